@@ -1,0 +1,40 @@
+/** `reprise canonicalize FILE [--hash]`: RFC 8785 bytes of a JSON file, or the reason it is refused. */
+import { readFile } from 'node:fs/promises';
+import { EXIT, type ExitCode } from '../../../shared/report.js';
+import { hashBytes } from '../../core/hash.js';
+import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
+import { parse } from '../args.js';
+import { CliUsageError, type CliIO, type Command } from '../io.js';
+
+const usage = 'reprise canonicalize FILE [--hash] [--json]';
+
+export const canonicalizeCommand: Command = {
+  name: 'canonicalize',
+  summary: 'print the RFC 8785 canonical bytes of a JSON file (--hash: its sha256: hash), or refuse it with the reason',
+  usage,
+  async run(args: string[], io: CliIO): Promise<ExitCode> {
+    const { values, positionals } = parse(args, { hash: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
+    if (positionals.length !== 1) throw new CliUsageError(`canonicalize takes exactly one FILE\nusage: ${usage}`);
+    const file = positionals[0]!;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (e) {
+      throw new CliUsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    try {
+      const { canonical, warnings } = parseCanonical(decodeJsonBytes(bytes));
+      for (const w of warnings) io.err(`reprise: warning: ${w.code}: ${w.message} at ${w.pointer || '(root)'}\n`);
+      const hash = hashBytes(canonical);
+      if (values['json']) io.out(JSON.stringify({ ok: true, hash, canonical, warnings }) + '\n');
+      else if (values['hash']) io.out(hash + '\n');
+      else io.out(canonical);
+      return EXIT.pass;
+    } catch (e) {
+      if (!(e instanceof JcsError)) throw e;
+      if (values['json']) io.out(JSON.stringify({ ok: false, error: e.code, message: e.message, pointer: e.pointer ?? null, line: e.line ?? null, column: e.column ?? null }) + '\n');
+      io.err(`reprise: refused ${file}: ${e.message}\n`);
+      return EXIT.fail;
+    }
+  },
+};

@@ -1,0 +1,137 @@
+/**
+ * `reprise verify PATH…` and `reprise replay PATH…`: detect, parse, check (and for
+ * replay, re-execute) each artifact; directories are walked recursively; `--workers N`
+ * spreads a batch over worker threads and still prints results in input order.
+ */
+import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
+import { expandPaths, type Mode } from '../../engine/run.js';
+import type { EngineOptions } from '../../kinds/types.js';
+import { executeJob } from '../../workers/execute.js';
+import { WorkerPool } from '../../workers/pool.js';
+import type { JobOutcome } from '../../workers/protocol.js';
+import { intFlag, parse, type Flags } from '../args.js';
+import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { formatReport, formatSummary } from '../output.js';
+
+export const CHECK_FLAGS: Flags = {
+  json: { type: 'boolean' },
+  jsonl: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  workers: { type: 'string' },
+  'trust-store': { type: 'string' },
+  policy: { type: 'string' },
+  providers: { type: 'string' },
+  profiles: { type: 'string' },
+  journal: { type: 'string' },
+  key: { type: 'string' },
+  'kernel-adapter': { type: 'string' },
+  'what-if': { type: 'string', multiple: true },
+  out: { type: 'string' },
+  limit: { type: 'string', multiple: true },
+};
+
+export function engineOptions(v: Record<string, unknown>): EngineOptions {
+  const o: EngineOptions = {};
+  if (typeof v['trust-store'] === 'string') o.trustStore = v['trust-store'];
+  if (typeof v['policy'] === 'string') o.policy = v['policy'];
+  if (typeof v['providers'] === 'string') o.providers = v['providers'];
+  if (typeof v['profiles'] === 'string') o.profiles = v['profiles'];
+  if (typeof v['journal'] === 'string') o.journal = v['journal'];
+  if (typeof v['key'] === 'string') o.key = v['key'];
+  if (typeof v['kernel-adapter'] === 'string') o.kernelAdapter = v['kernel-adapter'];
+  if (Array.isArray(v['what-if'])) {
+    for (const w of v['what-if'] as string[]) if (!/^(model|shape)=.+$/.test(w)) throw new CliUsageError(`--what-if takes model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE, not "${w}"`);
+    o.whatIf = v['what-if'] as string[];
+  }
+  if (Array.isArray(v['limit'])) {
+    o.limits = {};
+    for (const l of v['limit'] as string[]) {
+      const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
+      if (!m) throw new CliUsageError(`--limit takes NAME=INTEGER, not "${l}"`);
+      o.limits[m[1]!] = Number(m[2]);
+    }
+  }
+  return o;
+}
+
+export interface BatchHooks {
+  onReport?(index: number, report: Report): void;
+}
+
+/** Runs every path and yields outcomes in input order, with `workers` threads (0 = inline). */
+export async function runBatch(
+  paths: string[],
+  mode: Mode,
+  options: EngineOptions,
+  workers: number,
+  emit: (index: number, outcome: JobOutcome) => void,
+): Promise<void> {
+  if (workers <= 0) {
+    for (let i = 0; i < paths.length; i++) emit(i, await executeJob({ op: 'runPath', path: paths[i]!, mode, options }));
+    return;
+  }
+  const pool = new WorkerPool(workers, new URL('../../workers/engine-worker.js', import.meta.url));
+  try {
+    const results: (JobOutcome | undefined)[] = new Array(paths.length);
+    let next = 0;
+    await Promise.all(
+      paths.map(async (path, i) => {
+        results[i] = await pool.run({ op: 'runPath', path, mode, options }).promise;
+        while (next < paths.length && results[next] !== undefined) {
+          emit(next, results[next]!);
+          results[next] = undefined;
+          next++;
+        }
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
+function makeCheck(mode: Mode): Command {
+  const usage = `reprise ${mode} PATH... [--json|--jsonl] [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--journal DIR] [--workers N] [--quiet]${mode === 'replay' ? ' [--what-if model=V|shape=S] [--out FILE]' : ''}`;
+  return {
+    name: mode,
+    summary: mode === 'verify' ? 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)' : 'verify, then re-execute and compare every output',
+    usage,
+    async run(args: string[], io: CliIO): Promise<ExitCode> {
+      const { values, positionals } = parse(args, CHECK_FLAGS, usage);
+      if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);
+      if (values['json'] && values['jsonl']) throw new CliUsageError('--json and --jsonl exclude each other');
+      const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
+      const options = engineOptions(values);
+      if (mode === 'verify' && (options.whatIf || values['out'])) throw new CliUsageError('--what-if and --out belong to replay');
+      const paths = await expandPaths(positionals);
+      const codes: ExitCode[] = [];
+      const counts: Record<string, number> = {};
+      const reports: Report[] = [];
+      const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
+      await runBatch(paths, mode, options, workers, (i, outcome) => {
+        if (progress) io.err(`\r[${i + 1}/${paths.length}] ${paths[i]}\x1b[K`);
+        if (!outcome.ok) {
+          codes.push(EXIT.error);
+          counts['error'] = (counts['error'] ?? 0) + 1;
+          io.err(`${progress ? '\r\x1b[K' : ''}reprise: ${outcome.message}\n`);
+          return;
+        }
+        const r = outcome.report;
+        codes.push(exitOfVerdict(r.verdict));
+        counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
+        if (values['jsonl']) io.out(JSON.stringify(r) + '\n');
+        else if (values['json']) reports.push(r);
+        else io.out((progress ? '\r\x1b[K' : '') + formatReport(r, values['quiet'] === true));
+      });
+      if (progress) io.err('\r\x1b[K');
+      if (values['json']) {
+        const single = positionals.length === 1 && paths.length === 1;
+        if (reports.length > 0 || !single) io.out(JSON.stringify(single ? reports[0] : reports, null, 2) + '\n');
+      } else if (!values['jsonl'] && paths.length > 1) io.out(formatSummary(counts, paths.length));
+      return worstExit(codes);
+    },
+  };
+}
+
+export const verifyCommand = makeCheck('verify');
+export const replayCommand = makeCheck('replay');
+

@@ -1,0 +1,8 @@
+/** Every CLI command, in the order `reprise --help` lists them. Add a command with one line. */
+import type { Command } from '../io.js';
+import { canonicalizeCommand } from './canonicalize.js';
+import { replayCommand, verifyCommand } from './check.js';
+import { examplesCommand } from './examples.js';
+import { keysCommand } from './keys.js';
+
+export const COMMANDS: readonly Command[] = [verifyCommand, replayCommand, canonicalizeCommand, keysCommand, examplesCommand];

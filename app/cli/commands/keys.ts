@@ -1,0 +1,37 @@
+/** `reprise keys generate --out FILE --role ROLE`: an Ed25519 key for a reviewer, officer or trainer. */
+import { EXIT, type ExitCode } from '../../../shared/report.js';
+import { addToTrustStore, generateSigner, ROLES, trustStoreEntry, writePrivateKey, type Role } from '../../core/keys.js';
+import { parse } from '../args.js';
+import { CliUsageError, type CliIO, type Command } from '../io.js';
+
+const usage = 'reprise keys generate --out FILE --role reviewer|quarantine-officer|trainer [--label TEXT] [--trust-store FILE] [--json]';
+
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'make an Ed25519 key (PKCS#8 PEM, mode 0600) and print its key id; --trust-store adds it to a store',
+  usage,
+  async run(args: string[], io: CliIO): Promise<ExitCode> {
+    const [sub, ...rest] = args;
+    if (sub !== 'generate') throw new CliUsageError(`unknown keys subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${usage}`);
+    const { values, positionals } = parse(
+      rest,
+      { out: { type: 'string' }, role: { type: 'string' }, label: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
+      usage,
+    );
+    if (positionals.length > 0) throw new CliUsageError(`unexpected argument ${positionals[0]}\nusage: ${usage}`);
+    const out = values['out'];
+    const role = values['role'];
+    if (typeof out !== 'string') throw new CliUsageError(`--out FILE is required\nusage: ${usage}`);
+    if (typeof role !== 'string' || !ROLES.includes(role as Role)) throw new CliUsageError(`--role must be one of ${ROLES.join(', ')}`);
+    const signer = generateSigner();
+    await writePrivateKey(out, signer);
+    const entry = trustStoreEntry(signer, role as Role, typeof values['label'] === 'string' ? values['label'] : `${role} key ${out}`);
+    if (typeof values['trust-store'] === 'string') await addToTrustStore(values['trust-store'], entry);
+    if (values['json']) io.out(JSON.stringify(entry) + '\n');
+    else {
+      io.out(`${signer.keyId}\n`);
+      io.err(`private key written to ${out} (mode 0600); role ${role}${typeof values['trust-store'] === 'string' ? `; added to ${values['trust-store']}` : ''}\n`);
+    }
+    return EXIT.pass;
+  },
+};

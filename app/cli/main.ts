@@ -1,0 +1,81 @@
+/**
+ * The `reprise` command line (cli.md). Exit codes: 0 pass, 1 fail, 2 unavailable,
+ * 3 error. Bad input never produces a stack trace: every error becomes one line.
+ */
+import { EXIT, type ExitCode } from '../../shared/report.js';
+import { KeyError } from '../core/keys.js';
+import { UsageError } from '../engine/run.js';
+import { VERSION } from '../version.js';
+import { COMMANDS } from './commands/index.js';
+import { CliUsageError, type CliIO } from './io.js';
+
+/** Commands served by other rooms (the launcher in bin/ dispatches them). */
+export const EXTERNAL_COMMANDS: readonly { name: string; summary: string }[] = [
+  { name: 'serve', summary: 'serve the workbench UI on 127.0.0.1 for a browser (random port and token)' },
+];
+
+export function helpText(): string {
+  const rows = [...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })), ...EXTERNAL_COMMANDS];
+  const w = Math.max(...rows.map((r) => r.name.length));
+  return [
+    `reprise ${VERSION}: forensic replay workbench (engine and CLI)`,
+    '',
+    'usage: reprise COMMAND [ARGS] [FLAGS]',
+    '',
+    'commands:',
+    ...rows.map((r) => `  ${r.name.padEnd(w)}  ${r.summary}`),
+    '',
+    'common flags: --json, --jsonl, --trust-store FILE, --policy FILE, --providers FILE, --workers N, --quiet',
+    'exit codes: 0 pass, 1 fail, 2 unavailable (fail-closed), 3 error (usage, unreadable path, internal)',
+    "'reprise COMMAND --help' shows a command's usage.",
+    '',
+  ].join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(helpText());
+    return name === undefined ? EXIT.error : EXIT.pass;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(`reprise ${VERSION}\n`);
+    return EXIT.pass;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    io.err(`reprise: unknown command ${JSON.stringify(name)} (see 'reprise --help')\n`);
+    return EXIT.error;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`usage: ${cmd.usage}\n\n${cmd.summary}\n`);
+    return EXIT.pass;
+  }
+  try {
+    return await cmd.run(rest, io);
+  } catch (e) {
+    if (e instanceof CliUsageError || e instanceof UsageError || e instanceof KeyError) {
+      io.err(`reprise: ${e.message}\n`);
+      return EXIT.error;
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    io.err(`reprise: internal error: ${msg}\n`);
+    if (process.env['REPRISE_DEBUG']) io.err(`${(e as Error).stack ?? ''}\n`);
+    return EXIT.error;
+  }
+}
+
+/** Process entry: real streams, exit code set when output has drained. */
+export async function main(argv: string[]): Promise<void> {
+  const io: CliIO = {
+    out: (s) => void process.stdout.write(s),
+    err: (s) => void process.stderr.write(s),
+    stderrIsTTY: process.stderr.isTTY === true,
+    cwd: process.cwd(),
+  };
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+  const code = await runCli(argv, io);
+  process.exitCode = code;
+}

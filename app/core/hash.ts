@@ -1,0 +1,57 @@
+/**
+ * SHA-256 in the engine: node:crypto (native, uses the CPU's SHA instructions).
+ * Hash strings are formatted by shared/hash-format.ts; canonical JSON comes from jcs.ts.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { formatHash } from '../../shared/hash-format.js';
+import { canonicalizeValue } from './jcs.js';
+
+export { isHashString, isBareHex64, formatHash, ZERO_HASH } from '../../shared/hash-format.js';
+
+/** Chunk size for streaming file hashes: large chunks keep per-call overhead negligible. */
+export const HASH_CHUNK = 4 * 1024 * 1024;
+
+export function sha256(data: Uint8Array | string): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** `H_bytes(b)`: `sha256:` + hex of the SHA-256 of the bytes (strings hash as UTF-8). */
+export function hashBytes(data: Uint8Array | string): string {
+  return formatHash(sha256Hex(data));
+}
+
+/** `H(value)`: the hash of the canonical JSON (RFC 8785) of a value. */
+export function hashValue(value: unknown): string {
+  return hashBytes(canonicalizeValue(value));
+}
+
+/** Hash of canonical text already produced by jcs.ts. */
+export function hashCanonicalText(canonical: string): string {
+  return hashBytes(canonical);
+}
+
+export function newHasher(): Hash {
+  return createHash('sha256');
+}
+
+/** Streams a file through SHA-256 in HASH_CHUNK pieces; memory stays bounded. */
+export async function hashFile(path: string): Promise<string> {
+  const fh = await open(path, 'r');
+  try {
+    const h = createHash('sha256');
+    const buf = Buffer.allocUnsafe(HASH_CHUNK);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, HASH_CHUNK, null);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+    }
+    return formatHash(h.digest('hex'));
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,448 @@
+/**
+ * Canonical JSON (RFC 8785, JCS) from JSON *text*, the one canonicalizer of Reprise.
+ *
+ * Why hand-written around JSON.parse/JSON.stringify rather than the `canonicalize`
+ * package: that package takes an already-parsed value, so it cannot see what JSON.parse
+ * silently repairs (duplicate members, lone surrogates escaped as \uD800, 1e400 becoming
+ * Infinity) and it is slower (see bench/). ECMAScript's own number and string
+ * serialization *is* the JCS serialization, so we reuse V8's native code for the leaves
+ * and only sort members when they are out of order.
+ *
+ * Design: a fast path does cheap global checks and records suspicion; anything suspicious
+ * is re-examined by a precise, position-tracking validator (`diagnose`) that names the
+ * member (RFC 6901 pointer) of the first violation. The fast path never accepts input the
+ * precise validator would refuse.
+ */
+
+export type JcsErrorCode =
+  | 'ERR_SYNTAX'
+  | 'ERR_UTF8'
+  | 'ERR_BOM'
+  | 'ERR_DUPLICATE_KEY'
+  | 'ERR_LONE_SURROGATE'
+  | 'ERR_NONFINITE'
+  | 'ERR_DEPTH';
+
+/** Nesting deeper than this (arrays and objects) is refused with ERR_DEPTH. */
+export const MAX_DEPTH = 512;
+
+export class JcsError extends Error {
+  readonly code: JcsErrorCode;
+  /** RFC 6901 pointer of the offending member or value, when known. */
+  readonly pointer: string | undefined;
+  /** 1-based line and column in the input text, when known. */
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  constructor(code: JcsErrorCode, message: string, pointer?: string, offset?: number, text?: string) {
+    let line: number | undefined;
+    let column: number | undefined;
+    if (offset !== undefined && text !== undefined) {
+      line = 1;
+      let lineStart = 0;
+      for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+        line++;
+        lineStart = i + 1;
+      }
+      column = offset - lineStart + 1;
+    }
+    const where = [pointer !== undefined ? `at ${pointer === '' ? '(root)' : pointer}` : '', line ? `(line ${line}, column ${column})` : '']
+      .filter(Boolean)
+      .join(' ');
+    super(`${code}: ${message}${where ? ' ' + where : ''}`);
+    this.name = 'JcsError';
+    this.code = code;
+    this.pointer = pointer;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** A warning that does not refuse the input (RFC 8785 rounds, I-JSON frowns). */
+export interface JcsWarning {
+  code: 'WARN_PRECISION';
+  message: string;
+  pointer: string;
+}
+
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+// ---------------------------------------------------------------------------
+// Decoding bytes
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decode UTF-8 strictly. A byte-order mark or invalid UTF-8 is refused. */
+export function decodeJsonBytes(bytes: Uint8Array): string {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw new JcsError('ERR_BOM', 'a byte-order mark precedes the JSON text', undefined);
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new JcsError('ERR_UTF8', 'the input is not valid UTF-8');
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Fast path
+
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+const ESCAPED_COLON = /\\u003[aA]/;
+const LONG_DIGITS = /\d{16,}/;
+
+function countChar(s: string, ch: string): number {
+  let n = 0;
+  for (let i = s.indexOf(ch); i !== -1; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
+interface WalkState {
+  /** Objects (and arrays holding them) whose subtree needs our own serializer. */
+  dirty: Set<object>;
+  nonFinite: boolean;
+}
+
+/**
+ * Walks a parsed value: checks depth and finiteness, and marks every container whose
+ * subtree has members out of JCS order. Returns true when the subtree is "clean", that
+ * is, JSON.stringify already writes it canonically.
+ */
+function walk(v: unknown, depth: number, st: WalkState): boolean {
+  if (typeof v !== 'object' || v === null) {
+    if (typeof v === 'number' && !Number.isFinite(v)) st.nonFinite = true;
+    return true;
+  }
+  if (depth >= MAX_DEPTH) throw new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
+  let clean = true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'object' && e !== null) {
+        if (!walk(e, depth + 1, st)) clean = false;
+      } else if (typeof e === 'number' && !Number.isFinite(e)) st.nonFinite = true;
+    }
+  } else {
+    const keys = Object.keys(v);
+    const o = v as Record<string, unknown>;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (i > 0 && !(keys[i - 1]! < k)) clean = false;
+      const e = o[k];
+      if (typeof e === 'object' && e !== null) {
+        if (!walk(e, depth + 1, st)) clean = false;
+      } else if (typeof e === 'number' && !Number.isFinite(e)) st.nonFinite = true;
+    }
+  }
+  if (!clean) st.dirty.add(v);
+  return clean;
+}
+
+function serializeDirty(v: unknown, dirty: Set<object>): string {
+  if (typeof v !== 'object' || v === null || !dirty.has(v)) return JSON.stringify(v);
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) s += ',';
+      s += serializeDirty(v[i], dirty);
+    }
+    return s + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let s = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0) s += ',';
+    s += JSON.stringify(k) + ':' + serializeDirty(o[k], dirty);
+  }
+  return s + '}';
+}
+
+/** Serializes an already-checked value. Use `canonicalizeValue` for values of unknown origin. */
+function serialize(value: unknown, st: WalkState, cleanRoot: boolean): string {
+  return cleanRoot ? JSON.stringify(value) : serializeDirty(value, st.dirty);
+}
+
+export interface StrictParse {
+  value: unknown;
+  canonical: string;
+  warnings: JcsWarning[];
+}
+
+/**
+ * Parses JSON text with every I-JSON check and returns the value and its canonical text.
+ * Throws JcsError (with a pointer) when the text must be refused.
+ */
+export function parseCanonical(text: string): StrictParse {
+  if (text.charCodeAt(0) === 0xfeff) throw new JcsError('ERR_BOM', 'a byte-order mark precedes the JSON text');
+  if (!text.isWellFormed()) return fail(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail(text);
+  }
+  const st: WalkState = { dirty: new Set(), nonFinite: false };
+  let clean: boolean;
+  try {
+    clean = walk(value, 0, st);
+  } catch (e) {
+    if (e instanceof JcsError) return fail(text);
+    throw e;
+  }
+  if (st.nonFinite) return fail(text);
+  if (ESCAPED_SURROGATE.test(text)) {
+    // Escaped surrogates are legal only in pairs; let the precise validator decide.
+    const err = diagnose(text);
+    if (err) throw err;
+  }
+  const canonical = serialize(value, st, clean);
+  // Duplicate members collapse in JSON.parse. Every member has exactly one colon in the
+  // input; the output has one per surviving member plus the colons inside strings, which
+  // JSON.stringify never escapes. With no \u003a escapes in the input, equal counts prove
+  // that no member was lost.
+  if (countChar(text, ':') !== countChar(canonical, ':') || ESCAPED_COLON.test(text)) {
+    const err = diagnose(text);
+    if (err) throw err;
+  }
+  const warnings = LONG_DIGITS.test(text) ? precisionWarnings(text) : [];
+  return { value, canonical, warnings };
+}
+
+function fail(text: string): never {
+  const err = diagnose(text);
+  if (err) throw err;
+  // The fast path saw a problem the precise validator does not confirm: never guess.
+  throw new JcsError('ERR_SYNTAX', 'the JSON text was refused (internal disagreement between validators)');
+}
+
+/** Canonical text of JSON text (throws JcsError). */
+export function canonicalizeText(text: string): string {
+  return parseCanonical(text).canonical;
+}
+
+/** Canonical UTF-8 bytes of JSON bytes (throws JcsError). */
+export function canonicalizeBytes(bytes: Uint8Array): Buffer {
+  return Buffer.from(canonicalizeText(decodeJsonBytes(bytes)), 'utf8');
+}
+
+/**
+ * Canonical text of an in-memory value (for values Reprise builds itself, or parts of a
+ * value that `parseCanonical` already checked). Refuses non-finite numbers, lone
+ * surrogates, excessive depth, and anything that is not JSON data.
+ */
+export function canonicalizeValue(value: unknown): string {
+  const st: WalkState = { dirty: new Set(), nonFinite: false };
+  checkPlainData(value, 0, '');
+  const clean = walk(value, 0, st);
+  if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
+  return serialize(value, st, clean);
+}
+
+function checkPlainData(v: unknown, depth: number, ptr: string): void {
+  switch (typeof v) {
+    case 'string':
+      if (!v.isWellFormed()) throw new JcsError('ERR_LONE_SURROGATE', 'a string holds a lone surrogate', ptr);
+      return;
+    case 'number':
+      if (!Number.isFinite(v)) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double', ptr);
+      return;
+    case 'boolean':
+      return;
+    case 'object':
+      if (v === null) return;
+      if (depth >= MAX_DEPTH) throw new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`, ptr);
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) checkPlainData(v[i], depth + 1, `${ptr}/${i}`);
+        return;
+      }
+      if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) {
+        throw new TypeError(`not JSON data at ${ptr || '(root)'}`);
+      }
+      for (const k of Object.keys(v)) {
+        if (!k.isWellFormed()) throw new JcsError('ERR_LONE_SURROGATE', 'a member name holds a lone surrogate', ptr);
+        checkPlainData((v as Record<string, unknown>)[k], depth + 1, `${ptr}/${escapePointerToken(k)}`);
+      }
+      return;
+    default:
+      throw new TypeError(`not JSON data (${typeof v}) at ${ptr || '(root)'}`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The precise validator: a position-tracking JSON reader (RFC 8259 grammar) that returns
+// the first I-JSON violation with its pointer. Only used when the fast path is suspicious.
+
+const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+class Reader {
+  pos = 0;
+  constructor(readonly text: string) {}
+  err(code: JcsErrorCode, msg: string, pointer?: string, at = this.pos): JcsError {
+    return new JcsError(code, msg, pointer, at, this.text);
+  }
+  ws(): void {
+    const t = this.text;
+    while (this.pos < t.length && WS.has(t.charCodeAt(this.pos))) this.pos++;
+  }
+  /** Reads a string token, returns its value; `ptr` names where it stands. */
+  str(ptr: string, isKey: boolean): string {
+    const t = this.text;
+    const start = this.pos;
+    this.pos++; // opening quote
+    let out = '';
+    let chunk = this.pos;
+    for (;;) {
+      if (this.pos >= t.length) throw this.err('ERR_SYNTAX', 'unterminated string', ptr, start);
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x22) {
+        out += t.slice(chunk, this.pos);
+        this.pos++;
+        break;
+      }
+      if (c < 0x20) throw this.err('ERR_SYNTAX', 'unescaped control character in a string', ptr);
+      if (c === 0x5c) {
+        out += t.slice(chunk, this.pos);
+        const e = t.charCodeAt(this.pos + 1);
+        const simple: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+        if (simple[e] !== undefined) {
+          out += simple[e];
+          this.pos += 2;
+        } else if (e === 0x75) {
+          const hex = t.slice(this.pos + 2, this.pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw this.err('ERR_SYNTAX', 'bad \\u escape', ptr);
+          out += String.fromCharCode(parseInt(hex, 16));
+          this.pos += 6;
+        } else throw this.err('ERR_SYNTAX', 'bad escape in a string', ptr);
+        chunk = this.pos;
+        continue;
+      }
+      this.pos++;
+    }
+    if (!out.isWellFormed()) {
+      throw this.err('ERR_LONE_SURROGATE', `${isKey ? 'a member name' : 'a string'} holds a lone surrogate`, ptr, start);
+    }
+    return out;
+  }
+  num(ptr: string, warnings: JcsWarning[] | null): void {
+    const t = this.text;
+    const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    m.lastIndex = this.pos;
+    const r = m.exec(t);
+    if (!r) throw this.err('ERR_SYNTAX', 'bad number', ptr);
+    const n = Number(r[0]);
+    if (!Number.isFinite(n)) throw this.err('ERR_NONFINITE', `the number ${r[0]} is not a finite double`, ptr);
+    if (warnings && /^-?\d{16,}$/.test(r[0])) {
+      const exact = BigInt(r[0]);
+      if (BigInt(n) !== exact) {
+        warnings.push({ code: 'WARN_PRECISION', message: `the integer ${r[0]} is not exactly representable; RFC 8785 writes ${String(n)}`, pointer: ptr });
+      }
+    }
+    this.pos += r[0].length;
+  }
+  value(ptr: string, depth: number, warnings: JcsWarning[] | null): void {
+    this.ws();
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
+    if (c === 0x7b || c === 0x5b) {
+      if (depth >= MAX_DEPTH) throw this.err('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`, ptr);
+    }
+    if (c === 0x7b) {
+      this.pos++;
+      const seen = new Set<string>();
+      this.ws();
+      if (t.charCodeAt(this.pos) === 0x7d) {
+        this.pos++;
+        return;
+      }
+      for (;;) {
+        this.ws();
+        if (t.charCodeAt(this.pos) !== 0x22) throw this.err('ERR_SYNTAX', 'expected a member name', ptr);
+        const keyAt = this.pos;
+        const key = this.str(ptr, true);
+        const childPtr = `${ptr}/${escapePointerToken(key)}`;
+        if (seen.has(key)) throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${JSON.stringify(key)}`, childPtr, keyAt);
+        seen.add(key);
+        this.ws();
+        if (t.charCodeAt(this.pos) !== 0x3a) throw this.err('ERR_SYNTAX', "expected ':'", childPtr);
+        this.pos++;
+        this.value(childPtr, depth + 1, warnings);
+        this.ws();
+        const d = t.charCodeAt(this.pos);
+        if (d === 0x2c) {
+          this.pos++;
+          continue;
+        }
+        if (d === 0x7d) {
+          this.pos++;
+          return;
+        }
+        throw this.err('ERR_SYNTAX', "expected ',' or '}'", ptr);
+      }
+    }
+    if (c === 0x5b) {
+      this.pos++;
+      this.ws();
+      if (t.charCodeAt(this.pos) === 0x5d) {
+        this.pos++;
+        return;
+      }
+      for (let i = 0; ; i++) {
+        this.value(`${ptr}/${i}`, depth + 1, warnings);
+        this.ws();
+        const d = t.charCodeAt(this.pos);
+        if (d === 0x2c) {
+          this.pos++;
+          continue;
+        }
+        if (d === 0x5d) {
+          this.pos++;
+          return;
+        }
+        throw this.err('ERR_SYNTAX', "expected ',' or ']'", ptr);
+      }
+    }
+    if (c === 0x22) {
+      this.str(ptr, false);
+      return;
+    }
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      this.num(ptr, warnings);
+      return;
+    }
+    for (const lit of ['true', 'false', 'null']) {
+      if (t.startsWith(lit, this.pos)) {
+        this.pos += lit.length;
+        return;
+      }
+    }
+    if (this.pos >= t.length) throw this.err('ERR_SYNTAX', 'unexpected end of input', ptr);
+    throw this.err('ERR_SYNTAX', `unexpected character ${JSON.stringify(t[this.pos])}`, ptr);
+  }
+}
+
+/** Returns the first reason the text must be refused, or null when it is acceptable. */
+export function diagnose(text: string): JcsError | null {
+  if (text.charCodeAt(0) === 0xfeff) return new JcsError('ERR_BOM', 'a byte-order mark precedes the JSON text');
+  if (!text.isWellFormed()) return new JcsError('ERR_LONE_SURROGATE', 'the text holds a lone surrogate code unit');
+  const r = new Reader(text);
+  try {
+    r.value('', 0, null);
+    r.ws();
+    if (r.pos !== text.length) return r.err('ERR_SYNTAX', 'unexpected data after the JSON value');
+  } catch (e) {
+    if (e instanceof JcsError) return e;
+    if (e instanceof RangeError) return new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
+    throw e;
+  }
+  return null;
+}
+
+function precisionWarnings(text: string): JcsWarning[] {
+  const warnings: JcsWarning[] = [];
+  const r = new Reader(text);
+  r.value('', 0, warnings);
+  return warnings;
+}

@@ -1,0 +1,47 @@
+/**
+ * Builds `reprise.report/v1` objects: the one place a report is assembled, so every
+ * kind's report has the same member order and everything but `run` is deterministic.
+ */
+import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type ChainNode, type Comparison, type Finding, type JsonValue, type Report } from '../../shared/report.js';
+import { VERSION } from '../version.js';
+
+export interface KindResult {
+  id: string | null;
+  findings: Finding[];
+  chain: ChainNode[];
+  comparisons?: Comparison[];
+  events?: JsonValue[];
+  details?: { [key: string]: JsonValue };
+}
+
+export interface ReportInput extends KindResult {
+  path: string;
+  kind: ArtifactKind;
+  sha256: string | null;
+  /** `replay` reports always carry comparisons and events, even when empty. */
+  replay?: boolean;
+}
+
+export function buildReport(input: ReportInput, startedAt: number, now: () => number = Date.now): Report {
+  const report: Report = {
+    schema: REPORT_SCHEMA,
+    artifact: { path: input.path, kind: input.kind, id: input.id, sha256: input.sha256 },
+    verdict: verdictOf(input.findings),
+    findings: input.findings,
+    chain: input.chain,
+    run: { tool: 'reprise', version: VERSION, startedAtUtc: '', durationMs: 0 },
+  };
+  // Keep member order fixed: comparisons, events, details come before run.
+  const ordered: Report = { schema: report.schema, artifact: report.artifact, verdict: report.verdict, findings: report.findings, chain: report.chain } as Report;
+  if (input.comparisons || input.replay) ordered.comparisons = input.comparisons ?? [];
+  if (input.events || input.replay) ordered.events = input.events ?? [];
+  if (input.details) ordered.details = input.details;
+  ordered.run = { tool: 'reprise', version: VERSION, startedAtUtc: new Date(startedAt).toISOString(), durationMs: Math.max(0, Math.round(now() - startedAt)) };
+  return ordered;
+}
+
+/** A report with `run` removed: what must be byte-identical from run to run. */
+export function deterministicPart(r: Report): Omit<Report, 'run'> {
+  const { run: _run, ...rest } = r;
+  return rest;
+}

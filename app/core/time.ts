@@ -1,0 +1,37 @@
+/**
+ * RFC 3339 timestamps in UTC with the `Z` suffix (common.md). Anything else, including
+ * impossible dates like 2026-02-30 or an offset other than Z, is refused.
+ */
+
+const RFC3339_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
+
+export function isRfc3339Utc(s: unknown): s is string {
+  if (typeof s !== 'string') return false;
+  const m = RFC3339_UTC.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
+  return d <= days;
+}
+
+/** Explains why a string is not an RFC 3339 UTC timestamp (for finding messages). */
+export function whyNotRfc3339Utc(s: unknown): string {
+  if (typeof s !== 'string') return 'not a string';
+  if (/[+-]\d{2}:\d{2}$/.test(s)) return 'an offset other than Z';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return 'a date without a time';
+  if (!/Z$/.test(s)) return 'no Z suffix (local time)';
+  if (!RFC3339_UTC.test(s)) return 'not RFC 3339';
+  return 'an impossible date or time';
+}
+
+/** Milliseconds since the epoch of a valid RFC 3339 UTC timestamp (sub-ms digits dropped). */
+export function epochMs(s: string): number {
+  return Date.parse(s.replace(/(\.\d{3})\d+Z$/, '$1Z'));
+}
+
+/** The current time, RFC 3339 UTC with milliseconds. */
+export function nowUtc(clock: () => number = Date.now): string {
+  return new Date(clock()).toISOString();
+}

@@ -1,0 +1,143 @@
+/**
+ * Runs one artifact through detection and its kind's verify or replay, and turns the
+ * result into a report. Used by the CLI (inline or in workers) and by the workbench.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Report } from '../../shared/report.js';
+import { fail } from '../core/findings.js';
+import { hashBytes } from '../core/hash.js';
+import { loadTrustStore, type TrustStore } from '../core/keys.js';
+import { buildReport, type KindResult } from '../core/report.js';
+import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
+import { Sniffed } from '../kinds/sniff.js';
+import type { EngineOptions, KindContext } from '../kinds/types.js';
+
+export type Mode = 'verify' | 'replay';
+
+/** Bad usage or an unreadable path: the CLI exits 3 with this one-line message. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Files larger than this are refused before reading (a documented limit). */
+export const MAX_ARTIFACT_BYTES = 2 * 1024 * 1024 * 1024 - 1;
+
+const trustStores = new Map<string, Promise<TrustStore>>();
+
+export function makeContext(path: string, options: EngineOptions, onProgress?: (f: number, label?: string) => void): KindContext {
+  return {
+    options,
+    path,
+    trustStore() {
+      const p = options.trustStore;
+      if (!p) return Promise.resolve(null);
+      let cached = trustStores.get(p);
+      if (!cached) {
+        cached = loadTrustStore(p);
+        trustStores.set(p, cached);
+        cached.catch(() => trustStores.delete(p));
+      }
+      return cached;
+    },
+    progress(fraction, label) {
+      onProgress?.(fraction, label);
+    },
+  };
+}
+
+const UNKNOWN: KindResult = {
+  id: null,
+  findings: [fail('RPR-KIND-001', 'the content is not an artifact kind Reprise knows; Reprise does not guess from file names')],
+  chain: [],
+};
+
+/** Verifies (or replays) artifact bytes; `path` is only what the report shows. */
+export async function runBytes(path: string, bytes: Buffer, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
+  const started = Date.now();
+  const sniffed = new Sniffed(path, bytes);
+  const ctx = makeContext(path, options, onProgress);
+  const handler = KINDS.find((k) => k.detect(sniffed));
+  const sha256 = hashBytes(bytes);
+  if (!handler) return buildReport({ path, kind: 'unknown', sha256, ...UNKNOWN, replay: mode === 'replay' }, started);
+  let result: KindResult;
+  if (mode === 'replay') {
+    if (!handler.replay) {
+      result = await handler.verify(sniffed, ctx);
+      result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
+    } else result = await handler.replay(sniffed, ctx);
+  } else result = await handler.verify(sniffed, ctx);
+  return buildReport({ path, kind: handler.kind, sha256, ...result, replay: mode === 'replay' }, started);
+}
+
+/** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
+export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
+  const st = await statOrThrow(path);
+  if (st.isDirectory()) {
+    const started = Date.now();
+    for (const d of DIRECTORY_KINDS) {
+      if (await d.detectDir(path)) {
+        const result = await d.verifyDir(path, makeContext(path, options, onProgress));
+        return buildReport({ path, kind: d.kind, sha256: null, ...result }, started);
+      }
+    }
+    throw new UsageError(`${path} is a directory that holds no artifact of a known kind`);
+  }
+  if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  return runBytes(path, bytes, mode, options, onProgress);
+}
+
+async function statOrThrow(path: string) {
+  try {
+    return await stat(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
+  }
+}
+
+/**
+ * Expands command-line paths into the artifacts to check, in a deterministic order:
+ * each path in the order given; directories walked recursively, entries sorted by name
+ * (UTF-16 code units), a directory that a directory kind claims kept whole.
+ */
+export async function expandPaths(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) await expandOne(p, out, true);
+  return out;
+}
+
+async function expandOne(p: string, out: string[], explicit: boolean): Promise<void> {
+  const st = await statOrThrow(p);
+  if (!st.isDirectory()) {
+    if (st.isFile() || explicit) out.push(p);
+    return;
+  }
+  for (const d of DIRECTORY_KINDS) {
+    if (await d.detectDir(p)) {
+      out.push(p);
+      return;
+    }
+  }
+  let names: string[];
+  try {
+    names = await readdir(p);
+  } catch (e) {
+    throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  names.sort();
+  for (const n of names) {
+    const child = join(p, n);
+    const cst = await statOrThrow(child);
+    if (cst.isDirectory() || cst.isFile()) await expandOne(child, out, false);
+  }
+}

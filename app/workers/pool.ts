@@ -1,0 +1,146 @@
+/**
+ * A pool of worker threads running engine jobs, with progress and cancellation.
+ * Used by the CLI for `--workers N` batches and by the workbench host (main/), so the
+ * thread that talks to the user never parses or hashes an artifact.
+ *
+ * Cancellation terminates the worker running the job and starts a fresh one: a job in
+ * the middle of inflating or hashing cannot be interrupted more reliably than that.
+ */
+import { Worker } from 'node:worker_threads';
+import type { EngineJob, FromWorker, JobOutcome, ToWorker } from './protocol.js';
+
+interface Pending {
+  id: number;
+  job: EngineJob;
+  resolve: (o: JobOutcome) => void;
+  onProgress: ((fraction: number, label?: string) => void) | undefined;
+  slot: Slot | null;
+}
+
+interface Slot {
+  worker: Worker;
+  running: Set<number>;
+}
+
+export interface PoolOptions {
+  /** Jobs kept in flight per worker, to hide message latency on small jobs. */
+  pipeline?: number;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  private readonly pipeline: number;
+
+  constructor(
+    readonly size: number,
+    private readonly workerUrl: URL,
+    opts: PoolOptions = {},
+  ) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError('pool size must be a positive integer');
+    this.pipeline = opts.pipeline ?? 4;
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.workerUrl);
+    const slot: Slot = { worker, running: new Set() };
+    worker.on('message', (m: FromWorker) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      if (m.kind === 'progress') {
+        p.onProgress?.(m.fraction, m.label);
+        return;
+      }
+      this.finish(p, m.outcome);
+    });
+    worker.on('error', (err) => this.crashed(slot, `worker crashed: ${err.message}`));
+    worker.on('exit', (code) => {
+      if (slot.running.size > 0) this.crashed(slot, `worker exited with code ${code}`);
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private crashed(slot: Slot, message: string): void {
+    const idx = this.slots.indexOf(slot);
+    for (const id of [...slot.running]) {
+      const p = this.pending.get(id);
+      if (p) this.finish(p, { ok: false, usage: false, message: `internal error: ${message}` });
+    }
+    if (idx >= 0 && !this.closed) {
+      this.slots[idx] = this.spawn();
+      this.pump();
+    }
+  }
+
+  private finish(p: Pending, outcome: JobOutcome): void {
+    this.pending.delete(p.id);
+    p.slot?.running.delete(p.id);
+    p.resolve(outcome);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let best: Slot | null = null;
+      for (const s of this.slots) if (s.running.size < this.pipeline && (!best || s.running.size < best.running.size)) best = s;
+      if (!best) return;
+      const p = this.queue.shift()!;
+      p.slot = best;
+      best.running.add(p.id);
+      const msg: ToWorker = { id: p.id, job: p.job };
+      best.worker.postMessage(msg);
+      best.worker.ref();
+    }
+    for (const s of this.slots) if (s.running.size === 0) s.worker.unref();
+  }
+
+  /** Runs a job; `cancel()` ends it at once with a CancelledError outcome. */
+  run(job: EngineJob, onProgress?: (fraction: number, label?: string) => void): { promise: Promise<JobOutcome>; cancel: () => void } {
+    if (this.closed) throw new Error('pool is closed');
+    const id = this.nextId++;
+    let resolveFn!: (o: JobOutcome) => void;
+    const promise = new Promise<JobOutcome>((r) => (resolveFn = r));
+    const p: Pending = { id, job, resolve: resolveFn, onProgress, slot: null };
+    this.pending.set(id, p);
+    this.queue.push(p);
+    this.pump();
+    const cancel = (): void => {
+      if (!this.pending.has(id)) return;
+      const qi = this.queue.indexOf(p);
+      if (qi >= 0) this.queue.splice(qi, 1);
+      const slot = p.slot;
+      this.finish(p, { ok: false, usage: false, message: 'cancelled' });
+      if (slot) {
+        // Other jobs on that worker are re-queued; the worker itself is replaced.
+        const others = [...slot.running].map((oid) => this.pending.get(oid)).filter((x): x is Pending => !!x);
+        slot.running.clear();
+        for (const o of others) {
+          o.slot = null;
+          this.queue.unshift(o);
+        }
+        const idx = this.slots.indexOf(slot);
+        void slot.worker.terminate();
+        if (idx >= 0 && !this.closed) this.slots[idx] = this.spawn();
+        this.pump();
+      }
+    };
+    return { promise, cancel };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}

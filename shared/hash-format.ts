@@ -1,0 +1,39 @@
+/**
+ * The one definition of a Reprise hash string (common.md): `sha256:` + 64 lowercase hex.
+ * The digest itself is computed by app/core/hash.ts (node:crypto) in the engine and by
+ * renderer/lib/digest.ts (@noble/hashes) in the browser; both format through here.
+ */
+
+export const HASH_PREFIX = 'sha256:';
+const HASH_RE = /^sha256:[0-9a-f]{64}$/;
+const HEX64_RE = /^[0-9a-f]{64}$/;
+
+export function isHashString(s: unknown): s is string {
+  return typeof s === 'string' && HASH_RE.test(s);
+}
+
+/** Bare 64 lowercase hex, the form Nemosyne writes. */
+export function isBareHex64(s: unknown): s is string {
+  return typeof s === 'string' && HEX64_RE.test(s);
+}
+
+export function formatHash(hex: string): string {
+  return HASH_PREFIX + hex;
+}
+
+export const ZERO_HASH = HASH_PREFIX + '0'.repeat(64);
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
+  return s;
+}
+
+export function hexToBytes(hex: string): Uint8Array {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error('not a hex string');
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}

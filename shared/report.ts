@@ -1,0 +1,116 @@
+/**
+ * The report contract (`reprise.report/v1`, see ../shared/spec/cli.md).
+ * Shared by the engine, the CLI, the Electron main process and the renderer.
+ * Pure types and tiny pure helpers only: this module imports nothing.
+ */
+
+export const REPORT_SCHEMA = 'reprise.report/v1' as const;
+
+export type Severity = 'fail' | 'unavailable' | 'warning' | 'info';
+export type Verdict = 'pass' | 'fail' | 'unavailable';
+
+export const ARTIFACT_KINDS = [
+  'replay-dump',
+  'tg-replay-manifest',
+  'tg-policy-bundle',
+  'nemosyne-package',
+  'acgp-eval',
+  'acgp-trace',
+  'journal',
+  'unknown',
+] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
+/** JSON values as they travel between rooms. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface Finding {
+  /** The source document's own rule id (RDS-F005, DL-104, DATASET_MISMATCH) or RPR-<AREA>-<NNN>. */
+  rule: string;
+  severity: Severity;
+  message: string;
+  /** RFC 6901 pointer, `entry:<path>` or `line:<n>`. */
+  pointer?: string;
+  expected?: JsonValue;
+  actual?: JsonValue;
+}
+
+export type ChainStatus = 'match' | 'mismatch' | 'missing' | 'unresolved';
+
+export interface ChainNode {
+  id: string;
+  label: string;
+  recorded: string | null;
+  recomputed: string | null;
+  status: ChainStatus;
+  parents: string[];
+  /** Optional pointer into the artifact this node stands for (for the workbench). */
+  pointer?: string;
+}
+
+export type ReplayMode = 'EXACT' | 'BANDED' | 'RECORDED';
+
+export interface Comparison {
+  output: string;
+  mode: ReplayMode;
+  original: JsonValue;
+  replayed: JsonValue;
+  delta?: number | null;
+  epsilon?: number | null;
+  status: 'pass' | 'fail' | 'unavailable';
+  reason?: string;
+}
+
+export interface ArtifactRef {
+  path: string;
+  kind: ArtifactKind;
+  id: string | null;
+  sha256: string | null;
+}
+
+export interface ReportRun {
+  tool: 'reprise';
+  version: string;
+  startedAtUtc: string;
+  durationMs: number;
+}
+
+export interface Report {
+  schema: typeof REPORT_SCHEMA;
+  artifact: ArtifactRef;
+  verdict: Verdict;
+  findings: Finding[];
+  chain: ChainNode[];
+  comparisons?: Comparison[];
+  events?: JsonValue[];
+  /** Kind-specific, deterministic extras (what-if substitutions, trajectories, authenticity). */
+  details?: { [key: string]: JsonValue };
+  run: ReportRun;
+}
+
+/** The verdict rule of common.md: any fail, else any unavailable, else pass. */
+export function verdictOf(findings: readonly Pick<Finding, 'severity'>[]): Verdict {
+  let unavailable = false;
+  for (const f of findings) {
+    if (f.severity === 'fail') return 'fail';
+    if (f.severity === 'unavailable') unavailable = true;
+  }
+  return unavailable ? 'unavailable' : 'pass';
+}
+
+/** Exit codes of cli.md. */
+export const EXIT = { pass: 0, fail: 1, unavailable: 2, error: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+const EXIT_RANK: Record<ExitCode, number> = { 0: 0, 2: 1, 1: 2, 3: 3 };
+
+/** Worst of several exit codes: 3 > 1 > 2 > 0. */
+export function worstExit(codes: Iterable<ExitCode>): ExitCode {
+  let worst: ExitCode = EXIT.pass;
+  for (const c of codes) if (EXIT_RANK[c] > EXIT_RANK[worst]) worst = c;
+  return worst;
+}
+
+export function exitOfVerdict(v: Verdict): ExitCode {
+  return EXIT[v];
+}
