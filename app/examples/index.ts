@@ -13,6 +13,9 @@ export interface ExampleFile {
   /** What the file demonstrates, and the verdict and rule it is made for. */
   note: string;
   expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: 'verify' | 'replay' };
+  /** Engine options the example needs, as paths relative to the examples directory
+   * (e.g. {trustStore: 'dumps/trust-store.json'}); the workbench applies them. */
+  options?: Partial<Record<'trustStore' | 'providers' | 'policy' | 'profiles' | 'journal', string>>;
 }
 
 export interface ExampleWriter {
@@ -50,7 +53,7 @@ export async function writeExamples(dir: string): Promise<ExampleFile[]> {
     await mkdir(dirname(p), { recursive: true });
     await writeFile(p, f.bytes);
   }
-  const index = files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}) }));
+  const index = files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}), ...(f.options ? { options: f.options } : {}) }));
   await writeFile(join(dir, 'examples.json'), JSON.stringify({ type: 'reprise.examples/v1', files: index }, null, 2) + '\n');
   return files;
 }

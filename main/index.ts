@@ -1,0 +1,114 @@
+/**
+ * The Electron main process: the whole security boundary of the desktop app, after
+ * Element Desktop. Sandboxed, context-isolated renderer without Node; the UI served from
+ * the privileged `app://` scheme with a traversal guard (not file://); navigation, new
+ * windows and permission requests refused; every IPC call checked for its sender. The
+ * engine runs in worker threads (EngineHost); this thread never parses or hashes.
+ */
+import { app, BrowserWindow, ipcMain, protocol, session, type IpcMainInvokeEvent } from 'electron';
+import { readFile } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { API_METHODS, IPC_PREFIX } from '../shared/api.js';
+import { EngineHost } from './host/engine-host.js';
+import { dispatch } from './host/dispatch.js';
+import { CSP } from './webhost/server.js';
+
+const SCHEME = 'app';
+const HOST = 'reprise';
+const ORIGIN = `${SCHEME}://${HOST}`;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererRoot = resolve(here, '../renderer');
+
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.ttf': 'font/ttf', '.woff2': 'font/woff2' };
+
+async function serveApp(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.host !== HOST) return new Response('forbidden', { status: 403 });
+  let pathname = decodeURIComponent(url.pathname);
+  if (pathname === '/' || pathname === '') pathname = '/index.html';
+  const file = resolve(rendererRoot, '.' + pathname);
+  if (!file.startsWith(rendererRoot + sep)) return new Response('forbidden', { status: 403 });
+  try {
+    const body = await readFile(file);
+    return new Response(body, { headers: { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CSP.replace("ws://127.0.0.1:*", "'none'") } });
+  } catch {
+    return new Response('not found', { status: 404 });
+  }
+}
+
+/** IPC is answered only for our own top-level frame at our own origin. */
+function trustedSender(e: IpcMainInvokeEvent): boolean {
+  const frame = e.senderFrame;
+  if (!frame || frame !== e.sender.mainFrame) return false;
+  try {
+    return new URL(frame.url).origin === ORIGIN || frame.url.startsWith(ORIGIN + '/');
+  } catch {
+    return false;
+  }
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    title: 'Reprise',
+    show: false,
+    webPreferences: {
+      preload: join(here, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  });
+  win.webContents.on('will-navigate', (e) => e.preventDefault());
+  win.webContents.on('will-redirect', (e) => e.preventDefault());
+  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${ORIGIN}/index.html`);
+  return win;
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.enableSandbox();
+  app.on('web-contents-created', (_e, contents) => {
+    contents.on('will-attach-webview', (e) => e.preventDefault());
+  });
+  void app.whenReady().then(() => {
+    protocol.handle(SCHEME, serveApp);
+    session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+    const host = new EngineHost({ workerUrl: pathToFileURL(join(here, 'engine-worker.js')), transport: 'electron' });
+    for (const method of API_METHODS) {
+      ipcMain.handle(IPC_PREFIX + method, async (e, ...params: unknown[]) => {
+        if (!trustedSender(e)) throw new Error('refused: unexpected sender');
+        const resp = await dispatch(host, { id: 0, method, params });
+        if (!resp) throw new Error('bad request');
+        if ('error' in resp) throw new Error(resp.error.message);
+        return resp.result;
+      });
+    }
+    let win = createWindow();
+    app.on('second-instance', () => {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    });
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) win = createWindow();
+    });
+    app.on('will-quit', () => void host.close());
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+}

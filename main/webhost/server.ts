@@ -1,0 +1,183 @@
+/**
+ * `reprise serve`: the workbench over loopback HTTP + WebSocket, for machines where
+ * Electron cannot start. Security: binds 127.0.0.1 only; a random 256-bit token is
+ * handed to the browser in the URL *fragment* (never sent in requests, so it stays out
+ * of logs) and presented on the WebSocket upgrade, checked in constant time; the
+ * Origin header must equal our own origin exactly; static files are confined to the
+ * renderer build (path-traversal guard) and sent with a strict CSP.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { RepriseApi } from '../../shared/api.js';
+import { dispatch } from '../host/dispatch.js';
+
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self' ws://127.0.0.1:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ttf': 'font/ttf',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+};
+
+/** Largest WebSocket message accepted (a base64 artifact plus framing). */
+export const MAX_MESSAGE_BYTES = 700 * 1024 * 1024;
+
+export interface WebHost {
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export interface WebHostOptions {
+  api: RepriseApi;
+  rendererDir: string;
+  port?: number;
+  /** For tests: a fixed token. */
+  token?: string;
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Constant-time token comparison (hashing first makes the lengths equal). */
+export function tokenMatches(given: string | null, expected: string): boolean {
+  if (given === null) return false;
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const token = opts.token ?? randomBytes(32).toString('base64url');
+  const root = resolve(opts.rendererDir);
+  let origin = '';
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = {
+      'Content-Security-Policy': CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, headers).end();
+      return;
+    }
+    if (req.headers.host !== origin.slice('http://'.length)) {
+      // DNS-rebinding guard: only our own literal host:port is served.
+      res.writeHead(421, headers).end('misdirected request');
+      return;
+    }
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
+    } catch {
+      res.writeHead(400, headers).end('bad path');
+      return;
+    }
+    if (pathname === '/') pathname = '/index.html';
+    const file = resolve(root, '.' + pathname);
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(403, headers).end('forbidden');
+      return;
+    }
+    try {
+      const st = await stat(file);
+      if (!st.isFile()) throw new Error('not a file');
+      const body = await readFile(file);
+      res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.length });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(404, headers).end('not found');
+    }
+  }
+
+  const server = createServer((req, res) => {
+    serveStatic(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  server.on('upgrade', (req, socket, head) => {
+    const reject = (code: number, why: string): void => {
+      socket.end(`HTTP/1.1 ${code} ${why}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', origin);
+    } catch {
+      reject(400, 'Bad Request');
+      return;
+    }
+    if (url.pathname !== '/api') return reject(404, 'Not Found');
+    if (req.headers.origin !== origin) return reject(403, 'Forbidden');
+    if (!tokenMatches(url.searchParams.get('token'), token)) return reject(401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+  });
+
+  function onConnection(ws: WebSocket): void {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        ws.close(1003, 'text frames only');
+        return;
+      }
+      let msg: unknown;
+      try {
+        msg = JSON.parse(data.toString());
+      } catch {
+        ws.close(1007, 'not JSON');
+        return;
+      }
+      void dispatch(opts.api, msg).then((resp) => {
+        if (resp && ws.readyState === ws.OPEN) ws.send(JSON.stringify(resp));
+      });
+    });
+  }
+
+  await new Promise<void>((res, rej) => {
+    server.once('error', rej);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => res());
+  });
+  const addr = server.address();
+  if (addr === null || typeof addr === 'string') throw new Error('no address');
+  origin = `http://127.0.0.1:${addr.port}`;
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    port: addr.port,
+    token,
+    server,
+    close: () =>
+      new Promise<void>((res) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.close(() => res());
+      }),
+  };
+}

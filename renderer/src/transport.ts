@@ -1,0 +1,61 @@
+/**
+ * Picks the transport at start-up: the Electron preload's `window.reprise`, or the
+ * loopback WebSocket of `reprise serve` (token from the URL fragment). Both implement
+ * the same RepriseApi, generated from API_METHODS; nothing else in the UI can tell them apart.
+ */
+import { API_METHODS, type ApiResponse, type RepriseApi } from '../../shared/api';
+
+declare global {
+  interface Window {
+    reprise?: RepriseApi;
+  }
+}
+
+export class TransportError extends Error {}
+
+function webSocketApi(): RepriseApi {
+  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (!token) throw new TransportError('No access token in the address. Open the URL that `reprise serve` printed, including the part after #.');
+  const url = `ws://${location.host}/api?token=${encodeURIComponent(token)}`;
+  let socket: Promise<WebSocket> | null = null;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  function connect(): Promise<WebSocket> {
+    if (socket) return socket;
+    socket = new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.onopen = () => resolve(ws);
+      ws.onerror = () => reject(new TransportError('Cannot reach the Reprise engine (is `reprise serve` still running, and is the token right?)'));
+      ws.onclose = () => {
+        socket = null;
+        for (const w of waiting.values()) w.reject(new TransportError('The connection to the engine closed.'));
+        waiting.clear();
+      };
+      ws.onmessage = (ev) => {
+        const msg = JSON.parse(String(ev.data)) as ApiResponse;
+        const w = waiting.get(msg.id);
+        if (!w) return;
+        waiting.delete(msg.id);
+        if ('error' in msg) w.reject(new Error(msg.error.message));
+        else w.resolve(msg.result);
+      };
+    });
+    socket.catch(() => (socket = null));
+    return socket;
+  }
+
+  const call = async (method: string, params: unknown[]): Promise<unknown> => {
+    const ws = await connect();
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  };
+  return Object.fromEntries(API_METHODS.map((m) => [m, (...params: unknown[]) => call(m, params)])) as unknown as RepriseApi;
+}
+
+export function pickTransport(): RepriseApi {
+  return window.reprise ?? webSocketApi();
+}

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalizeBytes, canonicalizeText, canonicalizeValue, decodeJsonBytes, diagnose, JcsError, MAX_DEPTH, parseCanonical } from '../../app/core/jcs.js';
+
+interface Case {
+  id: string;
+  input: string;
+  output?: string;
+  outputHex?: string;
+  error?: string;
+}
+const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/jcs/cases.json', import.meta.url), 'utf8')) as { cases: Case[] };
+const numbers = JSON.parse(readFileSync(new URL('../../../shared/vectors/jcs/numbers.json', import.meta.url), 'utf8')) as {
+  cases: { ieeeHex: string; output?: string; error?: string }[];
+};
+
+function refusal(text: string): string {
+  try {
+    canonicalizeText(text);
+  } catch (e) {
+    if (e instanceof JcsError) return e.code;
+    throw e;
+  }
+  return 'accepted';
+}
+
+describe('RFC 8785 vectors (../shared/vectors/jcs/cases.json)', () => {
+  it('has vectors to run', () => expect(vectors.cases.length).toBeGreaterThan(20));
+  for (const c of vectors.cases) {
+    it(c.id, () => {
+      if (c.error) {
+        expect(refusal(c.input)).toBe(c.error);
+      } else {
+        const out = canonicalizeBytes(Buffer.from(c.input, 'utf8'));
+        expect(out.toString('hex')).toBe(c.outputHex);
+        expect(out.toString('utf8')).toBe(c.output);
+      }
+    });
+  }
+});
+
+describe('RFC 8785 number serialization (../shared/vectors/jcs/numbers.json)', () => {
+  for (const c of numbers.cases) {
+    it(c.ieeeHex, () => {
+      const n = Buffer.from(c.ieeeHex, 'hex').readDoubleBE(0);
+      if (c.output === undefined) {
+        expect(() => canonicalizeValue(n)).toThrow(JcsError);
+      } else {
+        expect(canonicalizeValue(n)).toBe(c.output);
+        // And from text: the shortest round-trip form parses back to the same double.
+        expect(canonicalizeText(c.output)).toBe(c.output);
+      }
+    });
+  }
+  it('refuses Infinity and NaN bit patterns', () => {
+    for (const hex of ['7ff0000000000000', 'fff0000000000000', '7fffffffffffffff']) {
+      expect(() => canonicalizeValue(Buffer.from(hex, 'hex').readDoubleBE(0))).toThrow(/ERR_NONFINITE/);
+    }
+  });
+});
+
+describe('text-level refusals', () => {
+  it('names the duplicate member with a pointer, after unescaping', () => {
+    try {
+      canonicalizeText('{"outer": {"k": 1, "x": [0, {"a":1, "\\u0061": 2}]}}');
+      expect.unreachable();
+    } catch (e) {
+      expect((e as JcsError).code).toBe('ERR_DUPLICATE_KEY');
+      expect((e as JcsError).pointer).toBe('/outer/x/1/a');
+    }
+  });
+  it('finds a duplicate hidden behind an escaped colon elsewhere', () => {
+    expect(refusal('{"a":1,"a":2,"b":"\\u003a"}')).toBe('ERR_DUPLICATE_KEY');
+  });
+  it('accepts colons in strings and keys', () => {
+    expect(canonicalizeText('{"t":"10:00:00Z","u:v":"a\\u003ab"}')).toBe('{"t":"10:00:00Z","u:v":"a:b"}');
+  });
+  it('refuses a byte-order mark', () => {
+    expect(() => decodeJsonBytes(Buffer.from('\ufeff{}', 'utf8'))).toThrow(/ERR_BOM/);
+    expect(refusal('\ufeff{}')).toBe('ERR_BOM');
+  });
+  it('refuses invalid UTF-8', () => {
+    expect(() => decodeJsonBytes(Buffer.from([0x22, 0xc3, 0x28, 0x22]))).toThrow(/ERR_UTF8/);
+  });
+  it(`refuses nesting deeper than ${MAX_DEPTH}`, () => {
+    expect(refusal('['.repeat(MAX_DEPTH + 1) + ']'.repeat(MAX_DEPTH + 1))).toBe('ERR_DEPTH');
+    expect(refusal('['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH))).toBe('accepted');
+    expect(refusal('['.repeat(200000) + ']'.repeat(200000))).toBe('ERR_DEPTH');
+  });
+  it('refuses lone surrogates in keys and values, with a pointer', () => {
+    const e = diagnose('{"a":["ok","\\udc00"]}');
+    expect(e?.code).toBe('ERR_LONE_SURROGATE');
+    expect(e?.pointer).toBe('/a/1');
+    expect(refusal('"\\ud83d\\ude00"')).toBe('accepted');
+  });
+  it('refuses syntax errors with a line and column', () => {
+    const e = diagnose('{\n  "a": 1,\n  "b": tru\n}');
+    expect(e?.code).toBe('ERR_SYNTAX');
+    expect(e?.line).toBe(3);
+    for (const bad of ['', '{', '[1,]', '{"a" 1}', '01', '1.', '"\t"', 'nul', '{} {}', "{'a':1}", 'NaN', '-Infinity']) {
+      expect(refusal(bad), bad).toBe('ERR_SYNTAX');
+    }
+  });
+  it('refuses non-finite numbers anywhere', () => {
+    expect(refusal('{"a":[1, -1e999]}')).toBe('ERR_NONFINITE');
+    expect(diagnose('{"a":[1, -1e999]}')?.pointer).toBe('/a/1');
+  });
+  it('warns (but does not refuse) on integers that lose precision, naming the member', () => {
+    const r = parseCanonical('{"big": 9007199254740993, "ok": 9007199254740992}');
+    expect(r.canonical).toBe('{"big":9007199254740992,"ok":9007199254740992}');
+    expect(r.warnings).toEqual([expect.objectContaining({ code: 'WARN_PRECISION', pointer: '/big' })]);
+  });
+  it('sorts integer-like keys by code units, not numerically', () => {
+    expect(canonicalizeText('{"10":1,"9":2,"-a":3,"1":4}')).toBe('{"-a":3,"1":4,"10":1,"9":2}');
+  });
+  it('keeps __proto__ as data', () => {
+    expect(canonicalizeText('{"__proto__":{"polluted":true}}')).toBe('{"__proto__":{"polluted":true}}');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+// An arbitrary JSON value, serialized with members in a random order and random whitespace.
+const jsonValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.string({ unit: 'grapheme' }),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(fc.string({ unit: 'binary' }), tie('value'), { maxKeys: 6 }),
+  ),
+})).value;
+
+describe('agrees with the canonicalize package on arbitrary values', () => {
+  it('canonicalizeText(JSON text) === canonicalize(JSON.parse(text))', () => {
+    fc.assert(
+      fc.property(jsonValue, fc.boolean(), (v, pretty) => {
+        const text = JSON.stringify(v, null, pretty ? 2 : undefined);
+        const ours = canonicalizeText(text);
+        expect(ours).toBe(canonicalize(JSON.parse(text)));
+        expect(canonicalizeText(ours)).toBe(ours);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
