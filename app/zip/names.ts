@@ -1,0 +1,87 @@
+/**
+ * Entry-name rules. A name is refused when any reader could resolve it somewhere other
+ * than a plain relative path of the archive, or when two names could land on the same
+ * file (collisions are checked across names in reader.ts).
+ */
+import type { ZipLimits } from './limits.js';
+
+export interface NameProblem {
+  rule: string;
+  message: string;
+}
+
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+
+/** Problems with one decoded entry name (directories end with `/`). */
+export function checkName(name: string, byteLength: number, limits: ZipLimits): NameProblem[] {
+  const out: NameProblem[] = [];
+  if (name.length === 0) return [{ rule: 'RPR-ZIP-040', message: 'entry name is empty' }];
+  if (byteLength > limits.maxNameBytes) out.push({ rule: 'RPR-ZIP-051', message: `entry name is ${byteLength} bytes, over the limit of ${limits.maxNameBytes}` });
+  if (CONTROL.test(name)) out.push({ rule: 'RPR-ZIP-044', message: 'entry name contains NUL or a control character' });
+  if (BIDI.test(name)) out.push({ rule: 'RPR-ZIP-045', message: 'entry name contains a bidirectional control character' });
+  if (name.includes('\\')) out.push({ rule: 'RPR-ZIP-042', message: 'entry name contains a backslash' });
+  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name) || name.startsWith('\\\\')) {
+    out.push({ rule: 'RPR-ZIP-041', message: 'entry name is an absolute, UNC or drive-letter path' });
+  }
+  const body = name.endsWith('/') ? name.slice(0, -1) : name;
+  const segments = body.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) {
+    out.push({ rule: 'RPR-ZIP-043', message: 'entry name has a ".", ".." or empty path segment' });
+  }
+  for (const s of segments) {
+    if (Buffer.byteLength(s, 'utf8') > limits.maxSegmentBytes) {
+      out.push({ rule: 'RPR-ZIP-051', message: `a path segment is longer than ${limits.maxSegmentBytes} bytes` });
+      break;
+    }
+  }
+  if (out.length === 0) {
+    const upstream = upstreamSanitize(name);
+    if (upstream !== name) {
+      out.push({
+        rule: 'RPR-ZIP-049',
+        message: upstream === null ? "upstream Nemosyne's path sanitizer refuses this name" : `upstream Nemosyne's path sanitizer reads this name as "${upstream}"`,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Upstream Nemosyne's `sanitizeEntryPath` (src/session/NemosynePackage.ts) as the spec
+ * records it: percent-decoding up to 3 times, nested `%25`-wrapped escapes of 00, 2e, 2f,
+ * 3a, 5c collapsed, `\` read as `/`, absolute, drive, `//`, `.`/`..` refused. Returns the
+ * path upstream would use, or null when upstream refuses. Reprise refuses any name that
+ * upstream would read differently, so both readers always agree on what an entry is.
+ */
+export function upstreamSanitize(raw: string): string | null {
+  if (raw.includes('\0')) return null;
+  let decoded = raw;
+  for (let i = 0; i < 3; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+  for (let i = 0; i < 8; i++) {
+    const next = decoded.replace(/%(?:25)+(00|2e|2f|3a|5c)/gi, '%$1').replace(/%(00|2e|2f|3a|5c)/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    if (next === decoded) break;
+    decoded = next;
+  }
+  if (decoded.includes('\0')) return null;
+  const normalized = decoded.replace(/\\/g, '/');
+  if (normalized.startsWith('/') || /^[a-zA-Z]:/.test(normalized)) return null;
+  for (const part of normalized.split('/')) {
+    if (part === '..' || part === '.' || /%2e/i.test(part)) return null;
+  }
+  return normalized;
+}
+
+/** The key two names collide under: NFC, then full-ish case folding. */
+export function foldName(name: string): string {
+  return name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+}

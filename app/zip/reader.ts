@@ -1,0 +1,415 @@
+/**
+ * The strict ZIP reader, structure pass: everything is checked before a single byte is
+ * inflated. The archive must be exactly
+ *
+ *   [local header, data, (descriptor)]* central directory, end record (22 bytes, no comment)
+ *
+ * with entries contiguous from offset 0, each central record agreeing with its local
+ * header, and nothing else anywhere. This one layout rule defeats overlapping-entry and
+ * quoted-overlap bombs, prepended data (polyglots) and ambiguous "which EOCD" archives.
+ * ZIP64 is refused: Reprise's archive limit (2 GiB at most) never needs it.
+ *
+ * Each check yields a finding with an RPR-ZIP-NNN rule (docs/rules/nemosyne.md).
+ */
+import type { Finding } from '../../shared/report.js';
+import { fail } from '../core/findings.js';
+import { RATIO_FLOOR, type ZipLimits } from './limits.js';
+import { checkName, foldName } from './names.js';
+
+export const SIG_LOCAL = 0x04034b50;
+export const SIG_CENTRAL = 0x02014b50;
+export const SIG_EOCD = 0x06054b50;
+export const SIG_DESCRIPTOR = 0x08074b50;
+export const SIG_ZIP64_EOCD = 0x06064b50;
+export const SIG_ZIP64_LOCATOR = 0x07064b50;
+
+export const METHOD_STORED = 0;
+export const METHOD_DEFLATE = 8;
+
+export const FLAG_ENCRYPTED = 0x0001;
+export const FLAG_DESCRIPTOR = 0x0008;
+export const FLAG_STRONG_ENCRYPTION = 0x0040;
+export const FLAG_UTF8 = 0x0800;
+export const FLAG_MASKED_HEADERS = 0x2000;
+
+export const EXTRA_ZIP64 = 0x0001;
+export const EXTRA_UNICODE_PATH = 0x7075;
+
+export interface ZipEntry {
+  /** Position in the central directory. */
+  index: number;
+  name: string;
+  isDirectory: boolean;
+  method: number;
+  flags: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  localOffset: number;
+  /** First byte of the entry's (compressed) data. */
+  dataOffset: number;
+  /** One past its last byte. */
+  dataEnd: number;
+}
+
+export interface ZipStructure {
+  entries: ZipEntry[];
+  findings: Finding[];
+  /** True when no finding is a fail: the entries may be inflated. */
+  ok: boolean;
+  centralDirectoryOffset: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+interface Central {
+  index: number;
+  nameBytes: Buffer;
+  name: string | null;
+  madeBy: number;
+  flags: number;
+  method: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  externalAttrs: number;
+  localOffset: number;
+}
+
+/** Reads the structure of `buf`. Never throws on hostile input; never inflates. */
+export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure {
+  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const findings: Finding[] = [];
+  const done = (entries: ZipEntry[] = [], cdOffset = 0): ZipStructure => ({
+    entries,
+    findings,
+    ok: !findings.some((f) => f.severity === 'fail'),
+    centralDirectoryOffset: cdOffset,
+  });
+  const len = b.length;
+
+  if (len > limits.maxArchiveBytes) {
+    findings.push(fail('RPR-ZIP-030', `the archive is ${len} bytes, over the limit of ${limits.maxArchiveBytes} (maxArchiveBytes)`, { expected: limits.maxArchiveBytes, actual: len }));
+    return done();
+  }
+  if (len < 22) {
+    findings.push(fail('RPR-ZIP-001', `the archive is ${len} bytes: too short to hold an end-of-central-directory record`));
+    return done();
+  }
+
+  // --- end of central directory: exactly the last 22 bytes -----------------------
+  const eocd = len - 22;
+  if (b.readUInt32LE(eocd) !== SIG_EOCD) {
+    const earlier = b.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), eocd);
+    if (earlier >= 0 && len - earlier <= 22 + 0xffff + 64) {
+      findings.push(fail('RPR-ZIP-002', `the end-of-central-directory record is not the last 22 bytes (found at ${earlier}, followed by a comment or trailing data)`, { expected: eocd, actual: earlier }));
+    } else findings.push(fail('RPR-ZIP-001', 'no end-of-central-directory record: not a ZIP archive'));
+    return done();
+  }
+  const diskNumber = b.readUInt16LE(eocd + 4);
+  const cdDisk = b.readUInt16LE(eocd + 6);
+  const entriesOnDisk = b.readUInt16LE(eocd + 8);
+  const entriesTotal = b.readUInt16LE(eocd + 10);
+  const cdSize = b.readUInt32LE(eocd + 12);
+  const cdOffset = b.readUInt32LE(eocd + 16);
+  const commentLength = b.readUInt16LE(eocd + 20);
+  if (commentLength !== 0) findings.push(fail('RPR-ZIP-002', `the end record declares a ${commentLength}-byte comment; archive comments are refused`, { expected: 0, actual: commentLength }));
+  if (diskNumber !== 0 || cdDisk !== 0) findings.push(fail('RPR-ZIP-004', 'the end record names a disk other than 0 (multi-disk archives are refused)', { expected: 0, actual: diskNumber || cdDisk }));
+  if (entriesOnDisk !== entriesTotal) findings.push(fail('RPR-ZIP-005', 'the end record\'s entry counts disagree (this disk vs total)', { expected: entriesTotal, actual: entriesOnDisk }));
+  if (entriesTotal === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+    findings.push(fail('RPR-ZIP-006', 'the end record holds a ZIP64 sentinel value that an archive of this size does not need'));
+  }
+  if (eocd >= 20 && b.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR) findings.push(fail('RPR-ZIP-006', 'the archive holds a ZIP64 end-of-central-directory locator that its size does not need'));
+  if (findings.length) return done();
+  if (entriesTotal === 0) {
+    findings.push(fail('RPR-ZIP-025', 'the archive holds no entries'));
+    return done();
+  }
+  if (entriesTotal > limits.maxEntries) {
+    findings.push(fail('RPR-ZIP-031', `the archive declares ${entriesTotal} entries, over the limit of ${limits.maxEntries} (maxEntries)`, { expected: limits.maxEntries, actual: entriesTotal }));
+    return done();
+  }
+  if (cdOffset + cdSize !== eocd) {
+    findings.push(
+      fail('RPR-ZIP-007', 'the central directory does not end exactly where the end record starts (data between them, or offsets out of bounds)', { expected: eocd, actual: cdOffset + cdSize }),
+    );
+    return done();
+  }
+  // A second end record (or ZIP64 record) inside the central directory region.
+  for (const sig of [SIG_EOCD, SIG_ZIP64_EOCD, SIG_ZIP64_LOCATOR]) {
+    const s = Buffer.alloc(4);
+    s.writeUInt32LE(sig);
+    const at = b.subarray(cdOffset, eocd).indexOf(s);
+    if (at >= 0) {
+      findings.push(fail('RPR-ZIP-003', `a second end record (or a ZIP64 record) sits inside the central directory at offset ${cdOffset + at}`));
+      return done();
+    }
+  }
+
+  // --- central directory ---------------------------------------------------------
+  const centrals: Central[] = [];
+  let p = cdOffset;
+  for (let i = 0; i < entriesTotal; i++) {
+    if (p + 46 > eocd || b.readUInt32LE(p) !== SIG_CENTRAL) {
+      findings.push(fail('RPR-ZIP-005', `the end record declares ${entriesTotal} entries but the central directory holds only ${i}`, { expected: entriesTotal, actual: i }));
+      return done();
+    }
+    const nameLength = b.readUInt16LE(p + 28);
+    const extraLength = b.readUInt16LE(p + 30);
+    const commentLen = b.readUInt16LE(p + 32);
+    const end = p + 46 + nameLength + extraLength + commentLen;
+    if (end > eocd) {
+      findings.push(fail('RPR-ZIP-007', `central directory record ${i} runs past the end of the central directory`));
+      return done();
+    }
+    const c: Central = {
+      index: i,
+      madeBy: b.readUInt16LE(p + 4),
+      flags: b.readUInt16LE(p + 8),
+      method: b.readUInt16LE(p + 10),
+      crc32: b.readUInt32LE(p + 16),
+      compressedSize: b.readUInt32LE(p + 20),
+      uncompressedSize: b.readUInt32LE(p + 24),
+      externalAttrs: b.readUInt32LE(p + 38),
+      localOffset: b.readUInt32LE(p + 42),
+      nameBytes: b.subarray(p + 46, p + 46 + nameLength),
+      name: null,
+    };
+    const diskStart = b.readUInt16LE(p + 34);
+    const label = `central directory record ${i}`;
+    c.name = decodeName(c.nameBytes, c.flags, findings, label);
+    const ptr = c.name !== null ? `entry:${c.name}` : undefined;
+    const at = (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : label) + ': ' + m;
+    if (diskStart !== 0) findings.push(fail('RPR-ZIP-004', at('the entry starts on a disk other than 0'), { pointer: ptr }));
+    if (c.compressedSize === 0xffffffff || c.uncompressedSize === 0xffffffff || c.localOffset === 0xffffffff) {
+      findings.push(fail('RPR-ZIP-006', at('a ZIP64 sentinel size or offset that the archive does not need'), { pointer: ptr }));
+    }
+    checkExtras(b.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength), findings, at, ptr);
+    checkFlagsAndMethod(c.flags, c.method, findings, at, ptr);
+    checkAttributes(c, findings, at, ptr);
+    if (c.name !== null) for (const prob of checkName(c.name, nameLength, limits)) findings.push(fail(prob.rule, at(prob.message), { pointer: ptr }));
+    centrals.push(c);
+    p = end;
+  }
+  if (p !== eocd) {
+    findings.push(fail('RPR-ZIP-005', `the central directory holds more than the ${entriesTotal} records the end record declares`, { expected: eocd, actual: p }));
+    return done();
+  }
+
+  // --- names across entries: duplicates, case/NFC collisions, file vs directory -----
+  const exact = new Set<string>();
+  const folded = new Map<string, string>();
+  const files = new Map<string, string>();
+  const dirs = new Map<string, string>();
+  for (const c of centrals) {
+    if (c.name === null) continue;
+    const ptr = `entry:${c.name}`;
+    if (exact.has(c.name)) {
+      findings.push(fail('RPR-ZIP-048', `entry ${JSON.stringify(c.name)} appears more than once`, { pointer: ptr }));
+      continue;
+    }
+    exact.add(c.name);
+    const f = foldName(c.name);
+    const prior = folded.get(f);
+    if (prior !== undefined) findings.push(fail('RPR-ZIP-046', `entry ${JSON.stringify(c.name)} collides with ${JSON.stringify(prior)} after NFC normalization and case folding`, { pointer: ptr, expected: prior, actual: c.name }));
+    else folded.set(f, c.name);
+    const isDir = c.name.endsWith('/');
+    const body = isDir ? f.slice(0, -1) : f;
+    if (isDir) dirs.set(body, c.name);
+    else files.set(body, c.name);
+    const segs = body.split('/');
+    for (let k = 1; k < segs.length; k++) {
+      const prefix = segs.slice(0, k).join('/');
+      if (!dirs.has(prefix)) dirs.set(prefix, c.name);
+    }
+  }
+  for (const [key, name] of files) {
+    const d = dirs.get(key);
+    if (d !== undefined) findings.push(fail('RPR-ZIP-047', `entry ${JSON.stringify(name)} is a file, and ${JSON.stringify(d)} uses the same name as a directory`, { pointer: `entry:${name}` }));
+  }
+
+  // --- limits on declared sizes ---------------------------------------------------
+  let total = 0;
+  for (const c of centrals) {
+    const ptr = c.name !== null ? `entry:${c.name}` : undefined;
+    if (c.uncompressedSize > limits.maxEntryBytes) {
+      findings.push(fail('RPR-ZIP-032', `an entry declares ${c.uncompressedSize} uncompressed bytes, over the limit of ${limits.maxEntryBytes} (maxEntryBytes)`, { pointer: ptr, expected: limits.maxEntryBytes, actual: c.uncompressedSize }));
+    }
+    total += c.uncompressedSize;
+    if (c.uncompressedSize > RATIO_FLOOR && c.uncompressedSize > limits.maxRatio * c.compressedSize) {
+      findings.push(
+        fail('RPR-ZIP-019', `an entry declares ${c.uncompressedSize} bytes from ${c.compressedSize} compressed: a ratio over ${limits.maxRatio} (maxRatio)`, { pointer: ptr, expected: limits.maxRatio, actual: c.compressedSize === 0 ? null : Math.round(c.uncompressedSize / c.compressedSize) }),
+      );
+    }
+    if (c.method === METHOD_STORED && c.compressedSize !== c.uncompressedSize) {
+      findings.push(fail('RPR-ZIP-026', 'a stored entry declares different compressed and uncompressed sizes', { pointer: ptr, expected: c.uncompressedSize, actual: c.compressedSize }));
+    }
+  }
+  if (total > limits.maxTotalBytes) findings.push(fail('RPR-ZIP-033', `the entries declare ${total} uncompressed bytes in all, over the limit of ${limits.maxTotalBytes} (maxTotalBytes)`, { expected: limits.maxTotalBytes, actual: total }));
+
+  // --- local headers: contiguous from 0 to the central directory, agreeing ---------
+  const order = [...centrals].sort((x, y) => x.localOffset - y.localOffset || x.index - y.index);
+  const entries: ZipEntry[] = new Array(centrals.length);
+  let expectedOffset = 0;
+  for (const c of order) {
+    const ptr = c.name !== null ? `entry:${c.name}` : undefined;
+    const at = (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : `central directory record ${c.index}`) + ': ' + m;
+    const off = c.localOffset;
+    if (off > expectedOffset) {
+      findings.push(fail('RPR-ZIP-008', at(expectedOffset === 0 ? `${off} bytes of data precede the first entry` : `${off - expectedOffset} bytes of unaccounted data between entries`), { pointer: ptr, expected: expectedOffset, actual: off }));
+    } else if (off < expectedOffset) {
+      findings.push(fail('RPR-ZIP-009', at('the entry overlaps the previous entry'), { pointer: ptr, expected: expectedOffset, actual: off }));
+      return done([], cdOffset);
+    }
+    if (off + 30 > cdOffset || b.readUInt32LE(off) !== SIG_LOCAL) {
+      findings.push(fail('RPR-ZIP-010', at('no local header at the offset the central directory gives'), { pointer: ptr, actual: off }));
+      return done([], cdOffset);
+    }
+    const lFlags = b.readUInt16LE(off + 6);
+    const lMethod = b.readUInt16LE(off + 8);
+    const lCrc = b.readUInt32LE(off + 14);
+    const lCsize = b.readUInt32LE(off + 18);
+    const lUsize = b.readUInt32LE(off + 22);
+    const lNameLength = b.readUInt16LE(off + 26);
+    const lExtraLength = b.readUInt16LE(off + 28);
+    const dataOffset = off + 30 + lNameLength + lExtraLength;
+    if (dataOffset > cdOffset) {
+      findings.push(fail('RPR-ZIP-010', at('the local header runs into the central directory'), { pointer: ptr }));
+      return done([], cdOffset);
+    }
+    const lName = b.subarray(off + 30, off + 30 + lNameLength);
+    if (!lName.equals(c.nameBytes)) {
+      findings.push(fail('RPR-ZIP-011', at('the local header names a different entry than the central directory'), { pointer: ptr, expected: c.name ?? c.nameBytes.toString('latin1'), actual: lName.toString('latin1') }));
+    }
+    if (lFlags !== c.flags) findings.push(fail('RPR-ZIP-012', at('local header flags disagree with the central directory'), { pointer: ptr, expected: c.flags, actual: lFlags }));
+    if (lMethod !== c.method) findings.push(fail('RPR-ZIP-012', at('local header compression method disagrees with the central directory'), { pointer: ptr, expected: c.method, actual: lMethod }));
+    const deferred = (c.flags & FLAG_DESCRIPTOR) !== 0;
+    const agree = (field: string, local: number, central: number) => {
+      if (local !== central && !(deferred && local === 0)) findings.push(fail('RPR-ZIP-013', at(`local header ${field} disagrees with the central directory`), { pointer: ptr, expected: central, actual: local }));
+    };
+    agree('CRC-32', lCrc, c.crc32);
+    agree('compressed size', lCsize, c.compressedSize);
+    agree('uncompressed size', lUsize, c.uncompressedSize);
+    checkExtras(b.subarray(off + 30 + lNameLength, dataOffset), findings, (m) => at('local header: ' + m), ptr);
+    const dataEnd = dataOffset + c.compressedSize;
+    if (dataEnd > cdOffset) {
+      findings.push(fail('RPR-ZIP-009', at('the entry\'s data runs into the next structure (overlap or truncated archive)'), { pointer: ptr, expected: cdOffset, actual: dataEnd }));
+      return done([], cdOffset);
+    }
+    let spanEnd = dataEnd;
+    if (deferred) {
+      let d = dataEnd;
+      let size = 12;
+      if (d + 16 <= cdOffset && b.readUInt32LE(d) === SIG_DESCRIPTOR) {
+        d += 4;
+        size = 16;
+      }
+      if (d + 12 > cdOffset) {
+        findings.push(fail('RPR-ZIP-014', at('flag bit 3 promises a data descriptor, but none follows the data'), { pointer: ptr }));
+        return done([], cdOffset);
+      }
+      const dCrc = b.readUInt32LE(d);
+      const dCsize = b.readUInt32LE(d + 4);
+      const dUsize = b.readUInt32LE(d + 8);
+      if (dCrc !== c.crc32 || dCsize !== c.compressedSize || dUsize !== c.uncompressedSize) {
+        findings.push(
+          fail('RPR-ZIP-014', at('the data descriptor disagrees with the central directory'), {
+            pointer: ptr,
+            expected: [c.crc32, c.compressedSize, c.uncompressedSize],
+            actual: [dCrc, dCsize, dUsize],
+          }),
+        );
+      }
+      spanEnd = dataEnd + size;
+    }
+    expectedOffset = spanEnd;
+    entries[c.index] = {
+      index: c.index,
+      name: c.name ?? '',
+      isDirectory: c.name?.endsWith('/') ?? false,
+      method: c.method,
+      flags: c.flags,
+      crc32: c.crc32,
+      compressedSize: c.compressedSize,
+      uncompressedSize: c.uncompressedSize,
+      localOffset: off,
+      dataOffset,
+      dataEnd,
+    };
+  }
+  if (expectedOffset < cdOffset) {
+    findings.push(fail('RPR-ZIP-008', `${cdOffset - expectedOffset} bytes of unaccounted data between the last entry and the central directory`, { expected: cdOffset, actual: expectedOffset }));
+  }
+  return done(entries, cdOffset);
+}
+
+function decodeName(bytes: Buffer, flags: number, findings: Finding[], label: string): string | null {
+  if (flags & FLAG_UTF8) {
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      findings.push(fail('RPR-ZIP-050', `${label}: the name is flagged UTF-8 but is not valid UTF-8`));
+      return null;
+    }
+  }
+  for (const x of bytes) {
+    if (x >= 0x80) {
+      findings.push(fail('RPR-ZIP-050', `${label}: the name has non-ASCII bytes without the UTF-8 flag (its meaning depends on the reader's code page)`, { actual: bytes.toString('latin1') }));
+      return null;
+    }
+  }
+  return bytes.toString('latin1');
+}
+
+function checkExtras(extra: Buffer, findings: Finding[], at: (m: string) => string, pointer: string | undefined): void {
+  let q = 0;
+  while (q < extra.length) {
+    if (q + 4 > extra.length) {
+      findings.push(fail('RPR-ZIP-024', at('a truncated extra field'), { pointer }));
+      return;
+    }
+    const id = extra.readUInt16LE(q);
+    const size = extra.readUInt16LE(q + 2);
+    if (q + 4 + size > extra.length) {
+      findings.push(fail('RPR-ZIP-024', at(`extra field 0x${id.toString(16).padStart(4, '0')} runs past the extra area`), { pointer }));
+      return;
+    }
+    if (id === EXTRA_ZIP64) findings.push(fail('RPR-ZIP-006', at('a ZIP64 extra field that the archive does not need'), { pointer }));
+    if (id === EXTRA_UNICODE_PATH) findings.push(fail('RPR-ZIP-023', at('a Info-ZIP unicode-path extra field (0x7075): a second, possibly different, name'), { pointer }));
+    q += 4 + size;
+  }
+}
+
+function checkFlagsAndMethod(flags: number, method: number, findings: Finding[], at: (m: string) => string, pointer: string | undefined): void {
+  if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS) || method === 99) {
+    findings.push(fail('RPR-ZIP-021', at('the entry is encrypted'), { pointer, actual: flags }));
+  } else if (method !== METHOD_STORED && method !== METHOD_DEFLATE) {
+    findings.push(fail('RPR-ZIP-020', at(`compression method ${method} (only stored and deflate are read)`), { pointer, expected: [METHOD_STORED, METHOD_DEFLATE], actual: method }));
+  }
+}
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+
+function checkAttributes(c: Central, findings: Finding[], at: (m: string) => string, pointer: string | undefined): void {
+  const host = c.madeBy >> 8;
+  const isDirName = c.name?.endsWith('/') ?? false;
+  const dosDir = (c.externalAttrs & 0x10) !== 0;
+  if (host === 3) {
+    const mode = c.externalAttrs >>> 16;
+    const type = mode & S_IFMT;
+    if (mode !== 0 && type !== S_IFREG && type !== S_IFDIR) {
+      findings.push(fail('RPR-ZIP-022', at(type === S_IFLNK ? 'the entry is a symbolic link' : `the entry is not a regular file or directory (mode ${mode.toString(8)})`), { pointer, actual: mode.toString(8) }));
+      return;
+    }
+    if (mode !== 0 && (type === S_IFDIR) !== isDirName) {
+      findings.push(fail('RPR-ZIP-022', at('the entry\'s directory attribute and its name disagree'), { pointer }));
+      return;
+    }
+  }
+  if (dosDir && !isDirName) findings.push(fail('RPR-ZIP-022', at('the entry\'s directory attribute and its name disagree'), { pointer }));
+  if (c.externalAttrs & 0x40) findings.push(fail('RPR-ZIP-022', at('the entry is marked as a device'), { pointer }));
+  if (isDirName && c.uncompressedSize !== 0) findings.push(fail('RPR-ZIP-022', at('a directory entry with content'), { pointer, expected: 0, actual: c.uncompressedSize }));
+}
