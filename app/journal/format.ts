@@ -1,0 +1,136 @@
+/**
+ * The journal's two line formats (journal.md): entries and checkpoints, their hashes,
+ * their signatures, and the structural checks of one parsed line. One small function per
+ * check, each yielding a finding with a rule id (see docs/rules/journal.md).
+ */
+import type { Finding } from '../../shared/report.js';
+import { fail } from '../core/findings.js';
+import { isHashString, sha256, formatHash } from '../core/hash.js';
+import { canonicalizeValue } from '../core/jcs.js';
+import { isKeyId, isSignatureString, signBytes, verifyBytes, type Signer } from '../core/keys.js';
+import { isRfc3339Utc, whyNotRfc3339Utc } from '../core/time.js';
+
+export const ENTRIES_FILE = 'entries.jsonl';
+export const CHECKPOINTS_FILE = 'checkpoints.jsonl';
+export const LOCK_FILE = 'journal.lock';
+
+/** The closed set of entry kinds (journal.md lists the first eight; `journal-repair` records a repair). */
+export const ENTRY_KINDS = [
+  'review-rationale',
+  'quarantine-open',
+  'quarantine-release',
+  'quarantine-uphold',
+  'quarantine-escalate',
+  'replay-drift',
+  'recalibration-flag',
+  'replay-comparison',
+  'journal-repair',
+] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+export interface Subject {
+  claimRef: string;
+  artifact?: string;
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+/** An entry line, as written. */
+export interface Entry {
+  seq: number;
+  prev: string;
+  recordedAtUtc: string;
+  kind: EntryKind;
+  subject: Subject;
+  body: JsonObject;
+  author: string;
+  sig: string;
+}
+
+/** A checkpoint (signed tree head) line, as written. */
+export interface Checkpoint {
+  treeSize: number;
+  rootHash: string;
+  timestampUtc: string;
+  signer: string;
+  sig: string;
+}
+
+/** The 32 raw bytes of `H(value without sig)`: what `sig` signs. */
+export function unsignedDigest(value: Entry | Checkpoint | Omit<Entry, 'sig'> | Omit<Checkpoint, 'sig'>): Buffer {
+  const { sig: _sig, ...rest } = value as { sig?: string };
+  return sha256(canonicalizeValue(rest));
+}
+
+/** The entry hash `H(entry without sig)` as a `sha256:` string. */
+export function entryHash(e: Entry | Omit<Entry, 'sig'>): string {
+  return formatHash(unsignedDigest(e).toString('hex'));
+}
+
+export function signEntry(unsigned: Omit<Entry, 'sig'>, signer: Signer): { entry: Entry; hash: string; line: string } {
+  const digest = unsignedDigest(unsigned);
+  const entry: Entry = { ...unsigned, sig: signBytes(signer, digest) };
+  return { entry, hash: formatHash(digest.toString('hex')), line: canonicalizeValue(entry) };
+}
+
+export function signCheckpoint(unsigned: Omit<Checkpoint, 'sig'>, signer: Signer): { checkpoint: Checkpoint; line: string } {
+  const checkpoint: Checkpoint = { ...unsigned, sig: signBytes(signer, unsignedDigest(unsigned)) };
+  return { checkpoint, line: canonicalizeValue(checkpoint) };
+}
+
+export { verifyBytes };
+
+// ---------------------------------------------------------------------------
+// Structural checks (one function per rule; each returns the findings it yields)
+
+const ENTRY_MEMBERS = ['author', 'body', 'kind', 'prev', 'recordedAtUtc', 'seq', 'sig', 'subject'];
+const CHECKPOINT_MEMBERS = ['rootHash', 'sig', 'signer', 'timestampUtc', 'treeSize'];
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function membersFinding(rule: string, v: JsonObject, allowed: readonly string[], required: readonly string[], pointer: string, what: string): Finding[] {
+  const out: Finding[] = [];
+  for (const k of Object.keys(v)) if (!allowed.includes(k)) out.push(fail(rule, `${what} has an unknown member "${k}"`, { pointer }));
+  for (const k of required) if (!(k in v)) out.push(fail(rule, `${what} lacks the member "${k}"`, { pointer }));
+  return out;
+}
+
+/** RPR-JOURNAL-004: an entry's members and their types. */
+export function checkEntryShape(v: unknown, pointer: string): Finding[] {
+  const R = 'RPR-JOURNAL-004';
+  if (!isObject(v)) return [fail(R, 'the entry is not a JSON object', { pointer })];
+  const out = membersFinding(R, v, ENTRY_MEMBERS, ENTRY_MEMBERS, pointer, 'the entry');
+  if ('seq' in v && !(typeof v['seq'] === 'number' && Number.isSafeInteger(v['seq']) && v['seq'] >= 0)) out.push(fail(R, 'seq is not a whole number >= 0', { pointer, actual: String(v['seq']) }));
+  if ('prev' in v && !isHashString(v['prev'])) out.push(fail(R, 'prev is not a sha256:<64 hex> hash string', { pointer }));
+  if ('recordedAtUtc' in v && !isRfc3339Utc(v['recordedAtUtc'])) out.push(fail(R, `recordedAtUtc is ${whyNotRfc3339Utc(v['recordedAtUtc'])}`, { pointer }));
+  if ('kind' in v && !ENTRY_KINDS.includes(v['kind'] as EntryKind)) out.push(fail(R, `kind ${JSON.stringify(v['kind'])} is not one of ${ENTRY_KINDS.join(', ')}`, { pointer }));
+  if ('subject' in v) out.push(...checkSubject(v['subject'], pointer));
+  if ('body' in v && !isObject(v['body'])) out.push(fail(R, 'body is not a JSON object', { pointer }));
+  if ('author' in v && !isKeyId(v['author'])) out.push(fail(R, 'author is not an ed25519:<64 hex> key id', { pointer }));
+  if ('sig' in v && !isSignatureString(v['sig'])) out.push(fail(R, 'sig is not a base64 64-byte signature', { pointer }));
+  return out;
+}
+
+export function checkSubject(s: unknown, pointer: string): Finding[] {
+  const R = 'RPR-JOURNAL-004';
+  if (!isObject(s)) return [fail(R, 'subject is not a JSON object', { pointer })];
+  const out = membersFinding(R, s, ['claimRef', 'artifact'], ['claimRef'], pointer, 'subject');
+  if ('claimRef' in s && (typeof s['claimRef'] !== 'string' || s['claimRef'].trim() === '')) out.push(fail(R, 'subject.claimRef is not a non-empty string', { pointer }));
+  if ('artifact' in s && !isHashString(s['artifact'])) out.push(fail(R, 'subject.artifact is not a sha256:<64 hex> hash string', { pointer }));
+  return out;
+}
+
+/** RPR-JOURNAL-014: a checkpoint's members and their types. */
+export function checkCheckpointShape(v: unknown, pointer: string): Finding[] {
+  const R = 'RPR-JOURNAL-014';
+  if (!isObject(v)) return [fail(R, 'the checkpoint is not a JSON object', { pointer })];
+  const out = membersFinding(R, v, CHECKPOINT_MEMBERS, CHECKPOINT_MEMBERS, pointer, 'the checkpoint');
+  if ('treeSize' in v && !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1)) out.push(fail(R, 'treeSize is not a whole number >= 1', { pointer }));
+  if ('rootHash' in v && !isHashString(v['rootHash'])) out.push(fail(R, 'rootHash is not a sha256:<64 hex> hash string', { pointer }));
+  if ('timestampUtc' in v && !isRfc3339Utc(v['timestampUtc'])) out.push(fail(R, `timestampUtc is ${whyNotRfc3339Utc(v['timestampUtc'])}`, { pointer }));
+  if ('signer' in v && !isKeyId(v['signer'])) out.push(fail(R, 'signer is not an ed25519:<64 hex> key id', { pointer }));
+  if ('sig' in v && !isSignatureString(v['sig'])) out.push(fail(R, 'sig is not a base64 64-byte signature', { pointer }));
+  return out;
+}

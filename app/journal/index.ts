@@ -1,0 +1,38 @@
+/**
+ * The evidence journal's programmatic API (journal.md; docs/journal.md).
+ *
+ * Writing (durable on return: entry fsync'd, then its signed checkpoint fsync'd; single writer by lock):
+ *   appendEntry(dir, {kind, subject: {claimRef, artifact?}, body}, signer, opts?) → {seq, entryHash, entry, checkpoint}
+ *   JournalWriter.open(dir, opts) → writer.append(...) many times → writer.close()   (one lock for a batch)
+ *   repairJournal(dir, signer) → truncates a torn tail and journals the repair (null when nothing is torn)
+ *   breakStaleLock(dir) → removes a lock whose holder provably died (refuses a live one)
+ *
+ * Reading and verifying (no lock needed; never modifies anything):
+ *   verifyJournal(dir, trustStore | null) → {findings, entries, checkpoints, latestCheckpoint, root, cases, torn, ...}
+ *   openJournal(dir, {trustStore}) → the same (the name the workbench uses)
+ *   inclusionProof(dir, seq) → self-contained RFC 9162 proof; checkInclusionProof(doc, trustStore) → {findings}
+ *
+ * Quarantine (each transition is an entry; state is a pure function of the journal):
+ *   openCase(dir, {claimRef, artifact?, reason, source, details?}, signer) → {caseId, case, seq, entryHash, checkpoint}
+ *   releaseCase / upholdCase / escalateCase(dir, caseRef, rationale, signer, trustStore) → same
+ *   listCases(dir, trustStore) → {cases, verification};  caseStates(entries, trustStore) is the pure fold.
+ *
+ * Errors meant for users are JournalError (code LOCKED, STALE_LOCK, TORN, DAMAGED, REFUSED, ...).
+ */
+import type { TrustStore } from '../core/keys.js';
+import { verifyJournal, type JournalVerification } from './verify.js';
+
+export { JournalError } from './errors.js';
+export * from './format.js';
+export { MerkleTree, leafHash, nodeHash, merkleRoot, verifyInclusion, verifyConsistency, EMPTY_ROOT } from './merkle.js';
+export { acquireLock, breakStaleLock, readLock, isStale, type LockInfo } from './lock.js';
+export { verifyJournal, verifyFiles, compareTimestamps, entryPointer, checkpointPointer, type JournalVerification, type ParsedEntry, type ParsedCheckpoint } from './verify.js';
+export { JournalWriter, appendEntry, repairJournal, MAX_KEPT_TORN_BYTES, type AppendInput, type AppendResult, type WriterOptions, type RepairResult } from './writer.js';
+export { inclusionProof, checkInclusionProof, PROOF_TYPE, type InclusionProof, type ProofCheck } from './proofs.js';
+export * from './cases.js';
+export { openCase, decideCase, releaseCase, upholdCase, escalateCase, listCases, type OpenCaseInput, type CaseWriteResult } from './quarantine.js';
+
+/** Opens a journal for reading: its verification (findings include a torn tail, if any). */
+export function openJournal(dir: string, opts: { trustStore?: TrustStore | null } = {}): Promise<JournalVerification> {
+  return verifyJournal(dir, opts.trustStore ?? null);
+}

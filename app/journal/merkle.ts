@@ -1,0 +1,219 @@
+/**
+ * RFC 9162 (Certificate Transparency v2) Merkle tree: leaf and node hashing, tree heads,
+ * inclusion and consistency proofs and their verification (sections 2.1.1 to 2.1.4).
+ *
+ * Sizes and indices are plain JavaScript numbers (exact integers up to 2^53) handled with
+ * division and remainder, never with 32-bit shift operators. Hashes are raw 32-byte
+ * Buffers here; the journal formats them as `sha256:` strings.
+ */
+import { createHash } from 'node:crypto';
+
+const LEAF_PREFIX = Buffer.from([0x00]);
+const NODE_PREFIX = Buffer.from([0x01]);
+
+/** `SHA-256(0x00 ‖ leaf)` */
+export function leafHash(data: Uint8Array | string): Buffer {
+  return createHash('sha256').update(LEAF_PREFIX).update(data).digest();
+}
+
+/** `SHA-256(0x01 ‖ left ‖ right)` */
+export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
+  return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+}
+
+/** The root of the empty tree: SHA-256 of the empty string. */
+export const EMPTY_ROOT: Buffer = createHash('sha256').digest();
+
+/** The largest power of two strictly smaller than n (n >= 2). */
+export function splitPoint(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+function isPow2(n: number): boolean {
+  if (n < 1) return false;
+  while (n % 2 === 0) n /= 2;
+  return n === 1;
+}
+
+function isSize(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+
+/**
+ * An append-only Merkle tree that keeps every complete, aligned subtree hash (level j holds
+ * the hashes of the aligned 2^j-leaf blocks), so the root at any size and any RFC 9162
+ * proof cost O(log² n) hash operations at most.
+ */
+export class MerkleTree {
+  private readonly levels: Buffer[][] = [[]];
+
+  get size(): number {
+    return this.levels[0]!.length;
+  }
+
+  /** Appends one leaf hash (use `leafHash` on the leaf data). */
+  appendLeafHash(h: Buffer): void {
+    let level = 0;
+    let node = h;
+    for (;;) {
+      const row = this.levels[level]!;
+      row.push(node);
+      const i = row.length - 1;
+      if (i % 2 === 0) return;
+      node = nodeHash(row[i - 1]!, node);
+      level++;
+      if (this.levels.length === level) this.levels.push([]);
+    }
+  }
+
+  appendLeaf(data: Uint8Array | string): void {
+    this.appendLeafHash(leafHash(data));
+  }
+
+  leaf(index: number): Buffer {
+    const h = this.levels[0]![index];
+    if (!h) throw new RangeError(`no leaf ${index}`);
+    return h;
+  }
+
+  /** MTH(D[start:end]) for 0 <= start < end <= size, from stored aligned subtrees. */
+  subtree(start: number, end: number): Buffer {
+    const n = end - start;
+    if (n === 1) return this.leaf(start);
+    // An aligned power-of-two block is stored.
+    if (isPow2(n) && start % n === 0) {
+      let level = 0;
+      for (let s = n; s > 1; s /= 2) level++;
+      const h = this.levels[level]?.[start / n];
+      if (h) return h;
+    }
+    const k = splitPoint(n);
+    return nodeHash(this.subtree(start, start + k), this.subtree(start + k, end));
+  }
+
+  /** The tree head at `treeSize` (default: the whole tree). */
+  root(treeSize: number = this.size): Buffer {
+    if (!isSize(treeSize) || treeSize > this.size) throw new RangeError(`tree size ${treeSize} out of range`);
+    return treeSize === 0 ? EMPTY_ROOT : this.subtree(0, treeSize);
+  }
+
+  /** RFC 9162 2.1.3.1 PATH(m, D[0:n]): the audit path of leaf `index` in the tree of `treeSize` leaves. */
+  inclusionProof(index: number, treeSize: number = this.size): Buffer[] {
+    if (!isSize(treeSize) || treeSize > this.size || !isSize(index) || index >= treeSize) throw new RangeError(`no leaf ${index} in a tree of ${treeSize}`);
+    const out: Buffer[] = [];
+    this.path(index, 0, treeSize, out);
+    return out;
+  }
+
+  private path(m: number, start: number, end: number, out: Buffer[]): void {
+    const n = end - start;
+    if (n <= 1) return;
+    const k = splitPoint(n);
+    if (m < k) {
+      this.path(m, start, start + k, out);
+      out.push(this.subtree(start + k, end));
+    } else {
+      this.path(m - k, start + k, end, out);
+      out.push(this.subtree(start, start + k));
+    }
+  }
+
+  /** RFC 9162 2.1.4.1 PROOF(m, D[0:n]): consistency of the tree of m leaves with the tree of n. */
+  consistencyProof(m: number, n: number = this.size): Buffer[] {
+    if (!isSize(m) || !isSize(n) || n > this.size || m > n) throw new RangeError(`no consistency proof from ${m} to ${n}`);
+    const out: Buffer[] = [];
+    if (m === 0 || m === n) return out;
+    this.subproof(m, 0, n, true, out);
+    return out;
+  }
+
+  private subproof(m: number, start: number, end: number, b: boolean, out: Buffer[]): void {
+    const n = end - start;
+    if (m === n) {
+      if (!b) out.push(this.subtree(start, end));
+      return;
+    }
+    const k = splitPoint(n);
+    if (m <= k) {
+      this.subproof(m, start, start + k, b, out);
+      out.push(this.subtree(start + k, end));
+    } else {
+      this.subproof(m - k, start + k, end, false, out);
+      out.push(this.subtree(start, start + k));
+    }
+  }
+}
+
+/** MTH of a list of leaf data (reference implementation, straight from the RFC's recursion). */
+export function merkleRoot(leaves: readonly (Uint8Array | string)[]): Buffer {
+  const rec = (a: number, b: number): Buffer => {
+    const n = b - a;
+    if (n === 0) return EMPTY_ROOT;
+    if (n === 1) return leafHash(leaves[a]!);
+    const k = splitPoint(n);
+    return nodeHash(rec(a, a + k), rec(a + k, b));
+  };
+  return rec(0, leaves.length);
+}
+
+/** RFC 9162 2.1.3.2: verifies an inclusion proof (audit path) of a leaf hash against a root. */
+export function verifyInclusion(leaf: Uint8Array, index: number, treeSize: number, proof: readonly Uint8Array[], root: Uint8Array): boolean {
+  if (!isSize(index) || !isSize(treeSize) || index >= treeSize) return false;
+  let fn = index;
+  let sn = treeSize - 1;
+  let r: Uint8Array = leaf;
+  for (const p of proof) {
+    if (p.length !== 32) return false;
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHash(p, r);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = fn / 2;
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      r = nodeHash(r, p);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && Buffer.from(r).equals(Buffer.from(root));
+}
+
+/** RFC 9162 2.1.4.2: verifies a consistency proof between two tree heads. */
+export function verifyConsistency(first: number, second: number, firstRoot: Uint8Array, secondRoot: Uint8Array, proof: readonly Uint8Array[]): boolean {
+  if (!isSize(first) || !isSize(second) || first > second) return false;
+  const eq = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.from(a).equals(Buffer.from(b));
+  if (first === second) return proof.length === 0 && eq(firstRoot, secondRoot);
+  if (first === 0) return proof.length === 0 && eq(firstRoot, EMPTY_ROOT);
+  if (proof.length === 0) return false;
+  for (const p of proof) if (p.length !== 32) return false;
+  const path: Uint8Array[] = isPow2(first) ? [firstRoot, ...proof] : [...proof];
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  let fr: Uint8Array = path[0]!;
+  let sr: Uint8Array = path[0]!;
+  for (let i = 1; i < path.length; i++) {
+    const c = path[i]!;
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = fn / 2;
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && eq(fr, firstRoot) && eq(sr, secondRoot);
+}

@@ -1,0 +1,124 @@
+/**
+ * Self-contained RFC 9162 inclusion proofs (`reprise.journal-proof/v1`): the entry line
+ * verbatim, its audit path, and the signed checkpoint it is proven against. A verifier
+ * needs only the proof document and a trust store, not the journal.
+ */
+import type { Finding } from '../../shared/report.js';
+import { fail, info, unavailable } from '../core/findings.js';
+import { formatHash, isHashString } from '../core/hash.js';
+import { JcsError, parseCanonical } from '../core/jcs.js';
+import type { TrustStore } from '../core/keys.js';
+import { verifyBytes } from '../core/keys.js';
+import { JournalError } from './errors.js';
+import { checkCheckpointShape, checkEntryShape, entryHash, unsignedDigest, type Checkpoint, type Entry } from './format.js';
+import { leafHash, verifyInclusion } from './merkle.js';
+import { verifyJournal } from './verify.js';
+
+export const PROOF_TYPE = 'reprise.journal-proof/v1';
+
+export interface InclusionProof {
+  type: typeof PROOF_TYPE;
+  leafIndex: number;
+  treeSize: number;
+  /** The entry line exactly as in entries.jsonl (without the newline): the Merkle leaf. */
+  entry: string;
+  entryHash: string;
+  auditPath: string[];
+  checkpoint: Checkpoint;
+}
+
+/** An inclusion proof of entry `seq` against the latest checkpoint of the journal in `dir`. */
+export async function inclusionProof(dir: string, seq: number): Promise<InclusionProof> {
+  const v = await verifyJournal(dir, null);
+  const cp = v.latestCheckpoint;
+  if (!cp) throw new JournalError(`journal ${dir} has no checkpoint to prove against`, 'REFUSED');
+  if (cp.treeSize > v.entryLines) throw new JournalError(`the latest checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  const root = formatHash(v.tree.root(cp.treeSize).toString('hex'));
+  if (root !== cp.rootHash) throw new JournalError(`the latest checkpoint's root does not match the journal: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= cp.treeSize) throw new JournalError(`no entry ${seq} under the latest checkpoint (it covers entries 0 to ${cp.treeSize - 1})`, 'USAGE');
+  const p = v.entries.find((e) => e.line === seq + 1);
+  if (!p || p.entry.seq !== seq) throw new JournalError(`entry line ${seq + 1} is damaged: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  return {
+    type: PROOF_TYPE,
+    leafIndex: seq,
+    treeSize: cp.treeSize,
+    entry: p.text,
+    entryHash: p.hash,
+    auditPath: v.tree.inclusionProof(seq, cp.treeSize).map((h) => formatHash(h.toString('hex'))),
+    checkpoint: cp,
+  };
+}
+
+const R_SHAPE = 'RPR-JOURNAL-030';
+const R_ENTRY = 'RPR-JOURNAL-031';
+const R_INDEX = 'RPR-JOURNAL-032';
+const R_PATH = 'RPR-JOURNAL-033';
+const R_SIZE = 'RPR-JOURNAL-034';
+
+export interface ProofCheck {
+  findings: Finding[];
+  entry: Entry | null;
+  checkpoint: Checkpoint | null;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Verifies a proof document (already parsed JSON) against a trust store; one finding per failed check. */
+export function checkInclusionProof(doc: unknown, trust: TrustStore | null): ProofCheck {
+  const out: Finding[] = [];
+  if (!isObj(doc)) return { findings: [fail(R_SHAPE, 'the proof is not a JSON object')], entry: null, checkpoint: null };
+  if (doc['type'] !== PROOF_TYPE) out.push(fail(R_SHAPE, `type must be "${PROOF_TYPE}"`, { pointer: '/type', expected: PROOF_TYPE, actual: String(doc['type']) }));
+  for (const k of Object.keys(doc)) if (!['type', 'leafIndex', 'treeSize', 'entry', 'entryHash', 'auditPath', 'checkpoint'].includes(k)) out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
+  const idx = doc['leafIndex'];
+  const size = doc['treeSize'];
+  if (!(typeof idx === 'number' && Number.isSafeInteger(idx) && idx >= 0)) out.push(fail(R_SHAPE, 'leafIndex is not a whole number >= 0', { pointer: '/leafIndex' }));
+  if (!(typeof size === 'number' && Number.isSafeInteger(size) && size >= 1)) out.push(fail(R_SHAPE, 'treeSize is not a whole number >= 1', { pointer: '/treeSize' }));
+  const path = doc['auditPath'];
+  if (!Array.isArray(path) || !path.every(isHashString)) out.push(fail(R_SHAPE, 'auditPath is not an array of sha256: hash strings', { pointer: '/auditPath' }));
+  if (typeof doc['entry'] !== 'string') out.push(fail(R_SHAPE, 'entry is not a string (the entry line verbatim)', { pointer: '/entry' }));
+  const cpShape = checkCheckpointShape(doc['checkpoint'], '/checkpoint');
+  out.push(...cpShape);
+  if (out.length > 0) return { findings: out, entry: null, checkpoint: null };
+
+  const cp = doc['checkpoint'] as Checkpoint;
+  const line = doc['entry'] as string;
+  let entry: Entry | null = null;
+  try {
+    const p = parseCanonical(line);
+    if (p.canonical !== line) out.push(fail(R_ENTRY, 'the entry is not in canonical form', { pointer: '/entry', expected: p.canonical, actual: line }));
+    const shape = checkEntryShape(p.value, '/entry');
+    out.push(...shape.map((f) => ({ ...f, rule: R_ENTRY })));
+    if (shape.length === 0) entry = p.value as Entry;
+  } catch (e) {
+    out.push(fail(R_ENTRY, `the entry is not valid I-JSON: ${e instanceof JcsError ? e.message : String(e)}`, { pointer: '/entry' }));
+  }
+  if (entry) {
+    if (entry.seq !== idx) out.push(fail(R_INDEX, 'the entry\'s seq differs from leafIndex', { pointer: '/leafIndex', expected: entry.seq, actual: idx as number }));
+    const h = entryHash(entry);
+    if (doc['entryHash'] !== undefined && doc['entryHash'] !== h) out.push(fail(R_ENTRY, 'entryHash is not the hash of the entry', { pointer: '/entryHash', expected: h, actual: String(doc['entryHash']) }));
+  }
+  if (cp.treeSize !== size) out.push(fail(R_SIZE, 'the checkpoint is for another tree size than the proof', { pointer: '/checkpoint/treeSize', expected: size as number, actual: cp.treeSize }));
+  const ok = verifyInclusion(
+    leafHash(line),
+    idx as number,
+    size as number,
+    (path as string[]).map((h) => Buffer.from(h.slice(7), 'hex')),
+    Buffer.from(cp.rootHash.slice(7), 'hex'),
+  );
+  if (!ok) out.push(fail(R_PATH, `the audit path does not lead from entry ${String(idx)} to the checkpoint's root (RFC 9162 inclusion)`, { pointer: '/auditPath', expected: cp.rootHash }));
+  if (!trust) out.push(unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): the entry\'s author and the checkpoint\'s signer cannot be checked'));
+  else {
+    const sig = (keyId: string, digest: Buffer, s: string, pointer: string, what: string) => {
+      const k = trust.get(keyId);
+      if (!k) out.push(fail('RPR-JOURNAL-008', `${what} is signed by ${keyId}, which is not in the trust store`, { pointer, actual: keyId }));
+      else if (k.status === 'revoked') out.push(fail('RPR-JOURNAL-009', `${what} is signed by a revoked key`, { pointer, expected: 'active', actual: 'revoked' }));
+      else if (!verifyBytes(k.publicKey, digest, s)) out.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify`, { pointer }));
+    };
+    sig(cp.signer, unsignedDigest(cp), cp.sig, '/checkpoint/sig', 'the checkpoint');
+    if (entry) sig(entry.author, unsignedDigest(entry), entry.sig, '/entry', 'the entry');
+  }
+  if (out.length === 0) out.push(info('RPR-JOURNAL-000', `entry ${String(idx)} is included in the signed tree of ${String(size)} entries (root ${cp.rootHash})`));
+  return { findings: out, entry, checkpoint: cp };
+}

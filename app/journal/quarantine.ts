@@ -1,0 +1,88 @@
+/**
+ * The quarantine workflow on top of the journal: open a case (routing or by hand), then
+ * release, uphold or escalate it. Every transition is a signed journal entry, checked
+ * under the writer's lock against the case's current state (folded from the journal by
+ * `caseStates`), the signer's role in the trust store, and the rationale's content.
+ */
+import { parseCanonical } from '../core/jcs.js';
+import type { Signer, TrustStore } from '../core/keys.js';
+import { caseStates, findCase, KIND_OF_DECISION, transitionProblem, type CaseFold, type CaseState, type Decision, type HashedEntry } from './cases.js';
+import { JournalError } from './errors.js';
+import { checkEntryShape, entryHash, type Entry, type JsonObject } from './format.js';
+import { verifyJournal, type JournalVerification } from './verify.js';
+import { JournalWriter, type AppendResult, type WriterOptions } from './writer.js';
+
+export interface OpenCaseInput {
+  claimRef: string;
+  artifact?: string;
+  reason: string;
+  /** `routing` (TG-DECISION exit HUMAN_REVIEW/QUARANTINE, decision-material drift) or `manual`. */
+  source?: 'routing' | 'manual';
+  /** Extra deterministic facts for the case (drift event id, decision exit...). */
+  details?: JsonObject;
+}
+
+export interface CaseWriteResult extends AppendResult {
+  caseId: string;
+  case: CaseState;
+}
+
+/** Parses the writer's entry lines into hashed entries (skipping damaged lines: verify reports those). */
+function hashedEntries(lines: readonly string[]): HashedEntry[] {
+  const out: HashedEntry[] = [];
+  lines.forEach((text, i) => {
+    try {
+      const v = parseCanonical(text).value;
+      if (checkEntryShape(v, '').length === 0) out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: i + 1 });
+    } catch {
+      /* damaged line: not a transition */
+    }
+  });
+  return out;
+}
+
+export async function openCase(dir: string, input: OpenCaseInput, signer: Signer, opts: WriterOptions = {}): Promise<CaseWriteResult> {
+  if (typeof input.reason !== 'string' || input.reason.trim() === '') throw new JournalError('a quarantine case needs a reason', 'USAGE');
+  const body: JsonObject = { reason: input.reason, source: input.source ?? 'manual', ...(input.details ? { details: input.details } : {}) };
+  const w = await JournalWriter.open(dir, opts);
+  try {
+    const r = await w.append({ kind: 'quarantine-open', subject: { claimRef: input.claimRef, ...(input.artifact ? { artifact: input.artifact } : {}) }, body }, signer);
+    const fold = caseStates(hashedEntries(w.entryLines()));
+    const c = findCase(fold.cases, String(r.seq))!;
+    return { ...r, caseId: c.caseId, case: c };
+  } finally {
+    await w.close();
+  }
+}
+
+/**
+ * Releases, upholds or escalates a case. Refused (JournalError 'REFUSED') when the case is
+ * unknown or closed, the signer lacks the role in `trust`, or the rationale lacks content.
+ */
+export async function decideCase(dir: string, caseRef: string, decision: Decision, rationale: string, signer: Signer, trust: TrustStore, opts: WriterOptions = {}): Promise<CaseWriteResult> {
+  const w = await JournalWriter.open(dir, { ...opts, create: false });
+  try {
+    const fold = caseStates(hashedEntries(w.entryLines()), trust);
+    const c = findCase(fold.cases, caseRef);
+    if (!c) throw new JournalError(`no quarantine case ${caseRef} in ${dir}`, 'NOT_FOUND');
+    const body: JsonObject = { case: c.openHash, decision, rationale };
+    const byHash = new Map(fold.cases.map((x) => [x.openHash, x]));
+    const problem = transitionProblem({ body, author: signer.keyId, subject: c.subject }, decision, byHash, trust);
+    if (problem) throw new JournalError(`${decision} refused (${problem.rule}): ${problem.message}`, 'REFUSED');
+    const r = await w.append({ kind: KIND_OF_DECISION[decision], subject: { ...c.subject }, body }, signer);
+    const after = findCase(caseStates(hashedEntries(w.entryLines()), trust).cases, c.caseId)!;
+    return { ...r, caseId: c.caseId, case: after };
+  } finally {
+    await w.close();
+  }
+}
+
+export const releaseCase = (dir: string, caseRef: string, rationale: string, signer: Signer, trust: TrustStore, opts?: WriterOptions) => decideCase(dir, caseRef, 'release', rationale, signer, trust, opts);
+export const upholdCase = (dir: string, caseRef: string, rationale: string, signer: Signer, trust: TrustStore, opts?: WriterOptions) => decideCase(dir, caseRef, 'uphold', rationale, signer, trust, opts);
+export const escalateCase = (dir: string, caseRef: string, rationale: string, signer: Signer, trust: TrustStore, opts?: WriterOptions) => decideCase(dir, caseRef, 'escalate', rationale, signer, trust, opts);
+
+/** Every case with its state, plus the journal's verification (the states are only as good as it). */
+export async function listCases(dir: string, trust: TrustStore | null): Promise<{ cases: CaseState[]; fold: CaseFold; verification: JournalVerification }> {
+  const verification = await verifyJournal(dir, trust);
+  return { cases: verification.cases.cases, fold: verification.cases, verification };
+}

@@ -1,0 +1,265 @@
+/**
+ * `verifyJournal`: every rule of journal.md, each break a finding naming its line.
+ * Entries: UTF-8, canonical, shape, seq continuous, prev chained, timestamps
+ * non-decreasing, author known/active, signature valid. Checkpoints: shape, size within
+ * the journal, root equal to the recomputed RFC 9162 root, signer known and signature
+ * valid, timestamps non-decreasing, each consistent (RFC 9162 consistency proof) with the
+ * one before. Tail: torn lines, entries no checkpoint covers. Cases: RPR-QUAR findings.
+ */
+import type { Finding } from '../../shared/report.js';
+import { fail, info, unavailable, warning } from '../core/findings.js';
+import { formatHash, ZERO_HASH } from '../core/hash.js';
+import { JcsError, parseCanonical } from '../core/jcs.js';
+import { verifyBytes, type TrustStore } from '../core/keys.js';
+import { caseStates, type CaseFold } from './cases.js';
+import { checkCheckpointShape, checkEntryShape, CHECKPOINTS_FILE, ENTRIES_FILE, unsignedDigest, type Checkpoint, type Entry } from './format.js';
+import { leafHash, MerkleTree, verifyConsistency } from './merkle.js';
+import { readJournalFiles, type RawFile, type RawLine, type TornTail } from './read.js';
+
+export interface ParsedEntry {
+  line: number;
+  entry: Entry;
+  /** `H(entry without sig)` */
+  hash: string;
+  /** The exact line text (its UTF-8 bytes are the Merkle leaf). */
+  text: string;
+}
+
+export interface ParsedCheckpoint {
+  line: number;
+  checkpoint: Checkpoint;
+  text: string;
+}
+
+export interface JournalVerification {
+  dir: string;
+  findings: Finding[];
+  /** Number of entry lines (complete lines, whatever their content): the Merkle tree's size. */
+  entryLines: number;
+  checkpointLines: number;
+  /** Entries that parsed and have the right shape, in line order. */
+  entries: ParsedEntry[];
+  checkpoints: ParsedCheckpoint[];
+  /** The last well-formed checkpoint line (what a recipient should hold). */
+  latestCheckpoint: Checkpoint | null;
+  /** The recomputed root over every entry line. */
+  root: string;
+  tree: MerkleTree;
+  torn: TornTail[];
+  cases: CaseFold;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export const entryPointer = (line: number) => `line:${line}`;
+export const checkpointPointer = (line: number) => `${CHECKPOINTS_FILE}:line:${line}`;
+
+/** Compares two valid RFC 3339 UTC timestamps exactly (fractions to the nanosecond). */
+export function compareTimestamps(a: string, b: string): number {
+  const split = (s: string): [number, string] => {
+    const m = /^(.*?)(\.\d+)?Z$/.exec(s)!;
+    return [Date.parse(m[1] + 'Z'), (m[2] ?? '.').slice(1).padEnd(9, '0')];
+  };
+  const [sa, fa] = split(a);
+  const [sb, fb] = split(b);
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/** RPR-JOURNAL-002/003: decode, strict-parse and canonical-check one line. */
+function parseLine(raw: RawLine, pointer: string, what: string, out: Finding[]): { value: unknown; text: string } | null {
+  if (raw.bytes.length === 0) {
+    out.push(fail('RPR-JOURNAL-002', `${what} is an empty line`, { pointer }));
+    return null;
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(raw.bytes);
+  } catch {
+    out.push(fail('RPR-JOURNAL-002', `${what} is not valid UTF-8`, { pointer }));
+    return null;
+  }
+  let parsed;
+  try {
+    parsed = parseCanonical(text);
+  } catch (e) {
+    out.push(fail('RPR-JOURNAL-002', `${what} is not valid I-JSON: ${e instanceof JcsError ? e.message : String(e)}`, { pointer }));
+    return null;
+  }
+  if (parsed.canonical !== text) {
+    out.push(fail('RPR-JOURNAL-003', `${what} is not in canonical form (RFC 8785): it was altered or written by another tool`, { pointer, expected: parsed.canonical, actual: text }));
+    return null;
+  }
+  return { value: parsed.value, text };
+}
+
+interface KeyCheck {
+  rule: string;
+  ok: boolean;
+}
+
+/** RPR-JOURNAL-008/009/010/007: the signing key is known, not revoked, and the signature verifies. */
+function checkSignature(trust: TrustStore, keyId: string, digest: Buffer, sig: string, pointer: string, what: string, out: Finding[]): KeyCheck {
+  const k = trust.get(keyId);
+  if (!k) {
+    out.push(fail('RPR-JOURNAL-008', `${what} is signed by ${keyId}, which is not in the trust store`, { pointer, actual: keyId }));
+    return { rule: 'RPR-JOURNAL-008', ok: false };
+  }
+  if (k.status === 'revoked') {
+    out.push(fail('RPR-JOURNAL-009', `${what} is signed by a revoked key (${keyId}, ${k.label || k.role})`, { pointer, expected: 'active', actual: 'revoked' }));
+    return { rule: 'RPR-JOURNAL-009', ok: false };
+  }
+  if (!verifyBytes(k.publicKey, digest, sig)) {
+    out.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer }));
+    return { rule: 'RPR-JOURNAL-007', ok: false };
+  }
+  if (k.status === 'retired') out.push(warning('RPR-JOURNAL-010', `${what} is signed by a retired key (${keyId})`, { pointer }));
+  return { rule: '', ok: true };
+}
+
+function tornFinding(t: TornTail, file: RawFile, dir: string): Finding {
+  return fail('RPR-JOURNAL-013', `${t.file} ends with a torn line: ${t.bytes.length} byte(s) after the last newline (a write was cut short). Nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' to truncate it (the repair is journaled)`, {
+    pointer: t.file === ENTRIES_FILE ? entryPointer(file.lines.length + 1) : checkpointPointer(file.lines.length + 1),
+  });
+}
+
+export interface VerifyOptions {
+  /** Progress callback (0..1). */
+  progress?: (fraction: number) => void;
+}
+
+/** Verifies the journal in `dir`. `trustStore` null: signatures and roles cannot be checked (unavailable). */
+export async function verifyJournal(dir: string, trustStore: TrustStore | null, opts: VerifyOptions = {}): Promise<JournalVerification> {
+  const files = await readJournalFiles(dir);
+  return verifyFiles(dir, files.entries, files.checkpoints, trustStore, opts);
+}
+
+export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustStore | null, opts: VerifyOptions = {}): JournalVerification {
+  const findings: Finding[] = [];
+  const torn: TornTail[] = [];
+  if (!ef.exists) findings.push(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: ENTRIES_FILE }));
+  if (!cf.exists && (ef.lines.length > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: CHECKPOINTS_FILE }));
+  if (!trust) findings.push(unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): authors and signatures cannot be checked'));
+
+  // Entries.
+  const tree = new MerkleTree();
+  const entries: ParsedEntry[] = [];
+  let prevHash: string | null = ZERO_HASH; // null: the previous line could not be read
+  let prevTs: string | null = null;
+  const total = ef.lines.length + cf.lines.length;
+  const step = Math.max(1, Math.floor(total / 100));
+  for (let i = 0; i < ef.lines.length; i++) {
+    const raw = ef.lines[i]!;
+    if (opts.progress && i % step === 0) opts.progress(i / Math.max(1, total));
+    tree.appendLeafHash(leafHash(raw.bytes));
+    const pointer = entryPointer(raw.line);
+    const what = `entry at line ${raw.line}`;
+    const p = parseLine(raw, pointer, what, findings);
+    if (!p) {
+      prevHash = null;
+      continue;
+    }
+    const shape = checkEntryShape(p.value, pointer);
+    if (shape.length > 0) {
+      findings.push(...shape);
+      prevHash = null;
+      continue;
+    }
+    const e = p.value as Entry;
+    const digest = unsignedDigest(e);
+    const hash = formatHash(digest.toString('hex'));
+    // RPR-JOURNAL-005: seq counts from 0 without gaps (a removed or reordered line breaks it).
+    if (e.seq !== i) findings.push(fail('RPR-JOURNAL-005', `${what} has seq ${e.seq}; line ${raw.line} must hold seq ${i} (an entry was removed, inserted or reordered)`, { pointer, expected: i, actual: e.seq }));
+    // RPR-JOURNAL-006: prev is the previous entry's hash.
+    if (prevHash !== null && e.prev !== prevHash)
+      findings.push(fail('RPR-JOURNAL-006', `${what}: prev is not the hash of the entry before it (an entry was altered, removed or reordered)`, { pointer, expected: prevHash, actual: e.prev }));
+    // RPR-JOURNAL-012: timestamps never go backwards.
+    if (prevTs !== null && compareTimestamps(e.recordedAtUtc, prevTs) < 0)
+      findings.push(fail('RPR-JOURNAL-012', `${what} is recorded before the entry above it (timestamps go backwards)`, { pointer, expected: `>= ${prevTs}`, actual: e.recordedAtUtc }));
+    prevTs = e.recordedAtUtc;
+    if (trust) checkSignature(trust, e.author, digest, e.sig, pointer, what, findings);
+    prevHash = hash;
+    entries.push({ line: raw.line, entry: e, hash, text: p.text });
+  }
+  if (ef.torn) {
+    torn.push(ef.torn);
+    findings.push(tornFinding(ef.torn, ef, dir));
+  }
+
+  // Checkpoints.
+  const size = ef.lines.length;
+  const checkpoints: ParsedCheckpoint[] = [];
+  let prevCp: { cp: Checkpoint; line: number } | null = null;
+  let latest: Checkpoint | null = null;
+  for (let j = 0; j < cf.lines.length; j++) {
+    const raw = cf.lines[j]!;
+    if (opts.progress && (ef.lines.length + j) % step === 0) opts.progress((ef.lines.length + j) / Math.max(1, total));
+    const pointer = checkpointPointer(raw.line);
+    const what = `checkpoint at ${CHECKPOINTS_FILE} line ${raw.line}`;
+    const p = parseLine(raw, pointer, what, findings);
+    if (!p) continue;
+    const shape = checkCheckpointShape(p.value, pointer);
+    if (shape.length > 0) {
+      findings.push(...shape);
+      continue;
+    }
+    const cp = p.value as Checkpoint;
+    latest = cp;
+    checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
+    if (trust) checkSignature(trust, cp.signer, unsignedDigest(cp), cp.sig, pointer, what, findings);
+    if (cp.treeSize > size) {
+      findings.push(fail('RPR-JOURNAL-016', `${what} covers ${cp.treeSize} entries but ${ENTRIES_FILE} holds ${size}: signed entries were removed (truncated)`, { pointer, expected: cp.treeSize, actual: size }));
+    } else {
+      const root = formatHash(tree.root(cp.treeSize).toString('hex'));
+      if (root !== cp.rootHash) findings.push(fail('RPR-JOURNAL-015', `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`, { pointer, expected: root, actual: cp.rootHash }));
+    }
+    if (prevCp) {
+      const a = prevCp.cp;
+      if (compareTimestamps(cp.timestampUtc, a.timestampUtc) < 0)
+        findings.push(fail('RPR-JOURNAL-019', `${what} is timestamped before the checkpoint above it (timestamps go backwards)`, { pointer, expected: `>= ${a.timestampUtc}`, actual: cp.timestampUtc }));
+      if (cp.treeSize < a.treeSize) {
+        findings.push(fail('RPR-JOURNAL-017', `${what} has treeSize ${cp.treeSize}, smaller than the checkpoint above it (${a.treeSize}): checkpoints are inconsistent`, { pointer, expected: `>= ${a.treeSize}`, actual: cp.treeSize }));
+      } else if (cp.treeSize <= size) {
+        // RFC 9162 2.1.4: prove the earlier tree head is a prefix of this one.
+        const proof = tree.consistencyProof(a.treeSize, cp.treeSize);
+        const ok = verifyConsistency(a.treeSize, cp.treeSize, Buffer.from(a.rootHash.slice(7), 'hex'), Buffer.from(cp.rootHash.slice(7), 'hex'), proof);
+        if (!ok) findings.push(fail('RPR-JOURNAL-017', `${what} is not consistent (RFC 9162 consistency proof) with the checkpoint at line ${prevCp.line}`, { pointer, expected: `extends tree ${a.treeSize} ${a.rootHash}`, actual: `tree ${cp.treeSize} ${cp.rootHash}` }));
+      }
+    }
+    prevCp = { cp, line: raw.line };
+  }
+  if (cf.torn) {
+    torn.push(cf.torn);
+    findings.push(tornFinding(cf.torn, cf, dir));
+  }
+
+  // Coverage: the writer leaves at most one entry without a checkpoint (a crash between
+  // the two fsyncs); that entry was never acknowledged. More than one is a removed checkpoint.
+  const covered = checkpoints.reduce((m, c) => Math.max(m, c.checkpoint.treeSize), 0);
+  if (size > covered) {
+    const n = size - covered;
+    const pointer = entryPointer(covered + 1);
+    if (n === 1 && checkpoints.length === cf.lines.length)
+      findings.push(warning('RPR-JOURNAL-020', `the last entry (line ${size}) has no checkpoint: a write was interrupted before its checkpoint (the entry was never acknowledged); the next write covers it`, { pointer }));
+    else findings.push(fail('RPR-JOURNAL-021', `${n} entries (from line ${covered + 1}) are covered by no checkpoint: checkpoints were removed or never written`, { pointer, expected: size, actual: covered }));
+  }
+
+  const cases = caseStates(entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })), trust);
+  findings.push(...cases.findings);
+  if (findings.length === 0 || findings.every((f) => f.severity !== 'fail'))
+    findings.push(info('RPR-JOURNAL-000', `${size} entries, ${cf.lines.length} checkpoints; Merkle root ${formatHash(tree.root().toString('hex'))}`));
+  opts.progress?.(1);
+  return {
+    dir,
+    findings,
+    entryLines: size,
+    checkpointLines: cf.lines.length,
+    entries,
+    checkpoints,
+    latestCheckpoint: latest,
+    root: formatHash(tree.root().toString('hex')),
+    tree,
+    torn,
+    cases,
+  };
+}
