@@ -4,7 +4,11 @@
  * Detection is by content only, never by file name.
  */
 import type { DirectoryKindHandler, KindHandler } from './types.js';
+import { acgpEvalKind, acgpTraceKind } from './acgp/index.js';
+import { replayDumpKind } from './replay-dump/index.js';
+import { tgBundleKind, tgManifestKind } from './tg/index.js';
+import { journalKind } from './journal/index.js';
 
-export const KINDS: readonly KindHandler[] = [];
+export const KINDS: readonly KindHandler[] = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind];
 
-export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [];
+export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [journalKind];

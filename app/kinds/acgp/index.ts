@@ -1,0 +1,136 @@
+/**
+ * Kinds `acgp-eval` (one EVAL payload) and `acgp-trace` (a JSON array or a JSON Lines
+ * file of one trace's EVALs in time order), detected by content. `verify` checks form
+ * and recomputes each EVAL's arithmetic; `replay` also re-runs the trust-debt provider.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Report } from '../../../shared/report.js';
+import { newHasher } from '../../core/hash.js';
+import { buildReport, type KindResult } from '../../core/report.js';
+import { usageError } from './usage.js';
+import type { Sniffed } from '../sniff.js';
+import type { EngineOptions, KindContext, KindHandler } from '../types.js';
+import { AcgpChecker, type AcgpMode } from './checker.js';
+import { LineFeeder } from './lines.js';
+import { loadPolicy } from './policy.js';
+
+/** An object that looks like an EVAL payload (its distinctive members). */
+export function isEvalLike(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  return 'ctq_dimensions' in v || ('ctq_score' in v && 'trust_debt' in v);
+}
+
+function firstLine(s: Sniffed): unknown {
+  const b = s.bytes;
+  let end = b.indexOf(0x0a);
+  if (end === -1) return undefined;
+  if (end > 0 && b[end - 1] === 0x0d) end--;
+  try {
+    return JSON.parse(b.subarray(0, end).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isJsonLinesTrace(s: Sniffed): boolean {
+  if (s.firstChar() !== '{') return false;
+  const j = s.json();
+  if (j && (j.ok || j.loose !== undefined)) return false;
+  return isEvalLike(firstLine(s));
+}
+
+async function checker(mode: AcgpMode, options: EngineOptions, single: boolean, jsonl: boolean): Promise<AcgpChecker> {
+  const { policy, ignored } = await loadPolicy(options.policy);
+  return new AcgpChecker({ mode, policy, policyNote: ignored, single, jsonl, limits: options.limits });
+}
+
+async function checkEval(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise<KindResult> {
+  const c = await checker(mode, ctx.options, true, false);
+  const j = s.json();
+  if (!j) throw new Error('acgp-eval: not JSON');
+  if (!j.ok) c.documentError(j.error.message, j.error.pointer);
+  else if (j.warnings.length > 0) c.precision(0, j.warnings);
+  c.add(0, j.ok ? j.value : j.loose);
+  return c.result();
+}
+
+async function checkTrace(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise<KindResult> {
+  if (isJsonLinesTrace(s)) {
+    const c = await checker(mode, ctx.options, false, true);
+    const feeder = new LineFeeder(c);
+    feeder.push(s.bytes);
+    feeder.end();
+    return c.result();
+  }
+  const c = await checker(mode, ctx.options, false, false);
+  const j = s.json();
+  if (!j) throw new Error('acgp-trace: not JSON');
+  const v = j.ok ? j.value : j.loose;
+  if (!j.ok) c.documentError(j.error.message, j.error.pointer);
+  else if (j.warnings.length > 0)
+    for (const w of j.warnings) {
+      const m = /^\/(\d+)(.*)$/.exec(w.pointer);
+      if (m) c.precision(Number(m[1]), [{ ...w, pointer: m[2] ?? '' }]);
+    }
+  const arr = v as unknown[];
+  for (let i = 0; i < arr.length; i++) {
+    c.add(i, arr[i]);
+    if (i % 10000 === 0 && arr.length > 20000) ctx.progress(i / arr.length, 'EVALs');
+  }
+  return c.result();
+}
+
+export const acgpEvalKind: KindHandler = {
+  kind: 'acgp-eval',
+  detect(s) {
+    const j = s.json();
+    return j !== null && isEvalLike(j.ok ? j.value : j.loose);
+  },
+  verify: (s, ctx) => checkEval(s, ctx, 'verify'),
+  replay: (s, ctx) => checkEval(s, ctx, 'replay'),
+};
+
+export const acgpTraceKind: KindHandler = {
+  kind: 'acgp-trace',
+  detect(s) {
+    const j = s.json();
+    if (j !== null) {
+      const v = j.ok ? j.value : j.loose;
+      if (Array.isArray(v)) return v.length > 0 && isEvalLike(v[0]);
+    }
+    return isJsonLinesTrace(s);
+  },
+  verify: (s, ctx) => checkTrace(s, ctx, 'verify'),
+  replay: (s, ctx) => checkTrace(s, ctx, 'replay'),
+};
+
+/**
+ * Streaming check of a JSON Lines trace file: chunks from a file stream through the same
+ * checker, with memory bounded by the longest line and the report limits (acgp-findings,
+ * acgp-comparisons, acgp-trajectory), never by the trace length. Used for traces too large
+ * to read whole (and by bench/acgp.bench.js).
+ */
+export async function runTraceFile(path: string, mode: AcgpMode, options: EngineOptions = {}): Promise<Report> {
+  const started = Date.now();
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw await usageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  const head = Buffer.alloc(1);
+  await fh.read(head, 0, 1, 0);
+  await fh.close();
+  if (head[0] !== 0x7b) throw await usageError(`${path} is not a JSON Lines trace (it does not start with "{")`);
+  const c = await checker(mode, options, false, true);
+  const feeder = new LineFeeder(c);
+  const hasher = newHasher();
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    hasher.update(chunk as Buffer);
+    feeder.push(chunk as Buffer);
+  }
+  feeder.end();
+  const result = c.result();
+  return buildReport({ path, kind: 'acgp-trace', sha256: 'sha256:' + hasher.digest('hex'), ...result, replay: mode === 'replay' }, started);
+}

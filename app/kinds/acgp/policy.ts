@@ -1,0 +1,178 @@
+/**
+ * The ACGP policy file (`--policy FILE`, type `reprise.acgp-policy/v1`): blueprint and
+ * governance-tier overrides of the baseline `clarity.baseline@1.0`. The EVAL payload only
+ * names its blueprint and tier; their thresholds and trust-debt parameters come from here.
+ *
+ * {"type": "reprise.acgp-policy/v1",
+ *  "blueprints": {"finance_qa@2.1": {"risk_thresholds": {"ok": 0.35, "nudge": 0.5, "escalate": 0.65},
+ *                                    "trust_debt": {"decay_fraction": 0.1, "period_hours": 2, "min_debt": 0.5,
+ *                                                   "thresholds": {"elevated_monitoring": 2, ...}},
+ *                                    "tripwires": {"pii_leak": "halt"}}},
+ *  "tiers": {"GT-2": {"risk_thresholds": {...}}}}
+ */
+import { readFile } from 'node:fs/promises';
+import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
+import { usageError } from './usage.js';
+import {
+  BASELINE_DEBT,
+  BASELINE_RISK,
+  DEBT_THRESHOLD_NAMES,
+  dec,
+  isIntervention,
+  type DebtParams,
+  type Dec,
+  type Intervention,
+  type RiskThresholds,
+} from './model.js';
+
+export const POLICY_TYPE = 'reprise.acgp-policy/v1';
+
+interface BlueprintPolicy {
+  risk?: RiskThresholds;
+  debt?: DebtParams;
+  tripwires: Map<string, Intervention>;
+}
+
+export class AcgpPolicy {
+  constructor(
+    readonly source: string | null,
+    readonly blueprints: Map<string, BlueprintPolicy>,
+    readonly tiers: Map<string, RiskThresholds>,
+  ) {}
+
+  static baseline(): AcgpPolicy {
+    return new AcgpPolicy(null, new Map(), new Map());
+  }
+
+  /** Stricter (lower) of the blueprint's and the tier's thresholds, one by one; baseline without either. */
+  risk(blueprintId: string | null, tier: string | null): { thresholds: RiskThresholds; source: string } {
+    const bp = blueprintId !== null ? this.blueprints.get(blueprintId)?.risk : undefined;
+    const t = tier !== null ? this.tiers.get(tier) : undefined;
+    if (bp && t)
+      return { thresholds: { ok: min(bp.ok, t.ok), nudge: min(bp.nudge, t.nudge), escalate: min(bp.escalate, t.escalate) }, source: 'stricter of blueprint and tier' };
+    if (bp) return { thresholds: bp, source: 'blueprint' };
+    if (t) return { thresholds: t, source: 'tier' };
+    return { thresholds: BASELINE_RISK, source: 'baseline' };
+  }
+
+  debt(blueprintId: string | null): { params: DebtParams; source: string } {
+    const d = blueprintId !== null ? this.blueprints.get(blueprintId)?.debt : undefined;
+    return d ? { params: d, source: 'blueprint' } : { params: BASELINE_DEBT, source: 'baseline' };
+  }
+
+  tripwire(blueprintId: string | null, name: string): Intervention | undefined {
+    return blueprintId !== null ? this.blueprints.get(blueprintId)?.tripwires.get(name) : undefined;
+  }
+}
+
+function min(a: Dec, b: Dec): Dec {
+  return a.lte(b) ? a : b;
+}
+
+class PolicyError extends Error {}
+
+function obj(v: unknown, where: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new PolicyError(`${where} must be an object`);
+  return v as Record<string, unknown>;
+}
+
+function decimalIn(v: unknown, where: string, lo: number, hi: number, loOpen = false): Dec {
+  if (typeof v !== 'number' || !(loOpen ? v > lo : v >= lo) || v > hi) throw new PolicyError(`${where} must be a number in ${loOpen ? '(' : '['}${lo}, ${hi}]`);
+  return dec(v);
+}
+
+function parseRisk(v: unknown, where: string): RiskThresholds {
+  const o = obj(v, where);
+  const t = { ok: decimalIn(o['ok'], `${where}.ok`, 0, 1), nudge: decimalIn(o['nudge'], `${where}.nudge`, 0, 1), escalate: decimalIn(o['escalate'], `${where}.escalate`, 0, 1) };
+  if (t.ok.gt(t.nudge) || t.nudge.gt(t.escalate)) throw new PolicyError(`${where} must satisfy ok <= nudge <= escalate`);
+  return t;
+}
+
+function parseDebt(v: unknown, where: string): DebtParams {
+  const o = obj(v, where);
+  for (const k of Object.keys(o)) if (!['decay_fraction', 'period_hours', 'min_debt', 'thresholds'].includes(k)) throw new PolicyError(`${where}.${k} is not a trust-debt parameter`);
+  const p: DebtParams = { ...BASELINE_DEBT, thresholds: { ...BASELINE_DEBT.thresholds } };
+  if (o['decay_fraction'] !== undefined) p.decay_fraction = decimalIn(o['decay_fraction'], `${where}.decay_fraction`, 0, 1);
+  if (o['period_hours'] !== undefined) p.period_hours = decimalIn(o['period_hours'], `${where}.period_hours`, 0, 1e6, true);
+  if (o['min_debt'] !== undefined) p.min_debt = decimalIn(o['min_debt'], `${where}.min_debt`, 0, 1e9);
+  if (o['thresholds'] !== undefined) {
+    const t = obj(o['thresholds'], `${where}.thresholds`);
+    for (const k of Object.keys(t)) {
+      if (!(DEBT_THRESHOLD_NAMES as readonly string[]).includes(k)) throw new PolicyError(`${where}.thresholds.${k} is not a trust-debt threshold (${DEBT_THRESHOLD_NAMES.join(', ')})`);
+      p.thresholds[k as (typeof DEBT_THRESHOLD_NAMES)[number]] = decimalIn(t[k], `${where}.thresholds.${k}`, 0, 1e9, true);
+    }
+  }
+  return p;
+}
+
+/** Parses a policy document; throws PolicyError with a one-line reason. */
+export function parsePolicy(value: unknown, source: string): AcgpPolicy {
+  const root = obj(value, 'the policy');
+  const blueprints = new Map<string, BlueprintPolicy>();
+  const tiers = new Map<string, RiskThresholds>();
+  const bps = root['blueprints'] === undefined ? {} : obj(root['blueprints'], 'blueprints');
+  for (const [id, raw] of Object.entries(bps)) {
+    const b = obj(raw, `blueprints.${id}`);
+    const bp: BlueprintPolicy = { tripwires: new Map() };
+    if (b['risk_thresholds'] !== undefined) bp.risk = parseRisk(b['risk_thresholds'], `blueprints.${id}.risk_thresholds`);
+    if (b['trust_debt'] !== undefined) bp.debt = parseDebt(b['trust_debt'], `blueprints.${id}.trust_debt`);
+    if (b['tripwires'] !== undefined) {
+      for (const [name, action] of Object.entries(obj(b['tripwires'], `blueprints.${id}.tripwires`))) {
+        if (!isIntervention(action)) throw new PolicyError(`blueprints.${id}.tripwires.${name} must be an intervention (ok, nudge, escalate, block, halt)`);
+        bp.tripwires.set(name, action);
+      }
+    }
+    blueprints.set(id, bp);
+  }
+  const ts = root['tiers'] === undefined ? {} : obj(root['tiers'], 'tiers');
+  for (const [id, raw] of Object.entries(ts)) {
+    const t = obj(raw, `tiers.${id}`);
+    if (t['risk_thresholds'] !== undefined) tiers.set(id, parseRisk(t['risk_thresholds'], `tiers.${id}.risk_thresholds`));
+  }
+  return new AcgpPolicy(source, blueprints, tiers);
+}
+
+export type LoadedPolicy = { policy: AcgpPolicy; ignored: string | null };
+
+const cache = new Map<string, Promise<LoadedPolicy>>();
+
+/**
+ * The policy named by --policy, parsed once per process. A file of another type (a
+ * TG policy bundle in a mixed batch) is not ours: it is ignored and the report says so.
+ * An unreadable or malformed ACGP policy is a usage error (exit 3).
+ */
+export function loadPolicy(path: string | undefined): Promise<LoadedPolicy> {
+  if (!path) return Promise.resolve({ policy: AcgpPolicy.baseline(), ignored: null });
+  let p = cache.get(path);
+  if (!p) {
+    p = readPolicy(path);
+    cache.set(path, p);
+    p.catch(() => cache.delete(path));
+  }
+  return p;
+}
+
+async function readPolicy(path: string): Promise<LoadedPolicy> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw await usageError(`cannot read the policy ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  let value: unknown;
+  try {
+    value = parseCanonical(decodeJsonBytes(bytes)).value;
+  } catch (e) {
+    throw await usageError(`the policy ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const type = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['type'] : undefined;
+  if (type !== POLICY_TYPE) return { policy: AcgpPolicy.baseline(), ignored: `the --policy file ${path} is not a ${POLICY_TYPE} document; the ACGP baseline was used` };
+  try {
+    return { policy: parsePolicy(value, path), ignored: null };
+  } catch (e) {
+    if (e instanceof PolicyError) throw await usageError(`the ACGP policy ${path} is malformed: ${e.message}`);
+    throw e;
+  }
+}
+
+export { PolicyError };
