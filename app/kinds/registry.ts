@@ -8,7 +8,8 @@ import { acgpEvalKind, acgpTraceKind } from './acgp/index.js';
 import { replayDumpKind } from './replay-dump/index.js';
 import { tgBundleKind, tgManifestKind } from './tg/index.js';
 import { journalKind } from './journal/index.js';
+import { nemosynePackageKind } from './nemosyne/index.js';
 
-export const KINDS: readonly KindHandler[] = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind];
+export const KINDS: readonly KindHandler[] = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, nemosynePackageKind];
 
 export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [journalKind];

@@ -1,0 +1,58 @@
+/**
+ * Dataset identity `sha256-canonical-dataset-v1` (upstream src/data/DatasetIdentity.ts):
+ * SHA-256 of the canonical JSON (RFC 8785) of {columns: [{name, type}], edges?, name,
+ * rows}, each row projected onto the declared columns in declared order (a missing value
+ * is null; other members, row ids and presentation fields dropped). Bare lowercase hex.
+ */
+import { sha256Hex } from '../../core/hash.js';
+import { canonicalizeValue } from '../../core/jcs.js';
+
+export const DATASET_IDENTITY_ALGORITHM = 'sha256-canonical-dataset-v1';
+
+export class DatasetShapeError extends Error {
+  constructor(
+    message: string,
+    readonly pointer: string,
+  ) {
+    super(message);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The projection that is hashed; throws DatasetShapeError when the dataset is not one. */
+export function datasetIdentityInput(dataset: unknown): Record<string, unknown> {
+  if (!isObject(dataset)) throw new DatasetShapeError('the dataset is not a JSON object', '');
+  if (typeof dataset['name'] !== 'string') throw new DatasetShapeError('the dataset has no string "name"', '/name');
+  const cols = dataset['columns'];
+  if (!Array.isArray(cols)) throw new DatasetShapeError('the dataset has no "columns" array', '/columns');
+  const columns = cols.map((c, i) => {
+    if (!isObject(c) || typeof c['name'] !== 'string' || typeof c['type'] !== 'string') throw new DatasetShapeError('a column is not {name: string, type: string}', `/columns/${i}`);
+    return { name: c['name'], type: c['type'] };
+  });
+  const rowsIn = dataset['rows'];
+  if (!Array.isArray(rowsIn)) throw new DatasetShapeError('the dataset has no "rows" array', '/rows');
+  const rows = rowsIn.map((row, i) => {
+    if (!isObject(row)) throw new DatasetShapeError('a row is not a JSON object', `/rows/${i}`);
+    const projected: Record<string, unknown> = {};
+    for (const { name } of columns) projected[name] = Object.hasOwn(row, name) ? row[name] : null;
+    return projected;
+  });
+  const out: Record<string, unknown> = { columns };
+  const edges = dataset['edges'];
+  if (edges !== undefined && edges !== null && edges !== false && edges !== 0 && edges !== '') {
+    if (!Array.isArray(edges)) throw new DatasetShapeError('"edges" is not an array', '/edges');
+    out['edges'] = edges.map((e, i) => {
+      if (!isObject(e)) throw new DatasetShapeError('an edge is not a JSON object', `/edges/${i}`);
+      return { ...e };
+    });
+  }
+  out['name'] = dataset['name'];
+  out['rows'] = rows;
+  return out;
+}
+
+/** Bare hex `sha256-canonical-dataset-v1` identity of a parsed dataset. */
+export function datasetIdentityHex(dataset: unknown): string {
+  return sha256Hex(canonicalizeValue(datasetIdentityInput(dataset)));
+}

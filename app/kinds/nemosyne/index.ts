@@ -1,0 +1,30 @@
+/**
+ * Kind `nemosyne-package`: Nemosyne investigation packages V1-V4 (seed 002, RFC 0009).
+ * Detected from content: a ZIP local header at offset 0, or an end-of-central-directory
+ * signature near the end (so an archive with prepended data is still recognised, and
+ * then refused by the strict reader rather than called "unknown").
+ */
+import type { KindHandler } from '../types.js';
+import type { Sniffed } from '../sniff.js';
+import { verifyPackage } from './verify.js';
+
+const LOCAL = [0x50, 0x4b, 0x03, 0x04] as const;
+const EMPTY = [0x50, 0x4b, 0x05, 0x06] as const;
+const EOCD = Buffer.from(EMPTY);
+
+export function looksLikeZip(s: Sniffed): boolean {
+  if (s.startsWith(LOCAL) || s.startsWith(EMPTY)) return true;
+  const b = s.bytes;
+  if (b.length < 22) return false;
+  const tail = b.subarray(Math.max(0, b.length - 22 - 0xffff));
+  return tail.lastIndexOf(EOCD) >= 0 && s.firstChar() !== '{' && s.firstChar() !== '[';
+}
+
+export const nemosynePackageKind: KindHandler = {
+  kind: 'nemosyne-package',
+  detect: looksLikeZip,
+  verify: (s, ctx) => verifyPackage(s.bytes, ctx),
+  // The recomputation a package allows (dataset identity, digest root through the
+  // kernel adapter) is all done by verify; replay is the same check.
+  replay: (s, ctx) => verifyPackage(s.bytes, ctx),
+};

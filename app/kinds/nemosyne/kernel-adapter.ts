@@ -1,0 +1,146 @@
+/**
+ * The kernel-adapter port. The investigation digest commits to a semantic state that is
+ * not in the package: it is restored by replaying `investigation/commands.log` through
+ * Nemosyne's analytical kernel. Reprise has no kernel of its own; an adapter supplies the
+ * restored state, and Reprise builds and hashes the digest root itself.
+ *
+ * An adapter (`--kernel-adapter PATH`, EngineOptions.kernelAdapter) is either
+ *  - a module (PATH ends in .js or .mjs) exporting `restore(input)` (named or on the
+ *    default export), returning a RestoredState or a promise of one; or
+ *  - a command, run as `PATH PACKAGE` with a JSON KernelRestoreRequest (without entry
+ *    bytes) on stdin, printing one RestoredState as JSON on stdout, exiting 0.
+ * Anything else (a throw, a timeout, a non-zero exit, output of the wrong shape) leaves
+ * the digest `unavailable`: an adapter failure never passes and never fails a package.
+ */
+import { spawn } from 'node:child_process';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
+
+export interface KernelRestoreRequest {
+  formatVersion: 1 | 2 | 3 | 4;
+  /** The kernel whose replay the digest needs: analyticalKernelVersion (V3+) or kernelVersion. */
+  kernelVersion: string;
+  manifest: Record<string, unknown>;
+  packagePath: string;
+  /** The verified, inflated entries (module adapters only). */
+  entries?: Record<string, Uint8Array>;
+}
+
+/** Members of the digest root that come from the restored state (all but schemaVersion, algorithm, governedEvidence). */
+export const STATE_MEMBERS = {
+  datasetFingerprint: 'string',
+  immutableDatasetFingerprint: 'string',
+  kernelVersion: 'string',
+  analyticalState: 'any',
+  eventHashes: 'strings',
+  resultHashes: 'strings',
+  structureHashes: 'strings',
+  observationHashes: 'strings',
+  findingHashes: 'strings',
+  annotationHashes: 'strings',
+  representationStateHash: 'string?',
+  discoveryEpisodeHashes: 'strings',
+  nilOutcomeHashes: 'strings',
+  researchContextHash: 'string?',
+} as const;
+
+export interface RestoredState {
+  /** The kernel version that actually restored the state. */
+  kernelVersion: string;
+  /** The analytical dataset fingerprint the replay reconstructed (V3+). */
+  analyticalDatasetFingerprint?: string;
+  /** The semantic state: exactly the STATE_MEMBERS. */
+  state: Record<string, unknown>;
+}
+
+export interface KernelAdapter {
+  restore(input: KernelRestoreRequest): Promise<unknown> | unknown;
+}
+
+export class AdapterError extends Error {}
+
+const COMMAND_TIMEOUT_MS = 120_000;
+const MAX_STDOUT = 64 * 1024 * 1024;
+
+export async function runAdapter(spec: string, req: KernelRestoreRequest): Promise<RestoredState> {
+  const raw = /\.(m?js)$/.test(spec) ? await runModule(spec, req) : await runCommand(spec, req);
+  return checkRestored(raw);
+}
+
+async function runModule(spec: string, req: KernelRestoreRequest): Promise<unknown> {
+  let mod: { restore?: unknown; default?: { restore?: unknown } };
+  try {
+    mod = (await import(pathToFileURL(isAbsolute(spec) ? spec : resolve(spec)).href)) as typeof mod;
+  } catch (e) {
+    throw new AdapterError(`cannot load kernel adapter module ${spec}: ${(e as Error).message}`);
+  }
+  const restore = typeof mod.restore === 'function' ? mod.restore : typeof mod.default?.restore === 'function' ? mod.default.restore : null;
+  if (!restore) throw new AdapterError(`kernel adapter module ${spec} exports no restore() function`);
+  try {
+    return await (restore as KernelAdapter['restore'])(req);
+  } catch (e) {
+    throw new AdapterError(`kernel adapter ${spec} failed: ${(e as Error).message}`);
+  }
+}
+
+function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
+  return new Promise((resolvePromise, reject) => {
+    let child;
+    try {
+      child = spawn(spec, [req.packagePath], { stdio: ['pipe', 'pipe', 'ignore'] });
+    } catch (e) {
+      reject(new AdapterError(`cannot run kernel adapter ${spec}: ${(e as Error).message}`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new AdapterError(`kernel adapter ${spec} timed out after ${COMMAND_TIMEOUT_MS} ms`));
+    }, COMMAND_TIMEOUT_MS);
+    child.stdout.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_STDOUT) child.kill('SIGKILL');
+      else chunks.push(c);
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new AdapterError(`cannot run kernel adapter ${spec}: ${e.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new AdapterError(`kernel adapter ${spec} exited with ${code ?? 'a signal'}`));
+      try {
+        resolvePromise(parseCanonical(decodeJsonBytes(Buffer.concat(chunks))).value);
+      } catch (e) {
+        reject(new AdapterError(`kernel adapter ${spec} printed no valid JSON: ${(e as Error).message}`));
+      }
+    });
+    child.stdin.on('error', () => {});
+    const { entries: _entries, ...wire } = req;
+    child.stdin.end(JSON.stringify(wire));
+  });
+}
+
+function checkRestored(v: unknown): RestoredState {
+  const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (!isObj(v)) throw new AdapterError('the kernel adapter returned no object');
+  if (typeof v['kernelVersion'] !== 'string') throw new AdapterError('the kernel adapter returned no kernelVersion');
+  if (v['analyticalDatasetFingerprint'] !== undefined && typeof v['analyticalDatasetFingerprint'] !== 'string') throw new AdapterError('analyticalDatasetFingerprint must be a string');
+  const state = v['state'];
+  if (!isObj(state)) throw new AdapterError('the kernel adapter returned no state object');
+  for (const k of Object.keys(state)) if (!(k in STATE_MEMBERS)) throw new AdapterError(`the restored state has a member "${k}" that the digest root does not have`);
+  for (const [k, t] of Object.entries(STATE_MEMBERS)) {
+    const x = state[k];
+    if (x === undefined) {
+      if (t.endsWith('?')) continue;
+      throw new AdapterError(`the restored state lacks "${k}"`);
+    }
+    if ((t === 'string' || t === 'string?') && typeof x !== 'string') throw new AdapterError(`the restored state's "${k}" must be a string`);
+    if (t === 'strings' && !(Array.isArray(x) && x.every((s) => typeof s === 'string'))) throw new AdapterError(`the restored state's "${k}" must be an array of strings`);
+  }
+  const out: RestoredState = { kernelVersion: v['kernelVersion'], state };
+  if (typeof v['analyticalDatasetFingerprint'] === 'string') out.analyticalDatasetFingerprint = v['analyticalDatasetFingerprint'];
+  return out;
+}

@@ -1,0 +1,187 @@
+/**
+ * `manifest.json`: dispatch on the exact `formatVersion`, then the member types all
+ * versions share, then each version's own rules. A malformed V3/V4 manifest stays a
+ * failed V3/V4 manifest: nothing here ever retries it under an older version's rules.
+ */
+import type { Finding } from '../../../shared/report.js';
+import { fail, info, warning } from '../../core/findings.js';
+import { DATASET_IDENTITY_ALGORITHM } from './dataset-identity.js';
+
+export type FormatVersion = 1 | 2 | 3 | 4;
+export const DIGEST_V2 = 'sha256-canonical-investigation-v2';
+export const DIGEST_V3 = 'sha256-canonical-investigation-v3';
+/** Upstream labels V4's digest `…-v3`; a `…-v4` label is accepted too. */
+export const DIGEST_V4 = 'sha256-canonical-investigation-v4';
+
+export interface Manifest {
+  formatVersion: FormatVersion;
+  raw: Record<string, unknown>;
+  datasetFingerprint: string | null;
+  kernelVersion: string | null;
+  analyticalDatasetFingerprint: string | null;
+  analyticalKernelVersion: string | null;
+  investigationDigest: string | null;
+  investigationDigestAlgorithm: string | null;
+  evidenceReceiptDigest: string | null;
+  formaDigest: string | null;
+  commandCount: number | null;
+  discoveryCount: number | null;
+  nilOutcomeCount: number | null;
+  hasRepresentationModel: boolean;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+/** Pointers into the manifest entry: `entry:manifest.json#/member`. */
+const M = 'entry:manifest.json#';
+type Kind = 'string' | 'number' | 'count' | 'boolean' | 'object' | 'stringArray';
+
+const KNOWN: Record<string, { kind: Kind; required: boolean }> = {
+  formatVersion: { kind: 'number', required: true },
+  sessionId: { kind: 'string', required: true },
+  datasetFingerprint: { kind: 'string', required: true },
+  datasetIdentityAlgorithm: { kind: 'string', required: false },
+  analyticalDatasetFingerprint: { kind: 'string', required: false },
+  datasetName: { kind: 'string', required: true },
+  kernelVersion: { kind: 'string', required: true },
+  analyticalKernelVersion: { kind: 'string', required: false },
+  createdAt: { kind: 'number', required: true },
+  commandCount: { kind: 'count', required: true },
+  discoveryCount: { kind: 'count', required: false },
+  nilOutcomeCount: { kind: 'count', required: false },
+  investigationDigest: { kind: 'string', required: false },
+  evidenceReceiptDigest: { kind: 'string', required: false },
+  formaDigest: { kind: 'string', required: false },
+  investigationDigestAlgorithm: { kind: 'string', required: false },
+  researchContext: { kind: 'object', required: false },
+  representationModel: { kind: 'object', required: false },
+  evidenceSummary: { kind: 'object', required: false },
+  environment: { kind: 'object', required: true },
+};
+
+const NESTED: Record<string, Record<string, { kind: Kind; required: boolean }>> = {
+  researchContext: {
+    studyId: { kind: 'string', required: true },
+    researchQuestion: { kind: 'string', required: true },
+    hypothesis: { kind: 'string', required: true },
+    variablesOfInterest: { kind: 'stringArray', required: true },
+    currentTask: { kind: 'string', required: true },
+    observerMode: { kind: 'string', required: true },
+  },
+  representationModel: { fitnessModelVersion: { kind: 'string', required: true }, fitnessModelArtifactHash: { kind: 'string', required: false } },
+  evidenceSummary: { observationsCount: { kind: 'number', required: true }, findingsCount: { kind: 'number', required: true }, annotationsCount: { kind: 'number', required: true } },
+  environment: { userAgent: { kind: 'string', required: false }, platform: { kind: 'string', required: false }, webxrSupported: { kind: 'boolean', required: false } },
+};
+
+function typeOk(v: unknown, kind: Kind): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'count':
+      return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'stringArray':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+  }
+}
+
+const KIND_TEXT: Record<Kind, string> = { string: 'a string', number: 'a finite number', count: 'a non-negative integer', boolean: 'a boolean', object: 'an object', stringArray: 'an array of strings' };
+
+/** Upstream treats `null` like absent for optional members (valibot nullish). */
+const present = (v: unknown) => v !== undefined && v !== null;
+
+function checkMembers(obj: Record<string, unknown>, spec: Record<string, { kind: Kind; required: boolean }>, base: string, findings: Finding[]): void {
+  for (const [k, s] of Object.entries(spec)) {
+    const v = obj[k];
+    if (!present(v)) {
+      if (s.required) findings.push(fail('RPR-NEM-004', `manifest member ${base}/${k} is missing`, { pointer: `${M}${base}/${k}`, expected: KIND_TEXT[s.kind], actual: v === null ? null : 'absent' }));
+      continue;
+    }
+    if (!typeOk(v, s.kind)) {
+      findings.push(fail('RPR-NEM-004', `manifest member ${base}/${k} is not ${KIND_TEXT[s.kind]}`, { pointer: `${M}${base}/${k}`, expected: KIND_TEXT[s.kind], actual: Array.isArray(v) ? 'array' : typeof v }));
+      continue;
+    }
+    const nested = NESTED[k];
+    if (nested && base === '') checkMembers(v as Record<string, unknown>, nested, `/${k}`, findings);
+  }
+  for (const k of Object.keys(obj)) {
+    if (!(k in spec)) findings.push(warning('RPR-NEM-005', `manifest member ${base}/${k} is not part of the format (upstream ignores it; nothing commits to it)`, { pointer: `${M}${base}/${k}` }));
+  }
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null);
+
+/**
+ * Checks a parsed manifest. Returns null (with findings) when the version cannot be
+ * dispatched at all; otherwise the manifest, whose findings may still hold failures.
+ */
+export function checkManifest(value: unknown, findings: Finding[]): Manifest | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    findings.push(fail('RPR-NEM-002', 'manifest.json is not a JSON object', { pointer: 'entry:manifest.json' }));
+    return null;
+  }
+  const m = value as Record<string, unknown>;
+  const fv = m['formatVersion'];
+  if (fv !== 1 && fv !== 2 && fv !== 3 && fv !== 4) {
+    findings.push(fail('RPR-NEM-003', 'formatVersion is not exactly 1, 2, 3 or 4: Reprise does not guess a version', { pointer: M + '/formatVersion', expected: [1, 2, 3, 4], actual: (fv as never) ?? null }));
+    return null;
+  }
+  checkMembers(m, KNOWN, '', findings);
+  const man: Manifest = {
+    formatVersion: fv,
+    raw: m,
+    datasetFingerprint: str(m['datasetFingerprint']),
+    kernelVersion: str(m['kernelVersion']),
+    analyticalDatasetFingerprint: str(m['analyticalDatasetFingerprint']),
+    analyticalKernelVersion: str(m['analyticalKernelVersion']),
+    investigationDigest: str(m['investigationDigest']),
+    investigationDigestAlgorithm: str(m['investigationDigestAlgorithm']),
+    evidenceReceiptDigest: str(m['evidenceReceiptDigest']),
+    formaDigest: str(m['formaDigest']),
+    commandCount: num(m['commandCount']),
+    discoveryCount: num(m['discoveryCount']),
+    nilOutcomeCount: num(m['nilOutcomeCount']),
+    hasRepresentationModel: present(m['representationModel']),
+  };
+  const algo = man.investigationDigestAlgorithm;
+  const hex = (field: keyof Manifest & string, rule: string) => {
+    const v = man[field];
+    if (typeof v === 'string' && !HEX64.test(v)) findings.push(fail(rule, `${field} is not 64 lowercase hex digits`, { pointer: `${M}/${field}`, expected: '64 lowercase hex digits', actual: v }));
+  };
+  if (fv === 1) {
+    if (present(m['investigationDigestAlgorithm'])) findings.push(fail('RPR-NEM-010', 'a V1 manifest declares a digest algorithm (V1 may not)', { pointer: M + '/investigationDigestAlgorithm', expected: 'absent', actual: algo }));
+    if (present(m['datasetIdentityAlgorithm'])) findings.push(fail('RPR-NEM-010', 'a V1 manifest declares a dataset identity algorithm (V1 may not)', { pointer: M + '/datasetIdentityAlgorithm', expected: 'absent', actual: str(m['datasetIdentityAlgorithm']) }));
+    if (man.datasetFingerprint !== null && !/^[0-9]+$/.test(man.datasetFingerprint)) {
+      findings.push(fail('RPR-NEM-011', 'a V1 datasetFingerprint is decimal digits', { pointer: M + '/datasetFingerprint', expected: 'decimal digits', actual: man.datasetFingerprint }));
+    }
+  } else {
+    if (m['datasetIdentityAlgorithm'] !== DATASET_IDENTITY_ALGORITHM) {
+      findings.push(fail('RPR-NEM-013', `a V${fv} manifest declares datasetIdentityAlgorithm ${DATASET_IDENTITY_ALGORITHM}`, { pointer: M + '/datasetIdentityAlgorithm', expected: DATASET_IDENTITY_ALGORITHM, actual: str(m['datasetIdentityAlgorithm']) }));
+    }
+    hex('datasetFingerprint', 'RPR-NEM-014');
+    hex('investigationDigest', 'RPR-NEM-017');
+  }
+  if (fv === 2 && algo !== null && algo !== DIGEST_V2) {
+    findings.push(fail('RPR-NEM-015', 'a V2 manifest\'s digest algorithm is absent (legacy) or sha256-canonical-investigation-v2', { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V2, actual: algo }));
+  }
+  if (fv >= 3) {
+    const required: (keyof Manifest & string)[] = ['analyticalDatasetFingerprint', 'analyticalKernelVersion', 'investigationDigest', 'evidenceReceiptDigest', 'investigationDigestAlgorithm'];
+    if (fv === 4) required.push('formaDigest');
+    for (const f of required) if (man[f] === null) findings.push(fail('RPR-NEM-016', `a V${fv} manifest must declare ${f}`, { pointer: `${M}/${f}`, expected: 'present', actual: 'absent' }));
+    const allowed = fv === 3 ? [DIGEST_V3] : [DIGEST_V3, DIGEST_V4];
+    if (algo !== null && !allowed.includes(algo)) findings.push(fail('RPR-NEM-015', `a V${fv} manifest's digest algorithm must be ${allowed.join(' or ')}`, { pointer: M + '/investigationDigestAlgorithm', expected: allowed.length === 1 ? allowed[0]! : allowed, actual: algo }));
+    hex('analyticalDatasetFingerprint', 'RPR-NEM-017');
+    hex('evidenceReceiptDigest', 'RPR-NEM-017');
+    if (fv === 4) hex('formaDigest', 'RPR-NEM-017');
+  } else {
+    if (man.evidenceReceiptDigest !== null || man.formaDigest !== null) {
+      findings.push(info('RPR-NEM-024', `a V${fv} manifest carries evidenceReceiptDigest/formaDigest: V1/V2 readers ignore them and a V${fv} package never carries governed-receipt capability`));
+    }
+  }
+  return man;
+}

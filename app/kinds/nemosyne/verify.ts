@@ -1,0 +1,331 @@
+/**
+ * Verifies an investigation package in RFC 0009's order: (1) the archive, strictly,
+ * before any entry is parsed; (2) version dispatch and the manifest's per-version rules;
+ * (3) entry digests, dataset identity, closed envelope parsing; (4) bundle/manifest
+ * identity agreement; then, only if nothing failed, (5) consumers against the authority's
+ * profile registry and (6) the investigation digest through a kernel adapter.
+ * Steps 1-4 yield `fail`; steps 5-6 yield `unavailable` when they cannot be decided here.
+ */
+import type { ChainNode, ChainStatus, Finding, JsonValue } from '../../../shared/report.js';
+import { isBareHex64 } from '../../../shared/hash-format.js';
+import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { formatHash, hashBytes, hashValue, sha256Hex } from '../../core/hash.js';
+import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
+import type { KindResult } from '../../core/report.js';
+import type { KindContext } from '../types.js';
+import { resolveLimits } from '../../zip/limits.js';
+import { readStructure, type ZipEntry } from '../../zip/reader.js';
+import { readEntries } from '../../zip/parallel.js';
+import type { EntryContent } from '../../zip/inflate.js';
+import { datasetIdentityHex, DatasetShapeError } from './dataset-identity.js';
+import { investigationDigest, investigationRoot } from './digest.js';
+import { checkEnvelope, type Envelope } from './envelope.js';
+import { AdapterError, runAdapter } from './kernel-adapter.js';
+import { checkManifest, DIGEST_V2, type Manifest } from './manifest.js';
+import { loadProfiles, resolveConsumers } from './profiles.js';
+
+export const ENTRY = {
+  manifest: 'manifest.json',
+  dataset: 'data/dataset.raw',
+  commands: 'investigation/commands.log',
+  representation: 'investigation/representation.json',
+  discoveries: 'investigation/discoveries.json',
+  nilOutcomes: 'investigation/nil-outcomes.json',
+  receipts: 'investigation/evidence-receipts.json',
+  forma: 'investigation/forma.json',
+} as const;
+
+const KNOWN_ENTRIES = new Set<string>(Object.values(ENTRY));
+/** Entries whose bytes the checks need in memory (each bounded by maxEntryBytes). */
+const KEEP = new Set<string>([ENTRY.manifest, ENTRY.dataset, ENTRY.commands, ENTRY.receipts]);
+
+export const CONSISTENCY_STATEMENT =
+  'Self-contained hashes establish consistency, not origin: an attacker who rewrites the whole archive, its declarations and every digest can make a different, internally consistent package. Authenticity needs separately signed evidence.';
+
+const show = (v: string | null): string | null => (v === null ? null : isBareHex64(v) ? formatHash(v) : v);
+
+interface State {
+  findings: Finding[];
+  chain: ChainNode[];
+  details: { [k: string]: JsonValue };
+}
+
+function node(st: State, id: string, label: string, recorded: string | null, recomputed: string | null, status: ChainStatus, parents: string[], pointer?: string): void {
+  const n: ChainNode = { id, label, recorded, recomputed, status, parents };
+  if (pointer) n.pointer = pointer;
+  st.chain.push(n);
+}
+
+const hasFail = (fs: readonly Finding[]) => fs.some((f) => f.severity === 'fail');
+
+function parseJson(bytes: Buffer, entry: string, rule: string, st: State): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: parseCanonical(decodeJsonBytes(bytes)).value };
+  } catch (e) {
+    const why = e instanceof JcsError ? e.message : String(e);
+    st.findings.push(fail(rule, `${entry} is not valid JSON (I-JSON, UTF-8): ${why}`, { pointer: `entry:${entry}${e instanceof JcsError && e.pointer !== undefined ? '#' + e.pointer : ''}` }));
+    return { ok: false };
+  }
+}
+
+export async function verifyPackage(bytes: Buffer, ctx: KindContext): Promise<KindResult> {
+  const st: State = { findings: [], chain: [], details: { format: 'nemosyne-package' } };
+  const result = (id: string | null): KindResult => {
+    const failed = hasFail(st.findings);
+    st.details['integrity'] = failed ? 'inconsistent' : 'consistent';
+    st.details['authenticity'] = 'not established';
+    st.details['statement'] = CONSISTENCY_STATEMENT;
+    if (!failed) st.findings.push(info('RPR-NEM-090', CONSISTENCY_STATEMENT));
+    return { id, findings: st.findings, chain: st.chain, details: st.details };
+  };
+
+  // 1. The archive.
+  const limits = resolveLimits(ctx.options.limits);
+  const zs = readStructure(bytes, limits);
+  st.findings.push(...zs.findings);
+  node(st, 'archive', `ZIP archive (${zs.entries.length} entries)`, null, hashBytes(bytes), zs.ok ? 'match' : 'mismatch', []);
+  if (!zs.ok) return result(null);
+  const contents = await readEntries(bytes, zs.entries, (e) => KEEP.has(e.name), { workers: ctx.options.limits?.['zipWorkers'] });
+  const byName = new Map<string, { entry: ZipEntry; content: EntryContent }>();
+  zs.entries.forEach((e, i) => {
+    const c = contents[i]!;
+    st.findings.push(...c.findings);
+    byName.set(e.name, { entry: e, content: c });
+  });
+  const archiveFailed = hasFail(st.findings);
+  const entryNode = (name: string, recorded: string | null) => {
+    const x = byName.get(name)!;
+    const recomputed = x.content.sha256 === null ? null : formatHash(x.content.sha256);
+    const status: ChainStatus = x.content.findings.length ? 'mismatch' : recorded === null ? 'match' : recorded === recomputed ? 'match' : 'mismatch';
+    node(st, `entry:${name}`, `${name} (${x.entry.uncompressedSize} bytes, CRC-32 ${x.content.findings.length ? 'bad' : 'verified'})`, recorded, recomputed, status, ['archive'], `entry:${name}`);
+  };
+  if (archiveFailed) {
+    for (const e of zs.entries) entryNode(e.name, null);
+    return result(null);
+  }
+  const get = (name: string): Buffer | null => byName.get(name)?.content.bytes ?? null;
+  const has = Object.assign((name: string) => byName.has(name), { names: zs.entries.map((e) => e.name) });
+
+  // 2. Version dispatch and the manifest.
+  const manifestBytes = get(ENTRY.manifest);
+  if (!manifestBytes) {
+    st.findings.push(fail('RPR-NEM-001', 'the package has no manifest.json', { pointer: 'entry:manifest.json' }));
+    for (const e of zs.entries) entryNode(e.name, null);
+    return result(null);
+  }
+  const mj = parseJson(manifestBytes, ENTRY.manifest, 'RPR-NEM-002', st);
+  const manifest = mj.ok ? checkManifest(mj.value, st.findings) : null;
+  if (!manifest) {
+    for (const e of zs.entries) entryNode(e.name, null);
+    return result(null);
+  }
+  const v = manifest.formatVersion;
+  st.details['formatVersion'] = v;
+  const id = typeof manifest.raw['sessionId'] === 'string' ? manifest.raw['sessionId'] : null;
+  for (const e of zs.entries) {
+    entryNode(e.name, v >= 3 && e.name === ENTRY.receipts ? show(manifest.evidenceReceiptDigest) : v === 4 && e.name === ENTRY.forma ? show(manifest.formaDigest) : null);
+  }
+  node(st, 'manifest', `manifest.json (format V${v})`, null, hashBytes(manifestBytes), hasFail(st.findings) ? 'mismatch' : 'match', [`entry:${ENTRY.manifest}`], 'entry:manifest.json');
+  checkEntrySet(manifest, has, get, st);
+
+  // 3. Entry digests, dataset identity, closed envelope.
+  checkDataset(manifest, get(ENTRY.dataset), st);
+  let envelope: Envelope | null = null;
+  let envelopeValue: unknown = null;
+  if (v >= 3) {
+    const eb = get(ENTRY.receipts);
+    if (eb) {
+      const recomputed = sha256Hex(eb);
+      node(st, 'evidenceReceiptDigest', 'manifest evidenceReceiptDigest over the exact bytes of the receipt entry', show(manifest.evidenceReceiptDigest), formatHash(recomputed), manifest.evidenceReceiptDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.receipts}`]);
+      if (manifest.evidenceReceiptDigest !== null && manifest.evidenceReceiptDigest !== recomputed) {
+        st.findings.push(fail('RPR-NEM-020', 'evidenceReceiptDigest does not match the exact bytes of investigation/evidence-receipts.json', { pointer: 'entry:manifest.json#/evidenceReceiptDigest', expected: recomputed, actual: manifest.evidenceReceiptDigest }));
+      }
+      const ej = parseJson(eb, ENTRY.receipts, 'RPR-NEM-030', st);
+      if (ej.ok) {
+        envelopeValue = ej.value;
+        const ce = checkEnvelope(ej.value);
+        st.findings.push(...ce.findings);
+        envelope = ce.envelope;
+        // 4. Identity agreement, bundle vs manifest.
+        if (envelope.bundleDatasetFingerprint !== null && manifest.analyticalDatasetFingerprint !== null && envelope.bundleDatasetFingerprint !== manifest.analyticalDatasetFingerprint) {
+          st.findings.push(fail('DATASET_MISMATCH', "the bundle's datasetFingerprint is not the manifest's analyticalDatasetFingerprint", { pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`, expected: manifest.analyticalDatasetFingerprint, actual: envelope.bundleDatasetFingerprint }));
+        }
+        if (envelope.bundleKernelVersion !== null && manifest.analyticalKernelVersion !== null && envelope.bundleKernelVersion !== manifest.analyticalKernelVersion) {
+          st.findings.push(fail('KERNEL_MISMATCH', "the bundle's kernelVersion is not the manifest's analyticalKernelVersion", { pointer: `entry:${ENTRY.receipts}#/bundle/kernelVersion`, expected: manifest.analyticalKernelVersion, actual: envelope.bundleKernelVersion }));
+        }
+        const envOk = ce.findings.length === 0 && !st.findings.some((f) => f.rule === 'DATASET_MISMATCH' || f.rule === 'KERNEL_MISMATCH');
+        node(
+          st,
+          'envelope',
+          `governed-evidence envelope: ${envelope.receiptIds.length} receipt(s), ${envelope.uses.length} use(s); bundle dataset ${envelope.bundleDatasetFingerprint ?? '?'}, kernel ${envelope.bundleKernelVersion ?? '?'}`,
+          null,
+          hashValue(ej.value),
+          envOk ? 'match' : 'mismatch',
+          ['evidenceReceiptDigest'],
+          `entry:${ENTRY.receipts}`,
+        );
+      }
+    }
+    if (v === 4) {
+      const fb = byName.get(ENTRY.forma);
+      if (fb && fb.content.sha256 !== null) {
+        const recomputed = fb.content.sha256;
+        node(st, 'formaDigest', 'manifest formaDigest over the exact bytes of investigation/forma.json', show(manifest.formaDigest), formatHash(recomputed), manifest.formaDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.forma}`]);
+        if (manifest.formaDigest !== null && manifest.formaDigest !== recomputed) {
+          st.findings.push(fail('RPR-NEM-021', 'formaDigest does not match the exact bytes of investigation/forma.json', { pointer: 'entry:manifest.json#/formaDigest', expected: recomputed, actual: manifest.formaDigest }));
+        }
+      }
+    }
+  }
+
+  // Nothing that depends on a failed check runs: no capability on a failed package.
+  if (hasFail(st.findings)) return result(id);
+
+  // 5. Consumers against the authority's registry.
+  if (v >= 3 && envelope) {
+    if (!ctx.options.profiles) {
+      st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (--profiles FILE): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
+    } else {
+      const registry = await loadProfiles(ctx.options.profiles);
+      st.details['profileAuthority'] = registry.authority;
+      st.findings.push(...resolveConsumers(envelope.uses, registry));
+    }
+  }
+
+  // 6. The investigation digest, through a kernel adapter.
+  await checkInvestigationDigest(manifest, envelope, envelopeValue, byName, ctx, st);
+  return result(id);
+}
+
+function entryNames(has: ((n: string) => boolean) & { names?: string[] }): string[] {
+  return has.names ?? [];
+}
+
+function checkEntrySet(m: Manifest, has: ((n: string) => boolean) & { names?: string[] }, get: (n: string) => Buffer | null, st: State): void {
+  const v = m.formatVersion;
+  const dataset = get(ENTRY.dataset);
+  if (!dataset || dataset.length === 0) st.findings.push(fail('RPR-NEM-006', dataset ? 'data/dataset.raw is empty' : 'the package has no data/dataset.raw', { pointer: `entry:${ENTRY.dataset}` }));
+  const commands = get(ENTRY.commands);
+  if (!commands) st.findings.push(fail('RPR-NEM-006', 'the package has no investigation/commands.log', { pointer: `entry:${ENTRY.commands}` }));
+  else {
+    const cj = parseJson(commands, ENTRY.commands, 'RPR-NEM-007', st);
+    if (cj.ok) {
+      if (!Array.isArray(cj.value)) st.findings.push(fail('RPR-NEM-007', 'investigation/commands.log is not a JSON array', { pointer: `entry:${ENTRY.commands}` }));
+      else if (m.commandCount !== null && cj.value.length !== m.commandCount) {
+        st.findings.push(fail('RPR-NEM-007', 'commandCount disagrees with the number of commands in investigation/commands.log', { pointer: 'entry:manifest.json#/commandCount', expected: cj.value.length, actual: m.commandCount }));
+      }
+    }
+  }
+  if (m.hasRepresentationModel && !has(ENTRY.representation)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares a representation model but investigation/representation.json is missing', { pointer: `entry:${ENTRY.representation}` }));
+  if ((m.discoveryCount ?? 0) > 0 && !has(ENTRY.discoveries)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares discoveries but investigation/discoveries.json is missing', { pointer: `entry:${ENTRY.discoveries}` }));
+  if ((m.nilOutcomeCount ?? 0) > 0 && !has(ENTRY.nilOutcomes)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares NIL outcomes but investigation/nil-outcomes.json is missing', { pointer: `entry:${ENTRY.nilOutcomes}` }));
+  if (v >= 3 && !has(ENTRY.receipts)) st.findings.push(fail('RPR-NEM-018', `a V${v} package must carry the reserved entry investigation/evidence-receipts.json`, { pointer: `entry:${ENTRY.receipts}` }));
+  if (v === 4 && !has(ENTRY.forma)) st.findings.push(fail('RPR-NEM-018', 'a V4 package must carry the reserved entry investigation/forma.json', { pointer: `entry:${ENTRY.forma}` }));
+  for (const name of entryNames(has)) {
+    if (!KNOWN_ENTRIES.has(name) && !name.startsWith('extras/') && !name.endsWith('/')) {
+      st.findings.push(warning('RPR-NEM-009', `entry ${JSON.stringify(name)} is not part of the package format: no manifest commitment covers it`, { pointer: `entry:${name}` }));
+    }
+  }
+  if (v <= 2 && (has(ENTRY.receipts) || has(ENTRY.forma))) {
+    st.findings.push(info('RPR-NEM-025', `a V${v} package carries a V3/V4 entry: it is data only, and a V${v} package never carries governed-receipt capability`));
+  }
+}
+
+function checkDataset(m: Manifest, bytes: Buffer | null, st: State): void {
+  if (!bytes || bytes.length === 0) return;
+  const parents = ['manifest', `entry:${ENTRY.dataset}`];
+  if (m.formatVersion === 1) {
+    st.findings.push(unavailable('RPR-NEM-012', 'a V1 datasetFingerprint uses a legacy algorithm that the format does not name: the dataset identity cannot be recomputed here', { pointer: 'entry:manifest.json#/datasetFingerprint' }));
+    node(st, 'datasetFingerprint', 'dataset identity (V1 legacy fingerprint)', m.datasetFingerprint, null, 'unresolved', parents);
+    return;
+  }
+  const dj = parseJson(bytes, ENTRY.dataset, 'RPR-NEM-023', st);
+  if (!dj.ok) return;
+  let recomputed: string;
+  try {
+    recomputed = datasetIdentityHex(dj.value);
+  } catch (e) {
+    if (e instanceof DatasetShapeError) {
+      st.findings.push(fail('RPR-NEM-023', `data/dataset.raw: ${e.message}`, { pointer: `entry:${ENTRY.dataset}#${e.pointer}` }));
+      return;
+    }
+    if (e instanceof JcsError) {
+      st.findings.push(fail('RPR-NEM-023', `data/dataset.raw cannot be canonicalized: ${e.message}`, { pointer: `entry:${ENTRY.dataset}` }));
+      return;
+    }
+    throw e;
+  }
+  node(st, 'datasetFingerprint', 'dataset identity sha256-canonical-dataset-v1 of data/dataset.raw', show(m.datasetFingerprint), formatHash(recomputed), m.datasetFingerprint === recomputed ? 'match' : 'mismatch', parents);
+  if (m.datasetFingerprint !== null && m.datasetFingerprint !== recomputed) {
+    st.findings.push(fail('RPR-NEM-022', 'datasetFingerprint is not the sha256-canonical-dataset-v1 identity of data/dataset.raw', { pointer: 'entry:manifest.json#/datasetFingerprint', expected: recomputed, actual: m.datasetFingerprint }));
+  }
+}
+
+async function checkInvestigationDigest(
+  m: Manifest,
+  envelope: Envelope | null,
+  envelopeValue: unknown,
+  byName: Map<string, { entry: ZipEntry; content: EntryContent }>,
+  ctx: KindContext,
+  st: State,
+): Promise<void> {
+  const v = m.formatVersion;
+  if (m.investigationDigest === null) {
+    if (v <= 2) st.findings.push(info('RPR-NEM-027', `this V${v} package records no investigationDigest: its semantic state is not committed, only its entries`));
+    return;
+  }
+  const parents = ['manifest', `entry:${ENTRY.commands}`, ...(v >= 3 ? ['envelope'] : [])];
+  const label = (a: string) => `investigation digest (${a}) over the restored semantic state`;
+  const unresolved = (why: Finding) => {
+    st.findings.push(why);
+    node(st, 'investigationDigest', label(m.investigationDigestAlgorithm ?? 'legacy schema-v1'), show(m.investigationDigest), null, 'unresolved', parents);
+  };
+  if (v === 1 || m.investigationDigestAlgorithm === null) {
+    unresolved(unavailable('RPR-NEM-026', `the V${v} investigationDigest uses the legacy schema-v1 root, which the format does not specify: it cannot be recomputed here`, { pointer: 'entry:manifest.json#/investigationDigest' }));
+    return;
+  }
+  const kernelNeeded = (v >= 3 ? m.analyticalKernelVersion : m.kernelVersion) ?? '(undeclared)';
+  st.details['kernelNeeded'] = kernelNeeded;
+  const adapter = ctx.options.kernelAdapter;
+  if (!adapter) {
+    unresolved(
+      unavailable('KERNEL_MISMATCH', `the investigation digest needs the semantic state restored by Nemosyne's analytical kernel ${kernelNeeded}; no kernel adapter was given (--kernel-adapter)`, {
+        pointer: 'entry:manifest.json#/investigationDigest',
+        expected: kernelNeeded,
+        actual: null,
+      }),
+    );
+    return;
+  }
+  const entries: Record<string, Uint8Array> = {};
+  for (const [name, x] of byName) if (x.content.bytes) entries[name] = x.content.bytes;
+  let restored;
+  try {
+    restored = await runAdapter(adapter, { formatVersion: v, kernelVersion: kernelNeeded, manifest: m.raw, packagePath: ctx.path, entries });
+  } catch (e) {
+    if (!(e instanceof AdapterError)) throw e;
+    unresolved(unavailable('RPR-NEM-050', `the kernel adapter could not restore the semantic state: ${e.message}`));
+    return;
+  }
+  if (restored.kernelVersion !== kernelNeeded) {
+    unresolved(unavailable('KERNEL_MISMATCH', `the kernel adapter restored the state with kernel ${restored.kernelVersion}, not the ${kernelNeeded} the package needs`, { expected: kernelNeeded, actual: restored.kernelVersion }));
+    return;
+  }
+  if (v >= 3 && envelope) {
+    if (restored.analyticalDatasetFingerprint === undefined) {
+      unresolved(unavailable('RPR-NEM-050', 'the kernel adapter did not report the reconstructed analytical dataset fingerprint'));
+      return;
+    }
+    if (restored.analyticalDatasetFingerprint !== envelope.bundleDatasetFingerprint) {
+      st.findings.push(fail('DATASET_MISMATCH', "the replay reconstructed another analytical dataset than the bundle's", { pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`, expected: restored.analyticalDatasetFingerprint, actual: envelope.bundleDatasetFingerprint }));
+    }
+  }
+  const algorithm = m.investigationDigestAlgorithm ?? DIGEST_V2;
+  const root = investigationRoot(v === 2 ? 2 : v, algorithm, restored.state, v >= 3 ? { envelope: envelopeValue, memberDigest: m.evidenceReceiptDigest ?? '' } : undefined);
+  const recomputed = investigationDigest(root);
+  node(st, 'investigationDigest', label(algorithm), show(m.investigationDigest), formatHash(recomputed), recomputed === m.investigationDigest ? 'match' : 'mismatch', parents);
+  if (recomputed !== m.investigationDigest) {
+    st.findings.push(fail('INVESTIGATION_DIGEST_MISMATCH', 'the investigation digest recomputed over the restored semantic state differs from the manifest', { pointer: 'entry:manifest.json#/investigationDigest', expected: recomputed, actual: m.investigationDigest }));
+  }
+}
+
