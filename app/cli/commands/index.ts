@@ -4,5 +4,7 @@ import { canonicalizeCommand } from './canonicalize.js';
 import { replayCommand, verifyCommand } from './check.js';
 import { examplesCommand } from './examples.js';
 import { keysCommand } from './keys.js';
+import { journalCommand } from './journal.js';
+import { quarantineCommand } from './quarantine.js';
 
-export const COMMANDS: readonly Command[] = [verifyCommand, replayCommand, canonicalizeCommand, keysCommand, examplesCommand];
+export const COMMANDS: readonly Command[] = [verifyCommand, replayCommand, canonicalizeCommand, keysCommand, journalCommand, quarantineCommand, examplesCommand];

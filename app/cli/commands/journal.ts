@@ -1,0 +1,179 @@
+/**
+ * `reprise journal verify|record|proof|check-proof|repair|unlock`: the evidence journal
+ * (journal.md). Exit codes: verify/check-proof 0 pass, 1 fail, 2 unavailable; a write
+ * that is refused (lock held, torn tail, bad input) exits 3 with one line.
+ */
+import { readFile } from 'node:fs/promises';
+import { EXIT, exitOfVerdict, type ExitCode, type Report } from '../../../shared/report.js';
+import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
+import { loadSigner, loadTrustStore } from '../../core/keys.js';
+import { buildReport } from '../../core/report.js';
+import { isHashString } from '../../core/hash.js';
+import { JournalError } from '../../journal/errors.js';
+import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/format.js';
+import { breakStaleLock } from '../../journal/lock.js';
+import { checkInclusionProof, inclusionProof } from '../../journal/proofs.js';
+import { journalKindResult } from '../../journal/result.js';
+import { verifyJournal } from '../../journal/verify.js';
+import { appendEntry, repairJournal } from '../../journal/writer.js';
+import { parse } from '../args.js';
+import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { formatReport } from '../output.js';
+
+const USAGE = [
+  'reprise journal verify DIR [--trust-store FILE] [--json] [--quiet]',
+  'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--json]',
+  'reprise journal proof DIR --entry N [--out FILE]',
+  'reprise journal check-proof FILE [--trust-store FILE] [--json]',
+  'reprise journal repair DIR --key KEYFILE [--json]',
+  'reprise journal unlock DIR',
+].join('\n       ');
+
+/** Runs a journal operation, turning JournalError into a one-line CLI error (exit 3). */
+export async function journalOp<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof JournalError) throw new CliUsageError(e.message);
+    throw e;
+  }
+}
+
+function one(positionals: string[], what: string, usage: string): string {
+  if (positionals.length !== 1) throw new CliUsageError(`${positionals.length === 0 ? `no ${what} given` : `unexpected argument ${positionals[1]}`}\nusage: ${usage}`);
+  return positionals[0]!;
+}
+
+function str(v: unknown, flag: string, usage: string): string {
+  if (typeof v !== 'string' || v === '') throw new CliUsageError(`--${flag} is required\nusage: ${usage}`);
+  return v;
+}
+
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw new CliUsageError(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  try {
+    return parseCanonical(decodeJsonBytes(bytes)).value;
+  } catch (e) {
+    throw new CliUsageError(`${what} ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`);
+  }
+}
+
+function printReport(io: CliIO, r: Report, json: boolean, quiet: boolean): ExitCode {
+  io.out(json ? JSON.stringify(r, null, 2) + '\n' : formatReport(r, quiet));
+  return exitOfVerdict(r.verdict);
+}
+
+async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage = 'reprise journal verify DIR [--trust-store FILE] [--json] [--quiet]';
+  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, usage);
+  const dir = one(positionals, 'DIR', usage);
+  const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const started = Date.now();
+  const v = await journalOp(() => verifyJournal(dir, trust));
+  if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entries.jsonl')) throw new CliUsageError(`${dir} is not a journal (no entries.jsonl)`);
+  const r = buildReport({ path: dir, kind: 'journal', sha256: null, ...journalKindResult(v) }, started);
+  return printReport(io, r, values['json'] === true, values['quiet'] === true);
+}
+
+async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage = 'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--json]';
+  const { values, positionals } = parse(
+    args,
+    { kind: { type: 'string' }, claim: { type: 'string' }, artifact: { type: 'string' }, 'body-file': { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } },
+    usage,
+  );
+  const dir = one(positionals, 'DIR', usage);
+  const kind = str(values['kind'], 'kind', usage);
+  if (!ENTRY_KINDS.includes(kind as EntryKind)) throw new CliUsageError(`--kind must be one of ${ENTRY_KINDS.join(', ')}`);
+  if (kind.startsWith('quarantine-') || kind === 'journal-repair') throw new CliUsageError(`entries of kind ${kind} are written by 'reprise ${kind === 'journal-repair' ? 'journal repair' : 'quarantine'}', which checks the workflow`);
+  const claim = str(values['claim'], 'claim', usage);
+  const artifact = values['artifact'];
+  if (artifact !== undefined && !isHashString(artifact)) throw new CliUsageError('--artifact takes a sha256:<64 lowercase hex> hash');
+  const body = await readJsonFile(str(values['body-file'], 'body-file', usage), 'body file');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new CliUsageError('the body file must hold a JSON object');
+  const signer = await loadSigner(str(values['key'], 'key', usage));
+  const r = await journalOp(() =>
+    appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer),
+  );
+  if (values['json']) io.out(JSON.stringify({ seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
+  else io.out(`seq ${r.seq}\nentry ${r.entryHash}\ncheckpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash} at ${r.checkpoint.timestampUtc}\n`);
+  return EXIT.pass;
+}
+
+async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage = 'reprise journal proof DIR --entry N [--out FILE]';
+  const { values, positionals } = parse(args, { entry: { type: 'string' }, out: { type: 'string' } }, usage);
+  const dir = one(positionals, 'DIR', usage);
+  const n = str(values['entry'], 'entry', usage);
+  if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new CliUsageError('--entry takes an entry number (seq) >= 0');
+  const proof = await journalOp(() => inclusionProof(dir, Number(n)));
+  const text = JSON.stringify(proof, null, 2) + '\n';
+  if (typeof values['out'] === 'string') {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(values['out'], text);
+    io.err(`proof of entry ${n} against tree ${proof.treeSize} written to ${values['out']}\n`);
+  } else io.out(text);
+  return EXIT.pass;
+}
+
+async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage = 'reprise journal check-proof FILE [--trust-store FILE] [--json] [--quiet]';
+  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, usage);
+  const file = one(positionals, 'FILE', usage);
+  const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const started = Date.now();
+  const doc = await readJsonFile(file, 'proof');
+  const c = checkInclusionProof(doc, trust);
+  const r = buildReport({ path: file, kind: 'journal', sha256: null, id: c.checkpoint?.rootHash ?? null, findings: c.findings, chain: [] }, started);
+  return printReport(io, r, values['json'] === true, values['quiet'] === true);
+}
+
+async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage = 'reprise journal repair DIR --key KEYFILE [--json]';
+  const { values, positionals } = parse(args, { key: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  const dir = one(positionals, 'DIR', usage);
+  const signer = await loadSigner(str(values['key'], 'key', usage));
+  const r = await journalOp(() => repairJournal(dir, signer));
+  if (values['json']) io.out(JSON.stringify(r ? { repaired: true, truncated: r.truncated, seq: r.entry.seq, entryHash: r.entry.entryHash, checkpoint: r.entry.checkpoint } : { repaired: false }, null, 2) + '\n');
+  else if (!r) io.out(`nothing to repair: ${dir} has no torn tail\n`);
+  else {
+    for (const t of r.truncated) io.out(`truncated ${t.file} at byte ${t.offset}: ${t.length} torn byte(s) ${t.sha256}\n`);
+    io.out(`repair journaled as seq ${r.entry.seq} (${r.entry.entryHash}); checkpoint tree ${r.entry.checkpoint.treeSize} root ${r.entry.checkpoint.rootHash}\n`);
+  }
+  return EXIT.pass;
+}
+
+async function unlockCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage = 'reprise journal unlock DIR';
+  const { positionals } = parse(args, {}, usage);
+  const dir = one(positionals, 'DIR', usage);
+  const info = await journalOp(() => breakStaleLock(dir));
+  io.out(info ? `removed the stale lock of pid ${info.pid} on ${info.host} (since ${info.sinceUtc})\n` : `${dir} is not locked\n`);
+  return EXIT.pass;
+}
+
+const SUBS: Record<string, (args: string[], io: CliIO) => Promise<ExitCode>> = {
+  verify: verifyCmd,
+  record: recordCmd,
+  proof: proofCmd,
+  'check-proof': checkProofCmd,
+  repair: repairCmd,
+  unlock: unlockCmd,
+};
+
+export const journalCommand: Command = {
+  name: 'journal',
+  summary: 'the evidence journal: verify, record an artifact, inclusion proofs, repair a torn tail',
+  usage: USAGE,
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    const fn = sub !== undefined ? SUBS[sub] : undefined;
+    if (!fn) throw new CliUsageError(`unknown journal subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
+    return fn(rest, io);
+  },
+};

@@ -1,0 +1,137 @@
+/**
+ * `reprise quarantine open|list|show|release|uphold|escalate DIR …`: quarantine cases in an
+ * evidence journal. Transitions are signed entries; release needs a quarantine-officer
+ * key (checked in --trust-store) and a rationale of real content (docs/journal.md).
+ * Exit codes: list/show give the journal's verdict (0, 1, 2); a refused transition exits 1;
+ * usage, lock and I/O errors exit 3.
+ */
+import { readFile } from 'node:fs/promises';
+import { EXIT, exitOfVerdict, verdictOf, type ExitCode } from '../../../shared/report.js';
+import { isHashString } from '../../core/hash.js';
+import { loadSigner, loadTrustStore } from '../../core/keys.js';
+import { findCase, MIN_RATIONALE_CHARS, type CaseState, type Decision } from '../../journal/cases.js';
+import { JournalError } from '../../journal/errors.js';
+import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
+import { parse } from '../args.js';
+import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { formatFinding } from '../output.js';
+import { journalOp } from './journal.js';
+
+const USAGE = [
+  'reprise quarantine open DIR --claim REF [--artifact HASH] --reason TEXT --key KEYFILE [--json]',
+  'reprise quarantine list DIR [--trust-store FILE] [--state open|escalated|released|upheld] [--json]',
+  'reprise quarantine show DIR CASE [--trust-store FILE] [--json]',
+  `reprise quarantine release|uphold|escalate DIR CASE (--rationale TEXT | --rationale-file F) --key KEYFILE --trust-store FILE [--json]   (rationale: >= ${MIN_RATIONALE_CHARS} characters of real content)`,
+].join('\n       ');
+
+function need(v: unknown, flag: string): string {
+  if (typeof v !== 'string' || v === '') throw new CliUsageError(`--${flag} is required\nusage: ${USAGE}`);
+  return v;
+}
+
+function caseLine(c: CaseState): string {
+  const last = c.history[c.history.length - 1]!;
+  return `${c.caseId.padEnd(10)} ${c.state.padEnd(9)} ${c.subject.claimRef}${c.subject.artifact ? ` ${c.subject.artifact}` : ''}  opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`;
+}
+
+function caseDetail(c: CaseState): string {
+  const lines = [caseLine(c), `  opening entry ${c.openHash}`];
+  for (const h of c.history) lines.push(`  seq ${h.seq}  ${h.decision.padEnd(8)} ${h.atUtc}  ${h.author}\n      ${h.text.replace(/\n/g, '\n      ')}`);
+  return lines.join('\n') + '\n';
+}
+
+async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const { values, positionals } = parse(args, { claim: { type: 'string' }, artifact: { type: 'string' }, reason: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  if (positionals.length !== 1) throw new CliUsageError(`quarantine open takes one DIR\nusage: ${USAGE}`);
+  const artifact = values['artifact'];
+  if (artifact !== undefined && !isHashString(artifact)) throw new CliUsageError('--artifact takes a sha256:<64 lowercase hex> hash');
+  const reason = need(values['reason'], 'reason');
+  const signer = await loadSigner(need(values['key'], 'key'));
+  const r = await journalOp(() =>
+    openCase(positionals[0]!, { claimRef: need(values['claim'], 'claim'), ...(typeof artifact === 'string' ? { artifact } : {}), reason, source: 'manual' }, signer),
+  );
+  if (values['json']) io.out(JSON.stringify({ caseId: r.caseId, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint, case: r.case }, null, 2) + '\n');
+  else io.out(`opened ${r.caseId} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`);
+  return EXIT.pass;
+}
+
+async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<ExitCode> {
+  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  if (positionals.length !== (show ? 2 : 1)) throw new CliUsageError(`quarantine ${show ? 'show takes DIR CASE' : 'list takes one DIR'}\nusage: ${USAGE}`);
+  const state = values['state'];
+  if (state !== undefined && !['open', 'escalated', 'released', 'upheld'].includes(state as string)) throw new CliUsageError('--state must be open, escalated, released or upheld');
+  const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const { cases, verification } = await journalOp(() => listCases(positionals[0]!, trust));
+  if (verification.entryLines === 0 && verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entries.jsonl')) throw new CliUsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
+  const verdict = verdictOf(verification.findings);
+  const problems = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
+  let selected = cases.filter((c) => state === undefined || c.state === state);
+  if (show) {
+    const c = findCase(cases, positionals[1]!);
+    if (!c) throw new CliUsageError(`no quarantine case ${positionals[1]!} in ${positionals[0]!}`);
+    selected = [c];
+  }
+  if (values['json']) io.out(JSON.stringify(show ? { verdict, case: selected[0], findings: problems } : { verdict, cases: selected, findings: problems }, null, 2) + '\n');
+  else {
+    if (problems.length > 0) io.err(`journal verdict ${verdict.toUpperCase()}: the case states below are only as good as the journal\n${problems.map(formatFinding).join('\n')}\n`);
+    if (show) io.out(caseDetail(selected[0]!));
+    else io.out(selected.length === 0 ? 'no cases\n' : selected.map(caseLine).join('\n') + '\n');
+  }
+  return exitOfVerdict(verdict);
+}
+
+async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise<ExitCode> {
+  const { values, positionals } = parse(
+    args,
+    { rationale: { type: 'string' }, 'rationale-file': { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
+  if (positionals.length !== 2) throw new CliUsageError(`quarantine ${decision} takes DIR CASE\nusage: ${USAGE}`);
+  let rationale: string;
+  if (typeof values['rationale'] === 'string' && typeof values['rationale-file'] === 'string') throw new CliUsageError('--rationale and --rationale-file exclude each other');
+  if (typeof values['rationale-file'] === 'string') {
+    try {
+      rationale = await readFile(values['rationale-file'], 'utf8');
+    } catch (e) {
+      throw new CliUsageError(`cannot read ${values['rationale-file']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  } else rationale = typeof values['rationale'] === 'string' ? values['rationale'] : '';
+  const trust = await loadTrustStore(need(values['trust-store'], 'trust-store'));
+  const signer = await loadSigner(need(values['key'], 'key'));
+  let r;
+  try {
+    r = await decideCase(positionals[0]!, positionals[1]!, decision, rationale, signer, trust);
+  } catch (e) {
+    if (e instanceof JournalError && e.code === 'REFUSED') {
+      io.err(`reprise: ${e.message}\n`);
+      return EXIT.fail;
+    }
+    return journalOp(() => Promise.reject(e));
+  }
+  if (values['json']) io.out(JSON.stringify({ caseId: r.caseId, state: r.case.state, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
+  else io.out(`${r.caseId} is now ${r.case.state} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`);
+  return EXIT.pass;
+}
+
+export const quarantineCommand: Command = {
+  name: 'quarantine',
+  summary: 'quarantine cases in an evidence journal: open, list, show, release, uphold, escalate',
+  usage: USAGE,
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    switch (sub) {
+      case 'open':
+        return openCmd(rest, io);
+      case 'list':
+        return listOrShow(rest, io, false);
+      case 'show':
+        return listOrShow(rest, io, true);
+      case 'release':
+      case 'uphold':
+      case 'escalate':
+        return decideCmd(sub, rest, io);
+      default:
+        throw new CliUsageError(`unknown quarantine subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
+    }
+  },
+};
