@@ -5,6 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { dumpsWriter } from './dumps.js';
+import { tgWriter } from './tg.js';
 
 export interface ExampleFile {
   /** Path relative to the examples directory, with `/` separators. */
@@ -36,7 +38,7 @@ const foundationWriter: ExampleWriter = {
   ],
 };
 
-export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter];
+export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter];
 
 export async function buildExamples(): Promise<ExampleFile[]> {
   const all: ExampleFile[] = [];

@@ -1,0 +1,41 @@
+/**
+ * The replay-dump kind (seed 001, spec/replay-dump.md): detects both encodings by content,
+ * decodes them to one model, verifies it (verify.ts) and replays it (replay.ts).
+ */
+import type { KindResult } from '../../core/report.js';
+import type { Sniffed } from '../sniff.js';
+import type { KindContext, KindHandler } from '../types.js';
+import { decodeJson, detectJson, type Decoded } from './json-encoding.js';
+import { decodeRom, detectRom } from './rom-encoding.js';
+import { replayVerified } from './replay.js';
+import { verifyModel, type DumpVerification } from './verify.js';
+
+function decode(s: Sniffed): Decoded & { encoding: 'json' | 'rom' } {
+  return detectRom(s) ? { ...decodeRom(s), encoding: 'rom' } : { ...decodeJson(s), encoding: 'json' };
+}
+
+async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay'): Promise<DumpVerification & { encoding: string }> {
+  const d = decode(s);
+  if (!d.model) {
+    const loose = s.jsonObject();
+    const id = typeof loose?.['dumpId'] === 'string' ? (loose['dumpId'] as string) : null;
+    return { id, findings: d.findings, chain: [], typed: {}, inputHash: null, encoding: d.encoding };
+  }
+  const trust = await ctx.trustStore();
+  const v = verifyModel(d.model, trust, d.canonicalWithoutSignature, mode === 'verify' ? 'warning' : 'unavailable');
+  return { ...v, findings: [...d.findings, ...v.findings], encoding: d.encoding };
+}
+
+export const replayDumpKind: KindHandler = {
+  kind: 'replay-dump',
+  detect: (s) => detectRom(s) || detectJson(s),
+  async verify(s, ctx): Promise<KindResult> {
+    const v = await verifyDump(s, ctx, 'verify');
+    return { id: v.id, findings: v.findings, chain: v.chain, details: { encoding: v.encoding } };
+  },
+  async replay(s, ctx): Promise<KindResult> {
+    const v = await verifyDump(s, ctx, 'replay');
+    const r = await replayVerified(v, ctx.options.providers, ctx.options.whatIf);
+    return { ...r, details: { encoding: v.encoding, ...r.details } };
+  },
+};

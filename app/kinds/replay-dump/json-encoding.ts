@@ -1,0 +1,78 @@
+/**
+ * The JSON encoding (`*.dump.json`): one JSON object, members in canonical order at every
+ * level (RDS-004), whitespace between tokens allowed. Parsing reuses the run's one strict
+ * parse (Sniffed.json()); the canonical text it already produced serves the signature.
+ */
+import type { Finding } from '../../../shared/report.js';
+import { fail } from '../../core/findings.js';
+import { canonicalizeValue } from '../../core/jcs.js';
+import type { Sniffed } from '../sniff.js';
+import { checkOrder, DUMP_TYPE, isObject, type DumpModel } from './model.js';
+
+export interface Decoded {
+  /** null when the document could not be read as a dump model at all. */
+  model: DumpModel | null;
+  /** Canonical text of the signed payload (the model without "signature"), computed on demand. */
+  canonicalWithoutSignature: () => string;
+  findings: Finding[];
+}
+
+export function detectJson(s: Sniffed): boolean {
+  if (s.firstChar() !== '{') return false;
+  return s.jsonObject()?.['type'] === DUMP_TYPE;
+}
+
+export function decodeJson(s: Sniffed): Decoded {
+  const j = s.json();
+  if (!j || !j.ok) {
+    const e = j && !j.ok ? j.error : null;
+    const f = fail('RPR-DUMP-003', `the dump is not I-JSON: ${e ? e.message : 'not JSON'}`, e?.pointer !== undefined ? { pointer: e.pointer } : {});
+    return { model: null, canonicalWithoutSignature: () => '', findings: [f] };
+  }
+  const model = j.value as DumpModel;
+  const findings: Finding[] = [];
+  const order = checkOrder(model, s.text());
+  if (order) findings.push(order);
+  return { model, canonicalWithoutSignature: () => signedPayload(model, j.canonical), findings };
+}
+
+/**
+ * Canonical JSON of the model without its "signature" member. When the whole document's
+ * canonical text is at hand (it is, from the one parse) and ends with the members that
+ * follow "signature" in canonical order, cut the signature out of it instead of
+ * serializing a 100 MiB model a second time.
+ */
+export function signedPayload(model: DumpModel, canonical: string | null): string {
+  const sig = model['signature'];
+  const td = model['trustDecision'];
+  const type = model['type'];
+  if (canonical !== null && typeof sig === 'string' && typeof type === 'string' && td !== undefined) {
+    const after = `,"trustDecision":${canonicalizeValue(td)},"type":${JSON.stringify(type)}}`;
+    const tail = `,"signature":${JSON.stringify(sig)}${after}`;
+    if (canonical.endsWith(tail)) return canonical.slice(0, canonical.length - tail.length) + after;
+  }
+  const { signature: _sig, ...rest } = model;
+  return canonicalizeValue(rest);
+}
+
+/**
+ * Writes a model as readable JSON: top level and second level one member per line,
+ * deeper values as compact JSON text. Member order is the model's own (the dump writer
+ * builds models in canonical order; tests build out-of-order ones on purpose).
+ */
+export function encodeJson(model: DumpModel): string {
+  const lines: string[] = ['{'];
+  const keys = Object.keys(model);
+  keys.forEach((k, i) => {
+    const v = model[k];
+    const comma = i < keys.length - 1 ? ',' : '';
+    if (isObject(v) && Object.keys(v).length > 0) {
+      lines.push(`  ${JSON.stringify(k)}: {`);
+      const sub = Object.keys(v);
+      sub.forEach((sk, j) => lines.push(`    ${JSON.stringify(sk)}: ${JSON.stringify(v[sk])}${j < sub.length - 1 ? ',' : ''}`));
+      lines.push(`  }${comma}`);
+    } else lines.push(`  ${JSON.stringify(k)}: ${JSON.stringify(v)}${comma}`);
+  });
+  lines.push('}');
+  return lines.join('\n') + '\n';
+}

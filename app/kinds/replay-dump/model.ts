@@ -1,0 +1,167 @@
+/**
+ * The replay dump's data model, shared by both encodings (JSON and ROM): member names,
+ * which are mandatory, and the RDS-004 member-order check. Both encodings produce the same
+ * model object, and every later check (structure, hash chain, signature, replay) reads
+ * only the model, which is why a dump and its ROM twin give the same chain and verdict.
+ */
+import type { Finding } from '../../../shared/report.js';
+import { fail } from '../../core/findings.js';
+import { escapePointerToken } from '../../core/jcs.js';
+
+export const DUMP_TYPE = 'kernel.replay_dump';
+export const FORMAT_VERSION = 1;
+
+/** Top-level members, all mandatory (RDS-001), in canonical order. */
+export const TOP_MEMBERS = [
+  'artifacts',
+  'buffers',
+  'computeShape',
+  'createdAtUtc',
+  'dumpId',
+  'executionOutcomeHash',
+  'formatVersion',
+  'inferenceParameters',
+  'kernelVersion',
+  'keyId',
+  'lockedProviderInfo',
+  'materialSnapshotHashSet',
+  'pipelineDefinitionHash',
+  'promptArtifactHash',
+  'seed',
+  'signature',
+  'trustDecision',
+  'type',
+] as const;
+export type TopMember = (typeof TOP_MEMBERS)[number];
+
+/** Closed sub-objects and their members (all mandatory). */
+export const SUB_MEMBERS = {
+  buffers: ['expression', 'material', 'orchestration'],
+  computeShape: ['advisor', 'arity', 'tensorType'],
+  inferenceParameters: ['maxTokens', 'temperature', 'topP'],
+  lockedProviderInfo: ['capacitySnapshot', 'capturedAtUtc', 'modelId', 'providerId', 'quantizationProfile'],
+  trustDecision: ['decision', 'evaluatedAtUtc', 'keyId'],
+} as const satisfies Partial<Record<TopMember, readonly string[]>>;
+
+/** RDS-LOCK-002: LockedProviderInfo MUST include at least these. */
+export const LOCK_REQUIRED = ['providerId', 'modelId', 'quantizationProfile', 'capacitySnapshot'] as const;
+
+export const TRUST_DECISIONS = ['trusted', 'revoked', 'unknown'] as const;
+export type TrustDecisionValue = (typeof TRUST_DECISIONS)[number];
+
+export type DumpModel = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** UTF-16 code-unit order (JCS): plain `<` on JS strings compares code units. */
+export function inOrder(a: string, b: string): boolean {
+  return a < b;
+}
+
+const INDEX_LIKE = /^(0|[1-9]\d{0,9})$/;
+
+/**
+ * RDS-004 over a parsed value: members in canonical order at every level. JavaScript
+ * objects keep insertion (= source) order for every name except array-index-like ones,
+ * which V8 hoists; when one is seen the caller must fall back to `orderFromText`.
+ * Returns the first violation, or 'index-like' when the parse cannot tell.
+ */
+export function orderViolation(v: unknown, pointer: string): Finding | 'index-like' | null {
+  if (typeof v !== 'object' || v === null) return null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i];
+      if (typeof e === 'object' && e !== null) {
+        const r = orderViolation(e, `${pointer}/${i}`);
+        if (r) return r;
+      }
+    }
+    return null;
+  }
+  let prev: string | null = null;
+  for (const k in v as Record<string, unknown>) {
+    if (INDEX_LIKE.test(k)) return 'index-like';
+    if (prev !== null && !inOrder(prev, k)) return orderFinding(`${pointer}/${escapePointerToken(k)}`, prev, k);
+    prev = k;
+    const c = (v as Record<string, unknown>)[k];
+    if (typeof c === 'object' && c !== null) {
+      const r = orderViolation(c, `${pointer}/${escapePointerToken(k)}`);
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+export function orderFinding(pointer: string, prev: string, key: string): Finding {
+  return fail('RDS-004', `member "${key}" follows "${prev}": members must be in canonical (RFC 8785) order`, {
+    pointer,
+    expected: `"${key}" before "${prev}"`,
+    actual: `"${prev}" before "${key}"`,
+  });
+}
+
+/**
+ * RDS-004 from JSON text (the slow, exact path for objects with array-index-like names):
+ * a small scanner that tracks the member names of every open object.
+ */
+export function orderFromText(text: string): Finding | null {
+  interface Frame {
+    obj: boolean;
+    prev: string | null;
+    pointer: string;
+    index: number;
+    key: string | null;
+  }
+  const stack: Frame[] = [];
+  let expectKey = false;
+  const childPointer = (f: Frame | undefined) => (!f ? '' : f.obj ? `${f.pointer}/${escapePointerToken(f.key ?? '')}` : `${f.pointer}/${f.index}`);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let j = i + 1;
+      for (;;) {
+        j = text.indexOf('"', j);
+        if (j === -1) return null;
+        let bs = 0;
+        for (let b = j - 1; text.charCodeAt(b) === 0x5c; b--) bs++;
+        if (bs % 2 === 0) break;
+        j++;
+      }
+      const top = stack[stack.length - 1];
+      if (expectKey && top && top.obj) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (top.prev !== null && !inOrder(top.prev, key)) return orderFinding(`${top.pointer}/${escapePointerToken(key)}`, top.prev, key);
+        top.prev = key;
+        top.key = key;
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === 0x7b /* { */) {
+      stack.push({ obj: true, prev: null, pointer: childPointer(stack[stack.length - 1]), index: 0, key: null });
+      expectKey = true;
+    } else if (c === 0x5b /* [ */) {
+      stack.push({ obj: false, prev: null, pointer: childPointer(stack[stack.length - 1]), index: 0, key: null });
+      expectKey = false;
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+      expectKey = false;
+    } else if (c === 0x2c /* , */) {
+      const top = stack[stack.length - 1];
+      if (top?.obj) expectKey = true;
+      else if (top) top.index++;
+    }
+  }
+  return null;
+}
+
+/** RDS-004 for a parsed JSON value with its source text available. */
+export function checkOrder(value: unknown, text: string | null, pointer = ''): Finding | null {
+  const r = orderViolation(value, pointer);
+  if (r !== 'index-like') return r;
+  if (text === null) return null;
+  const f = orderFromText(text);
+  if (f && pointer) f.pointer = pointer + (f.pointer ?? '');
+  return f;
+}

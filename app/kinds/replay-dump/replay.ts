@@ -1,0 +1,164 @@
+/**
+ * Replay of a verified dump: IKernelReplayer's four steps (spec/replay-dump.md).
+ * 1 integrity (the whole chain; any fail stops here), 2 environment emulation against the
+ * provider registry (fail-closed, RDS-LOCK-003 / RDS-F004 / RDS-F003, before anything runs),
+ * 3 state unfreezing (buffers from the artifacts), 4 shadow execution and comparison.
+ * What-if substitutions (training) are labelled in details.whatIf and never pass.
+ */
+import type { Comparison, Finding, JsonValue } from '../../../shared/report.js';
+import { fail, info, unavailable } from '../../core/findings.js';
+import { hashValue } from '../../core/hash.js';
+import type { KindResult } from '../../core/report.js';
+import { UsageError } from '../../engine/run.js';
+import { checkEnvironment, loadProviderRegistry, ProviderRegistryError, type LockedEnvironment, type ProviderRegistry } from '../../providers/registry.js';
+import { shapeKey, type ComputeShape, type FrozenArtifact } from '../../providers/types.js';
+import type { DumpVerification } from './verify.js';
+import { SUPPORTED_KERNEL_MAJORS } from './verify.js';
+
+export interface WhatIf {
+  model?: string;
+  shape?: ComputeShape;
+}
+
+/** Parses `--what-if model=ID` / `shape=ADVISOR/ARITY/TENSORTYPE` (last one of each wins). */
+export function parseWhatIf(items: readonly string[] | undefined): WhatIf | null {
+  if (!items || items.length === 0) return null;
+  const w: WhatIf = {};
+  for (const it of items) {
+    const eq = it.indexOf('=');
+    const k = it.slice(0, eq);
+    const v = it.slice(eq + 1);
+    if (k === 'model' && v) w.model = v;
+    else if (k === 'shape') {
+      const m = /^([^/]+)\/(\d{1,4})\/([^/]+)$/.exec(v);
+      if (!m) throw new UsageError(`--what-if shape takes ADVISOR/ARITY/TENSORTYPE (e.g. advisor.cpu_v1/4/fp32), not "${v}"`);
+      w.shape = { advisor: m[1]!, arity: Number(m[2]), tensorType: m[3]! };
+    } else throw new UsageError(`--what-if takes model=ID or shape=ADVISOR/ARITY/TENSORTYPE, not "${it}"`);
+  }
+  return w;
+}
+
+async function registryFor(path: string | undefined): Promise<ProviderRegistry> {
+  try {
+    return await loadProviderRegistry(path);
+  } catch (e) {
+    if (e instanceof ProviderRegistryError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function unfreeze(v: DumpVerification, h: string): FrozenArtifact {
+  const a = v.typed.artifacts?.get(h);
+  if (!a) throw new Error(`internal: verified artifact ${h} is absent`);
+  return a;
+}
+
+export async function replayVerified(v: DumpVerification, providersPath: string | undefined, whatIfItems: readonly string[] | undefined): Promise<KindResult> {
+  const findings: Finding[] = [...v.findings];
+  const chain = [...v.chain];
+  const comparisons: Comparison[] = [];
+  const details: { [k: string]: JsonValue } = {};
+  const whatIf = parseWhatIf(whatIfItems);
+  const t = v.typed;
+  const result = (): KindResult => ({ id: v.id, findings, chain, comparisons, events: [], details });
+
+  if (whatIf) {
+    details['whatIf'] = {
+      demonstration: true,
+      note: 'training demonstration: the dump is replayed under a deliberately different environment; this is not a forensic verdict and never passes',
+      substitutions: { ...(whatIf.model ? { model: whatIf.model } : {}), ...(whatIf.shape ? { shape: shapeKey(whatIf.shape) } : {}) },
+    };
+    findings.push(unavailable('RPR-DUMP-011', 'what-if replay: a demonstration under a substituted environment, never a pass', { expected: 'the locked environment', actual: details['whatIf'] }));
+  }
+
+  // Step 1: integrity.
+  if (findings.some((f) => f.severity === 'fail')) {
+    findings.push(info('RDS-F001', 'replay denied: the integrity check failed, nothing was re-executed'));
+    return result();
+  }
+  const lp = t.lockedProviderInfo;
+  if (!lp || !t.computeShape || !t.inferenceParameters || t.seed === undefined || !t.buffers || !t.pipelineDefinitionHash || !t.promptArtifactHash || !v.inputHash || !t.executionOutcomeHash) {
+    findings.push(fail('RDS-F002', 'replay denied: the frozen conditions are incomplete'));
+    return result();
+  }
+
+  // Step 2: environment emulation (fail-closed, before anything runs).
+  if (t.kernelMajor !== undefined && !SUPPORTED_KERNEL_MAJORS.includes(t.kernelMajor)) {
+    // verifyModel already added the RDS-F003 `unavailable` finding for replay.
+    return result();
+  }
+  const env: LockedEnvironment = {
+    providerId: lp.providerId,
+    modelId: whatIf?.model ?? lp.modelId,
+    quantizationProfile: lp.quantizationProfile,
+    capacitySnapshot: lp.capacitySnapshot,
+    computeShape: whatIf?.shape ?? t.computeShape,
+  };
+  const reg = await registryFor(providersPath);
+  // Capacity belongs to the locked model; a what-if model brings its own.
+  const check = checkEnvironment(reg, whatIf?.model ? { ...env, capacitySnapshot: reg.entry(env.providerId)?.models.find((m) => m.modelId === env.modelId)?.capacitySnapshot ?? env.capacitySnapshot } : env);
+  details['environment'] = { computeShape: shapeKey(env.computeShape), modelId: env.modelId, providerId: env.providerId, quantizationProfile: env.quantizationProfile, registry: reg.source };
+  if (!check.provider) {
+    findings.push(...check.findings);
+    return result();
+  }
+  const live = await check.provider.ensureAvailable(env.modelId);
+  if (live.length > 0) {
+    findings.push(...live);
+    return result();
+  }
+
+  // Step 3: state unfreezing.
+  const prompt = unfreeze(v, t.promptArtifactHash);
+  const pipeline = unfreeze(v, t.pipelineDefinitionHash);
+  const materials = (t.materialSnapshotHashSet ?? []).map((h) => unfreeze(v, h));
+  const recordedExpression = unfreeze(v, t.buffers.expression);
+
+  // Step 4: shadow execution.
+  const run = await check.provider.execute({
+    modelId: env.modelId,
+    quantizationProfile: env.quantizationProfile,
+    computeShape: env.computeShape,
+    seed: t.seed,
+    parameters: t.inferenceParameters,
+    prompt,
+    pipeline,
+    materials,
+  });
+  if (!run.ok) {
+    findings.push(...run.findings);
+    return result();
+  }
+  const replayedExpressionHash = hashValue(run.expression);
+  const replayedOutcome = hashValue({ expressionHash: replayedExpressionHash, inputHash: v.inputHash });
+  const same = replayedOutcome === t.executionOutcomeHash;
+  chain.push({
+    id: 'replay:expression',
+    label: 'shadow execution: H(replayed expression) = buffers.expression',
+    recorded: t.buffers.expression,
+    recomputed: replayedExpressionHash,
+    status: replayedExpressionHash === t.buffers.expression ? 'match' : 'mismatch',
+    parents: ['input', `artifact:${t.buffers.expression}`],
+    pointer: '/buffers/expression',
+  });
+  chain.push({
+    id: 'replay:outcome',
+    label: 'shadow execution: replayed outcome hash = executionOutcomeHash',
+    recorded: t.executionOutcomeHash,
+    recomputed: replayedOutcome,
+    status: same ? 'match' : 'mismatch',
+    parents: ['replay:expression', 'input'],
+    pointer: '/executionOutcomeHash',
+  });
+  comparisons.push({ output: 'expression', mode: 'EXACT', original: t.buffers.expression, replayed: replayedExpressionHash, status: same ? 'pass' : 'fail', ...(same ? {} : { reason: 'the replayed expression differs from the recorded one' }) });
+  details['expression'] = {
+    recorded: recordedExpression.json !== undefined ? recordedExpression.json : (recordedExpression.text ?? null),
+    recordedHash: t.buffers.expression,
+    replayed: run.expression,
+    replayedHash: replayedExpressionHash,
+  };
+  if (!same) {
+    findings.push(fail('RDS-F005', 'shadow execution produced a different outcome: the recomputed outcome hash differs from executionOutcomeHash', { pointer: '/executionOutcomeHash', expected: t.executionOutcomeHash, actual: replayedOutcome }));
+  }
+  return result();
+}

@@ -1,0 +1,438 @@
+/**
+ * Verification of a replay dump model (encoding-independent): structure (closed format,
+ * RDS-001/RDS-F002, RDS-LOCK-001/002, RDS-003, types), then the hash chain of
+ * spec/replay-dump.md in order (each step a chain node with recorded and recomputed
+ * values), then the signature and trust decision (RDS-007, RDS-F001).
+ * Each check is a small function that pushes findings; nothing that depends on a
+ * malformed member is computed.
+ */
+import type { ChainNode, Finding, JsonValue } from '../../../shared/report.js';
+import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { hashBytes, hashValue, isHashString } from '../../core/hash.js';
+import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
+import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../core/keys.js';
+import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
+import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
+import { DUMP_TYPE, FORMAT_VERSION, isObject, LOCK_REQUIRED, SUB_MEMBERS, TOP_MEMBERS, TRUST_DECISIONS, type DumpModel, type TrustDecisionValue } from './model.js';
+
+/** Kernel major versions this replayer supports (RDS-F003 outside). */
+export const SUPPORTED_KERNEL_MAJORS: readonly number[] = [0];
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+export interface LockedProviderInfo {
+  providerId: string;
+  modelId: string;
+  quantizationProfile: string;
+  capacitySnapshot: { [key: string]: JsonValue };
+  capturedAtUtc: string;
+}
+
+/** The model's members after their type checks; absent when missing or malformed. */
+export interface Typed {
+  artifacts?: Map<string, FrozenArtifact>;
+  buffers?: { expression: string; material: string[]; orchestration: string };
+  computeShape?: ComputeShape;
+  createdAtUtc?: string;
+  dumpId?: string;
+  executionOutcomeHash?: string;
+  inferenceParameters?: InferenceParameters;
+  kernelVersion?: string;
+  kernelMajor?: number;
+  keyId?: string;
+  lockedProviderInfo?: LockedProviderInfo;
+  materialSnapshotHashSet?: string[];
+  pipelineDefinitionHash?: string;
+  promptArtifactHash?: string;
+  seed?: number;
+  signature?: string;
+  trustDecision?: { decision: TrustDecisionValue; evaluatedAtUtc: string; keyId: string };
+}
+
+export interface DumpVerification {
+  id: string | null;
+  findings: Finding[];
+  chain: ChainNode[];
+  typed: Typed;
+  /** H({computeShape, …, seed}) when every input member is well-formed. */
+  inputHash: string | null;
+}
+
+const ptr = (...parts: string[]) => parts.map((p) => '/' + escapePointerToken(p)).join('');
+const typeFail = (pointer: string, want: string, v: unknown) =>
+  fail('RPR-DUMP-002', `${pointer} must be ${want}`, { pointer, expected: want, actual: describe(v) });
+
+function describe(v: unknown): JsonValue {
+  if (v === null) return null;
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return v.length > 200 ? v.slice(0, 200) + '…' : v;
+  if (typeof v === 'number' || typeof v === 'boolean') return v;
+  return typeof v;
+}
+
+// ---------------------------------------------------------------------------
+// Structure
+
+function checkMembers(m: DumpModel, out: Finding[]): void {
+  const missing: string[] = [];
+  for (const k of TOP_MEMBERS) {
+    if (m[k] !== undefined) continue;
+    missing.push(k);
+    if (k === 'lockedProviderInfo') out.push(fail('RDS-LOCK-001', 'the dump has no lockedProviderInfo (ReplayContext.LockedProviderInfo is mandatory)', { pointer: '/lockedProviderInfo', expected: 'present', actual: 'missing' }));
+    else out.push(fail('RDS-001', `mandatory member ${k} is missing`, { pointer: ptr(k), expected: 'present', actual: 'missing' }));
+  }
+  for (const k of Object.keys(m)) {
+    if (!(TOP_MEMBERS as readonly string[]).includes(k)) out.push(fail('RPR-DUMP-001', `unknown member "${k}": the dump format is closed`, { pointer: ptr(k), actual: k }));
+  }
+  for (const [group, members] of Object.entries(SUB_MEMBERS)) {
+    const g = m[group];
+    if (g === undefined) continue;
+    if (!isObject(g)) {
+      out.push(typeFail(ptr(group), 'an object', g));
+      continue;
+    }
+    for (const k of members) {
+      if (g[k] !== undefined) continue;
+      if (group === 'lockedProviderInfo' && (LOCK_REQUIRED as readonly string[]).includes(k)) {
+        out.push(fail('RDS-LOCK-002', `lockedProviderInfo.${k} is missing (RDS-LOCK-002: providerId, modelId, quantizationProfile and capacitySnapshot are required)`, { pointer: ptr(group, k), expected: 'present', actual: 'missing' }));
+      } else {
+        missing.push(`${group}.${k}`);
+        out.push(fail('RDS-001', `mandatory member ${group}.${k} is missing`, { pointer: ptr(group, k), expected: 'present', actual: 'missing' }));
+      }
+    }
+    for (const k of Object.keys(g)) {
+      if (!(members as readonly string[]).includes(k)) out.push(fail('RPR-DUMP-001', `unknown member "${group}.${k}": the dump format is closed`, { pointer: ptr(group, k), actual: k }));
+    }
+  }
+  if (out.some((f) => f.rule === 'RDS-001' || f.rule.startsWith('RDS-LOCK-00'))) {
+    out.push(fail('RDS-F002', 'loading denied: mandatory fields are missing', { expected: 'every mandatory member', actual: out.filter((f) => f.rule === 'RDS-001' || f.rule.startsWith('RDS-LOCK-00')).map((f) => f.pointer ?? '') }));
+  }
+}
+
+function hashRef(v: unknown, pointer: string, out: Finding[]): string | undefined {
+  if (isHashString(v)) return v;
+  if (v !== undefined) out.push(fail('RPR-DUMP-004', `${pointer} is not a hash string (sha256: + 64 lowercase hex digits)`, { pointer, expected: 'sha256:<64 lowercase hex>', actual: describe(v) }));
+  return undefined;
+}
+
+function hashList(v: unknown, pointer: string, out: Finding[]): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v)) {
+    out.push(typeFail(pointer, 'an array of hash strings', v));
+    return undefined;
+  }
+  const before = out.length;
+  const r = v.map((h, i) => hashRef(h, `${pointer}/${i}`, out));
+  return out.length === before ? (r as string[]) : undefined;
+}
+
+function str(v: unknown, pointer: string, out: Finding[]): string | undefined {
+  if (typeof v === 'string' && v.length > 0) return v;
+  if (v !== undefined) out.push(typeFail(pointer, 'a non-empty string', v));
+  return undefined;
+}
+
+function timestamp(v: unknown, pointer: string, out: Finding[]): string | undefined {
+  if (v === undefined) return undefined;
+  if (isRfc3339Utc(v)) return v;
+  out.push(fail('RDS-003', `${pointer} is not an RFC 3339 UTC timestamp: ${whyNotRfc3339Utc(v)}`, { pointer, expected: 'YYYY-MM-DDTHH:MM:SS[.fff]Z', actual: describe(v) }));
+  return undefined;
+}
+
+function numberIn(v: unknown, pointer: string, lo: number, hi: number, integer: boolean, out: Finding[]): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi && (!integer || Number.isInteger(v))) return v;
+  out.push(typeFail(pointer, `${integer ? 'an integer' : 'a number'} from ${lo} to ${hi}`, v));
+  return undefined;
+}
+
+function checkArtifacts(v: unknown, out: Finding[]): Map<string, FrozenArtifact> | undefined {
+  if (v === undefined) return undefined;
+  if (!isObject(v)) {
+    out.push(typeFail('/artifacts', 'an object', v));
+    return undefined;
+  }
+  const map = new Map<string, FrozenArtifact>();
+  for (const key of Object.keys(v)) {
+    const p = ptr('artifacts', key);
+    if (!isHashString(key)) out.push(fail('RPR-DUMP-004', `artifact key ${key} is not a hash string`, { pointer: p, expected: 'sha256:<64 lowercase hex>', actual: key }));
+    const a = v[key];
+    if (!isObject(a)) {
+      out.push(typeFail(p, 'an object {mediaType, text} or {mediaType, json}', a));
+      continue;
+    }
+    let good = true;
+    for (const k of Object.keys(a)) {
+      if (k !== 'mediaType' && k !== 'text' && k !== 'json') {
+        out.push(fail('RPR-DUMP-001', `unknown member "${k}" in an artifact: the dump format is closed`, { pointer: `${p}/${escapePointerToken(k)}`, actual: k }));
+        good = false;
+      }
+    }
+    if (typeof a['mediaType'] !== 'string' || a['mediaType'] === '') {
+      out.push(a['mediaType'] === undefined ? fail('RDS-001', 'an artifact has no mediaType', { pointer: `${p}/mediaType`, expected: 'present', actual: 'missing' }) : typeFail(`${p}/mediaType`, 'a non-empty string', a['mediaType']));
+      good = false;
+    }
+    const hasText = a['text'] !== undefined;
+    const hasJson = a['json'] !== undefined;
+    if (hasText === hasJson) {
+      out.push(fail('RPR-DUMP-002', 'an artifact holds exactly one of "text" or "json"', { pointer: p, expected: 'text xor json', actual: hasText ? 'both' : 'neither' }));
+      good = false;
+    } else if (hasText && typeof a['text'] !== 'string') {
+      out.push(typeFail(`${p}/text`, 'a string', a['text']));
+      good = false;
+    }
+    if (!good) continue;
+    const art: FrozenArtifact = hasText ? { hash: hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string } : { hash: hashValue(a['json']), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
+    map.set(key, art);
+  }
+  return map;
+}
+
+export function checkStructure(m: DumpModel, out: Finding[]): Typed {
+  checkMembers(m, out);
+  const t: Typed = {};
+  if (m['type'] !== undefined && m['type'] !== DUMP_TYPE) out.push(fail('RPR-DUMP-006', `type must be "${DUMP_TYPE}"`, { pointer: '/type', expected: DUMP_TYPE, actual: describe(m['type']) }));
+  if (m['formatVersion'] !== undefined && m['formatVersion'] !== FORMAT_VERSION) {
+    out.push(fail('RPR-DUMP-006', `formatVersion ${JSON.stringify(m['formatVersion'])} is not supported (this reader reads ${FORMAT_VERSION})`, { pointer: '/formatVersion', expected: FORMAT_VERSION, actual: describe(m['formatVersion']) }));
+  }
+  t.artifacts = checkArtifacts(m['artifacts'], out);
+  t.dumpId = str(m['dumpId'], '/dumpId', out);
+  t.createdAtUtc = timestamp(m['createdAtUtc'], '/createdAtUtc', out);
+  t.executionOutcomeHash = hashRef(m['executionOutcomeHash'], '/executionOutcomeHash', out);
+  t.pipelineDefinitionHash = hashRef(m['pipelineDefinitionHash'], '/pipelineDefinitionHash', out);
+  t.promptArtifactHash = hashRef(m['promptArtifactHash'], '/promptArtifactHash', out);
+  t.materialSnapshotHashSet = hashList(m['materialSnapshotHashSet'], '/materialSnapshotHashSet', out);
+  t.seed = numberIn(m['seed'], '/seed', 0, Number.MAX_SAFE_INTEGER, true, out);
+  const kv = m['kernelVersion'];
+  if (kv !== undefined) {
+    const sm = typeof kv === 'string' ? SEMVER.exec(kv) : null;
+    if (!sm) out.push(fail('RPR-DUMP-007', '/kernelVersion is not a semantic version (MAJOR.MINOR.PATCH)', { pointer: '/kernelVersion', expected: 'MAJOR.MINOR.PATCH', actual: describe(kv) }));
+    else {
+      t.kernelVersion = kv as string;
+      t.kernelMajor = Number(sm[1]);
+    }
+  }
+  if (m['keyId'] !== undefined) {
+    if (isKeyId(m['keyId'])) t.keyId = m['keyId'];
+    else out.push(fail('RPR-DUMP-004', '/keyId is not ed25519: + 64 lowercase hex digits', { pointer: '/keyId', expected: 'ed25519:<64 lowercase hex>', actual: describe(m['keyId']) }));
+  }
+  const sig = m['signature'];
+  if (sig !== undefined) {
+    // Canonical base64 only: a signature whose padding bits differ decodes to the same
+    // bytes, and accepting it would let a forger change a signed dump undetected.
+    if (isSignatureString(sig) && Buffer.from(sig, 'base64').toString('base64') === sig) t.signature = sig;
+    else out.push(fail('RDS-F001', '/signature is not a canonical base64 Ed25519 signature (64 bytes)', { pointer: '/signature', expected: '88 characters of canonical base64', actual: describe(sig) }));
+  }
+  const b = m['buffers'];
+  if (isObject(b)) {
+    const before = out.length;
+    const expression = hashRef(b['expression'], '/buffers/expression', out);
+    const orchestration = hashRef(b['orchestration'], '/buffers/orchestration', out);
+    const material = hashList(b['material'], '/buffers/material', out);
+    if (out.length === before && expression && orchestration && material) t.buffers = { expression, material, orchestration };
+  }
+  const cs = m['computeShape'];
+  if (isObject(cs)) {
+    const before = out.length;
+    const advisor = str(cs['advisor'], '/computeShape/advisor', out);
+    const arity = numberIn(cs['arity'], '/computeShape/arity', 1, 1024, true, out);
+    const tensorType = str(cs['tensorType'], '/computeShape/tensorType', out);
+    if (out.length === before && advisor && arity !== undefined && tensorType) t.computeShape = { advisor, arity, tensorType };
+  }
+  const ip = m['inferenceParameters'];
+  if (isObject(ip)) {
+    const before = out.length;
+    const maxTokens = numberIn(ip['maxTokens'], '/inferenceParameters/maxTokens', 1, 1_000_000, true, out);
+    const temperature = numberIn(ip['temperature'], '/inferenceParameters/temperature', 0, 2, false, out);
+    const topP = numberIn(ip['topP'], '/inferenceParameters/topP', 0, 1, false, out);
+    if (out.length === before && maxTokens !== undefined && temperature !== undefined && topP !== undefined) t.inferenceParameters = { maxTokens, temperature, topP };
+  }
+  const lp = m['lockedProviderInfo'];
+  if (isObject(lp)) {
+    const before = out.length;
+    const providerId = str(lp['providerId'], '/lockedProviderInfo/providerId', out);
+    const modelId = str(lp['modelId'], '/lockedProviderInfo/modelId', out);
+    const quantizationProfile = str(lp['quantizationProfile'], '/lockedProviderInfo/quantizationProfile', out);
+    const capturedAtUtc = timestamp(lp['capturedAtUtc'], '/lockedProviderInfo/capturedAtUtc', out);
+    const cap = lp['capacitySnapshot'];
+    if (cap !== undefined && !isObject(cap)) out.push(typeFail('/lockedProviderInfo/capacitySnapshot', 'an object', cap));
+    if (out.length === before && providerId && modelId && quantizationProfile && capturedAtUtc && isObject(cap)) {
+      t.lockedProviderInfo = { providerId, modelId, quantizationProfile, capturedAtUtc, capacitySnapshot: cap as { [k: string]: JsonValue } };
+    }
+  }
+  const td = m['trustDecision'];
+  if (isObject(td)) {
+    const before = out.length;
+    const decision = td['decision'];
+    if (decision !== undefined && !(TRUST_DECISIONS as readonly unknown[]).includes(decision)) out.push(typeFail('/trustDecision/decision', `one of ${TRUST_DECISIONS.join(', ')}`, decision));
+    const evaluatedAtUtc = timestamp(td['evaluatedAtUtc'], '/trustDecision/evaluatedAtUtc', out);
+    if (td['keyId'] !== undefined && !isKeyId(td['keyId'])) out.push(fail('RPR-DUMP-004', '/trustDecision/keyId is not ed25519: + 64 lowercase hex digits', { pointer: '/trustDecision/keyId', expected: 'ed25519:<64 lowercase hex>', actual: describe(td['keyId']) }));
+    if (out.length === before && decision !== undefined && evaluatedAtUtc && isKeyId(td['keyId'])) t.trustDecision = { decision: decision as TrustDecisionValue, evaluatedAtUtc, keyId: td['keyId'] };
+  }
+  return t;
+}
+
+// ---------------------------------------------------------------------------
+// Hash chain
+
+function node(id: string, label: string, recorded: string | null, recomputed: string | null, status: ChainNode['status'], parents: string[], pointer?: string): ChainNode {
+  const n: ChainNode = { id, label, recorded, recomputed, status, parents };
+  if (pointer !== undefined) n.pointer = pointer;
+  return n;
+}
+
+/** Step 1: every artifact's key equals its content hash (RDS-F001); references resolve (RDS-002). */
+function chainArtifacts(t: Typed, out: Finding[], chain: ChainNode[]): void {
+  if (!t.artifacts) return;
+  for (const [key, a] of t.artifacts) {
+    const p = ptr('artifacts', key);
+    const ok = key === a.hash;
+    chain.push(node(`artifact:${key}`, `artifact (${a.mediaType}, ${a.text !== undefined ? 'text' : 'json'})`, key, a.hash, ok ? 'match' : 'mismatch', [], p));
+    if (!ok) out.push(fail('RDS-F001', 'an artifact does not hash to its key: its content was altered', { pointer: p, expected: key, actual: a.hash }));
+  }
+}
+
+function resolves(t: Typed, h: string | undefined, pointer: string, out: Finding[]): boolean {
+  if (!h || !t.artifacts) return false;
+  const a = t.artifacts.get(h);
+  if (a && a.hash === h) return true;
+  if (!a) out.push(fail('RDS-002', `${pointer} does not resolve to an artifact of the dump`, { pointer, expected: `an artifact ${h}`, actual: 'no such artifact' }));
+  return false;
+}
+
+function refNode(t: Typed, h: string | undefined): ChainNode['status'] {
+  if (!h) return 'missing';
+  const a = t.artifacts?.get(h);
+  return !a ? 'unresolved' : a.hash === h ? 'match' : 'mismatch';
+}
+
+export function verifyModel(m: DumpModel, trust: TrustStore | null, canonicalWithoutSignature: () => string, kernelSeverity: 'warning' | 'unavailable'): DumpVerification {
+  const findings: Finding[] = [];
+  const chain: ChainNode[] = [];
+  const t = checkStructure(m, findings);
+  if (t.kernelMajor !== undefined && !SUPPORTED_KERNEL_MAJORS.includes(t.kernelMajor)) {
+    const mk = kernelSeverity === 'warning' ? warning : unavailable;
+    findings.push(mk('RDS-F003', `kernel major version ${t.kernelMajor} is outside the supported range (${SUPPORTED_KERNEL_MAJORS.join(', ')})`, { pointer: '/kernelVersion', expected: `major ${SUPPORTED_KERNEL_MAJORS.join(' or ')}`, actual: t.kernelVersion ?? null }));
+  }
+  chainArtifacts(t, findings, chain);
+
+  // References (RDS-002) for every hash the dump names.
+  resolves(t, t.promptArtifactHash, '/promptArtifactHash', findings);
+  resolves(t, t.pipelineDefinitionHash, '/pipelineDefinitionHash', findings);
+  t.materialSnapshotHashSet?.forEach((h, i) => resolves(t, h, `/materialSnapshotHashSet/${i}`, findings));
+  if (t.buffers) {
+    resolves(t, t.buffers.orchestration, '/buffers/orchestration', findings);
+    resolves(t, t.buffers.expression, '/buffers/expression', findings);
+    t.buffers.material.forEach((h, i) => resolves(t, h, `/buffers/material/${i}`, findings));
+  }
+  if (t.artifacts) {
+    const used = new Set<string>([t.promptArtifactHash, t.pipelineDefinitionHash, t.buffers?.expression, t.buffers?.orchestration, ...(t.materialSnapshotHashSet ?? []), ...(t.buffers?.material ?? [])].filter((x): x is string => !!x));
+    for (const k of t.artifacts.keys()) if (!used.has(k)) findings.push(warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', { pointer: ptr('artifacts', k) }));
+  }
+
+  // Step 2: prompt.
+  const promptStatus = refNode(t, t.promptArtifactHash);
+  const orch = t.buffers?.orchestration ?? null;
+  const promptOk = promptStatus === 'match' && orch === t.promptArtifactHash;
+  chain.push(node('prompt', 'prompt: buffers.orchestration = promptArtifactHash', t.promptArtifactHash ?? null, orch, promptStatus !== 'match' ? promptStatus : promptOk ? 'match' : 'mismatch', t.promptArtifactHash ? [`artifact:${t.promptArtifactHash}`] : [], '/promptArtifactHash'));
+  if (t.promptArtifactHash && orch && orch !== t.promptArtifactHash) findings.push(fail('RDS-F001', 'buffers.orchestration differs from promptArtifactHash', { pointer: '/buffers/orchestration', expected: t.promptArtifactHash, actual: orch }));
+
+  // Step 3: pipeline resolves to a JSON artifact.
+  let pipeStatus = refNode(t, t.pipelineDefinitionHash);
+  const pipe = t.pipelineDefinitionHash ? t.artifacts?.get(t.pipelineDefinitionHash) : undefined;
+  if (pipeStatus === 'match' && pipe && pipe.json === undefined) {
+    pipeStatus = 'mismatch';
+    findings.push(fail('RPR-DUMP-008', 'pipelineDefinitionHash names a text artifact; a pipeline definition is a JSON artifact', { pointer: '/pipelineDefinitionHash', expected: 'a JSON artifact', actual: 'a text artifact' }));
+  }
+  chain.push(node('pipeline', 'pipeline definition (JSON artifact)', t.pipelineDefinitionHash ?? null, pipe?.hash ?? null, pipeStatus, t.pipelineDefinitionHash ? [`artifact:${t.pipelineDefinitionHash}`] : [], '/pipelineDefinitionHash'));
+
+  // Step 4: materials: sorted, unique, equal to the set buffers.material.
+  const ms = t.materialSnapshotHashSet;
+  let matStatus: ChainNode['status'] = ms && t.buffers ? 'match' : 'missing';
+  if (ms) {
+    for (let i = 1; i < ms.length; i++) {
+      if (!(ms[i - 1]! < ms[i]!)) {
+        matStatus = 'mismatch';
+        findings.push(fail('RPR-DUMP-009', 'materialSnapshotHashSet is not sorted ascending without duplicates', { pointer: `/materialSnapshotHashSet/${i}`, expected: `after ${ms[i - 1]}`, actual: ms[i]! }));
+        break;
+      }
+    }
+    if (ms.some((h) => refNode(t, h) !== 'match') && matStatus === 'match') matStatus = 'unresolved';
+  }
+  const bufSet = t.buffers ? [...new Set(t.buffers.material)].sort() : null;
+  if (ms && bufSet && canonicalizeValue(ms) !== canonicalizeValue(bufSet)) {
+    matStatus = 'mismatch';
+    findings.push(fail('RDS-F001', 'the set buffers.material differs from materialSnapshotHashSet', { pointer: '/buffers/material', expected: ms, actual: t.buffers!.material }));
+  } else if (t.buffers && new Set(t.buffers.material).size !== t.buffers.material.length) {
+    matStatus = 'mismatch';
+    findings.push(fail('RPR-DUMP-009', 'buffers.material lists a material twice', { pointer: '/buffers/material', actual: t.buffers.material }));
+  }
+  chain.push(node('materials', 'materials: materialSnapshotHashSet = set(buffers.material)', ms ? hashValue(ms) : null, bufSet ? hashValue(bufSet) : null, matStatus, (ms ?? []).map((h) => `artifact:${h}`), '/materialSnapshotHashSet'));
+
+  // Step 5: input commitment (nothing recorded: computed from the frozen conditions).
+  let inputHash: string | null = null;
+  if (t.computeShape && t.inferenceParameters && t.kernelVersion && t.lockedProviderInfo && ms && t.pipelineDefinitionHash && t.promptArtifactHash && t.seed !== undefined) {
+    inputHash = hashValue({
+      computeShape: m['computeShape'],
+      inferenceParameters: m['inferenceParameters'],
+      kernelVersion: t.kernelVersion,
+      lockedProviderInfo: m['lockedProviderInfo'],
+      materialSnapshotHashSet: ms,
+      pipelineDefinitionHash: t.pipelineDefinitionHash,
+      promptArtifactHash: t.promptArtifactHash,
+      seed: t.seed,
+    });
+  }
+  chain.push(node('input', 'input commitment H({computeShape, inferenceParameters, kernelVersion, lockedProviderInfo, materials, pipeline, prompt, seed})', null, inputHash, inputHash ? 'match' : 'missing', ['prompt', 'pipeline', 'materials']));
+
+  // Step 6: outcome (RDS-F005).
+  const expr = t.buffers?.expression;
+  let outcome: string | null = null;
+  let outStatus: ChainNode['status'] = 'missing';
+  if (inputHash && expr && t.executionOutcomeHash) {
+    outcome = hashValue({ expressionHash: expr, inputHash });
+    outStatus = outcome === t.executionOutcomeHash ? (refNode(t, expr) === 'match' ? 'match' : 'unresolved') : 'mismatch';
+    if (outcome !== t.executionOutcomeHash) findings.push(fail('RDS-F005', 'executionOutcomeHash does not match H({expressionHash, inputHash}): the outcome is not bound to the recorded conditions', { pointer: '/executionOutcomeHash', expected: outcome, actual: t.executionOutcomeHash }));
+  }
+  chain.push(node('outcome', 'outcome: executionOutcomeHash = H({expressionHash, inputHash})', t.executionOutcomeHash ?? null, outcome, outStatus, ['input', ...(expr ? [`artifact:${expr}`] : [])], '/executionOutcomeHash'));
+
+  // Step 7: signature and trust (RDS-007, RDS-F001).
+  checkSignature(t, trust, canonicalWithoutSignature, findings, chain);
+
+  const id = t.dumpId ?? (typeof m['dumpId'] === 'string' ? m['dumpId'] : null);
+  return { id, findings, chain, typed: t, inputHash };
+}
+
+function checkSignature(t: Typed, trust: TrustStore | null, canonicalWithoutSignature: () => string, out: Finding[], chain: ChainNode[]): void {
+  const parents = ['outcome'];
+  if (!t.keyId || !t.signature) {
+    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId ?? null, null, 'missing', parents, '/signature'));
+    chain.push(node('trust', 'trust decision (recorded vs Reprise)', t.trustDecision?.decision ?? null, null, 'missing', ['signature'], '/trustDecision'));
+    return;
+  }
+  if (t.trustDecision && t.trustDecision.keyId !== t.keyId) {
+    out.push(fail('RDS-007', 'trustDecision.keyId differs from the signing keyId', { pointer: '/trustDecision/keyId', expected: t.keyId, actual: t.trustDecision.keyId }));
+  }
+  const key = trust?.get(t.keyId);
+  let reprise: TrustDecisionValue = 'unknown';
+  if (!trust) {
+    out.push(unavailable('RDS-007', 'no trust store was given (--trust-store): the signing key cannot be decided', { pointer: '/keyId', actual: t.keyId }));
+    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, null, 'missing', parents, '/signature'));
+  } else if (!key) {
+    out.push(unavailable('RDS-007', `the signing key ${t.keyId} is not in the trust store ${trust.source}`, { pointer: '/keyId', expected: 'a key listed in the trust store', actual: t.keyId }));
+    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, null, 'missing', parents, '/signature'));
+  } else {
+    const good = verifyBytes(key.publicKey, Buffer.from(canonicalWithoutSignature(), 'utf8'), t.signature);
+    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, good ? key.keyId : null, good ? 'match' : 'mismatch', parents, '/signature'));
+    if (!good) out.push(fail('RDS-F001', 'the signature does not verify: the dump was altered after signing, or signed by another key', { pointer: '/signature', expected: `a valid signature by ${t.keyId}`, actual: 'invalid signature' }));
+    reprise = key.status === 'revoked' ? 'revoked' : 'trusted';
+    if (key.status === 'revoked') out.push(fail('RDS-007', `the signing key ${t.keyId} is revoked in the trust store`, { pointer: '/keyId', expected: 'active or retired', actual: 'revoked' }));
+    else if (key.status === 'retired') out.push(info('RDS-007', `the signing key ${t.keyId} is retired (still trusted for dumps it signed)`, { pointer: '/keyId' }));
+  }
+  const recorded = t.trustDecision?.decision ?? null;
+  const decided = key !== undefined;
+  chain.push(node('trust', 'trust decision (recorded vs Reprise)', recorded, decided ? reprise : null, !decided ? 'missing' : recorded === reprise ? 'match' : 'mismatch', ['signature'], '/trustDecision/decision'));
+  if (decided && recorded !== null && recorded !== reprise) {
+    out.push(fail('RDS-007', `the recorded trustDecision "${recorded}" disagrees with Reprise's decision "${reprise}"`, { pointer: '/trustDecision/decision', expected: reprise, actual: recorded }));
+  }
+}
