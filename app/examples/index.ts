@@ -6,7 +6,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { dumpsWriter } from './dumps.js';
-import { tgWriter } from './tg.js';
 
 export interface ExampleFile {
   /** Path relative to the examples directory, with `/` separators. */
@@ -38,7 +37,7 @@ const foundationWriter: ExampleWriter = {
   ],
 };
 
-export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter];
+export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter];
 
 export async function buildExamples(): Promise<ExampleFile[]> {
   const all: ExampleFile[] = [];
