@@ -31,7 +31,8 @@ export function decodeJson(s: Sniffed): Decoded {
   }
   const model = j.value as DumpModel;
   const findings: Finding[] = [];
-  const order = checkOrder(model, s.text());
+  const text = s.text();
+  const order = text === null ? null : checkOrder(text);
   if (order) findings.push(order);
   return { model, canonicalWithoutSignature: () => signedPayload(model, j.canonical), findings };
 }

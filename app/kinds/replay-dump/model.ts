@@ -156,11 +156,12 @@ export function orderFromText(text: string): Finding | null {
   return null;
 }
 
-/** RDS-004 for a parsed JSON value with its source text available. */
-export function checkOrder(value: unknown, text: string | null, pointer = ''): Finding | null {
-  const r = orderViolation(value, pointer);
-  if (r !== 'index-like') return r;
-  if (text === null) return null;
+/**
+ * RDS-004 for JSON text. Always from the text: the strict parse (jcs.ts) may hand back
+ * objects already re-ordered canonically, and V8 hoists array-index-like names, so the
+ * parsed value cannot show the order the writer used.
+ */
+export function checkOrder(text: string, pointer = ''): Finding | null {
   const f = orderFromText(text);
   if (f && pointer) f.pointer = pointer + (f.pointer ?? '');
   return f;

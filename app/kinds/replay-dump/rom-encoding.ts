@@ -128,7 +128,7 @@ function parseValue(raw: string, form: Form, line: number, pointer: string, find
   } catch (e) {
     throw new RomError('RPR-DUMP-005', `the value is neither JSON nor a [[ref]] link (${e instanceof JcsError ? e.message : 'invalid'})`, line);
   }
-  const order = checkOrder(value, raw, pointer);
+  const order = checkOrder(raw, pointer);
   if (order) findings.push(order);
   return value;
 }
@@ -240,7 +240,7 @@ function readRom(text: string, findings: Finding[]): DumpModel {
         } catch (e) {
           throw new RomError('RPR-DUMP-003', `the JSON content of artifact ${current.key} is not I-JSON: ${e instanceof JcsError ? e.message : 'invalid'}`, n);
         }
-        const order = checkOrder(v, content, `/artifacts/${current.key}/json`);
+        const order = checkOrder(content, `/artifacts/${current.key}/json`);
         if (order) findings.push(order);
         art['json'] = v;
       }
