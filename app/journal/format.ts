@@ -109,8 +109,17 @@ export function checkEntryShape(v: unknown, pointer: string): Finding[] {
   if ('subject' in v) out.push(...checkSubject(v['subject'], pointer));
   if ('body' in v && !isObject(v['body'])) out.push(fail(R, 'body is not a JSON object', { pointer }));
   if ('author' in v && !isKeyId(v['author'])) out.push(fail(R, 'author is not an ed25519:<64 hex> key id', { pointer }));
-  if ('sig' in v && !isSignatureString(v['sig'])) out.push(fail(R, 'sig is not a base64 64-byte signature', { pointer }));
+  if ('sig' in v && !isCanonicalSig(v['sig'])) out.push(fail(R, 'sig is not the canonical base64 of a 64-byte signature', { pointer }));
   return out;
+}
+
+/**
+ * A signature string in its one canonical base64 form. Decoders ignore the unused low bits
+ * of the last character, so without this check one signature has several spellings and a
+ * line could be altered without breaking its signature.
+ */
+export function isCanonicalSig(s: unknown): s is string {
+  return isSignatureString(s) && Buffer.from(s, 'base64').toString('base64') === s;
 }
 
 export function checkSubject(s: unknown, pointer: string): Finding[] {
@@ -131,6 +140,6 @@ export function checkCheckpointShape(v: unknown, pointer: string): Finding[] {
   if ('rootHash' in v && !isHashString(v['rootHash'])) out.push(fail(R, 'rootHash is not a sha256:<64 hex> hash string', { pointer }));
   if ('timestampUtc' in v && !isRfc3339Utc(v['timestampUtc'])) out.push(fail(R, `timestampUtc is ${whyNotRfc3339Utc(v['timestampUtc'])}`, { pointer }));
   if ('signer' in v && !isKeyId(v['signer'])) out.push(fail(R, 'signer is not an ed25519:<64 hex> key id', { pointer }));
-  if ('sig' in v && !isSignatureString(v['sig'])) out.push(fail(R, 'sig is not a base64 64-byte signature', { pointer }));
+  if ('sig' in v && !isCanonicalSig(v['sig'])) out.push(fail(R, 'sig is not the canonical base64 of a 64-byte signature', { pointer }));
   return out;
 }

@@ -208,7 +208,7 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
     checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
     if (trust) checkSignature(trust, cp.signer, unsignedDigest(cp), cp.sig, pointer, what, findings);
     if (cp.treeSize > size) {
-      findings.push(fail('RPR-JOURNAL-016', `${what} covers ${cp.treeSize} entries but ${ENTRIES_FILE} holds ${size}: signed entries were removed (truncated)`, { pointer, expected: cp.treeSize, actual: size }));
+      findings.push(fail('RPR-JOURNAL-016', `${what} covers ${cp.treeSize} entries but ${ENTRIES_FILE} holds ${size}: signed entries from line ${size + 1} on were removed (truncated)`, { pointer, expected: cp.treeSize, actual: size }));
     } else {
       const root = formatHash(tree.root(cp.treeSize).toString('hex'));
       if (root !== cp.rootHash) findings.push(fail('RPR-JOURNAL-015', `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`, { pointer, expected: root, actual: cp.rootHash }));
