@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { dumpsWriter } from './dumps.js';
+import { tgWriter } from './tg.js';
 import { acgpWriter } from './acgp.js';
 
 export interface ExampleFile {
@@ -38,7 +39,7 @@ const foundationWriter: ExampleWriter = {
   ],
 };
 
-export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, acgpWriter];
+export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter, acgpWriter];
 
 export async function buildExamples(): Promise<ExampleFile[]> {
   const all: ExampleFile[] = [];

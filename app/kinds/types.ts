@@ -23,6 +23,8 @@ export interface EngineOptions {
   key?: string;
   /** Kernel adapter (command or module) for Nemosyne packages. */
   kernelAdapter?: string;
+  /** `replay --out FILE`: where a kind writes its replay artifact (the TG comparison artifact). */
+  out?: string;
 }
 
 export interface KindContext {

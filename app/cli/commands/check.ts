@@ -39,6 +39,7 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   if (typeof v['journal'] === 'string') o.journal = v['journal'];
   if (typeof v['key'] === 'string') o.key = v['key'];
   if (typeof v['kernel-adapter'] === 'string') o.kernelAdapter = v['kernel-adapter'];
+  if (typeof v['out'] === 'string') o.out = v['out'];
   if (Array.isArray(v['what-if'])) {
     for (const w of v['what-if'] as string[]) if (!/^(model|shape)=.+$/.test(w)) throw new CliUsageError(`--what-if takes model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE, not "${w}"`);
     o.whatIf = v['what-if'] as string[];

@@ -1,0 +1,57 @@
+/**
+ * Small structural helpers for closed formats: each yields findings with a pointer,
+ * the expected shape and the actual value, instead of throwing.
+ */
+import type { Finding, JsonValue } from '../../../shared/report.js';
+import { escapePointerToken } from '../../core/jcs.js';
+import { fail } from '../../core/findings.js';
+
+export type Obj = Record<string, unknown>;
+
+export const RULE_STRUCTURE = 'RPR-TG-002';
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function ptr(base: string, ...tokens: (string | number)[]): string {
+  return base + tokens.map((t) => '/' + escapePointerToken(String(t))).join('');
+}
+
+/** A short JSON rendering of an actual value for a finding (never huge). */
+export function show(v: unknown): JsonValue {
+  if (v === undefined) return '(absent)';
+  if (v === null || typeof v === 'boolean' || typeof v === 'number') return v;
+  if (typeof v === 'string') return v.length > 200 ? v.slice(0, 200) + '…' : v;
+  return Array.isArray(v) ? `(array of ${v.length})` : '(object)';
+}
+
+/** Checks that `o` has exactly the required members plus any of the optional ones. */
+export function closedMembers(o: Obj, pointer: string, required: readonly string[], optional: readonly string[], out: Finding[]): boolean {
+  let ok = true;
+  for (const r of required) {
+    if (!(r in o)) {
+      out.push(fail(RULE_STRUCTURE, `missing member "${r}"`, { pointer: ptr(pointer, r), expected: 'present', actual: '(absent)' }));
+      ok = false;
+    }
+  }
+  for (const k of Object.keys(o)) {
+    if (!required.includes(k) && !optional.includes(k)) {
+      out.push(fail(RULE_STRUCTURE, `unknown member "${k}": the format is closed`, { pointer: ptr(pointer, k), expected: [...required, ...optional].join(', '), actual: k }));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+export function wrongType(pointer: string, expected: string, actual: unknown): Finding {
+  return fail(RULE_STRUCTURE, `${pointer || 'the document'} must be ${expected}`, { pointer, expected, actual: show(actual) });
+}
+
+export function isNonEmptyString(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0;
+}
+
+export function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}

@@ -1,0 +1,84 @@
+/**
+ * JournalPort over the evidence journal (app/journal): verifyJournal for the whole
+ * journal (chain, signatures, checkpoints), MerkleTree + verifyInclusion for the RFC 9162
+ * inclusion proof of one entry against the latest signed checkpoint, appendEntry for
+ * durable signed appends (retried while another writer holds the lock), and the pure
+ * case fold for open cases.
+ */
+import { fail, unavailable } from '../../core/findings.js';
+import { loadSigner, type Signer, type TrustStore } from '../../core/keys.js';
+import { JournalError } from '../../journal/errors.js';
+import type { EntryKind } from '../../journal/format.js';
+import { leafHash, verifyInclusion } from '../../journal/merkle.js';
+import { verifyJournal, type JournalVerification } from '../../journal/verify.js';
+import { appendEntry } from '../../journal/writer.js';
+import type { AnchoredEntry, JournalPort } from './journal-port.js';
+
+const LOCK_RETRIES = 200;
+const LOCK_WAIT_MS = 25;
+
+export function openJournalPort(dir: string, keyPath: string | undefined, trustStore: TrustStore | null): JournalPort {
+  let verified: Promise<JournalVerification> | null = null;
+  let signer: Promise<Signer> | null = null;
+  const verification = () => (verified ??= verifyJournal(dir, trustStore));
+  const toAnchored = (p: JournalVerification['entries'][number]): AnchoredEntry => ({
+    seq: p.entry.seq,
+    entryHash: p.hash,
+    recordedAtUtc: p.entry.recordedAtUtc,
+    kind: p.entry.kind,
+    claimRef: p.entry.subject.claimRef,
+    artifact: p.entry.subject.artifact ?? null,
+    body: p.entry.body,
+  });
+  return {
+    async verifyAnchor(seq, entryHash, pointer) {
+      let v: JournalVerification;
+      try {
+        v = await verification();
+      } catch (e) {
+        return { ok: false, findings: [fail('RPR-TG-021', `the journal ${dir} cannot be read: ${e instanceof Error ? e.message : String(e)}`, { pointer })] };
+      }
+      const broken = v.findings.find((f) => f.severity === 'fail');
+      if (broken) return { ok: false, findings: [fail('RPR-TG-021', `the journal ${dir} does not verify (${broken.rule}: ${broken.message}); no anchor in it can be trusted`, { pointer })] };
+      if (!trustStore) return { ok: false, findings: [unavailable('RPR-TG-023', 'the anchor\'s journal signatures cannot be checked without --trust-store', { pointer })] };
+      const p = v.entries.find((x) => x.entry.seq === seq);
+      if (!p) return { ok: false, findings: [fail('RPR-TG-021', `the journal has no entry ${seq}`, { pointer: `${pointer}/seq`, expected: `an entry with seq ${seq}`, actual: `${v.entries.length} entries` })] };
+      if (p.hash !== entryHash) return { ok: false, findings: [fail('RPR-TG-021', `journal entry ${seq} is not the anchored entry`, { pointer: `${pointer}/entryHash`, expected: entryHash, actual: p.hash })] };
+      const cp = v.latestCheckpoint;
+      const index = p.line - 1;
+      if (!cp || cp.treeSize <= index) return { ok: false, findings: [fail('RPR-TG-021', `journal entry ${seq} is covered by no signed checkpoint`, { pointer, expected: `a checkpoint with treeSize > ${index}`, actual: cp ? cp.treeSize : null })] };
+      const proof = v.tree.inclusionProof(index, cp.treeSize);
+      const root = Buffer.from(cp.rootHash.slice('sha256:'.length), 'hex');
+      if (!verifyInclusion(leafHash(p.text), index, cp.treeSize, proof, root))
+        return { ok: false, findings: [fail('RPR-TG-021', `the inclusion proof of journal entry ${seq} does not verify against the latest signed checkpoint`, { pointer, expected: cp.rootHash, actual: `leaf ${leafHash(p.text).toString('hex')}` })] };
+      return { ok: true, entry: toAnchored(p) };
+    },
+    async append(kind, subject, body) {
+      if (!keyPath) throw new JournalError('anchoring needs --key KEYFILE', 'USAGE');
+      const s = await (signer ??= loadSigner(keyPath));
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const r = await appendEntry(dir, { kind: kind as EntryKind, subject, body }, s);
+          verified = null;
+          return { seq: r.seq, entryHash: r.entryHash };
+        } catch (e) {
+          if (e instanceof JournalError && e.code === 'LOCKED' && attempt < LOCK_RETRIES) {
+            await new Promise((r) => setTimeout(r, LOCK_WAIT_MS));
+            continue;
+          }
+          throw e;
+        }
+      }
+    },
+    async openCases() {
+      const v = await verification();
+      return new Set(v.cases.cases.filter((c) => c.state === 'open' || c.state === 'escalated').map((c) => c.subject.claimRef));
+    },
+    async entries() {
+      return (await verification()).entries.map(toAnchored);
+    },
+    async close() {
+      verified = null;
+    },
+  };
+}

@@ -1,0 +1,10 @@
+/** Types for json-logic-js 2.x (the package ships none); only what Reprise calls. */
+declare module 'json-logic-js' {
+  const jsonLogic: {
+    apply(logic: unknown, data?: unknown): unknown;
+    truthy(value: unknown): boolean;
+    is_logic(logic: unknown): boolean;
+    rm_operation(name: string): void;
+  };
+  export default jsonLogic;
+}

@@ -1,0 +1,85 @@
+/**
+ * TG-POLICY-RESOLUTION: the manifest names its policy bundle by hash; Reprise resolves
+ * it from the manifest's own artifacts or from `--policy FILE`, and accepts it only when
+ * H(bundle) equals the named hash and the bundle passes every bundle check.
+ */
+import { readFile } from 'node:fs/promises';
+import type { ChainNode, Finding } from '../../../shared/report.js';
+import { fail } from '../../core/findings.js';
+import { hashValue } from '../../core/hash.js';
+import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
+import { checkBundle, type Bundle } from './bundle.js';
+import { BUNDLE_TYPE } from './constants.js';
+import { isObj, ptr } from './check.js';
+import type { Manifest } from './manifest.js';
+
+export interface Resolved {
+  bundle: Bundle | null;
+  hash: string | null;
+  source: string | null;
+  findings: Finding[];
+  node: ChainNode;
+}
+
+/** UsageError (exit 3), imported lazily: engine/run.ts imports the kind registry, which imports this kind. */
+export async function usageError(message: string): Promise<Error> {
+  const { UsageError } = await import('../../engine/run.js');
+  return new UsageError(message);
+}
+
+const policyFiles = new Map<string, Promise<unknown>>();
+
+/** A `--policy` file, parsed strictly once per process; an unreadable or non-JSON file is a usage error. */
+export function loadPolicyFile(path: string): Promise<unknown> {
+  let p = policyFiles.get(path);
+  if (!p) {
+    p = readFile(path).then(
+      async (bytes) => {
+        try {
+          return parseCanonical(decodeJsonBytes(bytes)).value;
+        } catch (e) {
+          throw await usageError(`--policy ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`);
+        }
+      },
+      async (e: NodeJS.ErrnoException) => {
+        throw await usageError(`cannot read --policy ${path}: ${e.code ?? 'error'}`);
+      },
+    );
+    policyFiles.set(path, p);
+    p.catch(() => policyFiles.delete(path));
+  }
+  return p;
+}
+
+export async function resolvePolicy(m: Manifest, goodArtifacts: Set<string>, policyPath: string | undefined): Promise<Resolved> {
+  const want = m.policyContext.bundleHash;
+  const findings: Finding[] = [];
+  const node = (recomputed: string | null, status: ChainNode['status']): ChainNode => ({ id: 'policy-bundle', label: `policy bundle ${m.policyContext.bundleRef}`, recorded: want, recomputed, status, parents: [], pointer: '/policyContext/bundleHash' });
+  if (m.policyContext.bundleRef !== BUNDLE_TYPE)
+    findings.push(fail('RPR-TG-012', `policyContext.bundleRef must name ${BUNDLE_TYPE}`, { pointer: '/policyContext/bundleRef', expected: BUNDLE_TYPE, actual: m.policyContext.bundleRef }));
+
+  let value: unknown;
+  let source: string;
+  let base: string;
+  const embedded = m.artifacts[want];
+  if (embedded && goodArtifacts.has(want) && isObj(embedded.json) && embedded.json['type'] === BUNDLE_TYPE) {
+    value = embedded.json;
+    source = 'embedded';
+    base = ptr('/artifacts', want, 'json');
+  } else if (policyPath) {
+    value = await loadPolicyFile(policyPath);
+    source = policyPath;
+    base = '';
+    const got = hashValue(value);
+    if (got !== want) {
+      findings.push(fail('RPR-TG-012', `--policy ${policyPath} is not the bundle the manifest names: policy is resolved by hash`, { pointer: '/policyContext/bundleHash', expected: want, actual: got }));
+      return { bundle: null, hash: got, source, findings, node: node(got, 'mismatch') };
+    }
+  } else {
+    findings.push(fail('RPR-TG-011', 'the policy bundle named by hash is neither embedded as an artifact nor given with --policy: nothing can be scored', { pointer: '/policyContext/bundleHash', expected: want, actual: null }));
+    return { bundle: null, hash: null, source: null, findings, node: node(null, 'missing') };
+  }
+  const checked = checkBundle(value, base);
+  for (const f of checked.findings) findings.push(source === 'embedded' ? f : { ...f, message: `--policy ${source}: ${f.message}` });
+  return { bundle: checked.bundle, hash: checked.hash, source, findings, node: node(checked.hash, checked.hash === want ? 'match' : 'mismatch') };
+}

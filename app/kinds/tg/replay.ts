@@ -1,0 +1,362 @@
+/**
+ * TG replay: verify the manifest (structure, artifacts, policy resolution, the TG-RP
+ * rules, RECORDED anchors), then recompute every output by its mode and compare:
+ *   EXACT     H(replayed) == H(original), recomputed from the recorded inputs;
+ *   BANDED    |replayed − original| ≤ ε (ε from the bundle), A re-run through a provider,
+ *             TRUST-SCORE recomputed from the replayed vector (and, exactly, from the
+ *             recorded vector as an integrity check);
+ *   RECORDED  the artifact hash equals the anchored hash, the anchor is proven in the
+ *             journal and predates the manifest's creation, the lineage resolves.
+ * Drift beyond ε emits REPLAY-DRIFT with decisionMaterial; routing follows.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { ChainNode, Comparison, Finding, JsonValue } from '../../../shared/report.js';
+import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { hashValue } from '../../core/hash.js';
+import type { KindResult } from '../../core/report.js';
+import { epochMs } from '../../core/time.js';
+import type { Sniffed } from '../sniff.js';
+import type { KindContext } from '../types.js';
+import type { Bundle } from './bundle.js';
+import { ptr } from './check.js';
+import { buildComparisonArtifact, modeComposition } from './comparison.js';
+import { CSI, DRIFT_EVENT_TYPE, ENGINE, ROUTED_EXITS, ROUTING_EVENT_TYPE, type Exit } from './constants.js';
+import { decide } from './engines/decision.js';
+import { openJournalPort } from './journal-adapter.js';
+import type { AnchoredEntry, JournalPort } from './journal-port.js';
+import { checkManifest, type Execution, type Manifest } from './manifest.js';
+import { resolvePolicy, usageError } from './policy.js';
+import { providerConfidencePort, REFERENCE_MAX_TOKENS, type ConfidencePort } from './ports.js';
+import { exitWithA, recompute, type Lookup, type RecomputeEnv } from './recompute.js';
+import * as rules from './rules.js';
+
+export interface Verified {
+  result: KindResult;
+  /** Present when the manifest parsed and its policy resolved: what replay needs. */
+  state: State | null;
+}
+
+export interface State {
+  manifest: Manifest;
+  manifestHash: string;
+  bundle: Bundle;
+  bundleHash: string;
+  goodArtifacts: Set<string>;
+  blocked: rules.Blocked;
+  anchors: Map<string, AnchoredEntry>;
+  anchorStatus: Map<string, 'pass' | 'fail' | 'unavailable'>;
+  journal: JournalPort | null;
+}
+
+const execPtr = (e: Execution, ...t: string[]) => ptr('/executions', e.index, ...t);
+
+export async function verifyManifest(s: Sniffed, ctx: KindContext): Promise<Verified> {
+  const parsed = s.json();
+  if (!parsed || !parsed.ok) {
+    const err = parsed && !parsed.ok ? parsed.error : null;
+    const id = typeof s.jsonObject()?.['claimRef'] === 'string' ? (s.jsonObject()!['claimRef'] as string) : null;
+    return { result: { id, findings: [fail('RPR-TG-001', `the manifest is not strict I-JSON: ${err ? err.message : 'not JSON'}`, { pointer: err?.pointer ?? '' })], chain: [] }, state: null };
+  }
+  const checked = checkManifest(parsed.value);
+  const id = typeof (parsed.value as Record<string, unknown>)['claimRef'] === 'string' ? ((parsed.value as Record<string, unknown>)['claimRef'] as string) : null;
+  const chain: ChainNode[] = checked.artifactNodes.map((a) => ({ id: a.id, label: 'artifact', recorded: a.recorded, recomputed: a.recomputed, status: a.recomputed === a.recorded ? 'match' : 'mismatch', parents: [], pointer: ptr('/artifacts', a.id) }));
+  const findings = [...checked.findings];
+  const m = checked.manifest;
+  if (!m) return { result: { id, findings, chain }, state: null };
+
+  const policy = await resolvePolicy(m, checked.goodArtifacts, ctx.options.policy);
+  findings.push(...policy.findings);
+  chain.push(policy.node);
+  const blocked: rules.Blocked = new Map();
+  findings.push(
+    ...rules.uniqueIds(m, blocked),
+    ...rules.policyBeforeScoring(m, blocked),
+    ...rules.lineageResolves(m, checked.goodArtifacts, blocked),
+    ...rules.modeDeclared(m, blocked),
+    ...rules.trustScoreMode(m, blocked),
+    ...rules.bandedPins(m, blocked),
+    ...rules.recordedShape(m, checked.goodArtifacts, blocked),
+  );
+  if (policy.bundle) findings.push(...rules.governedEpsilon(m, policy.bundle, blocked));
+
+  // RECORDED anchors: proven in the journal, about this artifact and claim, at or before creation.
+  const anchors = new Map<string, AnchoredEntry>();
+  const anchorStatus = new Map<string, 'pass' | 'fail' | 'unavailable'>();
+  const recorded = m.executions.filter((e) => e.replayMode === 'RECORDED' && e.anchor && e.artifactHash);
+  let journal: JournalPort | null = null;
+  if (ctx.options.journal) journal = openJournalPort(ctx.options.journal, ctx.options.key, await ctx.trustStore());
+  for (const e of recorded) {
+    const a = e.anchor!;
+    const p = execPtr(e, 'anchor');
+    const before = findings.length;
+    let anchoredArtifact: string | null = null;
+    if (!journal) findings.push(unavailable('RPR-TG-023', `the anchor of RECORDED output ${e.executionId} can only be proven against its journal: give --journal DIR (and --trust-store)`, { pointer: p }));
+    else {
+      const r = await journal.verifyAnchor(a.seq, a.entryHash, p);
+      if (!r.ok) findings.push(...r.findings);
+      else {
+        anchoredArtifact = r.entry.artifact;
+        anchors.set(e.executionId, r.entry);
+        if (r.entry.artifact !== e.artifactHash) findings.push(fail('RPR-TG-021', `the anchored artifact is not the recorded artifact of ${e.executionId}`, { pointer: execPtr(e, 'artifactHash'), expected: r.entry.artifact ?? '(no artifact)', actual: e.artifactHash! }));
+        if (r.entry.claimRef !== m.claimRef) findings.push(fail('RPR-TG-021', `the anchor is about another claim`, { pointer: p, expected: m.claimRef, actual: r.entry.claimRef }));
+        if (epochMs(r.entry.recordedAtUtc) > epochMs(m.createdAtUtc))
+          findings.push(fail('RPR-TG-022', `the anchor of ${e.executionId} postdates the manifest's creation: RECORDED artifacts are anchored at creation, not at replay`, { pointer: p, expected: `≤ ${m.createdAtUtc}`, actual: r.entry.recordedAtUtc }));
+      }
+    }
+    const added = findings.slice(before);
+    anchorStatus.set(e.executionId, added.some((f) => f.severity === 'fail') ? 'fail' : added.some((f) => f.severity === 'unavailable') ? 'unavailable' : 'pass');
+    chain.push({ id: `anchor:${e.executionId}`, label: `journal anchor of ${e.output}`, recorded: e.artifactHash!, recomputed: anchoredArtifact, status: anchoredArtifact === null ? 'unresolved' : anchoredArtifact === e.artifactHash ? 'match' : 'mismatch', parents: [e.artifactHash!], pointer: p });
+  }
+  if (!policy.bundle || !policy.hash) return { result: { id, findings, chain }, state: null };
+  return {
+    result: { id, findings, chain, details: { tg: { claimRef: m.claimRef, bundleHash: policy.hash, bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file', modeComposition: modeComposition(m) } } },
+    state: { manifest: m, manifestHash: hashValue(parsed.value), bundle: policy.bundle, bundleHash: policy.hash, goodArtifacts: checked.goodArtifacts, blocked, anchors, anchorStatus, journal },
+  };
+}
+
+interface Drift {
+  event: Record<string, JsonValue>;
+  material: boolean;
+}
+
+export async function replayManifest(s: Sniffed, ctx: KindContext, confidence: ConfidencePort = providerConfidencePort(ctx.options.providers)): Promise<KindResult> {
+  const v = await verifyManifest(s, ctx);
+  const { result, state } = v;
+  if (!state) return { ...result, comparisons: [], events: [] };
+  const { manifest: m, bundle, blocked } = state;
+  const findings = [...result.findings];
+  // A manifest that fails its chain (artifacts, bundle) is not re-executed at all.
+  const chainBroken = findings.some((f) => f.severity === 'fail' && ['RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
+  const byId = new Map(m.executions.map((e) => [e.executionId, e]));
+  const env: RecomputeEnv = { bundle, bundleHash: state.bundleHash, artifacts: m.artifacts, byId };
+  const replayed = new Map<string, unknown>();
+  const replayVersion = new Map<string, string>();
+  const recordedLook: Lookup = (id) => {
+    const e = byId.get(id);
+    if (!e) return { have: false, why: `${id} is not an execution` };
+    if (e.replayMode === 'RECORDED') return e.artifactHash && m.artifacts[e.artifactHash] ? { have: true, value: m.artifacts[e.artifactHash]!.json ?? m.artifacts[e.artifactHash]!.text } : { have: false, why: `${id} has no artifact` };
+    return { have: true, value: e.value };
+  };
+  const replayedLook: Lookup = (id) => (replayed.has(id) ? { have: true, value: replayed.get(id) } : { have: false, why: `${id} was not replayed` });
+  const comparisons: Comparison[] = [];
+  const drifts: Drift[] = [];
+  const row = (e: Execution, replayedValue: JsonValue, status: Comparison['status'], reason: string, delta: number | null = null): void => {
+    const c: Comparison = { output: e.output, mode: e.replayMode, original: (e.replayMode === 'RECORDED' ? (e.artifactHash ?? null) : (e.value as JsonValue)) ?? null, replayed: replayedValue, delta, epsilon: e.replayMode === 'BANDED' ? (bundle.epsilon[e.output] ?? null) : null, status, reason: `${e.executionId}: ${reason}` };
+    comparisons.push(c);
+  };
+
+  for (const e of m.executions) {
+    const why = chainBroken ? 'the manifest failed its hash chain or policy resolution; nothing is re-executed' : blocked.get(e.executionId);
+    if (why) {
+      row(e, null, 'fail', `not replayed: ${why}`);
+      continue;
+    }
+    if (e.replayMode === 'RECORDED') {
+      const st = state.anchorStatus.get(e.executionId) ?? 'fail';
+      const anchored = state.anchors.get(e.executionId)?.artifact ?? null;
+      row(e, anchored, st, st === 'pass' ? 'anchored artifact matches, anchor proven in the journal and predates creation; not recomputed' : st === 'unavailable' ? 'anchor not provable here' : 'anchor does not verify: not replayable');
+      continue;
+    }
+    if (e.replayMode === 'EXACT') {
+      const r = recompute(e, env, recordedLook);
+      if (!r.ok) {
+        findings.push(r.severity === 'fail' ? fail('RPR-TG-033', `${e.executionId} cannot be recomputed: ${r.reason}`, { pointer: execPtr(e) }) : unavailable('RPR-TG-036', r.reason, { pointer: execPtr(e, 'engine') }));
+        row(e, null, r.severity, r.reason);
+        continue;
+      }
+      replayed.set(e.executionId, r.value);
+      const same = hashValue(r.value) === hashValue(e.value);
+      if (!same) findings.push(fail('RPR-TG-030', `EXACT output ${e.output} of ${e.executionId} diverges from its recomputation: a defect, never tolerable drift`, { pointer: execPtr(e, 'value'), expected: e.value as JsonValue, actual: r.value as JsonValue }));
+      const delta = typeof r.value === 'number' && typeof e.value === 'number' ? Math.abs(r.value - e.value) : null;
+      row(e, r.value as JsonValue, same ? 'pass' : 'fail', same ? 'H(replayed) == H(original)' : `H(replayed) ${hashValue(r.value)} != H(original) ${hashValue(e.value)}`, delta);
+      continue;
+    }
+    // BANDED
+    let value: number;
+    let modelVersion = e.pins?.modelVersion ?? '';
+    if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.CONFIDENCE_SCORE) {
+      const r = await replayConfidence(e, m, state.goodArtifacts, confidence);
+      if (!r.ok) {
+        findings.push(...r.findings);
+        const sev = r.findings.some((f) => f.severity === 'fail') ? 'fail' : 'unavailable';
+        row(e, null, sev, r.findings[0]?.message ?? 'not replayed');
+        continue;
+      }
+      value = r.value;
+      modelVersion = r.modelVersion;
+    } else if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.TRUST_SCORE) {
+      const notReplayed = e.inputs.find((i) => byId.has(i) && !replayed.has(i));
+      if (notReplayed) {
+        // The input's own failure is already a finding; this output depends on it and is not run.
+        row(e, null, 'fail', `not replayed: it depends on ${notReplayed}, which was not replayed`);
+        continue;
+      }
+      const r0 = recompute(e, env, recordedLook);
+      if (r0.ok && hashValue(r0.value) !== hashValue(e.value))
+        findings.push(fail('RPR-TG-032', `the recorded TRUST-SCORE of ${e.executionId} is not the aggregation of its recorded vector (arithmetic is EXACT for a fixed vector)`, { pointer: execPtr(e, 'value'), expected: r0.value as JsonValue, actual: e.value as JsonValue }));
+      const r = recompute(e, env, replayedLook);
+      if (!r.ok || typeof r.value !== 'number') {
+        const reason = r.ok ? 'not a number' : r.reason;
+        const sev = r.ok ? 'fail' : r.severity;
+        findings.push(sev === 'fail' ? fail('RPR-TG-033', `${e.executionId} cannot be recomputed: ${reason}`, { pointer: execPtr(e) }) : unavailable('RPR-TG-036', reason, { pointer: execPtr(e) }));
+        row(e, null, sev, reason);
+        continue;
+      }
+      value = r.value;
+      const a = e.inputs.map((i) => byId.get(i)).find((x) => x?.output === CSI.CONFIDENCE_SCORE);
+      if (a) modelVersion = replayVersion.get(a.executionId) ?? modelVersion;
+    } else {
+      findings.push(unavailable('RPR-TG-036', `Reprise has no BANDED recomputation for ${e.engine} → ${e.output}`, { pointer: execPtr(e, 'engine') }));
+      row(e, null, 'unavailable', 'no recomputation');
+      continue;
+    }
+    replayed.set(e.executionId, value);
+    replayVersion.set(e.executionId, modelVersion);
+    const original = e.value as number;
+    const epsilon = bundle.epsilon[e.output]!;
+    const delta = Math.abs(value - original);
+    if (delta <= epsilon) {
+      row(e, value, 'pass', 'within the governed ε; delta recorded', delta);
+      continue;
+    }
+    row(e, value, 'fail', 'beyond the governed ε: REPLAY-DRIFT emitted (never retried, never passed silently)', delta);
+    const exits = materialExits(e, value, env, recordedLook, byId);
+    const material = exits.original !== null && exits.replayed !== null && exits.original !== exits.replayed;
+    findings.push(
+      fail('RPR-TG-031', `BANDED output ${e.output} of ${e.executionId} drifted beyond the governed ε${material ? ', and the drift is decision-material' : ''}`, { pointer: execPtr(e, 'value'), expected: `|replayed − original| ≤ ${epsilon}`, actual: delta }),
+    );
+    drifts.push({
+      material,
+      event: {
+        type: DRIFT_EVENT_TYPE,
+        claimRef: m.claimRef,
+        executionId: e.executionId,
+        output: e.output,
+        original,
+        replayed: value,
+        delta,
+        epsilon,
+        modelId: e.pins?.modelId ?? null,
+        originalModelVersion: e.pins?.modelVersion ?? null,
+        replayModelVersion: modelVersion,
+        decisionMaterial: material,
+        originalExit: exits.original,
+        replayedExit: exits.replayed,
+        manifestHash: state.manifestHash,
+        bundleHash: state.bundleHash,
+        routing: material ? 'HUMAN_REVIEW' : 'CALIBRATION_SIGNAL',
+        anchor: null,
+      },
+    });
+  }
+
+  const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
+  const events = await route(m, state, drifts, comparison, findings, ctx);
+  if (ctx.options.out) {
+    try {
+      await writeFile(ctx.options.out, JSON.stringify(comparison, null, 2) + '\n');
+    } catch (e) {
+      throw await usageError(`cannot write --out ${ctx.options.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  }
+  const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison) } };
+  return { ...result, findings, comparisons, events, details };
+}
+
+async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, port: ConfidencePort): Promise<{ ok: true; value: number; modelVersion: string } | { ok: false; findings: Finding[] }> {
+  const pins = e.pins!;
+  const ip = pins.inferenceParams!;
+  const prompt = m.artifacts[pins.promptHash!];
+  if (!prompt || !good.has(pins.promptHash!))
+    return { ok: false, findings: [fail('RPR-TG-018', `the pinned prompt ${pins.promptHash} of ${e.executionId} is not an intact artifact of the manifest`, { pointer: execPtr(e, 'pins', 'promptHash'), expected: 'the prompt artifact', actual: pins.promptHash ?? null })] };
+  const frozen = (hash: string) => {
+    const a = m.artifacts[hash]!;
+    return a.text !== undefined ? { hash, mediaType: a.mediaType, text: a.text } : { hash, mediaType: a.mediaType, json: a.json as JsonValue };
+  };
+  const materials = [...new Set(e.inputs.filter((i) => good.has(i) && i !== pins.promptHash))].sort().map(frozen);
+  const r = await port.confidence(
+    {
+      modelId: pins.modelId!,
+      modelVersion: pins.modelVersion!,
+      prompt: frozen(pins.promptHash!),
+      materials,
+      pipeline: { engine: e.engine, engineCmi: e.engineCmi, output: e.output },
+      temperature: ip.temperature,
+      topP: ip.topP,
+      seed: ip.seed,
+      maxTokens: ip.maxTokens ?? REFERENCE_MAX_TOKENS,
+    },
+    execPtr(e, 'pins'),
+  );
+  return r.ok ? { ok: true, value: r.value, modelVersion: r.modelVersion } : r;
+}
+
+/** The exit before and after the drift: TG-DECISION recomputed with the replayed value. */
+function materialExits(e: Execution, replayedValue: number, env: RecomputeEnv, look: Lookup, byId: Map<string, Execution>): { original: Exit | null; replayed: string | null } {
+  if (e.output === CSI.TRUST_SCORE) return { original: typeof e.value === 'number' ? decide(e.value, env.bundle.exits) : null, replayed: decide(replayedValue, env.bundle.exits) };
+  // A feeds TRUST-SCORE: recompute each dependent score with A replaced; the first one decides.
+  for (const t of byId.values()) {
+    if (t.output !== CSI.TRUST_SCORE || !t.inputs.includes(e.executionId) || typeof t.value !== 'number') continue;
+    return { original: decide(t.value, env.bundle.exits), replayed: exitWithA(t, env, look, { id: e.executionId, value: replayedValue }) };
+  }
+  return { original: null, replayed: null };
+}
+
+/**
+ * Routing: decision-material drift and claims whose exit is HUMAN_REVIEW or QUARANTINE
+ * open a quarantine case; material drift events are anchored; other drift is recorded as
+ * calibration signal. With --journal and --key this is written to the journal (drift
+ * entries, one case per claim unless one is already open, and a replay-comparison entry
+ * that drift telemetry counts); without them the events say what was not anchored.
+ */
+async function route(m: Manifest, state: State, drifts: Drift[], comparison: Record<string, JsonValue>, findings: Finding[], ctx: KindContext): Promise<JsonValue[]> {
+  const reasons: string[] = drifts.filter((d) => d.material).map((d) => `decision-material drift of ${String(d.event['output'])} (${String(d.event['executionId'])})`);
+  for (const e of m.executions)
+    if (e.engine === ENGINE.DECISION && e.output === CSI.DECISION && typeof e.value === 'string' && (ROUTED_EXITS as readonly string[]).includes(e.value) && !state.blocked.has(e.executionId)) reasons.push(`exit ${e.value} (${e.executionId})`);
+  const journal = state.journal;
+  const canWrite = journal !== null && typeof ctx.options.key === 'string';
+  const needsWrite = drifts.length > 0 || reasons.length > 0;
+  if (journal && !ctx.options.key && needsWrite) findings.push(unavailable('RPR-TG-040', 'anchoring drift events and opening cases needs --key KEYFILE with --journal', {}));
+  let caseRef: JsonValue = null;
+  let alreadyOpen = false;
+  if (canWrite) {
+    try {
+      for (const d of drifts) {
+        const { anchor: _a, ...body } = d.event;
+        const a = await journal.append('replay-drift', { claimRef: m.claimRef, artifact: hashValue(body) }, body);
+        d.event['anchor'] = { seq: a.seq, entryHash: a.entryHash };
+      }
+      if (reasons.length > 0) {
+        const open = await journal.openCases();
+        if (open.has(m.claimRef)) alreadyOpen = true;
+        else {
+          const a = await journal.append('quarantine-open', { claimRef: m.claimRef, artifact: state.manifestHash }, { reason: reasons.join('; '), source: 'tg-replay', reasons, manifestHash: state.manifestHash, bundleHash: state.bundleHash });
+          caseRef = { seq: a.seq, entryHash: a.entryHash, caseId: `case-${a.seq}` };
+        }
+      }
+      await journal.append('replay-comparison', { claimRef: m.claimRef, artifact: hashValue(comparison) }, telemetryBody(m, state, comparison, drifts));
+    } catch (e) {
+      findings.push(unavailable('RPR-TG-040', `anchoring in the journal failed: ${e instanceof Error ? e.message : String(e)}`, {}));
+    }
+  } else if (drifts.some((d) => d.material)) findings.push(warning('RPR-TG-041', 'decision-material drift routes the claim to human review, but nothing was anchored: no --journal', {}));
+  const events: JsonValue[] = drifts.map((d) => d.event);
+  if (reasons.length > 0) {
+    findings.push(info('RPR-TG-042', `claim ${m.claimRef} routed to human review: ${reasons.join('; ')}`));
+    events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'HUMAN_REVIEW', reasons, case: caseRef, alreadyOpen, anchored: canWrite });
+  }
+  for (const d of drifts.filter((x) => !x.material)) events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'CALIBRATION_SIGNAL', reasons: [`drift of ${String(d.event['output'])} (${String(d.event['executionId'])}) is not decision-material`], case: null, alreadyOpen: false, anchored: canWrite });
+  return events;
+}
+
+/** What drift telemetry counts per replay: each BANDED A with its model version and whether it drifted. */
+function telemetryBody(m: Manifest, state: State, comparison: Record<string, JsonValue>, drifts: Drift[]): Record<string, unknown> {
+  const drifted = new Set(drifts.map((d) => d.event['executionId']));
+  return {
+    comparisonHash: hashValue(comparison),
+    manifestHash: state.manifestHash,
+    bundleHash: state.bundleHash,
+    driftRate: state.bundle.driftRate,
+    banded: m.executions.filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && !state.blocked.has(e.executionId)).map((e) => ({ executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId) })),
+  };
+}
+

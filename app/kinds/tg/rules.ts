@@ -1,0 +1,164 @@
+/**
+ * The replay-manifest rules of TG-RP that need no re-execution, one small function per
+ * rule, each yielding findings with a rule id, a pointer, expected and actual. `blocked`
+ * collects executions that must not be recomputed because a rule about them failed
+ * (nothing that depends on a failed check is run).
+ */
+import type { Finding } from '../../../shared/report.js';
+import { fail } from '../../core/findings.js';
+import type { Bundle } from './bundle.js';
+import { CSI, ENGINE } from './constants.js';
+import { ptr, isObj } from './check.js';
+import { PARAM_MEMBERS, PIN_MEMBERS, type Execution, type Manifest } from './manifest.js';
+
+export type Blocked = Map<string, string>;
+
+const execPtr = (e: Execution, ...t: string[]) => ptr('/executions', e.index, ...t);
+
+function block(blocked: Blocked, e: Execution, reason: string): void {
+  if (!blocked.has(e.executionId)) blocked.set(e.executionId, reason);
+}
+
+/** Execution ids are unique. */
+export function uniqueIds(m: Manifest, blocked: Blocked): Finding[] {
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (seen.has(e.executionId)) {
+      out.push(fail('RPR-TG-019', `execution id "${e.executionId}" appears twice`, { pointer: execPtr(e, 'executionId'), expected: 'unique execution ids', actual: e.executionId }));
+      block(blocked, e, 'duplicate execution id');
+    }
+    seen.add(e.executionId);
+  }
+  return out;
+}
+
+/** Trust scoring never precedes policy resolution in `executions` (TG-MIB §5.1). */
+export function policyBeforeScoring(m: Manifest, blocked: Blocked): Finding[] {
+  const firstPolicy = m.executions.findIndex((e) => e.engine === ENGINE.POLICY_RESOLUTION);
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (e.engine !== ENGINE.SCORE_TRUST) continue;
+    if (firstPolicy === -1 || e.index < firstPolicy) {
+      out.push(
+        fail('RPR-TG-013', `trust scoring (${e.executionId}) runs before policy resolution: the governed ε and weights arrive via POLICY-CONTEXT`, {
+          pointer: execPtr(e),
+          expected: `${ENGINE.POLICY_RESOLUTION} before ${ENGINE.SCORE_TRUST}`,
+          actual: firstPolicy === -1 ? `no ${ENGINE.POLICY_RESOLUTION} execution` : `${ENGINE.SCORE_TRUST} at /executions/${e.index}, ${ENGINE.POLICY_RESOLUTION} at /executions/${firstPolicy}`,
+        }),
+      );
+      block(blocked, e, 'scoring before policy resolution');
+    }
+  }
+  return out;
+}
+
+/** Every input is an earlier execution or an artifact of the manifest whose content hashes to its key. */
+export function lineageResolves(m: Manifest, goodArtifacts: Set<string>, blocked: Blocked): Finding[] {
+  const earlier = new Set<string>();
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    e.inputs.forEach((input, i) => {
+      if (earlier.has(input) || goodArtifacts.has(input)) return;
+      out.push(fail('RPR-TG-018', `input "${input}" of ${e.executionId} resolves to no earlier execution and no intact artifact`, { pointer: execPtr(e, 'inputs', String(i)), expected: 'an earlier executionId or an artifact hash', actual: input }));
+      block(blocked, e, `input ${input} does not resolve`);
+    });
+    earlier.add(e.executionId);
+  }
+  return out;
+}
+
+/** The mode recorded per execution is the mode its engine's replay profile declares for the output (runtime DL-104). */
+export function modeDeclared(m: Manifest, blocked: Blocked): Finding[] {
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    const prof = m.replayProfiles[e.engine];
+    const declared = prof ? (prof.outputs[e.output] ?? prof.default) : undefined;
+    if (declared === undefined) {
+      out.push(fail('RPR-TG-014', `output ${e.output} of engine ${e.engine} has no declared replay mode (runtime DL-104)`, { pointer: execPtr(e, 'replayMode'), expected: 'a mode declared in replayProfiles', actual: e.replayMode }));
+      block(blocked, e, 'undeclared replay mode');
+    } else if (declared !== e.replayMode) {
+      out.push(fail('RPR-TG-014', `${e.executionId} records mode ${e.replayMode}, but the replay profile of ${e.engine} declares ${declared} for ${e.output}`, { pointer: execPtr(e, 'replayMode'), expected: declared, actual: e.replayMode }));
+      block(blocked, e, 'mode disagrees with the replay profile');
+    }
+  }
+  return out;
+}
+
+/** TRUST-SCORE is BANDED exactly when a BANDED A (CONFIDENCE-SCORE) is among its inputs (TG-RP §3.2). */
+export function trustScoreMode(m: Manifest, blocked: Blocked): Finding[] {
+  const byId = new Map(m.executions.map((e) => [e.executionId, e]));
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (e.engine !== ENGINE.SCORE_TRUST || e.output !== CSI.TRUST_SCORE) continue;
+    const hasA = e.inputs.some((i) => byId.get(i)?.output === CSI.CONFIDENCE_SCORE && byId.get(i)?.replayMode === 'BANDED');
+    const want = hasA ? 'BANDED' : 'EXACT';
+    if (e.replayMode !== want) {
+      out.push(fail('RPR-TG-035', `TRUST-SCORE is ${want} when ${hasA ? 'the BANDED A dimension is' : 'no BANDED A dimension is'} among its inputs`, { pointer: execPtr(e, 'replayMode'), expected: want, actual: e.replayMode }));
+      block(blocked, e, `TRUST-SCORE must be ${want}`);
+    }
+  }
+  return out;
+}
+
+/** A BANDED record pins model id, version, prompt hash, inference parameters and ε; missing any pin is invalid. */
+export function bandedPins(m: Manifest, blocked: Blocked): Finding[] {
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (e.replayMode !== 'BANDED') continue;
+    // Every BANDED record pins everything, TRUST-SCORE too (it repeats A's model pins).
+    const needed: readonly string[] = PIN_MEMBERS;
+    const pins = e.pins;
+    const missing: string[] = [];
+    if (!pins) missing.push(...needed);
+    else {
+      for (const p of needed) if (!(p in pins)) missing.push(p);
+      if (needed.includes('inferenceParams') && isObj(pins.inferenceParams)) for (const p of PARAM_MEMBERS) if (!(p in pins.inferenceParams)) missing.push(`inferenceParams.${p}`);
+    }
+    if (missing.length > 0) {
+      out.push(fail('RPR-TG-015', `BANDED record ${e.executionId} is missing pin${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: invalid, replay fails`, { pointer: execPtr(e, 'pins'), expected: needed.join(', '), actual: pins ? Object.keys(pins).join(', ') || '(none)' : '(no pins)' }));
+      block(blocked, e, `missing pin ${missing.join(', ')}`);
+    }
+  }
+  return out;
+}
+
+/** The ε recorded at execution time equals the governed ε of the resolved bundle for that output. */
+export function governedEpsilon(m: Manifest, bundle: Bundle, blocked: Blocked): Finding[] {
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (e.replayMode !== 'BANDED') continue;
+    const governed = bundle.epsilon[e.output];
+    if (governed === undefined) {
+      out.push(fail('RPR-TG-017', `the policy bundle governs no ε for BANDED output ${e.output}`, { pointer: execPtr(e, 'output'), expected: `an ε for ${e.output} in the bundle`, actual: Object.keys(bundle.epsilon) }));
+      block(blocked, e, 'no governed ε');
+      continue;
+    }
+    const recorded = e.pins?.epsilon;
+    if (recorded !== undefined && recorded !== governed) {
+      out.push(fail('RPR-TG-016', `the ε recorded for ${e.executionId} differs from the governed ε of the policy bundle`, { pointer: execPtr(e, 'pins', 'epsilon'), expected: governed, actual: recorded }));
+      block(blocked, e, 'recorded ε differs from the governed ε');
+    }
+  }
+  return out;
+}
+
+/** A RECORDED output names its artifact and its creation-time anchor; the artifact is in the manifest. */
+export function recordedShape(m: Manifest, goodArtifacts: Set<string>, blocked: Blocked): Finding[] {
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (e.replayMode !== 'RECORDED') continue;
+    if (!e.artifactHash) {
+      out.push(fail('RPR-TG-020', `RECORDED output ${e.executionId} names no artifactHash`, { pointer: execPtr(e), expected: 'artifactHash', actual: '(absent)' }));
+      block(blocked, e, 'no artifactHash');
+    } else if (!goodArtifacts.has(e.artifactHash)) {
+      out.push(fail('RPR-TG-018', `the RECORDED artifact ${e.artifactHash} is not an intact artifact of the manifest`, { pointer: execPtr(e, 'artifactHash'), expected: 'an artifact whose content hashes to this key', actual: e.artifactHash }));
+      block(blocked, e, 'artifact absent');
+    }
+    if (!e.anchor) {
+      out.push(fail('RPR-TG-020', `RECORDED output ${e.executionId} has no creation-time anchor: it is not replayable and is never presented as such`, { pointer: execPtr(e, 'anchor'), expected: 'an evidence-journal anchor {seq, entryHash}', actual: '(absent)' }));
+      block(blocked, e, 'no creation-time anchor');
+    }
+  }
+  return out;
+}
