@@ -114,7 +114,6 @@ export function generate(req: ExecutionRequest): ReferenceOutput {
       modelId: req.modelId,
       pipeline: req.pipeline.hash,
       prompt: req.prompt.hash,
-      quantization: req.quantizationProfile,
     }),
   ).toString('hex');
   const { temperature, topP, maxTokens } = req.parameters;
