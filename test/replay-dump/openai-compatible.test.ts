@@ -1,0 +1,135 @@
+/**
+ * The openai-compatible provider against a local HTTP server (127.0.0.1 only) that speaks
+ * the protocol: a replay passes when the server lists the locked model and answers the
+ * same expression; every failure (model not listed, refused connection, timeout, HTTP
+ * error, malformed JSON, wrong shape) is an `unavailable` finding, never a crash.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../shared/report.js';
+import { runBytes } from '../../app/engine/run.js';
+import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
+import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
+import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { PROVIDERS_TYPE } from '../../app/providers/registry.js';
+
+type Mode = 'ok' | 'model-missing' | 'http500' | 'malformed' | 'timeout' | 'bad-shape' | 'other-text';
+let mode: Mode = 'ok';
+let lastBody: Record<string, unknown> | null = null;
+let server: Server;
+let port = 0;
+let dir: string;
+let dumpBytes: Buffer;
+
+function providersFile(p: number, timeoutMs = 400): string {
+  return JSON.stringify({
+    type: PROVIDERS_TYPE,
+    providers: [
+      {
+        providerId: 'local.llama',
+        kind: 'openai-compatible',
+        baseUrl: `http://127.0.0.1:${p}`,
+        timeoutMs,
+        models: [{ modelId: 'tiny-llama-q8', quantizationProfiles: ['q8_0'], capacitySnapshot: { contextWindow: 2048 } }],
+        computeShapes: [{ advisor: 'advisor.cpu_v1', arity: 1, tensorType: 'fp32' }],
+      },
+    ],
+  });
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString('utf8')));
+    req.on('end', () => {
+      if (mode === 'timeout') return; // never answers
+      if (mode === 'http500') {
+        res.writeHead(500).end('{"error":"boom"}');
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET' && req.url === '/v1/models') {
+        res.end(JSON.stringify({ object: 'list', data: [{ id: mode === 'model-missing' ? 'another-model' : 'tiny-llama-q8', object: 'model' }] }));
+        return;
+      }
+      if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+        lastBody = JSON.parse(body) as Record<string, unknown>;
+        if (mode === 'malformed') res.end('{"choices": [');
+        else if (mode === 'bad-shape') res.end('{"choices": []}');
+        else res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: mode === 'other-text' ? 'something else' : 'Three of 1,204 records failed the schema check.' } }] }));
+        return;
+      }
+      res.writeHead(404).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+  dir = await mkdtemp(join(tmpdir(), 'reprise-openai-'));
+  await writeFile(join(dir, 'trust.json'), trustStoreDocument());
+  await writeFile(join(dir, 'providers.json'), providersFile(port));
+  const spec = sampleSpec({ dumpId: 'dump.openai.001', expression: { finishReason: 'stop', text: 'Three of 1,204 records failed the schema check.' } });
+  spec.lockedProviderInfo = { capacitySnapshot: { contextWindow: 2048 }, capturedAtUtc: '2026-05-04T09:59:58Z', modelId: 'tiny-llama-q8', providerId: 'local.llama', quantizationProfile: 'q8_0' };
+  dumpBytes = Buffer.from(encodeJson(await buildDump(spec, sampleSigner('active'))));
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+async function replay(providers = join(dir, 'providers.json')): Promise<Report> {
+  return runBytes('openai.dump.json', dumpBytes, 'replay', { trustStore: join(dir, 'trust.json'), providers });
+}
+
+describe('openai-compatible provider', () => {
+  it('passes when the server lists the locked model and answers the recorded expression; sends the frozen parameters', async () => {
+    mode = 'ok';
+    const r = await replay();
+    expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(r.verdict).toBe('pass');
+    expect(lastBody).toMatchObject({ model: 'tiny-llama-q8', seed: 42, temperature: 0.7, top_p: 0.9, max_tokens: 24, stream: false });
+    expect((lastBody!['messages'] as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user']);
+  });
+
+  it('fails (RDS-F005) when the server answers something else', async () => {
+    mode = 'other-text';
+    const r = await replay();
+    expect(r.verdict).toBe('fail');
+    expect(r.findings.map((f) => f.rule)).toContain('RDS-F005');
+    expect((r.details?.['expression'] as { replayed: { text: string } }).replayed.text).toBe('something else');
+  });
+
+  const cases: [Mode | 'refused', string][] = [
+    ['model-missing', 'RDS-LOCK-003'],
+    ['http500', 'RPR-PROV-003'],
+    ['malformed', 'RPR-PROV-004'],
+    ['bad-shape', 'RPR-PROV-004'],
+    ['timeout', 'RPR-PROV-002'],
+    ['refused', 'RPR-PROV-001'],
+  ];
+  for (const [m, rule] of cases) {
+    it(`${m} → unavailable ${rule}`, async () => {
+      mode = m === 'refused' ? 'ok' : m;
+      let providers = join(dir, 'providers.json');
+      if (m === 'refused') {
+        // a port that was just free: bind, note it, close it
+        const tmp = createServer();
+        await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
+        const closedPort = (tmp.address() as AddressInfo).port;
+        await new Promise<void>((r) => tmp.close(() => r()));
+        providers = join(dir, 'providers-refused.json');
+        await writeFile(providers, providersFile(closedPort));
+      }
+      const r = await replay(providers);
+      expect(r.verdict).toBe('unavailable');
+      const f = r.findings.find((x) => x.rule === rule);
+      expect(f, JSON.stringify(r.findings)).toBeDefined();
+      expect(f!.severity).toBe('unavailable');
+      expect(r.chain.some((n) => n.id.startsWith('replay:'))).toBe(false);
+    });
+  }
+});
