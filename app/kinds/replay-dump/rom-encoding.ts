@@ -89,8 +89,8 @@ const LINKS = /^\[\[[^[\]\n\r]+\]\](?:, \[\[[^[\]\n\r]+\]\])*$/;
 const SAFE_LINK = /^[^[\]\n\r\s](?:[^[\]\n\r]*[^[\]\n\r\s])?$/;
 
 export function detectRom(s: Sniffed): boolean {
-  if (!s.startsWith([0x2d, 0x2d, 0x2d, 0x0a])) return false;
-  const head = s.bytes.subarray(0, 4096).toString('utf8');
+  if (!s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) && !s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a])) return false;
+  const head = s.bytes.subarray(0, 4096).toString('utf8').replace(/\r\n/g, '\n');
   const end = head.indexOf('\n---\n', 3);
   const fm = end === -1 ? head : head.slice(0, end);
   return /\ntype: *["']?kernel\.replay_dump["']? *\n/.test(fm + '\n');
@@ -162,6 +162,7 @@ export function decodeRom(s: Sniffed): Decoded {
 function readRom(text: string, findings: Finding[]): DumpModel {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  if (lines[0] === '---\r') throw new RomError('RPR-DUMP-005', 'ROM dumps use LF line endings; this file uses CRLF', 1);
   if (lines[0] !== '---') throw new RomError('RPR-DUMP-005', 'a ROM dump starts with a "---" front-matter line', 1);
   const fmEnd = lines.indexOf('---', 1);
   if (fmEnd === -1) throw new RomError('RPR-DUMP-005', 'the front matter is not closed by a "---" line', 1);
@@ -259,7 +260,7 @@ function readRom(text: string, findings: Finding[]): DumpModel {
 
 function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): void {
   const doc = parseDocument(src, { schema: 'core', customTags: [], uniqueKeys: true, strict: true, merge: false, version: '1.2' });
-  const first = doc.errors[0];
+  const first = doc.errors[0] ?? doc.warnings[0];
   if (first) {
     const dup = first.code === 'DUPLICATE_KEY';
     throw new RomError(dup ? 'RPR-DUMP-003' : 'RPR-DUMP-005', `front matter: ${first.message.split('\n')[0]}`, (first.linePos?.[0]?.line ?? 0) + 1);
@@ -277,6 +278,9 @@ function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): vo
     if (found.index < lastIndex) findings.push({ ...orderFinding(`line:${line}`, PLACES[lastIndex]!.key, k), message: `front-matter key "${k}" must come before "${PLACES[lastIndex]!.key}" (canonical order of the members they hold)` });
     lastIndex = Math.max(lastIndex, found.index);
     if (!isScalar(item.value)) throw new RomError('RPR-DUMP-005', `front-matter value of "${k}" must be a scalar`, line);
+    if (item.value.tag !== undefined || item.value.anchor !== undefined || item.key.tag !== undefined) {
+      throw new RomError('RPR-DUMP-005', `front-matter value of "${k}" carries a YAML tag or anchor; ROM front matter is plain core-schema YAML`, line);
+    }
     const v = item.value.value;
     if (typeof v === 'number' && !Number.isFinite(v)) throw new RomError('RPR-DUMP-005', `front-matter value of "${k}" is not a finite number`, line);
     if (typeof v === 'bigint' || typeof v === 'undefined' || typeof v === 'symbol' || typeof v === 'function' || (typeof v === 'object' && v !== null)) {

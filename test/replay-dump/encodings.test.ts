@@ -1,0 +1,159 @@
+/**
+ * Bad input in either encoding gives a clear finding with its rule id (and a `line:n`
+ * pointer in ROM), never a crash; the ROM mapping round-trips exactly.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../shared/report.js';
+import { runBytes } from '../../app/engine/run.js';
+import { Sniffed } from '../../app/kinds/sniff.js';
+import { decodeJson, encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
+import { decodeRom, encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
+import { orderFromText, type DumpModel } from '../../app/kinds/replay-dump/model.js';
+import { buildDump, sampleSigner, signModel } from '../../app/kinds/replay-dump/writer.js';
+import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+
+let intact: DumpModel;
+let json: string;
+let rom: string;
+let store: string;
+
+beforeAll(async () => {
+  intact = await buildDump(sampleSpec(), sampleSigner('active'));
+  json = encodeJson(intact);
+  rom = encodeRom(intact);
+  const dir = await mkdtemp(join(tmpdir(), 'reprise-enc-'));
+  store = join(dir, 'trust.json');
+  await writeFile(store, trustStoreDocument());
+});
+
+const verify = (name: string, text: string | Buffer, trust = true): Promise<Report> =>
+  runBytes(name, Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), 'verify', trust ? { trustStore: store } : {});
+const rules = (r: Report) => r.findings.map((f) => f.rule);
+
+describe('ROM mapping', () => {
+  it('decodes to exactly the model the JSON encoding holds (round trip both ways)', () => {
+    const fromRom = decodeRom(new Sniffed('x.rom.md', Buffer.from(rom))).model;
+    const fromJson = decodeJson(new Sniffed('x.dump.json', Buffer.from(json))).model;
+    expect(JSON.stringify(fromJson)).toBe(JSON.stringify(intact));
+    expect(JSON.parse(JSON.stringify(fromRom))).toEqual(intact);
+    expect(encodeRom(fromRom!)).toBe(rom);
+  });
+
+  it('keeps text artifacts byte-exact, including backtick runs, trailing newlines and empty text', async () => {
+    const spec = sampleSpec({ prompt: { mediaType: 'text/markdown', text: '```js\nx\n```\n\n````\n\n' }, materials: [{ mediaType: 'text/plain', text: '' }] });
+    const m = await buildDump(spec, sampleSigner('active'));
+    const r = await verify('t.rom.md', encodeRom(m));
+    expect(r.verdict).toBe('pass');
+    expect(encodeRom(m)).toContain('`````text');
+  });
+
+  it('the seed-style [[ref]] links decode to strings', () => {
+    expect(rom).toContain('* [locked_provider]: [[reprise.reference]]');
+    expect(rom).toContain('* [shape_advisor]: [[advisor.cpu_v1]]');
+  });
+});
+
+describe('bad input gives a finding, never a crash', () => {
+  const romCases: [string, (t: string) => string, string, string?][] = [
+    ['unknown heading', (t) => t.replace('# Frozen Buffers', '# Thawed Buffers'), 'RPR-DUMP-001'],
+    ['unknown bullet key', (t) => t.replace('* [arity]: 1', '* [arity]: 1\n* [lanes]: 2'), 'RPR-DUMP-001'],
+    ['unknown front-matter key', (t) => t.replace('seed: 42\n', 'seed: 42\nextra: 1\n'), 'RPR-DUMP-001'],
+    ['duplicate front-matter key', (t) => t.replace('seed: 42\n', 'seed: 42\nseed: 43\n'), 'RPR-DUMP-003'],
+    ['duplicate bullet', (t) => t.replace('* [arity]: 1', '* [arity]: 1\n* [arity]: 1'), 'RPR-DUMP-003'],
+    ['YAML alias / custom tag', (t) => t.replace('seed: 42', 'seed: !!js/function "x"'), 'RPR-DUMP-005'],
+    ['free text line', (t) => t.replace('# Frozen Buffers', 'Some prose.\n# Frozen Buffers'), 'RPR-DUMP-005', 'line:'],
+    ['unclosed fence', (t) => t.slice(0, t.lastIndexOf('```')), 'RPR-DUMP-005'],
+    ['CRLF line endings', (t) => t.replace(/\n/g, '\r\n'), 'RPR-DUMP-005'],
+    ['bullet value that is not JSON', (t) => t.replace('* [arity]: 1', '* [arity]: one'), 'RPR-DUMP-005'],
+    ['sections out of order', (t) => {
+      const a = t.indexOf('# Hash Integrity Chain');
+      const b = t.indexOf('# Frozen Buffers');
+      const c = t.indexOf('# Embedded Artifacts');
+      return t.slice(0, a) + t.slice(b, c) + t.slice(a, b) + t.slice(c);
+    }, 'RDS-004'],
+    ['bullets out of order', (t) => t.replace('* [arity]: 1\n* [tensor_type]: "fp32"', '* [tensor_type]: "fp32"\n* [arity]: 1'), 'RDS-004'],
+    ['nested JSON out of order', (t) => t.replace('{"contextWindow":4096}', '{"contextWindow":4096,"a":1}'), 'RDS-004'],
+  ];
+  for (const [label, mutate, rule, ptr] of romCases) {
+    it(`ROM: ${label} → ${rule}`, async () => {
+      const r = await verify('bad.rom.md', mutate(rom));
+      expect(r.artifact.kind).toBe('replay-dump');
+      expect(r.verdict).toBe('fail');
+      expect(rules(r), JSON.stringify(r.findings)).toContain(rule);
+      if (ptr) expect(r.findings.find((f) => f.rule === rule)!.pointer).toMatch(/^line:\d+$/);
+    });
+  }
+
+  const jsonCases: [string, (t: string) => string, string][] = [
+    ['duplicate member', (t) => t.replace('"seed": 42,', '"seed": 42,\n  "seed": 42,'), 'RPR-DUMP-003'],
+    ['unknown top-level member', (t) => t.replace('"seed": 42,', '"seed": 42,\n  "seedx": 1,'), 'RPR-DUMP-001'],
+    ['unknown nested member', (t) => t.replace('"arity": 1,', '"arity": 1,\n    "lanes": 2,'), 'RPR-DUMP-001'],
+    ['wrong type', (t) => t.replace('"seed": 42,', '"seed": "42",'), 'RPR-DUMP-002'],
+    ['upper-case hash', (t) => t.replace(/"promptArtifactHash": "sha256:([0-9a-f]+)"/, (_m, h: string) => `"promptArtifactHash": "sha256:${h.toUpperCase()}"`), 'RPR-DUMP-004'],
+    ['impossible date', (t) => t.replace('2026-05-04T10:00:00Z', '2026-02-30T10:00:00Z'), 'RDS-003'],
+    ['not semver', (t) => t.replace('"0.0.7"', '"v7"'), 'RPR-DUMP-007'],
+    ['formatVersion 2', (t) => t.replace('"formatVersion": 1', '"formatVersion": 2'), 'RPR-DUMP-006'],
+    ['lockedProviderInfo removed', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, ''), 'RDS-LOCK-001'],
+  ];
+  for (const [label, mutate, rule] of jsonCases) {
+    it(`JSON: ${label} → ${rule}`, async () => {
+      const t = mutate(json);
+      expect(t).not.toBe(json);
+      const r = await verify('bad.dump.json', t);
+      expect(r.verdict).toBe('fail');
+      expect(rules(r), JSON.stringify(r.findings)).toContain(rule);
+    });
+  }
+
+  it('a non-canonical base64 signature (same bytes, other padding bits) is refused', async () => {
+    const sig = intact['signature'] as string;
+    const last = sig[85]!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const alt = alphabet[alphabet.indexOf(last) ^ 1]!;
+    const forged = sig.slice(0, 85) + alt + '==';
+    expect(Buffer.from(forged, 'base64').equals(Buffer.from(sig, 'base64'))).toBe(true);
+    const r = await verify('sig.dump.json', json.replace(sig, forged));
+    expect(r.verdict).toBe('fail');
+    expect(rules(r)).toContain('RDS-F001');
+  });
+
+  it('without a trust store the signature cannot be decided: unavailable RDS-007', async () => {
+    const r = await verify('x.dump.json', json, false);
+    expect(r.verdict).toBe('unavailable');
+    expect(r.findings.find((f) => f.rule === 'RDS-007')?.severity).toBe('unavailable');
+  });
+
+  it('a kernel major outside the supported range is a warning for verify (RDS-F003)', async () => {
+    const m = await buildDump(sampleSpec({ kernelVersion: '3.1.4' }), sampleSigner('active'));
+    const r = await verify('k.dump.json', encodeJson(m));
+    expect(r.verdict).toBe('pass');
+    expect(r.findings.find((f) => f.rule === 'RDS-F003')?.severity).toBe('warning');
+  });
+
+  it('a trustDecision naming another key is RDS-007', async () => {
+    const m = JSON.parse(JSON.stringify(intact)) as DumpModel;
+    (m['trustDecision'] as Record<string, string>)['keyId'] = sampleSigner('unknown').keyId;
+    const r = await verify('td.dump.json', encodeJson(signModel(m, sampleSigner('active'))));
+    expect(r.verdict).toBe('fail');
+    expect(r.findings.find((f) => f.rule === 'RDS-007' && f.pointer === '/trustDecision/keyId')).toBeDefined();
+  });
+
+  it('non-UTF-8 bytes and truncated files are refused', async () => {
+    const bad = Buffer.concat([Buffer.from(json.slice(0, 100)), Buffer.from([0xff, 0xfe]), Buffer.from(json.slice(100))]);
+    expect((await verify('u.dump.json', bad)).verdict).toBe('fail');
+    const romBad = Buffer.concat([Buffer.from(rom.slice(0, 200)), Buffer.from([0xc3]), Buffer.from(rom.slice(200))]);
+    const r = await verify('u.rom.md', romBad);
+    expect(r.verdict).toBe('fail');
+    expect(rules(r)).toContain('RPR-DUMP-005');
+    expect((await verify('t.dump.json', json.slice(0, json.length / 2))).verdict).toBe('fail');
+  });
+
+  it('member order is read from the text, including array-index-like names', () => {
+    expect(orderFromText('{"a":1,"b":{"10":1,"9":2},"c":[{"x":1,"y":2}]}')).toBeNull();
+    expect(orderFromText('{"a":1,"b":{"9":1,"10":2}}')?.pointer).toBe('/b/10');
+    expect(orderFromText('{"a":[{"y":"\\"}","x":1}]}')?.pointer).toBe('/a/0/x');
+  });
+});
