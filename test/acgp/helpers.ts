@@ -45,7 +45,7 @@ export function mkEval(s: EvalSpec): Record<string, unknown> {
 }
 
 export function run(value: unknown, mode: 'verify' | 'replay', options: EngineOptions = {}, path = 'x.json'): Promise<Report> {
-  return runBytes(path, Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)), mode, options);
+  return runBytes(path, Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)), mode, options);
 }
 
 export function rules(r: Report, severity?: Finding['severity']): string[] {

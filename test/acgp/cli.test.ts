@@ -1,0 +1,101 @@
+/** The ACGP examples through the CLI, the streaming verifier, JSON Lines strictness, limits. */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../shared/report.js';
+import { runPath } from '../../app/engine/run.js';
+import { acgpWriter, cleanTrace } from '../../app/examples/acgp.js';
+import { deterministicPart } from '../../app/core/report.js';
+import { runTraceFile } from '../../app/kinds/acgp/index.js';
+import { generateTrace } from '../../app/kinds/acgp/generate.js';
+import { runCli } from '../helpers/cli.js';
+import { findingOf, run, tempFile } from './helpers.js';
+
+describe('reprise examples: acgp/', () => {
+  it('writes the ACGP examples deterministically, and each gives the verdict and rule it is made for', async () => {
+    const a = acgpWriter.build() as { path: string; bytes: string }[];
+    const b = acgpWriter.build() as { path: string; bytes: string }[];
+    expect(a).toEqual(b);
+    const dir = await mkdtemp(join(tmpdir(), 'reprise-acgp-ex-'));
+    const res = await runCli(['examples', dir]);
+    expect(res.code).toBe(0);
+    const index = JSON.parse(await readFile(join(dir, 'examples.json'), 'utf8')) as { files: { path: string; expect?: { verdict: string; rule?: string; command?: string } }[] };
+    const mine = index.files.filter((f) => f.path.startsWith('acgp/'));
+    expect(mine.map((f) => f.path)).toEqual([
+      'acgp/seed-eval-corrected.json',
+      'acgp/seed-eval.json',
+      'acgp/trace-clean.jsonl',
+      'acgp/trace-missing-timestamp.jsonl',
+      'acgp/trace-private-provider.json',
+      'acgp/trace-relaxed-intervention.json',
+      'acgp/trace-tampered-post.jsonl',
+    ]);
+    for (const f of mine) {
+      const out = await runCli([f.expect!.command ?? 'verify', join(dir, f.path), '--json']);
+      const r = JSON.parse(out.stdout) as Report;
+      expect(r.verdict, f.path).toBe(f.expect!.verdict);
+      expect(out.code).toBe({ pass: 0, fail: 1, unavailable: 2 }[f.expect!.verdict]);
+      if (f.expect!.rule) expect(r.findings.map((x) => x.rule), f.path).toContain(f.expect!.rule);
+    }
+    // the seed example fails replay too
+    const rep = JSON.parse((await runCli(['replay', join(dir, 'acgp/seed-eval.json'), '--json'])).stdout) as Report;
+    expect(rep.verdict).toBe('fail');
+  });
+
+  it('the clean trace crosses every threshold and decays back below all of them', async () => {
+    const t = cleanTrace();
+    expect(t.length).toBeGreaterThanOrEqual(30);
+    const crossed = new Set(t.flatMap((e) => (e['trust_debt'] as { thresholds_crossed: string[] }).thresholds_crossed));
+    expect([...crossed].sort()).toEqual(['elevated_monitoring', 're_tiering_review', 'restricted_mode']);
+    const posts = t.map((e) => (e['trust_debt'] as { post: number }).post);
+    expect(Math.max(...posts)).toBeGreaterThan(10);
+    expect(posts.at(-1)!).toBeLessThan(3);
+  });
+});
+
+describe('streaming verifier (runTraceFile)', () => {
+  it('gives the same report as the in-memory kind', async () => {
+    const p = await tempFile('clean.jsonl', cleanTrace().map((e) => JSON.stringify(e)).join('\n') + '\n');
+    for (const mode of ['verify', 'replay'] as const) {
+      const a = await runPath(p, mode, {});
+      const b = await runTraceFile(p, mode, {});
+      expect(deterministicPart(b)).toEqual(deterministicPart(a));
+      expect(b.verdict).toBe('pass');
+    }
+  });
+
+  it('bounds findings, comparisons and trajectory by the limits, and keeps the worst severity of what it leaves out', async () => {
+    const evals = generateTrace({ count: 60, seed: 5 });
+    for (const e of evals) { const td = e["trust_debt"] as Record<string, number>; td["post"] = td["post"]! + 1; }
+    const p = await tempFile('bad.jsonl', evals.map((e) => JSON.stringify(e)).join('\n'));
+    const r = await runTraceFile(p, 'replay', { limits: { 'acgp-findings': 10, 'acgp-comparisons': 50, 'acgp-trajectory': 20 } });
+    expect(r.verdict).toBe('fail');
+    expect(r.findings.filter((f) => f.rule !== 'RPR-ACGP-034' && f.rule !== 'RPR-ACGP-035')).toHaveLength(10);
+    expect(findingOf(r, 'RPR-ACGP-034').severity).toBe('fail');
+    expect(r.comparisons).toHaveLength(50);
+    expect(r.details!['trajectory']).toHaveLength(20);
+    expect((r.details!['comparisonCounts'] as { fail: number }).fail).toBe(60); // each post; every next pre is replayed from the exact state, so it matches
+  });
+});
+
+describe('JSON Lines strictness', () => {
+  const lines = generateTrace({ count: 4, seed: 9 }).map((e) => JSON.stringify(e));
+  it('refuses a blank line inside the trace and names its line', async () => {
+    const r = await run([lines[0], lines[1], '', lines[2], lines[3]].join('\n') + '\n', 'verify', {}, 't.jsonl');
+    expect(r.artifact.kind).toBe('acgp-trace');
+    expect(findingOf(r, 'RPR-ACGP-001')).toMatchObject({ pointer: 'line:3' });
+  });
+  it('refuses a line with invalid UTF-8 or a duplicate member, and checks the rest', async () => {
+    const bad = Buffer.concat([Buffer.from(lines[0] + '\n' + lines[1]!.replace('"GT-2"', '"GT-\xff"') + '\n', 'latin1'), Buffer.from(lines[2]!.replace('"flagged":', '"flagged":false,"flagged":') + '\n' + lines[3] + '\n')]);
+    const r = await run(bad, 'verify', {}, 't.jsonl');
+    expect(r.findings.filter((f) => f.rule === 'RPR-ACGP-001').map((f) => f.pointer)).toEqual(['line:2', 'line:3']);
+    expect(r.details!['evals']).toBe(4);
+  });
+  it('a report is byte-identical from run to run (but for run)', async () => {
+    const text = lines.join('\n');
+    const a = await run(text, 'replay', {}, 't.jsonl');
+    const b = await run(text, 'replay', {}, 't.jsonl');
+    expect(JSON.stringify(deterministicPart(a))).toBe(JSON.stringify(deterministicPart(b)));
+  });
+});
