@@ -6,5 +6,8 @@ import { examplesCommand } from './examples.js';
 import { keysCommand } from './keys.js';
 import { journalCommand } from './journal.js';
 import { quarantineCommand } from './quarantine.js';
+import { attestCommand } from './attest.js';
+import { driftCommand } from './drift.js';
+import { lintCommand } from './lint.js';
 
-export const COMMANDS: readonly Command[] = [verifyCommand, replayCommand, canonicalizeCommand, keysCommand, journalCommand, quarantineCommand, examplesCommand];
+export const COMMANDS: readonly Command[] = [verifyCommand, replayCommand, canonicalizeCommand, keysCommand, journalCommand, quarantineCommand, lintCommand, attestCommand, driftCommand, examplesCommand];

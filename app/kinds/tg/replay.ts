@@ -119,10 +119,40 @@ interface Drift {
   material: boolean;
 }
 
-export async function replayManifest(s: Sniffed, ctx: KindContext, confidence: ConfidencePort = providerConfidencePort(ctx.options.providers)): Promise<KindResult> {
+export async function replayManifest(s: Sniffed, ctx: KindContext): Promise<KindResult> {
+  return (await replayManifestFull(s, ctx)).result;
+}
+
+/** One BANDED A replay, for drift telemetry: the model version and whether it drifted. */
+export interface Observation {
+  claimRef: string;
+  executionId: string;
+  model: string;
+  drift: boolean;
+  driftRate: Bundle['driftRate'];
+}
+
+export interface ReplayOutcome {
+  result: KindResult;
+  /** The comparison artifact (null when the manifest could not be replayed at all). */
+  comparison: Record<string, JsonValue> | null;
+  manifestHash: string | null;
+  bundle: Bundle | null;
+  manifest: Manifest | null;
+  observations: Observation[];
+}
+
+export interface ReplayControl {
+  /** Write anchors, cases and telemetry to --journal (default true; attest and drift read only). */
+  anchor?: boolean;
+  confidence?: ConfidencePort;
+}
+
+export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: ReplayControl = {}): Promise<ReplayOutcome> {
+  const confidence = control.confidence ?? providerConfidencePort(ctx.options.providers);
   const v = await verifyManifest(s, ctx);
   const { result, state } = v;
-  if (!state) return { ...result, comparisons: [], events: [] };
+  if (!state) return { result: { ...result, comparisons: [], events: [] }, comparison: null, manifestHash: null, bundle: null, manifest: null, observations: [] };
   const { manifest: m, bundle, blocked } = state;
   const findings = [...result.findings];
   // A manifest that fails its chain (artifacts, bundle) is not re-executed at all.
@@ -251,7 +281,7 @@ export async function replayManifest(s: Sniffed, ctx: KindContext, confidence: C
   }
 
   const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
-  const events = await route(m, state, drifts, comparison, findings, ctx);
+  const events = await route(m, state, drifts, comparison, findings, ctx, control.anchor !== false);
   if (ctx.options.out) {
     try {
       await writeFile(ctx.options.out, JSON.stringify(comparison, null, 2) + '\n');
@@ -260,7 +290,11 @@ export async function replayManifest(s: Sniffed, ctx: KindContext, confidence: C
     }
   }
   const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison) } };
-  return { ...result, findings, comparisons, events, details };
+  const drifted = new Set(drifts.map((d) => d.event['executionId']));
+  const observations: Observation[] = m.executions
+    .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
+    .map((e) => ({ claimRef: m.claimRef, executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId), driftRate: bundle.driftRate }));
+  return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
 }
 
 async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, port: ConfidencePort): Promise<{ ok: true; value: number; modelVersion: string } | { ok: false; findings: Finding[] }> {
@@ -309,11 +343,11 @@ function materialExits(e: Execution, replayedValue: number, env: RecomputeEnv, l
  * entries, one case per claim unless one is already open, and a replay-comparison entry
  * that drift telemetry counts); without them the events say what was not anchored.
  */
-async function route(m: Manifest, state: State, drifts: Drift[], comparison: Record<string, JsonValue>, findings: Finding[], ctx: KindContext): Promise<JsonValue[]> {
+async function route(m: Manifest, state: State, drifts: Drift[], comparison: Record<string, JsonValue>, findings: Finding[], ctx: KindContext, write: boolean): Promise<JsonValue[]> {
   const reasons: string[] = drifts.filter((d) => d.material).map((d) => `decision-material drift of ${String(d.event['output'])} (${String(d.event['executionId'])})`);
   for (const e of m.executions)
     if (e.engine === ENGINE.DECISION && e.output === CSI.DECISION && typeof e.value === 'string' && (ROUTED_EXITS as readonly string[]).includes(e.value) && !state.blocked.has(e.executionId)) reasons.push(`exit ${e.value} (${e.executionId})`);
-  const journal = state.journal;
+  const journal = write ? state.journal : null;
   const canWrite = journal !== null && typeof ctx.options.key === 'string';
   const needsWrite = drifts.length > 0 || reasons.length > 0;
   if (journal && !ctx.options.key && needsWrite) findings.push(unavailable('RPR-TG-040', 'anchoring drift events and opening cases needs --key KEYFILE with --journal', {}));
@@ -338,7 +372,7 @@ async function route(m: Manifest, state: State, drifts: Drift[], comparison: Rec
     } catch (e) {
       findings.push(unavailable('RPR-TG-040', `anchoring in the journal failed: ${e instanceof Error ? e.message : String(e)}`, {}));
     }
-  } else if (drifts.some((d) => d.material)) findings.push(warning('RPR-TG-041', 'decision-material drift routes the claim to human review, but nothing was anchored: no --journal', {}));
+  } else if (write && drifts.some((d) => d.material)) findings.push(warning('RPR-TG-041', 'decision-material drift routes the claim to human review, but nothing was anchored: no --journal', {}));
   const events: JsonValue[] = drifts.map((d) => d.event);
   if (reasons.length > 0) {
     findings.push(info('RPR-TG-042', `claim ${m.claimRef} routed to human review: ${reasons.join('; ')}`));
