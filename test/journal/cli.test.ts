@@ -195,7 +195,11 @@ describe('two writers, stale locks', () => {
     let locked = 0;
     for (let round = 0; round < 6; round++) {
       const codes = await Promise.all([run(k.reviewerPem), run(k.officerPem)]);
-      for (const c of codes) c === 0 ? ok++ : c === 3 ? locked++ : expect.fail(`unexpected exit ${c}`);
+      for (const c of codes) {
+        if (c === 0) ok++;
+        else if (c === 3) locked++;
+        else expect.fail(`unexpected exit ${c}`);
+      }
     }
     expect(ok + locked).toBe(12);
     const v = cli(['journal', 'verify', dir, '--trust-store', k.trustPath, '--json']);

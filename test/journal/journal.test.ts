@@ -60,7 +60,11 @@ describe('journal write and verify', () => {
     const cps = splitLines('checkpoints.jsonl', readFileSync(join(dir, 'checkpoints.jsonl')));
     const lines: [number, number][] = [];
     let s = 0;
-    for (let i = 0; i < text.length; i++) if (text[i] === 0x0a) (lines.push([s, i]), (s = i + 1));
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] !== 0x0a) continue;
+      lines.push([s, i]);
+      s = i + 1;
+    }
     let n = 0;
     for (const [ln, [a, b]] of lines.entries()) {
       for (let pos = a + (ln % 3); pos < b; pos += 3) {
