@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { dumpsWriter } from './dumps.js';
 import { tgWriter } from './tg.js';
 import { acgpWriter } from './acgp.js';
+import { packagesWriter } from './packages.js';
 
 export interface ExampleFile {
   /** Path relative to the examples directory, with `/` separators. */
@@ -39,7 +40,7 @@ const foundationWriter: ExampleWriter = {
   ],
 };
 
-export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter, acgpWriter];
+export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter, acgpWriter, packagesWriter];
 
 export async function buildExamples(): Promise<ExampleFile[]> {
   const all: ExampleFile[] = [];

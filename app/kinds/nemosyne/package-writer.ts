@@ -96,7 +96,7 @@ export const SAMPLE_COMMANDS = [
 export const SAMPLE_CONSUMER = 'atlas.cluster-summary';
 export const SAMPLE_PROFILE = 'profile.cluster-summary.v2';
 
-export function sampleReceipt(analyticalFingerprint: string, id = 'rcpt-0001'): Record<string, unknown> {
+export function sampleReceipt(analyticalFingerprint: string, id = 'rcpt-0001', kernel = EXAMPLE_KERNEL): Record<string, unknown> {
   return {
     receiptId: id,
     claimId: 'claim-0001',
@@ -109,7 +109,7 @@ export function sampleReceipt(analyticalFingerprint: string, id = 'rcpt-0001'): 
     stability: null,
     sensitivity: [],
     limitations: ['a toy example'],
-    methodProvenance: { method: 'groupMean', methodVersion: '1', kernelVersion: EXAMPLE_KERNEL, datasetFingerprint: analyticalFingerprint, parameters: [['groupBy', 'species']] },
+    methodProvenance: { method: 'groupMean', methodVersion: '1', kernelVersion: kernel, datasetFingerprint: analyticalFingerprint, parameters: [['groupBy', 'species']] },
   };
 }
 
@@ -128,6 +128,8 @@ export interface PackageOptions {
   /** Whether the manifest records an investigation digest (default true; V1: false). */
   digest?: boolean;
   extraFiles?: { name: string; data: Buffer }[];
+  /** Kernel version the package declares (default EXAMPLE_KERNEL). */
+  kernel?: string;
 }
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v, null, 2), 'utf8');
@@ -149,12 +151,13 @@ export function buildPackageParts(version: FormatVersion, opts: PackageOptions =
   };
   if (version >= 2) m['datasetIdentityAlgorithm'] = DATASET_IDENTITY_ALGORITHM;
   const analytical = h(datasetBytes);
+  const kernel = opts.kernel ?? EXAMPLE_KERNEL;
   let envelopeValue: Record<string, unknown> | null = null;
   if (version >= 3) {
     m['analyticalDatasetFingerprint'] = analytical;
     let env: Record<string, unknown> = {
       schemaVersion: '1',
-      bundle: { schemaVersion: '1', datasetFingerprint: analytical, kernelVersion: EXAMPLE_KERNEL, receipts: [sampleReceipt(analytical)] },
+      bundle: { schemaVersion: '1', datasetFingerprint: analytical, kernelVersion: kernel, receipts: [sampleReceipt(analytical, 'rcpt-0001', kernel)] },
       uses: [{ consumerId: SAMPLE_CONSUMER, receiptId: 'rcpt-0001', requirementProfileId: SAMPLE_PROFILE }],
     };
     if (opts.envelope) env = opts.envelope(env);
@@ -163,8 +166,8 @@ export function buildPackageParts(version: FormatVersion, opts: PackageOptions =
   }
   if (version === 4) files.push({ name: ENTRY.forma, data: json({ schemaVersion: '1', forms: [{ id: 'form-1', title: 'Example form' }] }) });
   m['datasetName'] = 'reprise-example-petals';
-  m['kernelVersion'] = EXAMPLE_KERNEL;
-  if (version >= 3) m['analyticalKernelVersion'] = EXAMPLE_KERNEL;
+  m['kernelVersion'] = kernel;
+  if (version >= 3) m['analyticalKernelVersion'] = kernel;
   m['createdAt'] = 1790000000000;
   m['commandCount'] = commandCount;
   const withDigest = opts.digest ?? version >= 2;

@@ -1,0 +1,23 @@
+/**
+ * `reprise examples`: Nemosyne investigation packages under packages/ (intact V1-V4, one
+ * corrupted variant per refusal code and manifest rule), plus the example kernel adapter
+ * and profile registry that the notes name.
+ */
+import { samplePackages, sampleSupportFiles } from '../kinds/nemosyne/samples.js';
+import type { ExampleFile, ExampleWriter } from './index.js';
+
+const FLAGS = '--kernel-adapter packages/kernel-adapter.mjs --profiles packages/profiles.json';
+
+export const packagesWriter: ExampleWriter = {
+  name: 'packages',
+  build(): ExampleFile[] {
+    const files: ExampleFile[] = samplePackages().map((s) => {
+      const flagged = s.withFlags ? `; with ${FLAGS}: ${s.withFlags.verdict}${s.withFlags.rule ? ' ' + s.withFlags.rule : ''}` : '';
+      const expect: ExampleFile['expect'] = { verdict: s.expect.verdict, command: 'verify' };
+      if (s.expect.rule) expect.rule = s.expect.rule;
+      return { path: `packages/${s.name}`, bytes: s.bytes, note: `Nemosyne package: ${s.note}${flagged}`, expect };
+    });
+    for (const f of sampleSupportFiles()) files.push({ path: `packages/${f.name}`, bytes: f.bytes, note: f.note });
+    return files;
+  },
+};
