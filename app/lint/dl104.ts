@@ -71,6 +71,7 @@ export function lintText(path: string, source: string): LintResult {
   // outputs: the engine's output CSIs, each once.
   const outputsNode = root.get('outputs', true);
   const outputs: string[] = [];
+  const outputNode = new Map<string, Node>();
   if (!isSeq(outputsNode)) diag('error', '`outputs` must list the output CSIs of the engine', (outputsNode as Node) ?? root);
   else {
     const seen = new Set<string>();
@@ -80,7 +81,10 @@ export function lintText(path: string, source: string): LintResult {
         continue;
       }
       if (seen.has(item.value)) diag('error', `output ${item.value} is listed twice in \`outputs\``, item);
-      else outputs.push(item.value);
+      else {
+        outputs.push(item.value);
+        outputNode.set(item.value, item);
+      }
       seen.add(item.value);
     }
   }
@@ -129,8 +133,8 @@ export function lintText(path: string, source: string): LintResult {
   const hasEpsilonRef = typeof eps === 'string' && eps.length > 0;
   for (const o of outputs) {
     const mode = declared.get(o) ?? def;
-    if (mode === undefined) diag('error', `output ${o} has no replay mode (not in replay_profile.outputs, and no default)`, outputsNode as Node);
-    else if (mode === 'BANDED' && !hasEpsilonRef) diag('error', `output ${o} is BANDED but replay_profile.policy_refs.epsilon names no governed ε`, profile);
+    if (mode === undefined) diag('error', `output ${o} has no replay mode (not in replay_profile.outputs, and no default)`, outputNode.get(o));
+    else if (mode === 'BANDED' && !hasEpsilonRef) diag('error', `output ${o} is BANDED but replay_profile.policy_refs.epsilon names no governed ε`, outputNode.get(o));
   }
   result.diagnostics.sort((a, b) => a.line - b.line || a.message.localeCompare(b.message));
   return result;
