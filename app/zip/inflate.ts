@@ -19,6 +19,8 @@ import { METHOD_STORED, type ZipEntry } from './reader.js';
 /** Entries declaring more than this stream (when their bytes are not kept). */
 export const SYNC_MAX = 8 * 1024 * 1024;
 const STEP = 1024 * 1024;
+/** Hard ceiling for an entry held in memory to be parsed (JSON), whatever the limits. */
+export const KEEP_MAX = 256 * 1024 * 1024;
 
 export interface EntryContent {
   /** The inflated bytes, when asked for (`keep`) and intact. */
@@ -136,6 +138,10 @@ export function readEntryStreaming(archive: Uint8Array, e: ZipEntry): Promise<En
 
 /** Reads one entry: synchronously when small or when its bytes are needed, else streaming. */
 export async function readEntry(archive: Uint8Array, e: ZipEntry, keep: boolean): Promise<EntryContent> {
+  if (keep && e.uncompressedSize > KEEP_MAX) {
+    const f = fail('RPR-ZIP-032', `entry ${JSON.stringify(e.name)} must be parsed, and declares more than the ${KEEP_MAX} bytes a parser can hold whatever the limits say`, { pointer: `entry:${e.name}`, expected: KEEP_MAX, actual: e.uncompressedSize });
+    return { bytes: null, sha256: null, length: 0, findings: [f] };
+  }
   if (keep || e.uncompressedSize <= SYNC_MAX) return readEntrySync(archive, e, keep);
   return readEntryStreaming(archive, e);
 }

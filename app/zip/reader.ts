@@ -74,6 +74,9 @@ interface Central {
   uncompressedSize: number;
   externalAttrs: number;
   localOffset: number;
+  versionNeeded: number;
+  time: number;
+  date: number;
 }
 
 /** Reads the structure of `buf`. Never throws on hostile input; never inflates. */
@@ -174,12 +177,22 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
       localOffset: b.readUInt32LE(p + 42),
       nameBytes: b.subarray(p + 46, p + 46 + nameLength),
       name: null,
+      versionNeeded: 0,
+      time: 0,
+      date: 0,
     };
     const diskStart = b.readUInt16LE(p + 34);
+    const versionNeeded = b.readUInt16LE(p + 6);
+    const time = b.readUInt16LE(p + 12);
+    const date = b.readUInt16LE(p + 14);
     const label = `central directory record ${i}`;
     c.name = decodeName(c.nameBytes, c.flags, findings, label);
     const ptr = c.name !== null ? `entry:${c.name}` : undefined;
     const at = (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : label) + ': ' + m;
+    c.versionNeeded = versionNeeded;
+    c.time = time;
+    c.date = date;
+    if (commentLen !== 0) findings.push(fail('RPR-ZIP-002', at(`a ${commentLen}-byte entry comment (comments are refused: nothing in the archive may go unchecked)`), { pointer: ptr, expected: 0, actual: commentLen }));
     if (diskStart !== 0) findings.push(fail('RPR-ZIP-004', at('the entry starts on a disk other than 0'), { pointer: ptr }));
     if (c.compressedSize === 0xffffffff || c.uncompressedSize === 0xffffffff || c.localOffset === 0xffffffff) {
       findings.push(fail('RPR-ZIP-006', at('a ZIP64 sentinel size or offset that the archive does not need'), { pointer: ptr }));
@@ -282,6 +295,11 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
       findings.push(fail('RPR-ZIP-011', at('the local header names a different entry than the central directory'), { pointer: ptr, expected: c.name ?? c.nameBytes.toString('latin1'), actual: lName.toString('latin1') }));
     }
     if (lFlags !== c.flags) findings.push(fail('RPR-ZIP-012', at('local header flags disagree with the central directory'), { pointer: ptr, expected: c.flags, actual: lFlags }));
+    const lVersion = b.readUInt16LE(off + 4);
+    const lTime = b.readUInt16LE(off + 10);
+    const lDate = b.readUInt16LE(off + 12);
+    if (lVersion !== c.versionNeeded) findings.push(fail('RPR-ZIP-012', at('local header "version needed" disagrees with the central directory'), { pointer: ptr, expected: c.versionNeeded, actual: lVersion }));
+    if (lTime !== c.time || lDate !== c.date) findings.push(fail('RPR-ZIP-012', at('local header modification time disagrees with the central directory'), { pointer: ptr, expected: [c.date, c.time], actual: [lDate, lTime] }));
     if (lMethod !== c.method) findings.push(fail('RPR-ZIP-012', at('local header compression method disagrees with the central directory'), { pointer: ptr, expected: c.method, actual: lMethod }));
     const deferred = (c.flags & FLAG_DESCRIPTOR) !== 0;
     const agree = (field: string, local: number, central: number) => {
