@@ -17,7 +17,7 @@ import { BUNDLE_TYPE, CLAIM_INPUTS_TYPE, CSI, ENGINE, MANIFEST_TYPE, RULESET_TYP
 import { decide } from '../kinds/tg/engines/decision.js';
 import { evaluateRuleset } from '../kinds/tg/engines/rule-evaluator.js';
 import { scoreTrust, type TrustVector } from '../kinds/tg/engines/score-trust.js';
-import { providerConfidencePort } from '../kinds/tg/ports.js';
+import { providerConfidencePort, REFERENCE_MAX_TOKENS } from '../kinds/tg/ports.js';
 import type { ComputeShape } from '../providers/types.js';
 import type { ExampleFile, ExampleWriter } from './index.js';
 
@@ -83,6 +83,8 @@ export interface ScenarioOptions {
   targetTrustScore?: number;
   /** Extra BANDED A executions (bench: more work per manifest). */
   extraA?: number;
+  /** Pin inferenceParams.maxTokens (bench: a shorter generation per A). */
+  maxTokens?: number;
   /** Extra rule-evaluator executions (bench). */
   extraRules?: number;
   /** A RECORDED review rationale, anchored (or not) in a journal. */
@@ -121,7 +123,7 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
   const withA = o.withA ?? true;
   const prompt = `Assess the analytical confidence of ${o.claimRef}: is the source's account consistent with the registry record?`;
   const promptHash = hashBytes(prompt);
-  const pins = (modelVersion = 'ref-1', seed = 7) => ({ modelId: 'reprise.reference', modelVersion, promptHash, inferenceParams: { temperature: 0, topP: 1, seed }, epsilon: bundle.epsilon[CSI.CONFIDENCE_SCORE]! });
+  const pins = (modelVersion = 'ref-1', seed = 7) => ({ modelId: 'reprise.reference', modelVersion, promptHash, inferenceParams: { temperature: 0, topP: 1, seed, ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}) }, epsilon: bundle.epsilon[CSI.CONFIDENCE_SCORE]! });
   const port = providerConfidencePort(undefined);
 
   const claimArt = (d: unknown) => ({ type: CLAIM_INPUTS_TYPE, claimRef: o.claimRef, data: d });
@@ -137,7 +139,7 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
         temperature: 0,
         topP: 1,
         seed,
-        maxTokens: 16,
+        maxTokens: o.maxTokens ?? REFERENCE_MAX_TOKENS,
         ...(shape ? { computeShape: shape } : {}),
       },
       '',

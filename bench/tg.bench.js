@@ -1,0 +1,48 @@
+// TG replay throughput: N manifests of 20 executions each (policy resolution, 10 rule
+// evaluations, 6 BANDED A re-runs through the reference provider, BANDED trust score,
+// explanation, decision), replayed by the CLI with --workers 2 against --workers 1 in
+// the same run. Target: workers 2 ≥ 1.6× workers 1. TG_BENCH_N overrides N (default 10000).
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const N = Number(process.env.TG_BENCH_N ?? 10000);
+const DISTINCT = 100;
+
+function replay(root, dir, workers) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'replay', dir, '--workers', String(workers), '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    let err = '';
+    child.stdout.on('data', (d) => (tail = (tail + d.toString()).slice(-300)));
+    child.stderr.on('data', (d) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(tail) : reject(new Error(`replay --workers ${workers} exited ${code}: ${err || tail}`))));
+  });
+}
+
+export default async function (ctx) {
+  const { buildScenario } = await import('../dist/app/examples/tg.js');
+  const dir = join(ctx.work, 'tg-manifests');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const templates = [];
+  for (let i = 0; i < DISTINCT; i++) {
+    const m = await buildScenario({ claimRef: `claim:bench-${i}`, extraA: 5, extraRules: 9, maxTokens: 2, originalShape: i % 2 ? { advisor: 'advisor.npu_v1', arity: 4, tensorType: 'fp32' } : undefined });
+    if (m.executions.length !== 20) throw new Error(`bench manifest has ${m.executions.length} executions, not 20`);
+    templates.push(JSON.stringify(m));
+  }
+  for (let i = 0; i < N; i++) writeFileSync(join(dir, `m${String(i).padStart(6, '0')}.json`), templates[i % DISTINCT]);
+  ctx.line('tg manifests (20 executions, 6 BANDED A each)', N);
+  let summary = '';
+  const t1 = await ctx.time(async () => (summary = await replay(ctx.root, dir, 1)), 1);
+  if (!summary.includes(`${N} artifacts: ${N} pass`)) throw new Error(`unexpected result: ${summary}`);
+  const t2 = await ctx.time(async () => (summary = await replay(ctx.root, dir, 2)), 1);
+  if (!summary.includes(`${N} artifacts: ${N} pass`)) throw new Error(`unexpected result: ${summary}`);
+  const r1 = N / (t1 / 1000);
+  const r2 = N / (t2 / 1000);
+  ctx.line('replay --workers 1 (manifests/s)', r1.toFixed(1));
+  ctx.line('replay --workers 2 (manifests/s)', r2.toFixed(1));
+  ctx.line('speed-up workers 2 / workers 1 (target >= 1.6)', (r2 / r1).toFixed(2));
+  rmSync(dir, { recursive: true, force: true });
+}
