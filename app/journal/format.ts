@@ -62,6 +62,22 @@ export function unsignedDigest(value: Entry | Checkpoint | Omit<Entry, 'sig'> | 
   return sha256(canonicalizeValue(rest));
 }
 
+/**
+ * `unsignedDigest` straight from a line already proven canonical (parseCanonical's output
+ * equals the line) and shape-checked: RFC 8785 serializes members independently, so the
+ * canonical text of the value without `sig` is the line with the `,"sig":"…"` member cut
+ * out. Entries sort `sig` just before `subject` (whose members are plain strings, which
+ * cannot hold a raw `"`), checkpoints just before `signer`, so the cut is unambiguous.
+ * Returns null when the member is not where it must be (the caller then canonicalizes).
+ */
+export function unsignedDigestOfLine(line: string, sig: string, next: 'subject' | 'signer'): Buffer | null {
+  const needle = `,"sig":"${sig}","${next}":`;
+  const i = line.lastIndexOf(needle);
+  if (i < 0) return null;
+  const cut = 8 + sig.length + 1; // `,"sig":"` + sig + `"`
+  return sha256(line.slice(0, i) + line.slice(i + cut));
+}
+
 /** The entry hash `H(entry without sig)` as a `sha256:` string. */
 export function entryHash(e: Entry | Omit<Entry, 'sig'>): string {
   return formatHash(unsignedDigest(e).toString('hex'));

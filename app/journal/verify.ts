@@ -12,7 +12,7 @@ import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../core/keys.js';
 import { caseStates, type CaseFold } from './cases.js';
-import { checkCheckpointShape, checkEntryShape, CHECKPOINTS_FILE, ENTRIES_FILE, unsignedDigest, type Checkpoint, type Entry } from './format.js';
+import { checkCheckpointShape, checkEntryShape, CHECKPOINTS_FILE, ENTRIES_FILE, unsignedDigest, unsignedDigestOfLine, type Checkpoint, type Entry } from './format.js';
 import { leafHash, MerkleTree, verifyConsistency } from './merkle.js';
 import { readJournalFiles, type RawFile, type RawLine, type TornTail } from './read.js';
 
@@ -56,6 +56,8 @@ export const checkpointPointer = (line: number) => `${CHECKPOINTS_FILE}:line:${l
 
 /** Compares two valid RFC 3339 UTC timestamps exactly (fractions to the nanosecond). */
 export function compareTimestamps(a: string, b: string): number {
+  // Same length means the same layout (same number of fraction digits): text order is time order.
+  if (a.length === b.length) return a < b ? -1 : a > b ? 1 : 0;
   const split = (s: string): [number, string] => {
     const m = /^(.*?)(\.\d+)?Z$/.exec(s)!;
     return [Date.parse(m[1] + 'Z'), (m[2] ?? '.').slice(1).padEnd(9, '0')];
@@ -166,7 +168,7 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
       continue;
     }
     const e = p.value as Entry;
-    const digest = unsignedDigest(e);
+    const digest = unsignedDigestOfLine(p.text, e.sig, 'subject') ?? unsignedDigest(e);
     const hash = formatHash(digest.toString('hex'));
     // RPR-JOURNAL-005: seq counts from 0 without gaps (a removed or reordered line breaks it).
     if (e.seq !== i) findings.push(fail('RPR-JOURNAL-005', `${what} has seq ${e.seq}; line ${raw.line} must hold seq ${i} (an entry was removed, inserted or reordered)`, { pointer, expected: i, actual: e.seq }));
@@ -189,7 +191,7 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
   // Checkpoints.
   const size = ef.lines.length;
   const checkpoints: ParsedCheckpoint[] = [];
-  let prevCp: { cp: Checkpoint; line: number } | null = null;
+  let prevCp: { cp: Checkpoint; line: number; rootOk: boolean } | null = null;
   let latest: Checkpoint | null = null;
   for (let j = 0; j < cf.lines.length; j++) {
     const raw = cf.lines[j]!;
@@ -206,12 +208,14 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
     const cp = p.value as Checkpoint;
     latest = cp;
     checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
-    if (trust) checkSignature(trust, cp.signer, unsignedDigest(cp), cp.sig, pointer, what, findings);
+    if (trust) checkSignature(trust, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what, findings);
+    let rootOk = false;
     if (cp.treeSize > size) {
       findings.push(fail('RPR-JOURNAL-016', `${what} covers ${cp.treeSize} entries but ${ENTRIES_FILE} holds ${size}: signed entries from line ${size + 1} on were removed (truncated)`, { pointer, expected: cp.treeSize, actual: size }));
     } else {
       const root = formatHash(tree.root(cp.treeSize).toString('hex'));
-      if (root !== cp.rootHash) findings.push(fail('RPR-JOURNAL-015', `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`, { pointer, expected: root, actual: cp.rootHash }));
+      rootOk = root === cp.rootHash;
+      if (!rootOk) findings.push(fail('RPR-JOURNAL-015', `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`, { pointer, expected: root, actual: cp.rootHash }));
     }
     if (prevCp) {
       const a = prevCp.cp;
@@ -219,14 +223,17 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
         findings.push(fail('RPR-JOURNAL-019', `${what} is timestamped before the checkpoint above it (timestamps go backwards)`, { pointer, expected: `>= ${a.timestampUtc}`, actual: cp.timestampUtc }));
       if (cp.treeSize < a.treeSize) {
         findings.push(fail('RPR-JOURNAL-017', `${what} has treeSize ${cp.treeSize}, smaller than the checkpoint above it (${a.treeSize}): checkpoints are inconsistent`, { pointer, expected: `>= ${a.treeSize}`, actual: cp.treeSize }));
-      } else if (cp.treeSize <= size) {
-        // RFC 9162 2.1.4: prove the earlier tree head is a prefix of this one.
+      } else if (cp.treeSize <= size && !(rootOk && prevCp.rootOk)) {
+        // RFC 9162 2.1.4: prove the earlier tree head is a prefix of this one. When both
+        // roots equal the roots recomputed over prefixes of the same entry lines, the
+        // earlier tree *is* a prefix of the later one (a stronger fact than a proof), so
+        // the proof is only built and checked where a root differs, to name the fork.
         const proof = tree.consistencyProof(a.treeSize, cp.treeSize);
         const ok = verifyConsistency(a.treeSize, cp.treeSize, Buffer.from(a.rootHash.slice(7), 'hex'), Buffer.from(cp.rootHash.slice(7), 'hex'), proof);
         if (!ok) findings.push(fail('RPR-JOURNAL-017', `${what} is not consistent (RFC 9162 consistency proof) with the checkpoint at line ${prevCp.line}`, { pointer, expected: `extends tree ${a.treeSize} ${a.rootHash}`, actual: `tree ${cp.treeSize} ${cp.rootHash}` }));
       }
     }
-    prevCp = { cp, line: raw.line };
+    prevCp = { cp, line: raw.line, rootOk };
   }
   if (cf.torn) {
     torn.push(cf.torn);

@@ -1,0 +1,107 @@
+// The evidence journal (issue 4).
+// 1. `journal verify` of an N-entry journal (N checkpoints, one per write) against the bare
+//    work it must do, measured in the same run: SHA-256 of every line plus one Ed25519
+//    verification per entry and per checkpoint with node:crypto and a cached public
+//    KeyObject. Target: verify <= 1.5x bare. N = 100,000 by default
+//    (REPRISE_BENCH_JOURNAL_N overrides; the journal is generated without fsync, in one
+//    buffered write per file).
+// 2. Appends with fsync on this machine's disk (entries per second), and without fsync
+//    for comparison.
+import { createHash, verify } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateSigner, parseTrustStore, trustStoreEntry } from '../dist/app/core/keys.js';
+import { JournalWriter, MerkleTree, signCheckpoint, signEntry, verifyJournal } from '../dist/app/journal/index.js';
+
+const N = Number(process.env.REPRISE_BENCH_JOURNAL_N ?? 100_000);
+
+function generate(dir, n, signer) {
+  const tree = new MerkleTree();
+  const entries = [];
+  const cps = [];
+  let prev = 'sha256:' + '0'.repeat(64);
+  const t0 = Date.parse('2026-05-04T10:00:00Z');
+  for (let i = 0; i < n; i++) {
+    const ts = new Date(t0 + i * 1000).toISOString();
+    const { hash, line } = signEntry(
+      { seq: i, prev, recordedAtUtc: ts, kind: i % 2 ? 'replay-drift' : 'review-rationale', subject: { claimRef: `claim:${i % 977}` }, body: { rationale: `entry ${i}: the replay matched within its band`, delta: (i % 100) / 1000 }, author: signer.keyId },
+      signer,
+    );
+    entries.push(line);
+    tree.appendLeaf(line);
+    prev = hash;
+    cps.push(signCheckpoint({ treeSize: i + 1, rootHash: 'sha256:' + tree.root().toString('hex'), timestampUtc: ts, signer: signer.keyId }, signer).line);
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'entries.jsonl'), entries.join('\n') + '\n');
+  writeFileSync(join(dir, 'checkpoints.jsonl'), cps.join('\n') + '\n');
+}
+
+function lines(buf) {
+  const out = [];
+  let pos = 0;
+  for (;;) {
+    const nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) return out;
+    out.push(buf.subarray(pos, nl));
+    pos = nl + 1;
+  }
+}
+
+export default async function (ctx) {
+  const signer = generateSigner();
+  const trust = parseTrustStore(Buffer.from(JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(signer, 'reviewer', 'bench')] })), 'bench');
+  const dir = join(ctx.work, `journal-${N}`);
+  rmSync(dir, { recursive: true, force: true });
+  let t = performance.now();
+  generate(dir, N, signer);
+  ctx.line(`generate ${N} entries + ${N} checkpoints (no fsync)`, `${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  // The bare work's inputs: (digest, signature) of every line, prepared outside the timing.
+  const pairs = [];
+  for (const f of ['entries.jsonl', 'checkpoints.jsonl']) {
+    for (const l of lines(readFileSync(join(dir, f)))) {
+      const v = JSON.parse(l.toString());
+      const { sig, ...rest } = v;
+      pairs.push([createHash('sha256').update(JSON.stringify(Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))))).digest(), Buffer.from(sig, 'base64')]);
+    }
+  }
+  const key = signer.publicKey; // cached KeyObject
+  const bare = () => {
+    let ok = 0;
+    for (const f of ['entries.jsonl', 'checkpoints.jsonl']) for (const l of lines(readFileSync(join(dir, f)))) createHash('sha256').update(l).digest();
+    for (const [d, s] of pairs) if (verify(null, d, key, s)) ok++;
+    if (ok !== pairs.length) throw new Error(`bare verification failed ${pairs.length - ok} signatures`);
+  };
+  const subject = async () => {
+    const v = await verifyJournal(dir, trust);
+    if (v.findings.some((f) => f.severity !== 'info')) throw new Error('journal did not verify: ' + JSON.stringify(v.findings.slice(0, 3)));
+  };
+  // Interleave runs so that load on the machine hits both alike.
+  const tb = [];
+  const ts = [];
+  for (let i = 0; i < 2; i++) {
+    tb.push(await ctx.time(bare, 1));
+    ts.push(await ctx.time(subject, 1));
+  }
+  const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const b = Math.min(...tb);
+  const s = Math.min(...ts);
+  ctx.line(`bare work: SHA-256 of ${2 * N} lines + ${2 * N} Ed25519 verifies (best of 2)`, `${(b / 1000).toFixed(2)} s (${Math.round((2 * N) / (b / 1000))} verifies/s)`);
+  ctx.line(`journal verify ${N} entries, ${N} checkpoints (best of 2)`, `${(s / 1000).toFixed(2)} s`);
+  ctx.line('journal verify / bare work (target <= 1.5)', `${(s / b).toFixed(3)}x (medians ${(med(ts) / med(tb)).toFixed(3)}x)`);
+
+  // Appends.
+  for (const fsync of [true, false]) {
+    const adir = join(ctx.work, `journal-append-${fsync}`);
+    rmSync(adir, { recursive: true, force: true });
+    const w = await JournalWriter.open(adir, { fsync });
+    const n = fsync ? 300 : 2000;
+    t = performance.now();
+    for (let i = 0; i < n; i++) await w.append({ kind: 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { rationale: 'bench append' } }, signer);
+    const el = performance.now() - t;
+    await w.close();
+    ctx.line(`append ${fsync ? 'with fsync (entry + checkpoint)' : 'without fsync'}: ${n} entries`, `${Math.round(n / (el / 1000))} entries/s (${(el / n).toFixed(2)} ms each)`);
+  }
+  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+}
