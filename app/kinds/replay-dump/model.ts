@@ -131,7 +131,8 @@ export function orderFromText(text: string): Finding | null {
       }
       const top = stack[stack.length - 1];
       if (expectKey && top && top.obj) {
-        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        const raw = text.slice(i + 1, j);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, j + 1)) as string) : raw;
         if (top.prev !== null && !inOrder(top.prev, key)) return orderFinding(`${top.pointer}/${escapePointerToken(key)}`, top.prev, key);
         top.prev = key;
         top.key = key;

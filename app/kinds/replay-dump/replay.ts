@@ -9,11 +9,25 @@ import type { Comparison, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
-import { UsageError } from '../../engine/run.js';
 import { checkEnvironment, loadProviderRegistry, ProviderRegistryError, type LockedEnvironment, type ProviderRegistry } from '../../providers/registry.js';
 import { shapeKey, type ComputeShape, type FrozenArtifact } from '../../providers/types.js';
 import type { DumpVerification } from './verify.js';
 import { SUPPORTED_KERNEL_MAJORS } from './verify.js';
+
+/** A usage error (bad --what-if, bad --providers file): the CLI exits 3 with its message. */
+export class ReplayUsageError extends Error {}
+
+/**
+ * Rethrows as the engine's UsageError (exit 3, one line). Imported lazily: engine/run.ts
+ * imports the kind registry, which imports this kind, so a static import would be a cycle.
+ */
+async function asUsageError(e: unknown): Promise<never> {
+  if (e instanceof ReplayUsageError || e instanceof ProviderRegistryError) {
+    const { UsageError } = await import('../../engine/run.js');
+    throw new UsageError(e.message);
+  }
+  throw e;
+}
 
 export interface WhatIf {
   model?: string;
@@ -31,9 +45,9 @@ export function parseWhatIf(items: readonly string[] | undefined): WhatIf | null
     if (k === 'model' && v) w.model = v;
     else if (k === 'shape') {
       const m = /^([^/]+)\/(\d{1,4})\/([^/]+)$/.exec(v);
-      if (!m) throw new UsageError(`--what-if shape takes ADVISOR/ARITY/TENSORTYPE (e.g. advisor.cpu_v1/4/fp32), not "${v}"`);
+      if (!m) throw new ReplayUsageError(`--what-if shape takes ADVISOR/ARITY/TENSORTYPE (e.g. advisor.cpu_v1/4/fp32), not "${v}"`);
       w.shape = { advisor: m[1]!, arity: Number(m[2]), tensorType: m[3]! };
-    } else throw new UsageError(`--what-if takes model=ID or shape=ADVISOR/ARITY/TENSORTYPE, not "${it}"`);
+    } else throw new ReplayUsageError(`--what-if takes model=ID or shape=ADVISOR/ARITY/TENSORTYPE, not "${it}"`);
   }
   return w;
 }
@@ -42,8 +56,7 @@ async function registryFor(path: string | undefined): Promise<ProviderRegistry> 
   try {
     return await loadProviderRegistry(path);
   } catch (e) {
-    if (e instanceof ProviderRegistryError) throw new UsageError(e.message);
-    throw e;
+    return asUsageError(e);
   }
 }
 
@@ -58,7 +71,12 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
   const chain = [...v.chain];
   const comparisons: Comparison[] = [];
   const details: { [k: string]: JsonValue } = {};
-  const whatIf = parseWhatIf(whatIfItems);
+  let whatIf: WhatIf | null = null;
+  try {
+    whatIf = parseWhatIf(whatIfItems);
+  } catch (e) {
+    await asUsageError(e);
+  }
   const t = v.typed;
   const result = (): KindResult => ({ id: v.id, findings, chain, comparisons, events: [], details });
 

@@ -1,0 +1,98 @@
+// Replay dumps (issue 3).
+// 1. `verify` of a dump whose artifacts total 100 MiB, against the bare cost of the same
+//    work measured in the same run: read + JSON.parse of the file + node:crypto SHA-256 of
+//    its bytes. Target: at most 1.5x.
+// 2. A batch of 10,000 small dumps through the CLI: `--workers 2` against `--workers 1`.
+//    Target: at least 1.6x the throughput.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runPath } from '../dist/app/engine/run.js';
+import { buildDump, sampleSigner, signModel } from '../dist/app/kinds/replay-dump/writer.js';
+import { encodeJson } from '../dist/app/kinds/replay-dump/json-encoding.js';
+import { sampleSpec, trustStoreDocument } from '../dist/app/examples/dumps.js';
+
+const MiB = 1024 * 1024;
+
+/** Deterministic text: markdown lines with quotes, backslashes and non-ASCII (JSON escapes). */
+function bigText(bytes, salt) {
+  const words = ['replay', 'dump', 'kernel', '"frozen"', 'hash', 'chain', 'évidence', 'seed', 'tab\there', 'C:\\path', 'outcome', 'provider'];
+  const lines = [];
+  let size = 0;
+  let i = salt;
+  while (size < bytes) {
+    const line = `- ${words[i % 12]} ${words[(i * 7) % 12]} ${words[(i * 5 + 3) % 12]} #${i}`;
+    lines.push(line);
+    size += line.length + 1;
+    i++;
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Deterministic JSON: an array of small records (already in canonical order). */
+function bigJson(bytes, salt) {
+  const rows = [];
+  let size = 0;
+  let i = salt;
+  while (size < bytes) {
+    const r = { id: i, label: `row-${i}`, ok: i % 3 === 0, score: ((i * 7919) % 10007) / 101 };
+    rows.push(r);
+    size += 60;
+    i++;
+  }
+  return { rows };
+}
+
+export default async function (ctx) {
+  const dir = join(ctx.work, 'dump');
+  mkdirSync(dir, { recursive: true });
+  const trust = join(dir, 'trust-store.json');
+  writeFileSync(trust, trustStoreDocument());
+  const signer = sampleSigner('active');
+
+  // ---- 1. one 100 MiB dump
+  const big = join(dir, 'big-100mib.dump.json');
+  if (!existsSync(big)) {
+    const materials = [];
+    for (let k = 0; k < 8; k++) materials.push({ mediaType: 'text/markdown', text: bigText(10 * MiB, k * 1000003) });
+    for (let k = 0; k < 2; k++) materials.push({ mediaType: 'application/json', json: bigJson(10 * MiB, k * 7) });
+    const m = await buildDump(sampleSpec({ dumpId: 'dump.bench.100mib', materials }), signer);
+    writeFileSync(big, encodeJson(m));
+  }
+  const size = readFileSync(big).length;
+  ctx.line('dump file size (MiB)', (size / MiB).toFixed(1));
+  const report = await runPath(big, 'verify', { trustStore: trust });
+  if (report.verdict !== 'pass') throw new Error(`the 100 MiB bench dump does not pass: ${JSON.stringify(report.findings).slice(0, 300)}`);
+  const baseline = await ctx.time(() => {
+    const buf = readFileSync(big);
+    JSON.parse(buf.toString('utf8'));
+    createHash('sha256').update(buf).digest('hex');
+  }, 5);
+  const subject = await ctx.time(() => runPath(big, 'verify', { trustStore: trust }), 5);
+  ctx.line('baseline: read + JSON.parse + SHA-256 of the file (ms)', baseline.toFixed(0));
+  ctx.line('reprise verify, in process (ms)', subject.toFixed(0));
+  ctx.line('verify / baseline (target <= 1.5)', (subject / baseline).toFixed(2));
+
+  // ---- 2. 10,000 small dumps, --workers 1 vs --workers 2
+  const batch = join(dir, 'batch');
+  const N = 10_000;
+  if (!existsSync(batch) || readdirSync(batch).length !== N) {
+    mkdirSync(batch, { recursive: true });
+    const m = await buildDump(sampleSpec(), signer);
+    for (let i = 0; i < N; i++) {
+      const mi = signModel({ ...m, dumpId: `dump.bench.${String(i).padStart(5, '0')}` }, signer);
+      writeFileSync(join(batch, `d${String(i).padStart(5, '0')}.dump.json`), encodeJson(mi));
+    }
+  }
+  const bin = join(ctx.root, 'bin', 'reprise.js');
+  const cli = (workers) => {
+    const r = spawnSync(process.execPath, [bin, 'verify', batch, '--jsonl', '--trust-store', trust, '--workers', String(workers)], { maxBuffer: 1 << 30 });
+    if (r.status !== 0) throw new Error(`batch verify exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+  };
+  const t1 = await ctx.time(() => cli(1), 3);
+  const t2 = await ctx.time(() => cli(2), 3);
+  ctx.line('10,000 dumps, --workers 1 (ms)', t1.toFixed(0));
+  ctx.line('10,000 dumps, --workers 2 (ms)', t2.toFixed(0));
+  ctx.line('throughput --workers 2 / --workers 1 (target >= 1.6)', (t1 / t2).toFixed(2));
+}
