@@ -39,16 +39,23 @@ export function newHasher(): Hash {
   return createHash('sha256');
 }
 
-/** Streams a file through SHA-256 in HASH_CHUNK pieces; memory stays bounded. */
+/**
+ * Streams a file through SHA-256 in HASH_CHUNK pieces with two buffers, so the next read
+ * (in libuv's thread pool) overlaps the hashing of the current one; memory stays bounded.
+ */
 export async function hashFile(path: string): Promise<string> {
   const fh = await open(path, 'r');
   try {
     const h = createHash('sha256');
-    const buf = Buffer.allocUnsafe(HASH_CHUNK);
+    const bufs = [Buffer.allocUnsafe(HASH_CHUNK), Buffer.allocUnsafe(HASH_CHUNK)];
+    let which = 0;
+    let pending = fh.read(bufs[0]!, 0, HASH_CHUNK, null);
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, HASH_CHUNK, null);
+      const { bytesRead, buffer } = await pending;
       if (bytesRead === 0) break;
-      h.update(buf.subarray(0, bytesRead));
+      which ^= 1;
+      pending = fh.read(bufs[which]!, 0, HASH_CHUNK, null);
+      h.update(buffer.subarray(0, bytesRead));
     }
     return formatHash(h.digest('hex'));
   } finally {

@@ -99,70 +99,105 @@ function countChar(s: string, ch: string): number {
 }
 
 interface WalkState {
-  /** Objects (and arrays holding them) whose subtree needs our own serializer. */
-  dirty: Set<object>;
   nonFinite: boolean;
+  /** Set when an out-of-order object has array-index keys, whose order JS cannot change. */
+  indexKeys: boolean;
+  /** May the walk replace children in place (true only for values JSON.parse just made)? */
+  mutate: boolean;
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+/** Sorts member names by UTF-16 code units; insertion sort wins for the usual handful. */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 24) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+}
+
+function sortedCopy(o: Record<string, unknown>, keys: string[], st: WalkState): Record<string, unknown> {
+  sortKeys(keys);
+  const c: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const c0 = k.charCodeAt(0);
+    if (c0 >= 0x30 && c0 <= 0x39 && ARRAY_INDEX.test(k) && Number(k) < 4294967295) st.indexKeys = true;
+    if (k === '__proto__') Object.defineProperty(c, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+    else c[k] = o[k];
+  }
+  return c;
 }
 
 /**
- * Walks a parsed value: checks depth and finiteness, and marks every container whose
- * subtree has members out of JCS order. Returns true when the subtree is "clean", that
- * is, JSON.stringify already writes it canonically.
+ * Walks a value: checks depth and finiteness, and returns a value whose JSON.stringify is
+ * the canonical text. Objects whose members are out of JCS order are replaced by sorted
+ * copies; everything already in order is reused as is, so V8's native JSON.stringify
+ * does the serialization. With `mutate` the replaced children are written back into
+ * their parents (the parse result is ours); without it, parents are copied on write.
  */
-function walk(v: unknown, depth: number, st: WalkState): boolean {
+function walk(v: unknown, depth: number, st: WalkState): unknown {
   if (typeof v !== 'object' || v === null) {
     if (typeof v === 'number' && !Number.isFinite(v)) st.nonFinite = true;
-    return true;
+    return v;
   }
   if (depth >= MAX_DEPTH) throw new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
-  let clean = true;
   if (Array.isArray(v)) {
+    let out: unknown[] = v;
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
       if (typeof e === 'object' && e !== null) {
-        if (!walk(e, depth + 1, st)) clean = false;
+        const w = walk(e, depth + 1, st);
+        if (w !== e) {
+          if (!st.mutate && out === v) out = v.slice();
+          out[i] = w;
+        }
       } else if (typeof e === 'number' && !Number.isFinite(e)) st.nonFinite = true;
     }
-  } else {
-    const keys = Object.keys(v);
-    const o = v as Record<string, unknown>;
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      if (i > 0 && !(keys[i - 1]! < k)) clean = false;
-      const e = o[k];
-      if (typeof e === 'object' && e !== null) {
-        if (!walk(e, depth + 1, st)) clean = false;
-      } else if (typeof e === 'number' && !Number.isFinite(e)) st.nonFinite = true;
-    }
-  }
-  if (!clean) st.dirty.add(v);
-  return clean;
-}
-
-function serializeDirty(v: unknown, dirty: Set<object>): string {
-  if (typeof v !== 'object' || v === null || !dirty.has(v)) return JSON.stringify(v);
-  if (Array.isArray(v)) {
-    let s = '[';
-    for (let i = 0; i < v.length; i++) {
-      if (i > 0) s += ',';
-      s += serializeDirty(v[i], dirty);
-    }
-    return s + ']';
+    return out;
   }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).sort();
-  let s = '{';
+  const keys = Object.keys(o);
+  let sorted = true;
+  let out = o;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
-    if (i > 0) s += ',';
-    s += JSON.stringify(k) + ':' + serializeDirty(o[k], dirty);
+    if (i > 0 && !(keys[i - 1]! < k)) sorted = false;
+    const e = o[k];
+    if (typeof e === 'object' && e !== null) {
+      const w = walk(e, depth + 1, st);
+      if (w !== e) {
+        if (!st.mutate && out === o) out = { ...o };
+        if (k === '__proto__') Object.defineProperty(out, k, { value: w, enumerable: true, writable: true, configurable: true });
+        else out[k] = w;
+      }
+    } else if (typeof e === 'number' && !Number.isFinite(e)) st.nonFinite = true;
   }
-  return s + '}';
+  return sorted ? out : sortedCopy(out, keys, st);
 }
 
-/** Serializes an already-checked value. Use `canonicalizeValue` for values of unknown origin. */
-function serialize(value: unknown, st: WalkState, cleanRoot: boolean): string {
-  return cleanRoot ? JSON.stringify(value) : serializeDirty(value, st.dirty);
+/** The slow, always-correct serializer, for the rare objects whose index keys JS reorders. */
+function serializeSorted(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  if (Array.isArray(v)) return '[' + v.map(serializeSorted).join(',') + ']';
+  const o = v as Record<string, unknown>;
+  return '{' + Object.keys(o).sort().map((k) => JSON.stringify(k) + ':' + serializeSorted(o[k])).join(',') + '}';
+}
+
+/** Checks and serializes a value (throws ERR_DEPTH; reports non-finite numbers in `st`). */
+function serialize(value: unknown, st: WalkState): string {
+  const w = walk(value, 0, st);
+  if (st.nonFinite) return '';
+  return st.indexKeys ? serializeSorted(value) : JSON.stringify(w);
 }
 
 export interface StrictParse {
@@ -184,10 +219,10 @@ export function parseCanonical(text: string): StrictParse {
   } catch {
     return fail(text);
   }
-  const st: WalkState = { dirty: new Set(), nonFinite: false };
-  let clean: boolean;
+  const st: WalkState = { nonFinite: false, indexKeys: false, mutate: true };
+  let canonical: string;
   try {
-    clean = walk(value, 0, st);
+    canonical = serialize(value, st);
   } catch (e) {
     if (e instanceof JcsError) return fail(text);
     throw e;
@@ -198,7 +233,6 @@ export function parseCanonical(text: string): StrictParse {
     const err = diagnose(text);
     if (err) throw err;
   }
-  const canonical = serialize(value, st, clean);
   // Duplicate members collapse in JSON.parse. Every member has exactly one colon in the
   // input; the output has one per surviving member plus the colons inside strings, which
   // JSON.stringify never escapes. With no \u003a escapes in the input, equal counts prove
@@ -234,11 +268,11 @@ export function canonicalizeBytes(bytes: Uint8Array): Buffer {
  * surrogates, excessive depth, and anything that is not JSON data.
  */
 export function canonicalizeValue(value: unknown): string {
-  const st: WalkState = { dirty: new Set(), nonFinite: false };
   checkPlainData(value, 0, '');
-  const clean = walk(value, 0, st);
+  const st: WalkState = { nonFinite: false, indexKeys: false, mutate: false };
+  const out = serialize(value, st);
   if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
-  return serialize(value, st, clean);
+  return out;
 }
 
 function checkPlainData(v: unknown, depth: number, ptr: string): void {

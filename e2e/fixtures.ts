@@ -1,0 +1,81 @@
+/**
+ * The workbench under test, from either target: `web` starts `reprise serve` (the built
+ * CLI and renderer) and opens its tokenized URL in Chromium; `electron` launches the
+ * built app with _electron.launch and is skipped when no Electron binary is present.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base, _electron, type Page } from '@playwright/test';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export function electronBinary(): string | null {
+  try {
+    const require = createRequire(import.meta.url);
+    const dir = dirname(require.resolve('electron/package.json'));
+    const bin = join(dir, 'dist', readFileSync(join(dir, 'path.txt'), 'utf8').trim());
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface Served {
+  url: string;
+  origin: string;
+  token: string;
+  proc: ChildProcess;
+}
+
+export function startServe(): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'serve'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`reprise serve did not start: ${out}`)), 30_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[0], origin: m[1]!, token: m[2]!, proc });
+      }
+    });
+    proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.on('exit', (code) => reject(new Error(`reprise serve exited with ${code}: ${out}`)));
+  });
+}
+
+type Target = 'web' | 'electron';
+
+export const test = base.extend<{ target: Target; workbench: Page }, { served: Served | null }>({
+  target: ['web', { option: true }],
+  served: [
+    async ({}, use) => {
+      const s = await startServe();
+      await use(s);
+      s.proc.kill('SIGTERM');
+    },
+    { scope: 'worker' },
+  ],
+  workbench: async ({ target, served, browser }, use, testInfo) => {
+    if (target === 'electron') {
+      const bin = electronBinary();
+      testInfo.skip(!bin, 'no Electron binary on this machine (its download is blocked); the web target covers the same renderer and engine');
+      const app = await _electron.launch({ executablePath: bin!, args: [ROOT, '--no-sandbox'] });
+      const page = await app.firstWindow();
+      await use(page);
+      await app.close();
+      return;
+    }
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(served!.url);
+    await use(page);
+    await context.close();
+  },
+});
+
+export { expect } from '@playwright/test';

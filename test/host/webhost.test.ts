@@ -1,0 +1,78 @@
+/** The loopback web host: token, Origin and path checks, and a real API round trip. */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { RepriseApi } from '../../shared/api.js';
+import { startWebHost, tokenMatches, type WebHost } from '../../main/webhost/server.js';
+import { dispatch } from '../../main/host/dispatch.js';
+
+const fakeApi: RepriseApi = {
+  engineInfo: async () => ({ version: 't', kinds: [], transport: 'web' }),
+  checkBytes: async () => {
+    throw new Error('not in this test');
+  },
+  listExamples: async () => [],
+  checkExample: async () => {
+    throw new Error('not in this test');
+  },
+};
+
+let host: WebHost;
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'reprise-web-'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  host = await startWebHost({ api: fakeApi, rendererDir: dir });
+});
+afterAll(async () => host.close());
+
+function connect(path: string, origin: string | undefined): Promise<{ ok: boolean; status?: number; ws?: WebSocket }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}${path}`, origin ? { origin } : {});
+    ws.on('open', () => resolve({ ok: true, ws }));
+    ws.on('unexpected-response', (_req, res) => resolve({ ok: false, status: res.statusCode }));
+    ws.on('error', () => resolve({ ok: false }));
+  });
+}
+
+describe('web host', () => {
+  it('listens on 127.0.0.1 only, with a 256-bit token in the URL fragment', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
+  });
+  it('rejects a missing token, a wrong token and a foreign Origin', async () => {
+    expect((await connect('/api', host.origin)).status).toBe(401);
+    expect((await connect('/api?token=wrong', host.origin)).status).toBe(401);
+    expect((await connect(`/api?token=${host.token}x`, host.origin)).status).toBe(401);
+    expect((await connect(`/api?token=${host.token}`, 'http://evil.example')).status).toBe(403);
+    expect((await connect(`/api?token=${host.token}`, `http://localhost:${host.port}`)).status).toBe(403);
+    expect((await connect(`/api?token=${host.token}`, undefined)).status).toBe(403);
+  });
+  it('answers API calls with the right token and Origin', async () => {
+    const c = await connect(`/api?token=${host.token}`, host.origin);
+    expect(c.ok).toBe(true);
+    const reply = await new Promise<unknown>((resolve) => {
+      c.ws!.on('message', (d) => resolve(JSON.parse(String(d))));
+      c.ws!.send(JSON.stringify({ id: 7, method: 'engineInfo', params: [] }));
+    });
+    expect(reply).toEqual({ id: 7, result: { version: 't', kinds: [], transport: 'web' } });
+    c.ws!.close();
+  });
+  it('serves the renderer with a CSP and refuses other hosts (DNS rebinding)', async () => {
+    const r = await fetch(`${host.origin}/`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect((await fetch(`${host.origin}/nope.js`)).status).toBe(404);
+  });
+  it('compares tokens in constant time and never matches null', () => {
+    expect(tokenMatches(null, 'a')).toBe(false);
+    expect(tokenMatches('a', 'a')).toBe(true);
+    expect(tokenMatches('ab', 'a')).toBe(false);
+  });
+  it('dispatch refuses unknown methods and reports errors without stacks', async () => {
+    expect(await dispatch(fakeApi, { id: 1, method: 'constructor', params: [] })).toMatchObject({ id: 1, error: { usage: true } });
+    const r = await dispatch(fakeApi, { id: 2, method: 'checkBytes', params: [{}] });
+    expect(r).toMatchObject({ id: 2, error: { message: 'internal error: not in this test' } });
+    expect(await dispatch(fakeApi, 'junk')).toBeNull();
+  });
+});
