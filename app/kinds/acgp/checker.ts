@@ -351,18 +351,22 @@ export class AcgpChecker {
     }
     const { thresholds: t, source } = this.o.policy.risk(blueprintId, tier);
     if (this.firstRisk === null) this.firstRisk = { source, ok: num4(t.ok), nudge: num4(t.nudge), escalate: num4(t.escalate) };
-    let computed = interventionForRisk(risk, t);
-    let why = `risk ${risk.toFixed(4)} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${computed}`;
+    const byRisk = interventionForRisk(risk, t);
+    let computed = byRisk;
+    let tripwhy = '';
     for (const tw of tripwires) {
       const a = tw.action ?? this.o.policy.tripwire(blueprintId, tw.name) ?? null;
       if (a !== null && rank(a) > rank(computed)) {
         computed = a;
-        why += `; tripwire ${tw.name} requires ${a}`;
+        tripwhy += `; tripwire ${tw.name} requires ${a}`;
       }
     }
     const pass = rank(recorded) >= rank(computed);
     this.row({ output: P, mode: 'EXACT', original: recorded, replayed: computed, status: pass ? 'pass' : 'fail', ...(pass && recorded !== computed ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' } : {}) });
-    if (!pass) this.push(fail('RPR-ACGP-007', `${W}: trust debt never relaxes an intervention: ${why}, but ${recorded} is recorded`, { pointer: P, expected: computed, actual: recorded }));
+    if (!pass) {
+      const why = `risk ${risk.toFixed(4)} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${byRisk}${tripwhy}`;
+      this.push(fail('RPR-ACGP-007', `${W}: trust debt never relaxes an intervention: ${why}, but ${recorded} is recorded`, { pointer: P, expected: computed, actual: recorded }));
+    }
   }
 
   private debtForm(i: number, e: Obj): { providerId: string | null; pre: RecordedNumber; delta: RecordedNumber; post: RecordedNumber; crossed: string[] | null } {

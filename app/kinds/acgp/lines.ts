@@ -4,7 +4,69 @@
  * on one buffer or on a stream of chunks, so a trace of any length is checked in memory
  * bounded by its longest line.
  */
-import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
+import { decodeJsonBytes, JcsError, MAX_DEPTH, parseCanonical, type JcsWarning } from '../../core/jcs.js';
+
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+const ESCAPED_COLON = /\\u003[aA]/;
+const LONG_DIGITS = /\d{16,}/;
+
+interface Tally {
+  members: number;
+  colons: number;
+  ok: boolean;
+}
+
+function colonsIn(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1)) n++;
+  return n;
+}
+
+function tally(v: unknown, depth: number, t: Tally): void {
+  if (typeof v === 'string') {
+    if (v.includes(':')) t.colons += colonsIn(v);
+    return;
+  }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) t.ok = false;
+    return;
+  }
+  if (typeof v !== 'object' || v === null) return;
+  if (depth >= MAX_DEPTH) {
+    t.ok = false;
+    return;
+  }
+  if (Array.isArray(v)) {
+    for (const e of v) tally(e, depth + 1, t);
+    return;
+  }
+  for (const k in v as Record<string, unknown>) {
+    t.members++;
+    if (k.includes(':')) t.colons += colonsIn(k);
+    tally((v as Record<string, unknown>)[k], depth + 1, t);
+  }
+}
+
+/**
+ * Strict parse of one line without building its canonical text (a trace line is checked,
+ * never hashed): JSON.parse, then proof that nothing was silently repaired (every colon of
+ * the text is a member or inside a string, so no duplicate member collapsed; no escaped
+ * surrogate or colon; every number finite; depth bounded). On any doubt the one
+ * canonicalizer's parser decides, and names the problem.
+ */
+export function strictParseLine(text: string): { value: unknown; warnings: JcsWarning[] } {
+  if (!text.isWellFormed() || ESCAPED_SURROGATE.test(text) || ESCAPED_COLON.test(text) || LONG_DIGITS.test(text)) return parseCanonical(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parseCanonical(text);
+  }
+  const t: Tally = { members: 0, colons: 0, ok: true };
+  tally(value, 0, t);
+  if (!t.ok || t.members + t.colons !== colonsIn(text)) return parseCanonical(text);
+  return { value, warnings: [] };
+}
 import type { AcgpChecker } from './checker.js';
 
 export class LineFeeder {
@@ -48,7 +110,7 @@ export class LineFeeder {
     let text: string;
     try {
       text = decodeJsonBytes(bytes);
-      const parsed = parseCanonical(text);
+      const parsed = strictParseLine(text);
       if (parsed.warnings.length > 0) this.checker.precision(i, parsed.warnings);
       this.checker.add(i, parsed.value);
     } catch (e) {

@@ -22,8 +22,16 @@ export const ONE = new D(1);
 
 /** A recorded JSON number as the decimal it denotes (its shortest round-trip text, i.e. its RFC 8785 form). */
 export function dec(n: number): Dec {
-  return new D(n);
+  // Recorded numbers repeat (scores on a grid, weights, thresholds): decimals are immutable,
+  // so a bounded cache of them is safe and saves most conversions on long traces.
+  let d = DEC_CACHE.get(n);
+  if (d === undefined) {
+    d = new D(n);
+    if (DEC_CACHE.size < 65536) DEC_CACHE.set(n, d);
+  }
+  return d;
 }
+const DEC_CACHE = new Map<number, Dec>();
 
 /** Rounded half-even to 4 places: the form in which EVAL values are recorded and compared. */
 export function round4(d: Dec): Dec {
