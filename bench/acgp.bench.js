@@ -11,9 +11,17 @@ const BIG = 1_000_000;
 const SMALL = 100_000;
 const TINY = 20_000;
 
-async function makeTrace(root, path, count) {
+async function makeTrace(root, path, count, consistent = false) {
   if (existsSync(path) && statSync(path).size > 0) return;
   const { generateTrace } = await import(pathToFileURL(join(root, 'dist/app/kinds/acgp/generate.js')).href);
+  if (consistent) {
+    // One generator run: the whole debt chain holds, so replay passes.
+    const all = generateTrace({ count, seed: 2027, traceId: 'trace-bench-20k' });
+    const fd = openSync(path, 'w');
+    writeSync(fd, all.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    closeSync(fd);
+    return;
+  }
   // A 10,000-EVAL block of the generator, repeated with timestamps moved on: every EVAL
   // is self-consistent (verify recomputes each one); the debt chain is not (verify does
   // not replay the provider).
@@ -69,7 +77,7 @@ export default async function (ctx) {
   await makeTrace(ctx.root, big, BIG);
   await makeTrace(ctx.root, small, SMALL);
   const tiny = join(ctx.work, 'acgp-trace-20k.jsonl');
-  await makeTrace(ctx.root, tiny, TINY);
+  await makeTrace(ctx.root, tiny, TINY, true);
   ctx.line('trace files (generated once into .bench/, reused)', `${(statSync(big).size / 1e6).toFixed(0)} MB / ${(statSync(small).size / 1e6).toFixed(0)} MB, ${((Date.now() - g0) / 1000).toFixed(1)} s`);
 
   const s1m = child(ctx.root, 'stream', big, 'verify');
@@ -79,6 +87,7 @@ export default async function (ctx) {
   const v20k = child(ctx.root, 'stream', tiny, 'verify');
   const r20k = child(ctx.root, 'stream', tiny, 'replay');
   if (s1m.evals !== BIG || s1m.verdict !== 'pass') throw new Error(`1M verify: ${JSON.stringify(s1m)}`);
+  if (r20k.verdict !== 'pass' || v20k.verdict !== 'pass') throw new Error(`20k: ${JSON.stringify([v20k, r20k])}`);
   const rate = (x) => Math.round((x.evals / x.ms) * 1000).toLocaleString('en-US');
   ctx.line('verify 1,000,000 EVALs streaming: EVALs/s', rate(s1m));
   ctx.line('verify 1,000,000 EVALs streaming: wall time', `${(s1m.ms / 1000).toFixed(1)} s`);
@@ -89,6 +98,6 @@ export default async function (ctx) {
   ctx.line('ratio peak RSS in-memory / streaming at 100k', (m100k.maxRssMb / s100k.maxRssMb).toFixed(2));
   ctx.line('baseline: JSON.parse per line only (readline), 100k: EVALs/s', rate(p100k));
   ctx.line('ratio verify time / bare parse time at 100k', (s100k.ms / p100k.ms).toFixed(2));
-  ctx.line('replay 20k streaming (decay + exact compares): EVALs/s', `${rate(r20k)} (chain of the 10k block is exact; at the repeat it breaks: verdict ${r20k.verdict})`);
+  ctx.line('replay 20k streaming (decay + exact compares): EVALs/s', `${rate(r20k)} (verdict ${r20k.verdict})`);
   ctx.line('ratio replay time / verify time at 20k', (r20k.ms / v20k.ms).toFixed(2));
 }
