@@ -26,7 +26,7 @@ export { JournalError } from './errors.js';
 export * from './format.js';
 export { MerkleTree, leafHash, nodeHash, merkleRoot, verifyInclusion, verifyConsistency, EMPTY_ROOT } from './merkle.js';
 export { acquireLock, breakStaleLock, readLock, isStale, type LockInfo } from './lock.js';
-export { verifyJournal, verifyFiles, compareTimestamps, entryPointer, checkpointPointer, type JournalVerification, type ParsedEntry, type ParsedCheckpoint } from './verify.js';
+export { verifyJournal, verifyFiles, checkHeldCheckpoint, compareTimestamps, entryPointer, checkpointPointer, type JournalVerification, type ParsedEntry, type ParsedCheckpoint } from './verify.js';
 export { JournalWriter, appendEntry, repairJournal, MAX_KEPT_TORN_BYTES, type AppendInput, type AppendResult, type WriterOptions, type RepairResult } from './writer.js';
 export { inclusionProof, checkInclusionProof, PROOF_TYPE, type InclusionProof, type ProofCheck } from './proofs.js';
 export * from './cases.js';

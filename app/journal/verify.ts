@@ -270,3 +270,32 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
     cases,
   };
 }
+
+/**
+ * Checks a checkpoint held elsewhere (from an earlier report or export) against the journal:
+ * the journal must still extend it. Its size must not exceed the journal (truncation), its
+ * root must equal the recomputed root at its size, and an RFC 9162 consistency proof from
+ * it to the journal's latest checkpoint must verify. Breaks are RPR-JOURNAL-018.
+ */
+export function checkHeldCheckpoint(v: JournalVerification, held: unknown, trust: TrustStore | null): Finding[] {
+  const pointer = 'held-checkpoint';
+  const out: Finding[] = [];
+  const shape = checkCheckpointShape(held, pointer);
+  if (shape.length > 0) return shape;
+  const cp = held as Checkpoint;
+  if (trust) checkSignature(trust, cp.signer, unsignedDigest(cp), cp.sig, pointer, 'the held checkpoint', out);
+  if (cp.treeSize > v.entryLines) {
+    out.push(fail('RPR-JOURNAL-018', `the held checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: entries were removed since it was issued`, { pointer, expected: `>= ${cp.treeSize} entries`, actual: v.entryLines }));
+    return out;
+  }
+  const root = formatHash(v.tree.root(cp.treeSize).toString('hex'));
+  if (root !== cp.rootHash) out.push(fail('RPR-JOURNAL-018', `the journal's first ${cp.treeSize} entries no longer hash to the held checkpoint's root: the journal was rewritten`, { pointer, expected: cp.rootHash, actual: root }));
+  const latest = v.latestCheckpoint;
+  if (latest && latest.treeSize >= cp.treeSize && latest.treeSize <= v.entryLines) {
+    const proof = v.tree.consistencyProof(cp.treeSize, latest.treeSize);
+    if (!verifyConsistency(cp.treeSize, latest.treeSize, Buffer.from(cp.rootHash.slice(7), 'hex'), Buffer.from(latest.rootHash.slice(7), 'hex'), proof))
+      out.push(fail('RPR-JOURNAL-018', `the latest checkpoint (tree ${latest.treeSize}) is not consistent with the held checkpoint (tree ${cp.treeSize}) by an RFC 9162 consistency proof`, { pointer, expected: `extends ${cp.rootHash}`, actual: latest.rootHash }));
+  }
+  if (out.length === 0) out.push(info('RPR-JOURNAL-000', `the journal extends the held checkpoint (tree ${cp.treeSize}, ${cp.rootHash}) consistently (RFC 9162)`, { pointer }));
+  return out;
+}

@@ -126,6 +126,21 @@ describe('reprise journal record / verify / proof through the CLI', () => {
     expect(JSON.parse(bad.stdout).findings.map((f: { rule: string }) => f.rule)).toContain('RPR-JOURNAL-033');
   });
 
+  it('--checkpoint: a report held elsewhere catches a truncation that leaves the journal internally valid', () => {
+    const t = join(base, 'held');
+    mkdirSync(t);
+    for (const f of ['entries.jsonl', 'checkpoints.jsonl']) copyFileSync(join(dir, f), join(t, f));
+    const report = join(base, 'held-report.json');
+    writeFileSync(report, cli(['journal', 'verify', t, '--trust-store', k.trustPath, '--json']).stdout);
+    const cut = (f: string, n: number) => writeFileSync(join(t, f), readFileSync(join(t, f), 'utf8').split('\n').slice(0, n).join('\n') + '\n');
+    cut('entries.jsonl', 3);
+    cut('checkpoints.jsonl', 3);
+    expect(verifyCli(t, k.trustPath).code).toBe(0);
+    const r = cli(['journal', 'verify', t, '--trust-store', k.trustPath, '--checkpoint', report, '--json']);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).findings.map((f: { rule: string }) => f.rule)).toContain('RPR-JOURNAL-018');
+  });
+
   it('bad usage and bad input exit 3 with one line, never a stack trace', () => {
     for (const args of [
       ['journal'],

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signBytes } from '../../app/core/keys.js';
 import {
   appendEntry,
+  checkHeldCheckpoint,
   checkInclusionProof,
   inclusionProof,
   JournalError,
@@ -11,6 +12,7 @@ import {
   repairJournal,
   signEntry,
   unsignedDigest,
+  unsignedDigestOfLine,
   verifyFiles,
   verifyJournal,
   type Entry,
@@ -240,5 +242,44 @@ describe('inclusion proofs of a journal', () => {
     }
     await expect(inclusionProof(dir, 11)).rejects.toBeInstanceOf(JournalError);
     expect(checkInclusionProof(JSON.parse(JSON.stringify(await inclusionProof(dir, 3))), null).findings.map((f) => f.rule)).toEqual(['RPR-JOURNAL-011']);
+  });
+});
+
+describe('held checkpoints and the unsigned digest', () => {
+  it('a checkpoint held elsewhere detects truncation and rewrites that the journal alone cannot', async () => {
+    const base = tmp();
+    const k = makeKeys(base);
+    const dir = join(base, 'j');
+    for (let i = 0; i < 7; i++) await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
+    const held = (await verifyJournal(dir, k.trust)).latestCheckpoint!;
+    for (let i = 7; i < 10; i++) await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
+    const ok = checkHeldCheckpoint(await verifyJournal(dir, k.trust), held, k.trust);
+    expect(ok.map((f) => f.severity)).toEqual(['info']);
+    // Truncate to 5 entries and re-sign fresh checkpoints with the writer's key: internally valid...
+    const cut = join(base, 'cut');
+    for (let i = 0; i < 5; i++) await appendEntry(cut, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
+    const lines = readFileSync(join(dir, 'entries.jsonl'), 'utf8').split('\n').slice(0, 5).join('\n') + '\n';
+    writeFileSync(join(cut, 'entries.jsonl'), lines);
+    // ...but not against the held checkpoint.
+    const v = await verifyJournal(cut, k.trust);
+    const held7 = checkHeldCheckpoint(v, held, k.trust);
+    expect(held7.map((f) => f.rule)).toEqual(['RPR-JOURNAL-018']);
+    // A rewritten journal of the same size: the root differs.
+    const other = join(base, 'other');
+    for (let i = 0; i < 8; i++) await appendEntry(other, { kind: 'review-rationale', subject: { claimRef: `x${i}` }, body: { i } }, k.reviewer);
+    const rules = checkHeldCheckpoint(await verifyJournal(other, k.trust), held, k.trust).map((f) => f.rule);
+    expect(rules).toContain('RPR-JOURNAL-018');
+  });
+
+  it('the digest cut from the canonical line equals H(entry without sig), whatever the body holds', async () => {
+    const { canonicalizeValue } = await import('../../app/core/jcs.js');
+    const base = tmp();
+    const k = makeKeys(base);
+    const bodies = [{}, { sig: 'x', a: ',"sig":"' }, { z: { sig: 'AAAA', subject: { claimRef: 'q' } } }, { s: '"sig":"\u00e9\n' }];
+    for (const body of bodies) {
+      const { entry, line } = signEntry({ seq: 0, prev: 'sha256:' + '0'.repeat(64), recordedAtUtc: '2026-05-04T10:00:00Z', kind: 'review-rationale', subject: { claimRef: 'c,"sig":"', artifact: 'sha256:' + 'f'.repeat(64) }, body, author: k.reviewer.keyId }, k.reviewer);
+      expect(line).toBe(canonicalizeValue(entry));
+      expect(unsignedDigestOfLine(line, entry.sig, 'subject')!.equals(unsignedDigest(entry))).toBe(true);
+    }
   });
 });

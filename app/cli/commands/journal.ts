@@ -14,14 +14,14 @@ import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/form
 import { breakStaleLock } from '../../journal/lock.js';
 import { checkInclusionProof, inclusionProof } from '../../journal/proofs.js';
 import { journalKindResult } from '../../journal/result.js';
-import { verifyJournal } from '../../journal/verify.js';
+import { checkHeldCheckpoint, verifyJournal } from '../../journal/verify.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { formatReport } from '../output.js';
 
 const USAGE = [
-  'reprise journal verify DIR [--trust-store FILE] [--json] [--quiet]',
+  'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE] [--json] [--quiet]',
   'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--json]',
   'reprise journal proof DIR --entry N [--out FILE]',
   'reprise journal check-proof FILE [--trust-store FILE] [--json]',
@@ -69,14 +69,21 @@ function printReport(io: CliIO, r: Report, json: boolean, quiet: boolean): ExitC
 }
 
 async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal verify DIR [--trust-store FILE] [--json] [--quiet]';
-  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, usage);
+  const usage = 'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE] [--json] [--quiet]';
+  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, checkpoint: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, usage);
   const dir = one(positionals, 'DIR', usage);
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const started = Date.now();
   const v = await journalOp(() => verifyJournal(dir, trust));
   if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entries.jsonl')) throw new CliUsageError(`${dir} is not a journal (no entries.jsonl)`);
-  const r = buildReport({ path: dir, kind: 'journal', sha256: null, ...journalKindResult(v) }, started);
+  const result = journalKindResult(v);
+  // --checkpoint: a checkpoint held elsewhere (from an earlier report's details.latestCheckpoint).
+  if (typeof values['checkpoint'] === 'string') {
+    const held = await readJsonFile(values['checkpoint'], 'checkpoint');
+    const doc = typeof held === 'object' && held !== null && !Array.isArray(held) && 'details' in held ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint : held;
+    result.findings = [...result.findings, ...checkHeldCheckpoint(v, doc, trust)];
+  }
+  const r = buildReport({ path: dir, kind: 'journal', sha256: null, ...result }, started);
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
 }
 
