@@ -213,8 +213,9 @@ export const dumpsWriter: ExampleWriter = {
     for (const x of samples) {
       const flags = `--trust-store ${TRUST_STORE_PATH}${x.command === 'replay' ? ` --providers ${PROVIDERS_PATH}` : ''}${x.extra ? ' ' + x.extra.join(' ') : ''}`;
       const expect = { verdict: x.verdict, command: x.command, ...(x.rule ? { rule: x.rule } : {}) };
-      files.push({ path: `dumps/${x.name}.dump.json`, bytes: x.jsonText ?? encodeJson(canonicalOrder(x.model)), note: `${x.note}. Run: reprise ${x.command} ${flags}`, expect });
-      files.push({ path: `dumps/${x.name}.rom.md`, bytes: x.romText ?? encodeRom(canonicalOrder(x.model)), note: `ROM twin: ${x.note}. Run: reprise ${x.command} ${flags}`, expect });
+      const options = { trustStore: TRUST_STORE_PATH, ...(x.command === 'replay' ? { providers: PROVIDERS_PATH } : {}) };
+      files.push({ path: `dumps/${x.name}.dump.json`, bytes: x.jsonText ?? encodeJson(canonicalOrder(x.model)), note: `${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });
+      files.push({ path: `dumps/${x.name}.rom.md`, bytes: x.romText ?? encodeRom(canonicalOrder(x.model)), note: `ROM twin: ${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });
     }
     return files;
   },

@@ -10,7 +10,10 @@ import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { buildSamples, sampleRuns, TRUST_STORE_PATH, PROVIDERS_PATH } from '../../app/examples/dumps.js';
-import { runCli } from '../helpers/cli.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(await readFile(`${ROOT}docs/report.schema.json`, 'utf8')) as object);
 
 let dir: string;
 
@@ -59,6 +62,7 @@ describe('sample dumps through the CLI', () => {
       const report = JSON.parse(r.stdout) as Report;
       expect(report.artifact.kind, run.path).toBe('replay-dump');
       expect(report.verdict, run.path).toBe(run.verdict);
+      expect(validate(report), `${run.path}: ${JSON.stringify(validate.errors)}`).toBe(true);
       expect(r.code, run.path).toBe({ pass: 0, fail: 1, unavailable: 2 }[run.verdict]);
       if (run.rule) {
         const hit = report.findings.find((f) => f.rule === run.rule && f.severity === run.verdict);
