@@ -9,6 +9,7 @@ import { dumpsWriter } from './dumps.js';
 import { tgWriter } from './tg.js';
 import { acgpWriter } from './acgp.js';
 import { packagesWriter } from './packages.js';
+import { journalWriter } from './journal.js';
 
 export interface ExampleFile {
   /** Path relative to the examples directory, with `/` separators. */
@@ -40,7 +41,7 @@ const foundationWriter: ExampleWriter = {
   ],
 };
 
-export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter, acgpWriter, packagesWriter];
+export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter, acgpWriter, packagesWriter, journalWriter];
 
 export async function buildExamples(): Promise<ExampleFile[]> {
   const all: ExampleFile[] = [];
