@@ -172,6 +172,10 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     expect(r.details!['debtParameters']).toEqual({ source: 'blueprint', decay_fraction: 0.2, period_hours: 0.5, min_debt: 0.25 });
     expect(r.details!['debtThresholds']).toEqual({ elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 });
     expect(r.details!['riskThresholds']).toEqual({ source: 'blueprint', ok: 0.2, nudge: 0.5, escalate: 0.7 });
+    // verify (no replay) still reports the blueprint's thresholds for the chart
+    const v = await run(evals(), 'verify', { policy: p });
+    expect(v.verdict).toBe('pass');
+    expect(v.details!['debtThresholds']).toEqual({ elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 });
   });
 
   it('fails the same trace under the baseline (the overrides are what make it pass)', async () => {

@@ -167,6 +167,7 @@ export class AcgpChecker {
       return;
     }
     const facts = this.checkEval(i, v);
+    if (this.firstDebt === null && facts.blueprintId !== null) this.firstDebt = this.o.policy.debt(facts.blueprintId);
     this.checkTraceOrder(i, facts);
     if (facts.provider === 'private') {
       const id = facts.providerId ?? '?';
@@ -497,7 +498,6 @@ export class AcgpChecker {
       return;
     }
     const debt = this.o.policy.debt(f.blueprintId);
-    if (this.firstDebt === null) this.firstDebt = debt;
     const provider = this.provider(debt.params);
     let s;
     let anchored = false;
