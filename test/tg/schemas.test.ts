@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the tests edit parsed JSON fixtures freely */
 /** The published JSON Schemas accept every example manifest and bundle, and reject what the closed format refuses. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

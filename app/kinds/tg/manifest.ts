@@ -142,7 +142,7 @@ export function checkManifest(v: unknown): CheckedManifest {
           continue;
         }
         if (!hasText && !('json' in a)) continue;
-        let recomputed: string | null = null;
+        let recomputed: string | null;
         try {
           recomputed = hasText ? hashBytes(a['text'] as string) : hashValue(a['json']);
         } catch {
