@@ -141,6 +141,30 @@ describe('reprise journal record / verify / proof through the CLI', () => {
     expect(JSON.parse(r.stdout).findings.map((f: { rule: string }) => f.rule)).toContain('RPR-JOURNAL-018');
   });
 
+  it('a torn tail is reported (exit 1), refuses records (exit 3), and is truncated only by repair, which is journaled', () => {
+    const t = join(base, 'torn');
+    mkdirSync(t);
+    for (const f of ['entries.jsonl', 'checkpoints.jsonl']) copyFileSync(join(dir, f), join(t, f));
+    appendFileSync(join(t, 'entries.jsonl'), '{"author":"ed25519:ab');
+    const { code, report } = verifyCli(t, k.trustPath);
+    expect(code).toBe(1);
+    expect(report.findings.filter((f) => f.severity === 'fail').map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-JOURNAL-013@line:6']);
+    const body = writeJson(join(base, 'b2.json'), {});
+    const rec = cli(['journal', 'record', t, '--kind', 'review-rationale', '--claim', 'c', '--body-file', body, '--key', k.reviewerPem]);
+    expect(rec.status).toBe(3);
+    expect(rec.stderr).toContain('torn');
+    const rep = cli(['journal', 'repair', t, '--key', k.officerPem, '--json']);
+    expect(rep.status, rep.stderr).toBe(0);
+    const out = JSON.parse(rep.stdout);
+    expect(out.repaired).toBe(true);
+    expect(out.seq).toBe(5);
+    expect(out.truncated[0].length).toBe('{"author":"ed25519:ab'.length);
+    expect(verifyCli(t, k.trustPath).code).toBe(0);
+    const again = cli(['journal', 'repair', t, '--key', k.officerPem]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('nothing to repair');
+  });
+
   it('bad usage and bad input exit 3 with one line, never a stack trace', () => {
     for (const args of [
       ['journal'],
