@@ -128,7 +128,7 @@ describe('mutation test: every single forgery is rejected', () => {
       const r = await verdictOf('m.dump.json', encodeJson(model));
       tried++;
       if (r.verdict === 'pass') accepted.push(`json: ${m.label}`);
-      let rom: string | null = null;
+      let rom: string | null;
       try {
         rom = encodeRom(model);
       } catch {
