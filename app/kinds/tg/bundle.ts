@@ -37,10 +37,10 @@ export interface CheckedBundle {
 
 const unit = (v: unknown): v is number => isFiniteNumber(v) && v >= 0 && v <= 1;
 
-/** Validates a parsed bundle value; `base` is the pointer of the bundle inside its document. */
-export function checkBundle(v: unknown, base = ''): CheckedBundle {
+/** Validates a parsed bundle value; `base` is the pointer of the bundle inside its document; `knownHash` is H(v) when already computed. */
+export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedBundle {
   const findings: Finding[] = [];
-  const hash = safeHash(v);
+  const hash = knownHash ?? safeHash(v);
   if (!isObj(v)) return { bundle: null, hash, findings: [wrongType(base, 'a JSON object', v)] };
   closedMembers(v, base, ['type', 'bundleId', 'version', 'weights', 'modifiers', 'exits', 'epsilon', 'driftRate'], [], findings);
   if (v['type'] !== BUNDLE_TYPE) findings.push(fail('RPR-TG-002', `type must be ${BUNDLE_TYPE}`, { pointer: ptr(base, 'type'), expected: BUNDLE_TYPE, actual: String(v['type']) }));

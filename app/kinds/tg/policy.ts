@@ -79,7 +79,8 @@ export async function resolvePolicy(m: Manifest, goodArtifacts: Set<string>, pol
     findings.push(fail('RPR-TG-011', 'the policy bundle named by hash is neither embedded as an artifact nor given with --policy: nothing can be scored', { pointer: '/policyContext/bundleHash', expected: want, actual: null }));
     return { bundle: null, hash: null, source: null, findings, node: node(null, 'missing') };
   }
-  const checked = checkBundle(value, base);
+  // Embedded: the artifact check already proved H(value) == want; from --policy: just computed.
+  const checked = checkBundle(value, base, want);
   for (const f of checked.findings) findings.push(source === 'embedded' ? f : { ...f, message: `--policy ${source}: ${f.message}` });
   return { bundle: checked.bundle, hash: checked.hash, source, findings, node: node(checked.hash, checked.hash === want ? 'match' : 'mismatch') };
 }

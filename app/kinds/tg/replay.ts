@@ -12,7 +12,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { ChainNode, Comparison, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
-import { hashValue } from '../../core/hash.js';
+import { hashCanonicalText, hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import { epochMs } from '../../core/time.js';
 import type { Sniffed } from '../sniff.js';
@@ -110,7 +110,7 @@ export async function verifyManifest(s: Sniffed, ctx: KindContext): Promise<Veri
   if (!policy.bundle || !policy.hash) return { result: { id, findings, chain }, state: null };
   return {
     result: { id, findings, chain, details: { tg: { claimRef: m.claimRef, bundleHash: policy.hash, bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file', modeComposition: modeComposition(m) } } },
-    state: { manifest: m, manifestHash: hashValue(parsed.value), bundle: policy.bundle, bundleHash: policy.hash, goodArtifacts: checked.goodArtifacts, blocked, anchors, anchorStatus, journal },
+    state: { manifest: m, manifestHash: hashCanonicalText(parsed.canonical), bundle: policy.bundle, bundleHash: policy.hash, goodArtifacts: checked.goodArtifacts, blocked, anchors, anchorStatus, journal },
   };
 }
 
