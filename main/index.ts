@@ -5,12 +5,12 @@
  * windows and permission requests refused; every IPC call checked for its sender. The
  * engine runs in worker threads (EngineHost); this thread never parses or hashes.
  */
-import { app, BrowserWindow, ipcMain, protocol, session, type IpcMainInvokeEvent } from 'electron';
-import { readFile } from 'node:fs/promises';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { readFile, writeFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { API_METHODS, IPC_PREFIX } from '../shared/api.js';
-import { EngineHost } from './host/engine-host.js';
+import { API_METHODS, IPC_EVENT_CHANNEL, IPC_PREFIX, type ApiEvent, type CheckMode, type RecentFile } from '../shared/api.js';
+import { EngineHost, type RecentStore } from './host/engine-host.js';
 import { dispatch } from './host/dispatch.js';
 import { CSP } from './webhost/server.js';
 
@@ -84,11 +84,63 @@ if (!app.requestSingleInstanceLock()) {
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (e) => e.preventDefault());
   });
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     protocol.handle(SCHEME, serveApp);
     session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
     session.defaultSession.setPermissionCheckHandler(() => false);
-    const host = new EngineHost({ workerUrl: pathToFileURL(join(here, 'engine-worker.js')), transport: 'electron' });
+    let win: BrowserWindow | null = null;
+    const recentFile = join(app.getPath('userData'), 'recent-files.json');
+    const recentStore: RecentStore = {
+      load: async () => JSON.parse(await readFile(recentFile, 'utf8')) as RecentFile[],
+      save: async (files) => {
+        await writeFile(recentFile, JSON.stringify(files, null, 2));
+        app.clearRecentDocuments();
+        for (const f of files) app.addRecentDocument(f.path);
+        Menu.setApplicationMenu(buildMenu(files));
+      },
+    };
+    const host = new EngineHost({
+      workerUrl: pathToFileURL(join(here, 'engine-worker.js')),
+      journalWorkerUrl: pathToFileURL(join(here, 'journal-worker.js')),
+      transport: 'electron',
+      recentStore,
+      // Native dialogs: the path chosen by the user goes to a worker, never parsed here.
+      pickPath: async (req) => {
+        const opts = { title: req.title, properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)] };
+        const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+        return r.canceled ? null : (r.filePaths[0] ?? null);
+      },
+    });
+    const send = (e: ApiEvent): void => {
+      if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT_CHANNEL, e);
+    };
+    host.subscribe(send);
+    const openViaDialog = async (mode: CheckMode): Promise<void> => {
+      const path = await host.pickPath({ kind: 'file', title: mode === 'replay' ? 'Replay an artifact' : 'Verify an artifact' });
+      if (path) send({ type: 'open-path', path, mode });
+    };
+    const buildMenu = (recent: RecentFile[]): Menu => {
+      const template: MenuItemConstructorOptions[] = [
+        {
+          label: 'File',
+          submenu: [
+            { label: 'Open and Verify…', accelerator: 'CmdOrCtrl+O', click: () => void openViaDialog('verify') },
+            { label: 'Open and Replay…', accelerator: 'CmdOrCtrl+Shift+O', click: () => void openViaDialog('replay') },
+            {
+              label: 'Open Recent',
+              submenu: recent.length ? recent.map((r) => ({ label: r.path, click: () => send({ type: 'open-path', path: r.path, mode: 'verify' }) })) : [{ label: 'No recent files', enabled: false }],
+            },
+            { type: 'separator' },
+            { role: 'quit', accelerator: 'CmdOrCtrl+Q' },
+          ],
+        },
+        { label: 'Edit', submenu: [{ role: 'copy' }, { role: 'selectAll' }] },
+        { label: 'View', submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen', accelerator: 'F11' }] },
+        { label: 'Window', submenu: [{ role: 'minimize' }, { role: 'close', accelerator: 'CmdOrCtrl+W' }] },
+      ];
+      return Menu.buildFromTemplate(template);
+    };
+    Menu.setApplicationMenu(buildMenu(await host.recentFiles()));
     for (const method of API_METHODS) {
       ipcMain.handle(IPC_PREFIX + method, async (e, ...params: unknown[]) => {
         if (!trustedSender(e)) throw new Error('refused: unexpected sender');
@@ -98,10 +150,14 @@ if (!app.requestSingleInstanceLock()) {
         return resp.result;
       });
     }
-    let win = createWindow();
-    app.on('second-instance', () => {
+    win = createWindow();
+    app.on('second-instance', (_e, argv) => {
+      if (!win) return;
       if (win.isMinimized()) win.restore();
       win.focus();
+      // `reprise-app FILE` while running: open FILE in the running window.
+      const file = argv.slice(1).find((a) => !a.startsWith('-') && a !== '.' && /\.[A-Za-z0-9]+$/.test(a));
+      if (file) send({ type: 'open-path', path: resolve(file), mode: 'verify' });
     });
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) win = createWindow();

@@ -1,7 +1,7 @@
 /**
  * The typed API between the workbench UI and the engine host. One interface, one method
- * list: the Electron preload and the loopback WebSocket transport are both generated
- * from API_METHODS, so the renderer cannot tell them apart.
+ * list, one event list: the Electron preload and the loopback WebSocket transport are both
+ * generated from API_METHODS and API_EVENTS, so the renderer cannot tell them apart.
  */
 import type { Report } from './report.js';
 
@@ -11,12 +11,18 @@ export interface EngineInfo {
   version: string;
   kinds: string[];
   transport: 'electron' | 'web';
+  /** True where the host can show native open dialogs (Electron). */
+  nativeDialogs: boolean;
 }
+
+export type ExampleOptionName = 'trustStore' | 'providers' | 'policy' | 'profiles' | 'journal';
 
 export interface ExampleSummary {
   path: string;
   note: string;
   expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: CheckMode };
+  /** The engine options the example is opened with (paths relative to the examples). */
+  options?: Partial<Record<ExampleOptionName, string>>;
 }
 
 export interface CheckBytesRequest {
@@ -27,15 +33,144 @@ export interface CheckBytesRequest {
   mode: CheckMode;
 }
 
+/** What a job checks: bytes sent by the window, a built-in example, or a file on disk. */
+export type JobSource = { type: 'bytes'; name: string; dataBase64: string } | { type: 'example'; path: string } | { type: 'path'; path: string };
+
+export interface StartJobRequest {
+  source: JobSource;
+  mode: CheckMode;
+  /** Trainer mode: what-if substitutions (`model=ref-2`, `shape=...`); always a demonstration. */
+  whatIf?: string[];
+  /** Engine options as file paths (a trust store, providers...); examples bring their own. */
+  options?: Partial<Record<ExampleOptionName, string>>;
+}
+
+export interface JobStarted {
+  jobId: string;
+}
+
+/** Events pushed by the host (IPC `webContents.send`, or server-pushed WebSocket messages). */
+export type ApiEvent =
+  | { type: 'job-progress'; jobId: string; fraction: number; label?: string }
+  | { type: 'job-done'; jobId: string; report: Report }
+  | { type: 'job-failed'; jobId: string; message: string; cancelled: boolean }
+  /** The shell asks the window to open a file (menu, recent files, second instance). */
+  | { type: 'open-path'; path: string; mode: CheckMode };
+export type ApiEventType = ApiEvent['type'];
+export const API_EVENTS = ['job-progress', 'job-done', 'job-failed', 'open-path'] as const satisfies readonly ApiEventType[];
+
+export interface RecentFile {
+  path: string;
+  name: string;
+  openedAtUtc: string;
+}
+
+export interface CaseEventView {
+  seq: number;
+  entryHash: string;
+  decision: string;
+  author: string;
+  atUtc: string;
+  text: string;
+}
+
+export interface CaseView {
+  caseId: string;
+  state: 'open' | 'escalated' | 'released' | 'upheld';
+  claimRef: string;
+  artifact: string | null;
+  source: string;
+  openedAtUtc: string;
+  updatedAtUtc: string;
+  /** The evidence recorded when the case was opened (comparison, drift event, exits). */
+  evidence: unknown;
+  history: CaseEventView[];
+}
+
+export interface JournalStatus {
+  dir: string;
+  /** pass: every entry, checkpoint and signature verified; fail / unavailable otherwise. */
+  verdict: 'pass' | 'fail' | 'unavailable';
+  findings: { rule: string; severity: string; message: string; pointer?: string }[];
+  entries: number;
+  checkpointSize: number | null;
+  root: string | null;
+  rolesChecked: boolean;
+  cases: CaseView[];
+}
+
+export interface JournalRequest {
+  dir: string;
+  trustStore?: string;
+}
+
+export type CaseDecision = 'release' | 'uphold' | 'escalate';
+
+export interface DecideCaseRequest extends JournalRequest {
+  caseId: string;
+  decision: CaseDecision;
+  rationale: string;
+  /** The officer's private key (PKCS#8 PEM file), chosen per case. */
+  keyFile: string;
+}
+
+/** Shown only after the signed write returned. */
+export interface AnchorReceipt {
+  caseId: string;
+  state: CaseView['state'];
+  seq: number;
+  entryHash: string;
+  checkpoint: { size: number; root: string; keyId: string | null };
+  proofVerified: boolean;
+  proofFindings: string[];
+}
+
+/** A training journal: a fresh officer key, a trust store naming it, and open cases. */
+export interface DemoJournal {
+  dir: string;
+  keyFile: string;
+  trustStore: string;
+}
+
+export interface PickRequest {
+  kind: 'file' | 'directory';
+  title: string;
+}
+
 export interface RepriseApi {
   engineInfo(): Promise<EngineInfo>;
   checkBytes(req: CheckBytesRequest): Promise<Report>;
   listExamples(): Promise<ExampleSummary[]>;
   checkExample(req: { path: string; mode: CheckMode }): Promise<Report>;
+  startJob(req: StartJobRequest): Promise<JobStarted>;
+  cancelJob(req: { jobId: string }): Promise<boolean>;
+  recentFiles(): Promise<RecentFile[]>;
+  /** A native dialog (Electron); null where there is none (the browser: type the path). */
+  pickPath(req: PickRequest): Promise<string | null>;
+  journalStatus(req: JournalRequest): Promise<JournalStatus>;
+  decideCase(req: DecideCaseRequest): Promise<AnchorReceipt>;
+  createDemoJournal(): Promise<DemoJournal>;
 }
 
-export const API_METHODS = ['engineInfo', 'checkBytes', 'listExamples', 'checkExample'] as const satisfies readonly (keyof RepriseApi)[];
+export const API_METHODS = [
+  'engineInfo',
+  'checkBytes',
+  'listExamples',
+  'checkExample',
+  'startJob',
+  'cancelJob',
+  'recentFiles',
+  'pickPath',
+  'journalStatus',
+  'decideCase',
+  'createDemoJournal',
+] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
+
+/** The renderer's side: the API plus the event subscription (generated from API_EVENTS). */
+export interface RepriseClient extends RepriseApi {
+  onEvent(listener: (e: ApiEvent) => void): () => void;
+}
 
 /** Wire messages of the WebSocket transport (and the IPC channel names). */
 export interface ApiRequest {
@@ -44,9 +179,18 @@ export interface ApiRequest {
   params: unknown[];
 }
 export type ApiResponse = { id: number; result: unknown } | { id: number; error: { message: string; usage: boolean } };
+/** A server-pushed message: no id, one of API_EVENTS. */
+export interface ApiEventMessage {
+  event: ApiEvent;
+}
 
 export const IPC_PREFIX = 'reprise:';
+export const IPC_EVENT_CHANNEL = 'reprise:event';
 
 export function isApiMethod(m: unknown): m is ApiMethod {
   return typeof m === 'string' && (API_METHODS as readonly string[]).includes(m);
+}
+
+export function isApiEvent(e: unknown): e is ApiEvent {
+  return typeof e === 'object' && e !== null && (API_EVENTS as readonly string[]).includes((e as { type?: unknown }).type as string);
 }

@@ -1,19 +1,43 @@
 /**
- * The engine host: implements the shared RepriseApi on top of a worker pool, so that the
+ * The engine host: implements the shared RepriseApi on top of worker threads, so that the
  * process talking to the window (Electron main, or the web host's event loop) never
- * parses or hashes an artifact. Used by both transports.
+ * parses, hashes or verifies an artifact. Used by both transports.
+ *
+ * Jobs: `startJob` returns a job id at once; progress, the report or the failure arrive
+ * as events (API_EVENTS) to every subscriber; `cancelJob` terminates the worker running
+ * the job (the pool replaces it). Journal and quarantine operations run in their own
+ * worker thread (journal-worker.ts).
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
-import type { CheckBytesRequest, CheckMode, EngineInfo, ExampleSummary, RepriseApi } from '../../shared/api.js';
+import { basename, isAbsolute, join, resolve, sep } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type {
+  AnchorReceipt,
+  ApiEvent,
+  CheckBytesRequest,
+  CheckMode,
+  DecideCaseRequest,
+  DemoJournal,
+  EngineInfo,
+  ExampleOptionName,
+  ExampleSummary,
+  JobStarted,
+  JournalRequest,
+  JournalStatus,
+  PickRequest,
+  RecentFile,
+  RepriseApi,
+  StartJobRequest,
+} from '../../shared/api.js';
 import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { KINDS, DIRECTORY_KINDS } from '../../app/kinds/registry.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { WorkerPool } from '../../app/workers/pool.js';
-import type { JobOutcome } from '../../app/workers/protocol.js';
+import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
 import { VERSION } from '../../app/version.js';
+import type { JournalOp } from './journal-ops.js';
 
 /** An error the user caused (bad input); shown as is, never with a stack. */
 export class ApiError extends Error {
@@ -27,32 +51,198 @@ export class ApiError extends Error {
 
 /** Largest artifact accepted over the API (the base64 text is ~4/3 of this). */
 export const MAX_API_BYTES = 512 * 1024 * 1024;
+const OPTION_NAMES: readonly ExampleOptionName[] = ['trustStore', 'providers', 'policy', 'profiles', 'journal'];
+const MAX_RECENT = 10;
+const MAX_WHAT_IF = 8;
+
+export interface RecentStore {
+  load(): Promise<RecentFile[]>;
+  save(files: RecentFile[]): Promise<void>;
+}
 
 export interface EngineHostOptions {
   workerUrl: URL;
+  journalWorkerUrl: URL;
   workers?: number;
   transport: EngineInfo['transport'];
+  /** Native dialogs (Electron only). */
+  pickPath?: (req: PickRequest) => Promise<string | null>;
+  recentStore?: RecentStore;
+}
+
+interface RunningJob {
+  cancel: () => void;
+  cancelled: boolean;
+}
+
+/** One worker thread answering journal operations in order; replaced if it dies. */
+class JournalWorker {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  constructor(private readonly url: URL) {}
+
+  private get(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(this.url);
+    w.on('message', (m: { id: number; ok: boolean; result?: unknown; usage?: boolean; message?: string }) => {
+      const p = this.waiting.get(m.id);
+      if (!p) return;
+      this.waiting.delete(m.id);
+      if (m.ok) p.resolve(m.result);
+      else p.reject(new ApiError(m.message ?? 'journal operation failed', m.usage === true));
+      if (this.waiting.size === 0) w.unref();
+    });
+    const died = (why: string): void => {
+      if (this.worker === w) this.worker = null;
+      for (const p of this.waiting.values()) p.reject(new ApiError(`internal error: journal worker ${why}`, false));
+      this.waiting.clear();
+    };
+    w.on('error', (e) => died(`crashed: ${e.message}`));
+    w.on('exit', (code) => died(`exited with code ${code}`));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  run<T>(op: JournalOp): Promise<T> {
+    const w = this.get();
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      w.ref();
+      w.postMessage({ id, op });
+    });
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
 }
 
 export class EngineHost implements RepriseApi {
   private readonly pool: WorkerPool;
+  private readonly journal: JournalWorker;
   private examplesDir: Promise<{ dir: string; files: ExampleFile[] }> | null = null;
+  private readonly listeners = new Set<(e: ApiEvent) => void>();
+  private readonly jobs = new Map<string, RunningJob>();
+  private nextJob = 1;
+  private recent: RecentFile[] | null = null;
 
   constructor(private readonly opts: EngineHostOptions) {
     this.pool = new WorkerPool(opts.workers ?? 2, opts.workerUrl, { pipeline: 1 });
+    this.journal = new JournalWorker(opts.journalWorkerUrl);
+  }
+
+  /** Subscribes to pushed events (each transport forwards them to its window). */
+  subscribe(listener: (e: ApiEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(e: ApiEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        /* one broken subscriber must not stop the others */
+      }
+    }
   }
 
   async engineInfo(): Promise<EngineInfo> {
-    return { version: VERSION, kinds: [...KINDS.map((k) => k.kind), ...DIRECTORY_KINDS.map((k) => k.kind)], transport: this.opts.transport };
+    return { version: VERSION, kinds: [...KINDS.map((k) => k.kind), ...DIRECTORY_KINDS.map((k) => k.kind)], transport: this.opts.transport, nativeDialogs: !!this.opts.pickPath };
+  }
+
+  private decode(name: unknown, dataBase64: unknown): Uint8Array {
+    if (typeof name !== 'string' || typeof dataBase64 !== 'string') throw new ApiError('a file needs {name, dataBase64}', true);
+    if (dataBase64.length > Math.ceil(MAX_API_BYTES / 3) * 4) throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
+    return Buffer.from(dataBase64, 'base64');
+  }
+
+  private static mode(m: unknown): CheckMode {
+    if (m !== 'verify' && m !== 'replay') throw new ApiError('mode is "verify" or "replay"', true);
+    return m;
+  }
+
+  /** Turns a request into an engine job (reading nothing but an example's bytes). */
+  private async jobOf(req: StartJobRequest): Promise<{ job: EngineJob; recent?: string }> {
+    if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null) throw new ApiError('startJob needs {source, mode}', true);
+    const mode = EngineHost.mode(req.mode);
+    const options: EngineOptions = {};
+    const opt = options as Record<string, unknown>;
+    for (const [k, v] of Object.entries(req.options ?? {})) {
+      if (!OPTION_NAMES.includes(k as ExampleOptionName) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
+      if (!isAbsolute(v)) throw new ApiError(`option ${k} must be an absolute path`, true);
+      opt[k] = v;
+    }
+    if (req.whatIf !== undefined) {
+      if (!Array.isArray(req.whatIf) || req.whatIf.length > MAX_WHAT_IF || !req.whatIf.every((w) => typeof w === 'string' && /^[a-zA-Z]+=\S{1,200}$/.test(w))) {
+        throw new ApiError('whatIf is a list of NAME=VALUE substitutions', true);
+      }
+      if (req.whatIf.length > 0) options.whatIf = [...req.whatIf];
+    }
+    const src = req.source;
+    if (src.type === 'bytes') {
+      return { job: { op: 'runBytes', path: src.name, bytes: this.decode(src.name, src.dataBase64), mode, options } };
+    }
+    if (src.type === 'example') {
+      const { dir, files } = await this.examples();
+      const file = files.find((f) => f.path === src.path);
+      if (!file) throw new ApiError(`no built-in example ${JSON.stringify(src.path)}`, true);
+      const abs = resolve(dir, ...file.path.split('/'));
+      if (!abs.startsWith(dir + sep)) throw new ApiError('bad example path', true);
+      for (const [k, v] of Object.entries(file.options ?? {})) opt[k] ??= resolve(dir, ...v.split('/'));
+      return { job: { op: 'runBytes', path: file.path, bytes: await readFile(abs), mode, options } };
+    }
+    if (src.type === 'path') {
+      if (typeof src.path !== 'string' || !isAbsolute(src.path)) throw new ApiError('open a file by its absolute path', true);
+      try {
+        await stat(src.path);
+      } catch {
+        throw new ApiError(`cannot open ${src.path}: no such file or directory`, true);
+      }
+      return { job: { op: 'runPath', path: src.path, mode, options }, recent: src.path };
+    }
+    throw new ApiError('unknown source type', true);
+  }
+
+  async startJob(req: StartJobRequest): Promise<JobStarted> {
+    const { job, recent } = await this.jobOf(req);
+    const jobId = `job-${this.nextJob++}`;
+    const handle = this.pool.run(job, (fraction, label) => this.emit({ type: 'job-progress', jobId, fraction, ...(label !== undefined ? { label } : {}) }));
+    const running: RunningJob = { cancel: handle.cancel, cancelled: false };
+    this.jobs.set(jobId, running);
+    if (recent) void this.addRecent(recent);
+    void handle.promise.then((o) => {
+      this.jobs.delete(jobId);
+      if (o.ok) this.emit({ type: 'job-done', jobId, report: o.report });
+      else this.emit({ type: 'job-failed', jobId, message: running.cancelled ? 'cancelled' : o.message, cancelled: running.cancelled });
+    });
+    return { jobId };
+  }
+
+  async cancelJob(req: { jobId: string }): Promise<boolean> {
+    const j = typeof req?.jobId === 'string' ? this.jobs.get(req.jobId) : undefined;
+    if (!j) return false;
+    j.cancelled = true;
+    j.cancel();
+    return true;
+  }
+
+  /** Runs a job to its end (the request/response form kept for scripts and the CLI tests). */
+  private async runToEnd(req: StartJobRequest): Promise<Report> {
+    const { job } = await this.jobOf(req);
+    return unwrap(await this.pool.run(job).promise);
   }
 
   async checkBytes(req: CheckBytesRequest): Promise<Report> {
     if (typeof req?.name !== 'string' || typeof req.dataBase64 !== 'string' || (req.mode !== 'verify' && req.mode !== 'replay')) {
       throw new ApiError('checkBytes needs {name, dataBase64, mode}', true);
     }
-    if (req.dataBase64.length > Math.ceil(MAX_API_BYTES / 3) * 4) throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
-    const bytes = Buffer.from(req.dataBase64, 'base64');
-    return unwrap(await this.pool.run({ op: 'runBytes', path: req.name, bytes, mode: req.mode, options: {} }).promise);
+    return this.runToEnd({ source: { type: 'bytes', name: req.name, dataBase64: req.dataBase64 }, mode: req.mode });
   }
 
   private examples(): Promise<{ dir: string; files: ExampleFile[] }> {
@@ -68,25 +258,60 @@ export class EngineHost implements RepriseApi {
 
   async listExamples(): Promise<ExampleSummary[]> {
     const { files } = await this.examples();
-    return files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}) }));
+    return files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}), ...(f.options ? { options: { ...f.options } } : {}) }));
   }
 
   async checkExample(req: { path: string; mode: CheckMode }): Promise<Report> {
-    const { dir, files } = await this.examples();
-    const file = files.find((f) => f.path === req?.path);
-    if (!file) throw new ApiError(`no built-in example ${JSON.stringify(req?.path)}`, true);
-    const abs = resolve(dir, ...file.path.split('/'));
-    if (!abs.startsWith(dir + sep)) throw new ApiError('bad example path', true);
-    const options: EngineOptions = {};
-    for (const [k, v] of Object.entries(file.options ?? {})) {
-      (options as Record<string, string>)[k] = resolve(dir, ...v.split('/'));
+    return this.runToEnd({ source: { type: 'example', path: req?.path }, mode: req?.mode });
+  }
+
+  private async loadRecent(): Promise<RecentFile[]> {
+    if (!this.recent) {
+      try {
+        this.recent = (await this.opts.recentStore?.load()) ?? [];
+      } catch {
+        this.recent = [];
+      }
     }
-    const bytes = await readFile(abs);
-    return unwrap(await this.pool.run({ op: 'runBytes', path: file.path, bytes, mode: req.mode === 'replay' ? 'replay' : 'verify', options }).promise);
+    return this.recent;
+  }
+
+  private async addRecent(path: string): Promise<void> {
+    const list = (await this.loadRecent()).filter((r) => r.path !== path);
+    list.unshift({ path, name: basename(path), openedAtUtc: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
+    this.recent = list.slice(0, MAX_RECENT);
+    try {
+      await this.opts.recentStore?.save(this.recent);
+    } catch {
+      /* recent files are a convenience */
+    }
+  }
+
+  async recentFiles(): Promise<RecentFile[]> {
+    return [...(await this.loadRecent())];
+  }
+
+  async pickPath(req: PickRequest): Promise<string | null> {
+    if (!this.opts.pickPath) return null;
+    if (req?.kind !== 'file' && req?.kind !== 'directory') throw new ApiError('pickPath needs kind file or directory', true);
+    return this.opts.pickPath({ kind: req.kind, title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose' });
+  }
+
+  async journalStatus(req: JournalRequest): Promise<JournalStatus> {
+    return this.journal.run<JournalStatus>({ op: 'status', req: { dir: req?.dir, ...(req?.trustStore ? { trustStore: req.trustStore } : {}) } });
+  }
+
+  async decideCase(req: DecideCaseRequest): Promise<AnchorReceipt> {
+    return this.journal.run<AnchorReceipt>({ op: 'decide', req });
+  }
+
+  async createDemoJournal(): Promise<DemoJournal> {
+    return this.journal.run<DemoJournal>({ op: 'demo' });
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    for (const j of this.jobs.values()) j.cancel();
+    await Promise.all([this.pool.close(), this.journal.close()]);
   }
 }
 

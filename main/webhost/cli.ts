@@ -30,7 +30,11 @@ export async function serveMain(argv: string[]): Promise<void> {
     process.exitCode = 3;
     return;
   }
-  const api = new EngineHost({ workerUrl: new URL('../../app/workers/engine-worker.js', import.meta.url), transport: 'web' });
+  const api = new EngineHost({
+    workerUrl: new URL('../../app/workers/engine-worker.js', import.meta.url),
+    journalWorkerUrl: new URL('../host/journal-worker.js', import.meta.url),
+    transport: 'web',
+  });
   let host;
   try {
     host = await startWebHost({ api, rendererDir, port });

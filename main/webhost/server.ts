@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { RepriseApi } from '../../shared/api.js';
+import type { ApiEvent, ApiEventMessage, RepriseApi } from '../../shared/api.js';
 import { dispatch } from '../host/dispatch.js';
 
 export const CSP = [
@@ -53,8 +53,11 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
+/** The API plus, optionally, the host's pushed events (EngineHost has both). */
+export type HostedApi = RepriseApi & { subscribe?(listener: (e: ApiEvent) => void): () => void };
+
 export interface WebHostOptions {
-  api: RepriseApi;
+  api: HostedApi;
   rendererDir: string;
   port?: number;
   /** For tests: a fixed token. */
@@ -142,6 +145,14 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   });
 
   function onConnection(ws: WebSocket): void {
+    // Server-pushed events (job progress, results, cancellations) go to every
+    // authenticated connection: there is one user, holding the one token.
+    const unsubscribe = opts.api.subscribe?.((event) => {
+      if (ws.readyState !== ws.OPEN) return;
+      const msg: ApiEventMessage = { event };
+      ws.send(JSON.stringify(msg));
+    });
+    ws.on('close', () => unsubscribe?.());
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
         ws.close(1003, 'text frames only');

@@ -8,7 +8,7 @@ import type { RepriseApi } from '../../shared/api.js';
 import { startWebHost, tokenMatches, type WebHost } from '../../main/webhost/server.js';
 import { dispatch } from '../../main/host/dispatch.js';
 
-const fakeApi: RepriseApi = {
+const fakeApi = {
   engineInfo: async () => ({ version: 't', kinds: [], transport: 'web' }),
   checkBytes: async () => {
     throw new Error('not in this test');
@@ -17,7 +17,7 @@ const fakeApi: RepriseApi = {
   checkExample: async () => {
     throw new Error('not in this test');
   },
-};
+} as unknown as RepriseApi;
 
 let host: WebHost;
 beforeAll(async () => {

@@ -1,0 +1,114 @@
+/**
+ * Journal and quarantine operations for the workbench, run in a worker thread
+ * (journal-worker.ts) so the process talking to the window never hashes or verifies.
+ * Thin adapters over app/journal: they shape results for the UI and nothing more.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnchorReceipt, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
+import { verdictOf } from '../../shared/report.js';
+import { generateSigner, loadSigner, loadTrustStore, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE, type TrustStore } from '../../app/core/keys.js';
+import { checkInclusionProof, decideCase, inclusionProof, openCase, verifyJournal, type CaseState } from '../../app/journal/index.js';
+
+export type JournalOp = { op: 'status'; req: JournalRequest } | { op: 'decide'; req: DecideCaseRequest } | { op: 'demo' };
+
+async function trustOf(path: string | undefined): Promise<TrustStore | null> {
+  return path ? loadTrustStore(path) : null;
+}
+
+function caseView(c: CaseState, evidence: unknown): CaseView {
+  return {
+    caseId: c.caseId,
+    state: c.state,
+    claimRef: c.subject.claimRef,
+    artifact: c.subject.artifact ?? null,
+    source: c.source,
+    openedAtUtc: c.openedAtUtc,
+    updatedAtUtc: c.updatedAtUtc,
+    evidence,
+    history: c.history.map((h) => ({ ...h })),
+  };
+}
+
+export async function journalStatus(req: JournalRequest): Promise<JournalStatus> {
+  if (typeof req?.dir !== 'string' || req.dir === '') throw new UsageProblem('choose a journal directory');
+  const trust = await trustOf(req.trustStore);
+  const v = await verifyJournal(req.dir, trust);
+  const findings = [...v.findings, ...v.cases.findings];
+  const bodyOf = new Map(v.entries.map((e) => [e.entry.seq, e.entry.body]));
+  return {
+    dir: req.dir,
+    verdict: verdictOf(findings),
+    findings: findings.map((f) => ({ rule: f.rule, severity: f.severity, message: f.message, ...(f.pointer ? { pointer: f.pointer } : {}) })),
+    entries: v.entryLines,
+    checkpointSize: v.latestCheckpoint?.treeSize ?? null,
+    root: v.latestCheckpoint?.rootHash ?? null,
+    rolesChecked: v.cases.rolesChecked,
+    cases: v.cases.cases.map((c) => caseView(c, bodyOf.get(c.openSeq)?.['details'] ?? null)),
+  };
+}
+
+export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
+  if (!req || typeof req.dir !== 'string' || typeof req.caseId !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '') throw new UsageProblem('a decision needs the journal directory, the case, and the officer key file');
+  if (!['release', 'uphold', 'escalate'].includes(req.decision)) throw new UsageProblem('the decision is release, uphold or escalate');
+  if (typeof req.trustStore !== 'string' || req.trustStore === '') throw new UsageProblem('a decision needs the trust store that names the officer');
+  const trust = await loadTrustStore(req.trustStore);
+  const signer = await loadSigner(req.keyFile);
+  const r = await decideCase(req.dir, req.caseId, req.decision, String(req.rationale ?? ''), signer, trust);
+  // The receipt: prove the new entry under the checkpoint the write returned, then check that proof.
+  const proof = await inclusionProof(req.dir, r.seq);
+  const check = checkInclusionProof(JSON.parse(JSON.stringify(proof)) as unknown, trust);
+  const bad = check.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
+  return {
+    caseId: r.caseId,
+    state: r.case.state,
+    seq: r.seq,
+    entryHash: r.entryHash,
+    checkpoint: { size: r.checkpoint.treeSize, root: r.checkpoint.rootHash, keyId: r.checkpoint.signer ?? null },
+    proofVerified: bad.length === 0,
+    proofFindings: bad.map((f) => `${f.rule}: ${f.message}`),
+  };
+}
+
+/** A training journal in a temp dir: an officer key, its trust store, and two open cases. */
+export async function demoJournal(): Promise<DemoJournal> {
+  const root = await mkdtemp(join(tmpdir(), 'reprise-journal-'));
+  const dir = join(root, 'journal');
+  const keyFile = join(root, 'officer.key.pem');
+  const trustStore = join(root, 'trust-store.json');
+  const officer = generateSigner();
+  await writePrivateKey(keyFile, officer);
+  await writeFile(trustStore, JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(officer, 'quarantine-officer', 'training officer')] }, null, 2) + '\n');
+  await openCase(
+    dir,
+    {
+      claimRef: 'claim:2026-11-0104',
+      reason: 'decision-material drift on comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0 routed to HUMAN_REVIEW',
+      source: 'routing',
+      details: {
+        comparison: { output: 'comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0', mode: 'BANDED', original: 0.7193599213366195, replayed: 0.6193599213366195, delta: 0.09999999999999998, epsilon: 0.03, status: 'fail' },
+        driftEvent: { type: 'comp.TG.EVENT.REPLAY-DRIFT.v1_0', executionId: 'x3', routing: 'HUMAN_REVIEW', decisionMaterial: true },
+        originalExit: 'ACCEPT',
+        replayedExit: 'ACCEPT_WITH_CONDITIONS',
+      },
+    },
+    officer,
+  );
+  await openCase(dir, { claimRef: 'claim:2026-11-0107', reason: 'opened by hand: the reviewer asked for a second look at a RECORDED output', source: 'manual' }, officer);
+  return { dir, keyFile, trustStore };
+}
+
+/** A problem the user can fix (shown as is). */
+export class UsageProblem extends Error {}
+
+export async function runJournalOp(op: JournalOp): Promise<unknown> {
+  switch (op.op) {
+    case 'status':
+      return journalStatus(op.req);
+    case 'decide':
+      return decide(op.req);
+    case 'demo':
+      return demoJournal();
+  }
+}

@@ -1,0 +1,20 @@
+/** A worker thread for journal and quarantine operations (see journal-ops.ts). */
+import { parentPort } from 'node:worker_threads';
+import { KeyError } from '../../app/core/keys.js';
+import { JournalError } from '../../app/journal/index.js';
+import { runJournalOp, UsageProblem, type JournalOp } from './journal-ops.js';
+
+const port = parentPort;
+if (!port) throw new Error('journal-worker must run in a worker thread');
+
+port.on('message', (msg: { id: number; op: JournalOp }) => {
+  runJournalOp(msg.op).then(
+    (result) => port.postMessage({ id: msg.id, ok: true, result }),
+    (e: unknown) => {
+      const code = (e as NodeJS.ErrnoException | null)?.code;
+      const fsProblem = typeof code === 'string' && ['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR', 'EEXIST'].includes(code);
+      const usage = e instanceof UsageProblem || e instanceof JournalError || e instanceof KeyError || fsProblem;
+      port.postMessage({ id: msg.id, ok: false, usage, message: e instanceof Error ? e.message : String(e) });
+    },
+  );
+});
