@@ -3,6 +3,7 @@
  * their signatures, and the structural checks of one parsed line. One small function per
  * check, each yielding a finding with a rule id (see docs/rules/journal.md).
  */
+import { hash } from 'node:crypto';
 import type { Finding } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
 import { isHashString, sha256, formatHash } from '../core/hash.js';
@@ -75,7 +76,8 @@ export function unsignedDigestOfLine(line: string, sig: string, next: 'subject' 
   const i = line.lastIndexOf(needle);
   if (i < 0) return null;
   const cut = 8 + sig.length + 1; // `,"sig":"` + sig + `"`
-  return sha256(line.slice(0, i) + line.slice(i + cut));
+  // node:crypto SHA-256 as in app/core/hash.ts, one-shot (no Hash object per line).
+  return hash('sha256', line.slice(0, i) + line.slice(i + cut), 'buffer');
 }
 
 /** The entry hash `H(entry without sig)` as a `sha256:` string. */
@@ -135,8 +137,12 @@ export function checkEntryShape(v: unknown, pointer: string): Finding[] {
  * line could be altered without breaking its signature.
  */
 export function isCanonicalSig(s: unknown): s is string {
-  return isSignatureString(s) && Buffer.from(s, 'base64').toString('base64') === s;
+  // 64 bytes = 512 bits = 85 characters of 6 bits (510) + an 86th character carrying the
+  // last 2 bits and 4 zero bits: its value must be a multiple of 16 (A, Q, g or w).
+  return isSignatureString(s) && CANONICAL_LAST.test(s);
 }
+
+const CANONICAL_LAST = /[AQgw]==$/;
 
 export function checkSubject(s: unknown, pointer: string): Finding[] {
   const R = 'RPR-JOURNAL-004';

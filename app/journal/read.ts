@@ -29,6 +29,8 @@ export interface RawFile {
   lines: RawLine[];
   torn: TornTail | null;
   size: number;
+  /** The whole file (lines are views into it). */
+  data?: Buffer;
 }
 
 export function splitLines(name: string, buf: Buffer): Omit<RawFile, 'exists'> {
@@ -42,7 +44,7 @@ export function splitLines(name: string, buf: Buffer): Omit<RawFile, 'exists'> {
     pos = nl + 1;
   }
   const torn = pos < buf.length ? { file: name, offset: pos, bytes: buf.subarray(pos) } : null;
-  return { name, lines, torn, size: buf.length };
+  return { name, lines, torn, size: buf.length, data: buf };
 }
 
 export async function readJournalFile(dir: string, name: string): Promise<RawFile> {

@@ -69,18 +69,20 @@ export function compareTimestamps(a: string, b: string): number {
 }
 
 /** RPR-JOURNAL-002/003: decode, strict-parse and canonical-check one line. */
-function parseLine(raw: RawLine, pointer: string, what: string, out: Finding[]): { value: unknown; text: string } | null {
+function parseLine(raw: RawLine, decoded: string | undefined, pointer: string, what: string, out: Finding[]): { value: unknown; text: string } | null {
   if (raw.bytes.length === 0) {
     out.push(fail('RPR-JOURNAL-002', `${what} is an empty line`, { pointer }));
     return null;
   }
   let text: string;
-  try {
-    text = UTF8.decode(raw.bytes);
-  } catch {
-    out.push(fail('RPR-JOURNAL-002', `${what} is not valid UTF-8`, { pointer }));
-    return null;
-  }
+  if (decoded !== undefined) text = decoded;
+  else
+    try {
+      text = UTF8.decode(raw.bytes);
+    } catch {
+      out.push(fail('RPR-JOURNAL-002', `${what} is not valid UTF-8`, { pointer }));
+      return null;
+    }
   let parsed;
   try {
     parsed = parseCanonical(text);
@@ -93,6 +95,20 @@ function parseLine(raw: RawLine, pointer: string, what: string, out: Finding[]):
     return null;
   }
   return { value: parsed.value, text };
+}
+
+/**
+ * The text of every line from one strict decode of the whole file (a `\n` byte is never part
+ * of a multi-byte UTF-8 sequence, so the split lines are exactly the byte lines); when the
+ * file is not UTF-8, undefined, and each line is decoded alone to name the bad one.
+ */
+function lineTexts(file: RawFile): string[] | undefined {
+  if (!file.data) return undefined;
+  try {
+    return UTF8.decode(file.data).split('\n');
+  } catch {
+    return undefined;
+  }
 }
 
 interface KeyCheck {
@@ -150,13 +166,14 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
   let prevTs: string | null = null;
   const total = ef.lines.length + cf.lines.length;
   const step = Math.max(1, Math.floor(total / 100));
+  const eTexts = lineTexts(ef);
   for (let i = 0; i < ef.lines.length; i++) {
     const raw = ef.lines[i]!;
     if (opts.progress && i % step === 0) opts.progress(i / Math.max(1, total));
     tree.appendLeafHash(leafHash(raw.bytes));
     const pointer = entryPointer(raw.line);
     const what = `entry at line ${raw.line}`;
-    const p = parseLine(raw, pointer, what, findings);
+    const p = parseLine(raw, eTexts?.[i], pointer, what, findings);
     if (!p) {
       prevHash = null;
       continue;
@@ -193,12 +210,13 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
   const checkpoints: ParsedCheckpoint[] = [];
   let prevCp: { cp: Checkpoint; line: number; rootOk: boolean } | null = null;
   let latest: Checkpoint | null = null;
+  const cTexts = lineTexts(cf);
   for (let j = 0; j < cf.lines.length; j++) {
     const raw = cf.lines[j]!;
     if (opts.progress && (ef.lines.length + j) % step === 0) opts.progress((ef.lines.length + j) / Math.max(1, total));
     const pointer = checkpointPointer(raw.line);
     const what = `checkpoint at ${CHECKPOINTS_FILE} line ${raw.line}`;
-    const p = parseLine(raw, pointer, what, findings);
+    const p = parseLine(raw, cTexts?.[j], pointer, what, findings);
     if (!p) continue;
     const shape = checkCheckpointShape(p.value, pointer);
     if (shape.length > 0) {
