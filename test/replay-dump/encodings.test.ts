@@ -75,6 +75,7 @@ describe('bad input gives a finding, never a crash', () => {
       return t.slice(0, a) + t.slice(b, c) + t.slice(a, b) + t.slice(c);
     }, 'RDS-004'],
     ['bullets out of order', (t) => t.replace('* [arity]: 1\n* [tensor_type]: "fp32"', '* [tensor_type]: "fp32"\n* [arity]: 1'), 'RDS-004'],
+    ['artifact named __proto__', (t) => t.replace(/^## sha256:[0-9a-f]{64}$/m, '## __proto__'), 'RPR-DUMP-004'],
     ['nested JSON out of order', (t) => t.replace('{"contextWindow":4096}', '{"contextWindow":4096,"a":1}'), 'RDS-004'],
   ];
   for (const [label, mutate, rule, ptr] of romCases) {

@@ -247,7 +247,8 @@ function readRom(text: string, findings: Finding[]): DumpModel {
       }
       if (current.mediaType !== undefined) art['mediaType'] = current.mediaType;
       if (m[2] === 'text') art['text'] = content;
-      artifacts[current.key] = art;
+      // defineProperty: an artifact named "__proto__" must stay an own member, not a prototype.
+      Object.defineProperty(artifacts, current.key, { value: art, enumerable: true, writable: true, configurable: true });
       current.done = true;
       i = j;
       continue;
