@@ -118,6 +118,19 @@ describe('bad input never crashes', () => {
   });
 });
 
+describe('what-if (training)', () => {
+  it('--what-if model=ref-2 re-runs A under another model version: labelled a demonstration, never a pass; a bad what-if is exit 3', async () => {
+    const { r, report } = await replayJson([join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--what-if', 'model=ref-2']);
+    expect(r.code).toBe(2);
+    expect(report.verdict).not.toBe('pass');
+    expect(report.findings.map((f) => f.rule)).toContain('RPR-TG-037');
+    expect(report.details!['whatIf']).toMatchObject({ demonstration: true, substitutions: { model: 'ref-2' } });
+    const a = report.comparisons!.find((c) => c.output === 'comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0')!;
+    expect(a.delta).toBeGreaterThan(0.001); // another model version moves A materially, not in its low bits
+    expect((await runCli(['replay', join(ex, 'tg', 'exact-intact', 'manifest.json'), '--what-if', 'shape=nonsense'])).code).toBe(3);
+  });
+});
+
 describe('output', () => {
   it('replay --out writes the comparison artifact (mode composition, hashes, a row per output)', async () => {
     const out = join(work, 'comparison.json');

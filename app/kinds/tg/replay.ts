@@ -15,6 +15,7 @@ import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashCanonicalText, hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import { epochMs } from '../../core/time.js';
+import type { ComputeShape } from '../../providers/types.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
 import type { Bundle } from './bundle.js';
@@ -148,10 +149,37 @@ export interface ReplayControl {
   confidence?: ConfidencePort;
 }
 
+export interface WhatIf {
+  model?: string;
+  shape?: ComputeShape;
+}
+
+/** `--what-if model=VERSION` / `shape=ADVISOR/ARITY/TENSORTYPE` (training): A re-runs under a substituted environment. */
+export async function parseWhatIf(items: readonly string[] | undefined): Promise<WhatIf | null> {
+  if (!items || items.length === 0) return null;
+  const w: WhatIf = {};
+  for (const it of items) {
+    const eq = it.indexOf('=');
+    const k = it.slice(0, eq);
+    const v = it.slice(eq + 1);
+    const shape = /^([^/]+)\/(\d{1,4})\/([^/]+)$/.exec(v);
+    if (k === 'model' && v) w.model = v;
+    else if (k === 'shape' && shape) w.shape = { advisor: shape[1]!, arity: Number(shape[2]), tensorType: shape[3]! };
+    else throw await usageError(`--what-if takes model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE, not "${it}"`);
+  }
+  return w;
+}
+
 export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: ReplayControl = {}): Promise<ReplayOutcome> {
   const confidence = control.confidence ?? providerConfidencePort(ctx.options.providers);
+  const whatIf = await parseWhatIf(ctx.options.whatIf);
   const v = await verifyManifest(s, ctx);
   const { result, state } = v;
+  if (whatIf) {
+    const substitutions = { ...(whatIf.model ? { model: whatIf.model } : {}), ...(whatIf.shape ? { shape: `${whatIf.shape.advisor}/${whatIf.shape.arity}/${whatIf.shape.tensorType}` } : {}) };
+    result.details = { ...(result.details ?? {}), whatIf: { demonstration: true, note: 'training demonstration: A re-runs under a deliberately substituted model version or compute shape; not a forensic verdict, never a pass', substitutions } };
+    result.findings.push(unavailable('RPR-TG-037', 'what-if replay: a demonstration under a substituted environment, never a pass', { expected: 'the pinned environment', actual: substitutions }));
+  }
   if (!state) return { result: { ...result, comparisons: [], events: [] }, comparison: null, manifestHash: null, bundle: null, manifest: null, observations: [] };
   const { manifest: m, bundle, blocked } = state;
   const findings = [...result.findings];
@@ -205,7 +233,7 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
     let value: number;
     let modelVersion = e.pins?.modelVersion ?? '';
     if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.CONFIDENCE_SCORE) {
-      const r = await replayConfidence(e, m, state.goodArtifacts, confidence);
+      const r = await replayConfidence(e, m, state.goodArtifacts, confidence, whatIf);
       if (!r.ok) {
         findings.push(...r.findings);
         const sev = r.findings.some((f) => f.severity === 'fail') ? 'fail' : 'unavailable';
@@ -297,7 +325,7 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
 }
 
-async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, port: ConfidencePort): Promise<{ ok: true; value: number; modelVersion: string } | { ok: false; findings: Finding[] }> {
+async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, port: ConfidencePort, whatIf: WhatIf | null): Promise<{ ok: true; value: number; modelVersion: string } | { ok: false; findings: Finding[] }> {
   const pins = e.pins!;
   const ip = pins.inferenceParams!;
   const prompt = m.artifacts[pins.promptHash!];
@@ -311,7 +339,8 @@ async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, po
   const r = await port.confidence(
     {
       modelId: pins.modelId!,
-      modelVersion: pins.modelVersion!,
+      modelVersion: whatIf?.model ?? pins.modelVersion!,
+      ...(whatIf?.shape ? { computeShape: whatIf.shape } : {}),
       prompt: frozen(pins.promptHash!),
       materials,
       pipeline: { engine: e.engine, engineCmi: e.engineCmi, output: e.output },
