@@ -53,6 +53,8 @@ type Target = 'web' | 'electron';
 export const test = base.extend<{ target: Target; workbench: Page }, { served: Served | null }>({
   target: ['web', { option: true }],
   served: [
+    // Playwright requires an object pattern for a fixture's first argument, even when empty.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const s = await startServe();
       await use(s);
