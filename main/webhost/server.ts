@@ -6,12 +6,13 @@
  * Origin header must equal our own origin exactly; static files are confined to the
  * renderer build (path-traversal guard) and sent with a strict CSP.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ApiEvent, ApiEventMessage, RepriseApi } from '../../shared/api.js';
+import { sha256 } from '../../app/core/hash.js';
 import { dispatch } from '../host/dispatch.js';
 
 export const CSP = [
@@ -64,14 +65,10 @@ export interface WebHostOptions {
   token?: string;
 }
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
-}
-
 /** Constant-time token comparison (hashing first makes the lengths equal). */
 export function tokenMatches(given: string | null, expected: string): boolean {
   if (given === null) return false;
-  return timingSafeEqual(digest(given), digest(expected));
+  return timingSafeEqual(sha256(given), sha256(expected));
 }
 
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
