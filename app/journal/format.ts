@@ -108,7 +108,7 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function membersFinding(rule: string, v: JsonObject, allowed: readonly string[], required: readonly string[], pointer: string, what: string): Finding[] {
+function membersFinding(rule: string, v: JsonObject, allowed: readonly string[], required: readonly string[], pointer: string | undefined, what: string): Finding[] {
   const out: Finding[] = [];
   for (const k of Object.keys(v)) if (!allowed.includes(k)) out.push(fail(rule, `${what} has an unknown member "${k}"`, { pointer }));
   for (const k of required) if (!(k in v)) out.push(fail(rule, `${what} lacks the member "${k}"`, { pointer }));
@@ -154,7 +154,7 @@ export function checkSubject(s: unknown, pointer: string): Finding[] {
 }
 
 /** RPR-JOURNAL-014: a checkpoint's members and their types. */
-export function checkCheckpointShape(v: unknown, pointer: string): Finding[] {
+export function checkCheckpointShape(v: unknown, pointer: string | undefined): Finding[] {
   const R = 'RPR-JOURNAL-014';
   if (!isObject(v)) return [fail(R, 'the checkpoint is not a JSON object', { pointer })];
   const out = membersFinding(R, v, CHECKPOINT_MEMBERS, CHECKPOINT_MEMBERS, pointer, 'the checkpoint');

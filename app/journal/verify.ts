@@ -52,7 +52,8 @@ export interface JournalVerification {
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export const entryPointer = (line: number) => `line:${line}`;
-export const checkpointPointer = (line: number) => `${CHECKPOINTS_FILE}:line:${line}`;
+/** Pointers: `line:N` for entries.jsonl (journal.md), `entry:checkpoints.jsonl:line:N` for the other file of the journal. */
+export const checkpointPointer = (line: number) => `entry:${CHECKPOINTS_FILE}:line:${line}`;
 
 /** Compares two valid RFC 3339 UTC timestamps exactly (fractions to the nanosecond). */
 export function compareTimestamps(a: string, b: string): number {
@@ -117,7 +118,7 @@ interface KeyCheck {
 }
 
 /** RPR-JOURNAL-008/009/010/007: the signing key is known, not revoked, and the signature verifies. */
-function checkSignature(trust: TrustStore, keyId: string, digest: Buffer, sig: string, pointer: string, what: string, out: Finding[]): KeyCheck {
+function checkSignature(trust: TrustStore, keyId: string, digest: Buffer, sig: string, pointer: string | undefined, what: string, out: Finding[]): KeyCheck {
   const k = trust.get(keyId);
   if (!k) {
     out.push(fail('RPR-JOURNAL-008', `${what} is signed by ${keyId}, which is not in the trust store`, { pointer, actual: keyId }));
@@ -155,8 +156,8 @@ export async function verifyJournal(dir: string, trustStore: TrustStore | null, 
 export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustStore | null, opts: VerifyOptions = {}): JournalVerification {
   const findings: Finding[] = [];
   const torn: TornTail[] = [];
-  if (!ef.exists) findings.push(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: ENTRIES_FILE }));
-  if (!cf.exists && (ef.lines.length > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: CHECKPOINTS_FILE }));
+  if (!ef.exists) findings.push(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
+  if (!cf.exists && (ef.lines.length > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));
   if (!trust) findings.push(unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): authors and signatures cannot be checked'));
 
   // Entries.
@@ -296,7 +297,7 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
  * it to the journal's latest checkpoint must verify. Breaks are RPR-JOURNAL-018.
  */
 export function checkHeldCheckpoint(v: JournalVerification, held: unknown, trust: TrustStore | null): Finding[] {
-  const pointer = 'held-checkpoint';
+  const pointer = undefined; // the held checkpoint is outside the journal: messages name it
   const out: Finding[] = [];
   const shape = checkCheckpointShape(held, pointer);
   if (shape.length > 0) return shape;

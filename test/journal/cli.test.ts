@@ -77,7 +77,7 @@ describe('reprise journal record / verify / proof through the CLI', () => {
     const t = tamper('droplast', (ls) => ls.slice(0, -1));
     const { code, report } = verifyCli(t, k.trustPath);
     expect(code).toBe(1);
-    expect(report.findings.find((f) => f.rule === 'RPR-JOURNAL-016')?.pointer).toBe('checkpoints.jsonl:line:5');
+    expect(report.findings.find((f) => f.rule === 'RPR-JOURNAL-016')?.pointer).toBe('entry:checkpoints.jsonl:line:5');
   });
 
   it('two swapped lines exit 1 naming the first of them', () => {

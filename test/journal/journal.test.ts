@@ -96,9 +96,9 @@ describe('journal write and verify', () => {
     writeFileSync(join(t, 'checkpoints.jsonl'), cps.join('\n'));
     const v = await verifyJournal(t, k.trust);
     const rules = fails(v).map((f) => `${f.rule}@${f.pointer}`);
-    expect(rules).toContain('RPR-JOURNAL-015@checkpoints.jsonl:line:3');
-    expect(rules).toContain('RPR-JOURNAL-017@checkpoints.jsonl:line:3');
-    expect(rules).toContain('RPR-JOURNAL-017@checkpoints.jsonl:line:4');
+    expect(rules).toContain('RPR-JOURNAL-015@entry:checkpoints.jsonl:line:3');
+    expect(rules).toContain('RPR-JOURNAL-017@entry:checkpoints.jsonl:line:3');
+    expect(rules).toContain('RPR-JOURNAL-017@entry:checkpoints.jsonl:line:4');
   });
 
   it('timestamps going backwards are a finding naming the line', async () => {
@@ -141,9 +141,9 @@ describe('journal write and verify', () => {
     await appendEntry(t, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} }, kk.outsider);
     const v = await verifyJournal(t, kk.trust);
     const at = (rule: string) => v.findings.filter((f) => f.rule === rule).map((f) => f.pointer);
-    expect(at('RPR-JOURNAL-010')).toEqual(['line:1', 'checkpoints.jsonl:line:1']);
-    expect(at('RPR-JOURNAL-009')).toEqual(['line:2', 'checkpoints.jsonl:line:2']);
-    expect(at('RPR-JOURNAL-008')).toEqual(['line:3', 'checkpoints.jsonl:line:3']);
+    expect(at('RPR-JOURNAL-010')).toEqual(['line:1', 'entry:checkpoints.jsonl:line:1']);
+    expect(at('RPR-JOURNAL-009')).toEqual(['line:2', 'entry:checkpoints.jsonl:line:2']);
+    expect(at('RPR-JOURNAL-008')).toEqual(['line:3', 'entry:checkpoints.jsonl:line:3']);
   });
 });
 
@@ -182,7 +182,7 @@ describe('torn tail, repair, lock', () => {
     await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} }, k.reviewer);
     appendFileSync(join(dir, 'checkpoints.jsonl'), '{"rootHash":"sha');
     const v = await verifyJournal(dir, k.trust);
-    expect(fails(v).map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-JOURNAL-013@checkpoints.jsonl:line:2']);
+    expect(fails(v).map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-JOURNAL-013@entry:checkpoints.jsonl:line:2']);
     await repairJournal(dir, k.reviewer);
     expect(fails(await verifyJournal(dir, k.trust))).toEqual([]);
   });

@@ -62,7 +62,7 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
   if (state !== undefined && !['open', 'escalated', 'released', 'upheld'].includes(state as string)) throw new CliUsageError('--state must be open, escalated, released or upheld');
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const { cases, verification } = await journalOp(() => listCases(positionals[0]!, trust));
-  if (verification.entryLines === 0 && verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entries.jsonl')) throw new CliUsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
+  if (verification.entryLines === 0 && verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new CliUsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
   const verdict = verdictOf(verification.findings);
   const problems = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
   let selected = cases.filter((c) => state === undefined || c.state === state);
