@@ -118,6 +118,20 @@ describe('bad input never crashes', () => {
   });
 });
 
+describe('providers', () => {
+  it('a registry without the pinned provider makes A unavailable (no substitution) and what depends on it unavailable; a broken registry is exit 3', async () => {
+    const empty = save('empty-providers.json', { type: 'reprise.providers/v1', providers: [] });
+    const { r, report } = await replayJson([join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--providers', empty]);
+    expect(r.code).toBe(2);
+    expect(report.findings.map((f) => f.rule)).toContain('RPR-TG-034');
+    expect(report.comparisons!.filter((c) => c.mode === 'BANDED').map((c) => c.status)).toEqual(['unavailable', 'unavailable']);
+    const broken = save('broken-providers.json', { type: 'reprise.providers/v1', providers: 5 });
+    const b = await runCli(['replay', join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--providers', broken]);
+    expect(b.code).toBe(3);
+    expect(b.stderr).toMatch(/refused/);
+  });
+});
+
 describe('what-if (training)', () => {
   it('--what-if model=ref-2 re-runs A under another model version: labelled a demonstration, never a pass; a bad what-if is exit 3', async () => {
     const { r, report } = await replayJson([join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--what-if', 'model=ref-2']);

@@ -197,8 +197,10 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   };
   const replayedLook: Lookup = (id) => (replayed.has(id) ? { have: true, value: replayed.get(id) } : { have: false, why: `${id} was not replayed` });
   const comparisons: Comparison[] = [];
+  const rowStatus = new Map<string, Comparison['status']>();
   const drifts: Drift[] = [];
   const row = (e: Execution, replayedValue: JsonValue, status: Comparison['status'], reason: string, delta: number | null = null): void => {
+    rowStatus.set(e.executionId, status);
     const c: Comparison = { output: e.output, mode: e.replayMode, original: (e.replayMode === 'RECORDED' ? (e.artifactHash ?? null) : (e.value as JsonValue)) ?? null, replayed: replayedValue, delta, epsilon: e.replayMode === 'BANDED' ? (bundle.epsilon[e.output] ?? null) : null, status, reason: `${e.executionId}: ${reason}` };
     comparisons.push(c);
   };
@@ -246,7 +248,7 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
       const notReplayed = e.inputs.find((i) => byId.has(i) && !replayed.has(i));
       if (notReplayed) {
         // The input's own failure is already a finding; this output depends on it and is not run.
-        row(e, null, 'fail', `not replayed: it depends on ${notReplayed}, which was not replayed`);
+        row(e, null, rowStatus.get(notReplayed) === 'unavailable' ? 'unavailable' : 'fail', `not replayed: it depends on ${notReplayed}, which was not replayed`);
         continue;
       }
       const r0 = recompute(e, env, recordedLook);
