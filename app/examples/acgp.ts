@@ -7,6 +7,7 @@
 import { hashBytes } from '../core/hash.js';
 import { generateTrace, type Eval, type StepPlan } from '../kinds/acgp/generate.js';
 import type { Intervention } from '../kinds/acgp/model.js';
+import { parsePolicy } from '../kinds/acgp/policy.js';
 import type { ExampleFile, ExampleWriter } from './index.js';
 
 /** The EVAL example of seed 003 (ACGP Advanced Trust Debt), verbatim. */
@@ -107,6 +108,18 @@ export function cleanTrace(): Eval[] {
 const jsonl = (evals: Eval[]) => evals.map((e) => JSON.stringify(e)).join('\n') + '\n';
 const pretty = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
+/** A policy overriding every parameter of blueprint tight@1 (risk thresholds and trust debt). */
+export const EXAMPLE_POLICY = {
+  type: 'reprise.acgp-policy/v1',
+  blueprints: {
+    'tight@1': {
+      risk_thresholds: { ok: 0.3, nudge: 0.45, escalate: 0.6 },
+      trust_debt: { decay_fraction: 0.2, period_hours: 0.5, min_debt: 0.25, thresholds: { elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 } },
+    },
+  },
+  tiers: { 'GT-3': { risk_thresholds: { ok: 0.35, nudge: 0.5, escalate: 0.55 } } },
+};
+
 export const acgpWriter: ExampleWriter = {
   name: 'acgp',
   build(): ExampleFile[] {
@@ -127,7 +140,28 @@ export const acgpWriter: ExampleWriter = {
       traceId: 'trace-missing-ts-0010',
       plan: (i): StepPlan => ({ target: i % 4 === 1 ? 'escalate' : 'ok', gapMinutes: 90, noTimestamp: i === 5 }),
     });
+    const overridden = generateTrace({
+      count: 30,
+      seed: 30,
+      traceId: 'trace-tight-0030',
+      blueprintId: 'tight@1',
+      tier: 'GT-3',
+      policy: parsePolicy(EXAMPLE_POLICY, 'acgp/policy.json'),
+      plan: (i): StepPlan => ({ target: i < 8 ? (['nudge', 'escalate', 'block', 'ok'] as const)[i % 4]! : i % 7 === 0 ? 'nudge' : 'ok', gapMinutes: i < 8 ? 10 : 50 }),
+    });
     return [
+      {
+        path: 'acgp/policy.json',
+        bytes: pretty(EXAMPLE_POLICY),
+        note: 'an ACGP policy (reprise.acgp-policy/v1) overriding every parameter of blueprint tight@1 and the thresholds of tier GT-3; pass it with --policy acgp/policy.json (it is not an artifact itself)',
+      },
+      {
+        path: 'acgp/trace-blueprint-override.jsonl',
+        bytes: jsonl(overridden),
+        note: 'a 30-EVAL trace of blueprint tight@1 (decay 0.2 per 30 min, min_debt 0.25, thresholds 1 / 2.5 / 4; risk thresholds the stricter of blueprint and tier GT-3): replay with --policy acgp/policy.json passes; without it, it fails',
+        expect: { verdict: 'pass', command: 'replay' },
+        options: { policy: 'acgp/policy.json' },
+      },
       {
         path: 'acgp/seed-eval.json',
         bytes: SEED_EVAL,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { runPath } from '../../app/engine/run.js';
 import { acgpWriter, cleanTrace } from '../../app/examples/acgp.js';
+import type { ExampleFile } from '../../app/examples/index.js';
 import { deterministicPart } from '../../app/core/report.js';
 import { runTraceFile } from '../../app/kinds/acgp/index.js';
 import { generateTrace } from '../../app/kinds/acgp/generate.js';
@@ -21,10 +22,13 @@ describe('reprise examples: acgp/', () => {
     const res = await runCli(['examples', dir]);
     expect(res.code).toBe(0);
     const index = JSON.parse(await readFile(join(dir, 'examples.json'), 'utf8')) as { files: { path: string; expect?: { verdict: string; rule?: string; command?: string } }[] };
+    const options = new Map((acgpWriter.build() as ExampleFile[]).map((f) => [f.path, f.options] as const));
     const mine = index.files.filter((f) => f.path.startsWith('acgp/'));
     expect(mine.map((f) => f.path)).toEqual([
+      'acgp/policy.json',
       'acgp/seed-eval-corrected.json',
       'acgp/seed-eval.json',
+      'acgp/trace-blueprint-override.jsonl',
       'acgp/trace-clean.jsonl',
       'acgp/trace-missing-timestamp.jsonl',
       'acgp/trace-private-provider.json',
@@ -32,12 +36,16 @@ describe('reprise examples: acgp/', () => {
       'acgp/trace-tampered-post.jsonl',
     ]);
     for (const f of mine) {
-      const out = await runCli([f.expect!.command ?? 'verify', join(dir, f.path), '--json']);
+      if (!f.expect) continue;
+      const policy = options.get(f.path)?.policy;
+      const out = await runCli([f.expect.command ?? 'verify', join(dir, f.path), '--json', ...(policy ? ['--policy', join(dir, policy)] : [])]);
       const r = JSON.parse(out.stdout) as Report;
       expect(r.verdict, f.path).toBe(f.expect!.verdict);
       expect(out.code).toBe({ pass: 0, fail: 1, unavailable: 2 }[f.expect!.verdict]);
       if (f.expect!.rule) expect(r.findings.map((x) => x.rule), f.path).toContain(f.expect!.rule);
     }
+    // the blueprint-override trace needs its policy: without it, replay fails
+    expect((await runCli(['replay', join(dir, 'acgp/trace-blueprint-override.jsonl')])).code).toBe(1);
     // the seed example fails replay too
     const rep = JSON.parse((await runCli(['replay', join(dir, 'acgp/seed-eval.json'), '--json'])).stdout) as Report;
     expect(rep.verdict).toBe('fail');
