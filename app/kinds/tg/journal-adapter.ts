@@ -8,7 +8,8 @@
 import { fail, unavailable } from '../../core/findings.js';
 import { loadSigner, type Signer, type TrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
-import type { EntryKind } from '../../journal/format.js';
+import type { EntryKind, JsonObject } from '../../journal/format.js';
+import { openCase } from '../../journal/quarantine.js';
 import { leafHash, verifyInclusion } from '../../journal/merkle.js';
 import { verifyJournal, type JournalVerification } from '../../journal/verify.js';
 import { appendEntry } from '../../journal/writer.js';
@@ -16,6 +17,21 @@ import type { AnchoredEntry, JournalPort } from './journal-port.js';
 
 const LOCK_RETRIES = 200;
 const LOCK_WAIT_MS = 25;
+
+/** Runs a journal write, waiting while another writer (another worker, the desktop app) holds the lock. */
+async function withLockRetry<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (e instanceof JournalError && e.code === 'LOCKED' && attempt < LOCK_RETRIES) {
+        await new Promise((r) => setTimeout(r, LOCK_WAIT_MS));
+        continue;
+      }
+      throw e;
+    }
+  }
+}
 
 export function openJournalPort(dir: string, keyPath: string | undefined, trustStore: TrustStore | null): JournalPort {
   let verified: Promise<JournalVerification> | null = null;
@@ -56,19 +72,16 @@ export function openJournalPort(dir: string, keyPath: string | undefined, trustS
     async append(kind, subject, body) {
       if (!keyPath) throw new JournalError('anchoring needs --key KEYFILE', 'USAGE');
       const s = await (signer ??= loadSigner(keyPath));
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const r = await appendEntry(dir, { kind: kind as EntryKind, subject, body }, s);
-          verified = null;
-          return { seq: r.seq, entryHash: r.entryHash };
-        } catch (e) {
-          if (e instanceof JournalError && e.code === 'LOCKED' && attempt < LOCK_RETRIES) {
-            await new Promise((r) => setTimeout(r, LOCK_WAIT_MS));
-            continue;
-          }
-          throw e;
-        }
-      }
+      const r = await withLockRetry(() => appendEntry(dir, { kind: kind as EntryKind, subject, body }, s));
+      verified = null;
+      return { seq: r.seq, entryHash: r.entryHash };
+    },
+    async openCase(claimRef, artifact, reason, details) {
+      if (!keyPath) throw new JournalError('opening a case needs --key KEYFILE', 'USAGE');
+      const s = await (signer ??= loadSigner(keyPath));
+      const r = await withLockRetry(() => openCase(dir, { claimRef, artifact, reason, source: 'routing', details: details as JsonObject }, s));
+      verified = null;
+      return { seq: r.seq, entryHash: r.entryHash, caseId: r.caseId };
     },
     async openCases() {
       const v = await verification();

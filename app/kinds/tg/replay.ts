@@ -395,8 +395,9 @@ async function route(m: Manifest, state: State, drifts: Drift[], comparison: Rec
         const open = await journal.openCases();
         if (open.has(m.claimRef)) alreadyOpen = true;
         else {
-          const a = await journal.append('quarantine-open', { claimRef: m.claimRef, artifact: state.manifestHash }, { reason: reasons.join('; '), source: 'tg-replay', reasons, manifestHash: state.manifestHash, bundleHash: state.bundleHash });
-          caseRef = { seq: a.seq, entryHash: a.entryHash, caseId: `case-${a.seq}` };
+          const drifted = drifts.filter((d) => d.material).map((d) => ({ executionId: d.event['executionId'], anchor: d.event['anchor'] }));
+          const a = await journal.openCase(m.claimRef, state.manifestHash, `TG replay routed the claim to human review: ${reasons.join('; ')}`, { reasons, manifestHash: state.manifestHash, bundleHash: state.bundleHash, driftEvents: drifted });
+          caseRef = { seq: a.seq, entryHash: a.entryHash, caseId: a.caseId };
         }
       }
       await journal.append('replay-comparison', { claimRef: m.claimRef, artifact: hashValue(comparison) }, telemetryBody(m, state, comparison, drifts));
