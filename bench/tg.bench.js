@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 
 const N = Number(process.env.TG_BENCH_N ?? 10000);
 const DISTINCT = 100;
@@ -34,6 +35,8 @@ export default async function (ctx) {
   }
   for (let i = 0; i < N; i++) writeFileSync(join(dir, `m${String(i).padStart(6, '0')}.json`), templates[i % DISTINCT]);
   ctx.line('tg manifests (20 executions, 6 BANDED A each)', N);
+  // Throughput ratios only mean something when the machine has the cores free.
+  ctx.line('cores / load average before', `${cpus().length} / ${loadavg()[0].toFixed(2)}`);
   let summary = '';
   const t1 = await ctx.time(async () => (summary = await replay(ctx.root, dir, 1)), 1);
   if (!summary.includes(`${N} artifacts: ${N} pass`)) throw new Error(`unexpected result: ${summary}`);
@@ -44,5 +47,6 @@ export default async function (ctx) {
   ctx.line('replay --workers 1 (manifests/s)', r1.toFixed(1));
   ctx.line('replay --workers 2 (manifests/s)', r2.toFixed(1));
   ctx.line('speed-up workers 2 / workers 1 (target >= 1.6)', (r2 / r1).toFixed(2));
+  ctx.line('load average after (ratio is unreliable when above the core count)', loadavg()[0].toFixed(2));
   rmSync(dir, { recursive: true, force: true });
 }

@@ -55,6 +55,8 @@ export function confidenceOf(expression: JsonValue): number | null {
   return null;
 }
 
+const pipelineHashes = new Map<string, string>();
+
 /** The provider-registry adapter: `--providers FILE` or the built-in `reprise.reference`. */
 export function providerConfidencePort(providersPath: string | undefined): ConfidencePort {
   return {
@@ -78,6 +80,9 @@ export function providerConfidencePort(providersPath: string | undefined): Confi
       const live = await provider.ensureAvailable(req.modelVersion);
       if (live.length > 0) return { ok: false, findings: live.map((f) => ({ ...f, pointer: `${pointer}/modelVersion` })) };
       const pipelineJson = req.pipeline as unknown as JsonValue;
+      const pipelineKey = `${req.pipeline.engine}\u0000${req.pipeline.engineCmi}\u0000${req.pipeline.output}`;
+      let pipelineHash = pipelineHashes.get(pipelineKey);
+      if (pipelineHash === undefined) pipelineHashes.set(pipelineKey, (pipelineHash = hashValue(pipelineJson)));
       const result = await provider.execute({
         modelId: req.modelVersion,
         quantizationProfile: model.quantizationProfiles[0]!,
@@ -85,7 +90,7 @@ export function providerConfidencePort(providersPath: string | undefined): Confi
         seed: req.seed,
         parameters: { maxTokens: req.maxTokens, temperature: req.temperature, topP: req.topP },
         prompt: req.prompt,
-        pipeline: { hash: hashValue(pipelineJson), mediaType: 'application/json', json: pipelineJson },
+        pipeline: { hash: pipelineHash, mediaType: 'application/json', json: pipelineJson },
         materials: req.materials,
       });
       if (!result.ok) return { ok: false, findings: result.findings.map((f) => ({ ...f, pointer: f.pointer ?? pointer })) };
