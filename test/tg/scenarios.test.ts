@@ -152,6 +152,10 @@ describe('routing through the journal (--journal DIR --key KEY)', () => {
 
     const ver = await runCli(['journal', 'verify', j.dir, '--trust-store', j.trust]);
     expect(ver.code).toBe(0);
+    // Replaying the journal afterwards (a pure fold of its entries) shows the two opened cases.
+    const replayed = await runCli(['replay', j.dir, '--trust-store', j.trust, '--json']);
+    expect(replayed.code).toBe(0);
+    expect((JSON.parse(replayed.stdout) as { details: { cases: Record<string, number> } }).details.cases).toEqual({ open: 2 });
     const list = await runCli(['quarantine', 'list', j.dir, '--trust-store', j.trust, '--json']);
     expect(list.code).toBe(0);
     const claims = JSON.stringify(JSON.parse(list.stdout));
