@@ -100,6 +100,22 @@ describe('JSON Lines strictness', () => {
     expect(r.findings.filter((f) => f.rule === 'RPR-ACGP-001').map((f) => f.pointer)).toEqual(['line:2', 'line:3']);
     expect(r.details!['evals']).toBe(4);
   });
+  it('accepts CRLF line ends', async () => {
+    const r = await run(lines.join('\r\n') + '\r\n', 'replay', {}, 't.jsonl');
+    expect(r.artifact.kind).toBe('acgp-trace');
+    expect(r.verdict).toBe('pass');
+    expect(r.details!['evals']).toBe(4);
+  });
+  it('re-anchors the default provider after an EVAL it could not replay, and says so', async () => {
+    const first = generateTrace({ count: 1, seed: 2, start: '2026-05-01T00:00:00Z' });
+    const priv = generateTrace({ count: 2, seed: 3, private: true });
+    const def = generateTrace({ count: 2, seed: 4, start: '2026-06-01T00:00:00Z', startDebt: 2.5 });
+    const r = await run([...first, ...priv, ...def], 'replay');
+    expect(r.verdict).toBe('pass');
+    expect(findingOf(r, 'RPR-ACGP-025').pointer).toBe('/0/trust_debt/pre');
+    expect(findingOf(r, 'RPR-ACGP-026').pointer).toBe('/3/trust_debt/pre');
+    expect(findingOf(r, 'RPR-ACGP-013').message).toMatch(/2 EVAL\(s\)/);
+  });
   it('a report is byte-identical from run to run (but for run)', async () => {
     const text = lines.join('\n');
     const a = await run(text, 'replay', {}, 't.jsonl');
