@@ -6,7 +6,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
-import { escapePointerToken } from '../../core/jcs.js';
+import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
 
 export const DUMP_TYPE = 'kernel.replay_dump';
 export const FORMAT_VERSION = 1;
@@ -61,38 +61,6 @@ export function inOrder(a: string, b: string): boolean {
 }
 
 const INDEX_LIKE = /^(0|[1-9]\d{0,9})$/;
-
-/**
- * RDS-004 over a parsed value: members in canonical order at every level. JavaScript
- * objects keep insertion (= source) order for every name except array-index-like ones,
- * which V8 hoists; when one is seen the caller must fall back to `orderFromText`.
- * Returns the first violation, or 'index-like' when the parse cannot tell.
- */
-export function orderViolation(v: unknown, pointer: string): Finding | 'index-like' | null {
-  if (typeof v !== 'object' || v === null) return null;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const e = v[i];
-      if (typeof e === 'object' && e !== null) {
-        const r = orderViolation(e, `${pointer}/${i}`);
-        if (r) return r;
-      }
-    }
-    return null;
-  }
-  let prev: string | null = null;
-  for (const k in v as Record<string, unknown>) {
-    if (INDEX_LIKE.test(k)) return 'index-like';
-    if (prev !== null && !inOrder(prev, k)) return orderFinding(`${pointer}/${escapePointerToken(k)}`, prev, k);
-    prev = k;
-    const c = (v as Record<string, unknown>)[k];
-    if (typeof c === 'object' && c !== null) {
-      const r = orderViolation(c, `${pointer}/${escapePointerToken(k)}`);
-      if (r) return r;
-    }
-  }
-  return null;
-}
 
 export function orderFinding(pointer: string, prev: string, key: string): Finding {
   return fail('RDS-004', `member "${key}" follows "${prev}": members must be in canonical (RFC 8785) order`, {
@@ -166,4 +134,35 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
   const f = orderFromText(text);
   if (f && pointer) f.pointer = pointer + (f.pointer ?? '');
   return f;
+}
+
+function inCanonicalOrder(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'object' && e !== null && !inCanonicalOrder(e)) return false;
+    }
+    return true;
+  }
+  let prev: string | null = null;
+  for (const k in v) {
+    const c = k.charCodeAt(0);
+    if ((c >= 48 && c <= 57 && INDEX_LIKE.test(k)) || (prev !== null && !(prev < k))) return false;
+    prev = k;
+    const e = (v as Record<string, unknown>)[k];
+    if (typeof e === 'object' && e !== null && !inCanonicalOrder(e)) return false;
+  }
+  return true;
+}
+
+/**
+ * Canonical text of a JSON value that came out of the strict parse (so it is already known
+ * to be I-JSON: finite numbers, well-formed strings, no duplicates). When every object's
+ * members are already in JCS order, JSON.stringify writes exactly the JCS text (ECMAScript
+ * number and string serialization *is* JCS's, the premise of app/core/jcs.ts), so the
+ * per-value checks of canonicalizeValue are skipped; otherwise canonicalizeValue decides.
+ */
+export function canonicalOfParsed(v: unknown): string {
+  return inCanonicalOrder(v) ? JSON.stringify(v) : canonicalizeValue(v);
 }
