@@ -63,3 +63,31 @@ describe('property: any single changed number fails', () => {
     );
   });
 });
+
+describe('property: bad input never crashes', () => {
+  it('replacing any member (at any depth) of an EVAL or trace with random JSON gives a report, never an exception', async () => {
+    const base = generateTrace({ count: 3, seed: 11, private: false });
+    const paths: (string | number)[][] = [];
+    const walk = (v: unknown, p: (string | number)[]) => {
+      paths.push(p);
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+      else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, [...p, k]);
+    };
+    walk(base, []);
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('verify', 'replay') as fc.Arbitrary<'verify' | 'replay'>, fc.boolean(), async (pick, junk, mode, lines) => {
+        const t = structuredClone(base) as unknown as Record<string | number, unknown>;
+        const path = paths[pick % paths.length]!;
+        if (path.length === 0) return;
+        let o = t as Record<string | number, unknown>;
+        for (const k of path.slice(0, -1)) o = o[k] as Record<string | number, unknown>;
+        o[path.at(-1)!] = junk;
+        const text = lines ? (t as unknown as unknown[]).map((e) => JSON.stringify(e)).join('\n') : JSON.stringify(t);
+        const r = await run(text, mode, {}, lines ? 't.jsonl' : 't.json');
+        expect(['pass', 'fail', 'unavailable']).toContain(r.verdict);
+        JSON.stringify(r);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
