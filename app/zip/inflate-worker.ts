@@ -1,10 +1,19 @@
-/** Worker side of parallel.ts: reads its share of entries and posts digests back. */
-import { parentPort, workerData } from 'node:worker_threads';
+/** Worker side of parallel.ts: reads each batch of entries and posts their digests back. */
+import { parentPort } from 'node:worker_threads';
 import { readEntry, type EntryContent } from './inflate.js';
-import type { WorkerTask } from './parallel.js';
+import type { WorkerBatch, WorkerReply } from './parallel.js';
 
-const task = workerData as WorkerTask;
-const archive = new Uint8Array(task.archive, 0, task.length);
-const out: EntryContent[] = [];
-for (const e of task.entries) out.push(await readEntry(archive, e, false));
-parentPort?.postMessage(out);
+parentPort?.on('message', (b: WorkerBatch) => {
+  void (async () => {
+    const data = new Uint8Array(b.data);
+    const results: EntryContent[] = [];
+    try {
+      for (const e of b.entries) results.push(await readEntry(data, e, false));
+      const reply: WorkerReply = { id: b.id, results };
+      parentPort?.postMessage(reply);
+    } catch (err) {
+      const reply: WorkerReply = { id: b.id, results: [], error: (err as Error).message };
+      parentPort?.postMessage(reply);
+    }
+  })();
+});

@@ -59,7 +59,7 @@ export function readEntrySync(archive: Uint8Array, e: ZipEntry, keep: boolean): 
   const ptr = `entry:${e.name}`;
   let result: { buffer: Buffer; engine: zlib.InflateRaw };
   try {
-    result = zlib.inflateRawSync(data, { maxOutputLength: e.uncompressedSize + 1, info: true }) as unknown as { buffer: Buffer; engine: zlib.InflateRaw };
+    result = zlib.inflateRawSync(data, { maxOutputLength: e.uncompressedSize + 1, chunkSize: Math.max(64, Math.min(e.uncompressedSize + 1, SYNC_MAX)), info: true }) as unknown as { buffer: Buffer; engine: zlib.InflateRaw };
   } catch (err) {
     return { bytes: null, sha256: null, length: 0, findings: [inflateError(e, err, ptr)] };
   }

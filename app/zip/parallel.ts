@@ -1,10 +1,12 @@
 /**
  * Reads every entry of an accepted archive, splitting large archives over worker threads.
  * Inflate is the bottleneck of verifying a package (SHA-256 and CRC-32 are 3-10x faster),
- * so for archives declaring at least PARALLEL_MIN bytes the entries whose bytes are not
- * needed in memory are split by compressed size between workers that only return their
- * CRC verdict and SHA-256; the calling thread meanwhile reads the entries it must keep.
- * Results are identical whichever thread read an entry.
+ * so for archives declaring at least PARALLEL_MIN bytes, the entries whose bytes are not
+ * needed in memory go to workers in batches of about BATCH_BYTES of compressed data
+ * (copied and transferred, at most two batches in flight per worker, so the extra memory
+ * is bounded however large the archive). Workers return only each entry's findings and
+ * SHA-256; the calling thread meanwhile reads the entries it must keep. Results are
+ * identical whichever thread read an entry.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -13,56 +15,93 @@ import type { ZipEntry } from './reader.js';
 
 /** Archives declaring fewer uncompressed bytes than this are read on the calling thread. */
 export const PARALLEL_MIN = 32 * 1024 * 1024;
+/** Compressed bytes per batch sent to a worker. */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+const IN_FLIGHT = 2;
+/** A parent started with `--input-type` or `-e` flags must not pass them to a file worker. */
+const WORKER_EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
 
 export interface ReadOptions {
   /** Worker threads to use for large archives (default: min(2, cores)); 0 reads inline. */
   workers?: number | undefined;
 }
 
-export interface WorkerTask {
-  archive: SharedArrayBuffer;
-  length: number;
+/** One batch: entries whose offsets are relative to `data`. */
+export interface WorkerBatch {
+  id: number;
+  data: ArrayBuffer;
   entries: ZipEntry[];
+}
+export interface WorkerReply {
+  id: number;
+  results: EntryContent[];
+  error?: string;
 }
 
 export async function readEntries(archive: Uint8Array, entries: readonly ZipEntry[], keep: (e: ZipEntry) => boolean, opts: ReadOptions = {}): Promise<EntryContent[]> {
   const out: EntryContent[] = new Array(entries.length);
   const total = entries.reduce((s, e) => s + e.uncompressedSize, 0);
   const wanted = opts.workers ?? Math.min(2, availableParallelism());
-  const offload = entries.filter((e) => !keep(e) && !e.isDirectory);
+  const offload = entries.map((e, i) => ({ e, i })).filter(({ e }) => !keep(e) && !e.isDirectory);
   if (wanted <= 0 || total < PARALLEL_MIN || offload.length < 2) {
     for (let i = 0; i < entries.length; i++) out[i] = await readEntry(archive, entries[i]!, keep(entries[i]!));
     return out;
   }
-  const shared = new SharedArrayBuffer(archive.byteLength);
-  new Uint8Array(shared).set(archive);
-  const groups: ZipEntry[][] = Array.from({ length: Math.min(wanted, offload.length) }, () => []);
-  const load = groups.map(() => 0);
-  for (const e of [...offload].sort((a, b) => b.compressedSize - a.compressedSize || a.index - b.index)) {
-    let k = 0;
-    for (let j = 1; j < load.length; j++) if (load[j]! < load[k]!) k = j;
-    groups[k]!.push(e);
-    load[k]! += e.compressedSize + 256;
+  // Batches of consecutive entries (in archive order, so each batch is one contiguous copy).
+  offload.sort((a, b) => a.e.dataOffset - b.e.dataOffset);
+  const batches: { i: number; e: ZipEntry }[][] = [];
+  let cur: { i: number; e: ZipEntry }[] = [];
+  let size = 0;
+  for (const x of offload) {
+    cur.push(x);
+    size += x.e.dataEnd - x.e.dataOffset;
+    if (size >= BATCH_BYTES) {
+      batches.push(cur);
+      cur = [];
+      size = 0;
+    }
   }
-  const jobs = groups.map((g) => runWorker({ archive: shared, length: archive.byteLength, entries: g }));
-  const offloaded = new Set(offload.map((e) => e.index));
-  for (let i = 0; i < entries.length; i++) if (!offloaded.has(entries[i]!.index)) out[i] = await readEntry(archive, entries[i]!, keep(entries[i]!));
-  const results = await Promise.all(jobs);
-  const position = new Map(entries.map((e, i) => [e.index, i]));
-  groups.forEach((g, k) => g.forEach((e, j) => (out[position.get(e.index)!] = results[k]![j]!)));
-  return out;
-}
+  if (cur.length) batches.push(cur);
 
-function runWorker(task: WorkerTask): Promise<EntryContent[]> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./inflate-worker.js', import.meta.url), { workerData: task });
-    w.once('message', (m: EntryContent[]) => {
-      resolve(m.map((c) => ({ ...c, bytes: null })));
-      void w.terminate();
-    });
-    w.once('error', reject);
-    w.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`zip worker exited with code ${code}`));
-    });
-  });
+  const pool = Array.from({ length: Math.min(wanted, batches.length) }, () => new Worker(new URL('./inflate-worker.js', import.meta.url), { execArgv: WORKER_EXEC_ARGV }));
+  try {
+    let next = 0;
+    const send = (w: Worker, k: number) => {
+      const b = batches[k]!;
+      const start = b[0]!.e.dataOffset;
+      const end = b[b.length - 1]!.e.dataEnd;
+      const data = new Uint8Array(end - start);
+      data.set(archive.subarray(start, end));
+      const msg: WorkerBatch = { id: k, data: data.buffer, entries: b.map(({ e }) => ({ ...e, dataOffset: e.dataOffset - start, dataEnd: e.dataEnd - start })) };
+      w.postMessage(msg, [data.buffer]);
+    };
+    const done = pool.map(
+      (w) =>
+        new Promise<void>((resolve, reject) => {
+          let inFlight = 0;
+          const pump = () => {
+            while (inFlight < IN_FLIGHT && next < batches.length) {
+              const k = next++;
+              inFlight++;
+              send(w, k);
+            }
+            if (inFlight === 0) resolve();
+          };
+          w.on('message', (r: WorkerReply) => {
+            if (r.error) return reject(new Error(r.error));
+            inFlight--;
+            batches[r.id]!.forEach(({ i }, j) => (out[i] = { ...r.results[j]!, bytes: null }));
+            pump();
+          });
+          w.on('error', reject);
+          pump();
+        }),
+    );
+    const offloaded = new Set(offload.map(({ i }) => i));
+    for (let i = 0; i < entries.length; i++) if (!offloaded.has(i)) out[i] = await readEntry(archive, entries[i]!, keep(entries[i]!));
+    await Promise.all(done);
+    return out;
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
 }
