@@ -311,7 +311,11 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   }
 
   const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
-  const events = await route(m, state, drifts, comparison, findings, ctx, control.anchor !== false);
+  const drifted = new Set(drifts.map((d) => d.event['executionId']));
+  const observations: Observation[] = m.executions
+    .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
+    .map((e) => ({ claimRef: m.claimRef, executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId), driftRate: bundle.driftRate }));
+  const events = await route(m, state, drifts, comparison, findings, ctx, control.anchor !== false, observations, rowStatus);
   if (ctx.options.out) {
     try {
       await writeFile(ctx.options.out, JSON.stringify(comparison, null, 2) + '\n');
@@ -320,10 +324,6 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
     }
   }
   const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison) } };
-  const drifted = new Set(drifts.map((d) => d.event['executionId']));
-  const observations: Observation[] = m.executions
-    .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
-    .map((e) => ({ claimRef: m.claimRef, executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId), driftRate: bundle.driftRate }));
   return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
 }
 
@@ -374,10 +374,21 @@ function materialExits(e: Execution, replayedValue: number, env: RecomputeEnv, l
  * entries, one case per claim unless one is already open, and a replay-comparison entry
  * that drift telemetry counts); without them the events say what was not anchored.
  */
-async function route(m: Manifest, state: State, drifts: Drift[], comparison: Record<string, JsonValue>, findings: Finding[], ctx: KindContext, write: boolean): Promise<JsonValue[]> {
+async function route(
+  m: Manifest,
+  state: State,
+  drifts: Drift[],
+  comparison: Record<string, JsonValue>,
+  findings: Finding[],
+  ctx: KindContext,
+  write: boolean,
+  observations: Observation[],
+  rowStatus: Map<string, Comparison['status']>,
+): Promise<JsonValue[]> {
   const reasons: string[] = drifts.filter((d) => d.material).map((d) => `decision-material drift of ${String(d.event['output'])} (${String(d.event['executionId'])})`);
+  // Only a decision that replayed EXACT routes by its exit: an unverified decision opens no case.
   for (const e of m.executions)
-    if (e.engine === ENGINE.DECISION && e.output === CSI.DECISION && typeof e.value === 'string' && (ROUTED_EXITS as readonly string[]).includes(e.value) && !state.blocked.has(e.executionId)) reasons.push(`exit ${e.value} (${e.executionId})`);
+    if (e.engine === ENGINE.DECISION && e.output === CSI.DECISION && typeof e.value === 'string' && (ROUTED_EXITS as readonly string[]).includes(e.value) && rowStatus.get(e.executionId) === 'pass') reasons.push(`exit ${e.value} (${e.executionId})`);
   const journal = write ? state.journal : null;
   const canWrite = journal !== null && typeof ctx.options.key === 'string';
   const needsWrite = drifts.length > 0 || reasons.length > 0;
@@ -400,7 +411,7 @@ async function route(m: Manifest, state: State, drifts: Drift[], comparison: Rec
           caseRef = { seq: a.seq, entryHash: a.entryHash, caseId: a.caseId };
         }
       }
-      await journal.append('replay-comparison', { claimRef: m.claimRef, artifact: hashValue(comparison) }, telemetryBody(m, state, comparison, drifts));
+      await journal.append('replay-comparison', { claimRef: m.claimRef, artifact: hashValue(comparison) }, telemetryBody(state, comparison, observations));
     } catch (e) {
       findings.push(unavailable('RPR-TG-040', `anchoring in the journal failed: ${e instanceof Error ? e.message : String(e)}`, {}));
     }
@@ -414,15 +425,13 @@ async function route(m: Manifest, state: State, drifts: Drift[], comparison: Rec
   return events;
 }
 
-/** What drift telemetry counts per replay: each BANDED A with its model version and whether it drifted. */
-function telemetryBody(m: Manifest, state: State, comparison: Record<string, JsonValue>, drifts: Drift[]): Record<string, unknown> {
-  const drifted = new Set(drifts.map((d) => d.event['executionId']));
+/** What drift telemetry counts per replay: each replayed BANDED A with its model version and whether it drifted. */
+function telemetryBody(state: State, comparison: Record<string, JsonValue>, observations: Observation[]): Record<string, unknown> {
   return {
     comparisonHash: hashValue(comparison),
     manifestHash: state.manifestHash,
     bundleHash: state.bundleHash,
     driftRate: state.bundle.driftRate,
-    banded: m.executions.filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && !state.blocked.has(e.executionId)).map((e) => ({ executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId) })),
+    banded: observations.map((o) => ({ executionId: o.executionId, model: o.model, drift: o.drift })),
   };
 }
-
