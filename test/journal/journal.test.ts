@@ -283,3 +283,44 @@ describe('held checkpoints and the unsigned digest', () => {
     }
   });
 });
+
+describe('the checkpoint line recognizer agrees with parseCanonical + shape checks', () => {
+  it('for a valid line and every single-character deletion, substitution and insertion of it', async () => {
+    const { recognizeCheckpoint } = await import('../../app/journal/verify.js');
+    const { parseCanonical } = await import('../../app/core/jcs.js');
+    const { checkCheckpointShape, signCheckpoint } = await import('../../app/journal/format.js');
+    const { generateSigner } = await import('../../app/core/keys.js');
+    const s = generateSigner();
+    const lines = [1, 9007199254740991, 12].map((n, i) => signCheckpoint({ treeSize: n, rootHash: 'sha256:' + 'a1'.repeat(32), timestampUtc: ['2026-05-04T10:00:00Z', '2026-02-28T23:59:59.123456789Z', '2026-05-04T10:00:00.5Z'][i]!, signer: s.keyId }, s).line);
+    const slow = (t: string) => {
+      try {
+        const p = parseCanonical(t);
+        return p.canonical === t && checkCheckpointShape(p.value, '').length === 0 ? p.value : null;
+      } catch {
+        return null;
+      }
+    };
+    let accepted = 0;
+    let checked = 0;
+    const subs = ['0', '9', 'a', 'A', '"', ' ', '\\\\', '.', 'Z', '+', '='];
+    for (const line of lines) {
+      const variants = [line, line.replace('T10', 'T24'), line.replace('-05-04', '-02-30'), line.replace(/"treeSize":\d+/, '"treeSize":9007199254740992'), line.replace(/"treeSize":\d+/, '"treeSize":0')];
+      for (let i = 0; i < line.length; i++) {
+        variants.push(line.slice(0, i) + line.slice(i + 1));
+        for (const c of subs) variants.push(line.slice(0, i) + c + line.slice(i + 1), line.slice(0, i) + c + line.slice(i));
+      }
+      for (const v of variants) {
+        const fast = recognizeCheckpoint(v);
+        const ref = slow(v);
+        if (fast) {
+          expect(ref, v).not.toBeNull();
+          expect(fast.cp).toEqual(ref);
+          accepted++;
+        }
+        checked++;
+      }
+    }
+    expect(accepted).toBeGreaterThanOrEqual(3);
+    expect(checked).toBeGreaterThan(5000);
+  });
+});
