@@ -27,6 +27,11 @@ describe('TG JSON Schemas', () => {
     expect(bundleSchema(bundle)).toBe(true);
     for (const [, m] of manifests) expect(bundleSchema(m['artifacts'][m['policyContext'].bundleHash].json)).toBe(true);
   });
+  it('the tg examples are byte-deterministic (fixed keys, timestamps and provider)', async () => {
+    const again = (await buildExamples()).filter((f) => f.path.startsWith('tg/'));
+    const first = (await buildExamples()).filter((f) => f.path.startsWith('tg/'));
+    expect(again.map((f) => [f.path, Buffer.from(f.bytes).toString('base64')])).toEqual(first.map((f) => [f.path, Buffer.from(f.bytes).toString('base64')]));
+  });
   it('reject unknown members and wrong modes', () => {
     const m = structuredClone(manifests[0]![1]);
     m['extra'] = 1;
