@@ -268,11 +268,50 @@ export function canonicalizeBytes(bytes: Uint8Array): Buffer {
  * surrogates, excessive depth, and anything that is not JSON data.
  */
 export function canonicalizeValue(value: unknown): string {
-  checkPlainData(value, 0, '');
+  // A fast check first; only when it finds a problem is the value walked again to name it.
+  if (!isPlainData(value, 0)) checkPlainData(value, 0, '');
   const st: WalkState = { nonFinite: false, indexKeys: false, mutate: false };
   const out = serialize(value, st);
   if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
   return out;
+}
+
+/**
+ * Canonical text of a value that came out of `parseCanonical` (or a part of one): it is
+ * already known to be I-JSON, so only member order is looked at. When every object is
+ * already in JCS order this is one JSON.stringify. Never use it on values of other origin.
+ */
+export function canonicalizeParsed(value: unknown): string {
+  const st: WalkState = { nonFinite: false, indexKeys: false, mutate: false };
+  return serialize(value, st);
+}
+
+function isPlainData(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+      return v.isWellFormed();
+    case 'number':
+      return Number.isFinite(v);
+    case 'boolean':
+      return true;
+    case 'object': {
+      if (v === null) return true;
+      if (depth >= MAX_DEPTH) return false;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!isPlainData(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) return false;
+        if (!k.isWellFormed() || !isPlainData((v as Record<string, unknown>)[k], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 function checkPlainData(v: unknown, depth: number, ptr: string): void {

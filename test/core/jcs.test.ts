@@ -148,3 +148,28 @@ describe('agrees with the canonicalize package on arbitrary values', () => {
     );
   });
 });
+
+describe('canonicalizeValue and canonicalizeParsed', () => {
+  it('refuse what is not JSON data, naming where', () => {
+    expect(() => canonicalizeValue({ a: [1, { b: Number.NaN }] })).toThrow(/ERR_NONFINITE.*\/a\/1\/b/);
+    expect(() => canonicalizeValue({ a: '\ud800' })).toThrow(/ERR_LONE_SURROGATE/);
+    expect(() => canonicalizeValue({ a: new Date(0) })).toThrow(TypeError);
+    expect(() => canonicalizeValue({ a: undefined })).toThrow(TypeError);
+  });
+  it('never mutate the caller\'s value', () => {
+    const v = { b: { d: 1, c: 2 }, a: [{ z: 1, y: 2 }] };
+    const before = JSON.stringify(v);
+    expect(canonicalizeValue(v)).toBe('{"a":[{"y":2,"z":1}],"b":{"c":2,"d":1}}');
+    expect(JSON.stringify(v)).toBe(before);
+  });
+  it('canonicalizeParsed agrees with canonicalizeValue on parsed values', async () => {
+    const { canonicalizeParsed } = await import('../../app/core/jcs.js');
+    fc.assert(
+      fc.property(jsonValue, (v) => {
+        const parsed = parseCanonical(JSON.stringify(v)).value;
+        expect(canonicalizeParsed(parsed)).toBe(canonicalizeValue(parsed));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
