@@ -8,10 +8,12 @@ import { packagesWriter } from '../../app/examples/packages.js';
 import { datasetIdentityHex } from '../../app/kinds/nemosyne/dataset-identity.js';
 import { buildPackageParts, exampleRestoredState, packPackage, sampleProfiles } from '../../app/kinds/nemosyne/package-writer.js';
 import { samplePackages } from '../../app/kinds/nemosyne/samples.js';
-import { SHARED } from '../helpers/cli.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ROOT, SHARED } from '../helpers/cli.js';
 import { rules, supportDir, verify } from './helpers.js';
 
 const support = supportDir();
+const validateReport = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(`${ROOT}docs/report.schema.json`, 'utf8')) as object);
 
 describe('dataset identity sha256-canonical-dataset-v1', () => {
   it('reproduces the upstream golden vector', () => {
@@ -44,6 +46,7 @@ describe('the sample packages', () => {
     expect(flagged.verdict).toBe(want.verdict);
     if (want.rule) expect(rules(flagged)).toContain(want.rule);
     expect(plain.artifact.kind).toBe('nemosyne-package');
+    for (const r of [plain, flagged]) expect(validateReport(r), JSON.stringify(validateReport.errors)).toBe(true);
   });
 });
 
