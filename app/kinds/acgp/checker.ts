@@ -125,9 +125,10 @@ export class AcgpChecker {
     if (this.elidedWorst === null || order.indexOf(f.severity) > order.indexOf(this.elidedWorst)) this.elidedWorst = f.severity;
   }
 
-  private row(c: Comparison): void {
-    this.rowCounts[c.status]++;
-    if (this.comparisons.length < this.limits.comparisons) this.comparisons.push(c);
+  /** Counts a comparison row and builds it only when the report keeps it (long traces). */
+  private row(status: Comparison['status'], make: () => Comparison): void {
+    this.rowCounts[status]++;
+    if (this.comparisons.length < this.limits.comparisons) this.comparisons.push(make());
     else this.elidedRows++;
   }
 
@@ -223,7 +224,7 @@ export class AcgpChecker {
     const ctq = this.ctq(i, e);
     const risk = this.risk(i, e, ctq);
     if (intervention !== null) this.intervention(i, intervention, risk, tripwires, blueprintId, tier);
-    else this.row({ output: P('/intervention'), mode: 'EXACT', original: jsonOf(e['intervention']), replayed: null, status: 'unavailable', reason: 'the recorded intervention is malformed' });
+    else this.row('unavailable', () => ({ output: P('/intervention'), mode: 'EXACT', original: jsonOf(e['intervention']), replayed: null, status: 'unavailable', reason: 'the recorded intervention is malformed' }));
 
     const debt = this.debtForm(i, e);
     const provider = this.descriptor(i, e, debt.providerId);
@@ -309,11 +310,11 @@ export class AcgpChecker {
     const rec = e['ctq_score'];
     if (!isNum(rec)) this.push(fail('RPR-ACGP-002', `${W}: ctq_score must be a number`, { pointer: P('/ctq_score'), actual: jsonOf(rec) }));
     if (exact === null) {
-      this.row({ output: P('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'the dimensions did not pass their checks' });
+      this.row('unavailable', () => ({ output: P('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'the dimensions did not pass their checks' }));
       return null;
     }
     const pass = isNum(rec) && eq4(rec, exact);
-    this.row({ output: P('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: num4(exact), status: pass ? 'pass' : 'fail' });
+    this.row(pass ? 'pass' : 'fail', () => ({ output: P('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
     if (!pass && isNum(rec))
       this.push(
         fail('RPR-ACGP-005', `${W}: ctq_score is Σ score × weight = ${exact.toString()} exactly (${round4(exact).toFixed(4)} rounded half-even to 4 places), not the recorded ${rec}`, {
@@ -331,12 +332,12 @@ export class AcgpChecker {
     const rec = e['risk_score'];
     if (!isNum(rec)) this.push(fail('RPR-ACGP-002', `${this.where(i)}: risk_score must be a number`, { pointer: P, actual: jsonOf(rec) }));
     if (ctq === null) {
-      this.row({ output: P, mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'ctq_score could not be recomputed' });
+      this.row('unavailable', () => ({ output: P, mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'ctq_score could not be recomputed' }));
       return null;
     }
     const risk = round4(ONE.minus(ctq));
     const pass = isNum(rec) && eq4(rec, risk);
-    this.row({ output: P, mode: 'EXACT', original: jsonOf(rec), replayed: num4(risk), status: pass ? 'pass' : 'fail' });
+    this.row(pass ? 'pass' : 'fail', () => ({ output: P, mode: 'EXACT', original: jsonOf(rec), replayed: num4(risk), status: pass ? 'pass' : 'fail' }));
     if (!pass && isNum(rec)) this.push(fail('RPR-ACGP-006', `${this.where(i)}: risk_score is 1 − ctq_score = ${risk.toFixed(4)}, not the recorded ${rec}`, { pointer: P, expected: num4(risk), actual: rec }));
     return risk;
   }
@@ -347,7 +348,7 @@ export class AcgpChecker {
     const W = this.where(i);
     if (recorded === 'halt' && tripwires.length === 0) this.push(warning('RPR-ACGP-008', `${W}: halt is recorded but no tripwire was triggered (upstream: halt comes only from tripwires)`, { pointer: P }));
     if (risk === null) {
-      this.row({ output: P, mode: 'EXACT', original: recorded, replayed: null, status: 'unavailable', reason: 'risk_score could not be recomputed' });
+      this.row('unavailable', () => ({ output: P, mode: 'EXACT', original: recorded, replayed: null, status: 'unavailable', reason: 'risk_score could not be recomputed' }));
       return;
     }
     const { thresholds: t, source } = this.o.policy.risk(blueprintId, tier);
@@ -363,7 +364,7 @@ export class AcgpChecker {
       }
     }
     const pass = rank(recorded) >= rank(computed);
-    this.row({ output: P, mode: 'EXACT', original: recorded, replayed: computed, status: pass ? 'pass' : 'fail', ...(pass && recorded !== computed ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' } : {}) });
+    this.row(pass ? 'pass' : 'fail', () => ({ output: P, mode: 'EXACT', original: recorded, replayed: computed, status: pass ? 'pass' : 'fail', ...(pass && recorded !== computed ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' } : {}) }));
     if (!pass) {
       const why = `risk ${risk.toFixed(4)} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${byRisk}${tripwhy}`;
       this.push(fail('RPR-ACGP-007', `${W}: trust debt never relaxes an intervention: ${why}, but ${recorded} is recorded`, { pointer: P, expected: computed, actual: recorded }));
@@ -469,19 +470,20 @@ export class AcgpChecker {
     const W = this.where(i);
     const orig = { pre: f.pre, delta: f.delta, post: f.post, thresholds_crossed: f.crossed };
     const all = (status: Comparison['status'], mode: Comparison['mode'], reason: string, replayed: Partial<Record<keyof typeof orig, JsonValue>> = {}) => {
-      for (const k of ['pre', 'delta', 'post', 'thresholds_crossed'] as const) this.row({ output: P(k), mode, original: orig[k], replayed: replayed[k] ?? null, status, reason });
+      for (const k of ['pre', 'delta', 'post', 'thresholds_crossed'] as const) this.row(status, () => ({ output: P(k), mode, original: orig[k], replayed: replayed[k] ?? null, status, reason }));
     };
     if (f.provider === 'private') {
       const sum = f.pre !== null && f.delta !== null ? Number(dec(f.pre).plus(dec(f.delta)).toString()) : null;
-      for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) this.row({ output: P(k), mode: 'RECORDED', original: orig[k], replayed: null, status: 'pass', reason: 'private provider: RECORDED, not recomputed' });
-      this.row({
+      for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) this.row('pass', () => ({ output: P(k), mode: 'RECORDED', original: orig[k], replayed: null, status: 'pass', reason: 'private provider: RECORDED, not recomputed' }));
+      const postOk = sum !== null && f.post !== null && dec(f.post).eq(dec(sum));
+      this.row(postOk ? 'pass' : 'fail', () => ({
         output: P('post'),
         mode: 'RECORDED',
         original: f.post,
         replayed: sum,
-        status: sum !== null && f.post !== null && dec(f.post).eq(dec(sum)) ? 'pass' : 'fail',
+        status: postOk ? 'pass' : 'fail',
         reason: 'private provider: RECORDED; only post = pre + delta was checked',
-      });
+      }));
       this.state = null;
       return;
     }
@@ -508,13 +510,13 @@ export class AcgpChecker {
       if (this.state !== null) {
         const missing = f.tsNs === null ? `${W} has no ${f.timestampPresent ? 'valid ' : ''}timestamp` : `the EVAL before ${W} has no timestamp`;
         this.push(unavailable('RPR-ACGP-024', `decay needs the timestamps of both EVALs: ${missing}; pre was not recomputed (no guess), and the recorded pre is taken as the state from here`, { pointer: this.ptr(i, '/timestamp') }));
-        this.row({ output: P('pre'), mode: 'EXACT', original: f.pre, replayed: null, status: 'unavailable', reason: 'timestamp missing where decay needs one' });
+        this.row('unavailable', () => ({ output: P('pre'), mode: 'EXACT', original: f.pre, replayed: null, status: 'unavailable', reason: 'timestamp missing where decay needs one' }));
       } else {
         if (this.anchors === 0) {
           this.startingState = f.pre;
           this.push(info('RPR-ACGP-025', `the trace's starting state is ${W}'s recorded pre ${f.pre}, taken as given; every later value is recomputed`, { pointer: P('pre') }));
         } else this.push(info('RPR-ACGP-026', `${W}: the state is re-anchored on its recorded pre ${f.pre} (taken as given) because the EVAL before it could not be replayed`, { pointer: P('pre') }));
-        this.row({ output: P('pre'), mode: 'RECORDED', original: f.pre, replayed: f.pre, status: 'pass', reason: 'starting state, taken as given' });
+        this.row('pass', () => ({ output: P('pre'), mode: 'RECORDED', original: f.pre, replayed: f.pre, status: 'pass', reason: 'starting state, taken as given' }));
       }
       this.anchors++;
       s = accumulateFrom(provider, provider.initial(dec(f.pre), f.tsNs), f.intervention, f.flagged, null);
@@ -523,7 +525,7 @@ export class AcgpChecker {
     this.compareNum(i, 'delta', 'RPR-ACGP-021', f.delta, s.delta, null);
     this.compareNum(i, 'post', 'RPR-ACGP-022', f.post, s.post, null);
     const crossedOk = f.crossed !== null && sameSet(f.crossed, s.crossed);
-    this.row({ output: P('thresholds_crossed'), mode: 'EXACT', original: f.crossed, replayed: s.crossed, status: crossedOk ? 'pass' : 'fail' });
+    this.row(crossedOk ? 'pass' : 'fail', () => ({ output: P('thresholds_crossed'), mode: 'EXACT', original: f.crossed, replayed: s.crossed, status: crossedOk ? 'pass' : 'fail' }));
     if (!crossedOk && f.crossed !== null)
       this.push(
         fail('RPR-ACGP-023', `${W}: thresholds_crossed are the thresholds t with pre < t ≤ post (${round4(s.pre).toFixed(4)} < t ≤ ${round4(s.post).toFixed(4)})`, {
@@ -542,7 +544,7 @@ export class AcgpChecker {
   private compareNum(i: number, k: 'pre' | 'delta' | 'post', rule: string, recorded: RecordedNumber, exact: Dec, periods: Dec | null): void {
     const P = this.ptr(i, `/trust_debt/${k}`);
     const pass = recorded !== null && eq4(recorded, exact);
-    this.row({ output: P, mode: 'EXACT', original: recorded, replayed: num4(exact), status: pass ? 'pass' : 'fail' });
+    this.row(pass ? 'pass' : 'fail', () => ({ output: P, mode: 'EXACT', original: recorded, replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
     if (!pass && recorded !== null) {
       const how = k === 'pre' ? ` (after decay over ${periods?.toString() ?? '?'} whole period(s))` : k === 'delta' ? ' (accumulation for the recorded intervention and flag)' : ' (pre + delta)';
       this.push(fail(rule, `${this.where(i)}: trust_debt.${k} replayed by ${DEFAULT_PROVIDER_ID} is ${round4(exact).toFixed(4)}${how}, not the recorded ${recorded}`, { pointer: P, expected: num4(exact), actual: recorded }));
