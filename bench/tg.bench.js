@@ -3,22 +3,32 @@
 // explanation, decision), replayed by the CLI with --workers 2 against --workers 1 in
 // the same run. Target: workers 2 ≥ 1.6× workers 1. TG_BENCH_N overrides N (default 10000).
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 
 const N = Number(process.env.TG_BENCH_N ?? 10000);
 const DISTINCT = 100;
 
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+const cpu = { 1: 0, 2: 0 };
+
 function replay(root, dir, workers) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'replay', dir, '--workers', String(workers), '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [join(root, 'bin', 'reprise.js'), 'replay', dir, '--workers', String(workers), '--quiet'];
+    // /usr/bin/time (when present) reports the child's CPU seconds on stderr's last line.
+    const child = TIME ? spawn(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     let err = '';
     child.stdout.on('data', (d) => (tail = (tail + d.toString()).slice(-300)));
     child.stderr.on('data', (d) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(tail) : reject(new Error(`replay --workers ${workers} exited ${code}: ${err || tail}`))));
+    child.on('close', (code) => {
+      const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(err);
+      if (m) cpu[workers] = Number(m[1]) + Number(m[2]);
+      if (code === 0) resolve(tail);
+      else reject(new Error(`replay --workers ${workers} exited ${code}: ${err || tail}`));
+    });
   });
 }
 
@@ -47,6 +57,7 @@ export default async function (ctx) {
   ctx.line('replay --workers 1 (manifests/s)', r1.toFixed(1));
   ctx.line('replay --workers 2 (manifests/s)', r2.toFixed(1));
   ctx.line('speed-up workers 2 / workers 1 (target >= 1.6)', (r2 / r1).toFixed(2));
+  if (TIME) ctx.line('CPU seconds, workers 1 / workers 2 (same work: ratio is wall-clock only)', `${cpu[1].toFixed(1)} / ${cpu[2].toFixed(1)}`);
   ctx.line('load average after (ratio is unreliable when above the core count)', loadavg()[0].toFixed(2));
   rmSync(dir, { recursive: true, force: true });
 }
