@@ -55,6 +55,16 @@ describe('reprise attest', () => {
     expect(v.code).toBe(0);
   });
 
+  it('a RECORDED output whose anchor verified is presented as replayable, with its anchor', async () => {
+    const out = join(work, 'anchored.att.json');
+    const a = await runCli(['attest', join(ex, 'tg', 'recorded-anchored', 'manifest.json'), '--key', j.key, '--out', out, '--journal', join(ex, 'tg', 'journal'), '--trust-store', join(ex, 'tg', 'trust-store.json')]);
+    expect(a.code).toBe(0);
+    const st = JSON.parse(Buffer.from((JSON.parse(readFileSync(out, 'utf8')) as { payload: string }).payload, 'base64').toString('utf8')) as Record<string, any>;
+    expect(st['predicate'].modeComposition).toEqual({ BANDED: 0, EXACT: 5, RECORDED: 1 });
+    expect(st['predicate'].recordedOutputs).toEqual([expect.objectContaining({ replayable: true, anchor: { entryHash: expect.stringMatching(/^sha256:/), seq: 0 } })]);
+    expect((await runCli(['attest', '--verify', out, '--trust-store', j.trust])).code).toBe(0);
+  });
+
   it('fails verification after any single-byte change of the envelope', async () => {
     const out = join(work, 'mut.att.json');
     expect((await runCli(['attest', join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--key', j.key, '--out', out])).code).toBe(0);
