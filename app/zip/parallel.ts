@@ -47,6 +47,24 @@ export async function readEntries(archive: Uint8Array, entries: readonly ZipEntr
     for (let i = 0; i < entries.length; i++) out[i] = await readEntry(archive, entries[i]!, keep(entries[i]!));
     return out;
   }
+  try {
+    return await readInWorkers(archive, entries, keep, offload, wanted, out);
+  } catch {
+    // A worker that cannot start or dies (no built worker file, out of threads) is not the
+    // archive's fault: read everything on this thread instead.
+    for (let i = 0; i < entries.length; i++) out[i] = await readEntry(archive, entries[i]!, keep(entries[i]!));
+    return out;
+  }
+}
+
+async function readInWorkers(
+  archive: Uint8Array,
+  entries: readonly ZipEntry[],
+  keep: (e: ZipEntry) => boolean,
+  offload: { e: ZipEntry; i: number }[],
+  wanted: number,
+  out: EntryContent[],
+): Promise<EntryContent[]> {
   // Batches of consecutive entries (in archive order, so each batch is one contiguous copy).
   offload.sort((a, b) => a.e.dataOffset - b.e.dataOffset);
   const batches: { i: number; e: ZipEntry }[][] = [];
@@ -94,6 +112,9 @@ export async function readEntries(archive: Uint8Array, entries: readonly ZipEntr
             pump();
           });
           w.on('error', reject);
+          w.on('exit', () => {
+            if (inFlight > 0) reject(new Error('an inflate worker exited with work in flight'));
+          });
           pump();
         }),
     );

@@ -36,8 +36,8 @@ export const ENTRY = {
 } as const;
 
 const KNOWN_ENTRIES = new Set<string>(Object.values(ENTRY));
-/** Entries whose bytes the checks need in memory (each bounded by maxEntryBytes). */
-const KEEP = new Set<string>([ENTRY.manifest, ENTRY.dataset, ENTRY.commands, ENTRY.receipts]);
+/** Entries whose bytes the checks (and a kernel adapter) need in memory (each bounded by maxEntryBytes). */
+const KEEP = new Set<string>(Object.values(ENTRY));
 
 export const CONSISTENCY_STATEMENT =
   'Self-contained hashes establish consistency, not origin: an attacker who rewrites the whole archive, its declarations and every digest can make a different, internally consistent package. Authenticity needs separately signed evidence.';
