@@ -1,8 +1,8 @@
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from './fixtures';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test } from './fixtures.js';
 
 test('opens a file and shows the engine verdict and findings', async ({ workbench: page }, testInfo) => {
   await expect(page.getByTestId('engine')).toContainText(/engine \d+\.\d+\.\d+/);

@@ -132,6 +132,14 @@ export interface DemoJournal {
   trustStore: string;
 }
 
+/** An artifact's text for the editor: raw, and canonical (RFC 8785) when it is one JSON document. */
+export interface ArtifactContent {
+  raw: string | null;
+  canonical: string | null;
+  /** Why raw or canonical is absent (binary, too large, not JSON...). */
+  note: string | null;
+}
+
 export interface PickRequest {
   kind: 'file' | 'directory';
   title: string;
@@ -150,6 +158,7 @@ export interface RepriseApi {
   journalStatus(req: JournalRequest): Promise<JournalStatus>;
   decideCase(req: DecideCaseRequest): Promise<AnchorReceipt>;
   createDemoJournal(): Promise<DemoJournal>;
+  artifactContent(req: { source: JobSource }): Promise<ArtifactContent>;
 }
 
 export const API_METHODS = [
@@ -164,6 +173,7 @@ export const API_METHODS = [
   'journalStatus',
   'decideCase',
   'createDemoJournal',
+  'artifactContent',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 

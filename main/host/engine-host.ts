@@ -15,6 +15,8 @@ import { Worker } from 'node:worker_threads';
 import type {
   AnchorReceipt,
   ApiEvent,
+  ArtifactContent,
+  JobSource,
   CheckBytesRequest,
   CheckMode,
   DecideCaseRequest,
@@ -307,6 +309,11 @@ export class EngineHost implements RepriseApi {
 
   async createDemoJournal(): Promise<DemoJournal> {
     return this.journal.run<DemoJournal>({ op: 'demo' });
+  }
+
+  async artifactContent(req: { source: JobSource }): Promise<ArtifactContent> {
+    const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
+    return this.journal.run<ArtifactContent>(job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path });
   }
 
   async close(): Promise<void> {

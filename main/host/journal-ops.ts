@@ -3,15 +3,44 @@
  * (journal-worker.ts) so the process talking to the window never hashes or verifies.
  * Thin adapters over app/journal: they shape results for the UI and nothing more.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnchorReceipt, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
+import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
+import type { AnchorReceipt, ArtifactContent, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
 import { verdictOf } from '../../shared/report.js';
 import { generateSigner, loadSigner, loadTrustStore, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE, type TrustStore } from '../../app/core/keys.js';
 import { checkInclusionProof, decideCase, inclusionProof, openCase, verifyJournal, type CaseState } from '../../app/journal/index.js';
 
-export type JournalOp = { op: 'status'; req: JournalRequest } | { op: 'decide'; req: DecideCaseRequest } | { op: 'demo' };
+export type JournalOp = { op: 'status'; req: JournalRequest } | { op: 'decide'; req: DecideCaseRequest } | { op: 'demo' } | { op: 'content'; path?: string; bytes?: Uint8Array };
+
+/** Largest artifact shown in the editor. */
+export const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
+
+/** Raw and canonical text of an artifact for the editor (the engine's own canonicalizer). */
+export async function artifactContent(path: string | undefined, given: Uint8Array | undefined): Promise<ArtifactContent> {
+  let bytes: Uint8Array;
+  if (given) bytes = given;
+  else if (path) {
+    const st = await stat(path);
+    if (st.isDirectory()) return { raw: null, canonical: null, note: 'a directory: open its files one by one to read them' };
+    if (st.size > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
+    bytes = await readFile(path);
+  } else throw new UsageProblem('no artifact');
+  if (bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return { raw: null, canonical: null, note: 'a zip package: binary, not shown as text' };
+  let raw: string;
+  try {
+    raw = decodeJsonBytes(bytes);
+  } catch {
+    return { raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes), canonical: null, note: 'not valid UTF-8: shown with replacement characters' };
+  }
+  try {
+    return { raw, canonical: parseCanonical(raw).canonical, note: null };
+  } catch (e) {
+    return { raw, canonical: null, note: e instanceof JcsError ? `no canonical form: ${e.message}` : 'not a single JSON document: no canonical form' };
+  }
+}
 
 async function trustOf(path: string | undefined): Promise<TrustStore | null> {
   return path ? loadTrustStore(path) : null;
@@ -110,5 +139,7 @@ export async function runJournalOp(op: JournalOp): Promise<unknown> {
       return decide(op.req);
     case 'demo':
       return demoJournal();
+    case 'content':
+      return artifactContent(op.path, op.bytes);
   }
 }

@@ -1,11 +1,22 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { ChainView } from './components/ChainView';
+import { ExportView } from './components/ExportView';
+import { FindingsView } from './components/FindingsView';
+import { JobBar } from './components/JobBar';
+import { JournalPill, JournalView } from './components/JournalView';
 import { OpenPanel } from './components/OpenPanel';
-import { ReportView } from './components/ReportView';
-import { useStore } from './store';
+import { ReplayView } from './components/ReplayView';
+import { TrainerView } from './components/TrainerView';
+import { VerdictBanner } from './components/VerdictBanner';
+import { useStore, VIEWS, type View } from './store';
 import { pickTransport, TransportError } from './transport';
 
+/** Views that need a report; the others work without one. */
+const NEEDS_REPORT: View[] = ['chain', 'findings', 'export'];
+
 export function App() {
-  const { connect, info, report, artifact, busy, error } = useStore();
+  const { connect, info, report, artifact, error, view, setView, theme, setTheme } = useStore();
+  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   useEffect(() => {
     try {
       void connect(pickTransport());
@@ -13,29 +24,86 @@ export function App() {
       useStore.setState({ error: e instanceof TransportError ? e.message : String(e) });
     }
   }, [connect]);
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = theme;
+  }, [theme]);
+  useEffect(() => {
+    // Alt+1…7 switch views (the menu's shortcuts in Electron; the same keys in a browser).
+    const onKey = (e: globalThis.KeyboardEvent): void => {
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-7]$/.test(e.key)) {
+        const v = VIEWS[Number(e.key) - 1];
+        if (v) {
+          e.preventDefault();
+          setView(v.id);
+          tabs.current[Number(e.key) - 1]?.focus();
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setView]);
+
+  const onTabKey = (e: KeyboardEvent, i: number): void => {
+    const n = VIEWS.length;
+    const to = e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i + n - 1) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+    if (to < 0) return;
+    e.preventDefault();
+    setView(VIEWS[to]!.id);
+    tabs.current[to]?.focus();
+  };
 
   return (
     <div className="app">
       <header className="topbar">
         <h1>Reprise</h1>
         <span className="subtitle">forensic replay workbench</span>
+        <JournalPill />
+        <button type="button" className="theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme">
+          {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+        </button>
         <span className="engine" data-testid="engine">
           {info ? `engine ${info.version} · ${info.transport}` : 'connecting…'}
         </span>
       </header>
       <main>
-        <OpenPanel />
-        {busy && (
-          <p role="status" className="busy">
-            Checking {artifact?.name}…
-          </p>
-        )}
+        {report && <VerdictBanner report={report} artifact={artifact} />}
+        <JobBar />
         {error && (
           <p role="alert" className="error" data-testid="error">
             {error}
           </p>
         )}
-        {report && <ReportView report={report} artifact={artifact} />}
+        <div role="tablist" aria-label="Views" className="tabs">
+          {VIEWS.map((v, i) => (
+            <button
+              key={v.id}
+              ref={(el) => {
+                tabs.current[i] = el;
+              }}
+              role="tab"
+              id={`tab-${v.id}`}
+              aria-selected={view === v.id}
+              aria-controls={`panel-${v.id}`}
+              tabIndex={view === v.id ? 0 : -1}
+              onClick={() => setView(v.id)}
+              onKeyDown={(e) => onTabKey(e, i)}
+              data-testid={`tab-${v.id}`}
+              title={`Alt+${i + 1}`}
+            >
+              {v.label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tabpanel">
+          {view === 'open' && <OpenPanel />}
+          {NEEDS_REPORT.includes(view) && !report && <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>}
+          {view === 'chain' && report && <ChainView report={report} />}
+          {view === 'findings' && report && <FindingsView report={report} />}
+          {view === 'replay' && <ReplayView report={report} />}
+          {view === 'trainer' && <TrainerView report={report} />}
+          {view === 'journal' && <JournalView />}
+          {view === 'export' && report && <ExportView report={report} />}
+        </div>
       </main>
     </div>
   );

@@ -1,68 +1,244 @@
-/** UI state (zustand): the engine connection, the open artifact, its report. */
+/** UI state (zustand): the engine connection, the open artifact, its job and report, the journal. */
 import { create } from 'zustand';
-import type { CheckMode, EngineInfo, ExampleSummary, RepriseApi } from '../../shared/api';
+import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, RecentFile, RepriseClient } from '../../shared/api';
 import type { Report } from '../../shared/report';
 import { hashBytesPortable, toBase64 } from './lib/digest';
+
+export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export';
+export const VIEWS: { id: View; label: string }[] = [
+  { id: 'open', label: 'Open' },
+  { id: 'chain', label: 'Hash chain' },
+  { id: 'findings', label: 'Findings' },
+  { id: 'replay', label: 'Replay' },
+  { id: 'trainer', label: 'Trainer' },
+  { id: 'journal', label: 'Journal' },
+  { id: 'export', label: 'Export' },
+];
 
 export interface OpenArtifact {
   name: string;
   localSha256: string | null;
-  source: 'file' | 'example';
+  source: JobSource | null;
+  /** A saved report opened for reading only (not re-verified). */
+  savedReport?: boolean;
+}
+
+export interface JobState {
+  id: string;
+  mode: CheckMode;
+  fraction: number;
+  label: string;
+  whatIf: string[];
+}
+
+/** What the editor highlights: a JSON pointer (from a chain node or a finding). */
+export interface Selection {
+  nodeId: string | null;
+  pointer: string | null;
+  findingIndex: number | null;
+}
+
+export interface JournalForm {
+  dir: string;
+  trustStore: string;
+  keyFile: string;
 }
 
 interface State {
-  api: RepriseApi | null;
+  api: RepriseClient | null;
   info: EngineInfo | null;
   examples: ExampleSummary[];
+  recent: RecentFile[];
+  view: View;
+  theme: 'light' | 'dark';
   artifact: OpenArtifact | null;
+  content: ArtifactContent | null;
   report: Report | null;
-  busy: boolean;
+  job: JobState | null;
+  lastJobNote: string | null;
+  selection: Selection;
   error: string | null;
-  connect(api: RepriseApi): Promise<void>;
+  journal: JournalForm;
+  journalStatus: JournalStatus | null;
+  journalBusy: boolean;
+  journalError: string | null;
+  receipt: AnchorReceipt | null;
+  connect(api: RepriseClient): Promise<void>;
+  setView(v: View): void;
+  setTheme(t: 'light' | 'dark'): void;
   openFile(file: File, mode: CheckMode): Promise<void>;
   openExample(path: string, mode: CheckMode): Promise<void>;
+  openPath(path: string, mode: CheckMode): Promise<void>;
+  openSavedReport(file: File): Promise<void>;
+  showReport(report: Report, name: string): void;
+  run(mode: CheckMode, whatIf?: string[]): Promise<void>;
+  cancel(): Promise<void>;
+  select(sel: Partial<Selection>): void;
+  setJournal(f: Partial<JournalForm>): void;
+  loadJournal(): Promise<void>;
+  demoJournal(): Promise<void>;
+  decide(caseId: string, decision: 'release' | 'uphold' | 'escalate', rationale: string): Promise<boolean>;
+}
+
+const NO_SELECTION: Selection = { nodeId: null, pointer: null, findingIndex: null };
+
+function initialTheme(): 'light' | 'dark' {
+  try {
+    const t = localStorage.getItem('reprise.theme');
+    if (t === 'light' || t === 'dark') return t;
+  } catch {
+    /* storage unavailable */
+  }
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
 export const useStore = create<State>((set, get) => ({
   api: null,
   info: null,
   examples: [],
+  recent: [],
+  view: 'open',
+  theme: initialTheme(),
   artifact: null,
+  content: null,
   report: null,
-  busy: false,
+  job: null,
+  lastJobNote: null,
+  selection: NO_SELECTION,
   error: null,
+  journal: { dir: '', trustStore: '', keyFile: '' },
+  journalStatus: null,
+  journalBusy: false,
+  journalError: null,
+  receipt: null,
+
   async connect(api) {
     set({ api });
+    api.onEvent((e) => {
+      const job = get().job;
+      if (e.type === 'open-path') {
+        void get().openPath(e.path, e.mode);
+        return;
+      }
+      if (!job || e.jobId !== job.id) return;
+      if (e.type === 'job-progress') set({ job: { ...job, fraction: e.fraction, label: e.label ?? job.label } });
+      else if (e.type === 'job-done') {
+        set({ job: null, report: e.report, selection: NO_SELECTION, lastJobNote: null });
+        if (get().view === 'open') set({ view: 'findings' });
+        void api.recentFiles().then((recent) => set({ recent }));
+      } else if (e.type === 'job-failed') {
+        set({ job: null, ...(e.cancelled ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' } : { error: e.message }) });
+      }
+    });
     try {
-      const [info, examples] = await Promise.all([api.engineInfo(), api.listExamples()]);
-      set({ info, examples });
+      const [info, examples, recent] = await Promise.all([api.engineInfo(), api.listExamples(), api.recentFiles()]);
+      set({ info, examples, recent });
     } catch (e) {
       set({ error: (e as Error).message });
     }
   },
-  async openFile(file, mode) {
-    const api = get().api;
-    if (!api) return;
-    set({ busy: true, error: null, report: null, artifact: { name: file.name, localSha256: null, source: 'file' } });
+  setView(view) {
+    set({ view });
+  },
+  setTheme(theme) {
     try {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const localSha256 = hashBytesPortable(bytes);
-      set({ artifact: { name: file.name, localSha256, source: 'file' } });
-      const report = await api.checkBytes({ name: file.name, dataBase64: toBase64(bytes), mode });
-      set({ report, busy: false });
-    } catch (e) {
-      set({ error: (e as Error).message, busy: false });
+      localStorage.setItem('reprise.theme', theme);
+    } catch {
+      /* ignore */
     }
+    set({ theme });
+  },
+  async openFile(file, mode) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const localSha256 = hashBytesPortable(bytes);
+    const source: JobSource = { type: 'bytes', name: file.name, dataBase64: toBase64(bytes) };
+    set({ artifact: { name: file.name, localSha256, source }, report: null, content: null });
+    await get().run(mode);
   },
   async openExample(path, mode) {
+    set({ artifact: { name: path, localSha256: null, source: { type: 'example', path } }, report: null, content: null });
+    await get().run(mode);
+  },
+  async openPath(path, mode) {
+    set({ artifact: { name: path, localSha256: null, source: { type: 'path', path } }, report: null, content: null });
+    await get().run(mode);
+  },
+  async openSavedReport(file) {
+    try {
+      const report = JSON.parse(await file.text()) as Report;
+      if (report?.schema !== 'reprise.report/v1' || !Array.isArray(report.findings) || !Array.isArray(report.chain)) throw new Error('not a reprise.report/v1 document');
+      get().showReport(report, file.name);
+    } catch (e) {
+      set({ error: `Cannot read the saved report: ${(e as Error).message}` });
+    }
+  },
+  showReport(report, name) {
+    set({ artifact: { name, localSha256: null, source: null, savedReport: true }, report, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
+  },
+  async run(mode, whatIf = []) {
+    const { api, artifact, job } = get();
+    if (!api || !artifact?.source) return;
+    if (job) await get().cancel();
+    set({ error: null, lastJobNote: null, selection: NO_SELECTION });
+    try {
+      const { jobId } = await api.startJob({ source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}) });
+      set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf } });
+      if (!get().content) {
+        void api.artifactContent({ source: artifact.source }).then(
+          (content) => set({ content }),
+          () => set({ content: { raw: null, canonical: null, note: 'the content could not be read' } }),
+        );
+      }
+    } catch (e) {
+      set({ error: (e as Error).message, job: null });
+    }
+  },
+  async cancel() {
+    const { api, job } = get();
+    if (!api || !job) return;
+    await api.cancelJob({ jobId: job.id });
+  },
+  select(sel) {
+    set({ selection: { ...get().selection, ...sel } });
+  },
+  setJournal(f) {
+    set({ journal: { ...get().journal, ...f } });
+  },
+  async loadJournal() {
+    const { api, journal } = get();
+    if (!api || !journal.dir) return;
+    set({ journalBusy: true, journalError: null });
+    try {
+      const journalStatus = await api.journalStatus({ dir: journal.dir, ...(journal.trustStore ? { trustStore: journal.trustStore } : {}) });
+      set({ journalStatus, journalBusy: false });
+    } catch (e) {
+      set({ journalError: (e as Error).message, journalBusy: false });
+    }
+  },
+  async demoJournal() {
     const api = get().api;
     if (!api) return;
-    set({ busy: true, error: null, report: null, artifact: { name: path, localSha256: null, source: 'example' } });
+    set({ journalBusy: true, journalError: null, receipt: null });
     try {
-      const report = await api.checkExample({ path, mode });
-      set({ report, busy: false });
+      const d = await api.createDemoJournal();
+      set({ journal: { dir: d.dir, trustStore: d.trustStore, keyFile: d.keyFile } });
+      await get().loadJournal();
     } catch (e) {
-      set({ error: (e as Error).message, busy: false });
+      set({ journalError: (e as Error).message, journalBusy: false });
+    }
+  },
+  async decide(caseId, decision, rationale) {
+    const { api, journal } = get();
+    if (!api) return false;
+    set({ journalBusy: true, journalError: null, receipt: null });
+    try {
+      const receipt = await api.decideCase({ dir: journal.dir, trustStore: journal.trustStore, keyFile: journal.keyFile, caseId, decision, rationale });
+      set({ receipt, journalBusy: false });
+      await get().loadJournal();
+      return true;
+    } catch (e) {
+      set({ journalError: (e as Error).message, journalBusy: false });
+      return false;
     }
   },
 }));

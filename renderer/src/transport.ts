@@ -1,25 +1,27 @@
 /**
  * Picks the transport at start-up: the Electron preload's `window.reprise`, or the
  * loopback WebSocket of `reprise serve` (token from the URL fragment). Both implement
- * the same RepriseApi, generated from API_METHODS; nothing else in the UI can tell them apart.
+ * the same RepriseClient, generated from API_METHODS and API_EVENTS; nothing else in the
+ * UI can tell them apart.
  */
-import { API_METHODS, type ApiResponse, type RepriseApi } from '../../shared/api';
+import { API_METHODS, isApiEvent, type ApiEvent, type ApiEventMessage, type ApiResponse, type RepriseClient } from '../../shared/api';
 
 declare global {
   interface Window {
-    reprise?: RepriseApi;
+    reprise?: RepriseClient;
   }
 }
 
 export class TransportError extends Error {}
 
-function webSocketApi(): RepriseApi {
+function webSocketApi(): RepriseClient {
   const token = new URLSearchParams(location.hash.slice(1)).get('token');
   if (!token) throw new TransportError('No access token in the address. Open the URL that `reprise serve` printed, including the part after #.');
   const url = `ws://${location.host}/api?token=${encodeURIComponent(token)}`;
   let socket: Promise<WebSocket> | null = null;
   let nextId = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const listeners = new Set<(e: ApiEvent) => void>();
 
   function connect(): Promise<WebSocket> {
     if (socket) return socket;
@@ -33,7 +35,16 @@ function webSocketApi(): RepriseApi {
         waiting.clear();
       };
       ws.onmessage = (ev) => {
-        const msg = JSON.parse(String(ev.data)) as ApiResponse;
+        let msg: ApiResponse | ApiEventMessage;
+        try {
+          msg = JSON.parse(String(ev.data)) as ApiResponse | ApiEventMessage;
+        } catch {
+          return;
+        }
+        if ('event' in msg) {
+          if (isApiEvent(msg.event)) for (const l of listeners) l(msg.event);
+          return;
+        }
         const w = waiting.get(msg.id);
         if (!w) return;
         waiting.delete(msg.id);
@@ -53,9 +64,15 @@ function webSocketApi(): RepriseApi {
       ws.send(JSON.stringify({ id, method, params }));
     });
   };
-  return Object.fromEntries(API_METHODS.map((m) => [m, (...params: unknown[]) => call(m, params)])) as unknown as RepriseApi;
+  const methods = Object.fromEntries(API_METHODS.map((m) => [m, (...params: unknown[]) => call(m, params)]));
+  const onEvent = (listener: (e: ApiEvent) => void): (() => void) => {
+    listeners.add(listener);
+    void connect().catch(() => undefined);
+    return () => listeners.delete(listener);
+  };
+  return { ...methods, onEvent } as unknown as RepriseClient;
 }
 
-export function pickTransport(): RepriseApi {
+export function pickTransport(): RepriseClient {
   return window.reprise ?? webSocketApi();
 }

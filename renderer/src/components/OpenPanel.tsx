@@ -1,13 +1,15 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useMemo, useState, type DragEvent } from 'react';
 import type { CheckMode } from '../../../shared/api';
 import { useStore } from '../store';
 
-/** Open: a file picker, a drop zone, and the built-in examples one click away. */
+/** Open: a file picker, a drop zone, recent files, and the built-in examples one click away. */
 export function OpenPanel() {
-  const { openFile, openExample, examples, busy } = useStore();
+  const { openFile, openExample, openPath, openSavedReport, examples, recent, info, api, job } = useStore();
   const [mode, setMode] = useState<CheckMode>('verify');
   const [over, setOver] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+  const [filter, setFilter] = useState('');
+  const [path, setPath] = useState('');
+  const busy = job !== null;
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -15,6 +17,15 @@ export function OpenPanel() {
     const f = e.dataTransfer.files[0];
     if (f) void openFile(f, mode);
   };
+  const shown = useMemo(() => examples.filter((ex) => ex.expect && ex.path.toLowerCase().includes(filter.toLowerCase())), [examples, filter]);
+  const groups = useMemo(() => {
+    const m = new Map<string, typeof shown>();
+    for (const ex of shown) {
+      const g = ex.path.split('/')[0] ?? '';
+      m.set(g, [...(m.get(g) ?? []), ex]);
+    }
+    return [...m.entries()];
+  }, [shown]);
 
   return (
     <section className="panel open-panel" aria-labelledby="open-h">
@@ -30,6 +41,7 @@ export function OpenPanel() {
       </fieldset>
       <div
         className={`dropzone${over ? ' over' : ''}`}
+        data-testid="dropzone"
         onDragOver={(e) => {
           e.preventDefault();
           setOver(true);
@@ -38,12 +50,25 @@ export function OpenPanel() {
         onDrop={onDrop}
       >
         <p>Drop a file here, or</p>
-        <label className="button" htmlFor="file-input">
-          Choose a file…
-        </label>
+        {info?.nativeDialogs ? (
+          <button
+            type="button"
+            className="button"
+            onClick={() =>
+              void api?.pickPath({ kind: 'file', title: 'Open an artifact' }).then((p) => {
+                if (p) void openPath(p, mode);
+              })
+            }
+          >
+            Choose a file…
+          </button>
+        ) : (
+          <label className="button" htmlFor="file-input">
+            Choose a file…
+          </label>
+        )}
         <input
           id="file-input"
-          ref={input}
           type="file"
           className="visually-hidden"
           disabled={busy}
@@ -54,20 +79,72 @@ export function OpenPanel() {
           }}
         />
         <p className="hint">The kind is detected from the content, never from the file name.</p>
+        <label className="link-like" htmlFor="report-input">
+          View a saved report (JSON)…
+        </label>
+        <input
+          id="report-input"
+          type="file"
+          accept=".json,application/json"
+          className="visually-hidden"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f) void openSavedReport(f);
+            e.target.value = '';
+          }}
+        />
       </div>
-      {examples.length > 0 && (
-        <details className="examples" open>
-          <summary>Built-in examples ({examples.length})</summary>
+      <form
+        className="field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (path.trim()) void openPath(path.trim(), mode);
+        }}
+      >
+        <label htmlFor="open-path">Or open a file or package directory on this machine by its path (large files are read by the engine, not sent through the window)</label>
+        <input id="open-path" className="mono" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/case-17/run.dump.json" spellCheck={false} data-testid="open-path" />
+        <button type="submit" disabled={busy || !path.trim()}>
+          Open
+        </button>
+      </form>
+      {recent.length > 0 && (
+        <div className="recent">
+          <h3>Recent files</h3>
           <ul>
-            {examples.map((ex) => (
-              <li key={ex.path}>
-                <button type="button" className="link" disabled={busy} onClick={() => void openExample(ex.path, ex.expect?.command ?? mode)} title={ex.note}>
-                  {ex.path}
-                </button>
-                {ex.expect && <span className={`tag ${ex.expect.verdict}`}>{ex.expect.verdict}</span>}
+            {recent.map((r) => (
+              <li key={r.path}>
+                <button type="button" className="link" disabled={busy} onClick={() => void openPath(r.path, mode)} title={r.path}>
+                  {r.name}
+                </button>{' '}
+                <span className="muted">{r.openedAtUtc}</span>
               </li>
             ))}
           </ul>
+        </div>
+      )}
+      {examples.length > 0 && (
+        <details className="examples" open>
+          <summary>Built-in examples ({shown.length})</summary>
+          <label className="filter">
+            Filter examples <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="dumps, tg, acgp, packages…" />
+          </label>
+          {groups.map(([g, list]) => (
+            <div key={g} className="example-group">
+              <h3>{g}</h3>
+              <ul>
+                {list.map((ex) => (
+                  <li key={ex.path}>
+                    <button type="button" className="link" disabled={busy} onClick={() => void openExample(ex.path, ex.expect?.command ?? mode)} title={ex.note} data-example={ex.path}>
+                      {ex.path}
+                    </button>
+                    {ex.expect && <span className={`tag ${ex.expect.verdict}`}>{ex.expect.verdict}</span>}
+                    {ex.expect?.command === 'replay' && <span className="tag neutral">replay</span>}
+                    {ex.options && <span className="muted"> with {Object.keys(ex.options).join(', ')}</span>}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
         </details>
       )}
     </section>

@@ -4,7 +4,7 @@
  * reviewer sees that the engine checked exactly the bytes they chose.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { formatHash, toHex } from '../../../shared/hash-format';
+import { formatHash, toHex } from '../../../shared/hash-format.js';
 
 export function hashBytesPortable(bytes: Uint8Array): string {
   return formatHash(toHex(sha256(bytes)));

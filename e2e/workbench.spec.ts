@@ -1,0 +1,203 @@
+/**
+ * The workbench end to end, on both targets (web host in Chromium; Electron when its
+ * binary exists): every example kind's verdict and decisive finding, the chain, a finding
+ * in the editor, a replay with its diff, a cancelled long job, a signed release verified
+ * from the CLI, axe on every view, and the screenshots under docs/screenshots/.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, ROOT, test } from './fixtures.js';
+
+async function axe(page: Page, view: string): Promise<void> {
+  const r = await new AxeBuilder({ page }).exclude('.monaco-editor').exclude('.monaco-diff-editor').exclude('.u-wrap').analyze();
+  const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${view}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
+}
+
+async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
+  if (info.project.name === 'web') await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
+}
+
+async function openExample(page: Page, path: string): Promise<void> {
+  await page.getByTestId('tab-open').click();
+  await page.locator(`[data-example="${path}"]`).click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 30_000 });
+}
+
+const KINDS: { path: string; verdict: string; rule: string | null; kind: string; auth?: RegExp }[] = [
+  { path: 'dumps/intact.dump.json', verdict: 'PASS', rule: null, kind: 'replay-dump', auth: /Trusted signer/ },
+  { path: 'dumps/fail/altered-artifact.dump.json', verdict: 'FAIL', rule: 'RDS-F001', kind: 'replay-dump' },
+  { path: 'dumps/unavailable/unknown-key.rom.md', verdict: 'UNAVAILABLE', rule: 'RDS-007', kind: 'replay-dump', auth: /Unknown signer/ },
+  { path: 'tg/missing-pin/manifest.json', verdict: 'FAIL', rule: 'RPR-TG-015', kind: 'tg-replay-manifest' },
+  { path: 'tg/bundle.json', verdict: 'PASS', rule: null, kind: 'tg-policy-bundle' },
+  { path: 'acgp/seed-eval.json', verdict: 'FAIL', rule: 'RPR-ACGP-005', kind: 'acgp-eval' },
+  { path: 'acgp/trace-missing-timestamp.jsonl', verdict: 'UNAVAILABLE', rule: 'RPR-ACGP-024', kind: 'acgp-trace' },
+  { path: 'packages/zip/043-dotdot.nemosyne', verdict: 'FAIL', rule: 'RPR-ZIP-043', kind: 'nemosyne-package' },
+  { path: 'packages/intact/v2-no-digest.nemosyne', verdict: 'PASS', rule: null, kind: 'nemosyne-package', auth: /origin not established/ },
+  { path: 'unknown/not-an-artifact.json', verdict: 'FAIL', rule: 'RPR-KIND-001', kind: 'unknown' },
+];
+
+test('opens each example kind: verdict, kind, decisive finding, authenticity', async ({ workbench: page }, info) => {
+  await expect(page.getByTestId('engine')).toContainText(/engine \d+\.\d+\.\d+/);
+  await axe(page, 'open');
+  await shot(page, info, 'open');
+  for (const k of KINDS) {
+    await openExample(page, k.path);
+    const banner = page.getByTestId('verdict');
+    await expect(banner.locator('.verdict-word')).toHaveText(k.verdict);
+    await expect(banner.locator('.kind')).toHaveText(k.kind);
+    if (k.rule) await expect(page.getByTestId('decisive')).toContainText(k.rule);
+    else await expect(page.getByTestId('decisive')).toContainText('Every check passed');
+    if (k.auth) await expect(page.getByTestId('authenticity')).toContainText(k.auth);
+  }
+});
+
+test('browse the chain, open a finding in the editor at its region', async ({ workbench: page }, info) => {
+  await openExample(page, 'dumps/fail/altered-artifact.dump.json');
+  await expect(page.getByTestId('findings')).toContainText('RDS-F001');
+  await axe(page, 'findings');
+  await shot(page, info, 'findings');
+  // The findings table sorts and filters.
+  await page.getByRole('button', { name: /^Rule/ }).click();
+  await expect(page.locator('th[aria-sort="ascending"]')).toHaveCount(1);
+  await page.getByTestId('findings-search').fill('zzzz-no-such-message');
+  await expect(page.getByTestId('findings').locator('tbody tr')).toHaveCount(0);
+  await page.getByTestId('findings-search').fill('');
+
+  await page.getByTestId('findings').locator('tbody tr').first().click();
+  await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('selected-finding')).toContainText('RDS-F001');
+  const editor = page.getByTestId('artifact-editor');
+  await expect(editor.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+  const pointer = await editor.getAttribute('data-pointer');
+  if (pointer) await expect(editor.locator('.finding-region-inline').first()).toBeVisible();
+
+  // The chain as a tree: status in text as well as colour; a mismatched node is shown.
+  const tree = page.getByTestId('chain-tree');
+  await expect(tree.locator('[role="treeitem"]').first()).toBeVisible();
+  await expect(tree).toContainText(/✗ mismatch|\? missing/);
+  await tree.locator('.tree-row.mismatch, .tree-row.missing').first().click();
+  await expect(page.getByTestId('node-detail')).toContainText('Recomputed');
+  await page.getByRole('button', { name: 'Canonical (RFC 8785)' }).click();
+  await expect(editor.locator('.monaco-editor')).toBeVisible();
+  await axe(page, 'chain');
+  await shot(page, info, 'chain');
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
+  await expect(page.getByTestId('chain').locator('tbody tr').first()).toBeVisible();
+});
+
+test('replay, what-if demonstration, the expression diff and the trainer charts', async ({ workbench: page }, info) => {
+  await openExample(page, 'dumps/whatif/drift.dump.json');
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('PASS');
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByRole('note')).toContainText('DEMONSTRATION');
+  await page.getByTestId('whatif-model').fill('ref-2');
+  await page.getByTestId('run-whatif').click();
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('FAIL', { timeout: 30_000 });
+  await expect(page.getByTestId('verdict')).toContainText('DEMONSTRATION (what-if)');
+  await expect(page.getByTestId('decisive')).toContainText('RDS-F005');
+  await axe(page, 'trainer');
+  await page.getByTestId('tab-replay').click();
+  await expect(page.getByTestId('comparisons')).toContainText('expression');
+  const diff = page.getByTestId('diff-editor');
+  await expect(diff.locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
+  // The diff editor computed the differences (it needs its worker to do so).
+  await expect(diff.locator('.line-insert, .char-insert, .line-delete, .char-delete').first()).toBeAttached({ timeout: 30_000 });
+  await axe(page, 'replay');
+  await shot(page, info, 'replay');
+
+  // A TG manifest: drift events with their routing, comparisons filtered by mode and status.
+  await openExample(page, 'tg/banded-drift-material/manifest.json');
+  await page.getByTestId('tab-replay').click();
+  await expect(page.getByTestId('drift-events')).toContainText('HUMAN_REVIEW');
+  await page.getByTestId('filter-mode').selectOption('BANDED');
+  await page.getByTestId('filter-status').selectOption('fail');
+  await expect(page.getByTestId('comparison-count')).toContainText(/^\d+ of \d+ comparisons/);
+  await expect(page.getByTestId('comparisons').locator('.vbody [role="row"]').first()).toContainText('fail');
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('chart-delta').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('chart-drift').locator('canvas')).toBeVisible();
+  await shot(page, info, 'trainer-tg');
+
+  await openExample(page, 'acgp/trace-clean.jsonl');
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('chart-debt').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('chart-debt')).toContainText('threshold restricted_mode');
+  await axe(page, 'trainer-acgp');
+  await shot(page, info, 'trainer');
+});
+
+test('cancel a long job: the worker stops and the window stays usable', async ({ workbench: page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-'));
+  const big = join(dir, 'big.json');
+  writeFileSync(big, '[' + '"0123456789abcdef0123456789abcdef0123456789abcdef",'.repeat(2_400_000) + '0]');
+  await page.getByTestId('open-path').fill(big);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByTestId('job')).toBeVisible();
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('job-note')).toContainText('Cancelled');
+  await expect(page.getByTestId('job')).toHaveCount(0);
+  // The replaced worker answers the next job.
+  await openExample(page, 'unknown/not-an-artifact.json');
+  await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
+});
+
+test('record a rationale, release a case, see the receipt, verify the journal from the CLI', async ({ workbench: page }, info) => {
+  await expect(page.getByTestId('journal-pill')).toContainText('no journal open');
+  await page.getByTestId('tab-journal').click();
+  await page.getByTestId('demo-journal').click();
+  await expect(page.getByTestId('journal-pill')).toContainText('verified (2 entries)');
+  const queue = page.getByTestId('case-queue');
+  await expect(queue.locator('tbody tr')).toHaveCount(2);
+  await queue.locator('[data-case="case-0"]').click();
+  await expect(page.getByTestId('case-evidence')).toContainText('ACCEPT_WITH_CONDITIONS');
+  // A thin rationale is refused before anything is signed; no receipt appears.
+  await page.getByTestId('rationale').fill('ok');
+  await page.getByTestId('sign-decision').click();
+  await expect(page.locator('#rationale-help')).toContainText('at least 20 characters');
+  await expect(page.getByTestId('receipt')).toHaveCount(0);
+  await axe(page, 'journal');
+  await page.getByTestId('rationale').fill('Replayed twice under the locked environment; the drift stays within reviewer tolerance.');
+  await page.getByTestId('sign-decision').click();
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toContainText('case-0 is now released');
+  await expect(receipt).toContainText('verified against the signed checkpoint');
+  await expect(receipt).toContainText(/sha256:[0-9a-f]{64}/);
+  await expect(queue.locator('[data-case="case-0"]')).toContainText('released');
+  await expect(page.getByTestId('journal-pill')).toContainText('verified (3 entries)');
+  await shot(page, info, 'journal');
+  const dir = await page.locator('#journal-dir').inputValue();
+  const trust = await page.locator('#trust-store').inputValue();
+  const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'journal', 'verify', dir, '--trust-store', trust, '--json'], { encoding: 'utf8' });
+  expect(cli.status, cli.stderr).toBe(0);
+  expect(cli.stdout).toContain('"verdict": "pass"');
+});
+
+test('export view, dark theme, keyboard navigation of the views', async ({ workbench: page }, info) => {
+  await openExample(page, 'dumps/fail/outcome-mismatch.dump.json');
+  await page.getByTestId('tab-export').click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-html').click()]);
+  const html = await (await dl.createReadStream()).toArray().then((c) => Buffer.concat(c).toString('utf8'));
+  expect(html).toContain('RDS-F005');
+  expect(html).not.toMatch(/<script|src=|href=/);
+  const [dj] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  const json = JSON.parse(await (await dj.createReadStream()).toArray().then((c) => Buffer.concat(c).toString('utf8'))) as { verdict: string };
+  expect(json.verdict).toBe('fail');
+  await axe(page, 'export');
+  await shot(page, info, 'export');
+  await page.getByTestId('theme').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByTestId('tab-export').focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('tab-journal')).toBeFocused();
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('tab-findings')).toHaveAttribute('aria-selected', 'true');
+  await axe(page, 'findings-dark');
+  await shot(page, info, 'findings-dark');
+  await page.keyboard.press('Alt+2');
+  await axe(page, 'chain-dark');
+});

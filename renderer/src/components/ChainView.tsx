@@ -1,0 +1,193 @@
+import { createColumnHelper, useTable } from '@tanstack/react-table';
+import { lazy, Suspense, useMemo, useState, type KeyboardEvent } from 'react';
+import type { ChainNode, Report } from '../../../shared/report';
+import { features } from '../lib/table';
+import { useStore } from '../store';
+import { SortHeader } from './SortHeader';
+
+const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
+
+const STATUS_TEXT: Record<ChainNode['status'], string> = { match: '✓ match', mismatch: '✗ mismatch', missing: '? missing', unresolved: '… unresolved' };
+
+const helper = createColumnHelper<typeof features, ChainNode>();
+const columns = helper.columns([
+  helper.accessor('label', { header: 'Node', sortFn: 'text' }),
+  helper.accessor('status', { header: 'Status', sortFn: 'text' }),
+  helper.accessor((n) => n.recorded ?? '', { id: 'recorded', header: 'Recorded', sortFn: 'text' }),
+  helper.accessor((n) => n.recomputed ?? '', { id: 'recomputed', header: 'Recomputed', sortFn: 'text' }),
+]);
+const LABELS: Record<string, string> = { label: 'Node', status: 'Status', recorded: 'Recorded', recomputed: 'Recomputed' };
+
+interface TreeItem {
+  node: ChainNode;
+  children: TreeItem[];
+}
+
+/** The chain as a tree: roots are nodes no other node names as parent; children are the nodes naming it. */
+function buildTree(chain: ChainNode[]): TreeItem[] {
+  const byId = new Map(chain.map((n) => [n.id, { node: n, children: [] as TreeItem[] }]));
+  const roots: TreeItem[] = [];
+  for (const item of byId.values()) {
+    const parents = item.node.parents.filter((p) => byId.has(p) && p !== item.node.id);
+    if (parents.length === 0) roots.push(item);
+    for (const p of parents) byId.get(p)!.children.push(item);
+  }
+  return roots.length ? roots : [...byId.values()];
+}
+
+function short(h: string | null): string {
+  if (!h) return '—';
+  return h.length > 24 ? `${h.slice(0, 15)}…${h.slice(-6)}` : h;
+}
+
+function TreeNode({ item, depth, seen }: { item: TreeItem; depth: number; seen: Set<string> }) {
+  const { selection, select } = useStore();
+  const n = item.node;
+  const cyclic = seen.has(n.id);
+  const chosen = selection.nodeId === n.id;
+  const pick = (): void => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null });
+  const onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      e.stopPropagation();
+      pick();
+    }
+  };
+  return (
+    <li role="treeitem" aria-selected={chosen} aria-level={depth + 1} aria-expanded={item.children.length > 0 && !cyclic ? true : undefined}>
+      <div className={`tree-row ${n.status}${chosen ? ' chosen' : ''}`} tabIndex={0} onClick={pick} onKeyDown={onKey} data-node={n.id}>
+        <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span> <span className="node-label">{n.label}</span>{' '}
+        <span className="mono muted small">{short(n.recomputed ?? n.recorded)}</span>
+      </div>
+      {item.children.length > 0 && !cyclic && depth < 32 && (
+        <ul role="group">
+          {item.children.map((c) => (
+            <TreeNode key={c.node.id} item={c} depth={depth + 1} seen={new Set([...seen, n.id])} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** Hash chain: tree and table, each node recorded vs recomputed; the selected node's content in Monaco. */
+export function ChainView({ report }: { report: Report }) {
+  const { selection, select, content, theme } = useStore();
+  const [layout, setLayout] = useState<'tree' | 'table'>('tree');
+  const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
+  const tree = useMemo(() => buildTree(report.chain), [report]);
+  const table = useTable({ features, columns, data: report.chain, getRowId: (n) => n.id });
+  const node = report.chain.find((n) => n.id === selection.nodeId) ?? null;
+  const finding = selection.findingIndex !== null ? report.findings[selection.findingIndex] : undefined;
+  const text = which === 'canonical' ? content?.canonical : content?.raw;
+  const counts = useMemo(() => {
+    const c: Record<string, number> = {};
+    for (const n of report.chain) c[n.status] = (c[n.status] ?? 0) + 1;
+    return c;
+  }, [report]);
+
+  return (
+    <section className="panel chain-view" aria-labelledby="chain-h">
+      <h2 id="chain-h">Hash chain ({report.chain.length} nodes)</h2>
+      <p className="muted">
+        {Object.entries(counts)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(' · ') || 'This artifact kind records no hash chain.'}
+      </p>
+      <div className="toolbar" role="group" aria-label="Chain layout">
+        <button type="button" aria-pressed={layout === 'tree'} onClick={() => setLayout('tree')}>
+          Tree
+        </button>
+        <button type="button" aria-pressed={layout === 'table'} onClick={() => setLayout('table')}>
+          Table
+        </button>
+      </div>
+      <div className="split">
+        <div className="chain-list">
+          {layout === 'tree' ? (
+            <ul role="tree" aria-label="Hash chain" className="tree" data-testid="chain-tree">
+              {tree.map((t) => (
+                <TreeNode key={t.node.id} item={t} depth={0} seen={new Set()} />
+              ))}
+            </ul>
+          ) : (
+            <table className="chain grid" data-testid="chain">
+              <caption className="visually-hidden">Hash chain nodes</caption>
+              <thead>
+                {table.getHeaderGroups().map((g) => (
+                  <tr key={g.id}>
+                    {g.headers.map((h) => (
+                      <SortHeader key={h.id} header={h} label={LABELS[h.column.id] ?? h.column.id} />
+                    ))}
+                  </tr>
+                ))}
+              </thead>
+              <tbody>
+                {table.getRowModel().rows.map((row) => {
+                  const n = row.original;
+                  const pick = () => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null });
+                  return (
+                    <tr key={row.id} className={`clickable ${n.status}${selection.nodeId === n.id ? ' chosen' : ''}`} tabIndex={0} onClick={pick} onKeyDown={(e) => e.key === 'Enter' && pick()}>
+                      <td>{n.label}</td>
+                      <td>
+                        <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>
+                      </td>
+                      <td className="mono small">{n.recorded ?? '—'}</td>
+                      <td className="mono small">{n.recomputed ?? '—'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+        </div>
+        <div className="node-detail" data-testid="node-detail">
+          {node ? (
+            <dl className="meta">
+              <dt>Node</dt>
+              <dd>{node.label}</dd>
+              <dt>Status</dt>
+              <dd>
+                <span className={`status-badge ${node.status}`}>{STATUS_TEXT[node.status]}</span>
+              </dd>
+              <dt>Recorded</dt>
+              <dd className="mono small">{node.recorded ?? '—'}</dd>
+              <dt>Recomputed</dt>
+              <dd className="mono small">{node.recomputed ?? '—'}</dd>
+              {node.pointer && (
+                <>
+                  <dt>Pointer</dt>
+                  <dd className="mono small">{node.pointer}</dd>
+                </>
+              )}
+            </dl>
+          ) : finding ? null : (
+            <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>
+          )}
+          {finding && (
+            <p className="finding-callout" data-testid="selected-finding">
+              <strong className="mono">{finding.rule}</strong> {finding.message} {finding.pointer && <span className="mono">at {finding.pointer}</span>}
+            </p>
+          )}
+          <div className="toolbar" role="group" aria-label="Editor text">
+            <button type="button" aria-pressed={which === 'raw'} onClick={() => setWhich('raw')}>
+              Raw
+            </button>
+            <button type="button" aria-pressed={which === 'canonical'} onClick={() => setWhich('canonical')} disabled={!content?.canonical}>
+              Canonical (RFC 8785)
+            </button>
+          </div>
+          {content === null ? (
+            <p className="muted">{report && useStore.getState().artifact?.savedReport ? 'A saved report carries no artifact content.' : 'Loading the artifact…'}</p>
+          ) : text ? (
+            <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+              <ArtifactEditor text={text} pointer={selection.pointer} theme={theme} label={`Artifact ${which} text`} />
+            </Suspense>
+          ) : (
+            <p className="muted">{content.note ?? 'No text to show.'}</p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

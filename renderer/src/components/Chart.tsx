@@ -1,0 +1,78 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface ChartSeries {
+  label: string;
+  values: (number | null)[];
+  color: string;
+  /** points only (no line), dashed threshold line, or bars */
+  style?: 'points' | 'line' | 'dash' | 'bars';
+}
+
+/** A small uPlot chart with a text table fallback for screen readers. */
+export function Chart({ title, x, xLabel, series, xNames, testId }: { title: string; x: number[]; xLabel: string; series: ChartSeries[]; xNames?: string[]; testId: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || x.length === 0) return;
+    const style = getComputedStyle(document.documentElement);
+    const fg = style.getPropertyValue('--fg').trim() || '#222';
+    const grid = style.getPropertyValue('--border').trim() || '#ccc';
+    const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+    const plot = new uPlot(
+      {
+        width: Math.max(320, el.clientWidth || 600),
+        height: 240,
+        scales: { x: { time: false } },
+        legend: { show: true },
+        axes: [{ ...axis, label: xLabel, ...(xNames ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => xNames[t] ?? '') } : {}) }, { ...axis }],
+        series: [
+          { label: xLabel },
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: s.color,
+            width: s.style === 'points' ? 0 : 2,
+            ...(s.style === 'dash' ? { dash: [6, 4] } : {}),
+            ...(s.style === 'bars' ? { paths: uPlot.paths.bars!({ size: [0.5, 60] }), fill: s.color + '88' } : {}),
+            points: { show: s.style === 'points', size: 6, fill: s.color, stroke: s.color },
+          })),
+        ],
+      },
+      [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
+      el,
+    );
+    return () => plot.destroy();
+  }, [x, series, xLabel, xNames]);
+  return (
+    <figure className="chart" data-testid={testId}>
+      <figcaption>{title}</figcaption>
+      <div ref={box} aria-hidden="true" />
+      <details>
+        <summary>Chart data as a table</summary>
+        <table className="grid small">
+          <thead>
+            <tr>
+              <th scope="col">{xLabel}</th>
+              {series.map((s) => (
+                <th scope="col" key={s.label}>
+                  {s.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {x.slice(0, 200).map((xv, i) => (
+              <tr key={i}>
+                <td>{xNames?.[xv] ?? xv}</td>
+                {series.map((s) => (
+                  <td key={s.label}>{s.values[i] ?? '—'}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}

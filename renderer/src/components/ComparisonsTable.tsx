@@ -1,0 +1,129 @@
+import { createColumnHelper, useTable } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState } from 'react';
+import type { Comparison } from '../../../shared/report';
+import { show } from '../lib/report-words';
+import { features } from '../lib/table';
+
+type Row = Comparison & { index: number };
+const helper = createColumnHelper<typeof features, Row>();
+const columns = helper.columns([
+  helper.accessor('output', { header: 'Output', sortFn: 'text', filterFn: 'includesString' }),
+  helper.accessor('mode', { header: 'Mode', sortFn: 'text', filterFn: 'equalsString' }),
+  helper.accessor('status', { header: 'Status', sortFn: 'text', filterFn: 'equalsString' }),
+  helper.accessor((r) => show(r.original), { id: 'original', header: 'Original', sortFn: 'alphanumeric' }),
+  helper.accessor((r) => show(r.replayed), { id: 'replayed', header: 'Replayed', sortFn: 'alphanumeric' }),
+  helper.accessor((r) => r.delta ?? null, { id: 'delta', header: 'Δ', sortFn: 'basic' }),
+  helper.accessor((r) => r.epsilon ?? null, { id: 'epsilon', header: 'ε', sortFn: 'basic' }),
+]);
+const ROW = 30;
+const WIDTHS = ['26%', '9%', '10%', '17%', '17%', '10.5%', '10.5%'];
+
+function num(v: number | null | undefined): string {
+  return typeof v === 'number' ? (Math.abs(v) < 1e-4 && v !== 0 ? v.toExponential(3) : String(Math.round(v * 1e6) / 1e6)) : '—';
+}
+
+/** The comparisons, virtualized (only the visible rows exist in the DOM), filterable by mode and status. */
+export function ComparisonsTable({ comparisons }: { comparisons: Comparison[] }) {
+  const data = useMemo(() => comparisons.map((c, index) => ({ ...c, index })), [comparisons]);
+  const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
+  const [mode, setMode] = useState('');
+  const [status, setStatus] = useState('');
+  const rows = table.getRowModel().rows;
+  const scroller = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const modes = useMemo(() => [...new Set(comparisons.map((c) => c.mode))].sort(), [comparisons]);
+
+  return (
+    <div className="comparisons">
+      <div className="toolbar">
+        <label>
+          Mode{' '}
+          <select
+            value={mode}
+            data-testid="filter-mode"
+            onChange={(e) => {
+              setMode(e.target.value);
+              table.getColumn('mode')?.setFilterValue(e.target.value || undefined);
+            }}
+          >
+            <option value="">all</option>
+            {modes.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status{' '}
+          <select
+            value={status}
+            data-testid="filter-status"
+            onChange={(e) => {
+              setStatus(e.target.value);
+              table.getColumn('status')?.setFilterValue(e.target.value || undefined);
+            }}
+          >
+            <option value="">all</option>
+            <option>pass</option>
+            <option>fail</option>
+            <option>unavailable</option>
+          </select>
+        </label>
+        <span className="muted" data-testid="comparison-count" role="status">
+          {rows.length.toLocaleString('en')} of {comparisons.length.toLocaleString('en')} comparisons
+        </span>
+      </div>
+      <div role="table" aria-label="Comparisons" aria-rowcount={rows.length + 1} className="vtable" data-testid="comparisons">
+        <div role="rowgroup" className="vhead">
+          {table.getHeaderGroups().map((g) => (
+            <div role="row" key={g.id} className="vrow">
+              {g.headers.map((h, i) => {
+                const s = h.column.getIsSorted();
+                return (
+                  <div role="columnheader" key={h.id} style={{ width: WIDTHS[i] }} aria-sort={s === 'asc' ? 'ascending' : s === 'desc' ? 'descending' : 'none'}>
+                    <button type="button" className="sort" onClick={h.column.getToggleSortingHandler()}>
+                      {String(h.column.columnDef.header)}
+                      <span aria-hidden="true">{s === 'asc' ? ' ▲' : s === 'desc' ? ' ▼' : ''}</span>
+                    </button>
+                  </div>
+                );
+              })}
+            </div>
+          ))}
+        </div>
+        <div ref={scroller} className="vbody" tabIndex={0} role="rowgroup" aria-label="Comparison rows (scroll)" data-testid="comparisons-scroll">
+          <div style={{ height: v.getTotalSize(), position: 'relative' }}>
+            {v.getVirtualItems().map((item) => {
+              const c = rows[item.index]!.original;
+              return (
+                <div role="row" aria-rowindex={item.index + 2} key={item.key} className={`vrow ${c.status}`} style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: ROW, width: '100%' }}>
+                  <div role="cell" style={{ width: WIDTHS[0] }} className="mono small" title={c.output}>
+                    {c.output}
+                  </div>
+                  <div role="cell" style={{ width: WIDTHS[1] }}>
+                    {c.mode}
+                  </div>
+                  <div role="cell" style={{ width: WIDTHS[2] }}>
+                    <span className={`sev ${c.status}`}>{c.status}</span>
+                  </div>
+                  <div role="cell" style={{ width: WIDTHS[3] }} className="mono small" title={show(c.original)}>
+                    {show(c.original)}
+                  </div>
+                  <div role="cell" style={{ width: WIDTHS[4] }} className="mono small" title={show(c.replayed)}>
+                    {show(c.replayed)}
+                  </div>
+                  <div role="cell" style={{ width: WIDTHS[5] }} className="mono small">
+                    {num(c.delta)}
+                  </div>
+                  <div role="cell" style={{ width: WIDTHS[6] }} className="mono small">
+                    {num(c.epsilon)}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

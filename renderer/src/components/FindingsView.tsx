@@ -1,0 +1,104 @@
+import { createColumnHelper, useTable } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import type { Finding, Report } from '../../../shared/report';
+import { show } from '../lib/report-words';
+import { features } from '../lib/table';
+import { useStore } from '../store';
+import { SortHeader } from './SortHeader';
+
+type Row = Finding & { index: number };
+const helper = createColumnHelper<typeof features, Row>();
+const columns = helper.columns([
+  helper.accessor('rule', { header: 'Rule', sortFn: 'alphanumeric', filterFn: 'includesString' }),
+  helper.accessor('severity', { header: 'Severity', sortFn: 'text', filterFn: 'equalsString' }),
+  helper.accessor('message', { header: 'Message', sortFn: 'text', filterFn: 'includesString' }),
+  helper.accessor((r) => r.pointer ?? '', { id: 'pointer', header: 'Pointer', sortFn: 'text', filterFn: 'includesString' }),
+]);
+const LABELS: Record<string, string> = { rule: 'Rule', severity: 'Severity', message: 'Message', pointer: 'Pointer' };
+
+/** Findings: sortable and filterable; a click (or Enter) jumps to the finding in the chain and editor. */
+export function FindingsView({ report }: { report: Report }) {
+  const { select, setView } = useStore();
+  const data = useMemo(() => report.findings.map((f, index) => ({ ...f, index })), [report]);
+  const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
+  const [text, setText] = useState('');
+  const [severity, setSeverity] = useState('');
+
+  const open = (r: Row): void => {
+    const node = report.chain.find((n) => n.pointer && r.pointer && (r.pointer === n.pointer || r.pointer.startsWith(n.pointer + '/')));
+    select({ findingIndex: r.index, pointer: r.pointer ?? null, nodeId: node?.id ?? null });
+    setView('chain');
+  };
+
+  return (
+    <section className="panel" aria-labelledby="findings-h">
+      <h2 id="findings-h">Findings ({report.findings.length})</h2>
+      <div className="toolbar">
+        <label>
+          Search messages{' '}
+          <input
+            type="search"
+            value={text}
+            data-testid="findings-search"
+            onChange={(e) => {
+              setText(e.target.value);
+              table.getColumn('message')?.setFilterValue(e.target.value || undefined);
+            }}
+          />
+        </label>
+        <label>
+          Severity{' '}
+          <select
+            value={severity}
+            onChange={(e) => {
+              setSeverity(e.target.value);
+              table.getColumn('severity')?.setFilterValue(e.target.value || undefined);
+            }}
+          >
+            <option value="">all</option>
+            <option value="fail">fail</option>
+            <option value="unavailable">unavailable</option>
+            <option value="warning">warning</option>
+            <option value="info">info</option>
+          </select>
+        </label>
+      </div>
+      {report.findings.length === 0 ? (
+        <p>No findings: every check passed.</p>
+      ) : (
+        <table className="findings grid" data-testid="findings">
+          <caption className="visually-hidden">Findings, sortable by column</caption>
+          <thead>
+            {table.getHeaderGroups().map((g) => (
+              <tr key={g.id}>
+                {g.headers.map((h) => (
+                  <SortHeader key={h.id} header={h} label={LABELS[h.column.id] ?? h.column.id} />
+                ))}
+                <th scope="col">Expected / actual</th>
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.map((row) => {
+              const f = row.original;
+              return (
+                <tr key={row.id} className={`clickable ${f.severity}`} tabIndex={0} onClick={() => open(f)} onKeyDown={(e) => e.key === 'Enter' && open(f)} aria-label={`Open ${f.rule} in the chain and editor`}>
+                  <td className="mono">{f.rule}</td>
+                  <td>
+                    <span className={`sev ${f.severity}`}>{f.severity}</span>
+                  </td>
+                  <td>{f.message}</td>
+                  <td className="mono">{f.pointer ?? ''}</td>
+                  <td className="mono small">
+                    {f.expected !== undefined && <div>expected {show(f.expected)}</div>}
+                    {f.actual !== undefined && <div>actual {show(f.actual)}</div>}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

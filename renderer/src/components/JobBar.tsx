@@ -1,0 +1,22 @@
+import { useStore } from '../store';
+
+/** The running job: a progress bar and Cancel. */
+export function JobBar() {
+  const { job, cancel, lastJobNote, artifact } = useStore();
+  if (!job) return lastJobNote ? <p className="note" role="status" data-testid="job-note">{lastJobNote}</p> : null;
+  const pct = Math.round(job.fraction * 100);
+  return (
+    <div className="jobbar" role="status" data-testid="job">
+      <span>
+        {job.mode === 'replay' ? 'Replaying' : 'Verifying'} {artifact?.name}… {job.label}
+      </span>
+      <progress max={100} value={pct} aria-label="Progress">
+        {pct}%
+      </progress>
+      <span className="mono">{pct}%</span>
+      <button type="button" onClick={() => void cancel()} data-testid="cancel">
+        Cancel
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { useState } from 'react';
+import type { CaseDecision, CaseView } from '../../../shared/api';
+import { useStore } from '../store';
+
+const MIN_RATIONALE = 20;
+
+function PathField({ id, label, value, kind, onChange }: { id: string; label: string; value: string; kind: 'file' | 'directory'; onChange: (v: string) => void }) {
+  const { info, api } = useStore();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} spellCheck={false} className="mono" placeholder={kind === 'directory' ? '/path/to/journal' : '/path/to/file'} />
+      {info?.nativeDialogs && (
+        <button type="button" onClick={() => void api?.pickPath({ kind, title: label }).then((p) => p && onChange(p))}>
+          Choose…
+        </button>
+      )}
+    </div>
+  );
+}
+
+function CaseDetail({ c }: { c: CaseView }) {
+  const { decide, journalBusy, journal, setJournal, receipt, journalError } = useStore();
+  const [decision, setDecision] = useState<CaseDecision>('release');
+  const [rationale, setRationale] = useState('');
+  const [touched, setTouched] = useState(false);
+  const closed = c.state === 'released' || c.state === 'upheld';
+  const short = rationale.replace(/\s+/g, ' ').trim().length < MIN_RATIONALE;
+  const myReceipt = receipt && receipt.caseId === c.caseId ? receipt : null;
+  return (
+    <div className="case-detail" data-testid="case-detail">
+      <h3>
+        {c.caseId} <span className={`state ${c.state}`}>{c.state}</span>
+      </h3>
+      <dl className="meta">
+        <dt>Claim</dt>
+        <dd className="mono">{c.claimRef}</dd>
+        <dt>Source</dt>
+        <dd>{c.source}</dd>
+        <dt>Opened</dt>
+        <dd>{c.openedAtUtc}</dd>
+      </dl>
+      <h4>Evidence</h4>
+      {c.evidence ? <pre className="evidence mono small" data-testid="case-evidence" tabIndex={0} aria-label="Case evidence">{JSON.stringify(c.evidence, null, 2)}</pre> : <p className="muted">The case was opened without recorded evidence.</p>}
+      <h4>History</h4>
+      <ol className="history">
+        {c.history.map((h) => (
+          <li key={h.seq}>
+            <span className="mono small">#{h.seq}</span> <strong>{h.decision}</strong> {h.atUtc} <span className="mono small">{h.author.slice(0, 20)}…</span>: {h.text}
+          </li>
+        ))}
+      </ol>
+      {!closed && (
+        <form
+          className="decision"
+          aria-label={`Decide ${c.caseId}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            setTouched(true);
+            if (short || !journal.keyFile) return;
+            void decide(c.caseId, decision, rationale).then((ok) => ok && setRationale(''));
+          }}
+        >
+          <fieldset>
+            <legend>Decision</legend>
+            {(['release', 'uphold', 'escalate'] as const).filter((d) => d !== 'escalate' || c.state === 'open').map((d) => (
+              <label key={d}>
+                <input type="radio" name={`decision-${c.caseId}`} value={d} checked={decision === d} onChange={() => setDecision(d)} /> {d}
+              </label>
+            ))}
+          </fieldset>
+          <label htmlFor="rationale">Rationale (required, at least {MIN_RATIONALE} characters; it is signed and journaled)</label>
+          <textarea id="rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && short} aria-describedby="rationale-help" data-testid="rationale" />
+          <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
+            {touched && short ? `The rationale needs at least ${MIN_RATIONALE} characters of real content.` : 'Say what you checked and why the decision follows.'}
+          </p>
+          <PathField id="key-file" label="Officer key file (PKCS#8 PEM) for this case" value={journal.keyFile} kind="file" onChange={(v) => setJournal({ keyFile: v })} />
+          {touched && !journal.keyFile && <p className="bad">Choose the officer key file that signs this decision.</p>}
+          <button type="submit" className="primary" disabled={journalBusy} data-testid="sign-decision">
+            Sign and record {decision}
+          </button>
+        </form>
+      )}
+      {journalError && (
+        <p role="alert" className="error" data-testid="journal-error">
+          {journalError}
+        </p>
+      )}
+      {myReceipt && (
+        <div className="receipt" role="status" data-testid="receipt">
+          <h4>Anchor receipt</h4>
+          <dl className="meta">
+            <dt>Case</dt>
+            <dd>
+              {myReceipt.caseId} is now <strong>{myReceipt.state}</strong>
+            </dd>
+            <dt>Entry seq</dt>
+            <dd className="mono">{myReceipt.seq}</dd>
+            <dt>Entry hash</dt>
+            <dd className="mono small">{myReceipt.entryHash}</dd>
+            <dt>Checkpoint</dt>
+            <dd className="mono small">
+              size {myReceipt.checkpoint.size}, root {myReceipt.checkpoint.root}
+            </dd>
+            <dt>Inclusion proof</dt>
+            <dd className={myReceipt.proofVerified ? 'ok' : 'bad'}>{myReceipt.proofVerified ? '✓ verified against the signed checkpoint' : `✗ not verified: ${myReceipt.proofFindings.join('; ')}`}</dd>
+          </dl>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Journal and quarantine: the case queue, a case with its evidence, the signed decision form. */
+export function JournalView() {
+  const { journal, setJournal, loadJournal, demoJournal, journalStatus: st, journalBusy } = useStore();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const c = st?.cases.find((x) => x.caseId === chosen) ?? null;
+  return (
+    <section className="panel" aria-labelledby="journal-h">
+      <h2 id="journal-h">Journal and quarantine</h2>
+      <form
+        className="journal-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void loadJournal();
+        }}
+      >
+        <PathField id="journal-dir" label="Journal directory" value={journal.dir} kind="directory" onChange={(v) => setJournal({ dir: v })} />
+        <PathField id="trust-store" label="Trust store (names the officers)" value={journal.trustStore} kind="file" onChange={(v) => setJournal({ trustStore: v })} />
+        <div className="toolbar">
+          <button type="submit" className="primary" disabled={!journal.dir || journalBusy} data-testid="load-journal">
+            Open and verify journal
+          </button>
+          <button type="button" onClick={() => void demoJournal()} disabled={journalBusy} data-testid="demo-journal">
+            Create a training journal
+          </button>
+        </div>
+      </form>
+      {st && (
+        <>
+          <h3>Case queue ({st.cases.length})</h3>
+          <table className="grid" data-testid="case-queue">
+            <caption className="visually-hidden">Quarantine cases and their states</caption>
+            <thead>
+              <tr>
+                <th scope="col">Case</th>
+                <th scope="col">State</th>
+                <th scope="col">Claim</th>
+                <th scope="col">Source</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {st.cases.map((x) => (
+                <tr key={x.caseId} className={`clickable${chosen === x.caseId ? ' chosen' : ''}`} tabIndex={0} onClick={() => setChosen(x.caseId)} onKeyDown={(e) => e.key === 'Enter' && setChosen(x.caseId)} data-case={x.caseId}>
+                  <td className="mono">{x.caseId}</td>
+                  <td>
+                    <span className={`state ${x.state}`}>{x.state}</span>
+                  </td>
+                  <td className="mono small">{x.claimRef}</td>
+                  <td>{x.source}</td>
+                  <td className="small">{x.updatedAtUtc}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {c && <CaseDetail key={c.caseId} c={c} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The journal's own verification, always visible in the header. */
+export function JournalPill() {
+  const { journalStatus: st, setView, journalBusy } = useStore();
+  const label = journalBusy ? 'checking…' : !st ? 'no journal open' : st.verdict === 'pass' ? `verified (${st.entries} entries)` : `${st.verdict.toUpperCase()}: ${st.findings[0]?.rule ?? ''}`;
+  return (
+    <button type="button" className={`journal-pill ${st?.verdict ?? 'none'}`} onClick={() => setView('journal')} data-testid="journal-pill" title={st?.dir ?? ''}>
+      Journal: {label}
+    </button>
+  );
+}

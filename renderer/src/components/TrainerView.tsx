@@ -1,0 +1,116 @@
+import { useMemo, useState } from 'react';
+import type { JsonValue, Report } from '../../../shared/report';
+import { useStore } from '../store';
+import { Chart, type ChartSeries } from './Chart';
+
+function obj(v: JsonValue | undefined): { [k: string]: JsonValue } | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+}
+
+function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSeries[] } | null {
+  const rows = (r.comparisons ?? []).filter((c) => typeof c.delta === 'number' || typeof c.epsilon === 'number');
+  if (rows.length === 0) return null;
+  return {
+    x: rows.map((_, i) => i),
+    names: rows.map((c) => c.output.replace(/^comp\.[A-Z]+\.OUTPUT\./, '')),
+    series: [
+      { label: '|Δ|', values: rows.map((c) => (typeof c.delta === 'number' ? Math.abs(c.delta) : null)), color: '#c0392b', style: 'points' },
+      { label: 'ε', values: rows.map((c) => c.epsilon ?? null), color: '#2471a3', style: 'dash' },
+    ],
+  };
+}
+
+function driftRates(r: Report): { x: number[]; names: string[]; series: ChartSeries[]; maxRate: number | null } | null {
+  const events = (r.events ?? []).map(obj).filter((e): e is { [k: string]: JsonValue } => e !== null && typeof e['type'] === 'string' && /DRIFT/.test(String(e['type'])));
+  const compared = (r.comparisons ?? []).filter((c) => c.mode === 'BANDED').length;
+  if (compared === 0 && events.length === 0) return null;
+  const byVersion = new Map<string, number>();
+  for (const e of events) {
+    const v = String(e['replayModelVersion'] ?? e['originalModelVersion'] ?? 'unknown');
+    byVersion.set(v, (byVersion.get(v) ?? 0) + 1);
+  }
+  const whatIf = obj(obj(r.details?.['whatIf'])?.['substitutions']);
+  if (byVersion.size === 0) byVersion.set(String(whatIf?.['model'] ?? 'recorded'), 0);
+  const tg = obj(r.details?.['tg']);
+  const governed = obj(tg?.['driftRate']);
+  const maxRate = typeof governed?.['maxRate'] === 'number' ? governed['maxRate'] : null;
+  const names = [...byVersion.keys()];
+  return {
+    x: names.map((_, i) => i),
+    names,
+    maxRate,
+    series: [
+      { label: 'drift rate', values: names.map((n) => (compared > 0 ? (byVersion.get(n) ?? 0) / compared : 0)), color: '#b9770e', style: 'bars' },
+      ...(maxRate !== null ? [{ label: 'governed max', values: names.map(() => maxRate), color: '#1e8449', style: 'dash' as const }] : []),
+    ],
+  };
+}
+
+function trajectory(r: Report): { x: number[]; series: ChartSeries[] } | null {
+  const t = r.details?.['trajectory'];
+  if (!Array.isArray(t) || t.length === 0) return null;
+  const thresholds = obj(r.details?.['debtThresholds']) ?? {};
+  const posts = t.map((p) => {
+    const o = obj(p);
+    const v = o?.['post'];
+    return typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : null;
+  });
+  const colors = ['#b9770e', '#c0392b', '#7d3c98'];
+  return {
+    x: t.map((_, i) => i),
+    series: [
+      { label: 'trust debt (post)', values: posts, color: '#2471a3', style: 'line' },
+      ...Object.entries(thresholds).map(([k, v], i) => ({ label: `threshold ${k}`, values: t.map(() => (typeof v === 'number' ? v : Number(v))), color: colors[i % colors.length]!, style: 'dash' as const })),
+    ],
+  };
+}
+
+/** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
+export function TrainerView({ report }: { report: Report | null }) {
+  const { run, job, artifact } = useStore();
+  const [model, setModel] = useState('ref-2');
+  const [shape, setShape] = useState('');
+  const d = useMemo(() => (report ? deltaSeries(report) : null), [report]);
+  const dr = useMemo(() => (report ? driftRates(report) : null), [report]);
+  const tr = useMemo(() => (report ? trajectory(report) : null), [report]);
+  const whatIf = [model.trim() && `model=${model.trim()}`, shape.trim() && `shape=${shape.trim()}`].filter((x): x is string => !!x);
+
+  return (
+    <section className="panel" aria-labelledby="trainer-h">
+      <h2 id="trainer-h">Trainer mode</h2>
+      <p className="demo-banner" role="note">
+        DEMONSTRATION. What-if replays substitute a different environment on purpose. They show how drift looks; they are never a forensic verdict and never pass.
+      </p>
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run('replay', whatIf);
+        }}
+      >
+        <label>
+          Model version <input value={model} onChange={(e) => setModel(e.target.value)} placeholder="ref-2" data-testid="whatif-model" />
+        </label>
+        <label>
+          Compute shape <input value={shape} onChange={(e) => setShape(e.target.value)} placeholder="advisor.cpu_v1/4/fp32" />
+        </label>
+        <button type="submit" className="primary" disabled={!artifact?.source || job !== null || whatIf.length === 0} data-testid="run-whatif">
+          Run what-if replay
+        </button>
+        <button type="button" disabled={!artifact?.source || job !== null} onClick={() => void run('replay')}>
+          Replay as recorded
+        </button>
+      </form>
+      {!report && <p className="muted">Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace) to see its charts.</p>}
+      {d && <Chart testId="chart-delta" title="|Δ| against ε per output" x={d.x} xNames={d.names} xLabel="output" series={d.series} />}
+      {dr && (
+        <>
+          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" series={dr.series} />
+          {dr.maxRate === null && <p className="muted small">The report names no governed maximum drift rate for this bundle.</p>}
+        </>
+      )}
+      {tr && <Chart testId="chart-debt" title="ACGP trust-debt trajectory with its thresholds" x={tr.x} xLabel="evaluation" series={tr.series} />}
+      {report && !d && !dr && !tr && <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>}
+    </section>
+  );
+}

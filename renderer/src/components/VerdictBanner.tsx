@@ -1,0 +1,41 @@
+import type { Report } from '../../../shared/report';
+import { authenticity, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
+import type { OpenArtifact } from '../store';
+
+/** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity. */
+export function VerdictBanner({ report, artifact }: { report: Report; artifact: OpenArtifact | null }) {
+  const decisive = decisiveFinding(report);
+  const auth = authenticity(report);
+  const hashAgrees = artifact?.localSha256 ? artifact.localSha256 === report.artifact.sha256 : null;
+  const demo = report.details?.['whatIf'];
+  return (
+    <section className={`verdict-banner ${report.verdict}`} role="status" aria-labelledby="verdict-h" data-testid="verdict">
+      <h2 id="verdict-h">
+        <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span> <span className="kind">{report.artifact.kind}</span>
+        {report.artifact.id && <span className="artifact-id"> {report.artifact.id}</span>}
+        {demo !== undefined && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
+      </h2>
+      <p className="plain" data-testid="decisive">
+        {decisive ? <strong className="mono">{decisive.rule}</strong> : null}
+        {decisive ? ' ' : ''}
+        {plainVerdict(report)}
+      </p>
+      <p className={`authenticity ${auth.level}`} data-testid="authenticity">
+        <span className="label">Authenticity:</span> {auth.text}
+      </p>
+      <dl className="meta">
+        <dt>File</dt>
+        <dd>
+          {report.artifact.path}
+          {artifact?.savedReport && <span className="bad"> (a saved report, shown as saved: not re-verified)</span>}
+        </dd>
+        <dt>SHA-256</dt>
+        <dd className="mono">
+          {report.artifact.sha256 ?? '—'}
+          {hashAgrees === true && <span className="ok"> (matches the hash computed in this window)</span>}
+          {hashAgrees === false && <span className="bad"> (differs from the hash computed in this window: {artifact?.localSha256})</span>}
+        </dd>
+      </dl>
+    </section>
+  );
+}
