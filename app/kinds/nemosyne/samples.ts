@@ -139,7 +139,9 @@ function packageSamples(): SamplePackage[] {
   add('manifest/005-unknown-member', 'an unknown manifest member (a warning; nothing commits to it)', withManifest(base, (m) => (m['trusted'] = true)), { verdict: 'unavailable', rule: 'RPR-NEM-005' }, { verdict: 'pass', rule: 'RPR-NEM-005' });
   add('manifest/006-no-dataset', 'no data/dataset.raw', setFile(base, ENTRY.dataset, null), failWith('RPR-NEM-006'));
   add('manifest/006-empty-dataset', 'an empty data/dataset.raw', setFile(base, ENTRY.dataset, Buffer.alloc(0)), failWith('RPR-NEM-006'));
-  add('manifest/007-command-count', 'commandCount disagrees with commands.log', withManifest(base, (m) => (m['commandCount'] = 4)), failWith('RPR-NEM-007'));
+  add('manifest/007-empty-ledger', 'commandCount 3 with an empty commands.log', setFile(base, ENTRY.commands, Buffer.from('[]')), failWith('RPR-NEM-007'));
+  add('manifest/007-ledger-not-array', 'commands.log is a JSON object, not the event array', setFile(base, ENTRY.commands, Buffer.from('{"events":[]}')), failWith('RPR-NEM-007'));
+  add('manifest/019-command-count', 'commandCount differs from the ledger length (a warning: upstream accepts it)', withManifest(base, (m) => (m['commandCount'] = 4)), { verdict: 'unavailable', rule: 'RPR-NEM-019' }, { verdict: 'pass', rule: 'RPR-NEM-019' });
   add('manifest/008-representation-missing', 'a representation model without investigation/representation.json', withManifest(base, (m) => (m['representationModel'] = { fitnessModelVersion: '1' })), failWith('RPR-NEM-008'));
   add('manifest/009-unknown-entry', 'an entry outside the format (a warning)', v3({ extraFiles: [{ name: 'notes.txt', data: Buffer.from('hi') }] }), { verdict: 'unavailable', rule: 'RPR-NEM-009' }, { verdict: 'pass', rule: 'RPR-NEM-009' });
   const v1 = buildPackageParts(1);
