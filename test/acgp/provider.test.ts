@@ -122,6 +122,20 @@ describe('acgp.core.default@1, baseline parameters (decay 0.05 per 1 h, min 0; t
     expect((await run(trace(specs), 'verify')).verdict).toBe('pass');
   });
 
+  it('counts whole periods at nanosecond precision (Date would round 1 ns short of an hour up to an hour)', async () => {
+    const r = await run(
+      trace([
+        { ts: '2026-05-04T09:00:00.000000001Z', intervention: 'block', pre: 0, delta: 2, post: 2 },
+        // 59 min 59.999999999 s: 0 whole periods, no decay
+        { ts: '2026-05-04T10:00:00Z', intervention: 'ok', pre: 2, delta: 0, post: 2 },
+        // exactly 1 h: 2 × 0.95 = 1.9
+        { ts: '2026-05-04T11:00:00.000000000Z', intervention: 'ok', pre: 1.9, delta: 0, post: 1.9 },
+      ]),
+      'replay',
+    );
+    expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+
   it('a trace out of time order or mixing traces fails', async () => {
     const r = await run(
       trace([
