@@ -71,58 +71,64 @@ export function orderFinding(pointer: string, prev: string, key: string): Findin
 }
 
 /**
- * RDS-004 from JSON text (the slow, exact path for objects with array-index-like names):
- * a small scanner that tracks the member names of every open object.
+ * RDS-004 from JSON text: a small scanner that tracks the member names of every open
+ * object (strings are skipped with indexOf; pointers are built only for a violation).
+ * The text must already be valid JSON (the strict parse ran first).
  */
 export function orderFromText(text: string): Finding | null {
-  interface Frame {
-    obj: boolean;
-    prev: string | null;
-    pointer: string;
-    index: number;
-    key: string | null;
-  }
-  const stack: Frame[] = [];
+  const isObj: boolean[] = [];
+  const prev: (string | null)[] = [];
+  const key: (string | null)[] = [];
+  const index: number[] = [];
+  let depth = 0;
   let expectKey = false;
-  const childPointer = (f: Frame | undefined) => (!f ? '' : f.obj ? `${f.pointer}/${escapePointerToken(f.key ?? '')}` : `${f.pointer}/${f.index}`);
-  for (let i = 0; i < text.length; i++) {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      let j = i + 1;
-      for (;;) {
-        j = text.indexOf('"', j);
-        if (j === -1) return null;
-        let bs = 0;
-        for (let b = j - 1; text.charCodeAt(b) === 0x5c; b--) bs++;
+      let j = text.indexOf('"', i + 1);
+      while (j !== -1 && text.charCodeAt(j - 1) === 0x5c) {
+        let bs = 1;
+        while (text.charCodeAt(j - 1 - bs) === 0x5c) bs++;
         if (bs % 2 === 0) break;
-        j++;
+        j = text.indexOf('"', j + 1);
       }
-      const top = stack[stack.length - 1];
-      if (expectKey && top && top.obj) {
+      if (j === -1) return null;
+      if (expectKey && depth > 0 && isObj[depth - 1]) {
         const raw = text.slice(i + 1, j);
-        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, j + 1)) as string) : raw;
-        if (top.prev !== null && !inOrder(top.prev, key)) return orderFinding(`${top.pointer}/${escapePointerToken(key)}`, top.prev, key);
-        top.prev = key;
-        top.key = key;
+        const k = raw.includes('\\') ? (JSON.parse(text.slice(i, j + 1)) as string) : raw;
+        const p = prev[depth - 1]!;
+        if (p !== null && !(p < k)) {
+          key[depth - 1] = k;
+          return orderFinding(pointerOf(isObj, key, index, depth), p, k);
+        }
+        prev[depth - 1] = k;
+        key[depth - 1] = k;
         expectKey = false;
       }
       i = j;
-    } else if (c === 0x7b /* { */) {
-      stack.push({ obj: true, prev: null, pointer: childPointer(stack[stack.length - 1]), index: 0, key: null });
-      expectKey = true;
-    } else if (c === 0x5b /* [ */) {
-      stack.push({ obj: false, prev: null, pointer: childPointer(stack[stack.length - 1]), index: 0, key: null });
-      expectKey = false;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      isObj[depth] = c === 0x7b;
+      prev[depth] = null;
+      key[depth] = null;
+      index[depth] = 0;
+      depth++;
+      expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
+      depth--;
       expectKey = false;
-    } else if (c === 0x2c /* , */) {
-      const top = stack[stack.length - 1];
-      if (top?.obj) expectKey = true;
-      else if (top) top.index++;
+    } else if (c === 0x2c /* , */ && depth > 0) {
+      if (isObj[depth - 1]) expectKey = true;
+      else index[depth - 1]!++;
     }
   }
   return null;
+}
+
+function pointerOf(isObj: boolean[], key: (string | null)[], index: number[], depth: number): string {
+  let p = '';
+  for (let d = 0; d < depth; d++) p += '/' + (isObj[d] ? escapePointerToken(key[d] ?? '') : String(index[d]));
+  return p;
 }
 
 /**
