@@ -104,7 +104,7 @@ export default async function (ctx) {
   }
   const bin = join(ctx.root, 'bin', 'reprise.js');
   const cli = (workers) => {
-    const r = spawnSync(process.execPath, [bin, 'verify', batch, '--jsonl', '--trust-store', trust, '--workers', String(workers)], { maxBuffer: 1 << 30 });
+    const r = spawnSync(process.execPath, [bin, 'verify', batch, '--quiet', '--trust-store', trust, '--workers', String(workers)], { maxBuffer: 1 << 30 });
     if (r.status !== 0) throw new Error(`batch verify exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
   };
   const t1 = await ctx.time(() => cli(1), 3);
