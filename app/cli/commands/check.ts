@@ -91,7 +91,7 @@ export async function runBatch(
 }
 
 function makeCheck(mode: Mode): Command {
-  const usage = `reprise ${mode} PATH... [--json|--jsonl] [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--journal DIR] [--workers N] [--quiet]${mode === 'replay' ? ' [--what-if model=V|shape=S] [--out FILE]' : ''}`;
+  const usage = `reprise ${mode} PATH... [--json|--jsonl] [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--journal DIR] [--workers N] [--quiet]${mode === 'replay' ? ' [--what-if model=V|shape=S] [--out FILE]' : ''}`;
   return {
     name: mode,
     summary: mode === 'verify' ? 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)' : 'verify, then re-execute and compare every output',
