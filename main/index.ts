@@ -67,6 +67,8 @@ function createWindow(): BrowserWindow {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // Middle-click must not open links in new windows (Electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   win.webContents.on('will-navigate', (e) => e.preventDefault());

@@ -24,7 +24,7 @@ export function Chart({ title, x, xLabel, series, xNames, testId }: { title: str
       {
         width: Math.max(320, el.clientWidth || 600),
         height: 240,
-        scales: { x: { time: false } },
+        scales: { x: { time: false, range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] } },
         legend: { show: true },
         axes: [{ ...axis, label: xLabel, ...(xNames ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => xNames[t] ?? '') } : {}) }, { ...axis }],
         series: [

@@ -15,7 +15,7 @@ function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSe
     names: rows.map((c) => c.output.replace(/^comp\.[A-Z]+\.OUTPUT\./, '')),
     series: [
       { label: '|Δ|', values: rows.map((c) => (typeof c.delta === 'number' ? Math.abs(c.delta) : null)), color: '#c0392b', style: 'points' },
-      { label: 'ε', values: rows.map((c) => c.epsilon ?? null), color: '#2471a3', style: 'dash' },
+      { label: 'ε', values: rows.map((c) => c.epsilon ?? null), color: '#2471a3', style: 'points' },
     ],
   };
 }
