@@ -130,7 +130,7 @@ function checkRestored(v: unknown): RestoredState {
   if (v['analyticalDatasetFingerprint'] !== undefined && typeof v['analyticalDatasetFingerprint'] !== 'string') throw new AdapterError('analyticalDatasetFingerprint must be a string');
   const state = v['state'];
   if (!isObj(state)) throw new AdapterError('the kernel adapter returned no state object');
-  for (const k of Object.keys(state)) if (!(k in STATE_MEMBERS)) throw new AdapterError(`the restored state has a member "${k}" that the digest root does not have`);
+  for (const k of Object.keys(state)) if (!Object.hasOwn(STATE_MEMBERS, k)) throw new AdapterError(`the restored state has a member "${k}" that the digest root does not have`);
   for (const [k, t] of Object.entries(STATE_MEMBERS)) {
     const x = state[k];
     if (x === undefined) {

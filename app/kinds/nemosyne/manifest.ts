@@ -33,6 +33,8 @@ export interface Manifest {
 const HEX64 = /^[0-9a-f]{64}$/;
 /** Pointers into the manifest entry: `entry:manifest.json#/member`. */
 const M = 'entry:manifest.json#';
+const MAX_UNKNOWN = 32;
+const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 type Kind = 'string' | 'number' | 'count' | 'boolean' | 'object' | 'stringArray';
 
 const KNOWN: Record<string, { kind: Kind; required: boolean }> = {
@@ -108,9 +110,11 @@ function checkMembers(obj: Record<string, unknown>, spec: Record<string, { kind:
     const nested = NESTED[k];
     if (nested && base === '') checkMembers(v as Record<string, unknown>, nested, `/${k}`, findings);
   }
-  for (const k of Object.keys(obj)) {
-    if (!(k in spec)) findings.push(warning('RPR-NEM-005', `manifest member ${base}/${k} is not part of the format (upstream ignores it; nothing commits to it)`, { pointer: `${M}${base}/${k}` }));
+  const unknown = Object.keys(obj).filter((k) => !Object.hasOwn(spec, k));
+  for (const k of unknown.slice(0, MAX_UNKNOWN)) {
+    findings.push(warning('RPR-NEM-005', `manifest member ${base}/${k} is not part of the format (upstream ignores it; nothing commits to it)`, { pointer: `${M}${base}/${esc(k)}` }));
   }
+  if (unknown.length > MAX_UNKNOWN) findings.push(warning('RPR-NEM-005', `${unknown.length - MAX_UNKNOWN} more manifest members under ${base || '(root)'} are not part of the format`, { pointer: `${M}${base}` }));
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
