@@ -167,6 +167,18 @@ describe('routing through the journal (--journal DIR --key KEY)', () => {
     expect(entries.filter((e) => e.kind === 'replay-drift').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('with --workers 2 both workers anchor in the same journal (lock contention is waited out, never an error)', async () => {
+    const j = await journalCopy(ex);
+    const r = await runCli(['replay', join(ex, 'tg'), '--journal', j.dir, '--key', j.key, '--trust-store', j.trust, '--workers', '2', '--jsonl']);
+    const reports = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { findings: { rule: string }[] });
+    expect(reports.flatMap((x) => x.findings.map((f) => f.rule))).not.toContain('RPR-TG-040');
+    const list = await runCli(['quarantine', 'list', j.dir, '--trust-store', j.trust, '--json']);
+    const text = list.stdout;
+    expect(text).toContain('claim:2026-11-0104');
+    expect(text).toContain('claim:2026-11-0105');
+    expect((await runCli(['journal', 'verify', j.dir, '--trust-store', j.trust])).code).toBe(0);
+  });
+
   it('with --journal but no --key, routing that must be anchored is unavailable, not silent', async () => {
     const j = await journalCopy(ex);
     const { r, report } = await replayJson([m('exit-human-review'), '--journal', j.dir, '--trust-store', j.trust]);

@@ -17,6 +17,8 @@ import type { AnchoredEntry, JournalPort } from './journal-port.js';
 
 const LOCK_RETRIES = 200;
 const LOCK_WAIT_MS = 25;
+/** Spreads retries of racing threads apart (ms). */
+const LOCK_JITTER = 7;
 
 /** Runs a journal write, waiting while another writer (another worker, the desktop app) holds the lock. */
 async function withLockRetry<T>(write: () => Promise<T>): Promise<T> {
@@ -24,8 +26,11 @@ async function withLockRetry<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (e) {
-      if (e instanceof JournalError && e.code === 'LOCKED' && attempt < LOCK_RETRIES) {
-        await new Promise((r) => setTimeout(r, LOCK_WAIT_MS));
+      // LOCKED: another writer holds the lock. IO with EEXIST: two worker threads of one
+      // process raced for the lock's temporary file (same pid, same millisecond): also contention.
+      const contended = e instanceof JournalError && (e.code === 'LOCKED' || (e.code === 'IO' && /EEXIST/.test(e.message)));
+      if (contended && attempt < LOCK_RETRIES) {
+        await new Promise((r) => setTimeout(r, LOCK_WAIT_MS + (attempt % LOCK_JITTER)));
         continue;
       }
       throw e;
