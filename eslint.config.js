@@ -39,7 +39,7 @@ export const LAYERS = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', '.bench/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', '.bench/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**', '.tmp-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
-import canonicalize from 'canonicalize';
+import * as canonicalizeModule from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalizeBytes, canonicalizeText, canonicalizeValue, decodeJsonBytes, diagnose, JcsError, MAX_DEPTH, parseCanonical } from '../../app/core/jcs.js';
+
+// canonicalize is CommonJS typed as an ES default export: take whichever the loader gives.
+const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (v: unknown) => string;
 
 interface Case {
   id: string;
