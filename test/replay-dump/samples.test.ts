@@ -38,7 +38,7 @@ beforeAll(async () => {
   expect(r.code, r.stderr).toBe(0);
 });
 
-describe('sample dumps through the CLI', () => {
+describe('sample dumps through the CLI', { timeout: 180_000 }, () => {
   it('writes identical bytes twice (deterministic writer)', async () => {
     const again = await mkdtemp(join(tmpdir(), 'reprise-dump-samples2-'));
     const r = await runCli(['examples', again]);
@@ -54,22 +54,38 @@ describe('sample dumps through the CLI', () => {
     const runs = sampleRuns(await buildSamples());
     expect(runs.length).toBeGreaterThanOrEqual(30);
     const index = JSON.parse(await readFile(join(dir, 'examples.json'), 'utf8')) as { files: { path: string; expect?: { verdict: string; rule?: string } }[] };
+    // One CLI run per distinct command line (--jsonl gives one report per artifact, in order).
+    const groups = new Map<string, typeof runs>();
     for (const run of runs) {
-      const listed = index.files.find((f) => f.path === run.path);
-      expect(listed?.expect?.verdict, run.path).toBe(run.verdict);
-      const r = await runCli([run.command, run.path, '--json', ...run.args], { cwd: dir });
-      expect(r.stderr, run.path).toBe('');
-      const report = JSON.parse(r.stdout) as Report;
-      expect(report.artifact.kind, run.path).toBe('replay-dump');
-      expect(report.verdict, run.path).toBe(run.verdict);
-      expect(validate(report), `${run.path}: ${JSON.stringify(validate.errors)}`).toBe(true);
-      expect(r.code, run.path).toBe({ pass: 0, fail: 1, unavailable: 2 }[run.verdict]);
-      if (run.rule) {
-        const hit = report.findings.find((f) => f.rule === run.rule && f.severity === run.verdict);
-        expect(hit, `${run.path}: ${run.rule} in ${JSON.stringify(report.findings.map((f) => f.rule))}`).toBeDefined();
-      }
+      const k = JSON.stringify([run.command, run.args]);
+      groups.set(k, [...(groups.get(k) ?? []), run]);
     }
-  });
+    for (const group of groups.values()) {
+      const first = group[0]!;
+      const r = await runCli([first.command, ...group.map((g) => g.path), '--jsonl', ...first.args], { cwd: dir, timeoutMs: 170_000 });
+      expect(r.stderr).toBe('');
+      const reports = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Report);
+      expect(reports.length).toBe(group.length);
+      group.forEach((run, i) => {
+        const report = reports[i]!;
+        const listed = index.files.find((f) => f.path === run.path);
+        expect(listed?.expect?.verdict, run.path).toBe(run.verdict);
+        expect(report.artifact.path, run.path).toBe(run.path);
+        expect(report.artifact.kind, run.path).toBe('replay-dump');
+        expect(report.verdict, run.path).toBe(run.verdict);
+        expect(validate(report), `${run.path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+        if (run.rule) {
+          const hit = report.findings.find((f) => f.rule === run.rule && f.severity === run.verdict);
+          expect(hit, `${run.path}: ${run.rule} in ${JSON.stringify(report.findings.map((f) => f.rule))}`).toBeDefined();
+        }
+      });
+    }
+    // Exit codes, one artifact at a time: 0 pass, 1 fail, 2 unavailable.
+    for (const [path, code] of [['dumps/intact.rom.md', 0], ['dumps/fail/key-order.rom.md', 1], ['dumps/unavailable/unknown-key.dump.json', 2]] as const) {
+      const r = await runCli(['verify', path, '--trust-store', TRUST_STORE_PATH], { cwd: dir });
+      expect(r.code, path).toBe(code);
+    }
+  }, 180_000);
 
   it('a failing sample names the expected and actual values', async () => {
     const r = await runCli(['verify', 'dumps/fail/outcome-mismatch.dump.json', '--json', '--trust-store', TRUST_STORE_PATH], { cwd: dir });
