@@ -105,7 +105,7 @@ export async function verifyPackage(bytes: Buffer, ctx: KindContext): Promise<Ki
     return result(null);
   }
   const get = (name: string): Buffer | null => byName.get(name)?.content.bytes ?? null;
-  const has = Object.assign((name: string) => byName.has(name), { names: zs.entries.map((e) => e.name) });
+  const has = (name: string) => byName.has(name);
 
   // 2. Version dispatch and the manifest.
   const manifestBytes = get(ENTRY.manifest);
@@ -127,7 +127,7 @@ export async function verifyPackage(bytes: Buffer, ctx: KindContext): Promise<Ki
     entryNode(e.name, v >= 3 && e.name === ENTRY.receipts ? show(manifest.evidenceReceiptDigest) : v === 4 && e.name === ENTRY.forma ? show(manifest.formaDigest) : null);
   }
   node(st, 'manifest', `manifest.json (format V${v})`, null, hashBytes(manifestBytes), hasFail(st.findings) ? 'mismatch' : 'match', [`entry:${ENTRY.manifest}`], 'entry:manifest.json');
-  checkEntrySet(manifest, has, get, st);
+  checkEntrySet(manifest, zs.entries.map((e) => e.name), has, get, st);
 
   // 3. Entry digests, dataset identity, closed envelope.
   checkDataset(manifest, get(ENTRY.dataset), st);
@@ -198,11 +198,7 @@ export async function verifyPackage(bytes: Buffer, ctx: KindContext): Promise<Ki
   return result(id);
 }
 
-function entryNames(has: ((n: string) => boolean) & { names?: string[] }): string[] {
-  return has.names ?? [];
-}
-
-function checkEntrySet(m: Manifest, has: ((n: string) => boolean) & { names?: string[] }, get: (n: string) => Buffer | null, st: State): void {
+function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) => boolean, get: (n: string) => Buffer | null, st: State): void {
   const v = m.formatVersion;
   const dataset = get(ENTRY.dataset);
   if (!dataset || dataset.length === 0) st.findings.push(fail('RPR-NEM-006', dataset ? 'data/dataset.raw is empty' : 'the package has no data/dataset.raw', { pointer: `entry:${ENTRY.dataset}` }));
@@ -226,7 +222,7 @@ function checkEntrySet(m: Manifest, has: ((n: string) => boolean) & { names?: st
   if ((m.nilOutcomeCount ?? 0) > 0 && !has(ENTRY.nilOutcomes)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares NIL outcomes but investigation/nil-outcomes.json is missing', { pointer: `entry:${ENTRY.nilOutcomes}` }));
   if (v >= 3 && !has(ENTRY.receipts)) st.findings.push(fail('RPR-NEM-018', `a V${v} package must carry the reserved entry investigation/evidence-receipts.json`, { pointer: `entry:${ENTRY.receipts}` }));
   if (v === 4 && !has(ENTRY.forma)) st.findings.push(fail('RPR-NEM-018', 'a V4 package must carry the reserved entry investigation/forma.json', { pointer: `entry:${ENTRY.forma}` }));
-  for (const name of entryNames(has)) {
+  for (const name of names) {
     if (!KNOWN_ENTRIES.has(name) && !name.startsWith('extras/') && !name.endsWith('/')) {
       st.findings.push(warning('RPR-NEM-009', `entry ${JSON.stringify(name)} is not part of the package format: no manifest commitment covers it`, { pointer: `entry:${name}` }));
     }
