@@ -8,7 +8,7 @@ import type { Finding } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
 import { isHashString, sha256, formatHash } from '../core/hash.js';
 import { canonicalizeValue } from '../core/jcs.js';
-import { isKeyId, isSignatureString, signBytes, verifyBytes, type Signer } from '../core/keys.js';
+import { isKeyId, isSignatureString, signBytes, type Signer } from '../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../core/time.js';
 
 export const ENTRIES_FILE = 'entries.jsonl';
@@ -96,7 +96,6 @@ export function signCheckpoint(unsigned: Omit<Checkpoint, 'sig'>, signer: Signer
   return { checkpoint, line: canonicalizeValue(checkpoint) };
 }
 
-export { verifyBytes };
 
 // ---------------------------------------------------------------------------
 // Structural checks (one function per rule; each returns the findings it yields)

@@ -83,6 +83,6 @@ export const escalateCase = (dir: string, caseRef: string, rationale: string, si
 
 /** Every case with its state, plus the journal's verification (the states are only as good as it). */
 export async function listCases(dir: string, trust: TrustStore | null): Promise<{ cases: CaseState[]; fold: CaseFold; verification: JournalVerification }> {
-  const verification = await verifyJournal(dir, trust);
+  const verification = await verifyJournal(dir, trust, { keep: false });
   return { cases: verification.cases.cases, fold: verification.cases, verification };
 }

@@ -38,8 +38,9 @@ export interface JournalVerification {
   /** Number of entry lines (complete lines, whatever their content): the Merkle tree's size. */
   entryLines: number;
   checkpointLines: number;
-  /** Entries that parsed and have the right shape, in line order. */
+  /** Entries that parsed and have the right shape, in line order (with `keep: false`, only quarantine entries). */
   entries: ParsedEntry[];
+  /** Well-formed checkpoints (empty with `keep: false`). */
   checkpoints: ParsedCheckpoint[];
   /** The last well-formed checkpoint line (what a recipient should hold). */
   latestCheckpoint: Checkpoint | null;
@@ -165,6 +166,12 @@ function tornFinding(t: TornTail, file: RawFile, dir: string): Finding {
 }
 
 export interface VerifyOptions {
+  /**
+   * Keep every parsed entry and checkpoint in the result (default true: the workbench lists
+   * them, proofs need them). `false` keeps only quarantine entries (what the case fold
+   * needs): `reprise journal verify` and `reprise verify DIR` use it to spare memory and GC.
+   */
+  keep?: boolean;
   /** Progress callback (0..1). */
   progress?: (fraction: number) => void;
 }
@@ -184,6 +191,7 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
 
   // Entries.
   const tree = new MerkleTree();
+  const keepAll = opts.keep !== false;
   const entries: ParsedEntry[] = [];
   let prevHash: string | null = ZERO_HASH; // null: the previous line could not be read
   let prevTs: string | null = null;
@@ -221,7 +229,7 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
     prevTs = e.recordedAtUtc;
     if (trust) checkSignature(trust, e.author, digest, e.sig, pointer, what, findings);
     prevHash = hash;
-    entries.push({ line: raw.line, entry: e, hash, text: p.text });
+    if (keepAll || e.kind.startsWith('quarantine-')) entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }
   if (ef.torn) {
     torn.push(ef.torn);
@@ -231,6 +239,8 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
   // Checkpoints.
   const size = ef.lines.length;
   const checkpoints: ParsedCheckpoint[] = [];
+  let wellFormedCheckpoints = 0;
+  let covered = 0;
   let prevCp: { cp: Checkpoint; line: number; rootOk: boolean } | null = null;
   let latest: Checkpoint | null = null;
   const cTexts = lineTexts(cf);
@@ -249,7 +259,9 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
     }
     const cp = fast ? fast.cp : (p.value as Checkpoint);
     latest = cp;
-    checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
+    wellFormedCheckpoints++;
+    if (cp.treeSize > covered) covered = cp.treeSize;
+    if (keepAll) checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
     if (trust) checkSignature(trust, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what, findings);
     let rootOk = false;
     if (cp.treeSize > size) {
@@ -284,11 +296,11 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
 
   // Coverage: the writer leaves at most one entry without a checkpoint (a crash between
   // the two fsyncs); that entry was never acknowledged. More than one is a removed checkpoint.
-  const covered = checkpoints.reduce((m, c) => Math.max(m, c.checkpoint.treeSize), 0);
+
   if (size > covered) {
     const n = size - covered;
     const pointer = entryPointer(covered + 1);
-    if (n === 1 && checkpoints.length === cf.lines.length)
+    if (n === 1 && wellFormedCheckpoints === cf.lines.length)
       findings.push(warning('RPR-JOURNAL-020', `the last entry (line ${size}) has no checkpoint: a write was interrupted before its checkpoint (the entry was never acknowledged); the next write covers it`, { pointer }));
     else findings.push(fail('RPR-JOURNAL-021', `${n} entries (from line ${covered + 1}) are covered by no checkpoint: checkpoints were removed or never written`, { pointer, expected: size, actual: covered }));
   }

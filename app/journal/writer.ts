@@ -6,7 +6,7 @@
  * explicit repair (which is itself journaled); nothing is repaired silently.
  */
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { formatHash, sha256Hex, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import type { Signer } from '../core/keys.js';
@@ -75,9 +75,13 @@ export class JournalWriter {
   /** Opens (creating when allowed) and locks the journal; refuses a torn or damaged tail. */
   static async open(dir: string, opts: WriterOptions & { allowTorn?: boolean } = {}): Promise<JournalWriter> {
     const create = opts.create ?? true;
-    if (create) await mkdir(dir, { recursive: true }).catch((e: NodeJS.ErrnoException) => {
-      throw new JournalError(`cannot create journal directory ${dir}: ${e.code ?? 'error'}`, 'IO');
-    });
+    if (create) {
+      const made = await mkdir(dir, { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+        throw new JournalError(`cannot create journal directory ${dir}: ${e.code ?? 'error'}`, 'IO');
+      });
+      // A new directory's own name must survive a power cut too.
+      if (made !== undefined) await fsyncDir(dirname(made));
+    }
     else if (!(await exists(join(dir, ENTRIES_FILE)))) throw new JournalError(`${dir} is not a journal (no ${ENTRIES_FILE})`, 'NOT_FOUND');
     const lock = await acquireLock(dir);
     try {
@@ -109,6 +113,7 @@ export class JournalWriter {
 
   /** Appends one entry signed by `signer`, then a checkpoint signed by the same key; durable on return. */
   async append(input: AppendInput, signer: Signer): Promise<AppendResult> {
+    if (this.broken) throw new JournalError(`a write to journal ${this.dir} failed earlier; close this writer and run 'reprise journal verify ${this.dir}'`, 'IO');
     checkInput(input);
     let ts = nowUtc(this.opts.clock);
     if (this.lastTs !== null && compareTimestamps(ts, this.lastTs) < 0) ts = this.lastTs; // never backwards
@@ -124,14 +129,22 @@ export class JournalWriter {
     return { seq, entryHash: hash, entry, checkpoint: cp.checkpoint };
   }
 
+  private broken = false;
+
+  /** Writes one line and fsyncs it. A failed write (disk full...) may leave a torn tail, so the writer refuses further appends. */
   private async write(fh: FileHandle, line: string): Promise<void> {
     const buf = Buffer.from(line + '\n', 'utf8');
-    let off = 0;
-    while (off < buf.length) {
-      const { bytesWritten } = await fh.write(buf, off, buf.length - off);
-      off += bytesWritten;
+    try {
+      let off = 0;
+      while (off < buf.length) {
+        const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+        off += bytesWritten;
+      }
+      if (this.opts.fsync) await fh.sync();
+    } catch (e) {
+      this.broken = true;
+      throw new JournalError(`writing to journal ${this.dir} failed (${(e as NodeJS.ErrnoException).code ?? 'error'}); the entry is not acknowledged`, 'IO');
     }
-    if (this.opts.fsync) await fh.sync();
   }
 
   async close(): Promise<void> {

@@ -74,7 +74,7 @@ async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const dir = one(positionals, 'DIR', usage);
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const started = Date.now();
-  const v = await journalOp(() => verifyJournal(dir, trust));
+  const v = await journalOp(() => verifyJournal(dir, trust, { keep: false }));
   if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new CliUsageError(`${dir} is not a journal (no entries.jsonl)`);
   const result = journalKindResult(v);
   // --checkpoint: a checkpoint held elsewhere (from an earlier report's details.latestCheckpoint).

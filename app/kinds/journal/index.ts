@@ -20,7 +20,7 @@ export const journalKind: DirectoryKindHandler = {
   },
   async verifyDir(dir, ctx) {
     const trust = await ctx.trustStore();
-    const v = await verifyJournal(dir, trust, { progress: (f) => ctx.progress(f, 'journal') });
+    const v = await verifyJournal(dir, trust, { keep: false, progress: (f) => ctx.progress(f, 'journal') });
     return journalKindResult(v);
   },
 };
