@@ -108,6 +108,9 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 function membersFinding(rule: string, v: JsonObject, allowed: readonly string[], required: readonly string[], pointer: string | undefined, what: string): Finding[] {
+  // Fast path: exactly the required members in code-unit order (what a canonical line holds).
+  const keys = Object.keys(v);
+  if (keys.length === required.length && keys.every((k, i) => k === required[i])) return [];
   const out: Finding[] = [];
   for (const k of Object.keys(v)) if (!allowed.includes(k)) out.push(fail(rule, `${what} has an unknown member "${k}"`, { pointer }));
   for (const k of required) if (!(k in v)) out.push(fail(rule, `${what} lacks the member "${k}"`, { pointer }));
