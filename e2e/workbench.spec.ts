@@ -28,6 +28,8 @@ async function openExample(page: Page, path: string): Promise<void> {
   await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 30_000 });
 }
 
+test.describe.configure({ timeout: 180_000 });
+
 const KINDS: { path: string; verdict: string; rule: string | null; kind: string; auth?: RegExp }[] = [
   { path: 'dumps/intact.dump.json', verdict: 'PASS', rule: null, kind: 'replay-dump', auth: /Trusted signer/ },
   { path: 'dumps/fail/altered-artifact.dump.json', verdict: 'FAIL', rule: 'RDS-F001', kind: 'replay-dump' },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ChainView } from './components/ChainView';
 import { ExportView } from './components/ExportView';
 import { FindingsView } from './components/FindingsView';
@@ -17,6 +17,12 @@ const NEEDS_REPORT: View[] = ['chain', 'findings', 'export'];
 export function App() {
   const { connect, info, report, artifact, error, view, setView, theme, setTheme } = useStore();
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
+  // The Replay view stays mounted once visited (hidden when another view is shown): its
+  // 100,000-row table, filters and scroll position survive switching views.
+  const [keepReplay, setKeepReplay] = useState(false);
+  useEffect(() => {
+    if (view === 'replay') setKeepReplay(true);
+  }, [view]);
   useEffect(() => {
     try {
       void connect(pickTransport());
@@ -94,16 +100,22 @@ export function App() {
             </button>
           ))}
         </div>
+        {(keepReplay || view === 'replay') && (
+          <div role="tabpanel" id="panel-replay" aria-labelledby="tab-replay" className="tabpanel" hidden={view !== 'replay'}>
+            <ReplayView report={report} />
+          </div>
+        )}
+        {view !== 'replay' && (
         <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tabpanel">
           {view === 'open' && <OpenPanel />}
           {NEEDS_REPORT.includes(view) && !report && <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>}
           {view === 'chain' && report && <ChainView report={report} />}
           {view === 'findings' && report && <FindingsView report={report} />}
-          {view === 'replay' && <ReplayView report={report} />}
           {view === 'trainer' && <TrainerView report={report} />}
           {view === 'journal' && <JournalView />}
           {view === 'export' && report && <ExportView report={report} />}
         </div>
+        )}
       </main>
     </div>
   );

@@ -1,6 +1,6 @@
 import { createColumnHelper, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import type { Comparison } from '../../../shared/report';
 import { show } from '../lib/report-words';
 import { features } from '../lib/table';
@@ -23,9 +23,19 @@ function num(v: number | null | undefined): string {
   return typeof v === 'number' ? (Math.abs(v) < 1e-4 && v !== 0 ? v.toExponential(3) : String(Math.round(v * 1e6) / 1e6)) : '—';
 }
 
+const indexed = new WeakMap<Comparison[], Row[]>();
+function rowsOf(comparisons: Comparison[]): Row[] {
+  let r = indexed.get(comparisons);
+  if (!r) {
+    r = comparisons.map((c, index) => ({ ...c, index }));
+    indexed.set(comparisons, r);
+  }
+  return r;
+}
+
 /** The comparisons, virtualized (only the visible rows exist in the DOM), filterable by mode and status. */
-export function ComparisonsTable({ comparisons }: { comparisons: Comparison[] }) {
-  const data = useMemo(() => comparisons.map((c, index) => ({ ...c, index })), [comparisons]);
+export const ComparisonsTable = memo(function ComparisonsTable({ comparisons }: { comparisons: Comparison[] }) {
+  const data = rowsOf(comparisons);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const [mode, setMode] = useState('');
   const [status, setStatus] = useState('');
@@ -126,4 +136,4 @@ export function ComparisonsTable({ comparisons }: { comparisons: Comparison[] })
       </div>
     </div>
   );
-}
+});

@@ -1,10 +1,10 @@
-import { useMemo, useState, type DragEvent } from 'react';
-import type { CheckMode } from '../../../shared/api';
+import { memo, useMemo, useState, type DragEvent } from 'react';
+import type { CheckMode, ExampleSummary } from '../../../shared/api';
 import { useStore } from '../store';
 
 /** Open: a file picker, a drop zone, recent files, and the built-in examples one click away. */
 export function OpenPanel() {
-  const { openFile, openExample, openPath, openSavedReport, examples, recent, info, api, job } = useStore();
+  const { openFile, openPath, openSavedReport, examples, recent, info, api, job } = useStore();
   const [mode, setMode] = useState<CheckMode>('verify');
   const [over, setOver] = useState(false);
   const [filter, setFilter] = useState('');
@@ -128,7 +128,19 @@ export function OpenPanel() {
           <label className="filter">
             Filter examples <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="dumps, tg, acgp, packages…" />
           </label>
-          {groups.map(([g, list]) => (
+          <ExampleGroups groups={groups} busy={busy} mode={mode} />
+        </details>
+      )}
+    </section>
+  );
+}
+
+/** The example list, memoized: typing elsewhere in the panel must not re-render 200 buttons. */
+const ExampleGroups = memo(function ExampleGroups({ groups, busy, mode }: { groups: [string, ExampleSummary[]][]; busy: boolean; mode: CheckMode }) {
+  const openExample = useStore((s) => s.openExample);
+  return (
+    <>
+      {groups.map(([g, list]) => (
             <div key={g} className="example-group">
               <h3>{g}</h3>
               <ul>
@@ -145,8 +157,6 @@ export function OpenPanel() {
               </ul>
             </div>
           ))}
-        </details>
-      )}
-    </section>
+    </>
   );
-}
+});
