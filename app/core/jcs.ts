@@ -90,7 +90,9 @@ export function decodeJsonBytes(bytes: Uint8Array): string {
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /\\u003[aA]/;
-const LONG_DIGITS = /\d{16,}/;
+// An integer token of 16 or more digits (no fraction, no exponent): only those can lose
+// precision silently. Long fractions (log-probabilities) are not integers and never match.
+const LONG_INTEGER = /(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/;
 
 function countChar(s: string, ch: string): number {
   let n = 0;
@@ -241,7 +243,7 @@ export function parseCanonical(text: string): StrictParse {
     const err = diagnose(text);
     if (err) throw err;
   }
-  const warnings = LONG_DIGITS.test(text) ? precisionWarnings(text) : [];
+  const warnings = LONG_INTEGER.test(text) ? precisionWarnings(text) : [];
   return { value, canonical, warnings };
 }
 

@@ -122,22 +122,37 @@ async function expandOne(p: string, out: string[], explicit: boolean): Promise<v
     if (st.isFile() || explicit) out.push(p);
     return;
   }
+  await walkDir(p, out, new Set());
+}
+
+/** Walks a directory with one readdir per directory (no stat per file); link loops are cut. */
+async function walkDir(p: string, out: string[], seen: Set<string>): Promise<void> {
+  const st = await statOrThrow(p);
+  const id = `${st.dev}:${st.ino}`;
+  if (seen.has(id)) return;
+  seen.add(id);
   for (const d of DIRECTORY_KINDS) {
     if (await d.detectDir(p)) {
       out.push(p);
       return;
     }
   }
-  let names: string[];
+  let entries: import('node:fs').Dirent[];
   try {
-    names = await readdir(p);
+    entries = await readdir(p, { withFileTypes: true });
   } catch (e) {
     throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  names.sort();
-  for (const n of names) {
-    const child = join(p, n);
-    const cst = await statOrThrow(child);
-    if (cst.isDirectory() || cst.isFile()) await expandOne(child, out, false);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const child = join(p, e.name);
+    if (e.isFile()) out.push(child);
+    else if (e.isDirectory()) await walkDir(child, out, seen);
+    else if (e.isSymbolicLink()) {
+      // Follow a link only to a regular file or a directory, as stat sees it.
+      const cst = await statOrThrow(child);
+      if (cst.isFile()) out.push(child);
+      else if (cst.isDirectory()) await walkDir(child, out, seen);
+    }
   }
 }
