@@ -8,9 +8,10 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { API_METHODS, IPC_EVENT_CHANNEL, IPC_PREFIX, type ApiEvent, type CheckMode, type RecentFile } from '../shared/api.js';
-import { EngineHost, type RecentStore } from './host/engine-host.js';
+import { createEngineClient } from './engine-client.js';
+import type { RecentStore } from './host/engine-host.js';
 import { dispatch } from './host/dispatch.js';
 import { CSP } from './webhost/server.js';
 
@@ -101,12 +102,12 @@ if (!app.requestSingleInstanceLock()) {
         Menu.setApplicationMenu(buildMenu(files));
       },
     };
-    const host = new EngineHost({
-      workerUrl: pathToFileURL(join(here, 'engine-worker.js')),
-      journalWorkerUrl: pathToFileURL(join(here, 'journal-worker.js')),
-      transport: 'electron',
+    // The engine runs in a utilityProcess (its worker threads inside it): a worker's memory
+    // cannot take this process, or the window, down.
+    const host = createEngineClient({
+      entry: join(here, 'engine-process.js'),
       recentStore,
-      // Native dialogs: the path chosen by the user goes to a worker, never parsed here.
+      // Native dialogs: the path chosen by the user goes to the engine, never parsed here.
       pickPath: async (req) => {
         const opts = { title: req.title, properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)] };
         const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
@@ -164,7 +165,7 @@ if (!app.requestSingleInstanceLock()) {
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) win = createWindow();
     });
-    app.on('will-quit', () => void host.close());
+    app.on('will-quit', () => host.close());
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();

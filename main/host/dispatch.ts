@@ -1,6 +1,6 @@
 /** Dispatches a wire request to the engine host: the one place both transports share. */
 import { isApiMethod, type ApiResponse, type RepriseApi } from '../../shared/api.js';
-import { ApiError } from './engine-host.js';
+import { ApiError } from './api-error.js';
 
 export async function dispatch(api: RepriseApi, raw: unknown): Promise<ApiResponse | null> {
   if (typeof raw !== 'object' || raw === null) return null;

@@ -41,15 +41,9 @@ import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
 import { VERSION } from '../../app/version.js';
 import type { JournalOp } from './journal-ops.js';
 
-/** An error the user caused (bad input); shown as is, never with a stack. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly usage: boolean,
-  ) {
-    super(message);
-  }
-}
+import { ApiError } from './api-error.js';
+
+export { ApiError };
 
 /** Largest artifact accepted over the API (the base64 text is ~4/3 of this). */
 export const MAX_API_BYTES = 512 * 1024 * 1024;
