@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, RecentFile, RepriseClient } from '../../shared/api';
 import type { Report } from '../../shared/report';
-import { hashBytesPortable, toBase64 } from './lib/digest';
+import { prepareFile } from './lib/file-prep';
 
 export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export';
 export const VIEWS: { id: View; label: string }[] = [
@@ -149,11 +149,15 @@ export const useStore = create<State>((set, get) => ({
     set({ theme });
   },
   async openFile(file, mode) {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const localSha256 = hashBytesPortable(bytes);
-    const source: JobSource = { type: 'bytes', name: file.name, dataBase64: toBase64(bytes) };
-    set({ artifact: { name: file.name, localSha256, source }, report: null, content: null });
-    await get().run(mode);
+    set({ error: null, lastJobNote: `Reading ${file.name}…` });
+    try {
+      const { sha256, dataBase64 } = await prepareFile(file);
+      const source: JobSource = { type: 'bytes', name: file.name, dataBase64 };
+      set({ artifact: { name: file.name, localSha256: sha256, source }, report: null, content: null, lastJobNote: null });
+      await get().run(mode);
+    } catch (e) {
+      set({ error: (e as Error).message, lastJobNote: null });
+    }
   },
   async openExample(path, mode) {
     set({ artifact: { name: path, localSha256: null, source: { type: 'example', path } }, report: null, content: null });
