@@ -34,7 +34,12 @@ export interface CheckBytesRequest {
 }
 
 /** What a job checks: bytes sent by the window, a built-in example, or a file on disk. */
-export type JobSource = { type: 'bytes'; name: string; dataBase64: string } | { type: 'example'; path: string } | { type: 'path'; path: string };
+export type JobSource =
+  | { type: 'bytes'; name: string; dataBase64: string }
+  | { type: 'example'; path: string }
+  | { type: 'path'; path: string }
+  /** Bytes sent before in chunks (beginUpload / uploadChunk): large files, no giant messages. */
+  | { type: 'upload'; uploadId: string };
 
 export interface StartJobRequest {
   source: JobSource;
@@ -159,6 +164,8 @@ export interface RepriseApi {
   decideCase(req: DecideCaseRequest): Promise<AnchorReceipt>;
   createDemoJournal(): Promise<DemoJournal>;
   artifactContent(req: { source: JobSource }): Promise<ArtifactContent>;
+  beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }>;
+  uploadChunk(req: { uploadId: string; dataBase64: string }): Promise<{ received: number }>;
 }
 
 export const API_METHODS = [
@@ -174,6 +181,8 @@ export const API_METHODS = [
   'decideCase',
   'createDemoJournal',
   'artifactContent',
+  'beginUpload',
+  'uploadChunk',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 

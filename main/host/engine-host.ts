@@ -41,6 +41,9 @@ import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
 import { VERSION } from '../../app/version.js';
 import type { JournalOp } from './journal-ops.js';
 
+/** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
+const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
+
 import { ApiError } from './api-error.js';
 
 export { ApiError };
@@ -50,6 +53,17 @@ export const MAX_API_BYTES = 512 * 1024 * 1024;
 const OPTION_NAMES: readonly ExampleOptionName[] = ['trustStore', 'providers', 'policy', 'profiles', 'journal'];
 const MAX_RECENT = 10;
 const MAX_WHAT_IF = 8;
+/** Uploads kept at once (the newest; a window opens one file at a time). */
+const MAX_UPLOADS = 2;
+/** Largest chunk accepted by uploadChunk (base64 text). */
+const MAX_CHUNK_BASE64 = 16 * 1024 * 1024;
+
+interface Upload {
+  name: string;
+  size: number;
+  chunks: Buffer[];
+  received: number;
+}
 
 export interface RecentStore {
   load(): Promise<RecentFile[]>;
@@ -126,6 +140,8 @@ export class EngineHost implements RepriseApi {
   private readonly jobs = new Map<string, RunningJob>();
   private nextJob = 1;
   private recent: RecentFile[] | null = null;
+  private readonly uploads = new Map<string, Upload>();
+  private nextUpload = 1;
 
   constructor(private readonly opts: EngineHostOptions) {
     this.pool = new WorkerPool(opts.workers ?? 2, opts.workerUrl, { pipeline: 1 });
@@ -192,6 +208,13 @@ export class EngineHost implements RepriseApi {
       if (!abs.startsWith(dir + sep)) throw new ApiError('bad example path', true);
       for (const [k, v] of Object.entries(file.options ?? {})) opt[k] ??= resolve(dir, ...v.split('/'));
       return { job: { op: 'runBytes', path: file.path, bytes: await readFile(abs), mode, options } };
+    }
+    if (src.type === 'upload') {
+      const u = typeof src.uploadId === 'string' ? this.uploads.get(src.uploadId) : undefined;
+      if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
+      if (u.received !== u.size) throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
+      if (u.chunks.length > 1) u.chunks = [Buffer.concat(u.chunks)];
+      return { job: { op: 'runBytes', path: u.name, bytes: u.chunks[0] ?? Buffer.alloc(0), mode, options } };
     }
     if (src.type === 'path') {
       if (typeof src.path !== 'string' || !isAbsolute(src.path)) throw new ApiError('open a file by its absolute path', true);
@@ -307,7 +330,31 @@ export class EngineHost implements RepriseApi {
 
   async artifactContent(req: { source: JobSource }): Promise<ArtifactContent> {
     const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
+    if (job.op === 'runBytes' && job.bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
     return this.journal.run<ArtifactContent>(job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path });
+  }
+
+  async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {
+    if (typeof req?.name !== 'string' || !Number.isSafeInteger(req.size) || req.size < 0) throw new ApiError('beginUpload needs {name, size}', true);
+    if (req.size > MAX_API_BYTES) throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
+    const uploadId = `upload-${this.nextUpload++}`;
+    this.uploads.set(uploadId, { name: req.name, size: req.size, chunks: [], received: 0 });
+    while (this.uploads.size > MAX_UPLOADS) this.uploads.delete(this.uploads.keys().next().value!);
+    return { uploadId };
+  }
+
+  async uploadChunk(req: { uploadId: string; dataBase64: string }): Promise<{ received: number }> {
+    const u = typeof req?.uploadId === 'string' ? this.uploads.get(req.uploadId) : undefined;
+    if (!u) throw new ApiError('unknown upload', true);
+    if (typeof req.dataBase64 !== 'string' || req.dataBase64.length > MAX_CHUNK_BASE64) throw new ApiError('a chunk is base64 text of at most 12 MiB', true);
+    const bytes = Buffer.from(req.dataBase64, 'base64');
+    if (u.received + bytes.length > u.size) {
+      this.uploads.delete(req.uploadId);
+      throw new ApiError(`the upload of ${u.name} is longer than announced (${u.size} bytes)`, true);
+    }
+    u.chunks.push(bytes);
+    u.received += bytes.length;
+    return { received: u.received };
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, RecentFile, RepriseClient } from '../../shared/api';
 import type { Report } from '../../shared/report';
-import { prepareFile } from './lib/file-prep';
+import { uploadFile } from './lib/file-prep';
 
 export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export';
 export const VIEWS: { id: View; label: string }[] = [
@@ -149,10 +149,12 @@ export const useStore = create<State>((set, get) => ({
     set({ theme });
   },
   async openFile(file, mode) {
+    const api = get().api;
+    if (!api) return;
     set({ error: null, lastJobNote: `Reading ${file.name}…` });
     try {
-      const { sha256, dataBase64 } = await prepareFile(file);
-      const source: JobSource = { type: 'bytes', name: file.name, dataBase64 };
+      const { sha256, uploadId } = await uploadFile(api, file, (f) => set({ lastJobNote: `Sending ${file.name} to the engine… ${Math.round(f * 100)}%` }));
+      const source: JobSource = { type: 'upload', uploadId };
       set({ artifact: { name: file.name, localSha256: sha256, source }, report: null, content: null, lastJobNote: null });
       await get().run(mode);
     } catch (e) {

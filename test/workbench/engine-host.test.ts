@@ -83,6 +83,21 @@ describe('engine host jobs', () => {
     expect((await host.recentFiles())[0]?.path).toBe(big);
   });
 
+  it('chunked uploads: the job sees exactly the bytes sent, and a short or long upload is refused', async () => {
+    const text = Buffer.from('{"type":"something.else","n":1}');
+    const { uploadId } = await host.beginUpload({ name: 'up.json', size: text.length });
+    await host.uploadChunk({ uploadId, dataBase64: text.subarray(0, 10).toString('base64') });
+    await expect(host.startJob({ source: { type: 'upload', uploadId }, mode: 'verify' })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/incomplete/) });
+    expect(await host.uploadChunk({ uploadId, dataBase64: text.subarray(10).toString('base64') })).toEqual({ received: text.length });
+    const { jobId } = await host.startJob({ source: { type: 'upload', uploadId }, mode: 'verify' });
+    const done = await waitFor(jobId);
+    if (done.type !== 'job-done') throw new Error('no report');
+    expect(done.report.findings[0]?.rule).toBe('RPR-KIND-001');
+    expect(done.report.artifact.path).toBe('up.json');
+    const second = await host.beginUpload({ name: 'x', size: 1 });
+    await expect(host.uploadChunk({ uploadId: second.uploadId, dataBase64: 'AAAA' })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/longer than announced/) });
+  });
+
   it('refuses bad requests as usage errors', async () => {
     await expect(host.startJob({ source: { type: 'example', path: 'nope' }, mode: 'verify' })).rejects.toMatchObject({ usage: true });
     await expect(host.startJob({ source: { type: 'path', path: 'relative.json' }, mode: 'verify' })).rejects.toMatchObject({ usage: true });
