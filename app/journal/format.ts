@@ -3,7 +3,6 @@
  * their signatures, and the structural checks of one parsed line. One small function per
  * check, each yielding a finding with a rule id (see docs/rules/journal.md).
  */
-import { hash } from 'node:crypto';
 import type { Finding } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
 import { isHashString, sha256, formatHash } from '../core/hash.js';
@@ -76,8 +75,7 @@ export function unsignedDigestOfLine(line: string, sig: string, next: 'subject' 
   const i = line.lastIndexOf(needle);
   if (i < 0) return null;
   const cut = 8 + sig.length + 1; // `,"sig":"` + sig + `"`
-  // node:crypto SHA-256 as in app/core/hash.ts, one-shot (no Hash object per line).
-  return hash('sha256', line.slice(0, i) + line.slice(i + cut), 'buffer');
+  return sha256(line.slice(0, i) + line.slice(i + cut));
 }
 
 /** The entry hash `H(entry without sig)` as a `sha256:` string. */

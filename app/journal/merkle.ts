@@ -6,11 +6,11 @@
  * division and remainder, never with 32-bit shift operators. Hashes are raw 32-byte
  * Buffers here; the journal formats them as `sha256:` strings.
  */
-import { hash } from 'node:crypto';
+import { sha256 } from '../core/hash.js';
 
-// Merkle hashing is node:crypto SHA-256 like app/core/hash.ts, but through the one-shot
-// `crypto.hash` over one prefixed buffer: a tree hashes many 33- and 65-byte inputs, where
-// createHash's per-call object costs 3-5x more than the hashing itself (see bench/journal).
+// Merkle hashing goes through app/core/hash.ts's sha256, a one-shot digest (crypto.hash)
+// over one prefixed buffer: a tree hashes many 33- and 65-byte inputs, where a Hash object
+// per call would cost 3-5x more than the hashing itself (see bench/journal).
 
 /** `SHA-256(0x00 ‖ leaf)` */
 export function leafHash(data: Uint8Array | string): Buffer {
@@ -18,7 +18,7 @@ export function leafHash(data: Uint8Array | string): Buffer {
   const x = Buffer.allocUnsafe(b.length + 1);
   x[0] = 0x00;
   x.set(b, 1);
-  return hash('sha256', x, 'buffer');
+  return sha256(x);
 }
 
 /** `SHA-256(0x01 ‖ left ‖ right)` */
@@ -27,11 +27,11 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
   x[0] = 0x01;
   x.set(left, 1);
   x.set(right, 1 + left.length);
-  return hash('sha256', x, 'buffer');
+  return sha256(x);
 }
 
 /** The root of the empty tree: SHA-256 of the empty string. */
-export const EMPTY_ROOT: Buffer = hash('sha256', Buffer.alloc(0), 'buffer');
+export const EMPTY_ROOT: Buffer = sha256(Buffer.alloc(0));
 
 /** The largest power of two strictly smaller than n (n >= 2). */
 export function splitPoint(n: number): number {

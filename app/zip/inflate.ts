@@ -10,7 +10,7 @@
  * destroyed the moment they pass the declared size, so peak memory does not grow with
  * the entry.
  */
-import { createHash } from 'node:crypto';
+import { newHasher, sha256Hex } from '../core/hash.js';
 import zlib from 'node:zlib';
 import type { Finding } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
@@ -45,7 +45,7 @@ function finish(e: ZipEntry, out: Buffer, keep: boolean): EntryContent {
     if (crc !== e.crc32) findings.push(fail('RPR-ZIP-015', `entry ${JSON.stringify(e.name)}: CRC-32 mismatch`, { pointer: ptr, expected: hex8(e.crc32), actual: hex8(crc) }));
   }
   if (findings.length) return { bytes: null, sha256: null, length: out.length, findings };
-  return { bytes: keep ? out : null, sha256: createHash('sha256').update(out).digest('hex'), length: out.length, findings };
+  return { bytes: keep ? out : null, sha256: sha256Hex(out), length: out.length, findings };
 }
 
 export function hex8(n: number): string {
@@ -88,7 +88,7 @@ export function readEntryStreaming(archive: Uint8Array, e: ZipEntry): Promise<En
   if (e.method === METHOD_STORED) return Promise.resolve(finish(e, data, false));
   return new Promise((resolve) => {
     const inflater = zlib.createInflateRaw({ chunkSize: STEP });
-    const hash = createHash('sha256');
+    const hash = newHasher();
     let crc = 0;
     let length = 0;
     let settled = false;

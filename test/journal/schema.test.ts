@@ -30,7 +30,8 @@ describe('journal reports and the report schema', () => {
     const pr = buildReport({ path: 'proof.json', kind: 'journal', sha256: null, id: p.checkpoint.rootHash, chain: [], findings: checkInclusionProof({ ...p, leafIndex: 2 }, k.trust).findings }, Date.now());
     expect(validate(pr), JSON.stringify(validate.errors)).toBe(true);
     const cps = readFileSync(join(dir, 'checkpoints.jsonl'), 'utf8');
-    writeFileSync(join(dir, 'checkpoints.jsonl'), cps.replace(/"rootHash":"sha256:./, '"rootHash":"sha256:0'));
+    // Change the first hex digit of the first root to a different digit (never a no-op).
+    writeFileSync(join(dir, 'checkpoints.jsonl'), cps.replace(/"rootHash":"sha256:(.)/, (_m, c: string) => `"rootHash":"sha256:${c === '0' ? '1' : '0'}`));
     const lines = readFileSync(join(dir, 'entries.jsonl'), 'utf8').split('\n');
     writeFileSync(join(dir, 'entries.jsonl'), [lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n'));
     appendFileSync(join(dir, 'entries.jsonl'), '{"torn');

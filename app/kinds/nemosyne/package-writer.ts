@@ -10,7 +10,6 @@
  * from the package itself. It is not Nemosyne's analytical kernel, and it says so in its
  * version string.
  */
-import { createHash } from 'node:crypto';
 import { sha256Hex } from '../../core/hash.js';
 import { buildZip, type RawArchive, type RawEntry } from '../../zip/writer.js';
 import { DATASET_IDENTITY_ALGORITHM, datasetIdentityHex } from './dataset-identity.js';
@@ -48,7 +47,7 @@ export function restore(input) {
 }
 `;
 
-const h = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+const h = sha256Hex;
 
 /** The TypeScript twin of EXAMPLE_ADAPTER_SOURCE (the tests prove they agree). */
 export function exampleRestoredState(datasetBytes: Uint8Array, commandsBytes: Uint8Array, datasetFingerprint: string): Record<string, unknown> {
