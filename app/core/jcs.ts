@@ -285,7 +285,9 @@ export function canonicalizeValue(value: unknown): string {
  */
 export function canonicalizeParsed(value: unknown): string {
   const st: WalkState = { nonFinite: false, indexKeys: false, mutate: false };
-  return serialize(value, st);
+  const out = serialize(value, st);
+  if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
+  return out;
 }
 
 function isPlainData(v: unknown, depth: number): boolean {

@@ -11,8 +11,8 @@ import { runBytes } from '../../app/engine/run.js';
 import { Sniffed } from '../../app/kinds/sniff.js';
 import { decodeJson, encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { decodeRom, encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
-import { canonicalOfParsed, orderFromText, type DumpModel } from '../../app/kinds/replay-dump/model.js';
-import { canonicalizeValue, parseCanonical } from '../../app/core/jcs.js';
+import { orderFromText, type DumpModel } from '../../app/kinds/replay-dump/model.js';
+import { canonicalizeParsed, canonicalizeValue, parseCanonical } from '../../app/core/jcs.js';
 import fc from 'fast-check';
 import { buildDump, sampleSigner, signModel } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
@@ -160,16 +160,16 @@ describe('bad input gives a finding, never a crash', () => {
     expect(orderFromText('{"a":[{"y":"\\"}","x":1}]}')?.pointer).toBe('/a/0/x');
   });
 
-  it('canonicalOfParsed equals canonicalizeValue on parsed values (property test)', () => {
+  it('canonicalizeParsed equals canonicalizeValue on parsed values (property test)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
         const parsed = parseCanonical(JSON.stringify(v)).value;
-        expect(canonicalOfParsed(parsed)).toBe(canonicalizeValue(parsed));
+        expect(canonicalizeParsed(parsed)).toBe(canonicalizeValue(parsed));
         const sorted = JSON.parse(canonicalizeValue(parsed)) as unknown;
-        expect(canonicalOfParsed(sorted)).toBe(canonicalizeValue(parsed));
+        expect(canonicalizeParsed(sorted)).toBe(canonicalizeValue(parsed));
       }),
       { numRuns: 500 },
     );
-    expect(canonicalOfParsed(JSON.parse('{"b":1,"10":2,"9":3}'))).toBe('{"10":2,"9":3,"b":1}');
+    expect(canonicalizeParsed(JSON.parse('{"b":1,"10":2,"9":3}'))).toBe('{"10":2,"9":3,"b":1}');
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
-import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
+import { escapePointerToken } from '../../core/jcs.js';
 
 export const DUMP_TYPE = 'kernel.replay_dump';
 export const FORMAT_VERSION = 1;
@@ -60,7 +60,6 @@ export function inOrder(a: string, b: string): boolean {
   return a < b;
 }
 
-const INDEX_LIKE = /^(0|[1-9]\d{0,9})$/;
 
 export function orderFinding(pointer: string, prev: string, key: string): Finding {
   return fail('RDS-004', `member "${key}" follows "${prev}": members must be in canonical (RFC 8785) order`, {
@@ -142,33 +141,3 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
   return f;
 }
 
-function inCanonicalOrder(v: unknown): boolean {
-  if (typeof v !== 'object' || v === null) return true;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const e: unknown = v[i];
-      if (typeof e === 'object' && e !== null && !inCanonicalOrder(e)) return false;
-    }
-    return true;
-  }
-  let prev: string | null = null;
-  for (const k in v) {
-    const c = k.charCodeAt(0);
-    if ((c >= 48 && c <= 57 && INDEX_LIKE.test(k)) || (prev !== null && !(prev < k))) return false;
-    prev = k;
-    const e = (v as Record<string, unknown>)[k];
-    if (typeof e === 'object' && e !== null && !inCanonicalOrder(e)) return false;
-  }
-  return true;
-}
-
-/**
- * Canonical text of a JSON value that came out of the strict parse (so it is already known
- * to be I-JSON: finite numbers, well-formed strings, no duplicates). When every object's
- * members are already in JCS order, JSON.stringify writes exactly the JCS text (ECMAScript
- * number and string serialization *is* JCS's, the premise of app/core/jcs.ts), so the
- * per-value checks of canonicalizeValue are skipped; otherwise canonicalizeValue decides.
- */
-export function canonicalOfParsed(v: unknown): string {
-  return inCanonicalOrder(v) ? JSON.stringify(v) : canonicalizeValue(v);
-}

@@ -9,11 +9,11 @@
 import type { ChainNode, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashBytes, hashValue, isHashString } from '../../core/hash.js';
-import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
+import { canonicalizeParsed, canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
 import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
-import { canonicalOfParsed, DUMP_TYPE, FORMAT_VERSION, isObject, LOCK_REQUIRED, SUB_MEMBERS, TOP_MEMBERS, TRUST_DECISIONS, type DumpModel, type TrustDecisionValue } from './model.js';
+import { DUMP_TYPE, FORMAT_VERSION, isObject, LOCK_REQUIRED, SUB_MEMBERS, TOP_MEMBERS, TRUST_DECISIONS, type DumpModel, type TrustDecisionValue } from './model.js';
 
 /** Kernel major versions this replayer supports (RDS-F003 outside). */
 export const SUPPORTED_KERNEL_MAJORS: readonly number[] = [0];
@@ -182,7 +182,7 @@ function checkArtifacts(v: unknown, out: Finding[]): Map<string, FrozenArtifact>
       good = false;
     }
     if (!good) continue;
-    const art: FrozenArtifact = hasText ? { hash: hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string } : { hash: hashBytes(canonicalOfParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
+    const art: FrozenArtifact = hasText ? { hash: hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string } : { hash: hashBytes(canonicalizeParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
     map.set(key, art);
   }
   return map;
