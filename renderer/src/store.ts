@@ -153,7 +153,15 @@ export const useStore = create<State>((set, get) => ({
     if (!api) return;
     set({ error: null, lastJobNote: `Reading ${file.name}…` });
     try {
-      const { sha256, uploadId } = await uploadFile(api, file, (f) => set({ lastJobNote: `Sending ${file.name} to the engine… ${Math.round(f * 100)}%` }));
+      let shown = -1;
+      const { sha256, uploadId } = await uploadFile(api, file, (f) => {
+        // Re-render only on whole tenths: the window stays quiet while a large file streams.
+        const tenth = Math.floor(f * 10);
+        if (tenth !== shown) {
+          shown = tenth;
+          set({ lastJobNote: `Sending ${file.name} to the engine… ${tenth * 10}%` });
+        }
+      });
       const source: JobSource = { type: 'upload', uploadId };
       set({ artifact: { name: file.name, localSha256: sha256, source }, report: null, content: null, lastJobNote: null });
       await get().run(mode);

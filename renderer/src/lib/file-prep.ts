@@ -1,6 +1,6 @@
 /**
  * Sends a chosen file to the engine without freezing the window: a Web Worker reads,
- * hashes and base64-encodes it in 4 MiB chunks; each chunk goes to the engine as its own
+ * hashes and base64-encodes it in 1 MiB chunks; each chunk goes to the engine as its own
  * small API call (beginUpload / uploadChunk); the job then names the upload.
  */
 import type { RepriseClient } from '../../../shared/api';

@@ -1,12 +1,12 @@
 /// <reference lib="webworker" />
 /**
  * Reads a chosen file off the window's main thread: its SHA-256 (@noble/hashes, the
- * window's own check that the engine saw these bytes) and its base64 in 4 MiB chunks, so
+ * window's own check that the engine saw these bytes) and its base64 in 1 MiB chunks, so
  * no message (worker → window → engine) is ever one giant string.
  */
 import { hashBytesPortable, toBase64 } from './digest';
 
-export const CHUNK = 4 * 1024 * 1024;
+export const CHUNK = 1024 * 1024;
 
 self.onmessage = async (e: MessageEvent<File>) => {
   const post = (m: unknown): void => (self as unknown as Worker).postMessage(m);
