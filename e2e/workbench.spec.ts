@@ -203,3 +203,16 @@ test('export view, dark theme, keyboard navigation of the views', async ({ workb
   await page.keyboard.press('Alt+2');
   await axe(page, 'chain-dark');
 });
+
+test('drag and drop a file onto the drop zone', async ({ workbench: page }) => {
+  const dt = await page.evaluateHandle(() => {
+    const d = new DataTransfer();
+    d.items.add(new File(['{"a":1,"a":2}'], 'dropped.json', { type: 'application/json' }));
+    return d;
+  });
+  await page.getByTestId('dropzone').dispatchEvent('dragover', { dataTransfer: dt });
+  await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: dt });
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('FAIL');
+  await expect(page.getByTestId('verdict')).toContainText('dropped.json');
+  await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window');
+});

@@ -9,13 +9,14 @@ import { ReplayView } from './components/ReplayView';
 import { TrainerView } from './components/TrainerView';
 import { VerdictBanner } from './components/VerdictBanner';
 import { useStore, VIEWS, type View } from './store';
+import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
 
 /** Views that need a report; the others work without one. */
 const NEEDS_REPORT: View[] = ['chain', 'findings', 'export'];
 
 export function App() {
-  const { connect, info, report, artifact, error, view, setView, theme, setTheme } = useStore();
+  const { connect, info, report, artifact, error, view, setView, theme, setTheme } = useStore(useShallow((s) => ({ connect: s.connect, info: s.info, report: s.report, artifact: s.artifact, error: s.error, view: s.view, setView: s.setView, theme: s.theme, setTheme: s.setTheme })));
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   // The Replay view stays mounted once visited (hidden when another view is shown): its
   // 100,000-row table, filters and scroll position survive switching views.

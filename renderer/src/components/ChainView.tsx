@@ -3,6 +3,7 @@ import { lazy, Suspense, useMemo, useState, type KeyboardEvent } from 'react';
 import type { ChainNode, Report } from '../../../shared/report';
 import { features } from '../lib/table';
 import { useStore } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 import { SortHeader } from './SortHeader';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
@@ -41,7 +42,7 @@ function short(h: string | null): string {
 }
 
 function TreeNode({ item, depth, seen }: { item: TreeItem; depth: number; seen: Set<string> }) {
-  const { selection, select } = useStore();
+  const { selection, select } = useStore(useShallow((s) => ({ selection: s.selection, select: s.select })));
   const n = item.node;
   const cyclic = seen.has(n.id);
   const chosen = selection.nodeId === n.id;
@@ -72,7 +73,7 @@ function TreeNode({ item, depth, seen }: { item: TreeItem; depth: number; seen: 
 
 /** Hash chain: tree and table, each node recorded vs recomputed; the selected node's content in Monaco. */
 export function ChainView({ report }: { report: Report }) {
-  const { selection, select, content, theme } = useStore();
+  const { selection, select, content, theme } = useStore(useShallow((s) => ({ selection: s.selection, select: s.select, content: s.content, theme: s.theme })));
   const [layout, setLayout] = useState<'tree' | 'table'>('tree');
   const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
   const tree = useMemo(() => buildTree(report.chain), [report]);

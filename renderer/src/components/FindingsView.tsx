@@ -4,6 +4,7 @@ import type { Finding, Report } from '../../../shared/report';
 import { show } from '../lib/report-words';
 import { features } from '../lib/table';
 import { useStore } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 import { SortHeader } from './SortHeader';
 
 type Row = Finding & { index: number };
@@ -18,7 +19,7 @@ const LABELS: Record<string, string> = { rule: 'Rule', severity: 'Severity', mes
 
 /** Findings: sortable and filterable; a click (or Enter) jumps to the finding in the chain and editor. */
 export function FindingsView({ report }: { report: Report }) {
-  const { select, setView } = useStore();
+  const { select, setView } = useStore(useShallow((s) => ({ select: s.select, setView: s.setView })));
   const data = useMemo(() => report.findings.map((f, index) => ({ ...f, index })), [report]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const [text, setText] = useState('');

@@ -1,8 +1,9 @@
 import { useStore } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 
 /** The running job: a progress bar and Cancel. */
 export function JobBar() {
-  const { job, cancel, lastJobNote, artifact } = useStore();
+  const { job, cancel, lastJobNote, artifact } = useStore(useShallow((s) => ({ job: s.job, cancel: s.cancel, lastJobNote: s.lastJobNote, artifact: s.artifact })));
   if (!job) return lastJobNote ? <p className="note" role="status" data-testid="job-note">{lastJobNote}</p> : null;
   const pct = Math.round(job.fraction * 100);
   return (

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import type { CaseDecision, CaseView } from '../../../shared/api';
 import { useStore } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 
 const MIN_RATIONALE = 20;
 
 function PathField({ id, label, value, kind, onChange }: { id: string; label: string; value: string; kind: 'file' | 'directory'; onChange: (v: string) => void }) {
-  const { info, api } = useStore();
+  const { info, api } = useStore(useShallow((s) => ({ info: s.info, api: s.api })));
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -20,7 +21,7 @@ function PathField({ id, label, value, kind, onChange }: { id: string; label: st
 }
 
 function CaseDetail({ c }: { c: CaseView }) {
-  const { decide, journalBusy, journal, setJournal, receipt, journalError } = useStore();
+  const { decide, journalBusy, journal, setJournal, receipt, journalError } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal, setJournal: s.setJournal, receipt: s.receipt, journalError: s.journalError })));
   const [decision, setDecision] = useState<CaseDecision>('release');
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
@@ -113,7 +114,7 @@ function CaseDetail({ c }: { c: CaseView }) {
 
 /** Journal and quarantine: the case queue, a case with its evidence, the signed decision form. */
 export function JournalView() {
-  const { journal, setJournal, loadJournal, demoJournal, journalStatus: st, journalBusy } = useStore();
+  const { journal, setJournal, loadJournal, demoJournal, journalStatus: st, journalBusy } = useStore(useShallow((s) => ({ journal: s.journal, setJournal: s.setJournal, loadJournal: s.loadJournal, demoJournal: s.demoJournal, journalStatus: s.journalStatus, journalBusy: s.journalBusy })));
   const [chosen, setChosen] = useState<string | null>(null);
   const c = st?.cases.find((x) => x.caseId === chosen) ?? null;
   return (
@@ -174,7 +175,7 @@ export function JournalView() {
 
 /** The journal's own verification, always visible in the header. */
 export function JournalPill() {
-  const { journalStatus: st, setView, journalBusy } = useStore();
+  const { journalStatus: st, setView, journalBusy } = useStore(useShallow((s) => ({ journalStatus: s.journalStatus, setView: s.setView, journalBusy: s.journalBusy })));
   const label = journalBusy ? 'checking…' : !st ? 'no journal open' : st.verdict === 'pass' ? `verified (${st.entries} entries)` : `${st.verdict.toUpperCase()}: ${st.findings[0]?.rule ?? ''}`;
   return (
     <button type="button" className={`journal-pill ${st?.verdict ?? 'none'}`} onClick={() => setView('journal')} data-testid="journal-pill" title={st?.dir ?? ''}>

@@ -1,10 +1,11 @@
 import { memo, useMemo, useState, type DragEvent } from 'react';
 import type { CheckMode, ExampleSummary } from '../../../shared/api';
 import { useStore } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 
 /** Open: a file picker, a drop zone, recent files, and the built-in examples one click away. */
 export function OpenPanel() {
-  const { openFile, openPath, openSavedReport, examples, recent, info, api, job } = useStore();
+  const { openFile, openPath, openSavedReport, examples, recent, info, api, job } = useStore(useShallow((s) => ({ openFile: s.openFile, openPath: s.openPath, openSavedReport: s.openSavedReport, examples: s.examples, recent: s.recent, info: s.info, api: s.api, job: s.job })));
   const [mode, setMode] = useState<CheckMode>('verify');
   const [over, setOver] = useState(false);
   const [filter, setFilter] = useState('');

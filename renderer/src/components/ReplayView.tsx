@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { JsonValue, Report } from '../../../shared/report';
 import { useStore } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 import { ComparisonsTable } from './ComparisonsTable';
 
 const ExpressionDiff = lazy(() => import('./Editors').then((m) => ({ default: m.ExpressionDiff })));
@@ -11,7 +12,7 @@ function obj(v: JsonValue | undefined): { [k: string]: JsonValue } | null {
 
 /** Replay: run with progress and cancel; comparisons; the expression diff; drift events with routing. */
 export function ReplayView({ report }: { report: Report | null }) {
-  const { run, job, artifact, theme } = useStore();
+  const { run, job, artifact, theme } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, theme: s.theme })));
   const expression = obj(report?.details?.['expression']);
   const recorded = expression?.['recorded'];
   const replayed = expression?.['replayed'];

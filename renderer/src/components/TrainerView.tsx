@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { JsonValue, Report } from '../../../shared/report';
 import { useStore } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 
 function obj(v: JsonValue | undefined): { [k: string]: JsonValue } | null {
@@ -67,7 +68,7 @@ function trajectory(r: Report): { x: number[]; series: ChartSeries[] } | null {
 
 /** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
 export function TrainerView({ report }: { report: Report | null }) {
-  const { run, job, artifact } = useStore();
+  const { run, job, artifact } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact })));
   const [model, setModel] = useState('ref-2');
   const [shape, setShape] = useState('');
   const d = useMemo(() => (report ? deltaSeries(report) : null), [report]);
