@@ -9,10 +9,10 @@
 import { Worker } from 'node:worker_threads';
 import type { EngineJob, FromWorker, JobOutcome, ToWorker } from './protocol.js';
 
-interface Pending {
+interface Pending<J, O> {
   id: number;
-  job: EngineJob;
-  resolve: (o: JobOutcome) => void;
+  job: J;
+  resolve: (o: O) => void;
   onProgress: ((fraction: number, label?: string) => void) | undefined;
   slot: Slot | null;
 }
@@ -22,9 +22,11 @@ interface Slot {
   running: Set<number>;
 }
 
-export interface PoolOptions {
+export interface PoolOptions<O> {
   /** Jobs kept in flight per worker, to hide message latency on small jobs. */
   pipeline?: number;
+  /** The outcome of a job that could not finish (worker crashed, job cancelled). */
+  failure?: (message: string) => O;
 }
 
 export class CancelledError extends Error {
@@ -34,28 +36,34 @@ export class CancelledError extends Error {
   }
 }
 
-export class WorkerPool {
+/**
+ * J is the job a worker receives, O the outcome it answers with. The defaults are the
+ * engine's jobs (engine-worker.ts); the CLI's batches use BatchJob/BatchOutcome (batch-worker.ts).
+ */
+export class WorkerPool<J = EngineJob, O = JobOutcome> {
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
-  private readonly pending = new Map<number, Pending>();
+  private readonly queue: Pending<J, O>[] = [];
+  private readonly pending = new Map<number, Pending<J, O>>();
   private nextId = 1;
   private closed = false;
   private readonly pipeline: number;
+  private readonly failure: (message: string) => O;
 
   constructor(
     readonly size: number,
     private readonly workerUrl: URL,
-    opts: PoolOptions = {},
+    opts: PoolOptions<O> = {},
   ) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError('pool size must be a positive integer');
     this.pipeline = opts.pipeline ?? 4;
+    this.failure = opts.failure ?? ((message) => ({ ok: false, usage: false, message }) as O);
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
     const worker = new Worker(this.workerUrl);
     const slot: Slot = { worker, running: new Set() };
-    worker.on('message', (m: FromWorker) => {
+    worker.on('message', (m: FromWorker<O>) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       if (m.kind === 'progress') {
@@ -76,7 +84,7 @@ export class WorkerPool {
     const idx = this.slots.indexOf(slot);
     for (const id of [...slot.running]) {
       const p = this.pending.get(id);
-      if (p) this.finish(p, { ok: false, usage: false, message: `internal error: ${message}` });
+      if (p) this.finish(p, this.failure(`internal error: ${message}`));
     }
     if (idx >= 0 && !this.closed) {
       this.slots[idx] = this.spawn();
@@ -84,7 +92,7 @@ export class WorkerPool {
     }
   }
 
-  private finish(p: Pending, outcome: JobOutcome): void {
+  private finish(p: Pending<J, O>, outcome: O): void {
     this.pending.delete(p.id);
     p.slot?.running.delete(p.id);
     p.resolve(outcome);
@@ -99,7 +107,7 @@ export class WorkerPool {
       const p = this.queue.shift()!;
       p.slot = best;
       best.running.add(p.id);
-      const msg: ToWorker = { id: p.id, job: p.job };
+      const msg: ToWorker<J> = { id: p.id, job: p.job };
       best.worker.postMessage(msg);
       best.worker.ref();
     }
@@ -107,12 +115,12 @@ export class WorkerPool {
   }
 
   /** Runs a job; `cancel()` ends it at once with a CancelledError outcome. */
-  run(job: EngineJob, onProgress?: (fraction: number, label?: string) => void): { promise: Promise<JobOutcome>; cancel: () => void } {
+  run(job: J, onProgress?: (fraction: number, label?: string) => void): { promise: Promise<O>; cancel: () => void } {
     if (this.closed) throw new Error('pool is closed');
     const id = this.nextId++;
-    let resolveFn!: (o: JobOutcome) => void;
-    const promise = new Promise<JobOutcome>((r) => (resolveFn = r));
-    const p: Pending = { id, job, resolve: resolveFn, onProgress, slot: null };
+    let resolveFn!: (o: O) => void;
+    const promise = new Promise<O>((r) => (resolveFn = r));
+    const p: Pending<J, O> = { id, job, resolve: resolveFn, onProgress, slot: null };
     this.pending.set(id, p);
     this.queue.push(p);
     this.pump();
@@ -121,10 +129,10 @@ export class WorkerPool {
       const qi = this.queue.indexOf(p);
       if (qi >= 0) this.queue.splice(qi, 1);
       const slot = p.slot;
-      this.finish(p, { ok: false, usage: false, message: 'cancelled' });
+      this.finish(p, this.failure('cancelled'));
       if (slot) {
         // Other jobs on that worker are re-queued; the worker itself is replaced.
-        const others = [...slot.running].map((oid) => this.pending.get(oid)).filter((x): x is Pending => !!x);
+        const others = [...slot.running].map((oid) => this.pending.get(oid)).filter((x): x is Pending<J, O> => !!x);
         slot.running.clear();
         for (const o of others) {
           o.slot = null;

@@ -9,7 +9,24 @@ export type EngineJob =
 
 export type JobOutcome = { ok: true; report: Report } | { ok: false; usage: boolean; message: string };
 
-export type ToWorker = { id: number; job: EngineJob };
-export type FromWorker =
-  | { id: number; kind: 'done'; outcome: JobOutcome }
+export type ToWorker<J = EngineJob> = { id: number; job: J };
+export type FromWorker<O = JobOutcome> =
+  | { id: number; kind: 'done'; outcome: O }
   | { id: number; kind: 'progress'; fraction: number; label?: string };
+
+/**
+ * A CLI batch: several paths in one message, answered with each report already rendered
+ * in the worker (the CLI's main thread then only writes text), or with the report object
+ * when the CLI must assemble one JSON document.
+ */
+export type BatchRender = 'jsonl' | 'text' | 'text-quiet' | 'object';
+export interface BatchJob {
+  paths: string[];
+  mode: Mode;
+  options: EngineOptions;
+  render: BatchRender;
+}
+export type BatchItem =
+  | { ok: true; verdict: Report['verdict']; text: string; report?: Report }
+  | { ok: false; usage: boolean; message: string };
+export type BatchOutcome = BatchItem[];

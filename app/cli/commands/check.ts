@@ -8,7 +8,7 @@ import { expandPaths, type Mode } from '../../engine/run.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import { executeJob } from '../../workers/execute.js';
 import { WorkerPool } from '../../workers/pool.js';
-import type { JobOutcome } from '../../workers/protocol.js';
+import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../workers/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { formatReport, formatSummary } from '../output.js';
@@ -55,31 +55,50 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   return o;
 }
 
-export interface BatchHooks {
-  onReport?(index: number, report: Report): void;
+/** Renders one outcome the way the batch worker does (for the inline path). */
+function renderInline(o: JobOutcome, render: BatchRender): BatchItem {
+  if (!o.ok) return o;
+  if (render === 'object') return { ok: true, verdict: o.report.verdict, text: '', report: o.report };
+  if (render === 'jsonl') return { ok: true, verdict: o.report.verdict, text: JSON.stringify(o.report) + '\n' };
+  return { ok: true, verdict: o.report.verdict, text: formatReport(o.report, render === 'text-quiet') };
 }
 
-/** Runs every path and yields outcomes in input order, with `workers` threads (0 = inline). */
+/**
+ * Runs every path and emits rendered outcomes in input order, inline (workers = 0) or on
+ * `workers` threads. Paths travel in chunks so that per-message costs stay small next to
+ * the work, and reports are rendered in the workers.
+ */
 export async function runBatch(
   paths: string[],
   mode: Mode,
   options: EngineOptions,
   workers: number,
-  emit: (index: number, outcome: JobOutcome) => void,
+  render: BatchRender,
+  emit: (index: number, item: BatchItem) => void,
 ): Promise<void> {
   if (workers <= 0) {
-    for (let i = 0; i < paths.length; i++) emit(i, await executeJob({ op: 'runPath', path: paths[i]!, mode, options }));
+    for (let i = 0; i < paths.length; i++) emit(i, renderInline(await executeJob({ op: 'runPath', path: paths[i]!, mode, options }), render));
     return;
   }
-  const pool = new WorkerPool(workers, new URL('../../workers/engine-worker.js', import.meta.url));
+  const chunk = Math.max(1, Math.min(64, Math.ceil(paths.length / (workers * 16))));
+  const pool = new WorkerPool<BatchJob, BatchOutcome>(workers, new URL('../../workers/batch-worker.js', import.meta.url), {
+    pipeline: 2,
+    failure: (message) => [{ ok: false, usage: false, message }],
+  });
   try {
-    const results: (JobOutcome | undefined)[] = new Array(paths.length);
+    const chunks: string[][] = [];
+    for (let i = 0; i < paths.length; i += chunk) chunks.push(paths.slice(i, i + chunk));
+    const results: (BatchOutcome | undefined)[] = new Array(chunks.length);
     let next = 0;
     await Promise.all(
-      paths.map(async (path, i) => {
-        results[i] = await pool.run({ op: 'runPath', path, mode, options }).promise;
-        while (next < paths.length && results[next] !== undefined) {
-          emit(next, results[next]!);
+      chunks.map(async (c, ci) => {
+        let out = await pool.run({ paths: c, mode, options, render }).promise;
+        // A crashed worker fails its whole chunk with one item: spread it over every path.
+        if (out.length !== c.length) out = c.map(() => out[0]!);
+        results[ci] = out;
+        while (next < chunks.length && results[next] !== undefined) {
+          const items = results[next]!;
+          for (let j = 0; j < items.length; j++) emit(next * chunk + j, items[j]!);
           results[next] = undefined;
           next++;
         }
@@ -108,21 +127,32 @@ function makeCheck(mode: Mode): Command {
       const counts: Record<string, number> = {};
       const reports: Report[] = [];
       const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
-      await runBatch(paths, mode, options, workers, (i, outcome) => {
+      const render: BatchRender = values['json'] ? 'object' : values['jsonl'] ? 'jsonl' : values['quiet'] === true ? 'text-quiet' : 'text';
+      // Batched stdout: one write per 64 KiB instead of one per artifact (not while a
+      // progress line is drawn on the terminal, where each line must appear at once).
+      let pending = '';
+      const write = (s: string): void => {
+        if (progress) return io.out(s);
+        pending += s;
+        if (pending.length >= 65536) {
+          io.out(pending);
+          pending = '';
+        }
+      };
+      await runBatch(paths, mode, options, workers, render, (i, item) => {
         if (progress) io.err(`\r[${i + 1}/${paths.length}] ${paths[i]}\x1b[K`);
-        if (!outcome.ok) {
+        if (!item.ok) {
           codes.push(EXIT.error);
           counts['error'] = (counts['error'] ?? 0) + 1;
-          io.err(`${progress ? '\r\x1b[K' : ''}reprise: ${outcome.message}\n`);
+          io.err(`${progress ? '\r\x1b[K' : ''}reprise: ${item.message}\n`);
           return;
         }
-        const r = outcome.report;
-        codes.push(exitOfVerdict(r.verdict));
-        counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
-        if (values['jsonl']) io.out(JSON.stringify(r) + '\n');
-        else if (values['json']) reports.push(r);
-        else io.out((progress ? '\r\x1b[K' : '') + formatReport(r, values['quiet'] === true));
+        codes.push(exitOfVerdict(item.verdict));
+        counts[item.verdict] = (counts[item.verdict] ?? 0) + 1;
+        if (item.report) reports.push(item.report);
+        else write((progress ? '\r\x1b[K' : '') + item.text);
       });
+      if (pending) io.out(pending);
       if (progress) io.err('\r\x1b[K');
       if (values['json']) {
         const single = positionals.length === 1 && paths.length === 1;
