@@ -93,6 +93,8 @@ const ESCAPED_COLON = /\\u003[aA]/;
 // An integer token of 16 or more digits (no fraction, no exponent): only those can lose
 // precision silently. Long fractions (log-probabilities) are not integers and never match.
 const LONG_INTEGER = /(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/;
+/** A cheap pre-test: the lookbehind above is slow to scan a whole text with. */
+const LONG_DIGITS = /\d{16}/;
 
 function countChar(s: string, ch: string): number {
   let n = 0;
@@ -243,7 +245,7 @@ export function parseCanonical(text: string): StrictParse {
     const err = diagnose(text);
     if (err) throw err;
   }
-  const warnings = LONG_INTEGER.test(text) ? precisionWarnings(text) : [];
+  const warnings = LONG_DIGITS.test(text) && LONG_INTEGER.test(text) ? precisionWarnings(text) : [];
   return { value, canonical, warnings };
 }
 
