@@ -216,3 +216,23 @@ test('drag and drop a file onto the drop zone', async ({ workbench: page }) => {
   await expect(page.getByTestId('verdict')).toContainText('dropped.json');
   await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window');
 });
+
+test('open by path with a trust store: the signer is trusted only when the store names it', async ({ workbench: page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-ex-'));
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', dir], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  const dump = join(dir, 'dumps', 'intact.dump.json');
+  await page.getByTestId('open-path').fill(dump);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).not.toHaveText('PASS');
+  await page.getByTestId('tab-open').click();
+  await page.getByText('Engine options for the files you open').click();
+  await page.locator('#opt-trust').fill(join(dir, 'dumps', 'trust-store.json'));
+  await page.getByTestId('open-path').fill(dump);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('PASS');
+  await expect(page.getByTestId('authenticity')).toContainText('Trusted signer');
+  // The path is now a recent file, one click away.
+  await page.getByTestId('tab-open').click();
+  await expect(page.locator('.recent')).toContainText('intact.dump.json');
+});

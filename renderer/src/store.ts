@@ -38,6 +38,12 @@ export interface Selection {
   findingIndex: number | null;
 }
 
+/** Engine options for files the user opens (examples bring their own). */
+export interface OpenOptions {
+  trustStore: string;
+  providers: string;
+}
+
 export interface JournalForm {
   dir: string;
   trustStore: string;
@@ -58,6 +64,8 @@ interface State {
   lastJobNote: string | null;
   selection: Selection;
   error: string | null;
+  openOptions: OpenOptions;
+  setOpenOptions(o: Partial<OpenOptions>): void;
   journal: JournalForm;
   journalStatus: JournalStatus | null;
   journalBusy: boolean;
@@ -106,6 +114,10 @@ export const useStore = create<State>((set, get) => ({
   lastJobNote: null,
   selection: NO_SELECTION,
   error: null,
+  openOptions: { trustStore: '', providers: '' },
+  setOpenOptions(o) {
+    set({ openOptions: { ...get().openOptions, ...o } });
+  },
   journal: { dir: '', trustStore: '', keyFile: '' },
   journalStatus: null,
   journalBusy: false,
@@ -195,7 +207,9 @@ export const useStore = create<State>((set, get) => ({
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION });
     try {
-      const { jobId } = await api.startJob({ source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}) });
+      const o = get().openOptions;
+      const options = artifact.source.type === 'example' ? {} : { ...(o.trustStore.trim() ? { trustStore: o.trustStore.trim() } : {}), ...(o.providers.trim() ? { providers: o.providers.trim() } : {}) };
+      const { jobId } = await api.startJob({ source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}) });
       set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf } });
       if (!get().content) {
         void api.artifactContent({ source: artifact.source }).then(

@@ -140,6 +140,19 @@ export function JournalView() {
       </form>
       {st && (
         <>
+          <p className={st.verdict === 'pass' ? 'ok' : 'bad'} data-testid="journal-verification">
+            Journal {st.verdict === 'pass' ? 'verified' : st.verdict.toUpperCase()}: {st.entries} entries, checkpoint {st.checkpointSize ?? 'none'}
+            {st.rolesChecked ? ', signers checked against the trust store' : ', signers NOT checked (no trust store)'}.
+          </p>
+          {st.findings.length > 0 && (
+            <ul className="journal-findings">
+              {st.findings.map((f, i) => (
+                <li key={i}>
+                  <span className={`sev ${f.severity}`}>{f.severity}</span> <span className="mono">{f.rule}</span> {f.message} {f.pointer && <span className="mono small">at {f.pointer}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
           <h3>Case queue ({st.cases.length})</h3>
           <table className="grid" data-testid="case-queue">
             <caption className="visually-hidden">Quarantine cases and their states</caption>

@@ -108,6 +108,12 @@ export function OpenPanel() {
           Open
         </button>
       </form>
+      <details className="options">
+        <summary>Engine options for the files you open: trust store, providers registry</summary>
+        <OptionField id="opt-trust" label="Trust store (who may sign dumps)" k="trustStore" />
+        <OptionField id="opt-providers" label="Providers registry (for replay)" k="providers" />
+        <p className="muted small">Absolute paths on this machine. Without a trust store a signed dump is at best "unknown signer". Built-in examples bring their own.</p>
+      </details>
       {recent.length > 0 && (
         <div className="recent">
           <h3>Recent files</h3>
@@ -161,3 +167,18 @@ const ExampleGroups = memo(function ExampleGroups({ groups, busy, mode }: { grou
     </>
   );
 });
+
+function OptionField({ id, label, k }: { id: string; label: string; k: 'trustStore' | 'providers' }) {
+  const { value, setOpenOptions, info, api } = useStore(useShallow((s) => ({ value: s.openOptions[k], setOpenOptions: s.setOpenOptions, info: s.info, api: s.api })));
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} className="mono" value={value} onChange={(e) => setOpenOptions({ [k]: e.target.value })} spellCheck={false} placeholder="/path/to/file.json" />
+      {info?.nativeDialogs && (
+        <button type="button" onClick={() => void api?.pickPath({ kind: 'file', title: label }).then((p) => p && setOpenOptions({ [k]: p }))}>
+          Choose…
+        </button>
+      )}
+    </div>
+  );
+}
