@@ -75,8 +75,17 @@ export async function runBytes(path: string, bytes: Buffer, mode: Mode, options:
 
 /** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
 export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
-  const st = await statOrThrow(path);
-  if (st.isDirectory()) {
+  // Read first and stat only when that fails: one open/fstat/read/close per file in batches.
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'ERR_FS_FILE_TOO_LARGE' && code !== 'ERR_STRING_TOO_LONG') {
+      throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
+    }
+    const st = await statOrThrow(path);
+    if (!st.isDirectory()) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
     const started = Date.now();
     for (const d of DIRECTORY_KINDS) {
       if (await d.detectDir(path)) {
@@ -86,13 +95,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
     }
     throw new UsageError(`${path} is a directory that holds no artifact of a known kind`);
   }
-  if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
+  if (bytes.length > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
   return runBytes(path, bytes, mode, options, onProgress);
 }
 
