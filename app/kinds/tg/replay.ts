@@ -10,12 +10,12 @@
  * Drift beyond ε emits REPLAY-DRIFT with decisionMaterial; routing follows.
  */
 import { writeFile } from 'node:fs/promises';
+import { parseWhatIf as parseWhatIfItems, ReplayUsageError, type WhatIf } from '../replay-dump/replay.js';
 import type { ChainNode, Comparison, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashCanonicalText, hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import { epochMs } from '../../core/time.js';
-import type { ComputeShape } from '../../providers/types.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
 import type { Bundle } from './bundle.js';
@@ -149,25 +149,16 @@ export interface ReplayControl {
   confidence?: ConfidencePort;
 }
 
-export interface WhatIf {
-  model?: string;
-  shape?: ComputeShape;
-}
+export type { WhatIf };
 
-/** `--what-if model=VERSION` / `shape=ADVISOR/ARITY/TENSORTYPE` (training): A re-runs under a substituted environment. */
+/** `--what-if model=VERSION` / `shape=ADVISOR/ARITY/TENSORTYPE` (training): the dump kind's one parser, its usage errors made the engine's. */
 export async function parseWhatIf(items: readonly string[] | undefined): Promise<WhatIf | null> {
-  if (!items || items.length === 0) return null;
-  const w: WhatIf = {};
-  for (const it of items) {
-    const eq = it.indexOf('=');
-    const k = it.slice(0, eq);
-    const v = it.slice(eq + 1);
-    const shape = /^([^/]+)\/(\d{1,4})\/([^/]+)$/.exec(v);
-    if (k === 'model' && v) w.model = v;
-    else if (k === 'shape' && shape) w.shape = { advisor: shape[1]!, arity: Number(shape[2]), tensorType: shape[3]! };
-    else throw await usageError(`--what-if takes model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE, not "${it}"`);
+  try {
+    return parseWhatIfItems(items);
+  } catch (e) {
+    if (e instanceof ReplayUsageError) throw await usageError(e.message);
+    throw e;
   }
-  return w;
 }
 
 export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: ReplayControl = {}): Promise<ReplayOutcome> {
