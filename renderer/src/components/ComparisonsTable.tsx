@@ -1,9 +1,10 @@
 import { createColumnHelper, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import type { Comparison } from '../../../shared/report';
 import { show } from '../lib/report-words';
 import { features } from '../lib/table';
+import { ColumnFilter } from './ColumnFilter';
 
 type Row = Comparison & { index: number };
 const helper = createColumnHelper<typeof features, Row>();
@@ -17,6 +18,7 @@ const columns = helper.columns([
   helper.accessor((r) => r.epsilon ?? null, { id: 'epsilon', header: 'ε', sortFn: 'basic' }),
 ]);
 const ROW = 30;
+const STATUSES = ['pass', 'fail', 'unavailable'] as const;
 const WIDTHS = ['26%', '9%', '10%', '17%', '17%', '10.5%', '10.5%'];
 
 function num(v: number | null | undefined): string {
@@ -37,8 +39,6 @@ function rowsOf(comparisons: Comparison[]): Row[] {
 export const ComparisonsTable = memo(function ComparisonsTable({ comparisons }: { comparisons: Comparison[] }) {
   const data = rowsOf(comparisons);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
-  const [mode, setMode] = useState('');
-  const [status, setStatus] = useState('');
   const rows = table.getRowModel().rows;
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
@@ -47,38 +47,8 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons }: 
   return (
     <div className="comparisons">
       <div className="toolbar">
-        <label>
-          Mode{' '}
-          <select
-            value={mode}
-            data-testid="filter-mode"
-            onChange={(e) => {
-              setMode(e.target.value);
-              table.getColumn('mode')?.setFilterValue(e.target.value || undefined);
-            }}
-          >
-            <option value="">all</option>
-            {modes.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status{' '}
-          <select
-            value={status}
-            data-testid="filter-status"
-            onChange={(e) => {
-              setStatus(e.target.value);
-              table.getColumn('status')?.setFilterValue(e.target.value || undefined);
-            }}
-          >
-            <option value="">all</option>
-            <option>pass</option>
-            <option>fail</option>
-            <option>unavailable</option>
-          </select>
-        </label>
+        <ColumnFilter label="Mode" testId="filter-mode" options={modes} apply={(v) => table.getColumn('mode')?.setFilterValue(v)} />
+        <ColumnFilter label="Status" testId="filter-status" options={STATUSES} apply={(v) => table.getColumn('status')?.setFilterValue(v)} />
         <span className="muted" data-testid="comparison-count" role="status">
           {rows.length.toLocaleString('en')} of {comparisons.length.toLocaleString('en')} comparisons
         </span>

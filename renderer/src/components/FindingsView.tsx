@@ -5,6 +5,7 @@ import { show } from '../lib/report-words';
 import { features } from '../lib/table';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
+import { ColumnFilter } from './ColumnFilter';
 import { SortHeader } from './SortHeader';
 
 type Row = Finding & { index: number };
@@ -15,6 +16,7 @@ const columns = helper.columns([
   helper.accessor('message', { header: 'Message', sortFn: 'text', filterFn: 'includesString' }),
   helper.accessor((r) => r.pointer ?? '', { id: 'pointer', header: 'Pointer', sortFn: 'text', filterFn: 'includesString' }),
 ]);
+const SEVERITIES = ['fail', 'unavailable', 'warning', 'info'] as const;
 const LABELS: Record<string, string> = { rule: 'Rule', severity: 'Severity', message: 'Message', pointer: 'Pointer' };
 
 /** Findings: sortable and filterable; a click (or Enter) jumps to the finding in the chain and editor. */
@@ -23,7 +25,6 @@ export function FindingsView({ report }: { report: Report }) {
   const data = useMemo(() => report.findings.map((f, index) => ({ ...f, index })), [report]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const [text, setText] = useState('');
-  const [severity, setSeverity] = useState('');
 
   const open = (r: Row): void => {
     const node = report.chain.find((n) => n.pointer && r.pointer && (r.pointer === n.pointer || r.pointer.startsWith(n.pointer + '/')));
@@ -47,22 +48,7 @@ export function FindingsView({ report }: { report: Report }) {
             }}
           />
         </label>
-        <label>
-          Severity{' '}
-          <select
-            value={severity}
-            onChange={(e) => {
-              setSeverity(e.target.value);
-              table.getColumn('severity')?.setFilterValue(e.target.value || undefined);
-            }}
-          >
-            <option value="">all</option>
-            <option value="fail">fail</option>
-            <option value="unavailable">unavailable</option>
-            <option value="warning">warning</option>
-            <option value="info">info</option>
-          </select>
-        </label>
+        <ColumnFilter label="Severity" options={SEVERITIES} apply={(v) => table.getColumn('severity')?.setFilterValue(v)} />
       </div>
       {report.findings.length === 0 ? (
         <p>No findings: every check passed.</p>
