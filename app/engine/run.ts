@@ -5,6 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '../../shared/report.js';
+import { UsageError } from '../core/errors.js';
 import { fail } from '../core/findings.js';
 import { hashBytes } from '../core/hash.js';
 import { loadTrustStore, type TrustStore } from '../core/keys.js';
@@ -16,12 +17,7 @@ import type { EngineOptions, KindContext } from '../kinds/types.js';
 export type Mode = 'verify' | 'replay';
 
 /** Bad usage or an unreadable path: the CLI exits 3 with this one-line message. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 /** Files larger than this are refused before reading (a documented limit). */
 export const MAX_ARTIFACT_BYTES = 2 * 1024 * 1024 * 1024 - 1;

@@ -5,6 +5,7 @@
  * 3 state unfreezing (buffers from the artifacts), 4 shadow execution and comparison.
  * What-if substitutions (training) are labelled in details.whatIf and never pass.
  */
+import { UsageError } from '../../core/errors.js';
 import type { Comparison, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
@@ -17,15 +18,9 @@ import { SUPPORTED_KERNEL_MAJORS } from './verify.js';
 /** A usage error (bad --what-if, bad --providers file): the CLI exits 3 with its message. */
 export class ReplayUsageError extends Error {}
 
-/**
- * Rethrows as the engine's UsageError (exit 3, one line). Imported lazily: engine/run.ts
- * imports the kind registry, which imports this kind, so a static import would be a cycle.
- */
+/** Rethrows as the engine's UsageError (exit 3, one line). */
 async function asUsageError(e: unknown): Promise<never> {
-  if (e instanceof ReplayUsageError || e instanceof ProviderRegistryError) {
-    const { UsageError } = await import('../../engine/run.js');
-    throw new UsageError(e.message);
-  }
+  if (e instanceof ReplayUsageError || e instanceof ProviderRegistryError) throw new UsageError(e.message);
   throw e;
 }
 

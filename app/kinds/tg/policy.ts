@@ -3,6 +3,7 @@
  * it from the manifest's own artifacts or from `--policy FILE`, and accepts it only when
  * H(bundle) equals the named hash and the bundle passes every bundle check.
  */
+import { UsageError } from '../../core/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { ChainNode, Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
@@ -21,9 +22,8 @@ export interface Resolved {
   node: ChainNode;
 }
 
-/** UsageError (exit 3), imported lazily: engine/run.ts imports the kind registry, which imports this kind. */
-export async function usageError(message: string): Promise<Error> {
-  const { UsageError } = await import('../../engine/run.js');
+/** The engine's UsageError (exit 3, one line). */
+export function usageError(message: string): Error {
   return new UsageError(message);
 }
 
