@@ -93,8 +93,6 @@ const ESCAPED_COLON = /\\u003[aA]/;
 // An integer token of 16 or more digits (no fraction, no exponent): only those can lose
 // precision silently. Long fractions (log-probabilities) are not integers and never match.
 const LONG_INTEGER = /(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/;
-/** A cheap pre-test: the lookbehind above is slow to scan a whole text with. */
-const LONG_DIGITS = /\d{16}/;
 
 function countChar(s: string, ch: string): number {
   let n = 0;
@@ -104,13 +102,9 @@ function countChar(s: string, ch: string): number {
 
 interface WalkState {
   nonFinite: boolean;
-  /** Set when an out-of-order object has array-index keys, whose order JS cannot change. */
-  indexKeys: boolean;
-  /** May the walk replace children in place (true only for values JSON.parse just made)? */
-  mutate: boolean;
+  /** A number of magnitude 2^53 or more was seen: only then can an integer have lost precision. */
+  big: boolean;
 }
-
-const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
 
 /** Sorts member names by UTF-16 code units; insertion sort wins for the usual handful. */
 function sortKeys(keys: string[]): void {
@@ -129,79 +123,72 @@ function sortKeys(keys: string[]): void {
   }
 }
 
-function sortedCopy(o: Record<string, unknown>, keys: string[], st: WalkState): Record<string, unknown> {
-  sortKeys(keys);
-  const c: Record<string, unknown> = {};
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    const c0 = k.charCodeAt(0);
-    if (c0 >= 0x30 && c0 <= 0x39 && ARRAY_INDEX.test(k) && Number(k) < 4294967295) st.indexKeys = true;
-    if (k === '__proto__') Object.defineProperty(c, k, { value: o[k], enumerable: true, writable: true, configurable: true });
-    else c[k] = o[k];
+const SAFE = 9007199254740992; // 2^53
+
+function checkNumber(n: number, st: WalkState): void {
+  if (!(n < SAFE && n > -SAFE)) {
+    if (Number.isFinite(n)) st.big = true;
+    else st.nonFinite = true;
   }
-  return c;
 }
 
 /**
- * Walks a value: checks depth and finiteness, and returns a value whose JSON.stringify is
- * the canonical text. Objects whose members are out of JCS order are replaced by sorted
- * copies; everything already in order is reused as is, so V8's native JSON.stringify
- * does the serialization. With `mutate` the replaced children are written back into
- * their parents (the parse result is ours); without it, parents are copied on write.
+ * The canonical text of an object or array, or `undefined` when V8's own JSON.stringify of
+ * it already is canonical (every object in its subtree has its members in JCS order).
+ * Only the out-of-order parts are serialized here, and of those the objects without
+ * nested objects (most of them) still go through native JSON.stringify, with the sorted
+ * member list as its property list, which fixes the output order (array-index keys
+ * included, which JS itself would always put first). Checks depth and numbers on the way.
  */
-function walk(v: unknown, depth: number, st: WalkState): unknown {
-  if (typeof v !== 'object' || v === null) {
-    if (typeof v === 'number' && !Number.isFinite(v)) st.nonFinite = true;
-    return v;
-  }
+function canon(v: object, depth: number, st: WalkState): string | undefined {
   if (depth >= MAX_DEPTH) throw new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
   if (Array.isArray(v)) {
-    let out: unknown[] = v;
+    let parts: string[] | undefined;
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
-      if (typeof e === 'object' && e !== null) {
-        const w = walk(e, depth + 1, st);
-        if (w !== e) {
-          if (!st.mutate && out === v) out = v.slice();
-          out[i] = w;
-        }
-      } else if (typeof e === 'number' && !Number.isFinite(e)) st.nonFinite = true;
+      let s: string | undefined;
+      if (typeof e === 'object' && e !== null) s = canon(e, depth + 1, st);
+      else if (typeof e === 'number') checkNumber(e, st);
+      if (s !== undefined && parts === undefined) {
+        parts = new Array<string>(v.length);
+        for (let j = 0; j < i; j++) parts[j] = JSON.stringify(v[j]);
+      }
+      if (parts !== undefined) parts[i] = s ?? JSON.stringify(e);
     }
-    return out;
+    return parts === undefined ? undefined : '[' + parts.join(',') + ']';
   }
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
   let sorted = true;
-  let out = o;
+  let leaf = true;
+  let dirty: Map<string, string> | undefined;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     if (i > 0 && !(keys[i - 1]! < k)) sorted = false;
     const e = o[k];
     if (typeof e === 'object' && e !== null) {
-      const w = walk(e, depth + 1, st);
-      if (w !== e) {
-        if (!st.mutate && out === o) out = { ...o };
-        if (k === '__proto__') Object.defineProperty(out, k, { value: w, enumerable: true, writable: true, configurable: true });
-        else out[k] = w;
-      }
-    } else if (typeof e === 'number' && !Number.isFinite(e)) st.nonFinite = true;
+      leaf = false;
+      const s = canon(e, depth + 1, st);
+      if (s !== undefined) (dirty ??= new Map()).set(k, s);
+    } else if (typeof e === 'number') checkNumber(e, st);
   }
-  return sorted ? out : sortedCopy(out, keys, st);
-}
-
-/** The slow, always-correct serializer, for the rare objects whose index keys JS reorders. */
-function serializeSorted(v: unknown): string {
-  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
-  if (Array.isArray(v)) return '[' + v.map(serializeSorted).join(',') + ']';
-  const o = v as Record<string, unknown>;
-  return '{' + Object.keys(o).sort().map((k) => JSON.stringify(k) + ':' + serializeSorted(o[k])).join(',') + '}';
+  if (sorted && dirty === undefined) return undefined;
+  if (!sorted) sortKeys(keys);
+  if (leaf) return JSON.stringify(o, keys);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0) out += ',';
+    out += JSON.stringify(k) + ':' + (dirty?.get(k) ?? JSON.stringify(o[k]));
+  }
+  return out + '}';
 }
 
 /** Checks and serializes a value (throws ERR_DEPTH; reports non-finite numbers in `st`). */
 function serialize(value: unknown, st: WalkState): string {
-  const w = walk(value, 0, st);
-  if (st.nonFinite) return '';
-  return st.indexKeys ? serializeSorted(value) : JSON.stringify(w);
+  if (typeof value === 'object' && value !== null) return canon(value, 0, st) ?? JSON.stringify(value);
+  if (typeof value === 'number') checkNumber(value, st);
+  return JSON.stringify(value);
 }
 
 export interface StrictParse {
@@ -223,7 +210,7 @@ export function parseCanonical(text: string): StrictParse {
   } catch {
     return fail(text);
   }
-  const st: WalkState = { nonFinite: false, indexKeys: false, mutate: true };
+  const st: WalkState = { nonFinite: false, big: false };
   let canonical: string;
   try {
     canonical = serialize(value, st);
@@ -245,7 +232,7 @@ export function parseCanonical(text: string): StrictParse {
     const err = diagnose(text);
     if (err) throw err;
   }
-  const warnings = LONG_DIGITS.test(text) && LONG_INTEGER.test(text) ? precisionWarnings(text) : [];
+  const warnings = st.big && LONG_INTEGER.test(text) ? precisionWarnings(text) : [];
   return { value, canonical, warnings };
 }
 
@@ -274,7 +261,7 @@ export function canonicalizeBytes(bytes: Uint8Array): Buffer {
 export function canonicalizeValue(value: unknown): string {
   // A fast check first; only when it finds a problem is the value walked again to name it.
   if (!isPlainData(value, 0)) checkPlainData(value, 0, '');
-  const st: WalkState = { nonFinite: false, indexKeys: false, mutate: false };
+  const st: WalkState = { nonFinite: false, big: false };
   const out = serialize(value, st);
   if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
   return out;
@@ -286,7 +273,7 @@ export function canonicalizeValue(value: unknown): string {
  * already in JCS order this is one JSON.stringify. Never use it on values of other origin.
  */
 export function canonicalizeParsed(value: unknown): string {
-  const st: WalkState = { nonFinite: false, indexKeys: false, mutate: false };
+  const st: WalkState = { nonFinite: false, big: false };
   const out = serialize(value, st);
   if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
   return out;

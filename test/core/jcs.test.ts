@@ -118,6 +118,18 @@ describe('text-level refusals', () => {
   it('sorts integer-like keys by code units, not numerically', () => {
     expect(canonicalizeText('{"10":1,"9":2,"-a":3,"1":4}')).toBe('{"-a":3,"1":4,"10":1,"9":2}');
   });
+  it('sorts out-of-order objects at any depth, inside in-order parents and arrays', () => {
+    // Leaf objects (no nested objects), objects with nested ones, index keys, both in arrays.
+    const text = '{"a":[{"b":1,"a":[{"y":2,"x":1}]},{"2":0,"10":1}],"b":{"c":{"e":1,"d":{"10":[],"9":{}}}},"c":[1,{"__proto__":1,"_":2}]}';
+    expect(canonicalizeText(text)).toBe(
+      '{"a":[{"a":[{"x":1,"y":2}],"b":1},{"10":1,"2":0}],"b":{"c":{"d":{"10":[],"9":{}},"e":1}},"c":[1,{"_":2,"__proto__":1}]}',
+    );
+    expect(canonicalize(JSON.parse(text))).toBe(canonicalizeText(text));
+  });
+  it('warns on a lost integer deep in an array, and not for large decimals', () => {
+    expect(parseCanonical('[[{"n":[12345678901234567891]}]]').warnings).toEqual([expect.objectContaining({ pointer: '/0/0/n/0' })]);
+    expect(parseCanonical('[12345678901234567891.5, 1e300, 123456789012345678]').warnings).toHaveLength(1);
+  });
   it('keeps __proto__ as data', () => {
     expect(canonicalizeText('{"__proto__":{"polluted":true}}')).toBe('{"__proto__":{"polluted":true}}');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
