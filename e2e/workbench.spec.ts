@@ -32,15 +32,15 @@ test.describe.configure({ timeout: 180_000 });
 
 const KINDS: { path: string; verdict: string; rule: string | null; kind: string; auth?: RegExp }[] = [
   { path: 'dumps/intact.dump.json', verdict: 'PASS', rule: null, kind: 'replay-dump', auth: /Trusted signer/ },
-  { path: 'dumps/fail/altered-artifact.dump.json', verdict: 'FAIL', rule: 'RDS-F001', kind: 'replay-dump' },
+  { path: 'dumps/fail/altered-artifact.dump.json', verdict: 'FAIL', rule: 'RDS-F001', kind: 'replay-dump', auth: /^Authenticity: Signature not accepted/ },
   { path: 'dumps/unavailable/unknown-key.rom.md', verdict: 'UNAVAILABLE', rule: 'RDS-007', kind: 'replay-dump', auth: /Unknown signer/ },
-  { path: 'tg/missing-pin/manifest.json', verdict: 'FAIL', rule: 'RPR-TG-015', kind: 'tg-replay-manifest' },
+  { path: 'tg/missing-pin/manifest.json', verdict: 'FAIL', rule: 'RPR-TG-015', kind: 'tg-replay-manifest', auth: /TG replay manifest carries no signature/ },
   { path: 'tg/bundle.json', verdict: 'PASS', rule: null, kind: 'tg-policy-bundle' },
   { path: 'acgp/seed-eval.json', verdict: 'FAIL', rule: 'RPR-ACGP-005', kind: 'acgp-eval' },
-  { path: 'acgp/trace-missing-timestamp.jsonl', verdict: 'UNAVAILABLE', rule: 'RPR-ACGP-024', kind: 'acgp-trace' },
+  { path: 'acgp/trace-missing-timestamp.jsonl', verdict: 'UNAVAILABLE', rule: 'RPR-ACGP-024', kind: 'acgp-trace', auth: /ACGP traces carry no signature/ },
   { path: 'packages/zip/043-dotdot.nemosyne', verdict: 'FAIL', rule: 'RPR-ZIP-043', kind: 'nemosyne-package' },
   { path: 'packages/intact/v2-no-digest.nemosyne', verdict: 'PASS', rule: null, kind: 'nemosyne-package', auth: /origin not established/ },
-  { path: 'unknown/not-an-artifact.json', verdict: 'FAIL', rule: 'RPR-KIND-001', kind: 'unknown' },
+  { path: 'unknown/not-an-artifact.json', verdict: 'FAIL', rule: 'RPR-KIND-001', kind: 'unknown', auth: /makes no authenticity statement/ },
 ];
 
 test('opens each example kind: verdict, kind, decisive finding, authenticity', async ({ workbench: page }, info) => {

@@ -61,6 +61,18 @@ export interface Comparison {
   reason?: string;
 }
 
+/** Who made the artifact, as far as the engine established it (never guessed by a viewer). */
+export const AUTHENTICITY_STATUSES = ['trusted-signer', 'untrusted-signer', 'unknown-signer', 'revoked-signer', 'bad-signature', 'unsigned', 'consistency-only'] as const;
+export type AuthenticityStatus = (typeof AUTHENTICITY_STATUSES)[number];
+
+export interface Authenticity {
+  status: AuthenticityStatus;
+  /** The signing key's id (`ed25519:<hex>`) when the artifact names one. */
+  keyId?: string;
+  /** One sentence in plain words: what was and was not established about the origin. */
+  statement: string;
+}
+
 export interface ArtifactRef {
   path: string;
   kind: ArtifactKind;
@@ -85,6 +97,8 @@ export interface Report {
   events?: JsonValue[];
   /** Kind-specific, deterministic extras (what-if substitutions, trajectories, authenticity). */
   details?: { [key: string]: JsonValue };
+  /** The origin statement of kinds that have a notion of origin (signatures, trust stores). */
+  authenticity?: Authenticity;
   run: ReportRun;
 }
 

@@ -2,8 +2,9 @@
  * Builds `reprise.report/v1` objects: the one place a report is assembled, so every
  * kind's report has the same member order and everything but `run` is deterministic.
  */
-import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type ChainNode, type Comparison, type Finding, type JsonValue, type Report } from '../../shared/report.js';
+import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type Authenticity, type ChainNode, type Comparison, type Finding, type JsonValue, type Report } from '../../shared/report.js';
 import { VERSION } from '../version.js';
+import { authenticityOf } from './authenticity.js';
 
 export interface KindResult {
   id: string | null;
@@ -12,6 +13,8 @@ export interface KindResult {
   comparisons?: Comparison[];
   events?: JsonValue[];
   details?: { [key: string]: JsonValue };
+  /** The kind's origin statement (app/core/authenticity.ts); derived when absent. */
+  authenticity?: Authenticity;
 }
 
 export interface ReportInput extends KindResult {
@@ -36,6 +39,8 @@ export function buildReport(input: ReportInput, startedAt: number, now: () => nu
   if (input.comparisons || input.replay) ordered.comparisons = input.comparisons ?? [];
   if (input.events || input.replay) ordered.events = input.events ?? [];
   if (input.details) ordered.details = input.details;
+  const auth = authenticityOf(input.kind, input);
+  if (auth) ordered.authenticity = auth;
   ordered.run = { tool: 'reprise', version: VERSION, startedAtUtc: new Date(startedAt).toISOString(), durationMs: Math.max(0, Math.round(now() - startedAt)) };
   return ordered;
 }

@@ -9,6 +9,7 @@ import { ROOT } from '../helpers/cli.js';
 const schema = JSON.parse(await readFile(`${ROOT}docs/report.schema.json`, 'utf8'));
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const validate = ajv.compile(schema);
+const files = await buildExamples();
 
 describe('reprise.report/v1 schema', () => {
   it('accepts the report of unknown content', async () => {
@@ -16,7 +17,6 @@ describe('reprise.report/v1 schema', () => {
     expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
   });
   it('accepts the report of every built-in example, in verify and replay', async () => {
-    const files = await buildExamples();
     let n = 0;
     for (const f of files.slice(0, 400)) {
       if (f.options) continue; // examples that need flags are covered by their kind's tests
@@ -27,6 +27,15 @@ describe('reprise.report/v1 schema', () => {
       }
     }
     expect(n).toBeGreaterThan(0);
+  });
+  it('accepts the authenticity of a signed dump, and rejects an unknown status or a malformed key id', async () => {
+    const dump = files.find((f) => f.path === 'dumps/intact.dump.json')!;
+    const r = await runBytes(dump.path, Buffer.from(dump.bytes), 'verify', {});
+    expect(r.authenticity?.status).toBe('unknown-signer');
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...r, authenticity: { ...r.authenticity, status: 'probably-fine' } })).toBe(false);
+    expect(validate({ ...r, authenticity: { ...r.authenticity, keyId: 'ed25519:XYZ' } })).toBe(false);
+    expect(validate({ ...r, authenticity: { status: 'unsigned' } })).toBe(false);
   });
   it('rejects a report with an unknown verdict or a malformed hash', async () => {
     const r = await runBytes('x.json', Buffer.from('{"a":1}'), 'verify', {});

@@ -5,6 +5,7 @@
  * One small function per check, each yielding findings with a rule id, expected and
  * actual (after sigstore-js verify).
  */
+import { authenticity } from '../../core/authenticity.js';
 import type { Comparison, Finding, JsonValue, Severity } from '../../../shared/report.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { isHashString } from '../../core/hash.js';
@@ -600,7 +601,8 @@ export class AcgpChecker {
     };
     if (this.startingState !== null) details['startingState'] = this.startingState;
     if (this.privateProviders.size > 0) details['notRecomputed'] = [...this.privateProviders.keys()];
-    return { id: this.traceId, findings, chain: [], comparisons: this.comparisons, details };
+    const why = `ACGP ${this.o.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${this.o.mode === 'replay' ? ' and recomputes the trust debt' : ''}${this.privateProviders.size > 0 ? ', and the private providers\' attestation digests are checked for form only, never verified' : ''}.`;
+    return { id: this.traceId, findings, chain: [], comparisons: this.comparisons, details, authenticity: authenticity.consistencyOnly(why) };
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { journalAuthenticity } from '../../core/authenticity.js';
 import { ENTRIES_FILE } from '../../journal/format.js';
 import { journalKindResult } from '../../journal/result.js';
 import { verifyJournal } from '../../journal/verify.js';
@@ -21,6 +22,6 @@ export const journalKind: DirectoryKindHandler = {
   async verifyDir(dir, ctx) {
     const trust = await ctx.trustStore();
     const v = await verifyJournal(dir, trust, { keep: false, progress: (f) => ctx.progress(f, 'journal') });
-    return journalKindResult(v);
+    return { ...journalKindResult(v), authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null) };
   },
 };

@@ -11,7 +11,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseWhatIf as parseWhatIfItems, ReplayUsageError, type WhatIf } from '../replay-dump/replay.js';
-import type { ChainNode, Comparison, Finding, JsonValue } from '../../../shared/report.js';
+import type { Authenticity, ChainNode, Comparison, Finding, JsonValue } from '../../../shared/report.js';
+import { authenticity } from '../../core/authenticity.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashCanonicalText, hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
@@ -108,11 +109,18 @@ export async function verifyManifest(s: Sniffed, ctx: KindContext): Promise<Veri
     anchorStatus.set(e.executionId, added.some((f) => f.severity === 'fail') ? 'fail' : added.some((f) => f.severity === 'unavailable') ? 'unavailable' : 'pass');
     chain.push({ id: `anchor:${e.executionId}`, label: `journal anchor of ${e.output}`, recorded: e.artifactHash!, recomputed: anchoredArtifact, status: anchoredArtifact === null ? 'unresolved' : anchoredArtifact === e.artifactHash ? 'match' : 'mismatch', parents: [e.artifactHash!], pointer: p });
   }
-  if (!policy.bundle || !policy.hash) return { result: { id, findings, chain }, state: null };
+  const auth = manifestAuthenticity(recorded.length, [...anchorStatus.values()].filter((st) => st === 'pass').length);
+  if (!policy.bundle || !policy.hash) return { result: { id, findings, chain, authenticity: auth }, state: null };
   return {
-    result: { id, findings, chain, details: { tg: { claimRef: m.claimRef, bundleHash: policy.hash, bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file', modeComposition: modeComposition(m) } } },
+    result: { id, findings, chain, authenticity: auth, details: { tg: { claimRef: m.claimRef, bundleHash: policy.hash, bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file', modeComposition: modeComposition(m) } } },
     state: { manifest: m, manifestHash: hashCanonicalText(parsed.canonical), bundle: policy.bundle, bundleHash: policy.hash, goodArtifacts: checked.goodArtifacts, blocked, anchors, anchorStatus, journal },
   };
+}
+
+/** A manifest is unsigned: consistency only; RECORDED artifacts proven in a signed journal say so. */
+function manifestAuthenticity(recorded: number, proven: number): Authenticity {
+  const anchors = recorded === 0 ? '' : ` ${proven} of ${recorded} RECORDED artifact(s) are anchored in a journal whose signed checkpoints verified${proven < recorded ? ' (the others are not proven)' : ''}; that dates those artifacts, it does not sign the manifest.`;
+  return authenticity.consistencyOnly(`a TG replay manifest carries no signature; its hashes and policy binding are internally consistent at best.${anchors}`);
 }
 
 interface Drift {

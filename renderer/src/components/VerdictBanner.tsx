@@ -20,7 +20,7 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
         {decisive ? ' ' : ''}
         {plainVerdict(report)}
       </p>
-      <p className={`authenticity ${auth.level}`} data-testid="authenticity">
+      <p className={`authenticity ${auth.level}`} data-testid="authenticity" data-status={auth.status}>
         <span className="label">Authenticity:</span> {auth.text}
       </p>
       <dl className="meta">

@@ -1,5 +1,5 @@
 /** Plain-language readings of a report: the decisive finding and the authenticity statement. */
-import type { Finding, JsonValue, Report } from '../../../shared/report';
+import type { AuthenticityStatus, Finding, JsonValue, Report } from '../../../shared/report';
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as const;
 
@@ -16,25 +16,26 @@ export function plainVerdict(r: Report): string {
   return `${why}: ${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}.`;
 }
 
-export type Authenticity = { level: 'trusted' | 'unknown' | 'consistency'; text: string };
+export type AuthenticityReading = { level: 'trusted' | 'unknown' | 'bad' | 'consistency'; status: AuthenticityStatus | 'none'; text: string };
 
-const SIGNATURE_RULES = new Set(['RDS-F001', 'RDS-007', 'RPR-JOURNAL-011', 'RPR-TG-ATTEST']);
+const LEVEL: Record<AuthenticityStatus, AuthenticityReading['level']> = {
+  'trusted-signer': 'trusted',
+  'untrusted-signer': 'unknown',
+  'unknown-signer': 'unknown',
+  'revoked-signer': 'bad',
+  'bad-signature': 'bad',
+  unsigned: 'consistency',
+  'consistency-only': 'consistency',
+};
 
 /**
- * Who made the artifact, as far as the engine established it: a signer in the trust
- * store, an unknown signer, or nothing beyond internal consistency.
+ * Who made the artifact: the engine's own statement (`report.authenticity`), shown as
+ * stated. Nothing is inferred here from rule ids or kinds.
  */
-export function authenticity(r: Report): Authenticity {
-  const stated = r.details?.['authenticity'];
-  if (typeof stated === 'string' && /not established/i.test(stated)) return { level: 'consistency', text: 'Consistency only, origin not established.' };
-  const sig = r.findings.filter((f) => SIGNATURE_RULES.has(f.rule) && (f.severity === 'fail' || f.severity === 'unavailable'));
-  if (sig.some((f) => f.severity === 'unavailable')) return { level: 'unknown', text: 'Unknown signer: the signing key is not in the trust store.' };
-  if (sig.length > 0) return { level: 'unknown', text: 'Signature not accepted: origin not established.' };
-  const signedKinds = ['replay-dump', 'journal'];
-  if (signedKinds.includes(r.artifact.kind) && r.artifact.kind !== 'unknown' && !r.findings.some((f) => f.rule === 'RPR-KIND-001')) {
-    return { level: 'trusted', text: 'Trusted signer: the signature verifies under a key in the trust store.' };
-  }
-  return { level: 'consistency', text: 'Consistency only, origin not established.' };
+export function authenticity(r: Report): AuthenticityReading {
+  const a = r.authenticity;
+  if (!a) return { level: 'consistency', status: 'none', text: 'The report makes no authenticity statement: origin not established.' };
+  return { level: LEVEL[a.status] ?? 'consistency', status: a.status, text: a.statement };
 }
 
 export function show(v: JsonValue | undefined): string {
