@@ -2,12 +2,12 @@
  * Runs one artifact through detection and its kind's verify or replay, and turns the
  * result into a report. Used by the CLI (inline or in workers) and by the workbench.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
 import { fail } from '../core/findings.js';
-import { hashBytes } from '../core/hash.js';
+import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore, type TrustStore } from '../core/keys.js';
 import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
@@ -53,12 +53,15 @@ const UNKNOWN: KindResult = {
 
 /** Verifies (or replays) artifact bytes; `path` is only what the report shows. */
 export async function runBytes(path: string, bytes: Buffer, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
+  return runSniffed(new Sniffed(path, bytes), mode, options, onProgress, hashBytes(bytes));
+}
+
+async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, onProgress: ((f: number, label?: string) => void) | undefined, artifactHash: string | Promise<string>): Promise<Report> {
   const started = Date.now();
-  const sniffed = new Sniffed(path, bytes);
+  const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
   const handler = KINDS.find((k) => k.detect(sniffed));
-  const sha256 = hashBytes(bytes);
-  if (!handler) return buildReport({ path, kind: 'unknown', sha256, ...UNKNOWN, replay: mode === 'replay' }, started);
+  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash, ...UNKNOWN, replay: mode === 'replay' }, started);
   let result: KindResult;
   if (mode === 'replay') {
     if (!handler.replay) {
@@ -66,33 +69,55 @@ export async function runBytes(path: string, bytes: Buffer, mode: Mode, options:
       result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
     } else result = await handler.replay(sniffed, ctx);
   } else result = await handler.verify(sniffed, ctx);
-  return buildReport({ path, kind: handler.kind, sha256, ...result, replay: mode === 'replay' }, started);
+  return buildReport({ path, kind: handler.kind, sha256: await artifactHash, ...result, replay: mode === 'replay' }, started);
 }
+
+/**
+ * Files larger than this are opened, not read whole: detection sees their first
+ * HEAD_BYTES, a kind that can read by position (a ZIP package) does so through the
+ * descriptor, and the artifact's SHA-256 streams from the file alongside.
+ */
+export const LAZY_MIN = 8 * 1024 * 1024;
+const HEAD_BYTES = 64 * 1024;
 
 /** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
 export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
-  // Read first and stat only when that fails: one open/fstat/read/close per file in batches.
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
+  // One open/fstat/read/close per file in batches (what readFile does).
+  const cannot = (e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EISDIR' && code !== 'ERR_FS_FILE_TOO_LARGE' && code !== 'ERR_STRING_TOO_LONG') {
-      throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
-    }
-    const st = await statOrThrow(path);
-    if (!st.isDirectory()) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
-    const started = Date.now();
-    for (const d of DIRECTORY_KINDS) {
-      if (await d.detectDir(path)) {
-        const result = await d.verifyDir(path, makeContext(path, options, onProgress));
-        return buildReport({ path, kind: d.kind, sha256: null, ...result }, started);
-      }
-    }
-    throw new UsageError(`${path} is a directory that holds no artifact of a known kind`);
+    return new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
+  };
+  let fh: FileHandle;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR') return runDirectory(path, options, onProgress);
+    throw cannot(e);
   }
-  if (bytes.length > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
-  return runBytes(path, bytes, mode, options, onProgress);
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory()) return await runDirectory(path, options, onProgress);
+    if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
+    if (st.size <= LAZY_MIN || !st.isFile()) return await runBytes(path, await fh.readFile().catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
+    const head = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
+    const artifactHash = hashFile(path).catch((e: unknown) => Promise.reject(cannot(e)));
+    artifactHash.catch(() => undefined); // awaited by runSniffed; never an unhandled rejection meanwhile
+    return await runSniffed(new Sniffed(path, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size }), mode, options, onProgress, artifactHash);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function runDirectory(path: string, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
+  const started = Date.now();
+  for (const d of DIRECTORY_KINDS) {
+    if (await d.detectDir(path)) {
+      const result = await d.verifyDir(path, makeContext(path, options, onProgress));
+      return buildReport({ path, kind: d.kind, sha256: null, ...result }, started);
+    }
+  }
+  throw new UsageError(`${path} is a directory that holds no artifact of a known kind`);
 }
 
 async function statOrThrow(path: string) {

@@ -3,6 +3,7 @@
  * and verification) the strict UTF-8 text and the strict JSON parse. A document is
  * parsed once per run however many kinds look at it.
  */
+import { readSync } from 'node:fs';
 import { decodeJsonBytes, JcsError, parseCanonical, type StrictParse } from '../core/jcs.js';
 
 export type ParsedJson =
@@ -15,13 +16,35 @@ export type ParsedJson =
       loose: unknown;
     };
 
+/** A large artifact on disk, open for the run (runPath): kinds may read it by position. */
+export interface SniffedFile {
+  /** Open descriptor, closed by the engine when the run ends. */
+  readonly fd: number;
+  readonly size: number;
+}
+
 export class Sniffed {
   private textCache: string | null | undefined;
   private jsonCache: ParsedJson | null | undefined;
+  private whole: Buffer | undefined;
+  /** `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB). */
   constructor(
     readonly path: string,
-    readonly bytes: Buffer,
-  ) {}
+    private readonly head: Buffer,
+    readonly file?: SniffedFile,
+  ) {
+    if (!file) this.whole = head;
+  }
+
+  /** The whole artifact; with `file`, read once on first use (a ZIP package never asks). */
+  get bytes(): Buffer {
+    return (this.whole ??= readWhole(this.file!));
+  }
+
+  /** True when the whole artifact is in memory. */
+  get loaded(): boolean {
+    return this.whole !== undefined;
+  }
 
   /** Strict UTF-8 text, or null when the bytes are not UTF-8 (or start with a BOM). */
   text(): string | null {
@@ -37,7 +60,7 @@ export class Sniffed {
 
   /** The first non-whitespace character, cheaply (no full decode). */
   firstChar(): string {
-    const b = this.bytes;
+    const b = this.head;
     for (let i = 0; i < b.length && i < 4096; i++) {
       const c = b[i]!;
       if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return String.fromCharCode(c);
@@ -80,7 +103,14 @@ export class Sniffed {
   }
 
   startsWith(magic: readonly number[]): boolean {
-    if (this.bytes.length < magic.length) return false;
-    return magic.every((m, i) => this.bytes[i] === m);
+    if (this.head.length < magic.length) return false;
+    return magic.every((m, i) => this.head[i] === m);
   }
+}
+
+function readWhole(f: SniffedFile): Buffer {
+  const b = Buffer.allocUnsafe(f.size);
+  let n = 0;
+  for (let r = 1; n < f.size && r > 0; n += r) r = readSync(f.fd, b, n, f.size - n, n);
+  return n === f.size ? b : b.subarray(0, n);
 }

@@ -5,16 +5,20 @@
  * memory stays bounded by the (limit-checked) declaration whatever the stream holds.
  *
  * Entries up to SYNC_MAX bytes go through `inflateRawSync({maxOutputLength})` (fastest for
- * the many small entries of a package); larger ones that the caller does not need in
- * memory stream through `createInflateRaw` in 1 MiB steps, hashed chunk by chunk and
- * destroyed the moment they pass the declared size, so peak memory does not grow with
- * the entry.
+ * the many small entries of a package); larger ones, and any whose compressed data exceeds
+ * SYNC_MAX, stream through `createInflateRaw` in 1 MiB steps, hashed chunk by chunk (and
+ * kept only when the caller needs the bytes) and destroyed the moment they pass the
+ * declared size, so peak memory does not grow with the entry. The compressed bytes come
+ * from a ZipSource: a buffer, or a file read by position one step at a time. The choice
+ * of path depends only on the entry's declared sizes, never on the source, so an archive
+ * gives the same findings from memory and from disk.
  */
 import { newHasher, sha256Hex } from '../core/hash.js';
 import zlib from 'node:zlib';
 import type { Finding } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
 import { METHOD_STORED, type ZipEntry } from './reader.js';
+import { toSource, type ZipSource } from './source.js';
 
 /** Entries declaring more than this stream (when their bytes are not kept). */
 export const SYNC_MAX = 8 * 1024 * 1024;
@@ -35,15 +39,18 @@ function crc32(data: Uint8Array, prev = 0): number {
   return zlib.crc32(data, prev) >>> 0;
 }
 
-function finish(e: ZipEntry, out: Buffer, keep: boolean): EntryContent {
-  const findings: Finding[] = [];
+/** The size and CRC-32 checks every path ends with (CRC only when the length is right). */
+function sizeAndCrc(e: ZipEntry, length: number, crc: () => number): Finding[] {
   const ptr = `entry:${e.name}`;
-  if (out.length > e.uncompressedSize) findings.push(fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, { pointer: ptr, expected: e.uncompressedSize, actual: `>${e.uncompressedSize}` }));
-  else if (out.length < e.uncompressedSize) findings.push(fail('RPR-ZIP-017', `entry ${JSON.stringify(e.name)} inflates to fewer bytes than declared`, { pointer: ptr, expected: e.uncompressedSize, actual: out.length }));
-  else {
-    const crc = crc32(out);
-    if (crc !== e.crc32) findings.push(fail('RPR-ZIP-015', `entry ${JSON.stringify(e.name)}: CRC-32 mismatch`, { pointer: ptr, expected: hex8(e.crc32), actual: hex8(crc) }));
-  }
+  if (length > e.uncompressedSize) return [fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, { pointer: ptr, expected: e.uncompressedSize, actual: `>${e.uncompressedSize}` })];
+  if (length < e.uncompressedSize) return [fail('RPR-ZIP-017', `entry ${JSON.stringify(e.name)} inflates to fewer bytes than declared`, { pointer: ptr, expected: e.uncompressedSize, actual: length })];
+  const c = crc();
+  if (c !== e.crc32) return [fail('RPR-ZIP-015', `entry ${JSON.stringify(e.name)}: CRC-32 mismatch`, { pointer: ptr, expected: hex8(e.crc32), actual: hex8(c) })];
+  return [];
+}
+
+function finish(e: ZipEntry, out: Buffer, keep: boolean): EntryContent {
+  const findings = sizeAndCrc(e, out.length, () => crc32(out));
   if (findings.length) return { bytes: null, sha256: null, length: out.length, findings };
   return { bytes: keep ? out : null, sha256: sha256Hex(out), length: out.length, findings };
 }
@@ -53,9 +60,11 @@ export function hex8(n: number): string {
 }
 
 /** Inflates (or copies) one entry synchronously, capped at declared + 1 bytes. */
-export function readEntrySync(archive: Uint8Array, e: ZipEntry, keep: boolean): EntryContent {
-  const data = Buffer.from(archive.buffer, archive.byteOffset + e.dataOffset, e.dataEnd - e.dataOffset);
-  if (e.method === METHOD_STORED) return finish(e, keep ? Buffer.from(data) : data, keep);
+export function readEntrySync(archive: Uint8Array | ZipSource, e: ZipEntry, keep: boolean): EntryContent {
+  const src = toSource(archive);
+  const data = src.read(e.dataOffset, e.dataEnd);
+  // A buffer source gives a view of the archive: a kept entry gets its own copy.
+  if (e.method === METHOD_STORED) return finish(e, keep && src.fd === null ? Buffer.from(data) : data, keep);
   const ptr = `entry:${e.name}`;
   let result: { buffer: Buffer; engine: zlib.InflateRaw };
   try {
@@ -64,15 +73,12 @@ export function readEntrySync(archive: Uint8Array, e: ZipEntry, keep: boolean): 
     return { bytes: null, sha256: null, length: 0, findings: [inflateError(e, err, ptr)] };
   }
   const leftover = data.length - result.engine.bytesWritten;
-  if (leftover > 0) {
-    return {
-      bytes: null,
-      sha256: null,
-      length: result.buffer.length,
-      findings: [fail('RPR-ZIP-018', `entry ${JSON.stringify(e.name)}: ${leftover} compressed bytes are left over after the deflate stream ends`, { pointer: ptr, expected: data.length, actual: result.engine.bytesWritten })],
-    };
-  }
+  if (leftover > 0) return { bytes: null, sha256: null, length: result.buffer.length, findings: [leftoverFinding(e, data.length, result.engine.bytesWritten)] };
   return finish(e, result.buffer, keep);
+}
+
+function leftoverFinding(e: ZipEntry, size: number, used: number): Finding {
+  return fail('RPR-ZIP-018', `entry ${JSON.stringify(e.name)}: ${size - used} compressed bytes are left over after the deflate stream ends`, { pointer: `entry:${e.name}`, expected: size, actual: used });
 }
 
 function inflateError(e: ZipEntry, err: unknown, ptr: string): Finding {
@@ -81,23 +87,44 @@ function inflateError(e: ZipEntry, err: unknown, ptr: string): Finding {
   return fail('RPR-ZIP-017', `entry ${JSON.stringify(e.name)}: the deflate stream is truncated or corrupt (${code ?? 'error'})`, { pointer: ptr, expected: e.uncompressedSize });
 }
 
-/** Streams one large entry through inflate, CRC and SHA-256 without keeping its bytes. */
-export function readEntryStreaming(archive: Uint8Array, e: ZipEntry): Promise<EntryContent> {
-  const data = Buffer.from(archive.buffer, archive.byteOffset + e.dataOffset, e.dataEnd - e.dataOffset);
+/**
+ * Streams one entry through inflate, CRC and SHA-256, reading its compressed data one
+ * STEP at a time; its bytes are collected only when `keep` (capped at declared + 1).
+ */
+export function readEntryStreaming(archive: Uint8Array | ZipSource, e: ZipEntry, keep = false): Promise<EntryContent> {
+  const src = toSource(archive);
+  const size = e.dataEnd - e.dataOffset;
+  const step = (pos: number) => src.read(e.dataOffset + pos, e.dataOffset + Math.min(pos + STEP, size));
+  const hash = newHasher();
+  const kept: Buffer[] = [];
+  let crc = 0;
+  let length = 0;
+  const take = (chunk: Buffer) => {
+    crc = crc32(chunk, crc);
+    hash.update(chunk);
+    if (keep) kept.push(chunk);
+  };
+  const end = (findings: Finding[]): EntryContent =>
+    findings.length ? { bytes: null, sha256: null, length, findings } : { bytes: keep ? Buffer.concat(kept, length) : null, sha256: hash.digest('hex'), length, findings };
+  if (e.method === METHOD_STORED) {
+    for (let pos = 0; pos < size; pos += STEP) {
+      const chunk = step(pos);
+      length += chunk.length;
+      take(chunk);
+    }
+    return Promise.resolve(end(sizeAndCrc(e, length, () => crc)));
+  }
   const ptr = `entry:${e.name}`;
-  if (e.method === METHOD_STORED) return Promise.resolve(finish(e, data, false));
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const inflater = zlib.createInflateRaw({ chunkSize: STEP });
-    const hash = newHasher();
-    let crc = 0;
-    let length = 0;
     let settled = false;
-    const settle = (c: EntryContent) => {
+    const settle = (c: EntryContent | Error) => {
       if (settled) return;
       settled = true;
       inflater.removeAllListeners('data');
       inflater.destroy();
-      resolve(c);
+      if (c instanceof Error) reject(c);
+      else resolve(c);
     };
     inflater.on('data', (chunk: Buffer) => {
       length += chunk.length;
@@ -105,43 +132,43 @@ export function readEntryStreaming(archive: Uint8Array, e: ZipEntry): Promise<En
         settle({ bytes: null, sha256: null, length, findings: [fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, { pointer: ptr, expected: e.uncompressedSize, actual: `>${e.uncompressedSize}` })] });
         return;
       }
-      crc = crc32(chunk, crc);
-      hash.update(chunk);
+      take(chunk);
     });
     inflater.on('error', (err) => settle({ bytes: null, sha256: null, length, findings: [inflateError(e, err, ptr)] }));
     inflater.on('end', () => {
-      const findings: Finding[] = [];
-      if (inflater.bytesWritten < data.length) {
-        findings.push(fail('RPR-ZIP-018', `entry ${JSON.stringify(e.name)}: ${data.length - inflater.bytesWritten} compressed bytes are left over after the deflate stream ends`, { pointer: ptr, expected: data.length, actual: inflater.bytesWritten }));
-      } else if (length < e.uncompressedSize) {
-        findings.push(fail('RPR-ZIP-017', `entry ${JSON.stringify(e.name)} inflates to fewer bytes than declared`, { pointer: ptr, expected: e.uncompressedSize, actual: length }));
-      } else if (crc >>> 0 !== e.crc32) {
-        findings.push(fail('RPR-ZIP-015', `entry ${JSON.stringify(e.name)}: CRC-32 mismatch`, { pointer: ptr, expected: hex8(e.crc32), actual: hex8(crc) }));
-      }
-      settle(findings.length ? { bytes: null, sha256: null, length, findings } : { bytes: null, sha256: hash.digest('hex'), length, findings });
+      if (inflater.bytesWritten < size) settle(end([leftoverFinding(e, size, inflater.bytesWritten)]));
+      else settle(end(sizeAndCrc(e, length, () => crc >>> 0)));
     });
     let pos = 0;
     const pump = () => {
-      while (!settled && pos < data.length) {
-        const slice = data.subarray(pos, Math.min(pos + STEP, data.length));
-        pos += slice.length;
-        if (!inflater.write(slice)) {
-          inflater.once('drain', pump);
-          return;
+      try {
+        while (!settled && pos < size) {
+          const slice = step(pos);
+          pos += slice.length;
+          if (!inflater.write(slice)) {
+            inflater.once('drain', pump);
+            return;
+          }
         }
+      } catch (err) {
+        settle(err as Error); // the source failed (SourceError): not the archive's fault
+        return;
       }
-      if (!settled && pos >= data.length) inflater.end();
+      if (!settled && pos >= size) inflater.end();
     };
     pump();
   });
 }
 
-/** Reads one entry: synchronously when small or when its bytes are needed, else streaming. */
-export async function readEntry(archive: Uint8Array, e: ZipEntry, keep: boolean): Promise<EntryContent> {
+/**
+ * Reads one entry: synchronously when its compressed data is at most SYNC_MAX bytes and
+ * it is small or its bytes are needed, else streaming.
+ */
+export async function readEntry(archive: Uint8Array | ZipSource, e: ZipEntry, keep: boolean): Promise<EntryContent> {
   if (keep && e.uncompressedSize > KEEP_MAX) {
     const f = fail('RPR-ZIP-032', `entry ${JSON.stringify(e.name)} must be parsed, and declares more than the ${KEEP_MAX} bytes a parser can hold whatever the limits say`, { pointer: `entry:${e.name}`, expected: KEEP_MAX, actual: e.uncompressedSize });
     return { bytes: null, sha256: null, length: 0, findings: [f] };
   }
-  if (keep || e.uncompressedSize <= SYNC_MAX) return readEntrySync(archive, e, keep);
-  return readEntryStreaming(archive, e);
+  if (e.dataEnd - e.dataOffset <= SYNC_MAX && (keep || e.uncompressedSize <= SYNC_MAX)) return readEntrySync(archive, e, keep);
+  return readEntryStreaming(archive, e, keep);
 }

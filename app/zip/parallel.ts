@@ -2,16 +2,19 @@
  * Reads every entry of an accepted archive, splitting large archives over worker threads.
  * Inflate is the bottleneck of verifying a package (SHA-256 and CRC-32 are 3-10x faster),
  * so for archives declaring at least PARALLEL_MIN bytes, the entries whose bytes are not
- * needed in memory go to workers in batches of about BATCH_BYTES of compressed data
- * (copied and transferred, at most two batches in flight per worker, so the extra memory
- * is bounded however large the archive). Workers return only each entry's findings and
- * SHA-256; the calling thread meanwhile reads the entries it must keep. Results are
- * identical whichever thread read an entry.
+ * needed in memory go to workers in batches of about BATCH_BYTES of compressed data, at
+ * most two batches in flight per worker. An archive on disk (a file source) is read by
+ * the workers themselves, by position through the same descriptor (no copy, no transfer:
+ * memory stays flat however large the archive); an archive in memory is sent batch by
+ * batch (copied and transferred, so the extra memory is bounded too). Workers return only
+ * each entry's findings and SHA-256; the calling thread meanwhile reads the entries it
+ * must keep. Results are identical whichever thread read an entry.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { readEntry, type EntryContent } from './inflate.js';
 import type { ZipEntry } from './reader.js';
+import { toSource, type ZipSource } from './source.js';
 
 /** Archives declaring fewer uncompressed bytes than this are read on the calling thread. */
 export const PARALLEL_MIN = 32 * 1024 * 1024;
@@ -26,19 +29,19 @@ export interface ReadOptions {
   workers?: number | undefined;
 }
 
-/** One batch: entries whose offsets are relative to `data`. */
-export interface WorkerBatch {
-  id: number;
-  data: ArrayBuffer;
-  entries: ZipEntry[];
-}
+/**
+ * One batch: entries whose offsets are relative to `data` (an archive in memory), or
+ * absolute offsets in the file open as `fd` in this process (an archive on disk).
+ */
+export type WorkerBatch = { id: number; entries: ZipEntry[] } & ({ data: ArrayBuffer } | { fd: number; size: number });
 export interface WorkerReply {
   id: number;
   results: EntryContent[];
   error?: string;
 }
 
-export async function readEntries(archive: Uint8Array, entries: readonly ZipEntry[], keep: (e: ZipEntry) => boolean, opts: ReadOptions = {}): Promise<EntryContent[]> {
+export async function readEntries(input: Uint8Array | ZipSource, entries: readonly ZipEntry[], keep: (e: ZipEntry) => boolean, opts: ReadOptions = {}): Promise<EntryContent[]> {
+  const archive = toSource(input);
   const out: EntryContent[] = new Array(entries.length);
   const total = entries.reduce((s, e) => s + e.uncompressedSize, 0);
   const wanted = opts.workers ?? Math.min(2, availableParallelism());
@@ -58,7 +61,7 @@ export async function readEntries(archive: Uint8Array, entries: readonly ZipEntr
 }
 
 async function readInWorkers(
-  archive: Uint8Array,
+  archive: ZipSource,
   entries: readonly ZipEntry[],
   keep: (e: ZipEntry) => boolean,
   offload: { e: ZipEntry; i: number }[],
@@ -86,10 +89,15 @@ async function readInWorkers(
     let next = 0;
     const send = (w: Worker, k: number) => {
       const b = batches[k]!;
+      if (archive.fd !== null) {
+        const msg: WorkerBatch = { id: k, fd: archive.fd, size: archive.size, entries: b.map(({ e }) => e) };
+        w.postMessage(msg);
+        return;
+      }
       const start = b[0]!.e.dataOffset;
       const end = b[b.length - 1]!.e.dataEnd;
       const data = new Uint8Array(end - start);
-      data.set(archive.subarray(start, end));
+      data.set(archive.read(start, end));
       const msg: WorkerBatch = { id: k, data: data.buffer, entries: b.map(({ e }) => ({ ...e, dataOffset: e.dataOffset - start, dataEnd: e.dataEnd - start })) };
       w.postMessage(msg, [data.buffer]);
     };

@@ -15,6 +15,7 @@ import type { Finding } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
 import { RATIO_FLOOR, type ZipLimits } from './limits.js';
 import { checkName, foldName } from './names.js';
+import { toSource, type ZipSource } from './source.js';
 
 export const SIG_LOCAL = 0x04034b50;
 export const SIG_CENTRAL = 0x02014b50;
@@ -79,9 +80,43 @@ interface Central {
   date: number;
 }
 
-/** Reads the structure of `buf`. Never throws on hostile input; never inflates. */
-export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure {
-  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+/** Bytes read from `start` on, addressed by absolute archive offsets (as the checks speak of them). */
+class At {
+  constructor(
+    private readonly buf: Buffer,
+    private readonly base: number,
+  ) {}
+  static read(src: ZipSource, start: number, end: number): At {
+    return new At(src.read(start, end), start);
+  }
+  readUInt16LE(p: number): number {
+    return this.buf.readUInt16LE(p - this.base);
+  }
+  readUInt32LE(p: number): number {
+    return this.buf.readUInt32LE(p - this.base);
+  }
+  subarray(start: number, end: number): Buffer {
+    return this.buf.subarray(start - this.base, end - this.base);
+  }
+  /** The little-endian fields of a record at `p`, by a layout of [offset, width]. */
+  fields<K extends string>(p: number, layout: Readonly<Record<K, readonly [number, 2 | 4]>>): Record<K, number> {
+    const out = {} as Record<K, number>;
+    for (const k in layout) out[k] = layout[k][1] === 2 ? this.readUInt16LE(p + layout[k][0]) : this.readUInt32LE(p + layout[k][0]);
+    return out;
+  }
+}
+
+const END_RECORD = { diskNumber: [4, 2], cdDisk: [6, 2], entriesOnDisk: [8, 2], entriesTotal: [10, 2], cdSize: [12, 4], cdOffset: [16, 4], commentLength: [20, 2] } as const;
+const LOCAL_HEADER = { version: [4, 2], flags: [6, 2], method: [8, 2], time: [10, 2], date: [12, 2], crc: [14, 4], csize: [18, 4], usize: [22, 4], nameLength: [26, 2], extraLength: [28, 2] } as const;
+
+/**
+ * Reads the structure of an archive in memory or on disk (ZipSource: the end record,
+ * the central directory and each local header are read by position, never the data).
+ * Never throws on hostile input (a file source throws SourceError if the file itself
+ * changes or fails); never inflates.
+ */
+export function readStructure(input: Uint8Array | ZipSource, limits: ZipLimits): ZipStructure {
+  const src = toSource(input);
   const findings: Finding[] = [];
   const done = (entries: ZipEntry[] = [], cdOffset = 0): ZipStructure => ({
     entries,
@@ -89,7 +124,7 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
     ok: !findings.some((f) => f.severity === 'fail'),
     centralDirectoryOffset: cdOffset,
   });
-  const len = b.length;
+  const len = src.size;
 
   if (len > limits.maxArchiveBytes) {
     findings.push(fail('RPR-ZIP-030', `the archive is ${len} bytes, over the limit of ${limits.maxArchiveBytes} (maxArchiveBytes)`, { expected: limits.maxArchiveBytes, actual: len }));
@@ -102,20 +137,19 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
 
   // --- end of central directory: exactly the last 22 bytes -----------------------
   const eocd = len - 22;
+  // The end record, and the 20 bytes before it (where a ZIP64 locator would sit).
+  let b = At.read(src, Math.max(0, eocd - 20), len);
   if (b.readUInt32LE(eocd) !== SIG_EOCD) {
-    const earlier = b.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), eocd);
+    // Only a signature this close to the end can be an end record followed by a comment.
+    const from = Math.max(0, len - 22 - 0xffff - 64);
+    const seen = src.read(from, len).lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), eocd - from);
+    const earlier = seen < 0 ? -1 : from + seen;
     if (earlier >= 0 && len - earlier <= 22 + 0xffff + 64) {
       findings.push(fail('RPR-ZIP-002', `the end-of-central-directory record is not the last 22 bytes (found at ${earlier}, followed by a comment or trailing data)`, { expected: eocd, actual: earlier }));
     } else findings.push(fail('RPR-ZIP-001', 'no end-of-central-directory record: not a ZIP archive'));
     return done();
   }
-  const diskNumber = b.readUInt16LE(eocd + 4);
-  const cdDisk = b.readUInt16LE(eocd + 6);
-  const entriesOnDisk = b.readUInt16LE(eocd + 8);
-  const entriesTotal = b.readUInt16LE(eocd + 10);
-  const cdSize = b.readUInt32LE(eocd + 12);
-  const cdOffset = b.readUInt32LE(eocd + 16);
-  const commentLength = b.readUInt16LE(eocd + 20);
+  const { diskNumber, cdDisk, entriesOnDisk, entriesTotal, cdSize, cdOffset, commentLength } = b.fields(eocd, END_RECORD);
   if (commentLength !== 0) findings.push(fail('RPR-ZIP-002', `the end record declares a ${commentLength}-byte comment; archive comments are refused`, { expected: 0, actual: commentLength }));
   if (diskNumber !== 0 || cdDisk !== 0) findings.push(fail('RPR-ZIP-004', 'the end record names a disk other than 0 (multi-disk archives are refused)', { expected: 0, actual: diskNumber || cdDisk }));
   if (entriesOnDisk !== entriesTotal) findings.push(fail('RPR-ZIP-005', 'the end record\'s entry counts disagree (this disk vs total)', { expected: entriesTotal, actual: entriesOnDisk }));
@@ -138,6 +172,7 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
     );
     return done();
   }
+  b = At.read(src, cdOffset, eocd);
   // A second end record (or ZIP64 record) inside the central directory region.
   for (const sig of [SIG_EOCD, SIG_ZIP64_EOCD, SIG_ZIP64_LOCATOR]) {
     const s = Buffer.alloc(4);
@@ -274,30 +309,25 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
       findings.push(fail('RPR-ZIP-009', at('the entry overlaps the previous entry'), { pointer: ptr, expected: expectedOffset, actual: off }));
       return done([], cdOffset);
     }
-    if (off + 30 > cdOffset || b.readUInt32LE(off) !== SIG_LOCAL) {
+    const lh = off + 30 <= cdOffset ? At.read(src, off, off + 30) : null;
+    if (!lh || lh.readUInt32LE(off) !== SIG_LOCAL) {
       findings.push(fail('RPR-ZIP-010', at('no local header at the offset the central directory gives'), { pointer: ptr, actual: off }));
       return done([], cdOffset);
     }
-    const lFlags = b.readUInt16LE(off + 6);
-    const lMethod = b.readUInt16LE(off + 8);
-    const lCrc = b.readUInt32LE(off + 14);
-    const lCsize = b.readUInt32LE(off + 18);
-    const lUsize = b.readUInt32LE(off + 22);
-    const lNameLength = b.readUInt16LE(off + 26);
-    const lExtraLength = b.readUInt16LE(off + 28);
+    const l = lh.fields(off, LOCAL_HEADER);
+    const [lFlags, lMethod, lCrc, lCsize, lUsize, lNameLength, lExtraLength] = [l.flags, l.method, l.crc, l.csize, l.usize, l.nameLength, l.extraLength];
     const dataOffset = off + 30 + lNameLength + lExtraLength;
     if (dataOffset > cdOffset) {
       findings.push(fail('RPR-ZIP-010', at('the local header runs into the central directory'), { pointer: ptr }));
       return done([], cdOffset);
     }
-    const lName = b.subarray(off + 30, off + 30 + lNameLength);
+    const ne = At.read(src, off + 30, dataOffset);
+    const lName = ne.subarray(off + 30, off + 30 + lNameLength);
     if (!lName.equals(c.nameBytes)) {
       findings.push(fail('RPR-ZIP-011', at('the local header names a different entry than the central directory'), { pointer: ptr, expected: c.name ?? c.nameBytes.toString('latin1'), actual: lName.toString('latin1') }));
     }
     if (lFlags !== c.flags) findings.push(fail('RPR-ZIP-012', at('local header flags disagree with the central directory'), { pointer: ptr, expected: c.flags, actual: lFlags }));
-    const lVersion = b.readUInt16LE(off + 4);
-    const lTime = b.readUInt16LE(off + 10);
-    const lDate = b.readUInt16LE(off + 12);
+    const [lVersion, lTime, lDate] = [l.version, l.time, l.date];
     if (lVersion !== c.versionNeeded) findings.push(fail('RPR-ZIP-012', at('local header "version needed" disagrees with the central directory'), { pointer: ptr, expected: c.versionNeeded, actual: lVersion }));
     if (lTime !== c.time || lDate !== c.date) findings.push(fail('RPR-ZIP-012', at('local header modification time disagrees with the central directory'), { pointer: ptr, expected: [c.date, c.time], actual: [lDate, lTime] }));
     if (lMethod !== c.method) findings.push(fail('RPR-ZIP-012', at('local header compression method disagrees with the central directory'), { pointer: ptr, expected: c.method, actual: lMethod }));
@@ -308,7 +338,7 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
     agree('CRC-32', lCrc, c.crc32);
     agree('compressed size', lCsize, c.compressedSize);
     agree('uncompressed size', lUsize, c.uncompressedSize);
-    checkExtras(b.subarray(off + 30 + lNameLength, dataOffset), findings, (m) => at('local header: ' + m), ptr);
+    checkExtras(ne.subarray(off + 30 + lNameLength, dataOffset), findings, (m) => at('local header: ' + m), ptr);
     const dataEnd = dataOffset + c.compressedSize;
     if (dataEnd > cdOffset) {
       findings.push(fail('RPR-ZIP-009', at('the entry\'s data runs into the next structure (overlap or truncated archive)'), { pointer: ptr, expected: cdOffset, actual: dataEnd }));
@@ -318,7 +348,8 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
     if (deferred) {
       let d = dataEnd;
       let size = 12;
-      if (d + 16 <= cdOffset && b.readUInt32LE(d) === SIG_DESCRIPTOR) {
+      const dd = At.read(src, dataEnd, Math.min(dataEnd + 16, cdOffset));
+      if (d + 16 <= cdOffset && dd.readUInt32LE(d) === SIG_DESCRIPTOR) {
         d += 4;
         size = 16;
       }
@@ -326,9 +357,9 @@ export function readStructure(buf: Uint8Array, limits: ZipLimits): ZipStructure 
         findings.push(fail('RPR-ZIP-014', at('flag bit 3 promises a data descriptor, but none follows the data'), { pointer: ptr }));
         return done([], cdOffset);
       }
-      const dCrc = b.readUInt32LE(d);
-      const dCsize = b.readUInt32LE(d + 4);
-      const dUsize = b.readUInt32LE(d + 8);
+      const dCrc = dd.readUInt32LE(d);
+      const dCsize = dd.readUInt32LE(d + 4);
+      const dUsize = dd.readUInt32LE(d + 8);
       if (dCrc !== c.crc32 || dCsize !== c.compressedSize || dUsize !== c.uncompressedSize) {
         findings.push(
           fail('RPR-ZIP-014', at('the data descriptor disagrees with the central directory'), {

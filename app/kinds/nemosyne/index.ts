@@ -6,6 +6,7 @@
  */
 import type { KindHandler } from '../types.js';
 import type { Sniffed } from '../sniff.js';
+import { fileSource } from '../../zip/source.js';
 import { verifyPackage } from './verify.js';
 
 const LOCAL = [0x50, 0x4b, 0x03, 0x04] as const;
@@ -14,17 +15,28 @@ const EOCD = Buffer.from(EMPTY);
 
 export function looksLikeZip(s: Sniffed): boolean {
   if (s.startsWith(LOCAL) || s.startsWith(EMPTY)) return true;
-  const b = s.bytes;
-  if (b.length < 22) return false;
-  const tail = b.subarray(Math.max(0, b.length - 22 - 0xffff));
+  // A large file on disk: only its tail is read (never the whole file).
+  const size = s.file ? s.file.size : s.bytes.length;
+  if (size < 22) return false;
+  let tail: Buffer;
+  try {
+    tail = s.file ? fileSource(s.file.fd, size).read(Math.max(0, size - 22 - 0xffff), size) : s.bytes.subarray(Math.max(0, size - 22 - 0xffff));
+  } catch {
+    return false; // the file shrank since it was opened: not recognisable as a ZIP
+  }
   return tail.lastIndexOf(EOCD) >= 0 && s.firstChar() !== '{' && s.firstChar() !== '[';
+}
+
+/** A package on disk is read by position through the engine's descriptor (flat memory). */
+function archiveOf(s: Sniffed) {
+  return s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
 }
 
 export const nemosynePackageKind: KindHandler = {
   kind: 'nemosyne-package',
   detect: looksLikeZip,
-  verify: (s, ctx) => verifyPackage(s.bytes, ctx),
+  verify: (s, ctx) => verifyPackage(archiveOf(s), ctx),
   // The recomputation a package allows (dataset identity, digest root through the
   // kernel adapter) is all done by verify; replay is the same check.
-  replay: (s, ctx) => verifyPackage(s.bytes, ctx),
+  replay: (s, ctx) => verifyPackage(archiveOf(s), ctx),
 };

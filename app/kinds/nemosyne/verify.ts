@@ -17,6 +17,8 @@ import { resolveLimits } from '../../zip/limits.js';
 import { readStructure, type ZipEntry } from '../../zip/reader.js';
 import { readEntries } from '../../zip/parallel.js';
 import type { EntryContent } from '../../zip/inflate.js';
+import { SourceError, type ZipSource } from '../../zip/source.js';
+import { UsageError } from '../../core/errors.js';
 import { datasetIdentityHex, DatasetShapeError } from './dataset-identity.js';
 import { investigationDigest, investigationRoot } from './digest.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
@@ -68,7 +70,21 @@ function parseJson(bytes: Buffer, entry: string, rule: string, st: State): { ok:
   }
 }
 
-export async function verifyPackage(bytes: Buffer, ctx: KindContext): Promise<KindResult> {
+/**
+ * Verifies a package held in memory, or on disk (a file source: the archive is read by
+ * position and never held whole). A file that changes or fails while it is read is a
+ * usage error (exit 3), not a finding about the package.
+ */
+export async function verifyPackage(archive: Buffer | ZipSource, ctx: KindContext): Promise<KindResult> {
+  try {
+    return await verifyArchive(archive, ctx);
+  } catch (e) {
+    if (e instanceof SourceError) throw new UsageError(`${ctx.path}: ${e.message}`);
+    throw e;
+  }
+}
+
+async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Promise<KindResult> {
   const st: State = { findings: [], chain: [], details: { format: 'nemosyne-package' } };
   const result = (id: string | null): KindResult => {
     const failed = hasFail(st.findings);
@@ -81,12 +97,12 @@ export async function verifyPackage(bytes: Buffer, ctx: KindContext): Promise<Ki
 
   // 1. The archive.
   const limits = resolveLimits(ctx.options.limits);
-  const zs = readStructure(bytes, limits);
+  const zs = readStructure(archive, limits);
   st.findings.push(...zs.findings);
   // The archive's own SHA-256 is the report's artifact.sha256 (computed once, by the engine).
   node(st, 'archive', `ZIP archive (${zs.entries.length} entries; its SHA-256 is artifact.sha256)`, null, null, zs.ok ? 'match' : 'mismatch', []);
   if (!zs.ok) return result(null);
-  const contents = await readEntries(bytes, zs.entries, (e) => KEEP.has(e.name), { workers: ctx.options.limits?.['zipWorkers'] });
+  const contents = await readEntries(archive, zs.entries, (e) => KEEP.has(e.name), { workers: ctx.options.limits?.['zipWorkers'] });
   const byName = new Map<string, { entry: ZipEntry; content: EntryContent }>();
   zs.entries.forEach((e, i) => {
     const c = contents[i]!;
