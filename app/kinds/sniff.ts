@@ -4,7 +4,11 @@
  * parsed once per run however many kinds look at it.
  */
 import { readSync } from 'node:fs';
-import { decodeJsonBytes, JcsError, parseCanonical, type StrictParse } from '../core/jcs.js';
+import { decodeJsonBytes, JcsError, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
+import { stripInWorker } from '../workers/canonical.js';
+
+/** Documents at least this large have their canonical bytes stripped on another thread. */
+export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
 
 export type ParsedJson =
   | ({ ok: true } & StrictParse)
@@ -26,6 +30,7 @@ export interface SniffedFile {
 export class Sniffed {
   private textCache: string | null | undefined;
   private jsonCache: ParsedJson | null | undefined;
+  private stripped: Promise<Stripped | null> | undefined;
   private whole: Buffer | undefined;
   /** `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB). */
   constructor(
@@ -73,14 +78,28 @@ export class Sniffed {
     if (this.jsonCache !== undefined) return this.jsonCache;
     const c = this.firstChar();
     if (c !== '{' && c !== '[') return (this.jsonCache = null);
+    // A large document's canonical bytes are computed on another thread while this one
+    // parses it (only usable if the parse finds its members in order: see canonicalBytes).
+    if (this.bytes.length >= STRIP_IN_WORKER_MIN) this.stripped = stripInWorker(this.bytes);
     let text: string;
     try {
       text = decodeJsonBytes(this.bytes);
     } catch (e) {
       return (this.jsonCache = { ok: false, error: e as JcsError, loose: undefined });
     }
+    this.textCache = text;
     try {
-      this.jsonCache = { ok: true, ...parseCanonical(text) };
+      // Lazy: the canonical text of a large document is serialized only if a kind asks.
+      const p = parseCanonical(text, { lazy: true });
+      this.jsonCache = {
+        ok: true,
+        value: p.value,
+        warnings: p.warnings,
+        inOrder: p.inOrder,
+        get canonical() {
+          return p.canonical;
+        },
+      };
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;
       let loose: unknown;
@@ -92,6 +111,21 @@ export class Sniffed {
       this.jsonCache = { ok: false, error: e, loose };
     }
     return this.jsonCache;
+  }
+
+  /**
+   * The canonical UTF-8 bytes of a large document the strict parse accepted with every
+   * member in order, with the spans of its top-level members: stripped on another thread
+   * while this one parsed it. Null when not available (small, refused, out of order, not
+   * written canonically, no thread): the caller then serializes the parsed value.
+   * The caller takes the bytes (it may cut them in place): a second call returns null.
+   */
+  async takeStrippedCanonical(): Promise<Stripped | null> {
+    const j = this.json();
+    const stripped = this.stripped;
+    this.stripped = undefined;
+    if (!j?.ok || !j.inOrder || !stripped) return null;
+    return stripped;
   }
 
   /** The parsed value (strict or loose) when it is a JSON object, else null. */
@@ -109,7 +143,8 @@ export class Sniffed {
 }
 
 function readWhole(f: SniffedFile): Buffer {
-  const b = Buffer.allocUnsafe(f.size);
+  // Shared memory: a worker thread (app/workers/canonical.ts) can read it without a copy.
+  const b = Buffer.from(new SharedArrayBuffer(f.size));
   let n = 0;
   for (let r = 1; n < f.size && r > 0; n += r) r = readSync(f.fd, b, n, f.size - n, n);
   return n === f.size ? b : b.subarray(0, n);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as canonicalizeModule from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalizeBytes, canonicalizeText, canonicalizeValue, decodeJsonBytes, diagnose, JcsError, MAX_DEPTH, parseCanonical } from '../../app/core/jcs.js';
+import { canonicalizeBytes, canonicalizeText, canonicalizeValue, decodeJsonBytes, diagnose, JcsError, MAX_DEPTH, parseCanonical, stripToCanonical } from '../../app/core/jcs.js';
 
 // canonicalize is CommonJS typed as an ES default export: take whichever the loader gives.
 const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (v: unknown) => string;
@@ -160,6 +160,83 @@ describe('agrees with the canonicalize package on arbitrary values', () => {
         expect(canonicalizeText(ours)).toBe(ours);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('lazy parsing (canonical text serialized on demand)', () => {
+  it('refuses what the eager parse refuses, duplicates included, with the same error', () => {
+    const bad = [
+      '{"a":1,"a":2}',
+      '{"a":"x:y","b":{"c":":","c":"::"}}',
+      '{"a\\u003a":1,"a:":2}',
+      '[{"k":1},{"k":2,"k":3}]',
+      '{"n":1e999}',
+      '{"s":"\\ud800"}',
+      '[' + '['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH) + ']',
+    ];
+    for (const t of bad) {
+      const eager = (() => { try { parseCanonical(t); return 'accepted'; } catch (e) { return (e as Error).message; } })();
+      const lazy = (() => { try { parseCanonical(t, { lazy: true }); return 'accepted'; } catch (e) { return (e as Error).message; } })();
+      expect(eager).not.toBe('accepted');
+      expect(lazy).toBe(eager);
+    }
+  });
+  it('says whether the text has every member in order (index names never count as in order)', () => {
+    expect(parseCanonical('{"a":{"b":1,"c":[{"d":2,"e":3}]}}', { lazy: true }).inOrder).toBe(true);
+    expect(parseCanonical('{"a":{"c":1,"b":2}}', { lazy: true }).inOrder).toBe(false);
+    expect(parseCanonical('{"a":{"b":1,"1":2}}', { lazy: true }).inOrder).toBe(false);
+    expect(parseCanonical('{"1":1,"b":2}', { lazy: true }).inOrder).toBe(false);
+    expect(parseCanonical('{"a":{"b":1,"c":2}}').inOrder).toBe(true);
+    expect(parseCanonical('{"1":1,"b":2}').inOrder).toBe(false);
+  });
+  it('agrees with the eager parse on arbitrary values', () => {
+    fc.assert(
+      fc.property(jsonValue, fc.boolean(), (v, pretty) => {
+        const text = JSON.stringify(v, null, pretty ? 1 : undefined);
+        const eager = parseCanonical(text);
+        const lazy = parseCanonical(text, { lazy: true });
+        expect(lazy.canonical).toBe(eager.canonical);
+        expect(lazy.inOrder).toBe(eager.inOrder);
+        expect(lazy.warnings).toEqual(eager.warnings);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('stripToCanonical (canonical bytes from canonically written text)', () => {
+  const strip = (t: string) => {
+    const r = stripToCanonical(Buffer.from(t, 'utf8'));
+    return r && Buffer.from(r.bytes).toString('utf8');
+  };
+  it('drops whitespace outside strings only, and spans the top-level members', () => {
+    const t = '{ "a" : [ 1 , "x y\\n" ] ,\n\t"b\\"c" : { "d" : -0.5 } , "e": "\\u001f" }';
+    expect(strip(t)).toBe('{"a":[1,"x y\\n"],"b\\"c":{"d":-0.5},"e":"\\u001f"}');
+    const r = stripToCanonical(Buffer.from(t, 'utf8'))!;
+    const out = Buffer.from(r.bytes).toString('utf8');
+    expect(r.members.map((m) => [m.name, out.slice(m.start, m.end)])).toEqual([
+      ['a', '"a":[1,"x y\\n"]'],
+      ['b"c', '"b\\"c":{"d":-0.5}'],
+      ['e', '"e":"\\u001f"'],
+    ]);
+  });
+  it('refuses (null) every token that is not written as RFC 8785 writes it', () => {
+    for (const t of ['["\\/"]', '["\\u0041"]', '["\\u001F"]', '["\\u000a"]', '["\\ud83d\\ude00"]', '[1.0]', '[-0]', '[1E2]', '[1e2]', '[0.10]', '[12345678901234567890]', '[1e21]', '[01]']) {
+      expect(strip(t), t).toBeNull();
+    }
+    expect(strip('[1e+21, 1e-7, 0.1, -3, 9007199254740991, 0]')).toBe('[1e+21,1e-7,0.1,-3,9007199254740991,0]');
+  });
+  it('equals the canonical text of any in-order value, however it was indented', () => {
+    fc.assert(
+      fc.property(jsonValue, fc.integer({ min: 0, max: 3 }), (v, indent) => {
+        const canonical = canonicalizeValue(v);
+        // Index-like names ("10" before "9") are reordered by JS: such text is not in order.
+        fc.pre(JSON.stringify(JSON.parse(canonical)) === canonical);
+        const text = JSON.stringify(JSON.parse(canonical), null, indent);
+        expect(strip(text)).toBe(canonical);
+      }),
+      { numRuns: 300 },
     );
   });
 });

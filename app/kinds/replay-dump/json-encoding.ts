@@ -31,10 +31,29 @@ export function decodeJson(s: Sniffed): Decoded {
   }
   const model = j.value as DumpModel;
   const findings: Finding[] = [];
-  const text = s.text();
+  // In order everywhere (the parse saw it while walking) needs no scan; otherwise the
+  // text scan names the first member out of order.
+  const text = j.inOrder ? null : s.text();
   const order = text === null ? null : checkOrder(text);
   if (order) findings.push(order);
   return { model, canonicalWithoutSignature: () => signedPayload(model, j.canonical), findings };
+}
+
+/**
+ * The signed payload's bytes cut out of the document's stripped canonical bytes (see
+ * Sniffed.strippedCanonical), when a large dump was written canonically; else null.
+ */
+export async function strippedSignedPayload(s: Sniffed): Promise<Uint8Array | null> {
+  const st = await s.takeStrippedCanonical();
+  if (!st) return null;
+  const k = st.members.findIndex((m) => m.name === 'signature');
+  if (k < 0) return st.bytes;
+  // Cut `,"signature":…` (or `"signature":…,` when it comes first) in place: the members
+  // after it (in canonical order, a few hundred bytes) move up.
+  const from = k > 0 ? st.members[k - 1]!.end : st.members[k]!.start;
+  const to = k > 0 ? st.members[k]!.end : (st.members[k + 1]?.start ?? st.members[k]!.end);
+  st.bytes.copyWithin(from, to);
+  return st.bytes.subarray(0, st.bytes.length - (to - from));
 }
 
 /**

@@ -306,7 +306,7 @@ function refNode(t: Typed, h: string | undefined): ChainNode['status'] {
   return !a ? 'unresolved' : a.hash === h ? 'match' : 'mismatch';
 }
 
-export function verifyModel(m: DumpModel, trust: TrustStore | null, canonicalWithoutSignature: () => string, kernelSeverity: 'warning' | 'unavailable'): DumpVerification {
+export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayload: () => Uint8Array, kernelSeverity: 'warning' | 'unavailable'): DumpVerification {
   const findings: Finding[] = [];
   const chain: ChainNode[] = [];
   const t = checkStructure(m, findings);
@@ -397,13 +397,13 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, canonicalWit
   chain.push(node('outcome', 'outcome: executionOutcomeHash = H({expressionHash, inputHash})', t.executionOutcomeHash ?? null, outcome, outStatus, ['input', ...(expr ? [`artifact:${expr}`] : [])], '/executionOutcomeHash'));
 
   // Step 7: signature and trust (RDS-007, RDS-F001).
-  checkSignature(t, trust, canonicalWithoutSignature, findings, chain);
+  checkSignature(t, trust, signedPayload, findings, chain);
 
   const id = t.dumpId ?? (typeof m['dumpId'] === 'string' ? m['dumpId'] : null);
   return { id, findings, chain, typed: t, inputHash };
 }
 
-function checkSignature(t: Typed, trust: TrustStore | null, canonicalWithoutSignature: () => string, out: Finding[], chain: ChainNode[]): void {
+function checkSignature(t: Typed, trust: TrustStore | null, signedPayload: () => Uint8Array, out: Finding[], chain: ChainNode[]): void {
   const parents = ['outcome'];
   if (!t.keyId || !t.signature) {
     chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId ?? null, null, 'missing', parents, '/signature'));
@@ -422,7 +422,7 @@ function checkSignature(t: Typed, trust: TrustStore | null, canonicalWithoutSign
     out.push(unavailable('RDS-007', `the signing key ${t.keyId} is not in the trust store ${trust.source}`, { pointer: '/keyId', expected: 'a key listed in the trust store', actual: t.keyId }));
     chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, null, 'missing', parents, '/signature'));
   } else {
-    const good = verifyBytes(key.publicKey, Buffer.from(canonicalWithoutSignature(), 'utf8'), t.signature);
+    const good = verifyBytes(key.publicKey, signedPayload(), t.signature);
     chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, good ? key.keyId : null, good ? 'match' : 'mismatch', parents, '/signature'));
     if (!good) out.push(fail('RDS-F001', 'the signature does not verify: the dump was altered after signing, or signed by another key', { pointer: '/signature', expected: `a valid signature by ${t.keyId}`, actual: 'invalid signature' }));
     reprise = key.status === 'revoked' ? 'revoked' : 'trusted';

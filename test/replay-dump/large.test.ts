@@ -1,0 +1,113 @@
+/**
+ * Large dumps (>= STRIP_IN_WORKER_MIN): the signed payload comes from the document's own
+ * bytes, stripped of whitespace on another thread while the main thread parses. The
+ * verdicts must be exactly those of the serializing path, for intact, tampered and
+ * non-canonically written dumps, read from a file (shared memory) or given as bytes.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../shared/report.js';
+import { runBytes, runPath } from '../../app/engine/run.js';
+import { STRIP_IN_WORKER_MIN } from '../../app/kinds/sniff.js';
+import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
+import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
+import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { stripToCanonical, canonicalizeText } from '../../app/core/jcs.js';
+
+let dir: string;
+let store: string;
+let text: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'reprise-large-'));
+  store = join(dir, 'trust.json');
+  await writeFile(store, trustStoreDocument());
+  // ~9 MiB of markdown with quotes, backslashes, tabs, newlines and non-ASCII, plus JSON.
+  const line = (i: number) => `- "quoted" C:\\path\ttab évidence ✓ #${i}`;
+  const lines: string[] = [];
+  for (let i = 0; lines.length * 40 < STRIP_IN_WORKER_MIN + 512 * 1024; i++) lines.push(line(i));
+  const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, score: i / 7, tag: `r${i}` }));
+  const spec = sampleSpec({ dumpId: 'dump.large', materials: [{ mediaType: 'text/markdown', text: lines.join('\n') }, { mediaType: 'application/json', json: { rows } }] });
+  text = encodeJson(await buildDump(spec, sampleSigner('active')));
+}, 60_000);
+
+const rules = (r: Report) => r.findings.filter((f) => f.severity !== 'info').map((f) => f.rule).sort();
+
+async function both(name: string, t: string): Promise<Report[]> {
+  const p = join(dir, name);
+  await writeFile(p, t);
+  const fromFile = await runPath(p, 'verify', { trustStore: store });
+  const fromBytes = await runBytes(p, Buffer.from(t, 'utf8'), 'verify', { trustStore: store });
+  expect(fromBytes.verdict).toBe(fromFile.verdict);
+  expect(rules(fromBytes)).toEqual(rules(fromFile));
+  expect(fromBytes.chain).toEqual(fromFile.chain);
+  return [fromFile, fromBytes];
+}
+
+describe('large dumps: canonical bytes stripped on another thread', () => {
+  it('the stripped bytes are the canonical bytes of a canonically written dump', () => {
+    expect(Buffer.byteLength(text)).toBeGreaterThan(STRIP_IN_WORKER_MIN);
+    const st = stripToCanonical(Buffer.from(text, 'utf8'));
+    expect(st).not.toBeNull();
+    expect(Buffer.from(st!.bytes).toString('utf8')).toBe(canonicalizeText(text));
+    expect(st!.members.map((m) => m.name)).toEqual(Object.keys(JSON.parse(text)));
+  });
+
+  it('an intact large dump passes, its signature checked', async () => {
+    for (const r of await both('intact.dump.json', text)) {
+      expect(r.verdict).toBe('pass');
+      expect(r.chain.find((n) => n.id === 'signature')?.status).toBe('match');
+    }
+  });
+
+  it('one changed byte in an artifact fails the artifact and the signature', async () => {
+    const t = text.replace('#4242', '#4243');
+    expect(t).not.toBe(text);
+    for (const r of await both('tampered.dump.json', t)) {
+      expect(r.verdict).toBe('fail');
+      expect(r.chain.find((n) => n.id === 'signature')?.status).toBe('mismatch');
+      expect(rules(r)).toContain('RDS-F001');
+    }
+  });
+
+  it('a change to the signed members after the signature (trustDecision) fails the signature', async () => {
+    const t = text.replace('"decision": "trusted"', '"decision": "unknown"').replace('"decision":"trusted"', '"decision":"unknown"');
+    expect(t).not.toBe(text);
+    for (const r of await both('decision.dump.json', t)) expect(r.chain.find((n) => n.id === 'signature')?.status).toBe('mismatch');
+  });
+
+  it('non-canonical escapes or numbers fall back to serializing: still a pass', async () => {
+    const escaped = text.replace('"dump.large"', '"\\u0064ump.large"');
+    expect(escaped).not.toBe(text);
+    expect(stripToCanonical(Buffer.from(escaped, 'utf8'))).toBeNull();
+    for (const r of await both('escaped.dump.json', escaped)) expect(r.verdict).toBe('pass');
+    const number = text.replace(/"temperature": ([\d.]+)/, (_m, n: string) => `"temperature": ${n}e0`);
+    expect(number).not.toBe(text);
+    expect(stripToCanonical(Buffer.from(number, 'utf8'))).toBeNull();
+    for (const r of await both('number.dump.json', number)) expect(r.verdict).toBe('pass');
+  });
+
+  it('members out of order are RDS-004 whatever the path', async () => {
+    const t = text.replace(/\{\s*"advisor"([^}]*)\}/, (_m, rest: string) => {
+      const o = JSON.parse(`{"advisor"${rest}}`) as Record<string, unknown>;
+      return JSON.stringify(Object.fromEntries(Object.entries(o).reverse()));
+    });
+    expect(t).not.toBe(text);
+    for (const r of await both('order.dump.json', t)) expect(rules(r)).toContain('RDS-004');
+  });
+
+  it('through the CLI (the built engine, with its worker thread) the verdicts are the same', async () => {
+    const cli = (name: string) => spawnSync(process.execPath, ['bin/reprise.js', 'verify', join(dir, name), '--json', '--trust-store', store], { encoding: 'utf8' });
+    await both('cli-intact.dump.json', text);
+    await both('cli-tampered.dump.json', text.replace('#4242', '#4243'));
+    const ok = cli('cli-intact.dump.json');
+    expect(ok.status).toBe(0);
+    expect((JSON.parse(ok.stdout) as Report).chain.find((n) => n.id === 'signature')?.status).toBe('match');
+    const bad = cli('cli-tampered.dump.json');
+    expect(bad.status).toBe(1);
+    expect(rules(JSON.parse(bad.stdout) as Report)).toContain('RDS-F001');
+  }, 60_000);
+});
