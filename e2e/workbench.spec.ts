@@ -123,6 +123,10 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('chart-delta').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('chart-drift').locator('canvas')).toBeVisible();
+  // The engine's drift rate per model version against the bundle's governed maximum, in words.
+  await expect(page.getByTestId('drift-governed')).toContainText('Governed maximum drift rate 10% over the last 50 BANDED replays of a version.');
+  await expect(page.getByTestId('drift-governed')).toContainText('Exceeding it: reprise.reference@ref-1 (1 of 1 = 100%).');
+  await expect(page.getByTestId('chart-drift')).toContainText('governed max');
   await shot(page, info, 'trainer-tg');
 
   await openExample(page, 'acgp/trace-clean.jsonl');

@@ -73,6 +73,27 @@ export interface Authenticity {
   statement: string;
 }
 
+/**
+ * `details.tg.driftRate` of a TG replay: the drift rate of each model version over the
+ * bundle's governed window (its last `window` BANDED A replays in this report), against
+ * the governed `maxRate`.
+ */
+export interface TgDriftRate {
+  window: number;
+  maxRate: number;
+  versions: { model: string; observations: number; inWindow: number; drifted: number; rate: number; exceeds: boolean }[];
+}
+
+/** Narrows `details.tg.driftRate` (a JsonValue) to TgDriftRate, or null. */
+export function tgDriftRateOf(v: JsonValue | undefined): TgDriftRate | null {
+  const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || !isNum(v['window']) || !isNum(v['maxRate']) || !Array.isArray(v['versions'])) return null;
+  const ok = v['versions'].every(
+    (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x['model'] === 'string' && isNum(x['rate']) && isNum(x['drifted']) && isNum(x['inWindow']) && isNum(x['observations']) && typeof x['exceeds'] === 'boolean',
+  );
+  return ok ? (v as unknown as TgDriftRate) : null;
+}
+
 export interface ArtifactRef {
   path: string;
   kind: ArtifactKind;

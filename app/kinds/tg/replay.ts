@@ -11,7 +11,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseWhatIf as parseWhatIfItems, ReplayUsageError, type WhatIf } from '../replay-dump/replay.js';
-import type { Authenticity, ChainNode, Comparison, Finding, JsonValue } from '../../../shared/report.js';
+import type { Authenticity, ChainNode, Comparison, Finding, JsonValue, TgDriftRate } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashCanonicalText, hashValue } from '../../core/hash.js';
@@ -31,6 +31,7 @@ import { resolvePolicy, usageError } from './policy.js';
 import { providerConfidencePort, REFERENCE_MAX_TOKENS, type ConfidencePort } from './ports.js';
 import { exitWithA, recompute, type Lookup, type RecomputeEnv } from './recompute.js';
 import * as rules from './rules.js';
+import { driftRates } from './telemetry.js';
 
 export interface Verified {
   result: KindResult;
@@ -315,6 +316,11 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
     .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
     .map((e) => ({ claimRef: m.claimRef, executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId), driftRate: bundle.driftRate }));
   const events = await route(m, state, drifts, comparison, findings, ctx, control.anchor !== false, observations, rowStatus);
+  // The chart's figure: per model version the replay ran under (a what-if substitution included).
+  const driftRate = driftRateDetail(
+    observations.map((o) => ({ ...o, model: `${byId.get(o.executionId)?.pins?.modelId}@${replayVersion.get(o.executionId) ?? o.model}` })),
+    bundle.driftRate,
+  );
   if (ctx.options.out) {
     try {
       await writeFile(ctx.options.out, JSON.stringify(comparison, null, 2) + '\n');
@@ -322,8 +328,14 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
       throw await usageError(`cannot write --out ${ctx.options.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
     }
   }
-  const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison) } };
+  const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison), driftRate: driftRate as unknown as JsonValue } };
   return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
+}
+
+/** `details.tg.driftRate`: telemetry's per-version rate over the governed window, for this report's replays. */
+function driftRateDetail(obs: readonly Observation[], governed: Bundle['driftRate']): TgDriftRate {
+  const versions = driftRates(obs).map((d) => ({ model: d.model, observations: d.observations, inWindow: d.inWindow, drifted: d.drifted, rate: d.rate, exceeds: d.flag }));
+  return { window: governed.window, maxRate: governed.maxRate, versions };
 }
 
 async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, port: ConfidencePort, whatIf: WhatIf | null): Promise<{ ok: true; value: number; modelVersion: string } | { ok: false; findings: Finding[] }> {

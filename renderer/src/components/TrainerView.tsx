@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { JsonValue, Report } from '../../../shared/report';
+import { tgDriftRateOf, type JsonValue, type Report, type TgDriftRate } from '../../../shared/report';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
@@ -21,7 +21,38 @@ function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSe
   };
 }
 
-function driftRates(r: Report): { x: number[]; names: string[]; series: ChartSeries[]; maxRate: number | null } | null {
+type DriftChart = { x: number[]; names: string[]; series: ChartSeries[]; maxRate: number | null; governed: TgDriftRate | null };
+
+/** The engine's per-version drift rate over the governed window (TG replays), against `maxRate`. */
+function governedDriftRates(g: TgDriftRate): DriftChart {
+  const names = g.versions.map((v) => v.model);
+  return {
+    x: names.map((_, i) => i),
+    names,
+    maxRate: g.maxRate,
+    governed: g,
+    series: [
+      { label: 'drift rate', values: g.versions.map((v) => v.rate), color: '#b9770e', style: 'bars' },
+      { label: 'governed max', values: names.map(() => g.maxRate), color: '#1e8449', style: 'dash' },
+    ],
+  };
+}
+
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+
+/** In words: the governed maximum and which versions exceed it. */
+function governedText(g: TgDriftRate): string {
+  const head = `Governed maximum drift rate ${pct(g.maxRate)} over the last ${g.window} BANDED replays of a version.`;
+  if (g.versions.length === 0) return `${head} No BANDED replay in this report to measure.`;
+  const over = g.versions.filter((v) => v.exceeds);
+  const each = (v: TgDriftRate['versions'][number]) => `${v.model} (${v.drifted} of ${v.inWindow} = ${pct(v.rate)})`;
+  if (over.length === 0) return `${head} No version exceeds it: ${g.versions.map(each).join(', ')}.`;
+  return `${head} Exceeding it: ${over.map(each).join(', ')}.${over.length < g.versions.length ? ` Within it: ${g.versions.filter((v) => !v.exceeds).map(each).join(', ')}.` : ''}`;
+}
+
+function driftRates(r: Report): DriftChart | null {
+  const g = tgDriftRateOf(obj(r.details?.['tg'])?.['driftRate']);
+  if (g) return governedDriftRates(g);
   const events = (r.events ?? []).map(obj).filter((e): e is { [k: string]: JsonValue } => e !== null && typeof e['type'] === 'string' && /DRIFT/.test(String(e['type'])));
   const compared = (r.comparisons ?? []).filter((c) => c.mode === 'BANDED').length;
   if (compared === 0 && events.length === 0) return null;
@@ -40,6 +71,7 @@ function driftRates(r: Report): { x: number[]; names: string[]; series: ChartSer
     x: names.map((_, i) => i),
     names,
     maxRate,
+    governed: null,
     series: [
       { label: 'drift rate', values: names.map((n) => (compared > 0 ? (byVersion.get(n) ?? 0) / compared : 0)), color: '#b9770e', style: 'bars' },
       ...(maxRate !== null ? [{ label: 'governed max', values: names.map(() => maxRate), color: '#1e8449', style: 'dash' as const }] : []),
@@ -107,7 +139,13 @@ export function TrainerView({ report }: { report: Report | null }) {
       {dr && (
         <>
           <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" series={dr.series} />
-          {dr.maxRate === null && <p className="muted small">The report names no governed maximum drift rate for this bundle.</p>}
+          {dr.governed ? (
+            <p className={dr.governed.versions.some((v) => v.exceeds) ? 'small bad' : 'small'} data-testid="drift-governed">
+              {governedText(dr.governed)}
+            </p>
+          ) : (
+            dr.maxRate === null && <p className="muted small">The report names no governed maximum drift rate for this bundle.</p>
+          )}
         </>
       )}
       {tr && <Chart testId="chart-debt" title="ACGP trust-debt trajectory with its thresholds" x={tr.x} xLabel="evaluation" series={tr.series} />}
