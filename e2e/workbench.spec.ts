@@ -5,7 +5,8 @@
  * from the CLI, axe on every view, and the screenshots under docs/screenshots/.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -206,6 +207,34 @@ test('export view, dark theme, keyboard navigation of the views', async ({ workb
   await shot(page, info, 'findings-dark');
   await page.keyboard.press('Alt+2');
   await axe(page, 'chain-dark');
+});
+
+test('attestation export: the engine signs a TG replay with the reviewer key, the CLI verifies the saved envelope', async ({ workbench: page }, info) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-attest-'));
+  const key = join(dir, 'reviewer.key.pem');
+  const trust = join(dir, 'trust-store.json');
+  const k = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'keys', 'generate', '--out', key, '--role', 'reviewer', '--trust-store', trust, '--json'], { encoding: 'utf8' });
+  expect(k.status, k.stderr).toBe(0);
+  const keyId = (JSON.parse(k.stdout) as { keyId: string }).keyId;
+  // Not offered for a dump.
+  await openExample(page, 'dumps/intact.dump.json');
+  await page.getByTestId('tab-export').click();
+  await expect(page.getByTestId('export-attestation')).toHaveCount(0);
+  await openExample(page, 'tg/exact-intact/manifest.json');
+  await page.getByTestId('tab-export').click();
+  await page.locator('#reviewer-key').fill(key);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-attestation').click()]);
+  const file = join(dir, dl.suggestedFilename());
+  await dl.saveAs(file);
+  expect(dl.suggestedFilename()).toBe('manifest.json.attestation.dsse.json');
+  await expect(page.getByTestId('attestation-key')).toHaveText(keyId);
+  const digest = 'sha256:' + createHash('sha256').update(readFileSync(file)).digest('hex');
+  await expect(page.getByTestId('attestation-digest')).toHaveText(digest);
+  const v = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'attest', '--verify', file, '--trust-store', trust], { encoding: 'utf8' });
+  expect(v.status, v.stdout + v.stderr).toBe(0);
+  expect(v.stdout).toContain(`signed by ${keyId}`);
+  await axe(page, 'export-attestation');
+  await shot(page, info, 'export-attestation');
 });
 
 test('drag and drop a file onto the drop zone', async ({ workbench: page }) => {

@@ -150,6 +150,26 @@ export interface PickRequest {
   title: string;
 }
 
+/** Attest a TG manifest's replay (in-toto Statement v1 in a DSSE envelope), signed by the reviewer. */
+export interface AttestRequest {
+  source: JobSource;
+  /** The reviewer's private key (PKCS#8 PEM file) that signs the envelope. */
+  keyFile: string;
+  /** Engine options as file paths (examples bring their own). */
+  options?: Partial<Record<ExampleOptionName, string>>;
+}
+
+export interface AttestationExport {
+  /** The envelope file's text exactly as `reprise attest` writes it (canonical JSON and a newline). */
+  envelope: string;
+  /** `sha256:<hex>` of the envelope text's UTF-8 bytes (the saved file's digest). */
+  digest: string;
+  /** The reviewer key that signed it. */
+  keyId: string;
+  /** The replay verdict the statement records. */
+  verdict: Report['verdict'];
+}
+
 export interface RepriseApi {
   engineInfo(): Promise<EngineInfo>;
   checkBytes(req: CheckBytesRequest): Promise<Report>;
@@ -166,6 +186,8 @@ export interface RepriseApi {
   artifactContent(req: { source: JobSource }): Promise<ArtifactContent>;
   beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }>;
   uploadChunk(req: { uploadId: string; dataBase64: string }): Promise<{ received: number }>;
+  /** Replays a TG manifest read-only and signs its attestation in the engine's process. */
+  attestReplay(req: AttestRequest): Promise<AttestationExport>;
 }
 
 export const API_METHODS = [
@@ -183,6 +205,7 @@ export const API_METHODS = [
   'artifactContent',
   'beginUpload',
   'uploadChunk',
+  'attestReplay',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 

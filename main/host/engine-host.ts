@@ -16,6 +16,8 @@ import type {
   AnchorReceipt,
   ApiEvent,
   ArtifactContent,
+  AttestationExport,
+  AttestRequest,
   JobSource,
   CheckBytesRequest,
   CheckMode,
@@ -332,6 +334,13 @@ export class EngineHost implements RepriseApi {
     const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
     if (job.op === 'runBytes' && job.bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
     return this.journal.run<ArtifactContent>(job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path });
+  }
+
+  async attestReplay(req: AttestRequest): Promise<AttestationExport> {
+    if (typeof req?.keyFile !== 'string' || !isAbsolute(req.keyFile)) throw new ApiError('choose the reviewer key file (an absolute path) that signs the attestation', true);
+    const { job } = await this.jobOf({ source: req.source, mode: 'replay', ...(req.options ? { options: req.options } : {}) });
+    const options = { ...job.options };
+    return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile: req.keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile: req.keyFile, options });
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {

@@ -3,16 +3,25 @@
  * (journal-worker.ts) so the process talking to the window never hashes or verifies.
  * Thin adapters over app/journal: they shape results for the UI and nothing more.
  */
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
-import type { AnchorReceipt, ArtifactContent, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
+import type { AnchorReceipt, ArtifactContent, AttestationExport, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
+import { attestCommand } from '../../app/cli/commands/attest.js';
+import { CliUsageError } from '../../app/cli/io.js';
+import { sha256Hex } from '../../app/core/hash.js';
+import type { EngineOptions } from '../../app/kinds/types.js';
 import { verdictOf } from '../../shared/report.js';
 import { generateSigner, loadSigner, loadTrustStore, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE, type TrustStore } from '../../app/core/keys.js';
 import { checkInclusionProof, decideCase, inclusionProof, openCase, verifyJournal, type CaseState } from '../../app/journal/index.js';
 
-export type JournalOp = { op: 'status'; req: JournalRequest } | { op: 'decide'; req: DecideCaseRequest } | { op: 'demo' } | { op: 'content'; path?: string; bytes?: Uint8Array };
+export type JournalOp =
+  | { op: 'status'; req: JournalRequest }
+  | { op: 'decide'; req: DecideCaseRequest }
+  | { op: 'demo' }
+  | { op: 'content'; path?: string; bytes?: Uint8Array }
+  | { op: 'attest'; name: string; path?: string; bytes?: Uint8Array; keyFile: string; options: EngineOptions };
 
 /** Largest artifact shown in the editor. */
 export const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
@@ -128,6 +137,56 @@ export async function demoJournal(): Promise<DemoJournal> {
   return { dir, keyFile, trustStore };
 }
 
+const ATTEST_FLAGS: readonly [string, 'trustStore' | 'policy' | 'providers' | 'journal'][] = [
+  ['--trust-store', 'trustStore'],
+  ['--policy', 'policy'],
+  ['--providers', 'providers'],
+  ['--journal', 'journal'],
+];
+
+/**
+ * The attestation of a TG replay, made by `reprise attest` itself (read-only replay, the
+ * statement, the DSSE envelope signed with the reviewer's key), its output captured: the
+ * window gets the very bytes the CLI would write. Bytes from the window go to a temp file.
+ */
+export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<AttestationExport> {
+  if (typeof op.keyFile !== 'string' || op.keyFile === '') throw new UsageProblem('choose the reviewer key file that signs the attestation');
+  let tmp: string | null = null;
+  let file = op.path;
+  if (op.bytes) {
+    tmp = await mkdtemp(join(tmpdir(), 'reprise-attest-'));
+    file = join(tmp, basename(op.name) || 'manifest.json');
+    await writeFile(file, op.bytes);
+  }
+  if (!file) throw new UsageProblem('no manifest to attest');
+  const args = [file, '--key', op.keyFile];
+  for (const [flag, k] of ATTEST_FLAGS) if (op.options[k]) args.push(flag, op.options[k]);
+  let out = '';
+  let code: number;
+  try {
+    code = await attestCommand.run(args, { out: (t) => (out += t), err: () => undefined, stderrIsTTY: false, cwd: process.cwd() });
+  } catch (e) {
+    if (e instanceof CliUsageError) throw new UsageProblem(e.message.split('\n')[0]!.replace(tmp ?? '\0', '…'));
+    throw e;
+  } finally {
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  }
+  type Envelope = { payloadType?: unknown; signatures?: { keyid?: unknown }[] } | null;
+  let envelope: Envelope;
+  try {
+    envelope = JSON.parse(out) as Envelope;
+  } catch {
+    envelope = null;
+  }
+  const keyId = envelope?.signatures?.[0]?.keyid;
+  if (!envelope || typeof keyId !== 'string') {
+    // `reprise attest` printed why the manifest cannot be attested (its findings) instead.
+    const why = out.split('\n').filter((l) => l.trim()).slice(1, 3).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ');
+    throw new UsageProblem(`this manifest cannot be attested: it could not be replayed${why ? ` (${why})` : ''}`);
+  }
+  return { envelope: out, digest: `sha256:${sha256Hex(Buffer.from(out, 'utf8'))}`, keyId, verdict: code === 0 ? 'pass' : code === 1 ? 'fail' : 'unavailable' };
+}
+
 /** A problem the user can fix (shown as is). */
 export class UsageProblem extends Error {}
 
@@ -141,5 +200,7 @@ export async function runJournalOp(op: JournalOp): Promise<unknown> {
       return demoJournal();
     case 'content':
       return artifactContent(op.path, op.bytes);
+    case 'attest':
+      return attest(op);
   }
 }

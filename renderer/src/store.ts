@@ -23,6 +23,12 @@ export interface OpenArtifact {
   savedReport?: boolean;
 }
 
+/** The engine options sent with a job on an opened file (built-in examples bring their own). */
+export function optionsFor(source: JobSource, o: OpenOptions): { trustStore?: string; providers?: string } {
+  if (source.type === 'example') return {};
+  return { ...(o.trustStore.trim() ? { trustStore: o.trustStore.trim() } : {}), ...(o.providers.trim() ? { providers: o.providers.trim() } : {}) };
+}
+
 export interface JobState {
   id: string;
   mode: CheckMode;
@@ -207,8 +213,7 @@ export const useStore = create<State>((set, get) => ({
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION });
     try {
-      const o = get().openOptions;
-      const options = artifact.source.type === 'example' ? {} : { ...(o.trustStore.trim() ? { trustStore: o.trustStore.trim() } : {}), ...(o.providers.trim() ? { providers: o.providers.trim() } : {}) };
+      const options = optionsFor(artifact.source, get().openOptions);
       const { jobId } = await api.startJob({ source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}) });
       set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf } });
       if (!get().content) {

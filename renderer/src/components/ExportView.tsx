@@ -1,5 +1,10 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { AttestationExport } from '../../../shared/api';
 import type { Report } from '../../../shared/report';
 import { authenticity, plainVerdict, show, VERDICT_LABEL } from '../lib/report-words';
+import { optionsFor, useStore } from '../store';
+import { PathField } from './PathField';
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -41,7 +46,80 @@ function download(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Export: the report as JSON and as a self-contained HTML page. */
+/**
+ * Attestation (in-toto / DSSE) of a TG manifest's replay: the engine's process replays it
+ * read-only and signs the statement with the reviewer's key (`reprise attest`); the window
+ * only saves the envelope and shows its digest and key id.
+ */
+function Attestation({ report, base }: { report: Report; base: string }) {
+  const { api, artifact, openOptions } = useStore(useShallow((s) => ({ api: s.api, artifact: s.artifact, openOptions: s.openOptions })));
+  const [keyFile, setKeyFile] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [made, setMade] = useState<AttestationExport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const eligible = report.artifact.kind === 'tg-replay-manifest' && report.comparisons !== undefined && !!artifact?.source;
+  const fileName = `${base}.attestation.dsse.json`;
+  const make = async (): Promise<void> => {
+    if (!api || !artifact?.source || !keyFile.trim()) return;
+    setBusy(true);
+    setError(null);
+    setMade(null);
+    try {
+      const options = optionsFor(artifact.source, openOptions);
+      const a = await api.attestReplay({ source: artifact.source, keyFile: keyFile.trim(), ...(Object.keys(options).length ? { options } : {}) });
+      setMade(a);
+      download(fileName, 'application/json', a.envelope);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="attest-h" className="attest">
+      <h3 id="attest-h">Attestation (in-toto / DSSE)</h3>
+      {!eligible ? (
+        <p className="muted small">Attestations are made for replay reports of TG manifests: open one and replay it (Replay view), then come back here. The CLI makes the same: reprise attest MANIFEST --key KEYFILE.</p>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void make();
+          }}
+        >
+          <p className="small">The engine replays the manifest again (read-only: nothing is written to a journal), builds an in-toto Statement v1 and signs it in a DSSE envelope with the reviewer&apos;s key. Check it with reprise attest --verify FILE --trust-store FILE.</p>
+          <PathField id="reviewer-key" label="Reviewer key file (PKCS#8 PEM)" value={keyFile} kind="file" onChange={setKeyFile} />
+          <button type="submit" className="primary" disabled={busy || !keyFile.trim()} data-testid="export-attestation">
+            {busy ? 'Signing…' : 'Sign and save attestation'}
+          </button>
+        </form>
+      )}
+      {error && (
+        <p className="bad" role="alert" data-testid="attestation-error">
+          {error}
+        </p>
+      )}
+      {made && (
+        <dl className="meta" data-testid="attestation-receipt">
+          <dt>Saved as</dt>
+          <dd>{fileName}</dd>
+          <dt>Envelope SHA-256</dt>
+          <dd className="mono" data-testid="attestation-digest">
+            {made.digest}
+          </dd>
+          <dt>Signed by</dt>
+          <dd className="mono" data-testid="attestation-key">
+            {made.keyId}
+          </dd>
+          <dt>Replay verdict in the statement</dt>
+          <dd>{VERDICT_LABEL[made.verdict]}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** Export: the report as JSON and as a self-contained HTML page, and TG replay attestations. */
 export function ExportView({ report }: { report: Report }) {
   const base = (report.artifact.path.split('/').pop() ?? 'artifact').replace(/[^A-Za-z0-9._-]/g, '_');
   return (
@@ -56,7 +134,7 @@ export function ExportView({ report }: { report: Report }) {
           Save report as HTML
         </button>
       </div>
-      <p className="muted small">Attestations (in-toto statements in a DSSE envelope) are made with the CLI: reprise attest.</p>
+      <Attestation report={report} base={base} />
     </section>
   );
 }

@@ -2,23 +2,9 @@ import { useState } from 'react';
 import type { CaseDecision, CaseView } from '../../../shared/api';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
+import { PathField } from './PathField';
 
 const MIN_RATIONALE = 20;
-
-function PathField({ id, label, value, kind, onChange }: { id: string; label: string; value: string; kind: 'file' | 'directory'; onChange: (v: string) => void }) {
-  const { info, api } = useStore(useShallow((s) => ({ info: s.info, api: s.api })));
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} spellCheck={false} className="mono" placeholder={kind === 'directory' ? '/path/to/journal' : '/path/to/file'} />
-      {info?.nativeDialogs && (
-        <button type="button" onClick={() => void api?.pickPath({ kind, title: label }).then((p) => p && onChange(p))}>
-          Choose…
-        </button>
-      )}
-    </div>
-  );
-}
 
 function CaseDetail({ c }: { c: CaseView }) {
   const { decide, journalBusy, journal, setJournal, receipt, journalError } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal, setJournal: s.setJournal, receipt: s.receipt, journalError: s.journalError })));
