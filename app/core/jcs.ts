@@ -271,7 +271,9 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
   } catch {
     return fail(text);
   }
-  if (ESCAPED_SURROGATE.test(text)) {
+  // Both escape checks below look for \u escapes; most documents have none at all.
+  const escapes = text.indexOf('\\u') !== -1;
+  if (escapes && ESCAPED_SURROGATE.test(text)) {
     // Escaped surrogates are legal only in pairs; let the precise validator decide.
     const err = diagnose(text);
     if (err) throw err;
@@ -281,7 +283,7 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
   // never escapes a colon; with no \u003a escapes in the input, equal counts prove that no
   // member was lost (a lost member takes at least its own colon with it).
   const colonsText = countChar(text, ':');
-  const escapedColon = ESCAPED_COLON.test(text);
+  const escapedColon = escapes && ESCAPED_COLON.test(text);
   let canonical: string | undefined;
   let inOrder: boolean;
   let big: boolean;
@@ -352,9 +354,18 @@ export interface MemberSpan {
   name: string;
   /** Offset of the member name's opening quote. */
   start: number;
+  /** Offset of the member's value. */
+  value: number;
   /** Offset just past the member's value. */
   end: number;
+  /** When the value is an object within SPAN_DEPTH levels: its members. */
+  members?: MemberSpan[];
 }
+
+/** Members are spanned in objects nested this deep (1: the top level's members only). */
+export const SPAN_DEPTH = 3;
+/** At most this many spans are recorded below the top level (bounded memory). */
+const MAX_SPANS = 65536;
 
 export interface Stripped {
   /** The input without insignificant whitespace. */
@@ -389,10 +400,13 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
   let start = 0; // start of the pending span of input to copy
   let i = 0;
   let depth = 0;
-  let topObject = false;
-  let expectName = false;
-  let memberStart = -1;
-  let name = '';
+  let spans = 0;
+  // Per open container (index depth - 1): its member list when spanned, else null; the
+  // member being read; whether a member name comes next.
+  const lists: (MemberSpan[] | null)[] = [];
+  const current: (MemberSpan | null)[] = [];
+  const expectName: boolean[] = [];
+  const isObject: boolean[] = [];
   while (i < n) {
     const c = b[i]!;
     if (c === 0x22) {
@@ -423,11 +437,17 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
         i++;
       }
       i++;
-      if (depth === 1 && topObject && expectName) {
-        memberStart = o + (q - start);
-        name = NAME_DECODER.decode(b.subarray(q + 1, i - 1));
-        if (name.includes('\\')) name = JSON.parse(NAME_DECODER.decode(b.subarray(q, i))) as string;
-        expectName = false;
+      if (depth > 0 && expectName[depth - 1]) {
+        expectName[depth - 1] = false;
+        const list = lists[depth - 1];
+        if (list) {
+          let name = NAME_DECODER.decode(b.subarray(q + 1, i - 1));
+          if (name.includes('\\')) name = JSON.parse(NAME_DECODER.decode(b.subarray(q, i))) as string;
+          const m: MemberSpan = { name, start: o + (q - start), value: -1, end: -1 };
+          list.push(m);
+          current[depth - 1] = m;
+          spans++;
+        }
       }
     } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
       if (i > start) {
@@ -439,34 +459,70 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
       start = i;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const s = i;
-      let simple = c !== 0x2d;
-      i++;
-      while (i < n) {
-        const d = b[i]!;
-        if (d >= 0x30 && d <= 0x39) i++;
-        else if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) {
-          simple = false;
-          i++;
-        } else break;
+      if (c === 0x2d) i++;
+      const intStart = i;
+      while (i < n && b[i]! >= 0x30 && b[i]! <= 0x39) i++;
+      const intLen = i - intStart;
+      let fracLen = 0;
+      let zeros = 0; // leading zeros of the fraction
+      let last = 0;
+      if (b[i] === 0x2e) {
+        i++;
+        const fracStart = i;
+        while (i < n && b[i]! >= 0x30 && b[i]! <= 0x39) i++;
+        fracLen = i - fracStart;
+        last = b[i - 1]!;
+        while (zeros < fracLen && b[fracStart + zeros] === 0x30) zeros++;
       }
-      // A plain integer below 10^15 without a leading zero is written as ECMAScript writes it.
-      if (!simple || i - s > 15 || (c === 0x30 && i - s > 1)) {
+      let exponent = false;
+      if (b[i] === 0x65 || b[i] === 0x45) {
+        exponent = true;
+        i++;
+        while (i < n && ((b[i]! >= 0x30 && b[i]! <= 0x39) || b[i] === 0x2b || b[i] === 0x2d)) i++;
+      }
+      // Written as ECMAScript writes it, for sure: an integer of at most 15 digits (not
+      // -0), or a fraction without trailing zeros of at most 15 significant digits and at
+      // least 1e-6 (any such decimal is the shortest that round-trips its double). Other
+      // numbers are printed and compared.
+      const zeroInt = intLen === 1 && b[intStart] === 0x30;
+      const plain =
+        !exponent &&
+        !(b[intStart] === 0x30 && intLen > 1) &&
+        (fracLen === 0
+          ? intLen <= 15 && !(zeroInt && c === 0x2d)
+          : last !== 0x30 && (zeroInt ? zeros <= 5 && fracLen - zeros <= 15 : intLen + fracLen <= 15));
+      if (!plain) {
         let t = '';
         for (let k = s; k < i; k++) t += String.fromCharCode(b[k]!);
         if (String(Number(t)) !== t) return null;
       }
     } else {
       if (c === 0x7b || c === 0x5b) {
-        if (depth === 0) topObject = c === 0x7b;
+        // The member this container is the value of (when its parent is spanned).
+        const parent = depth > 0 ? current[depth - 1] : null;
+        let list: MemberSpan[] | null = null;
+        if (c === 0x7b && depth < SPAN_DEPTH && (depth === 0 || (parent && spans < MAX_SPANS))) {
+          list = depth === 0 ? members : (parent!.members = []);
+        }
+        lists[depth] = list;
+        current[depth] = null;
+        isObject[depth] = c === 0x7b;
+        expectName[depth] = c === 0x7b;
         depth++;
-        if (depth === 1 && topObject) expectName = true;
       } else if (c === 0x7d || c === 0x5d) {
-        if (depth === 1 && topObject && memberStart >= 0) members.push({ name, start: memberStart, end: o + (i - start) });
         depth--;
-      } else if (c === 0x2c && depth === 1 && topObject) {
-        members.push({ name, start: memberStart, end: o + (i - start) });
-        memberStart = -1;
-        expectName = true;
+        const m = current[depth];
+        if (m) m.end = o + (i - start);
+      } else if (c === 0x3a) {
+        const m = depth > 0 ? current[depth - 1] : null;
+        if (m) m.value = o + (i - start) + 1;
+      } else if (c === 0x2c && depth > 0) {
+        const m = current[depth - 1];
+        if (m) {
+          m.end = o + (i - start);
+          current[depth - 1] = null;
+        }
+        if (isObject[depth - 1]) expectName[depth - 1] = true;
       }
       i++;
     }

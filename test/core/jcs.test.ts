@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as canonicalizeModule from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalizeBytes, canonicalizeText, canonicalizeValue, decodeJsonBytes, diagnose, JcsError, MAX_DEPTH, parseCanonical, stripToCanonical } from '../../app/core/jcs.js';
+import { canonicalizeBytes, canonicalizeText, canonicalizeValue, decodeJsonBytes, diagnose, JcsError, MAX_DEPTH, parseCanonical, stripToCanonical, type MemberSpan } from '../../app/core/jcs.js';
 
 // canonicalize is CommonJS typed as an ES default export: take whichever the loader gives.
 const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (v: unknown) => string;
@@ -221,11 +221,40 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
       ['e', '"e":"\\u001f"'],
     ]);
   });
+  it('spans members in objects three levels deep, never inside arrays', () => {
+    const t = '{"a": {"b": {"c": [1, {"x": 2}], "d": "e"}, "f": {"g": {"h": 1}}}, "z": 1}';
+    const r = stripToCanonical(Buffer.from(t, 'utf8'))!;
+    const out = Buffer.from(r.bytes).toString('utf8');
+    const show = (ms: MemberSpan[] | undefined): unknown => ms?.map((m) => [m.name, out.slice(m.value, m.end), show(m.members)]);
+    expect(show(r.members)).toEqual([
+      ['a', '{"b":{"c":[1,{"x":2}],"d":"e"},"f":{"g":{"h":1}}}', [
+        ['b', '{"c":[1,{"x":2}],"d":"e"}', [['c', '[1,{"x":2}]', undefined], ['d', '"e"', undefined]]],
+        ['f', '{"g":{"h":1}}', [['g', '{"h":1}', undefined]]],
+      ]],
+      ['z', '1', undefined],
+    ]);
+  });
   it('refuses (null) every token that is not written as RFC 8785 writes it', () => {
     for (const t of ['["\\/"]', '["\\u0041"]', '["\\u001F"]', '["\\u000a"]', '["\\ud83d\\ude00"]', '[1.0]', '[-0]', '[1E2]', '[1e2]', '[0.10]', '[12345678901234567890]', '[1e21]', '[01]']) {
       expect(strip(t), t).toBeNull();
     }
     expect(strip('[1e+21, 1e-7, 0.1, -3, 9007199254740991, 0]')).toBe('[1e+21,1e-7,0.1,-3,9007199254740991,0]');
+  });
+  it('accepts a number literal exactly when ECMAScript prints its value the same way', () => {
+    const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+    const literal = fc
+      .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 22)).map(([a, b]) => a + b)), fc.option(digits(1, 24)), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))))
+      .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === null ? '' : '.' + frac}${exp === null ? '' : exp.join('')}`);
+    fc.assert(
+      fc.property(literal, (t) => {
+        fc.pre(Number.isFinite(Number(t)));
+        expect(strip(`[${t}]`) !== null, t).toBe(String(Number(t)) === t);
+      }),
+      { numRuns: 3000 },
+    );
+    for (const x of [0.1, 0.000001, 1e-7, 123456789012345.6, 1234567890123456.8, 5e-324, 1.7976931348623157e308, 2 ** 53, 0.30000000000000004]) {
+      expect(strip(`[${String(x)}]`), String(x)).toBe(`[${String(x)}]`);
+    }
   });
   it('equals the canonical text of any in-order value, however it was indented', () => {
     fc.assert(

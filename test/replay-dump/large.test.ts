@@ -73,6 +73,17 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     }
   });
 
+  it('one changed value in a JSON artifact fails that artifact (its canonical bytes cut from the stripped document)', async () => {
+    const t = text.replace('"tag":"r1500"', '"tag":"r1501"');
+    expect(t).not.toBe(text);
+    for (const r of await both('json-tampered.dump.json', t)) {
+      const bad = r.chain.filter((n) => n.id.startsWith('artifact:') && n.status === 'mismatch');
+      expect(bad).toHaveLength(1);
+      expect(bad[0]!.label).toContain('json');
+      expect(rules(r)).toContain('RDS-F001');
+    }
+  });
+
   it('a change to the signed members after the signature (trustDecision) fails the signature', async () => {
     const t = text.replace('"decision": "trusted"', '"decision": "unknown"').replace('"decision":"trusted"', '"decision":"unknown"');
     expect(t).not.toBe(text);

@@ -5,7 +5,7 @@
 import type { KindResult } from '../../core/report.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext, KindHandler } from '../types.js';
-import { decodeJson, detectJson, strippedSignedPayload, type Decoded } from './json-encoding.js';
+import { decodeJson, detectJson, strippedDump, type Decoded } from './json-encoding.js';
 import { decodeRom, detectRom } from './rom-encoding.js';
 import { replayVerified } from './replay.js';
 import { verifyModel, type DumpVerification } from './verify.js';
@@ -22,9 +22,9 @@ async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay
     return { id, findings: d.findings, chain: [], typed: {}, inputHash: null, encoding: d.encoding };
   }
   const trust = await ctx.trustStore();
-  const stripped = d.encoding === 'json' ? await strippedSignedPayload(s) : null;
-  const payload = stripped ? () => stripped : () => Buffer.from(d.canonicalWithoutSignature(), 'utf8');
-  const v = verifyModel(d.model, trust, payload, mode === 'verify' ? 'warning' : 'unavailable');
+  const stripped = d.encoding === 'json' ? await strippedDump(s) : null;
+  const payload = stripped ? () => stripped.payload : () => Buffer.from(d.canonicalWithoutSignature(), 'utf8');
+  const v = verifyModel(d.model, trust, payload, mode === 'verify' ? 'warning' : 'unavailable', stripped?.jsonArtifacts);
   return { ...v, findings: [...d.findings, ...v.findings], encoding: d.encoding };
 }
 

@@ -39,21 +39,35 @@ export function decodeJson(s: Sniffed): Decoded {
   return { model, canonicalWithoutSignature: () => signedPayload(model, j.canonical), findings };
 }
 
+/** What a large, canonically written dump's stripped bytes give for free. */
+export interface StrippedDump {
+  /** The signed payload: the canonical bytes without the "signature" member. */
+  payload: Uint8Array;
+  /** The canonical bytes of a JSON artifact's value, by artifact key. */
+  jsonArtifacts: Map<string, Uint8Array>;
+}
+
 /**
- * The signed payload's bytes cut out of the document's stripped canonical bytes (see
- * Sniffed.strippedCanonical), when a large dump was written canonically; else null.
+ * The signed payload and the JSON artifacts' canonical bytes, cut out of the document's
+ * stripped canonical bytes (see Sniffed.takeStrippedCanonical) when a large dump was
+ * written canonically; else null, and the caller serializes the parsed model.
  */
-export async function strippedSignedPayload(s: Sniffed): Promise<Uint8Array | null> {
+export async function strippedDump(s: Sniffed): Promise<StrippedDump | null> {
   const st = await s.takeStrippedCanonical();
   if (!st) return null;
   const k = st.members.findIndex((m) => m.name === 'signature');
-  if (k < 0) return st.bytes;
-  // Cut `,"signature":…` (or `"signature":…,` when it comes first) in place: the members
-  // after it (in canonical order, a few hundred bytes) move up.
-  const from = k > 0 ? st.members[k - 1]!.end : st.members[k]!.start;
-  const to = k > 0 ? st.members[k]!.end : (st.members[k + 1]?.start ?? st.members[k]!.end);
+  // Cut `,"signature":…` (or `"signature":…,` when it comes first).
+  const from = k < 0 ? st.bytes.length : k > 0 ? st.members[k - 1]!.end : st.members[k]!.start;
+  const to = k < 0 ? st.bytes.length : k > 0 ? st.members[k]!.end : (st.members[k + 1]?.start ?? st.members[k]!.end);
+  const jsonArtifacts = new Map<string, Uint8Array>();
+  for (const a of st.members.find((m) => m.name === 'artifacts')?.members ?? []) {
+    const j = a.members?.find((m) => m.name === 'json');
+    // Only bytes before the cut: the cut below moves those after it.
+    if (j && j.end <= from) jsonArtifacts.set(a.name, st.bytes.subarray(j.value, j.end));
+  }
+  // In place: the members after the signature (a few hundred bytes) move up.
   st.bytes.copyWithin(from, to);
-  return st.bytes.subarray(0, st.bytes.length - (to - from));
+  return { payload: st.bytes.subarray(0, st.bytes.length - (to - from)), jsonArtifacts };
 }
 
 /**

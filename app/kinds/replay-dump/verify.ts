@@ -146,7 +146,8 @@ function numberIn(v: unknown, pointer: string, lo: number, hi: number, integer: 
   return undefined;
 }
 
-function checkArtifacts(v: unknown, out: Finding[]): Map<string, FrozenArtifact> | undefined {
+/** `jsonCanonical`: canonical bytes of JSON artifacts already at hand, by artifact key. */
+function checkArtifacts(v: unknown, out: Finding[], jsonCanonical?: ReadonlyMap<string, Uint8Array>): Map<string, FrozenArtifact> | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v)) {
     out.push(typeFail('/artifacts', 'an object', v));
@@ -182,20 +183,20 @@ function checkArtifacts(v: unknown, out: Finding[]): Map<string, FrozenArtifact>
       good = false;
     }
     if (!good) continue;
-    const art: FrozenArtifact = hasText ? { hash: hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string } : { hash: hashBytes(canonicalizeParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
+    const art: FrozenArtifact = hasText ? { hash: hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string } : { hash: hashBytes(jsonCanonical?.get(key) ?? canonicalizeParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
     map.set(key, art);
   }
   return map;
 }
 
-export function checkStructure(m: DumpModel, out: Finding[]): Typed {
+export function checkStructure(m: DumpModel, out: Finding[], jsonCanonical?: ReadonlyMap<string, Uint8Array>): Typed {
   checkMembers(m, out);
   const t: Typed = {};
   if (m['type'] !== undefined && m['type'] !== DUMP_TYPE) out.push(fail('RPR-DUMP-006', `type must be "${DUMP_TYPE}"`, { pointer: '/type', expected: DUMP_TYPE, actual: describe(m['type']) }));
   if (m['formatVersion'] !== undefined && m['formatVersion'] !== FORMAT_VERSION) {
     out.push(fail('RPR-DUMP-006', `formatVersion ${JSON.stringify(m['formatVersion'])} is not supported (this reader reads ${FORMAT_VERSION})`, { pointer: '/formatVersion', expected: FORMAT_VERSION, actual: describe(m['formatVersion']) }));
   }
-  t.artifacts = checkArtifacts(m['artifacts'], out);
+  t.artifacts = checkArtifacts(m['artifacts'], out, jsonCanonical);
   t.dumpId = str(m['dumpId'], '/dumpId', out);
   t.createdAtUtc = timestamp(m['createdAtUtc'], '/createdAtUtc', out);
   t.executionOutcomeHash = hashRef(m['executionOutcomeHash'], '/executionOutcomeHash', out);
@@ -306,10 +307,10 @@ function refNode(t: Typed, h: string | undefined): ChainNode['status'] {
   return !a ? 'unresolved' : a.hash === h ? 'match' : 'mismatch';
 }
 
-export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayload: () => Uint8Array, kernelSeverity: 'warning' | 'unavailable'): DumpVerification {
+export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayload: () => Uint8Array, kernelSeverity: 'warning' | 'unavailable', jsonCanonical?: ReadonlyMap<string, Uint8Array>): DumpVerification {
   const findings: Finding[] = [];
   const chain: ChainNode[] = [];
-  const t = checkStructure(m, findings);
+  const t = checkStructure(m, findings, jsonCanonical);
   if (t.kernelMajor !== undefined && !SUPPORTED_KERNEL_MAJORS.includes(t.kernelMajor)) {
     const mk = kernelSeverity === 'warning' ? warning : unavailable;
     findings.push(mk('RDS-F003', `kernel major version ${t.kernelMajor} is outside the supported range (${SUPPORTED_KERNEL_MAJORS.join(', ')})`, { pointer: '/kernelVersion', expected: `major ${SUPPORTED_KERNEL_MAJORS.join(' or ')}`, actual: t.kernelVersion ?? null }));
