@@ -37,7 +37,7 @@ export function toSource(x: Uint8Array | ZipSource): ZipSource {
 }
 
 /** Small reads (headers, descriptors) are served from one window read ahead of them. */
-const WINDOW = 64 * 1024;
+const WINDOW = 8 * 1024;
 
 /** Positional reads through `fd` (never closed here: its owner closes it). */
 export function fileSource(fd: number, size: number): ZipSource {
