@@ -1,8 +1,9 @@
 // The workbench UI (issue 8), in Chromium through the web host (`reprise serve`).
 // 1. Virtualization: mounting the comparisons table and scrolling it end to end with
 //    100,000 rows against 1,000 rows, measured in the same run. Target: at most 2x.
-// 2. Responsiveness: opening a 100 MiB dump (by path: the engine's worker reads it) while
-//    a PerformanceObserver counts main-thread long tasks. Target: none over 100 ms.
+// 2. Responsiveness: opening a 100 MiB dump by path (the engine's worker reads it) and
+//    through the file picker (the window's Web Worker reads it), interleaved, while a
+//    PerformanceObserver records main-thread long tasks. Target: none over 100 ms.
 /* global requestAnimationFrame, PerformanceObserver -- used inside page.evaluate (the browser) */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -119,41 +120,63 @@ export default async function (ctx) {
         for (const e of l.getEntries()) window.__longTasks.push({ at: e.startTime, ms: e.duration });
       }).observe({ type: 'longtask', buffered: false });
     });
-    await page.getByTestId('tab-open').click();
-    const t0 = Date.now();
-    const pageT0 = await page.evaluate(() => performance.now());
-    await page.getByTestId('open-path').fill(big);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByTestId('job').waitFor();
-    // While the engine verifies, the window must keep answering: time a few UI round trips.
-    const probes = [];
-    while ((await page.getByTestId('job').count()) > 0) {
-      probes.push(await page.evaluate(() => new Promise((r) => { const s = performance.now(); requestAnimationFrame(() => r(performance.now() - s)); })));
-      await page.waitForTimeout(100);
-    }
-    const total = Date.now() - t0;
-    const verdict = await page.getByTestId('verdict').locator('.verdict-word').textContent();
-    const longTasks = await page.evaluate(() => window.__longTasks);
-    ctx.line('100 MiB dump opened by path: time to verdict (ms)', `${total} (${verdict}; no trust store given)`);
-    ctx.line('  main-thread long tasks > 50 ms from open to verdict (count)', longTasks.length);
-    ctx.line('  longest main-thread task (ms; target < 100)', longTasks.length ? Math.max(...longTasks.map((t) => t.ms)).toFixed(0) : '0 (none over 50)');
-    ctx.line('  long tasks (ms after open: duration ms)', longTasks.map((t) => `${(t.at - pageT0).toFixed(0)}: ${t.ms.toFixed(0)}`).join(', ') || 'none');
-    ctx.line('  frame latency while verifying, worst of probes (ms)', probes.length ? Math.max(...probes).toFixed(0) : 'n/a');
+    const settle = async () => {
+      // Switch to the Open view first and let it mount: what is measured starts at the user's action.
+      await page.getByTestId('tab-open').click();
+      await page.waitForTimeout(300);
+      await page.evaluate(() => (window.__longTasks = []));
+      return page.evaluate(() => performance.now());
+    };
+    const summary = (tasks, t0) => ({
+      longest: tasks.length ? Math.max(...tasks.map((t) => t.ms)) : 0,
+      list: tasks.map((t) => `${(t.at - t0).toFixed(0)}: ${t.ms.toFixed(0)}`).join(', ') || 'none over 50',
+    });
+    // By path (the engine's worker reads the file) and through the file picker (the window's
+    // Web Worker reads and hashes it in 1 MiB slices; raw chunks go as binary frames),
+    // interleaved, twice each, so both see the same machine load.
+    const REPS = 2;
+    const byPath = [];
+    const picker = [];
+    for (let rep = 1; rep <= REPS; rep++) {
+      let pageT0 = await settle();
+      let t0 = Date.now();
+      await page.getByTestId('open-path').fill(big);
+      await page.getByRole('button', { name: 'Open', exact: true }).click();
+      await page.getByTestId('job').waitFor();
+      const probes = [];
+      while ((await page.getByTestId('job').count()) > 0) {
+        probes.push(await page.evaluate(() => new Promise((r) => { const s = performance.now(); requestAnimationFrame(() => r(performance.now() - s)); })));
+        await page.waitForTimeout(100);
+      }
+      const verdict = await page.getByTestId('verdict').locator('.verdict-word').textContent();
+      let s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
+      byPath.push(s1.longest);
+      ctx.line(`run ${rep}, by path: time to verdict (ms) / longest main-thread task (ms) / load`, `${Date.now() - t0} (${verdict}) / ${s1.longest.toFixed(0)} / ${loadavg()[0].toFixed(1)}`);
+      ctx.line(`  long tasks (ms after open: duration ms); worst frame probe ${probes.length ? Math.max(...probes).toFixed(0) : 'n/a'} ms`, s1.list);
 
-    // ---- 3. the same 100 MiB dump through the file picker: read, hashed and base64-encoded
-    //         in a Web Worker, then sent over the WebSocket (informational).
+      pageT0 = await settle();
+      t0 = Date.now();
+      await page.locator('#file-input').setInputFiles(big);
+      // The old verdict goes when the upload is done and the job starts; the new one comes with the report.
+      await page.getByTestId('verdict').waitFor({ state: 'detached', timeout: 600_000 });
+      await page.getByTestId('verdict').waitFor({ timeout: 600_000 });
+      const agrees = await page.getByTestId('verdict').getByText('matches the hash computed in this window').count();
+      s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
+      picker.push(s1.longest);
+      ctx.line(`run ${rep}, file picker: time to verdict (ms) / longest main-thread task (ms) / load`, `${Date.now() - t0} / ${s1.longest.toFixed(0)} / ${loadavg()[0].toFixed(1)}${agrees ? '' : ' (window hash NOT matched)'}`);
+      ctx.line('  long tasks (ms after choosing: duration ms)', s1.list);
+    }
+    ctx.line('longest main-thread task, by path, worst of runs (ms; target < 100)', Math.max(...byPath).toFixed(0));
+    ctx.line('longest main-thread task, file picker, worst of runs (ms; target < 100)', Math.max(...picker).toFixed(0));
+    ctx.line('file picker / by path, worst longest task (ratio)', (Math.max(...picker) / Math.max(1, Math.max(...byPath))).toFixed(2));
+    // The Open view's own mount (its example buttons), before any job: for the record.
+    await page.getByTestId('tab-findings').click();
+    await page.waitForTimeout(200);
     await page.evaluate(() => (window.__longTasks = []));
-    const pageT1 = await page.evaluate(() => performance.now());
-    const t1 = Date.now();
     await page.getByTestId('tab-open').click();
-    await page.locator('#file-input').setInputFiles(big);
-    // The old verdict goes when the worker has read the file; the new one comes with the report.
-    await page.getByTestId('verdict').waitFor({ state: 'detached', timeout: 600_000 });
-    await page.getByTestId('verdict').waitFor({ timeout: 600_000 });
-    const picked = await page.evaluate(() => window.__longTasks);
-    ctx.line('100 MiB dump through the file picker: time to verdict (ms)', Date.now() - t1);
-    ctx.line('  longest main-thread task (ms)', picked.length ? Math.max(...picked.map((t) => t.ms)).toFixed(0) : '0 (none over 50)');
-    ctx.line('  long tasks (ms after open: duration ms)', picked.map((t) => `${(t.at - pageT1).toFixed(0)}: ${t.ms.toFixed(0)}`).join(', ') || 'none');
+    await page.waitForTimeout(500);
+    const mount = summary(await page.evaluate(() => window.__longTasks), 0);
+    ctx.line('switching to the Open view (not during a job): longest task (ms)', mount.longest.toFixed(0));
   } finally {
     await browser.close();
     proc.kill('SIGTERM');

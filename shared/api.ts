@@ -170,6 +170,15 @@ export interface AttestationExport {
   verdict: Report['verdict'];
 }
 
+export type UploadChunkRequest = { uploadId: string; data: Uint8Array; dataBase64?: undefined } | { uploadId: string; dataBase64: string; data?: undefined };
+
+/**
+ * The WebSocket transport's binary frame: a request whose first parameter carries raw
+ * `data` travels as [u32 big-endian header length][header: UTF-8 JSON {id, method, params}
+ * without that member][the data], so a file's bytes are neither base64- nor JSON-encoded.
+ */
+export const BINARY_HEADER_BYTES = 4;
+
 export interface RepriseApi {
   engineInfo(): Promise<EngineInfo>;
   checkBytes(req: CheckBytesRequest): Promise<Report>;
@@ -185,7 +194,8 @@ export interface RepriseApi {
   createDemoJournal(): Promise<DemoJournal>;
   artifactContent(req: { source: JobSource }): Promise<ArtifactContent>;
   beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }>;
-  uploadChunk(req: { uploadId: string; dataBase64: string }): Promise<{ received: number }>;
+  /** One chunk of an upload: raw `data` (a binary WebSocket frame / structured clone), or base64 text. */
+  uploadChunk(req: UploadChunkRequest): Promise<{ received: number }>;
   /** Replays a TG manifest read-only and signs its attestation in the engine's process. */
   attestReplay(req: AttestRequest): Promise<AttestationExport>;
 }

@@ -33,6 +33,7 @@ import type {
   RecentFile,
   RepriseApi,
   StartJobRequest,
+  UploadChunkRequest,
 } from '../../shared/api.js';
 import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
@@ -59,6 +60,8 @@ const MAX_WHAT_IF = 8;
 const MAX_UPLOADS = 2;
 /** Largest chunk accepted by uploadChunk (base64 text). */
 const MAX_CHUNK_BASE64 = 16 * 1024 * 1024;
+/** Largest raw chunk accepted by uploadChunk. */
+const MAX_CHUNK_BYTES = 12 * 1024 * 1024;
 
 interface Upload {
   name: string;
@@ -352,11 +355,17 @@ export class EngineHost implements RepriseApi {
     return { uploadId };
   }
 
-  async uploadChunk(req: { uploadId: string; dataBase64: string }): Promise<{ received: number }> {
+  async uploadChunk(req: UploadChunkRequest): Promise<{ received: number }> {
     const u = typeof req?.uploadId === 'string' ? this.uploads.get(req.uploadId) : undefined;
     if (!u) throw new ApiError('unknown upload', true);
-    if (typeof req.dataBase64 !== 'string' || req.dataBase64.length > MAX_CHUNK_BASE64) throw new ApiError('a chunk is base64 text of at most 12 MiB', true);
-    const bytes = Buffer.from(req.dataBase64, 'base64');
+    let bytes: Buffer;
+    if (req.data instanceof Uint8Array) {
+      if (req.data.length > MAX_CHUNK_BYTES) throw new ApiError('a chunk is at most 12 MiB', true);
+      bytes = Buffer.from(req.data.buffer, req.data.byteOffset, req.data.length);
+    } else {
+      if (typeof req.dataBase64 !== 'string' || req.dataBase64.length > MAX_CHUNK_BASE64) throw new ApiError('a chunk is raw data or base64 text of at most 12 MiB', true);
+      bytes = Buffer.from(req.dataBase64, 'base64');
+    }
     if (u.received + bytes.length > u.size) {
       this.uploads.delete(req.uploadId);
       throw new ApiError(`the upload of ${u.name} is longer than announced (${u.size} bytes)`, true);

@@ -11,9 +11,21 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ApiEvent, ApiEventMessage, RepriseApi } from '../../shared/api.js';
+import { BINARY_HEADER_BYTES, type ApiEvent, type ApiEventMessage, type RepriseApi } from '../../shared/api.js';
 import { sha256 } from '../../app/core/hash.js';
 import { dispatch } from '../host/dispatch.js';
+
+/** A binary frame: [u32 BE header length][header JSON {id, method, params}][data → params[0].data]. Throws if malformed. */
+function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
+  const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+  const n = buf.readUInt32BE(0);
+  if (BINARY_HEADER_BYTES + n > buf.length) throw new Error('short frame');
+  const head = JSON.parse(buf.subarray(BINARY_HEADER_BYTES, BINARY_HEADER_BYTES + n).toString('utf8')) as { params?: unknown };
+  const first = Array.isArray(head.params) ? (head.params[0] as unknown) : undefined;
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) throw new Error('no parameter object for the data');
+  (first as { data?: Uint8Array }).data = buf.subarray(BINARY_HEADER_BYTES + n);
+  return head;
+}
 
 export const CSP = [
   "default-src 'self'",
@@ -151,15 +163,11 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     });
     ws.on('close', () => unsubscribe?.());
     ws.on('message', (data, isBinary) => {
-      if (isBinary) {
-        ws.close(1003, 'text frames only');
-        return;
-      }
       let msg: unknown;
       try {
-        msg = JSON.parse(data.toString());
+        msg = isBinary ? binaryRequest(data) : JSON.parse(data.toString());
       } catch {
-        ws.close(1007, 'not JSON');
+        ws.close(1007, isBinary ? 'bad binary frame' : 'not JSON');
         return;
       }
       void dispatch(opts.api, msg).then((resp) => {

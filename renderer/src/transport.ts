@@ -4,7 +4,20 @@
  * the same RepriseClient, generated from API_METHODS and API_EVENTS; nothing else in the
  * UI can tell them apart.
  */
-import { API_METHODS, isApiEvent, type ApiEvent, type ApiEventMessage, type ApiResponse, type RepriseClient } from '../../shared/api';
+import { API_METHODS, BINARY_HEADER_BYTES, isApiEvent, type ApiEvent, type ApiEventMessage, type ApiResponse, type RepriseClient } from '../../shared/api';
+
+/** A request carrying raw bytes as one binary frame (see BINARY_HEADER_BYTES in shared/api.ts), or null. */
+function binaryFrame(id: number, method: string, params: unknown[]): Uint8Array<ArrayBuffer> | null {
+  const first = params[0];
+  if (typeof first !== 'object' || first === null || !((first as { data?: unknown }).data instanceof Uint8Array)) return null;
+  const { data, ...rest } = first as { data: Uint8Array };
+  const head = new TextEncoder().encode(JSON.stringify({ id, method, params: [rest, ...params.slice(1)] }));
+  const frame = new Uint8Array(BINARY_HEADER_BYTES + head.length + data.length);
+  new DataView(frame.buffer).setUint32(0, head.length);
+  frame.set(head, BINARY_HEADER_BYTES);
+  frame.set(data, BINARY_HEADER_BYTES + head.length);
+  return frame;
+}
 
 declare global {
   interface Window {
@@ -61,7 +74,7 @@ function webSocketApi(): RepriseClient {
     const id = nextId++;
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ id, method, params }));
+      ws.send(binaryFrame(id, method, params) ?? JSON.stringify({ id, method, params }));
     });
   };
   const methods = Object.fromEntries(API_METHODS.map((m) => [m, (...params: unknown[]) => call(m, params)]));

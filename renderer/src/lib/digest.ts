@@ -7,13 +7,13 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { formatHash, toHex } from '../../../shared/hash-format.js';
 
 export function hashBytesPortable(bytes: Uint8Array): string {
-  return formatHash(toHex(sha256(bytes)));
+  const h = portableHasher();
+  h.update(bytes);
+  return h.digest();
 }
 
-/** Base64 of bytes without building one giant argument list. */
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  const CH = 0x8000;
-  for (let i = 0; i < bytes.length; i += CH) s += String.fromCharCode(...bytes.subarray(i, i + CH));
-  return btoa(s);
+/** Incremental SHA-256 (a file read chunk by chunk), formatted as a hash string at the end. */
+export function portableHasher(): { update(bytes: Uint8Array): void; digest(): string } {
+  const h = sha256.create();
+  return { update: (b) => void h.update(b), digest: () => formatHash(toHex(h.digest())) };
 }

@@ -1,0 +1,94 @@
+/**
+ * Chosen files reach the engine as raw bytes: uploadChunk with `data` travels over the web
+ * host as one binary WebSocket frame ([u32 header length][header JSON][bytes]), the way the
+ * renderer's transport sends it; a malformed binary frame closes the connection.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ApiEvent } from '../../shared/api.js';
+import { EngineHost } from '../../main/host/engine-host.js';
+import { startWebHost, type WebHost } from '../../main/webhost/server.js';
+
+const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
+let host: EngineHost;
+let web: WebHost;
+beforeAll(async () => {
+  host = new EngineHost({ workerUrl: dist('app/workers/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+  const dir = await mkdtemp(join(tmpdir(), 'reprise-upload-'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  web = await startWebHost({ api: host, rendererDir: dir });
+});
+afterAll(async () => {
+  await web.close();
+  await host.close();
+});
+
+/** The renderer transport's binary frame. */
+function frame(id: number, method: string, params: Record<string, unknown>, data: Uint8Array): Buffer {
+  const head = Buffer.from(JSON.stringify({ id, method, params: [params] }), 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(head.length);
+  return Buffer.concat([len, head, data]);
+}
+
+async function connect(): Promise<{ ws: WebSocket; next: () => Promise<Record<string, unknown>> }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${web.port}/api?token=${web.token}`, { origin: web.origin });
+  await new Promise((r) => ws.once('open', r));
+  const queue: Record<string, unknown>[] = [];
+  const waiters: ((m: Record<string, unknown>) => void)[] = [];
+  ws.on('message', (d) => {
+    const m = JSON.parse(String(d)) as Record<string, unknown>;
+    const w = waiters.shift();
+    if (w) w(m);
+    else queue.push(m);
+  });
+  return { ws, next: () => (queue.length ? Promise.resolve(queue.shift()!) : new Promise((r) => waiters.push(r))) };
+}
+
+describe('binary upload frames', () => {
+  it('uploads a file in raw chunks and verifies exactly those bytes', async () => {
+    const { ws, next } = await connect();
+    const bytes = Buffer.from(JSON.stringify({ a: 1, text: 'é'.repeat(3000) }), 'utf8');
+    ws.send(JSON.stringify({ id: 1, method: 'beginUpload', params: [{ name: 'up.json', size: bytes.length }] }));
+    const begun = (await next()) as { id: number; result: { uploadId: string } };
+    const uploadId = begun.result.uploadId;
+    const half = Math.floor(bytes.length / 2);
+    ws.send(frame(2, 'uploadChunk', { uploadId }, bytes.subarray(0, half)));
+    expect(await next()).toEqual({ id: 2, result: { received: half } });
+    ws.send(frame(3, 'uploadChunk', { uploadId }, bytes.subarray(half)));
+    expect(await next()).toEqual({ id: 3, result: { received: bytes.length } });
+    ws.send(JSON.stringify({ id: 4, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }));
+    let done: ApiEvent | null = null;
+    while (!done) {
+      const m = (await next()) as { event?: ApiEvent };
+      if (m.event?.type === 'job-done' || m.event?.type === 'job-failed') done = m.event;
+    }
+    if (done.type !== 'job-done') throw new Error(JSON.stringify(done));
+    expect(done.report.artifact.sha256).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+    ws.close();
+  });
+
+  it('an over-long chunk is refused as a usage error', async () => {
+    const { ws, next } = await connect();
+    ws.send(JSON.stringify({ id: 1, method: 'beginUpload', params: [{ name: 'x', size: 2 }] }));
+    const { result } = (await next()) as { result: { uploadId: string } };
+    ws.send(frame(2, 'uploadChunk', { uploadId: result.uploadId }, Buffer.from('abc')));
+    expect(await next()).toMatchObject({ id: 2, error: { usage: true, message: expect.stringMatching(/longer than announced/) } });
+    ws.close();
+  });
+
+  it('a malformed binary frame closes the connection (1007)', async () => {
+    for (const bad of [Buffer.from([0, 0, 0, 200, 1, 2]), Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{]')]), frame(1, 'uploadChunk', {}, Buffer.alloc(0)).subarray(0, 3)]) {
+      const { ws } = await connect();
+      const code = await new Promise<number>((r) => {
+        ws.once('close', (c) => r(c));
+        ws.send(bad);
+      });
+      expect(code).toBe(1007);
+    }
+  });
+});
