@@ -10,6 +10,24 @@ export interface ChartSeries {
   style?: 'points' | 'line' | 'dash' | 'bars';
 }
 
+function drawThresholds(u: uPlot, series: ChartSeries[]): void {
+  const { ctx, bbox } = u;
+  for (const s of series) {
+    const v = s.values[0];
+    if (s.style !== 'dash' || typeof v !== 'number' || !s.values.every((x) => x === v)) continue;
+    const y = u.valToPos(v, 'y', true);
+    ctx.save();
+    ctx.strokeStyle = s.color;
+    ctx.lineWidth = 2 * devicePixelRatio;
+    ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+    ctx.beginPath();
+    ctx.moveTo(bbox.left, y);
+    ctx.lineTo(bbox.left + bbox.width, y);
+    ctx.stroke();
+    ctx.restore();
+  }
+}
+
 /** A small uPlot chart with a text table fallback for screen readers. */
 export function Chart({ title, x, xLabel, series, xNames, testId }: { title: string; x: number[]; xLabel: string; series: ChartSeries[]; xNames?: string[]; testId: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -26,6 +44,9 @@ export function Chart({ title, x, xLabel, series, xNames, testId }: { title: str
         height: 240,
         scales: { x: { time: false, range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] } },
         legend: { show: true },
+        // A dashed series of one constant value is a threshold: drawn across the whole plot,
+        // so it shows even when there is a single x value (one model version, one evaluation).
+        hooks: { draw: [(u: uPlot) => drawThresholds(u, series)] },
         axes: [{ ...axis, label: xLabel, ...(xNames ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => xNames[t] ?? '') } : {}) }, { ...axis }],
         series: [
           { label: xLabel },
