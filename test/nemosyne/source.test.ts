@@ -79,4 +79,23 @@ describe('a package verified from disk and from memory gives the same result', (
       expect(a.verdict).toBe(verdict);
     }
   }, 60_000);
+
+  it('end to end over LAZY_MIN: random bytes, a package behind 9 MiB of prepended data, a large JSON document report as from memory', async () => {
+    const small = packPackage(buildPackageParts(2, { digest: false }));
+    const cases: [string, Buffer, string, string | null][] = [
+      ['random.bin', Buffer.concat([digits(9 * 1024 * 1024, 3), Buffer.from([0, 1, 2])]), 'unknown', 'RPR-KIND-001'],
+      ['prepended.nemosyne', Buffer.concat([digits(9 * 1024 * 1024, 5), small]), 'nemosyne-package', 'RPR-ZIP-007'], // offsets not shifted: the directory is not where the end record says
+      ['big.json', Buffer.from(JSON.stringify({ rows: Array.from({ length: 1_500_000 }, (_, i) => i) })), 'unknown', 'RPR-KIND-001'],
+    ];
+    for (const [name, bytes, kind, rule] of cases) {
+      expect(bytes.length).toBeGreaterThan(LAZY_MIN);
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const a = deterministicPart(await runPath(path, 'verify', {}));
+      const b = deterministicPart(await runBytes(path, bytes, 'verify', {}));
+      expect(a).toEqual(b);
+      expect(a.artifact.kind).toBe(kind);
+      if (rule) expect(a.findings.map((f) => f.rule)).toContain(rule);
+    }
+  }, 60_000);
 });
