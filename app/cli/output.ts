@@ -4,14 +4,15 @@ import type { Finding, Report } from '../../shared/report.js';
 const LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as const;
 
 function fmtValue(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   return s.length > 120 ? s.slice(0, 117) + '...' : s;
 }
 
 export function formatFinding(f: Finding): string {
   let s = `  ${f.severity.padEnd(11)} ${f.rule}  ${f.message}`;
   if (f.pointer !== undefined) s += `  [${f.pointer === '' ? '/' : f.pointer}]`;
-  if (f.expected !== undefined || f.actual !== undefined) s += `\n${' '.repeat(14)}expected ${fmtValue(f.expected)}\n${' '.repeat(14)}actual   ${fmtValue(f.actual)}`;
+  if (f.expected !== undefined) s += `\n${' '.repeat(14)}expected ${fmtValue(f.expected)}`;
+  if (f.actual !== undefined) s += `\n${' '.repeat(14)}actual   ${fmtValue(f.actual)}`;
   return s;
 }
 
@@ -19,6 +20,7 @@ export function formatReport(r: Report, quiet: boolean): string {
   const id = r.artifact.id ? ` ${r.artifact.id}` : '';
   const lines = [`${LABEL[r.verdict].padEnd(11)} ${r.artifact.path}  (${r.artifact.kind}${id})`];
   if (!quiet) {
+    if (r.authenticity) lines.push(`  origin: ${r.authenticity.statement}`);
     for (const f of r.findings) lines.push(formatFinding(f));
     if (r.comparisons && r.comparisons.length > 0) {
       const byStatus = new Map<string, number>();

@@ -13,6 +13,7 @@ import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions, KindContext } from '../kinds/types.js';
+import { SIG_LOCAL } from '../zip/reader.js';
 
 export type Mode = 'verify' | 'replay';
 
@@ -53,15 +54,16 @@ const UNKNOWN: KindResult = {
 
 /** Verifies (or replays) artifact bytes; `path` is only what the report shows. */
 export async function runBytes(path: string, bytes: Buffer, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
-  return runSniffed(new Sniffed(path, bytes), mode, options, onProgress, hashBytes(bytes));
+  return runSniffed(new Sniffed(path, bytes), mode, options, onProgress, () => hashBytes(bytes));
 }
 
-async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, onProgress: ((f: number, label?: string) => void) | undefined, artifactHash: string | Promise<string>): Promise<Report> {
+/** `artifactHash` is asked for after the kind ran (a lazily loaded artifact is loaded by then). */
+async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, onProgress: ((f: number, label?: string) => void) | undefined, artifactHash: () => string | Promise<string>): Promise<Report> {
   const started = Date.now();
   const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
   const handler = KINDS.find((k) => k.detect(sniffed));
-  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash, ...UNKNOWN, replay: mode === 'replay' }, started);
+  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...UNKNOWN, replay: mode === 'replay' }, started);
   let result: KindResult;
   if (mode === 'replay') {
     if (!handler.replay) {
@@ -69,7 +71,7 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
       result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
     } else result = await handler.replay(sniffed, ctx);
   } else result = await handler.verify(sniffed, ctx);
-  return buildReport({ path, kind: handler.kind, sha256: await artifactHash, ...result, replay: mode === 'replay' }, started);
+  return buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, replay: mode === 'replay' }, started);
 }
 
 /**
@@ -101,9 +103,14 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
     if (st.size <= LAZY_MIN || !st.isFile()) return await runBytes(path, await fh.readFile().catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
+    const sniffed = new Sniffed(path, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size });
+    // The report's SHA-256 must be that of the bytes verified. A ZIP package is read by
+    // position and never loaded, so its hash streams from the file alongside; anything else
+    // is hashed from the bytes the kind loaded (no second read that could see other bytes).
+    if (bytesRead < 4 || head.readUInt32LE(0) !== SIG_LOCAL) return await runSniffed(sniffed, mode, options, onProgress, () => hashBytes(sniffed.bytes));
     const artifactHash = hashFile(path).catch((e: unknown) => Promise.reject(cannot(e)));
     artifactHash.catch(() => undefined); // awaited by runSniffed; never an unhandled rejection meanwhile
-    return await runSniffed(new Sniffed(path, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size }), mode, options, onProgress, artifactHash);
+    return await runSniffed(sniffed, mode, options, onProgress, () => artifactHash);
   } finally {
     await fh.close();
   }

@@ -16,6 +16,7 @@ import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
 import { stripToCanonical, canonicalizeText } from '../../app/core/jcs.js';
+import { hashBytes } from '../../app/core/hash.js';
 
 let dir: string;
 let store: string;
@@ -44,6 +45,9 @@ async function both(name: string, t: string): Promise<Report[]> {
   expect(fromBytes.verdict).toBe(fromFile.verdict);
   expect(rules(fromBytes)).toEqual(rules(fromFile));
   expect(fromBytes.chain).toEqual(fromFile.chain);
+  // The report names the bytes verified: read once, hashed from that one read.
+  expect(fromFile.artifact.sha256).toBe(hashBytes(Buffer.from(t, 'utf8')));
+  expect(fromBytes.artifact.sha256).toBe(fromFile.artifact.sha256);
   return [fromFile, fromBytes];
 }
 

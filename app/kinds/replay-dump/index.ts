@@ -2,6 +2,7 @@
  * The replay-dump kind (seed 001, spec/replay-dump.md): detects both encodings by content,
  * decodes them to one model, verifies it (verify.ts) and replays it (replay.ts).
  */
+import { dumpAuthenticity } from '../../core/authenticity.js';
 import type { KindResult } from '../../core/report.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext, KindHandler } from '../types.js';
@@ -33,11 +34,11 @@ export const replayDumpKind: KindHandler = {
   detect: (s) => detectRom(s) || detectJson(s),
   async verify(s, ctx): Promise<KindResult> {
     const v = await verifyDump(s, ctx, 'verify');
-    return { id: v.id, findings: v.findings, chain: v.chain, details: { encoding: v.encoding } };
+    return { id: v.id, findings: v.findings, chain: v.chain, authenticity: dumpAuthenticity(v.chain, v.findings), details: { encoding: v.encoding } };
   },
   async replay(s, ctx): Promise<KindResult> {
     const v = await verifyDump(s, ctx, 'replay');
     const r = await replayVerified(v, ctx.options.providers, ctx.options.whatIf);
-    return { ...r, details: { encoding: v.encoding, ...r.details } };
+    return { ...r, authenticity: dumpAuthenticity(v.chain, v.findings), details: { encoding: v.encoding, ...r.details } };
   },
 };
