@@ -62,7 +62,8 @@ export function hex8(n: number): string {
 /** Inflates (or copies) one entry synchronously, capped at declared + 1 bytes. */
 export function readEntrySync(archive: Uint8Array | ZipSource, e: ZipEntry, keep: boolean): EntryContent {
   const src = toSource(archive);
-  const data = src.read(e.dataOffset, e.dataEnd);
+  // Consumed before this returns (inflated or digested), except a kept stored entry.
+  const data = keep && e.method === METHOD_STORED ? src.read(e.dataOffset, e.dataEnd) : src.readTemp(e.dataOffset, e.dataEnd);
   // A buffer source gives a view of the archive: a kept entry gets its own copy.
   if (e.method === METHOD_STORED) return finish(e, keep && src.fd === null ? Buffer.from(data) : data, keep);
   const ptr = `entry:${e.name}`;

@@ -18,6 +18,11 @@ export interface ZipSource {
    * gives fewer bytes than its size promised (it shrank while being read) or cannot be read.
    */
   read(start: number, end: number): Buffer;
+  /**
+   * The same bytes, possibly in a buffer reused by the next call: only for data consumed
+   * before then (a synchronous inflate or digest), never kept.
+   */
+  readTemp(start: number, end: number): Buffer;
 }
 
 /** The archive file changed or failed while it was read: not a finding about the archive. */
@@ -25,7 +30,8 @@ export class SourceError extends Error {}
 
 export function bufferSource(buf: Uint8Array): ZipSource {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  return { size: b.length, fd: null, read: (start, end) => b.subarray(start, end) };
+  const read = (start: number, end: number) => b.subarray(start, end);
+  return { size: b.length, fd: null, read, readTemp: read };
 }
 
 export function isSource(x: Uint8Array | ZipSource): x is ZipSource {
@@ -38,11 +44,14 @@ export function toSource(x: Uint8Array | ZipSource): ZipSource {
 
 /** Small reads (headers, descriptors) are served from one window read ahead of them. */
 const WINDOW = 8 * 1024;
+/** Largest reusable buffer for readTemp (the sync inflate path reads at most 8 MiB). */
+const TEMP_MAX = 8 * 1024 * 1024;
 
 /** Positional reads through `fd` (never closed here: its owner closes it). */
 export function fileSource(fd: number, size: number): ZipSource {
   let winStart = 0;
   let win: Buffer = Buffer.alloc(0);
+  let temp: Buffer = Buffer.alloc(0);
   const readExact = (into: Buffer, position: number): void => {
     let done = 0;
     while (done < into.length) {
@@ -73,6 +82,14 @@ export function fileSource(fd: number, size: number): ZipSource {
         winStart = start;
       }
       return Buffer.from(win.subarray(start - winStart, end - winStart));
+    },
+    readTemp(start, end) {
+      const len = end - start;
+      if (len > TEMP_MAX) return this.read(start, end);
+      if (temp.length < len) temp = Buffer.allocUnsafe(Math.min(TEMP_MAX, Math.max(len, 2 * temp.length)));
+      const out = temp.subarray(0, len);
+      readExact(out, start);
+      return out;
     },
   };
 }
