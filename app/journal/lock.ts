@@ -11,6 +11,8 @@ import { link, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCK_FILE } from './format.js';
 import { JournalError } from './errors.js';
+import { randomBytes } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
 
 export interface LockInfo {
   pid: number;
@@ -59,7 +61,8 @@ export async function acquireLock(dir: string): Promise<HeldLock> {
   const path = join(dir, LOCK_FILE);
   // Write the holder's details to a private file first, then link() it into place: link
   // fails with EEXIST atomically (like O_EXCL), and the lock is never seen half-written.
-  const tmp = `${path}.${process.pid}.${Date.now()}`;
+  // Unique per attempt: worker threads of one process share its pid and can try in the same ms.
+  const tmp = `${path}.${process.pid}.${threadId}.${randomBytes(8).toString('hex')}`;
   const info: LockInfo = { pid: process.pid, host: hostname(), sinceUtc: new Date().toISOString() };
   try {
     const fh = await open(tmp, 'wx', 0o644);
