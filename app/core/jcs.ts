@@ -383,14 +383,27 @@ const NAME_DECODER = new TextDecoder();
  * for `"`, `\`, and control characters (the short forms, else `\u00xx` in lower case),
  * everything else raw; numbers exactly as ECMAScript prints them. This scan checks that,
  * drops the whitespace, and returns null at the first non-canonical token, after which
- * the caller serializes the parsed value instead. It never decides validity: the input
- * must already have passed the strict parse, from the same bytes.
+ * the caller serializes the parsed value instead. It never decides validity: its result
+ * may be used only for bytes the strict parse accepted. On any other input it still ends,
+ * in one pass, with some result or null (it runs on another thread before the parse).
  *
  * Why: a signature over a 100 MiB document needs its canonical bytes; serializing the
  * parsed value and encoding it as UTF-8 costs more than parsing it, while this scan is one
  * pass over bytes with no allocation but the output, and can run in another thread while
  * the document is parsed (app/workers/canonical.ts).
  */
+/** `\u00xx` at `i`: lower-case hex, a control character without a short form. */
+function isCanonicalUnicodeEscape(b: Uint8Array, i: number): boolean {
+  if (b[i + 2] !== 0x30 || b[i + 3] !== 0x30) return false;
+  const h1 = b[i + 4]!;
+  const h2 = b[i + 5]!;
+  if (h1 !== 0x30 && h1 !== 0x31) return false;
+  const lo = h2 >= 0x30 && h2 <= 0x39 ? h2 - 0x30 : h2 >= 0x61 && h2 <= 0x66 ? h2 - 0x57 : -1;
+  if (lo < 0) return false;
+  const v = (h1 - 0x30) * 16 + lo;
+  return v !== 8 && v !== 9 && v !== 10 && v !== 12 && v !== 13;
+}
+
 export function stripToCanonical(input: Uint8Array): Stripped | null {
   const b = input;
   const n = b.length;
@@ -413,28 +426,17 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
       const q = i;
       i++;
       for (;;) {
-        const d = b[i]!;
+        let d = b[i]!;
+        while (d !== 0x22 && d !== 0x5c && i < n) d = b[++i]!;
+        // Unterminated: the parse will refuse the text (this runs before it, on another thread).
+        if (i >= n) return null;
         if (d === 0x22) break;
-        if (d === 0x5c) {
-          const e = b[i + 1]!;
-          if (e === 0x75) {
-            // \u00xx, lower-case hex, a control character without a short form.
-            if (b[i + 2] !== 0x30 || b[i + 3] !== 0x30) return null;
-            const h1 = b[i + 4]!;
-            const h2 = b[i + 5]!;
-            if (h1 !== 0x30 && h1 !== 0x31) return null;
-            const lo = h2 >= 0x30 && h2 <= 0x39 ? h2 - 0x30 : h2 >= 0x61 && h2 <= 0x66 ? h2 - 0x57 : -1;
-            if (lo < 0) return null;
-            const v = (h1 - 0x30) * 16 + lo;
-            if (v === 8 || v === 9 || v === 10 || v === 12 || v === 13) return null;
-            i += 6;
-            continue;
-          }
-          if (e === 0x2f) return null; // \/ is written raw
-          i += 2;
-          continue;
-        }
-        i++;
+        const e = b[i + 1]!;
+        if (e === 0x75) {
+          if (!isCanonicalUnicodeEscape(b, i)) return null;
+          i += 6;
+        } else if (e === 0x2f) return null; // \/ is written raw
+        else i += 2;
       }
       i++;
       if (depth > 0 && expectName[depth - 1]) {
@@ -442,7 +444,13 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
         const list = lists[depth - 1];
         if (list) {
           let name = NAME_DECODER.decode(b.subarray(q + 1, i - 1));
-          if (name.includes('\\')) name = JSON.parse(NAME_DECODER.decode(b.subarray(q, i))) as string;
+          if (name.includes('\\')) {
+            try {
+              name = JSON.parse(NAME_DECODER.decode(b.subarray(q, i))) as string;
+            } catch {
+              return null; // not JSON: the parse will say why
+            }
+          }
           const m: MemberSpan = { name, start: o + (q - start), value: -1, end: -1 };
           list.push(m);
           current[depth - 1] = m;

@@ -5,7 +5,8 @@
  */
 import { readSync } from 'node:fs';
 import { decodeJsonBytes, JcsError, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
-import { stripInWorker } from '../workers/canonical.js';
+import { hashBytes } from '../core/hash.js';
+import { stripInWorker, type StripResult } from '../workers/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
@@ -30,7 +31,8 @@ export interface SniffedFile {
 export class Sniffed {
   private textCache: string | null | undefined;
   private jsonCache: ParsedJson | null | undefined;
-  private stripped: Promise<Stripped | null> | undefined;
+  private stripped: Promise<StripResult> | undefined;
+  private workerHash: Promise<string | null> | undefined;
   private whole: Buffer | undefined;
   /** `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB). */
   constructor(
@@ -80,7 +82,10 @@ export class Sniffed {
     if (c !== '{' && c !== '[') return (this.jsonCache = null);
     // A large document's canonical bytes are computed on another thread while this one
     // parses it (only usable if the parse finds its members in order: see canonicalBytes).
-    if (this.bytes.length >= STRIP_IN_WORKER_MIN) this.stripped = stripInWorker(this.bytes);
+    if (this.bytes.length >= STRIP_IN_WORKER_MIN) {
+      this.stripped = stripInWorker(this.bytes);
+      this.workerHash = this.stripped.then((r) => r.sha256);
+    }
     let text: string;
     try {
       text = decodeJsonBytes(this.bytes);
@@ -125,7 +130,15 @@ export class Sniffed {
     const stripped = this.stripped;
     this.stripped = undefined;
     if (!j?.ok || !j.inOrder || !stripped) return null;
-    return stripped;
+    return (await stripped).stripped;
+  }
+
+  /**
+   * `H_bytes` of the whole artifact: computed by the stripping thread when there was one
+   * (same bytes, off this thread), else here.
+   */
+  async sha256(): Promise<string> {
+    return (await this.workerHash) ?? hashBytes(this.bytes);
   }
 
   /** The parsed value (strict or loose) when it is a JSON object, else null. */

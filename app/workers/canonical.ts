@@ -17,6 +17,8 @@ export interface StripRequest {
 }
 export interface StripReply {
   id: number;
+  /** `H_bytes` of the document's bytes, computed on the way. */
+  sha256: string | null;
   data: ArrayBuffer | null;
   length: number;
   members: MemberSpan[];
@@ -29,10 +31,17 @@ const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
 let worker: Worker | null = null;
 let broken = false;
 let nextId = 1;
-const pending = new Map<number, (r: Stripped | null) => void>();
+/** What the thread gives back: the stripped bytes (or null) and the bytes' hash (or null). */
+export interface StripResult {
+  stripped: Stripped | null;
+  sha256: string | null;
+}
+
+const NONE: StripResult = { stripped: null, sha256: null };
+const pending = new Map<number, (r: StripResult) => void>();
 
 function settleAll(): void {
-  for (const resolve of pending.values()) resolve(null);
+  for (const resolve of pending.values()) resolve(NONE);
   pending.clear();
 }
 
@@ -45,7 +54,7 @@ function getWorker(): Worker | null {
       const resolve = pending.get(r.id);
       pending.delete(r.id);
       if (pending.size === 0) w.unref();
-      resolve?.(r.data ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members } : null);
+      resolve?.({ stripped: r.data ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members } : null, sha256: r.sha256 });
     });
     w.on('error', () => {
       broken = true;
@@ -65,13 +74,14 @@ function getWorker(): Worker | null {
 }
 
 /**
- * Canonical bytes of canonically written JSON (see stripToCanonical), computed on another
- * thread from a copy of `bytes`; `null` when they are not canonically written or the
- * thread is unavailable. With `inline`, on this thread.
+ * Canonical bytes of canonically written JSON (see stripToCanonical) and the bytes'
+ * `H_bytes`, computed on another thread (from shared memory, else a copy of `bytes`); null
+ * parts when not canonically written or the thread is unavailable. With `inline`, the
+ * stripping runs on this thread and no hash is computed.
  */
-export function stripInWorker(bytes: Uint8Array, inline = false): Promise<Stripped | null> {
+export function stripInWorker(bytes: Uint8Array, inline = false): Promise<StripResult> {
   const w = inline ? null : getWorker();
-  if (!w) return Promise.resolve(stripToCanonical(bytes));
+  if (!w) return Promise.resolve({ stripped: stripToCanonical(bytes), sha256: null });
   const id = nextId++;
   // Shared memory is handed over as it is (both threads only read it); else a copy.
   let view: Uint8Array;

@@ -256,6 +256,23 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
       expect(strip(`[${String(x)}]`), String(x)).toBe(`[${String(x)}]`);
     }
   });
+  it('ends on any input, valid or not (it runs on another thread before the parse)', () => {
+    for (const t of ['{"a":"xxx', '"\\', '{"a":"\\u00', '{"\\x":1}', '}}}{{{', '-', '1e', '"', '{"a":1,', '\\']) {
+      expect(() => stripToCanonical(Buffer.from(t, 'utf8'))).not.toThrow();
+    }
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        stripToCanonical(bytes);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'{}[]":,\\u0123456789abcdef-+.eE /ntrfl') }), (t) => {
+        stripToCanonical(Buffer.from(t, 'utf8'));
+      }),
+      { numRuns: 3000 },
+    );
+  });
   it('equals the canonical text of any in-order value, however it was indented', () => {
     fc.assert(
       fc.property(jsonValue, fc.integer({ min: 0, max: 3 }), (v, indent) => {

@@ -114,6 +114,16 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     for (const r of await both('order.dump.json', t)) expect(rules(r)).toContain('RDS-004');
   });
 
+  it('a truncated large dump (an unterminated string) is refused, never a hang', async () => {
+    const cut = text.slice(0, text.indexOf('#4242'));
+    const p = join(dir, 'truncated.dump.json');
+    await writeFile(p, cut);
+    const r = await runPath(p, 'verify', { trustStore: store });
+    expect(r.verdict).toBe('fail');
+    const cli = spawnSync(process.execPath, ['bin/reprise.js', 'verify', p, '--json'], { encoding: 'utf8', timeout: 60_000 });
+    expect(cli.status).toBe(1);
+  }, 90_000);
+
   it('through the CLI (the built engine, with its worker thread) the verdicts are the same', async () => {
     const cli = (name: string) => spawnSync(process.execPath, ['bin/reprise.js', 'verify', join(dir, name), '--json', '--trust-store', store], { encoding: 'utf8' });
     await both('cli-intact.dump.json', text);
