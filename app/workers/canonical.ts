@@ -9,6 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { stripToCanonical, type MemberSpan, type Stripped } from '../core/jcs.js';
+import { workerScript } from './locate.js';
 
 export interface StripRequest {
   id: number;
@@ -49,7 +50,7 @@ function getWorker(): Worker | null {
   if (worker) return worker;
   if (broken) return null;
   try {
-    const w = new Worker(new URL('./canonical-worker.js', import.meta.url), { execArgv: EXEC_ARGV });
+    const w = new Worker(workerScript('canonical-worker.js', import.meta.url), { execArgv: EXEC_ARGV });
     w.on('message', (r: StripReply) => {
       const resolve = pending.get(r.id);
       pending.delete(r.id);

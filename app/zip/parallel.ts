@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { readEntry, type EntryContent } from './inflate.js';
 import type { ZipEntry } from './reader.js';
 import { toSource, type ZipSource } from './source.js';
+import { workerScript } from '../workers/locate.js';
 
 /** Archives declaring fewer uncompressed bytes than this are read on the calling thread. */
 export const PARALLEL_MIN = 32 * 1024 * 1024;
@@ -84,7 +85,7 @@ async function readInWorkers(
   }
   if (cur.length) batches.push(cur);
 
-  const pool = Array.from({ length: Math.min(wanted, batches.length) }, () => new Worker(new URL('./inflate-worker.js', import.meta.url), { execArgv: WORKER_EXEC_ARGV }));
+  const pool = Array.from({ length: Math.min(wanted, batches.length) }, () => new Worker(workerScript('inflate-worker.js', import.meta.url), { execArgv: WORKER_EXEC_ARGV }));
   try {
     let next = 0;
     const send = (w: Worker, k: number) => {
