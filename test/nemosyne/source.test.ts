@@ -16,6 +16,7 @@ import { samplePackages } from '../../app/kinds/nemosyne/samples.js';
 import { Sniffed } from '../../app/kinds/sniff.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { supportDir } from './helpers.js';
+import { digits } from '../helpers/data.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reprise-nemosyne-source-'));
 const support = supportDir();
@@ -38,16 +39,6 @@ async function fromBoth(name: string, bytes: Buffer, options: EngineOptions) {
   } finally {
     closeSync(fd);
   }
-}
-
-function digits(len: number, seed: number): Buffer {
-  const b = Buffer.allocUnsafe(len);
-  let x = seed >>> 0;
-  for (let i = 0; i < len; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    b[i] = i % 20 === 19 ? 0x0a : 0x30 + ((x >>> 24) % 10);
-  }
-  return b;
 }
 
 describe('a package verified from disk and from memory gives the same result', () => {

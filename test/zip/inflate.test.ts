@@ -14,16 +14,7 @@ import { buildPackageParts, packPackage } from '../../app/kinds/nemosyne/package
 import { readEntryStreaming, readEntrySync, readStructure, resolveLimits, SYNC_MAX } from '../../app/zip/index.js';
 import { BIN, cliBuilt } from '../helpers/cli.js';
 import { gen } from './gen.js';
-
-function digits(n: number, seed: number): Buffer {
-  const b = Buffer.allocUnsafe(n);
-  let x = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    b[i] = i % 20 === 19 ? 0x0a : 0x30 + ((x >>> 24) % 10);
-  }
-  return b;
-}
+import { digits } from '../helpers/data.js';
 
 const big = digits(SYNC_MAX + 1024 * 1024, 7);
 const bigDeflated = zlib.deflateRawSync(big);

@@ -15,6 +15,7 @@ import { fileSource, SourceError, type ZipSource } from '../../app/zip/source.js
 import { cliBuilt, ROOT } from '../helpers/cli.js';
 import { both, CASES, text, two } from './cases.js';
 import { gen } from './gen.js';
+import { digits } from '../helpers/data.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reprise-zip-source-'));
 const fds: number[] = [];
@@ -40,16 +41,6 @@ async function both2(buf: Buffer, limits?: Record<string, number>) {
     return { s, contents: contents.map((c) => ({ ...c, bytes: c.bytes && sha256Hex(c.bytes) })) };
   };
   return { mem: await read(buf), disk: await read(onDisk(buf)) };
-}
-
-function digits(len: number, seed: number): Buffer {
-  const b = Buffer.allocUnsafe(len);
-  let x = seed >>> 0;
-  for (let i = 0; i < len; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    b[i] = i % 20 === 19 ? 0x0a : 0x30 + ((x >>> 24) % 10);
-  }
-  return b;
 }
 
 describe('an archive on disk reads exactly as in memory', () => {
