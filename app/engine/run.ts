@@ -85,7 +85,6 @@ const HEAD_BYTES = 64 * 1024;
 
 /** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
 export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
-  // One open/fstat/read/close per file in batches (what readFile does).
   const cannot = (e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code;
     return new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);

@@ -77,11 +77,11 @@ function getWorker(): Worker | null {
 /**
  * Canonical bytes of canonically written JSON (see stripToCanonical) and the bytes'
  * `H_bytes`, computed on another thread (from shared memory, else a copy of `bytes`); null
- * parts when not canonically written or the thread is unavailable. With `inline`, the
- * stripping runs on this thread and no hash is computed.
+ * parts when not canonically written. Without a thread the stripping runs here and no
+ * hash is computed.
  */
-export function stripInWorker(bytes: Uint8Array, inline = false): Promise<StripResult> {
-  const w = inline ? null : getWorker();
+export function stripInWorker(bytes: Uint8Array): Promise<StripResult> {
+  const w = getWorker();
   if (!w) return Promise.resolve({ stripped: stripToCanonical(bytes), sha256: null });
   const id = nextId++;
   // Shared memory is handed over as it is (both threads only read it); else a copy.
