@@ -360,6 +360,8 @@ export interface MemberSpan {
   end: number;
   /** When the value is an object within SPAN_DEPTH levels: its members. */
   members?: MemberSpan[];
+  /** `H_bytes` of the UTF-8 of a long string value, when the stripping thread computed it. */
+  stringHash?: string;
 }
 
 /** Members are spanned in objects nested this deep (1: the top level's members only). */
@@ -420,6 +422,10 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
   const current: (MemberSpan | null)[] = [];
   const expectName: boolean[] = [];
   const isObject: boolean[] = [];
+  // Numbers that need printing to be sure (most numbers in model outputs have 16-17
+  // digits) are collected into one JSON array text and checked together: one native parse
+  // and one native print of the whole batch instead of a string and a Number per number.
+  const batch = new NumberBatch();
   while (i < n) {
     const c = b[i]!;
     if (c === 0x22) {
@@ -499,11 +505,7 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
         (fracLen === 0
           ? intLen <= 15 && !(zeroInt && c === 0x2d)
           : last !== 0x30 && (zeroInt ? zeros <= 5 && fracLen - zeros <= 15 : intLen + fracLen <= 15));
-      if (!plain) {
-        let t = '';
-        for (let k = s; k < i; k++) t += String.fromCharCode(b[k]!);
-        if (String(Number(t)) !== t) return null;
-      }
+      if (!plain && !batch.add(b, s, i)) return null;
     } else {
       if (c === 0x7b || c === 0x5b) {
         // The member this container is the value of (when its parent is spanned).
@@ -539,7 +541,47 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
     out.set(b.subarray(start, n), o);
     o += n - start;
   }
+  if (!batch.flush()) return null;
   return { bytes: out.subarray(0, o), members };
+}
+
+/**
+ * Number tokens checked in batches: `[t1,t2,…]` as text, parsed and printed back by V8;
+ * every token is written as ECMAScript prints it exactly when the printed text equals the
+ * batch (a token that is not a number makes the parse throw: also "not canonical").
+ */
+class NumberBatch {
+  private static readonly SIZE = 1 << 16;
+  private readonly buf = Buffer.allocUnsafe(NumberBatch.SIZE);
+  private o = 0;
+
+  /** False when the batch had to be checked and was not canonical. */
+  add(b: Uint8Array, s: number, e: number): boolean {
+    if (e - s > 64) {
+      // A long token alone (an over-long fraction): printed and compared by itself.
+      const t = Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
+      return String(Number(t)) === t;
+    }
+    if (this.o + (e - s) + 2 > NumberBatch.SIZE && !this.flush()) return false;
+    const buf = this.buf;
+    let o = this.o;
+    buf[o++] = this.o === 0 ? 0x5b : 0x2c;
+    for (let k = s; k < e; k++) buf[o++] = b[k]!;
+    this.o = o;
+    return true;
+  }
+
+  flush(): boolean {
+    if (this.o === 0) return true;
+    this.buf[this.o++] = 0x5d;
+    const text = this.buf.toString('latin1', 0, this.o);
+    this.o = 0;
+    try {
+      return JSON.stringify(JSON.parse(text)) === text;
+    } catch {
+      return false;
+    }
+  }
 }
 
 /**

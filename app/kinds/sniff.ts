@@ -6,7 +6,7 @@
 import { readSync } from 'node:fs';
 import { decodeJsonBytes, JcsError, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
-import { stripInWorker, type StripResult } from '../workers/canonical.js';
+import { stripInWorker, type SignaturePlan, type SignatureCheck, type StripResult } from '../workers/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
@@ -28,8 +28,17 @@ export interface SniffedFile {
   readonly size: number;
 }
 
+/** What a large document's stripping thread gives a kind (see takeStrippedCanonical). */
+export interface StrippedDocument extends Stripped {
+  /** The top-level member cut out of `bytes` by the signature plan, if any. */
+  omitted: string | null;
+  /** The plan's signature check, when the document named a key of the plan. */
+  signature: SignatureCheck | null;
+}
+
 export class Sniffed {
   private textCache: string | null | undefined;
+  private plan: SignaturePlan | undefined;
   private jsonCache: ParsedJson | null | undefined;
   private stripped: Promise<StripResult> | undefined;
   private workerHash: Promise<string | null> | undefined;
@@ -41,6 +50,25 @@ export class Sniffed {
     readonly file?: SniffedFile,
   ) {
     if (!file) this.whole = head;
+  }
+
+  /** The artifact's size in bytes. */
+  get size(): number {
+    return this.file ? this.file.size : this.head.length;
+  }
+
+  /** True when a JSON parse of this artifact would strip it on another thread too. */
+  get stripsInWorker(): boolean {
+    return this.size >= STRIP_IN_WORKER_MIN && this.jsonCache === undefined;
+  }
+
+  /**
+   * Asks the stripping thread to check a signature inside the document as well (only
+   * before the parse: see stripsInWorker). A kind that may own the document calls this
+   * from `prepare`; the result is used only if the kind finds the same key and signature.
+   */
+  planSignature(plan: SignaturePlan): void {
+    if (this.jsonCache === undefined) this.plan = plan;
   }
 
   /** The whole artifact; with `file`, read once on first use (a ZIP package never asks). */
@@ -83,7 +111,7 @@ export class Sniffed {
     // A large document's canonical bytes are computed on another thread while this one
     // parses it (only usable if the parse finds its members in order: see canonicalBytes).
     if (this.bytes.length >= STRIP_IN_WORKER_MIN) {
-      this.stripped = stripInWorker(this.bytes);
+      this.stripped = stripInWorker(this.bytes, this.plan);
       this.workerHash = this.stripped.then((r) => r.sha256);
     }
     let text: string;
@@ -123,14 +151,17 @@ export class Sniffed {
    * member in order, with the spans of its top-level members: stripped on another thread
    * while this one parsed it. Null when not available (small, refused, out of order, not
    * written canonically, no thread): the caller then serializes the parsed value.
+   * Long string values carry their hash (MemberSpan.stringHash); with a signature plan,
+   * the signature member is already cut out (`omitted`) and the check made (`signature`).
    * The caller takes the bytes (it may cut them in place): a second call returns null.
    */
-  async takeStrippedCanonical(): Promise<Stripped | null> {
+  async takeStrippedCanonical(): Promise<StrippedDocument | null> {
     const j = this.json();
     const stripped = this.stripped;
     this.stripped = undefined;
     if (!j?.ok || !j.inOrder || !stripped) return null;
-    return (await stripped).stripped;
+    const r = await stripped;
+    return r.stripped ? { ...r.stripped, omitted: r.omitted, signature: r.signature } : null;
   }
 
   /**

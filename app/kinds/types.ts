@@ -41,6 +41,13 @@ export interface KindHandler {
   readonly kind: ArtifactKind;
   /** Content test, never the file name. Handlers are asked in registry order. */
   detect(s: Sniffed): boolean;
+  /**
+   * Before detection, for a large document that will be parsed while another thread strips
+   * it (Sniffed.stripsInWorker): a kind may ask that thread for speculative work it would
+   * otherwise do after the parse (Sniffed.planSignature). Must not fail the run: the kind
+   * checks any such result against the parsed document before using it.
+   */
+  prepare?(s: Sniffed, ctx: KindContext): Promise<void>;
   verify(s: Sniffed, ctx: KindContext): Promise<KindResult>;
   /** Verify, then re-execute; absent for kinds with nothing to re-execute. */
   replay?(s: Sniffed, ctx: KindContext): Promise<KindResult>;

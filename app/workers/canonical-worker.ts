@@ -1,20 +1,94 @@
 /**
- * Worker side of canonical.ts: hashes the document's bytes (the report's SHA-256) and strips
- * canonically written JSON bytes to canonical bytes.
+ * Worker side of canonical.ts: hashes the document's bytes (the report's SHA-256), strips
+ * canonically written JSON bytes to canonical bytes, hashes the long escape-free string
+ * values among the spanned members, and carries out a signature plan (cut the signature member out,
+ * verify with the named key of the plan).
  */
 import { parentPort } from 'node:worker_threads';
+import type { KeyObject } from 'node:crypto';
 import { hashBytes } from '../core/hash.js';
-import { stripToCanonical } from '../core/jcs.js';
+import { stripToCanonical, type MemberSpan } from '../core/jcs.js';
+import { verifyBytes } from '../core/keys.js';
 import type { StripReply, StripRequest } from './canonical.js';
 
-parentPort?.on('message', (m: StripRequest) => {
-  let reply: StripReply;
-  try {
-    const sha256 = hashBytes(m.data);
-    const r = stripToCanonical(m.data);
-    reply = r ? { id: m.id, sha256, data: r.bytes.buffer as ArrayBuffer, length: r.bytes.length, members: r.members } : { id: m.id, sha256, data: null, length: 0, members: [] };
-  } catch (e) {
-    reply = { id: m.id, sha256: null, data: null, length: 0, members: [], error: (e as Error).message };
+/** String values at least this long are hashed here (a dump's text artifacts, say). */
+export const LONG_STRING = 64 * 1024;
+
+/**
+ * Hashes long string values written without escapes: in canonical bytes such a string's
+ * bytes are the UTF-8 of its value, so it costs one SHA-256 pass here against an encoding
+ * and a hash on the parsing thread. A string with escapes is left to that thread, which
+ * hashes its parsed string faster than this one could decode the bytes.
+ */
+function hashLongStrings(b: Uint8Array, members: MemberSpan[]): void {
+  for (const m of members) {
+    if (m.members) hashLongStrings(b, m.members);
+    else if (m.end - m.value >= LONG_STRING && b[m.value] === 0x22 && b[m.end - 1] === 0x22) {
+      const body = Buffer.from(b.buffer, b.byteOffset + m.value + 1, m.end - m.value - 2);
+      if (body.indexOf(0x5c) === -1) m.stringHash = hashBytes(body);
+    }
   }
-  parentPort?.postMessage(reply, reply.data ? [reply.data] : []);
+}
+
+const decoder = new TextDecoder();
+/** The value of a member when it is a string, else null. */
+function stringValue(b: Uint8Array, m: MemberSpan | undefined): string | null {
+  if (!m || b[m.value] !== 0x22) return null;
+  try {
+    const v: unknown = JSON.parse(decoder.decode(b.subarray(m.value, m.end)));
+    return typeof v === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function shift(members: MemberSpan[], from: number, by: number): void {
+  for (const m of members) {
+    if (m.start < from) continue;
+    m.start -= by;
+    m.value -= by;
+    m.end -= by;
+    if (m.members) shift(m.members, from, by);
+  }
+}
+
+function handle(m: StripRequest): { reply: StripReply; transfer: ArrayBuffer[] } {
+  const sha256 = hashBytes(m.data);
+  const r = stripToCanonical(m.data);
+  if (!r) return { reply: { id: m.id, sha256, data: null, length: 0, members: [] }, transfer: [] };
+  hashLongStrings(r.bytes, r.members);
+  let bytes = r.bytes;
+  const reply: StripReply = { id: m.id, sha256, data: null, length: 0, members: r.members };
+  const plan = m.signature;
+  if (plan) {
+    const ms = r.members;
+    const k = ms.findIndex((x) => x.name === plan.omit);
+    const keyId = stringValue(bytes, ms.find((x) => x.name === plan.keyIdMember));
+    const signature = stringValue(bytes, ms[k]);
+    if (k >= 0) {
+      // Cut `,"name":…` (or `"name":…,` when it comes first), in place; later spans move up.
+      const from = k > 0 ? ms[k - 1]!.end : ms[k]!.start;
+      const to = k > 0 ? ms[k]!.end : (ms[k + 1]?.start ?? ms[k]!.end);
+      bytes.copyWithin(from, to);
+      bytes = bytes.subarray(0, bytes.length - (to - from));
+      ms.splice(k, 1);
+      shift(ms, to, to - from);
+      reply.omitted = plan.omit;
+    }
+    const key: KeyObject | undefined = keyId !== null ? new Map(plan.keys).get(keyId) : undefined;
+    if (key && keyId !== null && signature !== null) reply.signature = { keyId, signature, ok: verifyBytes(key, bytes, signature) };
+  }
+  reply.data = bytes.buffer as ArrayBuffer;
+  reply.length = bytes.length;
+  return { reply, transfer: [bytes.buffer as ArrayBuffer] };
+}
+
+parentPort?.on('message', (m: StripRequest) => {
+  let out: { reply: StripReply; transfer: ArrayBuffer[] };
+  try {
+    out = handle(m);
+  } catch (e) {
+    out = { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], error: (e as Error).message }, transfer: [] };
+  }
+  parentPort?.postMessage(out.reply, out.transfer);
 });

@@ -1,29 +1,70 @@
 /**
  * Runs `stripToCanonical` (app/core/jcs.ts) on another thread, so that the canonical bytes
  * of a large document are ready when its parse on this thread ends (a signature over a
- * 100 MiB dump needs them; see docs/architecture.md, "large documents"). One worker,
- * started on first use, holding the process open only while it has work. Anything that
- * goes wrong with the thread (no built worker file, out of threads, a crash) makes the
- * result `null`, after which the caller serializes on its own thread: never a different
- * answer, only a slower one.
+ * 100 MiB dump needs them; see docs/architecture.md, "large documents"). On the way the
+ * thread hashes the document's bytes (the report's SHA-256) and every long string value
+ * among the spanned members, and, when asked before the parse starts, checks an Ed25519
+ * signature carried inside the document (see SignaturePlan). One worker, started on first
+ * use, holding the process open only while it has work. Anything that goes wrong with the
+ * thread (no built worker file, out of threads, a crash) makes the result empty, after
+ * which the caller does the work on its own thread: never a different answer, only a
+ * slower one.
  */
+import type { KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { stripToCanonical, type MemberSpan, type Stripped } from '../core/jcs.js';
 import { workerScript } from './locate.js';
+
+/**
+ * A signature inside the document, over the document's canonical bytes without the
+ * top-level member `omit`, whose string value is the signature (base64); the top-level
+ * string member `keyIdMember` names the key. The replay dump's scheme (spec/replay-dump.md).
+ * The keys are the caller's trust store: the check is made only with a key listed there.
+ */
+export interface SignaturePlan {
+  omit: string;
+  keyIdMember: string;
+  keys: ReadonlyMap<string, KeyObject>;
+}
+
+/** The outcome of a SignaturePlan: which key, which signature, and whether it verified. */
+export interface SignatureCheck {
+  keyId: string;
+  signature: string;
+  /** The key used (one of the plan's KeyObjects, on the caller's side). */
+  publicKey: KeyObject;
+  ok: boolean;
+}
 
 export interface StripRequest {
   id: number;
   /** The document's bytes: a view on shared memory, or a transferred copy. */
   data: Uint8Array;
+  signature?: { omit: string; keyIdMember: string; keys: [string, KeyObject][] };
 }
 export interface StripReply {
   id: number;
   /** `H_bytes` of the document's bytes, computed on the way. */
   sha256: string | null;
-  data: ArrayBuffer | null;
+  data: ArrayBuffer | SharedArrayBuffer | null;
   length: number;
   members: MemberSpan[];
+  /** The member the plan named was cut out of `data` (its spans moved accordingly). */
+  omitted?: string;
+  signature?: { keyId: string; signature: string; ok: boolean };
   error?: string;
+}
+
+/** What the thread gives back. */
+export interface StripResult {
+  /** The stripped bytes, when the document was written canonically; else null. */
+  stripped: Stripped | null;
+  /** `H_bytes` of the document's bytes, or null (then the caller hashes). */
+  sha256: string | null;
+  /** The top-level member cut out of `stripped.bytes` (a SignaturePlan's `omit`), if any. */
+  omitted: string | null;
+  /** The plan's signature check, when the document named a key of the plan. */
+  signature: SignatureCheck | null;
 }
 
 /** A parent started with `--input-type` or `-e` flags must not pass them to a file worker. */
@@ -32,17 +73,12 @@ const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
 let worker: Worker | null = null;
 let broken = false;
 let nextId = 1;
-/** What the thread gives back: the stripped bytes (or null) and the bytes' hash (or null). */
-export interface StripResult {
-  stripped: Stripped | null;
-  sha256: string | null;
-}
 
-const NONE: StripResult = { stripped: null, sha256: null };
-const pending = new Map<number, (r: StripResult) => void>();
+const NONE: StripResult = { stripped: null, sha256: null, omitted: null, signature: null };
+const pending = new Map<number, { resolve: (r: StripResult) => void; plan: SignaturePlan | undefined }>();
 
 function settleAll(): void {
-  for (const resolve of pending.values()) resolve(NONE);
+  for (const p of pending.values()) p.resolve(NONE);
   pending.clear();
 }
 
@@ -52,10 +88,17 @@ function getWorker(): Worker | null {
   try {
     const w = new Worker(workerScript('canonical-worker.js', import.meta.url), { execArgv: EXEC_ARGV });
     w.on('message', (r: StripReply) => {
-      const resolve = pending.get(r.id);
+      const p = pending.get(r.id);
       pending.delete(r.id);
       if (pending.size === 0) w.unref();
-      resolve?.({ stripped: r.data ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members } : null, sha256: r.sha256 });
+      if (!p) return;
+      const key = r.signature ? p.plan?.keys.get(r.signature.keyId) : undefined;
+      p.resolve({
+        stripped: r.data ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members } : null,
+        sha256: r.sha256,
+        omitted: r.data && r.omitted !== undefined ? r.omitted : null,
+        signature: r.signature && key ? { ...r.signature, publicKey: key } : null,
+      });
     });
     w.on('error', () => {
       broken = true;
@@ -75,14 +118,14 @@ function getWorker(): Worker | null {
 }
 
 /**
- * Canonical bytes of canonically written JSON (see stripToCanonical) and the bytes'
- * `H_bytes`, computed on another thread (from shared memory, else a copy of `bytes`); null
- * parts when not canonically written. Without a thread the stripping runs here and no
- * hash is computed.
+ * Canonical bytes of canonically written JSON (see stripToCanonical), the bytes' `H_bytes`
+ * and the hashes of long string values, computed on another thread (from shared memory,
+ * else a copy of `bytes`); with a plan, the signature check too. Without a thread the
+ * stripping runs here and nothing else is computed.
  */
-export function stripInWorker(bytes: Uint8Array): Promise<StripResult> {
+export function stripInWorker(bytes: Uint8Array, plan?: SignaturePlan): Promise<StripResult> {
   const w = getWorker();
-  if (!w) return Promise.resolve({ stripped: stripToCanonical(bytes), sha256: null });
+  if (!w) return Promise.resolve({ ...NONE, stripped: stripToCanonical(bytes) });
   const id = nextId++;
   // Shared memory is handed over as it is (both threads only read it); else a copy.
   let view: Uint8Array;
@@ -92,9 +135,10 @@ export function stripInWorker(bytes: Uint8Array): Promise<StripResult> {
     view.set(bytes);
   }
   return new Promise((resolve) => {
-    pending.set(id, resolve);
+    pending.set(id, { resolve, plan });
     w.ref();
     const msg: StripRequest = { id, data: view };
+    if (plan && plan.keys.size > 0) msg.signature = { omit: plan.omit, keyIdMember: plan.keyIdMember, keys: [...plan.keys] };
     w.postMessage(msg, view.buffer instanceof SharedArrayBuffer ? [] : [view.buffer]);
   });
 }

@@ -17,6 +17,12 @@ import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
 import { stripToCanonical, canonicalizeText } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
+import type { EngineOptions } from '../../app/kinds/types.js';
+
+/** The built engine (dist/, built by npm test): its stripping thread runs, with the signature plan. */
+const built = (await import(new URL('../../dist/app/engine/run.js', import.meta.url).href)) as {
+  runPath: (p: string, mode: 'verify', o: EngineOptions) => Promise<Report>;
+};
 
 let dir: string;
 let store: string;
@@ -31,7 +37,7 @@ beforeAll(async () => {
   const lines: string[] = [];
   for (let i = 0; lines.length * 40 < STRIP_IN_WORKER_MIN + 512 * 1024; i++) lines.push(line(i));
   const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, score: i / 7, tag: `r${i}` }));
-  const spec = sampleSpec({ dumpId: 'dump.large', materials: [{ mediaType: 'text/markdown', text: lines.join('\n') }, { mediaType: 'application/json', json: { rows } }] });
+  const spec = sampleSpec({ dumpId: 'dump.large', materials: [{ mediaType: 'text/markdown', text: lines.join('\n') }, { mediaType: 'application/json', json: { rows } }, { mediaType: 'text/plain', text: 'é✓ plain words '.repeat(20000) + 'END' }] });
   text = encodeJson(await buildDump(spec, sampleSigner('active')));
 }, 60_000);
 
@@ -135,4 +141,44 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     expect(bad.status).toBe(1);
     expect(rules(JSON.parse(bad.stdout) as Report)).toContain('RDS-F001');
   }, 60_000);
+
+  it('the stripping thread (signature checked there, long escape-free texts hashed there) gives the verdicts of this thread', async () => {
+    const { trustStoreEntry } = await import('../../app/core/keys.js');
+    const revokedStore = join(dir, 'revoked-trust.json');
+    await writeFile(revokedStore, JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(sampleSigner('active'), 'reviewer', 'revoked now', 'revoked')] }));
+    const otherStore = join(dir, 'other-trust.json');
+    await writeFile(otherStore, JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(sampleSigner('unknown'), 'reviewer', 'another key')] }));
+    const sig = (JSON.parse(text) as { signature: string }).signature;
+    const forged = sig.slice(0, 10) + (sig[10] === 'A' ? 'B' : 'A') + sig.slice(11);
+    const cases: [string, string, string][] = [
+      ['intact', text, store],
+      ['text tampered', text.replace('#4242', '#4243'), store],
+      ['json tampered', text.replace('"tag":"r1500"', '"tag":"r1501"'), store],
+      ['escape-free text tampered', text.replace('plain words END', 'plain wordz END'), store],
+      ['signature forged', text.replace(sig, forged), store],
+      ['revoked key', text, revokedStore],
+      ['key not in the store', text, otherStore],
+      ['out of order', text.replace('"dumpId"', '"dumpId "'), store],
+    ];
+    for (const [name, t, ts] of cases) {
+      const p = join(dir, `thread-${name.replace(/ /g, '-')}.dump.json`);
+      await writeFile(p, t);
+      const threaded = await built.runPath(p, 'verify', { trustStore: ts });
+      const here = await runPath(p, 'verify', { trustStore: ts });
+      expect(threaded.verdict, name).toBe(here.verdict);
+      expect(rules(threaded), name).toEqual(rules(here));
+      expect(threaded.chain, name).toEqual(here.chain);
+      expect(threaded.artifact.sha256, name).toBe(hashBytes(Buffer.from(t, 'utf8')));
+    }
+    const verdict = async (t: string, ts: string) => {
+      const p = join(dir, 'thread-check.dump.json');
+      await writeFile(p, t);
+      return built.runPath(p, 'verify', { trustStore: ts });
+    };
+    expect((await verdict(text, store)).verdict).toBe('pass');
+    const forgedReport = await verdict(text.replace(sig, forged), store);
+    expect(forgedReport.chain.find((n) => n.id === 'signature')?.status).toBe('mismatch');
+    expect(rules(forgedReport)).toContain('RDS-F001');
+    expect(rules(await verdict(text, revokedStore))).toContain('RDS-007');
+  }, 120_000);
 });

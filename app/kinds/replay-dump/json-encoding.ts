@@ -7,6 +7,7 @@ import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
+import type { SignatureCheck } from '../../workers/canonical.js';
 import { checkOrder, DUMP_TYPE, isObject, type DumpModel } from './model.js';
 
 export interface Decoded {
@@ -45,29 +46,38 @@ export interface StrippedDump {
   payload: Uint8Array;
   /** The canonical bytes of a JSON artifact's value, by artifact key. */
   jsonArtifacts: Map<string, Uint8Array>;
+  /** `H_bytes` of a long text artifact's text, by artifact key (hashed by the stripping thread). */
+  textHashes: Map<string, string>;
+  /** The signature check the stripping thread made (see replayDumpKind.prepare), if any. */
+  signature: SignatureCheck | null;
 }
 
 /**
- * The signed payload and the JSON artifacts' canonical bytes, cut out of the document's
- * stripped canonical bytes (see Sniffed.takeStrippedCanonical) when a large dump was
- * written canonically; else null, and the caller serializes the parsed model.
+ * The signed payload, the JSON artifacts' canonical bytes and the long text artifacts'
+ * hashes, from the document's stripped canonical bytes (see Sniffed.takeStrippedCanonical)
+ * when a large dump was written canonically; else null, and the caller serializes the
+ * parsed model.
  */
 export async function strippedDump(s: Sniffed): Promise<StrippedDump | null> {
   const st = await s.takeStrippedCanonical();
   if (!st) return null;
-  const k = st.members.findIndex((m) => m.name === 'signature');
+  // The stripping thread may have cut the signature out already (a signature plan).
+  const k = st.omitted === 'signature' ? -1 : st.members.findIndex((m) => m.name === 'signature');
   // Cut `,"signature":…` (or `"signature":…,` when it comes first).
   const from = k < 0 ? st.bytes.length : k > 0 ? st.members[k - 1]!.end : st.members[k]!.start;
   const to = k < 0 ? st.bytes.length : k > 0 ? st.members[k]!.end : (st.members[k + 1]?.start ?? st.members[k]!.end);
   const jsonArtifacts = new Map<string, Uint8Array>();
+  const textHashes = new Map<string, string>();
   for (const a of st.members.find((m) => m.name === 'artifacts')?.members ?? []) {
     const j = a.members?.find((m) => m.name === 'json');
     // Only bytes before the cut: the cut below moves those after it.
     if (j && j.end <= from) jsonArtifacts.set(a.name, st.bytes.subarray(j.value, j.end));
+    const t = a.members?.find((m) => m.name === 'text');
+    if (t?.stringHash !== undefined) textHashes.set(a.name, t.stringHash);
   }
   // In place: the members after the signature (a few hundred bytes) move up.
-  st.bytes.copyWithin(from, to);
-  return { payload: st.bytes.subarray(0, st.bytes.length - (to - from)), jsonArtifacts };
+  if (k >= 0) st.bytes.copyWithin(from, to);
+  return { payload: st.bytes.subarray(0, st.bytes.length - (to - from)), jsonArtifacts, textHashes, signature: st.signature };
 }
 
 /**

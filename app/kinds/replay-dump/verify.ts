@@ -13,6 +13,7 @@ import { canonicalizeParsed, canonicalizeValue, escapePointerToken } from '../..
 import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
+import type { SignatureCheck } from '../../workers/canonical.js';
 import { DUMP_TYPE, FORMAT_VERSION, isObject, LOCK_REQUIRED, SUB_MEMBERS, TOP_MEMBERS, TRUST_DECISIONS, type DumpModel, type TrustDecisionValue } from './model.js';
 
 /** Kernel major versions this replayer supports (RDS-F003 outside). */
@@ -146,8 +147,18 @@ function numberIn(v: unknown, pointer: string, lo: number, hi: number, integer: 
   return undefined;
 }
 
-/** `jsonCanonical`: canonical bytes of JSON artifacts already at hand, by artifact key. */
-function checkArtifacts(v: unknown, out: Finding[], jsonCanonical?: ReadonlyMap<string, Uint8Array>): Map<string, FrozenArtifact> | undefined {
+/**
+ * Work already done on a large dump by the thread that stripped it (json-encoding.ts,
+ * strippedDump): JSON artifacts' canonical bytes and long text artifacts' hashes by
+ * artifact key, and a signature check (used only for the same key and signature).
+ */
+export interface Precomputed {
+  jsonArtifacts?: ReadonlyMap<string, Uint8Array>;
+  textHashes?: ReadonlyMap<string, string>;
+  signature?: SignatureCheck | null;
+}
+
+function checkArtifacts(v: unknown, out: Finding[], pre?: Precomputed): Map<string, FrozenArtifact> | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v)) {
     out.push(typeFail('/artifacts', 'an object', v));
@@ -183,20 +194,22 @@ function checkArtifacts(v: unknown, out: Finding[], jsonCanonical?: ReadonlyMap<
       good = false;
     }
     if (!good) continue;
-    const art: FrozenArtifact = hasText ? { hash: hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string } : { hash: hashBytes(jsonCanonical?.get(key) ?? canonicalizeParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
+    const art: FrozenArtifact = hasText
+      ? { hash: pre?.textHashes?.get(key) ?? hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string }
+      : { hash: hashBytes(pre?.jsonArtifacts?.get(key) ?? canonicalizeParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
     map.set(key, art);
   }
   return map;
 }
 
-export function checkStructure(m: DumpModel, out: Finding[], jsonCanonical?: ReadonlyMap<string, Uint8Array>): Typed {
+export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed): Typed {
   checkMembers(m, out);
   const t: Typed = {};
   if (m['type'] !== undefined && m['type'] !== DUMP_TYPE) out.push(fail('RPR-DUMP-006', `type must be "${DUMP_TYPE}"`, { pointer: '/type', expected: DUMP_TYPE, actual: describe(m['type']) }));
   if (m['formatVersion'] !== undefined && m['formatVersion'] !== FORMAT_VERSION) {
     out.push(fail('RPR-DUMP-006', `formatVersion ${JSON.stringify(m['formatVersion'])} is not supported (this reader reads ${FORMAT_VERSION})`, { pointer: '/formatVersion', expected: FORMAT_VERSION, actual: describe(m['formatVersion']) }));
   }
-  t.artifacts = checkArtifacts(m['artifacts'], out, jsonCanonical);
+  t.artifacts = checkArtifacts(m['artifacts'], out, pre);
   t.dumpId = str(m['dumpId'], '/dumpId', out);
   t.createdAtUtc = timestamp(m['createdAtUtc'], '/createdAtUtc', out);
   t.executionOutcomeHash = hashRef(m['executionOutcomeHash'], '/executionOutcomeHash', out);
@@ -307,10 +320,10 @@ function refNode(t: Typed, h: string | undefined): ChainNode['status'] {
   return !a ? 'unresolved' : a.hash === h ? 'match' : 'mismatch';
 }
 
-export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayload: () => Uint8Array, kernelSeverity: 'warning' | 'unavailable', jsonCanonical?: ReadonlyMap<string, Uint8Array>): DumpVerification {
+export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayload: () => Uint8Array, kernelSeverity: 'warning' | 'unavailable', pre?: Precomputed): DumpVerification {
   const findings: Finding[] = [];
   const chain: ChainNode[] = [];
-  const t = checkStructure(m, findings, jsonCanonical);
+  const t = checkStructure(m, findings, pre);
   if (t.kernelMajor !== undefined && !SUPPORTED_KERNEL_MAJORS.includes(t.kernelMajor)) {
     const mk = kernelSeverity === 'warning' ? warning : unavailable;
     findings.push(mk('RDS-F003', `kernel major version ${t.kernelMajor} is outside the supported range (${SUPPORTED_KERNEL_MAJORS.join(', ')})`, { pointer: '/kernelVersion', expected: `major ${SUPPORTED_KERNEL_MAJORS.join(' or ')}`, actual: t.kernelVersion ?? null }));
@@ -398,13 +411,13 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
   chain.push(node('outcome', 'outcome: executionOutcomeHash = H({expressionHash, inputHash})', t.executionOutcomeHash ?? null, outcome, outStatus, ['input', ...(expr ? [`artifact:${expr}`] : [])], '/executionOutcomeHash'));
 
   // Step 7: signature and trust (RDS-007, RDS-F001).
-  checkSignature(t, trust, signedPayload, findings, chain);
+  checkSignature(t, trust, signedPayload, findings, chain, pre?.signature ?? null);
 
   const id = t.dumpId ?? (typeof m['dumpId'] === 'string' ? m['dumpId'] : null);
   return { id, findings, chain, typed: t, inputHash };
 }
 
-function checkSignature(t: Typed, trust: TrustStore | null, signedPayload: () => Uint8Array, out: Finding[], chain: ChainNode[]): void {
+function checkSignature(t: Typed, trust: TrustStore | null, signedPayload: () => Uint8Array, out: Finding[], chain: ChainNode[], pre: SignatureCheck | null): void {
   const parents = ['outcome'];
   if (!t.keyId || !t.signature) {
     chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId ?? null, null, 'missing', parents, '/signature'));
@@ -423,7 +436,9 @@ function checkSignature(t: Typed, trust: TrustStore | null, signedPayload: () =>
     out.push(unavailable('RDS-007', `the signing key ${t.keyId} is not in the trust store ${trust.source}`, { pointer: '/keyId', expected: 'a key listed in the trust store', actual: t.keyId }));
     chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, null, 'missing', parents, '/signature'));
   } else {
-    const good = verifyBytes(key.publicKey, signedPayload(), t.signature);
+    // The stripping thread's check counts only for this very key and signature.
+    const same = pre !== null && pre.keyId === t.keyId && pre.signature === t.signature && pre.publicKey === key.publicKey;
+    const good = same ? pre.ok : verifyBytes(key.publicKey, signedPayload(), t.signature);
     chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, good ? key.keyId : null, good ? 'match' : 'mismatch', parents, '/signature'));
     if (!good) out.push(fail('RDS-F001', 'the signature does not verify: the dump was altered after signing, or signed by another key', { pointer: '/signature', expected: `a valid signature by ${t.keyId}`, actual: 'invalid signature' }));
     reprise = key.status === 'revoked' ? 'revoked' : 'trusted';

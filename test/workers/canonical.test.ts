@@ -1,0 +1,128 @@
+/**
+ * The canonical-stripping thread (app/workers/canonical.ts), run from dist/ (npm test
+ * builds it first): stripped bytes, the document's hash, hashes of long string values,
+ * and a signature plan (the signature member cut out, the check made with the plan's key).
+ * Everything it gives must equal what the caller would compute on its own thread.
+ */
+import { describe, expect, it } from 'vitest';
+import type { KeyObject } from 'node:crypto';
+import type { MemberSpan } from '../../app/core/jcs.js';
+import { canonicalizeText, canonicalizeValue } from '../../app/core/jcs.js';
+import { hashBytes } from '../../app/core/hash.js';
+import { signBytes } from '../../app/core/keys.js';
+import { sampleSigner } from '../../app/kinds/replay-dump/writer.js';
+import type { SignaturePlan, StripResult } from '../../app/workers/canonical.js';
+
+const mod = (await import(new URL('../../dist/app/workers/canonical.js', import.meta.url).href)) as {
+  stripInWorker: (b: Uint8Array, plan?: SignaturePlan) => Promise<StripResult>;
+};
+const LONG = 64 * 1024;
+const signer = sampleSigner('active');
+const other = sampleSigner('revoked');
+const keys = (...ss: (typeof signer)[]): Map<string, KeyObject> => new Map(ss.map((s) => [s.keyId, s.publicKey]));
+const plan = (k = keys(signer)): SignaturePlan => ({ omit: 'signature', keyIdMember: 'keyId', keys: k });
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+
+/** A signed document: `signature` over the canonical document without it. */
+function signed(doc: Record<string, unknown>, indent = 2): { body: string; payload: string } {
+  const payload = canonicalizeValue(doc);
+  const sig = signBytes(signer, utf8(payload));
+  const withSig = JSON.parse(canonicalizeValue({ ...doc, signature: sig })) as unknown;
+  return { body: JSON.stringify(withSig, null, indent), payload };
+}
+
+const find = (ms: MemberSpan[], ...path: string[]): MemberSpan | undefined => {
+  let m: MemberSpan | undefined;
+  let list: MemberSpan[] | undefined = ms;
+  for (const p of path) {
+    m = list?.find((x) => x.name === p);
+    list = m?.members;
+  }
+  return m;
+};
+
+describe('the stripping thread', () => {
+  it('hashes the document and strips it, as the caller would', async () => {
+    const body = JSON.stringify({ a: [1, 0.1, -2.5e-7, 1.2345678901234568e21], b: { c: 'x y' } }, null, 2);
+    const r = await mod.stripInWorker(utf8(body));
+    expect(r.sha256).toBe(hashBytes(utf8(body)));
+    expect(text(r.stripped!.bytes)).toBe(canonicalizeText(body));
+    expect(r.omitted).toBeNull();
+    expect(r.signature).toBeNull();
+  });
+
+  it('hashes long escape-free string values (non-ASCII too) exactly as H_bytes of the parsed string', async () => {
+    const long = Array.from({ length: 4000 }, (_, i) => `- q C:/p é ✓ 😀 #${i} `).join('');
+    const escaped = long.replace('#17 ', '#17\n');
+    const plain = 'x'.repeat(LONG + 3);
+    const doc = { artifacts: { a: { text: long }, b: { text: plain }, c: { text: 'short' }, d: { json: { text: long } }, e: { text: escaped } }, z: long };
+    const r = await mod.stripInWorker(utf8(JSON.stringify(doc, null, 1)));
+    const ms = r.stripped!.members;
+    expect(find(ms, 'artifacts', 'a', 'text')?.stringHash).toBe(hashBytes(long));
+    expect(find(ms, 'artifacts', 'b', 'text')?.stringHash).toBe(hashBytes(plain));
+    expect(find(ms, 'z')?.stringHash).toBe(hashBytes(long));
+    // Short strings, strings with escapes and strings deeper than the spans are left to the caller.
+    expect(find(ms, 'artifacts', 'c', 'text')?.stringHash).toBeUndefined();
+    expect(find(ms, 'artifacts', 'd', 'json')?.stringHash).toBeUndefined();
+    expect(find(ms, 'artifacts', 'e', 'text')?.stringHash).toBeUndefined();
+  });
+
+  it('with a plan: cuts the signature out and checks it with the named key', async () => {
+    const { body, payload } = signed({ artifacts: { a: { text: 'é'.repeat(10) } }, keyId: signer.keyId, type: 't', zz: { y: 1 } });
+    const p = plan();
+    const r = await mod.stripInWorker(utf8(body), p);
+    expect(r.omitted).toBe('signature');
+    expect(text(r.stripped!.bytes)).toBe(payload);
+    expect(r.signature).toMatchObject({ keyId: signer.keyId, ok: true });
+    // The caller's own KeyObject, so that the caller can tell it is the key it would use.
+    expect(r.signature!.publicKey).toBe(p.keys.get(signer.keyId));
+    // The spans (byte offsets) after the cut moved with the bytes.
+    const span = (...path: string[]) => {
+      const m = find(r.stripped!.members, ...path)!;
+      return text(r.stripped!.bytes.subarray(m.start, m.end));
+    };
+    expect(span('zz')).toBe('"zz":{"y":1}');
+    expect(span('zz', 'y')).toBe('"y":1');
+    expect(span('type')).toBe('"type":"t"');
+    expect(span('artifacts', 'a', 'text')).toBe(`"text":"${'é'.repeat(10)}"`);
+    expect(r.stripped!.members.map((m) => m.name)).toEqual(['artifacts', 'keyId', 'type', 'zz']);
+  });
+
+  it('a signature first or alone in the document is cut out too; none, nothing is cut', async () => {
+    const sig = signBytes(signer, utf8('{"b":1}'));
+    const none = await mod.stripInWorker(utf8(`{ "a": 1, "keyId": "${signer.keyId}" }`), plan());
+    expect(none.omitted).toBeNull();
+    expect(none.signature).toBeNull();
+    expect(text(none.stripped!.bytes)).toBe(`{"a":1,"keyId":"${signer.keyId}"}`);
+    const r = await mod.stripInWorker(utf8(`{"a": "${sig}", "b": 1}`), { omit: 'a', keyIdMember: 'k', keys: keys(signer) });
+    expect(r.omitted).toBe('a');
+    expect(text(r.stripped!.bytes)).toBe('{"b":1}');
+    expect(r.signature).toBeNull(); // no key named: no check
+    const alone = await mod.stripInWorker(utf8(`{"signature": "${sig}"}`), plan());
+    expect(text(alone.stripped!.bytes)).toBe('{}');
+  });
+
+  it('a tampered document, another key, or a key not in the plan never verifies', async () => {
+    const { body } = signed({ data: 'original', keyId: signer.keyId });
+    const tampered = await mod.stripInWorker(utf8(body.replace('original', 'originaL')), plan());
+    expect(tampered.signature).toMatchObject({ ok: false });
+    const signedByOther = JSON.parse(body) as Record<string, unknown>;
+    signedByOther['keyId'] = other.keyId;
+    const wrongKey = await mod.stripInWorker(utf8(JSON.stringify(signedByOther)), plan(keys(signer, other)));
+    expect(wrongKey.signature).toMatchObject({ keyId: other.keyId, ok: false });
+    const unknown = await mod.stripInWorker(utf8(body), plan(keys(other)));
+    expect(unknown.signature).toBeNull();
+    expect(unknown.omitted).toBe('signature');
+    const notString = await mod.stripInWorker(utf8(body.replace(/"signature": "[^"]*"/, '"signature": 5')), plan());
+    expect(notString.signature).toBeNull();
+  });
+
+  it('a document not written canonically gives no bytes and no check (the caller serializes)', async () => {
+    const { body } = signed({ data: 'x', keyId: signer.keyId, n: 1 });
+    const r = await mod.stripInWorker(utf8(body.replace('"n": 1', '"n": 1.0')), plan());
+    expect(r.stripped).toBeNull();
+    expect(r.signature).toBeNull();
+    expect(r.sha256).not.toBeNull();
+  });
+});
