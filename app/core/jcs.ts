@@ -426,6 +426,11 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
   // digits) are collected into one JSON array text and checked together: one native parse
   // and one native print of the whole batch instead of a string and a Number per number.
   const batch = new NumberBatch();
+  // Inside strings, four bytes at a time: the aligned 32-bit words of the input (word w
+  // holds bytes 4w - off … 4w - off + 3), tested for a '"' or '\\' byte in one go.
+  const off = b.byteOffset & 3;
+  const words = new Int32Array(b.buffer, b.byteOffset - off, (n + off) >> 2);
+  const wEnd = words.length;
   while (i < n) {
     const c = b[i]!;
     if (c === 0x22) {
@@ -433,7 +438,21 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
       i++;
       for (;;) {
         let d = b[i]!;
-        while (d !== 0x22 && d !== 0x5c && i < n) d = b[++i]!;
+        while (d !== 0x22 && d !== 0x5c && i < n) {
+          i++;
+          if (((i + off) & 3) === 0) {
+            let w = (i + off) >> 2;
+            while (w < wEnd) {
+              const x = words[w]!;
+              const y = x ^ 0x22222222;
+              const z = x ^ 0x5c5c5c5c;
+              if ((((y - 0x01010101) & ~y) | ((z - 0x01010101) & ~z)) & 0x80808080) break;
+              w++;
+            }
+            i = (w << 2) - off;
+          }
+          d = b[i]!;
+        }
         // Unterminated: the parse will refuse the text (this runs before it, on another thread).
         if (i >= n) return null;
         if (d === 0x22) break;

@@ -273,6 +273,33 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
       { numRuns: 3000 },
     );
   });
+  it('gives the same result at any byte alignment of the input (it scans strings a word at a time)', () => {
+    fc.assert(
+      fc.property(jsonValue, fc.integer({ min: 0, max: 2 }), (v, indent) => {
+        const t = Buffer.from(JSON.stringify(v, null, indent) + '"' + 'x'.repeat(9) + '\\"" "é\\\\"', 'utf8');
+        const results = [0, 1, 2, 3, 5].map((off) => {
+          const holder = new Uint8Array(new ArrayBuffer(t.length + 8));
+          holder.set(t, off);
+          const r = stripToCanonical(holder.subarray(off, off + t.length));
+          return r && Buffer.from(r.bytes).toString('latin1') + JSON.stringify(r.members);
+        });
+        for (const r of results) expect(r).toBe(results[0]);
+      }),
+      { numRuns: 300 },
+    );
+    for (let len = 0; len < 40; len++) {
+      const body = 'abcdefghijklmnopqrstuvwxyz0123456789ABCD'.slice(0, len);
+      for (let off = 0; off < 4; off++) {
+        const t = Buffer.from(`["${body}", "${body}\\n${body}"]`);
+        const holder = new Uint8Array(t.length + 8);
+        holder.set(t, off);
+        const r = stripToCanonical(holder.subarray(off, off + t.length));
+        expect(r && Buffer.from(r.bytes).toString('utf8'), `${len}/${off}`).toBe(`["${body}","${body}\\n${body}"]`);
+        // Unterminated at every alignment: null, never a hang or a read past the end.
+        expect(stripToCanonical(holder.subarray(off, off + 2 + len))).toBeNull();
+      }
+    }
+  });
   it('equals the canonical text of any in-order value, however it was indented', () => {
     fc.assert(
       fc.property(jsonValue, fc.integer({ min: 0, max: 3 }), (v, indent) => {
