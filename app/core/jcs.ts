@@ -218,6 +218,14 @@ export interface ParseOptions {
    * canonical text is needed only in parts, or in another form.
    */
   lazy?: boolean;
+  /**
+   * With `lazy`: asked once, right after JSON.parse accepted the text; true means that
+   * `stripToCanonical` of the same bytes returned a result with `ordered` (from another
+   * thread: app/workers/canonical.ts). Then the walk is skipped: that result already
+   * proves members in order without duplicates, canonical (finite, exact) numbers and
+   * strings without escaped surrogates or colons.
+   */
+  proven?: () => boolean;
 }
 
 /** What one walk over a parsed value learns without serializing it. */
@@ -282,13 +290,16 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
   // input, and the value keeps every colon inside the strings that survive. JSON.stringify
   // never escapes a colon; with no \u003a escapes in the input, equal counts prove that no
   // member was lost (a lost member takes at least its own colon with it).
-  const colonsText = countChar(text, ':');
   const escapedColon = escapes && ESCAPED_COLON.test(text);
   let canonical: string | undefined;
   let inOrder: boolean;
   let big: boolean;
   try {
-    if (options.lazy) {
+    if (options.lazy && options.proven?.()) {
+      inOrder = true;
+      big = false;
+    } else if (options.lazy) {
+      const colonsText = countChar(text, ':');
       const ins: Inspection = { nonFinite: false, big: false, inOrder: true, colons: 0 };
       if (typeof value === 'object' && value !== null) inspect(value, 0, ins);
       else if (typeof value === 'number') checkNumber(value, ins);
@@ -301,6 +312,7 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
       inOrder = ins.inOrder;
       big = ins.big;
     } else {
+      const colonsText = countChar(text, ':');
       const st: WalkState = { nonFinite: false, big: false };
       const c = typeof value === 'object' && value !== null ? canon(value, 0, st) : undefined;
       if (st.nonFinite) return fail(text);
@@ -374,6 +386,28 @@ export interface Stripped {
   bytes: Uint8Array;
   /** The top-level object's members, in order (empty when the top level is not an object). */
   members: MemberSpan[];
+  /**
+   * Every object's member names are ASCII, written without escapes, do not start with a
+   * digit (JS would reorder array-index names), and are strictly increasing; nesting is
+   * at most MAX_DEPTH. For text `JSON.parse` accepted, this (with the canonical strings and
+   * numbers a non-null result already proves) is everything the lazy parse's walk would
+   * find out: members in order, no duplicates, no lossy or non-finite numbers, no escaped
+   * surrogates or colons (see parseCanonical's `proven`).
+   */
+  ordered: boolean;
+}
+
+/** True when the bytes from s1 to e1 sort strictly after those from s0 to e0. */
+function bytesAfter(b: Uint8Array, s1: number, e1: number, s0: number, e0: number): boolean {
+  const l1 = e1 - s1;
+  const l0 = e0 - s0;
+  const l = l1 < l0 ? l1 : l0;
+  for (let k = 0; k < l; k++) {
+    const x = b[s1 + k]!;
+    const y = b[s0 + k]!;
+    if (x !== y) return x > y;
+  }
+  return l1 > l0;
 }
 
 const NAME_DECODER = new TextDecoder();
@@ -422,6 +456,10 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
   const current: (MemberSpan | null)[] = [];
   const expectName: boolean[] = [];
   const isObject: boolean[] = [];
+  // Per open object: where its previous member name's bytes start (-1: none yet) and end.
+  const prevName: number[] = [];
+  const prevNameEnd: number[] = [];
+  let ordered = true;
   // Numbers that need printing to be sure (most numbers in model outputs have 16-17
   // digits) are collected into one JSON array text and checked together: one native parse
   // and one native print of the whole batch instead of a string and a Number per number.
@@ -466,6 +504,16 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
       i++;
       if (depth > 0 && expectName[depth - 1]) {
         expectName[depth - 1] = false;
+        if (ordered) {
+          const s1 = q + 1;
+          const e1 = i - 1;
+          if (e1 > s1 && b[s1]! >= 0x30 && b[s1]! <= 0x39) ordered = false;
+          for (let k = s1; k < e1 && ordered; k++) if (b[k]! >= 0x80 || b[k] === 0x5c) ordered = false;
+          const ps = prevName[depth - 1]!;
+          if (ordered && ps >= 0 && !bytesAfter(b, s1, e1, ps, prevNameEnd[depth - 1]!)) ordered = false;
+          prevName[depth - 1] = s1;
+          prevNameEnd[depth - 1] = e1;
+        }
         const list = lists[depth - 1];
         if (list) {
           let name = NAME_DECODER.decode(b.subarray(q + 1, i - 1));
@@ -537,6 +585,8 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
         current[depth] = null;
         isObject[depth] = c === 0x7b;
         expectName[depth] = c === 0x7b;
+        prevName[depth] = -1;
+        if (depth >= MAX_DEPTH) ordered = false;
         depth++;
       } else if (c === 0x7d || c === 0x5d) {
         depth--;
@@ -561,7 +611,7 @@ export function stripToCanonical(input: Uint8Array): Stripped | null {
     o += n - start;
   }
   if (!batch.flush()) return null;
-  return { bytes: out.subarray(0, o), members };
+  return { bytes: out.subarray(0, o), members, ordered };
 }
 
 /**

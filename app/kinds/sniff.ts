@@ -110,9 +110,12 @@ export class Sniffed {
     if (c !== '{' && c !== '[') return (this.jsonCache = null);
     // A large document's canonical bytes are computed on another thread while this one
     // parses it (only usable if the parse finds its members in order: see canonicalBytes).
+    let proven: (() => boolean) | undefined;
     if (this.bytes.length >= STRIP_IN_WORKER_MIN) {
-      this.stripped = stripInWorker(this.bytes, this.plan);
+      const job = stripInWorker(this.bytes, this.plan);
+      this.stripped = job.result;
       this.workerHash = this.stripped.then((r) => r.sha256);
+      proven = job.proven;
     }
     let text: string;
     try {
@@ -123,7 +126,9 @@ export class Sniffed {
     this.textCache = text;
     try {
       // Lazy: the canonical text of a large document is serialized only if a kind asks.
-      const p = parseCanonical(text, { lazy: true });
+      // When the stripping thread has already proven the member order (it usually has by the
+      // end of JSON.parse), the walk that would find the same is skipped.
+      const p = parseCanonical(text, { lazy: true, proven });
       this.jsonCache = {
         ok: true,
         value: p.value,

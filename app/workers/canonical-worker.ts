@@ -53,12 +53,15 @@ function shift(members: MemberSpan[], from: number, by: number): void {
 }
 
 function handle(m: StripRequest): { reply: StripReply; transfer: ArrayBuffer[] } {
-  const sha256 = hashBytes(m.data);
   const r = stripToCanonical(m.data);
-  if (!r) return { reply: { id: m.id, sha256, data: null, length: 0, members: [] }, transfer: [] };
+  // Published at once: the parsing thread looks at it right after its JSON.parse.
+  Atomics.store(m.status, 1, r?.ordered ? 1 : 0);
+  Atomics.store(m.status, 0, r ? 1 : 2);
+  const sha256 = hashBytes(m.data);
+  if (!r) return { reply: { id: m.id, sha256, data: null, length: 0, members: [], ordered: false }, transfer: [] };
   hashLongStrings(r.bytes, r.members);
   let bytes = r.bytes;
-  const reply: StripReply = { id: m.id, sha256, data: null, length: 0, members: r.members };
+  const reply: StripReply = { id: m.id, sha256, data: null, length: 0, members: r.members, ordered: r.ordered };
   const plan = m.signature;
   if (plan) {
     const ms = r.members;
@@ -88,7 +91,8 @@ parentPort?.on('message', (m: StripRequest) => {
   try {
     out = handle(m);
   } catch (e) {
-    out = { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], error: (e as Error).message }, transfer: [] };
+    Atomics.store(m.status, 0, 2);
+    out = { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false, error: (e as Error).message }, transfer: [] };
   }
   parentPort?.postMessage(out.reply, out.transfer);
 });

@@ -40,6 +40,8 @@ export interface StripRequest {
   id: number;
   /** The document's bytes: a view on shared memory, or a transferred copy. */
   data: Uint8Array;
+  /** Shared [state, ordered]: state 1 once stripped (ordered 1 when `Stripped.ordered`), 2 when not canonical. */
+  status: Int32Array;
   signature?: { omit: string; keyIdMember: string; keys: [string, KeyObject][] };
 }
 export interface StripReply {
@@ -49,6 +51,7 @@ export interface StripReply {
   data: ArrayBuffer | SharedArrayBuffer | null;
   length: number;
   members: MemberSpan[];
+  ordered: boolean;
   /** The member the plan named was cut out of `data` (its spans moved accordingly). */
   omitted?: string;
   signature?: { keyId: string; signature: string; ok: boolean };
@@ -94,7 +97,7 @@ function getWorker(): Worker | null {
       if (!p) return;
       const key = r.signature ? p.plan?.keys.get(r.signature.keyId) : undefined;
       p.resolve({
-        stripped: r.data ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members } : null,
+        stripped: r.data ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members, ordered: r.ordered } : null,
         sha256: r.sha256,
         omitted: r.data && r.omitted !== undefined ? r.omitted : null,
         signature: r.signature && key ? { ...r.signature, publicKey: key } : null,
@@ -117,16 +120,36 @@ function getWorker(): Worker | null {
   }
 }
 
+/** A stripping job: its result, and synchronously, whether the thread has proven the order. */
+export interface StripJob {
+  result: Promise<StripResult>;
+  /**
+   * True once the thread has stripped the document and found it `ordered` (see
+   * Stripped.ordered): readable at any time without waiting, e.g. right after this
+   * thread's JSON.parse of the same bytes, to skip the walk that would find the same.
+   */
+  proven(): boolean;
+}
+
 /**
  * Canonical bytes of canonically written JSON (see stripToCanonical), the bytes' `H_bytes`
  * and the hashes of long string values, computed on another thread (from shared memory,
  * else a copy of `bytes`); with a plan, the signature check too. Without a thread the
- * stripping runs here and nothing else is computed.
+ * stripping runs when the result is asked for, here, and nothing else is computed.
  */
-export function stripInWorker(bytes: Uint8Array, plan?: SignaturePlan): Promise<StripResult> {
+export function stripInWorker(bytes: Uint8Array, plan?: SignaturePlan): StripJob {
   const w = getWorker();
-  if (!w) return Promise.resolve({ ...NONE, stripped: stripToCanonical(bytes) });
+  if (!w) {
+    let local: Promise<StripResult> | undefined;
+    return {
+      get result() {
+        return (local ??= Promise.resolve({ ...NONE, stripped: stripToCanonical(bytes) }));
+      },
+      proven: () => false,
+    };
+  }
   const id = nextId++;
+  const status = new Int32Array(new SharedArrayBuffer(8));
   // Shared memory is handed over as it is (both threads only read it); else a copy.
   let view: Uint8Array;
   if (bytes.buffer instanceof SharedArrayBuffer) view = bytes;
@@ -134,11 +157,12 @@ export function stripInWorker(bytes: Uint8Array, plan?: SignaturePlan): Promise<
     view = new Uint8Array(bytes.length);
     view.set(bytes);
   }
-  return new Promise((resolve) => {
+  const result = new Promise<StripResult>((resolve) => {
     pending.set(id, { resolve, plan });
     w.ref();
-    const msg: StripRequest = { id, data: view };
+    const msg: StripRequest = { id, data: view, status };
     if (plan && plan.keys.size > 0) msg.signature = { omit: plan.omit, keyIdMember: plan.keyIdMember, keys: [...plan.keys] };
     w.postMessage(msg, view.buffer instanceof SharedArrayBuffer ? [] : [view.buffer]);
   });
+  return { result, proven: () => Atomics.load(status, 0) === 1 && Atomics.load(status, 1) === 1 };
 }

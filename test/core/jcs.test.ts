@@ -300,6 +300,52 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
       }
     }
   });
+  it('says `ordered` only when the lazy parse would find members in order, without duplicates or warnings', () => {
+    const ordered = (t: string) => stripToCanonical(Buffer.from(t, 'utf8'))?.ordered ?? null;
+    expect(ordered('{"a": 1, "ab": {"a": [1, {"x": 1, "y": 2}], "b": 2}, "b": ""}')).toBe(true);
+    expect(ordered('[1, "x", null]')).toBe(true);
+    expect(ordered('{"": 1, "a": 2}')).toBe(true);
+    for (const t of ['{"b": 1, "a": 2}', '{"ab": 1, "a": 2}', '{"a": 1, "a": 2}', '{"a": {"y": 1, "x": 2}}', '[{"b": 1, "b": 1}]', '{"10": 1, "9": 2}', '{"1": 1}', '{"é": 1, "z": 2}', '{"a\\"b": 1}', '{"\\u0061": 1, "b": 2}']) {
+      expect(ordered(t), t).not.toBe(true);
+    }
+    expect(ordered('['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH))).toBe(true);
+    expect(ordered('['.repeat(MAX_DEPTH + 1) + ']'.repeat(MAX_DEPTH + 1))).toBe(false);
+    // Random objects whose member names may repeat or come in any order: whenever the strip
+    // says ordered, the full lazy walk agrees (accepted, in order, no warnings).
+    const name = fc.constantFrom('a', 'b', 'ab', 'ba', 'A', '_', 'a b', '', 'z9', '9', 'é', 'a\\nb');
+    const doc: fc.Arbitrary<string> = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom('1', '"s"', 'null', '-0.5', '12345678901234567'), tie('object'), tie('array')),
+      object: fc.array(fc.tuple(name, tie('value')), { maxLength: 5 }).map((ms) => '{' + ms.map(([k, v]) => `"${k}": ${v as string}`).join(', ') + '}'),
+      array: fc.array(tie('value'), { maxLength: 4 }).map((vs) => '[' + (vs as string[]).join(',') + ']'),
+    })).object as fc.Arbitrary<string>;
+    let proved = 0;
+    fc.assert(
+      fc.property(doc, (t) => {
+        const r = stripToCanonical(Buffer.from(t, 'utf8'));
+        if (r?.ordered) proved++;
+        let p: ReturnType<typeof parseCanonical> | null;
+        try {
+          p = parseCanonical(t, { lazy: true });
+        } catch {
+          p = null;
+        }
+        if (r?.ordered) {
+          expect(p, t).not.toBeNull();
+          expect(p!.inOrder, t).toBe(true);
+          expect(p!.warnings, t).toEqual([]);
+          expect(Buffer.from(r.bytes).toString('utf8'), t).toBe(p!.canonical);
+        }
+        // And with the proof, the parse gives what the walk gives.
+        if (r?.ordered && p) {
+          const q = parseCanonical(t, { lazy: true, proven: () => true });
+          expect(q.inOrder).toBe(p.inOrder);
+          expect(q.canonical).toBe(p.canonical);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(proved).toBeGreaterThan(300); // the property above is not vacuous
+  });
   it('equals the canonical text of any in-order value, however it was indented', () => {
     fc.assert(
       fc.property(jsonValue, fc.integer({ min: 0, max: 3 }), (v, indent) => {

@@ -11,10 +11,10 @@ import { canonicalizeText, canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import { signBytes } from '../../app/core/keys.js';
 import { sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import type { SignaturePlan, StripResult } from '../../app/workers/canonical.js';
+import type { SignaturePlan, StripJob } from '../../app/workers/canonical.js';
 
 const mod = (await import(new URL('../../dist/app/workers/canonical.js', import.meta.url).href)) as {
-  stripInWorker: (b: Uint8Array, plan?: SignaturePlan) => Promise<StripResult>;
+  stripInWorker: (b: Uint8Array, plan?: SignaturePlan) => StripJob;
 };
 const LONG = 64 * 1024;
 const signer = sampleSigner('active');
@@ -45,7 +45,7 @@ const find = (ms: MemberSpan[], ...path: string[]): MemberSpan | undefined => {
 describe('the stripping thread', () => {
   it('hashes the document and strips it, as the caller would', async () => {
     const body = JSON.stringify({ a: [1, 0.1, -2.5e-7, 1.2345678901234568e21], b: { c: 'x y' } }, null, 2);
-    const r = await mod.stripInWorker(utf8(body));
+    const r = await mod.stripInWorker(utf8(body)).result;
     expect(r.sha256).toBe(hashBytes(utf8(body)));
     expect(text(r.stripped!.bytes)).toBe(canonicalizeText(body));
     expect(r.omitted).toBeNull();
@@ -57,7 +57,7 @@ describe('the stripping thread', () => {
     const escaped = long.replace('#17 ', '#17\n');
     const plain = 'x'.repeat(LONG + 3);
     const doc = { artifacts: { a: { text: long }, b: { text: plain }, c: { text: 'short' }, d: { json: { text: long } }, e: { text: escaped } }, z: long };
-    const r = await mod.stripInWorker(utf8(JSON.stringify(doc, null, 1)));
+    const r = await mod.stripInWorker(utf8(JSON.stringify(doc, null, 1))).result;
     const ms = r.stripped!.members;
     expect(find(ms, 'artifacts', 'a', 'text')?.stringHash).toBe(hashBytes(long));
     expect(find(ms, 'artifacts', 'b', 'text')?.stringHash).toBe(hashBytes(plain));
@@ -71,7 +71,7 @@ describe('the stripping thread', () => {
   it('with a plan: cuts the signature out and checks it with the named key', async () => {
     const { body, payload } = signed({ artifacts: { a: { text: 'é'.repeat(10) } }, keyId: signer.keyId, type: 't', zz: { y: 1 } });
     const p = plan();
-    const r = await mod.stripInWorker(utf8(body), p);
+    const r = await mod.stripInWorker(utf8(body), p).result;
     expect(r.omitted).toBe('signature');
     expect(text(r.stripped!.bytes)).toBe(payload);
     expect(r.signature).toMatchObject({ keyId: signer.keyId, ok: true });
@@ -91,36 +91,48 @@ describe('the stripping thread', () => {
 
   it('a signature first or alone in the document is cut out too; none, nothing is cut', async () => {
     const sig = signBytes(signer, utf8('{"b":1}'));
-    const none = await mod.stripInWorker(utf8(`{ "a": 1, "keyId": "${signer.keyId}" }`), plan());
+    const none = await mod.stripInWorker(utf8(`{ "a": 1, "keyId": "${signer.keyId}" }`), plan()).result;
     expect(none.omitted).toBeNull();
     expect(none.signature).toBeNull();
     expect(text(none.stripped!.bytes)).toBe(`{"a":1,"keyId":"${signer.keyId}"}`);
-    const r = await mod.stripInWorker(utf8(`{"a": "${sig}", "b": 1}`), { omit: 'a', keyIdMember: 'k', keys: keys(signer) });
+    const r = await mod.stripInWorker(utf8(`{"a": "${sig}", "b": 1}`), { omit: 'a', keyIdMember: 'k', keys: keys(signer) }).result;
     expect(r.omitted).toBe('a');
     expect(text(r.stripped!.bytes)).toBe('{"b":1}');
     expect(r.signature).toBeNull(); // no key named: no check
-    const alone = await mod.stripInWorker(utf8(`{"signature": "${sig}"}`), plan());
+    const alone = await mod.stripInWorker(utf8(`{"signature": "${sig}"}`), plan()).result;
     expect(text(alone.stripped!.bytes)).toBe('{}');
   });
 
   it('a tampered document, another key, or a key not in the plan never verifies', async () => {
     const { body } = signed({ data: 'original', keyId: signer.keyId });
-    const tampered = await mod.stripInWorker(utf8(body.replace('original', 'originaL')), plan());
+    const tampered = await mod.stripInWorker(utf8(body.replace('original', 'originaL')), plan()).result;
     expect(tampered.signature).toMatchObject({ ok: false });
     const signedByOther = JSON.parse(body) as Record<string, unknown>;
     signedByOther['keyId'] = other.keyId;
-    const wrongKey = await mod.stripInWorker(utf8(JSON.stringify(signedByOther)), plan(keys(signer, other)));
+    const wrongKey = await mod.stripInWorker(utf8(JSON.stringify(signedByOther)), plan(keys(signer, other))).result;
     expect(wrongKey.signature).toMatchObject({ keyId: other.keyId, ok: false });
-    const unknown = await mod.stripInWorker(utf8(body), plan(keys(other)));
+    const unknown = await mod.stripInWorker(utf8(body), plan(keys(other))).result;
     expect(unknown.signature).toBeNull();
     expect(unknown.omitted).toBe('signature');
-    const notString = await mod.stripInWorker(utf8(body.replace(/"signature": "[^"]*"/, '"signature": 5')), plan());
+    const notString = await mod.stripInWorker(utf8(body.replace(/"signature": "[^"]*"/, '"signature": 5')), plan()).result;
     expect(notString.signature).toBeNull();
+  });
+
+  it('publishes whether it proved the member order, readable without waiting', async () => {
+    const job = mod.stripInWorker(utf8(JSON.stringify({ a: 1, b: { c: [1, { d: 2, e: 3 }] } }, null, 2)));
+    const r = await job.result;
+    expect(r.stripped!.ordered).toBe(true);
+    expect(job.proven()).toBe(true);
+    for (const t of ['{"b": 1, "a": 2}', '{"a": 1, "a": 1}', '{"a": {"y": 1, "x": 2}}', '{"1": 0}', '{"é": 0}', '{"\\u0061": 0}', '[1.0]']) {
+      const j = mod.stripInWorker(utf8(t));
+      await j.result;
+      expect(j.proven(), t).toBe(false);
+    }
   });
 
   it('a document not written canonically gives no bytes and no check (the caller serializes)', async () => {
     const { body } = signed({ data: 'x', keyId: signer.keyId, n: 1 });
-    const r = await mod.stripInWorker(utf8(body.replace('"n": 1', '"n": 1.0')), plan());
+    const r = await mod.stripInWorker(utf8(body.replace('"n": 1', '"n": 1.0')), plan()).result;
     expect(r.stripped).toBeNull();
     expect(r.signature).toBeNull();
     expect(r.sha256).not.toBeNull();
