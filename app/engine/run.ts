@@ -63,6 +63,9 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   const started = Date.now();
   const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
+  // A large document is parsed while another thread strips it: a kind may hand that
+  // thread work it would otherwise do after the parse (KindHandler.prepare).
+  if (sniffed.stripsInWorker) for (const k of KINDS) if (k.prepare) await k.prepare(sniffed, ctx).catch(() => undefined);
   const handler = KINDS.find((k) => k.detect(sniffed));
   if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...UNKNOWN, replay: mode === 'replay' }, started);
   let result: KindResult;
