@@ -71,7 +71,7 @@ export default async function (ctx) {
   // Interleaved (baseline, subject, baseline, …) so that load from elsewhere hits both alike.
   const bases = [];
   const subjects = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 7; i++) {
     bases.push(
       await ctx.time(() => {
         const buf = readFileSync(big);
@@ -81,12 +81,17 @@ export default async function (ctx) {
     );
     subjects.push(await ctx.time(() => runPath(big, 'verify', { trustStore: trust }), 1));
   }
-  const mid = (a) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const mid = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const best = (a) => Math.min(...a);
   const baseline = mid(bases);
   const subject = mid(subjects);
-  ctx.line('baseline: read + JSON.parse + SHA-256 of the file (ms)', baseline.toFixed(0));
-  ctx.line('reprise verify, in process (ms)', subject.toFixed(0));
-  ctx.line('verify / baseline (target <= 1.5)', (subject / baseline).toFixed(2));
+  ctx.line('baseline: read + JSON.parse + SHA-256 of the file, median of 7 (ms)', baseline.toFixed(0));
+  ctx.line('reprise verify, in process, median of 7 (ms)', subject.toFixed(0));
+  ctx.line('  per round: verify / baseline', subjects.map((v, i) => (v / bases[i]).toFixed(2)).join(' '));
+  ctx.line('verify / baseline, medians (target <= 1.5)', (subject / baseline).toFixed(2));
+  // Load from other processes only ever adds time: the fastest of each is the least disturbed.
+  ctx.line('verify / baseline, fastest of each (target <= 1.5)', (best(subjects) / best(bases)).toFixed(2));
+  ctx.line('load average (1 min) after the verify rounds', loadavg()[0].toFixed(1));
   // Where the time goes: the shared strict parse (Sniffed.json(), app/core/jcs.ts) versus the
   // dump kind's own work on the already-parsed document (order scan, artifact hashes, chain,
   // signature).
@@ -98,6 +103,7 @@ export default async function (ctx) {
   const owns = [];
   for (let i = 0; i < 3; i++) {
     const sniffed = new Sniffed(big, bytes);
+    await replayDumpKind.prepare(sniffed, makeContext(big, { trustStore: trust }));
     const t0 = performance.now();
     sniffed.json();
     const t1 = performance.now();
@@ -131,14 +137,16 @@ export default async function (ctx) {
   // Interleaved (1, 2, 1, 2, …), so that load from elsewhere hits both alike.
   const w1 = [];
   const w2 = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     w1.push(await ctx.time(() => cli(1), 1));
     w2.push(await ctx.time(() => cli(2), 1));
-    ctx.line(`  round ${i + 1}: --workers 1 / --workers 2 (ms), load average`, `${w1[i].toFixed(0)} / ${w2[i].toFixed(0)}, ${loadavg()[0].toFixed(1)}`);
+    ctx.line(`  round ${i + 1}: --workers 1 / --workers 2 (ms), ratio, load average`, `${w1[i].toFixed(0)} / ${w2[i].toFixed(0)}, ${(w1[i] / w2[i]).toFixed(2)}, ${loadavg()[0].toFixed(1)}`);
   }
   const t1 = mid(w1);
   const t2 = mid(w2);
-  ctx.line('10,000 dumps, --workers 1 (ms)', t1.toFixed(0));
-  ctx.line('10,000 dumps, --workers 2 (ms)', t2.toFixed(0));
-  ctx.line('throughput --workers 2 / --workers 1 (target >= 1.6)', (t1 / t2).toFixed(2));
+  ctx.line('10,000 dumps, --workers 1, median of 5 (ms)', t1.toFixed(0));
+  ctx.line('10,000 dumps, --workers 2, median of 5 (ms)', t2.toFixed(0));
+  ctx.line('throughput --workers 2 / --workers 1, medians (target >= 1.6)', (t1 / t2).toFixed(2));
+  // Two workers need both cores: another process on one of them slows --workers 2 alone.
+  ctx.line('throughput --workers 2 / --workers 1, fastest of each (target >= 1.6)', (best(w1) / best(w2)).toFixed(2));
 }
