@@ -1,10 +1,11 @@
 /**
  * The `reprise` command line (cli.md). Exit codes: 0 pass, 1 fail, 2 unavailable,
  * 3 error. Bad input never produces a stack trace: every error becomes one line.
+ * Start-up loads only the command table; a command's implementation is imported when it
+ * runs (commands/index.ts), so `--help` and `--version` load no engine code.
  */
 import { EXIT, type ExitCode } from '../../shared/report.js';
-import { KeyError } from '../core/keys.js';
-import { UsageError } from '../engine/run.js';
+import { UsageError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
 import { CliUsageError, type CliIO } from './io.js';
@@ -48,14 +49,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
     return EXIT.error;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(`usage: ${cmd.usage}\n\n${cmd.summary}\n`);
+    const usage = typeof cmd.usage === 'string' ? cmd.usage : await cmd.usage();
+    io.out(`usage: ${usage}\n\n${cmd.summary}\n`);
     return EXIT.pass;
   }
   try {
-    return await cmd.run(rest, io);
+    return await (await cmd.load()).run(rest, io);
   } catch (e) {
-    if (e instanceof CliUsageError || e instanceof UsageError || e instanceof KeyError) {
-      io.err(`reprise: ${e.message}\n`);
+    if (e instanceof CliUsageError || e instanceof UsageError || (await isKeyError(e))) {
+      io.err(`reprise: ${(e as Error).message}\n`);
       return EXIT.error;
     }
     const msg = e instanceof Error ? e.message : String(e);
@@ -63,6 +65,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
     if (process.env['REPRISE_DEBUG']) io.err(`${(e as Error).stack ?? ''}\n`);
     return EXIT.error;
   }
+}
+
+/** A KeyError is a user error too; core/keys.ts is loaded only to ask (it is loaded by then if one was thrown). */
+async function isKeyError(e: unknown): Promise<boolean> {
+  if (!(e instanceof Error) || e.name !== 'KeyError') return false;
+  const { KeyError } = await import('../core/keys.js');
+  return e instanceof KeyError;
 }
 
 /** Process entry: real streams, exit code set when output has drained. */

@@ -19,9 +19,10 @@ import { replayManifestFull } from '../../kinds/tg/replay.js';
 import { Sniffed } from '../../kinds/sniff.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { INFO } from './info.js';
 import { engineOptions } from './check.js';
 
-const usage = 'reprise attest MANIFEST --key KEYFILE [--out FILE] [--policy FILE] [--providers FILE] [--journal DIR] [--trust-store FILE]\n       reprise attest --verify FILE --trust-store FILE [--manifest FILE] [--json]';
+const usage = INFO.attest.usage;
 
 async function read(path: string, what: string): Promise<Buffer> {
   try {
@@ -41,9 +42,7 @@ function printFindings(io: CliIO, title: string, verdict: Verdict, findings: Fin
 }
 
 export const attestCommand: Command = {
-  name: 'attest',
-  summary: 'export a TG replay as an in-toto Statement in a DSSE envelope signed by the reviewer; --verify checks one',
-  usage,
+  ...INFO.attest,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(
       args,

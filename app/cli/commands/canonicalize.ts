@@ -5,13 +5,12 @@ import { hashBytes } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { INFO } from './info.js';
 
-const usage = 'reprise canonicalize FILE [--hash] [--json]';
+const usage = INFO.canonicalize.usage;
 
 export const canonicalizeCommand: Command = {
-  name: 'canonicalize',
-  summary: 'print the RFC 8785 canonical bytes of a JSON file (--hash: its sha256: hash), or refuse it with the reason',
-  usage,
+  ...INFO.canonicalize,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, { hash: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
     if (positionals.length !== 1) throw new CliUsageError(`canonicalize takes exactly one FILE\nusage: ${usage}`);

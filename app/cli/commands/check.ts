@@ -4,14 +4,15 @@
  * spreads a batch over worker threads and still prints results in input order.
  */
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
-import { expandPaths, type Mode } from '../../engine/run.js';
+import { expandPaths } from '../../engine/paths.js';
+import type { Mode } from '../../engine/run.js';
 import type { EngineOptions } from '../../kinds/types.js';
-import { executeJob } from '../../workers/execute.js';
 import { WorkerPool } from '../../workers/pool.js';
 import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../workers/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { formatReport, formatSummary } from '../output.js';
+import { INFO } from './info.js';
 
 export const CHECK_FLAGS: Flags = {
   json: { type: 'boolean' },
@@ -63,58 +64,63 @@ function renderInline(o: JobOutcome, render: BatchRender): BatchItem {
   return { ok: true, verdict: o.report.verdict, text: formatReport(o.report, render === 'text-quiet') };
 }
 
+/** The worker threads of a `--workers N` batch (they render reports too: batch-worker.ts). */
+export type BatchPool = WorkerPool<BatchJob, BatchOutcome>;
+
 /**
- * Runs every path and emits rendered outcomes in input order, inline (workers = 0) or on
- * `workers` threads. Paths travel in chunks so that per-message costs stay small next to
- * the work, and reports are rendered in the workers.
+ * Starts `workers` batch threads. Called before the paths are expanded, so that the threads
+ * load the engine while the main thread walks the directories; the caller closes the pool.
+ */
+export function startBatchPool(workers: number): BatchPool {
+  return new WorkerPool<BatchJob, BatchOutcome>(workers, new URL('../../workers/batch-worker.js', import.meta.url), {
+    pipeline: 2,
+    failure: (message) => [{ ok: false, usage: false, message }],
+  });
+}
+
+/**
+ * Runs every path and emits rendered outcomes in input order, inline (no pool: the engine
+ * is imported here, and only here) or on the pool's threads. Paths travel in chunks so that
+ * per-message costs stay small next to the work, and reports are rendered in the workers.
  */
 export async function runBatch(
   paths: string[],
   mode: Mode,
   options: EngineOptions,
-  workers: number,
+  pool: BatchPool | null,
   render: BatchRender,
   emit: (index: number, item: BatchItem) => void,
 ): Promise<void> {
-  if (workers <= 0) {
+  if (!pool) {
+    const { executeJob } = await import('../../workers/execute.js');
     for (let i = 0; i < paths.length; i++) emit(i, renderInline(await executeJob({ op: 'runPath', path: paths[i]!, mode, options }), render));
     return;
   }
-  const chunk = Math.max(1, Math.min(64, Math.ceil(paths.length / (workers * 16))));
-  const pool = new WorkerPool<BatchJob, BatchOutcome>(workers, new URL('../../workers/batch-worker.js', import.meta.url), {
-    pipeline: 2,
-    failure: (message) => [{ ok: false, usage: false, message }],
-  });
-  try {
-    const chunks: string[][] = [];
-    for (let i = 0; i < paths.length; i += chunk) chunks.push(paths.slice(i, i + chunk));
-    const results: (BatchOutcome | undefined)[] = new Array(chunks.length);
-    let next = 0;
-    await Promise.all(
-      chunks.map(async (c, ci) => {
-        let out = await pool.run({ paths: c, mode, options, render }).promise;
-        // A crashed worker fails its whole chunk with one item: spread it over every path.
-        if (out.length !== c.length) out = c.map(() => out[0]!);
-        results[ci] = out;
-        while (next < chunks.length && results[next] !== undefined) {
-          const items = results[next]!;
-          for (let j = 0; j < items.length; j++) emit(next * chunk + j, items[j]!);
-          results[next] = undefined;
-          next++;
-        }
-      }),
-    );
-  } finally {
-    await pool.close();
-  }
+  const chunk = Math.max(1, Math.min(64, Math.ceil(paths.length / (pool.size * 16))));
+  const chunks: string[][] = [];
+  for (let i = 0; i < paths.length; i += chunk) chunks.push(paths.slice(i, i + chunk));
+  const results: (BatchOutcome | undefined)[] = new Array(chunks.length);
+  let next = 0;
+  await Promise.all(
+    chunks.map(async (c, ci) => {
+      let out = await pool.run({ paths: c, mode, options, render }).promise;
+      // A crashed worker fails its whole chunk with one item: spread it over every path.
+      if (out.length !== c.length) out = c.map(() => out[0]!);
+      results[ci] = out;
+      while (next < chunks.length && results[next] !== undefined) {
+        const items = results[next]!;
+        for (let j = 0; j < items.length; j++) emit(next * chunk + j, items[j]!);
+        results[next] = undefined;
+        next++;
+      }
+    }),
+  );
 }
 
 function makeCheck(mode: Mode): Command {
-  const usage = `reprise ${mode} PATH... [--json|--jsonl] [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--journal DIR] [--workers N] [--quiet]${mode === 'replay' ? ' [--what-if model=V|shape=S] [--out FILE]' : ''}`;
+  const usage = INFO[mode].usage;
   return {
-    name: mode,
-    summary: mode === 'verify' ? 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)' : 'verify, then re-execute and compare every output',
-    usage,
+    ...INFO[mode],
     async run(args: string[], io: CliIO): Promise<ExitCode> {
       const { values, positionals } = parse(args, CHECK_FLAGS, usage);
       if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);
@@ -122,43 +128,50 @@ function makeCheck(mode: Mode): Command {
       const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
       const options = engineOptions(values);
       if (mode === 'verify' && (options.whatIf || values['out'])) throw new CliUsageError('--what-if and --out belong to replay');
-      const paths = await expandPaths(positionals);
-      const codes: ExitCode[] = [];
-      const counts: Record<string, number> = {};
-      const reports: Report[] = [];
-      const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
-      const render: BatchRender = values['json'] ? 'object' : values['jsonl'] ? 'jsonl' : values['quiet'] === true ? 'text-quiet' : 'text';
-      // Batched stdout: one write per 64 KiB instead of one per artifact (not while a
-      // progress line is drawn on the terminal, where each line must appear at once).
-      let pending = '';
-      const write = (s: string): void => {
-        if (progress) return io.out(s);
-        pending += s;
-        if (pending.length >= 65536) {
-          io.out(pending);
-          pending = '';
-        }
-      };
-      await runBatch(paths, mode, options, workers, render, (i, item) => {
-        if (progress) io.err(`\r[${i + 1}/${paths.length}] ${paths[i]}\x1b[K`);
-        if (!item.ok) {
-          codes.push(EXIT.error);
-          counts['error'] = (counts['error'] ?? 0) + 1;
-          io.err(`${progress ? '\r\x1b[K' : ''}reprise: ${item.message}\n`);
-          return;
-        }
-        codes.push(exitOfVerdict(item.verdict));
-        counts[item.verdict] = (counts[item.verdict] ?? 0) + 1;
-        if (item.report) reports.push(item.report);
-        else write((progress ? '\r\x1b[K' : '') + item.text);
-      });
-      if (pending) io.out(pending);
-      if (progress) io.err('\r\x1b[K');
-      if (values['json']) {
-        const single = positionals.length === 1 && paths.length === 1;
-        if (reports.length > 0 || !single) io.out(JSON.stringify(single ? reports[0] : reports, null, 2) + '\n');
-      } else if (!values['jsonl'] && paths.length > 1) io.out(formatSummary(counts, paths.length));
-      return worstExit(codes);
+      // The threads start loading the engine now, while this thread walks the directories;
+      // whatever happens next (a usage error from the walk too), the pool is closed.
+      const pool = workers > 0 ? startBatchPool(workers) : null;
+      try {
+        const paths = await expandPaths(positionals);
+        const codes: ExitCode[] = [];
+        const counts: Record<string, number> = {};
+        const reports: Report[] = [];
+        const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
+        const render: BatchRender = values['json'] ? 'object' : values['jsonl'] ? 'jsonl' : values['quiet'] === true ? 'text-quiet' : 'text';
+        // Batched stdout: one write per 64 KiB instead of one per artifact (not while a
+        // progress line is drawn on the terminal, where each line must appear at once).
+        let pending = '';
+        const write = (s: string): void => {
+          if (progress) return io.out(s);
+          pending += s;
+          if (pending.length >= 65536) {
+            io.out(pending);
+            pending = '';
+          }
+        };
+        await runBatch(paths, mode, options, pool, render, (i, item) => {
+          if (progress) io.err(`\r[${i + 1}/${paths.length}] ${paths[i]}\x1b[K`);
+          if (!item.ok) {
+            codes.push(EXIT.error);
+            counts['error'] = (counts['error'] ?? 0) + 1;
+            io.err(`${progress ? '\r\x1b[K' : ''}reprise: ${item.message}\n`);
+            return;
+          }
+          codes.push(exitOfVerdict(item.verdict));
+          counts[item.verdict] = (counts[item.verdict] ?? 0) + 1;
+          if (item.report) reports.push(item.report);
+          else write((progress ? '\r\x1b[K' : '') + item.text);
+        });
+        if (pending) io.out(pending);
+        if (progress) io.err('\r\x1b[K');
+        if (values['json']) {
+          const single = positionals.length === 1 && paths.length === 1;
+          if (reports.length > 0 || !single) io.out(JSON.stringify(single ? reports[0] : reports, null, 2) + '\n');
+        } else if (!values['jsonl'] && paths.length > 1) io.out(formatSummary(counts, paths.length));
+        return worstExit(codes);
+      } finally {
+        await pool?.close();
+      }
     },
   };
 }

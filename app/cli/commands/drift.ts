@@ -17,9 +17,10 @@ import { Sniffed } from '../../kinds/sniff.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { INFO } from './info.js';
 import { engineOptions } from './check.js';
 
-const usage = 'reprise drift PATH... [--journal DIR --key KEYFILE] [--trust-store FILE] [--policy FILE] [--providers FILE] [--json]';
+const usage = INFO.drift.usage;
 
 async function isJournalDir(p: string): Promise<boolean> {
   try {
@@ -39,9 +40,7 @@ function fromJournalBody(body: Record<string, unknown>, claimRef: string): Telem
 }
 
 export const driftCommand: Command = {
-  name: 'drift',
-  summary: 'drift rate per model version over the governed window; raises (and with --journal --key anchors) the model-recalibration flag',
-  usage,
+  ...INFO.drift,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, { journal: { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, policy: { type: 'string' }, providers: { type: 'string' }, json: { type: 'boolean' } }, usage);
     if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);

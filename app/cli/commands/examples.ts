@@ -3,13 +3,12 @@ import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { writeExamples } from '../../examples/index.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { INFO } from './info.js';
 
-const usage = 'reprise examples DIR';
+const usage = INFO.examples.usage;
 
 export const examplesCommand: Command = {
-  name: 'examples',
-  summary: 'write the built-in sample and training artifacts (deterministic bytes) and an index examples.json',
-  usage,
+  ...INFO.examples,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { positionals } = parse(args, {}, usage);
     if (positionals.length !== 1) throw new CliUsageError(`examples takes exactly one DIR\nusage: ${usage}`);

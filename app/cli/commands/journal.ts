@@ -19,15 +19,9 @@ import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { formatReport } from '../output.js';
+import { INFO } from './info.js';
 
-const USAGE = [
-  'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE] [--json] [--quiet]',
-  'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--json]',
-  'reprise journal proof DIR --entry N [--out FILE]',
-  'reprise journal check-proof FILE [--trust-store FILE] [--json]',
-  'reprise journal repair DIR --key KEYFILE [--json]',
-  'reprise journal unlock DIR',
-].join('\n       ');
+const USAGE = INFO.journal.usage;
 
 /** Runs a journal operation, turning JournalError into a one-line CLI error (exit 3). */
 export async function journalOp<T>(fn: () => Promise<T>): Promise<T> {
@@ -174,9 +168,7 @@ const SUBS: Record<string, (args: string[], io: CliIO) => Promise<ExitCode>> = {
 };
 
 export const journalCommand: Command = {
-  name: 'journal',
-  summary: 'the evidence journal: verify, record an artifact, inclusion proofs, repair a torn tail',
-  usage: USAGE,
+  ...INFO.journal,
   async run(args, io) {
     const [sub, ...rest] = args;
     const fn = sub !== undefined ? SUBS[sub] : undefined;

@@ -3,13 +3,12 @@ import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { addToTrustStore, generateSigner, ROLES, trustStoreEntry, writePrivateKey, type Role } from '../../core/keys.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { INFO } from './info.js';
 
-const usage = 'reprise keys generate --out FILE --role reviewer|quarantine-officer|trainer [--label TEXT] [--trust-store FILE] [--json]';
+const usage = INFO.keys.usage;
 
 export const keysCommand: Command = {
-  name: 'keys',
-  summary: 'make an Ed25519 key (PKCS#8 PEM, mode 0600) and print its key id; --trust-store adds it to a store',
-  usage,
+  ...INFO.keys,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const [sub, ...rest] = args;
     if (sub !== 'generate') throw new CliUsageError(`unknown keys subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${usage}`);

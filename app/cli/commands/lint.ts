@@ -3,13 +3,12 @@ import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { collectSpecFiles, formatText, lintFile, toJson, toSarif } from '../../lint/index.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { INFO } from './info.js';
 
-const usage = 'reprise lint PATH... [--format text|json|sarif] [--json]';
+const usage = INFO.lint.usage;
 
 export const lintCommand: Command = {
-  name: 'lint',
-  summary: 'DL-104: every engine specification (Markdown/MDX front matter) declares exactly one replay mode per output',
-  usage,
+  ...INFO.lint,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } }, usage);
     if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);

@@ -15,14 +15,10 @@ import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { formatFinding } from '../output.js';
+import { INFO, quarantineUsage } from './info.js';
 import { journalOp } from './journal.js';
 
-const USAGE = [
-  'reprise quarantine open DIR --claim REF [--artifact HASH] --reason TEXT --key KEYFILE [--json]',
-  'reprise quarantine list DIR [--trust-store FILE] [--state open|escalated|released|upheld] [--json]',
-  'reprise quarantine show DIR CASE [--trust-store FILE] [--json]',
-  `reprise quarantine release|uphold|escalate DIR CASE (--rationale TEXT | --rationale-file F) --key KEYFILE --trust-store FILE [--json]   (rationale: >= ${MIN_RATIONALE_CHARS} characters of real content)`,
-].join('\n       ');
+const USAGE = quarantineUsage(MIN_RATIONALE_CHARS);
 
 function need(v: unknown, flag: string): string {
   if (typeof v !== 'string' || v === '') throw new CliUsageError(`--${flag} is required\nusage: ${USAGE}`);
@@ -114,8 +110,7 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
 }
 
 export const quarantineCommand: Command = {
-  name: 'quarantine',
-  summary: 'quarantine cases in an evidence journal: open, list, show, release, uphold, escalate',
+  ...INFO.quarantine,
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args;

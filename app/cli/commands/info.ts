@@ -1,0 +1,68 @@
+/**
+ * What help shows of each command (name, summary, usage), apart from the commands' code:
+ * the command table (index.ts) lists it without importing any implementation, and each
+ * command module builds its Command from it. Imports nothing, so importing one command
+ * (main/host imports attest.ts) brings in no other.
+ */
+
+const checkUsage = (mode: 'verify' | 'replay'): string =>
+  `reprise ${mode} PATH... [--json|--jsonl] [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--journal DIR] [--workers N] [--quiet]${mode === 'replay' ? ' [--what-if model=V|shape=S] [--out FILE]' : ''}`;
+
+/** `reprise quarantine` usage; it names the journal's rationale minimum (journal/cases.ts). */
+export function quarantineUsage(minRationaleChars: number): string {
+  return [
+    'reprise quarantine open DIR --claim REF [--artifact HASH] --reason TEXT --key KEYFILE [--json]',
+    'reprise quarantine list DIR [--trust-store FILE] [--state open|escalated|released|upheld] [--json]',
+    'reprise quarantine show DIR CASE [--trust-store FILE] [--json]',
+    `reprise quarantine release|uphold|escalate DIR CASE (--rationale TEXT | --rationale-file F) --key KEYFILE --trust-store FILE [--json]   (rationale: >= ${minRationaleChars} characters of real content)`,
+  ].join('\n       ');
+}
+
+/** Name, summary and usage of each command; its module builds its Command from these. */
+export const INFO = {
+  verify: { name: 'verify', summary: 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)', usage: checkUsage('verify') },
+  replay: { name: 'replay', summary: 'verify, then re-execute and compare every output', usage: checkUsage('replay') },
+  canonicalize: {
+    name: 'canonicalize',
+    summary: 'print the RFC 8785 canonical bytes of a JSON file (--hash: its sha256: hash), or refuse it with the reason',
+    usage: 'reprise canonicalize FILE [--hash] [--json]',
+  },
+  keys: {
+    name: 'keys',
+    summary: 'make an Ed25519 key (PKCS#8 PEM, mode 0600) and print its key id; --trust-store adds it to a store',
+    usage: 'reprise keys generate --out FILE --role reviewer|quarantine-officer|trainer [--label TEXT] [--trust-store FILE] [--json]',
+  },
+  journal: {
+    name: 'journal',
+    summary: 'the evidence journal: verify, record an artifact, inclusion proofs, repair a torn tail',
+    usage: [
+      'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE] [--json] [--quiet]',
+      'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--json]',
+      'reprise journal proof DIR --entry N [--out FILE]',
+      'reprise journal check-proof FILE [--trust-store FILE] [--json]',
+      'reprise journal repair DIR --key KEYFILE [--json]',
+      'reprise journal unlock DIR',
+    ].join('\n       '),
+  },
+  quarantine: { name: 'quarantine', summary: 'quarantine cases in an evidence journal: open, list, show, release, uphold, escalate' },
+  lint: {
+    name: 'lint',
+    summary: 'DL-104: every engine specification (Markdown/MDX front matter) declares exactly one replay mode per output',
+    usage: 'reprise lint PATH... [--format text|json|sarif] [--json]',
+  },
+  attest: {
+    name: 'attest',
+    summary: 'export a TG replay as an in-toto Statement in a DSSE envelope signed by the reviewer; --verify checks one',
+    usage: 'reprise attest MANIFEST --key KEYFILE [--out FILE] [--policy FILE] [--providers FILE] [--journal DIR] [--trust-store FILE]\n       reprise attest --verify FILE --trust-store FILE [--manifest FILE] [--json]',
+  },
+  drift: {
+    name: 'drift',
+    summary: 'drift rate per model version over the governed window; raises (and with --journal --key anchors) the model-recalibration flag',
+    usage: 'reprise drift PATH... [--journal DIR --key KEYFILE] [--trust-store FILE] [--policy FILE] [--providers FILE] [--json]',
+  },
+  examples: {
+    name: 'examples',
+    summary: 'write the built-in sample and training artifacts (deterministic bytes) and an index examples.json',
+    usage: 'reprise examples DIR',
+  },
+} as const;

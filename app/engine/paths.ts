@@ -1,0 +1,82 @@
+/**
+ * Expands command-line paths into the artifacts to check. It imports no artifact kind, so
+ * the CLI can walk a batch's directories on its main thread while worker threads load the
+ * engine (app/engine/run.ts re-exports it for everyone else).
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../core/errors.js';
+
+/**
+ * Whether a directory is itself an artifact, kept whole by the walk: the test of the
+ * directory kinds (app/kinds/registry.ts DIRECTORY_KINDS), written here without importing
+ * them. Today that is the evidence journal: a directory holding the file entries.jsonl
+ * (app/kinds/journal, journal/format.ts ENTRIES_FILE). test/cli/paths.test.ts checks that
+ * this agrees with every directory kind's detectDir.
+ */
+export async function isDirectoryArtifact(dir: string): Promise<boolean> {
+  try {
+    return (await stat(join(dir, 'entries.jsonl'))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function statOrThrow(path: string) {
+  try {
+    return await stat(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
+  }
+}
+
+/**
+ * Expands command-line paths into the artifacts to check, in a deterministic order:
+ * each path in the order given; directories walked recursively, entries sorted by name
+ * (UTF-16 code units), a directory that a directory kind claims kept whole.
+ */
+export async function expandPaths(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) await expandOne(p, out, true);
+  return out;
+}
+
+async function expandOne(p: string, out: string[], explicit: boolean): Promise<void> {
+  const st = await statOrThrow(p);
+  if (!st.isDirectory()) {
+    if (st.isFile() || explicit) out.push(p);
+    return;
+  }
+  await walkDir(p, out, new Set());
+}
+
+/** Walks a directory with one readdir per directory (no stat per file); link loops are cut. */
+async function walkDir(p: string, out: string[], seen: Set<string>): Promise<void> {
+  const st = await statOrThrow(p);
+  const id = `${st.dev}:${st.ino}`;
+  if (seen.has(id)) return;
+  seen.add(id);
+  if (await isDirectoryArtifact(p)) {
+    out.push(p);
+    return;
+  }
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(p, { withFileTypes: true });
+  } catch (e) {
+    throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const child = join(p, e.name);
+    if (e.isFile()) out.push(child);
+    else if (e.isDirectory()) await walkDir(child, out, seen);
+    else if (e.isSymbolicLink()) {
+      // Follow a link only to a regular file or a directory, as stat sees it.
+      const cst = await statOrThrow(child);
+      if (cst.isFile()) out.push(child);
+      else if (cst.isDirectory()) await walkDir(child, out, seen);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The command table and lazy loading (app/cli/commands/index.ts): `--help` lists every
+ * command from the table, `--version` and `--help` load no engine code, each command's
+ * module is imported only when it runs, and a batch on worker threads that ends in a
+ * usage error still exits 3 with one line and lets the process end.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../app/cli/commands/index.js';
+import { EXTERNAL_COMMANDS } from '../../app/cli/main.js';
+import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+
+let dir: string;
+let hooks: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'reprise-commands-'));
+  // A module hook that writes down every import (importer, imported). The hooks see worker
+  // threads' imports too, so the main thread's modules are those reachable from bin/.
+  await writeFile(
+    join(dir, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(process.env.REPRISE_TRACE, JSON.stringify([context.parentURL ?? null, r.url]) + '\\n');
+  return r;
+}
+`,
+  );
+  hooks = join(dir, 'register.mjs');
+  await writeFile(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+});
+
+async function usageOf(c: (typeof COMMANDS)[number]): Promise<string> {
+  return typeof c.usage === 'string' ? c.usage : c.usage();
+}
+
+/** The dist/ modules reachable from bin/reprise.js in a trace of [importer, imported] lines. */
+function mainThreadModules(trace: string): string[] {
+  const edges = new Map<string, string[]>();
+  const roots: string[] = [];
+  for (const line of trace.split('\n').filter(Boolean)) {
+    const [from, to] = JSON.parse(line) as [string | null, string];
+    if (from === null) roots.push(to);
+    else edges.set(from, [...(edges.get(from) ?? []), to]);
+  }
+  const seen = new Set<string>();
+  const todo = roots.filter((r) => r.endsWith('/bin/reprise.js'));
+  while (todo.length > 0) {
+    const u = todo.pop()!;
+    if (seen.has(u)) continue;
+    seen.add(u);
+    todo.push(...(edges.get(u) ?? []));
+  }
+  return [...seen].filter((u) => u.includes('/dist/')).map((u) => u.slice(u.lastIndexOf('/dist/') + 6));
+}
+
+/** Runs the built CLI and returns its result and the dist/ modules its main thread loaded. */
+function traced(args: string[], name: string): Promise<CliResult & { modules: string[] }> {
+  const trace = join(dir, `${name}.trace`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', hooks, BIN, ...args], { cwd: ROOT, env: { ...process.env, REPRISE_TRACE: trace }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      void readFile(trace, 'utf8')
+        .catch(() => '')
+        .then((t) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), modules: mainThreadModules(t) }));
+    });
+  });
+}
+
+const ENGINE = /^app\/(kinds|engine\/run|workers\/execute|core\/jcs|core\/keys|journal)\b/;
+
+describe('the command table', () => {
+  it('--help lists every command of the table and every external one, each with its summary, and exits 0', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    const rows = [...COMMANDS, ...EXTERNAL_COMMANDS];
+    const w = Math.max(...rows.map((c) => c.name.length));
+    for (const c of rows) expect(r.stdout).toContain(`\n  ${c.name.padEnd(w)}  ${c.summary}\n`);
+    const listed = r.stdout.split('commands:\n')[1]!.split('\n\n')[0]!.split('\n');
+    expect(listed.map((l) => l.trim().split(/\s+/)[0])).toEqual(rows.map((c) => c.name));
+  });
+
+  it('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V', 'version']) {
+      const r = await runCli([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`reprise ${version}\n`);
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  it('each entry loads the command it describes (same name, summary and usage)', async () => {
+    expect(new Set(COMMANDS.map((c) => c.name)).size).toBe(COMMANDS.length);
+    for (const c of COMMANDS) {
+      const cmd = await c.load();
+      expect({ name: cmd.name, summary: cmd.summary, usage: cmd.usage }).toEqual({ name: c.name, summary: c.summary, usage: await usageOf(c) });
+    }
+  });
+
+  it("'reprise COMMAND --help' prints the table's usage and summary for every command", async () => {
+    for (const c of COMMANDS) {
+      const r = await runCli([c.name, '--help']);
+      expect(r.code, c.name).toBe(0);
+      expect(r.stdout, c.name).toBe(`usage: ${await usageOf(c)}\n\n${c.summary}\n`);
+    }
+  });
+});
+
+describe('lazy loading', () => {
+  it('--version and --help load no command module and no engine code', async () => {
+    for (const args of [['--version'], ['--help'], ['verify', '--help']]) {
+      const r = await traced(args, args.join('_'));
+      expect(r.code).toBe(0);
+      expect(r.modules).toContain('app/cli/main.js');
+      // The table (index.js) and the help texts (info.js), no command's implementation.
+      expect(r.modules.filter((m) => m.startsWith('app/cli/commands/')).sort()).toEqual(['app/cli/commands/index.js', 'app/cli/commands/info.js']);
+      expect(r.modules.filter((m) => ENGINE.test(m))).toEqual([]);
+    }
+  });
+
+  it('verify --workers 2 loads the engine only in its worker threads, and inline (--workers 0) on the main thread', async () => {
+    const d = join(dir, 'batch');
+    await mkdir(d, { recursive: true });
+    for (const n of ['a.json', 'b.json', 'c.json']) await writeFile(join(d, n), '{"not":"an artifact"}');
+    const pooled = await traced(['verify', d, '--workers', '2', '--jsonl'], 'pooled');
+    expect(pooled.code).toBe(1);
+    expect(pooled.stdout.trim().split('\n')).toHaveLength(3);
+    expect(pooled.modules).toContain('app/engine/paths.js');
+    expect(pooled.modules.filter((m) => ENGINE.test(m))).toEqual([]);
+    const inline = await traced(['verify', d, '--workers', '0', '--jsonl'], 'inline');
+    expect(inline.code).toBe(1);
+    const paths = (s: string) => s.trim().split('\n').map((l) => (JSON.parse(l) as { artifact: { path: string } }).artifact.path);
+    expect(paths(inline.stdout)).toEqual(paths(pooled.stdout));
+    expect(inline.modules).toContain('app/engine/run.js');
+  });
+});
+
+describe('errors of lazily loaded commands', () => {
+  it('a key error (core/keys.ts, loaded by the command) is still one line and exit 3', async () => {
+    const notPem = join(dir, 'not-a-key.pem');
+    await writeFile(notPem, 'hello');
+    for (const [key, message] of [
+      [join(dir, 'no-such-key.pem'), /^reprise: cannot read key file .*no-such-key\.pem: ENOENT\n$/],
+      [notPem, /^reprise: the key file is not a PKCS#8 PEM private key\n$/],
+    ] as const) {
+      const r = await runCli(['journal', 'repair', join(dir, 'j'), '--key', key]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
+
+describe('a usage error in a batch on worker threads', () => {
+  for (const workers of ['1', '2']) {
+    it(`--workers ${workers}: a missing path exits 3 with one line, no stack trace, and the process ends`, async () => {
+      const d = join(dir, `ok-${workers}`);
+      await mkdir(d, { recursive: true });
+      await writeFile(join(d, 'x.json'), '{}');
+      for (const args of [['verify', join(dir, 'missing.json')], ['verify', d, join(dir, 'nope', 'missing.json')], ['replay', join(dir, 'missing.json'), '--jsonl']]) {
+        const started = Date.now();
+        const r = await runCli([...args, '--workers', workers], { timeoutMs: 20_000 });
+        expect(r.code, args.join(' ')).toBe(3); // null would mean it hung and was killed
+        expect(r.stderr).toMatch(/^reprise: no such file or directory: .*missing\.json\n$/);
+        expect(r.stdout).toBe('');
+        expect(Date.now() - started).toBeLessThan(15_000);
+      }
+    });
+  }
+});
