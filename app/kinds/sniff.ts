@@ -109,7 +109,7 @@ export class Sniffed {
     const c = this.firstChar();
     if (c !== '{' && c !== '[') return (this.jsonCache = null);
     // A large document's canonical bytes are computed on another thread while this one
-    // parses it (only usable if the parse finds its members in order: see canonicalBytes).
+    // parses it (only usable if the parse finds its members in order: see takeStrippedCanonical).
     let proven: (() => boolean) | undefined;
     if (this.bytes.length >= STRIP_IN_WORKER_MIN) {
       const job = stripInWorker(this.bytes, this.plan);
