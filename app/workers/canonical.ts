@@ -2,9 +2,10 @@
  * Runs `stripToCanonical` (app/core/jcs.ts) on another thread, so that the canonical bytes
  * of a large document are ready when its parse on this thread ends (a signature over a
  * 100 MiB dump needs them; see docs/architecture.md, "large documents"). On the way the
- * thread hashes the document's bytes (the report's SHA-256) and every long string value
- * among the spanned members, and, when asked before the parse starts, checks an Ed25519
- * signature carried inside the document (see SignaturePlan). One worker, started on first
+ * thread publishes whether it proved the member order (StripJob.proven), hashes the
+ * document's bytes (the report's SHA-256) and the long escape-free string values among the
+ * spanned members, and, when asked before the parse starts, checks an Ed25519 signature
+ * carried inside the document (see SignaturePlan). One worker, started on first
  * use, holding the process open only while it has work. Anything that goes wrong with the
  * thread (no built worker file, out of threads, a crash) makes the result empty, after
  * which the caller does the work on its own thread: never a different answer, only a
