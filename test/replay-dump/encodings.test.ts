@@ -10,7 +10,7 @@ import type { Report } from '../../shared/report.js';
 import { runBytes } from '../../app/engine/run.js';
 import { Sniffed } from '../../app/kinds/sniff.js';
 import { decodeJson, encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
-import { decodeRom, encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
+import { decodeRom, encodeRom, loadRomParser } from '../../app/kinds/replay-dump/rom-encoding.js';
 import { orderFromText, type DumpModel } from '../../app/kinds/replay-dump/model.js';
 import { canonicalizeParsed, canonicalizeValue, parseCanonical } from '../../app/core/jcs.js';
 import fc from 'fast-check';
@@ -23,6 +23,7 @@ let rom: string;
 let store: string;
 
 beforeAll(async () => {
+  await loadRomParser();
   intact = await buildDump(sampleSpec(), sampleSigner('active'));
   json = encodeJson(intact);
   rom = encodeRom(intact);

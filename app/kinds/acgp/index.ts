@@ -11,9 +11,8 @@ import { buildReport, type KindResult } from '../../core/report.js';
 import { usageError } from './usage.js';
 import type { Sniffed } from '../sniff.js';
 import type { EngineOptions, KindContext, KindHandler } from '../types.js';
-import { AcgpChecker, type AcgpMode } from './checker.js';
+import type { AcgpChecker, AcgpMode } from './checker.js';
 import { LineFeeder } from './lines.js';
-import { loadPolicy } from './policy.js';
 
 /** An object that looks like an EVAL payload (its distinctive members). */
 export function isEvalLike(v: unknown): boolean {
@@ -40,7 +39,9 @@ function isJsonLinesTrace(s: Sniffed): boolean {
   return isEvalLike(firstLine(s));
 }
 
+/** The checker and its policy (decimal arithmetic) load on first use, not at engine start-up. */
 async function checker(mode: AcgpMode, options: EngineOptions, single: boolean, jsonl: boolean): Promise<AcgpChecker> {
+  const [{ AcgpChecker }, { loadPolicy }] = await Promise.all([import('./checker.js'), import('./policy.js')]);
   const { policy, ignored } = await loadPolicy(options.policy);
   return new AcgpChecker({ mode, policy, policyNote: ignored, single, jsonl, limits: options.limits });
 }

@@ -7,7 +7,7 @@ import type { KindResult } from '../../core/report.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext, KindHandler } from '../types.js';
 import { decodeJson, detectJson, strippedDump, type Decoded } from './json-encoding.js';
-import { decodeRom, detectRom } from './rom-encoding.js';
+import { decodeRom, detectRom, loadRomParser } from './rom-encoding.js';
 import { replayVerified } from './replay.js';
 import { verifyModel, type DumpVerification } from './verify.js';
 
@@ -16,6 +16,7 @@ function decode(s: Sniffed): Decoded & { encoding: 'json' | 'rom' } {
 }
 
 async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay'): Promise<DumpVerification & { encoding: string }> {
+  if (detectRom(s)) await loadRomParser();
   const d = decode(s);
   if (!d.model) {
     const loose = s.jsonObject();
