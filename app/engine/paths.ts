@@ -6,21 +6,15 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { isJournalDir } from '../journal/layout.js';
 
 /**
  * Whether a directory is itself an artifact, kept whole by the walk: the test of the
- * directory kinds (app/kinds/registry.ts DIRECTORY_KINDS), written here without importing
- * them. Today that is the evidence journal: a directory holding the file entries.jsonl
- * (app/kinds/journal, journal/format.ts ENTRIES_FILE). test/cli/paths.test.ts checks that
- * this agrees with every directory kind's detectDir.
+ * directory kinds (app/kinds/registry.ts DIRECTORY_KINDS) without importing them. Today
+ * that is the evidence journal, whose kind uses the same test (app/journal/layout.ts);
+ * test/cli/paths.test.ts checks that this agrees with every directory kind's detectDir.
  */
-export async function isDirectoryArtifact(dir: string): Promise<boolean> {
-  try {
-    return (await stat(join(dir, 'entries.jsonl'))).isFile();
-  } catch {
-    return false;
-  }
-}
+export const isDirectoryArtifact: (dir: string) => Promise<boolean> = isJournalDir;
 
 async function statOrThrow(path: string) {
   try {

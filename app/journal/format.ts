@@ -10,7 +10,7 @@ import { canonicalizeValue } from '../core/jcs.js';
 import { isKeyId, isSignatureString, signBytes, type Signer } from '../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../core/time.js';
 
-export const ENTRIES_FILE = 'entries.jsonl';
+export { ENTRIES_FILE } from './layout.js';
 export const CHECKPOINTS_FILE = 'checkpoints.jsonl';
 export const LOCK_FILE = 'journal.lock';
 

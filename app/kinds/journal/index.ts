@@ -2,23 +2,15 @@
  * The evidence journal as a directory kind: `reprise verify DIR` on a directory holding
  * `entries.jsonl` verifies it as a journal (app/journal/verify.ts) with --trust-store.
  */
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { journalAuthenticity } from '../../core/authenticity.js';
-import { ENTRIES_FILE } from '../../journal/format.js';
+import { isJournalDir } from '../../journal/layout.js';
 import { journalKindResult } from '../../journal/result.js';
 import { verifyJournal } from '../../journal/verify.js';
 import type { DirectoryKindHandler } from '../types.js';
 
 export const journalKind: DirectoryKindHandler = {
   kind: 'journal',
-  async detectDir(dir) {
-    try {
-      return (await stat(join(dir, ENTRIES_FILE))).isFile();
-    } catch {
-      return false;
-    }
-  },
+  detectDir: isJournalDir,
   async verifyDir(dir, ctx) {
     const trust = await ctx.trustStore();
     const v = await verifyJournal(dir, trust, { keep: false, progress: (f) => ctx.progress(f, 'journal') });
