@@ -49,7 +49,7 @@ export interface StripReply {
   id: number;
   /** `H_bytes` of the document's bytes, computed on the way. */
   sha256: string | null;
-  data: ArrayBuffer | SharedArrayBuffer | null;
+  data: ArrayBuffer | null;
   length: number;
   members: MemberSpan[];
   ordered: boolean;
@@ -136,19 +136,11 @@ export interface StripJob {
  * Canonical bytes of canonically written JSON (see stripToCanonical), the bytes' `H_bytes`
  * and the hashes of long string values, computed on another thread (from shared memory,
  * else a copy of `bytes`); with a plan, the signature check too. Without a thread the
- * stripping runs when the result is asked for, here, and nothing else is computed.
+ * stripping runs here, at once, and nothing else is computed.
  */
 export function stripInWorker(bytes: Uint8Array, plan?: SignaturePlan): StripJob {
   const w = getWorker();
-  if (!w) {
-    let local: Promise<StripResult> | undefined;
-    return {
-      get result() {
-        return (local ??= Promise.resolve({ ...NONE, stripped: stripToCanonical(bytes) }));
-      },
-      proven: () => false,
-    };
-  }
+  if (!w) return { result: Promise.resolve({ ...NONE, stripped: stripToCanonical(bytes) }), proven: () => false };
   const id = nextId++;
   const status = new Int32Array(new SharedArrayBuffer(8));
   // Shared memory is handed over as it is (both threads only read it); else a copy.
