@@ -21,6 +21,26 @@ export type ParsedJson =
       loose: unknown;
     };
 
+/**
+ * An accepted parse; `canonical` is still serialized only when read. A class: an object
+ * literal with a getter costs a hidden class per document that keeps it alive (see
+ * app/core/jcs.ts, Parsed).
+ */
+class ParsedOk {
+  readonly ok = true;
+  readonly value: unknown;
+  readonly warnings: StrictParse['warnings'];
+  readonly inOrder: boolean;
+  constructor(private readonly parse: StrictParse) {
+    this.value = parse.value;
+    this.warnings = parse.warnings;
+    this.inOrder = parse.inOrder;
+  }
+  get canonical(): string {
+    return this.parse.canonical;
+  }
+}
+
 /** A large artifact on disk, open for the run (runPath): kinds may read it by position. */
 export interface SniffedFile {
   /** Open descriptor, closed by the engine when the run ends. */
@@ -128,16 +148,7 @@ export class Sniffed {
       // Lazy: the canonical text of a large document is serialized only if a kind asks.
       // When the stripping thread has already proven the member order (it usually has by the
       // end of JSON.parse), the walk that would find the same is skipped.
-      const p = parseCanonical(text, { lazy: true, proven });
-      this.jsonCache = {
-        ok: true,
-        value: p.value,
-        warnings: p.warnings,
-        inOrder: p.inOrder,
-        get canonical() {
-          return p.canonical;
-        },
-      };
+      this.jsonCache = new ParsedOk(parseCanonical(text, { lazy: true, proven }));
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;
       let loose: unknown;

@@ -203,6 +203,17 @@ describe('lazy parsing (canonical text serialized on demand)', () => {
       { numRuns: 300 },
     );
   });
+  it('keeps the lazy getter on a prototype: no per-result hidden class holding the document', () => {
+    // An object literal with `get canonical()` would give each result its own map in old
+    // space, whose getter keeps the text and the value alive through young collections.
+    const p = parseCanonical('{"b":[1,2],"a":{"c":"x"}}', { lazy: true });
+    expect(Object.getOwnPropertyDescriptor(p, 'canonical')).toBeUndefined();
+    expect(p.canonical).toBe('{"a":{"c":"x"},"b":[1,2]}');
+    expect(p.canonical).toBe(p.canonical);
+    const q = parseCanonical('{"b":1,"a":2}');
+    expect(Object.getPrototypeOf(q)).toBe(Object.getPrototypeOf(p));
+    expect(q.canonical).toBe('{"a":2,"b":1}');
+  });
 });
 
 describe('stripToCanonical (canonical bytes from canonically written text)', () => {
