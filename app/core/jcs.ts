@@ -66,6 +66,7 @@ export interface JcsWarning {
 }
 
 export function escapePointerToken(token: string): string {
+  if (token.indexOf('~') === -1 && token.indexOf('/') === -1) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -208,6 +209,13 @@ export interface StrictParse {
    * whitespace, provided strings and numbers are written canonically too.
    */
   inOrder: boolean;
+  /**
+   * The canonical text of the parsed top-level object without one of its members (a
+   * signed document's payload without its signature). The whole document is never
+   * serialized for it. A value that is not an object has nothing to omit: its canonical
+   * text.
+   */
+  canonicalWithout(member: string): string;
 }
 
 export interface ParseOptions {
@@ -348,9 +356,19 @@ class Parsed implements StrictParse {
     readonly inOrder: boolean,
   ) {}
 
+  // With every member in order (and no array-index names), JSON.stringify of the parsed
+  // value already is the canonical text: ES number and string forms are JCS's, the parse
+  // refused non-finite numbers and lone surrogates, and JSON.parse kept the text's order.
   get canonical(): string {
-    if (this.text === undefined) this.text = serialize(this.value, { nonFinite: false, big: false });
+    if (this.text === undefined) this.text = this.inOrder ? JSON.stringify(this.value) : serialize(this.value, { nonFinite: false, big: false });
     return this.text;
+  }
+
+  canonicalWithout(member: string): string {
+    const v = this.value;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return this.canonical;
+    const { [member]: _omitted, ...rest } = v as Record<string, unknown>;
+    return this.inOrder ? JSON.stringify(rest) : serialize(rest, { nonFinite: false, big: false });
   }
 }
 

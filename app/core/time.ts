@@ -5,15 +5,19 @@
 
 const RFC3339_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
 
+const DAYS_IN_MONTH: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 export function isRfc3339Utc(s: unknown): s is string {
   if (typeof s !== 'string') return false;
   const m = RFC3339_UTC.exec(s);
   if (!m) return false;
-  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59) return false;
+  // Fields read one by one: no intermediate arrays (this runs several times per dump).
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1 || Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return false;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
-  return d <= days;
+  return d <= (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1]!);
 }
 
 /** Explains why a string is not an RFC 3339 UTC timestamp (for finding messages). */

@@ -10,4 +10,15 @@ describe('RFC 3339 UTC timestamps', () => {
       expect(isRfc3339Utc(bad), String(bad)).toBe(false);
     }
   });
+  it('agrees with the calendar on every day of every month (leap years included)', () => {
+    for (const y of [1900, 2000, 2023, 2024, 2026]) {
+      for (let mo = 0; mo <= 13; mo++) {
+        for (let d = 0; d <= 32; d++) {
+          const t = `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T23:59:59Z`;
+          const real = mo >= 1 && mo <= 12 && d >= 1 && new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d;
+          expect(isRfc3339Utc(t), t).toBe(real);
+        }
+      }
+    }
+  });
 });

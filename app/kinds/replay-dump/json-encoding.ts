@@ -1,7 +1,7 @@
 /**
  * The JSON encoding (`*.dump.json`): one JSON object, members in canonical order at every
  * level (RDS-004), whitespace between tokens allowed. Parsing reuses the run's one strict
- * parse (Sniffed.json()); the canonical text it already produced serves the signature.
+ * parse (Sniffed.json()), which also gives the signed payload (StrictParse.canonicalWithout).
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
@@ -37,7 +37,7 @@ export function decodeJson(s: Sniffed): Decoded {
   const text = j.inOrder ? null : s.text();
   const order = text === null ? null : checkOrder(text);
   if (order) findings.push(order);
-  return { model, canonicalWithoutSignature: () => signedPayload(model, j.canonical), findings };
+  return { model, canonicalWithoutSignature: () => j.canonicalWithout('signature'), findings };
 }
 
 /** What a large, canonically written dump's stripped bytes give for free. */
@@ -80,21 +80,8 @@ export async function strippedDump(s: Sniffed): Promise<StrippedDump | null> {
   return { payload: st.bytes.subarray(0, st.bytes.length - (to - from)), jsonArtifacts, textHashes, signature: st.signature };
 }
 
-/**
- * Canonical JSON of the model without its "signature" member. When the whole document's
- * canonical text is at hand (it is, from the one parse) and ends with the members that
- * follow "signature" in canonical order, cut the signature out of it instead of
- * serializing a 100 MiB model a second time.
- */
-export function signedPayload(model: DumpModel, canonical: string | null): string {
-  const sig = model['signature'];
-  const td = model['trustDecision'];
-  const type = model['type'];
-  if (canonical !== null && typeof sig === 'string' && typeof type === 'string' && td !== undefined) {
-    const after = `,"trustDecision":${canonicalizeValue(td)},"type":${JSON.stringify(type)}}`;
-    const tail = `,"signature":${JSON.stringify(sig)}${after}`;
-    if (canonical.endsWith(tail)) return canonical.slice(0, canonical.length - tail.length) + after;
-  }
+/** Canonical JSON of a model without its "signature" member: what the signature signs. */
+export function signedPayload(model: DumpModel): string {
   const { signature: _sig, ...rest } = model;
   return canonicalizeValue(rest);
 }

@@ -58,7 +58,11 @@ export interface DumpVerification {
   inputHash: string | null;
 }
 
-const ptr = (...parts: string[]) => parts.map((p) => '/' + escapePointerToken(p)).join('');
+/** A JSON Pointer to a member (one or two levels down). */
+function ptr(a: string, b?: string): string {
+  const first = '/' + escapePointerToken(a);
+  return b === undefined ? first : first + '/' + escapePointerToken(b);
+}
 const typeFail = (pointer: string, want: string, v: unknown) =>
   fail('RPR-DUMP-002', `${pointer} must be ${want}`, { pointer, expected: want, actual: describe(v) });
 
@@ -123,8 +127,12 @@ function hashList(v: unknown, pointer: string, out: Finding[]): string[] | undef
     return undefined;
   }
   const before = out.length;
-  const r = v.map((h, i) => hashRef(h, `${pointer}/${i}`, out));
-  return out.length === before ? (r as string[]) : undefined;
+  const r: string[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const h = hashRef(v[i], `${pointer}/${i}`, out);
+    if (h !== undefined) r.push(h);
+  }
+  return out.length === before ? r : undefined;
 }
 
 function str(v: unknown, pointer: string, out: Finding[]): string | undefined {
@@ -314,6 +322,12 @@ function resolves(t: Typed, h: string | undefined, pointer: string, out: Finding
   return false;
 }
 
+function isReferenced(t: Typed, k: string): boolean {
+  if (k === t.promptArtifactHash || k === t.pipelineDefinitionHash) return true;
+  if (t.buffers && (k === t.buffers.expression || k === t.buffers.orchestration || t.buffers.material.includes(k))) return true;
+  return t.materialSnapshotHashSet !== undefined && t.materialSnapshotHashSet.includes(k);
+}
+
 function refNode(t: Typed, h: string | undefined): ChainNode['status'] {
   if (!h) return 'missing';
   const a = t.artifacts?.get(h);
@@ -333,15 +347,17 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
   // References (RDS-002) for every hash the dump names.
   resolves(t, t.promptArtifactHash, '/promptArtifactHash', findings);
   resolves(t, t.pipelineDefinitionHash, '/pipelineDefinitionHash', findings);
-  t.materialSnapshotHashSet?.forEach((h, i) => resolves(t, h, `/materialSnapshotHashSet/${i}`, findings));
+  const ms0 = t.materialSnapshotHashSet;
+  if (ms0) for (let i = 0; i < ms0.length; i++) resolves(t, ms0[i], `/materialSnapshotHashSet/${i}`, findings);
   if (t.buffers) {
     resolves(t, t.buffers.orchestration, '/buffers/orchestration', findings);
     resolves(t, t.buffers.expression, '/buffers/expression', findings);
-    t.buffers.material.forEach((h, i) => resolves(t, h, `/buffers/material/${i}`, findings));
+    const bm = t.buffers.material;
+    for (let i = 0; i < bm.length; i++) resolves(t, bm[i], `/buffers/material/${i}`, findings);
   }
   if (t.artifacts) {
-    const used = new Set<string>([t.promptArtifactHash, t.pipelineDefinitionHash, t.buffers?.expression, t.buffers?.orchestration, ...(t.materialSnapshotHashSet ?? []), ...(t.buffers?.material ?? [])].filter((x): x is string => !!x));
-    for (const k of t.artifacts.keys()) if (!used.has(k)) findings.push(warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', { pointer: ptr('artifacts', k) }));
+    // Every artifact is named by some member (RPR-DUMP-010 otherwise).
+    for (const k of t.artifacts.keys()) if (!isReferenced(t, k)) findings.push(warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', { pointer: ptr('artifacts', k) }));
   }
 
   // Step 2: prompt.
@@ -374,14 +390,17 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
     if (ms.some((h) => refNode(t, h) !== 'match') && matStatus === 'match') matStatus = 'unresolved';
   }
   const bufSet = t.buffers ? [...new Set(t.buffers.material)].sort() : null;
-  if (ms && bufSet && canonicalizeValue(ms) !== canonicalizeValue(bufSet)) {
+  // Each list is canonicalized once: compared here, hashed for the chain node below.
+  const msText = ms ? canonicalizeValue(ms) : null;
+  const bufText = bufSet ? canonicalizeValue(bufSet) : null;
+  if (msText !== null && bufText !== null && msText !== bufText) {
     matStatus = 'mismatch';
     findings.push(fail('RDS-F001', 'the set buffers.material differs from materialSnapshotHashSet', { pointer: '/buffers/material', expected: ms, actual: t.buffers!.material }));
   } else if (t.buffers && new Set(t.buffers.material).size !== t.buffers.material.length) {
     matStatus = 'mismatch';
     findings.push(fail('RPR-DUMP-009', 'buffers.material lists a material twice', { pointer: '/buffers/material', actual: t.buffers.material }));
   }
-  chain.push(node('materials', 'materials: materialSnapshotHashSet = set(buffers.material)', ms ? hashValue(ms) : null, bufSet ? hashValue(bufSet) : null, matStatus, (ms ?? []).map((h) => `artifact:${h}`), '/materialSnapshotHashSet'));
+  chain.push(node('materials', 'materials: materialSnapshotHashSet = set(buffers.material)', msText !== null ? hashBytes(msText) : null, bufText !== null ? hashBytes(bufText) : null, matStatus, (ms ?? []).map((h) => `artifact:${h}`), '/materialSnapshotHashSet'));
 
   // Step 5: input commitment (nothing recorded: computed from the frozen conditions).
   let inputHash: string | null = null;

@@ -99,7 +99,7 @@ export function closeChain(m: DumpModel): DumpModel {
 /** Signs the model (everything but "signature") with the signer; sets keyId and trustDecision.keyId. */
 export function signModel(m: DumpModel, signer: Signer): DumpModel {
   const { signature: _old, ...rest } = m;
-  const payload = signedPayload(rest, null);
+  const payload = signedPayload(rest);
   return canonicalOrder({ ...rest, signature: signBytes(signer, Buffer.from(payload, 'utf8')) });
 }
 
