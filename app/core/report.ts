@@ -26,16 +26,14 @@ export interface ReportInput extends KindResult {
 }
 
 export function buildReport(input: ReportInput, startedAt: number, now: () => number = Date.now): Report {
-  const report: Report = {
+  // Keep member order fixed: comparisons, events, details come before run.
+  const ordered = {
     schema: REPORT_SCHEMA,
     artifact: { path: input.path, kind: input.kind, id: input.id, sha256: input.sha256 },
     verdict: verdictOf(input.findings),
     findings: input.findings,
     chain: input.chain,
-    run: { tool: 'reprise', version: VERSION, startedAtUtc: '', durationMs: 0 },
-  };
-  // Keep member order fixed: comparisons, events, details come before run.
-  const ordered: Report = { schema: report.schema, artifact: report.artifact, verdict: report.verdict, findings: report.findings, chain: report.chain } as Report;
+  } as Report;
   if (input.comparisons || input.replay) ordered.comparisons = input.comparisons ?? [];
   if (input.events || input.replay) ordered.events = input.events ?? [];
   if (input.details) ordered.details = input.details;

@@ -123,6 +123,10 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   }
 }
 
+/** Scratch space for small reads, one per thread (module state). */
+const SCRATCH_BYTES = 64 * 1024;
+let scratch: Buffer | undefined;
+
 /** The bytes of a regular file of at most LAZY_MIN bytes, or null for anything else. */
 function readSmallSync(path: string, cannot: (e: unknown) => UsageError): Buffer | null {
   let fd: number;
@@ -133,11 +137,27 @@ function readSmallSync(path: string, cannot: (e: unknown) => UsageError): Buffer
     throw cannot(e);
   }
   try {
+    // Most artifacts of a batch are a few KiB: a short read followed by end of file is the
+    // whole file, with no stat (and no Stats object). A directory, a device or a pipe
+    // refuses positional reads or fills the scratch: it takes the stat below.
+    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    let n = -1;
+    try {
+      n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
+      if (n === SCRATCH_BYTES || readSync(fd, scratch, n, SCRATCH_BYTES - n, n) !== 0) n = -1;
+    } catch {
+      n = -1;
+    }
+    if (n >= 0) {
+      const b = Buffer.allocUnsafe(n);
+      scratch.copy(b, 0, 0, n);
+      return b;
+    }
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > LAZY_MIN) return null;
     const b = Buffer.allocUnsafe(st.size);
-    let n = 0;
-    for (let r = 1; n < st.size && r > 0; n += r) r = readSync(fd, b, n, st.size - n, n);
+    let r = 1;
+    for (n = 0; n < st.size && r > 0; n += r) r = readSync(fd, b, n, st.size - n, n);
     return n === st.size ? b : b.subarray(0, n);
   } catch (e) {
     throw cannot(e);
