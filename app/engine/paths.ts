@@ -4,7 +4,7 @@
  * engine (app/engine/run.ts re-exports it for everyone else).
  */
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { normalize, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { isJournalDir } from '../journal/layout.js';
 
@@ -62,8 +62,9 @@ async function walkDir(p: string, out: string[], seen: Set<string>): Promise<voi
     throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const prefix = childPrefix(p);
   for (const e of entries) {
-    const child = join(p, e.name);
+    const child = prefix + e.name;
     if (e.isFile()) out.push(child);
     else if (e.isDirectory()) await walkDir(child, out, seen);
     else if (e.isSymbolicLink()) {
@@ -73,4 +74,17 @@ async function walkDir(p: string, out: string[], seen: Set<string>): Promise<voi
       else if (cst.isDirectory()) await walkDir(child, out, seen);
     }
   }
+}
+
+/**
+ * What `join(dir, name)` puts before an entry name read from `dir` (a name holds no
+ * separator and is never "." or ".."): the directory normalized once, instead of
+ * normalizing every one of a large directory's paths. test/cli/paths.test.ts compares it
+ * with join.
+ */
+export function childPrefix(dir: string): string {
+  let base = normalize(dir);
+  if (base.length > 1 && base.endsWith(sep)) base = base.slice(0, -1);
+  if (base === '.') return '';
+  return base.endsWith(sep) ? base : base + sep;
 }

@@ -5,9 +5,9 @@
  */
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expandPaths, isDirectoryArtifact } from '../../app/engine/paths.js';
+import { childPrefix, expandPaths, isDirectoryArtifact } from '../../app/engine/paths.js';
 import * as run from '../../app/engine/run.js';
 import { DIRECTORY_KINDS } from '../../app/kinds/registry.js';
 
@@ -22,6 +22,12 @@ describe('expandPaths (app/engine/paths.ts)', () => {
     const imports = [...src.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.filter((i) => /kinds|engine\/run|\.\/run\.js/.test(i!))).toEqual([]);
+  });
+
+  it('builds child paths exactly as path.join does', () => {
+    for (const d of ['.', './', '', 'a', 'a/', './a', 'a/./b', 'a/../b', 'a//b/', '../x', '/', '/tmp', '/tmp/', '//x', 'a/b/..', '..', '...']) {
+      for (const name of ['f.json', 'x', '.hidden', '...', 'é']) expect(childPrefix(d) + name, `${d} + ${name}`).toBe(posix.join(d, name));
+    }
   });
 
   it('is what app/engine/run.ts exports', () => {
