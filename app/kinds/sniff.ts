@@ -85,6 +85,12 @@ export class Sniffed {
     return this.size >= STRIP_IN_WORKER_MIN && this.jsonCache === undefined;
   }
 
+  /** True while this document's stripped canonical bytes wait to be taken (a large JSON
+   * document, parsed: see takeStrippedCanonical). */
+  get stripping(): boolean {
+    return this.stripped !== undefined;
+  }
+
   /**
    * Asks the stripping thread to check a signature inside the document as well (only
    * before the parse: see stripsInWorker). A kind that may own the document calls this

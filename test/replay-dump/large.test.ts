@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
-import { runBytes, runPath } from '../../app/engine/run.js';
-import { STRIP_IN_WORKER_MIN } from '../../app/kinds/sniff.js';
+import { makeContext, runBytes, runPath } from '../../app/engine/run.js';
+import { Sniffed, STRIP_IN_WORKER_MIN } from '../../app/kinds/sniff.js';
+import { replayDumpKind } from '../../app/kinds/replay-dump/index.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
@@ -64,6 +65,21 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     expect(st).not.toBeNull();
     expect(Buffer.from(st!.bytes).toString('utf8')).toBe(canonicalizeText(text));
     expect(st!.members.map((m) => m.name)).toEqual(Object.keys(JSON.parse(text)));
+  });
+
+  it('the dump kind takes the stripped bytes instead of serializing the document', async () => {
+    const s = new Sniffed('x.dump.json', Buffer.from(text, 'utf8'));
+    const ctx = makeContext('x.dump.json', { trustStore: store });
+    await replayDumpKind.prepare!(s, ctx);
+    expect(replayDumpKind.detect(s)).toBe(true);
+    expect(s.stripping).toBe(true);
+    const r = await replayDumpKind.verify(s, ctx);
+    expect(s.stripping).toBe(false);
+    expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    // A small dump has nothing to take.
+    const small = new Sniffed('s.dump.json', Buffer.from(encodeJson(await buildDump(sampleSpec(), sampleSigner('active'))), 'utf8'));
+    expect(replayDumpKind.detect(small)).toBe(true);
+    expect(small.stripping).toBe(false);
   });
 
   it('an intact large dump passes, its signature checked', async () => {

@@ -25,7 +25,7 @@ async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay
   }
   const trust = await ctx.trustStore();
   // Only a large document is stripped on another thread; a small one skips the wait.
-  const stripped = d.encoding === 'json' && s.stripsInWorker ? await strippedDump(s) : null;
+  const stripped = d.encoding === 'json' && s.stripping ? await strippedDump(s) : null;
   const payload = stripped ? () => stripped.payload : () => Buffer.from(d.canonicalWithoutSignature(), 'utf8');
   const v = verifyModel(d.model, trust, payload, mode === 'verify' ? 'warning' : 'unavailable', stripped ?? undefined);
   return { ...v, findings: [...d.findings, ...v.findings], encoding: d.encoding };
