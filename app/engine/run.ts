@@ -46,11 +46,39 @@ export function makeContext(path: string, options: EngineOptions, onProgress?: (
   };
 }
 
-const UNKNOWN: KindResult = {
-  id: null,
-  findings: [fail('RPR-KIND-001', 'the content is not an artifact kind Reprise knows; Reprise does not guess from file names')],
-  chain: [],
-};
+/**
+ * RPR-KIND-001, with what the content looked like as `actual`: a truncated or mangled
+ * artifact (a copy cut short, a byte-order mark added by an editor) is then told apart
+ * from a file of another sort, which a reviewer cannot do from "unknown" alone.
+ */
+function unknownKind(s: Sniffed): KindResult {
+  return {
+    id: null,
+    findings: [fail('RPR-KIND-001', 'the content is not an artifact kind Reprise knows; Reprise does not guess from file names', { actual: describeUnknown(s) })],
+    chain: [],
+  };
+}
+
+/** What unclaimed content looks like; reads no more than detection already did. */
+export function describeUnknown(s: Sniffed): string {
+  if (s.size === 0) return 'an empty file';
+  if (s.startsWith([0xef, 0xbb, 0xbf])) return 'text that begins with a byte-order mark (U+FEFF), which no Reprise format allows';
+  const c = s.firstChar();
+  if (c === '{' || c === '[') {
+    // Detection has parsed it already (every JSON kind asks): this costs nothing more.
+    const j = s.json();
+    if (j && !j.ok) return j.loose === undefined ? `not well-formed JSON (cut short?): ${j.error.message}` : `JSON the strict parse refuses: ${j.error.message}`;
+    if (j?.ok) {
+      const v = j.value;
+      if (Array.isArray(v)) return 'a JSON array, which no kind claims';
+      const type = (v as Record<string, unknown>)['type'];
+      return typeof type === 'string' ? `a JSON object whose "type" is ${JSON.stringify(type)}, which no kind claims` : 'a JSON object without a "type" any kind claims';
+    }
+  }
+  if (s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) || s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a])) return 'text with YAML front matter whose "type" no kind claims';
+  if (s.loaded && s.text() === null) return `${s.size} bytes that are neither UTF-8 text nor a ZIP package`;
+  return `${s.size} bytes that no kind claims`;
+}
 
 /** Verifies (or replays) artifact bytes; `path` is only what the report shows. */
 export async function runBytes(path: string, bytes: Buffer, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
@@ -66,7 +94,7 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   // thread work it would otherwise do after the parse (KindHandler.prepare).
   if (sniffed.stripsInWorker) for (const k of KINDS) if (k.prepare) await k.prepare(sniffed, ctx).catch(() => undefined);
   const handler = KINDS.find((k) => k.detect(sniffed));
-  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...UNKNOWN, replay: mode === 'replay' }, started);
+  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay' }, started);
   let result: KindResult;
   if (mode === 'replay') {
     if (!handler.replay) {
