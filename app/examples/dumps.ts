@@ -11,7 +11,7 @@ import { TRUST_STORE_TYPE, trustStoreEntry } from '../core/keys.js';
 import { encodeJson } from '../kinds/replay-dump/json-encoding.js';
 import type { DumpModel } from '../kinds/replay-dump/model.js';
 import { encodeRom } from '../kinds/replay-dump/rom-encoding.js';
-import { buildDump, canonicalOrder, closeChain, sampleSigner, signModel, type DumpSpec } from '../kinds/replay-dump/writer.js';
+import { buildDump, closeChain, sampleSigner, signModel, type DumpSpec } from '../kinds/replay-dump/writer.js';
 import { builtinRegistry, registryDocument } from '../providers/registry.js';
 import type { ExampleFile, ExampleWriter } from './index.js';
 
@@ -124,7 +124,7 @@ export async function buildSamples(): Promise<Sample[]> {
   {
     const swapped = swapMembers(intact, 'dumpId', 'createdAtUtc');
     const romText = encodeRom(intact).replace(/^(created_at_utc: .*)\n(id: .*)$/m, '$2\n$1');
-    s.push({ name: 'fail/key-order', model: intact, jsonText: encodeJson(swapped), romText, command: 'verify', verdict: 'fail', rule: 'RDS-004', note: 'dumpId written before createdAtUtc (front matter: id before created_at_utc): RDS-004' });
+    s.push({ name: 'fail/key-order', model: intact, jsonText: encodeJson(swapped, 'model'), romText, command: 'verify', verdict: 'fail', rule: 'RDS-004', note: 'dumpId written before createdAtUtc (front matter: id before created_at_utc): RDS-004' });
   }
   // RDS-F001: an artifact altered after signing.
   {
@@ -214,8 +214,8 @@ export const dumpsWriter: ExampleWriter = {
       const flags = `--trust-store ${TRUST_STORE_PATH}${x.command === 'replay' ? ` --providers ${PROVIDERS_PATH}` : ''}${x.extra ? ' ' + x.extra.join(' ') : ''}`;
       const expect = { verdict: x.verdict, command: x.command, ...(x.rule ? { rule: x.rule } : {}) };
       const options = { trustStore: TRUST_STORE_PATH, ...(x.command === 'replay' ? { providers: PROVIDERS_PATH } : {}) };
-      files.push({ path: `dumps/${x.name}.dump.json`, bytes: x.jsonText ?? encodeJson(canonicalOrder(x.model)), note: `${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });
-      files.push({ path: `dumps/${x.name}.rom.md`, bytes: x.romText ?? encodeRom(canonicalOrder(x.model)), note: `ROM twin: ${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });
+      files.push({ path: `dumps/${x.name}.dump.json`, bytes: x.jsonText ?? encodeJson(x.model), note: `${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });
+      files.push({ path: `dumps/${x.name}.rom.md`, bytes: x.romText ?? encodeRom(x.model), note: `ROM twin: ${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });
     }
     return files;
   },

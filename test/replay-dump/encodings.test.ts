@@ -59,6 +59,52 @@ describe('ROM mapping', () => {
   });
 });
 
+describe('the writer writes what its reader accepts', () => {
+  // V8 enumerates integer-like member names first ("9" before "10"); JCS puts "10" first.
+  it('member names that look like integers are written in canonical order, in both encodings', async () => {
+    const spec = sampleSpec({
+      materials: [{ mediaType: 'application/json', json: { '2025': 'x', '99': 'y', a: { '10': 1, '9': 2 } } }],
+      lockedProviderInfo: { ...sampleSpec().lockedProviderInfo, capacitySnapshot: { '9': 2, '10': 1, contextWindow: 4096 } },
+    });
+    const m = await buildDump(spec, sampleSigner('active'));
+    const j = encodeJson(m);
+    expect(j).toContain('{"10":1,"9":2,"contextWindow":4096}');
+    expect(j).toContain('{"2025":"x","99":"y","a":{"10":1,"9":2}}');
+    for (const [name, text] of [['i.dump.json', j], ['i.rom.md', encodeRom(m)]] as const) {
+      const r = await verify(name, text);
+      expect(r.verdict, JSON.stringify(r.findings)).toBe('pass');
+    }
+  });
+});
+
+describe('integers beyond 2^53 that a double cannot hold are refused (spec/common.md), naming the member', () => {
+  // The signature covers the canonical (rounded) value: 9007199254740993 and
+  // 9007199254740992 sign alike, so an edit between them must not pass.
+  let m: DumpModel;
+  let key: string;
+  beforeAll(async () => {
+    m = await buildDump(sampleSpec({ materials: [{ mediaType: 'application/json', json: { n: 9007199254740992 } }] }), sampleSigner('active'));
+    key = (m['materialSnapshotHashSet'] as string[])[0]!;
+    expect((await verify('p.dump.json', encodeJson(m))).verdict).toBe('pass');
+  });
+  it('in a JSON artifact, in both encodings', async () => {
+    for (const [name, text] of [['p.dump.json', encodeJson(m)], ['p.rom.md', encodeRom(m)]] as const) {
+      const edited = text.replace('9007199254740992', '9007199254740993');
+      expect(edited).not.toBe(text);
+      const r = await verify(name, edited);
+      expect(r.verdict).toBe('fail');
+      const f = r.findings.find((x) => x.rule === 'RPR-DUMP-003');
+      expect(f?.pointer, JSON.stringify(r.findings)).toBe(`/artifacts/${key}/json/n`);
+    }
+  });
+  it('in a bullet value and in the front matter (ROM)', async () => {
+    const cap = encodeRom(intact).replace('{"contextWindow":4096}', '{"contextWindow":12345678901234567890}');
+    expect((await verify('c.rom.md', cap)).findings.find((x) => x.rule === 'RPR-DUMP-003')?.pointer).toBe('/lockedProviderInfo/capacitySnapshot/contextWindow');
+    const seed = encodeRom(intact).replace('seed: 42', 'seed: 9007199254740993');
+    expect((await verify('s.rom.md', seed)).findings.find((x) => x.rule === 'RPR-DUMP-003')?.pointer).toBe('/seed');
+  });
+});
+
 describe('bad input gives a finding, never a crash', () => {
   const romCases: [string, (t: string) => string, string, string?][] = [
     ['unknown heading', (t) => t.replace('# Frozen Buffers', '# Thawed Buffers'), 'RPR-DUMP-001'],
@@ -71,6 +117,9 @@ describe('bad input gives a finding, never a crash', () => {
     ['unclosed fence', (t) => t.slice(0, t.lastIndexOf('```')), 'RPR-DUMP-005'],
     ['CRLF line endings', (t) => t.replace(/\n/g, '\r\n'), 'RPR-DUMP-005'],
     ['bullet value that is not JSON', (t) => t.replace('* [arity]: 1', '* [arity]: one'), 'RPR-DUMP-005'],
+    ['front-matter value YAML reads but JSON does not (hex)', (t) => t.replace('seed: 42', 'seed: 0x2A'), 'RPR-DUMP-005', 'line:'],
+    ['front-matter value YAML reads but JSON does not (single quotes)', (t) => t.replace(/^id: "(.*)"$/m, "id: '$1'"), 'RPR-DUMP-005', 'line:'],
+    ['front-matter value YAML reads but JSON does not (plain text)', (t) => t.replace('kernel_version: "0.0.7"', 'kernel_version: 0.0.7'), 'RPR-DUMP-005', 'line:'],
     ['sections out of order', (t) => {
       const a = t.indexOf('# Hash Integrity Chain');
       const b = t.indexOf('# Frozen Buffers');

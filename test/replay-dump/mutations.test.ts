@@ -125,12 +125,12 @@ describe('mutation test: every single forgery is rejected', () => {
     const accepted: string[] = [];
     for (const m of muts) {
       const model = m.model as DumpModel;
-      const r = await verdictOf('m.dump.json', encodeJson(model));
+      const r = await verdictOf('m.dump.json', encodeJson(model, 'model'));
       tried++;
       if (r.verdict === 'pass') accepted.push(`json: ${m.label}`);
       let rom: string | null;
       try {
-        rom = encodeRom(model);
+        rom = encodeRom(model, 'model');
       } catch {
         rom = null; // not representable in ROM (a member moved out of its object)
       }

@@ -8,7 +8,7 @@ import { fail } from '../../core/findings.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../workers/canonical.js';
-import { checkOrder, DUMP_TYPE, isObject, type DumpModel } from './model.js';
+import { checkOrder, DUMP_TYPE, isObject, namesToWrite, precisionFindings, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 
 export interface Decoded {
   /** null when the document could not be read as a dump model at all. */
@@ -31,7 +31,7 @@ export function decodeJson(s: Sniffed): Decoded {
     return { model: null, canonicalWithoutSignature: () => '', findings: [f] };
   }
   const model = j.value as DumpModel;
-  const findings: Finding[] = [];
+  const findings: Finding[] = j.warnings.length > 0 ? precisionFindings(j.warnings) : [];
   // In order everywhere (the parse saw it while walking) needs no scan; otherwise the
   // text scan names the first member out of order.
   const text = j.inOrder ? null : s.text();
@@ -88,21 +88,21 @@ export function signedPayload(model: DumpModel): string {
 
 /**
  * Writes a model as readable JSON: top level and second level one member per line,
- * deeper values as compact JSON text. Member order is the model's own (the dump writer
- * builds models in canonical order; tests build out-of-order ones on purpose).
+ * deeper values as compact JSON text. Members are in canonical order at every depth
+ * unless `order` is 'model' (tests write out-of-order dumps that way): see WriteOrder.
  */
-export function encodeJson(model: DumpModel): string {
+export function encodeJson(model: DumpModel, order: WriteOrder = 'canonical'): string {
   const lines: string[] = ['{'];
-  const keys = Object.keys(model);
+  const keys = namesToWrite(model, order);
   keys.forEach((k, i) => {
     const v = model[k];
     const comma = i < keys.length - 1 ? ',' : '';
     if (isObject(v) && Object.keys(v).length > 0) {
       lines.push(`  ${JSON.stringify(k)}: {`);
-      const sub = Object.keys(v);
-      sub.forEach((sk, j) => lines.push(`    ${JSON.stringify(sk)}: ${JSON.stringify(v[sk])}${j < sub.length - 1 ? ',' : ''}`));
+      const sub = namesToWrite(v, order);
+      sub.forEach((sk, j) => lines.push(`    ${JSON.stringify(sk)}: ${valueToWrite(v[sk], order)}${j < sub.length - 1 ? ',' : ''}`));
       lines.push(`  }${comma}`);
-    } else lines.push(`  ${JSON.stringify(k)}: ${JSON.stringify(v)}${comma}`);
+    } else lines.push(`  ${JSON.stringify(k)}: ${valueToWrite(v, order)}${comma}`);
   });
   lines.push('}');
   return lines.join('\n') + '\n';

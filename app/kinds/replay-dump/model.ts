@@ -6,7 +6,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
-import { escapePointerToken } from '../../core/jcs.js';
+import { canonicalizeValue, escapePointerToken, type JcsWarning } from '../../core/jcs.js';
 
 export const DUMP_TYPE = 'kernel.replay_dump';
 export const FORMAT_VERSION = 1;
@@ -141,3 +141,36 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
   return f;
 }
 
+
+/**
+ * Integers beyond 2^53 whose double differs from their text (the strict parse's
+ * WARN_PRECISION) are refused in a dump: spec/common.md requires it, and the signature
+ * covers the canonical (rounded) value, so `…993` could be edited to `…992` or `…994`
+ * without breaking it. `pointer` is where the parsed text sits in the dump.
+ */
+export function precisionFindings(warnings: readonly JcsWarning[], pointer = ''): Finding[] {
+  return warnings.map((w) =>
+    fail('RPR-DUMP-003', `the dump is not I-JSON: ${w.message}`, { pointer: pointer + w.pointer, expected: 'an integer a double holds exactly (at most 2^53)', actual: 'a longer integer, rounded by the parse' }),
+  );
+}
+
+/**
+ * How the encoders order members. `canonical` (what the dump writer and `reprise examples`
+ * write): RFC 8785 order at every depth, whatever order the model's objects hold. A JS
+ * object cannot hold "10" before "9" (V8 enumerates integer-like names first), so a
+ * canonical file cannot come from the model's own order. `model`: the model's own order,
+ * for tests and samples that write members out of order on purpose.
+ */
+export type WriteOrder = 'canonical' | 'model';
+
+/** An object's member names in the order an encoder writes them. */
+export function namesToWrite(o: object, order: WriteOrder): string[] {
+  const names = Object.keys(o);
+  // Array.prototype.sort compares UTF-16 code units: JCS order.
+  return order === 'canonical' ? names.sort() : names;
+}
+
+/** JSON text of a value written inside a dump (a bullet, a deep member, a JSON artifact). */
+export function valueToWrite(v: unknown, order: WriteOrder): string {
+  return order === 'canonical' ? canonicalizeValue(v) : JSON.stringify(v);
+}

@@ -26,7 +26,7 @@ import { fail } from '../../core/findings.js';
 import { canonicalizeValue, JcsError, parseCanonical } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { Decoded } from './json-encoding.js';
-import { checkOrder, DUMP_TYPE, isObject, orderFinding, type DumpModel } from './model.js';
+import { checkOrder, DUMP_TYPE, isObject, namesToWrite, orderFinding, precisionFindings, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 
 type Section = 'front' | 'env' | 'chain' | 'buffers';
 type Form = 'json' | 'link' | 'links';
@@ -124,7 +124,9 @@ function parseValue(raw: string, form: Form, line: number, pointer: string, find
   if (one && form !== 'links') return one[1];
   let value: unknown;
   try {
-    value = parseCanonical(raw).value;
+    const parsed = parseCanonical(raw);
+    value = parsed.value;
+    if (parsed.warnings.length > 0) findings.push(...precisionFindings(parsed.warnings, pointer));
   } catch (e) {
     throw new RomError('RPR-DUMP-005', `the value is neither JSON nor a [[ref]] link (${e instanceof JcsError ? e.message : 'invalid'})`, line);
   }
@@ -237,7 +239,9 @@ function readRom(text: string, findings: Finding[]): DumpModel {
       if (m[2] === 'json') {
         let v: unknown;
         try {
-          v = parseCanonical(content).value;
+          const parsed = parseCanonical(content);
+          v = parsed.value;
+          if (parsed.warnings.length > 0) findings.push(...precisionFindings(parsed.warnings, `/artifacts/${current.key}/json`));
         } catch (e) {
           throw new RomError('RPR-DUMP-003', `the JSON content of artifact ${current.key} is not I-JSON: ${e instanceof JcsError ? e.message : 'invalid'}`, n);
         }
@@ -293,10 +297,21 @@ function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): vo
     if (item.value.tag !== undefined || item.value.anchor !== undefined || item.key.tag !== undefined) {
       throw new RomError('RPR-DUMP-005', `front-matter value of "${k}" carries a YAML tag or anchor; ROM front matter is plain core-schema YAML`, line);
     }
-    const v = item.value.value;
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new RomError('RPR-DUMP-005', `front-matter value of "${k}" is not a finite number`, line);
-    if (typeof v === 'bigint' || typeof v === 'undefined' || typeof v === 'symbol' || typeof v === 'function' || (typeof v === 'object' && v !== null)) {
-      throw new RomError('RPR-DUMP-005', `front-matter value of "${k}" is not a JSON scalar`, line);
+    // The value is read from its source text as JSON, not as YAML resolved it: YAML's core
+    // schema would also take `0x2A`, `+42`, `'single'` or a plain `text`, and round an
+    // integer beyond 2^53, each a second spelling of a value that the signature cannot see.
+    const range = (item.value as { range?: readonly number[] }).range;
+    const raw = range ? src.slice(range[0], range[1]) : '';
+    let v: unknown;
+    try {
+      const parsed = parseCanonical(raw);
+      v = parsed.value;
+      if (parsed.warnings.length > 0) findings.push(...precisionFindings(parsed.warnings, '/' + found.place.path.join('/')));
+    } catch {
+      v = undefined;
+    }
+    if (v === undefined || (typeof v === 'object' && v !== null)) {
+      throw new RomError('RPR-DUMP-005', `front-matter value of "${k}" is not written as a JSON scalar (a double-quoted string, a number, true, false or null): ${JSON.stringify(raw.slice(0, 60))}`, line);
     }
     setPath(model, found.place.path, v);
   }
@@ -305,10 +320,10 @@ function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): vo
 // ---------------------------------------------------------------------------
 // Writing
 
-function formatValue(v: unknown, form: Form): string {
+function formatValue(v: unknown, form: Form, order: WriteOrder): string {
   if (form === 'link' && typeof v === 'string' && SAFE_LINK.test(v)) return `[[${v}]]`;
   if (form === 'links' && Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && SAFE_LINK.test(x))) return v.map((x) => `[[${x as string}]]`).join(', ');
-  return JSON.stringify(v);
+  return valueToWrite(v, order);
 }
 
 /** The shortest backtick fence (at least 3) longer than any backtick run in the content. */
@@ -319,26 +334,26 @@ function fenceFor(content: string): string {
 }
 
 /**
- * Writes a model as ROM text. Places follow the model's own member order (so a model built
- * in canonical order gives a canonically ordered ROM file). Throws for a member that has no
- * place in the mapping (an unknown member cannot be written as ROM).
+ * Writes a model as ROM text. Places, artifacts and members inside values follow canonical
+ * order, or the model's own order with `order` 'model' (see WriteOrder). Throws for a
+ * member that has no place in the mapping (an unknown member cannot be written as ROM).
  */
-export function encodeRom(model: DumpModel): string {
+export function encodeRom(model: DumpModel, order: WriteOrder = 'canonical'): string {
   const out: Record<Section, string[]> = { front: [], env: [], chain: [], buffers: [] };
   const present: Record<Section, boolean> = { front: true, env: false, chain: false, buffers: false };
   let artifacts: string[] | null = null;
-  for (const k of Object.keys(model)) {
+  for (const k of namesToWrite(model, order)) {
     const v = model[k];
     if (k === 'artifacts') {
       artifacts = [];
       if (!isObject(v)) throw new Error('artifacts must be an object to be written as ROM');
-      for (const h of Object.keys(v)) {
+      for (const h of namesToWrite(v, order)) {
         const a = v[h];
         if (!isObject(a)) throw new Error(`artifact ${h} must be an object to be written as ROM`);
         artifacts.push('', `## ${h}`);
         if (a['mediaType'] !== undefined) artifacts.push(`* [media_type]: ${JSON.stringify(a['mediaType'])}`);
         const isText = typeof a['text'] === 'string';
-        const content = isText ? (a['text'] as string) : JSON.stringify(a['json'] as JsonValue);
+        const content = isText ? (a['text'] as string) : valueToWrite(a['json'] as JsonValue, order);
         const fence = fenceFor(content);
         artifacts.push(`${fence}${isText ? 'text' : 'json'}`, content, fence);
       }
@@ -346,15 +361,15 @@ export function encodeRom(model: DumpModel): string {
     }
     const top = placeByPath.get(k);
     if (top) {
-      out[top.section].push(top.section === 'front' ? `${top.key}: ${JSON.stringify(v)}` : `* [${top.key}]: ${formatValue(v, top.form)}`);
+      out[top.section].push(top.section === 'front' ? `${top.key}: ${JSON.stringify(v)}` : `* [${top.key}]: ${formatValue(v, top.form, order)}`);
       present[top.section] = true;
       continue;
     }
     if (!isObject(v)) throw new Error(`member ${k} has no place in the ROM mapping`);
-    for (const sk of Object.keys(v)) {
+    for (const sk of namesToWrite(v, order)) {
       const p = placeByPath.get(`${k}.${sk}`);
       if (!p) throw new Error(`member ${k}.${sk} has no place in the ROM mapping`);
-      out[p.section].push(`* [${p.key}]: ${formatValue(v[sk], p.form)}`);
+      out[p.section].push(`* [${p.key}]: ${formatValue(v[sk], p.form, order)}`);
       present[p.section] = true;
     }
   }
