@@ -150,6 +150,11 @@ describe('bad input gives a finding, never a crash', () => {
     ['not semver', (t) => t.replace('"0.0.7"', '"v7"'), 'RPR-DUMP-007'],
     ['formatVersion 2', (t) => t.replace('"formatVersion": 1', '"formatVersion": 2'), 'RPR-DUMP-006'],
     ['lockedProviderInfo removed', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, ''), 'RDS-LOCK-001'],
+    ['lockedProviderInfo null', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, '  "lockedProviderInfo": null,\n'), 'RDS-LOCK-001'],
+    ['lockedProviderInfo null: loading denied', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, '  "lockedProviderInfo": null,\n'), 'RDS-F002'],
+    ['seed removed: not fully frozen', (t) => t.replace('  "seed": 42,\n', ''), 'RDS-005'],
+    ['arity malformed: not fully frozen', (t) => t.replace('"arity": 1,', '"arity": "1",'), 'RDS-005'],
+    ['expression buffer removed: snapshot incomplete', (t) => t.replace(/ {4}"expression": "sha256:[0-9a-f]{64}",\n/, ''), 'RDS-006'],
   ];
   for (const [label, mutate, rule] of jsonCases) {
     it(`JSON: ${label} → ${rule}`, async () => {

@@ -78,13 +78,18 @@ function describe(v: unknown): JsonValue {
 // ---------------------------------------------------------------------------
 // Structure
 
+/** A mandatory member written as null records nothing: it counts as missing (and is also a type error). */
+const absent = (v: unknown): boolean => v === undefined || v === null;
+
 function checkMembers(m: DumpModel, out: Finding[]): void {
   const missing: string[] = [];
   for (const k of TOP_MEMBERS) {
-    if (m[k] !== undefined) continue;
+    const v = m[k];
+    if (!absent(v)) continue;
     missing.push(k);
-    if (k === 'lockedProviderInfo') out.push(fail('RDS-LOCK-001', 'the dump has no lockedProviderInfo (ReplayContext.LockedProviderInfo is mandatory)', { pointer: '/lockedProviderInfo', expected: 'present', actual: 'missing' }));
-    else out.push(fail('RDS-001', `mandatory member ${k} is missing`, { pointer: ptr(k), expected: 'present', actual: 'missing' }));
+    const actual = v === null ? 'null' : 'missing';
+    if (k === 'lockedProviderInfo') out.push(fail('RDS-LOCK-001', `the dump has no lockedProviderInfo${v === null ? ' (it is null)' : ''} (ReplayContext.LockedProviderInfo is mandatory)`, { pointer: '/lockedProviderInfo', expected: 'present', actual }));
+    else out.push(fail('RDS-001', `mandatory member ${k} is ${actual}`, { pointer: ptr(k), expected: 'present', actual }));
   }
   for (const k of Object.keys(m)) {
     if (!(TOP_MEMBERS as readonly string[]).includes(k)) out.push(fail('RPR-DUMP-001', `unknown member "${k}": the dump format is closed`, { pointer: ptr(k), actual: k }));
@@ -97,12 +102,13 @@ function checkMembers(m: DumpModel, out: Finding[]): void {
       continue;
     }
     for (const k of members) {
-      if (g[k] !== undefined) continue;
+      if (!absent(g[k])) continue;
+      const actual = g[k] === null ? 'null' : 'missing';
       if (group === 'lockedProviderInfo' && (LOCK_REQUIRED as readonly string[]).includes(k)) {
-        out.push(fail('RDS-LOCK-002', `lockedProviderInfo.${k} is missing (RDS-LOCK-002: providerId, modelId, quantizationProfile and capacitySnapshot are required)`, { pointer: ptr(group, k), expected: 'present', actual: 'missing' }));
+        out.push(fail('RDS-LOCK-002', `lockedProviderInfo.${k} is ${actual} (RDS-LOCK-002: providerId, modelId, quantizationProfile and capacitySnapshot are required)`, { pointer: ptr(group, k), expected: 'present', actual }));
       } else {
         missing.push(`${group}.${k}`);
-        out.push(fail('RDS-001', `mandatory member ${group}.${k} is missing`, { pointer: ptr(group, k), expected: 'present', actual: 'missing' }));
+        out.push(fail('RDS-001', `mandatory member ${group}.${k} is ${actual}`, { pointer: ptr(group, k), expected: 'present', actual }));
       }
     }
     for (const k of Object.keys(g)) {
@@ -294,6 +300,51 @@ export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed):
   return t;
 }
 
+/**
+ * RDS-005 (freezing non-determinism): the seed, the inference parameters and the compute
+ * shape are all recorded, each complete and well-formed. Accompanies the RDS-001 or
+ * RPR-DUMP-002 findings that say what is wrong with each.
+ */
+function checkFrozenConditions(t: Typed, out: Finding[]): void {
+  const lacking: string[] = [];
+  if (t.seed === undefined) lacking.push('/seed');
+  if (!t.inferenceParameters) lacking.push('/inferenceParameters');
+  if (!t.computeShape) lacking.push('/computeShape');
+  if (lacking.length === 0) return;
+  out.push(
+    fail('RDS-005', 'the run\'s non-determinism is not fully frozen: the seed, the inference parameters and the compute shape must all be recorded', {
+      pointer: lacking[0]!,
+      expected: 'seed, inferenceParameters and computeShape, complete and well-formed',
+      actual: lacking,
+    }),
+  );
+}
+
+/**
+ * RDS-006 (semantic snapshot capture): the orchestration, material and expression buffers
+ * are each named by hash and held by the dump as an artifact that hashes to that name.
+ * Accompanies RDS-001, RDS-002 or RDS-F001, which say what is wrong with each.
+ */
+function checkSnapshot(t: Typed, out: Finding[]): void {
+  const lacking: string[] = [];
+  const b = t.buffers;
+  if (!b) lacking.push('/buffers');
+  else {
+    const held = (h: string): boolean => t.artifacts?.get(h)?.hash === h;
+    if (!held(b.orchestration)) lacking.push('/buffers/orchestration');
+    for (let i = 0; i < b.material.length; i++) if (!held(b.material[i]!)) lacking.push(`/buffers/material/${i}`);
+    if (!held(b.expression)) lacking.push('/buffers/expression');
+  }
+  if (lacking.length === 0) return;
+  out.push(
+    fail('RDS-006', 'the semantic snapshot is incomplete: the orchestration, material and expression buffers must each be held as an artifact that hashes to its reference', {
+      pointer: lacking[0]!,
+      expected: 'every buffer held as an intact artifact',
+      actual: lacking,
+    }),
+  );
+}
+
 // ---------------------------------------------------------------------------
 // Hash chain
 
@@ -342,6 +393,7 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
     const mk = kernelSeverity === 'warning' ? warning : unavailable;
     findings.push(mk('RDS-F003', `kernel major version ${t.kernelMajor} is outside the supported range (${SUPPORTED_KERNEL_MAJORS.join(', ')})`, { pointer: '/kernelVersion', expected: `major ${SUPPORTED_KERNEL_MAJORS.join(' or ')}`, actual: t.kernelVersion ?? null }));
   }
+  checkFrozenConditions(t, findings);
   chainArtifacts(t, findings, chain);
 
   // References (RDS-002) for every hash the dump names.
@@ -355,6 +407,7 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
     const bm = t.buffers.material;
     for (let i = 0; i < bm.length; i++) resolves(t, bm[i], `/buffers/material/${i}`, findings);
   }
+  checkSnapshot(t, findings);
   if (t.artifacts) {
     // Every artifact is named by some member (RPR-DUMP-010 otherwise).
     for (const k of t.artifacts.keys()) if (!isReferenced(t, k)) findings.push(warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', { pointer: ptr('artifacts', k) }));
