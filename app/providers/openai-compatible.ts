@@ -7,6 +7,9 @@
  *   max_tokens (stream off). The expression is `{"finishReason", "text"}` from choices[0].
  * - Every environmental failure (refused connection, timeout, HTTP error, malformed JSON
  *   or a response of the wrong shape) becomes an `unavailable` finding, never a crash.
+ * - No substitution (RDS-LOCK-003): redirects are not followed (a redirect would route the
+ *   replay to another server), and an answer that names another model than the locked one
+ *   is refused.
  */
 import type { Finding } from '../../shared/report.js';
 import { canonicalizeValue } from '../core/jcs.js';
@@ -47,6 +50,7 @@ export class OpenAiCompatibleProvider implements Provider {
         headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'manual',
       });
     } catch (e) {
       return { ok: false, finding: networkFinding(e, url, this.timeoutMs) };
@@ -56,6 +60,13 @@ export class OpenAiCompatibleProvider implements Provider {
       text = await res.text();
     } catch (e) {
       return { ok: false, finding: networkFinding(e, url, this.timeoutMs) };
+    }
+    if (res.status >= 300 && res.status < 400) {
+      const to = res.headers.get('location');
+      return {
+        ok: false,
+        finding: unavailable('RPR-PROV-003', `${method} ${url} answered HTTP ${res.status}, a redirect${to ? ` to ${to}` : ''}: Reprise does not follow redirects, so a replay is never routed to another server`, { expected: 200, actual: res.status }),
+      };
     }
     if (!res.ok) {
       return { ok: false, finding: unavailable('RPR-PROV-003', `${method} ${url} answered HTTP ${res.status}`, { expected: 200, actual: res.status }) };
@@ -91,6 +102,21 @@ export class OpenAiCompatibleProvider implements Provider {
     };
     const r = await this.request('POST', '/v1/chat/completions', body);
     if (!r.ok) return { ok: false, findings: [r.finding] };
+    // A server may serve another model than the one asked for (an alias, a fallback): the
+    // answer names the model that produced it, and only the locked one is accepted.
+    const answered = (r.body as { model?: unknown } | null)?.model;
+    if (answered !== undefined && answered !== req.modelId) {
+      return {
+        ok: false,
+        findings: [
+          unavailable('RDS-LOCK-003', `the server at ${this.base} answered with model ${JSON.stringify(answered)}, not the locked model ${req.modelId}; Reprise never accepts a substitute`, {
+            pointer: '/lockedProviderInfo/modelId',
+            expected: req.modelId,
+            actual: typeof answered === 'string' ? answered : JSON.stringify(answered),
+          }),
+        ],
+      };
+    }
     const choice = (r.body as { choices?: unknown } | null)?.choices;
     const first = Array.isArray(choice) ? (choice[0] as { message?: { content?: unknown }; finish_reason?: unknown } | undefined) : undefined;
     const content = first?.message?.content;

@@ -17,7 +17,7 @@ import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
 import { PROVIDERS_TYPE } from '../../app/providers/registry.js';
 
-type Mode = 'ok' | 'model-missing' | 'http500' | 'malformed' | 'timeout' | 'bad-shape' | 'other-text';
+type Mode = 'ok' | 'model-missing' | 'http500' | 'malformed' | 'timeout' | 'bad-shape' | 'other-text' | 'post-http503' | 'post-timeout' | 'post-stall' | 'redirect' | 'other-model';
 let mode: Mode = 'ok';
 let lastBody: Record<string, unknown> | null = null;
 let server: Server;
@@ -51,16 +51,30 @@ beforeAll(async () => {
         res.writeHead(500).end('{"error":"boom"}');
         return;
       }
+      if (mode === 'redirect' && req.url === '/v1/models') {
+        // To a server that would list the model: following it would route the replay elsewhere.
+        res.writeHead(302, { location: '/elsewhere/v1/models' }).end();
+        return;
+      }
       res.setHeader('content-type', 'application/json');
-      if (req.method === 'GET' && req.url === '/v1/models') {
+      if (req.method === 'GET' && (req.url === '/v1/models' || req.url === '/elsewhere/v1/models')) {
         res.end(JSON.stringify({ object: 'list', data: [{ id: mode === 'model-missing' ? 'another-model' : 'tiny-llama-q8', object: 'model' }] }));
         return;
       }
       if (req.method === 'POST' && req.url === '/v1/chat/completions') {
         lastBody = JSON.parse(body) as Record<string, unknown>;
+        if (mode === 'post-timeout') return; // the models answered; the completion never does
+        if (mode === 'post-http503') {
+          res.writeHead(503).end('{"error":"overloaded"}');
+          return;
+        }
+        if (mode === 'post-stall') {
+          res.write('{"choices": [{"index": 0, '); // headers and part of the body, then nothing
+          return;
+        }
         if (mode === 'malformed') res.end('{"choices": [');
         else if (mode === 'bad-shape') res.end('{"choices": []}');
-        else res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: mode === 'other-text' ? 'something else' : 'Three of 1,204 records failed the schema check.' } }] }));
+        else res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: mode === 'other-model' ? 'tiny-llama-q4' : 'tiny-llama-q8', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: mode === 'other-text' ? 'something else' : 'Three of 1,204 records failed the schema check.' } }] }));
         return;
       }
       res.writeHead(404).end('{}');
@@ -130,6 +144,30 @@ describe('openai-compatible provider', () => {
       expect(f, JSON.stringify(r.findings)).toBeDefined();
       expect(f!.severity).toBe('unavailable');
       expect(r.chain.some((n) => n.id.startsWith('replay:'))).toBe(false);
+    });
+  }
+
+  // The server listed the model, then the completion itself fails: still unavailable, and
+  // never a replayed expression or a verdict about the outcome.
+  const afterListing: [Mode, string, RegExp][] = [
+    ['post-http503', 'RPR-PROV-003', /answered HTTP 503/],
+    ['post-timeout', 'RPR-PROV-002', /did not answer within 400 ms/],
+    ['post-stall', 'RPR-PROV-002', /did not answer within 400 ms/],
+    ['malformed', 'RPR-PROV-004', /malformed JSON/],
+    ['redirect', 'RPR-PROV-003', /redirect to \/elsewhere\/v1\/models: Reprise does not follow redirects/],
+    ['other-model', 'RDS-LOCK-003', /answered with model "tiny-llama-q4", not the locked model tiny-llama-q8/],
+  ];
+  for (const [m, rule, message] of afterListing) {
+    it(`${m} → unavailable ${rule}, with what happened`, async () => {
+      mode = m;
+      const r = await replay();
+      expect(r.verdict).toBe('unavailable');
+      const f = r.findings.find((x) => x.rule === rule);
+      expect(f, JSON.stringify(r.findings)).toBeDefined();
+      expect(f!.severity).toBe('unavailable');
+      expect(f!.message).toMatch(message);
+      expect(r.findings.map((x) => x.rule)).not.toContain('RDS-F005');
+      expect(r.details?.['expression']).toBeUndefined();
     });
   }
 });
