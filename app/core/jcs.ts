@@ -91,9 +91,11 @@ export function decodeJsonBytes(bytes: Uint8Array): string {
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /\\u003[aA]/;
-// An integer token of 16 or more digits (no fraction, no exponent): only those can lose
-// precision silently. Long fractions (log-probabilities) are not integers and never match.
-const LONG_INTEGER = /(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/;
+// 16 or more digits in a row, a decimal point allowed among them: a number beyond 2^53
+// whose text differs from its double has at least 16 significant digits (any decimal of 15
+// or fewer round-trips, so its text is the shortest form of its double). A cheap filter
+// before the precise pass; a match inside a string only costs that pass.
+const LONG_MANTISSA = /\d(?:\.?\d){15}/;
 
 function countChar(s: string, ch: string): number {
   let n = 0;
@@ -337,7 +339,7 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
     if (e instanceof JcsError) return fail(text);
     throw e;
   }
-  const warnings = big && LONG_INTEGER.test(text) ? precisionWarnings(text) : [];
+  const warnings = big && LONG_MANTISSA.test(text) ? precisionWarnings(text) : [];
   return new Parsed(value, canonical, warnings, inOrder);
 }
 
@@ -831,11 +833,9 @@ class Reader {
     if (!r) throw this.err('ERR_SYNTAX', 'bad number', ptr);
     const n = Number(r[0]);
     if (!Number.isFinite(n)) throw this.err('ERR_NONFINITE', `the number ${r[0]} is not a finite double`, ptr);
-    if (warnings && /^-?\d{16,}$/.test(r[0])) {
-      const exact = BigInt(r[0]);
-      if (BigInt(n) !== exact) {
-        warnings.push({ code: 'WARN_PRECISION', message: `the integer ${r[0]} is not exactly representable; RFC 8785 writes ${String(n)}`, pointer: ptr });
-      }
+    if (warnings && !(n < SAFE && n > -SAFE) && losesPrecision(r[0], n)) {
+      const what = /[.eE]/.test(r[0]) ? 'number' : 'integer';
+      warnings.push({ code: 'WARN_PRECISION', message: `the ${what} ${r[0]} is not exactly representable (beyond 2^53 a double holds only some integers); RFC 8785 writes ${String(n)}`, pointer: ptr });
     }
     this.pos += r[0].length;
   }
@@ -935,6 +935,34 @@ export function diagnose(text: string): JcsError | null {
     throw e;
   }
   return null;
+}
+
+/** A JSON number token as digits × 10^exponent, digits without leading or trailing zeros. */
+function decimalParts(token: string): { digits: string; exponent: number } {
+  const m = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(token)!;
+  const frac = m[2] ?? '';
+  let digits = (m[1]! + frac).replace(/^0+/, '');
+  let exponent = Number(m[3] ?? 0) - frac.length;
+  const trimmed = digits.replace(/0+$/, '');
+  exponent += digits.length - trimmed.length;
+  digits = trimmed;
+  return { digits, exponent };
+}
+
+/**
+ * True when the value a number token writes is not its double `n` (|n| >= 2^53, where
+ * doubles are integers), in any notation: `9007199254740993`, `9007199254740993.0`,
+ * `9.007199254740993e15`, `9007199254740992.5`. A token that spells the shortest form of
+ * its double (`1e300`, the text RFC 8785 itself writes) is not flagged, though its decimal
+ * value is not the double's exact binary value.
+ */
+function losesPrecision(token: string, n: number): boolean {
+  const t = decimalParts(token);
+  const c = decimalParts(String(Math.abs(n)).replace('e+', 'e'));
+  if (t.digits === c.digits && t.exponent === c.exponent) return false;
+  // A fraction cannot equal a double beyond 2^53 (an integer); an integer is compared exactly.
+  if (t.exponent < 0) return true;
+  return BigInt(t.digits || '0') * 10n ** BigInt(t.exponent) !== BigInt(Math.abs(n));
 }
 
 function precisionWarnings(text: string): JcsWarning[] {

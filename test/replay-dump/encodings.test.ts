@@ -87,14 +87,18 @@ describe('integers beyond 2^53 that a double cannot hold are refused (spec/commo
     key = (m['materialSnapshotHashSet'] as string[])[0]!;
     expect((await verify('p.dump.json', encodeJson(m))).verdict).toBe('pass');
   });
-  it('in a JSON artifact, in both encodings', async () => {
+  it('in a JSON artifact, in both encodings, in any notation', async () => {
     for (const [name, text] of [['p.dump.json', encodeJson(m)], ['p.rom.md', encodeRom(m)]] as const) {
-      const edited = text.replace('9007199254740992', '9007199254740993');
-      expect(edited).not.toBe(text);
-      const r = await verify(name, edited);
-      expect(r.verdict).toBe('fail');
-      const f = r.findings.find((x) => x.rule === 'RPR-DUMP-003');
-      expect(f?.pointer, JSON.stringify(r.findings)).toBe(`/artifacts/${key}/json/n`);
+      for (const forged of ['9007199254740993', '9007199254740993.0', '9.007199254740993e15', '90071992547409930e-1']) {
+        const edited = text.replace('9007199254740992', forged);
+        expect(edited).not.toBe(text);
+        const r = await verify(name, edited);
+        expect(r.verdict, `${name} ${forged}`).toBe('fail');
+        const f = r.findings.find((x) => x.rule === 'RPR-DUMP-003');
+        expect(f?.pointer, JSON.stringify(r.findings)).toBe(`/artifacts/${key}/json/n`);
+      }
+      // The same value in another exact spelling is the same signed value: still a pass.
+      expect((await verify(name, text.replace('9007199254740992', '9007199254740992.0'))).verdict).toBe('pass');
     }
   });
   it('in a bullet value and in the front matter (ROM)', async () => {
