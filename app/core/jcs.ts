@@ -692,12 +692,21 @@ class NumberBatch {
  * surrogates, excessive depth, and anything that is not JSON data.
  */
 export function canonicalizeValue(value: unknown): string {
-  // A fast check first; only when it finds a problem is the value walked again to name it.
-  if (!isPlainData(value, 0)) checkPlainData(value, 0, '');
+  checkJsonData(value);
   const st: WalkState = { nonFinite: false, big: false };
   const out = serialize(value, st);
   if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
   return out;
+}
+
+/**
+ * Throws JcsError (with a pointer) unless an in-memory value is I-JSON data: finite numbers,
+ * well-formed strings, plain objects and arrays nested at most MAX_DEPTH deep. For a value
+ * assembled from parts parsed one by one (a ROM dump), whose depth no single parse saw.
+ */
+export function checkJsonData(value: unknown): void {
+  // A fast check first; only when it finds a problem is the value walked again to name it.
+  if (!isPlainData(value, 0)) checkPlainData(value, 0, '');
 }
 
 /**

@@ -133,6 +133,9 @@ describe('bad input gives a finding, never a crash', () => {
     ['bullets out of order', (t) => t.replace('* [arity]: 1\n* [tensor_type]: "fp32"', '* [tensor_type]: "fp32"\n* [arity]: 1'), 'RDS-004'],
     ['artifact named __proto__', (t) => t.replace(/^## sha256:[0-9a-f]{64}$/m, '## __proto__'), 'RPR-DUMP-004'],
     ['nested JSON out of order', (t) => t.replace('{"contextWindow":4096}', '{"contextWindow":4096,"a":1}'), 'RDS-004'],
+    // Each ROM value is parsed alone; the depth limit still counts from the dump's root.
+    ['artifact JSON nested deeper than 512 from the root', (t) => t.replace('{"rejected":3,"total":1204}', '{"rejected":3,"total":1204,"z":' + '['.repeat(509) + ']'.repeat(509) + '}'), 'RPR-DUMP-003'],
+    ['bullet JSON nested deeper than 512 from the root', (t) => t.replace('{"contextWindow":4096}', '{"contextWindow":4096,"z":' + '['.repeat(510) + ']'.repeat(510) + '}'), 'RPR-DUMP-003'],
   ];
   for (const [label, mutate, rule, ptr] of romCases) {
     it(`ROM: ${label} → ${rule}`, async () => {

@@ -23,7 +23,7 @@
 import type * as YamlModule from 'yaml';
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
-import { canonicalizeValue, JcsError, parseCanonical } from '../../core/jcs.js';
+import { canonicalizeValue, checkJsonData, JcsError, parseCanonical } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { Decoded } from './json-encoding.js';
 import { checkOrder, DUMP_TYPE, isObject, namesToWrite, orderFinding, precisionFindings, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
@@ -142,6 +142,9 @@ export function decodeRom(s: Sniffed): Decoded {
   const findings: Finding[] = [];
   try {
     const model = readRom(text, findings);
+    // Each value was parsed on its own: nesting is checked here against the whole dump
+    // (an artifact's JSON sits three levels down), as the JSON encoding's one parse does.
+    checkJsonData(model);
     let canonical: string | null = null;
     return {
       model,
@@ -156,7 +159,7 @@ export function decodeRom(s: Sniffed): Decoded {
     };
   } catch (e) {
     if (e instanceof RomError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail(e.rule, e.message, { pointer: `line:${e.line}` })] };
-    if (e instanceof JcsError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail('RPR-DUMP-003', `a value is not I-JSON: ${e.message}`)] };
+    if (e instanceof JcsError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail('RPR-DUMP-003', `a value is not I-JSON: ${e.message}`, e.pointer !== undefined ? { pointer: e.pointer } : {})] };
     throw e;
   }
 }
