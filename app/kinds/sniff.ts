@@ -122,10 +122,10 @@ export class Sniffed {
     return this.textCache;
   }
 
-  /** The first non-whitespace character, cheaply (no full decode). */
+  /** The first non-whitespace character within the first 64 KiB, cheaply (no full decode). */
   firstChar(): string {
     const b = this.head;
-    for (let i = 0; i < b.length && i < 4096; i++) {
+    for (let i = 0; i < b.length && i < 65536; i++) {
       const c = b[i]!;
       if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return String.fromCharCode(c);
     }

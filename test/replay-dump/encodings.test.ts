@@ -75,6 +75,23 @@ describe('the writer writes what its reader accepts', () => {
       expect(r.verdict, JSON.stringify(r.findings)).toBe('pass');
     }
   });
+
+  // U+2028/U+2029 end a line for a JS regex's `.`, not for ROM (lines end with LF only);
+  // a long dumpId pushes the front matter's `type` line past 4 KiB.
+  it('a ROM twin with U+2028/U+2029 in values, or a 4 KB dumpId, verifies like its JSON', async () => {
+    const specs = [
+      sampleSpec({ lockedProviderInfo: { ...sampleSpec().lockedProviderInfo, capacitySnapshot: { contextWindow: 4096, note: 'a\u2028b' } } }),
+      sampleSpec({ materials: [{ mediaType: 'text/markdown\u2029', text: 'line\u2028still one line' }] }),
+      sampleSpec({ dumpId: 'd'.repeat(4010) }),
+    ];
+    for (const spec of specs) {
+      const m = await buildDump(spec, sampleSigner('active'));
+      for (const [name, text] of [['u.dump.json', encodeJson(m)], ['u.rom.md', encodeRom(m)]] as const) {
+        const r = await verify(name, text);
+        expect(r.verdict, `${name}: ${JSON.stringify(r.findings)}`).toBe('pass');
+      }
+    }
+  });
 });
 
 describe('integers beyond 2^53 that a double cannot hold are refused (spec/common.md), naming the member', () => {
@@ -114,6 +131,8 @@ describe('bad input gives a finding, never a crash', () => {
     ['unknown heading', (t) => t.replace('# Frozen Buffers', '# Thawed Buffers'), 'RPR-DUMP-001'],
     ['unknown bullet key', (t) => t.replace('* [arity]: 1', '* [arity]: 1\n* [lanes]: 2'), 'RPR-DUMP-001'],
     ['unknown front-matter key', (t) => t.replace('seed: 42\n', 'seed: 42\nextra: 1\n'), 'RPR-DUMP-001'],
+    // Refused before YAML reads it (its unique-key check is quadratic: 40,000 keys took 12 s).
+    ['front matter of 40,000 keys', (t) => t.replace('type: "kernel.replay_dump"\n', 'type: "kernel.replay_dump"\n' + Array.from({ length: 40000 }, (_, i) => `k${i}: 1\n`).join('')), 'RPR-DUMP-005', 'line:'],
     ['duplicate front-matter key', (t) => t.replace('seed: 42\n', 'seed: 42\nseed: 43\n'), 'RPR-DUMP-003'],
     ['duplicate bullet', (t) => t.replace('* [arity]: 1', '* [arity]: 1\n* [arity]: 1'), 'RPR-DUMP-003'],
     ['YAML alias / custom tag', (t) => t.replace('seed: 42', 'seed: !!js/function "x"'), 'RPR-DUMP-005'],

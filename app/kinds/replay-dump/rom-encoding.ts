@@ -88,9 +88,14 @@ const LINK = /^\[\[([^[\]\n\r]+)\]\]$/;
 const LINKS = /^\[\[[^[\]\n\r]+\]\](?:, \[\[[^[\]\n\r]+\]\])*$/;
 const SAFE_LINK = /^[^[\]\n\r\s](?:[^[\]\n\r]*[^[\]\n\r\s])?$/;
 
+/** Detection looks for the front matter's `type` line within this many bytes. */
+export const ROM_DETECT_BYTES = 64 * 1024;
+/** The front matter holds six keys; a longer one is refused before YAML reads it. */
+export const MAX_FRONT_MATTER_LINES = 64;
+
 export function detectRom(s: Sniffed): boolean {
   if (!s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) && !s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a])) return false;
-  const head = s.bytes.subarray(0, 4096).toString('utf8').replace(/\r\n/g, '\n');
+  const head = s.bytes.subarray(0, ROM_DETECT_BYTES).toString('utf8').replace(/\r\n/g, '\n');
   const end = head.indexOf('\n---\n', 3);
   const fm = end === -1 ? head : head.slice(0, end);
   return /\ntype: *["']?kernel\.replay_dump["']? *\n/.test(fm + '\n');
@@ -171,6 +176,10 @@ function readRom(text: string, findings: Finding[]): DumpModel {
   if (lines[0] !== '---') throw new RomError('RPR-DUMP-005', 'a ROM dump starts with a "---" front-matter line', 1);
   const fmEnd = lines.indexOf('---', 1);
   if (fmEnd === -1) throw new RomError('RPR-DUMP-005', 'the front matter is not closed by a "---" line', 1);
+  // YAML's unique-key check is quadratic in the number of keys: bound the input first.
+  if (fmEnd - 1 > MAX_FRONT_MATTER_LINES) {
+    throw new RomError('RPR-DUMP-005', `the front matter has ${fmEnd - 1} lines; a ROM dump's front matter holds six keys (at most ${MAX_FRONT_MATTER_LINES} lines are read)`, 2);
+  }
   const model: DumpModel = {};
   readFrontMatter(lines.slice(1, fmEnd).join('\n'), model, findings);
 
@@ -188,7 +197,7 @@ function readRom(text: string, findings: Finding[]): DumpModel {
     const n = i + 1;
     if (line === '') continue;
     let m: RegExpExecArray | null;
-    if ((m = /^# (.+)$/.exec(line))) {
+    if ((m = /^# ([^\r]+)$/.exec(line))) {
       const name = SECTION_ORDER.find((k) => HEADINGS[k] === m![1]);
       if (!name) throw new RomError('RPR-DUMP-001', `unknown heading "# ${m[1]}": the ROM dump format is closed`, n);
       if (seenSections.has(name)) throw new RomError('RPR-DUMP-003', `heading "# ${m[1]}" appears twice`, n);
@@ -203,7 +212,7 @@ function readRom(text: string, findings: Finding[]): DumpModel {
       if (name === 'artifacts') artifacts = model['artifacts'] = {};
       continue;
     }
-    if ((m = /^## (.+)$/.exec(line))) {
+    if ((m = /^## ([^\r]+)$/.exec(line))) {
       if (section !== 'artifacts' || !artifacts) throw new RomError('RPR-DUMP-005', 'an artifact heading "## …" belongs under "# Embedded Artifacts"', n);
       if (current && !current.done) throw new RomError('RPR-DUMP-005', `artifact ${current.key} has no fenced content block`, current.line);
       const key = m[1]!;
@@ -213,7 +222,7 @@ function readRom(text: string, findings: Finding[]): DumpModel {
       current = { key, done: false, line: n };
       continue;
     }
-    if ((m = /^\* \[([a-z_]+)\]: (.+)$/.exec(line))) {
+    if ((m = /^\* \[([a-z_]+)\]: ([^\r]+)$/.exec(line))) {
       const [, key, raw] = m as unknown as [string, string, string];
       if (section === 'artifacts') {
         if (!current || current.done || key !== 'media_type' || current.mediaType !== undefined) throw new RomError('RPR-DUMP-005', `unexpected bullet [${key}] in "# Embedded Artifacts" (an artifact has one [media_type] bullet before its block)`, n);
