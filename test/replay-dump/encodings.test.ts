@@ -178,6 +178,8 @@ describe('bad input gives a finding, never a crash', () => {
     ['lockedProviderInfo removed', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, ''), 'RDS-LOCK-001'],
     ['lockedProviderInfo null', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, '  "lockedProviderInfo": null,\n'), 'RDS-LOCK-001'],
     ['lockedProviderInfo null: loading denied', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, '  "lockedProviderInfo": null,\n'), 'RDS-F002'],
+    ['lockedProviderInfo a string', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, '  "lockedProviderInfo": "reprise.reference/ref-1",\n'), 'RDS-LOCK-001'],
+    ['lockedProviderInfo a list: loading denied', (t) => t.replace(/ {2}"lockedProviderInfo": \{[^}]*\{[^}]*\}[^}]*\},\n/, '  "lockedProviderInfo": [],\n'), 'RDS-F002'],
     ['seed removed: not fully frozen', (t) => t.replace('  "seed": 42,\n', ''), 'RDS-005'],
     ['arity malformed: not fully frozen', (t) => t.replace('"arity": 1,', '"arity": "1",'), 'RDS-005'],
     ['expression buffer removed: snapshot incomplete', (t) => t.replace(/ {4}"expression": "sha256:[0-9a-f]{64}",\n/, ''), 'RDS-006'],
@@ -191,6 +193,18 @@ describe('bad input gives a finding, never a crash', () => {
       expect(rules(r), JSON.stringify(r.findings)).toContain(rule);
     });
   }
+
+  it('a reference to an artifact that is present but malformed says so (not "no such artifact")', async () => {
+    const k = intact['promptArtifactHash'] as string;
+    const m = JSON.parse(JSON.stringify(intact)) as DumpModel;
+    (m['artifacts'] as Record<string, Record<string, unknown>>)[k]!['mediaType'] = '';
+    const r = await verify('m.dump.json', encodeJson(m));
+    expect(r.verdict).toBe('fail');
+    const refs = r.findings.filter((f) => f.rule === 'RDS-002');
+    expect(refs.map((f) => f.pointer).sort()).toEqual(['/buffers/orchestration', '/promptArtifactHash']);
+    for (const f of refs) expect(f.actual).toBe('a malformed artifact');
+    expect(r.findings.find((f) => f.pointer === `/artifacts/${k}/mediaType`)?.rule).toBe('RPR-DUMP-002');
+  });
 
   it('a non-canonical base64 signature (same bytes, other padding bits) is refused', async () => {
     const sig = intact['signature'] as string;

@@ -31,6 +31,8 @@ export interface LockedProviderInfo {
 /** The model's members after their type checks; absent when missing or malformed. */
 export interface Typed {
   artifacts?: Map<string, FrozenArtifact>;
+  /** Keys of artifacts present but malformed (their own findings say how); not in `artifacts`. */
+  malformedArtifacts?: Set<string>;
   buffers?: { expression: string; material: string[]; orchestration: string };
   computeShape?: ComputeShape;
   createdAtUtc?: string;
@@ -99,6 +101,8 @@ function checkMembers(m: DumpModel, out: Finding[]): void {
     if (g === undefined) continue;
     if (!isObject(g)) {
       out.push(typeFail(ptr(group), 'an object', g));
+      // A string or a list holds none of the locked members: no LockedProviderInfo at all.
+      if (group === 'lockedProviderInfo') out.push(fail('RDS-LOCK-001', 'lockedProviderInfo is not an object: the dump has no usable LockedProviderInfo (mandatory)', { pointer: '/lockedProviderInfo', expected: 'an object', actual: describe(g) }));
       continue;
     }
     for (const k of members) {
@@ -172,7 +176,7 @@ export interface Precomputed {
   signature?: SignatureCheck | null;
 }
 
-function checkArtifacts(v: unknown, out: Finding[], pre?: Precomputed): Map<string, FrozenArtifact> | undefined {
+function checkArtifacts(v: unknown, out: Finding[], t: Typed, pre?: Precomputed): Map<string, FrozenArtifact> | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v)) {
     out.push(typeFail('/artifacts', 'an object', v));
@@ -185,6 +189,7 @@ function checkArtifacts(v: unknown, out: Finding[], pre?: Precomputed): Map<stri
     const a = v[key];
     if (!isObject(a)) {
       out.push(typeFail(p, 'an object {mediaType, text} or {mediaType, json}', a));
+      (t.malformedArtifacts ??= new Set()).add(key);
       continue;
     }
     let good = true;
@@ -207,7 +212,10 @@ function checkArtifacts(v: unknown, out: Finding[], pre?: Precomputed): Map<stri
       out.push(typeFail(`${p}/text`, 'a string', a['text']));
       good = false;
     }
-    if (!good) continue;
+    if (!good) {
+      (t.malformedArtifacts ??= new Set()).add(key);
+      continue;
+    }
     const art: FrozenArtifact = hasText
       ? { hash: pre?.textHashes?.get(key) ?? hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string }
       : { hash: hashBytes(pre?.jsonArtifacts?.get(key) ?? canonicalizeParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
@@ -223,7 +231,7 @@ export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed):
   if (m['formatVersion'] !== undefined && m['formatVersion'] !== FORMAT_VERSION) {
     out.push(fail('RPR-DUMP-006', `formatVersion ${JSON.stringify(m['formatVersion'])} is not supported (this reader reads ${FORMAT_VERSION})`, { pointer: '/formatVersion', expected: FORMAT_VERSION, actual: describe(m['formatVersion']) }));
   }
-  t.artifacts = checkArtifacts(m['artifacts'], out, pre);
+  t.artifacts = checkArtifacts(m['artifacts'], out, t, pre);
   t.dumpId = str(m['dumpId'], '/dumpId', out);
   t.createdAtUtc = timestamp(m['createdAtUtc'], '/createdAtUtc', out);
   t.executionOutcomeHash = hashRef(m['executionOutcomeHash'], '/executionOutcomeHash', out);
@@ -369,7 +377,9 @@ function resolves(t: Typed, h: string | undefined, pointer: string, out: Finding
   if (!h || !t.artifacts) return false;
   const a = t.artifacts.get(h);
   if (a && a.hash === h) return true;
-  if (!a) out.push(fail('RDS-002', `${pointer} does not resolve to an artifact of the dump`, { pointer, expected: `an artifact ${h}`, actual: 'no such artifact' }));
+  if (a) return false;
+  if (t.malformedArtifacts?.has(h)) out.push(fail('RDS-002', `${pointer} names an artifact that is malformed (see the findings at ${ptr('artifacts', h)})`, { pointer, expected: `a well-formed artifact ${h}`, actual: 'a malformed artifact' }));
+  else out.push(fail('RDS-002', `${pointer} does not resolve to an artifact of the dump`, { pointer, expected: `an artifact ${h}`, actual: 'no such artifact' }));
   return false;
 }
 
