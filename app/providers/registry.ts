@@ -83,11 +83,15 @@ export function parseProviderRegistry(bytes: Uint8Array, source: string): Provid
     const kind = p['kind'];
     if (kind !== 'reference' && kind !== 'openai-compatible') return bad(`${at}/kind must be "reference" or "openai-compatible"`);
     if (!Array.isArray(p['models'])) return bad(`${at}/models must be an array`);
+    // A model offered twice would be matched on its first offer only: ambiguous, so refused.
+    const modelIds = new Set<string>();
     const models = (p['models'] as unknown[]).map((m, j): ModelOffer => {
       const mat = `${at}/models/${j}`;
       if (!isObj(m)) return bad(`${mat} is not an object`);
       for (const k of Object.keys(m)) if (!['modelId', 'quantizationProfiles', 'capacitySnapshot'].includes(k)) bad(`${mat} has unknown member "${k}"`);
       if (typeof m['modelId'] !== 'string' || m['modelId'] === '') return bad(`${mat}/modelId must be a non-empty string`);
+      if (modelIds.has(m['modelId'])) bad(`${mat}: provider ${id} offers model ${m['modelId']} twice`);
+      modelIds.add(m['modelId']);
       const q = m['quantizationProfiles'];
       if (!Array.isArray(q) || !q.every((x) => typeof x === 'string')) return bad(`${mat}/quantizationProfiles must be an array of strings`);
       if (!isObj(m['capacitySnapshot'])) return bad(`${mat}/capacitySnapshot must be an object`);

@@ -79,6 +79,13 @@ describe('environment emulation (fail-closed)', () => {
     await expect(replayOf(() => undefined, bad)).rejects.toBeInstanceOf(UsageError);
     await expect(replayOf(() => undefined, join(dir, 'missing.json'))).rejects.toBeInstanceOf(UsageError);
     await expect(replayOf(() => undefined, undefined, ['shape=a/b'])).rejects.toBeInstanceOf(UsageError);
+    // The same model offered twice (another quantization first): ambiguous, so refused.
+    const doc = registryDocument(builtinRegistry()) as { providers: { models: { modelId: string; quantizationProfiles: string[] }[] }[] };
+    const first = doc.providers[0]!.models[0]!;
+    doc.providers[0]!.models.unshift({ ...first, quantizationProfiles: ['int8'] });
+    const twice = join(dir, 'twice.json');
+    await writeFile(twice, JSON.stringify(doc));
+    await expect(replayOf(() => undefined, twice)).rejects.toThrow(/offers model ref-1 twice/);
   });
 
   it('replay stops at a broken chain: nothing re-executed', async () => {
