@@ -41,7 +41,14 @@ export function dumpAuthenticity(chain: readonly ChainNode[], findings: readonly
   const keyId = sig.recorded;
   const badSig = findings.some((f) => f.rule === 'RDS-F001' && f.severity === 'fail' && f.pointer === '/signature');
   if (sig.status === 'mismatch' || badSig) return authenticity.badSignature(what, keyId);
-  if (!keyId) return authenticity.unsigned(what);
+  if (!keyId) {
+    // Unsigned only when there is no signature: one whose key id is missing or malformed
+    // is a signature that could not be checked, not an unsigned dump.
+    const keyIdProblem = findings.some((f) => f.severity === 'fail' && f.pointer === '/keyId');
+    const noSignature = findings.some((f) => f.rule === 'RDS-001' && f.pointer === '/signature');
+    if (keyIdProblem && !noSignature) return authenticity.consistencyOnly('the dump carries a signature, but its signing key id is missing or malformed (see /keyId), so the signature could not be checked.');
+    return authenticity.unsigned(what);
+  }
   if (sig.status === 'match') {
     const trust = chain.find((n) => n.id === 'trust');
     if (trust?.recomputed === 'revoked') return authenticity.revoked(what, keyId);

@@ -51,6 +51,17 @@ describe('replay dumps (derived in app/core/authenticity.ts from the signature a
     expect(r.authenticity).toMatchObject({ status: 'bad-signature' });
     expect(r.authenticity?.statement).toMatch(/does not verify/);
   });
+  it('a signature whose keyId is malformed or missing: not checked, and not "unsigned"', () => {
+    const node = [{ id: 'signature', label: 's', recorded: null, recomputed: null, status: 'missing' as const, parents: [] }];
+    const malformed = dumpAuthenticity(node, [{ rule: 'RPR-DUMP-004', severity: 'fail', message: 'm', pointer: '/keyId' }]);
+    expect(malformed.status).toBe('consistency-only');
+    expect(malformed.statement).toMatch(/carries a signature, but its signing key id is missing or malformed/);
+    const both = dumpAuthenticity(node, [
+      { rule: 'RDS-001', severity: 'fail', message: 'm', pointer: '/keyId' },
+      { rule: 'RDS-001', severity: 'fail', message: 'm', pointer: '/signature' },
+    ]);
+    expect(both.status).toBe('unsigned');
+  });
   it('no keyId and no signature: unsigned', () => {
     const a = dumpAuthenticity([{ id: 'signature', label: 's', recorded: null, recomputed: null, status: 'missing', parents: [] }], []);
     expect(a).toEqual({ status: 'unsigned', statement: 'Unsigned: the dump carries no signature; consistency only, origin not established.' });
