@@ -18,6 +18,12 @@ export const REFERENCE_PROVIDER_ID = 'reprise.reference';
 export const REFERENCE_MODELS = ['ref-1', 'ref-2'] as const;
 export const REFERENCE_QUANTIZATIONS = ['fp32', 'int8'] as const;
 export const REFERENCE_ADVISORS = ['advisor.cpu_v1', 'advisor.npu_v1'] as const;
+/**
+ * The arities the reference model implements. Each of the 16 shapes they make with the
+ * advisors and tensor types reduces in its own order (a test checks that all 16 outputs
+ * differ); a wider arity would equal a narrower one on its 16-dimensional vectors.
+ */
+export const REFERENCE_ARITIES = [1, 2, 4, 8] as const;
 export const REFERENCE_TENSOR_TYPES = ['fp32', 'fp64'] as const;
 
 /** Hidden width: one SHA-256 digest gives 16 big-endian uint16 values. */
@@ -60,8 +66,9 @@ export function weights(modelId: string, quantization: string): number[][] {
  * fp32: every product and every sum is rounded to binary32 (Math.fround); fp64: no rounding.
  * advisor.cpu_v1: `arity` lanes, product k goes to lane k mod arity (in k order), then the
  * lanes are summed left to right. advisor.npu_v1: blocks of `arity` consecutive products
- * summed left to right, then block sums reduced as a balanced pairwise tree (adjacent pairs,
- * an odd last element carried up).
+ * summed left to right, then the block sums reduced as a butterfly tree: element i is added
+ * to element i + ceil(L/2) of a level of L, an unpaired one carried up. (Adjacent pairs
+ * would make arity 2's blocks the tree's first level, and arity 1 and 2 identical.)
  */
 export function dot(a: readonly number[], b: readonly number[], shape: ComputeShape): number {
   const r = shape.tensorType === 'fp32' ? Math.fround : (x: number) => x;
@@ -77,8 +84,9 @@ export function dot(a: readonly number[], b: readonly number[], shape: ComputeSh
       level.push(acc);
     }
     while (level.length > 1) {
+      const half = Math.ceil(level.length / 2);
       const next: number[] = [];
-      for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? r(level[i]! + level[i + 1]!) : level[i]!);
+      for (let i = 0; i < half; i++) next.push(i + half < level.length ? r(level[i]! + level[i + half]!) : level[i]!);
       level = next;
     }
     return level[0] ?? 0;
@@ -173,7 +181,7 @@ export function generate(req: ExecutionRequest): ReferenceOutput {
 
 export function referenceEntry(): ProviderEntry {
   const shapes: ComputeShape[] = [];
-  for (const advisor of REFERENCE_ADVISORS) for (const arity of [1, 2, 4, 8]) for (const tensorType of REFERENCE_TENSOR_TYPES) shapes.push({ advisor, arity, tensorType });
+  for (const advisor of REFERENCE_ADVISORS) for (const arity of REFERENCE_ARITIES) for (const tensorType of REFERENCE_TENSOR_TYPES) shapes.push({ advisor, arity, tensorType });
   return {
     providerId: REFERENCE_PROVIDER_ID,
     kind: 'reference',
@@ -194,7 +202,7 @@ export class ReferenceProvider implements Provider {
     );
   }
   execute(req: ExecutionRequest): Promise<ExecutionResult> {
-    const shapeOk = (REFERENCE_ADVISORS as readonly string[]).includes(req.computeShape.advisor) && (REFERENCE_TENSOR_TYPES as readonly string[]).includes(req.computeShape.tensorType) && Number.isInteger(req.computeShape.arity) && req.computeShape.arity >= 1 && req.computeShape.arity <= 16;
+    const shapeOk = (REFERENCE_ADVISORS as readonly string[]).includes(req.computeShape.advisor) && (REFERENCE_TENSOR_TYPES as readonly string[]).includes(req.computeShape.tensorType) && (REFERENCE_ARITIES as readonly number[]).includes(req.computeShape.arity);
     const quantOk = (REFERENCE_QUANTIZATIONS as readonly string[]).includes(req.quantizationProfile);
     if (!shapeOk || !quantOk) {
       return Promise.resolve({ ok: false, findings: [unavailable('RDS-F004', 'the reference implementation cannot run this quantization or compute shape', { expected: 'a shape and quantization the reference model implements', actual: `${req.quantizationProfile} ${req.computeShape.advisor}/${req.computeShape.arity}/${req.computeShape.tensorType}` })] });

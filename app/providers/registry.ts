@@ -105,6 +105,17 @@ export function parseProviderRegistry(bytes: Uint8Array, source: string): Provid
       return { advisor: s['advisor'], arity: s['arity'] as number, tensorType: s['tensorType'] };
     });
     const entry: ProviderEntry = { providerId: id, kind, models, computeShapes };
+    if (kind === 'reference') {
+      // The reference model runs here: a capacity it does not have cannot be offered for it
+      // (a shape or quantization it lacks is refused when it runs, RDS-F004).
+      const builtin = new Map(referenceEntry().models.map((m) => [m.modelId, canonicalizeValue(m.capacitySnapshot)]));
+      models.forEach((m, j) => {
+        const real = builtin.get(m.modelId);
+        if (real !== undefined && real !== canonicalizeValue(m.capacitySnapshot)) {
+          bad(`${at}/models/${j}: the reference model ${m.modelId} has capacitySnapshot ${real}, not ${canonicalizeValue(m.capacitySnapshot)}`);
+        }
+      });
+    }
     if (kind === 'openai-compatible') {
       const url = p['baseUrl'];
       if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/.test(url)) bad(`${at}/baseUrl must be an http(s) URL`);

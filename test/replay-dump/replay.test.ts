@@ -86,6 +86,16 @@ describe('environment emulation (fail-closed)', () => {
     const twice = join(dir, 'twice.json');
     await writeFile(twice, JSON.stringify(doc));
     await expect(replayOf(() => undefined, twice)).rejects.toThrow(/offers model ref-1 twice/);
+    // A capacity the reference model does not have cannot be offered for it.
+    const capDoc = registryDocument(builtinRegistry()) as { providers: { models: { capacitySnapshot: unknown }[] }[] };
+    capDoc.providers[0]!.models[0]!.capacitySnapshot = { contextWindow: 1 };
+    const cap = join(dir, 'cap.json');
+    await writeFile(cap, JSON.stringify(capDoc));
+    await expect(replayOf(() => undefined, cap)).rejects.toThrow(/has capacitySnapshot \{"contextWindow":4096\}, not \{"contextWindow":1\}/);
+    // A defective registry is refused even when the chain fails (nothing would run).
+    const broken = await buildDump(sampleSpec(), sampleSigner('active'));
+    const text = encodeJson(broken).replace('"seed": 42', '"seed": 43');
+    await expect(runBytes('b.dump.json', Buffer.from(text), 'replay', { trustStore: trust, providers: bad })).rejects.toBeInstanceOf(UsageError);
   });
 
   it('replay stops at a broken chain: nothing re-executed', async () => {

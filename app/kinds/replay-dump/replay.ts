@@ -72,6 +72,9 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
   } catch (e) {
     await asUsageError(e);
   }
+  // Read (and refused whole, exit 3) before anything else: a defective registry is a usage
+  // error whatever the dump holds.
+  const reg = await registryFor(providersPath);
   const t = v.typed;
   const result = (): KindResult => ({ id: v.id, findings, chain, comparisons, events: [], details });
 
@@ -107,7 +110,6 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
     capacitySnapshot: lp.capacitySnapshot,
     computeShape: whatIf?.shape ?? t.computeShape,
   };
-  const reg = await registryFor(providersPath);
   // Capacity belongs to the locked model; a what-if model brings its own.
   const check = checkEnvironment(reg, whatIf?.model ? { ...env, capacitySnapshot: reg.entry(env.providerId)?.models.find((m) => m.modelId === env.modelId)?.capacitySnapshot ?? env.capacitySnapshot } : env);
   details['environment'] = { computeShape: shapeKey(env.computeShape), modelId: env.modelId, providerId: env.providerId, quantizationProfile: env.quantizationProfile, registry: reg.source };
