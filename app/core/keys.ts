@@ -4,7 +4,8 @@
  * reads and writes PKCS#8 PEM, and verifies ~9,000 signatures/s with a cached KeyObject.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from './files.js';
 import { sha256Hex } from './hash.js';
 import { decodeJsonBytes, parseCanonical, JcsError } from './jcs.js';
 
@@ -230,7 +231,5 @@ export async function addToTrustStore(path: string, entry: TrustStoreEntry): Pro
     entries = store.keys.map((k) => ({ keyId: k.keyId, publicKey: k.publicKeyB64, role: k.role, status: k.status, label: k.label }));
   }
   entries = entries.filter((k) => k.keyId !== entry.keyId).concat([entry]);
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, JSON.stringify({ type: TRUST_STORE_TYPE, keys: entries }, null, 2) + '\n');
-  await rename(tmp, path);
+  await writeFileAtomic(path, JSON.stringify({ type: TRUST_STORE_TYPE, keys: entries }, null, 2) + '\n');
 }

@@ -96,6 +96,10 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   const handler = KINDS.find((k) => k.detect(sniffed));
   if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay' }, started);
   let result: KindResult;
+  // A flag that would be silently ignored is bad usage: the user expects a file.
+  if (mode === 'replay' && options.out !== undefined && !handler.writesOut) {
+    throw new UsageError(`--out writes a TG replay comparison; ${path} is a ${handler.kind}, whose replay writes no file`);
+  }
   if (mode === 'replay') {
     if (!handler.replay) {
       result = await handler.verify(sniffed, ctx);

@@ -51,6 +51,8 @@ export interface KindHandler {
   verify(s: Sniffed, ctx: KindContext): Promise<KindResult>;
   /** Verify, then re-execute; absent for kinds with nothing to re-execute. */
   replay?(s: Sniffed, ctx: KindContext): Promise<KindResult>;
+  /** Its replay writes `--out` (a TG replay comparison); other kinds refuse the flag. */
+  readonly writesOut?: boolean;
 }
 
 /** Kinds that are directories (an evidence journal). */

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the tests edit parsed JSON fixtures freely */
 /** Manifest and bundle checks that are not training scenarios: tampering, policy by hash, --out, bad input, determinism, workers. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +159,25 @@ describe('output', () => {
     expect(c.outputs.find((o: any) => o.executionId === 'x3').status).toBe('fail');
     expect(c.verdict).toBe('fail');
     expect((await runCli(['verify', join(ex, 'tg', 'exact-intact', 'manifest.json'), '--out', out])).code).toBe(3);
+  });
+
+  // Several artifacts would race for one file (the last writer won, or a mix was left); the
+  // input is evidence; a kind that writes nothing would leave the user waiting for a file.
+  it('replay --out refuses several artifacts, its own input, and kinds that write no comparison (exit 3)', async () => {
+    const out = join(work, 'refused.json');
+    const many = await runCli(['replay', join(ex, 'tg'), '--out', out, '--workers', '2']);
+    expect(many.code).toBe(3);
+    expect(many.stderr).toMatch(/--out holds one TG replay comparison: give one manifest \(\d+ artifacts were given\)/);
+    const input = join(work, 'input-manifest.json');
+    writeFileSync(input, readFileSync(join(ex, 'tg', 'exact-intact', 'manifest.json')));
+    const self = await runCli(['replay', input, '--out', input]);
+    expect(self.code).toBe(3);
+    expect(self.stderr).toMatch(/is the artifact being replayed; Reprise never overwrites its input/);
+    expect(readFileSync(input, 'utf8')).toBe(readFileSync(join(ex, 'tg', 'exact-intact', 'manifest.json'), 'utf8'));
+    const dump = await runCli(['replay', join(ex, 'dumps', 'intact.dump.json'), '--trust-store', join(ex, 'dumps', 'trust-store.json'), '--out', out]);
+    expect(dump.code).toBe(3);
+    expect(dump.stderr).toMatch(/is a replay-dump, whose replay writes no file/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('reports are deterministic, and identical with --workers 2', async () => {

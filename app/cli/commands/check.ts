@@ -3,6 +3,8 @@
  * replay, re-execute) each artifact; directories are walked recursively; `--workers N`
  * spreads a batch over worker threads and still prints results in input order.
  */
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
 import { expandPaths } from '../../engine/paths.js';
 import type { Mode } from '../../engine/run.js';
@@ -54,6 +56,22 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
     }
   }
   return o;
+}
+
+/**
+ * `--out` holds one comparison: with several artifacts, parallel workers would race for the
+ * file and the last writer would win. It never names an input (the evidence replayed).
+ */
+function checkOut(out: string, paths: readonly string[]): void {
+  if (paths.length !== 1) throw new CliUsageError(`--out holds one TG replay comparison: give one manifest (${paths.length} artifacts were given)`);
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  if (real(out) === real(paths[0]!)) throw new CliUsageError(`--out ${out} is the artifact being replayed; Reprise never overwrites its input`);
 }
 
 /** Renders one outcome the way the batch worker does (for the inline path). */
@@ -133,6 +151,7 @@ function makeCheck(mode: Mode): Command {
       const pool = workers > 0 ? startBatchPool(workers) : null;
       try {
         const paths = await expandPaths(positionals);
+        if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const codes: ExitCode[] = [];
         const counts: Record<string, number> = {};
         const reports: Report[] = [];

@@ -115,8 +115,8 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const proof = await journalOp(() => inclusionProof(dir, Number(n)));
   const text = JSON.stringify(proof, null, 2) + '\n';
   if (typeof values['out'] === 'string') {
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(values['out'], text);
+    const { writeFileAtomic } = await import('../../core/files.js');
+    await writeFileAtomic(values['out'], text);
     io.err(`proof of entry ${n} against tree ${proof.treeSize} written to ${values['out']}\n`);
   } else io.out(text);
   return EXIT.pass;

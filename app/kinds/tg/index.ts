@@ -13,6 +13,7 @@ const checks = () => import('./replay.js');
 
 export const tgManifestKind: KindHandler = {
   kind: 'tg-replay-manifest',
+  writesOut: true,
   detect: (s: Sniffed) => s.jsonObject()?.['type'] === MANIFEST_TYPE,
   async verify(s, ctx) {
     return (await (await checks()).verifyManifest(s, ctx)).result;

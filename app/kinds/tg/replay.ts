@@ -9,7 +9,7 @@
  *             journal and predates the manifest's creation, the lineage resolves.
  * Drift beyond ε emits REPLAY-DRIFT with decisionMaterial; routing follows.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../core/files.js';
 import { parseWhatIf as parseWhatIfItems, ReplayUsageError, type WhatIf } from '../replay-dump/replay.js';
 import type { Authenticity, ChainNode, Comparison, Finding, JsonValue, TgDriftRate } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
@@ -323,7 +323,7 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   );
   if (ctx.options.out) {
     try {
-      await writeFile(ctx.options.out, JSON.stringify(comparison, null, 2) + '\n');
+      await writeFileAtomic(ctx.options.out, JSON.stringify(comparison, null, 2) + '\n');
     } catch (e) {
       throw await usageError(`cannot write --out ${ctx.options.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
     }
