@@ -1,7 +1,7 @@
 /**
  * Archive limits. Defaults are upstream Nemosyne's (NemosynePackage.ts); every one can be
- * overridden by name with `--limit NAME=N` (EngineOptions.limits). Names not listed here
- * belong to other kinds and are ignored.
+ * overridden by name with `--limit NAME=N` (EngineOptions.limits). The CLI refuses a name
+ * no kind knows (app/cli/commands/check.ts).
  */
 export interface ZipLimits {
   /** Largest archive accepted, in bytes (upstream: 100 MiB). */
@@ -36,6 +36,9 @@ export const DEFAULT_LIMITS: Readonly<ZipLimits> = Object.freeze({
 export const RATIO_FLOOR = 64 * 1024;
 
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof ZipLimits)[];
+
+/** Worker threads that inflate a package's entries (`--limit zipWorkers=0`: none). */
+export const ZIP_WORKERS_LIMIT = 'zipWorkers';
 
 export function resolveLimits(overrides: Record<string, number> | undefined): ZipLimits {
   const out: ZipLimits = { ...DEFAULT_LIMITS };

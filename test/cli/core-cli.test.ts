@@ -116,6 +116,22 @@ describe('usage', () => {
     expect((await runCli(['verify'])).code).toBe(3);
     expect((await runCli(['verify', 'x', '--workers', 'lots'])).code).toBe(3);
   });
+
+  // A flag only some kinds read is still checked: never silently ignored.
+  it('an unreadable file flag or an unknown --limit name exits 3 at once, whatever the artifact', async () => {
+    const f = join(dir, 'plain.json');
+    await writeFile(f, '{"hello":"world"}');
+    for (const flag of ['--trust-store', '--policy', '--providers', '--profiles', '--key', '--kernel-adapter']) {
+      const r = await runCli(['replay', f, flag, join(dir, 'no-such-file')]);
+      expect(r.code, flag).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`^reprise: cannot read ${flag} .*no-such-file: ENOENT\n$`));
+    }
+    expect((await runCli(['verify', f, '--policy', dir])).stderr).toMatch(/is a directory, not a file/);
+    const lim = await runCli(['verify', f, '--limit', 'maxEntrys=5']);
+    expect(lim.code).toBe(3);
+    expect(lim.stderr).toMatch(/--limit maxEntrys is no limit Reprise knows \(maxArchiveBytes, .*acgp-findings/);
+    expect((await runCli(['verify', f, '--limit', 'maxEntries=5'])).code).toBe(1); // RPR-KIND-001, not a usage error
+  });
 });
 
 describe('reprise keys generate', () => {

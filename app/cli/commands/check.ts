@@ -3,10 +3,12 @@
  * replay, re-execute) each artifact; directories are walked recursively; `--workers N`
  * spreads a batch over worker threads and still prints results in input order.
  */
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
 import { expandPaths } from '../../engine/paths.js';
+import { ACGP_LIMITS } from '../../kinds/acgp/limits.js';
+import { LIMIT_NAMES, ZIP_WORKERS_LIMIT } from '../../zip/limits.js';
 import type { Mode } from '../../engine/run.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import { WorkerPool } from '../../workers/pool.js';
@@ -52,11 +54,29 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
     for (const l of v['limit'] as string[]) {
       const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
       if (!m) throw new CliUsageError(`--limit takes NAME=INTEGER, not "${l}"`);
+      if (!KNOWN_LIMITS.includes(m[1]!)) throw new CliUsageError(`--limit ${m[1]} is no limit Reprise knows (${KNOWN_LIMITS.join(', ')})`);
       o.limits[m[1]!] = Number(m[2]);
     }
   }
+  // A file flag that cannot be read is bad usage at once, not a flag silently ignored by the
+  // kinds that never read it (cli.md: an unreadable path is exit 3).
+  for (const flag of FILE_FLAGS) {
+    const path = v[flag];
+    if (typeof path !== 'string') continue;
+    try {
+      accessSync(path, constants.R_OK);
+    } catch (e) {
+      throw new CliUsageError(`cannot read --${flag} ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    if (flag !== 'kernel-adapter' && statSync(path).isDirectory()) throw new CliUsageError(`--${flag} ${path} is a directory, not a file`);
+  }
   return o;
 }
+
+/** `--limit` names: the archive reader's and ACGP's. */
+const KNOWN_LIMITS: readonly string[] = [...LIMIT_NAMES, ZIP_WORKERS_LIMIT, ...Object.keys(ACGP_LIMITS)];
+/** Flags naming a file that some kind reads (`--journal` names a directory a writer may create). */
+const FILE_FLAGS = ['trust-store', 'policy', 'providers', 'profiles', 'key', 'kernel-adapter'] as const;
 
 /**
  * `--out` holds one comparison: with several artifacts, parallel workers would race for the

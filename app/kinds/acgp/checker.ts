@@ -5,6 +5,7 @@
  * One small function per check, each yielding findings with a rule id, expected and
  * actual (after sigstore-js verify).
  */
+import { ACGP_LIMITS } from './limits.js';
 import { authenticity } from '../../core/authenticity.js';
 import type { Comparison, Finding, JsonValue, Severity } from '../../../shared/report.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
@@ -78,7 +79,6 @@ function jsonOf(v: unknown): JsonValue {
   return v === undefined ? null : (v as JsonValue);
 }
 
-const DEFAULT_LIMITS = { findings: 1000, comparisons: 100_000, trajectory: 100_000 };
 
 export class AcgpChecker {
   readonly findings: Finding[] = [];
@@ -107,9 +107,9 @@ export class AcgpChecker {
   constructor(private readonly o: CheckerOptions) {
     const l = o.limits ?? {};
     this.limits = {
-      findings: l['acgp-findings'] ?? DEFAULT_LIMITS.findings,
-      comparisons: l['acgp-comparisons'] ?? DEFAULT_LIMITS.comparisons,
-      trajectory: l['acgp-trajectory'] ?? DEFAULT_LIMITS.trajectory,
+      findings: l['acgp-findings'] ?? ACGP_LIMITS['acgp-findings'],
+      comparisons: l['acgp-comparisons'] ?? ACGP_LIMITS['acgp-comparisons'],
+      trajectory: l['acgp-trajectory'] ?? ACGP_LIMITS['acgp-trajectory'],
     };
     if (o.policyNote) this.push(info('RPR-ACGP-041', o.policyNote));
   }

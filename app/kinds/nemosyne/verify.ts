@@ -13,7 +13,7 @@ import { formatHash, hashBytes, hashValue, sha256Hex } from '../../core/hash.js'
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import type { KindResult } from '../../core/report.js';
 import type { KindContext } from '../types.js';
-import { resolveLimits } from '../../zip/limits.js';
+import { resolveLimits, ZIP_WORKERS_LIMIT } from '../../zip/limits.js';
 import { readStructure, type ZipEntry } from '../../zip/reader.js';
 import { readEntries } from '../../zip/parallel.js';
 import type { EntryContent } from '../../zip/inflate.js';
@@ -102,7 +102,7 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   // The archive's own SHA-256 is the report's artifact.sha256 (computed once, by the engine).
   node(st, 'archive', `ZIP archive (${zs.entries.length} entries; its SHA-256 is artifact.sha256)`, null, null, zs.ok ? 'match' : 'mismatch', []);
   if (!zs.ok) return result(null);
-  const contents = await readEntries(archive, zs.entries, (e) => KEEP.has(e.name), { workers: ctx.options.limits?.['zipWorkers'] });
+  const contents = await readEntries(archive, zs.entries, (e) => KEEP.has(e.name), { workers: ctx.options.limits?.[ZIP_WORKERS_LIMIT] });
   const byName = new Map<string, { entry: ZipEntry; content: EntryContent }>();
   zs.entries.forEach((e, i) => {
     const c = contents[i]!;
