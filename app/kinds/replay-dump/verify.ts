@@ -318,14 +318,7 @@ function checkFrozenConditions(t: Typed, out: Finding[]): void {
   if (t.seed === undefined) lacking.push('/seed');
   if (!t.inferenceParameters) lacking.push('/inferenceParameters');
   if (!t.computeShape) lacking.push('/computeShape');
-  if (lacking.length === 0) return;
-  out.push(
-    fail('RDS-005', 'the run\'s non-determinism is not fully frozen: the seed, the inference parameters and the compute shape must all be recorded', {
-      pointer: lacking[0]!,
-      expected: 'seed, inferenceParameters and computeShape, complete and well-formed',
-      actual: lacking,
-    }),
-  );
+  if (lacking.length > 0) out.push(lackingFinding('RDS-005', 'the run\'s non-determinism is not fully frozen: the seed, the inference parameters and the compute shape must all be recorded', 'seed, inferenceParameters and computeShape, complete and well-formed', lacking));
 }
 
 /**
@@ -343,14 +336,12 @@ function checkSnapshot(t: Typed, out: Finding[]): void {
     for (let i = 0; i < b.material.length; i++) if (!held(b.material[i]!)) lacking.push(`/buffers/material/${i}`);
     if (!held(b.expression)) lacking.push('/buffers/expression');
   }
-  if (lacking.length === 0) return;
-  out.push(
-    fail('RDS-006', 'the semantic snapshot is incomplete: the orchestration, material and expression buffers must each be held as an artifact that hashes to its reference', {
-      pointer: lacking[0]!,
-      expected: 'every buffer held as an intact artifact',
-      actual: lacking,
-    }),
-  );
+  if (lacking.length > 0) out.push(lackingFinding('RDS-006', 'the semantic snapshot is incomplete: the orchestration, material and expression buffers must each be held as an artifact that hashes to its reference', 'every buffer held as an intact artifact', lacking));
+}
+
+/** One finding for a rule several members break: the first as its pointer, all as `actual`. */
+function lackingFinding(rule: string, message: string, expected: string, lacking: string[]): Finding {
+  return fail(rule, message, { pointer: lacking[0]!, expected, actual: lacking });
 }
 
 // ---------------------------------------------------------------------------
