@@ -60,7 +60,7 @@ function unknownKind(s: Sniffed): KindResult {
 }
 
 /** What unclaimed content looks like; reads no more than detection already did. */
-export function describeUnknown(s: Sniffed): string {
+function describeUnknown(s: Sniffed): string {
   if (s.size === 0) return 'an empty file';
   if (s.startsWith([0xef, 0xbb, 0xbf])) return 'text that begins with a byte-order mark (U+FEFF), which no Reprise format allows';
   const c = s.firstChar();
