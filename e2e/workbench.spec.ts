@@ -71,7 +71,8 @@ test('browse the chain, open a finding in the editor at its region', async ({ wo
   await expect(page.getByTestId('findings').locator('tbody tr')).toHaveCount(0);
   await page.getByTestId('findings-search').fill('');
 
-  await page.getByTestId('findings').locator('tbody tr').first().click();
+  // The altered artifact's own finding (the sorted table lists RDS-006 before it).
+  await page.getByTestId('findings').locator('tbody tr', { hasText: 'RDS-F001' }).first().click();
   await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('selected-finding')).toContainText('RDS-F001');
   const editor = page.getByTestId('artifact-editor');
