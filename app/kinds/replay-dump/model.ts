@@ -143,14 +143,14 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
 
 
 /**
- * Integers beyond 2^53 whose double differs from their text (the strict parse's
- * WARN_PRECISION) are refused in a dump: spec/common.md requires it, and the signature
- * covers the canonical (rounded) value, so `…993` could be edited to `…992` or `…994`
- * without breaking it. `pointer` is where the parsed text sits in the dump.
+ * Numbers beyond 2^53 whose text is not their double (the strict parse's WARN_PRECISION, in
+ * any notation) are refused in a dump: spec/common.md requires it, and the signature covers
+ * the canonical (rounded) value, so `…993` could be edited to `…992` or `…993.0` without
+ * breaking it. `pointer` is where the parsed text sits in the dump.
  */
 export function precisionFindings(warnings: readonly JcsWarning[], pointer = ''): Finding[] {
   return warnings.map((w) =>
-    fail('RPR-DUMP-003', `the dump is not I-JSON: ${w.message}`, { pointer: pointer + w.pointer, expected: 'an integer a double holds exactly (at most 2^53)', actual: 'a longer integer, rounded by the parse' }),
+    fail('RPR-DUMP-003', `the dump is not I-JSON: ${w.message}`, { pointer: pointer + w.pointer, expected: 'a number its double holds exactly', actual: 'a number beyond 2^53 that the parse rounds' }),
   );
 }
 

@@ -23,9 +23,9 @@
 import type * as YamlModule from 'yaml';
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
-import { canonicalizeValue, checkJsonData, JcsError, parseCanonical } from '../../core/jcs.js';
+import { checkJsonData, JcsError, parseCanonical } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
-import type { Decoded } from './json-encoding.js';
+import { signedPayload, type Decoded } from './json-encoding.js';
 import { checkOrder, DUMP_TYPE, isObject, namesToWrite, orderFinding, precisionFindings, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 
 type Section = 'front' | 'env' | 'chain' | 'buffers';
@@ -151,17 +151,7 @@ export function decodeRom(s: Sniffed): Decoded {
     // (an artifact's JSON sits three levels down), as the JSON encoding's one parse does.
     checkJsonData(model);
     let canonical: string | null = null;
-    return {
-      model,
-      canonicalWithoutSignature: () => {
-        if (canonical === null) {
-          const { signature: _s, ...rest } = model;
-          canonical = canonicalizeValue(rest);
-        }
-        return canonical;
-      },
-      findings,
-    };
+    return { model, canonicalWithoutSignature: () => (canonical ??= signedPayload(model)), findings };
   } catch (e) {
     if (e instanceof RomError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail(e.rule, e.message, { pointer: `line:${e.line}` })] };
     if (e instanceof JcsError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail('RPR-DUMP-003', `a value is not I-JSON: ${e.message}`, e.pointer !== undefined ? { pointer: e.pointer } : {})] };

@@ -331,7 +331,7 @@ function checkSnapshot(t: Typed, out: Finding[]): void {
   const b = t.buffers;
   if (!b) lacking.push('/buffers');
   else {
-    const held = (h: string): boolean => t.artifacts?.get(h)?.hash === h;
+    const held = (h: string): boolean => refNode(t, h) === 'match';
     if (!held(b.orchestration)) lacking.push('/buffers/orchestration');
     for (let i = 0; i < b.material.length; i++) if (!held(b.material[i]!)) lacking.push(`/buffers/material/${i}`);
     if (!held(b.expression)) lacking.push('/buffers/expression');
