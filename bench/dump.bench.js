@@ -133,21 +133,38 @@ export default async function (ctx) {
     const r = spawnSync(process.execPath, [bin, 'verify', batch, '--quiet', '--trust-store', trust, '--workers', String(workers)], { maxBuffer: 1 << 30 });
     if (r.status !== 0) throw new Error(`batch verify exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
   };
-  // Interleaved (1, 2, 1, 2, …), so that load from elsewhere hits both alike.
+  // The machine's ceiling for the same batch, measured alongside: a perfectly parallel job
+  // doing only the native core of each dump's verification (bench/ideal-batch.js).
+  const ideal = (workers) => {
+    const r = spawnSync(process.execPath, [join(ctx.root, 'bench', 'ideal-batch.js'), batch, String(workers)], { maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`ideal batch exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+  };
+  // Interleaved (ideal 1, CLI 1, ideal 2, CLI 2, …), so that load from elsewhere hits all alike.
   const ROUNDS = 9;
   const w1 = [];
   const w2 = [];
-  // Nine rounds: single rounds range from 1.3x to 1.8x on this shared machine.
+  const i1 = [];
+  const i2 = [];
+  // Nine rounds: single rounds range from 1.1x to 1.8x on this shared machine.
   for (let i = 0; i < ROUNDS; i++) {
+    i1.push(await ctx.time(() => ideal(1), 1));
     w1.push(await ctx.time(() => cli(1), 1));
+    i2.push(await ctx.time(() => ideal(2), 1));
     w2.push(await ctx.time(() => cli(2), 1));
-    ctx.line(`  round ${i + 1}: --workers 1 / --workers 2 (ms), ratio, load average`, `${w1[i].toFixed(0)} / ${w2[i].toFixed(0)}, ${(w1[i] / w2[i]).toFixed(2)}, ${loadavg()[0].toFixed(1)}`);
+    ctx.line(
+      `  round ${i + 1}: CLI w1 / w2 (ms), ratio; ideal ratio; load`,
+      `${w1[i].toFixed(0)} / ${w2[i].toFixed(0)}, ${(w1[i] / w2[i]).toFixed(2)}; ${(i1[i] / i2[i]).toFixed(2)}; ${loadavg()[0].toFixed(1)}`,
+    );
   }
   const t1 = mid(w1);
   const t2 = mid(w2);
+  const ratios = w1.map((v, i) => v / w2[i]);
+  const ceilings = i1.map((v, i) => v / i2[i]);
   ctx.line(`10,000 dumps, --workers 1, median of ${ROUNDS} (ms)`, t1.toFixed(0));
   ctx.line(`10,000 dumps, --workers 2, median of ${ROUNDS} (ms)`, t2.toFixed(0));
   ctx.line('throughput --workers 2 / --workers 1, medians (target >= 1.6)', (t1 / t2).toFixed(2));
   // Two workers need both cores: another process on one of them slows --workers 2 alone.
-  ctx.line('throughput --workers 2 / --workers 1, median of the per-round ratios (target >= 1.6)', mid(w1.map((v, i) => v / w2[i])).toFixed(2));
+  ctx.line('throughput --workers 2 / --workers 1, median of the per-round ratios (target >= 1.6)', mid(ratios).toFixed(2));
+  ctx.line('  ideal parallel job, 2 threads / 1 thread, median of the per-round ratios', mid(ceilings).toFixed(2));
+  ctx.line('  CLI ratio / ideal ratio, median of the per-round values', mid(ratios.map((r, i) => r / ceilings[i])).toFixed(2));
 }
