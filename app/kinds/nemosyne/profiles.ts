@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import type { Finding } from '../../../shared/report.js';
 import { unavailable } from '../../core/findings.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
-import { UsageError } from '../../engine/run.js';
+import { UsageError } from '../../core/errors.js';
 import type { Use } from './envelope.js';
 
 export const PROFILES_TYPE = 'reprise.nemosyne-profiles/v1';
