@@ -32,7 +32,7 @@ function expectNotRecorded(r: { status: number | null; stderr: string; stdout: s
   expect(r.status, `${what}: ${r.stderr}`).not.toBe(0);
   expect(r.stderr.trim().split('\n'), `${what}: ${r.stderr}`).toHaveLength(1);
   expect(r.stderr, what).toMatch(/not recorded/i);
-  expect(r.stderr, what).not.toMatch(/internal error|    at /);
+  expect(r.stderr, what).not.toMatch(/internal error|\n\s+at /);
   expect(r.stdout, what).toBe('');
 }
 
@@ -103,6 +103,8 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
       } else {
         expect(snapshot(dir), `${v.name}: the journal is byte-identical, with no lock or temporary file`).toEqual(before);
         expectNotRecorded(r, v.name);
+        expect(r.stderr).toContain('ENOSPC');
+        if (v.freePages > 0) expect(r.stderr, 'the lock fit: the append itself was refused').not.toMatch(/cannot lock/);
       }
       expectVerifies(dir, k, v.name);
       // Space freed: the next write succeeds without a repair.
@@ -112,6 +114,16 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
       expectVerifies(dir, k, `${v.name}, after freeing space`);
     }, 60_000);
   }
+
+  it('the first entry of a new journal that does not fit: the directory is left as it was', () => {
+    expect(mounted).toBe(true);
+    clear();
+    const filler = fill(mnt, 1);
+    const r = run(recordArgs(join(mnt, 'new', 'j'), k, bodyPath));
+    expectNotRecorded(r, 'first entry');
+    expect(readdirSync(mnt)).toEqual(['filler']);
+    rmSync(filler);
+  }, 60_000);
 
   it('a release refused on a full disk does not take effect after `journal repair`', async () => {
     expect(mounted).toBe(true);
@@ -199,11 +211,13 @@ describe('a write under a file-size limit (prlimit --fsize)', () => {
         refused++;
         expect(snapshot(dir), `limit ${n}: byte-identical, no lock or temporary file`).toEqual(before);
         expectNotRecorded(r, `limit ${n}`);
+        expect(r.stderr).toContain('EFBIG');
       }
       expectVerifies(dir, k, `limit ${n}`);
       const again = run(recordArgs(dir, k, bodyPath));
       expect(again.status, again.stderr).toBe(0);
-      expectVerifies(dir, k, `limit ${n}, then without the limit`);
+      const after = await verifyJournal(dir, k.trust);
+      expect(after.findings.filter((f) => f.severity !== 'info'), `limit ${n}, then without the limit`).toEqual([]);
     }
     expect(refused).toBe(limits.length - 3);
     rmSync(base, { recursive: true, force: true });
