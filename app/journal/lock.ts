@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { link, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCK_FILE } from './format.js';
-import { JournalError } from './errors.js';
+import { ioReason, JournalError } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 
@@ -57,6 +57,25 @@ export function isStale(info: LockInfo): boolean {
   return info.host === hostname() && !pidAlive(info.pid);
 }
 
+/** Writes the holder's details to a new private file; on any failure the file is removed again (no litter on a full disk). */
+async function writeHolderFile(dir: string, tmp: string, info: LockInfo): Promise<void> {
+  let created = false;
+  try {
+    const fh = await open(tmp, 'wx', 0o644);
+    created = true;
+    try {
+      await fh.writeFile(JSON.stringify(info) + '\n');
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    if (created) await unlink(tmp).catch(() => undefined);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new JournalError(`journal directory ${dir} does not exist`, 'NOT_FOUND');
+    throw new JournalError(`not recorded: cannot lock journal ${dir} (${ioReason(e)}); nothing was written`, 'IO');
+  }
+}
+
 export async function acquireLock(dir: string): Promise<HeldLock> {
   const path = join(dir, LOCK_FILE);
   // Write the holder's details to a private file first, then link() it into place: link
@@ -64,18 +83,7 @@ export async function acquireLock(dir: string): Promise<HeldLock> {
   // Unique per attempt: worker threads of one process share its pid and can try in the same ms.
   const tmp = `${path}.${process.pid}.${threadId}.${randomBytes(8).toString('hex')}`;
   const info: LockInfo = { pid: process.pid, host: hostname(), sinceUtc: new Date().toISOString() };
-  try {
-    const fh = await open(tmp, 'wx', 0o644);
-    try {
-      await fh.writeFile(JSON.stringify(info) + '\n');
-    } finally {
-      await fh.close();
-    }
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new JournalError(`journal directory ${dir} does not exist`, 'NOT_FOUND');
-    throw new JournalError(`cannot lock journal ${dir}: ${code ?? 'error'}`, 'IO');
-  }
+  await writeHolderFile(dir, tmp, info);
   try {
     await link(tmp, path);
   } catch (e) {
@@ -94,7 +102,7 @@ export async function acquireLock(dir: string): Promise<HeldLock> {
         'LOCKED',
       );
     }
-    throw new JournalError(`cannot lock journal ${dir}: ${code ?? 'error'}`, 'IO');
+    throw new JournalError(`not recorded: cannot lock journal ${dir} (${ioReason(e)}); nothing was written`, 'IO');
   } finally {
     await unlink(tmp).catch(() => undefined);
   }

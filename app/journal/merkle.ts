@@ -77,6 +77,20 @@ export class MerkleTree {
     }
   }
 
+  /**
+   * Shrinks the tree back to its first `size` leaves: an append whose write failed is undone
+   * in memory as on disk. Level j keeps exactly its complete aligned blocks, floor(size / 2^j).
+   */
+  truncate(size: number): void {
+    if (!isSize(size) || size > this.size) throw new RangeError(`tree size ${size} out of range`);
+    let blocks = size;
+    for (const row of this.levels) {
+      row.length = blocks;
+      blocks = Math.floor(blocks / 2);
+    }
+    while (this.levels.length > 1 && this.levels[this.levels.length - 1]!.length === 0) this.levels.pop();
+  }
+
   appendLeaf(data: Uint8Array | string): void {
     this.appendLeafHash(leafHash(data));
   }

@@ -2,16 +2,20 @@
  * The journal writer: one process at a time (lock.ts), every write durable before it
  * returns. An append writes the entry line with O_APPEND and fsyncs it, then writes the
  * checkpoint line covering it and fsyncs that; when a file is created, the directory is
- * fsynced too so the new name survives a power cut. A torn tail refuses appends until an
- * explicit repair (which is itself journaled); nothing is repaired silently.
+ * fsynced too so the new name survives a power cut. An append is all or nothing: on any
+ * failure (a full disk, a file-size limit, an I/O error) every file it touched is cut back
+ * to its length before the append and fsynced, under the lock, before the error is thrown,
+ * so "not recorded" is always true; if that undo fails, the error says the state is
+ * unknown. A torn tail (left only by a crash) refuses appends until an explicit repair
+ * (which is itself journaled and equally all or nothing); nothing is repaired silently.
  */
-import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, open, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { formatHash, sha256Hex, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import type { Signer } from '../core/keys.js';
 import { isRfc3339Utc, nowUtc } from '../core/time.js';
-import { JournalError } from './errors.js';
+import { ioReason, JournalError } from './errors.js';
 import { checkEntryShape, checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, entryHash, signCheckpoint, signEntry, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { leafHash, MerkleTree } from './merkle.js';
@@ -58,8 +62,76 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
+/** Creates the journal directory when allowed; returns the first directory it made (to remove if nothing gets recorded). */
+async function prepareDir(dir: string, create: boolean): Promise<string | undefined> {
+  if (!create) {
+    if (!(await exists(join(dir, ENTRIES_FILE)))) throw new JournalError(`${dir} is not a journal (no ${ENTRIES_FILE})`, 'NOT_FOUND');
+    return undefined;
+  }
+  try {
+    const made = await mkdir(dir, { recursive: true });
+    // A new directory's own name must survive a power cut too.
+    if (made !== undefined) await fsyncDir(dirname(made));
+    return made;
+  } catch (e) {
+    throw new JournalError(`not recorded: cannot create journal directory ${dir} (${ioReason(e)})`, 'IO');
+  }
+}
+
+/** Opens both files for appending (creating them, and then fsyncing the directory, when absent). */
+async function openFiles(dir: string, creating: readonly string[]): Promise<{ entriesFh: FileHandle; checkpointsFh: FileHandle }> {
+  const handles: FileHandle[] = [];
+  try {
+    for (const name of [ENTRIES_FILE, CHECKPOINTS_FILE]) handles.push(await open(join(dir, name), 'a', 0o644));
+    if (creating.length > 0) await fsyncDir(dir);
+    return { entriesFh: handles[0]!, checkpointsFh: handles[1]! };
+  } catch (e) {
+    await Promise.allSettled(handles.map((h) => h.close()));
+    for (const f of creating) await unlink(join(dir, f)).catch(() => undefined);
+    throw new JournalError(`not recorded: cannot open journal ${dir} for writing (${ioReason(e)})`, 'IO');
+  }
+}
+
+/** A file an append touches, and its length before the append: what a failed append is cut back to. */
+interface Mark {
+  name: string;
+  fh: FileHandle;
+  size: number;
+}
+
+/** Cuts every touched file back to its mark and fsyncs it; returns what could not be restored (empty: the journal is as before). */
+async function cutBack(marks: readonly Mark[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const m of marks) {
+    try {
+      await m.fh.truncate(m.size);
+      await m.fh.sync();
+      const now = (await m.fh.stat()).size;
+      if (now !== m.size) problems.push(`${m.name} is ${now} bytes, not ${m.size}`);
+    } catch (e) {
+      problems.push(`${m.name}: ${ioReason(e)}`);
+    }
+  }
+  return problems;
+}
+
+/** Writes all of `buf` (a short write on a full disk writes part of it) and fsyncs when asked. */
+async function writeAll(fh: FileHandle, buf: Buffer, fsync: boolean): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+    off += bytesWritten;
+  }
+  if (fsync) await fh.sync();
+}
+
 /** A held journal: the lock, the open files and the in-memory tree. Close it when done. */
 export class JournalWriter {
+  /** Set when a failed write could not be undone: the writer refuses further appends. */
+  private broken = false;
+  /** Set when an append failed and was undone (then close() removes files this writer created, if still empty). */
+  private failed = false;
+
   private constructor(
     readonly dir: string,
     private readonly lock: HeldLock,
@@ -70,20 +142,21 @@ export class JournalWriter {
     private lastTs: string | null,
     private readonly lines: string[],
     private readonly opts: Required<Pick<WriterOptions, 'fsync'>> & WriterOptions,
+    /** What open() created (files, and the first directory made), removed again on close when nothing was recorded. */
+    private readonly createdFiles: readonly string[],
+    private readonly madeDir: string | undefined,
   ) {}
 
   /** Opens (creating when allowed) and locks the journal; refuses a torn or damaged tail. */
   static async open(dir: string, opts: WriterOptions & { allowTorn?: boolean } = {}): Promise<JournalWriter> {
-    const create = opts.create ?? true;
-    if (create) {
-      const made = await mkdir(dir, { recursive: true }).catch((e: NodeJS.ErrnoException) => {
-        throw new JournalError(`cannot create journal directory ${dir}: ${e.code ?? 'error'}`, 'IO');
-      });
-      // A new directory's own name must survive a power cut too.
-      if (made !== undefined) await fsyncDir(dirname(made));
+    const madeDir = await prepareDir(dir, opts.create ?? true);
+    let lock: HeldLock;
+    try {
+      lock = await acquireLock(dir);
+    } catch (e) {
+      if (madeDir !== undefined) await removeDirs(dir, madeDir);
+      throw e;
     }
-    else if (!(await exists(join(dir, ENTRIES_FILE)))) throw new JournalError(`${dir} is not a journal (no ${ENTRIES_FILE})`, 'NOT_FOUND');
-    const lock = await acquireLock(dir);
     try {
       const { entries, checkpoints } = await readJournalFiles(dir);
       if (!opts.allowTorn) {
@@ -91,13 +164,12 @@ export class JournalWriter {
         if (t) throw new JournalError(`journal ${dir}: ${t.file} ends with a torn line (${t.bytes.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`, 'TORN');
       }
       const state = tailState(dir, entries);
-      const created = !entries.exists || !checkpoints.exists;
-      const entriesFh = await open(join(dir, ENTRIES_FILE), 'a', 0o644);
-      const checkpointsFh = await open(join(dir, CHECKPOINTS_FILE), 'a', 0o644);
-      if (created) await fsyncDir(dir);
-      return new JournalWriter(dir, lock, entriesFh, checkpointsFh, state.tree, state.lastHash, state.lastTs, state.lines, { ...opts, fsync: opts.fsync ?? true });
+      const createdFiles = [entries, checkpoints].filter((f) => !f.exists).map((f) => f.name);
+      const { entriesFh, checkpointsFh } = await openFiles(dir, createdFiles);
+      return new JournalWriter(dir, lock, entriesFh, checkpointsFh, state.tree, state.lastHash, state.lastTs, state.lines, { ...opts, fsync: opts.fsync ?? true }, createdFiles, madeDir);
     } catch (e) {
       await lock.release();
+      if (madeDir !== undefined) await removeDirs(dir, madeDir);
       throw e;
     }
   }
@@ -111,45 +183,85 @@ export class JournalWriter {
     return this.lines;
   }
 
-  /** Appends one entry signed by `signer`, then a checkpoint signed by the same key; durable on return. */
+  /**
+   * Appends one entry signed by `signer`, then a checkpoint signed by the same key; durable
+   * on return. All or nothing: on any failure both files are cut back to their lengths
+   * before the append (and fsynced) before this throws, so "not recorded" is true.
+   */
   async append(input: AppendInput, signer: Signer): Promise<AppendResult> {
-    if (this.broken) throw new JournalError(`a write to journal ${this.dir} failed earlier; close this writer and run 'reprise journal verify ${this.dir}'`, 'IO');
+    if (this.broken) throw new JournalError(`a write to journal ${this.dir} failed earlier and could not be undone; close this writer and run 'reprise journal verify ${this.dir}'`, 'UNKNOWN');
     checkInput(input);
     let ts = nowUtc(this.opts.clock);
     if (this.lastTs !== null && compareTimestamps(ts, this.lastTs) < 0) ts = this.lastTs; // never backwards
     const seq = this.tree.size;
     const { entry, hash, line } = signEntry({ seq, prev: this.lastHash, recordedAtUtc: ts, kind: input.kind, subject: input.subject, body: input.body, author: signer.keyId }, signer);
-    await this.write(this.entriesFh, line);
+    const marks = await this.mark();
     this.tree.appendLeafHash(leafHash(line));
+    let cp: ReturnType<typeof signCheckpoint>;
+    try {
+      cp = signCheckpoint({ treeSize: this.tree.size, rootHash: formatHash(this.tree.root().toString('hex')), timestampUtc: ts, signer: signer.keyId }, signer);
+      // The entry is on disk before the checkpoint that covers it (a crash between them leaves an uncovered entry, never a checkpoint without its entry).
+      await writeAll(this.entriesFh, Buffer.from(line + '\n', 'utf8'), this.opts.fsync);
+      await writeAll(this.checkpointsFh, Buffer.from(cp.line + '\n', 'utf8'), this.opts.fsync);
+    } catch (e) {
+      this.tree.truncate(seq);
+      return this.undo(marks, e);
+    }
     this.lines.push(line);
     this.lastHash = hash;
     this.lastTs = ts;
-    const cp = signCheckpoint({ treeSize: this.tree.size, rootHash: formatHash(this.tree.root().toString('hex')), timestampUtc: ts, signer: signer.keyId }, signer);
-    await this.write(this.checkpointsFh, cp.line);
     return { seq, entryHash: hash, entry, checkpoint: cp.checkpoint };
   }
 
-  private broken = false;
-
-  /** Writes one line and fsyncs it. A failed write (disk full...) may leave a torn tail, so the writer refuses further appends. */
-  private async write(fh: FileHandle, line: string): Promise<void> {
-    const buf = Buffer.from(line + '\n', 'utf8');
+  /** Each file's length before an append. */
+  private async mark(): Promise<Mark[]> {
     try {
-      let off = 0;
-      while (off < buf.length) {
-        const { bytesWritten } = await fh.write(buf, off, buf.length - off);
-        off += bytesWritten;
-      }
-      if (this.opts.fsync) await fh.sync();
+      return [
+        { name: ENTRIES_FILE, fh: this.entriesFh, size: (await this.entriesFh.stat()).size },
+        { name: CHECKPOINTS_FILE, fh: this.checkpointsFh, size: (await this.checkpointsFh.stat()).size },
+      ];
     } catch (e) {
-      this.broken = true;
-      throw new JournalError(`writing to journal ${this.dir} failed (${(e as NodeJS.ErrnoException).code ?? 'error'}); the entry is not acknowledged`, 'IO');
+      throw new JournalError(`not recorded: cannot read the state of journal ${this.dir} (${ioReason(e)}); nothing was written`, 'IO');
     }
+  }
+
+  /** Undoes a failed append and says truthfully what the journal holds now. */
+  private async undo(marks: readonly Mark[], cause: unknown): Promise<never> {
+    const problems = await cutBack(marks);
+    if (problems.length === 0) {
+      this.failed = true;
+      throw new JournalError(`not recorded: writing to journal ${this.dir} failed (${ioReason(cause)}); the partial write was undone and the journal is unchanged`, 'IO');
+    }
+    this.broken = true;
+    throw new JournalError(
+      `writing to journal ${this.dir} failed (${ioReason(cause)}) and undoing the partial write failed too (${problems.join('; ')}): whether the entry is recorded is unknown; run 'reprise journal verify ${this.dir}' before writing again`,
+      'UNKNOWN',
+    );
   }
 
   async close(): Promise<void> {
     await Promise.allSettled([this.entriesFh.close(), this.checkpointsFh.close()]);
+    // A journal this writer created and never recorded anything in is removed again: a
+    // refused first write leaves the directory as it was.
+    const leaveNothing = this.failed && !this.broken && this.tree.size === 0 && this.createdFiles.length > 0;
+    if (leaveNothing) {
+      for (const f of this.createdFiles) await unlink(join(this.dir, f)).catch(() => undefined);
+      await fsyncDir(this.dir).catch(() => undefined);
+    }
     await this.lock.release();
+    if (leaveNothing && this.madeDir !== undefined) await removeDirs(this.dir, this.madeDir);
+  }
+}
+
+/** Removes the (empty) directories from `dir` up to `made`, the first one mkdir created. */
+async function removeDirs(dir: string, made: string): Promise<void> {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch {
+      return;
+    }
+    if (d === resolve(made) || dirname(d) === d) return;
   }
 }
 
@@ -203,9 +315,54 @@ export interface RepairResult {
 /** Most torn bytes kept verbatim (base64) in the repair entry; a longer tail keeps only its hash. */
 export const MAX_KEPT_TORN_BYTES = 64 * 1024;
 
+/** Cuts each torn tail off and fsyncs; on a failure puts back what was cut, then throws. */
+async function cutTorn(dir: string, torn: readonly TornTail[]): Promise<void> {
+  for (const t of torn) {
+    try {
+      const fh = await open(join(dir, t.file), 'r+');
+      try {
+        await fh.truncate(t.offset);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    } catch (e) {
+      return restoreTorn(dir, torn, e);
+    }
+  }
+}
+
+/**
+ * Puts the torn bytes back where they were (each file is then byte-identical to before
+ * the repair), so a repair that could not be journaled removed nothing; then throws.
+ */
+async function restoreTorn(dir: string, torn: readonly TornTail[], cause: unknown): Promise<never> {
+  const problems: string[] = [];
+  for (const t of torn) {
+    try {
+      const fh = await open(join(dir, t.file), 'r+');
+      try {
+        const size = (await fh.stat()).size;
+        if (size === t.offset) await fh.write(t.bytes, 0, t.bytes.length, t.offset);
+        await fh.sync();
+        const now = (await fh.stat()).size;
+        if (now !== t.offset + t.bytes.length) problems.push(`${t.file} is ${now} bytes, not ${t.offset + t.bytes.length}`);
+      } finally {
+        await fh.close();
+      }
+    } catch (e) {
+      problems.push(`${t.file}: ${ioReason(e)}`);
+    }
+  }
+  const why = cause instanceof JournalError ? cause.message.replace(/^not recorded: /, '') : ioReason(cause);
+  if (problems.length === 0) throw new JournalError(`not repaired, not recorded: the repair could not be journaled (${why}); the torn tail was put back and the journal is unchanged`, 'IO');
+  throw new JournalError(`the repair of journal ${dir} could not be journaled (${why}) and putting the torn tail back failed (${problems.join('; ')}): the journal's state is unknown; run 'reprise journal verify ${dir}'`, 'UNKNOWN');
+}
+
 /**
  * Truncates torn tails (only when asked) and journals the repair: the repair entry records
  * each file, offset, length, hash and (up to MAX_KEPT_TORN_BYTES) the discarded bytes.
+ * All or nothing: if the repair entry cannot be written, the torn bytes are put back.
  */
 export async function repairJournal(dir: string, signer: Signer, opts: WriterOptions = {}): Promise<RepairResult | null> {
   // One lock for the whole repair: nobody can write between the truncation and its record.
@@ -214,21 +371,20 @@ export async function repairJournal(dir: string, signer: Signer, opts: WriterOpt
     const files = await readJournalFiles(dir);
     const torn = [files.entries.torn, files.checkpoints.torn].filter((t): t is TornTail => t !== null);
     if (torn.length === 0) return null;
-    for (const t of torn) {
-      const fh = await open(join(dir, t.file), 'r+');
-      try {
-        await fh.truncate(t.offset);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-    }
     const truncated = torn.map((t) => ({ file: t.file, offset: t.offset, length: t.bytes.length, sha256: formatHash(sha256Hex(t.bytes)) }));
     const body: JsonObject = {
       action: 'truncate-torn-tail',
       truncated: torn.map((t, i) => ({ ...truncated[i]!, ...(t.bytes.length <= MAX_KEPT_TORN_BYTES ? { bytesBase64: t.bytes.toString('base64') } : {}) })),
     };
-    const entry = await w.append({ kind: 'journal-repair', subject: { claimRef: 'journal:repair' }, body }, signer);
+    await cutTorn(dir, torn);
+    let entry: AppendResult;
+    try {
+      entry = await w.append({ kind: 'journal-repair', subject: { claimRef: 'journal:repair' }, body }, signer);
+    } catch (e) {
+      // An append that could not be undone has left the files in an unknown state: do not write into them.
+      if (e instanceof JournalError && e.code === 'UNKNOWN') throw e;
+      return restoreTorn(dir, torn, e);
+    }
     return { truncated, entry };
   } finally {
     await w.close();
