@@ -4,7 +4,7 @@
  * reads and writes PKCS#8 PEM, and verifies ~9,000 signatures/s with a cached KeyObject.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, unlink } from 'node:fs/promises';
 import { writeFileAtomic } from './files.js';
 import { sha256Hex } from './hash.js';
 import { decodeJsonBytes, parseCanonical, JcsError } from './jcs.js';
@@ -100,8 +100,15 @@ export async function writePrivateKey(path: string, signer: Signer): Promise<voi
     await fh.writeFile(pem);
     await fh.chmod(0o600);
     await fh.sync();
+  } catch (e) {
+    // A half-written key file (a full disk, a size limit) is worse than none: it looks like a
+    // key and refuses to be overwritten. Remove it, then say what the system refused.
+    await fh.close().catch(() => undefined);
+    fh = undefined;
+    await unlink(path).catch(() => undefined);
+    throw new KeyError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; no key was written`);
   } finally {
-    await fh.close();
+    await fh?.close();
   }
 }
 
