@@ -33,7 +33,7 @@ export function ArtifactEditor({ text, pointer, theme, label }: { text: string; 
         height="360px"
         language="json"
         value={text}
-        theme={theme === 'dark' ? 'vs-dark' : 'vs'}
+        theme={theme === 'dark' ? 'reprise-dark' : 'reprise-light'}
         options={{ readOnly: true, minimap: { enabled: false }, wordWrap: 'on', scrollBeyondLastLine: false, fontSize: 13, ariaLabel: label }}
         onMount={(e) => {
           ed.current = e;
@@ -77,7 +77,7 @@ export function ExpressionDiff({ original, modified, theme }: { original: string
         language="json"
         original={original}
         modified={modified}
-        theme={theme === 'dark' ? 'vs-dark' : 'vs'}
+        theme={theme === 'dark' ? 'reprise-dark' : 'reprise-light'}
         keepCurrentOriginalModel
         keepCurrentModifiedModel
         onMount={onMount}
