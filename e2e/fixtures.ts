@@ -12,6 +12,9 @@ import { test as base, _electron, type Page } from '@playwright/test';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** Set by `npm run screenshots` (scripts/screenshots.js): only then do specs write docs/screenshots/. */
+export const SCREENSHOTS = process.env['REPRISE_SCREENSHOTS'] === '1';
+
 export function electronBinary(): string | null {
   try {
     const require = createRequire(import.meta.url);

@@ -2,7 +2,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test } from './fixtures.js';
+import { expect, SCREENSHOTS, test } from './fixtures.js';
 
 test('opens a file and shows the engine verdict and findings', async ({ workbench: page }, testInfo) => {
   await expect(page.getByTestId('engine')).toContainText(/engine \d+\.\d+\.\d+/);
@@ -18,7 +18,7 @@ test('opens a file and shows the engine verdict and findings', async ({ workbenc
   const axe = await new AxeBuilder({ page }).analyze();
   const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  if (testInfo.project.name === 'web') await page.screenshot({ path: 'docs/screenshots/foundation-verdict.png', fullPage: true });
+  if (SCREENSHOTS && testInfo.project.name === 'web') await page.screenshot({ path: 'docs/screenshots/foundation-verdict.png', fullPage: true });
 });
 
 test('a duplicate member is refused with its pointer, never repaired', async ({ workbench: page }) => {

@@ -6,21 +6,24 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, ROOT, test } from './fixtures.js';
+import { expect, ROOT, SCREENSHOTS, test } from './fixtures.js';
 
+// Nothing is excluded: Monaco's editors and uPlot's charts are part of what a person uses.
 async function axe(page: Page, view: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).exclude('.monaco-editor').exclude('.monaco-diff-editor').exclude('.u-wrap').analyze();
+  const r = await new AxeBuilder({ page }).analyze();
   const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${view}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
 }
 
+// docs/screenshots/ is refreshed only by `npm run screenshots` (which sets this variable):
+// a normal run of the suite leaves the tracked tree as it found it.
 async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  if (info.project.name === 'web') await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
+  if (SCREENSHOTS && info.project.name === 'web') await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
 }
 
 async function openExample(page: Page, path: string): Promise<void> {
@@ -30,6 +33,14 @@ async function openExample(page: Page, path: string): Promise<void> {
 }
 
 test.describe.configure({ timeout: 180_000 });
+
+// A normal run leaves docs/screenshots/ as it found it (only `npm run screenshots` writes there).
+const SHOT_DIR = join(ROOT, 'docs', 'screenshots');
+const shotTimes = () => readdirSync(SHOT_DIR).map((f) => `${f} ${statSync(join(SHOT_DIR, f)).mtimeMs}`);
+const shotsBefore = shotTimes();
+test.afterAll(() => {
+  if (!SCREENSHOTS) expect(shotTimes()).toEqual(shotsBefore);
+});
 
 const KINDS: { path: string; verdict: string; rule: string | null; kind: string; auth?: RegExp }[] = [
   { path: 'dumps/intact.dump.json', verdict: 'PASS', rule: null, kind: 'replay-dump', auth: /Trusted signer/ },
@@ -84,6 +95,9 @@ test('browse the chain, open a finding in the editor at its region', async ({ wo
   const tree = page.getByTestId('chain-tree');
   await expect(tree.locator('[role="treeitem"]').first()).toBeVisible();
   await expect(tree).toContainText(/✗ mismatch|\? missing/);
+  // Each node once (12 nodes, 12 tree items), and one Tab stop.
+  await expect(tree.locator('[role="treeitem"]')).toHaveCount(12);
+  await expect(tree.locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1);
   await tree.locator('.tree-row.mismatch, .tree-row.missing').first().click();
   await expect(page.getByTestId('node-detail')).toContainText('Recomputed');
   await page.getByRole('button', { name: 'Canonical (RFC 8785)' }).click();
@@ -95,10 +109,16 @@ test('browse the chain, open a finding in the editor at its region', async ({ wo
 });
 
 test('replay, what-if demonstration, the expression diff and the trainer charts', async ({ workbench: page }, info) => {
+  // The what-if example is badged with what it shows: it opens under its own substitution.
+  await page.getByTestId('tab-open').click();
+  const item = page.locator('li', { has: page.locator('[data-example="dumps/whatif/drift.dump.json"]') });
+  await expect(item.locator('.tag.fail')).toHaveText('fail');
+  await expect(item.locator('.tag.demo')).toHaveText('what-if model=ref-2');
   await openExample(page, 'dumps/whatif/drift.dump.json');
-  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('PASS');
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('FAIL');
+  await expect(page.getByTestId('verdict')).toContainText('DEMONSTRATION (what-if)');
   await page.getByTestId('tab-trainer').click();
-  await expect(page.getByRole('note')).toContainText('DEMONSTRATION');
+  await expect(page.getByTestId('demo-banner')).toContainText('DEMONSTRATION');
   await page.getByTestId('whatif-model').fill('ref-2');
   await page.getByTestId('run-whatif').click();
   await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('FAIL', { timeout: 30_000 });
@@ -117,12 +137,20 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   // A TG manifest: drift events with their routing, comparisons filtered by mode and status.
   await openExample(page, 'tg/banded-drift-material/manifest.json');
   await page.getByTestId('tab-replay').click();
-  await expect(page.getByTestId('drift-events')).toContainText('HUMAN_REVIEW');
+  // Two drift events and one routing decision, each drawn as what it is: no blank drift row.
+  await expect(page.getByTestId('drift-events').locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByTestId('drift-events').locator('tbody tr').filter({ hasText: 'x3' })).toContainText('HUMAN_REVIEW');
+  await expect(page.getByTestId('routing-events').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('routing-events')).toContainText('HUMAN_REVIEW');
+  await expect(page.getByTestId('routing-events')).toContainText('decision-material drift of comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0 (x3)');
+  await axe(page, 'replay-tg');
   await page.getByTestId('filter-mode').selectOption('BANDED');
   await page.getByTestId('filter-status').selectOption('fail');
   await expect(page.getByTestId('comparison-count')).toContainText(/^\d+ of \d+ comparisons/);
   await expect(page.getByTestId('comparisons').locator('.vbody [role="row"]').first()).toContainText('fail');
   await page.getByTestId('tab-trainer').click();
+  // Not a what-if report: no DEMONSTRATION banner.
+  await expect(page.getByTestId('demo-banner')).toHaveCount(0);
   await expect(page.getByTestId('chart-delta').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('chart-drift').locator('canvas')).toBeVisible();
   // The engine's drift rate per model version against the bundle's governed maximum, in words.
@@ -135,8 +163,18 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('chart-debt').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('chart-debt')).toContainText('threshold restricted_mode');
+  await expect(page.getByTestId('debt-disagreements')).toContainText('agrees');
   await axe(page, 'trainer-acgp');
   await shot(page, info, 'trainer');
+
+  // A tampered EVAL 8: recorded 8.6 against recomputed 7.6, marked, with its Δ.
+  await openExample(page, 'acgp/trace-tampered-post.jsonl');
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('chart-debt')).toContainText('recomputed trust debt');
+  const row = page.getByTestId('debt-disagreements').locator('tbody tr');
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveText(/^EVAL 8\s*8\.6\s*7\.6\s*1$/);
+  await axe(page, 'trainer-acgp-tampered');
 });
 
 test('cancel a long job: the worker stops and the window stays usable', async ({ workbench: page }) => {

@@ -20,7 +20,8 @@ export type ExampleOptionName = 'trustStore' | 'providers' | 'policy' | 'profile
 export interface ExampleSummary {
   path: string;
   note: string;
-  expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: CheckMode };
+  /** The verdict it is made for under its own options: `command`, and `whatIf` substitutions when it is a trainer demonstration. */
+  expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: CheckMode; whatIf?: string[] };
   /** The engine options the example is opened with (paths relative to the examples). */
   options?: Partial<Record<ExampleOptionName, string>>;
 }

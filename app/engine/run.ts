@@ -67,7 +67,7 @@ function describeUnknown(s: Sniffed): string {
   if (c === '{' || c === '[') {
     // Detection has parsed it already (every JSON kind asks): this costs nothing more.
     const j = s.json();
-    if (j && !j.ok) return j.loose === undefined ? `not well-formed JSON (cut short?): ${j.error.message}` : `JSON the strict parse refuses: ${j.error.message}`;
+    if (j && !j.ok) return j.loose === undefined ? `not well-formed JSON (truncated, cut short?): ${j.error.message}` : `JSON the strict parse refuses: ${j.error.message}`;
     if (j?.ok) {
       const v = j.value;
       if (Array.isArray(v)) return 'a JSON array, which no kind claims';

@@ -212,7 +212,8 @@ export const dumpsWriter: ExampleWriter = {
     ];
     for (const x of samples) {
       const flags = `--trust-store ${TRUST_STORE_PATH}${x.command === 'replay' ? ` --providers ${PROVIDERS_PATH}` : ''}${x.extra ? ' ' + x.extra.join(' ') : ''}`;
-      const expect = { verdict: x.verdict, command: x.command, ...(x.rule ? { rule: x.rule } : {}) };
+      const whatIf = (x.extra ?? []).flatMap((a, i, all) => (a === '--what-if' && all[i + 1] ? [all[i + 1]!] : []));
+      const expect = { verdict: x.verdict, command: x.command, ...(x.rule ? { rule: x.rule } : {}), ...(whatIf.length ? { whatIf } : {}) };
       const options = { trustStore: TRUST_STORE_PATH, ...(x.command === 'replay' ? { providers: PROVIDERS_PATH } : {}) };
       files.push({ path: `dumps/${x.name}.dump.json`, bytes: x.jsonText ?? encodeJson(x.model), note: `${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });
       files.push({ path: `dumps/${x.name}.rom.md`, bytes: x.romText ?? encodeRom(x.model), note: `ROM twin: ${x.note}. Run: reprise ${x.command} ${flags}`, expect, options });

@@ -17,7 +17,8 @@ export interface ExampleFile {
   bytes: Uint8Array | string;
   /** What the file demonstrates, and the verdict and rule it is made for. */
   note: string;
-  expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: 'verify' | 'replay' };
+  /** `whatIf`: the substitutions (`model=ref-2`) a trainer example is made to be replayed with. */
+  expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: 'verify' | 'replay'; whatIf?: string[] };
   /** Engine options the example needs, as paths relative to the examples directory
    * (e.g. {trustStore: 'dumps/trust-store.json'}); the workbench applies them. */
   options?: Partial<Record<'trustStore' | 'providers' | 'policy' | 'profiles' | 'journal', string>>;

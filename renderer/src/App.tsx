@@ -11,6 +11,7 @@ import { VerdictBanner } from './components/VerdictBanner';
 import { useStore, VIEWS, type View } from './store';
 import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
+import { writeLink } from './lib/deep-link';
 
 /** Views that need a report; the others work without one. */
 const NEEDS_REPORT: View[] = ['chain', 'findings', 'export'];
@@ -31,6 +32,11 @@ export function App() {
       useStore.setState({ error: e instanceof TransportError ? e.message : String(e) });
     }
   }, [connect]);
+  useEffect(() => {
+    // The address names the view and the open artifact once connected (before that it is
+    // the link being restored, read by the store's restoreLink).
+    if (info) writeLink(view, artifact?.source ?? null, artifact?.mode ?? null);
+  }, [info, view, artifact]);
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme;
   }, [theme]);

@@ -2,7 +2,9 @@
 import { create } from 'zustand';
 import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, RecentFile, RepriseClient } from '../../shared/api';
 import type { Report } from '../../shared/report';
+import { readLink } from './lib/deep-link';
 import { uploadFile } from './lib/file-prep';
+import { focusWhenShown } from './lib/focus';
 
 export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export';
 export const VIEWS: { id: View; label: string }[] = [
@@ -21,6 +23,8 @@ export interface OpenArtifact {
   source: JobSource | null;
   /** A saved report opened for reading only (not re-verified). */
   savedReport?: boolean;
+  /** The action it was opened with (for the deep link). */
+  mode?: CheckMode;
 }
 
 /** The engine options sent with a job on an opened file (built-in examples bring their own). */
@@ -81,7 +85,8 @@ interface State {
   setView(v: View): void;
   setTheme(t: 'light' | 'dark'): void;
   openFile(file: File, mode: CheckMode): Promise<void>;
-  openExample(path: string, mode: CheckMode): Promise<void>;
+  openExample(path: string, mode: CheckMode, whatIf?: string[]): Promise<void>;
+  restoreLink(): Promise<void>;
   openPath(path: string, mode: CheckMode): Promise<void>;
   openSavedReport(file: File): Promise<void>;
   showReport(report: Report, name: string): void;
@@ -143,14 +148,17 @@ export const useStore = create<State>((set, get) => ({
       else if (e.type === 'job-done') {
         set({ job: null, report: e.report, selection: NO_SELECTION, lastJobNote: null });
         if (get().view === 'open') set({ view: 'findings' });
+        focusWhenShown('verdict-h');
         void api.recentFiles().then((recent) => set({ recent }));
       } else if (e.type === 'job-failed') {
         set({ job: null, ...(e.cancelled ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' } : { error: e.message }) });
+        focusWhenShown(e.cancelled ? 'job-note' : 'error');
       }
     });
     try {
       const [info, examples, recent] = await Promise.all([api.engineInfo(), api.listExamples(), api.recentFiles()]);
       set({ info, examples, recent });
+      await get().restoreLink();
     } catch (e) {
       set({ error: (e as Error).message });
     }
@@ -181,18 +189,27 @@ export const useStore = create<State>((set, get) => ({
         }
       });
       const source: JobSource = { type: 'upload', uploadId };
-      set({ artifact: { name: file.name, localSha256: sha256, source }, report: null, content: null, lastJobNote: null });
+      set({ artifact: { name: file.name, localSha256: sha256, source, mode }, report: null, content: null, lastJobNote: null });
       await get().run(mode);
     } catch (e) {
       set({ error: (e as Error).message, lastJobNote: null });
     }
   },
-  async openExample(path, mode) {
-    set({ artifact: { name: path, localSha256: null, source: { type: 'example', path } }, report: null, content: null });
-    await get().run(mode);
+  async openExample(path, mode, whatIf = []) {
+    set({ artifact: { name: path, localSha256: null, source: { type: 'example', path }, mode }, report: null, content: null });
+    await get().run(mode, whatIf);
+  },
+  async restoreLink() {
+    const link = readLink();
+    const view = VIEWS.find((v) => v.id === link.view)?.id;
+    if (view) set({ view });
+    const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
+    if (ex) await get().openExample(ex.path, link.mode ?? ex.expect?.command ?? 'verify', ex.expect?.whatIf);
+    else if (link.example) set({ error: `The link names the example ${link.example}, which this engine does not have.` });
+    else if (link.path) await get().openPath(link.path, link.mode ?? 'verify');
   },
   async openPath(path, mode) {
-    set({ artifact: { name: path, localSha256: null, source: { type: 'path', path } }, report: null, content: null });
+    set({ artifact: { name: path, localSha256: null, source: { type: 'path', path }, mode }, report: null, content: null });
     await get().run(mode);
   },
   async openSavedReport(file) {

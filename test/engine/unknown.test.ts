@@ -25,7 +25,7 @@ describe('RPR-KIND-001 says what the unclaimed content looked like', async () =>
   it('a JSON dump cut short: not well-formed JSON, with where the text ends', async () => {
     for (const cut of [1, 100, Math.floor(json.length / 2), json.length - 2]) {
       const f = await unknown(json.slice(0, cut));
-      expect(f.actual).toMatch(/^not well-formed JSON \(cut short\?\): ERR_SYNTAX: .*\(line \d+, column \d+\)$/);
+      expect(f.actual).toMatch(/^not well-formed JSON \(truncated, cut short\?\): ERR_SYNTAX: .*\(line \d+, column \d+\)$/);
     }
   });
 

@@ -1,14 +1,14 @@
 import { createColumnHelper, useTable } from '@tanstack/react-table';
-import { lazy, Suspense, useMemo, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { ChainNode, Report } from '../../../shared/report';
 import { features } from '../lib/table';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { SortHeader } from './SortHeader';
+import { ChainTree, STATUS_TEXT } from './ChainTree';
+import { CopyValue } from './Copy';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
-
-const STATUS_TEXT: Record<ChainNode['status'], string> = { match: '✓ match', mismatch: '✗ mismatch', missing: '? missing', unresolved: '… unresolved' };
 
 const helper = createColumnHelper<typeof features, ChainNode>();
 const columns = helper.columns([
@@ -19,64 +19,11 @@ const columns = helper.columns([
 ]);
 const LABELS: Record<string, string> = { label: 'Node', status: 'Status', recorded: 'Recorded', recomputed: 'Recomputed' };
 
-interface TreeItem {
-  node: ChainNode;
-  children: TreeItem[];
-}
-
-/** The chain as a tree: roots are nodes no other node names as parent; children are the nodes naming it. */
-function buildTree(chain: ChainNode[]): TreeItem[] {
-  const byId = new Map(chain.map((n) => [n.id, { node: n, children: [] as TreeItem[] }]));
-  const roots: TreeItem[] = [];
-  for (const item of byId.values()) {
-    const parents = item.node.parents.filter((p) => byId.has(p) && p !== item.node.id);
-    if (parents.length === 0) roots.push(item);
-    for (const p of parents) byId.get(p)!.children.push(item);
-  }
-  return roots.length ? roots : [...byId.values()];
-}
-
-function short(h: string | null): string {
-  if (!h) return '—';
-  return h.length > 24 ? `${h.slice(0, 15)}…${h.slice(-6)}` : h;
-}
-
-function TreeNode({ item, depth, seen }: { item: TreeItem; depth: number; seen: Set<string> }) {
-  const { selection, select } = useStore(useShallow((s) => ({ selection: s.selection, select: s.select })));
-  const n = item.node;
-  const cyclic = seen.has(n.id);
-  const chosen = selection.nodeId === n.id;
-  const pick = (): void => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null });
-  const onKey = (e: KeyboardEvent): void => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      e.stopPropagation();
-      pick();
-    }
-  };
-  return (
-    <li role="treeitem" aria-selected={chosen} aria-level={depth + 1} aria-expanded={item.children.length > 0 && !cyclic ? true : undefined}>
-      <div className={`tree-row ${n.status}${chosen ? ' chosen' : ''}`} tabIndex={0} onClick={pick} onKeyDown={onKey} data-node={n.id}>
-        <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span> <span className="node-label">{n.label}</span>{' '}
-        <span className="mono muted small">{short(n.recomputed ?? n.recorded)}</span>
-      </div>
-      {item.children.length > 0 && !cyclic && depth < 32 && (
-        <ul role="group">
-          {item.children.map((c) => (
-            <TreeNode key={c.node.id} item={c} depth={depth + 1} seen={new Set([...seen, n.id])} />
-          ))}
-        </ul>
-      )}
-    </li>
-  );
-}
-
 /** Hash chain: tree and table, each node recorded vs recomputed; the selected node's content in Monaco. */
 export function ChainView({ report }: { report: Report }) {
   const { selection, select, content, theme } = useStore(useShallow((s) => ({ selection: s.selection, select: s.select, content: s.content, theme: s.theme })));
   const [layout, setLayout] = useState<'tree' | 'table'>('tree');
   const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
-  const tree = useMemo(() => buildTree(report.chain), [report]);
   const table = useTable({ features, columns, data: report.chain, getRowId: (n) => n.id });
   const node = report.chain.find((n) => n.id === selection.nodeId) ?? null;
   const finding = selection.findingIndex !== null ? report.findings[selection.findingIndex] : undefined;
@@ -106,11 +53,7 @@ export function ChainView({ report }: { report: Report }) {
       <div className="split">
         <div className="chain-list">
           {layout === 'tree' ? (
-            <ul role="tree" aria-label="Hash chain" className="tree" data-testid="chain-tree">
-              {tree.map((t) => (
-                <TreeNode key={t.node.id} item={t} depth={0} seen={new Set()} />
-              ))}
-            </ul>
+            <ChainTree chain={report.chain} selected={selection.nodeId} onSelect={(n) => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null })} />
           ) : (
             <table className="chain grid" data-testid="chain">
               <caption className="visually-hidden">Hash chain nodes</caption>
@@ -133,8 +76,8 @@ export function ChainView({ report }: { report: Report }) {
                       <td>
                         <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>
                       </td>
-                      <td className="mono small">{n.recorded ?? '—'}</td>
-                      <td className="mono small">{n.recomputed ?? '—'}</td>
+                      <td className="small">{n.recorded ? <CopyValue value={n.recorded} label={`the recorded hash of ${n.label}`} /> : '—'}</td>
+                      <td className="small">{n.recomputed ? <CopyValue value={n.recomputed} label={`the recomputed hash of ${n.label}`} /> : '—'}</td>
                     </tr>
                   );
                 })}
@@ -152,13 +95,15 @@ export function ChainView({ report }: { report: Report }) {
                 <span className={`status-badge ${node.status}`}>{STATUS_TEXT[node.status]}</span>
               </dd>
               <dt>Recorded</dt>
-              <dd className="mono small">{node.recorded ?? '—'}</dd>
+              <dd className="small">{node.recorded ? <CopyValue value={node.recorded} label="the recorded hash" testId="node-recorded" /> : '—'}</dd>
               <dt>Recomputed</dt>
-              <dd className="mono small">{node.recomputed ?? '—'}</dd>
+              <dd className="small">{node.recomputed ? <CopyValue value={node.recomputed} label="the recomputed hash" testId="node-recomputed" /> : '—'}</dd>
               {node.pointer && (
                 <>
                   <dt>Pointer</dt>
-                  <dd className="mono small">{node.pointer}</dd>
+                  <dd className="small">
+                    <CopyValue value={node.pointer} label="the node's pointer" />
+                  </dd>
                 </>
               )}
             </dl>
@@ -166,8 +111,8 @@ export function ChainView({ report }: { report: Report }) {
             <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>
           )}
           {finding && (
-            <p className="finding-callout" data-testid="selected-finding">
-              <strong className="mono">{finding.rule}</strong> {finding.message} {finding.pointer && <span className="mono">at {finding.pointer}</span>}
+            <p className="finding-callout" data-testid="selected-finding" id="selected-finding" tabIndex={-1}>
+              <strong className="mono">{finding.rule}</strong> {finding.message} {finding.pointer && <>at <CopyValue value={finding.pointer} label="the finding's pointer" /></>}
             </p>
           )}
           <div className="toolbar" role="group" aria-label="Editor text">

@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { decimateIndices } from '../lib/decimate';
 
 export interface ChartSeries {
   label: string;
@@ -8,6 +9,8 @@ export interface ChartSeries {
   color: string;
   /** points only (no line), dashed threshold line, or bars */
   style?: 'points' | 'line' | 'dash' | 'bars';
+  /** Points drawn as a ring around the value: a point under it (|Δ| = ε) stays visible. */
+  ring?: boolean;
 }
 
 function drawThresholds(u: uPlot, series: ChartSeries[]): void {
@@ -29,7 +32,7 @@ function drawThresholds(u: uPlot, series: ChartSeries[]): void {
 }
 
 /** A small uPlot chart with a text table fallback for screen readers. */
-export function Chart({ title, x, xLabel, series, xNames, testId }: { title: string; x: number[]; xLabel: string; series: ChartSeries[]; xNames?: string[]; testId: string }) {
+export function Chart({ title, x, xLabel, yLabel, yRange, series, xNames, testId, children }: { title: string; x: number[]; xLabel: string; yLabel?: string; yRange?: [number, number]; series: ChartSeries[]; xNames?: string[]; testId: string; children?: ReactNode }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -38,16 +41,24 @@ export function Chart({ title, x, xLabel, series, xNames, testId }: { title: str
     const fg = style.getPropertyValue('--fg').trim() || '#222';
     const grid = style.getPropertyValue('--border').trim() || '#ccc';
     const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+    const width = Math.max(320, el.clientWidth || 600);
+    // Drawn: min/max per pixel column of big series; the legend shows the kept points' exact values.
+    const keep = decimateIndices(x.length, width, series.map((s) => s.values));
+    const pick = <T,>(a: readonly T[]): T[] => (keep.length === a.length ? [...a] : keep.map((i) => a[i]!));
     const plot = new uPlot(
       {
-        width: Math.max(320, el.clientWidth || 600),
+        width,
         height: 240,
-        scales: { x: { time: false, range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] } },
+        scales: { x: { time: false, range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] }, ...(yRange ? { y: { range: (): uPlot.Range.MinMax => yRange } } : {}) },
         legend: { show: true },
         // A dashed series of one constant value is a threshold: drawn across the whole plot,
         // so it shows even when there is a single x value (one model version, one evaluation).
         hooks: { draw: [(u: uPlot) => drawThresholds(u, series)] },
-        axes: [{ ...axis, label: xLabel, ...(xNames ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => xNames[t] ?? '') } : {}) }, { ...axis }],
+        // Room for the axis labels (uPlot's default size clips a label under tick names).
+        axes: [
+          { ...axis, label: xLabel, size: 40, labelSize: 24, ...(xNames ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) ? (xNames[t] ?? '') : '')) } : {}) },
+          { ...axis, size: 56, ...(yLabel ? { label: yLabel, labelSize: 24 } : {}) },
+        ],
         series: [
           { label: xLabel },
           ...series.map((s) => ({
@@ -56,19 +67,20 @@ export function Chart({ title, x, xLabel, series, xNames, testId }: { title: str
             width: s.style === 'points' ? 0 : 2,
             ...(s.style === 'dash' ? { dash: [6, 4] } : {}),
             ...(s.style === 'bars' ? { paths: uPlot.paths.bars!({ size: [0.5, 60] }), fill: s.color + '88' } : {}),
-            points: { show: s.style === 'points', size: 6, fill: s.color, stroke: s.color },
+            points: s.ring ? { show: true, size: 12, width: 2, fill: 'transparent', stroke: s.color } : { show: s.style === 'points', size: 7, fill: s.color, stroke: s.color },
           })),
         ],
       },
-      [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
+      [pick(x), ...series.map((s) => pick(s.values))] as uPlot.AlignedData,
       el,
     );
     return () => plot.destroy();
-  }, [x, series, xLabel, xNames]);
+  }, [x, series, xLabel, yLabel, yRange, xNames]);
   return (
     <figure className="chart" data-testid={testId}>
       <figcaption>{title}</figcaption>
       <div ref={box} aria-hidden="true" />
+      {children}
       <details>
         <summary>Chart data as a table</summary>
         <table className="grid small">

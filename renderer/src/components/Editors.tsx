@@ -1,5 +1,5 @@
 /** Monaco views (loaded lazily): an artifact's raw/canonical text with a highlighted region, and a diff. */
-import { DiffEditor, Editor, type OnMount } from '@monaco-editor/react';
+import { DiffEditor, Editor, type DiffOnMount, type OnMount } from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
 import { monaco } from '../lib/monaco-setup';
 import { locate } from '../lib/pointer';
@@ -33,7 +33,7 @@ export function ArtifactEditor({ text, pointer, theme, label }: { text: string; 
         height="360px"
         language="json"
         value={text}
-        theme={theme === 'dark' ? 'vs-dark' : 'vs'}
+        theme={theme === 'dark' ? 'reprise-dark' : 'reprise-light'}
         options={{ readOnly: true, minimap: { enabled: false }, wordWrap: 'on', scrollBeyondLastLine: false, fontSize: 13, ariaLabel: label }}
         onMount={(e) => {
           ed.current = e;
@@ -44,7 +44,32 @@ export function ArtifactEditor({ text, pointer, theme, label }: { text: string; 
   );
 }
 
+type DiffEditorInstance = Parameters<DiffOnMount>[0];
+const ORIGINAL_LABEL = 'Original expression (recorded)';
+const MODIFIED_LABEL = 'Replayed expression';
+
 export function ExpressionDiff({ original, modified, theme }: { original: string; modified: string; theme: 'light' | 'dark' }) {
+  // @monaco-editor/react disposes the two models before the diff editor on unmount, and
+  // Monaco then logs "TextModel got disposed before DiffEditorWidget model got reset"
+  // (every time a report replaces one showing a diff). The models are kept from the
+  // library and disposed here, one tick after the editor itself is gone.
+  const models = useRef<{ dispose(): void }[]>([]);
+  useEffect(
+    () => () => {
+      const held = models.current;
+      models.current = [];
+      setTimeout(() => held.forEach((m) => m.dispose()), 0);
+    },
+    [],
+  );
+  const onMount = (e: DiffEditorInstance): void => {
+    const m = e.getModel();
+    if (m) models.current = [m.original, m.modified];
+    // monaco 0.57 leaves both sides' text boxes with aria-label="" despite the diff
+    // editor's originalAriaLabel / modifiedAriaLabel: name each side on its own editor.
+    e.getOriginalEditor().updateOptions({ ariaLabel: ORIGINAL_LABEL });
+    e.getModifiedEditor().updateOptions({ ariaLabel: MODIFIED_LABEL });
+  };
   return (
     <div className="editor-frame" data-testid="diff-editor" role="region" aria-label="Original against replayed expression">
       <DiffEditor
@@ -52,8 +77,11 @@ export function ExpressionDiff({ original, modified, theme }: { original: string
         language="json"
         original={original}
         modified={modified}
-        theme={theme === 'dark' ? 'vs-dark' : 'vs'}
-        options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, wordWrap: 'on', originalEditable: false, fontSize: 13 }}
+        theme={theme === 'dark' ? 'reprise-dark' : 'reprise-light'}
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
+        onMount={onMount}
+        options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, wordWrap: 'on', originalEditable: false, fontSize: 13, ariaLabel: 'Original against replayed expression', originalAriaLabel: ORIGINAL_LABEL, modifiedAriaLabel: MODIFIED_LABEL }}
       />
     </div>
   );

@@ -1,6 +1,8 @@
 import { createColumnHelper, useTable } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
-import type { Finding, Report } from '../../../shared/report';
+import type { ChainNode, Finding, Report } from '../../../shared/report';
+import { focusWhenShown } from '../lib/focus';
+import { CopyValue } from './Copy';
 import { show } from '../lib/report-words';
 import { features } from '../lib/table';
 import { useStore } from '../store';
@@ -19,6 +21,34 @@ const columns = helper.columns([
 const SEVERITIES = ['fail', 'unavailable', 'warning', 'info'] as const;
 const LABELS: Record<string, string> = { rule: 'Rule', severity: 'Severity', message: 'Message', pointer: 'Pointer' };
 
+/**
+ * The chain node a finding is about, when its expected or actual value is one of the
+ * node's two hashes: the finding is then shown in the chain's words and order (recorded,
+ * recomputed), whichever of expected/actual the rule used for which.
+ */
+function chainNodeOf(f: Finding, chain: ChainNode[]): ChainNode | null {
+  const vals = [f.expected, f.actual].filter((v): v is string => typeof v === 'string');
+  if (vals.length === 0) return null;
+  return chain.find((n) => n.status !== 'match' && vals.some((v) => v === n.recorded || v === n.recomputed)) ?? null;
+}
+
+function Values({ f, chain }: { f: Finding; chain: ChainNode[] }) {
+  const n = chainNodeOf(f, chain);
+  if (n)
+    return (
+      <>
+        <div>recorded {n.recorded ?? '—'}</div>
+        <div>recomputed {n.recomputed ?? '—'}</div>
+      </>
+    );
+  return (
+    <>
+      {f.expected !== undefined && <div>expected {show(f.expected)}</div>}
+      {f.actual !== undefined && <div>actual {show(f.actual)}</div>}
+    </>
+  );
+}
+
 /** Findings: sortable and filterable; a click (or Enter) jumps to the finding in the chain and editor. */
 export function FindingsView({ report }: { report: Report }) {
   const { select, setView } = useStore(useShallow((s) => ({ select: s.select, setView: s.setView })));
@@ -30,6 +60,7 @@ export function FindingsView({ report }: { report: Report }) {
     const node = report.chain.find((n) => n.pointer && r.pointer && (r.pointer === n.pointer || r.pointer.startsWith(n.pointer + '/')));
     select({ findingIndex: r.index, pointer: r.pointer ?? null, nodeId: node?.id ?? null });
     setView('chain');
+    focusWhenShown('selected-finding');
   };
 
   return (
@@ -61,7 +92,7 @@ export function FindingsView({ report }: { report: Report }) {
                 {g.headers.map((h) => (
                   <SortHeader key={h.id} header={h} label={LABELS[h.column.id] ?? h.column.id} />
                 ))}
-                <th scope="col">Expected / actual</th>
+                <th scope="col">Recorded / recomputed (expected / actual)</th>
               </tr>
             ))}
           </thead>
@@ -75,10 +106,9 @@ export function FindingsView({ report }: { report: Report }) {
                     <span className={`sev ${f.severity}`}>{f.severity}</span>
                   </td>
                   <td>{f.message}</td>
-                  <td className="mono">{f.pointer ?? ''}</td>
+                  <td>{f.pointer ? <CopyValue value={f.pointer} label={`the pointer of ${f.rule}`} /> : ''}</td>
                   <td className="mono small">
-                    {f.expected !== undefined && <div>expected {show(f.expected)}</div>}
-                    {f.actual !== undefined && <div>actual {show(f.actual)}</div>}
+                    <Values f={f} chain={report.chain} />
                   </td>
                 </tr>
               );

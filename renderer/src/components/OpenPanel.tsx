@@ -1,4 +1,4 @@
-import { memo, useMemo, useState, type DragEvent } from 'react';
+import { memo, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { CheckMode, ExampleSummary } from '../../../shared/api';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
@@ -10,6 +10,8 @@ export function OpenPanel() {
   const [over, setOver] = useState(false);
   const [filter, setFilter] = useState('');
   const [path, setPath] = useState('');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const reportInput = useRef<HTMLInputElement>(null);
   const busy = job !== null;
 
   const onDrop = (e: DragEvent) => {
@@ -64,14 +66,18 @@ export function OpenPanel() {
             Choose a file…
           </button>
         ) : (
-          <label className="button" htmlFor="file-input">
+          // The real control is this button: the file inputs are hidden and no Tab stop.
+          <button type="button" className="button" disabled={busy} onClick={() => fileInput.current?.click()} data-testid="choose-file">
             Choose a file…
-          </label>
+          </button>
         )}
         <input
           id="file-input"
+          ref={fileInput}
           type="file"
           className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
           disabled={busy}
           onChange={(e) => {
             const f = e.target.files?.[0];
@@ -80,11 +86,14 @@ export function OpenPanel() {
           }}
         />
         <p className="hint">The kind is detected from the content, never from the file name.</p>
-        <label className="link-like" htmlFor="report-input">
+        <button type="button" className="link" onClick={() => reportInput.current?.click()} data-testid="choose-report">
           View a saved report (JSON)…
-        </label>
+        </button>
         <input
           id="report-input"
+          ref={reportInput}
+          tabIndex={-1}
+          aria-hidden="true"
           type="file"
           accept=".json,application/json"
           className="visually-hidden"
@@ -153,11 +162,13 @@ const ExampleGroups = memo(function ExampleGroups({ groups, busy, mode }: { grou
               <ul>
                 {list.map((ex) => (
                   <li key={ex.path}>
-                    <button type="button" className="link" disabled={busy} onClick={() => void openExample(ex.path, ex.expect?.command ?? mode)} title={ex.note} data-example={ex.path}>
+                    <button type="button" className="link" disabled={busy} onClick={() => void openExample(ex.path, ex.expect?.command ?? mode, ex.expect?.whatIf)} title={ex.note} data-example={ex.path}>
                       {ex.path}
                     </button>
                     {ex.expect && <span className={`tag ${ex.expect.verdict}`}>{ex.expect.verdict}</span>}
                     {ex.expect?.command === 'replay' && <span className="tag neutral">replay</span>}
+                    {/* It opens with its own action and what-if substitutions, so the badge is what it shows here. */}
+                    {ex.expect?.whatIf && <span className="tag demo">what-if {ex.expect.whatIf.join(' ')}</span>}
                     {ex.options && <span className="muted"> with {Object.keys(ex.options).join(', ')}</span>}
                   </li>
                 ))}

@@ -10,13 +10,64 @@ function obj(v: JsonValue | undefined): { [k: string]: JsonValue } | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
 }
 
+type Ev = { [k: string]: JsonValue };
+
+/**
+ * The report's events by what they are: drift events (a `…REPLAY-DRIFT…` type or an
+ * output with original and replayed values), routing decisions (`reprise.tg.routing/v1`:
+ * a route for a claim, not a drift) and anything else, each drawn as what it says.
+ */
+function splitEvents(events: JsonValue[]): { drift: Ev[]; routing: Ev[]; other: Ev[] } {
+  const out = { drift: [] as Ev[], routing: [] as Ev[], other: [] as Ev[] };
+  for (const v of events) {
+    const e = obj(v);
+    if (!e) continue;
+    const type = String(e['type'] ?? '');
+    if (/routing/i.test(type) || (e['route'] !== undefined && e['output'] === undefined)) out.routing.push(e);
+    else if (/DRIFT/.test(type) || (e['output'] !== undefined && 'original' in e && 'replayed' in e)) out.drift.push(e);
+    else out.other.push(e);
+  }
+  return out;
+}
+
+function RoutingTable({ routing }: { routing: Ev[] }) {
+  return (
+    <table className="grid" data-testid="routing-events">
+      <caption className="visually-hidden">Routing decisions</caption>
+      <thead>
+        <tr>
+          <th scope="col">Claim</th>
+          <th scope="col">Route</th>
+          <th scope="col">Reasons</th>
+          <th scope="col">Case</th>
+        </tr>
+      </thead>
+      <tbody>
+        {routing.map((e, i) => (
+          <tr key={i}>
+            <td className="mono small">{String(e['claimRef'] ?? '—')}</td>
+            <td>
+              <span className="tag neutral">{String(e['route'] ?? '—')}</span>
+            </td>
+            <td className="small">{Array.isArray(e['reasons']) ? e['reasons'].map(String).join('; ') : '—'}</td>
+            <td className="small">
+              {e['case'] === null || e['case'] === undefined ? (e['anchored'] === false ? 'not opened: nothing was anchored' : '—') : typeof e['case'] === 'string' ? e['case'] : JSON.stringify(e['case'])}
+              {e['alreadyOpen'] === true && ' (already open)'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** Replay: run with progress and cancel; comparisons; the expression diff; drift events with routing. */
 export function ReplayView({ report }: { report: Report | null }) {
   const { run, job, artifact, theme } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, theme: s.theme })));
   const expression = obj(report?.details?.['expression']);
   const recorded = expression?.['recorded'];
   const replayed = expression?.['replayed'];
-  const drift = (report?.events ?? []).map((e) => obj(e)).filter((e): e is { [k: string]: JsonValue } => e !== null);
+  const { drift, routing, other } = splitEvents(report?.events ?? []);
   return (
     <section className="panel" aria-labelledby="replay-h">
       <h2 id="replay-h">Replay</h2>
@@ -70,12 +121,28 @@ export function ReplayView({ report }: { report: Report | null }) {
                       {e['decisionMaterial'] === true && <strong> (decision-material)</strong>}
                     </td>
                     <td>
-                      <span className="tag neutral">{String(e['routing'] ?? 'none')}</span>
+                      <span className="tag neutral">{e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}</span>
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
+          )}
+          {routing.length > 0 && (
+            <>
+              <h3>Routing ({routing.length})</h3>
+              <RoutingTable routing={routing} />
+            </>
+          )}
+          {other.length > 0 && (
+            <>
+              <h3>Other events ({other.length})</h3>
+              <ul className="small mono" data-testid="other-events">
+                {other.map((e, i) => (
+                  <li key={i}>{JSON.stringify(e)}</li>
+                ))}
+              </ul>
+            </>
           )}
         </>
       )}

@@ -16,7 +16,8 @@ function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSe
     names: rows.map((c) => c.output.replace(/^comp\.[A-Z]+\.OUTPUT\./, '')),
     series: [
       { label: '|Δ|', values: rows.map((c) => (typeof c.delta === 'number' ? Math.abs(c.delta) : null)), color: '#c0392b', style: 'points' },
-      { label: 'ε', values: rows.map((c) => c.epsilon ?? null), color: '#2471a3', style: 'points' },
+      // ε as a ring around its value: a |Δ| equal to ε stays visible inside it.
+      { label: 'ε', values: rows.map((c) => c.epsilon ?? null), color: '#2471a3', style: 'points', ring: true },
     ],
   };
 }
@@ -79,7 +80,31 @@ function driftRates(r: Report): DriftChart | null {
   };
 }
 
-function trajectory(r: Report): { x: number[]; series: ChartSeries[] } | null {
+export interface Disagreement {
+  index: number;
+  recorded: number;
+  recomputed: number;
+}
+
+const num = (v: JsonValue | undefined): number | null => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+
+/**
+ * Where the engine recomputed an EVAL's trust debt differently from what was recorded:
+ * its findings at `/N/trust_debt/post` carry the recomputed value as `expected` and the
+ * recorded one as `actual`. The window recomputes nothing itself.
+ */
+function debtDisagreements(r: Report): Map<number, Disagreement> {
+  const out = new Map<number, Disagreement>();
+  for (const f of r.findings) {
+    const m = /^\/(\d+)\/trust_debt\/post$/.exec(f.pointer ?? '');
+    const recomputed = num(f.expected);
+    const recorded = num(f.actual);
+    if (m && recomputed !== null && recorded !== null) out.set(Number(m[1]), { index: Number(m[1]), recorded, recomputed });
+  }
+  return out;
+}
+
+function trajectory(r: Report): { x: number[]; series: ChartSeries[]; disagreements: Disagreement[] } | null {
   const t = r.details?.['trajectory'];
   if (!Array.isArray(t) || t.length === 0) return null;
   const thresholds = obj(r.details?.['debtThresholds']) ?? {};
@@ -89,10 +114,14 @@ function trajectory(r: Report): { x: number[]; series: ChartSeries[] } | null {
     return typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : null;
   });
   const colors = ['#b9770e', '#c0392b', '#7d3c98'];
+  const off = debtDisagreements(r);
   return {
     x: t.map((_, i) => i),
+    disagreements: [...off.values()].sort((a, b) => a.index - b.index),
     series: [
-      { label: 'trust debt (post)', values: posts, color: '#2471a3', style: 'line' },
+      { label: 'recorded trust debt (post)', values: posts, color: '#2471a3', style: 'line' },
+      { label: 'recomputed trust debt', values: posts.map((p, i) => off.get(i)?.recomputed ?? p), color: '#1e8449', style: 'dash' },
+      { label: 'EVAL disagrees', values: posts.map((p, i) => (off.has(i) ? p : null)), color: '#c0392b', style: 'points', ring: true },
       ...Object.entries(thresholds).map(([k, v], i) => ({ label: `threshold ${k}`, values: t.map(() => (typeof v === 'number' ? v : Number(v))), color: colors[i % colors.length]!, style: 'dash' as const })),
     ],
   };
@@ -111,9 +140,13 @@ export function TrainerView({ report }: { report: Report | null }) {
   return (
     <section className="panel" aria-labelledby="trainer-h">
       <h2 id="trainer-h">Trainer mode</h2>
-      <p className="demo-banner" role="note">
-        DEMONSTRATION. What-if replays substitute a different environment on purpose. They show how drift looks; they are never a forensic verdict and never pass.
-      </p>
+      {report?.details?.['whatIf'] !== undefined ? (
+        <p className="demo-banner" role="note" data-testid="demo-banner">
+          DEMONSTRATION. This report is a what-if replay: it substitutes a different environment on purpose. It shows how drift looks; it is never a forensic verdict and never passes.
+        </p>
+      ) : (
+        <p className="muted">A what-if replay substitutes a model version or compute shape on purpose, to show how drift looks; its report is labelled a demonstration and never passes.</p>
+      )}
       <form
         className="toolbar"
         onSubmit={(e) => {
@@ -138,7 +171,7 @@ export function TrainerView({ report }: { report: Report | null }) {
       {d && <Chart testId="chart-delta" title="|Δ| against ε per output" x={d.x} xNames={d.names} xLabel="output" series={d.series} />}
       {dr && (
         <>
-          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" series={dr.series} />
+          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" yLabel="drift rate" yRange={[0, Math.max(0.05, dr.maxRate ?? 0, ...dr.series.flatMap((x) => x.values.filter((v): v is number => typeof v === 'number'))) * 1.2]} series={dr.series} />
           {dr.governed ? (
             <p className={dr.governed.versions.some((v) => v.exceeds) ? 'small bad' : 'small'} data-testid="drift-governed">
               {governedText(dr.governed)}
@@ -148,7 +181,35 @@ export function TrainerView({ report }: { report: Report | null }) {
           )}
         </>
       )}
-      {tr && <Chart testId="chart-debt" title="ACGP trust-debt trajectory with its thresholds" x={tr.x} xLabel="evaluation" series={tr.series} />}
+      {tr && (
+        <Chart testId="chart-debt" title="ACGP trust debt per EVAL: recorded against recomputed, with its thresholds" x={tr.x} xLabel="evaluation" yLabel="trust debt" series={tr.series}>
+          {tr.disagreements.length === 0 ? (
+            <p className="small" data-testid="debt-disagreements">Every EVAL&apos;s recorded trust debt agrees with the recomputed one.</p>
+          ) : (
+            <table className="grid small bad" data-testid="debt-disagreements">
+              <caption>EVALs whose recorded trust debt disagrees with the recomputed one</caption>
+              <thead>
+                <tr>
+                  <th scope="col">EVAL</th>
+                  <th scope="col">Recorded</th>
+                  <th scope="col">Recomputed</th>
+                  <th scope="col">Δ</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tr.disagreements.map((d) => (
+                  <tr key={d.index}>
+                    <td>EVAL {d.index}</td>
+                    <td>{d.recorded}</td>
+                    <td>{d.recomputed}</td>
+                    <td>{Math.round((d.recorded - d.recomputed) * 1e9) / 1e9}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Chart>
+      )}
       {report && !d && !dr && !tr && <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>}
     </section>
   );

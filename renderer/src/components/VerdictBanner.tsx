@@ -1,6 +1,7 @@
 import type { Report } from '../../../shared/report';
 import { authenticity, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
 import type { OpenArtifact } from '../store';
+import { CopyValue } from './Copy';
 
 /** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity. */
 export function VerdictBanner({ report, artifact }: { report: Report; artifact: OpenArtifact | null }) {
@@ -10,7 +11,7 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
   const demo = report.details?.['whatIf'];
   return (
     <section className={`verdict-banner ${report.verdict}`} role="status" aria-labelledby="verdict-h" data-testid="verdict">
-      <h2 id="verdict-h">
+      <h2 id="verdict-h" tabIndex={-1}>
         <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span> <span className="kind">{report.artifact.kind}</span>
         {report.artifact.id && <span className="artifact-id"> {report.artifact.id}</span>}
         {demo !== undefined && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
@@ -19,10 +20,17 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
         {decisive ? <strong className="mono">{decisive.rule}</strong> : null}
         {decisive ? ' ' : ''}
         {plainVerdict(report)}
+        {/* What the content looked like (RPR-KIND-001: a file truncated, behind a BOM...), in the engine's words. */}
+        {typeof decisive?.actual === 'string' && <span data-testid="decisive-actual"> Found: {decisive.actual}.</span>}
       </p>
       <p className={`authenticity ${auth.level}`} data-testid="authenticity" data-status={auth.status}>
         <span className="label">Authenticity:</span> {auth.text}
       </p>
+      {report.authenticity?.keyId && (
+        <p className="small">
+          <span className="label">Signing key:</span> <CopyValue value={report.authenticity.keyId} label="the signing key id" testId="key-id" />
+        </p>
+      )}
       <dl className="meta">
         <dt>File</dt>
         <dd>
@@ -31,7 +39,7 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
         </dd>
         <dt>SHA-256</dt>
         <dd className="mono">
-          {report.artifact.sha256 ?? '—'}
+          {report.artifact.sha256 ? <CopyValue value={report.artifact.sha256} label="the artifact's SHA-256" /> : '—'}
           {hashAgrees === true && <span className="ok"> (matches the hash computed in this window)</span>}
           {hashAgrees === false && <span className="bad"> (differs from the hash computed in this window: {artifact?.localSha256})</span>}
         </dd>

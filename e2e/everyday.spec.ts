@@ -1,0 +1,142 @@
+/**
+ * Everyday affordances through the UI (web target): no console error on load or when a
+ * report replaces one showing a diff, focus follows each action, the chain tree is one Tab
+ * stop driven by arrow keys, deep links restore what was open, copy buttons, a truncated
+ * file says so.
+ */
+import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, ROOT, test } from './fixtures.js';
+
+test.describe.configure({ timeout: 120_000 });
+
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+async function openExample(page: Page, path: string): Promise<void> {
+  await page.getByTestId('tab-open').click();
+  await page.locator(`[data-example="${path}"]`).click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 30_000 });
+}
+
+test('no console error on load (favicon) nor when a report replaces one showing a diff', async ({ workbench: page, served }) => {
+  const errors = consoleErrors(page);
+  await page.goto(served!.url);
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/);
+  await openExample(page, 'dumps/whatif/drift.dump.json');
+  await page.getByTestId('tab-replay').click();
+  await expect(page.getByTestId('diff-editor').locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
+  await openExample(page, 'unknown/not-an-artifact.json');
+  await page.getByTestId('tab-replay').click();
+  await expect(page.getByTestId('diff-editor')).toHaveCount(0);
+  await page.waitForTimeout(500);
+  expect(errors).toEqual([]);
+});
+
+test('focus moves to the result of each action; the chain tree is one Tab stop with arrow keys', async ({ workbench: page }) => {
+  await openExample(page, 'dumps/fail/altered-artifact.dump.json');
+  await expect(page.locator('#verdict-h')).toBeFocused();
+  await page.getByTestId('findings').locator('tbody tr', { hasText: 'RDS-F001' }).first().press('Enter');
+  await expect(page.locator('#selected-finding')).toBeFocused();
+  const tree = page.getByTestId('chain-tree');
+  const items = tree.locator('[role="treeitem"]');
+  await expect(items).toHaveCount(12);
+  await expect(tree.locator('[tabindex="0"]')).toHaveCount(1);
+  await tree.locator('[tabindex="0"]').focus();
+  const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('data-node'));
+  await page.keyboard.press('Home');
+  const first = await focusedLabel();
+  expect(first).toBe('trust');
+  await page.keyboard.press('ArrowDown');
+  expect(await focusedLabel()).toBe('signature');
+  await page.keyboard.press('ArrowUp');
+  expect(await focusedLabel()).toBe('trust');
+  // Left on an open node closes it; Right opens it again and then enters it.
+  await page.keyboard.press('ArrowLeft');
+  await expect(tree.locator('[data-node="trust"]')).toHaveAttribute('aria-expanded', 'false');
+  await expect(items).toHaveCount(1);
+  await page.keyboard.press('ArrowRight');
+  await expect(items).toHaveCount(12);
+  await page.keyboard.press('ArrowRight');
+  expect(await focusedLabel()).toBe('signature');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  expect(await focusedLabel()).toBe('trust');
+  await page.keyboard.press('End');
+  const last = await focusedLabel();
+  expect(last).not.toBe('trust');
+  await page.keyboard.press('Enter');
+  await expect(tree.locator(`[data-node="${last}"]`)).toHaveAttribute('aria-selected', 'true');
+  await expect(tree.locator('[tabindex="0"]')).toHaveCount(1);
+  // Tab leaves the tree at once (one Tab stop, not one per node).
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('[role="tree"]') === null)).toBe(true);
+  // Every hash of the chain node and the finding's pointer has a copy button.
+  await expect(page.getByTestId('node-detail').getByRole('button', { name: /^Copy / }).first()).toBeVisible();
+});
+
+test('the hidden file inputs are not Tab stops; the visible button opens the picker', async ({ workbench: page }) => {
+  await page.getByTestId('tab-open').click();
+  await expect(page.locator('#file-input')).toHaveAttribute('tabindex', '-1');
+  await expect(page.locator('#report-input')).toHaveAttribute('tabindex', '-1');
+  const seen: string[] = [];
+  await page.getByTestId('tab-open').focus();
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    seen.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('data-testid') || document.activeElement?.tagName || ''));
+  }
+  expect(seen).not.toContain('file-input');
+  expect(seen).not.toContain('report-input');
+  expect(seen).toContain('choose-file');
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('choose-file').click()]);
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-pick-'));
+  const f = join(dir, 'picked.json');
+  writeFileSync(f, '{"type":"something.else"}');
+  await chooser.setFiles(f);
+  await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
+});
+
+test('deep links: the address names the view and the example, and a reload restores them', async ({ workbench: page }) => {
+  await openExample(page, 'dumps/fail/altered-artifact.dump.json');
+  await page.getByTestId('tab-chain').click();
+  const url = page.url();
+  expect(url).toContain('view=chain');
+  expect(url).toContain('example=dumps%2Ffail%2Faltered-artifact.dump.json');
+  // The address carries the artifact's name, never its content.
+  expect(url.length).toBeLessThan(400);
+  await page.reload();
+  await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('FAIL', { timeout: 30_000 });
+  await expect(page.getByTestId('verdict')).toContainText('altered-artifact.dump.json');
+  await expect(page.getByTestId('chain-tree')).toBeVisible();
+});
+
+test('a file opened by path is in the link too; a truncated file says "truncated" in the banner; copy buttons', async ({ workbench: page, served }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-cut-'));
+  const ex = mkdtempSync(join(tmpdir(), 'reprise-e2e-ex-'));
+  const { spawnSync } = await import('node:child_process');
+  expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', ex]).status).toBe(0);
+  const cut = join(dir, 'cut.dump.json');
+  writeFileSync(cut, readFileSync(join(ex, 'dumps', 'intact.dump.json')).subarray(0, 3000));
+  // A shared link: only the fragment differs from the open page, so load it afresh.
+  await page.goto(`${served!.url}&view=findings&path=${encodeURIComponent(cut)}`);
+  await page.reload();
+  await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001', { timeout: 30_000 });
+  await expect(page.getByTestId('decisive')).toContainText('truncated');
+  await expect(page.getByTestId('tab-findings')).toHaveAttribute('aria-selected', 'true');
+  expect(page.url()).toContain(`path=${encodeURIComponent(cut)}`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const copy = page.getByTestId('verdict').getByRole('button', { name: "Copy the artifact's SHA-256" });
+  await copy.click();
+  await expect(copy).toHaveText('Copied');
+  const sha = await page.evaluate(() => navigator.clipboard.readText());
+  expect(sha).toMatch(/^sha256:[0-9a-f]{64}$/);
+});
