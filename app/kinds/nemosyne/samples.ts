@@ -268,6 +268,6 @@ export function samplePackages(): SamplePackage[] {
 export function sampleSupportFiles(): { name: string; bytes: string; note: string }[] {
   return [
     { name: ADAPTER_FILE, bytes: EXAMPLE_ADAPTER_SOURCE, note: 'the example kernel adapter (--kernel-adapter packages/kernel-adapter.mjs): a stand-in, not Nemosyne\'s kernel' },
-    { name: PROFILES_FILE, bytes: sampleProfiles(), note: 'the example authority\'s consumer profile registry (--profiles packages/profiles.json)' },
+    { name: PROFILES_FILE, bytes: sampleProfiles(), note: 'the example authority\'s profile registry (--profiles packages/profiles.json): upstream\'s two requirement profiles descriptive-summary/v1 and inferential-claim/v1, upstream\'s governed consumer and one optional example consumer (docs/nemosyne-profiles.example.json)' },
   ];
 }
