@@ -199,24 +199,27 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   if (hasFail(st.findings)) return result(id);
 
   // 5. Consumers against the authority's registry.
-  if (v >= 3 && envelope) {
-    if (!ctx.options.profiles) {
-      st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (--profiles FILE): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
-    } else {
-      const registry = await loadProfiles(ctx.options.profiles);
-      st.details['profileAuthority'] = registry.authority;
-      const bindings = bindConsumers(envelope, registry);
-      st.details['consumers'] = bindings.map((b) => ({ consumerId: b.consumerId, receiptId: b.use?.receiptId ?? null, requirementProfileId: b.use?.requirementProfileId ?? null, status: b.status, code: b.code }));
-      // Upstream's loader refuses on the first binding that is not a RESOLVED use.
-      const first = bindings.find((b) => b.code !== null);
-      if (first) st.details['refusal'] = { code: first.code, status: first.status };
-      for (const b of bindings) if (b.finding) st.findings.push(b.finding);
-    }
-  }
+  if (v >= 3 && envelope) await checkConsumers(envelope, ctx, st);
 
   // 6. The investigation digest, through a kernel adapter.
   await checkInvestigationDigest(manifest, envelope, envelopeValue, byName, ctx, st);
   return result(id);
+}
+
+/** Step 5: bind and resolve every use (profiles.ts), recording each binding in the details. */
+async function checkConsumers(envelope: Envelope, ctx: KindContext, st: State): Promise<void> {
+  if (!ctx.options.profiles) {
+    st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (--profiles FILE): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
+    return;
+  }
+  const registry = await loadProfiles(ctx.options.profiles);
+  st.details['profileAuthority'] = registry.authority;
+  const bindings = bindConsumers(envelope, registry);
+  st.details['consumers'] = bindings.map((b) => ({ consumerId: b.consumerId, receiptId: b.use?.receiptId ?? null, requirementProfileId: b.use?.requirementProfileId ?? null, status: b.status, code: b.code }));
+  // Upstream's loader refuses on the first binding that is not a RESOLVED use.
+  const first = bindings.find((b) => b.code !== null);
+  if (first) st.details['refusal'] = { code: first.code, status: first.status };
+  for (const b of bindings) if (b.finding) st.findings.push(b.finding);
 }
 
 function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) => boolean, get: (n: string) => Buffer | null, st: State): void {
