@@ -1,7 +1,9 @@
 /**
  * `reprise examples`: Nemosyne investigation packages under packages/ (intact V1-V4, one
- * corrupted variant per refusal code and manifest rule), plus the example kernel adapter
- * and profile registry that the notes name.
+ * corrupted variant per refusal code and manifest rule, one V3 per consumer binding and
+ * resolution outcome), plus the example kernel adapter and the example profile registry
+ * (upstream's two requirement profiles; docs/nemosyne-profiles.example.json) that the
+ * notes name.
  */
 import { samplePackages, sampleSupportFiles } from '../kinds/nemosyne/samples.js';
 import type { ExampleFile, ExampleWriter } from './index.js';

@@ -6,7 +6,7 @@ import { deterministicPart } from '../../app/core/report.js';
 import { UsageError } from '../../app/engine/run.js';
 import { packagesWriter } from '../../app/examples/packages.js';
 import { datasetIdentityHex } from '../../app/kinds/nemosyne/dataset-identity.js';
-import { buildPackageParts, exampleRestoredState, packPackage, sampleProfiles } from '../../app/kinds/nemosyne/package-writer.js';
+import { buildPackageParts, exampleRestoredState, packPackage } from '../../app/kinds/nemosyne/package-writer.js';
 import { samplePackages } from '../../app/kinds/nemosyne/samples.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ROOT, SHARED } from '../helpers/cli.js';
@@ -124,15 +124,6 @@ describe('governed verification', () => {
     const r = await verify(packPackage(buildPackageParts(3)), { ...support.flags, kernelAdapter: other });
     expect(r.verdict).toBe('fail');
     expect(rules(r)).toContain('DATASET_MISMATCH');
-  });
-
-  it('a weaker profile, an unknown consumer and a missing use are each refused with their code', async () => {
-    const reg = join(support.dir, 'two-consumers.json');
-    writeFileSync(reg, sampleProfiles([{ consumerId: 'atlas.report', requirementProfileId: 'profile.report.v1', receiptDependent: true }]));
-    const r = await verify(packPackage(buildPackageParts(3)), { ...support.flags, profiles: reg });
-    expect(r.verdict).toBe('unavailable');
-    const f = r.findings.find((x) => x.rule === 'CONSUMER_POLICY_REFUSED')!;
-    expect(f.expected).toBe('atlas.report');
   });
 
   it('a malformed profile registry is a usage error (exit 3), not a verdict', async () => {

@@ -16,10 +16,29 @@ export interface Use {
   requirementProfileId: string;
 }
 
+/**
+ * What a requirement profile reads of a receipt (upstream's `axisSatisfied` and the
+ * assumption checks of `evaluateEvidenceReceiptAgainstProfileV1`), taken from a receipt
+ * that parsed closed.
+ */
+export interface ReceiptFacts {
+  assumptions: { assumption: string; status: string }[];
+  /** measurementContext.status is ESTABLISHED. */
+  measurementEstablished: boolean;
+  /** measurementContext.analyticalAdmission.status, null when absent or NOT_ESTABLISHED. */
+  admission: string | null;
+  hasGeometry: boolean;
+  hasUncertainty: boolean;
+  hasStability: boolean;
+  sensitivityCount: number;
+}
+
 export interface Envelope {
   bundleDatasetFingerprint: string | null;
   bundleKernelVersion: string | null;
   receiptIds: string[];
+  /** By receipt id, first occurrence (a duplicate id is a failure anyway). */
+  receipts: Map<string, ReceiptFacts>;
   uses: Use[];
 }
 
@@ -124,7 +143,7 @@ function describe(v: unknown): string {
 /** Parses the envelope value closed; the findings are all `fail`. */
 export function checkEnvelope(value: unknown): { envelope: Envelope; findings: Finding[] } {
   const c = new Closed();
-  const env: Envelope = { bundleDatasetFingerprint: null, bundleKernelVersion: null, receiptIds: [], uses: [] };
+  const env: Envelope = { bundleDatasetFingerprint: null, bundleKernelVersion: null, receiptIds: [], receipts: new Map(), uses: [] };
   const root = c.record(value, '');
   if (root) {
     c.exact(root, ['schemaVersion', 'bundle', 'uses'], '');
@@ -149,10 +168,8 @@ export function checkEnvelope(value: unknown): { envelope: Envelope; findings: F
       triples.add(key);
       env.uses.push({ consumerId, receiptId, requirementProfileId });
     });
-    const ids = new Set(env.receiptIds);
-    env.uses.forEach((u, i) => {
-      if (!ids.has(u.receiptId)) c.rule('RPR-NEM-038', `the use refers to receipt "${u.receiptId}", which the bundle does not hold`, `/uses/${i}/receiptId`, [...ids], u.receiptId);
-    });
+    // Whether each use's receipt exists is not a parse rule (upstream's parser leaves it
+    // to the governed loader): a missing one resolves to RECEIPT_NOT_FOUND (profiles.ts).
   }
   return { envelope: env, findings: c.findings };
 }
@@ -174,8 +191,25 @@ function checkBundle(value: unknown, c: Closed, env: Envelope): void {
     else {
       seen.add(id);
       env.receiptIds.push(id);
+      env.receipts.set(id, receiptFacts(r as Obj));
     }
   });
+}
+
+/** Only meaningful once the receipt parsed without findings (resolution never runs otherwise). */
+function receiptFacts(r: Obj): ReceiptFacts {
+  const mc = (r['measurementContext'] ?? {}) as Obj;
+  const admission = mc['analyticalAdmission'];
+  const assumptions = Array.isArray(r['assumptions']) ? (r['assumptions'] as Obj[]) : [];
+  return {
+    assumptions: assumptions.map((a) => ({ assumption: String(a?.['assumption']), status: String(a?.['status']) })),
+    measurementEstablished: mc['status'] === 'ESTABLISHED',
+    admission: typeof admission === 'object' && admission !== null ? String((admission as Obj)['status']) : null,
+    hasGeometry: r['geometry'] !== null,
+    hasUncertainty: r['uncertainty'] !== null,
+    hasStability: r['stability'] !== null,
+    sensitivityCount: Array.isArray(r['sensitivity']) ? r['sensitivity'].length : 0,
+  };
 }
 
 const RECEIPT_KEYS = ['receiptId', 'claimId', 'estimand', 'measurementContext', 'geometry', 'assumptions', 'sampleSupport', 'uncertainty', 'stability', 'sensitivity', 'limitations', 'methodProvenance'];

@@ -9,9 +9,10 @@ import { DATASET_IDENTITY_ALGORITHM } from './dataset-identity.js';
 
 export type FormatVersion = 1 | 2 | 3 | 4;
 export const DIGEST_V2 = 'sha256-canonical-investigation-v2';
+/** V3 and V4 alike: upstream labels V4's digest `…-v3`, and no upstream reader accepts `…-v4`. */
 export const DIGEST_V3 = 'sha256-canonical-investigation-v3';
-/** Upstream labels V4's digest `…-v3`; a `…-v4` label is accepted too. */
-export const DIGEST_V4 = 'sha256-canonical-investigation-v4';
+/** Manifest members a V1/V2 reader removes before validating (upstream's `manifestInput`). */
+const GOVERNED_ONLY = ['evidenceReceiptDigest', 'formaDigest'] as const;
 
 export interface Manifest {
   formatVersion: FormatVersion;
@@ -61,13 +62,14 @@ const KNOWN: Record<string, { kind: Kind; required: boolean }> = {
 };
 
 const NESTED: Record<string, Record<string, { kind: Kind; required: boolean }>> = {
+  // Every member optional (upstream v.nullish): the exporter writes `{}` by default.
   researchContext: {
-    studyId: { kind: 'string', required: true },
-    researchQuestion: { kind: 'string', required: true },
-    hypothesis: { kind: 'string', required: true },
-    variablesOfInterest: { kind: 'stringArray', required: true },
-    currentTask: { kind: 'string', required: true },
-    observerMode: { kind: 'string', required: true },
+    studyId: { kind: 'string', required: false },
+    researchQuestion: { kind: 'string', required: false },
+    hypothesis: { kind: 'string', required: false },
+    variablesOfInterest: { kind: 'stringArray', required: false },
+    currentTask: { kind: 'string', required: false },
+    observerMode: { kind: 'boolean', required: false },
   },
   representationModel: { fitnessModelVersion: { kind: 'string', required: true }, fitnessModelArtifactHash: { kind: 'string', required: false } },
   evidenceSummary: { observationsCount: { kind: 'number', required: true }, findingsCount: { kind: 'number', required: true }, annotationsCount: { kind: 'number', required: true } },
@@ -135,7 +137,10 @@ export function checkManifest(value: unknown, findings: Finding[]): Manifest | n
     findings.push(fail('RPR-NEM-003', 'formatVersion is not exactly 1, 2, 3 or 4: Reprise does not guess a version', { pointer: M + '/formatVersion', expected: [1, 2, 3, 4], actual: (fv as never) ?? null }));
     return null;
   }
-  checkMembers(m, KNOWN, '', findings);
+  // V1/V2: the governed-only digests are dropped before validation, whatever they hold.
+  const carried = fv <= 2 ? GOVERNED_ONLY.filter((k) => Object.hasOwn(m, k)) : [];
+  const validated = carried.length ? Object.fromEntries(Object.entries(m).filter(([k]) => !carried.includes(k as never))) : m;
+  checkMembers(validated, KNOWN, '', findings);
   const man: Manifest = {
     formatVersion: fv,
     raw: m,
@@ -145,47 +150,57 @@ export function checkManifest(value: unknown, findings: Finding[]): Manifest | n
     analyticalKernelVersion: str(m['analyticalKernelVersion']),
     investigationDigest: str(m['investigationDigest']),
     investigationDigestAlgorithm: str(m['investigationDigestAlgorithm']),
-    evidenceReceiptDigest: str(m['evidenceReceiptDigest']),
-    formaDigest: str(m['formaDigest']),
+    evidenceReceiptDigest: fv >= 3 ? str(m['evidenceReceiptDigest']) : null,
+    formaDigest: fv >= 3 ? str(m['formaDigest']) : null,
     commandCount: num(m['commandCount']),
     discoveryCount: num(m['discoveryCount']),
     nilOutcomeCount: num(m['nilOutcomeCount']),
     hasRepresentationModel: present(m['representationModel']),
   };
+  checkVersionRules(man, findings);
+  if (carried.length) {
+    findings.push(info('RPR-NEM-024', `a V${fv} manifest carries ${carried.join(' and ')}: V1/V2 readers remove ${carried.length > 1 ? 'them' : 'it'} before validation, so any value is accepted and carries no authority; a V${fv} package never carries governed-receipt capability`, { pointer: `${M}/${carried[0]}` }));
+  }
+  return man;
+}
+
+/**
+ * Each version's own rules, after upstream's assertSupportedManifestIdentityContract
+ * (TsatsuAmable/nemosyne src/session/NemosynePackage.ts). A V1's dataset identity is
+ * checked later (verify.ts), as upstream's replay runner branches on it.
+ */
+function checkVersionRules(man: Manifest, findings: Finding[]): void {
+  const m = man.raw;
+  const fv = man.formatVersion;
   const algo = man.investigationDigestAlgorithm;
   const hex = (field: keyof Manifest & string, rule: string) => {
     const v = man[field];
     if (typeof v === 'string' && !HEX64.test(v)) findings.push(fail(rule, `${field} is not 64 lowercase hex digits`, { pointer: `${M}/${field}`, expected: '64 lowercase hex digits', actual: v }));
   };
   if (fv === 1) {
-    if (present(m['investigationDigestAlgorithm'])) findings.push(fail('RPR-NEM-010', 'a V1 manifest declares a digest algorithm (V1 may not)', { pointer: M + '/investigationDigestAlgorithm', expected: 'absent', actual: algo }));
-    if (present(m['datasetIdentityAlgorithm'])) findings.push(fail('RPR-NEM-010', 'a V1 manifest declares a dataset identity algorithm (V1 may not)', { pointer: M + '/datasetIdentityAlgorithm', expected: 'absent', actual: str(m['datasetIdentityAlgorithm']) }));
-    if (man.datasetFingerprint !== null && !/^[0-9]+$/.test(man.datasetFingerprint)) {
-      findings.push(fail('RPR-NEM-011', 'a V1 datasetFingerprint is decimal digits', { pointer: M + '/datasetFingerprint', expected: 'decimal digits', actual: man.datasetFingerprint }));
+    // Upstream's only V1 rule; an empty string is no declaration there either.
+    if (typeof m['investigationDigestAlgorithm'] === 'string' && m['investigationDigestAlgorithm'] !== '') {
+      findings.push(fail('RPR-NEM-010', 'a V1 manifest declares investigationDigestAlgorithm (a format-v1 package cannot)', { pointer: M + '/investigationDigestAlgorithm', expected: 'absent', actual: algo }));
     }
-  } else {
-    if (m['datasetIdentityAlgorithm'] !== DATASET_IDENTITY_ALGORITHM) {
-      findings.push(fail('RPR-NEM-013', `a V${fv} manifest declares datasetIdentityAlgorithm ${DATASET_IDENTITY_ALGORITHM}`, { pointer: M + '/datasetIdentityAlgorithm', expected: DATASET_IDENTITY_ALGORITHM, actual: str(m['datasetIdentityAlgorithm']) }));
-    }
-    hex('datasetFingerprint', 'RPR-NEM-014');
-    hex('investigationDigest', 'RPR-NEM-017');
+    return;
   }
-  if (fv === 2 && algo !== null && algo !== DIGEST_V2) {
-    findings.push(fail('RPR-NEM-015', 'a V2 manifest\'s digest algorithm is absent (legacy) or sha256-canonical-investigation-v2', { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V2, actual: algo }));
+  if (m['datasetIdentityAlgorithm'] !== DATASET_IDENTITY_ALGORITHM) {
+    findings.push(fail('RPR-NEM-013', `a V${fv} manifest declares datasetIdentityAlgorithm ${DATASET_IDENTITY_ALGORITHM}`, { pointer: M + '/datasetIdentityAlgorithm', expected: DATASET_IDENTITY_ALGORITHM, actual: str(m['datasetIdentityAlgorithm']) }));
   }
-  if (fv >= 3) {
-    const required: (keyof Manifest & string)[] = ['analyticalDatasetFingerprint', 'analyticalKernelVersion', 'investigationDigest', 'evidenceReceiptDigest', 'investigationDigestAlgorithm'];
-    if (fv === 4) required.push('formaDigest');
-    for (const f of required) if (man[f] === null) findings.push(fail('RPR-NEM-016', `a V${fv} manifest must declare ${f}`, { pointer: `${M}/${f}`, expected: 'present', actual: 'absent' }));
-    const allowed = fv === 3 ? [DIGEST_V3] : [DIGEST_V3, DIGEST_V4];
-    if (algo !== null && !allowed.includes(algo)) findings.push(fail('RPR-NEM-015', `a V${fv} manifest's digest algorithm must be ${allowed.join(' or ')}`, { pointer: M + '/investigationDigestAlgorithm', expected: allowed.length === 1 ? allowed[0]! : allowed, actual: algo }));
-    hex('analyticalDatasetFingerprint', 'RPR-NEM-017');
-    hex('evidenceReceiptDigest', 'RPR-NEM-017');
-    if (fv === 4) hex('formaDigest', 'RPR-NEM-017');
-  } else {
-    if (man.evidenceReceiptDigest !== null || man.formaDigest !== null) {
-      findings.push(info('RPR-NEM-024', `a V${fv} manifest carries evidenceReceiptDigest/formaDigest: V1/V2 readers ignore them and a V${fv} package never carries governed-receipt capability`));
-    }
+  hex('datasetFingerprint', 'RPR-NEM-014');
+  hex('investigationDigest', 'RPR-NEM-017');
+  if (fv === 2) {
+    if (algo !== null && algo !== DIGEST_V2) findings.push(fail('RPR-NEM-015', "a V2 manifest's digest algorithm is absent (legacy) or sha256-canonical-investigation-v2", { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V2, actual: algo }));
+    return;
   }
-  return man;
+  const required: (keyof Manifest & string)[] = ['analyticalDatasetFingerprint', 'analyticalKernelVersion', 'investigationDigest', 'evidenceReceiptDigest', 'investigationDigestAlgorithm'];
+  if (fv === 4) required.push('formaDigest');
+  for (const f of required) if (man[f] === null || man[f] === '') findings.push(fail('RPR-NEM-016', `a V${fv} manifest must declare ${f}`, { pointer: `${M}/${f}`, expected: 'present', actual: man[f] === '' ? '' : 'absent' }));
+  if (man.kernelVersion === '') findings.push(fail('RPR-NEM-016', `a V${fv} manifest must declare an explicit kernelVersion`, { pointer: `${M}/kernelVersion`, expected: 'present', actual: '' }));
+  if (algo !== null && algo !== '' && algo !== DIGEST_V3) {
+    findings.push(fail('RPR-NEM-015', `a V${fv} manifest's digest algorithm must be ${DIGEST_V3}${fv === 4 ? ' (upstream labels V4 so; no reader accepts a -v4 label)' : ''}`, { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V3, actual: algo }));
+  }
+  hex('analyticalDatasetFingerprint', 'RPR-NEM-017');
+  hex('evidenceReceiptDigest', 'RPR-NEM-017');
+  if (fv === 4) hex('formaDigest', 'RPR-NEM-017');
 }

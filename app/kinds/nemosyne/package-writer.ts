@@ -92,8 +92,12 @@ export const SAMPLE_COMMANDS = [
   { seq: 3, type: 'summarize', column: 'petalLength', at: 1790000002000 },
 ];
 
-export const SAMPLE_CONSUMER = 'atlas.cluster-summary';
-export const SAMPLE_PROFILE = 'profile.cluster-summary.v2';
+/** Upstream's one governed consumer (GovernedConsumerAttestation.ts) and the profile it is held to. */
+export const SAMPLE_CONSUMER = 'nemosyne:consumer/descriptive-statistics/v1';
+export const SAMPLE_PROFILE = 'descriptive-summary/v1';
+/** The example authority's second consumer, held to upstream's stricter profile and not required. */
+export const INFERENTIAL_CONSUMER = 'reprise-example:consumer/inferential-claim';
+export const INFERENTIAL_PROFILE = 'inferential-claim/v1';
 
 export function sampleReceipt(analyticalFingerprint: string, id = 'rcpt-0001', kernel = EXAMPLE_KERNEL): Record<string, unknown> {
   return {
@@ -129,6 +133,8 @@ export interface PackageOptions {
   extraFiles?: { name: string; data: Buffer }[];
   /** Kernel version the package declares (default EXAMPLE_KERNEL). */
   kernel?: string;
+  /** Manifest edits applied last (after the digests: the investigation digest covers no manifest member). */
+  manifest?: (m: Record<string, unknown>) => void;
 }
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v, null, 2), 'utf8');
@@ -169,6 +175,13 @@ export function buildPackageParts(version: FormatVersion, opts: PackageOptions =
   if (version >= 3) m['analyticalKernelVersion'] = kernel;
   m['createdAt'] = 1790000000000;
   m['commandCount'] = commandCount;
+  if (version >= 2) {
+    // What upstream's exporter writes beside the identities (NemosyneSession.exportPortablePackage).
+    m['discoveryCount'] = 0;
+    m['nilOutcomeCount'] = 0;
+    m['researchContext'] = {};
+    m['evidenceSummary'] = { observationsCount: 0, findingsCount: 0, annotationsCount: 0 };
+  }
   const withDigest = opts.digest ?? version >= 2;
   if (version >= 3) {
     const receipts = files.find((f) => f.name === ENTRY.receipts)!.data;
@@ -183,6 +196,7 @@ export function buildPackageParts(version: FormatVersion, opts: PackageOptions =
     m['investigationDigest'] = investigationDigest(root);
   }
   m['environment'] = { platform: 'reprise-examples', webxrSupported: false };
+  opts.manifest?.(m);
   if (opts.extraFiles) files.push(...opts.extraFiles);
   return { version, manifest: m, files };
 }
@@ -197,17 +211,29 @@ export function packPackage(p: PackageParts, tweak?: (a: RawArchive) => RawArchi
   return buildZip(tweak ? tweak(a) : a);
 }
 
-/** The profile registry that governs the sample packages' consumer. */
-export function sampleProfiles(extra: { consumerId: string; requirementProfileId: string; receiptDependent: boolean }[] = []): string {
-  return (
-    JSON.stringify(
-      {
-        type: 'reprise.nemosyne-profiles/v1',
-        authority: 'Reprise example authority',
-        consumers: [{ consumerId: SAMPLE_CONSUMER, requirementProfileId: SAMPLE_PROFILE, receiptDependent: true }, ...extra],
-      },
-      null,
-      2,
-    ) + '\n'
-  );
+type RegistryConsumer = { consumerId: string; requirementProfileId: string; receiptDependent: boolean };
+
+/**
+ * The example authority's profile registry: upstream's two minted profiles
+ * (EvidenceRequirementProfile.ts), upstream's governed consumer under
+ * `descriptive-summary/v1` (ConsumerPolicyRegistry.ts), and one example consumer under
+ * `inferential-claim/v1` that packages may omit. docs/nemosyne-profiles.example.json is
+ * this file; a test keeps them equal.
+ */
+export function sampleProfiles(opts: { consumers?: RegistryConsumer[]; extraProfiles?: unknown[] } = {}): string {
+  const consumers = opts.consumers ?? [
+    { consumerId: SAMPLE_CONSUMER, requirementProfileId: SAMPLE_PROFILE, receiptDependent: true },
+    { consumerId: INFERENTIAL_CONSUMER, requirementProfileId: INFERENTIAL_PROFILE, receiptDependent: false },
+  ];
+  const registry = {
+    type: 'reprise.nemosyne-profiles/v2',
+    authority: 'Reprise example authority',
+    profiles: [
+      { profileId: SAMPLE_PROFILE, requiredAxes: [], assumptionRequirement: { refuseViolated: true, refuseUnresolved: false } },
+      { profileId: INFERENTIAL_PROFILE, requiredAxes: ['measurementContextEstablished', 'uncertainty'], assumptionRequirement: { refuseViolated: true, refuseUnresolved: true } },
+      ...(opts.extraProfiles ?? []),
+    ],
+    consumers,
+  };
+  return JSON.stringify(registry, null, 2) + '\n';
 }

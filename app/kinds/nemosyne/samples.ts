@@ -7,8 +7,9 @@
  */
 import { sha256Hex } from '../../core/hash.js';
 import { buildZip, deflateRaw as deflate, type RawArchive, type RawEntry } from '../../zip/writer.js';
-import { buildPackageParts, EXAMPLE_ADAPTER_SOURCE, packageEntries, packPackage, sampleProfiles, SAMPLE_CONSUMER, type PackageParts } from './package-writer.js';
-import { DIGEST_V2 } from './manifest.js';
+import { buildPackageParts, EXAMPLE_ADAPTER_SOURCE, INFERENTIAL_CONSUMER, INFERENTIAL_PROFILE, packageEntries, packPackage, sampleProfiles, SAMPLE_CONSUMER, SAMPLE_DATASET, SAMPLE_PROFILE, type PackageParts } from './package-writer.js';
+import { DATASET_IDENTITY_ALGORITHM, datasetIdentityHex } from './dataset-identity.js';
+import { DIGEST_V2, DIGEST_V3 } from './manifest.js';
 import { ENTRY } from './verify.js';
 
 type Verdict = 'pass' | 'fail' | 'unavailable';
@@ -141,16 +142,27 @@ function packageSamples(): SamplePackage[] {
   add('manifest/006-empty-dataset', 'an empty data/dataset.raw', setFile(base, ENTRY.dataset, Buffer.alloc(0)), failWith('RPR-NEM-006'));
   add('manifest/007-empty-ledger', 'commandCount 3 with an empty commands.log', setFile(base, ENTRY.commands, Buffer.from('[]')), failWith('RPR-NEM-007'));
   add('manifest/007-ledger-not-array', 'commands.log is a JSON object, not the event array', setFile(base, ENTRY.commands, Buffer.from('{"events":[]}')), failWith('RPR-NEM-007'));
-  add('manifest/019-command-count', 'commandCount differs from the ledger length (a warning: upstream accepts it)', withManifest(base, (m) => (m['commandCount'] = 4)), { verdict: 'unavailable', rule: 'RPR-NEM-019' }, { verdict: 'pass', rule: 'RPR-NEM-019' });
+  add('manifest/019-command-count', 'commandCount 4 with 3 events in the ledger: upstream\'s replay refuses the mismatch', withManifest(base, (m) => (m['commandCount'] = 4)), failWith('RPR-NEM-019'));
+  add('manifest/019-command-count-legacy', 'a legacy V2 (no digest algorithm, no digest) whose commandCount differs: a warning, as upstream\'s legacy replay never compares them', buildPackageParts(2, { digest: false, manifest: (m) => (m['commandCount'] = 7) }), { verdict: 'pass', rule: 'RPR-NEM-019' });
+  add('manifest/004-research-context-empty', 'researchContext {} as the exporter writes it, on a V2', buildPackageParts(2, { digest: false }), { verdict: 'pass' });
+  add('manifest/004-observer-mode-string', 'researchContext.observerMode "false" (a string, not a boolean)', withManifest(base, (m) => (m['researchContext'] = { studyId: 'study-1', observerMode: 'false' })), failWith('RPR-NEM-004'));
+  add('manifest/004-research-context-full', 'every researchContext member, observerMode a boolean', withManifest(base, (m) => (m['researchContext'] = { studyId: 'study-1', researchQuestion: 'q', hypothesis: 'h', variablesOfInterest: ['petalLength'], currentTask: 't', observerMode: false })), noFlagsV3, { verdict: 'pass' });
   add('manifest/008-representation-missing', 'a representation model without investigation/representation.json', withManifest(base, (m) => (m['representationModel'] = { fitnessModelVersion: '1' })), failWith('RPR-NEM-008'));
   add('manifest/009-unknown-entry', 'an entry outside the format (a warning)', v3({ extraFiles: [{ name: 'notes.txt', data: Buffer.from('hi') }] }), { verdict: 'unavailable', rule: 'RPR-NEM-009' }, { verdict: 'pass', rule: 'RPR-NEM-009' });
   const v1 = buildPackageParts(1);
-  add('manifest/010-v1-digest-algorithm', 'a V1 manifest declaring a digest algorithm', withManifest(v1, (m) => (m['investigationDigestAlgorithm'] = DIGEST_V2)), failWith('RPR-NEM-010'));
-  add('manifest/011-v1-fingerprint', 'a V1 fingerprint that is not decimal', withManifest(v1, (m) => (m['datasetFingerprint'] = 'a'.repeat(64))), failWith('RPR-NEM-011'));
+  add('manifest/010-v1-digest-algorithm', 'a V1 manifest declaring a digest algorithm (upstream\'s one V1 rule)', withManifest(v1, (m) => (m['investigationDigestAlgorithm'] = DIGEST_V2)), failWith('RPR-NEM-010'));
+  const canonical = datasetIdentityHex(SAMPLE_DATASET);
+  const v1Canonical = (algorithm: string | null, fingerprint: string) =>
+    buildPackageParts(1, { manifest: (m) => { m['datasetFingerprint'] = fingerprint; if (algorithm !== null) m['datasetIdentityAlgorithm'] = algorithm; } });
+  add('intact/v1-canonical-identity', 'a V1 declaring sha256-canonical-dataset-v1 with its 64-hex fingerprint: checked like a V2', v1Canonical(DATASET_IDENTITY_ALGORITHM, canonical), { verdict: 'pass' });
+  add('digest/022-v1-canonical-identity', 'a V1 declaring sha256-canonical-dataset-v1 with a fingerprint of other data', v1Canonical(DATASET_IDENTITY_ALGORITHM, 'b'.repeat(64)), failWith('RPR-NEM-022'));
+  add('manifest/011-v1-other-identity-name', 'a V1 naming another identity algorithm: upstream ignores the name and checks the canonical identity (a warning)', v1Canonical('sha1-dataset', canonical), { verdict: 'pass', rule: 'RPR-NEM-011' });
+  add('manifest/024-v1-legacy-metadata', 'a V1 carrying formaDigest {historicallyUnknown: true} and an evidenceReceiptDigest: removed before validation, no authority', withManifest(v1, (m) => { m['evidenceReceiptDigest'] = 'not a digest'; m['formaDigest'] = { historicallyUnknown: true }; }), { verdict: 'unavailable', rule: 'RPR-NEM-024' });
   const v2 = buildPackageParts(2);
   add('manifest/013-v2-identity-algorithm', 'a V2 manifest naming another dataset identity algorithm', withManifest(v2, (m) => (m['datasetIdentityAlgorithm'] = 'sha1-dataset')), failWith('RPR-NEM-013'));
   add('manifest/014-v2-fingerprint-format', 'a V2 fingerprint in upper-case hex', withManifest(v2, (m) => (m['datasetFingerprint'] = String(m['datasetFingerprint']).toUpperCase())), failWith('RPR-NEM-014'));
   add('manifest/015-v3-algorithm', 'a V3 manifest declaring the v2 digest algorithm', withManifest(base, (m) => (m['investigationDigestAlgorithm'] = DIGEST_V2)), failWith('RPR-NEM-015'));
+  add('manifest/015-v4-label', 'a V4 labelled sha256-canonical-investigation-v4, which no upstream reader accepts', withManifest(buildPackageParts(4), (m) => (m['investigationDigestAlgorithm'] = DIGEST_V3.replace(/v3$/, 'v4'))), failWith('RPR-NEM-015'));
   add('manifest/016-v3-missing-declaration', 'a V3 manifest without analyticalKernelVersion (never retried as V2)', withManifest(base, (m) => delete m['analyticalKernelVersion']), failWith('RPR-NEM-016'));
   add('manifest/017-v3-digest-format', 'a V3 evidenceReceiptDigest that is not 64 hex digits', withManifest(base, (m) => (m['evidenceReceiptDigest'] = 'abc')), failWith('RPR-NEM-017'));
   add('manifest/018-v3-no-receipts', 'a V3 package without its reserved receipt entry', setFile(base, ENTRY.receipts, null), failWith('RPR-NEM-018'));
@@ -183,7 +195,6 @@ function packageSamples(): SamplePackage[] {
   env('035-assumption-status', 'an assumption status outside the enumeration', 'RPR-NEM-035', (e) => void ((receipt0(e)['assumptions'] as Env[])[0]!['status'] = 'assumed'));
   env('036-sample-support', 'rowsExcluded is not totalRows - rowsUsed', 'RPR-NEM-036', (e) => void ((receipt0(e)['sampleSupport'] as Env)['rowsExcluded'] = 2));
   env('037-receipt-provenance', "a receipt's provenance names another kernel than its bundle", 'RPR-NEM-037', (e) => void ((receipt0(e)['methodProvenance'] as Env)['kernelVersion'] = 'nemosyne-kernel/0.1.0'));
-  env('038-unknown-receipt', 'a use referring to a receipt the bundle lacks', 'RPR-NEM-038', (e) => void (uses(e)[0]!['receiptId'] = 'rcpt-9999'));
   env('DATASET_MISMATCH', "the bundle's dataset is not the manifest's analytical dataset", 'DATASET_MISMATCH', (e) => {
     const other = 'f'.repeat(64);
     bundle(e)['datasetFingerprint'] = other;
@@ -201,11 +212,50 @@ function packageSamples(): SamplePackage[] {
     return withManifest(setFile(base, ENTRY.receipts, b), (m) => (m['evidenceReceiptDigest'] = sha256Hex(b)));
   })();
   add('governed/INVESTIGATION_DIGEST_MISMATCH', 'a receipt edited and only its member hash updated: the investigation digest still refuses it', memberOnly, noFlagsV3, failWith('INVESTIGATION_DIGEST_MISMATCH'));
-  add('governed/CONSUMER_NOT_GOVERNED', 'a use by a consumer the registry does not know', v3({ envelope: (e) => ({ ...e, uses: [...uses(e), { consumerId: 'ungoverned.exporter', receiptId: 'rcpt-0001', requirementProfileId: 'profile.any' }] }) }), noFlagsV3, { verdict: 'unavailable', rule: 'CONSUMER_NOT_GOVERNED' });
-  add('governed/CONSUMER_POLICY_REFUSED', 'a use recorded under a weaker profile than the registry holds', v3({ envelope: (e) => ({ ...e, uses: [{ consumerId: SAMPLE_CONSUMER, receiptId: 'rcpt-0001', requirementProfileId: 'profile.cluster-summary.v1-lenient' }] }) }), noFlagsV3, { verdict: 'unavailable', rule: 'CONSUMER_POLICY_REFUSED' });
-  add('governed/CONSUMER_POLICY_REFUSED-no-use', 'a receipt-dependent consumer with no use: emptiness cannot bypass policy', v3({ envelope: (e) => ({ ...e, uses: [] }) }), noFlagsV3, { verdict: 'unavailable', rule: 'CONSUMER_POLICY_REFUSED' });
+  governedSamples(add, noFlagsV3);
   add('governed/KERNEL_MISMATCH-adapter', 'a package replayed by kernel nemosyne-kernel/2.4.0, which the example adapter is not', v3({ kernel: 'nemosyne-kernel/2.4.0' }), noFlagsV3, { verdict: 'unavailable', rule: 'KERNEL_MISMATCH' });
   return out;
+}
+
+type Add = (name: string, note: string, parts: PackageParts | Buffer, expect: Expectation, withFlags?: Expectation) => void;
+
+/** A V3 whose envelope gets extra uses and whose first receipt is edited (digests kept consistent). */
+function governed(extraUses: Env[], editReceipt?: (r: Env) => void, keepSampleUse = true): PackageParts {
+  return v3({
+    envelope: (e) => {
+      const c = structuredClone(e);
+      if (editReceipt) editReceipt(receipt0(c));
+      c['uses'] = [...(keepSampleUse ? uses(c) : []), ...extraUses];
+      return c;
+    },
+  });
+}
+
+const ESTABLISHED = (admission: Env | null): Env => ({
+  status: 'ESTABLISHED',
+  records: [{ model: { column: 'petalLength', scale: 'ratio', observationStructure: 'iid', compositionalGroup: null }, status: 'declared', basis: [{ source: 'codebook', rationale: 'length in cm' }] }],
+  semanticAdmissionPolicy: 'requireDeclared',
+  analyticalAdmission: admission,
+});
+const satisfied = (r: Env) => void (r['assumptions'] = [{ assumption: 'independence', status: 'satisfied', detail: 'rows are independent plants' }]);
+
+/**
+ * Step 5, one sample per binding refusal and resolution outcome of upstream's
+ * bindConsumerUsesV1 / evaluateEvidenceReceiptAgainstProfileV1, under packages/profiles.json.
+ */
+function governedSamples(add: Add, noFlags: Expectation): void {
+  const refused = (rule: string): Expectation => ({ verdict: 'unavailable', rule });
+  const use = (consumerId: string, requirementProfileId: string, receiptId = 'rcpt-0001'): Env => ({ consumerId, receiptId, requirementProfileId });
+  const inferential = use(INFERENTIAL_CONSUMER, INFERENTIAL_PROFILE);
+  add('governed/CONSUMER_NOT_GOVERNED', 'UNKNOWN_CONSUMER: a use by a consumer the registry does not govern', governed([use('ungoverned.exporter', 'profile.any')]), noFlags, refused('CONSUMER_NOT_GOVERNED'));
+  add('governed/CONSUMER_NOT_GOVERNED-no-use', 'MISSING_USE: the required consumer has no use (an empty uses list cannot bypass policy)', governed([], undefined, false), noFlags, refused('CONSUMER_NOT_GOVERNED'));
+  add('governed/CONSUMER_POLICY_REFUSED-weaker-profile', 'PROFILE_MISMATCH: the inferential consumer recorded under the weaker descriptive-summary/v1', governed([use(INFERENTIAL_CONSUMER, SAMPLE_PROFILE)]), noFlags, refused('CONSUMER_POLICY_REFUSED'));
+  add('governed/RECEIPT_NOT_FOUND', 'a use naming a receipt the bundle lacks: a typed refusal, not a malformed package', governed([use(SAMPLE_CONSUMER, SAMPLE_PROFILE, 'rcpt-9999')], undefined, false), noFlags, refused('CONSUMER_POLICY_REFUSED'));
+  add('governed/VIOLATED_ASSUMPTION', 'the governed receipt carries a violated assumption: descriptive-summary/v1 refuses it', governed([], (r) => void ((r['assumptions'] as Env[])[0]!['status'] = 'violated')), noFlags, refused('CONSUMER_POLICY_REFUSED'));
+  add('governed/UNRESOLVED_ASSUMPTION', 'inferential-claim/v1 refuses the unchecked assumption that descriptive-summary/v1 tolerates', governed([inferential]), noFlags, refused('CONSUMER_POLICY_REFUSED'));
+  add('governed/MISSING_REQUIRED_AXIS', 'inferential-claim/v1 on a receipt whose measurement context is not established', governed([inferential], satisfied), noFlags, refused('CONSUMER_POLICY_REFUSED'));
+  add('governed/MISSING_REQUIRED_AXIS-rejected-admission', 'measurement context established, but its analytical admission rejected: the axis is not satisfied', governed([inferential], (r) => { satisfied(r); r['measurementContext'] = ESTABLISHED({ status: 'rejected', issues: [{ column: 'petalLength', reason: 'scale mismatch' }] }); }), noFlags, refused('CONSUMER_POLICY_REFUSED'));
+  add('governed/RESOLVED-inferential', 'inferential-claim/v1 resolved: satisfied assumptions, established measurement context, uncertainty', governed([inferential], (r) => { satisfied(r); r['measurementContext'] = ESTABLISHED({ status: 'admitted', issues: [] }); }), noFlags, { verdict: 'pass' });
 }
 
 let cached: SamplePackage[] | null = null;
@@ -218,6 +268,6 @@ export function samplePackages(): SamplePackage[] {
 export function sampleSupportFiles(): { name: string; bytes: string; note: string }[] {
   return [
     { name: ADAPTER_FILE, bytes: EXAMPLE_ADAPTER_SOURCE, note: 'the example kernel adapter (--kernel-adapter packages/kernel-adapter.mjs): a stand-in, not Nemosyne\'s kernel' },
-    { name: PROFILES_FILE, bytes: sampleProfiles(), note: 'the example authority\'s consumer profile registry (--profiles packages/profiles.json)' },
+    { name: PROFILES_FILE, bytes: sampleProfiles(), note: 'the example authority\'s profile registry (--profiles packages/profiles.json): upstream\'s two requirement profiles descriptive-summary/v1 and inferential-claim/v1, upstream\'s governed consumer and one optional example consumer (docs/nemosyne-profiles.example.json)' },
   ];
 }

@@ -19,12 +19,12 @@ import { readEntries } from '../../zip/parallel.js';
 import type { EntryContent } from '../../zip/inflate.js';
 import { SourceError, type ZipSource } from '../../zip/source.js';
 import { UsageError } from '../../core/errors.js';
-import { datasetIdentityHex, DatasetShapeError } from './dataset-identity.js';
+import { DATASET_IDENTITY_ALGORITHM, datasetIdentityHex, DatasetShapeError } from './dataset-identity.js';
 import { investigationDigest, investigationRoot } from './digest.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
 import { AdapterError, runAdapter } from './kernel-adapter.js';
 import { checkManifest, DIGEST_V2, type Manifest } from './manifest.js';
-import { loadProfiles, resolveConsumers } from './profiles.js';
+import { bindConsumers, loadProfiles } from './profiles.js';
 
 export const ENTRY = {
   manifest: 'manifest.json',
@@ -199,19 +199,27 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   if (hasFail(st.findings)) return result(id);
 
   // 5. Consumers against the authority's registry.
-  if (v >= 3 && envelope) {
-    if (!ctx.options.profiles) {
-      st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (--profiles FILE): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
-    } else {
-      const registry = await loadProfiles(ctx.options.profiles);
-      st.details['profileAuthority'] = registry.authority;
-      st.findings.push(...resolveConsumers(envelope.uses, registry));
-    }
-  }
+  if (v >= 3 && envelope) await checkConsumers(envelope, ctx, st);
 
   // 6. The investigation digest, through a kernel adapter.
   await checkInvestigationDigest(manifest, envelope, envelopeValue, byName, ctx, st);
   return result(id);
+}
+
+/** Step 5: bind and resolve every use (profiles.ts), recording each binding in the details. */
+async function checkConsumers(envelope: Envelope, ctx: KindContext, st: State): Promise<void> {
+  if (!ctx.options.profiles) {
+    st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (--profiles FILE): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
+    return;
+  }
+  const registry = await loadProfiles(ctx.options.profiles);
+  st.details['profileAuthority'] = registry.authority;
+  const bindings = bindConsumers(envelope, registry);
+  st.details['consumers'] = bindings.map((b) => ({ consumerId: b.consumerId, receiptId: b.use?.receiptId ?? null, requirementProfileId: b.use?.requirementProfileId ?? null, status: b.status, code: b.code }));
+  // Upstream's loader refuses on the first binding that is not a RESOLVED use.
+  const first = bindings.find((b) => b.code !== null);
+  if (first) st.details['refusal'] = { code: first.code, status: first.status };
+  for (const b of bindings) if (b.finding) st.findings.push(b.finding);
 }
 
 function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) => boolean, get: (n: string) => Buffer | null, st: State): void {
@@ -228,8 +236,7 @@ function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) =
         // Upstream's own rule: a declared command count with an empty ledger is refused.
         st.findings.push(fail('RPR-NEM-007', `the manifest declares ${m.commandCount} commands but investigation/commands.log is empty`, { pointer: 'entry:manifest.json#/commandCount', expected: 0, actual: m.commandCount }));
       } else if (m.commandCount !== null && cj.value.length !== m.commandCount) {
-        // Upstream accepts this; nothing says every ledger event is a counted command.
-        st.findings.push(warning('RPR-NEM-019', 'commandCount differs from the number of events in investigation/commands.log', { pointer: 'entry:manifest.json#/commandCount', expected: cj.value.length, actual: m.commandCount }));
+        checkCommandCount(m, cj.value.length, st);
       }
     }
   }
@@ -248,13 +255,34 @@ function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) =
   }
 }
 
+/**
+ * Upstream's unpack accepts any count; its replay refuses a mismatch on the semantic
+ * digest path (V2 with the v2 algorithm, and V3: "command count mismatch"). V4 extends V3
+ * and is held to the same rule. A legacy V1/V2 digest path never compares the count.
+ */
+function checkCommandCount(m: Manifest, events: number, st: State): void {
+  const semantic = m.formatVersion >= 3 || m.investigationDigestAlgorithm === DIGEST_V2;
+  const extra = { pointer: 'entry:manifest.json#/commandCount', expected: events, actual: m.commandCount };
+  if (semantic) st.findings.push(fail('RPR-NEM-019', `command count mismatch: the manifest declares ${m.commandCount} commands, investigation/commands.log holds ${events} events (upstream's replay refuses this)`, extra));
+  else st.findings.push(warning('RPR-NEM-019', `commandCount ${m.commandCount} differs from the ${events} events in investigation/commands.log (a legacy digest path: upstream's replay does not compare them)`, extra));
+}
+
 function checkDataset(m: Manifest, bytes: Buffer | null, st: State): void {
   if (!bytes || bytes.length === 0) return;
   const parents = ['manifest', `entry:${ENTRY.dataset}`];
   if (m.formatVersion === 1) {
-    st.findings.push(unavailable('RPR-NEM-012', 'a V1 datasetFingerprint uses a legacy algorithm that the format does not name: the dataset identity cannot be recomputed here', { pointer: 'entry:manifest.json#/datasetFingerprint' }));
-    node(st, 'datasetFingerprint', 'dataset identity (V1 legacy fingerprint)', m.datasetFingerprint, null, 'unresolved', parents);
-    return;
+    // Upstream's replay runner takes the legacy seed-hash branch only for a V1 with no
+    // identity algorithm and a decimal fingerprint; any other V1 is checked against the
+    // canonical identity, like a V2, whatever algorithm name it declares.
+    const declared = m.raw['datasetIdentityAlgorithm'];
+    if (!declared && m.datasetFingerprint !== null && /^\d+$/.test(m.datasetFingerprint)) {
+      st.findings.push(unavailable('RPR-NEM-012', 'a V1 datasetFingerprint uses a legacy algorithm that the format does not name: the dataset identity cannot be recomputed here', { pointer: 'entry:manifest.json#/datasetFingerprint' }));
+      node(st, 'datasetFingerprint', 'dataset identity (V1 legacy fingerprint)', m.datasetFingerprint, null, 'unresolved', parents);
+      return;
+    }
+    if (declared !== DATASET_IDENTITY_ALGORITHM) {
+      st.findings.push(warning('RPR-NEM-011', `this V1 manifest declares ${declared ? `datasetIdentityAlgorithm ${JSON.stringify(declared)}` : 'no datasetIdentityAlgorithm and a non-decimal fingerprint'}: upstream's replay checks it as the ${DATASET_IDENTITY_ALGORITHM} identity, and so does Reprise`, { pointer: 'entry:manifest.json#/datasetIdentityAlgorithm', expected: DATASET_IDENTITY_ALGORITHM, actual: typeof declared === 'string' ? declared : null }));
+    }
   }
   const dj = parseJson(bytes, ENTRY.dataset, 'RPR-NEM-023', st);
   if (!dj.ok) return;
