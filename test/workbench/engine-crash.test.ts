@@ -35,6 +35,8 @@ parentPort.on('message', async (msg) => {
   if (msg.job.path === 'hog') { const keep = []; for (;;) keep.push({ a: Math.random(), b: [1, 2, 3] }); }
   // A V8 fatal error ends the process with a signal; process.abort() is refused in workers.
   if (msg.job.path === 'abort') process.kill(process.pid, 'SIGABRT');
+  // After the host has answered startJob: the job, not the call, is what dies.
+  if (msg.job.path === 'abort-later') return void setTimeout(() => process.kill(process.pid, 'SIGABRT'), 300);
   parentPort.postMessage({ id: msg.id, kind: 'done', outcome: await executeJob(msg.job) });
 });
 `,
@@ -106,7 +108,7 @@ describe('a job that dies', () => {
       };
       ws.on('message', onMsg);
     });
-    const started = await call('startJob', [{ source: { type: 'bytes', name: 'abort', dataBase64: '' }, mode: 'verify' }]);
+    const started = await call('startJob', [{ source: { type: 'bytes', name: 'abort-later', dataBase64: '' }, mode: 'verify' }]);
     expect(started.result).toMatchObject({ jobId: expect.stringMatching(/^job-/) });
     expect(await failed).toMatchObject({ type: 'job-failed', cancelled: false, message: expect.stringMatching(/engine process stopped \(signal SIGABRT\) during this job/) });
     expect((await call('checkBytes', bytes('fine.json'))).result).toMatchObject({ verdict: 'fail' });
