@@ -71,7 +71,7 @@ function call(method: string, params: unknown[]): Promise<{ result?: unknown; er
       const m = JSON.parse(String(d)) as { id?: number };
       if (m.id !== id) return;
       ws.off('message', onMsg);
-      resolve(m);
+      resolve(m as { result?: unknown; error?: { message: string; usage: boolean } });
     };
     ws.on('message', onMsg);
     ws.send(JSON.stringify({ id, method, params }));
