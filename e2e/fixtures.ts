@@ -3,8 +3,9 @@
  * CLI and renderer) and opens its tokenized URL in Chromium; `electron` launches the
  * built app with _electron.launch and is skipped when no Electron binary is present.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,11 +32,22 @@ export interface Served {
   origin: string;
   token: string;
   proc: ChildProcess;
+  /** A reviewer key made before the server started and named with --key (the only keys it signs with). */
+  reviewerKey: string;
+  reviewerTrustStore: string;
+  reviewerKeyId: string;
 }
 
 export function startServe(): Promise<Served> {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-key-'));
+  const reviewerKey = join(dir, 'reviewer.key.pem');
+  const reviewerTrustStore = join(dir, 'trust-store.json');
+  const k = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'keys', 'generate', '--out', reviewerKey, '--role', 'reviewer', '--trust-store', reviewerTrustStore, '--json'], { encoding: 'utf8' });
+  if (k.status !== 0) throw new Error(`keys generate failed: ${k.stderr}`);
+  const reviewerKeyId = (JSON.parse(k.stdout) as { keyId: string }).keyId;
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'serve'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The tests open files they write under the temp folder: it is the root they choose.
+    const proc = spawn(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'serve', '--root', tmpdir(), '--key', reviewerKey], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`reprise serve did not start: ${out}`)), 30_000);
     proc.stdout!.on('data', (d: Buffer) => {
@@ -43,7 +55,7 @@ export function startServe(): Promise<Served> {
       const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[0], origin: m[1]!, token: m[2]!, proc });
+        resolve({ url: m[0], origin: m[1]!, token: m[2]!, proc, reviewerKey, reviewerTrustStore, reviewerKeyId });
       }
     });
     proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));

@@ -248,13 +248,12 @@ test('export view, dark theme, keyboard navigation of the views', async ({ workb
   await axe(page, 'chain-dark');
 });
 
-test('attestation export: the engine signs a TG replay with the reviewer key, the CLI verifies the saved envelope', async ({ workbench: page }, info) => {
+test('attestation export: the engine signs a TG replay with the reviewer key, the CLI verifies the saved envelope', async ({ workbench: page, served }, info) => {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-attest-'));
-  const key = join(dir, 'reviewer.key.pem');
-  const trust = join(dir, 'trust-store.json');
-  const k = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'keys', 'generate', '--out', key, '--role', 'reviewer', '--trust-store', trust, '--json'], { encoding: 'utf8' });
-  expect(k.status, k.stderr).toBe(0);
-  const keyId = (JSON.parse(k.stdout) as { keyId: string }).keyId;
+  // The server signs only with keys named on its command line (--key): the fixture made this one.
+  const key = served!.reviewerKey;
+  const trust = served!.reviewerTrustStore;
+  const keyId = served!.reviewerKeyId;
   // Not offered for a dump.
   await openExample(page, 'dumps/intact.dump.json');
   await page.getByTestId('tab-export').click();

@@ -1,12 +1,12 @@
 /**
- * The engine's process: an Electron utilityProcess hosting the EngineHost and its worker
- * threads, so that a worker's memory (a hostile archive, a 100 MiB dump) can take down
- * this process but never the window's main process. It speaks the same wire messages
- * as the web host: `{id, method, params}` in, `{id, result|error}` and `{event}` out.
- * Native dialogs and recent files stay in the main process (they need its windows).
+ * The engine's process in Electron: a utilityProcess hosting the EngineHost and its worker
+ * threads, so that a worker's memory (a hostile archive, a 100 MiB dump) or a V8 fatal
+ * error can take down this process but never the window's main process. It speaks the
+ * wire messages of engine-remote.ts (engine-serve.ts). Native dialogs and recent files
+ * stay in the main process (they need its windows).
  */
-import { dispatch } from './host/dispatch.js';
 import { EngineHost } from './host/engine-host.js';
+import { serveEngine } from './host/engine-serve.js';
 
 const port = (process as NodeJS.Process & { parentPort?: Electron.ParentPort }).parentPort;
 if (!port) throw new Error('engine-process must run in an Electron utilityProcess');
@@ -16,10 +16,4 @@ const host = new EngineHost({
   journalWorkerUrl: new URL('./journal-worker.js', import.meta.url),
   transport: 'electron',
 });
-host.subscribe((event) => port.postMessage({ event }));
-
-port.on('message', (e: Electron.MessageEvent) => {
-  void dispatch(host, e.data).then((resp) => {
-    if (resp) port.postMessage(resp);
-  });
-});
+serveEngine(host, { send: (m) => port.postMessage(m), onMessage: (l) => port.on('message', (e: Electron.MessageEvent) => l(e.data)) });

@@ -1,42 +1,37 @@
 /**
  * The Electron main process: the whole security boundary of the desktop app, after
  * Element Desktop. Sandboxed, context-isolated renderer without Node; the UI served from
- * the privileged `app://` scheme with a traversal guard (not file://); navigation, new
- * windows and permission requests refused; every IPC call checked for its sender. The
- * engine runs in worker threads (EngineHost); this thread never parses or hashes.
+ * the privileged `app://` scheme (shell-policy.ts: real-path confinement, nosniff, CSP;
+ * not file://); navigation of any frame, new windows and permission requests refused;
+ * every IPC call checked for its sender. The engine runs in a utilityProcess; this
+ * process never parses or hashes an artifact, and grants the engine only the paths the
+ * user picks in its native dialogs.
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
-import { readFile, writeFile } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_METHODS, IPC_EVENT_CHANNEL, IPC_PREFIX, type ApiEvent, type CheckMode, type RecentFile } from '../shared/api.js';
 import { createEngineClient } from './engine-client.js';
 import type { RecentStore } from './host/engine-host.js';
 import { dispatch } from './host/dispatch.js';
-import { CSP } from './webhost/server.js';
+import { checkEngineFiles } from './host/engine-integrity.js';
+import { APP_ORIGIN as ORIGIN, APP_SCHEME as SCHEME, appResponse, isAppUrl } from './shell-policy.js';
 
-const SCHEME = 'app';
-const HOST = 'reprise';
-const ORIGIN = `${SCHEME}://${HOST}`;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererRoot = resolve(here, '../renderer');
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.ttf': 'font/ttf', '.woff2': 'font/woff2' };
+const rendererRootReal = realpath(rendererRoot);
+rendererRootReal.catch(() => undefined);
 
 async function serveApp(request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  if (url.host !== HOST) return new Response('forbidden', { status: 403 });
-  let pathname = decodeURIComponent(url.pathname);
-  if (pathname === '/' || pathname === '') pathname = '/index.html';
-  const file = resolve(rendererRoot, '.' + pathname);
-  if (!file.startsWith(rendererRoot + sep)) return new Response('forbidden', { status: 403 });
   try {
-    const body = await readFile(file);
-    return new Response(body, { headers: { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CSP.replace("ws://127.0.0.1:*", "'none'") } });
+    const r = await appResponse(await rendererRootReal, request.url);
+    return new Response(r.body, { status: r.status, headers: r.headers });
   } catch {
-    return new Response('not found', { status: 404 });
+    return new Response(null, { status: 500 });
   }
 }
 
@@ -44,11 +39,7 @@ async function serveApp(request: Request): Promise<Response> {
 function trustedSender(e: IpcMainInvokeEvent): boolean {
   const frame = e.senderFrame;
   if (!frame || frame !== e.sender.mainFrame) return false;
-  try {
-    return new URL(frame.url).origin === ORIGIN || frame.url.startsWith(ORIGIN + '/');
-  } catch {
-    return false;
-  }
+  return isAppUrl(frame.url);
 }
 
 function createWindow(): BrowserWindow {
@@ -73,6 +64,8 @@ function createWindow(): BrowserWindow {
     },
   });
   win.webContents.on('will-navigate', (e) => e.preventDefault());
+  // Subframes too (will-navigate covers only the main frame): the page never navigates.
+  win.webContents.on('will-frame-navigate', (e) => e.preventDefault());
   win.webContents.on('will-redirect', (e) => e.preventDefault());
   win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   win.once('ready-to-show', () => win.show());
@@ -107,6 +100,10 @@ if (!app.requestSingleInstanceLock()) {
     const host = createEngineClient({
       entry: join(here, 'engine-process.js'),
       recentStore,
+      // Packaged builds: the unpacked engine files must match the hashes written at build time.
+      beforeStart: () => {
+        if (app.isPackaged) checkEngineFiles(here);
+      },
       // Native dialogs: the path chosen by the user goes to the engine, never parsed here.
       pickPath: async (req) => {
         const opts = { title: req.title, properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)] };
@@ -119,8 +116,14 @@ if (!app.requestSingleInstanceLock()) {
     };
     host.subscribe(send);
     const openViaDialog = async (mode: CheckMode): Promise<void> => {
+      // pickPath grants the picked file to the engine.
       const path = await host.pickPath({ kind: 'file', title: mode === 'replay' ? 'Replay an artifact' : 'Verify an artifact' });
       if (path) send({ type: 'open-path', path, mode });
+    };
+    /** A file the user named outside a dialog (Open Recent, a second launch's argument): its folder is granted. */
+    const openNamed = async (path: string, mode: CheckMode): Promise<void> => {
+      await host.grant({ roots: [dirname(path)] }).catch(() => undefined);
+      send({ type: 'open-path', path, mode });
     };
     const buildMenu = (recent: RecentFile[]): Menu => {
       const template: MenuItemConstructorOptions[] = [
@@ -131,7 +134,7 @@ if (!app.requestSingleInstanceLock()) {
             { label: 'Open and Replay…', accelerator: 'CmdOrCtrl+Shift+O', click: () => void openViaDialog('replay') },
             {
               label: 'Open Recent',
-              submenu: recent.length ? recent.map((r) => ({ label: r.path, click: () => send({ type: 'open-path', path: r.path, mode: 'verify' }) })) : [{ label: 'No recent files', enabled: false }],
+              submenu: recent.length ? recent.map((r) => ({ label: r.path, click: () => void openNamed(r.path, 'verify') })) : [{ label: 'No recent files', enabled: false }],
             },
             { type: 'separator' },
             { role: 'quit', accelerator: 'CmdOrCtrl+Q' },
@@ -160,7 +163,7 @@ if (!app.requestSingleInstanceLock()) {
       win.focus();
       // `reprise-app FILE` while running: open FILE in the running window.
       const file = argv.slice(1).find((a) => !a.startsWith('-') && a !== '.' && /\.[A-Za-z0-9]+$/.test(a));
-      if (file) send({ type: 'open-path', path: resolve(file), mode: 'verify' });
+      if (file) void openNamed(resolve(file), 'verify');
     });
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) win = createWindow();

@@ -6,7 +6,7 @@
  * Cancellation terminates the worker running the job and starts a fresh one: a job in
  * the middle of inflating or hashing cannot be interrupted more reliably than that.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { EngineJob, FromWorker, JobOutcome, ToWorker } from './protocol.js';
 
 interface Pending<J, O> {
@@ -27,6 +27,12 @@ export interface PoolOptions<O> {
   pipeline?: number;
   /** The outcome of a job that could not finish (worker crashed, job cancelled). */
   failure?: (message: string) => O;
+  /**
+   * Each worker's V8 limits. With a heap cap, a job that allocates without bound ends its
+   * own worker (ERR_WORKER_OUT_OF_MEMORY, reported as that job's failure) instead of
+   * aborting the whole process.
+   */
+  resourceLimits?: ResourceLimits;
 }
 
 export class CancelledError extends Error {
@@ -48,6 +54,7 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
   private closed = false;
   private readonly pipeline: number;
   private readonly failure: (message: string) => O;
+  private readonly resourceLimits: ResourceLimits | undefined;
 
   constructor(
     readonly size: number,
@@ -57,11 +64,12 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
     if (!Number.isInteger(size) || size < 1) throw new RangeError('pool size must be a positive integer');
     this.pipeline = opts.pipeline ?? 4;
     this.failure = opts.failure ?? ((message) => ({ ok: false, usage: false, message }) as O);
+    this.resourceLimits = opts.resourceLimits;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerUrl);
+    const worker = new Worker(this.workerUrl, this.resourceLimits ? { resourceLimits: this.resourceLimits } : {});
     const slot: Slot = { worker, running: new Set() };
     worker.on('message', (m: FromWorker<O>) => {
       const p = this.pending.get(m.id);
@@ -72,7 +80,7 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
       }
       this.finish(p, m.outcome);
     });
-    worker.on('error', (err) => this.crashed(slot, `worker crashed: ${err.message}`));
+    worker.on('error', (err) => this.crashed(slot, (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the job ran out of memory (its worker was stopped; the host keeps running)' : `worker crashed: ${err.message}`));
     worker.on('exit', (code) => {
       if (slot.running.size > 0) this.crashed(slot, `worker exited with code ${code}`);
     });
@@ -81,15 +89,16 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
   }
 
   private crashed(slot: Slot, message: string): void {
+    // Replace the dead worker first, so that finishing its jobs (which pumps the queue)
+    // never hands a queued job to it.
     const idx = this.slots.indexOf(slot);
+    if (idx >= 0 && !this.closed) this.slots[idx] = this.spawn();
     for (const id of [...slot.running]) {
       const p = this.pending.get(id);
       if (p) this.finish(p, this.failure(`internal error: ${message}`));
     }
-    if (idx >= 0 && !this.closed) {
-      this.slots[idx] = this.spawn();
-      this.pump();
-    }
+    slot.running.clear();
+    if (!this.closed) this.pump();
   }
 
   private finish(p: Pending<J, O>, outcome: O): void {

@@ -14,6 +14,8 @@ export async function dispatch(api: RepriseApi, raw: unknown): Promise<ApiRespon
   } catch (e) {
     const usage = e instanceof ApiError ? e.usage : false;
     const message = e instanceof Error ? e.message : String(e);
-    return { id, error: { message: usage ? message : `internal error: ${message}`, usage } };
+    // Messages relayed from the engine's process (or a worker) already say so once.
+    const internal = usage || message.startsWith('internal error: ') ? message : `internal error: ${message}`;
+    return { id, error: { message: internal, usage } };
   }
 }

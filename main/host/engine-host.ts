@@ -10,8 +10,8 @@
  */
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, isAbsolute, join, resolve, sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type {
   AnchorReceipt,
   ApiEvent,
@@ -43,6 +43,7 @@ import { WorkerPool } from '../../app/workers/pool.js';
 import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
 import { VERSION } from '../../app/version.js';
 import type { JournalOp } from './journal-ops.js';
+import { PathGate, type PathGateHints } from './path-gate.js';
 
 /** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
 const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
@@ -83,7 +84,32 @@ export interface EngineHostOptions {
   /** Native dialogs (Electron only). */
   pickPath?: (req: PickRequest) => Promise<string | null>;
   recentStore?: RecentStore;
+  /** Folders the user chose (`reprise serve --root`): files may be opened by path under them. */
+  roots?: string[];
+  /** Key files the user picked for signing (`reprise serve --key`). */
+  keys?: string[];
+  /** Resource limits of each engine and journal worker (defaults: WORKER_LIMITS). */
+  workerLimits?: ResourceLimits;
 }
+
+/**
+ * Each worker's V8 heap is capped, so that a job that allocates without bound ends as a
+ * failed job (ERR_WORKER_OUT_OF_MEMORY) instead of taking the host's process down. 3 GiB
+ * leaves room for a legal 512 MiB artifact (MAX_API_BYTES) and its parse: a 200 MiB
+ * signed dump peaks near 1.3 GiB of heap.
+ */
+export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 };
+
+const HINTS: Record<EngineInfo['transport'], PathGateHints> = {
+  web: {
+    root: 'start reprise serve with --root DIR naming a folder that contains it',
+    key: 'start reprise serve with --key FILE naming it',
+  },
+  electron: {
+    root: 'open it with File > Open or a Choose... button',
+    key: 'choose it with the Choose... button next to the key field',
+  },
+};
 
 interface RunningJob {
   cancel: () => void;
@@ -95,11 +121,14 @@ class JournalWorker {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  constructor(private readonly url: URL) {}
+  constructor(
+    private readonly url: URL,
+    private readonly limits: ResourceLimits,
+  ) {}
 
   private get(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.url);
+    const w = new Worker(this.url, { resourceLimits: this.limits });
     w.on('message', (m: { id: number; ok: boolean; result?: unknown; usage?: boolean; message?: string }) => {
       const p = this.waiting.get(m.id);
       if (!p) return;
@@ -147,10 +176,48 @@ export class EngineHost implements RepriseApi {
   private recent: RecentFile[] | null = null;
   private readonly uploads = new Map<string, Upload>();
   private nextUpload = 1;
+  private readonly gate: PathGate;
+  /** Resolves once the roots and keys given at start-up are in the gate. */
+  private granted: Promise<void> | undefined;
 
   constructor(private readonly opts: EngineHostOptions) {
-    this.pool = new WorkerPool(opts.workers ?? 2, opts.workerUrl, { pipeline: 1 });
-    this.journal = new JournalWorker(opts.journalWorkerUrl);
+    const limits = opts.workerLimits ?? WORKER_LIMITS;
+    this.pool = new WorkerPool(opts.workers ?? 2, opts.workerUrl, { pipeline: 1, resourceLimits: limits });
+    this.journal = new JournalWorker(opts.journalWorkerUrl, limits);
+    this.gate = new PathGate(HINTS[opts.transport]);
+    // A bad root or key is left out (a later path under it is refused), never an unhandled rejection.
+    this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [] }).catch(() => undefined);
+  }
+
+  /**
+   * Widens what the API may reach: folders the user chose, files the user picked (their
+   * folder, and the file itself as a key), key files picked for signing. Called by the
+   * shells only (the native dialog, the command line), never through the API.
+   */
+  grant(g: { roots?: string[]; files?: string[]; keys?: string[] }): Promise<void> {
+    // Chained: a call checks paths only after every grant made before it has landed.
+    const done = (this.granted ?? Promise.resolve()).then(() => this.addGrant(g));
+    this.granted = done.catch(() => undefined);
+    return done;
+  }
+
+  private async addGrant(g: { roots?: string[]; files?: string[]; keys?: string[] }): Promise<void> {
+    for (const r of g.roots ?? []) await this.gate.addRoot(r);
+    for (const f of g.files ?? []) {
+      await this.gate.addFileFolder(f);
+      await this.gate.addKey(f);
+    }
+    for (const k of g.keys ?? []) await this.gate.addKey(k);
+  }
+
+  private async confine(p: unknown, what: string): Promise<string> {
+    await this.granted;
+    return this.gate.confine(p, what);
+  }
+
+  private async keyFile(p: unknown, what: string): Promise<string> {
+    await this.granted;
+    return this.gate.keyFile(p, what);
   }
 
   /** Subscribes to pushed events (each transport forwards them to its window). */
@@ -192,8 +259,7 @@ export class EngineHost implements RepriseApi {
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
       if (!OPTION_NAMES.includes(k as ExampleOptionName) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
-      if (!isAbsolute(v)) throw new ApiError(`option ${k} must be an absolute path`, true);
-      opt[k] = v;
+      opt[k] = await this.confine(v, `option ${k}`);
     }
     if (req.whatIf !== undefined) {
       if (!Array.isArray(req.whatIf) || req.whatIf.length > MAX_WHAT_IF || !req.whatIf.every((w) => typeof w === 'string' && /^[a-zA-Z]+=\S{1,200}$/.test(w))) {
@@ -223,12 +289,13 @@ export class EngineHost implements RepriseApi {
     }
     if (src.type === 'path') {
       if (typeof src.path !== 'string' || !isAbsolute(src.path)) throw new ApiError('open a file by its absolute path', true);
+      const real = await this.confine(src.path, 'the file');
       try {
-        await stat(src.path);
+        await stat(real);
       } catch {
         throw new ApiError(`cannot open ${src.path}: no such file or directory`, true);
       }
-      return { job: { op: 'runPath', path: src.path, mode, options }, recent: src.path };
+      return { job: { op: 'runPath', path: real, mode, options }, recent: src.path };
     }
     throw new ApiError('unknown source type', true);
   }
@@ -274,6 +341,7 @@ export class EngineHost implements RepriseApi {
       this.examplesDir = (async () => {
         const dir = await mkdtemp(join(tmpdir(), 'reprise-examples-'));
         const files = await writeExamples(dir);
+        await this.gate.addRoot(dir);
         return { dir, files };
       })();
     }
@@ -322,15 +390,27 @@ export class EngineHost implements RepriseApi {
   }
 
   async journalStatus(req: JournalRequest): Promise<JournalStatus> {
-    return this.journal.run<JournalStatus>({ op: 'status', req: { dir: req?.dir, ...(req?.trustStore ? { trustStore: req.trustStore } : {}) } });
+    if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError('choose a journal directory', true);
+    const dir = await this.confine(req.dir, 'the journal directory');
+    const trustStore = req.trustStore ? await this.confine(req.trustStore, 'the trust store') : undefined;
+    const st = await this.journal.run<JournalStatus>({ op: 'status', req: { dir, ...(trustStore ? { trustStore } : {}) } });
+    return { ...st, dir: req.dir };
   }
 
   async decideCase(req: DecideCaseRequest): Promise<AnchorReceipt> {
-    return this.journal.run<AnchorReceipt>({ op: 'decide', req });
+    if (!req || typeof req.dir !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '') throw new ApiError('a decision needs the journal directory, the case, and the officer key file', true);
+    if (typeof req.trustStore !== 'string' || req.trustStore === '') throw new ApiError('a decision needs the trust store that names the officer', true);
+    const dir = await this.confine(req.dir, 'the journal directory');
+    const trustStore = await this.confine(req.trustStore, 'the trust store');
+    const keyFile = await this.keyFile(req.keyFile, 'officer key file');
+    return this.journal.run<AnchorReceipt>({ op: 'decide', req: { ...req, dir, trustStore, keyFile } });
   }
 
   async createDemoJournal(): Promise<DemoJournal> {
-    return this.journal.run<DemoJournal>({ op: 'demo' });
+    const demo = await this.journal.run<DemoJournal>({ op: 'demo' });
+    // The host made this journal and its key: the user may open and sign with them.
+    await this.grant({ roots: [dirname(demo.dir)], keys: [demo.keyFile] });
+    return demo;
   }
 
   async artifactContent(req: { source: JobSource }): Promise<ArtifactContent> {
@@ -340,10 +420,10 @@ export class EngineHost implements RepriseApi {
   }
 
   async attestReplay(req: AttestRequest): Promise<AttestationExport> {
-    if (typeof req?.keyFile !== 'string' || !isAbsolute(req.keyFile)) throw new ApiError('choose the reviewer key file (an absolute path) that signs the attestation', true);
+    const keyFile = await this.keyFile(req?.keyFile, 'reviewer key file that signs the attestation');
     const { job } = await this.jobOf({ source: req.source, mode: 'replay', ...(req.options ? { options: req.options } : {}) });
     const options = { ...job.options };
-    return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile: req.keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile: req.keyFile, options });
+    return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile, options });
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {

@@ -1,52 +1,83 @@
-/** `reprise serve [--port N]`: start the loopback workbench and print its URL. */
+/** `reprise serve [--port N] [--root DIR]... [--key FILE]...`: start the loopback workbench and print its URL. */
 import { existsSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { EngineHost } from '../host/engine-host.js';
+import { createRemoteEngine } from '../host/engine-remote.js';
+import { forkEngine } from './node-engine.js';
 import { startWebHost } from './server.js';
 
+const USAGE = 'usage: reprise serve [--port N] [--root DIR]... [--key FILE]...\n';
+const HELP = `${USAGE}
+Serve the workbench on 127.0.0.1 (random port unless --port) and print its URL with the access token.
+
+  --root DIR   a folder whose files the workbench may open by path (repeatable); without it,
+               only the built-in examples, uploads and the training journal are reachable
+  --key FILE   a private key file the workbench may sign with (repeatable): journal decisions
+               and attestations are signed only with keys named here
+`;
+
+type Values = { port?: string; root?: string[]; key?: string[]; help?: boolean };
+
+function fail(message: string): void {
+  process.stderr.write(`reprise: ${message}\n`);
+  process.exitCode = 3;
+}
+
+/** Each --root must be a directory and each --key a regular file; answers their real paths. */
+async function checkGrants(values: Values): Promise<{ roots: string[]; keys: string[] } | string> {
+  const roots: string[] = [];
+  const keys: string[] = [];
+  for (const r of values.root ?? []) {
+    const st = await stat(r).catch(() => null);
+    if (!st?.isDirectory()) return `--root ${r}: not a directory`;
+    roots.push(await realpath(resolve(r)));
+  }
+  for (const k of values.key ?? []) {
+    const st = await stat(k).catch(() => null);
+    if (!st?.isFile()) return `--key ${k}: not a regular file`;
+    keys.push(await realpath(resolve(k)));
+  }
+  return { roots, keys };
+}
+
 export async function serveMain(argv: string[]): Promise<void> {
-  let values: { port?: string; help?: boolean };
+  let values: Values;
   try {
-    values = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+    values = parseArgs({ args: argv, options: { port: { type: 'string' }, root: { type: 'string', multiple: true }, key: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
   } catch (e) {
-    process.stderr.write(`reprise: ${(e as Error).message}\nusage: reprise serve [--port N]\n`);
+    process.stderr.write(`reprise: ${(e as Error).message}\n${USAGE}`);
     process.exitCode = 3;
     return;
   }
   if (values.help) {
-    process.stdout.write('usage: reprise serve [--port N]\n\nServe the workbench on 127.0.0.1 (random port unless --port) and print its URL with the access token.\n');
+    process.stdout.write(HELP);
     return;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write('reprise: --port takes a number from 0 to 65535\n');
-    process.exitCode = 3;
-    return;
-  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return fail('--port takes a number from 0 to 65535');
+  const grant = await checkGrants(values);
+  if (typeof grant === 'string') return fail(grant);
   const rendererDir = fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
-  if (!existsSync(rendererDir + 'index.html')) {
-    process.stderr.write("reprise: the workbench UI is not built; run 'npm run build' first\n");
-    process.exitCode = 3;
-    return;
-  }
-  const api = new EngineHost({
-    workerUrl: new URL('../../app/workers/engine-worker.js', import.meta.url),
-    journalWorkerUrl: new URL('../host/journal-worker.js', import.meta.url),
-    transport: 'web',
-  });
+  if (!existsSync(rendererDir + 'index.html')) return fail("the workbench UI is not built; run 'npm run build' first");
+  // The engine runs in a child process: a job that kills it (a V8 fatal error) fails that
+  // job; this process, serving the window, carries on and starts a fresh engine.
+  const api = createRemoteEngine({ start: () => forkEngine(new URL('./engine-child.js', import.meta.url)), grant });
   let host;
   try {
     host = await startWebHost({ api, rendererDir, port });
   } catch (e) {
-    process.stderr.write(`reprise: cannot listen on 127.0.0.1:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    process.exitCode = 3;
-    await api.close();
-    return;
+    api.close();
+    return fail(`cannot listen on 127.0.0.1:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  process.stdout.write(`Reprise workbench: ${host.url}\n(loopback only; the token after # is the key: do not share it. Ctrl-C stops.)\n`);
+  const reach = grant.roots.length ? `files under ${grant.roots.join(', ')}` : 'no folder on disk (add --root DIR to open files by path)';
+  process.stdout.write(`Reprise workbench: ${host.url}\n(loopback only; the token after # is the key: do not share it. Reachable by path: ${reach}. Ctrl-C stops.)\n`);
   const stop = (): void => {
-    void host.close().then(() => api.close()).then(() => process.exit(0));
+    void host.close().then(() => {
+      api.close();
+      process.exit(0);
+    });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

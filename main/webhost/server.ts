@@ -3,17 +3,20 @@
  * Electron cannot start. Security: binds 127.0.0.1 only; a random 256-bit token is
  * handed to the browser in the URL *fragment* (never sent in requests, so it stays out
  * of logs) and presented on the WebSocket upgrade, checked in constant time; the
- * Origin header must equal our own origin exactly; static files are confined to the
- * renderer build (path-traversal guard) and sent with a strict CSP.
+ * Origin header must equal our own origin exactly, and the Host header our own host:port
+ * (DNS rebinding), on the upgrade as on every static request; static files are confined
+ * to the renderer build (static-files.ts, by real path) and sent with a strict CSP whose
+ * connect-src is our own WebSocket origin only.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BINARY_HEADER_BYTES, type ApiEvent, type ApiEventMessage, type RepriseApi } from '../../shared/api.js';
 import { sha256 } from '../../app/core/hash.js';
 import { dispatch } from '../host/dispatch.js';
+import { resolveStatic, securityHeaders } from '../static-files.js';
 
 /** A binary frame: [u32 BE header length][header JSON {id, method, params}][data → params[0].data]. Throws if malformed. */
 function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
@@ -26,33 +29,6 @@ function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
   (first as { data?: Uint8Array }).data = buf.subarray(BINARY_HEADER_BYTES + n);
   return head;
 }
-
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self' ws://127.0.0.1:*",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ttf': 'font/ttf',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-};
 
 /** Largest WebSocket message accepted (a base64 artifact plus framing). */
 export const MAX_MESSAGE_BYTES = 700 * 1024 * 1024;
@@ -85,48 +61,40 @@ export function tokenMatches(given: string | null, expected: string): boolean {
 
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const token = opts.token ?? randomBytes(32).toString('base64url');
-  const root = resolve(opts.rendererDir);
+  const root = await realpath(resolve(opts.rendererDir));
   let origin = '';
 
+  /** DNS-rebinding guard: only our own literal host:port is served, on HTTP and on upgrades. */
+  const ourHost = (req: IncomingMessage): boolean => req.headers.host === origin.slice('http://'.length);
+
   async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const headers = {
-      'Content-Security-Policy': CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-    };
+    // connect-src names our WebSocket's exact origin, never every loopback port.
+    const headers = securityHeaders(`ws://127.0.0.1:${new URL(origin).port}`);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, headers).end();
       return;
     }
-    if (req.headers.host !== origin.slice('http://'.length)) {
-      // DNS-rebinding guard: only our own literal host:port is served.
+    if (!ourHost(req)) {
       res.writeHead(421, headers).end('misdirected request');
       return;
     }
-    let pathname: string;
+    let target;
     try {
-      pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
+      target = await resolveStatic(root, new URL(req.url ?? '/', origin).pathname);
     } catch {
-      res.writeHead(400, headers).end('bad path');
+      target = { ok: false, status: 400 } as const;
+    }
+    if (!target.ok) {
+      res.writeHead(target.status, headers).end(target.status === 404 ? 'not found' : target.status === 403 ? 'forbidden' : 'bad path');
       return;
     }
-    if (pathname === '/') pathname = '/index.html';
-    const file = resolve(root, '.' + pathname);
-    if (file !== root && !file.startsWith(root + sep)) {
-      res.writeHead(403, headers).end('forbidden');
-      return;
-    }
-    try {
-      const st = await stat(file);
-      if (!st.isFile()) throw new Error('not a file');
-      const body = await readFile(file);
-      res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.length });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    } catch {
+    const body = await readFile(target.file).catch(() => null);
+    if (!body) {
       res.writeHead(404, headers).end('not found');
+      return;
     }
+    res.writeHead(200, { ...headers, 'Content-Type': target.contentType, 'Content-Length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   const server = createServer((req, res) => {
@@ -147,6 +115,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       reject(400, 'Bad Request');
       return;
     }
+    if (!ourHost(req)) return reject(421, 'Misdirected Request');
     if (url.pathname !== '/api') return reject(404, 'Not Found');
     if (req.headers.origin !== origin) return reject(403, 'Forbidden');
     if (!tokenMatches(url.searchParams.get('token'), token)) return reject(401, 'Unauthorized');

@@ -1,6 +1,7 @@
 /** The loopback web host: token, Origin and path checks, and a real API round trip. */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -36,6 +37,25 @@ function connect(path: string, origin: string | undefined): Promise<{ ok: boolea
   });
 }
 
+/** A raw upgrade request with a chosen Host header: the status it gets (101 when upgraded). */
+function upgradeStatus(hostHeader: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1',
+      port: host.port,
+      path: `/api?token=${host.token}`,
+      headers: { Host: hostHeader, Origin: host.origin, Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('response', (res) => resolve(res.statusCode ?? 0));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('web host', () => {
   it('listens on 127.0.0.1 only, with a 256-bit token in the URL fragment', () => {
     expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
@@ -62,7 +82,21 @@ describe('web host', () => {
     const r = await fetch(`${host.origin}/`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await fetch(`${host.origin}/nope.js`)).status).toBe(404);
+  });
+  it('the CSP lets the page connect to its own WebSocket port only', async () => {
+    const csp = (await fetch(`${host.origin}/`)).headers.get('content-security-policy') ?? '';
+    const connect = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('connect-src'));
+    expect(connect).toBe(`connect-src 'self' ws://127.0.0.1:${host.port}`);
+    expect(csp).not.toContain('*');
+  });
+  it('the WebSocket upgrade checks the Host header too (DNS rebinding)', async () => {
+    expect(await upgradeStatus(`127.0.0.1:${host.port}`)).toBe(101);
+    expect(await upgradeStatus(`evil.example:${host.port}`)).toBe(421);
+    expect(await upgradeStatus(`localhost:${host.port}`)).toBe(421);
+    expect(await upgradeStatus(`127.0.0.1:${host.port + 1}`)).toBe(421);
+    expect(await upgradeStatus('127.0.0.1')).toBe(421);
   });
   it('compares tokens in constant time and never matches null', () => {
     expect(tokenMatches(null, 'a')).toBe(false);

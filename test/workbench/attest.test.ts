@@ -32,6 +32,8 @@ beforeAll(async () => {
   trustStore = join(dir, 'trust-store.json');
   await writePrivateKey(keyFile, reviewer);
   await writeFile(trustStore, JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(reviewer, 'reviewer', 'test reviewer')] }));
+  // The key the user picked for signing (reprise serve --key, or the native dialog).
+  await host.grant({ keys: [keyFile] });
 });
 afterAll(async () => host.close());
 
@@ -79,5 +81,9 @@ describe('attestReplay', () => {
     await usage(host.attestReplay({ source: { type: 'example', path: 'dumps/intact.dump.json' }, keyFile }), /is not a TG replay manifest/);
     await usage(host.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: 'relative.pem' }), /reviewer key file/);
     await usage(host.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: join(dir, 'missing.pem') }), /missing\.pem/);
+    // A real key the user did not pick for signing.
+    const other = join(dir, 'other.key.pem');
+    await writePrivateKey(other, generateSigner());
+    await usage(host.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: other }), /^refused: .*other\.key\.pem was not picked for signing; start reprise serve with --key FILE naming it$/);
   });
 });

@@ -21,7 +21,8 @@ const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 const events: ApiEvent[] = [];
 beforeAll(() => {
-  host = new EngineHost({ workerUrl: dist('app/workers/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+  // The tests' files live under the temp folder: it is the root the user chose.
+  host = new EngineHost({ workerUrl: dist('app/workers/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web', roots: [tmpdir()] });
   host.subscribe((e) => events.push(e));
 });
 afterAll(async () => host.close());

@@ -1,0 +1,186 @@
+/**
+ * The engine in a child process, seen from the shell: a RepriseApi that forwards every
+ * call to the child (engine-serve.ts on the other side) and its events back, and starts
+ * a fresh child if it dies, failing its pending calls and running jobs with a clear
+ * message. A worker can die in ways no thread limit catches (a V8 fatal error such as an
+ * array past its maximum size aborts the whole process), so the process that serves the
+ * window, Electron's main process or `reprise serve`'s HTTP server, never runs the engine.
+ *
+ * The shell also keeps what the user granted (folders chosen, files and keys picked) and
+ * replays it into every new child, so a restart does not forget the user's choices.
+ * Native dialogs and the recent-files list are answered here, in the shell.
+ */
+import { basename, dirname } from 'node:path';
+import { API_METHODS, isApiEvent, type ApiEvent, type ApiMethod, type ApiResponse, type EngineInfo, type PickRequest, type RecentFile, type RepriseApi, type StartJobRequest } from '../../shared/api.js';
+import { ApiError } from './api-error.js';
+import type { RecentStore } from './engine-host.js';
+
+const MAX_RECENT = 10;
+const LOCAL: readonly ApiMethod[] = ['pickPath', 'recentFiles'];
+
+/** What the user granted the API (see EngineHost.grant). */
+export interface Grant {
+  roots?: string[];
+  files?: string[];
+  keys?: string[];
+}
+
+/** A wire message to the child: an API call, or a grant from the shell (never from the API). */
+export type ToEngine = { id: number; method: ApiMethod; params: unknown[] } | { id: number; grant: Grant };
+
+/** The child process, whatever starts it (Electron's utilityProcess, Node's child_process). */
+export interface EngineChild {
+  send(message: ToEngine): void;
+  onMessage(listener: (m: unknown) => void): void;
+  /** Called once when the process has ended; `why` says how (exit code or signal). */
+  onExit(listener: (why: string) => void): void;
+  kill(): void;
+}
+
+export interface RemoteEngineOptions {
+  start: () => EngineChild;
+  pickPath?: (req: PickRequest) => Promise<string | null>;
+  recentStore?: RecentStore;
+  /** Granted before the first call (`reprise serve --root/--key`). */
+  grant?: Grant;
+}
+
+export type RemoteEngine = RepriseApi & {
+  subscribe(l: (e: ApiEvent) => void): () => void;
+  /** Widens what the API may reach; for the shell's own use (dialogs, menus, command line). */
+  grant(g: Grant): Promise<void>;
+  close(): void;
+};
+
+/** Recent files kept in memory only (the web host). */
+export function memoryRecentStore(): RecentStore {
+  let files: RecentFile[] = [];
+  return { load: async () => files, save: async (f) => void (files = f) };
+}
+
+export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
+  let child: EngineChild | null = null;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const listeners = new Set<(e: ApiEvent) => void>();
+  const runningJobs = new Set<string>();
+  const grants: Grant[] = opts.grant ? [opts.grant] : [];
+  const recentStore = opts.recentStore ?? memoryRecentStore();
+  let recent: RecentFile[] | null = null;
+
+  const emit = (e: ApiEvent): void => {
+    if (e.type === 'job-done' || e.type === 'job-failed') runningJobs.delete(e.jobId);
+    for (const l of listeners) {
+      try {
+        l(e);
+      } catch {
+        /* one broken subscriber must not stop the others */
+      }
+    }
+  };
+
+  function onMessage(c: EngineChild, m: unknown): void {
+    if (c !== child || typeof m !== 'object' || m === null) return;
+    if ('event' in m) {
+      const ev = (m as { event: unknown }).event;
+      if (isApiEvent(ev)) emit(ev);
+      return;
+    }
+    const r = m as ApiResponse;
+    const w = waiting.get(r.id);
+    if (!w) return;
+    waiting.delete(r.id);
+    if ('error' in r) w.reject(new ApiError(r.error.message, r.error.usage));
+    else w.resolve(r.result);
+  }
+
+  function onExit(c: EngineChild, why: string): void {
+    if (child !== c) return;
+    child = null;
+    for (const w of waiting.values()) w.reject(new ApiError(`internal error: the engine process stopped (${why}) while answering; it will be restarted`, false));
+    waiting.clear();
+    for (const jobId of [...runningJobs]) emit({ type: 'job-failed', jobId, message: `internal error: the engine process stopped (${why}) during this job; it has been restarted`, cancelled: false });
+  }
+
+  function spawn(): EngineChild {
+    if (child) return child;
+    const c = opts.start();
+    child = c;
+    c.onMessage((m) => onMessage(c, m));
+    c.onExit((why) => onExit(c, why));
+    // Replayed before any call: the child handles messages in order.
+    for (const g of grants) c.send({ id: 0, grant: g });
+    return c;
+  }
+
+  const call = (method: ApiMethod, params: unknown[]): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const c = spawn();
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      c.send({ id, method, params });
+    });
+
+  async function grant(g: Grant): Promise<void> {
+    grants.push(g);
+    const c = child;
+    if (!c) return; // the next child gets it with the others
+    const id = nextId++;
+    await new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      c.send({ id, grant: g });
+    });
+  }
+
+  async function loadRecent(): Promise<RecentFile[]> {
+    if (!recent) {
+      recent = await recentStore.load().catch(() => []);
+      // Files opened before: their folders stay readable (the user chose them then).
+      if (recent.length) await grant({ roots: [...new Set(recent.map((r) => dirname(r.path)))] }).catch(() => undefined);
+    }
+    return recent;
+  }
+  async function addRecent(path: string): Promise<void> {
+    const list = (await loadRecent()).filter((r) => r.path !== path);
+    list.unshift({ path, name: basename(path), openedAtUtc: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
+    recent = list.slice(0, MAX_RECENT);
+    await recentStore.save(recent).catch(() => undefined);
+  }
+
+  async function pickPath(req: PickRequest): Promise<string | null> {
+    if (!opts.pickPath) return null;
+    if (req?.kind !== 'file' && req?.kind !== 'directory') throw new ApiError('pickPath needs kind file or directory', true);
+    const path = await opts.pickPath({ kind: req.kind, title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose' });
+    // Picked in the native dialog by the user: the one way a path (or a key) is granted.
+    if (path) await grant(req.kind === 'directory' ? { roots: [path] } : { files: [path] }).catch(() => undefined);
+    return path;
+  }
+
+  const remote = Object.fromEntries(API_METHODS.filter((m) => !LOCAL.includes(m)).map((m) => [m, (...params: unknown[]) => call(m, params)])) as unknown as RepriseApi;
+  return {
+    ...remote,
+    async engineInfo(): Promise<EngineInfo> {
+      const info = (await call('engineInfo', [])) as EngineInfo;
+      return { ...info, nativeDialogs: !!opts.pickPath };
+    },
+    async startJob(req: StartJobRequest) {
+      await loadRecent();
+      const r = (await call('startJob', [req])) as { jobId: string };
+      runningJobs.add(r.jobId);
+      if (req?.source?.type === 'path' && typeof req.source.path === 'string') void addRecent(req.source.path);
+      return r;
+    },
+    pickPath,
+    recentFiles: async () => [...(await loadRecent())],
+    grant,
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    close() {
+      const c = child;
+      child = null;
+      c?.kill();
+    },
+  };
+}
