@@ -4,12 +4,12 @@
  * Weights are summed with decimal.js on their shortest decimal text, so "sum to 1" is an
  * exact check, not a tolerance.
  */
-import { Decimal } from 'decimal.js';
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import { BUNDLE_TYPE, DIMENSIONS, THRESHOLD_EXITS, type Dimension } from './constants.js';
-import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ptr, wrongType } from './check.js';
+import { exact, ExactDecimal } from './decimal.js';
+import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, wrongType } from './check.js';
 import { isLogic } from './engines/rule-evaluator.js';
 
 export interface Modifier {
@@ -54,7 +54,7 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
       closedMembers(w, ptr(base, 'weights'), DIMENSIONS, [], findings);
       for (const d of DIMENSIONS) if (d in w && !unit(w[d])) findings.push(wrongType(ptr(base, 'weights', d), 'a number from 0 to 1', w[d]));
       if (findings.length === before) {
-        const sum = DIMENSIONS.reduce((s, d) => s.plus(new Decimal(w[d] as number)), new Decimal(0));
+        const sum = DIMENSIONS.reduce((s, d) => s.plus(exact(w[d] as number)), new ExactDecimal(0));
         if (!sum.eq(1)) findings.push(fail('RPR-TG-003', 'the weights must sum to 1 exactly (decimal sum of their written values)', { pointer: ptr(base, 'weights'), expected: 1, actual: sum.toNumber() }));
       }
     }
@@ -111,7 +111,9 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
       if ('maxRate' in dr && !unit(dr['maxRate'])) findings.push(wrongType(ptr(base, 'driftRate', 'maxRate'), 'a number from 0 to 1', dr['maxRate']));
     }
   }
-  return { bundle: findings.length === 0 ? (v as unknown as Bundle) : null, hash, findings };
+  if (findings.length > 0) return { bundle: null, hash, findings };
+  // ε is looked up by the output CSI an execution names: no prototype to find there.
+  return { bundle: { ...(v as unknown as Bundle), epsilon: ownRecord(eps as Record<string, number>) }, hash, findings };
 }
 
 function safeHash(v: unknown): string {

@@ -14,6 +14,17 @@ export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A copy of a data-keyed record without a prototype: a key from the artifact (an engine,
+ * an output CSI, an artifact hash, a rule name) such as `constructor`, `toString` or
+ * `__proto__` then finds only what the artifact holds, never Object.prototype.
+ */
+export function ownRecord<T>(o: Readonly<Record<string, T>>): Record<string, T> {
+  const r = Object.create(null) as Record<string, T>;
+  for (const k of Object.keys(o)) r[k] = o[k]!;
+  return r;
+}
+
 export function ptr(base: string, ...tokens: (string | number)[]): string {
   return base + tokens.map((t) => '/' + escapePointerToken(String(t))).join('');
 }

@@ -8,7 +8,7 @@ import { fail } from '../../core/findings.js';
 import { hashBytes, hashValue } from '../../core/hash.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { HASH_RE, MANIFEST_TYPE, MODES, type Mode } from './constants.js';
-import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ptr, show, wrongType, type Obj } from './check.js';
+import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, show, wrongType, type Obj } from './check.js';
 
 export interface Pins {
   modelId: string;
@@ -161,8 +161,11 @@ export function checkManifest(v: unknown): CheckedManifest {
   }
   if (findings.length !== before) return { manifest: null, findings, goodArtifacts, artifactNodes };
   const executions = (ex as Obj[]).map((e, index) => ({ ...(e as unknown as Execution), index }));
+  // Every record keyed by artifact data is looked up by that data later: no prototype.
+  const profiles = ownRecord(rp as Record<string, Profile>);
+  for (const [engine, prof] of Object.entries(profiles)) profiles[engine] = { ...prof, outputs: ownRecord(prof.outputs) };
   return {
-    manifest: { ...(v as unknown as Manifest), executions },
+    manifest: { ...(v as unknown as Manifest), replayProfiles: profiles, artifacts: ownRecord(arts as Record<string, Artifact>), executions },
     findings,
     goodArtifacts,
     artifactNodes,
