@@ -163,3 +163,30 @@ describe('inherited names as artifact data', () => {
     expect(r.stdout).not.toMatch(/function Object|native code/);
   });
 });
+
+describe('the inherited-names lint rule (eslint.config.js INHERITED_NAMES)', () => {
+  const lint = async (code: string): Promise<string[]> => {
+    const { ESLint } = await import('eslint');
+    const { ROOT } = await import('../helpers/cli.js');
+    const [res] = await new ESLint({ cwd: ROOT }).lintText(code, { filePath: `${ROOT}app/kinds/tg/x.ts` });
+    return (res?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+  it('refuses {} as a string-keyed record, `in` with a computed key, and hasOwnProperty', async () => {
+    for (const code of [
+      'export const m: Record<string, number> = {};\n',
+      'export const m = {} as Record<string, number>;\n',
+      "export const f = (o: object, k: string) => k in o;\n",
+      "export const f = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);\n",
+    ])
+      expect(await lint(code), code).toHaveLength(1);
+  });
+  it('allows the null-prototype record, Object.hasOwn, a Map, and fixed-key records', async () => {
+    for (const code of [
+      'export const m: Record<string, number> = Object.create(null) as Record<string, number>;\n',
+      "export const f = (o: object, k: string) => Object.hasOwn(o, k) || 'type' in o;\n",
+      'export const m = new Map<string, number>();\n',
+      "export const m = {} as Record<'S' | 'I', number>;\n",
+    ])
+      expect(await lint(code), code).toEqual([]);
+  });
+});

@@ -174,7 +174,7 @@ function makeCheck(mode: Mode): Command {
         const paths = await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const codes: ExitCode[] = [];
-        const counts: Record<string, number> = {};
+        const counts: Record<string, number> = Object.create(null) as Record<string, number>;
         const reports: Report[] = [];
         const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
         const render: BatchRender = values['json'] ? 'object' : values['jsonl'] ? 'jsonl' : values['quiet'] === true ? 'text-quiet' : 'text';

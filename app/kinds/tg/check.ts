@@ -41,7 +41,7 @@ export function show(v: unknown): JsonValue {
 export function closedMembers(o: Obj, pointer: string, required: readonly string[], optional: readonly string[], out: Finding[]): boolean {
   let ok = true;
   for (const r of required) {
-    if (!(r in o)) {
+    if (!Object.hasOwn(o, r)) {
       out.push(fail(RULE_STRUCTURE, `missing member "${r}"`, { pointer: ptr(pointer, r), expected: 'present', actual: '(absent)' }));
       ok = false;
     }
