@@ -38,6 +38,19 @@ export const LAYERS = {
   },
 };
 
+/**
+ * Lookups keyed by artifact data never reach Object.prototype: a record keyed by strings
+ * starts as Object.create(null) (or is a Map), and a membership test is Object.hasOwn, not
+ * `in`, so an engine, output or key named `constructor`, `toString` or `__proto__` finds
+ * only what the artifact holds. test/hardening/inherited-names.test.ts is the behaviour.
+ */
+export const INHERITED_NAMES = [
+  { selector: "VariableDeclarator[init.type='ObjectExpression'][init.properties.length=0] > Identifier > TSTypeAnnotation > TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword']", message: 'a Record<string, …> keyed by data starts as Object.create(null) or is a Map: {} inherits constructor, toString, __proto__.' },
+  { selector: "TSAsExpression[expression.type='ObjectExpression'][expression.properties.length=0] > TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword']", message: 'a Record<string, …> keyed by data starts as Object.create(null) or is a Map: {} inherits constructor, toString, __proto__.' },
+  { selector: "BinaryExpression[operator='in'][left.type!='Literal']", message: 'a computed key is tested with Object.hasOwn(obj, key): `in` also finds inherited names (constructor, toString, __proto__).' },
+  { selector: "MemberExpression[property.name='hasOwnProperty']", message: 'use Object.hasOwn(obj, key): hasOwnProperty itself can be shadowed by a member of that name.' },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', '.bench/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**', '.tmp-*/**'] },
   js.configs.recommended,
@@ -58,7 +71,7 @@ export default tseslint.config(
     files: ['app/**/*.ts', 'shared/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', 'window', 'document', 'location', 'navigator', 'localStorage', 'HTMLElement'],
-      'no-restricted-syntax': ['error', { selector: "TSTypeReference[typeName.name=/^(HTML\\w*Element|Document|Window|Navigator|DOMParser)$/]", message: 'app/ and shared/ never use DOM types (layering).' }],
+      'no-restricted-syntax': ['error', { selector: "TSTypeReference[typeName.name=/^(HTML\\w*Element|Document|Window|Navigator|DOMParser)$/]", message: 'app/ and shared/ never use DOM types (layering).' }, ...INHERITED_NAMES],
     },
   },
 );

@@ -15,6 +15,7 @@ import { appendEntry } from '../journal/writer.js';
 import type { Bundle } from '../kinds/tg/bundle.js';
 import { BUNDLE_TYPE, CLAIM_INPUTS_TYPE, CSI, ENGINE, MANIFEST_TYPE, RULESET_TYPE } from '../kinds/tg/constants.js';
 import { decide } from '../kinds/tg/engines/decision.js';
+import { ruleBudget } from '../kinds/tg/engines/metered-logic.js';
 import { evaluateRuleset } from '../kinds/tg/engines/rule-evaluator.js';
 import { scoreTrust, type TrustVector } from '../kinds/tg/engines/score-trust.js';
 import { providerConfidencePort, REFERENCE_MAX_TOKENS } from '../kinds/tg/ports.js';
@@ -150,7 +151,7 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
 
   // Tune F (a plain data value) so the recorded trust score sits where the scenario needs it.
   const vectorOf = (d: unknown): TrustVector => {
-    const r = evaluateRuleset(RULESET.rules, d);
+    const r = evaluateRuleset(RULESET.rules, d, ruleBudget());
     if (!r.ok) throw new Error(r.reason);
     return { ...(r.value as Omit<TrustVector, 'A'>), A: 0 } as TrustVector;
   };
@@ -163,7 +164,7 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
   if (o.targetTrustScore !== undefined) {
     const v = vectorOf(data);
     v.A = A;
-    const s = scoreTrust(v, data, bundle);
+    const s = scoreTrust(v, data, bundle, ruleBudget());
     if (!s.ok) throw new Error(s.reason);
     const product = s.explanation.product;
     const rest = s.trustScore / product - bundle.weights.F * v.F;
@@ -175,10 +176,10 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
   }
   const claimHash = hashValue(claim);
   const vector = vectorOf(data);
-  const ruleValue = evaluateRuleset(RULESET.rules, data);
+  const ruleValue = evaluateRuleset(RULESET.rules, data, ruleBudget());
   if (!ruleValue.ok) throw new Error(ruleValue.reason);
   vector.A = A;
-  const scored = scoreTrust(vector, data, bundle);
+  const scored = scoreTrust(vector, data, bundle, ruleBudget());
   if (!scored.ok) throw new Error(scored.reason);
   const artifacts: Record<string, unknown> = {
     [bundleHash]: art(bundle),

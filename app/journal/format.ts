@@ -111,7 +111,7 @@ function membersFinding(rule: string, v: JsonObject, allowed: readonly string[],
   if (keys.length === required.length && keys.every((k, i) => k === required[i])) return [];
   const out: Finding[] = [];
   for (const k of Object.keys(v)) if (!allowed.includes(k)) out.push(fail(rule, `${what} has an unknown member "${k}"`, { pointer }));
-  for (const k of required) if (!(k in v)) out.push(fail(rule, `${what} lacks the member "${k}"`, { pointer }));
+  for (const k of required) if (!Object.hasOwn(v, k)) out.push(fail(rule, `${what} lacks the member "${k}"`, { pointer }));
   return out;
 }
 

@@ -18,7 +18,7 @@ export function journalKindResult(v: JournalVerification): KindResult {
       parents: [],
     });
   }
-  const byState: Record<string, number> = {};
+  const byState: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const c of v.cases.cases) byState[c.state] = (byState[c.state] ?? 0) + 1;
   const details: { [key: string]: JsonValue } = {
     entries: v.entryLines,

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
 import { expandPaths } from '../../engine/paths.js';
 import { ACGP_LIMITS } from '../../kinds/acgp/limits.js';
+import { TG_LIMITS } from '../../kinds/tg/limits.js';
 import { LIMIT_NAMES, ZIP_WORKERS_LIMIT } from '../../zip/limits.js';
 import type { Mode } from '../../engine/run.js';
 import type { EngineOptions } from '../../kinds/types.js';
@@ -73,8 +74,8 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   return o;
 }
 
-/** `--limit` names: the archive reader's and ACGP's. */
-const KNOWN_LIMITS: readonly string[] = [...LIMIT_NAMES, ZIP_WORKERS_LIMIT, ...Object.keys(ACGP_LIMITS)];
+/** `--limit` names: the archive reader's, ACGP's and TG's rule budget. */
+const KNOWN_LIMITS: readonly string[] = [...LIMIT_NAMES, ZIP_WORKERS_LIMIT, ...Object.keys(ACGP_LIMITS), ...Object.keys(TG_LIMITS)];
 /** Flags naming a file that some kind reads (`--journal` names a directory a writer may create). */
 const FILE_FLAGS = ['trust-store', 'policy', 'providers', 'profiles', 'key', 'kernel-adapter'] as const;
 
@@ -173,7 +174,7 @@ function makeCheck(mode: Mode): Command {
         const paths = await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const codes: ExitCode[] = [];
-        const counts: Record<string, number> = {};
+        const counts: Record<string, number> = Object.create(null) as Record<string, number>;
         const reports: Report[] = [];
         const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
         const render: BatchRender = values['json'] ? 'object' : values['jsonl'] ? 'jsonl' : values['quiet'] === true ? 'text-quiet' : 'text';

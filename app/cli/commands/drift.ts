@@ -70,7 +70,7 @@ export const driftCommand: Command = {
       }
     }
     const rates = driftRates(obs);
-    const anchors: Record<string, { seq: number; entryHash: string }> = {};
+    const anchors: Record<string, { seq: number; entryHash: string }> = Object.create(null) as Record<string, { seq: number; entryHash: string }>;
     if (typeof values['journal'] === 'string' && rates.some((r) => r.flag)) {
       if (typeof values['key'] !== 'string') throw new CliUsageError('anchoring the recalibration flag needs --key KEYFILE with --journal');
       const port = openJournalPort(values['journal'], values['key'], trust);

@@ -98,7 +98,7 @@ export function generateTrace(o: GenOptions): Eval[] {
     const weights = WEIGHT_SETS[Math.floor(rnd() * WEIGHT_SETS.length)]!;
     const [lo, hi] = CTQ_RANGE[p.target];
     const base = lo + Math.floor(rnd() * (hi - lo + 1));
-    const dims: Record<string, unknown> = {};
+    const dims: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     let ctq = ZERO;
     DIMS.forEach((name, k) => {
       const w = weights[k]!;

@@ -34,7 +34,7 @@ export function datasetIdentityInput(dataset: unknown): Record<string, unknown> 
   if (!Array.isArray(rowsIn)) throw new DatasetShapeError('the dataset has no "rows" array', '/rows');
   const rows = rowsIn.map((row, i) => {
     if (!isObject(row)) throw new DatasetShapeError('a row is not a JSON object', `/rows/${i}`);
-    const projected: Record<string, unknown> = {};
+    const projected: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const { name } of columns) projected[name] = Object.hasOwn(row, name) ? row[name] : null;
     return projected;
   });

@@ -342,7 +342,7 @@ async function checkInvestigationDigest(
     );
     return;
   }
-  const entries: Record<string, Uint8Array> = {};
+  const entries: Record<string, Uint8Array> = Object.create(null) as Record<string, Uint8Array>;
   for (const [name, x] of byName) if (x.content.bytes) entries[name] = x.content.bytes;
   let restored;
   try {

@@ -206,7 +206,7 @@ function readRom(text: string, findings: Finding[]): DumpModel {
       if (section !== 'artifacts' || !artifacts) throw new RomError('RPR-DUMP-005', 'an artifact heading "## …" belongs under "# Embedded Artifacts"', n);
       if (current && !current.done) throw new RomError('RPR-DUMP-005', `artifact ${current.key} has no fenced content block`, current.line);
       const key = m[1]!;
-      if (Object.prototype.hasOwnProperty.call(artifacts, key)) throw new RomError('RPR-DUMP-003', `artifact ${key} appears twice`, n);
+      if (Object.hasOwn(artifacts, key)) throw new RomError('RPR-DUMP-003', `artifact ${key} appears twice`, n);
       if (lastArtifact !== null && !(lastArtifact < key)) findings.push(orderFinding(`/artifacts/${key}`, lastArtifact, key));
       lastArtifact = key;
       current = { key, done: false, line: n };
@@ -237,7 +237,7 @@ function readRom(text: string, findings: Finding[]): DumpModel {
       while (j < lines.length && lines[j] !== fence) j++;
       if (j >= lines.length) throw new RomError('RPR-DUMP-005', `the fenced block of artifact ${current.key} is not closed by ${fence}`, n);
       const content = lines.slice(i + 1, j).join('\n');
-      const art: Record<string, unknown> = {};
+      const art: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
       if (m[2] === 'json') {
         let v: unknown;
         try {

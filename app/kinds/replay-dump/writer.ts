@@ -109,7 +109,7 @@ export async function buildDump(spec: DumpSpec, signer: Signer): Promise<DumpMod
   const pipeline = frozen(spec.pipeline);
   const materials = spec.materials.map(frozen);
   const expression = frozen({ mediaType: 'application/json', json: await expressionFor(spec) });
-  const artifacts: Record<string, JsonValue> = {};
+  const artifacts: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
   for (const a of [prompt, pipeline, ...materials, expression]) artifacts[a.hash] = artifactValue(a);
   const materialHashes = [...new Set(materials.map((a) => a.hash))].sort();
   const m = canonicalOrder({

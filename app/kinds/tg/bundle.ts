@@ -4,12 +4,12 @@
  * Weights are summed with decimal.js on their shortest decimal text, so "sum to 1" is an
  * exact check, not a tolerance.
  */
-import { Decimal } from 'decimal.js';
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import { BUNDLE_TYPE, DIMENSIONS, THRESHOLD_EXITS, type Dimension } from './constants.js';
-import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ptr, wrongType } from './check.js';
+import { exact, ExactDecimal } from './decimal.js';
+import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, wrongType } from './check.js';
 import { isLogic } from './engines/rule-evaluator.js';
 
 export interface Modifier {
@@ -44,7 +44,7 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
   if (!isObj(v)) return { bundle: null, hash, findings: [wrongType(base, 'a JSON object', v)] };
   closedMembers(v, base, ['type', 'bundleId', 'version', 'weights', 'modifiers', 'exits', 'epsilon', 'driftRate'], [], findings);
   if (v['type'] !== BUNDLE_TYPE) findings.push(fail('RPR-TG-002', `type must be ${BUNDLE_TYPE}`, { pointer: ptr(base, 'type'), expected: BUNDLE_TYPE, actual: String(v['type']) }));
-  for (const m of ['bundleId', 'version']) if (m in v && !isNonEmptyString(v[m])) findings.push(wrongType(ptr(base, m), 'a non-empty string', v[m]));
+  for (const m of ['bundleId', 'version']) if (Object.hasOwn(v, m) && !isNonEmptyString(v[m])) findings.push(wrongType(ptr(base, m), 'a non-empty string', v[m]));
 
   const w = v['weights'];
   if ('weights' in v) {
@@ -52,9 +52,9 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
     else {
       const before = findings.length;
       closedMembers(w, ptr(base, 'weights'), DIMENSIONS, [], findings);
-      for (const d of DIMENSIONS) if (d in w && !unit(w[d])) findings.push(wrongType(ptr(base, 'weights', d), 'a number from 0 to 1', w[d]));
+      for (const d of DIMENSIONS) if (Object.hasOwn(w, d) && !unit(w[d])) findings.push(wrongType(ptr(base, 'weights', d), 'a number from 0 to 1', w[d]));
       if (findings.length === before) {
-        const sum = DIMENSIONS.reduce((s, d) => s.plus(new Decimal(w[d] as number)), new Decimal(0));
+        const sum = DIMENSIONS.reduce((s, d) => s.plus(exact(w[d] as number)), new ExactDecimal(0));
         if (!sum.eq(1)) findings.push(fail('RPR-TG-003', 'the weights must sum to 1 exactly (decimal sum of their written values)', { pointer: ptr(base, 'weights'), expected: 1, actual: sum.toNumber() }));
       }
     }
@@ -84,7 +84,7 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
     else {
       const before = findings.length;
       closedMembers(ex, ptr(base, 'exits'), THRESHOLD_EXITS, [], findings);
-      for (const e of THRESHOLD_EXITS) if (e in ex && !unit(ex[e])) findings.push(wrongType(ptr(base, 'exits', e), 'a number from 0 to 1', ex[e]));
+      for (const e of THRESHOLD_EXITS) if (Object.hasOwn(ex, e) && !unit(ex[e])) findings.push(wrongType(ptr(base, 'exits', e), 'a number from 0 to 1', ex[e]));
       if (findings.length === before) {
         for (let i = 1; i < THRESHOLD_EXITS.length; i++) {
           const hi = THRESHOLD_EXITS[i - 1]!;
@@ -111,7 +111,9 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
       if ('maxRate' in dr && !unit(dr['maxRate'])) findings.push(wrongType(ptr(base, 'driftRate', 'maxRate'), 'a number from 0 to 1', dr['maxRate']));
     }
   }
-  return { bundle: findings.length === 0 ? (v as unknown as Bundle) : null, hash, findings };
+  if (findings.length > 0) return { bundle: null, hash, findings };
+  // ε is looked up by the output CSI an execution names: no prototype to find there.
+  return { bundle: { ...(v as unknown as Bundle), epsilon: ownRecord(eps as Record<string, number>) }, hash, findings };
 }
 
 function safeHash(v: unknown): string {

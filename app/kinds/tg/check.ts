@@ -14,6 +14,17 @@ export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A copy of a data-keyed record without a prototype: a key from the artifact (an engine,
+ * an output CSI, an artifact hash, a rule name) such as `constructor`, `toString` or
+ * `__proto__` then finds only what the artifact holds, never Object.prototype.
+ */
+export function ownRecord<T>(o: Readonly<Record<string, T>>): Record<string, T> {
+  const r = Object.create(null) as Record<string, T>;
+  for (const k of Object.keys(o)) r[k] = o[k]!;
+  return r;
+}
+
 export function ptr(base: string, ...tokens: (string | number)[]): string {
   return base + tokens.map((t) => '/' + escapePointerToken(String(t))).join('');
 }
@@ -30,7 +41,7 @@ export function show(v: unknown): JsonValue {
 export function closedMembers(o: Obj, pointer: string, required: readonly string[], optional: readonly string[], out: Finding[]): boolean {
   let ok = true;
   for (const r of required) {
-    if (!(r in o)) {
+    if (!Object.hasOwn(o, r)) {
       out.push(fail(RULE_STRUCTURE, `missing member "${r}"`, { pointer: ptr(pointer, r), expected: 'present', actual: '(absent)' }));
       ok = false;
     }

@@ -8,7 +8,7 @@ import { fail } from '../../core/findings.js';
 import { hashBytes, hashValue } from '../../core/hash.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { HASH_RE, MANIFEST_TYPE, MODES, type Mode } from './constants.js';
-import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ptr, show, wrongType, type Obj } from './check.js';
+import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, show, wrongType, type Obj } from './check.js';
 
 export interface Pins {
   modelId: string;
@@ -161,8 +161,11 @@ export function checkManifest(v: unknown): CheckedManifest {
   }
   if (findings.length !== before) return { manifest: null, findings, goodArtifacts, artifactNodes };
   const executions = (ex as Obj[]).map((e, index) => ({ ...(e as unknown as Execution), index }));
+  // Every record keyed by artifact data is looked up by that data later: no prototype.
+  const profiles = ownRecord(rp as Record<string, Profile>);
+  for (const [engine, prof] of Object.entries(profiles)) profiles[engine] = { ...prof, outputs: ownRecord(prof.outputs) };
   return {
-    manifest: { ...(v as unknown as Manifest), executions },
+    manifest: { ...(v as unknown as Manifest), replayProfiles: profiles, artifacts: ownRecord(arts as Record<string, Artifact>), executions },
     findings,
     goodArtifacts,
     artifactNodes,
@@ -180,7 +183,7 @@ function checkExecution(e: unknown, i: number, out: Finding[]): void {
   }
   const shape = EXEC_BY_MODE[mode];
   closedMembers(e, p, [...EXEC_REQUIRED, ...shape.required], shape.optional, out);
-  for (const m of ['executionId', 'engine', 'engineCmi', 'configSnapshotRef', 'output']) if (m in e && !isNonEmptyString(e[m])) out.push(wrongType(ptr(p, m), 'a non-empty string', e[m]));
+  for (const m of ['executionId', 'engine', 'engineCmi', 'configSnapshotRef', 'output']) if (Object.hasOwn(e, m) && !isNonEmptyString(e[m])) out.push(wrongType(ptr(p, m), 'a non-empty string', e[m]));
   const inputs = e['inputs'];
   if ('inputs' in e && !(Array.isArray(inputs) && inputs.every(isNonEmptyString))) out.push(wrongType(ptr(p, 'inputs'), 'an array of execution ids or artifact hashes', inputs));
   if (mode === 'BANDED' && 'pins' in e && !isObj(e['pins'])) out.push(wrongType(ptr(p, 'pins'), 'an object of pins', e['pins']));
@@ -203,7 +206,7 @@ function checkExecution(e: unknown, i: number, out: Finding[]): void {
 /** Types of the pins that are present; absence is the pin rule's business (RPR-TG-015). */
 function checkPinTypes(pins: Obj, p: string, out: Finding[]): void {
   closedMembers(pins, p, [], [...PIN_MEMBERS, 'embeddingVersion'], out);
-  for (const m of ['modelId', 'modelVersion', 'embeddingVersion']) if (m in pins && !isNonEmptyString(pins[m])) out.push(wrongType(ptr(p, m), 'a non-empty string', pins[m]));
+  for (const m of ['modelId', 'modelVersion', 'embeddingVersion']) if (Object.hasOwn(pins, m) && !isNonEmptyString(pins[m])) out.push(wrongType(ptr(p, m), 'a non-empty string', pins[m]));
   if ('promptHash' in pins && !(typeof pins['promptHash'] === 'string' && HASH_RE.test(pins['promptHash']))) out.push(wrongType(ptr(p, 'promptHash'), 'a hash string', pins['promptHash']));
   if ('epsilon' in pins && !(isFiniteNumber(pins['epsilon']) && pins['epsilon'] >= 0)) out.push(wrongType(ptr(p, 'epsilon'), 'a non-negative number', pins['epsilon']));
   const ip = pins['inferenceParams'];
@@ -211,8 +214,8 @@ function checkPinTypes(pins: Obj, p: string, out: Finding[]): void {
     if (!isObj(ip)) out.push(wrongType(ptr(p, 'inferenceParams'), 'an object {temperature, topP, seed}', ip));
     else {
       closedMembers(ip, ptr(p, 'inferenceParams'), [], [...PARAM_MEMBERS, 'maxTokens'], out);
-      for (const m of ['temperature', 'topP']) if (m in ip && !(isFiniteNumber(ip[m]) && ip[m] >= 0)) out.push(wrongType(ptr(p, 'inferenceParams', m), 'a non-negative number', ip[m]));
-      for (const m of ['seed', 'maxTokens']) if (m in ip && !(Number.isSafeInteger(ip[m]) && (ip[m] as number) >= 0)) out.push(wrongType(ptr(p, 'inferenceParams', m), 'a non-negative integer', ip[m]));
+      for (const m of ['temperature', 'topP']) if (Object.hasOwn(ip, m) && !(isFiniteNumber(ip[m]) && ip[m] >= 0)) out.push(wrongType(ptr(p, 'inferenceParams', m), 'a non-negative number', ip[m]));
+      for (const m of ['seed', 'maxTokens']) if (Object.hasOwn(ip, m) && !(Number.isSafeInteger(ip[m]) && (ip[m] as number) >= 0)) out.push(wrongType(ptr(p, 'inferenceParams', m), 'a non-negative integer', ip[m]));
     }
   }
 }

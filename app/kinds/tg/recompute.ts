@@ -7,6 +7,7 @@ import type { Bundle } from './bundle.js';
 import { BUNDLE_TYPE, CLAIM_INPUTS_TYPE, CSI, DIMENSIONS, ENGINE, RULE_DIMENSIONS, RULESET_TYPE, type Dimension } from './constants.js';
 import { isFiniteNumber, isObj, type Obj } from './check.js';
 import { decide } from './engines/decision.js';
+import type { RuleBudget, RuleLimitName } from './engines/metered-logic.js';
 import { evaluateRuleset } from './engines/rule-evaluator.js';
 import { scoreTrust, type TrustVector } from './engines/score-trust.js';
 import type { Artifact, Execution } from './manifest.js';
@@ -18,12 +19,14 @@ export interface RecomputeEnv {
   bundleHash: string;
   artifacts: Record<string, Artifact>;
   byId: Map<string, Execution>;
+  /** The artifact's rule budget: every JsonLogic evaluation of this replay draws from it. */
+  ruleBudget: RuleBudget;
 }
 
-/** ok; or a defect of the record (fail); or an engine Reprise cannot recompute (unavailable); or an input missing. */
-export type Recomputed = { ok: true; value: unknown } | { ok: false; severity: 'fail' | 'unavailable'; reason: string };
+/** ok; or a defect of the record (fail; `limit` when a rule ran out of its budget); or an engine Reprise cannot recompute (unavailable); or an input missing. */
+export type Recomputed = { ok: true; value: unknown } | { ok: false; severity: 'fail' | 'unavailable'; reason: string; limit?: RuleLimitName };
 
-const bad = (reason: string): Recomputed => ({ ok: false, severity: 'fail', reason });
+const bad = (reason: string, limit?: RuleLimitName): Recomputed => ({ ok: false, severity: 'fail', reason, ...(limit ? { limit } : {}) });
 
 function artifactOfType(e: Execution, env: RecomputeEnv, type: string): { ok: true; json: Obj } | { ok: false; reason: string } {
   const found = e.inputs.map((h) => env.artifacts[h]?.json).filter((j): j is Obj => isObj(j) && j['type'] === type);
@@ -45,8 +48,8 @@ function ruleEvaluator(e: Execution, env: RecomputeEnv): Recomputed {
   const ci = artifactOfType(e, env, CLAIM_INPUTS_TYPE);
   if (!ci.ok) return bad(ci.reason);
   if (!isObj(rs.json['rules'])) return bad('the ruleset artifact has no "rules" object');
-  const r = evaluateRuleset(rs.json['rules'], ci.json['data']);
-  return r.ok ? r : bad(r.reason);
+  const r = evaluateRuleset(rs.json['rules'], ci.json['data'], env.ruleBudget);
+  return r.ok ? r : bad(r.reason, r.limit);
 }
 
 /** The trust vector from the inputs: S..F from a TRUST-VECTOR execution, A from a CONFIDENCE-SCORE one (0 when none). */
@@ -83,8 +86,8 @@ export function vectorOf(e: Execution, env: RecomputeEnv, look: Lookup, override
 function scoring(e: Execution, env: RecomputeEnv, look: Lookup, what: 'score' | 'explanation', overrideA?: { id: string; value: number }): Recomputed {
   const v = vectorOf(e, env, look, overrideA);
   if (!v.ok) return bad(v.reason);
-  const s = scoreTrust(v.vector, v.claimData, env.bundle);
-  if (!s.ok) return bad(s.reason);
+  const s = scoreTrust(v.vector, v.claimData, env.bundle, env.ruleBudget);
+  if (!s.ok) return bad(s.reason, s.limit);
   return { ok: true, value: what === 'score' ? s.trustScore : s.explanation };
 }
 

@@ -23,13 +23,15 @@ import type { Bundle } from './bundle.js';
 import { ptr } from './check.js';
 import { buildComparisonArtifact, modeComposition } from './comparison.js';
 import { CSI, DRIFT_EVENT_TYPE, ENGINE, ROUTED_EXITS, ROUTING_EVENT_TYPE, type Exit } from './constants.js';
+import { exactDelta, withinEpsilon } from './decimal.js';
 import { decide } from './engines/decision.js';
+import { ruleBudget } from './engines/metered-logic.js';
 import { openJournalPort } from './journal-adapter.js';
 import type { AnchoredEntry, JournalPort } from './journal-port.js';
 import { checkManifest, type Execution, type Manifest } from './manifest.js';
 import { resolvePolicy, usageError } from './policy.js';
 import { providerConfidencePort, REFERENCE_MAX_TOKENS, type ConfidencePort } from './ports.js';
-import { exitWithA, recompute, type Lookup, type RecomputeEnv } from './recompute.js';
+import { exitWithA, recompute, type Lookup, type RecomputeEnv, type Recomputed } from './recompute.js';
 import * as rules from './rules.js';
 import { driftRates } from './telemetry.js';
 
@@ -186,7 +188,7 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   // A manifest that fails its chain (artifacts, bundle) is not re-executed at all.
   const chainBroken = findings.some((f) => f.severity === 'fail' && ['RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
   const byId = new Map(m.executions.map((e) => [e.executionId, e]));
-  const env: RecomputeEnv = { bundle, bundleHash: state.bundleHash, artifacts: m.artifacts, byId };
+  const env: RecomputeEnv = { bundle, bundleHash: state.bundleHash, artifacts: m.artifacts, byId, ruleBudget: ruleBudget(ctx.options.limits) };
   const replayed = new Map<string, unknown>();
   const replayVersion = new Map<string, string>();
   const recordedLook: Lookup = (id) => {
@@ -220,14 +222,14 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
     if (e.replayMode === 'EXACT') {
       const r = recompute(e, env, recordedLook);
       if (!r.ok) {
-        findings.push(r.severity === 'fail' ? fail('RPR-TG-033', `${e.executionId} cannot be recomputed: ${r.reason}`, { pointer: execPtr(e) }) : unavailable('RPR-TG-036', r.reason, { pointer: execPtr(e, 'engine') }));
+        findings.push(notRecomputed(e, r));
         row(e, null, r.severity, r.reason);
         continue;
       }
       replayed.set(e.executionId, r.value);
       const same = hashValue(r.value) === hashValue(e.value);
       if (!same) findings.push(fail('RPR-TG-030', `EXACT output ${e.output} of ${e.executionId} diverges from its recomputation: a defect, never tolerable drift`, { pointer: execPtr(e, 'value'), expected: e.value as JsonValue, actual: r.value as JsonValue }));
-      const delta = typeof r.value === 'number' && typeof e.value === 'number' ? Math.abs(r.value - e.value) : null;
+      const delta = typeof r.value === 'number' && typeof e.value === 'number' ? exactDelta(r.value, e.value).json : null;
       row(e, r.value as JsonValue, same ? 'pass' : 'fail', same ? 'H(replayed) == H(original)' : `H(replayed) ${hashValue(r.value)} != H(original) ${hashValue(e.value)}`, delta);
       continue;
     }
@@ -256,10 +258,9 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
         findings.push(fail('RPR-TG-032', `the recorded TRUST-SCORE of ${e.executionId} is not the aggregation of its recorded vector (arithmetic is EXACT for a fixed vector)`, { pointer: execPtr(e, 'value'), expected: r0.value as JsonValue, actual: e.value as JsonValue }));
       const r = recompute(e, env, replayedLook);
       if (!r.ok || typeof r.value !== 'number') {
-        const reason = r.ok ? 'not a number' : r.reason;
-        const sev = r.ok ? 'fail' : r.severity;
-        findings.push(sev === 'fail' ? fail('RPR-TG-033', `${e.executionId} cannot be recomputed: ${reason}`, { pointer: execPtr(e) }) : unavailable('RPR-TG-036', reason, { pointer: execPtr(e) }));
-        row(e, null, sev, reason);
+        const failed: Recomputed & { ok: false } = r.ok ? { ok: false, severity: 'fail', reason: 'not a number' } : r;
+        findings.push(notRecomputed(e, failed));
+        row(e, null, failed.severity, failed.reason);
         continue;
       }
       value = r.value;
@@ -274,8 +275,9 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
     replayVersion.set(e.executionId, modelVersion);
     const original = e.value as number;
     const epsilon = bundle.epsilon[e.output]!;
-    const delta = Math.abs(value - original);
-    if (delta <= epsilon) {
+    // Exact decimal on each number's shortest text: a delta of exactly ε passes (tg-replay.md).
+    const { delta: exactD, json: delta } = exactDelta(value, original);
+    if (withinEpsilon(exactD, epsilon)) {
       row(e, value, 'pass', 'within the governed ε; delta recorded', delta);
       continue;
     }
@@ -330,6 +332,13 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   }
   const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison), driftRate: driftRate as unknown as JsonValue } };
   return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
+}
+
+/** The finding for an output that could not be recomputed: a rule out of budget (RPR-TG-038), a defect of the record, or no recomputation here. */
+function notRecomputed(e: Execution, r: Recomputed & { ok: false }): Finding {
+  if (r.limit) return fail('RPR-TG-038', `${e.executionId} cannot be recomputed: ${r.reason}`, { pointer: execPtr(e), expected: `rule evaluation within --limit ${r.limit}`, actual: r.reason });
+  if (r.severity === 'fail') return fail('RPR-TG-033', `${e.executionId} cannot be recomputed: ${r.reason}`, { pointer: execPtr(e) });
+  return unavailable('RPR-TG-036', r.reason, { pointer: execPtr(e, 'engine') });
 }
 
 /** `details.tg.driftRate`: telemetry's per-version rate over the governed window, for this report's replays. */

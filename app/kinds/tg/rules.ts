@@ -112,8 +112,8 @@ export function bandedPins(m: Manifest, blocked: Blocked): Finding[] {
     const missing: string[] = [];
     if (!pins) missing.push(...needed);
     else {
-      for (const p of needed) if (!(p in pins)) missing.push(p);
-      if (needed.includes('inferenceParams') && isObj(pins.inferenceParams)) for (const p of PARAM_MEMBERS) if (!(p in pins.inferenceParams)) missing.push(`inferenceParams.${p}`);
+      for (const p of needed) if (!Object.hasOwn(pins, p)) missing.push(p);
+      if (needed.includes('inferenceParams') && isObj(pins.inferenceParams)) for (const p of PARAM_MEMBERS) if (!Object.hasOwn(pins.inferenceParams, p)) missing.push(`inferenceParams.${p}`);
     }
     if (missing.length > 0) {
       out.push(fail('RPR-TG-015', `BANDED record ${e.executionId} is missing pin${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: invalid, replay fails`, { pointer: execPtr(e, 'pins'), expected: needed.join(', '), actual: pins ? Object.keys(pins).join(', ') || '(none)' : '(no pins)' }));

@@ -7,6 +7,7 @@
  */
 import { DIMENSIONS, type Dimension } from '../constants.js';
 import type { Bundle } from '../bundle.js';
+import type { RuleBudget, RuleLimitName } from './metered-logic.js';
 import { truthy } from './rule-evaluator.js';
 
 export type TrustVector = Record<Dimension, number>;
@@ -16,9 +17,9 @@ export interface Scored {
   explanation: { contributions: Record<Dimension, number>; modifiers: { id: string; factor: number }[]; product: number; trustScore: number };
 }
 
-export type ScoreResult = ({ ok: true } & Scored) | { ok: false; reason: string };
+export type ScoreResult = ({ ok: true } & Scored) | { ok: false; reason: string; limit?: RuleLimitName };
 
-export function scoreTrust(vector: TrustVector, claimData: unknown, bundle: Pick<Bundle, 'weights' | 'modifiers'>): ScoreResult {
+export function scoreTrust(vector: TrustVector, claimData: unknown, bundle: Pick<Bundle, 'weights' | 'modifiers'>, budget: RuleBudget): ScoreResult {
   const contributions = {} as Record<Dimension, number>;
   let sum = 0;
   for (const d of DIMENSIONS) {
@@ -29,8 +30,8 @@ export function scoreTrust(vector: TrustVector, claimData: unknown, bundle: Pick
   const applied: { id: string; factor: number }[] = [];
   let product = 1;
   for (const m of bundle.modifiers) {
-    const t = truthy(m.when, claimData);
-    if (!t.ok) return { ok: false, reason: `modifier "${m.id}": ${t.reason}` };
+    const t = truthy(m.when, claimData, budget);
+    if (!t.ok) return { ...t, reason: `modifier "${m.id}": ${t.reason}` };
     if (t.value === true) {
       applied.push({ id: m.id, factor: m.factor });
       product *= m.factor;
