@@ -1,10 +1,14 @@
 /**
- * The one rationale rule (a RECORDED review rationale, a quarantine decision): what counts
+ * What a reviewer may record (the decisions) and the one rationale rule (a RECORDED review rationale, a quarantine decision): what counts
  * as real content. The engine refuses a rationale by `checkRationale` (app/journal/cases.ts,
  * app/journal/judgement.ts) and the workbench's forms show `RATIONALE_RULE.summary` and the
  * same function's message beside the field, so the form and the engine cannot disagree.
  * Pure: imports nothing (shared/ is read by the engine, the host and the renderer).
  */
+
+/** The closed set of decisions a reviewer records in a judgement (app/journal/judgement.ts). */
+export const JUDGEMENT_DECISIONS = ['accept', 'reject', 'needs-review', 'note'] as const;
+export type JudgementDecision = (typeof JUDGEMENT_DECISIONS)[number];
 
 export interface RationaleRule {
   /** Characters once runs of whitespace are collapsed to one space and the ends trimmed. */

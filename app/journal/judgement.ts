@@ -14,7 +14,7 @@
 import { isHashString, hashValue } from '../core/hash.js';
 import type { Role, Signer, TrustStore } from '../core/keys.js';
 import type { Finding, Report } from '../../shared/report.js';
-import { checkRationale } from '../../shared/rationale.js';
+import { checkRationale, JUDGEMENT_DECISIONS, type JudgementDecision } from '../../shared/rationale.js';
 import { JournalError } from './errors.js';
 import type { Checkpoint, Entry, JsonObject } from './format.js';
 import { checkInclusionProof, proofFromVerification, type InclusionProof } from './proofs.js';
@@ -22,9 +22,7 @@ import { verifyJournal, type JournalVerification } from './verify.js';
 import { appendEntry, type WriterOptions } from './writer.js';
 
 export const JUDGEMENT_TYPE = 'reprise.judgement/v1';
-/** The closed set of decisions a reviewer records. */
-export const JUDGEMENT_DECISIONS = ['accept', 'reject', 'needs-review', 'note'] as const;
-export type JudgementDecision = (typeof JUDGEMENT_DECISIONS)[number];
+export { JUDGEMENT_DECISIONS, type JudgementDecision };
 /** Roles allowed to sign a judgement: the reviewer's act (an officer decides cases; a trainer trains). */
 export const JUDGEMENT_ROLES: readonly Role[] = ['reviewer'];
 

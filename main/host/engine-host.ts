@@ -18,7 +18,15 @@ import type {
   ArtifactContent,
   AttestationExport,
   AttestRequest,
+  BundleExport,
+  ExportBundleRequest,
   JobSource,
+  JudgementJournalRequest,
+  JudgementList,
+  JudgementReceipt,
+  JudgementRules,
+  ListJudgementsRequest,
+  RecordJudgementRequest,
   CheckBytesRequest,
   CheckMode,
   DecideCaseRequest,
@@ -35,6 +43,7 @@ import type {
   StartJobRequest,
   UploadChunkRequest,
 } from '../../shared/api.js';
+import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { KINDS, DIRECTORY_KINDS } from '../../app/kinds/registry.js';
@@ -43,6 +52,7 @@ import { WorkerPool } from '../../app/workers/pool.js';
 import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
 import { VERSION } from '../../app/version.js';
 import type { JournalOp } from './journal-ops.js';
+import type { JudgementOp } from './judgement-ops.js';
 
 /** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
 const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
@@ -120,7 +130,7 @@ class JournalWorker {
     return w;
   }
 
-  run<T>(op: JournalOp): Promise<T> {
+  run<T>(op: JournalOp | JudgementOp): Promise<T> {
     const w = this.get();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -344,6 +354,27 @@ export class EngineHost implements RepriseApi {
     const { job } = await this.jobOf({ source: req.source, mode: 'replay', ...(req.options ? { options: req.options } : {}) });
     const options = { ...job.options };
     return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile: req.keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile: req.keyFile, options });
+  }
+
+  // Judgements (judgement-ops.ts): journal writes and proofs run in the journal worker.
+  async openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
+    return this.journal.run<JournalStatus>({ op: 'judge-open', req });
+  }
+
+  async recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
+    return this.journal.run<JudgementReceipt>({ op: 'judge-record', req });
+  }
+
+  async listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
+    return this.journal.run<JudgementList>({ op: 'judge-list', req });
+  }
+
+  async exportBundle(req: ExportBundleRequest): Promise<BundleExport> {
+    return this.journal.run<BundleExport>({ op: 'judge-export', req });
+  }
+
+  async judgementRules(): Promise<JudgementRules> {
+    return { ...RATIONALE_RULE, decisions: [...JUDGEMENT_DECISIONS] };
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {
