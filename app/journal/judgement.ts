@@ -35,7 +35,7 @@ const POINTER_RE = /^\/(findings|comparisons|events)\/(0|[1-9]\d*)$/;
  * opened (a window upload names the file, the CLI the path typed): neither says what was
  * reviewed, and both differ between two openings of the same bytes.
  */
-export function reportDigest(report: Pick<Report, 'artifact'> & Partial<Pick<Report, 'run'>>): string {
+export function reportDigest(report: Omit<Report, 'run'> & Partial<Pick<Report, 'run'>>): string {
   const { run: _run, artifact, ...rest } = report as Report;
   const { path: _path, ...art } = artifact;
   return hashValue({ ...rest, artifact: art });
