@@ -4,6 +4,9 @@
  * generated from API_METHODS and API_EVENTS, so the renderer cannot tell them apart.
  */
 import type { Report } from './report.js';
+import type { JudgementDecision, RationaleRule } from './rationale.js';
+
+export { JUDGEMENT_DECISIONS, RATIONALE_RULE, checkRationale, type JudgementDecision, type RationaleRule } from './rationale.js';
 
 export type CheckMode = 'verify' | 'replay';
 
@@ -171,6 +174,106 @@ export interface AttestationExport {
   verdict: Report['verdict'];
 }
 
+/** A journal to record judgements in, with the trust store that names its signers. */
+export interface JudgementJournalRequest {
+  dir: string;
+  trustStore: string;
+  /** Create the journal (its directory and empty files) when it does not exist yet. */
+  create?: boolean;
+}
+
+/** What the reviewer is about to sign: shown in the confirmation before recordJudgement. */
+export interface RecordJudgementRequest {
+  dir: string;
+  trustStore: string;
+  /** The reviewer's private key (PKCS#8 PEM file, an absolute path). */
+  keyFile: string;
+  /** The report the reviewer read (as a job returned it); its artifact.sha256 is the subject. */
+  report: Report;
+  /** RFC 6901 into the report: "" the whole report, /findings/N, /comparisons/N or /events/N. */
+  pointer: string;
+  decision: JudgementDecision;
+  rationale: string;
+}
+
+/** Shown only after the signed write returned. */
+export interface JudgementReceipt {
+  seq: number;
+  entryHash: string;
+  artifact: string;
+  reportDigest: string;
+  pointer: string;
+  decision: JudgementDecision;
+  /** The signer as the trust store names it. */
+  keyId: string;
+  role: string;
+  label: string;
+  checkpoint: { size: number; root: string; keyId: string };
+  proofVerified: boolean;
+  proofFindings: string[];
+}
+
+/** One judgement recorded on an artifact, with its inclusion proof checked against the latest checkpoint. */
+export interface JudgementView {
+  seq: number;
+  entryHash: string;
+  recordedAtUtc: string;
+  decision: string;
+  rationale: string;
+  pointer: string;
+  /** Null for a review rationale recorded on the artifact as a whole (journal record). */
+  reportDigest: string | null;
+  author: string;
+  role: string | null;
+  label: string | null;
+  /** Why the entry is not a well-formed judgement by a reviewer key, or null. */
+  problem: string | null;
+  proofVerified: boolean;
+  proofFindings: string[];
+}
+
+export interface ListJudgementsRequest {
+  dir: string;
+  trustStore?: string;
+  /** `sha256:<hex>` of the artifact. */
+  artifact: string;
+  /** The open report: the answer then says which judgements were made on this very report. */
+  report?: Report;
+}
+
+export interface JudgementList {
+  artifact: string;
+  /** The digest of the report given (null without one): compare with each judgement's reportDigest. */
+  reportDigest: string | null;
+  checkpoint: { size: number; root: string } | null;
+  judgements: JudgementView[];
+}
+
+export interface ExportBundleRequest {
+  dir: string;
+  trustStore?: string;
+  /** The judged report (the one the judgements name). */
+  report: Report;
+  /** For a TG replay: the attestation envelope text (AttestationExport.envelope). */
+  attestation?: string;
+}
+
+/** The evidence bundle's bytes, as `reprise export` writes them. */
+export interface BundleExport {
+  /** A file name to save it under. */
+  name: string;
+  dataBase64: string;
+  sha256: string;
+  reportDigest: string;
+  judgements: number;
+  checkpoint: { size: number; root: string };
+}
+
+/** The rationale rule and the decisions, as the engine enforces them. */
+export interface JudgementRules extends RationaleRule {
+  decisions: readonly JudgementDecision[];
+}
+
 export type UploadChunkRequest = { uploadId: string; data: Uint8Array; dataBase64?: undefined } | { uploadId: string; dataBase64: string; data?: undefined };
 
 /**
@@ -199,6 +302,16 @@ export interface RepriseApi {
   uploadChunk(req: UploadChunkRequest): Promise<{ received: number }>;
   /** Replays a TG manifest read-only and signs its attestation in the engine's process. */
   attestReplay(req: AttestRequest): Promise<AttestationExport>;
+  /** Opens (or with create, creates) a journal to record judgements in; its verification status. */
+  openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus>;
+  /** Signs and anchors a judgement; returns after the entry and its checkpoint are on disk. */
+  recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt>;
+  /** Every judgement the journal holds on an artifact, each with its checked inclusion proof. */
+  listJudgements(req: ListJudgementsRequest): Promise<JudgementList>;
+  /** The evidence bundle of the judged report (same bytes as `reprise export`). */
+  exportBundle(req: ExportBundleRequest): Promise<BundleExport>;
+  /** The rationale rule and the closed set of decisions the engine enforces. */
+  judgementRules(): Promise<JudgementRules>;
 }
 
 export const API_METHODS = [
@@ -217,6 +330,11 @@ export const API_METHODS = [
   'beginUpload',
   'uploadChunk',
   'attestReplay',
+  'openJudgementJournal',
+  'recordJudgement',
+  'listJudgements',
+  'exportBundle',
+  'judgementRules',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 

@@ -17,6 +17,7 @@ export const ARTIFACT_KINDS = [
   'acgp-eval',
   'acgp-trace',
   'journal',
+  'evidence-bundle',
   'unknown',
 ] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];

@@ -13,6 +13,7 @@ import { fail } from '../core/findings.js';
 import { isHashString } from '../core/hash.js';
 import type { Role, TrustStore } from '../core/keys.js';
 import type { Entry, Subject } from './format.js';
+import { checkRationale, RATIONALE_RULE } from '../../shared/rationale.js';
 
 export type CaseStatus = 'open' | 'escalated' | 'released' | 'upheld';
 export type Decision = 'release' | 'uphold' | 'escalate';
@@ -27,25 +28,17 @@ export const TRANSITIONS: Record<Decision, { from: readonly CaseStatus[]; to: Ca
   escalate: { from: ['open'], to: 'escalated', roles: ['quarantine-officer', 'reviewer'] },
 };
 
-/** A rationale must have at least this many characters once whitespace is collapsed. */
-export const MIN_RATIONALE_CHARS = 20;
+// The rationale rule is shared with the workbench's forms (shared/rationale.ts): one rule.
+/** A rationale must have at least this many characters once whitespace is collapsed... */
+export const MIN_RATIONALE_CHARS = RATIONALE_RULE.minChars;
 /** ...at least this many words (runs of non-space holding a letter or digit)... */
-export const MIN_RATIONALE_WORDS = 3;
+export const MIN_RATIONALE_WORDS = RATIONALE_RULE.minWords;
 /** ...and at least this many distinct letters or digits (refuses "aaaaaaaaaaaaaaaaaaaa"). */
-export const MIN_RATIONALE_DISTINCT = 5;
+export const MIN_RATIONALE_DISTINCT = RATIONALE_RULE.minDistinct;
 
 /** Why a rationale is not real content, or null when it is acceptable. */
-export function rationaleProblem(text: unknown): string | null {
-  if (typeof text !== 'string') return 'the rationale is missing';
-  const norm = text.replace(/\s+/gu, ' ').trim();
-  if (norm === '') return 'the rationale is blank';
-  if (norm.length < MIN_RATIONALE_CHARS) return `the rationale has ${norm.length} characters; at least ${MIN_RATIONALE_CHARS} are required`;
-  const words = norm.split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w));
-  if (words.length < MIN_RATIONALE_WORDS) return `the rationale has ${words.length} word(s); at least ${MIN_RATIONALE_WORDS} are required`;
-  const distinct = new Set(norm.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []);
-  if (distinct.size < MIN_RATIONALE_DISTINCT) return `the rationale uses ${distinct.size} distinct letters or digits; at least ${MIN_RATIONALE_DISTINCT} are required`;
-  return null;
-}
+export const rationaleProblem: (text: unknown) => string | null = checkRationale;
+export { RATIONALE_RULE, checkRationale };
 
 export interface CaseEvent {
   seq: number;

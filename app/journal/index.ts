@@ -28,7 +28,7 @@ export { MerkleTree, leafHash, nodeHash, merkleRoot, verifyInclusion, verifyCons
 export { acquireLock, breakStaleLock, readLock, isStale, type LockInfo } from './lock.js';
 export { verifyJournal, verifyFiles, checkHeldCheckpoint, compareTimestamps, entryPointer, checkpointPointer, type JournalVerification, type ParsedEntry, type ParsedCheckpoint } from './verify.js';
 export { JournalWriter, appendEntry, repairJournal, MAX_KEPT_TORN_BYTES, type AppendInput, type AppendResult, type WriterOptions, type RepairResult } from './writer.js';
-export { inclusionProof, checkInclusionProof, PROOF_TYPE, type InclusionProof, type ProofCheck } from './proofs.js';
+export { inclusionProof, proofFromVerification, checkInclusionProof, PROOF_TYPE, type InclusionProof, type ProofCheck } from './proofs.js';
 export * from './cases.js';
 export { openCase, decideCase, releaseCase, upholdCase, escalateCase, listCases, type OpenCaseInput, type CaseWriteResult } from './quarantine.js';
 
@@ -36,3 +36,4 @@ export { openCase, decideCase, releaseCase, upholdCase, escalateCase, listCases,
 export function openJournal(dir: string, opts: { trustStore?: TrustStore | null } = {}): Promise<JournalVerification> {
   return verifyJournal(dir, opts.trustStore ?? null);
 }
+export { JUDGEMENT_TYPE, JUDGEMENT_DECISIONS, JUDGEMENT_ROLES, reportDigest, judgementPointerProblem, judgementBodyProblem, judgementSignerProblem, recordJudgement, judgementsIn, listJudgements, proofState, type JudgementDecision, type JudgementInput, type JudgementReceipt, type JudgementRecord, type ProofState } from './judgement.js';

@@ -12,7 +12,7 @@ import { verifyBytes } from '../core/keys.js';
 import { JournalError } from './errors.js';
 import { checkCheckpointShape, checkEntryShape, entryHash, unsignedDigest, type Checkpoint, type Entry } from './format.js';
 import { leafHash, verifyInclusion } from './merkle.js';
-import { verifyJournal } from './verify.js';
+import { verifyJournal, type JournalVerification } from './verify.js';
 
 export const PROOF_TYPE = 'reprise.journal-proof/v1';
 
@@ -29,7 +29,12 @@ export interface InclusionProof {
 
 /** An inclusion proof of entry `seq` against the latest checkpoint of the journal in `dir`. */
 export async function inclusionProof(dir: string, seq: number): Promise<InclusionProof> {
-  const v = await verifyJournal(dir, null);
+  return proofFromVerification(await verifyJournal(dir, null), seq);
+}
+
+/** The same proof from a verification already made (several proofs, one pass over the journal). */
+export function proofFromVerification(v: JournalVerification, seq: number): InclusionProof {
+  const dir = v.dir;
   const cp = v.latestCheckpoint;
   if (!cp) throw new JournalError(`journal ${dir} has no checkpoint to prove against`, 'REFUSED');
   if (cp.treeSize > v.entryLines) throw new JournalError(`the latest checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: run 'reprise journal verify ${dir}'`, 'DAMAGED');

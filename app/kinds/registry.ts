@@ -9,7 +9,8 @@ import { replayDumpKind } from './replay-dump/index.js';
 import { tgBundleKind, tgManifestKind } from './tg/index.js';
 import { journalKind } from './journal/index.js';
 import { nemosynePackageKind } from './nemosyne/index.js';
+import { evidenceBundleKind } from './evidence-bundle/index.js';
 
-export const KINDS: readonly KindHandler[] = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, nemosynePackageKind];
+export const KINDS: readonly KindHandler[] = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, evidenceBundleKind, nemosynePackageKind];
 
 export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [journalKind];

@@ -18,7 +18,15 @@ import type {
   ArtifactContent,
   AttestationExport,
   AttestRequest,
+  BundleExport,
+  ExportBundleRequest,
   JobSource,
+  JudgementJournalRequest,
+  JudgementList,
+  JudgementReceipt,
+  JudgementRules,
+  ListJudgementsRequest,
+  RecordJudgementRequest,
   CheckBytesRequest,
   CheckMode,
   DecideCaseRequest,
@@ -35,6 +43,7 @@ import type {
   StartJobRequest,
   UploadChunkRequest,
 } from '../../shared/api.js';
+import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { KINDS, DIRECTORY_KINDS } from '../../app/kinds/registry.js';
@@ -44,6 +53,7 @@ import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
 import { VERSION } from '../../app/version.js';
 import type { JournalOp } from './journal-ops.js';
 import { PathGate, type PathGateHints } from './path-gate.js';
+import type { JudgementOp } from './judgement-ops.js';
 
 /** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
 const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
@@ -149,7 +159,7 @@ class JournalWorker {
     return w;
   }
 
-  run<T>(op: JournalOp): Promise<T> {
+  run<T>(op: JournalOp | JudgementOp): Promise<T> {
     const w = this.get();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -424,6 +434,39 @@ export class EngineHost implements RepriseApi {
     const { job } = await this.jobOf({ source: req.source, mode: 'replay', ...(req.options ? { options: req.options } : {}) });
     const options = { ...job.options };
     return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile, options });
+  }
+
+  // Judgements (judgement-ops.ts): journal writes and proofs run in the journal worker.
+  // Every path goes through the gate first, as the case decisions do: a token holder may
+  // neither write a journal outside the chosen roots nor sign with a key nobody picked.
+  private async judgementPaths<T extends { dir: string; trustStore?: string }>(req: T, what: string): Promise<T> {
+    if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError(`${what} needs the journal directory`, true);
+    const dir = await this.confine(req.dir, 'the journal directory');
+    const trustStore = typeof req.trustStore === 'string' && req.trustStore !== '' ? await this.confine(req.trustStore, 'the trust store') : undefined;
+    return { ...req, dir, ...(trustStore ? { trustStore } : {}) };
+  }
+
+  async openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
+    const st = await this.journal.run<JournalStatus>({ op: 'judge-open', req: await this.judgementPaths(req, 'opening a journal') });
+    return { ...st, dir: req.dir };
+  }
+
+  async recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
+    const paths = await this.judgementPaths(req, 'a judgement');
+    const keyFile = await this.keyFile(req?.keyFile, 'reviewer key file that signs the judgement');
+    return this.journal.run<JudgementReceipt>({ op: 'judge-record', req: { ...paths, keyFile } });
+  }
+
+  async listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
+    return this.journal.run<JudgementList>({ op: 'judge-list', req: await this.judgementPaths(req, 'listing judgements') });
+  }
+
+  async exportBundle(req: ExportBundleRequest): Promise<BundleExport> {
+    return this.journal.run<BundleExport>({ op: 'judge-export', req: await this.judgementPaths(req, 'an export') });
+  }
+
+  async judgementRules(): Promise<JudgementRules> {
+    return { ...RATIONALE_RULE, decisions: [...JUDGEMENT_DECISIONS] };
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {

@@ -3,12 +3,15 @@ import { parentPort } from 'node:worker_threads';
 import { KeyError } from '../../app/core/keys.js';
 import { JournalError } from '../../app/journal/index.js';
 import { runJournalOp, UsageProblem, type JournalOp } from './journal-ops.js';
+import { runJudgementOp, type JudgementOp } from './judgement-ops.js';
 
 const port = parentPort;
 if (!port) throw new Error('journal-worker must run in a worker thread');
 
-port.on('message', (msg: { id: number; op: JournalOp }) => {
-  runJournalOp(msg.op).then(
+const isJudgementOp = (op: JournalOp | JudgementOp): op is JudgementOp => op.op.startsWith('judge-');
+
+port.on('message', (msg: { id: number; op: JournalOp | JudgementOp }) => {
+  (isJudgementOp(msg.op) ? runJudgementOp(msg.op) : runJournalOp(msg.op)).then(
     (result) => port.postMessage({ id: msg.id, ok: true, result }),
     (e: unknown) => {
       const code = (e as NodeJS.ErrnoException | null)?.code;

@@ -29,6 +29,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { ...INFO.lint, load: async () => (await import('./lint.js')).lintCommand },
   { ...INFO.attest, load: async () => (await import('./attest.js')).attestCommand },
+  { ...INFO.export, load: async () => (await import('./export.js')).exportCommand },
   { ...INFO.drift, load: async () => (await import('./drift.js')).driftCommand },
   { ...INFO.examples, load: async () => (await import('./examples.js')).examplesCommand },
 ];

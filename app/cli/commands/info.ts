@@ -60,6 +60,11 @@ export const INFO = {
     summary: 'drift rate per model version over the governed window; raises (and with --journal --key anchors) the model-recalibration flag',
     usage: 'reprise drift PATH... [--journal DIR --key KEYFILE] [--trust-store FILE] [--policy FILE] [--providers FILE] [--json]',
   },
+  export: {
+    name: 'export',
+    summary: 'write the evidence bundle of an artifact: its report (JSON, HTML), every judgement in --journal with its proof, the signed checkpoint',
+    usage: 'reprise export PATH --journal DIR --out FILE [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--replay | --report FILE] [--attestation FILE] [--json]',
+  },
   examples: {
     name: 'examples',
     summary: 'write the built-in sample and training artifacts (deterministic bytes) and an index examples.json',

@@ -11,6 +11,7 @@ import { buildReport } from '../../core/report.js';
 import { isHashString } from '../../core/hash.js';
 import { JournalError } from '../../journal/errors.js';
 import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/format.js';
+import { judgementBodyProblem } from '../../journal/judgement.js';
 import { breakStaleLock } from '../../journal/lock.js';
 import { checkInclusionProof, inclusionProof } from '../../journal/proofs.js';
 import { journalKindResult } from '../../journal/result.js';
@@ -97,6 +98,9 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (artifact !== undefined && !isHashString(artifact)) throw new CliUsageError('--artifact takes a sha256:<64 lowercase hex> hash');
   const body = await readJsonFile(str(values['body-file'], 'body-file', usage), 'body file');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new CliUsageError('the body file must hold a JSON object');
+  // A review rationale on an artifact is a judgement: exports bundle it, so it must be one.
+  const judgement = kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body) : null;
+  if (judgement) throw new CliUsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
   const signer = await loadSigner(str(values['key'], 'key', usage));
   const r = await journalOp(() =>
     appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer),

@@ -1,0 +1,82 @@
+/**
+ * `reprise export PATH --journal DIR --out FILE`: the evidence bundle of one artifact
+ * (docs/evidence-bundle.md): its report, every judgement the journal holds on it with its
+ * inclusion proof, the latest signed checkpoint, and (--attestation) a TG replay's
+ * attestation. Nothing is written to the journal: the engine runs with the journal for
+ * reading only (no --key). Exit 0 when written; 3 with one line otherwise.
+ */
+import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { EXIT, REPORT_SCHEMA, type ExitCode, type Report } from '../../../shared/report.js';
+import { writeFileAtomic } from '../../core/files.js';
+import { hashBytes, hashFile } from '../../core/hash.js';
+import { loadTrustStore } from '../../core/keys.js';
+import { runPath } from '../../engine/run.js';
+import { bundleFromJournal } from '../../kinds/evidence-bundle/index.js';
+import { parse } from '../args.js';
+import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { CHECK_FLAGS, engineOptions } from './check.js';
+import { INFO } from './info.js';
+import { journalOp, readJsonFile } from './journal.js';
+
+const USAGE = INFO.export.usage;
+
+const { json: _j, jsonl: _l, workers: _w, 'what-if': _wi, out: _o, key: _k, quiet: _q, ...ENGINE_FLAGS } = CHECK_FLAGS;
+const FLAGS = { ...ENGINE_FLAGS, out: { type: 'string' }, replay: { type: 'boolean' }, report: { type: 'string' }, attestation: { type: 'string' }, json: { type: 'boolean' } } as const;
+
+const real = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+};
+
+/** The judged report: `--report FILE` (checked to be about PATH), else the engine's report of PATH now. */
+async function reportOf(path: string, values: Record<string, unknown>): Promise<Report> {
+  const { key: _key, out: _out, ...options } = engineOptions(values);
+  if (typeof values['report'] !== 'string') return runPath(path, values['replay'] === true ? 'replay' : 'verify', options);
+  const r = (await readJsonFile(values['report'], 'report')) as Report;
+  if (typeof r !== 'object' || r === null || r.schema !== REPORT_SCHEMA || typeof r.artifact !== 'object' || r.artifact === null) throw new CliUsageError(`--report ${values['report']} is not a ${REPORT_SCHEMA} report`);
+  const sha = await hashFile(path).catch((e: NodeJS.ErrnoException) => {
+    throw new CliUsageError(`cannot read ${path}: ${e.code ?? 'error'}`);
+  });
+  if (r.artifact.sha256 !== sha) throw new CliUsageError(`--report ${values['report']} is about ${String(r.artifact.sha256)}, not ${path} (${sha})`);
+  return r;
+}
+
+async function attestationOf(v: unknown): Promise<Buffer | null> {
+  if (typeof v !== 'string') return null;
+  return readFile(v).catch((e: NodeJS.ErrnoException) => {
+    throw new CliUsageError(`cannot read --attestation ${v}: ${e.code ?? 'error'}`);
+  });
+}
+
+export const exportCommand: Command = {
+  ...INFO.export,
+  async run(args: string[], io: CliIO): Promise<ExitCode> {
+    const { values, positionals } = parse(args, FLAGS, USAGE);
+    if (positionals.length !== 1) throw new CliUsageError(`export takes exactly one PATH\nusage: ${USAGE}`);
+    const path = positionals[0]!;
+    const journal = values['journal'];
+    const out = values['out'];
+    if (typeof journal !== 'string' || journal === '') throw new CliUsageError(`--journal DIR (the journal holding the judgements) is required\nusage: ${USAGE}`);
+    if (typeof out !== 'string' || out === '') throw new CliUsageError(`--out FILE is required\nusage: ${USAGE}`);
+    if (real(out) === real(path)) throw new CliUsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
+    const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+    const report = await reportOf(path, values);
+    if (report.artifact.kind === 'journal' || report.artifact.sha256 === null) throw new CliUsageError(`${path} is a ${report.artifact.kind}, not an artifact file with a SHA-256: nothing to export judgements on`);
+    const attestation = await attestationOf(values['attestation']);
+    const b = await journalOp(() => bundleFromJournal(journal, report, trust, attestation));
+    try {
+      await writeFileAtomic(out, b.bytes);
+    } catch (e) {
+      throw new CliUsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    const summary = { out, sha256: hashBytes(b.bytes), artifact: report.artifact.sha256, reportDigest: b.reportDigest, judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, pointer: j.pointer, author: j.author })), checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash } };
+    if (values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');
+    else io.out(`evidence bundle ${out} (${summary.sha256})\n  artifact ${summary.artifact}, report digest ${b.reportDigest}\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${out} --trust-store FILE\n`);
+    return EXIT.pass;
+  },
+};

@@ -1,0 +1,181 @@
+/**
+ * Judgements: a reviewer's signed, anchored decision on what they reviewed (an artifact's
+ * report as a whole, or one finding, comparison row or drift event in it). A judgement is a
+ * `review-rationale` entry whose body is `reprise.judgement/v1`:
+ *
+ *   subject: {claimRef, artifact: <the artifact's SHA-256>}
+ *   body:    {type, decision, rationale, reportDigest, pointer}
+ *
+ * `reportDigest` is `reportDigest(report)` below; `pointer` is RFC 6901 into that report
+ * ("" the whole report, /findings/N, /comparisons/N or /events/N). Only a key whose role
+ * is in JUDGEMENT_ROLES may sign one; the rationale obeys the one rationale rule
+ * (shared/rationale.ts). See docs/journal.md, "Judgements".
+ */
+import { isHashString, hashValue } from '../core/hash.js';
+import type { Role, Signer, TrustStore } from '../core/keys.js';
+import type { Finding, Report } from '../../shared/report.js';
+import { checkRationale, JUDGEMENT_DECISIONS, type JudgementDecision } from '../../shared/rationale.js';
+import { JournalError } from './errors.js';
+import type { Checkpoint, Entry, JsonObject } from './format.js';
+import { checkInclusionProof, proofFromVerification, type InclusionProof } from './proofs.js';
+import { verifyJournal, type JournalVerification } from './verify.js';
+import { appendEntry, type WriterOptions } from './writer.js';
+
+export const JUDGEMENT_TYPE = 'reprise.judgement/v1';
+export { JUDGEMENT_DECISIONS, type JudgementDecision };
+/** Roles allowed to sign a judgement: the reviewer's act (an officer decides cases; a trainer trains). */
+export const JUDGEMENT_ROLES: readonly Role[] = ['reviewer'];
+
+const BODY_MEMBERS = ['decision', 'pointer', 'rationale', 'reportDigest', 'type'];
+const POINTER_RE = /^\/(findings|comparisons|events)\/(0|[1-9]\d*)$/;
+
+/**
+ * The report's digest: `H(report without run, with artifact.path removed)`, RFC 8785
+ * canonical JSON, SHA-256. `run` holds times; the path is where the file lay when it was
+ * opened (a window upload names the file, the CLI the path typed): neither says what was
+ * reviewed, and both differ between two openings of the same bytes.
+ */
+export function reportDigest(report: Omit<Report, 'run'> & Partial<Pick<Report, 'run'>>): string {
+  const { run: _run, artifact, ...rest } = report as Report;
+  const { path: _path, ...art } = artifact;
+  return hashValue({ ...rest, artifact: art });
+}
+
+/** Why `pointer` names no judgeable item of `report` ("" is the whole report), or null. */
+export function judgementPointerProblem(report: Pick<Report, 'findings'> & Partial<Pick<Report, 'comparisons' | 'events'>>, pointer: unknown): string | null {
+  if (pointer === '') return null;
+  if (typeof pointer !== 'string') return 'the pointer is not a string';
+  const m = POINTER_RE.exec(pointer);
+  if (!m) return `the pointer ${JSON.stringify(pointer)} is neither "" (the whole report) nor /findings/N, /comparisons/N or /events/N`;
+  const list = (report as unknown as Record<string, unknown>)[m[1]!];
+  if (!Array.isArray(list) || Number(m[2]) >= list.length) return `the report has no item ${pointer}`;
+  return null;
+}
+
+/**
+ * Why a judgement body is malformed, or null. `decision` and `rationale` are required;
+ * `type`, `reportDigest` and `pointer` are what the workbench and `recordJudgement` always
+ * write. A body without `reportDigest` (a `journal record --kind review-rationale` written
+ * by hand) judges the artifact as a whole, so it may hold no pointer but "".
+ */
+export function judgementBodyProblem(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
+  const b = body as JsonObject;
+  const extra = Object.keys(b).find((k) => !BODY_MEMBERS.includes(k));
+  if (extra !== undefined) return `the body has an unknown member "${extra}"`;
+  if ('type' in b && b['type'] !== JUDGEMENT_TYPE) return `body.type must be "${JUDGEMENT_TYPE}"`;
+  if (!JUDGEMENT_DECISIONS.includes(b['decision'] as JudgementDecision)) return `the decision ${JSON.stringify(b['decision'])} is not one of ${JUDGEMENT_DECISIONS.join(', ')}`;
+  if ('reportDigest' in b && !isHashString(b['reportDigest'])) return 'body.reportDigest is not a sha256:<64 hex> hash string';
+  if ('pointer' in b && typeof b['pointer'] !== 'string') return 'body.pointer is not a string';
+  if (!('reportDigest' in b) && 'pointer' in b && b['pointer'] !== '') return 'a pointer into a report needs the report\'s digest (body.reportDigest)';
+  return checkRationale(b['rationale']);
+}
+
+/** Why `keyId` may not sign a judgement under `trust` (unknown, not active, wrong role), or null. */
+export function judgementSignerProblem(keyId: string, trust: TrustStore): string | null {
+  const k = trust.get(keyId);
+  if (!k) return `${keyId} is not in the trust store`;
+  if (k.status !== 'active') return `${keyId} (${k.label || k.role}) is ${k.status}; a judgement needs an active key`;
+  if (!JUDGEMENT_ROLES.includes(k.role)) return `a judgement is signed by a ${JUDGEMENT_ROLES.join(' or ')} key; ${keyId} (${k.label || k.role}) is a ${k.role} key`;
+  return null;
+}
+
+export interface JudgementInput {
+  /** The report reviewed, as the engine gave it (its artifact.sha256 names the artifact). */
+  report: Report;
+  pointer: string;
+  decision: JudgementDecision;
+  rationale: string;
+}
+
+export interface ProofState {
+  proof: InclusionProof;
+  /** True when the proof checked (RFC 9162 inclusion, checkpoint and entry signatures under the trust store). */
+  proofVerified: boolean;
+  /** The failed or unavailable checks of the proof, as `RULE: message`. */
+  proofFindings: string[];
+}
+
+export interface JudgementReceipt extends ProofState {
+  seq: number;
+  entryHash: string;
+  entry: Entry;
+  checkpoint: Checkpoint;
+  reportDigest: string;
+}
+
+/** Checks the proof as a recipient would (from a JSON copy: nothing shared with the writer's objects). */
+export function proofState(proof: InclusionProof, trust: TrustStore | null): ProofState {
+  const check = checkInclusionProof(JSON.parse(JSON.stringify(proof)) as unknown, trust);
+  const bad: Finding[] = check.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
+  return { proof, proofVerified: bad.length === 0, proofFindings: bad.map((f) => `${f.rule}: ${f.message}`) };
+}
+
+/**
+ * Records a judgement: checks the signer's role, the decision, the rationale and the
+ * pointer first (refused with JournalError 'REFUSED', nothing written), then appends the
+ * entry (durable with its checkpoint on return) and proves it under the latest checkpoint.
+ */
+export async function recordJudgement(dir: string, input: JudgementInput, signer: Signer, trust: TrustStore, opts: WriterOptions = {}): Promise<JudgementReceipt> {
+  const artifact = input.report?.artifact?.sha256;
+  if (!isHashString(artifact)) throw new JournalError('the report names no artifact SHA-256: a judgement is recorded on an artifact', 'USAGE');
+  const digest = reportDigest(input.report);
+  const body: JsonObject = { type: JUDGEMENT_TYPE, decision: input.decision, rationale: input.rationale, reportDigest: digest, pointer: input.pointer };
+  const problem = judgementSignerProblem(signer.keyId, trust) ?? judgementBodyProblem(body) ?? judgementPointerProblem(input.report, input.pointer);
+  if (problem) throw new JournalError(`judgement refused: ${problem}`, 'REFUSED');
+  const claimRef = input.report.artifact.id ?? artifact;
+  const r = await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef, artifact }, body }, signer, opts);
+  const v = await verifyJournal(dir, null);
+  return { seq: r.seq, entryHash: r.entryHash, entry: r.entry, checkpoint: r.checkpoint, reportDigest: digest, ...proofState(proofFromVerification(v, r.seq), trust) };
+}
+
+/** A judgement as read back from a journal (also a `review-rationale` entry written by hand). */
+export interface JudgementRecord extends ProofState {
+  seq: number;
+  entryHash: string;
+  entry: Entry;
+  decision: string;
+  rationale: string;
+  /** Null for a review-rationale entry that is not a `reprise.judgement/v1` body. */
+  reportDigest: string | null;
+  pointer: string;
+  author: string;
+  /** The author's role and label in the trust store (null without one, or when unknown). */
+  role: Role | null;
+  label: string | null;
+  /** Why this entry is not a well-formed judgement by an allowed signer, or null. */
+  problem: string | null;
+}
+
+/** Every review-rationale entry of the verified journal on `artifact`, in seq order, each with its checked proof. */
+export function judgementsIn(v: JournalVerification, artifact: string, trust: TrustStore | null): JudgementRecord[] {
+  const size = v.latestCheckpoint?.treeSize ?? 0;
+  return v.entries
+    .filter((p) => p.entry.kind === 'review-rationale' && p.entry.subject.artifact === artifact && p.entry.seq < size)
+    .map((p) => {
+      const b = p.entry.body;
+      const k = trust?.get(p.entry.author);
+      const problem = judgementBodyProblem(b) ?? (trust ? judgementSignerProblem(p.entry.author, trust) : null);
+      return {
+        seq: p.entry.seq,
+        entryHash: p.hash,
+        entry: p.entry,
+        decision: typeof b['decision'] === 'string' ? b['decision'] : '',
+        rationale: typeof b['rationale'] === 'string' ? b['rationale'] : '',
+        reportDigest: isHashString(b['reportDigest']) ? b['reportDigest'] : null,
+        pointer: typeof b['pointer'] === 'string' ? b['pointer'] : '',
+        author: p.entry.author,
+        role: k?.role ?? null,
+        label: k ? k.label : null,
+        problem,
+        ...proofState(proofFromVerification(v, p.entry.seq), trust),
+      };
+    });
+}
+
+/** The judgements a journal holds on an artifact, and the journal's verification (they are only as good as it). */
+export async function listJudgements(dir: string, artifact: string, trust: TrustStore | null): Promise<{ judgements: JudgementRecord[]; verification: JournalVerification }> {
+  if (!isHashString(artifact)) throw new JournalError('an artifact is named by its sha256:<64 hex> hash', 'USAGE');
+  const verification = await verifyJournal(dir, trust);
+  return { judgements: judgementsIn(verification, artifact, trust), verification };
+}

@@ -1,0 +1,36 @@
+/**
+ * The evidence bundle's layout (docs/evidence-bundle.md): one deterministic ZIP per judged
+ * artifact. The manifest is the first member (detection reads its name from the first
+ * local header); the others follow in code-unit order of their names.
+ */
+
+export const BUNDLE_TYPE = 'reprise.evidence-bundle/v1';
+
+export const MEMBER = {
+  manifest: 'reprise-evidence-bundle.json',
+  report: 'report.json',
+  html: 'report.html',
+  checkpoint: 'checkpoint.json',
+  attestation: 'attestation.dsse.json',
+} as const;
+
+/** `judgements/<seq, 12 digits>.json`: one inclusion proof per judgement, in seq order. */
+export const JUDGEMENT_DIR = 'judgements/';
+export const judgementMember = (seq: number): string => `${JUDGEMENT_DIR}${String(seq).padStart(12, '0')}.json`;
+export const JUDGEMENT_MEMBER_RE = /^judgements\/(\d{12})\.json$/;
+
+export interface ManifestMember {
+  name: string;
+  sha256: string;
+  size: number;
+}
+
+export interface BundleManifest {
+  type: typeof BUNDLE_TYPE;
+  artifact: { sha256: string; kind: string; id: string | null };
+  /** The report's digest (app/journal/judgement.ts, reportDigest): what judgements name. */
+  reportDigest: string;
+  checkpoint: { treeSize: number; rootHash: string };
+  /** Every member but the manifest, in name order. */
+  members: ManifestMember[];
+}

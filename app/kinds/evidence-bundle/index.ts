@@ -1,0 +1,40 @@
+/**
+ * Kind `evidence-bundle`: the ZIP `reprise export` writes (docs/evidence-bundle.md).
+ * Detected from content: a ZIP local header at offset 0 whose first member is the bundle's
+ * manifest. Asked before the Nemosyne kind, which takes any other ZIP.
+ */
+import type { KindHandler } from '../types.js';
+import type { Sniffed } from '../sniff.js';
+import { fileSource } from '../../zip/source.js';
+import { MEMBER } from './format.js';
+import { verifyBundle } from './verify.js';
+
+const LOCAL = [0x50, 0x4b, 0x03, 0x04] as const;
+const NAME = Buffer.from(MEMBER.manifest, 'utf8');
+
+export function looksLikeBundle(s: Sniffed): boolean {
+  if (!s.startsWith(LOCAL)) return false;
+  const n = 30 + NAME.length;
+  let head: Buffer;
+  try {
+    // A large file on disk: read only its first local header (never the whole file).
+    head = s.file && !s.loaded ? fileSource(s.file.fd, s.file.size).read(0, Math.min(n, s.file.size)) : s.bytes.subarray(0, n);
+  } catch {
+    return false;
+  }
+  if (head.length < n) return false;
+  return head.readUInt16LE(26) === NAME.length && head.subarray(30, 30 + NAME.length).equals(NAME);
+}
+
+export const evidenceBundleKind: KindHandler = {
+  kind: 'evidence-bundle',
+  detect: looksLikeBundle,
+  async verify(s, ctx) {
+    const archive = s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
+    return verifyBundle(archive, await ctx.trustStore(), ctx.options.limits);
+  },
+};
+
+export { writeEvidenceBundle, bundleFromJournal, type BundleInput, type BundledReport, type JournalBundle } from './write.js';
+export { verifyBundle } from './verify.js';
+export { BUNDLE_TYPE, MEMBER } from './format.js';

@@ -1,0 +1,91 @@
+/**
+ * Writing an evidence bundle: the same inputs give the same bytes (the ZIP writer's fixed
+ * timestamps and deflate level, members in a fixed order, canonical JSON, the report
+ * without `run`). `bundleFromJournal` collects every judgement a journal holds on the
+ * report's artifact, proven under the journal's latest checkpoint.
+ */
+import { hashBytes } from '../../core/hash.js';
+import { canonicalizeValue } from '../../core/jcs.js';
+import type { TrustStore } from '../../core/keys.js';
+import { JournalError } from '../../journal/errors.js';
+import type { Checkpoint } from '../../journal/format.js';
+import { judgementsIn, reportDigest, type JudgementRecord } from '../../journal/judgement.js';
+import type { InclusionProof } from '../../journal/proofs.js';
+import { verifyJournal } from '../../journal/verify.js';
+import { writeZip } from '../../zip/writer.js';
+import type { Report } from '../../../shared/report.js';
+import { BUNDLE_TYPE, judgementMember, MEMBER, type BundleManifest } from './format.js';
+import { bundleHtml } from './html.js';
+
+/** The report as a bundle holds it: without `run` (the times of the run that made it). */
+export type BundledReport = Omit<Report, 'run'>;
+
+export interface BundleInput {
+  report: Report | BundledReport;
+  /** Inclusion proofs of the judgements, all against `checkpoint`. */
+  proofs: readonly InclusionProof[];
+  checkpoint: Checkpoint;
+  /** For a TG replay: the DSSE envelope file's bytes as `reprise attest` writes them. */
+  attestation?: Uint8Array | null;
+}
+
+const jsonMember = (v: unknown): Buffer => Buffer.from(canonicalizeValue(v) + '\n', 'utf8');
+
+/** The bundle's bytes. Throws (USAGE) when a proof is not against `checkpoint`. */
+export function writeEvidenceBundle(input: BundleInput): Buffer {
+  const { run: _run, ...report } = input.report as Report;
+  const sha = report.artifact.sha256;
+  if (sha === null) throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
+  const cpText = canonicalizeValue(input.checkpoint);
+  const proofs = [...input.proofs].sort((a, b) => a.leafIndex - b.leafIndex);
+  for (const p of proofs) if (canonicalizeValue(p.checkpoint) !== cpText) throw new JournalError(`the proof of entry ${p.leafIndex} is not against the bundle's checkpoint`, 'USAGE');
+  const digest = reportDigest(report);
+  const files: { name: string; data: Buffer }[] = [
+    { name: MEMBER.report, data: jsonMember(report) },
+    { name: MEMBER.html, data: Buffer.from(bundleHtml(report, proofs, input.checkpoint, digest), 'utf8') },
+    { name: MEMBER.checkpoint, data: jsonMember(input.checkpoint) },
+    ...proofs.map((p) => ({ name: judgementMember(p.leafIndex), data: jsonMember(p) })),
+  ];
+  if (input.attestation) files.push({ name: MEMBER.attestation, data: Buffer.from(input.attestation) });
+  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const manifest: BundleManifest = {
+    type: BUNDLE_TYPE,
+    artifact: { sha256: sha, kind: report.artifact.kind, id: report.artifact.id },
+    reportDigest: digest,
+    checkpoint: { treeSize: input.checkpoint.treeSize, rootHash: input.checkpoint.rootHash },
+    members: files.map((f) => ({ name: f.name, sha256: hashBytes(f.data), size: f.data.length })),
+  };
+  return writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]);
+}
+
+export interface JournalBundle {
+  bytes: Buffer;
+  judgements: JudgementRecord[];
+  checkpoint: Checkpoint;
+  reportDigest: string;
+}
+
+/**
+ * The bundle of `report` with every judgement `dir` holds on its artifact. Refused
+ * (JournalError) when the journal does not verify, has no checkpoint, or holds a judgement
+ * made on another report of the artifact (its pointer would name an item of a report the
+ * bundle does not hold: give that report instead).
+ */
+export async function bundleFromJournal(dir: string, report: Report | BundledReport, trust: TrustStore | null, attestation?: Uint8Array | null): Promise<JournalBundle> {
+  const sha = report.artifact.sha256;
+  if (sha === null) throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
+  const v = await verifyJournal(dir, trust);
+  if (v.entryLines === 0 && v.latestCheckpoint === null) throw new JournalError(`${dir} holds no journal entries`, 'NOT_FOUND');
+  const broken = v.findings.find((f) => f.severity === 'fail');
+  if (broken) throw new JournalError(`journal ${dir} does not verify (${broken.rule}: ${broken.message}); run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  if (!v.latestCheckpoint) throw new JournalError(`journal ${dir} has no checkpoint to prove judgements against`, 'REFUSED');
+  const digest = reportDigest(report);
+  const judgements = judgementsIn(v, sha, trust);
+  const other = judgements.filter((j) => j.reportDigest !== null && j.reportDigest !== digest);
+  if (other.length > 0) {
+    const list = other.map((j) => `seq ${j.seq} (${j.reportDigest})`).join(', ');
+    throw new JournalError(`judgement(s) ${list} were recorded on another report of this artifact than the one exported (${digest}): export the report they judged (same engine options and mode)`, 'REFUSED');
+  }
+  const bytes = writeEvidenceBundle({ report, proofs: judgements.map((j) => j.proof), checkpoint: v.latestCheckpoint, attestation: attestation ?? null });
+  return { bytes, judgements, checkpoint: v.latestCheckpoint, reportDigest: digest };
+}

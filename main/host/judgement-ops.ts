@@ -1,0 +1,136 @@
+/**
+ * Judgement operations for the workbench (open a journal, record a judgement, list the
+ * judgements on an artifact, export its evidence bundle), run in the journal worker thread
+ * with the other journal operations (journal-ops.ts dispatches them here). Thin adapters
+ * over app/journal/judgement.ts and the evidence-bundle kind: they check the request,
+ * shape results for the UI, and nothing more.
+ */
+import { isAbsolute } from 'node:path';
+import type { BundleExport, ExportBundleRequest, JournalStatus, JudgementJournalRequest, JudgementList, JudgementReceipt, JudgementView, ListJudgementsRequest, RecordJudgementRequest } from '../../shared/api.js';
+import { JUDGEMENT_DECISIONS } from '../../shared/rationale.js';
+import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
+import { hashBytes, isHashString } from '../../app/core/hash.js';
+import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
+import { JournalWriter, listJudgements as journalJudgements, recordJudgement as journalRecord, reportDigest, type JudgementRecord } from '../../app/journal/index.js';
+import { bundleFromJournal } from '../../app/kinds/evidence-bundle/index.js';
+import { journalStatus, UsageProblem } from './journal-ops.js';
+
+export type JudgementOp =
+  | { op: 'judge-open'; req: JudgementJournalRequest }
+  | { op: 'judge-record'; req: RecordJudgementRequest }
+  | { op: 'judge-list'; req: ListJudgementsRequest }
+  | { op: 'judge-export'; req: ExportBundleRequest };
+
+const isStr = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+function dirOf(req: { dir?: unknown } | undefined): string {
+  if (!isStr(req?.dir)) throw new UsageProblem('choose a journal directory');
+  return req.dir;
+}
+
+/** A report as the engine returns it (the window sends back the one it shows). */
+function reportOf(r: unknown): Report {
+  const x = r as Report | null;
+  if (typeof x !== 'object' || x === null || x.schema !== REPORT_SCHEMA || typeof x.artifact !== 'object' || x.artifact === null || !Array.isArray(x.findings)) throw new UsageProblem(`the judged report is not a ${REPORT_SCHEMA} report`);
+  if (!isHashString(x.artifact.sha256)) throw new UsageProblem('the report names no artifact SHA-256: judgements are recorded on an artifact file');
+  return x;
+}
+
+/** Opens, or creates, a journal with its trust store (which must parse: it names who may sign). */
+export async function openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
+  const dir = dirOf(req);
+  if (!isStr(req.trustStore)) throw new UsageProblem('a journal for judgements needs the trust store that names its reviewers');
+  await loadTrustStore(req.trustStore);
+  // Creating takes the writer's lock and creates the files (durably): no entry is written.
+  const w = await JournalWriter.open(dir, { create: req.create === true });
+  await w.close();
+  return journalStatus({ dir, trustStore: req.trustStore });
+}
+
+export async function recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
+  const dir = dirOf(req);
+  if (!isStr(req.trustStore)) throw new UsageProblem('a judgement needs the trust store that names the reviewer');
+  if (!isStr(req.keyFile) || !isAbsolute(req.keyFile)) throw new UsageProblem('choose the reviewer key file (an absolute path) that signs the judgement');
+  if (!JUDGEMENT_DECISIONS.includes(req.decision)) throw new UsageProblem(`the decision is one of ${JUDGEMENT_DECISIONS.join(', ')}`);
+  if (typeof req.pointer !== 'string' || typeof req.rationale !== 'string') throw new UsageProblem('a judgement needs the item pointer and the rationale');
+  const report = reportOf(req.report);
+  const trust = await loadTrustStore(req.trustStore);
+  const signer = await loadSigner(req.keyFile);
+  const r = await journalRecord(dir, { report, pointer: req.pointer, decision: req.decision, rationale: req.rationale }, signer, trust);
+  const k = trust.get(signer.keyId)!; // recordJudgement refused an unknown key
+  return {
+    seq: r.seq,
+    entryHash: r.entryHash,
+    artifact: report.artifact.sha256!,
+    reportDigest: r.reportDigest,
+    pointer: req.pointer,
+    decision: req.decision,
+    keyId: signer.keyId,
+    role: k.role,
+    label: k.label,
+    checkpoint: { size: r.checkpoint.treeSize, root: r.checkpoint.rootHash, keyId: r.checkpoint.signer },
+    proofVerified: r.proofVerified,
+    proofFindings: r.proofFindings,
+  };
+}
+
+function view(j: JudgementRecord): JudgementView {
+  return {
+    seq: j.seq,
+    entryHash: j.entryHash,
+    recordedAtUtc: j.entry.recordedAtUtc,
+    decision: j.decision,
+    rationale: j.rationale,
+    pointer: j.pointer,
+    reportDigest: j.reportDigest,
+    author: j.author,
+    role: j.role,
+    label: j.label,
+    problem: j.problem,
+    proofVerified: j.proofVerified,
+    proofFindings: j.proofFindings,
+  };
+}
+
+export async function listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
+  const dir = dirOf(req);
+  if (!isHashString(req.artifact)) throw new UsageProblem('an artifact is named by its sha256:<64 hex> hash');
+  const trust = isStr(req.trustStore) ? await loadTrustStore(req.trustStore) : null;
+  const { judgements, verification } = await journalJudgements(dir, req.artifact, trust);
+  const cp = verification.latestCheckpoint;
+  return {
+    artifact: req.artifact,
+    reportDigest: req.report ? reportDigest(reportOf(req.report)) : null,
+    checkpoint: cp ? { size: cp.treeSize, root: cp.rootHash } : null,
+    judgements: judgements.map(view),
+  };
+}
+
+export async function exportBundle(req: ExportBundleRequest): Promise<BundleExport> {
+  const dir = dirOf(req);
+  const report = reportOf(req.report);
+  const trust = isStr(req.trustStore) ? await loadTrustStore(req.trustStore) : null;
+  if (req.attestation !== undefined && typeof req.attestation !== 'string') throw new UsageProblem('the attestation is the envelope text');
+  const b = await bundleFromJournal(dir, report, trust, req.attestation ? Buffer.from(req.attestation, 'utf8') : null);
+  return {
+    name: `evidence-${report.artifact.sha256!.slice(7, 19)}.zip`,
+    dataBase64: b.bytes.toString('base64'),
+    sha256: hashBytes(b.bytes),
+    reportDigest: b.reportDigest,
+    judgements: b.judgements.length,
+    checkpoint: { size: b.checkpoint.treeSize, root: b.checkpoint.rootHash },
+  };
+}
+
+export async function runJudgementOp(op: JudgementOp): Promise<unknown> {
+  switch (op.op) {
+    case 'judge-open':
+      return openJudgementJournal(op.req);
+    case 'judge-record':
+      return recordJudgement(op.req);
+    case 'judge-list':
+      return listJudgements(op.req);
+    case 'judge-export':
+      return exportBundle(op.req);
+  }
+}

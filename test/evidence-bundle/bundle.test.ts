@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalizeValue } from '../../app/core/jcs.js';
+import { hashBytes } from '../../app/core/hash.js';
+import { parseTrustStore, trustStoreEntry } from '../../app/core/keys.js';
+import { runBytes } from '../../app/engine/run.js';
+import { recordJudgement, reportDigest } from '../../app/journal/index.js';
+import { bundleFromJournal, verifyBundle, writeEvidenceBundle } from '../../app/kinds/evidence-bundle/index.js';
+import { readEntries } from '../../app/zip/parallel.js';
+import { readStructure } from '../../app/zip/reader.js';
+import { resolveLimits } from '../../app/zip/limits.js';
+import { writeZip } from '../../app/zip/writer.js';
+import { bundleOf, judged, type Judged } from './helpers.js';
+
+type Files = { name: string; data: Buffer }[];
+
+async function unzip(bytes: Buffer): Promise<Files> {
+  const zs = readStructure(bytes, resolveLimits(undefined));
+  expect(zs.ok).toBe(true);
+  const c = await readEntries(bytes, zs.entries, () => true);
+  return zs.entries.map((e, i) => ({ name: e.name, data: c[i]!.bytes! }));
+}
+
+const json = (f: Files, name: string) => JSON.parse(f.find((x) => x.name === name)!.data.toString('utf8')) as Record<string, unknown>;
+const put = (f: Files, name: string, v: unknown) => (f.find((x) => x.name === name)!.data = Buffer.from(canonicalizeValue(v) + '\n'));
+
+/** Recomputes the manifest's digests so only the deeper checks can catch the change. */
+function fixManifest(f: Files, also: (m: Record<string, unknown>) => void = () => undefined): void {
+  const m = json(f, 'reprise-evidence-bundle.json');
+  m['members'] = (m['members'] as { name: string }[]).map((x) => {
+    const d = f.find((y) => y.name === x.name)!.data;
+    return { name: x.name, sha256: hashBytes(d), size: d.length };
+  });
+  also(m);
+  put(f, 'reprise-evidence-bundle.json', m);
+}
+
+async function rules(j: Judged, f: Files, trust = j.keys.trust): Promise<string[]> {
+  const r = await verifyBundle(writeZip(f), trust);
+  return r.findings.filter((x) => x.severity === 'fail').map((x) => x.rule);
+}
+
+const proofName = (f: Files, i = 0) => f.filter((x) => x.name.startsWith('judgements/'))[i]!.name;
+
+describe('evidence bundle', () => {
+  it('round-trips: every judgement on the artifact, proven under the checkpoint, passes offline', async () => {
+    const j = await judged();
+    const bytes = await bundleOf(j);
+    const f = await unzip(bytes);
+    expect(f.map((x) => x.name)).toEqual(['reprise-evidence-bundle.json', 'checkpoint.json', 'judgements/000000000000.json', 'judgements/000000000002.json', 'report.html', 'report.json']);
+    const r = await verifyBundle(bytes, j.keys.trust);
+    expect(r.findings.filter((x) => x.severity !== 'info')).toEqual([]);
+    expect((r.details?.['judgements'] as unknown[]).length).toBe(2);
+    // Detected by content through the engine, like any artifact.
+    const rep = await runBytes('bundle.zip', bytes, 'verify', {});
+    expect(rep.artifact.kind).toBe('evidence-bundle');
+    expect(rep.verdict).toBe('unavailable'); // no trust store: signers cannot be decided
+    expect(rep.findings.map((x) => x.rule)).toContain('RPR-EVB-011');
+  });
+
+  it('is byte-identical for the same inputs (whatever the report run times)', async () => {
+    const j = await judged();
+    const a = await bundleOf(j);
+    const b = await bundleOf(j);
+    expect(a.equals(b)).toBe(true);
+    const later = { ...j.report, run: { ...j.report.run, startedAtUtc: '2030-01-01T00:00:00.000Z', durationMs: 999 } };
+    expect((await bundleFromJournal(j.journal, later, j.keys.trust)).bytes.equals(a)).toBe(true);
+  });
+
+  it('the HTML page is self-contained, escaped and shows judgements', async () => {
+    const j = await judged();
+    const html = (await unzip(await bundleOf(j))).find((x) => x.name === 'report.html')!.data.toString('utf8');
+    expect(html).toContain('<style>');
+    expect(html).not.toMatch(/<script|<link|src=|https?:\/\//);
+    expect(html).toContain('Judgements (2)');
+    expect(html).toContain('This finding is expected');
+    expect(html).toContain('/findings/0');
+  });
+
+  it('a member changed without its manifest digest fails RPR-EVB-003', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const m = f.find((x) => x.name === 'report.json')!;
+    m.data = Buffer.from(m.data.toString('utf8').replace('"fail"', '"pass"'));
+    expect(await rules(j, f)).toContain('RPR-EVB-003');
+  });
+
+  it('a report changed with a recomputed manifest fails on the judgements\' signed digest (RPR-EVB-009) and the page (014)', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const report = json(f, 'report.json');
+    report['verdict'] = 'pass';
+    put(f, 'report.json', report);
+    fixManifest(f, (m) => (m['reportDigest'] = reportDigest(report as never)));
+    const r = await rules(j, f);
+    expect(r).toContain('RPR-EVB-009');
+    expect(r).toContain('RPR-EVB-014');
+  });
+
+  it('a proof whose audit path or index changed fails RPR-EVB-006', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const p = json(f, proofName(f));
+    (p['auditPath'] as string[])[0] = 'sha256:' + '0'.repeat(64);
+    put(f, proofName(f), p);
+    fixManifest(f);
+    expect(await rules(j, f)).toContain('RPR-EVB-006');
+  });
+
+  it('a changed checkpoint fails RPR-EVB-005 (signature) and RPR-EVB-006 (proofs not against it)', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const cp = json(f, 'checkpoint.json');
+    cp['timestampUtc'] = '2026-11-02T09:31:00Z';
+    put(f, 'checkpoint.json', cp);
+    fixManifest(f);
+    const r = await rules(j, f);
+    expect(r).toContain('RPR-EVB-005');
+    expect(r).toContain('RPR-EVB-006');
+  });
+
+  it('a judgement whose signature changed fails RPR-EVB-007', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const p = json(f, proofName(f));
+    const e = JSON.parse(p['entry'] as string) as Record<string, unknown>;
+    const other = await judged();
+    const otherProof = json(await unzip(await bundleOf(other)), 'judgements/000000000000.json');
+    e['sig'] = (JSON.parse(otherProof['entry'] as string) as { sig: string }).sig;
+    p['entry'] = canonicalizeValue(e);
+    put(f, proofName(f), p);
+    fixManifest(f);
+    expect(await rules(j, f)).toContain('RPR-EVB-007');
+  });
+
+  it('a signer whose key the trust store gives another role fails RPR-EVB-008', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const doc = { type: 'reprise.trust-store/v1', keys: [trustStoreEntry(j.keys.reviewer, 'trainer', 'now a trainer'), trustStoreEntry(j.keys.officer, 'quarantine-officer', 'officer')] };
+    const trust = parseTrustStore(Buffer.from(JSON.stringify(doc)), 'roles.json');
+    const r = await rules(j, f, trust);
+    expect(r).toContain('RPR-EVB-008');
+    expect(r).not.toContain('RPR-EVB-007');
+  });
+
+  it('a manifest that lists a member wrongly, or misses one, fails RPR-EVB-002 / 003', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const m = json(f, 'reprise-evidence-bundle.json');
+    const members = m['members'] as { name: string; sha256: string }[];
+    members[0]!.sha256 = 'sha256:' + 'a'.repeat(64);
+    put(f, 'reprise-evidence-bundle.json', m);
+    expect(await rules(j, f)).toContain('RPR-EVB-003');
+    m['members'] = members.slice(1);
+    put(f, 'reprise-evidence-bundle.json', m);
+    expect(await rules(j, f)).toContain('RPR-EVB-002');
+    // A member added to the archive and not listed.
+    const g = await unzip(await bundleOf(j));
+    g.push({ name: 'extra.txt', data: Buffer.from('x') });
+    expect(await rules(j, g)).toContain('RPR-EVB-002');
+  });
+
+  it('a dropped judgement is a dropped member (RPR-EVB-002), and a judgement on another artifact fails RPR-EVB-010', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    expect(await rules(j, f.filter((x) => x.name !== proofName(f, 1)))).toContain('RPR-EVB-002');
+    const m = json(f, 'reprise-evidence-bundle.json');
+    (m['artifact'] as Record<string, unknown>)['sha256'] = 'sha256:' + 'b'.repeat(64);
+    put(f, 'reprise-evidence-bundle.json', m);
+    expect(await rules(j, f)).toContain('RPR-EVB-010');
+  });
+
+  it('an edited HTML page with a recomputed manifest fails RPR-EVB-014', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const h = f.find((x) => x.name === 'report.html')!;
+    h.data = Buffer.from(h.data.toString('utf8').replace('FAIL', 'PASS'));
+    fixManifest(f);
+    expect(await rules(j, f)).toEqual(['RPR-EVB-014']);
+  });
+
+  it('export refuses a judgement made on another report of the artifact', async () => {
+    const j = await judged();
+    const other = await runBytes(j.artifactPath, Buffer.from('{"hello": "world"}\n'), 'replay', {});
+    await recordJudgement(j.journal, { report: other, pointer: '', decision: 'reject', rationale: 'The replay report says nothing more than this.' }, j.keys.reviewer, j.keys.trust, { fsync: false });
+    await expect(bundleFromJournal(j.journal, j.report, j.keys.trust)).rejects.toThrow(/another report/);
+    const b = await bundleFromJournal(j.journal, other, j.keys.trust).catch((e: Error) => e);
+    expect(b).toBeInstanceOf(Error);
+  });
+
+  it('a bundle without judgements passes but says nothing binds the report (RPR-EVB-015)', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const cp = json(f, 'checkpoint.json');
+    const bytes = writeEvidenceBundle({ report: json(f, 'report.json') as never, proofs: [], checkpoint: cp as never });
+    const r = await verifyBundle(bytes, j.keys.trust);
+    expect(r.findings.filter((x) => x.severity === 'fail')).toEqual([]);
+    expect(r.findings.map((x) => x.rule)).toContain('RPR-EVB-015');
+  });
+
+  it('anything other than a clean archive is refused by the strict reader', async () => {
+    const j = await judged();
+    const bytes = await bundleOf(j);
+    const cut = bytes.subarray(0, bytes.length - 10);
+    const r = await verifyBundle(Buffer.from(cut), j.keys.trust);
+    expect(r.findings.some((x) => x.severity === 'fail' && x.rule.startsWith('RPR-ZIP-'))).toBe(true);
+    writeFileSync(join(j.dir, 'cut.zip'), cut);
+  });
+});
