@@ -5,6 +5,7 @@ declare module 'json-logic-js' {
     truthy(value: unknown): boolean;
     is_logic(logic: unknown): boolean;
     rm_operation(name: string): void;
+    add_operation(name: string, code: (this: unknown, ...args: unknown[]) => unknown): void;
   };
   export default jsonLogic;
 }

@@ -79,6 +79,31 @@ jsonLogic.apply = function meteredApply(logic: unknown, data?: unknown): unknown
   return value;
 };
 
+/**
+ * `var` reads own members only. The library's `var` descends with `data[name]`, so
+ * `{"var": "constructor.name"}` read "Object" through the prototype: a value no claim
+ * holds. This replacement keeps every other rule of the library's (a dotted path, array
+ * indices, a string's characters and length, the default when a step is missing) and
+ * finds a name only where the data itself has it. `missing` and `missing_some` look
+ * names up through `var`, so they follow.
+ */
+function ownVar(this: unknown, path?: unknown, fallback?: unknown): unknown {
+  return ownMember(this, path, fallback);
+}
+
+function ownMember(root: unknown, path: unknown, fallback: unknown): unknown {
+  const notFound = fallback === undefined ? null : fallback;
+  if (path === undefined || path === '' || path === null) return root;
+  let data = root;
+  for (const name of String(path).split('.')) {
+    if (data === null || data === undefined || !Object.hasOwn(Object(data), name)) return notFound;
+    data = (data as Record<string, unknown>)[name];
+    if (data === undefined) return notFound;
+  }
+  return data;
+}
+jsonLogic.add_operation('var', ownVar);
+
 /** Thrown when a step yields what JSON data cannot hold: a function or a prototype reached through an inherited name (`{"var": "constructor"}`, `"items.__proto__"`). */
 export class NotJsonData extends Error {
   constructor() {
