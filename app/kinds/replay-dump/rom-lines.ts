@@ -38,7 +38,8 @@ export class LineScanner {
     const t = this.text;
     NON_BLANK.lastIndex = this.pos;
     const m = NON_BLANK.exec(t);
-    this.pos = m ? t.lastIndexOf('\n', m.index) + 1 : t.length;
+    // The next line is read from its first non-blank character: indentation is noise.
+    this.pos = m ? m.index : t.length;
   }
 
   /**

@@ -52,6 +52,8 @@ const FENCE = /^(`{3,})[ \t]*(text|json)$/i;
 
 /** A string for a message: at most 60 characters of it. */
 const quote = (s: string): string => JSON.stringify(s.length > 60 ? s.slice(0, 60) + '…' : s);
+/** A parser's message, which may quote the input (a 128 MiB number): at most 200 characters. */
+const why = (e: unknown): string => (e instanceof JcsError ? (e.message.length > 200 ? e.message.slice(0, 200) + '…' : e.message) : 'invalid');
 
 interface Artifact {
   key: string;
@@ -90,7 +92,7 @@ export function parseValue(raw: string, form: Form, at: number, pointer: string,
     value = parsed.value;
     if (parsed.warnings.length > 0) findings.push(...precisionFindings(parsed.warnings, pointer));
   } catch (e) {
-    throw new RomError('RPR-DUMP-005', `the value is neither JSON nor a [[ref]] link (${e instanceof JcsError ? e.message : 'invalid'})`, at);
+    throw new RomError('RPR-DUMP-005', `the value is neither JSON nor a [[ref]] link (${why(e)})`, at);
   }
   // Members inside one value are no ROM set: their order is the JSON encoding's (RDS-004).
   const order = checkOrder(raw, pointer);
@@ -228,7 +230,7 @@ function artifactJson(st: ReadState, key: string, content: string, n: number): u
     v = parsed.value;
     if (parsed.warnings.length > 0) st.findings.push(...precisionFindings(parsed.warnings, `/artifacts/${key}/json`));
   } catch (e) {
-    throw new RomError('RPR-DUMP-003', `the JSON content of artifact ${key} is not I-JSON: ${e instanceof JcsError ? e.message : 'invalid'}`, n);
+    throw new RomError('RPR-DUMP-003', `the JSON content of artifact ${key} is not I-JSON: ${why(e)}`, n);
   }
   const order = checkOrder(content, `/artifacts/${key}/json`);
   if (order) st.findings.push(order);
