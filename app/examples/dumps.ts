@@ -80,17 +80,6 @@ function withValue(m: DumpModel, path: string[], v: JsonValue): DumpModel {
   return copy;
 }
 
-/** Swaps the order of two adjacent top-level members (a JSON text with RDS-004 broken). */
-function swapMembers(m: DumpModel, a: string, b: string): DumpModel {
-  const keys = Object.keys(m);
-  const i = keys.indexOf(a);
-  const j = keys.indexOf(b);
-  [keys[i], keys[j]] = [keys[j]!, keys[i]!];
-  const out: DumpModel = {};
-  for (const k of keys) out[k] = m[k];
-  return out;
-}
-
 export async function buildSamples(): Promise<Sample[]> {
   const active = sampleSigner('active');
   const revoked = sampleSigner('revoked');
@@ -120,11 +109,17 @@ export async function buildSamples(): Promise<Sample[]> {
   }
   // RDS-003: a timestamp with an offset.
   s.push({ name: 'fail/bad-timestamp', model: signModel(withValue(intact, ['createdAtUtc'], '2026-05-04T12:00:00+02:00'), active), command: 'verify', verdict: 'fail', rule: 'RDS-003', note: 'createdAtUtc with a +02:00 offset (re-signed): RDS-003' });
-  // RDS-004: two members out of canonical order (the signature is over canonical JSON, so it still verifies).
+  // RDS-004: two members out of canonical order inside a JSON artifact (its hash and the
+  // signature are over canonical JSON, so both still verify). Inside one value this is RDS-004
+  // in both encodings; ROM's bullets, headings and front-matter keys are sets, never RDS-004.
   {
-    const swapped = swapMembers(intact, 'dumpId', 'createdAtUtc');
-    const romText = encodeRom(intact).replace(/^(created_at_utc: .*)\n(id: .*)$/m, '$2\n$1');
-    s.push({ name: 'fail/key-order', model: intact, jsonText: encodeJson(swapped, 'model'), romText, command: 'verify', verdict: 'fail', rule: 'RDS-004', note: 'dumpId written before createdAtUtc (front matter: id before created_at_utc): RDS-004' });
+    const arts = JSON.parse(JSON.stringify(intact['artifacts'])) as Record<string, { json?: Record<string, JsonValue> }>;
+    const k = Object.keys(arts).find((h) => arts[h]!.json?.['rejected'] !== undefined)!;
+    const { rejected, total } = arts[k]!.json!;
+    arts[k]!.json = { total: total!, rejected: rejected! };
+    const jsonText = encodeJson(withValue(intact, ['artifacts'], arts as JsonValue), 'model');
+    const romText = encodeRom(intact).replace('{"rejected":3,"total":1204}', '{"total":1204,"rejected":3}');
+    s.push({ name: 'fail/key-order', model: intact, jsonText, romText, command: 'verify', verdict: 'fail', rule: 'RDS-004', note: 'a JSON material written with "total" before "rejected" (members inside one value keep canonical order in both encodings): RDS-004' });
   }
   // RDS-F001: an artifact altered after signing.
   {
