@@ -4,7 +4,8 @@
  * reviewer's key. `reprise attest --verify FILE --trust-store FILE [--manifest FILE]`
  * checks one. The exit code is the replay verdict's (creation) or the check's (verify).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../../core/files.js';
 import { EXIT, exitOfVerdict, verdictOf, type ExitCode, type Finding, type Verdict } from '../../../shared/report.js';
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from '../../attest/dsse.js';
 import { buildStatement } from '../../attest/statement.js';
@@ -26,9 +27,9 @@ const usage = INFO.attest.usage;
 
 async function read(path: string, what: string): Promise<Buffer> {
   try {
-    return await readFile(path);
+    return await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
   } catch (e) {
-    throw new CliUsageError(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new CliUsageError(`cannot read ${what} ${path}: ${readFailure(e)}`);
   }
 }
 

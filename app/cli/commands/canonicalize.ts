@@ -1,5 +1,5 @@
 /** `reprise canonicalize FILE [--hash]`: RFC 8785 bytes of a JSON file, or the reason it is refused. */
-import { readFile } from 'node:fs/promises';
+import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../../core/files.js';
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { hashBytes } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
@@ -17,9 +17,9 @@ export const canonicalizeCommand: Command = {
     const file = positionals[0]!;
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = await readRegularFile(file, MAX_WHOLE_FILE_BYTES);
     } catch (e) {
-      throw new CliUsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new CliUsageError(`cannot read ${file}: ${readFailure(e)}`);
     }
     try {
       const { canonical, warnings } = parseCanonical(decodeJsonBytes(bytes));

@@ -3,9 +3,10 @@
  * replay, re-execute) each artifact; directories are walked recursively; `--workers N`
  * spreads a batch over worker threads and still prints results in input order.
  */
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
+import { checkRegularFileSync, readFailure } from '../../core/files.js';
 import { expandPaths } from '../../engine/paths.js';
 import { ACGP_LIMITS } from '../../kinds/acgp/limits.js';
 import { LIMIT_NAMES, ZIP_WORKERS_LIMIT } from '../../zip/limits.js';
@@ -60,15 +61,16 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   }
   // A file flag that cannot be read is bad usage at once, not a flag silently ignored by the
   // kinds that never read it (cli.md: an unreadable path is exit 3).
+  // The check is the one every read makes (core/files.ts): a FIFO or /dev/zero is refused
+  // here, before any kind would block on it or read it without end.
   for (const flag of FILE_FLAGS) {
     const path = v[flag];
     if (typeof path !== 'string') continue;
     try {
-      accessSync(path, constants.R_OK);
+      checkRegularFileSync(path, { allowDirectory: flag === 'kernel-adapter' });
     } catch (e) {
-      throw new CliUsageError(`cannot read --${flag} ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new CliUsageError(`cannot read --${flag} ${path}: ${readFailure(e)}`);
     }
-    if (flag !== 'kernel-adapter' && statSync(path).isDirectory()) throw new CliUsageError(`--${flag} ${path} is a directory, not a file`);
   }
   return o;
 }

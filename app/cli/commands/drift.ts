@@ -5,7 +5,8 @@
  * flag is raised; with --journal DIR --key KEY it is anchored as a `recalibration-flag`
  * entry. Exit 1 when a flag is raised, 0 otherwise.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { MAX_WHOLE_FILE_BYTES, readRegularFile } from '../../core/files.js';
 import { join } from 'node:path';
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { expandPaths, makeContext } from '../../engine/run.js';
@@ -57,7 +58,7 @@ export const driftCommand: Command = {
       for (const path of await expandPaths([p])) {
         let bytes: Buffer;
         try {
-          bytes = await readFile(path);
+          bytes = await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
         } catch {
           continue;
         }

@@ -9,11 +9,11 @@
  *   {"type": "reprise.nemosyne-profiles/v1", "authority": "…",
  *    "consumers": [{"consumerId": "…", "requirementProfileId": "…", "receiptDependent": true}]}
  */
-import { readFile } from 'node:fs/promises';
 import type { Finding } from '../../../shared/report.js';
 import { unavailable } from '../../core/findings.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import { UsageError } from '../../core/errors.js';
+import { readFailure, readRegularFile } from '../../core/files.js';
 import type { Use } from './envelope.js';
 
 export const PROFILES_TYPE = 'reprise.nemosyne-profiles/v1';
@@ -34,10 +34,10 @@ const cache = new Map<string, Promise<ProfileRegistry>>();
 export function loadProfiles(path: string): Promise<ProfileRegistry> {
   let p = cache.get(path);
   if (!p) {
-    p = readFile(path).then(
+    p = readRegularFile(path).then(
       (bytes) => parseProfiles(bytes, path),
-      (e: NodeJS.ErrnoException) => {
-        throw new UsageError(`cannot read profile registry ${path}: ${e.code ?? 'error'}`);
+      (e: unknown) => {
+        throw new UsageError(`cannot read profile registry ${path}: ${readFailure(e)}`);
       },
     );
     cache.set(path, p);
