@@ -19,6 +19,7 @@ import { tgManifestKind } from '../../kinds/tg/index.js';
 import { replayManifestFull } from '../../kinds/tg/replay.js';
 import { Sniffed } from '../../kinds/sniff.js';
 import { parse } from '../args.js';
+import { safeText } from '../output.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
@@ -34,9 +35,9 @@ async function read(path: string, what: string): Promise<Buffer> {
 }
 
 function printFindings(io: CliIO, title: string, verdict: Verdict, findings: Finding[]): void {
-  io.out(`${verdict.toUpperCase().padEnd(11)} ${title}\n`);
+  io.out(`${verdict.toUpperCase().padEnd(11)} ${safeText(title)}\n`);
   for (const f of findings) {
-    io.out(`  ${f.severity.padEnd(11)} ${f.rule}  ${f.message}${f.pointer ? `  [${f.pointer}]` : ''}\n`);
+    io.out(safeText(`  ${f.severity.padEnd(11)} ${f.rule}  ${f.message}${f.pointer ? `  [${f.pointer}]` : ''}`) + '\n');
     if (f.expected !== undefined) io.out(`              expected ${typeof f.expected === 'string' ? f.expected : JSON.stringify(f.expected)}\n`);
     if (f.actual !== undefined) io.out(`              actual   ${typeof f.actual === 'string' ? f.actual : JSON.stringify(f.actual)}\n`);
   }
@@ -99,7 +100,7 @@ export const attestCommand: Command = {
       } catch (e) {
         throw new CliUsageError(`cannot write ${values['out']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
       }
-      io.err(`attestation of ${path} (replay verdict ${verdict}) signed by ${signer.keyId}, written to ${values['out']}\n`);
+      io.err(safeText(`attestation of ${path} (replay verdict ${verdict}) signed by ${signer.keyId}, written to ${values['out']}`) + '\n');
     } else io.out(text);
     return exitOfVerdict(verdict);
   },

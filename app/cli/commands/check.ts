@@ -16,7 +16,7 @@ import { WorkerPool } from '../../workers/pool.js';
 import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../workers/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
-import { formatReport, formatSummary } from '../output.js';
+import { formatError, formatReport, formatSummary, safeText } from '../output.js';
 import { INFO } from './info.js';
 
 export const CHECK_FLAGS: Flags = {
@@ -191,11 +191,11 @@ function makeCheck(mode: Mode): Command {
           }
         };
         await runBatch(paths, mode, options, pool, render, (i, item) => {
-          if (progress) io.err(`\r[${i + 1}/${paths.length}] ${paths[i]}\x1b[K`);
+          if (progress) io.err(`\r[${i + 1}/${paths.length}] ${safeText(paths[i]!)}\x1b[K`);
           if (!item.ok) {
             codes.push(EXIT.error);
             counts['error'] = (counts['error'] ?? 0) + 1;
-            io.err(`${progress ? '\r\x1b[K' : ''}reprise: ${item.message}\n`);
+            io.err(`${progress ? '\r\x1b[K' : ''}${formatError(item.message)}`);
             return;
           }
           codes.push(exitOfVerdict(item.verdict));

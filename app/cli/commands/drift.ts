@@ -17,6 +17,7 @@ import { driftRates, type TelemetryObservation } from '../../kinds/tg/telemetry.
 import { Sniffed } from '../../kinds/sniff.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { parse } from '../args.js';
+import { safeText } from '../output.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
@@ -84,7 +85,7 @@ export const driftCommand: Command = {
     else {
       io.out(`${obs.length} BANDED A replay(s)${manifests ? ` from ${manifests} manifest(s)` : ''}\n`);
       for (const m of models)
-        io.out(`${m.flag ? 'FLAG' : 'ok  '}  ${m.model.padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${m.anchor ? ` anchored as entry ${m.anchor.seq}` : ''}\n`);
+        io.out(`${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${m.anchor ? ` anchored as entry ${m.anchor.seq}` : ''}\n`);
     }
     return models.some((m) => m.flag) ? EXIT.fail : EXIT.pass;
   },
