@@ -8,7 +8,6 @@ import type { Finding, Report } from '../../shared/report.js';
  * separators U+2028/9. A dumpId holding "ESC[2K\r ESC[32mPASS" would otherwise erase the
  * FAIL line it sits on and print a green PASS.
  */
-// eslint-disable-next-line no-control-regex
 const TERMINAL_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 /**
