@@ -9,7 +9,7 @@ import { readStructure, resolveLimits } from '../../app/zip/index.js';
 import { gen } from './gen.js';
 
 function rulesOf(...names: string[]): string[] {
-  return readStructure(gen({ entries: names.map((name) => ({ name, data: 'x' })) }), resolveLimits()).findings.map((f) => f.rule);
+  return readStructure(gen({ entries: names.map((name) => ({ name, data: 'x' })) }), resolveLimits({})).findings.map((f) => f.rule);
 }
 
 const DEVICES = ['CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$', ...[...'0123456789\u00b9\u00b2\u00b3'].flatMap((d) => [`COM${d}`, `LPT${d}`])];
