@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
 import { CliUsageError, type CliIO } from './io.js';
+import { formatError } from './output.js';
 
 /** Commands served by other rooms (the launcher in bin/ dispatches them). */
 export const EXTERNAL_COMMANDS: readonly { name: string; summary: string }[] = [
@@ -45,7 +46,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) {
-    io.err(`reprise: unknown command ${JSON.stringify(name)} (see 'reprise --help')\n`);
+    io.err(formatError(`unknown command ${JSON.stringify(name)} (see 'reprise --help')`));
     return EXIT.error;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -57,11 +58,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
     return await (await cmd.load()).run(rest, io);
   } catch (e) {
     if (e instanceof CliUsageError || e instanceof UsageError || (await isKeyError(e))) {
-      io.err(`reprise: ${(e as Error).message}\n`);
+      io.err(formatError((e as Error).message));
       return EXIT.error;
     }
     const msg = e instanceof Error ? e.message : String(e);
-    io.err(`reprise: internal error: ${msg}\n`);
+    io.err(formatError(`internal error: ${msg}`));
     if (process.env['REPRISE_DEBUG']) io.err(`${(e as Error).stack ?? ''}\n`);
     return EXIT.error;
   }

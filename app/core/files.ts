@@ -1,6 +1,8 @@
-/** Writing files so that a reader never sees half of one. */
+/** Writing files so that a reader never sees half of one, and reading files that may not be files. */
 import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { UsageError } from './errors.js';
 
 /**
  * Writes `data` to a private file beside `path`, then renames it over `path`: a reader (or
@@ -15,5 +17,172 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);
     throw e;
+  }
+}
+
+/*
+ * Reading files the user named. Every file Reprise reads on a user's behalf (an artifact,
+ * a flag file, a body file, a key) comes through here, because a path can name something
+ * that is not a file: /dev/zero and /dev/urandom never end, a FIFO blocks the opener until
+ * a writer comes, a directory or a socket cannot be read at all. The file is opened with
+ * O_NONBLOCK (so opening a FIFO returns at once), its descriptor is stat'ed (the thing
+ * opened, not whatever the path names a moment later) and must be a regular file; it is
+ * then read with a cap, so that a file that grows while it is read (or a /proc file that
+ * claims size 0) cannot take memory without bound.
+ */
+
+/** The open flags for reading: read-only, and never blocking on a FIFO (0 where the platform has no O_NONBLOCK). */
+export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** The cap on a file read whole (an artifact, a file to canonicalize or lint): the largest Buffer Reprise reads. */
+export const MAX_WHOLE_FILE_BYTES = 2 * 1024 * 1024 * 1024 - 1;
+
+/** The cap on a flag file (trust store, policy, registries, keys, body files): far above any real one. */
+export const MAX_FLAG_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A file that could not be read, with the reason as a phrase ("a FIFO (named pipe), not a
+ * regular file", "ENOENT"): callers that name the file in their own words use `reason`.
+ */
+export class FileReadError extends UsageError {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    /** The errno code when the system refused (ENOENT, EACCES…); undefined when Reprise did. */
+    readonly code?: string,
+  ) {
+    super(`cannot read ${path}: ${reason}`);
+    this.name = 'FileReadError';
+  }
+}
+
+/** The reason a read failed, for a caller's own message: the phrase of a FileReadError, else the errno code. */
+export function readFailure(e: unknown): string {
+  if (e instanceof FileReadError) return e.reason;
+  return (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+}
+
+/** Whether a read failed because nothing is at the path (a caller that may create the file asks). */
+export function isMissing(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** What a non-regular file is, in words. */
+export function describeFileType(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function notRegular(path: string, st: Stats): FileReadError {
+  return new FileReadError(path, `${describeFileType(st)}, not a regular file`);
+}
+
+/** An open failure as a FileReadError; ENXIO is what opening a socket gives, so it is told as one. */
+function openFailure(path: string, e: unknown): FileReadError {
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  if (code === 'ENOENT') return new FileReadError(path, 'ENOENT', code);
+  if (code === 'ENXIO') {
+    let st: Stats | undefined;
+    try {
+      st = statSync(path);
+    } catch {
+      st = undefined;
+    }
+    if (st) return notRegular(path, st);
+  }
+  return new FileReadError(path, code, code);
+}
+
+export interface OpenedFile {
+  readonly fh: FileHandle;
+  readonly stat: Stats;
+}
+
+/**
+ * Opens a regular file for reading (or a directory, with `allowDirectory`, for callers that
+ * treat one as an artifact); anything else is closed again and refused with a FileReadError.
+ */
+export async function openRegular(path: string, opts: { allowDirectory?: boolean } = {}): Promise<OpenedFile> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, READ_FLAGS);
+  } catch (e) {
+    throw openFailure(path, e);
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() && !(opts.allowDirectory === true && st.isDirectory())) throw notRegular(path, st);
+    return { fh, stat: st };
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    throw e instanceof FileReadError ? e : new FileReadError(path, readFailure(e));
+  }
+}
+
+function tooLarge(path: string, max: number): FileReadError {
+  return new FileReadError(path, `larger than ${max} bytes, the limit for this file`);
+}
+
+/**
+ * Reads an open regular file from its start to its end, refusing it once it passes `max`
+ * bytes; `size` (from fstat) sizes the first buffer, and reading on past it catches a file
+ * that grew or that reported a size of 0.
+ */
+export async function readOpened(path: string, { fh, stat }: OpenedFile, max: number): Promise<Buffer> {
+  if (stat.size > max) throw tooLarge(path, max);
+  let buf = Buffer.allocUnsafe(Math.max(stat.size, 1) + 1);
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (n > max) throw tooLarge(path, max);
+      const bigger = Buffer.allocUnsafe(Math.min(max + 1, buf.length * 2));
+      buf.copy(bigger, 0, 0, n);
+      buf = bigger;
+    }
+    let r: number;
+    try {
+      r = (await fh.read(buf, n, buf.length - n, n)).bytesRead;
+    } catch (e) {
+      throw new FileReadError(path, readFailure(e));
+    }
+    if (r === 0) break;
+    n += r;
+  }
+  if (n > max) throw tooLarge(path, max);
+  return buf.subarray(0, n);
+}
+
+/** The bytes of a regular file of at most `max` bytes (MAX_FLAG_FILE_BYTES by default), or a FileReadError. */
+export async function readRegularFile(path: string, max = MAX_FLAG_FILE_BYTES): Promise<Buffer> {
+  const opened = await openRegular(path);
+  try {
+    return await readOpened(path, opened, max);
+  } finally {
+    await opened.fh.close().catch(() => undefined);
+  }
+}
+
+/** readRegularFile as text (UTF-8, no validation: a caller that needs strict UTF-8 decodes the bytes itself). */
+export async function readRegularText(path: string, max = MAX_FLAG_FILE_BYTES): Promise<string> {
+  return (await readRegularFile(path, max)).toString('utf8');
+}
+
+/** The synchronous check for callers that must not await (a flag checked at parse time): a regular file, readable. */
+export function checkRegularFileSync(path: string, opts: { allowDirectory?: boolean } = {}): void {
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS);
+  } catch (e) {
+    throw openFailure(path, e);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() && !(opts.allowDirectory === true && st.isDirectory())) throw notRegular(path, st);
+  } finally {
+    closeSync(fd);
   }
 }

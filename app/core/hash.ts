@@ -4,7 +4,7 @@
  */
 import * as nodeCrypto from 'node:crypto';
 import { createHash, type Hash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { openRegular } from './files.js';
 import { formatHash } from '../../shared/hash-format.js';
 import { canonicalizeValue } from './jcs.js';
 
@@ -50,7 +50,8 @@ export function newHasher(): Hash {
  * (in libuv's thread pool) overlaps the hashing of the current one; memory stays bounded.
  */
 export async function hashFile(path: string): Promise<string> {
-  const fh = await open(path, 'r');
+  // A regular file only: hashing /dev/zero would never end.
+  const { fh } = await openRegular(path);
   try {
     const h = createHash('sha256');
     const bufs = [Buffer.allocUnsafe(HASH_CHUNK), Buffer.allocUnsafe(HASH_CHUNK)];

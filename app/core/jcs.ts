@@ -60,7 +60,8 @@ export class JcsError extends Error {
 
 /** A warning that does not refuse the input (RFC 8785 rounds, I-JSON frowns). */
 export interface JcsWarning {
-  code: 'WARN_PRECISION';
+  /** WARN_PRECISION: beyond 2^53 the double is not the text's integer; WARN_UNDERFLOW: a non-zero number whose double is 0. */
+  code: 'WARN_PRECISION' | 'WARN_UNDERFLOW';
   message: string;
   pointer: string;
 }
@@ -105,6 +106,8 @@ function countChar(s: string, ch: string): number {
 
 interface WalkState {
   nonFinite: boolean;
+  /** A number is 0 (or -0): only then can a non-zero literal have underflowed to it. */
+  zero?: boolean;
   /** A number of magnitude 2^53 or more was seen: only then can an integer have lost precision. */
   big: boolean;
   /** An object has an array-index member name (JS puts those first: text order is lost). */
@@ -136,7 +139,37 @@ function checkNumber(n: number, st: WalkState): void {
   if (!(n < SAFE && n > -SAFE)) {
     if (Number.isFinite(n)) st.big = true;
     else st.nonFinite = true;
+  } else if (n === 0) st.zero = true;
+}
+
+/**
+ * Whether the text may hold a non-zero number literal that underflows to 0 (`1E-400`,
+ * `0.000…0001` with 330 zeros): the number in the file is not the number hashed, signed
+ * and replayed. RFC 8785 rounds it to 0 (the shared JCS vectors say so: num-underflow), so
+ * canonicalization keeps it, with WARN_UNDERFLOW, which kinds turn into a finding as they
+ * do WARN_PRECISION (a loss of value in either direction). The smallest double is about
+ * 4.9e-324, so such a literal has an exponent of -100 or below or a fraction with 16 or
+ * more leading zeros (with an exponent above -100, it needs over 200 of them). A cheap
+ * superset found with indexOf; a hit is confirmed token by token by the precise reader.
+ */
+function mayUnderflow(text: string): boolean {
+  if (text.indexOf('.0000000000000000') !== -1) return true;
+  for (const e of ['e-', 'E-']) {
+    for (let i = text.indexOf(e); i !== -1; i = text.indexOf(e, i + 2)) {
+      const d = (k: number) => {
+        const c = text.charCodeAt(i + k);
+        return c >= 0x30 && c <= 0x39;
+      };
+      if (d(2) && d(3) && d(4)) return true;
+    }
   }
+  return false;
+}
+
+/** A number token that writes a non-zero value (a digit 1-9 before any exponent). */
+function nonZeroLiteral(token: string): boolean {
+  const e = token.search(/[eE]/);
+  return /[1-9]/.test(e === -1 ? token : token.slice(0, e));
 }
 
 /**
@@ -304,6 +337,7 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
   let canonical: string | undefined;
   let inOrder: boolean;
   let big: boolean;
+  let zero = false;
   try {
     if (options.lazy && options.proven?.()) {
       inOrder = true;
@@ -321,6 +355,7 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
       }
       inOrder = ins.inOrder;
       big = ins.big;
+      zero = ins.zero === true;
     } else {
       const colonsText = countChar(text, ':');
       const st: WalkState = { nonFinite: false, big: false };
@@ -334,12 +369,13 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
       }
       inOrder = c === undefined && !st.indexNames;
       big = st.big;
+      zero = st.zero === true;
     }
   } catch (e) {
     if (e instanceof JcsError) return fail(text);
     throw e;
   }
-  const warnings = big && LONG_MANTISSA.test(text) ? precisionWarnings(text) : [];
+  const warnings = (big && LONG_MANTISSA.test(text)) || (zero && mayUnderflow(text)) ? precisionWarnings(text) : [];
   return new Parsed(value, canonical, warnings, inOrder);
 }
 
@@ -842,6 +878,9 @@ class Reader {
     if (!r) throw this.err('ERR_SYNTAX', 'bad number', ptr);
     const n = Number(r[0]);
     if (!Number.isFinite(n)) throw this.err('ERR_NONFINITE', `the number ${r[0]} is not a finite double`, ptr);
+    if (warnings && n === 0 && nonZeroLiteral(r[0])) {
+      warnings.push({ code: 'WARN_UNDERFLOW', message: `the number ${r[0].length > 40 ? r[0].slice(0, 37) + '...' : r[0]} is not zero, but its nearest double is (it underflows); RFC 8785 writes 0`, pointer: ptr });
+    }
     if (warnings && !(n < SAFE && n > -SAFE) && losesPrecision(r[0], n)) {
       const what = /[.eE]/.test(r[0]) ? 'number' : 'integer';
       warnings.push({ code: 'WARN_PRECISION', message: `the ${what} ${r[0]} is not exactly representable (beyond 2^53 a double holds only some integers); RFC 8785 writes ${String(n)}`, pointer: ptr });

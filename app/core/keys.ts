@@ -4,8 +4,8 @@
  * reads and writes PKCS#8 PEM, and verifies ~9,000 signatures/s with a cached KeyObject.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { open, readFile, unlink } from 'node:fs/promises';
-import { writeFileAtomic } from './files.js';
+import { open, unlink } from 'node:fs/promises';
+import { isMissing, readFailure, readRegularFile, writeFileAtomic } from './files.js';
 import { sha256Hex } from './hash.js';
 import { decodeJsonBytes, parseCanonical, JcsError } from './jcs.js';
 
@@ -74,9 +74,9 @@ export function signerFromPem(pem: string | Buffer): Signer {
 export async function loadSigner(path: string): Promise<Signer> {
   let pem: Buffer;
   try {
-    pem = await readFile(path);
+    pem = await readRegularFile(path);
   } catch (e) {
-    throw new KeyError(`cannot read key file ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new KeyError(`cannot read key file ${path}: ${readFailure(e)}`);
   }
   return signerFromPem(pem);
 }
@@ -217,9 +217,9 @@ export function parseTrustStore(bytes: Uint8Array, source: string): TrustStore {
 export async function loadTrustStore(path: string): Promise<TrustStore> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path);
   } catch (e) {
-    throw new KeyError(`cannot read trust store ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`);
   }
   return parseTrustStore(bytes, path);
 }
@@ -229,9 +229,9 @@ export async function addToTrustStore(path: string, entry: TrustStoreEntry): Pro
   let entries: TrustStoreEntry[] = [];
   let existing: Buffer | null = null;
   try {
-    existing = await readFile(path);
+    existing = await readRegularFile(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new KeyError(`cannot read trust store ${path}`);
+    if (!isMissing(e)) throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`);
   }
   if (existing) {
     const store = parseTrustStore(existing, path);

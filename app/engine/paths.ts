@@ -32,14 +32,14 @@ async function statOrThrow(path: string) {
  */
 export async function expandPaths(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
-  for (const p of paths) await expandOne(p, out, true);
+  for (const p of paths) await expandOne(p, out);
   return out;
 }
 
-async function expandOne(p: string, out: string[], explicit: boolean): Promise<void> {
+async function expandOne(p: string, out: string[]): Promise<void> {
   const st = await statOrThrow(p);
   if (!st.isDirectory()) {
-    if (st.isFile() || explicit) out.push(p);
+    out.push(p);
     return;
   }
   await walkDir(p, out, new Set());
@@ -63,16 +63,14 @@ async function walkDir(p: string, out: string[], seen: Set<string>): Promise<voi
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const prefix = childPrefix(p);
+  // Anything that is not a directory is listed, a FIFO, a device or a link to one too: the
+  // run refuses it with a one-line error (core/files.ts), so that a batch never passes in
+  // silence over an entry it did not check.
   for (const e of entries) {
     const child = prefix + e.name;
-    if (e.isFile()) out.push(child);
-    else if (e.isDirectory()) await walkDir(child, out, seen);
-    else if (e.isSymbolicLink()) {
-      // Follow a link only to a regular file or a directory, as stat sees it.
-      const cst = await statOrThrow(child);
-      if (cst.isFile()) out.push(child);
-      else if (cst.isDirectory()) await walkDir(child, out, seen);
-    }
+    if (e.isDirectory()) await walkDir(child, out, seen);
+    else if (e.isSymbolicLink() && (await statOrThrow(child)).isDirectory()) await walkDir(child, out, seen);
+    else out.push(child);
   }
 }
 

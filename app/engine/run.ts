@@ -3,9 +3,9 @@
  * result into a report. Used by the CLI (inline or in workers) and by the workbench.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import type { Report } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
+import { FileReadError, MAX_WHOLE_FILE_BYTES, openRegular, READ_FLAGS, readOpened, type OpenedFile } from '../core/files.js';
 import { fail } from '../core/findings.js';
 import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore, type TrustStore } from '../core/keys.js';
@@ -21,7 +21,7 @@ export type Mode = 'verify' | 'replay';
 export { UsageError };
 
 /** Files larger than this are refused before reading (a documented limit). */
-export const MAX_ARTIFACT_BYTES = 2 * 1024 * 1024 * 1024 - 1;
+export const MAX_ARTIFACT_BYTES = MAX_WHOLE_FILE_BYTES;
 
 const trustStores = new Map<string, Promise<TrustStore>>();
 
@@ -120,6 +120,7 @@ const HEAD_BYTES = 64 * 1024;
 /** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
 export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
   const cannot = (e: unknown) => {
+    if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
     const code = (e as NodeJS.ErrnoException).code;
     return new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
   };
@@ -128,18 +129,19 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   // than four round trips through libuv's thread pool; larger files take the path below.
   const small = readSmallSync(path, cannot);
   if (small) return runBytes(path, small, mode, options, onProgress);
-  let fh: FileHandle;
+  // Anything but a regular file or a directory (a FIFO, /dev/zero, a socket) is refused
+  // by openRegular before a byte is read.
+  let opened: OpenedFile;
   try {
-    fh = await open(path, 'r');
+    opened = await openRegular(path, { allowDirectory: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') return runDirectory(path, options, onProgress);
     throw cannot(e);
   }
+  const { fh, stat: st } = opened;
   try {
-    const st = await fh.stat();
     if (st.isDirectory()) return await runDirectory(path, options, onProgress);
     if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
-    if (st.size <= LAZY_MIN || !st.isFile()) return await runBytes(path, await fh.readFile().catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
+    if (st.size <= LAZY_MIN) return await runBytes(path, await readOpened(path, opened, MAX_ARTIFACT_BYTES).catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
     const sniffed = new Sniffed(path, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size });
@@ -163,9 +165,11 @@ let scratch: Buffer | undefined;
 function readSmallSync(path: string, cannot: (e: unknown) => UsageError): Buffer | null {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+    fd = openSync(path, READ_FLAGS);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENXIO') return null; // a socket: the path below says what it is
     throw cannot(e);
   }
   try {

@@ -3,8 +3,8 @@
  * (its Merkle leaf); bytes after the last `\n` are a torn tail (a write cut short), kept
  * aside and never parsed as a line.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isMissing, MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../core/files.js';
 import { CHECKPOINTS_FILE, ENTRIES_FILE } from './format.js';
 import { JournalError } from './errors.js';
 
@@ -50,11 +50,10 @@ export function splitLines(name: string, buf: Buffer): Omit<RawFile, 'exists'> {
 export async function readJournalFile(dir: string, name: string): Promise<RawFile> {
   let buf: Buffer;
   try {
-    buf = await readFile(join(dir, name));
+    buf = await readRegularFile(join(dir, name), MAX_WHOLE_FILE_BYTES);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { name, exists: false, lines: [], torn: null, size: 0 };
-    throw new JournalError(`cannot read ${join(dir, name)}: ${code ?? 'error'}`, 'IO');
+    if (isMissing(e)) return { name, exists: false, lines: [], torn: null, size: 0 };
+    throw new JournalError(`cannot read ${join(dir, name)}: ${readFailure(e)}`, 'IO');
   }
   return { ...splitLines(name, buf), exists: true };
 }

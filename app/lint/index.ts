@@ -1,5 +1,6 @@
 /** `reprise lint`: DL-104 over Markdown/MDX engine specifications (files or directories). */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { MAX_WHOLE_FILE_BYTES, readRegularFile } from '../core/files.js';
 import { join } from 'node:path';
 import { lintText, type LintResult } from './dl104.js';
 
@@ -17,7 +18,11 @@ export async function collectSpecFiles(paths: readonly string[]): Promise<string
       if (explicit || SPEC_FILE.test(p)) out.push(p);
       return;
     }
-    if (!st.isDirectory()) return;
+    // A path given that is neither (a FIFO, a device) is read, and refused there in one line.
+    if (!st.isDirectory()) {
+      if (explicit) out.push(p);
+      return;
+    }
     const names = (await readdir(p)).sort();
     for (const n of names) if (n !== 'node_modules' && !n.startsWith('.')) await walk(join(p, n), false);
   };
@@ -26,7 +31,7 @@ export async function collectSpecFiles(paths: readonly string[]): Promise<string
 }
 
 export async function lintFile(path: string): Promise<LintResult> {
-  const bytes = await readFile(path);
+  const bytes = await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

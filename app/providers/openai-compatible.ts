@@ -18,6 +18,38 @@ import type { ExecutionRequest, ExecutionResult, FrozenArtifact, Provider, Provi
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The largest answer body read (a model list or one completion is a few KiB; a
+ * max_tokens-bounded completion far below this). A server that sends more (an endless
+ * /v1/models) is cut off at this many bytes and is `unavailable` (RPR-PROV-005), so a
+ * hostile or broken server cannot take the replay's memory.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** The body as text, or null once it passes `max` bytes (the rest is not read: the stream is cancelled). */
+async function readCapped(res: Response, max: number): Promise<string | null> {
+  if (!res.body) return '';
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body.cancel().catch(() => undefined);
+    return null;
+  }
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.byteLength;
+    if (n > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, n).toString('utf8');
+}
+
 type Fetched = { ok: true; status: number; body: unknown } | { ok: false; finding: Finding };
 
 function artifactText(a: FrozenArtifact): string {
@@ -55,11 +87,16 @@ export class OpenAiCompatibleProvider implements Provider {
     } catch (e) {
       return { ok: false, finding: networkFinding(e, url, this.timeoutMs) };
     }
-    let text: string;
+    // The timeout's signal covers the body too: a server that drips bytes is cut off at
+    // timeoutMs in all, not only after a silence.
+    let text: string | null;
     try {
-      text = await res.text();
+      text = await readCapped(res, MAX_RESPONSE_BYTES);
     } catch (e) {
       return { ok: false, finding: networkFinding(e, url, this.timeoutMs) };
+    }
+    if (text === null) {
+      return { ok: false, finding: unavailable('RPR-PROV-005', `${method} ${url} answered with more than ${MAX_RESPONSE_BYTES} bytes, the limit for an answer; the rest was not read`, { expected: `at most ${MAX_RESPONSE_BYTES} bytes` }) };
     }
     if (res.status >= 300 && res.status < 400) {
       const to = res.headers.get('location');

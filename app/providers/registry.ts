@@ -9,8 +9,8 @@
  * RDS-F004): provider, model, quantization, capacity and compute shape must all be
  * offered exactly, or the replay aborts `unavailable` before anything runs.
  */
-import { readFile } from 'node:fs/promises';
 import type { Finding, JsonValue } from '../../shared/report.js';
+import { readFailure, readRegularFile } from '../core/files.js';
 import { unavailable } from '../core/findings.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../core/jcs.js';
 import { OpenAiCompatibleProvider } from './openai-compatible.js';
@@ -138,10 +138,10 @@ export function loadProviderRegistry(path: string | undefined): Promise<Provider
   if (!path) return Promise.resolve(builtinRegistry());
   let p = cache.get(path);
   if (!p) {
-    p = readFile(path).then(
+    p = readRegularFile(path).then(
       (bytes) => parseProviderRegistry(bytes, path),
-      (e: NodeJS.ErrnoException) => {
-        throw new ProviderRegistryError(`cannot read provider registry ${path}: ${e.code ?? 'error'}`);
+      (e: unknown) => {
+        throw new ProviderRegistryError(`cannot read provider registry ${path}: ${readFailure(e)}`);
       },
     );
     cache.set(path, p);

@@ -13,6 +13,30 @@ export interface NameProblem {
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 
+/**
+ * Windows names a device, not a file, by these in any directory, whatever follows the
+ * first dot and with spaces before it (CON, aux.txt, "nul .tar.gz", COM¹ with a superscript
+ * digit), case-insensitively: extracting such an entry writes to the device or fails.
+ * CONIN$ and CONOUT$ are the console's; COM0 and LPT0 are listed by current Windows.
+ */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$) *(?:\..*)?$/iu;
+
+/** Windows strips a segment's trailing dots and spaces: "notes.txt." and "notes.txt " are "notes.txt". */
+const TRAILING_DOT_OR_SPACE = /[. ]+$/u;
+
+/** Problems Windows alone would have with a name: another file's name, or a device. */
+function windowsProblems(segments: readonly string[]): NameProblem[] {
+  const out: NameProblem[] = [];
+  if (segments.some((s) => s !== '.' && s !== '..' && TRAILING_DOT_OR_SPACE.test(s))) {
+    out.push({ rule: 'RPR-ZIP-052', message: 'a path segment ends in a dot or a space, which Windows strips (the entry would land on another name)' });
+  }
+  const device = segments.find((s) => WINDOWS_DEVICE.test(s));
+  if (device !== undefined) out.push({ rule: 'RPR-ZIP-053', message: `the path segment ${JSON.stringify(device)} is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension)` });
+  // "a:b" is the stream "b" of file "a" on NTFS (and "a:" a drive): another file's bytes.
+  if (segments.some((s) => s.includes(':'))) out.push({ rule: 'RPR-ZIP-054', message: 'entry name contains a colon (Windows reads it as a drive or as a stream of another file)' });
+  return out;
+}
+
 /** Problems with one decoded entry name (directories end with `/`). */
 export function checkName(name: string, byteLength: number, limits: ZipLimits): NameProblem[] {
   const out: NameProblem[] = [];
@@ -29,6 +53,7 @@ export function checkName(name: string, byteLength: number, limits: ZipLimits): 
   if (segments.some((s) => s === '' || s === '.' || s === '..')) {
     out.push({ rule: 'RPR-ZIP-043', message: 'entry name has a ".", ".." or empty path segment' });
   }
+  out.push(...windowsProblems(segments));
   for (const s of segments) {
     if (Buffer.byteLength(s, 'utf8') > limits.maxSegmentBytes) {
       out.push({ rule: 'RPR-ZIP-051', message: `a path segment is longer than ${limits.maxSegmentBytes} bytes` });
@@ -81,7 +106,15 @@ export function upstreamSanitize(raw: string): string | null {
   return normalized;
 }
 
-/** The key two names collide under: NFC, then full-ish case folding. */
+/**
+ * The key two names collide under: NFC, then full-ish case folding, then each segment's
+ * trailing dots and spaces dropped (as Windows drops them), so that "notes.txt." collides
+ * with "notes.txt" as well as being refused by itself (RPR-ZIP-052).
+ */
 export function foldName(name: string): string {
-  return name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+  const folded = name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+  return folded
+    .split('/')
+    .map((s) => (s === '.' || s === '..' ? s : s.replace(TRAILING_DOT_OR_SPACE, '')))
+    .join('/');
 }

@@ -126,7 +126,7 @@ describe('usage', () => {
       expect(r.code, flag).toBe(3);
       expect(r.stderr).toMatch(new RegExp(`^reprise: cannot read ${flag} .*no-such-file: ENOENT\n$`));
     }
-    expect((await runCli(['verify', f, '--policy', dir])).stderr).toMatch(/is a directory, not a file/);
+    expect((await runCli(['verify', f, '--policy', dir])).stderr).toMatch(/a directory, not a regular file/);
     const lim = await runCli(['verify', f, '--limit', 'maxEntrys=5']);
     expect(lim.code).toBe(3);
     expect(lim.stderr).toMatch(/--limit maxEntrys is no limit Reprise knows \(maxArchiveBytes, .*acgp-findings/);

@@ -17,7 +17,7 @@ import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
 import { PROVIDERS_TYPE } from '../../app/providers/registry.js';
 
-type Mode = 'ok' | 'model-missing' | 'http500' | 'malformed' | 'timeout' | 'bad-shape' | 'other-text' | 'post-http503' | 'post-timeout' | 'post-stall' | 'redirect' | 'other-model';
+type Mode = 'ok' | 'model-missing' | 'http500' | 'malformed' | 'timeout' | 'bad-shape' | 'other-text' | 'post-http503' | 'post-timeout' | 'post-stall' | 'redirect' | 'other-model' | 'models-endless' | 'post-endless' | 'models-drip' | 'post-drip' | 'models-declared-huge';
 let mode: Mode = 'ok';
 let lastBody: Record<string, unknown> | null = null;
 let server: Server;
@@ -47,6 +47,29 @@ beforeAll(async () => {
     req.on('data', (d: Buffer) => (body += d.toString('utf8')));
     req.on('end', () => {
       if (mode === 'timeout') return; // never answers
+      const target = mode.startsWith('models-') ? req.url === '/v1/models' : mode.startsWith('post-') && req.url === '/v1/chat/completions';
+      if (target && (mode.endsWith('-endless') || mode.endsWith('-drip'))) {
+        // An answer that never ends: 64 KiB chunks as fast as the client reads, or one byte
+        // every 20 ms (under any idle timeout), until the client hangs up.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(mode.startsWith('models-') ? '{"object":"list","data":[' : '{"choices":[{"message":{"content":"');
+        const chunk = mode.endsWith('-endless') ? Buffer.alloc(64 * 1024, mode.startsWith('models-') ? ' ' : 'a') : Buffer.from(' ');
+        const pump = (): void => {
+          if (res.destroyed) return;
+          if (mode.endsWith('-drip')) {
+            res.write(chunk);
+            setTimeout(pump, 20);
+          } else while (!res.destroyed && res.write(chunk));
+        };
+        res.on('drain', () => mode.endsWith('-endless') && pump());
+        pump();
+        return;
+      }
+      if (mode === 'models-declared-huge' && req.url === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1 << 30) });
+        res.write('{"data":[');
+        return;
+      }
       if (mode === 'http500') {
         res.writeHead(500).end('{"error":"boom"}');
         return;
@@ -157,6 +180,34 @@ describe('openai-compatible provider', () => {
     ['redirect', 'RPR-PROV-003', /redirect to \/elsewhere\/v1\/models: Reprise does not follow redirects/],
     ['other-model', 'RDS-LOCK-003', /answered with model "tiny-llama-q4", not the locked model tiny-llama-q8/],
   ];
+  // A hostile or broken server cannot take the replay's memory or time: a body past the
+  // cap is cut off (RPR-PROV-005), a dripping one at timeoutMs in all (not per silence).
+  const hostile: [Mode, string, RegExp][] = [
+    ['models-endless', 'RPR-PROV-005', /GET .*\/v1\/models answered with more than 16777216 bytes/],
+    ['post-endless', 'RPR-PROV-005', /POST .*\/v1\/chat\/completions answered with more than 16777216 bytes/],
+    ['models-declared-huge', 'RPR-PROV-005', /more than 16777216 bytes/],
+    ['models-drip', 'RPR-PROV-002', /did not answer within 400 ms/],
+    ['post-drip', 'RPR-PROV-002', /did not answer within 400 ms/],
+  ];
+  for (const [m, rule, message] of hostile) {
+    it(`${m} → unavailable ${rule}, within seconds and bounded memory`, async () => {
+      mode = m;
+      // The endless answers get a long timeout, so that the cap, not the clock, ends them.
+      let providers = join(dir, 'providers.json');
+      if (m.endsWith('-endless')) await writeFile((providers = join(dir, 'providers-long.json')), providersFile(port, 15_000));
+      const rss0 = process.memoryUsage().rss;
+      const t0 = Date.now();
+      const r = await replay(providers);
+      const ms = Date.now() - t0;
+      expect(r.verdict).toBe('unavailable');
+      const f = r.findings.find((x) => x.rule === rule);
+      expect(f, JSON.stringify(r.findings)).toBeDefined();
+      expect(f!.message).toMatch(message);
+      expect(ms).toBeLessThan(10_000);
+      expect(process.memoryUsage().rss - rss0).toBeLessThan(200 * 1024 * 1024);
+    }, 20_000);
+  }
+
   for (const [m, rule, message] of afterListing) {
     it(`${m} → unavailable ${rule}, with what happened`, async () => {
       mode = m;

@@ -110,4 +110,11 @@ export const CASES: Case[] = [
   ['a name flagged UTF-8 that is not', 'RPR-ZIP-050', () => gen({ entries: [{ name: Buffer.from([0x61, 0xff]), data: 'x', ...both({ flags: 0x800 }) }] })],
   ['an over-long name', 'RPR-ZIP-051', () => gen(named('d/'.repeat(300) + 'x'))],
   ['an over-long segment', 'RPR-ZIP-051', () => gen(named('a'.repeat(256)))],
+  ['a trailing dot beside the name Windows makes of it', 'RPR-ZIP-046', () => gen(named('extras/notes.txt', 'extras/notes.txt.'))],
+  ['a trailing space beside the name Windows makes of it', 'RPR-ZIP-046', () => gen(named('extras/notes.txt', 'extras/notes.txt '))],
+  ['a trailing dot', 'RPR-ZIP-052', () => gen(named('extras/notes.txt.'))],
+  ['a directory with a trailing space', 'RPR-ZIP-052', () => gen(named('extras /notes.txt'))],
+  ['a Windows device name', 'RPR-ZIP-053', () => gen(named('CON'))],
+  ['a Windows device name with an extension', 'RPR-ZIP-053', () => gen(named('extras/aux.txt'))],
+  ['an NTFS alternate data stream', 'RPR-ZIP-054', () => gen(named('notes.txt', 'notes.txt:hidden'))],
 ];

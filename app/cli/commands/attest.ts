@@ -4,7 +4,8 @@
  * reviewer's key. `reprise attest --verify FILE --trust-store FILE [--manifest FILE]`
  * checks one. The exit code is the replay verdict's (creation) or the check's (verify).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../../core/files.js';
 import { EXIT, exitOfVerdict, verdictOf, type ExitCode, type Finding, type Verdict } from '../../../shared/report.js';
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from '../../attest/dsse.js';
 import { buildStatement } from '../../attest/statement.js';
@@ -18,6 +19,7 @@ import { tgManifestKind } from '../../kinds/tg/index.js';
 import { replayManifestFull } from '../../kinds/tg/replay.js';
 import { Sniffed } from '../../kinds/sniff.js';
 import { parse } from '../args.js';
+import { safeText } from '../output.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
@@ -26,16 +28,16 @@ const usage = INFO.attest.usage;
 
 async function read(path: string, what: string): Promise<Buffer> {
   try {
-    return await readFile(path);
+    return await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
   } catch (e) {
-    throw new CliUsageError(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new CliUsageError(`cannot read ${what} ${path}: ${readFailure(e)}`);
   }
 }
 
 function printFindings(io: CliIO, title: string, verdict: Verdict, findings: Finding[]): void {
-  io.out(`${verdict.toUpperCase().padEnd(11)} ${title}\n`);
+  io.out(`${verdict.toUpperCase().padEnd(11)} ${safeText(title)}\n`);
   for (const f of findings) {
-    io.out(`  ${f.severity.padEnd(11)} ${f.rule}  ${f.message}${f.pointer ? `  [${f.pointer}]` : ''}\n`);
+    io.out(safeText(`  ${f.severity.padEnd(11)} ${f.rule}  ${f.message}${f.pointer ? `  [${f.pointer}]` : ''}`) + '\n');
     if (f.expected !== undefined) io.out(`              expected ${typeof f.expected === 'string' ? f.expected : JSON.stringify(f.expected)}\n`);
     if (f.actual !== undefined) io.out(`              actual   ${typeof f.actual === 'string' ? f.actual : JSON.stringify(f.actual)}\n`);
   }
@@ -98,7 +100,7 @@ export const attestCommand: Command = {
       } catch (e) {
         throw new CliUsageError(`cannot write ${values['out']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
       }
-      io.err(`attestation of ${path} (replay verdict ${verdict}) signed by ${signer.keyId}, written to ${values['out']}\n`);
+      io.err(safeText(`attestation of ${path} (replay verdict ${verdict}) signed by ${signer.keyId}, written to ${values['out']}`) + '\n');
     } else io.out(text);
     return exitOfVerdict(verdict);
   },

@@ -1,10 +1,11 @@
 /** `reprise canonicalize FILE [--hash]`: RFC 8785 bytes of a JSON file, or the reason it is refused. */
-import { readFile } from 'node:fs/promises';
+import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../../core/files.js';
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { hashBytes } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
+import { formatError } from '../output.js';
 import { INFO } from './info.js';
 
 const usage = INFO.canonicalize.usage;
@@ -17,13 +18,13 @@ export const canonicalizeCommand: Command = {
     const file = positionals[0]!;
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = await readRegularFile(file, MAX_WHOLE_FILE_BYTES);
     } catch (e) {
-      throw new CliUsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new CliUsageError(`cannot read ${file}: ${readFailure(e)}`);
     }
     try {
       const { canonical, warnings } = parseCanonical(decodeJsonBytes(bytes));
-      for (const w of warnings) io.err(`reprise: warning: ${w.code}: ${w.message} at ${w.pointer || '(root)'}\n`);
+      for (const w of warnings) io.err(formatError(`warning: ${w.code}: ${w.message} at ${w.pointer || '(root)'}`));
       const hash = hashBytes(canonical);
       if (values['json']) io.out(JSON.stringify({ ok: true, hash, canonical, warnings }) + '\n');
       else if (values['hash']) io.out(hash + '\n');
@@ -32,7 +33,7 @@ export const canonicalizeCommand: Command = {
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;
       if (values['json']) io.out(JSON.stringify({ ok: false, error: e.code, message: e.message, pointer: e.pointer ?? null, line: e.line ?? null, column: e.column ?? null }) + '\n');
-      io.err(`reprise: refused ${file}: ${e.message}\n`);
+      io.err(formatError(`refused ${file}: ${e.message}`));
       return EXIT.fail;
     }
   },

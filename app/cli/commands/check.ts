@@ -3,9 +3,10 @@
  * replay, re-execute) each artifact; directories are walked recursively; `--workers N`
  * spreads a batch over worker threads and still prints results in input order.
  */
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
+import { checkRegularFileSync, readFailure } from '../../core/files.js';
 import { expandPaths } from '../../engine/paths.js';
 import { ACGP_LIMITS } from '../../kinds/acgp/limits.js';
 import { TG_LIMITS } from '../../kinds/tg/limits.js';
@@ -16,7 +17,7 @@ import { WorkerPool } from '../../workers/pool.js';
 import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../workers/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
-import { formatReport, formatSummary } from '../output.js';
+import { formatError, formatReport, formatSummary, safeText } from '../output.js';
 import { INFO } from './info.js';
 
 export const CHECK_FLAGS: Flags = {
@@ -61,15 +62,16 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   }
   // A file flag that cannot be read is bad usage at once, not a flag silently ignored by the
   // kinds that never read it (cli.md: an unreadable path is exit 3).
+  // The check is the one every read makes (core/files.ts): a FIFO or /dev/zero is refused
+  // here, before any kind would block on it or read it without end.
   for (const flag of FILE_FLAGS) {
     const path = v[flag];
     if (typeof path !== 'string') continue;
     try {
-      accessSync(path, constants.R_OK);
+      checkRegularFileSync(path, { allowDirectory: flag === 'kernel-adapter' });
     } catch (e) {
-      throw new CliUsageError(`cannot read --${flag} ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new CliUsageError(`cannot read --${flag} ${path}: ${readFailure(e)}`);
     }
-    if (flag !== 'kernel-adapter' && statSync(path).isDirectory()) throw new CliUsageError(`--${flag} ${path} is a directory, not a file`);
   }
   return o;
 }
@@ -190,11 +192,11 @@ function makeCheck(mode: Mode): Command {
           }
         };
         await runBatch(paths, mode, options, pool, render, (i, item) => {
-          if (progress) io.err(`\r[${i + 1}/${paths.length}] ${paths[i]}\x1b[K`);
+          if (progress) io.err(`\r[${i + 1}/${paths.length}] ${safeText(paths[i]!)}\x1b[K`);
           if (!item.ok) {
             codes.push(EXIT.error);
             counts['error'] = (counts['error'] ?? 0) + 1;
-            io.err(`${progress ? '\r\x1b[K' : ''}reprise: ${item.message}\n`);
+            io.err(`${progress ? '\r\x1b[K' : ''}${formatError(item.message)}`);
             return;
           }
           codes.push(exitOfVerdict(item.verdict));

@@ -5,7 +5,8 @@
  * flag is raised; with --journal DIR --key KEY it is anchored as a `recalibration-flag`
  * entry. Exit 1 when a flag is raised, 0 otherwise.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { MAX_WHOLE_FILE_BYTES, readRegularFile } from '../../core/files.js';
 import { join } from 'node:path';
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { expandPaths, makeContext } from '../../engine/run.js';
@@ -16,6 +17,7 @@ import { driftRates, type TelemetryObservation } from '../../kinds/tg/telemetry.
 import { Sniffed } from '../../kinds/sniff.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { parse } from '../args.js';
+import { safeText } from '../output.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
@@ -57,7 +59,7 @@ export const driftCommand: Command = {
       for (const path of await expandPaths([p])) {
         let bytes: Buffer;
         try {
-          bytes = await readFile(path);
+          bytes = await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
         } catch {
           continue;
         }
@@ -83,7 +85,7 @@ export const driftCommand: Command = {
     else {
       io.out(`${obs.length} BANDED A replay(s)${manifests ? ` from ${manifests} manifest(s)` : ''}\n`);
       for (const m of models)
-        io.out(`${m.flag ? 'FLAG' : 'ok  '}  ${m.model.padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${m.anchor ? ` anchored as entry ${m.anchor.seq}` : ''}\n`);
+        io.out(`${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${m.anchor ? ` anchored as entry ${m.anchor.seq}` : ''}\n`);
     }
     return models.some((m) => m.flag) ? EXIT.fail : EXIT.pass;
   },

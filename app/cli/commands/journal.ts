@@ -3,7 +3,7 @@
  * (journal.md). Exit codes: verify/check-proof 0 pass, 1 fail, 2 unavailable; a write
  * that is refused (lock held, torn tail, bad input) exits 3 with one line.
  */
-import { readFile } from 'node:fs/promises';
+import { readFailure, readRegularFile } from '../../core/files.js';
 import { EXIT, exitOfVerdict, type ExitCode, type Report } from '../../../shared/report.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
@@ -47,9 +47,9 @@ function str(v: unknown, flag: string, usage: string): string {
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path);
   } catch (e) {
-    throw new CliUsageError(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new CliUsageError(`cannot read ${what} ${path}: ${readFailure(e)}`);
   }
   try {
     return parseCanonical(decodeJsonBytes(bytes)).value;

@@ -5,7 +5,7 @@
  * Exit codes: list/show give the journal's verdict (0, 1, 2); a refused transition exits 1;
  * usage, lock and I/O errors exit 3.
  */
-import { readFile } from 'node:fs/promises';
+import { readFailure, readRegularText } from '../../core/files.js';
 import { EXIT, exitOfVerdict, verdictOf, type ExitCode } from '../../../shared/report.js';
 import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
@@ -87,9 +87,9 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
   if (typeof values['rationale'] === 'string' && typeof values['rationale-file'] === 'string') throw new CliUsageError('--rationale and --rationale-file exclude each other');
   if (typeof values['rationale-file'] === 'string') {
     try {
-      rationale = await readFile(values['rationale-file'], 'utf8');
+      rationale = await readRegularText(values['rationale-file']);
     } catch (e) {
-      throw new CliUsageError(`cannot read ${values['rationale-file']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new CliUsageError(`cannot read ${values['rationale-file']}: ${readFailure(e)}`);
     }
   } else rationale = typeof values['rationale'] === 'string' ? values['rationale'] : '';
   const trust = await loadTrustStore(need(values['trust-store'], 'trust-store'));

@@ -3,9 +3,8 @@
  * file of one trace's EVALs in time order), detected by content. `verify` checks form
  * and recomputes each EVAL's arithmetic; `replay` also re-runs the trust-debt provider.
  */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { Report } from '../../../shared/report.js';
+import { openRegular, readFailure } from '../../core/files.js';
 import { newHasher } from '../../core/hash.js';
 import { buildReport, type KindResult } from '../../core/report.js';
 import { usageError } from './usage.js';
@@ -116,22 +115,26 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
   const started = Date.now();
   let fh;
   try {
-    fh = await open(path, 'r');
+    fh = (await openRegular(path)).fh; // a regular file only: a FIFO would block, /dev/zero never end
   } catch (e) {
-    throw await usageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw await usageError(`cannot read ${path}: ${readFailure(e)}`);
   }
-  const head = Buffer.alloc(1);
-  await fh.read(head, 0, 1, 0);
-  await fh.close();
-  if (head[0] !== 0x7b) throw await usageError(`${path} is not a JSON Lines trace (it does not start with "{")`);
-  const c = await checker(mode, options, false, true);
-  const feeder = new LineFeeder(c);
   const hasher = newHasher();
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    hasher.update(chunk as Buffer);
-    feeder.push(chunk as Buffer);
+  let c;
+  try {
+    const head = Buffer.alloc(1);
+    await fh.read(head, 0, 1, 0);
+    if (head[0] !== 0x7b) throw await usageError(`${path} is not a JSON Lines trace (it does not start with "{")`);
+    c = await checker(mode, options, false, true);
+    const feeder = new LineFeeder(c);
+    for await (const chunk of fh.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false })) {
+      hasher.update(chunk as Buffer);
+      feeder.push(chunk as Buffer);
+    }
+    feeder.end();
+  } finally {
+    await fh.close();
   }
-  feeder.end();
   const result = c.result();
   return buildReport({ path, kind: 'acgp-trace', sha256: 'sha256:' + hasher.digest('hex'), ...result, replay: mode === 'replay' }, started);
 }

@@ -10,7 +10,7 @@
  *                                    "tripwires": {"pii_leak": "halt"}}},
  *  "tiers": {"GT-2": {"risk_thresholds": {...}}}}
  */
-import { readFile } from 'node:fs/promises';
+import { readFailure, readRegularFile } from '../../core/files.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import { usageError } from './usage.js';
 import {
@@ -155,9 +155,9 @@ export function loadPolicy(path: string | undefined): Promise<LoadedPolicy> {
 async function readPolicy(path: string): Promise<LoadedPolicy> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path);
   } catch (e) {
-    throw await usageError(`cannot read the policy ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw await usageError(`cannot read the policy ${path}: ${readFailure(e)}`);
   }
   let value: unknown;
   try {

@@ -12,11 +12,11 @@
  * loader's `POLICY_REFUSAL_CODE` (src/session/InvestigationReplayRunner.ts) for the code
  * each refusal carries. The format is documented in docs/nemosyne.md.
  */
-import { readFile } from 'node:fs/promises';
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { unavailable } from '../../core/findings.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import { UsageError } from '../../core/errors.js';
+import { readFailure, readRegularFile } from '../../core/files.js';
 import type { Envelope, ReceiptFacts, Use } from './envelope.js';
 
 export const PROFILES_TYPE = 'reprise.nemosyne-profiles/v2';
@@ -51,10 +51,10 @@ const cache = new Map<string, Promise<ProfileRegistry>>();
 export function loadProfiles(path: string): Promise<ProfileRegistry> {
   let p = cache.get(path);
   if (!p) {
-    p = readFile(path).then(
+    p = readRegularFile(path).then(
       (bytes) => parseProfiles(bytes, path),
-      (e: NodeJS.ErrnoException) => {
-        throw new UsageError(`cannot read profile registry ${path}: ${e.code ?? 'error'}`);
+      (e: unknown) => {
+        throw new UsageError(`cannot read profile registry ${path}: ${readFailure(e)}`);
       },
     );
     cache.set(path, p);

@@ -150,7 +150,11 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
  */
 export function precisionFindings(warnings: readonly JcsWarning[], pointer = ''): Finding[] {
   return warnings.map((w) =>
-    fail('RPR-DUMP-003', `the dump is not I-JSON: ${w.message}`, { pointer: pointer + w.pointer, expected: 'a number its double holds exactly', actual: 'a number beyond 2^53 that the parse rounds' }),
+    fail('RPR-DUMP-003', `the dump is not I-JSON: ${w.message}`, {
+      pointer: pointer + w.pointer,
+      expected: 'a number its double holds exactly',
+      actual: w.code === 'WARN_UNDERFLOW' ? 'a non-zero number that the parse rounds to 0' : 'a number beyond 2^53 that the parse rounds',
+    }),
   );
 }
 

@@ -4,7 +4,7 @@
  * H(bundle) equals the named hash and the bundle passes every bundle check.
  */
 import { UsageError } from '../../core/errors.js';
-import { readFile } from 'node:fs/promises';
+import { readFailure, readRegularFile } from '../../core/files.js';
 import type { ChainNode, Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
@@ -33,7 +33,7 @@ const policyFiles = new Map<string, Promise<unknown>>();
 export function loadPolicyFile(path: string): Promise<unknown> {
   let p = policyFiles.get(path);
   if (!p) {
-    p = readFile(path).then(
+    p = readRegularFile(path).then(
       async (bytes) => {
         try {
           return parseCanonical(decodeJsonBytes(bytes)).value;
@@ -41,8 +41,8 @@ export function loadPolicyFile(path: string): Promise<unknown> {
           throw await usageError(`--policy ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`);
         }
       },
-      async (e: NodeJS.ErrnoException) => {
-        throw await usageError(`cannot read --policy ${path}: ${e.code ?? 'error'}`);
+      async (e: unknown) => {
+        throw await usageError(`cannot read --policy ${path}: ${readFailure(e)}`);
       },
     );
     policyFiles.set(path, p);
