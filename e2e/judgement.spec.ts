@@ -149,3 +149,31 @@ test('a refused replay says why and links the decisive finding', async ({ workbe
   await page.getByTestId('replay-refused-finding').click();
   await expect(page.locator('#selected-finding')).toBeFocused();
 });
+
+test('a V3 Nemosyne package reaches PASS with the profile registry and kernel adapter chosen in the Open view', async ({ workbench: page }) => {
+  const ex = mkdtempSync(join(tmpdir(), 'reprise-e2e-pkg-'));
+  expect(cli(['examples', ex]).status).toBe(0);
+  const pkg = join(ex, 'packages', 'intact', 'v3.nemosyne');
+  await page.getByTestId('tab-open').click();
+  await page.getByTestId('open-path').fill(pkg);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('verdict')).toContainText(/unavailable/i);
+  await page.getByTestId('tab-findings').click();
+  // The message names the control that fixes it, not a command-line flag.
+  await expect(page.getByTestId('findings')).toContainText('the Profile registry field (Open view, Engine options)');
+  await expect(page.getByTestId('findings')).not.toContainText('--profiles');
+  await page.getByTestId('tab-open').click();
+  await page.locator('details.options summary').click();
+  await page.locator('#opt-profiles').fill(join(ex, 'packages', 'profiles.json'));
+  await page.locator('#opt-adapter').fill(join(ex, 'packages', 'kernel-adapter.mjs'));
+  await axe(page, 'package options');
+  // Remembered until changed: a reload keeps them.
+  await page.reload();
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/);
+  await page.getByTestId('tab-open').click();
+  await page.getByTestId('open-path').fill(pkg);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('verdict')).toHaveClass(/\bpass\b/);
+});

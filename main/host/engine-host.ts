@@ -266,7 +266,8 @@ export class EngineHost implements RepriseApi {
   private async jobOf(req: StartJobRequest): Promise<{ job: EngineJob; recent?: string }> {
     if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null) throw new ApiError('startJob needs {source, mode}', true);
     const mode = EngineHost.mode(req.mode);
-    const options: EngineOptions = {};
+    // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
+    const options: EngineOptions = { optionWords: { profiles: 'the Profile registry field (Open view, Engine options)', kernelAdapter: 'the Kernel adapter field (Open view, Engine options)' } };
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
       if (!OPTION_NAMES.includes(k as ExampleOptionName) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
