@@ -18,7 +18,7 @@ export interface EngineInfo {
   nativeDialogs: boolean;
 }
 
-export type ExampleOptionName = 'trustStore' | 'providers' | 'policy' | 'profiles' | 'journal';
+export type ExampleOptionName = 'trustStore' | 'providers' | 'policy' | 'profiles' | 'journal' | 'kernelAdapter';
 
 export interface ExampleSummary {
   path: string;
@@ -52,6 +52,8 @@ export interface StartJobRequest {
   whatIf?: string[];
   /** Engine options as file paths (a trust store, providers...); examples bring their own. */
   options?: Partial<Record<ExampleOptionName, string>>;
+  /** A key picked for signing (signingKeys): with options.journal, a replay anchors its drift events and opens their cases. */
+  key?: string;
 }
 
 export interface JobStarted {
@@ -269,6 +271,17 @@ export interface BundleExport {
   checkpoint: { size: number; root: string };
 }
 
+/** A key file this host may sign with (`reprise serve --key`, a key picked in a dialog, the training key). */
+export interface SigningKey {
+  path: string;
+  /** Null when the file does not hold an Ed25519 private key. */
+  keyId: string | null;
+  /** As the trust store given names the key; null when it does not (or none was given). */
+  role: string | null;
+  label: string | null;
+  status: string | null;
+}
+
 /** The rationale rule and the decisions, as the engine enforces them. */
 export interface JudgementRules extends RationaleRule {
   decisions: readonly JudgementDecision[];
@@ -312,6 +325,8 @@ export interface RepriseApi {
   exportBundle(req: ExportBundleRequest): Promise<BundleExport>;
   /** The rationale rule and the closed set of decisions the engine enforces. */
   judgementRules(): Promise<JudgementRules>;
+  /** The key files this host may sign with, each named as the trust store (if given) names it. */
+  signingKeys(req: { trustStore?: string }): Promise<SigningKey[]>;
 }
 
 export const API_METHODS = [
@@ -335,6 +350,7 @@ export const API_METHODS = [
   'listJudgements',
   'exportBundle',
   'judgementRules',
+  'signingKeys',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 

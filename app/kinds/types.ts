@@ -25,6 +25,11 @@ export interface EngineOptions {
   kernelAdapter?: string;
   /** `replay --out FILE`: where a kind writes its replay artifact (the TG comparison artifact). */
   out?: string;
+  /**
+   * How a message names an option to the person reading it: a flag on the command line
+   * (the default), the control that sets it in the workbench (set by its engine host).
+   */
+  optionWords?: Partial<Record<'profiles' | 'kernelAdapter', string>>;
 }
 
 export interface KindContext {

@@ -27,6 +27,7 @@ import type {
   JudgementRules,
   ListJudgementsRequest,
   RecordJudgementRequest,
+  SigningKey,
   CheckBytesRequest,
   CheckMode,
   DecideCaseRequest,
@@ -64,7 +65,7 @@ export { ApiError };
 
 /** Largest artifact accepted over the API (the base64 text is ~4/3 of this). */
 export const MAX_API_BYTES = 512 * 1024 * 1024;
-const OPTION_NAMES: readonly ExampleOptionName[] = ['trustStore', 'providers', 'policy', 'profiles', 'journal'];
+const OPTION_NAMES: readonly ExampleOptionName[] = ['trustStore', 'providers', 'policy', 'profiles', 'journal', 'kernelAdapter'];
 const MAX_RECENT = 10;
 const MAX_WHAT_IF = 8;
 /** Uploads kept at once (the newest; a window opens one file at a time). */
@@ -265,12 +266,15 @@ export class EngineHost implements RepriseApi {
   private async jobOf(req: StartJobRequest): Promise<{ job: EngineJob; recent?: string }> {
     if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null) throw new ApiError('startJob needs {source, mode}', true);
     const mode = EngineHost.mode(req.mode);
-    const options: EngineOptions = {};
+    // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
+    const options: EngineOptions = { optionWords: { profiles: 'the Profile registry field (Open view, Engine options)', kernelAdapter: 'the Kernel adapter field (Open view, Engine options)' } };
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
       if (!OPTION_NAMES.includes(k as ExampleOptionName) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
       opt[k] = await this.confine(v, `option ${k}`);
     }
+    // A signing key only as the user picked it (a replay with a journal anchors with it).
+    if (req.key !== undefined) options.key = await this.keyFile(req.key, 'reviewer key file that anchors the replay');
     if (req.whatIf !== undefined) {
       if (!Array.isArray(req.whatIf) || req.whatIf.length > MAX_WHAT_IF || !req.whatIf.every((w) => typeof w === 'string' && /^[a-zA-Z]+=\S{1,200}$/.test(w))) {
         throw new ApiError('whatIf is a list of NAME=VALUE substitutions', true);
@@ -467,6 +471,12 @@ export class EngineHost implements RepriseApi {
 
   async judgementRules(): Promise<JudgementRules> {
     return { ...RATIONALE_RULE, decisions: [...JUDGEMENT_DECISIONS] };
+  }
+
+  async signingKeys(req: { trustStore?: string }): Promise<SigningKey[]> {
+    await this.granted;
+    const trustStore = typeof req?.trustStore === 'string' && req.trustStore !== '' ? await this.confine(req.trustStore, 'the trust store') : undefined;
+    return this.journal.run<SigningKey[]>({ op: 'judge-keys', keys: this.gate.grantedKeys(), ...(trustStore ? { trustStore } : {}) });
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {

@@ -6,7 +6,7 @@
  * shape results for the UI, and nothing more.
  */
 import { isAbsolute } from 'node:path';
-import type { BundleExport, ExportBundleRequest, JournalStatus, JudgementJournalRequest, JudgementList, JudgementReceipt, JudgementView, ListJudgementsRequest, RecordJudgementRequest } from '../../shared/api.js';
+import type { SigningKey, BundleExport, ExportBundleRequest, JournalStatus, JudgementJournalRequest, JudgementList, JudgementReceipt, JudgementView, ListJudgementsRequest, RecordJudgementRequest } from '../../shared/api.js';
 import { JUDGEMENT_DECISIONS } from '../../shared/rationale.js';
 import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
 import { hashBytes, isHashString } from '../../app/core/hash.js';
@@ -19,7 +19,8 @@ export type JudgementOp =
   | { op: 'judge-open'; req: JudgementJournalRequest }
   | { op: 'judge-record'; req: RecordJudgementRequest }
   | { op: 'judge-list'; req: ListJudgementsRequest }
-  | { op: 'judge-export'; req: ExportBundleRequest };
+  | { op: 'judge-export'; req: ExportBundleRequest }
+  | { op: 'judge-keys'; keys: string[]; trustStore?: string };
 
 const isStr = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
@@ -122,6 +123,23 @@ export async function exportBundle(req: ExportBundleRequest): Promise<BundleExpo
   };
 }
 
+/** Each granted key file named by its key id and, when a trust store is given, its role and label. */
+export async function signingKeys(keys: string[], trustStore: string | undefined): Promise<SigningKey[]> {
+  const trust = trustStore ? await loadTrustStore(trustStore) : null;
+  const out: SigningKey[] = [];
+  for (const path of keys) {
+    let keyId: string | null = null;
+    try {
+      keyId = (await loadSigner(path)).keyId;
+    } catch {
+      /* not a usable key: listed without an id, so the user sees why it cannot sign */
+    }
+    const k = keyId ? trust?.get(keyId) : undefined;
+    out.push({ path, keyId, role: k?.role ?? null, label: k?.label ?? null, status: k?.status ?? null });
+  }
+  return out;
+}
+
 export async function runJudgementOp(op: JudgementOp): Promise<unknown> {
   switch (op.op) {
     case 'judge-open':
@@ -132,5 +150,7 @@ export async function runJudgementOp(op: JudgementOp): Promise<unknown> {
       return listJudgements(op.req);
     case 'judge-export':
       return exportBundle(op.req);
+    case 'judge-keys':
+      return signingKeys(op.keys, op.trustStore);
   }
 }

@@ -66,6 +66,11 @@ export class PathGate {
     this.keys.add(await realpath(resolve(file)));
   }
 
+  /** The key files picked for signing (real paths), in the order they were granted. */
+  grantedKeys(): string[] {
+    return [...this.keys];
+  }
+
   /** The real path of `p` if it lies under a root; a one-line refusal otherwise. */
   async confine(p: unknown, what: string): Promise<string> {
     if (typeof p !== 'string' || p === '' || !isAbsolute(p)) throw new ApiError(`${what} must be an absolute path`, true);

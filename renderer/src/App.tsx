@@ -4,6 +4,9 @@ import { ExportView } from './components/ExportView';
 import { FindingsView } from './components/FindingsView';
 import { JobBar } from './components/JobBar';
 import { JournalPill, JournalView } from './components/JournalView';
+import { JournalHeader } from './components/JournalHeader';
+import { JudgementPanel } from './components/JudgementPanel';
+import './judgement-store';
 import { OpenPanel } from './components/OpenPanel';
 import { ReplayView } from './components/ReplayView';
 import { TrainerView } from './components/TrainerView';
@@ -71,6 +74,7 @@ export function App() {
         <h1>Reprise</h1>
         <span className="subtitle">forensic replay workbench</span>
         <JournalPill />
+        <JournalHeader />
         <button type="button" className="theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme">
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
@@ -86,6 +90,7 @@ export function App() {
             {error}
           </p>
         )}
+        <JudgementPanel />
         <div role="tablist" aria-label="Views" className="tabs">
           {VIEWS.map((v, i) => (
             <button

@@ -33,6 +33,12 @@ export function optionsFor(source: JobSource, o: OpenOptions): { trustStore?: st
   return { ...(o.trustStore.trim() ? { trustStore: o.trustStore.trim() } : {}), ...(o.providers.trim() ? { providers: o.providers.trim() } : {}) };
 }
 
+/**
+ * Options a job takes from elsewhere in the window (judgement-store.ts: the open journal
+ * and key for a replay, the Nemosyne registry and adapter); the Open view's own fields win.
+ */
+export const jobHooks: { extras: (mode: CheckMode, source: JobSource) => { options?: Record<string, string>; key?: string } } = { extras: () => ({}) };
+
 export interface JobState {
   id: string;
   mode: CheckMode;
@@ -70,6 +76,8 @@ interface State {
   artifact: OpenArtifact | null;
   content: ArtifactContent | null;
   report: Report | null;
+  /** What produced the shown report (a replay may be refused and return verification findings only). */
+  reportMode: CheckMode | null;
   job: JobState | null;
   lastJobNote: string | null;
   selection: Selection;
@@ -121,6 +129,7 @@ export const useStore = create<State>((set, get) => ({
   artifact: null,
   content: null,
   report: null,
+  reportMode: null,
   job: null,
   lastJobNote: null,
   selection: NO_SELECTION,
@@ -146,7 +155,7 @@ export const useStore = create<State>((set, get) => ({
       if (!job || e.jobId !== job.id) return;
       if (e.type === 'job-progress') set({ job: { ...job, fraction: e.fraction, label: e.label ?? job.label } });
       else if (e.type === 'job-done') {
-        set({ job: null, report: e.report, selection: NO_SELECTION, lastJobNote: null });
+        set({ job: null, report: e.report, reportMode: job.mode, selection: NO_SELECTION, lastJobNote: null });
         if (get().view === 'open') set({ view: 'findings' });
         focusWhenShown('verdict-h');
         void api.recentFiles().then((recent) => set({ recent }));
@@ -222,7 +231,7 @@ export const useStore = create<State>((set, get) => ({
     }
   },
   showReport(report, name) {
-    set({ artifact: { name, localSha256: null, source: null, savedReport: true }, report, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
+    set({ artifact: { name, localSha256: null, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
   },
   async run(mode, whatIf = []) {
     const { api, artifact, job } = get();
@@ -230,8 +239,9 @@ export const useStore = create<State>((set, get) => ({
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION });
     try {
-      const options = optionsFor(artifact.source, get().openOptions);
-      const { jobId } = await api.startJob({ source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}) });
+      const extra = jobHooks.extras(mode, artifact.source);
+      const options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions) };
+      const { jobId } = await api.startJob({ source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}), ...(extra.key ? { key: extra.key } : {}) });
       set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf } });
       if (!get().content) {
         void api.artifactContent({ source: artifact.source }).then(

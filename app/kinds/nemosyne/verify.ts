@@ -209,7 +209,7 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
 /** Step 5: bind and resolve every use (profiles.ts), recording each binding in the details. */
 async function checkConsumers(envelope: Envelope, ctx: KindContext, st: State): Promise<void> {
   if (!ctx.options.profiles) {
-    st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (--profiles FILE): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
+    st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (${ctx.options.optionWords?.profiles ?? '--profiles FILE'}): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
     return;
   }
   const registry = await loadProfiles(ctx.options.profiles);
@@ -334,7 +334,7 @@ async function checkInvestigationDigest(
   const adapter = ctx.options.kernelAdapter;
   if (!adapter) {
     unresolved(
-      unavailable('KERNEL_MISMATCH', `the investigation digest needs the semantic state restored by Nemosyne's analytical kernel ${kernelNeeded}; no kernel adapter was given (--kernel-adapter)`, {
+      unavailable('KERNEL_MISMATCH', `the investigation digest needs the semantic state restored by Nemosyne's analytical kernel ${kernelNeeded}; no kernel adapter was given (${ctx.options.optionWords?.kernelAdapter ?? '--kernel-adapter'})`, {
         pointer: 'entry:manifest.json#/investigationDigest',
         expected: kernelNeeded,
         actual: null,

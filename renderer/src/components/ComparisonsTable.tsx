@@ -5,6 +5,7 @@ import type { Comparison } from '../../../shared/report';
 import { show } from '../lib/report-words';
 import { features } from '../lib/table';
 import { ColumnFilter } from './ColumnFilter';
+import { JudgeButton } from './JudgementPanel';
 
 type Row = Comparison & { index: number };
 const helper = createColumnHelper<typeof features, Row>();
@@ -19,7 +20,7 @@ const columns = helper.columns([
 ]);
 const ROW = 30;
 const STATUSES = ['pass', 'fail', 'unavailable'] as const;
-const WIDTHS = ['26%', '9%', '10%', '17%', '17%', '10.5%', '10.5%'];
+const WIDTHS = ['20%', '8%', '9%', '14%', '14%', '9%', '9%', '17%'];
 
 function num(v: number | null | undefined): string {
   return typeof v === 'number' ? (Math.abs(v) < 1e-4 && v !== 0 ? v.toExponential(3) : String(Math.round(v * 1e6) / 1e6)) : '—';
@@ -68,6 +69,9 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons }: 
                   </div>
                 );
               })}
+              <div role="columnheader" style={{ width: WIDTHS[7] }}>
+                Judgement
+              </div>
             </div>
           ))}
         </div>
@@ -97,6 +101,9 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons }: 
                   </div>
                   <div role="cell" style={{ width: WIDTHS[6] }} className="mono small">
                     {num(c.epsilon)}
+                  </div>
+                  <div role="cell" style={{ width: WIDTHS[7] }}>
+                    <JudgeButton pointer={`/comparisons/${c.index}`} label={`comparison ${c.output}`} />
                   </div>
                 </div>
               );

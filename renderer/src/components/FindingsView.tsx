@@ -9,6 +9,7 @@ import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { ColumnFilter } from './ColumnFilter';
 import { SortHeader } from './SortHeader';
+import { JudgeButton } from './JudgementPanel';
 
 type Row = Finding & { index: number };
 const helper = createColumnHelper<typeof features, Row>();
@@ -93,6 +94,7 @@ export function FindingsView({ report }: { report: Report }) {
                   <SortHeader key={h.id} header={h} label={LABELS[h.column.id] ?? h.column.id} />
                 ))}
                 <th scope="col">Recorded / recomputed (expected / actual)</th>
+                <th scope="col">Judgement</th>
               </tr>
             ))}
           </thead>
@@ -109,6 +111,9 @@ export function FindingsView({ report }: { report: Report }) {
                   <td>{f.pointer ? <CopyValue value={f.pointer} label={`the pointer of ${f.rule}`} /> : ''}</td>
                   <td className="mono small">
                     <Values f={f} chain={report.chain} />
+                  </td>
+                  <td>
+                    <JudgeButton pointer={`/findings/${f.index}`} label={`finding ${f.rule}`} />
                   </td>
                 </tr>
               );

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import type { CaseDecision, CaseView } from '../../../shared/api';
+import { checkRationale, RATIONALE_RULE, type CaseDecision, type CaseView } from '../../../shared/api';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { PathField } from './PathField';
 
-const MIN_RATIONALE = 20;
 
 function CaseDetail({ c }: { c: CaseView }) {
   const { decide, journalBusy, journal, setJournal, receipt, journalError } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal, setJournal: s.setJournal, receipt: s.receipt, journalError: s.journalError })));
@@ -12,7 +11,9 @@ function CaseDetail({ c }: { c: CaseView }) {
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
   const closed = c.state === 'released' || c.state === 'upheld';
-  const short = rationale.replace(/\s+/g, ' ').trim().length < MIN_RATIONALE;
+  // The engine's one rule (shared/rationale.ts): the form refuses exactly what decideCase refuses.
+  const problem = checkRationale(rationale);
+  const short = problem !== null;
   const myReceipt = receipt && receipt.caseId === c.caseId ? receipt : null;
   return (
     <div className="case-detail" data-testid="case-detail">
@@ -56,10 +57,10 @@ function CaseDetail({ c }: { c: CaseView }) {
               </label>
             ))}
           </fieldset>
-          <label htmlFor="rationale">Rationale (required, at least {MIN_RATIONALE} characters; it is signed and journaled)</label>
+          <label htmlFor="rationale">Rationale (required: {RATIONALE_RULE.summary}; it is signed and journaled)</label>
           <textarea id="rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && short} aria-describedby="rationale-help" data-testid="rationale" />
           <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
-            {touched && short ? `The rationale needs at least ${MIN_RATIONALE} characters of real content.` : 'Say what you checked and why the decision follows.'}
+            {touched && short ? `${problem}; the rule: ${RATIONALE_RULE.summary}.` : 'It is signed with the officer key and journaled.'}
           </p>
           <PathField id="key-file" label="Officer key file (PKCS#8 PEM) for this case" value={journal.keyFile} kind="file" onChange={(v) => setJournal({ keyFile: v })} />
           {touched && !journal.keyFile && <p className="bad">Choose the officer key file that signs this decision.</p>}

@@ -1,6 +1,7 @@
 import { memo, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { CheckMode, ExampleSummary } from '../../../shared/api';
 import { useStore } from '../store';
+import { PackageOptions } from './PackageOptions';
 import { useShallow } from 'zustand/react/shallow';
 
 /** Open: a file picker, a drop zone, recent files, and the built-in examples one click away. */
@@ -118,9 +119,10 @@ export function OpenPanel() {
         </button>
       </form>
       <details className="options">
-        <summary>Engine options for the files you open: trust store, providers registry</summary>
+        <summary>Engine options for the files you open: trust store, providers registry, profile registry, kernel adapter</summary>
         <OptionField id="opt-trust" label="Trust store (who may sign dumps)" k="trustStore" />
         <OptionField id="opt-providers" label="Providers registry (for replay)" k="providers" />
+        <PackageOptions />
         <p className="muted small">Absolute paths on this machine. Without a trust store a signed dump is at best "unknown signer". Built-in examples bring their own.</p>
       </details>
       {recent.length > 0 && (

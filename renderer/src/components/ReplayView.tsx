@@ -3,6 +3,8 @@ import type { JsonValue, Report } from '../../../shared/report';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { ComparisonsTable } from './ComparisonsTable';
+import { JudgeButton } from './JudgementPanel';
+import { ReplayNotes } from './ReplayNotes';
 
 const ExpressionDiff = lazy(() => import('./Editors').then((m) => ({ default: m.ExpressionDiff })));
 
@@ -77,6 +79,7 @@ export function ReplayView({ report }: { report: Report | null }) {
         </button>
         {!artifact?.source && <span className="muted">Open an artifact first.</span>}
       </div>
+      {report && <ReplayNotes report={report} />}
       {report && (
         <>
           <h3>Comparisons ({report.comparisons?.length ?? 0})</h3>
@@ -103,6 +106,7 @@ export function ReplayView({ report }: { report: Report | null }) {
                   <th scope="col">Δ / ε</th>
                   <th scope="col">Decision exits</th>
                   <th scope="col">Routing</th>
+                  <th scope="col">Judgement</th>
                 </tr>
               </thead>
               <tbody>
@@ -122,6 +126,9 @@ export function ReplayView({ report }: { report: Report | null }) {
                     </td>
                     <td>
                       <span className="tag neutral">{e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}</span>
+                    </td>
+                    <td>
+                      <JudgeButton pointer={`/events/${report.events!.indexOf(e)}`} label={`drift event ${String(e['output'] ?? i)}`} />
                     </td>
                   </tr>
                 ))}

@@ -1,0 +1,35 @@
+import { useShallow } from 'zustand/react/shallow';
+import { useJudgement } from '../judgement-store';
+
+/** Saves bytes the engine made, unchanged (base64 → Blob → a download). */
+function save(name: string, dataBase64: string): void {
+  const bin = atob(dataBase64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The evidence bundle of the open report (the same bytes as `reprise export`): the report,
+ * every judgement on it with its inclusion proof, and the latest signed checkpoint.
+ */
+export function ExportBundle() {
+  const { exportBundle, busy, bundle } = useJudgement(useShallow((s) => ({ exportBundle: s.exportBundle, busy: s.busy, bundle: s.bundle })));
+  return (
+    <>
+      <button type="button" disabled={busy} onClick={() => void exportBundle().then((b) => b && save(b.name, b.dataBase64))} data-testid="export-bundle">
+        Export evidence bundle
+      </button>
+      {bundle && (
+        <span role="status" className="small" data-testid="bundle-status">
+          Saved {bundle.name}: {bundle.judgements} judgement(s), checkpoint size {bundle.checkpoint.size}, <span className="mono">{bundle.sha256.slice(0, 23)}…</span>
+        </span>
+      )}
+    </>
+  );
+}

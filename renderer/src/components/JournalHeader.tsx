@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useJudgement } from '../judgement-store';
+import { PathField } from './PathField';
+
+/** The journal judgements are recorded in, as the engine last verified it (header). */
+export function JournalHeader() {
+  const { work, status } = useJudgement(useShallow((s) => ({ work: s.work, status: s.status })));
+  const [open, setOpen] = useState(false);
+  const words = !work ? 'no journal open' : !status ? 'verifying…' : `${status.verdict === 'pass' ? 'verified' : status.verdict === 'fail' ? 'FAILS verification' : 'unverified'} · ${status.entries} entries`;
+  return (
+    <>
+      <button type="button" className={`journal-header ${status?.verdict ?? 'none'}`} aria-expanded={open} aria-controls="work-journal" onClick={() => setOpen(!open)} data-testid="work-journal-toggle">
+        Journal: {work ? <span className="mono">{work.dir.split(/[\\/]/).pop()}</span> : null} <span data-testid="work-journal-status">{words}</span>
+      </button>
+      {open && <WorkJournalForm onDone={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** Choose or create the journal, with its trust store, and the key that signs judgements. */
+function WorkJournalForm({ onDone }: { onDone: () => void }) {
+  const { work, status, keys, keyPath, busy, error, openJournal, closeJournal, setKey } = useJudgement(
+    useShallow((s) => ({ work: s.work, status: s.status, keys: s.keys, keyPath: s.keyPath, busy: s.busy, error: s.error, openJournal: s.openJournal, closeJournal: s.closeJournal, setKey: s.setKey })),
+  );
+  const [dir, setDir] = useState(work?.dir ?? '');
+  const [trust, setTrust] = useState(work?.trustStore ?? '');
+  const [create, setCreate] = useState(false);
+  return (
+    <section id="work-journal" className="work-journal panel" aria-labelledby="work-journal-h" data-testid="work-journal">
+      <h2 id="work-journal-h">Journal to record judgements in</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void openJournal(dir.trim(), trust.trim(), create);
+        }}
+      >
+        <PathField id="wj-dir" label="Journal directory" kind="directory" value={dir} onChange={setDir} />
+        <PathField id="wj-trust" label="Trust store (names who may sign)" kind="file" value={trust} onChange={setTrust} />
+        <label>
+          <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} data-testid="wj-create" /> Create the journal if it does not exist
+        </label>
+        <div className="toolbar">
+          <button type="submit" className="primary" disabled={busy || !dir.trim() || !trust.trim()} data-testid="wj-open">
+            Open and verify
+          </button>
+          {work && (
+            <button type="button" onClick={closeJournal} data-testid="wj-close">
+              Close journal
+            </button>
+          )}
+          <button type="button" onClick={onDone}>
+            Done
+          </button>
+        </div>
+      </form>
+      {error && (
+        <p role="alert" className="error" data-testid="wj-error">
+          {error}
+        </p>
+      )}
+      {work && status && (
+        <div role="status" data-testid="wj-verdict">
+          <p>
+            <span className={`sev ${status.verdict}`}>{status.verdict}</span> {status.dir}: {status.entries} entries, checkpoint {status.checkpointSize ?? 'none'}
+            {status.rolesChecked ? ', signers checked against the trust store' : ''}.
+          </p>
+          {status.findings.length > 0 && (
+            <ul className="small">
+              {status.findings.map((f, i) => (
+                <li key={i}>
+                  <span className="mono">{f.rule}</span> {f.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {work && (
+        <div className="field">
+          <label htmlFor="wj-key">Signing key</label>
+          <select id="wj-key" value={keyPath} onChange={(e) => setKey(e.target.value)} data-testid="wj-key">
+            <option value="">— choose the key that signs —</option>
+            {keys.map((k) => (
+              <option key={k.path} value={k.path} disabled={!k.keyId}>
+                {k.label ?? k.path.split(/[\\/]/).pop()} · {k.role ?? 'not in the trust store'} · {k.keyId ? `${k.keyId.slice(0, 19)}…` : 'not an Ed25519 key'}
+              </option>
+            ))}
+          </select>
+          {keys.length === 0 && <p className="muted small">This host grants no signing key: start reprise serve with --key FILE, or pick one in the desktop app.</p>}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,248 @@
+import { useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { checkRationale, type JudgementDecision, type JudgementView } from '../../../shared/api';
+import type { Report } from '../../../shared/report';
+import { artifactOf, useJudgement } from '../judgement-store';
+import { useStore } from '../store';
+import { ConfirmSign, type ToSign } from './ConfirmSign';
+import { ExportBundle } from './ExportBundle';
+
+/** "Record judgement" beside an item of the open report (shown once a journal is open). */
+export function JudgeButton({ pointer, label }: { pointer: string; label: string }) {
+  const { work, startJudging } = useJudgement(useShallow((s) => ({ work: s.work, startJudging: s.startJudging })));
+  if (!work) return null;
+  return (
+    <button
+      type="button"
+      className="judge small"
+      onClick={(e) => {
+        e.stopPropagation();
+        startJudging({ pointer, label });
+      }}
+      onKeyDown={(e) => e.stopPropagation()}
+      aria-label={`Record judgement on ${label}`}
+      data-testid={`judge-${pointer === '' ? 'report' : pointer.slice(1).replace(/\//g, '-')}`}
+    >
+      Record judgement
+    </button>
+  );
+}
+
+/** What a pointer into the report names, in the report's words. */
+export function itemLabel(report: Report, pointer: string): string {
+  const [, part, n] = pointer.split('/');
+  const i = Number(n);
+  if (part === 'findings') return `finding ${report.findings[i]?.rule ?? n}`;
+  if (part === 'comparisons') return `comparison ${report.comparisons?.[i]?.output ?? n}`;
+  if (part === 'events') {
+    const e = report.events?.[i] as { type?: unknown; output?: unknown } | undefined;
+    return `event ${String(e?.output ?? e?.type ?? n)}`;
+  }
+  return 'the whole report';
+}
+
+/** The latest judgement on an item of this very report (the state the form continues from). */
+function latestOn(judgements: JudgementView[], pointer: string, digest: string | null): JudgementView | null {
+  const mine = judgements.filter((j) => j.pointer === pointer && j.reportDigest === digest && j.problem === null && j.decision !== 'note');
+  return mine.length ? mine[mine.length - 1]! : null;
+}
+
+/** The decisions the item's state allows: any but the one already in force ("note" always). */
+function allowedDecisions(all: readonly JudgementDecision[], latest: JudgementView | null): JudgementDecision[] {
+  return all.filter((d) => d === 'note' || d !== latest?.decision);
+}
+
+function JudgementForm({ report }: { report: Report }) {
+  const s = useJudgement(useShallow((x) => ({ judging: x.judging!, rules: x.rules, keys: x.keys, keyPath: x.keyPath, work: x.work!, list: x.list, busy: x.busy, record: x.record, startJudging: x.startJudging })));
+  const [decision, setDecision] = useState<JudgementDecision | null>(null);
+  const [rationale, setRationale] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [confirm, setConfirm] = useState<ToSign | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { pointer, label } = s.judging;
+  useEffect(() => heading.current?.focus(), [pointer]);
+  const latest = latestOn(s.list?.judgements ?? [], pointer, s.list?.reportDigest ?? null);
+  const decisions = allowedDecisions(s.rules?.decisions ?? [], latest);
+  const problem = checkRationale(rationale);
+  const key = s.keys.find((k) => k.path === s.keyPath) ?? null;
+  const artifact = artifactOf(report)!;
+  return (
+    <section className="judgement-form panel" aria-labelledby="judge-h" data-testid="judgement-form">
+      <h3 id="judge-h" tabIndex={-1} ref={heading}>
+        Record judgement on {label}
+      </h3>
+      {latest && (
+        <p className="small" data-testid="judge-latest">
+          In force: <strong>{latest.decision}</strong> (entry #{latest.seq}). You may now record: {decisions.join(', ')}.
+        </p>
+      )}
+      <form
+        aria-label={`Judgement on ${label}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTouched(true);
+          if (!decision || problem || !key?.keyId) return;
+          setConfirm({ artifact, reportDigest: s.list?.reportDigest ?? null, pointer, label, decision, rationale, key, journal: s.work.dir });
+        }}
+      >
+        <fieldset {...(touched && !decision ? { 'aria-describedby': 'decision-err' } : {})}>
+          <legend>Decision</legend>
+          {decisions.map((d) => (
+            <label key={d}>
+              <input type="radio" name="judgement-decision" value={d} checked={decision === d} onChange={() => setDecision(d)} data-testid={`decision-${d}`} /> {d}
+            </label>
+          ))}
+          {touched && !decision && (
+            <p id="decision-err" className="field-error">
+              Choose a decision.
+            </p>
+          )}
+        </fieldset>
+        <label htmlFor="judgement-rationale">Rationale (signed and journaled)</label>
+        <p id="judgement-rule" className="muted small" data-testid="judgement-rule">
+          The rule: {s.rules?.summary ?? 'loading the engine’s rule…'}
+        </p>
+        <textarea id="judgement-rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && problem !== null} aria-describedby={touched && problem ? 'judgement-rule judgement-rationale-err' : 'judgement-rule'} data-testid="judgement-rationale" />
+        {touched && problem && (
+          <p id="judgement-rationale-err" className="field-error" data-testid="judgement-rationale-err">
+            {problem}
+          </p>
+        )}
+        <p className="small">
+          Signing key:{' '}
+          {key ? (
+            <span data-testid="judge-key">
+              {key.label ?? key.path} · {key.role ?? 'not in the trust store'}
+            </span>
+          ) : (
+            <strong>none chosen: choose one under “Journal” in the header.</strong>
+          )}
+        </p>
+        <div className="toolbar">
+          <button type="submit" className="primary" disabled={s.busy || !key?.keyId} data-testid="judge-review">
+            Review and sign…
+          </button>
+          <button type="button" onClick={() => s.startJudging(null)}>
+            Close
+          </button>
+        </div>
+      </form>
+      {confirm && (
+        <ConfirmSign
+          what={confirm}
+          onCancel={() => setConfirm(null)}
+          onSign={() => {
+            const c = confirm;
+            setConfirm(null);
+            void s.record(c.pointer, c.decision, c.rationale).then((ok) => {
+              if (ok) {
+                setDecision(null);
+                setRationale('');
+                setTouched(false);
+              }
+            });
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function Receipt() {
+  const receipt = useJudgement((s) => s.receipt);
+  if (!receipt) return null;
+  return (
+    <div role="status" className="receipt" data-testid="judgement-receipt">
+      <h3>Signed and anchored</h3>
+      <dl className="meta">
+        <dt>Entry</dt>
+        <dd className="mono">#{receipt.seq}</dd>
+        <dt>Entry hash</dt>
+        <dd className="mono small">{receipt.entryHash}</dd>
+        <dt>Checkpoint</dt>
+        <dd className="mono small">
+          size {receipt.checkpoint.size}, root {receipt.checkpoint.root}
+        </dd>
+        <dt>Inclusion proof</dt>
+        <dd data-testid="receipt-proof">{receipt.proofVerified ? 'verified' : `NOT verified: ${receipt.proofFindings.join('; ')}`}</dd>
+        <dt>Signed by</dt>
+        <dd>
+          {receipt.role} {receipt.label} <span className="mono small">{receipt.keyId}</span>
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+function JudgementsList() {
+  const list = useJudgement((s) => s.list);
+  if (!list) return null;
+  return (
+    <>
+      <h3>Judgements on this artifact ({list.judgements.length})</h3>
+      {list.judgements.length === 0 ? (
+        <p className="muted">None recorded in this journal yet.</p>
+      ) : (
+        <table className="grid" data-testid="judgements">
+          <caption className="visually-hidden">Judgements recorded on this artifact</caption>
+          <thead>
+            <tr>
+              <th scope="col">Entry</th>
+              <th scope="col">Item</th>
+              <th scope="col">Decision</th>
+              <th scope="col">Rationale</th>
+              <th scope="col">Signer</th>
+              <th scope="col">Proof</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.judgements.map((j) => (
+              <tr key={j.seq}>
+                <td className="mono small">#{j.seq}</td>
+                <td className="mono small">
+                  {j.pointer === '' ? 'whole report' : j.pointer}
+                  {j.reportDigest !== null && j.reportDigest !== list.reportDigest && <div className="muted">on another report of this artifact</div>}
+                </td>
+                <td>{j.decision}</td>
+                <td className="small">{j.rationale}</td>
+                <td className="small">
+                  {j.role ?? '?'} {j.label ?? ''}
+                </td>
+                <td className="small" data-testid="judgement-proof">
+                  {j.problem ? `problem: ${j.problem}` : j.proofVerified ? 'verified' : `not verified: ${j.proofFindings.join('; ')}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+/** The reviewer's act on the open report: judge it (or an item), see what was judged, export it. */
+export function JudgementPanel() {
+  const report = useStore((s) => s.report);
+  const { work, judging, error } = useJudgement(useShallow((s) => ({ work: s.work, judging: s.judging, error: s.error })));
+  if (!work || !report) return null;
+  if (!artifactOf(report)) return <p className="muted small">This report names no artifact SHA-256: judgements are recorded on an artifact file.</p>;
+  return (
+    <section className="judgements panel" aria-labelledby="judgements-h" data-testid="judgement-panel">
+      <h2 id="judgements-h" className="visually-hidden">
+        Judgements
+      </h2>
+      <div className="toolbar">
+        <JudgeButton pointer="" label="the whole report" />
+        <ExportBundle />
+      </div>
+      {error && (
+        <p role="alert" className="error" data-testid="judgement-error">
+          {error}
+        </p>
+      )}
+      {judging && <JudgementForm key={judging.pointer} report={report} />}
+      <Receipt />
+      <JudgementsList />
+    </section>
+  );
+}

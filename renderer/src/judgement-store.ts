@@ -1,0 +1,222 @@
+/**
+ * The reviewer's working journal (zustand, beside the main store): the journal judgements
+ * are recorded in, its trust store and signing key, the judgements on the open artifact,
+ * and the Nemosyne options (profile registry, kernel adapter). The choice is remembered in
+ * localStorage and verified again on every load: a remembered journal is never trusted
+ * without the engine checking it.
+ */
+import { create } from 'zustand';
+import type { BundleExport, JobSource, JournalStatus, JudgementDecision, JudgementList, JudgementReceipt, JudgementRules, SigningKey } from '../../shared/api';
+import type { Report } from '../../shared/report';
+import { jobHooks, useStore } from './store';
+
+export interface WorkJournal {
+  dir: string;
+  trustStore: string;
+}
+
+/** What the reviewer is judging: a pointer into the open report and its words. */
+export interface Judging {
+  pointer: string;
+  label: string;
+}
+
+/** Engine options a Nemosyne package needs to reach PASS (kept until changed). */
+export interface PackageOptions {
+  profiles: string;
+  kernelAdapter: string;
+}
+
+interface JudgementState {
+  work: WorkJournal | null;
+  status: JournalStatus | null;
+  busy: boolean;
+  error: string | null;
+  keys: SigningKey[];
+  keyPath: string;
+  rules: JudgementRules | null;
+  list: JudgementList | null;
+  judging: Judging | null;
+  receipt: JudgementReceipt | null;
+  bundle: BundleExport | null;
+  pkg: PackageOptions;
+  openJournal(dir: string, trustStore: string, create: boolean): Promise<boolean>;
+  closeJournal(): void;
+  setKey(path: string): void;
+  setPackageOptions(o: Partial<PackageOptions>): void;
+  refreshList(): Promise<void>;
+  startJudging(j: Judging | null): void;
+  record(pointer: string, decision: JudgementDecision, rationale: string): Promise<boolean>;
+  exportBundle(): Promise<BundleExport | null>;
+}
+
+const WORK_KEY = 'reprise.workJournal';
+const SIGN_KEY = 'reprise.workKey';
+const PKG_KEY = 'reprise.packageOptions';
+
+function remembered<T>(key: string, ok: (v: unknown) => v is T): T | null {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(key) ?? 'null');
+    return ok(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function remember(key: string, v: unknown): void {
+  try {
+    if (v === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(v));
+  } catch {
+    /* storage unavailable: the choice lasts until the window closes */
+  }
+}
+
+const isWork = (v: unknown): v is WorkJournal => typeof v === 'object' && v !== null && typeof (v as WorkJournal).dir === 'string' && typeof (v as WorkJournal).trustStore === 'string';
+const isPkg = (v: unknown): v is PackageOptions => typeof v === 'object' && v !== null && typeof (v as PackageOptions).profiles === 'string' && typeof (v as PackageOptions).kernelAdapter === 'string';
+const isStr = (v: unknown): v is string => typeof v === 'string';
+
+/** The artifact hash judgements are recorded on: the report's, when it names one. */
+export function artifactOf(report: Report | null): string | null {
+  const h = report?.artifact?.sha256;
+  return typeof h === 'string' && h.startsWith('sha256:') ? h : null;
+}
+
+export const useJudgement = create<JudgementState>((set, get) => ({
+  work: null,
+  status: null,
+  busy: false,
+  error: null,
+  keys: [],
+  keyPath: '',
+  rules: null,
+  list: null,
+  judging: null,
+  receipt: null,
+  bundle: null,
+  pkg: remembered(PKG_KEY, isPkg) ?? { profiles: '', kernelAdapter: '' },
+
+  async openJournal(dir, trustStore, create) {
+    const api = useStore.getState().api;
+    if (!api) return false;
+    set({ busy: true, error: null });
+    try {
+      const status = await api.openJudgementJournal({ dir, trustStore, ...(create ? { create: true } : {}) });
+      const keys = await api.signingKeys({ trustStore });
+      const keep = keys.find((k) => k.path === get().keyPath);
+      set({ work: { dir, trustStore }, status, keys, keyPath: keep ? keep.path : '', busy: false });
+      remember(WORK_KEY, { dir, trustStore });
+      // The Journal view shows the same journal's cases (drift routed by a replay).
+      useStore.getState().setJournal({ dir, trustStore });
+      await get().refreshList();
+      return true;
+    } catch (e) {
+      set({ error: (e as Error).message, busy: false });
+      return false;
+    }
+  },
+  closeJournal() {
+    remember(WORK_KEY, null);
+    set({ work: null, status: null, list: null, keys: [], judging: null, receipt: null, bundle: null });
+  },
+  setKey(keyPath) {
+    remember(SIGN_KEY, keyPath || null);
+    set({ keyPath });
+    if (keyPath) useStore.getState().setJournal({ keyFile: keyPath });
+  },
+  setPackageOptions(o) {
+    const pkg = { ...get().pkg, ...o };
+    remember(PKG_KEY, pkg);
+    set({ pkg });
+  },
+  async refreshList() {
+    const { api, report } = useStore.getState();
+    const { work } = get();
+    const artifact = artifactOf(report);
+    if (!api || !work || !artifact || !report) {
+      set({ list: null });
+      return;
+    }
+    try {
+      const list = await api.listJudgements({ dir: work.dir, trustStore: work.trustStore, artifact, report });
+      // A newer report may have arrived meanwhile: keep only the answer about the shown one.
+      if (useStore.getState().report === report) set({ list });
+    } catch (e) {
+      set({ error: (e as Error).message, list: null });
+    }
+  },
+  startJudging(judging) {
+    set({ judging, receipt: null, error: null });
+  },
+  async record(pointer, decision, rationale) {
+    const { api, report } = useStore.getState();
+    const { work, keyPath } = get();
+    if (!api || !work || !report || !keyPath) return false;
+    set({ busy: true, error: null, receipt: null });
+    try {
+      const receipt = await api.recordJudgement({ dir: work.dir, trustStore: work.trustStore, keyFile: keyPath, report, pointer, decision, rationale });
+      set({ receipt, busy: false });
+      const status = await api.openJudgementJournal({ dir: work.dir, trustStore: work.trustStore });
+      set({ status });
+      await get().refreshList();
+      return true;
+    } catch (e) {
+      set({ error: (e as Error).message, busy: false });
+      return false;
+    }
+  },
+  async exportBundle() {
+    const { api, report } = useStore.getState();
+    const { work } = get();
+    if (!api || !work || !report) return null;
+    set({ busy: true, error: null, bundle: null });
+    try {
+      const bundle = await api.exportBundle({ dir: work.dir, trustStore: work.trustStore, report });
+      set({ bundle, busy: false });
+      return bundle;
+    } catch (e) {
+      set({ error: (e as Error).message, busy: false });
+      return null;
+    }
+  },
+}));
+
+/**
+ * Options every job on a user's file takes from here: the Nemosyne registry and adapter;
+ * and for a replay, the open journal and the chosen key, so drift is anchored and its cases
+ * open as `replay --journal DIR --key KEY` does. An example that brings its own journal
+ * (anchors to prove) keeps it.
+ */
+jobHooks.extras = (mode: 'verify' | 'replay', source: JobSource) => {
+  const { work, keyPath, pkg } = useJudgement.getState();
+  const options: Record<string, string> = {};
+  if (pkg.profiles.trim()) options['profiles'] = pkg.profiles.trim();
+  if (pkg.kernelAdapter.trim()) options['kernelAdapter'] = pkg.kernelAdapter.trim();
+  const example = source.type === 'example' ? useStore.getState().examples.find((x) => x.path === source.path) : undefined;
+  if (mode === 'replay' && work && keyPath && !example?.options?.journal) {
+    options['journal'] = work.dir;
+    if (!example?.options?.trustStore) options['trustStore'] ??= work.trustStore;
+    return { options, key: keyPath };
+  }
+  return { options };
+};
+
+/** Loads the rule, re-opens (and so re-verifies) the remembered journal once connected; follows the open report. */
+function follow(): void {
+  let started = false;
+  useStore.subscribe((s, prev) => {
+    if (s.api && s.info && !started) {
+      started = true;
+      void s.api.judgementRules().then((rules) => useJudgement.setState({ rules }), () => undefined);
+      const work = remembered(WORK_KEY, isWork);
+      const keyPath = remembered(SIGN_KEY, isStr) ?? '';
+      useJudgement.setState({ keyPath });
+      if (work) void useJudgement.getState().openJournal(work.dir, work.trustStore, false).then((ok) => ok && keyPath && useJudgement.getState().setKey(useJudgement.getState().keyPath));
+    }
+    if (s.report !== prev.report) {
+      useJudgement.setState({ judging: null, receipt: null, bundle: null, list: null });
+      void useJudgement.getState().refreshList();
+    }
+  });
+}
+follow();
