@@ -2,6 +2,7 @@
  * The host API for judgements (main/host/judgement-ops.ts) through EngineHost, whose
  * journal operations run in the journal worker from dist/ (build:cli first).
  */
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATIONALE_RULE } from '../../shared/rationale.js';
@@ -12,7 +13,7 @@ import { ARTIFACT } from './helpers.js';
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 beforeAll(() => {
-  host = new EngineHost({ workerUrl: dist('app/workers/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+  host = new EngineHost({ workerUrl: dist('app/workers/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web', roots: [tmpdir()] });
 });
 afterAll(async () => host.close());
 
@@ -20,6 +21,8 @@ describe('host: judgements and the evidence bundle', () => {
   it('creates a journal, records a judgement (receipt after the write), lists it, exports and reopens the bundle', async () => {
     const dir = tmp('reprise-evb-host-');
     const k = makeKeys(dir);
+    // The keys a person picked for signing (serve --key, or the native dialog).
+    await host.grant({ keys: [k.reviewerPem, k.officerPem] });
     const journal = join(dir, 'journal');
     await expect(host.openJudgementJournal({ dir: journal, trustStore: k.trustPath })).rejects.toMatchObject({ usage: true });
     const opened = await host.openJudgementJournal({ dir: journal, trustStore: k.trustPath, create: true });
