@@ -171,6 +171,13 @@ export interface AttestationExport {
   verdict: Report['verdict'];
 }
 
+/** What a provider registry offers to replay on (the trainer's pickers and version comparison). */
+export interface ProviderOffers {
+  /** The registry file, or "(built-in)". */
+  source: string;
+  providers: { providerId: string; models: string[]; computeShapes: string[] }[];
+}
+
 export type UploadChunkRequest = { uploadId: string; data: Uint8Array; dataBase64?: undefined } | { uploadId: string; dataBase64: string; data?: undefined };
 
 /**
@@ -199,6 +206,8 @@ export interface RepriseApi {
   uploadChunk(req: UploadChunkRequest): Promise<{ received: number }>;
   /** Replays a TG manifest read-only and signs its attestation in the engine's process. */
   attestReplay(req: AttestRequest): Promise<AttestationExport>;
+  /** The models and compute shapes a registry offers: `providers` (an absolute path), an example's own, or the built-in one. */
+  providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers>;
 }
 
 export const API_METHODS = [
@@ -217,6 +226,7 @@ export const API_METHODS = [
   'beginUpload',
   'uploadChunk',
   'attestReplay',
+  'providerOffers',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 

@@ -30,6 +30,7 @@ import type {
   JournalRequest,
   JournalStatus,
   PickRequest,
+  ProviderOffers,
   RecentFile,
   RepriseApi,
   StartJobRequest,
@@ -38,6 +39,8 @@ import type {
 import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { KINDS, DIRECTORY_KINDS } from '../../app/kinds/registry.js';
+import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
+import { shapeKey } from '../../app/providers/types.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { WorkerPool } from '../../app/workers/pool.js';
 import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
@@ -344,6 +347,26 @@ export class EngineHost implements RepriseApi {
     const { job } = await this.jobOf({ source: req.source, mode: 'replay', ...(req.options ? { options: req.options } : {}) });
     const options = { ...job.options };
     return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile: req.keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile: req.keyFile, options });
+  }
+
+  async providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers> {
+    let path = typeof req?.providers === 'string' && req.providers !== '' ? req.providers : undefined;
+    if (path !== undefined && !isAbsolute(path)) throw new ApiError('providers must be an absolute path', true);
+    if (typeof req?.example === 'string') {
+      const { dir, files } = await this.examples();
+      const own = files.find((f) => f.path === req.example)?.options?.providers;
+      if (own) path = resolve(dir, ...own.split('/'));
+    }
+    // A registry is a small document; a huge file is refused before it is read here.
+    const size = path !== undefined ? ((await stat(path).catch(() => null))?.size ?? 0) : 0;
+    if (size > 4 * 1024 * 1024) throw new ApiError(`provider registry ${path} is larger than 4 MiB`, true);
+    try {
+      const reg = await loadProviderRegistry(path);
+      return { source: reg.source, providers: reg.entries.map((e) => ({ providerId: e.providerId, models: e.models.map((m) => m.modelId), computeShapes: e.computeShapes.map(shapeKey) })) };
+    } catch (e) {
+      if (e instanceof ProviderRegistryError) throw new ApiError(e.message, true);
+      throw e;
+    }
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {
