@@ -67,10 +67,15 @@ async function sendOverSocket(file: File, url: string, uploadId: string): Promis
     if (failure) throw failure;
   };
   const h = portableHasher();
+  const read = (at: number): Promise<ArrayBuffer> => file.slice(at, Math.min(file.size, at + CHUNK)).arrayBuffer();
   let id = 1;
+  // The next slice is read while this one is hashed and sent: reading (the browser's file
+  // I/O) and hashing (this thread's CPU) overlap.
+  let next = file.size > 0 ? read(0) : null;
   for (let i = 0; i < file.size; i += CHUNK) {
+    const data = new Uint8Array(await next!);
+    next = i + CHUNK < file.size ? read(i + CHUNK) : null;
     await settled(SOCKET_IN_FLIGHT - 1);
-    const data = new Uint8Array(await file.slice(i, Math.min(file.size, i + CHUNK)).arrayBuffer());
     h.update(data);
     inFlight++;
     ws.send(binaryFrame(id++, 'uploadChunk', [{ uploadId, data }])!);
