@@ -97,3 +97,27 @@ test('an unknown model version says in the banner which ones the registry offers
   await expect(page.getByTestId('demo-unknown')).toHaveText('Model version ref-9 is not offered by the provider registry (built-in); it offers ref-1, ref-2.');
   await axe(page, 'trainer unknown substitution');
 });
+
+test('a picked file streams from the Web Worker\'s own socket, with progress, and the window\'s hash matches', async ({ workbench: page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-pick-'));
+  const f = join(dir, 'big.json');
+  // 24 MiB of JSON that no kind claims: the upload is what is tested, not a kind.
+  writeFileSync(f, JSON.stringify({ type: 'not-a-kind', pad: 'x'.repeat(24 * 1024 * 1024) }));
+  const frames: { url: string; sent: number }[] = [];
+  page.on('websocket', (ws) => {
+    const rec = { url: ws.url(), sent: 0 };
+    frames.push(rec);
+    ws.on('framesent', (fr) => (rec.sent += typeof fr.payload === 'string' ? fr.payload.length : fr.payload.byteLength));
+  });
+  await page.getByTestId('tab-open').click();
+  await page.locator('#file-input').setInputFiles(f);
+  await expect(page.getByText(/Sending big\.json to the engine… \d+%/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window', { timeout: 120_000 });
+  await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
+  // The bytes went on a socket of their own (the worker's), not the window's API socket.
+  const upload = frames.filter((x) => x.sent > 24 * 1024 * 1024);
+  expect(upload).toHaveLength(1);
+  expect(frames.indexOf(upload[0]!)).toBeGreaterThan(0);
+  expect(frames[0]!.sent).toBeLessThan(1024 * 1024);
+  await axe(page, 'picked file');
+});
