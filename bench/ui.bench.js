@@ -1,14 +1,17 @@
 // The workbench UI (issue 8), in Chromium through the web host (`reprise serve`).
 // 1. Virtualization: mounting the comparisons table and scrolling it end to end with
 //    100,000 rows against 1,000 rows, measured in the same run. Target: at most 2x.
-// 2. Responsiveness: opening a 100 MiB dump by path (the engine's worker reads it) and
-//    through the file picker (the window's Web Worker reads it), interleaved, while a
-//    PerformanceObserver records main-thread long tasks. Target: none over 100 ms.
+// 2. Big inputs: a 100 MiB dump and an ACGP trace of 15,000 EVALs, opened by path (the
+//    engine's worker reads it) and through the file picker (the window's Web Worker reads
+//    it and streams it to the engine), interleaved, while a PerformanceObserver records
+//    main-thread long tasks. Targets: picker-to-verdict at most 1.5x by-path-to-verdict
+//    (the baseline, same run); no main-thread task over 100 ms.
 /* global requestAnimationFrame, PerformanceObserver -- used inside page.evaluate (the browser) */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { buildDump, sampleSigner } from '../dist/app/kinds/replay-dump/writer.js';
 import { encodeJson } from '../dist/app/kinds/replay-dump/json-encoding.js';
@@ -132,43 +135,54 @@ export default async function (ctx) {
       list: tasks.map((t) => `${(t.at - t0).toFixed(0)}: ${t.ms.toFixed(0)}`).join(', ') || 'none over 50',
     });
     // By path (the engine's worker reads the file) and through the file picker (the window's
-    // Web Worker reads and hashes it in 1 MiB slices; raw chunks go as binary frames),
-    // interleaved, twice each, so both see the same machine load.
-    const REPS = 2;
-    const byPath = [];
-    const picker = [];
-    for (let rep = 1; rep <= REPS; rep++) {
-      let pageT0 = await settle();
-      let t0 = Date.now();
-      await page.getByTestId('open-path').fill(big);
-      await page.getByRole('button', { name: 'Open', exact: true }).click();
-      await page.getByTestId('job').waitFor();
-      const probes = [];
-      while ((await page.getByTestId('job').count()) > 0) {
-        probes.push(await page.evaluate(() => new Promise((r) => { const s = performance.now(); requestAnimationFrame(() => r(performance.now() - s)); })));
-        await page.waitForTimeout(100);
-      }
-      const verdict = await page.getByTestId('verdict').locator('.verdict-word').textContent();
-      let s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
-      byPath.push(s1.longest);
-      ctx.line(`run ${rep}, by path: time to verdict (ms) / longest main-thread task (ms) / load`, `${Date.now() - t0} (${verdict}) / ${s1.longest.toFixed(0)} / ${loadavg()[0].toFixed(1)}`);
-      ctx.line(`  long tasks (ms after open: duration ms); worst frame probe ${probes.length ? Math.max(...probes).toFixed(0) : 'n/a'} ms`, s1.list);
-
-      pageT0 = await settle();
-      t0 = Date.now();
-      await page.locator('#file-input').setInputFiles(big);
-      // The old verdict goes when the upload is done and the job starts; the new one comes with the report.
-      await page.getByTestId('verdict').waitFor({ state: 'detached', timeout: 600_000 });
-      await page.getByTestId('verdict').waitFor({ timeout: 600_000 });
-      const agrees = await page.getByTestId('verdict').getByText('matches the hash computed in this window').count();
-      s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
-      picker.push(s1.longest);
-      ctx.line(`run ${rep}, file picker: time to verdict (ms) / longest main-thread task (ms) / load`, `${Date.now() - t0} / ${s1.longest.toFixed(0)} / ${loadavg()[0].toFixed(1)}${agrees ? '' : ' (window hash NOT matched)'}`);
-      ctx.line('  long tasks (ms after choosing: duration ms)', s1.list);
+    // Web Worker reads and hashes it in 2 MiB slices; raw chunks go as binary frames,
+    // pipelined), interleaved, twice each, so both see the same machine load. The baseline
+    // of "picker to verdict" is "by path to verdict" measured here, in the same run.
+    const trace = join(dir, 'acgp-15000.jsonl');
+    if (!existsSync(trace)) {
+      const { generateTrace } = await import(pathToFileURL(join(ctx.root, 'dist/app/kinds/acgp/generate.js')).href);
+      writeFileSync(trace, generateTrace({ count: 15_000, seed: 2028, traceId: 'trace-bench-ui-15k' }).map((e) => JSON.stringify(e)).join('\n') + '\n');
     }
-    ctx.line('longest main-thread task, by path, worst of runs (ms; target < 100)', Math.max(...byPath).toFixed(0));
-    ctx.line('longest main-thread task, file picker, worst of runs (ms; target < 100)', Math.max(...picker).toFixed(0));
-    ctx.line('file picker / by path, worst longest task (ratio)', (Math.max(...picker) / Math.max(1, Math.max(...byPath))).toFixed(2));
+    const REPS = 2;
+    for (const [what, file] of [['100 MiB dump', big], [`ACGP trace of 15,000 EVALs (${(statSync(trace).size / 1e6).toFixed(1)} MB)`, trace]]) {
+      const byPath = { ms: [], task: [] };
+      const picker = { ms: [], task: [], firstProgress: [] };
+      for (let rep = 1; rep <= REPS; rep++) {
+        let pageT0 = await settle();
+        let t0 = Date.now();
+        await page.getByTestId('open-path').fill(file);
+        await page.getByRole('button', { name: 'Open', exact: true }).click();
+        await page.getByTestId('job').waitFor();
+        await page.getByTestId('job').waitFor({ state: 'detached', timeout: 600_000 });
+        await page.getByTestId('verdict').waitFor();
+        const verdict = await page.getByTestId('verdict').locator('.verdict-word').textContent();
+        byPath.ms.push(Date.now() - t0);
+        let s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
+        byPath.task.push(s1.longest);
+        ctx.line(`${what}, run ${rep}, by path: to verdict (ms) / longest task (ms) / load`, `${byPath.ms.at(-1)} (${verdict}) / ${s1.longest.toFixed(0)} / ${loadavg()[0].toFixed(1)}`);
+        ctx.line('  long tasks (ms after open: duration ms)', s1.list);
+
+        pageT0 = await settle();
+        t0 = Date.now();
+        await page.locator('#file-input').setInputFiles(file);
+        // Progress from the first second: the "Sending… N%" note (or the job bar) shows up.
+        await page.getByText(/Sending .* to the engine… \d+%|replaying|verifying/).first().waitFor({ timeout: 600_000 });
+        picker.firstProgress.push(Date.now() - t0);
+        // The old verdict goes when the upload is done and the job starts; the new one comes with the report.
+        await page.getByTestId('verdict').waitFor({ state: 'detached', timeout: 600_000 });
+        await page.getByTestId('verdict').waitFor({ timeout: 600_000 });
+        picker.ms.push(Date.now() - t0);
+        const agrees = await page.getByTestId('verdict').getByText('matches the hash computed in this window').count();
+        s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
+        picker.task.push(s1.longest);
+        ctx.line(`${what}, run ${rep}, file picker: to verdict (ms) / longest task (ms) / first progress (ms) / load`, `${picker.ms.at(-1)} / ${s1.longest.toFixed(0)} / ${picker.firstProgress.at(-1)} / ${loadavg()[0].toFixed(1)}${agrees ? '' : ' (window hash NOT matched)'}`);
+        ctx.line('  long tasks (ms after choosing: duration ms)', s1.list);
+      }
+      const best = (a) => Math.min(...a);
+      ctx.line(`${what}: file picker / by path, time to verdict (best of ${REPS} each; target <= 1.5)`, `${(best(picker.ms) / best(byPath.ms)).toFixed(2)} (${best(picker.ms)} / ${best(byPath.ms)} ms)`);
+      ctx.line(`${what}: longest main-thread task, by path / file picker, worst of runs (ms; target < 100)`, `${Math.max(...byPath.task).toFixed(0)} / ${Math.max(...picker.task).toFixed(0)}`);
+      ctx.line(`${what}: file picker, first progress shown after (ms, worst)`, Math.max(...picker.firstProgress));
+    }
     // The Open view's own mount (its example buttons), before any job: for the record.
     await page.getByTestId('tab-findings').click();
     await page.waitForTimeout(200);

@@ -119,7 +119,7 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   await expect(page.getByTestId('verdict')).toContainText('DEMONSTRATION (what-if)');
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('demo-banner')).toContainText('DEMONSTRATION');
-  await page.getByTestId('whatif-model').fill('ref-2');
+  await page.getByTestId('whatif-model').selectOption('ref-2');
   await page.getByTestId('run-whatif').click();
   await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('FAIL', { timeout: 30_000 });
   await expect(page.getByTestId('verdict')).toContainText('DEMONSTRATION (what-if)');

@@ -287,6 +287,13 @@ export interface JudgementRules extends RationaleRule {
   decisions: readonly JudgementDecision[];
 }
 
+/** What a provider registry offers to replay on (the trainer's pickers and version comparison). */
+export interface ProviderOffers {
+  /** The registry file, or "(built-in)". */
+  source: string;
+  providers: { providerId: string; models: string[]; computeShapes: string[] }[];
+}
+
 export type UploadChunkRequest = { uploadId: string; data: Uint8Array; dataBase64?: undefined } | { uploadId: string; dataBase64: string; data?: undefined };
 
 /**
@@ -327,6 +334,8 @@ export interface RepriseApi {
   judgementRules(): Promise<JudgementRules>;
   /** The key files this host may sign with, each named as the trust store (if given) names it. */
   signingKeys(req: { trustStore?: string }): Promise<SigningKey[]>;
+  /** The models and compute shapes a registry offers: `providers` (an absolute path), an example's own, or the built-in one. */
+  providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers>;
 }
 
 export const API_METHODS = [
@@ -351,6 +360,7 @@ export const API_METHODS = [
   'exportBundle',
   'judgementRules',
   'signingKeys',
+  'providerOffers',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 

@@ -70,6 +70,10 @@ export interface Authenticity {
   status: AuthenticityStatus;
   /** The signing key's id (`ed25519:<hex>`) when the artifact names one. */
   keyId?: string;
+  /** The signer's role in the trust store given, when the store knows `keyId`. */
+  role?: 'reviewer' | 'quarantine-officer' | 'trainer';
+  /** The trust store's label for `keyId` (who holds it), when the store knows the key and labels it. */
+  label?: string;
   /** One sentence in plain words: what was and was not established about the origin. */
   statement: string;
 }

@@ -6,6 +6,7 @@
  * chain and details, and states "consistency only" for every other known kind.
  */
 import type { ArtifactKind, Authenticity, ChainNode, Finding, JsonValue } from '../../shared/report.js';
+import type { TrustStore } from './keys.js';
 import type { KindResult } from './report.js';
 
 const withKey = (a: Authenticity, keyId: string | null | undefined): Authenticity => (keyId ? { status: a.status, keyId, statement: a.statement } : a);
@@ -97,4 +98,16 @@ export function authenticityOf(kind: ArtifactKind, r: KindResult): Authenticity 
     return journalAuthenticity(r.findings, s, !r.findings.some((f) => f.rule === 'RPR-JOURNAL-011' && f.severity === 'unavailable'));
   }
   return authenticity.consistencyOnly(CONSISTENCY[kind] ?? 'this kind carries no signature.');
+}
+
+/**
+ * Names the signer: the role and label the trust store gives `a.keyId`, so a reader sees
+ * who signed (a reviewer, "Alice Example") and not only a key id. A key the store does
+ * not know (or no store) gets nothing: no role is ever guessed. Member order is fixed
+ * (status, keyId, role, label, statement) so reports stay byte-identical run to run.
+ */
+export function withSigner(a: Authenticity, store: TrustStore | null): Authenticity {
+  const k = a.keyId ? store?.get(a.keyId) : undefined;
+  if (!k) return a;
+  return { status: a.status, keyId: a.keyId!, role: k.role, ...(k.label ? { label: k.label } : {}), statement: a.statement };
 }

@@ -9,6 +9,7 @@ import { FileReadError, MAX_WHOLE_FILE_BYTES, openRegular, READ_FLAGS, readOpene
 import { fail } from '../core/findings.js';
 import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore, type TrustStore } from '../core/keys.js';
+import { withSigner } from '../core/authenticity.js';
 import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
@@ -106,7 +107,15 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
       result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
     } else result = await handler.replay(sniffed, ctx);
   } else result = await handler.verify(sniffed, ctx);
-  return buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, replay: mode === 'replay' }, started);
+  return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, replay: mode === 'replay' }, started), ctx);
+}
+
+/** The signer's role and label from the trust store given (a store that cannot be read names no one: its kind says why). */
+async function namedSigner(report: Report, ctx: KindContext): Promise<Report> {
+  if (!report.authenticity?.keyId) return report;
+  const store = await ctx.trustStore().catch(() => null);
+  report.authenticity = withSigner(report.authenticity, store);
+  return report;
 }
 
 /**
@@ -206,8 +215,9 @@ async function runDirectory(path: string, options: EngineOptions, onProgress?: (
   const started = Date.now();
   for (const d of DIRECTORY_KINDS) {
     if (await d.detectDir(path)) {
-      const result = await d.verifyDir(path, makeContext(path, options, onProgress));
-      return buildReport({ path, kind: d.kind, sha256: null, ...result }, started);
+      const ctx = makeContext(path, options, onProgress);
+      const result = await d.verifyDir(path, ctx);
+      return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result }, started), ctx);
     }
   }
   throw new UsageError(`${path} is a directory that holds no artifact of a known kind`);

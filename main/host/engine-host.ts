@@ -39,6 +39,7 @@ import type {
   JournalRequest,
   JournalStatus,
   PickRequest,
+  ProviderOffers,
   RecentFile,
   RepriseApi,
   StartJobRequest,
@@ -48,6 +49,8 @@ import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { KINDS, DIRECTORY_KINDS } from '../../app/kinds/registry.js';
+import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
+import { shapeKey } from '../../app/providers/types.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { WorkerPool } from '../../app/workers/pool.js';
 import type { EngineJob, JobOutcome } from '../../app/workers/protocol.js';
@@ -477,6 +480,28 @@ export class EngineHost implements RepriseApi {
     await this.granted;
     const trustStore = typeof req?.trustStore === 'string' && req.trustStore !== '' ? await this.confine(req.trustStore, 'the trust store') : undefined;
     return this.journal.run<SigningKey[]>({ op: 'judge-keys', keys: this.gate.grantedKeys(), ...(trustStore ? { trustStore } : {}) });
+  }
+
+  async providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers> {
+    let path = typeof req?.providers === 'string' && req.providers !== '' ? req.providers : undefined;
+    if (path !== undefined && !isAbsolute(path)) throw new ApiError('providers must be an absolute path', true);
+    // Read only under the roots the user chose, like every other option file.
+    if (path !== undefined) path = await this.confine(path, 'the provider registry');
+    if (typeof req?.example === 'string') {
+      const { dir, files } = await this.examples();
+      const own = files.find((f) => f.path === req.example)?.options?.providers;
+      if (own) path = resolve(dir, ...own.split('/'));
+    }
+    // A registry is a small document; a huge file is refused before it is read here.
+    const size = path !== undefined ? ((await stat(path).catch(() => null))?.size ?? 0) : 0;
+    if (size > 4 * 1024 * 1024) throw new ApiError(`provider registry ${path} is larger than 4 MiB`, true);
+    try {
+      const reg = await loadProviderRegistry(path);
+      return { source: reg.source, providers: reg.entries.map((e) => ({ providerId: e.providerId, models: e.models.map((m) => m.modelId), computeShapes: e.computeShapes.map(shapeKey) })) };
+    } catch (e) {
+      if (e instanceof ProviderRegistryError) throw new ApiError(e.message, true);
+      throw e;
+    }
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {

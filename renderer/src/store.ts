@@ -1,6 +1,6 @@
 /** UI state (zustand): the engine connection, the open artifact, its job and report, the journal. */
 import { create } from 'zustand';
-import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, RecentFile, RepriseClient } from '../../shared/api';
+import type { AnchorReceipt, ApiEvent, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, ProviderOffers, RecentFile, RepriseClient, StartJobRequest } from '../../shared/api';
 import type { Report } from '../../shared/report';
 import { readLink } from './lib/deep-link';
 import { uploadFile } from './lib/file-prep';
@@ -66,6 +66,21 @@ export interface JournalForm {
   keyFile: string;
 }
 
+/** One replay of the open artifact under one substitution (the trainer's version comparison). */
+export interface SweepRun {
+  /** What was substituted: `model=ref-2`, `shape=advisor.cpu_v1/4/fp32`. */
+  whatIf: string;
+  report: Report | null;
+  error: string | null;
+}
+
+export interface Sweep {
+  runs: SweepRun[];
+  /** How many of the planned runs are done. */
+  done: number;
+  planned: number;
+}
+
 interface State {
   api: RepriseClient | null;
   info: EngineInfo | null;
@@ -84,6 +99,11 @@ interface State {
   error: string | null;
   openOptions: OpenOptions;
   setOpenOptions(o: Partial<OpenOptions>): void;
+  offers: ProviderOffers | null;
+  offersError: string | null;
+  loadOffers(): Promise<void>;
+  sweep: Sweep | null;
+  runSweep(whatIfs: string[]): Promise<void>;
   journal: JournalForm;
   journalStatus: JournalStatus | null;
   journalBusy: boolean;
@@ -105,6 +125,27 @@ interface State {
   loadJournal(): Promise<void>;
   demoJournal(): Promise<void>;
   decide(caseId: string, decision: 'release' | 'uphold' | 'escalate', rationale: string): Promise<boolean>;
+}
+
+/** Starts a job and resolves with its report (events that arrive before the job id is known are kept). */
+async function jobReport(api: RepriseClient, req: StartJobRequest): Promise<Report> {
+  let jobId: string | null = null;
+  const early: ApiEvent[] = [];
+  let settle: ((e: ApiEvent) => void) | null = null;
+  const off = api.onEvent((e) => (settle ? settle(e) : early.push(e)));
+  try {
+    const started = await api.startJob(req);
+    jobId = started.jobId;
+    return await new Promise<Report>((resolve, reject) => {
+      settle = (e) => {
+        if (e.type === 'job-done' && e.jobId === jobId) resolve(e.report);
+        else if (e.type === 'job-failed' && e.jobId === jobId) reject(new Error(e.message));
+      };
+      early.forEach(settle);
+    });
+  } finally {
+    off();
+  }
 }
 
 const NO_SELECTION: Selection = { nodeId: null, pointer: null, findingIndex: null };
@@ -137,6 +178,42 @@ export const useStore = create<State>((set, get) => ({
   openOptions: { trustStore: '', providers: '' },
   setOpenOptions(o) {
     set({ openOptions: { ...get().openOptions, ...o } });
+  },
+  offers: null,
+  offersError: null,
+  async loadOffers() {
+    const { api, artifact, openOptions } = get();
+    if (!api) return;
+    const src = artifact?.source;
+    try {
+      const offers = await api.providerOffers(src?.type === 'example' ? { example: src.path } : openOptions.providers.trim() ? { providers: openOptions.providers.trim() } : {});
+      set({ offers, offersError: null });
+    } catch (e) {
+      set({ offers: null, offersError: (e as Error).message });
+    }
+  },
+  sweep: null,
+  async runSweep(whatIfs) {
+    const { api, artifact } = get();
+    if (!api || !artifact?.source || get().job || get().sweep?.done !== get().sweep?.planned) return;
+    const source = artifact.source;
+    const options = optionsFor(source, get().openOptions);
+    const sweep: Sweep = { runs: [], done: 0, planned: whatIfs.length };
+    set({ sweep: { ...sweep } });
+    // One replay at a time, each a job of its own: the engine's pool stays free for the
+    // window's other work, and each report is kept whole for its bar.
+    for (const w of whatIfs) {
+      const run: SweepRun = { whatIf: w, report: null, error: null };
+      try {
+        run.report = await jobReport(api, { source, mode: 'replay', whatIf: [w], ...(Object.keys(options).length ? { options } : {}) });
+      } catch (e) {
+        run.error = (e as Error).message;
+      }
+      sweep.runs.push(run);
+      sweep.done++;
+      set({ sweep: { ...sweep, runs: [...sweep.runs] } });
+    }
+    focusWhenShown('sweep-h');
   },
   journal: { dir: '', trustStore: '', keyFile: '' },
   journalStatus: null,
@@ -198,14 +275,14 @@ export const useStore = create<State>((set, get) => ({
         }
       });
       const source: JobSource = { type: 'upload', uploadId };
-      set({ artifact: { name: file.name, localSha256: sha256, source, mode }, report: null, content: null, lastJobNote: null });
+      set({ artifact: { name: file.name, localSha256: sha256, source, mode }, report: null, content: null, sweep: null, lastJobNote: null });
       await get().run(mode);
     } catch (e) {
       set({ error: (e as Error).message, lastJobNote: null });
     }
   },
   async openExample(path, mode, whatIf = []) {
-    set({ artifact: { name: path, localSha256: null, source: { type: 'example', path }, mode }, report: null, content: null });
+    set({ artifact: { name: path, localSha256: null, source: { type: 'example', path }, mode }, report: null, content: null, sweep: null });
     await get().run(mode, whatIf);
   },
   async restoreLink() {
@@ -218,7 +295,7 @@ export const useStore = create<State>((set, get) => ({
     else if (link.path) await get().openPath(link.path, link.mode ?? 'verify');
   },
   async openPath(path, mode) {
-    set({ artifact: { name: path, localSha256: null, source: { type: 'path', path }, mode }, report: null, content: null });
+    set({ artifact: { name: path, localSha256: null, source: { type: 'path', path }, mode }, report: null, content: null, sweep: null });
     await get().run(mode);
   },
   async openSavedReport(file) {

@@ -7,7 +7,7 @@
 import { API_METHODS, BINARY_HEADER_BYTES, isApiEvent, type ApiEvent, type ApiEventMessage, type ApiResponse, type RepriseClient } from '../../shared/api';
 
 /** A request carrying raw bytes as one binary frame (see BINARY_HEADER_BYTES in shared/api.ts), or null. */
-function binaryFrame(id: number, method: string, params: unknown[]): Uint8Array<ArrayBuffer> | null {
+export function binaryFrame(id: number, method: string, params: unknown[]): Uint8Array<ArrayBuffer> | null {
   const first = params[0];
   if (typeof first !== 'object' || first === null || !((first as { data?: unknown }).data instanceof Uint8Array)) return null;
   const { data, ...rest } = first as { data: Uint8Array };
@@ -27,10 +27,17 @@ declare global {
 
 export class TransportError extends Error {}
 
-function webSocketApi(): RepriseClient {
+/** The web host's API socket address (token from the URL fragment), or null (Electron, or no token). */
+export function webSocketUrl(): string | null {
+  if (typeof window !== 'undefined' && window.reprise) return null;
   const token = new URLSearchParams(location.hash.slice(1)).get('token');
-  if (!token) throw new TransportError('No access token in the address. Open the URL that `reprise serve` printed, including the part after #.');
-  const url = `ws://${location.host}/api?token=${encodeURIComponent(token)}`;
+  return token ? `ws://${location.host}/api?token=${encodeURIComponent(token)}` : null;
+}
+
+function webSocketApi(): RepriseClient {
+  const found = webSocketUrl();
+  if (!found) throw new TransportError('No access token in the address. Open the URL that `reprise serve` printed, including the part after #.');
+  const url: string = found;
   let socket: Promise<WebSocket> | null = null;
   let nextId = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();

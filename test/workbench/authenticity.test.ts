@@ -32,14 +32,24 @@ describe('replay dumps (derived in app/core/authenticity.ts from the signature a
     expect(r.authenticity?.keyId).toMatch(KEY);
     expect(r.authenticity?.statement).toMatch(/^Trusted signer: the dump verifies under ed25519:/);
   });
-  it('intact without a trust store: unknown signer, saying no trust store was given', async () => {
+  it('the signer is named: the role and label the trust store gives its key, in a fixed member order', async () => {
+    const r = await dump('intact.dump.json');
+    expect(r.authenticity).toMatchObject({ role: 'reviewer', label: expect.stringMatching(/^sample dump signer/) });
+    expect(Object.keys(r.authenticity!)).toEqual(['status', 'keyId', 'role', 'label', 'statement']);
+    // A revoked key the store knows is named too (who it was matters most then).
+    expect((await dump('fail/revoked-key.dump.json')).authenticity).toMatchObject({ role: 'reviewer', label: 'sample revoked key' });
+  });
+  it('intact without a trust store: unknown signer, saying no trust store was given, and no role guessed', async () => {
     const r = await dump('intact.dump.json', false);
+    expect(r.authenticity?.role).toBeUndefined();
+    expect(r.authenticity?.label).toBeUndefined();
     expect(r.authenticity?.status).toBe('unknown-signer');
     expect(r.authenticity?.statement).toMatch(/no trust store was given/);
   });
   it('a key not in the trust store: unknown signer', async () => {
     const r = await dump('unavailable/unknown-key.dump.json');
     expect(r.authenticity?.status).toBe('unknown-signer');
+    expect(r.authenticity?.role).toBeUndefined();
     expect(r.authenticity?.statement).toMatch(/not in the trust store/);
   });
   it('a revoked key: revoked signer', async () => {

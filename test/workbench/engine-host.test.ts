@@ -38,6 +38,20 @@ function waitFor(jobId: string): Promise<ApiEvent> {
   });
 }
 
+describe('provider offers (the trainer pickers)', () => {
+  it('lists the built-in registry, an example\'s own, and refuses a relative or defective registry path', async () => {
+    const builtin = await host.providerOffers({});
+    expect(builtin.source).toBe('(built-in)');
+    expect(builtin.providers[0]!.models).toEqual(['ref-1', 'ref-2']);
+    expect(builtin.providers[0]!.computeShapes.every((s) => /^[^/]+\/\d+\/[a-z0-9]+$/.test(s))).toBe(true);
+    const own = await host.providerOffers({ example: 'dumps/whatif/drift.dump.json' });
+    expect(own.source).toMatch(/dumps[\\/]providers\.json$/);
+    expect(own.providers[0]!.computeShapes).toContain('advisor.cpu_v1/4/fp32');
+    await expect(host.providerOffers({ providers: 'relative.json' })).rejects.toThrow(/absolute path/);
+    await expect(host.providerOffers({ providers: '/nonexistent/providers.json' })).rejects.toThrow(/cannot read provider registry/);
+  });
+});
+
 describe('engine host jobs', () => {
   it('runs an example with its options (trust store, providers) and pushes the report as an event', async () => {
     const examples = await host.listExamples();

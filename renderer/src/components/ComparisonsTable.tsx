@@ -1,7 +1,7 @@
 import { createColumnHelper, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useMemo, useRef } from 'react';
-import type { Comparison } from '../../../shared/report';
+import type { Comparison, Report } from '../../../shared/report';
 import { show } from '../lib/report-words';
 import { features } from '../lib/table';
 import { ColumnFilter } from './ColumnFilter';
@@ -36,8 +36,50 @@ function rowsOf(comparisons: Comparison[]): Row[] {
   return r;
 }
 
+/** How many comparison rows exist when the report keeps fewer (a cap), and the limit that capped them. */
+export interface ComparisonCap {
+  kept: number;
+  total: number;
+  /** The `--limit` name, from the engine's info finding (RPR-ACGP-035 names it). */
+  limit: string | null;
+  rule: string | null;
+}
+
+/**
+ * The engine counts every row (`details.comparisonCounts`: pass, fail, unavailable) even
+ * when it keeps only the first N in the report; when the counts exceed the rows kept, the
+ * table says so where the rows are, with the info finding that disclosed it.
+ */
+export function comparisonCap(r: Report): ComparisonCap | null {
+  const counts = r.details?.['comparisonCounts'];
+  if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) return null;
+  const total = Object.values(counts).reduce<number>((a, v) => a + (typeof v === 'number' ? v : 0), 0);
+  const kept = r.comparisons?.length ?? 0;
+  if (total <= kept) return null;
+  const f = r.findings.find((x) => x.severity === 'info' && /comparison row\(s\).*left out/.test(x.message));
+  const limit = f ? (/limits? ([a-z-]*comparisons)/.exec(f.message)?.[1] ?? null) : null;
+  return { kept, total, limit, rule: f?.rule ?? null };
+}
+
+function CapNote({ cap, path }: { cap: ComparisonCap; path: string }) {
+  const limit = cap.limit ?? 'NAME';
+  return (
+    <p className="cap-note" role="note" data-testid="comparisons-cap">
+      <strong>
+        Showing the first {cap.kept.toLocaleString('en')} of {cap.total.toLocaleString('en')} comparisons.
+      </strong>{' '}
+      The report keeps at most {cap.kept.toLocaleString('en')} rows (limit <code>{limit}</code>
+      {cap.rule && <>, disclosed by {cap.rule}</>}); {(cap.total - cap.kept).toLocaleString('en')} rows are counted in the totals but not listed. To get every row, run{' '}
+      <code className="mono">
+        reprise replay {path} --json --limit {limit}={cap.total}
+      </code>{' '}
+      (the JSON Lines output, <code>--jsonl</code>, carries the same capped report: raise the limit there too).
+    </p>
+  );
+}
+
 /** The comparisons, virtualized (only the visible rows exist in the DOM), filterable by mode and status. */
-export const ComparisonsTable = memo(function ComparisonsTable({ comparisons }: { comparisons: Comparison[] }) {
+export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, cap = null, path = 'FILE' }: { comparisons: Comparison[]; cap?: ComparisonCap | null; path?: string }) {
   const data = rowsOf(comparisons);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const rows = table.getRowModel().rows;
@@ -47,11 +89,12 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons }: 
 
   return (
     <div className="comparisons">
+      {cap && <CapNote cap={cap} path={path} />}
       <div className="toolbar">
         <ColumnFilter label="Mode" testId="filter-mode" options={modes} apply={(v) => table.getColumn('mode')?.setFilterValue(v)} />
         <ColumnFilter label="Status" testId="filter-status" options={STATUSES} apply={(v) => table.getColumn('status')?.setFilterValue(v)} />
         <span className="muted" data-testid="comparison-count" role="status">
-          {rows.length.toLocaleString('en')} of {comparisons.length.toLocaleString('en')} comparisons
+          {rows.length.toLocaleString('en')} of {comparisons.length.toLocaleString('en')} comparisons{cap ? ` listed (${cap.total.toLocaleString('en')} exist)` : ''}
         </span>
       </div>
       <div role="table" aria-label="Comparisons" aria-rowcount={rows.length + 1} className="vtable" data-testid="comparisons">

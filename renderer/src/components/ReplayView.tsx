@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { JsonValue, Report } from '../../../shared/report';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
-import { ComparisonsTable } from './ComparisonsTable';
+import { comparisonCap, ComparisonsTable } from './ComparisonsTable';
 import { JudgeButton } from './JudgementPanel';
 import { ReplayNotes } from './ReplayNotes';
 
@@ -82,8 +82,8 @@ export function ReplayView({ report }: { report: Report | null }) {
       {report && <ReplayNotes report={report} />}
       {report && (
         <>
-          <h3>Comparisons ({report.comparisons?.length ?? 0})</h3>
-          {report.comparisons && report.comparisons.length > 0 ? <ComparisonsTable comparisons={report.comparisons} /> : <p className="muted">No comparisons: run a replay to compare recorded and replayed outputs.</p>}
+          <h3>Comparisons ({(comparisonCap(report)?.total ?? report.comparisons?.length ?? 0).toLocaleString('en')})</h3>
+          {report.comparisons && report.comparisons.length > 0 ? <ComparisonsTable comparisons={report.comparisons} cap={comparisonCap(report)} path={report.artifact.path} /> : <p className="muted">No comparisons: run a replay to compare recorded and replayed outputs.</p>}
           {recorded !== undefined && replayed !== undefined && (
             <>
               <h3>Expression: original against replayed</h3>

@@ -1,6 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { ProviderOffers } from '../../../shared/api';
 import { tgDriftRateOf, type JsonValue, type Report, type TgDriftRate } from '../../../shared/report';
-import { useStore } from '../store';
+import { useStore, type Sweep } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 
@@ -80,6 +81,138 @@ function driftRates(r: Report): DriftChart | null {
   };
 }
 
+/**
+ * A what-if dump replay's numeric outputs: the expression's per-token log-probabilities,
+ * recorded against replayed (details.expression, as the engine reports them), and its score.
+ */
+function expressionSeries(r: Report): { x: number[]; series: ChartSeries[]; scores: [number | null, number | null] } | null {
+  const e = obj(r.details?.['expression']);
+  const rec = obj(e?.['recorded']);
+  const rep = obj(e?.['replayed']);
+  const lp = (o: { [k: string]: JsonValue } | null): (number | null)[] => (Array.isArray(o?.['logprobs']) ? o['logprobs'].map((v) => (typeof v === 'number' ? v : null)) : []);
+  const a = lp(rec);
+  const b = lp(rep);
+  const n = Math.max(a.length, b.length);
+  if (n === 0) return null;
+  const at = (xs: (number | null)[]) => Array.from({ length: n }, (_, i) => xs[i] ?? null);
+  const score = (o: { [k: string]: JsonValue } | null) => (typeof o?.['score'] === 'number' ? o['score'] : null);
+  return {
+    x: Array.from({ length: n }, (_, i) => i),
+    scores: [score(rec), score(rep)],
+    series: [
+      { label: 'recorded log-probability', values: at(a), color: '#2471a3', style: 'line' },
+      { label: 'replayed log-probability', values: at(b), color: '#c0392b', style: 'points', ring: true },
+    ],
+  };
+}
+
+/** All models and shapes the registry offers (every provider), each once. */
+function offered(o: ProviderOffers | null): { models: string[]; shapes: string[] } {
+  const models = new Set<string>();
+  const shapes = new Set<string>();
+  for (const p of o?.providers ?? []) {
+    p.models.forEach((m) => models.add(m));
+    p.computeShapes.forEach((x) => shapes.add(x));
+  }
+  return { models: [...models], shapes: [...shapes] };
+}
+
+/** A substitution the registry does not offer (a deep link, an older report): which exist instead. */
+function unknownSubstitution(r: Report, o: ProviderOffers | null): string | null {
+  const sub = obj(obj(r.details?.['whatIf'])?.['substitutions']);
+  if (!sub || !o) return null;
+  const { models, shapes } = offered(o);
+  const out: string[] = [];
+  if (typeof sub['model'] === 'string' && !models.includes(sub['model'])) out.push(`Model version ${sub['model']} is not offered by the provider registry ${o.source}; it offers ${models.join(', ') || 'none'}.`);
+  if (typeof sub['shape'] === 'string' && !shapes.includes(sub['shape'])) out.push(`Compute shape ${sub['shape']} is not offered by the provider registry ${o.source}; it offers ${shapes.join(', ') || 'none'}.`);
+  return out.length ? out.join(' ') : null;
+}
+
+export interface SweepBar {
+  whatIf: string;
+  /** Drifted replays over replays compared; null when nothing could be replayed. */
+  rate: number | null;
+  drifted: number;
+  compared: number;
+  why: string | null;
+}
+
+/**
+ * One bar per substitution: a TG replay's governed drift rate (details.tg.driftRate, every
+ * version it ran under summed), else the share of the replay's comparisons that failed.
+ */
+export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | null } {
+  let maxRate: number | null = null;
+  const bars = sweep.runs.map((run): SweepBar => {
+    if (!run.report) return { whatIf: run.whatIf, rate: null, drifted: 0, compared: 0, why: run.error };
+    const g = tgDriftRateOf(obj(run.report.details?.['tg'])?.['driftRate']);
+    if (g) maxRate = g.maxRate;
+    let drifted = 0;
+    let compared = 0;
+    if (g && g.versions.length > 0) {
+      for (const v of g.versions) {
+        drifted += v.drifted;
+        compared += v.inWindow;
+      }
+    } else if (!g) {
+      const rows = run.report.comparisons ?? [];
+      compared = rows.filter((c) => c.status !== 'unavailable').length;
+      drifted = rows.filter((c) => c.status === 'fail').length;
+    }
+    const blocker = run.report.findings.find((f) => f.severity === 'unavailable' && !/what-if replay: a demonstration/.test(f.message));
+    if (compared === 0) return { whatIf: run.whatIf, rate: null, drifted, compared, why: blocker ? `${blocker.rule}: ${blocker.message}` : 'nothing was replayed' };
+    return { whatIf: run.whatIf, rate: drifted / compared, drifted, compared, why: null };
+  });
+  return { bars, maxRate };
+}
+
+function SweepResult({ sweep }: { sweep: Sweep }) {
+  const { bars, maxRate } = sweepBars(sweep);
+  const rated = bars.filter((b) => b.rate !== null);
+  const over = maxRate === null ? [] : rated.filter((b) => b.rate! > maxRate);
+  const each = (b: SweepBar) => `${b.whatIf} (${b.drifted} of ${b.compared} = ${pct(b.rate!)})`;
+  const top = Math.max(0.05, maxRate ?? 0, ...rated.map((b) => b.rate!)) * 1.2;
+  return (
+    <section aria-labelledby="sweep-h" data-testid="sweep">
+      <h3 id="sweep-h" tabIndex={-1}>
+        Every version and shape the registry offers, side by side ({sweep.done} of {sweep.planned} replayed)
+      </h3>
+      {rated.length > 0 && (
+        <Chart
+          testId="chart-sweep"
+          title="Drift rate per substituted model version and compute shape, against the governed maximum"
+          x={rated.map((_, i) => i)}
+          xNames={rated.map((b) => b.whatIf)}
+          xLabel="substitution"
+          yLabel="drift rate"
+          yRange={[0, top]}
+          series={[
+            { label: 'drift rate', values: rated.map((b) => b.rate), color: '#b9770e', style: 'bars' },
+            ...(maxRate !== null ? [{ label: 'governed max', values: rated.map(() => maxRate), color: '#1e8449', style: 'dash' as const }] : []),
+          ]}
+        />
+      )}
+      <p className={over.length ? 'small bad' : 'small'} data-testid="sweep-summary">
+        {maxRate === null ? 'The report names no governed maximum drift rate; the rate is the share of outputs that drifted. ' : `Governed maximum drift rate ${pct(maxRate)}. `}
+        {maxRate !== null && (over.length ? `Exceeding it: ${over.map(each).join(', ')}. ` : 'No substitution exceeds it. ')}
+        {maxRate !== null && rated.length > over.length && `Within it: ${rated.filter((b) => !over.includes(b)).map(each).join(', ')}. `}
+        {maxRate === null && rated.length > 0 && `${rated.map(each).join(', ')}. `}
+      </p>
+      {bars.some((b) => b.rate === null) && (
+        <ul className="small" data-testid="sweep-unavailable">
+          {bars
+            .filter((b) => b.rate === null)
+            .map((b) => (
+              <li key={b.whatIf}>
+                {b.whatIf}: not replayable ({b.why})
+              </li>
+            ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export interface Disagreement {
   index: number;
   recorded: number;
@@ -129,9 +262,18 @@ function trajectory(r: Report): { x: number[]; series: ChartSeries[]; disagreeme
 
 /** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
 export function TrainerView({ report }: { report: Report | null }) {
-  const { run, job, artifact } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact })));
-  const [model, setModel] = useState('ref-2');
+  const { run, job, artifact, offers, offersError, loadOffers, sweep, runSweep } = useStore(
+    useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, offers: s.offers, offersError: s.offersError, loadOffers: s.loadOffers, sweep: s.sweep, runSweep: s.runSweep })),
+  );
+  const [model, setModel] = useState('');
   const [shape, setShape] = useState('');
+  useEffect(() => {
+    void loadOffers();
+  }, [artifact, loadOffers]);
+  const { models, shapes } = offered(offers);
+  const sweeping = sweep !== null && sweep.done < sweep.planned;
+  const ex = useMemo(() => (report ? expressionSeries(report) : null), [report]);
+  const unknown = report ? unknownSubstitution(report, offers) : null;
   const d = useMemo(() => (report ? deltaSeries(report) : null), [report]);
   const dr = useMemo(() => (report ? driftRates(report) : null), [report]);
   const tr = useMemo(() => (report ? trajectory(report) : null), [report]);
@@ -143,6 +285,12 @@ export function TrainerView({ report }: { report: Report | null }) {
       {report?.details?.['whatIf'] !== undefined ? (
         <p className="demo-banner" role="note" data-testid="demo-banner">
           DEMONSTRATION. This report is a what-if replay: it substitutes a different environment on purpose. It shows how drift looks; it is never a forensic verdict and never passes.
+          {unknown && (
+            <span className="demo-unknown" data-testid="demo-unknown">
+              {' '}
+              {unknown}
+            </span>
+          )}
         </p>
       ) : (
         <p className="muted">A what-if replay substitutes a model version or compute shape on purpose, to show how drift looks; its report is labelled a demonstration and never passes.</p>
@@ -155,10 +303,26 @@ export function TrainerView({ report }: { report: Report | null }) {
         }}
       >
         <label>
-          Model version <input value={model} onChange={(e) => setModel(e.target.value)} placeholder="ref-2" data-testid="whatif-model" />
+          Model version{' '}
+          <select value={model} onChange={(e) => setModel(e.target.value)} data-testid="whatif-model">
+            <option value="">as recorded</option>
+            {models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
-          Compute shape <input value={shape} onChange={(e) => setShape(e.target.value)} placeholder="advisor.cpu_v1/4/fp32" />
+          Compute shape{' '}
+          <select value={shape} onChange={(e) => setShape(e.target.value)} data-testid="whatif-shape">
+            <option value="">as recorded</option>
+            {shapes.map((x) => (
+              <option key={x} value={x}>
+                {x}
+              </option>
+            ))}
+          </select>
         </label>
         <button type="submit" className="primary" disabled={!artifact?.source || job !== null || whatIf.length === 0} data-testid="run-whatif">
           Run what-if replay
@@ -166,8 +330,28 @@ export function TrainerView({ report }: { report: Report | null }) {
         <button type="button" disabled={!artifact?.source || job !== null} onClick={() => void run('replay')}>
           Replay as recorded
         </button>
+        <button
+          type="button"
+          disabled={!artifact?.source || job !== null || sweeping || models.length + shapes.length === 0}
+          onClick={() => void runSweep([...models.map((m) => `model=${m}`), ...shapes.map((x) => `shape=${x}`)])}
+          data-testid="run-sweep"
+        >
+          Compare every version and shape
+        </button>
       </form>
+      <p className="muted small" data-testid="offers-source">
+        {offers ? `Pickers filled from the provider registry ${offers.source}: ${models.length} model version(s), ${shapes.length} compute shape(s).` : offersError ? `The provider registry cannot be read: ${offersError}` : 'Reading the provider registry…'}
+      </p>
+      {sweep && <SweepResult sweep={sweep} />}
       {!report && <p className="muted">Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace) to see its charts.</p>}
+      {ex && (
+        <Chart testId="chart-expression" title="Expression: log-probability per token, recorded against replayed" x={ex.x} xLabel="token" yLabel="log-probability" series={ex.series}>
+          <p className="small" data-testid="expression-score">
+            Score: recorded {ex.scores[0] ?? '—'}, replayed {ex.scores[1] ?? '—'}
+            {ex.scores[0] !== null && ex.scores[1] !== null && ` (Δ ${Math.round((ex.scores[1] - ex.scores[0]) * 1e9) / 1e9})`}.
+          </p>
+        </Chart>
+      )}
       {d && <Chart testId="chart-delta" title="|Δ| against ε per output" x={d.x} xNames={d.names} xLabel="output" series={d.series} />}
       {dr && (
         <>
@@ -210,7 +394,7 @@ export function TrainerView({ report }: { report: Report | null }) {
           )}
         </Chart>
       )}
-      {report && !d && !dr && !tr && <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>}
+      {report && !d && !dr && !tr && !ex && <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>}
     </section>
   );
 }

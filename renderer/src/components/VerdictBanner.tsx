@@ -28,7 +28,17 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
       </p>
       {report.authenticity?.keyId && (
         <p className="small">
-          <span className="label">Signing key:</span> <CopyValue value={report.authenticity.keyId} label="the signing key id" testId="key-id" />
+          <span className="label">Signing key:</span> <CopyValue value={report.authenticity.keyId} label="the signing key id" testId="key-id" />{' '}
+          <span data-testid="key-signer">
+            {report.authenticity.role ? (
+              <>
+                held by a <strong>{report.authenticity.role}</strong>
+                {report.authenticity.label ? <>: {report.authenticity.label}</> : ' (no label in the trust store)'}
+              </>
+            ) : (
+              '(role and label unknown: the trust store given does not list this key, or none was given)'
+            )}
+          </span>
         </p>
       )}
       <dl className="meta">

@@ -1,45 +1,82 @@
 /**
  * Sends a chosen file to the engine without freezing the window: a Web Worker reads and
- * hashes it in 1 MiB chunks and transfers each chunk's ArrayBuffer here; each chunk goes
- * to the engine as its own API call (beginUpload / uploadChunk with raw `data`: one binary
- * WebSocket frame, or a structured clone over Electron IPC); the job then names the upload.
- * The window's main thread does no hashing, encoding or JSON work on the bytes.
+ * hashes it in CHUNK-sized pieces. Through the web host the worker also sends them, on its
+ * own API socket (uploadChunk binary frames), so the window's thread never touches the
+ * bytes; in Electron (no socket) it transfers each chunk here and each goes over IPC as
+ * its own uploadChunk call. The job then names the upload.
  */
 import type { RepriseClient } from '../../../shared/api';
+import { webSocketUrl } from '../transport';
 import FilePrepWorker from './file-prep.worker?worker';
 
-const IN_FLIGHT = 2;
+/** Chunks read ahead and on the wire at once (CHUNK each: a few MiB in memory at most). */
+const IN_FLIGHT = 4;
 
-type Msg = { kind: 'size'; size: number } | { kind: 'chunk'; data: ArrayBuffer } | { kind: 'done'; sha256: string } | { kind: 'error'; message: string };
+type Msg = { kind: 'progress'; received: number } | { kind: 'size'; size: number } | { kind: 'chunk'; data: ArrayBuffer } | { kind: 'done'; sha256: string } | { kind: 'error'; message: string };
 
 export function uploadFile(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
+  const url = webSocketUrl();
+  return url ? uploadFromWorker(api, file, url, onProgress) : uploadThroughWindow(api, file, onProgress);
+}
+
+/** The web host: the worker reads, hashes and sends; the window hears only progress and the end. */
+async function uploadFromWorker(api: RepriseClient, file: File, url: string, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
+  const { uploadId } = await api.beginUpload({ name: file.name, size: file.size });
   return new Promise((resolve, reject) => {
     const w = new FilePrepWorker();
-    let chain: Promise<unknown> = api.beginUpload({ name: file.name, size: file.size });
-    let uploadId = '';
-    let sent = 0;
+    w.onmessage = (e: MessageEvent<Msg>) => {
+      const m = e.data;
+      if (m.kind === 'progress') onProgress?.(file.size ? m.received / file.size : 1);
+      else if (m.kind === 'done' || m.kind === 'error') {
+        w.terminate();
+        if (m.kind === 'done') resolve({ sha256: m.sha256, uploadId });
+        else reject(new Error(`cannot read ${file.name}: ${m.message}`));
+      }
+    };
+    w.onerror = (e) => {
+      w.terminate();
+      reject(new Error(`cannot read ${file.name}: ${e.message}`));
+    };
+    w.postMessage({ file, url, uploadId });
+  });
+}
+
+/** Electron: the chunks cross the window (transferred buffers, structured clones over IPC). */
+function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
+  return new Promise((resolve, reject) => {
+    const w = new FilePrepWorker();
+    let failed = false;
     const fail = (message: string): void => {
+      if (failed) return;
+      failed = true;
       w.terminate();
       reject(new Error(`cannot read ${file.name}: ${message}`));
     };
-    chain = chain.then((r) => (uploadId = (r as { uploadId: string }).uploadId));
+    const begun = api.beginUpload({ name: file.name, size: file.size }).then((r) => r.uploadId);
+    begun.catch((err: Error) => fail(err.message));
+    // Chunks are sent as soon as the worker hands them over, without waiting for the
+    // previous answer: the socket (or IPC channel) keeps them in order and the host appends
+    // them in arrival order, so a 100 MiB file costs no round trip per chunk. The worker
+    // reads a chunk only when one has been acknowledged (IN_FLIGHT credits): bounded memory.
+    const pending: Promise<unknown>[] = [];
     w.onmessage = (e: MessageEvent<Msg>) => {
       const m = e.data;
       if (m.kind === 'chunk') {
-        chain = chain.then(() => api.uploadChunk({ uploadId, data: new Uint8Array(m.data) })).then((r) => {
-          sent = r.received;
-          w.postMessage('more');
-          onProgress?.(file.size ? sent / file.size : 1);
-        });
+        const sentChunk = begun
+          .then((uploadId) => api.uploadChunk({ uploadId, data: new Uint8Array(m.data) }))
+          .then((r) => {
+            if (!failed) w.postMessage('more');
+            onProgress?.(file.size ? r.received / file.size : 1);
+          });
+        sentChunk.catch((err: Error) => fail(err.message));
+        pending.push(sentChunk);
       } else if (m.kind === 'done') {
         w.terminate();
-        chain.then(() => resolve({ sha256: m.sha256, uploadId }), (err: Error) => reject(err));
+        Promise.all([begun, ...pending]).then(([uploadId]) => resolve({ sha256: m.sha256, uploadId: uploadId as string }), (err: Error) => fail(err.message));
       } else if (m.kind === 'error') fail(m.message);
     };
     w.onerror = (e) => fail(e.message);
-    chain.catch((err: Error) => fail(err.message));
     w.postMessage(file);
-    // Two chunks in flight: one on the wire while the worker reads the next.
     for (let i = 0; i < IN_FLIGHT; i++) w.postMessage('more');
   });
 }

@@ -1,0 +1,123 @@
+/**
+ * The workbench for real work (web target, through the UI): the signer named next to its
+ * key id, a capped comparisons table that says so where the rows are, the trainer's
+ * pickers filled from the provider registry, its version comparison, the what-if dump's
+ * numeric chart and an unknown substitution named in the banner. axe, nothing excluded,
+ * on each new state.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, ROOT, test } from './fixtures.js';
+
+test.describe.configure({ timeout: 180_000 });
+
+async function axe(page: Page, state: string): Promise<void> {
+  const r = await new AxeBuilder({ page }).analyze();
+  const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
+}
+
+async function openExample(page: Page, path: string): Promise<void> {
+  await page.getByTestId('tab-open').click();
+  await page.locator(`[data-example="${path}"]`).click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
+}
+
+test('the signing key shows its holder: role and label from the trust store', async ({ workbench: page }) => {
+  await openExample(page, 'dumps/intact.dump.json');
+  await expect(page.getByTestId('key-signer')).toHaveText(/held by a reviewer: sample dump signer/);
+  await axe(page, 'verdict with signer');
+});
+
+test('a capped report says, where the rows are, how many exist and how to list them all', async ({ workbench: page }) => {
+  // A real engine report, capped by a low limit (the CLI's --limit), opened as a saved report.
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-cap-'));
+  const trace = join(dir, 'trace.jsonl');
+  const gen = spawnSync(process.execPath, ['--input-type=module', '-e', `import { generateTrace } from ${JSON.stringify(join(ROOT, 'dist/app/kinds/acgp/generate.js'))}; process.stdout.write(generateTrace({ count: 300, seed: 7, traceId: 'trace-e2e-cap' }).map((e) => JSON.stringify(e)).join('\\n') + '\\n');`]);
+  expect(gen.status, gen.stderr.toString()).toBe(0);
+  writeFileSync(trace, gen.stdout);
+  const out = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'replay', trace, '--json', '--limit', 'acgp-comparisons=100']);
+  const report = JSON.parse(out.stdout.toString());
+  const total = Object.values(report.details.comparisonCounts as Record<string, number>).reduce((a, b) => a + b, 0);
+  expect(report.comparisons).toHaveLength(100);
+  expect(total).toBeGreaterThan(100);
+  const saved = join(dir, 'report.json');
+  writeFileSync(saved, JSON.stringify(report));
+  await page.getByTestId('tab-open').click();
+  await page.locator('#report-input').setInputFiles(saved);
+  await page.getByTestId('tab-replay').click();
+  const cap = page.getByTestId('comparisons-cap');
+  await expect(cap).toContainText(`Showing the first 100 of ${total.toLocaleString('en')} comparisons`);
+  await expect(cap).toContainText('acgp-comparisons');
+  await expect(cap).toContainText('RPR-ACGP-035');
+  await expect(cap).toContainText(`--limit acgp-comparisons=${total}`);
+  await expect(page.getByTestId('comparison-count')).toContainText(`100 of 100 comparisons listed (${total.toLocaleString('en')} exist)`);
+  await axe(page, 'capped comparisons');
+});
+
+test('trainer: pickers from the registry, every version side by side, the dump what-if chart', async ({ workbench: page }) => {
+  await openExample(page, 'tg/banded-drift-material/manifest.json');
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('offers-source')).toContainText('(built-in)');
+  const models = await page.getByTestId('whatif-model').locator('option').allTextContents();
+  expect(models).toEqual(['as recorded', 'ref-1', 'ref-2']);
+  await page.getByTestId('run-sweep').click();
+  const sweep = page.getByTestId('sweep');
+  const planned = (await page.getByTestId('whatif-model').locator('option').count()) - 1 + (await page.getByTestId('whatif-shape').locator('option').count()) - 1;
+  await expect(sweep.locator('h3')).toContainText(`(${planned} of ${planned} replayed)`, { timeout: 120_000 });
+  await expect(page.getByTestId('chart-sweep')).toBeVisible();
+  await expect(page.getByTestId('sweep-summary')).toContainText('Governed maximum drift rate 10%');
+  await expect(page.getByTestId('sweep-summary')).toContainText('Exceeding it: model=ref-1');
+  await expect(page.getByTestId('sweep-summary')).toContainText('model=ref-2');
+  await axe(page, 'trainer version comparison');
+
+  // What-if on a dump charts its numeric outputs: per-token log-probabilities, and the score.
+  await openExample(page, 'dumps/whatif/drift.dump.json');
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('chart-expression')).toBeVisible();
+  await expect(page.getByTestId('expression-score')).toContainText(/Score: recorded -?\d/);
+  await expect(page.getByTestId('demo-unknown')).toHaveCount(0);
+  await axe(page, 'trainer dump what-if');
+});
+
+test('an unknown model version says in the banner which ones the registry offers', async ({ workbench: page, served }) => {
+  const ex = mkdtempSync(join(tmpdir(), 'reprise-e2e-ex-'));
+  expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', ex]).status).toBe(0);
+  const out = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'replay', join(ex, 'tg/banded-drift-material/manifest.json'), '--what-if', 'model=ref-9', '--json']);
+  const saved = join(ex, 'what-if-ref-9.json');
+  writeFileSync(saved, out.stdout);
+  await page.goto(served!.url);
+  await page.getByTestId('tab-open').click();
+  await page.locator('#report-input').setInputFiles(saved);
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('demo-unknown')).toHaveText('Model version ref-9 is not offered by the provider registry (built-in); it offers ref-1, ref-2.');
+  await axe(page, 'trainer unknown substitution');
+});
+
+test('a picked file streams from the Web Worker\'s own socket, with progress, and the window\'s hash matches', async ({ workbench: page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-pick-'));
+  const f = join(dir, 'big.json');
+  // 24 MiB of JSON that no kind claims: the upload is what is tested, not a kind.
+  writeFileSync(f, JSON.stringify({ type: 'not-a-kind', pad: 'x'.repeat(24 * 1024 * 1024) }));
+  const frames: { url: string; sent: number }[] = [];
+  page.on('websocket', (ws) => {
+    const rec = { url: ws.url(), sent: 0 };
+    frames.push(rec);
+    ws.on('framesent', (fr) => (rec.sent += typeof fr.payload === 'string' ? fr.payload.length : fr.payload.byteLength));
+  });
+  await page.getByTestId('tab-open').click();
+  await page.locator('#file-input').setInputFiles(f);
+  await expect(page.getByText(/Sending big\.json to the engine… \d+%/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window', { timeout: 120_000 });
+  await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
+  // The bytes went on a socket of their own (the worker's), not the window's API socket.
+  const upload = frames.filter((x) => x.sent > 24 * 1024 * 1024);
+  expect(upload).toHaveLength(1);
+  expect(frames.indexOf(upload[0]!)).toBeGreaterThan(0);
+  expect(frames[0]!.sent).toBeLessThan(1024 * 1024);
+  await axe(page, 'picked file');
+});
