@@ -19,7 +19,7 @@ import { tgManifestKind } from '../../kinds/tg/index.js';
 import { replayManifestFull } from '../../kinds/tg/replay.js';
 import { Sniffed } from '../../kinds/sniff.js';
 import { parse } from '../args.js';
-import { safeText } from '../output.js';
+import { safeText } from '../../engine/report-text.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';

@@ -17,7 +17,7 @@ import { driftRates, type TelemetryObservation } from '../../kinds/tg/telemetry.
 import { Sniffed } from '../../kinds/sniff.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { parse } from '../args.js';
-import { safeText } from '../output.js';
+import { safeText } from '../../engine/report-text.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
