@@ -3,7 +3,7 @@
  * because three callers print the same text: the CLI's commands, the batch worker threads
  * (which render in the worker so the CLI's main thread only writes) and attestations.
  */
-import type { Finding, Report } from '../../shared/report.js';
+import type { Finding, Report, Verdict } from '../../shared/report.js';
 
 /**
  * Characters a terminal acts on rather than shows: C0 (line feed and carriage return too),
@@ -61,4 +61,18 @@ export function formatReport(r: Report, quiet: boolean): string {
 export function formatSummary(counts: Record<string, number>, total: number): string {
   const parts = ['pass', 'fail', 'unavailable', 'error'].filter((k) => (counts[k] ?? 0) > 0).map((k) => `${counts[k]} ${k}`);
   return `${total} artifact${total === 1 ? '' : 's'}: ${parts.join(', ') || 'none'}\n`;
+}
+
+/**
+ * An attestation's outcome as text (`reprise attest`, and the workbench's one-line refusal
+ * when a manifest cannot be attested): a verdict line, then each finding.
+ */
+export function formatAttestationText(title: string, verdict: Verdict, findings: readonly Finding[]): string {
+  let s = `${verdict.toUpperCase().padEnd(11)} ${safeText(title)}\n`;
+  for (const f of findings) {
+    s += safeText(`  ${f.severity.padEnd(11)} ${f.rule}  ${f.message}${f.pointer ? `  [${f.pointer}]` : ''}`) + '\n';
+    if (f.expected !== undefined) s += `              expected ${typeof f.expected === 'string' ? f.expected : JSON.stringify(f.expected)}\n`;
+    if (f.actual !== undefined) s += `              actual   ${typeof f.actual === 'string' ? f.actual : JSON.stringify(f.actual)}\n`;
+  }
+  return s;
 }

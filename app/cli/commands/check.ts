@@ -8,9 +8,7 @@ import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
 import { checkRegularFileSync, readFailure } from '../../core/files.js';
 import { expandPaths } from '../../engine/paths.js';
-import { ACGP_LIMITS } from '../../kinds/acgp/limits.js';
-import { TG_LIMITS } from '../../kinds/tg/limits.js';
-import { LIMIT_NAMES, ZIP_WORKERS_LIMIT } from '../../zip/limits.js';
+import { KNOWN_LIMITS } from '../../engine/limits.js';
 import type { Mode } from '../../engine/run.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import { WorkerPool } from '../../jobs/pool.js';
@@ -77,8 +75,6 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   return o;
 }
 
-/** `--limit` names: the archive reader's, ACGP's and TG's rule budget. */
-const KNOWN_LIMITS: readonly string[] = [...LIMIT_NAMES, ZIP_WORKERS_LIMIT, ...Object.keys(ACGP_LIMITS), ...Object.keys(TG_LIMITS)];
 /** Flags naming a file that some kind reads (`--journal` names a directory a writer may create). */
 const FILE_FLAGS = ['trust-store', 'policy', 'providers', 'profiles', 'key', 'kernel-adapter'] as const;
 
