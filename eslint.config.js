@@ -1,40 +1,110 @@
 // ESLint (flat config) with typescript-eslint. The layering of the house is a lint rule:
-// a lower room importing a higher one fails `npm run lint` (and so `npm test`), as in
-// VS Code's layer checks. test/layering.test.ts proves the rule fires.
+// a room importing what it may not fails `npm run lint` (and so `npm test`), in the style of
+// VS Code's `code-import-patterns`. test/layering.test.ts proves each restriction fires.
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const ROOT = dirname(fileURLToPath(import.meta.url));
 const NODE_ONLY = ['node:*', 'fs', 'path', 'crypto', 'child_process', 'worker_threads', 'os', 'http', 'net', 'zlib', 'ws'];
 
-/** The layering: which rooms each room may not import. */
+/** The packages each top-level room may not import (our own modules: ROOMS below). */
 export const LAYERS = {
   shared: {
     files: ['shared/**/*.ts'],
-    patterns: [
-      { group: ['**/app/**', '**/main/**', '**/renderer/**', '../app/*', '../main/*', '../renderer/*'], message: 'shared/ imports nothing of ours (layering).' },
-      { group: ['electron', 'react', 'react-dom', 'react/*', ...NODE_ONLY], message: 'shared/ is runtime-neutral: no electron, react or Node built-ins (layering).' },
-    ],
+    patterns: [{ group: ['electron', 'react', 'react-dom', 'react/*', ...NODE_ONLY], message: 'shared/ is runtime-neutral: no electron, react or Node built-ins (layering).' }],
   },
   app: {
     files: ['app/**/*.ts'],
-    patterns: [
-      { group: ['**/main/**', '**/renderer/**', '../main/*', '../renderer/*'], message: 'app/ may import only shared/ (layering).' },
-      { group: ['electron', 'electron/*', 'react', 'react/*', 'react-dom', 'react-dom/*', 'monaco-editor', 'zustand'], message: 'app/ is plain Node: no electron, react or UI libraries (layering).' },
-    ],
+    patterns: [{ group: ['electron', 'electron/*', 'react', 'react/*', 'react-dom', 'react-dom/*', 'monaco-editor', 'zustand'], message: 'app/ is plain Node: no electron, react or UI libraries (layering).' }],
   },
   main: {
     files: ['main/**/*.ts'],
-    patterns: [
-      { group: ['**/renderer/**', '../renderer/*'], message: 'main/ may import app/, shared/ and electron, not renderer/ (layering).' },
-      { group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'main/ has no UI code (layering).' },
-    ],
+    patterns: [{ group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'main/ has no UI code (layering).' }],
   },
   renderer: {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
-    patterns: [
-      { group: ['**/app/**', '**/main/**', '../app/*', '../main/*'], message: 'renderer/ reaches the engine only through the shared/ API (layering).' },
-      { group: ['electron', 'electron/*', ...NODE_ONLY], message: 'renderer/ runs in a sandboxed browser: no electron or Node built-ins (layering).' },
-    ],
+    patterns: [{ group: ['electron', 'electron/*', ...NODE_ONLY], message: 'renderer/ runs in a sandboxed browser: no electron or Node built-ins (layering).' }],
+  },
+};
+
+const CORE = ['shared/**', 'app/core/**', 'app/version.ts'];
+/** The floor above the core: rooms that know one format or one piece of plumbing each. */
+const FLOOR_1 = [...CORE, 'app/zip/**', 'app/journal/**', 'app/providers/**', 'app/threads/**', 'app/attest/**'];
+/** What every kind may use besides the floors below: the kind interface and the sniffed artifact. */
+const KIND_API = ['app/kinds/types.ts', 'app/kinds/sniff.ts'];
+
+/**
+ * The rooms of the house and what each may import of ours (an allow-list; a module may
+ * always import its own room). The first room whose pattern matches a file is its room; in
+ * `app/kinds/*` the star is one kind, so a kind may not import another kind. Floors point
+ * down: core, then zip/journal/providers/threads/attest, then the kinds, then the engine,
+ * the jobs that run it on threads, and the CLI and the shells on top.
+ */
+export const ROOMS = [
+  { room: 'shared/**', may: [] },
+  { room: 'app/version.ts', may: [] },
+  { room: 'app/core/**', may: CORE },
+  { room: 'app/threads/**', may: CORE },
+  // The ZIP reader starts its inflate threads through threads/locate.ts.
+  { room: 'app/zip/**', may: [...CORE, 'app/threads/locate.ts'] },
+  { room: 'app/journal/**', may: CORE },
+  { room: 'app/providers/**', may: CORE },
+  { room: 'app/attest/**', may: CORE },
+  { room: 'app/lint/**', may: CORE },
+  { room: 'app/kinds/sniff.ts', may: FLOOR_1 },
+  { room: 'app/kinds/types.ts', may: [...FLOOR_1, ...KIND_API] },
+  { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/index.ts'] },
+  { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API] },
+  { room: 'app/engine/**', may: [...FLOOR_1, 'app/kinds/**'] },
+  // The built-in examples are written with each kind's own writers, as its tests are.
+  { room: 'app/examples/**', may: [...FLOOR_1, 'app/kinds/**'] },
+  { room: 'app/jobs/**', may: [...FLOOR_1, 'app/kinds/types.ts', 'app/engine/**'] },
+  { room: 'app/cli/**', may: [...FLOOR_1, 'app/lint/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
+  { room: 'main/**', may: [...CORE, 'app/journal/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
+  { room: 'renderer/**', may: ['shared/**'] },
+];
+
+/** A pattern as a regular expression: `**` any path, `*` one path segment. */
+function globRegExp(glob) {
+  const body = glob.split(/(\*\*|\*)/).map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`^${body}$`);
+}
+
+const COMPILED = ROOMS.map((r) => ({ ...r, re: globRegExp(r.room), mayRe: r.may.map(globRegExp), prefix: r.room.replace(/\/\*\*$/, '') }));
+
+/** The room of a file (a path relative to the repository, with /), and its own folder. */
+function roomOf(file) {
+  const r = COMPILED.find((c) => c.re.test(file));
+  if (!r) return null;
+  // `app/kinds/*/**`: the room is that one kind's folder.
+  const own = r.prefix.includes('*') ? file.split('/').slice(0, r.prefix.split('/').length).join('/') : r.prefix;
+  return { ...r, own };
+}
+
+/** The reprise/rooms rule: every relative import, type-only or dynamic, must be on its room's list. */
+const roomsRule = {
+  meta: { type: 'problem', schema: [], docs: { description: 'each room imports only what its allow-list in eslint.config.js names' } },
+  create(context) {
+    const file = relative(ROOT, context.filename).split(sep).join('/');
+    const room = roomOf(file);
+    if (!room) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = relative(ROOT, resolve(dirname(context.filename), spec)).split(sep).join('/').replace(/\.js$/, '.ts');
+      if (target === room.own || target.startsWith(`${room.own}/`)) return;
+      if (room.mayRe.some((re) => re.test(target))) return;
+      context.report({ node, message: `${room.room} may not import ${target} (rooms in eslint.config.js: it may import ${room.may.join(', ') || 'nothing of ours'}).` });
+    };
+    const fromSource = (node) => node.source && check(node.source, node.source.value);
+    return {
+      ImportDeclaration: fromSource,
+      ExportNamedDeclaration: fromSource,
+      ExportAllDeclaration: fromSource,
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
+      TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.argument?.value),
+    };
   },
 };
 
@@ -66,6 +136,7 @@ export default tseslint.config(
     },
   },
   ...Object.values(LAYERS).map((l) => ({ files: l.files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: l.patterns }] } })),
+  { files: ['shared/**/*.ts', 'app/**/*.ts', 'main/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'], plugins: { reprise: { rules: { rooms: roomsRule } } }, rules: { 'reprise/rooms': 'error' } },
   {
     // DOM types are a browser room's business: app/ and shared/ code may not name them.
     files: ['app/**/*.ts', 'shared/**/*.ts'],

@@ -46,7 +46,7 @@ function cli(args: string[]): { status: number | null; stdout: string; stderr: s
 }
 
 test('record a judgement on a finding: rule first, confirmation, cancel writes nothing, receipt, listed after reload, exported bundle verifies', async ({ workbench: page, served }) => {
-  const dir = await openJournal(page, served);
+  const dir = await openJournal(page, served!);
   await axe(page, 'journal form open');
   await page.getByRole('button', { name: 'Done' }).click();
   await openExample(page, 'dumps/fail/altered-artifact.dump.json');
@@ -74,7 +74,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   await expect(fields).toContainText(/sha256:[0-9a-f]{64}/);
   await expect(fields).toContainText('/findings/0');
   await expect(fields).toContainText(rationale);
-  await expect(fields).toContainText(served.reviewerKeyId);
+  await expect(fields).toContainText(served!.reviewerKeyId);
   await expect(fields).toContainText('reviewer');
   await expect(fields).toContainText(dir);
   await expect(page.getByTestId('confirm-decision')).toHaveText('reject');
@@ -113,7 +113,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   await download.saveAs(bundle);
   await expect(page.getByTestId('bundle-status')).toContainText('1 judgement(s)');
   await axe(page, 'bundle exported');
-  const v = cli(['verify', bundle, '--trust-store', served.reviewerTrustStore]);
+  const v = cli(['verify', bundle, '--trust-store', served!.reviewerTrustStore]);
   expect(v.status, v.stdout + v.stderr).toBe(0);
   await page.getByTestId('tab-open').click();
   await page.locator('#file-input').setInputFiles({ name: 'bundle.zip', mimeType: 'application/zip', buffer: readFileSync(bundle) });
@@ -123,7 +123,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
 });
 
 test('a drifting TG replay with a journal open anchors the drift and opens the Human Review case', async ({ workbench: page, served }) => {
-  await openJournal(page, served);
+  await openJournal(page, served!);
   await page.getByRole('button', { name: 'Done' }).click();
   await openExample(page, 'tg/banded-drift-material/manifest.json');
   await page.getByTestId('tab-replay').click();

@@ -1,28 +1,5 @@
-/** Human-readable rendering of reports for the terminal. */
-import type { Finding, Report } from '../../shared/report.js';
-
-/**
- * Characters a terminal acts on rather than shows: C0 (line feed and carriage return too),
- * DEL and C1 (ESC [, CSI: cursor moves, erase, colour), the bidirectional controls (which
- * reorder what follows: U+061C, U+200E/F, U+202A-E, U+2066-9) and the line and paragraph
- * separators U+2028/9. A dumpId holding "ESC[2K\r ESC[32mPASS" would otherwise erase the
- * FAIL line it sits on and print a green PASS.
- */
-const TERMINAL_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
-
-/**
- * Artifact data as terminal text: every terminal control becomes a visible escape (\x1b,
- * \u202e), so that the line shows what the artifact holds and cannot rewrite the screen.
- * Every string from an artifact, a path or an error message goes through this before a
- * text renderer prints it; JSON output needs nothing (JSON.stringify escapes C0, and a
- * JSON consumer is no terminal).
- */
-export function safeText(s: string): string {
-  return s.replace(TERMINAL_CONTROLS, (c) => {
-    const n = c.charCodeAt(0);
-    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
-  });
-}
+/** The CLI's own stderr line; reports as text are app/engine/report-text.ts. */
+import { safeText } from '../engine/report-text.js';
 
 /**
  * An error message as one stderr line: `reprise: ` and the message, escaped, with Reprise's
@@ -32,39 +9,4 @@ export function formatError(message: string): string {
   const at = message.indexOf('\nusage: ');
   const head = at === -1 ? message : message.slice(0, at);
   return `reprise: ${safeText(head)}${at === -1 ? '' : message.slice(at)}\n`;
-}
-
-const LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as const;
-
-function fmtValue(v: unknown): string {
-  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
-  return safeText(s.length > 120 ? s.slice(0, 117) + '...' : s);
-}
-
-export function formatFinding(f: Finding): string {
-  let s = `  ${f.severity.padEnd(11)} ${safeText(f.rule)}  ${safeText(f.message)}`;
-  if (f.pointer !== undefined) s += `  [${f.pointer === '' ? '/' : safeText(f.pointer)}]`;
-  if (f.expected !== undefined) s += `\n${' '.repeat(14)}expected ${fmtValue(f.expected)}`;
-  if (f.actual !== undefined) s += `\n${' '.repeat(14)}actual   ${fmtValue(f.actual)}`;
-  return s;
-}
-
-export function formatReport(r: Report, quiet: boolean): string {
-  const id = r.artifact.id ? ` ${safeText(r.artifact.id)}` : '';
-  const lines = [`${LABEL[r.verdict].padEnd(11)} ${safeText(r.artifact.path)}  (${safeText(r.artifact.kind)}${id})`];
-  if (!quiet) {
-    if (r.authenticity) lines.push(`  origin: ${safeText(r.authenticity.statement)}`);
-    for (const f of r.findings) lines.push(formatFinding(f));
-    if (r.comparisons && r.comparisons.length > 0) {
-      const byStatus = new Map<string, number>();
-      for (const c of r.comparisons) byStatus.set(c.status, (byStatus.get(c.status) ?? 0) + 1);
-      lines.push(`  comparisons: ${[...byStatus].map(([k, n]) => `${n} ${safeText(k)}`).join(', ')}`);
-    }
-  }
-  return lines.join('\n') + '\n';
-}
-
-export function formatSummary(counts: Record<string, number>, total: number): string {
-  const parts = ['pass', 'fail', 'unavailable', 'error'].filter((k) => (counts[k] ?? 0) > 0).map((k) => `${counts[k]} ${k}`);
-  return `${total} artifact${total === 1 ? '' : 's'}: ${parts.join(', ') || 'none'}\n`;
 }

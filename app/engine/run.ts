@@ -14,7 +14,7 @@ import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions, KindContext } from '../kinds/types.js';
-import { SIG_LOCAL } from '../zip/reader.js';
+import { startsWithLocalHeader } from '../zip/sniff.js';
 
 export type Mode = 'verify' | 'replay';
 
@@ -157,7 +157,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
     // The report's SHA-256 must be that of the bytes verified. A ZIP package is read by
     // position and never loaded, so its hash streams from the file alongside; anything else
     // is hashed from the bytes the kind loaded (no second read that could see other bytes).
-    if (bytesRead < 4 || head.readUInt32LE(0) !== SIG_LOCAL) return await runSniffed(sniffed, mode, options, onProgress, () => sniffed.sha256());
+    if (!startsWithLocalHeader(head.subarray(0, bytesRead))) return await runSniffed(sniffed, mode, options, onProgress, () => sniffed.sha256());
     const artifactHash = hashFile(path).catch((e: unknown) => Promise.reject(cannot(e)));
     artifactHash.catch(() => undefined); // awaited by runSniffed; never an unhandled rejection meanwhile
     return await runSniffed(sniffed, mode, options, onProgress, () => artifactHash);

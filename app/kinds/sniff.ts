@@ -6,7 +6,7 @@
 import { readSync } from 'node:fs';
 import { decodeJsonBytes, JcsError, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
-import { stripInWorker, type SignaturePlan, type SignatureCheck, type StripResult } from '../workers/canonical.js';
+import { stripInWorker, type SignaturePlan, type SignatureCheck, type StripResult } from '../threads/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
@@ -212,7 +212,7 @@ export class Sniffed {
 }
 
 function readWhole(f: SniffedFile): Buffer {
-  // Shared memory: a worker thread (app/workers/canonical.ts) can read it without a copy.
+  // Shared memory: a worker thread (app/threads/canonical.ts) can read it without a copy.
   const b = Buffer.from(new SharedArrayBuffer(f.size));
   let n = 0;
   for (let r = 1; n < f.size && r > 0; n += r) r = readSync(f.fd, b, n, f.size - n, n);

@@ -4,3 +4,4 @@ export { readStructure, type ZipEntry, type ZipStructure } from './reader.js';
 export { readEntry, readEntrySync, readEntryStreaming, SYNC_MAX, type EntryContent } from './inflate.js';
 export { buildZip, writeZip, deflateRaw, type RawArchive, type RawEntry, type HeaderFields } from './writer.js';
 export { checkName, upstreamSanitize, foldName } from './names.js';
+export { looksLikeZip, startsWithLocalHeader } from './sniff.js';

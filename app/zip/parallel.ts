@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { readEntry, type EntryContent } from './inflate.js';
 import type { ZipEntry } from './reader.js';
 import { toSource, type ZipSource } from './source.js';
-import { workerScript } from '../workers/locate.js';
+import { workerScript } from '../threads/locate.js';
 
 /** Archives declaring fewer uncompressed bytes than this are read on the calling thread. */
 export const PARALLEL_MIN = 32 * 1024 * 1024;

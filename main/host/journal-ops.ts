@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
 import type { AnchorReceipt, ArtifactContent, AttestationExport, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
-import { attestCommand } from '../../app/cli/commands/attest.js';
-import { CliUsageError } from '../../app/cli/io.js';
+import { UsageError } from '../../app/core/errors.js';
+import { attestManifest, type Attestation } from '../../app/engine/attest.js';
+import { formatAttestationText } from '../../app/engine/report-text.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { verdictOf } from '../../shared/report.js';
@@ -137,17 +138,14 @@ export async function demoJournal(): Promise<DemoJournal> {
   return { dir, keyFile, trustStore };
 }
 
-const ATTEST_FLAGS: readonly [string, 'trustStore' | 'policy' | 'providers' | 'journal'][] = [
-  ['--trust-store', 'trustStore'],
-  ['--policy', 'policy'],
-  ['--providers', 'providers'],
-  ['--journal', 'journal'],
-];
+/** The options an attestation's replay reads (it writes no journal: attest reads only). */
+const ATTEST_OPTIONS = ['trustStore', 'policy', 'providers', 'journal'] as const;
 
 /**
- * The attestation of a TG replay, made by `reprise attest` itself (read-only replay, the
- * statement, the DSSE envelope signed with the reviewer's key), its output captured: the
- * window gets the very bytes the CLI would write. Bytes from the window go to a temp file.
+ * The attestation of a TG replay, made by the engine's attestation operation, the one
+ * `reprise attest` calls (read-only replay, the statement, the DSSE envelope signed with
+ * the reviewer's key): the window gets the very bytes the CLI would write. Bytes from the
+ * window go to a temp file, whose name never reaches a message.
  */
 export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<AttestationExport> {
   if (typeof op.keyFile !== 'string' || op.keyFile === '') throw new UsageProblem('choose the reviewer key file that signs the attestation');
@@ -159,32 +157,23 @@ export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<
     await writeFile(file, op.bytes);
   }
   if (!file) throw new UsageProblem('no manifest to attest');
-  const args = [file, '--key', op.keyFile];
-  for (const [flag, k] of ATTEST_FLAGS) if (op.options[k]) args.push(flag, op.options[k]);
-  let out = '';
-  let code: number;
+  const options: EngineOptions = {};
+  for (const k of ATTEST_OPTIONS) if (op.options[k]) options[k] = op.options[k];
+  let a: Attestation;
   try {
-    code = await attestCommand.run(args, { out: (t) => (out += t), err: () => undefined, stderrIsTTY: false, cwd: process.cwd() });
+    a = await attestManifest(file, op.keyFile, () => options);
   } catch (e) {
-    if (e instanceof CliUsageError) throw new UsageProblem(e.message.split('\n')[0]!.replace(tmp ?? '\0', '…'));
+    if (e instanceof UsageError) throw new UsageProblem(e.message.split('\n')[0]!.replace(tmp ?? '\0', '…'));
     throw e;
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }
-  type Envelope = { payloadType?: unknown; signatures?: { keyid?: unknown }[] } | null;
-  let envelope: Envelope;
-  try {
-    envelope = JSON.parse(out) as Envelope;
-  } catch {
-    envelope = null;
-  }
-  const keyId = envelope?.signatures?.[0]?.keyid;
-  if (!envelope || typeof keyId !== 'string') {
-    // `reprise attest` printed why the manifest cannot be attested (its findings) instead.
-    const why = out.split('\n').filter((l) => l.trim()).slice(1, 3).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ');
+  if (!a.attested) {
+    const text = formatAttestationText(`${file}  (cannot be attested: the manifest could not be replayed)`, a.verdict, a.findings);
+    const why = text.split('\n').filter((l) => l.trim()).slice(1, 3).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ');
     throw new UsageProblem(`this manifest cannot be attested: it could not be replayed${why ? ` (${why})` : ''}`);
   }
-  return { envelope: out, digest: `sha256:${sha256Hex(Buffer.from(out, 'utf8'))}`, keyId, verdict: code === 0 ? 'pass' : code === 1 ? 'fail' : 'unavailable' };
+  return { envelope: a.envelope, digest: `sha256:${sha256Hex(Buffer.from(a.envelope, 'utf8'))}`, keyId: a.keyId, verdict: a.verdict };
 }
 
 /** A problem the user can fix (shown as is). */

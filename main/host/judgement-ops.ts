@@ -12,7 +12,7 @@ import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
 import { hashBytes, isHashString } from '../../app/core/hash.js';
 import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
 import { JournalWriter, listJudgements as journalJudgements, recordJudgement as journalRecord, reportDigest, type JudgementRecord } from '../../app/journal/index.js';
-import { bundleFromJournal } from '../../app/kinds/evidence-bundle/index.js';
+import { bundleFromJournal } from '../../app/engine/evidence.js';
 import { journalStatus, UsageProblem } from './journal-ops.js';
 
 export type JudgementOp =

@@ -9,7 +9,7 @@ import { serveEngine } from '../host/engine-serve.js';
 if (!process.send) throw new Error('engine-child must be forked with an IPC channel');
 
 const host = new EngineHost({
-  workerUrl: new URL('../../app/workers/engine-worker.js', import.meta.url),
+  workerUrl: new URL('../../app/jobs/engine-worker.js', import.meta.url),
   journalWorkerUrl: new URL('../host/journal-worker.js', import.meta.url),
   transport: 'web',
 });

@@ -23,7 +23,7 @@ function node(script: string): { code: number | null; stdout: string; stderr: st
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const dist = pathToFileURL(join(ROOT, 'dist/app/workers/')).href;
+const dist = pathToFileURL(join(ROOT, 'dist/app/jobs/')).href;
 const POOL = `
 import { WorkerPool } from '${dist}pool.js';
 const url = new URL('${dist}batch-worker.js');

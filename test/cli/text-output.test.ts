@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatFinding } from '../../app/cli/output.js';
+import { formatFinding } from '../../app/engine/report-text.js';
 import { runCli } from '../helpers/cli.js';
 
 let dir: string;

@@ -7,7 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { executeJob } from '../../app/workers/execute.js';
+import { executeJob } from '../../app/jobs/execute.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
 import { Sniffed } from '../../app/kinds/sniff.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';

@@ -30,7 +30,7 @@ beforeAll(async () => {
   await writeFile(
     worker,
     `import { parentPort } from 'node:worker_threads';
-import { executeJob } from ${JSON.stringify(dist('app/workers/execute.js'))};
+import { executeJob } from ${JSON.stringify(dist('app/jobs/execute.js'))};
 parentPort.on('message', async (msg) => {
   if (msg.job.path === 'hog') { const keep = []; for (;;) keep.push({ a: Math.random(), b: [1, 2, 3] }); }
   // A V8 fatal error ends the process with a signal; process.abort() is refused in workers.

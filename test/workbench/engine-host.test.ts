@@ -22,7 +22,7 @@ let host: EngineHost;
 const events: ApiEvent[] = [];
 beforeAll(() => {
   // The tests' files live under the temp folder: it is the root the user chose.
-  host = new EngineHost({ workerUrl: dist('app/workers/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web', roots: [tmpdir()] });
+  host = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web', roots: [tmpdir()] });
   host.subscribe((e) => events.push(e));
 });
 afterAll(async () => host.close());

@@ -17,7 +17,7 @@ const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 let web: WebHost;
 beforeAll(async () => {
-  host = new EngineHost({ workerUrl: dist('app/workers/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+  host = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
   const dir = await mkdtemp(join(tmpdir(), 'reprise-upload-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
   web = await startWebHost({ api: host, rendererDir: dir });

@@ -8,16 +8,15 @@ import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
 import { checkRegularFileSync, readFailure } from '../../core/files.js';
 import { expandPaths } from '../../engine/paths.js';
-import { ACGP_LIMITS } from '../../kinds/acgp/limits.js';
-import { TG_LIMITS } from '../../kinds/tg/limits.js';
-import { LIMIT_NAMES, ZIP_WORKERS_LIMIT } from '../../zip/limits.js';
+import { KNOWN_LIMITS } from '../../engine/limits.js';
 import type { Mode } from '../../engine/run.js';
 import type { EngineOptions } from '../../kinds/types.js';
-import { WorkerPool } from '../../workers/pool.js';
-import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../workers/protocol.js';
+import { WorkerPool } from '../../jobs/pool.js';
+import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../jobs/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
-import { formatError, formatReport, formatSummary, safeText } from '../output.js';
+import { formatReport, formatSummary, safeText } from '../../engine/report-text.js';
+import { formatError } from '../output.js';
 import { INFO } from './info.js';
 
 export const CHECK_FLAGS: Flags = {
@@ -76,8 +75,6 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   return o;
 }
 
-/** `--limit` names: the archive reader's, ACGP's and TG's rule budget. */
-const KNOWN_LIMITS: readonly string[] = [...LIMIT_NAMES, ZIP_WORKERS_LIMIT, ...Object.keys(ACGP_LIMITS), ...Object.keys(TG_LIMITS)];
 /** Flags naming a file that some kind reads (`--journal` names a directory a writer may create). */
 const FILE_FLAGS = ['trust-store', 'policy', 'providers', 'profiles', 'key', 'kernel-adapter'] as const;
 
@@ -113,7 +110,7 @@ export type BatchPool = WorkerPool<BatchJob, BatchOutcome>;
  * load the engine while the main thread walks the directories; the caller closes the pool.
  */
 export function startBatchPool(workers: number): BatchPool {
-  return new WorkerPool<BatchJob, BatchOutcome>(workers, new URL('../../workers/batch-worker.js', import.meta.url), {
+  return new WorkerPool<BatchJob, BatchOutcome>(workers, new URL('../../jobs/batch-worker.js', import.meta.url), {
     pipeline: 2,
     failure: (message) => [{ ok: false, usage: false, message }],
   });
@@ -133,7 +130,7 @@ export async function runBatch(
   emit: (index: number, item: BatchItem) => void,
 ): Promise<void> {
   if (!pool) {
-    const { executeJob } = await import('../../workers/execute.js');
+    const { executeJob } = await import('../../jobs/execute.js');
     for (let i = 0; i < paths.length; i++) emit(i, renderInline(await executeJob({ op: 'runPath', path: paths[i]!, mode, options }), render));
     return;
   }

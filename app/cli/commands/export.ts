@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../../core/files.js';
 import { hashBytes, hashFile } from '../../core/hash.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { runPath } from '../../engine/run.js';
-import { bundleFromJournal } from '../../kinds/evidence-bundle/index.js';
+import { bundleFromJournal } from '../../engine/evidence.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
 import { CHECK_FLAGS, engineOptions } from './check.js';

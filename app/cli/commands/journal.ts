@@ -19,7 +19,7 @@ import { checkHeldCheckpoint, verifyJournal } from '../../journal/verify.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
-import { formatReport } from '../output.js';
+import { formatReport } from '../../engine/report-text.js';
 import { INFO } from './info.js';
 
 const USAGE = INFO.journal.usage;

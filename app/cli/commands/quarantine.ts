@@ -14,7 +14,7 @@ import { JournalError } from '../../journal/errors.js';
 import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
-import { formatFinding } from '../output.js';
+import { formatFinding } from '../../engine/report-text.js';
 import { INFO, quarantineUsage } from './info.js';
 import { journalOp } from './journal.js';
 

@@ -5,15 +5,14 @@
  */
 import type { KindHandler } from '../types.js';
 import type { Sniffed } from '../sniff.js';
+import { startsWithLocalHeader } from '../../zip/sniff.js';
 import { fileSource } from '../../zip/source.js';
 import { MEMBER } from './format.js';
 import { verifyBundle } from './verify.js';
 
-const LOCAL = [0x50, 0x4b, 0x03, 0x04] as const;
 const NAME = Buffer.from(MEMBER.manifest, 'utf8');
 
 export function looksLikeBundle(s: Sniffed): boolean {
-  if (!s.startsWith(LOCAL)) return false;
   const n = 30 + NAME.length;
   let head: Buffer;
   try {
@@ -22,7 +21,7 @@ export function looksLikeBundle(s: Sniffed): boolean {
   } catch {
     return false;
   }
-  if (head.length < n) return false;
+  if (head.length < n || !startsWithLocalHeader(head)) return false;
   return head.readUInt16LE(26) === NAME.length && head.subarray(30, 30 + NAME.length).equals(NAME);
 }
 

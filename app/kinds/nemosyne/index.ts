@@ -6,25 +6,13 @@
  */
 import type { KindHandler } from '../types.js';
 import type { Sniffed } from '../sniff.js';
+import { looksLikeZip } from '../../zip/sniff.js';
 import { fileSource } from '../../zip/source.js';
 import { verifyPackage } from './verify.js';
 
-const LOCAL = [0x50, 0x4b, 0x03, 0x04] as const;
-const EMPTY = [0x50, 0x4b, 0x05, 0x06] as const;
-const EOCD = Buffer.from(EMPTY);
-
-export function looksLikeZip(s: Sniffed): boolean {
-  if (s.startsWith(LOCAL) || s.startsWith(EMPTY)) return true;
-  // A large file on disk: only its tail is read (never the whole file).
-  const size = s.file ? s.file.size : s.bytes.length;
-  if (size < 22) return false;
-  let tail: Buffer;
-  try {
-    tail = s.file ? fileSource(s.file.fd, size).read(Math.max(0, size - 22 - 0xffff), size) : s.bytes.subarray(Math.max(0, size - 22 - 0xffff));
-  } catch {
-    return false; // the file shrank since it was opened: not recognisable as a ZIP
-  }
-  return tail.lastIndexOf(EOCD) >= 0 && s.firstChar() !== '{' && s.firstChar() !== '[';
+/** Any ZIP the evidence-bundle kind (asked first) did not claim, unless it reads as JSON. */
+function looksLikePackage(s: Sniffed): boolean {
+  return looksLikeZip(archiveOf(s)) && s.firstChar() !== '{' && s.firstChar() !== '[';
 }
 
 /** A package on disk is read by position through the engine's descriptor (flat memory). */
@@ -34,7 +22,7 @@ function archiveOf(s: Sniffed) {
 
 export const nemosynePackageKind: KindHandler = {
   kind: 'nemosyne-package',
-  detect: looksLikeZip,
+  detect: looksLikePackage,
   verify: (s, ctx) => verifyPackage(archiveOf(s), ctx),
   // The recomputation a package allows (dataset identity, digest root through the
   // kernel adapter) is all done by verify; replay is the same check.

@@ -7,7 +7,7 @@ import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
-import type { SignatureCheck } from '../../workers/canonical.js';
+import type { SignatureCheck } from '../../threads/canonical.js';
 import { checkOrder, DUMP_TYPE, isObject, namesToWrite, precisionFindings, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 
 export interface Decoded {

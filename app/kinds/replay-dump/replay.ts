@@ -11,40 +11,15 @@ import { fail, info, unavailable } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import { checkEnvironment, loadProviderRegistry, ProviderRegistryError, type LockedEnvironment, type ProviderRegistry } from '../../providers/registry.js';
-import { shapeKey, type ComputeShape, type FrozenArtifact } from '../../providers/types.js';
+import { shapeKey, type FrozenArtifact } from '../../providers/types.js';
+import { parseWhatIf } from '../../providers/what-if.js';
 import type { DumpVerification } from './verify.js';
 import { SUPPORTED_KERNEL_MAJORS } from './verify.js';
 
-/** A usage error (bad --what-if, bad --providers file): the CLI exits 3 with its message. */
-export class ReplayUsageError extends Error {}
-
-/** Rethrows as the engine's UsageError (exit 3, one line). */
+/** Rethrows a bad --providers file as the engine's UsageError (exit 3, one line). */
 async function asUsageError(e: unknown): Promise<never> {
-  if (e instanceof ReplayUsageError || e instanceof ProviderRegistryError) throw new UsageError(e.message);
+  if (e instanceof ProviderRegistryError) throw new UsageError(e.message);
   throw e;
-}
-
-export interface WhatIf {
-  model?: string;
-  shape?: ComputeShape;
-}
-
-/** Parses `--what-if model=ID` / `shape=ADVISOR/ARITY/TENSORTYPE` (last one of each wins). */
-export function parseWhatIf(items: readonly string[] | undefined): WhatIf | null {
-  if (!items || items.length === 0) return null;
-  const w: WhatIf = {};
-  for (const it of items) {
-    const eq = it.indexOf('=');
-    const k = it.slice(0, eq);
-    const v = it.slice(eq + 1);
-    if (k === 'model' && v) w.model = v;
-    else if (k === 'shape') {
-      const m = /^([^/]+)\/(\d{1,4})\/([^/]+)$/.exec(v);
-      if (!m) throw new ReplayUsageError(`--what-if shape takes ADVISOR/ARITY/TENSORTYPE (e.g. advisor.cpu_v1/4/fp32), not "${v}"`);
-      w.shape = { advisor: m[1]!, arity: Number(m[2]), tensorType: m[3]! };
-    } else throw new ReplayUsageError(`--what-if takes model=ID or shape=ADVISOR/ARITY/TENSORTYPE, not "${it}"`);
-  }
-  return w;
 }
 
 async function registryFor(path: string | undefined): Promise<ProviderRegistry> {
@@ -66,12 +41,7 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
   const chain = [...v.chain];
   const comparisons: Comparison[] = [];
   const details: { [k: string]: JsonValue } = {};
-  let whatIf: WhatIf | null = null;
-  try {
-    whatIf = parseWhatIf(whatIfItems);
-  } catch (e) {
-    await asUsageError(e);
-  }
+  const whatIf = parseWhatIf(whatIfItems);
   // Read (and refused whole, exit 3) before anything else: a defective registry is a usage
   // error whatever the dump holds.
   const reg = await registryFor(providersPath);

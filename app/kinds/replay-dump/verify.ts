@@ -13,7 +13,7 @@ import { canonicalizeParsed, canonicalizeValue, escapePointerToken } from '../..
 import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
-import type { SignatureCheck } from '../../workers/canonical.js';
+import type { SignatureCheck } from '../../threads/canonical.js';
 import { DUMP_TYPE, FORMAT_VERSION, isObject, LOCK_REQUIRED, SUB_MEMBERS, TOP_MEMBERS, TRUST_DECISIONS, type DumpModel, type TrustDecisionValue } from './model.js';
 
 /** Kernel major versions this replayer supports (RDS-F003 outside). */

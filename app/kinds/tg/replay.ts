@@ -10,7 +10,6 @@
  * Drift beyond ε emits REPLAY-DRIFT with decisionMaterial; routing follows.
  */
 import { writeFileAtomic } from '../../core/files.js';
-import { parseWhatIf as parseWhatIfItems, ReplayUsageError, type WhatIf } from '../replay-dump/replay.js';
 import type { Authenticity, ChainNode, Comparison, Finding, JsonValue, TgDriftRate } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
@@ -19,6 +18,7 @@ import type { KindResult } from '../../core/report.js';
 import { epochMs } from '../../core/time.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
+import { parseWhatIf, type WhatIf } from '../../providers/what-if.js';
 import type { Bundle } from './bundle.js';
 import { ptr } from './check.js';
 import { buildComparisonArtifact, modeComposition } from './comparison.js';
@@ -160,21 +160,9 @@ export interface ReplayControl {
   confidence?: ConfidencePort;
 }
 
-export type { WhatIf };
-
-/** `--what-if model=VERSION` / `shape=ADVISOR/ARITY/TENSORTYPE` (training): the dump kind's one parser, its usage errors made the engine's. */
-export async function parseWhatIf(items: readonly string[] | undefined): Promise<WhatIf | null> {
-  try {
-    return parseWhatIfItems(items);
-  } catch (e) {
-    if (e instanceof ReplayUsageError) throw await usageError(e.message);
-    throw e;
-  }
-}
-
 export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: ReplayControl = {}): Promise<ReplayOutcome> {
   const confidence = control.confidence ?? providerConfidencePort(ctx.options.providers);
-  const whatIf = await parseWhatIf(ctx.options.whatIf);
+  const whatIf = parseWhatIf(ctx.options.whatIf);
   const v = await verifyManifest(s, ctx);
   const { result, state } = v;
   if (whatIf) {

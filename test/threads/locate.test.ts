@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
-import { workerScript } from '../../app/workers/locate.js';
+import { workerScript } from '../../app/threads/locate.js';
 
 it('prefers the script beside the module, then one level up, else names the one beside it', async () => {
   const root = await mkdtemp(join(tmpdir(), 'reprise-locate-'));

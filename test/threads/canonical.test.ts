@@ -1,5 +1,5 @@
 /**
- * The canonical-stripping thread (app/workers/canonical.ts), run from dist/ (npm test
+ * The canonical-stripping thread (app/threads/canonical.ts), run from dist/ (npm test
  * builds it first): stripped bytes, the document's hash, hashes of long string values,
  * and a signature plan (the signature member cut out, the check made with the plan's key).
  * Everything it gives must equal what the caller would compute on its own thread.
@@ -11,9 +11,9 @@ import { canonicalizeText, canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import { signBytes } from '../../app/core/keys.js';
 import { sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import type { SignaturePlan, StripJob } from '../../app/workers/canonical.js';
+import type { SignaturePlan, StripJob } from '../../app/threads/canonical.js';
 
-const mod = (await import(new URL('../../dist/app/workers/canonical.js', import.meta.url).href)) as {
+const mod = (await import(new URL('../../dist/app/threads/canonical.js', import.meta.url).href)) as {
   stripInWorker: (b: Uint8Array, plan?: SignaturePlan) => StripJob;
 };
 const LONG = 64 * 1024;

@@ -4,7 +4,7 @@
  * main-thread work competes with the workers for a core).
  */
 import { parentPort } from 'node:worker_threads';
-import { formatReport } from '../cli/output.js';
+import { formatReport } from '../engine/report-text.js';
 import { executeJob } from './execute.js';
 import type { BatchItem, BatchJob, FromWorker, ToWorker } from './protocol.js';
 
