@@ -54,7 +54,7 @@ ${limits.join('\n')}`;
 
 /** Turns parsed flags into EngineOptions: each declared option by name, checked; `--limit` overrides. */
 export function engineOptions(v: Record<string, unknown>): EngineOptions {
-  const o: Record<string, unknown> = {};
+  const o = Object.create(null) as Record<string, unknown>;
   const declared = declaredOptions();
   for (const d of declared) {
     const value = v[d.flag];
@@ -82,7 +82,7 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
 /** `--limit NAME=N`, checked against the names the archive reader and the kinds declare. */
 function limitOverrides(given: readonly string[]): Record<string, number> {
   const known = declaredLimits().map((l) => l.name);
-  const limits: Record<string, number> = {};
+  const limits = Object.create(null) as Record<string, number>;
   for (const l of given) {
     const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
     if (!m) throw new CliUsageError(`--limit takes NAME=INTEGER, not "${l}"`);
