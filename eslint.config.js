@@ -54,15 +54,18 @@ export const ROOMS = [
   { room: 'app/attest/**', may: CORE },
   { room: 'app/lint/**', may: CORE },
   { room: 'app/kinds/sniff.ts', may: FLOOR_1 },
-  { room: 'app/kinds/types.ts', may: [...FLOOR_1, ...KIND_API] },
+  // Type-only: EngineOptions is derived from the options the registry's kinds declare.
+  { room: 'app/kinds/types.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts'] },
   { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/index.ts'] },
-  { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API] },
+  // A kind names its example writer (KindDeclarations.examples), loaded only when examples
+  // are written: the writers live in app/examples/ beside the fixed sample keys they share.
+  { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API, 'app/examples/**'] },
   { room: 'app/engine/**', may: [...FLOOR_1, 'app/kinds/**'] },
   // The built-in examples are written with each kind's own writers, as its tests are.
   { room: 'app/examples/**', may: [...FLOOR_1, 'app/kinds/**'] },
   { room: 'app/jobs/**', may: [...FLOOR_1, 'app/kinds/types.ts', 'app/engine/**'] },
   { room: 'app/cli/**', may: [...FLOOR_1, 'app/lint/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
-  { room: 'main/**', may: [...CORE, 'app/journal/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
+  { room: 'main/**', may: [...CORE, 'app/journal/**', 'app/providers/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
   { room: 'renderer/**', may: ['shared/**'] },
 ];
 

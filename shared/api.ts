@@ -12,13 +12,21 @@ export type CheckMode = 'verify' | 'replay';
 
 export interface EngineInfo {
   version: string;
+  /** Every artifact kind the engine knows, in detection order. */
   kinds: string[];
+  /** The options a job may name (StartJobRequest.options): paths the kinds read. */
+  options: { name: string; help: string }[];
   transport: 'electron' | 'web';
   /** True where the host can show native open dialogs (Electron). */
   nativeDialogs: boolean;
 }
 
-export type ExampleOptionName = 'trustStore' | 'providers' | 'policy' | 'profiles' | 'journal' | 'kernelAdapter';
+/**
+ * An engine option the workbench may send as a path (a trust store, providers...): the
+ * kinds declare them (app/kinds/types.ts, KindOption.workbench) and EngineInfo.options
+ * lists them, so shared/ names none; the host refuses any other.
+ */
+export type ExampleOptionName = string;
 
 export interface ExampleSummary {
   path: string;

@@ -9,6 +9,10 @@ export const REPORT_SCHEMA = 'reprise.report/v1' as const;
 export type Severity = 'fail' | 'unavailable' | 'warning' | 'info';
 export type Verdict = 'pass' | 'fail' | 'unavailable';
 
+/**
+ * The kinds' names: the one place outside app/kinds/ a kind is named (shared/ imports
+ * nothing); test/core/report-schema.test.ts checks it equals the registry and the schema.
+ */
 export const ARTIFACT_KINDS = [
   'replay-dump',
   'tg-replay-manifest',

@@ -9,7 +9,7 @@ import { FileReadError, MAX_WHOLE_FILE_BYTES, openRegular, READ_FLAGS, readOpene
 import { fail } from '../core/findings.js';
 import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore, type TrustStore } from '../core/keys.js';
-import { withSigner } from '../core/authenticity.js';
+import { authenticityOf, withSigner } from '../core/authenticity.js';
 import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
@@ -92,8 +92,8 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
   // A large document is parsed while another thread strips it: a kind may hand that
-  // thread work it would otherwise do after the parse (KindHandler.prepare).
-  if (sniffed.stripsInWorker) for (const k of KINDS) if (k.prepare) await k.prepare(sniffed, ctx).catch(() => undefined);
+  // thread work it would otherwise do after the parse (KindHandler.beforeParse).
+  if (sniffed.stripsInWorker) for (const k of KINDS) if (k.beforeParse) await k.beforeParse(sniffed, ctx).catch(() => undefined);
   const handler = KINDS.find((k) => k.detect(sniffed));
   if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay' }, started);
   let result: KindResult;
@@ -107,7 +107,7 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
       result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
     } else result = await handler.replay(sniffed, ctx);
   } else result = await handler.verify(sniffed, ctx);
-  return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, replay: mode === 'replay' }, started), ctx);
+  return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, authenticity: authenticityOf(handler.kind, result, handler.consistencyOnly), replay: mode === 'replay' }, started), ctx);
 }
 
 /** The signer's role and label from the trust store given (a store that cannot be read names no one: its kind says why). */
@@ -217,7 +217,7 @@ async function runDirectory(path: string, options: EngineOptions, onProgress?: (
     if (await d.detectDir(path)) {
       const ctx = makeContext(path, options, onProgress);
       const result = await d.verifyDir(path, ctx);
-      return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result }, started), ctx);
+      return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result, authenticity: authenticityOf(d.kind, result, d.consistencyOnly) }, started), ctx);
     }
   }
   throw new UsageError(`${path} is a directory that holds no artifact of a known kind`);

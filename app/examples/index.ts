@@ -1,33 +1,14 @@
 /**
- * The built-in sample and training artifacts (`reprise examples DIR`). Each kind adds
- * its writer here. Writers MUST be deterministic: running them twice writes identical
+ * The built-in sample and training artifacts (`reprise examples DIR`). Each kind declares
+ * its writer (KindDeclarations.examples). Writers MUST be deterministic: running them twice writes identical
  * bytes (fixed keys, fixed timestamps, no randomness).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { dumpsWriter } from './dumps.js';
-import { tgWriter } from './tg.js';
-import { acgpWriter } from './acgp.js';
-import { packagesWriter } from './packages.js';
-import { journalWriter } from './journal.js';
+import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
+import type { ExampleFile, ExampleWriter } from '../kinds/types.js';
 
-export interface ExampleFile {
-  /** Path relative to the examples directory, with `/` separators. */
-  path: string;
-  bytes: Uint8Array | string;
-  /** What the file demonstrates, and the verdict and rule it is made for. */
-  note: string;
-  /** `whatIf`: the substitutions (`model=ref-2`) a trainer example is made to be replayed with. */
-  expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: 'verify' | 'replay'; whatIf?: string[] };
-  /** Engine options the example needs, as paths relative to the examples directory
-   * (e.g. {trustStore: 'dumps/trust-store.json'}); the workbench applies them. */
-  options?: Partial<Record<'trustStore' | 'providers' | 'policy' | 'profiles' | 'journal', string>>;
-}
-
-export interface ExampleWriter {
-  readonly name: string;
-  build(): Promise<ExampleFile[]> | ExampleFile[];
-}
+export type { ExampleFile, ExampleWriter } from '../kinds/types.js';
 
 /** A file of content Reprise does not know: it must be RPR-KIND-001. */
 const foundationWriter: ExampleWriter = {
@@ -42,11 +23,15 @@ const foundationWriter: ExampleWriter = {
   ],
 };
 
-export const EXAMPLE_WRITERS: readonly ExampleWriter[] = [foundationWriter, dumpsWriter, tgWriter, acgpWriter, packagesWriter, journalWriter];
+/** The foundation's writer and every kind's, in registry order. */
+export async function exampleWriters(): Promise<ExampleWriter[]> {
+  const declared = [...KINDS, ...DIRECTORY_KINDS].flatMap((k) => (k.examples ? [k.examples] : []));
+  return [foundationWriter, ...(await Promise.all(declared.map((load) => load())))];
+}
 
 export async function buildExamples(): Promise<ExampleFile[]> {
   const all: ExampleFile[] = [];
-  for (const w of EXAMPLE_WRITERS) all.push(...(await w.build()));
+  for (const w of await exampleWriters()) all.push(...(await w.build()));
   all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return all;
 }

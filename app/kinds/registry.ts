@@ -1,9 +1,13 @@
 /**
  * The registry of artifact kinds, asked in this order (most specific first). Adding a
- * kind is its own folder under app/kinds/ plus one import and one line here.
+ * kind is its own folder under app/kinds/ plus one import and one line here; everything
+ * the rooms above know about kinds (flags, limits, option names, examples, the kind list)
+ * is read from these handlers' declarations (types.ts, KindDeclarations).
  * Detection is by content only, never by file name.
  */
-import type { DirectoryKindHandler, KindHandler } from './types.js';
+import { availableParallelism } from 'node:os';
+import type { DirectoryKindHandler, KindHandler, KindLimit, KindOption } from './types.js';
+import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
 import { acgpEvalKind, acgpTraceKind } from './acgp/index.js';
 import { replayDumpKind } from './replay-dump/index.js';
 import { tgBundleKind, tgManifestKind } from './tg/index.js';
@@ -11,6 +15,64 @@ import { journalKind } from './journal/index.js';
 import { nemosynePackageKind } from './nemosyne/index.js';
 import { evidenceBundleKind } from './evidence-bundle/index.js';
 
-export const KINDS: readonly KindHandler[] = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, evidenceBundleKind, nemosynePackageKind];
+export const FILE_KIND_LIST = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, evidenceBundleKind, nemosynePackageKind] as const;
+export const DIRECTORY_KIND_LIST = [journalKind] as const;
 
-export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [journalKind];
+export const KINDS: readonly KindHandler[] = [...FILE_KIND_LIST];
+export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [...DIRECTORY_KIND_LIST];
+
+/** Options the engine itself reads for every kind (engine/run.ts). */
+export const ENGINE_OPTIONS = [
+  { name: 'trustStore', flag: 'trust-store', arg: 'FILE', path: 'file', workbench: true, help: 'the trust store (reprise.trust-store/v1) deciding who signed what' },
+] as const satisfies readonly KindOption[];
+
+/** The archive reader's budgets (app/zip/limits.ts), shared by every ZIP kind. */
+const ARCHIVE_LIMITS: readonly KindLimit[] = [
+  ...Object.entries(DEFAULT_LIMITS).map(([name, d]) => ({ name, default: d, help: 'archive reader (app/zip/limits.ts)' })),
+  // Its default depends on the machine (at most 2 threads); 0 inflates on the calling thread.
+  { name: ZIP_WORKERS_LIMIT, default: Math.min(2, availableParallelism()), help: 'threads inflating a package\'s entries (0: none)' },
+];
+
+/**
+ * Adds a kind after the built-in ones, for tests only (test/kinds/plugin-kind.test.ts):
+ * it proves a kind's declarations reach every room without touching another file.
+ * Call it before the rooms that read the registry build their tables.
+ */
+export function registerKind(h: KindHandler | DirectoryKindHandler): void {
+  if ('detectDir' in h) (DIRECTORY_KINDS as DirectoryKindHandler[]).push(h);
+  else (KINDS as KindHandler[]).push(h);
+}
+
+const allKinds = (): readonly (KindHandler | DirectoryKindHandler)[] => [...KINDS, ...DIRECTORY_KINDS];
+
+/** Every kind's name, in registry order (what EngineInfo.kinds lists). */
+export function kindNames(): string[] {
+  return allKinds().map((k) => k.kind);
+}
+
+const same = (a: KindOption, b: KindOption): boolean => JSON.stringify({ ...a, values: a.values?.pattern.source }) === JSON.stringify({ ...b, values: b.values?.pattern.source });
+
+/** Every option, the engine's first, each once; two different declarations of one name are a bug. */
+export function declaredOptions(): KindOption[] {
+  const out = new Map<string, KindOption>();
+  for (const o of [...ENGINE_OPTIONS, ...allKinds().flatMap((k) => k.options ?? [])]) {
+    const seen = out.get(o.name);
+    if (seen && !same(seen, o)) throw new Error(`option ${o.name} is declared twice, differently`);
+    out.set(o.name, o);
+  }
+  return [...out.values()];
+}
+
+/** Every `--limit` name with its default: the archive reader's first, then each kind's. */
+export function declaredLimits(): KindLimit[] {
+  const out = new Map<string, KindLimit>();
+  for (const l of [...ARCHIVE_LIMITS, ...allKinds().flatMap((k) => k.limits ?? [])]) if (!out.has(l.name)) out.set(l.name, l);
+  return [...out.values()];
+}
+
+/** Options the workbench may send (StartJobRequest.options, an example's options). */
+export function workbenchOptionNames(): string[] {
+  return declaredOptions()
+    .filter((o) => o.workbench)
+    .map((o) => o.name);
+}

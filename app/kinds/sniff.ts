@@ -92,11 +92,12 @@ export class Sniffed {
   }
 
   /**
-   * Asks the stripping thread to check a signature inside the document as well (only
-   * before the parse: see stripsInWorker). A kind that may own the document calls this
-   * from `prepare`; the result is used only if the kind finds the same key and signature.
+   * Hands the stripping thread more work on the same bytes (only before the parse: see
+   * stripsInWorker): cut a top-level member out and check a detached signature over the
+   * rest. A kind that may own the document calls this from `beforeParse`; it uses the
+   * result (takeStrippedCanonical) only after checking it against the parsed document.
    */
-  planSignature(plan: SignaturePlan): void {
+  planDuringParse(plan: SignaturePlan): void {
     if (this.jsonCache === undefined) this.plan = plan;
   }
 

@@ -1,36 +1,105 @@
 /**
- * The one interface every artifact kind implements (detect, verify, replay), after
- * diffoscope's comparators: adding a kind touches its own folder and one line in
- * registry.ts.
+ * The one interface every artifact kind implements, after diffoscope's comparators: a
+ * handler detects, verifies and replays its kind, and declares everything the rooms above
+ * need to know about it (its flags and limits, its examples, the wording of its origin
+ * statement). The CLI's flags and help, EngineOptions, the host's option names and the
+ * schema's kind enum are built from these declarations (registry.ts), so adding a kind
+ * touches its own folder, one line in registry.ts, its name in shared/report.ts and its
+ * details type in shared/details/.
  */
 import type { ArtifactKind } from '../../shared/report.js';
 import type { KindResult } from '../core/report.js';
 import type { TrustStore } from '../core/keys.js';
+import type { DIRECTORY_KIND_LIST, ENGINE_OPTIONS, FILE_KIND_LIST } from './registry.js';
 import type { Sniffed } from './sniff.js';
 
-/** Options that reach every kind (from CLI flags or the workbench). */
-export interface EngineOptions {
-  trustStore?: string;
-  providers?: string;
-  policy?: string;
-  profiles?: string;
-  journal?: string;
-  /** `--what-if model=…` / `shape=…` substitutions (training only). */
-  whatIf?: string[];
-  /** Archive limits and other numeric overrides by name. */
+/**
+ * An option a kind reads: one member of EngineOptions, one CLI flag, and (with
+ * `workbench`) an option the workbench may send. Kinds that share an option declare it
+ * identically (the registry refuses two different declarations of one name).
+ */
+export interface KindOption {
+  /** The EngineOptions member (what the workbench sends, what the kind reads). */
+  readonly name: string;
+  /** The CLI flag, without its dashes. */
+  readonly flag: string;
+  /** The flag's value in usage lines (FILE, DIR, model=V|shape=S). */
+  readonly arg: string;
+  readonly help: string;
+  /** A path the CLI checks at once (core/files.ts): a regular file, or also a directory. */
+  readonly path?: 'file' | 'file-or-directory';
+  /** Given several times: a list. */
+  readonly multiple?: true;
+  /** Belongs to `replay` (`verify` refuses it). */
+  readonly replayOnly?: true;
+  /** The workbench may send it as a path (StartJobRequest.options, an example's options). */
+  readonly workbench?: true;
+  /** Each value must match `pattern`; the usage error says "takes <describe>". */
+  readonly values?: { readonly pattern: RegExp; readonly describe: string };
+}
+
+/** A numeric budget a kind enforces, overridable with `--limit NAME=N`. */
+export interface KindLimit {
+  readonly name: string;
+  readonly default: number;
+  readonly help: string;
+}
+
+export interface ExampleFile {
+  /** Path relative to the examples directory, with `/` separators. */
+  path: string;
+  bytes: Uint8Array | string;
+  /** What the file demonstrates, and the verdict and rule it is made for. */
+  note: string;
+  /** `whatIf`: the substitutions (`model=ref-2`) a trainer example is made to be replayed with. */
+  expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: 'verify' | 'replay'; whatIf?: string[] };
+  /** Engine options the example needs (workbench options), as paths relative to the
+   * examples directory (e.g. {trustStore: 'dumps/trust-store.json'}); the workbench applies them. */
+  options?: Record<string, string>;
+}
+
+/** A kind's sample and training artifacts (`reprise examples`): deterministic bytes. */
+export interface ExampleWriter {
+  readonly name: string;
+  build(): Promise<ExampleFile[]> | ExampleFile[];
+}
+
+/** What every kind declares besides its code. */
+export interface KindDeclarations<O extends readonly KindOption[] = readonly KindOption[]> {
+  readonly kind: ArtifactKind;
+  /** The options it reads (the engine's own, ENGINE_OPTIONS, need not be declared). */
+  readonly options?: O;
+  /** Its budgets (`--limit`), with their defaults. */
+  readonly limits?: readonly KindLimit[];
+  /** Its examples, loaded only when examples are written (they import writers and keys). */
+  readonly examples?: () => Promise<ExampleWriter>;
+  /**
+   * For a kind whose result sets no `authenticity` (it carries no signature): why its
+   * report establishes consistency only. Kinds with signatures set KindResult.authenticity.
+   */
+  readonly consistencyOnly?: string;
+}
+
+type AnyDeclared =
+  | (typeof ENGINE_OPTIONS)[number]
+  | NonNullable<(typeof FILE_KIND_LIST)[number]['options']>[number]
+  | NonNullable<(typeof DIRECTORY_KIND_LIST)[number]['options']>[number];
+/** The options with a literal name (a kind that declares none has the default, `string`). */
+type DeclaredOption = AnyDeclared extends infer O ? (O extends KindOption ? (string extends O['name'] ? never : O) : never) : never;
+
+/**
+ * Options that reach every kind (from CLI flags or the workbench): one member per option
+ * the registry's kinds declare, a list for `multiple` ones, and the `--limit` overrides.
+ */
+export type EngineOptions = { [O in DeclaredOption as O['name']]?: O extends { readonly multiple: true } ? string[] : string } & {
+  /** `--limit NAME=N` overrides by limit name (the archive reader's and each kind's). */
   limits?: Record<string, number>;
-  /** Signing key for artifacts the run writes (anchors, attestations). */
-  key?: string;
-  /** Kernel adapter (command or module) for Nemosyne packages. */
-  kernelAdapter?: string;
-  /** `replay --out FILE`: where a kind writes its replay artifact (the TG comparison artifact). */
-  out?: string;
   /**
    * How a message names an option to the person reading it: a flag on the command line
    * (the default), the control that sets it in the workbench (set by its engine host).
    */
   optionWords?: Partial<Record<'profiles' | 'kernelAdapter', string>>;
-}
+};
 
 export interface KindContext {
   readonly options: EngineOptions;
@@ -42,17 +111,16 @@ export interface KindContext {
   progress(fraction: number, label?: string): void;
 }
 
-export interface KindHandler {
-  readonly kind: ArtifactKind;
+export interface KindHandler<O extends readonly KindOption[] = readonly KindOption[]> extends KindDeclarations<O> {
   /** Content test, never the file name. Handlers are asked in registry order. */
   detect(s: Sniffed): boolean;
   /**
-   * Before detection, for a large document that will be parsed while another thread strips
-   * it (Sniffed.stripsInWorker): a kind may ask that thread for speculative work it would
-   * otherwise do after the parse (Sniffed.planSignature). Must not fail the run: the kind
-   * checks any such result against the parsed document before using it.
+   * Called before detection, for a document large enough that its parse overlaps other
+   * work (Sniffed.stripsInWorker): a kind may ask for speculative work it would otherwise
+   * do after the parse (Sniffed.planDuringParse). Must not fail the run: the kind checks
+   * any such result against the parsed document before using it.
    */
-  prepare?(s: Sniffed, ctx: KindContext): Promise<void>;
+  beforeParse?(s: Sniffed, ctx: KindContext): Promise<void>;
   verify(s: Sniffed, ctx: KindContext): Promise<KindResult>;
   /** Verify, then re-execute; absent for kinds with nothing to re-execute. */
   replay?(s: Sniffed, ctx: KindContext): Promise<KindResult>;
@@ -61,8 +129,7 @@ export interface KindHandler {
 }
 
 /** Kinds that are directories (an evidence journal). */
-export interface DirectoryKindHandler {
-  readonly kind: ArtifactKind;
+export interface DirectoryKindHandler<O extends readonly KindOption[] = readonly KindOption[]> extends KindDeclarations<O> {
   detectDir(dir: string): Promise<boolean>;
   verifyDir(dir: string, ctx: KindContext): Promise<KindResult>;
 }

@@ -33,7 +33,6 @@ import type {
   DecideCaseRequest,
   DemoJournal,
   EngineInfo,
-  ExampleOptionName,
   ExampleSummary,
   JobStarted,
   JournalRequest,
@@ -48,7 +47,7 @@ import type {
 import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
-import { KINDS, DIRECTORY_KINDS } from '../../app/kinds/registry.js';
+import { declaredOptions, kindNames, workbenchOptionNames } from '../../app/kinds/registry.js';
 import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
 import { shapeKey } from '../../app/providers/types.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
@@ -68,7 +67,8 @@ export { ApiError };
 
 /** Largest artifact accepted over the API (the base64 text is ~4/3 of this). */
 export const MAX_API_BYTES = 512 * 1024 * 1024;
-const OPTION_NAMES: readonly ExampleOptionName[] = ['trustStore', 'providers', 'policy', 'profiles', 'journal', 'kernelAdapter'];
+/** The options the workbench may send: the paths the kinds declare as workbench options. */
+const optionNames = (): readonly string[] => workbenchOptionNames();
 const MAX_RECENT = 10;
 const MAX_WHAT_IF = 8;
 /** Uploads kept at once (the newest; a window opens one file at a time). */
@@ -251,7 +251,10 @@ export class EngineHost implements RepriseApi {
   }
 
   async engineInfo(): Promise<EngineInfo> {
-    return { version: VERSION, kinds: [...KINDS.map((k) => k.kind), ...DIRECTORY_KINDS.map((k) => k.kind)], transport: this.opts.transport, nativeDialogs: !!this.opts.pickPath };
+    const options = declaredOptions()
+      .filter((o) => o.workbench)
+      .map((o) => ({ name: o.name, help: o.help }));
+    return { version: VERSION, kinds: kindNames(), options, transport: this.opts.transport, nativeDialogs: !!this.opts.pickPath };
   }
 
   private decode(name: unknown, dataBase64: unknown): Uint8Array {
@@ -273,7 +276,7 @@ export class EngineHost implements RepriseApi {
     const options: EngineOptions = { optionWords: { profiles: 'the Profile registry field (Open view, Engine options)', kernelAdapter: 'the Kernel adapter field (Open view, Engine options)' } };
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
-      if (!OPTION_NAMES.includes(k as ExampleOptionName) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
+      if (!optionNames().includes(k) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
       opt[k] = await this.confine(v, `option ${k}`);
     }
     // A signing key only as the user picked it (a replay with a journal anchors with it).

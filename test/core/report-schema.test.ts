@@ -4,6 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { runBytes } from '../../app/engine/run.js';
 import { buildExamples } from '../../app/examples/index.js';
+import { kindNames } from '../../app/kinds/registry.js';
+import { ARTIFACT_KINDS } from '../../shared/report.js';
 import { ROOT } from '../helpers/cli.js';
 
 const schema = JSON.parse(await readFile(`${ROOT}docs/report.schema.json`, 'utf8'));
@@ -12,6 +14,12 @@ const validate = ajv.compile(schema);
 const files = await buildExamples();
 
 describe('reprise.report/v1 schema', () => {
+  it('names exactly the kinds of the registry (plus unknown), as shared/report.ts does', () => {
+    // shared/ imports nothing, so ARTIFACT_KINDS is the one other place a kind's name is listed.
+    const registry = [...kindNames(), 'unknown'].sort();
+    expect([...schema.properties.artifact.properties.kind.enum].sort()).toEqual(registry);
+    expect([...ARTIFACT_KINDS].sort()).toEqual(registry);
+  });
   it('accepts the report of unknown content', async () => {
     const r = await runBytes('x.json', Buffer.from('{"a":1}'), 'verify', {});
     expect(validate(r), JSON.stringify(validate.errors)).toBe(true);

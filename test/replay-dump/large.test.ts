@@ -70,7 +70,7 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
   it('the dump kind takes the stripped bytes instead of serializing the document', async () => {
     const s = new Sniffed('x.dump.json', Buffer.from(text, 'utf8'));
     const ctx = makeContext('x.dump.json', { trustStore: store });
-    await replayDumpKind.prepare!(s, ctx);
+    await replayDumpKind.beforeParse!(s, ctx);
     expect(replayDumpKind.detect(s)).toBe(true);
     expect(s.stripping).toBe(true);
     const r = await replayDumpKind.verify(s, ctx);

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { runBytes, runPath } from '../../app/engine/run.js';
 import { writeExamples } from '../../app/examples/index.js';
-import { dumpAuthenticity } from '../../app/core/authenticity.js';
+import { dumpAuthenticity } from '../../app/kinds/replay-dump/authenticity.js';
 
 let dir = '';
 const at = (p: string) => join(dir, p);

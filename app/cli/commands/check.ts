@@ -8,9 +8,9 @@ import { resolve } from 'node:path';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
 import { checkRegularFileSync, readFailure } from '../../core/files.js';
 import { expandPaths } from '../../engine/paths.js';
-import { KNOWN_LIMITS } from '../../engine/limits.js';
+import { declaredLimits, declaredOptions } from '../../kinds/registry.js';
 import type { Mode } from '../../engine/run.js';
-import type { EngineOptions } from '../../kinds/types.js';
+import type { EngineOptions, KindOption } from '../../kinds/types.js';
 import { WorkerPool } from '../../jobs/pool.js';
 import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../jobs/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
@@ -19,64 +19,79 @@ import { formatReport, formatSummary, safeText } from '../../engine/report-text.
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
 
-export const CHECK_FLAGS: Flags = {
-  json: { type: 'boolean' },
-  jsonl: { type: 'boolean' },
-  quiet: { type: 'boolean', short: 'q' },
-  workers: { type: 'string' },
-  'trust-store': { type: 'string' },
-  policy: { type: 'string' },
-  providers: { type: 'string' },
-  profiles: { type: 'string' },
-  journal: { type: 'string' },
-  key: { type: 'string' },
-  'kernel-adapter': { type: 'string' },
-  'what-if': { type: 'string', multiple: true },
-  out: { type: 'string' },
-  limit: { type: 'string', multiple: true },
-};
+/**
+ * The flags of `verify` and `replay`: the command's own, then one per option the
+ * registry's kinds declare (kinds/registry.ts), then `--limit`.
+ */
+export function checkFlags(): Flags {
+  const flags: Flags = { json: { type: 'boolean' }, jsonl: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, workers: { type: 'string' } };
+  for (const o of declaredOptions()) flags[o.flag] = o.multiple ? { type: 'string', multiple: true } : { type: 'string' };
+  flags['limit'] = { type: 'string', multiple: true };
+  return flags;
+}
 
+/** The usage line of `verify` / `replay`, built from the declared options. */
+export function checkUsage(mode: Mode): string {
+  const opts = declaredOptions().filter((o) => mode === 'replay' || !o.replayOnly);
+  const flag = (o: KindOption) => `[--${o.flag} ${o.arg}]`;
+  const [common, replayOnly] = [opts.filter((o) => !o.replayOnly), opts.filter((o) => o.replayOnly)];
+  return [`reprise ${mode} PATH... [--json|--jsonl]`, ...common.map(flag), '[--limit NAME=N] [--workers N] [--quiet]', ...replayOnly.map(flag)].join(' ');
+}
+
+/** What `reprise verify --help` shows: the usage line, then each option and limit with its help. */
+export function checkHelp(mode: Mode): string {
+  const opts = declaredOptions().filter((o) => mode === 'replay' || !o.replayOnly);
+  const width = Math.max(...opts.map((o) => o.flag.length + o.arg.length + 3));
+  const lines = opts.map((o) => `  ${`--${o.flag} ${o.arg}`.padEnd(width)}  ${o.help}`);
+  const limits = declaredLimits().map((l) => `  ${l.name}=${l.default}  ${l.help}`);
+  return `${checkUsage(mode)}
+
+options:
+${lines.join('\n')}
+
+limits (--limit NAME=N; defaults shown):
+${limits.join('\n')}`;
+}
+
+/** Turns parsed flags into EngineOptions: each declared option by name, checked; `--limit` overrides. */
 export function engineOptions(v: Record<string, unknown>): EngineOptions {
-  const o: EngineOptions = {};
-  if (typeof v['trust-store'] === 'string') o.trustStore = v['trust-store'];
-  if (typeof v['policy'] === 'string') o.policy = v['policy'];
-  if (typeof v['providers'] === 'string') o.providers = v['providers'];
-  if (typeof v['profiles'] === 'string') o.profiles = v['profiles'];
-  if (typeof v['journal'] === 'string') o.journal = v['journal'];
-  if (typeof v['key'] === 'string') o.key = v['key'];
-  if (typeof v['kernel-adapter'] === 'string') o.kernelAdapter = v['kernel-adapter'];
-  if (typeof v['out'] === 'string') o.out = v['out'];
-  if (Array.isArray(v['what-if'])) {
-    for (const w of v['what-if'] as string[]) if (!/^(model|shape)=.+$/.test(w)) throw new CliUsageError(`--what-if takes model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE, not "${w}"`);
-    o.whatIf = v['what-if'] as string[];
+  const o = Object.create(null) as Record<string, unknown>;
+  const declared = declaredOptions();
+  for (const d of declared) {
+    const value = v[d.flag];
+    if (d.multiple ? !Array.isArray(value) : typeof value !== 'string') continue;
+    for (const w of d.multiple ? (value as string[]) : [value as string]) if (d.values && !d.values.pattern.test(w)) throw new CliUsageError(`--${d.flag} takes ${d.values.describe}, not "${w}"`);
+    o[d.name] = value;
   }
-  if (Array.isArray(v['limit'])) {
-    o.limits = {};
-    for (const l of v['limit'] as string[]) {
-      const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
-      if (!m) throw new CliUsageError(`--limit takes NAME=INTEGER, not "${l}"`);
-      if (!KNOWN_LIMITS.includes(m[1]!)) throw new CliUsageError(`--limit ${m[1]} is no limit Reprise knows (${KNOWN_LIMITS.join(', ')})`);
-      o.limits[m[1]!] = Number(m[2]);
-    }
-  }
+  if (Array.isArray(v['limit'])) o['limits'] = limitOverrides(v['limit'] as string[]);
   // A file flag that cannot be read is bad usage at once, not a flag silently ignored by the
   // kinds that never read it (cli.md: an unreadable path is exit 3).
   // The check is the one every read makes (core/files.ts): a FIFO or /dev/zero is refused
   // here, before any kind would block on it or read it without end.
-  for (const flag of FILE_FLAGS) {
-    const path = v[flag];
-    if (typeof path !== 'string') continue;
+  for (const d of declared) {
+    const path = v[d.flag];
+    if (!d.path || typeof path !== 'string') continue;
     try {
-      checkRegularFileSync(path, { allowDirectory: flag === 'kernel-adapter' });
+      checkRegularFileSync(path, { allowDirectory: d.path === 'file-or-directory' });
     } catch (e) {
-      throw new CliUsageError(`cannot read --${flag} ${path}: ${readFailure(e)}`);
+      throw new CliUsageError(`cannot read --${d.flag} ${path}: ${readFailure(e)}`);
     }
   }
-  return o;
+  return o as EngineOptions;
 }
 
-/** Flags naming a file that some kind reads (`--journal` names a directory a writer may create). */
-const FILE_FLAGS = ['trust-store', 'policy', 'providers', 'profiles', 'key', 'kernel-adapter'] as const;
+/** `--limit NAME=N`, checked against the names the archive reader and the kinds declare. */
+function limitOverrides(given: readonly string[]): Record<string, number> {
+  const known = declaredLimits().map((l) => l.name);
+  const limits = Object.create(null) as Record<string, number>;
+  for (const l of given) {
+    const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
+    if (!m) throw new CliUsageError(`--limit takes NAME=INTEGER, not "${l}"`);
+    if (!known.includes(m[1]!)) throw new CliUsageError(`--limit ${m[1]} is no limit Reprise knows (${known.join(', ')})`);
+    limits[m[1]!] = Number(m[2]);
+  }
+  return limits;
+}
 
 /**
  * `--out` holds one comparison: with several artifacts, parallel workers would race for the
@@ -156,16 +171,18 @@ export async function runBatch(
 }
 
 function makeCheck(mode: Mode): Command {
-  const usage = INFO[mode].usage;
   return {
     ...INFO[mode],
+    usage: checkUsage(mode),
     async run(args: string[], io: CliIO): Promise<ExitCode> {
-      const { values, positionals } = parse(args, CHECK_FLAGS, usage);
+      const usage = checkUsage(mode);
+      const { values, positionals } = parse(args, checkFlags(), usage);
       if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);
       if (values['json'] && values['jsonl']) throw new CliUsageError('--json and --jsonl exclude each other');
       const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
       const options = engineOptions(values);
-      if (mode === 'verify' && (options.whatIf || values['out'])) throw new CliUsageError('--what-if and --out belong to replay');
+      const replayOnly = declaredOptions().filter((o) => o.replayOnly);
+      if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined)) throw new CliUsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
       // The threads start loading the engine now, while this thread walks the directories;
       // whatever happens next (a usage error from the walk too), the pool is closed.
       const pool = workers > 0 ? startBatchPool(workers) : null;

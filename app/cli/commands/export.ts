@@ -16,13 +16,13 @@ import { runPath } from '../../engine/run.js';
 import { bundleFromJournal } from '../../engine/evidence.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
-import { CHECK_FLAGS, engineOptions } from './check.js';
+import { checkFlags, engineOptions } from './check.js';
 import { INFO } from './info.js';
 import { journalOp, readJsonFile } from './journal.js';
 
 const USAGE = INFO.export.usage;
 
-const { json: _j, jsonl: _l, workers: _w, 'what-if': _wi, out: _o, key: _k, quiet: _q, ...ENGINE_FLAGS } = CHECK_FLAGS;
+const { json: _j, jsonl: _l, workers: _w, 'what-if': _wi, out: _o, key: _k, quiet: _q, ...ENGINE_FLAGS } = checkFlags();
 const FLAGS = { ...ENGINE_FLAGS, out: { type: 'string' }, replay: { type: 'boolean' }, report: { type: 'string' }, attestation: { type: 'string' }, json: { type: 'boolean' } } as const;
 
 const real = (p: string): string => {

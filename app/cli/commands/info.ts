@@ -2,11 +2,9 @@
  * What help shows of each command (name, summary, usage), apart from the commands' code:
  * the command table (index.ts) lists it without importing any implementation, and each
  * command module builds its Command from it. Imports nothing, so importing one command
- * (main/host imports attest.ts) brings in no other.
+ * (main/host imports attest.ts) brings in no other. The usage of `verify` and `replay` is
+ * built from the kinds' declared options (check.ts, checkUsage), so it is not here.
  */
-
-const checkUsage = (mode: 'verify' | 'replay'): string =>
-  `reprise ${mode} PATH... [--json|--jsonl] [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--journal DIR] [--workers N] [--quiet]${mode === 'replay' ? ' [--what-if model=V|shape=S] [--out FILE]' : ''}`;
 
 /** `reprise quarantine` usage; it names the journal's rationale minimum (journal/cases.ts). */
 export function quarantineUsage(minRationaleChars: number): string {
@@ -20,8 +18,8 @@ export function quarantineUsage(minRationaleChars: number): string {
 
 /** Name, summary and usage of each command; its module builds its Command from these. */
 export const INFO = {
-  verify: { name: 'verify', summary: 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)', usage: checkUsage('verify') },
-  replay: { name: 'replay', summary: 'verify, then re-execute and compare every output', usage: checkUsage('replay') },
+  verify: { name: 'verify', summary: 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)', },
+  replay: { name: 'replay', summary: 'verify, then re-execute and compare every output', },
   canonicalize: {
     name: 'canonicalize',
     summary: 'print the RFC 8785 canonical bytes of a JSON file (--hash: its sha256: hash), or refuse it with the reason',

@@ -14,6 +14,7 @@ import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/form
 import { judgementBodyProblem } from '../../journal/judgement.js';
 import { breakStaleLock } from '../../journal/lock.js';
 import { checkInclusionProof, inclusionProof } from '../../journal/proofs.js';
+import { journalResultAuthenticity } from '../../journal/authenticity.js';
 import { journalKindResult } from '../../journal/result.js';
 import { checkHeldCheckpoint, verifyJournal } from '../../journal/verify.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
@@ -78,7 +79,7 @@ async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
     const doc = typeof held === 'object' && held !== null && !Array.isArray(held) && 'details' in held ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint : held;
     result.findings = [...result.findings, ...checkHeldCheckpoint(v, doc, trust)];
   }
-  const r = buildReport({ path: dir, kind: 'journal', sha256: null, ...result }, started);
+  const r = buildReport({ path: dir, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) }, started);
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
 }
 
@@ -134,7 +135,8 @@ async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const started = Date.now();
   const doc = await readJsonFile(file, 'proof');
   const c = checkInclusionProof(doc, trust);
-  const r = buildReport({ path: file, kind: 'journal', sha256: null, id: c.checkpoint?.rootHash ?? null, findings: c.findings, chain: [] }, started);
+  const result = { id: c.checkpoint?.rootHash ?? null, findings: c.findings, chain: [] };
+  const r = buildReport({ path: file, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) }, started);
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
 }
 

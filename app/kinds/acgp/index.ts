@@ -4,12 +4,14 @@
  * and recomputes each EVAL's arithmetic; `replay` also re-runs the trust-debt provider.
  */
 import type { Report } from '../../../shared/report.js';
+import { authenticityOf } from '../../core/authenticity.js';
 import { openRegular, readFailure } from '../../core/files.js';
 import { newHasher } from '../../core/hash.js';
 import { buildReport, type KindResult } from '../../core/report.js';
 import { usageError } from './usage.js';
 import type { Sniffed } from '../sniff.js';
-import type { EngineOptions, KindContext, KindHandler } from '../types.js';
+import type { EngineOptions, KindContext, KindHandler, KindLimit, KindOption } from '../types.js';
+import { ACGP_LIMITS } from './limits.js';
 import type { AcgpChecker, AcgpMode } from './checker.js';
 import { LineFeeder } from './lines.js';
 
@@ -81,8 +83,24 @@ async function checkTrace(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise
   return c.result();
 }
 
-export const acgpEvalKind: KindHandler = {
+const ACGP_OPTIONS = [
+  { name: 'policy', flag: 'policy', arg: 'FILE', path: 'file', workbench: true, help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against' },
+] as const satisfies readonly KindOption[];
+const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
+  'acgp-findings': 'findings kept in one ACGP report',
+  'acgp-comparisons': 'comparisons kept in one ACGP report',
+  'acgp-trajectory': 'trust-debt points kept in one ACGP report',
+};
+const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({ name, default: d, help: ACGP_LIMIT_HELP[name as keyof typeof ACGP_LIMITS] }));
+/** The statement of both ACGP kinds (acgp-trace's streamed reports included). */
+const ACGP_CONSISTENCY = 'carry no signature; the engine checks their internal consistency and recomputation only.';
+
+export const acgpEvalKind: KindHandler<typeof ACGP_OPTIONS> = {
   kind: 'acgp-eval',
+  options: ACGP_OPTIONS,
+  limits: ACGP_LIMIT_LIST,
+  examples: async () => (await import('../../examples/acgp.js')).acgpWriter,
+  consistencyOnly: `ACGP evaluations ${ACGP_CONSISTENCY}`,
   detect(s) {
     const j = s.json();
     return j !== null && isEvalLike(j.ok ? j.value : j.loose);
@@ -91,8 +109,11 @@ export const acgpEvalKind: KindHandler = {
   replay: (s, ctx) => checkEval(s, ctx, 'replay'),
 };
 
-export const acgpTraceKind: KindHandler = {
+export const acgpTraceKind: KindHandler<typeof ACGP_OPTIONS> = {
   kind: 'acgp-trace',
+  options: ACGP_OPTIONS,
+  limits: ACGP_LIMIT_LIST,
+  consistencyOnly: `ACGP traces ${ACGP_CONSISTENCY}`,
   detect(s) {
     const j = s.json();
     if (j !== null) {
@@ -136,5 +157,6 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
     await fh.close();
   }
   const result = c.result();
-  return buildReport({ path, kind: 'acgp-trace', sha256: 'sha256:' + hasher.digest('hex'), ...result, replay: mode === 'replay' }, started);
+  const origin = authenticityOf('acgp-trace', result, acgpTraceKind.consistencyOnly);
+  return buildReport({ path, kind: 'acgp-trace', sha256: 'sha256:' + hasher.digest('hex'), ...result, authenticity: origin, replay: mode === 'replay' }, started);
 }

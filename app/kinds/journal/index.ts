@@ -2,7 +2,7 @@
  * The evidence journal as a directory kind: `reprise verify DIR` on a directory holding
  * `entries.jsonl` verifies it as a journal (app/journal/verify.ts) with --trust-store.
  */
-import { journalAuthenticity } from '../../core/authenticity.js';
+import { journalAuthenticity } from '../../journal/authenticity.js';
 import { isJournalDir } from '../../journal/layout.js';
 import { journalKindResult } from '../../journal/result.js';
 import { verifyJournal } from '../../journal/verify.js';
@@ -10,6 +10,7 @@ import type { DirectoryKindHandler } from '../types.js';
 
 export const journalKind: DirectoryKindHandler = {
   kind: 'journal',
+  examples: async () => (await import('../../examples/journal.js')).journalWriter,
   detectDir: isJournalDir,
   async verifyDir(dir, ctx) {
     const trust = await ctx.trustStore();

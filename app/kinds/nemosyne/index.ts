@@ -4,7 +4,7 @@
  * signature near the end (so an archive with prepended data is still recognised, and
  * then refused by the strict reader rather than called "unknown").
  */
-import type { KindHandler } from '../types.js';
+import type { KindHandler, KindOption } from '../types.js';
 import type { Sniffed } from '../sniff.js';
 import { looksLikeZip } from '../../zip/sniff.js';
 import { fileSource } from '../../zip/source.js';
@@ -20,8 +20,16 @@ function archiveOf(s: Sniffed) {
   return s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
 }
 
-export const nemosynePackageKind: KindHandler = {
+const NEMOSYNE_OPTIONS = [
+  { name: 'profiles', flag: 'profiles', arg: 'FILE', path: 'file', workbench: true, help: "the kernel profile registry a package's profile is checked against" },
+  { name: 'kernelAdapter', flag: 'kernel-adapter', arg: 'PATH', path: 'file-or-directory', workbench: true, help: 'the kernel adapter (a command or a module) recomputing the digest root' },
+] as const satisfies readonly KindOption[];
+
+export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
   kind: 'nemosyne-package',
+  options: NEMOSYNE_OPTIONS,
+  examples: async () => (await import('../../examples/packages.js')).packagesWriter,
+  consistencyOnly: "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",
   detect: looksLikePackage,
   verify: (s, ctx) => verifyPackage(archiveOf(s), ctx),
   // The recomputation a package allows (dataset identity, digest root through the

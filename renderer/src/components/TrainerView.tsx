@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ProviderOffers } from '../../../shared/api';
 import { tgDriftRateOf, type JsonValue, type Report, type TgDriftRate } from '../../../shared/report';
+import { acgpTrajectoryOf, tgDriftRateIn, whatIfOf } from '../../../shared/details/index';
 import { useStore, type Sweep } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
@@ -53,7 +54,7 @@ function governedText(g: TgDriftRate): string {
 }
 
 function driftRates(r: Report): DriftChart | null {
-  const g = tgDriftRateOf(obj(r.details?.['tg'])?.['driftRate']);
+  const g = tgDriftRateIn(r);
   if (g) return governedDriftRates(g);
   const events = (r.events ?? []).map(obj).filter((e): e is { [k: string]: JsonValue } => e !== null && typeof e['type'] === 'string' && /DRIFT/.test(String(e['type'])));
   const compared = (r.comparisons ?? []).filter((c) => c.mode === 'BANDED').length;
@@ -63,7 +64,7 @@ function driftRates(r: Report): DriftChart | null {
     const v = String(e['replayModelVersion'] ?? e['originalModelVersion'] ?? 'unknown');
     byVersion.set(v, (byVersion.get(v) ?? 0) + 1);
   }
-  const whatIf = obj(obj(r.details?.['whatIf'])?.['substitutions']);
+  const whatIf = whatIfOf(r)?.substitutions;
   if (byVersion.size === 0) byVersion.set(String(whatIf?.['model'] ?? 'recorded'), 0);
   const tg = obj(r.details?.['tg']);
   const governed = obj(tg?.['driftRate']);
@@ -238,9 +239,9 @@ function debtDisagreements(r: Report): Map<number, Disagreement> {
 }
 
 function trajectory(r: Report): { x: number[]; series: ChartSeries[]; disagreements: Disagreement[] } | null {
-  const t = r.details?.['trajectory'];
-  if (!Array.isArray(t) || t.length === 0) return null;
-  const thresholds = obj(r.details?.['debtThresholds']) ?? {};
+  const acgp = acgpTrajectoryOf(r);
+  if (!acgp) return null;
+  const { trajectory: t, thresholds } = acgp;
   const posts = t.map((p) => {
     const o = obj(p);
     const v = o?.['post'];
@@ -282,7 +283,7 @@ export function TrainerView({ report }: { report: Report | null }) {
   return (
     <section className="panel" aria-labelledby="trainer-h">
       <h2 id="trainer-h">Trainer mode</h2>
-      {report?.details?.['whatIf'] !== undefined ? (
+      {report && whatIfOf(report) ? (
         <p className="demo-banner" role="note" data-testid="demo-banner">
           DEMONSTRATION. This report is a what-if replay: it substitutes a different environment on purpose. It shows how drift looks; it is never a forensic verdict and never passes.
           {unknown && (

@@ -1,4 +1,5 @@
 import type { Report } from '../../../shared/report';
+import { whatIfOf } from '../../../shared/details/index';
 import { authenticity, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
 import type { OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
@@ -8,13 +9,13 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
   const decisive = decisiveFinding(report);
   const auth = authenticity(report);
   const hashAgrees = artifact?.localSha256 ? artifact.localSha256 === report.artifact.sha256 : null;
-  const demo = report.details?.['whatIf'];
+  const demo = whatIfOf(report);
   return (
     <section className={`verdict-banner ${report.verdict}`} role="status" aria-labelledby="verdict-h" data-testid="verdict">
       <h2 id="verdict-h" tabIndex={-1}>
         <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span> <span className="kind">{report.artifact.kind}</span>
         {report.artifact.id && <span className="artifact-id"> {report.artifact.id}</span>}
-        {demo !== undefined && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
+        {demo !== null && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
       </h2>
       <p className="plain" data-testid="decisive">
         {decisive ? <strong className="mono">{decisive.rule}</strong> : null}
