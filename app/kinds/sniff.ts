@@ -6,6 +6,7 @@
 import { readSync } from 'node:fs';
 import { decodeJsonBytes, JcsError, nestsDeeperThan, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
+import { isPlainObject } from '../core/closed.js';
 import { stripInWorker, type SignaturePlan, type SignatureCheck, type StripResult } from '../workers/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
@@ -205,7 +206,7 @@ export class Sniffed {
     const j = this.json();
     if (!j) return null;
     const v = j.ok ? j.value : j.loose;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    return isPlainObject(v) ? v : null;
   }
 
   startsWith(magic: readonly number[]): boolean {

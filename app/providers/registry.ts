@@ -12,6 +12,7 @@
 import type { Finding, JsonValue } from '../../shared/report.js';
 import { readFailure, readRegularFile } from '../core/files.js';
 import { unavailable } from '../core/findings.js';
+import { isPlainObject as isObj } from '../core/closed.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../core/jcs.js';
 import { OpenAiCompatibleProvider } from './openai-compatible.js';
 import { ReferenceProvider, referenceEntry } from './reference.js';
@@ -52,9 +53,6 @@ export function registryDocument(reg: ProviderRegistry): JsonValue {
   return { providers: reg.entries as unknown as JsonValue, type: PROVIDERS_TYPE };
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Parses and checks a registry file; any defect refuses the whole file. */
 export function parseProviderRegistry(bytes: Uint8Array, source: string): ProviderRegistry {

@@ -15,6 +15,7 @@
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { unavailable } from '../../core/findings.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
+import { isPlainObject as isObj } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
 import { readFailure, readRegularFile } from '../../core/files.js';
 import type { Envelope, ReceiptFacts, Use } from './envelope.js';
@@ -64,7 +65,6 @@ export function loadProfiles(path: string): Promise<ProfileRegistry> {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const exactly = (o: Obj, keys: string[]) => Object.keys(o).sort().join(',') === [...keys].sort().join(',');
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
