@@ -13,3 +13,21 @@ export function escapePointerToken(token: string): string {
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * `loader` run once per path per process (a flag file: a trust store, a policy, a
+ * registry): callers of one path share one promise. A failure is forgotten, so the next
+ * call reads the file again (the user may have fixed it meanwhile, in the workbench).
+ */
+export function memoFile<T>(loader: (path: string) => Promise<T>): (path: string) => Promise<T> {
+  const cache = new Map<string, Promise<T>>();
+  return (path) => {
+    let p = cache.get(path);
+    if (!p) {
+      p = loader(path);
+      cache.set(path, p);
+      p.catch(() => cache.delete(path));
+    }
+    return p;
+  };
+}
