@@ -152,5 +152,3 @@ export function generateTrace(o: GenOptions): Eval[] {
   }
   return out;
 }
-
-export const INTERVENTIONS = LADDER;
