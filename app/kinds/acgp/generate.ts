@@ -7,7 +7,6 @@
 import { hashBytes } from '../../core/hash.js';
 import {
   DEFAULT_PROVIDER_ID,
-  LADDER,
   ONE,
   ZERO,
   dec,
