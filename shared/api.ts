@@ -378,11 +378,6 @@ export interface RepriseClient extends RepriseApi {
 }
 
 /** Wire messages of the WebSocket transport (and the IPC channel names). */
-export interface ApiRequest {
-  id: number;
-  method: ApiMethod;
-  params: unknown[];
-}
 export type ApiResponse = { id: number; result: unknown } | { id: number; error: { message: string; usage: boolean } };
 /** A server-pushed message: no id, one of API_EVENTS. */
 export interface ApiEventMessage {

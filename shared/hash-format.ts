@@ -30,10 +30,3 @@ export function toHex(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
   return s;
 }
-
-export function hexToBytes(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error('not a hex string');
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}

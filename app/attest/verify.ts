@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../../shared/report.js';
 import { fail, unavailable } from '../core/findings.js';
+import { isPlainObject as isObj } from '../core/closed.js';
 import { decodeJsonBytes, canonicalizeValue, JcsError, parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../core/keys.js';
 import { IN_TOTO_PAYLOAD_TYPE, pae } from './dsse.js';
@@ -17,7 +18,6 @@ export interface AttestationCheck {
   keyId: string | null;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): AttestationCheck {

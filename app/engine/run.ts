@@ -7,8 +7,9 @@ import type { Report } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
 import { FileReadError, MAX_WHOLE_FILE_BYTES, openRegular, READ_FLAGS, readOpened, type OpenedFile } from '../core/files.js';
 import { fail } from '../core/findings.js';
+import { memoFile } from '../core/closed.js';
 import { hashBytes, hashFile } from '../core/hash.js';
-import { loadTrustStore, type TrustStore } from '../core/keys.js';
+import { loadTrustStore } from '../core/keys.js';
 import { authenticityOf, withSigner } from '../core/authenticity.js';
 import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
@@ -24,7 +25,7 @@ export { UsageError };
 /** Files larger than this are refused before reading (a documented limit). */
 export const MAX_ARTIFACT_BYTES = MAX_WHOLE_FILE_BYTES;
 
-const trustStores = new Map<string, Promise<TrustStore>>();
+const trustStores = memoFile(loadTrustStore);
 
 export function makeContext(path: string, options: EngineOptions, onProgress?: (f: number, label?: string) => void): KindContext {
   return {
@@ -33,13 +34,7 @@ export function makeContext(path: string, options: EngineOptions, onProgress?: (
     trustStore() {
       const p = options.trustStore;
       if (!p) return Promise.resolve(null);
-      let cached = trustStores.get(p);
-      if (!cached) {
-        cached = loadTrustStore(p);
-        trustStores.set(p, cached);
-        cached.catch(() => trustStores.delete(p));
-      }
-      return cached;
+      return trustStores(p);
     },
     progress(fraction, label) {
       onProgress?.(fraction, label);

@@ -35,13 +35,6 @@ export interface PoolOptions<O> {
   resourceLimits?: ResourceLimits;
 }
 
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
-}
-
 /**
  * J is the job a worker receives, O the outcome it answers with. The defaults are the
  * engine's jobs (engine-worker.ts); the CLI's batches use BatchJob/BatchOutcome (batch-worker.ts).
@@ -123,7 +116,7 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
     for (const s of this.slots) if (s.running.size === 0) s.worker.unref();
   }
 
-  /** Runs a job; `cancel()` ends it at once with a CancelledError outcome. */
+  /** Runs a job; `cancel()` ends it at once with the failure outcome 'cancelled'. */
   run(job: J, onProgress?: (fraction: number, label?: string) => void): { promise: Promise<O>; cancel: () => void } {
     if (this.closed) throw new Error('pool is closed');
     const id = this.nextId++;

@@ -17,7 +17,6 @@ import { checkRationale, RATIONALE_RULE } from '../../shared/rationale.js';
 
 export type CaseStatus = 'open' | 'escalated' | 'released' | 'upheld';
 export type Decision = 'release' | 'uphold' | 'escalate';
-export const DECISIONS: readonly Decision[] = ['release', 'uphold', 'escalate'];
 
 export const KIND_OF_DECISION = { release: 'quarantine-release', uphold: 'quarantine-uphold', escalate: 'quarantine-escalate' } as const;
 

@@ -5,6 +5,7 @@
  */
 import type { Finding } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
+import { isPlainObject } from '../core/closed.js';
 import { isHashString, sha256, formatHash } from '../core/hash.js';
 import { canonicalizeValue } from '../core/jcs.js';
 import { isKeyId, isSignatureString, signBytes, type Signer } from '../core/keys.js';
@@ -102,7 +103,7 @@ const ENTRY_MEMBERS = ['author', 'body', 'kind', 'prev', 'recordedAtUtc', 'seq',
 const CHECKPOINT_MEMBERS = ['rootHash', 'sig', 'signer', 'timestampUtc', 'treeSize'];
 
 function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return isPlainObject(v);
 }
 
 function membersFinding(rule: string, v: JsonObject, allowed: readonly string[], required: readonly string[], pointer: string | undefined, what: string): Finding[] {

@@ -9,7 +9,6 @@
  *
  * Reading and verifying (no lock needed; never modifies anything):
  *   verifyJournal(dir, trustStore | null) → {findings, entries, checkpoints, latestCheckpoint, root, cases, torn, ...}
- *   openJournal(dir, {trustStore}) → the same (the name the workbench uses)
  *   inclusionProof(dir, seq) → self-contained RFC 9162 proof; checkInclusionProof(doc, trustStore) → {findings}
  *
  * Quarantine (each transition is an entry; state is a pure function of the journal):
@@ -19,8 +18,6 @@
  *
  * Errors meant for users are JournalError (code LOCKED, STALE_LOCK, TORN, DAMAGED, REFUSED, ...).
  */
-import type { TrustStore } from '../core/keys.js';
-import { verifyJournal, type JournalVerification } from './verify.js';
 
 export { JournalError } from './errors.js';
 export * from './format.js';
@@ -32,8 +29,4 @@ export { inclusionProof, proofFromVerification, checkInclusionProof, PROOF_TYPE,
 export * from './cases.js';
 export { openCase, decideCase, releaseCase, upholdCase, escalateCase, listCases, type OpenCaseInput, type CaseWriteResult } from './quarantine.js';
 
-/** Opens a journal for reading: its verification (findings include a torn tail, if any). */
-export function openJournal(dir: string, opts: { trustStore?: TrustStore | null } = {}): Promise<JournalVerification> {
-  return verifyJournal(dir, opts.trustStore ?? null);
-}
 export { JUDGEMENT_TYPE, JUDGEMENT_DECISIONS, JUDGEMENT_ROLES, reportDigest, judgementPointerProblem, judgementBodyProblem, judgementSignerProblem, recordJudgement, judgementsIn, listJudgements, proofState, type JudgementDecision, type JudgementInput, type JudgementReceipt, type JudgementRecord, type ProofState } from './judgement.js';

@@ -5,6 +5,7 @@
  */
 import type { Finding } from '../../shared/report.js';
 import { fail, info, unavailable } from '../core/findings.js';
+import { isPlainObject as isObj } from '../core/closed.js';
 import { formatHash, isHashString } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import type { TrustStore } from '../core/keys.js';
@@ -66,9 +67,6 @@ export interface ProofCheck {
   checkpoint: Checkpoint | null;
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Verifies a proof document (already parsed JSON) against a trust store; one finding per failed check. */
 export function checkInclusionProof(doc: unknown, trust: TrustStore | null): ProofCheck {

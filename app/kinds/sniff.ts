@@ -4,12 +4,15 @@
  * parsed once per run however many kinds look at it.
  */
 import { readSync } from 'node:fs';
-import { decodeJsonBytes, JcsError, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
+import { decodeJsonBytes, JcsError, nestsDeeperThan, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
+import { isPlainObject } from '../core/closed.js';
 import { stripInWorker, type SignaturePlan, type SignatureCheck, type StripResult } from '../threads/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
+/** A document refused for its depth is parsed loosely (to tell its kind) up to this depth. */
+const LOOSE_MAX_DEPTH = 65536;
 
 export type ParsedJson =
   | ({ ok: true } & StrictParse)
@@ -163,7 +166,8 @@ export class Sniffed {
       if (!(e instanceof JcsError)) throw e;
       let loose: unknown;
       try {
-        loose = JSON.parse(text);
+        // Not for thousands of levels: V8 takes seconds over them (64 MiB of `[`: 20 s).
+        loose = e.code === 'ERR_DEPTH' && nestsDeeperThan(text, LOOSE_MAX_DEPTH) ? undefined : JSON.parse(text);
       } catch {
         loose = undefined;
       }
@@ -203,7 +207,7 @@ export class Sniffed {
     const j = this.json();
     if (!j) return null;
     const v = j.ok ? j.value : j.loose;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    return isPlainObject(v) ? v : null;
   }
 
   startsWith(magic: readonly number[]): boolean {

@@ -12,6 +12,7 @@
 import type { Finding, JsonValue } from '../../shared/report.js';
 import { readFailure, readRegularFile } from '../core/files.js';
 import { unavailable } from '../core/findings.js';
+import { isPlainObject as isObj, memoFile } from '../core/closed.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../core/jcs.js';
 import { OpenAiCompatibleProvider } from './openai-compatible.js';
 import { ReferenceProvider, referenceEntry } from './reference.js';
@@ -52,9 +53,6 @@ export function registryDocument(reg: ProviderRegistry): JsonValue {
   return { providers: reg.entries as unknown as JsonValue, type: PROVIDERS_TYPE };
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Parses and checks a registry file; any defect refuses the whole file. */
 export function parseProviderRegistry(bytes: Uint8Array, source: string): ProviderRegistry {
@@ -131,23 +129,20 @@ export function parseProviderRegistry(bytes: Uint8Array, source: string): Provid
   return new ProviderRegistry(entries, source);
 }
 
-const cache = new Map<string, Promise<ProviderRegistry>>();
-
-/** The registry for `--providers PATH` (parsed once per process), or the built-in one. */
-export function loadProviderRegistry(path: string | undefined): Promise<ProviderRegistry> {
-  if (!path) return Promise.resolve(builtinRegistry());
-  let p = cache.get(path);
-  if (!p) {
-    p = readRegularFile(path).then(
+const loadCached = memoFile(
+  (path: string): Promise<ProviderRegistry> =>
+    readRegularFile(path).then(
       (bytes) => parseProviderRegistry(bytes, path),
       (e: unknown) => {
         throw new ProviderRegistryError(`cannot read provider registry ${path}: ${readFailure(e)}`);
       },
-    );
-    cache.set(path, p);
-    p.catch(() => cache.delete(path));
-  }
-  return p;
+    ),
+);
+
+/** The registry for `--providers PATH` (parsed once per process), or the built-in one. */
+export function loadProviderRegistry(path: string | undefined): Promise<ProviderRegistry> {
+  if (!path) return Promise.resolve(builtinRegistry());
+  return loadCached(path);
 }
 
 /** What a replay asks for: the locked provider info and compute shape (after any what-if). */

@@ -7,6 +7,7 @@
  */
 import { ACGP_LIMITS } from './limits.js';
 import { authenticity } from '../../core/authenticity.js';
+import { escapePointerToken, isPlainObject as isObj } from '../../core/closed.js';
 import type { Comparison, Finding, JsonValue, Severity } from '../../../shared/report.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { isHashString } from '../../core/hash.js';
@@ -69,9 +70,6 @@ interface Facts {
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 function isNum(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
@@ -274,7 +272,7 @@ export class AcgpChecker {
       let weights = ZERO;
       let evaluated = 0;
       for (const [name, d] of Object.entries(dims)) {
-        const dp = P(`/ctq_dimensions/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        const dp = P(`/ctq_dimensions/${escapePointerToken(name)}`);
         if (!isObj(d)) {
           this.push(fail('RPR-ACGP-003', `${W}: dimension ${name} must be an object {score, weight, status, contributors}`, { pointer: dp, actual: jsonOf(d) }));
           ok = false;

@@ -7,7 +7,6 @@
 import { hashBytes } from '../../core/hash.js';
 import {
   DEFAULT_PROVIDER_ID,
-  LADDER,
   ONE,
   ZERO,
   dec,
@@ -152,5 +151,3 @@ export function generateTrace(o: GenOptions): Eval[] {
   }
   return out;
 }
-
-export const INTERVENTIONS = LADDER;

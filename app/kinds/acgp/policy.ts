@@ -11,6 +11,7 @@
  *  "tiers": {"GT-2": {"risk_thresholds": {...}}}}
  */
 import { readFailure, readRegularFile } from '../../core/files.js';
+import { memoFile } from '../../core/closed.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import { usageError } from './usage.js';
 import {
@@ -134,7 +135,7 @@ export function parsePolicy(value: unknown, source: string): AcgpPolicy {
 
 export type LoadedPolicy = { policy: AcgpPolicy; ignored: string | null };
 
-const cache = new Map<string, Promise<LoadedPolicy>>();
+const loadCached = memoFile(readPolicy);
 
 /**
  * The policy named by --policy, parsed once per process. A file of another type (a
@@ -143,13 +144,7 @@ const cache = new Map<string, Promise<LoadedPolicy>>();
  */
 export function loadPolicy(path: string | undefined): Promise<LoadedPolicy> {
   if (!path) return Promise.resolve({ policy: AcgpPolicy.baseline(), ignored: null });
-  let p = cache.get(path);
-  if (!p) {
-    p = readPolicy(path);
-    cache.set(path, p);
-    p.catch(() => cache.delete(path));
-  }
-  return p;
+  return loadCached(path);
 }
 
 async function readPolicy(path: string): Promise<LoadedPolicy> {

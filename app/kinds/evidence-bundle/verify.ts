@@ -13,6 +13,7 @@
 import type { ChainNode, Finding, Report } from '../../../shared/report.js';
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
+import { isPlainObject as isObj } from '../../core/closed.js';
 import { fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashBytes, isHashString } from '../../core/hash.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
@@ -54,7 +55,6 @@ interface State {
   trust: TrustStore | null;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ptr = (name: string) => `entry:${name}`;
 
 /** A member's strict JSON value, or null with a finding under `rule`. */

@@ -6,6 +6,7 @@
  */
 import { sha256Hex } from '../../core/hash.js';
 import { canonicalizeValue } from '../../core/jcs.js';
+import { isPlainObject as isObject } from '../../core/closed.js';
 
 export const DATASET_IDENTITY_ALGORITHM = 'sha256-canonical-dataset-v1';
 
@@ -18,7 +19,6 @@ export class DatasetShapeError extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The projection that is hashed; throws DatasetShapeError when the dataset is not one. */
 export function datasetIdentityInput(dataset: unknown): Record<string, unknown> {

@@ -9,6 +9,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
+import { escapePointerToken as esc, isPlainObject } from '../../core/closed.js';
 
 export interface Use {
   consumerId: string;
@@ -73,7 +74,7 @@ class Closed {
     this.add('RPR-NEM-032', `must be ${what}`, ptr, what, describe(v));
   }
   record(v: unknown, ptr: string): Obj | null {
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Obj;
+    if (isPlainObject(v)) return v;
     this.typeError(ptr, 'an object', v);
     return null;
   }
@@ -128,9 +129,6 @@ class Closed {
   }
 }
 
-function esc(k: string): string {
-  return k.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 function describe(v: unknown): string {
   if (v === null) return 'null';

@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
+import { isPlainObject as isObj } from '../../core/closed.js';
 
 export interface KernelRestoreRequest {
   formatVersion: 1 | 2 | 3 | 4;
@@ -124,7 +125,6 @@ function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
 }
 
 function checkRestored(v: unknown): RestoredState {
-  const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
   if (!isObj(v)) throw new AdapterError('the kernel adapter returned no object');
   if (typeof v['kernelVersion'] !== 'string') throw new AdapterError('the kernel adapter returned no kernelVersion');
   if (v['analyticalDatasetFingerprint'] !== undefined && typeof v['analyticalDatasetFingerprint'] !== 'string') throw new AdapterError('analyticalDatasetFingerprint must be a string');

@@ -5,6 +5,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail, info, warning } from '../../core/findings.js';
+import { escapePointerToken as esc, isPlainObject } from '../../core/closed.js';
 import { DATASET_IDENTITY_ALGORITHM } from './dataset-identity.js';
 
 export type FormatVersion = 1 | 2 | 3 | 4;
@@ -35,7 +36,6 @@ const HEX64 = /^[0-9a-f]{64}$/;
 /** Pointers into the manifest entry: `entry:manifest.json#/member`. */
 const M = 'entry:manifest.json#';
 const MAX_UNKNOWN = 32;
-const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 type Kind = 'string' | 'number' | 'count' | 'boolean' | 'object' | 'stringArray';
 
 const KNOWN: Record<string, { kind: Kind; required: boolean }> = {
@@ -87,7 +87,7 @@ function typeOk(v: unknown, kind: Kind): boolean {
     case 'boolean':
       return typeof v === 'boolean';
     case 'object':
-      return typeof v === 'object' && v !== null && !Array.isArray(v);
+      return isPlainObject(v);
     case 'stringArray':
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
   }

@@ -15,6 +15,7 @@
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { unavailable } from '../../core/findings.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
+import { isPlainObject as isObj, memoFile } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
 import { readFailure, readRegularFile } from '../../core/files.js';
 import type { Envelope, ReceiptFacts, Use } from './envelope.js';
@@ -46,25 +47,17 @@ export interface ProfileRegistry {
   consumers: Map<string, GovernedConsumer>;
 }
 
-const cache = new Map<string, Promise<ProfileRegistry>>();
-
-export function loadProfiles(path: string): Promise<ProfileRegistry> {
-  let p = cache.get(path);
-  if (!p) {
-    p = readRegularFile(path).then(
+export const loadProfiles = memoFile(
+  (path: string): Promise<ProfileRegistry> =>
+    readRegularFile(path).then(
       (bytes) => parseProfiles(bytes, path),
       (e: unknown) => {
         throw new UsageError(`cannot read profile registry ${path}: ${readFailure(e)}`);
       },
-    );
-    cache.set(path, p);
-    p.catch(() => cache.delete(path));
-  }
-  return p;
-}
+    ),
+);
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const exactly = (o: Obj, keys: string[]) => Object.keys(o).sort().join(',') === [...keys].sort().join(',');
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 

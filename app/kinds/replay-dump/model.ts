@@ -51,9 +51,7 @@ export type TrustDecisionValue = (typeof TRUST_DECISIONS)[number];
 
 export type DumpModel = Record<string, unknown>;
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isPlainObject as isObject } from '../../core/closed.js';
 
 /** UTF-16 code-unit order (JCS): plain `<` on JS strings compares code units. */
 export function inOrder(a: string, b: string): boolean {

@@ -10,9 +10,7 @@ export type Obj = Record<string, unknown>;
 
 export const RULE_STRUCTURE = 'RPR-TG-002';
 
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isPlainObject as isObj } from '../../core/closed.js';
 
 /**
  * A copy of a data-keyed record without a prototype: a key from the artifact (an engine,

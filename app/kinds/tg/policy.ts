@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../../core/errors.js';
 import { readFailure, readRegularFile } from '../../core/files.js';
+import { memoFile } from '../../core/closed.js';
 import type { ChainNode, Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
@@ -27,13 +28,10 @@ export function usageError(message: string): Error {
   return new UsageError(message);
 }
 
-const policyFiles = new Map<string, Promise<unknown>>();
-
 /** A `--policy` file, parsed strictly once per process; an unreadable or non-JSON file is a usage error. */
-export function loadPolicyFile(path: string): Promise<unknown> {
-  let p = policyFiles.get(path);
-  if (!p) {
-    p = readRegularFile(path).then(
+export const loadPolicyFile = memoFile(
+  (path: string): Promise<unknown> =>
+    readRegularFile(path).then(
       async (bytes) => {
         try {
           return parseCanonical(decodeJsonBytes(bytes)).value;
@@ -44,12 +42,8 @@ export function loadPolicyFile(path: string): Promise<unknown> {
       async (e: unknown) => {
         throw await usageError(`cannot read --policy ${path}: ${readFailure(e)}`);
       },
-    );
-    policyFiles.set(path, p);
-    p.catch(() => policyFiles.delete(path));
-  }
-  return p;
-}
+    ),
+);
 
 export async function resolvePolicy(m: Manifest, goodArtifacts: Set<string>, policyPath: string | undefined): Promise<Resolved> {
   const want = m.policyContext.bundleHash;

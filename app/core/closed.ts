@@ -1,0 +1,33 @@
+/**
+ * Closed-format checks shared by every reader of JSON documents: the plain-object test,
+ * RFC 6901 pointers, and the other small helpers each format would otherwise write again.
+ */
+
+/** One RFC 6901 reference token: `~` as `~0`, `/` as `~1`. */
+export function escapePointerToken(token: string): string {
+  if (token.indexOf('~') === -1 && token.indexOf('/') === -1) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A JSON object: not null, not an array (what JSON.parse gives for `{…}`). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * `loader` run once per path per process (a flag file: a trust store, a policy, a
+ * registry): callers of one path share one promise. A failure is forgotten, so the next
+ * call reads the file again (the user may have fixed it meanwhile, in the workbench).
+ */
+export function memoFile<T>(loader: (path: string) => Promise<T>): (path: string) => Promise<T> {
+  const cache = new Map<string, Promise<T>>();
+  return (path) => {
+    let p = cache.get(path);
+    if (!p) {
+      p = loader(path);
+      cache.set(path, p);
+      p.catch(() => cache.delete(path));
+    }
+    return p;
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * The precise validator: a position-tracking JSON reader (RFC 8259 grammar) that returns
+ * the first I-JSON violation with its pointer. Only used when the fast path is suspicious.
+ */
+import { escapePointerToken } from '../closed.js';
+import { JcsError, MAX_DEPTH, type JcsErrorCode, type JcsWarning } from './errors.js';
+import { SAFE } from './serialize.js';
+
+/** A number token that writes a non-zero value (a digit 1-9 before any exponent). */
+function nonZeroLiteral(token: string): boolean {
+  const e = token.search(/[eE]/);
+  return /[1-9]/.test(e === -1 ? token : token.slice(0, e));
+}
+
+const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+class Reader {
+  pos = 0;
+  constructor(readonly text: string) {}
+  err(code: JcsErrorCode, msg: string, pointer?: string, at = this.pos): JcsError {
+    return new JcsError(code, msg, pointer, at, this.text);
+  }
+  ws(): void {
+    const t = this.text;
+    while (this.pos < t.length && WS.has(t.charCodeAt(this.pos))) this.pos++;
+  }
+  /** Reads a string token, returns its value; `ptr` names where it stands. */
+  str(ptr: string, isKey: boolean): string {
+    const t = this.text;
+    const start = this.pos;
+    this.pos++; // opening quote
+    let out = '';
+    let chunk = this.pos;
+    for (;;) {
+      if (this.pos >= t.length) throw this.err('ERR_SYNTAX', 'unterminated string', ptr, start);
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x22) {
+        out += t.slice(chunk, this.pos);
+        this.pos++;
+        break;
+      }
+      if (c < 0x20) throw this.err('ERR_SYNTAX', 'unescaped control character in a string', ptr);
+      if (c === 0x5c) {
+        out += t.slice(chunk, this.pos);
+        const e = t.charCodeAt(this.pos + 1);
+        const simple: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+        if (simple[e] !== undefined) {
+          out += simple[e];
+          this.pos += 2;
+        } else if (e === 0x75) {
+          const hex = t.slice(this.pos + 2, this.pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw this.err('ERR_SYNTAX', 'bad \\u escape', ptr);
+          out += String.fromCharCode(parseInt(hex, 16));
+          this.pos += 6;
+        } else throw this.err('ERR_SYNTAX', 'bad escape in a string', ptr);
+        chunk = this.pos;
+        continue;
+      }
+      this.pos++;
+    }
+    if (!out.isWellFormed()) {
+      throw this.err('ERR_LONE_SURROGATE', `${isKey ? 'a member name' : 'a string'} holds a lone surrogate`, ptr, start);
+    }
+    return out;
+  }
+  num(ptr: string, warnings: JcsWarning[] | null): void {
+    const t = this.text;
+    const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    m.lastIndex = this.pos;
+    const r = m.exec(t);
+    if (!r) throw this.err('ERR_SYNTAX', 'bad number', ptr);
+    const n = Number(r[0]);
+    if (!Number.isFinite(n)) throw this.err('ERR_NONFINITE', `the number ${r[0]} is not a finite double`, ptr);
+    if (warnings && n === 0 && nonZeroLiteral(r[0])) {
+      warnings.push({ code: 'WARN_UNDERFLOW', message: `the number ${r[0].length > 40 ? r[0].slice(0, 37) + '...' : r[0]} is not zero, but its nearest double is (it underflows); RFC 8785 writes 0`, pointer: ptr });
+    }
+    if (warnings && !(n < SAFE && n > -SAFE) && losesPrecision(r[0], n)) {
+      const what = /[.eE]/.test(r[0]) ? 'number' : 'integer';
+      warnings.push({ code: 'WARN_PRECISION', message: `the ${what} ${r[0]} is not exactly representable (beyond 2^53 a double holds only some integers); RFC 8785 writes ${String(n)}`, pointer: ptr });
+    }
+    this.pos += r[0].length;
+  }
+  value(ptr: string, depth: number, warnings: JcsWarning[] | null): void {
+    this.ws();
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
+    if (c === 0x7b || c === 0x5b) {
+      if (depth >= MAX_DEPTH) throw this.err('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`, ptr);
+    }
+    if (c === 0x7b) {
+      this.pos++;
+      const seen = new Set<string>();
+      this.ws();
+      if (t.charCodeAt(this.pos) === 0x7d) {
+        this.pos++;
+        return;
+      }
+      for (;;) {
+        this.ws();
+        if (t.charCodeAt(this.pos) !== 0x22) throw this.err('ERR_SYNTAX', 'expected a member name', ptr);
+        const keyAt = this.pos;
+        const key = this.str(ptr, true);
+        const childPtr = `${ptr}/${escapePointerToken(key)}`;
+        if (seen.has(key)) throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${JSON.stringify(key)}`, childPtr, keyAt);
+        seen.add(key);
+        this.ws();
+        if (t.charCodeAt(this.pos) !== 0x3a) throw this.err('ERR_SYNTAX', "expected ':'", childPtr);
+        this.pos++;
+        this.value(childPtr, depth + 1, warnings);
+        this.ws();
+        const d = t.charCodeAt(this.pos);
+        if (d === 0x2c) {
+          this.pos++;
+          continue;
+        }
+        if (d === 0x7d) {
+          this.pos++;
+          return;
+        }
+        throw this.err('ERR_SYNTAX', "expected ',' or '}'", ptr);
+      }
+    }
+    if (c === 0x5b) {
+      this.pos++;
+      this.ws();
+      if (t.charCodeAt(this.pos) === 0x5d) {
+        this.pos++;
+        return;
+      }
+      for (let i = 0; ; i++) {
+        this.value(`${ptr}/${i}`, depth + 1, warnings);
+        this.ws();
+        const d = t.charCodeAt(this.pos);
+        if (d === 0x2c) {
+          this.pos++;
+          continue;
+        }
+        if (d === 0x5d) {
+          this.pos++;
+          return;
+        }
+        throw this.err('ERR_SYNTAX', "expected ',' or ']'", ptr);
+      }
+    }
+    if (c === 0x22) {
+      this.str(ptr, false);
+      return;
+    }
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      this.num(ptr, warnings);
+      return;
+    }
+    for (const lit of ['true', 'false', 'null']) {
+      if (t.startsWith(lit, this.pos)) {
+        this.pos += lit.length;
+        return;
+      }
+    }
+    if (this.pos >= t.length) throw this.err('ERR_SYNTAX', 'unexpected end of input', ptr);
+    throw this.err('ERR_SYNTAX', `unexpected character ${JSON.stringify(t[this.pos])}`, ptr);
+  }
+}
+
+/** Returns the first reason the text must be refused, or null when it is acceptable. */
+export function diagnose(text: string): JcsError | null {
+  if (text.charCodeAt(0) === 0xfeff) return new JcsError('ERR_BOM', 'a byte-order mark precedes the JSON text');
+  if (!text.isWellFormed()) return new JcsError('ERR_LONE_SURROGATE', 'the text holds a lone surrogate code unit');
+  const r = new Reader(text);
+  try {
+    r.value('', 0, null);
+    r.ws();
+    if (r.pos !== text.length) return r.err('ERR_SYNTAX', 'unexpected data after the JSON value');
+  } catch (e) {
+    if (e instanceof JcsError) return e;
+    if (e instanceof RangeError) return new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
+    throw e;
+  }
+  return null;
+}
+
+/** A JSON number token as digits × 10^exponent, digits without leading or trailing zeros. */
+function decimalParts(token: string): { digits: string; exponent: number } {
+  const m = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(token)!;
+  const frac = m[2] ?? '';
+  let digits = (m[1]! + frac).replace(/^0+/, '');
+  let exponent = Number(m[3] ?? 0) - frac.length;
+  const trimmed = digits.replace(/0+$/, '');
+  exponent += digits.length - trimmed.length;
+  digits = trimmed;
+  return { digits, exponent };
+}
+
+/**
+ * True when the value a number token writes is not its double `n` (|n| >= 2^53, where
+ * doubles are integers), in any notation: `9007199254740993`, `9007199254740993.0`,
+ * `9.007199254740993e15`, `9007199254740992.5`. A token that spells the shortest form of
+ * its double (`1e300`, the text RFC 8785 itself writes) is not flagged, though its decimal
+ * value is not the double's exact binary value.
+ */
+function losesPrecision(token: string, n: number): boolean {
+  const t = decimalParts(token);
+  const c = decimalParts(String(Math.abs(n)).replace('e+', 'e'));
+  if (t.digits === c.digits && t.exponent === c.exponent) return false;
+  // A fraction cannot equal a double beyond 2^53 (an integer); an integer is compared exactly.
+  if (t.exponent < 0) return true;
+  return BigInt(t.digits || '0') * 10n ** BigInt(t.exponent) !== BigInt(Math.abs(n));
+}
+
+
+export function precisionWarnings(text: string): JcsWarning[] {
+  const warnings: JcsWarning[] = [];
+  const r = new Reader(text);
+  r.value('', 0, warnings);
+  return warnings;
+}
