@@ -8,7 +8,7 @@ import { fail } from '../../core/findings.js';
 import { hashBytes, hashValue } from '../../core/hash.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { HASH_RE, MANIFEST_TYPE, MODES, type Mode } from './constants.js';
-import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, show, wrongType, type Obj } from './check.js';
+import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, show, wrongType, type Obj } from './structure.js';
 
 export interface Pins {
   modelId: string;

@@ -20,7 +20,7 @@ import { epochMs } from '../../core/time.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
 import type { Bundle } from './bundle.js';
-import { ptr } from './check.js';
+import { ptr } from './structure.js';
 import { buildComparisonArtifact, modeComposition } from './comparison.js';
 import { CSI, DRIFT_EVENT_TYPE, ENGINE, ROUTED_EXITS, ROUTING_EVENT_TYPE, type Exit } from './constants.js';
 import { exactDelta, withinEpsilon } from './decimal.js';
