@@ -188,19 +188,69 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
   if (!ef.exists) findings.push(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
   if (!cf.exists && (ef.lines.length > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));
   if (!trust) findings.push(unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): authors and signatures cannot be checked'));
+  const total = ef.lines.length + cf.lines.length;
+  const step = Math.max(1, Math.floor(total / 100));
+  // Line k of both files together (entries first): report progress every `step` lines.
+  const tick = (k: number): void => {
+    if (opts.progress && k % step === 0) opts.progress(k / Math.max(1, total));
+  };
+  const pass: Pass = { trust, keepAll: opts.keep !== false, findings, tree: new MerkleTree(), tick };
 
-  // Entries.
-  const tree = new MerkleTree();
-  const keepAll = opts.keep !== false;
+  const entries = verifyEntries(ef, pass);
+  if (ef.torn) {
+    torn.push(ef.torn);
+    findings.push(tornFinding(ef.torn, ef, dir));
+  }
+  const size = ef.lines.length;
+  const cps = verifyCheckpoints(cf, size, pass);
+  if (cf.torn) {
+    torn.push(cf.torn);
+    findings.push(tornFinding(cf.torn, cf, dir));
+  }
+  checkCoverage(size, cps.covered, cps.wellFormed === cf.lines.length, findings);
+
+  const { tree } = pass;
+  const cases = caseStates(entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })), trust);
+  findings.push(...cases.findings);
+  if (findings.length === 0 || findings.every((f) => f.severity !== 'fail'))
+    findings.push(info('RPR-JOURNAL-000', `${size} entries, ${cf.lines.length} checkpoints; Merkle root ${formatHash(tree.root().toString('hex'))}`));
+  opts.progress?.(1);
+  return {
+    dir,
+    findings,
+    entryLines: size,
+    checkpointLines: cf.lines.length,
+    entries,
+    checkpoints: cps.checkpoints,
+    latestCheckpoint: cps.latest,
+    root: formatHash(tree.root().toString('hex')),
+    tree,
+    torn,
+    cases,
+  };
+}
+
+/** What one verification pass shares between its entry and checkpoint steps. */
+interface Pass {
+  trust: TrustStore | null;
+  /** Keep every parsed line (else only quarantine entries). */
+  keepAll: boolean;
+  findings: Finding[];
+  /** The Merkle tree over the entry lines, grown by the entry step. */
+  tree: MerkleTree;
+  tick: (line: number) => void;
+}
+
+/** Entries: each line's shape, seq, prev hash, timestamp order and signature; every line a Merkle leaf. */
+function verifyEntries(ef: RawFile, pass: Pass): ParsedEntry[] {
+  const { trust, keepAll, findings, tree } = pass;
   const entries: ParsedEntry[] = [];
   let prevHash: string | null = ZERO_HASH; // null: the previous line could not be read
   let prevTs: string | null = null;
-  const total = ef.lines.length + cf.lines.length;
-  const step = Math.max(1, Math.floor(total / 100));
   const eTexts = lineTexts(ef);
   for (let i = 0; i < ef.lines.length; i++) {
     const raw = ef.lines[i]!;
-    if (opts.progress && i % step === 0) opts.progress(i / Math.max(1, total));
+    pass.tick(i);
     tree.appendLeafHash(leafHash(raw.bytes));
     const pointer = entryPointer(raw.line);
     const what = `entry at line ${raw.line}`;
@@ -231,22 +281,34 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
     prevHash = hash;
     if (keepAll || e.kind.startsWith('quarantine-')) entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }
-  if (ef.torn) {
-    torn.push(ef.torn);
-    findings.push(tornFinding(ef.torn, ef, dir));
-  }
+  return entries;
+}
 
-  // Checkpoints.
-  const size = ef.lines.length;
-  const checkpoints: ParsedCheckpoint[] = [];
-  let wellFormedCheckpoints = 0;
-  let covered = 0;
-  let prevCp: { cp: Checkpoint; line: number; rootOk: boolean } | null = null;
-  let latest: Checkpoint | null = null;
+/** A checkpoint already read, as the next one is checked against it. */
+interface PriorCheckpoint {
+  cp: Checkpoint;
+  line: number;
+  /** Its root equals the root recomputed over its prefix of the entry lines. */
+  rootOk: boolean;
+}
+
+interface CheckpointPass {
+  checkpoints: ParsedCheckpoint[];
+  latest: Checkpoint | null;
+  /** The largest tree size any checkpoint covers. */
+  covered: number;
+  wellFormed: number;
+}
+
+/** Checkpoints: each one's shape, signature, root over the entry lines, and consistency with the one above it. */
+function verifyCheckpoints(cf: RawFile, size: number, pass: Pass): CheckpointPass {
+  const { trust, keepAll, findings, tree } = pass;
+  const out: CheckpointPass = { checkpoints: [], latest: null, covered: 0, wellFormed: 0 };
+  let prevCp: PriorCheckpoint | null = null;
   const cTexts = lineTexts(cf);
   for (let j = 0; j < cf.lines.length; j++) {
     const raw = cf.lines[j]!;
-    if (opts.progress && (ef.lines.length + j) % step === 0) opts.progress((ef.lines.length + j) / Math.max(1, total));
+    pass.tick(size + j);
     const pointer = checkpointPointer(raw.line);
     const what = `checkpoint at ${CHECKPOINTS_FILE} line ${raw.line}`;
     const fast = recognizeCheckpoint(cTexts?.[j]);
@@ -258,10 +320,10 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
       continue;
     }
     const cp = fast ? fast.cp : (p.value as Checkpoint);
-    latest = cp;
-    wellFormedCheckpoints++;
-    if (cp.treeSize > covered) covered = cp.treeSize;
-    if (keepAll) checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
+    out.latest = cp;
+    out.wellFormed++;
+    if (cp.treeSize > out.covered) out.covered = cp.treeSize;
+    if (keepAll) out.checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
     if (trust) checkSignature(trust, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what, findings);
     let rootOk = false;
     if (cp.treeSize > size) {
@@ -271,58 +333,41 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
       rootOk = root === cp.rootHash;
       if (!rootOk) findings.push(fail('RPR-JOURNAL-015', `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`, { pointer, expected: root, actual: cp.rootHash }));
     }
-    if (prevCp) {
-      const a = prevCp.cp;
-      if (compareTimestamps(cp.timestampUtc, a.timestampUtc) < 0)
-        findings.push(fail('RPR-JOURNAL-019', `${what} is timestamped before the checkpoint above it (timestamps go backwards)`, { pointer, expected: `>= ${a.timestampUtc}`, actual: cp.timestampUtc }));
-      if (cp.treeSize < a.treeSize) {
-        findings.push(fail('RPR-JOURNAL-017', `${what} has treeSize ${cp.treeSize}, smaller than the checkpoint above it (${a.treeSize}): checkpoints are inconsistent`, { pointer, expected: `>= ${a.treeSize}`, actual: cp.treeSize }));
-      } else if (cp.treeSize <= size && !(rootOk && prevCp.rootOk)) {
-        // RFC 9162 2.1.4: prove the earlier tree head is a prefix of this one. When both
-        // roots equal the roots recomputed over prefixes of the same entry lines, the
-        // earlier tree *is* a prefix of the later one (a stronger fact than a proof), so
-        // the proof is only built and checked where a root differs, to name the fork.
-        const proof = tree.consistencyProof(a.treeSize, cp.treeSize);
-        const ok = verifyConsistency(a.treeSize, cp.treeSize, Buffer.from(a.rootHash.slice(7), 'hex'), Buffer.from(cp.rootHash.slice(7), 'hex'), proof);
-        if (!ok) findings.push(fail('RPR-JOURNAL-017', `${what} is not consistent (RFC 9162 consistency proof) with the checkpoint at line ${prevCp.line}`, { pointer, expected: `extends tree ${a.treeSize} ${a.rootHash}`, actual: `tree ${cp.treeSize} ${cp.rootHash}` }));
-      }
-    }
+    if (prevCp) checkAgainstPrior(cp, rootOk, prevCp, size, tree, pointer, what, findings);
     prevCp = { cp, line: raw.line, rootOk };
   }
-  if (cf.torn) {
-    torn.push(cf.torn);
-    findings.push(tornFinding(cf.torn, cf, dir));
+  return out;
+}
+
+/** A checkpoint against the one above it: time order, size order, and (where a root differs) an RFC 9162 consistency proof. */
+function checkAgainstPrior(cp: Checkpoint, rootOk: boolean, prevCp: PriorCheckpoint, size: number, tree: MerkleTree, pointer: string, what: string, findings: Finding[]): void {
+  const a = prevCp.cp;
+  if (compareTimestamps(cp.timestampUtc, a.timestampUtc) < 0)
+    findings.push(fail('RPR-JOURNAL-019', `${what} is timestamped before the checkpoint above it (timestamps go backwards)`, { pointer, expected: `>= ${a.timestampUtc}`, actual: cp.timestampUtc }));
+  if (cp.treeSize < a.treeSize) {
+    findings.push(fail('RPR-JOURNAL-017', `${what} has treeSize ${cp.treeSize}, smaller than the checkpoint above it (${a.treeSize}): checkpoints are inconsistent`, { pointer, expected: `>= ${a.treeSize}`, actual: cp.treeSize }));
+  } else if (cp.treeSize <= size && !(rootOk && prevCp.rootOk)) {
+    // RFC 9162 2.1.4: prove the earlier tree head is a prefix of this one. When both
+    // roots equal the roots recomputed over prefixes of the same entry lines, the
+    // earlier tree *is* a prefix of the later one (a stronger fact than a proof), so
+    // the proof is only built and checked where a root differs, to name the fork.
+    const proof = tree.consistencyProof(a.treeSize, cp.treeSize);
+    const ok = verifyConsistency(a.treeSize, cp.treeSize, Buffer.from(a.rootHash.slice(7), 'hex'), Buffer.from(cp.rootHash.slice(7), 'hex'), proof);
+    if (!ok) findings.push(fail('RPR-JOURNAL-017', `${what} is not consistent (RFC 9162 consistency proof) with the checkpoint at line ${prevCp.line}`, { pointer, expected: `extends tree ${a.treeSize} ${a.rootHash}`, actual: `tree ${cp.treeSize} ${cp.rootHash}` }));
   }
+}
 
-  // Coverage: the writer leaves at most one entry without a checkpoint (a crash between
-  // the two fsyncs); that entry was never acknowledged. More than one is a removed checkpoint.
-
-  if (size > covered) {
-    const n = size - covered;
-    const pointer = entryPointer(covered + 1);
-    if (n === 1 && wellFormedCheckpoints === cf.lines.length)
-      findings.push(warning('RPR-JOURNAL-020', `the last entry (line ${size}) has no checkpoint: a write was interrupted before its checkpoint (the entry was never acknowledged); the next write covers it`, { pointer }));
-    else findings.push(fail('RPR-JOURNAL-021', `${n} entries (from line ${covered + 1}) are covered by no checkpoint: checkpoints were removed or never written`, { pointer, expected: size, actual: covered }));
-  }
-
-  const cases = caseStates(entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })), trust);
-  findings.push(...cases.findings);
-  if (findings.length === 0 || findings.every((f) => f.severity !== 'fail'))
-    findings.push(info('RPR-JOURNAL-000', `${size} entries, ${cf.lines.length} checkpoints; Merkle root ${formatHash(tree.root().toString('hex'))}`));
-  opts.progress?.(1);
-  return {
-    dir,
-    findings,
-    entryLines: size,
-    checkpointLines: cf.lines.length,
-    entries,
-    checkpoints,
-    latestCheckpoint: latest,
-    root: formatHash(tree.root().toString('hex')),
-    tree,
-    torn,
-    cases,
-  };
+/**
+ * Coverage: the writer leaves at most one entry without a checkpoint (a crash between
+ * the two fsyncs); that entry was never acknowledged. More than one is a removed checkpoint.
+ */
+function checkCoverage(size: number, covered: number, allCheckpointsWellFormed: boolean, findings: Finding[]): void {
+  if (size <= covered) return;
+  const n = size - covered;
+  const pointer = entryPointer(covered + 1);
+  if (n === 1 && allCheckpointsWellFormed)
+    findings.push(warning('RPR-JOURNAL-020', `the last entry (line ${size}) has no checkpoint: a write was interrupted before its checkpoint (the entry was never acknowledged); the next write covers it`, { pointer }));
+  else findings.push(fail('RPR-JOURNAL-021', `${n} entries (from line ${covered + 1}) are covered by no checkpoint: checkpoints were removed or never written`, { pointer, expected: size, actual: covered }));
 }
 
 /**

@@ -81,13 +81,13 @@ interface Central {
 }
 
 /** Bytes read from `start` on, addressed by absolute archive offsets (as the checks speak of them). */
-class At {
+class ArchiveWindow {
   constructor(
     private readonly buf: Buffer,
     private readonly base: number,
   ) {}
-  static read(src: ZipSource, start: number, end: number): At {
-    return new At(src.read(start, end), start);
+  static read(src: ZipSource, start: number, end: number): ArchiveWindow {
+    return new ArchiveWindow(src.read(start, end), start);
   }
   readUInt16LE(p: number): number {
     return this.buf.readUInt16LE(p - this.base);
@@ -109,6 +109,14 @@ class At {
 const END_RECORD = { diskNumber: [4, 2], cdDisk: [6, 2], entriesOnDisk: [8, 2], entriesTotal: [10, 2], cdSize: [12, 4], cdOffset: [16, 4], commentLength: [20, 2] } as const;
 const LOCAL_HEADER = { version: [4, 2], flags: [6, 2], method: [8, 2], time: [10, 2], date: [12, 2], crc: [14, 4], csize: [18, 4], usize: [22, 4], nameLength: [26, 2], extraLength: [28, 2] } as const;
 
+/** Where the central directory sits, as the end record declares it. */
+interface Directory {
+  /** Offset of the end record (the last 22 bytes). */
+  eocd: number;
+  cdOffset: number;
+  entriesTotal: number;
+}
+
 /**
  * Reads the structure of an archive in memory or on disk (ZipSource: the end record,
  * the central directory and each local header are read by position, never the data).
@@ -124,30 +132,34 @@ export function readStructure(input: Uint8Array | ZipSource, limits: ZipLimits):
     ok: !findings.some((f) => f.severity === 'fail'),
     centralDirectoryOffset: cdOffset,
   });
-  const len = src.size;
+  const dir = readEndRecord(src, limits, findings);
+  if (!dir) return done();
+  const centrals = readCentralDirectory(src, dir, limits, findings);
+  if (!centrals) return done();
+  checkNamesAcrossEntries(centrals, findings);
+  checkDeclaredSizes(centrals, limits, findings);
+  return done(readLocalHeaders(src, centrals, dir.cdOffset, findings) ?? [], dir.cdOffset);
+}
 
+// --- end of central directory: exactly the last 22 bytes -----------------------
+
+/** The end record and what it declares, or null after a finding that stops the read. */
+function readEndRecord(src: ZipSource, limits: ZipLimits, findings: Finding[]): Directory | null {
+  const len = src.size;
   if (len > limits.maxArchiveBytes) {
     findings.push(fail('RPR-ZIP-030', `the archive is ${len} bytes, over the limit of ${limits.maxArchiveBytes} (maxArchiveBytes)`, { expected: limits.maxArchiveBytes, actual: len }));
-    return done();
+    return null;
   }
   if (len < 22) {
     findings.push(fail('RPR-ZIP-001', `the archive is ${len} bytes: too short to hold an end-of-central-directory record`));
-    return done();
+    return null;
   }
-
-  // --- end of central directory: exactly the last 22 bytes -----------------------
   const eocd = len - 22;
   // The end record, and the 20 bytes before it (where a ZIP64 locator would sit).
-  let b = At.read(src, Math.max(0, eocd - 20), len);
+  const b = ArchiveWindow.read(src, Math.max(0, eocd - 20), len);
   if (b.readUInt32LE(eocd) !== SIG_EOCD) {
-    // Only a signature this close to the end can be an end record followed by a comment.
-    const from = Math.max(0, len - 22 - 0xffff - 64);
-    const seen = src.read(from, len).lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), eocd - from);
-    const earlier = seen < 0 ? -1 : from + seen;
-    if (earlier >= 0 && len - earlier <= 22 + 0xffff + 64) {
-      findings.push(fail('RPR-ZIP-002', `the end-of-central-directory record is not the last 22 bytes (found at ${earlier}, followed by a comment or trailing data)`, { expected: eocd, actual: earlier }));
-    } else findings.push(fail('RPR-ZIP-001', 'no end-of-central-directory record: not a ZIP archive'));
-    return done();
+    findings.push(misplacedEndRecord(src, eocd));
+    return null;
   }
   const { diskNumber, cdDisk, entriesOnDisk, entriesTotal, cdSize, cdOffset, commentLength } = b.fields(eocd, END_RECORD);
   if (commentLength !== 0) findings.push(fail('RPR-ZIP-002', `the end record declares a ${commentLength}-byte comment; archive comments are refused`, { expected: 0, actual: commentLength }));
@@ -157,22 +169,43 @@ export function readStructure(input: Uint8Array | ZipSource, limits: ZipLimits):
     findings.push(fail('RPR-ZIP-006', 'the end record holds a ZIP64 sentinel value that an archive of this size does not need'));
   }
   if (eocd >= 20 && b.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR) findings.push(fail('RPR-ZIP-006', 'the archive holds a ZIP64 end-of-central-directory locator that its size does not need'));
-  if (findings.length) return done();
+  if (findings.length) return null;
   if (entriesTotal === 0) {
     findings.push(fail('RPR-ZIP-025', 'the archive holds no entries'));
-    return done();
+    return null;
   }
   if (entriesTotal > limits.maxEntries) {
     findings.push(fail('RPR-ZIP-031', `the archive declares ${entriesTotal} entries, over the limit of ${limits.maxEntries} (maxEntries)`, { expected: limits.maxEntries, actual: entriesTotal }));
-    return done();
+    return null;
   }
   if (cdOffset + cdSize !== eocd) {
     findings.push(
       fail('RPR-ZIP-007', 'the central directory does not end exactly where the end record starts (data between them, or offsets out of bounds)', { expected: eocd, actual: cdOffset + cdSize }),
     );
-    return done();
+    return null;
   }
-  b = At.read(src, cdOffset, eocd);
+  return { eocd, cdOffset, entriesTotal };
+}
+
+/** The finding for an archive whose last 22 bytes are not an end record. */
+function misplacedEndRecord(src: ZipSource, eocd: number): Finding {
+  const len = src.size;
+  // Only a signature this close to the end can be an end record followed by a comment.
+  const from = Math.max(0, len - 22 - 0xffff - 64);
+  const seen = src.read(from, len).lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), eocd - from);
+  const earlier = seen < 0 ? -1 : from + seen;
+  if (earlier >= 0 && len - earlier <= 22 + 0xffff + 64) {
+    return fail('RPR-ZIP-002', `the end-of-central-directory record is not the last 22 bytes (found at ${earlier}, followed by a comment or trailing data)`, { expected: eocd, actual: earlier });
+  }
+  return fail('RPR-ZIP-001', 'no end-of-central-directory record: not a ZIP archive');
+}
+
+// --- central directory ---------------------------------------------------------
+
+/** Every central record, checked one by one, or null after a finding that stops the read. */
+function readCentralDirectory(src: ZipSource, dir: Directory, limits: ZipLimits, findings: Finding[]): Central[] | null {
+  const { eocd, cdOffset, entriesTotal } = dir;
+  const b = ArchiveWindow.read(src, cdOffset, eocd);
   // A second end record (or ZIP64 record) inside the central directory region.
   for (const sig of [SIG_EOCD, SIG_ZIP64_EOCD, SIG_ZIP64_LOCATOR]) {
     const s = Buffer.alloc(4);
@@ -180,71 +213,78 @@ export function readStructure(input: Uint8Array | ZipSource, limits: ZipLimits):
     const at = b.subarray(cdOffset, eocd).indexOf(s);
     if (at >= 0) {
       findings.push(fail('RPR-ZIP-003', `a second end record (or a ZIP64 record) sits inside the central directory at offset ${cdOffset + at}`));
-      return done();
+      return null;
     }
   }
-
-  // --- central directory ---------------------------------------------------------
   const centrals: Central[] = [];
   let p = cdOffset;
   for (let i = 0; i < entriesTotal; i++) {
     if (p + 46 > eocd || b.readUInt32LE(p) !== SIG_CENTRAL) {
       findings.push(fail('RPR-ZIP-005', `the end record declares ${entriesTotal} entries but the central directory holds only ${i}`, { expected: entriesTotal, actual: i }));
-      return done();
+      return null;
     }
-    const nameLength = b.readUInt16LE(p + 28);
-    const extraLength = b.readUInt16LE(p + 30);
-    const commentLen = b.readUInt16LE(p + 32);
-    const end = p + 46 + nameLength + extraLength + commentLen;
+    const end = p + 46 + b.readUInt16LE(p + 28) + b.readUInt16LE(p + 30) + b.readUInt16LE(p + 32);
     if (end > eocd) {
       findings.push(fail('RPR-ZIP-007', `central directory record ${i} runs past the end of the central directory`));
-      return done();
+      return null;
     }
-    const c: Central = {
-      index: i,
-      madeBy: b.readUInt16LE(p + 4),
-      flags: b.readUInt16LE(p + 8),
-      method: b.readUInt16LE(p + 10),
-      crc32: b.readUInt32LE(p + 16),
-      compressedSize: b.readUInt32LE(p + 20),
-      uncompressedSize: b.readUInt32LE(p + 24),
-      externalAttrs: b.readUInt32LE(p + 38),
-      localOffset: b.readUInt32LE(p + 42),
-      nameBytes: b.subarray(p + 46, p + 46 + nameLength),
-      name: null,
-      versionNeeded: 0,
-      time: 0,
-      date: 0,
-    };
-    const diskStart = b.readUInt16LE(p + 34);
-    const versionNeeded = b.readUInt16LE(p + 6);
-    const time = b.readUInt16LE(p + 12);
-    const date = b.readUInt16LE(p + 14);
-    const label = `central directory record ${i}`;
-    c.name = decodeName(c.nameBytes, c.flags, findings, label);
-    const ptr = c.name !== null ? `entry:${c.name}` : undefined;
-    const at = (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : label) + ': ' + m;
-    c.versionNeeded = versionNeeded;
-    c.time = time;
-    c.date = date;
-    if (commentLen !== 0) findings.push(fail('RPR-ZIP-002', at(`a ${commentLen}-byte entry comment (comments are refused: nothing in the archive may go unchecked)`), { pointer: ptr, expected: 0, actual: commentLen }));
-    if (diskStart !== 0) findings.push(fail('RPR-ZIP-004', at('the entry starts on a disk other than 0'), { pointer: ptr }));
-    if (c.compressedSize === 0xffffffff || c.uncompressedSize === 0xffffffff || c.localOffset === 0xffffffff) {
-      findings.push(fail('RPR-ZIP-006', at('a ZIP64 sentinel size or offset that the archive does not need'), { pointer: ptr }));
-    }
-    checkExtras(b.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength), findings, at, ptr);
-    checkFlagsAndMethod(c.flags, c.method, findings, at, ptr);
-    checkAttributes(c, findings, at, ptr);
-    if (c.name !== null) for (const prob of checkName(c.name, nameLength, limits)) findings.push(fail(prob.rule, at(prob.message), { pointer: ptr }));
-    centrals.push(c);
+    centrals.push(readCentralRecord(b, p, i, limits, findings));
     p = end;
   }
   if (p !== eocd) {
     findings.push(fail('RPR-ZIP-005', `the central directory holds more than the ${entriesTotal} records the end record declares`, { expected: eocd, actual: p }));
-    return done();
+    return null;
   }
+  return centrals;
+}
 
-  // --- names across entries: duplicates, case/NFC collisions, file vs directory -----
+/** Central record `i` at `p` (known to lie inside the directory), with its own checks. */
+function readCentralRecord(b: ArchiveWindow, p: number, i: number, limits: ZipLimits, findings: Finding[]): Central {
+  const nameLength = b.readUInt16LE(p + 28);
+  const extraLength = b.readUInt16LE(p + 30);
+  const commentLen = b.readUInt16LE(p + 32);
+  const c: Central = {
+    index: i,
+    madeBy: b.readUInt16LE(p + 4),
+    flags: b.readUInt16LE(p + 8),
+    method: b.readUInt16LE(p + 10),
+    crc32: b.readUInt32LE(p + 16),
+    compressedSize: b.readUInt32LE(p + 20),
+    uncompressedSize: b.readUInt32LE(p + 24),
+    externalAttrs: b.readUInt32LE(p + 38),
+    localOffset: b.readUInt32LE(p + 42),
+    nameBytes: b.subarray(p + 46, p + 46 + nameLength),
+    name: null,
+    versionNeeded: 0,
+    time: 0,
+    date: 0,
+  };
+  const diskStart = b.readUInt16LE(p + 34);
+  const versionNeeded = b.readUInt16LE(p + 6);
+  const time = b.readUInt16LE(p + 12);
+  const date = b.readUInt16LE(p + 14);
+  const label = `central directory record ${i}`;
+  c.name = decodeName(c.nameBytes, c.flags, findings, label);
+  const ptr = c.name !== null ? `entry:${c.name}` : undefined;
+  const at = (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : label) + ': ' + m;
+  c.versionNeeded = versionNeeded;
+  c.time = time;
+  c.date = date;
+  if (commentLen !== 0) findings.push(fail('RPR-ZIP-002', at(`a ${commentLen}-byte entry comment (comments are refused: nothing in the archive may go unchecked)`), { pointer: ptr, expected: 0, actual: commentLen }));
+  if (diskStart !== 0) findings.push(fail('RPR-ZIP-004', at('the entry starts on a disk other than 0'), { pointer: ptr }));
+  if (c.compressedSize === 0xffffffff || c.uncompressedSize === 0xffffffff || c.localOffset === 0xffffffff) {
+    findings.push(fail('RPR-ZIP-006', at('a ZIP64 sentinel size or offset that the archive does not need'), { pointer: ptr }));
+  }
+  checkExtras(b.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength), findings, at, ptr);
+  checkFlagsAndMethod(c.flags, c.method, findings, at, ptr);
+  checkAttributes(c, findings, at, ptr);
+  if (c.name !== null) for (const prob of checkName(c.name, nameLength, limits)) findings.push(fail(prob.rule, at(prob.message), { pointer: ptr }));
+  return c;
+}
+
+// --- names across entries: duplicates, case/NFC collisions, file vs directory -----
+
+function checkNamesAcrossEntries(centrals: readonly Central[], findings: Finding[]): void {
   const exact = new Set<string>();
   const folded = new Map<string, string>();
   const files = new Map<string, string>();
@@ -275,8 +315,11 @@ export function readStructure(input: Uint8Array | ZipSource, limits: ZipLimits):
     const d = dirs.get(key);
     if (d !== undefined) findings.push(fail('RPR-ZIP-047', `entry ${JSON.stringify(name)} is a file, and ${JSON.stringify(d)} uses the same name as a directory`, { pointer: `entry:${name}` }));
   }
+}
 
-  // --- limits on declared sizes ---------------------------------------------------
+// --- limits on declared sizes ---------------------------------------------------
+
+function checkDeclaredSizes(centrals: readonly Central[], limits: ZipLimits, findings: Finding[]): void {
   let total = 0;
   for (const c of centrals) {
     const ptr = c.name !== null ? `entry:${c.name}` : undefined;
@@ -294,102 +337,141 @@ export function readStructure(input: Uint8Array | ZipSource, limits: ZipLimits):
     }
   }
   if (total > limits.maxTotalBytes) findings.push(fail('RPR-ZIP-033', `the entries declare ${total} uncompressed bytes in all, over the limit of ${limits.maxTotalBytes} (maxTotalBytes)`, { expected: limits.maxTotalBytes, actual: total }));
+}
 
-  // --- local headers: contiguous from 0 to the central directory, agreeing ---------
+// --- local headers: contiguous from 0 to the central directory, agreeing ---------
+
+/** One entry's local span as read: the entry, and where the next one must start. */
+interface LocalSpan {
+  entry: ZipEntry;
+  spanEnd: number;
+}
+
+/** How findings about one entry are worded and pointed. */
+interface EntryVoice {
+  ptr: string | undefined;
+  at: (m: string) => string;
+}
+
+/** The entries in central-directory order, or null after a finding that stops the read. */
+function readLocalHeaders(src: ZipSource, centrals: readonly Central[], cdOffset: number, findings: Finding[]): ZipEntry[] | null {
   const order = [...centrals].sort((x, y) => x.localOffset - y.localOffset || x.index - y.index);
   const entries: ZipEntry[] = new Array(centrals.length);
   let expectedOffset = 0;
   for (const c of order) {
-    const ptr = c.name !== null ? `entry:${c.name}` : undefined;
-    const at = (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : `central directory record ${c.index}`) + ': ' + m;
+    const voice: EntryVoice = {
+      ptr: c.name !== null ? `entry:${c.name}` : undefined,
+      at: (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : `central directory record ${c.index}`) + ': ' + m,
+    };
+    const { ptr, at } = voice;
     const off = c.localOffset;
     if (off > expectedOffset) {
       findings.push(fail('RPR-ZIP-008', at(expectedOffset === 0 ? `${off} bytes of data precede the first entry` : `${off - expectedOffset} bytes of unaccounted data between entries`), { pointer: ptr, expected: expectedOffset, actual: off }));
     } else if (off < expectedOffset) {
       findings.push(fail('RPR-ZIP-009', at('the entry overlaps the previous entry'), { pointer: ptr, expected: expectedOffset, actual: off }));
-      return done([], cdOffset);
+      return null;
     }
-    const lh = off + 30 <= cdOffset ? At.read(src, off, off + 30) : null;
-    if (!lh || lh.readUInt32LE(off) !== SIG_LOCAL) {
-      findings.push(fail('RPR-ZIP-010', at('no local header at the offset the central directory gives'), { pointer: ptr, actual: off }));
-      return done([], cdOffset);
-    }
-    const l = lh.fields(off, LOCAL_HEADER);
-    const [lFlags, lMethod, lCrc, lCsize, lUsize, lNameLength, lExtraLength] = [l.flags, l.method, l.crc, l.csize, l.usize, l.nameLength, l.extraLength];
-    const dataOffset = off + 30 + lNameLength + lExtraLength;
-    if (dataOffset > cdOffset) {
-      findings.push(fail('RPR-ZIP-010', at('the local header runs into the central directory'), { pointer: ptr }));
-      return done([], cdOffset);
-    }
-    const ne = At.read(src, off + 30, dataOffset);
-    const lName = ne.subarray(off + 30, off + 30 + lNameLength);
-    if (!lName.equals(c.nameBytes)) {
-      findings.push(fail('RPR-ZIP-011', at('the local header names a different entry than the central directory'), { pointer: ptr, expected: c.name ?? c.nameBytes.toString('latin1'), actual: lName.toString('latin1') }));
-    }
-    if (lFlags !== c.flags) findings.push(fail('RPR-ZIP-012', at('local header flags disagree with the central directory'), { pointer: ptr, expected: c.flags, actual: lFlags }));
-    const [lVersion, lTime, lDate] = [l.version, l.time, l.date];
-    if (lVersion !== c.versionNeeded) findings.push(fail('RPR-ZIP-012', at('local header "version needed" disagrees with the central directory'), { pointer: ptr, expected: c.versionNeeded, actual: lVersion }));
-    if (lTime !== c.time || lDate !== c.date) findings.push(fail('RPR-ZIP-012', at('local header modification time disagrees with the central directory'), { pointer: ptr, expected: [c.date, c.time], actual: [lDate, lTime] }));
-    if (lMethod !== c.method) findings.push(fail('RPR-ZIP-012', at('local header compression method disagrees with the central directory'), { pointer: ptr, expected: c.method, actual: lMethod }));
-    const deferred = (c.flags & FLAG_DESCRIPTOR) !== 0;
-    const agree = (field: string, local: number, central: number) => {
-      if (local !== central && !(deferred && local === 0)) findings.push(fail('RPR-ZIP-013', at(`local header ${field} disagrees with the central directory`), { pointer: ptr, expected: central, actual: local }));
-    };
-    agree('CRC-32', lCrc, c.crc32);
-    agree('compressed size', lCsize, c.compressedSize);
-    agree('uncompressed size', lUsize, c.uncompressedSize);
-    checkExtras(ne.subarray(off + 30 + lNameLength, dataOffset), findings, (m) => at('local header: ' + m), ptr);
-    const dataEnd = dataOffset + c.compressedSize;
-    if (dataEnd > cdOffset) {
-      findings.push(fail('RPR-ZIP-009', at('the entry\'s data runs into the next structure (overlap or truncated archive)'), { pointer: ptr, expected: cdOffset, actual: dataEnd }));
-      return done([], cdOffset);
-    }
-    let spanEnd = dataEnd;
-    if (deferred) {
-      let d = dataEnd;
-      let size = 12;
-      const dd = At.read(src, dataEnd, Math.min(dataEnd + 16, cdOffset));
-      if (d + 16 <= cdOffset && dd.readUInt32LE(d) === SIG_DESCRIPTOR) {
-        d += 4;
-        size = 16;
-      }
-      if (d + 12 > cdOffset) {
-        findings.push(fail('RPR-ZIP-014', at('flag bit 3 promises a data descriptor, but none follows the data'), { pointer: ptr }));
-        return done([], cdOffset);
-      }
-      const dCrc = dd.readUInt32LE(d);
-      const dCsize = dd.readUInt32LE(d + 4);
-      const dUsize = dd.readUInt32LE(d + 8);
-      if (dCrc !== c.crc32 || dCsize !== c.compressedSize || dUsize !== c.uncompressedSize) {
-        findings.push(
-          fail('RPR-ZIP-014', at('the data descriptor disagrees with the central directory'), {
-            pointer: ptr,
-            expected: [c.crc32, c.compressedSize, c.uncompressedSize],
-            actual: [dCrc, dCsize, dUsize],
-          }),
-        );
-      }
-      spanEnd = dataEnd + size;
-    }
-    expectedOffset = spanEnd;
-    entries[c.index] = {
-      index: c.index,
-      name: c.name ?? '',
-      isDirectory: c.name?.endsWith('/') ?? false,
-      method: c.method,
-      flags: c.flags,
-      crc32: c.crc32,
-      compressedSize: c.compressedSize,
-      uncompressedSize: c.uncompressedSize,
-      localOffset: off,
-      dataOffset,
-      dataEnd,
-    };
+    const span = readLocalEntry(src, c, cdOffset, voice, findings);
+    if (!span) return null;
+    expectedOffset = span.spanEnd;
+    entries[c.index] = span.entry;
   }
   if (expectedOffset < cdOffset) {
     findings.push(fail('RPR-ZIP-008', `${cdOffset - expectedOffset} bytes of unaccounted data between the last entry and the central directory`, { expected: cdOffset, actual: expectedOffset }));
   }
-  return done(entries, cdOffset);
+  return entries;
+}
+
+/** The local header of `c`, checked against its central record, and its data's span. */
+function readLocalEntry(src: ZipSource, c: Central, cdOffset: number, voice: EntryVoice, findings: Finding[]): LocalSpan | null {
+  const { ptr, at } = voice;
+  const off = c.localOffset;
+  const lh = off + 30 <= cdOffset ? ArchiveWindow.read(src, off, off + 30) : null;
+  if (!lh || lh.readUInt32LE(off) !== SIG_LOCAL) {
+    findings.push(fail('RPR-ZIP-010', at('no local header at the offset the central directory gives'), { pointer: ptr, actual: off }));
+    return null;
+  }
+  const l = lh.fields(off, LOCAL_HEADER);
+  const dataOffset = off + 30 + l.nameLength + l.extraLength;
+  if (dataOffset > cdOffset) {
+    findings.push(fail('RPR-ZIP-010', at('the local header runs into the central directory'), { pointer: ptr }));
+    return null;
+  }
+  const ne = ArchiveWindow.read(src, off + 30, dataOffset);
+  const lName = ne.subarray(off + 30, off + 30 + l.nameLength);
+  if (!lName.equals(c.nameBytes)) {
+    findings.push(fail('RPR-ZIP-011', at('the local header names a different entry than the central directory'), { pointer: ptr, expected: c.name ?? c.nameBytes.toString('latin1'), actual: lName.toString('latin1') }));
+  }
+  checkLocalAgrees(l, c, voice, findings);
+  checkExtras(ne.subarray(off + 30 + l.nameLength, dataOffset), findings, (m) => at('local header: ' + m), ptr);
+  const dataEnd = dataOffset + c.compressedSize;
+  if (dataEnd > cdOffset) {
+    findings.push(fail('RPR-ZIP-009', at('the entry\'s data runs into the next structure (overlap or truncated archive)'), { pointer: ptr, expected: cdOffset, actual: dataEnd }));
+    return null;
+  }
+  let spanEnd = dataEnd;
+  if ((c.flags & FLAG_DESCRIPTOR) !== 0) {
+    const size = readDescriptor(src, c, dataEnd, cdOffset, voice, findings);
+    if (size === null) return null;
+    spanEnd = dataEnd + size;
+  }
+  const entry: ZipEntry = {
+    index: c.index,
+    name: c.name ?? '',
+    isDirectory: c.name?.endsWith('/') ?? false,
+    method: c.method,
+    flags: c.flags,
+    crc32: c.crc32,
+    compressedSize: c.compressedSize,
+    uncompressedSize: c.uncompressedSize,
+    localOffset: off,
+    dataOffset,
+    dataEnd,
+  };
+  return { entry, spanEnd };
+}
+
+/** The local header's fields against the central record's. */
+function checkLocalAgrees(l: Record<keyof typeof LOCAL_HEADER, number>, c: Central, { ptr, at }: EntryVoice, findings: Finding[]): void {
+  if (l.flags !== c.flags) findings.push(fail('RPR-ZIP-012', at('local header flags disagree with the central directory'), { pointer: ptr, expected: c.flags, actual: l.flags }));
+  if (l.version !== c.versionNeeded) findings.push(fail('RPR-ZIP-012', at('local header "version needed" disagrees with the central directory'), { pointer: ptr, expected: c.versionNeeded, actual: l.version }));
+  if (l.time !== c.time || l.date !== c.date) findings.push(fail('RPR-ZIP-012', at('local header modification time disagrees with the central directory'), { pointer: ptr, expected: [c.date, c.time], actual: [l.date, l.time] }));
+  if (l.method !== c.method) findings.push(fail('RPR-ZIP-012', at('local header compression method disagrees with the central directory'), { pointer: ptr, expected: c.method, actual: l.method }));
+  const deferred = (c.flags & FLAG_DESCRIPTOR) !== 0;
+  const agree = (field: string, local: number, central: number) => {
+    if (local !== central && !(deferred && local === 0)) findings.push(fail('RPR-ZIP-013', at(`local header ${field} disagrees with the central directory`), { pointer: ptr, expected: central, actual: local }));
+  };
+  agree('CRC-32', l.crc, c.crc32);
+  agree('compressed size', l.csize, c.compressedSize);
+  agree('uncompressed size', l.usize, c.uncompressedSize);
+}
+
+/** The data descriptor after `dataEnd`: its size (12, or 16 with a signature), or null when missing. */
+function readDescriptor(src: ZipSource, c: Central, dataEnd: number, cdOffset: number, { ptr, at }: EntryVoice, findings: Finding[]): number | null {
+  let d = dataEnd;
+  let size = 12;
+  const dd = ArchiveWindow.read(src, dataEnd, Math.min(dataEnd + 16, cdOffset));
+  if (d + 16 <= cdOffset && dd.readUInt32LE(d) === SIG_DESCRIPTOR) {
+    d += 4;
+    size = 16;
+  }
+  if (d + 12 > cdOffset) {
+    findings.push(fail('RPR-ZIP-014', at('flag bit 3 promises a data descriptor, but none follows the data'), { pointer: ptr }));
+    return null;
+  }
+  const dCrc = dd.readUInt32LE(d);
+  const dCsize = dd.readUInt32LE(d + 4);
+  const dUsize = dd.readUInt32LE(d + 8);
+  if (dCrc !== c.crc32 || dCsize !== c.compressedSize || dUsize !== c.uncompressedSize) {
+    findings.push(
+      fail('RPR-ZIP-014', at('the data descriptor disagrees with the central directory'), {
+        pointer: ptr,
+        expected: [c.crc32, c.compressedSize, c.uncompressedSize],
+        actual: [dCrc, dCsize, dUsize],
+      }),
+    );
+  }
+  return size;
 }
 
 function decodeName(bytes: Buffer, flags: number, findings: Finding[], label: string): string | null {

@@ -95,93 +95,114 @@ export function buildZip(a: RawArchive): Buffer {
     const data = bytesOf(e.data);
     const method = e.method ?? 8;
     const compressed = e.compressed ? bytesOf(e.compressed) : method === 8 ? deflateRaw(data, a.fastDeflate) : data;
-    const nameBytes = typeof e.name === 'string' ? Buffer.from(e.name, 'utf8') : e.name;
-    const utf8 = typeof e.name === 'string' && /[^\x00-\x7f]/.test(e.name) ? FLAG_UTF8 : 0;
-    const base: HeaderFields = {
-      signature: SIG_LOCAL,
-      versionMadeBy: 20,
-      versionNeeded: 20,
-      flags: utf8 | (e.descriptor ? FLAG_DESCRIPTOR : 0),
-      method,
-      time: 0,
-      date: DOS_DATE_1980,
-      crc32: zlib.crc32(data) >>> 0,
-      compressedSize: compressed.length,
-      uncompressedSize: data.length,
-      nameBytes,
-      extra: Buffer.alloc(0),
-      comment: Buffer.alloc(0),
-      diskStart: 0,
-      internalAttrs: 0,
-      externalAttrs: 0,
-      localOffset: offset,
-    };
-    const l = { ...base, ...e.local };
-    const h = Buffer.alloc(30);
-    h.writeUInt32LE(l.signature, 0);
-    h.writeUInt16LE(l.versionNeeded, 4);
-    h.writeUInt16LE(l.flags, 6);
-    h.writeUInt16LE(l.method, 8);
-    h.writeUInt16LE(l.time, 10);
-    h.writeUInt16LE(l.date, 12);
-    h.writeUInt32LE(l.crc32 >>> 0, 14);
-    h.writeUInt32LE(l.compressedSize >>> 0, 18);
-    h.writeUInt32LE(l.uncompressedSize >>> 0, 22);
-    h.writeUInt16LE(l.nameBytes.length, 26);
-    h.writeUInt16LE(l.extra.length, 28);
-    push(Buffer.concat([h, l.nameBytes, l.extra, compressed]));
-    if (e.descriptor) {
-      const d = e.descriptor;
-      const dd = Buffer.alloc(d.signature === false ? 12 : 16);
-      let q = 0;
-      if (d.signature !== false) {
-        dd.writeUInt32LE(SIG_DESCRIPTOR, 0);
-        q = 4;
-      }
-      dd.writeUInt32LE((d.crc32 ?? base.crc32) >>> 0, q);
-      dd.writeUInt32LE((d.compressedSize ?? base.compressedSize) >>> 0, q + 4);
-      dd.writeUInt32LE((d.uncompressedSize ?? base.uncompressedSize) >>> 0, q + 8);
-      push(dd);
-    }
+    const base = truthfulFields(e, data, compressed, offset);
+    push(Buffer.concat([localHeader({ ...base, ...e.local }), compressed]));
+    if (e.descriptor) push(dataDescriptor(e.descriptor, base));
     centrals.push({ ...base, signature: SIG_CENTRAL, ...e.central });
     if (e.after) push(bytesOf(e.after));
   }
   const cdOffset = offset;
   const order = a.centralOrder ?? centrals.map((_, i) => i);
-  for (const i of order) {
-    const c = centrals[i]!;
-    const h = Buffer.alloc(46);
-    h.writeUInt32LE(c.signature, 0);
-    h.writeUInt16LE(c.versionMadeBy, 4);
-    h.writeUInt16LE(c.versionNeeded, 6);
-    h.writeUInt16LE(c.flags, 8);
-    h.writeUInt16LE(c.method, 10);
-    h.writeUInt16LE(c.time, 12);
-    h.writeUInt16LE(c.date, 14);
-    h.writeUInt32LE(c.crc32 >>> 0, 16);
-    h.writeUInt32LE(c.compressedSize >>> 0, 20);
-    h.writeUInt32LE(c.uncompressedSize >>> 0, 24);
-    h.writeUInt16LE(c.nameBytes.length, 28);
-    h.writeUInt16LE(c.extra.length, 30);
-    h.writeUInt16LE(c.comment.length, 32);
-    h.writeUInt16LE(c.diskStart, 34);
-    h.writeUInt16LE(c.internalAttrs, 36);
-    h.writeUInt32LE(c.externalAttrs >>> 0, 38);
-    h.writeUInt32LE(c.localOffset >>> 0, 42);
-    push(Buffer.concat([h, c.nameBytes, c.extra, c.comment]));
-  }
+  for (const i of order) push(centralRecord(centrals[i]!));
   const cdSize = offset - cdOffset;
   if (a.beforeEocd) push(bytesOf(a.beforeEocd));
-  const ef: EocdFields = {
-    diskNumber: 0,
-    cdDisk: 0,
-    entriesOnDisk: order.length,
-    entriesTotal: order.length,
-    cdSize,
-    cdOffset,
-    commentLength: a.trailer ? a.trailer.length : 0,
-    ...a.eocd,
+  push(
+    endRecord({
+      diskNumber: 0,
+      cdDisk: 0,
+      entriesOnDisk: order.length,
+      entriesTotal: order.length,
+      cdSize,
+      cdOffset,
+      commentLength: a.trailer ? a.trailer.length : 0,
+      ...a.eocd,
+    }),
+  );
+  if (a.trailer) push(bytesOf(a.trailer));
+  return Buffer.concat(parts);
+}
+
+/** The header fields that tell the truth about entry `e` written at `offset`. */
+function truthfulFields(e: RawEntry, data: Buffer, compressed: Buffer, offset: number): HeaderFields {
+  const nameBytes = typeof e.name === 'string' ? Buffer.from(e.name, 'utf8') : e.name;
+  const utf8 = typeof e.name === 'string' && /[^\x00-\x7f]/.test(e.name) ? FLAG_UTF8 : 0;
+  return {
+    signature: SIG_LOCAL,
+    versionMadeBy: 20,
+    versionNeeded: 20,
+    flags: utf8 | (e.descriptor ? FLAG_DESCRIPTOR : 0),
+    method: e.method ?? 8,
+    time: 0,
+    date: DOS_DATE_1980,
+    crc32: zlib.crc32(data) >>> 0,
+    compressedSize: compressed.length,
+    uncompressedSize: data.length,
+    nameBytes,
+    extra: Buffer.alloc(0),
+    comment: Buffer.alloc(0),
+    diskStart: 0,
+    internalAttrs: 0,
+    externalAttrs: 0,
+    localOffset: offset,
   };
+}
+
+/** A local header with its name and extra field (the data follows it). */
+function localHeader(l: HeaderFields): Buffer {
+  const h = Buffer.alloc(30);
+  h.writeUInt32LE(l.signature, 0);
+  h.writeUInt16LE(l.versionNeeded, 4);
+  h.writeUInt16LE(l.flags, 6);
+  h.writeUInt16LE(l.method, 8);
+  h.writeUInt16LE(l.time, 10);
+  h.writeUInt16LE(l.date, 12);
+  h.writeUInt32LE(l.crc32 >>> 0, 14);
+  h.writeUInt32LE(l.compressedSize >>> 0, 18);
+  h.writeUInt32LE(l.uncompressedSize >>> 0, 22);
+  h.writeUInt16LE(l.nameBytes.length, 26);
+  h.writeUInt16LE(l.extra.length, 28);
+  return Buffer.concat([h, l.nameBytes, l.extra]);
+}
+
+/** A data descriptor, each field the truth from `base` unless `d` overrides it. */
+function dataDescriptor(d: NonNullable<RawEntry['descriptor']>, base: HeaderFields): Buffer {
+  const dd = Buffer.alloc(d.signature === false ? 12 : 16);
+  let q = 0;
+  if (d.signature !== false) {
+    dd.writeUInt32LE(SIG_DESCRIPTOR, 0);
+    q = 4;
+  }
+  dd.writeUInt32LE((d.crc32 ?? base.crc32) >>> 0, q);
+  dd.writeUInt32LE((d.compressedSize ?? base.compressedSize) >>> 0, q + 4);
+  dd.writeUInt32LE((d.uncompressedSize ?? base.uncompressedSize) >>> 0, q + 8);
+  return dd;
+}
+
+/** A central directory record with its name, extra field and comment. */
+function centralRecord(c: HeaderFields): Buffer {
+  const h = Buffer.alloc(46);
+  h.writeUInt32LE(c.signature, 0);
+  h.writeUInt16LE(c.versionMadeBy, 4);
+  h.writeUInt16LE(c.versionNeeded, 6);
+  h.writeUInt16LE(c.flags, 8);
+  h.writeUInt16LE(c.method, 10);
+  h.writeUInt16LE(c.time, 12);
+  h.writeUInt16LE(c.date, 14);
+  h.writeUInt32LE(c.crc32 >>> 0, 16);
+  h.writeUInt32LE(c.compressedSize >>> 0, 20);
+  h.writeUInt32LE(c.uncompressedSize >>> 0, 24);
+  h.writeUInt16LE(c.nameBytes.length, 28);
+  h.writeUInt16LE(c.extra.length, 30);
+  h.writeUInt16LE(c.comment.length, 32);
+  h.writeUInt16LE(c.diskStart, 34);
+  h.writeUInt16LE(c.internalAttrs, 36);
+  h.writeUInt32LE(c.externalAttrs >>> 0, 38);
+  h.writeUInt32LE(c.localOffset >>> 0, 42);
+  return Buffer.concat([h, c.nameBytes, c.extra, c.comment]);
+}
+
+/** The 22-byte end-of-central-directory record (its comment, if any, is the trailer). */
+function endRecord(ef: EocdFields): Buffer {
   const z = Buffer.alloc(22);
   z.writeUInt32LE(SIG_EOCD, 0);
   z.writeUInt16LE(ef.diskNumber, 4);
@@ -191,9 +212,7 @@ export function buildZip(a: RawArchive): Buffer {
   z.writeUInt32LE(ef.cdSize >>> 0, 12);
   z.writeUInt32LE(ef.cdOffset >>> 0, 16);
   z.writeUInt16LE(ef.commentLength, 20);
-  push(z);
-  if (a.trailer) push(bytesOf(a.trailer));
-  return Buffer.concat(parts);
+  return z;
 }
 
 /** An ordinary deterministic archive of the given files, in the given order. */

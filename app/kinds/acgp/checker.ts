@@ -52,7 +52,7 @@ export interface CheckerOptions {
 type RecordedNumber = number | null;
 
 /** What a checked EVAL hands to the trace-level checks. */
-interface Facts {
+interface CheckedEval {
   traceId: string | null;
   blueprintId: string | null;
   tsNs: bigint | null;
@@ -102,14 +102,14 @@ export class AcgpChecker {
   private startingState: number | null = null;
   private anchors = 0;
 
-  constructor(private readonly o: CheckerOptions) {
-    const l = o.limits ?? {};
+  constructor(private readonly options: CheckerOptions) {
+    const l = options.limits ?? {};
     this.limits = {
       findings: l['acgp-findings'] ?? ACGP_LIMITS['acgp-findings'],
       comparisons: l['acgp-comparisons'] ?? ACGP_LIMITS['acgp-comparisons'],
       trajectory: l['acgp-trajectory'] ?? ACGP_LIMITS['acgp-trajectory'],
     };
-    if (o.policyNote) this.push(info('RPR-ACGP-041', o.policyNote));
+    if (options.policyNote) this.push(info('RPR-ACGP-041', options.policyNote));
   }
 
   // ---------------------------------------------------------------- sinks
@@ -132,12 +132,12 @@ export class AcgpChecker {
   }
 
   private ptr(i: number, path: string): string {
-    return this.o.single ? path : `/${i}${path}`;
+    return this.options.single ? path : `/${i}${path}`;
   }
 
   private where(i: number): string {
-    if (this.o.single) return 'the EVAL';
-    return this.o.jsonl ? `EVAL ${i} (line ${i + 1})` : `EVAL ${i}`;
+    if (this.options.single) return 'the EVAL';
+    return this.options.jsonl ? `EVAL ${i} (line ${i + 1})` : `EVAL ${i}`;
   }
 
   // ---------------------------------------------------------------- input
@@ -145,7 +145,7 @@ export class AcgpChecker {
   /** A trace element (or line) that is not JSON Reprise accepts. */
   parseError(i: number, message: string, pointer?: string): void {
     this.count = Math.max(this.count, i + 1);
-    this.push(fail('RPR-ACGP-001', `${this.where(i)} is not valid I-JSON: ${message}`, { pointer: pointer ?? (this.o.jsonl ? `line:${i + 1}` : this.ptr(i, '')) }));
+    this.push(fail('RPR-ACGP-001', `${this.where(i)} is not valid I-JSON: ${message}`, { pointer: pointer ?? (this.options.jsonl ? `line:${i + 1}` : this.ptr(i, '')) }));
     this.state = null;
   }
 
@@ -156,7 +156,7 @@ export class AcgpChecker {
 
   /** Precision warnings from the strict parse (numbers with more digits than a double keeps). */
   precision(i: number, ws: readonly JcsWarning[]): void {
-    for (const w of ws) this.push(warning('RPR-ACGP-017', `${this.where(i)}: ${w.message}; the value checked is the double's shortest decimal form`, { pointer: this.o.single ? w.pointer : `/${i}${w.pointer}` }));
+    for (const w of ws) this.push(warning('RPR-ACGP-017', `${this.where(i)}: ${w.message}; the value checked is the double's shortest decimal form`, { pointer: this.options.single ? w.pointer : `/${i}${w.pointer}` }));
   }
 
   add(i: number, v: unknown): void {
@@ -167,26 +167,26 @@ export class AcgpChecker {
       return;
     }
     const facts = this.checkEval(i, v);
-    if (this.firstDebt === null && facts.blueprintId !== null) this.firstDebt = this.o.policy.debt(facts.blueprintId);
+    if (this.firstDebt === null && facts.blueprintId !== null) this.firstDebt = this.options.policy.debt(facts.blueprintId);
     this.checkTraceOrder(i, facts);
     if (facts.provider === 'private') {
       const id = facts.providerId ?? '?';
       this.privateProviders.set(id, (this.privateProviders.get(id) ?? 0) + 1);
     }
-    if (this.o.mode === 'replay') this.replayDebt(i, facts);
-    this.point(i, facts, null);
+    if (this.options.mode === 'replay') this.replayDebt(i, facts);
+    this.point(i, facts);
   }
 
   // ---------------------------------------------------------------- one EVAL
 
-  private checkEval(i: number, e: Obj): Facts {
-    const P = (p: string) => this.ptr(i, p);
-    const W = this.where(i);
+  private checkEval(i: number, e: Obj): CheckedEval {
+    const pointerAt = (p: string) => this.ptr(i, p);
+    const which = this.where(i);
     const str = (k: string, required: boolean): string | null => {
       const v = e[k];
       if (v === undefined && !required) return null;
       if (typeof v !== 'string' || v === '') {
-        this.push(fail('RPR-ACGP-002', `${W}: ${k} must be a non-empty string`, { pointer: P(`/${k}`), actual: jsonOf(v) }));
+        this.push(fail('RPR-ACGP-002', `${which}: ${k} must be a non-empty string`, { pointer: pointerAt(`/${k}`), actual: jsonOf(v) }));
         return null;
       }
       return v;
@@ -194,7 +194,7 @@ export class AcgpChecker {
     const bool = (k: string): boolean | null => {
       const v = e[k];
       if (typeof v !== 'boolean') {
-        this.push(fail('RPR-ACGP-002', `${W}: ${k} must be true or false`, { pointer: P(`/${k}`), actual: jsonOf(v) }));
+        this.push(fail('RPR-ACGP-002', `${which}: ${k} must be true or false`, { pointer: pointerAt(`/${k}`), actual: jsonOf(v) }));
         return null;
       }
       return v;
@@ -211,19 +211,19 @@ export class AcgpChecker {
     const ts = e['timestamp'];
     if (ts !== undefined) {
       if (isRfc3339Utc(ts)) tsNs = epochNs(ts);
-      else this.push(fail('RPR-ACGP-009', `${W}: timestamp is not RFC 3339 UTC (${whyNotRfc3339Utc(ts)})`, { pointer: P('/timestamp'), actual: jsonOf(ts) }));
+      else this.push(fail('RPR-ACGP-009', `${which}: timestamp is not RFC 3339 UTC (${whyNotRfc3339Utc(ts)})`, { pointer: pointerAt('/timestamp'), actual: jsonOf(ts) }));
     }
 
     // intervention
     let intervention: Intervention | null = null;
     if (isIntervention(e['intervention'])) intervention = e['intervention'];
-    else this.push(fail('RPR-ACGP-002', `${W}: intervention must be one of ${LADDER.join(', ')} (flag is the separate member flagged)`, { pointer: P('/intervention'), actual: jsonOf(e['intervention']) }));
+    else this.push(fail('RPR-ACGP-002', `${which}: intervention must be one of ${LADDER.join(', ')} (flag is the separate member flagged)`, { pointer: pointerAt('/intervention'), actual: jsonOf(e['intervention']) }));
 
     const tripwires = this.tripwires(i, e['tripwires_triggered']);
     const ctq = this.ctq(i, e);
     const risk = this.risk(i, e, ctq);
     if (intervention !== null) this.intervention(i, intervention, risk, tripwires, blueprintId, tier);
-    else this.row('unavailable', () => ({ output: P('/intervention'), mode: 'EXACT', original: jsonOf(e['intervention']), replayed: null, status: 'unavailable', reason: 'the recorded intervention is malformed' }));
+    else this.row('unavailable', () => ({ output: pointerAt('/intervention'), mode: 'EXACT', original: jsonOf(e['intervention']), replayed: null, status: 'unavailable', reason: 'the recorded intervention is malformed' }));
 
     const debt = this.debtForm(i, e);
     const provider = this.descriptor(i, e, debt.providerId);
@@ -260,26 +260,26 @@ export class AcgpChecker {
 
   /** ctq_score = Σ score × weight over the evaluated dimensions, exact; weights must sum to 1. */
   private ctq(i: number, e: Obj): Dec | null {
-    const P = (p: string) => this.ptr(i, p);
-    const W = this.where(i);
+    const pointerAt = (p: string) => this.ptr(i, p);
+    const which = this.where(i);
     const dims = e['ctq_dimensions'];
     let exact: Dec | null = null;
     if (!isObj(dims) || Object.keys(dims).length === 0) {
-      this.push(fail('RPR-ACGP-002', `${W}: ctq_dimensions must be a non-empty object`, { pointer: P('/ctq_dimensions'), actual: jsonOf(dims) }));
+      this.push(fail('RPR-ACGP-002', `${which}: ctq_dimensions must be a non-empty object`, { pointer: pointerAt('/ctq_dimensions'), actual: jsonOf(dims) }));
     } else {
       let ok = true;
       let sum = ZERO;
       let weights = ZERO;
       let evaluated = 0;
       for (const [name, d] of Object.entries(dims)) {
-        const dp = P(`/ctq_dimensions/${escapePointerToken(name)}`);
+        const dp = pointerAt(`/ctq_dimensions/${escapePointerToken(name)}`);
         if (!isObj(d)) {
-          this.push(fail('RPR-ACGP-003', `${W}: dimension ${name} must be an object {score, weight, status, contributors}`, { pointer: dp, actual: jsonOf(d) }));
+          this.push(fail('RPR-ACGP-003', `${which}: dimension ${name} must be an object {score, weight, status, contributors}`, { pointer: dp, actual: jsonOf(d) }));
           ok = false;
           continue;
         }
         const bad = (m: string, k: string) => {
-          this.push(fail('RPR-ACGP-003', `${W}: dimension ${name}: ${m}`, { pointer: `${dp}/${k}`, actual: jsonOf(d[k]) }));
+          this.push(fail('RPR-ACGP-003', `${which}: dimension ${name}: ${m}`, { pointer: `${dp}/${k}`, actual: jsonOf(d[k]) }));
           ok = false;
         };
         if (typeof d['status'] !== 'string' || d['status'] === '') bad('status must be a non-empty string', 'status');
@@ -297,27 +297,27 @@ export class AcgpChecker {
         evaluated++;
       }
       if (ok && evaluated === 0) {
-        this.push(fail('RPR-ACGP-016', `${W}: no dimension has status "evaluated"; ctq_score cannot be computed`, { pointer: P('/ctq_dimensions') }));
+        this.push(fail('RPR-ACGP-016', `${which}: no dimension has status "evaluated"; ctq_score cannot be computed`, { pointer: pointerAt('/ctq_dimensions') }));
         ok = false;
       }
       if (ok && !weights.eq(ONE)) {
-        this.push(fail('RPR-ACGP-004', `${W}: the weights of the ${evaluated} evaluated dimensions sum to ${weights.toString()}, not 1`, { pointer: P('/ctq_dimensions'), expected: 1, actual: Number(weights.toString()) }));
+        this.push(fail('RPR-ACGP-004', `${which}: the weights of the ${evaluated} evaluated dimensions sum to ${weights.toString()}, not 1`, { pointer: pointerAt('/ctq_dimensions'), expected: 1, actual: Number(weights.toString()) }));
         ok = false;
       }
       if (ok) exact = sum;
     }
     const rec = e['ctq_score'];
-    if (!isNum(rec)) this.push(fail('RPR-ACGP-002', `${W}: ctq_score must be a number`, { pointer: P('/ctq_score'), actual: jsonOf(rec) }));
+    if (!isNum(rec)) this.push(fail('RPR-ACGP-002', `${which}: ctq_score must be a number`, { pointer: pointerAt('/ctq_score'), actual: jsonOf(rec) }));
     if (exact === null) {
-      this.row('unavailable', () => ({ output: P('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'the dimensions did not pass their checks' }));
+      this.row('unavailable', () => ({ output: pointerAt('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'the dimensions did not pass their checks' }));
       return null;
     }
     const pass = isNum(rec) && eq4(rec, exact);
-    this.row(pass ? 'pass' : 'fail', () => ({ output: P('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
+    this.row(pass ? 'pass' : 'fail', () => ({ output: pointerAt('/ctq_score'), mode: 'EXACT', original: jsonOf(rec), replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
     if (!pass && isNum(rec))
       this.push(
-        fail('RPR-ACGP-005', `${W}: ctq_score is Σ score × weight = ${exact.toString()} exactly (${round4(exact).toFixed(4)} rounded half-even to 4 places), not the recorded ${rec}`, {
-          pointer: P('/ctq_score'),
+        fail('RPR-ACGP-005', `${which}: ctq_score is Σ score × weight = ${exact.toString()} exactly (${round4(exact).toFixed(4)} rounded half-even to 4 places), not the recorded ${rec}`, {
+          pointer: pointerAt('/ctq_score'),
           expected: num4(exact),
           actual: rec,
         }),
@@ -327,65 +327,65 @@ export class AcgpChecker {
 
   /** risk_score = 1 − ctq_score (exact), rounded half-even to 4 places. */
   private risk(i: number, e: Obj, ctq: Dec | null): Dec | null {
-    const P = this.ptr(i, '/risk_score');
+    const pointer = this.ptr(i, '/risk_score');
     const rec = e['risk_score'];
-    if (!isNum(rec)) this.push(fail('RPR-ACGP-002', `${this.where(i)}: risk_score must be a number`, { pointer: P, actual: jsonOf(rec) }));
+    if (!isNum(rec)) this.push(fail('RPR-ACGP-002', `${this.where(i)}: risk_score must be a number`, { pointer, actual: jsonOf(rec) }));
     if (ctq === null) {
-      this.row('unavailable', () => ({ output: P, mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'ctq_score could not be recomputed' }));
+      this.row('unavailable', () => ({ output: pointer, mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'ctq_score could not be recomputed' }));
       return null;
     }
     const risk = round4(ONE.minus(ctq));
     const pass = isNum(rec) && eq4(rec, risk);
-    this.row(pass ? 'pass' : 'fail', () => ({ output: P, mode: 'EXACT', original: jsonOf(rec), replayed: num4(risk), status: pass ? 'pass' : 'fail' }));
-    if (!pass && isNum(rec)) this.push(fail('RPR-ACGP-006', `${this.where(i)}: risk_score is 1 − ctq_score = ${risk.toFixed(4)}, not the recorded ${rec}`, { pointer: P, expected: num4(risk), actual: rec }));
+    this.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: jsonOf(rec), replayed: num4(risk), status: pass ? 'pass' : 'fail' }));
+    if (!pass && isNum(rec)) this.push(fail('RPR-ACGP-006', `${this.where(i)}: risk_score is 1 − ctq_score = ${risk.toFixed(4)}, not the recorded ${rec}`, { pointer, expected: num4(risk), actual: rec }));
     return risk;
   }
 
   /** The intervention the risk thresholds (and known tripwire actions) give; a lower recorded one is a fail. */
   private intervention(i: number, recorded: Intervention, risk: Dec | null, tripwires: { name: string; action: Intervention | null }[], blueprintId: string | null, tier: string | null): void {
-    const P = this.ptr(i, '/intervention');
-    const W = this.where(i);
-    if (recorded === 'halt' && tripwires.length === 0) this.push(warning('RPR-ACGP-008', `${W}: halt is recorded but no tripwire was triggered (upstream: halt comes only from tripwires)`, { pointer: P }));
+    const pointer = this.ptr(i, '/intervention');
+    const which = this.where(i);
+    if (recorded === 'halt' && tripwires.length === 0) this.push(warning('RPR-ACGP-008', `${which}: halt is recorded but no tripwire was triggered (upstream: halt comes only from tripwires)`, { pointer }));
     if (risk === null) {
-      this.row('unavailable', () => ({ output: P, mode: 'EXACT', original: recorded, replayed: null, status: 'unavailable', reason: 'risk_score could not be recomputed' }));
+      this.row('unavailable', () => ({ output: pointer, mode: 'EXACT', original: recorded, replayed: null, status: 'unavailable', reason: 'risk_score could not be recomputed' }));
       return;
     }
-    const { thresholds: t, source } = this.o.policy.risk(blueprintId, tier);
+    const { thresholds: t, source } = this.options.policy.risk(blueprintId, tier);
     if (this.firstRisk === null) this.firstRisk = { source, ok: num4(t.ok), nudge: num4(t.nudge), escalate: num4(t.escalate) };
     const byRisk = interventionForRisk(risk, t);
     let computed = byRisk;
     let tripwhy = '';
     for (const tw of tripwires) {
-      const a = tw.action ?? this.o.policy.tripwire(blueprintId, tw.name) ?? null;
+      const a = tw.action ?? this.options.policy.tripwire(blueprintId, tw.name) ?? null;
       if (a !== null && rank(a) > rank(computed)) {
         computed = a;
         tripwhy += `; tripwire ${tw.name} requires ${a}`;
       }
     }
     const pass = rank(recorded) >= rank(computed);
-    this.row(pass ? 'pass' : 'fail', () => ({ output: P, mode: 'EXACT', original: recorded, replayed: computed, status: pass ? 'pass' : 'fail', ...(pass && recorded !== computed ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' } : {}) }));
+    this.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: recorded, replayed: computed, status: pass ? 'pass' : 'fail', ...(pass && recorded !== computed ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' } : {}) }));
     if (!pass) {
       const why = `risk ${risk.toFixed(4)} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${byRisk}${tripwhy}`;
-      this.push(fail('RPR-ACGP-007', `${W}: trust debt never relaxes an intervention: ${why}, but ${recorded} is recorded`, { pointer: P, expected: computed, actual: recorded }));
+      this.push(fail('RPR-ACGP-007', `${which}: trust debt never relaxes an intervention: ${why}, but ${recorded} is recorded`, { pointer, expected: computed, actual: recorded }));
     }
   }
 
   private debtForm(i: number, e: Obj): { providerId: string | null; pre: RecordedNumber; delta: RecordedNumber; post: RecordedNumber; crossed: string[] | null } {
-    const P = (p: string) => this.ptr(i, `/trust_debt${p}`);
-    const W = this.where(i);
+    const pointerAt = (p: string) => this.ptr(i, `/trust_debt${p}`);
+    const which = this.where(i);
     const td = e['trust_debt'];
     const none = { providerId: null, pre: null, delta: null, post: null, crossed: null };
     if (!isObj(td)) {
-      this.push(fail('RPR-ACGP-002', `${W}: trust_debt must be an object {provider_id, pre, delta, post, thresholds_crossed}`, { pointer: P(''), actual: jsonOf(td) }));
+      this.push(fail('RPR-ACGP-002', `${which}: trust_debt must be an object {provider_id, pre, delta, post, thresholds_crossed}`, { pointer: pointerAt(''), actual: jsonOf(td) }));
       return none;
     }
     let providerId: string | null = null;
     if (typeof td['provider_id'] === 'string' && td['provider_id'] !== '') providerId = td['provider_id'];
-    else this.push(fail('RPR-ACGP-002', `${W}: trust_debt.provider_id must be a non-empty string`, { pointer: P('/provider_id'), actual: jsonOf(td['provider_id']) }));
+    else this.push(fail('RPR-ACGP-002', `${which}: trust_debt.provider_id must be a non-empty string`, { pointer: pointerAt('/provider_id'), actual: jsonOf(td['provider_id']) }));
     const n = (k: 'pre' | 'delta' | 'post'): RecordedNumber => {
       const v = td[k];
       if (!isNum(v) || (k !== 'delta' && v < 0)) {
-        this.push(fail('RPR-ACGP-002', `${W}: trust_debt.${k} must be a ${k === 'delta' ? '' : 'non-negative '}number`, { pointer: P(`/${k}`), actual: jsonOf(v) }));
+        this.push(fail('RPR-ACGP-002', `${which}: trust_debt.${k} must be a ${k === 'delta' ? '' : 'non-negative '}number`, { pointer: pointerAt(`/${k}`), actual: jsonOf(v) }));
         return null;
       }
       return v;
@@ -396,47 +396,47 @@ export class AcgpChecker {
     let crossed: string[] | null = null;
     const tc = td['thresholds_crossed'];
     if (Array.isArray(tc) && tc.every((x) => typeof x === 'string') && new Set(tc).size === tc.length) crossed = tc as string[];
-    else this.push(fail('RPR-ACGP-002', `${W}: trust_debt.thresholds_crossed must be an array of distinct threshold names`, { pointer: P('/thresholds_crossed'), actual: jsonOf(tc) }));
+    else this.push(fail('RPR-ACGP-002', `${which}: trust_debt.thresholds_crossed must be an array of distinct threshold names`, { pointer: pointerAt('/thresholds_crossed'), actual: jsonOf(tc) }));
     if (pre !== null && delta !== null && post !== null) {
       const sum = dec(pre).plus(dec(delta));
-      if (!sum.eq(dec(post))) this.push(fail('RPR-ACGP-010', `${W}: trust_debt.post must equal pre + delta (${pre} + ${delta} = ${sum.toString()})`, { pointer: P('/post'), expected: Number(sum.toString()), actual: post }));
+      if (!sum.eq(dec(post))) this.push(fail('RPR-ACGP-010', `${which}: trust_debt.post must equal pre + delta (${pre} + ${delta} = ${sum.toString()})`, { pointer: pointerAt('/post'), expected: Number(sum.toString()), actual: post }));
     }
     return { providerId, pre, delta, post, crossed };
   }
 
   /** trust_debt_extended: provider descriptor {id, visibility, fail_mode?} and attestation {digest, issued_by}. */
-  private descriptor(i: number, e: Obj, providerId: string | null): { kind: Facts['provider'] } {
-    const P = (p: string) => this.ptr(i, `/trust_debt_extended${p}`);
-    const W = this.where(i);
+  private descriptor(i: number, e: Obj, providerId: string | null): { kind: CheckedEval['provider'] } {
+    const pointerAt = (p: string) => this.ptr(i, `/trust_debt_extended${p}`);
+    const which = this.where(i);
     const x = e['trust_debt_extended'];
-    const byId = (): Facts['provider'] => (providerId === DEFAULT_PROVIDER_ID ? 'default' : 'unknown');
+    const byId = (): CheckedEval['provider'] => (providerId === DEFAULT_PROVIDER_ID ? 'default' : 'unknown');
     if (x === undefined) return { kind: byId() };
     if (!isObj(x)) {
-      this.push(fail('RPR-ACGP-011', `${W}: trust_debt_extended must be an object {provider, attestation?}`, { pointer: P(''), actual: jsonOf(x) }));
+      this.push(fail('RPR-ACGP-011', `${which}: trust_debt_extended must be an object {provider, attestation?}`, { pointer: pointerAt(''), actual: jsonOf(x) }));
       return { kind: byId() };
     }
     const p = x['provider'];
     let visibility: string | null = null;
-    if (!isObj(p)) this.push(fail('RPR-ACGP-011', `${W}: trust_debt_extended.provider must be an object {id, visibility}`, { pointer: P('/provider'), actual: jsonOf(p) }));
+    if (!isObj(p)) this.push(fail('RPR-ACGP-011', `${which}: trust_debt_extended.provider must be an object {id, visibility}`, { pointer: pointerAt('/provider'), actual: jsonOf(p) }));
     else {
-      if (typeof p['id'] !== 'string' || p['id'] === '') this.push(fail('RPR-ACGP-011', `${W}: the provider descriptor's id must be a non-empty string`, { pointer: P('/provider/id'), actual: jsonOf(p['id']) }));
+      if (typeof p['id'] !== 'string' || p['id'] === '') this.push(fail('RPR-ACGP-011', `${which}: the provider descriptor's id must be a non-empty string`, { pointer: pointerAt('/provider/id'), actual: jsonOf(p['id']) }));
       else if (providerId !== null && p['id'] !== providerId)
-        this.push(fail('RPR-ACGP-011', `${W}: the provider descriptor names another provider than trust_debt.provider_id`, { pointer: P('/provider/id'), expected: providerId, actual: p['id'] }));
+        this.push(fail('RPR-ACGP-011', `${which}: the provider descriptor names another provider than trust_debt.provider_id`, { pointer: pointerAt('/provider/id'), expected: providerId, actual: p['id'] }));
       if (p['visibility'] === 'public' || p['visibility'] === 'private') visibility = p['visibility'];
-      else this.push(fail('RPR-ACGP-011', `${W}: the provider's visibility must be public or private`, { pointer: P('/provider/visibility'), actual: jsonOf(p['visibility']) }));
+      else this.push(fail('RPR-ACGP-011', `${which}: the provider's visibility must be public or private`, { pointer: pointerAt('/provider/visibility'), actual: jsonOf(p['visibility']) }));
       if (p['fail_mode'] !== undefined && p['fail_mode'] !== 'deny' && p['fail_mode'] !== 'allow')
-        this.push(fail('RPR-ACGP-011', `${W}: the provider's fail_mode must be deny or allow`, { pointer: P('/provider/fail_mode'), actual: jsonOf(p['fail_mode']) }));
+        this.push(fail('RPR-ACGP-011', `${which}: the provider's fail_mode must be deny or allow`, { pointer: pointerAt('/provider/fail_mode'), actual: jsonOf(p['fail_mode']) }));
       if (visibility === 'private' && providerId === DEFAULT_PROVIDER_ID)
-        this.push(fail('RPR-ACGP-011', `${W}: ${DEFAULT_PROVIDER_ID} is the public default provider; it cannot be private`, { pointer: P('/provider/visibility'), expected: 'public', actual: 'private' }));
+        this.push(fail('RPR-ACGP-011', `${which}: ${DEFAULT_PROVIDER_ID} is the public default provider; it cannot be private`, { pointer: pointerAt('/provider/visibility'), expected: 'public', actual: 'private' }));
     }
     const a = x['attestation'];
     if (a !== undefined) {
-      if (!isObj(a)) this.push(fail('RPR-ACGP-012', `${W}: the attestation must be an object {digest, issued_by}`, { pointer: P('/attestation'), actual: jsonOf(a) }));
+      if (!isObj(a)) this.push(fail('RPR-ACGP-012', `${which}: the attestation must be an object {digest, issued_by}`, { pointer: pointerAt('/attestation'), actual: jsonOf(a) }));
       else {
         if (!isHashString(a['digest']))
-          this.push(fail('RPR-ACGP-012', `${W}: the attestation digest must be sha256: followed by 64 lowercase hex digits`, { pointer: P('/attestation/digest'), expected: 'sha256:<64 lowercase hex>', actual: jsonOf(a['digest']) }));
+          this.push(fail('RPR-ACGP-012', `${which}: the attestation digest must be sha256: followed by 64 lowercase hex digits`, { pointer: pointerAt('/attestation/digest'), expected: 'sha256:<64 lowercase hex>', actual: jsonOf(a['digest']) }));
         if (typeof a['issued_by'] !== 'string' || a['issued_by'] === '')
-          this.push(fail('RPR-ACGP-012', `${W}: the attestation's issued_by must be a non-empty string`, { pointer: P('/attestation/issued_by'), actual: jsonOf(a['issued_by']) }));
+          this.push(fail('RPR-ACGP-012', `${which}: the attestation's issued_by must be a non-empty string`, { pointer: pointerAt('/attestation/issued_by'), actual: jsonOf(a['issued_by']) }));
       }
     }
     if (visibility === 'private' && providerId !== DEFAULT_PROVIDER_ID) return { kind: 'private' };
@@ -445,7 +445,7 @@ export class AcgpChecker {
 
   // ---------------------------------------------------------------- trace
 
-  private checkTraceOrder(i: number, f: Facts): void {
+  private checkTraceOrder(i: number, f: CheckedEval): void {
     if (f.traceId !== null) {
       if (this.traceId === null) this.traceId = f.traceId;
       else if (f.traceId !== this.traceId) this.push(fail('RPR-ACGP-031', `${this.where(i)} belongs to another trace`, { pointer: this.ptr(i, '/trace_id'), expected: this.traceId, actual: f.traceId }));
@@ -464,19 +464,19 @@ export class AcgpChecker {
   }
 
   /** replay: re-run the trust-debt provider for this EVAL and compare pre, delta, post, thresholds_crossed EXACT. */
-  private replayDebt(i: number, f: Facts): void {
-    const P = (k: string) => this.ptr(i, `/trust_debt/${k}`);
-    const W = this.where(i);
+  private replayDebt(i: number, f: CheckedEval): void {
+    const pointerAt = (k: string) => this.ptr(i, `/trust_debt/${k}`);
+    const which = this.where(i);
     const orig = { pre: f.pre, delta: f.delta, post: f.post, thresholds_crossed: f.crossed };
     const all = (status: Comparison['status'], mode: Comparison['mode'], reason: string, replayed: Partial<Record<keyof typeof orig, JsonValue>> = {}) => {
-      for (const k of ['pre', 'delta', 'post', 'thresholds_crossed'] as const) this.row(status, () => ({ output: P(k), mode, original: orig[k], replayed: replayed[k] ?? null, status, reason }));
+      for (const k of ['pre', 'delta', 'post', 'thresholds_crossed'] as const) this.row(status, () => ({ output: pointerAt(k), mode, original: orig[k], replayed: replayed[k] ?? null, status, reason }));
     };
     if (f.provider === 'private') {
       const sum = f.pre !== null && f.delta !== null ? Number(dec(f.pre).plus(dec(f.delta)).toString()) : null;
-      for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) this.row('pass', () => ({ output: P(k), mode: 'RECORDED', original: orig[k], replayed: null, status: 'pass', reason: 'private provider: RECORDED, not recomputed' }));
+      for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) this.row('pass', () => ({ output: pointerAt(k), mode: 'RECORDED', original: orig[k], replayed: null, status: 'pass', reason: 'private provider: RECORDED, not recomputed' }));
       const postOk = sum !== null && f.post !== null && dec(f.post).eq(dec(sum));
       this.row(postOk ? 'pass' : 'fail', () => ({
-        output: P('post'),
+        output: pointerAt('post'),
         mode: 'RECORDED',
         original: f.post,
         replayed: sum,
@@ -498,7 +498,7 @@ export class AcgpChecker {
       this.state = null;
       return;
     }
-    const debt = this.o.policy.debt(f.blueprintId);
+    const debt = this.options.policy.debt(f.blueprintId);
     const provider = this.provider(debt.params);
     let s;
     let anchored = false;
@@ -507,15 +507,15 @@ export class AcgpChecker {
       // Anchor on this EVAL's recorded pre: the trace's start, or after a step that could not be recomputed.
       anchored = true;
       if (this.state !== null) {
-        const missing = f.tsNs === null ? `${W} has no ${f.timestampPresent ? 'valid ' : ''}timestamp` : `the EVAL before ${W} has no timestamp`;
+        const missing = f.tsNs === null ? `${which} has no ${f.timestampPresent ? 'valid ' : ''}timestamp` : `the EVAL before ${which} has no timestamp`;
         this.push(unavailable('RPR-ACGP-024', `decay needs the timestamps of both EVALs: ${missing}; pre was not recomputed (no guess), and the recorded pre is taken as the state from here`, { pointer: this.ptr(i, '/timestamp') }));
-        this.row('unavailable', () => ({ output: P('pre'), mode: 'EXACT', original: f.pre, replayed: null, status: 'unavailable', reason: 'timestamp missing where decay needs one' }));
+        this.row('unavailable', () => ({ output: pointerAt('pre'), mode: 'EXACT', original: f.pre, replayed: null, status: 'unavailable', reason: 'timestamp missing where decay needs one' }));
       } else {
         if (this.anchors === 0) {
           this.startingState = f.pre;
-          this.push(info('RPR-ACGP-025', `the trace's starting state is ${W}'s recorded pre ${f.pre}, taken as given; every later value is recomputed`, { pointer: P('pre') }));
-        } else this.push(info('RPR-ACGP-026', `${W}: the state is re-anchored on its recorded pre ${f.pre} (taken as given) because the EVAL before it could not be replayed`, { pointer: P('pre') }));
-        this.row('pass', () => ({ output: P('pre'), mode: 'RECORDED', original: f.pre, replayed: f.pre, status: 'pass', reason: 'starting state, taken as given' }));
+          this.push(info('RPR-ACGP-025', `the trace's starting state is ${which}'s recorded pre ${f.pre}, taken as given; every later value is recomputed`, { pointer: pointerAt('pre') }));
+        } else this.push(info('RPR-ACGP-026', `${which}: the state is re-anchored on its recorded pre ${f.pre} (taken as given) because the EVAL before it could not be replayed`, { pointer: pointerAt('pre') }));
+        this.row('pass', () => ({ output: pointerAt('pre'), mode: 'RECORDED', original: f.pre, replayed: f.pre, status: 'pass', reason: 'starting state, taken as given' }));
       }
       this.anchors++;
       s = accumulateFrom(provider, provider.initial(dec(f.pre), f.tsNs), f.intervention, f.flagged, null);
@@ -524,11 +524,11 @@ export class AcgpChecker {
     this.compareNum(i, 'delta', 'RPR-ACGP-021', f.delta, s.delta, null);
     this.compareNum(i, 'post', 'RPR-ACGP-022', f.post, s.post, null);
     const crossedOk = f.crossed !== null && sameSet(f.crossed, s.crossed);
-    this.row(crossedOk ? 'pass' : 'fail', () => ({ output: P('thresholds_crossed'), mode: 'EXACT', original: f.crossed, replayed: s.crossed, status: crossedOk ? 'pass' : 'fail' }));
+    this.row(crossedOk ? 'pass' : 'fail', () => ({ output: pointerAt('thresholds_crossed'), mode: 'EXACT', original: f.crossed, replayed: s.crossed, status: crossedOk ? 'pass' : 'fail' }));
     if (!crossedOk && f.crossed !== null)
       this.push(
-        fail('RPR-ACGP-023', `${W}: thresholds_crossed are the thresholds t with pre < t ≤ post (${round4(s.pre).toFixed(4)} < t ≤ ${round4(s.post).toFixed(4)})`, {
-          pointer: P('thresholds_crossed'),
+        fail('RPR-ACGP-023', `${which}: thresholds_crossed are the thresholds t with pre < t ≤ post (${round4(s.pre).toFixed(4)} < t ≤ ${round4(s.post).toFixed(4)})`, {
+          pointer: pointerAt('thresholds_crossed'),
           expected: s.crossed,
           actual: f.crossed,
         }),
@@ -541,16 +541,16 @@ export class AcgpChecker {
   private lastReplayed: { pre: number; delta: number; post: number; thresholdsCrossed: string[] } | null = null;
 
   private compareNum(i: number, k: 'pre' | 'delta' | 'post', rule: string, recorded: RecordedNumber, exact: Dec, periods: Dec | null): void {
-    const P = this.ptr(i, `/trust_debt/${k}`);
+    const pointer = this.ptr(i, `/trust_debt/${k}`);
     const pass = recorded !== null && eq4(recorded, exact);
-    this.row(pass ? 'pass' : 'fail', () => ({ output: P, mode: 'EXACT', original: recorded, replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
+    this.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: recorded, replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
     if (!pass && recorded !== null) {
       const how = k === 'pre' ? ` (after decay over ${periods?.toString() ?? '?'} whole period(s))` : k === 'delta' ? ' (accumulation for the recorded intervention and flag)' : ' (pre + delta)';
-      this.push(fail(rule, `${this.where(i)}: trust_debt.${k} replayed by ${DEFAULT_PROVIDER_ID} is ${round4(exact).toFixed(4)}${how}, not the recorded ${recorded}`, { pointer: P, expected: num4(exact), actual: recorded }));
+      this.push(fail(rule, `${this.where(i)}: trust_debt.${k} replayed by ${DEFAULT_PROVIDER_ID} is ${round4(exact).toFixed(4)}${how}, not the recorded ${recorded}`, { pointer, expected: num4(exact), actual: recorded }));
     }
   }
 
-  private point(i: number, f: Facts, _unused: null): void {
+  private point(i: number, f: CheckedEval): void {
     const replayed = this.lastReplayed;
     this.lastReplayed = null;
     if (this.trajectory.length >= this.limits.trajectory) {
@@ -558,7 +558,7 @@ export class AcgpChecker {
       return;
     }
     const p: { [k: string]: JsonValue } = { index: i, timestamp: f.timestamp, intervention: f.intervention, flagged: f.flagged, pre: f.pre, delta: f.delta, post: f.post, thresholdsCrossed: f.crossed };
-    if (this.o.mode === 'replay') p['replayed'] = replayed;
+    if (this.options.mode === 'replay') p['replayed'] = replayed;
     this.trajectory.push(p);
   }
 
@@ -586,11 +586,11 @@ export class AcgpChecker {
       });
     if (this.elidedRows > 0 || this.elidedPoints > 0)
       findings.push(info('RPR-ACGP-035', `${this.elidedRows} comparison row(s) and ${this.elidedPoints} trajectory point(s) were left out (limits acgp-comparisons, acgp-trajectory)`));
-    const debt = this.firstDebt ?? this.o.policy.debt(null);
+    const debt = this.firstDebt ?? this.options.policy.debt(null);
     const details: { [k: string]: JsonValue } = {
       evals: this.count,
       provider: this.firstProvider,
-      debtRecomputed: this.o.mode === 'replay' && this.privateProviders.size === 0 && this.unknownProviders.size === 0,
+      debtRecomputed: this.options.mode === 'replay' && this.privateProviders.size === 0 && this.unknownProviders.size === 0,
       riskThresholds: this.firstRisk,
       debtThresholds: Object.fromEntries(DEBT_THRESHOLD_NAMES.map((n) => [n, num4(debt.params.thresholds[n])])),
       debtParameters: { source: debt.source, decay_fraction: num4(debt.params.decay_fraction), period_hours: Number(debt.params.period_hours.toString()), min_debt: num4(debt.params.min_debt) },
@@ -599,7 +599,7 @@ export class AcgpChecker {
     };
     if (this.startingState !== null) details['startingState'] = this.startingState;
     if (this.privateProviders.size > 0) details['notRecomputed'] = [...this.privateProviders.keys()];
-    const why = `ACGP ${this.o.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${this.o.mode === 'replay' ? ' and recomputes the trust debt' : ''}${this.privateProviders.size > 0 ? ', and the private providers\' attestation digests are checked for form only, never verified' : ''}.`;
+    const why = `ACGP ${this.options.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${this.options.mode === 'replay' ? ' and recomputes the trust debt' : ''}${this.privateProviders.size > 0 ? ', and the private providers\' attestation digests are checked for form only, never verified' : ''}.`;
     return { id: this.traceId, findings, chain: [], comparisons: this.comparisons, details, authenticity: authenticity.consistencyOnly(why) };
   }
 }

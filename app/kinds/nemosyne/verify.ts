@@ -116,10 +116,12 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
     const status: ChainStatus = x.content.findings.length ? 'mismatch' : recorded === null ? 'match' : recorded === recomputed ? 'match' : 'mismatch';
     node(st, `entry:${name}`, `${name} (${x.entry.uncompressedSize} bytes, CRC-32 ${x.content.findings.length ? 'bad' : 'verified'})`, recorded, recomputed, status, ['archive'], `entry:${name}`);
   };
-  if (archiveFailed) {
+  // A package that stops before its manifest is read: every entry's node, none with a recorded digest.
+  const stopBeforeManifest = (): KindResult => {
     for (const e of zs.entries) entryNode(e.name, null);
     return result(null);
-  }
+  };
+  if (archiveFailed) return stopBeforeManifest();
   const get = (name: string): Buffer | null => byName.get(name)?.content.bytes ?? null;
   const has = (name: string) => byName.has(name);
 
@@ -127,15 +129,11 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   const manifestBytes = get(ENTRY.manifest);
   if (!manifestBytes) {
     st.findings.push(fail('RPR-NEM-001', 'the package has no manifest.json', { pointer: 'entry:manifest.json' }));
-    for (const e of zs.entries) entryNode(e.name, null);
-    return result(null);
+    return stopBeforeManifest();
   }
   const mj = parseJson(manifestBytes, ENTRY.manifest, 'RPR-NEM-002', st);
   const manifest = mj.ok ? checkManifest(mj.value, st.findings) : null;
-  if (!manifest) {
-    for (const e of zs.entries) entryNode(e.name, null);
-    return result(null);
-  }
+  if (!manifest) return stopBeforeManifest();
   const v = manifest.formatVersion;
   st.details['formatVersion'] = v;
   const id = typeof manifest.raw['sessionId'] === 'string' ? manifest.raw['sessionId'] : null;
@@ -151,48 +149,8 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   let envelopeValue: unknown = null;
   if (v >= 3) {
     const eb = get(ENTRY.receipts);
-    if (eb) {
-      const recomputed = sha256Hex(eb);
-      node(st, 'evidenceReceiptDigest', 'manifest evidenceReceiptDigest over the exact bytes of the receipt entry', show(manifest.evidenceReceiptDigest), formatHash(recomputed), manifest.evidenceReceiptDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.receipts}`]);
-      if (manifest.evidenceReceiptDigest !== null && manifest.evidenceReceiptDigest !== recomputed) {
-        st.findings.push(fail('RPR-NEM-020', 'evidenceReceiptDigest does not match the exact bytes of investigation/evidence-receipts.json', { pointer: 'entry:manifest.json#/evidenceReceiptDigest', expected: recomputed, actual: manifest.evidenceReceiptDigest }));
-      }
-      const ej = parseJson(eb, ENTRY.receipts, 'RPR-NEM-030', st);
-      if (ej.ok) {
-        envelopeValue = ej.value;
-        const ce = checkEnvelope(ej.value);
-        st.findings.push(...ce.findings);
-        envelope = ce.envelope;
-        // 4. Identity agreement, bundle vs manifest.
-        if (envelope.bundleDatasetFingerprint !== null && manifest.analyticalDatasetFingerprint !== null && envelope.bundleDatasetFingerprint !== manifest.analyticalDatasetFingerprint) {
-          st.findings.push(fail('DATASET_MISMATCH', "the bundle's datasetFingerprint is not the manifest's analyticalDatasetFingerprint", { pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`, expected: manifest.analyticalDatasetFingerprint, actual: envelope.bundleDatasetFingerprint }));
-        }
-        if (envelope.bundleKernelVersion !== null && manifest.analyticalKernelVersion !== null && envelope.bundleKernelVersion !== manifest.analyticalKernelVersion) {
-          st.findings.push(fail('KERNEL_MISMATCH', "the bundle's kernelVersion is not the manifest's analyticalKernelVersion", { pointer: `entry:${ENTRY.receipts}#/bundle/kernelVersion`, expected: manifest.analyticalKernelVersion, actual: envelope.bundleKernelVersion }));
-        }
-        const envOk = ce.findings.length === 0 && !st.findings.some((f) => f.rule === 'DATASET_MISMATCH' || f.rule === 'KERNEL_MISMATCH');
-        node(
-          st,
-          'envelope',
-          `governed-evidence envelope: ${envelope.receiptIds.length} receipt(s), ${envelope.uses.length} use(s); bundle dataset ${envelope.bundleDatasetFingerprint ?? '?'}, kernel ${envelope.bundleKernelVersion ?? '?'}`,
-          null,
-          hashValue(ej.value),
-          envOk ? 'match' : 'mismatch',
-          ['evidenceReceiptDigest'],
-          `entry:${ENTRY.receipts}`,
-        );
-      }
-    }
-    if (v === 4) {
-      const fb = byName.get(ENTRY.forma);
-      if (fb && fb.content.sha256 !== null) {
-        const recomputed = fb.content.sha256;
-        node(st, 'formaDigest', 'manifest formaDigest over the exact bytes of investigation/forma.json', show(manifest.formaDigest), formatHash(recomputed), manifest.formaDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.forma}`]);
-        if (manifest.formaDigest !== null && manifest.formaDigest !== recomputed) {
-          st.findings.push(fail('RPR-NEM-021', 'formaDigest does not match the exact bytes of investigation/forma.json', { pointer: 'entry:manifest.json#/formaDigest', expected: recomputed, actual: manifest.formaDigest }));
-        }
-      }
-    }
+    if (eb) ({ envelope, envelopeValue } = checkReceipts(manifest, eb, st));
+    if (v === 4) checkForma(manifest, byName.get(ENTRY.forma), st);
   }
 
   // Nothing that depends on a failed check runs: no capability on a failed package.
@@ -204,6 +162,49 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   // 6. The investigation digest, through a kernel adapter.
   await checkInvestigationDigest(manifest, envelope, envelopeValue, byName, ctx, st);
   return result(id);
+}
+
+/** Step 3 for V3+: the receipt entry's digest, then its closed envelope (with step 4, identity agreement). */
+function checkReceipts(manifest: Manifest, eb: Buffer, st: State): { envelope: Envelope | null; envelopeValue: unknown } {
+  const recomputed = sha256Hex(eb);
+  node(st, 'evidenceReceiptDigest', 'manifest evidenceReceiptDigest over the exact bytes of the receipt entry', show(manifest.evidenceReceiptDigest), formatHash(recomputed), manifest.evidenceReceiptDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.receipts}`]);
+  if (manifest.evidenceReceiptDigest !== null && manifest.evidenceReceiptDigest !== recomputed) {
+    st.findings.push(fail('RPR-NEM-020', 'evidenceReceiptDigest does not match the exact bytes of investigation/evidence-receipts.json', { pointer: 'entry:manifest.json#/evidenceReceiptDigest', expected: recomputed, actual: manifest.evidenceReceiptDigest }));
+  }
+  const ej = parseJson(eb, ENTRY.receipts, 'RPR-NEM-030', st);
+  if (!ej.ok) return { envelope: null, envelopeValue: null };
+  const ce = checkEnvelope(ej.value);
+  st.findings.push(...ce.findings);
+  const envelope = ce.envelope;
+  // 4. Identity agreement, bundle vs manifest.
+  if (envelope.bundleDatasetFingerprint !== null && manifest.analyticalDatasetFingerprint !== null && envelope.bundleDatasetFingerprint !== manifest.analyticalDatasetFingerprint) {
+    st.findings.push(fail('DATASET_MISMATCH', "the bundle's datasetFingerprint is not the manifest's analyticalDatasetFingerprint", { pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`, expected: manifest.analyticalDatasetFingerprint, actual: envelope.bundleDatasetFingerprint }));
+  }
+  if (envelope.bundleKernelVersion !== null && manifest.analyticalKernelVersion !== null && envelope.bundleKernelVersion !== manifest.analyticalKernelVersion) {
+    st.findings.push(fail('KERNEL_MISMATCH', "the bundle's kernelVersion is not the manifest's analyticalKernelVersion", { pointer: `entry:${ENTRY.receipts}#/bundle/kernelVersion`, expected: manifest.analyticalKernelVersion, actual: envelope.bundleKernelVersion }));
+  }
+  const envOk = ce.findings.length === 0 && !st.findings.some((f) => f.rule === 'DATASET_MISMATCH' || f.rule === 'KERNEL_MISMATCH');
+  node(
+    st,
+    'envelope',
+    `governed-evidence envelope: ${envelope.receiptIds.length} receipt(s), ${envelope.uses.length} use(s); bundle dataset ${envelope.bundleDatasetFingerprint ?? '?'}, kernel ${envelope.bundleKernelVersion ?? '?'}`,
+    null,
+    hashValue(ej.value),
+    envOk ? 'match' : 'mismatch',
+    ['evidenceReceiptDigest'],
+    `entry:${ENTRY.receipts}`,
+  );
+  return { envelope, envelopeValue: ej.value };
+}
+
+/** Step 3 for V4: the forma entry's digest. */
+function checkForma(manifest: Manifest, fb: { entry: ZipEntry; content: EntryContent } | undefined, st: State): void {
+  if (!fb || fb.content.sha256 === null) return;
+  const recomputed = fb.content.sha256;
+  node(st, 'formaDigest', 'manifest formaDigest over the exact bytes of investigation/forma.json', show(manifest.formaDigest), formatHash(recomputed), manifest.formaDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.forma}`]);
+  if (manifest.formaDigest !== null && manifest.formaDigest !== recomputed) {
+    st.findings.push(fail('RPR-NEM-021', 'formaDigest does not match the exact bytes of investigation/forma.json', { pointer: 'entry:manifest.json#/formaDigest', expected: recomputed, actual: manifest.formaDigest }));
+  }
 }
 
 /** Step 5: bind and resolve every use (profiles.ts), recording each binding in the details. */

@@ -11,8 +11,8 @@ import { fail, info, unavailable } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import { checkEnvironment, loadProviderRegistry, ProviderRegistryError, type LockedEnvironment, type ProviderRegistry } from '../../providers/registry.js';
-import { shapeKey, type FrozenArtifact } from '../../providers/types.js';
-import { parseWhatIf } from '../../providers/what-if.js';
+import { shapeKey, type ComputeShape, type FrozenArtifact } from '../../providers/types.js';
+import { parseWhatIf, type WhatIf } from '../../providers/what-if.js';
 import type { DumpVerification } from './verify.js';
 import { SUPPORTED_KERNEL_MAJORS } from './verify.js';
 
@@ -73,25 +73,9 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
     // verifyModel already added the RDS-F003 `unavailable` finding for replay.
     return result();
   }
-  const env: LockedEnvironment = {
-    providerId: lp.providerId,
-    modelId: whatIf?.model ?? lp.modelId,
-    quantizationProfile: lp.quantizationProfile,
-    capacitySnapshot: lp.capacitySnapshot,
-    computeShape: whatIf?.shape ?? t.computeShape,
-  };
-  // Capacity belongs to the locked model; a what-if model brings its own.
-  const check = checkEnvironment(reg, whatIf?.model ? { ...env, capacitySnapshot: reg.entry(env.providerId)?.models.find((m) => m.modelId === env.modelId)?.capacitySnapshot ?? env.capacitySnapshot } : env);
-  details['environment'] = { computeShape: shapeKey(env.computeShape), modelId: env.modelId, providerId: env.providerId, quantizationProfile: env.quantizationProfile, registry: reg.source };
-  if (!check.provider) {
-    findings.push(...check.findings);
-    return result();
-  }
-  const live = await check.provider.ensureAvailable(env.modelId);
-  if (live.length > 0) {
-    findings.push(...live);
-    return result();
-  }
+  const ready = await emulateEnvironment(reg, lp, t.computeShape, whatIf, details, findings);
+  if (!ready) return result();
+  const { env, provider } = ready;
 
   // Step 3: state unfreezing.
   const prompt = unfreeze(v, t.promptArtifactHash);
@@ -100,7 +84,7 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
   const recordedExpression = unfreeze(v, t.buffers.expression);
 
   // Step 4: shadow execution.
-  const run = await check.provider.execute({
+  const run = await provider.execute({
     modelId: env.modelId,
     quantizationProfile: env.quantizationProfile,
     computeShape: env.computeShape,
@@ -114,36 +98,77 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
     findings.push(...run.findings);
     return result();
   }
-  const replayedExpressionHash = hashValue(run.expression);
-  const replayedOutcome = hashValue({ expressionHash: replayedExpressionHash, inputHash: v.inputHash });
-  const same = replayedOutcome === t.executionOutcomeHash;
+  compareShadowRun({ expression: t.buffers.expression, outcome: t.executionOutcomeHash, input: v.inputHash }, recordedExpression, run.expression, { findings, chain, comparisons, details });
+  return result();
+}
+
+type LockedInfo = NonNullable<DumpVerification['typed']['lockedProviderInfo']>;
+type ReplayProvider = NonNullable<ReturnType<typeof checkEnvironment>['provider']>;
+
+/** Step 2: the environment to emulate (a what-if substitution applied), its provider, and the model live; null after a finding. */
+async function emulateEnvironment(reg: ProviderRegistry, lp: LockedInfo, computeShape: ComputeShape, whatIf: WhatIf | null, details: { [k: string]: JsonValue }, findings: Finding[]): Promise<{ env: LockedEnvironment; provider: ReplayProvider } | null> {
+  const env: LockedEnvironment = {
+    providerId: lp.providerId,
+    modelId: whatIf?.model ?? lp.modelId,
+    quantizationProfile: lp.quantizationProfile,
+    capacitySnapshot: lp.capacitySnapshot,
+    computeShape: whatIf?.shape ?? computeShape,
+  };
+  // Capacity belongs to the locked model; a what-if model brings its own.
+  const check = checkEnvironment(reg, whatIf?.model ? { ...env, capacitySnapshot: reg.entry(env.providerId)?.models.find((m) => m.modelId === env.modelId)?.capacitySnapshot ?? env.capacitySnapshot } : env);
+  details['environment'] = { computeShape: shapeKey(env.computeShape), modelId: env.modelId, providerId: env.providerId, quantizationProfile: env.quantizationProfile, registry: reg.source };
+  if (!check.provider) {
+    findings.push(...check.findings);
+    return null;
+  }
+  const live = await check.provider.ensureAvailable(env.modelId);
+  if (live.length > 0) {
+    findings.push(...live);
+    return null;
+  }
+  return { env, provider: check.provider };
+}
+
+/** What a replay gathers for its report. */
+interface Gathered {
+  findings: Finding[];
+  chain: DumpVerification['chain'];
+  comparisons: Comparison[];
+  details: { [k: string]: JsonValue };
+}
+
+/** Step 4's comparison: the replayed expression and outcome hashes against the recorded ones. */
+function compareShadowRun(recorded: { expression: string; outcome: string; input: string }, recordedExpression: FrozenArtifact, replayed: JsonValue, out: Gathered): void {
+  const { findings, chain, comparisons, details } = out;
+  const replayedExpressionHash = hashValue(replayed);
+  const replayedOutcome = hashValue({ expressionHash: replayedExpressionHash, inputHash: recorded.input });
+  const same = replayedOutcome === recorded.outcome;
   chain.push({
     id: 'replay:expression',
     label: 'shadow execution: H(replayed expression) = buffers.expression',
-    recorded: t.buffers.expression,
+    recorded: recorded.expression,
     recomputed: replayedExpressionHash,
-    status: replayedExpressionHash === t.buffers.expression ? 'match' : 'mismatch',
-    parents: ['input', `artifact:${t.buffers.expression}`],
+    status: replayedExpressionHash === recorded.expression ? 'match' : 'mismatch',
+    parents: ['input', `artifact:${recorded.expression}`],
     pointer: '/buffers/expression',
   });
   chain.push({
     id: 'replay:outcome',
     label: 'shadow execution: replayed outcome hash = executionOutcomeHash',
-    recorded: t.executionOutcomeHash,
+    recorded: recorded.outcome,
     recomputed: replayedOutcome,
     status: same ? 'match' : 'mismatch',
     parents: ['replay:expression', 'input'],
     pointer: '/executionOutcomeHash',
   });
-  comparisons.push({ output: 'expression', mode: 'EXACT', original: t.buffers.expression, replayed: replayedExpressionHash, status: same ? 'pass' : 'fail', ...(same ? {} : { reason: 'the replayed expression differs from the recorded one' }) });
+  comparisons.push({ output: 'expression', mode: 'EXACT', original: recorded.expression, replayed: replayedExpressionHash, status: same ? 'pass' : 'fail', ...(same ? {} : { reason: 'the replayed expression differs from the recorded one' }) });
   details['expression'] = {
     recorded: recordedExpression.json !== undefined ? recordedExpression.json : (recordedExpression.text ?? null),
-    recordedHash: t.buffers.expression,
-    replayed: run.expression,
+    recordedHash: recorded.expression,
+    replayed,
     replayedHash: replayedExpressionHash,
   };
   if (!same) {
-    findings.push(fail('RDS-F005', 'shadow execution produced a different outcome: the recomputed outcome hash differs from executionOutcomeHash', { pointer: '/executionOutcomeHash', expected: t.executionOutcomeHash, actual: replayedOutcome }));
+    findings.push(fail('RDS-F005', 'shadow execution produced a different outcome: the recomputed outcome hash differs from executionOutcomeHash', { pointer: '/executionOutcomeHash', expected: recorded.outcome, actual: replayedOutcome }));
   }
-  return result();
 }

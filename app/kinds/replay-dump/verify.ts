@@ -239,6 +239,14 @@ export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed):
   t.promptArtifactHash = hashRef(m['promptArtifactHash'], '/promptArtifactHash', out);
   t.materialSnapshotHashSet = hashList(m['materialSnapshotHashSet'], '/materialSnapshotHashSet', out);
   t.seed = numberIn(m['seed'], '/seed', 0, Number.MAX_SAFE_INTEGER, true, out);
+  checkSigningMembers(m, t, out);
+  checkConditionMembers(m, t, out);
+  checkTrustDecisionMember(m, t, out);
+  return t;
+}
+
+/** kernelVersion, keyId and signature: each well-formed when present. */
+function checkSigningMembers(m: DumpModel, t: Typed, out: Finding[]): void {
   const kv = m['kernelVersion'];
   if (kv !== undefined) {
     const sm = typeof kv === 'string' ? SEMVER.exec(kv) : null;
@@ -259,6 +267,10 @@ export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed):
     if (isSignatureString(sig) && Buffer.from(sig, 'base64').toString('base64') === sig) t.signature = sig;
     else out.push(fail('RDS-F001', '/signature is not a canonical base64 Ed25519 signature (64 bytes)', { pointer: '/signature', expected: '88 characters of canonical base64', actual: describe(sig) }));
   }
+}
+
+/** buffers, computeShape, inferenceParameters, lockedProviderInfo: each typed only when complete and well-formed. */
+function checkConditionMembers(m: DumpModel, t: Typed, out: Finding[]): void {
   const b = m['buffers'];
   if (isObject(b)) {
     const before = out.length;
@@ -296,6 +308,9 @@ export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed):
       t.lockedProviderInfo = { providerId, modelId, quantizationProfile, capturedAtUtc, capacitySnapshot: cap as { [k: string]: JsonValue } };
     }
   }
+}
+
+function checkTrustDecisionMember(m: DumpModel, t: Typed, out: Finding[]): void {
   const td = m['trustDecision'];
   if (isObject(td)) {
     const before = out.length;
@@ -305,7 +320,6 @@ export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed):
     if (td['keyId'] !== undefined && !isKeyId(td['keyId'])) out.push(fail('RPR-DUMP-004', '/trustDecision/keyId is not ed25519: + 64 lowercase hex digits', { pointer: '/trustDecision/keyId', expected: 'ed25519:<64 lowercase hex>', actual: describe(td['keyId']) }));
     if (out.length === before && decision !== undefined && evaluatedAtUtc && isKeyId(td['keyId'])) t.trustDecision = { decision: decision as TrustDecisionValue, evaluatedAtUtc, keyId: td['keyId'] };
   }
-  return t;
 }
 
 /**
@@ -396,23 +410,7 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
   }
   checkFrozenConditions(t, findings);
   chainArtifacts(t, findings, chain);
-
-  // References (RDS-002) for every hash the dump names.
-  resolves(t, t.promptArtifactHash, '/promptArtifactHash', findings);
-  resolves(t, t.pipelineDefinitionHash, '/pipelineDefinitionHash', findings);
-  const ms0 = t.materialSnapshotHashSet;
-  if (ms0) for (let i = 0; i < ms0.length; i++) resolves(t, ms0[i], `/materialSnapshotHashSet/${i}`, findings);
-  if (t.buffers) {
-    resolves(t, t.buffers.orchestration, '/buffers/orchestration', findings);
-    resolves(t, t.buffers.expression, '/buffers/expression', findings);
-    const bm = t.buffers.material;
-    for (let i = 0; i < bm.length; i++) resolves(t, bm[i], `/buffers/material/${i}`, findings);
-  }
-  checkSnapshot(t, findings);
-  if (t.artifacts) {
-    // Every artifact is named by some member (RPR-DUMP-010 otherwise).
-    for (const k of t.artifacts.keys()) if (!isReferenced(t, k)) findings.push(warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', { pointer: ptr('artifacts', k) }));
-  }
+  checkReferences(t, findings);
 
   // Step 2: prompt.
   const promptStatus = refNode(t, t.promptArtifactHash);
@@ -431,6 +429,39 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
   chain.push(node('pipeline', 'pipeline definition (JSON artifact)', t.pipelineDefinitionHash ?? null, pipe?.hash ?? null, pipeStatus, t.pipelineDefinitionHash ? [`artifact:${t.pipelineDefinitionHash}`] : [], '/pipelineDefinitionHash'));
 
   // Step 4: materials: sorted, unique, equal to the set buffers.material.
+  chainMaterials(t, findings, chain);
+
+  // Steps 5 and 6: the input commitment and the outcome bound to it.
+  const inputHash = chainInputAndOutcome(m, t, findings, chain);
+
+  // Step 7: signature and trust (RDS-007, RDS-F001).
+  checkSignature(t, trust, signedPayload, findings, chain, pre?.signature ?? null);
+
+  const id = t.dumpId ?? (typeof m['dumpId'] === 'string' ? m['dumpId'] : null);
+  return { id, findings, chain, typed: t, inputHash };
+}
+
+/** RDS-002 for every hash the dump names; RDS-006; RPR-DUMP-010 for an artifact nothing names. */
+function checkReferences(t: Typed, findings: Finding[]): void {
+  resolves(t, t.promptArtifactHash, '/promptArtifactHash', findings);
+  resolves(t, t.pipelineDefinitionHash, '/pipelineDefinitionHash', findings);
+  const ms0 = t.materialSnapshotHashSet;
+  if (ms0) for (let i = 0; i < ms0.length; i++) resolves(t, ms0[i], `/materialSnapshotHashSet/${i}`, findings);
+  if (t.buffers) {
+    resolves(t, t.buffers.orchestration, '/buffers/orchestration', findings);
+    resolves(t, t.buffers.expression, '/buffers/expression', findings);
+    const bm = t.buffers.material;
+    for (let i = 0; i < bm.length; i++) resolves(t, bm[i], `/buffers/material/${i}`, findings);
+  }
+  checkSnapshot(t, findings);
+  if (t.artifacts) {
+    // Every artifact is named by some member (RPR-DUMP-010 otherwise).
+    for (const k of t.artifacts.keys()) if (!isReferenced(t, k)) findings.push(warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', { pointer: ptr('artifacts', k) }));
+  }
+}
+
+/** Step 4: materialSnapshotHashSet sorted, unique, and the set of buffers.material. */
+function chainMaterials(t: Typed, findings: Finding[], chain: ChainNode[]): void {
   const ms = t.materialSnapshotHashSet;
   let matStatus: ChainNode['status'] = ms && t.buffers ? 'match' : 'missing';
   if (ms) {
@@ -455,7 +486,11 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
     findings.push(fail('RPR-DUMP-009', 'buffers.material lists a material twice', { pointer: '/buffers/material', actual: t.buffers.material }));
   }
   chain.push(node('materials', 'materials: materialSnapshotHashSet = set(buffers.material)', msText !== null ? hashBytes(msText) : null, bufText !== null ? hashBytes(bufText) : null, matStatus, (ms ?? []).map((h) => `artifact:${h}`), '/materialSnapshotHashSet'));
+}
 
+/** Steps 5 (input commitment: nothing recorded, computed from the frozen conditions) and 6 (outcome, RDS-F005); the input hash. */
+function chainInputAndOutcome(m: DumpModel, t: Typed, findings: Finding[], chain: ChainNode[]): string | null {
+  const ms = t.materialSnapshotHashSet;
   // Step 5: input commitment (nothing recorded: computed from the frozen conditions).
   let inputHash: string | null = null;
   if (t.computeShape && t.inferenceParameters && t.kernelVersion && t.lockedProviderInfo && ms && t.pipelineDefinitionHash && t.promptArtifactHash && t.seed !== undefined) {
@@ -482,12 +517,7 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
     if (outcome !== t.executionOutcomeHash) findings.push(fail('RDS-F005', 'executionOutcomeHash does not match H({expressionHash, inputHash}): the outcome is not bound to the recorded conditions', { pointer: '/executionOutcomeHash', expected: outcome, actual: t.executionOutcomeHash }));
   }
   chain.push(node('outcome', 'outcome: executionOutcomeHash = H({expressionHash, inputHash})', t.executionOutcomeHash ?? null, outcome, outStatus, ['input', ...(expr ? [`artifact:${expr}`] : [])], '/executionOutcomeHash'));
-
-  // Step 7: signature and trust (RDS-007, RDS-F001).
-  checkSignature(t, trust, signedPayload, findings, chain, pre?.signature ?? null);
-
-  const id = t.dumpId ?? (typeof m['dumpId'] === 'string' ? m['dumpId'] : null);
-  return { id, findings, chain, typed: t, inputHash };
+  return inputHash;
 }
 
 function checkSignature(t: Typed, trust: TrustStore | null, signedPayload: () => Uint8Array, out: Finding[], chain: ChainNode[], pre: SignatureCheck | null): void {

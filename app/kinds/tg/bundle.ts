@@ -9,7 +9,7 @@ import { fail } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import { BUNDLE_TYPE, DIMENSIONS, THRESHOLD_EXITS, type Dimension } from './constants.js';
 import { exact, ExactDecimal } from './decimal.js';
-import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, wrongType } from './check.js';
+import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, wrongType } from './structure.js';
 import { isLogic } from './engines/rule-evaluator.js';
 
 export interface Modifier {

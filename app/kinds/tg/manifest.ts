@@ -8,7 +8,7 @@ import { fail } from '../../core/findings.js';
 import { hashBytes, hashValue } from '../../core/hash.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { HASH_RE, MANIFEST_TYPE, MODES, type Mode } from './constants.js';
-import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, show, wrongType, type Obj } from './check.js';
+import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, show, wrongType, type Obj } from './structure.js';
 
 export interface Pins {
   modelId: string;
@@ -105,54 +105,10 @@ export function checkManifest(v: unknown): CheckedManifest {
   }
 
   const rp = v['replayProfiles'];
-  if ('replayProfiles' in v) {
-    if (!isObj(rp)) findings.push(wrongType('/replayProfiles', 'an object keyed by engine', rp));
-    else
-      for (const [engine, prof] of Object.entries(rp)) {
-        const p = ptr('/replayProfiles', engine);
-        if (!isObj(prof)) {
-          findings.push(wrongType(p, 'an object {specification, default?, outputs}', prof));
-          continue;
-        }
-        closedMembers(prof, p, ['specification', 'outputs'], ['default'], findings);
-        if (prof['specification'] !== 'TG-RP') findings.push(fail('RPR-TG-002', 'specification must be TG-RP', { pointer: ptr(p, 'specification'), expected: 'TG-RP', actual: show(prof['specification']) }));
-        if ('default' in prof && !isMode(prof['default'])) findings.push(wrongType(ptr(p, 'default'), 'EXACT, BANDED or RECORDED', prof['default']));
-        const outs = prof['outputs'];
-        if (!isObj(outs)) findings.push(wrongType(ptr(p, 'outputs'), 'an object mapping output CSIs to modes', outs));
-        else for (const [csi, m] of Object.entries(outs)) if (!isMode(m)) findings.push(wrongType(ptr(p, 'outputs', csi), 'EXACT, BANDED or RECORDED', m));
-      }
-  }
+  if ('replayProfiles' in v) checkReplayProfiles(rp, findings);
 
   const arts = v['artifacts'];
-  if ('artifacts' in v) {
-    if (!isObj(arts)) findings.push(wrongType('/artifacts', 'an object keyed by artifact hash', arts));
-    else
-      for (const [key, a] of Object.entries(arts)) {
-        const p = ptr('/artifacts', key);
-        if (!HASH_RE.test(key)) findings.push(fail('RPR-TG-002', 'an artifact key must be a hash string sha256:<64 lowercase hex>', { pointer: p, expected: 'sha256:<64 hex>', actual: key }));
-        if (!isObj(a)) {
-          findings.push(wrongType(p, 'an object {mediaType, text} or {mediaType, json}', a));
-          continue;
-        }
-        const hasText = 'text' in a;
-        closedMembers(a, p, ['mediaType', hasText ? 'text' : 'json'], [], findings);
-        if (!isNonEmptyString(a['mediaType'])) findings.push(wrongType(ptr(p, 'mediaType'), 'a non-empty string', a['mediaType']));
-        if (hasText && typeof a['text'] !== 'string') {
-          findings.push(wrongType(ptr(p, 'text'), 'a string', a['text']));
-          continue;
-        }
-        if (!hasText && !('json' in a)) continue;
-        let recomputed: string | null;
-        try {
-          recomputed = hasText ? hashBytes(a['text'] as string) : hashValue(a['json']);
-        } catch {
-          recomputed = null;
-        }
-        artifactNodes.push({ id: key, recorded: key, recomputed });
-        if (recomputed === key) goodArtifacts.add(key);
-        else findings.push(fail('RPR-TG-010', 'the artifact does not hash to its key', { pointer: p, expected: key, actual: recomputed ?? '(unhashable)' }));
-      }
-  }
+  if ('artifacts' in v) checkArtifacts(arts, findings, goodArtifacts, artifactNodes);
 
   const ex = v['executions'];
   if ('executions' in v) {
@@ -170,6 +126,60 @@ export function checkManifest(v: unknown): CheckedManifest {
     goodArtifacts,
     artifactNodes,
   };
+}
+
+/** replayProfiles: per engine a closed TG-RP profile mapping output CSIs to modes. */
+function checkReplayProfiles(rp: unknown, findings: Finding[]): void {
+  if (!isObj(rp)) {
+    findings.push(wrongType('/replayProfiles', 'an object keyed by engine', rp));
+    return;
+  }
+  for (const [engine, prof] of Object.entries(rp)) {
+    const p = ptr('/replayProfiles', engine);
+    if (!isObj(prof)) {
+      findings.push(wrongType(p, 'an object {specification, default?, outputs}', prof));
+      continue;
+    }
+    closedMembers(prof, p, ['specification', 'outputs'], ['default'], findings);
+    if (prof['specification'] !== 'TG-RP') findings.push(fail('RPR-TG-002', 'specification must be TG-RP', { pointer: ptr(p, 'specification'), expected: 'TG-RP', actual: show(prof['specification']) }));
+    if ('default' in prof && !isMode(prof['default'])) findings.push(wrongType(ptr(p, 'default'), 'EXACT, BANDED or RECORDED', prof['default']));
+    const outs = prof['outputs'];
+    if (!isObj(outs)) findings.push(wrongType(ptr(p, 'outputs'), 'an object mapping output CSIs to modes', outs));
+    else for (const [csi, m] of Object.entries(outs)) if (!isMode(m)) findings.push(wrongType(ptr(p, 'outputs', csi), 'EXACT, BANDED or RECORDED', m));
+  }
+}
+
+/** artifacts: each keyed by the hash of its text or JSON; the good ones and a chain node for each. */
+function checkArtifacts(arts: unknown, findings: Finding[], goodArtifacts: Set<string>, artifactNodes: CheckedManifest['artifactNodes']): void {
+  if (!isObj(arts)) {
+    findings.push(wrongType('/artifacts', 'an object keyed by artifact hash', arts));
+    return;
+  }
+  for (const [key, a] of Object.entries(arts)) {
+    const p = ptr('/artifacts', key);
+    if (!HASH_RE.test(key)) findings.push(fail('RPR-TG-002', 'an artifact key must be a hash string sha256:<64 lowercase hex>', { pointer: p, expected: 'sha256:<64 hex>', actual: key }));
+    if (!isObj(a)) {
+      findings.push(wrongType(p, 'an object {mediaType, text} or {mediaType, json}', a));
+      continue;
+    }
+    const hasText = 'text' in a;
+    closedMembers(a, p, ['mediaType', hasText ? 'text' : 'json'], [], findings);
+    if (!isNonEmptyString(a['mediaType'])) findings.push(wrongType(ptr(p, 'mediaType'), 'a non-empty string', a['mediaType']));
+    if (hasText && typeof a['text'] !== 'string') {
+      findings.push(wrongType(ptr(p, 'text'), 'a string', a['text']));
+      continue;
+    }
+    if (!hasText && !('json' in a)) continue;
+    let recomputed: string | null;
+    try {
+      recomputed = hasText ? hashBytes(a['text'] as string) : hashValue(a['json']);
+    } catch {
+      recomputed = null;
+    }
+    artifactNodes.push({ id: key, recorded: key, recomputed });
+    if (recomputed === key) goodArtifacts.add(key);
+    else findings.push(fail('RPR-TG-010', 'the artifact does not hash to its key', { pointer: p, expected: key, actual: recomputed ?? '(unhashable)' }));
+  }
 }
 
 function checkExecution(e: unknown, i: number, out: Finding[]): void {

@@ -12,7 +12,7 @@ import { hashValue } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { checkBundle, type Bundle } from './bundle.js';
 import { BUNDLE_TYPE } from './constants.js';
-import { isObj, ptr } from './check.js';
+import { isObj, ptr } from './structure.js';
 import type { Manifest } from './manifest.js';
 
 export interface Resolved {

@@ -5,7 +5,7 @@
  */
 import type { Bundle } from './bundle.js';
 import { BUNDLE_TYPE, CLAIM_INPUTS_TYPE, CSI, DIMENSIONS, ENGINE, RULE_DIMENSIONS, RULESET_TYPE, type Dimension } from './constants.js';
-import { isFiniteNumber, isObj, type Obj } from './check.js';
+import { isFiniteNumber, isObj, type Obj } from './structure.js';
 import { decide } from './engines/decision.js';
 import type { RuleBudget, RuleLimitName } from './engines/metered-logic.js';
 import { evaluateRuleset } from './engines/rule-evaluator.js';

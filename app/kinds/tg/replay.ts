@@ -20,7 +20,7 @@ import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
 import { parseWhatIf, type WhatIf } from '../../providers/what-if.js';
 import type { Bundle } from './bundle.js';
-import { ptr } from './check.js';
+import { ptr } from './structure.js';
 import { buildComparisonArtifact, modeComposition } from './comparison.js';
 import { CSI, DRIFT_EVENT_TYPE, ENGINE, ROUTED_EXITS, ROUTING_EVENT_TYPE, type Exit } from './constants.js';
 import { exactDelta, withinEpsilon } from './decimal.js';
@@ -160,25 +160,70 @@ export interface ReplayControl {
   confidence?: ConfidencePort;
 }
 
+/** One replay in progress: what it reads, and the rows, findings and drifts it has gathered so far. */
+interface ReplayRun {
+  readonly state: State;
+  readonly manifest: Manifest;
+  readonly bundle: Bundle;
+  readonly env: RecomputeEnv;
+  readonly byId: Map<string, Execution>;
+  readonly confidence: ConfidencePort;
+  readonly whatIf: WhatIf | null;
+  readonly findings: Finding[];
+  /** Each replayed output's value, by execution id. */
+  readonly replayed: Map<string, unknown>;
+  /** The model version each BANDED output was replayed under. */
+  readonly replayVersion: Map<string, string>;
+  readonly comparisons: Comparison[];
+  readonly rowStatus: Map<string, Comparison['status']>;
+  readonly drifts: Drift[];
+  /** Reads an execution's recorded value (a RECORDED one from its artifact). */
+  readonly recordedLook: Lookup;
+  /** Reads an execution's replayed value. */
+  readonly replayedLook: Lookup;
+}
+
 export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: ReplayControl = {}): Promise<ReplayOutcome> {
   const confidence = control.confidence ?? providerConfidencePort(ctx.options.providers);
   const whatIf = parseWhatIf(ctx.options.whatIf);
   const v = await verifyManifest(s, ctx);
   const { result, state } = v;
-  if (whatIf) {
-    const substitutions = { ...(whatIf.model ? { model: whatIf.model } : {}), ...(whatIf.shape ? { shape: `${whatIf.shape.advisor}/${whatIf.shape.arity}/${whatIf.shape.tensorType}` } : {}) };
-    result.details = { ...(result.details ?? {}), whatIf: { demonstration: true, note: 'training demonstration: A re-runs under a deliberately substituted model version or compute shape; not a forensic verdict, never a pass', substitutions } };
-    result.findings.push(unavailable('RPR-TG-037', 'what-if replay: a demonstration under a substituted environment, never a pass', { expected: 'the pinned environment', actual: substitutions }));
-  }
+  if (whatIf) markWhatIf(result, whatIf);
   if (!state) return { result: { ...result, comparisons: [], events: [] }, comparison: null, manifestHash: null, bundle: null, manifest: null, observations: [] };
-  const { manifest: m, bundle, blocked } = state;
-  const findings = [...result.findings];
+  const run = startRun(state, result.findings, ctx, confidence, whatIf);
+  const { manifest: m, bundle } = state;
   // A manifest that fails its chain (artifacts, bundle) is not re-executed at all.
-  const chainBroken = findings.some((f) => f.severity === 'fail' && ['RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
+  const chainBroken = run.findings.some((f) => f.severity === 'fail' && ['RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
+  for (const e of m.executions) await replayExecution(run, e, chainBroken);
+
+  const { findings, comparisons, replayed, replayVersion, byId } = run;
+  const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
+  const drifted = new Set(run.drifts.map((d) => d.event['executionId']));
+  const observations: Observation[] = m.executions
+    .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
+    .map((e) => ({ claimRef: m.claimRef, executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId), driftRate: bundle.driftRate }));
+  const events = await route(m, state, run.drifts, comparison, findings, ctx, control.anchor !== false, observations, run.rowStatus);
+  // The chart's figure: per model version the replay ran under (a what-if substitution included).
+  const driftRate = driftRateDetail(
+    observations.map((o) => ({ ...o, model: `${byId.get(o.executionId)?.pins?.modelId}@${replayVersion.get(o.executionId) ?? o.model}` })),
+    bundle.driftRate,
+  );
+  if (ctx.options.out) await writeComparison(ctx.options.out, comparison);
+  const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison), driftRate: driftRate as unknown as JsonValue } };
+  return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
+}
+
+/** A what-if replay says so in its details and with a finding that keeps it from passing. */
+function markWhatIf(result: KindResult, whatIf: WhatIf): void {
+  const substitutions = { ...(whatIf.model ? { model: whatIf.model } : {}), ...(whatIf.shape ? { shape: `${whatIf.shape.advisor}/${whatIf.shape.arity}/${whatIf.shape.tensorType}` } : {}) };
+  result.details = { ...(result.details ?? {}), whatIf: { demonstration: true, note: 'training demonstration: A re-runs under a deliberately substituted model version or compute shape; not a forensic verdict, never a pass', substitutions } };
+  result.findings.push(unavailable('RPR-TG-037', 'what-if replay: a demonstration under a substituted environment, never a pass', { expected: 'the pinned environment', actual: substitutions }));
+}
+
+function startRun(state: State, verifyFindings: readonly Finding[], ctx: KindContext, confidence: ConfidencePort, whatIf: WhatIf | null): ReplayRun {
+  const { manifest: m, bundle } = state;
   const byId = new Map(m.executions.map((e) => [e.executionId, e]));
-  const env: RecomputeEnv = { bundle, bundleHash: state.bundleHash, artifacts: m.artifacts, byId, ruleBudget: ruleBudget(ctx.options.limits) };
   const replayed = new Map<string, unknown>();
-  const replayVersion = new Map<string, string>();
   const recordedLook: Lookup = (id) => {
     const e = byId.get(id);
     if (!e) return { have: false, why: `${id} is not an execution` };
@@ -186,140 +231,160 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
     return { have: true, value: e.value };
   };
   const replayedLook: Lookup = (id) => (replayed.has(id) ? { have: true, value: replayed.get(id) } : { have: false, why: `${id} was not replayed` });
-  const comparisons: Comparison[] = [];
-  const rowStatus = new Map<string, Comparison['status']>();
-  const drifts: Drift[] = [];
-  const row = (e: Execution, replayedValue: JsonValue, status: Comparison['status'], reason: string, delta: number | null = null): void => {
-    rowStatus.set(e.executionId, status);
-    const c: Comparison = { output: e.output, mode: e.replayMode, original: (e.replayMode === 'RECORDED' ? (e.artifactHash ?? null) : (e.value as JsonValue)) ?? null, replayed: replayedValue, delta, epsilon: e.replayMode === 'BANDED' ? (bundle.epsilon[e.output] ?? null) : null, status, reason: `${e.executionId}: ${reason}` };
-    comparisons.push(c);
+  return {
+    state,
+    manifest: m,
+    bundle,
+    env: { bundle, bundleHash: state.bundleHash, artifacts: m.artifacts, byId, ruleBudget: ruleBudget(ctx.options.limits) },
+    byId,
+    confidence,
+    whatIf,
+    findings: [...verifyFindings],
+    replayed,
+    replayVersion: new Map(),
+    comparisons: [],
+    rowStatus: new Map(),
+    drifts: [],
+    recordedLook,
+    replayedLook,
   };
+}
 
-  for (const e of m.executions) {
-    const why = chainBroken ? 'the manifest failed its hash chain or policy resolution; nothing is re-executed' : blocked.get(e.executionId);
-    if (why) {
-      row(e, null, 'fail', `not replayed: ${why}`);
-      continue;
-    }
-    if (e.replayMode === 'RECORDED') {
-      const st = state.anchorStatus.get(e.executionId) ?? 'fail';
-      const anchored = state.anchors.get(e.executionId)?.artifact ?? null;
-      row(e, anchored, st, st === 'pass' ? 'anchored artifact matches, anchor proven in the journal and predates creation; not recomputed' : st === 'unavailable' ? 'anchor not provable here' : 'anchor does not verify: not replayable');
-      continue;
-    }
-    if (e.replayMode === 'EXACT') {
-      const r = recompute(e, env, recordedLook);
-      if (!r.ok) {
-        findings.push(notRecomputed(e, r));
-        row(e, null, r.severity, r.reason);
-        continue;
-      }
-      replayed.set(e.executionId, r.value);
-      const same = hashValue(r.value) === hashValue(e.value);
-      if (!same) findings.push(fail('RPR-TG-030', `EXACT output ${e.output} of ${e.executionId} diverges from its recomputation: a defect, never tolerable drift`, { pointer: execPtr(e, 'value'), expected: e.value as JsonValue, actual: r.value as JsonValue }));
-      const delta = typeof r.value === 'number' && typeof e.value === 'number' ? exactDelta(r.value, e.value).json : null;
-      row(e, r.value as JsonValue, same ? 'pass' : 'fail', same ? 'H(replayed) == H(original)' : `H(replayed) ${hashValue(r.value)} != H(original) ${hashValue(e.value)}`, delta);
-      continue;
-    }
-    // BANDED
-    let value: number;
-    let modelVersion = e.pins?.modelVersion ?? '';
-    if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.CONFIDENCE_SCORE) {
-      const r = await replayConfidence(e, m, state.goodArtifacts, confidence, whatIf);
-      if (!r.ok) {
-        findings.push(...r.findings);
-        const sev = r.findings.some((f) => f.severity === 'fail') ? 'fail' : 'unavailable';
-        row(e, null, sev, r.findings[0]?.message ?? 'not replayed');
-        continue;
-      }
-      value = r.value;
-      modelVersion = r.modelVersion;
-    } else if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.TRUST_SCORE) {
-      const notReplayed = e.inputs.find((i) => byId.has(i) && !replayed.has(i));
-      if (notReplayed) {
-        // The input's own failure is already a finding; this output depends on it and is not run.
-        row(e, null, rowStatus.get(notReplayed) === 'unavailable' ? 'unavailable' : 'fail', `not replayed: it depends on ${notReplayed}, which was not replayed`);
-        continue;
-      }
-      const r0 = recompute(e, env, recordedLook);
-      if (r0.ok && hashValue(r0.value) !== hashValue(e.value))
-        findings.push(fail('RPR-TG-032', `the recorded TRUST-SCORE of ${e.executionId} is not the aggregation of its recorded vector (arithmetic is EXACT for a fixed vector)`, { pointer: execPtr(e, 'value'), expected: r0.value as JsonValue, actual: e.value as JsonValue }));
-      const r = recompute(e, env, replayedLook);
-      if (!r.ok || typeof r.value !== 'number') {
-        const failed: Recomputed & { ok: false } = r.ok ? { ok: false, severity: 'fail', reason: 'not a number' } : r;
-        findings.push(notRecomputed(e, failed));
-        row(e, null, failed.severity, failed.reason);
-        continue;
-      }
-      value = r.value;
-      const a = e.inputs.map((i) => byId.get(i)).find((x) => x?.output === CSI.CONFIDENCE_SCORE);
-      if (a) modelVersion = replayVersion.get(a.executionId) ?? modelVersion;
-    } else {
-      findings.push(unavailable('RPR-TG-036', `Reprise has no BANDED recomputation for ${e.engine} → ${e.output}`, { pointer: execPtr(e, 'engine') }));
-      row(e, null, 'unavailable', 'no recomputation');
-      continue;
-    }
-    replayed.set(e.executionId, value);
-    replayVersion.set(e.executionId, modelVersion);
-    const original = e.value as number;
-    const epsilon = bundle.epsilon[e.output]!;
-    // Exact decimal on each number's shortest text: a delta of exactly ε passes (tg-replay.md).
-    const { delta: exactD, json: delta } = exactDelta(value, original);
-    if (withinEpsilon(exactD, epsilon)) {
-      row(e, value, 'pass', 'within the governed ε; delta recorded', delta);
-      continue;
-    }
-    row(e, value, 'fail', 'beyond the governed ε: REPLAY-DRIFT emitted (never retried, never passed silently)', delta);
-    const exits = materialExits(e, value, env, recordedLook, byId);
-    const material = exits.original !== null && exits.replayed !== null && exits.original !== exits.replayed;
-    findings.push(
-      fail('RPR-TG-031', `BANDED output ${e.output} of ${e.executionId} drifted beyond the governed ε${material ? ', and the drift is decision-material' : ''}`, { pointer: execPtr(e, 'value'), expected: `|replayed − original| ≤ ${epsilon}`, actual: delta }),
-    );
-    drifts.push({
-      material,
-      event: {
-        type: DRIFT_EVENT_TYPE,
-        claimRef: m.claimRef,
-        executionId: e.executionId,
-        output: e.output,
-        original,
-        replayed: value,
-        delta,
-        epsilon,
-        modelId: e.pins?.modelId ?? null,
-        originalModelVersion: e.pins?.modelVersion ?? null,
-        replayModelVersion: modelVersion,
-        decisionMaterial: material,
-        originalExit: exits.original,
-        replayedExit: exits.replayed,
-        manifestHash: state.manifestHash,
-        bundleHash: state.bundleHash,
-        routing: material ? 'HUMAN_REVIEW' : 'CALIBRATION_SIGNAL',
-        anchor: null,
-      },
-    });
+/** Records the comparison row of `e`. */
+function row(run: ReplayRun, e: Execution, replayedValue: JsonValue, status: Comparison['status'], reason: string, delta: number | null = null): void {
+  run.rowStatus.set(e.executionId, status);
+  const c: Comparison = { output: e.output, mode: e.replayMode, original: (e.replayMode === 'RECORDED' ? (e.artifactHash ?? null) : (e.value as JsonValue)) ?? null, replayed: replayedValue, delta, epsilon: e.replayMode === 'BANDED' ? (run.bundle.epsilon[e.output] ?? null) : null, status, reason: `${e.executionId}: ${reason}` };
+  run.comparisons.push(c);
+}
+
+/** Replays one execution by its mode and records its row (and any finding or drift). */
+async function replayExecution(run: ReplayRun, e: Execution, chainBroken: boolean): Promise<void> {
+  const { state } = run;
+  const why = chainBroken ? 'the manifest failed its hash chain or policy resolution; nothing is re-executed' : state.blocked.get(e.executionId);
+  if (why) {
+    row(run, e, null, 'fail', `not replayed: ${why}`);
+    return;
   }
+  if (e.replayMode === 'RECORDED') {
+    const st = state.anchorStatus.get(e.executionId) ?? 'fail';
+    const anchored = state.anchors.get(e.executionId)?.artifact ?? null;
+    row(run, e, anchored, st, st === 'pass' ? 'anchored artifact matches, anchor proven in the journal and predates creation; not recomputed' : st === 'unavailable' ? 'anchor not provable here' : 'anchor does not verify: not replayable');
+    return;
+  }
+  if (e.replayMode === 'EXACT') {
+    replayExact(run, e);
+    return;
+  }
+  const banded = await replayBandedValue(run, e);
+  if (banded) compareBanded(run, e, banded.value, banded.modelVersion);
+}
 
-  const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
-  const drifted = new Set(drifts.map((d) => d.event['executionId']));
-  const observations: Observation[] = m.executions
-    .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
-    .map((e) => ({ claimRef: m.claimRef, executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId), driftRate: bundle.driftRate }));
-  const events = await route(m, state, drifts, comparison, findings, ctx, control.anchor !== false, observations, rowStatus);
-  // The chart's figure: per model version the replay ran under (a what-if substitution included).
-  const driftRate = driftRateDetail(
-    observations.map((o) => ({ ...o, model: `${byId.get(o.executionId)?.pins?.modelId}@${replayVersion.get(o.executionId) ?? o.model}` })),
-    bundle.driftRate,
+function replayExact(run: ReplayRun, e: Execution): void {
+  const { findings } = run;
+  const r = recompute(e, run.env, run.recordedLook);
+  if (!r.ok) {
+    findings.push(notRecomputed(e, r));
+    row(run, e, null, r.severity, r.reason);
+    return;
+  }
+  run.replayed.set(e.executionId, r.value);
+  const same = hashValue(r.value) === hashValue(e.value);
+  if (!same) findings.push(fail('RPR-TG-030', `EXACT output ${e.output} of ${e.executionId} diverges from its recomputation: a defect, never tolerable drift`, { pointer: execPtr(e, 'value'), expected: e.value as JsonValue, actual: r.value as JsonValue }));
+  const delta = typeof r.value === 'number' && typeof e.value === 'number' ? exactDelta(r.value, e.value).json : null;
+  row(run, e, r.value as JsonValue, same ? 'pass' : 'fail', same ? 'H(replayed) == H(original)' : `H(replayed) ${hashValue(r.value)} != H(original) ${hashValue(e.value)}`, delta);
+}
+
+/** A BANDED output's replayed value and the model version it ran under, or null (its row recorded) when it cannot be replayed. */
+async function replayBandedValue(run: ReplayRun, e: Execution): Promise<{ value: number; modelVersion: string } | null> {
+  const { findings, byId, replayed } = run;
+  let modelVersion = e.pins?.modelVersion ?? '';
+  if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.CONFIDENCE_SCORE) {
+    const r = await replayConfidence(e, run.manifest, run.state.goodArtifacts, run.confidence, run.whatIf);
+    if (!r.ok) {
+      findings.push(...r.findings);
+      const sev = r.findings.some((f) => f.severity === 'fail') ? 'fail' : 'unavailable';
+      row(run, e, null, sev, r.findings[0]?.message ?? 'not replayed');
+      return null;
+    }
+    return { value: r.value, modelVersion: r.modelVersion };
+  }
+  if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.TRUST_SCORE) {
+    const notReplayed = e.inputs.find((i) => byId.has(i) && !replayed.has(i));
+    if (notReplayed) {
+      // The input's own failure is already a finding; this output depends on it and is not run.
+      row(run, e, null, run.rowStatus.get(notReplayed) === 'unavailable' ? 'unavailable' : 'fail', `not replayed: it depends on ${notReplayed}, which was not replayed`);
+      return null;
+    }
+    const r0 = recompute(e, run.env, run.recordedLook);
+    if (r0.ok && hashValue(r0.value) !== hashValue(e.value))
+      findings.push(fail('RPR-TG-032', `the recorded TRUST-SCORE of ${e.executionId} is not the aggregation of its recorded vector (arithmetic is EXACT for a fixed vector)`, { pointer: execPtr(e, 'value'), expected: r0.value as JsonValue, actual: e.value as JsonValue }));
+    const r = recompute(e, run.env, run.replayedLook);
+    if (!r.ok || typeof r.value !== 'number') {
+      const failed: Recomputed & { ok: false } = r.ok ? { ok: false, severity: 'fail', reason: 'not a number' } : r;
+      findings.push(notRecomputed(e, failed));
+      row(run, e, null, failed.severity, failed.reason);
+      return null;
+    }
+    const a = e.inputs.map((i) => byId.get(i)).find((x) => x?.output === CSI.CONFIDENCE_SCORE);
+    if (a) modelVersion = run.replayVersion.get(a.executionId) ?? modelVersion;
+    return { value: r.value, modelVersion };
+  }
+  findings.push(unavailable('RPR-TG-036', `Reprise has no BANDED recomputation for ${e.engine} → ${e.output}`, { pointer: execPtr(e, 'engine') }));
+  row(run, e, null, 'unavailable', 'no recomputation');
+  return null;
+}
+
+/** Compares a replayed BANDED value with the original under the governed ε; beyond it, a REPLAY-DRIFT. */
+function compareBanded(run: ReplayRun, e: Execution, value: number, modelVersion: string): void {
+  const { state, manifest: m } = run;
+  run.replayed.set(e.executionId, value);
+  run.replayVersion.set(e.executionId, modelVersion);
+  const original = e.value as number;
+  const epsilon = run.bundle.epsilon[e.output]!;
+  // Exact decimal on each number's shortest text: a delta of exactly ε passes (tg-replay.md).
+  const { delta: exactD, json: delta } = exactDelta(value, original);
+  if (withinEpsilon(exactD, epsilon)) {
+    row(run, e, value, 'pass', 'within the governed ε; delta recorded', delta);
+    return;
+  }
+  row(run, e, value, 'fail', 'beyond the governed ε: REPLAY-DRIFT emitted (never retried, never passed silently)', delta);
+  const exits = materialExits(e, value, run.env, run.recordedLook, run.byId);
+  const material = exits.original !== null && exits.replayed !== null && exits.original !== exits.replayed;
+  run.findings.push(
+    fail('RPR-TG-031', `BANDED output ${e.output} of ${e.executionId} drifted beyond the governed ε${material ? ', and the drift is decision-material' : ''}`, { pointer: execPtr(e, 'value'), expected: `|replayed − original| ≤ ${epsilon}`, actual: delta }),
   );
-  if (ctx.options.out) {
-    try {
-      await writeFileAtomic(ctx.options.out, JSON.stringify(comparison, null, 2) + '\n');
-    } catch (e) {
-      throw await usageError(`cannot write --out ${ctx.options.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
+  run.drifts.push({
+    material,
+    event: {
+      type: DRIFT_EVENT_TYPE,
+      claimRef: m.claimRef,
+      executionId: e.executionId,
+      output: e.output,
+      original,
+      replayed: value,
+      delta,
+      epsilon,
+      modelId: e.pins?.modelId ?? null,
+      originalModelVersion: e.pins?.modelVersion ?? null,
+      replayModelVersion: modelVersion,
+      decisionMaterial: material,
+      originalExit: exits.original,
+      replayedExit: exits.replayed,
+      manifestHash: state.manifestHash,
+      bundleHash: state.bundleHash,
+      routing: material ? 'HUMAN_REVIEW' : 'CALIBRATION_SIGNAL',
+      anchor: null,
+    },
+  });
+}
+
+/** `--out FILE`: the comparison artifact; a path that cannot be written is the user's to fix. */
+async function writeComparison(out: string, comparison: Record<string, JsonValue>): Promise<void> {
+  try {
+    await writeFileAtomic(out, JSON.stringify(comparison, null, 2) + '\n');
+  } catch (e) {
+    throw await usageError(`cannot write --out ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison), driftRate: driftRate as unknown as JsonValue } };
-  return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
 }
 
 /** The finding for an output that could not be recomputed: a rule out of budget (RPR-TG-038), a defect of the record, or no recomputation here. */

@@ -8,7 +8,7 @@ import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import type { Bundle } from './bundle.js';
 import { CSI, ENGINE } from './constants.js';
-import { ptr, isObj } from './check.js';
+import { ptr, isObj } from './structure.js';
 import { PARAM_MEMBERS, PIN_MEMBERS, type Execution, type Manifest } from './manifest.js';
 
 export type Blocked = Map<string, string>;

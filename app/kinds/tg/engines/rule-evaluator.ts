@@ -7,7 +7,7 @@
  */
 import jsonLogic from 'json-logic-js';
 import { canonicalizeValue } from '../../../core/jcs.js';
-import { isObj, type Obj } from '../check.js';
+import { isObj, type Obj } from '../structure.js';
 import { evaluate, NotJsonData, RuleBudgetExceeded, type RuleBudget, type RuleLimitName } from './metered-logic.js';
 
 jsonLogic.rm_operation('log');

@@ -1,0 +1,79 @@
+/**
+ * No function of ours runs past 80 lines unless a comment right above it says why it must
+ * be one (a line starting `// One function:` or a JSDoc line `One function:`). A long
+ * function hides its steps; split it along its own step comments instead.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+export const MAX_FUNCTION_LINES = 80;
+// renderer/src joins once the workbench issues (19/20) have settled its files.
+const ROOMS = ['shared', 'app', 'main'];
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) sources(p, out);
+    else if (/\.tsx?$/.test(p) && !p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
+  return ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n);
+}
+
+/** The comment text before the statement that holds `n` (a declaration, a const, a property). */
+function leadingComment(sf: ts.SourceFile, n: ts.Node): string {
+  let holder: ts.Node = n;
+  while (holder.parent && !ts.isSourceFile(holder.parent) && !ts.isBlock(holder.parent) && !ts.isClassLike(holder.parent) && !ts.isObjectLiteralExpression(holder.parent)) holder = holder.parent;
+  const ranges = ts.getLeadingCommentRanges(sf.text, holder.getFullStart()) ?? [];
+  return ranges.map((r) => sf.text.slice(r.pos, r.end)).join('\n');
+}
+
+/** Every function over the limit without a reason, as `path:line name (N lines)`. */
+export function longFunctions(files: string[], max = MAX_FUNCTION_LINES): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (n: ts.Node): void => {
+      if (isFunctionLike(n) && n.body) {
+        const start = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line;
+        const end = sf.getLineAndCharacterOfPosition(n.end).line;
+        const lines = end - start + 1;
+        if (lines > max && !/One function:/.test(leadingComment(sf, n))) {
+          const name = n.name && ts.isIdentifier(n.name) ? n.name.text : ts.isVariableDeclaration(n.parent) && ts.isIdentifier(n.parent.name) ? n.parent.name.text : '(anonymous)';
+          out.push(`${relative(ROOT, file)}:${start + 1} ${name} (${lines} lines)`);
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+describe('function length', () => {
+  it(`no function over ${MAX_FUNCTION_LINES} lines without a comment saying why`, () => {
+    const files = ROOMS.flatMap((r) => sources(join(ROOT, r)));
+    expect(longFunctions(files)).toEqual([]);
+  });
+  it('the check fires on a long function and honours a stated reason', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'reprise-fnlen-'));
+    try {
+      const body = Array.from({ length: 90 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+      writeFileSync(join(dir, 'long.ts'), `export function long(): void {\n${body}\n}\n`);
+      writeFileSync(join(dir, 'why.ts'), `// One function: a state machine whose states share locals.\nexport function why(): void {\n${body}\n}\n`);
+      expect(longFunctions([join(dir, 'long.ts')]).length).toBe(1);
+      expect(longFunctions([join(dir, 'why.ts')])).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
