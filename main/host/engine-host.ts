@@ -38,6 +38,8 @@ import type {
   JobStarted,
   JournalRequest,
   JournalStatus,
+  PackageMembers,
+  PackageMembersRequest,
   PickRequest,
   RecentFile,
   RepriseApi,
@@ -431,6 +433,14 @@ export class EngineHost implements RepriseApi {
     const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
     if (job.op === 'runBytes' && job.bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
     return this.journal.run<ArtifactContent>(job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path });
+  }
+
+  /** A Nemosyne package's members (read by the engine's strict ZIP reader in the journal worker). */
+  async packageMembers(req: PackageMembersRequest): Promise<PackageMembers> {
+    if (req?.path !== undefined && (typeof req.path !== 'string' || req.path === '' || req.path.length > 1024)) throw new ApiError('a package member is named by its path in the archive', true);
+    const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
+    const member = req.path !== undefined ? { member: req.path } : {};
+    return this.journal.run<PackageMembers>(job.op === 'runBytes' ? { op: 'members', bytes: job.bytes, ...member } : { op: 'members', path: job.path, ...member });
   }
 
   async attestReplay(req: AttestRequest): Promise<AttestationExport> {

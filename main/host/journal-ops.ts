@@ -3,11 +3,14 @@
  * (journal-worker.ts) so the process talking to the window never hashes or verifies.
  * Thin adapters over app/journal: they shape results for the UI and nothing more.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
 import type { AnchorReceipt, ArtifactContent, AttestationExport, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
+import type { PackageMembers } from '../../shared/api.js';
+import { packageMembers, PackageMembersError } from '../../app/kinds/nemosyne/members.js';
+import { fileSource, SourceError } from '../../app/zip/source.js';
 import { attestCommand } from '../../app/cli/commands/attest.js';
 import { CliUsageError } from '../../app/cli/io.js';
 import { sha256Hex } from '../../app/core/hash.js';
@@ -21,6 +24,7 @@ export type JournalOp =
   | { op: 'decide'; req: DecideCaseRequest }
   | { op: 'demo' }
   | { op: 'content'; path?: string; bytes?: Uint8Array }
+  | { op: 'members'; path?: string; bytes?: Uint8Array; member?: string }
   | { op: 'attest'; name: string; path?: string; bytes?: Uint8Array; keyFile: string; options: EngineOptions };
 
 /** Largest artifact shown in the editor. */
@@ -187,6 +191,26 @@ export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<
   return { envelope: out, digest: `sha256:${sha256Hex(Buffer.from(out, 'utf8'))}`, keyId, verdict: code === 0 ? 'pass' : code === 1 ? 'fail' : 'unavailable' };
 }
 
+/**
+ * A Nemosyne package's members (app/kinds/nemosyne/members.ts): a package on disk is read
+ * by position through its descriptor, as verification reads it, never held whole.
+ */
+async function membersOf(op: Extract<JournalOp, { op: 'members' }>): Promise<PackageMembers> {
+  try {
+    if (op.bytes) return await packageMembers(op.bytes, op.member);
+    if (!op.path) throw new UsageProblem('no package');
+    const fh = await open(op.path, 'r');
+    try {
+      return await packageMembers(fileSource(fh.fd, (await fh.stat()).size), op.member);
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    if (e instanceof PackageMembersError || e instanceof SourceError) throw new UsageProblem(e.message);
+    throw e;
+  }
+}
+
 /** A problem the user can fix (shown as is). */
 export class UsageProblem extends Error {}
 
@@ -202,5 +226,7 @@ export async function runJournalOp(op: JournalOp): Promise<unknown> {
       return artifactContent(op.path, op.bytes);
     case 'attest':
       return attest(op);
+    case 'members':
+      return membersOf(op);
   }
 }
