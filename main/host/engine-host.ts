@@ -101,6 +101,8 @@ export interface EngineHostOptions {
   roots?: string[];
   /** Key files the user picked for signing (`reprise serve --key`). */
   keys?: string[];
+  /** Kernel adapters the user allowed the engine to run (`reprise serve --kernel-adapter`). */
+  adapters?: string[];
   /** Resource limits of each engine and journal worker (defaults: WORKER_LIMITS). */
   workerLimits?: ResourceLimits;
 }
@@ -117,10 +119,12 @@ const HINTS: Record<EngineInfo['transport'], PathGateHints> = {
   web: {
     root: 'start reprise serve with --root DIR naming a folder that contains it',
     key: 'start reprise serve with --key FILE naming it',
+    adapter: 'start reprise serve with --kernel-adapter FILE naming it',
   },
   electron: {
     root: 'open it with File > Open or a Choose... button',
     key: 'choose it with the Choose... button next to the key field',
+    adapter: 'choose it with the Choose... button next to the Kernel adapter field',
   },
 };
 
@@ -199,7 +203,7 @@ export class EngineHost implements RepriseApi {
     this.journal = new JournalWorker(opts.journalWorkerUrl, limits);
     this.gate = new PathGate(HINTS[opts.transport]);
     // A bad root or key is left out (a later path under it is refused), never an unhandled rejection.
-    this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [] }).catch(() => undefined);
+    this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [], adapters: opts.adapters ?? [] }).catch(() => undefined);
   }
 
   /**
@@ -207,20 +211,23 @@ export class EngineHost implements RepriseApi {
    * folder, and the file itself as a key), key files picked for signing. Called by the
    * shells only (the native dialog, the command line), never through the API.
    */
-  grant(g: { roots?: string[]; files?: string[]; keys?: string[] }): Promise<void> {
+  grant(g: { roots?: string[]; files?: string[]; keys?: string[]; adapters?: string[] }): Promise<void> {
     // Chained: a call checks paths only after every grant made before it has landed.
     const done = (this.granted ?? Promise.resolve()).then(() => this.addGrant(g));
     this.granted = done.catch(() => undefined);
     return done;
   }
 
-  private async addGrant(g: { roots?: string[]; files?: string[]; keys?: string[] }): Promise<void> {
+  private async addGrant(g: { roots?: string[]; files?: string[]; keys?: string[]; adapters?: string[] }): Promise<void> {
     for (const r of g.roots ?? []) await this.gate.addRoot(r);
+    // A file picked in the native dialog: the user named it, for whichever field asked.
     for (const f of g.files ?? []) {
       await this.gate.addFileFolder(f);
       await this.gate.addKey(f);
+      await this.gate.addAdapter(f);
     }
     for (const k of g.keys ?? []) await this.gate.addKey(k);
+    for (const a of g.adapters ?? []) await this.gate.addAdapter(a);
   }
 
   private async confine(p: unknown, what: string): Promise<string> {
@@ -231,6 +238,11 @@ export class EngineHost implements RepriseApi {
   private async keyFile(p: unknown, what: string): Promise<string> {
     await this.granted;
     return this.gate.keyFile(p, what);
+  }
+
+  private async adapterFile(p: unknown): Promise<string> {
+    await this.granted;
+    return this.gate.adapterFile(p, 'kernel adapter');
   }
 
   /** Subscribes to pushed events (each transport forwards them to its window). */
@@ -273,7 +285,8 @@ export class EngineHost implements RepriseApi {
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
       if (!OPTION_NAMES.includes(k as ExampleOptionName) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
-      opt[k] = await this.confine(v, `option ${k}`);
+      // A kernel adapter is code the engine runs: allowed only as the user named it.
+      opt[k] = k === 'kernelAdapter' ? await this.adapterFile(v) : await this.confine(v, `option ${k}`);
     }
     // A signing key only as the user picked it (a replay with a journal anchors with it).
     if (req.key !== undefined) options.key = await this.keyFile(req.key, 'reviewer key file that anchors the replay');
