@@ -36,6 +36,8 @@ export interface Served {
   reviewerKey: string;
   reviewerTrustStore: string;
   reviewerKeyId: string;
+  /** `reprise examples` written before the server started; its kernel adapter is named with --kernel-adapter. */
+  examples: string;
 }
 
 export function startServe(): Promise<Served> {
@@ -45,9 +47,14 @@ export function startServe(): Promise<Served> {
   const k = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'keys', 'generate', '--out', reviewerKey, '--role', 'reviewer', '--trust-store', reviewerTrustStore, '--json'], { encoding: 'utf8' });
   if (k.status !== 0) throw new Error(`keys generate failed: ${k.stderr}`);
   const reviewerKeyId = (JSON.parse(k.stdout) as { keyId: string }).keyId;
+  // A kernel adapter is code the engine runs: the server runs only one named at start-up.
+  const examples = join(dir, 'examples');
+  const ex = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', examples], { encoding: 'utf8' });
+  if (ex.status !== 0) throw new Error(`reprise examples failed: ${ex.stderr}`);
+  const adapter = join(examples, 'packages', 'kernel-adapter.mjs');
   return new Promise((resolve, reject) => {
     // The tests open files they write under the temp folder: it is the root they choose.
-    const proc = spawn(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'serve', '--root', tmpdir(), '--key', reviewerKey], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'serve', '--root', tmpdir(), '--key', reviewerKey, '--kernel-adapter', adapter], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`reprise serve did not start: ${out}`)), 30_000);
     proc.stdout!.on('data', (d: Buffer) => {
@@ -55,7 +62,7 @@ export function startServe(): Promise<Served> {
       const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[0], origin: m[1]!, token: m[2]!, proc, reviewerKey, reviewerTrustStore, reviewerKeyId });
+        resolve({ url: m[0], origin: m[1]!, token: m[2]!, proc, reviewerKey, reviewerTrustStore, reviewerKeyId, examples });
       }
     });
     proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));

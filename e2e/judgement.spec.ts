@@ -150,9 +150,9 @@ test('a refused replay says why and links the decisive finding', async ({ workbe
   await expect(page.locator('#selected-finding')).toBeFocused();
 });
 
-test('a V3 Nemosyne package reaches PASS with the profile registry and kernel adapter chosen in the Open view', async ({ workbench: page }) => {
-  const ex = mkdtempSync(join(tmpdir(), 'reprise-e2e-pkg-'));
-  expect(cli(['examples', ex]).status).toBe(0);
+test('a V3 Nemosyne package reaches PASS with the profile registry and kernel adapter chosen in the Open view', async ({ workbench: page, served }) => {
+  // The examples the server was started with: their adapter is the one --kernel-adapter named.
+  const ex = served!.examples;
   const pkg = join(ex, 'packages', 'intact', 'v3.nemosyne');
   await page.getByTestId('tab-open').click();
   await page.getByTestId('open-path').fill(pkg);

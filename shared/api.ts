@@ -344,6 +344,8 @@ export interface RepriseApi {
   signingKeys(req: { trustStore?: string }): Promise<SigningKey[]>;
   /** The models and compute shapes a registry offers: `providers` (an absolute path), an example's own, or the built-in one. */
   providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers>;
+  /** A Nemosyne package's members with their recorded and recomputed digests, and one member's content. */
+  packageMembers(req: PackageMembersRequest): Promise<PackageMembers>;
 }
 
 export const API_METHODS = [
@@ -369,6 +371,7 @@ export const API_METHODS = [
   'judgementRules',
   'signingKeys',
   'providerOffers',
+  'packageMembers',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 
@@ -393,4 +396,37 @@ export function isApiMethod(m: unknown): m is ApiMethod {
 
 export function isApiEvent(e: unknown): e is ApiEvent {
   return typeof e === 'object' && e !== null && (API_EVENTS as readonly string[]).includes((e as { type?: unknown }).type as string);
+}
+
+/** One member of a Nemosyne package (packageMembers), with the digest its manifest records for it. */
+export interface PackageMember {
+  path: string;
+  size: number;
+  /** manifest, envelope, command log, dataset, forma, or other. */
+  role: string;
+  /** SHA-256 of the member's exact bytes (sha256:<hex>); null when it could not be inflated. */
+  sha256: string | null;
+  /** What the manifest records for it (sha256:<hex> of the bytes, or the dataset identity), if anything. */
+  recordedDigest: string | null;
+  /** The same digest recomputed here (for the dataset, its sha256-canonical-dataset-v1 identity). */
+  recomputedDigest: string | null;
+  /** Which digest recordedDigest and recomputedDigest are. */
+  digestName: string | null;
+}
+
+/** A member's content: JSON as raw and canonical text (as ArtifactContent), the dataset also as a table. */
+export interface PackageMemberContent extends ArtifactContent {
+  path: string;
+  table: { columns: string[]; rows: string[][]; totalRows: number } | null;
+}
+
+export interface PackageMembersRequest {
+  source: JobSource;
+  /** A member to read (one of the listed paths); absent: only the list. */
+  path?: string;
+}
+
+export interface PackageMembers {
+  members: PackageMember[];
+  member: PackageMemberContent | null;
 }

@@ -37,6 +37,8 @@ import type {
   JobStarted,
   JournalRequest,
   JournalStatus,
+  PackageMembers,
+  PackageMembersRequest,
   PickRequest,
   ProviderOffers,
   RecentFile,
@@ -102,6 +104,8 @@ export interface EngineHostOptions {
   roots?: string[];
   /** Key files the user picked for signing (`reprise serve --key`). */
   keys?: string[];
+  /** Kernel adapters the user allowed the engine to run (`reprise serve --kernel-adapter`). */
+  adapters?: string[];
   /** Resource limits of each engine and journal worker (defaults: WORKER_LIMITS). */
   workerLimits?: ResourceLimits;
 }
@@ -118,10 +122,12 @@ const HINTS: Record<EngineInfo['transport'], PathGateHints> = {
   web: {
     root: 'start reprise serve with --root DIR naming a folder that contains it',
     key: 'start reprise serve with --key FILE naming it',
+    adapter: 'start reprise serve with --kernel-adapter FILE naming it',
   },
   electron: {
     root: 'open it with File > Open or a Choose... button',
     key: 'choose it with the Choose... button next to the key field',
+    adapter: 'choose it with the Choose... button next to the Kernel adapter field',
   },
 };
 
@@ -200,7 +206,7 @@ export class EngineHost implements RepriseApi {
     this.journal = new JournalWorker(opts.journalWorkerUrl, limits);
     this.gate = new PathGate(HINTS[opts.transport]);
     // A bad root or key is left out (a later path under it is refused), never an unhandled rejection.
-    this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [] }).catch(() => undefined);
+    this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [], adapters: opts.adapters ?? [] }).catch(() => undefined);
   }
 
   /**
@@ -208,20 +214,23 @@ export class EngineHost implements RepriseApi {
    * folder, and the file itself as a key), key files picked for signing. Called by the
    * shells only (the native dialog, the command line), never through the API.
    */
-  grant(g: { roots?: string[]; files?: string[]; keys?: string[] }): Promise<void> {
+  grant(g: { roots?: string[]; files?: string[]; keys?: string[]; adapters?: string[] }): Promise<void> {
     // Chained: a call checks paths only after every grant made before it has landed.
     const done = (this.granted ?? Promise.resolve()).then(() => this.addGrant(g));
     this.granted = done.catch(() => undefined);
     return done;
   }
 
-  private async addGrant(g: { roots?: string[]; files?: string[]; keys?: string[] }): Promise<void> {
+  private async addGrant(g: { roots?: string[]; files?: string[]; keys?: string[]; adapters?: string[] }): Promise<void> {
     for (const r of g.roots ?? []) await this.gate.addRoot(r);
+    // A file picked in the native dialog: the user named it, for whichever field asked.
     for (const f of g.files ?? []) {
       await this.gate.addFileFolder(f);
       await this.gate.addKey(f);
+      await this.gate.addAdapter(f);
     }
     for (const k of g.keys ?? []) await this.gate.addKey(k);
+    for (const a of g.adapters ?? []) await this.gate.addAdapter(a);
   }
 
   private async confine(p: unknown, what: string): Promise<string> {
@@ -232,6 +241,11 @@ export class EngineHost implements RepriseApi {
   private async keyFile(p: unknown, what: string): Promise<string> {
     await this.granted;
     return this.gate.keyFile(p, what);
+  }
+
+  private async adapterFile(p: unknown): Promise<string> {
+    await this.granted;
+    return this.gate.adapterFile(p, 'kernel adapter');
   }
 
   /** Subscribes to pushed events (each transport forwards them to its window). */
@@ -277,7 +291,8 @@ export class EngineHost implements RepriseApi {
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
       if (!optionNames().includes(k) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
-      opt[k] = await this.confine(v, `option ${k}`);
+      // A kernel adapter is code the engine runs: allowed only as the user named it.
+      opt[k] = k === 'kernelAdapter' ? await this.adapterFile(v) : await this.confine(v, `option ${k}`);
     }
     // A signing key only as the user picked it (a replay with a journal anchors with it).
     if (req.key !== undefined) options.key = await this.keyFile(req.key, 'reviewer key file that anchors the replay');
@@ -437,6 +452,14 @@ export class EngineHost implements RepriseApi {
     const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
     if (job.op === 'runBytes' && job.bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
     return this.journal.run<ArtifactContent>(job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path });
+  }
+
+  /** A Nemosyne package's members (read by the engine's strict ZIP reader in the journal worker). */
+  async packageMembers(req: PackageMembersRequest): Promise<PackageMembers> {
+    if (req?.path !== undefined && (typeof req.path !== 'string' || req.path === '' || req.path.length > 1024)) throw new ApiError('a package member is named by its path in the archive', true);
+    const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
+    const member = req.path !== undefined ? { member: req.path } : {};
+    return this.journal.run<PackageMembers>(job.op === 'runBytes' ? { op: 'members', bytes: job.bytes, ...member } : { op: 'members', path: job.path, ...member });
   }
 
   async attestReplay(req: AttestRequest): Promise<AttestationExport> {

@@ -23,6 +23,8 @@ export interface Grant {
   roots?: string[];
   files?: string[];
   keys?: string[];
+  /** Kernel adapters the engine may run (`reprise serve --kernel-adapter`). */
+  adapters?: string[];
 }
 
 /** A wire message to the child: an API call, or a grant from the shell (never from the API). */

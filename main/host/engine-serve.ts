@@ -18,7 +18,7 @@ function isGrant(m: unknown): m is { id: number; grant: Grant } {
   if (typeof m !== 'object' || m === null || !('grant' in m)) return false;
   const g = (m as { grant: unknown }).grant;
   const list = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
-  return typeof g === 'object' && g !== null && list((g as Grant).roots) && list((g as Grant).files) && list((g as Grant).keys);
+  return typeof g === 'object' && g !== null && list((g as Grant).roots) && list((g as Grant).files) && list((g as Grant).keys) && list((g as Grant).adapters);
 }
 
 export function serveEngine(host: EngineHost, port: ShellPort): void {

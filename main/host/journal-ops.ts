@@ -11,6 +11,8 @@ import type { AnchorReceipt, ArtifactContent, AttestationExport, CaseView, Decid
 import { UsageError } from '../../app/core/errors.js';
 import { attestManifest, type Attestation } from '../../app/engine/attest.js';
 import { formatAttestationText } from '../../app/engine/report-text.js';
+import type { PackageMembers } from '../../shared/api.js';
+import { readPackageMembers } from '../../app/engine/package-members.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { verdictOf } from '../../shared/report.js';
@@ -22,6 +24,7 @@ export type JournalOp =
   | { op: 'decide'; req: DecideCaseRequest }
   | { op: 'demo' }
   | { op: 'content'; path?: string; bytes?: Uint8Array }
+  | { op: 'members'; path?: string; bytes?: Uint8Array; member?: string }
   | { op: 'attest'; name: string; path?: string; bytes?: Uint8Array; keyFile: string; options: EngineOptions };
 
 /** Largest artifact shown in the editor. */
@@ -176,6 +179,16 @@ export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<
   return { envelope: a.envelope, digest: `sha256:${sha256Hex(Buffer.from(a.envelope, 'utf8'))}`, keyId: a.keyId, verdict: a.verdict };
 }
 
+/** A Nemosyne package's members (app/engine/package-members.ts). */
+async function membersOf(op: Extract<JournalOp, { op: 'members' }>): Promise<PackageMembers> {
+  try {
+    return await readPackageMembers(op.bytes ? { bytes: op.bytes } : { ...(op.path ? { path: op.path } : {}) }, op.member);
+  } catch (e) {
+    if (e instanceof UsageError) throw new UsageProblem(e.message);
+    throw e;
+  }
+}
+
 /** A problem the user can fix (shown as is). */
 export class UsageProblem extends Error {}
 
@@ -191,5 +204,7 @@ export async function runJournalOp(op: JournalOp): Promise<unknown> {
       return artifactContent(op.path, op.bytes);
     case 'attest':
       return attest(op);
+    case 'members':
+      return membersOf(op);
   }
 }

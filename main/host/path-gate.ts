@@ -4,7 +4,8 @@
  * is reachable by anything holding the web host's token, or by a compromised renderer in
  * Electron, so a path in a request is never enough by itself: it must lie under a root,
  * and a key file must be one the user picked (Electron's native dialog, `reprise serve
- * --key`) or one the host made (the training journal's officer key).
+ * --key`) or one the host made (the training journal's officer key). A kernel adapter,
+ * code the engine runs, is granted the same way (`reprise serve --kernel-adapter`).
  *
  * Everything is compared by real path (symlinks and `..` resolved), and the caller gets
  * the real path back and hands *that* to the workers, so the file checked is the file read.
@@ -40,11 +41,14 @@ export interface PathGateHints {
   root: string;
   /** How the user picks a key file for signing. */
   key: string;
+  /** How the user allows a kernel adapter (code the engine runs). */
+  adapter: string;
 }
 
 export class PathGate {
   private readonly roots: string[] = [];
   private readonly keys = new Set<string>();
+  private readonly adapters = new Set<string>();
 
   constructor(private readonly hints: PathGateHints) {}
 
@@ -64,6 +68,28 @@ export class PathGate {
   /** A key file the user picked for signing (or one the host made). */
   async addKey(file: string): Promise<void> {
     this.keys.add(await realpath(resolve(file)));
+  }
+
+  /**
+   * A kernel adapter the user allowed (the native dialog, `reprise serve --kernel-adapter`)
+   * or one the host wrote (the examples'). An adapter is code the engine imports and runs,
+   * so lying under a root is not enough: like a signing key, it must be named by the user.
+   */
+  async addAdapter(file: string): Promise<void> {
+    this.adapters.add(await realpath(resolve(file)));
+  }
+
+  /** The real path of an allowed kernel adapter; a one-line refusal for any other. */
+  async adapterFile(p: unknown, what: string): Promise<string> {
+    if (typeof p !== 'string' || p === '' || !isAbsolute(p)) throw new ApiError(`${what} must be an absolute path`, true);
+    let real: string;
+    try {
+      real = await realpath(p);
+    } catch (e) {
+      throw new ApiError(`cannot read the ${what} ${p}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, true);
+    }
+    if (this.adapters.has(real)) return real;
+    throw new ApiError(`refused: ${p} is code the engine would run and was not allowed as a kernel adapter; ${this.hints.adapter}`, true);
   }
 
   /** The key files picked for signing (real paths), in the order they were granted. */

@@ -1,4 +1,4 @@
-/** `reprise serve [--port N] [--root DIR]... [--key FILE]...`: start the loopback workbench and print its URL. */
+/** `reprise serve [--port N] [--root DIR]... [--key FILE]... [--kernel-adapter FILE]...`: start the loopback workbench and print its URL. */
 import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -8,7 +8,7 @@ import { createRemoteEngine } from '../host/engine-remote.js';
 import { forkEngine } from './node-engine.js';
 import { startWebHost } from './server.js';
 
-const USAGE = 'usage: reprise serve [--port N] [--root DIR]... [--key FILE]...\n';
+const USAGE = 'usage: reprise serve [--port N] [--root DIR]... [--key FILE]... [--kernel-adapter FILE]...\n';
 const HELP = `${USAGE}
 Serve the workbench on 127.0.0.1 (random port unless --port) and print its URL with the access token.
 
@@ -16,17 +16,20 @@ Serve the workbench on 127.0.0.1 (random port unless --port) and print its URL w
                only the built-in examples, uploads and the training journal are reachable
   --key FILE   a private key file the workbench may sign with (repeatable): journal decisions
                and attestations are signed only with keys named here
+  --kernel-adapter FILE
+               a Nemosyne kernel adapter the engine may run (repeatable): an adapter is code,
+               so the Kernel adapter field accepts only adapters named here
 `;
 
-type Values = { port?: string; root?: string[]; key?: string[]; help?: boolean };
+type Values = { port?: string; root?: string[]; key?: string[]; 'kernel-adapter'?: string[]; help?: boolean };
 
 function fail(message: string): void {
   process.stderr.write(`reprise: ${message}\n`);
   process.exitCode = 3;
 }
 
-/** Each --root must be a directory and each --key a regular file; answers their real paths. */
-async function checkGrants(values: Values): Promise<{ roots: string[]; keys: string[] } | string> {
+/** Each --root must be a directory, each --key and --kernel-adapter a regular file; answers their real paths. */
+async function checkGrants(values: Values): Promise<{ roots: string[]; keys: string[]; adapters: string[] } | string> {
   const roots: string[] = [];
   const keys: string[] = [];
   for (const r of values.root ?? []) {
@@ -39,13 +42,19 @@ async function checkGrants(values: Values): Promise<{ roots: string[]; keys: str
     if (!st?.isFile()) return `--key ${k}: not a regular file`;
     keys.push(await realpath(resolve(k)));
   }
-  return { roots, keys };
+  const adapters: string[] = [];
+  for (const a of values['kernel-adapter'] ?? []) {
+    const st = await stat(a).catch(() => null);
+    if (!st?.isFile()) return `--kernel-adapter ${a}: not a regular file`;
+    adapters.push(await realpath(resolve(a)));
+  }
+  return { roots, keys, adapters };
 }
 
 export async function serveMain(argv: string[]): Promise<void> {
   let values: Values;
   try {
-    values = parseArgs({ args: argv, options: { port: { type: 'string' }, root: { type: 'string', multiple: true }, key: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+    values = parseArgs({ args: argv, options: { port: { type: 'string' }, root: { type: 'string', multiple: true }, key: { type: 'string', multiple: true }, 'kernel-adapter': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
   } catch (e) {
     process.stderr.write(`reprise: ${(e as Error).message}\n${USAGE}`);
     process.exitCode = 3;

@@ -8,6 +8,7 @@ import { JournalHeader } from './components/JournalHeader';
 import { JudgementPanel } from './components/JudgementPanel';
 import './judgement-store';
 import { OpenPanel } from './components/OpenPanel';
+import { PackageMembers } from './components/PackageMembers';
 import { ReplayView } from './components/ReplayView';
 import { TrainerView } from './components/TrainerView';
 import { VerdictBanner } from './components/VerdictBanner';
@@ -122,6 +123,7 @@ export function App() {
           {view === 'open' && <OpenPanel />}
           {NEEDS_REPORT.includes(view) && !report && <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>}
           {view === 'chain' && report && <ChainView report={report} />}
+          {view === 'chain' && report?.artifact.kind === 'nemosyne-package' && <PackageMembers report={report} />}
           {view === 'findings' && report && <FindingsView report={report} />}
           {view === 'trainer' && <TrainerView report={report} />}
           {view === 'journal' && <JournalView />}

@@ -6,9 +6,9 @@
  * without the engine checking it.
  */
 import { create } from 'zustand';
-import type { BundleExport, JobSource, JournalStatus, JudgementDecision, JudgementList, JudgementReceipt, JudgementRules, SigningKey } from '../../shared/api';
+import type { AttestationExport, BundleExport, JobSource, JournalStatus, JudgementDecision, JudgementList, JudgementReceipt, JudgementRules, SigningKey } from '../../shared/api';
 import type { Report } from '../../shared/report';
-import { jobHooks, useStore } from './store';
+import { jobHooks, optionsFor, useStore } from './store';
 
 export interface WorkJournal {
   dir: string;
@@ -39,6 +39,8 @@ interface JudgementState {
   judging: Judging | null;
   receipt: JudgementReceipt | null;
   bundle: BundleExport | null;
+  /** The TG attestation the last bundle holds (signed with the chosen key), if any. */
+  bundleAttestation: AttestationExport | null;
   pkg: PackageOptions;
   openJournal(dir: string, trustStore: string, create: boolean): Promise<boolean>;
   closeJournal(): void;
@@ -94,6 +96,7 @@ export const useJudgement = create<JudgementState>((set, get) => ({
   judging: null,
   receipt: null,
   bundle: null,
+  bundleAttestation: null,
   pkg: remembered(PKG_KEY, isPkg) ?? { profiles: '', kernelAdapter: '' },
 
   async openJournal(dir, trustStore, create) {
@@ -169,10 +172,11 @@ export const useJudgement = create<JudgementState>((set, get) => ({
     const { api, report } = useStore.getState();
     const { work } = get();
     if (!api || !work || !report) return null;
-    set({ busy: true, error: null, bundle: null });
+    set({ busy: true, error: null, bundle: null, bundleAttestation: null });
     try {
-      const bundle = await api.exportBundle({ dir: work.dir, trustStore: work.trustStore, report });
-      set({ bundle, busy: false });
+      const attestation = await attestationFor(report, get().keyPath);
+      const bundle = await api.exportBundle({ dir: work.dir, trustStore: work.trustStore, report, ...(attestation ? { attestation: attestation.envelope } : {}) });
+      set({ bundle, bundleAttestation: attestation, busy: false });
       return bundle;
     } catch (e) {
       set({ error: (e as Error).message, busy: false });
@@ -180,6 +184,19 @@ export const useJudgement = create<JudgementState>((set, get) => ({
     }
   },
 }));
+
+/**
+ * For a TG replay, the bundle carries the attestation (issue: "for TG replays the
+ * attestation"): the engine replays the manifest read-only and signs it with the reviewer
+ * key chosen for judgements, as `reprise attest` does. Other reports carry none.
+ */
+async function attestationFor(report: Report, keyPath: string): Promise<AttestationExport | null> {
+  const { api, artifact, openOptions } = useStore.getState();
+  if (report.artifact.kind !== 'tg-replay-manifest' || report.comparisons === undefined || !api || !artifact?.source) return null;
+  if (!keyPath) throw new Error('choose the reviewer key (journal header): a TG replay\'s bundle holds its attestation, signed with that key');
+  const options = optionsFor(artifact.source, openOptions);
+  return api.attestReplay({ source: artifact.source, keyFile: keyPath, ...(Object.keys(options).length ? { options } : {}) });
+}
 
 /**
  * Options every job on a user's file takes from here: the Nemosyne registry and adapter;

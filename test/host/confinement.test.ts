@@ -29,7 +29,7 @@ beforeAll(async () => {
   await symlink(join(root, 'a.json'), join(outside, 'into-root.json'));
 });
 
-const hints = { root: 'add a root', key: 'pick the key' };
+const hints = { root: 'add a root', key: 'pick the key', adapter: 'name the adapter' };
 
 describe('path gate', () => {
   it('isWithin is a containment test on whole components', () => {

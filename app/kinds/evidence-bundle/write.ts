@@ -33,7 +33,11 @@ const jsonMember = (v: unknown): Buffer => Buffer.from(canonicalizeValue(v) + '\
 
 /** The bundle's bytes. Throws (USAGE) when a proof is not against `checkpoint`. */
 export function writeEvidenceBundle(input: BundleInput): Buffer {
-  const { run: _run, ...report } = input.report as Report;
+  const { run: _run, ...given } = input.report as Report;
+  // The page is made from the report as report.json holds it (canonical member order), as
+  // the verifier rebuilds it: the engine's report lists some members in another order
+  // (a TG replay's expressions), and the page prints them as they come.
+  const report = JSON.parse(canonicalizeValue(given)) as typeof given;
   const sha = report.artifact.sha256;
   if (sha === null) throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
   const cpText = canonicalizeValue(input.checkpoint);

@@ -16,10 +16,11 @@ function save(name: string, dataBase64: string): void {
 
 /**
  * The evidence bundle of the open report (the same bytes as `reprise export`): the report,
- * every judgement on it with its inclusion proof, and the latest signed checkpoint.
+ * every judgement on it with its inclusion proof, the latest signed checkpoint, and for a
+ * TG replay its attestation signed with the chosen reviewer key.
  */
 export function ExportBundle() {
-  const { exportBundle, busy, bundle } = useJudgement(useShallow((s) => ({ exportBundle: s.exportBundle, busy: s.busy, bundle: s.bundle })));
+  const { exportBundle, busy, bundle, attestation } = useJudgement(useShallow((s) => ({ exportBundle: s.exportBundle, busy: s.busy, bundle: s.bundle, attestation: s.bundleAttestation })));
   return (
     <>
       <button type="button" disabled={busy} onClick={() => void exportBundle().then((b) => b && save(b.name, b.dataBase64))} data-testid="export-bundle">
@@ -27,7 +28,7 @@ export function ExportBundle() {
       </button>
       {bundle && (
         <span role="status" className="small" data-testid="bundle-status">
-          Saved {bundle.name}: {bundle.judgements} judgement(s), checkpoint size {bundle.checkpoint.size}, <span className="mono">{bundle.sha256.slice(0, 23)}…</span>
+          Saved {bundle.name}: {bundle.judgements} judgement(s), checkpoint size {bundle.checkpoint.size}, {attestation ? <span data-testid="bundle-attestation">the TG attestation signed by {attestation.keyId}, </span> : null}<span className="mono">{bundle.sha256.slice(0, 23)}…</span>
         </span>
       )}
     </>
