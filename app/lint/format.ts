@@ -1,4 +1,5 @@
 /** DL-104 output: text for people, JSON for pipelines, SARIF 2.1.0 for code-scanning tools. */
+import { safeText } from '../core/text.js';
 import { VERSION } from '../version.js';
 import { DL104, type LintResult } from './dl104.js';
 
@@ -8,7 +9,7 @@ export function formatText(results: LintResult[]): string {
   let warnings = 0;
   for (const r of results) {
     for (const d of r.diagnostics) {
-      s += `${r.path}:${d.line}: ${d.level} ${d.rule} ${d.message}\n`;
+      s += safeText(`${r.path}:${d.line}: ${d.level} ${d.rule} ${d.message}`) + '\n';
       if (d.level === 'error') errors++;
       else warnings++;
     }

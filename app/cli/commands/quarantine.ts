@@ -14,7 +14,7 @@ import { JournalError } from '../../journal/errors.js';
 import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
 import { parse } from '../args.js';
 import { CliUsageError, type CliIO, type Command } from '../io.js';
-import { formatFinding } from '../../engine/report-text.js';
+import { formatFinding, safeText } from '../../engine/report-text.js';
 import { INFO, quarantineUsage } from './info.js';
 import { journalOp } from './journal.js';
 
@@ -27,12 +27,13 @@ function need(v: unknown, flag: string): string {
 
 function caseLine(c: CaseState): string {
   const last = c.history[c.history.length - 1]!;
-  return `${c.caseId.padEnd(10)} ${c.state.padEnd(9)} ${c.subject.claimRef}${c.subject.artifact ? ` ${c.subject.artifact}` : ''}  opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`;
+  return safeText(`${c.caseId.padEnd(10)} ${c.state.padEnd(9)} ${c.subject.claimRef}${c.subject.artifact ? ` ${c.subject.artifact}` : ''}  opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`);
 }
 
 function caseDetail(c: CaseState): string {
-  const lines = [caseLine(c), `  opening entry ${c.openHash}`];
-  for (const h of c.history) lines.push(`  seq ${h.seq}  ${h.decision.padEnd(8)} ${h.atUtc}  ${h.author}\n      ${h.text.replace(/\n/g, '\n      ')}`);
+  const lines = [caseLine(c), `  opening entry ${safeText(c.openHash)}`];
+  // The rationale keeps its own line breaks (indented); every other control is escaped.
+  for (const h of c.history) lines.push(`  seq ${h.seq}  ${safeText(h.decision).padEnd(8)} ${safeText(h.atUtc)}  ${safeText(h.author)}\n      ${h.text.split('\n').map(safeText).join('\n      ')}`);
   return lines.join('\n') + '\n';
 }
 
