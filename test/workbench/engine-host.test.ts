@@ -48,7 +48,10 @@ describe('provider offers (the trainer pickers)', () => {
     expect(own.source).toMatch(/dumps[\\/]providers\.json$/);
     expect(own.providers[0]!.computeShapes).toContain('advisor.cpu_v1/4/fp32');
     await expect(host.providerOffers({ providers: 'relative.json' })).rejects.toThrow(/absolute path/);
-    await expect(host.providerOffers({ providers: '/nonexistent/providers.json' })).rejects.toThrow(/cannot read provider registry/);
+    // Outside the roots the user chose: refused before anything is read.
+    await expect(host.providerOffers({ providers: '/nonexistent/providers.json' })).rejects.toThrow(/refused: .* outside the folders/);
+    // Inside a root but missing: the registry's own error.
+    await expect(host.providerOffers({ providers: join(tmpdir(), 'reprise-no-such-providers.json') })).rejects.toThrow(/cannot read provider registry/);
   });
 });
 
