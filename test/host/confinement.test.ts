@@ -78,6 +78,17 @@ describe('path gate', () => {
     await expect(gate.keyFile(join(outside, 'missing.pem'), 'officer key file')).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/missing\.pem: ENOENT/) });
     await expect(gate.keyFile('key.pem', 'officer key file')).rejects.toMatchObject({ usage: true, message: 'choose the officer key file (an absolute path)' });
   });
+
+  it('runs only an allowed kernel adapter, compared by real path: under a root is not enough, nor is a signing key', async () => {
+    const gate = new PathGate(hints);
+    await gate.addRoot(base);
+    await gate.addKey(join(outside, 'key.pem'));
+    await expect(gate.adapterFile(join(outside, 'key.pem'), 'kernel adapter')).rejects.toMatchObject({ usage: true, message: `refused: ${join(outside, 'key.pem')} is code the engine would run and was not allowed as a kernel adapter; name the adapter` });
+    await gate.addAdapter(join(outside, 'secret.txt'));
+    expect(await gate.adapterFile(join(root, 'escape', 'secret.txt'), 'kernel adapter')).toBe(join(outside, 'secret.txt'));
+    await expect(gate.keyFile(join(outside, 'secret.txt'), 'officer key file')).rejects.toMatchObject({ usage: true });
+    await expect(gate.adapterFile('adapter.mjs', 'kernel adapter')).rejects.toMatchObject({ usage: true, message: 'kernel adapter must be an absolute path' });
+  });
 });
 
 describe('static files (both shells)', () => {

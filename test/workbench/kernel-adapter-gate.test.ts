@@ -43,7 +43,7 @@ const refused = (p: Promise<unknown>, re: RegExp) => expect(p).rejects.toMatchOb
 
 /** Runs a verify job to its report. */
 async function verify(path: string, kernelAdapter: string): Promise<Report> {
-  let off: () => unknown = () => true;
+  let off: () => unknown = () => undefined;
   const done = new Promise<Report>((resolve, reject) => {
     off = engine.subscribe((e: ApiEvent) => {
       if (e.type === 'job-done') resolve(e.report);

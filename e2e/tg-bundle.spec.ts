@@ -1,0 +1,42 @@
+/**
+ * The evidence bundle of a TG replay holds its attestation (web target, through the UI):
+ * replay a drifting manifest with a journal open (the drift is anchored, so the journal
+ * has a checkpoint), export the bundle, see that it carries the attestation signed with
+ * the chosen reviewer key, and `reprise verify` it offline.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, ROOT, test } from './fixtures.js';
+
+test.describe.configure({ timeout: 180_000 });
+
+test('a TG replay exported as an evidence bundle holds the attestation, and the bundle verifies', async ({ workbench: page, served }) => {
+  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
+  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-tgb-')), 'journal');
+  await page.getByTestId('work-journal-toggle').click();
+  await page.locator('#wj-dir').fill(dir);
+  await page.locator('#wj-trust').fill(served!.reviewerTrustStore);
+  await page.getByTestId('wj-create').check();
+  await page.getByTestId('wj-open').click();
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 0 entries', { timeout: 30_000 });
+  await page.getByTestId('wj-key').selectOption(served!.reviewerKey);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByTestId('tab-open').click();
+  await page.locator('[data-example="tg/banded-drift-material/manifest.json"]').click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
+  await page.getByTestId('tab-replay').click();
+  await expect(page.getByTestId('replay-anchored')).toContainText(/Human Review case/, { timeout: 60_000 });
+
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.getByTestId('export-bundle').click()]);
+  const bundle = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-tgb-out-')), download.suggestedFilename());
+  await download.saveAs(bundle);
+  await expect(page.getByTestId('bundle-attestation')).toContainText(served!.reviewerKeyId);
+  const r = await new AxeBuilder({ page }).analyze();
+  expect(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  const v = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'verify', bundle, '--trust-store', served!.reviewerTrustStore, '--json'], { encoding: 'utf8' });
+  expect(v.status, v.stdout + v.stderr).toBe(0);
+  expect((JSON.parse(v.stdout) as { details: { bundle: { attestation: boolean } } }).details.bundle.attestation).toBe(true);
+});
