@@ -4,27 +4,20 @@
  * one-line error within 10 s and well under 512 MiB, never a V8 fatal error (exit 133).
  * The files (128 MiB each) are written to os.tmpdir() in chunks and deleted.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
-import { BIN, cliBuilt, ROOT } from '../helpers/cli.js';
+import { cliBuilt } from '../helpers/cli.js';
+import { canMeasureRss, runMeasured, writeFilled, type MeasuredRun } from '../helpers/measured-cli.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 128 * MiB;
 const RSS_BOUND_MIB = 450;
 const TIME_BOUND_MS = 10_000;
-
-const HOOK = `import { readFileSync, writeFileSync } from 'node:fs';
-process.on('exit', () => {
-  const m = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  writeFileSync(process.env.REPRISE_RSS_OUT, String(Number(m[1]) / 1024));
-});
-`;
 
 let dir: string;
 let rom: string;
@@ -32,52 +25,17 @@ let store: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'reprise-rom-hostile-'));
-  writeFileSync(join(dir, 'hook.mjs'), HOOK);
   store = join(dir, 'trust.json');
   writeFileSync(store, trustStoreDocument());
   rom = encodeRom(await buildDump(sampleSpec(), sampleSigner('active')));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Writes `head`, then `fill` repeated to `size` bytes (in 16 MiB chunks), then `tail`. */
-function generate(name: string, head: string, fill: string, tail: string, size = SIZE): string {
-  const p = join(dir, name);
-  const fd = openSync(p, 'w');
-  writeSync(fd, head);
-  const chunk = Buffer.from(fill.repeat(Math.floor((16 * MiB) / fill.length)));
-  for (let n = 0; n < size; n += chunk.length) writeSync(fd, chunk);
-  writeSync(fd, tail);
-  closeSync(fd);
-  return p;
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-  rssMiB: number;
-}
-
-function verify(path: string): Promise<Run> {
-  const out = join(dir, 'rss.txt');
-  rmSync(out, { force: true });
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', join(dir, 'hook.mjs'), BIN, 'verify', path, '--trust-store', store], { cwd: ROOT, env: { ...process.env, REPRISE_RSS_OUT: out } });
-    const so: Buffer[] = [];
-    const se: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => so.push(d));
-    child.stderr.on('data', (d: Buffer) => se.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const rssMiB = existsSync(out) ? Number(readFileSync(out, 'utf8')) : NaN;
-      rmSync(path, { force: true });
-      resolve({ code, stdout: Buffer.concat(so).toString('utf8'), stderr: Buffer.concat(se).toString('utf8'), ms: Date.now() - t0, rssMiB });
-    });
-  });
+/** Verifies `path` (then deletes it), measured. */
+async function verify(path: string): Promise<MeasuredRun> {
+  const r = await runMeasured(dir, ['verify', path, '--trust-store', store]);
+  rmSync(path, { force: true });
+  return r;
 }
 
 /** The intact ROM cut where `marker` starts (the cases put their filling there). */
@@ -110,11 +68,11 @@ function insertAt(marker: string, fill: string): [string, string, string] {
   return [h, fill, t];
 }
 
-describe.skipIf(!cliBuilt() || !existsSync('/proc/self/status'))('hostile ROM shapes: bounded time and memory (built CLI, child process)', () => {
+describe.skipIf(!cliBuilt() || !canMeasureRss())('hostile ROM shapes: bounded time and memory (built CLI, child process)', () => {
   for (const [label, build, want] of CASES) {
     it(`${label}: exit ${want.code}${want.rule ? ` with ${want.rule}` : ''}, under ${TIME_BOUND_MS / 1000} s and ${RSS_BOUND_MIB} MiB`, async () => {
       const [head, fill, tail] = build();
-      const r = await verify(generate('hostile.rom.md', head, fill, tail, want.size));
+      const r = await verify(writeFilled(join(dir, 'hostile.rom.md'), head, fill, tail, want.size ?? SIZE));
       console.log(`rom-hostile: ${label}: exit ${r.code}, ${r.ms} ms, peak RSS ${r.rssMiB.toFixed(0)} MiB`);
       expect(r.code, r.stderr.slice(0, 2000)).toBe(want.code);
       expect(r.stderr).not.toMatch(/FATAL|heap out of memory|\n\s+at /);
