@@ -8,7 +8,7 @@ import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, ROOT, test } from './fixtures.js';
+import { openExample, expect, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -19,12 +19,6 @@ function consoleErrors(page: Page): string[] {
   });
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
-}
-
-async function openExample(page: Page, path: string): Promise<void> {
-  await page.getByTestId('tab-open').click();
-  await page.locator(`[data-example="${path}"]`).click();
-  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 30_000 });
 }
 
 test('no console error on load (favicon) nor when a report replaces one showing a diff', async ({ workbench: page, served }) => {

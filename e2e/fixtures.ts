@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, _electron, type Page } from '@playwright/test';
+import { test as base, _electron, expect, type Page } from '@playwright/test';
+import { AxeBuilder } from '@axe-core/playwright';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -103,3 +104,17 @@ export const test = base.extend<{ target: Target; workbench: Page }, { served: S
 });
 
 export { expect } from '@playwright/test';
+
+/** axe on the page as it stands, nothing excluded: no serious or critical violation in `state`. */
+export async function axe(page: Page, state: string): Promise<void> {
+  const r = await new AxeBuilder({ page }).analyze();
+  const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
+}
+
+/** Opens a built-in example from the Open view and waits for its job to end. */
+export async function openExample(page: Page, path: string, timeout = 30_000): Promise<void> {
+  await page.getByTestId('tab-open').click();
+  await page.locator(`[data-example="${path}"]`).click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout });
+}

@@ -9,23 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, ROOT, test, type Served } from './fixtures.js';
+import { axe, openExample, expect, ROOT, test, type Served } from './fixtures.js';
 
 test.describe.configure({ timeout: 180_000 });
-
-async function axe(page: Page, state: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).analyze();
-  const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
-}
-
-async function openExample(page: Page, path: string): Promise<void> {
-  await page.getByTestId('tab-open').click();
-  await page.locator(`[data-example="${path}"]`).click();
-  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
-}
 
 /** Creates a fresh journal through the header's form and chooses the serve --key reviewer key. */
 async function openJournal(page: Page, served: Served): Promise<string> {
@@ -49,7 +36,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   const dir = await openJournal(page, served!);
   await axe(page, 'journal form open');
   await page.getByRole('button', { name: 'Done' }).click();
-  await openExample(page, 'dumps/fail/altered-artifact.dump.json');
+  await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
   await page.getByTestId('tab-findings').click();
   await page.getByTestId('judge-findings-0').click();
   const form = page.getByTestId('judgement-form');
@@ -104,7 +91,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   // Reload: the journal is still open (verified again) and the judgement is listed with the artifact.
   await page.reload();
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 1 entries', { timeout: 30_000 });
-  await openExample(page, 'dumps/fail/altered-artifact.dump.json');
+  await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
   await expect(page.getByTestId('judgements').locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
 
   // Export the bundle, verify it from the CLI, open it in the workbench again.
@@ -125,7 +112,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
 test('a drifting TG replay with a journal open anchors the drift and opens the Human Review case', async ({ workbench: page, served }) => {
   await openJournal(page, served!);
   await page.getByRole('button', { name: 'Done' }).click();
-  await openExample(page, 'tg/banded-drift-material/manifest.json');
+  await openExample(page, 'tg/banded-drift-material/manifest.json', 60_000);
   await page.getByTestId('tab-replay').click();
   const note = page.getByTestId('replay-anchored');
   await expect(note).toContainText(/Human Review case case-\d+ opened for claim:2026-11-0104/);
@@ -138,7 +125,7 @@ test('a drifting TG replay with a journal open anchors the drift and opens the H
 });
 
 test('a refused replay says why and links the decisive finding', async ({ workbench: page }) => {
-  await openExample(page, 'dumps/fail/altered-artifact.dump.json');
+  await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
   await page.getByTestId('tab-replay').click();
   await page.getByTestId('run-replay').click();
   await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });

@@ -5,17 +5,9 @@
  * on each state, nothing excluded.
  */
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { axe, expect, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 180_000 });
-
-async function axe(page: Page, state: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).analyze();
-  const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
-}
 
 const HASH = /sha256:[0-9a-f]{64}/;
 

@@ -9,26 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, ROOT, test } from './fixtures.js';
+import { axe, openExample, expect, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 180_000 });
 
-async function axe(page: Page, state: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).analyze();
-  const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
-}
-
-async function openExample(page: Page, path: string): Promise<void> {
-  await page.getByTestId('tab-open').click();
-  await page.locator(`[data-example="${path}"]`).click();
-  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
-}
-
 test('the signing key shows its holder: role and label from the trust store', async ({ workbench: page }) => {
-  await openExample(page, 'dumps/intact.dump.json');
+  await openExample(page, 'dumps/intact.dump.json', 60_000);
   await expect(page.getByTestId('key-signer')).toHaveText(/held by a reviewer: sample dump signer/);
   await axe(page, 'verdict with signer');
 });
@@ -60,7 +46,7 @@ test('a capped report says, where the rows are, how many exist and how to list t
 });
 
 test('trainer: pickers from the registry, every version side by side, the dump what-if chart', async ({ workbench: page }) => {
-  await openExample(page, 'tg/banded-drift-material/manifest.json');
+  await openExample(page, 'tg/banded-drift-material/manifest.json', 60_000);
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('offers-source')).toContainText('(built-in)');
   const models = await page.getByTestId('whatif-model').locator('option').allTextContents();
@@ -76,7 +62,7 @@ test('trainer: pickers from the registry, every version side by side, the dump w
   await axe(page, 'trainer version comparison');
 
   // What-if on a dump charts its numeric outputs: per-token log-probabilities, and the score.
-  await openExample(page, 'dumps/whatif/drift.dump.json');
+  await openExample(page, 'dumps/whatif/drift.dump.json', 60_000);
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('chart-expression')).toBeVisible();
   await expect(page.getByTestId('expression-score')).toContainText(/Score: recorded -?\d/);

@@ -9,27 +9,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, ROOT, SCREENSHOTS, test } from './fixtures.js';
+import { axe, openExample, expect, ROOT, SCREENSHOTS, test } from './fixtures.js';
 
 // Nothing is excluded: Monaco's editors and uPlot's charts are part of what a person uses.
-async function axe(page: Page, view: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).analyze();
-  const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${view}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
-}
-
 // docs/screenshots/ is refreshed only by `npm run screenshots` (which sets this variable):
 // a normal run of the suite leaves the tracked tree as it found it.
 async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
   if (SCREENSHOTS && info.project.name === 'web') await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
-}
-
-async function openExample(page: Page, path: string): Promise<void> {
-  await page.getByTestId('tab-open').click();
-  await page.locator(`[data-example="${path}"]`).click();
-  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 30_000 });
 }
 
 test.describe.configure({ timeout: 180_000 });
