@@ -1,10 +1,11 @@
 /** UI state (zustand): the engine connection, the open artifact, its job and report, the journal. */
 import { create } from 'zustand';
-import type { AnchorReceipt, ApiEvent, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, ProviderOffers, RecentFile, RepriseClient, StartJobRequest } from '../../shared/api';
+import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, ProviderOffers, RecentFile, RepriseClient, StartJobRequest } from '../../shared/api';
 import type { Report } from '../../shared/report';
 import { readLink } from './lib/deep-link';
 import { uploadFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
+import { startWatchedJob, type JobEnd } from './lib/watch-job';
 
 export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export';
 export const VIEWS: { id: View; label: string }[] = [
@@ -127,25 +128,11 @@ interface State {
   decide(caseId: string, decision: 'release' | 'uphold' | 'escalate', rationale: string): Promise<boolean>;
 }
 
-/** Starts a job and resolves with its report (events that arrive before the job id is known are kept). */
+/** Starts a job and resolves with its report (or rejects with why it has none). */
 async function jobReport(api: RepriseClient, req: StartJobRequest): Promise<Report> {
-  let jobId: string | null = null;
-  const early: ApiEvent[] = [];
-  let settle: ((e: ApiEvent) => void) | null = null;
-  const off = api.onEvent((e) => (settle ? settle(e) : early.push(e)));
-  try {
-    const started = await api.startJob(req);
-    jobId = started.jobId;
-    return await new Promise<Report>((resolve, reject) => {
-      settle = (e) => {
-        if (e.type === 'job-done' && e.jobId === jobId) resolve(e.report);
-        else if (e.type === 'job-failed' && e.jobId === jobId) reject(new Error(e.message));
-      };
-      early.forEach(settle);
-    });
-  } finally {
-    off();
-  }
+  const end = await (await startWatchedJob(api, req)).end;
+  if (!end.ok) throw new Error(end.message);
+  return end.report;
 }
 
 const NO_SELECTION: Selection = { nodeId: null, pointer: null, findingIndex: null };
@@ -223,23 +210,9 @@ export const useStore = create<State>((set, get) => ({
 
   async connect(api) {
     set({ api });
+    // Jobs are followed by run() (startWatchedJob); the shell's own requests come here.
     api.onEvent((e) => {
-      const job = get().job;
-      if (e.type === 'open-path') {
-        void get().openPath(e.path, e.mode);
-        return;
-      }
-      if (!job || e.jobId !== job.id) return;
-      if (e.type === 'job-progress') set({ job: { ...job, fraction: e.fraction, label: e.label ?? job.label } });
-      else if (e.type === 'job-done') {
-        set({ job: null, report: e.report, reportMode: job.mode, selection: NO_SELECTION, lastJobNote: null });
-        if (get().view === 'open') set({ view: 'findings' });
-        focusWhenShown('verdict-h');
-        void api.recentFiles().then((recent) => set({ recent }));
-      } else if (e.type === 'job-failed') {
-        set({ job: null, ...(e.cancelled ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' } : { error: e.message }) });
-        focusWhenShown(e.cancelled ? 'job-note' : 'error');
-      }
+      if (e.type === 'open-path') void get().openPath(e.path, e.mode);
     });
     try {
       const [info, examples, recent] = await Promise.all([api.engineInfo(), api.listExamples(), api.recentFiles()]);
@@ -318,8 +291,13 @@ export const useStore = create<State>((set, get) => ({
     try {
       const extra = jobHooks.extras(mode, artifact.source);
       const options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions) };
-      const { jobId } = await api.startJob({ source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}), ...(extra.key ? { key: extra.key } : {}) });
+      const req: StartJobRequest = { source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}), ...(extra.key ? { key: extra.key } : {}) };
+      const { jobId, end } = await startWatchedJob(api, req, (fraction, label) => {
+        const job = get().job;
+        if (job?.id === jobId) set({ job: { ...job, fraction, label: label ?? job.label } });
+      });
       set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf } });
+      void end.then((e) => finishJob(jobId, mode, e));
       if (!get().content) {
         void api.artifactContent({ source: artifact.source }).then(
           (content) => set({ content }),
@@ -379,3 +357,19 @@ export const useStore = create<State>((set, get) => ({
     }
   },
 }));
+
+/** Shows a job's end, unless a newer job has taken its place. */
+function finishJob(jobId: string, mode: CheckMode, e: JobEnd): void {
+  const { job, api } = useStore.getState();
+  const set = useStore.setState;
+  if (job?.id !== jobId) return;
+  if (e.ok) {
+    set({ job: null, report: e.report, reportMode: mode, selection: NO_SELECTION, lastJobNote: null });
+    if (useStore.getState().view === 'open') set({ view: 'findings' });
+    focusWhenShown('verdict-h');
+    if (api) void api.recentFiles().then((recent) => set({ recent }));
+  } else {
+    set({ job: null, ...(e.cancelled ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' } : { error: e.message }) });
+    focusWhenShown(e.cancelled ? 'job-note' : 'error');
+  }
+}
