@@ -8,8 +8,8 @@
  * end, and the window would wait for it forever. So this listens before asking, keeps
  * what arrives early, and replays it once the id is known.
  */
-import type { ApiEvent, RepriseClient, StartJobRequest } from '../../../shared/api';
-import type { Report } from '../../../shared/report';
+import type { ApiEvent, RepriseClient, StartJobRequest } from '../../../shared/api.js';
+import type { Report } from '../../../shared/report.js';
 
 export type JobEnd = { ok: true; report: Report } | { ok: false; message: string; cancelled: boolean };
 
