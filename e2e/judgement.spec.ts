@@ -78,7 +78,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   await expect(receipt).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('receipt-proof')).toHaveText('verified');
   await expect(receipt).toContainText('Entry#0');
-  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 1 entries');
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 1 entry');
   await expect(page.getByTestId('judgements').locator('tbody tr')).toHaveCount(1);
   await expect(page.getByTestId('judgement-proof')).toHaveText('verified');
   // The new state: "reject" is in force, the form offers the others.
@@ -90,7 +90,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
 
   // Reload: the journal is still open (verified again) and the judgement is listed with the artifact.
   await page.reload();
-  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 1 entries', { timeout: 30_000 });
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 1 entry', { timeout: 30_000 });
   await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
   await expect(page.getByTestId('judgements').locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
 

@@ -181,14 +181,16 @@ test('cancel a long job: the worker stops and the window stays usable', async ({
 });
 
 test('record a rationale, release a case, see the receipt, verify the journal from the CLI', async ({ workbench: page }, info) => {
-  await expect(page.getByTestId('journal-pill')).toContainText('no journal open');
+  // One journal in the window: the header names it, and the Journal view shows its cases.
+  await expect(page.getByTestId('work-journal-status')).toHaveText('no journal open');
   await page.getByTestId('tab-journal').click();
   await page.getByTestId('demo-journal').click();
-  await expect(page.getByTestId('journal-pill')).toContainText('verified (2 entries)');
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries');
   const queue = page.getByTestId('case-queue');
   await expect(queue.locator('tbody tr')).toHaveCount(2);
   await queue.locator('[data-case="case-0"]').click();
   await expect(page.getByTestId('case-evidence')).toContainText('ACCEPT_WITH_CONDITIONS');
+  await expect(page.getByTestId('decision-key')).toContainText('officer');
   // A thin rationale is refused before anything is signed; no receipt appears.
   await page.getByTestId('rationale').fill('ok');
   await page.getByTestId('sign-decision').click();
@@ -202,10 +204,10 @@ test('record a rationale, release a case, see the receipt, verify the journal fr
   await expect(receipt).toContainText('verified against the signed checkpoint');
   await expect(receipt).toContainText(/sha256:[0-9a-f]{64}/);
   await expect(queue.locator('[data-case="case-0"]')).toContainText('released');
-  await expect(page.getByTestId('journal-pill')).toContainText('verified (3 entries)');
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 3 entries');
   await shot(page, info, 'journal');
-  const dir = await page.locator('#journal-dir').inputValue();
-  const trust = await page.locator('#trust-store').inputValue();
+  const dir = (await page.getByTestId('journal-dir').textContent())!;
+  const trust = (await page.getByTestId('journal-trust').textContent())!;
   const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'journal', 'verify', dir, '--trust-store', trust, '--json'], { encoding: 'utf8' });
   expect(cli.status, cli.stderr).toBe(0);
   expect(cli.stdout).toContain('"verdict": "pass"');

@@ -3,7 +3,7 @@ import { ChainView } from './components/ChainView';
 import { ExportView } from './components/ExportView';
 import { FindingsView } from './components/FindingsView';
 import { JobBar } from './components/JobBar';
-import { JournalPill, JournalView } from './components/JournalView';
+import { JournalView } from './components/JournalView';
 import { JournalHeader } from './components/JournalHeader';
 import { JudgementPanel } from './components/JudgementPanel';
 import './judgement-store';
@@ -74,7 +74,6 @@ export function App() {
       <header className="topbar">
         <h1>Reprise</h1>
         <span className="subtitle">forensic replay workbench</span>
-        <JournalPill />
         <JournalHeader />
         <button type="button" className="theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme">
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}

@@ -42,8 +42,15 @@ interface JudgementState {
   /** The TG attestation the last bundle holds (signed with the chosen key), if any. */
   bundleAttestation: AttestationExport | null;
   pkg: PackageOptions;
+  /** Whether the header's journal form is shown (the Journal view opens it too). */
+  formOpen: boolean;
+  setFormOpen(open: boolean): void;
   openJournal(dir: string, trustStore: string, create: boolean): Promise<boolean>;
   closeJournal(): void;
+  /** Creates a training journal (the host makes it and its officer key) and works in it. */
+  openDemoJournal(): Promise<void>;
+  /** The native dialog (desktop app): the file picked there is granted, as a key too (EngineHost.grant). */
+  pickKey(): Promise<void>;
   setKey(path: string): void;
   setPackageOptions(o: Partial<PackageOptions>): void;
   refreshList(): Promise<void>;
@@ -98,6 +105,10 @@ export const useJudgement = create<JudgementState>((set, get) => ({
   bundle: null,
   bundleAttestation: null,
   pkg: remembered(PKG_KEY, isPkg) ?? { profiles: '', kernelAdapter: '' },
+  formOpen: false,
+  setFormOpen(formOpen) {
+    set({ formOpen });
+  },
 
   async openJournal(dir, trustStore, create) {
     const api = useStore.getState().api;
@@ -109,8 +120,9 @@ export const useJudgement = create<JudgementState>((set, get) => ({
       const keep = keys.find((k) => k.path === get().keyPath);
       set({ work: { dir, trustStore }, status, keys, keyPath: keep ? keep.path : '', busy: false });
       remember(WORK_KEY, { dir, trustStore });
-      // The Journal view shows the same journal's cases (drift routed by a replay).
+      // One journal in the window: the Journal view shows this one's cases (drift routed by a replay).
       useStore.getState().setJournal({ dir, trustStore });
+      useStore.setState({ journalStatus: status, receipt: null });
       await get().refreshList();
       return true;
     } catch (e) {
@@ -121,6 +133,28 @@ export const useJudgement = create<JudgementState>((set, get) => ({
   closeJournal() {
     remember(WORK_KEY, null);
     set({ work: null, status: null, list: null, keys: [], judging: null, receipt: null, bundle: null });
+    useStore.setState({ journal: { dir: '', trustStore: '', keyFile: '' }, journalStatus: null, receipt: null });
+  },
+  async openDemoJournal() {
+    const api = useStore.getState().api;
+    if (!api) return;
+    set({ busy: true, error: null });
+    try {
+      const d = await api.createDemoJournal();
+      if (await get().openJournal(d.dir, d.trustStore, false)) get().setKey(d.keyFile);
+    } catch (e) {
+      set({ error: (e as Error).message, busy: false });
+    }
+  },
+  async pickKey() {
+    const api = useStore.getState().api;
+    const work = get().work;
+    if (!api) return;
+    const path = await api.pickPath({ kind: 'file', title: 'Choose the key that signs (PKCS#8 PEM)' });
+    if (!path) return;
+    const keys = await api.signingKeys(work ? { trustStore: work.trustStore } : {});
+    set({ keys });
+    get().setKey(path);
   },
   setKey(keyPath) {
     remember(SIGN_KEY, keyPath || null);
@@ -161,6 +195,7 @@ export const useJudgement = create<JudgementState>((set, get) => ({
       set({ receipt, busy: false });
       const status = await api.openJudgementJournal({ dir: work.dir, trustStore: work.trustStore });
       set({ status });
+      useStore.setState({ journalStatus: status });
       await get().refreshList();
       return true;
     } catch (e) {
@@ -230,6 +265,9 @@ function follow(): void {
       useJudgement.setState({ keyPath });
       if (work) void useJudgement.getState().openJournal(work.dir, work.trustStore, false).then((ok) => ok && keyPath && useJudgement.getState().setKey(useJudgement.getState().keyPath));
     }
+    // A decision in the Journal view re-verifies the journal: the header shows the same status.
+    const work = useJudgement.getState().work;
+    if (s.journalStatus !== prev.journalStatus && s.journalStatus && work && s.journalStatus.dir === work.dir) useJudgement.setState({ status: s.journalStatus });
     if (s.report !== prev.report) {
       useJudgement.setState({ judging: null, receipt: null, bundle: null, list: null });
       void useJudgement.getState().refreshList();

@@ -124,7 +124,6 @@ interface State {
   select(sel: Partial<Selection>): void;
   setJournal(f: Partial<JournalForm>): void;
   loadJournal(): Promise<void>;
-  demoJournal(): Promise<void>;
   decide(caseId: string, decision: 'release' | 'uphold' | 'escalate', rationale: string): Promise<boolean>;
 }
 
@@ -326,18 +325,6 @@ export const useStore = create<State>((set, get) => ({
     try {
       const journalStatus = await api.journalStatus({ dir: journal.dir, ...(journal.trustStore ? { trustStore: journal.trustStore } : {}) });
       set({ journalStatus, journalBusy: false });
-    } catch (e) {
-      set({ journalError: (e as Error).message, journalBusy: false });
-    }
-  },
-  async demoJournal() {
-    const api = get().api;
-    if (!api) return;
-    set({ journalBusy: true, journalError: null, receipt: null });
-    try {
-      const d = await api.createDemoJournal();
-      set({ journal: { dir: d.dir, trustStore: d.trustStore, keyFile: d.keyFile } });
-      await get().loadJournal();
     } catch (e) {
       set({ journalError: (e as Error).message, journalBusy: false });
     }

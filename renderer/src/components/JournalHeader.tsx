@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useJudgement } from '../judgement-store';
+import { useStore } from '../store';
 import { PathField } from './PathField';
 
 /** The journal judgements are recorded in, as the engine last verified it (header). */
 export function JournalHeader() {
-  const { work, status } = useJudgement(useShallow((s) => ({ work: s.work, status: s.status })));
-  const [open, setOpen] = useState(false);
-  const words = !work ? 'no journal open' : !status ? 'verifying…' : `${status.verdict === 'pass' ? 'verified' : status.verdict === 'fail' ? 'FAILS verification' : 'unverified'} · ${status.entries} entries`;
+  // The one journal of the window: judgements, routed drift and quarantine decisions all go to it.
+  const { work, status, open, setOpen } = useJudgement(useShallow((s) => ({ work: s.work, status: s.status, open: s.formOpen, setOpen: s.setFormOpen })));
+  const words = !work ? 'no journal open' : !status ? 'verifying…' : `${status.verdict === 'pass' ? 'verified' : status.verdict === 'fail' ? 'FAILS verification' : 'unverified'} · ${status.entries} ${status.entries === 1 ? 'entry' : 'entries'}`;
   return (
     <>
       <button type="button" className={`journal-header ${status?.verdict ?? 'none'}`} aria-expanded={open} aria-controls="work-journal" onClick={() => setOpen(!open)} data-testid="work-journal-toggle">
@@ -20,9 +21,10 @@ export function JournalHeader() {
 
 /** Choose or create the journal, with its trust store, and the key that signs judgements. */
 function WorkJournalForm({ onDone }: { onDone: () => void }) {
-  const { work, status, keys, keyPath, busy, error, openJournal, closeJournal, setKey } = useJudgement(
-    useShallow((s) => ({ work: s.work, status: s.status, keys: s.keys, keyPath: s.keyPath, busy: s.busy, error: s.error, openJournal: s.openJournal, closeJournal: s.closeJournal, setKey: s.setKey })),
+  const { work, status, keys, keyPath, busy, error, openJournal, closeJournal, setKey, pickKey } = useJudgement(
+    useShallow((s) => ({ work: s.work, status: s.status, keys: s.keys, keyPath: s.keyPath, busy: s.busy, error: s.error, openJournal: s.openJournal, closeJournal: s.closeJournal, setKey: s.setKey, pickKey: s.pickKey })),
   );
+  const nativeDialogs = useStore((s) => s.info?.nativeDialogs === true);
   const [dir, setDir] = useState(work?.dir ?? '');
   const [trust, setTrust] = useState(work?.trustStore ?? '');
   const [create, setCreate] = useState(false);
@@ -87,7 +89,12 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
               </option>
             ))}
           </select>
-          {keys.length === 0 && <p className="muted small">This host grants no signing key: start reprise serve with --key FILE, or pick one in the desktop app.</p>}
+          {nativeDialogs && (
+            <button type="button" onClick={() => void pickKey()} data-testid="wj-pick-key">
+              Choose a key file…
+            </button>
+          )}
+          {keys.length === 0 && !nativeDialogs && <p className="muted small">This host grants no signing key: start reprise serve with --key FILE, or pick one in the desktop app.</p>}
         </div>
       )}
     </section>

@@ -2,11 +2,24 @@ import { useState } from 'react';
 import { checkRationale, RATIONALE_RULE, type CaseDecision, type CaseView } from '../../../shared/api';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
-import { PathField } from './PathField';
+import { useJudgement } from '../judgement-store';
 
+/** The key decisions are signed with: the one chosen in the journal header, with its holder. */
+function SigningKeyLine() {
+  const { keys, keyPath, setFormOpen } = useJudgement(useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, setFormOpen: s.setFormOpen })));
+  const k = keys.find((x) => x.path === keyPath);
+  return (
+    <p className="small" data-testid="decision-key">
+      Signed with {k ? <strong>{`${k.label ?? k.path.split(/[\\/]/).pop()} · ${k.role ?? 'not in the trust store'}`}</strong> : <strong>no key chosen</strong>}{' '}
+      <button type="button" className="link" onClick={() => setFormOpen(true)}>
+        change in the journal header
+      </button>
+    </p>
+  );
+}
 
 function CaseDetail({ c }: { c: CaseView }) {
-  const { decide, journalBusy, journal, setJournal, receipt, journalError } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal, setJournal: s.setJournal, receipt: s.receipt, journalError: s.journalError })));
+  const { decide, journalBusy, journal, receipt, journalError } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal, receipt: s.receipt, journalError: s.journalError })));
   const [decision, setDecision] = useState<CaseDecision>('release');
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
@@ -62,8 +75,8 @@ function CaseDetail({ c }: { c: CaseView }) {
           <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
             {touched && short ? `${problem}; the rule: ${RATIONALE_RULE.summary}.` : 'It is signed with the officer key and journaled.'}
           </p>
-          <PathField id="key-file" label="Officer key file (PKCS#8 PEM) for this case" value={journal.keyFile} kind="file" onChange={(v) => setJournal({ keyFile: v })} />
-          {touched && !journal.keyFile && <p className="bad">Choose the officer key file that signs this decision.</p>}
+          <SigningKeyLine />
+          {touched && !journal.keyFile && <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>}
           <button type="submit" className="primary" disabled={journalBusy} data-testid="sign-decision">
             Sign and record {decision}
           </button>
@@ -101,30 +114,40 @@ function CaseDetail({ c }: { c: CaseView }) {
 
 /** Journal and quarantine: the case queue, a case with its evidence, the signed decision form. */
 export function JournalView() {
-  const { journal, setJournal, loadJournal, demoJournal, journalStatus: st, journalBusy } = useStore(useShallow((s) => ({ journal: s.journal, setJournal: s.setJournal, loadJournal: s.loadJournal, demoJournal: s.demoJournal, journalStatus: s.journalStatus, journalBusy: s.journalBusy })));
+  const { journal, loadJournal, journalStatus: st, journalBusy } = useStore(useShallow((s) => ({ journal: s.journal, loadJournal: s.loadJournal, journalStatus: s.journalStatus, journalBusy: s.journalBusy })));
+  const { openDemoJournal, setFormOpen, busy } = useJudgement(useShallow((s) => ({ openDemoJournal: s.openDemoJournal, setFormOpen: s.setFormOpen, busy: s.busy })));
   const [chosen, setChosen] = useState<string | null>(null);
   const c = st?.cases.find((x) => x.caseId === chosen) ?? null;
   return (
     <section className="panel" aria-labelledby="journal-h">
       <h2 id="journal-h">Journal and quarantine</h2>
-      <form
-        className="journal-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void loadJournal();
-        }}
-      >
-        <PathField id="journal-dir" label="Journal directory" value={journal.dir} kind="directory" onChange={(v) => setJournal({ dir: v })} />
-        <PathField id="trust-store" label="Trust store (names the officers)" value={journal.trustStore} kind="file" onChange={(v) => setJournal({ trustStore: v })} />
-        <div className="toolbar">
-          <button type="submit" className="primary" disabled={!journal.dir || journalBusy} data-testid="load-journal">
-            Open and verify journal
+      {journal.dir ? (
+        <dl className="meta">
+          <dt>Journal</dt>
+          <dd className="mono" data-testid="journal-dir">
+            {journal.dir}
+          </dd>
+          <dt>Trust store</dt>
+          <dd className="mono" data-testid="journal-trust">
+            {journal.trustStore}
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">No journal is open. Open one in the journal header (it is the one journal of this window), or create a training journal.</p>
+      )}
+      <div className="toolbar">
+        <button type="button" className={journal.dir ? '' : 'primary'} onClick={() => setFormOpen(true)} data-testid="change-journal">
+          {journal.dir ? 'Change journal…' : 'Open a journal…'}
+        </button>
+        {journal.dir && (
+          <button type="button" onClick={() => void loadJournal()} disabled={journalBusy} data-testid="load-journal">
+            Verify again
           </button>
-          <button type="button" onClick={() => void demoJournal()} disabled={journalBusy} data-testid="demo-journal">
-            Create a training journal
-          </button>
-        </div>
-      </form>
+        )}
+        <button type="button" onClick={() => void openDemoJournal()} disabled={journalBusy || busy} data-testid="demo-journal">
+          Create a training journal
+        </button>
+      </div>
       {st && (
         <>
           <p className={st.verdict === 'pass' ? 'ok' : 'bad'} data-testid="journal-verification">
@@ -170,16 +193,5 @@ export function JournalView() {
         </>
       )}
     </section>
-  );
-}
-
-/** The journal's own verification, always visible in the header. */
-export function JournalPill() {
-  const { journalStatus: st, setView, journalBusy } = useStore(useShallow((s) => ({ journalStatus: s.journalStatus, setView: s.setView, journalBusy: s.journalBusy })));
-  const label = journalBusy ? 'checking…' : !st ? 'no journal open' : st.verdict === 'pass' ? `verified (${st.entries} entries)` : `${st.verdict.toUpperCase()}: ${st.findings[0]?.rule ?? ''}`;
-  return (
-    <button type="button" className={`journal-pill ${st?.verdict ?? 'none'}`} onClick={() => setView('journal')} data-testid="journal-pill" title={st?.dir ?? ''}>
-      Journal: {label}
-    </button>
   );
 }
