@@ -283,12 +283,16 @@ function tailState(dir: string, entries: RawFile): { tree: MerkleTree; lastHash:
   if (lines.length === 0) return { tree, lastHash: ZERO_HASH, lastTs: null, lines };
   const last = lines[lines.length - 1]!;
   const lineNo = lines.length;
-  let value: unknown;
+  const damaged = (why: string) => new JournalError(`journal ${dir} is damaged at line ${lineNo} (${why}); a new entry cannot be chained to it: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  let parsed;
   try {
-    value = parseCanonical(last).value;
+    parsed = parseCanonical(last);
   } catch (e) {
-    throw new JournalError(`journal ${dir} is damaged at line ${lineNo} (${e instanceof JcsError ? e.code : 'unreadable'}); a new entry cannot be chained to it: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+    throw damaged(e instanceof JcsError ? e.code : 'unreadable');
   }
+  // A number the parse changed: its hash is of another value than the line's (verify: RPR-JOURNAL-002).
+  if (parsed.warnings[0]) throw damaged(parsed.warnings[0].code);
+  const value = parsed.value;
   const shape = checkEntryShape(value, `line:${lineNo}`);
   const e = value as Entry;
   if (shape.length > 0 || e.seq !== lineNo - 1 || !isRfc3339Utc(e.recordedAtUtc))
