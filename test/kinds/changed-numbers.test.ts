@@ -14,7 +14,8 @@ import { runBytes, runPath } from '../../app/engine/run.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
-import { buildPackageParts, packPackage } from '../../app/kinds/nemosyne/package-writer.js';
+import { buildPackageParts, packPackage, sampleProfiles } from '../../app/kinds/nemosyne/package-writer.js';
+import { parseProfiles } from '../../app/kinds/nemosyne/profiles.js';
 import { readEntries } from '../../app/zip/parallel.js';
 import { readStructure } from '../../app/zip/reader.js';
 import { resolveLimits } from '../../app/zip/limits.js';
@@ -193,4 +194,25 @@ describe('a number whose parse changes its value is a finding in every kind', ()
       }
     }, 60_000);
   }
+});
+
+describe('a number whose parse changes its value in a file an option names', () => {
+  it('TG --policy: RPR-TG-001 naming the member', async () => {
+    const work = scratch();
+    const m = JSON.parse(readFileSync(join(ex, 'tg/exact-intact/manifest.json'), 'utf8')) as { artifacts: Record<string, unknown>; policyContext: { bundleHash: string } };
+    delete m.artifacts[m.policyContext.bundleHash];
+    const manifest = join(work, 'manifest.json');
+    writeFileSync(manifest, JSON.stringify(m, null, 2));
+    const policy = join(work, 'bundle.json');
+    writeFileSync(policy, inject(readFileSync(join(ex, 'tg/bundle.json'), 'utf8'), '/driftRate/window', '1E-400'));
+    const r = await runPath(manifest, 'replay', { policy });
+    const f = r.findings.find((x) => x.rule === 'RPR-TG-001');
+    expect(f, JSON.stringify(r.findings)).toMatchObject({ severity: 'fail', pointer: '/driftRate/window' });
+    expect(f!.message).toContain(`--policy ${policy}`);
+    expect(r.verdict).toBe('fail');
+  });
+  it('a Nemosyne profile registry is refused (a usage error naming the member)', () => {
+    const text = sampleProfiles().replace(/"authority": "[^"]*"/, '"authority": 1E-400');
+    expect(() => parseProfiles(Buffer.from(text), 'reg.json')).toThrow(/profile registry reg\.json: not I-JSON: .*underflows.* at \/authority/);
+  });
 });
