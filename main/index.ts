@@ -87,6 +87,7 @@ if (!app.requestSingleInstanceLock()) {
     let win: BrowserWindow | null = null;
     const recentFile = join(app.getPath('userData'), 'recent-files.json');
     const recentStore: RecentStore = {
+      // The app's own file in its userData folder, which no request names: a plain read.
       load: async () => JSON.parse(await readFile(recentFile, 'utf8')) as RecentFile[],
       save: async (files) => {
         await writeFile(recentFile, JSON.stringify(files, null, 2));

@@ -33,6 +33,7 @@ export async function appResponse(rendererRootReal: string, requestUrl: string):
   if (!isAppUrl(requestUrl)) return { status: 403, headers, body: null };
   const target = await resolveStatic(rendererRootReal, new URL(requestUrl).pathname);
   if (!target.ok) return { status: target.status, headers, body: null };
+  // A bundled renderer file (resolveStatic keeps the real path under the renderer's root), not a user's path.
   const body = await readFile(target.file).catch(() => null);
   if (!body) return { status: 404, headers, body: null };
   return { status: 200, headers: { ...headers, 'Content-Type': target.contentType }, body };

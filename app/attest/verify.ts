@@ -5,7 +5,7 @@
  * key id fails (or, for a key the trust store does not know, is unavailable).
  */
 import type { Finding } from '../../shared/report.js';
-import { fail, unavailable } from '../core/findings.js';
+import { changedNumbers, fail, unavailable } from '../core/findings.js';
 import { isPlainObject as isObj } from '../core/closed.js';
 import { decodeJsonBytes, canonicalizeValue, JcsError, parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../core/keys.js';
@@ -28,7 +28,8 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
     const text = decodeJsonBytes(bytes);
     const parsed = parseCanonical(text);
     env = parsed.value;
-    if (text !== parsed.canonical + '\n') findings.push(fail('RPR-ATTEST-001', 'the envelope file is not its canonical JSON followed by one newline (bytes were changed)', { expected: 'canonical JSON + \\n', actual: `${bytes.length} bytes, canonical form ${Buffer.byteLength(parsed.canonical) + 1}` }));
+    findings.push(...changedNumbers(parsed.warnings, { rule: 'RPR-ATTEST-001', subject: 'the envelope is not I-JSON' }));
+    if (parsed.warnings.length === 0 && text !== parsed.canonical + '\n') findings.push(fail('RPR-ATTEST-001', 'the envelope file is not its canonical JSON followed by one newline (bytes were changed)', { expected: 'canonical JSON + \\n', actual: `${bytes.length} bytes, canonical form ${Buffer.byteLength(parsed.canonical) + 1}` }));
   } catch (e) {
     findings.push(fail('RPR-ATTEST-001', `the envelope is not strict JSON: ${e instanceof JcsError ? e.message : String(e)}`));
     return out();
@@ -59,7 +60,9 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
   try {
     const p = parseCanonical(decodeJsonBytes(body));
     st = p.value;
-    if (p.canonical !== body.toString('utf8')) findings.push(fail('RPR-ATTEST-006', 'the statement is not canonical JSON', { pointer: '/payload' }));
+    // Signed bytes whose numbers the parse changed: the statement checked is not the one signed.
+    findings.push(...changedNumbers(p.warnings, { rule: 'RPR-ATTEST-006', subject: 'the statement is not I-JSON' }, { at: '/payload' }));
+    if (p.warnings.length === 0 && p.canonical !== body.toString('utf8')) findings.push(fail('RPR-ATTEST-006', 'the statement is not canonical JSON', { pointer: '/payload' }));
   } catch (e) {
     findings.push(fail('RPR-ATTEST-006', `the payload is not a JSON statement: ${e instanceof Error ? e.message : String(e)}`, { pointer: '/payload' }));
     return out(null, keyId);

@@ -123,6 +123,32 @@ export async function openRegular(path: string, opts: { allowDirectory?: boolean
   }
 }
 
+/** Appending, creating when absent, and never blocking on a FIFO (no reader: ENXIO at once). */
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens a file the user's path names for appending (created when absent): as openRegular,
+ * the descriptor must be a regular file, so that a FIFO, a device or a symlink to one at
+ * the path is refused with a FileReadError (its `reason` says what it is) instead of
+ * blocking the writer or writing into a device.
+ */
+export async function openRegularForAppend(path: string, mode = 0o644): Promise<FileHandle> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, APPEND_FLAGS, mode);
+  } catch (e) {
+    throw openFailure(path, e);
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw notRegular(path, st);
+    return fh;
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    throw e instanceof FileReadError ? e : new FileReadError(path, readFailure(e));
+  }
+}
+
 function tooLarge(path: string, max: number): FileReadError {
   return new FileReadError(path, `larger than ${max} bytes, the limit for this file`);
 }

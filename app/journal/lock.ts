@@ -7,12 +7,16 @@
  * when the holder is provably gone.
  */
 import { hostname } from 'node:os';
-import { link, open, readFile, unlink } from 'node:fs/promises';
+import { link, open, unlink } from 'node:fs/promises';
+import { isMissing, readFailure, readRegularText } from '../core/files.js';
 import { join } from 'node:path';
 import { LOCK_FILE } from './format.js';
 import { ioReason, JournalError } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
+
+/** A lock holds one short line (pid, host, time); anything longer is not a lock Reprise wrote. */
+const MAX_LOCK_BYTES = 64 * 1024;
 
 export interface LockInfo {
   pid: number;
@@ -37,10 +41,11 @@ function pidAlive(pid: number): boolean {
 export async function readLock(dir: string): Promise<LockInfo | null> {
   let text: string;
   try {
-    text = await readFile(join(dir, LOCK_FILE), 'utf8');
+    // A FIFO or a device at the lock's name must not hang or flood the writer: a regular file, capped.
+    text = await readRegularText(join(dir, LOCK_FILE), MAX_LOCK_BYTES);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new JournalError(`cannot read ${join(dir, LOCK_FILE)}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'IO');
+    if (isMissing(e)) return null;
+    throw new JournalError(`cannot read ${join(dir, LOCK_FILE)}: ${readFailure(e)}`, 'IO');
   }
   try {
     const v = JSON.parse(text) as Partial<LockInfo>;

@@ -4,7 +4,7 @@
  * needs only the proof document and a trust store, not the journal.
  */
 import type { Finding } from '../../shared/report.js';
-import { fail, info, unavailable } from '../core/findings.js';
+import { changedNumbers, fail, info, unavailable } from '../core/findings.js';
 import { isPlainObject as isObj } from '../core/closed.js';
 import { formatHash, isHashString } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
@@ -90,7 +90,8 @@ export function checkInclusionProof(doc: unknown, trust: TrustStore | null): Pro
   let entry: Entry | null = null;
   try {
     const p = parseCanonical(line);
-    if (p.canonical !== line) out.push(fail(R_ENTRY, 'the entry is not in canonical form', { pointer: '/entry', expected: p.canonical, actual: line }));
+    out.push(...changedNumbers(p.warnings, { rule: R_ENTRY, subject: 'the entry is not I-JSON' }, { at: '/entry' }));
+    if (p.canonical !== line && p.warnings.length === 0) out.push(fail(R_ENTRY, 'the entry is not in canonical form', { pointer: '/entry', expected: p.canonical, actual: line }));
     const shape = checkEntryShape(p.value, '/entry');
     out.push(...shape.map((f) => ({ ...f, rule: R_ENTRY })));
     if (shape.length === 0) entry = p.value as Entry;

@@ -32,8 +32,9 @@ function hashedEntries(lines: readonly string[]): HashedEntry[] {
   const out: HashedEntry[] = [];
   lines.forEach((text, i) => {
     try {
-      const v = parseCanonical(text).value;
-      if (checkEntryShape(v, '').length === 0) out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: i + 1 });
+      const p = parseCanonical(text);
+      const v = p.value;
+      if (p.warnings.length === 0 && checkEntryShape(v, '').length === 0) out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: i + 1 });
     } catch {
       /* damaged line: not a transition */
     }

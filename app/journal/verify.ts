@@ -7,7 +7,7 @@
  * one before. Tail: torn lines, entries no checkpoint covers. Cases: RPR-QUAR findings.
  */
 import type { Finding } from '../../shared/report.js';
-import { fail, info, unavailable, warning } from '../core/findings.js';
+import { changedNumbers, fail, info, unavailable, warning } from '../core/findings.js';
 import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../core/keys.js';
@@ -91,6 +91,12 @@ function parseLine(raw: RawLine, decoded: string | undefined, pointer: string, w
     parsed = parseCanonical(text);
   } catch (e) {
     out.push(fail('RPR-JOURNAL-002', `${what} is not valid I-JSON: ${e instanceof JcsError ? e.message : String(e)}`, { pointer }));
+    return null;
+  }
+  if (parsed.warnings.length > 0) {
+    // A number the parse changed (`1E-400` read as 0): the signed, chained value is not the
+    // line's. Not I-JSON (002), rather than "not canonical" with a rounded text to compare.
+    out.push(...changedNumbers(parsed.warnings, { rule: 'RPR-JOURNAL-002', subject: `${what} is not I-JSON` }, { at: pointer }));
     return null;
   }
   if (parsed.canonical !== text) {

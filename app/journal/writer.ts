@@ -11,6 +11,7 @@
  */
 import { mkdir, open, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { FileReadError, openRegularForAppend } from '../core/files.js';
 import { formatHash, sha256Hex, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import type { Signer } from '../core/keys.js';
@@ -82,13 +83,13 @@ async function prepareDir(dir: string, create: boolean): Promise<string | undefi
 async function openFiles(dir: string, creating: readonly string[]): Promise<{ entriesFh: FileHandle; checkpointsFh: FileHandle }> {
   const handles: FileHandle[] = [];
   try {
-    for (const name of [ENTRIES_FILE, CHECKPOINTS_FILE]) handles.push(await open(join(dir, name), 'a', 0o644));
+    for (const name of [ENTRIES_FILE, CHECKPOINTS_FILE]) handles.push(await openRegularForAppend(join(dir, name)));
     if (creating.length > 0) await fsyncDir(dir);
     return { entriesFh: handles[0]!, checkpointsFh: handles[1]! };
   } catch (e) {
     await Promise.allSettled(handles.map((h) => h.close()));
     for (const f of creating) await unlink(join(dir, f)).catch(() => undefined);
-    throw new JournalError(`not recorded: cannot open journal ${dir} for writing (${ioReason(e)})`, 'IO');
+    throw new JournalError(`not recorded: cannot open journal ${dir} for writing (${e instanceof FileReadError ? `${e.path}: ${e.reason}` : ioReason(e)})`, 'IO');
   }
 }
 
@@ -283,12 +284,16 @@ function tailState(dir: string, entries: RawFile): { tree: MerkleTree; lastHash:
   if (lines.length === 0) return { tree, lastHash: ZERO_HASH, lastTs: null, lines };
   const last = lines[lines.length - 1]!;
   const lineNo = lines.length;
-  let value: unknown;
+  const damaged = (why: string) => new JournalError(`journal ${dir} is damaged at line ${lineNo} (${why}); a new entry cannot be chained to it: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  let parsed;
   try {
-    value = parseCanonical(last).value;
+    parsed = parseCanonical(last);
   } catch (e) {
-    throw new JournalError(`journal ${dir} is damaged at line ${lineNo} (${e instanceof JcsError ? e.code : 'unreadable'}); a new entry cannot be chained to it: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+    throw damaged(e instanceof JcsError ? e.code : 'unreadable');
   }
+  // A number the parse changed: its hash is of another value than the line's (verify: RPR-JOURNAL-002).
+  if (parsed.warnings[0]) throw damaged(parsed.warnings[0].code);
+  const value = parsed.value;
   const shape = checkEntryShape(value, `line:${lineNo}`);
   const e = value as Entry;
   if (shape.length > 0 || e.seq !== lineNo - 1 || !isRfc3339Utc(e.recordedAtUtc))
@@ -317,6 +322,8 @@ export const MAX_KEPT_TORN_BYTES = 64 * 1024;
 
 /** Cuts each torn tail off and fsyncs; on a failure puts back what was cut, then throws. */
 async function cutTorn(dir: string, torn: readonly TornTail[]): Promise<void> {
+  // Plain opens: the writer holds the lock, and JournalWriter.open has just read these files
+  // as regular files (and holds them open for appending, also checked).
   for (const t of torn) {
     try {
       const fh = await open(join(dir, t.file), 'r+');

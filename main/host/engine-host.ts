@@ -313,6 +313,7 @@ export class EngineHost implements RepriseApi {
       const abs = resolve(dir, ...file.path.split('/'));
       if (!abs.startsWith(dir + sep)) throw new ApiError('bad example path', true);
       for (const [k, v] of Object.entries(file.options ?? {})) opt[k] ??= resolve(dir, ...v.split('/'));
+      // A file the host itself wrote into its own examples folder (checked under it above).
       return { job: { op: 'runBytes', path: file.path, bytes: await readFile(abs), mode, options } };
     }
     if (src.type === 'upload') {

@@ -21,6 +21,7 @@ export interface EngineManifest {
   files: Record<string, string>;
 }
 
+// Plain reads throughout: these are the app's own installed engine files (out/main), never a path from a request.
 function listFiles(mainDir: string): string[] {
   const out = ENGINE_FILES.filter((f) => statSync(join(mainDir, f), { throwIfNoEntry: false })?.isFile());
   for (const d of ENGINE_DIRS) {

@@ -3,10 +3,11 @@
  * (journal-worker.ts) so the process talking to the window never hashes or verifies.
  * Thin adapters over app/journal: they shape results for the UI and nothing more.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
+import { openRegular, readOpened } from '../../app/core/files.js';
 import type { AnchorReceipt, ArtifactContent, AttestationExport, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
 import { UsageError } from '../../app/core/errors.js';
 import { attestManifest, type Attestation } from '../../app/engine/attest.js';
@@ -35,10 +36,16 @@ export async function artifactContent(path: string | undefined, given: Uint8Arra
   let bytes: Uint8Array;
   if (given) bytes = given;
   else if (path) {
-    const st = await stat(path);
-    if (st.isDirectory()) return { raw: null, canonical: null, note: 'a directory: open its files one by one to read them' };
-    if (st.size > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
-    bytes = await readFile(path);
+    // A path from the API: a FIFO would block this read for ever and /dev/zero never ends,
+    // so only a regular file (or a directory, which has a note) is read, and never past the cap.
+    const opened = await openRegular(path, { allowDirectory: true });
+    try {
+      if (opened.stat.isDirectory()) return { raw: null, canonical: null, note: 'a directory: open its files one by one to read them' };
+      if (opened.stat.size > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
+      bytes = await readOpened(path, opened, MAX_EDITOR_BYTES);
+    } finally {
+      await opened.fh.close().catch(() => undefined);
+    }
   } else throw new UsageProblem('no artifact');
   if (bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) return { raw: null, canonical: null, note: 'a zip package: binary, not shown as text' };

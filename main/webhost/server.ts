@@ -88,6 +88,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       res.writeHead(target.status, headers).end(target.status === 404 ? 'not found' : target.status === 403 ? 'forbidden' : 'bad path');
       return;
     }
+    // A bundled renderer file (resolveStatic keeps the real path under the renderer's root), not a user's path.
     const body = await readFile(target.file).catch(() => null);
     if (!body) {
       res.writeHead(404, headers).end('not found');

@@ -65,6 +65,7 @@ const READ_PATHS: { name: string; argv: (x: string) => string[]; dirIsArtifact?:
   { name: 'journal record --body-file', argv: (x) => ['journal', 'record', join(dir, 'journal'), '--kind', 'review-rationale', '--claim', 'c', '--body-file', x, '--key', join(dir, 'key.pem')] },
   { name: 'journal verify --trust-store', argv: (x) => ['journal', 'verify', join(dir, 'journal'), '--trust-store', x] },
   { name: 'journal check-proof FILE', argv: (x) => ['journal', 'check-proof', x] },
+  { name: 'export --attestation', argv: (x) => ['export', join(dir, 'a.json'), '--journal', join(dir, 'journal'), '--out', join(dir, 'bundle.zip'), '--attestation', x] },
   { name: 'keys generate --trust-store', argv: (x) => ['keys', 'generate', '--out', join(dir, `k-${Math.random().toString(36).slice(2)}.pem`), '--role', 'reviewer', '--trust-store', x] },
 ];
 

@@ -6,10 +6,9 @@
  * reading only (no --key). Exit 0 when written; 3 with one line otherwise.
  */
 import { realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EXIT, REPORT_SCHEMA, type ExitCode, type Report } from '../../../shared/report.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { readFailure, readRegularFile, writeFileAtomic } from '../../core/files.js';
 import { hashBytes, hashFile } from '../../core/hash.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { runPath } from '../../engine/run.js';
@@ -48,8 +47,8 @@ async function reportOf(path: string, values: Record<string, unknown>): Promise<
 
 async function attestationOf(v: unknown): Promise<Buffer | null> {
   if (typeof v !== 'string') return null;
-  return readFile(v).catch((e: NodeJS.ErrnoException) => {
-    throw new CliUsageError(`cannot read --attestation ${v}: ${e.code ?? 'error'}`);
+  return readRegularFile(v).catch((e: unknown) => {
+    throw new CliUsageError(`cannot read --attestation ${v}: ${readFailure(e)}`);
   });
 }
 

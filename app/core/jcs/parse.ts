@@ -65,7 +65,7 @@ const FEW_OPENERS = 1 << 16;
  * more leading zeros (with an exponent above -100, it needs over 200 of them). A cheap
  * superset found with indexOf; a hit is confirmed token by token by the precise reader.
  */
-function mayUnderflow(text: string): boolean {
+export function mayUnderflow(text: string): boolean {
   if (text.indexOf('.0000000000000000') !== -1) return true;
   for (const e of ['e-', 'E-']) {
     for (let i = text.indexOf(e); i !== -1; i = text.indexOf(e, i + 2)) {

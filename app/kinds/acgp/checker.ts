@@ -9,7 +9,7 @@ import { ACGP_LIMITS } from './limits.js';
 import { authenticity } from '../../core/authenticity.js';
 import { escapePointerToken, isPlainObject as isObj } from '../../core/closed.js';
 import type { Comparison, Finding, JsonValue, Severity } from '../../../shared/report.js';
-import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
 import { isHashString } from '../../core/hash.js';
 import type { JcsWarning } from '../../core/jcs.js';
 import type { KindResult } from '../../core/report.js';
@@ -154,9 +154,14 @@ export class AcgpChecker {
     this.push(fail('RPR-ACGP-001', `the document is not valid I-JSON: ${message}`, pointer !== undefined ? { pointer } : {}));
   }
 
-  /** Precision warnings from the strict parse (numbers with more digits than a double keeps). */
+  /**
+   * Numbers the strict parse changed (more digits than a double keeps, or an underflow to
+   * 0): a warning, not a fail, because a trace is checked, never hashed or signed, and the
+   * checks read the double's value, which the report shows.
+   */
   precision(i: number, ws: readonly JcsWarning[]): void {
-    for (const w of ws) this.push(warning('RPR-ACGP-017', `${this.where(i)}: ${w.message}; the value checked is the double's shortest decimal form`, { pointer: this.options.single ? w.pointer : `/${i}${w.pointer}` }));
+    const rule = { rule: 'RPR-ACGP-017', subject: this.where(i), severity: 'warning', note: "the value checked is the double's shortest decimal form" } as const;
+    for (const f of changedNumbers(ws, rule, this.options.single ? '' : `/${i}`)) this.push(f);
   }
 
   add(i: number, v: unknown): void {

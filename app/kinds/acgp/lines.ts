@@ -4,7 +4,7 @@
  * on one buffer or on a stream of chunks, so a trace of any length is checked in memory
  * bounded by its longest line.
  */
-import { decodeJsonBytes, JcsError, MAX_DEPTH, parseCanonical, type JcsWarning } from '../../core/jcs.js';
+import { decodeJsonBytes, JcsError, MAX_DEPTH, mayUnderflow, parseCanonical, type JcsWarning } from '../../core/jcs.js';
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /\\u003[aA]/;
@@ -14,6 +14,8 @@ interface Tally {
   members: number;
   colons: number;
   ok: boolean;
+  /** A number parsed as 0: its text may be a non-zero literal that underflows (`1E-400`). */
+  zero: boolean;
 }
 
 function colonsIn(s: string): number {
@@ -29,6 +31,7 @@ function tally(v: unknown, depth: number, t: Tally): void {
   }
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) t.ok = false;
+    else if (v === 0) t.zero = true;
     return;
   }
   if (typeof v !== 'object' || v === null) return;
@@ -51,7 +54,7 @@ function tally(v: unknown, depth: number, t: Tally): void {
  * Strict parse of one line without building its canonical text (a trace line is checked,
  * never hashed): JSON.parse, then proof that nothing was silently repaired (every colon of
  * the text is a member or inside a string, so no duplicate member collapsed; no escaped
- * surrogate or colon; every number finite; depth bounded). On any doubt the one
+ * surrogate or colon; every number finite, no zero that may be an underflow; depth bounded). On any doubt the one
  * canonicalizer's parser decides, and names the problem.
  */
 export function strictParseLine(text: string): { value: unknown; warnings: JcsWarning[] } {
@@ -62,9 +65,9 @@ export function strictParseLine(text: string): { value: unknown; warnings: JcsWa
   } catch {
     return parseCanonical(text);
   }
-  const t: Tally = { members: 0, colons: 0, ok: true };
+  const t: Tally = { members: 0, colons: 0, ok: true, zero: false };
   tally(value, 0, t);
-  if (!t.ok || t.members + t.colons !== colonsIn(text)) return parseCanonical(text);
+  if (!t.ok || t.members + t.colons !== colonsIn(text) || (t.zero && mayUnderflow(text))) return parseCanonical(text);
   return { value, warnings: [] };
 }
 import type { AcgpChecker } from './checker.js';

@@ -14,7 +14,7 @@ import type { ChainNode, Finding, Report } from '../../../shared/report.js';
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashBytes, isHashString } from '../../core/hash.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../../core/keys.js';
@@ -64,7 +64,9 @@ function memberJson(st: State, name: string, rule: string): unknown {
   try {
     const text = decodeJsonBytes(b);
     const p = parseCanonical(text);
-    if (text !== p.canonical + '\n') st.findings.push(fail(rule, `${name} is not its canonical JSON followed by one newline`, { pointer: ptr(name) }));
+    // A number the parse changed: digests cover the rounded value, not the member's text.
+    st.findings.push(...changedNumbers(p.warnings, { rule, subject: `${name} is not I-JSON` }, `${ptr(name)}#`));
+    if (p.warnings.length === 0 && text !== p.canonical + '\n') st.findings.push(fail(rule, `${name} is not its canonical JSON followed by one newline`, { pointer: ptr(name) }));
     return p.value;
   } catch (e) {
     return st.findings.push(fail(rule, `${name} is not strict JSON: ${e instanceof JcsError ? e.message : String(e)}`, { pointer: ptr(name) })), null;

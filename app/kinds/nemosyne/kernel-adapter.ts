@@ -113,7 +113,11 @@ function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
       clearTimeout(timer);
       if (code !== 0) return reject(new AdapterError(`kernel adapter ${spec} exited with ${code ?? 'a signal'}`));
       try {
-        resolvePromise(parseCanonical(decodeJsonBytes(Buffer.concat(chunks))).value);
+        const p = parseCanonical(decodeJsonBytes(Buffer.concat(chunks)));
+        // An answer whose numbers the parse changed is not the answer the adapter gave.
+        const changed = p.warnings[0];
+        if (changed) return reject(new AdapterError(`kernel adapter ${spec} printed JSON that is not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`));
+        resolvePromise(p.value);
       } catch (e) {
         reject(new AdapterError(`kernel adapter ${spec} printed no valid JSON: ${(e as Error).message}`));
       }

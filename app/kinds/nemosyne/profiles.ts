@@ -64,12 +64,16 @@ const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length 
 /** Closed, fail-closed: anything malformed is a UsageError naming the member (exit 3). */
 export function parseProfiles(bytes: Uint8Array, path = 'profiles'): ProfileRegistry {
   const bad = (why: string) => new UsageError(`profile registry ${path}: ${why}`);
-  let value: unknown;
+  let parsed;
   try {
-    value = parseCanonical(decodeJsonBytes(bytes)).value;
+    parsed = parseCanonical(decodeJsonBytes(bytes));
   } catch (e) {
     throw bad((e as Error).message);
   }
+  // A number the parse changed is malformed too: the registry decides, so it must say what it means.
+  const changed = parsed.warnings[0];
+  if (changed) throw bad(`not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`);
+  const value = parsed.value;
   if (!isObj(value)) throw bad('not a JSON object');
   if (!exactly(value, ['type', 'authority', 'profiles', 'consumers'])) throw bad('members must be exactly type, authority, profiles, consumers');
   if (value['type'] !== PROFILES_TYPE) throw bad(`type must be "${PROFILES_TYPE}"`);

@@ -8,7 +8,7 @@
  */
 import type { ChainNode, ChainStatus, Finding, JsonValue } from '../../../shared/report.js';
 import { isBareHex64 } from '../../../shared/hash-format.js';
-import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
 import { formatHash, hashBytes, hashValue, sha256Hex } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import type { KindResult } from '../../core/report.js';
@@ -60,9 +60,17 @@ function node(st: State, id: string, label: string, recorded: string | null, rec
 
 const hasFail = (fs: readonly Finding[]) => fs.some((f) => f.severity === 'fail');
 
+/**
+ * An entry's strict JSON value. A number the parse changed (`1E-400` read as 0) is a `fail`
+ * under the entry's I-JSON rule: digests and identities cover the rounded value, so the
+ * number in the package is not the one committed to. The value is still returned, so the
+ * other checks run.
+ */
 function parseJson(bytes: Buffer, entry: string, rule: string, st: State): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: parseCanonical(decodeJsonBytes(bytes)).value };
+    const p = parseCanonical(decodeJsonBytes(bytes));
+    st.findings.push(...changedNumbers(p.warnings, { rule, subject: `${entry} is not I-JSON` }, `entry:${entry}#`));
+    return { ok: true, value: p.value };
   } catch (e) {
     const why = e instanceof JcsError ? e.message : String(e);
     st.findings.push(fail(rule, `${entry} is not valid JSON (I-JSON, UTF-8): ${why}`, { pointer: `entry:${entry}${e instanceof JcsError && e.pointer !== undefined ? '#' + e.pointer : ''}` }));

@@ -4,11 +4,11 @@
  * parse (Sniffed.json()), which also gives the signed payload (StrictParse.canonicalWithout).
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { changedNumbers, fail } from '../../core/findings.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
-import { checkOrder, DUMP_TYPE, isObject, namesToWrite, precisionFindings, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
+import { checkOrder, DUMP_TYPE, isObject, namesToWrite, DUMP_NUMBERS, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 
 export interface Decoded {
   /** null when the document could not be read as a dump model at all. */
@@ -31,7 +31,7 @@ export function decodeJson(s: Sniffed): Decoded {
     return { model: null, canonicalWithoutSignature: () => '', findings: [f] };
   }
   const model = j.value as DumpModel;
-  const findings: Finding[] = j.warnings.length > 0 ? precisionFindings(j.warnings) : [];
+  const findings: Finding[] = j.warnings.length > 0 ? changedNumbers(j.warnings, DUMP_NUMBERS) : [];
   // In order everywhere (the parse saw it while walking) needs no scan; otherwise the
   // text scan names the first member out of order.
   const text = j.inOrder ? null : s.text();

@@ -5,8 +5,8 @@
  * only the model, which is why a dump and its ROM twin give the same chain and verdict.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
-import { canonicalizeValue, escapePointerToken, type JcsWarning } from '../../core/jcs.js';
+import { fail, type ChangedNumberRule } from '../../core/findings.js';
+import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
 
 export const DUMP_TYPE = 'kernel.replay_dump';
 export const FORMAT_VERSION = 1;
@@ -141,20 +141,12 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
 
 
 /**
- * Numbers beyond 2^53 whose text is not their double (the strict parse's WARN_PRECISION, in
- * any notation) are refused in a dump: spec/common.md requires it, and the signature covers
- * the canonical (rounded) value, so `…993` could be edited to `…992` or `…993.0` without
- * breaking it. `pointer` is where the parsed text sits in the dump.
+ * Numbers whose text is not their double (the strict parse's WARN_PRECISION and
+ * WARN_UNDERFLOW, in any notation) are refused in a dump: spec/common.md requires it, and
+ * the signature covers the canonical (rounded) value, so `…993` could be edited to `…992`
+ * or `…993.0`, and `0` to `1E-400`, without breaking it. For `changedNumbers`.
  */
-export function precisionFindings(warnings: readonly JcsWarning[], pointer = ''): Finding[] {
-  return warnings.map((w) =>
-    fail('RPR-DUMP-003', `the dump is not I-JSON: ${w.message}`, {
-      pointer: pointer + w.pointer,
-      expected: 'a number its double holds exactly',
-      actual: w.code === 'WARN_UNDERFLOW' ? 'a non-zero number that the parse rounds to 0' : 'a number beyond 2^53 that the parse rounds',
-    }),
-  );
-}
+export const DUMP_NUMBERS: ChangedNumberRule = { rule: 'RPR-DUMP-003', subject: 'the dump is not I-JSON' };
 
 /**
  * How the encoders order members. `canonical` (what the dump writer and `reprise examples`

@@ -14,8 +14,9 @@
  */
 import type * as YamlModule from 'yaml';
 import type { Finding } from '../../../shared/report.js';
+import { changedNumbers } from '../../core/findings.js';
 import { JcsError, parseCanonical } from '../../core/jcs.js';
-import { checkOrder, precisionFindings, type DumpModel } from './model.js';
+import { checkOrder, DUMP_NUMBERS, type DumpModel } from './model.js';
 import { canonicalId, HEADINGS, placeByKey, sectionOf, type BodySection, type Form } from './rom-mapping.js';
 import { lineAt, LineScanner } from './rom-lines.js';
 
@@ -90,7 +91,7 @@ export function parseValue(raw: string, form: Form, at: number, pointer: string,
   try {
     const parsed = parseCanonical(raw);
     value = parsed.value;
-    if (parsed.warnings.length > 0) findings.push(...precisionFindings(parsed.warnings, pointer));
+    if (parsed.warnings.length > 0) findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, pointer));
   } catch (e) {
     throw new RomError('RPR-DUMP-005', `the value is neither JSON nor a [[ref]] link (${why(e)})`, at);
   }
@@ -228,7 +229,7 @@ function artifactJson(st: ReadState, key: string, content: string, n: number): u
   try {
     const parsed = parseCanonical(content);
     v = parsed.value;
-    if (parsed.warnings.length > 0) st.findings.push(...precisionFindings(parsed.warnings, `/artifacts/${key}/json`));
+    if (parsed.warnings.length > 0) st.findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, `/artifacts/${key}/json`));
   } catch (e) {
     throw new RomError('RPR-DUMP-003', `the JSON content of artifact ${key} is not I-JSON: ${why(e)}`, n);
   }
@@ -287,7 +288,7 @@ function frontMatterValue(raw: string, k: string, pointer: string, line: number,
   try {
     const parsed = parseCanonical(raw);
     v = parsed.value;
-    if (parsed.warnings.length > 0) findings.push(...precisionFindings(parsed.warnings, pointer));
+    if (parsed.warnings.length > 0) findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, pointer));
   } catch {
     v = undefined;
   }

@@ -2,7 +2,7 @@
  * The two TG kinds: `tg-replay-manifest` (verify and replay) and `tg-policy-bundle`
  * (verify only: a bundle has nothing to re-execute). Detection is by the `type` member.
  */
-import { fail } from '../../core/findings.js';
+import { changedNumbers, fail } from '../../core/findings.js';
 import type { KindResult } from '../../core/report.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindHandler, KindLimit, KindOption } from '../types.js';
@@ -45,7 +45,7 @@ export const tgBundleKind: KindHandler = {
   consistencyOnly: 'a TG policy bundle carries no signature; H(bundle) is what manifests bind to, not who wrote it.',
   detect: (s: Sniffed) => s.jsonObject()?.['type'] === BUNDLE_TYPE,
   async verify(s): Promise<KindResult> {
-    const { checkBundle } = await import('./bundle.js');
+    const [{ checkBundle }, { tgNumbers }] = await Promise.all([import('./bundle.js'), import('./structure.js')]);
     const j = s.json();
     const o = s.jsonObject();
     const id = typeof o?.['bundleId'] === 'string' ? o['bundleId'] : null;
@@ -53,7 +53,7 @@ export const tgBundleKind: KindHandler = {
     const c = checkBundle(j.value);
     return {
       id,
-      findings: c.findings,
+      findings: [...changedNumbers(j.warnings, tgNumbers('the bundle')), ...c.findings],
       chain: [{ id: 'bundle', label: 'H(bundle): what manifests name in policyContext.bundleHash', recorded: null, recomputed: c.hash || null, status: c.hash ? 'match' : 'unresolved', parents: [] }],
       details: { tg: { bundleHash: c.hash } },
     };

@@ -7,12 +7,12 @@ import { UsageError } from '../../core/errors.js';
 import { readFailure, readRegularFile } from '../../core/files.js';
 import { memoFile } from '../../core/closed.js';
 import type { ChainNode, Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { changedNumbers, fail } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
-import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
+import { decodeJsonBytes, JcsError, parseCanonical, type JcsWarning } from '../../core/jcs.js';
 import { checkBundle, type Bundle } from './bundle.js';
 import { BUNDLE_TYPE } from './constants.js';
-import { isObj, ptr } from './structure.js';
+import { isObj, ptr, tgNumbers } from './structure.js';
 import type { Manifest } from './manifest.js';
 
 export interface Resolved {
@@ -30,11 +30,12 @@ export function usageError(message: string): Error {
 
 /** A `--policy` file, parsed strictly once per process; an unreadable or non-JSON file is a usage error. */
 export const loadPolicyFile = memoFile(
-  (path: string): Promise<unknown> =>
+  (path: string): Promise<{ value: unknown; warnings: JcsWarning[] }> =>
     readRegularFile(path).then(
       async (bytes) => {
         try {
-          return parseCanonical(decodeJsonBytes(bytes)).value;
+          const { value, warnings } = parseCanonical(decodeJsonBytes(bytes));
+          return { value, warnings };
         } catch (e) {
           throw await usageError(`--policy ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`);
         }
@@ -61,9 +62,11 @@ export async function resolvePolicy(m: Manifest, goodArtifacts: Set<string>, pol
     source = 'embedded';
     base = ptr('/artifacts', want, 'json');
   } else if (policyPath) {
-    value = await loadPolicyFile(policyPath);
+    const file = await loadPolicyFile(policyPath);
+    value = file.value;
     source = policyPath;
     base = '';
+    findings.push(...changedNumbers(file.warnings, tgNumbers(`--policy ${policyPath}`)));
     const got = hashValue(value);
     if (got !== want) {
       findings.push(fail('RPR-TG-012', `--policy ${policyPath} is not the bundle the manifest names: policy is resolved by hash`, { pointer: '/policyContext/bundleHash', expected: want, actual: got }));

@@ -12,7 +12,7 @@
 import { writeFileAtomic } from '../../core/files.js';
 import type { Authenticity, ChainNode, Comparison, Finding, JsonValue, TgDriftRate } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
-import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashCanonicalText, hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import { epochMs } from '../../core/time.js';
@@ -20,7 +20,7 @@ import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
 import { parseWhatIf, type WhatIf } from '../../providers/what-if.js';
 import type { Bundle } from './bundle.js';
-import { ptr } from './structure.js';
+import { ptr, tgNumbers } from './structure.js';
 import { buildComparisonArtifact, modeComposition } from './comparison.js';
 import { CSI, DRIFT_EVENT_TYPE, ENGINE, ROUTED_EXITS, ROUTING_EVENT_TYPE, type Exit } from './constants.js';
 import { exactDelta, withinEpsilon } from './decimal.js';
@@ -65,7 +65,7 @@ export async function verifyManifest(s: Sniffed, ctx: KindContext): Promise<Veri
   const checked = checkManifest(parsed.value);
   const id = typeof (parsed.value as Record<string, unknown>)['claimRef'] === 'string' ? ((parsed.value as Record<string, unknown>)['claimRef'] as string) : null;
   const chain: ChainNode[] = checked.artifactNodes.map((a) => ({ id: a.id, label: 'artifact', recorded: a.recorded, recomputed: a.recomputed, status: a.recomputed === a.recorded ? 'match' : 'mismatch', parents: [], pointer: ptr('/artifacts', a.id) }));
-  const findings = [...checked.findings];
+  const findings = [...changedNumbers(parsed.warnings, tgNumbers('the manifest')), ...checked.findings];
   const m = checked.manifest;
   if (!m) return { result: { id, findings, chain }, state: null };
 
@@ -192,8 +192,9 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   if (!state) return { result: { ...result, comparisons: [], events: [] }, comparison: null, manifestHash: null, bundle: null, manifest: null, observations: [] };
   const run = startRun(state, result.findings, ctx, confidence, whatIf);
   const { manifest: m, bundle } = state;
-  // A manifest that fails its chain (artifacts, bundle) is not re-executed at all.
-  const chainBroken = run.findings.some((f) => f.severity === 'fail' && ['RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
+  // A manifest that fails its chain (artifacts, bundle, a number whose hashed value is not
+  // its text: RPR-TG-001) is not re-executed at all.
+  const chainBroken = run.findings.some((f) => f.severity === 'fail' && ['RPR-TG-001', 'RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
   for (const e of m.executions) await replayExecution(run, e, chainBroken);
 
   const { findings, comparisons, replayed, replayVersion, byId } = run;

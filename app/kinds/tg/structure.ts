@@ -4,11 +4,17 @@
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { escapePointerToken } from '../../core/jcs.js';
-import { fail } from '../../core/findings.js';
+import { fail, type ChangedNumberRule } from '../../core/findings.js';
 
 export type Obj = Record<string, unknown>;
 
 export const RULE_STRUCTURE = 'RPR-TG-002';
+
+/**
+ * A TG document's numbers the strict parse changed: RPR-TG-001 like any other I-JSON break,
+ * a fail because H(json) and H(bundle) cover the rounded value (docs/tg-replay.md).
+ */
+export const tgNumbers = (what: string): ChangedNumberRule => ({ rule: 'RPR-TG-001', subject: `${what} is not strict I-JSON` });
 
 export { isPlainObject as isObj } from '../../core/closed.js';
 
