@@ -3,6 +3,7 @@
  * kind's report has the same member order and everything but `run` is deterministic.
  */
 import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type Authenticity, type ChainNode, type Comparison, type Finding, type JsonValue, type Report } from '../../shared/report.js';
+import { boundFindings } from './findings.js';
 import { VERSION } from '../version.js';
 import { authenticityOf } from './authenticity.js';
 
@@ -31,7 +32,7 @@ export function buildReport(input: ReportInput, startedAt: number, now: () => nu
     schema: REPORT_SCHEMA,
     artifact: { path: input.path, kind: input.kind, id: input.id, sha256: input.sha256 },
     verdict: verdictOf(input.findings),
-    findings: input.findings,
+    findings: boundFindings(input.findings),
     chain: input.chain,
   } as Report;
   if (input.comparisons || input.replay) ordered.comparisons = input.comparisons ?? [];

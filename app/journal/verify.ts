@@ -7,7 +7,7 @@
  * one before. Tail: torn lines, entries no checkpoint covers. Cases: RPR-QUAR findings.
  */
 import type { Finding } from '../../shared/report.js';
-import { changedNumbers, fail, info, unavailable, warning } from '../core/findings.js';
+import { BoundedFindings, changedNumbers, fail, info, unavailable, warning } from '../core/findings.js';
 import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../core/keys.js';
@@ -189,7 +189,8 @@ export async function verifyJournal(dir: string, trustStore: TrustStore | null, 
 }
 
 export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustStore | null, opts: VerifyOptions = {}): JournalVerification {
-  const findings: Finding[] = [];
+  // Bounded: a journal of many damaged lines must not hold millions of findings.
+  const findings: Finding[] = new BoundedFindings();
   const torn: TornTail[] = [];
   if (!ef.exists) findings.push(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
   if (!cf.exists && (ef.lines.length > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));

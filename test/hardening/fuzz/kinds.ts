@@ -1,0 +1,188 @@
+/**
+ * Every input kind the registry knows, each with its built-in example as the base of its
+ * hostile variants, the flags the CLI needs to judge it, and its huge cases: a dump of
+ * 100,000 tiny artifacts, a trace of 200,000 tiny lines, a package of 50,000 tiny members,
+ * a bundle of 100,000 rules, and the like.
+ */
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { emit, mutateAnyLine, mutateBytes, mutateJsonOrBytes, mutateLines, hostileValue, INHERITED, Raw, type Doc, type Rng } from './mutate.js';
+import { manyMembers, membersOf, mutateZip } from './zip.js';
+import { seeded, writeBytes, type FuzzCase } from './runner.js';
+
+export interface FuzzKind {
+  /** The registry's kind name (or `unknown`), plus the encoding when a kind has two. */
+  name: string;
+  /** Flags every run of it needs (trust store, providers, ...). */
+  args: string[];
+  /** Random small cases, verified in batches. */
+  small(count: number): FuzzCase[];
+  /** Random small cases to replay one by one (kinds with something to re-execute). */
+  replays?(count: number): FuzzCase[];
+  /** Huge cases, each run alone with `command`. */
+  huge: { command: string[]; case: FuzzCase }[];
+}
+
+const read = (p: string) => readFileSync(p, 'utf8');
+const hex64 = (i: number) => i.toString(16).padStart(64, '0');
+const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+/** Random cases of one base text, mutated by `how`. */
+function drawn(kind: string, base: string, how: (r: Rng, text: string) => Buffer | string, offset = 0): (count: number) => FuzzCase[] {
+  return (count) => range(count, (i) => seeded(kind, i + offset, (r) => ({ label: `a hostile variant of the ${kind} example`, write: writeBytes(how(r, base)) })));
+}
+
+function dumpJson(ex: string): FuzzKind {
+  const base = read(join(ex, 'dumps/intact.dump.json'));
+  const doc = JSON.parse(base) as { artifacts: Record<string, Doc> };
+  const many = (good: boolean) => {
+    // Keys in canonical order, so the dump is refused for its artifacts, not its member order.
+    const tiny = range(100_000, (i) => [`sha256:${good ? '' : 'f'}${hex64(i).slice(good ? 0 : 1)}`, { mediaType: 'text/plain', text: String(i) }] as const);
+    const artifacts = Object.fromEntries([...Object.entries(doc.artifacts), ...tiny].sort(([a], [b]) => (a < b ? -1 : 1)));
+    return JSON.stringify({ ...doc, artifacts });
+  };
+  return {
+    name: 'replay-dump (JSON)',
+    args: ['--trust-store', join(ex, 'dumps/trust-store.json'), '--providers', join(ex, 'dumps/providers.json')],
+    small: drawn('dump-json', base, mutateJsonOrBytes),
+    replays: drawn('dump-json', base, mutateJsonOrBytes, 10_000),
+    huge: [{ command: ['verify'], case: { label: 'a dump of 100,000 tiny artifacts, none hashing to its key', write: writeBytes(many(false)) } }],
+  };
+}
+
+/** A ROM bullet (`* [name]: value`) with a hostile name or value; any other line damaged bytewise. */
+function romLine(r: Rng, line: string): string {
+  const m = /^\* \[([^\]]*)\]: (.*)$/.exec(line);
+  if (!m) return mutateAnyLine(r, line);
+  return r.int(3) === 0 ? `* [${r.pick(INHERITED)}]: ${m[2]}` : `* [${m[1]}]: ${emit(hostileValue(r))}`;
+}
+
+function dumpRom(ex: string): FuzzKind {
+  const base = read(join(ex, 'dumps/intact.rom.md'));
+  const how = (r: Rng, t: string) => (r.int(4) === 0 ? mutateBytes(r, Buffer.from(t)) : mutateLines(r, t, romLine));
+  const tiny = range(100_000, (i) => `## sha256:${hex64(i)}\n* [media_type]: "text/plain"\n\`\`\`text\n${i}\n\`\`\`\n`).join('\n');
+  return {
+    name: 'replay-dump (ROM)',
+    args: ['--trust-store', join(ex, 'dumps/trust-store.json'), '--providers', join(ex, 'dumps/providers.json')],
+    small: drawn('dump-rom', base, how),
+    replays: drawn('dump-rom', base, how, 10_000),
+    huge: [{ command: ['verify'], case: { label: 'a ROM dump of 100,000 tiny embedded artifacts', write: writeBytes(base + '\n' + tiny) } }],
+  };
+}
+
+function tgManifest(ex: string): FuzzKind {
+  const base = read(join(ex, 'tg/exact-intact/manifest.json'));
+  const doc = JSON.parse(base) as { executions: Record<string, unknown>[] };
+  const executions = [...doc.executions, ...range(100_000, (i) => ({ executionId: `x${i}` }))];
+  return {
+    name: 'tg-replay-manifest',
+    args: [],
+    small: drawn('tg-manifest', base, mutateJsonOrBytes),
+    replays: drawn('tg-manifest', base, mutateJsonOrBytes, 10_000),
+    huge: [{ command: ['replay'], case: { label: 'a manifest of 100,000 tiny executions', write: writeBytes(JSON.stringify({ ...doc, executions })) } }],
+  };
+}
+
+function tgBundle(ex: string): FuzzKind {
+  const base = read(join(ex, 'tg/bundle.json'));
+  const modifiers = range(100_000, (i) => ({ id: `m${i}`, when: { '>': [{ var: 'sourceAgeDays' }, i] }, factor: 0.9 }));
+  return {
+    name: 'tg-policy-bundle',
+    args: [],
+    small: drawn('tg-bundle', base, mutateJsonOrBytes),
+    huge: [{ command: ['verify'], case: { label: 'a bundle of 100,000 rules', write: writeBytes(JSON.stringify({ ...(JSON.parse(base) as object), modifiers })) } }],
+  };
+}
+
+function acgpEval(ex: string): FuzzKind {
+  const base = read(join(ex, 'acgp/seed-eval.json'));
+  const doc = JSON.parse(base) as Record<string, unknown>;
+  const dims = Object.fromEntries(range(100_000, (i) => [`d${i}`, { score: 0.5, weight: 0.00001, status: 'evaluated', contributors: ['c'] }]));
+  return {
+    name: 'acgp-eval',
+    args: [],
+    small: drawn('acgp-eval', base, mutateJsonOrBytes),
+    replays: drawn('acgp-eval', base, mutateJsonOrBytes, 10_000),
+    huge: [{ command: ['verify'], case: { label: 'an EVAL of 100,000 tiny CTQ dimensions', write: writeBytes(JSON.stringify({ ...doc, ctq_dimensions: dims })) } }],
+  };
+}
+
+function acgpTrace(ex: string): FuzzKind {
+  const base = read(join(ex, 'acgp/trace-clean.jsonl'));
+  const array = read(join(ex, 'acgp/trace-private-provider.json'));
+  const how = (r: Rng, t: string) => (r.int(4) === 0 ? mutateBytes(r, Buffer.from(t)) : mutateLines(r, t, mutateAnyLine));
+  const first = base.split('\n')[0]!;
+  return {
+    name: 'acgp-trace',
+    args: [],
+    small: (n) => [...drawn('acgp-trace', base, how)(n - Math.floor(n / 3)), ...drawn('acgp-trace-array', array, mutateJsonOrBytes)(Math.floor(n / 3))],
+    replays: drawn('acgp-trace', base, how, 10_000),
+    huge: [{ command: ['replay'], case: { label: 'a trace of 200,000 tiny lines', write: writeBytes(first + '\n' + '{"trace_id":"t"}\n'.repeat(200_000)) } }],
+  };
+}
+
+async function zipKind(name: string, kind: string, zip: Buffer, args: string[]): Promise<FuzzKind> {
+  const ms = await membersOf(zip);
+  const bytes = manyMembers(ms, 50_000);
+  return {
+    name,
+    args,
+    small: (count) => range(count, (i) => seeded(kind, i, (r) => ({ label: `a hostile layout or member of the ${kind} example`, write: writeBytes(mutateZip(r, ms)) }))),
+    huge: [{ command: ['verify'], case: { label: 'an archive of 50,000 tiny members', write: writeBytes(bytes) } }],
+  };
+}
+
+export const nemosyne = (ex: string) =>
+  zipKind('nemosyne-package', 'nemosyne', readFileSync(join(ex, 'packages/intact/v3.nemosyne')), ['--kernel-adapter', join(ex, 'packages/kernel-adapter.mjs'), '--profiles', join(ex, 'packages/profiles.json')]);
+
+export const evidenceBundle = (bundle: Buffer, trustPath: string) => zipKind('evidence-bundle', 'evidence-bundle', bundle, ['--trust-store', trustPath]);
+
+/** A copy of the sample journal with one of its files damaged (or gone). */
+function journalCase(src: string, r: Rng): (path: string) => void {
+  const file = r.pick(['entries.jsonl', 'checkpoints.jsonl']);
+  const text = read(join(src, file));
+  const op = r.int(6);
+  return (path) => {
+    cpSync(src, path, { recursive: true });
+    if (op === 0) rmSync(join(path, file));
+    else writeFileSync(join(path, file), op === 1 ? mutateBytes(r, Buffer.from(text)) : mutateLines(r, text, mutateAnyLine));
+  };
+}
+
+function journal(ex: string): FuzzKind {
+  const src = join(ex, 'journal/sample');
+  const first = read(join(src, 'entries.jsonl')).split('\n')[0]!;
+  const tiny = (path: string) => {
+    mkdirSync(path);
+    writeFileSync(join(path, 'entries.jsonl'), first + '\n' + '{"seq":1}\n'.repeat(200_000));
+    cpSync(join(src, 'checkpoints.jsonl'), join(path, 'checkpoints.jsonl'));
+  };
+  return {
+    name: 'journal',
+    args: ['--trust-store', join(ex, 'journal/trust-store.json')],
+    small: (count) => range(count, (i) => seeded('journal', i, (r) => ({ label: 'a damaged copy of the sample journal', write: journalCase(src, r) }))),
+    huge: [
+      { command: ['verify'], case: { label: 'a journal of 200,000 tiny entry lines', write: tiny } },
+      { command: ['journal', 'verify'], case: { label: 'a journal of 200,000 tiny entry lines (journal verify)', write: tiny } },
+    ],
+  };
+}
+
+function unknown(ex: string): FuzzKind {
+  const base = read(join(ex, 'unknown/not-an-artifact.json'));
+  const noise = (r: Rng) => Buffer.from(range(1 + r.int(4096), () => r.int(256)));
+  return {
+    name: 'unknown',
+    args: [],
+    small: drawn('unknown', base, (r, t) => (r.int(4) === 0 ? noise(r) : mutateJsonOrBytes(r, t))),
+    huge: [
+      { command: ['verify'], case: { label: 'a JSON array of 1,000,000 tiny items', write: writeBytes('[' + '0,'.repeat(999_999) + '0]') } },
+      { command: ['verify'], case: { label: 'a JSON object of 100,000 tiny members', write: writeBytes(emit(new Raw('{' + range(100_000, (i) => `"k${i}":${i}`).join(',') + '}'))) } },
+    ],
+  };
+}
+
+/** Every kind's fuzz setup, in registry order (unknown last). */
+export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
+  return [dumpJson(ex), dumpRom(ex), acgpTrace(ex), acgpEval(ex), tgManifest(ex), tgBundle(ex), await evidenceBundle(bundle.bytes, bundle.trustPath), await nemosyne(ex), journal(ex), unknown(ex)];
+}
