@@ -37,14 +37,6 @@ export interface ExampleSummary {
   options?: Partial<Record<ExampleOptionName, string>>;
 }
 
-export interface CheckBytesRequest {
-  /** A display name (the file's name); never used to detect the kind. */
-  name: string;
-  /** The artifact's bytes, base64. */
-  dataBase64: string;
-  mode: CheckMode;
-}
-
 /** What a job checks: bytes sent by the window, a built-in example, or a file on disk. */
 export type JobSource =
   | { type: 'bytes'; name: string; dataBase64: string }
@@ -313,9 +305,7 @@ export const BINARY_HEADER_BYTES = 4;
 
 export interface RepriseApi {
   engineInfo(): Promise<EngineInfo>;
-  checkBytes(req: CheckBytesRequest): Promise<Report>;
   listExamples(): Promise<ExampleSummary[]>;
-  checkExample(req: { path: string; mode: CheckMode }): Promise<Report>;
   startJob(req: StartJobRequest): Promise<JobStarted>;
   cancelJob(req: { jobId: string }): Promise<boolean>;
   recentFiles(): Promise<RecentFile[]>;
@@ -350,9 +340,7 @@ export interface RepriseApi {
 
 export const API_METHODS = [
   'engineInfo',
-  'checkBytes',
   'listExamples',
-  'checkExample',
   'startJob',
   'cancelJob',
   'recentFiles',

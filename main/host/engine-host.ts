@@ -28,7 +28,6 @@ import type {
   ListJudgementsRequest,
   RecordJudgementRequest,
   SigningKey,
-  CheckBytesRequest,
   CheckMode,
   DecideCaseRequest,
   DemoJournal,
@@ -47,14 +46,13 @@ import type {
   UploadChunkRequest,
 } from '../../shared/api.js';
 import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
-import type { Report } from '../../shared/report.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { declaredOptions, kindNames, workbenchOptionNames } from '../../app/kinds/registry.js';
 import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
 import { shapeKey } from '../../app/providers/types.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { WorkerPool } from '../../app/jobs/pool.js';
-import type { EngineJob, JobOutcome } from '../../app/jobs/protocol.js';
+import type { EngineJob } from '../../app/jobs/protocol.js';
 import { VERSION } from '../../app/version.js';
 import type { JournalOp } from './journal-ops.js';
 import { PathGate, type PathGateHints } from './path-gate.js';
@@ -359,19 +357,6 @@ export class EngineHost implements RepriseApi {
     return true;
   }
 
-  /** Runs a job to its end (the request/response form kept for scripts and the CLI tests). */
-  private async runToEnd(req: StartJobRequest): Promise<Report> {
-    const { job } = await this.jobOf(req);
-    return unwrap(await this.pool.run(job).promise);
-  }
-
-  async checkBytes(req: CheckBytesRequest): Promise<Report> {
-    if (typeof req?.name !== 'string' || typeof req.dataBase64 !== 'string' || (req.mode !== 'verify' && req.mode !== 'replay')) {
-      throw new ApiError('checkBytes needs {name, dataBase64, mode}', true);
-    }
-    return this.runToEnd({ source: { type: 'bytes', name: req.name, dataBase64: req.dataBase64 }, mode: req.mode });
-  }
-
   private examples(): Promise<{ dir: string; files: ExampleFile[] }> {
     if (!this.examplesDir) {
       this.examplesDir = (async () => {
@@ -387,10 +372,6 @@ export class EngineHost implements RepriseApi {
   async listExamples(): Promise<ExampleSummary[]> {
     const { files } = await this.examples();
     return files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}), ...(f.options ? { options: { ...f.options } } : {}) }));
-  }
-
-  async checkExample(req: { path: string; mode: CheckMode }): Promise<Report> {
-    return this.runToEnd({ source: { type: 'example', path: req?.path }, mode: req?.mode });
   }
 
   private async loadRecent(): Promise<RecentFile[]> {
@@ -564,9 +545,4 @@ export class EngineHost implements RepriseApi {
     for (const j of this.jobs.values()) j.cancel();
     await Promise.all([this.pool.close(), this.journal.close()]);
   }
-}
-
-function unwrap(o: JobOutcome): Report {
-  if (o.ok) return o.report;
-  throw new ApiError(o.message, o.usage);
 }

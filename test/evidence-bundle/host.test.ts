@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATIONALE_RULE } from '../../shared/rationale.js';
 import { EngineHost } from '../../main/host/engine-host.js';
+import { bytesSource, jobReport } from '../helpers/job-report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
 import { ARTIFACT } from './helpers.js';
 
@@ -27,7 +28,7 @@ describe('host: judgements and the evidence bundle', () => {
     await expect(host.openJudgementJournal({ dir: journal, trustStore: k.trustPath })).rejects.toMatchObject({ usage: true });
     const opened = await host.openJudgementJournal({ dir: journal, trustStore: k.trustPath, create: true });
     expect([opened.entries, opened.verdict]).toEqual([0, 'pass']);
-    const report = await host.checkBytes({ name: 'a.json', dataBase64: ARTIFACT.toString('base64'), mode: 'verify' });
+    const report = await jobReport(host, { source: bytesSource('a.json', ARTIFACT), mode: 'verify' });
     const req = { dir: journal, trustStore: k.trustPath, keyFile: k.reviewerPem, report, pointer: '/findings/0', decision: 'note' as const, rationale: 'Expected: the file is of no known kind.' };
     // Refusals write nothing.
     await expect(host.recordJudgement({ ...req, rationale: 'short' })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/characters/) });
@@ -40,9 +41,9 @@ describe('host: judgements and the evidence bundle', () => {
     expect(list.judgements.map((j) => [j.seq, j.decision, j.reportDigest === list.reportDigest, j.proofVerified])).toEqual([[0, 'note', true, true]]);
     const b = await host.exportBundle({ dir: journal, trustStore: k.trustPath, report });
     expect([b.judgements, b.checkpoint.size, b.reportDigest]).toEqual([1, 1, receipt.reportDigest]);
-    const again = await host.checkBytes({ name: b.name, dataBase64: b.dataBase64, mode: 'verify' });
+    const again = await jobReport(host, { source: { type: 'bytes', name: b.name, dataBase64: b.dataBase64 }, mode: 'verify' });
     expect(again.artifact.kind).toBe('evidence-bundle');
-    expect(again.findings.map((f) => f.rule)).toContain('RPR-EVB-011'); // no trust store with checkBytes
+    expect(again.findings.map((f) => f.rule)).toContain('RPR-EVB-011'); // a job on bytes takes no trust store
   });
 
   it('states the one rationale rule and the decisions', async () => {

@@ -11,11 +11,8 @@ import { dispatch } from '../../main/host/dispatch.js';
 
 const fakeApi = {
   engineInfo: async () => ({ version: 't', kinds: [], transport: 'web' }),
-  checkBytes: async () => {
-    throw new Error('not in this test');
-  },
   listExamples: async () => [],
-  checkExample: async () => {
+  startJob: async () => {
     throw new Error('not in this test');
   },
 } as unknown as RepriseApi;
@@ -105,7 +102,8 @@ describe('web host', () => {
   });
   it('dispatch refuses unknown methods and reports errors without stacks', async () => {
     expect(await dispatch(fakeApi, { id: 1, method: 'constructor', params: [] })).toMatchObject({ id: 1, error: { usage: true } });
-    const r = await dispatch(fakeApi, { id: 2, method: 'checkBytes', params: [{}] });
+    expect(await dispatch(fakeApi, { id: 3, method: 'checkBytes', params: [{}] })).toMatchObject({ id: 3, error: { usage: true, message: 'unknown method "checkBytes"' } });
+    const r = await dispatch(fakeApi, { id: 2, method: 'startJob', params: [{}] });
     expect(r).toMatchObject({ id: 2, error: { message: 'internal error: not in this test' } });
     expect(await dispatch(fakeApi, 'junk')).toBeNull();
   });

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiEvent } from '../../shared/api.js';
+import { bytesSource, jobReport } from '../helpers/job-report.js';
 import { EngineHost } from '../../main/host/engine-host.js';
 import { startWebHost, type WebHost } from '../../main/webhost/server.js';
 
@@ -69,10 +70,10 @@ describe('engine host jobs', () => {
   });
 
   it('without its trust store the intact dump is not a pass: the options matter', async () => {
-    const withOpts = await host.checkExample({ path: 'dumps/intact.dump.json', mode: 'verify' });
+    const withOpts = await jobReport(host, { source: { type: 'example', path: 'dumps/intact.dump.json' }, mode: 'verify' });
     expect(withOpts.verdict).toBe('pass');
     const bytes = (await host.listExamples()).length > 0 ? await (await import('node:fs/promises')).readFile(join(await examplesDir(), 'dumps/intact.dump.json')) : Buffer.alloc(0);
-    const bare = await host.checkBytes({ name: 'intact.dump.json', dataBase64: bytes.toString('base64'), mode: 'verify' });
+    const bare = await jobReport(host, { source: bytesSource('intact.dump.json', bytes), mode: 'verify' });
     expect(bare.verdict).not.toBe('pass');
   });
 
@@ -96,7 +97,7 @@ describe('engine host jobs', () => {
     const e = await end;
     expect(e).toMatchObject({ type: 'job-failed', jobId, cancelled: true, message: 'cancelled' });
     expect(await host.cancelJob({ jobId })).toBe(false);
-    const after = await host.checkExample({ path: 'unknown/not-an-artifact.json', mode: 'verify' });
+    const after = await jobReport(host, { source: { type: 'example', path: 'unknown/not-an-artifact.json' }, mode: 'verify' });
     expect(after.findings[0]?.rule).toBe('RPR-KIND-001');
     expect((await host.recentFiles())[0]?.path).toBe(big);
   });
