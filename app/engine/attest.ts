@@ -20,7 +20,7 @@ import { canonicalizeValue } from '../core/jcs.js';
 import { loadSigner, type TrustStore } from '../core/keys.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { Bundle } from '../kinds/tg/bundle.js';
-import { tgManifestKind } from '../kinds/tg/index.js';
+import { tgManifestKind } from '../kinds/tg/declare.js';
 import type { Manifest } from '../kinds/tg/manifest.js';
 import { replayManifestFull } from '../kinds/tg/replay.js';
 import type { EngineOptions } from '../kinds/types.js';

@@ -96,12 +96,13 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   if (mode === 'replay' && options.out !== undefined && !handler.writesOut) {
     throw new UsageError(`--out writes a TG replay comparison; ${path} is a ${handler.kind}, whose replay writes no file`);
   }
+  const code = await handler.load();
   if (mode === 'replay') {
-    if (!handler.replay) {
-      result = await handler.verify(sniffed, ctx);
+    if (!code.replay) {
+      result = await code.verify(sniffed, ctx);
       result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
-    } else result = await handler.replay(sniffed, ctx);
-  } else result = await handler.verify(sniffed, ctx);
+    } else result = await code.replay(sniffed, ctx);
+  } else result = await code.verify(sniffed, ctx);
   return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, authenticity: authenticityOf(handler.kind, result, handler.consistencyOnly), replay: mode === 'replay' }, started), ctx);
 }
 
@@ -211,7 +212,7 @@ async function runDirectory(path: string, options: EngineOptions, onProgress?: (
   for (const d of DIRECTORY_KINDS) {
     if (await d.detectDir(path)) {
       const ctx = makeContext(path, options, onProgress);
-      const result = await d.verifyDir(path, ctx);
+      const result = await (await d.load()).verifyDir(path, ctx);
       return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result, authenticity: authenticityOf(d.kind, result, d.consistencyOnly) }, started), ctx);
     }
   }
