@@ -44,10 +44,10 @@ export async function attestManifest(path: string, keyFile: string, options: () 
   try {
     bytes = await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
   } catch (e) {
-    throw new UsageError(`cannot read manifest ${path}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read manifest ${path}: ${readFailure(e)}`, 'path');
   }
   const s = new Sniffed(path, bytes);
-  if (!tgManifestKind.detect(s)) throw new UsageError(`${path} is not a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)`);
+  if (!tgManifestKind.detect(s)) throw new UsageError(`${path} is not a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)`, 'refused');
   const signer = await loadSigner(keyFile);
   const outcome = await replayManifestFull(s, makeContext(path, options()), { anchor: false });
   const verdict = verdictOf(outcome.result.findings);

@@ -1,8 +1,9 @@
 /** A worker thread for journal and quarantine operations (see journal-ops.ts). */
 import { parentPort } from 'node:worker_threads';
+import { UsageError } from '../../app/core/errors.js';
 import { KeyError } from '../../app/core/keys.js';
 import { JournalError } from '../../app/journal/index.js';
-import { runJournalOp, UsageProblem, type JournalOp } from './journal-ops.js';
+import { runJournalOp, type JournalOp } from './journal-ops.js';
 import { runJudgementOp, type JudgementOp } from './judgement-ops.js';
 
 const port = parentPort;
@@ -16,7 +17,7 @@ port.on('message', (msg: { id: number; op: JournalOp | JudgementOp }) => {
     (e: unknown) => {
       const code = (e as NodeJS.ErrnoException | null)?.code;
       const fsProblem = typeof code === 'string' && ['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR', 'EEXIST'].includes(code);
-      const usage = e instanceof UsageProblem || e instanceof JournalError || e instanceof KeyError || fsProblem;
+      const usage = e instanceof UsageError || e instanceof JournalError || e instanceof KeyError || fsProblem;
       port.postMessage({ id: msg.id, ok: false, usage, message: e instanceof Error ? e.message : String(e) });
     },
   );

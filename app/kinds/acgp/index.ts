@@ -7,7 +7,7 @@ import { authenticityOf } from '../../core/authenticity.js';
 import { openRegular, readFailure } from '../../core/files.js';
 import { newHasher } from '../../core/hash.js';
 import { buildReport, type KindResult } from '../../core/report.js';
-import { usageError } from './usage.js';
+import { UsageError } from '../../core/errors.js';
 import type { Sniffed } from '../sniff.js';
 import type { EngineOptions, KindCode, KindContext } from '../types.js';
 import type { AcgpChecker, AcgpMode } from './checker.js';
@@ -79,14 +79,14 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
   try {
     fh = (await openRegular(path)).fh; // a regular file only: a FIFO would block, /dev/zero never end
   } catch (e) {
-    throw await usageError(`cannot read ${path}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read ${path}: ${readFailure(e)}`, 'path');
   }
   const hasher = newHasher();
   let c;
   try {
     const head = Buffer.alloc(1);
     await fh.read(head, 0, 1, 0);
-    if (head[0] !== 0x7b) throw await usageError(`${path} is not a JSON Lines trace (it does not start with "{")`);
+    if (head[0] !== 0x7b) throw new UsageError(`${path} is not a JSON Lines trace (it does not start with "{")`, 'bad-file');
     c = await checker(mode, options, false, true);
     const feeder = new LineFeeder(c);
     for await (const chunk of fh.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false })) {
