@@ -5,22 +5,14 @@
  * helpers). main/host/api-error.ts ApiError is the API's rejection on the wire, not a
  * usage error of its own (its comment says why).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../app/core/errors.js';
 import { FileReadError } from '../../app/core/files.js';
 import { ProviderRegistryError } from '../../app/providers/registry.js';
 import { ROOT } from '../helpers/cli.js';
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (/\.tsx?$/.test(p) && !p.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
+import { sources } from '../helpers/sources.js';
 
 describe('usage errors', () => {
   it('are declared once, in app/core/errors.ts, with no wrapper around them', () => {
