@@ -56,7 +56,7 @@ export const ROOMS = [
   { room: 'app/kinds/sniff.ts', may: FLOOR_1 },
   // Type-only: EngineOptions is derived from the options the registry's kinds declare.
   { room: 'app/kinds/types.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts'] },
-  { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/index.ts'] },
+  { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/declare.ts'] },
   // A kind names its example writer (KindDeclarations.examples), loaded only when examples
   // are written: the writers live in app/examples/ beside the fixed sample keys they share.
   { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API, 'app/examples/**'] },

@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { makeContext, runPath } from '../dist/app/engine/run.js';
 import { Sniffed } from '../dist/app/kinds/sniff.js';
-import { replayDumpKind } from '../dist/app/kinds/replay-dump/index.js';
+import { replayDumpKind } from '../dist/app/kinds/replay-dump/declare.js';
 import { buildDump, sampleSigner, signModel } from '../dist/app/kinds/replay-dump/writer.js';
 import { encodeJson } from '../dist/app/kinds/replay-dump/json-encoding.js';
 import { sampleSpec, trustStoreDocument } from '../dist/app/examples/dumps.js';
@@ -102,11 +102,11 @@ export default async function (ctx) {
   const owns = [];
   for (let i = 0; i < 3; i++) {
     const sniffed = new Sniffed(big, bytes);
-    await replayDumpKind.prepare(sniffed, makeContext(big, { trustStore: trust }));
+    await replayDumpKind.beforeParse(sniffed, makeContext(big, { trustStore: trust }));
     const t0 = performance.now();
     sniffed.json();
     const t1 = performance.now();
-    await replayDumpKind.verify(sniffed, makeContext(big, { trustStore: trust }));
+    await (await replayDumpKind.load()).verify(sniffed, makeContext(big, { trustStore: trust }));
     parses.push(t1 - t0);
     owns.push(performance.now() - t1);
   }

@@ -6,20 +6,12 @@
  * imports the registry, which imports the Nemosyne kind). Type-only imports are erased and
  * do not count.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (/\.tsx?$/.test(p) && !p.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
+import { sources } from './helpers/sources.js';
 
 /** The relative modules a file imports or re-exports for their values. */
 function valueImports(file: string, text: string): string[] {

@@ -37,6 +37,8 @@ const FORBIDDEN_ROOMS: [string, string, string][] = [
   ['app/kinds/sniff.ts', 'app/kinds/sniff.ts', imp('./registry.js')],
   ['app/kinds/types.ts', 'app/kinds/types.ts', imp('../engine/run.js')],
   ['app/kinds/registry.ts', 'app/kinds/registry.ts', imp('./tg/replay.js')],
+  // The registry reads declarations only: a kind's verify and replay load with its jobs.
+  ['app/kinds/registry.ts', 'app/kinds/registry.ts', imp('./tg/index.js')],
   // A kind never imports another kind, nor the registry that lists them all.
   ['app/kinds/*/**', 'app/kinds/tg/x.ts', imp('../replay-dump/replay.js')],
   ['app/kinds/*/**', 'app/kinds/tg/engines/x.ts', imp('../../acgp/limits.js')],
@@ -82,7 +84,7 @@ const ALLOWED: [string, string][] = [
   ['app/kinds/tg/x.ts', imp('./replay.js') + "import type { Sniffed } from '../sniff.js';\nimport { w } from '../../providers/what-if.js';\nexport const z = [Sniffed, w];\n"],
   ['app/kinds/tg/engines/x.ts', imp('../bundle.js')],
   ['app/kinds/evidence-bundle/x.ts', imp('../../attest/verify.js')],
-  ['app/kinds/registry.ts', imp('./tg/index.js')],
+  ['app/kinds/registry.ts', imp('./tg/declare.js')],
   ['app/engine/x.ts', imp('../kinds/tg/replay.js')],
   ['app/jobs/x.ts', imp('../engine/report-text.js')],
   ['app/cli/commands/x.ts', imp('../../engine/attest.js') + "import { K } from '../../kinds/registry.js';\nexport const k = K;\n"],

@@ -15,11 +15,3 @@ export interface Command {
   readonly usage: string;
   run(args: string[], io: CliIO): Promise<ExitCode>;
 }
-
-/** A user error: the CLI prints `reprise: <message>` and exits 3. */
-export class CliUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CliUsageError';
-  }
-}

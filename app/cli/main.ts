@@ -8,7 +8,7 @@ import { EXIT, type ExitCode } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
-import { CliUsageError, type CliIO } from './io.js';
+import type { CliIO } from './io.js';
 import { formatError } from './output.js';
 
 /** Commands served by other rooms (the launcher in bin/ dispatches them). */
@@ -57,7 +57,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
   try {
     return await (await cmd.load()).run(rest, io);
   } catch (e) {
-    if (e instanceof CliUsageError || e instanceof UsageError || (await isKeyError(e))) {
+    if (e instanceof UsageError || (await isKeyError(e))) {
       io.err(formatError((e as Error).message));
       return EXIT.error;
     }

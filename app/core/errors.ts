@@ -1,10 +1,28 @@
 /**
- * Errors the user caused (bad usage, an unreadable path, a bad flag file): the CLI prints
- * the message on one line and exits 3. It lives in the core, not in engine/run.ts, so any
- * kind can import it without an import cycle through the kind registry.
+ * The one error for "the user asked something wrong", wherever it is found: the CLI (a
+ * flag, an argument), the engine (a path, a flag file, a refused combination) and the
+ * workbench's host (a request). The CLI prints the message on one line and exits 3; the
+ * host answers it as a usage error (shown as is). It lives in the core, the lowest floor
+ * that needs it, so any kind can import it without an import cycle through the registry.
  */
+
+/**
+ * What was wrong (closed: a new cause is a new member here).
+ * - `arguments`: the command line or a request (a flag, a value, a missing member).
+ * - `path`: a path that cannot be read or written, or is not what it must be (missing, a
+ *   FIFO, too large, a directory without an artifact).
+ * - `bad-file`: a file a flag or option names (policy, providers, profiles) is malformed.
+ * - `refused`: well-formed, but not possible with this input (`--out` for a kind whose
+ *   replay writes no file, a manifest that cannot be attested, a path outside the gate).
+ */
+export type UsageCode = 'arguments' | 'path' | 'bad-file' | 'refused';
+
 export class UsageError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    // Not `code`: FileReadError (core/files.ts) carries the errno there, as Node's errors do.
+    readonly usageCode: UsageCode = 'arguments',
+  ) {
     super(message);
     this.name = 'UsageError';
   }

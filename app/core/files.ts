@@ -51,7 +51,7 @@ export class FileReadError extends UsageError {
     /** The errno code when the system refused (ENOENT, EACCES…); undefined when Reprise did. */
     readonly code?: string,
   ) {
-    super(`cannot read ${path}: ${reason}`);
+    super(`cannot read ${path}: ${reason}`, 'path');
     this.name = 'FileReadError';
   }
 }

@@ -20,7 +20,7 @@ import { canonicalizeValue } from '../core/jcs.js';
 import { loadSigner, type TrustStore } from '../core/keys.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { Bundle } from '../kinds/tg/bundle.js';
-import { tgManifestKind } from '../kinds/tg/index.js';
+import { tgManifestKind } from '../kinds/tg/declare.js';
 import type { Manifest } from '../kinds/tg/manifest.js';
 import { replayManifestFull } from '../kinds/tg/replay.js';
 import type { EngineOptions } from '../kinds/types.js';
@@ -44,10 +44,10 @@ export async function attestManifest(path: string, keyFile: string, options: () 
   try {
     bytes = await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
   } catch (e) {
-    throw new UsageError(`cannot read manifest ${path}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read manifest ${path}: ${readFailure(e)}`, 'path');
   }
   const s = new Sniffed(path, bytes);
-  if (!tgManifestKind.detect(s)) throw new UsageError(`${path} is not a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)`);
+  if (!tgManifestKind.detect(s)) throw new UsageError(`${path} is not a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)`, 'refused');
   const signer = await loadSigner(keyFile);
   const outcome = await replayManifestFull(s, makeContext(path, options()), { anchor: false });
   const verdict = verdictOf(outcome.result.findings);

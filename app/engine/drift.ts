@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { MAX_WHOLE_FILE_BYTES, readRegularFile } from '../core/files.js';
 import type { TrustStore } from '../core/keys.js';
 import { Sniffed } from '../kinds/sniff.js';
-import { tgManifestKind } from '../kinds/tg/index.js';
+import { tgManifestKind } from '../kinds/tg/declare.js';
 import { openJournalPort } from '../kinds/tg/journal-adapter.js';
 import { replayManifestFull } from '../kinds/tg/replay.js';
 import { driftRates, type ModelDrift as DriftRate, type TelemetryObservation } from '../kinds/tg/telemetry.js';

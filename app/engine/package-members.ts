@@ -21,7 +21,7 @@ export async function readPackageMembers(from: { bytes?: Uint8Array; path?: stri
       await fh.close();
     }
   } catch (e) {
-    if (e instanceof PackageMembersError || e instanceof SourceError) throw new UsageError(e.message);
+    if (e instanceof PackageMembersError || e instanceof SourceError) throw new UsageError(e.message, 'path');
     throw e;
   }
 }

@@ -21,7 +21,7 @@ async function statOrThrow(path: string) {
     return await stat(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
+    throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`, 'path');
   }
 }
 
@@ -59,7 +59,7 @@ async function walkDir(p: string, out: string[], seen: Set<string>): Promise<voi
   try {
     entries = await readdir(p, { withFileTypes: true });
   } catch (e) {
-    throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const prefix = childPrefix(p);

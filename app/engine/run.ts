@@ -94,14 +94,15 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   let result: KindResult;
   // A flag that would be silently ignored is bad usage: the user expects a file.
   if (mode === 'replay' && options.out !== undefined && !handler.writesOut) {
-    throw new UsageError(`--out writes a TG replay comparison; ${path} is a ${handler.kind}, whose replay writes no file`);
+    throw new UsageError(`--out writes a TG replay comparison; ${path} is a ${handler.kind}, whose replay writes no file`, 'refused');
   }
+  const code = await handler.load();
   if (mode === 'replay') {
-    if (!handler.replay) {
-      result = await handler.verify(sniffed, ctx);
+    if (!code.replay) {
+      result = await code.verify(sniffed, ctx);
       result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
-    } else result = await handler.replay(sniffed, ctx);
-  } else result = await handler.verify(sniffed, ctx);
+    } else result = await code.replay(sniffed, ctx);
+  } else result = await code.verify(sniffed, ctx);
   return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, authenticity: authenticityOf(handler.kind, result, handler.consistencyOnly), replay: mode === 'replay' }, started), ctx);
 }
 
@@ -126,7 +127,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   const cannot = (e: unknown) => {
     if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
     const code = (e as NodeJS.ErrnoException).code;
-    return new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`);
+    return new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`, 'path');
   };
   // A small regular file (nearly every artifact of a batch) is read with blocking calls:
   // open, fstat, one read, close. Engine jobs run on worker threads, where this costs less
@@ -144,7 +145,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   const { fh, stat: st } = opened;
   try {
     if (st.isDirectory()) return await runDirectory(path, options, onProgress);
-    if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`);
+    if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`, 'path');
     if (st.size <= LAZY_MIN) return await runBytes(path, await readOpened(path, opened, MAX_ARTIFACT_BYTES).catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
@@ -211,11 +212,11 @@ async function runDirectory(path: string, options: EngineOptions, onProgress?: (
   for (const d of DIRECTORY_KINDS) {
     if (await d.detectDir(path)) {
       const ctx = makeContext(path, options, onProgress);
-      const result = await d.verifyDir(path, ctx);
+      const result = await (await d.load()).verifyDir(path, ctx);
       return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result, authenticity: authenticityOf(d.kind, result, d.consistencyOnly) }, started), ctx);
     }
   }
-  throw new UsageError(`${path} is a directory that holds no artifact of a known kind`);
+  throw new UsageError(`${path} is a directory that holds no artifact of a known kind`, 'path');
 }
 
 /** Directory walking lives in paths.ts (no kind imports, so the CLI can walk while workers load). */

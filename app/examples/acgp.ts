@@ -120,35 +120,41 @@ export const EXAMPLE_POLICY = {
   tiers: { 'GT-3': { risk_thresholds: { ok: 0.35, nudge: 0.5, escalate: 0.55 } } },
 };
 
+/** The example traces: the clean one, its tampered copy, and one generated trace per point made. */
+function exampleTraces() {
+  const clean = cleanTrace();
+  const tampered = clean.map((e) => structuredClone(e));
+  const td = tampered[8]!['trust_debt'] as Record<string, number>;
+  td['post'] = Number((td['post']! + 1).toFixed(4));
+  const relaxed = generateTrace({
+    count: 12,
+    seed: 12,
+    traceId: 'trace-relaxed-0012',
+    plan: (i): StepPlan => (i === 6 ? { target: 'block', gapMinutes: 45, force: 'nudge' } : { target: i % 3 === 0 ? 'nudge' : 'ok', gapMinutes: 45 }),
+  });
+  const privateTrace = generateTrace({ count: 12, seed: 99, traceId: 'trace-private-0012', private: true, startDebt: 1.2 });
+  const missing = generateTrace({
+    count: 10,
+    seed: 10,
+    traceId: 'trace-missing-ts-0010',
+    plan: (i): StepPlan => ({ target: i % 4 === 1 ? 'escalate' : 'ok', gapMinutes: 90, noTimestamp: i === 5 }),
+  });
+  const overridden = generateTrace({
+    count: 30,
+    seed: 30,
+    traceId: 'trace-tight-0030',
+    blueprintId: 'tight@1',
+    tier: 'GT-3',
+    policy: parsePolicy(EXAMPLE_POLICY, 'acgp/policy.json'),
+    plan: (i): StepPlan => ({ target: i < 8 ? (['nudge', 'escalate', 'block', 'ok'] as const)[i % 4]! : i % 7 === 0 ? 'nudge' : 'ok', gapMinutes: i < 8 ? 10 : 50 }),
+  });
+  return { clean, tampered, relaxed, privateTrace, missing, overridden };
+}
+
 export const acgpWriter: ExampleWriter = {
   name: 'acgp',
   build(): ExampleFile[] {
-    const clean = cleanTrace();
-    const tampered = clean.map((e) => structuredClone(e));
-    const td = tampered[8]!['trust_debt'] as Record<string, number>;
-    td['post'] = Number((td['post']! + 1).toFixed(4));
-    const relaxed = generateTrace({
-      count: 12,
-      seed: 12,
-      traceId: 'trace-relaxed-0012',
-      plan: (i): StepPlan => (i === 6 ? { target: 'block', gapMinutes: 45, force: 'nudge' } : { target: i % 3 === 0 ? 'nudge' : 'ok', gapMinutes: 45 }),
-    });
-    const privateTrace = generateTrace({ count: 12, seed: 99, traceId: 'trace-private-0012', private: true, startDebt: 1.2 });
-    const missing = generateTrace({
-      count: 10,
-      seed: 10,
-      traceId: 'trace-missing-ts-0010',
-      plan: (i): StepPlan => ({ target: i % 4 === 1 ? 'escalate' : 'ok', gapMinutes: 90, noTimestamp: i === 5 }),
-    });
-    const overridden = generateTrace({
-      count: 30,
-      seed: 30,
-      traceId: 'trace-tight-0030',
-      blueprintId: 'tight@1',
-      tier: 'GT-3',
-      policy: parsePolicy(EXAMPLE_POLICY, 'acgp/policy.json'),
-      plan: (i): StepPlan => ({ target: i < 8 ? (['nudge', 'escalate', 'block', 'ok'] as const)[i % 4]! : i % 7 === 0 ? 'nudge' : 'ok', gapMinutes: i < 8 ? 10 : 50 }),
-    });
+    const { clean, tampered, relaxed, privateTrace, missing, overridden } = exampleTraces();
     return [
       {
         path: 'acgp/policy.json',

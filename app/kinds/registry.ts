@@ -4,16 +4,18 @@
  * the rooms above know about kinds (flags, limits, option names, examples, the kind list)
  * is read from these handlers' declarations (types.ts, KindDeclarations).
  * Detection is by content only, never by file name.
+ * Only each kind's declare.ts is imported here: its verify and replay (index.ts) load when
+ * a job of the kind runs (KindHandler.load), so reading the registry loads no checks.
  */
 import { availableParallelism } from 'node:os';
 import type { DirectoryKindHandler, KindHandler, KindLimit, KindOption } from './types.js';
 import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
-import { acgpEvalKind, acgpTraceKind } from './acgp/index.js';
-import { replayDumpKind } from './replay-dump/index.js';
-import { tgBundleKind, tgManifestKind } from './tg/index.js';
-import { journalKind } from './journal/index.js';
-import { nemosynePackageKind } from './nemosyne/index.js';
-import { evidenceBundleKind } from './evidence-bundle/index.js';
+import { acgpEvalKind, acgpTraceKind } from './acgp/declare.js';
+import { replayDumpKind } from './replay-dump/declare.js';
+import { tgBundleKind, tgManifestKind } from './tg/declare.js';
+import { journalKind } from './journal/declare.js';
+import { nemosynePackageKind } from './nemosyne/declare.js';
+import { evidenceBundleKind } from './evidence-bundle/declare.js';
 
 export const FILE_KIND_LIST = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, evidenceBundleKind, nemosynePackageKind] as const;
 export const DIRECTORY_KIND_LIST = [journalKind] as const;

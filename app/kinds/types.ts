@@ -6,6 +6,10 @@
  * schema's kind enum are built from these declarations (registry.ts), so adding a kind
  * touches its own folder, one line in registry.ts, its name in shared/report.ts and its
  * details type in shared/details/.
+ *
+ * A kind's folder holds two entry points: declare.ts (the KindHandler: declarations and
+ * detection, light, what registry.ts imports) and index.ts (its KindCode: verify and
+ * replay, imported by `load()` when a job of the kind runs).
  */
 import type { ArtifactKind } from '../../shared/report.js';
 import type { KindResult } from '../core/report.js';
@@ -111,6 +115,18 @@ export interface KindContext {
   progress(fraction: number, label?: string): void;
 }
 
+/**
+ * What runs a job of a kind: its own module, imported by KindHandler.load only when such a
+ * job runs. The declarations (declare.ts) stay apart so that the rooms reading only them
+ * (the CLI's flags and help, a batch's main thread while workers run the jobs) never load
+ * verification code.
+ */
+export interface KindCode {
+  verify(s: Sniffed, ctx: KindContext): Promise<KindResult>;
+  /** Verify, then re-execute; absent for kinds with nothing to re-execute. */
+  replay?(s: Sniffed, ctx: KindContext): Promise<KindResult>;
+}
+
 export interface KindHandler<O extends readonly KindOption[] = readonly KindOption[]> extends KindDeclarations<O> {
   /** Content test, never the file name. Handlers are asked in registry order. */
   detect(s: Sniffed): boolean;
@@ -121,15 +137,19 @@ export interface KindHandler<O extends readonly KindOption[] = readonly KindOpti
    * any such result against the parsed document before using it.
    */
   beforeParse?(s: Sniffed, ctx: KindContext): Promise<void>;
-  verify(s: Sniffed, ctx: KindContext): Promise<KindResult>;
-  /** Verify, then re-execute; absent for kinds with nothing to re-execute. */
-  replay?(s: Sniffed, ctx: KindContext): Promise<KindResult>;
+  /** Its verify and replay (a dynamic import of the kind's index.ts). */
+  load(): Promise<KindCode>;
   /** Its replay writes `--out` (a TG replay comparison); other kinds refuse the flag. */
   readonly writesOut?: boolean;
+}
+
+/** What runs a job of a directory kind (DirectoryKindHandler.load), as KindCode. */
+export interface DirectoryKindCode {
+  verifyDir(dir: string, ctx: KindContext): Promise<KindResult>;
 }
 
 /** Kinds that are directories (an evidence journal). */
 export interface DirectoryKindHandler<O extends readonly KindOption[] = readonly KindOption[]> extends KindDeclarations<O> {
   detectDir(dir: string): Promise<boolean>;
-  verifyDir(dir: string, ctx: KindContext): Promise<KindResult>;
+  load(): Promise<DirectoryKindCode>;
 }

@@ -10,6 +10,7 @@
  * offered exactly, or the replay aborts `unavailable` before anything runs.
  */
 import type { Finding, JsonValue } from '../../shared/report.js';
+import { UsageError } from '../core/errors.js';
 import { readFailure, readRegularFile } from '../core/files.js';
 import { unavailable } from '../core/findings.js';
 import { isPlainObject as isObj, memoFile } from '../core/closed.js';
@@ -20,9 +21,10 @@ import { shapeKey, type ComputeShape, type ModelOffer, type Provider, type Provi
 
 export const PROVIDERS_TYPE = 'reprise.providers/v1';
 
-export class ProviderRegistryError extends Error {
+/** A defective --providers file: the user's to fix (exit 3, one line). */
+export class ProviderRegistryError extends UsageError {
   constructor(message: string) {
-    super(message);
+    super(message, 'bad-file');
     this.name = 'ProviderRegistryError';
   }
 }

@@ -46,7 +46,7 @@ export async function artifactContent(path: string | undefined, given: Uint8Arra
     } finally {
       await opened.fh.close().catch(() => undefined);
     }
-  } else throw new UsageProblem('no artifact');
+  } else throw new UsageError('no artifact');
   if (bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) return { raw: null, canonical: null, note: 'a zip package: binary, not shown as text' };
   let raw: string;
@@ -81,7 +81,7 @@ function caseView(c: CaseState, evidence: unknown): CaseView {
 }
 
 export async function journalStatus(req: JournalRequest): Promise<JournalStatus> {
-  if (typeof req?.dir !== 'string' || req.dir === '') throw new UsageProblem('choose a journal directory');
+  if (typeof req?.dir !== 'string' || req.dir === '') throw new UsageError('choose a journal directory');
   const trust = await trustOf(req.trustStore);
   const v = await verifyJournal(req.dir, trust);
   const findings = [...v.findings, ...v.cases.findings];
@@ -99,9 +99,9 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
 }
 
 export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
-  if (!req || typeof req.dir !== 'string' || typeof req.caseId !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '') throw new UsageProblem('a decision needs the journal directory, the case, and the officer key file');
-  if (!['release', 'uphold', 'escalate'].includes(req.decision)) throw new UsageProblem('the decision is release, uphold or escalate');
-  if (typeof req.trustStore !== 'string' || req.trustStore === '') throw new UsageProblem('a decision needs the trust store that names the officer');
+  if (!req || typeof req.dir !== 'string' || typeof req.caseId !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '') throw new UsageError('a decision needs the journal directory, the case, and the officer key file');
+  if (!['release', 'uphold', 'escalate'].includes(req.decision)) throw new UsageError('the decision is release, uphold or escalate');
+  if (typeof req.trustStore !== 'string' || req.trustStore === '') throw new UsageError('a decision needs the trust store that names the officer');
   const trust = await loadTrustStore(req.trustStore);
   const signer = await loadSigner(req.keyFile);
   const r = await decideCase(req.dir, req.caseId, req.decision, String(req.rationale ?? ''), signer, trust);
@@ -158,7 +158,7 @@ const ATTEST_OPTIONS = ['trustStore', 'policy', 'providers', 'journal'] as const
  * window go to a temp file, whose name never reaches a message.
  */
 export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<AttestationExport> {
-  if (typeof op.keyFile !== 'string' || op.keyFile === '') throw new UsageProblem('choose the reviewer key file that signs the attestation');
+  if (typeof op.keyFile !== 'string' || op.keyFile === '') throw new UsageError('choose the reviewer key file that signs the attestation');
   let tmp: string | null = null;
   let file = op.path;
   if (op.bytes) {
@@ -166,14 +166,14 @@ export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<
     file = join(tmp, basename(op.name) || 'manifest.json');
     await writeFile(file, op.bytes);
   }
-  if (!file) throw new UsageProblem('no manifest to attest');
+  if (!file) throw new UsageError('no manifest to attest');
   const options: EngineOptions = {};
   for (const k of ATTEST_OPTIONS) if (op.options[k]) options[k] = op.options[k];
   let a: Attestation;
   try {
     a = await attestManifest(file, op.keyFile, () => options);
   } catch (e) {
-    if (e instanceof UsageError) throw new UsageProblem(e.message.split('\n')[0]!.replace(tmp ?? '\0', '…'));
+    if (e instanceof UsageError) throw new UsageError(e.message.split('\n')[0]!.replace(tmp ?? '\0', '…'), e.usageCode);
     throw e;
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true });
@@ -181,23 +181,15 @@ export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<
   if (!a.attested) {
     const text = formatAttestationText(`${file}  (cannot be attested: the manifest could not be replayed)`, a.verdict, a.findings);
     const why = text.split('\n').filter((l) => l.trim()).slice(1, 3).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ');
-    throw new UsageProblem(`this manifest cannot be attested: it could not be replayed${why ? ` (${why})` : ''}`);
+    throw new UsageError(`this manifest cannot be attested: it could not be replayed${why ? ` (${why})` : ''}`, 'refused');
   }
   return { envelope: a.envelope, digest: `sha256:${sha256Hex(Buffer.from(a.envelope, 'utf8'))}`, keyId: a.keyId, verdict: a.verdict };
 }
 
 /** A Nemosyne package's members (app/engine/package-members.ts). */
-async function membersOf(op: Extract<JournalOp, { op: 'members' }>): Promise<PackageMembers> {
-  try {
-    return await readPackageMembers(op.bytes ? { bytes: op.bytes } : { ...(op.path ? { path: op.path } : {}) }, op.member);
-  } catch (e) {
-    if (e instanceof UsageError) throw new UsageProblem(e.message);
-    throw e;
-  }
+function membersOf(op: Extract<JournalOp, { op: 'members' }>): Promise<PackageMembers> {
+  return readPackageMembers(op.bytes ? { bytes: op.bytes } : { ...(op.path ? { path: op.path } : {}) }, op.member);
 }
-
-/** A problem the user can fix (shown as is). */
-export class UsageProblem extends Error {}
 
 export async function runJournalOp(op: JournalOp): Promise<unknown> {
   switch (op.op) {

@@ -3,7 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { UsageError } from '../../app/core/errors.js';
 import { KeyError } from '../../app/core/keys.js';
 import { JournalError } from '../../app/journal/index.js';
-import { runJournalOp, UsageProblem, type JournalOp } from './journal-ops.js';
+import { runJournalOp, type JournalOp } from './journal-ops.js';
 import { runJudgementOp, type JudgementOp } from './judgement-ops.js';
 
 const port = parentPort;
@@ -18,7 +18,7 @@ port.on('message', (msg: { id: number; op: JournalOp | JudgementOp }) => {
       const code = (e as NodeJS.ErrnoException | null)?.code;
       const fsProblem = typeof code === 'string' && ['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR', 'EEXIST'].includes(code);
       // UsageError: the engine's own words for bad input (a path that is a FIFO or a device: FileReadError).
-      const usage = e instanceof UsageProblem || e instanceof UsageError || e instanceof JournalError || e instanceof KeyError || fsProblem;
+      const usage = e instanceof UsageError || e instanceof JournalError || e instanceof KeyError || fsProblem;
       port.postMessage({ id: msg.id, ok: false, usage, message: e instanceof Error ? e.message : String(e) });
     },
   );

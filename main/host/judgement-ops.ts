@@ -9,11 +9,12 @@ import { isAbsolute } from 'node:path';
 import type { SigningKey, BundleExport, ExportBundleRequest, JournalStatus, JudgementJournalRequest, JudgementList, JudgementReceipt, JudgementView, ListJudgementsRequest, RecordJudgementRequest } from '../../shared/api.js';
 import { JUDGEMENT_DECISIONS } from '../../shared/rationale.js';
 import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
+import { UsageError } from '../../app/core/errors.js';
 import { hashBytes, isHashString } from '../../app/core/hash.js';
 import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
 import { JournalWriter, listJudgements as journalJudgements, recordJudgement as journalRecord, reportDigest, type JudgementRecord } from '../../app/journal/index.js';
 import { bundleFromJournal } from '../../app/engine/evidence.js';
-import { journalStatus, UsageProblem } from './journal-ops.js';
+import { journalStatus } from './journal-ops.js';
 
 export type JudgementOp =
   | { op: 'judge-open'; req: JudgementJournalRequest }
@@ -25,22 +26,22 @@ export type JudgementOp =
 const isStr = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 function dirOf(req: { dir?: unknown } | undefined): string {
-  if (!isStr(req?.dir)) throw new UsageProblem('choose a journal directory');
+  if (!isStr(req?.dir)) throw new UsageError('choose a journal directory');
   return req.dir;
 }
 
 /** A report as the engine returns it (the window sends back the one it shows). */
 function reportOf(r: unknown): Report {
   const x = r as Report | null;
-  if (typeof x !== 'object' || x === null || x.schema !== REPORT_SCHEMA || typeof x.artifact !== 'object' || x.artifact === null || !Array.isArray(x.findings)) throw new UsageProblem(`the judged report is not a ${REPORT_SCHEMA} report`);
-  if (!isHashString(x.artifact.sha256)) throw new UsageProblem('the report names no artifact SHA-256: judgements are recorded on an artifact file');
+  if (typeof x !== 'object' || x === null || x.schema !== REPORT_SCHEMA || typeof x.artifact !== 'object' || x.artifact === null || !Array.isArray(x.findings)) throw new UsageError(`the judged report is not a ${REPORT_SCHEMA} report`);
+  if (!isHashString(x.artifact.sha256)) throw new UsageError('the report names no artifact SHA-256: judgements are recorded on an artifact file');
   return x;
 }
 
 /** Opens, or creates, a journal with its trust store (which must parse: it names who may sign). */
 export async function openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
   const dir = dirOf(req);
-  if (!isStr(req.trustStore)) throw new UsageProblem('a journal for judgements needs the trust store that names its reviewers');
+  if (!isStr(req.trustStore)) throw new UsageError('a journal for judgements needs the trust store that names its reviewers');
   await loadTrustStore(req.trustStore);
   // Creating takes the writer's lock and creates the files (durably): no entry is written.
   const w = await JournalWriter.open(dir, { create: req.create === true });
@@ -50,10 +51,10 @@ export async function openJudgementJournal(req: JudgementJournalRequest): Promis
 
 export async function recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
   const dir = dirOf(req);
-  if (!isStr(req.trustStore)) throw new UsageProblem('a judgement needs the trust store that names the reviewer');
-  if (!isStr(req.keyFile) || !isAbsolute(req.keyFile)) throw new UsageProblem('choose the reviewer key file (an absolute path) that signs the judgement');
-  if (!JUDGEMENT_DECISIONS.includes(req.decision)) throw new UsageProblem(`the decision is one of ${JUDGEMENT_DECISIONS.join(', ')}`);
-  if (typeof req.pointer !== 'string' || typeof req.rationale !== 'string') throw new UsageProblem('a judgement needs the item pointer and the rationale');
+  if (!isStr(req.trustStore)) throw new UsageError('a judgement needs the trust store that names the reviewer');
+  if (!isStr(req.keyFile) || !isAbsolute(req.keyFile)) throw new UsageError('choose the reviewer key file (an absolute path) that signs the judgement');
+  if (!JUDGEMENT_DECISIONS.includes(req.decision)) throw new UsageError(`the decision is one of ${JUDGEMENT_DECISIONS.join(', ')}`);
+  if (typeof req.pointer !== 'string' || typeof req.rationale !== 'string') throw new UsageError('a judgement needs the item pointer and the rationale');
   const report = reportOf(req.report);
   const trust = await loadTrustStore(req.trustStore);
   const signer = await loadSigner(req.keyFile);
@@ -95,7 +96,7 @@ function view(j: JudgementRecord): JudgementView {
 
 export async function listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
   const dir = dirOf(req);
-  if (!isHashString(req.artifact)) throw new UsageProblem('an artifact is named by its sha256:<64 hex> hash');
+  if (!isHashString(req.artifact)) throw new UsageError('an artifact is named by its sha256:<64 hex> hash');
   const trust = isStr(req.trustStore) ? await loadTrustStore(req.trustStore) : null;
   const { judgements, verification } = await journalJudgements(dir, req.artifact, trust);
   const cp = verification.latestCheckpoint;
@@ -111,7 +112,7 @@ export async function exportBundle(req: ExportBundleRequest): Promise<BundleExpo
   const dir = dirOf(req);
   const report = reportOf(req.report);
   const trust = isStr(req.trustStore) ? await loadTrustStore(req.trustStore) : null;
-  if (req.attestation !== undefined && typeof req.attestation !== 'string') throw new UsageProblem('the attestation is the envelope text');
+  if (req.attestation !== undefined && typeof req.attestation !== 'string') throw new UsageError('the attestation is the envelope text');
   const b = await bundleFromJournal(dir, report, trust, req.attestation ? Buffer.from(req.attestation, 'utf8') : null);
   return {
     name: `evidence-${report.artifact.sha256!.slice(7, 19)}.zip`,

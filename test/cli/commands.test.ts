@@ -18,48 +18,55 @@ let dir: string;
 let hooks: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'reprise-commands-'));
-  // A module hook that writes down every import (importer, imported). The hooks see worker
-  // threads' imports too, so the main thread's modules are those reachable from bin/.
+  // A module hook that writes down every import (thread, importer, imported). The preload
+  // that registers it runs again in each worker thread (workers inherit --import), each
+  // with its own hooks, so every line names the thread whose import it was.
   await writeFile(
     join(dir, 'hooks.mjs'),
     `import { appendFileSync } from 'node:fs';
+let thread = null;
+export async function initialize(data) { thread = data.threadId; }
 export async function resolve(specifier, context, next) {
   const r = await next(specifier, context);
-  appendFileSync(process.env.REPRISE_TRACE, JSON.stringify([context.parentURL ?? null, r.url]) + '\\n');
+  appendFileSync(process.env.REPRISE_TRACE, JSON.stringify([thread, context.parentURL ?? null, r.url]) + '\\n');
   return r;
 }
 `,
   );
   hooks = join(dir, 'register.mjs');
-  await writeFile(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+  await writeFile(hooks, `import { register } from 'node:module';\nimport { threadId } from 'node:worker_threads';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { threadId } });\n`);
 });
 
 async function usageOf(c: (typeof COMMANDS)[number]): Promise<string> {
   return typeof c.usage === 'string' ? c.usage : c.usage();
 }
 
-/** The dist/ modules reachable from bin/reprise.js in a trace of [importer, imported] lines. */
-function mainThreadModules(trace: string): string[] {
-  const edges = new Map<string, string[]>();
-  const roots: string[] = [];
-  for (const line of trace.split('\n').filter(Boolean)) {
-    const [from, to] = JSON.parse(line) as [string | null, string];
-    if (from === null) roots.push(to);
-    else edges.set(from, [...(edges.get(from) ?? []), to]);
-  }
-  const seen = new Set<string>();
-  const todo = roots.filter((r) => r.endsWith('/bin/reprise.js'));
-  while (todo.length > 0) {
-    const u = todo.pop()!;
-    if (seen.has(u)) continue;
-    seen.add(u);
-    todo.push(...(edges.get(u) ?? []));
-  }
-  return [...seen].filter((u) => u.includes('/dist/')).map((u) => u.slice(u.lastIndexOf('/dist/') + 6));
+interface Loaded {
+  /** The dist/ modules the main thread loaded (relative to dist/). */
+  modules: string[];
+  /** The dist/ modules worker threads loaded. */
+  workerModules: string[];
+  /** The main thread's modules that import nothing of ours (constants). */
+  leaves: Set<string>;
 }
 
-/** Runs the built CLI and returns its result and the dist/ modules its main thread loaded. */
-function traced(args: string[], name: string): Promise<CliResult & { modules: string[] }> {
+/** What each thread loaded, from a trace of [thread, importer, imported] lines. */
+function loadedModules(trace: string): Loaded {
+  const rel = (u: string) => u.slice(u.lastIndexOf('/dist/') + 6);
+  const main = new Set<string>();
+  const workers = new Set<string>();
+  const importers = new Set<string>();
+  for (const line of trace.split('\n').filter(Boolean)) {
+    const [thread, from, to] = JSON.parse(line) as [number, string | null, string];
+    if (!to.includes('/dist/')) continue;
+    (thread === 0 ? main : workers).add(rel(to));
+    if (thread === 0 && from?.includes('/dist/')) importers.add(rel(from));
+  }
+  return { modules: [...main], workerModules: [...workers], leaves: new Set([...main].filter((m) => !importers.has(m))) };
+}
+
+/** Runs the built CLI and returns its result and the dist/ modules its threads loaded. */
+function traced(args: string[], name: string): Promise<CliResult & Loaded> {
   const trace = join(dir, `${name}.trace`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', hooks, BIN, ...args], { cwd: ROOT, env: { ...process.env, REPRISE_TRACE: trace }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -73,14 +80,23 @@ function traced(args: string[], name: string): Promise<CliResult & { modules: st
       clearTimeout(timer);
       void readFile(trace, 'utf8')
         .catch(() => '')
-        .then((t) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), modules: mainThreadModules(t) }));
+        .then((t) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ...loadedModules(t) }));
     });
   });
 }
 
-// app/journal/layout.js (the journal directory test the path walk shares) imports nothing of ours.
-// Constants-only modules (journal/layout.js, acgp/limits.js: no imports) may load on the main thread.
-const ENGINE = /^app\/(kinds(?!\/acgp\/limits\.js)|engine\/run|workers\/execute|core\/jcs|core\/keys|journal(?!\/layout\.js))\b/;
+// Engine code the main thread of a help or a pooled batch never loads. app/journal/layout.js
+// (the journal directory test the path walk shares) imports nothing of ours.
+const ENGINE = /^app\/(engine\/run|jobs\/execute|core\/jcs|core\/keys|journal(?!\/layout\.js))\b/;
+
+/**
+ * A kind's module the main thread loaded that is not its declaration: the registry reads
+ * only declare.js (and what it imports: constants that import nothing of ours); a kind's
+ * verify and replay (its index.js and what that imports) load with a job of the kind.
+ */
+function kindCode(r: Loaded): string[] {
+  return r.modules.filter((m) => m.startsWith('app/kinds/') && m !== 'app/kinds/registry.js' && !/^app\/kinds\/[^/]+\/declare\.js$/.test(m) && !r.leaves.has(m));
+}
 
 describe('the command table', () => {
   it('--help lists every command of the table and every external one, each with its summary, and exits 0', async () => {
@@ -124,8 +140,6 @@ describe('the command table', () => {
 
 describe('lazy loading', () => {
   it('--version and --help load no command module and no engine code', async () => {
-    // `verify --help` is built from the kinds' declared options (check.ts), so it loads
-    // check.js and the kinds' index modules: tested apart below.
     for (const args of [['--version'], ['--help']]) {
       const r = await traced(args, args.join('_'));
       expect(r.code).toBe(0);
@@ -133,14 +147,17 @@ describe('lazy loading', () => {
       // The table (index.js) and the help texts (info.js), no command's implementation.
       expect(r.modules.filter((m) => m.startsWith('app/cli/commands/')).sort()).toEqual(['app/cli/commands/index.js', 'app/cli/commands/info.js']);
       expect(r.modules.filter((m) => ENGINE.test(m))).toEqual([]);
+      expect(kindCode(r)).toEqual([]);
     }
   });
 
-  it('verify --help runs no job: it loads the check command for its options, never the engine runner', async () => {
+  it('verify --help reads the kinds\' declarations for its options and loads no kind\'s verify or replay', async () => {
     const r = await traced(['verify', '--help'], 'verify_help');
     expect(r.code).toBe(0);
     expect(r.modules).toContain('app/cli/commands/check.js');
-    expect(r.modules.filter((m) => /^app\/(engine\/run|jobs\/execute)\b/.test(m))).toEqual([]);
+    expect(r.modules).toEqual(expect.arrayContaining(['app/kinds/registry.js', 'app/kinds/tg/declare.js', 'app/kinds/journal/declare.js']));
+    expect(r.modules.filter((m) => ENGINE.test(m))).toEqual([]);
+    expect(kindCode(r)).toEqual([]);
   });
 
   it('verify --workers 2 loads the engine only in its worker threads, and inline (--workers 0) on the main thread', async () => {
@@ -151,16 +168,25 @@ describe('lazy loading', () => {
     expect(pooled.code).toBe(1);
     expect(pooled.stdout.trim().split('\n')).toHaveLength(3);
     expect(pooled.modules).toContain('app/engine/paths.js');
-    // The flags are built from the kinds' declarations (app/kinds/registry.ts), so the main
-    // thread loads the kinds' index modules, and with them what those import statically;
-    // it never runs a job itself. Keeping verification code off the main thread needs the
-    // declarations apart from the handlers (an open item of the house issue).
-    expect(pooled.modules.filter((m) => /^app\/(engine\/run|jobs\/execute)\b/.test(m))).toEqual([]);
+    expect(pooled.modules.filter((m) => ENGINE.test(m))).toEqual([]);
+    expect(kindCode(pooled)).toEqual([]);
     const inline = await traced(['verify', d, '--workers', '0', '--jsonl'], 'inline');
     expect(inline.code).toBe(1);
     const paths = (s: string) => s.trim().split('\n').map((l) => (JSON.parse(l) as { artifact: { path: string } }).artifact.path);
     expect(paths(inline.stdout)).toEqual(paths(pooled.stdout));
     expect(inline.modules).toContain('app/engine/run.js');
+  });
+
+  it('a --workers 2 batch of every kind loads each kind\'s verify in the workers, never on the main thread', async () => {
+    const d = join(dir, 'examples');
+    expect((await runCli(['examples', d])).code).toBe(0);
+    const r = await traced(['verify', d, '--workers', '2', '--jsonl'], 'pooled_examples');
+    const kinds = new Set(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { artifact: { kind: string } }).artifact.kind));
+    expect([...kinds]).toEqual(expect.arrayContaining(['replay-dump', 'acgp-eval', 'acgp-trace', 'tg-replay-manifest', 'tg-policy-bundle', 'nemosyne-package', 'journal']));
+    // The trace sees the kinds' code where it does load: in the workers.
+    for (const k of ['acgp', 'journal', 'nemosyne', 'replay-dump', 'tg']) expect(r.workerModules).toContain(`app/kinds/${k}/index.js`);
+    expect(r.modules.filter((m) => ENGINE.test(m))).toEqual([]);
+    expect(kindCode(r)).toEqual([]);
   });
 });
 

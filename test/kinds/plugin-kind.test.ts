@@ -1,7 +1,9 @@
 /**
  * A kind is a plug-in: registering a kind that exists only in the test tree (fixtures/
  * plugin-kind.ts) makes it reach the CLI's help and flags, the engine, the report schema's
- * kind enum and the host API's options, without touching any other file.
+ * kind enum and the host API's options, without touching any other file. Its declarations
+ * are all those rooms read: its verify (fixtures/plugin-kind-code.ts) loads only when a
+ * job of the kind runs.
  */
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { kindNames, registerKind } from '../../app/kinds/registry.js';
 import { ARTIFACT_KINDS } from '../../shared/report.js';
 import { ROOT } from '../helpers/cli.js';
-import { pluginKind } from './fixtures/plugin-kind.js';
+import { codeLoads, pluginKind } from './fixtures/plugin-kind.js';
 
 registerKind(pluginKind);
 // The rooms are loaded after the registration, as they would be with a built-in kind.
@@ -38,12 +40,16 @@ async function schemaFromRegistry() {
 }
 
 describe('a kind registered from the test tree', () => {
-  it('shows its flag and its limit in the CLI help', async () => {
+  it('shows its flag and its limit in the CLI help, from its declarations alone', async () => {
     const r = await cli(['verify', '--help']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/\[--plugin-table FILE\]/);
     expect(r.out).toMatch(/--plugin-table FILE +the plug-in kind's lookup table/);
     expect(r.out).toMatch(/plugin-items=7 +items a plug-in document may hold/);
+    // Help, the host's options and another kind's job never load its code.
+    await new EngineHost({ workerUrl: new URL('file:///nonexistent'), journalWorkerUrl: new URL('file:///nonexistent'), transport: 'web' }).engineInfo();
+    await runBytes('x.json', Buffer.from('{"type":"something else"}'), 'verify', {});
+    expect(codeLoads.count).toBe(0);
   });
 
   it('gets its option and limit from the CLI, and its own authenticity wording', async () => {
@@ -53,6 +59,7 @@ describe('a kind registered from the test tree', () => {
     await writeFile(table, '{}');
     const ok = await cli(['verify', doc, '--plugin-table', table, '--json']);
     expect(ok.code, ok.err).toBe(0);
+    expect(codeLoads.count).toBe(1); // its job loaded its code
     const report = JSON.parse(ok.out);
     expect(report.artifact.kind).toBe('test-plugin');
     expect(report.authenticity.statement).toBe('Consistency only, origin not established: a plug-in document carries no signature.');

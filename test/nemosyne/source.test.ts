@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deterministicPart } from '../../app/core/report.js';
 import { LAZY_MIN, makeContext, runBytes, runPath } from '../../app/engine/run.js';
-import { nemosynePackageKind } from '../../app/kinds/nemosyne/index.js';
+import { nemosynePackageKind } from '../../app/kinds/nemosyne/declare.js';
 import { buildPackageParts, packPackage } from '../../app/kinds/nemosyne/package-writer.js';
 import { samplePackages } from '../../app/kinds/nemosyne/samples.js';
 import { Sniffed } from '../../app/kinds/sniff.js';
@@ -26,14 +26,15 @@ async function fromBoth(name: string, bytes: Buffer, options: EngineOptions) {
   const path = join(dir, name.replace(/\//g, '_'));
   writeFileSync(path, bytes);
   const ctx = makeContext(path, options);
-  const mem = await nemosynePackageKind.verify(new Sniffed(path, bytes), ctx);
+  const code = await nemosynePackageKind.load();
+  const mem = await code.verify(new Sniffed(path, bytes), ctx);
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(Math.min(bytes.length, 65536));
     readSync(fd, head, 0, head.length, 0);
     const s = new Sniffed(path, head, { fd, size: bytes.length });
     expect(nemosynePackageKind.detect(s)).toBe(nemosynePackageKind.detect(new Sniffed(path, bytes)));
-    const disk = await nemosynePackageKind.verify(s, ctx);
+    const disk = await code.verify(s, ctx);
     expect(s.loaded).toBe(false); // the whole file was never read
     return { mem, disk };
   } finally {

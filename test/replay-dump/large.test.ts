@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { makeContext, runBytes, runPath } from '../../app/engine/run.js';
 import { Sniffed, STRIP_IN_WORKER_MIN } from '../../app/kinds/sniff.js';
-import { replayDumpKind } from '../../app/kinds/replay-dump/index.js';
+import { replayDumpKind } from '../../app/kinds/replay-dump/declare.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
@@ -73,7 +73,7 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     await replayDumpKind.beforeParse!(s, ctx);
     expect(replayDumpKind.detect(s)).toBe(true);
     expect(s.stripping).toBe(true);
-    const r = await replayDumpKind.verify(s, ctx);
+    const r = await (await replayDumpKind.load()).verify(s, ctx);
     expect(s.stripping).toBe(false);
     expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
     // A small dump has nothing to take.

@@ -12,9 +12,10 @@ import { loadTrustStore } from '../../core/keys.js';
 import { attestManifest, checkAttestation } from '../../engine/attest.js';
 import { formatAttestationText, safeText } from '../../engine/report-text.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
+import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.attest.usage;
 
@@ -22,7 +23,7 @@ async function read(path: string, what: string): Promise<Buffer> {
   try {
     return await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
   } catch (e) {
-    throw new CliUsageError(`cannot read ${what} ${path}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${readFailure(e)}`, 'path');
   }
 }
 
@@ -35,7 +36,7 @@ export const attestCommand: Command = {
       usage,
     );
     if (typeof values['verify'] === 'string') {
-      if (positionals.length > 0) throw new CliUsageError(`--verify takes the envelope file; unexpected ${positionals[0]}\nusage: ${usage}`);
+      if (positionals.length > 0) throw new UsageError(`--verify takes the envelope file; unexpected ${positionals[0]}\nusage: ${usage}`);
       const bytes = await read(values['verify'], 'attestation');
       const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
       const manifest = values['manifest'];
@@ -45,8 +46,8 @@ export const attestCommand: Command = {
       else io.out(formatAttestationText(`${values['verify']}  (attestation${check.keyId ? ` signed by ${check.keyId}` : ''})`, verdict, check.findings));
       return exitOfVerdict(verdict);
     }
-    if (positionals.length !== 1) throw new CliUsageError(`attest takes exactly one MANIFEST\nusage: ${usage}`);
-    if (typeof values['key'] !== 'string') throw new CliUsageError(`--key KEYFILE (the reviewer's key) is required\nusage: ${usage}`);
+    if (positionals.length !== 1) throw new UsageError(`attest takes exactly one MANIFEST\nusage: ${usage}`);
+    if (typeof values['key'] !== 'string') throw new UsageError(`--key KEYFILE (the reviewer's key) is required\nusage: ${usage}`);
     const path = positionals[0]!;
     const a = await attestManifest(path, values['key'], () => {
       const { key: _key, out: _out, ...options } = engineOptions(values);
@@ -61,7 +62,7 @@ export const attestCommand: Command = {
       try {
         await writeFile(values['out'], text);
       } catch (e) {
-        throw new CliUsageError(`cannot write ${values['out']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+        throw new UsageError(`cannot write ${values['out']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
       }
       io.err(safeText(`attestation of ${path} (replay verdict ${verdict}) signed by ${a.keyId}, written to ${values['out']}`) + '\n');
     } else io.out(text);

@@ -4,9 +4,10 @@ import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { hashBytes } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
+import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.canonicalize.usage;
 
@@ -14,13 +15,13 @@ export const canonicalizeCommand: Command = {
   ...INFO.canonicalize,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, { hash: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
-    if (positionals.length !== 1) throw new CliUsageError(`canonicalize takes exactly one FILE\nusage: ${usage}`);
+    if (positionals.length !== 1) throw new UsageError(`canonicalize takes exactly one FILE\nusage: ${usage}`);
     const file = positionals[0]!;
     let bytes: Buffer;
     try {
       bytes = await readRegularFile(file, MAX_WHOLE_FILE_BYTES);
     } catch (e) {
-      throw new CliUsageError(`cannot read ${file}: ${readFailure(e)}`);
+      throw new UsageError(`cannot read ${file}: ${readFailure(e)}`, 'path');
     }
     try {
       const { canonical, warnings } = parseCanonical(decodeJsonBytes(bytes));

@@ -14,10 +14,11 @@ import type { EngineOptions, KindOption } from '../../kinds/types.js';
 import { WorkerPool } from '../../jobs/pool.js';
 import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../jobs/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { formatReport, formatSummary, safeText } from '../../engine/report-text.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
+import { UsageError } from '../../core/errors.js';
 
 /**
  * The flags of `verify` and `replay`: the command's own, then one per option the
@@ -60,7 +61,7 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   for (const d of declared) {
     const value = v[d.flag];
     if (d.multiple ? !Array.isArray(value) : typeof value !== 'string') continue;
-    for (const w of d.multiple ? (value as string[]) : [value as string]) if (d.values && !d.values.pattern.test(w)) throw new CliUsageError(`--${d.flag} takes ${d.values.describe}, not "${w}"`);
+    for (const w of d.multiple ? (value as string[]) : [value as string]) if (d.values && !d.values.pattern.test(w)) throw new UsageError(`--${d.flag} takes ${d.values.describe}, not "${w}"`);
     o[d.name] = value;
   }
   if (Array.isArray(v['limit'])) o['limits'] = limitOverrides(v['limit'] as string[]);
@@ -74,7 +75,7 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
     try {
       checkRegularFileSync(path, { allowDirectory: d.path === 'file-or-directory' });
     } catch (e) {
-      throw new CliUsageError(`cannot read --${d.flag} ${path}: ${readFailure(e)}`);
+      throw new UsageError(`cannot read --${d.flag} ${path}: ${readFailure(e)}`, 'path');
     }
   }
   return o as EngineOptions;
@@ -86,8 +87,8 @@ function limitOverrides(given: readonly string[]): Record<string, number> {
   const limits = Object.create(null) as Record<string, number>;
   for (const l of given) {
     const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
-    if (!m) throw new CliUsageError(`--limit takes NAME=INTEGER, not "${l}"`);
-    if (!known.includes(m[1]!)) throw new CliUsageError(`--limit ${m[1]} is no limit Reprise knows (${known.join(', ')})`);
+    if (!m) throw new UsageError(`--limit takes NAME=INTEGER, not "${l}"`);
+    if (!known.includes(m[1]!)) throw new UsageError(`--limit ${m[1]} is no limit Reprise knows (${known.join(', ')})`);
     limits[m[1]!] = Number(m[2]);
   }
   return limits;
@@ -98,7 +99,7 @@ function limitOverrides(given: readonly string[]): Record<string, number> {
  * file and the last writer would win. It never names an input (the evidence replayed).
  */
 function checkOut(out: string, paths: readonly string[]): void {
-  if (paths.length !== 1) throw new CliUsageError(`--out holds one TG replay comparison: give one manifest (${paths.length} artifacts were given)`);
+  if (paths.length !== 1) throw new UsageError(`--out holds one TG replay comparison: give one manifest (${paths.length} artifacts were given)`);
   const real = (p: string): string => {
     try {
       return realpathSync(p);
@@ -106,7 +107,7 @@ function checkOut(out: string, paths: readonly string[]): void {
       return resolve(p);
     }
   };
-  if (real(out) === real(paths[0]!)) throw new CliUsageError(`--out ${out} is the artifact being replayed; Reprise never overwrites its input`);
+  if (real(out) === real(paths[0]!)) throw new UsageError(`--out ${out} is the artifact being replayed; Reprise never overwrites its input`);
 }
 
 /** Renders one outcome the way the batch worker does (for the inline path). */
@@ -177,12 +178,12 @@ function makeCheck(mode: Mode): Command {
     async run(args: string[], io: CliIO): Promise<ExitCode> {
       const usage = checkUsage(mode);
       const { values, positionals } = parse(args, checkFlags(), usage);
-      if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);
-      if (values['json'] && values['jsonl']) throw new CliUsageError('--json and --jsonl exclude each other');
+      if (positionals.length === 0) throw new UsageError(`no PATH given\nusage: ${usage}`);
+      if (values['json'] && values['jsonl']) throw new UsageError('--json and --jsonl exclude each other');
       const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
       const options = engineOptions(values);
       const replayOnly = declaredOptions().filter((o) => o.replayOnly);
-      if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined)) throw new CliUsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
+      if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined)) throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
       // The threads start loading the engine now, while this thread walks the directories;
       // whatever happens next (a usage error from the walk too), the pool is closed.
       const pool = workers > 0 ? startBatchPool(workers) : null;

@@ -10,9 +10,10 @@ import { loadTrustStore } from '../../core/keys.js';
 import { anchorRecalibrationFlags, driftTelemetry } from '../../engine/drift.js';
 import { safeText } from '../../engine/report-text.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
+import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.drift.usage;
 
@@ -20,13 +21,13 @@ export const driftCommand: Command = {
   ...INFO.drift,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, { journal: { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, policy: { type: 'string' }, providers: { type: 'string' }, json: { type: 'boolean' } }, usage);
-    if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);
+    if (positionals.length === 0) throw new UsageError(`no PATH given\nusage: ${usage}`);
     const options = engineOptions(values);
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
     const { manifests, observations: obs, rates } = await driftTelemetry(positionals, options, trust);
     let anchors: Record<string, { seq: number; entryHash: string }> = Object.create(null) as Record<string, { seq: number; entryHash: string }>;
     if (typeof values['journal'] === 'string' && rates.some((r) => r.flag)) {
-      if (typeof values['key'] !== 'string') throw new CliUsageError('anchoring the recalibration flag needs --key KEYFILE with --journal');
+      if (typeof values['key'] !== 'string') throw new UsageError('anchoring the recalibration flag needs --key KEYFILE with --journal');
       anchors = await anchorRecalibrationFlags(values['journal'], values['key'], trust, rates);
     }
     const models = rates.map((r) => ({ ...r, anchor: anchors[r.model] ?? null }));

@@ -14,10 +14,11 @@ import { loadTrustStore } from '../../core/keys.js';
 import { runPath } from '../../engine/run.js';
 import { bundleFromJournal } from '../../engine/evidence.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { checkFlags, engineOptions } from './check.js';
 import { INFO } from './info.js';
 import { journalOp, readJsonFile } from './journal.js';
+import { UsageError } from '../../core/errors.js';
 
 const USAGE = INFO.export.usage;
 
@@ -37,18 +38,18 @@ async function reportOf(path: string, values: Record<string, unknown>): Promise<
   const { key: _key, out: _out, ...options } = engineOptions(values);
   if (typeof values['report'] !== 'string') return runPath(path, values['replay'] === true ? 'replay' : 'verify', options);
   const r = (await readJsonFile(values['report'], 'report')) as Report;
-  if (typeof r !== 'object' || r === null || r.schema !== REPORT_SCHEMA || typeof r.artifact !== 'object' || r.artifact === null) throw new CliUsageError(`--report ${values['report']} is not a ${REPORT_SCHEMA} report`);
+  if (typeof r !== 'object' || r === null || r.schema !== REPORT_SCHEMA || typeof r.artifact !== 'object' || r.artifact === null) throw new UsageError(`--report ${values['report']} is not a ${REPORT_SCHEMA} report`);
   const sha = await hashFile(path).catch((e: NodeJS.ErrnoException) => {
-    throw new CliUsageError(`cannot read ${path}: ${e.code ?? 'error'}`);
+    throw new UsageError(`cannot read ${path}: ${e.code ?? 'error'}`, 'path');
   });
-  if (r.artifact.sha256 !== sha) throw new CliUsageError(`--report ${values['report']} is about ${String(r.artifact.sha256)}, not ${path} (${sha})`);
+  if (r.artifact.sha256 !== sha) throw new UsageError(`--report ${values['report']} is about ${String(r.artifact.sha256)}, not ${path} (${sha})`);
   return r;
 }
 
 async function attestationOf(v: unknown): Promise<Buffer | null> {
   if (typeof v !== 'string') return null;
   return readRegularFile(v).catch((e: unknown) => {
-    throw new CliUsageError(`cannot read --attestation ${v}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read --attestation ${v}: ${readFailure(e)}`, 'path');
   });
 }
 
@@ -56,22 +57,22 @@ export const exportCommand: Command = {
   ...INFO.export,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, FLAGS, USAGE);
-    if (positionals.length !== 1) throw new CliUsageError(`export takes exactly one PATH\nusage: ${USAGE}`);
+    if (positionals.length !== 1) throw new UsageError(`export takes exactly one PATH\nusage: ${USAGE}`);
     const path = positionals[0]!;
     const journal = values['journal'];
     const out = values['out'];
-    if (typeof journal !== 'string' || journal === '') throw new CliUsageError(`--journal DIR (the journal holding the judgements) is required\nusage: ${USAGE}`);
-    if (typeof out !== 'string' || out === '') throw new CliUsageError(`--out FILE is required\nusage: ${USAGE}`);
-    if (real(out) === real(path)) throw new CliUsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
+    if (typeof journal !== 'string' || journal === '') throw new UsageError(`--journal DIR (the journal holding the judgements) is required\nusage: ${USAGE}`);
+    if (typeof out !== 'string' || out === '') throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
+    if (real(out) === real(path)) throw new UsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
     const report = await reportOf(path, values);
-    if (report.artifact.kind === 'journal' || report.artifact.sha256 === null) throw new CliUsageError(`${path} is a ${report.artifact.kind}, not an artifact file with a SHA-256: nothing to export judgements on`);
+    if (report.artifact.kind === 'journal' || report.artifact.sha256 === null) throw new UsageError(`${path} is a ${report.artifact.kind}, not an artifact file with a SHA-256: nothing to export judgements on`);
     const attestation = await attestationOf(values['attestation']);
     const b = await journalOp(() => bundleFromJournal(journal, report, trust, attestation));
     try {
       await writeFileAtomic(out, b.bytes);
     } catch (e) {
-      throw new CliUsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new UsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
     }
     const summary = { out, sha256: hashBytes(b.bytes), artifact: report.artifact.sha256, reportDigest: b.reportDigest, judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, pointer: j.pointer, author: j.author })), checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash } };
     if (values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');

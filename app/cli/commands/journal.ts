@@ -19,9 +19,10 @@ import { journalKindResult } from '../../journal/result.js';
 import { checkHeldCheckpoint, verifyJournal } from '../../journal/verify.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { formatReport } from '../../engine/report-text.js';
 import { INFO } from './info.js';
+import { UsageError } from '../../core/errors.js';
 
 const USAGE = INFO.journal.usage;
 
@@ -30,18 +31,18 @@ export async function journalOp<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof JournalError) throw new CliUsageError(e.message);
+    if (e instanceof JournalError) throw new UsageError(e.message);
     throw e;
   }
 }
 
 function one(positionals: string[], what: string, usage: string): string {
-  if (positionals.length !== 1) throw new CliUsageError(`${positionals.length === 0 ? `no ${what} given` : `unexpected argument ${positionals[1]}`}\nusage: ${usage}`);
+  if (positionals.length !== 1) throw new UsageError(`${positionals.length === 0 ? `no ${what} given` : `unexpected argument ${positionals[1]}`}\nusage: ${usage}`);
   return positionals[0]!;
 }
 
 function str(v: unknown, flag: string, usage: string): string {
-  if (typeof v !== 'string' || v === '') throw new CliUsageError(`--${flag} is required\nusage: ${usage}`);
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${flag} is required\nusage: ${usage}`);
   return v;
 }
 
@@ -50,12 +51,12 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   try {
     bytes = await readRegularFile(path);
   } catch (e) {
-    throw new CliUsageError(`cannot read ${what} ${path}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${readFailure(e)}`, 'path');
   }
   try {
     return parseCanonical(decodeJsonBytes(bytes)).value;
   } catch (e) {
-    throw new CliUsageError(`${what} ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`);
+    throw new UsageError(`${what} ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`);
   }
 }
 
@@ -71,7 +72,7 @@ async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const started = Date.now();
   const v = await journalOp(() => verifyJournal(dir, trust, { keep: false }));
-  if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new CliUsageError(`${dir} is not a journal (no entries.jsonl)`);
+  if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new UsageError(`${dir} is not a journal (no entries.jsonl)`);
   const result = journalKindResult(v);
   // --checkpoint: a checkpoint held elsewhere (from an earlier report's details.latestCheckpoint).
   if (typeof values['checkpoint'] === 'string') {
@@ -92,16 +93,16 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
   );
   const dir = one(positionals, 'DIR', usage);
   const kind = str(values['kind'], 'kind', usage);
-  if (!ENTRY_KINDS.includes(kind as EntryKind)) throw new CliUsageError(`--kind must be one of ${ENTRY_KINDS.join(', ')}`);
-  if (kind.startsWith('quarantine-') || kind === 'journal-repair') throw new CliUsageError(`entries of kind ${kind} are written by 'reprise ${kind === 'journal-repair' ? 'journal repair' : 'quarantine'}', which checks the workflow`);
+  if (!ENTRY_KINDS.includes(kind as EntryKind)) throw new UsageError(`--kind must be one of ${ENTRY_KINDS.join(', ')}`);
+  if (kind.startsWith('quarantine-') || kind === 'journal-repair') throw new UsageError(`entries of kind ${kind} are written by 'reprise ${kind === 'journal-repair' ? 'journal repair' : 'quarantine'}', which checks the workflow`);
   const claim = str(values['claim'], 'claim', usage);
   const artifact = values['artifact'];
-  if (artifact !== undefined && !isHashString(artifact)) throw new CliUsageError('--artifact takes a sha256:<64 lowercase hex> hash');
+  if (artifact !== undefined && !isHashString(artifact)) throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
   const body = await readJsonFile(str(values['body-file'], 'body-file', usage), 'body file');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new CliUsageError('the body file must hold a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UsageError('the body file must hold a JSON object');
   // A review rationale on an artifact is a judgement: exports bundle it, so it must be one.
   const judgement = kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body) : null;
-  if (judgement) throw new CliUsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
+  if (judgement) throw new UsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
   const signer = await loadSigner(str(values['key'], 'key', usage));
   const r = await journalOp(() =>
     appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer),
@@ -116,7 +117,7 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const { values, positionals } = parse(args, { entry: { type: 'string' }, out: { type: 'string' } }, usage);
   const dir = one(positionals, 'DIR', usage);
   const n = str(values['entry'], 'entry', usage);
-  if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new CliUsageError('--entry takes an entry number (seq) >= 0');
+  if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError('--entry takes an entry number (seq) >= 0');
   const proof = await journalOp(() => inclusionProof(dir, Number(n)));
   const text = JSON.stringify(proof, null, 2) + '\n';
   if (typeof values['out'] === 'string') {
@@ -178,7 +179,7 @@ export const journalCommand: Command = {
   async run(args, io) {
     const [sub, ...rest] = args;
     const fn = sub !== undefined ? SUBS[sub] : undefined;
-    if (!fn) throw new CliUsageError(`unknown journal subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
+    if (!fn) throw new UsageError(`unknown journal subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
     return fn(rest, io);
   },
 };

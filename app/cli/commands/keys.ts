@@ -2,8 +2,9 @@
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { addToTrustStore, generateSigner, ROLES, trustStoreEntry, writePrivateKey, type Role } from '../../core/keys.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
+import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.keys.usage;
 
@@ -11,17 +12,17 @@ export const keysCommand: Command = {
   ...INFO.keys,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const [sub, ...rest] = args;
-    if (sub !== 'generate') throw new CliUsageError(`unknown keys subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${usage}`);
+    if (sub !== 'generate') throw new UsageError(`unknown keys subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${usage}`);
     const { values, positionals } = parse(
       rest,
       { out: { type: 'string' }, role: { type: 'string' }, label: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
       usage,
     );
-    if (positionals.length > 0) throw new CliUsageError(`unexpected argument ${positionals[0]}\nusage: ${usage}`);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}\nusage: ${usage}`);
     const out = values['out'];
     const role = values['role'];
-    if (typeof out !== 'string') throw new CliUsageError(`--out FILE is required\nusage: ${usage}`);
-    if (typeof role !== 'string' || !ROLES.includes(role as Role)) throw new CliUsageError(`--role must be one of ${ROLES.join(', ')}`);
+    if (typeof out !== 'string') throw new UsageError(`--out FILE is required\nusage: ${usage}`);
+    if (typeof role !== 'string' || !ROLES.includes(role as Role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
     const signer = generateSigner();
     await writePrivateKey(out, signer);
     const entry = trustStoreEntry(signer, role as Role, typeof values['label'] === 'string' ? values['label'] : `${role} key ${out}`);

@@ -2,8 +2,9 @@
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { collectSpecFiles, formatText, lintFile, toJson, toSarif } from '../../lint/index.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
+import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.lint.usage;
 
@@ -11,22 +12,22 @@ export const lintCommand: Command = {
   ...INFO.lint,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } }, usage);
-    if (positionals.length === 0) throw new CliUsageError(`no PATH given\nusage: ${usage}`);
+    if (positionals.length === 0) throw new UsageError(`no PATH given\nusage: ${usage}`);
     const format = values['json'] ? 'json' : (values['format'] ?? 'text');
-    if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new CliUsageError(`--format takes text, json or sarif, not "${String(format)}"`);
+    if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format takes text, json or sarif, not "${String(format)}"`);
     let files: string[];
     try {
       files = await collectSpecFiles(positionals);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new CliUsageError(code === 'ENOENT' ? `no such file or directory: ${(e as NodeJS.ErrnoException).path ?? ''}` : `cannot read: ${code ?? (e as Error).message}`);
+      throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${(e as NodeJS.ErrnoException).path ?? ''}` : `cannot read: ${code ?? (e as Error).message}`);
     }
     const results = [];
     for (const f of files) {
       try {
         results.push(await lintFile(f));
       } catch (e) {
-        throw new CliUsageError(`cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+        throw new UsageError(`cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
       }
     }
     if (format === 'json') io.out(JSON.stringify(toJson(results), null, 2) + '\n');

@@ -13,15 +13,16 @@ import { findCase, MIN_RATIONALE_CHARS, type CaseState, type Decision } from '..
 import { JournalError } from '../../journal/errors.js';
 import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
 import { parse } from '../args.js';
-import { CliUsageError, type CliIO, type Command } from '../io.js';
+import type { CliIO, Command } from '../io.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
 import { INFO, quarantineUsage } from './info.js';
 import { journalOp } from './journal.js';
+import { UsageError } from '../../core/errors.js';
 
 const USAGE = quarantineUsage(MIN_RATIONALE_CHARS);
 
 function need(v: unknown, flag: string): string {
-  if (typeof v !== 'string' || v === '') throw new CliUsageError(`--${flag} is required\nusage: ${USAGE}`);
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${flag} is required\nusage: ${USAGE}`);
   return v;
 }
 
@@ -39,9 +40,9 @@ function caseDetail(c: CaseState): string {
 
 async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const { values, positionals } = parse(args, { claim: { type: 'string' }, artifact: { type: 'string' }, reason: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  if (positionals.length !== 1) throw new CliUsageError(`quarantine open takes one DIR\nusage: ${USAGE}`);
+  if (positionals.length !== 1) throw new UsageError(`quarantine open takes one DIR\nusage: ${USAGE}`);
   const artifact = values['artifact'];
-  if (artifact !== undefined && !isHashString(artifact)) throw new CliUsageError('--artifact takes a sha256:<64 lowercase hex> hash');
+  if (artifact !== undefined && !isHashString(artifact)) throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
   const reason = need(values['reason'], 'reason');
   const signer = await loadSigner(need(values['key'], 'key'));
   const r = await journalOp(() =>
@@ -54,18 +55,18 @@ async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
 
 async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<ExitCode> {
   const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  if (positionals.length !== (show ? 2 : 1)) throw new CliUsageError(`quarantine ${show ? 'show takes DIR CASE' : 'list takes one DIR'}\nusage: ${USAGE}`);
+  if (positionals.length !== (show ? 2 : 1)) throw new UsageError(`quarantine ${show ? 'show takes DIR CASE' : 'list takes one DIR'}\nusage: ${USAGE}`);
   const state = values['state'];
-  if (state !== undefined && !['open', 'escalated', 'released', 'upheld'].includes(state as string)) throw new CliUsageError('--state must be open, escalated, released or upheld');
+  if (state !== undefined && !['open', 'escalated', 'released', 'upheld'].includes(state as string)) throw new UsageError('--state must be open, escalated, released or upheld');
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const { cases, verification } = await journalOp(() => listCases(positionals[0]!, trust));
-  if (verification.entryLines === 0 && verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new CliUsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
+  if (verification.entryLines === 0 && verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new UsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
   const verdict = verdictOf(verification.findings);
   const problems = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
   let selected = cases.filter((c) => state === undefined || c.state === state);
   if (show) {
     const c = findCase(cases, positionals[1]!);
-    if (!c) throw new CliUsageError(`no quarantine case ${positionals[1]!} in ${positionals[0]!}`);
+    if (!c) throw new UsageError(`no quarantine case ${positionals[1]!} in ${positionals[0]!}`);
     selected = [c];
   }
   if (values['json']) io.out(JSON.stringify(show ? { verdict, case: selected[0], findings: problems } : { verdict, cases: selected, findings: problems }, null, 2) + '\n');
@@ -83,14 +84,14 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
     { rationale: { type: 'string' }, 'rationale-file': { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
     USAGE,
   );
-  if (positionals.length !== 2) throw new CliUsageError(`quarantine ${decision} takes DIR CASE\nusage: ${USAGE}`);
+  if (positionals.length !== 2) throw new UsageError(`quarantine ${decision} takes DIR CASE\nusage: ${USAGE}`);
   let rationale: string;
-  if (typeof values['rationale'] === 'string' && typeof values['rationale-file'] === 'string') throw new CliUsageError('--rationale and --rationale-file exclude each other');
+  if (typeof values['rationale'] === 'string' && typeof values['rationale-file'] === 'string') throw new UsageError('--rationale and --rationale-file exclude each other');
   if (typeof values['rationale-file'] === 'string') {
     try {
       rationale = await readRegularText(values['rationale-file']);
     } catch (e) {
-      throw new CliUsageError(`cannot read ${values['rationale-file']}: ${readFailure(e)}`);
+      throw new UsageError(`cannot read ${values['rationale-file']}: ${readFailure(e)}`, 'path');
     }
   } else rationale = typeof values['rationale'] === 'string' ? values['rationale'] : '';
   const trust = await loadTrustStore(need(values['trust-store'], 'trust-store'));
@@ -127,7 +128,7 @@ export const quarantineCommand: Command = {
       case 'escalate':
         return decideCmd(sub, rest, io);
       default:
-        throw new CliUsageError(`unknown quarantine subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
+        throw new UsageError(`unknown quarantine subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
     }
   },
 };

@@ -1,44 +1,18 @@
 /**
- * Kinds `acgp-eval` (one EVAL payload) and `acgp-trace` (a JSON array or a JSON Lines
- * file of one trace's EVALs in time order), detected by content. `verify` checks form
- * and recomputes each EVAL's arithmetic; `replay` also re-runs the trust-debt provider.
+ * What runs the ACGP kinds' jobs (declare.ts declares and detects them): `verify` checks
+ * form and recomputes each EVAL's arithmetic; `replay` also re-runs the trust-debt provider.
  */
 import type { Report } from '../../../shared/report.js';
 import { authenticityOf } from '../../core/authenticity.js';
 import { openRegular, readFailure } from '../../core/files.js';
 import { newHasher } from '../../core/hash.js';
 import { buildReport, type KindResult } from '../../core/report.js';
-import { usageError } from './usage.js';
+import { UsageError } from '../../core/errors.js';
 import type { Sniffed } from '../sniff.js';
-import type { EngineOptions, KindContext, KindHandler, KindLimit, KindOption } from '../types.js';
-import { ACGP_LIMITS } from './limits.js';
+import type { EngineOptions, KindCode, KindContext } from '../types.js';
 import type { AcgpChecker, AcgpMode } from './checker.js';
+import { acgpTraceKind, isJsonLinesTrace } from './declare.js';
 import { LineFeeder } from './lines.js';
-
-/** An object that looks like an EVAL payload (its distinctive members). */
-export function isEvalLike(v: unknown): boolean {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  return 'ctq_dimensions' in v || ('ctq_score' in v && 'trust_debt' in v);
-}
-
-function firstLine(s: Sniffed): unknown {
-  const b = s.bytes;
-  let end = b.indexOf(0x0a);
-  if (end === -1) return undefined;
-  if (end > 0 && b[end - 1] === 0x0d) end--;
-  try {
-    return JSON.parse(b.subarray(0, end).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function isJsonLinesTrace(s: Sniffed): boolean {
-  if (s.firstChar() !== '{') return false;
-  const j = s.json();
-  if (j && (j.ok || j.loose !== undefined)) return false;
-  return isEvalLike(firstLine(s));
-}
 
 /** The checker and its policy (decimal arithmetic) load on first use, not at engine start-up. */
 async function checker(mode: AcgpMode, options: EngineOptions, single: boolean, jsonl: boolean): Promise<AcgpChecker> {
@@ -83,45 +57,12 @@ async function checkTrace(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise
   return c.result();
 }
 
-const ACGP_OPTIONS = [
-  { name: 'policy', flag: 'policy', arg: 'FILE', path: 'file', workbench: true, help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against' },
-] as const satisfies readonly KindOption[];
-const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
-  'acgp-findings': 'findings kept in one ACGP report',
-  'acgp-comparisons': 'comparisons kept in one ACGP report',
-  'acgp-trajectory': 'trust-debt points kept in one ACGP report',
-};
-const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({ name, default: d, help: ACGP_LIMIT_HELP[name as keyof typeof ACGP_LIMITS] }));
-/** The statement of both ACGP kinds (acgp-trace's streamed reports included). */
-const ACGP_CONSISTENCY = 'carry no signature; the engine checks their internal consistency and recomputation only.';
-
-export const acgpEvalKind: KindHandler<typeof ACGP_OPTIONS> = {
-  kind: 'acgp-eval',
-  options: ACGP_OPTIONS,
-  limits: ACGP_LIMIT_LIST,
-  examples: async () => (await import('../../examples/acgp.js')).acgpWriter,
-  consistencyOnly: `ACGP evaluations ${ACGP_CONSISTENCY}`,
-  detect(s) {
-    const j = s.json();
-    return j !== null && isEvalLike(j.ok ? j.value : j.loose);
-  },
+export const evalCode: KindCode = {
   verify: (s, ctx) => checkEval(s, ctx, 'verify'),
   replay: (s, ctx) => checkEval(s, ctx, 'replay'),
 };
 
-export const acgpTraceKind: KindHandler<typeof ACGP_OPTIONS> = {
-  kind: 'acgp-trace',
-  options: ACGP_OPTIONS,
-  limits: ACGP_LIMIT_LIST,
-  consistencyOnly: `ACGP traces ${ACGP_CONSISTENCY}`,
-  detect(s) {
-    const j = s.json();
-    if (j !== null) {
-      const v = j.ok ? j.value : j.loose;
-      if (Array.isArray(v)) return v.length > 0 && isEvalLike(v[0]);
-    }
-    return isJsonLinesTrace(s);
-  },
+export const traceCode: KindCode = {
   verify: (s, ctx) => checkTrace(s, ctx, 'verify'),
   replay: (s, ctx) => checkTrace(s, ctx, 'replay'),
 };
@@ -138,14 +79,14 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
   try {
     fh = (await openRegular(path)).fh; // a regular file only: a FIFO would block, /dev/zero never end
   } catch (e) {
-    throw await usageError(`cannot read ${path}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read ${path}: ${readFailure(e)}`, 'path');
   }
   const hasher = newHasher();
   let c;
   try {
     const head = Buffer.alloc(1);
     await fh.read(head, 0, 1, 0);
-    if (head[0] !== 0x7b) throw await usageError(`${path} is not a JSON Lines trace (it does not start with "{")`);
+    if (head[0] !== 0x7b) throw new UsageError(`${path} is not a JSON Lines trace (it does not start with "{")`, 'bad-file');
     c = await checker(mode, options, false, true);
     const feeder = new LineFeeder(c);
     for await (const chunk of fh.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false })) {

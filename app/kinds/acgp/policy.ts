@@ -13,7 +13,7 @@
 import { readFailure, readRegularFile } from '../../core/files.js';
 import { memoFile } from '../../core/closed.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
-import { usageError } from './usage.js';
+import { UsageError } from '../../core/errors.js';
 import {
   BASELINE_DEBT,
   BASELINE_RISK,
@@ -152,20 +152,20 @@ async function readPolicy(path: string): Promise<LoadedPolicy> {
   try {
     bytes = await readRegularFile(path);
   } catch (e) {
-    throw await usageError(`cannot read the policy ${path}: ${readFailure(e)}`);
+    throw new UsageError(`cannot read the policy ${path}: ${readFailure(e)}`, 'path');
   }
   let value: unknown;
   try {
     value = parseCanonical(decodeJsonBytes(bytes)).value;
   } catch (e) {
-    throw await usageError(`the policy ${path} is not valid JSON: ${(e as Error).message}`);
+    throw new UsageError(`the policy ${path} is not valid JSON: ${(e as Error).message}`, 'bad-file');
   }
   const type = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['type'] : undefined;
   if (type !== POLICY_TYPE) return { policy: AcgpPolicy.baseline(), ignored: `the --policy file ${path} is not a ${POLICY_TYPE} document; the ACGP baseline was used` };
   try {
     return { policy: parsePolicy(value, path), ignored: null };
   } catch (e) {
-    if (e instanceof PolicyError) throw await usageError(`the ACGP policy ${path} is malformed: ${e.message}`);
+    if (e instanceof PolicyError) throw new UsageError(`the ACGP policy ${path} is malformed: ${e.message}`, 'bad-file');
     throw e;
   }
 }

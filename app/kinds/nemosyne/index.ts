@@ -1,36 +1,9 @@
-/**
- * Kind `nemosyne-package`: Nemosyne investigation packages V1-V4 (seed 002, RFC 0009).
- * Detected from content: a ZIP local header at offset 0, or an end-of-central-directory
- * signature near the end (so an archive with prepended data is still recognised, and
- * then refused by the strict reader rather than called "unknown").
- */
-import type { KindHandler, KindOption } from '../types.js';
-import type { Sniffed } from '../sniff.js';
-import { looksLikeZip } from '../../zip/sniff.js';
-import { fileSource } from '../../zip/source.js';
+/** What runs a Nemosyne package's job (declare.ts declares and detects the kind). */
+import type { KindCode } from '../types.js';
+import { archiveOf } from './declare.js';
 import { verifyPackage } from './verify.js';
 
-/** Any ZIP the evidence-bundle kind (asked first) did not claim, unless it reads as JSON. */
-function looksLikePackage(s: Sniffed): boolean {
-  return looksLikeZip(archiveOf(s)) && s.firstChar() !== '{' && s.firstChar() !== '[';
-}
-
-/** A package on disk is read by position through the engine's descriptor (flat memory). */
-function archiveOf(s: Sniffed) {
-  return s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
-}
-
-const NEMOSYNE_OPTIONS = [
-  { name: 'profiles', flag: 'profiles', arg: 'FILE', path: 'file', workbench: true, help: "the kernel profile registry a package's profile is checked against" },
-  { name: 'kernelAdapter', flag: 'kernel-adapter', arg: 'PATH', path: 'file-or-directory', workbench: true, help: 'the kernel adapter (a command or a module) recomputing the digest root' },
-] as const satisfies readonly KindOption[];
-
-export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
-  kind: 'nemosyne-package',
-  options: NEMOSYNE_OPTIONS,
-  examples: async () => (await import('../../examples/packages.js')).packagesWriter,
-  consistencyOnly: "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",
-  detect: looksLikePackage,
+export const nemosynePackageCode: KindCode = {
   verify: (s, ctx) => verifyPackage(archiveOf(s), ctx),
   // The recomputation a package allows (dataset identity, digest root through the
   // kernel adapter) is all done by verify; replay is the same check.

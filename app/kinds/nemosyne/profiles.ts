@@ -52,7 +52,7 @@ export const loadProfiles = memoFile(
     readRegularFile(path).then(
       (bytes) => parseProfiles(bytes, path),
       (e: unknown) => {
-        throw new UsageError(`cannot read profile registry ${path}: ${readFailure(e)}`);
+        throw new UsageError(`cannot read profile registry ${path}: ${readFailure(e)}`, 'path');
       },
     ),
 );
@@ -63,7 +63,7 @@ const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length 
 
 /** Closed, fail-closed: anything malformed is a UsageError naming the member (exit 3). */
 export function parseProfiles(bytes: Uint8Array, path = 'profiles'): ProfileRegistry {
-  const bad = (why: string) => new UsageError(`profile registry ${path}: ${why}`);
+  const bad = (why: string) => new UsageError(`profile registry ${path}: ${why}`, 'bad-file');
   let parsed;
   try {
     parsed = parseCanonical(decodeJsonBytes(bytes));

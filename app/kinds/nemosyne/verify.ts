@@ -87,7 +87,7 @@ export async function verifyPackage(archive: Buffer | ZipSource, ctx: KindContex
   try {
     return await verifyArchive(archive, ctx);
   } catch (e) {
-    if (e instanceof SourceError) throw new UsageError(`${ctx.path}: ${e.message}`);
+    if (e instanceof SourceError) throw new UsageError(`${ctx.path}: ${e.message}`, 'path');
     throw e;
   }
 }

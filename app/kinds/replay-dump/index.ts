@@ -1,13 +1,14 @@
 /**
- * The replay-dump kind (seed 001, spec/replay-dump.md): detects both encodings by content,
- * decodes them to one model, verifies it (verify.ts) and replays it (replay.ts).
+ * What runs a replay dump's job (declare.ts declares and detects the kind): decodes either
+ * encoding to one model, verifies it (verify.ts) and replays it (replay.ts).
  */
 import { dumpAuthenticity } from './authenticity.js';
 import type { KindResult } from '../../core/report.js';
 import type { Sniffed } from '../sniff.js';
-import type { KindContext, KindHandler, KindOption } from '../types.js';
-import { decodeJson, detectJson, strippedDump, type Decoded } from './json-encoding.js';
-import { decodeRom, detectRom, loadRomParser } from './rom-encoding.js';
+import type { KindCode, KindContext } from '../types.js';
+import { detectRom } from './declare.js';
+import { decodeJson, strippedDump, type Decoded } from './json-encoding.js';
+import { decodeRom, loadRomParser } from './rom-encoding.js';
 import { replayVerified } from './replay.js';
 import { verifyModel, type DumpVerification } from './verify.js';
 
@@ -31,24 +32,7 @@ async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay
   return { ...v, findings: [...d.findings, ...v.findings], encoding: d.encoding };
 }
 
-const DUMP_OPTIONS = [
-  { name: 'providers', flag: 'providers', arg: 'FILE', path: 'file', workbench: true, help: 'the provider registry replays re-execute against' },
-  { name: 'whatIf', flag: 'what-if', arg: 'model=V|shape=S', multiple: true, replayOnly: true, values: { pattern: /^(model|shape)=.+$/, describe: 'model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE' }, help: 'a what-if substitution (training: the report is a demonstration and never passes)' },
-] as const satisfies readonly KindOption[];
-
-export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
-  kind: 'replay-dump',
-  options: DUMP_OPTIONS,
-  examples: async () => (await import('../../examples/dumps.js')).dumpsWriter,
-  detect: (s) => detectRom(s) || detectJson(s),
-  // A large JSON dump is parsed while another thread strips it: that thread also checks
-  // the signature (about 0.2 s for 100 MiB) when the trust store is at hand before the
-  // parse. verifyModel uses the result only for the same key, signature and payload.
-  async beforeParse(s, ctx) {
-    if (s.firstChar() !== '{') return;
-    const trust = await ctx.trustStore().catch(() => null);
-    if (trust && trust.keys.length > 0) s.planDuringParse({ omit: 'signature', keyIdMember: 'keyId', keys: new Map(trust.keys.map((k) => [k.keyId, k.publicKey])) });
-  },
+export const replayDumpCode: KindCode = {
   async verify(s, ctx): Promise<KindResult> {
     const v = await verifyDump(s, ctx, 'verify');
     return { id: v.id, findings: v.findings, chain: v.chain, authenticity: dumpAuthenticity(v.chain, v.findings), details: { encoding: v.encoding } };

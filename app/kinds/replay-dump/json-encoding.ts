@@ -8,7 +8,7 @@ import { changedNumbers, fail } from '../../core/findings.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
-import { checkOrder, DUMP_TYPE, isObject, namesToWrite, DUMP_NUMBERS, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
+import { checkOrder, isObject, namesToWrite, DUMP_NUMBERS, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 
 export interface Decoded {
   /** null when the document could not be read as a dump model at all. */
@@ -16,11 +16,6 @@ export interface Decoded {
   /** Canonical text of the signed payload (the model without "signature"), computed on demand. */
   canonicalWithoutSignature: () => string;
   findings: Finding[];
-}
-
-export function detectJson(s: Sniffed): boolean {
-  if (s.firstChar() !== '{') return false;
-  return s.jsonObject()?.['type'] === DUMP_TYPE;
 }
 
 export function decodeJson(s: Sniffed): Decoded {

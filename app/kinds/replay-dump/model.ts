@@ -8,7 +8,8 @@ import type { Finding } from '../../../shared/report.js';
 import { fail, type ChangedNumberRule } from '../../core/findings.js';
 import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
 
-export const DUMP_TYPE = 'kernel.replay_dump';
+// The kind's identity is declared with its detection (declare.ts, loaded without this model).
+export { DUMP_TYPE } from './declare.js';
 export const FORMAT_VERSION = 1;
 
 /** Top-level members, all mandatory (RDS-001), in canonical order. */

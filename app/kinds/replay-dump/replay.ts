@@ -5,30 +5,15 @@
  * 3 state unfreezing (buffers from the artifacts), 4 shadow execution and comparison.
  * What-if substitutions (training) are labelled in details.whatIf and never pass.
  */
-import { UsageError } from '../../core/errors.js';
 import type { Comparison, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
-import { checkEnvironment, loadProviderRegistry, ProviderRegistryError, type LockedEnvironment, type ProviderRegistry } from '../../providers/registry.js';
+import { checkEnvironment, loadProviderRegistry, type LockedEnvironment, type ProviderRegistry } from '../../providers/registry.js';
 import { shapeKey, type ComputeShape, type FrozenArtifact } from '../../providers/types.js';
 import { parseWhatIf, type WhatIf } from '../../providers/what-if.js';
 import type { DumpVerification } from './verify.js';
 import { SUPPORTED_KERNEL_MAJORS } from './verify.js';
-
-/** Rethrows a bad --providers file as the engine's UsageError (exit 3, one line). */
-async function asUsageError(e: unknown): Promise<never> {
-  if (e instanceof ProviderRegistryError) throw new UsageError(e.message);
-  throw e;
-}
-
-async function registryFor(path: string | undefined): Promise<ProviderRegistry> {
-  try {
-    return await loadProviderRegistry(path);
-  } catch (e) {
-    return asUsageError(e);
-  }
-}
 
 function unfreeze(v: DumpVerification, h: string): FrozenArtifact {
   const a = v.typed.artifacts?.get(h);
@@ -44,7 +29,7 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
   const whatIf = parseWhatIf(whatIfItems);
   // Read (and refused whole, exit 3) before anything else: a defective registry is a usage
   // error whatever the dump holds.
-  const reg = await registryFor(providersPath);
+  const reg = await loadProviderRegistry(providersPath);
   const t = v.typed;
   const result = (): KindResult => ({ id: v.id, findings, chain, comparisons, events: [], details });
 

@@ -36,18 +36,6 @@ export { loadRomParser, MAX_FRONT_MATTER_LINES } from './rom-reader.js';
 
 const SAFE_LINK = /^[^[\]\n\r\s](?:[^[\]\n\r]*[^[\]\n\r\s])?$/;
 
-/** Detection looks for the front matter's `type` line within this many bytes. */
-export const ROM_DETECT_BYTES = 64 * 1024;
-
-export function detectRom(s: Sniffed): boolean {
-  if (!s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) && !s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a])) return false;
-  const head = s.bytes.subarray(0, ROM_DETECT_BYTES).toString('utf8').replace(/\r\n/g, '\n');
-  const end = head.indexOf('\n---\n', 3);
-  const fm = end === -1 ? head : head.slice(0, end);
-  // Indented or with blanks around the colon: formatting noise (see rom-reader.ts).
-  return /\n[ \t]*type[ \t]*:[ \t]*["']?kernel\.replay_dump["']?[ \t]*\n/.test(fm + '\n');
-}
-
 // ---------------------------------------------------------------------------
 // Reading (rom-reader.ts)
 

@@ -23,11 +23,6 @@ export interface Resolved {
   node: ChainNode;
 }
 
-/** The engine's UsageError (exit 3, one line). */
-export function usageError(message: string): Error {
-  return new UsageError(message);
-}
-
 /** A `--policy` file, parsed strictly once per process; an unreadable or non-JSON file is a usage error. */
 export const loadPolicyFile = memoFile(
   (path: string): Promise<{ value: unknown; warnings: JcsWarning[] }> =>
@@ -37,11 +32,11 @@ export const loadPolicyFile = memoFile(
           const { value, warnings } = parseCanonical(decodeJsonBytes(bytes));
           return { value, warnings };
         } catch (e) {
-          throw await usageError(`--policy ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`);
+          throw new UsageError(`--policy ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`, 'bad-file');
         }
       },
       async (e: unknown) => {
-        throw await usageError(`cannot read --policy ${path}: ${readFailure(e)}`);
+        throw new UsageError(`cannot read --policy ${path}: ${readFailure(e)}`, 'path');
       },
     ),
 );

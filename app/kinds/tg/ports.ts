@@ -8,8 +8,7 @@
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { unavailable } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
-import { loadProviderRegistry, ProviderRegistryError, type ProviderRegistry } from '../../providers/registry.js';
-import { usageError } from './policy.js';
+import { loadProviderRegistry } from '../../providers/registry.js';
 import type { ComputeShape, FrozenArtifact } from '../../providers/types.js';
 
 /** maxTokens when the pins give none (the reference model needs a bound; not a tolerance). */
@@ -61,14 +60,8 @@ const pipelineHashes = new Map<string, string>();
 export function providerConfidencePort(providersPath: string | undefined): ConfidencePort {
   return {
     async confidence(req, pointer) {
-      let reg: ProviderRegistry;
-      try {
-        reg = await loadProviderRegistry(providersPath);
-      } catch (e) {
-        // A defective --providers file is a usage error (exit 3), never a half-used registry.
-        if (e instanceof ProviderRegistryError) throw await usageError(e.message);
-        throw e;
-      }
+      // A defective --providers file is a usage error (ProviderRegistryError, exit 3), never a half-used registry.
+      const reg = await loadProviderRegistry(providersPath);
       const entry = reg.entry(req.modelId);
       const provider = reg.provider(req.modelId);
       if (!entry || !provider)

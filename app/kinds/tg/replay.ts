@@ -29,7 +29,8 @@ import { ruleBudget } from './engines/metered-logic.js';
 import { openJournalPort } from './journal-adapter.js';
 import type { AnchoredEntry, JournalPort } from './journal-port.js';
 import { checkManifest, type Execution, type Manifest } from './manifest.js';
-import { resolvePolicy, usageError } from './policy.js';
+import { resolvePolicy } from './policy.js';
+import { UsageError } from '../../core/errors.js';
 import { providerConfidencePort, REFERENCE_MAX_TOKENS, type ConfidencePort } from './ports.js';
 import { exitWithA, recompute, type Lookup, type RecomputeEnv, type Recomputed } from './recompute.js';
 import * as rules from './rules.js';
@@ -384,7 +385,7 @@ async function writeComparison(out: string, comparison: Record<string, JsonValue
   try {
     await writeFileAtomic(out, JSON.stringify(comparison, null, 2) + '\n');
   } catch (e) {
-    throw await usageError(`cannot write --out ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(`cannot write --out ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
   }
 }
 

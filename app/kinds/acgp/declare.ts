@@ -1,0 +1,74 @@
+/**
+ * Kinds `acgp-eval` (one EVAL payload) and `acgp-trace` (a JSON array or a JSON Lines
+ * file of one trace's EVALs in time order), detected by content. Their checks (index.ts)
+ * load when a job of theirs runs.
+ */
+import type { Sniffed } from '../sniff.js';
+import type { KindHandler, KindLimit, KindOption } from '../types.js';
+import { ACGP_LIMITS } from './limits.js';
+
+/** An object that looks like an EVAL payload (its distinctive members). */
+export function isEvalLike(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  return 'ctq_dimensions' in v || ('ctq_score' in v && 'trust_debt' in v);
+}
+
+function firstLine(s: Sniffed): unknown {
+  const b = s.bytes;
+  let end = b.indexOf(0x0a);
+  if (end === -1) return undefined;
+  if (end > 0 && b[end - 1] === 0x0d) end--;
+  try {
+    return JSON.parse(b.subarray(0, end).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function isJsonLinesTrace(s: Sniffed): boolean {
+  if (s.firstChar() !== '{') return false;
+  const j = s.json();
+  if (j && (j.ok || j.loose !== undefined)) return false;
+  return isEvalLike(firstLine(s));
+}
+
+const ACGP_OPTIONS = [
+  { name: 'policy', flag: 'policy', arg: 'FILE', path: 'file', workbench: true, help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against' },
+] as const satisfies readonly KindOption[];
+const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
+  'acgp-findings': 'findings kept in one ACGP report',
+  'acgp-comparisons': 'comparisons kept in one ACGP report',
+  'acgp-trajectory': 'trust-debt points kept in one ACGP report',
+};
+const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({ name, default: d, help: ACGP_LIMIT_HELP[name as keyof typeof ACGP_LIMITS] }));
+/** The statement of both ACGP kinds (acgp-trace's streamed reports included). */
+const ACGP_CONSISTENCY = 'carry no signature; the engine checks their internal consistency and recomputation only.';
+
+export const acgpEvalKind: KindHandler<typeof ACGP_OPTIONS> = {
+  kind: 'acgp-eval',
+  options: ACGP_OPTIONS,
+  limits: ACGP_LIMIT_LIST,
+  examples: async () => (await import('../../examples/acgp.js')).acgpWriter,
+  consistencyOnly: `ACGP evaluations ${ACGP_CONSISTENCY}`,
+  detect(s) {
+    const j = s.json();
+    return j !== null && isEvalLike(j.ok ? j.value : j.loose);
+  },
+  load: async () => (await import('./index.js')).evalCode,
+};
+
+export const acgpTraceKind: KindHandler<typeof ACGP_OPTIONS> = {
+  kind: 'acgp-trace',
+  options: ACGP_OPTIONS,
+  limits: ACGP_LIMIT_LIST,
+  consistencyOnly: `ACGP traces ${ACGP_CONSISTENCY}`,
+  detect(s) {
+    const j = s.json();
+    if (j !== null) {
+      const v = j.ok ? j.value : j.loose;
+      if (Array.isArray(v)) return v.length > 0 && isEvalLike(v[0]);
+    }
+    return isJsonLinesTrace(s);
+  },
+  load: async () => (await import('./index.js')).traceCode,
+};

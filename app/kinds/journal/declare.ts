@@ -1,0 +1,14 @@
+/**
+ * The evidence journal as a directory kind: `reprise verify DIR` on a directory holding
+ * `entries.jsonl` verifies it as a journal (index.ts, app/journal/verify.ts) with
+ * --trust-store.
+ */
+import { isJournalDir } from '../../journal/layout.js';
+import type { DirectoryKindHandler } from '../types.js';
+
+export const journalKind: DirectoryKindHandler = {
+  kind: 'journal',
+  examples: async () => (await import('../../examples/journal.js')).journalWriter,
+  detectDir: isJournalDir,
+  load: async () => (await import('./index.js')).journalCode,
+};

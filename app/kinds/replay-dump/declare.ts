@@ -1,0 +1,48 @@
+/**
+ * The replay-dump kind (seed 001, spec/replay-dump.md): detects both encodings by content.
+ * Decoding, verifying (verify.ts) and replaying (replay.ts) load with index.ts when a job
+ * of the kind runs.
+ */
+import type { Sniffed } from '../sniff.js';
+import type { KindHandler, KindOption } from '../types.js';
+
+/** The `type` of a dump in either encoding (model.ts passes it on to the writers and checks). */
+export const DUMP_TYPE = 'kernel.replay_dump';
+
+export function detectJson(s: Sniffed): boolean {
+  if (s.firstChar() !== '{') return false;
+  return s.jsonObject()?.['type'] === DUMP_TYPE;
+}
+
+/** Detection looks for the front matter's `type` line within this many bytes. */
+export const ROM_DETECT_BYTES = 64 * 1024;
+
+export function detectRom(s: Sniffed): boolean {
+  if (!s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) && !s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a])) return false;
+  const head = s.bytes.subarray(0, ROM_DETECT_BYTES).toString('utf8').replace(/\r\n/g, '\n');
+  const end = head.indexOf('\n---\n', 3);
+  const fm = end === -1 ? head : head.slice(0, end);
+  // Indented or with blanks around the colon: formatting noise (see rom-reader.ts).
+  return /\n[ \t]*type[ \t]*:[ \t]*["']?kernel\.replay_dump["']?[ \t]*\n/.test(fm + '\n');
+}
+
+const DUMP_OPTIONS = [
+  { name: 'providers', flag: 'providers', arg: 'FILE', path: 'file', workbench: true, help: 'the provider registry replays re-execute against' },
+  { name: 'whatIf', flag: 'what-if', arg: 'model=V|shape=S', multiple: true, replayOnly: true, values: { pattern: /^(model|shape)=.+$/, describe: 'model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE' }, help: 'a what-if substitution (training: the report is a demonstration and never passes)' },
+] as const satisfies readonly KindOption[];
+
+export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
+  kind: 'replay-dump',
+  options: DUMP_OPTIONS,
+  examples: async () => (await import('../../examples/dumps.js')).dumpsWriter,
+  detect: (s) => detectRom(s) || detectJson(s),
+  // A large JSON dump is parsed while another thread strips it: that thread also checks
+  // the signature (about 0.2 s for 100 MiB) when the trust store is at hand before the
+  // parse. verifyModel uses the result only for the same key, signature and payload.
+  async beforeParse(s, ctx) {
+    if (s.firstChar() !== '{') return;
+    const trust = await ctx.trustStore().catch(() => null);
+    if (trust && trust.keys.length > 0) s.planDuringParse({ omit: 'signature', keyIdMember: 'keyId', keys: new Map(trust.keys.map((k) => [k.keyId, k.publicKey])) });
+  },
+  load: async () => (await import('./index.js')).replayDumpCode,
+};
