@@ -37,9 +37,10 @@ function syntheticReport(n) {
   };
 }
 
-function serve(root) {
+/** `reprise serve`, allowed to open files under `reach` by path (the by-path baseline). */
+function serve(root, reach) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', '--root', reach], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout.on('data', (d) => {
       out += d;
@@ -75,7 +76,7 @@ async function renderAndScroll(page) {
 export default async function (ctx) {
   const dir = join(ctx.work, 'ui');
   mkdirSync(dir, { recursive: true });
-  const { url, proc } = await serve(ctx.root);
+  const { url, proc } = await serve(ctx.root, ctx.work);
   const browser = await chromium.launch({ executablePath: process.env.REPRISE_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

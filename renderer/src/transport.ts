@@ -27,10 +27,15 @@ declare global {
 
 export class TransportError extends Error {}
 
-/** The web host's API socket address (token from the URL fragment), or null (Electron, or no token). */
-export function webSocketUrl(): string | null {
+/** The web host's access token (from the URL fragment), or null (Electron, or no token). */
+export function webHostToken(): string | null {
   if (typeof window !== 'undefined' && window.reprise) return null;
-  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  return new URLSearchParams(location.hash.slice(1)).get('token');
+}
+
+/** The web host's API socket address, or null (Electron, or no token). */
+export function webSocketUrl(): string | null {
+  const token = webHostToken();
   return token ? `ws://${location.host}/api?token=${encodeURIComponent(token)}` : null;
 }
 
