@@ -2,8 +2,8 @@
 // 1. Virtualization: mounting the comparisons table and scrolling it end to end with
 //    100,000 rows against 1,000 rows, measured in the same run. Target: at most 2x.
 // 2. Big inputs: a 100 MiB dump and an ACGP trace of 15,000 EVALs, opened by path (the
-//    engine's worker reads it) and through the file picker (the window's Web Worker reads
-//    it and streams it to the engine), interleaved, while a PerformanceObserver records
+//    engine's worker reads it) and through the file picker (the window's Web Worker hashes
+//    it and sends it to the web host as one HTTP body), interleaved, while a PerformanceObserver records
 //    main-thread long tasks. Targets: picker-to-verdict at most 1.5x by-path-to-verdict
 //    (the baseline, same run); no main-thread task over 100 ms.
 /* global requestAnimationFrame, PerformanceObserver -- used inside page.evaluate (the browser) */
@@ -37,9 +37,10 @@ function syntheticReport(n) {
   };
 }
 
-function serve(root) {
+/** `reprise serve`, allowed to open files under `reach` by path (the by-path baseline). */
+function serve(root, reach) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', '--root', reach], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout.on('data', (d) => {
       out += d;
@@ -75,7 +76,7 @@ async function renderAndScroll(page) {
 export default async function (ctx) {
   const dir = join(ctx.work, 'ui');
   mkdirSync(dir, { recursive: true });
-  const { url, proc } = await serve(ctx.root);
+  const { url, proc } = await serve(ctx.root, ctx.work);
   const browser = await chromium.launch({ executablePath: process.env.REPRISE_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -135,8 +136,8 @@ export default async function (ctx) {
       list: tasks.map((t) => `${(t.at - t0).toFixed(0)}: ${t.ms.toFixed(0)}`).join(', ') || 'none over 50',
     });
     // By path (the engine's worker reads the file) and through the file picker (the window's
-    // Web Worker reads and hashes it in 2 MiB slices; raw chunks go as binary frames,
-    // pipelined), interleaved, twice each, so both see the same machine load. The baseline
+    // Web Worker hashes it with WebCrypto and POSTs it to the web host as one streamed body),
+    // interleaved, twice each, so both see the same machine load. The baseline
     // of "picker to verdict" is "by path to verdict" measured here, in the same run.
     const trace = join(dir, 'acgp-15000.jsonl');
     if (!existsSync(trace)) {
@@ -165,8 +166,9 @@ export default async function (ctx) {
         pageT0 = await settle();
         t0 = Date.now();
         await page.locator('#file-input').setInputFiles(file);
-        // Progress from the first second: the "Sending… N%" note (or the job bar) shows up.
-        await page.getByText(/Sending .* to the engine… \d+%|replaying|verifying/).first().waitFor({ timeout: 600_000 });
+        // Progress from the first second: the "Sending… N%" note moves past 0% (it shows 0% at
+        // the pick), or the job bar shows up.
+        await page.getByText(/Sending .* to the engine… [1-9]\d*%|replaying|verifying/).first().waitFor({ timeout: 600_000 });
         picker.firstProgress.push(Date.now() - t0);
         // The old verdict goes when the upload is done and the job starts; the new one comes with the report.
         await page.getByTestId('verdict').waitFor({ state: 'detached', timeout: 600_000 });
@@ -181,7 +183,14 @@ export default async function (ctx) {
       const best = (a) => Math.min(...a);
       ctx.line(`${what}: file picker / by path, time to verdict (best of ${REPS} each; target <= 1.5)`, `${(best(picker.ms) / best(byPath.ms)).toFixed(2)} (${best(picker.ms)} / ${best(byPath.ms)} ms)`);
       ctx.line(`${what}: longest main-thread task, by path / file picker, worst of runs (ms; target < 100)`, `${Math.max(...byPath.task).toFixed(0)} / ${Math.max(...picker.task).toFixed(0)}`);
-      ctx.line(`${what}: file picker, first progress shown after (ms, worst)`, Math.max(...picker.firstProgress));
+      ctx.line(`${what}: file picker, first progress past 0% after (ms, worst)`, Math.max(...picker.firstProgress));
+      // The hidden Replay view builds the new report's table when it is next shown: that
+      // click's cost, for the record (it is not part of reading, verifying and showing).
+      await page.evaluate(() => (window.__longTasks = []));
+      await page.getByTestId('tab-replay').click();
+      await page.waitForTimeout(500);
+      ctx.line(`${what}: then switching to the Replay view: longest task (ms)`, summary(await page.evaluate(() => window.__longTasks), 0).longest.toFixed(0));
+      await page.getByTestId('tab-findings').click();
     }
     // The Open view's own mount (its example buttons), before any job: for the record.
     await page.getByTestId('tab-findings').click();

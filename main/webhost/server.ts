@@ -4,7 +4,8 @@
  * handed to the browser in the URL *fragment* (never sent in requests, so it stays out
  * of logs) and presented on the WebSocket upgrade, checked in constant time; the
  * Origin header must equal our own origin exactly, and the Host header our own host:port
- * (DNS rebinding), on the upgrade as on every static request; static files are confined
+ * (DNS rebinding), on the upgrade as on every static request; a picked file's bytes come
+ * as one HTTP request body (upload-route.ts, the token as a bearer header); static files are confined
  * to the renderer build (static-files.ts, by real path) and sent with a strict CSP whose
  * connect-src is our own WebSocket origin only.
  */
@@ -17,6 +18,7 @@ import { BINARY_HEADER_BYTES, type ApiEvent, type ApiEventMessage, type RepriseA
 import { sha256 } from '../../app/core/hash.js';
 import { dispatch } from '../host/dispatch.js';
 import { resolveStatic, securityHeaders } from '../static-files.js';
+import { serveUpload, uploadIdOf } from './upload-route.js';
 
 /** A binary frame: [u32 BE header length][header JSON {id, method, params}][data → params[0].data]. Throws if malformed. */
 function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
@@ -99,7 +101,11 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   }
 
   const server = createServer((req, res) => {
-    serveStatic(req, res).catch(() => {
+    const uploadId = uploadIdOf(req.url?.split('?')[0] ?? '');
+    const served = uploadId
+      ? serveUpload(opts.api, req, res, uploadId, { origin, ourHost, tokenOk: (t) => tokenMatches(t, token), headers: securityHeaders(`ws://127.0.0.1:${new URL(origin).port}`) })
+      : serveStatic(req, res);
+    served.catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
   });

@@ -16,6 +16,7 @@ import { useStore, VIEWS, type View } from './store';
 import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
 import { writeLink } from './lib/deep-link';
+import type { Report } from '../../shared/report';
 
 /** Views that need a report; the others work without one. */
 const NEEDS_REPORT: View[] = ['chain', 'findings', 'export'];
@@ -26,9 +27,14 @@ export function App() {
   // The Replay view stays mounted once visited (hidden when another view is shown): its
   // 100,000-row table, filters and scroll position survive switching views.
   const [keepReplay, setKeepReplay] = useState(false);
+  // While hidden it keeps the report it showed and lets go of it when another arrives; the
+  // new one reaches it when it is shown. Building a 45,000-row table no one sees (its row
+  // model and the virtualizer's measurements) was the longest task of a big report's arrival.
+  const [replayReport, setReplayReport] = useState<Report | null>(null);
   useEffect(() => {
     if (view === 'replay') setKeepReplay(true);
-  }, [view]);
+    setReplayReport((shown) => (view === 'replay' || shown === report ? report : null));
+  }, [view, report]);
   useEffect(() => {
     try {
       void connect(pickTransport());
@@ -38,8 +44,12 @@ export function App() {
   }, [connect]);
   useEffect(() => {
     // The address names the view and the open artifact once connected (before that it is
-    // the link being restored, read by the store's restoreLink).
-    if (info) writeLink(view, artifact?.source ?? null, artifact?.mode ?? null);
+    // the link being restored, read by the store's restoreLink). Written in a task of its
+    // own, once for what changed together: history.replaceState took ~50 ms of this thread
+    // on a loaded machine, on top of the render that a report's arrival commits.
+    if (!info) return;
+    const t = setTimeout(() => writeLink(view, artifact?.source ?? null, artifact?.mode ?? null), 0);
+    return () => clearTimeout(t);
   }, [info, view, artifact]);
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme;
@@ -114,7 +124,7 @@ export function App() {
         </div>
         {(keepReplay || view === 'replay') && (
           <div role="tabpanel" id="panel-replay" aria-labelledby="tab-replay" className="tabpanel" hidden={view !== 'replay'}>
-            <ReplayView report={report} />
+            <ReplayView report={view === 'replay' ? report : replayReport} />
           </div>
         )}
         {view !== 'replay' && (

@@ -235,9 +235,10 @@ export const useStore = create<State>((set, get) => ({
   async openFile(file, mode) {
     const api = get().api;
     if (!api) return;
-    set({ error: null, lastJobNote: `Reading ${file.name}…` });
+    // Progress shows at once: the first tenth is the pick itself.
+    set({ error: null, lastJobNote: `Sending ${file.name} to the engine… 0%` });
     try {
-      let shown = -1;
+      let shown = 0;
       const { sha256, uploadId } = await uploadFile(api, file, (f) => {
         // Re-render only on whole tenths: the window stays quiet while a large file streams.
         const tenth = Math.floor(f * 10);

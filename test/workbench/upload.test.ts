@@ -1,17 +1,20 @@
 /**
- * Chosen files reach the engine as raw bytes: uploadChunk with `data` travels over the web
- * host as one binary WebSocket frame ([u32 header length][header JSON][bytes]), the way the
- * renderer's transport sends it; a malformed binary frame closes the connection.
+ * Chosen files reach the engine as raw bytes: through the web host as one HTTP request body
+ * (POST /upload/ID with the token as a bearer header, the way the renderer's upload worker
+ * sends it), or as uploadChunk binary WebSocket frames ([u32 header length][header
+ * JSON][bytes]); a malformed binary frame closes the connection.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiEvent } from '../../shared/api.js';
 import { EngineHost } from '../../main/host/engine-host.js';
 import { startWebHost, type WebHost } from '../../main/webhost/server.js';
+import { pipeUpload, UPLOAD_PIECE_BYTES } from '../../main/webhost/upload-route.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
@@ -90,5 +93,79 @@ describe('binary upload frames', () => {
       });
       expect(code).toBe(1007);
     }
+  });
+});
+
+/** A POST to the web host: its status and JSON answer. */
+async function post(path: string, body: Uint8Array, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${web.port}${path}`, { method: 'POST', body: new Uint8Array(body), headers: { Origin: web.origin, Authorization: `Bearer ${web.token}`, ...headers } });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function beginUpload(size: number): Promise<string> {
+  const { ws, next } = await connect();
+  ws.send(JSON.stringify({ id: 1, method: 'beginUpload', params: [{ name: 'up.json', size }] }));
+  const begun = (await next()) as { result: { uploadId: string } };
+  ws.close();
+  return begun.result.uploadId;
+}
+
+describe('the HTTP upload route', () => {
+  it('takes a whole file as one request body and the engine holds exactly its bytes', async () => {
+    const bytes = Buffer.from(JSON.stringify({ a: 1, pad: 'é'.repeat(6 * 1024 * 1024) }), 'utf8');
+    const uploadId = await beginUpload(bytes.length);
+    expect(await post(`/upload/${uploadId}`, bytes, {})).toEqual({ status: 200, json: { received: bytes.length } });
+    const { ws, next } = await connect();
+    ws.send(JSON.stringify({ id: 4, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }));
+    let done: ApiEvent | null = null;
+    while (!done) {
+      const m = (await next()) as { event?: ApiEvent };
+      if (m.event?.type === 'job-done' || m.event?.type === 'job-failed') done = m.event;
+    }
+    ws.close();
+    if (done.type !== 'job-done') throw new Error(JSON.stringify(done));
+    expect(done.report.artifact.sha256).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+  });
+
+  it('refuses a missing or wrong token, a foreign Origin and a foreign Host, and names an engine refusal', async () => {
+    const uploadId = await beginUpload(3);
+    const body = Buffer.from('abc');
+    expect((await post(`/upload/${uploadId}`, body, { Authorization: '' })).status).toBe(401);
+    expect((await post(`/upload/${uploadId}`, body, { Authorization: `Bearer ${'A'.repeat(43)}` })).status).toBe(401);
+    expect((await post(`/upload/${uploadId}`, body, { Origin: 'http://evil.example' })).status).toBe(403);
+    const foreignHost = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: web.port, method: 'POST', path: `/upload/${uploadId}`, headers: { Host: `evil.example:${web.port}`, Origin: web.origin, Authorization: `Bearer ${web.token}` } }, (res) => resolve(res.statusCode ?? 0));
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(foreignHost).toBe(421);
+    const long = await post(`/upload/${uploadId}`, Buffer.from('abcd'), {});
+    expect(long.status).toBe(400);
+    expect(String((long.json['error'] as { message: string }).message)).toMatch(/longer than announced/);
+    expect((await post('/upload/upload-999999', body, {})).json).toEqual({ error: { message: 'unknown upload' } });
+  });
+
+  it('hands the engine pieces of at most UPLOAD_PIECE_BYTES, in order, one call at a time', async () => {
+    const seen: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    let total = 0;
+    const api = {
+      uploadChunk: async (req: { data?: Uint8Array }) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 1));
+        seen.push(req.data![0]!);
+        total += req.data!.length;
+        inFlight--;
+        return { received: total };
+      },
+    };
+    async function* body(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 40; i++) yield Buffer.alloc(1024 * 1024, i);
+    }
+    expect(await pipeUpload(api as never, body(), 'u')).toBe(40 * 1024 * 1024);
+    expect(seen).toEqual([0, 8, 16, 24, 32]);
+    expect(most).toBe(1);
+    expect(UPLOAD_PIECE_BYTES).toBeLessThanOrEqual(12 * 1024 * 1024);
   });
 });

@@ -1,12 +1,13 @@
 /**
- * Sends a chosen file to the engine without freezing the window: a Web Worker reads and
- * hashes it in CHUNK-sized pieces. Through the web host the worker also sends them, on its
- * own API socket (uploadChunk binary frames), so the window's thread never touches the
- * bytes; in Electron (no socket) it transfers each chunk here and each goes over IPC as
- * its own uploadChunk call. The job then names the upload.
+ * Sends a chosen file to the engine without freezing the window: a Web Worker hashes it
+ * (digest.ts, beside the sending) and sends it. Through the web host the worker sends the
+ * File itself as one HTTP request body (POST /upload/ID, main/webhost/upload-route.ts):
+ * the browser streams it from disk, and the window's thread never touches the bytes. In
+ * Electron (no web host) the worker reads CHUNK-sized pieces and transfers each here, and
+ * each goes over IPC as its own uploadChunk call. The job then names the upload.
  */
 import type { RepriseClient } from '../../../shared/api';
-import { webSocketUrl } from '../transport';
+import { webHostToken } from '../transport';
 import FilePrepWorker from './file-prep.worker?worker';
 
 /** Chunks read ahead and on the wire at once (CHUNK each: a few MiB in memory at most). */
@@ -15,12 +16,12 @@ const IN_FLIGHT = 4;
 type Msg = { kind: 'progress'; received: number } | { kind: 'size'; size: number } | { kind: 'chunk'; data: ArrayBuffer } | { kind: 'done'; sha256: string } | { kind: 'error'; message: string };
 
 export function uploadFile(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
-  const url = webSocketUrl();
-  return url ? uploadFromWorker(api, file, url, onProgress) : uploadThroughWindow(api, file, onProgress);
+  const token = webHostToken();
+  return token ? uploadFromWorker(api, file, token, onProgress) : uploadThroughWindow(api, file, onProgress);
 }
 
-/** The web host: the worker reads, hashes and sends; the window hears only progress and the end. */
-async function uploadFromWorker(api: RepriseClient, file: File, url: string, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
+/** The web host: the worker hashes and sends; the window hears only progress and the end. */
+async function uploadFromWorker(api: RepriseClient, file: File, token: string, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
   const { uploadId } = await api.beginUpload({ name: file.name, size: file.size });
   return new Promise((resolve, reject) => {
     const w = new FilePrepWorker();
@@ -37,7 +38,7 @@ async function uploadFromWorker(api: RepriseClient, file: File, url: string, onP
       w.terminate();
       reject(new Error(`cannot read ${file.name}: ${e.message}`));
     };
-    w.postMessage({ file, url, uploadId });
+    w.postMessage({ file, token, uploadId });
   });
 }
 
