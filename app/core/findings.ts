@@ -53,6 +53,8 @@ export function changedNumbers(warnings: readonly JcsWarning[], r: ChangedNumber
  * size, for what the first hundred already say.
  */
 export const MAX_FINDINGS_PER_RULE = 100;
+/** The `--limit` that raises it, for a reviewer who wants every finding listed. */
+export const FINDINGS_LIMIT = 'findings-per-rule';
 
 const RANK: Record<Severity, number> = { info: 0, warning: 1, unavailable: 2, fail: 3 };
 
@@ -67,6 +69,8 @@ export class BoundedFindings extends Array<Finding> {
   static override get [Symbol.species](): ArrayConstructor {
     return Array;
   }
+  /** Findings kept per rule (`--limit findings-per-rule=N`). */
+  maxPerRule = MAX_FINDINGS_PER_RULE;
   private readonly seen = new Map<string, number>();
   private readonly left = new Map<string, Finding & { actual: { rule: string; count: number } }>();
 
@@ -78,14 +82,14 @@ export class BoundedFindings extends Array<Finding> {
   private add(f: Finding): void {
     const n = (this.seen.get(f.rule) ?? 0) + 1;
     this.seen.set(f.rule, n);
-    if (n <= MAX_FINDINGS_PER_RULE || f.rule === 'RPR-REPORT-001') {
+    if (n <= this.maxPerRule || f.rule === 'RPR-REPORT-001') {
       super.push(f);
       return;
     }
     const l = this.left.get(f.rule);
     const count = (l?.actual.count ?? 0) + 1;
     const severity = l && RANK[l.severity] >= RANK[f.severity] ? l.severity : f.severity;
-    const summary = { rule: 'RPR-REPORT-001', severity, message: `${count} more finding(s) of ${f.rule} were left out (at most ${MAX_FINDINGS_PER_RULE} per rule); the worst of them is ${severity}`, actual: { rule: f.rule, count } };
+    const summary = { rule: 'RPR-REPORT-001', severity, message: `${count} more finding(s) of ${f.rule} were left out (at most ${this.maxPerRule} per rule; --limit ${FINDINGS_LIMIT}=N lists more); the worst of them is ${severity}`, actual: { rule: f.rule, count } };
     if (l) Object.assign(l, summary);
     else {
       this.left.set(f.rule, summary);
@@ -95,8 +99,9 @@ export class BoundedFindings extends Array<Finding> {
 }
 
 /** `findings` within the bound, as a plain array (itself when it already is). */
-export function boundFindings(findings: readonly Finding[]): Finding[] {
+export function boundFindings(findings: readonly Finding[], maxPerRule = MAX_FINDINGS_PER_RULE): Finding[] {
   const b = new BoundedFindings();
+  b.maxPerRule = maxPerRule;
   for (const f of findings) b.push(f);
   return b.length === findings.length ? (findings as Finding[]) : [...b];
 }

@@ -3,7 +3,7 @@
  * kind's report has the same member order and everything but `run` is deterministic.
  */
 import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type Authenticity, type ChainNode, type Comparison, type Finding, type JsonValue, type Report } from '../../shared/report.js';
-import { boundFindings } from './findings.js';
+import { boundFindings, FINDINGS_LIMIT } from './findings.js';
 import { VERSION } from '../version.js';
 import { authenticityOf } from './authenticity.js';
 
@@ -24,6 +24,8 @@ export interface ReportInput extends KindResult {
   sha256: string | null;
   /** `replay` reports always carry comparisons and events, even when empty. */
   replay?: boolean;
+  /** The engine's `limits` (`--limit`): `findings-per-rule` bounds the findings listed. */
+  limits?: Readonly<Record<string, number>>;
 }
 
 export function buildReport(input: ReportInput, startedAt: number, now: () => number = Date.now): Report {
@@ -32,7 +34,7 @@ export function buildReport(input: ReportInput, startedAt: number, now: () => nu
     schema: REPORT_SCHEMA,
     artifact: { path: input.path, kind: input.kind, id: input.id, sha256: input.sha256 },
     verdict: verdictOf(input.findings),
-    findings: boundFindings(input.findings),
+    findings: boundFindings(input.findings, input.limits?.[FINDINGS_LIMIT]),
     chain: input.chain,
   } as Report;
   if (input.comparisons || input.replay) ordered.comparisons = input.comparisons ?? [];

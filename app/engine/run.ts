@@ -90,7 +90,7 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   // thread work it would otherwise do after the parse (KindHandler.beforeParse).
   if (sniffed.stripsInWorker) for (const k of KINDS) if (k.beforeParse) await k.beforeParse(sniffed, ctx).catch(() => undefined);
   const handler = KINDS.find((k) => k.detect(sniffed));
-  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay' }, started);
+  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay', limits: options.limits }, started);
   let result: KindResult;
   // A flag that would be silently ignored is bad usage: the user expects a file.
   if (mode === 'replay' && options.out !== undefined && !handler.writesOut) {
@@ -103,7 +103,7 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
       result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
     } else result = await code.replay(sniffed, ctx);
   } else result = await code.verify(sniffed, ctx);
-  return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, authenticity: authenticityOf(handler.kind, result, handler.consistencyOnly), replay: mode === 'replay' }, started), ctx);
+  return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, authenticity: authenticityOf(handler.kind, result, handler.consistencyOnly), replay: mode === 'replay', limits: options.limits }, started), ctx);
 }
 
 /** The signer's role and label from the trust store given (a store that cannot be read names no one: its kind says why). */

@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import type { DirectoryKindHandler, KindHandler, KindLimit, KindOption } from './types.js';
 import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
+import { FINDINGS_LIMIT, MAX_FINDINGS_PER_RULE } from '../core/findings.js';
 import { acgpEvalKind, acgpTraceKind } from './acgp/declare.js';
 import { replayDumpKind } from './replay-dump/declare.js';
 import { tgBundleKind, tgManifestKind } from './tg/declare.js';
@@ -33,6 +34,8 @@ const ARCHIVE_LIMITS: readonly KindLimit[] = [
   ...Object.entries(DEFAULT_LIMITS).map(([name, d]) => ({ name, default: d, help: 'archive reader (app/zip/limits.ts)' })),
   // Its default depends on the machine (at most 2 threads); 0 inflates on the calling thread.
   { name: ZIP_WORKERS_LIMIT, default: Math.min(2, availableParallelism()), help: 'threads inflating a package\'s entries (0: none)' },
+  // Every report's, whatever its kind (app/core/findings.ts).
+  { name: FINDINGS_LIMIT, default: MAX_FINDINGS_PER_RULE, help: 'findings listed per rule in a report; the rest are counted (RPR-REPORT-001)' },
 ];
 
 /**

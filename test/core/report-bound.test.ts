@@ -52,4 +52,20 @@ describe('findings per rule are bounded in every report', () => {
     expect(JSON.stringify(r).length).toBeLessThan(1024 * 1024);
     expect(r.findings.some((f) => f.rule === 'RPR-REPORT-001')).toBe(true);
   });
+
+  it('--limit findings-per-rule raises the bound: a reviewer can list every finding', async () => {
+    const files = await tgWriter.build();
+    const doc = JSON.parse(String(files.find((f) => f.path === 'tg/exact-intact/manifest.json')!.bytes)) as { executions: unknown[] };
+    doc.executions.push(...Array.from({ length: 300 }, (_, i) => ({ executionId: `x${i}` })));
+    const bytes = Buffer.from(JSON.stringify(doc));
+    const bounded = await runBytes('m.json', bytes, 'verify', {});
+    const summary = bounded.findings.find((f) => f.rule === 'RPR-REPORT-001');
+    expect(summary?.message).toMatch(/--limit findings-per-rule=N lists more/);
+    const all = await runBytes('m.json', bytes, 'verify', { limits: { 'findings-per-rule': 1_000_000 } });
+    expect(all.findings.some((f) => f.rule === 'RPR-REPORT-001')).toBe(false);
+    const rule = (summary!.actual as { rule: string }).rule;
+    const kept = bounded.findings.filter((f) => f.rule === rule).length;
+    expect(all.findings.filter((f) => f.rule === rule).length).toBe(kept + (summary!.actual as { count: number }).count);
+    expect(all.verdict).toBe(bounded.verdict);
+  });
 });

@@ -99,5 +99,5 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
   }
   const result = c.result();
   const origin = authenticityOf('acgp-trace', result, acgpTraceKind.consistencyOnly);
-  return buildReport({ path, kind: 'acgp-trace', sha256: 'sha256:' + hasher.digest('hex'), ...result, authenticity: origin, replay: mode === 'replay' }, started);
+  return buildReport({ path, kind: 'acgp-trace', sha256: 'sha256:' + hasher.digest('hex'), ...result, authenticity: origin, replay: mode === 'replay', limits: options.limits }, started);
 }
