@@ -1,0 +1,89 @@
+/**
+ * The report as a self-contained HTML page: the one renderer of it, shared by the
+ * workbench's "Export HTML" and the evidence bundle's page (app/kinds/evidence-bundle/html.ts
+ * adds the judgements and the checkpoint). One file, inline CSS, no script, no external
+ * resource, every text escaped; it fits the page width. It is a pure function of the report,
+ * so a bundle's `verify` can rebuild its page and refuse one that says something else:
+ * what the bundle's page holds must therefore not change from one version to the next.
+ */
+import type { JsonValue, Report } from './report.js';
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escHtml = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => ESC[c]!);
+/** A value as the page shows it: a string as itself, anything else as indented JSON. */
+const json = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? 'null');
+
+// Fits the page width: tables lay out fixed, long hashes and JSON wrap anywhere.
+export const PAGE_CSS = `
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#1b1b1b;background:#fff}
+h1{font-size:20px;margin:0 0 8px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid #ccc}
+table{width:100%;border-collapse:collapse;table-layout:fixed}th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th{background:#f2f2f2}code,pre{font:12px/1.4 ui-monospace,monospace;overflow-wrap:anywhere;white-space:pre-wrap;margin:0}
+.verdict{display:inline-block;padding:2px 10px;border-radius:4px;font-weight:700;color:#fff}.pass{background:#1a7f37}.fail{background:#b42318}.unavailable{background:#8a6100}
+.judgement{border:1px solid #ccc;border-radius:4px;padding:8px;margin:8px 0}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
+@media print{body{max-width:none}}`;
+
+/** Cells are HTML already (escaped by the caller); the heads are text. */
+export function htmlTable(head: string[], rows: string[][]): string {
+  if (rows.length === 0) return '<p>None.</p>';
+  return `<table><thead><tr>${head.map((h) => `<th>${escHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+}
+
+/** Terms are text; descriptions are HTML already. */
+export function htmlDl(pairs: [string, string][]): string {
+  return `<dl>${pairs.map(([k, v]) => `<dt>${escHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+}
+
+const pre = (v: unknown): string => `<pre>${escHtml(json(v))}</pre>`;
+
+/**
+ * Findings, comparisons and drift events. `values` adds each finding's expected and actual
+ * values (the standalone page); the bundle's page has been written without them.
+ */
+export function reportSections(r: Omit<Report, 'run'>, opts: { values?: boolean } = {}): string[] {
+  const out: string[] = [];
+  const head = ['#', 'severity', 'rule', 'message', 'pointer', ...(opts.values ? ['expected', 'actual'] : [])];
+  const values = (f: Report['findings'][number]) => (opts.values ? [f.expected === undefined ? '' : pre(f.expected), f.actual === undefined ? '' : pre(f.actual)] : []);
+  out.push(`<h2>Findings</h2>${htmlTable(head, r.findings.map((f, i) => [String(i), escHtml(f.severity), `<code>${escHtml(f.rule)}</code>`, escHtml(f.message), f.pointer ? `<code>${escHtml(f.pointer)}</code>` : '', ...values(f)]))}`);
+  if (r.comparisons) {
+    out.push(`<h2>Comparisons</h2>${htmlTable(['#', 'output', 'mode', 'original', 'replayed', 'delta / epsilon', 'status'], r.comparisons.map((c, i) => [String(i), escHtml(c.output), escHtml(c.mode), pre(c.original), pre(c.replayed), escHtml(`${c.delta ?? '-'} / ${c.epsilon ?? '-'}`), escHtml(c.status + (c.reason ? `: ${c.reason}` : ''))]))}`);
+  }
+  if (r.events) out.push(`<h2>Drift events</h2>${htmlTable(['#', 'event'], r.events.map((e: JsonValue, i) => [String(i), pre(e)]))}`);
+  return out;
+}
+
+/** What the artifact is and who made the report: the page's first lines. */
+export function artifactPairs(r: Omit<Report, 'run'>): [string, string][] {
+  const a = r.artifact;
+  return [
+    ['artifact', escHtml(a.path)],
+    ['kind', escHtml(a.kind)],
+    ['SHA-256', `<code>${escHtml(a.sha256 ?? '')}</code>`],
+    ['id', `<code>${escHtml(a.id ?? '')}</code>`],
+  ];
+}
+
+/** The page's opening lines up to its body; `title` is text. */
+export function pageStart(title: string): string[] {
+  return ['<!doctype html>', '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">', `<title>${escHtml(title)}</title><style>${PAGE_CSS}</style></head><body>`];
+}
+
+const verdictBadge = (v: Report['verdict']): string => `<span class="verdict ${escHtml(v)}">${escHtml(v.toUpperCase())}</span>`;
+
+/** A report on its own (the workbench's export): the artifact, the verdict, every section and the report itself. */
+export function reportPage(r: Report): string {
+  const head = htmlDl([...artifactPairs(r), ['origin', escHtml(r.authenticity?.statement ?? 'The report makes no authenticity statement: origin not established.')], ['made by', escHtml(`${r.run.tool} ${r.run.version} at ${r.run.startedAtUtc}`)]]);
+  return [
+    ...pageStart(`Reprise report: ${r.artifact.path}`),
+    `<h1>Report ${verdictBadge(r.verdict)}</h1>`,
+    head,
+    ...reportSections(r, { values: true }),
+    `<h2>Hash chain</h2>${htmlTable(['node', 'status', 'recorded', 'recomputed'], r.chain.map((n) => [escHtml(n.label), escHtml(n.status), `<code>${escHtml(n.recorded ?? '—')}</code>`, `<code>${escHtml(n.recomputed ?? '—')}</code>`]))}`,
+    `<h2>Report (${escHtml(r.schema)})</h2>${pre(r)}`,
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+/** The verdict badge, for the bundle's own heading. */
+export { verdictBadge };
