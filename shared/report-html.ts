@@ -6,12 +6,10 @@
  * so a bundle's `verify` can rebuild its page and refuse one that says something else:
  * what the bundle's page holds must therefore not change from one version to the next.
  */
-import type { JsonValue, Report } from './report.js';
+import { shownValue, type JsonValue, type Report } from './report.js';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escHtml = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => ESC[c]!);
-/** A value as the page shows it: a string as itself, anything else as indented JSON. */
-const json = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? 'null');
 
 // Fits the page width: tables lay out fixed, long hashes and JSON wrap anywhere.
 export const PAGE_CSS = `
@@ -34,7 +32,7 @@ export function htmlDl(pairs: [string, string][]): string {
   return `<dl>${pairs.map(([k, v]) => `<dt>${escHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
-const pre = (v: unknown): string => `<pre>${escHtml(json(v))}</pre>`;
+const pre = (v: unknown): string => `<pre>${escHtml(shownValue(v, 2))}</pre>`;
 
 /**
  * Findings, comparisons and drift events. `values` adds each finding's expected and actual

@@ -133,6 +133,17 @@ export interface Report {
 }
 
 /** The verdict rule of common.md: any fail, else any unavailable, else pass. */
+/**
+ * A value as a person reads it (a finding's expected and actual, a comparison's original and
+ * replayed, a table cell): a string as itself, no value as nothing, anything else as JSON,
+ * indented by `indent` spaces per level when given. Every view of a report (text output,
+ * HTML pages, the workbench) shows values through this one function, so they agree.
+ */
+export function shownValue(v: unknown, indent?: number): string {
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v, null, indent) ?? '';
+}
+
 export function verdictOf(findings: readonly Pick<Finding, 'severity'>[]): Verdict {
   let unavailable = false;
   for (const f of findings) {

@@ -3,7 +3,7 @@
  * because three callers print the same text: the CLI's commands, the batch worker threads
  * (which render in the worker so the CLI's main thread only writes) and attestations.
  */
-import type { Finding, Report, Verdict } from '../../shared/report.js';
+import { shownValue, type Finding, type Report, type Verdict } from '../../shared/report.js';
 
 import { safeText } from '../core/text.js';
 
@@ -12,7 +12,7 @@ export { safeText };
 const LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as const;
 
 function fmtValue(v: unknown): string {
-  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+  const s = shownValue(v);
   return safeText(s.length > 120 ? s.slice(0, 117) + '...' : s);
 }
 

@@ -10,6 +10,7 @@
  */
 import type { PackageMember, PackageMemberContent, PackageMembers } from '../../../shared/api.js';
 import { isBareHex64 } from '../../../shared/hash-format.js';
+import { shownValue } from '../../../shared/report.js';
 import { formatHash, sha256Hex } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { resolveLimits, type ZipLimits } from '../../zip/limits.js';
@@ -100,8 +101,7 @@ function tableOf(value: unknown): PackageMemberContent['table'] {
   const columns = value['columns'].map((c) => (isObject(c) && typeof c['name'] === 'string' ? c['name'] : null));
   if (columns.some((c) => c === null)) return null;
   const names = columns as string[];
-  const cell = (v: unknown): string => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-  const rows = value['rows'].slice(0, MAX_TABLE_ROWS).map((r) => names.map((n) => (isObject(r) && Object.hasOwn(r, n) ? cell(r[n]) : '')));
+  const rows = value['rows'].slice(0, MAX_TABLE_ROWS).map((r) => names.map((n) => (isObject(r) && Object.hasOwn(r, n) ? shownValue(r[n]) : '')));
   return { columns: names, rows, totalRows: value['rows'].length };
 }
 

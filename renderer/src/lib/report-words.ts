@@ -1,5 +1,5 @@
 /** Plain-language readings of a report: the decisive finding and the authenticity statement. */
-import type { AuthenticityStatus, Finding, JsonValue, Report } from '../../../shared/report';
+import { shownValue, type AuthenticityStatus, type Finding, type JsonValue, type Report } from '../../../shared/report';
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as const;
 
@@ -38,7 +38,5 @@ export function authenticity(r: Report): AuthenticityReading {
   return { level: LEVEL[a.status] ?? 'consistency', status: a.status, text: a.statement };
 }
 
-export function show(v: JsonValue | undefined): string {
-  if (v === undefined) return '';
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
+/** A value as the report's other views show it (shared/report.ts shownValue). */
+export const show = (v: JsonValue | undefined): string => shownValue(v);
