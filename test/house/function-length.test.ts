@@ -11,8 +11,7 @@ import { ROOT } from '../helpers/cli.js';
 import { sources } from '../helpers/sources.js';
 
 export const MAX_FUNCTION_LINES = 80;
-// renderer/src joins once the workbench issues (19/20) have settled its files.
-const ROOMS = ['shared', 'app', 'main'];
+const ROOMS = ['shared', 'app', 'main', 'renderer/src'];
 
 function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
   return ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n);
@@ -54,6 +53,17 @@ export function longFunctions(files: string[], max = MAX_FUNCTION_LINES): string
  * function that is split must leave it (the test says so), and no new one may join it.
  */
 const NOT_YET_SPLIT = [
+  'renderer/src/App.tsx App',
+  'renderer/src/components/ChainView.tsx ChainView',
+  'renderer/src/components/JournalView.tsx CaseDetail',
+  'renderer/src/components/JournalView.tsx JournalView',
+  'renderer/src/components/JudgementPanel.tsx JudgementForm',
+  'renderer/src/components/OpenPanel.tsx OpenPanel',
+  'renderer/src/components/PackageMembers.tsx PackageMembers',
+  'renderer/src/components/ReplayView.tsx ReplayView',
+  'renderer/src/components/TrainerView.tsx TrainerView',
+  'renderer/src/judgement-store.ts (anonymous)',
+  'renderer/src/store.ts (anonymous)',
 ];
 const fileAndName = (row: string): string => row.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, '');
 
