@@ -53,7 +53,6 @@ export function longFunctions(files: string[], max = MAX_FUNCTION_LINES): string
  * function that is split must leave it (the test says so), and no new one may join it.
  */
 const NOT_YET_SPLIT = [
-  'renderer/src/components/ChainView.tsx ChainView',
   'renderer/src/components/JournalView.tsx CaseDetail',
   'renderer/src/components/JournalView.tsx JournalView',
   'renderer/src/components/JudgementPanel.tsx JudgementForm',
