@@ -63,6 +63,50 @@ function RoutingTable({ routing }: { routing: Ev[] }) {
   );
 }
 
+/** Drift events with their decision exits and routing; each can be judged. */
+function DriftTable({ drift, events }: { drift: Ev[]; events: JsonValue[] }) {
+  return (
+    <table className="grid" data-testid="drift-events">
+      <caption className="visually-hidden">Drift events and their routing</caption>
+      <thead>
+        <tr>
+          <th scope="col">Execution</th>
+          <th scope="col">Output</th>
+          <th scope="col">Original → replayed</th>
+          <th scope="col">Δ / ε</th>
+          <th scope="col">Decision exits</th>
+          <th scope="col">Routing</th>
+          <th scope="col">Judgement</th>
+        </tr>
+      </thead>
+      <tbody>
+        {drift.map((e, i) => (
+          <tr key={i}>
+            <td className="mono small">{String(e['executionId'] ?? '')}</td>
+            <td className="mono small">{String(e['output'] ?? '')}</td>
+            <td className="mono small">
+              {JSON.stringify(e['original'])} → {JSON.stringify(e['replayed'])}
+            </td>
+            <td className="mono small">
+              {JSON.stringify(e['delta'])} / {JSON.stringify(e['epsilon'])}
+            </td>
+            <td className="small">
+              {String(e['originalExit'] ?? '—')} → {String(e['replayedExit'] ?? '—')}
+              {e['decisionMaterial'] === true && <strong> (decision-material)</strong>}
+            </td>
+            <td>
+              <span className="tag neutral">{e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}</span>
+            </td>
+            <td>
+              <JudgeButton pointer={`/events/${events.indexOf(e)}`} label={`drift event ${String(e['output'] ?? i)}`} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** Replay: run with progress and cancel; comparisons; the expression diff; drift events with routing. */
 export function ReplayView({ report }: { report: Report | null }) {
   const { run, job, artifact, theme } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, theme: s.theme })));
@@ -96,44 +140,7 @@ export function ReplayView({ report }: { report: Report | null }) {
           {drift.length === 0 ? (
             <p className="muted">No drift events.</p>
           ) : (
-            <table className="grid" data-testid="drift-events">
-              <caption className="visually-hidden">Drift events and their routing</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Execution</th>
-                  <th scope="col">Output</th>
-                  <th scope="col">Original → replayed</th>
-                  <th scope="col">Δ / ε</th>
-                  <th scope="col">Decision exits</th>
-                  <th scope="col">Routing</th>
-                  <th scope="col">Judgement</th>
-                </tr>
-              </thead>
-              <tbody>
-                {drift.map((e, i) => (
-                  <tr key={i}>
-                    <td className="mono small">{String(e['executionId'] ?? '')}</td>
-                    <td className="mono small">{String(e['output'] ?? '')}</td>
-                    <td className="mono small">
-                      {JSON.stringify(e['original'])} → {JSON.stringify(e['replayed'])}
-                    </td>
-                    <td className="mono small">
-                      {JSON.stringify(e['delta'])} / {JSON.stringify(e['epsilon'])}
-                    </td>
-                    <td className="small">
-                      {String(e['originalExit'] ?? '—')} → {String(e['replayedExit'] ?? '—')}
-                      {e['decisionMaterial'] === true && <strong> (decision-material)</strong>}
-                    </td>
-                    <td>
-                      <span className="tag neutral">{e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}</span>
-                    </td>
-                    <td>
-                      <JudgeButton pointer={`/events/${report.events!.indexOf(e)}`} label={`drift event ${String(e['output'] ?? i)}`} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DriftTable drift={drift} events={report.events!} />
           )}
           {routing.length > 0 && (
             <>
