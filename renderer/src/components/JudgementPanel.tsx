@@ -6,6 +6,7 @@ import { artifactOf, useJudgement } from '../judgement-store';
 import { useStore } from '../store';
 import { ConfirmSign, type ToSign } from './ConfirmSign';
 import { ExportBundle } from './ExportBundle';
+import { ColumnHeads } from './ColumnHeads';
 
 /** "Record judgement" beside an item of the open report (shown once a journal is open). */
 export function JudgeButton({ pointer, label }: { pointer: string; label: string }) {
@@ -206,16 +207,7 @@ function JudgementsList() {
       ) : (
         <table className="grid" data-testid="judgements">
           <caption className="visually-hidden">Judgements recorded on this artifact</caption>
-          <thead>
-            <tr>
-              <th scope="col">Entry</th>
-              <th scope="col">Item</th>
-              <th scope="col">Decision</th>
-              <th scope="col">Rationale</th>
-              <th scope="col">Signer</th>
-              <th scope="col">Proof</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Entry', 'Item', 'Decision', 'Rationale', 'Signer', 'Proof']} />
           <tbody>
             {list.judgements.map((j) => (
               <tr key={j.seq}>

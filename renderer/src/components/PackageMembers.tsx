@@ -13,6 +13,7 @@ import { features } from '../lib/table';
 import { useStore } from '../store';
 import { CopyValue } from './Copy';
 import { SortHeader } from './SortHeader';
+import { ColumnHeads } from './ColumnHeads';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
 
@@ -93,16 +94,7 @@ function MembersTable({ members, open }: { members: PackageMember[]; open: (path
   return (
     <table className="grid" data-testid="members">
       <caption className="visually-hidden">Members of the package with their recorded and recomputed digests</caption>
-      <thead>
-        <tr>
-          <th scope="col">Member</th>
-          <th scope="col">Role</th>
-          <th scope="col">Bytes</th>
-          <th scope="col">Recorded</th>
-          <th scope="col">Recomputed</th>
-          <th scope="col">Digest</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Member', 'Role', 'Bytes', 'Recorded', 'Recomputed', 'Digest']} />
       <tbody>
         {members.map((m) => {
           const st = digestStatus(m);

@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { comparisonCap, ComparisonsTable } from './ComparisonsTable';
 import { JudgeButton } from './JudgementPanel';
 import { ReplayNotes } from './ReplayNotes';
+import { ColumnHeads } from './ColumnHeads';
 
 const ExpressionDiff = lazy(() => import('./Editors').then((m) => ({ default: m.ExpressionDiff })));
 
@@ -36,14 +37,7 @@ function RoutingTable({ routing }: { routing: Ev[] }) {
   return (
     <table className="grid" data-testid="routing-events">
       <caption className="visually-hidden">Routing decisions</caption>
-      <thead>
-        <tr>
-          <th scope="col">Claim</th>
-          <th scope="col">Route</th>
-          <th scope="col">Reasons</th>
-          <th scope="col">Case</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Claim', 'Route', 'Reasons', 'Case']} />
       <tbody>
         {routing.map((e, i) => (
           <tr key={i}>
@@ -68,17 +62,7 @@ function DriftTable({ drift, events }: { drift: Ev[]; events: JsonValue[] }) {
   return (
     <table className="grid" data-testid="drift-events">
       <caption className="visually-hidden">Drift events and their routing</caption>
-      <thead>
-        <tr>
-          <th scope="col">Execution</th>
-          <th scope="col">Output</th>
-          <th scope="col">Original → replayed</th>
-          <th scope="col">Δ / ε</th>
-          <th scope="col">Decision exits</th>
-          <th scope="col">Routing</th>
-          <th scope="col">Judgement</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Execution', 'Output', 'Original → replayed', 'Δ / ε', 'Decision exits', 'Routing', 'Judgement']} />
       <tbody>
         {drift.map((e, i) => (
           <tr key={i}>

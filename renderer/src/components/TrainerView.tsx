@@ -5,6 +5,7 @@ import { acgpTrajectoryOf, tgDriftRateIn, whatIfOf } from '../../../shared/detai
 import { useStore, type Sweep } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
+import { ColumnHeads } from './ColumnHeads';
 
 function obj(v: JsonValue | undefined): { [k: string]: JsonValue } | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
@@ -346,14 +347,7 @@ function DebtDisagreements({ list }: { list: Disagreement[] }) {
   ) : (
     <table className="grid small bad" data-testid="debt-disagreements">
       <caption>EVALs whose recorded trust debt disagrees with the recomputed one</caption>
-      <thead>
-        <tr>
-          <th scope="col">EVAL</th>
-          <th scope="col">Recorded</th>
-          <th scope="col">Recomputed</th>
-          <th scope="col">Δ</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['EVAL', 'Recorded', 'Recomputed', 'Δ']} />
       <tbody>
         {list.map((d) => (
           <tr key={d.index}>
