@@ -12,7 +12,7 @@ import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_METHODS, IPC_EVENT_CHANNEL, IPC_PREFIX, type ApiEvent, type CheckMode, type RecentFile } from '../shared/api.js';
-import { createEngineClient } from './engine-client.js';
+import { createEngineClient, type EngineClient } from './engine-client.js';
 import type { RecentStore } from './host/engine-host.js';
 import { dispatch } from './host/dispatch.js';
 import { checkEngineFiles } from './host/engine-integrity.js';
@@ -73,6 +73,120 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/** The one window (null until the app is ready). */
+let win: BrowserWindow | null = null;
+
+function sendEvent(e: ApiEvent): void {
+  if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT_CHANNEL, e);
+}
+
+async function openViaDialog(host: EngineClient, mode: CheckMode): Promise<void> {
+  // pickPath grants the picked file to the engine.
+  const path = await host.pickPath({ kind: 'file', title: mode === 'replay' ? 'Replay an artifact' : 'Verify an artifact' });
+  if (path) sendEvent({ type: 'open-path', path, mode });
+}
+
+/** A file the user named outside a dialog (Open Recent, a second launch's argument): its folder is granted. */
+async function openNamed(host: EngineClient, path: string, mode: CheckMode): Promise<void> {
+  await host.grant({ roots: [dirname(path)] }).catch(() => undefined);
+  sendEvent({ type: 'open-path', path, mode });
+}
+
+function buildMenu(host: EngineClient, recent: RecentFile[]): Menu {
+  const template: MenuItemConstructorOptions[] = [
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Open and Verify…', accelerator: 'CmdOrCtrl+O', click: () => void openViaDialog(host, 'verify') },
+        { label: 'Open and Replay…', accelerator: 'CmdOrCtrl+Shift+O', click: () => void openViaDialog(host, 'replay') },
+        {
+          label: 'Open Recent',
+          submenu: recent.length ? recent.map((r) => ({ label: r.path, click: () => void openNamed(host, r.path, 'verify') })) : [{ label: 'No recent files', enabled: false }],
+        },
+        { type: 'separator' },
+        { role: 'quit', accelerator: 'CmdOrCtrl+Q' },
+      ],
+    },
+    { label: 'Edit', submenu: [{ role: 'copy' }, { role: 'selectAll' }] },
+    { label: 'View', submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen', accelerator: 'F11' }] },
+    { label: 'Window', submenu: [{ role: 'minimize' }, { role: 'close', accelerator: 'CmdOrCtrl+W' }] },
+  ];
+  return Menu.buildFromTemplate(template);
+}
+
+/** Recent files in the app's userData folder, mirrored into the OS recent documents; onSave follows each save. */
+function recentStoreAt(recentFile: string, onSave: (files: RecentFile[]) => void): RecentStore {
+  return {
+    // The app's own file in its userData folder, which no request names: a plain read.
+    load: async () => JSON.parse(await readFile(recentFile, 'utf8')) as RecentFile[],
+    save: async (files) => {
+      await writeFile(recentFile, JSON.stringify(files, null, 2));
+      app.clearRecentDocuments();
+      for (const f of files) app.addRecentDocument(f.path);
+      onSave(files);
+    },
+  };
+}
+
+// The engine runs in a utilityProcess (its worker threads inside it): a worker's memory
+// cannot take this process, or the window, down.
+function startEngine(recentStore: RecentStore): EngineClient {
+  return createEngineClient({
+    entry: join(here, 'engine-process.js'),
+    recentStore,
+    // Packaged builds: the unpacked engine files must match the hashes written at build time.
+    beforeStart: () => {
+      if (app.isPackaged) checkEngineFiles(here);
+    },
+    // Native dialogs: the path chosen by the user goes to the engine, never parsed here.
+    pickPath: async (req) => {
+      const opts = { title: req.title, properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)] };
+      const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+      return r.canceled ? null : (r.filePaths[0] ?? null);
+    },
+  });
+}
+
+/** Every API method over IPC, for our own window only. */
+function answerIpc(host: EngineClient): void {
+  for (const method of API_METHODS) {
+    ipcMain.handle(IPC_PREFIX + method, async (e, ...params: unknown[]) => {
+      if (!trustedSender(e)) throw new Error('refused: unexpected sender');
+      const resp = await dispatch(host, { id: 0, method, params });
+      if (!resp) throw new Error('bad request');
+      if ('error' in resp) throw new Error(resp.error.message);
+      return resp.result;
+    });
+  }
+}
+
+function onSecondInstance(host: EngineClient, argv: string[]): void {
+  if (!win) return;
+  if (win.isMinimized()) win.restore();
+  win.focus();
+  // `reprise-app FILE` while running: open FILE in the running window.
+  const file = argv.slice(1).find((a) => !a.startsWith('-') && a !== '.' && /\.[A-Za-z0-9]+$/.test(a));
+  if (file) void openNamed(host, resolve(file), 'verify');
+}
+
+async function onReady(): Promise<void> {
+  protocol.handle(SCHEME, serveApp);
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  // A save happens only after a job has started, by which time host is set.
+  const recentStore = recentStoreAt(join(app.getPath('userData'), 'recent-files.json'), (files) => Menu.setApplicationMenu(buildMenu(host, files)));
+  const host = startEngine(recentStore);
+  host.subscribe(sendEvent);
+  Menu.setApplicationMenu(buildMenu(host, await host.recentFiles()));
+  answerIpc(host);
+  win = createWindow();
+  app.on('second-instance', (_e, argv) => onSecondInstance(host, argv));
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) win = createWindow();
+  });
+  app.on('will-quit', () => host.close());
+}
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -80,97 +194,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (e) => e.preventDefault());
   });
-  void app.whenReady().then(async () => {
-    protocol.handle(SCHEME, serveApp);
-    session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
-    let win: BrowserWindow | null = null;
-    const recentFile = join(app.getPath('userData'), 'recent-files.json');
-    const recentStore: RecentStore = {
-      // The app's own file in its userData folder, which no request names: a plain read.
-      load: async () => JSON.parse(await readFile(recentFile, 'utf8')) as RecentFile[],
-      save: async (files) => {
-        await writeFile(recentFile, JSON.stringify(files, null, 2));
-        app.clearRecentDocuments();
-        for (const f of files) app.addRecentDocument(f.path);
-        Menu.setApplicationMenu(buildMenu(files));
-      },
-    };
-    // The engine runs in a utilityProcess (its worker threads inside it): a worker's memory
-    // cannot take this process, or the window, down.
-    const host = createEngineClient({
-      entry: join(here, 'engine-process.js'),
-      recentStore,
-      // Packaged builds: the unpacked engine files must match the hashes written at build time.
-      beforeStart: () => {
-        if (app.isPackaged) checkEngineFiles(here);
-      },
-      // Native dialogs: the path chosen by the user goes to the engine, never parsed here.
-      pickPath: async (req) => {
-        const opts = { title: req.title, properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)] };
-        const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
-        return r.canceled ? null : (r.filePaths[0] ?? null);
-      },
-    });
-    const send = (e: ApiEvent): void => {
-      if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT_CHANNEL, e);
-    };
-    host.subscribe(send);
-    const openViaDialog = async (mode: CheckMode): Promise<void> => {
-      // pickPath grants the picked file to the engine.
-      const path = await host.pickPath({ kind: 'file', title: mode === 'replay' ? 'Replay an artifact' : 'Verify an artifact' });
-      if (path) send({ type: 'open-path', path, mode });
-    };
-    /** A file the user named outside a dialog (Open Recent, a second launch's argument): its folder is granted. */
-    const openNamed = async (path: string, mode: CheckMode): Promise<void> => {
-      await host.grant({ roots: [dirname(path)] }).catch(() => undefined);
-      send({ type: 'open-path', path, mode });
-    };
-    const buildMenu = (recent: RecentFile[]): Menu => {
-      const template: MenuItemConstructorOptions[] = [
-        {
-          label: 'File',
-          submenu: [
-            { label: 'Open and Verify…', accelerator: 'CmdOrCtrl+O', click: () => void openViaDialog('verify') },
-            { label: 'Open and Replay…', accelerator: 'CmdOrCtrl+Shift+O', click: () => void openViaDialog('replay') },
-            {
-              label: 'Open Recent',
-              submenu: recent.length ? recent.map((r) => ({ label: r.path, click: () => void openNamed(r.path, 'verify') })) : [{ label: 'No recent files', enabled: false }],
-            },
-            { type: 'separator' },
-            { role: 'quit', accelerator: 'CmdOrCtrl+Q' },
-          ],
-        },
-        { label: 'Edit', submenu: [{ role: 'copy' }, { role: 'selectAll' }] },
-        { label: 'View', submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen', accelerator: 'F11' }] },
-        { label: 'Window', submenu: [{ role: 'minimize' }, { role: 'close', accelerator: 'CmdOrCtrl+W' }] },
-      ];
-      return Menu.buildFromTemplate(template);
-    };
-    Menu.setApplicationMenu(buildMenu(await host.recentFiles()));
-    for (const method of API_METHODS) {
-      ipcMain.handle(IPC_PREFIX + method, async (e, ...params: unknown[]) => {
-        if (!trustedSender(e)) throw new Error('refused: unexpected sender');
-        const resp = await dispatch(host, { id: 0, method, params });
-        if (!resp) throw new Error('bad request');
-        if ('error' in resp) throw new Error(resp.error.message);
-        return resp.result;
-      });
-    }
-    win = createWindow();
-    app.on('second-instance', (_e, argv) => {
-      if (!win) return;
-      if (win.isMinimized()) win.restore();
-      win.focus();
-      // `reprise-app FILE` while running: open FILE in the running window.
-      const file = argv.slice(1).find((a) => !a.startsWith('-') && a !== '.' && /\.[A-Za-z0-9]+$/.test(a));
-      if (file) void openNamed(resolve(file), 'verify');
-    });
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) win = createWindow();
-    });
-    app.on('will-quit', () => host.close());
-  });
+  void app.whenReady().then(onReady);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from '../../shared/report.js';
 import { hashValue } from '../core/hash.js';
-import { TRUST_STORE_TYPE, trustStoreEntry } from '../core/keys.js';
+import { TRUST_STORE_TYPE, trustStoreEntry, type Signer } from '../core/keys.js';
 import { encodeJson } from '../kinds/replay-dump/json-encoding.js';
 import type { DumpModel } from '../kinds/replay-dump/model.js';
 import { encodeRom } from '../kinds/replay-dump/rom-encoding.js';
@@ -82,12 +82,17 @@ function withValue(m: DumpModel, path: string[], v: JsonValue): DumpModel {
 
 export async function buildSamples(): Promise<Sample[]> {
   const active = sampleSigner('active');
-  const revoked = sampleSigner('revoked');
-  const unknown = sampleSigner('unknown');
   const intact = await buildDump(sampleSpec(), active);
   const s: Sample[] = [];
   s.push({ name: 'intact', model: intact, command: 'verify', verdict: 'pass', note: 'an intact dump: verify and replay pass (replay also with --workers 2)' });
+  pushAlteredSamples(s, intact, active);
+  await pushSignerSamples(s, active);
+  await pushReplaySamples(s, intact, active);
+  return s;
+}
 
+/** The intact dump altered one way each (re-signed where only the alteration must be wrong). */
+function pushAlteredSamples(s: Sample[], intact: DumpModel, active: Signer): void {
   // RDS-001 / RDS-F002: a mandatory field missing (re-signed, so only the missing field is wrong).
   s.push({ name: 'fail/missing-field', model: signModel(without(intact, ['dumpId']), active), command: 'verify', verdict: 'fail', rule: 'RDS-F002', note: 'dumpId removed and re-signed: RDS-001 and RDS-F002 (loading denied)' });
   // RDS-LOCK-002: lockedProviderInfo incomplete.
@@ -132,6 +137,12 @@ export async function buildSamples(): Promise<Sample[]> {
   s.push({ name: 'fail/bad-signature', model: withValue(intact, ['trustDecision', 'evaluatedAtUtc'], '2026-05-04T10:00:02Z'), command: 'verify', verdict: 'fail', rule: 'RDS-F001', note: 'trustDecision.evaluatedAtUtc changed after signing: the signature fails (RDS-F001)' });
   // RDS-F005: outcome hash that does not bind the recorded conditions (re-signed).
   s.push({ name: 'fail/outcome-mismatch', model: signModel(withValue(intact, ['executionOutcomeHash'], hashValue({ forged: true })), active), command: 'verify', verdict: 'fail', rule: 'RDS-F005', note: 'executionOutcomeHash replaced (re-signed): RDS-F005' });
+}
+
+/** Dumps signed by a revoked or unknown key, or recording a trust decision Reprise disagrees with. */
+async function pushSignerSamples(s: Sample[], active: Signer): Promise<void> {
+  const revoked = sampleSigner('revoked');
+  const unknown = sampleSigner('unknown');
   // Revoked key (RDS-007 fail) and unknown key (RDS-007 unavailable).
   s.push({ name: 'fail/revoked-key', model: await buildDump(sampleSpec({ dumpId: 'dump.exec.20260504.002' }), revoked), command: 'verify', verdict: 'fail', rule: 'RDS-007', note: 'signed by the sample key "revoked", which the sample trust store lists as revoked: RDS-007' });
   s.push({ name: 'unavailable/unknown-key', model: await buildDump(sampleSpec({ dumpId: 'dump.exec.20260504.003' }), unknown), command: 'verify', verdict: 'unavailable', rule: 'RDS-007', note: 'signed by the sample key "unknown", absent from the sample trust store: RDS-007 unavailable' });
@@ -144,6 +155,10 @@ export async function buildSamples(): Promise<Sample[]> {
     rule: 'RDS-007',
     note: 'the recorded trustDecision says "revoked" for an active key: RDS-007 shows both decisions',
   });
+}
+
+/** Dumps made for replay: aborted unavailable, or replayed under a what-if. */
+async function pushReplaySamples(s: Sample[], intact: DumpModel, active: Signer): Promise<void> {
   // Replay: the locked model is not in the registry.
   {
     const spec = sampleSpec({ dumpId: 'dump.exec.20260504.005' });
@@ -170,7 +185,6 @@ export async function buildSamples(): Promise<Sample[]> {
     extra: ['--what-if', 'model=ref-2'],
     note: 'training: replay with --what-if model=ref-2 (or shape=advisor.cpu_v1/4/fp32) to see drift; labelled a demonstration (details.whatIf), never pass',
   });
-  return s;
 }
 
 export function trustStoreDocument(): string {

@@ -17,7 +17,7 @@ import { BUNDLE_TYPE, CLAIM_INPUTS_TYPE, CSI, ENGINE, MANIFEST_TYPE, RULESET_TYP
 import { decide } from '../kinds/tg/engines/decision.js';
 import { ruleBudget } from '../kinds/tg/engines/metered-logic.js';
 import { evaluateRuleset } from '../kinds/tg/engines/rule-evaluator.js';
-import { scoreTrust, type TrustVector } from '../kinds/tg/engines/score-trust.js';
+import { scoreTrust, type Scored, type TrustVector } from '../kinds/tg/engines/score-trust.js';
 import { providerConfidencePort, REFERENCE_MAX_TOKENS } from '../kinds/tg/ports.js';
 import type { ComputeShape } from '../providers/types.js';
 import type { ExampleFile, ExampleWriter } from './index.js';
@@ -116,19 +116,23 @@ export const WEAK_DATA = {
 
 const art = (json: unknown) => ({ mediaType: 'application/json', json });
 
-/** Builds one scenario manifest (as a plain object) with values computed by the engines. */
-export async function buildScenario(o: ScenarioOptions): Promise<Record<string, unknown>> {
+/** What every step of one scenario shares: its options, bundle and A prompt. */
+interface Scenario {
+  o: ScenarioOptions;
+  bundle: Bundle;
+  bundleHash: string;
+  withA: boolean;
+  prompt: string;
+  promptHash: string;
+  /** A as the reference provider computes it; its inputs are its prompt only (the prompt embeds the claim), so tuning claim data leaves A alone. */
+  replayA: (seed: number, shape?: ComputeShape) => Promise<number>;
+}
+
+function scenarioOf(o: ScenarioOptions): Scenario {
   const bundle = EXAMPLE_BUNDLE;
-  const bundleHash = hashValue(bundle);
-  const data = structuredClone(o.data ?? BASE_DATA) as Record<string, unknown>;
-  const withA = o.withA ?? true;
   const prompt = `Assess the analytical confidence of ${o.claimRef}: is the source's account consistent with the registry record?`;
   const promptHash = hashBytes(prompt);
-  const pins = (modelVersion = 'ref-1', seed = 7) => ({ modelId: 'reprise.reference', modelVersion, promptHash, inferenceParams: { temperature: 0, topP: 1, seed, ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}) }, epsilon: bundle.epsilon[CSI.CONFIDENCE_SCORE]! });
   const port = providerConfidencePort(undefined);
-
-  const claimArt = (d: unknown) => ({ type: CLAIM_INPUTS_TYPE, claimRef: o.claimRef, data: d });
-  // A's inputs are its prompt only (the prompt embeds the claim): tuning claim data leaves A alone.
   const replayA = async (seed: number, shape?: ComputeShape) => {
     const r = await port.confidence(
       {
@@ -148,19 +152,27 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
     if (!r.ok) throw new Error(`example A could not be computed: ${r.findings[0]?.message}`);
     return r.value;
   };
+  return { o, bundle, bundleHash: hashValue(bundle), withA: o.withA ?? true, prompt, promptHash, replayA };
+}
 
-  // Tune F (a plain data value) so the recorded trust score sits where the scenario needs it.
-  const vectorOf = (d: unknown): TrustVector => {
-    const r = evaluateRuleset(RULESET.rules, d, ruleBudget());
-    if (!r.ok) throw new Error(r.reason);
-    return { ...(r.value as Omit<TrustVector, 'A'>), A: 0 } as TrustVector;
-  };
-  let claim = claimArt(data);
+function scenarioPins(sc: Scenario, modelVersion = 'ref-1', seed = 7) {
+  const { o, bundle, promptHash } = sc;
+  return { modelId: 'reprise.reference', modelVersion, promptHash, inferenceParams: { temperature: 0, topP: 1, seed, ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}) }, epsilon: bundle.epsilon[CSI.CONFIDENCE_SCORE]! };
+}
+
+const claimArt = (o: ScenarioOptions, d: unknown) => ({ type: CLAIM_INPUTS_TYPE, claimRef: o.claimRef, data: d });
+
+function vectorOf(d: unknown): TrustVector {
+  const r = evaluateRuleset(RULESET.rules, d, ruleBudget());
+  if (!r.ok) throw new Error(r.reason);
+  return { ...(r.value as Omit<TrustVector, 'A'>), A: 0 } as TrustVector;
+}
+
+/** Tunes F (a plain data value, changed in place) so the recorded trust score sits where the scenario needs it; returns the recorded A. */
+async function tuneScenario(sc: Scenario, data: Record<string, unknown>): Promise<number> {
+  const { o, bundle, withA } = sc;
   let A = 0;
-  if (withA) {
-    const aRaw = await replayA(7, o.originalShape);
-    A = aRaw + (o.recordedADelta ?? 0);
-  }
+  if (withA) A = (await sc.replayA(7, o.originalShape)) + (o.recordedADelta ?? 0);
   if (o.targetTrustScore !== undefined) {
     const v = vectorOf(data);
     v.A = A;
@@ -171,9 +183,43 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
     const f = (o.targetTrustScore / product - rest) / bundle.weights.F;
     if (!(f >= 0 && f <= 1)) throw new Error(`example ${o.claimRef}: target trust score ${o.targetTrustScore} is out of reach (F would be ${f})`);
     (data['federation'] as Record<string, unknown>)['confidence'] = Math.round(f * 1e6) / 1e6;
-    claim = claimArt(data);
-    if (withA) A = (await replayA(7, o.originalShape)) + (o.recordedADelta ?? 0);
+    if (withA) A = (await sc.replayA(7, o.originalShape)) + (o.recordedADelta ?? 0);
   }
+  return A;
+}
+
+const common = (engine: string, cmi: string) => ({ engine, engineCmi: cmi, configSnapshotRef: 'cfg:tg-config@2026-10-01' });
+
+/** The recorded executions x1..x6 (with the extra rule and A executions the bench asks for). */
+async function scenarioExecutions(sc: Scenario, claimHash: string, ruleValue: unknown, A: number, scored: Scored): Promise<Record<string, unknown>[]> {
+  const { o, bundle, bundleHash, withA, promptHash } = sc;
+  const executions: Record<string, unknown>[] = [
+    { executionId: 'x1', ...common(ENGINE.POLICY_RESOLUTION, 'tg-policy-resolution@1.4.0'), output: CSI.POLICY_CONTEXT, replayMode: 'EXACT', inputs: [bundleHash], value: { bundleHash, bundleId: bundle.bundleId, bundleRef: BUNDLE_TYPE, version: bundle.version } },
+    { executionId: 'x2', ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'), output: CSI.TRUST_VECTOR, replayMode: 'EXACT', inputs: [hashValue(RULESET), claimHash], value: ruleValue },
+  ];
+  for (let i = 0; i < (o.extraRules ?? 0); i++)
+    executions.push({ executionId: `r${i}`, ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'), output: CSI.TRUST_VECTOR, replayMode: 'EXACT', inputs: [hashValue(RULESET), claimHash], value: ruleValue });
+  const scoreInputs = withA ? ['x1', 'x2', 'x3', claimHash] : ['x1', 'x2', claimHash];
+  if (withA) executions.push({ executionId: 'x3', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.CONFIDENCE_SCORE, replayMode: 'BANDED', inputs: [promptHash], value: A, pins: scenarioPins(sc) });
+  for (let i = 0; i < (o.extraA ?? 0); i++) {
+    const seed = 100 + i;
+    executions.push({ executionId: `a${i}`, ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.CONFIDENCE_SCORE, replayMode: 'BANDED', inputs: [promptHash], value: await sc.replayA(seed, o.originalShape), pins: scenarioPins(sc, 'ref-1', seed) });
+  }
+  executions.push(
+    { executionId: 'x4', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.TRUST_SCORE, replayMode: withA ? 'BANDED' : 'EXACT', inputs: scoreInputs, value: scored.trustScore, ...(withA ? { pins: { ...scenarioPins(sc), epsilon: bundle.epsilon[CSI.TRUST_SCORE]! } } : {}) },
+    { executionId: 'x5', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.SCORE_EXPLANATION, replayMode: 'EXACT', inputs: scoreInputs, value: scored.explanation },
+    { executionId: 'x6', ...common(ENGINE.DECISION, 'tg-decision@1.1.0'), output: CSI.DECISION, replayMode: 'EXACT', inputs: ['x4'], value: decide(scored.trustScore, bundle.exits) },
+  );
+  return executions;
+}
+
+/** Builds one scenario manifest (as a plain object) with values computed by the engines. */
+export async function buildScenario(o: ScenarioOptions): Promise<Record<string, unknown>> {
+  const sc = scenarioOf(o);
+  const { bundle, bundleHash, withA } = sc;
+  const data = structuredClone(o.data ?? BASE_DATA) as Record<string, unknown>;
+  const A = await tuneScenario(sc, data);
+  const claim = claimArt(o, data);
   const claimHash = hashValue(claim);
   const vector = vectorOf(data);
   const ruleValue = evaluateRuleset(RULESET.rules, data, ruleBudget());
@@ -186,25 +232,8 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
     [hashValue(RULESET)]: art(RULESET),
     [claimHash]: art(claim),
   };
-  if (withA) artifacts[promptHash] = { mediaType: 'text/plain', text: prompt };
-  const common = (engine: string, cmi: string) => ({ engine, engineCmi: cmi, configSnapshotRef: 'cfg:tg-config@2026-10-01' });
-  const executions: Record<string, unknown>[] = [
-    { executionId: 'x1', ...common(ENGINE.POLICY_RESOLUTION, 'tg-policy-resolution@1.4.0'), output: CSI.POLICY_CONTEXT, replayMode: 'EXACT', inputs: [bundleHash], value: { bundleHash, bundleId: bundle.bundleId, bundleRef: BUNDLE_TYPE, version: bundle.version } },
-    { executionId: 'x2', ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'), output: CSI.TRUST_VECTOR, replayMode: 'EXACT', inputs: [hashValue(RULESET), claimHash], value: ruleValue.value },
-  ];
-  for (let i = 0; i < (o.extraRules ?? 0); i++)
-    executions.push({ executionId: `r${i}`, ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'), output: CSI.TRUST_VECTOR, replayMode: 'EXACT', inputs: [hashValue(RULESET), claimHash], value: ruleValue.value });
-  const scoreInputs = withA ? ['x1', 'x2', 'x3', claimHash] : ['x1', 'x2', claimHash];
-  if (withA) executions.push({ executionId: 'x3', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.CONFIDENCE_SCORE, replayMode: 'BANDED', inputs: [promptHash], value: A, pins: pins() });
-  for (let i = 0; i < (o.extraA ?? 0); i++) {
-    const seed = 100 + i;
-    executions.push({ executionId: `a${i}`, ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.CONFIDENCE_SCORE, replayMode: 'BANDED', inputs: [promptHash], value: await replayA(seed, o.originalShape), pins: pins('ref-1', seed) });
-  }
-  executions.push(
-    { executionId: 'x4', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.TRUST_SCORE, replayMode: withA ? 'BANDED' : 'EXACT', inputs: scoreInputs, value: scored.trustScore, ...(withA ? { pins: { ...pins(), epsilon: bundle.epsilon[CSI.TRUST_SCORE]! } } : {}) },
-    { executionId: 'x5', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.SCORE_EXPLANATION, replayMode: 'EXACT', inputs: scoreInputs, value: scored.explanation },
-    { executionId: 'x6', ...common(ENGINE.DECISION, 'tg-decision@1.1.0'), output: CSI.DECISION, replayMode: 'EXACT', inputs: ['x4'], value: decide(scored.trustScore, bundle.exits) },
-  );
+  if (withA) artifacts[sc.promptHash] = { mediaType: 'text/plain', text: sc.prompt };
+  const executions = await scenarioExecutions(sc, claimHash, ruleValue.value, A, scored);
   if (o.recorded) {
     const h = hashValue(o.recorded.artifact);
     artifacts[h] = art(o.recorded.artifact);

@@ -60,16 +60,10 @@ export function memoryRecentStore(): RecentStore {
   return { load: async () => files, save: async (f) => void (files = f) };
 }
 
-export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
-  let child: EngineChild | null = null;
-  let nextId = 1;
-  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+/** The engine's events to the subscribers, and which jobs are running (to fail them if the child dies). */
+function engineEvents() {
   const listeners = new Set<(e: ApiEvent) => void>();
   const runningJobs = new Set<string>();
-  const grants: Grant[] = opts.grant ? [opts.grant] : [];
-  const recentStore = opts.recentStore ?? memoryRecentStore();
-  let recent: RecentFile[] | null = null;
-
   const emit = (e: ApiEvent): void => {
     if (e.type === 'job-done' || e.type === 'job-failed') runningJobs.delete(e.jobId);
     for (const l of listeners) {
@@ -80,12 +74,34 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
       }
     }
   };
+  return {
+    emit,
+    subscribe(l: (e: ApiEvent) => void): () => void {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    started(jobId: string): void {
+      runningJobs.add(jobId);
+    },
+    /** The child stopped: every job it ran fails with why. */
+    failRunning(why: string): void {
+      for (const jobId of [...runningJobs]) emit({ type: 'job-failed', jobId, message: `internal error: the engine process stopped (${why}) during this job; it has been restarted`, cancelled: false });
+    },
+  };
+}
+type EngineEvents = ReturnType<typeof engineEvents>;
+
+/** The line to the child: calls and grants out, answers and events back, a fresh child after a death. */
+function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEvents) {
+  let child: EngineChild | null = null;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
   function onMessage(c: EngineChild, m: unknown): void {
     if (c !== child || typeof m !== 'object' || m === null) return;
     if ('event' in m) {
       const ev = (m as { event: unknown }).event;
-      if (isApiEvent(ev)) emit(ev);
+      if (isApiEvent(ev)) events.emit(ev);
       return;
     }
     const r = m as ApiResponse;
@@ -101,12 +117,12 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
     child = null;
     for (const w of waiting.values()) w.reject(new ApiError(`internal error: the engine process stopped (${why}) while answering; it will be restarted`, false));
     waiting.clear();
-    for (const jobId of [...runningJobs]) emit({ type: 'job-failed', jobId, message: `internal error: the engine process stopped (${why}) during this job; it has been restarted`, cancelled: false });
+    events.failRunning(why);
   }
 
   function spawn(): EngineChild {
     if (child) return child;
-    const c = opts.start();
+    const c = start();
     child = c;
     c.onMessage((m) => onMessage(c, m));
     c.onExit((why) => onExit(c, why));
@@ -115,49 +131,67 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
     return c;
   }
 
-  const call = (method: ApiMethod, params: unknown[]): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const c = spawn();
+  return {
+    call: (method: ApiMethod, params: unknown[]): Promise<unknown> =>
+      new Promise((resolve, reject) => {
+        const c = spawn();
+        const id = nextId++;
+        waiting.set(id, { resolve, reject });
+        c.send({ id, method, params });
+      }),
+    async grant(g: Grant): Promise<void> {
+      grants.push(g);
+      const c = child;
+      if (!c) return; // the next child gets it with the others
       const id = nextId++;
-      waiting.set(id, { resolve, reject });
-      c.send({ id, method, params });
-    });
+      await new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        c.send({ id, grant: g });
+      });
+    },
+    close(): void {
+      const c = child;
+      child = null;
+      c?.kill();
+    },
+  };
+}
 
-  async function grant(g: Grant): Promise<void> {
-    grants.push(g);
-    const c = child;
-    if (!c) return; // the next child gets it with the others
-    const id = nextId++;
-    await new Promise((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      c.send({ id, grant: g });
-    });
-  }
-
-  async function loadRecent(): Promise<RecentFile[]> {
+/** The recent-files list, kept by the shell; loading it grants the folders of files opened before. */
+function recentFiles(store: RecentStore, grant: (g: Grant) => Promise<void>) {
+  let recent: RecentFile[] | null = null;
+  async function load(): Promise<RecentFile[]> {
     if (!recent) {
-      recent = await recentStore.load().catch(() => []);
+      recent = await store.load().catch(() => []);
       // Files opened before: their folders stay readable (the user chose them then).
       if (recent.length) await grant({ roots: [...new Set(recent.map((r) => dirname(r.path)))] }).catch(() => undefined);
     }
     return recent;
   }
-  async function addRecent(path: string): Promise<void> {
-    const list = (await loadRecent()).filter((r) => r.path !== path);
+  async function add(path: string): Promise<void> {
+    const list = (await load()).filter((r) => r.path !== path);
     list.unshift({ path, name: basename(path), openedAtUtc: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
     recent = list.slice(0, MAX_RECENT);
-    await recentStore.save(recent).catch(() => undefined);
+    await store.save(recent).catch(() => undefined);
   }
+  return { load, add };
+}
 
-  async function pickPath(req: PickRequest): Promise<string | null> {
-    if (!opts.pickPath) return null;
-    if (req?.kind !== 'file' && req?.kind !== 'directory') throw new ApiError('pickPath needs kind file or directory', true);
-    const path = await opts.pickPath({ kind: req.kind, title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose' });
-    // Picked in the native dialog by the user: the one way a path (or a key) is granted.
-    if (path) await grant(req.kind === 'directory' ? { roots: [path] } : { files: [path] }).catch(() => undefined);
-    return path;
-  }
+/** A native dialog answered in the shell; what the user picks there is granted. */
+async function pickAndGrant(pick: RemoteEngineOptions['pickPath'], grant: (g: Grant) => Promise<void>, req: PickRequest): Promise<string | null> {
+  if (!pick) return null;
+  if (req?.kind !== 'file' && req?.kind !== 'directory') throw new ApiError('pickPath needs kind file or directory', true);
+  const path = await pick({ kind: req.kind, title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose' });
+  // Picked in the native dialog by the user: the one way a path (or a key) is granted.
+  if (path) await grant(req.kind === 'directory' ? { roots: [path] } : { files: [path] }).catch(() => undefined);
+  return path;
+}
 
+export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
+  const events = engineEvents();
+  const link = engineLink(opts.start, opts.grant ? [opts.grant] : [], events);
+  const { call, grant } = link;
+  const recent = recentFiles(opts.recentStore ?? memoryRecentStore(), grant);
   const remote = Object.fromEntries(API_METHODS.filter((m) => !LOCAL.includes(m)).map((m) => [m, (...params: unknown[]) => call(m, params)])) as unknown as RepriseApi;
   return {
     ...remote,
@@ -166,23 +200,16 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
       return { ...info, nativeDialogs: !!opts.pickPath };
     },
     async startJob(req: StartJobRequest) {
-      await loadRecent();
+      await recent.load();
       const r = (await call('startJob', [req])) as { jobId: string };
-      runningJobs.add(r.jobId);
-      if (req?.source?.type === 'path' && typeof req.source.path === 'string') void addRecent(req.source.path);
+      events.started(r.jobId);
+      if (req?.source?.type === 'path' && typeof req.source.path === 'string') void recent.add(req.source.path);
       return r;
     },
-    pickPath,
-    recentFiles: async () => [...(await loadRecent())],
+    pickPath: (req: PickRequest) => pickAndGrant(opts.pickPath, grant, req),
+    recentFiles: async () => [...(await recent.load())],
     grant,
-    subscribe(l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    close() {
-      const c = child;
-      child = null;
-      c?.kill();
-    },
+    subscribe: events.subscribe,
+    close: link.close,
   };
 }

@@ -13,6 +13,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BINARY_HEADER_BYTES, type ApiEvent, type ApiEventMessage, type RepriseApi } from '../../shared/api.js';
 import { sha256 } from '../../app/core/hash.js';
@@ -61,109 +62,124 @@ export function tokenMatches(given: string | null, expected: string): boolean {
   return timingSafeEqual(sha256(given), sha256(expected));
 }
 
-export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
-  const token = opts.token ?? randomBytes(32).toString('base64url');
-  const root = await realpath(resolve(opts.rendererDir));
-  let origin = '';
+/** What the handlers share; origin is known once the server listens. */
+interface Site {
+  api: HostedApi;
+  root: string;
+  token: string;
+  origin: string;
+}
 
-  /** DNS-rebinding guard: only our own literal host:port is served, on HTTP and on upgrades. */
-  const ourHost = (req: IncomingMessage): boolean => req.headers.host === origin.slice('http://'.length);
+/** DNS-rebinding guard: only our own literal host:port is served, on HTTP and on upgrades. */
+const ourHost = (site: Site, req: IncomingMessage): boolean => req.headers.host === site.origin.slice('http://'.length);
+// connect-src names our WebSocket's exact origin, never every loopback port.
+const siteHeaders = (site: Site) => securityHeaders(`ws://127.0.0.1:${new URL(site.origin).port}`);
 
-  async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // connect-src names our WebSocket's exact origin, never every loopback port.
-    const headers = securityHeaders(`ws://127.0.0.1:${new URL(origin).port}`);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, headers).end();
-      return;
-    }
-    if (!ourHost(req)) {
-      res.writeHead(421, headers).end('misdirected request');
-      return;
-    }
-    let target;
-    try {
-      target = await resolveStatic(root, new URL(req.url ?? '/', origin).pathname);
-    } catch {
-      target = { ok: false, status: 400 } as const;
-    }
-    if (!target.ok) {
-      res.writeHead(target.status, headers).end(target.status === 404 ? 'not found' : target.status === 403 ? 'forbidden' : 'bad path');
-      return;
-    }
-    // A bundled renderer file (resolveStatic keeps the real path under the renderer's root), not a user's path.
-    const body = await readFile(target.file).catch(() => null);
-    if (!body) {
-      res.writeHead(404, headers).end('not found');
-      return;
-    }
-    res.writeHead(200, { ...headers, 'Content-Type': target.contentType, 'Content-Length': body.length });
-    res.end(req.method === 'HEAD' ? undefined : body);
+async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = siteHeaders(site);
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, headers).end();
+    return;
   }
+  if (!ourHost(site, req)) {
+    res.writeHead(421, headers).end('misdirected request');
+    return;
+  }
+  let target;
+  try {
+    target = await resolveStatic(site.root, new URL(req.url ?? '/', site.origin).pathname);
+  } catch {
+    target = { ok: false, status: 400 } as const;
+  }
+  if (!target.ok) {
+    res.writeHead(target.status, headers).end(target.status === 404 ? 'not found' : target.status === 403 ? 'forbidden' : 'bad path');
+    return;
+  }
+  // A bundled renderer file (resolveStatic keeps the real path under the renderer's root), not a user's path.
+  const body = await readFile(target.file).catch(() => null);
+  if (!body) {
+    res.writeHead(404, headers).end('not found');
+    return;
+  }
+  res.writeHead(200, { ...headers, 'Content-Type': target.contentType, 'Content-Length': body.length });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
 
-  const server = createServer((req, res) => {
-    const uploadId = uploadIdOf(req.url?.split('?')[0] ?? '');
-    const served = uploadId
-      ? serveUpload(opts.api, req, res, uploadId, { origin, ourHost, tokenOk: (t) => tokenMatches(t, token), headers: securityHeaders(`ws://127.0.0.1:${new URL(origin).port}`) })
-      : serveStatic(req, res);
-    served.catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
+function onRequest(site: Site, req: IncomingMessage, res: ServerResponse): void {
+  const uploadId = uploadIdOf(req.url?.split('?')[0] ?? '');
+  const served = uploadId
+    ? serveUpload(site.api, req, res, uploadId, { origin: site.origin, ourHost: (r) => ourHost(site, r), tokenOk: (t) => tokenMatches(t, site.token), headers: siteHeaders(site) })
+    : serveStatic(site, req, res);
+  served.catch(() => {
+    if (!res.headersSent) res.writeHead(500).end();
+  });
+}
+
+/** The WebSocket upgrade: our host, path /api, our exact origin and the token, or refused. */
+function onUpgrade(site: Site, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const reject = (code: number, why: string): void => {
+    socket.end(`HTTP/1.1 ${code} ${why}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', site.origin);
+  } catch {
+    reject(400, 'Bad Request');
+    return;
+  }
+  if (!ourHost(site, req)) return reject(421, 'Misdirected Request');
+  if (url.pathname !== '/api') return reject(404, 'Not Found');
+  if (req.headers.origin !== site.origin) return reject(403, 'Forbidden');
+  if (!tokenMatches(url.searchParams.get('token'), site.token)) return reject(401, 'Unauthorized');
+  wss.handleUpgrade(req, socket, head, (ws) => onConnection(site.api, ws));
+}
+
+function onConnection(api: HostedApi, ws: WebSocket): void {
+  // Server-pushed events (job progress, results, cancellations) go to every
+  // authenticated connection: there is one user, holding the one token.
+  const unsubscribe = api.subscribe?.((event) => {
+    if (ws.readyState !== ws.OPEN) return;
+    const msg: ApiEventMessage = { event };
+    ws.send(JSON.stringify(msg));
+  });
+  ws.on('close', () => unsubscribe?.());
+  ws.on('message', (data, isBinary) => {
+    let msg: unknown;
+    try {
+      msg = isBinary ? binaryRequest(data) : JSON.parse(data.toString());
+    } catch {
+      ws.close(1007, isBinary ? 'bad binary frame' : 'not JSON');
+      return;
+    }
+    void dispatch(api, msg).then((resp) => {
+      if (resp && ws.readyState === ws.OPEN) ws.send(JSON.stringify(resp));
     });
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+}
 
-  server.on('upgrade', (req, socket, head) => {
-    const reject = (code: number, why: string): void => {
-      socket.end(`HTTP/1.1 ${code} ${why}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', origin);
-    } catch {
-      reject(400, 'Bad Request');
-      return;
-    }
-    if (!ourHost(req)) return reject(421, 'Misdirected Request');
-    if (url.pathname !== '/api') return reject(404, 'Not Found');
-    if (req.headers.origin !== origin) return reject(403, 'Forbidden');
-    if (!tokenMatches(url.searchParams.get('token'), token)) return reject(401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
-  });
-
-  function onConnection(ws: WebSocket): void {
-    // Server-pushed events (job progress, results, cancellations) go to every
-    // authenticated connection: there is one user, holding the one token.
-    const unsubscribe = opts.api.subscribe?.((event) => {
-      if (ws.readyState !== ws.OPEN) return;
-      const msg: ApiEventMessage = { event };
-      ws.send(JSON.stringify(msg));
-    });
-    ws.on('close', () => unsubscribe?.());
-    ws.on('message', (data, isBinary) => {
-      let msg: unknown;
-      try {
-        msg = isBinary ? binaryRequest(data) : JSON.parse(data.toString());
-      } catch {
-        ws.close(1007, isBinary ? 'bad binary frame' : 'not JSON');
-        return;
-      }
-      void dispatch(opts.api, msg).then((resp) => {
-        if (resp && ws.readyState === ws.OPEN) ws.send(JSON.stringify(resp));
-      });
-    });
-  }
-
+/** Listens on loopback only; resolves to the port bound. */
+async function listenLoopback(server: Server, port: number): Promise<number> {
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => res());
+    server.listen(port, '127.0.0.1', () => res());
   });
   const addr = server.address();
   if (addr === null || typeof addr === 'string') throw new Error('no address');
-  origin = `http://127.0.0.1:${addr.port}`;
+  return addr.port;
+}
+
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const site: Site = { api: opts.api, root: await realpath(resolve(opts.rendererDir)), token: opts.token ?? randomBytes(32).toString('base64url'), origin: '' };
+  const server = createServer((req, res) => onRequest(site, req, res));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  server.on('upgrade', (req, socket, head) => onUpgrade(site, wss, req, socket, head));
+  const port = await listenLoopback(server, opts.port ?? 0);
+  site.origin = `http://127.0.0.1:${port}`;
   return {
-    url: `${origin}/#token=${token}`,
-    origin,
-    port: addr.port,
-    token,
+    url: `${site.origin}/#token=${site.token}`,
+    origin: site.origin,
+    port,
+    token: site.token,
     server,
     close: () =>
       new Promise<void>((res) => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { ChainView } from './components/ChainView';
 import { ExportView } from './components/ExportView';
 import { FindingsView } from './components/FindingsView';
@@ -20,21 +20,26 @@ import type { Report } from '../../shared/report';
 
 /** Views that need a report; the others work without one. */
 const NEEDS_REPORT: View[] = ['chain', 'findings', 'export'];
+type State = ReturnType<typeof useStore.getState>;
 
-export function App() {
-  const { connect, info, report, artifact, error, view, setView, theme, setTheme } = useStore(useShallow((s) => ({ connect: s.connect, info: s.info, report: s.report, artifact: s.artifact, error: s.error, view: s.view, setView: s.setView, theme: s.theme, setTheme: s.setTheme })));
-  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
-  // The Replay view stays mounted once visited (hidden when another view is shown): its
-  // 100,000-row table, filters and scroll position survive switching views.
+/**
+ * The Replay view stays mounted once visited (hidden when another view is shown): its
+ * 100,000-row table, filters and scroll position survive switching views. While hidden it
+ * keeps the report it showed and lets go of it when another arrives; the new one reaches it
+ * when it is shown. Building a 45,000-row table no one sees (its row model and the
+ * virtualizer's measurements) was the longest task of a big report's arrival.
+ */
+function useKeptReplay(view: View, report: Report | null) {
   const [keepReplay, setKeepReplay] = useState(false);
-  // While hidden it keeps the report it showed and lets go of it when another arrives; the
-  // new one reaches it when it is shown. Building a 45,000-row table no one sees (its row
-  // model and the virtualizer's measurements) was the longest task of a big report's arrival.
   const [replayReport, setReplayReport] = useState<Report | null>(null);
   useEffect(() => {
     if (view === 'replay') setKeepReplay(true);
     setReplayReport((shown) => (view === 'replay' || shown === report ? report : null));
   }, [view, report]);
+  return { keepReplay, replayReport };
+}
+
+function useConnect(connect: State['connect']): void {
   useEffect(() => {
     try {
       void connect(pickTransport());
@@ -42,20 +47,25 @@ export function App() {
       useStore.setState({ error: e instanceof TransportError ? e.message : String(e) });
     }
   }, [connect]);
+}
+
+/**
+ * The address names the view and the open artifact once connected (before that it is
+ * the link being restored, read by the store's restoreLink). Written in a task of its
+ * own, once for what changed together: history.replaceState took ~50 ms of this thread
+ * on a loaded machine, on top of the render that a report's arrival commits.
+ */
+function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   useEffect(() => {
-    // The address names the view and the open artifact once connected (before that it is
-    // the link being restored, read by the store's restoreLink). Written in a task of its
-    // own, once for what changed together: history.replaceState took ~50 ms of this thread
-    // on a loaded machine, on top of the render that a report's arrival commits.
     if (!info) return;
     const t = setTimeout(() => writeLink(view, artifact?.source ?? null, artifact?.mode ?? null), 0);
     return () => clearTimeout(t);
   }, [info, view, artifact]);
+}
+
+/** Alt+1…7 switch views (the menu's shortcuts in Electron; the same keys in a browser). */
+function useViewKeys(setView: (v: View) => void, tabs: RefObject<(HTMLButtonElement | null)[]>): void {
   useEffect(() => {
-    document.documentElement.dataset['theme'] = theme;
-  }, [theme]);
-  useEffect(() => {
-    // Alt+1…7 switch views (the menu's shortcuts in Electron; the same keys in a browser).
     const onKey = (e: globalThis.KeyboardEvent): void => {
       if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-7]$/.test(e.key)) {
         const v = VIEWS[Number(e.key) - 1];
@@ -68,8 +78,28 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setView]);
+  }, [setView, tabs]);
+}
 
+function TopBar() {
+  const { info, theme, setTheme } = useStore(useShallow((s) => ({ info: s.info, theme: s.theme, setTheme: s.setTheme })));
+  return (
+    <header className="topbar">
+      <h1>Reprise</h1>
+      <span className="subtitle">forensic replay workbench</span>
+      <JournalHeader />
+      <button type="button" className="theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme">
+        {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+      </button>
+      <span className="engine" data-testid="engine">
+        {info ? `engine ${info.version} · ${info.transport}` : 'connecting…'}
+      </span>
+    </header>
+  );
+}
+
+/** The view tabs; arrows, Home and End move between them. */
+function ViewTabs({ view, setView, tabs }: { view: View; setView: (v: View) => void; tabs: RefObject<(HTMLButtonElement | null)[]> }) {
   const onTabKey = (e: KeyboardEvent, i: number): void => {
     const n = VIEWS.length;
     const to = e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i + n - 1) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
@@ -78,20 +108,61 @@ export function App() {
     setView(VIEWS[to]!.id);
     tabs.current[to]?.focus();
   };
+  return (
+    <div role="tablist" aria-label="Views" className="tabs">
+      {VIEWS.map((v, i) => (
+        <button
+          key={v.id}
+          ref={(el) => {
+            tabs.current[i] = el;
+          }}
+          role="tab"
+          id={`tab-${v.id}`}
+          aria-selected={view === v.id}
+          aria-controls={`panel-${v.id}`}
+          tabIndex={view === v.id ? 0 : -1}
+          onClick={() => setView(v.id)}
+          onKeyDown={(e) => onTabKey(e, i)}
+          data-testid={`tab-${v.id}`}
+          title={`Alt+${i + 1}`}
+        >
+          {v.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The shown view other than Replay. */
+function ViewPanel({ view, report }: { view: View; report: Report | null }) {
+  return (
+    <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tabpanel">
+      {view === 'open' && <OpenPanel />}
+      {NEEDS_REPORT.includes(view) && !report && <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>}
+      {view === 'chain' && report && <ChainView report={report} />}
+      {view === 'chain' && report?.artifact.kind === 'nemosyne-package' && <PackageMembers report={report} />}
+      {view === 'findings' && report && <FindingsView report={report} />}
+      {view === 'trainer' && <TrainerView report={report} />}
+      {view === 'journal' && <JournalView />}
+      {view === 'export' && report && <ExportView report={report} />}
+    </div>
+  );
+}
+
+export function App() {
+  const { connect, info, report, artifact, error, view, setView, theme } = useStore(useShallow((s) => ({ connect: s.connect, info: s.info, report: s.report, artifact: s.artifact, error: s.error, view: s.view, setView: s.setView, theme: s.theme })));
+  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
+  const { keepReplay, replayReport } = useKeptReplay(view, report);
+  useConnect(connect);
+  useLinkWriter(info, view, artifact);
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = theme;
+  }, [theme]);
+  useViewKeys(setView, tabs);
 
   return (
     <div className="app">
-      <header className="topbar">
-        <h1>Reprise</h1>
-        <span className="subtitle">forensic replay workbench</span>
-        <JournalHeader />
-        <button type="button" className="theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme">
-          {theme === 'dark' ? '☀ Light' : '☾ Dark'}
-        </button>
-        <span className="engine" data-testid="engine">
-          {info ? `engine ${info.version} · ${info.transport}` : 'connecting…'}
-        </span>
-      </header>
+      <TopBar />
       <main>
         {report && <VerdictBanner report={report} artifact={artifact} />}
         <JobBar />
@@ -101,44 +172,13 @@ export function App() {
           </p>
         )}
         <JudgementPanel />
-        <div role="tablist" aria-label="Views" className="tabs">
-          {VIEWS.map((v, i) => (
-            <button
-              key={v.id}
-              ref={(el) => {
-                tabs.current[i] = el;
-              }}
-              role="tab"
-              id={`tab-${v.id}`}
-              aria-selected={view === v.id}
-              aria-controls={`panel-${v.id}`}
-              tabIndex={view === v.id ? 0 : -1}
-              onClick={() => setView(v.id)}
-              onKeyDown={(e) => onTabKey(e, i)}
-              data-testid={`tab-${v.id}`}
-              title={`Alt+${i + 1}`}
-            >
-              {v.label}
-            </button>
-          ))}
-        </div>
+        <ViewTabs view={view} setView={setView} tabs={tabs} />
         {(keepReplay || view === 'replay') && (
           <div role="tabpanel" id="panel-replay" aria-labelledby="tab-replay" className="tabpanel" hidden={view !== 'replay'}>
             <ReplayView report={view === 'replay' ? report : replayReport} />
           </div>
         )}
-        {view !== 'replay' && (
-        <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tabpanel">
-          {view === 'open' && <OpenPanel />}
-          {NEEDS_REPORT.includes(view) && !report && <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>}
-          {view === 'chain' && report && <ChainView report={report} />}
-          {view === 'chain' && report?.artifact.kind === 'nemosyne-package' && <PackageMembers report={report} />}
-          {view === 'findings' && report && <FindingsView report={report} />}
-          {view === 'trainer' && <TrainerView report={report} />}
-          {view === 'journal' && <JournalView />}
-          {view === 'export' && report && <ExportView report={report} />}
-        </div>
-        )}
+        {view !== 'replay' && <ViewPanel view={view} report={report} />}
       </main>
     </div>
   );

@@ -116,20 +116,35 @@ function zipSamples(): SamplePackage[] {
 
 function packageSamples(): SamplePackage[] {
   const out: SamplePackage[] = [];
-  const add = (name: string, note: string, parts: PackageParts | Buffer, expect: Expectation, withFlags?: Expectation) => {
+  const add: Add = (name, note, parts, expect, withFlags) => {
     const s: SamplePackage = { name: `${name}.nemosyne`, bytes: Buffer.isBuffer(parts) ? parts : packPackage(parts), note, expect };
     if (withFlags) s.withFlags = withFlags;
     out.push(s);
   };
-  const failWith = (rule: string): Expectation => ({ verdict: 'fail', rule });
-  const noFlagsV3: Expectation = { verdict: 'unavailable', rule: 'KERNEL_MISMATCH' };
-  // Intact packages.
+  intactSamples(add);
+  manifestSamples(add);
+  versionSamples(add);
+  envelopeSamples(add);
+  consumerSamples(add);
+  return out;
+}
+
+const failWith = (rule: string): Expectation => ({ verdict: 'fail', rule });
+const noFlagsV3: Expectation = { verdict: 'unavailable', rule: 'KERNEL_MISMATCH' };
+/** The bytes of a package's receipt entry. */
+const receiptBytes = (p: PackageParts): Buffer => p.files.find((f) => f.name === ENTRY.receipts)!.data;
+
+/** Intact packages of each version. */
+function intactSamples(add: Add): void {
   add('intact/v1', 'intact V1 (legacy): its decimal fingerprint cannot be recomputed', buildPackageParts(1), { verdict: 'unavailable', rule: 'RPR-NEM-012' });
   add('intact/v2', 'intact V2 with a v2 investigation digest', buildPackageParts(2), noFlagsV3, { verdict: 'pass' });
   add('intact/v2-no-digest', 'intact V2 recording no investigation digest', buildPackageParts(2, { digest: false }), { verdict: 'pass', rule: 'RPR-NEM-027' });
   add('intact/v3', 'intact V3: receipts, uses, v3 digest', buildPackageParts(3), { verdict: 'unavailable', rule: 'RPR-NEM-040' }, { verdict: 'pass' });
   add('intact/v4', 'intact V4: V3 plus forma.json', buildPackageParts(4), { verdict: 'unavailable', rule: 'KERNEL_MISMATCH' }, { verdict: 'pass' });
-  // Manifest and entry-set rules.
+}
+
+/** Manifest and entry-set rules. */
+function manifestSamples(add: Add): void {
   const base = v3();
   add('manifest/001-no-manifest', 'no manifest.json', buildZip({ entries: packageEntries(base).slice(1) }), failWith('RPR-NEM-001'));
   add('manifest/002-not-json', 'manifest.json is not JSON', zipTweak(base, (e) => (e[0]!.data = '{"formatVersion": 3,')), failWith('RPR-NEM-002'));
@@ -149,6 +164,12 @@ function packageSamples(): SamplePackage[] {
   add('manifest/004-research-context-full', 'every researchContext member, observerMode a boolean', withManifest(base, (m) => (m['researchContext'] = { studyId: 'study-1', researchQuestion: 'q', hypothesis: 'h', variablesOfInterest: ['petalLength'], currentTask: 't', observerMode: false })), noFlagsV3, { verdict: 'pass' });
   add('manifest/008-representation-missing', 'a representation model without investigation/representation.json', withManifest(base, (m) => (m['representationModel'] = { fitnessModelVersion: '1' })), failWith('RPR-NEM-008'));
   add('manifest/009-unknown-entry', 'an entry outside the format (a warning)', v3({ extraFiles: [{ name: 'notes.txt', data: Buffer.from('hi') }] }), { verdict: 'unavailable', rule: 'RPR-NEM-009' }, { verdict: 'pass', rule: 'RPR-NEM-009' });
+}
+
+/** Rules of one format version, and the member digests. */
+function versionSamples(add: Add): void {
+  const base = v3();
+  const envBytes = receiptBytes(base);
   const v1 = buildPackageParts(1);
   add('manifest/010-v1-digest-algorithm', 'a V1 manifest declaring a digest algorithm (upstream\'s one V1 rule)', withManifest(v1, (m) => (m['investigationDigestAlgorithm'] = DIGEST_V2)), failWith('RPR-NEM-010'));
   const canonical = datasetIdentityHex(SAMPLE_DATASET);
@@ -167,7 +188,6 @@ function packageSamples(): SamplePackage[] {
   add('manifest/017-v3-digest-format', 'a V3 evidenceReceiptDigest that is not 64 hex digits', withManifest(base, (m) => (m['evidenceReceiptDigest'] = 'abc')), failWith('RPR-NEM-017'));
   add('manifest/018-v3-no-receipts', 'a V3 package without its reserved receipt entry', setFile(base, ENTRY.receipts, null), failWith('RPR-NEM-018'));
   add('manifest/018-v4-no-forma', 'a V4 package without investigation/forma.json', setFile(buildPackageParts(4), ENTRY.forma, null), failWith('RPR-NEM-018'));
-  const envBytes = base.files.find((f) => f.name === ENTRY.receipts)!.data;
   add('digest/020-receipt-bytes', 'the receipt entry re-serialized (same JSON, other bytes) without updating evidenceReceiptDigest', setFile(base, ENTRY.receipts, Buffer.from(JSON.stringify(JSON.parse(envBytes.toString('utf8'))))), failWith('RPR-NEM-020'));
   const v4 = buildPackageParts(4);
   add('digest/021-forma-bytes', 'forma.json changed without updating formaDigest', setFile(v4, ENTRY.forma, Buffer.from('{"schemaVersion":"1","forms":[]}')), failWith('RPR-NEM-021'));
@@ -182,7 +202,11 @@ function packageSamples(): SamplePackage[] {
   });
   add('manifest/025-v3-rewritten-as-v2', 'a V3 package relabelled V2: its receipts are data only and its digest no longer matches', downgraded, { verdict: 'unavailable', rule: 'RPR-NEM-025' }, failWith('INVESTIGATION_DIGEST_MISMATCH'));
   add('manifest/026-v2-legacy-digest', 'a V2 digest with no algorithm: the legacy schema-v1 root', withManifest(v2, (m) => delete m['investigationDigestAlgorithm']), { verdict: 'unavailable', rule: 'RPR-NEM-026' });
-  // Envelope (closed parsing): the digest is kept consistent so only the closed rule fires.
+}
+
+/** Envelope (closed parsing): the digest is kept consistent so only the closed rule fires. */
+function envelopeSamples(add: Add): void {
+  const base = v3();
   const env = (name: string, note: string, rule: string, edit: (e: Env) => Env | void) =>
     add(`envelope/${name}`, note, v3({ envelope: (e) => { const c = structuredClone(e); return edit(c) ?? c; } }), failWith(rule));
   add('envelope/030-not-json', 'the receipt entry is not JSON (its digest updated to match)', (() => { const bad = Buffer.from('{"schemaVersion":"1",'); return withManifest(setFile(base, ENTRY.receipts, bad), (m) => (m['evidenceReceiptDigest'] = sha256Hex(bad))); })(), failWith('RPR-NEM-030'));
@@ -204,7 +228,12 @@ function packageSamples(): SamplePackage[] {
     bundle(e)['kernelVersion'] = 'nemosyne-kernel/0.1.0';
     (receipt0(e)['methodProvenance'] as Env)['kernelVersion'] = 'nemosyne-kernel/0.1.0';
   });
-  // Steps 5-6: consumers and the investigation digest (need the flags to be decided).
+}
+
+/** Steps 5-6: consumers and the investigation digest (need the flags to be decided). */
+function consumerSamples(add: Add): void {
+  const base = v3();
+  const envBytes = receiptBytes(base);
   const memberOnly = (() => {
     const e = JSON.parse(envBytes.toString('utf8')) as Env;
     receipt0(e)['limitations'] = ['a toy example', 'edited after export'];
@@ -214,7 +243,6 @@ function packageSamples(): SamplePackage[] {
   add('governed/INVESTIGATION_DIGEST_MISMATCH', 'a receipt edited and only its member hash updated: the investigation digest still refuses it', memberOnly, noFlagsV3, failWith('INVESTIGATION_DIGEST_MISMATCH'));
   governedSamples(add, noFlagsV3);
   add('governed/KERNEL_MISMATCH-adapter', 'a package replayed by kernel nemosyne-kernel/2.4.0, which the example adapter is not', v3({ kernel: 'nemosyne-kernel/2.4.0' }), noFlagsV3, { verdict: 'unavailable', rule: 'KERNEL_MISMATCH' });
-  return out;
 }
 
 type Add = (name: string, note: string, parts: PackageParts | Buffer, expect: Expectation, withFlags?: Expectation) => void;

@@ -19,15 +19,103 @@ const columns = helper.columns([
 ]);
 const LABELS: Record<string, string> = { label: 'Node', status: 'Status', recorded: 'Recorded', recomputed: 'Recomputed' };
 
+const useChainTable = (chain: ChainNode[]) => useTable({ features, columns, data: chain, getRowId: (n) => n.id });
+type PickNode = (n: ChainNode) => void;
+
+function ChainTable({ table, chosen, pick }: { table: ReturnType<typeof useChainTable>; chosen: string | null; pick: PickNode }) {
+  return (
+    <table className="chain grid" data-testid="chain">
+      <caption className="visually-hidden">Hash chain nodes</caption>
+      <thead>
+        {table.getHeaderGroups().map((g) => (
+          <tr key={g.id}>
+            {g.headers.map((h) => (
+              <SortHeader key={h.id} header={h} label={LABELS[h.column.id] ?? h.column.id} />
+            ))}
+          </tr>
+        ))}
+      </thead>
+      <tbody>
+        {table.getRowModel().rows.map((row) => {
+          const n = row.original;
+          return (
+            <tr key={row.id} className={`clickable ${n.status}${chosen === n.id ? ' chosen' : ''}`} tabIndex={0} onClick={() => pick(n)} onKeyDown={(e) => e.key === 'Enter' && pick(n)}>
+              <td>{n.label}</td>
+              <td>
+                <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>
+              </td>
+              <td className="small">{n.recorded ? <CopyValue value={n.recorded} label={`the recorded hash of ${n.label}`} /> : '—'}</td>
+              <td className="small">{n.recomputed ? <CopyValue value={n.recomputed} label={`the recomputed hash of ${n.label}`} /> : '—'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function NodeMeta({ node }: { node: ChainNode }) {
+  return (
+    <dl className="meta">
+      <dt>Node</dt>
+      <dd>{node.label}</dd>
+      <dt>Status</dt>
+      <dd>
+        <span className={`status-badge ${node.status}`}>{STATUS_TEXT[node.status]}</span>
+      </dd>
+      <dt>Recorded</dt>
+      <dd className="small">{node.recorded ? <CopyValue value={node.recorded} label="the recorded hash" testId="node-recorded" /> : '—'}</dd>
+      <dt>Recomputed</dt>
+      <dd className="small">{node.recomputed ? <CopyValue value={node.recomputed} label="the recomputed hash" testId="node-recomputed" /> : '—'}</dd>
+      {node.pointer && (
+        <>
+          <dt>Pointer</dt>
+          <dd className="small">
+            <CopyValue value={node.pointer} label="the node's pointer" />
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** The artifact's raw or canonical text in Monaco, the selected pointer highlighted. */
+function ArtifactPane({ report }: { report: Report }) {
+  const { pointer, content, theme } = useStore(useShallow((s) => ({ pointer: s.selection.pointer, content: s.content, theme: s.theme })));
+  const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
+  const text = which === 'canonical' ? content?.canonical : content?.raw;
+  return (
+    <>
+      <div className="toolbar" role="group" aria-label="Editor text">
+        <button type="button" aria-pressed={which === 'raw'} onClick={() => setWhich('raw')}>
+          Raw
+        </button>
+        <button type="button" aria-pressed={which === 'canonical'} onClick={() => setWhich('canonical')} disabled={!content?.canonical}>
+          Canonical (RFC 8785)
+        </button>
+      </div>
+      {content === null ? (
+        <p className="muted">{report && useStore.getState().artifact?.savedReport ? 'A saved report carries no artifact content.' : 'Loading the artifact…'}</p>
+      ) : text ? (
+        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+          <ArtifactEditor text={text} pointer={pointer} theme={theme} label={`Artifact ${which} text`} />
+        </Suspense>
+      ) : (
+        <p className="muted">{content.note ?? 'No text to show.'}</p>
+      )}
+    </>
+  );
+}
+
 /** Hash chain: tree and table, each node recorded vs recomputed; the selected node's content in Monaco. */
 export function ChainView({ report }: { report: Report }) {
-  const { selection, select, content, theme } = useStore(useShallow((s) => ({ selection: s.selection, select: s.select, content: s.content, theme: s.theme })));
+  const { selection, select } = useStore(useShallow((s) => ({ selection: s.selection, select: s.select })));
   const [layout, setLayout] = useState<'tree' | 'table'>('tree');
-  const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
-  const table = useTable({ features, columns, data: report.chain, getRowId: (n) => n.id });
+  // Made in either layout, so the table's sorting survives a switch to the tree and back.
+  const table = useChainTable(report.chain);
   const node = report.chain.find((n) => n.id === selection.nodeId) ?? null;
   const finding = selection.findingIndex !== null ? report.findings[selection.findingIndex] : undefined;
-  const text = which === 'canonical' ? content?.canonical : content?.raw;
+  const pick: PickNode = (n) => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null });
   const counts = useMemo(() => {
     const c: Record<string, number> = {};
     for (const n of report.chain) c[n.status] = (c[n.status] ?? 0) + 1;
@@ -51,87 +139,15 @@ export function ChainView({ report }: { report: Report }) {
         </button>
       </div>
       <div className="split">
-        <div className="chain-list">
-          {layout === 'tree' ? (
-            <ChainTree chain={report.chain} selected={selection.nodeId} onSelect={(n) => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null })} />
-          ) : (
-            <table className="chain grid" data-testid="chain">
-              <caption className="visually-hidden">Hash chain nodes</caption>
-              <thead>
-                {table.getHeaderGroups().map((g) => (
-                  <tr key={g.id}>
-                    {g.headers.map((h) => (
-                      <SortHeader key={h.id} header={h} label={LABELS[h.column.id] ?? h.column.id} />
-                    ))}
-                  </tr>
-                ))}
-              </thead>
-              <tbody>
-                {table.getRowModel().rows.map((row) => {
-                  const n = row.original;
-                  const pick = () => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null });
-                  return (
-                    <tr key={row.id} className={`clickable ${n.status}${selection.nodeId === n.id ? ' chosen' : ''}`} tabIndex={0} onClick={pick} onKeyDown={(e) => e.key === 'Enter' && pick()}>
-                      <td>{n.label}</td>
-                      <td>
-                        <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>
-                      </td>
-                      <td className="small">{n.recorded ? <CopyValue value={n.recorded} label={`the recorded hash of ${n.label}`} /> : '—'}</td>
-                      <td className="small">{n.recomputed ? <CopyValue value={n.recomputed} label={`the recomputed hash of ${n.label}`} /> : '—'}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          )}
-        </div>
+        <div className="chain-list">{layout === 'tree' ? <ChainTree chain={report.chain} selected={selection.nodeId} onSelect={pick} /> : <ChainTable table={table} chosen={selection.nodeId} pick={pick} />}</div>
         <div className="node-detail" data-testid="node-detail">
-          {node ? (
-            <dl className="meta">
-              <dt>Node</dt>
-              <dd>{node.label}</dd>
-              <dt>Status</dt>
-              <dd>
-                <span className={`status-badge ${node.status}`}>{STATUS_TEXT[node.status]}</span>
-              </dd>
-              <dt>Recorded</dt>
-              <dd className="small">{node.recorded ? <CopyValue value={node.recorded} label="the recorded hash" testId="node-recorded" /> : '—'}</dd>
-              <dt>Recomputed</dt>
-              <dd className="small">{node.recomputed ? <CopyValue value={node.recomputed} label="the recomputed hash" testId="node-recomputed" /> : '—'}</dd>
-              {node.pointer && (
-                <>
-                  <dt>Pointer</dt>
-                  <dd className="small">
-                    <CopyValue value={node.pointer} label="the node's pointer" />
-                  </dd>
-                </>
-              )}
-            </dl>
-          ) : finding ? null : (
-            <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>
-          )}
+          {node ? <NodeMeta node={node} /> : finding ? null : <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>}
           {finding && (
             <p className="finding-callout" data-testid="selected-finding" id="selected-finding" tabIndex={-1}>
               <strong className="mono">{finding.rule}</strong> {finding.message} {finding.pointer && <>at <CopyValue value={finding.pointer} label="the finding's pointer" /></>}
             </p>
           )}
-          <div className="toolbar" role="group" aria-label="Editor text">
-            <button type="button" aria-pressed={which === 'raw'} onClick={() => setWhich('raw')}>
-              Raw
-            </button>
-            <button type="button" aria-pressed={which === 'canonical'} onClick={() => setWhich('canonical')} disabled={!content?.canonical}>
-              Canonical (RFC 8785)
-            </button>
-          </div>
-          {content === null ? (
-            <p className="muted">{report && useStore.getState().artifact?.savedReport ? 'A saved report carries no artifact content.' : 'Loading the artifact…'}</p>
-          ) : text ? (
-            <Suspense fallback={<p className="muted">Loading the editor…</p>}>
-              <ArtifactEditor text={text} pointer={selection.pointer} theme={theme} label={`Artifact ${which} text`} />
-            </Suspense>
-          ) : (
-            <p className="muted">{content.note ?? 'No text to show.'}</p>
-          )}
+          <ArtifactPane report={report} />
         </div>
       </div>
     </section>

@@ -6,6 +6,7 @@ import { artifactOf, useJudgement } from '../judgement-store';
 import { useStore } from '../store';
 import { ConfirmSign, type ToSign } from './ConfirmSign';
 import { ExportBundle } from './ExportBundle';
+import { ColumnHeads } from './ColumnHeads';
 
 /** "Record judgement" beside an item of the open report (shown once a journal is open). */
 export function JudgeButton({ pointer, label }: { pointer: string; label: string }) {
@@ -52,6 +53,57 @@ function allowedDecisions(all: readonly JudgementDecision[], latest: JudgementVi
   return all.filter((d) => d === 'note' || d !== latest?.decision);
 }
 
+function DecisionField({ decisions, decision, setDecision, touched }: { decisions: JudgementDecision[]; decision: JudgementDecision | null; setDecision: (d: JudgementDecision) => void; touched: boolean }) {
+  return (
+    <fieldset {...(touched && !decision ? { 'aria-describedby': 'decision-err' } : {})}>
+      <legend>Decision</legend>
+      {decisions.map((d) => (
+        <label key={d}>
+          <input type="radio" name="judgement-decision" value={d} checked={decision === d} onChange={() => setDecision(d)} data-testid={`decision-${d}`} /> {d}
+        </label>
+      ))}
+      {touched && !decision && (
+        <p id="decision-err" className="field-error">
+          Choose a decision.
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** The rationale and the engine's rule for it; problem is shown once the form was submitted. */
+function RationaleField({ summary, rationale, setRationale, problem, touched }: { summary: string | undefined; rationale: string; setRationale: (r: string) => void; problem: string | null; touched: boolean }) {
+  return (
+    <>
+      <label htmlFor="judgement-rationale">Rationale (signed and journaled)</label>
+      <p id="judgement-rule" className="muted small" data-testid="judgement-rule">
+        The rule: {summary ?? 'loading the engine’s rule…'}
+      </p>
+      <textarea id="judgement-rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && problem !== null} aria-describedby={problem ? 'judgement-rule judgement-rationale-err' : 'judgement-rule'} data-testid="judgement-rationale" />
+      {problem && (
+        <p id="judgement-rationale-err" className="field-error" data-testid="judgement-rationale-err">
+          {problem}
+        </p>
+      )}
+    </>
+  );
+}
+
+function SignerLine({ signer }: { signer: ToSign['key'] | null }) {
+  return (
+    <p className="small">
+      Signing key:{' '}
+      {signer ? (
+        <span data-testid="judge-key">
+          {signer.label ?? signer.path} · {signer.role ?? 'not in the trust store'}
+        </span>
+      ) : (
+        <strong>none chosen: choose one under “Journal” in the header.</strong>
+      )}
+    </p>
+  );
+}
+
 function JudgementForm({ report }: { report: Report }) {
   const s = useJudgement(useShallow((x) => ({ judging: x.judging!, rules: x.rules, keys: x.keys, keyPath: x.keyPath, work: x.work!, list: x.list, busy: x.busy, record: x.record, startJudging: x.startJudging })));
   const [decision, setDecision] = useState<JudgementDecision | null>(null);
@@ -85,39 +137,9 @@ function JudgementForm({ report }: { report: Report }) {
           setConfirm({ artifact, reportDigest: s.list?.reportDigest ?? null, pointer, label, decision, rationale, key, journal: s.work.dir });
         }}
       >
-        <fieldset {...(touched && !decision ? { 'aria-describedby': 'decision-err' } : {})}>
-          <legend>Decision</legend>
-          {decisions.map((d) => (
-            <label key={d}>
-              <input type="radio" name="judgement-decision" value={d} checked={decision === d} onChange={() => setDecision(d)} data-testid={`decision-${d}`} /> {d}
-            </label>
-          ))}
-          {touched && !decision && (
-            <p id="decision-err" className="field-error">
-              Choose a decision.
-            </p>
-          )}
-        </fieldset>
-        <label htmlFor="judgement-rationale">Rationale (signed and journaled)</label>
-        <p id="judgement-rule" className="muted small" data-testid="judgement-rule">
-          The rule: {s.rules?.summary ?? 'loading the engine’s rule…'}
-        </p>
-        <textarea id="judgement-rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && problem !== null} aria-describedby={touched && problem ? 'judgement-rule judgement-rationale-err' : 'judgement-rule'} data-testid="judgement-rationale" />
-        {touched && problem && (
-          <p id="judgement-rationale-err" className="field-error" data-testid="judgement-rationale-err">
-            {problem}
-          </p>
-        )}
-        <p className="small">
-          Signing key:{' '}
-          {key ? (
-            <span data-testid="judge-key">
-              {key.label ?? key.path} · {key.role ?? 'not in the trust store'}
-            </span>
-          ) : (
-            <strong>none chosen: choose one under “Journal” in the header.</strong>
-          )}
-        </p>
+        <DecisionField decisions={decisions} decision={decision} setDecision={setDecision} touched={touched} />
+        <RationaleField summary={s.rules?.summary} rationale={rationale} setRationale={setRationale} problem={touched ? problem : null} touched={touched} />
+        <SignerLine signer={key} />
         <div className="toolbar">
           <button type="submit" className="primary" disabled={s.busy || !key?.keyId} data-testid="judge-review">
             Review and sign…
@@ -185,16 +207,7 @@ function JudgementsList() {
       ) : (
         <table className="grid" data-testid="judgements">
           <caption className="visually-hidden">Judgements recorded on this artifact</caption>
-          <thead>
-            <tr>
-              <th scope="col">Entry</th>
-              <th scope="col">Item</th>
-              <th scope="col">Decision</th>
-              <th scope="col">Rationale</th>
-              <th scope="col">Signer</th>
-              <th scope="col">Proof</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Entry', 'Item', 'Decision', 'Rationale', 'Signer', 'Proof']} />
           <tbody>
             {list.judgements.map((j) => (
               <tr key={j.seq}>

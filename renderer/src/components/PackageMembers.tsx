@@ -13,6 +13,7 @@ import { features } from '../lib/table';
 import { useStore } from '../store';
 import { CopyValue } from './Copy';
 import { SortHeader } from './SortHeader';
+import { ColumnHeads } from './ColumnHeads';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
 
@@ -88,6 +89,42 @@ function MemberContent({ content, theme }: { content: PackageMemberContent; them
   );
 }
 
+/** Each member with its role, size and recorded vs recomputed digest; a click opens its content. */
+function MembersTable({ members, open }: { members: PackageMember[]; open: (path: string) => void }) {
+  return (
+    <table className="grid" data-testid="members">
+      <caption className="visually-hidden">Members of the package with their recorded and recomputed digests</caption>
+      <ColumnHeads names={['Member', 'Role', 'Bytes', 'Recorded', 'Recomputed', 'Digest']} />
+      <tbody>
+        {members.map((m) => {
+          const st = digestStatus(m);
+          return (
+            <tr key={m.path} data-testid="member-row" data-member={m.path}>
+              <td>
+                <button type="button" className="link" onClick={() => open(m.path)} data-testid="open-member">
+                  {m.path}
+                </button>
+              </td>
+              <td>{m.role}</td>
+              <td>{m.size}</td>
+              <td className="small">{m.recordedDigest ? <CopyValue value={m.recordedDigest} label={`the recorded digest of ${m.path}`} /> : '—'}</td>
+              <td className="small" data-testid="member-recomputed">
+                {m.recomputedDigest ? <CopyValue value={m.recomputedDigest} label={`the recomputed digest of ${m.path}`} /> : m.sha256 ? <CopyValue value={m.sha256} label={`the SHA-256 of ${m.path}`} /> : '—'}
+              </td>
+              <td>
+                <span className={`status-badge ${st.cls}`} data-testid="member-status">
+                  {st.word}
+                </span>
+                {m.digestName && <span className="muted small"> ({m.digestName})</span>}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
 export function PackageMembers({ report }: { report: Report }) {
   const { api, artifact, theme } = useStore(useShallow((s) => ({ api: s.api, artifact: s.artifact, theme: s.theme })));
   const [members, setMembers] = useState<PackageMember[] | null>(null);
@@ -129,47 +166,7 @@ export function PackageMembers({ report }: { report: Report }) {
           {error}
         </p>
       )}
-      {members && (
-        <table className="grid" data-testid="members">
-          <caption className="visually-hidden">Members of the package with their recorded and recomputed digests</caption>
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              <th scope="col">Bytes</th>
-              <th scope="col">Recorded</th>
-              <th scope="col">Recomputed</th>
-              <th scope="col">Digest</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => {
-              const st = digestStatus(m);
-              return (
-                <tr key={m.path} data-testid="member-row" data-member={m.path}>
-                  <td>
-                    <button type="button" className="link" onClick={() => void open(m.path)} data-testid="open-member">
-                      {m.path}
-                    </button>
-                  </td>
-                  <td>{m.role}</td>
-                  <td>{m.size}</td>
-                  <td className="small">{m.recordedDigest ? <CopyValue value={m.recordedDigest} label={`the recorded digest of ${m.path}`} /> : '—'}</td>
-                  <td className="small" data-testid="member-recomputed">
-                    {m.recomputedDigest ? <CopyValue value={m.recomputedDigest} label={`the recomputed digest of ${m.path}`} /> : m.sha256 ? <CopyValue value={m.sha256} label={`the SHA-256 of ${m.path}`} /> : '—'}
-                  </td>
-                  <td>
-                    <span className={`status-badge ${st.cls}`} data-testid="member-status">
-                      {st.word}
-                    </span>
-                    {m.digestName && <span className="muted small"> ({m.digestName})</span>}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      {members && <MembersTable members={members} open={(path) => void open(path)} />}
       {content && <MemberContent key={content.path} content={content} theme={theme} />}
     </section>
   );

@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { comparisonCap, ComparisonsTable } from './ComparisonsTable';
 import { JudgeButton } from './JudgementPanel';
 import { ReplayNotes } from './ReplayNotes';
+import { ColumnHeads } from './ColumnHeads';
 
 const ExpressionDiff = lazy(() => import('./Editors').then((m) => ({ default: m.ExpressionDiff })));
 
@@ -36,14 +37,7 @@ function RoutingTable({ routing }: { routing: Ev[] }) {
   return (
     <table className="grid" data-testid="routing-events">
       <caption className="visually-hidden">Routing decisions</caption>
-      <thead>
-        <tr>
-          <th scope="col">Claim</th>
-          <th scope="col">Route</th>
-          <th scope="col">Reasons</th>
-          <th scope="col">Case</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Claim', 'Route', 'Reasons', 'Case']} />
       <tbody>
         {routing.map((e, i) => (
           <tr key={i}>
@@ -55,6 +49,40 @@ function RoutingTable({ routing }: { routing: Ev[] }) {
             <td className="small">
               {e['case'] === null || e['case'] === undefined ? (e['anchored'] === false ? 'not opened: nothing was anchored' : '—') : typeof e['case'] === 'string' ? e['case'] : JSON.stringify(e['case'])}
               {e['alreadyOpen'] === true && ' (already open)'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Drift events with their decision exits and routing; each can be judged. */
+function DriftTable({ drift, events }: { drift: Ev[]; events: JsonValue[] }) {
+  return (
+    <table className="grid" data-testid="drift-events">
+      <caption className="visually-hidden">Drift events and their routing</caption>
+      <ColumnHeads names={['Execution', 'Output', 'Original → replayed', 'Δ / ε', 'Decision exits', 'Routing', 'Judgement']} />
+      <tbody>
+        {drift.map((e, i) => (
+          <tr key={i}>
+            <td className="mono small">{String(e['executionId'] ?? '')}</td>
+            <td className="mono small">{String(e['output'] ?? '')}</td>
+            <td className="mono small">
+              {JSON.stringify(e['original'])} → {JSON.stringify(e['replayed'])}
+            </td>
+            <td className="mono small">
+              {JSON.stringify(e['delta'])} / {JSON.stringify(e['epsilon'])}
+            </td>
+            <td className="small">
+              {String(e['originalExit'] ?? '—')} → {String(e['replayedExit'] ?? '—')}
+              {e['decisionMaterial'] === true && <strong> (decision-material)</strong>}
+            </td>
+            <td>
+              <span className="tag neutral">{e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}</span>
+            </td>
+            <td>
+              <JudgeButton pointer={`/events/${events.indexOf(e)}`} label={`drift event ${String(e['output'] ?? i)}`} />
             </td>
           </tr>
         ))}
@@ -96,44 +124,7 @@ export function ReplayView({ report }: { report: Report | null }) {
           {drift.length === 0 ? (
             <p className="muted">No drift events.</p>
           ) : (
-            <table className="grid" data-testid="drift-events">
-              <caption className="visually-hidden">Drift events and their routing</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Execution</th>
-                  <th scope="col">Output</th>
-                  <th scope="col">Original → replayed</th>
-                  <th scope="col">Δ / ε</th>
-                  <th scope="col">Decision exits</th>
-                  <th scope="col">Routing</th>
-                  <th scope="col">Judgement</th>
-                </tr>
-              </thead>
-              <tbody>
-                {drift.map((e, i) => (
-                  <tr key={i}>
-                    <td className="mono small">{String(e['executionId'] ?? '')}</td>
-                    <td className="mono small">{String(e['output'] ?? '')}</td>
-                    <td className="mono small">
-                      {JSON.stringify(e['original'])} → {JSON.stringify(e['replayed'])}
-                    </td>
-                    <td className="mono small">
-                      {JSON.stringify(e['delta'])} / {JSON.stringify(e['epsilon'])}
-                    </td>
-                    <td className="small">
-                      {String(e['originalExit'] ?? '—')} → {String(e['replayedExit'] ?? '—')}
-                      {e['decisionMaterial'] === true && <strong> (decision-material)</strong>}
-                    </td>
-                    <td>
-                      <span className="tag neutral">{e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}</span>
-                    </td>
-                    <td>
-                      <JudgeButton pointer={`/events/${report.events!.indexOf(e)}`} label={`drift event ${String(e['output'] ?? i)}`} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DriftTable drift={drift} events={report.events!} />
           )}
           {routing.length > 0 && (
             <>

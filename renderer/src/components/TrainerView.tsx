@@ -5,6 +5,7 @@ import { acgpTrajectoryOf, tgDriftRateIn, whatIfOf } from '../../../shared/detai
 import { useStore, type Sweep } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
+import { ColumnHeads } from './ColumnHeads';
 
 function obj(v: JsonValue | undefined): { [k: string]: JsonValue } | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
@@ -261,41 +262,34 @@ function trajectory(r: Report): { x: number[]; series: ChartSeries[]; disagreeme
   };
 }
 
-/** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
-export function TrainerView({ report }: { report: Report | null }) {
-  const { run, job, artifact, offers, offersError, loadOffers, sweep, runSweep } = useStore(
-    useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, offers: s.offers, offersError: s.offersError, loadOffers: s.loadOffers, sweep: s.sweep, runSweep: s.runSweep })),
+/** Whether the open report is a what-if demonstration, said before anything else. */
+function DemoNote({ report, offers }: { report: Report | null; offers: ProviderOffers | null }) {
+  const unknown = report ? unknownSubstitution(report, offers) : null;
+  return report && whatIfOf(report) ? (
+    <p className="demo-banner" role="note" data-testid="demo-banner">
+      DEMONSTRATION. This report is a what-if replay: it substitutes a different environment on purpose. It shows how drift looks; it is never a forensic verdict and never passes.
+      {unknown && (
+        <span className="demo-unknown" data-testid="demo-unknown">
+          {' '}
+          {unknown}
+        </span>
+      )}
+    </p>
+  ) : (
+    <p className="muted">A what-if replay substitutes a model version or compute shape on purpose, to show how drift looks; its report is labelled a demonstration and never passes.</p>
   );
+}
+
+/** The what-if pickers (filled from the provider registry) and the replay and sweep buttons. */
+function WhatIfForm() {
+  const { run, job, artifact, offers, offersError, sweep, runSweep } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, offers: s.offers, offersError: s.offersError, sweep: s.sweep, runSweep: s.runSweep })));
   const [model, setModel] = useState('');
   const [shape, setShape] = useState('');
-  useEffect(() => {
-    void loadOffers();
-  }, [artifact, loadOffers]);
   const { models, shapes } = offered(offers);
   const sweeping = sweep !== null && sweep.done < sweep.planned;
-  const ex = useMemo(() => (report ? expressionSeries(report) : null), [report]);
-  const unknown = report ? unknownSubstitution(report, offers) : null;
-  const d = useMemo(() => (report ? deltaSeries(report) : null), [report]);
-  const dr = useMemo(() => (report ? driftRates(report) : null), [report]);
-  const tr = useMemo(() => (report ? trajectory(report) : null), [report]);
   const whatIf = [model.trim() && `model=${model.trim()}`, shape.trim() && `shape=${shape.trim()}`].filter((x): x is string => !!x);
-
   return (
-    <section className="panel" aria-labelledby="trainer-h">
-      <h2 id="trainer-h">Trainer mode</h2>
-      {report && whatIfOf(report) ? (
-        <p className="demo-banner" role="note" data-testid="demo-banner">
-          DEMONSTRATION. This report is a what-if replay: it substitutes a different environment on purpose. It shows how drift looks; it is never a forensic verdict and never passes.
-          {unknown && (
-            <span className="demo-unknown" data-testid="demo-unknown">
-              {' '}
-              {unknown}
-            </span>
-          )}
-        </p>
-      ) : (
-        <p className="muted">A what-if replay substitutes a model version or compute shape on purpose, to show how drift looks; its report is labelled a demonstration and never passes.</p>
-      )}
+    <>
       <form
         className="toolbar"
         onSubmit={(e) => {
@@ -343,8 +337,39 @@ export function TrainerView({ report }: { report: Report | null }) {
       <p className="muted small" data-testid="offers-source">
         {offers ? `Pickers filled from the provider registry ${offers.source}: ${models.length} model version(s), ${shapes.length} compute shape(s).` : offersError ? `The provider registry cannot be read: ${offersError}` : 'Reading the provider registry…'}
       </p>
-      {sweep && <SweepResult sweep={sweep} />}
-      {!report && <p className="muted">Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace) to see its charts.</p>}
+    </>
+  );
+}
+
+function DebtDisagreements({ list }: { list: Disagreement[] }) {
+  return list.length === 0 ? (
+    <p className="small" data-testid="debt-disagreements">Every EVAL&apos;s recorded trust debt agrees with the recomputed one.</p>
+  ) : (
+    <table className="grid small bad" data-testid="debt-disagreements">
+      <caption>EVALs whose recorded trust debt disagrees with the recomputed one</caption>
+      <ColumnHeads names={['EVAL', 'Recorded', 'Recomputed', 'Δ']} />
+      <tbody>
+        {list.map((d) => (
+          <tr key={d.index}>
+            <td>EVAL {d.index}</td>
+            <td>{d.recorded}</td>
+            <td>{d.recomputed}</td>
+            <td>{Math.round((d.recorded - d.recomputed) * 1e9) / 1e9}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The report's charts: expression, |Δ| against ε, drift rate, trust debt. */
+function ReportCharts({ report }: { report: Report }) {
+  const ex = useMemo(() => expressionSeries(report), [report]);
+  const d = useMemo(() => deltaSeries(report), [report]);
+  const dr = useMemo(() => driftRates(report), [report]);
+  const tr = useMemo(() => trajectory(report), [report]);
+  return (
+    <>
       {ex && (
         <Chart testId="chart-expression" title="Expression: log-probability per token, recorded against replayed" x={ex.x} xLabel="token" yLabel="log-probability" series={ex.series}>
           <p className="small" data-testid="expression-score">
@@ -368,34 +393,28 @@ export function TrainerView({ report }: { report: Report | null }) {
       )}
       {tr && (
         <Chart testId="chart-debt" title="ACGP trust debt per EVAL: recorded against recomputed, with its thresholds" x={tr.x} xLabel="evaluation" yLabel="trust debt" series={tr.series}>
-          {tr.disagreements.length === 0 ? (
-            <p className="small" data-testid="debt-disagreements">Every EVAL&apos;s recorded trust debt agrees with the recomputed one.</p>
-          ) : (
-            <table className="grid small bad" data-testid="debt-disagreements">
-              <caption>EVALs whose recorded trust debt disagrees with the recomputed one</caption>
-              <thead>
-                <tr>
-                  <th scope="col">EVAL</th>
-                  <th scope="col">Recorded</th>
-                  <th scope="col">Recomputed</th>
-                  <th scope="col">Δ</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tr.disagreements.map((d) => (
-                  <tr key={d.index}>
-                    <td>EVAL {d.index}</td>
-                    <td>{d.recorded}</td>
-                    <td>{d.recomputed}</td>
-                    <td>{Math.round((d.recorded - d.recomputed) * 1e9) / 1e9}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DebtDisagreements list={tr.disagreements} />
         </Chart>
       )}
-      {report && !d && !dr && !tr && !ex && <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>}
+      {!d && !dr && !tr && !ex && <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>}
+    </>
+  );
+}
+
+/** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
+export function TrainerView({ report }: { report: Report | null }) {
+  const { artifact, offers, loadOffers, sweep } = useStore(useShallow((s) => ({ artifact: s.artifact, offers: s.offers, loadOffers: s.loadOffers, sweep: s.sweep })));
+  useEffect(() => {
+    void loadOffers();
+  }, [artifact, loadOffers]);
+  return (
+    <section className="panel" aria-labelledby="trainer-h">
+      <h2 id="trainer-h">Trainer mode</h2>
+      <DemoNote report={report} offers={offers} />
+      <WhatIfForm />
+      {sweep && <SweepResult sweep={sweep} />}
+      {!report && <p className="muted">Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace) to see its charts.</p>}
+      {report && <ReportCharts report={report} />}
     </section>
   );
 }

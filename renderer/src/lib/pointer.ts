@@ -12,100 +12,126 @@ function unescapeToken(t: string): string {
   return t.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-export function locate(text: string, pointer: string | null): Region | null {
-  if (!pointer) return null;
-  const line = /^(?:.*:)?line:(\d+)$/.exec(pointer);
-  if (line) {
-    const n = Number(line[1]);
-    let start = 0;
-    for (let i = 1; i < n; i++) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) return null;
-      start = nl + 1;
-    }
-    const end = text.indexOf('\n', start);
-    return { start, end: end < 0 ? text.length : end };
+/** The range of line n (1-based), or null past the end. */
+function lineRegion(text: string, n: number): Region | null {
+  let start = 0;
+  for (let i = 1; i < n; i++) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) return null;
+    start = nl + 1;
   }
-  if (pointer !== '' && !pointer.startsWith('/')) return null;
-  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
-  };
-  const str = (): string => {
-    const s = i;
-    i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
+  const end = text.indexOf('\n', start);
+  return { start, end: end < 0 ? text.length : end };
+}
+
+/** A cursor over JSON text that skips values without building them. */
+class Scanner {
+  i = 0;
+  constructor(private readonly text: string) {}
+
+  ws(): void {
+    const { text } = this;
+    while (this.i < text.length && ' \t\r\n'.includes(text[this.i]!)) this.i++;
+  }
+
+  str(): string {
+    const { text } = this;
+    const s = this.i;
+    this.i++;
+    while (this.i < text.length && text[this.i] !== '"') this.i += text[this.i] === '\\' ? 2 : 1;
+    this.i++;
     try {
-      return JSON.parse(text.slice(s, i)) as string;
+      return JSON.parse(text.slice(s, this.i)) as string;
     } catch {
       return '';
     }
-  };
-  const skip = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '"') return void str();
+  }
+
+  skip(): void {
+    const { text } = this;
+    this.ws();
+    const c = text[this.i];
+    if (c === '"') return void this.str();
     if (c === '{' || c === '[') {
       const close = c === '{' ? '}' : ']';
-      i++;
-      ws();
-      if (text[i] === close) return void i++;
+      this.i++;
+      this.ws();
+      if (text[this.i] === close) return void this.i++;
       for (;;) {
         if (c === '{') {
-          ws();
-          str();
-          ws();
-          i++; // colon
+          this.ws();
+          this.str();
+          this.ws();
+          this.i++; // colon
         }
-        skip();
-        ws();
-        if (text[i] === ',') i++;
+        this.skip();
+        this.ws();
+        if (text[this.i] === ',') this.i++;
         else {
-          i++;
+          this.i++;
           return;
         }
       }
     }
-    while (i < text.length && !',]}'.includes(text[i]!) && !' \t\r\n'.includes(text[i]!)) i++;
-  };
-  ws();
+    while (this.i < text.length && !',]}'.includes(text[this.i]!) && !' \t\r\n'.includes(text[this.i]!)) this.i++;
+  }
+
+  /** At an object: moves to the value of member tok; false if it has none. */
+  member(tok: string): boolean {
+    const { text } = this;
+    this.i++;
+    for (;;) {
+      this.ws();
+      if (text[this.i] === '}' || this.i >= text.length) return false;
+      const key = this.str();
+      this.ws();
+      this.i++;
+      this.ws();
+      if (key === tok) return true;
+      this.skip();
+      this.ws();
+      if (text[this.i] === ',') this.i++;
+    }
+  }
+
+  /** At an array: moves to element tok; false if there is none. */
+  element(tok: string): boolean {
+    const { text } = this;
+    this.i++;
+    const idx = Number(tok);
+    if (!Number.isInteger(idx) || idx < 0) return false;
+    for (let k = 0; k < idx; k++) {
+      this.ws();
+      if (text[this.i] === ']') return false;
+      this.skip();
+      this.ws();
+      if (text[this.i] === ',') this.i++;
+      else return false;
+    }
+    this.ws();
+    return text[this.i] !== ']';
+  }
+}
+
+export function locate(text: string, pointer: string | null): Region | null {
+  if (!pointer) return null;
+  const line = /^(?:.*:)?line:(\d+)$/.exec(pointer);
+  if (line) return lineRegion(text, Number(line[1]));
+  if (pointer !== '' && !pointer.startsWith('/')) return null;
+  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
+  const s = new Scanner(text);
+  s.ws();
   for (const tok of tokens) {
-    ws();
-    const c = text[i];
+    s.ws();
+    const c = text[s.i];
     if (c === '{') {
-      i++;
-      for (;;) {
-        ws();
-        if (text[i] === '}' || i >= text.length) return null;
-        const key = str();
-        ws();
-        i++;
-        ws();
-        if (key === tok) break;
-        skip();
-        ws();
-        if (text[i] === ',') i++;
-      }
+      if (!s.member(tok)) return null;
     } else if (c === '[') {
-      i++;
-      const idx = Number(tok);
-      if (!Number.isInteger(idx) || idx < 0) return null;
-      for (let k = 0; k < idx; k++) {
-        ws();
-        if (text[i] === ']') return null;
-        skip();
-        ws();
-        if (text[i] === ',') i++;
-        else return null;
-      }
-      ws();
-      if (text[i] === ']') return null;
+      if (!s.element(tok)) return null;
     } else return null;
   }
-  ws();
-  const start = i;
-  skip();
-  return { start, end: Math.max(i, start + 1) };
+  s.ws();
+  const start = s.i;
+  s.skip();
+  return { start, end: Math.max(s.i, start + 1) };
 }
