@@ -91,25 +91,11 @@ export function artifactOf(report: Report | null): string | null {
   return typeof h === 'string' && h.startsWith('sha256:') ? h : null;
 }
 
-export const useJudgement = create<JudgementState>((set, get) => ({
-  work: null,
-  status: null,
-  busy: false,
-  error: null,
-  keys: [],
-  keyPath: '',
-  rules: null,
-  list: null,
-  judging: null,
-  receipt: null,
-  bundle: null,
-  bundleAttestation: null,
-  pkg: remembered(PKG_KEY, isPkg) ?? { profiles: '', kernelAdapter: '' },
-  formOpen: false,
-  setFormOpen(formOpen) {
-    set({ formOpen });
-  },
+/** One part of the store: the members it names, made from the store's own set and get. */
+type Slice<K extends keyof JudgementState> = (set: (p: Partial<JudgementState>) => void, get: () => JudgementState) => Pick<JudgementState, K>;
 
+/** The journal of the window and the key that signs in it. */
+const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | 'pickKey' | 'setKey'> = (set, get) => ({
   async openJournal(dir, trustStore, create) {
     const api = useStore.getState().api;
     if (!api) return false;
@@ -161,6 +147,10 @@ export const useJudgement = create<JudgementState>((set, get) => ({
     set({ keyPath });
     if (keyPath) useStore.getState().setJournal({ keyFile: keyPath });
   },
+});
+
+/** The Nemosyne options, the judgements on the open report, recording one, and the bundle. */
+const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' | 'record' | 'exportBundle'> = (set, get) => ({
   setPackageOptions(o) {
     const pkg = { ...get().pkg, ...o };
     remember(PKG_KEY, pkg);
@@ -218,6 +208,29 @@ export const useJudgement = create<JudgementState>((set, get) => ({
       return null;
     }
   },
+});
+
+export const useJudgement = create<JudgementState>((set, get) => ({
+  work: null,
+  status: null,
+  busy: false,
+  error: null,
+  keys: [],
+  keyPath: '',
+  rules: null,
+  list: null,
+  judging: null,
+  receipt: null,
+  bundle: null,
+  bundleAttestation: null,
+  pkg: remembered(PKG_KEY, isPkg) ?? { profiles: '', kernelAdapter: '' },
+  formOpen: false,
+  setFormOpen(formOpen) {
+    set({ formOpen });
+  },
+
+  ...journalSlice(set, get),
+  ...judgingSlice(set, get),
 }));
 
 /**

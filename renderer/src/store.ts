@@ -146,21 +146,11 @@ function initialTheme(): 'light' | 'dark' {
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
-export const useStore = create<State>((set, get) => ({
-  api: null,
-  info: null,
-  examples: [],
-  recent: [],
-  view: 'open',
-  theme: initialTheme(),
-  artifact: null,
-  content: null,
-  report: null,
-  reportMode: null,
-  job: null,
-  lastJobNote: null,
-  selection: NO_SELECTION,
-  error: null,
+/** One part of the store: the members it names, made from the store's own set and get. */
+type Slice<K extends keyof State> = (set: (p: Partial<State>) => void, get: () => State) => Pick<State, K>;
+
+/** The Open view's engine options, the registry's offers and the trainer's sweep of versions. */
+const trainerSlice: Slice<'openOptions' | 'setOpenOptions' | 'offers' | 'offersError' | 'loadOffers' | 'sweep' | 'runSweep'> = (set, get) => ({
   openOptions: { trustStore: '', providers: '' },
   setOpenOptions(o) {
     set({ openOptions: { ...get().openOptions, ...o } });
@@ -201,12 +191,10 @@ export const useStore = create<State>((set, get) => ({
     }
     focusWhenShown('sweep-h');
   },
-  journal: { dir: '', trustStore: '', keyFile: '' },
-  journalStatus: null,
-  journalBusy: false,
-  journalError: null,
-  receipt: null,
+});
 
+/** The engine connection, the view and the theme. */
+const connectSlice: Slice<'connect' | 'setView' | 'setTheme'> = (set, get) => ({
   async connect(api) {
     set({ api });
     // Jobs are followed by run() (startWatchedJob); the shell's own requests come here.
@@ -232,6 +220,10 @@ export const useStore = create<State>((set, get) => ({
     }
     set({ theme });
   },
+});
+
+/** Opening an artifact: a picked file, an example, a path, a deep link, a saved report. */
+const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' | 'openSavedReport' | 'showReport'> = (set, get) => ({
   async openFile(file, mode) {
     const api = get().api;
     if (!api) return;
@@ -283,6 +275,10 @@ export const useStore = create<State>((set, get) => ({
   showReport(report, name) {
     set({ artifact: { name, localSha256: null, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
   },
+});
+
+/** The job on the open artifact, and what the editor highlights. */
+const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
   async run(mode, whatIf = []) {
     const { api, artifact, job } = get();
     if (!api || !artifact?.source) return;
@@ -316,6 +312,16 @@ export const useStore = create<State>((set, get) => ({
   select(sel) {
     set({ selection: { ...get().selection, ...sel } });
   },
+});
+
+/** The journal's cases and the officer's signed decisions (the journal is the header's, judgement-store.ts). */
+const journalSlice: Slice<'journal' | 'journalStatus' | 'journalBusy' | 'journalError' | 'receipt' | 'setJournal' | 'loadJournal' | 'decide'> = (set, get) => ({
+  journal: { dir: '', trustStore: '', keyFile: '' },
+  journalStatus: null,
+  journalBusy: false,
+  journalError: null,
+  receipt: null,
+
   setJournal(f) {
     set({ journal: { ...get().journal, ...f } });
   },
@@ -344,6 +350,28 @@ export const useStore = create<State>((set, get) => ({
       return false;
     }
   },
+});
+
+export const useStore = create<State>((set, get) => ({
+  api: null,
+  info: null,
+  examples: [],
+  recent: [],
+  view: 'open',
+  theme: initialTheme(),
+  artifact: null,
+  content: null,
+  report: null,
+  reportMode: null,
+  job: null,
+  lastJobNote: null,
+  selection: NO_SELECTION,
+  error: null,
+  ...trainerSlice(set, get),
+  ...connectSlice(set, get),
+  ...openSlice(set, get),
+  ...jobSlice(set, get),
+  ...journalSlice(set, get),
 }));
 
 /** Shows a job's end, unless a newer job has taken its place. */

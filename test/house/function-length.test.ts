@@ -48,25 +48,11 @@ export function longFunctions(files: string[], max = MAX_FUNCTION_LINES): string
   return out;
 }
 
-/**
- * Long functions not split yet (issue 18), by file and name: the list may only shrink. A
- * function that is split must leave it (the test says so), and no new one may join it.
- */
-const NOT_YET_SPLIT = [
-  'renderer/src/components/JournalView.tsx CaseDetail',
-  'renderer/src/components/JournalView.tsx JournalView',
-  'renderer/src/judgement-store.ts (anonymous)',
-  'renderer/src/store.ts (anonymous)',
-];
-const fileAndName = (row: string): string => row.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, '');
-
 describe('function length', () => {
   it(`no function over ${MAX_FUNCTION_LINES} lines without a comment saying why`, () => {
     const files = ROOMS.flatMap((r) => sources(join(ROOT, r)));
     const long = longFunctions(files);
-    expect(long.filter((row) => !NOT_YET_SPLIT.includes(fileAndName(row)))).toEqual([]);
-    // A listed function that no longer is long must leave the list.
-    expect(NOT_YET_SPLIT.filter((n) => !long.some((row) => fileAndName(row) === n))).toEqual([]);
+    expect(long).toEqual([]);
   });
   it('the check fires on a long function and honours a stated reason', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { checkRationale, RATIONALE_RULE, type CaseDecision, type CaseView } from '../../../shared/api';
+import { checkRationale, RATIONALE_RULE, type AnchorReceipt, type CaseDecision, type CaseView } from '../../../shared/api';
+import { ColumnHeads } from './ColumnHeads';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { useJudgement } from '../judgement-store';
@@ -18,15 +19,76 @@ function SigningKeyLine() {
   );
 }
 
-function CaseDetail({ c }: { c: CaseView }) {
-  const { decide, journalBusy, journal, receipt, journalError } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal, receipt: s.receipt, journalError: s.journalError })));
+/** The signed decision on an open case: the decision, the rationale (the engine's rule), the key. */
+function DecisionForm({ c }: { c: CaseView }) {
+  const { decide, journalBusy, journal } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal })));
   const [decision, setDecision] = useState<CaseDecision>('release');
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
-  const closed = c.state === 'released' || c.state === 'upheld';
   // The engine's one rule (shared/rationale.ts): the form refuses exactly what decideCase refuses.
   const problem = checkRationale(rationale);
   const short = problem !== null;
+  return (
+    <form
+      className="decision"
+      aria-label={`Decide ${c.caseId}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setTouched(true);
+        if (short || !journal.keyFile) return;
+        void decide(c.caseId, decision, rationale).then((ok) => ok && setRationale(''));
+      }}
+    >
+      <fieldset>
+        <legend>Decision</legend>
+        {(['release', 'uphold', 'escalate'] as const).filter((d) => d !== 'escalate' || c.state === 'open').map((d) => (
+          <label key={d}>
+            <input type="radio" name={`decision-${c.caseId}`} value={d} checked={decision === d} onChange={() => setDecision(d)} /> {d}
+          </label>
+        ))}
+      </fieldset>
+      <label htmlFor="rationale">Rationale (required: {RATIONALE_RULE.summary}; it is signed and journaled)</label>
+      <textarea id="rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && short} aria-describedby="rationale-help" data-testid="rationale" />
+      <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
+        {touched && short ? `${problem}; the rule: ${RATIONALE_RULE.summary}.` : 'It is signed with the officer key and journaled.'}
+      </p>
+      <SigningKeyLine />
+      {touched && !journal.keyFile && <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>}
+      <button type="submit" className="primary" disabled={journalBusy} data-testid="sign-decision">
+        Sign and record {decision}
+      </button>
+    </form>
+  );
+}
+
+/** What the journal answered after a decision was written: the entry, its checkpoint, its checked proof. */
+function AnchorReceiptView({ r }: { r: AnchorReceipt }) {
+  return (
+    <div className="receipt" role="status" data-testid="receipt">
+      <h4>Anchor receipt</h4>
+      <dl className="meta">
+        <dt>Case</dt>
+        <dd>
+          {r.caseId} is now <strong>{r.state}</strong>
+        </dd>
+        <dt>Entry seq</dt>
+        <dd className="mono">{r.seq}</dd>
+        <dt>Entry hash</dt>
+        <dd className="mono small">{r.entryHash}</dd>
+        <dt>Checkpoint</dt>
+        <dd className="mono small">
+          size {r.checkpoint.size}, root {r.checkpoint.root}
+        </dd>
+        <dt>Inclusion proof</dt>
+        <dd className={r.proofVerified ? 'ok' : 'bad'}>{r.proofVerified ? '✓ verified against the signed checkpoint' : `✗ not verified: ${r.proofFindings.join('; ')}`}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function CaseDetail({ c }: { c: CaseView }) {
+  const { receipt, journalError } = useStore(useShallow((s) => ({ receipt: s.receipt, journalError: s.journalError })));
+  const closed = c.state === 'released' || c.state === 'upheld';
   const myReceipt = receipt && receipt.caseId === c.caseId ? receipt : null;
   return (
     <div className="case-detail" data-testid="case-detail">
@@ -51,64 +113,37 @@ function CaseDetail({ c }: { c: CaseView }) {
           </li>
         ))}
       </ol>
-      {!closed && (
-        <form
-          className="decision"
-          aria-label={`Decide ${c.caseId}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            setTouched(true);
-            if (short || !journal.keyFile) return;
-            void decide(c.caseId, decision, rationale).then((ok) => ok && setRationale(''));
-          }}
-        >
-          <fieldset>
-            <legend>Decision</legend>
-            {(['release', 'uphold', 'escalate'] as const).filter((d) => d !== 'escalate' || c.state === 'open').map((d) => (
-              <label key={d}>
-                <input type="radio" name={`decision-${c.caseId}`} value={d} checked={decision === d} onChange={() => setDecision(d)} /> {d}
-              </label>
-            ))}
-          </fieldset>
-          <label htmlFor="rationale">Rationale (required: {RATIONALE_RULE.summary}; it is signed and journaled)</label>
-          <textarea id="rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && short} aria-describedby="rationale-help" data-testid="rationale" />
-          <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
-            {touched && short ? `${problem}; the rule: ${RATIONALE_RULE.summary}.` : 'It is signed with the officer key and journaled.'}
-          </p>
-          <SigningKeyLine />
-          {touched && !journal.keyFile && <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>}
-          <button type="submit" className="primary" disabled={journalBusy} data-testid="sign-decision">
-            Sign and record {decision}
-          </button>
-        </form>
-      )}
+      {!closed && <DecisionForm c={c} />}
       {journalError && (
         <p role="alert" className="error" data-testid="journal-error">
           {journalError}
         </p>
       )}
-      {myReceipt && (
-        <div className="receipt" role="status" data-testid="receipt">
-          <h4>Anchor receipt</h4>
-          <dl className="meta">
-            <dt>Case</dt>
-            <dd>
-              {myReceipt.caseId} is now <strong>{myReceipt.state}</strong>
-            </dd>
-            <dt>Entry seq</dt>
-            <dd className="mono">{myReceipt.seq}</dd>
-            <dt>Entry hash</dt>
-            <dd className="mono small">{myReceipt.entryHash}</dd>
-            <dt>Checkpoint</dt>
-            <dd className="mono small">
-              size {myReceipt.checkpoint.size}, root {myReceipt.checkpoint.root}
-            </dd>
-            <dt>Inclusion proof</dt>
-            <dd className={myReceipt.proofVerified ? 'ok' : 'bad'}>{myReceipt.proofVerified ? '✓ verified against the signed checkpoint' : `✗ not verified: ${myReceipt.proofFindings.join('; ')}`}</dd>
-          </dl>
-        </div>
-      )}
+      {myReceipt && <AnchorReceiptView r={myReceipt} />}
     </div>
+  );
+}
+
+/** The quarantine cases, one row each; a row (click or Enter) chooses its case. */
+function CaseQueue({ cases, chosen, choose }: { cases: CaseView[]; chosen: string | null; choose: (id: string) => void }) {
+  return (
+    <table className="grid" data-testid="case-queue">
+      <caption className="visually-hidden">Quarantine cases and their states</caption>
+      <ColumnHeads names={['Case', 'State', 'Claim', 'Source', 'Updated']} />
+      <tbody>
+        {cases.map((x) => (
+          <tr key={x.caseId} className={`clickable${chosen === x.caseId ? ' chosen' : ''}`} tabIndex={0} onClick={() => choose(x.caseId)} onKeyDown={(e) => e.key === 'Enter' && choose(x.caseId)} data-case={x.caseId}>
+            <td className="mono">{x.caseId}</td>
+            <td>
+              <span className={`state ${x.state}`}>{x.state}</span>
+            </td>
+            <td className="mono small">{x.claimRef}</td>
+            <td>{x.source}</td>
+            <td className="small">{x.updatedAtUtc}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -164,31 +199,7 @@ export function JournalView() {
             </ul>
           )}
           <h3>Case queue ({st.cases.length})</h3>
-          <table className="grid" data-testid="case-queue">
-            <caption className="visually-hidden">Quarantine cases and their states</caption>
-            <thead>
-              <tr>
-                <th scope="col">Case</th>
-                <th scope="col">State</th>
-                <th scope="col">Claim</th>
-                <th scope="col">Source</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {st.cases.map((x) => (
-                <tr key={x.caseId} className={`clickable${chosen === x.caseId ? ' chosen' : ''}`} tabIndex={0} onClick={() => setChosen(x.caseId)} onKeyDown={(e) => e.key === 'Enter' && setChosen(x.caseId)} data-case={x.caseId}>
-                  <td className="mono">{x.caseId}</td>
-                  <td>
-                    <span className={`state ${x.state}`}>{x.state}</span>
-                  </td>
-                  <td className="mono small">{x.claimRef}</td>
-                  <td>{x.source}</td>
-                  <td className="small">{x.updatedAtUtc}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CaseQueue cases={st.cases} chosen={chosen} choose={setChosen} />
           {c && <CaseDetail key={c.caseId} c={c} />}
         </>
       )}
