@@ -19,6 +19,7 @@ import { sha256 } from '../../app/core/hash.js';
 import { dispatch } from '../host/dispatch.js';
 import { resolveStatic, securityHeaders } from '../static-files.js';
 import { serveUpload, uploadIdOf } from './upload-route.js';
+import { takesUploadFiles, UploadFiles } from './upload-files.js';
 
 /** A binary frame: [u32 BE header length][header JSON {id, method, params}][data → params[0].data]. Throws if malformed. */
 function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
@@ -65,6 +66,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const token = opts.token ?? randomBytes(32).toString('base64url');
   const root = await realpath(resolve(opts.rendererDir));
   let origin = '';
+  // Picked files land in private temporary files the engine opens by path (upload-files.ts).
+  const files = takesUploadFiles(opts.api) ? new UploadFiles(opts.api) : null;
+  const api = files?.hosted() ?? opts.api;
 
   /** DNS-rebinding guard: only our own literal host:port is served, on HTTP and on upgrades. */
   const ourHost = (req: IncomingMessage): boolean => req.headers.host === origin.slice('http://'.length);
@@ -103,7 +107,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const server = createServer((req, res) => {
     const uploadId = uploadIdOf(req.url?.split('?')[0] ?? '');
     const served = uploadId
-      ? serveUpload(opts.api, req, res, uploadId, { origin, ourHost, tokenOk: (t) => tokenMatches(t, token), headers: securityHeaders(`ws://127.0.0.1:${new URL(origin).port}`) })
+      ? serveUpload(files ?? api, req, res, uploadId, { origin, ourHost, tokenOk: (t) => tokenMatches(t, token), headers: securityHeaders(`ws://127.0.0.1:${new URL(origin).port}`) })
       : serveStatic(req, res);
     served.catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
@@ -132,7 +136,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   function onConnection(ws: WebSocket): void {
     // Server-pushed events (job progress, results, cancellations) go to every
     // authenticated connection: there is one user, holding the one token.
-    const unsubscribe = opts.api.subscribe?.((event) => {
+    const unsubscribe = api.subscribe?.((event) => {
       if (ws.readyState !== ws.OPEN) return;
       const msg: ApiEventMessage = { event };
       ws.send(JSON.stringify(msg));
@@ -146,7 +150,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
         ws.close(1007, isBinary ? 'bad binary frame' : 'not JSON');
         return;
       }
-      void dispatch(opts.api, msg).then((resp) => {
+      void dispatch(api, msg).then((resp) => {
         if (resp && ws.readyState === ws.OPEN) ws.send(JSON.stringify(resp));
       });
     });
@@ -169,7 +173,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       new Promise<void>((res) => {
         for (const c of wss.clients) c.terminate();
         wss.close();
-        server.close(() => res());
+        server.close(() => void (files?.close() ?? Promise.resolve()).then(() => res()));
       }),
   };
 }
