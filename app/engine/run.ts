@@ -122,18 +122,22 @@ async function namedSigner(report: Report, ctx: KindContext): Promise<Report> {
 export const LAZY_MIN = 8 * 1024 * 1024;
 const HEAD_BYTES = 64 * 1024;
 
-/** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
-export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
+/**
+ * Verifies (or replays) the artifact at a path: a file, or a directory kind (journal).
+ * `shown` is the name the report and its messages give it (an upload's own file name,
+ * not the private file the web host wrote it to).
+ */
+export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void, shown = path): Promise<Report> {
   const cannot = (e: unknown) => {
     if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
     const code = (e as NodeJS.ErrnoException).code;
-    return new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`, 'path');
+    return new UsageError(code === 'ENOENT' ? `no such file or directory: ${shown}` : `cannot read ${shown}: ${code ?? 'error'}`, 'path');
   };
   // A small regular file (nearly every artifact of a batch) is read with blocking calls:
   // open, fstat, one read, close. Engine jobs run on worker threads, where this costs less
   // than four round trips through libuv's thread pool; larger files take the path below.
   const small = readSmallSync(path, cannot);
-  if (small) return runBytes(path, small, mode, options, onProgress);
+  if (small) return runBytes(shown, small, mode, options, onProgress);
   // Anything but a regular file or a directory (a FIFO, /dev/zero, a socket) is refused
   // by openRegular before a byte is read.
   let opened: OpenedFile;
@@ -145,11 +149,11 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   const { fh, stat: st } = opened;
   try {
     if (st.isDirectory()) return await runDirectory(path, options, onProgress);
-    if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${path} is larger than ${MAX_ARTIFACT_BYTES} bytes`, 'path');
-    if (st.size <= LAZY_MIN) return await runBytes(path, await readOpened(path, opened, MAX_ARTIFACT_BYTES).catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
+    if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${shown} is larger than ${MAX_ARTIFACT_BYTES} bytes`, 'path');
+    if (st.size <= LAZY_MIN) return await runBytes(shown, await readOpened(shown, opened, MAX_ARTIFACT_BYTES).catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
-    const sniffed = new Sniffed(path, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size });
+    const sniffed = new Sniffed(shown, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size });
     // The report's SHA-256 must be that of the bytes verified. A ZIP package is read by
     // position and never loaded, so its hash streams from the file alongside; anything else
     // is hashed from the bytes the kind loaded (no second read that could see other bytes).

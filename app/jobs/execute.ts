@@ -7,7 +7,7 @@ export async function executeJob(job: EngineJob, onProgress?: (f: number, label?
   try {
     const report =
       job.op === 'runPath'
-        ? await runPath(job.path, job.mode, job.options, onProgress)
+        ? await runPath(job.path, job.mode, job.options, onProgress, job.shown)
         : await runBytes(job.path, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), job.mode, job.options, onProgress);
     return { ok: true, report };
   } catch (e) {

@@ -4,7 +4,8 @@ import type { Mode } from '../engine/run.js';
 import type { EngineOptions } from '../kinds/types.js';
 
 export type EngineJob =
-  | { op: 'runPath'; path: string; mode: Mode; options: EngineOptions }
+  /** `shown`: the name the report gives the file, when not its path (an upload's temporary file). */
+  | { op: 'runPath'; path: string; mode: Mode; options: EngineOptions; shown?: string }
   | { op: 'runBytes'; path: string; bytes: Uint8Array; mode: Mode; options: EngineOptions };
 
 export type JobOutcome = { ok: true; report: Report } | { ok: false; usage: boolean; message: string };

@@ -83,6 +83,8 @@ interface Upload {
   size: number;
   chunks: Buffer[];
   received: number;
+  /** The private file the shell wrote the bytes to (adoptUpload), read by path instead of chunks. */
+  file?: string;
 }
 
 export interface RecentStore {
@@ -318,6 +320,7 @@ export class EngineHost implements RepriseApi {
       const u = typeof src.uploadId === 'string' ? this.uploads.get(src.uploadId) : undefined;
       if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
       if (u.received !== u.size) throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
+      if (u.file !== undefined) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options } };
       if (u.chunks.length > 1) u.chunks = [Buffer.concat(u.chunks)];
       return { job: { op: 'runBytes', path: u.name, bytes: u.chunks[0] ?? Buffer.alloc(0), mode, options } };
     }
@@ -539,6 +542,25 @@ export class EngineHost implements RepriseApi {
     u.chunks.push(bytes);
     u.received += bytes.length;
     return { received: u.received };
+  }
+
+  /**
+   * The shell wrote an upload's bytes to a private file of its own (the web host's upload
+   * route, upload-files.ts): the job opens that file by path, as a file opened by path is
+   * (no copy of the bytes between processes or into the worker). Called by the shell only
+   * (engine-serve.ts), never through the API, so the path is not held to the gate.
+   */
+  async adoptUpload(req: { uploadId: string; path: string }): Promise<{ received: number }> {
+    const u = this.uploads.get(req.uploadId);
+    if (!u) throw new ApiError('unknown upload', true);
+    const st = await stat(req.path).catch(() => null);
+    if (!st?.isFile()) throw new ApiError(`the upload of ${u.name} was not stored`, false);
+    if (st.size > u.size) {
+      this.uploads.delete(req.uploadId);
+      throw new ApiError(`the upload of ${u.name} is longer than announced (${u.size} bytes)`, true);
+    }
+    Object.assign(u, { file: req.path, chunks: [], received: st.size });
+    return { received: st.size };
   }
 
   async close(): Promise<void> {

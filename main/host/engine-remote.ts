@@ -27,8 +27,14 @@ export interface Grant {
   adapters?: string[];
 }
 
-/** A wire message to the child: an API call, or a grant from the shell (never from the API). */
-export type ToEngine = { id: number; method: ApiMethod; params: unknown[] } | { id: number; grant: Grant };
+/** An upload whose bytes the shell wrote to a private file (see EngineHost.adoptUpload). */
+export interface UploadFile {
+  uploadId: string;
+  path: string;
+}
+
+/** A wire message to the child: an API call, or a grant or an upload's file from the shell (never from the API). */
+export type ToEngine = { id: number; method: ApiMethod; params: unknown[] } | { id: number; grant: Grant } | { id: number; upload: UploadFile };
 
 /** The child process, whatever starts it (Electron's utilityProcess, Node's child_process). */
 export interface EngineChild {
@@ -51,6 +57,8 @@ export type RemoteEngine = RepriseApi & {
   subscribe(l: (e: ApiEvent) => void): () => void;
   /** Widens what the API may reach; for the shell's own use (dialogs, menus, command line). */
   grant(g: Grant): Promise<void>;
+  /** Hands the engine an upload's private file; for the shell's own use (the web host's upload route). */
+  adoptUpload(u: UploadFile): Promise<{ received: number }>;
   close(): void;
 };
 
@@ -131,6 +139,14 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
     return c;
   }
 
+  /** A message of the shell's own to the running child, answered like a call. */
+  const ask = (c: EngineChild, m: { grant: Grant } | { upload: UploadFile }): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      c.send({ id, ...m });
+    });
+
   return {
     call: (method: ApiMethod, params: unknown[]): Promise<unknown> =>
       new Promise((resolve, reject) => {
@@ -143,11 +159,12 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
       grants.push(g);
       const c = child;
       if (!c) return; // the next child gets it with the others
-      const id = nextId++;
-      await new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        c.send({ id, grant: g });
-      });
+      await ask(c, { grant: g });
+    },
+    async adoptUpload(u: UploadFile): Promise<{ received: number }> {
+      // A new child knows no upload begun in the one before.
+      if (!child) throw new ApiError('unknown upload', true);
+      return (await ask(child, { upload: u })) as { received: number };
     },
     close(): void {
       const c = child;
@@ -209,6 +226,7 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
     pickPath: (req: PickRequest) => pickAndGrant(opts.pickPath, grant, req),
     recentFiles: async () => [...(await recent.load())],
     grant,
+    adoptUpload: link.adoptUpload,
     subscribe: events.subscribe,
     close: link.close,
   };

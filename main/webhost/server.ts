@@ -20,6 +20,7 @@ import { sha256 } from '../../app/core/hash.js';
 import { dispatch } from '../host/dispatch.js';
 import { resolveStatic, securityHeaders } from '../static-files.js';
 import { serveUpload, uploadIdOf } from './upload-route.js';
+import { takesUploadFiles, UploadFiles } from './upload-files.js';
 
 /** A binary frame: [u32 BE header length][header JSON {id, method, params}][data → params[0].data]. Throws if malformed. */
 function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
@@ -65,6 +66,8 @@ export function tokenMatches(given: string | null, expected: string): boolean {
 /** What the handlers share; origin is known once the server listens. */
 interface Site {
   api: HostedApi;
+  /** Where picked files land: private temporary files the engine opens by path (upload-files.ts). */
+  files: UploadFiles | null;
   root: string;
   token: string;
   origin: string;
@@ -108,7 +111,7 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
 function onRequest(site: Site, req: IncomingMessage, res: ServerResponse): void {
   const uploadId = uploadIdOf(req.url?.split('?')[0] ?? '');
   const served = uploadId
-    ? serveUpload(site.api, req, res, uploadId, { origin: site.origin, ourHost: (r) => ourHost(site, r), tokenOk: (t) => tokenMatches(t, site.token), headers: siteHeaders(site) })
+    ? serveUpload(site.files ?? site.api, req, res, uploadId, { origin: site.origin, ourHost: (r) => ourHost(site, r), tokenOk: (t) => tokenMatches(t, site.token), headers: siteHeaders(site) })
     : serveStatic(site, req, res);
   served.catch(() => {
     if (!res.headersSent) res.writeHead(500).end();
@@ -169,7 +172,8 @@ async function listenLoopback(server: Server, port: number): Promise<number> {
 }
 
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
-  const site: Site = { api: opts.api, root: await realpath(resolve(opts.rendererDir)), token: opts.token ?? randomBytes(32).toString('base64url'), origin: '' };
+  const files = takesUploadFiles(opts.api) ? new UploadFiles(opts.api) : null;
+  const site: Site = { api: files?.hosted() ?? opts.api, files, root: await realpath(resolve(opts.rendererDir)), token: opts.token ?? randomBytes(32).toString('base64url'), origin: '' };
   const server = createServer((req, res) => onRequest(site, req, res));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => onUpgrade(site, wss, req, socket, head));
@@ -185,7 +189,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       new Promise<void>((res) => {
         for (const c of wss.clients) c.terminate();
         wss.close();
-        server.close(() => res());
+        server.close(() => void (files?.close() ?? Promise.resolve()).then(() => res()));
       }),
   };
 }

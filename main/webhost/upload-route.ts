@@ -1,6 +1,7 @@
 /**
- * `POST /upload/<uploadId>`: a picked file's bytes as one streamed HTTP request body, passed
- * on to the engine as uploadChunk calls. Chromium streams a File into an HTTP body from its
+ * `POST /upload/<uploadId>`: a picked file's bytes as one streamed HTTP request body, written
+ * to a private file the engine then opens by path (upload-files.ts), or, for an engine that
+ * takes no files, passed on as uploadChunk calls. Chromium streams a File into an HTTP body from its
  * own process, without the page's thread, several times faster than it sends WebSocket
  * frames (measured here: 100 MiB in ~0.4 s against ~1.5 s for 2 MiB binary frames), so the
  * picker is not held to the socket's speed. Same guards as the API socket: our own Host
@@ -10,6 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RepriseApi } from '../../shared/api.js';
+import { UploadFiles } from './upload-files.js';
 
 /** What one uploadChunk call carries (the engine accepts at most 12 MiB). */
 export const UPLOAD_PIECE_BYTES = 8 * 1024 * 1024;
@@ -78,14 +80,14 @@ function answer(res: ServerResponse, g: UploadGuards, status: number, body: unkn
 }
 
 /** Serves one upload request: refuses it, or streams its body to the engine and answers `{received}` or `{error}`. */
-export async function serveUpload(api: Pick<RepriseApi, 'uploadChunk'>, req: IncomingMessage, res: ServerResponse, uploadId: string, g: UploadGuards): Promise<void> {
+export async function serveUpload(api: Pick<RepriseApi, 'uploadChunk'> | UploadFiles, req: IncomingMessage, res: ServerResponse, uploadId: string, g: UploadGuards): Promise<void> {
   const refused = refusal(req, g);
   if (refused) {
     req.resume();
     return answer(res, g, refused[0], { error: { message: refused[1] } });
   }
   try {
-    answer(res, g, 200, { received: await pipeUpload(api, req, uploadId) });
+    answer(res, g, 200, { received: await (api instanceof UploadFiles ? api.receive(uploadId, req) : pipeUpload(api, req, uploadId)) });
   } catch (e) {
     // The rest of the body is not wanted; closing after the answer stops the browser sending it.
     res.setHeader('Connection', 'close');

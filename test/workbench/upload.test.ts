@@ -125,6 +125,9 @@ describe('the HTTP upload route', () => {
     ws.close();
     if (done.type !== 'job-done') throw new Error(JSON.stringify(done));
     expect(done.report.artifact.sha256).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+    // Read from the web host's private file by path: the report names the picked file, never that one.
+    expect(done.report.artifact.path).toBe('up.json');
+    expect(JSON.stringify(done.report)).not.toContain('reprise-picked-');
   });
 
   it('refuses a missing or wrong token, a foreign Origin and a foreign Host, and names an engine refusal', async () => {
@@ -168,4 +171,65 @@ describe('the HTTP upload route', () => {
     expect(most).toBe(1);
     expect(UPLOAD_PIECE_BYTES).toBeLessThanOrEqual(12 * 1024 * 1024);
   });
+});
+
+describe('the private file an HTTP upload is written to', () => {
+  /** The upload files the web host holds now: `reprise-picked-*` folders under the temporary directory. */
+  async function pickedFiles(): Promise<{ dir: string; mode: number; files: { name: string; mode: number; size: number }[] }[]> {
+    const { readdir, stat } = await import('node:fs/promises');
+    const out = [];
+    for (const d of (await readdir(tmpdir())).filter((n) => n.startsWith('reprise-picked-'))) {
+      const dir = join(tmpdir(), d);
+      const st = await stat(dir).catch(() => null);
+      if (!st) continue;
+      const files = [];
+      for (const f of await readdir(dir).catch(() => [])) {
+        const fs = await stat(join(dir, f)).catch(() => null);
+        if (fs) files.push({ name: f, mode: fs.mode & 0o777, size: fs.size });
+      }
+      out.push({ dir, mode: st.mode & 0o777, files });
+    }
+    return out;
+  }
+
+  it('is readable by its owner only, goes when the upload is replaced, and the folder when the host closes', async () => {
+    const own = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+    const rdir = await mkdtemp(join(tmpdir(), 'reprise-renderer-'));
+    await writeFile(join(rdir, 'index.html'), '<!doctype html><title>t</title>');
+    const before = new Set((await pickedFiles()).map((d) => d.dir));
+    const w = await startWebHost({ api: own, rendererDir: rdir });
+    const mine = async () => (await pickedFiles()).filter((d) => !before.has(d.dir));
+    const begin = async (size: number): Promise<string> => {
+      const ws = new WebSocket(`ws://127.0.0.1:${w.port}/api?token=${w.token}`, { origin: w.origin });
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ id: 1, method: 'beginUpload', params: [{ name: 'up.json', size }] }));
+      const m = JSON.parse(String(await new Promise((r) => ws.once('message', r)))) as { result: { uploadId: string } };
+      ws.close();
+      return m.result.uploadId;
+    };
+    const send = async (id: string, body: Buffer) =>
+      (await fetch(`${w.origin}/upload/${id}`, { method: 'POST', body: new Uint8Array(body), headers: { Origin: w.origin, Authorization: `Bearer ${w.token}` } })).status;
+    try {
+      const first = await begin(3);
+      expect(await send(first, Buffer.from('abc'))).toBe(200);
+      const [held] = await mine();
+      expect(held!.mode).toBe(0o700);
+      expect(held!.files).toEqual([{ name: first, mode: 0o600, size: 3 }]);
+      // A second body for the same upload is refused; a longer one leaves no file behind.
+      expect(await send(first, Buffer.from('abc'))).toBe(400);
+      const long = await begin(2);
+      expect(await send(long, Buffer.from('abc'))).toBe(400);
+      expect((await mine())[0]!.files.map((f) => f.name)).toEqual([first]);
+      // Two newer uploads replace the first: its file goes.
+      const second = await begin(3);
+      expect(await send(second, Buffer.from('xyz'))).toBe(200);
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await mine())[0]!.files.map((f) => f.name)).toEqual([second]);
+    } finally {
+      await w.close();
+      await own.close();
+    }
+    expect(await mine()).toEqual([]);
+  });
+
 });
