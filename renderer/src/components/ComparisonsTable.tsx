@@ -7,8 +7,7 @@ import { features } from '../lib/table';
 import { ColumnFilter } from './ColumnFilter';
 import { JudgeButton } from './JudgementPanel';
 
-type Row = Comparison & { index: number };
-const helper = createColumnHelper<typeof features, Row>();
+const helper = createColumnHelper<typeof features, Comparison>();
 const columns = helper.columns([
   helper.accessor('output', { header: 'Output', sortFn: 'text', filterFn: 'includesString' }),
   helper.accessor('mode', { header: 'Mode', sortFn: 'text', filterFn: 'equalsString' }),
@@ -24,16 +23,6 @@ const WIDTHS = ['20%', '8%', '9%', '14%', '14%', '9%', '9%', '17%'];
 
 function num(v: number | null | undefined): string {
   return typeof v === 'number' ? (Math.abs(v) < 1e-4 && v !== 0 ? v.toExponential(3) : String(Math.round(v * 1e6) / 1e6)) : '—';
-}
-
-const indexed = new WeakMap<Comparison[], Row[]>();
-function rowsOf(comparisons: Comparison[]): Row[] {
-  let r = indexed.get(comparisons);
-  if (!r) {
-    r = comparisons.map((c, index) => ({ ...c, index }));
-    indexed.set(comparisons, r);
-  }
-  return r;
 }
 
 /** How many comparison rows exist when the report keeps fewer (a cap), and the limit that capped them. */
@@ -80,8 +69,9 @@ function CapNote({ cap, path }: { cap: ComparisonCap; path: string }) {
 
 /** The comparisons, virtualized (only the visible rows exist in the DOM), filterable by mode and status. */
 export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, cap = null, path = 'FILE' }: { comparisons: Comparison[]; cap?: ComparisonCap | null; path?: string }) {
-  const data = rowsOf(comparisons);
-  const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
+  // The report's own rows, not copies (45,000 of them in a big ACGP replay): a row's place
+  // in the report is TanStack's row index, whatever the sorting and filtering.
+  const table = useTable({ features, columns, data: comparisons, getRowId: (_r, index) => String(index) });
   const rows = table.getRowModel().rows;
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
@@ -121,7 +111,8 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, ca
         <div ref={scroller} className="vbody" tabIndex={0} role="rowgroup" aria-label="Comparison rows (scroll)" data-testid="comparisons-scroll">
           <div style={{ height: v.getTotalSize(), position: 'relative' }}>
             {v.getVirtualItems().map((item) => {
-              const c = rows[item.index]!.original;
+              const row = rows[item.index]!;
+              const c = row.original;
               return (
                 <div role="row" aria-rowindex={item.index + 2} key={item.key} className={`vrow ${c.status}`} style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: ROW, width: '100%' }}>
                   <div role="cell" style={{ width: WIDTHS[0] }} className="mono small" title={c.output}>
@@ -146,7 +137,7 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, ca
                     {num(c.epsilon)}
                   </div>
                   <div role="cell" style={{ width: WIDTHS[7] }}>
-                    <JudgeButton pointer={`/comparisons/${c.index}`} label={`comparison ${c.output}`} />
+                    <JudgeButton pointer={`/comparisons/${row.index}`} label={`comparison ${c.output}`} />
                   </div>
                 </div>
               );
