@@ -187,8 +187,8 @@ export class Sniffed {
     const stripped = this.stripped;
     this.stripped = undefined;
     if (!j?.ok || !j.inOrder || !stripped) return null;
-    const { stripped: bytes, sha256: _sha256, ...done } = await stripped;
-    return bytes ? { ...bytes, ...done } : null;
+    const { stripped: st, sha256: _sha256, ...done } = await stripped;
+    return st ? { ...st, ...done } : null;
   }
 
   /**
