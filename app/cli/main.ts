@@ -57,8 +57,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
   try {
     return await (await cmd.load()).run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError || (await isKeyError(e))) {
-      io.err(formatError((e as Error).message));
+    if (e instanceof UsageError) {
+      io.err(formatError(e.message));
       return EXIT.error;
     }
     const msg = e instanceof Error ? e.message : String(e);
@@ -66,13 +66,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
     if (process.env['REPRISE_DEBUG']) io.err(`${(e as Error).stack ?? ''}\n`);
     return EXIT.error;
   }
-}
-
-/** A KeyError is a user error too; core/keys.ts is loaded only to ask (it is loaded by then if one was thrown). */
-async function isKeyError(e: unknown): Promise<boolean> {
-  if (!(e instanceof Error) || e.name !== 'KeyError') return false;
-  const { KeyError } = await import('../core/keys.js');
-  return e instanceof KeyError;
 }
 
 /** Process entry: real streams, exit code set when output has drained. */

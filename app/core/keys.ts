@@ -5,6 +5,7 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
+import { UsageError, type UsageCode } from './errors.js';
 import { isMissing, readFailure, readRegularFile, writeFileAtomic } from './files.js';
 import { sha256Hex } from './hash.js';
 import { decodeJsonBytes, parseCanonical, JcsError } from './jcs.js';
@@ -16,10 +17,13 @@ export type KeyStatus = (typeof KEY_STATUSES)[number];
 
 export const TRUST_STORE_TYPE = 'reprise.trust-store/v1';
 
-/** A user-facing error about a key or trust-store file (the CLI exits 3 with its message). */
-export class KeyError extends Error {
-  constructor(message: string) {
-    super(message);
+/**
+ * A user-facing error about a key or trust-store file: a usage error (the CLI exits 3 with
+ * its message). `bad-file` unless the file could not be read or written (`path`).
+ */
+export class KeyError extends UsageError {
+  constructor(message: string, usageCode: UsageCode = 'bad-file') {
+    super(message, usageCode);
     this.name = 'KeyError';
   }
 }
@@ -76,7 +80,7 @@ export async function loadSigner(path: string): Promise<Signer> {
   try {
     pem = await readRegularFile(path);
   } catch (e) {
-    throw new KeyError(`cannot read key file ${path}: ${readFailure(e)}`);
+    throw new KeyError(`cannot read key file ${path}: ${readFailure(e)}`, 'path');
   }
   return signerFromPem(pem);
 }
@@ -94,7 +98,7 @@ export async function writePrivateKey(path: string, signer: Signer): Promise<voi
     fh = await open(path, 'wx', 0o600);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new KeyError(code === 'EEXIST' ? `${path} exists; Reprise never overwrites a key file` : `cannot write ${path}: ${code ?? 'error'}`);
+    throw new KeyError(code === 'EEXIST' ? `${path} exists; Reprise never overwrites a key file` : `cannot write ${path}: ${code ?? 'error'}`, 'path');
   }
   try {
     await fh.writeFile(pem);
@@ -106,7 +110,7 @@ export async function writePrivateKey(path: string, signer: Signer): Promise<voi
     await fh.close().catch(() => undefined);
     fh = undefined;
     await unlink(path).catch(() => undefined);
-    throw new KeyError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; no key was written`);
+    throw new KeyError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; no key was written`, 'path');
   } finally {
     await fh?.close();
   }
@@ -219,7 +223,7 @@ export async function loadTrustStore(path: string): Promise<TrustStore> {
   try {
     bytes = await readRegularFile(path);
   } catch (e) {
-    throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`);
+    throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`, 'path');
   }
   return parseTrustStore(bytes, path);
 }
@@ -231,7 +235,7 @@ export async function addToTrustStore(path: string, entry: TrustStoreEntry): Pro
   try {
     existing = await readRegularFile(path);
   } catch (e) {
-    if (!isMissing(e)) throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`);
+    if (!isMissing(e)) throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`, 'path');
   }
   if (existing) {
     const store = parseTrustStore(existing, path);

@@ -81,14 +81,24 @@ export async function runBytes(path: string, bytes: Buffer, mode: Mode, options:
   return runSniffed(new Sniffed(path, bytes), mode, options, onProgress, () => hashBytes(bytes));
 }
 
+/**
+ * A large document is parsed while another thread strips it: a kind may declare work it
+ * would otherwise do after the parse (KindHandler.beforeParse), handed to that thread.
+ */
+export async function handDeclaredWork(sniffed: Sniffed, ctx: KindContext): Promise<void> {
+  for (const k of KINDS) {
+    if (!k.beforeParse) continue;
+    const work = await k.beforeParse(sniffed, ctx).catch(() => null);
+    if (work) sniffed.handStrippingThread(work);
+  }
+}
+
 /** `artifactHash` is asked for after the kind ran (a lazily loaded artifact is loaded by then). */
 async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, onProgress: ((f: number, label?: string) => void) | undefined, artifactHash: () => string | Promise<string>): Promise<Report> {
   const started = Date.now();
   const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
-  // A large document is parsed while another thread strips it: a kind may hand that
-  // thread work it would otherwise do after the parse (KindHandler.beforeParse).
-  if (sniffed.stripsInWorker) for (const k of KINDS) if (k.beforeParse) await k.beforeParse(sniffed, ctx).catch(() => undefined);
+  if (sniffed.stripsInWorker) await handDeclaredWork(sniffed, ctx);
   const handler = KINDS.find((k) => k.detect(sniffed));
   if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay', limits: options.limits }, started);
   let result: KindResult;

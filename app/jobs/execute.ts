@@ -1,5 +1,4 @@
 /** Runs one engine job and turns every error into an outcome (workers never throw). */
-import { KeyError } from '../core/keys.js';
 import { runBytes, runPath, UsageError } from '../engine/run.js';
 import type { EngineJob, JobOutcome } from './protocol.js';
 
@@ -11,7 +10,7 @@ export async function executeJob(job: EngineJob, onProgress?: (f: number, label?
         : await runBytes(job.path, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), job.mode, job.options, onProgress);
     return { ok: true, report };
   } catch (e) {
-    if (e instanceof UsageError || e instanceof KeyError) return { ok: false, usage: true, message: e.message };
+    if (e instanceof UsageError) return { ok: false, usage: true, message: e.message };
     return { ok: false, usage: false, message: `internal error: ${e instanceof Error ? e.message : String(e)}` };
   }
 }

@@ -1,14 +1,35 @@
-/** A user-facing journal error (the CLI prints its message and exits 3; never a stack trace). */
-export class JournalError extends Error {
+import { UsageError, type UsageCode } from '../core/errors.js';
+
+/**
+ * IO: a write failed and was undone (nothing recorded) or could not start.
+ * UNKNOWN: a write failed and undoing it failed too; only `journal verify` can tell what is on disk.
+ */
+export type JournalErrorCode = 'LOCKED' | 'STALE_LOCK' | 'TORN' | 'DAMAGED' | 'IO' | 'UNKNOWN' | 'REFUSED' | 'NOT_FOUND' | 'USAGE';
+
+/** What each journal code is, as the one usage error says it (app/core/errors.ts). */
+const USAGE_CODES: Readonly<Record<JournalErrorCode, UsageCode>> = {
+  LOCKED: 'refused',
+  STALE_LOCK: 'refused',
+  REFUSED: 'refused',
+  TORN: 'bad-file',
+  DAMAGED: 'bad-file',
+  IO: 'path',
+  UNKNOWN: 'path',
+  NOT_FOUND: 'path',
+  USAGE: 'arguments',
+};
+
+/**
+ * A user-facing journal error: a usage error (the CLI prints its message and exits 3; the
+ * host answers it as one), with the journal's own finer code for the callers that retry
+ * on a lock or refuse a decision.
+ */
+export class JournalError extends UsageError {
   constructor(
     message: string,
-    /**
-     * IO: a write failed and was undone (nothing recorded) or could not start.
-     * UNKNOWN: a write failed and undoing it failed too; only `journal verify` can tell what is on disk.
-     */
-    readonly code: 'LOCKED' | 'STALE_LOCK' | 'TORN' | 'DAMAGED' | 'IO' | 'UNKNOWN' | 'REFUSED' | 'NOT_FOUND' | 'USAGE' = 'REFUSED',
+    readonly code: JournalErrorCode = 'REFUSED',
   ) {
-    super(message);
+    super(message, USAGE_CODES[code]);
     this.name = 'JournalError';
   }
 }

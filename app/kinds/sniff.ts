@@ -7,7 +7,7 @@ import { readSync } from 'node:fs';
 import { decodeJsonBytes, JcsError, nestsDeeperThan, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
 import { isPlainObject } from '../core/closed.js';
-import { stripInWorker, type SignaturePlan, type SignatureCheck, type StripResult } from '../threads/canonical.js';
+import { stripInWorker, type StripResult, type StripWork, type StripWorkDone } from '../threads/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
@@ -54,17 +54,15 @@ export interface SniffedFile {
   readonly size: number;
 }
 
-/** What a large document's stripping thread gives a kind (see takeStrippedCanonical). */
-export interface StrippedDocument extends Stripped {
-  /** The top-level member cut out of `bytes` by the signature plan, if any. */
-  omitted: string | null;
-  /** The plan's signature check, when the document named a key of the plan. */
-  signature: SignatureCheck | null;
-}
+/**
+ * What a large document's stripping thread gives a kind (see takeStrippedCanonical): the
+ * stripped bytes, and what it did of the work the kind handed it (handStrippingThread).
+ */
+export type StrippedDocument = Stripped & StripWorkDone;
 
 export class Sniffed {
   private textCache: string | null | undefined;
-  private plan: SignaturePlan | undefined;
+  private work: StripWork | undefined;
   private jsonCache: ParsedJson | null | undefined;
   private stripped: Promise<StripResult> | undefined;
   private workerHash: Promise<string | null> | undefined;
@@ -96,12 +94,11 @@ export class Sniffed {
 
   /**
    * Hands the stripping thread more work on the same bytes (only before the parse: see
-   * stripsInWorker): cut a top-level member out and check a detached signature over the
-   * rest. A kind that may own the document calls this from `beforeParse`; it uses the
-   * result (takeStrippedCanonical) only after checking it against the parsed document.
+   * stripsInWorker), the work a kind declared in `beforeParse`. The kind uses the result
+   * (takeStrippedCanonical) only after checking it against the parsed document.
    */
-  planDuringParse(plan: SignaturePlan): void {
-    if (this.jsonCache === undefined) this.plan = plan;
+  handStrippingThread(work: StripWork): void {
+    if (this.jsonCache === undefined) this.work = work;
   }
 
   /** The whole artifact; with `file`, read once on first use (a ZIP package never asks). */
@@ -145,7 +142,7 @@ export class Sniffed {
     // parses it (only usable if the parse finds its members in order: see takeStrippedCanonical).
     let proven: (() => boolean) | undefined;
     if (this.bytes.length >= STRIP_IN_WORKER_MIN) {
-      const job = stripInWorker(this.bytes, this.plan);
+      const job = stripInWorker(this.bytes, this.work);
       this.stripped = job.result;
       this.workerHash = this.stripped.then((r) => r.sha256);
       proven = job.proven;
@@ -181,8 +178,8 @@ export class Sniffed {
    * member in order, with the spans of its top-level members: stripped on another thread
    * while this one parsed it. Null when not available (small, refused, out of order, not
    * written canonically, no thread): the caller then serializes the parsed value.
-   * Long string values carry their hash (MemberSpan.stringHash); with a signature plan,
-   * the signature member is already cut out (`omitted`) and the check made (`signature`).
+   * Long string values carry their hash (MemberSpan.stringHash); with the work a kind
+   * handed the thread, what it did of it (StripWorkDone).
    * The caller takes the bytes (it may cut them in place): a second call returns null.
    */
   async takeStrippedCanonical(): Promise<StrippedDocument | null> {
@@ -190,8 +187,8 @@ export class Sniffed {
     const stripped = this.stripped;
     this.stripped = undefined;
     if (!j?.ok || !j.inOrder || !stripped) return null;
-    const r = await stripped;
-    return r.stripped ? { ...r.stripped, omitted: r.omitted, signature: r.signature } : null;
+    const { stripped: st, sha256: _sha256, ...done } = await stripped;
+    return st ? { ...st, ...done } : null;
   }
 
   /**

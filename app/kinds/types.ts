@@ -15,6 +15,7 @@ import type { ArtifactKind } from '../../shared/report.js';
 import type { KindResult } from '../core/report.js';
 import type { TrustStore } from '../core/keys.js';
 import type { DIRECTORY_KIND_LIST, ENGINE_OPTIONS, FILE_KIND_LIST } from './registry.js';
+import type { StripWork } from '../threads/canonical.js';
 import type { Sniffed } from './sniff.js';
 
 /**
@@ -132,11 +133,12 @@ export interface KindHandler<O extends readonly KindOption[] = readonly KindOpti
   detect(s: Sniffed): boolean;
   /**
    * Called before detection, for a document large enough that its parse overlaps other
-   * work (Sniffed.stripsInWorker): a kind may ask for speculative work it would otherwise
-   * do after the parse (Sniffed.planDuringParse). Must not fail the run: the kind checks
-   * any such result against the parsed document before using it.
+   * work (Sniffed.stripsInWorker): a kind may declare speculative work it would otherwise
+   * do after the parse, which the engine hands the stripping thread (Sniffed.handStrippingThread).
+   * Must not fail the run: the kind checks any such result against the parsed document
+   * before using it.
    */
-  beforeParse?(s: Sniffed, ctx: KindContext): Promise<void>;
+  beforeParse?(s: Sniffed, ctx: KindContext): Promise<StripWork | null>;
   /** Its verify and replay (a dynamic import of the kind's index.ts). */
   load(): Promise<KindCode>;
   /** Its replay writes `--out` (a TG replay comparison); other kinds refuse the flag. */

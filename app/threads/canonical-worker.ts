@@ -2,8 +2,8 @@
  * Worker side of canonical.ts: strips canonically written JSON bytes to canonical bytes
  * (publishing at once whether it proved the member order), hashes the document's bytes
  * (the report's SHA-256) and the long escape-free string values among the spanned
- * members, and carries out a signature plan (cut the signature member out, verify with the
- * key of the plan that the document names).
+ * members, and carries out the StripWork it was handed (cut the signature member out,
+ * verify with the key of the work's that the document names).
  */
 import { parentPort } from 'node:worker_threads';
 import type { KeyObject } from 'node:crypto';

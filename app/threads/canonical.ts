@@ -4,8 +4,8 @@
  * 100 MiB dump needs them; see docs/architecture.md, "large documents"). On the way the
  * thread publishes whether it proved the member order (StripJob.proven), hashes the
  * document's bytes (the report's SHA-256) and the long escape-free string values among the
- * spanned members, and, when asked before the parse starts, checks an Ed25519 signature
- * carried inside the document (see SignaturePlan). One worker, started on first
+ * spanned members, and, when handed the work before the parse starts, checks an Ed25519
+ * signature carried inside the document (see StripWork). One worker, started on first
  * use, holding the process open only while it has work. Anything that goes wrong with the
  * thread (no built worker file, out of threads, a crash) makes the result empty, after
  * which the caller does the work on its own thread: never a different answer, only a
@@ -17,18 +17,20 @@ import { stripToCanonical, type MemberSpan, type Stripped } from '../core/jcs.js
 import { workerScript } from './locate.js';
 
 /**
- * A signature inside the document, over the document's canonical bytes without the
- * top-level member `omit`, whose string value is the signature (base64); the top-level
- * string member `keyIdMember` names the key. The replay dump's scheme (spec/replay-dump.md).
- * The keys are the caller's trust store: the check is made only with a key listed there.
+ * More work for the stripping thread on the same bytes, handed over before the parse (a
+ * kind declares it: KindHandler.beforeParse): a signature inside the document, over the
+ * document's canonical bytes without the top-level member `omit`, whose string value is the
+ * signature (base64); the top-level string member `keyIdMember` names the key (the replay
+ * dump signs so: spec/replay-dump.md). The keys are the caller's trust store: the check is
+ * made only with a key listed there.
  */
-export interface SignaturePlan {
+export interface StripWork {
   omit: string;
   keyIdMember: string;
   keys: ReadonlyMap<string, KeyObject>;
 }
 
-/** The outcome of a SignaturePlan: which key, which signature, and whether it verified. */
+/** The outcome of a StripWork's check: which key, which signature, and whether it verified. */
 export interface SignatureCheck {
   keyId: string;
   signature: string;
@@ -59,16 +61,20 @@ export interface StripReply {
   error?: string;
 }
 
+/** What the thread did of a StripWork. */
+export interface StripWorkDone {
+  /** The top-level member cut out of the stripped bytes (the work's `omit`), if any. */
+  omitted: string | null;
+  /** The signature check, when the document named a key of the work's. */
+  signature: SignatureCheck | null;
+}
+
 /** What the thread gives back. */
-export interface StripResult {
+export interface StripResult extends StripWorkDone {
   /** The stripped bytes, when the document was written canonically; else null. */
   stripped: Stripped | null;
   /** `H_bytes` of the document's bytes, or null (then the caller hashes). */
   sha256: string | null;
-  /** The top-level member cut out of `stripped.bytes` (a SignaturePlan's `omit`), if any. */
-  omitted: string | null;
-  /** The plan's signature check, when the document named a key of the plan. */
-  signature: SignatureCheck | null;
 }
 
 /** A parent started with `--input-type` or `-e` flags must not pass them to a file worker. */
@@ -79,7 +85,7 @@ let broken = false;
 let nextId = 1;
 
 const NONE: StripResult = { stripped: null, sha256: null, omitted: null, signature: null };
-const pending = new Map<number, { resolve: (r: StripResult) => void; plan: SignaturePlan | undefined }>();
+const pending = new Map<number, { resolve: (r: StripResult) => void; plan: StripWork | undefined }>();
 
 function settleAll(): void {
   for (const p of pending.values()) p.resolve(NONE);
@@ -135,10 +141,10 @@ export interface StripJob {
 /**
  * Canonical bytes of canonically written JSON (see stripToCanonical), the bytes' `H_bytes`
  * and the hashes of long string values, computed on another thread (from shared memory,
- * else a copy of `bytes`); with a plan, the signature check too. Without a thread the
+ * else a copy of `bytes`); with a StripWork, its signature check too. Without a thread the
  * stripping runs here, at once, and nothing else is computed.
  */
-export function stripInWorker(bytes: Uint8Array, plan?: SignaturePlan): StripJob {
+export function stripInWorker(bytes: Uint8Array, plan?: StripWork): StripJob {
   const w = getWorker();
   if (!w) return { result: Promise.resolve({ ...NONE, stripped: stripToCanonical(bytes) }), proven: () => false };
   const id = nextId++;

@@ -10,6 +10,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../app/core/errors.js';
 import { FileReadError } from '../../app/core/files.js';
+import { KeyError } from '../../app/core/keys.js';
+import { JournalError } from '../../app/journal/errors.js';
 import { ProviderRegistryError } from '../../app/providers/registry.js';
 import { ROOT } from '../helpers/cli.js';
 import { sources } from '../helpers/sources.js';
@@ -30,5 +32,14 @@ describe('usage errors', () => {
     const bad = new ProviderRegistryError('providers file: bad');
     expect(bad).toBeInstanceOf(UsageError);
     expect(bad.usageCode).toBe('bad-file');
+  });
+
+  it('key and journal errors are usage errors, so every catch site tests one class', () => {
+    expect(new KeyError('trust store x refused: y')).toMatchObject({ usageCode: 'bad-file', name: 'KeyError' });
+    expect(new KeyError('cannot read key file k: ENOENT', 'path')).toBeInstanceOf(UsageError);
+    expect(new JournalError('locked', 'LOCKED')).toMatchObject({ usageCode: 'refused', code: 'LOCKED', name: 'JournalError' });
+    expect(new JournalError('no entry 9', 'USAGE')).toBeInstanceOf(UsageError);
+    expect(new JournalError('damaged', 'DAMAGED').usageCode).toBe('bad-file');
+    for (const f of sources(join(ROOT, 'app'))) expect(readFileSync(f, 'utf8'), relative(ROOT, f)).not.toMatch(/instanceof (KeyError|JournalError) \|\||\|\| \w+ instanceof (KeyError|JournalError)\b/);
   });
 });

@@ -20,10 +20,13 @@ import { stripToCanonical, canonicalizeText } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 
-/** The built engine (dist/, built by npm test): its stripping thread runs, with the signature plan. */
+/** The built engine (dist/, built by npm test): its stripping thread runs, with the work the dump kind hands it. */
 const built = (await import(new URL('../../dist/app/engine/run.js', import.meta.url).href)) as {
   runPath: (p: string, mode: 'verify', o: EngineOptions) => Promise<Report>;
+  makeContext: typeof makeContext;
+  handDeclaredWork: (s: Sniffed, ctx: ReturnType<typeof makeContext>) => Promise<void>;
 };
+const BuiltSniffed = ((await import(new URL('../../dist/app/kinds/sniff.js', import.meta.url).href)) as { Sniffed: typeof Sniffed }).Sniffed;
 
 let dir: string;
 let store: string;
@@ -70,7 +73,9 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
   it('the dump kind takes the stripped bytes instead of serializing the document', async () => {
     const s = new Sniffed('x.dump.json', Buffer.from(text, 'utf8'));
     const ctx = makeContext('x.dump.json', { trustStore: store });
-    await replayDumpKind.beforeParse!(s, ctx);
+    const work = await replayDumpKind.beforeParse!(s, ctx);
+    expect(work).not.toBeNull();
+    s.handStrippingThread(work!);
     expect(replayDumpKind.detect(s)).toBe(true);
     expect(s.stripping).toBe(true);
     const r = await (await replayDumpKind.load()).verify(s, ctx);
@@ -80,6 +85,15 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     const small = new Sniffed('s.dump.json', Buffer.from(encodeJson(await buildDump(sampleSpec(), sampleSigner('active'))), 'utf8'));
     expect(replayDumpKind.detect(small)).toBe(true);
     expect(small.stripping).toBe(false);
+  });
+
+  it('the engine hands the stripping thread the work the dump kind declares: the signature is cut out and checked there', async () => {
+    const s = new BuiltSniffed('x.dump.json', Buffer.from(text, 'utf8'));
+    await built.handDeclaredWork(s, built.makeContext('x.dump.json', { trustStore: store }));
+    expect(s.json()?.ok).toBe(true);
+    const st = await s.takeStrippedCanonical();
+    expect(st?.omitted).toBe('signature');
+    expect(st?.signature?.ok).toBe(true);
   });
 
   it('an intact large dump passes, its signature checked', async () => {

@@ -1,7 +1,7 @@
 /**
  * The canonical-stripping thread (app/threads/canonical.ts), run from dist/ (npm test
  * builds it first): stripped bytes, the document's hash, hashes of long string values,
- * and a signature plan (the signature member cut out, the check made with the plan's key).
+ * and a StripWork (the signature member cut out, the check made with the work's key).
  * Everything it gives must equal what the caller would compute on its own thread.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,16 +11,16 @@ import { canonicalizeText, canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import { signBytes } from '../../app/core/keys.js';
 import { sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import type { SignaturePlan, StripJob } from '../../app/threads/canonical.js';
+import type { StripWork, StripJob } from '../../app/threads/canonical.js';
 
 const mod = (await import(new URL('../../dist/app/threads/canonical.js', import.meta.url).href)) as {
-  stripInWorker: (b: Uint8Array, plan?: SignaturePlan) => StripJob;
+  stripInWorker: (b: Uint8Array, plan?: StripWork) => StripJob;
 };
 const LONG = 64 * 1024;
 const signer = sampleSigner('active');
 const other = sampleSigner('revoked');
 const keys = (...ss: (typeof signer)[]): Map<string, KeyObject> => new Map(ss.map((s) => [s.keyId, s.publicKey]));
-const plan = (k = keys(signer)): SignaturePlan => ({ omit: 'signature', keyIdMember: 'keyId', keys: k });
+const plan = (k = keys(signer)): StripWork => ({ omit: 'signature', keyIdMember: 'keyId', keys: k });
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 

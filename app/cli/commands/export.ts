@@ -17,7 +17,7 @@ import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { checkFlags, engineOptions } from './check.js';
 import { INFO } from './info.js';
-import { journalOp, readJsonFile } from './journal.js';
+import { readJsonFile } from './journal.js';
 import { UsageError } from '../../core/errors.js';
 
 const USAGE = INFO.export.usage;
@@ -68,7 +68,7 @@ export const exportCommand: Command = {
     const report = await reportOf(path, values);
     if (report.artifact.kind === 'journal' || report.artifact.sha256 === null) throw new UsageError(`${path} is a ${report.artifact.kind}, not an artifact file with a SHA-256: nothing to export judgements on`);
     const attestation = await attestationOf(values['attestation']);
-    const b = await journalOp(() => bundleFromJournal(journal, report, trust, attestation));
+    const b = await bundleFromJournal(journal, report, trust, attestation);
     try {
       await writeFileAtomic(out, b.bytes);
     } catch (e) {

@@ -9,7 +9,6 @@ import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { buildReport } from '../../core/report.js';
 import { isHashString } from '../../core/hash.js';
-import { JournalError } from '../../journal/errors.js';
 import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/format.js';
 import { judgementBodyProblem } from '../../journal/judgement.js';
 import { breakStaleLock } from '../../journal/lock.js';
@@ -25,16 +24,6 @@ import { INFO } from './info.js';
 import { UsageError } from '../../core/errors.js';
 
 const USAGE = INFO.journal.usage;
-
-/** Runs a journal operation, turning JournalError into a one-line CLI error (exit 3). */
-export async function journalOp<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof JournalError) throw new UsageError(e.message);
-    throw e;
-  }
-}
 
 function one(positionals: string[], what: string, usage: string): string {
   if (positionals.length !== 1) throw new UsageError(`${positionals.length === 0 ? `no ${what} given` : `unexpected argument ${positionals[1]}`}\nusage: ${usage}`);
@@ -71,7 +60,7 @@ async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const dir = one(positionals, 'DIR', usage);
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const started = Date.now();
-  const v = await journalOp(() => verifyJournal(dir, trust, { keep: false }));
+  const v = await verifyJournal(dir, trust, { keep: false });
   if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new UsageError(`${dir} is not a journal (no entries.jsonl)`);
   const result = journalKindResult(v);
   // --checkpoint: a checkpoint held elsewhere (from an earlier report's details.latestCheckpoint).
@@ -104,9 +93,7 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const judgement = kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body) : null;
   if (judgement) throw new UsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
   const signer = await loadSigner(str(values['key'], 'key', usage));
-  const r = await journalOp(() =>
-    appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer),
-  );
+  const r = await appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer);
   if (values['json']) io.out(JSON.stringify({ seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
   else io.out(`seq ${r.seq}\nentry ${r.entryHash}\ncheckpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash} at ${r.checkpoint.timestampUtc}\n`);
   return EXIT.pass;
@@ -118,7 +105,7 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const dir = one(positionals, 'DIR', usage);
   const n = str(values['entry'], 'entry', usage);
   if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError('--entry takes an entry number (seq) >= 0');
-  const proof = await journalOp(() => inclusionProof(dir, Number(n)));
+  const proof = await inclusionProof(dir, Number(n));
   const text = JSON.stringify(proof, null, 2) + '\n';
   if (typeof values['out'] === 'string') {
     const { writeFileAtomic } = await import('../../core/files.js');
@@ -146,7 +133,7 @@ async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const { values, positionals } = parse(args, { key: { type: 'string' }, json: { type: 'boolean' } }, usage);
   const dir = one(positionals, 'DIR', usage);
   const signer = await loadSigner(str(values['key'], 'key', usage));
-  const r = await journalOp(() => repairJournal(dir, signer));
+  const r = await repairJournal(dir, signer);
   if (values['json']) io.out(JSON.stringify(r ? { repaired: true, truncated: r.truncated, seq: r.entry.seq, entryHash: r.entry.entryHash, checkpoint: r.entry.checkpoint } : { repaired: false }, null, 2) + '\n');
   else if (!r) io.out(`nothing to repair: ${dir} has no torn tail\n`);
   else {
@@ -160,7 +147,7 @@ async function unlockCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const usage = 'reprise journal unlock DIR';
   const { positionals } = parse(args, {}, usage);
   const dir = one(positionals, 'DIR', usage);
-  const info = await journalOp(() => breakStaleLock(dir));
+  const info = await breakStaleLock(dir);
   io.out(info ? `removed the stale lock of pid ${info.pid} on ${info.host} (since ${info.sinceUtc})\n` : `${dir} is not locked\n`);
   return EXIT.pass;
 }

@@ -16,7 +16,6 @@ import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
 import { INFO, quarantineUsage } from './info.js';
-import { journalOp } from './journal.js';
 import { UsageError } from '../../core/errors.js';
 
 const USAGE = quarantineUsage(MIN_RATIONALE_CHARS);
@@ -45,9 +44,7 @@ async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (artifact !== undefined && !isHashString(artifact)) throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
   const reason = need(values['reason'], 'reason');
   const signer = await loadSigner(need(values['key'], 'key'));
-  const r = await journalOp(() =>
-    openCase(positionals[0]!, { claimRef: need(values['claim'], 'claim'), ...(typeof artifact === 'string' ? { artifact } : {}), reason, source: 'manual' }, signer),
-  );
+  const r = await openCase(positionals[0]!, { claimRef: need(values['claim'], 'claim'), ...(typeof artifact === 'string' ? { artifact } : {}), reason, source: 'manual' }, signer);
   if (values['json']) io.out(JSON.stringify({ caseId: r.caseId, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint, case: r.case }, null, 2) + '\n');
   else io.out(`opened ${r.caseId} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`);
   return EXIT.pass;
@@ -59,7 +56,7 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
   const state = values['state'];
   if (state !== undefined && !['open', 'escalated', 'released', 'upheld'].includes(state as string)) throw new UsageError('--state must be open, escalated, released or upheld');
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-  const { cases, verification } = await journalOp(() => listCases(positionals[0]!, trust));
+  const { cases, verification } = await listCases(positionals[0]!, trust);
   if (verification.entryLines === 0 && verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new UsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
   const verdict = verdictOf(verification.findings);
   const problems = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
@@ -104,7 +101,7 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
       io.err(`reprise: ${e.message}\n`);
       return EXIT.fail;
     }
-    return journalOp(() => Promise.reject(e));
+    throw e;
   }
   if (values['json']) io.out(JSON.stringify({ caseId: r.caseId, state: r.case.state, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
   else io.out(`${r.caseId} is now ${r.case.state} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`);

@@ -40,9 +40,9 @@ export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
   // the signature (about 0.2 s for 100 MiB) when the trust store is at hand before the
   // parse. verifyModel uses the result only for the same key, signature and payload.
   async beforeParse(s, ctx) {
-    if (s.firstChar() !== '{') return;
+    if (s.firstChar() !== '{') return null;
     const trust = await ctx.trustStore().catch(() => null);
-    if (trust && trust.keys.length > 0) s.planDuringParse({ omit: 'signature', keyIdMember: 'keyId', keys: new Map(trust.keys.map((k) => [k.keyId, k.publicKey])) });
+    return trust && trust.keys.length > 0 ? { omit: 'signature', keyIdMember: 'keyId', keys: new Map(trust.keys.map((k) => [k.keyId, k.publicKey])) } : null;
   },
   load: async () => (await import('./index.js')).replayDumpCode,
 };

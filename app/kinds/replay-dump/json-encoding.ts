@@ -43,7 +43,7 @@ export interface StrippedDump {
   jsonArtifacts: Map<string, Uint8Array>;
   /** `H_bytes` of a long text artifact's text, by artifact key (hashed by the stripping thread). */
   textHashes: Map<string, string>;
-  /** The signature check the stripping thread made (see replayDumpKind.prepare), if any. */
+  /** The signature check the stripping thread made (see replayDumpKind.beforeParse), if any. */
   signature: SignatureCheck | null;
 }
 
@@ -56,7 +56,7 @@ export interface StrippedDump {
 export async function strippedDump(s: Sniffed): Promise<StrippedDump | null> {
   const st = await s.takeStrippedCanonical();
   if (!st) return null;
-  // The stripping thread may have cut the signature out already (a signature plan).
+  // The stripping thread may have cut the signature out already (the work beforeParse declared).
   const k = st.omitted === 'signature' ? -1 : st.members.findIndex((m) => m.name === 'signature');
   // Cut `,"signature":…` (or `"signature":…,` when it comes first).
   const from = k < 0 ? st.bytes.length : k > 0 ? st.members[k - 1]!.end : st.members[k]!.start;

@@ -1,0 +1,152 @@
+/**
+ * `replay`: the default trust-debt provider re-run over the trace, EVAL by EVAL, and its
+ * pre, delta, post and thresholds_crossed compared EXACT with the recorded ones. A private
+ * provider's values are RECORDED (only post = pre + delta is checked); an unknown one's
+ * cannot be replayed. The state is anchored on a recorded pre where the trace starts or
+ * where the EVAL before could not be replayed.
+ */
+import type { Comparison, JsonValue } from '../../../shared/report.js';
+import { fail, info, unavailable } from '../../core/findings.js';
+import { DEFAULT_PROVIDER_ID, dec, eq4, num4, round4, type DebtParams, type Dec } from './model.js';
+import type { CheckedEval, RecordedNumber } from './eval-form.js';
+import type { AcgpPolicy } from './policy.js';
+import { DefaultTrustDebtProvider, accumulateFrom, step, type Step, type TrustDebtState } from './provider.js';
+import type { EvalScope } from './recompute.js';
+
+/** The values replayed for one EVAL (its trajectory point shows them). */
+export type Replayed = { pre: number; delta: number; post: number; thresholdsCrossed: string[] };
+
+type DebtKey = 'pre' | 'delta' | 'post' | 'thresholds_crossed';
+const DEBT_KEYS: readonly DebtKey[] = ['pre', 'delta', 'post', 'thresholds_crossed'];
+
+export class DebtReplay {
+  /** EVALs per provider that is neither the default nor declared private. */
+  readonly unknownProviders = new Map<string, number>();
+  /** The trace's starting state: the first anchor's recorded pre. */
+  startingState: number | null = null;
+  private state: TrustDebtState | null = null;
+  private safe = 0;
+  private anchors = 0;
+  private readonly providers = new Map<DebtParams, DefaultTrustDebtProvider>();
+
+  constructor(private readonly policy: AcgpPolicy) {}
+
+  /** The next EVAL cannot follow from the state: it is anchored anew. */
+  reset(): void {
+    this.state = null;
+  }
+
+  /** Replays one EVAL's trust debt; the replayed values when the default provider ran. */
+  replay(s: EvalScope, f: CheckedEval): Replayed | null {
+    const pointerAt = (k: string) => s.at(`/trust_debt/${k}`);
+    const orig: Record<DebtKey, JsonValue> = { pre: f.pre, delta: f.delta, post: f.post, thresholds_crossed: f.crossed };
+    const all = (status: Comparison['status'], reason: string) => {
+      for (const k of DEBT_KEYS) s.sink.row(status, () => ({ output: pointerAt(k), mode: 'EXACT', original: orig[k], replayed: null, status, reason }));
+    };
+    if (f.provider === 'private') {
+      recorded(s, f, orig);
+      this.state = null;
+      return null;
+    }
+    if (f.provider === 'unknown') {
+      const id = f.providerId ?? '(none)';
+      this.unknownProviders.set(id, (this.unknownProviders.get(id) ?? 0) + 1);
+      all('unavailable', `provider ${id} is not available here`);
+      this.state = null;
+      return null;
+    }
+    if (f.pre === null || f.intervention === null || f.flagged === null) {
+      all('unavailable', 'the EVAL did not pass its form checks');
+      this.state = null;
+      return null;
+    }
+    return this.recompute(s, f, f.pre, f.intervention, f.flagged);
+  }
+
+  private provider(params: DebtParams): DefaultTrustDebtProvider {
+    let p = this.providers.get(params);
+    if (!p) this.providers.set(params, (p = new DefaultTrustDebtProvider(params)));
+    return p;
+  }
+
+  private recompute(s: EvalScope, f: CheckedEval, pre: number, intervention: NonNullable<CheckedEval['intervention']>, flagged: boolean): Replayed {
+    const provider = this.provider(this.policy.debt(f.blueprintId).params);
+    let r: Step | null = null;
+    if (this.state !== null) r = step(provider, this.state, f.tsNs, intervention, flagged, this.safe);
+    const anchored = r === null;
+    if (!r) {
+      this.anchor(s, f, pre);
+      r = accumulateFrom(provider, provider.initial(dec(pre), f.tsNs), intervention, flagged, null);
+    }
+    if (!anchored) compareNum(s, 'pre', 'RPR-ACGP-020', f.pre, r.pre, r.periods);
+    compareNum(s, 'delta', 'RPR-ACGP-021', f.delta, r.delta, null);
+    compareNum(s, 'post', 'RPR-ACGP-022', f.post, r.post, null);
+    compareCrossed(s, f.crossed, r);
+    this.state = r.state;
+    this.safe = intervention === 'ok' && !flagged ? this.safe + 1 : 0;
+    return { pre: num4(r.pre), delta: num4(r.delta), post: num4(r.post), thresholdsCrossed: r.crossed };
+  }
+
+  /** Anchors on this EVAL's recorded pre: the trace's start, or after a step that could not be recomputed. */
+  private anchor(s: EvalScope, f: CheckedEval, pre: number): void {
+    const pointer = s.at('/trust_debt/pre');
+    if (this.state !== null) {
+      const missing = f.tsNs === null ? `${s.which} has no ${f.timestampPresent ? 'valid ' : ''}timestamp` : `the EVAL before ${s.which} has no timestamp`;
+      s.sink.push(unavailable('RPR-ACGP-024', `decay needs the timestamps of both EVALs: ${missing}; pre was not recomputed (no guess), and the recorded pre is taken as the state from here`, { pointer: s.at('/timestamp') }));
+      s.sink.row('unavailable', () => ({ output: pointer, mode: 'EXACT', original: pre, replayed: null, status: 'unavailable', reason: 'timestamp missing where decay needs one' }));
+    } else {
+      if (this.anchors === 0) {
+        this.startingState = pre;
+        s.sink.push(info('RPR-ACGP-025', `the trace's starting state is ${s.which}'s recorded pre ${pre}, taken as given; every later value is recomputed`, { pointer }));
+      } else s.sink.push(info('RPR-ACGP-026', `${s.which}: the state is re-anchored on its recorded pre ${pre} (taken as given) because the EVAL before it could not be replayed`, { pointer }));
+      s.sink.row('pass', () => ({ output: pointer, mode: 'RECORDED', original: pre, replayed: pre, status: 'pass', reason: 'starting state, taken as given' }));
+    }
+    this.anchors++;
+  }
+}
+
+/** A private provider: RECORDED, not recomputed; only post = pre + delta is checked. */
+function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>): void {
+  const pointerAt = (k: string) => s.at(`/trust_debt/${k}`);
+  const sum = f.pre !== null && f.delta !== null ? Number(dec(f.pre).plus(dec(f.delta)).toString()) : null;
+  for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) s.sink.row('pass', () => ({ output: pointerAt(k), mode: 'RECORDED', original: orig[k], replayed: null, status: 'pass', reason: 'private provider: RECORDED, not recomputed' }));
+  const postOk = sum !== null && f.post !== null && dec(f.post).eq(dec(sum));
+  s.sink.row(postOk ? 'pass' : 'fail', () => ({
+    output: pointerAt('post'),
+    mode: 'RECORDED',
+    original: f.post,
+    replayed: sum,
+    status: postOk ? 'pass' : 'fail',
+    reason: 'private provider: RECORDED; only post = pre + delta was checked',
+  }));
+}
+
+function compareNum(s: EvalScope, k: 'pre' | 'delta' | 'post', rule: string, recordedValue: RecordedNumber, exact: Dec, periods: Dec | null): void {
+  const pointer = s.at(`/trust_debt/${k}`);
+  const pass = recordedValue !== null && eq4(recordedValue, exact);
+  s.sink.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: recordedValue, replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
+  if (!pass && recordedValue !== null) {
+    const how = k === 'pre' ? ` (after decay over ${periods?.toString() ?? '?'} whole period(s))` : k === 'delta' ? ' (accumulation for the recorded intervention and flag)' : ' (pre + delta)';
+    s.sink.push(fail(rule, `${s.which}: trust_debt.${k} replayed by ${DEFAULT_PROVIDER_ID} is ${round4(exact).toFixed(4)}${how}, not the recorded ${recordedValue}`, { pointer, expected: num4(exact), actual: recordedValue }));
+  }
+}
+
+function compareCrossed(s: EvalScope, crossed: string[] | null, r: Step): void {
+  const pointer = s.at('/trust_debt/thresholds_crossed');
+  const ok = crossed !== null && sameSet(crossed, r.crossed);
+  s.sink.row(ok ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: crossed, replayed: r.crossed, status: ok ? 'pass' : 'fail' }));
+  if (!ok && crossed !== null)
+    s.sink.push(
+      fail('RPR-ACGP-023', `${s.which}: thresholds_crossed are the thresholds t with pre < t ≤ post (${round4(r.pre).toFixed(4)} < t ≤ ${round4(r.post).toFixed(4)})`, {
+        pointer,
+        expected: r.crossed,
+        actual: crossed,
+      }),
+    );
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((x) => set.has(x));
+}

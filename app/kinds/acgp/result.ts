@@ -1,0 +1,74 @@
+/**
+ * The kind result of a checked trace: the findings kept, then the summary findings (never
+ * elided: private and unknown providers, what the limits left out), and the details a
+ * reviewer reads (counts, the thresholds and debt parameters used, the trajectory).
+ */
+import type { Finding, JsonValue } from '../../../shared/report.js';
+import { authenticity } from '../../core/authenticity.js';
+import { info, unavailable } from '../../core/findings.js';
+import type { KindResult } from '../../core/report.js';
+import type { DebtReplay } from './debt-replay.js';
+import { DEBT_THRESHOLD_NAMES, DEFAULT_PROVIDER_ID, num4 } from './model.js';
+import type { AcgpPolicy } from './policy.js';
+import type { AcgpSink } from './sink.js';
+import type { TraceOrder } from './trace-order.js';
+
+export interface CheckedTrace {
+  replay: boolean;
+  single: boolean;
+  policy: AcgpPolicy;
+  evals: number;
+  sink: AcgpSink;
+  trace: TraceOrder;
+  debt: DebtReplay;
+  /** EVALs per private provider. */
+  privateProviders: ReadonlyMap<string, number>;
+}
+
+function summaryFindings(t: CheckedTrace): Finding[] {
+  const { sink } = t;
+  const findings: Finding[] = [];
+  for (const [id, n] of t.privateProviders)
+    findings.push(
+      info(
+        'RPR-ACGP-013',
+        `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${n} EVAL(s) are RECORDED and were NOT recomputed; Reprise checked only the descriptor form, the attestation digest form, post = pre + delta, and that no intervention was relaxed`,
+      ),
+    );
+  for (const [id, n] of t.debt.unknownProviders)
+    findings.push(
+      unavailable('RPR-ACGP-014', `trust-debt provider ${id} (${n} EVAL(s)) is neither ${DEFAULT_PROVIDER_ID} nor declared private; its formulas are not available here, so its debt values cannot be replayed`),
+    );
+  if (sink.elidedFindings > 0)
+    findings.push({
+      rule: 'RPR-ACGP-034',
+      severity: sink.elidedWorst ?? 'info',
+      message: `${sink.elidedFindings} more finding(s) were left out of this report (limit acgp-findings = ${sink.limits.findings}); the worst of them is ${sink.elidedWorst}`,
+    });
+  if (sink.elidedRows > 0 || sink.elidedPoints > 0)
+    findings.push(info('RPR-ACGP-035', `${sink.elidedRows} comparison row(s) and ${sink.elidedPoints} trajectory point(s) were left out (limits acgp-comparisons, acgp-trajectory)`));
+  return findings;
+}
+
+function details(t: CheckedTrace): { [k: string]: JsonValue } {
+  const debt = t.trace.firstDebt ?? t.policy.debt(null);
+  const out: { [k: string]: JsonValue } = {
+    evals: t.evals,
+    provider: t.trace.firstProvider,
+    debtRecomputed: t.replay && t.privateProviders.size === 0 && t.debt.unknownProviders.size === 0,
+    riskThresholds: t.trace.firstRisk,
+    debtThresholds: Object.fromEntries(DEBT_THRESHOLD_NAMES.map((n) => [n, num4(debt.params.thresholds[n])])),
+    debtParameters: { source: debt.source, decay_fraction: num4(debt.params.decay_fraction), period_hours: Number(debt.params.period_hours.toString()), min_debt: num4(debt.params.min_debt) },
+    comparisonCounts: { ...t.sink.rowCounts },
+    trajectory: t.sink.trajectory,
+  };
+  if (t.debt.startingState !== null) out['startingState'] = t.debt.startingState;
+  if (t.privateProviders.size > 0) out['notRecomputed'] = [...t.privateProviders.keys()];
+  return out;
+}
+
+export function traceResult(t: CheckedTrace): KindResult {
+  const findings = [...t.sink.findings, ...summaryFindings(t)];
+  const why = `ACGP ${t.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${t.replay ? ' and recomputes the trust debt' : ''}${t.privateProviders.size > 0 ? ', and the private providers\' attestation digests are checked for form only, never verified' : ''}.`;
+  return { id: t.trace.traceId, findings, chain: [], comparisons: t.sink.comparisons, details: details(t), authenticity: authenticity.consistencyOnly(why) };
+}
