@@ -45,6 +45,7 @@ import type {
   StartJobRequest,
   UploadChunkRequest,
 } from '../../shared/api.js';
+import { PendingCalls } from '../../shared/pending-calls.js';
 import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { declaredOptions, kindNames, workbenchOptionNames } from '../../app/kinds/registry.js';
@@ -139,8 +140,7 @@ interface RunningJob {
 /** One worker thread answering journal operations in order; replaced if it dies. */
 class JournalWorker {
   private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly calls = new PendingCalls();
   constructor(
     private readonly url: URL,
     private readonly limits: ResourceLimits,
@@ -150,17 +150,12 @@ class JournalWorker {
     if (this.worker) return this.worker;
     const w = new Worker(this.url, { resourceLimits: this.limits });
     w.on('message', (m: { id: number; ok: boolean; result?: unknown; usage?: boolean; message?: string }) => {
-      const p = this.waiting.get(m.id);
-      if (!p) return;
-      this.waiting.delete(m.id);
-      if (m.ok) p.resolve(m.result);
-      else p.reject(new ApiError(m.message ?? 'journal operation failed', m.usage === true));
-      if (this.waiting.size === 0) w.unref();
+      if (!this.calls.settle(m.id, m.ok ? { ok: true, value: m.result } : { ok: false, error: new ApiError(m.message ?? 'journal operation failed', m.usage === true) })) return;
+      if (this.calls.size === 0) w.unref();
     });
     const died = (why: string): void => {
       if (this.worker === w) this.worker = null;
-      for (const p of this.waiting.values()) p.reject(new ApiError(`internal error: journal worker ${why}`, false));
-      this.waiting.clear();
+      this.calls.failAll(() => new ApiError(`internal error: journal worker ${why}`, false));
     };
     w.on('error', (e) => died(`crashed: ${e.message}`));
     w.on('exit', (code) => died(`exited with code ${code}`));
@@ -171,12 +166,10 @@ class JournalWorker {
 
   run<T>(op: JournalOp | JudgementOp): Promise<T> {
     const w = this.get();
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      w.ref();
-      w.postMessage({ id, op });
-    });
+    const { id, answer } = this.calls.open();
+    w.ref();
+    w.postMessage({ id, op });
+    return answer as Promise<T>;
   }
 
   async close(): Promise<void> {

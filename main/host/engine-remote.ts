@@ -13,6 +13,7 @@
 import { basename, dirname } from 'node:path';
 import { API_METHODS, isApiEvent, type ApiEvent, type ApiMethod, type ApiResponse, type EngineInfo, type PickRequest, type RecentFile, type RepriseApi, type StartJobRequest } from '../../shared/api.js';
 import { ApiError } from './api-error.js';
+import { PendingCalls } from '../../shared/pending-calls.js';
 import type { RecentStore } from './engine-host.js';
 
 const MAX_RECENT = 10;
@@ -102,8 +103,7 @@ type EngineEvents = ReturnType<typeof engineEvents>;
 /** The line to the child: calls and grants out, answers and events back, a fresh child after a death. */
 function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEvents) {
   let child: EngineChild | null = null;
-  let nextId = 1;
-  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const calls = new PendingCalls();
 
   function onMessage(c: EngineChild, m: unknown): void {
     if (c !== child || typeof m !== 'object' || m === null) return;
@@ -113,18 +113,13 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
       return;
     }
     const r = m as ApiResponse;
-    const w = waiting.get(r.id);
-    if (!w) return;
-    waiting.delete(r.id);
-    if ('error' in r) w.reject(new ApiError(r.error.message, r.error.usage));
-    else w.resolve(r.result);
+    calls.settle(r.id, 'error' in r ? { ok: false, error: new ApiError(r.error.message, r.error.usage) } : { ok: true, value: r.result });
   }
 
   function onExit(c: EngineChild, why: string): void {
     if (child !== c) return;
     child = null;
-    for (const w of waiting.values()) w.reject(new ApiError(`internal error: the engine process stopped (${why}) while answering; it will be restarted`, false));
-    waiting.clear();
+    calls.failAll(() => new ApiError(`internal error: the engine process stopped (${why}) while answering; it will be restarted`, false));
     events.failRunning(why);
   }
 
@@ -139,22 +134,19 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
     return c;
   }
 
-  /** A message of the shell's own to the running child, answered like a call. */
-  const ask = (c: EngineChild, m: { grant: Grant } | { upload: UploadFile }): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      waiting.set(id, { resolve, reject });
+  /** A message to the child, answered by the id it carries (a call, or the shell's own grant or upload). */
+  function ask(c: EngineChild, m: { method: ApiMethod; params: unknown[] } | { grant: Grant } | { upload: UploadFile }): Promise<unknown> {
+    const { id, answer } = calls.open();
+    try {
       c.send({ id, ...m });
-    });
+    } catch (e) {
+      calls.settle(id, { ok: false, error: e instanceof Error ? e : new Error(String(e)) });
+    }
+    return answer;
+  }
 
   return {
-    call: (method: ApiMethod, params: unknown[]): Promise<unknown> =>
-      new Promise((resolve, reject) => {
-        const c = spawn();
-        const id = nextId++;
-        waiting.set(id, { resolve, reject });
-        c.send({ id, method, params });
-      }),
+    call: async (method: ApiMethod, params: unknown[]): Promise<unknown> => ask(spawn(), { method, params }),
     async grant(g: Grant): Promise<void> {
       grants.push(g);
       const c = child;

@@ -5,6 +5,7 @@
  * UI can tell them apart.
  */
 import { API_METHODS, isApiEvent, type ApiEvent, type RepriseClient } from '../../shared/api';
+import { PendingCalls } from '../../shared/pending-calls';
 import { assembler, type Piece } from './lib/pieces';
 import type { FromTransport, ToTransport } from './transport.worker';
 import TransportWorker from './transport.worker?worker';
@@ -39,8 +40,7 @@ function webSocketApi(): RepriseClient {
   if (!url) throw new TransportError('No access token in the address. Open the URL that `reprise serve` printed, including the part after #.');
   const worker = new TransportWorker();
   const send = (m: ToTransport): void => worker.postMessage(m);
-  let nextId = 1;
-  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const calls = new PendingCalls();
   const listeners = new Set<(e: ApiEvent) => void>();
   const receive = assembler((value) => {
     const m = value as FromTransport;
@@ -48,25 +48,19 @@ function webSocketApi(): RepriseClient {
       if (isApiEvent(m.event)) for (const l of listeners) l(m.event);
       return;
     }
-    const w = waiting.get(m.id);
-    if (!w) return;
-    waiting.delete(m.id);
-    if ('error' in m) w.reject(m.transport ? new TransportError(m.error) : new Error(m.error));
-    else w.resolve(m.result);
+    calls.settle(m.id, 'error' in m ? { ok: false, error: m.transport ? new TransportError(m.error) : new Error(m.error) } : { ok: true, value: m.result });
   });
   worker.onmessage = (e: MessageEvent<Piece>) => receive(e.data);
   worker.onerror = () => {
-    for (const w of waiting.values()) w.reject(new TransportError('The connection to the engine stopped (its worker failed).'));
-    waiting.clear();
+    calls.failAll(() => new TransportError('The connection to the engine stopped (its worker failed).'));
   };
   send({ t: 'open', url });
 
-  const call = (method: string, params: unknown[]): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      waiting.set(id, { resolve, reject });
-      send({ t: 'call', id, method, params });
-    });
+  const call = (method: string, params: unknown[]): Promise<unknown> => {
+    const { id, answer } = calls.open();
+    send({ t: 'call', id, method, params });
+    return answer;
+  };
   const methods = Object.fromEntries(API_METHODS.map((m) => [m, (...params: unknown[]) => call(m, params)]));
   const onEvent = (listener: (e: ApiEvent) => void): (() => void) => {
     listeners.add(listener);
