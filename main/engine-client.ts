@@ -6,8 +6,7 @@
  */
 import { utilityProcess } from 'electron';
 import type { PickRequest } from '../shared/api.js';
-import { createRemoteEngine, type EngineChild, type RemoteEngine, type ToEngine } from './host/engine-remote.js';
-import type { RecentStore } from './host/engine-host.js';
+import { createRemoteEngine, type EngineChild, type RecentStore, type RemoteEngine, type ToEngine } from './host/engine-remote.js';
 
 export interface EngineClientOptions {
   entry: string;

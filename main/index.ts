@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_METHODS, IPC_EVENT_CHANNEL, IPC_PREFIX, type ApiEvent, type CheckMode, type RecentFile } from '../shared/api.js';
 import { createEngineClient, type EngineClient } from './engine-client.js';
-import type { RecentStore } from './host/engine-host.js';
+import type { RecentStore } from './host/engine-remote.js';
 import { dispatch } from './host/dispatch.js';
 import { checkEngineFiles } from './host/engine-integrity.js';
 import { APP_ORIGIN as ORIGIN, APP_SCHEME as SCHEME, appResponse, isAppUrl } from './shell-policy.js';

@@ -10,7 +10,7 @@
  */
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type {
   AnchorReceipt,
@@ -70,7 +70,6 @@ export { ApiError };
 export const MAX_API_BYTES = 512 * 1024 * 1024;
 /** The options the workbench may send: the paths the kinds declare as workbench options. */
 const optionNames = (): readonly string[] => workbenchOptionNames();
-const MAX_RECENT = 10;
 const MAX_WHAT_IF = 8;
 /** Uploads kept at once (the newest; a window opens one file at a time). */
 const MAX_UPLOADS = 2;
@@ -88,19 +87,11 @@ interface Upload {
   file?: string;
 }
 
-export interface RecentStore {
-  load(): Promise<RecentFile[]>;
-  save(files: RecentFile[]): Promise<void>;
-}
-
 export interface EngineHostOptions {
   workerUrl: URL;
   journalWorkerUrl: URL;
   workers?: number;
   transport: EngineInfo['transport'];
-  /** Native dialogs (Electron only). */
-  pickPath?: (req: PickRequest) => Promise<string | null>;
-  recentStore?: RecentStore;
   /** Folders the user chose (`reprise serve --root`): files may be opened by path under them. */
   roots?: string[];
   /** Key files the user picked for signing (`reprise serve --key`). */
@@ -186,7 +177,6 @@ export class EngineHost implements RepriseApi {
   private readonly listeners = new Set<(e: ApiEvent) => void>();
   private readonly jobs = new Map<string, RunningJob>();
   private nextJob = 1;
-  private recent: RecentFile[] | null = null;
   private readonly uploads = new Map<string, Upload>();
   private nextUpload = 1;
   private readonly gate: PathGate;
@@ -261,7 +251,7 @@ export class EngineHost implements RepriseApi {
     const options = declaredOptions()
       .filter((o) => o.workbench)
       .map((o) => ({ name: o.name, help: o.help }));
-    return { version: VERSION, kinds: kindNames(), options, transport: this.opts.transport, nativeDialogs: !!this.opts.pickPath };
+    return { version: VERSION, kinds: kindNames(), options, transport: this.opts.transport, nativeDialogs: false };
   }
 
   private decode(name: unknown, dataBase64: unknown): Uint8Array {
@@ -276,7 +266,7 @@ export class EngineHost implements RepriseApi {
   }
 
   /** Turns a request into an engine job (reading nothing but an example's bytes). */
-  private async jobOf(req: StartJobRequest): Promise<{ job: EngineJob; recent?: string }> {
+  private async jobOf(req: StartJobRequest): Promise<{ job: EngineJob }> {
     if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null) throw new ApiError('startJob needs {source, mode}', true);
     const mode = EngineHost.mode(req.mode);
     // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
@@ -325,18 +315,17 @@ export class EngineHost implements RepriseApi {
       } catch {
         throw new ApiError(`cannot open ${src.path}: no such file or directory`, true);
       }
-      return { job: { op: 'runPath', path: real, mode, options }, recent: src.path };
+      return { job: { op: 'runPath', path: real, mode, options } };
     }
     throw new ApiError('unknown source type', true);
   }
 
   async startJob(req: StartJobRequest): Promise<JobStarted> {
-    const { job, recent } = await this.jobOf(req);
+    const { job } = await this.jobOf(req);
     const jobId = `job-${this.nextJob++}`;
     const handle = this.pool.run(job, (fraction, label) => this.emit({ type: 'job-progress', jobId, fraction, ...(label !== undefined ? { label } : {}) }));
     const running: RunningJob = { cancel: handle.cancel, cancelled: false };
     this.jobs.set(jobId, running);
-    if (recent) void this.addRecent(recent);
     void handle.promise.then((o) => {
       this.jobs.delete(jobId);
       if (o.ok) this.emit({ type: 'job-done', jobId, report: o.report });
@@ -370,36 +359,14 @@ export class EngineHost implements RepriseApi {
     return files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}), ...(f.options ? { options: { ...f.options } } : {}) }));
   }
 
-  private async loadRecent(): Promise<RecentFile[]> {
-    if (!this.recent) {
-      try {
-        this.recent = (await this.opts.recentStore?.load()) ?? [];
-      } catch {
-        this.recent = [];
-      }
-    }
-    return this.recent;
-  }
-
-  private async addRecent(path: string): Promise<void> {
-    const list = (await this.loadRecent()).filter((r) => r.path !== path);
-    list.unshift({ path, name: basename(path), openedAtUtc: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
-    this.recent = list.slice(0, MAX_RECENT);
-    try {
-      await this.opts.recentStore?.save(this.recent);
-    } catch {
-      /* recent files are a convenience */
-    }
-  }
-
+  // The shell keeps the recent files and owns the native dialogs (engine-remote.ts answers
+  // both itself, where the windows are): the engine's process has neither.
   async recentFiles(): Promise<RecentFile[]> {
-    return [...(await this.loadRecent())];
+    return [];
   }
 
-  async pickPath(req: PickRequest): Promise<string | null> {
-    if (!this.opts.pickPath) return null;
-    if (req?.kind !== 'file' && req?.kind !== 'directory') throw new ApiError('pickPath needs kind file or directory', true);
-    return this.opts.pickPath({ kind: req.kind, title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose' });
+  async pickPath(_req: PickRequest): Promise<string | null> {
+    return null;
   }
 
   async journalStatus(req: JournalRequest): Promise<JournalStatus> {

@@ -14,10 +14,15 @@ import { basename, dirname } from 'node:path';
 import { API_METHODS, isApiEvent, type ApiEvent, type ApiMethod, type ApiResponse, type EngineInfo, type PickRequest, type RecentFile, type RepriseApi, type StartJobRequest } from '../../shared/api.js';
 import { ApiError } from './api-error.js';
 import { PendingCalls } from '../../shared/pending-calls.js';
-import type { RecentStore } from './engine-host.js';
 
 const MAX_RECENT = 10;
 const LOCAL: readonly ApiMethod[] = ['pickPath', 'recentFiles'];
+
+/** Where the shell keeps the recent files (Electron's userData; memory for the web host). */
+export interface RecentStore {
+  load(): Promise<RecentFile[]>;
+  save(files: RecentFile[]): Promise<void>;
+}
 
 /** What the user granted the API (see EngineHost.grant). */
 export interface Grant {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigner, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE } from '../../app/core/keys.js';
+import { jobReport } from '../helpers/job-report.js';
 import { createRemoteEngine, type RemoteEngine } from '../../main/host/engine-remote.js';
 import { forkEngine } from '../../main/webhost/node-engine.js';
 
@@ -46,6 +47,12 @@ const refused = (p: Promise<unknown>, re: RegExp) => expect(p).rejects.toMatchOb
 describe('open by path only under the roots', () => {
   it('artifactContent reads a file under a root', async () => {
     expect(await engine.artifactContent({ source: { type: 'path', path: join(root, 'a.json') } })).toMatchObject({ raw: '{"a":1}' });
+  });
+
+  it('a file opened by path is the first recent file (the shell keeps the list, not the engine)', async () => {
+    const path = join(root, 'a.json');
+    await jobReport(engine, { source: { type: 'path', path }, mode: 'verify' });
+    expect((await engine.recentFiles())[0]).toMatchObject({ path, name: 'a.json' });
   });
 
   it('refuses /etc/passwd, /etc/shadow, a symlink escaping the root, and `..`', async () => {
