@@ -1,22 +1,11 @@
-import { createColumnHelper, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import type { Comparison, Report } from '../../../shared/report';
+import { COLUMNS, nextSort, shownRows, type Sort } from '../lib/comparison-rows';
 import { show } from '../lib/report-words';
-import { features } from '../lib/table';
 import { ColumnFilter } from './ColumnFilter';
 import { JudgeButton } from './JudgementPanel';
 
-const helper = createColumnHelper<typeof features, Comparison>();
-const columns = helper.columns([
-  helper.accessor('output', { header: 'Output', sortFn: 'text', filterFn: 'includesString' }),
-  helper.accessor('mode', { header: 'Mode', sortFn: 'text', filterFn: 'equalsString' }),
-  helper.accessor('status', { header: 'Status', sortFn: 'text', filterFn: 'equalsString' }),
-  helper.accessor((r) => show(r.original), { id: 'original', header: 'Original', sortFn: 'alphanumeric' }),
-  helper.accessor((r) => show(r.replayed), { id: 'replayed', header: 'Replayed', sortFn: 'alphanumeric' }),
-  helper.accessor((r) => r.delta ?? null, { id: 'delta', header: 'Δ', sortFn: 'basic' }),
-  helper.accessor((r) => r.epsilon ?? null, { id: 'epsilon', header: 'ε', sortFn: 'basic' }),
-]);
 const ROW = 30;
 const STATUSES = ['pass', 'fail', 'unavailable'] as const;
 const WIDTHS = ['20%', '8%', '9%', '14%', '14%', '9%', '9%', '17%'];
@@ -69,10 +58,10 @@ function CapNote({ cap, path }: { cap: ComparisonCap; path: string }) {
 
 /** The comparisons, virtualized (only the visible rows exist in the DOM), filterable by mode and status. */
 export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, cap = null, path = 'FILE' }: { comparisons: Comparison[]; cap?: ComparisonCap | null; path?: string }) {
-  // The report's own rows, not copies (45,000 of them in a big ACGP replay): a row's place
-  // in the report is TanStack's row index, whatever the sorting and filtering.
-  const table = useTable({ features, columns, data: comparisons, getRowId: (_r, index) => String(index) });
-  const rows = table.getRowModel().rows;
+  const [sort, setSort] = useState<Sort | null>(null);
+  const [mode, setMode] = useState<string | undefined>(undefined);
+  const [status, setStatus] = useState<string | undefined>(undefined);
+  const rows = useMemo(() => shownRows(comparisons, sort, mode, status), [comparisons, sort, mode, status]);
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const modes = useMemo(() => [...new Set(comparisons.map((c) => c.mode))].sort(), [comparisons]);
@@ -81,38 +70,36 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, ca
     <div className="comparisons">
       {cap && <CapNote cap={cap} path={path} />}
       <div className="toolbar">
-        <ColumnFilter label="Mode" testId="filter-mode" options={modes} apply={(v) => table.getColumn('mode')?.setFilterValue(v)} />
-        <ColumnFilter label="Status" testId="filter-status" options={STATUSES} apply={(v) => table.getColumn('status')?.setFilterValue(v)} />
+        <ColumnFilter label="Mode" testId="filter-mode" options={modes} apply={setMode} />
+        <ColumnFilter label="Status" testId="filter-status" options={STATUSES} apply={setStatus} />
         <span className="muted" data-testid="comparison-count" role="status">
           {rows.length.toLocaleString('en')} of {comparisons.length.toLocaleString('en')} comparisons{cap ? ` listed (${cap.total.toLocaleString('en')} exist)` : ''}
         </span>
       </div>
       <div role="table" aria-label="Comparisons" aria-rowcount={rows.length + 1} className="vtable" data-testid="comparisons">
         <div role="rowgroup" className="vhead">
-          {table.getHeaderGroups().map((g) => (
-            <div role="row" key={g.id} className="vrow">
-              {g.headers.map((h, i) => {
-                const s = h.column.getIsSorted();
-                return (
-                  <div role="columnheader" key={h.id} style={{ width: WIDTHS[i] }} aria-sort={s === 'asc' ? 'ascending' : s === 'desc' ? 'descending' : 'none'}>
-                    <button type="button" className="sort" onClick={h.column.getToggleSortingHandler()}>
-                      {String(h.column.columnDef.header)}
-                      <span aria-hidden="true">{s === 'asc' ? ' ▲' : s === 'desc' ? ' ▼' : ''}</span>
-                    </button>
-                  </div>
-                );
-              })}
-              <div role="columnheader" style={{ width: WIDTHS[7] }}>
-                Judgement
-              </div>
+          <div role="row" className="vrow">
+            {COLUMNS.map((col, i) => {
+              const dir = sort?.id === col.id ? (sort.desc ? 'desc' : 'asc') : null;
+              return (
+                <div role="columnheader" key={col.id} style={{ width: WIDTHS[i] }} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
+                  <button type="button" className="sort" onClick={() => setSort(nextSort(sort, col.id))}>
+                    {col.header}
+                    <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}</span>
+                  </button>
+                </div>
+              );
+            })}
+            <div role="columnheader" style={{ width: WIDTHS[7] }}>
+              Judgement
             </div>
-          ))}
+          </div>
         </div>
         <div ref={scroller} className="vbody" tabIndex={0} role="rowgroup" aria-label="Comparison rows (scroll)" data-testid="comparisons-scroll">
           <div style={{ height: v.getTotalSize(), position: 'relative' }}>
             {v.getVirtualItems().map((item) => {
-              const row = rows[item.index]!;
-              const c = row.original;
+              const index = rows[item.index]!;
+              const c = comparisons[index]!;
               return (
                 <div role="row" aria-rowindex={item.index + 2} key={item.key} className={`vrow ${c.status}`} style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: ROW, width: '100%' }}>
                   <div role="cell" style={{ width: WIDTHS[0] }} className="mono small" title={c.output}>
@@ -137,7 +124,7 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, ca
                     {num(c.epsilon)}
                   </div>
                   <div role="cell" style={{ width: WIDTHS[7] }}>
-                    <JudgeButton pointer={`/comparisons/${row.index}`} label={`comparison ${c.output}`} />
+                    <JudgeButton pointer={`/comparisons/${index}`} label={`comparison ${c.output}`} />
                   </div>
                 </div>
               );
