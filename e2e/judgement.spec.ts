@@ -76,7 +76,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   await page.getByTestId('confirm-sign-button').click();
   const receipt = page.getByTestId('judgement-receipt');
   await expect(receipt).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('receipt-proof')).toHaveText('verified');
+  await expect(page.getByTestId('receipt-proof')).toHaveText('✓ verified against the signed checkpoint');
   await expect(receipt).toContainText('Entry#0');
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 1 entry');
   await expect(page.getByTestId('judgements').locator('tbody tr')).toHaveCount(1);

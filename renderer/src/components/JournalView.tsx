@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { AnchorFields } from './AnchorFields';
 import { checkRationale, RATIONALE_RULE, type AnchorReceipt, type CaseDecision, type CaseView } from '../../../shared/api';
 import { ColumnHeads } from './ColumnHeads';
 import { useStore } from '../store';
@@ -73,14 +74,7 @@ function AnchorReceiptView({ r }: { r: AnchorReceipt }) {
         </dd>
         <dt>Entry seq</dt>
         <dd className="mono">{r.seq}</dd>
-        <dt>Entry hash</dt>
-        <dd className="mono small">{r.entryHash}</dd>
-        <dt>Checkpoint</dt>
-        <dd className="mono small">
-          size {r.checkpoint.size}, root {r.checkpoint.root}
-        </dd>
-        <dt>Inclusion proof</dt>
-        <dd className={r.proofVerified ? 'ok' : 'bad'}>{r.proofVerified ? '✓ verified against the signed checkpoint' : `✗ not verified: ${r.proofFindings.join('; ')}`}</dd>
+        <AnchorFields r={r} />
       </dl>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { AnchorFields } from './AnchorFields';
 import { useShallow } from 'zustand/react/shallow';
 import { checkRationale, type JudgementDecision, type JudgementView } from '../../../shared/api';
 import type { Report } from '../../../shared/report';
@@ -179,14 +180,7 @@ function Receipt() {
       <dl className="meta">
         <dt>Entry</dt>
         <dd className="mono">#{receipt.seq}</dd>
-        <dt>Entry hash</dt>
-        <dd className="mono small">{receipt.entryHash}</dd>
-        <dt>Checkpoint</dt>
-        <dd className="mono small">
-          size {receipt.checkpoint.size}, root {receipt.checkpoint.root}
-        </dd>
-        <dt>Inclusion proof</dt>
-        <dd data-testid="receipt-proof">{receipt.proofVerified ? 'verified' : `NOT verified: ${receipt.proofFindings.join('; ')}`}</dd>
+        <AnchorFields r={receipt} />
         <dt>Signed by</dt>
         <dd>
           {receipt.role} {receipt.label} <span className="mono small">{receipt.keyId}</span>
