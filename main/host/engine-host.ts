@@ -71,8 +71,8 @@ export const MAX_API_BYTES = 512 * 1024 * 1024;
 /** The options the workbench may send: the paths the kinds declare as workbench options. */
 const optionNames = (): readonly string[] => workbenchOptionNames();
 const MAX_WHAT_IF = 8;
-/** Uploads kept at once (the newest; a window opens one file at a time). */
-const MAX_UPLOADS = 2;
+/** Uploads kept at once; older ones are replaced (the web host keeps as many files, upload-files.ts). */
+export const MAX_UPLOADS = 2;
 /** Largest chunk accepted by uploadChunk (base64 text). */
 const MAX_CHUNK_BASE64 = 16 * 1024 * 1024;
 /** Largest raw chunk accepted by uploadChunk. */

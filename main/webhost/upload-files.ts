@@ -16,11 +16,10 @@ import { mkdtemp, open, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../host/api-error.js';
+import { MAX_UPLOADS } from '../host/engine-host.js';
 import type { UploadFile } from '../host/engine-remote.js';
 import type { HostedApi } from './server.js';
 
-/** Uploads the engine keeps at once (engine-host.ts MAX_UPLOADS): older ones are replaced. */
-const MAX_UPLOADS = 2;
 
 /** The engine's side, as EngineHost and the RemoteEngine both have it. */
 export type FileUploadApi = HostedApi & { adoptUpload(u: UploadFile): Promise<{ received: number }> };
