@@ -227,7 +227,7 @@ async function runDirectory(path: string, options: EngineOptions, onProgress?: (
     if (await d.detectDir(path)) {
       const ctx = makeContext(path, options, onProgress);
       const result = await (await d.load()).verifyDir(path, ctx);
-      return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result, authenticity: authenticityOf(d.kind, result, d.consistencyOnly) }, started), ctx);
+      return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result, authenticity: authenticityOf(d.kind, result, d.consistencyOnly), limits: options.limits }, started), ctx);
     }
   }
   throw new UsageError(`${path} is a directory that holds no artifact of a known kind`, 'path');

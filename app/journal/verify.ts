@@ -180,6 +180,8 @@ export interface VerifyOptions {
   keep?: boolean;
   /** Progress callback (0..1). */
   progress?: (fraction: number) => void;
+  /** Findings kept per rule while reading (`--limit findings-per-rule`; default MAX_FINDINGS_PER_RULE). */
+  maxFindingsPerRule?: number;
 }
 
 /** Verifies the journal in `dir`. `trustStore` null: signatures and roles cannot be checked (unavailable). */
@@ -190,7 +192,9 @@ export async function verifyJournal(dir: string, trustStore: TrustStore | null, 
 
 export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustStore | null, opts: VerifyOptions = {}): JournalVerification {
   // Bounded: a journal of many damaged lines must not hold millions of findings.
-  const findings: Finding[] = new BoundedFindings();
+  const bounded = new BoundedFindings();
+  if (opts.maxFindingsPerRule !== undefined) bounded.maxPerRule = opts.maxFindingsPerRule;
+  const findings: Finding[] = bounded;
   const torn: TornTail[] = [];
   if (!ef.exists) findings.push(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
   if (!cf.exists && (ef.lines.length > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));

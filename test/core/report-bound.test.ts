@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyJournal } from '../../app/journal/verify.js';
 import { fail, info, MAX_FINDINGS_PER_RULE, warning } from '../../app/core/findings.js';
 import { buildReport } from '../../app/core/report.js';
-import { runBytes } from '../../app/engine/run.js';
+import { runBytes, runPath } from '../../app/engine/run.js';
 import { tgWriter } from '../../app/examples/tg.js';
 
 const report = (findings: ReturnType<typeof fail>[]) => buildReport({ path: 'x', kind: 'unknown', id: null, sha256: null, findings, chain: [] }, 0);
@@ -66,6 +66,19 @@ describe('findings per rule are bounded in every report', () => {
     const rule = (summary!.actual as { rule: string }).rule;
     const kept = bounded.findings.filter((f) => f.rule === rule).length;
     expect(all.findings.filter((f) => f.rule === rule).length).toBe(kept + (summary!.actual as { count: number }).count);
+    expect(all.verdict).toBe(bounded.verdict);
+  });
+
+  it('--limit findings-per-rule reaches a journal directory too (it is bounded while read)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reprise-bound-'));
+    writeFileSync(join(dir, 'entries.jsonl'), '{"seq":1}\n'.repeat(300));
+    writeFileSync(join(dir, 'checkpoints.jsonl'), '');
+    const bounded = await runPath(dir, 'verify', {});
+    const all = await runPath(dir, 'verify', { limits: { 'findings-per-rule': 1_000_000 } });
+    rmSync(dir, { recursive: true, force: true });
+    expect(bounded.findings.some((f) => f.rule === 'RPR-REPORT-001')).toBe(true);
+    expect(all.findings.some((f) => f.rule === 'RPR-REPORT-001')).toBe(false);
+    expect(all.findings.filter((f) => f.rule === 'RPR-JOURNAL-004').length).toBeGreaterThan(bounded.findings.filter((f) => f.rule === 'RPR-JOURNAL-004').length);
     expect(all.verdict).toBe(bounded.verdict);
   });
 });

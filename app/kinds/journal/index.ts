@@ -3,11 +3,13 @@ import { journalAuthenticity } from '../../journal/authenticity.js';
 import { journalKindResult } from '../../journal/result.js';
 import { verifyJournal } from '../../journal/verify.js';
 import type { DirectoryKindCode } from '../types.js';
+import { FINDINGS_LIMIT } from '../../core/findings.js';
 
 export const journalCode: DirectoryKindCode = {
   async verifyDir(dir, ctx) {
     const trust = await ctx.trustStore();
-    const v = await verifyJournal(dir, trust, { keep: false, progress: (f) => ctx.progress(f, 'journal') });
+    const max = ctx.options.limits?.[FINDINGS_LIMIT];
+    const v = await verifyJournal(dir, trust, { keep: false, progress: (f) => ctx.progress(f, 'journal'), ...(max !== undefined ? { maxFindingsPerRule: max } : {}) });
     return { ...journalKindResult(v), authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null) };
   },
 };
