@@ -13,7 +13,7 @@ test('opens a file and shows the engine verdict and findings', async ({ workbenc
   await expect(page.getByTestId('verdict')).toContainText('FAIL');
   await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
   await expect(page.getByTestId('findings')).toContainText('does not guess from file names');
-  // The window hashed the same bytes the engine checked (WebCrypto vs node:crypto).
+  // The window hashed the same bytes the engine checked (@noble/hashes vs node:crypto).
   await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window');
   const axe = await new AxeBuilder({ page }).analyze();
   const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

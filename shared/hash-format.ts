@@ -1,7 +1,7 @@
 /**
  * The one definition of a Reprise hash string (common.md): `sha256:` + 64 lowercase hex.
  * The digest itself is computed by app/core/hash.ts (node:crypto) in the engine and by
- * renderer/lib/digest.ts (WebCrypto) in the browser; both format through here.
+ * renderer/lib/digest.ts (@noble/hashes) in the browser; both format through here.
  */
 
 export const HASH_PREFIX = 'sha256:';

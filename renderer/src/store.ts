@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, ProviderOffers, RecentFile, RepriseClient, StartJobRequest } from '../../shared/api';
 import type { Report } from '../../shared/report';
 import { readLink } from './lib/deep-link';
-import { uploadFile } from './lib/file-prep';
+import { uploadFile, type SentFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
 
@@ -18,9 +18,13 @@ export const VIEWS: { id: View; label: string }[] = [
   { id: 'export', label: 'Export' },
 ];
 
+/** The window's own hash of a picked file (lib/digest.ts): still computing, done, or why not. */
+export type LocalHash = { state: 'computing' } | { state: 'done'; sha256: string } | { state: 'failed'; message: string };
+
 export interface OpenArtifact {
   name: string;
-  localSha256: string | null;
+  /** Only for a picked file: what the window hashed itself, to hold against the report's hash. */
+  localHash?: LocalHash;
   source: JobSource | null;
   /** A saved report opened for reading only (not re-verified). */
   savedReport?: boolean;
@@ -231,7 +235,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     set({ error: null, lastJobNote: `Sending ${file.name} to the engine… 0%` });
     try {
       let shown = 0;
-      const { sha256, uploadId } = await uploadFile(api, file, (f) => {
+      const sent = await uploadFile(api, file, (f) => {
         // Re-render only on whole tenths: the window stays quiet while a large file streams.
         const tenth = Math.floor(f * 10);
         if (tenth !== shown) {
@@ -239,15 +243,16 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
           set({ lastJobNote: `Sending ${file.name} to the engine… ${tenth * 10}%` });
         }
       });
-      const source: JobSource = { type: 'upload', uploadId };
-      set({ artifact: { name: file.name, localSha256: sha256, source, mode }, report: null, content: null, sweep: null, lastJobNote: null });
+      const source: JobSource = { type: 'upload', uploadId: sent.uploadId };
+      set({ artifact: { name: file.name, localHash: { state: 'computing' }, source, mode }, report: null, content: null, sweep: null, lastJobNote: null });
       await get().run(mode);
+      void windowHashAfterJob(sent, source);
     } catch (e) {
       set({ error: (e as Error).message, lastJobNote: null });
     }
   },
   async openExample(path, mode, whatIf = []) {
-    set({ artifact: { name: path, localSha256: null, source: { type: 'example', path }, mode }, report: null, content: null, sweep: null });
+    set({ artifact: { name: path, source: { type: 'example', path }, mode }, report: null, content: null, sweep: null });
     await get().run(mode, whatIf);
   },
   async restoreLink() {
@@ -260,7 +265,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     else if (link.path) await get().openPath(link.path, link.mode ?? 'verify');
   },
   async openPath(path, mode) {
-    set({ artifact: { name: path, localSha256: null, source: { type: 'path', path }, mode }, report: null, content: null, sweep: null });
+    set({ artifact: { name: path, source: { type: 'path', path }, mode }, report: null, content: null, sweep: null });
     await get().run(mode);
   },
   async openSavedReport(file) {
@@ -273,9 +278,34 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     }
   },
   showReport(report, name) {
-    set({ artifact: { name, localSha256: null, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
+    set({ artifact: { name, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
   },
 });
+
+/**
+ * The window's own hash of a picked file, asked for once its job has ended: the pure-JS
+ * digest (lib/digest.ts) then takes no core from the verification the user waits for.
+ * It lands on the banner if the same upload is still open; otherwise it is dropped.
+ */
+async function windowHashAfterJob(sent: SentFile, source: JobSource): Promise<void> {
+  const isOpen = (): boolean => useStore.getState().artifact?.source === source;
+  await new Promise<void>((resolve) => {
+    if (!useStore.getState().job) return resolve();
+    const stop = useStore.subscribe((s) => {
+      if (!s.job) {
+        stop();
+        resolve();
+      }
+    });
+  });
+  if (!isOpen()) return sent.drop();
+  const localHash = await sent.hash().then(
+    (sha256): LocalHash => ({ state: 'done', sha256 }),
+    (e: Error): LocalHash => ({ state: 'failed', message: e.message }),
+  );
+  const a = useStore.getState().artifact;
+  if (a && isOpen()) useStore.setState({ artifact: { ...a, localHash } });
+}
 
 /** The job on the open artifact, and what the editor highlights. */
 const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({

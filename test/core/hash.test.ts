@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hashBytes, hashValue, isHashString } from '../../app/core/hash.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
-import { hashBytes as hashInWindow } from '../../renderer/src/lib/digest.js';
+import { hashBytes as hashInWindow, hasher } from '../../renderer/src/lib/digest.js';
 
-describe('node:crypto (engine) and WebCrypto (renderer) agree', () => {
+describe('node:crypto (engine) and @noble/hashes (renderer) agree', () => {
   it('on the empty input', async () => {
     expect(hashBytes(new Uint8Array())).toBe('sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(await hashInWindow(new Uint8Array())).toBe(hashBytes(new Uint8Array()));
@@ -17,6 +17,12 @@ describe('node:crypto (engine) and WebCrypto (renderer) agree', () => {
       const b = randomBytes(n);
       expect(await hashInWindow(b)).toBe(hashBytes(b));
     }
+  });
+  it('fed in uneven pieces, as the upload worker feeds the chunks it sends', () => {
+    const big = randomBytes(5 * 1024 * 1024 + 17);
+    const h = hasher();
+    for (let i = 0, n = 1; i < big.length; i += n, n = (n * 7 + 3) % (1 << 20)) h.update(big.subarray(i, i + n));
+    expect(h.digest()).toBe(hashBytes(big));
   });
 });
 

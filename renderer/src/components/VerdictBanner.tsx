@@ -1,14 +1,13 @@
 import type { Report } from '../../../shared/report';
 import { whatIfOf } from '../../../shared/details/index';
 import { authenticity, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
-import type { OpenArtifact } from '../store';
+import type { LocalHash, OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
 
 /** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity. */
 export function VerdictBanner({ report, artifact }: { report: Report; artifact: OpenArtifact | null }) {
   const decisive = decisiveFinding(report);
   const auth = authenticity(report);
-  const hashAgrees = artifact?.localSha256 ? artifact.localSha256 === report.artifact.sha256 : null;
   const demo = whatIfOf(report);
   return (
     <section className={`verdict-banner ${report.verdict}`} role="status" aria-labelledby="verdict-h" data-testid="verdict">
@@ -51,10 +50,23 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
         <dt>SHA-256</dt>
         <dd className="mono">
           {report.artifact.sha256 ? <CopyValue value={report.artifact.sha256} label="the artifact's SHA-256" /> : '—'}
-          {hashAgrees === true && <span className="ok"> (matches the hash computed in this window)</span>}
-          {hashAgrees === false && <span className="bad"> (differs from the hash computed in this window: {artifact?.localSha256})</span>}
+          <WindowHash local={artifact?.localHash} engine={report.artifact.sha256} />
         </dd>
       </dl>
     </section>
+  );
+}
+
+/** A picked file's hash as this window computed it, held against the engine's. */
+function WindowHash({ local, engine }: { local: LocalHash | undefined; engine: string | null }) {
+  if (!local) return null;
+  if (local.state === 'computing') return <span className="small" data-testid="window-hash"> (this window is computing its own hash of the file to compare…)</span>;
+  if (local.state === 'failed') return <span className="bad" data-testid="window-hash"> ({local.message}: the engine's hash is not confirmed here)</span>;
+  if (local.sha256 === engine) return <span className="ok" data-testid="window-hash"> (matches the hash computed in this window)</span>;
+  return (
+    <span className="bad" data-testid="window-hash">
+      {' '}
+      (differs from the hash computed in this window: <CopyValue value={local.sha256} label="the hash computed in this window" />)
+    </span>
   );
 }

@@ -1,16 +1,40 @@
 /**
- * SHA-256 in the window (WebCrypto's native digest, formatted by the one hash-string module
- * in shared/). The UI hashes a file locally so the reviewer sees that the engine checked
- * exactly the bytes they chose. WebCrypto digests one whole buffer, so a picked file is read
- * once more in full (the engine holds a whole upload in memory too, at most MAX_API_BYTES);
- * the digest runs on the browser's crypto thread, at the CPU's SHA speed, while the chunks
- * stream. Both shells are secure contexts (loopback http, Electron's app:// scheme).
+ * SHA-256 in the window, as common.md asks of portable code: `@noble/hashes`, incremental,
+ * formatted by the one hash-string module in shared/. The UI hashes a picked file itself so
+ * the reviewer sees that the engine checked exactly the bytes they chose.
+ *
+ * Incremental, so a file is hashed as it is read, a few MiB at a time, and never held
+ * whole in the window's memory. The pure-JS digest runs at about 0.1 GB/s here, so its
+ * callers keep it off the verdict's path: the upload worker (file-prep.worker.ts) hashes
+ * beside the sending, and the verdict does not wait for it (the banner says "computing"
+ * until it lands).
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import { formatHash, toHex } from '../../../shared/hash-format.js';
 
-export async function hashBytes(data: Blob | BufferSource): Promise<string> {
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new Error('this window cannot compute SHA-256 (WebCrypto needs a secure context)');
-  const bytes = data instanceof Blob ? await data.arrayBuffer() : data;
-  return formatHash(toHex(new Uint8Array(await subtle.digest('SHA-256', bytes))));
+/** One SHA-256 fed piece by piece (the chunks of a file as they are read or sent). */
+export interface Hasher {
+  update(bytes: Uint8Array): void;
+  /** The `sha256:` hash string of everything fed so far (ends the hasher). */
+  digest(): string;
+}
+
+export function hasher(): Hasher {
+  const h = sha256.create();
+  return { update: (b) => void h.update(b), digest: () => formatHash(toHex(h.digest())) };
+}
+
+/** The hash string of a Blob (a picked File), read as the browser streams it, or of bytes in memory. */
+export async function hashBytes(data: Blob | Uint8Array): Promise<string> {
+  const h = hasher();
+  if (data instanceof Uint8Array) {
+    h.update(data);
+    return h.digest();
+  }
+  const reader = data.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return h.digest();
+    h.update(value);
+  }
 }

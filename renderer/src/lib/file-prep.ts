@@ -1,56 +1,110 @@
 /**
- * Sends a chosen file to the engine without freezing the window: a Web Worker hashes it
- * (digest.ts, beside the sending) and sends it. Through the web host the worker sends the
- * File itself as one HTTP request body (POST /upload/ID, main/webhost/upload-route.ts):
- * the browser streams it from disk, and the window's thread never touches the bytes. In
- * Electron (no web host) the worker reads CHUNK-sized pieces and transfers each here, and
- * each goes over IPC as its own uploadChunk call. The job then names the upload.
+ * Sends a chosen file to the engine without freezing the window: a Web Worker sends it and,
+ * beside that, hashes it (digest.ts). Through the web host the worker sends the File itself
+ * as one HTTP request body (POST /upload/ID, main/webhost/upload-route.ts): the browser
+ * streams it from disk, and the window's thread never touches the bytes. In Electron (no
+ * web host) the worker reads CHUNK-sized pieces and transfers each here, and each goes over
+ * IPC as its own uploadChunk call. The job then names the upload.
+ *
+ * The upload resolves once the engine holds every byte; the window's own hash is asked
+ * for apart (`SentFile.hash`), so the job and its verdict never wait for the slower JS digest.
  */
 import type { RepriseClient } from '../../../shared/api';
 import { webHostToken } from '../transport';
+import type { PrepMsg } from './file-prep.worker';
 import FilePrepWorker from './file-prep.worker?worker';
 
 /** Chunks read ahead and on the wire at once (CHUNK each: a few MiB in memory at most). */
 const IN_FLIGHT = 4;
 
-type Msg = { kind: 'progress'; received: number } | { kind: 'size'; size: number } | { kind: 'chunk'; data: ArrayBuffer } | { kind: 'done'; sha256: string } | { kind: 'error'; message: string };
+export interface SentFile {
+  uploadId: string;
+  /** The window's own SHA-256 of the file (asked once; rejects if the file could not be read). */
+  hash(): Promise<string>;
+  /** The hash is not wanted after all (another file was opened): the worker goes. */
+  drop(): void;
+}
 
-export function uploadFile(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
+export function uploadFile(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<SentFile> {
   const token = webHostToken();
   return token ? uploadFromWorker(api, file, token, onProgress) : uploadThroughWindow(api, file, onProgress);
 }
 
-/** The web host: the worker hashes and sends; the window hears only progress and the end. */
-async function uploadFromWorker(api: RepriseClient, file: File, token: string, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
+/**
+ * The worker's hash, and the worker's end: it goes once its hash has come, when the hash
+ * is dropped, or at once when the upload failed (nothing then waits for the hash).
+ */
+class WorkerHash {
+  private settle: { resolve(h: string): void; reject(e: Error): void } | null = null;
+  readonly sha256 = new Promise<string>((resolve, reject) => (this.settle = { resolve, reject }));
+  constructor(
+    private readonly w: Worker,
+    private readonly file: File,
+  ) {
+    this.sha256.catch(() => undefined); // read by the banner; never an unhandled rejection
+  }
+
+  /** Takes the worker's 'hashed' or 'hash-failed'; false for any other message. */
+  onHash(m: PrepMsg): boolean {
+    if (m.kind === 'hashed') this.settle?.resolve(m.sha256);
+    else if (m.kind === 'hash-failed') this.settle?.reject(new Error(`this window could not hash ${this.file.name}: ${m.message}`));
+    else return false;
+    this.w.terminate();
+    return true;
+  }
+
+  /** The upload's SentFile; `ask` starts the worker's hashing. */
+  sentFile(uploadId: string, ask: () => void): SentFile {
+    let asked = false;
+    return {
+      uploadId,
+      hash: () => {
+        if (!asked) ask();
+        asked = true;
+        return this.sha256;
+      },
+      drop: () => this.stop(),
+    };
+  }
+
+  stop(): void {
+    this.w.terminate();
+    this.settle?.reject(new Error(`the window stopped hashing ${this.file.name}`));
+  }
+}
+
+/** The web host: the worker sends and hashes; the window hears only progress, the end and the hash. */
+async function uploadFromWorker(api: RepriseClient, file: File, token: string, onProgress?: (fraction: number) => void): Promise<SentFile> {
   const { uploadId } = await api.beginUpload({ name: file.name, size: file.size });
   return new Promise((resolve, reject) => {
     const w = new FilePrepWorker();
-    w.onmessage = (e: MessageEvent<Msg>) => {
+    const hash = new WorkerHash(w, file);
+    const fail = (message: string): void => {
+      hash.stop();
+      reject(new Error(`cannot read ${file.name}: ${message}`));
+    };
+    w.onmessage = (e: MessageEvent<PrepMsg>) => {
       const m = e.data;
+      if (hash.onHash(m)) return;
       if (m.kind === 'progress') onProgress?.(file.size ? m.received / file.size : 1);
-      else if (m.kind === 'done' || m.kind === 'error') {
-        w.terminate();
-        if (m.kind === 'done') resolve({ sha256: m.sha256, uploadId });
-        else reject(new Error(`cannot read ${file.name}: ${m.message}`));
-      }
+      else if (m.kind === 'sent') resolve(hash.sentFile(uploadId, () => w.postMessage('hash')));
+      else if (m.kind === 'error') fail(m.message);
     };
-    w.onerror = (e) => {
-      w.terminate();
-      reject(new Error(`cannot read ${file.name}: ${e.message}`));
-    };
+    w.onerror = (e) => fail(e.message);
     w.postMessage({ file, token, uploadId });
   });
 }
 
 /** Electron: the chunks cross the window (transferred buffers, structured clones over IPC). */
-function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<{ sha256: string; uploadId: string }> {
+function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<SentFile> {
   return new Promise((resolve, reject) => {
     const w = new FilePrepWorker();
+    const hash = new WorkerHash(w, file);
     let failed = false;
     const fail = (message: string): void => {
       if (failed) return;
       failed = true;
-      w.terminate();
+      hash.stop();
       reject(new Error(`cannot read ${file.name}: ${message}`));
     };
     const begun = api.beginUpload({ name: file.name, size: file.size }).then((r) => r.uploadId);
@@ -60,8 +114,9 @@ function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fract
     // them in arrival order, so a 100 MiB file costs no round trip per chunk. The worker
     // reads a chunk only when one has been acknowledged (IN_FLIGHT credits): bounded memory.
     const pending: Promise<unknown>[] = [];
-    w.onmessage = (e: MessageEvent<Msg>) => {
+    w.onmessage = (e: MessageEvent<PrepMsg>) => {
       const m = e.data;
+      if (hash.onHash(m)) return;
       if (m.kind === 'chunk') {
         const sentChunk = begun
           .then((uploadId) => api.uploadChunk({ uploadId, data: new Uint8Array(m.data) }))
@@ -71,9 +126,8 @@ function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fract
           });
         sentChunk.catch((err: Error) => fail(err.message));
         pending.push(sentChunk);
-      } else if (m.kind === 'done') {
-        w.terminate();
-        Promise.all([begun, ...pending]).then(([uploadId]) => resolve({ sha256: m.sha256, uploadId: uploadId as string }), (err: Error) => fail(err.message));
+      } else if (m.kind === 'sent') {
+        Promise.all([begun, ...pending]).then(([uploadId]) => resolve(hash.sentFile(uploadId as string, () => w.postMessage('hash'))), (err: Error) => fail(err.message));
       } else if (m.kind === 'error') fail(m.message);
     };
     w.onerror = (e) => fail(e.message);
