@@ -458,17 +458,23 @@ export class EngineHost implements RepriseApi {
     if (path !== undefined && !isAbsolute(path)) throw new ApiError('providers must be an absolute path', true);
     // Read only under the roots the user chose, like every other option file.
     if (path !== undefined) path = await this.confine(path, 'the provider registry');
+    // An example's own registry is named as the example names it, not by the private
+    // folder the examples were written to (a path the user never chose).
+    let shown: string | undefined;
     if (typeof req?.example === 'string') {
       const { dir, files } = await this.examples();
       const own = files.find((f) => f.path === req.example)?.options?.providers;
-      if (own) path = resolve(dir, ...own.split('/'));
+      if (own) {
+        path = resolve(dir, ...own.split('/'));
+        shown = `${own} (the built-in example's)`;
+      }
     }
     // A registry is a small document; a huge file is refused before it is read here.
     const size = path !== undefined ? ((await stat(path).catch(() => null))?.size ?? 0) : 0;
     if (size > 4 * 1024 * 1024) throw new ApiError(`provider registry ${path} is larger than 4 MiB`, true);
     try {
       const reg = await loadProviderRegistry(path);
-      return { source: reg.source, providers: reg.entries.map((e) => ({ providerId: e.providerId, models: e.models.map((m) => m.modelId), computeShapes: e.computeShapes.map(shapeKey) })) };
+      return { source: shown ?? reg.source, providers: reg.entries.map((e) => ({ providerId: e.providerId, models: e.models.map((m) => m.modelId), computeShapes: e.computeShapes.map(shapeKey) })) };
     } catch (e) {
       if (e instanceof ProviderRegistryError) throw new ApiError(e.message, true);
       throw e;

@@ -46,7 +46,9 @@ describe('provider offers (the trainer pickers)', () => {
     expect(builtin.providers[0]!.models).toEqual(['ref-1', 'ref-2']);
     expect(builtin.providers[0]!.computeShapes.every((s) => /^[^/]+\/\d+\/[a-z0-9]+$/.test(s))).toBe(true);
     const own = await host.providerOffers({ example: 'dumps/whatif/drift.dump.json' });
-    expect(own.source).toMatch(/dumps[\\/]providers\.json$/);
+    // Named as the example names it, never by the private folder the examples were written to.
+    expect(own.source).toBe("dumps/providers.json (the built-in example's)");
+    expect(own.source).not.toContain(tmpdir());
     expect(own.providers[0]!.computeShapes).toContain('advisor.cpu_v1/4/fp32');
     await expect(host.providerOffers({ providers: 'relative.json' })).rejects.toThrow(/absolute path/);
     // Outside the roots the user chose: refused before anything is read.
