@@ -8,7 +8,7 @@ import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { openExample, expect, ROOT, test } from './fixtures.js';
+import { axe, openExample, expect, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -133,4 +133,64 @@ test('a file opened by path is in the link too; a truncated file says "truncated
   await expect(copy).toHaveText('Copied');
   const sha = await page.evaluate(() => navigator.clipboard.readText());
   expect(sha).toMatch(/^sha256:[0-9a-f]{64}$/);
+});
+
+test('a link keeps how the artifact was run: a what-if example replayed as recorded reloads as recorded', async ({ workbench: page }) => {
+  await openExample(page, 'dumps/whatif/drift.dump.json');
+  await expect(page.getByTestId('verdict')).toContainText('DEMONSTRATION');
+  expect(decodeURIComponent(page.url())).toContain('whatif=model=ref-2');
+  await page.getByTestId('tab-trainer').click();
+  await page.getByRole('button', { name: 'Replay as recorded' }).click();
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('PASS');
+  await expect(page.getByTestId('verdict')).not.toContainText('DEMONSTRATION');
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/[#&]whatif=(&|$)/);
+  await page.reload();
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('PASS', { timeout: 30_000 });
+  await expect(page.getByTestId('verdict')).not.toContainText('DEMONSTRATION');
+  await expect(page.getByTestId('tab-trainer')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('a picked file: the previous verdict goes at the pick; a reload says to pick it again, with focus on that note', async ({ workbench: page }) => {
+  await openExample(page, 'dumps/intact.dump.json');
+  await expect(page.getByTestId('verdict')).toContainText('intact');
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-repick-'));
+  const f = join(dir, 'claim-bundle.json');
+  writeFileSync(f, JSON.stringify({ type: 'not-a-kind', pad: 'x'.repeat(16 * 1024 * 1024) }));
+  await page.getByTestId('tab-open').click();
+  await page.locator('#file-input').setInputFiles(f);
+  // Nothing on screen may look like the new file's verdict while it is on its way.
+  await expect(page.getByTestId('verdict').filter({ hasText: 'intact' })).toHaveCount(0, { timeout: 2_000 });
+  await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001', { timeout: 60_000 });
+  await expect.poll(() => new URL(page.url()).hash).toContain('picked=claim-bundle.json');
+  expect(page.url()).not.toContain('xxxx');
+  await page.reload();
+  const note = page.getByTestId('job-note');
+  await expect(note).toContainText('claim-bundle.json, a file picked in this window');
+  await expect(note).toContainText('pick it again');
+  await expect(note).toBeFocused();
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await axe(page, 'a reloaded link to a picked file');
+});
+
+test('focus goes to the note or the error an action ends with, never to <body>', async ({ workbench: page, served }) => {
+  // A link naming an example this engine does not have: the error takes focus.
+  await page.goto(`${served!.url}&view=findings&example=dumps%2Fno-such.dump.json`);
+  await page.reload();
+  const error = page.getByTestId('error');
+  await expect(error).toContainText('which this engine does not have');
+  await expect(error).toBeFocused();
+  // A cancelled job: the note that says so takes focus.
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-cancel-'));
+  const big = join(dir, 'big.jsonl');
+  const { generateTrace } = (await import(join(ROOT, 'dist/app/kinds/acgp/generate.js'))) as { generateTrace(o: { count: number; seed: number; traceId: string }): unknown[] };
+  writeFileSync(big, generateTrace({ count: 15_000, seed: 7, traceId: 'trace-cancel' }).map((e) => JSON.stringify(e)).join('\n') + '\n');
+  await page.getByTestId('tab-open').click();
+  await page.getByTestId('open-path').fill(big);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.getByTestId('cancel').click();
+  const note = page.getByTestId('job-note');
+  await expect(note).toContainText('Cancelled');
+  await expect(note).toBeFocused();
+  await axe(page, 'a cancelled job');
 });

@@ -58,7 +58,7 @@ function useConnect(connect: State['connect']): void {
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   useEffect(() => {
     if (!info) return;
-    const t = setTimeout(() => writeLink(view, artifact?.source ?? null, artifact?.mode ?? null), 0);
+    const t = setTimeout(() => writeLink({ view, source: artifact?.source ?? null, mode: artifact?.mode ?? null, whatIf: artifact?.whatIf ?? [], name: artifact?.name ?? null }), 0);
     return () => clearTimeout(t);
   }, [info, view, artifact]);
 }
@@ -167,7 +167,7 @@ export function App() {
         {report && <VerdictBanner report={report} artifact={artifact} />}
         <JobBar />
         {error && (
-          <p role="alert" className="error" data-testid="error">
+          <p role="alert" className="error" data-testid="error" id="error" tabIndex={-1}>
             {error}
           </p>
         )}

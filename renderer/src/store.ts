@@ -28,8 +28,9 @@ export interface OpenArtifact {
   source: JobSource | null;
   /** A saved report opened for reading only (not re-verified). */
   savedReport?: boolean;
-  /** The action it was opened with (for the deep link). */
+  /** The action last run on it, and its what-if substitutions (for the deep link). */
   mode?: CheckMode;
+  whatIf?: string[];
 }
 
 /** The engine options sent with a job on an opened file (built-in examples bring their own). */
@@ -120,7 +121,7 @@ interface State {
   openFile(file: File, mode: CheckMode): Promise<void>;
   openExample(path: string, mode: CheckMode, whatIf?: string[]): Promise<void>;
   restoreLink(): Promise<void>;
-  openPath(path: string, mode: CheckMode): Promise<void>;
+  openPath(path: string, mode: CheckMode, whatIf?: string[]): Promise<void>;
   openSavedReport(file: File): Promise<void>;
   showReport(report: Report, name: string): void;
   run(mode: CheckMode, whatIf?: string[]): Promise<void>;
@@ -231,8 +232,9 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
   async openFile(file, mode) {
     const api = get().api;
     if (!api) return;
-    // Progress shows at once: the first tenth is the pick itself.
-    set({ error: null, lastJobNote: `Sending ${file.name} to the engine… 0%` });
+    // Progress shows at once: the first tenth is the pick itself. The previous artifact's
+    // verdict goes now, not when the upload ends: nothing on screen may look like this file's.
+    set({ error: null, artifact: null, report: null, content: null, sweep: null, lastJobNote: `Sending ${file.name} to the engine… 0%` });
     try {
       let shown = 0;
       const sent = await uploadFile(api, file, (f) => {
@@ -249,6 +251,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       void windowHashAfterJob(sent, source);
     } catch (e) {
       set({ error: (e as Error).message, lastJobNote: null });
+      focusWhenShown('error');
     }
   },
   async openExample(path, mode, whatIf = []) {
@@ -260,13 +263,19 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     const view = VIEWS.find((v) => v.id === link.view)?.id;
     if (view) set({ view });
     const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
-    if (ex) await get().openExample(ex.path, link.mode ?? ex.expect?.command ?? 'verify', ex.expect?.whatIf);
-    else if (link.example) set({ error: `The link names the example ${link.example}, which this engine does not have.` });
-    else if (link.path) await get().openPath(link.path, link.mode ?? 'verify');
+    if (ex) await get().openExample(ex.path, link.mode ?? ex.expect?.command ?? 'verify', link.whatIf ?? ex.expect?.whatIf);
+    else if (link.example) {
+      set({ error: `The link names the example ${link.example}, which this engine does not have.` });
+      focusWhenShown('error');
+    } else if (link.path) await get().openPath(link.path, link.mode ?? 'verify', link.whatIf ?? []);
+    else if (link.picked) {
+      set({ lastJobNote: `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.` });
+      focusWhenShown('job-note');
+    }
   },
-  async openPath(path, mode) {
+  async openPath(path, mode, whatIf = []) {
     set({ artifact: { name: path, source: { type: 'path', path }, mode }, report: null, content: null, sweep: null });
-    await get().run(mode);
+    await get().run(mode, whatIf);
   },
   async openSavedReport(file) {
     try {
@@ -275,6 +284,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       get().showReport(report, file.name);
     } catch (e) {
       set({ error: `Cannot read the saved report: ${(e as Error).message}` });
+      focusWhenShown('error');
     }
   },
   showReport(report, name) {
@@ -322,7 +332,9 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
         const job = get().job;
         if (job?.id === jobId) set({ job: { ...job, fraction, label: label ?? job.label } });
       });
-      set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf } });
+      // The artifact now stands for this run (the deep link names its action and substitutions).
+      const now = get().artifact;
+      set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf }, ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf } } : {}) });
       void end.then((e) => finishJob(jobId, mode, e));
       if (!get().content) {
         void api.artifactContent({ source: artifact.source }).then(
@@ -332,6 +344,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
       }
     } catch (e) {
       set({ error: (e as Error).message, job: null });
+      focusWhenShown('error');
     }
   },
   async cancel() {

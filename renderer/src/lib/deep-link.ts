@@ -1,38 +1,64 @@
 /**
  * Deep links: the address's fragment names the view and the open artifact (a built-in
  * example by its id, or a file on this machine by its path), never its content, so a
- * reload or a shared link restores what was open. The web host's `token` shares the same
- * fragment and is kept as it is. Picked or dropped files have no name that could be
- * reopened, so they leave only the view in the address.
+ * reload or a shared link restores what was open, run as it was run: the action (`mode`)
+ * and the what-if substitutions (`whatif`, one per substitution; an empty `whatif` is a
+ * replay as recorded, which matters for an example whose own options are a what-if). The
+ * web host's `token` shares the same fragment and is kept as it is. A picked or dropped
+ * file has no name that could be reopened: the link keeps its file name only (`picked`),
+ * so a reload can say what was open and that it must be picked again.
  */
-import type { CheckMode, JobSource } from '../../../shared/api';
+import type { CheckMode, JobSource } from '../../../shared/api.js';
 
 export interface DeepLink {
   view: string | null;
   example: string | null;
   path: string | null;
   mode: CheckMode | null;
+  /** The substitutions the job ran with; null when the link does not say (the example's own then). */
+  whatIf: string[] | null;
+  /** The name of a file picked in the window, which the link cannot reopen. */
+  picked: string | null;
 }
+
+/** What was open and how it was run: what the link writes. */
+export interface LinkState {
+  view: string;
+  source: JobSource | null;
+  mode: CheckMode | null;
+  whatIf: string[];
+  /** The picked file's name, for an upload. */
+  name: string | null;
+}
+
+const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked'];
 
 export function readLink(hash: string = location.hash): DeepLink {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const mode = p.get('mode');
-  return { view: p.get('view'), example: p.get('example'), path: p.get('path'), mode: mode === 'replay' || mode === 'verify' ? mode : null };
+  const whatIf = p.has('whatif') ? p.getAll('whatif').filter((w) => w !== '') : null;
+  return { view: p.get('view'), example: p.get('example'), path: p.get('path'), mode: mode === 'replay' || mode === 'verify' ? mode : null, whatIf, picked: p.get('picked') };
 }
 
 /** The fragment for this state, keeping every parameter that is not ours (the token). */
-export function linkFor(hash: string, view: string, source: JobSource | null, mode: CheckMode | null): string {
+export function linkFor(hash: string, s: LinkState): string {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
-  for (const k of ['view', 'example', 'path', 'mode']) p.delete(k);
-  p.set('view', view);
-  if (source?.type === 'example') p.set('example', source.path);
-  if (source?.type === 'path') p.set('path', source.path);
-  if (mode && (source?.type === 'example' || source?.type === 'path')) p.set('mode', mode);
+  for (const k of OURS) p.delete(k);
+  p.set('view', s.view);
+  const reopenable = s.source?.type === 'example' || s.source?.type === 'path';
+  if (s.source?.type === 'example') p.set('example', s.source.path);
+  if (s.source?.type === 'path') p.set('path', s.source.path);
+  if (s.source?.type === 'upload' && s.name) p.set('picked', s.name);
+  if (s.mode && reopenable) p.set('mode', s.mode);
+  if (s.mode === 'replay' && reopenable) {
+    if (s.whatIf.length === 0) p.set('whatif', '');
+    for (const w of s.whatIf) p.append('whatif', w);
+  }
   return '#' + p.toString();
 }
 
 /** Writes the link without adding a history entry per click. */
-export function writeLink(view: string, source: JobSource | null, mode: CheckMode | null): void {
-  const next = linkFor(location.hash, view, source, mode);
+export function writeLink(s: LinkState): void {
+  const next = linkFor(location.hash, s);
   if (next !== location.hash) history.replaceState(null, '', next);
 }
