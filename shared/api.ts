@@ -315,7 +315,11 @@ export interface RepriseApi {
   decideCase(req: DecideCaseRequest): Promise<AnchorReceipt>;
   createDemoJournal(): Promise<DemoJournal>;
   artifactContent(req: { source: JobSource }): Promise<ArtifactContent>;
-  beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }>;
+  /**
+   * `arriving`: the host writes the bytes to a file a job can follow while they arrive
+   * (the web host's POST /upload/ID), so a job on this upload may start before they are sent.
+   */
+  beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string; arriving?: boolean }>;
   /** One chunk of an upload: raw `data` (a binary WebSocket frame / structured clone), or base64 text. */
   uploadChunk(req: UploadChunkRequest): Promise<{ received: number }>;
   /** Replays a TG manifest read-only and signs its attestation in the engine's process. */

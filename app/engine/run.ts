@@ -16,6 +16,7 @@ import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions, KindContext } from '../kinds/types.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
+import type { Arrived } from './arriving.js';
 
 export type Mode = 'verify' | 'replay';
 
@@ -137,7 +138,7 @@ const HEAD_BYTES = 64 * 1024;
  * `shown` is the name the report and its messages give it (an upload's own file name,
  * not the private file the web host wrote it to).
  */
-export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void, shown = path): Promise<Report> {
+export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void, shown = path, arrived?: Arrived | null): Promise<Report> {
   const cannot = (e: unknown) => {
     if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
     const code = (e as NodeJS.ErrnoException).code;
@@ -163,7 +164,8 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
     if (st.size <= LAZY_MIN) return await runBytes(shown, await readOpened(shown, opened, MAX_ARTIFACT_BYTES).catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
-    const sniffed = new Sniffed(shown, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size });
+    // Bytes read (and text decoded) while the file arrived are the file's if it is that long.
+    const sniffed = new Sniffed(shown, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size }, arrived?.bytes.length === st.size ? arrived : undefined);
     // The report's SHA-256 must be that of the bytes verified. A ZIP package is read by
     // position and never loaded, so its hash streams from the file alongside; anything else
     // is hashed from the bytes the kind loaded (no second read that could see other bytes).

@@ -4,8 +4,12 @@ import type { Mode } from '../engine/run.js';
 import type { EngineOptions } from '../kinds/types.js';
 
 export type EngineJob =
-  /** `shown`: the name the report gives the file, when not its path (an upload's temporary file). */
-  | { op: 'runPath'; path: string; mode: Mode; options: EngineOptions; shown?: string }
+  /**
+   * `shown`: the name the report gives the file, when not its path (an upload's temporary
+   * file). `arriving`: the file is still being written and will hold this many bytes
+   * (app/engine/arriving.ts).
+   */
+  | { op: 'runPath'; path: string; mode: Mode; options: EngineOptions; shown?: string; arriving?: number }
   | { op: 'runBytes'; path: string; bytes: Uint8Array; mode: Mode; options: EngineOptions };
 
 export type JobOutcome = { ok: true; report: Report } | { ok: false; usage: boolean; message: string };

@@ -67,13 +67,22 @@ export class Sniffed {
   private stripped: Promise<StripResult> | undefined;
   private workerHash: Promise<string | null> | undefined;
   private whole: Buffer | undefined;
-  /** `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB). */
+  /**
+   * `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB).
+   * `arrived`: the whole file's bytes, and its text, already read and decoded while it was
+   * being written (app/engine/arriving.ts); the same as reading and decoding it here.
+   */
   constructor(
     readonly path: string,
     private readonly head: Buffer,
     readonly file?: SniffedFile,
+    arrived?: { bytes: Buffer; text: string | null },
   ) {
     if (!file) this.whole = head;
+    if (arrived) {
+      this.whole = arrived.bytes;
+      if (arrived.text !== null) this.textCache = arrived.text;
+    }
   }
 
   /** The artifact's size in bytes. */
@@ -149,7 +158,7 @@ export class Sniffed {
     }
     let text: string;
     try {
-      text = decodeJsonBytes(this.bytes);
+      text = typeof this.textCache === 'string' ? this.textCache : decodeJsonBytes(this.bytes);
     } catch (e) {
       return (this.jsonCache = { ok: false, error: e as JcsError, loose: undefined });
     }

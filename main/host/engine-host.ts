@@ -63,6 +63,7 @@ import type { JudgementOp } from './judgement-ops.js';
 const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
 
 import { ApiError } from './api-error.js';
+import type { UploadFile } from './engine-remote.js';
 
 export { ApiError };
 
@@ -85,6 +86,10 @@ interface Upload {
   received: number;
   /** The private file the shell wrote the bytes to (adoptUpload), read by path instead of chunks. */
   file?: string;
+  /** The shell is still writing that file: a job follows it as it grows (app/engine/arriving.ts). */
+  arriving?: boolean;
+  /** Why the shell's sending failed: jobs on this upload end with it. */
+  abandoned?: string;
 }
 
 export interface EngineHostOptions {
@@ -126,6 +131,11 @@ const HINTS: Record<EngineInfo['transport'], PathGateHints> = {
 interface RunningJob {
   cancel: () => void;
   cancelled: boolean;
+}
+
+/** The upload's own words for a job that ended because its sending failed. */
+function abandonedWords(u: Upload | undefined): string | null {
+  return u?.abandoned !== undefined ? `the upload of ${u.name} failed: ${u.abandoned}` : null;
 }
 
 /** One worker thread answering journal operations in order; replaced if it dies. */
@@ -302,6 +312,9 @@ export class EngineHost implements RepriseApi {
     if (src.type === 'upload') {
       const u = typeof src.uploadId === 'string' ? this.uploads.get(src.uploadId) : undefined;
       if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
+      const failed = abandonedWords(u);
+      if (failed) throw new ApiError(failed, true);
+      if (u.file !== undefined && u.arriving) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options, arriving: u.size } };
       if (u.received !== u.size) throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
       if (u.file !== undefined) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options } };
       if (u.chunks.length > 1) u.chunks = [Buffer.concat(u.chunks)];
@@ -329,7 +342,11 @@ export class EngineHost implements RepriseApi {
     void handle.promise.then((o) => {
       this.jobs.delete(jobId);
       if (o.ok) this.emit({ type: 'job-done', jobId, report: o.report });
-      else this.emit({ type: 'job-failed', jobId, message: running.cancelled ? 'cancelled' : o.message, cancelled: running.cancelled });
+      else {
+        // A job that followed an upload whose sending failed says why it failed, not only that its bytes stopped.
+        const upload = req.source?.type === 'upload' ? abandonedWords(this.uploads.get(req.source.uploadId)) : null;
+        this.emit({ type: 'job-failed', jobId, message: running.cancelled ? 'cancelled' : (upload ?? o.message), cancelled: running.cancelled });
+      }
     });
     return { jobId };
   }
@@ -493,6 +510,12 @@ export class EngineHost implements RepriseApi {
   async uploadChunk(req: UploadChunkRequest): Promise<{ received: number }> {
     const u = typeof req?.uploadId === 'string' ? this.uploads.get(req.uploadId) : undefined;
     if (!u) throw new ApiError('unknown upload', true);
+    // The web host makes every upload a file to be written (adoptUpload 'arriving'); a
+    // script that sends chunks instead turns it back into one held here, if no body came.
+    if (u.file !== undefined) {
+      if (!u.arriving || u.received > 0) throw new ApiError(`the upload of ${u.name} is sent as an HTTP body`, true);
+      Object.assign(u, { file: undefined, arriving: false });
+    }
     let bytes: Buffer;
     if (req.data instanceof Uint8Array) {
       if (req.data.length > MAX_CHUNK_BYTES) throw new ApiError('a chunk is at most 12 MiB', true);
@@ -511,21 +534,28 @@ export class EngineHost implements RepriseApi {
   }
 
   /**
-   * The shell wrote an upload's bytes to a private file of its own (the web host's upload
+   * The shell writes an upload's bytes to a private file of its own (the web host's upload
    * route, upload-files.ts): the job opens that file by path, as a file opened by path is
-   * (no copy of the bytes between processes or into the worker). Called by the shell only
-   * (engine-serve.ts), never through the API, so the path is not held to the gate.
+   * (no copy of the bytes between processes or into the worker). The shell names the file
+   * when the upload begins (`arriving`: a job may start at once and follow it as it
+   * grows), again once every byte is written (`complete`), or says why its sending failed
+   * (`abandoned`). Called by the shell only (engine-serve.ts), never through the API, so the
+   * path is not held to the gate.
    */
-  async adoptUpload(req: { uploadId: string; path: string }): Promise<{ received: number }> {
+  async adoptUpload(req: UploadFile): Promise<{ received: number }> {
     const u = this.uploads.get(req.uploadId);
     if (!u) throw new ApiError('unknown upload', true);
+    if (req.state === 'abandoned') {
+      Object.assign(u, { abandoned: req.reason ?? 'the sending failed', arriving: false });
+      return { received: u.received };
+    }
     const st = await stat(req.path).catch(() => null);
     if (!st?.isFile()) throw new ApiError(`the upload of ${u.name} was not stored`, false);
     if (st.size > u.size) {
       this.uploads.delete(req.uploadId);
       throw new ApiError(`the upload of ${u.name} is longer than announced (${u.size} bytes)`, true);
     }
-    Object.assign(u, { file: req.path, chunks: [], received: st.size });
+    Object.assign(u, { file: req.path, chunks: [], received: st.size, arriving: req.state === 'arriving' });
     return { received: st.size };
   }
 

@@ -33,10 +33,16 @@ export interface Grant {
   adapters?: string[];
 }
 
-/** An upload whose bytes the shell wrote to a private file (see EngineHost.adoptUpload). */
+/**
+ * An upload whose bytes the shell writes to a private file (see EngineHost.adoptUpload):
+ * `arriving` while they are being written, `complete` (the default) once all are, or
+ * `abandoned` with the reason when the sending failed (the shell then removes the file).
+ */
 export interface UploadFile {
   uploadId: string;
   path: string;
+  state?: 'arriving' | 'complete' | 'abandoned';
+  reason?: string;
 }
 
 /** A wire message to the child: an API call, or a grant or an upload's file from the shell (never from the API). */

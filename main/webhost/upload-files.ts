@@ -7,6 +7,10 @@
  * takes as long as the same file opened by path, where piping the bytes to the engine and
  * verifying them from memory took about a second more.
  *
+ * The file is made when the upload begins and named to the engine as arriving, so the job
+ * can start at once and read the bytes as they are written (app/engine/arriving.ts): the
+ * verification's first steps then overlap the browser's sending.
+ *
  * Private: one directory made by mkdtemp (mode 0700), each file created exclusively with
  * mode 0600, never readable by another user. A file goes when its upload is replaced (the
  * engine keeps the newest MAX_UPLOADS; so does this), when the body is refused or cut off,
@@ -32,17 +36,23 @@ export class UploadFiles {
   private dir: Promise<string> | null = null;
   /** Announced sizes of the uploads the engine keeps, oldest first. */
   private readonly announced = new Map<string, number>();
+  /** Uploads whose file exists (made when the upload begins). */
   private readonly files = new Set<string>();
+  /** Uploads whose body has been (or is being) received: one body each. */
+  private readonly bodies = new Set<string>();
   private closed = false;
 
   constructor(private readonly api: FileUploadApi) {}
 
-  /** The API the window talks to: the engine's, noting each upload begun (its size, what it replaces). */
+  /**
+   * The API the window talks to: the engine's, except that each upload begun gets its file
+   * at once and says so (`arriving`), so a job can follow the bytes as they come.
+   */
   hosted(): HostedApi {
     const beginUpload: HostedApi['beginUpload'] = async (req) => {
       const r = await this.api.beginUpload(req);
-      this.begun(r.uploadId, req.size);
-      return r;
+      await this.begun(r.uploadId, req.size);
+      return { ...r, arriving: true };
     };
     return new Proxy(this.api, {
       get: (target, key) => {
@@ -53,15 +63,22 @@ export class UploadFiles {
     });
   }
 
-  private begun(uploadId: string, size: number): void {
+  /** Makes the upload's empty file (exclusively, mode 0600) and names it to the engine as arriving. */
+  private async begun(uploadId: string, size: number): Promise<void> {
     // A restarted engine counts its uploads from 1 again: a name reused drops the old file.
     this.drop(uploadId);
     this.announced.set(uploadId, size);
     while (this.announced.size > MAX_UPLOADS) this.drop(this.announced.keys().next().value!);
+    const path = join(await this.folder(), uploadId);
+    await (await open(path, 'wx', 0o600)).close();
+    this.files.add(uploadId);
+    await this.api.adoptUpload({ uploadId, path, state: 'arriving' });
   }
 
   private drop(uploadId: string): void {
     this.announced.delete(uploadId);
+    this.bodies.delete(uploadId);
+    // Unlinked, the file tells a job still following it that no more bytes will come.
     if (!this.files.delete(uploadId) || !this.dir) return;
     void this.dir.then((d) => unlink(join(d, uploadId))).catch(() => undefined);
   }
@@ -73,17 +90,18 @@ export class UploadFiles {
 
   /**
    * Writes the body to the upload's own file, refusing it once it is longer than announced
-   * (one piece in memory at a time: each is written before the next is read), and hands
-   * the file to the engine. Answers the bytes the engine holds.
+   * (one piece in memory at a time: each is written before the next is read), and tells the
+   * engine it is complete; or, when the body fails, why, and removes the file. Answers the
+   * bytes the engine holds.
    */
   async receive(uploadId: string, body: AsyncIterable<Buffer>): Promise<number> {
     const size = this.announced.get(uploadId);
-    if (size === undefined || this.closed) throw new ApiError('unknown upload', true);
-    if (this.files.has(uploadId)) throw new ApiError('this upload was sent already', true);
+    if (size === undefined || this.closed || !this.files.has(uploadId)) throw new ApiError('unknown upload', true);
+    if (this.bodies.has(uploadId)) throw new ApiError('this upload was sent already', true);
+    this.bodies.add(uploadId);
     const path = join(await this.folder(), uploadId);
-    this.files.add(uploadId);
     try {
-      const fh = await open(path, 'wx', 0o600);
+      const fh = await open(path, 'r+');
       try {
         let written = 0;
         for await (const d of body) {
@@ -94,8 +112,10 @@ export class UploadFiles {
       } finally {
         await fh.close();
       }
-      return (await this.api.adoptUpload({ uploadId, path })).received;
+      return (await this.api.adoptUpload({ uploadId, path, state: 'complete' })).received;
     } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      await this.api.adoptUpload({ uploadId, path, state: 'abandoned', reason }).catch(() => undefined);
       this.files.delete(uploadId);
       await unlink(path).catch(() => undefined);
       throw e;

@@ -237,16 +237,22 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     set({ error: null, artifact: null, report: null, content: null, sweep: null, lastJobNote: `Sending ${file.name} to the engine… 0%` });
     try {
       let shown = 0;
+      let following = false;
       const sent = await uploadFile(api, file, (f) => {
         // Re-render only on whole tenths: the window stays quiet while a large file streams.
+        // A job that follows the arriving bytes shows their progress itself.
         const tenth = Math.floor(f * 10);
-        if (tenth !== shown) {
+        if (tenth !== shown && !following) {
           shown = tenth;
           set({ lastJobNote: `Sending ${file.name} to the engine… ${tenth * 10}%` });
         }
       });
       const source: JobSource = { type: 'upload', uploadId: sent.uploadId };
       set({ artifact: { name: file.name, localHash: { state: 'computing' }, source, mode }, report: null, content: null, sweep: null, lastJobNote: null });
+      // Through the web host the job starts now and follows the bytes as they are written,
+      // so its first steps overlap the sending (app/engine/arriving.ts).
+      following = sent.arriving;
+      if (sent.arriving) void sent.sent.catch((e: Error) => sendingFailed(source, e.message));
       await get().run(mode);
       void windowHashAfterJob(sent, source);
     } catch (e) {
@@ -291,6 +297,26 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     set({ artifact: { name, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
   },
 });
+
+/** Jobs the window stopped for a reason of its own: their end shows that reason as the error. */
+const stoppedFor = new Map<string, string>();
+
+/**
+ * A picked file's sending failed while its job followed the arriving bytes: the job can
+ * never end well, so it is stopped and the sending's own reason is shown (the engine would
+ * otherwise wait for bytes that are not coming, until it gave up).
+ */
+async function sendingFailed(source: JobSource, message: string): Promise<void> {
+  const { api, job, artifact } = useStore.getState();
+  if (artifact?.source !== source) return;
+  if (api && job) {
+    stoppedFor.set(job.id, message);
+    await api.cancelJob({ jobId: job.id }).catch(() => undefined);
+  } else {
+    useStore.setState({ error: message, lastJobNote: null });
+    focusWhenShown('error');
+  }
+}
 
 /**
  * The window's own hash of a picked file, asked for once its job has ended: the pure-JS
@@ -428,7 +454,10 @@ function finishJob(jobId: string, mode: CheckMode, e: JobEnd): void {
     focusWhenShown('verdict-h');
     if (api) void api.recentFiles().then((recent) => set({ recent }));
   } else {
-    set({ job: null, ...(e.cancelled ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' } : { error: e.message }) });
-    focusWhenShown(e.cancelled ? 'job-note' : 'error');
+    const reason = stoppedFor.get(jobId);
+    stoppedFor.delete(jobId);
+    const cancelled = e.cancelled && reason === undefined;
+    set({ job: null, ...(cancelled ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' } : { error: reason ?? e.message }) });
+    focusWhenShown(cancelled ? 'job-note' : 'error');
   }
 }

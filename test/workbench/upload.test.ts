@@ -233,3 +233,89 @@ describe('the private file an HTTP upload is written to', () => {
   });
 
 });
+
+describe('a job that follows an upload while it arrives', () => {
+  /** A POST whose body comes in `pieces`, one every `everyMs` (a browser sending a big file). */
+  function postSlowly(uploadId: string, bytes: Buffer, pieces: number, everyMs: number): Promise<{ status: number; json: Record<string, unknown> }> {
+    let i = 0;
+    const size = Math.ceil(bytes.length / pieces);
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        await new Promise((r) => setTimeout(r, everyMs));
+        if (i * size >= bytes.length) return c.close();
+        c.enqueue(new Uint8Array(bytes.subarray(i * size, ++i * size)));
+      },
+    });
+    const init = { method: 'POST', body, duplex: 'half', headers: { Origin: web.origin, Authorization: `Bearer ${web.token}` } };
+    return fetch(`http://127.0.0.1:${web.port}/upload/${uploadId}`, init as RequestInit).then(async (res) => ({ status: res.status, json: (await res.json()) as Record<string, unknown> }));
+  }
+
+  /** Starts a job on an upload and gathers its events until it ends. */
+  async function job(uploadId: string): Promise<{ end: ApiEvent; labels: string[] }> {
+    const { ws, next } = await connect();
+    ws.send(JSON.stringify({ id: 7, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }));
+    // Events of every job reach every socket: this job's only, once its id is known
+    // (the events that came before the answer are kept and read then).
+    let jobId: string | null = null;
+    const events: ApiEvent[] = [];
+    const labels: string[] = [];
+    for (;;) {
+      const m = (await next()) as { id?: number; result?: { jobId: string }; error?: { message: string }; event?: ApiEvent };
+      if (m.id === 7 && m.error) throw new Error(m.error.message);
+      if (m.id === 7) jobId = m.result!.jobId;
+      if (m.event) events.push(m.event);
+      while (jobId !== null && events.length) {
+        const e = events.shift()!;
+        if (!('jobId' in e) || e.jobId !== jobId) continue;
+        if (e.type === 'job-progress' && e.label) labels.push(e.label);
+        if (e.type === 'job-done' || e.type === 'job-failed') {
+          ws.close();
+          return { end: e, labels };
+        }
+      }
+    }
+  }
+
+  async function begin(size: number): Promise<{ uploadId: string; arriving?: boolean }> {
+    const { ws, next } = await connect();
+    ws.send(JSON.stringify({ id: 1, method: 'beginUpload', params: [{ name: 'trace.json', size }] }));
+    const m = (await next()) as { result: { uploadId: string; arriving?: boolean } };
+    ws.close();
+    return m.result;
+  }
+
+  it('starts before the bytes are sent, shows them arriving, and reports exactly what a job on the finished upload reports', async () => {
+    const { generateTrace } = await import('../../app/kinds/acgp/generate.js');
+    // Over 8 MiB, with non-ASCII text: the engine decodes it as it arrives.
+    const trace = generateTrace({ count: 11_000, seed: 11, traceId: 'trace-arriving-é' });
+    const bytes = Buffer.from(JSON.stringify(trace), 'utf8');
+    expect(bytes.length).toBeGreaterThan(8 * 1024 * 1024);
+    const early = await begin(bytes.length);
+    expect(early.arriving).toBe(true);
+    const following = job(early.uploadId);
+    expect(await postSlowly(early.uploadId, bytes, 20, 15)).toEqual({ status: 200, json: { received: bytes.length } });
+    const { end, labels } = await following;
+    if (end.type !== 'job-done') throw new Error(JSON.stringify(end));
+    expect(labels).toContain('receiving');
+    // The same bytes uploaded first and verified after: the same report, but for its run.
+    const late = await begin(bytes.length);
+    expect((await post(`/upload/${late.uploadId}`, bytes, {})).status).toBe(200);
+    const after = await job(late.uploadId);
+    if (after.end.type !== 'job-done') throw new Error(JSON.stringify(after.end));
+    expect(after.labels).not.toContain('receiving');
+    const { run: _r1, ...a } = end.report;
+    const { run: _r2, ...b } = after.end.report;
+    expect(a).toEqual(b);
+    expect(end.report.artifact.sha256).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+  });
+
+  it('ends with the sending\'s own reason when the body fails', async () => {
+    const { uploadId } = await begin(10);
+    const following = job(uploadId);
+    const refused = await postSlowly(uploadId, Buffer.from('{"a":"too long for ten bytes"}'), 3, 5);
+    expect(refused.status).toBe(400);
+    const { end } = await following;
+    expect(end.type).toBe('job-failed');
+    expect(end.type === 'job-failed' && end.message).toMatch(/^the upload of trace\.json failed: the upload is longer than announced \(10 bytes\)$/);
+  });
+});

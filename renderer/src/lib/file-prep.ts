@@ -6,8 +6,12 @@
  * web host) the worker reads CHUNK-sized pieces and transfers each here, and each goes over
  * IPC as its own uploadChunk call. The job then names the upload.
  *
- * The upload resolves once the engine holds every byte; the window's own hash is asked
- * for apart (`SentFile.hash`), so the job and its verdict never wait for the slower JS digest.
+ * Through the web host the upload is `arriving` (main/webhost/upload-files.ts): its
+ * SentFile comes as soon as it has begun, and the job may start while the bytes are sent
+ * (the engine follows the file as it is written); `sent` settles when they are all in.
+ * Elsewhere the SentFile comes once the engine holds every byte. The window's own hash is
+ * asked for apart (`SentFile.hash`), so the job and its verdict never wait for the slower
+ * JS digest.
  */
 import type { RepriseClient } from '../../../shared/api';
 import { webHostToken } from '../transport';
@@ -19,6 +23,10 @@ const IN_FLIGHT = 4;
 
 export interface SentFile {
   uploadId: string;
+  /** A job on the upload may start now: the engine follows its bytes as they arrive. */
+  arriving: boolean;
+  /** Settles when every byte is in (rejects with why the sending failed). */
+  sent: Promise<void>;
   /** The window's own SHA-256 of the file (asked once; rejects if the file could not be read). */
   hash(): Promise<string>;
   /** The hash is not wanted after all (another file was opened): the worker goes. */
@@ -54,10 +62,12 @@ class WorkerHash {
   }
 
   /** The upload's SentFile; `ask` starts the worker's hashing. */
-  sentFile(uploadId: string, ask: () => void): SentFile {
+  sentFile(uploadId: string, arriving: boolean, sent: Promise<void>, ask: () => void): SentFile {
     let asked = false;
     return {
       uploadId,
+      arriving,
+      sent,
       hash: () => {
         if (!asked) ask();
         asked = true;
@@ -75,24 +85,27 @@ class WorkerHash {
 
 /** The web host: the worker sends and hashes; the window hears only progress, the end and the hash. */
 async function uploadFromWorker(api: RepriseClient, file: File, token: string, onProgress?: (fraction: number) => void): Promise<SentFile> {
-  const { uploadId } = await api.beginUpload({ name: file.name, size: file.size });
-  return new Promise((resolve, reject) => {
-    const w = new FilePrepWorker();
-    const hash = new WorkerHash(w, file);
+  const { uploadId, arriving = false } = await api.beginUpload({ name: file.name, size: file.size });
+  const w = new FilePrepWorker();
+  const hash = new WorkerHash(w, file);
+  const sent = new Promise<void>((resolve, reject) => {
     const fail = (message: string): void => {
       hash.stop();
-      reject(new Error(`cannot read ${file.name}: ${message}`));
+      reject(new Error(`cannot send ${file.name}: ${message}`));
     };
     w.onmessage = (e: MessageEvent<PrepMsg>) => {
       const m = e.data;
       if (hash.onHash(m)) return;
       if (m.kind === 'progress') onProgress?.(file.size ? m.received / file.size : 1);
-      else if (m.kind === 'sent') resolve(hash.sentFile(uploadId, () => w.postMessage('hash')));
+      else if (m.kind === 'sent') resolve();
       else if (m.kind === 'error') fail(m.message);
     };
     w.onerror = (e) => fail(e.message);
-    w.postMessage({ file, token, uploadId });
   });
+  sent.catch(() => undefined); // the caller reads it (or awaits it below)
+  w.postMessage({ file, token, uploadId });
+  if (!arriving) await sent;
+  return hash.sentFile(uploadId, arriving, sent, () => w.postMessage('hash'));
 }
 
 /** Electron: the chunks cross the window (transferred buffers, structured clones over IPC). */
@@ -127,7 +140,7 @@ function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fract
         sentChunk.catch((err: Error) => fail(err.message));
         pending.push(sentChunk);
       } else if (m.kind === 'sent') {
-        Promise.all([begun, ...pending]).then(([uploadId]) => resolve(hash.sentFile(uploadId as string, () => w.postMessage('hash'))), (err: Error) => fail(err.message));
+        Promise.all([begun, ...pending]).then(([uploadId]) => resolve(hash.sentFile(uploadId as string, false, Promise.resolve(), () => w.postMessage('hash'))), (err: Error) => fail(err.message));
       } else if (m.kind === 'error') fail(m.message);
     };
     w.onerror = (e) => fail(e.message);
