@@ -80,7 +80,11 @@ export interface CaseEventView {
   seq: number;
   entryHash: string;
   decision: string;
+  /** The key id that signed the entry. */
   author: string;
+  /** As the journal's trust store names the author; null when it does not (or none was given). */
+  role: string | null;
+  label: string | null;
   atUtc: string;
   text: string;
 }
@@ -131,12 +135,16 @@ export interface AnchorReceipt {
   state: CaseView['state'];
   seq: number;
   entryHash: string;
+  /** The officer key that signed the decision, as the trust store names it. */
+  keyId: string;
+  role: string | null;
+  label: string | null;
   checkpoint: { size: number; root: string; keyId: string | null };
   proofVerified: boolean;
   proofFindings: string[];
 }
 
-/** A training journal: a fresh officer key, a trust store naming it, and open cases. */
+/** A training journal: fresh open cases, signed by the host's one training officer key, named in its trust store. */
 export interface DemoJournal {
   dir: string;
   keyFile: string;

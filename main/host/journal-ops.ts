@@ -3,7 +3,7 @@
  * (journal-worker.ts) so the process talking to the window never hashes or verifies.
  * Thin adapters over app/journal: they shape results for the UI and nothing more.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
@@ -17,7 +17,7 @@ import { readPackageMembers } from '../../app/engine/package-members.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { verdictOf } from '../../shared/report.js';
-import { generateSigner, loadSigner, loadTrustStore, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE, type TrustStore } from '../../app/core/keys.js';
+import { generateSigner, loadSigner, loadTrustStore, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE, type Signer, type TrustStore } from '../../app/core/keys.js';
 import { checkInclusionProof, decideCase, inclusionProof, openCase, verifyJournal, type CaseState } from '../../app/journal/index.js';
 
 export type JournalOp =
@@ -66,7 +66,13 @@ async function trustOf(path: string | undefined): Promise<TrustStore | null> {
   return path ? loadTrustStore(path) : null;
 }
 
-function caseView(c: CaseState, evidence: unknown): CaseView {
+/** A key as the trust store names it: its role and label, or nulls when it does not (or none was given). */
+function named(trust: TrustStore | null, keyId: string): { role: string | null; label: string | null } {
+  const k = trust?.get(keyId);
+  return { role: k?.role ?? null, label: k?.label ?? null };
+}
+
+function caseView(c: CaseState, evidence: unknown, trust: TrustStore | null): CaseView {
   return {
     caseId: c.caseId,
     state: c.state,
@@ -76,7 +82,7 @@ function caseView(c: CaseState, evidence: unknown): CaseView {
     openedAtUtc: c.openedAtUtc,
     updatedAtUtc: c.updatedAtUtc,
     evidence,
-    history: c.history.map((h) => ({ ...h })),
+    history: c.history.map((h) => ({ ...h, ...named(trust, h.author) })),
   };
 }
 
@@ -94,7 +100,7 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
     checkpointSize: v.latestCheckpoint?.treeSize ?? null,
     root: v.latestCheckpoint?.rootHash ?? null,
     rolesChecked: v.cases.rolesChecked,
-    cases: v.cases.cases.map((c) => caseView(c, bodyOf.get(c.openSeq)?.['details'] ?? null)),
+    cases: v.cases.cases.map((c) => caseView(c, bodyOf.get(c.openSeq)?.['details'] ?? null, trust)),
   };
 }
 
@@ -114,21 +120,60 @@ export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
     state: r.case.state,
     seq: r.seq,
     entryHash: r.entryHash,
+    keyId: signer.keyId,
+    ...named(trust, signer.keyId),
     checkpoint: { size: r.checkpoint.treeSize, root: r.checkpoint.rootHash, keyId: r.checkpoint.signer ?? null },
     proofVerified: bad.length === 0,
     proofFindings: bad.map((f) => `${f.rule}: ${f.message}`),
   };
 }
 
-/** A training journal in a temp dir: an officer key, its trust store, and two open cases. */
-export async function demoJournal(): Promise<DemoJournal> {
-  const root = await mkdtemp(join(tmpdir(), 'reprise-journal-'));
-  const dir = join(root, 'journal');
+interface TrainingOfficer {
+  root: string;
+  keyFile: string;
+  trustStore: string;
+  officer: Signer;
+}
+
+/**
+ * The one training officer of this host: a key and the trust store naming it, in a temp
+ * folder, made for the first training journal and reused by every later one. The host
+ * grants each training key for signing, and a grant lasts: a fresh key per journal left
+ * the earlier ones in the key list, each "not in the trust store" of the journal open.
+ */
+let training: Promise<TrainingOfficer> | null = null;
+
+async function makeTrainingOfficer(): Promise<TrainingOfficer> {
+  // The real path: the host grants keys by their real path, and the window matches the key it chose against them.
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'reprise-training-')));
   const keyFile = join(root, 'officer.key.pem');
   const trustStore = join(root, 'trust-store.json');
   const officer = generateSigner();
   await writePrivateKey(keyFile, officer);
   await writeFile(trustStore, JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(officer, 'quarantine-officer', 'training officer')] }, null, 2) + '\n');
+  return { root, keyFile, trustStore, officer };
+}
+
+/** The training officer, made again when its files are gone (a temp folder cleaned) or no longer agree. */
+export async function trainingOfficer(): Promise<TrainingOfficer> {
+  const current = training;
+  const known = current ? await current.catch(() => null) : null;
+  const intact =
+    known !== null &&
+    (await Promise.all([loadSigner(known.keyFile), loadTrustStore(known.trustStore)]).then(
+      ([key, trust]) => key.keyId === known.officer.keyId && trust.get(key.keyId)?.role === 'quarantine-officer',
+      () => false,
+    ));
+  if (intact) return known;
+  // A call made meanwhile may already have made the next one: every caller shares it.
+  if (training === current || training === null) training = makeTrainingOfficer();
+  return training;
+}
+
+/** A training journal (a new one each time, beside the officer's key): two open cases. */
+export async function demoJournal(): Promise<DemoJournal> {
+  const { root, keyFile, trustStore, officer } = await trainingOfficer();
+  const dir = await mkdtemp(join(root, 'journal-'));
   await openCase(
     dir,
     {

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { JudgementDecision, SigningKey } from '../../../shared/api';
+import { CopyValue } from './Copy';
 
 export interface ToSign {
   artifact: string;
@@ -28,9 +29,11 @@ export function ConfirmSign({ what, onSign, onCancel }: { what: ToSign; onSign: 
       <p>The engine signs these fields with your key and anchors the entry in the journal at once. A signed entry cannot be taken back.</p>
       <dl className="meta" data-testid="confirm-fields">
         <dt>Subject artifact</dt>
-        <dd className="mono small">{what.artifact}</dd>
+        <dd className="small">
+          <CopyValue value={what.artifact} label="the subject artifact hash" />
+        </dd>
         <dt>Report digest</dt>
-        <dd className="mono small">{what.reportDigest ?? 'computed by the engine from the report shown'}</dd>
+        <dd className="small">{what.reportDigest ? <CopyValue value={what.reportDigest} label="the report digest" /> : 'computed by the engine from the report shown'}</dd>
         <dt>Item</dt>
         <dd>
           {what.label} <span className="mono small">({what.pointer === '' ? 'the whole report' : what.pointer})</span>
@@ -40,7 +43,9 @@ export function ConfirmSign({ what, onSign, onCancel }: { what: ToSign; onSign: 
         <dt>Rationale</dt>
         <dd className="rationale-text">{what.rationale}</dd>
         <dt>Key id</dt>
-        <dd className="mono small">{what.key.keyId}</dd>
+        <dd className="small">
+          {what.key.keyId ? <CopyValue value={what.key.keyId} label="the key id that signs" /> : 'not an Ed25519 key'}
+        </dd>
         <dt>Role</dt>
         <dd>
           {what.key.role ?? 'not in the trust store'}

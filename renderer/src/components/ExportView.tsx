@@ -6,6 +6,9 @@ import { reportPage } from '../../../shared/report-html.js';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { optionsFor, useStore } from '../store';
 import { PathField } from './PathField';
+import { useJudgement } from '../judgement-store';
+import { Signer } from './AnchorFields';
+import { CopyValue } from './Copy';
 
 function download(name: string, type: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -71,23 +74,30 @@ function Attestation({ report, base }: { report: Report; base: string }) {
           {error}
         </p>
       )}
-      {made && (
-        <dl className="meta" data-testid="attestation-receipt">
-          <dt>Saved as</dt>
-          <dd>{fileName}</dd>
-          <dt>Envelope SHA-256</dt>
-          <dd className="mono" data-testid="attestation-digest">
-            {made.digest}
-          </dd>
-          <dt>Signed by</dt>
-          <dd className="mono" data-testid="attestation-key">
-            {made.keyId}
-          </dd>
-          <dt>Replay verdict in the statement</dt>
-          <dd>{VERDICT_LABEL[made.verdict]}</dd>
-        </dl>
-      )}
+      {made && <AttestationReceipt made={made} fileName={fileName} />}
     </section>
+  );
+}
+
+/** The saved envelope: its digest, and its signer named by the open journal's trust store (when one is open). */
+function AttestationReceipt({ made, fileName }: { made: AttestationExport; fileName: string }) {
+  const { work, keys } = useJudgement(useShallow((s) => ({ work: s.work, keys: s.keys })));
+  const k = keys.find((x) => x.keyId === made.keyId);
+  return (
+    <dl className="meta" data-testid="attestation-receipt">
+      <dt>Saved as</dt>
+      <dd>{fileName}</dd>
+      <dt>Envelope SHA-256</dt>
+      <dd>
+        <CopyValue value={made.digest} label="the envelope's SHA-256" testId="attestation-digest" />
+      </dd>
+      <dt>Signed by</dt>
+      <dd>
+        <Signer keyId={made.keyId} role={k?.role ?? null} label={k?.label ?? null} checked={work !== null} copyLabel="the key id that signed the attestation" testId="attestation-signer" keyTestId="attestation-key" />
+      </dd>
+      <dt>Replay verdict in the statement</dt>
+      <dd>{VERDICT_LABEL[made.verdict]}</dd>
+    </dl>
   );
 }
 

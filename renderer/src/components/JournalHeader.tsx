@@ -3,6 +3,9 @@ import { useShallow } from 'zustand/react/shallow';
 import { useJudgement } from '../judgement-store';
 import { useStore } from '../store';
 import { PathField } from './PathField';
+import { Signer } from './AnchorFields';
+import { JournalVerification } from './JournalView';
+import { focusWhenShown } from '../lib/focus';
 
 /** The journal judgements are recorded in, as the engine last verified it (header). */
 export function JournalHeader() {
@@ -21,10 +24,9 @@ export function JournalHeader() {
 
 /** Choose or create the journal, with its trust store, and the key that signs judgements. */
 function WorkJournalForm({ onDone }: { onDone: () => void }) {
-  const { work, status, keys, keyPath, busy, error, openJournal, closeJournal, setKey, pickKey } = useJudgement(
-    useShallow((s) => ({ work: s.work, status: s.status, keys: s.keys, keyPath: s.keyPath, busy: s.busy, error: s.error, openJournal: s.openJournal, closeJournal: s.closeJournal, setKey: s.setKey, pickKey: s.pickKey })),
+  const { work, status, busy, error, openJournal, closeJournal } = useJudgement(
+    useShallow((s) => ({ work: s.work, status: s.status, busy: s.busy, error: s.error, openJournal: s.openJournal, closeJournal: s.closeJournal })),
   );
-  const nativeDialogs = useStore((s) => s.info?.nativeDialogs === true);
   const [dir, setDir] = useState(work?.dir ?? '');
   const [trust, setTrust] = useState(work?.trustStore ?? '');
   const [create, setCreate] = useState(false);
@@ -34,7 +36,8 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void openJournal(dir.trim(), trust.trim(), create);
+          // A refused journal: focus goes to why, not back to <body>.
+          void openJournal(dir.trim(), trust.trim(), create).then((ok) => ok || focusWhenShown('wj-error'));
         }}
       >
         <PathField id="wj-dir" label="Journal directory" kind="directory" value={dir} onChange={setDir} />
@@ -57,46 +60,47 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
         </div>
       </form>
       {error && (
-        <p role="alert" className="error" data-testid="wj-error">
+        <p id="wj-error" role="alert" className="error" tabIndex={-1} data-testid="wj-error">
           {error}
         </p>
       )}
       {work && status && (
         <div role="status" data-testid="wj-verdict">
-          <p>
-            <span className={`sev ${status.verdict}`}>{status.verdict}</span> {status.dir}: {status.entries} entries, checkpoint {status.checkpointSize ?? 'none'}
-            {status.rolesChecked ? ', signers checked against the trust store' : ''}.
-          </p>
-          {status.findings.length > 0 && (
-            <ul className="small">
-              {status.findings.map((f, i) => (
-                <li key={i}>
-                  <span className="mono">{f.rule}</span> {f.message}
-                </li>
-              ))}
-            </ul>
-          )}
+          <JournalVerification st={status} showDir />
         </div>
       )}
-      {work && (
-        <div className="field">
-          <label htmlFor="wj-key">Signing key</label>
-          <select id="wj-key" value={keyPath} onChange={(e) => setKey(e.target.value)} data-testid="wj-key">
-            <option value="">— choose the key that signs —</option>
-            {keys.map((k) => (
-              <option key={k.path} value={k.path} disabled={!k.keyId}>
-                {k.label ?? k.path.split(/[\\/]/).pop()} · {k.role ?? 'not in the trust store'} · {k.keyId ? `${k.keyId.slice(0, 19)}…` : 'not an Ed25519 key'}
-              </option>
-            ))}
-          </select>
-          {nativeDialogs && (
-            <button type="button" onClick={() => void pickKey()} data-testid="wj-pick-key">
-              Choose a key file…
-            </button>
-          )}
-          {keys.length === 0 && !nativeDialogs && <p className="muted small">This host grants no signing key: start reprise serve with --key FILE, or pick one in the desktop app.</p>}
-        </div>
-      )}
+      {work && <SigningKeyField />}
     </section>
+  );
+}
+
+/** The keys this host may sign with, named by the journal's trust store; the chosen one shown whole. */
+function SigningKeyField() {
+  const { keys, keyPath, setKey, pickKey } = useJudgement(useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, setKey: s.setKey, pickKey: s.pickKey })));
+  const nativeDialogs = useStore((s) => s.info?.nativeDialogs === true);
+  const chosen = keys.find((k) => k.path === keyPath);
+  return (
+    <div className="field">
+      <label htmlFor="wj-key">Signing key</label>
+      <select id="wj-key" value={keyPath} onChange={(e) => setKey(e.target.value)} data-testid="wj-key">
+        <option value="">— choose the key that signs —</option>
+        {keys.map((k) => (
+          <option key={k.path} value={k.path} disabled={!k.keyId}>
+            {k.label ?? k.path.split(/[\\/]/).pop()} · {k.role ?? 'not in the trust store'} · {k.keyId ? `${k.keyId.slice(0, 19)}…` : 'not an Ed25519 key'}
+          </option>
+        ))}
+      </select>
+      {nativeDialogs && (
+        <button type="button" onClick={() => void pickKey()} data-testid="wj-pick-key">
+          Choose a key file…
+        </button>
+      )}
+      {chosen?.keyId && (
+        <p className="small" data-testid="wj-key-signer">
+          Signs as <Signer keyId={chosen.keyId} role={chosen.role} label={chosen.label} checked copyLabel="the chosen signing key id" />
+        </p>
+      )}
+      {keys.length === 0 && !nativeDialogs && <p className="muted small">This host grants no signing key: start reprise serve with --key FILE, or pick one in the desktop app.</p>}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { AnchorFields } from './AnchorFields';
-import { checkRationale, RATIONALE_RULE, type AnchorReceipt, type CaseDecision, type CaseView } from '../../../shared/api';
+import { AnchorFields, Signer } from './AnchorFields';
+import { checkRationale, RATIONALE_RULE, type AnchorReceipt, type CaseDecision, type CaseView, type JournalStatus } from '../../../shared/api';
+import { focusWhenShown } from '../lib/focus';
 import { ColumnHeads } from './ColumnHeads';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
@@ -37,7 +38,11 @@ function DecisionForm({ c }: { c: CaseView }) {
         e.preventDefault();
         setTouched(true);
         if (short || !journal.keyFile) return;
-        void decide(c.caseId, decision, rationale).then((ok) => ok && setRationale(''));
+        void decide(c.caseId, decision, rationale).then((ok) => {
+          if (ok) setRationale('');
+          // The result of signing, or why it was refused: never left at <body> (a closed case drops this form).
+          focusWhenShown(ok ? DECISION_RECEIPT : JOURNAL_ERROR);
+        });
       }}
     >
       <fieldset>
@@ -62,11 +67,19 @@ function DecisionForm({ c }: { c: CaseView }) {
   );
 }
 
-/** What the journal answered after a decision was written: the entry, its checkpoint, its checked proof. */
-function AnchorReceiptView({ r }: { r: AnchorReceipt }) {
+/** Ids focus moves to: the receipt once a decision is signed, the error when the journal refused. */
+const DECISION_RECEIPT = 'decision-receipt';
+const JOURNAL_ERROR = 'journal-error';
+const DEMO_ERROR = 'demo-journal-error';
+
+/**
+ * What the journal answered after a decision was written: the entry, who signed it, its
+ * checkpoint, its checked proof. Focus moves here after signing (so no live region too).
+ */
+function AnchorReceiptView({ r, checked }: { r: AnchorReceipt; checked: boolean }) {
   return (
-    <div className="receipt" role="status" data-testid="receipt">
-      <h4>Anchor receipt</h4>
+    <section id={DECISION_RECEIPT} className="receipt" tabIndex={-1} aria-labelledby="decision-receipt-h" data-testid="receipt">
+      <h4 id="decision-receipt-h">Anchor receipt</h4>
       <dl className="meta">
         <dt>Case</dt>
         <dd>
@@ -74,13 +87,43 @@ function AnchorReceiptView({ r }: { r: AnchorReceipt }) {
         </dd>
         <dt>Entry seq</dt>
         <dd className="mono">{r.seq}</dd>
+        <dt>Signed by</dt>
+        <dd data-testid="receipt-signer">
+          <Signer keyId={r.keyId} role={r.role} label={r.label} checked={checked} copyLabel="the key id that signed the decision" testId="receipt-signer-role" keyTestId="receipt-signer-key" />
+        </dd>
         <AnchorFields r={r} />
       </dl>
-    </div>
+    </section>
   );
 }
 
-function CaseDetail({ c }: { c: CaseView }) {
+/** A journal error (tabIndex -1: focus moves to it when the action the user took was refused). */
+function JournalError({ text }: { text: string }) {
+  return (
+    <p id={JOURNAL_ERROR} role="alert" className="error" tabIndex={-1} data-testid="journal-error">
+      {text}
+    </p>
+  );
+}
+
+/** The case's events, each with its signer named as the trust store names the key. */
+function CaseHistory({ c, checked }: { c: CaseView; checked: boolean }) {
+  return (
+    <ol className="history" data-testid="case-history">
+      {c.history.map((h) => (
+        <li key={h.seq} data-seq={h.seq}>
+          <span className="mono small">#{h.seq}</span> <strong>{h.decision}</strong> {h.atUtc}
+          <div className="small">
+            Signed by <Signer keyId={h.author} role={h.role} label={h.label} checked={checked} copyLabel={`the key id that signed entry #${h.seq}`} testId="history-signer" keyTestId="history-key" />
+          </div>
+          <div>{h.text}</div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
   const { receipt, journalError } = useStore(useShallow((s) => ({ receipt: s.receipt, journalError: s.journalError })));
   const closed = c.state === 'released' || c.state === 'upheld';
   const myReceipt = receipt && receipt.caseId === c.caseId ? receipt : null;
@@ -100,20 +143,10 @@ function CaseDetail({ c }: { c: CaseView }) {
       <h4>Evidence</h4>
       {c.evidence ? <pre className="evidence mono small" data-testid="case-evidence" tabIndex={0} aria-label="Case evidence">{JSON.stringify(c.evidence, null, 2)}</pre> : <p className="muted">The case was opened without recorded evidence.</p>}
       <h4>History</h4>
-      <ol className="history">
-        {c.history.map((h) => (
-          <li key={h.seq}>
-            <span className="mono small">#{h.seq}</span> <strong>{h.decision}</strong> {h.atUtc} <span className="mono small">{h.author.slice(0, 20)}…</span>: {h.text}
-          </li>
-        ))}
-      </ol>
+      <CaseHistory c={c} checked={checked} />
       {!closed && <DecisionForm c={c} />}
-      {journalError && (
-        <p role="alert" className="error" data-testid="journal-error">
-          {journalError}
-        </p>
-      )}
-      {myReceipt && <AnchorReceiptView r={myReceipt} />}
+      {journalError && <JournalError text={journalError} />}
+      {myReceipt && <AnchorReceiptView r={myReceipt} checked={checked} />}
     </div>
   );
 }
@@ -141,10 +174,73 @@ function CaseQueue({ cases, chosen, choose }: { cases: CaseView[]; chosen: strin
   );
 }
 
+/** The engine's verification of the journal (here and in the header's form): its verdict, entries, checkpoint, findings. */
+export function JournalVerification({ st, showDir = false }: { st: JournalStatus; showDir?: boolean }) {
+  return (
+    <>
+      <p className={st.verdict === 'pass' ? 'ok' : 'bad'} data-testid="journal-verification">
+        Journal {showDir && <span className="mono">{st.dir} </span>}
+        {st.verdict === 'pass' ? 'verified' : st.verdict.toUpperCase()}: {st.entries} entries, checkpoint {st.checkpointSize ?? 'none'}
+        {st.rolesChecked ? ', signers checked against the trust store' : ', signers NOT checked (no trust store)'}.
+      </p>
+      {st.findings.length > 0 && (
+        <ul className="journal-findings">
+          {st.findings.map((f, i) => (
+            <li key={i}>
+              <span className={`sev ${f.severity}`}>{f.severity}</span> <span className="mono">{f.rule}</span> {f.message} {f.pointer && <span className="mono small">at {f.pointer}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** Change, verify again, or create a training journal; a refusal of either is shown here and focused. */
+function JournalToolbar({ showLoadError }: { showLoadError: boolean }) {
+  const { journal, loadJournal, journalBusy, journalError } = useStore(useShallow((s) => ({ journal: s.journal, loadJournal: s.loadJournal, journalBusy: s.journalBusy, journalError: s.journalError })));
+  const { openDemoJournal, setFormOpen, formOpen, busy } = useJudgement(useShallow((s) => ({ openDemoJournal: s.openDemoJournal, setFormOpen: s.setFormOpen, formOpen: s.formOpen, busy: s.busy })));
+  const [demoError, setDemoError] = useState<string | null>(null);
+  const verify = async (): Promise<void> => {
+    await loadJournal();
+    if (useStore.getState().journalError) focusWhenShown(JOURNAL_ERROR);
+  };
+  const createDemo = async (): Promise<void> => {
+    setDemoError(null);
+    await openDemoJournal();
+    const { error, formOpen: open } = useJudgement.getState();
+    setDemoError(error);
+    // The header's form shows the same error when it is open: focus that one, not a second copy.
+    if (error) focusWhenShown(open ? 'wj-error' : DEMO_ERROR);
+  };
+  return (
+    <>
+      <div className="toolbar">
+        <button type="button" className={journal.dir ? '' : 'primary'} onClick={() => setFormOpen(true)} data-testid="change-journal">
+          {journal.dir ? 'Change journal…' : 'Open a journal…'}
+        </button>
+        {journal.dir && (
+          <button type="button" onClick={() => void verify()} disabled={journalBusy} data-testid="load-journal">
+            Verify again
+          </button>
+        )}
+        <button type="button" onClick={() => void createDemo()} disabled={journalBusy || busy} data-testid="demo-journal">
+          Create a training journal
+        </button>
+      </div>
+      {demoError && !formOpen && (
+        <p id={DEMO_ERROR} role="alert" className="error" tabIndex={-1} data-testid="demo-journal-error">
+          Could not create the training journal: {demoError}
+        </p>
+      )}
+      {showLoadError && journalError && <JournalError text={journalError} />}
+    </>
+  );
+}
+
 /** Journal and quarantine: the case queue, a case with its evidence, the signed decision form. */
 export function JournalView() {
-  const { journal, loadJournal, journalStatus: st, journalBusy } = useStore(useShallow((s) => ({ journal: s.journal, loadJournal: s.loadJournal, journalStatus: s.journalStatus, journalBusy: s.journalBusy })));
-  const { openDemoJournal, setFormOpen, busy } = useJudgement(useShallow((s) => ({ openDemoJournal: s.openDemoJournal, setFormOpen: s.setFormOpen, busy: s.busy })));
+  const { journal, journalStatus: st } = useStore(useShallow((s) => ({ journal: s.journal, journalStatus: s.journalStatus })));
   const [chosen, setChosen] = useState<string | null>(null);
   const c = st?.cases.find((x) => x.caseId === chosen) ?? null;
   return (
@@ -164,37 +260,14 @@ export function JournalView() {
       ) : (
         <p className="muted">No journal is open. Open one in the journal header (it is the one journal of this window), or create a training journal.</p>
       )}
-      <div className="toolbar">
-        <button type="button" className={journal.dir ? '' : 'primary'} onClick={() => setFormOpen(true)} data-testid="change-journal">
-          {journal.dir ? 'Change journal…' : 'Open a journal…'}
-        </button>
-        {journal.dir && (
-          <button type="button" onClick={() => void loadJournal()} disabled={journalBusy} data-testid="load-journal">
-            Verify again
-          </button>
-        )}
-        <button type="button" onClick={() => void openDemoJournal()} disabled={journalBusy || busy} data-testid="demo-journal">
-          Create a training journal
-        </button>
-      </div>
+      {/* A chosen case shows the journal's error beside its decision form instead. */}
+      <JournalToolbar showLoadError={c === null} />
       {st && (
         <>
-          <p className={st.verdict === 'pass' ? 'ok' : 'bad'} data-testid="journal-verification">
-            Journal {st.verdict === 'pass' ? 'verified' : st.verdict.toUpperCase()}: {st.entries} entries, checkpoint {st.checkpointSize ?? 'none'}
-            {st.rolesChecked ? ', signers checked against the trust store' : ', signers NOT checked (no trust store)'}.
-          </p>
-          {st.findings.length > 0 && (
-            <ul className="journal-findings">
-              {st.findings.map((f, i) => (
-                <li key={i}>
-                  <span className={`sev ${f.severity}`}>{f.severity}</span> <span className="mono">{f.rule}</span> {f.message} {f.pointer && <span className="mono small">at {f.pointer}</span>}
-                </li>
-              ))}
-            </ul>
-          )}
+          <JournalVerification st={st} />
           <h3>Case queue ({st.cases.length})</h3>
           <CaseQueue cases={st.cases} chosen={chosen} choose={setChosen} />
-          {c && <CaseDetail key={c.caseId} c={c} />}
+          {c && <CaseDetail key={c.caseId} c={c} checked={st.rolesChecked} />}
         </>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { AnchorFields } from './AnchorFields';
+import { AnchorFields, Signer } from './AnchorFields';
+import { focusWhenShown } from '../lib/focus';
 import { useShallow } from 'zustand/react/shallow';
 import { checkRationale, type JudgementDecision, type JudgementView } from '../../../shared/api';
 import type { Report } from '../../../shared/report';
@@ -163,6 +164,8 @@ function JudgementForm({ report }: { report: Report }) {
                 setRationale('');
                 setTouched(false);
               }
+              // The closed dialog left focus at <body>: move it to what the signing produced.
+              focusWhenShown(ok ? JUDGEMENT_RECEIPT : JUDGEMENT_ERROR);
             });
           }}
         />
@@ -171,27 +174,32 @@ function JudgementForm({ report }: { report: Report }) {
   );
 }
 
+/** Ids focus moves to after signing: the receipt, or the error when the engine refused. */
+const JUDGEMENT_RECEIPT = 'judgement-receipt';
+const JUDGEMENT_ERROR = 'judgement-error';
+
+/** The signed entry, its anchor and its signer; focus moves here after signing (so no live region too). */
 function Receipt() {
   const receipt = useJudgement((s) => s.receipt);
   if (!receipt) return null;
   return (
-    <div role="status" className="receipt" data-testid="judgement-receipt">
-      <h3>Signed and anchored</h3>
+    <section id={JUDGEMENT_RECEIPT} className="receipt" tabIndex={-1} aria-labelledby="judgement-receipt-h" data-testid="judgement-receipt">
+      <h3 id="judgement-receipt-h">Signed and anchored</h3>
       <dl className="meta">
         <dt>Entry</dt>
         <dd className="mono">#{receipt.seq}</dd>
         <AnchorFields r={receipt} />
         <dt>Signed by</dt>
-        <dd>
-          {receipt.role} {receipt.label} <span className="mono small">{receipt.keyId}</span>
+        <dd data-testid="judgement-receipt-signer">
+          <Signer keyId={receipt.keyId} role={receipt.role} label={receipt.label} checked copyLabel="the key id that signed the judgement" keyTestId="judgement-receipt-key" />
         </dd>
       </dl>
-    </div>
+    </section>
   );
 }
 
 function JudgementsList() {
-  const list = useJudgement((s) => s.list);
+  const { list, hasTrust } = useJudgement(useShallow((s) => ({ list: s.list, hasTrust: !!s.work?.trustStore })));
   if (!list) return null;
   return (
     <>
@@ -213,7 +221,7 @@ function JudgementsList() {
                 <td>{j.decision}</td>
                 <td className="small">{j.rationale}</td>
                 <td className="small">
-                  {j.role ?? '?'} {j.label ?? ''}
+                  <Signer keyId={j.author} role={j.role} label={j.label} checked={hasTrust} copyLabel={`the key id that signed entry #${j.seq}`} />
                 </td>
                 <td className="small" data-testid="judgement-proof">
                   {j.problem ? `problem: ${j.problem}` : j.proofVerified ? 'verified' : `not verified: ${j.proofFindings.join('; ')}`}
@@ -243,7 +251,7 @@ export function JudgementPanel() {
         <ExportBundle />
       </div>
       {error && (
-        <p role="alert" className="error" data-testid="judgement-error">
+        <p id={JUDGEMENT_ERROR} role="alert" className="error" tabIndex={-1} data-testid="judgement-error">
           {error}
         </p>
       )}
