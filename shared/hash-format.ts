@@ -17,6 +17,16 @@ export function isBareHex64(s: unknown): s is string {
   return typeof s === 'string' && HEX64_RE.test(s);
 }
 
+/**
+ * Whether two values name the same SHA-256 digest, each written either way: `sha256:` + hex
+ * (Reprise) or bare hex (Nemosyne's upstream form). Anything else is never the same digest.
+ */
+export function sameDigest(a: unknown, b: unknown): boolean {
+  const hex = (s: unknown): string | null => (isHashString(s) ? s.slice(HASH_PREFIX.length) : isBareHex64(s) ? s : null);
+  const x = hex(a);
+  return x !== null && x === hex(b);
+}
+
 export function formatHash(hex: string): string {
   return HASH_PREFIX + hex;
 }

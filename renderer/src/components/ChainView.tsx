@@ -5,8 +5,9 @@ import { features } from '../lib/table';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { SortHeader } from './SortHeader';
-import { ChainTree, STATUS_TEXT } from './ChainTree';
+import { ChainTree, short, STATUS_TEXT } from './ChainTree';
 import { CopyValue } from './Copy';
+import { copyable, repeatedLabels } from '../lib/report-words';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
 
@@ -22,7 +23,8 @@ const LABELS: Record<string, string> = { label: 'Node', status: 'Status', record
 const useChainTable = (chain: ChainNode[]) => useTable({ features, columns, data: chain, getRowId: (n) => n.id });
 type PickNode = (n: ChainNode) => void;
 
-function ChainTable({ table, chosen, pick }: { table: ReturnType<typeof useChainTable>; chosen: string | null; pick: PickNode }) {
+function ChainTable({ table, chosen, pick, chain }: { table: ReturnType<typeof useChainTable>; chosen: string | null; pick: PickNode; chain: ChainNode[] }) {
+  const repeated = useMemo(() => repeatedLabels(chain), [chain]);
   return (
     <table className="chain grid" data-testid="chain">
       <caption className="visually-hidden">Hash chain nodes</caption>
@@ -40,7 +42,10 @@ function ChainTable({ table, chosen, pick }: { table: ReturnType<typeof useChain
           const n = row.original;
           return (
             <tr key={row.id} className={`clickable ${n.status}${chosen === n.id ? ' chosen' : ''}`} tabIndex={0} onClick={() => pick(n)} onKeyDown={(e) => e.key === 'Enter' && pick(n)}>
-              <td>{n.label}</td>
+              <td>
+                {n.label}
+                {repeated.has(n.label) && <span className="mono small node-id"> {short(n.id)}</span>}
+              </td>
               <td>
                 <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>
               </td>
@@ -59,6 +64,8 @@ function NodeMeta({ node }: { node: ChainNode }) {
     <dl className="meta">
       <dt>Node</dt>
       <dd>{node.label}</dd>
+      <dt>Id</dt>
+      <dd className="small">{copyable(node.id) ? <CopyValue value={node.id} label="the node's id" testId="node-id" /> : <span className="mono">{node.id}</span>}</dd>
       <dt>Status</dt>
       <dd>
         <span className={`status-badge ${node.status}`}>{STATUS_TEXT[node.status]}</span>
@@ -139,7 +146,7 @@ export function ChainView({ report }: { report: Report }) {
         </button>
       </div>
       <div className="split">
-        <div className="chain-list">{layout === 'tree' ? <ChainTree chain={report.chain} selected={selection.nodeId} onSelect={pick} /> : <ChainTable table={table} chosen={selection.nodeId} pick={pick} />}</div>
+        <div className="chain-list">{layout === 'tree' ? <ChainTree chain={report.chain} selected={selection.nodeId} onSelect={pick} /> : <ChainTable table={table} chosen={selection.nodeId} pick={pick} chain={report.chain} />}</div>
         <div className="node-detail" data-testid="node-detail">
           {node ? <NodeMeta node={node} /> : finding ? null : <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>}
           {finding && (

@@ -1,9 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Comparison, Report } from '../../../shared/report';
 import { COLUMNS, nextSort, shownRows, type Sort } from '../lib/comparison-rows';
 import { show } from '../lib/report-words';
 import { ColumnFilter } from './ColumnFilter';
+import { CopyValue } from './Copy';
 import { JudgeButton } from './JudgementPanel';
 
 const ROW = 30;
@@ -56,15 +57,95 @@ function CapNote({ cap, path }: { cap: ComparisonCap; path: string }) {
   );
 }
 
+/**
+ * One comparison row. Its cells are cut with an ellipsis to keep 100,000 rows at one
+ * height; the output's button shows the row whole below the table (ComparisonDetail).
+ */
+function ComparisonRow({ c, index, rowIndex, start, chosen, choose, detailId }: { c: Comparison; index: number; rowIndex: number; start: number; chosen: boolean; choose: (i: number) => void; detailId: string }) {
+  return (
+    <div role="row" aria-rowindex={rowIndex + 2} className={`vrow ${c.status}${chosen ? ' chosen' : ''}`} style={{ position: 'absolute', top: 0, transform: `translateY(${start}px)`, height: ROW, width: '100%' }}>
+      <div role="cell" style={{ width: WIDTHS[0] }} className="mono small">
+        <button type="button" className="link cell-open" aria-pressed={chosen} aria-controls={detailId} onClick={() => choose(index)}>
+          {c.output}
+        </button>
+      </div>
+      <div role="cell" style={{ width: WIDTHS[1] }}>
+        {c.mode}
+      </div>
+      <div role="cell" style={{ width: WIDTHS[2] }}>
+        <span className={`sev ${c.status}`}>{c.status}</span>
+      </div>
+      {[show(c.original), show(c.replayed), num(c.delta), num(c.epsilon)].map((text, i) => (
+        <div role="cell" key={i} style={{ width: WIDTHS[i + 3] }} className="mono small">
+          {text}
+        </div>
+      ))}
+      <div role="cell" style={{ width: WIDTHS[7] }}>
+        <JudgeButton pointer={`/comparisons/${index}`} label={`comparison ${c.output}`} />
+      </div>
+    </div>
+  );
+}
+
+/** The chosen comparison whole: every value wraps, each with a Copy button. */
+function ComparisonDetail({ c, id }: { c: Comparison | null; id: string }) {
+  const ref = useRef<HTMLElement>(null);
+  // The table is taller than most windows: bring the detail into view when a row is chosen.
+  useEffect(() => {
+    if (c) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [c]);
+  return (
+    <section ref={ref} className="comparison-detail" id={id} aria-labelledby={`${id}-h`} data-testid="comparison-detail">
+      <h4 id={`${id}-h`}>{c ? `Comparison ${c.output}` : 'Comparison'}</h4>
+      {!c ? (
+        <p className="muted small">Choose an output in the table to see its values here whole, each with a Copy button.</p>
+      ) : (
+        <dl className="meta">
+          <dt>Output</dt>
+          <dd className="small">
+            <CopyValue value={c.output} label={`the output name ${c.output}`} />
+          </dd>
+          <dt>Mode, status</dt>
+          <dd>
+            {c.mode}, <span className={`sev ${c.status}`}>{c.status}</span>
+          </dd>
+          <dt>Original</dt>
+          <dd className="small">
+            <CopyValue value={show(c.original)} label={`the original value of ${c.output}`} testId="comparison-original" />
+          </dd>
+          <dt>Replayed</dt>
+          <dd className="small">
+            <CopyValue value={show(c.replayed)} label={`the replayed value of ${c.output}`} testId="comparison-replayed" />
+          </dd>
+          <dt>Δ, ε</dt>
+          <dd className="mono small">
+            {num(c.delta)}, {num(c.epsilon)}
+          </dd>
+          {c.reason && (
+            <>
+              <dt>Reason</dt>
+              <dd>{c.reason}</dd>
+            </>
+          )}
+        </dl>
+      )}
+    </section>
+  );
+}
+
 /** The comparisons, virtualized (only the visible rows exist in the DOM), filterable by mode and status. */
 export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, cap = null, path = 'FILE' }: { comparisons: Comparison[]; cap?: ComparisonCap | null; path?: string }) {
   const [sort, setSort] = useState<Sort | null>(null);
   const [mode, setMode] = useState<string | undefined>(undefined);
   const [status, setStatus] = useState<string | undefined>(undefined);
+  // The chosen row belongs to the comparisons it was chosen in: a new report starts with none.
+  const [chosen, setChosen] = useState<{ of: Comparison[]; index: number } | null>(null);
+  const chosenIndex = chosen?.of === comparisons ? chosen.index : null;
   const rows = useMemo(() => shownRows(comparisons, sort, mode, status), [comparisons, sort, mode, status]);
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const modes = useMemo(() => [...new Set(comparisons.map((c) => c.mode))].sort(), [comparisons]);
+  const detailId = useId();
 
   return (
     <div className="comparisons">
@@ -77,61 +158,40 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, ca
         </span>
       </div>
       <div role="table" aria-label="Comparisons" aria-rowcount={rows.length + 1} className="vtable" data-testid="comparisons">
-        <div role="rowgroup" className="vhead">
-          <div role="row" className="vrow">
-            {COLUMNS.map((col, i) => {
-              const dir = sort?.id === col.id ? (sort.desc ? 'desc' : 'asc') : null;
-              return (
-                <div role="columnheader" key={col.id} style={{ width: WIDTHS[i] }} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
-                  <button type="button" className="sort" onClick={() => setSort(nextSort(sort, col.id))}>
-                    {col.header}
-                    <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}</span>
-                  </button>
-                </div>
-              );
-            })}
-            <div role="columnheader" style={{ width: WIDTHS[7] }}>
-              Judgement
-            </div>
-          </div>
-        </div>
+        <ComparisonHeads sort={sort} setSort={setSort} />
         <div ref={scroller} className="vbody" tabIndex={0} role="rowgroup" aria-label="Comparison rows (scroll)" data-testid="comparisons-scroll">
           <div style={{ height: v.getTotalSize(), position: 'relative' }}>
             {v.getVirtualItems().map((item) => {
               const index = rows[item.index]!;
-              const c = comparisons[index]!;
-              return (
-                <div role="row" aria-rowindex={item.index + 2} key={item.key} className={`vrow ${c.status}`} style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: ROW, width: '100%' }}>
-                  <div role="cell" style={{ width: WIDTHS[0] }} className="mono small" title={c.output}>
-                    {c.output}
-                  </div>
-                  <div role="cell" style={{ width: WIDTHS[1] }}>
-                    {c.mode}
-                  </div>
-                  <div role="cell" style={{ width: WIDTHS[2] }}>
-                    <span className={`sev ${c.status}`}>{c.status}</span>
-                  </div>
-                  <div role="cell" style={{ width: WIDTHS[3] }} className="mono small" title={show(c.original)}>
-                    {show(c.original)}
-                  </div>
-                  <div role="cell" style={{ width: WIDTHS[4] }} className="mono small" title={show(c.replayed)}>
-                    {show(c.replayed)}
-                  </div>
-                  <div role="cell" style={{ width: WIDTHS[5] }} className="mono small">
-                    {num(c.delta)}
-                  </div>
-                  <div role="cell" style={{ width: WIDTHS[6] }} className="mono small">
-                    {num(c.epsilon)}
-                  </div>
-                  <div role="cell" style={{ width: WIDTHS[7] }}>
-                    <JudgeButton pointer={`/comparisons/${index}`} label={`comparison ${c.output}`} />
-                  </div>
-                </div>
-              );
+              return <ComparisonRow key={item.key} c={comparisons[index]!} index={index} rowIndex={item.index} start={item.start} chosen={chosenIndex === index} choose={(i) => setChosen({ of: comparisons, index: i })} detailId={detailId} />;
             })}
           </div>
         </div>
       </div>
+      <ComparisonDetail c={chosenIndex === null ? null : (comparisons[chosenIndex] ?? null)} id={detailId} />
     </div>
   );
 });
+
+function ComparisonHeads({ sort, setSort }: { sort: Sort | null; setSort: (s: Sort | null) => void }) {
+  return (
+    <div role="rowgroup" className="vhead">
+      <div role="row" className="vrow">
+        {COLUMNS.map((col, i) => {
+          const dir = sort?.id === col.id ? (sort.desc ? 'desc' : 'asc') : null;
+          return (
+            <div role="columnheader" key={col.id} style={{ width: WIDTHS[i] }} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
+              <button type="button" className="sort" onClick={() => setSort(nextSort(sort, col.id))}>
+                {col.header}
+                <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}</span>
+              </button>
+            </div>
+          );
+        })}
+        <div role="columnheader" style={{ width: WIDTHS[7] }}>
+          Judgement
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import type { ChainNode, Finding, Report } from '../../../shared/report';
 import { focusWhenShown } from '../lib/focus';
 import { CopyValue } from './Copy';
-import { show } from '../lib/report-words';
+import { copyable, findingValues, show } from '../lib/report-words';
 import { features } from '../lib/table';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
@@ -23,29 +23,18 @@ const SEVERITIES = ['fail', 'unavailable', 'warning', 'info'] as const;
 const LABELS: Record<string, string> = { rule: 'Rule', severity: 'Severity', message: 'Message', pointer: 'Pointer' };
 
 /**
- * The chain node a finding is about, when its expected or actual value is one of the
- * node's two hashes: the finding is then shown in the chain's words and order (recorded,
- * recomputed), whichever of expected/actual the rule used for which.
+ * A finding's values whole, in the words the chain, the Trainer and the comparisons use for
+ * the same comparison (lib/report-words.ts findingValues); a hash, key id or pointer with a
+ * Copy button.
  */
-function chainNodeOf(f: Finding, chain: ChainNode[]): ChainNode | null {
-  const vals = [f.expected, f.actual].filter((v): v is string => typeof v === 'string');
-  if (vals.length === 0) return null;
-  return chain.find((n) => n.status !== 'match' && vals.some((v) => v === n.recorded || v === n.recomputed)) ?? null;
-}
-
 function Values({ f, chain }: { f: Finding; chain: ChainNode[] }) {
-  const n = chainNodeOf(f, chain);
-  if (n)
-    return (
-      <>
-        <div>recorded {n.recorded ?? '—'}</div>
-        <div>recomputed {n.recomputed ?? '—'}</div>
-      </>
-    );
   return (
     <>
-      {f.expected !== undefined && <div>expected {show(f.expected)}</div>}
-      {f.actual !== undefined && <div>actual {show(f.actual)}</div>}
+      {findingValues(f, chain).map(({ word, value }) => (
+        <div key={word} data-word={word}>
+          {word} {copyable(value) ? <CopyValue value={value} label={`the ${word} value of ${f.rule}`} /> : <span className="mono">{show(value)}</span>}
+        </div>
+      ))}
     </>
   );
 }
@@ -93,7 +82,7 @@ export function FindingsView({ report }: { report: Report }) {
                 {g.headers.map((h) => (
                   <SortHeader key={h.id} header={h} label={LABELS[h.column.id] ?? h.column.id} />
                 ))}
-                <th scope="col">Recorded / recomputed (expected / actual)</th>
+                <th scope="col">Values</th>
                 <th scope="col">Judgement</th>
               </tr>
             ))}
@@ -103,13 +92,13 @@ export function FindingsView({ report }: { report: Report }) {
               const f = row.original;
               return (
                 <tr key={row.id} className={`clickable ${f.severity}`} tabIndex={0} onClick={() => open(f)} onKeyDown={(e) => e.key === 'Enter' && open(f)} aria-label={`Open ${f.rule} in the chain and editor`}>
-                  <td className="mono">{f.rule}</td>
+                  <td className="mono rule">{f.rule}</td>
                   <td>
                     <span className={`sev ${f.severity}`}>{f.severity}</span>
                   </td>
                   <td>{f.message}</td>
                   <td>{f.pointer ? <CopyValue value={f.pointer} label={`the pointer of ${f.rule}`} /> : ''}</td>
-                  <td className="mono small">
+                  <td className="small finding-values" data-testid="finding-values">
                     <Values f={f} chain={report.chain} />
                   </td>
                   <td>

@@ -1,6 +1,6 @@
 import type { Report } from '../../../shared/report';
 import { whatIfOf } from '../../../shared/details/index';
-import { authenticity, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
+import { authenticity, copyable, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
 import type { LocalHash, OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
 
@@ -21,7 +21,12 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
         {decisive ? ' ' : ''}
         {plainVerdict(report)}
         {/* What the content looked like (RPR-KIND-001: a file truncated, behind a BOM...), in the engine's words. */}
-        {typeof decisive?.actual === 'string' && <span data-testid="decisive-actual"> Found: {decisive.actual}.</span>}
+        {typeof decisive?.actual === 'string' && (
+          <span data-testid="decisive-actual">
+            {' '}
+            Found: {copyable(decisive.actual) ? <CopyValue value={decisive.actual} label="the value found" /> : <>{decisive.actual}.</>}
+          </span>
+        )}
       </p>
       <p className={`authenticity ${auth.level}`} data-testid="authenticity" data-status={auth.status}>
         <span className="label">Authenticity:</span> {auth.text}

@@ -1,5 +1,6 @@
-/** Plain-language readings of a report: the decisive finding and the authenticity statement. */
-import { shownValue, type AuthenticityStatus, type Finding, type JsonValue, type Report } from '../../../shared/report';
+/** Plain-language readings of a report: the decisive finding, the authenticity statement, the words a finding's values are shown in. */
+import { sameDigest } from '../../../shared/hash-format.js';
+import { shownValue, type AuthenticityStatus, type ChainNode, type Finding, type JsonValue, type Report } from '../../../shared/report.js';
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as const;
 
@@ -40,3 +41,61 @@ export function authenticity(r: Report): AuthenticityReading {
 
 /** A value as the report's other views show it (shared/report.ts shownValue). */
 export const show = (v: JsonValue | undefined): string => shownValue(v);
+
+/** A value nobody retypes: one token of 20 characters or more (a hash, a key id, a pointer). It is shown whole with a Copy button. */
+export const copyable = (v: JsonValue | undefined): v is string => typeof v === 'string' && v.length >= 20 && !/\s/.test(v);
+
+/**
+ * The chain node a finding is about: a node that does not match whose recorded and
+ * recomputed values are the finding's expected and actual, in either order (rules differ in
+ * which they call expected). Digests are compared with or without `sha256:`: Nemosyne's
+ * findings carry bare hex where the chain writes the prefix.
+ */
+export function chainNodeOf(f: Finding, chain: readonly ChainNode[]): ChainNode | null {
+  const { expected: e, actual: a } = f;
+  if (e === undefined || a === undefined) return null;
+  const same = (v: JsonValue, h: string | null): boolean => h !== null && (v === h || sameDigest(v, h));
+  return chain.find((n) => n.status !== 'match' && ((same(e, n.recorded) && same(a, n.recomputed)) || (same(a, n.recorded) && same(e, n.recomputed)))) ?? null;
+}
+
+/**
+ * ACGP's value checks: each recomputes the value at its pointer and carries the recomputed
+ * value as `expected` and the recorded one as `actual` (app/kinds/acgp recompute.ts,
+ * eval-form.ts, debt-replay.ts; docs/rules/acgp.md). ACGP's other findings with both values
+ * hold the content against a rule or a reference (weights summing to 1, the trace's id, a
+ * digest's form), not against a recomputation.
+ */
+const ACGP_RECOMPUTED = new Set(['RPR-ACGP-005', 'RPR-ACGP-006', 'RPR-ACGP-007', 'RPR-ACGP-010', 'RPR-ACGP-020', 'RPR-ACGP-021', 'RPR-ACGP-022', 'RPR-ACGP-023']);
+
+export type ValueWord = 'recorded' | 'recomputed' | 'expected' | 'actual';
+
+/**
+ * A finding's values in the words of the views that show the same comparison: a finding
+ * about a chain node as the chain shows it (recorded, then recomputed, the node's own
+ * strings), an ACGP value check as the Trainer and the comparisons do (recorded, then
+ * recomputed); any other finding in the engine's words (expected, then actual).
+ */
+export function findingValues(f: Finding, chain: readonly ChainNode[]): { word: ValueWord; value: JsonValue }[] {
+  const n = chainNodeOf(f, chain);
+  if (n) return [{ word: 'recorded', value: n.recorded }, { word: 'recomputed', value: n.recomputed }];
+  if (ACGP_RECOMPUTED.has(f.rule) && f.expected !== undefined && f.actual !== undefined)
+    return [
+      { word: 'recorded', value: f.actual },
+      { word: 'recomputed', value: f.expected },
+    ];
+  const out: { word: ValueWord; value: JsonValue }[] = [];
+  if (f.expected !== undefined) out.push({ word: 'expected', value: f.expected });
+  if (f.actual !== undefined) out.push({ word: 'actual', value: f.actual });
+  return out;
+}
+
+/**
+ * The labels more than one chain node carries (a TG manifest labels each of its artifacts
+ * "artifact"): such a node is named with its id beside its label, which tells them apart.
+ */
+export function repeatedLabels(chain: readonly ChainNode[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const n of chain) (seen.has(n.label) ? repeated : seen).add(n.label);
+  return repeated;
+}
