@@ -188,6 +188,7 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
           xLabel="substitution"
           yLabel="drift rate"
           yRange={[0, top]}
+          horizontal
           series={[
             { label: 'drift rate', values: rated.map((b) => b.rate), color: '#b9770e', style: 'bars' },
             ...(maxRate !== null ? [{ label: 'governed max', values: rated.map(() => maxRate), color: '#1e8449', style: 'dash' as const }] : []),
@@ -381,7 +382,7 @@ function ReportCharts({ report }: { report: Report }) {
       {d && <Chart testId="chart-delta" title="|Δ| against ε per output" x={d.x} xNames={d.names} xLabel="output" series={d.series} />}
       {dr && (
         <>
-          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" yLabel="drift rate" yRange={[0, Math.max(0.05, dr.maxRate ?? 0, ...dr.series.flatMap((x) => x.values.filter((v): v is number => typeof v === 'number'))) * 1.2]} series={dr.series} />
+          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" horizontal yLabel="drift rate" yRange={[0, Math.max(0.05, dr.maxRate ?? 0, ...dr.series.flatMap((x) => x.values.filter((v): v is number => typeof v === 'number'))) * 1.2]} series={dr.series} />
           {dr.governed ? (
             <p className={dr.governed.versions.some((v) => v.exceeds) ? 'small bad' : 'small'} data-testid="drift-governed">
               {governedText(dr.governed)}
