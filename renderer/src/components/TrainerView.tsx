@@ -188,6 +188,7 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
           xLabel="substitution"
           yLabel="drift rate"
           yRange={[0, top]}
+          horizontal
           series={[
             { label: 'drift rate', values: rated.map((b) => b.rate), color: '#b9770e', style: 'bars' },
             ...(maxRate !== null ? [{ label: 'governed max', values: rated.map(() => maxRate), color: '#1e8449', style: 'dash' as const }] : []),
@@ -280,12 +281,40 @@ function DemoNote({ report, offers }: { report: Report | null; offers: ProviderO
   );
 }
 
+/** The report's substitution of `key` (model, shape), or '' when it runs as recorded. */
+function substituted(r: Report | null, key: 'model' | 'shape'): string {
+  const v = r ? whatIfOf(r)?.substitutions[key] : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
+/** A picker's choices: as recorded, what the registry offers, and the report's own substitution when the registry does not offer it (the banner names it). */
+function PickerOptions({ offered: list, inReport }: { offered: string[]; inReport: string }) {
+  return (
+    <>
+      <option value="">as recorded</option>
+      {list.map((m) => (
+        <option key={m} value={m}>
+          {m}
+        </option>
+      ))}
+      {inReport && !list.includes(inReport) && <option value={inReport}>{inReport} (in this report; not offered)</option>}
+    </>
+  );
+}
+
 /** The what-if pickers (filled from the provider registry) and the replay and sweep buttons. */
-function WhatIfForm() {
+function WhatIfForm({ report }: { report: Report | null }) {
   const { run, job, artifact, offers, offersError, sweep, runSweep } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, offers: s.offers, offersError: s.offersError, sweep: s.sweep, runSweep: s.runSweep })));
-  const [model, setModel] = useState('');
-  const [shape, setShape] = useState('');
-  const { models, shapes } = offered(offers);
+  const [model, setModel] = useState(() => substituted(report, 'model'));
+  const [shape, setShape] = useState(() => substituted(report, 'shape'));
+  // The pickers show the substitution of the report on screen: a new report resets them to it.
+  const [shownFor, setShownFor] = useState(report);
+  if (shownFor !== report) {
+    setShownFor(report);
+    setModel(substituted(report, 'model'));
+    setShape(substituted(report, 'shape'));
+  }
+  const offer = offered(offers);
   const sweeping = sweep !== null && sweep.done < sweep.planned;
   const whatIf = [model.trim() && `model=${model.trim()}`, shape.trim() && `shape=${shape.trim()}`].filter((x): x is string => !!x);
   return (
@@ -300,23 +329,13 @@ function WhatIfForm() {
         <label>
           Model version{' '}
           <select value={model} onChange={(e) => setModel(e.target.value)} data-testid="whatif-model">
-            <option value="">as recorded</option>
-            {models.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
+            <PickerOptions offered={offer.models} inReport={substituted(report, 'model')} />
           </select>
         </label>
         <label>
           Compute shape{' '}
           <select value={shape} onChange={(e) => setShape(e.target.value)} data-testid="whatif-shape">
-            <option value="">as recorded</option>
-            {shapes.map((x) => (
-              <option key={x} value={x}>
-                {x}
-              </option>
-            ))}
+            <PickerOptions offered={offer.shapes} inReport={substituted(report, 'shape')} />
           </select>
         </label>
         <button type="submit" className="primary" disabled={!artifact?.source || job !== null || whatIf.length === 0} data-testid="run-whatif">
@@ -327,15 +346,15 @@ function WhatIfForm() {
         </button>
         <button
           type="button"
-          disabled={!artifact?.source || job !== null || sweeping || models.length + shapes.length === 0}
-          onClick={() => void runSweep([...models.map((m) => `model=${m}`), ...shapes.map((x) => `shape=${x}`)])}
+          disabled={!artifact?.source || job !== null || sweeping || offer.models.length + offer.shapes.length === 0}
+          onClick={() => void runSweep([...offer.models.map((m) => `model=${m}`), ...offer.shapes.map((x) => `shape=${x}`)])}
           data-testid="run-sweep"
         >
           Compare every version and shape
         </button>
       </form>
       <p className="muted small" data-testid="offers-source">
-        {offers ? `Pickers filled from the provider registry ${offers.source}: ${models.length} model version(s), ${shapes.length} compute shape(s).` : offersError ? `The provider registry cannot be read: ${offersError}` : 'Reading the provider registry…'}
+        {offers ? `Pickers filled from the provider registry ${offers.source}: ${offer.models.length} model version(s), ${offer.shapes.length} compute shape(s).` : offersError ? `The provider registry cannot be read: ${offersError}` : 'Reading the provider registry…'}
       </p>
     </>
   );
@@ -381,7 +400,7 @@ function ReportCharts({ report }: { report: Report }) {
       {d && <Chart testId="chart-delta" title="|Δ| against ε per output" x={d.x} xNames={d.names} xLabel="output" series={d.series} />}
       {dr && (
         <>
-          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" yLabel="drift rate" yRange={[0, Math.max(0.05, dr.maxRate ?? 0, ...dr.series.flatMap((x) => x.values.filter((v): v is number => typeof v === 'number'))) * 1.2]} series={dr.series} />
+          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" horizontal yLabel="drift rate" yRange={[0, Math.max(0.05, dr.maxRate ?? 0, ...dr.series.flatMap((x) => x.values.filter((v): v is number => typeof v === 'number'))) * 1.2]} series={dr.series} />
           {dr.governed ? (
             <p className={dr.governed.versions.some((v) => v.exceeds) ? 'small bad' : 'small'} data-testid="drift-governed">
               {governedText(dr.governed)}
@@ -411,7 +430,7 @@ export function TrainerView({ report }: { report: Report | null }) {
     <section className="panel" aria-labelledby="trainer-h">
       <h2 id="trainer-h">Trainer mode</h2>
       <DemoNote report={report} offers={offers} />
-      <WhatIfForm />
+      <WhatIfForm report={report} />
       {sweep && <SweepResult sweep={sweep} />}
       {!report && <p className="muted">Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace) to see its charts.</p>}
       {report && <ReportCharts report={report} />}
