@@ -76,7 +76,13 @@ export class LineFeeder {
   private rest: Buffer | null = null;
   private index = 0;
   private pendingBlank = -1;
-  constructor(private readonly checker: AcgpChecker) {}
+  /** Bytes of the lines read so far, their newlines included. */
+  private read = 0;
+  /** `onLine` hears how many bytes have been read after each line (progress). */
+  constructor(
+    private readonly checker: AcgpChecker,
+    private readonly onLine?: (bytesRead: number) => void,
+  ) {}
 
   get lines(): number {
     return this.index;
@@ -88,6 +94,8 @@ export class LineFeeder {
     let start = 0;
     for (let nl = buf.indexOf(0x0a, start); nl !== -1; nl = buf.indexOf(0x0a, start)) {
       this.line(buf.subarray(start, nl > start && buf[nl - 1] === 0x0d ? nl - 1 : nl), false);
+      this.read += nl + 1 - start;
+      this.onLine?.(this.read);
       start = nl + 1;
     }
     if (start < buf.length) this.rest = Buffer.from(buf.subarray(start));
