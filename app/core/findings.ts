@@ -16,6 +16,17 @@ export const unavailable = (rule: string, message: string, extra?: Parameters<ty
 export const warning = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding => finding(rule, 'warning', message, extra);
 export const info = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding => finding(rule, 'info', message, extra);
 
+/**
+ * What a report says of an artifact that looks cut short (a copy truncated, a download
+ * interrupted): these words after what could not be read, the same in every format, so
+ * that a reviewer (and a search for "truncated") meets them alike. Said only where the
+ * evidence shows it (the text ends inside a JSON value, a line, a fenced block; a ZIP's
+ * records run to the end of the file), never of any malformed input.
+ */
+export function cutShort(what: string): string {
+  return `${what} (truncated, cut short?)`;
+}
+
 /** How one kind reports a number whose parse changed its value (see changedNumbers). */
 export interface ChangedNumberRule {
   rule: string;

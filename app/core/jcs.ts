@@ -14,7 +14,7 @@
  * precise validator would refuse.
  */
 // The public face of app/core/jcs/: callers import from here, the folder holds one step each
-// (decode, parse, strip, serialize, diagnose).
+// (decode, parse, strip, serialize, diagnose, prefix).
 export { MAX_DEPTH, JcsError, type JcsErrorCode, type JcsWarning } from './jcs/errors.js';
 export { escapePointerToken } from './closed.js';
 export { decodeJsonBytes } from './jcs/decode.js';
@@ -22,3 +22,4 @@ export { parseCanonical, canonicalizeText, canonicalizeBytes, mayUnderflow, nest
 export { stripToCanonical, SPAN_DEPTH, type MemberSpan, type Stripped } from './jcs/strip.js';
 export { canonicalizeValue, canonicalizeParsed, checkJsonData } from './jcs/serialize.js';
 export { diagnose } from './jcs/diagnose.js';
+export { endsInsideJsonValue, refusedAsCutShort } from './jcs/prefix.js';

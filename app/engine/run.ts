@@ -6,7 +6,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Report } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
 import { FileReadError, MAX_WHOLE_FILE_BYTES, openRegular, READ_FLAGS, readOpened, type OpenedFile } from '../core/files.js';
-import { fail } from '../core/findings.js';
+import { cutShort, fail } from '../core/findings.js';
+import { refusedAsCutShort } from '../core/jcs.js';
 import { memoFile } from '../core/closed.js';
 import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore } from '../core/keys.js';
@@ -64,7 +65,11 @@ function describeUnknown(s: Sniffed): string {
   if (c === '{' || c === '[') {
     // Detection has parsed it already (every JSON kind asks): this costs nothing more.
     const j = s.json();
-    if (j && !j.ok) return j.loose === undefined ? `not well-formed JSON (truncated, cut short?): ${j.error.message}` : `JSON the strict parse refuses: ${j.error.message}`;
+    if (j && !j.ok) {
+      if (j.loose !== undefined) return `JSON the strict parse refuses: ${j.error.message}`;
+      // Truncation only where the text stops inside a value it began well (not data after one).
+      return `${refusedAsCutShort(j.error, s.text() ?? s.bytes) ? cutShort('not well-formed JSON') : 'not well-formed JSON'}: ${j.error.message}`;
+    }
     if (j?.ok) {
       const v = j.value;
       if (Array.isArray(v)) return 'a JSON array, which no kind claims';

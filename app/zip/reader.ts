@@ -12,7 +12,7 @@
  * Each check yields a finding with an RPR-ZIP-NNN rule (docs/rules/nemosyne.md).
  */
 import type { Finding } from '../../shared/report.js';
-import { fail } from '../core/findings.js';
+import { cutShort, fail } from '../core/findings.js';
 import { RATIO_FLOOR, type ZipLimits } from './limits.js';
 import { checkName, foldName } from './names.js';
 import { toSource, type ZipSource } from './source.js';
@@ -151,7 +151,9 @@ function readEndRecord(src: ZipSource, limits: ZipLimits, findings: Finding[]): 
     return null;
   }
   if (len < 22) {
-    findings.push(fail('RPR-ZIP-001', `the archive is ${len} bytes: too short to hold an end-of-central-directory record`));
+    const why = `the archive is ${len} bytes: too short to hold an end-of-central-directory record`;
+    const cut = whereCutShort(src);
+    findings.push(fail('RPR-ZIP-001', cut ? `${cutShort(why)}: ${cut}` : why));
     return null;
   }
   const eocd = len - 22;
@@ -197,7 +199,99 @@ function misplacedEndRecord(src: ZipSource, eocd: number): Finding {
   if (earlier >= 0 && len - earlier <= 22 + 0xffff + 64) {
     return fail('RPR-ZIP-002', `the end-of-central-directory record is not the last 22 bytes (found at ${earlier}, followed by a comment or trailing data)`, { expected: eocd, actual: earlier });
   }
-  return fail('RPR-ZIP-001', 'no end-of-central-directory record: not a ZIP archive');
+  const cut = whereCutShort(src);
+  return fail('RPR-ZIP-001', cut ? `${cutShort('no end-of-central-directory record')}: ${cut}` : 'no end-of-central-directory record: not a ZIP archive');
+}
+
+// --- an archive cut short --------------------------------------------------------
+
+/** How far the walk through an archive without its end record has come. */
+interface Walk {
+  /** Where the next record starts. */
+  p: number;
+  entries: number;
+  centrals: number;
+}
+
+const SIGNATURES = [SIG_LOCAL, SIG_CENTRAL, SIG_EOCD, SIG_DESCRIPTOR].map((sig) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(sig);
+  return b;
+});
+
+/**
+ * Where an archive without its end record was cut short, or null when it does not look
+ * cut: it begins with a local header, and its records (each local header with its data,
+ * then the central directory's records, then the end record) follow one another, each
+ * where the one before ends, up to the end of the file, where the last is cut off or the
+ * next is missing. A file that only begins with the ZIP magic is not called cut short: its
+ * records soon stop making sense. Headers only, by position; on refused archives only.
+ */
+function whereCutShort(src: ZipSource): string | null {
+  const len = src.size;
+  const w: Walk = { p: 0, entries: 0, centrals: 0 };
+  while (w.p < len) {
+    const head = src.read(w.p, Math.min(len, w.p + 46));
+    if (head.length < 4) return SIGNATURES.some((sig) => sig.subarray(0, head.length).equals(head)) ? `the file begins as a ZIP archive and ends ${head.length} byte(s) into the signature of a record, at offset ${w.p}` : null;
+    const sig = head.readUInt32LE(0);
+    let step: number | string | null = null;
+    if (sig === SIG_LOCAL && w.centrals === 0) step = localRecordEnd(src, w, head);
+    else if (sig === SIG_CENTRAL && w.entries > w.centrals) step = centralRecordEnd(w, head, len);
+    else if (sig === SIG_EOCD && w.centrals > 0 && w.p + 22 > len) step = 'the end-of-central-directory record';
+    if (step === null) return null;
+    if (typeof step === 'string') return `the file begins as a ZIP archive and ends inside ${step}`;
+    if (sig === SIG_LOCAL) w.entries++;
+    else w.centrals++;
+    w.p = step;
+  }
+  if (w.p === 0) return null;
+  return w.centrals > 0 ? `the file begins as a ZIP archive and ends after ${w.centrals} central directory record(s), before the end record` : `the file begins as a ZIP archive and ends after ${w.entries} entr${w.entries === 1 ? 'y' : 'ies'}, before the central directory`;
+}
+
+/** The end of the central directory record at `w.p`, or which record the file ends inside. */
+function centralRecordEnd(w: Walk, head: Buffer, len: number): number | string {
+  const end = head.length < 46 ? Infinity : w.p + 46 + head.readUInt16LE(28) + head.readUInt16LE(30) + head.readUInt16LE(32);
+  return end > len ? `central directory record ${w.centrals + 1}` : end;
+}
+
+/**
+ * The end of the local entry at `w.p` (header, data, descriptor), what of it the file ends
+ * inside, or null when its header makes no sense (no ZIP writer writes such a version,
+ * method or name).
+ */
+function localRecordEnd(src: ZipSource, w: Walk, head: Buffer): number | string | null {
+  const len = src.size;
+  const which = `entry ${w.entries + 1}`;
+  if (head.length < 30) return `the local header of ${which}`;
+  const l = ArchiveWindow.read(src, w.p, w.p + 30).fields(w.p, LOCAL_HEADER);
+  if (l.version > 63 || l.method > 99 || l.nameLength === 0) return null;
+  const dataOffset = w.p + 30 + l.nameLength + l.extraLength;
+  if (dataOffset > len) return `the local header of ${which}`;
+  const nameBytes = src.read(w.p + 30, w.p + 30 + l.nameLength);
+  if (nameBytes.some((b) => b < 0x20)) return null;
+  const named = `${which} (${JSON.stringify(nameBytes.toString('utf8').slice(0, 60))})`;
+  if ((l.flags & FLAG_DESCRIPTOR) === 0 || l.csize !== 0) {
+    const dataEnd = dataOffset + l.csize;
+    if (dataEnd > len) return `the data of ${named}`;
+    if ((l.flags & FLAG_DESCRIPTOR) === 0) return dataEnd;
+    const size = dataEnd + 4 <= len && src.read(dataEnd, dataEnd + 4).readUInt32LE(0) === SIG_DESCRIPTOR ? 16 : 12;
+    return dataEnd + size <= len ? dataEnd + size : `the data descriptor of ${named}`;
+  }
+  // Sizes only in the descriptor after the data: the first descriptor whose size fits.
+  const end = describedDataEnd(src, dataOffset);
+  return end ?? `the data of ${named}`;
+}
+
+/** After data whose size only its descriptor gives: the end of that descriptor, or null (none before the end of the file). */
+function describedDataEnd(src: ZipSource, dataOffset: number): number | null {
+  const CHUNK = 1 << 20;
+  for (let from = dataOffset; from < src.size; from += CHUNK) {
+    const b = src.read(from, Math.min(src.size, from + CHUNK + 15));
+    for (let at = b.indexOf(SIGNATURES[3]!); at !== -1 && at < CHUNK; at = b.indexOf(SIGNATURES[3]!, at + 1)) {
+      if (at + 16 <= b.length && b.readUInt32LE(at + 8) === from + at - dataOffset) return from + at + 16;
+    }
+  }
+  return null;
 }
 
 // --- central directory ---------------------------------------------------------

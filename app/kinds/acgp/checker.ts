@@ -6,7 +6,7 @@
  * result (result.ts); every finding, row and point goes through the bounded sink (sink.ts).
  */
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { changedNumbers, fail, info } from '../../core/findings.js';
+import { changedNumbers, cutShort, fail, info } from '../../core/findings.js';
 import type { JsonValue } from '../../../shared/report.js';
 import type { JcsWarning } from '../../core/jcs.js';
 import type { KindResult } from '../../core/report.js';
@@ -46,10 +46,11 @@ export class AcgpChecker {
     if (options.policyNote) this.sink.push(info('RPR-ACGP-041', options.policyNote));
   }
 
-  /** A trace element (or line) that is not JSON Reprise accepts. */
-  parseError(i: number, message: string, pointer?: string): void {
+  /** A trace element (or line) that is not JSON Reprise accepts; `cut` says why it looks cut short. */
+  parseError(i: number, message: string, pointer?: string, cut?: string): void {
     this.count = Math.max(this.count, i + 1);
-    this.sink.push(fail('RPR-ACGP-001', `${this.sink.where(i)} is not valid I-JSON: ${message}`, { pointer: pointer ?? (this.options.jsonl ? `line:${i + 1}` : this.sink.ptr(i, '')) }));
+    const what = `${this.sink.where(i)} is not valid I-JSON`;
+    this.sink.push(fail('RPR-ACGP-001', cut ? `${cutShort(what)}: ${cut}: ${message}` : `${what}: ${message}`, { pointer: pointer ?? (this.options.jsonl ? `line:${i + 1}` : this.sink.ptr(i, '')) }));
     this.debt.reset();
   }
 

@@ -6,6 +6,7 @@ import type { Report } from '../../../shared/report.js';
 import { authenticityOf } from '../../core/authenticity.js';
 import { openRegular, readFailure } from '../../core/files.js';
 import { newHasher } from '../../core/hash.js';
+import { Progress } from '../../core/progress.js';
 import { buildReport, type KindResult } from '../../core/report.js';
 import { UsageError } from '../../core/errors.js';
 import type { Sniffed } from '../sniff.js';
@@ -34,10 +35,12 @@ async function checkEval(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise<
 async function checkTrace(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise<KindResult> {
   if (isJsonLinesTrace(s)) {
     const c = await checker(mode, ctx.options, false, true);
-    const feeder = new LineFeeder(c);
-    feeder.push(s.bytes);
+    const bytes = s.bytes;
+    const progress = evalProgress(ctx);
+    const feeder = new LineFeeder(c, (read) => progress.at(read, bytes.length));
+    feeder.push(bytes);
     feeder.end();
-    return c.result();
+    return finished(c.result(), progress);
   }
   const c = await checker(mode, ctx.options, false, false);
   const j = s.json();
@@ -50,11 +53,23 @@ async function checkTrace(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise
       if (m) c.precision(Number(m[1]), [{ ...w, pointer: m[2] ?? '' }]);
     }
   const arr = v as unknown[];
+  const progress = evalProgress(ctx);
   for (let i = 0; i < arr.length; i++) {
     c.add(i, arr[i]);
-    if (i % 10000 === 0 && arr.length > 20000) ctx.progress(i / arr.length, 'EVALs');
+    progress.at(i + 1, arr.length);
   }
-  return c.result();
+  return finished(c.result(), progress);
+}
+
+/** Progress through a trace's EVALs, from when the checks start. */
+function evalProgress(ctx: KindContext): Progress {
+  return new Progress((f, label) => ctx.progress(f, label)).stage(0, 100, 'EVALs');
+}
+
+/** The result, once progress has told 1 (when it told anything). */
+function finished(result: KindResult, progress: Progress): KindResult {
+  progress.done();
+  return result;
 }
 
 export const evalCode: KindCode = {

@@ -4,7 +4,7 @@
  * on one buffer or on a stream of chunks, so a trace of any length is checked in memory
  * bounded by its longest line.
  */
-import { decodeJsonBytes, JcsError, MAX_DEPTH, mayUnderflow, parseCanonical, type JcsWarning } from '../../core/jcs.js';
+import { decodeJsonBytes, JcsError, MAX_DEPTH, mayUnderflow, parseCanonical, refusedAsCutShort, type JcsWarning } from '../../core/jcs.js';
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /\\u003[aA]/;
@@ -76,7 +76,13 @@ export class LineFeeder {
   private rest: Buffer | null = null;
   private index = 0;
   private pendingBlank = -1;
-  constructor(private readonly checker: AcgpChecker) {}
+  /** Bytes of the lines read so far, their newlines included. */
+  private read = 0;
+  /** `onLine` hears how many bytes have been read after each line (progress). */
+  constructor(
+    private readonly checker: AcgpChecker,
+    private readonly onLine?: (bytesRead: number) => void,
+  ) {}
 
   get lines(): number {
     return this.index;
@@ -87,20 +93,23 @@ export class LineFeeder {
     this.rest = null;
     let start = 0;
     for (let nl = buf.indexOf(0x0a, start); nl !== -1; nl = buf.indexOf(0x0a, start)) {
-      this.line(buf.subarray(start, nl > start && buf[nl - 1] === 0x0d ? nl - 1 : nl));
+      this.line(buf.subarray(start, nl > start && buf[nl - 1] === 0x0d ? nl - 1 : nl), false);
+      this.read += nl + 1 - start;
+      this.onLine?.(this.read);
       start = nl + 1;
     }
     if (start < buf.length) this.rest = Buffer.from(buf.subarray(start));
   }
 
   end(): void {
-    if (this.rest && this.rest.length > 0) this.line(this.rest);
+    // The last line has no newline after it: a trace cut short ends so.
+    if (this.rest && this.rest.length > 0) this.line(this.rest, true);
     this.rest = null;
     // A final newline is allowed; a blank line before the end is not.
     this.pendingBlank = -1;
   }
 
-  private line(bytes: Buffer): void {
+  private line(bytes: Buffer, unterminated: boolean): void {
     if (this.pendingBlank >= 0) {
       this.checker.parseError(this.pendingBlank, 'a blank line inside a JSON Lines trace');
       this.pendingBlank = -1;
@@ -117,8 +126,11 @@ export class LineFeeder {
       if (parsed.warnings.length > 0) this.checker.precision(i, parsed.warnings);
       this.checker.add(i, parsed.value);
     } catch (e) {
-      if (e instanceof JcsError) this.checker.parseError(i, e.message);
-      else throw e;
+      if (!(e instanceof JcsError)) throw e;
+      // Cut short: the trace ends, with no newline, inside a JSON value the line began well
+      // (not a bad line in the middle, nor a last line broken before its end).
+      if (unterminated && refusedAsCutShort(e, bytes)) this.checker.parseError(i, e.message, undefined, 'the trace ends inside this line, with no newline after it');
+      else this.checker.parseError(i, e.message);
     }
   }
 }

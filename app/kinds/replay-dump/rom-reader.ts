@@ -14,7 +14,7 @@
  */
 import type * as YamlModule from 'yaml';
 import type { Finding } from '../../../shared/report.js';
-import { changedNumbers } from '../../core/findings.js';
+import { changedNumbers, cutShort } from '../../core/findings.js';
 import { JcsError, parseCanonical } from '../../core/jcs.js';
 import { checkOrder, DUMP_NUMBERS, type DumpModel } from './model.js';
 import { canonicalId, HEADINGS, placeByKey, sectionOf, type BodySection, type Form } from './rom-mapping.js';
@@ -25,15 +25,20 @@ export const MAX_FRONT_MATTER_LINES = 64;
 /** No identifier of the format is longer; a longer heading or key is unknown without being normalized. */
 const MAX_ID = 256;
 
-/** A syntax error at an offset of the text (its line is counted only when reported), or at a known line. */
+/**
+ * A syntax error at an offset of the text (its line is counted only when reported), or at a
+ * known line. `cut` says why the text looks cut short, when it does: it ends inside the
+ * front matter, a fenced block, before an artifact's block, or in the line that fails.
+ */
 export class RomError extends Error {
   constructor(
     readonly rule: string,
     message: string,
     readonly offset: number,
     readonly knownLine?: number,
+    readonly cut?: string,
   ) {
-    super(message);
+    super(cut ? `${cutShort(message)}: ${cut}` : message);
   }
 
   lineIn(text: string): number {
@@ -103,6 +108,18 @@ export function parseValue(raw: string, form: Form, at: number, pointer: string,
 
 /** Reads ROM text into the dump model; syntax errors throw RomError. */
 export function readRom(text: string, findings: Finding[]): DumpModel {
+  try {
+    return readRomText(text, findings);
+  } catch (e) {
+    // An error in a last line that has no newline after it: the text stops where reading failed.
+    if (e instanceof RomError && !e.cut && e.knownLine === undefined && !text.endsWith('\n') && text.indexOf('\n', e.offset) === -1) {
+      throw new RomError(e.rule, e.message, e.offset, undefined, 'the text ends inside this line, with no newline after it');
+    }
+    throw e;
+  }
+}
+
+function readRomText(text: string, findings: Finding[]): DumpModel {
   const lines = new LineScanner(text);
   const model: DumpModel = {};
   readFrontMatter(frontMatterSource(lines), model, findings);
@@ -119,7 +136,7 @@ export function readRom(text: string, findings: Finding[]): DumpModel {
       readBullet(st, m[1]!, line.slice(m[0].length), lines.start);
     }
   }
-  finishArtifact(st);
+  finishArtifact(st, 'the text ends before its block');
   return inCanonicalOrder(model);
 }
 
@@ -158,12 +175,13 @@ function frontMatterSource(lines: LineScanner): string {
     }
     src.push(line);
   }
-  throw new RomError('RPR-DUMP-005', 'the front matter is not closed by a "---" line', 0);
+  throw new RomError('RPR-DUMP-005', 'the front matter is not closed by a "---" line', 0, undefined, 'the text ends inside it');
 }
 
-function finishArtifact(st: ReadState): void {
+/** `end` says why the text looks cut short when it is the end of the text that finishes the artifact. */
+function finishArtifact(st: ReadState, end?: string): void {
   const c = st.current;
-  if (c && !c.done) throw new RomError('RPR-DUMP-005', `artifact ${c.key} has no fenced content block`, c.at);
+  if (c && !c.done) throw new RomError('RPR-DUMP-005', `artifact ${c.key} has no fenced content block`, c.at, undefined, end);
 }
 
 function readHeading(st: ReadState, line: string, at: number): void {
@@ -213,7 +231,7 @@ function readFence(st: ReadState, lines: LineScanner, m: RegExpExecArray): void 
   if (st.section !== 'artifacts' || !c || c.done || !st.artifacts) throw new RomError('RPR-DUMP-005', 'a fenced block outside an artifact', open);
   const fence = m[1]!;
   const from = lines.pos;
-  if (!lines.seekFence(fence)) throw new RomError('RPR-DUMP-005', `the fenced block of artifact ${c.key} is not closed by ${fence}`, open);
+  if (!lines.seekFence(fence)) throw new RomError('RPR-DUMP-005', `the fenced block of artifact ${c.key} is not closed by ${fence}`, open, undefined, 'the text ends inside the block');
   const content = lines.text.slice(from, Math.max(from, lines.start - 1));
   const art: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   if (m[2]!.toLowerCase() === 'json') art['json'] = artifactJson(st, c.key, content, open);

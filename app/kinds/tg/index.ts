@@ -3,6 +3,7 @@
  * and replay, a bundle's verify.
  */
 import { changedNumbers, fail } from '../../core/findings.js';
+import { Progress } from '../../core/progress.js';
 import type { KindResult } from '../../core/report.js';
 import type { KindCode } from '../types.js';
 
@@ -11,7 +12,10 @@ const checks = () => import('./replay.js');
 
 export const manifestCode: KindCode = {
   async verify(s, ctx) {
-    return (await (await checks()).verifyManifest(s, ctx)).result;
+    const progress = new Progress((f, label) => ctx.progress(f, label));
+    const { result } = await (await checks()).verifyManifest(s, ctx, progress);
+    progress.done();
+    return result;
   },
   replay: async (s, ctx) => (await checks()).replayManifest(s, ctx),
 };

@@ -6,6 +6,7 @@
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { hashBytes, hashValue } from '../../core/hash.js';
+import type { Progress } from '../../core/progress.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { HASH_RE, MANIFEST_TYPE, MODES, type Mode } from './constants.js';
 import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, show, wrongType, type Obj } from './structure.js';
@@ -82,7 +83,8 @@ export const PARAM_MEMBERS = ['temperature', 'topP', 'seed'] as const;
 
 const isMode = (v: unknown): v is Mode => typeof v === 'string' && (MODES as readonly string[]).includes(v);
 
-export function checkManifest(v: unknown): CheckedManifest {
+/** `progress` hears of each execution record checked (a manifest may hold 100,000). */
+export function checkManifest(v: unknown, progress?: Progress): CheckedManifest {
   const findings: Finding[] = [];
   const goodArtifacts = new Set<string>();
   const artifactNodes: CheckedManifest['artifactNodes'] = [];
@@ -113,7 +115,11 @@ export function checkManifest(v: unknown): CheckedManifest {
   const ex = v['executions'];
   if ('executions' in v) {
     if (!Array.isArray(ex)) findings.push(wrongType('/executions', 'an array of execution records', ex));
-    else ex.forEach((e, i) => checkExecution(e, i, findings));
+    else
+      for (let i = 0; i < ex.length; i++) {
+        checkExecution(ex[i], i, findings);
+        progress?.at(i + 1, ex.length);
+      }
   }
   if (findings.length !== before) return { manifest: null, findings, goodArtifacts, artifactNodes };
   const executions = (ex as Obj[]).map((e, index) => ({ ...(e as unknown as Execution), index }));

@@ -14,6 +14,7 @@ import type { Authenticity, ChainNode, Comparison, Finding, JsonValue, TgDriftRa
 import { authenticity } from '../../core/authenticity.js';
 import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
 import { hashCanonicalText, hashValue } from '../../core/hash.js';
+import { Progress } from '../../core/progress.js';
 import type { KindResult } from '../../core/report.js';
 import { epochMs } from '../../core/time.js';
 import type { Sniffed } from '../sniff.js';
@@ -56,20 +57,22 @@ export interface State {
 
 const execPtr = (e: Execution, ...t: string[]) => ptr('/executions', e.index, ...t);
 
-export async function verifyManifest(s: Sniffed, ctx: KindContext): Promise<Verified> {
+/** `progress` tells how far it is (its stages: the records, the rules and anchors, the manifest's hash). */
+export async function verifyManifest(s: Sniffed, ctx: KindContext, progress = new Progress((f, label) => ctx.progress(f, label))): Promise<Verified> {
   const parsed = s.json();
   if (!parsed || !parsed.ok) {
     const err = parsed && !parsed.ok ? parsed.error : null;
     const id = typeof s.jsonObject()?.['claimRef'] === 'string' ? (s.jsonObject()!['claimRef'] as string) : null;
     return { result: { id, findings: [fail('RPR-TG-001', `the manifest is not strict I-JSON: ${err ? err.message : 'not JSON'}`, { pointer: err?.pointer ?? '' })], chain: [] }, state: null };
   }
-  const checked = checkManifest(parsed.value);
+  const checked = checkManifest(parsed.value, progress.stage(0, 30, 'executions'));
   const id = typeof (parsed.value as Record<string, unknown>)['claimRef'] === 'string' ? ((parsed.value as Record<string, unknown>)['claimRef'] as string) : null;
   const chain: ChainNode[] = checked.artifactNodes.map((a) => ({ id: a.id, label: 'artifact', recorded: a.recorded, recomputed: a.recomputed, status: a.recomputed === a.recorded ? 'match' : 'mismatch', parents: [], pointer: ptr('/artifacts', a.id) }));
   const findings = [...changedNumbers(parsed.warnings, tgNumbers('the manifest')), ...checked.findings];
   const m = checked.manifest;
   if (!m) return { result: { id, findings, chain }, state: null };
 
+  progress.stage(30, 50, 'rules and anchors').at(0, 1);
   const policy = await resolvePolicy(m, checked.goodArtifacts, ctx.options.policy);
   findings.push(...policy.findings);
   chain.push(policy.node);
@@ -114,6 +117,7 @@ export async function verifyManifest(s: Sniffed, ctx: KindContext): Promise<Veri
     chain.push({ id: `anchor:${e.executionId}`, label: `journal anchor of ${e.output}`, recorded: e.artifactHash!, recomputed: anchoredArtifact, status: anchoredArtifact === null ? 'unresolved' : anchoredArtifact === e.artifactHash ? 'match' : 'mismatch', parents: [e.artifactHash!], pointer: p });
   }
   const auth = manifestAuthenticity(recorded.length, [...anchorStatus.values()].filter((st) => st === 'pass').length);
+  progress.stage(50, 100, 'manifest hash').at(0, 1);
   if (!policy.bundle || !policy.hash) return { result: { id, findings, chain, authenticity: auth }, state: null };
   return {
     result: { id, findings, chain, authenticity: auth, details: { tg: { claimRef: m.claimRef, bundleHash: policy.hash, bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file', modeComposition: modeComposition(m) } } },
@@ -187,16 +191,26 @@ interface ReplayRun {
 export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: ReplayControl = {}): Promise<ReplayOutcome> {
   const confidence = control.confidence ?? providerConfidencePort(ctx.options.providers);
   const whatIf = parseWhatIf(ctx.options.whatIf);
-  const v = await verifyManifest(s, ctx);
+  const progress = new Progress((f, label) => ctx.progress(f, label));
+  const v = await verifyManifest(s, ctx, progress.within(0, 50));
+  progress.within(0, 100);
   const { result, state } = v;
   if (whatIf) markWhatIf(result, whatIf);
-  if (!state) return { result: { ...result, comparisons: [], events: [] }, comparison: null, manifestHash: null, bundle: null, manifest: null, observations: [] };
+  if (!state) {
+    progress.done();
+    return { result: { ...result, comparisons: [], events: [] }, comparison: null, manifestHash: null, bundle: null, manifest: null, observations: [] };
+  }
   const run = startRun(state, result.findings, ctx, confidence, whatIf);
   const { manifest: m, bundle } = state;
   // A manifest that fails its chain (artifacts, bundle, a number whose hashed value is not
   // its text: RPR-TG-001) is not re-executed at all.
   const chainBroken = run.findings.some((f) => f.severity === 'fail' && ['RPR-TG-001', 'RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
-  for (const e of m.executions) await replayExecution(run, e, chainBroken);
+  // The verification took the first half; the comparison and routing after the loop, the last few percent.
+  progress.stage(50, 97, 'executions');
+  for (let k = 0; k < m.executions.length; k++) {
+    await replayExecution(run, m.executions[k]!, chainBroken);
+    progress.at(k + 1, m.executions.length);
+  }
 
   const { findings, comparisons, replayed, replayVersion, byId } = run;
   const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
@@ -212,6 +226,7 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   );
   if (ctx.options.out) await writeComparison(ctx.options.out, comparison);
   const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison), driftRate: driftRate as unknown as JsonValue } };
+  progress.done();
   return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
 }
 
