@@ -7,9 +7,11 @@
  * byte with the bytes in memory and their text ready (Sniffed's `arrived`).
  *
  * The writer's signals are the file itself, so nothing else has to cross between the
- * shell's process and this worker: the file is complete when it holds the announced size;
- * it was abandoned (the sending failed, or a newer upload replaced it) when the writer
- * unlinked it (no link is left); it stalled when it has not grown for STALL_MS.
+ * shell's process and this worker: the file is complete when the writer has made it
+ * read-only, which it does once the body has ended within the announced size (holding that
+ * size is not enough: a longer body is refused only when its next piece comes); it was
+ * abandoned (the sending failed, or a newer upload replaced it) when the writer unlinked
+ * it (no link is left); it stalled when it has not changed for STALL_MS.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
@@ -59,13 +61,14 @@ export async function followArriving(path: string, size: number, o: FollowOption
     let have = 0;
     let quietSince = Date.now();
     let napMs = 1;
-    while (got < size) {
+    for (;;) {
       const st = fstatSync(fd);
+      if (got === size && st.size === size && (st.mode & 0o222) === 0) break; // written whole, and marked so
       if (st.size > have) quietSince = Date.now();
       have = st.size;
       if (st.nlink === 0) throw new UsageError(`the upload of ${o.shown} stopped before its last byte (${have} of ${size} bytes): the sending failed or a newer file replaced it`, 'refused');
       if (st.size > size) throw new UsageError(`the upload of ${o.shown} is longer than announced (${size} bytes)`, 'refused');
-      if (st.size - got >= Math.min(STEP, size - got)) {
+      if (got < size && st.size - got >= Math.min(STEP, size - got)) {
         if (got === 0 && size > (o.decodeMin ?? 0)) bytes = Buffer.from(new SharedArrayBuffer(size));
         const n = bytes ? readSync(fd, bytes, got, st.size - got, got) : st.size - got;
         if (bytes && got === 0 && textWanted(bytes.subarray(0, n))) text = new TextFollower();

@@ -90,8 +90,8 @@ export class UploadFiles {
 
   /**
    * Writes the body to the upload's own file, refusing it once it is longer than announced
-   * (one piece in memory at a time: each is written before the next is read), and tells the
-   * engine it is complete; or, when the body fails, why, and removes the file. Answers the
+   * (one piece in memory at a time: each is written before the next is read), makes it
+   * read-only once the body has ended, and tells the engine it is complete; or, when the body fails, why, and removes the file. Answers the
    * bytes the engine holds.
    */
   async receive(uploadId: string, body: AsyncIterable<Buffer>): Promise<number> {
@@ -109,6 +109,8 @@ export class UploadFiles {
           if (written > size) throw new ApiError(`the upload is longer than announced (${size} bytes)`, true);
           await fh.write(d);
         }
+        // Read-only: the mark a job following the file waits for (app/engine/arriving.ts).
+        await fh.chmod(0o400);
       } finally {
         await fh.close();
       }

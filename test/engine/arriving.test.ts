@@ -3,7 +3,7 @@
  * the bytes and the text it yields are exactly those of reading the finished file, and
  * the writer's signals end the wait (unlinked: abandoned; longer than announced; stalled).
  */
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,11 @@ const dir = mkdtempSync(join(tmpdir(), 'reprise-arriving-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-/** Writes `bytes` to a new file in pieces of `piece` bytes, one every `everyMs`; resolves when done. */
-function writeSlowly(bytes: Buffer, piece: number, everyMs: number): { path: string; done: Promise<void> } {
+/**
+ * Writes `bytes` to a new file in pieces of `piece` bytes, one every `everyMs`, then marks it
+ * whole as the web host does (read-only); resolves when done.
+ */
+function writeSlowly(bytes: Buffer, piece: number, everyMs: number, markWhole = true): { path: string; done: Promise<void> } {
   const path = join(dir, `up-${n++}`);
   writeFileSync(path, '');
   const done = (async () => {
@@ -23,6 +26,7 @@ function writeSlowly(bytes: Buffer, piece: number, everyMs: number): { path: str
       await new Promise((r) => setTimeout(r, everyMs));
       appendFileSync(path, bytes.subarray(i, i + piece));
     }
+    if (markWhole) chmodSync(path, 0o400);
   })();
   return { path, done };
 }
@@ -66,6 +70,13 @@ describe('followArriving', () => {
     const long = join(dir, 'long');
     writeFileSync(long, '{"a":1}');
     await expect(followArriving(long, 3, { shown: 'long.json' })).rejects.toThrow(/longer than announced \(3 bytes\)/);
+    // The announced size reached is not the end: the body may go on (and be refused).
+    const unmarked = writeSlowly(Buffer.from('{"a":"b"}'), 9, 1, false);
+    await unmarked.done;
+    await expect(followArriving(unmarked.path, 9, { shown: 'unmarked.json', stallMs: 100 })).rejects.toThrow(/stopped arriving \(9 of 9 bytes\)/);
+    const goesOn = writeSlowly(Buffer.from('{"a":"b"}'), 9, 1, false);
+    const following = followArriving(goesOn.path, 5, { shown: 'on.json' });
+    await expect(following).rejects.toThrow(/longer than announced \(5 bytes\)/);
     const stalled = join(dir, 'stalled');
     writeFileSync(stalled, '{"a":');
     await expect(followArriving(stalled, 100, { shown: 'stalled.json', stallMs: 50 })).rejects.toThrow(/stopped arriving \(5 of 100 bytes\)/);
