@@ -18,6 +18,7 @@ import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../core/errors.js';
 import { READ_FLAGS } from '../core/files.js';
+import { Progress } from '../core/progress.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
 
 /** The whole file once it has arrived, and its text when it is decodable as a JSON text is. */
@@ -61,6 +62,8 @@ export async function followArriving(path: string, size: number, o: FollowOption
     let have = 0;
     let quietSince = Date.now();
     let napMs = 1;
+    // Told at most every PROGRESS_INTERVAL_MS: each message crosses to the window, which shares the cores with the sending.
+    const progress = o.onProgress ? new Progress(o.onProgress).stage(0, 100, 'receiving') : null;
     for (;;) {
       const st = fstatSync(fd);
       if (got === size && st.size === size && (st.mode & 0o222) === 0) break; // written whole, and marked so
@@ -76,13 +79,14 @@ export async function followArriving(path: string, size: number, o: FollowOption
         text?.feed(bytes!.subarray(got, got + n));
         got += n;
         napMs = 1;
-        o.onProgress?.(got / size, 'receiving');
+        progress?.at(got, size);
         continue;
       }
       if (Date.now() - quietSince > (o.stallMs ?? STALL_MS)) throw new UsageError(`the upload of ${o.shown} stopped arriving (${have} of ${size} bytes)`, 'refused');
       await nap(napMs);
       napMs = Math.min(MAX_NAP_MS, napMs * 2);
     }
+    progress?.done();
     return bytes && text ? { bytes, text: text.end(bytes) } : null;
   } finally {
     closeSync(fd);

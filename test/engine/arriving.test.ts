@@ -36,7 +36,7 @@ describe('followArriving', () => {
     // 3 MiB of text with 2-, 3- and 4-byte characters; pieces of an odd size cut through them.
     const text = JSON.stringify({ a: 'é€𝄞'.repeat(200_000), b: 'x'.repeat(1_000_000) });
     const bytes = Buffer.from(text, 'utf8');
-    const { path, done } = writeSlowly(bytes, 700_001, 5);
+    const { path, done } = writeSlowly(bytes, 700_001, 40);
     const seen: number[] = [];
     const got = await followArriving(path, bytes.length, { shown: 'big.json', onProgress: (f) => seen.push(f) });
     await done;
