@@ -90,6 +90,9 @@ interface Upload {
   arriving?: boolean;
   /** Why the shell's sending failed: jobs on this upload end with it. */
   abandoned?: string;
+  /** Settles when an arriving upload is complete, abandoned or replaced: what reads it whole waits for it. */
+  settled?: Promise<void>;
+  settle?: () => void;
 }
 
 export interface EngineHostOptions {
@@ -275,8 +278,14 @@ export class EngineHost implements RepriseApi {
     return m;
   }
 
-  /** Turns a request into an engine job (reading nothing but an example's bytes). */
-  private async jobOf(req: StartJobRequest): Promise<{ job: EngineJob }> {
+  /**
+   * Turns a request into an engine job (reading nothing but an example's bytes). Only a job
+   * may `follow` an upload still arriving (it reads the file as it grows); anything else
+   * that reads the upload (the editor's content, a package's members, an attestation)
+   * waits until it is whole, and must never see part of it.
+   */
+  private async jobOf(req: StartJobRequest, follow = false): Promise<{ job: EngineJob }> {
+    if (!follow && req?.source?.type === 'upload') await this.uploads.get(req.source.uploadId)?.settled;
     if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null) throw new ApiError('startJob needs {source, mode}', true);
     const mode = EngineHost.mode(req.mode);
     // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
@@ -314,7 +323,7 @@ export class EngineHost implements RepriseApi {
       if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
       const failed = abandonedWords(u);
       if (failed) throw new ApiError(failed, true);
-      if (u.file !== undefined && u.arriving) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options, arriving: u.size } };
+      if (follow && u.file !== undefined && u.arriving) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options, arriving: u.size } };
       if (u.received !== u.size) throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
       if (u.file !== undefined) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options } };
       if (u.chunks.length > 1) u.chunks = [Buffer.concat(u.chunks)];
@@ -334,7 +343,7 @@ export class EngineHost implements RepriseApi {
   }
 
   async startJob(req: StartJobRequest): Promise<JobStarted> {
-    const { job } = await this.jobOf(req);
+    const { job } = await this.jobOf(req, true);
     const jobId = `job-${this.nextJob++}`;
     const handle = this.pool.run(job, (fraction, label) => this.emit({ type: 'job-progress', jobId, fraction, ...(label !== undefined ? { label } : {}) }));
     const running: RunningJob = { cancel: handle.cancel, cancelled: false };
@@ -503,7 +512,11 @@ export class EngineHost implements RepriseApi {
     if (req.size > MAX_API_BYTES) throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
     const uploadId = `upload-${this.nextUpload++}`;
     this.uploads.set(uploadId, { name: req.name, size: req.size, chunks: [], received: 0 });
-    while (this.uploads.size > MAX_UPLOADS) this.uploads.delete(this.uploads.keys().next().value!);
+    while (this.uploads.size > MAX_UPLOADS) {
+      const oldest = this.uploads.keys().next().value!;
+      this.uploads.get(oldest)?.settle?.();
+      this.uploads.delete(oldest);
+    }
     return { uploadId };
   }
 
@@ -515,6 +528,7 @@ export class EngineHost implements RepriseApi {
     if (u.file !== undefined) {
       if (!u.arriving || u.received > 0) throw new ApiError(`the upload of ${u.name} is sent as an HTTP body`, true);
       Object.assign(u, { file: undefined, arriving: false });
+      u.settle?.();
     }
     let bytes: Buffer;
     if (req.data instanceof Uint8Array) {
@@ -547,6 +561,7 @@ export class EngineHost implements RepriseApi {
     if (!u) throw new ApiError('unknown upload', true);
     if (req.state === 'abandoned') {
       Object.assign(u, { abandoned: req.reason ?? 'the sending failed', arriving: false });
+      u.settle?.();
       return { received: u.received };
     }
     const st = await stat(req.path).catch(() => null);
@@ -556,6 +571,8 @@ export class EngineHost implements RepriseApi {
       throw new ApiError(`the upload of ${u.name} is longer than announced (${u.size} bytes)`, true);
     }
     Object.assign(u, { file: req.path, chunks: [], received: st.size, arriving: req.state === 'arriving' });
+    if (u.arriving) u.settled ??= new Promise<void>((r) => (u.settle = r));
+    else u.settle?.();
     return { received: st.size };
   }
 

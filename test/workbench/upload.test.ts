@@ -310,6 +310,18 @@ describe('a job that follows an upload while it arrives', () => {
     expect(end.report.artifact.sha256).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
   });
 
+  it('the editor\'s content of an arriving upload waits until it is whole, never showing part of it', async () => {
+    const bytes = Buffer.from(JSON.stringify({ a: 'é'.repeat(200_000), b: [1, 2, 3] }), 'utf8');
+    const { uploadId } = await begin(bytes.length);
+    const { ws, next } = await connect();
+    ws.send(JSON.stringify({ id: 9, method: 'artifactContent', params: [{ source: { type: 'upload', uploadId } }] }));
+    expect((await postSlowly(uploadId, bytes, 10, 10)).status).toBe(200);
+    let m: { id?: number; result?: { raw: string | null } } = {};
+    while (m.id !== 9) m = (await next()) as typeof m;
+    ws.close();
+    expect(m.result?.raw).toBe(bytes.toString('utf8'));
+  });
+
   it('ends with the sending\'s own reason when the body fails', async () => {
     const { uploadId } = await begin(10);
     const following = job(uploadId);
