@@ -46,7 +46,7 @@ export function authenticityOf(kind: ArtifactKind, r: KindResult, consistencyOnl
  * (status, keyId, role, label, statement) so reports stay byte-identical run to run.
  */
 export function withSigner(a: Authenticity, store: TrustStore | null): Authenticity {
-  const k = a.keyId ? store?.get(a.keyId) : undefined;
+  const k = a.keyId ? store?.holder(a.keyId) : null;
   if (!k) return a;
   return { status: a.status, keyId: a.keyId!, role: k.role, ...(k.label ? { label: k.label } : {}), statement: a.statement };
 }

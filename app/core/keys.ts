@@ -157,6 +157,11 @@ export class TrustStore {
   get(keyId: string): TrustedKey | undefined {
     return this.byId.get(keyId);
   }
+  /** Who holds a key, as this store names it (role, and label when it has one); null when it does not list the key. */
+  holder(keyId: string): { role: TrustedKey['role']; label: string | null } | null {
+    const k = this.byId.get(keyId);
+    return k ? { role: k.role, label: k.label || null } : null;
+  }
   static empty(): TrustStore {
     return new TrustStore([], '(none)');
   }

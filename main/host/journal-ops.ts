@@ -68,8 +68,7 @@ async function trustOf(path: string | undefined): Promise<TrustStore | null> {
 
 /** A key as the trust store names it: its role and label, or nulls when it does not (or none was given). */
 function named(trust: TrustStore | null, keyId: string): { role: string | null; label: string | null } {
-  const k = trust?.get(keyId);
-  return { role: k?.role ?? null, label: k?.label ?? null };
+  return trust?.holder(keyId) ?? { role: null, label: null };
 }
 
 function caseView(c: CaseState, evidence: unknown, trust: TrustStore | null): CaseView {
