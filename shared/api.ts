@@ -17,6 +17,11 @@ export interface EngineInfo {
   /** The options a job may name (StartJobRequest.options): paths the kinds read. */
   options: { name: string; help: string }[];
   transport: 'electron' | 'web';
+  /**
+   * Rules whose findings carry a recomputed value as `expected` against the recorded one as
+   * `actual` (the kinds declare them): the window shows those values as recorded / recomputed.
+   */
+  recomputedRules: string[];
   /** True where the host can show native open dialogs (Electron). */
   nativeDialogs: boolean;
 }

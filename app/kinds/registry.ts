@@ -55,6 +55,11 @@ export function kindNames(): string[] {
   return allKinds().map((k) => k.kind);
 }
 
+/** Every kind's rules that carry a recomputed value against the recorded one (KindHandler.recomputedRules), each once. */
+export function recomputedRules(): string[] {
+  return [...new Set(allKinds().flatMap((k) => k.recomputedRules ?? []))];
+}
+
 const same = (a: KindOption, b: KindOption): boolean => JSON.stringify({ ...a, values: a.values?.pattern.source }) === JSON.stringify({ ...b, values: b.values?.pattern.source });
 
 /** Every option, the engine's first, each once; two different declarations of one name are a bug. */

@@ -83,6 +83,12 @@ export interface KindDeclarations<O extends readonly KindOption[] = readonly Kin
    * report establishes consistency only. Kinds with signatures set KindResult.authenticity.
    */
   readonly consistencyOnly?: string;
+  /**
+   * Its rules whose finding recomputes the value at its pointer, carrying the recomputed
+   * value as `expected` and the recorded one as `actual`: the workbench shows their values
+   * as "recorded" then "recomputed", the words of its chain and comparisons.
+   */
+  readonly recomputedRules?: readonly string[];
 }
 
 type AnyDeclared =

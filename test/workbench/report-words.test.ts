@@ -9,6 +9,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { sameDigest } from '../../shared/hash-format.js';
 import type { ChainNode, Finding, Report } from '../../shared/report.js';
 import { chainNodeOf, copyable, findingValues, repeatedLabels } from '../../renderer/src/lib/report-words.js';
+import { recomputedRules } from '../../app/kinds/registry.js';
+
+/** What the kinds declare (EngineInfo.recomputedRules), the list the window is given. */
+const RECOMPUTED = recomputedRules();
 import { acgpWriter } from '../../app/examples/acgp.js';
 import { mkEval, run, type EvalSpec } from '../acgp/helpers.js';
 
@@ -44,7 +48,7 @@ describe('chainNodeOf', () => {
   it("ties a Nemosyne finding in bare hex (expected the recomputed digest) to the chain's prefixed node", () => {
     const f = finding({ rule: 'RPR-NEM-020', expected: B, actual: A });
     expect(chainNodeOf(f, [node({ id: 'other', recorded: `sha256:${B}`, recomputed: `sha256:${B}` }), receipt])).toBe(receipt);
-    expect(findingValues(f, [receipt])).toEqual([
+    expect(findingValues(f, [receipt], RECOMPUTED)).toEqual([
       { word: 'recorded', value: `sha256:${A}` },
       { word: 'recomputed', value: `sha256:${B}` },
     ]);
@@ -52,8 +56,8 @@ describe('chainNodeOf', () => {
 
   it('ties a finding whose expected is the recorded value (a dump artifact keyed by its hash) in the same order', () => {
     const f = finding({ rule: 'RDS-F001', expected: `sha256:${A}`, actual: `sha256:${B}` });
-    expect(findingValues(f, [receipt]).map((v) => v.word)).toEqual(['recorded', 'recomputed']);
-    expect(findingValues(f, [receipt])[0]!.value).toBe(`sha256:${A}`);
+    expect(findingValues(f, [receipt], RECOMPUTED).map((v) => v.word)).toEqual(['recorded', 'recomputed']);
+    expect(findingValues(f, [receipt], RECOMPUTED)[0]!.value).toBe(`sha256:${A}`);
   });
 
   it('ties non-hash values only when both equal the node exactly (a trust decision)', () => {
@@ -68,11 +72,11 @@ describe('chainNodeOf', () => {
     expect(chainNodeOf(finding({ expected: B }), [receipt])).toBeNull();
     expect(chainNodeOf(finding({ expected: A, actual: A }), [node({ recorded: `sha256:${A}`, recomputed: `sha256:${A}`, status: 'match' })])).toBeNull();
     expect(chainNodeOf(finding({ expected: A.toUpperCase(), actual: B }), [receipt])).toBeNull();
-    expect(findingValues(finding({ expected: 'present', actual: 'missing' }), [receipt])).toEqual([
+    expect(findingValues(finding({ expected: 'present', actual: 'missing' }), [receipt], RECOMPUTED)).toEqual([
       { word: 'expected', value: 'present' },
       { word: 'actual', value: 'missing' },
     ]);
-    expect(findingValues(finding({ actual: 'revoked' }), [])).toEqual([{ word: 'actual', value: 'revoked' }]);
+    expect(findingValues(finding({ actual: 'revoked' }), [], RECOMPUTED)).toEqual([{ word: 'actual', value: 'revoked' }]);
   });
 });
 
@@ -117,9 +121,9 @@ describe('ACGP findings in the words of the Trainer and the comparisons', () => 
     for (const { r } of reports.filter((x) => x.mode === 'replay'))
       for (const f of r.findings.filter((x) => x.expected !== undefined && x.actual !== undefined)) {
         const row = (r.comparisons ?? []).some((c) => c.output === f.pointer && isDeepStrictEqual(c.original, f.actual) && isDeepStrictEqual(c.replayed, f.expected));
-        const words = findingValues(f, r.chain).map((v) => v.word);
+        const words = findingValues(f, r.chain, RECOMPUTED).map((v) => v.word);
         expect({ rule: f.rule, words }).toEqual({ rule: f.rule, words: row ? ['recorded', 'recomputed'] : ['expected', 'actual'] });
-        if (row) expect(findingValues(f, r.chain).map((v) => v.value)).toEqual([f.actual, f.expected]);
+        if (row) expect(findingValues(f, r.chain, RECOMPUTED).map((v) => v.value)).toEqual([f.actual, f.expected]);
         seen.set(f.rule, words[0]!);
       }
     // Every kind of finding the list speaks of, and the others, were reached.
@@ -140,7 +144,7 @@ describe('ACGP findings in the words of the Trainer and the comparisons', () => 
     const post = reports.find((x) => x.mode === 'verify' && x.r.findings.some((f) => f.rule === 'RPR-ACGP-010'))!.r;
     const f010 = post.findings.find((f) => f.rule === 'RPR-ACGP-010')!;
     expect((post.comparisons ?? []).some((c) => c.output === f010.pointer)).toBe(false);
-    expect(findingValues(f010, post.chain)).toEqual([
+    expect(findingValues(f010, post.chain, RECOMPUTED)).toEqual([
       { word: 'recorded', value: 8.6 },
       { word: 'recomputed', value: 7.6 },
     ]);

@@ -41,6 +41,13 @@ const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
   'acgp-trajectory': 'trust-debt points kept in one ACGP report',
 };
 const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({ name, default: d, help: ACGP_LIMIT_HELP[name as keyof typeof ACGP_LIMITS] }));
+/**
+ * ACGP's value checks (recompute.ts, eval-form.ts, debt-replay.ts; docs/rules/acgp.md): each
+ * carries the recomputed value as `expected` and the recorded one as `actual`. ACGP's other
+ * findings with both values hold the content against a rule or a reference (weights
+ * summing to 1, the trace's id, a digest's form), not against a recomputation.
+ */
+const ACGP_RECOMPUTED = ['RPR-ACGP-005', 'RPR-ACGP-006', 'RPR-ACGP-007', 'RPR-ACGP-010', 'RPR-ACGP-020', 'RPR-ACGP-021', 'RPR-ACGP-022', 'RPR-ACGP-023'] as const;
 /** The statement of both ACGP kinds (acgp-trace's streamed reports included). */
 const ACGP_CONSISTENCY = 'carry no signature; the engine checks their internal consistency and recomputation only.';
 
@@ -50,6 +57,7 @@ export const acgpEvalKind: KindHandler<typeof ACGP_OPTIONS> = {
   limits: ACGP_LIMIT_LIST,
   examples: async () => (await import('../../examples/acgp.js')).acgpWriter,
   consistencyOnly: `ACGP evaluations ${ACGP_CONSISTENCY}`,
+  recomputedRules: ACGP_RECOMPUTED,
   detect(s) {
     const j = s.json();
     return j !== null && isEvalLike(j.ok ? j.value : j.loose);
@@ -62,6 +70,7 @@ export const acgpTraceKind: KindHandler<typeof ACGP_OPTIONS> = {
   options: ACGP_OPTIONS,
   limits: ACGP_LIMIT_LIST,
   consistencyOnly: `ACGP traces ${ACGP_CONSISTENCY}`,
+  recomputedRules: ACGP_RECOMPUTED,
   detect(s) {
     const j = s.json();
     if (j !== null) {

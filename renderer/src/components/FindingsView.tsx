@@ -27,10 +27,13 @@ const LABELS: Record<string, string> = { rule: 'Rule', severity: 'Severity', mes
  * the same comparison (lib/report-words.ts findingValues); a hash, key id or pointer with a
  * Copy button.
  */
+const NONE: readonly string[] = [];
+
 function Values({ f, chain }: { f: Finding; chain: ChainNode[] }) {
+  const recomputed = useStore((s) => s.info?.recomputedRules ?? NONE);
   return (
     <>
-      {findingValues(f, chain).map(({ word, value }) => (
+      {findingValues(f, chain, recomputed).map(({ word, value }) => (
         <div key={word} data-word={word}>
           {word} {copyable(value) ? <CopyValue value={value} label={`the ${word} value of ${f.rule}`} /> : <span className="mono">{show(value)}</span>}
         </div>

@@ -58,27 +58,19 @@ export function chainNodeOf(f: Finding, chain: readonly ChainNode[]): ChainNode 
   return chain.find((n) => n.status !== 'match' && ((same(e, n.recorded) && same(a, n.recomputed)) || (same(a, n.recorded) && same(e, n.recomputed)))) ?? null;
 }
 
-/**
- * ACGP's value checks: each recomputes the value at its pointer and carries the recomputed
- * value as `expected` and the recorded one as `actual` (app/kinds/acgp recompute.ts,
- * eval-form.ts, debt-replay.ts; docs/rules/acgp.md). ACGP's other findings with both values
- * hold the content against a rule or a reference (weights summing to 1, the trace's id, a
- * digest's form), not against a recomputation.
- */
-const ACGP_RECOMPUTED = new Set(['RPR-ACGP-005', 'RPR-ACGP-006', 'RPR-ACGP-007', 'RPR-ACGP-010', 'RPR-ACGP-020', 'RPR-ACGP-021', 'RPR-ACGP-022', 'RPR-ACGP-023']);
-
 export type ValueWord = 'recorded' | 'recomputed' | 'expected' | 'actual';
 
 /**
  * A finding's values in the words of the views that show the same comparison: a finding
  * about a chain node as the chain shows it (recorded, then recomputed, the node's own
- * strings), an ACGP value check as the Trainer and the comparisons do (recorded, then
- * recomputed); any other finding in the engine's words (expected, then actual).
+ * strings), a rule its kind declares a recomputation (`recomputed`: EngineInfo's
+ * recomputedRules, e.g. ACGP's value checks) as the Trainer and the comparisons do
+ * (recorded, then recomputed); any other finding in the engine's words (expected, then actual).
  */
-export function findingValues(f: Finding, chain: readonly ChainNode[]): { word: ValueWord; value: JsonValue }[] {
+export function findingValues(f: Finding, chain: readonly ChainNode[], recomputed: readonly string[]): { word: ValueWord; value: JsonValue }[] {
   const n = chainNodeOf(f, chain);
   if (n) return [{ word: 'recorded', value: n.recorded }, { word: 'recomputed', value: n.recomputed }];
-  if (ACGP_RECOMPUTED.has(f.rule) && f.expected !== undefined && f.actual !== undefined)
+  if (recomputed.includes(f.rule) && f.expected !== undefined && f.actual !== undefined)
     return [
       { word: 'recorded', value: f.actual },
       { word: 'recomputed', value: f.expected },
