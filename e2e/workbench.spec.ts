@@ -172,9 +172,13 @@ test('cancel a long job: the worker stops and the window stays usable', async ({
   await page.getByTestId('open-path').fill(big);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(page.getByTestId('job')).toBeVisible();
+  // During the job the examples cannot start another (one disabled fieldset holds them all).
+  const anExample = page.locator('[data-example="unknown/not-an-artifact.json"]');
+  await expect(anExample).toBeDisabled();
   await page.getByTestId('cancel').click();
   await expect(page.getByTestId('job-note')).toContainText('Cancelled');
   await expect(page.getByTestId('job')).toHaveCount(0);
+  await expect(anExample).toBeEnabled();
   // The replaced worker answers the next job.
   await openExample(page, 'unknown/not-an-artifact.json');
   await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');

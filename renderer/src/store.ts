@@ -319,9 +319,22 @@ async function sendingFailed(source: JobSource, message: string): Promise<void> 
 }
 
 /**
- * The window's own hash of a picked file, asked for once its job has ended: the pure-JS
- * digest (lib/digest.ts) then takes no core from the verification the user waits for.
- * It lands on the banner if the same upload is still open; otherwise it is dropped.
+ * Resolves once the window has painted what is pending and is idle (or after `ms` at most):
+ * a big report's render and the garbage collection of its arrival come first.
+ */
+function whenIdle(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback !== 'function') return void setTimeout(resolve, 0);
+    requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: ms }));
+  });
+}
+
+/**
+ * The window's own hash of a picked file, asked for once its job has ended and the verdict
+ * is on screen: the pure-JS digest (lib/digest.ts) then takes no core from the verification
+ * the user waits for, nor from the report's render (on two cores, a worker hashing beside
+ * it stretched that render past 100 ms). It lands on the banner if the same upload is still
+ * open; otherwise it is dropped.
  */
 async function windowHashAfterJob(sent: SentFile, source: JobSource): Promise<void> {
   const isOpen = (): boolean => useStore.getState().artifact?.source === source;
@@ -334,6 +347,7 @@ async function windowHashAfterJob(sent: SentFile, source: JobSource): Promise<vo
       }
     });
   });
+  await whenIdle(1000);
   if (!isOpen()) return sent.drop();
   const localHash = await sent.hash().then(
     (sha256): LocalHash => ({ state: 'done', sha256 }),

@@ -167,7 +167,12 @@ function Examples({ mode, busy }: Props) {
       <label className="filter">
         Filter examples <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="dumps, tg, acgp, packages…" />
       </label>
-      <ExampleGroups groups={groups} busy={busy} mode={mode} />
+      {/* One attribute disables every example during a job: the memoized list is not
+          re-rendered (200 buttons) and restyled at the moment the job starts. */}
+      <fieldset className="bare" disabled={busy}>
+        <legend className="visually-hidden">Examples</legend>
+        <ExampleGroups groups={groups} mode={mode} />
+      </fieldset>
     </details>
   );
 }
@@ -196,7 +201,7 @@ export function OpenPanel() {
 }
 
 /** The example list, memoized: typing elsewhere in the panel must not re-render 200 buttons. */
-const ExampleGroups = memo(function ExampleGroups({ groups, busy, mode }: { groups: [string, ExampleSummary[]][]; busy: boolean; mode: CheckMode }) {
+const ExampleGroups = memo(function ExampleGroups({ groups, mode }: { groups: [string, ExampleSummary[]][]; mode: CheckMode }) {
   const openExample = useStore((s) => s.openExample);
   return (
     <>
@@ -206,7 +211,7 @@ const ExampleGroups = memo(function ExampleGroups({ groups, busy, mode }: { grou
               <ul>
                 {list.map((ex) => (
                   <li key={ex.path}>
-                    <button type="button" className="link" disabled={busy} onClick={() => void openExample(ex.path, ex.expect?.command ?? mode, ex.expect?.whatIf)} title={ex.note} data-example={ex.path}>
+                    <button type="button" className="link" onClick={() => void openExample(ex.path, ex.expect?.command ?? mode, ex.expect?.whatIf)} title={ex.note} data-example={ex.path}>
                       {ex.path}
                     </button>
                     {ex.expect && <span className={`tag ${ex.expect.verdict}`}>{ex.expect.verdict}</span>}
