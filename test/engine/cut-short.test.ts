@@ -3,7 +3,8 @@
  * decisive finding, in one wording for every format, where the evidence shows it: JSON
  * that stops inside a value, a JSON Lines trace whose last line stops so, a ROM dump that
  * ends inside its front matter, a fenced block, before an artifact's block or inside a
- * last line, a ZIP whose records run to the end of the file. A file broken elsewhere, or
+ * last line, or at a line's end with only what the writer puts after it missing, a ZIP
+ * whose records run to the end of the file. A file broken elsewhere, or
  * one that only begins like a ZIP, is not called truncated.
  */
 import { describe, expect, it } from 'vitest';
@@ -105,6 +106,44 @@ describe('a ROM dump', () => {
     const badLast = await decisive(rom + '* [seed]: 4x\n');
     expect(badLast.f.rule).toMatch(/^RPR-DUMP-00[15]$/);
     expect(badLast.shown).not.toContain('truncated');
+  });
+});
+
+describe('a ROM dump cut at the end of a line (every line reads well)', () => {
+  const lineEnds = (rom: string): number[] => [...rom.matchAll(/\n/g)].map((m) => m.index + 1);
+
+  it('is "truncated" at every line end after the front matter: RDS-001 for a section after the end, RDS-002 for an artifact after it', async () => {
+    const rom = encodeRom(await buildDump(sampleSpec(), sampleSigner('active')));
+    const bodyFrom = rom.indexOf('\n---\n') + 5;
+    let cuts = 0;
+    for (const cut of lineEnds(rom).filter((n) => n >= bodyFrom && n < rom.length)) {
+      const { f } = await decisive(rom.slice(0, cut));
+      // Inside an artifact (after its heading, its media type or its block's first lines) the reader says so itself.
+      if (f.rule === 'RPR-DUMP-005') {
+        expect(f.message, `cut at ${cut}`).toContain('(truncated, cut short?)');
+        continue;
+      }
+      expect(f.rule, `cut at ${cut}: ${f.message}`).toMatch(/^RDS-00[12]$/);
+      expect(f.message, `cut at ${cut}`).toMatch(/\(truncated, cut short\?\): the text ends after (its front matter|"# [A-Za-z ]+"|artifact sha256:[0-9a-f]{64}), and the writer puts (this artifact|"# [A-Za-z ]+") after that$/);
+      cuts++;
+    }
+    expect(cuts).toBeGreaterThan(5);
+  });
+
+  it('is not, when the missing part comes from the middle, or the text is not in the writer\'s order', async () => {
+    const rom = encodeRom(await buildDump(sampleSpec(), sampleSigner('active')));
+    // The first artifact removed whole: the ones after it are still there.
+    const first = rom.indexOf('\n## ') + 1;
+    const second = rom.indexOf('\n## ', first) + 1;
+    const middle = await decisive(rom.slice(0, first) + rom.slice(second));
+    expect(middle.f.rule).toBe('RDS-002');
+    expect(middle.report.findings.map((x) => x.message).join('\n')).not.toContain('truncated');
+    // The buffers section moved after the artifacts, then the text cut before the artifacts' end.
+    const buffers = rom.indexOf('# Frozen Buffers');
+    const artifacts = rom.indexOf('# Embedded Artifacts');
+    const reordered = rom.slice(0, buffers) + rom.slice(artifacts) + rom.slice(buffers, artifacts);
+    const cut = await decisive(reordered.slice(0, reordered.indexOf('\n## ', reordered.indexOf('\n## ') + 1) + 1));
+    expect(cut.report.findings.map((x) => x.message).join('\n')).not.toContain('truncated');
   });
 });
 

@@ -10,9 +10,10 @@ import { detectRom } from './declare.js';
 import { decodeJson, strippedDump, type Decoded } from './json-encoding.js';
 import { decodeRom, loadRomParser } from './rom-encoding.js';
 import { replayVerified } from './replay.js';
+import { markCutShort, type RomEnd } from './rom-end.js';
 import { verifyModel, type DumpVerification } from './verify.js';
 
-function decode(s: Sniffed): Decoded & { encoding: 'json' | 'rom' } {
+function decode(s: Sniffed): Decoded & { encoding: 'json' | 'rom'; end?: RomEnd } {
   return detectRom(s) ? { ...decodeRom(s), encoding: 'rom' } : { ...decodeJson(s), encoding: 'json' };
 }
 
@@ -29,7 +30,8 @@ async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay
   const stripped = d.encoding === 'json' && s.stripping ? await strippedDump(s) : null;
   const payload = stripped ? () => stripped.payload : () => Buffer.from(d.canonicalWithoutSignature(), 'utf8');
   const v = verifyModel(d.model, trust, payload, mode === 'verify' ? 'warning' : 'unavailable', stripped ?? undefined);
-  return { ...v, findings: [...d.findings, ...v.findings], encoding: d.encoding };
+  // A ROM text cut at a line's end reads well: where it stops says whether what is missing may be a cut.
+  return { ...v, findings: [...d.findings, ...(d.end ? markCutShort(d.end, v.findings) : v.findings)], encoding: d.encoding };
 }
 
 export const replayDumpCode: KindCode = {

@@ -29,6 +29,7 @@ import type { Sniffed } from '../sniff.js';
 import { signedPayload, type Decoded } from './json-encoding.js';
 import { DUMP_TYPE, isObject, namesToWrite, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 import { HEADINGS, placeByPath, type Form, type Section } from './rom-mapping.js';
+import type { RomEnd } from './rom-end.js';
 import { readRom, RomError } from './rom-reader.js';
 
 export { HEADINGS, PLACES } from './rom-mapping.js';
@@ -39,18 +40,21 @@ const SAFE_LINK = /^[^[\]\n\r\s](?:[^[\]\n\r]*[^[\]\n\r\s])?$/;
 // ---------------------------------------------------------------------------
 // Reading (rom-reader.ts)
 
-/** Reads ROM text into the dump model; syntax errors become RPR-DUMP-005 (`line:n`). */
-export function decodeRom(s: Sniffed): Decoded {
+/**
+ * Reads ROM text into the dump model; syntax errors become RPR-DUMP-005 (`line:n`). `end`
+ * is where the text stops in the writer's order (rom-end.ts).
+ */
+export function decodeRom(s: Sniffed): Decoded & { end?: RomEnd } {
   const text = s.text();
   if (text === null) return { model: null, canonicalWithoutSignature: () => '', findings: [fail('RPR-DUMP-005', 'the ROM file is not UTF-8 text (or starts with a byte-order mark)')] };
   const findings: Finding[] = [];
   try {
-    const model = readRom(text, findings);
+    const { model, end } = readRom(text, findings);
     // Each value was parsed on its own: nesting is checked here against the whole dump
     // (an artifact's JSON sits three levels down), as the JSON encoding's one parse does.
     checkJsonData(model);
     let canonical: string | null = null;
-    return { model, canonicalWithoutSignature: () => (canonical ??= signedPayload(model)), findings };
+    return { model, canonicalWithoutSignature: () => (canonical ??= signedPayload(model)), findings, end };
   } catch (e) {
     if (e instanceof RomError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail(e.rule, e.message, { pointer: `line:${e.lineIn(text)}` })] };
     if (e instanceof JcsError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail('RPR-DUMP-003', `a value is not I-JSON: ${e.message}`, e.pointer !== undefined ? { pointer: e.pointer } : {})] };

@@ -18,6 +18,7 @@ import { changedNumbers, cutShort } from '../../core/findings.js';
 import { JcsError, parseCanonical } from '../../core/jcs.js';
 import { checkOrder, DUMP_NUMBERS, type DumpModel } from './model.js';
 import { canonicalId, HEADINGS, placeByKey, sectionOf, type BodySection, type Form } from './rom-mapping.js';
+import type { RomEnd } from './rom-end.js';
 import { lineAt, LineScanner } from './rom-lines.js';
 
 /** The front matter holds six keys; a longer one is refused before YAML reads it. */
@@ -76,6 +77,8 @@ interface ReadState {
   seenSections: Set<BodySection>;
   seenKeys: Set<string>;
   artifacts: Record<string, unknown> | null;
+  /** Artifact keys in the order the text gives them (rom-end.ts). */
+  artifactOrder: string[];
   current: Artifact | null;
 }
 
@@ -106,8 +109,11 @@ export function parseValue(raw: string, form: Form, at: number, pointer: string,
   return value;
 }
 
-/** Reads ROM text into the dump model; syntax errors throw RomError. */
-export function readRom(text: string, findings: Finding[]): DumpModel {
+/**
+ * Reads ROM text into the dump model; syntax errors throw RomError. `end` is where the text
+ * stops in the writer's order (rom-end.ts words what is missing after it).
+ */
+export function readRom(text: string, findings: Finding[]): { model: DumpModel; end: RomEnd } {
   try {
     return readRomText(text, findings);
   } catch (e) {
@@ -119,11 +125,11 @@ export function readRom(text: string, findings: Finding[]): DumpModel {
   }
 }
 
-function readRomText(text: string, findings: Finding[]): DumpModel {
+function readRomText(text: string, findings: Finding[]): { model: DumpModel; end: RomEnd } {
   const lines = new LineScanner(text);
   const model: DumpModel = {};
   readFrontMatter(frontMatterSource(lines), model, findings);
-  const st: ReadState = { model, findings, section: null, seenSections: new Set(), seenKeys: new Set(), artifacts: null, current: null };
+  const st: ReadState = { model, findings, section: null, seenSections: new Set(), seenKeys: new Set(), artifacts: null, artifactOrder: [], current: null };
   for (lines.skipBlankLines(); lines.next(); lines.skipBlankLines()) {
     const first = lines.firstCode();
     if (first === -1) continue; // blank lines carry nothing
@@ -137,7 +143,7 @@ function readRomText(text: string, findings: Finding[]): DumpModel {
     }
   }
   finishArtifact(st, 'the text ends before its block');
-  return inCanonicalOrder(model);
+  return { model: inCanonicalOrder(model), end: { sections: [...st.seenSections], artifacts: st.artifactOrder } };
 }
 
 /**
@@ -205,6 +211,7 @@ function readArtifactHeading(st: ReadState, key: string, at: number): void {
   finishArtifact(st);
   if (Object.hasOwn(artifacts, key)) throw new RomError('RPR-DUMP-003', `artifact ${quote(key)} appears twice`, at);
   st.current = { key, done: false, at };
+  st.artifactOrder.push(key);
 }
 
 function readBullet(st: ReadState, rawKey: string, raw: string, at: number): void {
