@@ -4,7 +4,7 @@
  * and axis ticks that never read alike.
  */
 import { describe, expect, it } from 'vitest';
-import { decimateIndices, exactValue, nearestIndex, tickDecimals, tickLabels } from '../../renderer/src/lib/decimate.js';
+import { decimateIndices, exactValue, nameTickSpace, NAME_INCRS, nearestIndex, TICK_NAME_CHARS, tickDecimals, tickLabels, tickName } from '../../renderer/src/lib/decimate.js';
 
 /** A 15,000-EVAL trust-debt-like series with four decimals, jagged so that decimation drops most points. */
 function trace(n: number): number[] {
@@ -87,5 +87,26 @@ describe('axis ticks', () => {
       const labels = tickLabels(splits, incr);
       expect(new Set(labels).size, `${incr}: ${labels.join(' ')}`).toBe(labels.length);
     }
+  });
+});
+
+describe('named ticks (|Δ| against ε per output)', () => {
+  // A width of 7 px per character stands in for the canvas's measure.
+  const width = (t: string) => 7 * t.length;
+
+  it('are spaced by the widest shown name, so no two overlap, and long names are cut with a mark', () => {
+    const names = Array.from({ length: 100_000 }, (_, i) => `BENCH.OUTPUT.SCORE-${i}.v1_0`);
+    expect(tickName(names[99_999]!)).toBe('BENCH.OUTPUT.SCORE-9999…');
+    expect(tickName('score')).toBe('score');
+    const space = nameTickSpace(names, width);
+    expect(space).toBe(7 * TICK_NAME_CHARS + 16);
+    // Ticks `space` apart hold any shown name with room to spare.
+    for (const n of [names[0]!, names[99_999]!, 'x']) expect(width(tickName(n))).toBeLessThan(space);
+  });
+
+  it('step by whole numbers only, so every tick lands on a name', () => {
+    expect(NAME_INCRS.slice(0, 6)).toEqual([1, 2, 5, 10, 20, 50]);
+    expect(NAME_INCRS.every((s) => Number.isInteger(s))).toBe(true);
+    expect(nameTickSpace(['a', 'bb'], width)).toBe(14 + 16);
   });
 });

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { decimateIndices, exactValue, nearestIndex, tickLabels } from '../lib/decimate';
+import { decimateIndices, exactValue, nameTickSpace, NAME_INCRS, nearestIndex, tickLabels, tickName } from '../lib/decimate';
 
 export interface ChartSeries {
   label: string;
@@ -150,6 +150,12 @@ const fitLabels =
 
 type Layout = { font: string; color: string; grid: string; nameWidth: number };
 
+/** Names under the bars, spaced by the widest so none overlaps (every k-th name when they are many; all in hover and the table). */
+function namedTicks(names: readonly string[], font: string): Partial<uPlot.Axis> {
+  const space = nameTickSpace(names, (t) => textWidth(t, font));
+  return { space, incrs: NAME_INCRS, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) && names[t] !== undefined ? tickName(names[t]) : '')) };
+}
+
 function axesOptions(p: ChartProps, l: Layout): uPlot.Axis[] {
   const axis = { stroke: l.color, font: l.font, labelFont: l.font, grid: { stroke: l.grid, width: 1 }, ticks: { stroke: l.grid } };
   // Ticks as far apart as the scale's step, written with the decimals the step needs.
@@ -157,7 +163,7 @@ function axesOptions(p: ChartProps, l: Layout): uPlot.Axis[] {
   const names = p.xNames;
   const xAxis: uPlot.Axis = p.horizontal
     ? { ...axis, side: 3, label: p.xLabel, labelSize: 24, size: l.nameWidth + 22, grid: { show: false }, splits: () => [...p.x], values: (_u, t) => t.map(() => '') }
-    : { ...axis, label: p.xLabel, size: 40, labelSize: 24, ...(names ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) ? (names[t] ?? '') : '')) } : {}) };
+    : { ...axis, label: p.xLabel, size: 40, labelSize: 24, ...(names ? namedTicks(names, l.font) : {}) };
   const yAxis: uPlot.Axis = p.horizontal ? { ...axis, ...values, side: 2, size: 40, space: 50, ...(p.yLabel ? { label: p.yLabel, labelSize: 24 } : {}) } : { ...axis, ...values, size: fitLabels(l.font, 56), ...(p.yLabel ? { label: p.yLabel, labelSize: 24 } : {}) };
   return [xAxis, yAxis];
 }

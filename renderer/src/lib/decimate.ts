@@ -69,3 +69,23 @@ export function tickLabels(splits: readonly number[], incr: number): string[] {
     return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
   });
 }
+
+/** A name on an axis tick is cut to this many characters (whole in the hover legend and the table). */
+export const TICK_NAME_CHARS = 24;
+/** Steps between named ticks: whole numbers only, so every tick lands on a name. */
+export const NAME_INCRS: number[] = Array.from({ length: 8 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
+
+/** A name as a tick shows it: at most TICK_NAME_CHARS characters, the cut marked. */
+export function tickName(name: string): string {
+  return name.length > TICK_NAME_CHARS ? `${name.slice(0, TICK_NAME_CHARS - 1)}…` : name;
+}
+
+/**
+ * The least room between named ticks: the widest tick name and a gap, so names never
+ * overlap however many there are (uPlot then labels every k-th name, k from NAME_INCRS).
+ * Only the longest few names are measured: a report may name 100,000 outputs.
+ */
+export function nameTickSpace(names: readonly string[], width: (text: string) => number, gap = 16): number {
+  const longest = [...new Set(names.map(tickName))].sort((a, b) => b.length - a.length).slice(0, 16);
+  return Math.ceil(Math.max(0, ...longest.map(width))) + gap;
+}
