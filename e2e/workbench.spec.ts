@@ -120,6 +120,14 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   await expect(diff.locator('.line-insert, .char-insert, .line-delete, .char-delete').first()).toBeAttached({ timeout: 30_000 });
   await axe(page, 'replay');
   await shot(page, info, 'replay');
+  // Shown again after another view, both sides of the diff keep their names.
+  await page.getByTestId('tab-findings').click();
+  await page.getByTestId('tab-replay').click();
+  await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
+  await page.waitForTimeout(300);
+  await expect(diff.getByRole('textbox', { name: 'Original expression (recorded)' })).toBeAttached();
+  await expect(diff.getByRole('textbox', { name: 'Replayed expression' })).toBeAttached();
+  await axe(page, 'replay-revisited');
 
   // A TG manifest: drift events with their routing, comparisons filtered by mode and status.
   await openExample(page, 'tg/banded-drift-material/manifest.json');

@@ -47,6 +47,22 @@ export function ArtifactEditor({ text, pointer, theme, label }: { text: string; 
 type DiffEditorInstance = Parameters<DiffOnMount>[0];
 const ORIGINAL_LABEL = 'Original expression (recorded)';
 const MODIFIED_LABEL = 'Replayed expression';
+/** One object: a new one each render would make the wrapper push the options again. */
+const DIFF_OPTIONS = { readOnly: true, renderSideBySide: true, minimap: { enabled: false }, wordWrap: 'on', originalEditable: false, fontSize: 13, ariaLabel: 'Original against replayed expression', originalAriaLabel: ORIGINAL_LABEL, modifiedAriaLabel: MODIFIED_LABEL } as const;
+
+/**
+ * Keeps a side's text box named. Monaco 0.57's diff editor passes each option change on to
+ * both sides with `ariaLabel` recomputed as "" unless that very change carries the side's
+ * label (diffEditorEditors.js, _adjustOptionsForLeftHandSide), so a name set once is lost
+ * at the next change (the view shown again, a layout): it is set again after each.
+ */
+function keepNamed(side: StandaloneEditor, label: string): void {
+  const name = (): void => {
+    if (side.getOption(monaco.editor.EditorOption.ariaLabel) !== label) side.updateOptions({ ariaLabel: label });
+  };
+  name();
+  side.onDidChangeConfiguration(name);
+}
 
 export function ExpressionDiff({ original, modified, theme }: { original: string; modified: string; theme: 'light' | 'dark' }) {
   // @monaco-editor/react disposes the two models before the diff editor on unmount, and
@@ -65,10 +81,8 @@ export function ExpressionDiff({ original, modified, theme }: { original: string
   const onMount = (e: DiffEditorInstance): void => {
     const m = e.getModel();
     if (m) models.current = [m.original, m.modified];
-    // monaco 0.57 leaves both sides' text boxes with aria-label="" despite the diff
-    // editor's originalAriaLabel / modifiedAriaLabel: name each side on its own editor.
-    e.getOriginalEditor().updateOptions({ ariaLabel: ORIGINAL_LABEL });
-    e.getModifiedEditor().updateOptions({ ariaLabel: MODIFIED_LABEL });
+    keepNamed(e.getOriginalEditor(), ORIGINAL_LABEL);
+    keepNamed(e.getModifiedEditor(), MODIFIED_LABEL);
   };
   return (
     <div className="editor-frame" data-testid="diff-editor" role="region" aria-label="Original against replayed expression">
@@ -81,7 +95,7 @@ export function ExpressionDiff({ original, modified, theme }: { original: string
         keepCurrentOriginalModel
         keepCurrentModifiedModel
         onMount={onMount}
-        options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, wordWrap: 'on', originalEditable: false, fontSize: 13, ariaLabel: 'Original against replayed expression', originalAriaLabel: ORIGINAL_LABEL, modifiedAriaLabel: MODIFIED_LABEL }}
+        options={DIFF_OPTIONS}
       />
     </div>
   );
