@@ -4,6 +4,7 @@
  * stop driven by arrow keys, deep links restore what was open, copy buttons, a truncated
  * file says so.
  */
+import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,6 +172,31 @@ test('a picked file: the previous verdict goes at the pick; a reload says to pic
   await expect(note).toBeFocused();
   await expect(page.getByTestId('verdict')).toHaveCount(0);
   await axe(page, 'a reloaded link to a picked file');
+});
+
+test('a saved report: focus on its verdict, Replay says why it cannot run, a reload says to open it again', async ({ workbench: page }) => {
+  await openExample(page, 'dumps/intact.dump.json');
+  await expect(page.getByTestId('verdict')).toContainText('intact');
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-saved-'));
+  const saved = join(dir, 'case-17.report.json');
+  // A report as the CLI writes it (--json), of a built-in example.
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args]);
+  expect(cli('examples', join(dir, 'ex')).status).toBe(0);
+  const out = cli('verify', join(dir, 'ex', 'dumps', 'intact.dump.json'), '--json');
+  writeFileSync(saved, out.stdout);
+  await page.getByTestId('tab-open').click();
+  await page.locator('#report-input').setInputFiles(saved);
+  await expect(page.getByTestId('verdict')).toContainText('a saved report');
+  await expect(page.locator('#verdict-h')).toBeFocused();
+  await page.getByTestId('tab-replay').click();
+  await expect(page.getByTestId('run-replay')).toBeDisabled();
+  await expect(page.getByText('A saved report is shown as saved: open its artifact to replay it.')).toBeVisible();
+  await expect.poll(() => new URL(page.url()).hash).toContain('report=case-17.report.json');
+  await page.reload();
+  const note = page.getByTestId('job-note');
+  await expect(note).toContainText('the saved report case-17.report.json');
+  await expect(note).toBeFocused();
+  await axe(page, 'a reloaded link to a saved report');
 });
 
 test('focus goes to the note or the error an action ends with, never to <body>', async ({ workbench: page, served }) => {

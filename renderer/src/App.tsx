@@ -58,7 +58,7 @@ function useConnect(connect: State['connect']): void {
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   useEffect(() => {
     if (!info) return;
-    const t = setTimeout(() => writeLink({ view, source: artifact?.source ?? null, mode: artifact?.mode ?? null, whatIf: artifact?.whatIf ?? [], name: artifact?.name ?? null }), 0);
+    const t = setTimeout(() => writeLink({ view, source: artifact?.source ?? null, mode: artifact?.mode ?? null, whatIf: artifact?.whatIf ?? [], name: artifact?.name ?? null, savedReport: artifact?.savedReport ?? false }), 0);
     return () => clearTimeout(t);
   }, [info, view, artifact]);
 }

@@ -277,6 +277,9 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     else if (link.picked) {
       set({ lastJobNote: `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.` });
       focusWhenShown('job-note');
+    } else if (link.report) {
+      set({ lastJobNote: `The link was to the saved report ${link.report}: a link keeps no file's contents, so open it again with "View a saved report (JSON)…".` });
+      focusWhenShown('job-note');
     }
   },
   async openPath(path, mode, whatIf = []) {
@@ -294,7 +297,8 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     }
   },
   showReport(report, name) {
-    set({ artifact: { name, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, view: 'findings' });
+    set({ artifact: { name, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, lastJobNote: null, view: 'findings' });
+    focusWhenShown('verdict-h');
   },
 });
 

@@ -7,7 +7,7 @@ describe('deep links', () => {
   it('name the view and the example, and keep the token', () => {
     const h = linkFor('#token=abc', base({ source: { type: 'example', path: 'dumps/intact.dump.json' }, mode: 'verify' }));
     expect(new URLSearchParams(h.slice(1)).get('token')).toBe('abc');
-    expect(readLink(h)).toEqual({ view: 'findings', example: 'dumps/intact.dump.json', path: null, mode: 'verify', whatIf: null, picked: null });
+    expect(readLink(h)).toEqual({ view: 'findings', example: 'dumps/intact.dump.json', path: null, mode: 'verify', whatIf: null, picked: null, report: null });
   });
   it('carry what-if substitutions, and an explicit "as recorded" for a replay without any', () => {
     const ex = { type: 'example', path: 'dumps/whatif.dump.json' } as const;
@@ -22,10 +22,13 @@ describe('deep links', () => {
   it('a file by path; a picked file by its name only, never reopenable', () => {
     expect(readLink(linkFor('', base({ source: { type: 'path', path: '/cases/a b.json' }, mode: 'replay', whatIf: ['model=ref-1'] })))).toMatchObject({ path: '/cases/a b.json', mode: 'replay', whatIf: ['model=ref-1'] });
     const picked = readLink(linkFor('', base({ source: { type: 'upload', uploadId: 'upload-3' }, mode: 'verify', name: 'claim.json' })));
-    expect(picked).toEqual({ view: 'findings', example: null, path: null, mode: null, whatIf: null, picked: 'claim.json' });
+    expect(picked).toEqual({ view: 'findings', example: null, path: null, mode: null, whatIf: null, picked: 'claim.json', report: null });
+  });
+  it('a saved report by its name only, never reopenable', () => {
+    expect(readLink(linkFor('', base({ name: 'case-17.report.json', savedReport: true })))).toEqual({ view: 'findings', example: null, path: null, mode: null, whatIf: null, picked: null, report: 'case-17.report.json' });
   });
   it('replace our own parameters and nothing else', () => {
-    const h = linkFor('#token=t&view=chain&path=/old&whatif=model%3Dref-9&picked=x', base({ view: 'replay' }));
+    const h = linkFor('#token=t&view=chain&path=/old&whatif=model%3Dref-9&picked=x&report=y', base({ view: 'replay' }));
     expect(h).toBe('#token=t&view=replay');
   });
 });

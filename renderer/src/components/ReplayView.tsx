@@ -105,7 +105,7 @@ export function ReplayView({ report }: { report: Report | null }) {
         <button type="button" className="primary" disabled={!artifact?.source || job !== null} onClick={() => void run('replay')} data-testid="run-replay">
           Run replay
         </button>
-        {!artifact?.source && <span className="muted">Open an artifact first.</span>}
+        {!artifact?.source && <span className="muted">{artifact?.savedReport ? 'A saved report is shown as saved: open its artifact to replay it.' : 'Open an artifact first.'}</span>}
       </div>
       {report && <ReplayNotes report={report} />}
       {report && (

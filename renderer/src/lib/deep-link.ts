@@ -6,7 +6,8 @@
  * replay as recorded, which matters for an example whose own options are a what-if). The
  * web host's `token` shares the same fragment and is kept as it is. A picked or dropped
  * file has no name that could be reopened: the link keeps its file name only (`picked`),
- * so a reload can say what was open and that it must be picked again.
+ * so a reload can say what was open and that it must be picked again; so does a saved
+ * report opened for reading (`report`).
  */
 import type { CheckMode, JobSource } from '../../../shared/api.js';
 
@@ -19,6 +20,8 @@ export interface DeepLink {
   whatIf: string[] | null;
   /** The name of a file picked in the window, which the link cannot reopen. */
   picked: string | null;
+  /** The name of a saved report opened for reading, which the link cannot reopen either. */
+  report: string | null;
 }
 
 /** What was open and how it was run: what the link writes. */
@@ -27,17 +30,18 @@ export interface LinkState {
   source: JobSource | null;
   mode: CheckMode | null;
   whatIf: string[];
-  /** The picked file's name, for an upload. */
+  /** The picked file's name, for an upload; the saved report's, with `savedReport`. */
   name: string | null;
+  savedReport?: boolean;
 }
 
-const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked'];
+const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report'];
 
 export function readLink(hash: string = location.hash): DeepLink {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const mode = p.get('mode');
   const whatIf = p.has('whatif') ? p.getAll('whatif').filter((w) => w !== '') : null;
-  return { view: p.get('view'), example: p.get('example'), path: p.get('path'), mode: mode === 'replay' || mode === 'verify' ? mode : null, whatIf, picked: p.get('picked') };
+  return { view: p.get('view'), example: p.get('example'), path: p.get('path'), mode: mode === 'replay' || mode === 'verify' ? mode : null, whatIf, picked: p.get('picked'), report: p.get('report') };
 }
 
 /** The fragment for this state, keeping every parameter that is not ours (the token). */
@@ -49,6 +53,7 @@ export function linkFor(hash: string, s: LinkState): string {
   if (s.source?.type === 'example') p.set('example', s.source.path);
   if (s.source?.type === 'path') p.set('path', s.source.path);
   if (s.source?.type === 'upload' && s.name) p.set('picked', s.name);
+  if (!s.source && s.savedReport && s.name) p.set('report', s.name);
   if (s.mode && reopenable) p.set('mode', s.mode);
   if (s.mode === 'replay' && reopenable) {
     if (s.whatIf.length === 0) p.set('whatif', '');
