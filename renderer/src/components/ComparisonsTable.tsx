@@ -66,7 +66,7 @@ function ComparisonRow({ c, index, rowIndex, start, chosen, choose, detailId }: 
     <div role="row" aria-rowindex={rowIndex + 2} className={`vrow ${c.status}${chosen ? ' chosen' : ''}`} style={{ position: 'absolute', top: 0, transform: `translateY(${start}px)`, height: ROW, width: '100%' }}>
       <div role="cell" style={{ width: WIDTHS[0] }} className="mono small">
         <button type="button" className="link cell-open" aria-pressed={chosen} aria-controls={detailId} onClick={() => choose(index)}>
-          {c.output}
+          <span>{c.output}</span>
         </button>
       </div>
       <div role="cell" style={{ width: WIDTHS[1] }}>
