@@ -170,7 +170,28 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   const row = page.getByTestId('debt-disagreements').locator('tbody tr');
   await expect(row).toHaveCount(1);
   await expect(row).toHaveText(/^EVAL 8\s*8\.6\s*7\.6\s*1$/);
+  // No what-if pickers for a trace: they would run a replay that substitutes nothing.
+  await expect(page.getByTestId('whatif-not-applicable')).toContainText('this artifact (acgp-trace) is replayed as recorded');
+  await expect(page.getByTestId('whatif-model')).toHaveCount(0);
   await axe(page, 'trainer-acgp-tampered');
+});
+
+test('during a job the examples cannot start another; after it they can', async ({ workbench: page }) => {
+  // A picked file sent at 2 MB/s: its job follows the arriving bytes for seconds.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2_000_000 });
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-busy-'));
+  const f = join(dir, 'slow.json');
+  writeFileSync(f, JSON.stringify({ type: 'not-a-kind', pad: 'x'.repeat(16 * 1024 * 1024) }));
+  await page.locator('#file-input').setInputFiles(f);
+  await expect(page.getByTestId('job')).toBeVisible({ timeout: 10_000 });
+  // One disabled fieldset holds them all.
+  const anExample = page.locator('[data-example="unknown/not-an-artifact.json"]');
+  await expect(anExample).toBeDisabled();
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('job')).toHaveCount(0);
+  await expect(anExample).toBeEnabled();
 });
 
 test('cancel a long job: the worker stops and the window stays usable', async ({ workbench: page }) => {
@@ -180,13 +201,9 @@ test('cancel a long job: the worker stops and the window stays usable', async ({
   await page.getByTestId('open-path').fill(big);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(page.getByTestId('job')).toBeVisible();
-  // During the job the examples cannot start another (one disabled fieldset holds them all).
-  const anExample = page.locator('[data-example="unknown/not-an-artifact.json"]');
-  await expect(anExample).toBeDisabled();
   await page.getByTestId('cancel').click();
   await expect(page.getByTestId('job-note')).toContainText('Cancelled');
   await expect(page.getByTestId('job')).toHaveCount(0);
-  await expect(anExample).toBeEnabled();
   // The replaced worker answers the next job.
   await openExample(page, 'unknown/not-an-artifact.json');
   await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');

@@ -22,6 +22,8 @@ export interface EngineInfo {
    * `actual` (the kinds declare them): the window shows those values as recorded / recomputed.
    */
   recomputedRules: string[];
+  /** The kinds whose replay takes what-if substitutions (they declare the `whatIf` option). */
+  whatIfKinds: string[];
   /** True where the host can show native open dialogs (Electron). */
   nativeDialogs: boolean;
 }

@@ -56,6 +56,13 @@ export function kindNames(): string[] {
 }
 
 /** Every kind's rules that carry a recomputed value against the recorded one (KindHandler.recomputedRules), each once. */
+/** The kinds that declare an option of this name (`whatIf`: the kinds a what-if replay applies to). */
+export function kindsTaking(option: string): string[] {
+  return allKinds()
+    .filter((k) => k.options?.some((o) => o.name === option))
+    .map((k) => k.kind);
+}
+
 export function recomputedRules(): string[] {
   return [...new Set(allKinds().flatMap((k) => k.recomputedRules ?? []))];
 }

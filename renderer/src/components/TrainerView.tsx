@@ -422,7 +422,7 @@ function ReportCharts({ report }: { report: Report }) {
 
 /** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
 export function TrainerView({ report }: { report: Report | null }) {
-  const { artifact, offers, loadOffers, sweep } = useStore(useShallow((s) => ({ artifact: s.artifact, offers: s.offers, loadOffers: s.loadOffers, sweep: s.sweep })));
+  const { artifact, offers, loadOffers, sweep, whatIfKinds } = useStore(useShallow((s) => ({ artifact: s.artifact, offers: s.offers, loadOffers: s.loadOffers, sweep: s.sweep, whatIfKinds: s.info?.whatIfKinds })));
   useEffect(() => {
     void loadOffers();
   }, [artifact, loadOffers]);
@@ -430,7 +430,13 @@ export function TrainerView({ report }: { report: Report | null }) {
     <section className="panel" aria-labelledby="trainer-h">
       <h2 id="trainer-h">Trainer mode</h2>
       <DemoNote report={report} offers={offers} />
-      <WhatIfForm report={report} />
+      {report && whatIfKinds && !whatIfKinds.includes(report.artifact.kind) ? (
+        <p className="note" data-testid="whatif-not-applicable">
+          What-if substitutions (another model version or compute shape) apply to {whatIfKinds.join(' and ')} replays; this artifact ({report.artifact.kind}) is replayed as recorded.
+        </p>
+      ) : (
+        <WhatIfForm report={report} />
+      )}
       {sweep && <SweepResult sweep={sweep} />}
       {!report && <p className="muted">Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace) to see its charts.</p>}
       {report && <ReportCharts report={report} />}
