@@ -252,7 +252,7 @@ describe('a job that follows an upload while it arrives', () => {
   }
 
   /** Starts a job on an upload and gathers its events until it ends. */
-  async function job(uploadId: string): Promise<{ end: ApiEvent; labels: string[] }> {
+  async function job(uploadId: string): Promise<{ end: ApiEvent; labels: string[]; fractions: number[] }> {
     const { ws, next } = await connect();
     ws.send(JSON.stringify({ id: 7, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }));
     // Events of every job reach every socket: this job's only, once its id is known
@@ -260,6 +260,7 @@ describe('a job that follows an upload while it arrives', () => {
     let jobId: string | null = null;
     const events: ApiEvent[] = [];
     const labels: string[] = [];
+    const fractions: number[] = [];
     for (;;) {
       const m = (await next()) as { id?: number; result?: { jobId: string }; error?: { message: string }; event?: ApiEvent };
       if (m.id === 7 && m.error) throw new Error(m.error.message);
@@ -268,10 +269,11 @@ describe('a job that follows an upload while it arrives', () => {
       while (jobId !== null && events.length) {
         const e = events.shift()!;
         if (!('jobId' in e) || e.jobId !== jobId) continue;
+        if (e.type === 'job-progress') fractions.push(e.fraction);
         if (e.type === 'job-progress' && e.label) labels.push(e.label);
         if (e.type === 'job-done' || e.type === 'job-failed') {
           ws.close();
-          return { end: e, labels };
+          return { end: e, labels, fractions };
         }
       }
     }
@@ -295,9 +297,14 @@ describe('a job that follows an upload while it arrives', () => {
     expect(early.arriving).toBe(true);
     const following = job(early.uploadId);
     expect(await postSlowly(early.uploadId, bytes, 20, 15)).toEqual({ status: 200, json: { received: bytes.length } });
-    const { end, labels } = await following;
+    const { end, labels, fractions } = await following;
     if (end.type !== 'job-done') throw new Error(JSON.stringify(end));
     expect(labels).toContain('receiving');
+    // Receiving is the bar's first half; "verifying" is said at the last byte, and the bar never runs back.
+    expect(labels.slice(labels.indexOf('verifying')).every((l) => l !== 'receiving')).toBe(true);
+    expect(labels).toContain('verifying');
+    expect(fractions).toContain(0.5);
+    expect(fractions.every((f, i) => i === 0 || f >= fractions[i - 1]!)).toBe(true);
     // The same bytes uploaded first and verified after: the same report, but for its run.
     const late = await begin(bytes.length);
     expect((await post(`/upload/${late.uploadId}`, bytes, {})).status).toBe(200);
