@@ -25,6 +25,12 @@ function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSe
   };
 }
 
+/** A rate axis from 0 with room above the highest bar or maximum, never past 1 (a rate is at most 100%). */
+function rateRange(maxRate: number | null, rates: readonly (number | null)[]): [number, number] {
+  const top = Math.max(0.05, maxRate ?? 0, ...rates.filter((v): v is number => typeof v === 'number'));
+  return [0, Math.min(1, top * 1.2)];
+}
+
 type DriftChart = { x: number[]; names: string[]; series: ChartSeries[]; maxRate: number | null; governed: TgDriftRate | null };
 
 /** The engine's per-version drift rate over the governed window (TG replays), against `maxRate`. */
@@ -173,7 +179,6 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
   const rated = bars.filter((b) => b.rate !== null);
   const over = maxRate === null ? [] : rated.filter((b) => b.rate! > maxRate);
   const each = (b: SweepBar) => `${b.whatIf} (${b.drifted} of ${b.compared} = ${pct(b.rate!)})`;
-  const top = Math.max(0.05, maxRate ?? 0, ...rated.map((b) => b.rate!)) * 1.2;
   return (
     <section aria-labelledby="sweep-h" data-testid="sweep">
       <h3 id="sweep-h" tabIndex={-1}>
@@ -187,7 +192,7 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
           xNames={rated.map((b) => b.whatIf)}
           xLabel="substitution"
           yLabel="drift rate"
-          yRange={[0, top]}
+          yRange={rateRange(maxRate, rated.map((b) => b.rate))}
           horizontal
           series={[
             { label: 'drift rate', values: rated.map((b) => b.rate), color: '#b9770e', style: 'bars' },
@@ -400,7 +405,7 @@ function ReportCharts({ report }: { report: Report }) {
       {d && <Chart testId="chart-delta" title="|Δ| against ε per output" x={d.x} xNames={d.names} xLabel="output" series={d.series} />}
       {dr && (
         <>
-          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" horizontal yLabel="drift rate" yRange={[0, Math.max(0.05, dr.maxRate ?? 0, ...dr.series.flatMap((x) => x.values.filter((v): v is number => typeof v === 'number'))) * 1.2]} series={dr.series} />
+          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" horizontal yLabel="drift rate" yRange={rateRange(dr.maxRate, dr.series.flatMap((x) => x.values))} series={dr.series} />
           {dr.governed ? (
             <p className={dr.governed.versions.some((v) => v.exceeds) ? 'small bad' : 'small'} data-testid="drift-governed">
               {governedText(dr.governed)}
