@@ -50,11 +50,12 @@ export function makeContext(path: string, options: EngineOptions, onProgress?: (
  * from a file of another sort, which a reviewer cannot do from "unknown" alone.
  */
 function unknownKind(s: Sniffed): KindResult {
-  return {
-    id: null,
-    findings: [fail('RPR-KIND-001', 'the content is not an artifact kind Reprise knows; Reprise does not guess from file names', { actual: describeUnknown(s) })],
-    chain: [],
-  };
+  const actual = describeUnknown(s);
+  // A copy cut short is most likely an artifact of a known kind: say that first, not "unknown".
+  const message = actual.startsWith(cutShort('not well-formed JSON'))
+    ? 'the file looks cut short (truncated), so its kind cannot be read; Reprise does not guess from file names'
+    : 'the content is not an artifact kind Reprise knows; Reprise does not guess from file names';
+  return { id: null, findings: [fail('RPR-KIND-001', message, { actual })], chain: [] };
 }
 
 /** What unclaimed content looks like; reads no more than detection already did. */

@@ -42,10 +42,14 @@ describe('the evidence: JSON text that stops inside a value it began well', () =
 describe('JSON', () => {
   it('a document cut short is "truncated"; two documents one after the other are not', async () => {
     const json = encodeJson(await buildDump(sampleSpec(), sampleSigner('active')));
-    expect((await decisive(json.slice(0, Math.floor(json.length / 2)))).shown).toContain('(truncated, cut short?)');
+    const half = await decisive(json.slice(0, Math.floor(json.length / 2)));
+    expect(half.shown).toContain('(truncated, cut short?)');
+    // It leads with the cut, not with "unknown kind": such a copy is most likely of a known kind.
+    expect(half.f.message).toMatch(/^the file looks cut short \(truncated\), so its kind cannot be read/);
     const two = await decisive('{"a":1}\n{"b":2}\n');
     expect(two.f.rule).toBe('RPR-KIND-001');
     expect(two.shown).not.toContain('truncated');
+    expect(two.f.message).toMatch(/^the content is not an artifact kind Reprise knows/);
     expect(two.f.actual).toMatch(/^not well-formed JSON: ERR_SYNTAX: unexpected data after the JSON value/);
   });
 });
