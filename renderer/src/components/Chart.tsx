@@ -12,6 +12,8 @@ export interface ChartSeries {
   style?: 'points' | 'line' | 'dash' | 'bars';
   /** Points drawn as a ring around the value: a point under it (|Δ| = ε) stays visible. */
   ring?: boolean;
+  /** Line width in pixels (2): a wide line under a thin one keeps both visible where they agree. */
+  width?: number;
 }
 
 interface ChartProps {
@@ -134,7 +136,7 @@ function seriesOptions(series: ChartSeries[], value: (i: number) => () => string
       label: s.label,
       stroke: s.color,
       value: value(i + 1),
-      width: s.style === 'points' ? 0 : 2,
+      width: s.style === 'points' ? 0 : (s.width ?? 2),
       ...(s.style === 'dash' ? { dash: [6, 4] } : {}),
       ...(s.style === 'bars' ? { paths: uPlot.paths.bars!({ size: [0.6, 48] }), fill: s.color + '88' } : {}),
       points: s.ring ? { show: true, size: 12, width: 2, fill: 'transparent', stroke: s.color } : { show: s.style === 'points', size: 7, fill: s.color, stroke: s.color },

@@ -260,9 +260,11 @@ function trajectory(r: Report): { x: number[]; series: ChartSeries[]; disagreeme
     x: t.map((_, i) => i),
     disagreements: [...off.values()].sort((a, b) => a.index - b.index),
     series: [
-      { label: 'recorded trust debt (post)', values: posts, color: '#2471a3', style: 'line' },
-      { label: 'recomputed trust debt', values: posts.map((p, i) => off.get(i)?.recomputed ?? p), color: '#1e8449', style: 'dash' },
-      { label: 'EVAL disagrees', values: posts.map((p, i) => (off.has(i) ? p : null)), color: '#c0392b', style: 'points', ring: true },
+      // Where they agree the two lines coincide: the recorded one wide underneath, the recomputed one thin and dashed on it.
+      { label: 'recorded trust debt (post)', values: posts, color: '#85c1e9', style: 'line', width: 6 },
+      { label: 'recomputed trust debt', values: posts.map((p, i) => off.get(i)?.recomputed ?? p), color: '#145a32', style: 'dash', width: 2 },
+      // Its own colour: no threshold line shares it.
+      { label: 'EVAL disagrees', values: posts.map((p, i) => (off.has(i) ? p : null)), color: '#d81b60', style: 'points', ring: true },
       ...Object.entries(thresholds).map(([k, v], i) => ({ label: `threshold ${k}`, values: t.map(() => (typeof v === 'number' ? v : Number(v))), color: colors[i % colors.length]!, style: 'dash' as const })),
     ],
   };
