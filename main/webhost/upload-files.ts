@@ -16,7 +16,7 @@
  * engine keeps the newest MAX_UPLOADS; so does this), when the body is refused or cut off,
  * and the whole directory when the web host closes.
  */
-import { mkdtemp, open, rm, unlink } from 'node:fs/promises';
+import { mkdtemp, open, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../host/api-error.js';
@@ -30,6 +30,15 @@ export type FileUploadApi = HostedApi & { adoptUpload(u: UploadFile): Promise<{ 
 
 export function takesUploadFiles(api: HostedApi): api is FileUploadApi {
   return typeof (api as Partial<FileUploadApi>).adoptUpload === 'function';
+}
+
+/** Bytes of a body written at once (see receive). */
+const WRITE_BYTES = 1024 * 1024;
+
+/** Appends the pieces; a short write (the disk full) refuses the upload rather than keep part of it. */
+async function writeAll(fh: FileHandle, parts: Buffer[], bytes: number): Promise<void> {
+  const { bytesWritten } = await fh.writev(parts);
+  if (bytesWritten !== bytes) throw new ApiError(`the upload could not be written whole (${bytesWritten} of ${bytes} bytes of a piece): is the disk full?`, true);
 }
 
 export class UploadFiles {
@@ -104,11 +113,22 @@ export class UploadFiles {
       const fh = await open(path, 'r+');
       try {
         let written = 0;
+        // The body comes in pieces of about 64 KiB: gathered into one writev per WRITE_BYTES,
+        // a 100 MiB upload costs ~100 writes instead of ~1,600, on the cores the browser's
+        // sending and the job's decoding share.
+        let parts: Buffer[] = [];
+        let held = 0;
         for await (const d of body) {
           written += d.length;
           if (written > size) throw new ApiError(`the upload is longer than announced (${size} bytes)`, true);
-          await fh.write(d);
+          parts.push(d);
+          held += d.length;
+          if (held < WRITE_BYTES) continue;
+          await writeAll(fh, parts, held);
+          parts = [];
+          held = 0;
         }
+        if (held > 0) await writeAll(fh, parts, held);
         // Read-only: the mark a job following the file waits for (app/engine/arriving.ts).
         await fh.chmod(0o400);
       } finally {
