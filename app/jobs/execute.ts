@@ -5,24 +5,25 @@ import type { EngineJob, JobOutcome } from './protocol.js';
 
 type OnProgress = (f: number, label?: string) => void;
 
-/** The bar's share of a job that follows an arriving upload spent receiving it. */
+/**
+ * The bar's share of a job that follows an arriving upload spent receiving it: receiving is
+ * its first half and the verification its second, so the bar never runs back from
+ * "receiving 100%" to the verification's 0%, and says "verifying" at the last byte.
+ */
 const RECEIVING_SHARE = 0.5;
 
-/**
- * A job that follows an arriving upload tells its receiving as the first half of the bar and
- * its verification as the second, so the bar never runs back from "receiving 100%" to the
- * verification's 0%, and says "verifying" as soon as the last byte is in.
- */
-function shared(onProgress: OnProgress | undefined, from: number, span: number): OnProgress | undefined {
+/** Progress told as the part `from`..`from + span` of the bar. */
+function scaled(onProgress: OnProgress | undefined, from: number, span: number): OnProgress | undefined {
   return onProgress && ((f, label) => onProgress(from + span * f, label));
 }
 
 export async function executeJob(job: EngineJob, onProgress?: OnProgress): Promise<JobOutcome> {
   try {
-    const following = job.op === 'runPath' && job.arriving !== undefined;
-    const arrived = following ? await followArriving(job.path, job.arriving!, { shown: job.shown ?? job.path, onProgress: shared(onProgress, 0, RECEIVING_SHARE), decodeMin: LAZY_MIN }) : undefined;
-    if (following) onProgress?.(RECEIVING_SHARE, 'verifying');
-    const running = following ? shared(onProgress, RECEIVING_SHARE, 1 - RECEIVING_SHARE) : onProgress;
+    const arriving = job.op === 'runPath' ? job.arriving : undefined;
+    const shown = job.op === 'runPath' ? (job.shown ?? job.path) : job.path;
+    const arrived = arriving !== undefined ? await followArriving(job.path, arriving, { shown, onProgress: scaled(onProgress, 0, RECEIVING_SHARE), decodeMin: LAZY_MIN }) : undefined;
+    if (arriving !== undefined) onProgress?.(RECEIVING_SHARE, 'verifying');
+    const running = arriving !== undefined ? scaled(onProgress, RECEIVING_SHARE, 1 - RECEIVING_SHARE) : onProgress;
     const report =
       job.op === 'runPath'
         ? await runPath(job.path, job.mode, job.options, running, job.shown, arrived)

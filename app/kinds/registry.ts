@@ -55,7 +55,6 @@ export function kindNames(): string[] {
   return allKinds().map((k) => k.kind);
 }
 
-/** Every kind's rules that carry a recomputed value against the recorded one (KindHandler.recomputedRules), each once. */
 /** The kinds that declare an option of this name (`whatIf`: the kinds a what-if replay applies to). */
 export function kindsTaking(option: string): string[] {
   return allKinds()
@@ -63,6 +62,7 @@ export function kindsTaking(option: string): string[] {
     .map((k) => k.kind);
 }
 
+/** Every kind's rules that carry a recomputed value against the recorded one (KindHandler.recomputedRules), each once. */
 export function recomputedRules(): string[] {
   return [...new Set(allKinds().flatMap((k) => k.recomputedRules ?? []))];
 }
