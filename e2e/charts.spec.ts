@@ -55,6 +55,9 @@ test('hovering a 15,000-EVAL trust-debt chart shows the exact EVAL and value; it
   const plot = chart.locator('.u-over');
   await expect(plot).toBeVisible();
   const p = await box(plot);
+  // Until a point is hovered the legend is a key: no "evaluation" entry, no "—" values.
+  await expect(legendValue(chart, 'evaluation')).toBeHidden();
+  await expect(legendValue(chart, 'recorded trust debt \\(post\\)')).toBeHidden();
   // Around EVAL 5,540 (the x range is half an EVAL beyond each end): every pixel column
   // holds about a dozen EVALs, most of which the drawn (decimated) line leaves out.
   const shown: string[] = [];

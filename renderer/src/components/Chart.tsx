@@ -120,6 +120,8 @@ function exactHover(x: readonly number[], series: ChartSeries[], xNames: readonl
       setCursor: [
         (u: uPlot) => {
           place(u);
+          // Values show in the legend only while a point is under the cursor (else each read "—").
+          u.root.classList.toggle('hovering', at !== null);
           // uPlot refreshes its legend only when its own (decimated) index moves.
           if (shown !== at) u.setLegend({});
         },
