@@ -20,6 +20,8 @@ import { UsageError } from '../core/errors.js';
 import { READ_FLAGS } from '../core/files.js';
 import { Progress } from '../core/progress.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
+import { strippedWhenParsed } from '../kinds/sniff.js';
+import { stripWhileArriving, type ArrivingStripJob } from '../threads/canonical.js';
 
 /** The whole file once it has arrived, and its text when it is decodable as a JSON text is. */
 export interface Arrived {
@@ -27,6 +29,12 @@ export interface Arrived {
   bytes: Buffer;
   /** The UTF-8 text (no byte-order mark, valid UTF-8), or null: the reader then decodes (and refuses) as usual. */
   text: string | null;
+  /**
+   * A large JSON document's stripping thread, which has stripped and hashed the bytes as
+   * they came (app/threads/canonical.ts, stripWhileArriving); null when none was started.
+   * Whoever holds the Arrived drops it when the run did not take it (Sniffed.json does).
+   */
+  strip: ArrivingStripJob | null;
 }
 
 export interface FollowOptions {
@@ -55,10 +63,8 @@ const nap = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  */
 export async function followArriving(path: string, size: number, o: FollowOptions): Promise<Arrived | null> {
   const fd = openSync(path, READ_FLAGS);
+  const arrival = new Arrival(size, o.decodeMin ?? 0);
   try {
-    let bytes: Buffer | null = null;
-    let text: TextFollower | null = null;
-    let got = 0;
     let have = 0;
     let quietSince = Date.now();
     let napMs = 1;
@@ -66,20 +72,15 @@ export async function followArriving(path: string, size: number, o: FollowOption
     const progress = o.onProgress ? new Progress(o.onProgress).stage(0, 100, 'receiving') : null;
     for (;;) {
       const st = fstatSync(fd);
-      if (got === size && st.size === size && (st.mode & 0o222) === 0) break; // written whole, and marked so
+      if (arrival.got === size && st.size === size && (st.mode & 0o222) === 0) break; // written whole, and marked so
       if (st.size > have) quietSince = Date.now();
       have = st.size;
       if (st.nlink === 0) throw new UsageError(`the upload of ${o.shown} stopped before its last byte (${have} of ${size} bytes): the sending failed or a newer file replaced it`, 'refused');
       if (st.size > size) throw new UsageError(`the upload of ${o.shown} is longer than announced (${size} bytes)`, 'refused');
-      if (got < size && st.size - got >= Math.min(STEP, size - got)) {
-        if (got === 0 && size > (o.decodeMin ?? 0)) bytes = Buffer.from(new SharedArrayBuffer(size));
-        const n = bytes ? readSync(fd, bytes, got, st.size - got, got) : st.size - got;
-        if (bytes && got === 0 && textWanted(bytes.subarray(0, n))) text = new TextFollower();
-        if (bytes && !text) bytes = null; // only waited for from here
-        text?.feed(bytes!.subarray(got, got + n));
-        got += n;
+      if (arrival.got < size && st.size - arrival.got >= Math.min(STEP, size - arrival.got)) {
+        arrival.take(fd, st.size);
         napMs = 1;
-        progress?.at(got, size);
+        progress?.at(arrival.got, size);
         continue;
       }
       if (Date.now() - quietSince > (o.stallMs ?? STALL_MS)) throw new UsageError(`the upload of ${o.shown} stopped arriving (${have} of ${size} bytes)`, 'refused');
@@ -87,9 +88,61 @@ export async function followArriving(path: string, size: number, o: FollowOption
       napMs = Math.min(MAX_NAP_MS, napMs * 2);
     }
     progress?.done();
-    return bytes && text ? { bytes, text: text.end(bytes) } : null;
+    return arrival.end();
+  } catch (e) {
+    arrival.drop();
+    throw e;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * What is done with the bytes as they come: a large text artifact is read into shared
+ * memory and decoded piece by piece, and a large JSON document is stripped on another
+ * thread as well; anything else is only counted.
+ */
+class Arrival {
+  got = 0;
+  private bytes: Buffer | null = null;
+  private text: TextFollower | null = null;
+  private strip: ArrivingStripJob | null = null;
+
+  constructor(
+    private readonly size: number,
+    private readonly decodeMin: number,
+  ) {}
+
+  /** Reads (or counts) the bytes from `got` up to `length`, which are in the file. */
+  take(fd: number, length: number): void {
+    const got = this.got;
+    if (got === 0 && this.size > this.decodeMin) this.bytes = Buffer.from(new SharedArrayBuffer(this.size));
+    const n = this.bytes ? readSync(fd, this.bytes, got, length - got, got) : length - got;
+    if (this.bytes && got === 0) this.first(this.bytes.subarray(0, n));
+    this.text?.feed(this.bytes!.subarray(got, got + n));
+    this.got += n;
+    this.strip?.more(this.got);
+  }
+
+  /** The first piece decides what is done with the rest. */
+  private first(head: Buffer): void {
+    if (!textWanted(head)) {
+      this.bytes = null; // only waited for from here
+      return;
+    }
+    this.text = new TextFollower();
+    if (strippedWhenParsed(head, this.size)) this.strip = stripWhileArriving(this.bytes!);
+  }
+
+  end(): Arrived | null {
+    if (this.bytes && this.text) return { bytes: this.bytes, text: this.text.end(this.bytes), strip: this.strip };
+    this.drop();
+    return null;
+  }
+
+  drop(): void {
+    this.strip?.drop();
+    this.strip = null;
   }
 }
 

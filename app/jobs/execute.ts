@@ -1,5 +1,5 @@
 /** Runs one engine job and turns every error into an outcome (workers never throw). */
-import { followArriving } from '../engine/arriving.js';
+import { followArriving, type Arrived } from '../engine/arriving.js';
 import { LAZY_MIN, runBytes, runPath, UsageError } from '../engine/run.js';
 import type { EngineJob, JobOutcome } from './protocol.js';
 
@@ -18,10 +18,11 @@ function scaled(onProgress: OnProgress | undefined, from: number, span: number):
 }
 
 export async function executeJob(job: EngineJob, onProgress?: OnProgress): Promise<JobOutcome> {
+  let arrived: Arrived | null | undefined;
   try {
     const arriving = job.op === 'runPath' ? job.arriving : undefined;
     const shown = job.op === 'runPath' ? (job.shown ?? job.path) : job.path;
-    const arrived = arriving !== undefined ? await followArriving(job.path, arriving, { shown, onProgress: scaled(onProgress, 0, RECEIVING_SHARE), decodeMin: LAZY_MIN }) : undefined;
+    arrived = arriving !== undefined ? await followArriving(job.path, arriving, { shown, onProgress: scaled(onProgress, 0, RECEIVING_SHARE), decodeMin: LAZY_MIN }) : undefined;
     if (arriving !== undefined) onProgress?.(RECEIVING_SHARE, 'verifying');
     const running = arriving !== undefined ? scaled(onProgress, RECEIVING_SHARE, 1 - RECEIVING_SHARE) : onProgress;
     const report =
@@ -32,5 +33,8 @@ export async function executeJob(job: EngineJob, onProgress?: OnProgress): Promi
   } catch (e) {
     if (e instanceof UsageError) return { ok: false, usage: true, message: e.message };
     return { ok: false, usage: false, message: `internal error: ${e instanceof Error ? e.message : String(e)}` };
+  } finally {
+    // The run took the stripping it needed (Sniffed.json); any other is dropped.
+    arrived?.strip?.drop();
   }
 }

@@ -7,10 +7,25 @@ import { readSync } from 'node:fs';
 import { decodeJsonBytes, JcsError, nestsDeeperThan, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
 import { isPlainObject } from '../core/closed.js';
-import { stripInWorker, type StripResult, type StripWork, type StripWorkDone } from '../threads/canonical.js';
+import { stripInWorker, type ArrivingStripJob, type StripResult, type StripWork, type StripWorkDone } from '../threads/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
+/** The first non-whitespace character within the first 64 KiB of `b`, or '' (no full decode). */
+function firstChar(b: Uint8Array): string {
+  for (let i = 0; i < b.length && i < 65536; i++) {
+    const c = b[i]!;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return String.fromCharCode(c);
+  }
+  return '';
+}
+
+/** Whether the strict parse of a document of `size` bytes that starts with `head` strips it on another thread too (see Sniffed.json). */
+export function strippedWhenParsed(head: Uint8Array, size: number): boolean {
+  const c = firstChar(head);
+  return size >= STRIP_IN_WORKER_MIN && (c === '{' || c === '[');
+}
+
 /** A document refused for its depth is parsed loosely (to tell its kind) up to this depth. */
 const LOOSE_MAX_DEPTH = 65536;
 
@@ -67,21 +82,24 @@ export class Sniffed {
   private stripped: Promise<StripResult> | undefined;
   private workerHash: Promise<string | null> | undefined;
   private whole: Buffer | undefined;
+  private arrivingStrip: ArrivingStripJob | undefined;
   /**
    * `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB).
    * `arrived`: the whole file's bytes, and its text, already read and decoded while it was
-   * being written (app/engine/arriving.ts); the same as reading and decoding it here.
+   * being written (app/engine/arriving.ts), and their stripping already under way; the same
+   * as reading, decoding and stripping them here.
    */
   constructor(
     readonly path: string,
     private readonly head: Buffer,
     readonly file?: SniffedFile,
-    arrived?: { bytes: Buffer; text: string | null },
+    arrived?: { bytes: Buffer; text: string | null; strip: ArrivingStripJob | null },
   ) {
     if (!file) this.whole = head;
     if (arrived) {
       this.whole = arrived.bytes;
       if (arrived.text !== null) this.textCache = arrived.text;
+      this.arrivingStrip = arrived.strip ?? undefined;
     }
   }
 
@@ -134,12 +152,7 @@ export class Sniffed {
 
   /** The first non-whitespace character within the first 64 KiB, cheaply (no full decode). */
   firstChar(): string {
-    const b = this.head;
-    for (let i = 0; i < b.length && i < 65536; i++) {
-      const c = b[i]!;
-      if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return String.fromCharCode(c);
-    }
-    return '';
+    return firstChar(this.head);
   }
 
   /** Strict JSON parse of the whole file; null when the file does not look like JSON. */
@@ -150,8 +163,10 @@ export class Sniffed {
     // A large document's canonical bytes are computed on another thread while this one
     // parses it (only usable if the parse finds its members in order: see takeStrippedCanonical).
     let proven: (() => boolean) | undefined;
-    if (this.bytes.length >= STRIP_IN_WORKER_MIN) {
-      const job = stripInWorker(this.bytes, this.work);
+    if (strippedWhenParsed(this.head, this.bytes.length)) {
+      // Stripped while it arrived: only the declared work is left for the thread.
+      const job = this.arrivingStrip?.finish(this.work) ?? stripInWorker(this.bytes, this.work);
+      this.arrivingStrip = undefined;
       this.stripped = job.result;
       this.workerHash = this.stripped.then((r) => r.sha256);
       proven = job.proven;

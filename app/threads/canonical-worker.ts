@@ -3,14 +3,16 @@
  * (publishing at once whether it proved the member order), hashes the document's bytes
  * (the report's SHA-256) and the long escape-free string values among the spanned
  * members, and carries out the StripWork it was handed (cut the signature member out,
- * verify with the key of the work's that the document names).
+ * verify with the key of the work's that the document names). A document still arriving
+ * is stripped and hashed piece by piece as its bytes come ('begin', 'more'), so that at
+ * its last byte only the StripWork is left ('finish').
  */
 import { parentPort } from 'node:worker_threads';
-import type { KeyObject } from 'node:crypto';
-import { hashBytes } from '../core/hash.js';
-import { stripToCanonical, type MemberSpan } from '../core/jcs.js';
+import type { Hash, KeyObject } from 'node:crypto';
+import { formatHash, hashBytes, newHasher } from '../core/hash.js';
+import { stripArriving, stripToCanonical, type ArrivingStrip, type MemberSpan, type Stripped } from '../core/jcs.js';
 import { verifyBytes } from '../core/keys.js';
-import type { StripReply, StripRequest } from './canonical.js';
+import type { SignaturePlan, StripReply, ToStripper } from './canonical.js';
 
 /** String values at least this long are hashed here (a dump's text artifacts, say). */
 export const LONG_STRING = 64 * 1024;
@@ -19,15 +21,19 @@ export const LONG_STRING = 64 * 1024;
  * Hashes long string values written without escapes: in canonical bytes such a string's
  * bytes are the UTF-8 of its value, so it costs one SHA-256 pass here against an encoding
  * and a hash on the parsing thread. A string with escapes is left to that thread, which
- * hashes its parsed string faster than this one could decode the bytes.
+ * hashes its parsed string faster than this one could decode the bytes. Only members
+ * complete within the first `upTo` bytes are looked at, each once (`seen`).
  */
-function hashLongStrings(b: Uint8Array, members: MemberSpan[]): void {
+function hashLongStrings(b: Uint8Array, members: MemberSpan[], upTo: number, seen: Set<MemberSpan>): void {
   for (const m of members) {
-    if (m.members) hashLongStrings(b, m.members);
-    else if (m.end - m.value >= LONG_STRING && b[m.value] === 0x22 && b[m.end - 1] === 0x22) {
+    if (seen.has(m)) continue;
+    const complete = m.end >= 0 && m.end <= upTo;
+    if (m.members) hashLongStrings(b, m.members, upTo, seen);
+    else if (complete && m.end - m.value >= LONG_STRING && b[m.value] === 0x22 && b[m.end - 1] === 0x22) {
       const body = Buffer.from(b.buffer, b.byteOffset + m.value + 1, m.end - m.value - 2);
       if (body.indexOf(0x5c) === -1) m.stringHash = hashBytes(body);
     }
+    if (complete) seen.add(m);
   }
 }
 
@@ -53,17 +59,17 @@ function shift(members: MemberSpan[], from: number, by: number): void {
   }
 }
 
-function handle(m: StripRequest): { reply: StripReply; transfer: ArrayBuffer[] } {
-  const r = stripToCanonical(m.data);
-  // Published at once: the parsing thread looks at it right after its JSON.parse.
-  Atomics.store(m.status, 1, r?.ordered ? 1 : 0);
-  Atomics.store(m.status, 0, r ? 1 : 2);
-  const sha256 = hashBytes(m.data);
-  if (!r) return { reply: { id: m.id, sha256, data: null, length: 0, members: [], ordered: false }, transfer: [] };
-  hashLongStrings(r.bytes, r.members);
+/** Published at once: the parsing thread looks at it right after its JSON.parse. */
+function publish(status: Int32Array, r: Stripped | null): void {
+  Atomics.store(status, 1, r?.ordered ? 1 : 0);
+  Atomics.store(status, 0, r ? 1 : 2);
+}
+
+/** The reply for a stripped document: the StripWork's signature cut out and checked. */
+function complete(id: number, r: Stripped | null, sha256: string, plan: SignaturePlan | undefined): { reply: StripReply; transfer: ArrayBuffer[] } {
+  if (!r) return { reply: { id, sha256, data: null, length: 0, members: [], ordered: false }, transfer: [] };
   let bytes = r.bytes;
-  const reply: StripReply = { id: m.id, sha256, data: null, length: 0, members: r.members, ordered: r.ordered };
-  const plan = m.signature;
+  const reply: StripReply = { id, sha256, data: null, length: 0, members: r.members, ordered: r.ordered };
   if (plan) {
     const ms = r.members;
     const k = ms.findIndex((x) => x.name === plan.omit);
@@ -87,13 +93,75 @@ function handle(m: StripRequest): { reply: StripReply; transfer: ArrayBuffer[] }
   return { reply, transfer: [bytes.buffer as ArrayBuffer] };
 }
 
-parentPort?.on('message', (m: StripRequest) => {
-  let out: { reply: StripReply; transfer: ArrayBuffer[] };
+/** A document stripped and hashed as it arrives. */
+class Following {
+  private readonly strip: ArrivingStrip;
+  private readonly hasher: Hash = newHasher();
+  private readonly seen = new Set<MemberSpan>();
+  private hashed = 0;
+  private ok = true;
+  /** Once every byte is in: the stripped document (null: not canonical) and the bytes' hash. */
+  whole: { r: Stripped | null; sha256: string } | null = null;
+
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly status: Int32Array,
+  ) {
+    this.strip = stripArriving(data);
+  }
+
+  more(available: number): void {
+    if (this.whole || available <= this.hashed) return;
+    this.hasher.update(this.data.subarray(this.hashed, available));
+    this.hashed = available;
+    if (this.ok) this.ok = this.strip.advance(available);
+    if (this.ok) hashLongStrings(this.strip.out, this.strip.members, this.strip.written, this.seen);
+    if (available < this.data.length) return;
+    const r = this.ok ? this.strip.end() : null;
+    publish(this.status, r);
+    if (r) hashLongStrings(r.bytes, r.members, r.bytes.length, this.seen);
+    this.whole = { r, sha256: formatHash(this.hasher.digest('hex')) };
+  }
+}
+
+const following = new Map<number, Following>();
+
+function handle(m: ToStripper): { reply: StripReply; transfer: ArrayBuffer[] } | null {
+  switch (m.op) {
+    case 'strip': {
+      const r = stripToCanonical(m.data);
+      publish(m.status, r);
+      const sha256 = hashBytes(m.data);
+      if (r) hashLongStrings(r.bytes, r.members, r.bytes.length, new Set());
+      return complete(m.id, r, sha256, m.signature);
+    }
+    case 'begin':
+      following.set(m.id, new Following(m.data, m.status));
+      return null;
+    case 'more':
+      following.get(m.id)?.more(m.available);
+      return null;
+    case 'drop':
+      following.delete(m.id);
+      return null;
+    case 'finish': {
+      const f = following.get(m.id);
+      following.delete(m.id);
+      // Finished before its last byte (never, from canonical.ts): nothing to give.
+      if (!f?.whole) return { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false }, transfer: [] };
+      return complete(m.id, f.whole.r, f.whole.sha256, m.signature);
+    }
+  }
+}
+
+parentPort?.on('message', (m: ToStripper) => {
+  let out: { reply: StripReply; transfer: ArrayBuffer[] } | null;
   try {
     out = handle(m);
   } catch (e) {
-    Atomics.store(m.status, 0, 2);
-    out = { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false, error: (e as Error).message }, transfer: [] };
+    if (m.op === 'strip' || m.op === 'begin') Atomics.store(m.status, 0, 2);
+    following.delete(m.id);
+    out = m.op === 'strip' || m.op === 'finish' ? { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false, error: (e as Error).message }, transfer: [] } : null;
   }
-  parentPort?.postMessage(out.reply, out.transfer);
+  if (out) parentPort?.postMessage(out.reply, out.transfer);
 });

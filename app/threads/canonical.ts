@@ -39,14 +39,32 @@ export interface SignatureCheck {
   ok: boolean;
 }
 
-export interface StripRequest {
-  id: number;
-  /** The document's bytes: a view on shared memory, or a transferred copy. */
-  data: Uint8Array;
-  /** Shared [state, ordered]: state 1 once stripped (ordered 1 when `Stripped.ordered`), 2 when not canonical. */
-  status: Int32Array;
-  signature?: { omit: string; keyIdMember: string; keys: [string, KeyObject][] };
+/** A StripWork as it crosses to the thread. */
+export interface SignaturePlan {
+  omit: string;
+  keyIdMember: string;
+  keys: [string, KeyObject][];
 }
+
+/**
+ * What the thread is told: strip a whole document ('strip'), or one still arriving
+ * ('begin' with its whole buffer, 'more' as each piece is in place, then 'finish' or
+ * 'drop'). The thread answers 'strip' and 'finish'.
+ */
+export type ToStripper =
+  | {
+      op: 'strip' | 'begin';
+      id: number;
+      /** The document's bytes: a view on shared memory, or a transferred copy ('begin': shared, filling as it arrives). */
+      data: Uint8Array;
+      /** Shared [state, ordered]: state 1 once stripped (ordered 1 when `Stripped.ordered`), 2 when not canonical. */
+      status: Int32Array;
+      signature?: SignaturePlan;
+    }
+  | { op: 'more'; id: number; available: number }
+  | { op: 'finish'; id: number; signature?: SignaturePlan }
+  | { op: 'drop'; id: number };
+
 export interface StripReply {
   id: number;
   /** `H_bytes` of the document's bytes, computed on the way. */
@@ -83,6 +101,8 @@ const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
 let worker: Worker | null = null;
 let broken = false;
 let nextId = 1;
+/** Documents being stripped as they arrive: the worker is held while any is. */
+let arriving = 0;
 
 const NONE: StripResult = { stripped: null, sha256: null, omitted: null, signature: null };
 const pending = new Map<number, { resolve: (r: StripResult) => void; plan: StripWork | undefined }>();
@@ -100,7 +120,7 @@ function getWorker(): Worker | null {
     w.on('message', (r: StripReply) => {
       const p = pending.get(r.id);
       pending.delete(r.id);
-      if (pending.size === 0) w.unref();
+      if (pending.size === 0 && arriving === 0) w.unref();
       if (!p) return;
       const key = r.signature ? p.plan?.keys.get(r.signature.keyId) : undefined;
       p.resolve({
@@ -156,12 +176,67 @@ export function stripInWorker(bytes: Uint8Array, plan?: StripWork): StripJob {
     view = new Uint8Array(bytes.length);
     view.set(bytes);
   }
-  const result = new Promise<StripResult>((resolve) => {
+  const result = awaitReply(w, id, plan, { op: 'strip', id, data: view, status, signature: planOf(plan) }, view.buffer instanceof SharedArrayBuffer ? [] : [view.buffer]);
+  return { result, proven: provenBy(status) };
+}
+
+const planOf = (plan: StripWork | undefined): SignaturePlan | undefined => (plan && plan.keys.size > 0 ? { omit: plan.omit, keyIdMember: plan.keyIdMember, keys: [...plan.keys] } : undefined);
+const provenBy = (status: Int32Array) => () => Atomics.load(status, 0) === 1 && Atomics.load(status, 1) === 1;
+
+function awaitReply(w: Worker, id: number, plan: StripWork | undefined, msg: ToStripper, transfer: ArrayBuffer[] = []): Promise<StripResult> {
+  return new Promise<StripResult>((resolve) => {
     pending.set(id, { resolve, plan });
     w.ref();
-    const msg: StripRequest = { id, data: view, status };
-    if (plan && plan.keys.size > 0) msg.signature = { omit: plan.omit, keyIdMember: plan.keyIdMember, keys: [...plan.keys] };
-    w.postMessage(msg, view.buffer instanceof SharedArrayBuffer ? [] : [view.buffer]);
+    w.postMessage(msg, transfer);
   });
-  return { result, proven: () => Atomics.load(status, 0) === 1 && Atomics.load(status, 1) === 1 };
+}
+
+/** A document the thread strips as it arrives (see stripWhileArriving). */
+export interface ArrivingStripJob {
+  /** The first `available` bytes of the buffer are in place. */
+  more(available: number): void;
+  /** Once every byte is in place (`more` of the whole length): the job, as stripInWorker's, with the work handed now. */
+  finish(plan?: StripWork): StripJob;
+  /** Not wanted after all (the document is not parsed, or the upload failed): the thread forgets it. */
+  drop(): void;
+}
+
+/**
+ * The stripping of a document whose bytes are still being written into `bytes` (shared
+ * memory, the whole length; app/engine/arriving.ts): the thread strips and hashes each
+ * piece as `more` says it is in place, so at the last byte only the StripWork is left.
+ * Null without shared memory or a thread (the caller then strips at the end, as usual).
+ */
+export function stripWhileArriving(bytes: Uint8Array): ArrivingStripJob | null {
+  if (!(bytes.buffer instanceof SharedArrayBuffer)) return null;
+  const w = getWorker();
+  if (!w) return null;
+  const id = nextId++;
+  const status = new Int32Array(new SharedArrayBuffer(8));
+  let open = true;
+  arriving++;
+  w.ref();
+  w.postMessage({ op: 'begin', id, data: bytes, status } satisfies ToStripper);
+  const close = () => {
+    open = false;
+    arriving--;
+    if (pending.size === 0 && arriving === 0) w.unref();
+  };
+  // A thread that ended meanwhile (a crash) took the document with it: a new one never had it.
+  const alive = () => open && worker === w;
+  return {
+    more(available) {
+      if (alive()) w.postMessage({ op: 'more', id, available } satisfies ToStripper);
+    },
+    finish(plan) {
+      const result = alive() ? awaitReply(w, id, plan, { op: 'finish', id, signature: planOf(plan) }) : Promise.resolve(NONE);
+      if (open) close();
+      return { result, proven: provenBy(status) };
+    },
+    drop() {
+      if (!open) return;
+      if (worker === w) w.postMessage({ op: 'drop', id } satisfies ToStripper);
+      close();
+    },
+  };
 }

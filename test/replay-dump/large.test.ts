@@ -5,7 +5,7 @@
  * non-canonically written dumps, read from a file (shared memory) or given as bytes.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
 import { stripToCanonical, canonicalizeText } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
+import type { EngineJob, JobOutcome } from '../../app/jobs/protocol.js';
 
 /** The built engine (dist/, built by npm test): its stripping thread runs, with the work the dump kind hands it. */
 const built = (await import(new URL('../../dist/app/engine/run.js', import.meta.url).href)) as {
@@ -26,6 +27,8 @@ const built = (await import(new URL('../../dist/app/engine/run.js', import.meta.
   makeContext: typeof makeContext;
   handDeclaredWork: (s: Sniffed, ctx: ReturnType<typeof makeContext>) => Promise<void>;
 };
+/** The built job runner: a picked file followed while it is written (app/engine/arriving.ts), stripped on the thread as it comes. */
+const builtJobs = (await import(new URL('../../dist/app/jobs/execute.js', import.meta.url).href)) as { executeJob: (job: EngineJob) => Promise<JobOutcome> };
 const BuiltSniffed = ((await import(new URL('../../dist/app/kinds/sniff.js', import.meta.url).href)) as { Sniffed: typeof Sniffed }).Sniffed;
 
 let dir: string;
@@ -44,6 +47,22 @@ beforeAll(async () => {
   const spec = sampleSpec({ dumpId: 'dump.large', materials: [{ mediaType: 'text/markdown', text: lines.join('\n') }, { mediaType: 'application/json', json: { rows } }, { mediaType: 'text/plain', text: 'é✓ plain words '.repeat(20000) + 'END' }] });
   text = encodeJson(await buildDump(spec, sampleSigner('active')));
 }, 60_000);
+
+/** Verifies `t` as a picked file: the job starts at once and follows the bytes written in 1 MiB pieces, then marked whole as the web host marks it. */
+async function asArriving(name: string, t: string, trustStore: string): Promise<Report> {
+  const bytes = Buffer.from(t, 'utf8');
+  const p = join(dir, `arriving-${name}`);
+  await writeFile(p, '', { mode: 0o600 });
+  const outcome = builtJobs.executeJob({ op: 'runPath', path: p, mode: 'verify', options: { trustStore }, shown: name, arriving: bytes.length });
+  for (let i = 0; i < bytes.length; i += 1 << 20) {
+    await appendFile(p, bytes.subarray(i, i + (1 << 20)));
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await chmod(p, 0o400);
+  const o = await outcome;
+  if (!o.ok) throw new Error(o.message);
+  return o.report;
+}
 
 const rules = (r: Report) => r.findings.filter((f) => f.severity !== 'info').map((f) => f.rule).sort();
 
@@ -199,6 +218,12 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
       expect(rules(threaded), name).toEqual(rules(here));
       expect(threaded.chain, name).toEqual(here.chain);
       expect(threaded.artifact.sha256, name).toBe(hashBytes(Buffer.from(t, 'utf8')));
+      // Picked, the bytes stripped (and hashed, and the signature's payload cut) as they arrive: the same report.
+      const picked = await asArriving(name, t, ts);
+      expect(picked.verdict, name).toBe(here.verdict);
+      expect(rules(picked), name).toEqual(rules(here));
+      expect(picked.chain, name).toEqual(here.chain);
+      expect(picked.artifact.sha256, name).toBe(threaded.artifact.sha256);
     }
     const verdict = async (t: string, ts: string) => {
       const p = join(dir, 'thread-check.dump.json');

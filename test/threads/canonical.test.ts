@@ -11,10 +11,11 @@ import { canonicalizeText, canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import { signBytes } from '../../app/core/keys.js';
 import { sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import type { StripWork, StripJob } from '../../app/threads/canonical.js';
+import type { ArrivingStripJob, StripWork, StripJob, StripResult } from '../../app/threads/canonical.js';
 
 const mod = (await import(new URL('../../dist/app/threads/canonical.js', import.meta.url).href)) as {
   stripInWorker: (b: Uint8Array, plan?: StripWork) => StripJob;
+  stripWhileArriving: (b: Uint8Array) => ArrivingStripJob | null;
 };
 const LONG = 64 * 1024;
 const signer = sampleSigner('active');
@@ -136,5 +137,66 @@ describe('the stripping thread', () => {
     expect(r.stripped).toBeNull();
     expect(r.signature).toBeNull();
     expect(r.sha256).not.toBeNull();
+  });
+});
+
+/** `bytes` arriving in shared memory in pieces of `piece` bytes, the thread told of each. */
+async function arriving(bytes: Uint8Array, piece: number, p?: StripWork): Promise<{ job: StripJob; r: StripResult }> {
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  const a = mod.stripWhileArriving(shared)!;
+  expect(a).not.toBeNull();
+  for (let got = 0; got < bytes.length; ) {
+    const n = Math.min(piece, bytes.length - got);
+    shared.set(bytes.subarray(got, got + n), got);
+    got += n;
+    a.more(got);
+    await new Promise((r) => setImmediate(r));
+  }
+  const job = a.finish(p);
+  a.drop(); // after finish: nothing more happens
+  return { job, r: await job.result };
+}
+
+/** What a result says, the transferred bytes as text. */
+const said = (r: StripResult) => ({ ...r, stripped: r.stripped && { ...r.stripped, bytes: text(r.stripped.bytes) }, signature: r.signature && { ...r.signature, publicKey: undefined } });
+
+describe('the stripping thread, while the bytes arrive', () => {
+  it('gives what it gives for the whole bytes, pieces cutting strings, escapes and characters', async () => {
+    const long = Array.from({ length: 4000 }, (_, i) => `- "q" C:\\p é ✓ 😀 #${i} `).join('');
+    const plain = 'é'.repeat(LONG);
+    const { body } = signed({ artifacts: { a: { text: long }, b: { text: plain }, c: { json: { n: [1, 0.1, 1e21] } } }, keyId: signer.keyId, type: 't' }, 1);
+    const bytes = utf8(body);
+    const whole = await mod.stripInWorker(bytes, plan()).result;
+    expect(whole.signature).toMatchObject({ ok: true });
+    expect(find(whole.stripped!.members, 'artifacts', 'b', 'text')?.stringHash).toBe(hashBytes(plain));
+    for (const piece of [1_000_003, 65_537, 7_919]) {
+      const { job, r } = await arriving(bytes, piece, plan());
+      expect(said(r)).toEqual(said(whole));
+      expect(job.proven()).toBe(true);
+    }
+  });
+
+  it('a document not canonical, or not JSON, gives what the whole bytes give', async () => {
+    for (const t of ['{"a": 1.0, "b": "x"}', '{"b": 1, "a": 2}', '{"a": "unterminated', 'not json at all']) {
+      const wholeJob = mod.stripInWorker(utf8(t));
+      const whole = await wholeJob.result;
+      const { job, r } = await arriving(utf8(t), 3);
+      expect(said(r), t).toEqual(said(whole));
+      expect(r.sha256).toBe(hashBytes(utf8(t)));
+      // Proven only where the whole scan proves (text that is not JSON is the parse's to refuse).
+      expect(job.proven(), t).toBe(wholeJob.proven());
+    }
+  });
+
+  it('dropped (the upload failed, or the run needed no parse), the thread forgets it and goes on with others', async () => {
+    const shared = new Uint8Array(new SharedArrayBuffer(10));
+    const a = mod.stripWhileArriving(shared)!;
+    shared.set(utf8('{"a":'));
+    a.more(5);
+    a.drop();
+    // Finished after being dropped: nothing to give, at once.
+    expect(await a.finish().result).toMatchObject({ stripped: null, sha256: null });
+    const r = await mod.stripInWorker(utf8('{"b": 2}')).result;
+    expect(text(r.stripped!.bytes)).toBe('{"b":2}');
   });
 });

@@ -80,20 +80,55 @@ function isCanonicalUnicodeEscape(b: Uint8Array, i: number): boolean {
  * the document is parsed (app/threads/canonical.ts).
  */
 export function stripToCanonical(input: Uint8Array): Stripped | null {
-  return new Stripper(input).run();
+  const s = new Stripper(input);
+  return s.advance(input.length) ? s.end() : null;
 }
 
 /**
- * The scan's state. One method per token class; the loop in `run` dispatches on the byte
- * at `i`. A method returns false at the first non-canonical token (the result is null).
+ * The same scan over bytes that are still arriving (a picked file the window is sending:
+ * app/engine/arriving.ts), so that little is left to strip at the last byte. `advance`
+ * strips every token that lies wholly within the bytes in place (a string cut by the end
+ * of them is resumed where its scan stopped, not scanned again), and copies what it
+ * stripped to the output, so a member whose `end` is set lies in `written` bytes.
  */
-class Stripper {
-  readonly n: number;
+export interface ArrivingStrip {
+  /** The first `available` bytes are in place (never fewer than before); false at the first non-canonical token (stop: the result is null). */
+  advance(available: number): boolean;
+  /** After `advance` of every byte returned true: the result (null when it was not canonical). */
+  end(): Stripped | null;
+  /** The members spanned so far (their `end` is -1 until complete). */
+  readonly members: MemberSpan[];
+  /** The output so far: `written` bytes of it are final. */
+  readonly out: Uint8Array;
+  readonly written: number;
+}
+
+export function stripArriving(input: Uint8Array): ArrivingStrip {
+  return new Stripper(input);
+}
+
+/** A token method's answer: done (the scan moves past it), not canonical, or cut by the end of the bytes in place. */
+const DONE = 1;
+const NOT_CANONICAL = 0;
+const CUT = -1;
+type Step = typeof DONE | typeof NOT_CANONICAL | typeof CUT;
+
+/**
+ * The scan's state. One method per token class; the loop in `advance` dispatches on the
+ * byte at `i`. A method answers NOT_CANONICAL at the first non-canonical token (the result
+ * is null), CUT when the bytes in place end inside the token (while more are to come).
+ */
+class Stripper implements ArrivingStrip {
+  /** Bytes in place: the input's length once it has all arrived. */
+  n = 0;
+  readonly total: number;
   readonly out: Uint8Array;
   readonly members: MemberSpan[] = [];
   o = 0; // bytes written
   start = 0; // start of the pending span of input to copy
   i = 0;
+  /** Where the scan of a string cut by the end of the bytes stopped (-1: none is). */
+  resumeAt = -1;
   depth = 0;
   spans = 0;
   // Per open container (index depth - 1): its member list when spanned, else null; the
@@ -116,45 +151,71 @@ class Stripper {
   readonly words: Int32Array;
 
   constructor(readonly b: Uint8Array) {
-    this.n = b.length;
+    this.total = b.length;
     this.out = new Uint8Array(b.length);
     this.off = b.byteOffset & 3;
     this.words = new Int32Array(b.buffer, b.byteOffset - this.off, (b.length + this.off) >> 2);
   }
 
-  run(): Stripped | null {
+  get written(): number {
+    return this.o;
+  }
+
+  /** More bytes cut a token only while the input has not all arrived. */
+  get partial(): boolean {
+    return this.n < this.total;
+  }
+
+  advance(available: number): boolean {
     const b = this.b;
-    const n = this.n;
+    const n = (this.n = Math.min(available, this.total));
     while (this.i < n) {
       const c = b[this.i]!;
       if (c === 0x22) {
         const q = this.i;
-        if (!this.string()) return null;
-        if (this.depth > 0 && this.expectName[this.depth - 1] && !this.memberName(q)) return null;
+        const r = this.string();
+        if (r !== DONE) return r === CUT;
+        if (this.depth > 0 && this.expectName[this.depth - 1] && !this.memberName(q)) return false;
       } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.whitespace();
       else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-        if (!this.number(c)) return null;
+        const r = this.number(c);
+        if (r !== DONE) return r === CUT;
       } else {
         this.structural(c);
         this.i++;
       }
     }
-    if (n > this.start) {
-      this.out.set(b.subarray(this.start, n), this.o);
-      this.o += n - this.start;
-    }
-    if (!this.batch.flush()) return null;
+    this.copyPending(this.i);
+    return true;
+  }
+
+  end(): Stripped | null {
+    if (this.partial || this.i < this.n || !this.batch.flush()) return null;
     return { bytes: this.out.subarray(0, this.o), members: this.members, ordered: this.ordered };
   }
 
-  /** A string token from its opening quote at `i`; `i` ends just past its closing quote. */
-  string(): boolean {
+  /** Copies the input from the pending span's start to `to` into the output. */
+  copyPending(to: number): void {
+    if (to > this.start) {
+      this.out.set(this.b.subarray(this.start, to), this.o);
+      this.o += to - this.start;
+      this.start = to;
+    }
+  }
+
+  /**
+   * A string token from its opening quote at `i`; `i` ends just past its closing quote.
+   * Cut by the end of the bytes in place, it is resumed at `resumeAt` by the next call.
+   */
+  string(): Step {
     const b = this.b;
     const n = this.n;
     const off = this.off;
     const words = this.words;
-    const wEnd = words.length;
-    let i = this.i + 1;
+    // Whole words within the bytes in place only (the rest of the buffer may still be zeros).
+    const wEnd = (n + off) >> 2;
+    let i = this.resumeAt >= 0 ? this.resumeAt : this.i + 1;
+    this.resumeAt = -1;
     for (;;) {
       let d = b[i]!;
       while (d !== 0x22 && d !== 0x5c && i < n) {
@@ -172,18 +233,23 @@ class Stripper {
         }
         d = b[i]!;
       }
+      // An escape needs up to six bytes: wait for them rather than judge the part in place.
+      if (this.partial && (i >= n || (d === 0x5c && i + 6 > n))) {
+        this.resumeAt = i;
+        return CUT;
+      }
       // Unterminated: the parse will refuse the text (this runs before it, on another thread).
-      if (i >= n) return false;
+      if (i >= n) return NOT_CANONICAL;
       if (d === 0x22) break;
       const e = b[i + 1]!;
       if (e === 0x75) {
-        if (!isCanonicalUnicodeEscape(b, i)) return false;
+        if (!isCanonicalUnicodeEscape(b, i)) return NOT_CANONICAL;
         i += 6;
-      } else if (e === 0x2f) return false; // \/ is written raw
+      } else if (e === 0x2f) return NOT_CANONICAL; // \/ is written raw
       else i += 2;
     }
     this.i = i + 1;
-    return true;
+    return DONE;
   }
 
   /** The string from `q` to `i` is a member name: checks its order, spans its member. */
@@ -222,19 +288,15 @@ class Stripper {
   /** Insignificant whitespace at `i`: the pending input before it is copied, it is skipped. */
   whitespace(): void {
     const b = this.b;
-    let i = this.i;
-    if (i > this.start) {
-      this.out.set(b.subarray(this.start, i), this.o);
-      this.o += i - this.start;
-    }
-    i++;
+    this.copyPending(this.i);
+    let i = this.i + 1;
     while (i < this.n && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i++;
     this.start = i;
     this.i = i;
   }
 
-  /** A number token starting with `c` at `i`. */
-  number(c: number): boolean {
+  /** A number token starting with `c` at `i`; cut when it reaches the end of the bytes in place (more digits may follow). */
+  number(c: number): Step {
     const b = this.b;
     const n = this.n;
     let i = this.i;
@@ -260,6 +322,7 @@ class Stripper {
       i++;
       while (i < n && ((b[i]! >= 0x30 && b[i]! <= 0x39) || b[i] === 0x2b || b[i] === 0x2d)) i++;
     }
+    if (i >= n && this.partial) return CUT;
     this.i = i;
     // Written as ECMAScript writes it, for sure: an integer of at most 15 digits (not
     // -0), or a fraction without trailing zeros of at most 15 significant digits and at
@@ -272,7 +335,7 @@ class Stripper {
       (fracLen === 0
         ? intLen <= 15 && !(zeroInt && c === 0x2d)
         : last !== 0x30 && (zeroInt ? zeros <= 5 && fracLen - zeros <= 15 : intLen + fracLen <= 15));
-    return plain || this.batch.add(b, s, i);
+    return plain || this.batch.add(b, s, i) ? DONE : NOT_CANONICAL;
   }
 
   /**
