@@ -189,6 +189,8 @@ test('during a job the examples cannot start another; after it they can', async 
   // One disabled fieldset holds them all.
   const anExample = page.locator('[data-example="unknown/not-an-artifact.json"]');
   await expect(anExample).toBeDisabled();
+  // Muted by colour, not faded: fading (opacity) made Chromium lay the whole list out again as the job started.
+  await expect(anExample).toHaveCSS('opacity', '1');
   await page.getByTestId('cancel').click();
   await expect(page.getByTestId('job')).toHaveCount(0);
   await expect(anExample).toBeEnabled();
