@@ -53,13 +53,22 @@ export interface SignaturePlan {
  */
 export type ToStripper =
   | {
-      op: 'strip' | 'begin';
+      op: 'strip';
       id: number;
-      /** The document's bytes: a view on shared memory, or a transferred copy ('begin': shared, filling as it arrives). */
+      /** The document's bytes: a view on shared memory, or a transferred copy. */
       data: Uint8Array;
       /** Shared [state, ordered]: state 1 once stripped (ordered 1 when `Stripped.ordered`), 2 when not canonical. */
       status: Int32Array;
       signature?: SignaturePlan;
+    }
+  | {
+      op: 'begin';
+      id: number;
+      /** The document's whole buffer, shared, filling as the bytes arrive. */
+      data: Uint8Array;
+      status: Int32Array;
+      /** Shared [bytes in place]: set before each 'more' is posted, so the thread can tell whether newer bytes wait. */
+      arrived: Int32Array;
     }
   | { op: 'more'; id: number; available: number }
   | { op: 'finish'; id: number; signature?: SignaturePlan }
@@ -213,10 +222,11 @@ export function stripWhileArriving(bytes: Uint8Array): ArrivingStripJob | null {
   if (!w) return null;
   const id = nextId++;
   const status = new Int32Array(new SharedArrayBuffer(8));
+  const arrived = new Int32Array(new SharedArrayBuffer(4));
   let open = true;
   arriving++;
   w.ref();
-  w.postMessage({ op: 'begin', id, data: bytes, status } satisfies ToStripper);
+  w.postMessage({ op: 'begin', id, data: bytes, status, arrived } satisfies ToStripper);
   const close = () => {
     open = false;
     arriving--;
@@ -226,7 +236,9 @@ export function stripWhileArriving(bytes: Uint8Array): ArrivingStripJob | null {
   const alive = () => open && worker === w;
   return {
     more(available) {
-      if (alive()) w.postMessage({ op: 'more', id, available } satisfies ToStripper);
+      if (!alive()) return;
+      Atomics.store(arrived, 0, available);
+      w.postMessage({ op: 'more', id, available } satisfies ToStripper);
     },
     finish(plan) {
       const result = alive() ? awaitReply(w, id, plan, { op: 'finish', id, signature: planOf(plan) }) : Promise.resolve(NONE);
