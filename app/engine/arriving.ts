@@ -32,7 +32,7 @@ export interface Arrived {
   /**
    * A large JSON document's stripping thread, which has stripped and hashed the bytes as
    * they came (app/threads/canonical.ts, stripWhileArriving); null when none was started.
-   * Whoever holds the Arrived drops it when the run did not take it (Sniffed.json does).
+   * The run takes it (Sniffed.json finishes it); the job drops it when the run did not.
    */
   strip: ArrivingStripJob | null;
 }

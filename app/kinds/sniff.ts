@@ -11,6 +11,7 @@ import { stripInWorker, type ArrivingStripJob, type StripResult, type StripWork,
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
+
 /** The first non-whitespace character within the first 64 KiB of `b`, or '' (no full decode). */
 function firstChar(b: Uint8Array): string {
   for (let i = 0; i < b.length && i < 65536; i++) {
