@@ -1,11 +1,12 @@
 /**
  * Worker side of canonical.ts: strips canonically written JSON bytes to canonical bytes
  * (publishing at once whether it proved the member order), hashes the document's bytes
- * (the report's SHA-256) and the long escape-free string values among the spanned
- * members, and carries out the StripWork it was handed (cut the signature member out,
- * verify with the key of the work's that the document names). A document still arriving
- * is stripped and hashed piece by piece as its bytes come ('begin', 'more'), so that at
- * its last byte only the StripWork is left ('finish').
+ * (the report's SHA-256) and the long string values among the spanned members (those
+ * with escapes only while the document arrives, in spare time), and carries out the
+ * StripWork it was handed (cut the signature member out, verify with the key of the
+ * work's that the document names). A document still arriving is stripped and hashed
+ * piece by piece as its bytes come ('begin', 'more'), so that at its last byte only the
+ * StripWork is left ('finish').
  */
 import { parentPort } from 'node:worker_threads';
 import type { Hash, KeyObject } from 'node:crypto';
@@ -204,7 +205,7 @@ function handle(m: ToStripper): { reply: StripReply; transfer: ArrayBuffer[] } |
     case 'finish': {
       const f = following.get(m.id);
       following.delete(m.id);
-      // Finished before its last byte (never, from canonical.ts): nothing to give.
+      // Dropped after an error in a piece, or finished before its last byte (canonical.ts never does): nothing to give.
       if (!f?.whole) return { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false }, transfer: [] };
       return complete(m.id, f.whole.r, f.whole.sha256, m.signature);
     }

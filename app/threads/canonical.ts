@@ -5,7 +5,8 @@
  * thread publishes whether it proved the member order (StripJob.proven), hashes the
  * document's bytes (the report's SHA-256) and the long escape-free string values among the
  * spanned members, and, when handed the work before the parse starts, checks an Ed25519
- * signature carried inside the document (see StripWork). One worker, started on first
+ * signature carried inside the document (see StripWork). A picked file's document is
+ * stripped as its bytes arrive (stripWhileArriving). One worker, started on first
  * use, holding the process open only while it has work. Anything that goes wrong with the
  * thread (no built worker file, out of threads, a crash) makes the result empty, after
  * which the caller does the work on its own thread: never a different answer, only a
