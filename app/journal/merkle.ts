@@ -50,68 +50,34 @@ function isSize(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
+/** log2 of a power of two (exact for any safe integer power of two). */
+function log2(n: number): number {
+  let level = 0;
+  for (let s = n; s > 1; s /= 2) level++;
+  return level;
+}
+
 /**
- * An append-only Merkle tree that keeps every complete, aligned subtree hash (level j holds
- * the hashes of the aligned 2^j-leaf blocks), so the root at any size and any RFC 9162
- * proof cost O(log² n) hash operations at most.
+ * The RFC 9162 algorithms (root, PATH, PROOF) over any store of complete, aligned subtree
+ * hashes: `stored(level, k)` is the hash of leaves [k·2^level, (k+1)·2^level), which the
+ * caller only asks for when that block lies inside the tree. The in-memory tree, the
+ * journal's tree file and a tree grown from a frontier differ only in where those hashes
+ * come from, so the proofs are written once.
  */
-export class MerkleTree {
-  private readonly levels: Buffer[][] = [[]];
-
-  get size(): number {
-    return this.levels[0]!.length;
-  }
-
-  /** Appends one leaf hash (use `leafHash` on the leaf data). */
-  appendLeafHash(h: Buffer): void {
-    let level = 0;
-    let node = h;
-    for (;;) {
-      const row = this.levels[level]!;
-      row.push(node);
-      const i = row.length - 1;
-      if (i % 2 === 0) return;
-      node = nodeHash(row[i - 1]!, node);
-      level++;
-      if (this.levels.length === level) this.levels.push([]);
-    }
-  }
-
-  /**
-   * Shrinks the tree back to its first `size` leaves: an append whose write failed is undone
-   * in memory as on disk. Level j keeps exactly its complete aligned blocks, floor(size / 2^j).
-   */
-  truncate(size: number): void {
-    if (!isSize(size) || size > this.size) throw new RangeError(`tree size ${size} out of range`);
-    let blocks = size;
-    for (const row of this.levels) {
-      row.length = blocks;
-      blocks = Math.floor(blocks / 2);
-    }
-    while (this.levels.length > 1 && this.levels[this.levels.length - 1]!.length === 0) this.levels.pop();
-  }
-
-  appendLeaf(data: Uint8Array | string): void {
-    this.appendLeafHash(leafHash(data));
-  }
+export abstract class MerkleView {
+  abstract get size(): number;
+  protected abstract stored(level: number, index: number): Buffer;
 
   leaf(index: number): Buffer {
-    const h = this.levels[0]![index];
-    if (!h) throw new RangeError(`no leaf ${index}`);
-    return h;
+    if (!isSize(index) || index >= this.size) throw new RangeError(`no leaf ${index}`);
+    return this.stored(0, index);
   }
 
   /** MTH(D[start:end]) for 0 <= start < end <= size, from stored aligned subtrees. */
   subtree(start: number, end: number): Buffer {
     const n = end - start;
     if (n === 1) return this.leaf(start);
-    // An aligned power-of-two block is stored.
-    if (isPow2(n) && start % n === 0) {
-      let level = 0;
-      for (let s = n; s > 1; s /= 2) level++;
-      const h = this.levels[level]?.[start / n];
-      if (h) return h;
-    }
+    if (isPow2(n) && start % n === 0) return this.stored(log2(n), start / n);
     const k = splitPoint(n);
     return nodeHash(this.subtree(start, start + k), this.subtree(start + k, end));
   }
@@ -167,6 +133,203 @@ export class MerkleTree {
       out.push(this.subtree(start, start + k));
     }
   }
+}
+
+/**
+ * One level's hashes in one growing buffer (32 bytes each): a tree of a million leaves holds
+ * two million hashes, which as separate Buffer objects would cost several times their bytes.
+ */
+class HashRow {
+  private buf = Buffer.allocUnsafe(32 * 64);
+  length = 0;
+
+  push(h: Uint8Array): void {
+    if ((this.length + 1) * 32 > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(this.buf.length * 2);
+      this.buf.copy(bigger, 0, 0, this.length * 32);
+      this.buf = bigger;
+    }
+    this.buf.set(h, this.length * 32);
+    this.length++;
+  }
+
+  /** A view of hash `i` (valid until the row grows; callers hash it at once or copy it). */
+  at(i: number): Buffer {
+    return this.buf.subarray(i * 32, i * 32 + 32);
+  }
+}
+
+/**
+ * An append-only Merkle tree in memory that keeps every complete, aligned subtree hash
+ * (level j holds the hashes of the aligned 2^j-leaf blocks), so the root at any size and any
+ * RFC 9162 proof cost O(log² n) hash operations at most.
+ */
+export class MerkleTree extends MerkleView {
+  private readonly levels: HashRow[] = [new HashRow()];
+
+  get size(): number {
+    return this.levels[0]!.length;
+  }
+
+  protected stored(level: number, index: number): Buffer {
+    const row = this.levels[level];
+    if (!row || index >= row.length) throw new RangeError(`no subtree ${index} at level ${level}`);
+    return Buffer.from(row.at(index));
+  }
+
+  /** Appends one leaf hash (use `leafHash` on the leaf data); returns the hashes it completed, leaf first (the tlog storage order). */
+  appendLeafHash(h: Buffer): Buffer[] {
+    const completed = [h];
+    let level = 0;
+    let node = h;
+    for (;;) {
+      const row = this.levels[level]!;
+      row.push(node);
+      const i = row.length - 1;
+      if (i % 2 === 0) return completed;
+      node = nodeHash(row.at(i - 1), node);
+      completed.push(node);
+      level++;
+      if (this.levels.length === level) this.levels.push(new HashRow());
+    }
+  }
+
+  /**
+   * Shrinks the tree back to its first `size` leaves: an append whose write failed is undone
+   * in memory as on disk. Level j keeps exactly its complete aligned blocks, floor(size / 2^j).
+   */
+  truncate(size: number): void {
+    if (!isSize(size) || size > this.size) throw new RangeError(`tree size ${size} out of range`);
+    let blocks = size;
+    for (const row of this.levels) {
+      row.length = blocks;
+      blocks = Math.floor(blocks / 2);
+    }
+    while (this.levels.length > 1 && this.levels[this.levels.length - 1]!.length === 0) this.levels.pop();
+  }
+
+  appendLeaf(data: Uint8Array | string): void {
+    this.appendLeafHash(leafHash(data));
+  }
+
+  /** The compact range (frontier) at the current size: see `frontierOf`. */
+  frontier(): Buffer[] {
+    return frontierBlocks(this.size).map(([level, k]) => this.stored(level, k));
+  }
+}
+
+/**
+ * The compact range of a tree of `size` leaves: its maximal aligned perfect subtrees, left to
+ * right, as [level, index] (one per set bit of `size`, largest first). Their hashes are all an
+ * append-only tree needs to keep to grow and to give its root (the tree's right edge).
+ */
+export function frontierBlocks(size: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  let p = 1;
+  while (p * 2 <= size) p *= 2;
+  for (; p >= 1; p /= 2) {
+    if (size - start >= p) {
+      out.push([log2(p), start / p]);
+      start += p;
+    }
+  }
+  return out;
+}
+
+/**
+ * Where the hash of block `index` at `level` sits in the append-only sequence of stored
+ * hashes used by Go's transparency-log package (golang.org/x/mod/sumdb/tlog,
+ * StoredHashIndex): each leaf hash is stored, followed by the hashes of the subtrees it
+ * completes. The journal's tree file follows this layout, so appending a leaf appends to
+ * the file and any stored hash is one read away. Written from the layout's definition
+ * (level L's k-th hash follows level L+1's... sequence), with arithmetic, not 32-bit shifts.
+ */
+export function storedHashIndex(level: number, index: number): number {
+  let n = index;
+  for (let l = level; l > 0; l--) n = 2 * n + 1;
+  let i = 0;
+  for (; n > 0; n = Math.floor(n / 2)) i += n;
+  return i + level;
+}
+
+/** How many hashes the tlog layout stores for a tree of `size` leaves. */
+export function storedHashCount(size: number): number {
+  if (size === 0) return 0;
+  let count = storedHashIndex(0, size - 1) + 1;
+  for (let i = size - 1; i % 2 === 1; i = Math.floor(i / 2)) count++;
+  return count;
+}
+
+/**
+ * A tree that continues one whose complete blocks are read from elsewhere (the journal's
+ * tree file, or a frontier checked against a signed root): blocks wholly before `baseSize`
+ * come from `base`, blocks after it are kept in memory as leaves are appended, and a block
+ * across the boundary is hashed from its halves. This is what lets an append, or a
+ * verification since a held checkpoint, cost O(log n) and not a re-read of every entry.
+ */
+export class ContinuedTree extends MerkleView {
+  private readonly grown = new Map<string, Buffer>();
+  private n: number;
+
+  constructor(
+    readonly baseSize: number,
+    private readonly base: (level: number, index: number) => Buffer,
+  ) {
+    super();
+    this.n = baseSize;
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  protected stored(level: number, index: number): Buffer {
+    const width = 2 ** level;
+    const start = index * width;
+    if (start + width <= this.baseSize) return this.base(level, index);
+    const key = `${level}/${index}`;
+    const have = this.grown.get(key);
+    if (have) return have;
+    if (level === 0 || start + width > this.n) throw new RangeError(`no subtree ${index} at level ${level}`);
+    const h = nodeHash(this.stored(level - 1, 2 * index), this.stored(level - 1, 2 * index + 1));
+    this.grown.set(key, h);
+    return h;
+  }
+
+  /** Appends one leaf hash; returns the hashes it completed, leaf first (the tlog storage order). */
+  appendLeafHash(h: Buffer): Buffer[] {
+    const i = this.n;
+    this.grown.set(`0/${i}`, h);
+    this.n++;
+    const completed = [h];
+    for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2)) completed.push(this.stored(level + 1, Math.floor(k / 2)));
+    return completed;
+  }
+
+  /** Shrinks back to `size` leaves (>= baseSize): an append whose write failed is undone. */
+  truncate(size: number): void {
+    if (!isSize(size) || size < this.baseSize || size > this.n) throw new RangeError(`tree size ${size} out of range`);
+    for (const key of [...this.grown.keys()]) {
+      const [level, index] = key.split('/').map(Number) as [number, number];
+      if ((index + 1) * 2 ** level > size) this.grown.delete(key);
+    }
+    this.n = size;
+  }
+}
+
+/** A frontier's hashes as a `base` for ContinuedTree: only the frontier's own blocks are known. */
+export function frontierBase(size: number, hashes: readonly Buffer[]): (level: number, index: number) => Buffer {
+  const blocks = frontierBlocks(size);
+  if (hashes.length !== blocks.length) throw new RangeError(`a frontier of a tree of ${size} has ${blocks.length} hashes, not ${hashes.length}`);
+  const byKey = new Map(blocks.map(([l, k], i) => [`${l}/${k}`, hashes[i]!]));
+  return (level, index) => {
+    const h = byKey.get(`${level}/${index}`);
+    if (h) return h;
+    // Any other old block is under a frontier block: it is not kept, and no root or proof of a
+    // size >= the frontier's needs it except through the frontier block itself.
+    throw new RangeError(`subtree ${index} at level ${level} is inside the frontier, not kept`);
+  };
 }
 
 /** MTH of a list of leaf data (reference implementation, straight from the RFC's recursion). */

@@ -3,7 +3,10 @@
  * (its Merkle leaf); bytes after the last `\n` are a torn tail (a write cut short), kept
  * aside and never parsed as a line.
  */
+import { createHash, type Hash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openJournalFile } from './frontier.js';
 import { isMissing, MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../core/files.js';
 import { CHECKPOINTS_FILE, ENTRIES_FILE } from './format.js';
 import { JournalError } from './errors.js';
@@ -61,4 +64,120 @@ export async function readJournalFile(dir: string, name: string): Promise<RawFil
 export async function readJournalFiles(dir: string): Promise<{ entries: RawFile; checkpoints: RawFile }> {
   const [entries, checkpoints] = await Promise.all([readJournalFile(dir, ENTRIES_FILE), readJournalFile(dir, CHECKPOINTS_FILE)]);
   return { entries, checkpoints };
+}
+
+/** The longest line a journal reader holds whole; a longer one is hashed as it streams (its Merkle leaf) and reported. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const CHUNK_BYTES = 8 * 1024 * 1024;
+
+export interface StreamedFile {
+  name: string;
+  exists: boolean;
+  /** Complete lines seen. */
+  lines: number;
+  torn: TornTail | null;
+  /** Bytes of complete lines (where a torn tail starts). */
+  size: number;
+}
+
+/** A line too long to hold: its number, offset, length and Merkle leaf hash. */
+export interface OverlongLine {
+  line: number;
+  offset: number;
+  length: number;
+  leaf: Buffer;
+}
+
+/**
+ * Reads a journal file from `from` in chunks and hands over its complete lines a chunk at a
+ * time, so memory stays bounded whatever the journal's size: the lines of one chunk, and
+ * (when the chunk is UTF-8) their texts from one decode. A line longer than MAX_LINE_BYTES is
+ * not held: its leaf hash is computed as it streams and it is handed over as `overlong`.
+ */
+export async function streamLines(
+  dir: string,
+  name: string,
+  onLines: (lines: RawLine[], texts: string[] | undefined) => void,
+  onOverlong: (l: OverlongLine) => void,
+  start: { offset: number; line: number } = { offset: 0, line: 0 },
+): Promise<StreamedFile> {
+  let fh;
+  try {
+    fh = await openJournalFile(dir, name, 'read');
+  } catch (e) {
+    if (isMissing(e) || (e as { code?: string }).code === 'ENOENT') return { name, exists: false, lines: 0, torn: null, size: 0 };
+    throw new JournalError(`cannot read ${join(dir, name)}: ${readFailure(e)}`, 'IO');
+  }
+  try {
+    return await streamOpened(fh, name, onLines, onOverlong, start);
+  } catch (e) {
+    if (e instanceof JournalError) throw e;
+    throw new JournalError(`cannot read ${join(dir, name)}: ${readFailure(e)}`, 'IO');
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+const STREAM_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+async function streamOpened(
+  fh: FileHandle,
+  name: string,
+  onLines: (lines: RawLine[], texts: string[] | undefined) => void,
+  onOverlong: (l: OverlongLine) => void,
+  start: { offset: number; line: number },
+): Promise<StreamedFile> {
+  let pending = Buffer.alloc(0); // bytes after the last newline seen
+  let pendingAt = start.offset; // file offset of pending[0]
+  let n = start.line;
+  let pos = start.offset;
+  let long: { hash: Hash; length: number } | null = null;
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  for (;;) {
+    const { bytesRead } = await fh.read(chunk, 0, CHUNK_BYTES, pos);
+    if (bytesRead === 0) break;
+    pos += bytesRead;
+    let data = chunk.subarray(0, bytesRead);
+    if (long) {
+      // Inside an overlong line: hash up to its newline, then go on with the rest.
+      const nl = data.indexOf(0x0a);
+      long.hash.update(nl === -1 ? data : data.subarray(0, nl));
+      long.length += nl === -1 ? data.length : nl;
+      if (nl === -1) continue;
+      onOverlong({ line: ++n, offset: pendingAt, length: long.length, leaf: long.hash.digest() });
+      long = null;
+      data = data.subarray(nl + 1);
+      pendingAt = pos - data.length;
+      pending = Buffer.alloc(0);
+    }
+    const buf = pending.length > 0 ? Buffer.concat([pending, data]) : Buffer.from(data);
+    const last = buf.lastIndexOf(0x0a);
+    if (last === -1) {
+      if (buf.length > MAX_LINE_BYTES) {
+        long = { hash: createHash('sha256').update(Buffer.of(0)).update(buf), length: buf.length };
+        pending = Buffer.alloc(0);
+      } else pending = buf;
+      continue;
+    }
+    const whole = buf.subarray(0, last + 1);
+    const split = splitLines(name, whole);
+    const lines = split.lines.map((l) => ({ line: l.line + n, offset: l.offset + pendingAt, bytes: l.bytes }));
+    n += lines.length;
+    let texts: string[] | undefined;
+    try {
+      texts = STREAM_UTF8.decode(whole).split('\n');
+    } catch {
+      texts = undefined;
+    }
+    onLines(lines, texts);
+    pending = buf.subarray(last + 1);
+    pendingAt += last + 1;
+    if (pending.length > MAX_LINE_BYTES) {
+      long = { hash: createHash('sha256').update(Buffer.of(0)).update(pending), length: pending.length };
+      pending = Buffer.alloc(0);
+    } else pending = Buffer.from(pending);
+  }
+  if (long) return { name, exists: true, lines: n, torn: { file: name, offset: pendingAt, bytes: Buffer.from(`(${long.length} bytes)`) }, size: pendingAt };
+  const torn = pending.length > 0 ? { file: name, offset: pendingAt, bytes: pending } : null;
+  return { name, exists: true, lines: n, torn, size: pendingAt };
 }

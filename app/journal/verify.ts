@@ -14,8 +14,8 @@ import { verifyBytes, type TrustStore } from '../core/keys.js';
 import { isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
 import { checkCheckpointShape, checkEntryShape, CHECKPOINTS_FILE, ENTRIES_FILE, unsignedDigest, unsignedDigestOfLine, type Checkpoint, type Entry } from './format.js';
-import { leafHash, MerkleTree, verifyConsistency } from './merkle.js';
-import { readJournalFiles, type RawFile, type RawLine, type TornTail } from './read.js';
+import { leafHash, MerkleTree, verifyConsistency, type MerkleView } from './merkle.js';
+import { MAX_LINE_BYTES, streamLines, type OverlongLine, type RawFile, type RawLine, type StreamedFile, type TornTail } from './read.js';
 
 export interface ParsedEntry {
   line: number;
@@ -46,9 +46,17 @@ export interface JournalVerification {
   latestCheckpoint: Checkpoint | null;
   /** The recomputed root over every entry line. */
   root: string;
-  tree: MerkleTree;
+  tree: MerkleView;
   torn: TornTail[];
   cases: CaseFold;
+  /** Where the latest well-formed checkpoint starts in checkpoints.jsonl. */
+  latestCheckpointOffset: number | null;
+  /** The last entry's hash and timestamp when it was readable. */
+  head: { hash: string; ts: string } | null;
+  /** Bytes of complete lines in each file. */
+  entriesBytes: number;
+  checkpointsBytes: number;
+  collected?: Collected;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -165,9 +173,9 @@ function checkSignature(trust: TrustStore, keyId: string, digest: Buffer, sig: s
   return { rule: '', ok: true };
 }
 
-function tornFinding(t: TornTail, file: RawFile, dir: string): Finding {
+function tornFinding(t: TornTail, lines: number, dir: string): Finding {
   return fail('RPR-JOURNAL-013', `${t.file} ends with a torn line: ${t.bytes.length} byte(s) after the last newline (a write was cut short). Nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' to truncate it (the repair is journaled)`, {
-    pointer: t.file === ENTRIES_FILE ? entryPointer(file.lines.length + 1) : checkpointPointer(file.lines.length + 1),
+    pointer: t.file === ENTRIES_FILE ? entryPointer(lines + 1) : checkpointPointer(lines + 1),
   });
 }
 
@@ -182,64 +190,87 @@ export interface VerifyOptions {
   progress?: (fraction: number) => void;
   /** Findings kept per rule while reading (`--limit findings-per-rule`; default MAX_FINDINGS_PER_RULE). */
   maxFindingsPerRule?: number;
+  /** Collect every line's offset (a writer rebuilding its index). */
+  collect?: boolean;
 }
 
-/** Verifies the journal in `dir`. `trustStore` null: signatures and roles cannot be checked (unavailable). */
+/** Verifies the journal in `dir`, streaming both files (memory stays bounded whatever their size). */
 export async function verifyJournal(dir: string, trustStore: TrustStore | null, opts: VerifyOptions = {}): Promise<JournalVerification> {
-  const files = await readJournalFiles(dir);
-  return verifyFiles(dir, files.entries, files.checkpoints, trustStore, opts);
+  const pass = newPass(trustStore, opts, new MerkleTree());
+  const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
+  const ef = await streamLines(dir, ENTRIES_FILE, (lines, texts) => lines.forEach((raw, i) => es.step(raw, texts?.[i])), (l) => es.overlong(l));
+  const cs = new CheckpointSteps(pass, ef.lines, null);
+  const cf = await streamLines(dir, CHECKPOINTS_FILE, (lines, texts) => lines.forEach((raw, i) => cs.step(raw, texts?.[i])), (l) => cs.overlong(l));
+  return finish(dir, pass, ef, cf, es, cs, opts);
 }
 
+/** The same verification over files already read whole (tests, and callers holding the bytes). */
 export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustStore | null, opts: VerifyOptions = {}): JournalVerification {
+  const pass = newPass(trust, opts, new MerkleTree());
+  const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
+  const eTexts = lineTexts(ef);
+  ef.lines.forEach((raw, i) => es.step(raw, eTexts?.[i]));
+  const cs = new CheckpointSteps(pass, ef.lines.length, null);
+  const cTexts = lineTexts(cf);
+  cf.lines.forEach((raw, i) => cs.step(raw, cTexts?.[i]));
+  const streamed = (f: RawFile): StreamedFile => ({ name: f.name, exists: f.exists, lines: f.lines.length, torn: f.torn, size: f.torn ? f.torn.offset : f.size });
+  return finish(dir, pass, streamed(ef), streamed(cf), es, cs, opts);
+}
+
+function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTree): Pass {
   // Bounded: a journal of many damaged lines must not hold millions of findings.
   const bounded = new BoundedFindings();
   if (opts.maxFindingsPerRule !== undefined) bounded.maxPerRule = opts.maxFindingsPerRule;
   const findings: Finding[] = bounded;
-  const torn: TornTail[] = [];
-  if (!ef.exists) findings.push(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
-  if (!cf.exists && (ef.lines.length > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));
   if (!trust) findings.push(unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): authors and signatures cannot be checked'));
-  const total = ef.lines.length + cf.lines.length;
-  const step = Math.max(1, Math.floor(total / 100));
-  // Line k of both files together (entries first): report progress every `step` lines.
-  const tick = (k: number): void => {
-    if (opts.progress && k % step === 0) opts.progress(k / Math.max(1, total));
+  // Progress by lines read: the total is not known while streaming, so it approaches 1 and is 1 at the end.
+  let seen = 0;
+  const tick = (): void => {
+    if (opts.progress && ++seen % 4096 === 0) opts.progress(Math.min(0.99, 1 - 1 / (1 + seen / 100_000)));
   };
-  const pass: Pass = { trust, keepAll: opts.keep !== false, findings, tree: new MerkleTree(), tick };
+  return { trust, keepAll: opts.keep !== false, findings, tree, tick, ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [] } } : {}) };
+}
 
-  const entries = verifyEntries(ef, pass);
-  if (ef.torn) {
-    torn.push(ef.torn);
-    findings.push(tornFinding(ef.torn, ef, dir));
+/** After both files: missing files, torn tails, coverage, the case fold, and the summary. */
+function finish(dir: string, pass: Pass, ef: StreamedFile, cf: StreamedFile, es: EntrySteps, cs: CheckpointSteps, opts: VerifyOptions, caseRules = true): JournalVerification {
+  const { findings, tree } = pass;
+  const torn: TornTail[] = [];
+  if (!ef.exists) findings.unshift(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
+  if (!cf.exists && (ef.lines > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));
+  for (const [t, f] of [[ef.torn, ef], [cf.torn, cf]] as const) {
+    if (!t) continue;
+    torn.push(t);
+    findings.push(tornFinding(t, f.lines, dir));
   }
-  const size = ef.lines.length;
-  const cps = verifyCheckpoints(cf, size, pass);
-  if (cf.torn) {
-    torn.push(cf.torn);
-    findings.push(tornFinding(cf.torn, cf, dir));
-  }
-  checkCoverage(size, cps.covered, cps.wellFormed === cf.lines.length, findings);
-
-  const { tree } = pass;
-  const cases = caseStates(entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })), trust);
+  const size = tree.size;
+  checkCoverage(size, cs.out.covered, cs.out.wellFormed === cs.lines, findings);
+  const cases = caseStates(caseRules ? es.entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })) : [], pass.trust);
   findings.push(...cases.findings);
   if (findings.length === 0 || findings.every((f) => f.severity !== 'fail'))
-    findings.push(info('RPR-JOURNAL-000', `${size} entries, ${cf.lines.length} checkpoints; Merkle root ${formatHash(tree.root().toString('hex'))}`));
+    findings.push(info('RPR-JOURNAL-000', `${size} entries, ${cf.lines} checkpoints; Merkle root ${formatHash(tree.root().toString('hex'))}`));
   opts.progress?.(1);
   return {
     dir,
     findings,
     entryLines: size,
-    checkpointLines: cf.lines.length,
-    entries,
-    checkpoints: cps.checkpoints,
-    latestCheckpoint: cps.latest,
+    checkpointLines: cf.lines,
+    entries: es.entries,
+    checkpoints: cs.out.checkpoints,
+    latestCheckpoint: cs.out.latest,
+    latestCheckpointOffset: cs.out.latestOffset,
     root: formatHash(tree.root().toString('hex')),
     tree,
     torn,
     cases,
+    head: es.head,
+    entriesBytes: ef.size,
+    checkpointsBytes: cf.size,
+    ...(pass.collect ? { collected: pass.collect } : {}),
   };
 }
+
+/** A tree a verification grows: the whole tree in memory, or one continued from a held checkpoint. */
+export type GrowingTree = MerkleView & { appendLeafHash(h: Buffer): unknown };
 
 /** What one verification pass shares between its entry and checkpoint steps. */
 interface Pass {
@@ -248,33 +279,61 @@ interface Pass {
   keepAll: boolean;
   findings: Finding[];
   /** The Merkle tree over the entry lines, grown by the entry step. */
-  tree: MerkleTree;
-  tick: (line: number) => void;
+  tree: GrowingTree;
+  tick: () => void;
+  /** Where each line starts (only when a writer rebuilds its index from this pass). */
+  collect?: Collected;
 }
 
-/** Entries: each line's shape, seq, prev hash, timestamp order and signature; every line a Merkle leaf. */
-function verifyEntries(ef: RawFile, pass: Pass): ParsedEntry[] {
-  const { trust, keepAll, findings, tree } = pass;
-  const entries: ParsedEntry[] = [];
-  let prevHash: string | null = ZERO_HASH; // null: the previous line could not be read
-  let prevTs: string | null = null;
-  const eTexts = lineTexts(ef);
-  for (let i = 0; i < ef.lines.length; i++) {
-    const raw = ef.lines[i]!;
-    pass.tick(i);
+/** Line offsets a writer's index is rebuilt from. */
+export interface Collected {
+  entryOffsets: number[];
+  checkpoints: { offset: number; treeSize: number }[];
+}
+
+/** Entries, one line at a time: shape, seq, prev hash, timestamp order and signature; every line a Merkle leaf. */
+class EntrySteps {
+  readonly entries: ParsedEntry[] = [];
+  private prevHash: string | null; // null: the previous line could not be read
+  private prevTs: string | null;
+  private i: number;
+  /** The last readable entry's hash and timestamp (the chain head a writer continues). */
+  head: { hash: string; ts: string } | null = null;
+
+  constructor(
+    private readonly pass: Pass,
+    from: { seq: number; prevHash: string | null; prevTs: string | null },
+  ) {
+    this.i = from.seq;
+    this.prevHash = from.prevHash;
+    this.prevTs = from.prevTs;
+  }
+
+  /** A line too long to hold is a leaf of the tree and a finding, and breaks the chain. */
+  overlong(l: OverlongLine): void {
+    this.pass.tree.appendLeafHash(l.leaf);
+    this.pass.collect?.entryOffsets.push(l.offset);
+    this.pass.findings.push(fail('RPR-JOURNAL-002', `entry at line ${l.line} is ${l.length} bytes long, over the ${MAX_LINE_BYTES}-byte limit of a journal line`, { pointer: entryPointer(l.line) }));
+    this.prevHash = null;
+    this.head = null;
+    this.i++;
+  }
+
+  step(raw: RawLine, text: string | undefined): void {
+    const { trust, keepAll, findings, tree } = this.pass;
+    const i = this.i++;
+    this.pass.tick();
     tree.appendLeafHash(leafHash(raw.bytes));
+    this.pass.collect?.entryOffsets.push(raw.offset);
     const pointer = entryPointer(raw.line);
     const what = `entry at line ${raw.line}`;
-    const p = parseLine(raw, eTexts?.[i], pointer, what, findings);
-    if (!p) {
-      prevHash = null;
-      continue;
-    }
-    const shape = checkEntryShape(p.value, pointer);
-    if (shape.length > 0) {
+    const p = parseLine(raw, text, pointer, what, findings);
+    const shape = p ? checkEntryShape(p.value, pointer) : [];
+    if (!p || shape.length > 0) {
       findings.push(...shape);
-      prevHash = null;
-      continue;
+      this.prevHash = null;
+      this.head = null;
+      return;
     }
     const e = p.value as Entry;
     const digest = unsignedDigestOfLine(p.text, e.sig, 'subject') ?? unsignedDigest(e);
@@ -282,17 +341,17 @@ function verifyEntries(ef: RawFile, pass: Pass): ParsedEntry[] {
     // RPR-JOURNAL-005: seq counts from 0 without gaps (a removed or reordered line breaks it).
     if (e.seq !== i) findings.push(fail('RPR-JOURNAL-005', `${what} has seq ${e.seq}; line ${raw.line} must hold seq ${i} (an entry was removed, inserted or reordered)`, { pointer, expected: i, actual: e.seq }));
     // RPR-JOURNAL-006: prev is the previous entry's hash.
-    if (prevHash !== null && e.prev !== prevHash)
-      findings.push(fail('RPR-JOURNAL-006', `${what}: prev is not the hash of the entry before it (an entry was altered, removed or reordered)`, { pointer, expected: prevHash, actual: e.prev }));
+    if (this.prevHash !== null && e.prev !== this.prevHash)
+      findings.push(fail('RPR-JOURNAL-006', `${what}: prev is not the hash of the entry before it (an entry was altered, removed or reordered)`, { pointer, expected: this.prevHash, actual: e.prev }));
     // RPR-JOURNAL-012: timestamps never go backwards.
-    if (prevTs !== null && compareTimestamps(e.recordedAtUtc, prevTs) < 0)
-      findings.push(fail('RPR-JOURNAL-012', `${what} is recorded before the entry above it (timestamps go backwards)`, { pointer, expected: `>= ${prevTs}`, actual: e.recordedAtUtc }));
-    prevTs = e.recordedAtUtc;
+    if (this.prevTs !== null && compareTimestamps(e.recordedAtUtc, this.prevTs) < 0)
+      findings.push(fail('RPR-JOURNAL-012', `${what} is recorded before the entry above it (timestamps go backwards)`, { pointer, expected: `>= ${this.prevTs}`, actual: e.recordedAtUtc }));
+    this.prevTs = e.recordedAtUtc;
     if (trust) checkSignature(trust, e.author, digest, e.sig, pointer, what, findings);
-    prevHash = hash;
-    if (keepAll || e.kind.startsWith('quarantine-')) entries.push({ line: raw.line, entry: e, hash, text: p.text });
+    this.prevHash = hash;
+    this.head = { hash, ts: e.recordedAtUtc };
+    if (keepAll || e.kind.startsWith('quarantine-')) this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }
-  return entries;
 }
 
 /** A checkpoint already read, as the next one is checked against it. */
@@ -306,34 +365,52 @@ interface PriorCheckpoint {
 interface CheckpointPass {
   checkpoints: ParsedCheckpoint[];
   latest: Checkpoint | null;
+  /** Where the latest well-formed checkpoint's line starts in its file. */
+  latestOffset: number | null;
   /** The largest tree size any checkpoint covers. */
   covered: number;
   wellFormed: number;
 }
 
-/** Checkpoints: each one's shape, signature, root over the entry lines, and consistency with the one above it. */
-function verifyCheckpoints(cf: RawFile, size: number, pass: Pass): CheckpointPass {
-  const { trust, keepAll, findings, tree } = pass;
-  const out: CheckpointPass = { checkpoints: [], latest: null, covered: 0, wellFormed: 0 };
-  let prevCp: PriorCheckpoint | null = null;
-  const cTexts = lineTexts(cf);
-  for (let j = 0; j < cf.lines.length; j++) {
-    const raw = cf.lines[j]!;
-    pass.tick(size + j);
+/** Checkpoints, one line at a time: shape, signature, root over the entry lines, and consistency with the one above it. */
+class CheckpointSteps {
+  readonly out: CheckpointPass = { checkpoints: [], latest: null, latestOffset: null, covered: 0, wellFormed: 0 };
+  lines = 0;
+
+  constructor(
+    private readonly pass: Pass,
+    /** Entry lines in the journal. */
+    private readonly size: number,
+    /** The checkpoint the first one is checked against (a held one, for a verification since it). */
+    private prevCp: PriorCheckpoint | null,
+  ) {}
+
+  overlong(l: OverlongLine): void {
+    this.lines++;
+    this.pass.findings.push(fail('RPR-JOURNAL-014', `checkpoint at ${CHECKPOINTS_FILE} line ${l.line} is ${l.length} bytes long: not a checkpoint`, { pointer: checkpointPointer(l.line) }));
+  }
+
+  step(raw: RawLine, text: string | undefined): void {
+    const { trust, keepAll, findings, tree } = this.pass;
+    const { out, size } = this;
+    this.lines++;
+    this.pass.tick();
     const pointer = checkpointPointer(raw.line);
     const what = `checkpoint at ${CHECKPOINTS_FILE} line ${raw.line}`;
-    const fast = recognizeCheckpoint(cTexts?.[j]);
-    const p = fast ?? parseLine(raw, cTexts?.[j], pointer, what, findings);
-    if (!p) continue;
+    const fast = recognizeCheckpoint(text);
+    const p = fast ?? parseLine(raw, text, pointer, what, findings);
+    if (!p) return;
     const shape = fast ? [] : checkCheckpointShape(p.value, pointer);
     if (shape.length > 0) {
       findings.push(...shape);
-      continue;
+      return;
     }
     const cp = fast ? fast.cp : (p.value as Checkpoint);
     out.latest = cp;
+    out.latestOffset = raw.offset;
     out.wellFormed++;
     if (cp.treeSize > out.covered) out.covered = cp.treeSize;
+    this.pass.collect?.checkpoints.push({ offset: raw.offset, treeSize: cp.treeSize });
     if (keepAll) out.checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
     if (trust) checkSignature(trust, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what, findings);
     let rootOk = false;
@@ -344,14 +421,13 @@ function verifyCheckpoints(cf: RawFile, size: number, pass: Pass): CheckpointPas
       rootOk = root === cp.rootHash;
       if (!rootOk) findings.push(fail('RPR-JOURNAL-015', `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`, { pointer, expected: root, actual: cp.rootHash }));
     }
-    if (prevCp) checkAgainstPrior(cp, rootOk, prevCp, size, tree, pointer, what, findings);
-    prevCp = { cp, line: raw.line, rootOk };
+    if (this.prevCp) checkAgainstPrior(cp, rootOk, this.prevCp, size, tree, pointer, what, findings);
+    this.prevCp = { cp, line: raw.line, rootOk };
   }
-  return out;
 }
 
 /** A checkpoint against the one above it: time order, size order, and (where a root differs) an RFC 9162 consistency proof. */
-function checkAgainstPrior(cp: Checkpoint, rootOk: boolean, prevCp: PriorCheckpoint, size: number, tree: MerkleTree, pointer: string, what: string, findings: Finding[]): void {
+function checkAgainstPrior(cp: Checkpoint, rootOk: boolean, prevCp: PriorCheckpoint, size: number, tree: GrowingTree, pointer: string, what: string, findings: Finding[]): void {
   const a = prevCp.cp;
   if (compareTimestamps(cp.timestampUtc, a.timestampUtc) < 0)
     findings.push(fail('RPR-JOURNAL-019', `${what} is timestamped before the checkpoint above it (timestamps go backwards)`, { pointer, expected: `>= ${a.timestampUtc}`, actual: cp.timestampUtc }));
