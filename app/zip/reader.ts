@@ -617,7 +617,24 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
+/** The POSIX file types an extractor (Info-ZIP, libarchive) would create as something other than a file. */
+const SPECIAL_TYPES = new Map<number, string>([
+  [S_IFLNK, 'a symbolic link'],
+  [0o010000, 'a FIFO'],
+  [0o020000, 'a character device'],
+  [0o060000, 'a block device'],
+  [0o140000, 'a socket'],
+]);
 
+/**
+ * Refuses what an extractor would make into something other than the file or directory
+ * the name says: a symlink or device by the Unix type bits (host Unix, type bits set), a
+ * directory bit on a file name or the reverse. Type bits left at 0 are common and
+ * harmless: Python's zipfile writes permissions 0o600 with no type, and extractors take
+ * such an entry for what its name says (a file, or a directory for a name ending in
+ * `/`); upstream Nemosyne never reads external attributes at all. A type value POSIX
+ * does not define is nothing an extractor can create, so it is read like no type.
+ */
 function checkAttributes(c: Central, findings: Finding[], at: (m: string) => string, pointer: string | undefined): void {
   const host = c.madeBy >> 8;
   const isDirName = c.name?.endsWith('/') ?? false;
@@ -625,11 +642,12 @@ function checkAttributes(c: Central, findings: Finding[], at: (m: string) => str
   if (host === 3) {
     const mode = c.externalAttrs >>> 16;
     const type = mode & S_IFMT;
-    if (mode !== 0 && type !== S_IFREG && type !== S_IFDIR) {
-      findings.push(fail('RPR-ZIP-022', at(type === S_IFLNK ? 'the entry is a symbolic link' : `the entry is not a regular file or directory (mode ${mode.toString(8)})`), { pointer, actual: mode.toString(8) }));
+    const special = SPECIAL_TYPES.get(type);
+    if (special) {
+      findings.push(fail('RPR-ZIP-022', at(type === S_IFLNK ? 'the entry is a symbolic link' : `the entry is ${special} (mode ${mode.toString(8)})`), { pointer, actual: mode.toString(8) }));
       return;
     }
-    if (mode !== 0 && (type === S_IFDIR) !== isDirName) {
+    if ((type === S_IFDIR && !isDirName) || (type === S_IFREG && isDirName)) {
       findings.push(fail('RPR-ZIP-022', at('the entry\'s directory attribute and its name disagree'), { pointer }));
       return;
     }
