@@ -29,4 +29,6 @@ export { inclusionProof, proofFromVerification, checkInclusionProof, PROOF_TYPE,
 export * from './cases.js';
 export { openCase, decideCase, releaseCase, upholdCase, escalateCase, listCases, type OpenCaseInput, type CaseWriteResult } from './quarantine.js';
 
+export * from './note.js';
+export * from './witness-policy.js';
 export { JUDGEMENT_TYPE, JUDGEMENT_DECISIONS, JUDGEMENT_ROLES, reportDigest, judgementPointerProblem, judgementBodyProblem, judgementSignerProblem, recordJudgement, judgementsIn, listJudgements, proofState, type JudgementDecision, type JudgementInput, type JudgementReceipt, type JudgementRecord, type ProofState } from './judgement.js';
