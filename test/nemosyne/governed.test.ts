@@ -188,8 +188,10 @@ describe('the profile registry file', () => {
     ]);
   });
   const malformed: [string, (r: Env) => void, RegExp][] = [
-    ['the v1 type', (r) => void (r['type'] = 'reprise.nemosyne-profiles/v1'), /type must be/],
-    ['no profiles member', (r) => void delete r['profiles'], /members must be exactly/],
+    ['the v1 type', (r) => void (r['type'] = 'reprise.nemosyne-profiles/v1'), /the retired v1 shape/],
+    ['no profiles member (the v1 shape)', (r) => void delete r['profiles'], /the retired v1 shape/],
+    ['another type', (r) => void (r['type'] = 'reprise.nemosyne-profiles/v3'), /type must be/],
+    ['an extra member', (r) => void (r['comment'] = 'x'), /members must be exactly/],
     ['an unknown axis', (r) => void (((r['profiles'] as Env[])[1]!['requiredAxes'] as string[])[0] = 'confidence'), /not one of/],
     ['a duplicate axis', (r) => void ((r['profiles'] as Env[])[1]!['requiredAxes'] = ['uncertainty', 'uncertainty']), /appears twice/],
     ['a string boolean', (r) => void (((r['profiles'] as Env[])[0]!['assumptionRequirement'] as Env)['refuseViolated'] = 'true'), /assumptionRequirement/],

@@ -3,6 +3,11 @@
  * SHA-256 of the canonical JSON (RFC 8785) of {columns: [{name, type}], edges?, name,
  * rows}, each row projected onto the declared columns in declared order (a missing value
  * is null; other members, row ids and presentation fields dropped). Bare lowercase hex.
+ *
+ * Upstream hashes the dataset as `Dataset.fromJSON` rebuilt it (src/data/Dataset.ts), not
+ * as stored: a column type is upper-cased (`"numeric"` is hashed as `"NUMERIC"`) and an
+ * empty name becomes `"dataset"`. The projection applies both, so a package upstream
+ * writes from a dataset stored that way is checked against the identity upstream computed.
  */
 import { sha256Hex } from '../../core/hash.js';
 import { canonicalizeValue } from '../../core/jcs.js';
@@ -28,7 +33,7 @@ export function datasetIdentityInput(dataset: unknown): Record<string, unknown> 
   if (!Array.isArray(cols)) throw new DatasetShapeError('the dataset has no "columns" array', '/columns');
   const columns = cols.map((c, i) => {
     if (!isObject(c) || typeof c['name'] !== 'string' || typeof c['type'] !== 'string') throw new DatasetShapeError('a column is not {name: string, type: string}', `/columns/${i}`);
-    return { name: c['name'], type: c['type'] };
+    return { name: c['name'], type: c['type'].toUpperCase() };
   });
   const rowsIn = dataset['rows'];
   if (!Array.isArray(rowsIn)) throw new DatasetShapeError('the dataset has no "rows" array', '/rows');
@@ -47,7 +52,7 @@ export function datasetIdentityInput(dataset: unknown): Record<string, unknown> 
       return { ...e };
     });
   }
-  out['name'] = dataset['name'];
+  out['name'] = dataset['name'] || 'dataset';
   out['rows'] = rows;
   return out;
 }

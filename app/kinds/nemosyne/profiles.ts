@@ -21,6 +21,13 @@ import { readFailure, readRegularFile } from '../../core/files.js';
 import type { Envelope, ReceiptFacts, Use } from './envelope.js';
 
 export const PROFILES_TYPE = 'reprise.nemosyne-profiles/v2';
+/** The first format: consumers only, each naming a profile the registry could not describe. */
+const RETIRED_PROFILES_TYPE = 'reprise.nemosyne-profiles/v1';
+const RETIRED_V1 =
+  `this is the retired v1 shape (${RETIRED_PROFILES_TYPE}: type, authority, consumers), which Reprise no longer reads. ` +
+  `v2 ("type": "${PROFILES_TYPE}") adds "profiles": the requirement profiles the authority defines (each profileId with its requiredAxes and assumptionRequirement), ` +
+  'against which every bound use is resolved (v1 only compared profile ids). ' +
+  'Example: docs/nemosyne-profiles.example.json (also written by `reprise examples DIR` as DIR/packages/profiles.json)';
 
 /** Upstream's EvidenceRequirementAxisV1, in upstream's own listing order. */
 export const AXES = ['measurementContextEstablished', 'geometry', 'uncertainty', 'stability', 'sensitivity'] as const;
@@ -75,6 +82,7 @@ export function parseProfiles(bytes: Uint8Array, path = 'profiles'): ProfileRegi
   if (changed) throw bad(`not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`);
   const value = parsed.value;
   if (!isObj(value)) throw bad('not a JSON object');
+  if (value['type'] === RETIRED_PROFILES_TYPE || exactly(value, ['type', 'authority', 'consumers'])) throw bad(RETIRED_V1);
   if (!exactly(value, ['type', 'authority', 'profiles', 'consumers'])) throw bad('members must be exactly type, authority, profiles, consumers');
   if (value['type'] !== PROFILES_TYPE) throw bad(`type must be "${PROFILES_TYPE}"`);
   if (!nonEmpty(value['authority'])) throw bad('authority must be a non-empty string');

@@ -7,7 +7,7 @@
  */
 import { sha256Hex } from '../../core/hash.js';
 import { buildZip, deflateRaw as deflate, type RawArchive, type RawEntry } from '../../zip/writer.js';
-import { buildPackageParts, EXAMPLE_ADAPTER_SOURCE, INFERENTIAL_CONSUMER, INFERENTIAL_PROFILE, packageEntries, packPackage, sampleProfiles, SAMPLE_CONSUMER, SAMPLE_DATASET, SAMPLE_PROFILE, type PackageParts } from './package-writer.js';
+import { buildPackageParts, EXAMPLE_ADAPTER_SOURCE, INFERENTIAL_CONSUMER, INFERENTIAL_PROFILE, packageEntries, packPackage, sampleProfiles, SAMPLE_COMMANDS, SAMPLE_CONSUMER, SAMPLE_DATASET, SAMPLE_PROFILE, type PackageParts } from './package-writer.js';
 import { DATASET_IDENTITY_ALGORITHM, datasetIdentityHex } from './dataset-identity.js';
 import { DIGEST_V2, DIGEST_V3 } from './manifest.js';
 import { ENTRY } from './verify.js';
@@ -141,6 +141,11 @@ function intactSamples(add: Add): void {
   add('intact/v2-no-digest', 'intact V2 recording no investigation digest', buildPackageParts(2, { digest: false }), { verdict: 'pass', rule: 'RPR-NEM-027' });
   add('intact/v3', 'intact V3: receipts, uses, v3 digest', buildPackageParts(3), { verdict: 'unavailable', rule: 'RPR-NEM-040' }, { verdict: 'pass' });
   add('intact/v4', 'intact V4: V3 plus forma.json', buildPackageParts(4), { verdict: 'unavailable', rule: 'KERNEL_MISMATCH' }, { verdict: 'pass' });
+  // Python's zipfile writes permissions 0o600 and no file type; upstream never reads the attributes.
+  const permissionsOnly = packPackage(buildPackageParts(3), (a) => ({ ...a, entries: a.entries.map((e) => ({ ...e, central: { versionMadeBy: 0x0314, externalAttrs: (0o600 << 16) >>> 0 } })) }));
+  add('intact/v3-permissions-only', 'intact V3 whose entries carry Unix permissions 0600 and no file type, as Python\'s zipfile writes them', permissionsOnly, { verdict: 'unavailable', rule: 'RPR-NEM-040' }, { verdict: 'pass' });
+  const lowerCaseTypes = { ...SAMPLE_DATASET, columns: SAMPLE_DATASET.columns.map((c) => ({ ...c, type: c.type.toLowerCase() })) };
+  add('intact/v3-lower-case-types', 'intact V3 whose dataset stores lower-case column types: upstream upper-cases them before the identity is computed', buildPackageParts(3, { dataset: lowerCaseTypes }), { verdict: 'unavailable', rule: 'RPR-NEM-040' }, { verdict: 'pass' });
 }
 
 /** Manifest and entry-set rules. */
@@ -157,6 +162,8 @@ function manifestSamples(add: Add): void {
   add('manifest/006-empty-dataset', 'an empty data/dataset.raw', setFile(base, ENTRY.dataset, Buffer.alloc(0)), failWith('RPR-NEM-006'));
   add('manifest/007-empty-ledger', 'commandCount 3 with an empty commands.log', setFile(base, ENTRY.commands, Buffer.from('[]')), failWith('RPR-NEM-007'));
   add('manifest/007-ledger-not-array', 'commands.log is a JSON object, not the event array', setFile(base, ENTRY.commands, Buffer.from('{"events":[]}')), failWith('RPR-NEM-007'));
+  const finding = { kind: 'finding', findingEntity: { title: 'setosa petals are shortest', observationIds: [] }, timestamp: 1790000003000 };
+  add('manifest/028-evidence-summary', 'evidenceSummary declares no findings, the ledger records one: upstream\'s replay refuses the findings count mismatch', v3({ commands: [...SAMPLE_COMMANDS, finding] }), failWith('RPR-NEM-028'));
   add('manifest/019-command-count', 'commandCount 4 with 3 events in the ledger: upstream\'s replay refuses the mismatch', withManifest(base, (m) => (m['commandCount'] = 4)), failWith('RPR-NEM-019'));
   add('manifest/019-command-count-legacy', 'a legacy V2 (no digest algorithm, no digest) whose commandCount differs: a warning, as upstream\'s legacy replay never compares them', buildPackageParts(2, { digest: false, manifest: (m) => (m['commandCount'] = 7) }), { verdict: 'pass', rule: 'RPR-NEM-019' });
   add('manifest/004-research-context-empty', 'researchContext {} as the exporter writes it, on a V2', buildPackageParts(2, { digest: false }), { verdict: 'pass' });
@@ -190,6 +197,8 @@ function versionSamples(add: Add): void {
   add('manifest/018-v4-no-forma', 'a V4 package without investigation/forma.json', setFile(buildPackageParts(4), ENTRY.forma, null), failWith('RPR-NEM-018'));
   add('digest/020-receipt-bytes', 'the receipt entry re-serialized (same JSON, other bytes) without updating evidenceReceiptDigest', setFile(base, ENTRY.receipts, Buffer.from(JSON.stringify(JSON.parse(envBytes.toString('utf8'))))), failWith('RPR-NEM-020'));
   const v4 = buildPackageParts(4);
+  const notJson = Buffer.from('{"schemaVersion": 1, "staticCapture":');
+  add('digest/029-forma-not-json', 'forma.json is not JSON, its formaDigest updated to match: upstream\'s replay refuses it (governed forma integrity failure)', withManifest(setFile(v4, ENTRY.forma, notJson), (m) => (m['formaDigest'] = sha256Hex(notJson))), failWith('RPR-NEM-029'));
   add('digest/021-forma-bytes', 'forma.json changed without updating formaDigest', setFile(v4, ENTRY.forma, Buffer.from('{"schemaVersion":"1","forms":[]}')), failWith('RPR-NEM-021'));
   const ds = JSON.parse(base.files[0]!.data.toString('utf8')) as Env;
   (ds['rows'] as Env[])[0]!['petalLength'] = 9.9;

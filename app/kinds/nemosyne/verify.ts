@@ -19,12 +19,14 @@ import { readEntries } from '../../zip/parallel.js';
 import type { EntryContent } from '../../zip/inflate.js';
 import { SourceError, type ZipSource } from '../../zip/source.js';
 import { UsageError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/closed.js';
 import { DATASET_IDENTITY_ALGORITHM, datasetIdentityHex, DatasetShapeError } from './dataset-identity.js';
 import { investigationDigest, investigationRoot } from './digest.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
 import { AdapterError, runAdapter } from './kernel-adapter.js';
 import { checkManifest, DIGEST_V2, type Manifest } from './manifest.js';
 import { bindConsumers, loadProfiles } from './profiles.js';
+import { CHANGED_NUMBER_NOTE, upstreamReadingNote } from './upstream-reading.js';
 
 export const ENTRY = {
   manifest: 'manifest.json',
@@ -38,6 +40,8 @@ export const ENTRY = {
 } as const;
 
 const KNOWN_ENTRIES = new Set<string>(Object.values(ENTRY));
+/** Entries upstream decodes with a fatal UTF-8 decoder (the rest with fflate's lenient strFromU8). */
+const FATALLY_DECODED = new Set<string>([ENTRY.receipts, ENTRY.forma]);
 /** Entries whose bytes the checks (and a kernel adapter) need in memory (each bounded by maxEntryBytes). */
 const KEEP = new Set<string>(Object.values(ENTRY));
 
@@ -66,14 +70,16 @@ const hasFail = (fs: readonly Finding[]) => fs.some((f) => f.severity === 'fail'
  * number in the package is not the one committed to. The value is still returned, so the
  * other checks run.
  */
-function parseJson(bytes: Buffer, entry: string, rule: string, st: State): { ok: true; value: unknown } | { ok: false } {
+function parseJson(bytes: Buffer, entry: string, rule: string, st: State, upstreamRefusal?: string): { ok: true; value: unknown } | { ok: false } {
   try {
     const p = parseCanonical(decodeJsonBytes(bytes));
-    st.findings.push(...changedNumbers(p.warnings, { rule, subject: `${entry} is not I-JSON` }, `entry:${entry}#`));
+    st.findings.push(...changedNumbers(p.warnings, { rule, subject: `${entry} is not I-JSON`, note: CHANGED_NUMBER_NOTE }, `entry:${entry}#`));
     return { ok: true, value: p.value };
   } catch (e) {
-    const why = e instanceof JcsError ? e.message : String(e);
-    st.findings.push(fail(rule, `${entry} is not valid JSON (I-JSON, UTF-8): ${why}`, { pointer: `entry:${entry}${e instanceof JcsError && e.pointer !== undefined ? '#' + e.pointer : ''}` }));
+    const jcs = e instanceof JcsError ? e : null;
+    // Where upstream would have read the file, the finding says so: strictness, not forgery.
+    const note = (jcs && upstreamReadingNote(jcs.code, FATALLY_DECODED.has(entry) ? 'fatal' : 'lenient')) ?? upstreamRefusal;
+    st.findings.push(fail(rule, `${entry} is not valid JSON (I-JSON, UTF-8): ${jcs ? jcs.message : String(e)}${note ? `; ${note}` : ''}`, { pointer: `entry:${entry}${jcs?.pointer !== undefined ? '#' + jcs.pointer : ''}` }));
     return { ok: false };
   }
 }
@@ -205,13 +211,24 @@ function checkReceipts(manifest: Manifest, eb: Buffer, st: State): { envelope: E
   return { envelope, envelopeValue: ej.value };
 }
 
-/** Step 3 for V4: the forma entry's digest. */
+const FORMA_REFUSED = 'upstream\'s replay refuses it too ("governed forma integrity failure")';
+
+/**
+ * Step 3 for V4: the forma entry's digest, then its content. Upstream's replay parses the
+ * entry after its digest matched and reads `staticCapture` from it: bytes that are not
+ * JSON, or `null`, are a "governed forma integrity failure" there, so a matching digest
+ * over them is no pass here.
+ */
 function checkForma(manifest: Manifest, fb: { entry: ZipEntry; content: EntryContent } | undefined, st: State): void {
-  if (!fb || fb.content.sha256 === null) return;
+  if (!fb || fb.content.sha256 === null || !fb.content.bytes) return;
   const recomputed = fb.content.sha256;
   node(st, 'formaDigest', 'manifest formaDigest over the exact bytes of investigation/forma.json', show(manifest.formaDigest), formatHash(recomputed), manifest.formaDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.forma}`]);
   if (manifest.formaDigest !== null && manifest.formaDigest !== recomputed) {
     st.findings.push(fail('RPR-NEM-021', 'formaDigest does not match the exact bytes of investigation/forma.json', { pointer: 'entry:manifest.json#/formaDigest', expected: recomputed, actual: manifest.formaDigest }));
+  }
+  const fj = parseJson(fb.content.bytes, ENTRY.forma, 'RPR-NEM-029', st, FORMA_REFUSED);
+  if (fj.ok && fj.value === null) {
+    st.findings.push(fail('RPR-NEM-029', 'investigation/forma.json is null: upstream\'s replay reads staticCapture from it and refuses it ("governed forma integrity failure")', { pointer: `entry:${ENTRY.forma}`, expected: 'a JSON value other than null', actual: null }));
   }
 }
 
@@ -247,6 +264,7 @@ function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) =
       } else if (m.commandCount !== null && cj.value.length !== m.commandCount) {
         checkCommandCount(m, cj.value.length, st);
       }
+      if (Array.isArray(cj.value)) checkEvidenceSummary(m, cj.value, st);
     }
   }
   if (m.hasRepresentationModel && !has(ENTRY.representation)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares a representation model but investigation/representation.json is missing', { pointer: `entry:${ENTRY.representation}` }));
@@ -274,6 +292,38 @@ function checkCommandCount(m: Manifest, events: number, st: State): void {
   const extra = { pointer: 'entry:manifest.json#/commandCount', expected: events, actual: m.commandCount };
   if (semantic) st.findings.push(fail('RPR-NEM-019', `command count mismatch: the manifest declares ${m.commandCount} commands, investigation/commands.log holds ${events} events (upstream's replay refuses this)`, extra));
   else st.findings.push(warning('RPR-NEM-019', `commandCount ${m.commandCount} differs from the ${events} events in investigation/commands.log (a legacy digest path: upstream's replay does not compare them)`, extra));
+}
+
+/** The ledger's event kind for each evidenceSummary count, and the member carrying the entity. */
+const SUMMARY_COUNTS = [
+  { count: 'observationsCount', kind: 'observation', entity: 'observationEntity', what: 'observations', upstream: 'Observations' },
+  { count: 'findingsCount', kind: 'finding', entity: 'findingEntity', what: 'findings', upstream: 'Findings' },
+  { count: 'annotationsCount', kind: 'annotation', entity: 'annotationEntity', what: 'annotations', upstream: 'Annotations' },
+] as const;
+
+/**
+ * Upstream's replay compares the manifest's evidenceSummary, on every version and digest
+ * path, with the evidence its ledger holds after replay: one entry per event of the kind
+ * that carries its entity (EvidenceLedger.restore keeps those, the legacy replay records
+ * exactly those), so the counts follow from commands.log alone. A mismatch fails the
+ * replay ("Findings count mismatch"), so it fails here.
+ */
+function checkEvidenceSummary(m: Manifest, ledger: readonly unknown[], st: State): void {
+  const summary = m.raw['evidenceSummary'];
+  if (!isPlainObject(summary)) return;
+  for (const c of SUMMARY_COUNTS) {
+    const declared = summary[c.count];
+    if (typeof declared !== 'number') continue;
+    const recorded = ledger.filter((e) => isPlainObject(e) && e['kind'] === c.kind && Boolean(e[c.entity])).length;
+    if (declared === recorded) continue;
+    st.findings.push(
+      fail('RPR-NEM-028', `${c.upstream.toLowerCase()} count mismatch: the manifest's evidenceSummary declares ${declared} ${c.what}, investigation/commands.log records ${recorded} (upstream's replay refuses this: "${c.upstream} count mismatch")`, {
+        pointer: `entry:manifest.json#/evidenceSummary/${c.count}`,
+        expected: recorded,
+        actual: declared,
+      }),
+    );
+  }
 }
 
 function checkDataset(m: Manifest, bytes: Buffer | null, st: State): void {
