@@ -112,6 +112,44 @@ const roomsRule = {
 };
 
 /**
+ * The reprise/one-printer rule: in app/, text reaches stdout and stderr only through the
+ * CLI's printer (app/cli/output.ts), which escapes every terminal control. So no other
+ * module names process.stdout or process.stderr (nor through globalThis or node:process),
+ * calls console, writes to descriptors 1 and 2, or opens /dev/stdout, /dev/stderr or /dev/tty.
+ */
+const STD_STREAMS = new Set(['stdout', 'stderr']);
+const STD_PATHS = /^(\/dev\/(stdout|stderr|tty)|\/proc\/self\/fd\/[12])$/;
+const propertyName = (node) => (node.computed ? (node.property.type === 'Literal' ? node.property.value : null) : node.property.name);
+const isProcess = (node) => (node.type === 'Identifier' && node.name === 'process') || (node.type === 'MemberExpression' && propertyName(node) === 'process');
+const printerRule = {
+  meta: { type: 'problem', schema: [], docs: { description: 'text reaches stdout and stderr only through app/cli/output.ts' } },
+  create(context) {
+    const report = (node, what) => context.report({ node, message: `${what}: in app/, text reaches stdout and stderr only through the printer (app/cli/output.ts), which escapes terminal controls.` });
+    return {
+      MemberExpression(node) {
+        if (STD_STREAMS.has(propertyName(node)) && isProcess(node.object)) report(node, `process.${propertyName(node)}`);
+        if ((node.object.type === 'Identifier' && node.object.name === 'console') || propertyName(node) === 'console') report(node, 'console');
+      },
+      VariableDeclarator(node) {
+        const names = node.id.type === 'ObjectPattern' ? node.id.properties.map((p) => p.key && (p.key.name ?? p.key.value)) : [];
+        if (node.init && isProcess(node.init) && names.some((n) => STD_STREAMS.has(n))) report(node, 'process.stdout or process.stderr');
+      },
+      ImportDeclaration(node) {
+        if (node.source.value === 'process' || node.source.value === 'node:process') report(node, `an import of ${node.source.value}`);
+      },
+      CallExpression(node) {
+        const callee = node.callee.type === 'MemberExpression' ? propertyName(node.callee) : node.callee.name;
+        const fd = node.arguments[0];
+        if (/^write(Sync)?$/.test(callee ?? '') && fd?.type === 'Literal' && (fd.value === 1 || fd.value === 2)) report(node, `${callee} to descriptor ${fd.value}`);
+      },
+      Literal(node) {
+        if (typeof node.value === 'string' && STD_PATHS.test(node.value)) report(node, node.value);
+      },
+    };
+  },
+};
+
+/**
  * Lookups keyed by artifact data never reach Object.prototype: a record keyed by strings
  * starts as Object.create(null) (or is a Map), and a membership test is Object.hasOwn, not
  * `in`, so an engine, output or key named `constructor`, `toString` or `__proto__` finds
@@ -123,6 +161,8 @@ export const INHERITED_NAMES = [
   { selector: "BinaryExpression[operator='in'][left.type!='Literal']", message: 'a computed key is tested with Object.hasOwn(obj, key): `in` also finds inherited names (constructor, toString, __proto__).' },
   { selector: "MemberExpression[property.name='hasOwnProperty']", message: 'use Object.hasOwn(obj, key): hasOwnProperty itself can be shadowed by a member of that name.' },
 ];
+
+const REPRISE_PLUGIN = { rules: { rooms: roomsRule, 'one-printer': printerRule } };
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', '.bench/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**', '.tmp-*/**'] },
@@ -139,7 +179,8 @@ export default tseslint.config(
     },
   },
   ...Object.values(LAYERS).map((l) => ({ files: l.files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: l.patterns }] } })),
-  { files: ['shared/**/*.ts', 'app/**/*.ts', 'main/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'], plugins: { reprise: { rules: { rooms: roomsRule } } }, rules: { 'reprise/rooms': 'error' } },
+  { files: ['shared/**/*.ts', 'app/**/*.ts', 'main/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'], plugins: { reprise: REPRISE_PLUGIN }, rules: { 'reprise/rooms': 'error' } },
+  { files: ['app/**/*.ts'], ignores: ['app/cli/output.ts'], plugins: { reprise: REPRISE_PLUGIN }, rules: { 'reprise/one-printer': 'error' } },
   {
     // DOM types are a browser room's business: app/ and shared/ code may not name them.
     files: ['app/**/*.ts', 'shared/**/*.ts'],

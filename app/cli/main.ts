@@ -8,8 +8,8 @@ import { EXIT, type ExitCode } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
-import type { CliIO } from './io.js';
-import { formatError } from './output.js';
+import type { Streams } from './io.js';
+import { formatError, printer, processStreams } from './output.js';
 
 /** Commands served by other rooms (the launcher in bin/ dispatches them). */
 export const EXTERNAL_COMMANDS: readonly { name: string; summary: string }[] = [
@@ -34,7 +34,9 @@ export function helpText(): string {
   ].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
+/** Runs one command line; everything it prints goes through the printer over `streams`. */
+export async function runCli(argv: string[], streams: Streams): Promise<ExitCode> {
+  const io = printer(streams);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(helpText());
@@ -68,17 +70,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
   }
 }
 
-/** Process entry: real streams, exit code set when output has drained. */
+/** Process entry: the process's streams, exit code set when output has drained. */
 export async function main(argv: string[]): Promise<void> {
-  const io: CliIO = {
-    out: (s) => void process.stdout.write(s),
-    err: (s) => void process.stderr.write(s),
-    stderrIsTTY: process.stderr.isTTY === true,
-    cwd: process.cwd(),
-  };
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
-  const code = await runCli(argv, io);
-  process.exitCode = code;
+  process.exitCode = await runCli(argv, processStreams());
 }

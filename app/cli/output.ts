@@ -1,5 +1,14 @@
-/** The CLI's own stderr line; reports as text are app/engine/report-text.ts. */
-import { safeText } from '../engine/report-text.js';
+/**
+ * The CLI's printer, the one way text reaches stdout and stderr (eslint.config.js
+ * `reprise/one-printer` keeps it so), and its own stderr line. Reports as text are
+ * app/engine/report-text.ts.
+ */
+import { safeText, terminalSafe } from '../core/text.js';
+import type { CliIO, Streams } from './io.js';
+
+/** The controls the printer itself writes, around a progress line: back to the line's start, erase to its end. */
+export const PROGRESS_START = '\r';
+export const PROGRESS_END = '\x1b[K';
 
 /**
  * An error message as one stderr line: `reprise: ` and the message, escaped, with Reprise's
@@ -9,4 +18,55 @@ export function formatError(message: string): string {
   const at = message.indexOf('\nusage: ');
   const head = at === -1 ? message : message.slice(0, at);
   return `reprise: ${safeText(head)}${at === -1 ? '' : message.slice(at)}\n`;
+}
+
+/**
+ * A command's output over `streams`: no terminal control a command's text may carry (from
+ * an artifact, a path, a lock file, an envelope) reaches a terminal raw, whether the text
+ * is a report line or JSON. A progress line is the printer's to draw and to clear before
+ * anything else is written.
+ */
+export function printer(streams: Streams): CliIO {
+  let drawn = false;
+  const clear = (): void => {
+    if (!drawn) return;
+    drawn = false;
+    streams.err(PROGRESS_START + PROGRESS_END);
+  };
+  return {
+    out(s) {
+      clear();
+      streams.out(terminalSafe(s));
+    },
+    err(s) {
+      clear();
+      streams.err(terminalSafe(s));
+    },
+    bytes(s) {
+      clear();
+      streams.out(streams.stdoutIsTTY === true ? terminalSafe(s) : s);
+    },
+    progress(line) {
+      if (!streams.stderrIsTTY) return;
+      if (line === null) return clear();
+      streams.err(PROGRESS_START + safeText(line) + PROGRESS_END);
+      drawn = true;
+    },
+    stderrIsTTY: streams.stderrIsTTY,
+    cwd: streams.cwd,
+  };
+}
+
+/** The process's own streams: the only place in app/ that names process.stdout and process.stderr. */
+export function processStreams(): Streams {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+  return {
+    out: (s) => void process.stdout.write(s),
+    err: (s) => void process.stderr.write(s),
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    cwd: process.cwd(),
+  };
 }

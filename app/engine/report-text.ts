@@ -49,11 +49,5 @@ export function formatSummary(counts: Record<string, number>, total: number): st
  * when a manifest cannot be attested): a verdict line, then each finding.
  */
 export function formatAttestationText(title: string, verdict: Verdict, findings: readonly Finding[]): string {
-  let s = `${verdict.toUpperCase().padEnd(11)} ${safeText(title)}\n`;
-  for (const f of findings) {
-    s += safeText(`  ${f.severity.padEnd(11)} ${f.rule}  ${f.message}${f.pointer ? `  [${f.pointer}]` : ''}`) + '\n';
-    if (f.expected !== undefined) s += `              expected ${typeof f.expected === 'string' ? f.expected : JSON.stringify(f.expected)}\n`;
-    if (f.actual !== undefined) s += `              actual   ${typeof f.actual === 'string' ? f.actual : JSON.stringify(f.actual)}\n`;
-  }
-  return s;
+  return [`${verdict.toUpperCase().padEnd(11)} ${safeText(title)}`, ...findings.map(formatFinding)].join('\n') + '\n';
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { attestCommand } from '../../app/cli/commands/attest.js';
+import { printer } from '../../app/cli/output.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import { runBytes } from '../../app/engine/run.js';
@@ -28,7 +29,7 @@ let report: Report;
 
 async function attest(manifest: string): Promise<string> {
   let out = '';
-  await attestCommand.run([manifest, '--key', keys.reviewerPem], { out: (t) => (out += t), err: () => undefined, stderrIsTTY: false, cwd: ex });
+  await attestCommand.run([manifest, '--key', keys.reviewerPem], printer({ out: (t) => void (out += t), err: () => undefined, stderrIsTTY: false, cwd: ex }));
   return out;
 }
 

@@ -65,7 +65,7 @@ export const attestCommand: Command = {
         throw new UsageError(`cannot write ${values['out']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
       }
       io.err(safeText(`attestation of ${path} (replay verdict ${verdict}) signed by ${a.keyId}, written to ${values['out']}`) + '\n');
-    } else io.out(text);
+    } else io.bytes(text);
     return exitOfVerdict(verdict);
   },
 };

@@ -29,7 +29,7 @@ export const canonicalizeCommand: Command = {
       const hash = hashBytes(canonical);
       if (values['json']) io.out(JSON.stringify({ ok: true, hash, canonical, warnings }) + '\n');
       else if (values['hash']) io.out(hash + '\n');
-      else io.out(canonical);
+      else io.bytes(canonical);
       return EXIT.pass;
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;

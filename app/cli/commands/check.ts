@@ -15,7 +15,7 @@ import { WorkerPool } from '../../jobs/pool.js';
 import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../jobs/protocol.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
-import { formatReport, formatSummary, safeText } from '../../engine/report-text.js';
+import { formatReport, formatSummary } from '../../engine/report-text.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
 import { UsageError } from '../../core/errors.js';
@@ -196,7 +196,8 @@ function makeCheck(mode: Mode): Command {
         const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
         const render: BatchRender = values['json'] ? 'object' : values['jsonl'] ? 'jsonl' : values['quiet'] === true ? 'text-quiet' : 'text';
         // Batched stdout: one write per 64 KiB instead of one per artifact (not while a
-        // progress line is drawn on the terminal, where each line must appear at once).
+        // progress line is drawn on the terminal, where each line must appear at once;
+        // the printer clears the progress line before each).
         let pending = '';
         const write = (s: string): void => {
           if (progress) return io.out(s);
@@ -207,20 +208,20 @@ function makeCheck(mode: Mode): Command {
           }
         };
         await runBatch(paths, mode, options, pool, render, (i, item) => {
-          if (progress) io.err(`\r[${i + 1}/${paths.length}] ${safeText(paths[i]!)}\x1b[K`);
+          if (progress) io.progress(`[${i + 1}/${paths.length}] ${paths[i]!}`);
           if (!item.ok) {
             codes.push(EXIT.error);
             counts['error'] = (counts['error'] ?? 0) + 1;
-            io.err(`${progress ? '\r\x1b[K' : ''}${formatError(item.message)}`);
+            io.err(formatError(item.message));
             return;
           }
           codes.push(exitOfVerdict(item.verdict));
           counts[item.verdict] = (counts[item.verdict] ?? 0) + 1;
           if (item.report) reports.push(item.report);
-          else write((progress ? '\r\x1b[K' : '') + item.text);
+          else write(item.text);
         });
         if (pending) io.out(pending);
-        if (progress) io.err('\r\x1b[K');
+        io.progress(null);
         if (values['json']) {
           const single = positionals.length === 1 && paths.length === 1;
           if (reports.length > 0 || !single) io.out(JSON.stringify(single ? reports[0] : reports, null, 2) + '\n');

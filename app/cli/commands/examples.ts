@@ -1,6 +1,7 @@
 /** `reprise examples DIR`: write the built-in sample and training artifacts. */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { writeExamples } from '../../examples/index.js';
+import { safeText } from '../../core/text.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
@@ -19,7 +20,7 @@ export const examplesCommand: Command = {
     } catch (e) {
       throw new UsageError(`cannot write examples to ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'path');
     }
-    io.out(`wrote ${files.length} example files and examples.json to ${positionals[0]}\n`);
+    io.out(`wrote ${files.length} example files and examples.json to ${safeText(positionals[0]!)}\n`);
     return EXIT.pass;
   },
 };

@@ -13,6 +13,7 @@ import { hashBytes, hashFile } from '../../core/hash.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { runPath } from '../../engine/run.js';
 import { bundleFromJournal } from '../../engine/evidence.js';
+import { safeText } from '../../core/text.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { checkFlags, engineOptions } from './check.js';
@@ -76,7 +77,7 @@ export const exportCommand: Command = {
     }
     const summary = { out, sha256: hashBytes(b.bytes), artifact: report.artifact.sha256, reportDigest: b.reportDigest, judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, pointer: j.pointer, author: j.author })), checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash } };
     if (values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');
-    else io.out(`evidence bundle ${out} (${summary.sha256})\n  artifact ${summary.artifact}, report digest ${b.reportDigest}\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${out} --trust-store FILE\n`);
+    else io.out(`evidence bundle ${safeText(out)} (${summary.sha256})\n  artifact ${summary.artifact}, report digest ${b.reportDigest}\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(out)} --trust-store FILE\n`);
     return EXIT.pass;
   },
 };

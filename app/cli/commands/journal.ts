@@ -19,7 +19,7 @@ import { checkHeldCheckpoint, verifyJournal } from '../../journal/verify.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
-import { formatReport } from '../../engine/report-text.js';
+import { formatReport, safeText } from '../../engine/report-text.js';
 import { INFO } from './info.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -110,7 +110,7 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (typeof values['out'] === 'string') {
     const { writeFileAtomic } = await import('../../core/files.js');
     await writeFileAtomic(values['out'], text);
-    io.err(`proof of entry ${n} against tree ${proof.treeSize} written to ${values['out']}\n`);
+    io.err(`proof of entry ${n} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`);
   } else io.out(text);
   return EXIT.pass;
 }
@@ -135,9 +135,9 @@ async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const signer = await loadSigner(str(values['key'], 'key', usage));
   const r = await repairJournal(dir, signer);
   if (values['json']) io.out(JSON.stringify(r ? { repaired: true, truncated: r.truncated, seq: r.entry.seq, entryHash: r.entry.entryHash, checkpoint: r.entry.checkpoint } : { repaired: false }, null, 2) + '\n');
-  else if (!r) io.out(`nothing to repair: ${dir} has no torn tail\n`);
+  else if (!r) io.out(`nothing to repair: ${safeText(dir)} has no torn tail\n`);
   else {
-    for (const t of r.truncated) io.out(`truncated ${t.file} at byte ${t.offset}: ${t.length} torn byte(s) ${t.sha256}\n`);
+    for (const t of r.truncated) io.out(`truncated ${safeText(t.file)} at byte ${t.offset}: ${t.length} torn byte(s) ${t.sha256}\n`);
     io.out(`repair journaled as seq ${r.entry.seq} (${r.entry.entryHash}); checkpoint tree ${r.entry.checkpoint.treeSize} root ${r.entry.checkpoint.rootHash}\n`);
   }
   return EXIT.pass;
@@ -148,7 +148,7 @@ async function unlockCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const { positionals } = parse(args, {}, usage);
   const dir = one(positionals, 'DIR', usage);
   const info = await breakStaleLock(dir);
-  io.out(info ? `removed the stale lock of pid ${info.pid} on ${info.host} (since ${info.sinceUtc})\n` : `${dir} is not locked\n`);
+  io.out(info ? `removed the stale lock of pid ${info.pid} on ${safeText(info.host)} (since ${safeText(info.sinceUtc)})\n` : `${safeText(dir)} is not locked\n`);
   return EXIT.pass;
 }
 

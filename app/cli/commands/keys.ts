@@ -1,6 +1,7 @@
 /** `reprise keys generate --out FILE --role ROLE`: an Ed25519 key for a reviewer, officer or trainer. */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { addToTrustStore, generateSigner, ROLES, trustStoreEntry, writePrivateKey, type Role } from '../../core/keys.js';
+import { safeText } from '../../core/text.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
@@ -30,7 +31,7 @@ export const keysCommand: Command = {
     if (values['json']) io.out(JSON.stringify(entry) + '\n');
     else {
       io.out(`${signer.keyId}\n`);
-      io.err(`private key written to ${out} (mode 0600); role ${role}${typeof values['trust-store'] === 'string' ? `; added to ${values['trust-store']}` : ''}\n`);
+      io.err(safeText(`private key written to ${out} (mode 0600); role ${role}${typeof values['trust-store'] === 'string' ? `; added to ${values['trust-store']}` : ''}`) + '\n');
     }
     return EXIT.pass;
   },

@@ -15,6 +15,7 @@ import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
+import { formatError } from '../output.js';
 import { INFO, quarantineUsage } from './info.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -98,7 +99,7 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
     r = await decideCase(positionals[0]!, positionals[1]!, decision, rationale, signer, trust);
   } catch (e) {
     if (e instanceof JournalError && e.code === 'REFUSED') {
-      io.err(`reprise: ${e.message}\n`);
+      io.err(formatError(e.message));
       return EXIT.fail;
     }
     throw e;
