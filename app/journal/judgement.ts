@@ -19,7 +19,7 @@ import { JournalError } from './errors.js';
 import type { Checkpoint, Entry, JsonObject } from './format.js';
 import { checkInclusionProof, proofFromVerification, type InclusionProof } from './proofs.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
-import { appendEntry, type WriterOptions } from './writer.js';
+import { JournalWriter, type WriterOptions } from './writer.js';
 
 export const JUDGEMENT_TYPE = 'reprise.judgement/v1';
 export { JUDGEMENT_DECISIONS, type JudgementDecision };
@@ -124,9 +124,14 @@ export async function recordJudgement(dir: string, input: JudgementInput, signer
   const problem = judgementSignerProblem(signer.keyId, trust) ?? judgementBodyProblem(body) ?? judgementPointerProblem(input.report, input.pointer);
   if (problem) throw new JournalError(`judgement refused: ${problem}`, 'REFUSED');
   const claimRef = input.report.artifact.id ?? artifact;
-  const r = await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef, artifact }, body }, signer, opts);
-  const v = await verifyJournal(dir, null);
-  return { seq: r.seq, entryHash: r.entryHash, entry: r.entry, checkpoint: r.checkpoint, reportDigest: digest, ...proofState(proofFromVerification(v, r.seq), trust) };
+  // The receipt's proof comes from the writer's tree (O(log² n) reads), checked as a recipient would check it.
+  const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
+  try {
+    const r = await w.append({ kind: 'review-rationale', subject: { claimRef, artifact }, body }, signer);
+    return { seq: r.seq, entryHash: r.entryHash, entry: r.entry, checkpoint: r.checkpoint, reportDigest: digest, ...proofState(w.proofOf(r), trust) };
+  } finally {
+    await w.close();
+  }
 }
 
 /** A judgement as read back from a journal (also a `review-rationale` entry written by hand). */

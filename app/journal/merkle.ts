@@ -68,6 +68,11 @@ export abstract class MerkleView {
   abstract get size(): number;
   protected abstract stored(level: number, index: number): Buffer;
 
+  /** The hash of the complete aligned block `index` at `level` (a tree continued from this one reads its blocks here). */
+  block(level: number, index: number): Buffer {
+    return this.stored(level, index);
+  }
+
   leaf(index: number): Buffer {
     if (!isSize(index) || index >= this.size) throw new RangeError(`no leaf ${index}`);
     return this.stored(0, index);

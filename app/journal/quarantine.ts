@@ -27,28 +27,28 @@ export interface CaseWriteResult extends AppendResult {
   case: CaseState;
 }
 
-/** Parses the writer's entry lines into hashed entries (skipping damaged lines: verify reports those). */
-function hashedEntries(lines: readonly string[]): HashedEntry[] {
+/** The writer's quarantine entries as hashed entries, the case fold's input (skipping damaged lines: verify reports those). */
+async function hashedEntries(w: JournalWriter): Promise<HashedEntry[]> {
   const out: HashedEntry[] = [];
-  lines.forEach((text, i) => {
+  for (const { seq, text } of await w.quarantineLines()) {
     try {
       const p = parseCanonical(text);
       const v = p.value;
-      if (p.warnings.length === 0 && checkEntryShape(v, '').length === 0) out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: i + 1 });
+      if (p.warnings.length === 0 && checkEntryShape(v, '').length === 0) out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: seq + 1 });
     } catch {
       /* damaged line: not a transition */
     }
-  });
+  }
   return out;
 }
 
 export async function openCase(dir: string, input: OpenCaseInput, signer: Signer, opts: WriterOptions = {}): Promise<CaseWriteResult> {
   if (typeof input.reason !== 'string' || input.reason.trim() === '') throw new JournalError('a quarantine case needs a reason', 'USAGE');
   const body: JsonObject = { reason: input.reason, source: input.source ?? 'manual', ...(input.details ? { details: input.details } : {}) };
-  const w = await JournalWriter.open(dir, opts);
+  const w = await JournalWriter.open(dir, { ...opts, signer });
   try {
     const r = await w.append({ kind: 'quarantine-open', subject: { claimRef: input.claimRef, ...(input.artifact ? { artifact: input.artifact } : {}) }, body }, signer);
-    const fold = caseStates(hashedEntries(w.entryLines()));
+    const fold = caseStates(await hashedEntries(w));
     const c = findCase(fold.cases, String(r.seq))!;
     return { ...r, caseId: c.caseId, case: c };
   } finally {
@@ -61,9 +61,9 @@ export async function openCase(dir: string, input: OpenCaseInput, signer: Signer
  * unknown or closed, the signer lacks the role in `trust`, or the rationale lacks content.
  */
 export async function decideCase(dir: string, caseRef: string, decision: Decision, rationale: string, signer: Signer, trust: TrustStore, opts: WriterOptions = {}): Promise<CaseWriteResult> {
-  const w = await JournalWriter.open(dir, { ...opts, create: false });
+  const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer, create: false });
   try {
-    const fold = caseStates(hashedEntries(w.entryLines()), trust);
+    const fold = caseStates(await hashedEntries(w), trust);
     const c = findCase(fold.cases, caseRef);
     if (!c) throw new JournalError(`no quarantine case ${caseRef} in ${dir}`, 'NOT_FOUND');
     const body: JsonObject = { case: c.openHash, decision, rationale };
@@ -71,7 +71,7 @@ export async function decideCase(dir: string, caseRef: string, decision: Decisio
     const problem = transitionProblem({ body, author: signer.keyId, subject: c.subject }, decision, byHash, trust);
     if (problem) throw new JournalError(`${decision} refused (${problem.rule}): ${problem.message}`, 'REFUSED');
     const r = await w.append({ kind: KIND_OF_DECISION[decision], subject: { ...c.subject }, body }, signer);
-    const after = findCase(caseStates(hashedEntries(w.entryLines()), trust).cases, c.caseId)!;
+    const after = findCase(caseStates(await hashedEntries(w), trust).cases, c.caseId)!;
     return { ...r, caseId: c.caseId, case: after };
   } finally {
     await w.close();

@@ -10,6 +10,7 @@ import type { Finding } from '../../shared/report.js';
 import { BoundedFindings, changedNumbers, fail, info, unavailable, warning } from '../core/findings.js';
 import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
+import type { KeyObject } from 'node:crypto';
 import { verifyBytes, type TrustStore } from '../core/keys.js';
 import { isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
@@ -192,6 +193,8 @@ export interface VerifyOptions {
   maxFindingsPerRule?: number;
   /** Collect every line's offset (a writer rebuilding its index). */
   collect?: boolean;
+  /** Without a trust store, check the signatures of these keys (a writer's own) and report the others as unavailable. */
+  ownKeys?: ReadonlyMap<string, KeyObject>;
 }
 
 /** Verifies the journal in `dir`, streaming both files (memory stays bounded whatever their size). */
@@ -228,7 +231,7 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
   const tick = (): void => {
     if (opts.progress && ++seen % 4096 === 0) opts.progress(Math.min(0.99, 1 - 1 / (1 + seen / 100_000)));
   };
-  return { trust, keepAll: opts.keep !== false, findings, tree, tick, ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [] } } : {}) };
+  return { trust, keepAll: opts.keep !== false, findings, tree, tick, ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [] } } : {}), ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}) };
 }
 
 /** After both files: missing files, torn tails, coverage, the case fold, and the summary. */
@@ -283,6 +286,20 @@ interface Pass {
   tick: () => void;
   /** Where each line starts (only when a writer rebuilds its index from this pass). */
   collect?: Collected;
+  /** Without a trust store: the keys whose signatures can still be checked (a writer's own). */
+  ownKeys?: ReadonlyMap<string, KeyObject>;
+}
+
+/** A line's signature: against the trust store, or (without one) against the keys the caller holds. */
+function checkSigned(pass: Pass, keyId: string, digest: Buffer, sig: string, pointer: string, what: string): void {
+  if (pass.trust) {
+    checkSignature(pass.trust, keyId, digest, sig, pointer, what, pass.findings);
+    return;
+  }
+  if (!pass.ownKeys) return;
+  const own = pass.ownKeys.get(keyId);
+  if (!own) pass.findings.push(unavailable('RPR-JOURNAL-011', `${what} is signed by ${keyId}, which only the journal's trust store can check (--trust-store)`, { pointer }));
+  else if (!verifyBytes(own, digest, sig)) pass.findings.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer }));
 }
 
 /** Line offsets a writer's index is rebuilt from. */
@@ -320,7 +337,7 @@ class EntrySteps {
   }
 
   step(raw: RawLine, text: string | undefined): void {
-    const { trust, keepAll, findings, tree } = this.pass;
+    const { keepAll, findings, tree } = this.pass;
     const i = this.i++;
     this.pass.tick();
     tree.appendLeafHash(leafHash(raw.bytes));
@@ -347,7 +364,7 @@ class EntrySteps {
     if (this.prevTs !== null && compareTimestamps(e.recordedAtUtc, this.prevTs) < 0)
       findings.push(fail('RPR-JOURNAL-012', `${what} is recorded before the entry above it (timestamps go backwards)`, { pointer, expected: `>= ${this.prevTs}`, actual: e.recordedAtUtc }));
     this.prevTs = e.recordedAtUtc;
-    if (trust) checkSignature(trust, e.author, digest, e.sig, pointer, what, findings);
+    checkSigned(this.pass, e.author, digest, e.sig, pointer, what);
     this.prevHash = hash;
     this.head = { hash, ts: e.recordedAtUtc };
     if (keepAll || e.kind.startsWith('quarantine-')) this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
@@ -391,7 +408,7 @@ class CheckpointSteps {
   }
 
   step(raw: RawLine, text: string | undefined): void {
-    const { trust, keepAll, findings, tree } = this.pass;
+    const { keepAll, findings, tree } = this.pass;
     const { out, size } = this;
     this.lines++;
     this.pass.tick();
@@ -412,7 +429,7 @@ class CheckpointSteps {
     if (cp.treeSize > out.covered) out.covered = cp.treeSize;
     this.pass.collect?.checkpoints.push({ offset: raw.offset, treeSize: cp.treeSize });
     if (keepAll) out.checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
-    if (trust) checkSignature(trust, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what, findings);
+    checkSigned(this.pass, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what);
     let rootOk = false;
     if (cp.treeSize > size) {
       findings.push(fail('RPR-JOURNAL-016', `${what} covers ${cp.treeSize} entries but ${ENTRIES_FILE} holds ${size}: signed entries from line ${size + 1} on were removed (truncated)`, { pointer, expected: cp.treeSize, actual: size }));

@@ -11,17 +11,39 @@
  */
 import { mkdir, open, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { FileReadError, openRegularForAppend } from '../core/files.js';
+import { FileReadError } from '../core/files.js';
 import { formatHash, sha256Hex, ZERO_HASH } from '../core/hash.js';
-import { JcsError, parseCanonical } from '../core/jcs.js';
-import type { Signer } from '../core/keys.js';
-import { isRfc3339Utc, nowUtc } from '../core/time.js';
+import { parseCanonical } from '../core/jcs.js';
+import { verifyBytes, type Signer, type TrustStore } from '../core/keys.js';
+import { nowUtc } from '../core/time.js';
 import { ioReason, JournalError } from './errors.js';
-import { checkEntryShape, checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, entryHash, signCheckpoint, signEntry, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
+import { checkEntryShape, checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, entryHash, signCheckpoint, signEntry, unsignedDigest, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
+import {
+  frontierRoot,
+  hex,
+  identityMismatch,
+  identityOf,
+  INDEX_FILE,
+  indexBytes,
+  indexRecord,
+  openJournalFile,
+  readAt,
+  readIndex,
+  readState,
+  STATE_FILE,
+  STATE_TYPE,
+  TREE_FILE,
+  treeBytes,
+  TreeFile,
+  writeAllAt,
+  writeState,
+  type TrustedState,
+} from './frontier.js';
 import { acquireLock, type HeldLock } from './lock.js';
-import { leafHash, MerkleTree } from './merkle.js';
-import { readJournalFiles, type RawFile, type TornTail } from './read.js';
-import { compareTimestamps } from './verify.js';
+import { ContinuedTree, frontierBlocks, leafHash, verifyConsistency } from './merkle.js';
+import { PROOF_TYPE, type InclusionProof } from './proofs.js';
+import { readJournalFiles, type TornTail } from './read.js';
+import { compareTimestamps, entryPointer, recognizeCheckpoint, verifyJournal, type JournalVerification } from './verify.js';
 
 export interface AppendInput {
   kind: EntryKind;
@@ -34,6 +56,8 @@ export interface AppendResult {
   entryHash: string;
   entry: Entry;
   checkpoint: Checkpoint;
+  /** The entry's line as written (its Merkle leaf). */
+  line: string;
 }
 
 export interface WriterOptions {
@@ -43,6 +67,8 @@ export interface WriterOptions {
   clock?: () => number;
   /** fsync after each write (default true). Only benchmarks and generators turn it off. */
   fsync?: boolean;
+  /** The trust store the journal is verified with before it is written to (without one, only the signer's own signatures can be checked). */
+  trustStore?: TrustStore | null;
 }
 
 async function fsyncDir(dir: string): Promise<void> {
@@ -79,18 +105,42 @@ async function prepareDir(dir: string, create: boolean): Promise<string | undefi
   }
 }
 
-/** Opens both files for appending (creating them, and then fsyncing the directory, when absent). */
-async function openFiles(dir: string, creating: readonly string[]): Promise<{ entriesFh: FileHandle; checkpointsFh: FileHandle }> {
+/** The four files a writer holds open: the two the journal is made of, and the two derived from them. */
+interface Handles {
+  entries: FileHandle;
+  checkpoints: FileHandle;
+  tree: FileHandle;
+  index: FileHandle;
+}
+
+/** Opens the journal's files (creating them, and then fsyncing the directory, when absent). */
+async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[] }> {
+  const names = [ENTRIES_FILE, CHECKPOINTS_FILE, TREE_FILE, INDEX_FILE] as const;
+  const created: string[] = [];
   const handles: FileHandle[] = [];
   try {
-    for (const name of [ENTRIES_FILE, CHECKPOINTS_FILE]) handles.push(await openRegularForAppend(join(dir, name)));
-    if (creating.length > 0) await fsyncDir(dir);
-    return { entriesFh: handles[0]!, checkpointsFh: handles[1]! };
+    for (const name of names) {
+      if (!(await exists(join(dir, name)))) created.push(name);
+      handles.push(await openJournalFile(dir, name, name === TREE_FILE || name === INDEX_FILE ? 'update' : 'append'));
+    }
+    if (created.length > 0) await fsyncDir(dir);
+    return { fhs: { entries: handles[0]!, checkpoints: handles[1]!, tree: handles[2]!, index: handles[3]! }, created };
   } catch (e) {
     await Promise.allSettled(handles.map((h) => h.close()));
-    for (const f of creating) await unlink(join(dir, f)).catch(() => undefined);
+    for (const f of created) await unlink(join(dir, f)).catch(() => undefined);
     throw new JournalError(`not recorded: cannot open journal ${dir} for writing (${e instanceof FileReadError ? `${e.path}: ${e.reason}` : ioReason(e)})`, 'IO');
   }
+}
+
+/** What the writer knows of the journal between appends (state.json holds it between writers). */
+interface WriterState {
+  head: string;
+  lastTs: string | null;
+  entriesBytes: number;
+  checkpointsBytes: number;
+  /** The newest checkpoint verified: the next append must extend it (RFC 9162 consistency). */
+  trusted: { line: string; offset: number; checkpoint: Checkpoint } | null;
+  quarantine: number[];
 }
 
 /** A file an append touches, and its length before the append: what a failed append is cut back to. */
@@ -126,30 +176,46 @@ async function writeAll(fh: FileHandle, buf: Buffer, fsync: boolean): Promise<vo
   if (fsync) await fh.sync();
 }
 
-/** A held journal: the lock, the open files and the in-memory tree. Close it when done. */
+export interface OpenOptions extends WriterOptions {
+  /** Open a journal with a torn tail (only `repair` does, to cut it). */
+  allowTorn?: boolean;
+  /** Without a trust store, whose signatures the journal is checked with before an append (the signer's own key). */
+  signer?: Signer;
+}
+
+/**
+ * A held journal: the lock, the open files, the tree file and the chain head. Opening it
+ * establishes that the journal verifies from its last trusted state (cheaply when the
+ * recorded state still matches the files, by a full verification otherwise); an append is
+ * refused, with the failing rule and nothing written, when it does not. Close it when done.
+ */
 export class JournalWriter {
   /** Set when a failed write could not be undone: the writer refuses further appends. */
   private broken = false;
   /** Set when an append failed and was undone (then close() removes files this writer created, if still empty). */
   private failed = false;
+  /** Set when the derived files could not be written: state.json is not rewritten, and the next writer verifies in full. */
+  private derivedStale = false;
+  private appended = 0;
 
   private constructor(
     readonly dir: string,
     private readonly lock: HeldLock,
-    private readonly entriesFh: FileHandle,
-    private readonly checkpointsFh: FileHandle,
-    private readonly tree: MerkleTree,
-    private lastHash: string,
-    private lastTs: string | null,
-    private readonly lines: string[],
+    private readonly fhs: Handles,
+    private readonly tree: TreeFile,
+    private readonly st: WriterState,
     private readonly opts: Required<Pick<WriterOptions, 'fsync'>> & WriterOptions,
     /** What open() created (files, and the first directory made), removed again on close when nothing was recorded. */
     private readonly createdFiles: readonly string[],
     private readonly madeDir: string | undefined,
+    /** How the journal was found to verify: from its recorded state, or by a full verification. */
+    readonly verifiedBy: 'trusted-state' | 'full-verification',
+    /** Whether state.json was first written by this writer (removed again when its only append is undone). */
+    private readonly createdState: boolean,
   ) {}
 
-  /** Opens (creating when allowed) and locks the journal; refuses a torn or damaged tail. */
-  static async open(dir: string, opts: WriterOptions & { allowTorn?: boolean } = {}): Promise<JournalWriter> {
+  /** Opens (creating when allowed) and locks the journal, and checks that it verifies from its last trusted state. */
+  static async open(dir: string, opts: OpenOptions = {}): Promise<JournalWriter> {
     const madeDir = await prepareDir(dir, opts.create ?? true);
     let lock: HeldLock;
     try {
@@ -158,17 +224,16 @@ export class JournalWriter {
       if (madeDir !== undefined) await removeDirs(dir, madeDir);
       throw e;
     }
+    let fhs: Handles | undefined;
     try {
-      const { entries, checkpoints } = await readJournalFiles(dir);
-      if (!opts.allowTorn) {
-        const t = entries.torn ?? checkpoints.torn;
-        if (t) throw new JournalError(`journal ${dir}: ${t.file} ends with a torn line (${t.bytes.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`, 'TORN');
-      }
-      const state = tailState(dir, entries);
-      const createdFiles = [entries, checkpoints].filter((f) => !f.exists).map((f) => f.name);
-      const { entriesFh, checkpointsFh } = await openFiles(dir, createdFiles);
-      return new JournalWriter(dir, lock, entriesFh, checkpointsFh, state.tree, state.lastHash, state.lastTs, state.lines, { ...opts, fsync: opts.fsync ?? true }, createdFiles, madeDir);
+      const opened = await openFiles(dir);
+      fhs = opened.fhs;
+      const hadState = await exists(join(dir, STATE_FILE));
+      const recorded = await fromTrustedState(dir, fhs, opts);
+      const found = recorded ?? (await fromFullVerification(dir, fhs, opts));
+      return new JournalWriter(dir, lock, fhs, found.tree, found.state, { ...opts, fsync: opts.fsync ?? true }, opened.created, madeDir, recorded ? 'trusted-state' : 'full-verification', !hadState);
     } catch (e) {
+      if (fhs) await Promise.allSettled(Object.values(fhs).map((h: FileHandle) => h.close()));
       await lock.release();
       if (madeDir !== undefined) await removeDirs(dir, madeDir);
       throw e;
@@ -179,47 +244,107 @@ export class JournalWriter {
     return this.tree.size;
   }
 
-  /** The entry lines as text (for callers that fold the journal under the lock, e.g. cases). */
-  entryLines(): readonly string[] {
-    return this.lines;
+  /** The quarantine entries' lines with their seqs (what the case fold reads), each one positional read. */
+  async quarantineLines(): Promise<{ seq: number; text: string }[]> {
+    const out: { seq: number; text: string }[] = [];
+    for (const seq of this.st.quarantine) out.push({ seq, text: (await this.lineOf(seq)).toString('utf8') });
+    return out;
+  }
+
+  /** Entry `seq`'s line, through the index (checked against the tree's leaf: a stale index cannot hand over another line). */
+  private async lineOf(seq: number): Promise<Buffer> {
+    const { entryOffset } = await readIndex(this.fhs.index, seq);
+    const end = seq + 1 < this.tree.size ? (await readIndex(this.fhs.index, seq + 1)).entryOffset : this.st.entriesBytes;
+    const line = await readAt(this.fhs.entries, entryOffset, end - entryOffset - 1);
+    if (!leafHash(line).equals(this.tree.leaf(seq))) throw new JournalError(`journal ${this.dir}: ${INDEX_FILE} does not point at entry ${seq}; run 'reprise journal verify ${this.dir}'`, 'DAMAGED');
+    return line;
   }
 
   /**
    * Appends one entry signed by `signer`, then a checkpoint signed by the same key; durable
-   * on return. All or nothing: on any failure both files are cut back to their lengths
-   * before the append (and fsynced) before this throws, so "not recorded" is true.
+   * on return. The new tree must extend the last trusted checkpoint (an RFC 9162 consistency
+   * proof from it is built and checked before anything is written). All or nothing: on any
+   * failure both files are cut back to their lengths before the append (and fsynced) before
+   * this throws, so "not recorded" is true.
    */
   async append(input: AppendInput, signer: Signer): Promise<AppendResult> {
     if (this.broken) throw new JournalError(`a write to journal ${this.dir} failed earlier and could not be undone; close this writer and run 'reprise journal verify ${this.dir}'`, 'UNKNOWN');
     checkInput(input);
     let ts = nowUtc(this.opts.clock);
-    if (this.lastTs !== null && compareTimestamps(ts, this.lastTs) < 0) ts = this.lastTs; // never backwards
+    if (this.st.lastTs !== null && compareTimestamps(ts, this.st.lastTs) < 0) ts = this.st.lastTs; // never backwards
     const seq = this.tree.size;
-    const { entry, hash, line } = signEntry({ seq, prev: this.lastHash, recordedAtUtc: ts, kind: input.kind, subject: input.subject, body: input.body, author: signer.keyId }, signer);
+    const { entry, hash, line } = signEntry({ seq, prev: this.st.head, recordedAtUtc: ts, kind: input.kind, subject: input.subject, body: input.body, author: signer.keyId }, signer);
+    const leaf = leafHash(line);
+    const grown = this.tree.grow(leaf);
+    const root = frontierRoot(grown.frontier)!;
+    this.checkExtendsTrusted(leaf, root);
+    const cp = signCheckpoint({ treeSize: seq + 1, rootHash: formatHash(root.toString('hex')), timestampUtc: ts, signer: signer.keyId }, signer);
+    const entryBytes = Buffer.from(line + '\n', 'utf8');
+    const cpBytes = Buffer.from(cp.line + '\n', 'utf8');
     const marks = await this.mark();
-    this.tree.appendLeafHash(leafHash(line));
-    let cp: ReturnType<typeof signCheckpoint>;
     try {
-      cp = signCheckpoint({ treeSize: this.tree.size, rootHash: formatHash(this.tree.root().toString('hex')), timestampUtc: ts, signer: signer.keyId }, signer);
       // The entry is on disk before the checkpoint that covers it (a crash between them leaves an uncovered entry, never a checkpoint without its entry).
-      await writeAll(this.entriesFh, Buffer.from(line + '\n', 'utf8'), this.opts.fsync);
-      await writeAll(this.checkpointsFh, Buffer.from(cp.line + '\n', 'utf8'), this.opts.fsync);
+      await writeAll(this.fhs.entries, entryBytes, this.opts.fsync);
+      await writeAll(this.fhs.checkpoints, cpBytes, this.opts.fsync);
     } catch (e) {
-      this.tree.truncate(seq);
       return this.undo(marks, e);
     }
-    this.lines.push(line);
-    this.lastHash = hash;
-    this.lastTs = ts;
-    return { seq, entryHash: hash, entry, checkpoint: cp.checkpoint };
+    // Recorded. The derived files follow; if they cannot be written the entry stays recorded
+    // and the next writer rebuilds them by a full verification.
+    await this.writeDerived(grown, this.st.entriesBytes, this.st.checkpointsBytes);
+    this.st.trusted = { line: cp.line, offset: this.st.checkpointsBytes, checkpoint: cp.checkpoint };
+    this.st.entriesBytes += entryBytes.length;
+    this.st.checkpointsBytes += cpBytes.length;
+    this.st.head = hash;
+    this.st.lastTs = ts;
+    if (input.kind.startsWith('quarantine-')) this.st.quarantine.push(seq);
+    this.appended++;
+    return { seq, entryHash: hash, entry, checkpoint: cp.checkpoint, line };
+  }
+
+  /** RFC 9162 2.1.4: the tree with `leaf` appended must extend the last trusted checkpoint; checked before anything is written. */
+  private checkExtendsTrusted(leaf: Buffer, root: Buffer): void {
+    const t = this.st.trusted?.checkpoint;
+    if (!t) return;
+    const next = new ContinuedTree(this.tree.size, (l, k) => this.tree.block(l, k));
+    next.appendLeafHash(leaf);
+    const proof = next.consistencyProof(t.treeSize, next.size);
+    if (!verifyConsistency(t.treeSize, next.size, Buffer.from(t.rootHash.slice(7), 'hex'), root, proof))
+      throw new JournalError(`refused: the new tree of journal ${this.dir} would not extend its last trusted checkpoint (tree ${t.treeSize}, ${t.rootHash}); nothing was written; run 'reprise journal verify ${this.dir}'`, 'UNVERIFIED');
+  }
+
+  /** Appends the new leaf's stored hashes to tree.bin and its record to index.bin (no fsync: they are checked, and rebuilt, on open). */
+  private async writeDerived(grown: { hashes: Buffer[]; frontier: Buffer[] }, entryOffset: number, checkpointsOffset: number): Promise<void> {
+    if (this.derivedStale) return;
+    try {
+      const seq = this.tree.size;
+      await this.tree.commit(grown);
+      await writeAllAt(this.fhs.index, indexRecord(entryOffset, checkpointsOffset), indexBytes(seq));
+    } catch {
+      this.derivedStale = true;
+    }
+  }
+
+  /** An inclusion proof of an entry this writer appended, against the latest checkpoint (O(log² n) reads). */
+  proofOf(r: AppendResult): InclusionProof {
+    const cp = this.st.trusted!.checkpoint;
+    return {
+      type: PROOF_TYPE,
+      leafIndex: r.seq,
+      treeSize: cp.treeSize,
+      entry: r.line,
+      entryHash: r.entryHash,
+      auditPath: this.tree.inclusionProof(r.seq, cp.treeSize).map((h) => formatHash(h.toString('hex'))),
+      checkpoint: cp,
+    };
   }
 
   /** Each file's length before an append. */
   private async mark(): Promise<Mark[]> {
     try {
       return [
-        { name: ENTRIES_FILE, fh: this.entriesFh, size: (await this.entriesFh.stat()).size },
-        { name: CHECKPOINTS_FILE, fh: this.checkpointsFh, size: (await this.checkpointsFh.stat()).size },
+        { name: ENTRIES_FILE, fh: this.fhs.entries, size: (await this.fhs.entries.stat()).size },
+        { name: CHECKPOINTS_FILE, fh: this.fhs.checkpoints, size: (await this.fhs.checkpoints.stat()).size },
       ];
     } catch (e) {
       throw new JournalError(`not recorded: cannot read the state of journal ${this.dir} (${ioReason(e)}); nothing was written`, 'IO');
@@ -241,17 +366,174 @@ export class JournalWriter {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.entriesFh.close(), this.checkpointsFh.close()]);
+    if (!this.broken && !this.derivedStale && !(this.failed && this.appended === 0)) await this.saveState().catch(() => undefined);
+    await Promise.allSettled(Object.values(this.fhs).map((h: FileHandle) => h.close()));
     // A journal this writer created and never recorded anything in is removed again: a
     // refused first write leaves the directory as it was.
-    const leaveNothing = this.failed && !this.broken && this.tree.size === 0 && this.createdFiles.length > 0;
-    if (leaveNothing) {
-      for (const f of this.createdFiles) await unlink(join(this.dir, f)).catch(() => undefined);
+    const leaveNothing = this.failed && !this.broken && this.tree.size === 0 && this.createdFiles.includes(ENTRIES_FILE);
+    // An append that failed and was undone leaves the directory as it found it: the derived
+    // files this writer made for it go too (the next writer rebuilds them).
+    const undone = this.failed && !this.broken && this.appended === 0;
+    const derived: string[] = this.createdFiles.filter((f) => f === TREE_FILE || f === INDEX_FILE);
+    const remove = leaveNothing ? [...this.createdFiles, STATE_FILE] : undone ? [...derived, ...(this.createdState ? [STATE_FILE] : [])] : [];
+    if (remove.length > 0) {
+      for (const f of remove) await unlink(join(this.dir, f)).catch(() => undefined);
       await fsyncDir(this.dir).catch(() => undefined);
     }
     await this.lock.release();
     if (leaveNothing && this.madeDir !== undefined) await removeDirs(this.dir, this.madeDir);
   }
+
+  /** Records the state as this writer leaves it (state.json), with each file's identity. */
+  private async saveState(): Promise<void> {
+    if (this.opts.fsync && this.appended > 0) await Promise.all([this.fhs.tree.sync(), this.fhs.index.sync()]);
+    await saveState(this.dir, this.fhs, this.tree, this.st);
+  }
+}
+
+async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterState): Promise<void> {
+  const [entries, checkpoints, treeId, index] = await Promise.all([identityOf(fhs.entries), identityOf(fhs.checkpoints), identityOf(fhs.tree), identityOf(fhs.index)]);
+  await writeState(dir, {
+    type: STATE_TYPE,
+    treeSize: tree.size,
+    entriesBytes: st.entriesBytes,
+    checkpointsBytes: st.checkpointsBytes,
+    head: st.head,
+    lastRecordedAtUtc: st.lastTs,
+    frontier: tree.frontier.map(hex),
+    checkpoint: st.trusted ? { line: st.trusted.line, offset: st.trusted.offset } : null,
+    quarantine: st.quarantine,
+    files: { entries, checkpoints, tree: treeId, index },
+  });
+}
+
+/**
+ * The fast way in: state.json matches the files as the last writer left them, and what it
+ * records checks out against them (tree file sizes, frontier, the trusted checkpoint's line,
+ * root and signature, the last entry's leaf and hash): O(log n) reads. Null, and the caller
+ * verifies in full, at the first doubt.
+ */
+async function fromTrustedState(dir: string, fhs: Handles, opts: OpenOptions): Promise<{ tree: TreeFile; state: WriterState } | null> {
+  const rec = await readState(dir);
+  if (!rec) return null;
+  const now = { entries: await identityOf(fhs.entries), checkpoints: await identityOf(fhs.checkpoints), tree: await identityOf(fhs.tree), index: await identityOf(fhs.index) };
+  if (identityMismatch(rec, now) !== null) return null;
+  const n = rec.treeSize;
+  if (now.tree.size !== treeBytes(n) || now.index.size !== indexBytes(n) || now.entries.size !== rec.entriesBytes || now.checkpoints.size !== rec.checkpointsBytes) return null;
+  try {
+    const frontier = rec.frontier.map((h) => Buffer.from(h, 'hex'));
+    const tree = new TreeFile(fhs.tree, n, frontier);
+    if (!tree.readFrontier(n).every((h, i) => h.equals(frontier[i]!))) return null;
+    const trusted = await trustedCheckpoint(fhs, rec, tree, opts);
+    if (trusted === undefined || !(await lastEntryMatches(fhs, rec, tree))) return null;
+    return { tree, state: { head: rec.head, lastTs: rec.lastRecordedAtUtc, entriesBytes: rec.entriesBytes, checkpointsBytes: rec.checkpointsBytes, trusted, quarantine: [...rec.quarantine] } };
+  } catch {
+    return null;
+  }
+}
+
+/** The recorded checkpoint: its line where recorded and last in the file, its root the tree's at its size, its signature good. undefined: it does not check out. */
+async function trustedCheckpoint(fhs: Handles, rec: TrustedState, tree: TreeFile, opts: OpenOptions): Promise<WriterState['trusted'] | undefined> {
+  if (!rec.checkpoint) return rec.treeSize === 0 && rec.checkpointsBytes === 0 ? null : undefined;
+  const bytes = Buffer.from(rec.checkpoint.line + '\n', 'utf8');
+  if (rec.checkpoint.offset + bytes.length !== rec.checkpointsBytes) return undefined;
+  if (!(await readAt(fhs.checkpoints, rec.checkpoint.offset, bytes.length)).equals(bytes)) return undefined;
+  const cp = recognizeCheckpoint(rec.checkpoint.line)?.cp;
+  if (!cp || cp.treeSize > tree.size || formatHash(tree.root(cp.treeSize).toString('hex')) !== cp.rootHash) return undefined;
+  const key = opts.trustStore ? opts.trustStore.get(cp.signer) : cp.signer === opts.signer?.keyId ? { publicKey: opts.signer.publicKey, status: 'active' } : null;
+  // A key this writer cannot look up was checked when the state was recorded, and the files are as that writer left them.
+  if (key && (key.status === 'revoked' || !verifyBytes(key.publicKey, unsignedDigest(cp), cp.sig))) return undefined;
+  return { line: rec.checkpoint.line, offset: rec.checkpoint.offset, checkpoint: cp };
+}
+
+/** The last entry line, read through the index: its leaf is the tree's last, its hash and time are the recorded head. */
+async function lastEntryMatches(fhs: Handles, rec: TrustedState, tree: TreeFile): Promise<boolean> {
+  const n = rec.treeSize;
+  if (n === 0) return rec.head === ZERO_HASH && rec.entriesBytes === 0;
+  const { entryOffset } = await readIndex(fhs.index, n - 1);
+  const line = await readAt(fhs.entries, entryOffset, rec.entriesBytes - entryOffset - 1);
+  if (!leafHash(line).equals(tree.leaf(n - 1))) return false;
+  const p = parseCanonical(line.toString('utf8'));
+  const e = p.value as Entry;
+  return p.warnings.length === 0 && checkEntryShape(e, '').length === 0 && e.seq === n - 1 && entryHash(e) === rec.head && e.recordedAtUtc === rec.lastRecordedAtUtc;
+}
+
+/**
+ * The slow way in (no trusted state, or one that does not match the files: a copy, an edit,
+ * an older version's journal, a crash before the state was written): the whole journal is
+ * verified, and only a journal that verifies is written to. Its derived files are then
+ * rebuilt from the verification, and the state recorded, so the next append is cheap again.
+ */
+async function fromFullVerification(dir: string, fhs: Handles, opts: OpenOptions): Promise<{ tree: TreeFile; state: WriterState }> {
+  const own = opts.signer ? new Map([[opts.signer.keyId, opts.signer.publicKey]]) : undefined;
+  const v = await verifyJournal(dir, opts.trustStore ?? null, { keep: false, collect: true, ...(own ? { ownKeys: own } : {}) });
+  const torn = v.torn[0];
+  if (torn && !opts.allowTorn)
+    throw new JournalError(`journal ${dir}: ${torn.file} ends with a torn line (${torn.bytes.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`, 'TORN');
+  refuseUnlessVerified(dir, v, opts.allowTorn === true);
+  const tree = await rebuildDerived(fhs, v);
+  const state: WriterState = {
+    head: v.head?.hash ?? ZERO_HASH,
+    lastTs: v.head?.ts ?? null,
+    entriesBytes: v.entriesBytes,
+    checkpointsBytes: v.checkpointsBytes,
+    trusted: await latestTrusted(fhs, v),
+    quarantine: v.entries.map((p) => p.entry.seq),
+  };
+  if (!torn) await saveState(dir, fhs, tree, state).catch(() => undefined);
+  return { tree, state };
+}
+
+/** Refuses to write onto a journal that does not verify: the first failing rule and where, and how many more. */
+function refuseUnlessVerified(dir: string, v: JournalVerification, allowTorn: boolean): void {
+  // Every fail blocks. Without a trust store, another author's signature cannot be checked
+  // (reported as unavailable, not blocking): everything else (chain, tree, checkpoints, the
+  // signer's own signatures) must hold. With one, every signature must.
+  const blocking = v.findings.filter((f) => f.severity === 'fail' && !(allowTorn && f.rule === 'RPR-JOURNAL-013'));
+  if (v.entryLines > 0 && v.head === null && blocking.length === 0) blocking.push({ rule: 'RPR-JOURNAL-002', severity: 'fail', message: 'the last entry cannot be read', pointer: entryPointer(v.entryLines) });
+  if (blocking.length === 0) return;
+  const f = blocking[0]!;
+  const more = blocking.length > 1 ? ` (and ${blocking.length - 1} more finding${blocking.length > 2 ? 's' : ''})` : '';
+  const fix = `run 'reprise journal verify ${dir} --trust-store FILE' to see every finding`;
+  throw new JournalError(`refused: journal ${dir} does not verify, so nothing can be signed onto it: ${f.rule}${f.pointer ? ` at ${f.pointer}` : ''}: ${f.message}${more}. Nothing was written; ${fix}`, 'UNVERIFIED');
+}
+
+/** The newest well-formed checkpoint, as the next append's trusted state (its line read back from the file). */
+async function latestTrusted(fhs: Handles, v: JournalVerification): Promise<WriterState['trusted']> {
+  if (!v.latestCheckpoint || v.latestCheckpointOffset === null) return null;
+  const line = (await readAt(fhs.checkpoints, v.latestCheckpointOffset, v.checkpointsBytes - v.latestCheckpointOffset - 1)).toString('utf8');
+  return { line, offset: v.latestCheckpointOffset, checkpoint: v.latestCheckpoint };
+}
+
+/** Writes tree.bin (tlog order) and index.bin from a full verification, replacing what they held. */
+async function rebuildDerived(fhs: Handles, v: JournalVerification): Promise<TreeFile> {
+  const n = v.entryLines;
+  const collected = v.collected!;
+  await fhs.tree.truncate(0);
+  await fhs.index.truncate(0);
+  const chunks: Buffer[] = [];
+  let pos = 0;
+  let cp = 0;
+  const cps = collected.checkpoints;
+  const flush = async (force: boolean) => {
+    if (chunks.length === 0 || (!force && chunks.length < 4096)) return;
+    const b = Buffer.concat(chunks);
+    chunks.length = 0;
+    await writeAllAt(fhs.tree, b, pos);
+    pos += b.length;
+  };
+  const index = Buffer.alloc(indexBytes(n));
+  for (let i = 0; i < n; i++) {
+    chunks.push(v.tree.block(0, i));
+    for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2)) chunks.push(v.tree.block(level + 1, Math.floor(k / 2)));
+    await flush(false);
+    // Where the checkpoints covering entry i begin: the first with treeSize > i.
+    while (cp < cps.length && cps[cp]!.treeSize <= i) cp++;
+    indexRecord(collected.entryOffsets[i]!, cp < cps.length ? cps[cp]!.offset : v.checkpointsBytes).copy(index, i * 16);
+  }
+  await flush(true);
+  await writeAllAt(fhs.index, index, 0);
+  return new TreeFile(fhs.tree, n, n === 0 ? [] : frontierBlocks(n).map(([l, k]) => v.tree.block(l, k)));
 }
 
 /** Removes the (empty) directories from `dir` up to `made`, the first one mkdir created. */
@@ -273,37 +555,9 @@ function checkInput(input: AppendInput): void {
   if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body)) throw new JournalError('the body must be a JSON object', 'USAGE');
 }
 
-/** Rebuilds the tree and the chain head from the entry lines (no signature checks: that is verify's job). */
-function tailState(dir: string, entries: RawFile): { tree: MerkleTree; lastHash: string; lastTs: string | null; lines: string[] } {
-  const tree = new MerkleTree();
-  const lines: string[] = [];
-  for (const l of entries.lines) {
-    tree.appendLeafHash(leafHash(l.bytes));
-    lines.push(l.bytes.toString('utf8'));
-  }
-  if (lines.length === 0) return { tree, lastHash: ZERO_HASH, lastTs: null, lines };
-  const last = lines[lines.length - 1]!;
-  const lineNo = lines.length;
-  const damaged = (why: string) => new JournalError(`journal ${dir} is damaged at line ${lineNo} (${why}); a new entry cannot be chained to it: run 'reprise journal verify ${dir}'`, 'DAMAGED');
-  let parsed;
-  try {
-    parsed = parseCanonical(last);
-  } catch (e) {
-    throw damaged(e instanceof JcsError ? e.code : 'unreadable');
-  }
-  // A number the parse changed: its hash is of another value than the line's (verify: RPR-JOURNAL-002).
-  if (parsed.warnings[0]) throw damaged(parsed.warnings[0].code);
-  const value = parsed.value;
-  const shape = checkEntryShape(value, `line:${lineNo}`);
-  const e = value as Entry;
-  if (shape.length > 0 || e.seq !== lineNo - 1 || !isRfc3339Utc(e.recordedAtUtc))
-    throw new JournalError(`journal ${dir} is damaged at line ${lineNo} (${shape[0]?.message ?? `seq ${String(e.seq)} where ${lineNo - 1} belongs`}); run 'reprise journal verify ${dir}'`, 'DAMAGED');
-  return { tree, lastHash: entryHash(e), lastTs: e.recordedAtUtc, lines };
-}
-
 /** Appends one entry (lock, write, fsync, checkpoint, fsync, unlock). */
 export async function appendEntry(dir: string, input: AppendInput, signer: Signer, opts: WriterOptions = {}): Promise<AppendResult> {
-  const w = await JournalWriter.open(dir, opts);
+  const w = await JournalWriter.open(dir, { ...opts, signer });
   try {
     return await w.append(input, signer);
   } finally {
@@ -373,7 +627,7 @@ async function restoreTorn(dir: string, torn: readonly TornTail[], cause: unknow
  */
 export async function repairJournal(dir: string, signer: Signer, opts: WriterOptions = {}): Promise<RepairResult | null> {
   // One lock for the whole repair: nobody can write between the truncation and its record.
-  const w = await JournalWriter.open(dir, { ...opts, create: false, allowTorn: true });
+  const w = await JournalWriter.open(dir, { ...opts, signer, create: false, allowTorn: true });
   try {
     const files = await readJournalFiles(dir);
     const torn = [files.entries.torn, files.checkpoints.torn].filter((t): t is TornTail => t !== null);
