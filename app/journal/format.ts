@@ -14,6 +14,23 @@ import { isRfc3339Utc, whyNotRfc3339Utc } from '../core/time.js';
 export { ENTRIES_FILE } from './layout.js';
 export const CHECKPOINTS_FILE = 'checkpoints.jsonl';
 export const LOCK_FILE = 'journal.lock';
+/**
+ * Each checkpoint again as a C2SP signed note (tlog-checkpoint), one per line as a JSON
+ * string, so tools that are not Reprise can check the journal's checkpoints (journal-notes.md).
+ */
+export const NOTES_FILE = 'notes.jsonl';
+/** Witnesses' cosignatures (C2SP tlog-cosignature/v1) on the journal's checkpoints, one JSON object per line. */
+export const COSIGNATURES_FILE = 'cosignatures.jsonl';
+
+/**
+ * The origin line of a journal's notes, and the key name its signers sign them under:
+ * `reprise.journal/` + the first 32 hex digits of entry 0's hash. Entry 0 holds its author's
+ * key id, its time and its signature, so two journals never share an origin, and a copy of a
+ * journal keeps its own; it needs no name chosen by anyone and no configuration.
+ */
+export function journalOrigin(entry0Hash: string): string {
+  return `reprise.journal/${entry0Hash.slice(7, 39)}`;
+}
 
 /** The closed set of entry kinds (journal.md lists the first eight; `journal-repair` records a repair). */
 export const ENTRY_KINDS = [

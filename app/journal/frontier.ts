@@ -6,8 +6,10 @@
  *
  * - `tree.bin`: every complete subtree hash of the RFC 9162 tree, 32 bytes each, in the
  *   append-only order of Go's tlog package (merkle.ts `storedHashIndex`).
- * - `index.bin`: 16 bytes per entry: the byte offset of its line in `entries.jsonl`, and the
- *   length of `checkpoints.jsonl` when it was appended (where the checkpoints after it begin).
+ * - `index.bin`: 40 bytes per entry (five big-endian u64): the byte offset of its line in
+ *   `entries.jsonl`, and where the checkpoints and notes covering it begin (byte offset and
+ *   line number in `checkpoints.jsonl`, then in `notes.jsonl`), so a verification since a held
+ *   checkpoint starts reading at the right place in each file.
  * - `state.json`: the writer's last trusted state: the tree size, the chain head, the
  *   frontier (compact range), the newest checkpoint it verified (its own, as written), and
  *   the identity of each file as the writer left it (device, inode, size, mtime, ctime, links).
@@ -30,7 +32,7 @@ export const TREE_FILE = 'tree.bin';
 export const INDEX_FILE = 'index.bin';
 export const STATE_FILE = 'state.json';
 export const STATE_TYPE = 'reprise.journal-state/v1';
-const INDEX_RECORD = 16;
+const INDEX_RECORD = 40;
 
 /**
  * Opens a file of the journal's own: never through a symbolic link (O_NOFOLLOW), only a
@@ -80,9 +82,12 @@ const sameIdentity = (a: FileIdentity, b: FileIdentity) => a.dev === b.dev && a.
 export interface TrustedState {
   type: typeof STATE_TYPE;
   treeSize: number;
-  /** Length of entries.jsonl and checkpoints.jsonl (complete lines only). */
+  /** The notes' origin (journalOrigin of entry 0), null while the journal is empty. */
+  origin: string | null;
+  /** Length of entries.jsonl, and the end of checkpoints.jsonl and notes.jsonl (complete lines only). */
   entriesBytes: number;
-  checkpointsBytes: number;
+  checkpointsEnd: FilePlace;
+  notesEnd: FilePlace;
   /** The last entry's hash and timestamp: what the next entry chains to. */
   head: string;
   lastRecordedAtUtc: string | null;
@@ -92,7 +97,7 @@ export interface TrustedState {
   checkpoint: { line: string; offset: number } | null;
   /** Seqs of the quarantine entries (the case fold reads only these). */
   quarantine: number[];
-  files: { entries: FileIdentity; checkpoints: FileIdentity; tree: FileIdentity; index: FileIdentity };
+  files: { entries: FileIdentity; checkpoints: FileIdentity; notes: FileIdentity; tree: FileIdentity; index: FileIdentity };
 }
 
 /** Reads state.json; null when absent or not a well-formed state (the writer then verifies in full). */
@@ -117,6 +122,7 @@ export async function readState(dir: string): Promise<TrustedState | null> {
 }
 
 const isNat = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isPlace = (v: unknown): v is FilePlace => isPlainObject(v) && isNat(v['offset']) && isNat(v['line']);
 const isIdentity = (v: unknown): v is FileIdentity =>
   isPlainObject(v) && typeof v['dev'] === 'string' && typeof v['ino'] === 'string' && isNat(v['size']) && typeof v['mtimeNs'] === 'string' && typeof v['ctimeNs'] === 'string';
 
@@ -127,7 +133,8 @@ function isState(v: unknown): v is TrustedState {
   return (
     isNat(v['treeSize']) &&
     isNat(v['entriesBytes']) &&
-    isNat(v['checkpointsBytes']) &&
+    isPlace(v['checkpointsEnd']) &&
+    isPlace(v['notesEnd']) &&
     typeof v['head'] === 'string' &&
     (v['lastRecordedAtUtc'] === null || typeof v['lastRecordedAtUtc'] === 'string') &&
     Array.isArray(v['frontier']) &&
@@ -136,7 +143,8 @@ function isState(v: unknown): v is TrustedState {
     Array.isArray(v['quarantine']) &&
     v['quarantine'].every(isNat) &&
     isPlainObject(files) &&
-    ['entries', 'checkpoints', 'tree', 'index'].every((k) => isIdentity(files[k]))
+    (v['origin'] === null || typeof v['origin'] === 'string') &&
+    ['entries', 'checkpoints', 'notes', 'tree', 'index'].every((k) => isIdentity(files[k]))
   );
 }
 
@@ -147,7 +155,7 @@ export async function writeState(dir: string, state: TrustedState): Promise<void
 
 /** Why the recorded identities do not match the open files (null: they all match). */
 export function identityMismatch(state: TrustedState, now: TrustedState['files']): string | null {
-  for (const k of ['entries', 'checkpoints', 'tree', 'index'] as const) if (!sameIdentity(state.files[k], now[k])) return `${k} changed since the last writer left it`;
+  for (const k of ['entries', 'checkpoints', 'notes', 'tree', 'index'] as const) if (!sameIdentity(state.files[k], now[k])) return `${k} changed since the last writer left it`;
   return null;
 }
 
@@ -236,19 +244,31 @@ export async function writeAllAt(fh: FileHandle, buf: Buffer, position: number):
   }
 }
 
-/** One index record: the entry line's offset, and where the checkpoints after it begin. */
-export function indexRecord(entryOffset: number, checkpointsOffset: number): Buffer {
+/** Where something starts in a file: its byte offset and how many complete lines come before it. */
+export interface FilePlace {
+  offset: number;
+  line: number;
+}
+
+/** One entry's index record: where its line starts, and where the checkpoints and notes covering it begin. */
+export interface IndexRecord {
+  entryOffset: number;
+  checkpoints: FilePlace;
+  notes: FilePlace;
+}
+
+export function indexRecord(r: IndexRecord): Buffer {
   const b = Buffer.alloc(INDEX_RECORD);
-  b.writeBigUInt64BE(BigInt(entryOffset), 0);
-  b.writeBigUInt64BE(BigInt(checkpointsOffset), 8);
+  [r.entryOffset, r.checkpoints.offset, r.checkpoints.line, r.notes.offset, r.notes.line].forEach((v, i) => b.writeBigUInt64BE(BigInt(v), i * 8));
   return b;
 }
 
-export async function readIndex(fh: FileHandle, seq: number): Promise<{ entryOffset: number; checkpointsOffset: number }> {
+export async function readIndex(fh: FileHandle, seq: number): Promise<IndexRecord> {
   const b = Buffer.alloc(INDEX_RECORD);
   const { bytesRead } = await fh.read(b, 0, INDEX_RECORD, seq * INDEX_RECORD);
   if (bytesRead !== INDEX_RECORD) throw new JournalError(`${INDEX_FILE} has no record for entry ${seq}`, 'DAMAGED');
-  return { entryOffset: Number(b.readBigUInt64BE(0)), checkpointsOffset: Number(b.readBigUInt64BE(8)) };
+  const u = (i: number) => Number(b.readBigUInt64BE(i * 8));
+  return { entryOffset: u(0), checkpoints: { offset: u(1), line: u(2) }, notes: { offset: u(3), line: u(4) } };
 }
 
 export const indexBytes = (size: number) => size * INDEX_RECORD;

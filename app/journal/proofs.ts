@@ -9,7 +9,8 @@ import { isPlainObject as isObj } from '../core/closed.js';
 import { formatHash, isHashString } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import type { TrustStore } from '../core/keys.js';
-import { verifyBytes } from '../core/keys.js';
+import { rawPublicKey, verifyBytes } from '../core/keys.js';
+import { parseCheckpointBody, parseNote, verifyNote } from './note.js';
 import { JournalError } from './errors.js';
 import { checkCheckpointShape, checkEntryShape, entryHash, unsignedDigest, type Checkpoint, type Entry } from './format.js';
 import { leafHash, verifyInclusion } from './merkle.js';
@@ -26,6 +27,8 @@ export interface InclusionProof {
   entryHash: string;
   auditPath: string[];
   checkpoint: Checkpoint;
+  /** The same checkpoint as a C2SP signed note (journals written since notes were added). */
+  note?: string;
 }
 
 /** An inclusion proof of entry `seq` against the latest checkpoint of the journal in `dir`. */
@@ -52,7 +55,16 @@ export function proofFromVerification(v: JournalVerification, seq: number): Incl
     entryHash: p.hash,
     auditPath: v.tree.inclusionProof(seq, cp.treeSize).map((h) => formatHash(h.toString('hex'))),
     checkpoint: cp,
+    ...(v.latestNote && noteSize(v.latestNote) === cp.treeSize ? { note: v.latestNote } : {}),
   };
+}
+
+function noteSize(note: string): number | null {
+  try {
+    return parseCheckpointBody(parseNote(note).body).treeSize;
+  } catch {
+    return null;
+  }
 }
 
 const R_SHAPE = 'RPR-JOURNAL-030';
@@ -68,12 +80,33 @@ export interface ProofCheck {
 }
 
 
+/**
+ * The checkpoint's signed note a proof carries: the same tree size and root as the JSON
+ * checkpoint, and (with a trust store) signed under its origin by a key the store knows.
+ */
+function checkProofNote(note: string, cp: Checkpoint, trust: TrustStore | null): Finding[] {
+  const R = 'RPR-JOURNAL-035';
+  let body;
+  try {
+    body = parseCheckpointBody(parseNote(note).body);
+  } catch (e) {
+    return [fail(R, `the proof's note is not a C2SP checkpoint note: ${e instanceof Error ? e.message : String(e)}`, { pointer: '/note' })];
+  }
+  const out: Finding[] = [];
+  if (body.treeSize !== cp.treeSize || formatHash(body.rootHash.toString('hex')) !== cp.rootHash) out.push(fail(R, `the proof's note is for tree ${body.treeSize} ${formatHash(body.rootHash.toString('hex'))}, not the checkpoint's`, { pointer: '/note', expected: `${cp.treeSize} ${cp.rootHash}` }));
+  if (trust) {
+    const v = verifyNote(note, trust.keys.filter((k) => k.status !== 'revoked').map((k) => ({ name: body.origin, publicKey: rawPublicKey(k.publicKey) })));
+    if (!v.ok) out.push(fail(R, `the proof's note is not signed by a key the trust store knows: ${v.problems.join('; ')}`, { pointer: '/note' }));
+  }
+  return out;
+}
+
 /** Verifies a proof document (already parsed JSON) against a trust store; one finding per failed check. */
 export function checkInclusionProof(doc: unknown, trust: TrustStore | null): ProofCheck {
   const out: Finding[] = [];
   if (!isObj(doc)) return { findings: [fail(R_SHAPE, 'the proof is not a JSON object')], entry: null, checkpoint: null };
   if (doc['type'] !== PROOF_TYPE) out.push(fail(R_SHAPE, `type must be "${PROOF_TYPE}"`, { pointer: '/type', expected: PROOF_TYPE, actual: String(doc['type']) }));
-  for (const k of Object.keys(doc)) if (!['type', 'leafIndex', 'treeSize', 'entry', 'entryHash', 'auditPath', 'checkpoint'].includes(k)) out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
+  for (const k of Object.keys(doc)) if (!['type', 'leafIndex', 'treeSize', 'entry', 'entryHash', 'auditPath', 'checkpoint', 'note'].includes(k)) out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
   const idx = doc['leafIndex'];
   const size = doc['treeSize'];
   if (!(typeof idx === 'number' && Number.isSafeInteger(idx) && idx >= 0)) out.push(fail(R_SHAPE, 'leafIndex is not a whole number >= 0', { pointer: '/leafIndex' }));
@@ -81,6 +114,7 @@ export function checkInclusionProof(doc: unknown, trust: TrustStore | null): Pro
   const path = doc['auditPath'];
   if (!Array.isArray(path) || !path.every(isHashString)) out.push(fail(R_SHAPE, 'auditPath is not an array of sha256: hash strings', { pointer: '/auditPath' }));
   if (typeof doc['entry'] !== 'string') out.push(fail(R_SHAPE, 'entry is not a string (the entry line verbatim)', { pointer: '/entry' }));
+  if (doc['note'] !== undefined && typeof doc['note'] !== 'string') out.push(fail(R_SHAPE, 'note is not a string (the checkpoint as a signed note)', { pointer: '/note' }));
   const cpShape = checkCheckpointShape(doc['checkpoint'], '/checkpoint');
   out.push(...cpShape);
   if (out.length > 0) return { findings: out, entry: null, checkpoint: null };
@@ -123,6 +157,7 @@ export function checkInclusionProof(doc: unknown, trust: TrustStore | null): Pro
     sig(cp.signer, unsignedDigest(cp), cp.sig, '/checkpoint/sig', 'the checkpoint');
     if (entry) sig(entry.author, unsignedDigest(entry), entry.sig, '/entry', 'the entry');
   }
+  if (typeof doc['note'] === 'string') out.push(...checkProofNote(doc['note'], cp, trust));
   if (out.length === 0) out.push(info('RPR-JOURNAL-000', `entry ${String(idx)} is included in the signed tree of ${String(size)} entries (root ${cp.rootHash})`));
   return { findings: out, entry, checkpoint: cp };
 }

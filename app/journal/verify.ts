@@ -11,11 +11,14 @@ import { BoundedFindings, changedNumbers, fail, info, unavailable, warning } fro
 import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import type { KeyObject } from 'node:crypto';
-import { verifyBytes, type TrustStore } from '../core/keys.js';
+import { rawPublicKey, verifyBytes, type TrustStore } from '../core/keys.js';
 import { isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
-import { checkCheckpointShape, checkEntryShape, CHECKPOINTS_FILE, ENTRIES_FILE, unsignedDigest, unsignedDigestOfLine, type Checkpoint, type Entry } from './format.js';
-import { leafHash, MerkleTree, verifyConsistency, type MerkleView } from './merkle.js';
+import { checkCheckpointShape, checkEntryShape, CHECKPOINTS_FILE, ENTRIES_FILE, entryHash, journalOrigin, NOTES_FILE, unsignedDigest, unsignedDigestOfLine, type Checkpoint, type Entry } from './format.js';
+import { parseCheckpointBody, parseNote, verifyNote, type NoteCheckpoint, type NoteKey } from './note.js';
+import { ContinuedTree, frontierBase, leafHash, MerkleTree, verifyConsistency, verifyInclusion, type MerkleView } from './merkle.js';
+import { frontierRoot, indexBytes, INDEX_FILE, openJournalFile, readIndex, TREE_FILE, treeBytes, TreeFile, type IndexRecord } from './frontier.js';
+import type { FileHandle } from 'node:fs/promises';
 import { MAX_LINE_BYTES, streamLines, type OverlongLine, type RawFile, type RawLine, type StreamedFile, type TornTail } from './read.js';
 
 export interface ParsedEntry {
@@ -54,6 +57,12 @@ export interface JournalVerification {
   latestCheckpointOffset: number | null;
   /** The last entry's hash and timestamp when it was readable. */
   head: { hash: string; ts: string } | null;
+  /** Entry 0's hash when it was readable. */
+  firstHash: string | null;
+  /** The newest checkpoint note (notes.jsonl), as written. */
+  latestNote?: string | null;
+  /** Where the complete lines of notes.jsonl end. */
+  notesEnd?: { offset: number; line: number };
   /** Bytes of complete lines in each file. */
   entriesBytes: number;
   checkpointsBytes: number;
@@ -204,7 +213,72 @@ export async function verifyJournal(dir: string, trustStore: TrustStore | null, 
   const ef = await streamLines(dir, ENTRIES_FILE, (lines, texts) => lines.forEach((raw, i) => es.step(raw, texts?.[i])), (l) => es.overlong(l));
   const cs = new CheckpointSteps(pass, ef.lines, null);
   const cf = await streamLines(dir, CHECKPOINTS_FILE, (lines, texts) => lines.forEach((raw, i) => cs.step(raw, texts?.[i])), (l) => cs.overlong(l));
-  return finish(dir, pass, ef, cf, es, cs, opts);
+  const ns = new NoteSteps(pass, es.first, ef.lines);
+  const nf = await streamLines(dir, NOTES_FILE, (lines, texts) => lines.forEach((raw, i) => ns.step(raw, texts?.[i])), (l) => ns.overlong(l));
+  ns.finish(cs.out.latest);
+  return { ...finish(dir, pass, ef, cf, es, cs, opts), latestNote: ns.latest, notesEnd: { offset: nf.size, line: nf.lines } };
+}
+
+export const notePointer = (line: number) => `entry:${NOTES_FILE}:line:${line}`;
+
+/**
+ * The checkpoints again as C2SP signed notes (notes.jsonl, one JSON string per line): each
+ * names this journal (its origin), gives the root recomputed at its size, and is signed by a
+ * key the trust store knows under the origin's name; signatures by other keys (a witness's
+ * cosignature) are ignored here, as the signed-note spec says.
+ */
+class NoteSteps {
+  latest: string | null = null;
+  private latestSize = 0;
+  private readonly origin: string | null;
+  private readonly known: NoteKey[];
+
+  constructor(
+    private readonly pass: Pass,
+    firstHash: string | null,
+    private readonly size: number,
+  ) {
+    this.origin = firstHash ? journalOrigin(firstHash) : null;
+    const origin = this.origin;
+    this.known = origin && pass.trust ? pass.trust.keys.filter((k) => k.status !== 'revoked').map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) })) : [];
+  }
+
+  overlong(l: OverlongLine): void {
+    this.pass.findings.push(fail('RPR-JOURNAL-040', `the note at ${NOTES_FILE} line ${l.line} is ${l.length} bytes long: not a checkpoint note`, { pointer: notePointer(l.line) }));
+  }
+
+  step(raw: RawLine, text: string | undefined): void {
+    const pointer = notePointer(raw.line);
+    const what = `the note at ${NOTES_FILE} line ${raw.line}`;
+    const bad = (rule: string, why: string) => this.pass.findings.push(fail(rule, `${what} ${why}`, { pointer }));
+    let note: string;
+    let cp: NoteCheckpoint;
+    try {
+      const v = parseCanonical(text ?? raw.bytes.toString('utf8')).value;
+      if (typeof v !== 'string') return void bad('RPR-JOURNAL-040', 'is not a JSON string holding a signed note');
+      note = v;
+      cp = parseCheckpointBody(parseNote(note).body);
+    } catch (e) {
+      return void bad('RPR-JOURNAL-040', `is not a C2SP checkpoint note: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (this.origin !== null && cp.origin !== this.origin) return void bad('RPR-JOURNAL-040', `names the log ${JSON.stringify(cp.origin)}, not this journal (${this.origin})`);
+    if (cp.treeSize < this.latestSize) bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize}, smaller than the note above it (${this.latestSize})`);
+    if (cp.treeSize === 0 || cp.treeSize > this.size) bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize} but the journal holds ${this.size} entries`);
+    else if (!this.pass.tree.root(cp.treeSize).equals(cp.rootHash)) bad('RPR-JOURNAL-041', `gives a root for tree ${cp.treeSize} that differs from the root recomputed over the entries`);
+    if (this.pass.trust) {
+      const v = verifyNote(note, this.known);
+      if (!v.ok) bad('RPR-JOURNAL-042', `is not signed by a key the trust store knows: ${v.problems.join('; ')}`);
+    }
+    this.latest = note;
+    this.latestSize = cp.treeSize;
+    this.pass.collect?.notes.push({ offset: raw.offset, line: raw.line - 1, treeSize: cp.treeSize });
+  }
+
+  /** A journal that writes notes writes one for every checkpoint: the newest checkpoint without one was written by something else. */
+  finish(latest: Checkpoint | null): void {
+    if (this.latest !== null && latest && latest.treeSize > this.latestSize)
+      this.pass.findings.push(warning('RPR-JOURNAL-043', `the newest checkpoint (tree ${latest.treeSize}) has no signed note; the newest note is for tree ${this.latestSize}: a write was interrupted between a checkpoint and its note (that write was never acknowledged; the next write's note covers the tree), or a writer without notes wrote after it`, { pointer: `entry:${NOTES_FILE}` }));
+  }
 }
 
 /** The same verification over files already read whole (tests, and callers holding the bytes). */
@@ -231,7 +305,7 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
   const tick = (): void => {
     if (opts.progress && ++seen % 4096 === 0) opts.progress(Math.min(0.99, 1 - 1 / (1 + seen / 100_000)));
   };
-  return { trust, keepAll: opts.keep !== false, findings, tree, tick, ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [] } } : {}), ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}) };
+  return { trust, keepAll: opts.keep !== false, findings, tree, tick, ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}), ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}) };
 }
 
 /** After both files: missing files, torn tails, coverage, the case fold, and the summary. */
@@ -266,6 +340,7 @@ function finish(dir: string, pass: Pass, ef: StreamedFile, cf: StreamedFile, es:
     torn,
     cases,
     head: es.head,
+    firstHash: es.first,
     entriesBytes: ef.size,
     checkpointsBytes: cf.size,
     ...(pass.collect ? { collected: pass.collect } : {}),
@@ -305,7 +380,9 @@ function checkSigned(pass: Pass, keyId: string, digest: Buffer, sig: string, poi
 /** Line offsets a writer's index is rebuilt from. */
 export interface Collected {
   entryOffsets: number[];
-  checkpoints: { offset: number; treeSize: number }[];
+  /** Each well-formed checkpoint and note: where it starts (offset, lines before it) and its tree size. */
+  checkpoints: { offset: number; line: number; treeSize: number }[];
+  notes: { offset: number; line: number; treeSize: number }[];
 }
 
 /** Entries, one line at a time: shape, seq, prev hash, timestamp order and signature; every line a Merkle leaf. */
@@ -316,6 +393,8 @@ class EntrySteps {
   private i: number;
   /** The last readable entry's hash and timestamp (the chain head a writer continues). */
   head: { hash: string; ts: string } | null = null;
+  /** Entry 0's hash (the journal's origin derives from it). */
+  first: string | null = null;
 
   constructor(
     private readonly pass: Pass,
@@ -367,6 +446,7 @@ class EntrySteps {
     checkSigned(this.pass, e.author, digest, e.sig, pointer, what);
     this.prevHash = hash;
     this.head = { hash, ts: e.recordedAtUtc };
+    if (i === 0) this.first = hash;
     if (keepAll || e.kind.startsWith('quarantine-')) this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }
 }
@@ -400,7 +480,10 @@ class CheckpointSteps {
     private readonly size: number,
     /** The checkpoint the first one is checked against (a held one, for a verification since it). */
     private prevCp: PriorCheckpoint | null,
-  ) {}
+  ) {
+    // Since a held checkpoint, what it covers is covered.
+    if (prevCp) this.out.covered = prevCp.cp.treeSize;
+  }
 
   overlong(l: OverlongLine): void {
     this.lines++;
@@ -427,7 +510,7 @@ class CheckpointSteps {
     out.latestOffset = raw.offset;
     out.wellFormed++;
     if (cp.treeSize > out.covered) out.covered = cp.treeSize;
-    this.pass.collect?.checkpoints.push({ offset: raw.offset, treeSize: cp.treeSize });
+    this.pass.collect?.checkpoints.push({ offset: raw.offset, line: raw.line - 1, treeSize: cp.treeSize });
     if (keepAll) out.checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
     checkSigned(this.pass, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what);
     let rootOk = false;
@@ -474,6 +557,16 @@ function checkCoverage(size: number, covered: number, allCheckpointsWellFormed: 
   else findings.push(fail('RPR-JOURNAL-021', `${n} entries (from line ${covered + 1}) are covered by no checkpoint: checkpoints were removed or never written`, { pointer, expected: size, actual: covered }));
 }
 
+/** A checkpoint held elsewhere: its shape, and (with a trust store) its signer and signature. */
+export function checkHeldShapeAndSignature(held: unknown, trust: TrustStore | null): Finding[] {
+  const shape = checkCheckpointShape(held, undefined);
+  if (shape.length > 0) return shape;
+  const cp = held as Checkpoint;
+  const out: Finding[] = [];
+  if (trust) checkSignature(trust, cp.signer, unsignedDigest(cp), cp.sig, undefined, 'the held checkpoint', out);
+  return out;
+}
+
 /**
  * Checks a checkpoint held elsewhere (from an earlier report or export) against the journal:
  * the journal must still extend it. Its size must not exceed the journal (truncation), its
@@ -482,11 +575,9 @@ function checkCoverage(size: number, covered: number, allCheckpointsWellFormed: 
  */
 export function checkHeldCheckpoint(v: JournalVerification, held: unknown, trust: TrustStore | null): Finding[] {
   const pointer = undefined; // the held checkpoint is outside the journal: messages name it
-  const out: Finding[] = [];
-  const shape = checkCheckpointShape(held, pointer);
-  if (shape.length > 0) return shape;
+  const out = checkHeldShapeAndSignature(held, trust);
+  if (out.some((f) => f.rule === 'RPR-JOURNAL-014')) return out;
   const cp = held as Checkpoint;
-  if (trust) checkSignature(trust, cp.signer, unsignedDigest(cp), cp.sig, pointer, 'the held checkpoint', out);
   if (cp.treeSize > v.entryLines) {
     out.push(fail('RPR-JOURNAL-018', `the held checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: entries were removed since it was issued`, { pointer, expected: `>= ${cp.treeSize} entries`, actual: v.entryLines }));
     return out;
@@ -501,4 +592,115 @@ export function checkHeldCheckpoint(v: JournalVerification, held: unknown, trust
   }
   if (out.length === 0) out.push(info('RPR-JOURNAL-000', `the journal extends the held checkpoint (tree ${cp.treeSize}, ${cp.rootHash}) consistently (RFC 9162)`, { pointer }));
   return out;
+}
+
+/**
+ * `journal verify --since CHECKPOINT`: what an auditor who already holds a checkpoint needs,
+ * without re-reading what it commits to. The held checkpoint's root must be the root the
+ * journal's tree file gives at its size (so the frontier read from that file is the held
+ * tree's own); the entry before it is proven included in the held tree (so its hash is
+ * the chain's anchor); then only the entries, checkpoints and notes after it are read and
+ * checked as a full verification checks them, on a tree continued from the frontier, and
+ * an RFC 9162 consistency proof from the held checkpoint to the newest one must verify.
+ * Null when the journal's index cannot be used (absent, stale, or not matching): the caller
+ * verifies in full and checks the held checkpoint against that.
+ */
+export async function verifyJournalSince(dir: string, held: Checkpoint, trust: TrustStore | null, opts: VerifyOptions = {}): Promise<JournalVerification | null> {
+  const m = held.treeSize;
+  const anchor = await sinceAnchor(dir, held);
+  if (!anchor) return null;
+  const pass = newPass(trust, opts, new ContinuedTree(m, frontierBase(m, anchor.frontier)));
+  const es = new EntrySteps(pass, { seq: m, prevHash: anchor.prevHash, prevTs: anchor.prevTs });
+  try {
+    const ef = await streamLines(dir, ENTRIES_FILE, (lines, texts) => lines.forEach((raw, i) => es.step(raw, texts?.[i])), (l) => es.overlong(l), { offset: anchor.record.entryOffset, line: m });
+    const cs = new CheckpointSteps(pass, ef.lines, { cp: held, line: 0, rootOk: true });
+    const cf = await streamLines(dir, CHECKPOINTS_FILE, (lines, texts) => lines.forEach((raw, i) => cs.step(raw, texts?.[i])), (l) => cs.overlong(l), anchor.record.checkpoints);
+    const ns = new NoteSteps(pass, anchor.firstHash, ef.lines);
+    await streamLines(dir, NOTES_FILE, (lines, texts) => lines.forEach((raw, i) => ns.step(raw, texts?.[i])), (l) => ns.overlong(l), anchor.record.notes);
+    ns.finish(cs.out.latest);
+    pass.findings.push(...sinceConsistency(held, cs.out.latest, pass.tree));
+    pass.findings.push(info('RPR-JOURNAL-000', `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it; the quarantine case rules need the whole journal ('journal verify' without --since)`));
+    return { ...finish(dir, pass, ef, cf, es, cs, opts, false), latestNote: ns.latest };
+  } catch (e) {
+    // A checkpoint or note after the held one for a tree smaller than it: the index pointed at the wrong place.
+    if (e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+/** RFC 9162 2.1.4: the newest checkpoint extends the held one, by a consistency proof over the continued tree. */
+function sinceConsistency(held: Checkpoint, latest: Checkpoint | null, tree: MerkleView): Finding[] {
+  if (!latest || latest.treeSize > tree.size || latest.treeSize < held.treeSize) return [];
+  const proof = tree.consistencyProof(held.treeSize, latest.treeSize);
+  const ok = verifyConsistency(held.treeSize, latest.treeSize, Buffer.from(held.rootHash.slice(7), 'hex'), Buffer.from(latest.rootHash.slice(7), 'hex'), proof);
+  return [
+    ok
+      ? info('RPR-JOURNAL-000', `the newest checkpoint (tree ${latest.treeSize}) extends the held checkpoint (tree ${held.treeSize}): RFC 9162 consistency proof of ${proof.length} hashes verified`)
+      : fail('RPR-JOURNAL-018', `the newest checkpoint (tree ${latest.treeSize}) is not consistent with the held checkpoint (tree ${held.treeSize}) by an RFC 9162 consistency proof`, { expected: `extends ${held.rootHash}`, actual: latest.rootHash }),
+  ];
+}
+
+interface SinceAnchor {
+  frontier: Buffer[];
+  record: IndexRecord;
+  prevHash: string;
+  prevTs: string;
+  firstHash: string | null;
+}
+
+/** The held tree's frontier from tree.bin (checked against the held root) and entry m-1 (proven included): where reading starts. */
+async function sinceAnchor(dir: string, held: Checkpoint): Promise<SinceAnchor | null> {
+  const m = held.treeSize;
+  const opened: FileHandle[] = [];
+  try {
+    const [treeFh, indexFh, entriesFh] = await Promise.all([TREE_FILE, INDEX_FILE, ENTRIES_FILE].map(async (f) => openJournalFile(dir, f, 'read')));
+    opened.push(treeFh!, indexFh!, entriesFh!);
+    if ((await treeFh!.stat()).size < treeBytes(m) || (await indexFh!.stat()).size < indexBytes(m)) return null;
+    const tree = new TreeFile(treeFh!, m, []);
+    const frontier = tree.readFrontier(m);
+    if (formatHash(frontierRoot(frontier)!.toString('hex')) !== held.rootHash) return null;
+    const before = await readIndex(indexFh!, m - 1);
+    const record = (await indexFh!.stat()).size >= indexBytes(m + 1) ? await readIndex(indexFh!, m) : null;
+    const line = await readLineAt(entriesFh!, before.entryOffset);
+    const proof = tree.inclusionProof(m - 1, m);
+    if (!verifyInclusion(leafHash(line), m - 1, m, proof, Buffer.from(held.rootHash.slice(7), 'hex'))) return null;
+    const e = parseCanonical(line.toString('utf8')).value as Entry;
+    if (checkEntryShape(e, '').length > 0) return null;
+    const first = m === 1 ? entryHash(e) : await firstEntryHash(entriesFh!);
+    const next = record ?? { entryOffset: before.entryOffset + line.length + 1, checkpoints: before.checkpoints, notes: before.notes };
+    return { frontier, record: { ...next, checkpoints: before.checkpoints, notes: before.notes }, prevHash: entryHash(e), prevTs: e.recordedAtUtc, firstHash: first };
+  } catch {
+    return null;
+  } finally {
+    await Promise.allSettled(opened.map((f) => f.close()));
+  }
+}
+
+/** Entry 0's hash (the notes' origin comes from it): the first line of entries.jsonl. */
+async function firstEntryHash(fh: FileHandle): Promise<string | null> {
+  try {
+    return entryHash(parseCanonical((await readLineAt(fh, 0)).toString('utf8')).value as Entry);
+  } catch {
+    return null;
+  }
+}
+
+/** The line starting at `offset` (up to its newline; at most MAX_LINE_BYTES). */
+async function readLineAt(fh: FileHandle, offset: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let pos = offset;
+  for (let total = 0; total <= MAX_LINE_BYTES; ) {
+    const b = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await fh.read(b, 0, b.length, pos);
+    if (bytesRead === 0) break;
+    const nl = b.subarray(0, bytesRead).indexOf(0x0a);
+    if (nl !== -1) {
+      parts.push(b.subarray(0, nl));
+      return Buffer.concat(parts);
+    }
+    parts.push(b.subarray(0, bytesRead));
+    pos += bytesRead;
+    total += bytesRead;
+  }
+  throw new RangeError('no complete line at the indexed offset');
 }

@@ -17,7 +17,7 @@ import { parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type Signer, type TrustStore } from '../core/keys.js';
 import { nowUtc } from '../core/time.js';
 import { ioReason, JournalError } from './errors.js';
-import { checkEntryShape, checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, entryHash, signCheckpoint, signEntry, unsignedDigest, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
+import { checkEntryShape, checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, entryHash, journalOrigin, NOTES_FILE, signCheckpoint, signEntry, unsignedDigest, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
 import {
   frontierRoot,
   hex,
@@ -30,6 +30,8 @@ import {
   readAt,
   readIndex,
   readState,
+  type FilePlace,
+  type IndexRecord,
   STATE_FILE,
   STATE_TYPE,
   TREE_FILE,
@@ -40,7 +42,8 @@ import {
   type TrustedState,
 } from './frontier.js';
 import { acquireLock, type HeldLock } from './lock.js';
-import { ContinuedTree, frontierBlocks, leafHash, verifyConsistency } from './merkle.js';
+import { ContinuedTree, frontierBlocks, leafHash, verifyConsistency, type MerkleView } from './merkle.js';
+import { checkpointBody, signNote } from './note.js';
 import { PROOF_TYPE, type InclusionProof } from './proofs.js';
 import { readJournalFiles, type TornTail } from './read.js';
 import { compareTimestamps, entryPointer, recognizeCheckpoint, verifyJournal, type JournalVerification } from './verify.js';
@@ -109,13 +112,14 @@ async function prepareDir(dir: string, create: boolean): Promise<string | undefi
 interface Handles {
   entries: FileHandle;
   checkpoints: FileHandle;
+  notes: FileHandle;
   tree: FileHandle;
   index: FileHandle;
 }
 
 /** Opens the journal's files (creating them, and then fsyncing the directory, when absent). */
 async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[] }> {
-  const names = [ENTRIES_FILE, CHECKPOINTS_FILE, TREE_FILE, INDEX_FILE] as const;
+  const names = [ENTRIES_FILE, CHECKPOINTS_FILE, NOTES_FILE, TREE_FILE, INDEX_FILE] as const;
   const created: string[] = [];
   const handles: FileHandle[] = [];
   try {
@@ -124,7 +128,7 @@ async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[]
       handles.push(await openJournalFile(dir, name, name === TREE_FILE || name === INDEX_FILE ? 'update' : 'append'));
     }
     if (created.length > 0) await fsyncDir(dir);
-    return { fhs: { entries: handles[0]!, checkpoints: handles[1]!, tree: handles[2]!, index: handles[3]! }, created };
+    return { fhs: { entries: handles[0]!, checkpoints: handles[1]!, notes: handles[2]!, tree: handles[3]!, index: handles[4]! }, created };
   } catch (e) {
     await Promise.allSettled(handles.map((h) => h.close()));
     for (const f of created) await unlink(join(dir, f)).catch(() => undefined);
@@ -134,10 +138,15 @@ async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[]
 
 /** What the writer knows of the journal between appends (state.json holds it between writers). */
 interface WriterState {
+  /** The notes' origin (from entry 0; null while the journal is empty). */
+  origin: string | null;
+  /** The note of the last checkpoint this writer wrote (its receipts carry it). */
+  lastNote?: string;
   head: string;
   lastTs: string | null;
   entriesBytes: number;
-  checkpointsBytes: number;
+  checkpointsEnd: FilePlace;
+  notesEnd: FilePlace;
   /** The newest checkpoint verified: the next append must extend it (RFC 9162 consistency). */
   trusted: { line: string; offset: number; checkpoint: Checkpoint } | null;
   quarantine: number[];
@@ -279,23 +288,31 @@ export class JournalWriter {
     const root = frontierRoot(grown.frontier)!;
     this.checkExtendsTrusted(leaf, root);
     const cp = signCheckpoint({ treeSize: seq + 1, rootHash: formatHash(root.toString('hex')), timestampUtc: ts, signer: signer.keyId }, signer);
+    const origin = this.st.origin ?? journalOrigin(hash);
+    const note = signNote(checkpointBody(origin, seq + 1, root), origin, signer);
     const entryBytes = Buffer.from(line + '\n', 'utf8');
     const cpBytes = Buffer.from(cp.line + '\n', 'utf8');
+    const noteBytes = Buffer.from(JSON.stringify(note) + '\n', 'utf8');
     const marks = await this.mark();
     try {
       // The entry is on disk before the checkpoint that covers it (a crash between them leaves an uncovered entry, never a checkpoint without its entry).
       await writeAll(this.fhs.entries, entryBytes, this.opts.fsync);
       await writeAll(this.fhs.checkpoints, cpBytes, this.opts.fsync);
+      await writeAll(this.fhs.notes, noteBytes, this.opts.fsync);
     } catch (e) {
       return this.undo(marks, e);
     }
     // Recorded. The derived files follow; if they cannot be written the entry stays recorded
     // and the next writer rebuilds them by a full verification.
-    await this.writeDerived(grown, this.st.entriesBytes, this.st.checkpointsBytes);
-    this.st.trusted = { line: cp.line, offset: this.st.checkpointsBytes, checkpoint: cp.checkpoint };
+    const { checkpointsEnd: cpAt, notesEnd: notesAt } = this.st;
+    await this.writeDerived(grown, { entryOffset: this.st.entriesBytes, checkpoints: cpAt, notes: notesAt });
+    this.st.trusted = { line: cp.line, offset: cpAt.offset, checkpoint: cp.checkpoint };
     this.st.entriesBytes += entryBytes.length;
-    this.st.checkpointsBytes += cpBytes.length;
+    this.st.checkpointsEnd = { offset: cpAt.offset + cpBytes.length, line: cpAt.line + 1 };
+    this.st.notesEnd = { offset: notesAt.offset + noteBytes.length, line: notesAt.line + 1 };
     this.st.head = hash;
+    this.st.origin = origin;
+    this.st.lastNote = note;
     this.st.lastTs = ts;
     if (input.kind.startsWith('quarantine-')) this.st.quarantine.push(seq);
     this.appended++;
@@ -314,15 +331,28 @@ export class JournalWriter {
   }
 
   /** Appends the new leaf's stored hashes to tree.bin and its record to index.bin (no fsync: they are checked, and rebuilt, on open). */
-  private async writeDerived(grown: { hashes: Buffer[]; frontier: Buffer[] }, entryOffset: number, checkpointsOffset: number): Promise<void> {
+  private async writeDerived(grown: { hashes: Buffer[]; frontier: Buffer[] }, record: IndexRecord): Promise<void> {
     if (this.derivedStale) return;
     try {
       const seq = this.tree.size;
       await this.tree.commit(grown);
-      await writeAllAt(this.fhs.index, indexRecord(entryOffset, checkpointsOffset), indexBytes(seq));
+      await writeAllAt(this.fhs.index, indexRecord(record), indexBytes(seq));
     } catch {
       this.derivedStale = true;
     }
+  }
+
+  /** The tree as this writer holds it (reads from tree.bin): proofs between any of its sizes. */
+  get merkle(): MerkleView {
+    return this.tree;
+  }
+
+  /** The last trusted checkpoint and its signed note (the last line of notes.jsonl, checked to be for the same tree). */
+  async latestNote(): Promise<{ checkpoint: Checkpoint; note: string; origin: string } | null> {
+    const cp = this.st.trusted?.checkpoint;
+    if (!cp || !this.st.origin || this.st.notesEnd.line === 0) return null;
+    const note = this.st.lastNote ?? (await readLastNote(this.fhs.notes, this.st.notesEnd.offset));
+    return { checkpoint: cp, note, origin: this.st.origin };
   }
 
   /** An inclusion proof of an entry this writer appended, against the latest checkpoint (O(log² n) reads). */
@@ -336,6 +366,7 @@ export class JournalWriter {
       entryHash: r.entryHash,
       auditPath: this.tree.inclusionProof(r.seq, cp.treeSize).map((h) => formatHash(h.toString('hex'))),
       checkpoint: cp,
+      ...(this.st.lastNote && this.st.trusted?.checkpoint === cp ? { note: this.st.lastNote } : {}),
     };
   }
 
@@ -345,6 +376,7 @@ export class JournalWriter {
       return [
         { name: ENTRIES_FILE, fh: this.fhs.entries, size: (await this.fhs.entries.stat()).size },
         { name: CHECKPOINTS_FILE, fh: this.fhs.checkpoints, size: (await this.fhs.checkpoints.stat()).size },
+        { name: NOTES_FILE, fh: this.fhs.notes, size: (await this.fhs.notes.stat()).size },
       ];
     } catch (e) {
       throw new JournalError(`not recorded: cannot read the state of journal ${this.dir} (${ioReason(e)}); nothing was written`, 'IO');
@@ -374,7 +406,7 @@ export class JournalWriter {
     // An append that failed and was undone leaves the directory as it found it: the derived
     // files this writer made for it go too (the next writer rebuilds them).
     const undone = this.failed && !this.broken && this.appended === 0;
-    const derived: string[] = this.createdFiles.filter((f) => f === TREE_FILE || f === INDEX_FILE);
+    const derived: string[] = this.createdFiles.filter((f) => f === TREE_FILE || f === INDEX_FILE || f === NOTES_FILE);
     const remove = leaveNothing ? [...this.createdFiles, STATE_FILE] : undone ? [...derived, ...(this.createdState ? [STATE_FILE] : [])] : [];
     if (remove.length > 0) {
       for (const f of remove) await unlink(join(this.dir, f)).catch(() => undefined);
@@ -392,18 +424,20 @@ export class JournalWriter {
 }
 
 async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterState): Promise<void> {
-  const [entries, checkpoints, treeId, index] = await Promise.all([identityOf(fhs.entries), identityOf(fhs.checkpoints), identityOf(fhs.tree), identityOf(fhs.index)]);
+  const [entries, checkpoints, notes, treeId, index] = await Promise.all([identityOf(fhs.entries), identityOf(fhs.checkpoints), identityOf(fhs.notes), identityOf(fhs.tree), identityOf(fhs.index)]);
   await writeState(dir, {
     type: STATE_TYPE,
     treeSize: tree.size,
+    origin: st.origin,
     entriesBytes: st.entriesBytes,
-    checkpointsBytes: st.checkpointsBytes,
+    checkpointsEnd: st.checkpointsEnd,
+    notesEnd: st.notesEnd,
     head: st.head,
     lastRecordedAtUtc: st.lastTs,
     frontier: tree.frontier.map(hex),
     checkpoint: st.trusted ? { line: st.trusted.line, offset: st.trusted.offset } : null,
     quarantine: st.quarantine,
-    files: { entries, checkpoints, tree: treeId, index },
+    files: { entries, checkpoints, notes, tree: treeId, index },
   });
 }
 
@@ -416,17 +450,17 @@ async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterSt
 async function fromTrustedState(dir: string, fhs: Handles, opts: OpenOptions): Promise<{ tree: TreeFile; state: WriterState } | null> {
   const rec = await readState(dir);
   if (!rec) return null;
-  const now = { entries: await identityOf(fhs.entries), checkpoints: await identityOf(fhs.checkpoints), tree: await identityOf(fhs.tree), index: await identityOf(fhs.index) };
+  const now = { entries: await identityOf(fhs.entries), checkpoints: await identityOf(fhs.checkpoints), notes: await identityOf(fhs.notes), tree: await identityOf(fhs.tree), index: await identityOf(fhs.index) };
   if (identityMismatch(rec, now) !== null) return null;
   const n = rec.treeSize;
-  if (now.tree.size !== treeBytes(n) || now.index.size !== indexBytes(n) || now.entries.size !== rec.entriesBytes || now.checkpoints.size !== rec.checkpointsBytes) return null;
+  if (now.tree.size !== treeBytes(n) || now.index.size !== indexBytes(n) || now.entries.size !== rec.entriesBytes || now.checkpoints.size !== rec.checkpointsEnd.offset || now.notes.size !== rec.notesEnd.offset) return null;
   try {
     const frontier = rec.frontier.map((h) => Buffer.from(h, 'hex'));
     const tree = new TreeFile(fhs.tree, n, frontier);
     if (!tree.readFrontier(n).every((h, i) => h.equals(frontier[i]!))) return null;
     const trusted = await trustedCheckpoint(fhs, rec, tree, opts);
     if (trusted === undefined || !(await lastEntryMatches(fhs, rec, tree))) return null;
-    return { tree, state: { head: rec.head, lastTs: rec.lastRecordedAtUtc, entriesBytes: rec.entriesBytes, checkpointsBytes: rec.checkpointsBytes, trusted, quarantine: [...rec.quarantine] } };
+    return { tree, state: { origin: rec.origin, head: rec.head, lastTs: rec.lastRecordedAtUtc, entriesBytes: rec.entriesBytes, checkpointsEnd: rec.checkpointsEnd, notesEnd: rec.notesEnd, trusted, quarantine: [...rec.quarantine] } };
   } catch {
     return null;
   }
@@ -434,9 +468,9 @@ async function fromTrustedState(dir: string, fhs: Handles, opts: OpenOptions): P
 
 /** The recorded checkpoint: its line where recorded and last in the file, its root the tree's at its size, its signature good. undefined: it does not check out. */
 async function trustedCheckpoint(fhs: Handles, rec: TrustedState, tree: TreeFile, opts: OpenOptions): Promise<WriterState['trusted'] | undefined> {
-  if (!rec.checkpoint) return rec.treeSize === 0 && rec.checkpointsBytes === 0 ? null : undefined;
+  if (!rec.checkpoint) return rec.treeSize === 0 && rec.checkpointsEnd.offset === 0 ? null : undefined;
   const bytes = Buffer.from(rec.checkpoint.line + '\n', 'utf8');
-  if (rec.checkpoint.offset + bytes.length !== rec.checkpointsBytes) return undefined;
+  if (rec.checkpoint.offset + bytes.length !== rec.checkpointsEnd.offset) return undefined;
   if (!(await readAt(fhs.checkpoints, rec.checkpoint.offset, bytes.length)).equals(bytes)) return undefined;
   const cp = recognizeCheckpoint(rec.checkpoint.line)?.cp;
   if (!cp || cp.treeSize > tree.size || formatHash(tree.root(cp.treeSize).toString('hex')) !== cp.rootHash) return undefined;
@@ -473,10 +507,12 @@ async function fromFullVerification(dir: string, fhs: Handles, opts: OpenOptions
   refuseUnlessVerified(dir, v, opts.allowTorn === true);
   const tree = await rebuildDerived(fhs, v);
   const state: WriterState = {
+    origin: v.firstHash ? journalOrigin(v.firstHash) : null,
     head: v.head?.hash ?? ZERO_HASH,
     lastTs: v.head?.ts ?? null,
     entriesBytes: v.entriesBytes,
-    checkpointsBytes: v.checkpointsBytes,
+    checkpointsEnd: { offset: v.checkpointsBytes, line: v.checkpointLines },
+    notesEnd: v.notesEnd ?? { offset: 0, line: 0 },
     trusted: await latestTrusted(fhs, v),
     quarantine: v.entries.map((p) => p.entry.seq),
   };
@@ -505,6 +541,26 @@ async function latestTrusted(fhs: Handles, v: JournalVerification): Promise<Writ
   return { line, offset: v.latestCheckpointOffset, checkpoint: v.latestCheckpoint };
 }
 
+/** The last line of notes.jsonl (ending at `end`), as the note text it holds. */
+async function readLastNote(fh: FileHandle, end: number): Promise<string> {
+  const start = Math.max(0, end - 64 * 1024);
+  const tail = await readAt(fh, start, end - start);
+  const from = tail.lastIndexOf(0x0a, tail.length - 2) + 1;
+  const v = parseCanonical(tail.subarray(from, tail.length - 1).toString('utf8')).value;
+  if (typeof v !== 'string') throw new JournalError(`the last line of ${NOTES_FILE} is not a note`, 'DAMAGED');
+  return v;
+}
+
+/** For entries in order: where the lines covering entry i begin (the first with treeSize > i; the file's end when none does). */
+function placesCovering(lines: readonly { offset: number; line: number; treeSize: number }[], end: FilePlace): (i: number) => FilePlace {
+  let k = 0;
+  return (i) => {
+    while (k < lines.length && lines[k]!.treeSize <= i) k++;
+    const l = lines[k];
+    return l ? { offset: l.offset, line: l.line } : end;
+  };
+}
+
 /** Writes tree.bin (tlog order) and index.bin from a full verification, replacing what they held. */
 async function rebuildDerived(fhs: Handles, v: JournalVerification): Promise<TreeFile> {
   const n = v.entryLines;
@@ -513,8 +569,6 @@ async function rebuildDerived(fhs: Handles, v: JournalVerification): Promise<Tre
   await fhs.index.truncate(0);
   const chunks: Buffer[] = [];
   let pos = 0;
-  let cp = 0;
-  const cps = collected.checkpoints;
   const flush = async (force: boolean) => {
     if (chunks.length === 0 || (!force && chunks.length < 4096)) return;
     const b = Buffer.concat(chunks);
@@ -523,13 +577,13 @@ async function rebuildDerived(fhs: Handles, v: JournalVerification): Promise<Tre
     pos += b.length;
   };
   const index = Buffer.alloc(indexBytes(n));
+  const cps = placesCovering(collected.checkpoints, { offset: v.checkpointsBytes, line: v.checkpointLines });
+  const notes = placesCovering(collected.notes, v.notesEnd ?? { offset: 0, line: 0 });
   for (let i = 0; i < n; i++) {
     chunks.push(v.tree.block(0, i));
     for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2)) chunks.push(v.tree.block(level + 1, Math.floor(k / 2)));
     await flush(false);
-    // Where the checkpoints covering entry i begin: the first with treeSize > i.
-    while (cp < cps.length && cps[cp]!.treeSize <= i) cp++;
-    indexRecord(collected.entryOffsets[i]!, cp < cps.length ? cps[cp]!.offset : v.checkpointsBytes).copy(index, i * 16);
+    indexRecord({ entryOffset: collected.entryOffsets[i]!, checkpoints: cps(i), notes: notes(i) }).copy(index, indexBytes(i));
   }
   await flush(true);
   await writeAllAt(fhs.index, index, 0);

@@ -32,11 +32,12 @@ export const INFO = {
   },
   journal: {
     name: 'journal',
-    summary: 'the evidence journal: verify, record an artifact, inclusion proofs, repair a torn tail',
+    summary: 'the evidence journal: verify (in full, or since a held checkpoint), record, proofs, witness cosignatures, repair a torn tail',
     usage: [
-      'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE] [--json] [--quiet]',
-      'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--json]',
-      'reprise journal proof DIR --entry N [--out FILE]',
+      'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE | --since FILE] [--witness-policy FILE] [--json] [--quiet]',
+      'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--trust-store FILE] [--json]',
+      'reprise journal proof DIR (--entry N | --from SIZE) [--out FILE]',
+      'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--json]',
       'reprise journal check-proof FILE [--trust-store FILE] [--json]',
       'reprise journal repair DIR --key KEYFILE [--json]',
       'reprise journal unlock DIR',

@@ -6,7 +6,7 @@
 import { readFailure, readRegularFile } from '../../core/files.js';
 import { EXIT, exitOfVerdict, type ExitCode, type Report } from '../../../shared/report.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
-import { loadSigner, loadTrustStore } from '../../core/keys.js';
+import { loadSigner, loadTrustStore, type TrustStore } from '../../core/keys.js';
 import { buildReport } from '../../core/report.js';
 import { isHashString } from '../../core/hash.js';
 import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/format.js';
@@ -15,7 +15,13 @@ import { breakStaleLock } from '../../journal/lock.js';
 import { checkInclusionProof, inclusionProof } from '../../journal/proofs.js';
 import { journalResultAuthenticity } from '../../journal/authenticity.js';
 import { journalKindResult } from '../../journal/result.js';
-import { checkHeldCheckpoint, verifyJournal } from '../../journal/verify.js';
+import { checkHeldCheckpoint, checkHeldShapeAndSignature, verifyJournal, verifyJournalSince, type JournalVerification } from '../../journal/verify.js';
+import { witnessFindings } from '../../journal/witness.js';
+import { MAX_POLICY_BYTES, parseWitnessPolicy, type WitnessPolicy } from '../../journal/witness-policy.js';
+import type { Checkpoint } from '../../journal/format.js';
+import type { Finding } from '../../../shared/report.js';
+import { info } from '../../core/findings.js';
+import { cosignCmd } from './journal-witness.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
@@ -55,29 +61,64 @@ function printReport(io: CliIO, r: Report, json: boolean, quiet: boolean): ExitC
 }
 
 async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE] [--json] [--quiet]';
-  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, checkpoint: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, usage);
+  const usage = 'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE | --since FILE] [--witness-policy FILE] [--json] [--quiet]';
+  const spec = { 'trust-store': { type: 'string' }, checkpoint: { type: 'string' }, since: { type: 'string' }, 'witness-policy': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } } as const;
+  const { values, positionals } = parse(args, spec, usage);
   const dir = one(positionals, 'DIR', usage);
+  if (typeof values['checkpoint'] === 'string' && typeof values['since'] === 'string') throw new UsageError('--checkpoint and --since exclude each other (--since checks the held checkpoint too)');
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const policy = typeof values['witness-policy'] === 'string' ? await readWitnessPolicy(values['witness-policy']) : null;
   const started = Date.now();
-  const v = await verifyJournal(dir, trust, { keep: false });
+  const heldPath = typeof values['since'] === 'string' ? values['since'] : typeof values['checkpoint'] === 'string' ? values['checkpoint'] : null;
+  const held = heldPath ? heldCheckpointOf(await readJsonFile(heldPath, 'checkpoint')) : undefined;
+  const { v, extra } = await verifyAgainstHeld(dir, trust, held, typeof values['since'] === 'string');
   if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new UsageError(`${dir} is not a journal (no entries.jsonl)`);
   const result = journalKindResult(v);
-  // --checkpoint: a checkpoint held elsewhere (from an earlier report's details.latestCheckpoint).
-  if (typeof values['checkpoint'] === 'string') {
-    const held = await readJsonFile(values['checkpoint'], 'checkpoint');
-    const doc = typeof held === 'object' && held !== null && !Array.isArray(held) && 'details' in held ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint : held;
-    result.findings = [...result.findings, ...checkHeldCheckpoint(v, doc, trust)];
-  }
+  result.findings = [...result.findings, ...extra, ...(policy ? await witnessFindings(v, policy) : [])];
   const r = buildReport({ path: dir, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) }, started);
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
 }
 
+/** A held checkpoint: the checkpoint itself, or a report whose details.latestCheckpoint is one. */
+function heldCheckpointOf(held: unknown): unknown {
+  return typeof held === 'object' && held !== null && !Array.isArray(held) && 'details' in held ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint : held;
+}
+
+/**
+ * Without a held checkpoint: a full verification. With one: the journal must extend it
+ * (--checkpoint: after a full verification; --since: verifying only what came after it, or in
+ * full when the journal's index cannot be used, which the report says).
+ */
+async function verifyAgainstHeld(dir: string, trust: TrustStore | null, held: unknown, since: boolean): Promise<{ v: JournalVerification; extra: Finding[] }> {
+  if (held === undefined) return { v: await verifyJournal(dir, trust, { keep: false }), extra: [] };
+  const heldFindings = checkHeldShapeAndSignature(held, trust);
+  if (since && !heldFindings.some((f) => f.severity === 'fail')) {
+    const cp = held as Checkpoint;
+    const v = cp.treeSize >= 1 ? await verifyJournalSince(dir, cp, trust, { keep: false }) : null;
+    if (v) return { v, extra: heldFindings };
+    const full = await verifyJournal(dir, trust, { keep: false });
+    const note = info('RPR-JOURNAL-000', `the journal's index could not be used from the held checkpoint (absent, stale, or it does not give the held root): verified in full`);
+    return { v: full, extra: [note, ...checkHeldCheckpoint(full, held, trust)] };
+  }
+  const v = await verifyJournal(dir, trust, { keep: false });
+  return { v, extra: checkHeldCheckpoint(v, held, trust) };
+}
+
+async function readWitnessPolicy(path: string): Promise<WitnessPolicy> {
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(path, MAX_POLICY_BYTES);
+  } catch (e) {
+    throw new UsageError(`cannot read the witness policy ${path}: ${readFailure(e)}`, 'path');
+  }
+  return parseWitnessPolicy(bytes, path);
+}
+
 async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--json]';
+  const usage = 'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--trust-store FILE] [--json]';
   const { values, positionals } = parse(
     args,
-    { kind: { type: 'string' }, claim: { type: 'string' }, artifact: { type: 'string' }, 'body-file': { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } },
+    { kind: { type: 'string' }, claim: { type: 'string' }, artifact: { type: 'string' }, 'body-file': { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
     usage,
   );
   const dir = one(positionals, 'DIR', usage);
@@ -93,7 +134,9 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const judgement = kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body) : null;
   if (judgement) throw new UsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
   const signer = await loadSigner(str(values['key'], 'key', usage));
-  const r = await appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer);
+  // With the trust store, the journal is verified with every author's key before this entry is signed onto it.
+  const trustStore = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const r = await appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer, { trustStore });
   if (values['json']) io.out(JSON.stringify({ seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
   else io.out(`seq ${r.seq}\nentry ${r.entryHash}\ncheckpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash} at ${r.checkpoint.timestampUtc}\n`);
   return EXIT.pass;
@@ -158,6 +201,7 @@ const SUBS: Record<string, (args: string[], io: CliIO) => Promise<ExitCode>> = {
   proof: proofCmd,
   'check-proof': checkProofCmd,
   repair: repairCmd,
+  cosign: cosignCmd,
   unlock: unlockCmd,
 };
 

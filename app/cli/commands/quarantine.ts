@@ -98,7 +98,7 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
   try {
     r = await decideCase(positionals[0]!, positionals[1]!, decision, rationale, signer, trust);
   } catch (e) {
-    if (e instanceof JournalError && e.code === 'REFUSED') {
+    if (e instanceof JournalError && (e.code === 'REFUSED' || e.code === 'UNVERIFIED')) {
       io.err(formatError(e.message));
       return EXIT.fail;
     }

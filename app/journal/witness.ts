@@ -1,0 +1,153 @@
+/**
+ * Witnesses (docs/journal-notes.md): a witness cosigns a journal's checkpoint only after
+ * checking that it extends the last checkpoint that witness cosigned, and a verifier can
+ * require k of n named witnesses (a Sigsum/litewitness-style policy) before it trusts a
+ * checkpoint. Cosignatures are kept in `cosignatures.jsonl`, one canonical JSON object per
+ * line: `{line, rootHash, treeSize, witness}`, `line` the C2SP cosignature/v1 signature line.
+ * A cosignature signs only the checkpoint's text (origin, size, root), so the note a quorum
+ * is evaluated on is rebuilt from the journal's own tree at that size.
+ */
+import { join } from 'node:path';
+import type { Finding } from '../../shared/report.js';
+import { isPlainObject } from '../core/closed.js';
+import { fail, info, warning } from '../core/findings.js';
+import { formatHash, isHashString } from '../core/hash.js';
+import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
+import { rawPublicKey, type Signer, type TrustStore } from '../core/keys.js';
+import { ioReason, JournalError } from './errors.js';
+import { COSIGNATURES_FILE, journalOrigin } from './format.js';
+import { openJournalFile } from './frontier.js';
+import { verifyConsistency, type MerkleView } from './merkle.js';
+import { addSignatures, checkpointBody, cosign, parseNote, verifyNote } from './note.js';
+import type { JournalVerification } from './verify.js';
+import { evaluateQuorum, type WitnessPolicy } from './witness-policy.js';
+import { JournalWriter } from './writer.js';
+
+export interface Cosignature {
+  witness: string;
+  treeSize: number;
+  rootHash: string;
+  /** The signature line, newline included. */
+  line: string;
+}
+
+/** The most cosignature lines read (a witness cosigns now and then; a hostile file is bounded). */
+const MAX_COSIGNATURES_BYTES = 16 * 1024 * 1024;
+
+/** Reads cosignatures.jsonl (absent: none); a malformed line is an error naming it. */
+export async function readCosignatures(dir: string): Promise<Cosignature[]> {
+  let fh;
+  try {
+    fh = await openJournalFile(dir, COSIGNATURES_FILE, 'read');
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return [];
+    throw new JournalError(`cannot read ${join(dir, COSIGNATURES_FILE)}: ${ioReason(e)}`, 'IO');
+  }
+  try {
+    if ((await fh.stat()).size > MAX_COSIGNATURES_BYTES) throw new JournalError(`${COSIGNATURES_FILE} is larger than ${MAX_COSIGNATURES_BYTES} bytes`, 'DAMAGED');
+    const lines = (await fh.readFile()).toString('utf8').split('\n');
+    lines.pop();
+    return lines.map((l, i) => cosignatureOf(l, i + 1));
+  } finally {
+    await fh.close();
+  }
+}
+
+function cosignatureOf(text: string, n: number): Cosignature {
+  const bad = (why: string) => new JournalError(`${COSIGNATURES_FILE} line ${n} ${why}`, 'DAMAGED');
+  let v: unknown;
+  try {
+    v = parseCanonical(text).value;
+  } catch {
+    throw bad('is not canonical JSON');
+  }
+  if (!isPlainObject(v) || typeof v['witness'] !== 'string' || typeof v['line'] !== 'string' || !isHashString(v['rootHash']) || !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1))
+    throw bad('is not {line, rootHash, treeSize, witness}');
+  return { witness: v['witness'], treeSize: v['treeSize'], rootHash: v['rootHash'], line: v['line'] };
+}
+
+const root32 = (h: string) => Buffer.from(h.slice(7), 'hex');
+
+/**
+ * `reprise journal cosign`: under the writer's lock, with the journal verified from its last
+ * trusted state, the witness checks the latest checkpoint's note (signed under the journal's
+ * origin by a key the trust store knows), checks that it extends the last checkpoint this
+ * witness cosigned (RFC 9162 consistency proof over the journal's tree), and appends its
+ * cosignature. Returns the note with the cosignature line added.
+ */
+export async function cosignJournal(dir: string, witness: string, signer: Signer, trust: TrustStore, unixSeconds: number): Promise<{ note: string; cosignature: Cosignature; extended: number | null }> {
+  const w = await JournalWriter.open(dir, { create: false, trustStore: trust });
+  try {
+    const latest = await w.latestNote();
+    if (!latest) throw new JournalError(`journal ${dir} has no signed checkpoint note to cosign (it is empty, or no writer with notes has written to it yet)`, 'REFUSED');
+    const { checkpoint, note, origin } = latest;
+    const known = trust.keys.filter((k) => k.status !== 'revoked').map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) }));
+    const check = verifyNote(note, known);
+    if (!check.ok) throw new JournalError(`refused to cosign: the latest checkpoint note is not signed by a key the trust store knows (${check.problems.join('; ')})`, 'REFUSED');
+    const previous = (await readCosignatures(dir)).filter((c) => c.witness === witness).pop();
+    if (previous) checkExtends(w.merkle, previous, checkpoint.treeSize, checkpoint.rootHash, dir);
+    const line = cosign(note, witness, signer, unixSeconds);
+    const cosignature: Cosignature = { witness, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, line };
+    await appendCosignature(dir, cosignature);
+    return { note: addSignatures(note, [line]), cosignature, extended: previous?.treeSize ?? null };
+  } finally {
+    await w.close();
+  }
+}
+
+function checkExtends(tree: MerkleView, previous: Cosignature, size: number, rootHash: string, dir: string): void {
+  const refuse = (why: string) => new JournalError(`refused to cosign: ${why}; the witness ${previous.witness} last cosigned tree ${previous.treeSize} (${previous.rootHash}) of ${dir}`, 'REFUSED');
+  if (previous.treeSize > size) throw refuse(`the journal's latest checkpoint (tree ${size}) is smaller than the one this witness cosigned: entries were removed`);
+  const proof = tree.consistencyProof(previous.treeSize, size);
+  if (!verifyConsistency(previous.treeSize, size, root32(previous.rootHash), root32(rootHash), proof)) throw refuse('the latest checkpoint is not consistent (RFC 9162) with the one this witness cosigned: the journal was rewritten or forked');
+}
+
+async function appendCosignature(dir: string, c: Cosignature): Promise<void> {
+  const fh = await openJournalFile(dir, COSIGNATURES_FILE, 'append');
+  try {
+    await fh.appendFile(canonicalizeValue({ line: c.line, rootHash: c.rootHash, treeSize: c.treeSize, witness: c.witness }) + '\n');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * `journal verify --witness-policy`: the newest checkpoint whose cosignatures meet the
+ * policy's quorum, each cosigned checkpoint checked to be this journal's (its root the root
+ * recomputed at its size). Pass when the newest checkpoint is witnessed; a warning naming the
+ * entries not yet witnessed when only an older one is; fail when none is.
+ */
+export async function witnessFindings(v: JournalVerification, policy: WitnessPolicy): Promise<Finding[]> {
+  const R = 'RPR-JOURNAL-044';
+  if (!v.firstHash) return [fail(R, 'the journal has no readable first entry, so its origin (and its cosignatures) cannot be named')];
+  const origin = journalOrigin(v.firstHash);
+  const out: Finding[] = [];
+  const bySize = new Map<number, Cosignature[]>();
+  for (const c of await readCosignatures(v.dir)) {
+    if (c.treeSize > v.entryLines || formatHash(v.tree.root(c.treeSize).toString('hex')) !== c.rootHash) {
+      out.push(fail(R, `the cosignature by ${c.witness} is for tree ${c.treeSize} ${c.rootHash}, which is not this journal's`, { pointer: `entry:${COSIGNATURES_FILE}` }));
+      continue;
+    }
+    bySize.set(c.treeSize, [...(bySize.get(c.treeSize) ?? []), c]);
+  }
+  const sizes = [...bySize.keys()].sort((a, b) => b - a);
+  const latest = v.latestCheckpoint?.treeSize ?? 0;
+  let lastMissing: string[] = policy.witnesses.map((w) => w.name);
+  for (const size of sizes) {
+    const body = checkpointBody(origin, size, v.tree.root(size));
+    const note = body + '\n' + bySize.get(size)!.map((c) => c.line).join('');
+    parseNote(note);
+    const q = evaluateQuorum(policy, note, { origin });
+    if (!q.ok) {
+      if (size === sizes[0]) lastMissing = q.missing;
+      continue;
+    }
+    const who = q.cosigned.map((c) => c.witness).join(', ');
+    if (size === latest) out.push(info(R, `witness quorum "${q.quorum}" met on the newest checkpoint (tree ${size}): cosigned by ${who}`));
+    else out.push(warning(R, `witness quorum "${q.quorum}" is met on tree ${size} (cosigned by ${who}), not on the newest checkpoint (tree ${latest}): the ${latest - size} newer entries are not witnessed yet`));
+    return out;
+  }
+  out.push(fail(R, `no checkpoint of this journal meets the witness policy's quorum${sizes.length === 0 ? ': no witness has cosigned one' : ` (the newest cosigned one, tree ${sizes[0]}, lacks ${lastMissing.join(', ') || 'its quorum'})`}`));
+  return out;
+}
