@@ -222,6 +222,8 @@ export class TreeFile extends MerkleView {
   async commit(grown: { hashes: Buffer[]; frontier: Buffer[] }): Promise<void> {
     const at = storedHashCount(this.n);
     await writeAllAt(this.fh, Buffer.concat(grown.hashes), at * 32);
+    // Bounded: a writer that appends a million entries in one session must not keep them all.
+    if (this.cache.size > 65_536) this.cache.clear();
     grown.hashes.forEach((h, i) => this.cache.set(at + i, h));
     this.n++;
     this.frontierHashes = grown.frontier;

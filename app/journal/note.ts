@@ -255,7 +255,16 @@ export interface NoteVerification {
 }
 
 /** Known keys by "name\nkeyid"; two different keys under one name and key id cannot be told apart (note.go's ambiguous key). */
+/**
+ * The last table built, reused while the same keys are asked for again: a journal's
+ * verification checks a million notes against one trust store, and building a public
+ * KeyObject and a key id per key per note cost more than the signatures themselves.
+ */
+let lastTable: { known: readonly NoteKey[]; sig: string; table: Map<string, { raw: Buffer; key: KeyObject }> } | null = null;
+
 function keyTable(known: readonly NoteKey[]): Map<string, { raw: Buffer; key: KeyObject }> {
+  const sig = known.map((k) => `${k.name}\n${Buffer.from(k.publicKey).toString('hex')}`).join('\n');
+  if (lastTable && (lastTable.known === known || lastTable.sig === sig)) return lastTable.table;
   const table = new Map<string, { raw: Buffer; key: KeyObject }>();
   for (const k of known) {
     const id = `${k.name}\n${noteKeyId(k.name, k.publicKey)}`;
@@ -264,6 +273,7 @@ function keyTable(known: readonly NoteKey[]): Map<string, { raw: Buffer; key: Ke
     if (had && !had.raw.equals(raw)) throw new NoteError(`two known keys share the name ${JSON.stringify(k.name)} and key id ${id.split('\n')[1]}`);
     table.set(id, { raw, key: publicKeyFromRaw(raw) });
   }
+  lastTable = { known, sig, table };
   return table;
 }
 
