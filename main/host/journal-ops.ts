@@ -89,7 +89,8 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
   if (typeof req?.dir !== 'string' || req.dir === '') throw new UsageError('choose a journal directory');
   const trust = await trustOf(req.trustStore);
   const v = await verifyJournal(req.dir, trust);
-  const findings = [...v.findings, ...v.cases.findings];
+  // v.findings already holds the case fold's findings (verify.ts finish()): each is listed once.
+  const findings = v.findings;
   const bodyOf = new Map(v.entries.map((e) => [e.entry.seq, e.entry.body]));
   return {
     dir: req.dir,

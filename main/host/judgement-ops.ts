@@ -13,6 +13,7 @@ import { UsageError } from '../../app/core/errors.js';
 import { hashBytes, isHashString } from '../../app/core/hash.js';
 import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
 import { JournalWriter, listJudgements as journalJudgements, recordJudgement as journalRecord, reportDigest, type JudgementRecord } from '../../app/journal/index.js';
+import { ENTRIES_FILE, isJournalDir } from '../../app/journal/layout.js';
 import { bundleFromJournal } from '../../app/engine/evidence.js';
 import { journalStatus } from './journal-ops.js';
 
@@ -43,9 +44,14 @@ export async function openJudgementJournal(req: JudgementJournalRequest): Promis
   const dir = dirOf(req);
   if (!isStr(req.trustStore)) throw new UsageError('a journal for judgements needs the trust store that names its reviewers');
   await loadTrustStore(req.trustStore);
-  // Creating takes the writer's lock and creates the files (durably): no entry is written.
-  const w = await JournalWriter.open(dir, { create: req.create === true });
-  await w.close();
+  if (!(await isJournalDir(dir))) {
+    if (req.create !== true) throw new UsageError(`${dir} is not a journal (no ${ENTRIES_FILE}): tick "Create the journal" to make one there`);
+    // Creating takes the writer's lock and creates the files (durably): no entry is written.
+    const w = await JournalWriter.open(dir, { create: true });
+    await w.close();
+  }
+  // An existing journal is only read: one that fails verification is shown with its
+  // findings (the writer would refuse to open it, and every append onto it).
   return journalStatus({ dir, trustStore: req.trustStore });
 }
 
