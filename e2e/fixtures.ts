@@ -112,6 +112,16 @@ export async function axe(page: Page, state: string): Promise<void> {
   expect(serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
 }
 
+/** axe on the page as it stands, in the light theme and then the dark one (left light). */
+export async function axeBothThemes(page: Page, state: string): Promise<void> {
+  await axe(page, state);
+  await page.getByTestId('theme').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await axe(page, `${state} (dark)`);
+  await page.getByTestId('theme').click();
+  await expect(page.locator('html')).not.toHaveAttribute('data-theme', 'dark');
+}
+
 /** Opens a built-in example from the Open view and waits for its job to end. */
 export async function openExample(page: Page, path: string, timeout = 30_000): Promise<void> {
   await page.getByTestId('tab-open').click();

@@ -10,7 +10,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { axe, expect, openExample, test } from './fixtures.js';
+import { axeBothThemes, expect, openExample, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -37,16 +37,6 @@ async function createInHeader(page: Page, dir: string, trustStore: string): Prom
   await page.getByTestId('wj-create').check();
   await page.getByTestId('wj-open').click();
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 0 entries', { timeout: 30_000 });
-}
-
-/** axe on the page as it stands, in the light theme and then the dark one (left light). */
-async function axeBothThemes(page: Page, state: string): Promise<void> {
-  await axe(page, state);
-  await page.getByTestId('theme').click();
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await axe(page, `${state} (dark)`);
-  await page.getByTestId('theme').click();
-  await expect(page.locator('html')).not.toHaveAttribute('data-theme', 'dark');
 }
 
 async function copied(page: Page, button: ReturnType<Page['getByRole']>): Promise<string> {

@@ -189,7 +189,11 @@ const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' |
       await get().refreshList();
       return true;
     } catch (e) {
-      set({ error: (e as Error).message, busy: false });
+      set({ error: (e as Error).message });
+      // As for a case decision (store.ts decide): verify again, so a journal changed on disk disables signing.
+      const status = await api.journalStatus({ dir: work.dir, trustStore: work.trustStore }).catch(() => get().status);
+      set({ status, busy: false });
+      useStore.setState({ journalStatus: status });
       return false;
     }
   },

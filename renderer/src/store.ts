@@ -401,6 +401,9 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
   },
 });
 
+/** The journal's status as the engine verifies it now (cases, findings, verdict). */
+const verifyNow = (api: RepriseClient, j: JournalForm): Promise<JournalStatus> => api.journalStatus({ dir: j.dir, ...(j.trustStore ? { trustStore: j.trustStore } : {}) });
+
 /** The journal's cases and the officer's signed decisions (the journal is the header's, judgement-store.ts). */
 const journalSlice: Slice<'journal' | 'journalStatus' | 'journalBusy' | 'journalError' | 'receipt' | 'setJournal' | 'loadJournal' | 'decide'> = (set, get) => ({
   journal: { dir: '', trustStore: '', keyFile: '' },
@@ -417,8 +420,7 @@ const journalSlice: Slice<'journal' | 'journalStatus' | 'journalBusy' | 'journal
     if (!api || !journal.dir) return;
     set({ journalBusy: true, journalError: null });
     try {
-      const journalStatus = await api.journalStatus({ dir: journal.dir, ...(journal.trustStore ? { trustStore: journal.trustStore } : {}) });
-      set({ journalStatus, journalBusy: false });
+      set({ journalStatus: await verifyNow(api, journal), journalBusy: false });
     } catch (e) {
       set({ journalError: (e as Error).message, journalBusy: false });
     }
@@ -433,7 +435,11 @@ const journalSlice: Slice<'journal' | 'journalStatus' | 'journalBusy' | 'journal
       await get().loadJournal();
       return true;
     } catch (e) {
-      set({ journalError: (e as Error).message, journalBusy: false });
+      set({ journalError: (e as Error).message });
+      // The journal may have changed on disk since the window verified it (the engine refuses
+      // to sign onto one that fails): verify again so the sign buttons follow; the refusal stays shown.
+      const journalStatus = await verifyNow(api, journal).catch(() => get().journalStatus);
+      set({ journalStatus, journalBusy: false });
       return false;
     }
   },

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { JudgementDecision, SigningKey } from '../../../shared/api';
 import { CopyValue } from './Copy';
+import { SignBlocked } from './SignBlocked';
 
 export interface ToSign {
   artifact: string;
@@ -15,9 +16,10 @@ export interface ToSign {
 
 /**
  * Exactly what the signature will cover, before anything is written: a modal dialog whose
- * Cancel (or Escape) writes nothing; only "Sign and anchor" calls the engine.
+ * Cancel (or Escape) writes nothing; only "Sign and anchor" calls the engine, and not once
+ * the journal was found to fail verification meanwhile (`refused` says why).
  */
-export function ConfirmSign({ what, onSign, onCancel }: { what: ToSign; onSign: () => void; onCancel: () => void }) {
+export function ConfirmSign({ what, refused, onSign, onCancel }: { what: ToSign; refused: string | null; onSign: () => void; onCancel: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -58,10 +60,11 @@ export function ConfirmSign({ what, onSign, onCancel }: { what: ToSign; onSign: 
         <button type="button" onClick={onCancel} data-testid="confirm-cancel">
           Cancel
         </button>
-        <button type="button" className="primary" onClick={onSign} data-testid="confirm-sign-button">
+        <button type="button" className="primary" onClick={onSign} disabled={refused !== null} {...(refused ? { 'aria-describedby': 'confirm-blocked' } : {})} data-testid="confirm-sign-button">
           Sign and anchor
         </button>
       </div>
+      {refused && <SignBlocked id="confirm-blocked" reason={refused} />}
     </dialog>
   );
 }

@@ -6,6 +6,8 @@ import { ColumnHeads } from './ColumnHeads';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { useJudgement } from '../judgement-store';
+import { signingRefusal } from '../lib/sign-gate';
+import { SignBlocked } from './SignBlocked';
 
 /** The key decisions are signed with: the one chosen in the journal header, with its holder. */
 function SigningKeyLine() {
@@ -24,6 +26,8 @@ function SigningKeyLine() {
 /** The signed decision on an open case: the decision, the rationale (the engine's rule), the key. */
 function DecisionForm({ c }: { c: CaseView }) {
   const { decide, journalBusy, journal } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal })));
+  // A journal that fails verification: the engine would refuse the decision, so the button says why instead.
+  const refused = useStore((s) => signingRefusal(s.journalStatus));
   const [decision, setDecision] = useState<CaseDecision>('release');
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
@@ -37,7 +41,7 @@ function DecisionForm({ c }: { c: CaseView }) {
       onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
-        if (short || !journal.keyFile) return;
+        if (short || !journal.keyFile || refused) return;
         void decide(c.caseId, decision, rationale).then((ok) => {
           if (ok) setRationale('');
           // The result of signing, or why it was refused: never left at <body> (a closed case drops this form).
@@ -60,9 +64,10 @@ function DecisionForm({ c }: { c: CaseView }) {
       </p>
       <SigningKeyLine />
       {touched && !journal.keyFile && <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>}
-      <button type="submit" className="primary" disabled={journalBusy} data-testid="sign-decision">
+      <button type="submit" className="primary" disabled={journalBusy || refused !== null} {...(refused ? { 'aria-describedby': DECISION_BLOCKED } : {})} data-testid="sign-decision">
         Sign and record {decision}
       </button>
+      {refused && <SignBlocked id={DECISION_BLOCKED} reason={refused} />}
     </form>
   );
 }
@@ -71,6 +76,8 @@ function DecisionForm({ c }: { c: CaseView }) {
 const DECISION_RECEIPT = 'decision-receipt';
 const JOURNAL_ERROR = 'journal-error';
 const DEMO_ERROR = 'demo-journal-error';
+/** Why the decision cannot be signed (beside its button). */
+const DECISION_BLOCKED = 'decision-sign-blocked';
 
 /**
  * What the journal answered after a decision was written: the entry, who signed it, its

@@ -9,15 +9,28 @@ import { useStore } from '../store';
 import { ConfirmSign, type ToSign } from './ConfirmSign';
 import { ExportBundle } from './ExportBundle';
 import { ColumnHeads } from './ColumnHeads';
+import { signingRefusal } from '../lib/sign-gate';
+import { SignBlocked } from './SignBlocked';
+
+/** Why no judgement can be signed: below the panel's toolbar, named by every "Record judgement" button. */
+const JUDGE_BLOCKED = 'judge-sign-blocked';
+/** The same, beside the form's "Review and sign…". */
+const REVIEW_BLOCKED = 'judge-review-blocked';
+
+/** Why nothing can be signed onto the window's journal (it fails verification), or null. */
+const useRefusal = (): string | null => useJudgement((s) => signingRefusal(s.status));
 
 /** "Record judgement" beside an item of the open report (shown once a journal is open). */
 export function JudgeButton({ pointer, label }: { pointer: string; label: string }) {
   const { work, startJudging } = useJudgement(useShallow((s) => ({ work: s.work, startJudging: s.startJudging })));
+  const refused = useRefusal();
   if (!work) return null;
   return (
     <button
       type="button"
       className="judge small"
+      disabled={refused !== null}
+      {...(refused ? { 'aria-describedby': JUDGE_BLOCKED } : {})}
       onClick={(e) => {
         e.stopPropagation();
         startJudging({ pointer, label });
@@ -120,6 +133,7 @@ function JudgementForm({ report }: { report: Report }) {
   const problem = checkRationale(rationale);
   const key = s.keys.find((k) => k.path === s.keyPath) ?? null;
   const artifact = artifactOf(report)!;
+  const refused = useRefusal();
   return (
     <section className="judgement-form panel" aria-labelledby="judge-h" data-testid="judgement-form">
       <h3 id="judge-h" tabIndex={-1} ref={heading}>
@@ -135,7 +149,7 @@ function JudgementForm({ report }: { report: Report }) {
         onSubmit={(e) => {
           e.preventDefault();
           setTouched(true);
-          if (!decision || problem || !key?.keyId) return;
+          if (!decision || problem || !key?.keyId || refused) return;
           setConfirm({ artifact, reportDigest: s.list?.reportDigest ?? null, pointer, label, decision, rationale, key, journal: s.work.dir });
         }}
       >
@@ -143,17 +157,19 @@ function JudgementForm({ report }: { report: Report }) {
         <RationaleField summary={s.rules?.summary} rationale={rationale} setRationale={setRationale} problem={touched ? problem : null} touched={touched} />
         <SignerLine signer={key} />
         <div className="toolbar">
-          <button type="submit" className="primary" disabled={s.busy || !key?.keyId} data-testid="judge-review">
+          <button type="submit" className="primary" disabled={s.busy || !key?.keyId || refused !== null} {...(refused ? { 'aria-describedby': REVIEW_BLOCKED } : {})} data-testid="judge-review">
             Review and sign…
           </button>
           <button type="button" onClick={() => s.startJudging(null)}>
             Close
           </button>
         </div>
+        {refused && <SignBlocked id={REVIEW_BLOCKED} reason={refused} />}
       </form>
       {confirm && (
         <ConfirmSign
           what={confirm}
+          refused={refused}
           onCancel={() => setConfirm(null)}
           onSign={() => {
             const c = confirm;
@@ -239,8 +255,17 @@ function JudgementsList() {
 export function JudgementPanel() {
   const report = useStore((s) => s.report);
   const { work, judging, error } = useJudgement(useShallow((s) => ({ work: s.work, judging: s.judging, error: s.error })));
+  const refused = useRefusal();
   if (!work || !report) return null;
-  if (!artifactOf(report)) return <p className="muted small">This report names no artifact SHA-256: judgements are recorded on an artifact file.</p>;
+  // The "Record judgement" buttons of every view name this reason: it is there whenever they are.
+  const blocked = refused && <SignBlocked id={JUDGE_BLOCKED} reason={refused} />;
+  if (!artifactOf(report))
+    return (
+      <>
+        <p className="muted small">This report names no artifact SHA-256: judgements are recorded on an artifact file.</p>
+        {blocked}
+      </>
+    );
   return (
     <section className="judgements panel" aria-labelledby="judgements-h" data-testid="judgement-panel">
       <h2 id="judgements-h" className="visually-hidden">
@@ -250,6 +275,7 @@ export function JudgementPanel() {
         <JudgeButton pointer="" label="the whole report" />
         <ExportBundle />
       </div>
+      {blocked}
       {error && (
         <p id={JUDGEMENT_ERROR} role="alert" className="error" tabIndex={-1} data-testid="judgement-error">
           {error}
