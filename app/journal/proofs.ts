@@ -13,7 +13,7 @@ import { rawPublicKey, verifyBytes } from '../core/keys.js';
 import { parseCheckpointBody, parseNote, verifyNote } from './note.js';
 import { JournalError } from './errors.js';
 import { checkCheckpointShape, checkEntryShape, entryHash, unsignedDigest, type Checkpoint, type Entry } from './format.js';
-import { leafHash, verifyInclusion } from './merkle.js';
+import { leafHash, verifyConsistency, verifyInclusion } from './merkle.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
 
 export const PROOF_TYPE = 'reprise.journal-proof/v1';
@@ -57,6 +57,69 @@ export function proofFromVerification(v: JournalVerification, seq: number): Incl
     checkpoint: cp,
     ...(v.latestNote && noteSize(v.latestNote) === cp.treeSize ? { note: v.latestNote } : {}),
   };
+}
+
+export const CONSISTENCY_TYPE = 'reprise.journal-consistency/v1';
+
+/** An RFC 9162 consistency proof from an earlier tree of the journal to its latest signed checkpoint (and that checkpoint's note). */
+export interface ConsistencyProofDoc {
+  type: typeof CONSISTENCY_TYPE;
+  fromSize: number;
+  fromRoot: string;
+  treeSize: number;
+  proof: string[];
+  checkpoint: Checkpoint;
+  note?: string;
+}
+
+/** `journal proof DIR --from SIZE`: the latest checkpoint extends the journal's tree of SIZE entries. */
+export async function consistencyProofOf(dir: string, fromSize: number): Promise<ConsistencyProofDoc> {
+  const v = await verifyJournal(dir, null, { keep: false });
+  const cp = v.latestCheckpoint;
+  if (!cp) throw new JournalError(`journal ${dir} has no checkpoint to prove against`, 'REFUSED');
+  if (cp.treeSize > v.entryLines || formatHash(v.tree.root(cp.treeSize).toString('hex')) !== cp.rootHash) throw new JournalError(`the latest checkpoint does not match the journal: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  if (!Number.isSafeInteger(fromSize) || fromSize < 1 || fromSize > cp.treeSize) throw new JournalError(`--from takes a tree size from 1 to ${cp.treeSize} (the latest checkpoint's)`, 'USAGE');
+  return {
+    type: CONSISTENCY_TYPE,
+    fromSize,
+    fromRoot: formatHash(v.tree.root(fromSize).toString('hex')),
+    treeSize: cp.treeSize,
+    proof: v.tree.consistencyProof(fromSize, cp.treeSize).map((h) => formatHash(h.toString('hex'))),
+    checkpoint: cp,
+    ...(v.latestNote && noteSize(v.latestNote) === cp.treeSize ? { note: v.latestNote } : {}),
+  };
+}
+
+/** Checks a consistency proof document as a recipient would: the proof, the checkpoint's signature, its note. */
+export function checkConsistencyProof(doc: unknown, trust: TrustStore | null): ProofCheck {
+  const R = 'RPR-JOURNAL-036';
+  if (!isObj(doc)) return { findings: [fail(R_SHAPE, 'the proof is not a JSON object')], entry: null, checkpoint: null };
+  const out: Finding[] = [];
+  for (const k of Object.keys(doc)) if (!['type', 'fromSize', 'fromRoot', 'treeSize', 'proof', 'checkpoint', 'note'].includes(k)) out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
+  const nat = (k: string) => typeof doc[k] === 'number' && Number.isSafeInteger(doc[k]) && (doc[k] as number) >= 1;
+  if (!nat('fromSize') || !nat('treeSize')) out.push(fail(R_SHAPE, 'fromSize and treeSize are whole numbers >= 1', { pointer: '/fromSize' }));
+  if (!isHashString(doc['fromRoot'])) out.push(fail(R_SHAPE, 'fromRoot is not a sha256: hash string', { pointer: '/fromRoot' }));
+  const path = doc['proof'];
+  if (!Array.isArray(path) || !path.every(isHashString)) out.push(fail(R_SHAPE, 'proof is not an array of sha256: hash strings', { pointer: '/proof' }));
+  if (doc['note'] !== undefined && typeof doc['note'] !== 'string') out.push(fail(R_SHAPE, 'note is not a string (the checkpoint as a signed note)', { pointer: '/note' }));
+  out.push(...checkCheckpointShape(doc['checkpoint'], '/checkpoint'));
+  if (out.length > 0) return { findings: out, entry: null, checkpoint: null };
+  const cp = doc['checkpoint'] as Checkpoint;
+  const [from, size] = [doc['fromSize'] as number, doc['treeSize'] as number];
+  if (cp.treeSize !== size) out.push(fail(R_SIZE, 'the checkpoint is for another tree size than the proof', { pointer: '/checkpoint/treeSize', expected: size, actual: cp.treeSize }));
+  const hashes = (path as string[]).map((h) => Buffer.from(h.slice(7), 'hex'));
+  if (!verifyConsistency(from, size, Buffer.from((doc['fromRoot'] as string).slice(7), 'hex'), Buffer.from(cp.rootHash.slice(7), 'hex'), hashes))
+    out.push(fail(R, `the proof does not show that the checkpoint's tree (${size}) extends the tree of ${from} entries (RFC 9162 consistency)`, { pointer: '/proof', expected: `extends ${String(doc['fromRoot'])}` }));
+  if (!trust) out.push(unavailable('RPR-JOURNAL-011', "no trust store given (--trust-store): the checkpoint's signer cannot be checked"));
+  else {
+    const k = trust.get(cp.signer);
+    if (!k) out.push(fail('RPR-JOURNAL-008', `the checkpoint is signed by ${cp.signer}, which is not in the trust store`, { pointer: '/checkpoint/sig' }));
+    else if (k.status === 'revoked') out.push(fail('RPR-JOURNAL-009', 'the checkpoint is signed by a revoked key', { pointer: '/checkpoint/sig' }));
+    else if (!verifyBytes(k.publicKey, unsignedDigest(cp), cp.sig)) out.push(fail('RPR-JOURNAL-007', "the checkpoint's signature does not verify", { pointer: '/checkpoint/sig' }));
+  }
+  if (typeof doc['note'] === 'string') out.push(...checkProofNote(doc['note'], cp, trust));
+  if (out.length === 0) out.push(info('RPR-JOURNAL-000', `the signed tree of ${size} entries extends the tree of ${from} entries (${String(doc['fromRoot'])}) by RFC 9162 consistency`));
+  return { findings: out, entry: null, checkpoint: cp };
 }
 
 function noteSize(note: string): number | null {

@@ -75,7 +75,15 @@ const root32 = (h: string) => Buffer.from(h.slice(7), 'hex');
  * witness cosigned (RFC 9162 consistency proof over the journal's tree), and appends its
  * cosignature. Returns the note with the cosignature line added.
  */
-export async function cosignJournal(dir: string, witness: string, signer: Signer, trust: TrustStore, unixSeconds: number): Promise<{ note: string; cosignature: Cosignature; extended: number | null }> {
+export async function cosignJournal(
+  dir: string,
+  witness: string,
+  signer: Signer,
+  trust: TrustStore,
+  unixSeconds: number,
+  /** What this witness remembers cosigning for this journal's origin (its own state, kept apart from the journal). */
+  remembered: (origin: string) => { treeSize: number; rootHash: string } | null = () => null,
+): Promise<{ note: string; cosignature: Cosignature; extended: number | null; origin: string }> {
   const w = await JournalWriter.open(dir, { create: false, trustStore: trust });
   try {
     const latest = await w.latestNote();
@@ -84,12 +92,16 @@ export async function cosignJournal(dir: string, witness: string, signer: Signer
     const known = trust.keys.filter((k) => k.status !== 'revoked').map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) }));
     const check = verifyNote(note, known);
     if (!check.ok) throw new JournalError(`refused to cosign: the latest checkpoint note is not signed by a key the trust store knows (${check.problems.join('; ')})`, 'REFUSED');
+    // The witness's own memory first (a journal rewritten together with its cosignatures file
+    // cannot hide a fork from it), then what the journal records of this witness.
+    const own = remembered(origin);
+    if (own) checkExtends(w.merkle, { witness, line: '', ...own }, checkpoint.treeSize, checkpoint.rootHash, dir);
     const previous = (await readCosignatures(dir)).filter((c) => c.witness === witness).pop();
     if (previous) checkExtends(w.merkle, previous, checkpoint.treeSize, checkpoint.rootHash, dir);
     const line = cosign(note, witness, signer, unixSeconds);
     const cosignature: Cosignature = { witness, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, line };
     await appendCosignature(dir, cosignature);
-    return { note: addSignatures(note, [line]), cosignature, extended: previous?.treeSize ?? null };
+    return { note: addSignatures(note, [line]), cosignature, extended: own?.treeSize ?? previous?.treeSize ?? null, origin };
   } finally {
     await w.close();
   }
@@ -98,6 +110,10 @@ export async function cosignJournal(dir: string, witness: string, signer: Signer
 function checkExtends(tree: MerkleView, previous: Cosignature, size: number, rootHash: string, dir: string): void {
   const refuse = (why: string) => new JournalError(`refused to cosign: ${why}; the witness ${previous.witness} last cosigned tree ${previous.treeSize} (${previous.rootHash}) of ${dir}`, 'REFUSED');
   if (previous.treeSize > size) throw refuse(`the journal's latest checkpoint (tree ${size}) is smaller than the one this witness cosigned: entries were removed`);
+  if (previous.treeSize === size) {
+    if (previous.rootHash !== rootHash) throw refuse(`the latest checkpoint has the size of the one this witness cosigned but another root: the journal was rewritten or forked`);
+    return;
+  }
   const proof = tree.consistencyProof(previous.treeSize, size);
   if (!verifyConsistency(previous.treeSize, size, root32(previous.rootHash), root32(rootHash), proof)) throw refuse('the latest checkpoint is not consistent (RFC 9162) with the one this witness cosigned: the journal was rewritten or forked');
 }

@@ -10,6 +10,7 @@
  * (which is itself journaled and equally all or nothing); nothing is repaired silently.
  */
 import { mkdir, open, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { randomInt } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { FileReadError } from '../core/files.js';
 import { formatHash, sha256Hex, ZERO_HASH } from '../core/hash.js';
@@ -234,15 +235,20 @@ export class JournalWriter {
       throw e;
     }
     let fhs: Handles | undefined;
+    let created: readonly string[] = [];
     try {
       const opened = await openFiles(dir);
       fhs = opened.fhs;
+      created = opened.created;
       const hadState = await exists(join(dir, STATE_FILE));
       const recorded = await fromTrustedState(dir, fhs, opts);
       const found = recorded ?? (await fromFullVerification(dir, fhs, opts));
       return new JournalWriter(dir, lock, fhs, found.tree, found.state, { ...opts, fsync: opts.fsync ?? true }, opened.created, madeDir, recorded ? 'trusted-state' : 'full-verification', !hadState);
     } catch (e) {
       if (fhs) await Promise.allSettled(Object.values(fhs).map((h: FileHandle) => h.close()));
+      // Refused (or failed) before anything was appended: the files this open created go again,
+      // so a refusal leaves the directory exactly as it was.
+      for (const f of created) await unlink(join(dir, f)).catch(() => undefined);
       await lock.release();
       if (madeDir !== undefined) await removeDirs(dir, madeDir);
       throw e;
@@ -424,6 +430,7 @@ export class JournalWriter {
 }
 
 async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterState): Promise<void> {
+  await stampFiles(fhs);
   const [entries, checkpoints, notes, treeId, index] = await Promise.all([identityOf(fhs.entries), identityOf(fhs.checkpoints), identityOf(fhs.notes), identityOf(fhs.tree), identityOf(fhs.index)]);
   await writeState(dir, {
     type: STATE_TYPE,
@@ -439,6 +446,17 @@ async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterSt
     quarantine: st.quarantine,
     files: { entries, checkpoints, notes, tree: treeId, index },
   });
+}
+
+/**
+ * Gives every file a modification time of its own, to the nanosecond, before its identity is
+ * recorded. The kernel stamps a write with a coarse clock (one tick, a few milliseconds), so
+ * an edit of the same size made within a tick of the writer's last write could keep the same
+ * mtime and ctime; any later write stamps the coarse clock over this fine, random one.
+ */
+async function stampFiles(fhs: Handles): Promise<void> {
+  const now = Date.now() / 1000;
+  await Promise.all(Object.values(fhs).map((h: FileHandle, i) => h.utimes(now, now - 1 + (randomInt(1_000_000) + i) / 1e9)));
 }
 
 /**

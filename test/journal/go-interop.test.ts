@@ -8,7 +8,7 @@
  * environment variable CI is unset; in CI a missing Go fails (.ci/run installs both).
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import { generateSigner, rawPublicKey } from '../../app/core/keys.js';
 import { MerkleTree, leafHash, verifyConsistency, verifyInclusion } from '../../app/journal/merkle.js';
 import { SIG_TYPE_COSIGNATURE_V1, addSignatures, checkpointBody, cosign, parseNote, parseVerifierKey, signNote, verifierKey, verifyNote } from '../../app/journal/note.js';
 import { evaluateQuorum, parseWitnessPolicy } from '../../app/journal/witness-policy.js';
+import { JournalWriter } from '../../app/journal/writer.js';
+import { consistencyProofOf, inclusionProof } from '../../app/journal/proofs.js';
 import { ROOT } from '../helpers/cli.js';
 
 const GOPATH = '/usr/share/gocode';
@@ -266,5 +268,30 @@ describe.skipIf(missing !== null)(`Go interop (golang.org/x/mod/sumdb note and t
     expect(evaluateQuorum(policy, go.note, { origin: ORIGIN })).toMatchObject({ ok: true, cosigned: [{ witness: 'G', keyName: 'go.example/witness', timestamp: T }] });
     expect(verifyNote(go.note, [{ name: ORIGIN, publicKey: rawPublicKey(log.publicKey) }]).ok).toBe(true);
     for (const at of [4, 11, 12, 70]) expect(evaluateQuorum(policy, flipSignature(go.note, 1, at)).ok, `byte ${at}`).toBe(false);
+  });
+
+  it('(a, b) a journal written by JournalWriter: Go verifies its notes.jsonl and the proofs `journal proof` exports (inclusion and consistency)', async () => {
+    const jdir = join(dir, 'journal');
+    const signer = generateSigner();
+    const w = await JournalWriter.open(jdir, { signer, fsync: false });
+    for (let i = 0; i < 11; i++) await w.append({ kind: 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { rationale: `entrée ${i}` } }, signer);
+    await w.close();
+    const written = readFileSync(join(jdir, 'notes.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as string);
+    const origin = written[0]!.split('\n')[0]!;
+    const jkey = verifierKey(origin, rawPublicKey(signer.publicKey));
+    const incl = await inclusionProof(jdir, 4);
+    const cons = await consistencyProofOf(jdir, 6);
+    const h = (x: string) => b64(Buffer.from(x.slice(7), 'hex'));
+    const record = { note: incl.note!, vkey: jkey, index: 4, leaf: b64(Buffer.from(incl.entry)), proof: incl.auditPath.map(h) };
+    const treeReq = { oldNote: written[5]!, newNote: cons.note!, vkey: jkey, proof: cons.proof.map(h) };
+    const a = ask({
+      notes: [...written.map((note, i) => ({ id: `note ${i + 1}`, note, vkeys: [jkey] })), { id: 'note flipped', note: flip(written[10]!, origin.length + 4), vkeys: [jkey] }],
+      records: [{ ...record, id: 'inclusion' }, { ...record, id: 'inclusion, another entry', leaf: b64(Buffer.from(incl.entry.replace('claim:4', 'claim:5'))) }],
+      trees: [{ ...treeReq, id: 'consistency' }, { ...treeReq, id: 'consistency, flipped', proof: [b64(Buffer.alloc(32, 7)), ...treeReq.proof.slice(1)] }],
+    });
+    expect(a.notes.slice(0, 11).filter((v) => !v.ok)).toEqual([]);
+    expect(a.notes[11]!.ok).toBe(false);
+    expect(a.records.map((v) => [v.id, v.ok])).toEqual([['inclusion', true], ['inclusion, another entry', false]]);
+    expect(a.trees.map((v) => [v.id, v.ok])).toEqual([['consistency', true], ['consistency, flipped', false]]);
   });
 });

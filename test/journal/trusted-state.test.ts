@@ -4,7 +4,7 @@
  * beside the entries (tree.bin, index.bin, state.json) makes an append cheap and is never
  * trusted without a check; `--since` verifies only what came after a held checkpoint.
  */
-import { linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTrustStore } from '../../app/core/keys.js';
@@ -42,6 +42,7 @@ describe('no signature onto a journal that fails verification', () => {
     const ex = examples();
     const dir = join(ex.dir, 'tampered');
     const before = readFileSync(join(dir, 'entries.jsonl'));
+    const names = readdirSync(dir).sort();
     const r = cli(['quarantine', 'release', dir, 'case-5', '--rationale', rationale, '--key', ex.officer, '--trust-store', ex.trustPath]);
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/does not verify.*RPR-JOURNAL-0(07|15) at /);
@@ -55,6 +56,8 @@ describe('no signature onto a journal that fails verification', () => {
       expect(rec.stderr).toMatch(/does not verify/);
     }
     expect(readFileSync(join(dir, 'entries.jsonl')).equals(before)).toBe(true);
+    // a refused open leaves the directory as it was: no tree, index or notes file made for it
+    expect(readdirSync(dir).sort()).toEqual(names);
   });
 
   it('the intact example (written without notes or a state): the first append verifies it in full and upgrades it; later ones use the state', async () => {

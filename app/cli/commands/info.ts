@@ -37,7 +37,7 @@ export const INFO = {
       'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE | --since FILE] [--witness-policy FILE] [--json] [--quiet]',
       'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--trust-store FILE] [--json]',
       'reprise journal proof DIR (--entry N | --from SIZE) [--out FILE]',
-      'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--json]',
+      'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--state FILE] [--json]',
       'reprise journal check-proof FILE [--trust-store FILE] [--json]',
       'reprise journal repair DIR --key KEYFILE [--json]',
       'reprise journal unlock DIR',

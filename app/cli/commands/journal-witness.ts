@@ -1,7 +1,9 @@
 /**
- * `reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE`: a witness
- * cosigns the journal's latest checkpoint (C2SP tlog-cosignature/v1) after checking that it
- * extends the last checkpoint this witness cosigned (app/journal/witness.ts). Prints the
+ * `reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--state FILE]`:
+ * a witness cosigns the journal's latest checkpoint (C2SP tlog-cosignature/v1) after checking
+ * that it extends the last checkpoint this witness cosigned (app/journal/witness.ts). What
+ * the witness cosigned is remembered in its own state file (default: beside its key,
+ * `WITNESS.pem.witness-state.json`), apart from the journal, as C2SP witnesses keep it. Prints the
  * cosigned note; exits 0, 1 when the cosignature is refused, 3 on a usage or I/O error.
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
@@ -11,12 +13,16 @@ import { JournalError } from '../../journal/errors.js';
 import { isValidKeyName } from '../../journal/note.js';
 import { cosignJournal } from '../../journal/witness.js';
 import { parse } from '../args.js';
+import { isMissing, readFailure, readRegularFile, writeFileAtomic } from '../../core/files.js';
+import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
+import { isPlainObject } from '../../core/closed.js';
+import { isHashString } from '../../core/hash.js';
 import type { CliIO } from '../io.js';
 import { formatError } from '../output.js';
 
 export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--json]';
-  const { values, positionals } = parse(args, { key: { type: 'string' }, name: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } }, usage);
+  const usage = 'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--state FILE] [--json]';
+  const { values, positionals } = parse(args, { key: { type: 'string' }, name: { type: 'string' }, 'trust-store': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } }, usage);
   if (positionals.length !== 1) throw new UsageError(`journal cosign takes one DIR\nusage: ${usage}`);
   const need = (k: 'key' | 'name' | 'trust-store'): string => {
     const v = values[k];
@@ -27,9 +33,11 @@ export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (!isValidKeyName(name)) throw new UsageError('--name is the witness key name: no spaces, no "+", no control characters');
   const trust = await loadTrustStore(need('trust-store'));
   const signer = await loadSigner(need('key'));
+  const statePath = typeof values['state'] === 'string' ? values['state'] : `${need('key')}.witness-state.json`;
+  const state = await readWitnessState(statePath);
   let r;
   try {
-    r = await cosignJournal(positionals[0]!, name, signer, trust, Math.floor(Date.now() / 1000));
+    r = await cosignJournal(positionals[0]!, name, signer, trust, Math.floor(Date.now() / 1000), (origin) => state[origin] ?? null);
   } catch (e) {
     if (e instanceof JournalError && (e.code === 'REFUSED' || e.code === 'UNVERIFIED')) {
       io.err(formatError(e.message));
@@ -38,7 +46,31 @@ export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
     throw e;
   }
   const { cosignature: c } = r;
+  state[r.origin] = { treeSize: c.treeSize, rootHash: c.rootHash };
+  await writeFileAtomic(statePath, JSON.stringify(state, null, 2) + '\n');
   if (values['json']) io.out(JSON.stringify({ witness: c.witness, treeSize: c.treeSize, rootHash: c.rootHash, extends: r.extended, note: r.note }, null, 2) + '\n');
   else io.out(`${c.witness} cosigned tree ${c.treeSize} (${c.rootHash})${r.extended !== null ? `, consistent with tree ${r.extended} it cosigned before` : ''}\n\n${r.note}`);
   return EXIT.pass;
+}
+
+type WitnessState = Record<string, { treeSize: number; rootHash: string }>;
+
+/** The witness's memory: for each origin, the last checkpoint it cosigned. Absent: it has cosigned nothing yet. */
+async function readWitnessState(path: string): Promise<WitnessState> {
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(path);
+  } catch (e) {
+    if (isMissing(e)) return {};
+    throw new UsageError(`cannot read the witness state ${path}: ${readFailure(e)}`, 'path');
+  }
+  let v: unknown;
+  try {
+    v = parseCanonical(decodeJsonBytes(bytes)).value;
+  } catch {
+    throw new UsageError(`the witness state ${path} is not JSON`, 'bad-file');
+  }
+  const ok = isPlainObject(v) && Object.values(v).every((x) => isPlainObject(x) && Number.isSafeInteger(x['treeSize']) && isHashString(x['rootHash']));
+  if (!ok) throw new UsageError(`the witness state ${path} is not {origin: {treeSize, rootHash}}`, 'bad-file');
+  return v as WitnessState;
 }

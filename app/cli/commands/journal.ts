@@ -12,7 +12,7 @@ import { isHashString } from '../../core/hash.js';
 import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/format.js';
 import { judgementBodyProblem } from '../../journal/judgement.js';
 import { breakStaleLock } from '../../journal/lock.js';
-import { checkInclusionProof, inclusionProof } from '../../journal/proofs.js';
+import { checkConsistencyProof, checkInclusionProof, consistencyProofOf, CONSISTENCY_TYPE, inclusionProof } from '../../journal/proofs.js';
 import { journalResultAuthenticity } from '../../journal/authenticity.js';
 import { journalKindResult } from '../../journal/result.js';
 import { checkHeldCheckpoint, checkHeldShapeAndSignature, verifyJournal, verifyJournalSince, type JournalVerification } from '../../journal/verify.js';
@@ -143,17 +143,19 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
 }
 
 async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal proof DIR --entry N [--out FILE]';
-  const { values, positionals } = parse(args, { entry: { type: 'string' }, out: { type: 'string' } }, usage);
+  const usage = 'reprise journal proof DIR (--entry N | --from SIZE) [--out FILE]';
+  const { values, positionals } = parse(args, { entry: { type: 'string' }, from: { type: 'string' }, out: { type: 'string' } }, usage);
   const dir = one(positionals, 'DIR', usage);
-  const n = str(values['entry'], 'entry', usage);
-  if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError('--entry takes an entry number (seq) >= 0');
-  const proof = await inclusionProof(dir, Number(n));
+  const which = typeof values['entry'] === 'string' ? 'entry' : typeof values['from'] === 'string' ? 'from' : null;
+  if (which === null || (values['entry'] !== undefined && values['from'] !== undefined)) throw new UsageError(`give one of --entry N (an inclusion proof) or --from SIZE (a consistency proof)\nusage: ${usage}`);
+  const n = values[which] as string;
+  if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError(`--${which} takes a whole number`);
+  const proof = which === 'entry' ? await inclusionProof(dir, Number(n)) : await consistencyProofOf(dir, Number(n));
   const text = JSON.stringify(proof, null, 2) + '\n';
   if (typeof values['out'] === 'string') {
     const { writeFileAtomic } = await import('../../core/files.js');
     await writeFileAtomic(values['out'], text);
-    io.err(`proof of entry ${n} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`);
+    io.err(`${which === 'entry' ? `proof of entry ${n}` : `consistency proof from tree ${n}`} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`);
   } else io.out(text);
   return EXIT.pass;
 }
@@ -165,7 +167,7 @@ async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const started = Date.now();
   const doc = await readJsonFile(file, 'proof');
-  const c = checkInclusionProof(doc, trust);
+  const c = typeof doc === 'object' && doc !== null && (doc as { type?: unknown }).type === CONSISTENCY_TYPE ? checkConsistencyProof(doc, trust) : checkInclusionProof(doc, trust);
   const result = { id: c.checkpoint?.rootHash ?? null, findings: c.findings, chain: [] };
   const r = buildReport({ path: file, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) }, started);
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
