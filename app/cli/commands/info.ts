@@ -9,7 +9,7 @@
 /** `reprise quarantine` usage; it names the journal's rationale minimum (journal/cases.ts). */
 export function quarantineUsage(minRationaleChars: number): string {
   return [
-    'reprise quarantine open DIR --claim REF [--artifact HASH] --reason TEXT --key KEYFILE [--json]',
+    'reprise quarantine open DIR --claim REF [--artifact HASH] --reason TEXT --key KEYFILE [--trust-store FILE] [--json]',
     'reprise quarantine list DIR [--trust-store FILE] [--state open|escalated|released|upheld] [--json]',
     'reprise quarantine show DIR CASE [--trust-store FILE] [--json]',
     `reprise quarantine release|uphold|escalate DIR CASE (--rationale TEXT | --rationale-file F) --key KEYFILE --trust-store FILE [--json]   (rationale: >= ${minRationaleChars} characters of real content)`,

@@ -39,13 +39,15 @@ function caseDetail(c: CaseState): string {
 }
 
 async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const { values, positionals } = parse(args, { claim: { type: 'string' }, artifact: { type: 'string' }, reason: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values, positionals } = parse(args, { claim: { type: 'string' }, artifact: { type: 'string' }, reason: { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   if (positionals.length !== 1) throw new UsageError(`quarantine open takes one DIR\nusage: ${USAGE}`);
   const artifact = values['artifact'];
   if (artifact !== undefined && !isHashString(artifact)) throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
   const reason = need(values['reason'], 'reason');
   const signer = await loadSigner(need(values['key'], 'key'));
-  const r = await openCase(positionals[0]!, { claimRef: need(values['claim'], 'claim'), ...(typeof artifact === 'string' ? { artifact } : {}), reason, source: 'manual' }, signer);
+  // With the trust store, every author's signature is checked before the case is signed onto the journal.
+  const trustStore = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const r = await openCase(positionals[0]!, { claimRef: need(values['claim'], 'claim'), ...(typeof artifact === 'string' ? { artifact } : {}), reason, source: 'manual' }, signer, { trustStore });
   if (values['json']) io.out(JSON.stringify({ caseId: r.caseId, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint, case: r.case }, null, 2) + '\n');
   else io.out(`opened ${r.caseId} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`);
   return EXIT.pass;

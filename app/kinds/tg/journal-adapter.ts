@@ -77,14 +77,14 @@ export function openJournalPort(dir: string, keyPath: string | undefined, trustS
     async append(kind, subject, body) {
       if (!keyPath) throw new JournalError('anchoring needs --key KEYFILE', 'USAGE');
       const s = await (signer ??= loadSigner(keyPath));
-      const r = await withLockRetry(() => appendEntry(dir, { kind: kind as EntryKind, subject, body }, s));
+      const r = await withLockRetry(() => appendEntry(dir, { kind: kind as EntryKind, subject, body }, s, { trustStore }));
       verified = null;
       return { seq: r.seq, entryHash: r.entryHash };
     },
     async openCase(claimRef, artifact, reason, details) {
       if (!keyPath) throw new JournalError('opening a case needs --key KEYFILE', 'USAGE');
       const s = await (signer ??= loadSigner(keyPath));
-      const r = await withLockRetry(() => openCase(dir, { claimRef, artifact, reason, source: 'routing', details: details as JsonObject }, s));
+      const r = await withLockRetry(() => openCase(dir, { claimRef, artifact, reason, source: 'routing', details: details as JsonObject }, s, { trustStore }));
       verified = null;
       return { seq: r.seq, entryHash: r.entryHash, caseId: r.caseId };
     },
