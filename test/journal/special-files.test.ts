@@ -29,7 +29,8 @@ function canMakeFifo(): boolean {
 }
 const HAVE_FIFO = canMakeFifo();
 const HAVE_ZERO = existsSync('/dev/zero');
-const KILL_AFTER_MS = 15_000;
+/** Stops a run that hangs; far above what a refusal takes on a loaded machine (its CPU time is bounded). */
+const KILL_AFTER_MS = 45_000;
 
 describe.skipIf(!HAVE_FIFO)('opening a journal file for appending (mkfifo is available)', () => {
   it('refuses a FIFO without a reader, a device and a link to one; opens a regular file, creating it', async () => {
@@ -72,16 +73,17 @@ describe.skipIf(!HAVE_FIFO || !cliBuilt())('journal record over a journal whose 
           rmSync(join(dir, name), { force: true });
           make(join(dir, name));
           const r = await runMeasured(base, record, KILL_AFTER_MS);
-          expect(r.ms, 'no answer: the writer hung').toBeLessThan(KILL_AFTER_MS);
+          expect(r.killed, `no answer within ${KILL_AFTER_MS} ms: the writer hung`).toBe(false);
           expect(r.code, r.stderr).not.toBe(0);
           expect(r.code).not.toBeNull();
           expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
           expect(r.stderr).toContain(name);
           // A link is refused as a link (a journal file is never opened through one), anything else as not a regular file.
           expect(r.stderr).toMatch(what.startsWith('a link') && name !== 'journal.lock' ? /a symbolic link/ : /not a regular file/);
+          expect(r.cpuMs).toBeLessThan(10_000);
           expect(r.rssMiB).toBeLessThan(512);
         } finally {
           rmSync(base, { recursive: true, force: true });
         }
-      }, 60_000);
+      }, 120_000);
 });
