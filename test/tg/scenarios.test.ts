@@ -167,6 +167,21 @@ describe('routing through the journal (--journal DIR --key KEY)', () => {
     expect(entries.filter((e) => e.kind === 'replay-drift').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('a journal that does not verify: nothing is anchored onto it, the report says why, and the routing event says anchored: false', async () => {
+    const j = await journalCopy(ex);
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const p = join(j.dir, 'entries.jsonl');
+    const lines = readFileSync(p, 'utf8').split('\n');
+    lines[0] = lines[0]!.replace('"seq":0', '"seq":0 ');
+    writeFileSync(p, lines.join('\n'));
+    const before = readFileSync(p);
+    const mat = await replayJson([m('banded-drift-material'), '--journal', j.dir, '--key', j.key, '--trust-store', j.trust]);
+    const refusal = mat.report.findings.find((f: { rule: string }) => f.rule === 'RPR-TG-040');
+    expect(refusal?.message).toMatch(/does not verify/);
+    expect(eventsOf(mat.report, ROUTING).find((x) => x['route'] === 'HUMAN_REVIEW')!['anchored']).toBe(false);
+    expect(readFileSync(p).equals(before)).toBe(true);
+  });
+
   it('with --workers 2 both workers anchor in the same journal (lock contention is waited out, never an error)', async () => {
     const j = await journalCopy(ex);
     const r = await runCli(['replay', join(ex, 'tg'), '--journal', j.dir, '--key', j.key, '--trust-store', j.trust, '--workers', '2', '--jsonl']);

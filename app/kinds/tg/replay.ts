@@ -485,6 +485,9 @@ async function route(
   if (journal && !ctx.options.key && needsWrite) findings.push(unavailable('RPR-TG-040', 'anchoring drift events and opening cases needs --key KEYFILE with --journal', {}));
   let caseRef: JsonValue = null;
   let alreadyOpen = false;
+  // Whether everything that had to be anchored was: a refused or failed append (a journal that
+  // does not verify, a full disk) leaves it false, and the events say so.
+  let anchored = false;
   if (canWrite) {
     try {
       for (const d of drifts) {
@@ -502,6 +505,7 @@ async function route(
         }
       }
       await journal.append('replay-comparison', { claimRef: m.claimRef, artifact: hashValue(comparison) }, telemetryBody(state, comparison, observations));
+      anchored = true;
     } catch (e) {
       findings.push(unavailable('RPR-TG-040', `anchoring in the journal failed: ${e instanceof Error ? e.message : String(e)}`, {}));
     }
@@ -509,9 +513,9 @@ async function route(
   const events: JsonValue[] = drifts.map((d) => d.event);
   if (reasons.length > 0) {
     findings.push(info('RPR-TG-042', `claim ${m.claimRef} routed to human review: ${reasons.join('; ')}`));
-    events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'HUMAN_REVIEW', reasons, case: caseRef, alreadyOpen, anchored: canWrite });
+    events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'HUMAN_REVIEW', reasons, case: caseRef, alreadyOpen, anchored });
   }
-  for (const d of drifts.filter((x) => !x.material)) events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'CALIBRATION_SIGNAL', reasons: [`drift of ${String(d.event['output'])} (${String(d.event['executionId'])}) is not decision-material`], case: null, alreadyOpen: false, anchored: canWrite });
+  for (const d of drifts.filter((x) => !x.material)) events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'CALIBRATION_SIGNAL', reasons: [`drift of ${String(d.event['output'])} (${String(d.event['executionId'])}) is not decision-material`], case: null, alreadyOpen: false, anchored });
   return events;
 }
 
