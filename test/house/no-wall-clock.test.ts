@@ -7,14 +7,13 @@
  * The check reads every test and e2e source (TypeScript's parser, no type checker) and
  * follows a clock reading (`Date.now()`, `performance.now()`, `process.hrtime()`,
  * `process.uptime()`, any `*.now()`, `new Date()` made a number or compared) through what
- * is computed from it: names
- * assigned from it (also destructured, or passed as an argument to a function of the same
- * file), functions returning it, and object members holding it in any file (a helper's
- * `ms`, also in the text of a child's script), so `expect(r.ms)` is caught in the file that
- * never reads a clock itself. A reading is refused inside an `expect(...)`/`assert(...)`
- * chain (argument or matcher) and on either side of `<`, `<=`, `>`, `>=` anywhere. Logging
- * a reading, a kill-after timer that stops a hang, and a clock passed to the code under
- * test are allowed.
+ * is computed from it: names assigned from it (also destructured, or given it as an
+ * argument of a function of the same file), and, known to every file, functions returning
+ * it and object members holding it (a helper's `ms`, also in the text of a child's script),
+ * so `expect(r.ms)` is caught in a file that never reads a clock itself. A reading is
+ * refused inside an `expect(...)`/`assert(...)` chain (argument or matcher) and on either
+ * side of `<`, `<=`, `>`, `>=` anywhere. Logging a reading, a kill-after timer that stops a
+ * hang, and a clock handed to the code under test are allowed.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,10 +55,12 @@ function chainRoot(n: ts.Expression): string | undefined {
   return ts.isIdentifier(e) ? e.text : undefined;
 }
 
-/** What one file knows to hold a clock reading; `props` is shared by every file read together. */
+/**
+ * What one file knows to hold a clock reading. Members and functions are known by name to
+ * every file read together (a helper's `ms`, an imported `elapsed()`); other names stay local.
+ */
 class FileClocks {
   readonly names = new Set<string>();
-  readonly functions = new Set<string>();
   /** Names holding `new Date()`: a reading once made a number (`getTime()`, `+`, `Number()`) or compared. */
   readonly dates = new Set<string>();
   private readonly params = new Map<string, string[]>();
@@ -68,6 +69,7 @@ class FileClocks {
     readonly file: string,
     readonly sf: ts.SourceFile,
     readonly props: Set<string>,
+    readonly functions: Set<string>,
   ) {
     walk(sf, (n) => {
       if (ts.isFunctionDeclaration(n) && n.name) this.params.set(n.name.text, n.parameters.map((p) => nameOf(p.name) ?? ''));
@@ -94,7 +96,7 @@ class FileClocks {
   }
 
   private readingCall(n: ts.CallExpression): boolean {
-    const callee = n.expression.getText(this.sf).replace(/\s+|\?/g, '');
+    const callee = n.expression.getText(this.sf).replace(/\s+|\?/g, '').replace(/\[['"`](\w+)['"`]\]/g, '.$1');
     if (CLOCK_CALL.test(callee)) return true;
     if (ts.isIdentifier(n.expression) && this.functions.has(n.expression.text)) return true;
     if (ARITHMETIC.test(callee)) return n.arguments.some((a) => this.reads(a) || this.isDateNow(a));
@@ -167,8 +169,9 @@ class FileClocks {
 /** Every assertion on, or comparison of, a wall-clock reading in `files`, as `path:line code`. */
 export function wallClockBounds(files: string[]): string[] {
   const props = new Set<string>();
-  const all = files.map((f) => new FileClocks(f, ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true, f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS), props));
-  // Members are shared across files: learn until nothing new is learnt anywhere.
+  const functions = new Set<string>();
+  const all = files.map((f) => new FileClocks(f, ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true, f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS), props, functions));
+  // Members and functions are shared across files: learn until nothing new is learnt anywhere.
   for (let changed = true; changed; ) changed = all.map((c) => c.learn()).some(Boolean);
   return all.flatMap((c) => c.violations());
 }
@@ -179,6 +182,8 @@ const PLANTED: string[] = [
   'const t0 = performance.now();\nawait f();\nconst ms = performance.now() - t0;\nexpect(ms).toBeLessThan(10_000);\n',
   'const t0 = Date.now();\nconst elapsed = Date.now() - t0;\nconst seconds = Math.round(elapsed / 1000);\nexpect(seconds).toBeLessThanOrEqual(2);\n',
   'const t0 = Date.now();\nexpect(10_000).toBeGreaterThan(Date.now() - t0);\n',
+  "const t0 = Date['now']();\nexpect(globalThis.performance.now() - t0).toBeLessThan(5);\n",
+  "import { elapsedSince } from './clock.js';\nconst t0 = start();\nexpect(await elapsedSince(t0)).toBeLessThan(100);\n---\nexport const start = (): number => 0;\nexport async function elapsedSince(t0: number): Promise<number> {\n  await settle();\n  return performance.now() - t0;\n}\n",
   "const t = process.hrtime.bigint();\nawait f();\nexpect(process.hrtime.bigint() - t < 10n ** 9n, 'fast').toBe(true);\n",
   'const t0 = process.hrtime();\nconst [s] = process.hrtime(t0);\nexpect(s).toBe(0);\n',
   'const started = new Date();\nexpect(new Date().getTime() - started.getTime()).toBeLessThan(100);\n',
