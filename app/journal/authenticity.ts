@@ -1,4 +1,5 @@
 /** A journal's origin statement, from its own rules (RPR-JOURNAL-007 to -011). */
+import { isPlainObject } from '../core/closed.js';
 import type { Authenticity, Finding, JsonValue } from '../../shared/report.js';
 import { authenticity } from '../core/authenticity.js';
 import type { KindResult } from '../core/report.js';
@@ -18,7 +19,7 @@ export function journalAuthenticity(findings: readonly Finding[], signer: string
   return authenticity.trusted(`every entry and checkpoint of ${what}`, signer, has('RPR-JOURNAL-010'));
 }
 
-const obj = (v: JsonValue | undefined): { [k: string]: JsonValue } | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null);
+const obj = (v: JsonValue | undefined): { [k: string]: JsonValue } | null => (isPlainObject(v) ? (v as { [k: string]: JsonValue }) : null);
 
 /**
  * The authenticity of a journal report built from its KindResult alone (`reprise journal

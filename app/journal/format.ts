@@ -119,10 +119,6 @@ export function signCheckpoint(unsigned: Omit<Checkpoint, 'sig'>, signer: Signer
 const ENTRY_MEMBERS = ['author', 'body', 'kind', 'prev', 'recordedAtUtc', 'seq', 'sig', 'subject'];
 const CHECKPOINT_MEMBERS = ['rootHash', 'sig', 'signer', 'timestampUtc', 'treeSize'];
 
-function isObject(v: unknown): v is JsonObject {
-  return isPlainObject(v);
-}
-
 function membersFinding(rule: string, v: JsonObject, allowed: readonly string[], required: readonly string[], pointer: string | undefined, what: string): Finding[] {
   // Fast path: exactly the required members in code-unit order (what a canonical line holds).
   const keys = Object.keys(v);
@@ -136,14 +132,14 @@ function membersFinding(rule: string, v: JsonObject, allowed: readonly string[],
 /** RPR-JOURNAL-004: an entry's members and their types. */
 export function checkEntryShape(v: unknown, pointer: string): Finding[] {
   const R = 'RPR-JOURNAL-004';
-  if (!isObject(v)) return [fail(R, 'the entry is not a JSON object', { pointer })];
+  if (!isPlainObject(v)) return [fail(R, 'the entry is not a JSON object', { pointer })];
   const out = membersFinding(R, v, ENTRY_MEMBERS, ENTRY_MEMBERS, pointer, 'the entry');
   if ('seq' in v && !(typeof v['seq'] === 'number' && Number.isSafeInteger(v['seq']) && v['seq'] >= 0)) out.push(fail(R, 'seq is not a whole number >= 0', { pointer, actual: String(v['seq']) }));
   if ('prev' in v && !isHashString(v['prev'])) out.push(fail(R, 'prev is not a sha256:<64 hex> hash string', { pointer }));
   if ('recordedAtUtc' in v && !isRfc3339Utc(v['recordedAtUtc'])) out.push(fail(R, `recordedAtUtc is ${whyNotRfc3339Utc(v['recordedAtUtc'])}`, { pointer }));
   if ('kind' in v && !ENTRY_KINDS.includes(v['kind'] as EntryKind)) out.push(fail(R, `kind ${JSON.stringify(v['kind'])} is not one of ${ENTRY_KINDS.join(', ')}`, { pointer }));
   if ('subject' in v) out.push(...checkSubject(v['subject'], pointer));
-  if ('body' in v && !isObject(v['body'])) out.push(fail(R, 'body is not a JSON object', { pointer }));
+  if ('body' in v && !isPlainObject(v['body'])) out.push(fail(R, 'body is not a JSON object', { pointer }));
   if ('author' in v && !isKeyId(v['author'])) out.push(fail(R, 'author is not an ed25519:<64 hex> key id', { pointer }));
   if ('sig' in v && !isCanonicalSig(v['sig'])) out.push(fail(R, 'sig is not the canonical base64 of a 64-byte signature', { pointer }));
   return out;
@@ -164,7 +160,7 @@ const CANONICAL_LAST = /[AQgw]==$/;
 
 export function checkSubject(s: unknown, pointer: string): Finding[] {
   const R = 'RPR-JOURNAL-004';
-  if (!isObject(s)) return [fail(R, 'subject is not a JSON object', { pointer })];
+  if (!isPlainObject(s)) return [fail(R, 'subject is not a JSON object', { pointer })];
   const out = membersFinding(R, s, ['claimRef', 'artifact'], ['claimRef'], pointer, 'subject');
   if ('claimRef' in s && (typeof s['claimRef'] !== 'string' || s['claimRef'].trim() === '')) out.push(fail(R, 'subject.claimRef is not a non-empty string', { pointer }));
   if ('artifact' in s && !isHashString(s['artifact'])) out.push(fail(R, 'subject.artifact is not a sha256:<64 hex> hash string', { pointer }));
@@ -174,7 +170,7 @@ export function checkSubject(s: unknown, pointer: string): Finding[] {
 /** RPR-JOURNAL-014: a checkpoint's members and their types. */
 export function checkCheckpointShape(v: unknown, pointer: string | undefined): Finding[] {
   const R = 'RPR-JOURNAL-014';
-  if (!isObject(v)) return [fail(R, 'the checkpoint is not a JSON object', { pointer })];
+  if (!isPlainObject(v)) return [fail(R, 'the checkpoint is not a JSON object', { pointer })];
   const out = membersFinding(R, v, CHECKPOINT_MEMBERS, CHECKPOINT_MEMBERS, pointer, 'the checkpoint');
   if ('treeSize' in v && !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1)) out.push(fail(R, 'treeSize is not a whole number >= 1', { pointer }));
   if ('rootHash' in v && !isHashString(v['rootHash'])) out.push(fail(R, 'rootHash is not a sha256:<64 hex> hash string', { pointer }));

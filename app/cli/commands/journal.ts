@@ -21,6 +21,7 @@ import { MAX_POLICY_BYTES, parseWitnessPolicy, type WitnessPolicy } from '../../
 import type { Checkpoint } from '../../journal/format.js';
 import type { Finding } from '../../../shared/report.js';
 import { info } from '../../core/findings.js';
+import { isPlainObject } from '../../core/closed.js';
 import { cosignCmd } from './journal-witness.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
@@ -81,7 +82,7 @@ async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
 
 /** A held checkpoint: the checkpoint itself, or a report whose details.latestCheckpoint is one. */
 function heldCheckpointOf(held: unknown): unknown {
-  return typeof held === 'object' && held !== null && !Array.isArray(held) && 'details' in held ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint : held;
+  return isPlainObject(held) && 'details' in held ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint : held;
 }
 
 /**
@@ -167,7 +168,7 @@ async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const started = Date.now();
   const doc = await readJsonFile(file, 'proof');
-  const c = typeof doc === 'object' && doc !== null && (doc as { type?: unknown }).type === CONSISTENCY_TYPE ? checkConsistencyProof(doc, trust) : checkInclusionProof(doc, trust);
+  const c = isPlainObject(doc) && doc['type'] === CONSISTENCY_TYPE ? checkConsistencyProof(doc, trust) : checkInclusionProof(doc, trust);
   const result = { id: c.checkpoint?.rootHash ?? null, findings: c.findings, chain: [] };
   const r = buildReport({ path: file, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) }, started);
   return printReport(io, r, values['json'] === true, values['quiet'] === true);

@@ -8,6 +8,7 @@
  * verification would not have accepted as an archive. A member that is not valid JSON is
  * shown as text with a note, never parsed leniently.
  */
+import { isPlainObject } from '../../core/closed.js';
 import type { PackageMember, PackageMemberContent, PackageMembers } from '../../../shared/api.js';
 import { isBareHex64 } from '../../../shared/hash-format.js';
 import { shownValue } from '../../../shared/report.js';
@@ -43,7 +44,6 @@ const RECORDED: Record<string, { field: string; name: string }> = {
   [ENTRY.forma]: { field: 'formaDigest', name: 'SHA-256 of the exact bytes' },
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: string): string => (isBareHex64(v) ? formatHash(v) : v);
 
 function strictJson(bytes: Uint8Array): unknown {
@@ -71,7 +71,7 @@ async function manifestOf(archive: Uint8Array | ZipSource, entries: ZipEntry[]):
   if (!b) return null;
   try {
     const v = strictJson(b);
-    return isObject(v) ? v : null;
+    return isPlainObject(v) ? v : null;
   } catch {
     return null;
   }
@@ -97,11 +97,11 @@ async function memberOf(archive: Uint8Array | ZipSource, e: ZipEntry, manifest: 
 
 /** The dataset as a table: its declared columns, each row's value per column as JSON text. */
 function tableOf(value: unknown): PackageMemberContent['table'] {
-  if (!isObject(value) || !Array.isArray(value['columns']) || !Array.isArray(value['rows'])) return null;
-  const columns = value['columns'].map((c) => (isObject(c) && typeof c['name'] === 'string' ? c['name'] : null));
+  if (!isPlainObject(value) || !Array.isArray(value['columns']) || !Array.isArray(value['rows'])) return null;
+  const columns = value['columns'].map((c) => (isPlainObject(c) && typeof c['name'] === 'string' ? c['name'] : null));
   if (columns.some((c) => c === null)) return null;
   const names = columns as string[];
-  const rows = value['rows'].slice(0, MAX_TABLE_ROWS).map((r) => names.map((n) => (isObject(r) && Object.hasOwn(r, n) ? shownValue(r[n]) : '')));
+  const rows = value['rows'].slice(0, MAX_TABLE_ROWS).map((r) => names.map((n) => (isPlainObject(r) && Object.hasOwn(r, n) ? shownValue(r[n]) : '')));
   return { columns: names, rows, totalRows: value['rows'].length };
 }
 
