@@ -22,4 +22,7 @@ export { parseCanonical, canonicalizeText, canonicalizeBytes, mayUnderflow, nest
 export { stripToCanonical, stripArriving, SPAN_DEPTH, type ArrivingStrip, type MemberSpan, type Stripped } from './jcs/strip.js';
 export { canonicalizeValue, canonicalizeParsed, checkJsonData } from './jcs/serialize.js';
 export { diagnose } from './jcs/diagnose.js';
+export { checkBounds, countChar, type JsonLimits } from './jcs/bounds.js';
+export { firstLineEndBeforeValue } from './jcs/lines.js';
+export { ITEMS_LIMIT, MAX_ITEMS, MAX_MEMBER_NAMES, MEMBER_NAMES_LIMIT } from './json-limits.js';
 export { endsInsideJsonValue, refusedAsCutShort } from './jcs/prefix.js';

@@ -51,10 +51,14 @@ export function makeContext(path: string, options: EngineOptions, onProgress?: (
  */
 function unknownKind(s: Sniffed): KindResult {
   const actual = describeUnknown(s);
-  // A copy cut short is most likely an artifact of a known kind: say that first, not "unknown".
+  // A copy cut short is most likely an artifact of a known kind: say that first, not "unknown";
+  // so is a document refused for its size before it was parsed, whose kind was never read.
+  const j = s.json(); // null, without a parse, for anything but JSON
   const message = actual.startsWith(cutShort('not well-formed JSON'))
     ? 'the file looks cut short (truncated), so its kind cannot be read; Reprise does not guess from file names'
-    : 'the content is not an artifact kind Reprise knows; Reprise does not guess from file names';
+    : j && !j.ok && j.error.code === 'ERR_LIMIT'
+      ? 'the document is larger than Reprise parses (a limit checked before parsing), so its kind was not read; Reprise does not guess from file names'
+      : 'the content is not an artifact kind Reprise knows; Reprise does not guess from file names';
   return { id: null, findings: [fail('RPR-KIND-001', message, { actual })], chain: [] };
 }
 
@@ -68,6 +72,7 @@ function describeUnknown(s: Sniffed): string {
     const j = s.json();
     if (j && !j.ok) {
       if (j.loose !== undefined) return `JSON the strict parse refuses: ${j.error.message}`;
+      if (j.error.code === 'ERR_LIMIT') return `JSON refused before it was parsed: ${j.error.message}`;
       // Truncation only where the text stops inside a value it began well (not data after one).
       return `${refusedAsCutShort(j.error, s.text() ?? s.bytes) ? cutShort('not well-formed JSON') : 'not well-formed JSON'}: ${j.error.message}`;
     }
@@ -105,6 +110,7 @@ async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, 
   const started = Date.now();
   const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
+  sniffed.limits = options.limits;
   if (sniffed.stripsInWorker) await handDeclaredWork(sniffed, ctx);
   const handler = KINDS.find((k) => k.detect(sniffed));
   if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay', limits: options.limits }, started);

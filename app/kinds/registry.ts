@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import type { DirectoryKindHandler, KindHandler, KindLimit, KindOption } from './types.js';
 import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
 import { FINDINGS_LIMIT, MAX_FINDINGS_PER_RULE } from '../core/findings.js';
+import { ITEMS_LIMIT, MAX_ITEMS, MAX_MEMBER_NAMES, MEMBER_NAMES_LIMIT } from '../core/json-limits.js';
 import { acgpEvalKind, acgpTraceKind } from './acgp/declare.js';
 import { replayDumpKind } from './replay-dump/declare.js';
 import { tgBundleKind, tgManifestKind } from './tg/declare.js';
@@ -36,6 +37,9 @@ const ARCHIVE_LIMITS: readonly KindLimit[] = [
   { name: ZIP_WORKERS_LIMIT, default: Math.min(2, availableParallelism()), help: 'threads inflating a package\'s entries (0: none)' },
   // Every report's, whatever its kind (app/core/findings.ts).
   { name: FINDINGS_LIMIT, default: MAX_FINDINGS_PER_RULE, help: 'findings listed per rule in a report; the rest are counted (RPR-REPORT-001)' },
+  // Every JSON artifact's, whatever its kind: checked before the parse that tells the kind (app/core/jcs/bounds.ts).
+  { name: MEMBER_NAMES_LIMIT, default: MAX_MEMBER_NAMES, help: 'distinct member names in one JSON document (an artifact, an ACGP trace line), counted before it is parsed' },
+  { name: ITEMS_LIMIT, default: MAX_ITEMS, help: 'array elements and object members in one JSON document (an artifact, an ACGP trace line), counted before it is parsed' },
 ];
 
 /**

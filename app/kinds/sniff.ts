@@ -4,7 +4,7 @@
  * parsed once per run however many kinds look at it.
  */
 import { readSync } from 'node:fs';
-import { decodeJsonBytes, JcsError, nestsDeeperThan, parseCanonical, type StrictParse, type Stripped } from '../core/jcs.js';
+import { decodeJsonBytes, firstLineEndBeforeValue, JcsError, nestsDeeperThan, parseCanonical, type JsonLimits, type StrictParse, type Stripped } from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
 import { isPlainObject } from '../core/closed.js';
 import { stripInWorker, type ArrivingStripJob, type StripResult, type StripWork, type StripWorkDone } from '../threads/canonical.js';
@@ -84,6 +84,8 @@ export class Sniffed {
   private workerHash: Promise<string | null> | undefined;
   private whole: Buffer | undefined;
   private arrivingStrip: ArrivingStripJob | undefined;
+  /** `--limit` overrides of the bounds the strict parse checks first (ERR_LIMIT: app/core/jcs/bounds.ts). */
+  limits: JsonLimits;
   /**
    * `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB).
    * `arrived`: the whole file's bytes, and its text, already read and decoded while it was
@@ -183,17 +185,10 @@ export class Sniffed {
       // Lazy: the canonical text of a large document is serialized only if a kind asks.
       // When the stripping thread has already proven the member order (it usually has by the
       // end of JSON.parse), the walk that would find the same is skipped.
-      this.jsonCache = new ParsedOk(parseCanonical(text, { lazy: true, proven }));
+      this.jsonCache = new ParsedOk(parseCanonical(text, { lazy: true, proven, limits: this.limits }));
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;
-      let loose: unknown;
-      try {
-        // Not for thousands of levels: V8 takes seconds over them (64 MiB of `[`: 20 s).
-        loose = e.code === 'ERR_DEPTH' && nestsDeeperThan(text, LOOSE_MAX_DEPTH) ? undefined : JSON.parse(text);
-      } catch {
-        loose = undefined;
-      }
-      this.jsonCache = { ok: false, error: e, loose };
+      this.jsonCache = { ok: false, error: e, loose: looseParse(text, e) };
     }
     return this.jsonCache;
   }
@@ -235,6 +230,21 @@ export class Sniffed {
   startsWith(magic: readonly number[]): boolean {
     if (this.head.length < magic.length) return false;
     return magic.every((m, i) => this.head[i] === m);
+  }
+}
+
+/**
+ * Plain JSON.parse of text the strict parse refused, or undefined. Not for a syntax error,
+ * which JSON.parse refuses too, nor for JSON Lines (however long its first line: lines.ts);
+ * nor for thousands of levels (V8 takes seconds over them: 64 MiB of `[`, 20 s); nor for
+ * text beyond a bound (ERR_LIMIT), refused so that it is never parsed.
+ */
+function looseParse(text: string, e: JcsError): unknown {
+  if (e.code === 'ERR_SYNTAX' || e.code === 'ERR_LIMIT' || firstLineEndBeforeValue(text) !== -1 || (e.code === 'ERR_DEPTH' && nestsDeeperThan(text, LOOSE_MAX_DEPTH))) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

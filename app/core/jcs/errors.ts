@@ -6,7 +6,8 @@ export type JcsErrorCode =
   | 'ERR_DUPLICATE_KEY'
   | 'ERR_LONE_SURROGATE'
   | 'ERR_NONFINITE'
-  | 'ERR_DEPTH';
+  | 'ERR_DEPTH'
+  | 'ERR_LIMIT';
 
 /** Nesting deeper than this (arrays and objects) is refused with ERR_DEPTH. */
 export const MAX_DEPTH = 512;

@@ -6,6 +6,8 @@ import { JcsError, MAX_DEPTH, type JcsWarning } from './errors.js';
 import { decodeJsonBytes } from './decode.js';
 import { diagnose, precisionWarnings } from './diagnose.js';
 import { ARRAY_INDEX, canon, checkNumber, serialize, type WalkState } from './serialize.js';
+import { checkBounds, countChar, type JsonLimits } from './bounds.js';
+import { firstLineEndBeforeValue } from './lines.js';
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /\\u003[aA]/;
@@ -15,12 +17,6 @@ const ESCAPED_COLON = /\\u003[aA]/;
 // before the precise pass; a match inside a string only costs that pass.
 const LONG_MANTISSA = /\d(?:\.?\d){15}/;
 
-function countChar(s: string, ch: string): number {
-  let n = 0;
-  for (let i = s.indexOf(ch); i !== -1; i = s.indexOf(ch, i + 1)) n++;
-  return n;
-}
-
 /**
  * Whether the text nests deeper than `limit` outside strings. Checked before JSON.parse
  * because V8's parser spends about ten times longer per nesting level than per byte of
@@ -29,11 +25,16 @@ function countChar(s: string, ch: string): number {
  * them is a native search each); the scan stops at the first level past the limit.
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
+  return deeperAt(text, limit) !== -1;
+}
+
+/** Where the text first nests deeper than `limit` (the offset of the opener), or -1 (see nestsDeeperThan). */
+function deeperAt(text: string, limit: number): number {
   let openers = 0;
   for (const ch of ['[', '{']) {
     for (let i = text.indexOf(ch); i !== -1 && openers <= FEW_OPENERS; i = text.indexOf(ch, i + 1)) openers++;
   }
-  if (openers <= limit || openers <= FEW_OPENERS) return false;
+  if (openers <= limit || openers <= FEW_OPENERS) return -1;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -41,16 +42,16 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
       // Past the string: the next quote not escaped by an odd run of backslashes.
       for (;;) {
         i = text.indexOf('"', i + 1);
-        if (i === -1) return false;
+        if (i === -1) return -1;
         let k = i - 1;
         while (text.charCodeAt(k) === 0x5c) k--;
         if (((i - k) & 1) === 1) break;
       }
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
+      if (++depth > limit) return i;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return false;
+  return -1;
 }
 /** Levels V8 parses in tens of milliseconds at most. */
 const FEW_OPENERS = 1 << 16;
@@ -115,6 +116,11 @@ export interface ParseOptions {
    * strings without escaped surrogates or colons.
    */
   proven?: () => boolean;
+  /**
+   * `--limit` overrides of the bounds checked before parsing (ERR_LIMIT: distinct member
+   * names, items; bounds.ts); the defaults when absent.
+   */
+  limits?: JsonLimits;
 }
 
 /** What one walk over a parsed value learns without serializing it. */
@@ -161,13 +167,24 @@ function inspect(v: object, depth: number, ins: Inspection): void {
  */
 export function parseCanonical(text: string, options: ParseOptions = {}): StrictParse {
   if (text.charCodeAt(0) === 0xfeff) throw new JcsError('ERR_BOM', 'a byte-order mark precedes the JSON text');
-  if (!text.isWellFormed()) return fail(text);
-  if (nestsDeeperThan(text, MAX_DEPTH)) {
+  // JSON Lines: refused by the precise validator, which reads the first line only (lines.ts).
+  const nl = firstLineEndBeforeValue(text);
+  if (nl !== -1) {
+    checkBounds(text.slice(0, nl), options.limits);
+    return fail(text);
+  }
+  const deep = deeperAt(text, MAX_DEPTH);
+  if (deep !== -1) {
     // The precise validator stops at the limit (or at an earlier error, as it would after
-    // JSON.parse); should it find none, the ordinary path below decides.
+    // JSON.parse), reading no further than `deep`, within bounds there; should it find no
+    // error, the ordinary path below decides.
+    checkBounds(text.slice(0, deep), options.limits);
     const err = diagnose(text);
     if (err) throw err;
   }
+  // Before the precise validator and JSON.parse, which would spend their memory on the values.
+  const colonsText = checkBounds(text, options.limits);
+  if (!text.isWellFormed()) return fail(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -195,7 +212,6 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
       inOrder = true;
       big = false;
     } else if (options.lazy) {
-      const colonsText = countChar(text, ':');
       const ins: Inspection = { nonFinite: false, big: false, inOrder: true, colons: 0 };
       if (typeof value === 'object' && value !== null) inspect(value, 0, ins);
       else if (typeof value === 'number') checkNumber(value, ins);
@@ -209,7 +225,6 @@ export function parseCanonical(text: string, options: ParseOptions = {}): Strict
       big = ins.big;
       zero = ins.zero === true;
     } else {
-      const colonsText = countChar(text, ':');
       const st: WalkState = { nonFinite: false, big: false };
       const c = typeof value === 'object' && value !== null ? canon(value, 0, st) : undefined;
       if (st.nonFinite) return fail(text);

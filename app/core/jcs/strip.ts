@@ -1,4 +1,6 @@
 import { MAX_DEPTH } from './errors.js';
+import { firstLineEndBeforeValue } from './lines.js';
+import { MAX_NAME_CHARS } from '../json-limits.js';
 
 /** A top-level member's place in the bytes `stripToCanonical` returns. */
 export interface MemberSpan {
@@ -17,7 +19,12 @@ export interface MemberSpan {
 
 /** Members are spanned in objects nested this deep (1: the top level's members only). */
 export const SPAN_DEPTH = 3;
-/** At most this many spans are recorded below the top level (bounded memory). */
+/**
+ * At most this many spans are recorded (bounded memory): objects below the top level opened
+ * after that many are not spanned, and a spanned object holding more members ends the scan
+ * with no result (the caller serializes). Two million spans of a wide object held 300 MB
+ * and 4 s of the stripping thread while the parse held as much again.
+ */
 const MAX_SPANS = 65536;
 
 export interface Stripped {
@@ -80,6 +87,8 @@ function isCanonicalUnicodeEscape(b: Uint8Array, i: number): boolean {
  * the document is parsed (app/threads/canonical.ts).
  */
 export function stripToCanonical(input: Uint8Array): Stripped | null {
+  // JSON Lines is no one document: nothing to copy (its first line may be 100 MB).
+  if (firstLineEndBeforeValue(input) !== -1) return null;
   const s = new Stripper(input);
   return s.advance(input.length) ? s.end() : null;
 }
@@ -107,6 +116,12 @@ export function stripArriving(input: Uint8Array): ArrivingStrip {
   return new Stripper(input);
 }
 
+/**
+ * A byte that starts a JSON value: a bracket, a quote, a number's first byte, or a
+ * literal's (literals are read a byte at a time, and no other byte of theirs is one).
+ */
+const startsValue = (c: number): boolean => c === 0x7b || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e;
+
 /** A token method's answer: done (the scan moves past it), not canonical, or cut by the end of the bytes in place. */
 const DONE = 1;
 const NOT_CANONICAL = 0;
@@ -130,6 +145,8 @@ class Stripper implements ArrivingStrip {
   /** Where the scan of a string cut by the end of the bytes stopped (-1: none is). */
   resumeAt = -1;
   depth = 0;
+  /** Where the top-level value starts (-1: not yet). */
+  topStart = -1;
   spans = 0;
   // Per open container (index depth - 1): its member list when spanned, else null; the
   // member being read; whether a member name comes next.
@@ -171,6 +188,13 @@ class Stripper implements ArrivingStrip {
     const n = (this.n = Math.min(available, this.total));
     while (this.i < n) {
       const c = b[this.i]!;
+      if (this.depth === 0 && startsValue(c)) {
+        // A second top-level value (JSON Lines, data after a document): the parse refuses
+        // the text, so the scan stops rather than copy the rest (a token cut by the end of
+        // the bytes in place is read again from the same start).
+        if (this.topStart >= 0 && this.topStart !== this.i) return false;
+        this.topStart = this.i;
+      }
       if (c === 0x22) {
         const q = this.i;
         const r = this.string();
@@ -256,6 +280,8 @@ class Stripper implements ArrivingStrip {
   memberName(q: number): boolean {
     const b = this.b;
     const i = this.i;
+    // A name the parse refuses for its length (bounds.ts) is neither decoded nor copied.
+    if (i - q - 2 > MAX_NAME_CHARS) return false;
     const at = this.depth - 1;
     this.expectName[at] = false;
     if (this.ordered) {
@@ -270,6 +296,7 @@ class Stripper implements ArrivingStrip {
     }
     const list = this.lists[at];
     if (!list) return true;
+    if (this.spans >= MAX_SPANS) return false;
     let name = NAME_DECODER.decode(b.subarray(q + 1, i - 1));
     if (name.includes('\\')) {
       try {
