@@ -9,6 +9,9 @@ import { acgpWriter, cleanTrace } from '../../app/examples/acgp.js';
 import type { ExampleFile } from '../../app/examples/index.js';
 import { deterministicPart } from '../../app/core/report.js';
 import { runTraceFile } from '../../app/kinds/acgp/index.js';
+import { ACGP_LIMITS, LINE_LIMIT } from '../../app/kinds/acgp/limits.js';
+import { LineFeeder } from '../../app/kinds/acgp/lines.js';
+import type { AcgpChecker } from '../../app/kinds/acgp/checker.js';
 import { generateTrace } from '../../app/kinds/acgp/generate.js';
 import { runCli } from '../helpers/cli.js';
 import { findingOf, run, tempFile } from './helpers.js';
@@ -121,5 +124,53 @@ describe('JSON Lines strictness', () => {
     const a = await run(text, 'replay', {}, 't.jsonl');
     const b = await run(text, 'replay', {}, 't.jsonl');
     expect(JSON.stringify(deterministicPart(a))).toBe(JSON.stringify(deterministicPart(b)));
+  });
+});
+
+describe('the line limit (acgp-line-bytes) holds memory, not only lines', () => {
+  const lines = generateTrace({ count: 3, seed: 4 }).map((e) => JSON.stringify(e));
+  const MAX = ACGP_LIMITS[LINE_LIMIT];
+
+  /** What a LineFeeder hands its checker, line by line. */
+  function feed(chunks: Buffer[], limits?: Record<string, number>): string[] {
+    const heard: string[] = [];
+    const checker = {
+      add: (i: number) => heard.push(`${i}: EVAL`),
+      precision: () => undefined,
+      parseError: (i: number, m: string) => heard.push(`${i}: ${m}`),
+      lineTooLong: (i: number, bytes: number, limit: number) => heard.push(`${i}: ${bytes} bytes, over ${limit}`),
+    } as unknown as AcgpChecker;
+    const f = new LineFeeder(checker, undefined, limits);
+    for (const c of chunks) f.push(c);
+    f.end();
+    return heard;
+  }
+
+  it('a longer line is refused unread, whether it comes whole or in pieces, and the lines around it are checked', () => {
+    const long = '{"trace_id":"' + 'x'.repeat(MAX) + '"}';
+    const text = Buffer.from([lines[0], long, lines[1]].join('\r\n') + '\r\n');
+    const want = ['0: EVAL', `1: ${long.length} bytes, over ${MAX}`, '2: EVAL'];
+    expect(feed([text])).toEqual(want);
+    const pieces: Buffer[] = [];
+    for (let i = 0; i < text.length; i += 4099) pieces.push(text.subarray(i, i + 4099));
+    expect(feed(pieces)).toEqual(want);
+    // A line of exactly the limit is read, CR or not; the limit can be raised.
+    const exact = '{"trace_id":"' + 'x'.repeat(MAX - 16) + '"}';
+    expect(feed([Buffer.from(lines[0] + '\n' + exact + '\r\n')])).toEqual(['0: EVAL', '1: EVAL']);
+    expect(feed([Buffer.from(lines[0] + '\n' + long + '\n')], { [LINE_LIMIT]: long.length })).toEqual(['0: EVAL', '1: EVAL']);
+    // An unterminated last line too long: still only its length.
+    expect(feed([Buffer.from(lines[0] + '\n' + long)])).toEqual(['0: EVAL', `1: ${long.length} bytes, over ${MAX}`]);
+  });
+
+  it('through the engine: the trace is detected and the line named, even when the first line is the long one', async () => {
+    const huge = '{"ctq_dimensions":{},"trace_id":[' + '1,'.repeat(MAX) + '1]}';
+    for (const [text, line] of [
+      [[lines[0], '{"trace_id":"' + 'x'.repeat(2 * MAX) + '"}', lines[1]].join('\n') + '\n', 2],
+      [[huge, lines[0], lines[1]].join('\n') + '\n', 1],
+    ] as const) {
+      const r = await run(text, 'verify', {}, 't.jsonl');
+      expect(r.artifact.kind).toBe('acgp-trace');
+      expect(findingOf(r, 'RPR-ACGP-001')).toMatchObject({ pointer: `line:${line}`, message: expect.stringMatching(/bytes long, more than an EVAL line may hold \(limit acgp-line-bytes = 1048576\); it was not parsed$/) as unknown });
+    }
   });
 });

@@ -48,9 +48,18 @@ export class AcgpChecker {
 
   /** A trace element (or line) that is not JSON Reprise accepts; `cut` says why it looks cut short. */
   parseError(i: number, message: string, pointer?: string, cut?: string): void {
-    this.count = Math.max(this.count, i + 1);
     const what = `${this.sink.where(i)} is not valid I-JSON`;
-    this.sink.push(fail('RPR-ACGP-001', cut ? `${cutShort(what)}: ${cut}: ${message}` : `${what}: ${message}`, { pointer: pointer ?? (this.options.jsonl ? `line:${i + 1}` : this.sink.ptr(i, '')) }));
+    this.refuse(i, cut ? `${cutShort(what)}: ${cut}: ${message}` : `${what}: ${message}`, pointer);
+  }
+
+  /** A JSON Lines line longer than the line limit, refused unread (lines.ts says why). */
+  lineTooLong(i: number, bytes: number, limit: number): void {
+    this.refuse(i, `${this.sink.where(i)} is ${bytes} bytes long, more than an EVAL line may hold (limit acgp-line-bytes = ${limit}); it was not parsed`);
+  }
+
+  private refuse(i: number, message: string, pointer?: string): void {
+    this.count = Math.max(this.count, i + 1);
+    this.sink.push(fail('RPR-ACGP-001', message, { pointer: pointer ?? (this.options.jsonl ? `line:${i + 1}` : this.sink.ptr(i, '')) }));
     this.debt.reset();
   }
 

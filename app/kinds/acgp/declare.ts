@@ -5,7 +5,7 @@
  */
 import type { Sniffed } from '../sniff.js';
 import type { KindHandler, KindLimit, KindOption } from '../types.js';
-import { ACGP_LIMITS } from './limits.js';
+import { ACGP_LIMITS, LINE_LIMIT } from './limits.js';
 
 /** An object that looks like an EVAL payload (its distinctive members). */
 export function isEvalLike(v: unknown): boolean {
@@ -13,15 +13,22 @@ export function isEvalLike(v: unknown): boolean {
   return 'ctq_dimensions' in v || ('ctq_score' in v && 'trust_debt' in v);
 }
 
-function firstLine(s: Sniffed): unknown {
+/**
+ * Whether the first line looks like an EVAL. A line longer than the line limit is never
+ * parsed (its parse could take gigabytes: lines.ts); it looks like one when it names an
+ * EVAL's distinctive members, and the check then refuses it for its length.
+ */
+function firstLineEvalLike(s: Sniffed): boolean {
   const b = s.bytes;
   let end = b.indexOf(0x0a);
-  if (end === -1) return undefined;
+  if (end === -1) return false;
   if (end > 0 && b[end - 1] === 0x0d) end--;
+  const line = b.subarray(0, end);
+  if (line.length > ACGP_LIMITS[LINE_LIMIT]) return line.includes('"ctq_dimensions"') || (line.includes('"ctq_score"') && line.includes('"trust_debt"'));
   try {
-    return JSON.parse(b.subarray(0, end).toString('utf8'));
+    return isEvalLike(JSON.parse(line.toString('utf8')));
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -29,7 +36,7 @@ export function isJsonLinesTrace(s: Sniffed): boolean {
   if (s.firstChar() !== '{') return false;
   const j = s.json();
   if (j && (j.ok || j.loose !== undefined)) return false;
-  return isEvalLike(firstLine(s));
+  return firstLineEvalLike(s);
 }
 
 const ACGP_OPTIONS = [
@@ -39,6 +46,7 @@ const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
   'acgp-findings': 'findings kept in one ACGP report',
   'acgp-comparisons': 'comparisons kept in one ACGP report',
   'acgp-trajectory': 'trust-debt points kept in one ACGP report',
+  [LINE_LIMIT]: 'bytes of one line of a JSON Lines trace; a longer line is refused unread',
 };
 const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({ name, default: d, help: ACGP_LIMIT_HELP[name as keyof typeof ACGP_LIMITS] }));
 /**

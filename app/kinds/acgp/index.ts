@@ -37,7 +37,7 @@ async function checkTrace(s: Sniffed, ctx: KindContext, mode: AcgpMode): Promise
     const c = await checker(mode, ctx.options, false, true);
     const bytes = s.bytes;
     const progress = evalProgress(ctx);
-    const feeder = new LineFeeder(c, (read) => progress.at(read, bytes.length));
+    const feeder = new LineFeeder(c, (read) => progress.at(read, bytes.length), ctx.options.limits);
     feeder.push(bytes);
     feeder.end();
     return finished(c.result(), progress);
@@ -103,7 +103,7 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
     await fh.read(head, 0, 1, 0);
     if (head[0] !== 0x7b) throw new UsageError(`${path} is not a JSON Lines trace (it does not start with "{")`, 'bad-file');
     c = await checker(mode, options, false, true);
-    const feeder = new LineFeeder(c);
+    const feeder = new LineFeeder(c, undefined, options.limits);
     for await (const chunk of fh.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false })) {
       hasher.update(chunk as Buffer);
       feeder.push(chunk as Buffer);

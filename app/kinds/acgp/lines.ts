@@ -2,9 +2,11 @@
  * JSON Lines over bytes, strictly: lines split at LF (a CR before it is dropped), each
  * line decoded as strict UTF-8 and parsed with the one canonicalizer's strict parser. Works
  * on one buffer or on a stream of chunks, so a trace of any length is checked in memory
- * bounded by its longest line.
+ * bounded by the line limit (acgp-line-bytes): a longer line is refused unread, and only
+ * its length is kept while the rest of it streams past.
  */
-import { decodeJsonBytes, JcsError, MAX_DEPTH, mayUnderflow, parseCanonical, refusedAsCutShort, type JcsWarning } from '../../core/jcs.js';
+import { checkBounds, countChar, decodeJsonBytes, JcsError, MAX_DEPTH, mayUnderflow, parseCanonical, refusedAsCutShort, type JcsWarning, type JsonLimits } from '../../core/jcs.js';
+import { ACGP_LIMITS, LINE_LIMIT } from './limits.js';
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /\\u003[aA]/;
@@ -18,15 +20,9 @@ interface Tally {
   zero: boolean;
 }
 
-function colonsIn(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1)) n++;
-  return n;
-}
-
 function tally(v: unknown, depth: number, t: Tally): void {
   if (typeof v === 'string') {
-    if (v.includes(':')) t.colons += colonsIn(v);
+    if (v.includes(':')) t.colons += countChar(v, ':');
     return;
   }
   if (typeof v === 'number') {
@@ -45,7 +41,7 @@ function tally(v: unknown, depth: number, t: Tally): void {
   }
   for (const k in v as Record<string, unknown>) {
     t.members++;
-    if (k.includes(':')) t.colons += colonsIn(k);
+    if (k.includes(':')) t.colons += countChar(k, ':');
     tally((v as Record<string, unknown>)[k], depth + 1, t);
   }
 }
@@ -57,64 +53,97 @@ function tally(v: unknown, depth: number, t: Tally): void {
  * surrogate or colon; every number finite, no zero that may be an underflow; depth bounded). On any doubt the one
  * canonicalizer's parser decides, and names the problem.
  */
-export function strictParseLine(text: string): { value: unknown; warnings: JcsWarning[] } {
-  if (!text.isWellFormed() || ESCAPED_SURROGATE.test(text) || ESCAPED_COLON.test(text) || LONG_DIGITS.test(text)) return parseCanonical(text);
+export function strictParseLine(text: string, limits?: JsonLimits): { value: unknown; warnings: JcsWarning[] } {
+  // Before JSON.parse, as parseCanonical does: a parse spends its memory per value (bounds.ts).
+  const colons = checkBounds(text, limits);
+  const strict = () => parseCanonical(text, { limits });
+  if (!text.isWellFormed() || ESCAPED_SURROGATE.test(text) || ESCAPED_COLON.test(text) || LONG_DIGITS.test(text)) return strict();
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return parseCanonical(text);
+    return strict();
   }
   const t: Tally = { members: 0, colons: 0, ok: true, zero: false };
   tally(value, 0, t);
-  if (!t.ok || t.members + t.colons !== colonsIn(text) || (t.zero && mayUnderflow(text))) return parseCanonical(text);
+  if (!t.ok || t.members + t.colons !== colons || (t.zero && mayUnderflow(text))) return strict();
   return { value, warnings: [] };
 }
 import type { AcgpChecker } from './checker.js';
 
 export class LineFeeder {
+  /** The start of the line whose end has not come yet (within the line limit). */
   private rest: Buffer | null = null;
+  /** That line's length so far, once past the line limit (its bytes are dropped); -1 before. */
+  private overLong = -1;
   private index = 0;
   private pendingBlank = -1;
   /** Bytes of the lines read so far, their newlines included. */
   private read = 0;
-  /** `onLine` hears how many bytes have been read after each line (progress). */
+  private readonly maxLine: number;
+  /** `onLine` hears how many bytes have been read after each line (progress); `limits` are the `--limit` overrides. */
   constructor(
     private readonly checker: AcgpChecker,
     private readonly onLine?: (bytesRead: number) => void,
-  ) {}
+    private readonly limits?: JsonLimits,
+  ) {
+    this.maxLine = limits?.[LINE_LIMIT] ?? ACGP_LIMITS[LINE_LIMIT];
+  }
 
   get lines(): number {
     return this.index;
   }
 
   push(chunk: Buffer): void {
-    const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
-    this.rest = null;
     let start = 0;
-    for (let nl = buf.indexOf(0x0a, start); nl !== -1; nl = buf.indexOf(0x0a, start)) {
-      this.line(buf.subarray(start, nl > start && buf[nl - 1] === 0x0d ? nl - 1 : nl), false);
+    for (let nl = chunk.indexOf(0x0a, start); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      this.lineEnds(chunk.subarray(start, nl), false);
       this.read += nl + 1 - start;
       this.onLine?.(this.read);
       start = nl + 1;
     }
-    if (start < buf.length) this.rest = Buffer.from(buf.subarray(start));
+    if (start < chunk.length) this.hold(chunk.subarray(start));
   }
 
   end(): void {
     // The last line has no newline after it: a trace cut short ends so.
-    if (this.rest && this.rest.length > 0) this.line(this.rest, true);
-    this.rest = null;
+    if (this.rest || this.overLong >= 0) this.lineEnds(Buffer.alloc(0), true);
     // A final newline is allowed; a blank line before the end is not.
     this.pendingBlank = -1;
   }
 
-  private line(bytes: Buffer, unterminated: boolean): void {
+  /** A line's start whose end is in a later chunk: kept (copied) while within the limit, else only counted. */
+  private hold(piece: Buffer): void {
+    const length = (this.overLong >= 0 ? this.overLong : (this.rest?.length ?? 0)) + piece.length;
+    if (this.overLong >= 0 || length > this.maxLine + 1) {
+      this.overLong = length;
+      this.rest = null;
+    } else this.rest = this.rest ? Buffer.concat([this.rest, piece]) : Buffer.from(piece);
+  }
+
+  /** The line's last piece has come: the line is what was held plus it, without a final CR. */
+  private lineEnds(piece: Buffer, unterminated: boolean): void {
+    const { rest, overLong } = this;
+    this.rest = null;
+    this.overLong = -1;
+    const length = (overLong >= 0 ? overLong : (rest?.length ?? 0)) + piece.length;
+    const last = piece.length > 0 ? piece[piece.length - 1] : rest?.[rest.length - 1];
+    const cr = !unterminated && last === 0x0d ? 1 : 0;
+    if (overLong >= 0 || length - cr > this.maxLine) this.line(null, unterminated, length - cr);
+    else this.line((rest ? Buffer.concat([rest, piece]) : piece).subarray(0, length - cr), unterminated);
+  }
+
+  /** One line: its bytes, or null and its length when it is longer than the limit. */
+  private line(bytes: Buffer | null, unterminated: boolean, length = 0): void {
     if (this.pendingBlank >= 0) {
       this.checker.parseError(this.pendingBlank, 'a blank line inside a JSON Lines trace');
       this.pendingBlank = -1;
     }
     const i = this.index++;
+    if (bytes === null) {
+      this.checker.lineTooLong(i, length, this.maxLine);
+      return;
+    }
     if (bytes.length === 0) {
       this.pendingBlank = i;
       return;
@@ -122,7 +151,7 @@ export class LineFeeder {
     let text: string;
     try {
       text = decodeJsonBytes(bytes);
-      const parsed = strictParseLine(text);
+      const parsed = strictParseLine(text, this.limits);
       if (parsed.warnings.length > 0) this.checker.precision(i, parsed.warnings);
       this.checker.add(i, parsed.value);
     } catch (e) {
