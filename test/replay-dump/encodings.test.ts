@@ -134,6 +134,10 @@ describe('bad input gives a finding, never a crash', () => {
     // Refused before YAML reads it (its unique-key check is quadratic: 40,000 keys took 12 s).
     ['front matter of 40,000 keys', (t) => t.replace('type: "kernel.replay_dump"\n', 'type: "kernel.replay_dump"\n' + Array.from({ length: 40000 }, (_, i) => `k${i}: 1\n`).join('')), 'RPR-DUMP-005', 'line:'],
     ['duplicate front-matter key', (t) => t.replace('seed: 42\n', 'seed: 42\nseed: 43\n'), 'RPR-DUMP-003'],
+    // Refused before YAML reads it (YAML held about 37 bytes per byte: a 40 MB line took 1.8 GB).
+    ['a front-matter line of more than 16 Ki characters', (t) => t.replace('seed: 42\n', `seed: 42\nzz: "${'a'.repeat(16 * 1024)}"\n`), 'RPR-DUMP-005', 'line:'],
+    ['a front matter of more than 64 Ki characters', (t) => t.replace('type: "kernel.replay_dump"\n', 'type: "kernel.replay_dump"\n' + Array.from({ length: 5 }, (_, i) => `z${i}: "${'a'.repeat(15 * 1024)}"\n`).join('')), 'RPR-DUMP-005', 'line:'],
+    ['a front-matter line of exactly 16 Ki characters is read by YAML', (t) => t.replace('seed: 42\n', `seed: 42\nzz: "${'a'.repeat(16 * 1024 - 6)}"\n`), 'RPR-DUMP-001', 'line:'],
     ['duplicate bullet', (t) => t.replace('* [arity]: 1', '* [arity]: 1\n* [arity]: 1'), 'RPR-DUMP-003'],
     ['YAML alias / custom tag', (t) => t.replace('seed: 42', 'seed: !!js/function "x"'), 'RPR-DUMP-005'],
     ['free text line', (t) => t.replace('# Frozen Buffers', 'Some prose.\n# Frozen Buffers'), 'RPR-DUMP-005', 'line:'],
@@ -151,6 +155,12 @@ describe('bad input gives a finding, never a crash', () => {
     ['artifact JSON nested deeper than 512 from the root', (t) => t.replace('{"rejected":3,"total":1204}', '{"rejected":3,"total":1204,"z":' + '['.repeat(509) + ']'.repeat(509) + '}'), 'RPR-DUMP-003'],
     ['bullet JSON nested deeper than 512 from the root', (t) => t.replace('{"contextWindow":4096}', '{"contextWindow":4096,"z":' + '['.repeat(510) + ']'.repeat(510) + '}'), 'RPR-DUMP-003'],
   ];
+  it('ROM: the front matter\'s bounds say which was passed, and where', async () => {
+    const line = await verify('long.rom.md', rom.replace('seed: 42\n', `seed: 42\nzz: "${'a'.repeat(40_000)}"\n`));
+    expect(line.findings[0]).toMatchObject({ rule: 'RPR-DUMP-005', pointer: 'line:7', message: expect.stringMatching(/^this front-matter line is 40006 characters long, more than 16384; a ROM dump's front matter holds six keys/) as unknown });
+    const all = await verify('long.rom.md', rom.replace('type: "kernel.replay_dump"\n', 'type: "kernel.replay_dump"\n' + Array.from({ length: 5 }, (_, i) => `z${i}: "${'a'.repeat(15 * 1024)}"\n`).join('')));
+    expect(all.findings[0]!.message).toMatch(/^the front matter is longer than 65536 characters;/);
+  });
   for (const [label, mutate, rule, ptr] of romCases) {
     it(`ROM: ${label} → ${rule}`, async () => {
       const r = await verify('bad.rom.md', mutate(rom));

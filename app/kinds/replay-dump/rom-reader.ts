@@ -23,6 +23,14 @@ import { lineAt, LineScanner } from './rom-lines.js';
 
 /** The front matter holds six keys; a longer one is refused before YAML reads it. */
 export const MAX_FRONT_MATTER_LINES = 64;
+/**
+ * Characters of the front matter, and of one of its lines (one key and its scalar), looked
+ * at before YAML reads them: YAML holds about 37 bytes per byte of a scalar (a 40 MB line
+ * took 1.8 GB and 11 s), and no value of the six is near these lengths (the 64 KiB match
+ * the window detection reads the `type` line in).
+ */
+export const MAX_FRONT_MATTER_CHARS = 64 * 1024;
+export const MAX_FRONT_MATTER_LINE = 16 * 1024;
 /** No identifier of the format is longer; a longer heading or key is unknown without being normalized. */
 const MAX_ID = 256;
 
@@ -97,7 +105,7 @@ export function parseValue(raw: string, form: Form, at: number, pointer: string,
   if (one && form !== 'links') return one[1];
   let value: unknown;
   try {
-    const parsed = parseCanonical(raw);
+    const parsed = parseCanonical(raw, { lazy: true }); // only the value is read: no canonical text
     value = parsed.value;
     if (parsed.warnings.length > 0) findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, pointer));
   } catch (e) {
@@ -172,16 +180,27 @@ function inCanonicalOrder(model: DumpModel): DumpModel {
 function frontMatterSource(lines: LineScanner): string {
   if (!lines.next() || lines.trimmed() !== '---') throw new RomError('RPR-DUMP-005', 'a ROM dump starts with a "---" front-matter line', 0);
   const src: string[] = [];
+  let chars = 0;
   while (lines.next()) {
-    const line = lines.trimmed();
+    const line = lines.trimmed(); // a slice: the line's characters are not copied
     if (line === '---') return src.join('\n');
-    // YAML's unique-key check is quadratic in the number of keys: bound the input first.
-    if (src.length >= MAX_FRONT_MATTER_LINES) {
-      throw new RomError('RPR-DUMP-005', `the front matter is longer than ${MAX_FRONT_MATTER_LINES} lines; a ROM dump's front matter holds six keys`, lines.start);
-    }
+    chars += line.length + 1;
+    boundFrontMatter(src.length, line.length, chars, lines.start);
     src.push(line);
   }
   throw new RomError('RPR-DUMP-005', 'the front matter is not closed by a "---" line', 0, undefined, 'the text ends inside it');
+}
+
+/**
+ * Refuses a front matter too long for YAML to read within bounded time and memory: more
+ * lines than six keys need (YAML's unique-key check is quadratic in the number of keys),
+ * a line longer than any key and scalar of the six, or more characters in all.
+ */
+function boundFrontMatter(linesBefore: number, lineLength: number, chars: number, at: number): void {
+  const refuse = (what: string) => new RomError('RPR-DUMP-005', `${what}; a ROM dump's front matter holds six keys with short scalar values, and is bounded before YAML reads it`, at);
+  if (linesBefore >= MAX_FRONT_MATTER_LINES) throw refuse(`the front matter is longer than ${MAX_FRONT_MATTER_LINES} lines`);
+  if (lineLength > MAX_FRONT_MATTER_LINE) throw refuse(`this front-matter line is ${lineLength} characters long, more than ${MAX_FRONT_MATTER_LINE}`);
+  if (chars > MAX_FRONT_MATTER_CHARS) throw refuse(`the front matter is longer than ${MAX_FRONT_MATTER_CHARS} characters`);
 }
 
 /** `end` says why the text looks cut short when it is the end of the text that finishes the artifact. */
@@ -252,7 +271,7 @@ function readFence(st: ReadState, lines: LineScanner, m: RegExpExecArray): void 
 function artifactJson(st: ReadState, key: string, content: string, n: number): unknown {
   let v: unknown;
   try {
-    const parsed = parseCanonical(content);
+    const parsed = parseCanonical(content, { lazy: true }); // hashed later, from the model
     v = parsed.value;
     if (parsed.warnings.length > 0) st.findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, `/artifacts/${key}/json`));
   } catch (e) {
@@ -311,7 +330,7 @@ function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): vo
 function frontMatterValue(raw: string, k: string, pointer: string, line: number, findings: Finding[]): unknown {
   let v: unknown;
   try {
-    const parsed = parseCanonical(raw);
+    const parsed = parseCanonical(raw, { lazy: true }); // only the value is read: no canonical text
     v = parsed.value;
     if (parsed.warnings.length > 0) findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, pointer));
   } catch {
