@@ -30,9 +30,15 @@ export class KeyError extends UsageError {
 
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
+/** Raw keys already exported: a journal writer names its key in every note it signs, and exporting a KeyObject costs more than the signature. */
+const RAW_KEYS = new WeakMap<KeyObject, Buffer>();
+
 export function rawPublicKey(key: KeyObject): Buffer {
+  const have = RAW_KEYS.get(key);
+  if (have) return Buffer.from(have);
   const der = key.export({ format: 'der', type: 'spki' });
   if (der.length !== 44 || !der.subarray(0, 12).equals(SPKI_ED25519_PREFIX)) throw new KeyError('not an Ed25519 public key');
+  RAW_KEYS.set(key, Buffer.from(der.subarray(12)));
   return der.subarray(12);
 }
 

@@ -18,7 +18,7 @@
  * a Reprise writer (an editor, a copy, an older version, a crash before the state was
  * written): the state is then not trusted and the journal is verified in full.
  */
-import { constants, readSync, type BigIntStats } from 'node:fs';
+import { constants, readSync, writeSync, type BigIntStats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPlainObject } from '../core/closed.js';
@@ -238,12 +238,11 @@ export function frontierRoot(frontier: readonly Buffer[]): Buffer | null {
   return r;
 }
 
+/** Writes all of `buf` at `position` (in place: small writes through the thread pool cost more than the writes). */
 export async function writeAllAt(fh: FileHandle, buf: Buffer, position: number): Promise<void> {
   let off = 0;
-  while (off < buf.length) {
-    const { bytesWritten } = await fh.write(buf, off, buf.length - off, position + off);
-    off += bytesWritten;
-  }
+  while (off < buf.length) off += writeSync(fh.fd, buf, off, buf.length - off, position + off);
+  return Promise.resolve();
 }
 
 /** Where something starts in a file: its byte offset and how many complete lines come before it. */

@@ -11,6 +11,7 @@
  */
 import { mkdir, open, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { randomInt } from 'node:crypto';
+import { fstatSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FileReadError } from '../core/files.js';
 import { formatHash, sha256Hex, ZERO_HASH } from '../core/hash.js';
@@ -178,11 +179,10 @@ async function cutBack(marks: readonly Mark[]): Promise<string[]> {
 
 /** Writes all of `buf` (a short write on a full disk writes part of it) and fsyncs when asked. */
 async function writeAll(fh: FileHandle, buf: Buffer, fsync: boolean): Promise<void> {
+  // A line is a few hundred bytes into the page cache: written in place, not through the
+  // thread pool, whose round trips cost more than the writes (the fsync stays asynchronous).
   let off = 0;
-  while (off < buf.length) {
-    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
-    off += bytesWritten;
-  }
+  while (off < buf.length) off += writeSync(fh.fd, buf, off, buf.length - off);
   if (fsync) await fh.sync();
 }
 
@@ -341,8 +341,7 @@ export class JournalWriter {
     if (this.derivedStale) return;
     try {
       const seq = this.tree.size;
-      await this.tree.commit(grown);
-      await writeAllAt(this.fhs.index, indexRecord(record), indexBytes(seq));
+      await Promise.all([this.tree.commit(grown), writeAllAt(this.fhs.index, indexRecord(record), indexBytes(seq))]);
     } catch {
       this.derivedStale = true;
     }
@@ -379,11 +378,13 @@ export class JournalWriter {
   /** Each file's length before an append. */
   private async mark(): Promise<Mark[]> {
     try {
-      return [
-        { name: ENTRIES_FILE, fh: this.fhs.entries, size: (await this.fhs.entries.stat()).size },
-        { name: CHECKPOINTS_FILE, fh: this.fhs.checkpoints, size: (await this.fhs.checkpoints.stat()).size },
-        { name: NOTES_FILE, fh: this.fhs.notes, size: (await this.fhs.notes.stat()).size },
+      const files = [
+        { name: ENTRIES_FILE, fh: this.fhs.entries },
+        { name: CHECKPOINTS_FILE, fh: this.fhs.checkpoints },
+        { name: NOTES_FILE, fh: this.fhs.notes },
       ];
+      const sizes = files.map((f) => fstatSync(f.fh.fd).size);
+      return files.map((f, i) => ({ ...f, size: sizes[i]! }));
     } catch (e) {
       throw new JournalError(`not recorded: cannot read the state of journal ${this.dir} (${ioReason(e)}); nothing was written`, 'IO');
     }
