@@ -19,3 +19,15 @@ export function intFlag(v: unknown, name: string, min: number, max: number): num
   if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) throw new UsageError(`--${name} takes a whole number from ${min} to ${max}`);
   return n;
 }
+
+/** `--limit NAME=N` overrides, each NAME one of `known` (the limits the command applies). */
+export function limitOverrides(given: readonly string[], known: readonly string[]): Record<string, number> {
+  const limits = Object.create(null) as Record<string, number>;
+  for (const l of given) {
+    const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
+    if (!m) throw new UsageError(`--limit takes NAME=INTEGER, not "${l}"`);
+    if (!known.includes(m[1]!)) throw new UsageError(`--limit ${m[1]} is no limit Reprise knows (${known.join(', ')})`);
+    limits[m[1]!] = Number(m[2]);
+  }
+  return limits;
+}

@@ -54,6 +54,20 @@ describe('reprise canonicalize (every JCS vector through the CLI)', () => {
     expect(m.stderr.trim().split('\n')).toHaveLength(1);
     expect(m.stderr).not.toMatch(/\n\s+at /);
   });
+  it('refuses more distinct member names than its limit before parsing (exit 1); --limit raises it, an unknown limit is bad usage', async () => {
+    const f = join(dir, 'wide.json');
+    await writeFile(f, '{' + Array.from({ length: 250_001 }, (_, i) => `"k${i}":0`).join(',') + '}');
+    const r = await runCli(['canonicalize', f, '--hash']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('ERR_LIMIT: more than 250000 distinct member names (limit json-member-names)');
+    const raised = await runCli(['canonicalize', f, '--hash', '--limit', 'json-member-names=250001']);
+    expect(raised.code).toBe(0);
+    expect(raised.stdout).toMatch(/^sha256:[0-9a-f]{64}\n$/);
+    const unknown = await runCli(['canonicalize', f, '--limit', 'acgp-findings=1']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('--limit acgp-findings is no limit Reprise knows (json-member-names, json-items)');
+  });
 });
 
 describe('reprise verify on unknown content', () => {

@@ -1,9 +1,10 @@
-/** `reprise canonicalize FILE [--hash]`: RFC 8785 bytes of a JSON file, or the reason it is refused. */
+/** `reprise canonicalize FILE [--hash] [--limit NAME=N]`: RFC 8785 bytes of a JSON file, or the reason it is refused. */
 import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../../core/files.js';
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { hashBytes } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
-import { parse } from '../args.js';
+import { limitOverrides, parse } from '../args.js';
+import { ITEMS_LIMIT, MEMBER_NAMES_LIMIT } from '../../core/json-limits.js';
 import type { CliIO, Command } from '../io.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
@@ -14,8 +15,10 @@ const usage = INFO.canonicalize.usage;
 export const canonicalizeCommand: Command = {
   ...INFO.canonicalize,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
-    const { values, positionals } = parse(args, { hash: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
+    const { values, positionals } = parse(args, { hash: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string', multiple: true } }, usage);
     if (positionals.length !== 1) throw new UsageError(`canonicalize takes exactly one FILE\nusage: ${usage}`);
+    // The bounds checked before parsing (docs/rules/core.md, ERR_LIMIT), raised for a document known to be that large.
+    const limits = limitOverrides((values['limit'] as string[] | undefined) ?? [], [MEMBER_NAMES_LIMIT, ITEMS_LIMIT]);
     const file = positionals[0]!;
     let bytes: Buffer;
     try {
@@ -24,7 +27,7 @@ export const canonicalizeCommand: Command = {
       throw new UsageError(`cannot read ${file}: ${readFailure(e)}`, 'path');
     }
     try {
-      const { canonical, warnings } = parseCanonical(decodeJsonBytes(bytes));
+      const { canonical, warnings } = parseCanonical(decodeJsonBytes(bytes), { limits });
       for (const w of warnings) io.err(formatError(`warning: ${w.code}: ${w.message} at ${w.pointer || '(root)'}`));
       const hash = hashBytes(canonical);
       if (values['json']) io.out(JSON.stringify({ ok: true, hash, canonical, warnings }) + '\n');

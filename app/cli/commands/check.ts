@@ -13,7 +13,7 @@ import type { Mode } from '../../engine/run.js';
 import type { EngineOptions, KindOption } from '../../kinds/types.js';
 import { WorkerPool } from '../../jobs/pool.js';
 import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../jobs/protocol.js';
-import { intFlag, parse, type Flags } from '../args.js';
+import { intFlag, limitOverrides, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatReport, formatSummary } from '../../engine/report-text.js';
 import { formatError } from '../output.js';
@@ -64,7 +64,7 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
     for (const w of d.multiple ? (value as string[]) : [value as string]) if (d.values && !d.values.pattern.test(w)) throw new UsageError(`--${d.flag} takes ${d.values.describe}, not "${w}"`);
     o[d.name] = value;
   }
-  if (Array.isArray(v['limit'])) o['limits'] = limitOverrides(v['limit'] as string[]);
+  if (Array.isArray(v['limit'])) o['limits'] = limitOverrides(v['limit'] as string[], declaredLimits().map((l) => l.name));
   // A file flag that cannot be read is bad usage at once, not a flag silently ignored by the
   // kinds that never read it (cli.md: an unreadable path is exit 3).
   // The check is the one every read makes (core/files.ts): a FIFO or /dev/zero is refused
@@ -79,19 +79,6 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
     }
   }
   return o as EngineOptions;
-}
-
-/** `--limit NAME=N`, checked against the names the archive reader and the kinds declare. */
-function limitOverrides(given: readonly string[]): Record<string, number> {
-  const known = declaredLimits().map((l) => l.name);
-  const limits = Object.create(null) as Record<string, number>;
-  for (const l of given) {
-    const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
-    if (!m) throw new UsageError(`--limit takes NAME=INTEGER, not "${l}"`);
-    if (!known.includes(m[1]!)) throw new UsageError(`--limit ${m[1]} is no limit Reprise knows (${known.join(', ')})`);
-    limits[m[1]!] = Number(m[2]);
-  }
-  return limits;
 }
 
 /**

@@ -23,7 +23,7 @@ export const INFO = {
   canonicalize: {
     name: 'canonicalize',
     summary: 'print the RFC 8785 canonical bytes of a JSON file (--hash: its sha256: hash), or refuse it with the reason',
-    usage: 'reprise canonicalize FILE [--hash] [--json]',
+    usage: 'reprise canonicalize FILE [--hash] [--json] [--limit NAME=N]',
   },
   keys: {
     name: 'keys',
@@ -63,6 +63,22 @@ export const INFO = {
     name: 'export',
     summary: 'write the evidence bundle of an artifact: its report (JSON, HTML), every judgement in --journal with its proof, the signed checkpoint',
     usage: 'reprise export PATH --journal DIR --out FILE [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--replay | --report FILE] [--attestation FILE] [--json]',
+  },
+  rejudge: {
+    name: 'rejudge',
+    summary: 're-judge an archive past one machine: deterministic shards or a BullMQ queue, one signed record of every verdict, and what changed',
+    usage: [
+      'reprise rejudge LIST_OR_DIR --out FILE [--shard I/N] [--workers N] [--replay] [--trust-store FILE] [--policy FILE] [--providers FILE] [--limit NAME=N] [--json]',
+      'reprise rejudge LIST_OR_DIR --queue redis://HOST:PORT/NAME [--batch N] [--detach] [the options above]',
+      'reprise rejudge merge SHARD_FILE... --key FILE --out FILE [--list LIST_OR_DIR] [--records FILE] [--json]',
+      'reprise rejudge merge --queue redis://HOST:PORT/NAME --key FILE --out FILE [--records FILE] [--wait] [--json]',
+      'reprise rejudge diff OLD NEW [--json]',
+    ].join('\n       '),
+  },
+  worker: {
+    name: 'worker',
+    summary: 'take re-judgement jobs from a BullMQ queue (reprise rejudge --queue) in sandboxed processes until stopped or, with --drain, until none is left',
+    usage: 'reprise worker --queue redis://HOST:PORT/NAME [--concurrency N] [--stalled-interval MS] [--lock-duration MS] [--drain]',
   },
   examples: {
     name: 'examples',
