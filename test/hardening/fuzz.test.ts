@@ -34,7 +34,7 @@ beforeAll(async () => {
   kinds = await fuzzKinds(ex, { bytes: await bundleOf(j), trustPath: j.keys.trustPath });
 });
 afterAll(() => {
-  for (const [kind, w] of worst) console.log(`fuzz ${kind}: ${w.cases} case(s) in ${w.runs} run(s), worst ${w.ms} ms, ${w.rssMiB.toFixed(0)} MiB peak RSS`);
+  for (const [kind, w] of worst) console.log(`fuzz ${kind}: ${w.cases} case(s) in ${w.runs} run(s), worst ${w.ms} ms (${w.cpuMs.toFixed(0)} ms CPU), ${w.rssMiB.toFixed(0)} MiB peak RSS`);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -55,4 +55,8 @@ describe.skipIf(!cliBuilt() || !canMeasureRss())(`fuzz every input kind (seed ${
   it('huge counts of tiny items, each alone', async () => {
     for (const k of kinds) for (const h of k.huge) await runOne(k.name, dir, h.case, h.command, k.args);
   }, 600_000);
+
+  it('long single tokens and wide objects (issue 27), each alone', async () => {
+    for (const k of kinds) for (const c of k.bounds) await runOne(k.name, dir, c, ['verify'], k.args);
+  }, 900_000);
 });

@@ -2,13 +2,15 @@
  * Every input kind the registry knows, each with its built-in example as the base of its
  * hostile variants, the flags the CLI needs to judge it, and its huge cases: a dump of
  * 100,000 tiny artifacts, a trace of 200,000 tiny lines, a package of 50,000 tiny members,
- * a bundle of 100,000 rules, and the like.
+ * a bundle of 100,000 rules, and the like; and issue 27's long tokens and wide objects
+ * (bounds.ts), placed where each kind reads them.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emit, mutateAnyLine, mutateBytes, mutateJsonOrBytes, mutateLines, hostileValue, INHERITED, Raw, type Doc, type Rng } from './mutate.js';
 import { manyMembers, membersOf, mutateZip } from './zip.js';
 import { seeded, writeBytes, type FuzzCase } from './runner.js';
+import { archive, journalDir, jsonDocument, jsonLinesFile, romDump } from './bounds.js';
 
 export interface FuzzKind {
   /** The registry's kind name (or `unknown`), plus the encoding when a kind has two. */
@@ -21,6 +23,8 @@ export interface FuzzKind {
   replays?(count: number): FuzzCase[];
   /** Huge cases, each run alone with `command`. */
   huge: { command: string[]; case: FuzzCase }[];
+  /** Long single tokens and wide objects (bounds.ts), each verified alone. */
+  bounds: FuzzCase[];
 }
 
 const read = (p: string) => readFileSync(p, 'utf8');
@@ -47,6 +51,7 @@ function dumpJson(ex: string): FuzzKind {
     small: drawn('dump-json', base, mutateJsonOrBytes),
     replays: drawn('dump-json', base, mutateJsonOrBytes, 10_000),
     huge: [{ command: ['verify'], case: { label: 'a dump of 100,000 tiny artifacts, none hashing to its key', write: writeBytes(many(false)) } }],
+    bounds: jsonDocument('replay-dump (JSON)', base),
   };
 }
 
@@ -67,6 +72,7 @@ function dumpRom(ex: string): FuzzKind {
     small: drawn('dump-rom', base, how),
     replays: drawn('dump-rom', base, how, 10_000),
     huge: [{ command: ['verify'], case: { label: 'a ROM dump of 100,000 tiny embedded artifacts', write: writeBytes(base + '\n' + tiny) } }],
+    bounds: romDump(base),
   };
 }
 
@@ -80,6 +86,7 @@ function tgManifest(ex: string): FuzzKind {
     small: drawn('tg-manifest', base, mutateJsonOrBytes),
     replays: drawn('tg-manifest', base, mutateJsonOrBytes, 10_000),
     huge: [{ command: ['replay'], case: { label: 'a manifest of 100,000 tiny executions', write: writeBytes(JSON.stringify({ ...doc, executions })) } }],
+    bounds: jsonDocument('tg-replay-manifest', base),
   };
 }
 
@@ -91,6 +98,7 @@ function tgBundle(ex: string): FuzzKind {
     args: [],
     small: drawn('tg-bundle', base, mutateJsonOrBytes),
     huge: [{ command: ['verify'], case: { label: 'a bundle of 100,000 rules', write: writeBytes(JSON.stringify({ ...(JSON.parse(base) as object), modifiers })) } }],
+    bounds: jsonDocument('tg-policy-bundle', base),
   };
 }
 
@@ -104,6 +112,7 @@ function acgpEval(ex: string): FuzzKind {
     small: drawn('acgp-eval', base, mutateJsonOrBytes),
     replays: drawn('acgp-eval', base, mutateJsonOrBytes, 10_000),
     huge: [{ command: ['verify'], case: { label: 'an EVAL of 100,000 tiny CTQ dimensions', write: writeBytes(JSON.stringify({ ...doc, ctq_dimensions: dims })) } }],
+    bounds: jsonDocument('acgp-eval', base),
   };
 }
 
@@ -118,6 +127,7 @@ function acgpTrace(ex: string): FuzzKind {
     small: (n) => [...drawn('acgp-trace', base, how)(n - Math.floor(n / 3)), ...drawn('acgp-trace-array', array, mutateJsonOrBytes)(Math.floor(n / 3))],
     replays: drawn('acgp-trace', base, how, 10_000),
     huge: [{ command: ['replay'], case: { label: 'a trace of 200,000 tiny lines', write: writeBytes(first + '\n' + '{"trace_id":"t"}\n'.repeat(200_000)) } }],
+    bounds: [...jsonLinesFile('acgp-trace (JSON Lines)', first, base.slice(first.length + 1)), ...jsonDocument('acgp-trace (JSON array)', array)],
   };
 }
 
@@ -129,6 +139,7 @@ async function zipKind(name: string, kind: string, zip: Buffer, args: string[]):
     args,
     small: (count) => range(count, (i) => seeded(kind, i, (r) => ({ label: `a hostile layout or member of the ${kind} example`, write: writeBytes(mutateZip(r, ms)) }))),
     huge: [{ command: ['verify'], case: { label: 'an archive of 50,000 tiny members', write: writeBytes(bytes) } }],
+    bounds: archive(kind, ms),
   };
 }
 
@@ -165,6 +176,7 @@ function journal(ex: string): FuzzKind {
       { command: ['verify'], case: { label: 'a journal of 200,000 tiny entry lines', write: tiny } },
       { command: ['journal', 'verify'], case: { label: 'a journal of 200,000 tiny entry lines (journal verify)', write: tiny } },
     ],
+    bounds: journalDir(src, first, read(join(src, 'entries.jsonl')).slice(first.length + 1)),
   };
 }
 
@@ -179,6 +191,7 @@ function unknown(ex: string): FuzzKind {
       { command: ['verify'], case: { label: 'a JSON array of 1,000,000 tiny items', write: writeBytes('[' + '0,'.repeat(999_999) + '0]') } },
       { command: ['verify'], case: { label: 'a JSON object of 100,000 tiny members', write: writeBytes(emit(new Raw('{' + range(100_000, (i) => `"k${i}":${i}`).join(',') + '}'))) } },
     ],
+    bounds: jsonDocument('unknown', base),
   };
 }
 
