@@ -263,8 +263,9 @@ export interface NoteVerification {
 let lastTable: { known: readonly NoteKey[]; sig: string; table: Map<string, { raw: Buffer; key: KeyObject }> } | null = null;
 
 function keyTable(known: readonly NoteKey[]): Map<string, { raw: Buffer; key: KeyObject }> {
+  if (lastTable?.known === known) return lastTable.table;
   const sig = known.map((k) => `${k.name}\n${Buffer.from(k.publicKey).toString('hex')}`).join('\n');
-  if (lastTable && (lastTable.known === known || lastTable.sig === sig)) return lastTable.table;
+  if (lastTable?.sig === sig) return lastTable.table;
   const table = new Map<string, { raw: Buffer; key: KeyObject }>();
   for (const k of known) {
     const id = `${k.name}\n${noteKeyId(k.name, k.publicKey)}`;
