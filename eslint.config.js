@@ -57,12 +57,11 @@ export const ROOMS = [
   // Type-only: EngineOptions is derived from the options the registry's kinds declare.
   { room: 'app/kinds/types.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts'] },
   { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/declare.ts'] },
-  // A kind names its example writer (KindDeclarations.examples), loaded only when examples
-  // are written: the writers live in app/examples/ beside the fixed sample keys they share.
-  { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API, 'app/examples/**'] },
+  // A kind's example writer lives in its own folder (examples.ts, KindDeclarations.examples).
+  { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API] },
   { room: 'app/engine/**', may: [...FLOOR_1, 'app/kinds/**'] },
-  // The built-in examples are written with each kind's own writers, as its tests are.
-  { room: 'app/examples/**', may: [...FLOOR_1, 'app/kinds/**'] },
+  // The built-in examples: each kind's writer, reached through the registry's declarations.
+  { room: 'app/examples/**', may: [...FLOOR_1, 'app/kinds/registry.ts', 'app/kinds/types.ts'] },
   { room: 'app/jobs/**', may: [...FLOOR_1, 'app/kinds/types.ts', 'app/engine/**'] },
   { room: 'app/cli/**', may: [...FLOOR_1, 'app/lint/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
   { room: 'main/**', may: [...CORE, 'app/journal/**', 'app/providers/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },

@@ -14,7 +14,7 @@ import { Sniffed } from '../dist/app/kinds/sniff.js';
 import { replayDumpKind } from '../dist/app/kinds/replay-dump/declare.js';
 import { buildDump, sampleSigner, signModel } from '../dist/app/kinds/replay-dump/writer.js';
 import { encodeJson } from '../dist/app/kinds/replay-dump/json-encoding.js';
-import { sampleSpec, trustStoreDocument } from '../dist/app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../dist/app/kinds/replay-dump/examples.js';
 
 const MiB = 1024 * 1024;
 

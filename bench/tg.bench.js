@@ -33,7 +33,7 @@ function replay(root, dir, workers) {
 }
 
 export default async function (ctx) {
-  const { buildScenario } = await import('../dist/app/examples/tg.js');
+  const { buildScenario } = await import('../dist/app/kinds/tg/examples.js');
   const dir = join(ctx.work, 'tg-manifests');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

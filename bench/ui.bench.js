@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { buildDump, sampleSigner } from '../dist/app/kinds/replay-dump/writer.js';
 import { encodeJson } from '../dist/app/kinds/replay-dump/json-encoding.js';
-import { sampleSpec, trustStoreDocument } from '../dist/app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../dist/app/kinds/replay-dump/examples.js';
 
 const MiB = 1024 * 1024;
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { runPath } from '../../app/engine/run.js';
-import { acgpWriter, cleanTrace } from '../../app/examples/acgp.js';
+import { acgpWriter, cleanTrace } from '../../app/kinds/acgp/examples.js';
 import type { ExampleFile } from '../../app/examples/index.js';
 import { deterministicPart } from '../../app/core/report.js';
 import { runTraceFile } from '../../app/kinds/acgp/index.js';

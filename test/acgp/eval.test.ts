@@ -1,7 +1,7 @@
 /** One EVAL: the seed's example, its corrected twin, exact CTQ / risk / intervention, form. */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { SEED_EVAL, correctedSeedEval } from '../../app/examples/acgp.js';
+import { SEED_EVAL, correctedSeedEval } from '../../app/kinds/acgp/examples.js';
 import { SHARED } from '../helpers/cli.js';
 import { findingOf, mkEval, run, rules, tempFile } from './helpers.js';
 

@@ -12,7 +12,7 @@ import { verifyJournal } from '../../app/journal/verify.js';
 import { fail, info, MAX_FINDINGS_PER_RULE, warning } from '../../app/core/findings.js';
 import { buildReport } from '../../app/core/report.js';
 import { runBytes, runPath } from '../../app/engine/run.js';
-import { tgWriter } from '../../app/examples/tg.js';
+import { tgWriter } from '../../app/kinds/tg/examples.js';
 
 const report = (findings: ReturnType<typeof fail>[]) => buildReport({ path: 'x', kind: 'unknown', id: null, sha256: null, findings, chain: [] }, 0);
 

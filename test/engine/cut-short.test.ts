@@ -16,7 +16,7 @@ import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { samplePackages } from '../../app/kinds/nemosyne/samples.js';
-import { sampleSpec } from '../../app/examples/dumps.js';
+import { sampleSpec } from '../../app/kinds/replay-dump/examples.js';
 
 /** What the workbench's banner shows: the first fail's message and its `actual`. */
 async function decisive(bytes: Buffer | string): Promise<{ report: Report; f: Finding; shown: string }> {

@@ -4,7 +4,7 @@ import { runBytes } from '../../app/engine/run.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec } from '../../app/examples/dumps.js';
+import { sampleSpec } from '../../app/kinds/replay-dump/examples.js';
 
 // Content no kind claims is RPR-KIND-001 (fail-closed). Its `actual` says what the content
 // looked like, so that a dump cut short or re-saved with a byte-order mark is told apart

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { buildScenario } from '../../app/examples/tg.js';
+import { buildScenario } from '../../app/kinds/tg/examples.js';
 import { hashValue } from '../../app/core/hash.js';
 
 export const INHERITED = [...Object.getOwnPropertyNames(Object.prototype), '__proto__'].filter((n, i, a) => a.indexOf(n) === i);

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { formatError } from '../../app/cli/output.js';
 import { formatFinding, formatReport, safeText } from '../../app/engine/report-text.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';

@@ -19,7 +19,7 @@ import { runCli as runInProcess } from '../../app/cli/main.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
 import { addToTrustStore, generateSigner, trustStoreEntry, writePrivateKey } from '../../app/core/keys.js';
 import { hashBytes } from '../../app/core/hash.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { LOCK_FILE } from '../../app/journal/format.js';
 import { listCases } from '../../app/journal/quarantine.js';

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTrustStore } from '../../app/core/keys.js';
-import { journalWriter } from '../../app/examples/journal.js';
+import { journalWriter } from '../../app/kinds/journal/examples.js';
 import { verifyJournal } from '../../app/journal/index.js';
 import { tmp } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, wr
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTrustStore } from '../../app/core/keys.js';
-import { journalWriter } from '../../app/examples/journal.js';
+import { journalWriter } from '../../app/kinds/journal/examples.js';
 import { JournalWriter, appendEntry, recordJudgement, verifyJournal } from '../../app/journal/index.js';
 import { verifyJournalSince } from '../../app/journal/verify.js';
 import { parseNote, verifyNote, verifierKey } from '../../app/journal/note.js';

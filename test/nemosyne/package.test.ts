@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deterministicPart } from '../../app/core/report.js';
 import { UsageError } from '../../app/engine/run.js';
-import { packagesWriter } from '../../app/examples/packages.js';
+import { packagesWriter } from '../../app/kinds/nemosyne/examples.js';
 import { datasetIdentityHex } from '../../app/kinds/nemosyne/dataset-identity.js';
 import { buildPackageParts, exampleRestoredState, packPackage } from '../../app/kinds/nemosyne/package-writer.js';
 import { samplePackages } from '../../app/kinds/nemosyne/samples.js';

@@ -15,7 +15,7 @@ import { orderFromText, type DumpModel } from '../../app/kinds/replay-dump/model
 import { canonicalizeParsed, canonicalizeValue, parseCanonical } from '../../app/core/jcs.js';
 import fc from 'fast-check';
 import { buildDump, sampleSigner, signModel } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 
 let intact: DumpModel;
 let json: string;

@@ -14,7 +14,7 @@ import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { decodeRom, encodeRom, loadRomParser } from '../../app/kinds/replay-dump/rom-encoding.js';
 import type { DumpModel } from '../../app/kinds/replay-dump/model.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 
 const PIECES = ['"', ':', ',', '[', ']', '{', '}', '\n', ' ', '*', '#', '-', '\\', 'a', '0', '9', '.', 'e', 'é', '😀', '\u0000', '---\n', '[[', ']]', '`', '\t', '\r\n', 'null', '1e999', '-0', '&a', '*a', '!!js/function', '\u2028'];
 

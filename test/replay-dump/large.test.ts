@@ -15,7 +15,7 @@ import { Sniffed, STRIP_IN_WORKER_MIN } from '../../app/kinds/sniff.js';
 import { replayDumpKind } from '../../app/kinds/replay-dump/declare.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { stripToCanonical, canonicalizeText } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';

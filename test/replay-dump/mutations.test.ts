@@ -21,7 +21,7 @@ import { sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
 import type { DumpModel } from '../../app/kinds/replay-dump/model.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 interface Mutation {

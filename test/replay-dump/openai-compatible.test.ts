@@ -14,7 +14,7 @@ import type { Report } from '../../shared/report.js';
 import { runBytes } from '../../app/engine/run.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { PROVIDERS_TYPE } from '../../app/providers/registry.js';
 import { cpuMsSince } from '../helpers/measured-cli.js';
 

@@ -8,7 +8,7 @@ import { hashBytes, hashValue } from '../../app/core/hash.js';
 import { dot, generate, ReferenceProvider, referenceEntry, REFERENCE_ADVISORS, REFERENCE_ARITIES, uniform, weights } from '../../app/providers/reference.js';
 import type { ExecutionRequest } from '../../app/providers/types.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec } from '../../app/examples/dumps.js';
+import { sampleSpec } from '../../app/kinds/replay-dump/examples.js';
 
 const base: ExecutionRequest = {
   modelId: 'ref-1',

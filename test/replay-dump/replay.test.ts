@@ -11,7 +11,7 @@ import type { Report } from '../../shared/report.js';
 import { runBytes, UsageError } from '../../app/engine/run.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner, type DumpSpec } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { builtinRegistry, registryDocument } from '../../app/providers/registry.js';
 
 let dir: string;

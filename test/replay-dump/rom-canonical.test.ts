@@ -17,7 +17,7 @@ import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { decodeRom, encodeRom, loadRomParser } from '../../app/kinds/replay-dump/rom-encoding.js';
 import type { DumpModel } from '../../app/kinds/replay-dump/model.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { emitRomDoc, parseRomDoc, type Noise } from './rom-variants.js';
 
 let store: string;

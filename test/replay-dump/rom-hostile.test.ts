@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRom } from '../../app/kinds/replay-dump/rom-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
-import { sampleSpec, trustStoreDocument } from '../../app/examples/dumps.js';
+import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { cliBuilt } from '../helpers/cli.js';
 import { canMeasureRss, runMeasured, writeFilled, type MeasuredRun } from '../helpers/measured-cli.js';
 

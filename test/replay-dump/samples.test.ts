@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
-import { buildSamples, sampleRuns, TRUST_STORE_PATH, PROVIDERS_PATH } from '../../app/examples/dumps.js';
+import { buildSamples, sampleRuns, TRUST_STORE_PATH, PROVIDERS_PATH } from '../../app/kinds/replay-dump/examples.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 

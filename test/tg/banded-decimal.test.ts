@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildScenario } from '../../app/examples/tg.js';
+import { buildScenario } from '../../app/kinds/tg/examples.js';
 import { exact, exactDelta, withinEpsilon } from '../../app/kinds/tg/decimal.js';
 import { failRules, replayJson } from './helpers.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { runMeasured } from '../helpers/measured-cli.js';
-import { buildScenario, EXAMPLE_BUNDLE } from '../../app/examples/tg.js';
+import { buildScenario, EXAMPLE_BUNDLE } from '../../app/kinds/tg/examples.js';
 import { hashValue } from '../../app/core/hash.js';
 import type { Report } from '../../shared/report.js';
 

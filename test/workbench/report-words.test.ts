@@ -13,7 +13,7 @@ import { recomputedRules } from '../../app/kinds/registry.js';
 
 /** What the kinds declare (EngineInfo.recomputedRules), the list the window is given. */
 const RECOMPUTED = recomputedRules();
-import { acgpWriter } from '../../app/examples/acgp.js';
+import { acgpWriter } from '../../app/kinds/acgp/examples.js';
 import { mkEval, run, type EvalSpec } from '../acgp/helpers.js';
 
 const A = 'ecfeaae14ee160d826268d6ff3332683082011f4cfa30f366955237cab2b3377';

@@ -10,7 +10,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { journalWriter } from '../../app/examples/journal.js';
+import { journalWriter } from '../../app/kinds/journal/examples.js';
 import { UsageError } from '../../app/core/errors.js';
 import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
 import { appendEntry, verifyJournal } from '../../app/journal/index.js';

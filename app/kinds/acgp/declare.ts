@@ -63,7 +63,7 @@ export const acgpEvalKind: KindHandler<typeof ACGP_OPTIONS> = {
   kind: 'acgp-eval',
   options: ACGP_OPTIONS,
   limits: ACGP_LIMIT_LIST,
-  examples: async () => (await import('../../examples/acgp.js')).acgpWriter,
+  examples: async () => (await import('./examples.js')).acgpWriter,
   consistencyOnly: `ACGP evaluations ${ACGP_CONSISTENCY}`,
   recomputedRules: ACGP_RECOMPUTED,
   detect(s) {

@@ -8,7 +8,7 @@ import type { DirectoryKindHandler } from '../types.js';
 
 export const journalKind: DirectoryKindHandler = {
   kind: 'journal',
-  examples: async () => (await import('../../examples/journal.js')).journalWriter,
+  examples: async () => (await import('./examples.js')).journalWriter,
   detectDir: isJournalDir,
   load: async () => (await import('./index.js')).journalCode,
 };

@@ -28,7 +28,7 @@ const NEMOSYNE_OPTIONS = [
 export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
   kind: 'nemosyne-package',
   options: NEMOSYNE_OPTIONS,
-  examples: async () => (await import('../../examples/packages.js')).packagesWriter,
+  examples: async () => (await import('./examples.js')).packagesWriter,
   consistencyOnly: "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",
   detect: looksLikePackage,
   load: async () => (await import('./index.js')).nemosynePackageCode,

@@ -34,7 +34,7 @@ const DUMP_OPTIONS = [
 export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
   kind: 'replay-dump',
   options: DUMP_OPTIONS,
-  examples: async () => (await import('../../examples/dumps.js')).dumpsWriter,
+  examples: async () => (await import('./examples.js')).dumpsWriter,
   detect: (s) => detectRom(s) || detectJson(s),
   // A large JSON dump is parsed while another thread strips it: that thread also checks
   // the signature (about 0.2 s for 100 MiB) when the trust store is at hand before the

@@ -26,7 +26,7 @@ export const tgManifestKind: KindHandler<typeof TG_OPTIONS> = {
   kind: 'tg-replay-manifest',
   options: TG_OPTIONS,
   limits: TG_LIMIT_LIST,
-  examples: async () => (await import('../../examples/tg.js')).tgWriter,
+  examples: async () => (await import('./examples.js')).tgWriter,
   consistencyOnly: 'a TG replay manifest carries no signature; its hashes and policy binding are internally consistent at best.',
   writesOut: true,
   detect: (s: Sniffed) => s.jsonObject()?.['type'] === MANIFEST_TYPE,

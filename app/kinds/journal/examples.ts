@@ -3,13 +3,13 @@
  * Ed25519 signatures are deterministic). Written by `reprise examples DIR` under journal/.
  */
 import { createPrivateKey } from 'node:crypto';
-import { sha256 } from '../core/hash.js';
-import { signerFromPrivateKey, trustStoreEntry, TRUST_STORE_TYPE, type Signer } from '../core/keys.js';
-import { formatHash } from '../core/hash.js';
-import { ZERO_HASH } from '../core/hash.js';
-import { MerkleTree } from '../journal/merkle.js';
-import { signCheckpoint, signEntry, type EntryKind, type JsonObject, type Subject } from '../journal/format.js';
-import type { ExampleFile, ExampleWriter } from './index.js';
+import { sha256 } from '../../core/hash.js';
+import { signerFromPrivateKey, trustStoreEntry, TRUST_STORE_TYPE, type Signer } from '../../core/keys.js';
+import { formatHash } from '../../core/hash.js';
+import { ZERO_HASH } from '../../core/hash.js';
+import { MerkleTree } from '../../journal/merkle.js';
+import { signCheckpoint, signEntry, type EntryKind, type JsonObject, type Subject } from '../../journal/format.js';
+import type { ExampleFile, ExampleWriter } from '../types.js';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 

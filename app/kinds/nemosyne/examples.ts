@@ -5,8 +5,8 @@
  * (upstream's two requirement profiles; docs/nemosyne-profiles.example.json) that the
  * notes name.
  */
-import { samplePackages, sampleSupportFiles } from '../kinds/nemosyne/samples.js';
-import type { ExampleFile, ExampleWriter } from './index.js';
+import { samplePackages, sampleSupportFiles } from './samples.js';
+import type { ExampleFile, ExampleWriter } from '../types.js';
 
 const FLAGS = '--kernel-adapter packages/kernel-adapter.mjs --profiles packages/profiles.json';
 

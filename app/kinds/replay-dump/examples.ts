@@ -5,15 +5,15 @@
  * rule, one whose locked model the registry lacks, and a what-if drift scenario.
  * Every byte is fixed: running the writer twice writes identical files.
  */
-import type { JsonValue } from '../../shared/report.js';
-import { hashValue } from '../core/hash.js';
-import { TRUST_STORE_TYPE, trustStoreEntry, type Signer } from '../core/keys.js';
-import { encodeJson } from '../kinds/replay-dump/json-encoding.js';
-import type { DumpModel } from '../kinds/replay-dump/model.js';
-import { encodeRom } from '../kinds/replay-dump/rom-encoding.js';
-import { buildDump, closeChain, sampleSigner, signModel, type DumpSpec } from '../kinds/replay-dump/writer.js';
-import { builtinRegistry, registryDocument } from '../providers/registry.js';
-import type { ExampleFile, ExampleWriter } from './index.js';
+import type { JsonValue } from '../../../shared/report.js';
+import { hashValue } from '../../core/hash.js';
+import { TRUST_STORE_TYPE, trustStoreEntry, type Signer } from '../../core/keys.js';
+import { encodeJson } from './json-encoding.js';
+import type { DumpModel } from './model.js';
+import { encodeRom } from './rom-encoding.js';
+import { buildDump, closeChain, sampleSigner, signModel, type DumpSpec } from './writer.js';
+import { builtinRegistry, registryDocument } from '../../providers/registry.js';
+import type { ExampleFile, ExampleWriter } from '../types.js';
 
 export const TRUST_STORE_PATH = 'dumps/trust-store.json';
 export const PROVIDERS_PATH = 'dumps/providers.json';

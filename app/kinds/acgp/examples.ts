@@ -4,11 +4,11 @@
  * that crosses every trust-debt threshold and decays back, and tampered / relaxed /
  * private-provider / missing-timestamp traces. Deterministic: fixed seeds and timestamps.
  */
-import { hashBytes } from '../core/hash.js';
-import { generateTrace, type Eval, type StepPlan } from '../kinds/acgp/generate.js';
-import type { Intervention } from '../kinds/acgp/model.js';
-import { parsePolicy } from '../kinds/acgp/policy.js';
-import type { ExampleFile, ExampleWriter } from './index.js';
+import { hashBytes } from '../../core/hash.js';
+import { generateTrace, type Eval, type StepPlan } from './generate.js';
+import type { Intervention } from './model.js';
+import { parsePolicy } from './policy.js';
+import type { ExampleFile, ExampleWriter } from '../types.js';
 
 /** The EVAL example of seed 003 (ACGP Advanced Trust Debt), verbatim. */
 export const SEED_EVAL = `{
