@@ -41,6 +41,7 @@ class Reader {
     const t = this.text;
     const start = this.pos;
     this.pos++; // opening quote
+    let escapes = false;
     for (;;) {
       PLAIN.lastIndex = this.pos;
       PLAIN.test(t);
@@ -53,6 +54,7 @@ class Reader {
       }
       if (c < 0x20) throw this.err('ERR_SYNTAX', 'unescaped control character in a string', ptr);
       // A backslash: the escapes JSON has, `\uXXXX` with four hex digits.
+      escapes = true;
       const e = t.charCodeAt(this.pos + 1);
       if (SIMPLE_ESCAPES.has(e)) this.pos += 2;
       else if (e === 0x75) {
@@ -60,7 +62,8 @@ class Reader {
         this.pos += 6;
       } else throw this.err('ERR_SYNTAX', 'bad escape in a string', ptr);
     }
-    const out = JSON.parse(t.slice(start, this.pos)) as string;
+    // Without escapes the value is the token's inside: a slice, not a copy (a line may be 100 MB).
+    const out = escapes ? (JSON.parse(t.slice(start, this.pos)) as string) : t.slice(start + 1, this.pos - 1);
     if (!out.isWellFormed()) {
       throw this.err('ERR_LONE_SURROGATE', `${isKey ? 'a member name' : 'a string'} holds a lone surrogate`, ptr, start);
     }
