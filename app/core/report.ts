@@ -2,21 +2,20 @@
  * Builds `reprise.report/v1` objects: the one place a report is assembled, so every
  * kind's report has the same member order and everything but `run` is deterministic.
  */
-import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type Authenticity, type ChainNode, type Comparison, type Finding, type JsonValue, type Report } from '../../shared/report.js';
+import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type Report } from '../../shared/report.js';
 import { boundFindings, FINDINGS_LIMIT } from './findings.js';
 import { VERSION } from '../version.js';
 import { authenticityOf } from './authenticity.js';
 
-export interface KindResult {
-  id: string | null;
-  findings: Finding[];
-  chain: ChainNode[];
-  comparisons?: Comparison[];
-  events?: JsonValue[];
-  details?: { [key: string]: JsonValue };
-  /** The kind's origin statement (app/core/authenticity.ts); derived when absent. */
-  authenticity?: Authenticity;
-}
+/**
+ * What a kind's verify or replay yields: the report's own members that the kind decides
+ * (the artifact's id, findings, chain, comparisons, events, details, origin statement,
+ * which app/core/authenticity.ts derives when absent), taken from Report so the two
+ * cannot disagree. The engine adds the rest.
+ */
+export type KindResult = Pick<Report, 'findings' | 'chain' | 'comparisons' | 'events' | 'details' | 'authenticity'> & {
+  id: Report['artifact']['id'];
+};
 
 export interface ReportInput extends KindResult {
   path: string;
