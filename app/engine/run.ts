@@ -145,12 +145,22 @@ async function namedSigner(report: Report, ctx: KindContext): Promise<Report> {
 export const LAZY_MIN = 8 * 1024 * 1024;
 const HEAD_BYTES = 64 * 1024;
 
-/**
- * Verifies (or replays) the artifact at a path: a file, or a directory kind (journal).
- * `shown` is the name the report and its messages give it (an upload's own file name,
- * not the private file the web host wrote it to).
- */
-export async function runPath(path: string, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void, shown = path, arrived?: Arrived | null): Promise<Report> {
+/** How a run is watched and named, besides what it checks (runPath). */
+export interface RunHow {
+  /** Progress (0..1) of long work. */
+  onProgress?: (f: number, label?: string) => void;
+  /**
+   * The name the report and its messages give the artifact (an upload's own file name,
+   * not the private file the web host wrote it to); the path when absent.
+   */
+  shown?: string;
+  /** What was read and decoded while the file arrived (engine/arriving.ts). */
+  arrived?: Arrived | null;
+}
+
+/** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
+export async function runPath(path: string, mode: Mode, options: EngineOptions, how: RunHow = {}): Promise<Report> {
+  const { onProgress, shown = path, arrived } = how;
   const cannot = (e: unknown) => {
     if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
     const code = (e as NodeJS.ErrnoException).code;

@@ -27,7 +27,7 @@ export async function executeJob(job: EngineJob, onProgress?: OnProgress): Promi
     const running = arriving !== undefined ? scaled(onProgress, RECEIVING_SHARE, 1 - RECEIVING_SHARE) : onProgress;
     const report =
       job.op === 'runPath'
-        ? await runPath(job.path, job.mode, job.options, running, job.shown, arrived)
+        ? await runPath(job.path, job.mode, job.options, { onProgress: running, shown: job.shown, arrived })
         : await runBytes(job.path, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), job.mode, job.options, onProgress);
     return { ok: true, report };
   } catch (e) {
