@@ -6,7 +6,6 @@ import { JobBar } from './components/JobBar';
 import { JournalView } from './components/JournalView';
 import { JournalHeader } from './components/JournalHeader';
 import { JudgementPanel } from './components/JudgementPanel';
-import './judgement-store';
 import { OpenPanel } from './components/OpenPanel';
 import { PackageMembers } from './components/PackageMembers';
 import { ReplayView } from './components/ReplayView';

@@ -6,9 +6,9 @@
  * without the engine checking it.
  */
 import { create } from 'zustand';
-import type { AttestationExport, BundleExport, JobSource, JournalStatus, JudgementDecision, JudgementList, JudgementReceipt, JudgementRules, SigningKey } from '../../shared/api';
+import type { AttestationExport, BundleExport, JournalStatus, JudgementDecision, JudgementList, JudgementReceipt, JudgementRules, SigningKey } from '../../shared/api';
 import type { Report } from '../../shared/report';
-import { jobHooks, optionsFor, useStore } from './store';
+import { optionsFor, useStore, type JobExtras } from './store';
 
 export interface WorkJournal {
   dir: string;
@@ -256,7 +256,7 @@ async function attestationFor(report: Report, keyPath: string): Promise<Attestat
  * open as `replay --journal DIR --key KEY` does. An example that brings its own journal
  * (anchors to prove) keeps it.
  */
-jobHooks.extras = (mode: 'verify' | 'replay', source: JobSource) => {
+const jobExtras: JobExtras = (mode, source) => {
   const { work, keyPath, pkg } = useJudgement.getState();
   const options: Record<string, string> = {};
   if (pkg.profiles.trim()) options['profiles'] = pkg.profiles.trim();
@@ -291,4 +291,12 @@ function follow(): void {
     }
   });
 }
-follow();
+
+/**
+ * Connects the judgement store to the window's store: jobs take its options (jobExtras) and
+ * it follows the open report. Called once by the composition root (main.tsx), not on import.
+ */
+export function connectJudgement(): void {
+  useStore.setState({ jobExtras });
+  follow();
+}

@@ -43,7 +43,7 @@ export function optionsFor(source: JobSource, o: OpenOptions): { trustStore?: st
  * Options a job takes from elsewhere in the window (judgement-store.ts: the open journal
  * and key for a replay, the Nemosyne registry and adapter); the Open view's own fields win.
  */
-export const jobHooks: { extras: (mode: CheckMode, source: JobSource) => { options?: Record<string, string>; key?: string } } = { extras: () => ({}) };
+export type JobExtras = (mode: CheckMode, source: JobSource) => { options?: Record<string, string>; key?: string };
 
 export interface JobState {
   id: string;
@@ -124,6 +124,8 @@ interface State {
   openPath(path: string, mode: CheckMode, whatIf?: string[]): Promise<void>;
   openSavedReport(file: File): Promise<void>;
   showReport(report: Report, name: string): void;
+  /** Where a job's other options come from: none until the window's composition root (main.tsx) connects the judgement store. */
+  jobExtras: JobExtras;
   run(mode: CheckMode, whatIf?: string[]): Promise<void>;
   cancel(): Promise<void>;
   select(sel: Partial<Selection>): void;
@@ -369,7 +371,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION });
     try {
-      const extra = jobHooks.extras(mode, artifact.source);
+      const extra = get().jobExtras(mode, artifact.source);
       const options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions) };
       const req: StartJobRequest = { source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}), ...(extra.key ? { key: extra.key } : {}) };
       const { jobId, end } = await startWatchedJob(api, req, (fraction, label) => {
@@ -460,6 +462,7 @@ export const useStore = create<State>((set, get) => ({
   lastJobNote: null,
   selection: NO_SELECTION,
   error: null,
+  jobExtras: () => ({}),
   ...trainerSlice(set, get),
   ...connectSlice(set, get),
   ...openSlice(set, get),
