@@ -22,6 +22,7 @@ export const ARTIFACT_KINDS = [
   'acgp-trace',
   'journal',
   'evidence-bundle',
+  'rejudgement',
   'unknown',
 ] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];

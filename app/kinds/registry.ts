@@ -18,8 +18,9 @@ import { tgBundleKind, tgManifestKind } from './tg/declare.js';
 import { journalKind } from './journal/declare.js';
 import { nemosynePackageKind } from './nemosyne/declare.js';
 import { evidenceBundleKind } from './evidence-bundle/declare.js';
+import { rejudgementKind } from './rejudgement/declare.js';
 
-export const FILE_KIND_LIST = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, evidenceBundleKind, nemosynePackageKind] as const;
+export const FILE_KIND_LIST = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, evidenceBundleKind, nemosynePackageKind, rejudgementKind] as const;
 export const DIRECTORY_KIND_LIST = [journalKind] as const;
 
 export const KINDS: readonly KindHandler[] = [...FILE_KIND_LIST];

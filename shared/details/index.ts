@@ -48,6 +48,7 @@ export interface DetailsByKind {
   'acgp-trace': AcgpDetails;
   journal: JournalDetails;
   'evidence-bundle': JsonObject;
+  rejudgement: JsonObject;
   unknown: JsonObject;
 }
 /** A kind's details type. */

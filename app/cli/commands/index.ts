@@ -31,5 +31,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { ...INFO.attest, load: async () => (await import('./attest.js')).attestCommand },
   { ...INFO.export, load: async () => (await import('./export.js')).exportCommand },
   { ...INFO.drift, load: async () => (await import('./drift.js')).driftCommand },
+  { ...INFO.rejudge, load: async () => (await import('./rejudge.js')).rejudgeCommand },
+  { ...INFO.worker, load: async () => (await import('./worker.js')).workerCommand },
   { ...INFO.examples, load: async () => (await import('./examples.js')).examplesCommand },
 ];

@@ -1,0 +1,77 @@
+/**
+ * The list a re-judgement covers (docs/rejudge.md): a directory, walked as `verify` walks
+ * one (app/engine/paths.ts), or a list file with one artifact per line, either a path or a
+ * line of `sha256sum` output (`HASH  PATH`), whose hash then places the artifact in its
+ * shard without reading it. An artifact's name is its path relative to the directory, or
+ * as the list file wrote it (relative paths are read from the list file's directory), so
+ * the same archive mounted elsewhere gives the same names and the same record.
+ */
+import { stat } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { formatHash } from '../../core/hash.js';
+import { childPrefix, expandPaths } from '../../engine/paths.js';
+import { linesOf, listDigest, sortNames, nameSome, type ListSpec } from '../../engine/rejudgement.js';
+
+export interface ListItem {
+  name: string;
+  /** Where to read it on this machine. */
+  path: string;
+  /** The list's `sha256:` for it, when the list file gave one. */
+  sha256?: string;
+}
+
+export interface ArtifactList {
+  /** The directory or list file, absolute. */
+  source: string;
+  items: ListItem[];
+  spec: ListSpec;
+}
+
+/** A `sha256sum` line: the hash, a space, a space or `*` (binary mode), the name; a leading `\` escapes the name. */
+const SUM_LINE = /^(\\?)([0-9a-f]{64}) [ *](.+)$/;
+
+function parseListLine(text: string, base: string): ListItem | null {
+  if (text.trim() === '') return null;
+  const m = SUM_LINE.exec(text);
+  const name = m ? (m[1] ? m[3]!.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\')) : m[3]!) : text;
+  return { name, path: isAbsolute(name) ? name : resolve(base, name), ...(m ? { sha256: formatHash(m[2]!) } : {}) };
+}
+
+async function readListFile(file: string): Promise<ListItem[]> {
+  const base = dirname(file);
+  const items: ListItem[] = [];
+  try {
+    for await (const { text } of linesOf(file)) {
+      const item = parseListLine(text, base);
+      if (item) items.push(item);
+    }
+  } catch (e) {
+    throw new UsageError(`cannot read the list ${file}: ${e instanceof Error ? e.message : String(e)}`, 'path');
+  }
+  return items;
+}
+
+async function readDirectory(dir: string): Promise<ListItem[]> {
+  const prefix = childPrefix(dir);
+  const paths = await expandPaths([dir]);
+  if (paths.length === 1 && paths[0] === dir) throw new UsageError(`${dir} is itself an artifact (a directory kind): name it in a list file`, 'path');
+  return paths.map((p) => ({ name: p.slice(prefix.length).split(sep).join('/'), path: p }));
+}
+
+/** Reads LIST_OR_DIR; two lines naming one artifact are a usage error that names it. */
+export async function readList(arg: string): Promise<ArtifactList> {
+  const source = resolve(arg);
+  let isDir: boolean;
+  try {
+    isDir = (await stat(source)).isDirectory();
+  } catch (e) {
+    throw new UsageError(`cannot read ${arg}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
+  }
+  const items = isDir ? await readDirectory(source) : await readListFile(source);
+  const names = sortNames(items.map((i) => i.name));
+  const doubled = [...new Set(names.filter((n, i) => i > 0 && names[i - 1] === n))];
+  if (doubled.length > 0) throw new UsageError(`the list names an artifact more than once: ${nameSome(doubled)}`, 'bad-file');
+  if (items.length === 0) throw new UsageError(`${arg} lists no artifact`, 'bad-file');
+  return { source, items, spec: { items: items.length, digest: listDigest(names) } };
+}

@@ -1,0 +1,18 @@
+/**
+ * Kind `rejudgement`: the signed record `reprise rejudge merge` writes (docs/rejudge.md).
+ * Detected by its `type` member. Its verify (index.ts) loads when a job of the kind runs.
+ */
+import type { KindHandler, KindOption } from '../types.js';
+import type { Sniffed } from '../sniff.js';
+import { REJUDGEMENT_TYPE } from './constants.js';
+
+const REJUDGEMENT_OPTIONS = [
+  { name: 'shards', flag: 'shards', arg: 'FILE', multiple: true, help: 'a shard file of a re-judgement record (reprise rejudge --out): the record is checked against the shards\' records' },
+] as const satisfies readonly KindOption[];
+
+export const rejudgementKind: KindHandler<typeof REJUDGEMENT_OPTIONS> = {
+  kind: 'rejudgement',
+  options: REJUDGEMENT_OPTIONS,
+  detect: (s: Sniffed) => s.jsonObject()?.['type'] === REJUDGEMENT_TYPE,
+  load: async () => (await import('./index.js')).rejudgementCode,
+};
