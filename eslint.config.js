@@ -32,8 +32,8 @@ export const LAYERS = {
 const CORE = ['shared/**', 'app/core/**', 'app/version.ts'];
 /** The floor above the core: rooms that know one format or one piece of plumbing each. */
 const FLOOR_1 = [...CORE, 'app/zip/**', 'app/journal/**', 'app/providers/**', 'app/threads/**', 'app/attest/**'];
-/** What every kind may use besides the floors below: the kind interface and the sniffed artifact. */
-const KIND_API = ['app/kinds/types.ts', 'app/kinds/sniff.ts'];
+/** What every kind may use besides the floors below: the kind interface, its operations and the sniffed artifact. */
+const KIND_API = ['app/kinds/types.ts', 'app/kinds/sniff.ts', 'app/kinds/operations.ts'];
 
 /**
  * The rooms of the house and what each may import of ours (an allow-list; a module may

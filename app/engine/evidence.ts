@@ -1,6 +1,16 @@
 /**
- * Exporting an evidence bundle (`reprise export`, the workbench's export): the engine's
- * door to the evidence-bundle kind's writer, so neither the CLI nor the host reaches into
- * a kind's folder.
+ * Exporting an evidence bundle (`reprise export`, the workbench's export): the kind that
+ * offers the export operation (the evidence bundle's writer) answers, so neither the CLI
+ * nor the host reaches into a kind's folder.
  */
-export { bundleFromJournal, type JournalBundle } from '../kinds/evidence-bundle/index.js';
+import type { TrustStore } from '../core/keys.js';
+import type { BundledReport, JournalBundle } from '../kinds/operations.js';
+import type { Report } from '../../shared/report.js';
+import { operationFor } from './operations.js';
+
+export type { JournalBundle } from '../kinds/operations.js';
+
+/** The bundle of `report` with every judgement the journal `dir` holds on its artifact (refused with JournalError). */
+export async function bundleFromJournal(dir: string, report: Report | BundledReport, trust: TrustStore | null, attestation?: Uint8Array | null): Promise<JournalBundle> {
+  return (await operationFor('export'))(dir, report, trust, attestation ?? null);
+}

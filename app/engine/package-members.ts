@@ -1,16 +1,18 @@
 /**
- * A Nemosyne package's members for the workbench (app/kinds/nemosyne/members.ts), as an
- * engine operation the host calls: a package on disk is opened as a regular file and read
+ * A package's members for the workbench, from the kind that offers them (a Nemosyne
+ * package: KindOperations.members), as an engine operation the host calls: a package on disk is opened as a regular file and read
  * by position through its descriptor, as verification reads it, never held whole. What the
  * user can fix (not a package, a member it lacks, a damaged archive) is a UsageError.
  */
 import type { PackageMembers } from '../../shared/api.js';
 import { UsageError } from '../core/errors.js';
 import { openRegular } from '../core/files.js';
-import { packageMembers, PackageMembersError } from '../kinds/nemosyne/members.js';
+import { MembersError } from '../kinds/operations.js';
+import { operationFor } from './operations.js';
 import { fileSource, SourceError } from '../zip/source.js';
 
 export async function readPackageMembers(from: { bytes?: Uint8Array; path?: string }, member?: string): Promise<PackageMembers> {
+  const packageMembers = await operationFor('members');
   try {
     if (from.bytes) return await packageMembers(from.bytes, member);
     if (!from.path) throw new UsageError('no package');
@@ -21,7 +23,7 @@ export async function readPackageMembers(from: { bytes?: Uint8Array; path?: stri
       await fh.close();
     }
   } catch (e) {
-    if (e instanceof PackageMembersError || e instanceof SourceError) throw new UsageError(e.message, 'path');
+    if (e instanceof MembersError || e instanceof SourceError) throw new UsageError(e.message, 'path');
     throw e;
   }
 }

@@ -15,6 +15,7 @@ import type { ArtifactKind } from '../../shared/report.js';
 import type { KindResult } from '../core/report.js';
 import type { TrustStore } from '../core/keys.js';
 import type { DIRECTORY_KIND_LIST, ENGINE_OPTIONS, FILE_KIND_LIST } from './registry.js';
+import type { KindOperations, OperationName, OperationOffer } from './operations.js';
 import type { StripWork } from '../threads/canonical.js';
 import type { Sniffed } from './sniff.js';
 
@@ -89,6 +90,11 @@ export interface KindDeclarations<O extends readonly KindOption[] = readonly Kin
    * as "recorded" then "recomputed", the words of its chain and comparisons.
    */
   readonly recomputedRules?: readonly string[];
+  /**
+   * The operations it offers beyond verify and replay (app/kinds/operations.ts), with what
+   * each applies to; its code (KindCode.operations) implements them.
+   */
+  readonly operations?: { readonly [N in OperationName]?: OperationOffer };
 }
 
 type AnyDeclared =
@@ -132,6 +138,8 @@ export interface KindCode {
   verify(s: Sniffed, ctx: KindContext): Promise<KindResult>;
   /** Verify, then re-execute; absent for kinds with nothing to re-execute. */
   replay?(s: Sniffed, ctx: KindContext): Promise<KindResult>;
+  /** The operations its declarations offer (KindDeclarations.operations). */
+  operations?: KindOperations;
 }
 
 export interface KindHandler<O extends readonly KindOption[] = readonly KindOption[]> extends KindDeclarations<O> {

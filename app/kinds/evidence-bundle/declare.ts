@@ -27,6 +27,7 @@ export function looksLikeBundle(s: Sniffed): boolean {
 
 export const evidenceBundleKind: KindHandler = {
   kind: 'evidence-bundle',
+  operations: { export: { what: 'an evidence bundle' } },
   detect: looksLikeBundle,
   load: async () => (await import('./index.js')).evidenceBundleCode,
 };

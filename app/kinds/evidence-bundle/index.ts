@@ -1,16 +1,18 @@
 /**
  * What runs an evidence bundle's job (declare.ts declares and detects the kind), and the
- * bundle's writer for the engine's export (engine/evidence.ts).
+ * bundle's writer, the kind's export operation (engine/evidence.ts).
  */
 import type { KindCode } from '../types.js';
 import { fileSource } from '../../zip/source.js';
 import { verifyBundle } from './verify.js';
+import { bundleFromJournal } from './write.js';
 
 export const evidenceBundleCode: KindCode = {
   async verify(s, ctx) {
     const archive = s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
     return verifyBundle(archive, await ctx.trustStore(), ctx.options.limits);
   },
+  operations: { export: bundleFromJournal },
 };
 
 export { writeEvidenceBundle, bundleFromJournal, type BundleInput, type BundledReport, type JournalBundle } from './write.js';

@@ -9,7 +9,7 @@ import { canonicalizeValue } from '../../core/jcs.js';
 import type { TrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
 import type { Checkpoint } from '../../journal/format.js';
-import { judgementsIn, reportDigest, type JudgementRecord } from '../../journal/judgement.js';
+import { judgementsIn, reportDigest } from '../../journal/judgement.js';
 import type { InclusionProof } from '../../journal/proofs.js';
 import { verifyJournal } from '../../journal/verify.js';
 import { writeZip } from '../../zip/writer.js';
@@ -17,8 +17,10 @@ import type { Report } from '../../../shared/report.js';
 import { BUNDLE_TYPE, judgementMember, MEMBER, type BundleManifest } from './format.js';
 import { bundleHtml } from './html.js';
 
+import type { BundledReport, JournalBundle } from '../operations.js';
+
 /** The report as a bundle holds it: without `run` (the times of the run that made it). */
-export type BundledReport = Omit<Report, 'run'>;
+export type { BundledReport, JournalBundle } from '../operations.js';
 
 export interface BundleInput {
   report: Report | BundledReport;
@@ -62,12 +64,6 @@ export function writeEvidenceBundle(input: BundleInput): Buffer {
   return writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]);
 }
 
-export interface JournalBundle {
-  bytes: Buffer;
-  judgements: JudgementRecord[];
-  checkpoint: Checkpoint;
-  reportDigest: string;
-}
 
 /**
  * The bundle of `report` with every judgement `dir` holds on its artifact. Refused

@@ -30,6 +30,7 @@ export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
   options: NEMOSYNE_OPTIONS,
   examples: async () => (await import('./examples.js')).packagesWriter,
   consistencyOnly: "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",
+  operations: { members: { what: 'a Nemosyne package' } },
   detect: looksLikePackage,
   load: async () => (await import('./index.js')).nemosynePackageCode,
 };

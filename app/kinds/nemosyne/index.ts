@@ -8,4 +8,6 @@ export const nemosynePackageCode: KindCode = {
   // The recomputation a package allows (dataset identity, digest root through the
   // kernel adapter) is all done by verify; replay is the same check.
   replay: (s, ctx) => verifyPackage(archiveOf(s), ctx),
+  // The workbench's member table reads the package as verification does (members.ts).
+  operations: { members: async (archive, member) => (await import('./members.js')).packageMembers(archive, member) },
 };

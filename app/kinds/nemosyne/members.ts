@@ -18,6 +18,7 @@ import { resolveLimits, type ZipLimits } from '../../zip/limits.js';
 import { readStructure, type ZipEntry } from '../../zip/reader.js';
 import { readEntry } from '../../zip/inflate.js';
 import type { ZipSource } from '../../zip/source.js';
+import { MembersError } from '../operations.js';
 import { datasetIdentityHex } from './dataset-identity.js';
 import { ENTRY } from './verify.js';
 
@@ -26,8 +27,8 @@ export const MAX_MEMBER_TEXT_BYTES = 8 * 1024 * 1024;
 /** Rows of the dataset shown in its table (the digest always covers all of them). */
 export const MAX_TABLE_ROWS = 2000;
 
-/** The package cannot be browsed (the strict reader refused it, or no such member). */
-export class PackageMembersError extends Error {}
+/** The package cannot be browsed (the strict reader refused it, or no such member): what the user can fix. */
+export { MembersError as PackageMembersError };
 
 const ROLES: Record<string, string> = {
   [ENTRY.manifest]: 'manifest',
@@ -54,7 +55,7 @@ function structure(archive: Uint8Array | ZipSource, limits: ZipLimits): ZipEntry
   const zs = readStructure(archive, limits);
   if (!zs.ok) {
     const first = zs.findings.find((f) => f.severity === 'fail');
-    throw new PackageMembersError(`the strict ZIP reader refuses this archive, so its members are not shown: ${first ? `${first.rule} ${first.message}` : 'it is not a valid archive'}`);
+    throw new MembersError(`the strict ZIP reader refuses this archive, so its members are not shown: ${first ? `${first.rule} ${first.message}` : 'it is not a valid archive'}`);
   }
   return zs.entries.filter((e) => !e.isDirectory);
 }
@@ -130,7 +131,7 @@ export async function packageMembers(archive: Uint8Array | ZipSource, path?: str
   for (const e of entries) members.push(await memberOf(archive, e, manifest));
   if (path === undefined) return { members, member: null };
   const e = entries.find((x) => x.name === path);
-  if (!e) throw new PackageMembersError(`the package has no member ${JSON.stringify(path)}`);
+  if (!e) throw new MembersError(`the package has no member ${JSON.stringify(path)}`);
   const bytes = await bytesOf(archive, e);
   if (!bytes) return { members, member: { path, raw: null, canonical: null, table: null, note: 'the member fails its size or CRC-32 check: not shown' } };
   return { members, member: contentOf(path, bytes) };

@@ -18,6 +18,7 @@ export const manifestCode: KindCode = {
     return result;
   },
   replay: async (s, ctx) => (await checks()).replayManifest(s, ctx),
+  operations: { attest: async (s, ctx, reviewer) => (await import('./attest.js')).attestReplay(s, ctx, reviewer) },
 };
 
 export const bundleCode: KindCode = {

@@ -1,0 +1,47 @@
+/**
+ * What a kind may offer beyond verify and replay (attesting a replay, listing an archive's
+ * members, exporting evidence): one small interface the engine calls (engine/operations.ts)
+ * without knowing which kind answers. A kind names the operations it offers in its
+ * declarations (KindDeclarations.operations, with what each applies to in a refusal's
+ * words) and implements them in its code (KindCode.operations), loaded when one is asked for.
+ */
+import type { PackageMembers } from '../../shared/api.js';
+import type { Finding, JsonValue, Report, Verdict } from '../../shared/report.js';
+import type { TrustStore } from '../core/keys.js';
+import type { Checkpoint } from '../journal/format.js';
+import type { JudgementRecord } from '../journal/judgement.js';
+import type { ZipSource } from '../zip/source.js';
+import type { Sniffed } from './sniff.js';
+import type { KindContext } from './types.js';
+
+/** A read-only replay's outcome as a statement for the reviewer to sign, or the findings that kept it from being replayed. */
+export type AttestOutcome = { statement: Record<string, JsonValue>; verdict: Verdict } | { statement: null; verdict: Verdict; findings: Finding[] };
+
+/** An evidence bundle made from a journal: its bytes and what it holds. */
+export interface JournalBundle {
+  bytes: Buffer;
+  judgements: JudgementRecord[];
+  checkpoint: Checkpoint;
+  reportDigest: string;
+}
+
+/** A report as a bundle holds it (without `run`, which is not deterministic). */
+export type BundledReport = Omit<Report, 'run'>;
+
+export interface KindOperations {
+  /** Replays the artifact read-only and states the outcome (an in-toto Statement v1) for `reviewer` (a key id) to sign. */
+  attest?(s: Sniffed, ctx: KindContext, reviewer: string): Promise<AttestOutcome>;
+  /** An archive's members, or one member's bytes; throws MembersError for what the user can fix. */
+  members?(archive: Uint8Array | ZipSource, member?: string): Promise<PackageMembers>;
+  /** Bundles `report` with every judgement the journal `dir` holds on its artifact. */
+  export?(dir: string, report: Report | BundledReport, trust: TrustStore | null, attestation: Uint8Array | null): Promise<JournalBundle>;
+}
+export type OperationName = keyof KindOperations;
+
+/** What a kind declares of an operation it offers: what it applies to, in the words of a refusal ("not <what>"). */
+export interface OperationOffer {
+  readonly what: string;
+}
+
+/** What the user can fix in an operation's input (not an archive, a member it lacks): the engine makes it a usage error. */
+export class MembersError extends Error {}
