@@ -118,6 +118,11 @@ const DEEP: Record<string, Scenario[]> = {
     s(() => ['journal', 'proof', P.journal, '--entry', '0']),
     s(() => ['journal', 'proof', P.journal, '--entry', '0', '--out', join(tmp, `${HN}.proof.json`)]),
     s(() => ['journal', 'check-proof', join(tmp, `${HN}.proof.json`), '--trust-store', P.store]),
+    s(() => ['journal', 'proof', P.journal, '--from', '1'], { shows: false }),
+    // A witness cosigns (its state file under a hostile name), then a hostile witness name is refused.
+    s(() => ['journal', 'cosign', P.journal, '--key', P.officer, '--name', 'witness.example', '--trust-store', P.store, '--state', join(tmp, `${HN}.witness.json`)], { shows: false }),
+    s(() => ['journal', 'cosign', P.journal, '--key', P.officer, '--name', H, '--trust-store', P.store], { shows: false }),
+    s(() => ['journal', 'verify', P.journal, '--since', join(tmp, `${HN}.proof.json`), '--trust-store', P.store], { shows: false }),
     s(() => ['journal', 'repair', P.journal, '--key', P.reviewer], { shows: 'text' }),
     s(() => ['journal', 'unlock', P.locked], { before: staleLock }),
     s(() => ['journal', 'unlock', P.journal], { before: foreignLock, after: () => rm(join(P.journal, LOCK_FILE)) }),
