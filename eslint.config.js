@@ -59,7 +59,9 @@ export const ROOMS = [
   { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/declare.ts'] },
   // A kind's example writer lives in its own folder (examples.ts, KindDeclarations.examples).
   { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API] },
-  { room: 'app/engine/**', may: [...FLOOR_1, 'app/kinds/**'] },
+  // The engine reaches the kinds only through the registry and the kind API: what a kind
+  // offers beyond verify and replay is one of its operations (app/kinds/operations.ts).
+  { room: 'app/engine/**', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts'] },
   // The built-in examples: each kind's writer, reached through the registry's declarations.
   { room: 'app/examples/**', may: [...FLOOR_1, 'app/kinds/registry.ts', 'app/kinds/types.ts'] },
   { room: 'app/jobs/**', may: [...FLOOR_1, 'app/kinds/types.ts', 'app/engine/**'] },

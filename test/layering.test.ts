@@ -46,7 +46,11 @@ const FORBIDDEN_ROOMS: [string, string, string][] = [
   ['app/kinds/*/**', 'app/kinds/replay-dump/x.ts', imp('../../threads/../jobs/execute.js')],
   ['app/engine/**', 'app/engine/x.ts', imp('../jobs/pool.js')],
   ['app/engine/**', 'app/engine/x.ts', imp('../cli/output.js')],
+  // The engine, the examples, the CLI and the shells reach a kind only through the registry.
+  ['app/engine/**', 'app/engine/x.ts', imp('../kinds/tg/replay.js')],
+  ['app/engine/**', 'app/engine/x.ts', imp('../kinds/nemosyne/declare.js')],
   ['app/examples/**', 'app/examples/x.ts', imp('../engine/run.js')],
+  ['app/examples/**', 'app/examples/x.ts', imp('../kinds/tg/examples.js')],
   ['app/jobs/**', 'app/jobs/x.ts', imp('../cli/output.js')],
   ['app/jobs/**', 'app/jobs/x.ts', imp('../kinds/tg/replay.js')],
   // The CLI reaches the kinds through the engine and the registry, never a kind's folder.
@@ -85,7 +89,8 @@ const ALLOWED: [string, string][] = [
   ['app/kinds/tg/engines/x.ts', imp('../bundle.js')],
   ['app/kinds/evidence-bundle/x.ts', imp('../../attest/verify.js')],
   ['app/kinds/registry.ts', imp('./tg/declare.js')],
-  ['app/engine/x.ts', imp('../kinds/tg/replay.js')],
+  ['app/engine/x.ts', imp('../kinds/registry.js') + "import { MembersError } from '../kinds/operations.js';\nexport const e = MembersError;\n"],
+  ['app/examples/x.ts', imp('../kinds/registry.js')],
   ['app/jobs/x.ts', imp('../engine/report-text.js')],
   ['app/cli/commands/x.ts', imp('../../engine/attest.js') + "import { K } from '../../kinds/registry.js';\nexport const k = K;\n"],
   ['main/x.ts', "import { runBytes } from '../app/engine/run.js';\nimport { app } from 'electron';\nexport const r = [runBytes, app];\n"],

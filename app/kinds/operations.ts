@@ -1,6 +1,6 @@
 /**
  * What a kind may offer beyond verify and replay (attesting a replay, listing an archive's
- * members, exporting evidence): one small interface the engine calls (engine/operations.ts)
+ * members, exporting evidence, drift telemetry): one small interface the engine calls (engine/operations.ts)
  * without knowing which kind answers. A kind names the operations it offers in its
  * declarations (KindDeclarations.operations, with what each applies to in a refusal's
  * words) and implements them in its code (KindCode.operations), loaded when one is asked for.
@@ -28,6 +28,43 @@ export interface JournalBundle {
 /** A report as a bundle holds it (without `run`, which is not deterministic). */
 export type BundledReport = Omit<Report, 'run'>;
 
+/** One read-only replay of a model version: whether it drifted, and the governed window and limit of its rate. */
+export interface DriftObservation {
+  model: string;
+  drift: boolean;
+  driftRate: { window: number; maxRate: number };
+  claimRef: string;
+}
+
+/** A model version's drift rate over its window, and whether it raises the recalibration flag. */
+export interface DriftRate {
+  model: string;
+  observations: number;
+  window: number;
+  inWindow: number;
+  drifted: number;
+  rate: number;
+  maxRate: number;
+  flag: boolean;
+}
+
+/** Where an anchored flag was appended in the journal. */
+export interface FlagAnchor {
+  seq: number;
+  entryHash: string;
+}
+
+/** Drift telemetry (`reprise drift`): what drift rates are computed from, the rates, and their flags anchored in a journal. */
+export interface DriftOperations {
+  /** The observations of the artifact's replay, read-only: nothing is appended to a journal. */
+  observe(s: Sniffed, ctx: KindContext): Promise<DriftObservation[]>;
+  /** The observations a journal recorded of earlier replays. */
+  fromJournal(dir: string, trust: TrustStore | null): Promise<DriftObservation[]>;
+  rates(observations: readonly DriftObservation[]): DriftRate[];
+  /** Anchors each raised flag in the journal; the entry of each model flagged. */
+  anchorFlags(journal: string, key: string, trust: TrustStore | null, rates: readonly DriftRate[]): Promise<Record<string, FlagAnchor>>;
+}
+
 export interface KindOperations {
   /** Replays the artifact read-only and states the outcome (an in-toto Statement v1) for `reviewer` (a key id) to sign. */
   attest?(s: Sniffed, ctx: KindContext, reviewer: string): Promise<AttestOutcome>;
@@ -35,6 +72,7 @@ export interface KindOperations {
   members?(archive: Uint8Array | ZipSource, member?: string): Promise<PackageMembers>;
   /** Bundles `report` with every judgement the journal `dir` holds on its artifact. */
   export?(dir: string, report: Report | BundledReport, trust: TrustStore | null, attestation: Uint8Array | null): Promise<JournalBundle>;
+  drift?: DriftOperations;
 }
 export type OperationName = keyof KindOperations;
 

@@ -29,7 +29,7 @@ export const tgManifestKind: KindHandler<typeof TG_OPTIONS> = {
   examples: async () => (await import('./examples.js')).tgWriter,
   consistencyOnly: 'a TG replay manifest carries no signature; its hashes and policy binding are internally consistent at best.',
   writesOut: true,
-  operations: { attest: { what: 'a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)' } },
+  operations: { attest: { what: 'a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)' }, drift: { what: 'a TG replay manifest' } },
   detect: (s: Sniffed) => s.jsonObject()?.['type'] === MANIFEST_TYPE,
   load: async () => (await import('./index.js')).manifestCode,
 };

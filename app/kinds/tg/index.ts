@@ -6,6 +6,7 @@ import { changedNumbers, fail } from '../../core/findings.js';
 import { Progress } from '../../core/progress.js';
 import type { KindResult } from '../../core/report.js';
 import type { KindCode } from '../types.js';
+import { tgDrift } from './drift.js';
 
 // The checks (decimal arithmetic, JsonLogic) load on first use, not at engine start-up.
 const checks = () => import('./replay.js');
@@ -18,7 +19,10 @@ export const manifestCode: KindCode = {
     return result;
   },
   replay: async (s, ctx) => (await checks()).replayManifest(s, ctx),
-  operations: { attest: async (s, ctx, reviewer) => (await import('./attest.js')).attestReplay(s, ctx, reviewer) },
+  operations: {
+    attest: async (s, ctx, reviewer) => (await import('./attest.js')).attestReplay(s, ctx, reviewer),
+    drift: tgDrift,
+  },
 };
 
 export const bundleCode: KindCode = {

@@ -4,23 +4,9 @@
  * model-recalibration flag when the rate exceeds `driftRate.maxRate`. Window and limit
  * come from the policy bundle of the most recent observation of that version.
  */
-export interface TelemetryObservation {
-  model: string;
-  drift: boolean;
-  driftRate: { window: number; maxRate: number };
-  claimRef: string;
-}
+import type { DriftObservation as TelemetryObservation, DriftRate as ModelDrift } from '../operations.js';
 
-export interface ModelDrift {
-  model: string;
-  observations: number;
-  window: number;
-  inWindow: number;
-  drifted: number;
-  rate: number;
-  maxRate: number;
-  flag: boolean;
-}
+export type { DriftObservation as TelemetryObservation, DriftRate as ModelDrift } from '../operations.js';
 
 export function driftRates(obs: readonly TelemetryObservation[]): ModelDrift[] {
   const byModel = new Map<string, TelemetryObservation[]>();
