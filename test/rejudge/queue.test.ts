@@ -1,0 +1,95 @@
+/**
+ * The done-test of issue 29: one list re-judged inline, in 4 shards, and on a BullMQ queue by
+ * two `reprise worker`s on a real Redis (test/helpers/redis.ts), one of them SIGKILLed in the
+ * middle of a job, gives the same signed record; the killed worker's job ran again (BullMQ's
+ * stalled-job check), so nothing was lost and nothing counted twice.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Job, Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { cli } from '../journal/helpers.js';
+import { redisSkipReason, startRedis, type RedisServer } from '../helpers/redis.js';
+import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
+import { sampleSpec } from '../../app/kinds/replay-dump/examples.js';
+import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
+import { archive, ok } from './helpers.js';
+
+const skip = redisSkipReason();
+let redis: RedisServer;
+
+/** A worker process whose JSON Lines events are read as they come. */
+function worker(url: string): { child: ChildProcess; events: Record<string, unknown>[]; exited: Promise<number | null>; next: (name: string) => Promise<Record<string, unknown>> } {
+  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--drain', '--lock-duration', '1000', '--stalled-interval', '500'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const events: Record<string, unknown>[] = [];
+  const waiting: { name: string; resolve: (e: Record<string, unknown>) => void }[] = [];
+  let rest = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    const lines = (rest + String(d)).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) {
+      const e = JSON.parse(l) as Record<string, unknown>;
+      events.push(e);
+      for (const w of waiting.filter((x) => x.name === e['event'])) w.resolve(e);
+    }
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const next = (name: string) => new Promise<Record<string, unknown>>((resolve) => waiting.push({ name, resolve }));
+  return { child, events, exited, next };
+}
+
+describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('inline, 4 shards and 2 queue workers (one SIGKILLed mid-job) make the same record root', async () => {
+    const a = archive('reprise-rejudge-queue-');
+    // A large dump first in the list: its job outlasts the kill by far.
+    mkdirSync(join(a.examples, '0-large'));
+    const text = Array.from({ length: 200_000 }, (_, i) => `- line ${i} of a long material, "quoted" and \\ escaped`).join('\n');
+    writeFileSync(join(a.examples, '0-large', 'large.dump.json'), encodeJson(await buildDump(sampleSpec({ materials: [{ mediaType: 'text/markdown', text }] }), sampleSigner('active'))));
+    const key = a.keys.reviewerPem;
+    const inline = join(a.dir, 'inline.jsonl');
+    ok(['rejudge', a.examples, '--out', inline, '--trust-store', a.trust]);
+    ok(['rejudge', 'merge', inline, '--key', key, '--out', join(a.dir, 'r-inline.json')]);
+    const shards = [0, 1, 2, 3].map((i) => join(a.dir, `shard-${i}.jsonl`));
+    for (const [i, s] of shards.entries()) ok(['rejudge', a.examples, '--shard', `${i}/4`, '--out', s, '--trust-store', a.trust]);
+    ok(['rejudge', 'merge', ...shards, '--key', key, '--out', join(a.dir, 'r-shards.json')]);
+
+    const url = redis.url('rejudge-done-test');
+    ok(['rejudge', a.examples, '--queue', url, '--batch', '4', '--detach', '--trust-store', a.trust]);
+    // Not done yet: merge refuses and names how much is left.
+    const early = cli(['rejudge', 'merge', '--queue', url, '--key', key, '--out', join(a.dir, 'never.json')]);
+    expect(early.status).toBe(1);
+    expect(early.stderr).toMatch(/jobs not done yet/);
+    const killed = worker(url);
+    const survivor = worker(url);
+    const first = await killed.next('active');
+    killed.child.kill('SIGKILL');
+    expect(await killed.exited).toBe(null);
+    expect(await survivor.exited).toBe(0);
+    const merged = cli(['rejudge', 'merge', '--queue', url, '--key', key, '--out', join(a.dir, 'r-queue.json')]);
+    expect(merged.status, merged.stderr).toBe(0);
+
+    const records = ['r-inline', 'r-shards', 'r-queue'].map((n) => readFileSync(join(a.dir, `${n}.json`), 'utf8'));
+    expect(new Set(records).size).toBe(1);
+    const roots = records.map((r) => (JSON.parse(r) as { records: { root: string } }).records.root);
+    expect(new Set(roots).size).toBe(1);
+    // The job the killed worker held was started again by the survivor: stalled, then retried.
+    const queue = new Queue('rejudge-done-test', { connection: { host: '127.0.0.1', port: redis.port } });
+    try {
+      const job = await Job.fromId(queue, String(first['job']));
+      expect(job?.attemptsStarted).toBeGreaterThanOrEqual(2);
+      expect(await job?.getState()).toBe('completed');
+    } finally {
+      await queue.close();
+    }
+    expect(survivor.events.some((e) => e['event'] === 'completed' && e['job'] === first['job'])).toBe(true);
+  }, 240_000);
+});
