@@ -59,6 +59,9 @@ export const ROOMS = [
   { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/declare.ts'] },
   // A kind's example writer lives in its own folder (examples.ts, KindDeclarations.examples).
   { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API] },
+  // The one exception, until the re-judgement record's formats (shards, assembly) move out of
+  // the kind's folder into a format room of floor 1 as the journal's did: its door re-exports them.
+  { room: 'app/engine/rejudgement.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts', 'app/kinds/rejudgement/index.ts'] },
   // The engine reaches the kinds only through the registry and the kind API: what a kind
   // offers beyond verify and replay is one of its operations (app/kinds/operations.ts).
   { room: 'app/engine/**', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts'] },
