@@ -5,6 +5,7 @@
 import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type Report } from '../../shared/report.js';
 import { boundFindings, FINDINGS_LIMIT } from './findings.js';
 import { VERSION } from '../version.js';
+import { sha256Hex } from './hash.js';
 import { authenticityOf } from './authenticity.js';
 
 /**
@@ -27,11 +28,24 @@ export interface ReportInput extends KindResult {
   limits?: Readonly<Record<string, number>>;
 }
 
+/** The longest artifact id a report carries whole. An id is a name (a trace, a dump, a claim), never a payload. */
+export const MAX_ARTIFACT_ID_CHARS = 1024;
+
+/**
+ * An id beyond MAX_ARTIFACT_ID_CHARS is kept as its start, its length and its SHA-256, so
+ * it still names the artifact uniquely: a 96 MiB trace_id copied whole into the report (and
+ * into every judgement's claimRef and every export) took the verdict past 850 MiB.
+ */
+export function boundedId(id: string | null): string | null {
+  if (id === null || id.length <= MAX_ARTIFACT_ID_CHARS) return id;
+  return `${id.slice(0, 64)}… (${id.length} characters; sha256:${sha256Hex(id)})`;
+}
+
 export function buildReport(input: ReportInput, startedAt: number, now: () => number = Date.now): Report {
   // Keep member order fixed: comparisons, events, details come before run.
   const ordered = {
     schema: REPORT_SCHEMA,
-    artifact: { path: input.path, kind: input.kind, id: input.id, sha256: input.sha256 },
+    artifact: { path: input.path, kind: input.kind, id: boundedId(input.id), sha256: input.sha256 },
     verdict: verdictOf(input.findings),
     findings: boundFindings(input.findings, input.limits?.[FINDINGS_LIMIT]),
     chain: input.chain,
