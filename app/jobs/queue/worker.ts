@@ -102,7 +102,7 @@ export async function runQueueWorker(t: QueueTarget, s: WorkerSettings, events: 
   process.once('SIGINT', onSignal);
   try {
     for (;;) {
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 200));
       const c = await queueCounts(queue);
       events.counts(c);
       // Draining: nothing left, and no failure being split into new jobs.
