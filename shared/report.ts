@@ -1,8 +1,9 @@
 /**
  * The report contract (`reprise.report/v1`, see ../shared/spec/cli.md).
  * Shared by the engine, the CLI, the Electron main process and the renderer.
- * Pure types and tiny pure helpers only: this module imports nothing.
+ * Pure types and tiny pure helpers only: this module imports nothing outside shared/.
  */
+import { REGISTERED_KINDS } from './kinds.js';
 
 export const REPORT_SCHEMA = 'reprise.report/v1' as const;
 
@@ -10,21 +11,11 @@ export type Severity = 'fail' | 'unavailable' | 'warning' | 'info';
 export type Verdict = 'pass' | 'fail' | 'unavailable';
 
 /**
- * The kinds' names: the one place outside app/kinds/ a kind is named (shared/ imports
- * nothing); test/core/report-schema.test.ts checks it equals the registry and the schema.
+ * The kinds' names: the registry's (shared/kinds.ts, generated from app/kinds/registry.ts
+ * and checked by test/kinds/generated.test.ts, since shared/ imports nothing of app/),
+ * and `unknown` for content no kind claims.
  */
-export const ARTIFACT_KINDS = [
-  'replay-dump',
-  'tg-replay-manifest',
-  'tg-policy-bundle',
-  'nemosyne-package',
-  'acgp-eval',
-  'acgp-trace',
-  'journal',
-  'evidence-bundle',
-  'rejudgement',
-  'unknown',
-] as const;
+export const ARTIFACT_KINDS = [...REGISTERED_KINDS, 'unknown'] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 /** JSON values as they travel between rooms. */

@@ -2,10 +2,11 @@
  * The one interface every artifact kind implements, after diffoscope's comparators: a
  * handler detects, verifies and replays its kind, and declares everything the rooms above
  * need to know about it (its flags and limits, its examples, the wording of its origin
- * statement). The CLI's flags and help, EngineOptions, the host's option names and the
- * schema's kind enum are built from these declarations (registry.ts), so adding a kind
- * touches its own folder, one line in registry.ts, its name in shared/report.ts and its
- * details type in shared/details/.
+ * statement, its examples, its operations beyond verify and replay). The CLI's flags and
+ * help, EngineOptions, the host's option names and the lists of kinds outside app/
+ * (shared/kinds.ts and the schema's kind enum, generated: test/kinds/generated.test.ts) are
+ * built from these declarations (registry.ts), so adding a kind is its own folder and its
+ * line in registry.ts.
  *
  * A kind's folder holds two entry points: declare.ts (the KindHandler: declarations and
  * detection, light, what registry.ts imports) and index.ts (its KindCode: verify and

@@ -1,8 +1,8 @@
 /**
  * The typed shape of each kind's `report.details`, keyed by kind, and the accessors the
  * renderer reads them through (a report crosses a process boundary as JSON: each accessor
- * checks the shape and answers null when it is not there). A new kind adds its entry to
- * DetailsByKind. Imports only shared/report.ts.
+ * checks the shape and answers null when it is not there). A kind with details of a shape
+ * of its own names it in ShapedDetails. Imports only shared/report.ts.
  */
 import { tgDriftRateOf, type ArtifactKind, type JsonValue, type Report, type TgDriftRate } from '../report.js';
 
@@ -38,24 +38,25 @@ export interface JournalDetails {
   cases: { [state: string]: number };
 }
 
-/** Every kind's details (DETAILS_COVER_EVERY_KIND makes a kind without an entry a type error). */
-export interface DetailsByKind {
+/**
+ * The kinds whose details have a shape of their own (what the window reads of them); a kind
+ * not named here has details of no fixed shape (a JSON object), so a new kind needs no entry.
+ */
+interface ShapedDetails {
   'replay-dump': ReplayDumpDetails;
   'tg-replay-manifest': TgDetails;
   'tg-policy-bundle': TgDetails;
-  'nemosyne-package': JsonObject;
   'acgp-eval': AcgpDetails;
   'acgp-trace': AcgpDetails;
   journal: JournalDetails;
-  'evidence-bundle': JsonObject;
-  rejudgement: JsonObject;
-  unknown: JsonObject;
 }
+/** Every kind's details, derived from ARTIFACT_KINDS. */
+export type DetailsByKind = { [K in ArtifactKind]: K extends keyof ShapedDetails ? ShapedDetails[K] : JsonObject };
 /** A kind's details type. */
 export type DetailsOf<K extends ArtifactKind> = DetailsByKind[K];
-type Missing = Exclude<ArtifactKind, keyof DetailsByKind>;
-/** Fails to compile, naming the kind, when a kind in ARTIFACT_KINDS has no DetailsByKind entry. */
-export const DETAILS_COVER_EVERY_KIND: [Missing] extends [never] ? true : Missing = true;
+type Stale = Exclude<keyof ShapedDetails, ArtifactKind>;
+/** Fails to compile, naming the kind, when ShapedDetails names a kind that is not in ARTIFACT_KINDS. */
+export const DETAILS_NAME_KINDS: [Stale] extends [never] ? true : Stale = true;
 
 const obj = (v: JsonValue | undefined): JsonObject | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null);
 
