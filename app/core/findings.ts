@@ -16,6 +16,23 @@ export const unavailable = (rule: string, message: string, extra?: Parameters<ty
 export const warning = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding => finding(rule, 'warning', message, extra);
 export const info = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding => finding(rule, 'info', message, extra);
 
+/** Rule ids, each with one line saying what it finds (a kind's rule-ids.ts, app/core/rule-ids.ts; docs/rules/ in full). */
+export type RuleDeclarations = Readonly<Record<string, string>>;
+
+/**
+ * fail() and its siblings typed on the rule ids `rules` declares: a finding of an id the
+ * kind did not declare does not compile.
+ */
+export function findingsOn<R extends string>(_rules: Readonly<Record<R, string>>) {
+  type Extra = Parameters<typeof finding>[3];
+  return {
+    fail: (rule: R, message: string, extra?: Extra): Finding => fail(rule, message, extra),
+    unavailable: (rule: R, message: string, extra?: Extra): Finding => unavailable(rule, message, extra),
+    warning: (rule: R, message: string, extra?: Extra): Finding => warning(rule, message, extra),
+    info: (rule: R, message: string, extra?: Extra): Finding => info(rule, message, extra),
+  };
+}
+
 /**
  * What a report says of an artifact that looks cut short (a copy truncated, a download
  * interrupted): these words after what could not be read, the same in every format, so

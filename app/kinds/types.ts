@@ -13,6 +13,7 @@
  * replay, imported by `load()` when a job of the kind runs).
  */
 import type { ArtifactKind } from '../../shared/report.js';
+import type { RuleDeclarations } from '../core/findings.js';
 import type { KindResult } from '../core/report.js';
 import type { TrustStore } from '../core/keys.js';
 import type { DIRECTORY_KIND_LIST, ENGINE_OPTIONS, FILE_KIND_LIST } from './registry.js';
@@ -96,6 +97,8 @@ export interface KindDeclarations<O extends readonly KindOption[] = readonly Kin
    * each applies to; its code (KindCode.operations) implements them.
    */
   readonly operations?: { readonly [N in OperationName]?: OperationOffer };
+  /** The rule ids its reports carry (its rule-ids.ts), and the page of docs/rules/ that says each in full. */
+  readonly rules: { readonly doc: string; readonly ids: RuleDeclarations };
 }
 
 type AnyDeclared =

@@ -5,6 +5,7 @@
  */
 import type { Sniffed } from '../sniff.js';
 import type { KindHandler, KindLimit, KindOption } from '../types.js';
+import { ACGP_RULES } from './rule-ids.js';
 import { ACGP_LIMITS, LINE_LIMIT } from './limits.js';
 
 /** An object that looks like an EVAL payload (its distinctive members). */
@@ -61,6 +62,7 @@ const ACGP_CONSISTENCY = 'carry no signature; the engine checks their internal c
 
 export const acgpEvalKind: KindHandler<typeof ACGP_OPTIONS> = {
   kind: 'acgp-eval',
+  rules: { doc: 'docs/rules/acgp.md', ids: ACGP_RULES },
   options: ACGP_OPTIONS,
   limits: ACGP_LIMIT_LIST,
   examples: async () => (await import('./examples.js')).acgpWriter,
@@ -75,6 +77,7 @@ export const acgpEvalKind: KindHandler<typeof ACGP_OPTIONS> = {
 
 export const acgpTraceKind: KindHandler<typeof ACGP_OPTIONS> = {
   kind: 'acgp-trace',
+  rules: { doc: 'docs/rules/acgp.md', ids: ACGP_RULES },
   options: ACGP_OPTIONS,
   limits: ACGP_LIMIT_LIST,
   consistencyOnly: `ACGP traces ${ACGP_CONSISTENCY}`,

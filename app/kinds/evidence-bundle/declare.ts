@@ -5,6 +5,7 @@
  * (index.ts) loads when a job of the kind runs.
  */
 import type { KindHandler } from '../types.js';
+import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import type { Sniffed } from '../sniff.js';
 import { startsWithLocalHeader } from '../../zip/sniff.js';
 import { fileSource } from '../../zip/source.js';
@@ -27,6 +28,7 @@ export function looksLikeBundle(s: Sniffed): boolean {
 
 export const evidenceBundleKind: KindHandler = {
   kind: 'evidence-bundle',
+  rules: { doc: 'docs/rules/evidence-bundle.md', ids: EVIDENCE_BUNDLE_RULES },
   operations: { export: { what: 'an evidence bundle' } },
   detect: looksLikeBundle,
   load: async () => (await import('./index.js')).evidenceBundleCode,

@@ -14,7 +14,8 @@ import type { ChainNode, Finding, Report } from '../../../shared/report.js';
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
+import { changedNumbers, findingsOn } from '../../core/findings.js';
+import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import { hashBytes, isHashString } from '../../core/hash.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../../core/keys.js';
@@ -29,6 +30,9 @@ import type { ZipSource } from '../../zip/source.js';
 import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, judgementMember, MEMBER, type BundleManifest } from './format.js';
 import { bundleHtml } from './html.js';
 import type { BundledReport } from './write.js';
+
+// Findings of the ids the kind declares only (rule-ids.ts).
+const { fail, info, unavailable, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
 
 const R = {
   manifest: 'RPR-EVB-001',
@@ -58,7 +62,7 @@ interface State {
 const ptr = (name: string) => `entry:${name}`;
 
 /** A member's strict JSON value, or null with a finding under `rule`. */
-function memberJson(st: State, name: string, rule: string): unknown {
+function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_RULES): unknown {
   const b = st.members.get(name);
   if (!b) return st.findings.push(fail(rule, `the bundle has no ${name}`, { pointer: ptr(name) })), null;
   try {

@@ -5,9 +5,11 @@
  */
 import { isJournalDir } from '../../journal/layout.js';
 import type { DirectoryKindHandler } from '../types.js';
+import { JOURNAL_RULES } from './rule-ids.js';
 
 export const journalKind: DirectoryKindHandler = {
   kind: 'journal',
+  rules: { doc: 'docs/rules/journal.md', ids: JOURNAL_RULES },
   examples: async () => (await import('./examples.js')).journalWriter,
   detectDir: isJournalDir,
   load: async () => (await import('./index.js')).journalCode,

@@ -6,6 +6,7 @@
  * loads when a job of the kind runs.
  */
 import type { KindHandler, KindOption } from '../types.js';
+import { NEMOSYNE_RULES } from './rule-ids.js';
 import type { Sniffed } from '../sniff.js';
 import { looksLikeZip } from '../../zip/sniff.js';
 import { fileSource } from '../../zip/source.js';
@@ -27,6 +28,7 @@ const NEMOSYNE_OPTIONS = [
 
 export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
   kind: 'nemosyne-package',
+  rules: { doc: 'docs/rules/nemosyne.md', ids: NEMOSYNE_RULES },
   options: NEMOSYNE_OPTIONS,
   examples: async () => (await import('./examples.js')).packagesWriter,
   consistencyOnly: "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",

@@ -3,6 +3,7 @@
  * Detected by its `type` member. Its verify (index.ts) loads when a job of the kind runs.
  */
 import type { KindHandler, KindOption } from '../types.js';
+import { REJUDGEMENT_RULES } from './rule-ids.js';
 import type { Sniffed } from '../sniff.js';
 import { REJUDGEMENT_TYPE } from './constants.js';
 
@@ -12,6 +13,7 @@ const REJUDGEMENT_OPTIONS = [
 
 export const rejudgementKind: KindHandler<typeof REJUDGEMENT_OPTIONS> = {
   kind: 'rejudgement',
+  rules: { doc: 'docs/rules/rejudge.md', ids: REJUDGEMENT_RULES },
   options: REJUDGEMENT_OPTIONS,
   detect: (s: Sniffed) => s.jsonObject()?.['type'] === REJUDGEMENT_TYPE,
   load: async () => (await import('./index.js')).rejudgementCode,

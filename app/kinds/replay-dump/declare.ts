@@ -5,6 +5,7 @@
  */
 import type { Sniffed } from '../sniff.js';
 import type { KindHandler, KindOption } from '../types.js';
+import { DUMP_RULES } from './rule-ids.js';
 
 /** The `type` of a dump in either encoding (model.ts passes it on to the writers and checks). */
 export const DUMP_TYPE = 'kernel.replay_dump';
@@ -33,6 +34,7 @@ const DUMP_OPTIONS = [
 
 export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
   kind: 'replay-dump',
+  rules: { doc: 'docs/rules/replay-dump.md', ids: DUMP_RULES },
   options: DUMP_OPTIONS,
   examples: async () => (await import('./examples.js')).dumpsWriter,
   detect: (s) => detectRom(s) || detectJson(s),

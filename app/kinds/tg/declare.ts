@@ -5,6 +5,7 @@
  */
 import type { Sniffed } from '../sniff.js';
 import type { KindHandler, KindLimit, KindOption } from '../types.js';
+import { TG_RULES } from './rule-ids.js';
 import { TG_LIMITS } from './limits.js';
 import { BUNDLE_TYPE, MANIFEST_TYPE } from './constants.js';
 
@@ -24,6 +25,7 @@ const TG_LIMIT_LIST: readonly KindLimit[] = Object.entries(TG_LIMITS).map(([name
 
 export const tgManifestKind: KindHandler<typeof TG_OPTIONS> = {
   kind: 'tg-replay-manifest',
+  rules: { doc: 'docs/rules/tg.md', ids: TG_RULES },
   options: TG_OPTIONS,
   limits: TG_LIMIT_LIST,
   examples: async () => (await import('./examples.js')).tgWriter,
@@ -36,6 +38,7 @@ export const tgManifestKind: KindHandler<typeof TG_OPTIONS> = {
 
 export const tgBundleKind: KindHandler = {
   kind: 'tg-policy-bundle',
+  rules: { doc: 'docs/rules/tg.md', ids: TG_RULES },
   consistencyOnly: 'a TG policy bundle carries no signature; H(bundle) is what manifests bind to, not who wrote it.',
   detect: (s: Sniffed) => s.jsonObject()?.['type'] === BUNDLE_TYPE,
   load: async () => (await import('./index.js')).bundleCode,
