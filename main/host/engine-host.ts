@@ -6,12 +6,12 @@
  * Jobs: `startJob` returns a job id at once; progress, the report or the failure arrive
  * as events (API_EVENTS) to every subscriber; `cancelJob` terminates the worker running
  * the job (the pool replaces it). Journal and quarantine operations run in their own
- * worker thread (journal-worker.ts).
+ * worker thread (journal-worker.ts), reached through journal-client.ts.
  */
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import type {
   AnchorReceipt,
   ApiEvent,
@@ -45,7 +45,6 @@ import type {
   StartJobRequest,
   UploadChunkRequest,
 } from '../../shared/api.js';
-import { PendingCalls } from '../../shared/pending-calls.js';
 import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { declaredOptions, kindNames, kindsTaking, recomputedRules, workbenchOptionNames } from '../../app/kinds/registry.js';
@@ -55,46 +54,23 @@ import type { EngineOptions } from '../../app/kinds/types.js';
 import { WorkerPool } from '../../app/jobs/pool.js';
 import type { EngineJob } from '../../app/jobs/protocol.js';
 import { VERSION } from '../../app/version.js';
-import type { JournalOp } from './journal-ops.js';
+import { JournalWorker } from './journal-client.js';
 import { PathGate, type PathGateHints } from './path-gate.js';
-import type { JudgementOp } from './judgement-ops.js';
 
 /** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
 const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
 
 import { ApiError } from './api-error.js';
 import type { UploadFile } from './engine-remote.js';
+import { abandonedWords, MAX_API_BYTES, MAX_UPLOADS, Uploads } from './uploads.js';
+
+export { MAX_API_BYTES, MAX_UPLOADS };
 
 export { ApiError };
 
-/** Largest artifact accepted over the API (the base64 text is ~4/3 of this). */
-export const MAX_API_BYTES = 512 * 1024 * 1024;
 /** The options the workbench may send: the paths the kinds declare as workbench options. */
 const optionNames = (): readonly string[] => workbenchOptionNames();
 const MAX_WHAT_IF = 8;
-/** Uploads kept at once; older ones are replaced (the web host keeps as many files, upload-files.ts). */
-export const MAX_UPLOADS = 2;
-/** Largest chunk accepted by uploadChunk (base64 text). */
-const MAX_CHUNK_BASE64 = 16 * 1024 * 1024;
-/** Largest raw chunk accepted by uploadChunk. */
-const MAX_CHUNK_BYTES = 12 * 1024 * 1024;
-
-interface Upload {
-  name: string;
-  size: number;
-  chunks: Buffer[];
-  received: number;
-  /** The private file the shell wrote the bytes to (adoptUpload), read by path instead of chunks. */
-  file?: string;
-  /** The shell is still writing that file: a job follows it as it grows (app/engine/arriving.ts). */
-  arriving?: boolean;
-  /** Why the shell's sending failed: jobs on this upload end with it. */
-  abandoned?: string;
-  /** Settles when an arriving upload is complete, abandoned or replaced: what reads it whole waits for it. */
-  settled?: Promise<void>;
-  settle?: () => void;
-}
-
 export interface EngineHostOptions {
   workerUrl: URL;
   journalWorkerUrl: URL;
@@ -136,53 +112,6 @@ interface RunningJob {
   cancelled: boolean;
 }
 
-/** The upload's own words for a job that ended because its sending failed. */
-function abandonedWords(u: Upload | undefined): string | null {
-  return u?.abandoned !== undefined ? `the upload of ${u.name} failed: ${u.abandoned}` : null;
-}
-
-/** One worker thread answering journal operations in order; replaced if it dies. */
-class JournalWorker {
-  private worker: Worker | null = null;
-  private readonly calls = new PendingCalls();
-  constructor(
-    private readonly url: URL,
-    private readonly limits: ResourceLimits,
-  ) {}
-
-  private get(): Worker {
-    if (this.worker) return this.worker;
-    const w = new Worker(this.url, { resourceLimits: this.limits });
-    w.on('message', (m: { id: number; ok: boolean; result?: unknown; usage?: boolean; message?: string }) => {
-      if (!this.calls.settle(m.id, m.ok ? { ok: true, value: m.result } : { ok: false, error: new ApiError(m.message ?? 'journal operation failed', m.usage === true) })) return;
-      if (this.calls.size === 0) w.unref();
-    });
-    const died = (why: string): void => {
-      if (this.worker === w) this.worker = null;
-      this.calls.failAll(() => new ApiError(`internal error: journal worker ${why}`, false));
-    };
-    w.on('error', (e) => died(`crashed: ${e.message}`));
-    w.on('exit', (code) => died(`exited with code ${code}`));
-    w.unref();
-    this.worker = w;
-    return w;
-  }
-
-  run<T>(op: JournalOp | JudgementOp): Promise<T> {
-    const w = this.get();
-    const { id, answer } = this.calls.open();
-    w.ref();
-    w.postMessage({ id, op });
-    return answer as Promise<T>;
-  }
-
-  async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = null;
-    if (w) await w.terminate();
-  }
-}
-
 export class EngineHost implements RepriseApi {
   private readonly pool: WorkerPool;
   private readonly journal: JournalWorker;
@@ -190,8 +119,7 @@ export class EngineHost implements RepriseApi {
   private readonly listeners = new Set<(e: ApiEvent) => void>();
   private readonly jobs = new Map<string, RunningJob>();
   private nextJob = 1;
-  private readonly uploads = new Map<string, Upload>();
-  private nextUpload = 1;
+  private readonly uploads = new Uploads();
   private readonly gate: PathGate;
   /** Resolves once the roots and keys given at start-up are in the gate. */
   private granted: Promise<void> | undefined;
@@ -508,72 +436,16 @@ export class EngineHost implements RepriseApi {
   }
 
   async beginUpload(req: { name: string; size: number }): Promise<{ uploadId: string }> {
-    if (typeof req?.name !== 'string' || !Number.isSafeInteger(req.size) || req.size < 0) throw new ApiError('beginUpload needs {name, size}', true);
-    if (req.size > MAX_API_BYTES) throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
-    const uploadId = `upload-${this.nextUpload++}`;
-    this.uploads.set(uploadId, { name: req.name, size: req.size, chunks: [], received: 0 });
-    while (this.uploads.size > MAX_UPLOADS) {
-      const oldest = this.uploads.keys().next().value!;
-      this.uploads.get(oldest)?.settle?.();
-      this.uploads.delete(oldest);
-    }
-    return { uploadId };
+    return this.uploads.begin(req);
   }
 
   async uploadChunk(req: UploadChunkRequest): Promise<{ received: number }> {
-    const u = typeof req?.uploadId === 'string' ? this.uploads.get(req.uploadId) : undefined;
-    if (!u) throw new ApiError('unknown upload', true);
-    // The web host makes every upload a file to be written (adoptUpload 'arriving'); a
-    // script that sends chunks instead turns it back into one held here, if no body came.
-    if (u.file !== undefined) {
-      if (!u.arriving || u.received > 0) throw new ApiError(`the upload of ${u.name} is sent as an HTTP body`, true);
-      Object.assign(u, { file: undefined, arriving: false });
-      u.settle?.();
-    }
-    let bytes: Buffer;
-    if (req.data instanceof Uint8Array) {
-      if (req.data.length > MAX_CHUNK_BYTES) throw new ApiError('a chunk is at most 12 MiB', true);
-      bytes = Buffer.from(req.data.buffer, req.data.byteOffset, req.data.length);
-    } else {
-      if (typeof req.dataBase64 !== 'string' || req.dataBase64.length > MAX_CHUNK_BASE64) throw new ApiError('a chunk is raw data or base64 text of at most 12 MiB', true);
-      bytes = Buffer.from(req.dataBase64, 'base64');
-    }
-    if (u.received + bytes.length > u.size) {
-      this.uploads.delete(req.uploadId);
-      throw new ApiError(`the upload of ${u.name} is longer than announced (${u.size} bytes)`, true);
-    }
-    u.chunks.push(bytes);
-    u.received += bytes.length;
-    return { received: u.received };
+    return this.uploads.chunk(req);
   }
 
-  /**
-   * The shell writes an upload's bytes to a private file of its own (the web host's upload
-   * route, upload-files.ts): the job opens that file by path, as a file opened by path is
-   * (no copy of the bytes between processes or into the worker). The shell names the file
-   * when the upload begins (`arriving`: a job may start at once and follow it as it
-   * grows), again once every byte is written (`complete`), or says why its sending failed
-   * (`abandoned`). Called by the shell only (engine-serve.ts), never through the API, so the
-   * path is not held to the gate.
-   */
-  async adoptUpload(req: UploadFile): Promise<{ received: number }> {
-    const u = this.uploads.get(req.uploadId);
-    if (!u) throw new ApiError('unknown upload', true);
-    if (req.state === 'abandoned') {
-      Object.assign(u, { abandoned: req.reason ?? 'the sending failed', arriving: false });
-      u.settle?.();
-      return { received: u.received };
-    }
-    const st = await stat(req.path).catch(() => null);
-    if (!st?.isFile()) throw new ApiError(`the upload of ${u.name} was not stored`, false);
-    if (st.size > u.size) {
-      this.uploads.delete(req.uploadId);
-      throw new ApiError(`the upload of ${u.name} is longer than announced (${u.size} bytes)`, true);
-    }
-    Object.assign(u, { file: req.path, chunks: [], received: st.size, arriving: req.state === 'arriving' });
-    if (u.arriving) u.settled ??= new Promise<void>((r) => (u.settle = r));
-    else u.settle?.();
-    return { received: st.size };
+  /** Called by the shell only (engine-serve.ts), never through the API: uploads.ts says why. */
+  adoptUpload(req: UploadFile): Promise<{ received: number }> {
+    return this.uploads.adopt(req);
   }
 
   async close(): Promise<void> {
