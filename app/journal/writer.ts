@@ -10,45 +10,22 @@
  * (which is itself journaled and equally all or nothing); nothing is repaired silently.
  */
 import { mkdir, open, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { randomInt } from 'node:crypto';
 import { fstatSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FileReadError } from '../core/files.js';
-import { formatHash, sha256Hex, ZERO_HASH } from '../core/hash.js';
-import { parseCanonical } from '../core/jcs.js';
-import { verifyBytes, type Signer, type TrustStore } from '../core/keys.js';
+import { formatHash, sha256Hex } from '../core/hash.js';
+import { type Signer, type TrustStore } from '../core/keys.js';
 import { nowUtc } from '../core/time.js';
 import { ioReason, JournalError } from './errors.js';
-import { checkEntryShape, checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, entryHash, journalOrigin, NOTES_FILE, signCheckpoint, signEntry, unsignedDigest, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
-import {
-  frontierRoot,
-  hex,
-  identityMismatch,
-  identityOf,
-  INDEX_FILE,
-  indexBytes,
-  indexRecord,
-  openJournalFile,
-  readAt,
-  readIndex,
-  readState,
-  type FilePlace,
-  type IndexRecord,
-  STATE_FILE,
-  STATE_TYPE,
-  TREE_FILE,
-  treeBytes,
-  TreeFile,
-  writeAllAt,
-  writeState,
-  type TrustedState,
-} from './frontier.js';
+import { checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, journalOrigin, NOTES_FILE, signCheckpoint, signEntry, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
+import { frontierRoot, INDEX_FILE, indexBytes, indexRecord, openJournalFile, readAt, readIndex, type IndexRecord, STATE_FILE, TREE_FILE, TreeFile, writeAllAt } from './frontier.js';
 import { acquireLock, type HeldLock } from './lock.js';
-import { ContinuedTree, frontierBlocks, leafHash, verifyConsistency, type MerkleView } from './merkle.js';
+import { fromFullVerification, fromTrustedState, readLastNote, saveState, type Handles, type WriterState } from './trusted-state.js';
+import { ContinuedTree, leafHash, verifyConsistency, type MerkleView } from './merkle.js';
 import { checkpointBody, signNote } from './note.js';
 import { PROOF_TYPE, type InclusionProof } from './proofs.js';
 import { readJournalFiles, type TornTail } from './read.js';
-import { compareTimestamps, entryPointer, recognizeCheckpoint, verifyJournal, type JournalVerification } from './verify.js';
+import { compareTimestamps } from './verify.js';
 
 export interface AppendInput {
   kind: EntryKind;
@@ -110,15 +87,6 @@ async function prepareDir(dir: string, create: boolean): Promise<string | undefi
   }
 }
 
-/** The four files a writer holds open: the two the journal is made of, and the two derived from them. */
-interface Handles {
-  entries: FileHandle;
-  checkpoints: FileHandle;
-  notes: FileHandle;
-  tree: FileHandle;
-  index: FileHandle;
-}
-
 /** Opens the journal's files (creating them, and then fsyncing the directory, when absent). */
 async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[] }> {
   const names = [ENTRIES_FILE, CHECKPOINTS_FILE, NOTES_FILE, TREE_FILE, INDEX_FILE] as const;
@@ -136,22 +104,6 @@ async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[]
     for (const f of created) await unlink(join(dir, f)).catch(() => undefined);
     throw new JournalError(`not recorded: cannot open journal ${dir} for writing (${e instanceof FileReadError ? `${e.path}: ${e.reason}` : ioReason(e)})`, 'IO');
   }
-}
-
-/** What the writer knows of the journal between appends (state.json holds it between writers). */
-interface WriterState {
-  /** The notes' origin (from entry 0; null while the journal is empty). */
-  origin: string | null;
-  /** The note of the last checkpoint this writer wrote (its receipts carry it). */
-  lastNote?: string;
-  head: string;
-  lastTs: string | null;
-  entriesBytes: number;
-  checkpointsEnd: FilePlace;
-  notesEnd: FilePlace;
-  /** The newest checkpoint verified: the next append must extend it (RFC 9162 consistency). */
-  trusted: { line: string; offset: number; checkpoint: Checkpoint } | null;
-  quarantine: number[];
 }
 
 /** A file an append touches, and its length before the append: what a failed append is cut back to. */
@@ -428,185 +380,6 @@ export class JournalWriter {
     if (this.opts.fsync && this.appended > 0) await Promise.all([this.fhs.tree.sync(), this.fhs.index.sync()]);
     await saveState(this.dir, this.fhs, this.tree, this.st);
   }
-}
-
-async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterState): Promise<void> {
-  await stampFiles(fhs);
-  const [entries, checkpoints, notes, treeId, index] = await Promise.all([identityOf(fhs.entries), identityOf(fhs.checkpoints), identityOf(fhs.notes), identityOf(fhs.tree), identityOf(fhs.index)]);
-  await writeState(dir, {
-    type: STATE_TYPE,
-    treeSize: tree.size,
-    origin: st.origin,
-    entriesBytes: st.entriesBytes,
-    checkpointsEnd: st.checkpointsEnd,
-    notesEnd: st.notesEnd,
-    head: st.head,
-    lastRecordedAtUtc: st.lastTs,
-    frontier: tree.frontier.map(hex),
-    checkpoint: st.trusted ? { line: st.trusted.line, offset: st.trusted.offset } : null,
-    quarantine: st.quarantine,
-    files: { entries, checkpoints, notes, tree: treeId, index },
-  });
-}
-
-/**
- * Gives every file a modification time of its own, to the nanosecond, before its identity is
- * recorded. The kernel stamps a write with a coarse clock (one tick, a few milliseconds), so
- * an edit of the same size made within a tick of the writer's last write could keep the same
- * mtime and ctime; any later write stamps the coarse clock over this fine, random one.
- */
-async function stampFiles(fhs: Handles): Promise<void> {
-  const now = Date.now() / 1000;
-  await Promise.all(Object.values(fhs).map((h: FileHandle, i) => h.utimes(now, now - 1 + (randomInt(1_000_000) + i) / 1e9)));
-}
-
-/**
- * The fast way in: state.json matches the files as the last writer left them, and what it
- * records checks out against them (tree file sizes, frontier, the trusted checkpoint's line,
- * root and signature, the last entry's leaf and hash): O(log n) reads. Null, and the caller
- * verifies in full, at the first doubt.
- */
-async function fromTrustedState(dir: string, fhs: Handles, opts: OpenOptions): Promise<{ tree: TreeFile; state: WriterState } | null> {
-  const rec = await readState(dir);
-  if (!rec) return null;
-  const now = { entries: await identityOf(fhs.entries), checkpoints: await identityOf(fhs.checkpoints), notes: await identityOf(fhs.notes), tree: await identityOf(fhs.tree), index: await identityOf(fhs.index) };
-  if (identityMismatch(rec, now) !== null) return null;
-  const n = rec.treeSize;
-  if (now.tree.size !== treeBytes(n) || now.index.size !== indexBytes(n) || now.entries.size !== rec.entriesBytes || now.checkpoints.size !== rec.checkpointsEnd.offset || now.notes.size !== rec.notesEnd.offset) return null;
-  try {
-    const frontier = rec.frontier.map((h) => Buffer.from(h, 'hex'));
-    const tree = new TreeFile(fhs.tree, n, frontier);
-    if (!tree.readFrontier(n).every((h, i) => h.equals(frontier[i]!))) return null;
-    const trusted = await trustedCheckpoint(fhs, rec, tree, opts);
-    if (trusted === undefined || !(await lastEntryMatches(fhs, rec, tree))) return null;
-    return { tree, state: { origin: rec.origin, head: rec.head, lastTs: rec.lastRecordedAtUtc, entriesBytes: rec.entriesBytes, checkpointsEnd: rec.checkpointsEnd, notesEnd: rec.notesEnd, trusted, quarantine: [...rec.quarantine] } };
-  } catch {
-    return null;
-  }
-}
-
-/** The recorded checkpoint: its line where recorded and last in the file, its root the tree's at its size, its signature good. undefined: it does not check out. */
-async function trustedCheckpoint(fhs: Handles, rec: TrustedState, tree: TreeFile, opts: OpenOptions): Promise<WriterState['trusted'] | undefined> {
-  if (!rec.checkpoint) return rec.treeSize === 0 && rec.checkpointsEnd.offset === 0 ? null : undefined;
-  const bytes = Buffer.from(rec.checkpoint.line + '\n', 'utf8');
-  if (rec.checkpoint.offset + bytes.length !== rec.checkpointsEnd.offset) return undefined;
-  if (!(await readAt(fhs.checkpoints, rec.checkpoint.offset, bytes.length)).equals(bytes)) return undefined;
-  const cp = recognizeCheckpoint(rec.checkpoint.line)?.cp;
-  if (!cp || cp.treeSize > tree.size || formatHash(tree.root(cp.treeSize).toString('hex')) !== cp.rootHash) return undefined;
-  const key = opts.trustStore ? opts.trustStore.get(cp.signer) : cp.signer === opts.signer?.keyId ? { publicKey: opts.signer.publicKey, status: 'active' } : null;
-  // A key this writer cannot look up was checked when the state was recorded, and the files are as that writer left them.
-  if (key && (key.status === 'revoked' || !verifyBytes(key.publicKey, unsignedDigest(cp), cp.sig))) return undefined;
-  return { line: rec.checkpoint.line, offset: rec.checkpoint.offset, checkpoint: cp };
-}
-
-/** The last entry line, read through the index: its leaf is the tree's last, its hash and time are the recorded head. */
-async function lastEntryMatches(fhs: Handles, rec: TrustedState, tree: TreeFile): Promise<boolean> {
-  const n = rec.treeSize;
-  if (n === 0) return rec.head === ZERO_HASH && rec.entriesBytes === 0;
-  const { entryOffset } = await readIndex(fhs.index, n - 1);
-  const line = await readAt(fhs.entries, entryOffset, rec.entriesBytes - entryOffset - 1);
-  if (!leafHash(line).equals(tree.leaf(n - 1))) return false;
-  const p = parseCanonical(line.toString('utf8'));
-  const e = p.value as Entry;
-  return p.warnings.length === 0 && checkEntryShape(e, '').length === 0 && e.seq === n - 1 && entryHash(e) === rec.head && e.recordedAtUtc === rec.lastRecordedAtUtc;
-}
-
-/**
- * The slow way in (no trusted state, or one that does not match the files: a copy, an edit,
- * an older version's journal, a crash before the state was written): the whole journal is
- * verified, and only a journal that verifies is written to. Its derived files are then
- * rebuilt from the verification, and the state recorded, so the next append is cheap again.
- */
-async function fromFullVerification(dir: string, fhs: Handles, opts: OpenOptions): Promise<{ tree: TreeFile; state: WriterState }> {
-  const own = opts.signer ? new Map([[opts.signer.keyId, opts.signer.publicKey]]) : undefined;
-  const v = await verifyJournal(dir, opts.trustStore ?? null, { keep: false, collect: true, ...(own ? { ownKeys: own } : {}) });
-  const torn = v.torn[0];
-  if (torn && !opts.allowTorn)
-    throw new JournalError(`journal ${dir}: ${torn.file} ends with a torn line (${torn.bytes.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`, 'TORN');
-  refuseUnlessVerified(dir, v, opts.allowTorn === true);
-  const tree = await rebuildDerived(fhs, v);
-  const state: WriterState = {
-    origin: v.firstHash ? journalOrigin(v.firstHash) : null,
-    head: v.head?.hash ?? ZERO_HASH,
-    lastTs: v.head?.ts ?? null,
-    entriesBytes: v.entriesBytes,
-    checkpointsEnd: { offset: v.checkpointsBytes, line: v.checkpointLines },
-    notesEnd: v.notesEnd ?? { offset: 0, line: 0 },
-    trusted: await latestTrusted(fhs, v),
-    quarantine: v.entries.map((p) => p.entry.seq),
-  };
-  if (!torn) await saveState(dir, fhs, tree, state).catch(() => undefined);
-  return { tree, state };
-}
-
-/** Refuses to write onto a journal that does not verify: the first failing rule and where, and how many more. */
-function refuseUnlessVerified(dir: string, v: JournalVerification, allowTorn: boolean): void {
-  // Every fail blocks. Without a trust store, another author's signature cannot be checked
-  // (reported as unavailable, not blocking): everything else (chain, tree, checkpoints, the
-  // signer's own signatures) must hold. With one, every signature must.
-  const blocking = v.findings.filter((f) => f.severity === 'fail' && !(allowTorn && f.rule === 'RPR-JOURNAL-013'));
-  if (v.entryLines > 0 && v.head === null && blocking.length === 0) blocking.push({ rule: 'RPR-JOURNAL-002', severity: 'fail', message: 'the last entry cannot be read', pointer: entryPointer(v.entryLines) });
-  if (blocking.length === 0) return;
-  const f = blocking[0]!;
-  const more = blocking.length > 1 ? ` (and ${blocking.length - 1} more finding${blocking.length > 2 ? 's' : ''})` : '';
-  const fix = `run 'reprise journal verify ${dir} --trust-store FILE' to see every finding`;
-  throw new JournalError(`refused: journal ${dir} does not verify, so nothing can be signed onto it: ${f.rule}${f.pointer ? ` at ${f.pointer}` : ''}: ${f.message}${more}. Nothing was written; ${fix}`, 'UNVERIFIED');
-}
-
-/** The newest well-formed checkpoint, as the next append's trusted state (its line read back from the file). */
-async function latestTrusted(fhs: Handles, v: JournalVerification): Promise<WriterState['trusted']> {
-  if (!v.latestCheckpoint || v.latestCheckpointOffset === null) return null;
-  const line = (await readAt(fhs.checkpoints, v.latestCheckpointOffset, v.checkpointsBytes - v.latestCheckpointOffset - 1)).toString('utf8');
-  return { line, offset: v.latestCheckpointOffset, checkpoint: v.latestCheckpoint };
-}
-
-/** The last line of notes.jsonl (ending at `end`), as the note text it holds. */
-async function readLastNote(fh: FileHandle, end: number): Promise<string> {
-  const start = Math.max(0, end - 64 * 1024);
-  const tail = await readAt(fh, start, end - start);
-  const from = tail.lastIndexOf(0x0a, tail.length - 2) + 1;
-  const v = parseCanonical(tail.subarray(from, tail.length - 1).toString('utf8')).value;
-  if (typeof v !== 'string') throw new JournalError(`the last line of ${NOTES_FILE} is not a note`, 'DAMAGED');
-  return v;
-}
-
-/** For entries in order: where the lines covering entry i begin (the first with treeSize > i; the file's end when none does). */
-function placesCovering(lines: readonly { offset: number; line: number; treeSize: number }[], end: FilePlace): (i: number) => FilePlace {
-  let k = 0;
-  return (i) => {
-    while (k < lines.length && lines[k]!.treeSize <= i) k++;
-    const l = lines[k];
-    return l ? { offset: l.offset, line: l.line } : end;
-  };
-}
-
-/** Writes tree.bin (tlog order) and index.bin from a full verification, replacing what they held. */
-async function rebuildDerived(fhs: Handles, v: JournalVerification): Promise<TreeFile> {
-  const n = v.entryLines;
-  const collected = v.collected!;
-  await fhs.tree.truncate(0);
-  await fhs.index.truncate(0);
-  const chunks: Buffer[] = [];
-  let pos = 0;
-  const flush = async (force: boolean) => {
-    if (chunks.length === 0 || (!force && chunks.length < 4096)) return;
-    const b = Buffer.concat(chunks);
-    chunks.length = 0;
-    await writeAllAt(fhs.tree, b, pos);
-    pos += b.length;
-  };
-  const index = Buffer.alloc(indexBytes(n));
-  const cps = placesCovering(collected.checkpoints, { offset: v.checkpointsBytes, line: v.checkpointLines });
-  const notes = placesCovering(collected.notes, v.notesEnd ?? { offset: 0, line: 0 });
-  for (let i = 0; i < n; i++) {
-    chunks.push(v.tree.block(0, i));
-    for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2)) chunks.push(v.tree.block(level + 1, Math.floor(k / 2)));
-    await flush(false);
-    indexRecord({ entryOffset: collected.entryOffsets[i]!, checkpoints: cps(i), notes: notes(i) }).copy(index, indexBytes(i));
-  }
-  await flush(true);
-  await writeAllAt(fhs.index, index, 0);
-  return new TreeFile(fhs.tree, n, n === 0 ? [] : frontierBlocks(n).map(([l, k]) => v.tree.block(l, k)));
 }
 
 /** Removes the (empty) directories from `dir` up to `made`, the first one mkdir created. */
