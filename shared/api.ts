@@ -24,6 +24,11 @@ export interface EngineInfo {
   recomputedRules: string[];
   /** The kinds whose replay takes what-if substitutions (they declare the `whatIf` option). */
   whatIfKinds: string[];
+  /**
+   * The kinds offering each operation the window shows (app/kinds/operations.ts, declared by
+   * the kinds): attesting a replay (the Export view), a package's members (the Chain view).
+   */
+  offers: { attest: string[]; members: string[] };
   /** True where the host can show native open dialogs (Electron). */
   nativeDialogs: boolean;
 }

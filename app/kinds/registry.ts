@@ -9,6 +9,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { DirectoryKindHandler, KindHandler, KindLimit, KindOption } from './types.js';
+import type { OperationName } from './operations.js';
 import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
 import { FINDINGS_LIMIT, MAX_FINDINGS_PER_RULE } from '../core/findings.js';
 import { ITEMS_LIMIT, MAX_ITEMS, MAX_MEMBER_NAMES, MEMBER_NAMES_LIMIT } from '../core/json-limits.js';
@@ -64,6 +65,13 @@ export function kindNames(): string[] {
 export function kindsTaking(option: string): string[] {
   return allKinds()
     .filter((k) => k.options?.some((o) => o.name === option))
+    .map((k) => k.kind);
+}
+
+/** The kinds that offer an operation beyond verify and replay (KindDeclarations.operations), in registry order. */
+export function kindsOffering(op: OperationName): string[] {
+  return allKinds()
+    .filter((k) => k.operations?.[op])
     .map((k) => k.kind);
 }
 

@@ -47,7 +47,7 @@ import type {
 } from '../../shared/api.js';
 import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
-import { declaredOptions, kindNames, kindsTaking, recomputedRules, workbenchOptionNames } from '../../app/kinds/registry.js';
+import { declaredOptions, kindNames, kindsOffering, kindsTaking, recomputedRules, workbenchOptionNames } from '../../app/kinds/registry.js';
 import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
 import { shapeKey } from '../../app/providers/types.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
@@ -192,7 +192,7 @@ export class EngineHost implements RepriseApi {
     const options = declaredOptions()
       .filter((o) => o.workbench)
       .map((o) => ({ name: o.name, help: o.help }));
-    return { version: VERSION, kinds: kindNames(), options, transport: this.opts.transport, recomputedRules: recomputedRules(), whatIfKinds: kindsTaking('whatIf'), nativeDialogs: false };
+    return { version: VERSION, kinds: kindNames(), options, transport: this.opts.transport, recomputedRules: recomputedRules(), whatIfKinds: kindsTaking('whatIf'), offers: { attest: kindsOffering('attest'), members: kindsOffering('members') }, nativeDialogs: false };
   }
 
   private decode(name: unknown, dataBase64: unknown): Uint8Array {

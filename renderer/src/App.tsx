@@ -134,12 +134,14 @@ function ViewTabs({ view, setView, tabs }: { view: View; setView: (v: View) => v
 
 /** The shown view other than Replay. */
 function ViewPanel({ view, report }: { view: View; report: Report | null }) {
+  // The kinds whose members the engine lists (their declarations, EngineInfo.offers): Nemosyne packages.
+  const membersOf = useStore((s) => s.info?.offers.members);
   return (
     <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tabpanel">
       {view === 'open' && <OpenPanel />}
       {NEEDS_REPORT.includes(view) && !report && <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>}
       {view === 'chain' && report && <ChainView report={report} />}
-      {view === 'chain' && report?.artifact.kind === 'nemosyne-package' && <PackageMembers report={report} />}
+      {view === 'chain' && report && membersOf?.includes(report.artifact.kind) && <PackageMembers report={report} />}
       {view === 'findings' && report && <FindingsView report={report} />}
       {view === 'trainer' && <TrainerView report={report} />}
       {view === 'journal' && <JournalView />}

@@ -243,8 +243,9 @@ export const useJudgement = create<JudgementState>((set, get) => ({
  * key chosen for judgements, as `reprise attest` does. Other reports carry none.
  */
 async function attestationFor(report: Report, keyPath: string): Promise<AttestationExport | null> {
-  const { api, artifact, openOptions } = useStore.getState();
-  if (report.artifact.kind !== 'tg-replay-manifest' || report.comparisons === undefined || !api || !artifact?.source) return null;
+  const { api, artifact, openOptions, info } = useStore.getState();
+  // The kinds that offer attestation (EngineInfo.offers, from their declarations): TG replay manifests.
+  if (!info?.offers.attest.includes(report.artifact.kind) || report.comparisons === undefined || !api || !artifact?.source) return null;
   if (!keyPath) throw new Error('choose the reviewer key (journal header): a TG replay\'s bundle holds its attestation, signed with that key');
   const options = optionsFor(artifact.source, openOptions);
   return api.attestReplay({ source: artifact.source, keyFile: keyPath, ...(Object.keys(options).length ? { options } : {}) });

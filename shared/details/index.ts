@@ -58,7 +58,11 @@ type Stale = Exclude<keyof ShapedDetails, ArtifactKind>;
 /** Fails to compile, naming the kind, when ShapedDetails names a kind that is not in ARTIFACT_KINDS. */
 export const DETAILS_NAME_KINDS: [Stale] extends [never] ? true : Stale = true;
 
-const obj = (v: JsonValue | undefined): JsonObject | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null);
+/** A JSON value as an object, or null when it is none (what every accessor here and the window's views read details through). */
+export function jsonObjectOf(v: JsonValue | undefined): JsonObject | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+}
+const obj = jsonObjectOf;
 
 /** A what-if replay's substitutions, or null for a forensic report. */
 export function whatIfOf(r: Report): WhatIfDetails | null {

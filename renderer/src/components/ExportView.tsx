@@ -27,12 +27,13 @@ function download(name: string, type: string, text: string): void {
  * only saves the envelope and shows its digest and key id.
  */
 function Attestation({ report, base }: { report: Report; base: string }) {
-  const { api, artifact, openOptions } = useStore(useShallow((s) => ({ api: s.api, artifact: s.artifact, openOptions: s.openOptions })));
+  const { api, artifact, openOptions, attestable } = useStore(useShallow((s) => ({ api: s.api, artifact: s.artifact, openOptions: s.openOptions, attestable: s.info?.offers.attest })));
   const [keyFile, setKeyFile] = useState('');
   const [busy, setBusy] = useState(false);
   const [made, setMade] = useState<AttestationExport | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const eligible = report.artifact.kind === 'tg-replay-manifest' && report.comparisons !== undefined && !!artifact?.source;
+  // The kinds that offer attestation (the engine's declarations, EngineInfo.offers): TG replay manifests.
+  const eligible = !!attestable?.includes(report.artifact.kind) && report.comparisons !== undefined && !!artifact?.source;
   const fileName = `${base}.attestation.dsse.json`;
   const make = async (): Promise<void> => {
     if (!api || !artifact?.source || !keyFile.trim()) return;

@@ -1,15 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ProviderOffers } from '../../../shared/api';
-import { tgDriftRateOf, type JsonValue, type Report, type TgDriftRate } from '../../../shared/report';
-import { acgpTrajectoryOf, tgDriftRateIn, whatIfOf } from '../../../shared/details/index';
+import type { JsonValue, Report, TgDriftRate } from '../../../shared/report';
+import { acgpTrajectoryOf, expressionOf, jsonObjectOf as obj, tgDriftRateIn, whatIfOf } from '../../../shared/details/index';
 import { useStore, type Sweep } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
-
-function obj(v: JsonValue | undefined): { [k: string]: JsonValue } | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
-}
 
 function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSeries[] } | null {
   const rows = (r.comparisons ?? []).filter((c) => typeof c.delta === 'number' || typeof c.epsilon === 'number');
@@ -94,9 +90,9 @@ function driftRates(r: Report): DriftChart | null {
  * recorded against replayed (details.expression, as the engine reports them), and its score.
  */
 function expressionSeries(r: Report): { x: number[]; series: ChartSeries[]; scores: [number | null, number | null] } | null {
-  const e = obj(r.details?.['expression']);
-  const rec = obj(e?.['recorded']);
-  const rep = obj(e?.['replayed']);
+  const e = expressionOf(r);
+  const rec = obj(e?.recorded);
+  const rep = obj(e?.replayed);
   const lp = (o: { [k: string]: JsonValue } | null): (number | null)[] => (Array.isArray(o?.['logprobs']) ? o['logprobs'].map((v) => (typeof v === 'number' ? v : null)) : []);
   const a = lp(rec);
   const b = lp(rep);
@@ -153,7 +149,7 @@ export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | n
   let maxRate: number | null = null;
   const bars = sweep.runs.map((run): SweepBar => {
     if (!run.report) return { whatIf: run.whatIf, rate: null, drifted: 0, compared: 0, why: run.error };
-    const g = tgDriftRateOf(obj(run.report.details?.['tg'])?.['driftRate']);
+    const g = tgDriftRateIn(run.report);
     if (g) maxRate = g.maxRate;
     let drifted = 0;
     let compared = 0;
