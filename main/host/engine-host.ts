@@ -13,29 +13,16 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type {
-  AnchorReceipt,
   ApiEvent,
   ArtifactContent,
   AttestationExport,
   AttestRequest,
-  BundleExport,
-  ExportBundleRequest,
   JobSource,
-  JudgementJournalRequest,
-  JudgementList,
-  JudgementReceipt,
-  JudgementRules,
-  ListJudgementsRequest,
-  RecordJudgementRequest,
-  SigningKey,
   CheckMode,
-  DecideCaseRequest,
   DemoJournal,
   EngineInfo,
   ExampleSummary,
   JobStarted,
-  JournalRequest,
-  JournalStatus,
   PackageMembers,
   PackageMembersRequest,
   PickRequest,
@@ -45,7 +32,6 @@ import type {
   StartJobRequest,
   UploadChunkRequest,
 } from '../../shared/api.js';
-import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
 import { declaredOptions, kindNames, kindsOffering, kindsTaking, recomputedRules, workbenchOptionNames } from '../../app/kinds/registry.js';
 import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
@@ -55,7 +41,9 @@ import { WorkerPool } from '../../app/jobs/pool.js';
 import type { EngineJob } from '../../app/jobs/protocol.js';
 import { VERSION } from '../../app/version.js';
 import { JournalWorker } from './journal-client.js';
-import { PathGate, type PathGateHints } from './path-gate.js';
+import type { PathGateHints } from './path-gate.js';
+import { GrantedGate, type Grant } from './granted-gate.js';
+import { JournalSide } from './journal-side.js';
 
 /** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
 const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
@@ -120,56 +108,25 @@ export class EngineHost implements RepriseApi {
   private readonly jobs = new Map<string, RunningJob>();
   private nextJob = 1;
   private readonly uploads = new Uploads();
-  private readonly gate: PathGate;
-  /** Resolves once the roots and keys given at start-up are in the gate. */
-  private granted: Promise<void> | undefined;
+  private readonly gate: GrantedGate;
+  private readonly journals: JournalSide;
 
   constructor(private readonly opts: EngineHostOptions) {
     const limits = opts.workerLimits ?? WORKER_LIMITS;
     this.pool = new WorkerPool(opts.workers ?? 2, opts.workerUrl, { pipeline: 1, resourceLimits: limits });
     this.journal = new JournalWorker(opts.journalWorkerUrl, limits);
-    this.gate = new PathGate(HINTS[opts.transport]);
+    this.gate = new GrantedGate(HINTS[opts.transport]);
+    this.journals = new JournalSide(this.gate, this.journal);
     // A bad root or key is left out (a later path under it is refused), never an unhandled rejection.
     this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [], adapters: opts.adapters ?? [] }).catch(() => undefined);
   }
 
   /**
-   * Widens what the API may reach: folders the user chose, files the user picked (their
-   * folder, and the file itself as a key), key files picked for signing. Called by the
-   * shells only (the native dialog, the command line), never through the API.
+   * Widens what the API may reach (GrantedGate.grant): called by the shells only (the
+   * native dialog, the command line), never through the API.
    */
-  grant(g: { roots?: string[]; files?: string[]; keys?: string[]; adapters?: string[] }): Promise<void> {
-    // Chained: a call checks paths only after every grant made before it has landed.
-    const done = (this.granted ?? Promise.resolve()).then(() => this.addGrant(g));
-    this.granted = done.catch(() => undefined);
-    return done;
-  }
-
-  private async addGrant(g: { roots?: string[]; files?: string[]; keys?: string[]; adapters?: string[] }): Promise<void> {
-    for (const r of g.roots ?? []) await this.gate.addRoot(r);
-    // A file picked in the native dialog: the user named it, for whichever field asked.
-    for (const f of g.files ?? []) {
-      await this.gate.addFileFolder(f);
-      await this.gate.addKey(f);
-      await this.gate.addAdapter(f);
-    }
-    for (const k of g.keys ?? []) await this.gate.addKey(k);
-    for (const a of g.adapters ?? []) await this.gate.addAdapter(a);
-  }
-
-  private async confine(p: unknown, what: string): Promise<string> {
-    await this.granted;
-    return this.gate.confine(p, what);
-  }
-
-  private async keyFile(p: unknown, what: string): Promise<string> {
-    await this.granted;
-    return this.gate.keyFile(p, what);
-  }
-
-  private async adapterFile(p: unknown): Promise<string> {
-    await this.granted;
-    return this.gate.adapterFile(p, 'kernel adapter');
+  grant(g: Grant): Promise<void> {
+    return this.gate.grant(g);
   }
 
   /** Subscribes to pushed events (each transport forwards them to its window). */
@@ -222,10 +179,10 @@ export class EngineHost implements RepriseApi {
     for (const [k, v] of Object.entries(req.options ?? {})) {
       if (!optionNames().includes(k) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
       // A kernel adapter is code the engine runs: allowed only as the user named it.
-      opt[k] = k === 'kernelAdapter' ? await this.adapterFile(v) : await this.confine(v, `option ${k}`);
+      opt[k] = k === 'kernelAdapter' ? await this.gate.adapterFile(v) : await this.gate.confine(v, `option ${k}`);
     }
     // A signing key only as the user picked it (a replay with a journal anchors with it).
-    if (req.key !== undefined) options.key = await this.keyFile(req.key, 'reviewer key file that anchors the replay');
+    if (req.key !== undefined) options.key = await this.gate.keyFile(req.key, 'reviewer key file that anchors the replay');
     if (req.whatIf !== undefined) {
       if (!Array.isArray(req.whatIf) || req.whatIf.length > MAX_WHAT_IF || !req.whatIf.every((w) => typeof w === 'string' && /^[a-zA-Z]+=\S{1,200}$/.test(w))) {
         throw new ApiError('whatIf is a list of NAME=VALUE substitutions', true);
@@ -259,7 +216,7 @@ export class EngineHost implements RepriseApi {
     }
     if (src.type === 'path') {
       if (typeof src.path !== 'string' || !isAbsolute(src.path)) throw new ApiError('open a file by its absolute path', true);
-      const real = await this.confine(src.path, 'the file');
+      const real = await this.gate.confine(src.path, 'the file');
       try {
         await stat(real);
       } catch {
@@ -301,7 +258,7 @@ export class EngineHost implements RepriseApi {
       this.examplesDir = (async () => {
         const dir = await mkdtemp(join(tmpdir(), 'reprise-examples-'));
         const files = await writeExamples(dir);
-        await this.gate.addRoot(dir);
+        await this.gate.grant({ roots: [dir] });
         return { dir, files };
       })();
     }
@@ -321,23 +278,6 @@ export class EngineHost implements RepriseApi {
 
   async pickPath(_req: PickRequest): Promise<string | null> {
     return null;
-  }
-
-  async journalStatus(req: JournalRequest): Promise<JournalStatus> {
-    if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError('choose a journal directory', true);
-    const dir = await this.confine(req.dir, 'the journal directory');
-    const trustStore = req.trustStore ? await this.confine(req.trustStore, 'the trust store') : undefined;
-    const st = await this.journal.run<JournalStatus>({ op: 'status', req: { dir, ...(trustStore ? { trustStore } : {}) } });
-    return { ...st, dir: req.dir };
-  }
-
-  async decideCase(req: DecideCaseRequest): Promise<AnchorReceipt> {
-    if (!req || typeof req.dir !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '') throw new ApiError('a decision needs the journal directory, the case, and the officer key file', true);
-    if (typeof req.trustStore !== 'string' || req.trustStore === '') throw new ApiError('a decision needs the trust store that names the officer', true);
-    const dir = await this.confine(req.dir, 'the journal directory');
-    const trustStore = await this.confine(req.trustStore, 'the trust store');
-    const keyFile = await this.keyFile(req.keyFile, 'officer key file');
-    return this.journal.run<AnchorReceipt>({ op: 'decide', req: { ...req, dir, trustStore, keyFile } });
   }
 
   async createDemoJournal(): Promise<DemoJournal> {
@@ -362,56 +302,26 @@ export class EngineHost implements RepriseApi {
   }
 
   async attestReplay(req: AttestRequest): Promise<AttestationExport> {
-    const keyFile = await this.keyFile(req?.keyFile, 'reviewer key file that signs the attestation');
+    const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the attestation');
     const { job } = await this.jobOf({ source: req.source, mode: 'replay', ...(req.options ? { options: req.options } : {}) });
     const options = { ...job.options };
     return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile, options });
   }
 
-  // Judgements (judgement-ops.ts): journal writes and proofs run in the journal worker.
-  // Every path goes through the gate first, as the case decisions do: a token holder may
-  // neither write a journal outside the chosen roots nor sign with a key nobody picked.
-  private async judgementPaths<T extends { dir: string; trustStore?: string }>(req: T, what: string): Promise<T> {
-    if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError(`${what} needs the journal directory`, true);
-    const dir = await this.confine(req.dir, 'the journal directory');
-    const trustStore = typeof req.trustStore === 'string' && req.trustStore !== '' ? await this.confine(req.trustStore, 'the trust store') : undefined;
-    return { ...req, dir, ...(trustStore ? { trustStore } : {}) };
-  }
-
-  async openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
-    const st = await this.journal.run<JournalStatus>({ op: 'judge-open', req: await this.judgementPaths(req, 'opening a journal') });
-    return { ...st, dir: req.dir };
-  }
-
-  async recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
-    const paths = await this.judgementPaths(req, 'a judgement');
-    const keyFile = await this.keyFile(req?.keyFile, 'reviewer key file that signs the judgement');
-    return this.journal.run<JudgementReceipt>({ op: 'judge-record', req: { ...paths, keyFile } });
-  }
-
-  async listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
-    return this.journal.run<JudgementList>({ op: 'judge-list', req: await this.judgementPaths(req, 'listing judgements') });
-  }
-
-  async exportBundle(req: ExportBundleRequest): Promise<BundleExport> {
-    return this.journal.run<BundleExport>({ op: 'judge-export', req: await this.judgementPaths(req, 'an export') });
-  }
-
-  async judgementRules(): Promise<JudgementRules> {
-    return { ...RATIONALE_RULE, decisions: [...JUDGEMENT_DECISIONS] };
-  }
-
-  async signingKeys(req: { trustStore?: string }): Promise<SigningKey[]> {
-    await this.granted;
-    const trustStore = typeof req?.trustStore === 'string' && req.trustStore !== '' ? await this.confine(req.trustStore, 'the trust store') : undefined;
-    return this.journal.run<SigningKey[]>({ op: 'judge-keys', keys: this.gate.grantedKeys(), ...(trustStore ? { trustStore } : {}) });
-  }
+  journalStatus: RepriseApi['journalStatus'] = (req) => this.journals.journalStatus(req);
+  decideCase: RepriseApi['decideCase'] = (req) => this.journals.decideCase(req);
+  openJudgementJournal: RepriseApi['openJudgementJournal'] = (req) => this.journals.openJudgementJournal(req);
+  recordJudgement: RepriseApi['recordJudgement'] = (req) => this.journals.recordJudgement(req);
+  listJudgements: RepriseApi['listJudgements'] = (req) => this.journals.listJudgements(req);
+  exportBundle: RepriseApi['exportBundle'] = (req) => this.journals.exportBundle(req);
+  judgementRules: RepriseApi['judgementRules'] = () => this.journals.judgementRules();
+  signingKeys: RepriseApi['signingKeys'] = (req) => this.journals.signingKeys(req);
 
   async providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers> {
     let path = typeof req?.providers === 'string' && req.providers !== '' ? req.providers : undefined;
     if (path !== undefined && !isAbsolute(path)) throw new ApiError('providers must be an absolute path', true);
     // Read only under the roots the user chose, like every other option file.
-    if (path !== undefined) path = await this.confine(path, 'the provider registry');
+    if (path !== undefined) path = await this.gate.confine(path, 'the provider registry');
     // An example's own registry is named as the example names it, not by the private
     // folder the examples were written to (a path the user never chose).
     let shown: string | undefined;

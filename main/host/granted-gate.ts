@@ -1,0 +1,69 @@
+/**
+ * The path gate (path-gate.ts) with what the shells granted it: the roots and keys given at
+ * start-up, then files picked in a native dialog, each landing in order. Every path the API
+ * names is checked only after every grant made before it has landed.
+ */
+import { PathGate, type PathGateHints } from './path-gate.js';
+
+/** What a shell grants: folders chosen, files picked, key files and kernel adapters named. */
+export interface Grant {
+  roots?: string[];
+  files?: string[];
+  keys?: string[];
+  adapters?: string[];
+}
+
+export class GrantedGate {
+  private readonly gate: PathGate;
+  /** Resolves once the grants made so far are in the gate. */
+  private granted: Promise<void> | undefined;
+
+  constructor(hints: PathGateHints) {
+    this.gate = new PathGate(hints);
+  }
+
+  /**
+   * Widens what the API may reach: folders the user chose, files the user picked (their
+   * folder, and the file itself as a key), key files picked for signing. Called by the
+   * shells only (the native dialog, the command line), never through the API.
+   */
+  grant(g: Grant): Promise<void> {
+    // Chained: a call checks paths only after every grant made before it has landed.
+    const done = (this.granted ?? Promise.resolve()).then(() => this.addGrant(g));
+    this.granted = done.catch(() => undefined);
+    return done;
+  }
+
+  private async addGrant(g: Grant): Promise<void> {
+    for (const r of g.roots ?? []) await this.gate.addRoot(r);
+    // A file picked in the native dialog: the user named it, for whichever field asked.
+    for (const f of g.files ?? []) {
+      await this.gate.addFileFolder(f);
+      await this.gate.addKey(f);
+      await this.gate.addAdapter(f);
+    }
+    for (const k of g.keys ?? []) await this.gate.addKey(k);
+    for (const a of g.adapters ?? []) await this.gate.addAdapter(a);
+  }
+
+  async confine(p: unknown, what: string): Promise<string> {
+    await this.granted;
+    return this.gate.confine(p, what);
+  }
+
+  async keyFile(p: unknown, what: string): Promise<string> {
+    await this.granted;
+    return this.gate.keyFile(p, what);
+  }
+
+  async adapterFile(p: unknown): Promise<string> {
+    await this.granted;
+    return this.gate.adapterFile(p, 'kernel adapter');
+  }
+
+  /** The key files granted so far (after every grant made before the call has landed). */
+  async grantedKeys(): Promise<string[]> {
+    await this.granted;
+    return this.gate.grantedKeys();
+  }
+}
