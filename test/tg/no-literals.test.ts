@@ -13,10 +13,15 @@ import { ROOT } from '../helpers/cli.js';
 const ENGINE = join(ROOT, 'app', 'kinds', 'tg');
 const NAMES = /(epsilon|eps|tolerance|threshold|exits?|maxRate|band|delta|trustScore|score|rate|window|weight)/i;
 
+/**
+ * The engine's sources. Not `examples.ts`: the kind's example writer builds the example
+ * policy bundles, which *carry* ε, weights and thresholds as governed data (that is where
+ * they belong); it judges nothing.
+ */
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') && n !== 'examples.ts' ? [p] : [];
   });
 }
 
