@@ -141,6 +141,17 @@ const DEEP: Record<string, Scenario[]> = {
   export: [s(() => ['export', P.dump, '--journal', P.journal, '--out', join(tmp, `${HN}.zip`), '--trust-store', P.store])],
   drift: [s(() => ['drift', P.journal, '--trust-store', P.store]), s(() => ['drift', P.journal, '--trust-store', P.store, '--journal', P.journal, '--key', P.reviewer])],
   examples: [s(() => ['examples', join(tmp, `ex-${HN}`)])],
+  rejudge: [
+    // Judged under the trust store, then without one (the dump's verdict changes), then merged and diffed: hostile names in every line.
+    s(() => ['rejudge', P.dir, '--out', join(tmp, `${HN}.a.jsonl`), '--trust-store', P.store]),
+    s(() => ['rejudge', P.dir, '--out', join(tmp, `${HN}.b.jsonl`), '--shard', '0/1']),
+    s(() => ['rejudge', 'merge', join(tmp, `${HN}.a.jsonl`), '--key', P.reviewer, '--out', join(tmp, `${HN}.record.json`)]),
+    s(() => ['rejudge', P.dir, '--out', join(tmp, `${HN}.half.jsonl`), '--shard', '0/2']),
+    s(() => ['rejudge', 'merge', join(tmp, `${HN}.half.jsonl`), '--key', P.reviewer, '--out', join(tmp, 'never.json')]),
+    s(() => ['rejudge', 'diff', join(tmp, `${HN}.a.jsonl`), join(tmp, `${HN}.b.jsonl`)], { shows: false }),
+    s(() => ['rejudge', 'diff', join(tmp, `${HN}.a.jsonl`), join(tmp, `${HN}.half.jsonl`)]),
+  ],
+  worker: [s(() => ['worker', '--queue', `redis://127.0.0.1:1/${H}`])],
 };
 
 interface Outcome {

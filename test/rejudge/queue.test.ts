@@ -5,7 +5,7 @@
  * stalled-job check), so nothing was lost and nothing counted twice.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job, Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ let redis: RedisServer;
 
 /** A worker process whose JSON Lines events are read as they come. */
 function worker(url: string): { child: ChildProcess; events: Record<string, unknown>[]; exited: Promise<number | null>; next: (name: string) => Promise<Record<string, unknown>> } {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--drain', '--lock-duration', '1000', '--stalled-interval', '500'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--drain', '--lock-duration', '1000', '--stalled-interval', '500', '--job-timeout', '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const events: Record<string, unknown>[] = [];
   const waiting: { name: string; resolve: (e: Record<string, unknown>) => void }[] = [];
   let rest = '';
@@ -40,6 +40,27 @@ function worker(url: string): { child: ChildProcess; events: Record<string, unkn
   return { child, events, exited, next };
 }
 
+/** The pid of a child process of `parent` (the worker's sandboxed process), by /proc; null while it has none. */
+function childOf(parent: number): number | null {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
+/** A large dump, so that its job outlasts a kill by far. */
+async function largeDump(dir: string, lines: number): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const text = Array.from({ length: lines }, (_, i) => `- line ${i} of a long material, "quoted" and \\ escaped`).join('\n');
+  writeFileSync(join(dir, 'large.dump.json'), encodeJson(await buildDump(sampleSpec({ materials: [{ mediaType: 'text/markdown', text }] }), sampleSigner('active'))));
+}
+
 describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(async () => {
     redis = await startRedis();
@@ -51,9 +72,7 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
   it('inline, 4 shards and 2 queue workers (one SIGKILLed mid-job) make the same record root', async () => {
     const a = archive('reprise-rejudge-queue-');
     // A large dump first in the list: its job outlasts the kill by far.
-    mkdirSync(join(a.examples, '0-large'));
-    const text = Array.from({ length: 200_000 }, (_, i) => `- line ${i} of a long material, "quoted" and \\ escaped`).join('\n');
-    writeFileSync(join(a.examples, '0-large', 'large.dump.json'), encodeJson(await buildDump(sampleSpec({ materials: [{ mediaType: 'text/markdown', text }] }), sampleSigner('active'))));
+    await largeDump(join(a.examples, '0-large'), 200_000);
     const key = a.keys.reviewerPem;
     const inline = join(a.dir, 'inline.jsonl');
     ok(['rejudge', a.examples, '--out', inline, '--trust-store', a.trust]);
@@ -91,5 +110,33 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
       await queue.close();
     }
     expect(survivor.events.some((e) => e['event'] === 'completed' && e['job'] === first['job'])).toBe(true);
+  }, 240_000);
+
+  it('an artifact whose sandboxed process dies fails its attempt, not its worker: the job runs again and the record is whole', async () => {
+    const a = archive('reprise-rejudge-crash-');
+    const dir = join(a.dir, 'small');
+    await largeDump(join(dir, 'a'), 400_000);
+    writeFileSync(join(dir, 'b.json'), '{"not": "an artifact"}');
+    const key = a.keys.reviewerPem;
+    ok(['rejudge', dir, '--out', join(a.dir, 'inline.jsonl'), '--trust-store', a.trust]);
+    ok(['rejudge', 'merge', join(a.dir, 'inline.jsonl'), '--key', key, '--out', join(a.dir, 'r-inline.json')]);
+    const url = redis.url('rejudge-crash-test');
+    ok(['rejudge', dir, '--queue', url, '--batch', '1', '--detach', '--trust-store', a.trust]);
+    const w = worker(url);
+    // Killed once it judges (killed while it starts, BullMQ 6.7 would hold the job: the worker's --job-timeout case).
+    await w.next('judging');
+    let child: number | null = null;
+    for (let i = 0; i < 200 && child === null; i++) {
+      child = childOf(w.child.pid!);
+      if (child === null) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(child).not.toBeNull();
+    process.kill(child!, 'SIGKILL');
+    expect(await w.exited).toBe(0);
+    const failed = w.events.filter((e) => e['event'] === 'failed');
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(w.events.some((e) => e['event'] === 'completed' && e['job'] === failed[0]!['job'])).toBe(true);
+    ok(['rejudge', 'merge', '--queue', url, '--key', key, '--out', join(a.dir, 'r-queue.json')]);
+    expect(readFileSync(join(a.dir, 'r-queue.json'), 'utf8')).toBe(readFileSync(join(a.dir, 'r-inline.json'), 'utf8'));
   }, 240_000);
 });

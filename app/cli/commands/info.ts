@@ -78,7 +78,7 @@ export const INFO = {
   worker: {
     name: 'worker',
     summary: 'take re-judgement jobs from a BullMQ queue (reprise rejudge --queue) in sandboxed processes until stopped or, with --drain, until none is left',
-    usage: 'reprise worker --queue redis://HOST:PORT/NAME [--concurrency N] [--stalled-interval MS] [--lock-duration MS] [--drain]',
+    usage: 'reprise worker --queue redis://HOST:PORT/NAME [--concurrency N] [--stalled-interval MS] [--lock-duration MS] [--job-timeout MS] [--drain]',
   },
   examples: {
     name: 'examples',

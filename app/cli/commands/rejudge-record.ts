@@ -1,6 +1,7 @@
 /** The end of `rejudge merge` (from shard files or a queue): the record written, or the problems that stopped it. */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { writeFileAtomic } from '../../core/files.js';
+import { safeText } from '../../core/text.js';
 import { RECORD_VERDICTS } from '../../engine/rejudgement.js';
 import { recordText, type Merged } from '../../jobs/rejudge/merge.js';
 import type { CliIO } from '../io.js';
@@ -15,8 +16,9 @@ export async function finishMerge(m: Merged, out: string, json: boolean, io: Cli
   }
   await writeFileAtomic(out, recordText(m.record));
   const a = m.assembly;
-  if (json) io.out(JSON.stringify({ out, records: a.records, root: a.root, verdicts: a.verdicts, signer: m.record.signer }, null, 2) + '\n');
-  else io.out(`${a.records} records, root ${a.root} (${RECORD_VERDICTS.map((v) => `${v} ${a.verdicts[v]}`).join(', ')}), signed by ${m.record.signer}; wrote ${out}\n`);
+  // One line of JSON: stdout stays JSON Lines when progress events precede it (merge --queue --wait).
+  if (json) io.out(JSON.stringify({ event: 'written', out, records: a.records, root: a.root, verdicts: a.verdicts, signer: m.record.signer }) + '\n');
+  else io.out(`${a.records} records, root ${a.root} (${RECORD_VERDICTS.map((v) => `${v} ${a.verdicts[v]}`).join(', ')}), signed by ${m.record.signer}; wrote ${safeText(out)}\n`);
   return EXIT.pass;
 }
 

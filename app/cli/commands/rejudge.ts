@@ -6,6 +6,7 @@
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
+import { safeText } from '../../core/text.js';
 import { loadSigner } from '../../core/keys.js';
 import { declaredOptions } from '../../kinds/registry.js';
 import { parseShard, RECORD_VERDICTS } from '../../engine/rejudgement.js';
@@ -85,8 +86,9 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
     }
     await writeShard(values['out'], shardHeader(list, shard, spec), run.records);
     const counts = Object.fromEntries(RECORD_VERDICTS.map((v) => [v, run.records.filter((r) => r.verdict === v).length]));
-    if (values['json']) io.out(JSON.stringify({ shard, out: values['out'], listed: list.items.length, judged: run.records.length, verdicts: counts }, null, 2) + '\n');
-    else io.out(`shard ${shard.index}/${shard.count}: ${run.records.length} of ${list.items.length} artifacts judged (${RECORD_VERDICTS.map((v) => `${v} ${counts[v]}`).join(', ')}); wrote ${values['out']}\n`);
+    // One line of JSON: stdout stays JSON Lines when progress events precede it (a pipe).
+    if (values['json']) io.out(JSON.stringify({ event: 'written', shard, out: values['out'], listed: list.items.length, judged: run.records.length, verdicts: counts }) + '\n');
+    else io.out(`shard ${shard.index}/${shard.count}: ${run.records.length} of ${list.items.length} artifacts judged (${RECORD_VERDICTS.map((v) => `${v} ${counts[v]}`).join(', ')}); wrote ${safeText(values['out'])}\n`);
     return EXIT.pass;
   } finally {
     await pool?.close();

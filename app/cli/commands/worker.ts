@@ -7,7 +7,8 @@
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
 import { parseQueueUrl } from '../../jobs/queue/connection.js';
-import { runQueueWorker } from '../../jobs/queue/worker.js';
+import { runQueueWorker, StuckJobError } from '../../jobs/queue/worker.js';
+import { formatError } from '../output.js';
 import { intFlag, parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
@@ -18,7 +19,7 @@ export const workerCommand: Command = {
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(
       args,
-      { queue: { type: 'string' }, concurrency: { type: 'string' }, 'stalled-interval': { type: 'string' }, 'lock-duration': { type: 'string' }, drain: { type: 'boolean' } },
+      { queue: { type: 'string' }, concurrency: { type: 'string' }, 'stalled-interval': { type: 'string' }, 'lock-duration': { type: 'string' }, 'job-timeout': { type: 'string' }, drain: { type: 'boolean' } },
       INFO.worker.usage,
     );
     if (positionals.length > 0 || typeof values['queue'] !== 'string') throw new UsageError(`worker takes --queue redis://HOST:PORT/NAME and no PATH\nusage: ${INFO.worker.usage}`);
@@ -29,10 +30,17 @@ export const workerCommand: Command = {
       lockDuration,
       stalledInterval: intFlag(values['stalled-interval'], 'stalled-interval', 200, 3_600_000) ?? lockDuration,
       drain: values['drain'] === true,
+      jobTimeout: intFlag(values['job-timeout'], 'job-timeout', 1000, 86_400_000) ?? 1_800_000,
     };
     const progress = new RejudgeProgress(io, `worker ${process.pid} on ${t.name} (jobs)`);
     let last = { done: 0, failed: 0, remaining: 0 };
-    await runQueueWorker(t, settings, { event: (name, fields) => progress.event(name, fields), counts: (c) => progress.show((last = c)) });
+    try {
+      await runQueueWorker(t, settings, { event: (name, fields) => progress.event(name, fields), counts: (c) => progress.show((last = c)) });
+    } catch (e) {
+      if (!(e instanceof StuckJobError)) throw e;
+      io.err(formatError(e.message));
+      return EXIT.error;
+    }
     progress.show(last, true);
     return EXIT.pass;
   },

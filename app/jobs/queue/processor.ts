@@ -36,5 +36,7 @@ function optionsProblem(d: QueueJobData): Promise<string | null> {
 export default async function judgeQueued(job: SandboxedJob<QueueJobData>): Promise<JudgeOutcome[]> {
   const problem = await optionsProblem(job.data);
   if (problem) throw new Error(`${REFUSED} ${problem}`);
+  // Tells the worker that this process is up and judging (its `judging` event).
+  await job.updateProgress(0);
   return judgeBatch({ items: job.data.items, options: job.data.options, mode: job.data.mode, shard: { index: 0, count: 1 } });
 }

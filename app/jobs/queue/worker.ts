@@ -26,10 +26,20 @@ export interface WorkerSettings {
   lockDuration: number;
   /** Exit when the queue has nothing left to take or finish. */
   drain: boolean;
+  /**
+   * A job held longer than this (ms) ends the worker with an error, so that the job's lock
+   * lapses and another worker takes it: BullMQ 6.7 never settles a job whose sandboxed
+   * process dies while it starts (its start-up waits for a 'close' event its exit handler
+   * has already unsubscribed), and the worker would hold that job for ever.
+   */
+  jobTimeout: number;
 }
 
+/** A worker that stopped because a job outlived `jobTimeout`. */
+export class StuckJobError extends Error {}
+
 export interface WorkerEvents {
-  event(name: 'active' | 'completed' | 'failed' | 'split' | 'crashed', fields: Record<string, unknown>): void;
+  event(name: 'active' | 'judging' | 'completed' | 'failed' | 'split' | 'crashed', fields: Record<string, unknown>): void;
   counts(c: { done: number; failed: number; remaining: number }): void;
 }
 
@@ -83,11 +93,20 @@ export async function runQueueWorker(t: QueueTarget, s: WorkerSettings, events: 
   await sweepFailures(t, events);
   const processor = fileURLToPath(new URL('./processor.js', import.meta.url));
   const worker = new Worker<QueueJobData>(t.name, processor, { connection: connectionOf(t), concurrency: s.concurrency, stalledInterval: s.stalledInterval, lockDuration: s.lockDuration, maxStalledCount: JOB_ATTEMPTS });
-  worker.on('active', (job) => events.event('active', { job: job.id, items: job.data.items.length }));
-  worker.on('completed', (job) => events.event('completed', { job: job.id }));
+  const held = new Map<string, number>();
+  worker.on('active', (job) => {
+    held.set(job.id!, Date.now());
+    events.event('active', { job: job.id, items: job.data.items.length });
+  });
+  worker.on('progress', (job) => events.event('judging', { job: job.id }));
+  worker.on('completed', (job) => {
+    held.delete(job.id!);
+    events.event('completed', { job: job.id });
+  });
   let settling = 0;
   worker.on('failed', (job, err) => {
     if (!job) return;
+    held.delete(job.id!);
     events.event('failed', { job: job.id, attempt: job.attemptsMade, reason: err.message });
     settling++;
     void settleFailure(t, job, events)
@@ -105,13 +124,16 @@ export async function runQueueWorker(t: QueueTarget, s: WorkerSettings, events: 
       await new Promise((r) => setTimeout(r, 200));
       const c = await queueCounts(queue);
       events.counts(c);
+      const stuck = [...held].find(([, since]) => Date.now() - since > s.jobTimeout);
+      if (stuck) throw new StuckJobError(`job ${stuck[0]} has been held for more than ${s.jobTimeout} ms: this worker stops so that its lock lapses and another worker takes the job`);
       // Draining: nothing left, and no failure being split into new jobs.
       if (stop || (s.drain && c.remaining === 0 && settling === 0)) break;
     }
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
-    await worker.close();
+    // A stuck job's processor never returns: close without waiting for it.
+    await worker.close(held.size > 0 && [...held.values()].some((since) => Date.now() - since > s.jobTimeout));
     await queue.close();
   }
 }
