@@ -16,6 +16,8 @@ const BAR = 24;
 export class RejudgeProgress {
   private readonly started = Date.now();
   private last = 0;
+  /** What was done before this one started following (a queue half done): not part of its rate. */
+  private baseline: number | null = null;
 
   constructor(
     private readonly io: CliIO,
@@ -23,8 +25,9 @@ export class RejudgeProgress {
   ) {}
 
   private rate(done: number): number {
+    this.baseline ??= done;
     const s = (Date.now() - this.started) / 1000;
-    return s > 0 ? Math.round((done / s) * 10) / 10 : 0;
+    return s > 0 ? Math.round(((done - this.baseline) / s) * 10) / 10 : 0;
   }
 
   /** Reports counts: at most 4 times a second on a terminal, once a second when piped; `final` always. */
