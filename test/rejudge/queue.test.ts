@@ -139,4 +139,34 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
     ok(['rejudge', 'merge', '--queue', url, '--key', key, '--out', join(a.dir, 'r-queue.json')]);
     expect(readFileSync(join(a.dir, 'r-queue.json'), 'utf8')).toBe(readFileSync(join(a.dir, 'r-inline.json'), 'utf8'));
   }, 240_000);
+
+  it('a batch whose process dies on every attempt is split into one job per artifact, and the record is still whole', async () => {
+    const a = archive('reprise-rejudge-split-');
+    const dir = join(a.dir, 'pair');
+    await largeDump(join(dir, 'a'), 400_000);
+    writeFileSync(join(dir, 'b.json'), '{"not": "an artifact"}');
+    const key = a.keys.reviewerPem;
+    ok(['rejudge', dir, '--out', join(a.dir, 'inline.jsonl'), '--trust-store', a.trust]);
+    ok(['rejudge', 'merge', join(a.dir, 'inline.jsonl'), '--key', key, '--out', join(a.dir, 'r-inline.json')]);
+    const url = redis.url('rejudge-split-test');
+    ok(['rejudge', dir, '--queue', url, '--batch', '2', '--detach', '--trust-store', a.trust]);
+    const w = worker(url);
+    // Every attempt of the batch b0 (3) ends its sandboxed process as it starts judging.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let e = await w.next('judging');
+      while (e['job'] !== 'b0') e = await w.next('judging');
+      let child: number | null = null;
+      for (let i = 0; i < 200 && child === null; i++) {
+        child = childOf(w.child.pid!);
+        if (child === null) await new Promise((r) => setTimeout(r, 10));
+      }
+      process.kill(child!, 'SIGKILL');
+    }
+    expect(await w.exited).toBe(0);
+    expect(w.events.filter((e) => e['event'] === 'failed' && e['job'] === 'b0')).toHaveLength(3);
+    expect(w.events.some((e) => e['event'] === 'split' && e['job'] === 'b0')).toBe(true);
+    expect(w.events.filter((e) => e['event'] === 'completed').map((e) => e['job'])).toEqual(expect.arrayContaining(['b0.0', 'b0.1']));
+    ok(['rejudge', 'merge', '--queue', url, '--key', key, '--out', join(a.dir, 'r-queue.json')]);
+    expect(readFileSync(join(a.dir, 'r-queue.json'), 'utf8')).toBe(readFileSync(join(a.dir, 'r-inline.json'), 'utf8'));
+  }, 240_000);
 });
