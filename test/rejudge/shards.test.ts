@@ -103,9 +103,14 @@ describe('reprise rejudge: deterministic shards', () => {
       [['rejudge', 'merge', shards[0]!], /--key FILE/],
       [['rejudge', a.examples, '--queue', 'http://x/y'], /--queue takes redis:/],
       [['rejudge', 'diff', shards[0]!], /diff takes OLD and NEW/],
+      // No Redis on port 1: one line at once, never a worker retrying for ever or a stack trace.
+      [['worker', '--queue', 'redis://127.0.0.1:1/q'], /cannot reach Redis at 127\.0\.0\.1:1/],
+      [['rejudge', a.examples, '--queue', 'redis://127.0.0.1:1/q'], /cannot reach Redis/],
+      [['rejudge', 'merge', '--queue', 'redis://127.0.0.1:1/q', '--wait', '--key', a.keys.reviewerPem, '--out', join(a.dir, 'x.json')], /cannot reach Redis/],
     ] as const) {
       const r = cli([...args]);
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(r.stderr).not.toMatch(/\n\s+at |Unhandled error|^Error:/m);
       expect(r.stderr.trim().split('\n')[0]).toMatch(why);
     }
   });

@@ -12,7 +12,7 @@ import { readList } from '../../jobs/rejudge/list.js';
 import { optionDigests, runSpec } from '../../jobs/rejudge/run.js';
 import { completeAssembly, writeRecordsFile } from '../../jobs/rejudge/merge.js';
 import { parseQueueUrl, type QueueTarget } from '../../jobs/queue/connection.js';
-import { enqueueRun, openQueue, queueCounts } from '../../jobs/queue/run.js';
+import { enqueueRun, ensureReachable, openQueue, queueCounts } from '../../jobs/queue/run.js';
 import { collectQueue } from '../../jobs/queue/collect.js';
 import { fail } from '../../core/findings.js';
 import { R } from '../../engine/rejudgement.js';
@@ -53,6 +53,7 @@ export async function enqueueCommand(values: Record<string, unknown>, listArg: s
 
 export async function mergeQueueCommand(values: Record<string, unknown>, signer: Signer, io: CliIO): Promise<ExitCode> {
   const t = parseQueueUrl(String(values['queue']));
+  await ensureReachable(t);
   if (values['wait'] === true) await follow(t, io);
   const lines: string[] = [];
   const c = await collectQueue(t, typeof values['records'] === 'string' ? (l) => lines.push(l) : undefined);

@@ -63,7 +63,7 @@ function outcomesOf(id: string, size: number, jobs: { completed: Done; failed: D
 
 /** Gathers a queue's run; with every batch settled, its assembly (problems named in it). */
 export async function collectQueue(t: QueueTarget, onRecord?: (line: string) => void): Promise<Collected> {
-  const run = await readRun(t);
+  const run = await readRun(t); // (reaching Redis first: a usage error when it does not answer)
   if (!run) throw new UsageError(`the queue ${t.name} holds no re-judgement: put one on it with reprise rejudge LIST_OR_DIR --queue`, 'refused');
   const jobs = await finishedJobs(t);
   const redis = await openRedis(t);

@@ -47,6 +47,8 @@ export const crashKey = (t: QueueTarget): string => `bull:${t.name}:reprise-cras
 /** A plain client for those keys; fails at once when no server answers (a usage error naming it). */
 export async function openRedis(t: QueueTarget): Promise<Redis> {
   const r = new Redis({ ...connectionOf(t), maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
+  // Failures reach the caller through connect() and each command; unheard, ioredis would print them raw.
+  r.on('error', () => undefined);
   try {
     await r.connect();
   } catch (e) {

@@ -38,8 +38,17 @@ export const JOB_ATTEMPTS = 3;
 export const batchId = (b: number): string => `b${b}`;
 export const splitId = (parent: string, k: number): string => `${parent}.${k}`;
 
+/** The queue; its connection errors are retried by BullMQ and never printed raw (reachability is checked first: ensureReachable). */
 export function openQueue(t: QueueTarget): Queue<QueueJobData> {
-  return new Queue<QueueJobData>(t.name, { connection: connectionOf(t) });
+  const q = new Queue<QueueJobData>(t.name, { connection: connectionOf(t) });
+  q.on('error', () => undefined);
+  return q;
+}
+
+/** A usage error naming the server when no Redis answers there, before any BullMQ object would retry for ever. */
+export async function ensureReachable(t: QueueTarget): Promise<void> {
+  const r = await openRedis(t);
+  r.disconnect();
 }
 
 /** Reads the run a queue holds, or null. */

@@ -15,7 +15,7 @@ import { readFailure } from '../../core/files.js';
 import { contentDigest } from '../rejudge/digest.js';
 import type { JudgedRecord } from '../../engine/rejudgement.js';
 import { connectionOf, crashKey, openRedis, type QueueTarget } from './connection.js';
-import { JOB_ATTEMPTS, openQueue, queueCounts, splitId, type QueueJobData } from './run.js';
+import { ensureReachable, JOB_ATTEMPTS, openQueue, queueCounts, splitId, type QueueJobData } from './run.js';
 
 const REFUSED = 'reprise refused the job:';
 
@@ -90,6 +90,7 @@ async function sweepFailures(t: QueueTarget, events: WorkerEvents): Promise<void
 
 /** Runs a worker until SIGTERM/SIGINT or, with `drain`, until the queue has nothing left. */
 export async function runQueueWorker(t: QueueTarget, s: WorkerSettings, events: WorkerEvents): Promise<void> {
+  await ensureReachable(t);
   await sweepFailures(t, events);
   const processor = fileURLToPath(new URL('./processor.js', import.meta.url));
   const worker = new Worker<QueueJobData>(t.name, processor, { connection: connectionOf(t), concurrency: s.concurrency, stalledInterval: s.stalledInterval, lockDuration: s.lockDuration, maxStalledCount: JOB_ATTEMPTS });
@@ -113,7 +114,7 @@ export async function runQueueWorker(t: QueueTarget, s: WorkerSettings, events: 
       .catch(() => undefined) // the next worker's sweep settles it
       .finally(() => settling--);
   });
-  worker.on('error', () => undefined); // a lost connection is retried by BullMQ; the counts below show it
+  worker.on('error', () => undefined); // a lost connection is retried by BullMQ until Redis is back
   const queue = openQueue(t);
   let stop = false;
   const onSignal = () => void (stop = true);
