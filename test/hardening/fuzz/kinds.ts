@@ -5,7 +5,10 @@
  * a bundle of 100,000 rules, and the like; and issue 27's long tokens and wide objects
  * (bounds.ts), placed where each kind reads them.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { ROOT } from '../../helpers/cli.js';
 import { join } from 'node:path';
 import { emit, mutateAnyLine, mutateBytes, mutateJsonOrBytes, mutateLines, hostileValue, INHERITED, Raw, type Doc, type Rng } from './mutate.js';
 import { manyMembers, membersOf, mutateZip } from './zip.js';
@@ -195,7 +198,33 @@ function unknown(ex: string): FuzzKind {
   };
 }
 
+/**
+ * A real re-judgement record as the base: the examples' dumps re-judged inline and merged,
+ * signed with the examples' reviewer key (through the CLI, as an audit team makes one).
+ */
+function rejudgement(ex: string): FuzzKind {
+  const work = mkdtempSync(join(tmpdir(), 'reprise-fuzz-rejudge-'));
+  const run = (args: string[]) => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`reprise ${args.join(' ')}: ${r.stderr}`);
+  };
+  const shard = join(work, 'shard.jsonl');
+  const record = join(work, 'record.json');
+  run(['rejudge', join(ex, 'dumps'), '--out', shard, '--trust-store', join(ex, 'dumps/trust-store.json')]);
+  run(['rejudge', 'merge', shard, '--key', join(ex, 'journal/keys/reviewer.pem'), '--out', record]);
+  const base = read(record);
+  rmSync(work, { recursive: true, force: true });
+  const doc = JSON.parse(base) as Record<string, unknown>;
+  return {
+    name: 'rejudgement',
+    args: [],
+    small: drawn('rejudgement', base, mutateJsonOrBytes),
+    huge: [{ command: ['verify'], case: { label: 'a record with 100,000 extra counts', write: writeBytes(JSON.stringify({ ...doc, counts: Object.fromEntries(range(100_000, (i) => [`v${i}`, i])) })) } }],
+    bounds: jsonDocument('rejudgement', base),
+  };
+}
+
 /** Every kind's fuzz setup, in registry order (unknown last). */
 export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
-  return [dumpJson(ex), dumpRom(ex), acgpTrace(ex), acgpEval(ex), tgManifest(ex), tgBundle(ex), await evidenceBundle(bundle.bytes, bundle.trustPath), await nemosyne(ex), journal(ex), unknown(ex)];
+  return [dumpJson(ex), dumpRom(ex), acgpTrace(ex), acgpEval(ex), tgManifest(ex), tgBundle(ex), await evidenceBundle(bundle.bytes, bundle.trustPath), await nemosyne(ex), journal(ex), rejudgement(ex), unknown(ex)];
 }
