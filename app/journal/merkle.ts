@@ -199,27 +199,8 @@ export class MerkleTree extends MerkleView {
     }
   }
 
-  /**
-   * Shrinks the tree back to its first `size` leaves: an append whose write failed is undone
-   * in memory as on disk. Level j keeps exactly its complete aligned blocks, floor(size / 2^j).
-   */
-  truncate(size: number): void {
-    if (!isSize(size) || size > this.size) throw new RangeError(`tree size ${size} out of range`);
-    let blocks = size;
-    for (const row of this.levels) {
-      row.length = blocks;
-      blocks = Math.floor(blocks / 2);
-    }
-    while (this.levels.length > 1 && this.levels[this.levels.length - 1]!.length === 0) this.levels.pop();
-  }
-
   appendLeaf(data: Uint8Array | string): void {
     this.appendLeafHash(leafHash(data));
-  }
-
-  /** The compact range (frontier) at the current size: see `frontierOf`. */
-  frontier(): Buffer[] {
-    return frontierBlocks(this.size).map(([level, k]) => this.stored(level, k));
   }
 }
 
@@ -310,16 +291,6 @@ export class ContinuedTree extends MerkleView {
     const completed = [h];
     for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2)) completed.push(this.stored(level + 1, Math.floor(k / 2)));
     return completed;
-  }
-
-  /** Shrinks back to `size` leaves (>= baseSize): an append whose write failed is undone. */
-  truncate(size: number): void {
-    if (!isSize(size) || size < this.baseSize || size > this.n) throw new RangeError(`tree size ${size} out of range`);
-    for (const key of [...this.grown.keys()]) {
-      const [level, index] = key.split('/').map(Number) as [number, number];
-      if ((index + 1) * 2 ** level > size) this.grown.delete(key);
-    }
-    this.n = size;
   }
 }
 

@@ -129,20 +129,3 @@ describe('inclusion and consistency proofs for every size 1..64', () => {
   });
 });
 
-describe('MerkleTree.truncate (undoing a failed append)', () => {
-  it('for every size n <= 40 and every m <= n: the tree cut back to m equals a tree built to m, and grows like one', () => {
-    const leaves = Array.from({ length: 41 }, (_, i) => Buffer.from(`leaf ${i}`));
-    for (let n = 0; n <= 40; n++) {
-      for (let m = 0; m <= n; m++) {
-        const t = new MerkleTree();
-        for (const l of leaves.slice(0, n)) t.appendLeaf(l);
-        t.truncate(m);
-        expect(t.size).toBe(m);
-        expect(t.root().equals(merkleRoot(leaves.slice(0, m)))).toBe(true);
-        t.appendLeaf(leaves[40]!);
-        expect(t.root().equals(merkleRoot([...leaves.slice(0, m), leaves[40]!]))).toBe(true);
-      }
-    }
-    expect(() => new MerkleTree().truncate(1)).toThrow(RangeError);
-  });
-});
