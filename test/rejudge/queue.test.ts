@@ -112,19 +112,25 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
     expect(survivor.events.some((e) => e['event'] === 'completed' && e['job'] === first['job'])).toBe(true);
   }, 240_000);
 
-  it('an artifact whose sandboxed process dies fails its attempt, not its worker: the job runs again and the record is whole', async () => {
-    const a = archive('reprise-rejudge-crash-');
-    const dir = join(a.dir, 'small');
+  /**
+   * Two artifacts (a large dump, so a sandboxed process is caught judging, and a non-artifact),
+   * their inline record, and the same list on a queue in batches of `batch` with one worker.
+   */
+  async function crashSetup(prefix: string, queueName: string, batch: string) {
+    const a = archive(prefix);
+    const dir = join(a.dir, 'pair');
     await largeDump(join(dir, 'a'), 400_000);
     writeFileSync(join(dir, 'b.json'), '{"not": "an artifact"}');
     const key = a.keys.reviewerPem;
     ok(['rejudge', dir, '--out', join(a.dir, 'inline.jsonl'), '--trust-store', a.trust]);
     ok(['rejudge', 'merge', join(a.dir, 'inline.jsonl'), '--key', key, '--out', join(a.dir, 'r-inline.json')]);
-    const url = redis.url('rejudge-crash-test');
-    ok(['rejudge', dir, '--queue', url, '--batch', '1', '--detach', '--trust-store', a.trust]);
-    const w = worker(url);
-    // Killed once it judges (killed while it starts, BullMQ 6.7 would hold the job: the worker's --job-timeout case).
-    await w.next('judging');
+    const url = redis.url(queueName);
+    ok(['rejudge', dir, '--queue', url, '--batch', batch, '--detach', '--trust-store', a.trust]);
+    return { a, key, url, w: worker(url) };
+  }
+
+  /** SIGKILLs the worker's sandboxed process (waiting up to 2 s for it to appear). */
+  async function killSandbox(w: ReturnType<typeof worker>): Promise<void> {
     let child: number | null = null;
     for (let i = 0; i < 200 && child === null; i++) {
       child = childOf(w.child.pid!);
@@ -132,6 +138,13 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
     }
     expect(child).not.toBeNull();
     process.kill(child!, 'SIGKILL');
+  }
+
+  it('an artifact whose sandboxed process dies fails its attempt, not its worker: the job runs again and the record is whole', async () => {
+    const { a, key, url, w } = await crashSetup('reprise-rejudge-crash-', 'rejudge-crash-test', '1');
+    // Killed once it judges (killed while it starts, BullMQ 6.7 would hold the job: the worker's --job-timeout case).
+    await w.next('judging');
+    await killSandbox(w);
     expect(await w.exited).toBe(0);
     const failed = w.events.filter((e) => e['event'] === 'failed');
     expect(failed.length).toBeGreaterThanOrEqual(1);
@@ -141,26 +154,12 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
   }, 240_000);
 
   it('a batch whose process dies on every attempt is split into one job per artifact, and the record is still whole', async () => {
-    const a = archive('reprise-rejudge-split-');
-    const dir = join(a.dir, 'pair');
-    await largeDump(join(dir, 'a'), 400_000);
-    writeFileSync(join(dir, 'b.json'), '{"not": "an artifact"}');
-    const key = a.keys.reviewerPem;
-    ok(['rejudge', dir, '--out', join(a.dir, 'inline.jsonl'), '--trust-store', a.trust]);
-    ok(['rejudge', 'merge', join(a.dir, 'inline.jsonl'), '--key', key, '--out', join(a.dir, 'r-inline.json')]);
-    const url = redis.url('rejudge-split-test');
-    ok(['rejudge', dir, '--queue', url, '--batch', '2', '--detach', '--trust-store', a.trust]);
-    const w = worker(url);
+    const { a, key, url, w } = await crashSetup('reprise-rejudge-split-', 'rejudge-split-test', '2');
     // Every attempt of the batch b0 (3) ends its sandboxed process as it starts judging.
     for (let attempt = 0; attempt < 3; attempt++) {
       let e = await w.next('judging');
       while (e['job'] !== 'b0') e = await w.next('judging');
-      let child: number | null = null;
-      for (let i = 0; i < 200 && child === null; i++) {
-        child = childOf(w.child.pid!);
-        if (child === null) await new Promise((r) => setTimeout(r, 10));
-      }
-      process.kill(child!, 'SIGKILL');
+      await killSandbox(w);
     }
     expect(await w.exited).toBe(0);
     expect(w.events.filter((e) => e['event'] === 'failed' && e['job'] === 'b0')).toHaveLength(3);
