@@ -93,61 +93,8 @@ class Reader {
     if (c === 0x7b || c === 0x5b) {
       if (depth >= MAX_DEPTH) throw this.err('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`, ptr);
     }
-    if (c === 0x7b) {
-      this.pos++;
-      const seen = new Set<string>();
-      this.ws();
-      if (t.charCodeAt(this.pos) === 0x7d) {
-        this.pos++;
-        return;
-      }
-      for (;;) {
-        this.ws();
-        if (t.charCodeAt(this.pos) !== 0x22) throw this.err('ERR_SYNTAX', 'expected a member name', ptr);
-        const keyAt = this.pos;
-        const key = this.str(ptr, true);
-        const childPtr = `${ptr}/${escapePointerToken(key)}`;
-        if (seen.has(key)) throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${JSON.stringify(key)}`, childPtr, keyAt);
-        seen.add(key);
-        this.ws();
-        if (t.charCodeAt(this.pos) !== 0x3a) throw this.err('ERR_SYNTAX', "expected ':'", childPtr);
-        this.pos++;
-        this.value(childPtr, depth + 1, warnings);
-        this.ws();
-        const d = t.charCodeAt(this.pos);
-        if (d === 0x2c) {
-          this.pos++;
-          continue;
-        }
-        if (d === 0x7d) {
-          this.pos++;
-          return;
-        }
-        throw this.err('ERR_SYNTAX', "expected ',' or '}'", ptr);
-      }
-    }
-    if (c === 0x5b) {
-      this.pos++;
-      this.ws();
-      if (t.charCodeAt(this.pos) === 0x5d) {
-        this.pos++;
-        return;
-      }
-      for (let i = 0; ; i++) {
-        this.value(`${ptr}/${i}`, depth + 1, warnings);
-        this.ws();
-        const d = t.charCodeAt(this.pos);
-        if (d === 0x2c) {
-          this.pos++;
-          continue;
-        }
-        if (d === 0x5d) {
-          this.pos++;
-          return;
-        }
-        throw this.err('ERR_SYNTAX', "expected ',' or ']'", ptr);
-      }
-    }
+    if (c === 0x7b) return this.object(ptr, depth, warnings);
+    if (c === 0x5b) return this.array(ptr, depth, warnings);
     if (c === 0x22) {
       this.str(ptr, false);
       return;
@@ -164,6 +111,67 @@ class Reader {
     }
     if (this.pos >= t.length) throw this.err('ERR_SYNTAX', 'unexpected end of input', ptr);
     throw this.err('ERR_SYNTAX', `unexpected character ${JSON.stringify(t[this.pos])}`, ptr);
+  }
+
+  /** An object, from its '{': member names unique, each value read in turn. */
+  private object(ptr: string, depth: number, warnings: JcsWarning[] | null): void {
+    const t = this.text;
+    this.pos++;
+    const seen = new Set<string>();
+    this.ws();
+    if (t.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      if (t.charCodeAt(this.pos) !== 0x22) throw this.err('ERR_SYNTAX', 'expected a member name', ptr);
+      const keyAt = this.pos;
+      const key = this.str(ptr, true);
+      const childPtr = `${ptr}/${escapePointerToken(key)}`;
+      if (seen.has(key)) throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${JSON.stringify(key)}`, childPtr, keyAt);
+      seen.add(key);
+      this.ws();
+      if (t.charCodeAt(this.pos) !== 0x3a) throw this.err('ERR_SYNTAX', "expected ':'", childPtr);
+      this.pos++;
+      this.value(childPtr, depth + 1, warnings);
+      this.ws();
+      const d = t.charCodeAt(this.pos);
+      if (d === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (d === 0x7d) {
+        this.pos++;
+        return;
+      }
+      throw this.err('ERR_SYNTAX', "expected ',' or '}'", ptr);
+    }
+  }
+
+  /** An array, from its '[': each element read in turn. */
+  private array(ptr: string, depth: number, warnings: JcsWarning[] | null): void {
+    const t = this.text;
+    this.pos++;
+    this.ws();
+    if (t.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      return;
+    }
+    for (let i = 0; ; i++) {
+      this.value(`${ptr}/${i}`, depth + 1, warnings);
+      this.ws();
+      const d = t.charCodeAt(this.pos);
+      if (d === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (d === 0x5d) {
+        this.pos++;
+        return;
+      }
+      throw this.err('ERR_SYNTAX', "expected ',' or ']'", ptr);
+    }
   }
 }
 

@@ -37,15 +37,7 @@ export interface CheckedBundle {
 
 const unit = (v: unknown): v is number => isFiniteNumber(v) && v >= 0 && v <= 1;
 
-/** Validates a parsed bundle value; `base` is the pointer of the bundle inside its document; `knownHash` is H(v) when already computed. */
-export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedBundle {
-  const findings: Finding[] = [];
-  const hash = knownHash ?? safeHash(v);
-  if (!isObj(v)) return { bundle: null, hash, findings: [wrongType(base, 'a JSON object', v)] };
-  closedMembers(v, base, ['type', 'bundleId', 'version', 'weights', 'modifiers', 'exits', 'epsilon', 'driftRate'], [], findings);
-  if (v['type'] !== BUNDLE_TYPE) findings.push(fail('RPR-TG-002', `type must be ${BUNDLE_TYPE}`, { pointer: ptr(base, 'type'), expected: BUNDLE_TYPE, actual: String(v['type']) }));
-  for (const m of ['bundleId', 'version']) if (Object.hasOwn(v, m) && !isNonEmptyString(v[m])) findings.push(wrongType(ptr(base, m), 'a non-empty string', v[m]));
-
+function checkWeights(v: Record<string, unknown>, base: string, findings: Finding[]): void {
   const w = v['weights'];
   if ('weights' in v) {
     if (!isObj(w)) findings.push(wrongType(ptr(base, 'weights'), 'an object of the seven dimension weights', w));
@@ -59,7 +51,9 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
       }
     }
   }
+}
 
+function checkModifiers(v: Record<string, unknown>, base: string, findings: Finding[]): void {
   const mods = v['modifiers'];
   if ('modifiers' in v) {
     if (!Array.isArray(mods)) findings.push(wrongType(ptr(base, 'modifiers'), 'an array', mods));
@@ -77,7 +71,9 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
       });
     }
   }
+}
 
+function checkExits(v: Record<string, unknown>, base: string, findings: Finding[]): void {
   const ex = v['exits'];
   if ('exits' in v) {
     if (!isObj(ex)) findings.push(wrongType(ptr(base, 'exits'), 'an object of the four exit thresholds', ex));
@@ -95,13 +91,17 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
       }
     }
   }
+}
 
+function checkEpsilon(v: Record<string, unknown>, base: string, findings: Finding[]): void {
   const eps = v['epsilon'];
   if ('epsilon' in v) {
     if (!isObj(eps)) findings.push(wrongType(ptr(base, 'epsilon'), 'an object mapping output CSIs to ε', eps));
     else for (const [k, e] of Object.entries(eps)) if (!isFiniteNumber(e) || e < 0) findings.push(wrongType(ptr(base, 'epsilon', k), 'a non-negative number', e));
   }
+}
 
+function checkDriftRate(v: Record<string, unknown>, base: string, findings: Finding[]): void {
   const dr = v['driftRate'];
   if ('driftRate' in v) {
     if (!isObj(dr)) findings.push(wrongType(ptr(base, 'driftRate'), 'an object {window, maxRate}', dr));
@@ -111,9 +111,25 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
       if ('maxRate' in dr && !unit(dr['maxRate'])) findings.push(wrongType(ptr(base, 'driftRate', 'maxRate'), 'a number from 0 to 1', dr['maxRate']));
     }
   }
+}
+
+/** Validates a parsed bundle value; `base` is the pointer of the bundle inside its document; `knownHash` is H(v) when already computed. */
+export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedBundle {
+  const findings: Finding[] = [];
+  const hash = knownHash ?? safeHash(v);
+  if (!isObj(v)) return { bundle: null, hash, findings: [wrongType(base, 'a JSON object', v)] };
+  closedMembers(v, base, ['type', 'bundleId', 'version', 'weights', 'modifiers', 'exits', 'epsilon', 'driftRate'], [], findings);
+  if (v['type'] !== BUNDLE_TYPE) findings.push(fail('RPR-TG-002', `type must be ${BUNDLE_TYPE}`, { pointer: ptr(base, 'type'), expected: BUNDLE_TYPE, actual: String(v['type']) }));
+  for (const m of ['bundleId', 'version']) if (Object.hasOwn(v, m) && !isNonEmptyString(v[m])) findings.push(wrongType(ptr(base, m), 'a non-empty string', v[m]));
+
+  checkWeights(v, base, findings);
+  checkModifiers(v, base, findings);
+  checkExits(v, base, findings);
+  checkEpsilon(v, base, findings);
+  checkDriftRate(v, base, findings);
   if (findings.length > 0) return { bundle: null, hash, findings };
   // ε is looked up by the output CSI an execution names: no prototype to find there.
-  return { bundle: { ...(v as unknown as Bundle), epsilon: ownRecord(eps as Record<string, number>) }, hash, findings };
+  return { bundle: { ...(v as unknown as Bundle), epsilon: ownRecord(v['epsilon'] as Record<string, number>) }, hash, findings };
 }
 
 function safeHash(v: unknown): string {
