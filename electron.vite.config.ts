@@ -10,7 +10,14 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        input: { index: resolve('main/index.ts'), 'engine-worker': resolve('app/jobs/engine-worker.ts'), 'journal-worker': resolve('main/host/journal-worker.ts'), 'engine-process': resolve('main/engine-process.ts'), 'canonical-worker': resolve('app/threads/canonical-worker.ts'), 'inflate-worker': resolve('app/zip/inflate-worker.ts') },
+        input: {
+          index: resolve('main/index.ts'),
+          'engine-worker': resolve('app/jobs/engine-worker.ts'),
+          'journal-worker': resolve('main/host/journal-worker.ts'),
+          'engine-process': resolve('main/engine-process.ts'),
+          'canonical-worker': resolve('app/threads/canonical-worker.ts'),
+          'inflate-worker': resolve('app/zip/inflate-worker.ts'),
+        },
         output: { format: 'es', entryFileNames: '[name].js' },
       },
     },

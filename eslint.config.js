@@ -7,25 +7,54 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
-const NODE_ONLY = ['node:*', 'fs', 'path', 'crypto', 'child_process', 'worker_threads', 'os', 'http', 'net', 'zlib', 'ws'];
+const NODE_ONLY = [
+  'node:*',
+  'fs',
+  'path',
+  'crypto',
+  'child_process',
+  'worker_threads',
+  'os',
+  'http',
+  'net',
+  'zlib',
+  'ws',
+];
 
 /** The packages each top-level room may not import (our own modules: ROOMS below). */
 export const LAYERS = {
   shared: {
     files: ['shared/**/*.ts'],
-    patterns: [{ group: ['electron', 'react', 'react-dom', 'react/*', ...NODE_ONLY], message: 'shared/ is runtime-neutral: no electron, react or Node built-ins (layering).' }],
+    patterns: [
+      {
+        group: ['electron', 'react', 'react-dom', 'react/*', ...NODE_ONLY],
+        message: 'shared/ is runtime-neutral: no electron, react or Node built-ins (layering).',
+      },
+    ],
   },
   app: {
     files: ['app/**/*.ts'],
-    patterns: [{ group: ['electron', 'electron/*', 'react', 'react/*', 'react-dom', 'react-dom/*', 'monaco-editor', 'zustand'], message: 'app/ is plain Node: no electron, react or UI libraries (layering).' }],
+    patterns: [
+      {
+        group: ['electron', 'electron/*', 'react', 'react/*', 'react-dom', 'react-dom/*', 'monaco-editor', 'zustand'],
+        message: 'app/ is plain Node: no electron, react or UI libraries (layering).',
+      },
+    ],
   },
   main: {
     files: ['main/**/*.ts'],
-    patterns: [{ group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'main/ has no UI code (layering).' }],
+    patterns: [
+      { group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'main/ has no UI code (layering).' },
+    ],
   },
   renderer: {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
-    patterns: [{ group: ['electron', 'electron/*', ...NODE_ONLY], message: 'renderer/ runs in a sandboxed browser: no electron or Node built-ins (layering).' }],
+    patterns: [
+      {
+        group: ['electron', 'electron/*', ...NODE_ONLY],
+        message: 'renderer/ runs in a sandboxed browser: no electron or Node built-ins (layering).',
+      },
+    ],
   },
 };
 
@@ -61,25 +90,59 @@ export const ROOMS = [
   { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API] },
   // The one exception, until the re-judgement record's formats (shards, assembly) move out of
   // the kind's folder into a format room of floor 1 as the journal's did: its door re-exports them.
-  { room: 'app/engine/rejudgement.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts', 'app/kinds/rejudgement/index.ts'] },
+  {
+    room: 'app/engine/rejudgement.ts',
+    may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts', 'app/kinds/rejudgement/index.ts'],
+  },
   // The engine reaches the kinds only through the registry and the kind API: what a kind
   // offers beyond verify and replay is one of its operations (app/kinds/operations.ts).
   { room: 'app/engine/**', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts'] },
   // The built-in examples: each kind's writer, reached through the registry's declarations.
   { room: 'app/examples/**', may: [...FLOOR_1, 'app/kinds/registry.ts', 'app/kinds/types.ts'] },
   { room: 'app/jobs/**', may: [...FLOOR_1, 'app/kinds/types.ts', 'app/engine/**'] },
-  { room: 'app/cli/**', may: [...FLOOR_1, 'app/lint/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
-  { room: 'main/**', may: [...CORE, 'app/journal/**', 'app/providers/**', 'app/examples/**', 'app/kinds/registry.ts', 'app/kinds/types.ts', 'app/engine/**', 'app/jobs/**'] },
+  {
+    room: 'app/cli/**',
+    may: [
+      ...FLOOR_1,
+      'app/lint/**',
+      'app/examples/**',
+      'app/kinds/registry.ts',
+      'app/kinds/types.ts',
+      'app/engine/**',
+      'app/jobs/**',
+    ],
+  },
+  {
+    room: 'main/**',
+    may: [
+      ...CORE,
+      'app/journal/**',
+      'app/providers/**',
+      'app/examples/**',
+      'app/kinds/registry.ts',
+      'app/kinds/types.ts',
+      'app/engine/**',
+      'app/jobs/**',
+    ],
+  },
   { room: 'renderer/**', may: ['shared/**'] },
 ];
 
 /** A pattern as a regular expression: `**` any path, `*` one path segment. */
 function globRegExp(glob) {
-  const body = glob.split(/(\*\*|\*)/).map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  const body = glob
+    .split(/(\*\*|\*)/)
+    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
   return new RegExp(`^${body}$`);
 }
 
-const COMPILED = ROOMS.map((r) => ({ ...r, re: globRegExp(r.room), mayRe: r.may.map(globRegExp), prefix: r.room.replace(/\/\*\*$/, '') }));
+const COMPILED = ROOMS.map((r) => ({
+  ...r,
+  re: globRegExp(r.room),
+  mayRe: r.may.map(globRegExp),
+  prefix: r.room.replace(/\/\*\*$/, ''),
+}));
 
 /** The room of a file (a path relative to the repository, with /), and its own folder. */
 function roomOf(file) {
@@ -92,17 +155,27 @@ function roomOf(file) {
 
 /** The reprise/rooms rule: every relative import, type-only or dynamic, must be on its room's list. */
 const roomsRule = {
-  meta: { type: 'problem', schema: [], docs: { description: 'each room imports only what its allow-list in eslint.config.js names' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    docs: { description: 'each room imports only what its allow-list in eslint.config.js names' },
+  },
   create(context) {
     const file = relative(ROOT, context.filename).split(sep).join('/');
     const room = roomOf(file);
     if (!room) return {};
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const target = relative(ROOT, resolve(dirname(context.filename), spec)).split(sep).join('/').replace(/\.js$/, '.ts');
+      const target = relative(ROOT, resolve(dirname(context.filename), spec))
+        .split(sep)
+        .join('/')
+        .replace(/\.js$/, '.ts');
       if (target === room.own || target.startsWith(`${room.own}/`)) return;
       if (room.mayRe.some((re) => re.test(target))) return;
-      context.report({ node, message: `${room.room} may not import ${target} (rooms in eslint.config.js: it may import ${room.may.join(', ') || 'nothing of ours'}).` });
+      context.report({
+        node,
+        message: `${room.room} may not import ${target} (rooms in eslint.config.js: it may import ${room.may.join(', ') || 'nothing of ours'}).`,
+      });
     };
     const fromSource = (node) => node.source && check(node.source, node.source.value);
     return {
@@ -123,28 +196,45 @@ const roomsRule = {
  */
 const STD_STREAMS = new Set(['stdout', 'stderr']);
 const STD_PATHS = /^(\/dev\/(stdout|stderr|tty)|\/proc\/self\/fd\/[12])$/;
-const propertyName = (node) => (node.computed ? (node.property.type === 'Literal' ? node.property.value : null) : node.property.name);
-const isProcess = (node) => (node.type === 'Identifier' && node.name === 'process') || (node.type === 'MemberExpression' && propertyName(node) === 'process');
+const propertyName = (node) =>
+  node.computed ? (node.property.type === 'Literal' ? node.property.value : null) : node.property.name;
+const isProcess = (node) =>
+  (node.type === 'Identifier' && node.name === 'process') ||
+  (node.type === 'MemberExpression' && propertyName(node) === 'process');
 const printerRule = {
-  meta: { type: 'problem', schema: [], docs: { description: 'text reaches stdout and stderr only through app/cli/output.ts' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    docs: { description: 'text reaches stdout and stderr only through app/cli/output.ts' },
+  },
   create(context) {
-    const report = (node, what) => context.report({ node, message: `${what}: in app/, text reaches stdout and stderr only through the printer (app/cli/output.ts), which escapes terminal controls.` });
+    const report = (node, what) =>
+      context.report({
+        node,
+        message: `${what}: in app/, text reaches stdout and stderr only through the printer (app/cli/output.ts), which escapes terminal controls.`,
+      });
     return {
       MemberExpression(node) {
-        if (STD_STREAMS.has(propertyName(node)) && isProcess(node.object)) report(node, `process.${propertyName(node)}`);
-        if ((node.object.type === 'Identifier' && node.object.name === 'console') || propertyName(node) === 'console') report(node, 'console');
+        if (STD_STREAMS.has(propertyName(node)) && isProcess(node.object))
+          report(node, `process.${propertyName(node)}`);
+        if ((node.object.type === 'Identifier' && node.object.name === 'console') || propertyName(node) === 'console')
+          report(node, 'console');
       },
       VariableDeclarator(node) {
-        const names = node.id.type === 'ObjectPattern' ? node.id.properties.map((p) => p.key && (p.key.name ?? p.key.value)) : [];
-        if (node.init && isProcess(node.init) && names.some((n) => STD_STREAMS.has(n))) report(node, 'process.stdout or process.stderr');
+        const names =
+          node.id.type === 'ObjectPattern' ? node.id.properties.map((p) => p.key && (p.key.name ?? p.key.value)) : [];
+        if (node.init && isProcess(node.init) && names.some((n) => STD_STREAMS.has(n)))
+          report(node, 'process.stdout or process.stderr');
       },
       ImportDeclaration(node) {
-        if (node.source.value === 'process' || node.source.value === 'node:process') report(node, `an import of ${node.source.value}`);
+        if (node.source.value === 'process' || node.source.value === 'node:process')
+          report(node, `an import of ${node.source.value}`);
       },
       CallExpression(node) {
         const callee = node.callee.type === 'MemberExpression' ? propertyName(node.callee) : node.callee.name;
         const fd = node.arguments[0];
-        if (/^write(Sync)?$/.test(callee ?? '') && fd?.type === 'Literal' && (fd.value === 1 || fd.value === 2)) report(node, `${callee} to descriptor ${fd.value}`);
+        if (/^write(Sync)?$/.test(callee ?? '') && fd?.type === 'Literal' && (fd.value === 1 || fd.value === 2))
+          report(node, `${callee} to descriptor ${fd.value}`);
       },
       Literal(node) {
         if (typeof node.value === 'string' && STD_PATHS.test(node.value)) report(node, node.value);
@@ -160,37 +250,112 @@ const printerRule = {
  * only what the artifact holds. test/hardening/inherited-names.test.ts is the behaviour.
  */
 export const INHERITED_NAMES = [
-  { selector: "VariableDeclarator[init.type='ObjectExpression'][init.properties.length=0] > Identifier > TSTypeAnnotation > TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword']", message: 'a Record<string, …> keyed by data starts as Object.create(null) or is a Map: {} inherits constructor, toString, __proto__.' },
-  { selector: "TSAsExpression[expression.type='ObjectExpression'][expression.properties.length=0] > TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword']", message: 'a Record<string, …> keyed by data starts as Object.create(null) or is a Map: {} inherits constructor, toString, __proto__.' },
-  { selector: "BinaryExpression[operator='in'][left.type!='Literal']", message: 'a computed key is tested with Object.hasOwn(obj, key): `in` also finds inherited names (constructor, toString, __proto__).' },
-  { selector: "MemberExpression[property.name='hasOwnProperty']", message: 'use Object.hasOwn(obj, key): hasOwnProperty itself can be shadowed by a member of that name.' },
+  {
+    selector:
+      "VariableDeclarator[init.type='ObjectExpression'][init.properties.length=0] > Identifier > TSTypeAnnotation > TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword']",
+    message:
+      'a Record<string, …> keyed by data starts as Object.create(null) or is a Map: {} inherits constructor, toString, __proto__.',
+  },
+  {
+    selector:
+      "TSAsExpression[expression.type='ObjectExpression'][expression.properties.length=0] > TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword']",
+    message:
+      'a Record<string, …> keyed by data starts as Object.create(null) or is a Map: {} inherits constructor, toString, __proto__.',
+  },
+  {
+    selector: "BinaryExpression[operator='in'][left.type!='Literal']",
+    message:
+      'a computed key is tested with Object.hasOwn(obj, key): `in` also finds inherited names (constructor, toString, __proto__).',
+  },
+  {
+    selector: "MemberExpression[property.name='hasOwnProperty']",
+    message: 'use Object.hasOwn(obj, key): hasOwnProperty itself can be shadowed by a member of that name.',
+  },
 ];
 
 const REPRISE_PLUGIN = { rules: { rooms: roomsRule, 'one-printer': printerRule } };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', '.bench/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**', '.tmp-*/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'out/**',
+      'release/**',
+      '.bench/**',
+      'test-results/**',
+      'playwright-report/**',
+      'test/fixtures/**',
+      '.tmp-*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', queueMicrotask: 'readonly', structuredClone: 'readonly', performance: 'readonly', AbortController: 'readonly', fetch: 'readonly', globalThis: 'readonly', window: 'readonly', document: 'readonly', location: 'readonly', WebSocket: 'readonly', btoa: 'readonly', atob: 'readonly', self: 'readonly' },
+      globals: {
+        process: 'readonly',
+        Buffer: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        queueMicrotask: 'readonly',
+        structuredClone: 'readonly',
+        performance: 'readonly',
+        AbortController: 'readonly',
+        fetch: 'readonly',
+        globalThis: 'readonly',
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        WebSocket: 'readonly',
+        btoa: 'readonly',
+        atob: 'readonly',
+        self: 'readonly',
+      },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-control-regex': 'off',
     },
   },
-  ...Object.values(LAYERS).map((l) => ({ files: l.files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: l.patterns }] } })),
-  { files: ['shared/**/*.ts', 'app/**/*.ts', 'main/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'], plugins: { reprise: REPRISE_PLUGIN }, rules: { 'reprise/rooms': 'error' } },
-  { files: ['app/**/*.ts'], ignores: ['app/cli/output.ts'], plugins: { reprise: REPRISE_PLUGIN }, rules: { 'reprise/one-printer': 'error' } },
+  ...Object.values(LAYERS).map((l) => ({
+    files: l.files,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: l.patterns }] },
+  })),
+  {
+    files: ['shared/**/*.ts', 'app/**/*.ts', 'main/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    plugins: { reprise: REPRISE_PLUGIN },
+    rules: { 'reprise/rooms': 'error' },
+  },
+  {
+    files: ['app/**/*.ts'],
+    ignores: ['app/cli/output.ts'],
+    plugins: { reprise: REPRISE_PLUGIN },
+    rules: { 'reprise/one-printer': 'error' },
+  },
   {
     // DOM types are a browser room's business: app/ and shared/ code may not name them.
     files: ['app/**/*.ts', 'shared/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', 'window', 'document', 'location', 'navigator', 'localStorage', 'HTMLElement'],
-      'no-restricted-syntax': ['error', { selector: "TSTypeReference[typeName.name=/^(HTML\\w*Element|Document|Window|Navigator|DOMParser)$/]", message: 'app/ and shared/ never use DOM types (layering).' }, ...INHERITED_NAMES],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSTypeReference[typeName.name=/^(HTML\\w*Element|Document|Window|Navigator|DOMParser)$/]',
+          message: 'app/ and shared/ never use DOM types (layering).',
+        },
+        ...INHERITED_NAMES,
+      ],
     },
   },
 );

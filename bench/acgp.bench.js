@@ -66,7 +66,10 @@ function child(root, what, path, mode) {
     const cpu = process.cpuUsage();
     process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, evals, verdict, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
   `;
-  const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (res.status !== 0) throw new Error(`bench child failed: ${res.stderr}`);
   return JSON.parse(res.stdout);
 }
@@ -79,7 +82,10 @@ export default async function (ctx) {
   await makeTrace(ctx.root, small, SMALL);
   const tiny = join(ctx.work, 'acgp-trace-20k.jsonl');
   await makeTrace(ctx.root, tiny, TINY, true);
-  ctx.line('trace files (generated once into .bench/, reused)', `${(statSync(big).size / 1e6).toFixed(0)} MB / ${(statSync(small).size / 1e6).toFixed(0)} MB, ${((Date.now() - g0) / 1000).toFixed(1)} s`);
+  ctx.line(
+    'trace files (generated once into .bench/, reused)',
+    `${(statSync(big).size / 1e6).toFixed(0)} MB / ${(statSync(small).size / 1e6).toFixed(0)} MB, ${((Date.now() - g0) / 1000).toFixed(1)} s`,
+  );
 
   const s1m = child(ctx.root, 'stream', big, 'verify');
   const s100k = child(ctx.root, 'stream', small, 'verify');
@@ -91,12 +97,21 @@ export default async function (ctx) {
   if (r20k.verdict !== 'pass' || v20k.verdict !== 'pass') throw new Error(`20k: ${JSON.stringify([v20k, r20k])}`);
   const rate = (x) => Math.round((x.evals / x.ms) * 1000).toLocaleString('en-US');
   ctx.line('verify 1,000,000 EVALs streaming: EVALs/s', rate(s1m));
-  ctx.line('verify 1,000,000 EVALs streaming: EVALs per CPU-second', Math.round((s1m.evals / s1m.cpuMs) * 1000).toLocaleString('en-US'));
-  ctx.line('verify 1,000,000 EVALs streaming: wall / CPU time', `${(s1m.ms / 1000).toFixed(1)} s / ${(s1m.cpuMs / 1000).toFixed(1)} s (wall > CPU: a loaded machine)`);
+  ctx.line(
+    'verify 1,000,000 EVALs streaming: EVALs per CPU-second',
+    Math.round((s1m.evals / s1m.cpuMs) * 1000).toLocaleString('en-US'),
+  );
+  ctx.line(
+    'verify 1,000,000 EVALs streaming: wall / CPU time',
+    `${(s1m.ms / 1000).toFixed(1)} s / ${(s1m.cpuMs / 1000).toFixed(1)} s (wall > CPU: a loaded machine)`,
+  );
   ctx.line('verify 1,000,000 EVALs streaming: peak RSS', `${s1m.maxRssMb.toFixed(0)} MB`);
   ctx.line('verify   100,000 EVALs streaming: peak RSS', `${s100k.maxRssMb.toFixed(0)} MB`);
   ctx.line('peak RSS ratio 1M / 100k streaming (1.0 = flat)', (s1m.maxRssMb / s100k.maxRssMb).toFixed(2));
-  ctx.line('baseline: in-memory kind (runPath), 100k: EVALs/s, peak RSS', `${rate(m100k)}, ${m100k.maxRssMb.toFixed(0)} MB`);
+  ctx.line(
+    'baseline: in-memory kind (runPath), 100k: EVALs/s, peak RSS',
+    `${rate(m100k)}, ${m100k.maxRssMb.toFixed(0)} MB`,
+  );
   ctx.line('ratio peak RSS in-memory / streaming at 100k', (m100k.maxRssMb / s100k.maxRssMb).toFixed(2));
   ctx.line('baseline: JSON.parse per line only (readline), 100k: EVALs/s', rate(p100k));
   ctx.line('ratio verify time / bare parse time at 100k', (s100k.ms / p100k.ms).toFixed(2));

@@ -12,7 +12,7 @@ import { hashFile } from '../dist/app/core/hash.js';
 /** Deterministic pseudo-random JSON with unsorted members, strings with escapes, numbers. */
 function makeDocument(targetBytes, sortedMembers) {
   let seed = 0x9e3779b9;
-  const rnd = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
   const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu'];
   const word = () => words[Math.floor(rnd() * words.length)];
   const leaf = () => {
@@ -43,7 +43,9 @@ function makeDocument(targetBytes, sortedMembers) {
     size += JSON.stringify(r).length + 1;
     items.push(r);
   }
-  const doc = sortedMembers ? { alpha: { generated: true }, items, zeta: 'document' } : { zeta: 'document', items, alpha: { generated: true } };
+  const doc = sortedMembers
+    ? { alpha: { generated: true }, items, zeta: 'document' }
+    : { zeta: 'document', items, alpha: { generated: true } };
   return JSON.stringify(doc, null, 1);
 }
 
@@ -51,10 +53,14 @@ export default async function (ctx) {
   // Document A: members written in canonical order, as canonical writers (Reprise among
   // them) emit them; pretty-printed, so the text still differs from its canonical form.
   // Document B: every object's members out of order, the worst case for sort-when-needed.
-  for (const [label, sorted] of [['A (members in order)', true], ['B (every object out of order)', false]]) {
+  for (const [label, sorted] of [
+    ['A (members in order)', true],
+    ['B (every object out of order)', false],
+  ]) {
     const text = makeDocument(37 * 1024 * 1024, sorted); // ~50 MiB once pretty-printed
     ctx.line(`canonicalization document ${label}`, `${(text.length / 1048576).toFixed(1)} MiB`);
-    if (canonicalizeText(text) !== canonicalize(JSON.parse(text))) throw new Error('canonicalizer disagrees with the canonicalize package');
+    if (canonicalizeText(text) !== canonicalize(JSON.parse(text)))
+      throw new Error('canonicalizer disagrees with the canonicalize package');
     // Interleave the three so load on the machine hits each alike; median of 3.
     const t = { lower: [], pkg: [], ours: [] };
     for (let i = 0; i < 3; i++) {
@@ -67,8 +73,14 @@ export default async function (ctx) {
     ctx.line(`  JSON.parse+JSON.stringify (lower bound)`, `${tLower.toFixed(0)} ms`);
     ctx.line(`  JSON.parse+canonicalize (npm)`, `${tPkg.toFixed(0)} ms`);
     ctx.line(`  reprise canonicalizeText (with text checks)`, `${tOurs.toFixed(0)} ms`);
-    ctx.line(`  RATIO ${label.split(' ')[0]} canonicalizer vs canonicalize (target >= 1.25)`, `${(tPkg / tOurs).toFixed(2)}x`);
-    ctx.line(`  RATIO ${label.split(' ')[0]} canonicalizer vs lower bound (fraction)`, `${(tLower / tOurs).toFixed(2)}`);
+    ctx.line(
+      `  RATIO ${label.split(' ')[0]} canonicalizer vs canonicalize (target >= 1.25)`,
+      `${(tPkg / tOurs).toFixed(2)}x`,
+    );
+    ctx.line(
+      `  RATIO ${label.split(' ')[0]} canonicalizer vs lower bound (fraction)`,
+      `${(tLower / tOurs).toFixed(2)}`,
+    );
     ctx.line(`  RATIO ${label.split(' ')[0]} canonicalize vs lower bound (fraction)`, `${(tLower / tPkg).toFixed(2)}`);
   }
 
@@ -92,7 +104,10 @@ export default async function (ctx) {
     tSsl = await ctx.time(() => spawnSync('openssl', ['dgst', '-sha256', file]), 3);
   }
   const tHash = await ctx.time(() => hashFile(file), 3);
-  ctx.line('reprise hashFile (node:crypto, 4 MiB chunks)', `${tHash.toFixed(0)} ms (${(size / 1048576 / (tHash / 1000)).toFixed(0)} MiB/s)`);
+  ctx.line(
+    'reprise hashFile (node:crypto, 4 MiB chunks)',
+    `${tHash.toFixed(0)} ms (${(size / 1048576 / (tHash / 1000)).toFixed(0)} MiB/s)`,
+  );
   if (tSsl !== null) {
     ctx.line('openssl dgst -sha256', `${tSsl.toFixed(0)} ms (${(size / 1048576 / (tSsl / 1000)).toFixed(0)} MiB/s)`);
     ctx.line('RATIO hashing vs openssl (target >= 0.9)', `${(tSsl / tHash).toFixed(2)}x`);

@@ -20,7 +20,20 @@ const MiB = 1024 * 1024;
 
 /** Deterministic text: markdown lines with quotes, backslashes and non-ASCII (JSON escapes). */
 function bigText(bytes, salt) {
-  const words = ['replay', 'dump', 'kernel', '"frozen"', 'hash', 'chain', 'évidence', 'seed', 'tab\there', 'C:\\path', 'outcome', 'provider'];
+  const words = [
+    'replay',
+    'dump',
+    'kernel',
+    '"frozen"',
+    'hash',
+    'chain',
+    'évidence',
+    'seed',
+    'tab\there',
+    'C:\\path',
+    'outcome',
+    'provider',
+  ];
   const lines = [];
   let size = 0;
   let i = salt;
@@ -67,7 +80,8 @@ export default async function (ctx) {
   ctx.line('load average (1 min) at start; ratios mean little when it exceeds the 2 cores', loadavg()[0].toFixed(1));
   ctx.line('dump file size (MiB)', (size / MiB).toFixed(1));
   const report = await runPath(big, 'verify', { trustStore: trust });
-  if (report.verdict !== 'pass') throw new Error(`the 100 MiB bench dump does not pass: ${JSON.stringify(report.findings).slice(0, 300)}`);
+  if (report.verdict !== 'pass')
+    throw new Error(`the 100 MiB bench dump does not pass: ${JSON.stringify(report.findings).slice(0, 300)}`);
   // Interleaved (baseline, subject, baseline, …) so that load from elsewhere hits both alike.
   const bases = [];
   const subjects = [];
@@ -89,7 +103,10 @@ export default async function (ctx) {
   ctx.line('  per round: verify / baseline', subjects.map((v, i) => (v / bases[i]).toFixed(2)).join(' '));
   ctx.line('verify / baseline, medians (target <= 1.5)', (subject / baseline).toFixed(2));
   // Each round's two runs see about the same load from elsewhere: their ratio is the robust figure.
-  ctx.line('verify / baseline, median of the per-round ratios (target <= 1.5)', mid(subjects.map((v, i) => v / bases[i])).toFixed(2));
+  ctx.line(
+    'verify / baseline, median of the per-round ratios (target <= 1.5)',
+    mid(subjects.map((v, i) => v / bases[i])).toFixed(2),
+  );
   ctx.line('load average (1 min) after the verify rounds', loadavg()[0].toFixed(1));
   // Where the time goes: the shared strict parse (Sniffed.json(), app/core/jcs.ts) versus the
   // dump kind's own work on the already-parsed document (order scan, artifact hashes, chain,
@@ -130,13 +147,19 @@ export default async function (ctx) {
   }
   const bin = join(ctx.root, 'bin', 'reprise.js');
   const cli = (workers) => {
-    const r = spawnSync(process.execPath, [bin, 'verify', batch, '--quiet', '--trust-store', trust, '--workers', String(workers)], { maxBuffer: 1 << 30 });
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'verify', batch, '--quiet', '--trust-store', trust, '--workers', String(workers)],
+      { maxBuffer: 1 << 30 },
+    );
     if (r.status !== 0) throw new Error(`batch verify exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
   };
   // The machine's ceiling for the same batch, measured alongside: a perfectly parallel job
   // doing only the native core of each dump's verification (bench/ideal-batch.js).
   const ideal = (workers) => {
-    const r = spawnSync(process.execPath, [join(ctx.root, 'bench', 'ideal-batch.js'), batch, String(workers)], { maxBuffer: 1 << 20 });
+    const r = spawnSync(process.execPath, [join(ctx.root, 'bench', 'ideal-batch.js'), batch, String(workers)], {
+      maxBuffer: 1 << 20,
+    });
     if (r.status !== 0) throw new Error(`ideal batch exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
   };
   // Interleaved (ideal 1, CLI 1, ideal 2, CLI 2, …), so that load from elsewhere hits all alike.
@@ -164,7 +187,13 @@ export default async function (ctx) {
   ctx.line(`10,000 dumps, --workers 2, median of ${ROUNDS} (ms)`, t2.toFixed(0));
   ctx.line('throughput --workers 2 / --workers 1, medians (target >= 1.6)', (t1 / t2).toFixed(2));
   // Two workers need both cores: another process on one of them slows --workers 2 alone.
-  ctx.line('throughput --workers 2 / --workers 1, median of the per-round ratios (target >= 1.6)', mid(ratios).toFixed(2));
+  ctx.line(
+    'throughput --workers 2 / --workers 1, median of the per-round ratios (target >= 1.6)',
+    mid(ratios).toFixed(2),
+  );
   ctx.line('  ideal parallel job, 2 threads / 1 thread, median of the per-round ratios', mid(ceilings).toFixed(2));
-  ctx.line('  CLI ratio / ideal ratio, median of the per-round values', mid(ratios.map((r, i) => r / ceilings[i])).toFixed(2));
+  ctx.line(
+    '  CLI ratio / ideal ratio, median of the per-round values',
+    mid(ratios.map((r, i) => r / ceilings[i])).toFixed(2),
+  );
 }

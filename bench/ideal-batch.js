@@ -16,7 +16,9 @@ if (isMainThread) {
     process.stderr.write('usage: node bench/ideal-batch.js DIR WORKERS\n');
     process.exit(3);
   }
-  const files = readdirSync(dir).sort().map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .sort()
+    .map((f) => join(dir, f));
   const per = Math.ceil(files.length / w);
   const seen = await Promise.all(
     Array.from(

@@ -16,11 +16,17 @@ if (isMainThread) {
     .map((l) => ({ name: l.slice(66), path: resolve(base, l.slice(66)), sha256: `sha256:${l.slice(0, 64)}` }));
   const per = Math.ceil(items.length / w);
   const judged = await Promise.all(
-    Array.from({ length: w }, (_, i) => new Promise((res, rej) => {
-      const t = new Worker(new URL(import.meta.url), { workerData: { items: items.slice(i * per, (i + 1) * per), trust } });
-      t.once('message', res);
-      t.once('error', rej);
-    })),
+    Array.from(
+      { length: w },
+      (_, i) =>
+        new Promise((res, rej) => {
+          const t = new Worker(new URL(import.meta.url), {
+            workerData: { items: items.slice(i * per, (i + 1) * per), trust },
+          });
+          t.once('message', res);
+          t.once('error', rej);
+        }),
+    ),
   );
   if (judged.reduce((a, b) => a + b, 0) !== items.length) throw new Error('ideal rejudge: an item was missed');
 } else {
@@ -28,7 +34,12 @@ if (isMainThread) {
   const { items, trust } = workerData;
   let n = 0;
   for (let i = 0; i < items.length; i += 256) {
-    const outs = await judgeBatch({ items: items.slice(i, i + 256), options: { trustStore: trust }, mode: 'verify', shard: { index: 0, count: 1 } });
+    const outs = await judgeBatch({
+      items: items.slice(i, i + 256),
+      options: { trustStore: trust },
+      mode: 'verify',
+      shard: { index: 0, count: 1 },
+    });
     n += outs.filter((o) => 'record' in o).length;
   }
   parentPort.postMessage(n);

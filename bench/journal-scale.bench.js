@@ -24,14 +24,22 @@ const SMALL = 1000;
 
 function keyOf(work) {
   const pem = join(work, 'journal-scale-key.pem');
-  if (!existsSync(pem)) writeFileSync(pem, generateSigner().privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  if (!existsSync(pem))
+    writeFileSync(pem, generateSigner().privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   const signer = signerFromPem(readFileSync(pem));
   const storePath = join(work, 'journal-scale-trust.json');
-  writeFileSync(storePath, JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(signer, 'reviewer', 'bench')] }));
+  writeFileSync(
+    storePath,
+    JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(signer, 'reviewer', 'bench')] }),
+  );
   return { signer, storePath, trust: parseTrustStore(readFileSync(storePath), storePath) };
 }
 
-const input = (i) => ({ kind: i % 2 ? 'replay-drift' : 'review-rationale', subject: { claimRef: `claim:${i % 977}` }, body: { rationale: `entry ${i}: the replay matched within its band`, delta: (i % 100) / 1000 } });
+const input = (i) => ({
+  kind: i % 2 ? 'replay-drift' : 'review-rationale',
+  subject: { claimRef: `claim:${i % 977}` },
+  body: { rationale: `entry ${i}: the replay matched within its band`, delta: (i % 100) / 1000 },
+});
 
 /** Grows the journal in `dir` to at least `n` entries through the writer (fsync off); returns the seconds it took. */
 async function grow(dir, n, signer, trust) {
@@ -43,8 +51,21 @@ async function grow(dir, n, signer, trust) {
 }
 
 async function judge(dir, signer, trust, i) {
-  const report = { schema: 'reprise.report/v1', artifact: { sha256: 'sha256:' + createHash('sha256').update(`artifact ${i}`).digest('hex'), id: `claim:bench-${i}` }, verdict: 'pass', findings: [{ rule: 'R', severity: 'info', message: 'm' }] };
-  const r = await recordJudgement(dir, { report, pointer: '/findings/0', decision: 'accept', rationale: 'the replay matched the recorded output exactly' }, signer, trust);
+  const report = {
+    schema: 'reprise.report/v1',
+    artifact: {
+      sha256: 'sha256:' + createHash('sha256').update(`artifact ${i}`).digest('hex'),
+      id: `claim:bench-${i}`,
+    },
+    verdict: 'pass',
+    findings: [{ rule: 'R', severity: 'info', message: 'm' }],
+  };
+  const r = await recordJudgement(
+    dir,
+    { report, pointer: '/findings/0', decision: 'accept', rationale: 'the replay matched the recorded output exactly' },
+    signer,
+    trust,
+  );
   if (!r.proofVerified) throw new Error('receipt proof did not verify: ' + r.proofFindings.join('; '));
 }
 
@@ -53,12 +74,17 @@ const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
 /** Runs `code` (an ES module body) in a child node; returns its JSON line plus wall time. */
 function child(code, root) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   return { ...JSON.parse(r.stdout.trim().split('\n').pop()), wall: performance.now() - t };
 }
 
-const USAGE = 'const u = process.resourceUsage(); console.log(JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssMiB: u.maxRSS / 1024, ...out }));';
+const USAGE =
+  'const u = process.resourceUsage(); console.log(JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssMiB: u.maxRSS / 1024, ...out }));';
 
 function fullVerifyCode(dir, storePath) {
   return `import { verifyJournal } from './dist/app/journal/index.js'; import { loadTrustStore } from './dist/app/core/keys.js';
@@ -89,7 +115,10 @@ export default async function (ctx) {
   const big = join(ctx.work, `journal-scale-${N}`);
   const small = join(ctx.work, 'journal-scale-small');
   rmSync(small, { recursive: true, force: true });
-  ctx.line(`grow the ${N}-entry journal through JournalWriter.append (fsync off)`, `${(await grow(big, N, signer, trust)).toFixed(1)} s`);
+  ctx.line(
+    `grow the ${N}-entry journal through JournalWriter.append (fsync off)`,
+    `${(await grow(big, N, signer, trust)).toFixed(1)} s`,
+  );
   await grow(small, SMALL, signer, trust);
 
   // 1. append + receipt, interleaved so that load hits both alike.
@@ -117,20 +146,30 @@ export default async function (ctx) {
     let t = performance.now();
     const v = await verifyJournalSince(big, JSON.parse(held), trust, { keep: false });
     ti.push(performance.now() - t);
-    if (!v || v.findings.some((f) => f.severity !== 'info')) throw new Error('verify --since did not pass: ' + JSON.stringify(v?.findings.slice(0, 3)));
+    if (!v || v.findings.some((f) => f.severity !== 'info'))
+      throw new Error('verify --since did not pass: ' + JSON.stringify(v?.findings.slice(0, 3)));
     t = performance.now();
     await verifyJournal(small, trust, { keep: false });
     tf.push(performance.now() - t);
   }
-  ctx.line(`verify --since of ${SMALL} new entries on the ${size}-entry journal (median of 5)`, `${med(ti).toFixed(1)} ms`);
+  ctx.line(
+    `verify --since of ${SMALL} new entries on the ${size}-entry journal (median of 5)`,
+    `${med(ti).toFixed(1)} ms`,
+  );
   ctx.line(`full verify of the ${SMALL}-entry journal (median of 5)`, `${med(tf).toFixed(1)} ms`);
   ctx.line(`verify --since / full verify of ${SMALL} (target <= 2)`, `${(med(ti) / med(tf)).toFixed(3)}x`);
 
   // 3. full verify against the bare work, each in a child process (peak RSS is the child's).
   const bare = child(bareCode(big, storePath), ctx.root);
   const full = child(fullVerifyCode(big, storePath), ctx.root);
-  ctx.line(`bare work: ${bare.signatures} Ed25519 verifies + the hashes`, `${(bare.wall / 1000).toFixed(1)} s wall, ${(bare.cpu / 1000).toFixed(1)} s cpu, peak ${bare.maxRssMiB.toFixed(0)} MiB`);
-  ctx.line(`full verify of ${full.entries} entries`, `${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s cpu, peak ${full.maxRssMiB.toFixed(0)} MiB (target < 512)`);
+  ctx.line(
+    `bare work: ${bare.signatures} Ed25519 verifies + the hashes`,
+    `${(bare.wall / 1000).toFixed(1)} s wall, ${(bare.cpu / 1000).toFixed(1)} s cpu, peak ${bare.maxRssMiB.toFixed(0)} MiB`,
+  );
+  ctx.line(
+    `full verify of ${full.entries} entries`,
+    `${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s cpu, peak ${full.maxRssMiB.toFixed(0)} MiB (target < 512)`,
+  );
   ctx.line('full verify / bare work, wall (target <= 1.3)', `${(full.wall / bare.wall).toFixed(3)}x`);
   ctx.line('full verify / bare work, cpu', `${(full.cpu / bare.cpu).toFixed(3)}x`);
   void open;

@@ -25,13 +25,26 @@ function generate(dir, n, signer) {
   for (let i = 0; i < n; i++) {
     const ts = new Date(t0 + i * 1000).toISOString();
     const { hash, line } = signEntry(
-      { seq: i, prev, recordedAtUtc: ts, kind: i % 2 ? 'replay-drift' : 'review-rationale', subject: { claimRef: `claim:${i % 977}` }, body: { rationale: `entry ${i}: the replay matched within its band`, delta: (i % 100) / 1000 }, author: signer.keyId },
+      {
+        seq: i,
+        prev,
+        recordedAtUtc: ts,
+        kind: i % 2 ? 'replay-drift' : 'review-rationale',
+        subject: { claimRef: `claim:${i % 977}` },
+        body: { rationale: `entry ${i}: the replay matched within its band`, delta: (i % 100) / 1000 },
+        author: signer.keyId,
+      },
       signer,
     );
     entries.push(line);
     tree.appendLeaf(line);
     prev = hash;
-    cps.push(signCheckpoint({ treeSize: i + 1, rootHash: 'sha256:' + tree.root().toString('hex'), timestampUtc: ts, signer: signer.keyId }, signer).line);
+    cps.push(
+      signCheckpoint(
+        { treeSize: i + 1, rootHash: 'sha256:' + tree.root().toString('hex'), timestampUtc: ts, signer: signer.keyId },
+        signer,
+      ).line,
+    );
   }
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'entries.jsonl'), entries.join('\n') + '\n');
@@ -51,7 +64,12 @@ function lines(buf) {
 
 export default async function (ctx) {
   const signer = generateSigner();
-  const trust = parseTrustStore(Buffer.from(JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(signer, 'reviewer', 'bench')] })), 'bench');
+  const trust = parseTrustStore(
+    Buffer.from(
+      JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(signer, 'reviewer', 'bench')] }),
+    ),
+    'bench',
+  );
   const dir = join(ctx.work, `journal-${N}`);
   rmSync(dir, { recursive: true, force: true });
   let t = performance.now();
@@ -64,19 +82,26 @@ export default async function (ctx) {
     for (const l of lines(readFileSync(join(dir, f)))) {
       const v = JSON.parse(l.toString());
       const { sig, ...rest } = v;
-      pairs.push([createHash('sha256').update(JSON.stringify(Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))))).digest(), Buffer.from(sig, 'base64')]);
+      pairs.push([
+        createHash('sha256')
+          .update(JSON.stringify(Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1)))))
+          .digest(),
+        Buffer.from(sig, 'base64'),
+      ]);
     }
   }
   const key = signer.publicKey; // cached KeyObject
   const bare = () => {
     let ok = 0;
-    for (const f of ['entries.jsonl', 'checkpoints.jsonl']) for (const l of lines(readFileSync(join(dir, f)))) createHash('sha256').update(l).digest();
+    for (const f of ['entries.jsonl', 'checkpoints.jsonl'])
+      for (const l of lines(readFileSync(join(dir, f)))) createHash('sha256').update(l).digest();
     for (const [d, s] of pairs) if (verify(null, d, key, s)) ok++;
     if (ok !== pairs.length) throw new Error(`bare verification failed ${pairs.length - ok} signatures`);
   };
   const subject = async () => {
     const v = await verifyJournal(dir, trust, { keep: false }); // as `reprise journal verify` runs it
-    if (v.findings.some((f) => f.severity !== 'info')) throw new Error('journal did not verify: ' + JSON.stringify(v.findings.slice(0, 3)));
+    if (v.findings.some((f) => f.severity !== 'info'))
+      throw new Error('journal did not verify: ' + JSON.stringify(v.findings.slice(0, 3)));
   };
   // Interleave runs so that load on the machine hits both alike. Wall time is what a user
   // waits; CPU time of this process (user + system) is what the work costs, and is far less
@@ -100,8 +125,14 @@ export default async function (ctx) {
   const sw = med(rs.map((r) => r.wall));
   const bc = med(rb.map((r) => r.cpu));
   const sc = med(rs.map((r) => r.cpu));
-  ctx.line(`bare work: SHA-256 of ${2 * N} lines + ${2 * N} Ed25519 verifies (median of ${REPS})`, `${(bw / 1000).toFixed(2)} s wall, ${(bc / 1000).toFixed(2)} s cpu (${Math.round((2 * N) / (bw / 1000))} verifies/s)`);
-  ctx.line(`journal verify ${N} entries + ${N} checkpoints (median of ${REPS})`, `${(sw / 1000).toFixed(2)} s wall, ${(sc / 1000).toFixed(2)} s cpu`);
+  ctx.line(
+    `bare work: SHA-256 of ${2 * N} lines + ${2 * N} Ed25519 verifies (median of ${REPS})`,
+    `${(bw / 1000).toFixed(2)} s wall, ${(bc / 1000).toFixed(2)} s cpu (${Math.round((2 * N) / (bw / 1000))} verifies/s)`,
+  );
+  ctx.line(
+    `journal verify ${N} entries + ${N} checkpoints (median of ${REPS})`,
+    `${(sw / 1000).toFixed(2)} s wall, ${(sc / 1000).toFixed(2)} s cpu`,
+  );
   ctx.line('journal verify / bare work, wall (target <= 1.5)', `${(sw / bw).toFixed(3)}x`);
   ctx.line('journal verify / bare work, cpu time (target <= 1.5)', `${(sc / bc).toFixed(3)}x`);
 
@@ -112,10 +143,17 @@ export default async function (ctx) {
     const w = await JournalWriter.open(adir, { fsync });
     const n = fsync ? 300 : 2000;
     t = performance.now();
-    for (let i = 0; i < n; i++) await w.append({ kind: 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { rationale: 'bench append' } }, signer);
+    for (let i = 0; i < n; i++)
+      await w.append(
+        { kind: 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { rationale: 'bench append' } },
+        signer,
+      );
     const el = performance.now() - t;
     await w.close();
-    ctx.line(`append ${fsync ? 'with fsync (entry + checkpoint)' : 'without fsync'}: ${n} entries`, `${Math.round(n / (el / 1000))} entries/s (${(el / n).toFixed(2)} ms each)`);
+    ctx.line(
+      `append ${fsync ? 'with fsync (entry + checkpoint)' : 'without fsync'}: ${n} entries`,
+      `${Math.round(n / (el / 1000))} entries/s (${(el / n).toFixed(2)} ms each)`,
+    );
   }
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
 }

@@ -29,15 +29,29 @@ async function makePackage(root, path, entries, entryBytes) {
   if (existsSync(path)) return;
   const { buildPackageParts, packPackage } = await import(join(root, 'dist/app/kinds/nemosyne/package-writer.js'));
   const extraFiles = [];
-  for (let i = 0; i < entries - 3; i++) extraFiles.push({ name: `extras/part-${String(i).padStart(4, '0')}.csv`, data: entryData(i + 1, entryBytes) });
+  for (let i = 0; i < entries - 3; i++)
+    extraFiles.push({ name: `extras/part-${String(i).padStart(4, '0')}.csv`, data: entryData(i + 1, entryBytes) });
   const parts = buildPackageParts(2, { digest: false, extraFiles });
-  writeFileSync(path, packPackage(parts, (a) => ({ ...a, fastDeflate: true })));
+  writeFileSync(
+    path,
+    packPackage(parts, (a) => ({ ...a, fastDeflate: true })),
+  );
 }
 
-const LIMITS = ['--limit', 'maxArchiveBytes=2000000000', '--limit', 'maxTotalBytes=2000000000', '--limit', 'maxEntries=100000'];
+const LIMITS = [
+  '--limit',
+  'maxArchiveBytes=2000000000',
+  '--limit',
+  'maxTotalBytes=2000000000',
+  '--limit',
+  'maxEntries=100000',
+];
 
 function verify(root, pkg, extra = []) {
-  const r = spawnSync(process.execPath, [join(root, 'bin/reprise.js'), 'verify', '--json', pkg, ...LIMITS, ...extra], { encoding: 'utf8', maxBuffer: 64 * MiB });
+  const r = spawnSync(process.execPath, [join(root, 'bin/reprise.js'), 'verify', '--json', pkg, ...LIMITS, ...extra], {
+    encoding: 'utf8',
+    maxBuffer: 64 * MiB,
+  });
   const rep = JSON.parse(r.stdout);
   if (rep.verdict !== 'pass') throw new Error(`bench package did not pass: ${r.stdout.slice(0, 500)}`);
   return rep;
@@ -51,7 +65,10 @@ function timedOnce(cmd) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 // Peak RSS of one verification in a child: VmHWM from /proc (the child's own high-water
 // mark; getrusage's maxRSS would also count the pages of the process it was forked from).
@@ -66,7 +83,10 @@ console.log(m ? Number(m[1]) / 1024 : process.resourceUsage().maxRSS / 1024);
 `;
 
 function peakRss(root, pkg, how) {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', RSS_CHILD], { env: { ...process.env, ROOT: root + '/', PKG: pkg, HOW: how }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', RSS_CHILD], {
+    env: { ...process.env, ROOT: root + '/', PKG: pkg, HOW: how },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   return Number(r.stdout.trim());
 }
@@ -77,7 +97,10 @@ export default async function (ctx) {
   await makePackage(ctx.root, pkg, 2000, entryBytes);
   const size = statSync(pkg).size;
   const content = 1997 * entryBytes;
-  ctx.line('package: entries / archive MiB / content MiB', `2000 / ${(size / MiB).toFixed(1)} / ${(content / MiB).toFixed(1)}`);
+  ctx.line(
+    'package: entries / archive MiB / content MiB',
+    `2000 / ${(size / MiB).toFixed(1)} / ${(content / MiB).toFixed(1)}`,
+  );
   verify(ctx.root, pkg);
 
   // Throughput: subject, inline variant and baseline interleaved, REPS rounds; wall-clock
@@ -96,7 +119,11 @@ export default async function (ctx) {
   }
   const loadAfter = load();
   const med = (k, f) => median(runs[k].map((x) => x[f]));
-  const show = (label, k) => ctx.line(label, `${(size / MiB / med(k, 'wall')).toFixed(0)} MiB/s wall (${(med(k, 'wall') * 1000).toFixed(0)} ms), ${(size / MiB / med(k, 'cpu')).toFixed(0)} MiB/s of CPU (${(med(k, 'cpu') * 1000).toFixed(0)} ms)`);
+  const show = (label, k) =>
+    ctx.line(
+      label,
+      `${(size / MiB / med(k, 'wall')).toFixed(0)} MiB/s wall (${(med(k, 'wall') * 1000).toFixed(0)} ms), ${(size / MiB / med(k, 'cpu')).toFixed(0)} MiB/s of CPU (${(med(k, 'cpu') * 1000).toFixed(0)} ms)`,
+    );
   show(`reprise verify (2 inflate workers), median of ${REPS}`, 'subject');
   show(`reprise verify (inline, zipWorkers=0), median of ${REPS}`, 'inline');
   if (haveBaseline) {
@@ -104,12 +131,19 @@ export default async function (ctx) {
     // Each round runs subject and baseline back to back: the median of the per-round ratios
     // is robust to the load changing between rounds; the ratio of the medians is not.
     const ratios = (k, f) => runs.base.map((b, i) => b[f] / runs[k][i][f]);
-    const per = (k, f) => ratios(k, f).map((x) => x.toFixed(2)).join(' ');
+    const per = (k, f) =>
+      ratios(k, f)
+        .map((x) => x.toFixed(2))
+        .join(' ');
     const show2 = (label, f) =>
-      ctx.line(label, `${median(ratios('subject', f)).toFixed(2)}x median of rounds (rounds: ${per('subject', f)}; ratio of medians ${(med('base', f) / med('subject', f)).toFixed(2)}x; inline: ${median(ratios('inline', f)).toFixed(2)}x)`);
+      ctx.line(
+        label,
+        `${median(ratios('subject', f)).toFixed(2)}x median of rounds (rounds: ${per('subject', f)}; ratio of medians ${(med('base', f) / med('subject', f)).toFixed(2)}x; inline: ${median(ratios('inline', f)).toFixed(2)}x)`,
+      );
     show2('ratio reprise / baseline, wall (target >= 2x)', 'wall');
     show2('ratio reprise / baseline, CPU time', 'cpu');
-  } else ctx.line('baseline unzip -p | sha256sum', 'SKIPPED: unzip or sha256sum not installed (apt-get install -y unzip)');
+  } else
+    ctx.line('baseline unzip -p | sha256sum', 'SKIPPED: unzip or sha256sum not installed (apt-get install -y unzip)');
   ctx.line('load average (1/5/15 min) before / after, on this 2-core machine', `${loadBefore} / ${loadAfter}`);
 
   // Peak RSS as the package grows: verify from the path (positional reads) must stay flat;
@@ -122,10 +156,16 @@ export default async function (ctx) {
     const fromPath = peakRss(ctx.root, p, 'path');
     const whole = peakRss(ctx.root, p, 'bytes');
     flat.push(fromPath);
-    ctx.line(`peak RSS, ${n} entries (${s.toFixed(0)} MiB archive)`, `${fromPath.toFixed(0)} MiB from the path; ${whole.toFixed(0)} MiB read whole (runBytes)`);
+    ctx.line(
+      `peak RSS, ${n} entries (${s.toFixed(0)} MiB archive)`,
+      `${fromPath.toFixed(0)} MiB from the path; ${whole.toFixed(0)} MiB read whole (runBytes)`,
+    );
   }
   const mid = (Math.max(...flat) + Math.min(...flat)) / 2;
   const spread = ((Math.max(...flat) - Math.min(...flat)) / 2 / mid) * 100;
-  ctx.line('peak RSS from the path, 50 -> 200 MiB (flat = within +/-15%)', `${Math.min(...flat).toFixed(0)}-${Math.max(...flat).toFixed(0)} MiB, +/-${spread.toFixed(1)}%: ${spread <= 15 ? 'flat' : 'NOT flat'}`);
+  ctx.line(
+    'peak RSS from the path, 50 -> 200 MiB (flat = within +/-15%)',
+    `${Math.min(...flat).toFixed(0)}-${Math.max(...flat).toFixed(0)} MiB, +/-${spread.toFixed(1)}%: ${spread <= 15 ? 'flat' : 'NOT flat'}`,
+  );
   ctx.line('load average (1/5/15 min) at the end', load());
 }

@@ -50,7 +50,17 @@ let cpuFiles = 0;
 function underTime(args) {
   if (!TIME) return { cmd: process.execPath, args, cpu: () => NaN };
   const f = join(tmpdir(), `reprise-bench-cpu-${process.pid}-${cpuFiles++}`);
-  return { cmd: TIME, args: ['-f', '%U %S', '-o', f, process.execPath, ...args], cpu: () => readFileSync(f, 'utf8').trim().split('\n').pop().split(' ').reduce((a, b) => a + Number(b), 0) };
+  return {
+    cmd: TIME,
+    args: ['-f', '%U %S', '-o', f, process.execPath, ...args],
+    cpu: () =>
+      readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .pop()
+        .split(' ')
+        .reduce((a, b) => a + Number(b), 0),
+  };
 }
 /** CPU seconds of a running process by /proc (redis-server, stopped after). */
 const procCpu = (pid) => {
@@ -58,7 +68,14 @@ const procCpu = (pid) => {
   return (Number(f[11]) + Number(f[12])) / 100;
 };
 
-const freePort = () => new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }); });
+const freePort = () =>
+  new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => res(p));
+    });
+  });
 /** Runs node with args; returns its CPU seconds (NaN without GNU time). */
 const run = (args, what) => {
   const t = underTime(args);
@@ -72,17 +89,29 @@ const spawned = (args, what) => {
   const child = spawn(t.cmd, t.args, { stdio: 'ignore' });
   return exited(child, what).then(() => t.cpu());
 };
-const exited = (child, what) => new Promise((res, rej) => child.once('exit', (c) => (c === 0 ? res() : rej(new Error(`${what} exited ${c}`)))));
+const exited = (child, what) =>
+  new Promise((res, rej) => child.once('exit', (c) => (c === 0 ? res() : rej(new Error(`${what} exited ${c}`)))));
 
 async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-bench-redis-'));
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 50));
     if (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG') break;
   }
-  return { port, cpu: () => procCpu(child.pid), stop: () => { child.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    port,
+    cpu: () => procCpu(child.pid),
+    stop: () => {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** One queue run: enqueue, 2 workers drain it, merge; ms from enqueue to drained, and CPU seconds of all its processes and of Redis. */
@@ -90,7 +119,10 @@ async function queueRun(bin, list, trust, key, redis, name, out) {
   const url = `redis://127.0.0.1:${redis.port}/${name}`;
   const redis0 = redis.cpu();
   const t0 = performance.now();
-  let cpu = run([bin, 'rejudge', list, '--queue', url, '--batch', String(BATCH), '--detach', '--trust-store', trust], 'enqueue');
+  let cpu = run(
+    [bin, 'rejudge', list, '--queue', url, '--batch', String(BATCH), '--detach', '--trust-store', trust],
+    'enqueue',
+  );
   const workers = await Promise.all([0, 1].map(() => spawned([bin, 'worker', '--queue', url, '--drain'], 'worker')));
   const ms = performance.now() - t0;
   cpu += workers[0] + workers[1] + (redis.cpu() - redis0);
@@ -104,7 +136,8 @@ export default async function (ctx) {
   const trust = join(dir, 'trust-store.json');
   writeFileSync(trust, trustStoreDocument());
   const key = join(dir, 'merge.pem');
-  if (!existsSync(key)) writeFileSync(key, generateSigner().privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  if (!existsSync(key))
+    writeFileSync(key, generateSigner().privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   const list = await archive(dir);
   const bin = join(ctx.root, 'bin', 'reprise.js');
   ctx.line('artifacts (small signed dumps, sha256sum list)', String(N));
@@ -118,21 +151,45 @@ export default async function (ctx) {
   try {
     for (let i = 0; i < rounds; i++) {
       let icpu = 0;
-      const ims = await ctx.time(() => void (icpu = run([join(ctx.root, 'bench', 'ideal-rejudge.js'), list, '2', trust], 'ideal')), 1);
+      const ims = await ctx.time(
+        () => void (icpu = run([join(ctx.root, 'bench', 'ideal-rejudge.js'), list, '2', trust], 'ideal')),
+        1,
+      );
       ideal.push({ ms: ims, cpu: icpu });
       queue.push(await queueRun(bin, list, trust, key, redis, `bench-${i}`, join(dir, `record-queue-${i}.json`)));
-      ctx.line(`  round ${i + 1}: ideal / queue wall (ms), ratio; CPU (s), ratio; load`, `${ims.toFixed(0)} / ${queue[i].ms.toFixed(0)}, ${(ims / queue[i].ms).toFixed(2)}; ${icpu.toFixed(1)} / ${queue[i].cpu.toFixed(1)}, ${(icpu / queue[i].cpu).toFixed(2)}; ${loadavg()[0].toFixed(1)}`);
+      ctx.line(
+        `  round ${i + 1}: ideal / queue wall (ms), ratio; CPU (s), ratio; load`,
+        `${ims.toFixed(0)} / ${queue[i].ms.toFixed(0)}, ${(ims / queue[i].ms).toFixed(2)}; ${icpu.toFixed(1)} / ${queue[i].cpu.toFixed(1)}, ${(icpu / queue[i].cpu).toFixed(2)}; ${loadavg()[0].toFixed(1)}`,
+      );
     }
   } finally {
     redis.stop();
   }
   const mid = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  ctx.line(`ideal 2-thread job, median of ${rounds}: wall (ms), CPU (s)`, `${mid(ideal.map((x) => x.ms)).toFixed(0)}, ${mid(ideal.map((x) => x.cpu)).toFixed(1)}`);
-  ctx.line(`2 queue workers (enqueue to drained), median of ${rounds}: wall (ms), CPU with Redis (s)`, `${mid(queue.map((x) => x.ms)).toFixed(0)}, ${mid(queue.map((x) => x.cpu)).toFixed(1)}`);
-  ctx.line('queue throughput / ideal, wall, median of the per-round ratios (target >= 0.85)', mid(ideal.map((v, i) => v.ms / queue[i].ms)).toFixed(2));
-  ctx.line('queue throughput / ideal, CPU time, median of the per-round ratios (target >= 0.85)', mid(ideal.map((v, i) => v.cpu / queue[i].cpu)).toFixed(2));
-  ctx.line('queue overhead per artifact, µs of CPU ((queue - ideal) CPU / N, median)', mid(queue.map((q, i) => ((q.cpu - ideal[i].cpu) * 1e6) / N)).toFixed(0));
-  ctx.line('queue overhead per artifact, µs of a worker\'s wall time (2 x (queue - ideal) / N, median)', mid(queue.map((q, i) => ((q.ms - ideal[i].ms) * 2 * 1000) / N)).toFixed(0));
+  ctx.line(
+    `ideal 2-thread job, median of ${rounds}: wall (ms), CPU (s)`,
+    `${mid(ideal.map((x) => x.ms)).toFixed(0)}, ${mid(ideal.map((x) => x.cpu)).toFixed(1)}`,
+  );
+  ctx.line(
+    `2 queue workers (enqueue to drained), median of ${rounds}: wall (ms), CPU with Redis (s)`,
+    `${mid(queue.map((x) => x.ms)).toFixed(0)}, ${mid(queue.map((x) => x.cpu)).toFixed(1)}`,
+  );
+  ctx.line(
+    'queue throughput / ideal, wall, median of the per-round ratios (target >= 0.85)',
+    mid(ideal.map((v, i) => v.ms / queue[i].ms)).toFixed(2),
+  );
+  ctx.line(
+    'queue throughput / ideal, CPU time, median of the per-round ratios (target >= 0.85)',
+    mid(ideal.map((v, i) => v.cpu / queue[i].cpu)).toFixed(2),
+  );
+  ctx.line(
+    'queue overhead per artifact, µs of CPU ((queue - ideal) CPU / N, median)',
+    mid(queue.map((q, i) => ((q.cpu - ideal[i].cpu) * 1e6) / N)).toFixed(0),
+  );
+  ctx.line(
+    "queue overhead per artifact, µs of a worker's wall time (2 x (queue - ideal) / N, median)",
+    mid(queue.map((q, i) => ((q.ms - ideal[i].ms) * 2 * 1000) / N)).toFixed(0),
+  );
   ctx.line('ideal cost per artifact, µs of CPU (median)', ((mid(ideal.map((x) => x.cpu)) * 1e6) / N).toFixed(0));
 
   // ---- 2. 4 x --shard in parallel against one inline batch
@@ -140,16 +197,32 @@ export default async function (ctx) {
   const shards = [0, 1, 2, 3].map((i) => join(dir, `shard-${i}.jsonl`));
   let oneCpu = 0;
   let fourCpu = [];
-  const one = await ctx.time(() => void (oneCpu = run([bin, 'rejudge', list, '--out', inline, '--trust-store', trust], 'inline rejudge')), 1);
-  const four = await ctx.time(async () => void (fourCpu = await Promise.all(shards.map((s, i) => spawned([bin, 'rejudge', list, '--shard', `${i}/4`, '--out', s, '--trust-store', trust], `shard ${i}`)))), 1);
+  const one = await ctx.time(
+    () => void (oneCpu = run([bin, 'rejudge', list, '--out', inline, '--trust-store', trust], 'inline rejudge')),
+    1,
+  );
+  const four = await ctx.time(
+    async () =>
+      void (fourCpu = await Promise.all(
+        shards.map((s, i) =>
+          spawned([bin, 'rejudge', list, '--shard', `${i}/4`, '--out', s, '--trust-store', trust], `shard ${i}`),
+        ),
+      )),
+    1,
+  );
   run([bin, 'rejudge', 'merge', inline, '--key', key, '--out', join(dir, 'record-inline.json')], 'merge inline');
   run([bin, 'rejudge', 'merge', ...shards, '--key', key, '--out', join(dir, 'record-shards.json')], 'merge shards');
   ctx.line('one inline rejudge (ms)', one.toFixed(0));
   ctx.line('4 x --shard I/4 in parallel, until the last (ms)', four.toFixed(0));
   ctx.line('throughput 4 shards / inline, wall (2 cores bound it near 2)', (one / four).toFixed(2));
   const total = fourCpu.reduce((a, b) => a + b, 0);
-  ctx.line('CPU (s): inline; the 4 shards together; inline / shards (1: no work added by sharding)', `${oneCpu.toFixed(1)}; ${total.toFixed(1)}; ${(oneCpu / total).toFixed(2)}`);
-  const records = ['record-inline', 'record-shards', ...queue.map((_, i) => `record-queue-${i}`)].map((n) => readFileSync(join(dir, `${n}.json`), 'utf8'));
+  ctx.line(
+    'CPU (s): inline; the 4 shards together; inline / shards (1: no work added by sharding)',
+    `${oneCpu.toFixed(1)}; ${total.toFixed(1)}; ${(oneCpu / total).toFixed(2)}`,
+  );
+  const records = ['record-inline', 'record-shards', ...queue.map((_, i) => `record-queue-${i}`)].map((n) =>
+    readFileSync(join(dir, `${n}.json`), 'utf8'),
+  );
   ctx.line('records byte-identical (inline, 4 shards, every queue round)', String(new Set(records).size === 1));
   if (new Set(records).size !== 1) throw new Error('the records differ');
 }

@@ -30,7 +30,9 @@ const ctx = {
   },
 };
 
-const mods = readdirSync(here).filter((f) => f.endsWith('.bench.js') && (!filter || f.includes(filter))).sort();
+const mods = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.js') && (!filter || f.includes(filter)))
+  .sort();
 for (const m of mods) {
   process.stdout.write(`\n== ${m}\n`);
   const mod = await import(new URL(m, import.meta.url).href);

@@ -17,7 +17,9 @@ function replay(root, dir, workers) {
   return new Promise((resolve, reject) => {
     const args = [join(root, 'bin', 'reprise.js'), 'replay', dir, '--workers', String(workers), '--quiet'];
     // /usr/bin/time (when present) reports the child's CPU seconds on stderr's last line.
-    const child = TIME ? spawn(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = TIME
+      ? spawn(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     let err = '';
     child.stdout.on('data', (d) => (tail = (tail + d.toString()).slice(-300)));
@@ -39,7 +41,13 @@ export default async function (ctx) {
   mkdirSync(dir, { recursive: true });
   const templates = [];
   for (let i = 0; i < DISTINCT; i++) {
-    const m = await buildScenario({ claimRef: `claim:bench-${i}`, extraA: 5, extraRules: 9, maxTokens: 2, originalShape: i % 2 ? { advisor: 'advisor.npu_v1', arity: 4, tensorType: 'fp32' } : undefined });
+    const m = await buildScenario({
+      claimRef: `claim:bench-${i}`,
+      extraA: 5,
+      extraRules: 9,
+      maxTokens: 2,
+      originalShape: i % 2 ? { advisor: 'advisor.npu_v1', arity: 4, tensorType: 'fp32' } : undefined,
+    });
     if (m.executions.length !== 20) throw new Error(`bench manifest has ${m.executions.length} executions, not 20`);
     templates.push(JSON.stringify(m));
   }
@@ -58,11 +66,21 @@ export default async function (ctx) {
     const r1 = N / (t1 / 1000);
     const r2 = N / (t2 / 1000);
     rounds.push(r2 / r1);
-    ctx.line(`round ${round + 1}: replay --workers 1 / --workers 2 (manifests/s)`, `${r1.toFixed(1)} / ${r2.toFixed(1)}`);
-    if (TIME) ctx.line(`round ${round + 1}: CPU seconds, workers 1 / workers 2 (same work)`, `${cpu[1].toFixed(1)} / ${cpu[2].toFixed(1)}`);
+    ctx.line(
+      `round ${round + 1}: replay --workers 1 / --workers 2 (manifests/s)`,
+      `${r1.toFixed(1)} / ${r2.toFixed(1)}`,
+    );
+    if (TIME)
+      ctx.line(
+        `round ${round + 1}: CPU seconds, workers 1 / workers 2 (same work)`,
+        `${cpu[1].toFixed(1)} / ${cpu[2].toFixed(1)}`,
+      );
     ctx.line(`round ${round + 1}: load average`, loadavg()[0].toFixed(2));
   }
-  ctx.line('speed-up workers 2 / workers 1, best of two interleaved rounds (target >= 1.6)', Math.max(...rounds).toFixed(2));
+  ctx.line(
+    'speed-up workers 2 / workers 1, best of two interleaved rounds (target >= 1.6)',
+    Math.max(...rounds).toFixed(2),
+  );
   ctx.line('load average after (ratio is unreliable when above the core count)', loadavg()[0].toFixed(2));
   rmSync(dir, { recursive: true, force: true });
 }

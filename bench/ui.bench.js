@@ -25,7 +25,15 @@ function syntheticReport(n) {
   for (let i = 0; i < n; i++) {
     const original = ((i * 7919) % 10007) / 10007;
     const delta = (((i * 104729) % 1000) - 500) / 1e5;
-    comparisons.push({ output: `comp.BENCH.OUTPUT.SCORE-${i}.v1_0`, mode: i % 3 === 0 ? 'EXACT' : 'BANDED', original, replayed: original + delta, delta, epsilon: 0.004, status: Math.abs(delta) > 0.004 ? 'fail' : 'pass' });
+    comparisons.push({
+      output: `comp.BENCH.OUTPUT.SCORE-${i}.v1_0`,
+      mode: i % 3 === 0 ? 'EXACT' : 'BANDED',
+      original,
+      replayed: original + delta,
+      delta,
+      epsilon: 0.004,
+      status: Math.abs(delta) > 0.004 ? 'fail' : 'pass',
+    });
   }
   return {
     schema: 'reprise.report/v1',
@@ -41,7 +49,10 @@ function syntheticReport(n) {
 /** `reprise serve`, allowed to open files under `reach` by path (the by-path baseline). */
 function serve(root, reach) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', '--root', reach], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', '--root', reach], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     proc.stdout.on('data', (d) => {
       out += d;
@@ -61,7 +72,8 @@ function serve(root, reach) {
  */
 async function barePoster(browser) {
   const server = createServer(async (req, res) => {
-    if (req.method !== 'POST') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<input type="file" id="f">');
+    if (req.method !== 'POST')
+      return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<input type="file" id="f">');
     let n = 0;
     for await (const d of req) n += d.length;
     res.end(String(n));
@@ -73,7 +85,9 @@ async function barePoster(browser) {
     async post(file) {
       await page.locator('#f').setInputFiles(file);
       const t0 = Date.now();
-      await page.evaluate(() => fetch('/', { method: 'POST', body: document.getElementById('f').files[0] }).then((r) => r.text()));
+      await page.evaluate(() =>
+        fetch('/', { method: 'POST', body: document.getElementById('f').files[0] }).then((r) => r.text()),
+      );
       return Date.now() - t0;
     },
     close: () => Promise.all([page.close(), new Promise((r) => server.close(r))]),
@@ -86,7 +100,8 @@ async function renderAndScroll(page) {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
     const t0 = performance.now();
     document.querySelector('[data-testid="tab-replay"]').click();
-    const rowsShown = () => document.querySelector('[data-testid="comparisons-scroll"]')?.querySelectorAll('[role="row"]').length ?? 0;
+    const rowsShown = () =>
+      document.querySelector('[data-testid="comparisons-scroll"]')?.querySelectorAll('[role="row"]').length ?? 0;
     while (rowsShown() === 0) await frame();
     const body = document.querySelector('[data-testid="comparisons-scroll"]');
     for (let k = 1; k <= 40; k++) {
@@ -118,11 +133,18 @@ function watchOpen(page) {
     const look = () => {
       const job = document.querySelector('[data-testid="job"]');
       const note = document.querySelector('[data-testid="job-note"]')?.textContent ?? '';
-      if (/\b[1-9]\d*%/.test(job?.textContent ?? '') || /Sending .* to the engine… [1-9]\d*%/.test(note)) mark('progress');
+      if (/\b[1-9]\d*%/.test(job?.textContent ?? '') || /Sending .* to the engine… [1-9]\d*%/.test(note))
+        mark('progress');
       const verdict = document.querySelector('[data-testid="verdict"]');
       if (!verdict) gone = true;
       else if (gone && !job) mark('verdict');
-      if (marks.verdict !== undefined && /matches the hash computed in this window/.test(document.querySelector('[data-testid="window-hash"]')?.textContent ?? '')) mark('hash');
+      if (
+        marks.verdict !== undefined &&
+        /matches the hash computed in this window/.test(
+          document.querySelector('[data-testid="window-hash"]')?.textContent ?? '',
+        )
+      )
+        mark('hash');
     };
     new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
   });
@@ -130,10 +152,12 @@ function watchOpen(page) {
 
 /** Waits (checking at every frame) for a mark watchOpen sets; its time in ms, or null after `timeout`. */
 async function markOf(page, name, timeout = 600_000) {
-  const ok = await page.waitForFunction((k) => window.__marks?.[k] !== undefined, name, { polling: 'raf', timeout }).then(
-    () => true,
-    () => false,
-  );
+  const ok = await page
+    .waitForFunction((k) => window.__marks?.[k] !== undefined, name, { polling: 'raf', timeout })
+    .then(
+      () => true,
+      () => false,
+    );
   return ok ? Math.round(await page.evaluate((k) => window.__marks[k], name)) : null;
 }
 
@@ -141,11 +165,17 @@ export default async function (ctx) {
   const dir = join(ctx.work, 'ui');
   mkdirSync(dir, { recursive: true });
   const { url, proc } = await serve(ctx.root, ctx.work);
-  const browser = await chromium.launch({ executablePath: process.env.REPRISE_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.REPRISE_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(url);
-    await page.getByTestId('engine').filter({ hasText: /engine \d/ }).waitFor();
+    await page
+      .getByTestId('engine')
+      .filter({ hasText: /engine \d/ })
+      .waitFor();
 
     ctx.line('load average (1 min) at start; ratios mean little when it exceeds the 2 cores', loadavg()[0].toFixed(1));
     // ---- 1. 1,000 vs 100,000 rows
@@ -156,9 +186,15 @@ export default async function (ctx) {
       await page.getByTestId('tab-open').click();
       const c0 = Date.now();
       await page.locator('#report-input').setInputFiles(f);
-      await page.getByTestId('verdict').filter({ hasText: `bench-${n}` }).waitFor();
-      const cold = (Date.now() - c0) + (await renderAndScroll(page));
-      ctx.line(`cold: read the saved report + first mount + scroll, ${n.toLocaleString('en')} rows (ms)`, cold.toFixed(0));
+      await page
+        .getByTestId('verdict')
+        .filter({ hasText: `bench-${n}` })
+        .waitFor();
+      const cold = Date.now() - c0 + (await renderAndScroll(page));
+      ctx.line(
+        `cold: read the saved report + first mount + scroll, ${n.toLocaleString('en')} rows (ms)`,
+        cold.toFixed(0),
+      );
       const ts = [];
       for (let i = 0; i < 5; i++) ts.push(await renderAndScroll(page));
       ts.sort((a, b) => a - b);
@@ -182,8 +218,15 @@ export default async function (ctx) {
       big = join(dir, 'big-100mib.dump.json');
       if (!existsSync(big)) {
         const materials = [];
-        for (let k = 0; k < 10; k++) materials.push({ mediaType: 'text/markdown', text: ('- replay dump "frozen" évidence hash chain #' + k + '\n').repeat(Math.ceil((10 * MiB) / 48)) });
-        writeFileSync(big, encodeJson(await buildDump(sampleSpec({ dumpId: 'dump.bench.ui', materials }), sampleSigner('active'))));
+        for (let k = 0; k < 10; k++)
+          materials.push({
+            mediaType: 'text/markdown',
+            text: ('- replay dump "frozen" évidence hash chain #' + k + '\n').repeat(Math.ceil((10 * MiB) / 48)),
+          });
+        writeFileSync(
+          big,
+          encodeJson(await buildDump(sampleSpec({ dumpId: 'dump.bench.ui', materials }), sampleSigner('active'))),
+        );
       }
     }
     await page.evaluate(() => {
@@ -210,11 +253,19 @@ export default async function (ctx) {
     const trace = join(dir, 'acgp-15000.jsonl');
     if (!existsSync(trace)) {
       const { generateTrace } = await import(pathToFileURL(join(ctx.root, 'dist/app/kinds/acgp/generate.js')).href);
-      writeFileSync(trace, generateTrace({ count: 15_000, seed: 2028, traceId: 'trace-bench-ui-15k' }).map((e) => JSON.stringify(e)).join('\n') + '\n');
+      writeFileSync(
+        trace,
+        generateTrace({ count: 15_000, seed: 2028, traceId: 'trace-bench-ui-15k' })
+          .map((e) => JSON.stringify(e))
+          .join('\n') + '\n',
+      );
     }
     const REPS = 3;
     const bare = await barePoster(browser);
-    for (const [what, file] of [['100 MiB dump', big], [`ACGP trace of 15,000 EVALs (${(statSync(trace).size / 1e6).toFixed(1)} MB)`, trace]]) {
+    for (const [what, file] of [
+      ['100 MiB dump', big],
+      [`ACGP trace of 15,000 EVALs (${(statSync(trace).size / 1e6).toFixed(1)} MB)`, trace],
+    ]) {
       const byPath = { ms: [], task: [] };
       const picker = { ms: [], task: [], firstProgress: [] };
       const posts = [];
@@ -229,7 +280,10 @@ export default async function (ctx) {
         const verdict = await page.getByTestId('verdict').locator('.verdict-word').textContent();
         let s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
         byPath.task.push(s1.longest);
-        ctx.line(`${what}, run ${rep}, by path: to verdict (ms) / longest task (ms) / load`, `${byPath.ms.at(-1)} (${verdict}) / ${s1.longest.toFixed(0)} / ${loadavg()[0].toFixed(1)}`);
+        ctx.line(
+          `${what}, run ${rep}, by path: to verdict (ms) / longest task (ms) / load`,
+          `${byPath.ms.at(-1)} (${verdict}) / ${s1.longest.toFixed(0)} / ${loadavg()[0].toFixed(1)}`,
+        );
         ctx.line('  long tasks (ms after open: duration ms)', s1.list);
 
         pageT0 = await settle();
@@ -246,7 +300,10 @@ export default async function (ctx) {
         const agrees = matched !== null;
         s1 = summary(await page.evaluate(() => window.__longTasks), pageT0);
         picker.task.push(s1.longest);
-        ctx.line(`${what}, run ${rep}, file picker: to verdict (ms) / longest task (ms) / first progress (ms) / load`, `${picker.ms.at(-1)} (${pickedVerdict}) / ${s1.longest.toFixed(0)} / ${picker.firstProgress.at(-1) ?? 'none before the verdict'} / ${loadavg()[0].toFixed(1)}${agrees ? `; the window's hash matched at ${matched} ms` : ' (window hash NOT matched)'}`);
+        ctx.line(
+          `${what}, run ${rep}, file picker: to verdict (ms) / longest task (ms) / first progress (ms) / load`,
+          `${picker.ms.at(-1)} (${pickedVerdict}) / ${s1.longest.toFixed(0)} / ${picker.firstProgress.at(-1) ?? 'none before the verdict'} / ${loadavg()[0].toFixed(1)}${agrees ? `; the window's hash matched at ${matched} ms` : ' (window hash NOT matched)'}`,
+        );
         ctx.line('  long tasks (ms after choosing: duration ms)', s1.list);
         posts.push(await bare.post(file));
         ctx.line(`${what}, run ${rep}, the browser's bare POST of the file (ms)`, posts.at(-1));
@@ -255,21 +312,39 @@ export default async function (ctx) {
       const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
       const ratio = best(picker.ms) / best(byPath.ms);
       const ideal = (best(byPath.ms) + best(posts)) / best(byPath.ms);
-      ctx.line(`${what}: file picker / by path, time to verdict (best of ${REPS} each; target <= 1.5)`, `${ratio.toFixed(2)} (${best(picker.ms)} / ${best(byPath.ms)} ms)`);
-      ctx.line(`${what}: the ideal picker / by path ((path + bare POST) / path) and the picker's efficiency`, `${ideal.toFixed(2)}; ${((100 * ideal) / ratio).toFixed(0)}%`);
+      ctx.line(
+        `${what}: file picker / by path, time to verdict (best of ${REPS} each; target <= 1.5)`,
+        `${ratio.toFixed(2)} (${best(picker.ms)} / ${best(byPath.ms)} ms)`,
+      );
+      ctx.line(
+        `${what}: the ideal picker / by path ((path + bare POST) / path) and the picker's efficiency`,
+        `${ideal.toFixed(2)}; ${((100 * ideal) / ratio).toFixed(0)}%`,
+      );
       // One quick by-path run makes the best-of ratio swing (the shared cores' speed changes
       // within a run): the medians, measured in the same rounds, for the record beside it.
       const medRatio = median(picker.ms) / median(byPath.ms);
       const medIdeal = (median(byPath.ms) + median(posts)) / median(byPath.ms);
-      ctx.line(`${what}: the same of the medians: picker / by path; ideal; efficiency`, `${medRatio.toFixed(2)} (${median(picker.ms)} / ${median(byPath.ms)} ms); ${medIdeal.toFixed(2)}; ${((100 * medIdeal) / medRatio).toFixed(0)}%`);
-      ctx.line(`${what}: longest main-thread task, by path / file picker, worst of runs (ms; target < 100)`, `${Math.max(...byPath.task).toFixed(0)} / ${Math.max(...picker.task).toFixed(0)}`);
-      ctx.line(`${what}: file picker, first progress past 0% after (ms, worst)`, picker.firstProgress.includes(null) ? 'none before the verdict in a run' : Math.max(...picker.firstProgress));
+      ctx.line(
+        `${what}: the same of the medians: picker / by path; ideal; efficiency`,
+        `${medRatio.toFixed(2)} (${median(picker.ms)} / ${median(byPath.ms)} ms); ${medIdeal.toFixed(2)}; ${((100 * medIdeal) / medRatio).toFixed(0)}%`,
+      );
+      ctx.line(
+        `${what}: longest main-thread task, by path / file picker, worst of runs (ms; target < 100)`,
+        `${Math.max(...byPath.task).toFixed(0)} / ${Math.max(...picker.task).toFixed(0)}`,
+      );
+      ctx.line(
+        `${what}: file picker, first progress past 0% after (ms, worst)`,
+        picker.firstProgress.includes(null) ? 'none before the verdict in a run' : Math.max(...picker.firstProgress),
+      );
       // The hidden Replay view builds the new report's table when it is next shown: that
       // click's cost, for the record (it is not part of reading, verifying and showing).
       await page.evaluate(() => (window.__longTasks = []));
       await page.getByTestId('tab-replay').click();
       await page.waitForTimeout(500);
-      ctx.line(`${what}: then switching to the Replay view: longest task (ms)`, summary(await page.evaluate(() => window.__longTasks), 0).longest.toFixed(0));
+      ctx.line(
+        `${what}: then switching to the Replay view: longest task (ms)`,
+        summary(await page.evaluate(() => window.__longTasks), 0).longest.toFixed(0),
+      );
       await page.getByTestId('tab-findings').click();
     }
     await bare.close();

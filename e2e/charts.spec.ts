@@ -26,12 +26,17 @@ async function box(l: Locator): Promise<Box> {
 
 /** The legend's value for the series labelled `label` (uPlot's legend: one row per series). */
 function legendValue(chart: Locator, label: string): Locator {
-  return chart.locator('.u-legend .u-series').filter({ has: chart.page().locator('.u-label', { hasText: new RegExp(`^${label}$`) }) }).locator('.u-value');
+  return chart
+    .locator('.u-legend .u-series')
+    .filter({ has: chart.page().locator('.u-label', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('.u-value');
 }
 
 /** A generated ACGP trace of `count` EVALs, written to a temp file; with each EVAL's recorded trust debt (post). */
 async function acgpTrace(count: number): Promise<{ file: string; posts: number[] }> {
-  const { generateTrace } = (await import(pathToFileURL(join(ROOT, 'dist/app/kinds/acgp/generate.js')).href)) as { generateTrace: (o: object) => { trust_debt: { post: number } }[] };
+  const { generateTrace } = (await import(pathToFileURL(join(ROOT, 'dist/app/kinds/acgp/generate.js')).href)) as {
+    generateTrace: (o: object) => { trust_debt: { post: number } }[];
+  };
   const evals = generateTrace({ count, seed: 2028, traceId: 'trace-e2e-charts' });
   const file = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-charts-')), 'trace.jsonl');
   writeFileSync(file, evals.map((e) => JSON.stringify(e)).join('\n') + '\n');
@@ -46,7 +51,9 @@ async function openPath(page: Page, file: string): Promise<void> {
   await expect(page.getByTestId('verdict')).toBeVisible();
 }
 
-test('hovering a 15,000-EVAL trust-debt chart shows the exact EVAL and value; its table lists every row', async ({ workbench: page }) => {
+test('hovering a 15,000-EVAL trust-debt chart shows the exact EVAL and value; its table lists every row', async ({
+  workbench: page,
+}) => {
   const n = 15_000;
   const { file, posts } = await acgpTrace(n);
   await openPath(page, file);
@@ -73,7 +80,10 @@ test('hovering a 15,000-EVAL trust-debt chart shows the exact EVAL and value; it
     shown.push(String(posts[at]));
   }
   // Some values under the cursor carry a fourth decimal: shown whole, never rounded to three.
-  expect(shown.some((s) => /\.\d{4,}$/.test(s)), shown.join(' ')).toBe(true);
+  expect(
+    shown.some((s) => /\.\d{4,}$/.test(s)),
+    shown.join(' '),
+  ).toBe(true);
   // The marker sits on the hovered value, inside the plot.
   const mark = plot.locator('.chart-hover-pt').first();
   await expect(mark).toBeVisible();
@@ -129,7 +139,9 @@ async function namesReadable(chart: Locator, count: number): Promise<void> {
     }
 }
 
-test('the version sweep names every substitution readably, inside the chart, at 1280 and 1024 wide', async ({ workbench: page }) => {
+test('the version sweep names every substitution readably, inside the chart, at 1280 and 1024 wide', async ({
+  workbench: page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await openExample(page, 'tg/banded-drift-material/manifest.json', 60_000);
   await page.getByTestId('tab-trainer').click();
@@ -158,7 +170,12 @@ async function barBox(chart: Locator): Promise<Box | null> {
     for (let y = 0; y < height; y++)
       for (let x = 0; x < width; x++) {
         const i = (y * width + x) * 4;
-        if (data[i + 3]! > 100 && Math.abs(data[i]! - 185) < 16 && Math.abs(data[i + 1]! - 119) < 16 && data[i + 2]! < 40) {
+        if (
+          data[i + 3]! > 100 &&
+          Math.abs(data[i]! - 185) < 16 &&
+          Math.abs(data[i + 1]! - 119) < 16 &&
+          data[i + 2]! < 40
+        ) {
           [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
         }
       }
@@ -169,7 +186,10 @@ async function barBox(chart: Locator): Promise<Box | null> {
   });
 }
 
-test('a single drift bar is whole and centred, its name beside it; the pickers show the report\'s substitution', async ({ workbench: page, served }) => {
+test("a single drift bar is whole and centred, its name beside it; the pickers show the report's substitution", async ({
+  workbench: page,
+  served,
+}) => {
   await openExample(page, 'tg/banded-drift-material/manifest.json', 60_000);
   await page.getByTestId('tab-trainer').click();
   const chart = page.getByTestId('chart-drift');
@@ -205,13 +225,22 @@ test('a single drift bar is whole and centred, its name beside it; the pickers s
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('whatif-model').locator('option:checked')).toHaveText('as recorded');
   // A saved report under a version the registry does not offer: the picker still says which.
-  const out = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'replay', join(served!.examples, 'tg/banded-drift-material/manifest.json'), '--what-if', 'model=ref-9', '--json']);
+  const out = spawnSync(process.execPath, [
+    join(ROOT, 'bin', 'reprise.js'),
+    'replay',
+    join(served!.examples, 'tg/banded-drift-material/manifest.json'),
+    '--what-if',
+    'model=ref-9',
+    '--json',
+  ]);
   const saved = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-charts-')), 'what-if-ref-9.json');
   writeFileSync(saved, out.stdout);
   await page.getByTestId('tab-open').click();
   await page.locator('#report-input').setInputFiles(saved);
   await page.getByTestId('tab-trainer').click();
-  await expect(page.getByTestId('whatif-model').locator('option:checked')).toHaveText('ref-9 (in this report; not offered)');
+  await expect(page.getByTestId('whatif-model').locator('option:checked')).toHaveText(
+    'ref-9 (in this report; not offered)',
+  );
   await expect(page.getByTestId('demo-unknown')).toContainText('Model version ref-9 is not offered');
   await axe(page, 'pickers of a substitution not offered');
 });

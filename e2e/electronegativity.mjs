@@ -29,8 +29,16 @@ cpSync(join(out, 'main'), join(scan, 'main'), { recursive: true });
 cpSync(join(out, 'preload'), join(scan, 'preload'), { recursive: true });
 cpSync(join(out, 'renderer', 'index.html'), join(scan, 'index.html'));
 const sarifPath = process.env.REPRISE_SARIF ?? join(root, 'test-results', 'electronegativity.sarif');
-const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electronegativity.cmd' : 'electronegativity');
-const r = spawnSync(bin, ['-i', scan, '-e', ELECTRON, '-o', sarifPath, '-r', '-v', 'false'], { encoding: 'utf8', timeout: 300_000 });
+const bin = join(
+  root,
+  'node_modules',
+  '.bin',
+  process.platform === 'win32' ? 'electronegativity.cmd' : 'electronegativity',
+);
+const r = spawnSync(bin, ['-i', scan, '-e', ELECTRON, '-o', sarifPath, '-r', '-v', 'false'], {
+  encoding: 'utf8',
+  timeout: 300_000,
+});
 rmSync(scan, { recursive: true, force: true });
 const log = `${r.stdout ?? ''}${r.stderr ?? ''}`;
 const parseErrors = log.split('\n').filter((l) => l.startsWith('Error parsing'));
@@ -46,8 +54,12 @@ const results = sarif.runs?.flatMap((run) => run.results ?? []) ?? [];
 const bad = results.filter((x) => x.level === 'error' || x.level === 'warning');
 for (const x of results) {
   const loc = x.locations?.[0]?.physicalLocation;
-  process.stdout.write(`${x.level.padEnd(7)} ${x.ruleId} ${loc?.artifactLocation?.uri ?? ''}:${loc?.region?.startLine ?? 0} ${x.message?.text ?? ''}\n`);
+  process.stdout.write(
+    `${x.level.padEnd(7)} ${x.ruleId} ${loc?.artifactLocation?.uri ?? ''}:${loc?.region?.startLine ?? 0} ${x.message?.text ?? ''}\n`,
+  );
 }
 if (parseErrors.length) process.stderr.write(`electronegativity could not parse:\n${parseErrors.join('\n')}\n`);
-process.stdout.write(`electronegativity (-e ${ELECTRON}): ${results.length} finding(s), ${bad.length} high or medium; SARIF at ${sarifPath}\n`);
+process.stdout.write(
+  `electronegativity (-e ${ELECTRON}): ${results.length} finding(s), ${bad.length} high or medium; SARIF at ${sarifPath}\n`,
+);
 process.exit(bad.length > 0 || parseErrors.length > 0 ? 1 : 0);

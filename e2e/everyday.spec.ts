@@ -22,7 +22,10 @@ function consoleErrors(page: Page): string[] {
   return errors;
 }
 
-test('no console error on load (favicon) nor when a report replaces one showing a diff', async ({ workbench: page, served }) => {
+test('no console error on load (favicon) nor when a report replaces one showing a diff', async ({
+  workbench: page,
+  served,
+}) => {
   const errors = consoleErrors(page);
   await page.goto(served!.url);
   await expect(page.getByTestId('engine')).toContainText(/engine \d/);
@@ -36,7 +39,9 @@ test('no console error on load (favicon) nor when a report replaces one showing 
   expect(errors).toEqual([]);
 });
 
-test('focus moves to the result of each action; the chain tree is one Tab stop with arrow keys', async ({ workbench: page }) => {
+test('focus moves to the result of each action; the chain tree is one Tab stop with arrow keys', async ({
+  workbench: page,
+}) => {
   await openExample(page, 'dumps/fail/altered-artifact.dump.json');
   await expect(page.locator('#verdict-h')).toBeFocused();
   await page.getByTestId('findings').locator('tbody tr', { hasText: 'RDS-F001' }).first().press('Enter');
@@ -75,7 +80,12 @@ test('focus moves to the result of each action; the chain tree is one Tab stop w
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => document.activeElement?.closest('[role="tree"]') === null)).toBe(true);
   // Every hash of the chain node and the finding's pointer has a copy button.
-  await expect(page.getByTestId('node-detail').getByRole('button', { name: /^Copy / }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('node-detail')
+      .getByRole('button', { name: /^Copy / })
+      .first(),
+  ).toBeVisible();
 });
 
 test('the hidden file inputs are not Tab stops; the visible button opens the picker', async ({ workbench: page }) => {
@@ -86,7 +96,15 @@ test('the hidden file inputs are not Tab stops; the visible button opens the pic
   await page.getByTestId('tab-open').focus();
   for (let i = 0; i < 12; i++) {
     await page.keyboard.press('Tab');
-    seen.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('data-testid') || document.activeElement?.tagName || ''));
+    seen.push(
+      await page.evaluate(
+        () =>
+          document.activeElement?.id ||
+          document.activeElement?.getAttribute('data-testid') ||
+          document.activeElement?.tagName ||
+          '',
+      ),
+    );
   }
   expect(seen).not.toContain('file-input');
   expect(seen).not.toContain('report-input');
@@ -99,7 +117,9 @@ test('the hidden file inputs are not Tab stops; the visible button opens the pic
   await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
 });
 
-test('deep links: the address names the view and the example, and a reload restores them', async ({ workbench: page }) => {
+test('deep links: the address names the view and the example, and a reload restores them', async ({
+  workbench: page,
+}) => {
   await openExample(page, 'dumps/fail/altered-artifact.dump.json');
   await page.getByTestId('tab-chain').click();
   const url = page.url();
@@ -114,7 +134,10 @@ test('deep links: the address names the view and the example, and a reload resto
   await expect(page.getByTestId('chain-tree')).toBeVisible();
 });
 
-test('a file opened by path is in the link too; a truncated file says "truncated" in the banner; copy buttons', async ({ workbench: page, served }) => {
+test('a file opened by path is in the link too; a truncated file says "truncated" in the banner; copy buttons', async ({
+  workbench: page,
+  served,
+}) => {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-cut-'));
   const ex = mkdtempSync(join(tmpdir(), 'reprise-e2e-ex-'));
   const { spawnSync } = await import('node:child_process');
@@ -136,7 +159,9 @@ test('a file opened by path is in the link too; a truncated file says "truncated
   expect(sha).toMatch(/^sha256:[0-9a-f]{64}$/);
 });
 
-test('a link keeps how the artifact was run: a what-if example replayed as recorded reloads as recorded', async ({ workbench: page }) => {
+test('a link keeps how the artifact was run: a what-if example replayed as recorded reloads as recorded', async ({
+  workbench: page,
+}) => {
   await openExample(page, 'dumps/whatif/drift.dump.json');
   await expect(page.getByTestId('verdict')).toContainText('DEMONSTRATION');
   expect(decodeURIComponent(page.url())).toContain('whatif=model=ref-2');
@@ -152,7 +177,9 @@ test('a link keeps how the artifact was run: a what-if example replayed as recor
   await expect(page.getByTestId('tab-trainer')).toHaveAttribute('aria-selected', 'true');
 });
 
-test('a picked file: the previous verdict goes at the pick; a reload says to pick it again, with focus on that note', async ({ workbench: page }) => {
+test('a picked file: the previous verdict goes at the pick; a reload says to pick it again, with focus on that note', async ({
+  workbench: page,
+}) => {
   await openExample(page, 'dumps/intact.dump.json');
   await expect(page.getByTestId('verdict')).toContainText('intact');
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-repick-'));
@@ -174,7 +201,9 @@ test('a picked file: the previous verdict goes at the pick; a reload says to pic
   await axe(page, 'a reloaded link to a picked file');
 });
 
-test('a saved report: focus on its verdict, Replay says why it cannot run, a reload says to open it again', async ({ workbench: page }) => {
+test('a saved report: focus on its verdict, Replay says why it cannot run, a reload says to open it again', async ({
+  workbench: page,
+}) => {
   await openExample(page, 'dumps/intact.dump.json');
   await expect(page.getByTestId('verdict')).toContainText('intact');
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-saved-'));
@@ -199,7 +228,10 @@ test('a saved report: focus on its verdict, Replay says why it cannot run, a rel
   await axe(page, 'a reloaded link to a saved report');
 });
 
-test('focus goes to the note or the error an action ends with, never to <body>', async ({ workbench: page, served }) => {
+test('focus goes to the note or the error an action ends with, never to <body>', async ({
+  workbench: page,
+  served,
+}) => {
   // A link naming an example this engine does not have: the error takes focus.
   await page.goto(`${served!.url}&view=findings&example=dumps%2Fno-such.dump.json`);
   await page.reload();
@@ -209,8 +241,15 @@ test('focus goes to the note or the error an action ends with, never to <body>',
   // A cancelled job: the note that says so takes focus.
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-cancel-'));
   const big = join(dir, 'big.jsonl');
-  const { generateTrace } = (await import(join(ROOT, 'dist/app/kinds/acgp/generate.js'))) as { generateTrace(o: { count: number; seed: number; traceId: string }): unknown[] };
-  writeFileSync(big, generateTrace({ count: 15_000, seed: 7, traceId: 'trace-cancel' }).map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const { generateTrace } = (await import(join(ROOT, 'dist/app/kinds/acgp/generate.js'))) as {
+    generateTrace(o: { count: number; seed: number; traceId: string }): unknown[];
+  };
+  writeFileSync(
+    big,
+    generateTrace({ count: 15_000, seed: 7, traceId: 'trace-cancel' })
+      .map((e) => JSON.stringify(e))
+      .join('\n') + '\n',
+  );
   await page.getByTestId('tab-open').click();
   await page.getByTestId('open-path').fill(big);
   await page.getByRole('button', { name: 'Open', exact: true }).click();

@@ -45,7 +45,22 @@ export function startServe(): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-key-'));
   const reviewerKey = join(dir, 'reviewer.key.pem');
   const reviewerTrustStore = join(dir, 'trust-store.json');
-  const k = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'keys', 'generate', '--out', reviewerKey, '--role', 'reviewer', '--trust-store', reviewerTrustStore, '--json'], { encoding: 'utf8' });
+  const k = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'reprise.js'),
+      'keys',
+      'generate',
+      '--out',
+      reviewerKey,
+      '--role',
+      'reviewer',
+      '--trust-store',
+      reviewerTrustStore,
+      '--json',
+    ],
+    { encoding: 'utf8' },
+  );
   if (k.status !== 0) throw new Error(`keys generate failed: ${k.stderr}`);
   const reviewerKeyId = (JSON.parse(k.stdout) as { keyId: string }).keyId;
   // A kernel adapter is code the engine runs: the server runs only one named at start-up.
@@ -55,7 +70,11 @@ export function startServe(): Promise<Served> {
   const adapter = join(examples, 'packages', 'kernel-adapter.mjs');
   return new Promise((resolve, reject) => {
     // The tests open files they write under the temp folder: it is the root they choose.
-    const proc = spawn(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'serve', '--root', tmpdir(), '--key', reviewerKey, '--kernel-adapter', adapter], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'reprise.js'), 'serve', '--root', tmpdir(), '--key', reviewerKey, '--kernel-adapter', adapter],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     const timer = setTimeout(() => reject(new Error(`reprise serve did not start: ${out}`)), 30_000);
     proc.stdout!.on('data', (d: Buffer) => {
@@ -63,7 +82,16 @@ export function startServe(): Promise<Served> {
       const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[0], origin: m[1]!, token: m[2]!, proc, reviewerKey, reviewerTrustStore, reviewerKeyId, examples });
+        resolve({
+          url: m[0],
+          origin: m[1]!,
+          token: m[2]!,
+          proc,
+          reviewerKey,
+          reviewerTrustStore,
+          reviewerKeyId,
+          examples,
+        });
       }
     });
     proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -88,7 +116,10 @@ export const test = base.extend<{ target: Target; workbench: Page }, { served: S
   workbench: async ({ target, served, browser }, use, testInfo) => {
     if (target === 'electron') {
       const bin = electronBinary();
-      testInfo.skip(!bin, 'no Electron binary on this machine (its download is blocked); the web target covers the same renderer and engine');
+      testInfo.skip(
+        !bin,
+        'no Electron binary on this machine (its download is blocked); the web target covers the same renderer and engine',
+      );
       const app = await _electron.launch({ executablePath: bin!, args: [ROOT, '--no-sandbox'] });
       const page = await app.firstWindow();
       await use(page);
@@ -109,7 +140,15 @@ export { expect } from '@playwright/test';
 export async function axe(page: Page, state: string): Promise<void> {
   const r = await new AxeBuilder({ page }).analyze();
   const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${state}: ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    ),
+  ).toEqual([]);
 }
 
 /** axe on the page as it stands, in the light theme and then the dark one (left light). */

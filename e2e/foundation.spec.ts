@@ -18,7 +18,8 @@ test('opens a file and shows the engine verdict and findings', async ({ workbenc
   const axe = await new AxeBuilder({ page }).analyze();
   const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  if (SCREENSHOTS && testInfo.project.name === 'web') await page.screenshot({ path: 'docs/screenshots/foundation-verdict.png', fullPage: true });
+  if (SCREENSHOTS && testInfo.project.name === 'web')
+    await page.screenshot({ path: 'docs/screenshots/foundation-verdict.png', fullPage: true });
 });
 
 test('a duplicate member is refused with its pointer, never repaired', async ({ workbench: page }) => {

@@ -24,7 +24,9 @@ async function createTraining(page: Page, previousDir = ''): Promise<{ dir: stri
   const dirEl = page.getByTestId('journal-dir');
   if (previousDir) await expect(dirEl).not.toHaveText(previousDir, { timeout: 30_000 });
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries', { timeout: 30_000 });
-  const trust = JSON.parse(readFileSync((await page.getByTestId('journal-trust').textContent())!, 'utf8')) as { keys: { keyId: string; role: string }[] };
+  const trust = JSON.parse(readFileSync((await page.getByTestId('journal-trust').textContent())!, 'utf8')) as {
+    keys: { keyId: string; role: string }[];
+  };
   expect(trust.keys.map((k) => k.role)).toEqual(['quarantine-officer']);
   return { dir: (await dirEl.textContent())!, keyId: trust.keys[0]!.keyId };
 }
@@ -45,7 +47,9 @@ async function copied(page: Page, button: ReturnType<Page['getByRole']>): Promis
   return page.evaluate(() => navigator.clipboard.readText());
 }
 
-test('the training journal created twice lists its officer key once, named by its trust store; the case history names each signer', async ({ workbench: page }) => {
+test('the training journal created twice lists its officer key once, named by its trust store; the case history names each signer', async ({
+  workbench: page,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const first = await createTraining(page);
   await axeBothThemes(page, 'journal status and case queue');
@@ -69,12 +73,17 @@ test('the training journal created twice lists its officer key once, named by it
   await expect(history.getByTestId('history-signer')).toHaveText(['quarantine-officer: training officer']);
   // The whole key id, readable as it is (no tooltip, no ellipsis), and copied whole.
   await expect(history.getByTestId('history-key')).toHaveText([second.keyId]);
-  expect(await copied(page, history.getByRole('button', { name: 'Copy the key id that signed entry #0' }))).toBe(second.keyId);
+  expect(await copied(page, history.getByRole('button', { name: 'Copy the key id that signed entry #0' }))).toBe(
+    second.keyId,
+  );
   await expect(history).not.toContainText('…');
   await axeBothThemes(page, 'case detail with its history');
 });
 
-test('signing a case decision: a refusal takes focus; then the receipt names the signer, copies its hashes, and takes focus', async ({ workbench: page, served }) => {
+test('signing a case decision: a refusal takes focus; then the receipt names the signer, copies its hashes, and takes focus', async ({
+  workbench: page,
+  served,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const { keyId } = await createTraining(page);
   await page.getByTestId('case-queue').locator('[data-case="case-0"]').click();
@@ -95,7 +104,9 @@ test('signing a case decision: a refusal takes focus; then the receipt names the
   await axeBothThemes(page, 'decision refused');
 
   await page.getByTestId('change-journal').click();
-  await page.getByTestId('wj-key').selectOption({ label: `training officer · quarantine-officer · ${keyId.slice(0, 19)}…` });
+  await page
+    .getByTestId('wj-key')
+    .selectOption({ label: `training officer · quarantine-officer · ${keyId.slice(0, 19)}…` });
   await page.getByRole('button', { name: 'Done' }).click();
   await page.getByTestId('sign-decision').click();
   const receipt = page.getByTestId('receipt');
@@ -112,13 +123,21 @@ test('signing a case decision: a refusal takes focus; then the receipt names the
   expect(root).toMatch(/^sha256:[0-9a-f]{64}$/);
   expect(await copied(page, receipt.getByRole('button', { name: 'Copy the entry hash' }))).toBe(entryHash);
   expect(await copied(page, receipt.getByRole('button', { name: 'Copy the checkpoint root' }))).toBe(root);
-  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the key id that signed the decision' }))).toBe(keyId);
+  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the key id that signed the decision' }))).toBe(
+    keyId,
+  );
   // The decision joins the history, its signer named like the opening's.
-  await expect(page.getByTestId('case-history').getByTestId('history-signer')).toHaveText(['quarantine-officer: training officer', 'quarantine-officer: training officer']);
+  await expect(page.getByTestId('case-history').getByTestId('history-signer')).toHaveText([
+    'quarantine-officer: training officer',
+    'quarantine-officer: training officer',
+  ]);
   await axeBothThemes(page, 'decision receipt');
 });
 
-test('a journal that no longer verifies: "Verify again" shows why and focuses it, with no case chosen', async ({ workbench: page, served }) => {
+test('a journal that no longer verifies: "Verify again" shows why and focuses it, with no case chosen', async ({
+  workbench: page,
+  served,
+}) => {
   const base = mkdtempSync(join(tmpdir(), 'reprise-e2e-signers-'));
   const trust = join(base, 'trust-store.json');
   copyFileSync(served!.reviewerTrustStore, trust);
@@ -133,18 +152,29 @@ test('a journal that no longer verifies: "Verify again" shows why and focuses it
   await axeBothThemes(page, 'journal error');
 });
 
-test('recording a judgement: the receipt names the signer, copies its key id and hashes, and takes focus', async ({ workbench: page, served }) => {
+test('recording a judgement: the receipt names the signer, copies its key id and hashes, and takes focus', async ({
+  workbench: page,
+  served,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await createInHeader(page, join(mkdtempSync(join(tmpdir(), 'reprise-e2e-signers-')), 'journal'), served!.reviewerTrustStore);
+  await createInHeader(
+    page,
+    join(mkdtempSync(join(tmpdir(), 'reprise-e2e-signers-')), 'journal'),
+    served!.reviewerTrustStore,
+  );
   await page.getByTestId('wj-key').selectOption(served!.reviewerKey);
   await page.getByRole('button', { name: 'Done' }).click();
   await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
   await page.getByTestId('tab-findings').click();
   await page.getByTestId('judge-findings-0').click();
   await page.getByTestId('decision-reject').check();
-  await page.getByTestId('judgement-rationale').fill('The artifact hash differs from the recorded one: the dump was altered after signing.');
+  await page
+    .getByTestId('judgement-rationale')
+    .fill('The artifact hash differs from the recorded one: the dump was altered after signing.');
   await page.getByTestId('judge-review').click();
-  await expect(page.getByTestId('confirm-fields').getByRole('button', { name: 'Copy the key id that signs' })).toBeVisible();
+  await expect(
+    page.getByTestId('confirm-fields').getByRole('button', { name: 'Copy the key id that signs' }),
+  ).toBeVisible();
   await page.getByTestId('confirm-sign-button').click();
 
   const receipt = page.getByTestId('judgement-receipt');
@@ -153,11 +183,19 @@ test('recording a judgement: the receipt names the signer, copies its key id and
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('judgement-receipt');
   await expect(receipt.getByTestId('judgement-receipt-signer')).toContainText('reviewer');
   await expect(receipt.getByTestId('judgement-receipt-key')).toHaveText(served!.reviewerKeyId);
-  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the key id that signed the judgement' }))).toBe(served!.reviewerKeyId);
-  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the entry hash' }))).toMatch(/^sha256:[0-9a-f]{64}$/);
-  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the checkpoint root' }))).toMatch(/^sha256:[0-9a-f]{64}$/);
+  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the key id that signed the judgement' }))).toBe(
+    served!.reviewerKeyId,
+  );
+  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the entry hash' }))).toMatch(
+    /^sha256:[0-9a-f]{64}$/,
+  );
+  expect(await copied(page, receipt.getByRole('button', { name: 'Copy the checkpoint root' }))).toMatch(
+    /^sha256:[0-9a-f]{64}$/,
+  );
   // The list names the signer the same way, with the whole key id.
-  await expect(page.getByTestId('judgements').getByRole('button', { name: 'Copy the key id that signed entry #0' })).toBeVisible();
+  await expect(
+    page.getByTestId('judgements').getByRole('button', { name: 'Copy the key id that signed entry #0' }),
+  ).toBeVisible();
   await expect(page.getByTestId('judgements')).toContainText('reviewer: reviewer key');
   await expect(page.getByTestId('judgements')).toContainText(served!.reviewerKeyId);
   await axeBothThemes(page, 'judgement receipt');

@@ -32,7 +32,10 @@ function cli(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('record a judgement on a finding: rule first, confirmation, cancel writes nothing, receipt, listed after reload, exported bundle verifies', async ({ workbench: page, served }) => {
+test('record a judgement on a finding: rule first, confirmation, cancel writes nothing, receipt, listed after reload, exported bundle verifies', async ({
+  workbench: page,
+  served,
+}) => {
   const dir = await openJournal(page, served!);
   await axe(page, 'journal form open');
   await page.getByRole('button', { name: 'Done' }).click();
@@ -42,7 +45,8 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   const form = page.getByTestId('judgement-form');
   await expect(form).toBeVisible();
   // Nothing pre-selected; the engine's rule shown before anything is submitted.
-  for (const d of ['accept', 'reject', 'needs-review', 'note']) await expect(page.getByTestId(`decision-${d}`)).not.toBeChecked();
+  for (const d of ['accept', 'reject', 'needs-review', 'note'])
+    await expect(page.getByTestId(`decision-${d}`)).not.toBeChecked();
   await expect(page.getByTestId('judgement-rule')).toContainText('at least 20 characters, 3 words');
   await page.getByTestId('judgement-rationale').fill('looks fine to me ok');
   await page.getByTestId('judge-review').click();
@@ -103,13 +107,18 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   const v = cli(['verify', bundle, '--trust-store', served!.reviewerTrustStore]);
   expect(v.status, v.stdout + v.stderr).toBe(0);
   await page.getByTestId('tab-open').click();
-  await page.locator('#file-input').setInputFiles({ name: 'bundle.zip', mimeType: 'application/zip', buffer: readFileSync(bundle) });
+  await page
+    .locator('#file-input')
+    .setInputFiles({ name: 'bundle.zip', mimeType: 'application/zip', buffer: readFileSync(bundle) });
   await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
   await expect(page.locator('#verdict-h')).toBeVisible();
   await expect(page.getByTestId('verdict')).toContainText(/evidence-bundle/i);
 });
 
-test('a drifting TG replay with a journal open anchors the drift and opens the Human Review case', async ({ workbench: page, served }) => {
+test('a drifting TG replay with a journal open anchors the drift and opens the Human Review case', async ({
+  workbench: page,
+  served,
+}) => {
   await openJournal(page, served!);
   await page.getByRole('button', { name: 'Done' }).click();
   await openExample(page, 'tg/banded-drift-material/manifest.json', 60_000);
@@ -117,7 +126,12 @@ test('a drifting TG replay with a journal open anchors the drift and opens the H
   const note = page.getByTestId('replay-anchored');
   await expect(note).toContainText(/Human Review case case-\d+ opened for claim:2026-11-0104/);
   await expect(page.getByText('nothing was anchored: no --journal')).toHaveCount(0);
-  await expect(page.getByTestId('drift-events').getByRole('button', { name: /Record judgement/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('drift-events')
+      .getByRole('button', { name: /Record judgement/ })
+      .first(),
+  ).toBeVisible();
   await axe(page, 'replay anchored');
   await page.getByTestId('replay-show-cases').click();
   await expect(page.getByText('claim:2026-11-0104').first()).toBeVisible({ timeout: 30_000 });
@@ -137,7 +151,10 @@ test('a refused replay says why and links the decisive finding', async ({ workbe
   await expect(page.locator('#selected-finding')).toBeFocused();
 });
 
-test('a V3 Nemosyne package reaches PASS with the profile registry and kernel adapter chosen in the Open view', async ({ workbench: page, served }) => {
+test('a V3 Nemosyne package reaches PASS with the profile registry and kernel adapter chosen in the Open view', async ({
+  workbench: page,
+  served,
+}) => {
   // The examples the server was started with: their adapter is the one --kernel-adapter named.
   const ex = served!.examples;
   const pkg = join(ex, 'packages', 'intact', 'v3.nemosyne');

@@ -11,7 +11,10 @@ test.describe.configure({ timeout: 180_000 });
 
 const HASH = /sha256:[0-9a-f]{64}/;
 
-test('the V3 package: every member with its recorded and recomputed digest, JSON raw and canonical, the dataset as a table', async ({ workbench: page, served }) => {
+test('the V3 package: every member with its recorded and recomputed digest, JSON raw and canonical, the dataset as a table', async ({
+  workbench: page,
+  served,
+}) => {
   test.skip(!served, 'the web target serves the examples');
   const pkg = join(served!.examples, 'packages', 'intact', 'v3.nemosyne');
   await page.getByTestId('tab-open').click();

@@ -19,14 +19,27 @@ test('the signing key shows its holder: role and label from the trust store', as
   await axe(page, 'verdict with signer');
 });
 
-test('a capped report says, where the rows are, how many exist and how to list them all', async ({ workbench: page }) => {
+test('a capped report says, where the rows are, how many exist and how to list them all', async ({
+  workbench: page,
+}) => {
   // A real engine report, capped by a low limit (the CLI's --limit), opened as a saved report.
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-cap-'));
   const trace = join(dir, 'trace.jsonl');
-  const gen = spawnSync(process.execPath, ['--input-type=module', '-e', `import { generateTrace } from ${JSON.stringify(join(ROOT, 'dist/app/kinds/acgp/generate.js'))}; process.stdout.write(generateTrace({ count: 300, seed: 7, traceId: 'trace-e2e-cap' }).map((e) => JSON.stringify(e)).join('\\n') + '\\n');`]);
+  const gen = spawnSync(process.execPath, [
+    '--input-type=module',
+    '-e',
+    `import { generateTrace } from ${JSON.stringify(join(ROOT, 'dist/app/kinds/acgp/generate.js'))}; process.stdout.write(generateTrace({ count: 300, seed: 7, traceId: 'trace-e2e-cap' }).map((e) => JSON.stringify(e)).join('\\n') + '\\n');`,
+  ]);
   expect(gen.status, gen.stderr.toString()).toBe(0);
   writeFileSync(trace, gen.stdout);
-  const out = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'replay', trace, '--json', '--limit', 'acgp-comparisons=100']);
+  const out = spawnSync(process.execPath, [
+    join(ROOT, 'bin', 'reprise.js'),
+    'replay',
+    trace,
+    '--json',
+    '--limit',
+    'acgp-comparisons=100',
+  ]);
   const report = JSON.parse(out.stdout.toString());
   const total = Object.values(report.details.comparisonCounts as Record<string, number>).reduce((a, b) => a + b, 0);
   expect(report.comparisons).toHaveLength(100);
@@ -41,11 +54,15 @@ test('a capped report says, where the rows are, how many exist and how to list t
   await expect(cap).toContainText('acgp-comparisons');
   await expect(cap).toContainText('RPR-ACGP-035');
   await expect(cap).toContainText(`--limit acgp-comparisons=${total}`);
-  await expect(page.getByTestId('comparison-count')).toContainText(`100 of 100 comparisons listed (${total.toLocaleString('en')} exist)`);
+  await expect(page.getByTestId('comparison-count')).toContainText(
+    `100 of 100 comparisons listed (${total.toLocaleString('en')} exist)`,
+  );
   await axe(page, 'capped comparisons');
 });
 
-test('trainer: pickers from the registry, every version side by side, the dump what-if chart', async ({ workbench: page }) => {
+test('trainer: pickers from the registry, every version side by side, the dump what-if chart', async ({
+  workbench: page,
+}) => {
   await openExample(page, 'tg/banded-drift-material/manifest.json', 60_000);
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('offers-source')).toContainText('(built-in)');
@@ -53,7 +70,11 @@ test('trainer: pickers from the registry, every version side by side, the dump w
   expect(models).toEqual(['as recorded', 'ref-1', 'ref-2']);
   await page.getByTestId('run-sweep').click();
   const sweep = page.getByTestId('sweep');
-  const planned = (await page.getByTestId('whatif-model').locator('option').count()) - 1 + (await page.getByTestId('whatif-shape').locator('option').count()) - 1;
+  const planned =
+    (await page.getByTestId('whatif-model').locator('option').count()) -
+    1 +
+    (await page.getByTestId('whatif-shape').locator('option').count()) -
+    1;
   await expect(sweep.locator('h3')).toContainText(`(${planned} of ${planned} replayed)`, { timeout: 120_000 });
   await expect(page.getByTestId('chart-sweep')).toBeVisible();
   await expect(page.getByTestId('sweep-summary')).toContainText('Governed maximum drift rate 10%');
@@ -70,21 +91,35 @@ test('trainer: pickers from the registry, every version side by side, the dump w
   await axe(page, 'trainer dump what-if');
 });
 
-test('an unknown model version says in the banner which ones the registry offers', async ({ workbench: page, served }) => {
+test('an unknown model version says in the banner which ones the registry offers', async ({
+  workbench: page,
+  served,
+}) => {
   const ex = mkdtempSync(join(tmpdir(), 'reprise-e2e-ex-'));
   expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', ex]).status).toBe(0);
-  const out = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'replay', join(ex, 'tg/banded-drift-material/manifest.json'), '--what-if', 'model=ref-9', '--json']);
+  const out = spawnSync(process.execPath, [
+    join(ROOT, 'bin', 'reprise.js'),
+    'replay',
+    join(ex, 'tg/banded-drift-material/manifest.json'),
+    '--what-if',
+    'model=ref-9',
+    '--json',
+  ]);
   const saved = join(ex, 'what-if-ref-9.json');
   writeFileSync(saved, out.stdout);
   await page.goto(served!.url);
   await page.getByTestId('tab-open').click();
   await page.locator('#report-input').setInputFiles(saved);
   await page.getByTestId('tab-trainer').click();
-  await expect(page.getByTestId('demo-unknown')).toHaveText('Model version ref-9 is not offered by the provider registry (built-in); it offers ref-1, ref-2.');
+  await expect(page.getByTestId('demo-unknown')).toHaveText(
+    'Model version ref-9 is not offered by the provider registry (built-in); it offers ref-1, ref-2.',
+  );
   await axe(page, 'trainer unknown substitution');
 });
 
-test('a picked file streams from the Web Worker as one HTTP body, its job following the bytes as they arrive, and the window\'s hash matches', async ({ workbench: page }, testInfo) => {
+test("a picked file streams from the Web Worker as one HTTP body, its job following the bytes as they arrive, and the window's hash matches", async ({
+  workbench: page,
+}, testInfo) => {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-pick-'));
   const f = join(dir, 'big.json');
   // 24 MiB of JSON that no kind claims: the upload is what is tested, not a kind.
@@ -93,7 +128,10 @@ test('a picked file streams from the Web Worker as one HTTP body, its job follow
   page.on('websocket', (ws) => {
     const rec = { url: ws.url(), sent: 0 };
     frames.push(rec);
-    ws.on('framesent', (fr) => (rec.sent += typeof fr.payload === 'string' ? fr.payload.length : fr.payload.byteLength));
+    ws.on(
+      'framesent',
+      (fr) => (rec.sent += typeof fr.payload === 'string' ? fr.payload.length : fr.payload.byteLength),
+    );
   });
   const posts: string[] = [];
   page.context().on('request', (r) => {
@@ -110,12 +148,15 @@ test('a picked file streams from the Web Worker as one HTTP body, its job follow
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   await page.locator('#file-input').setInputFiles(f);
-  await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window', { timeout: 120_000 });
+  await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window', {
+    timeout: 120_000,
+  });
   await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
   // The job started while the bytes were on their way, and showed them arriving (web host),
   // or the note showed the sending (Electron: the job starts once the engine holds them).
   const texts = await page.evaluate(() => (window as unknown as { jobBarTexts: string[] }).jobBarTexts);
-  if (testInfo.project.name === 'web') expect(texts.some((t) => /Verifying big\.json… receiving\s*\d+%/.test(t))).toBe(true);
+  if (testInfo.project.name === 'web')
+    expect(texts.some((t) => /Verifying big\.json… receiving\s*\d+%/.test(t))).toBe(true);
   // Through the web host the bytes went as one request body (POST /upload/ID), on no socket;
   // Electron sends them over IPC.
   for (const fr of frames) expect(fr.sent).toBeLessThan(1024 * 1024);

@@ -13,7 +13,10 @@ import { expect, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 180_000 });
 
-test('a TG replay exported as an evidence bundle holds the attestation, and the bundle verifies', async ({ workbench: page, served }) => {
+test('a TG replay exported as an evidence bundle holds the attestation, and the bundle verifies', async ({
+  workbench: page,
+  served,
+}) => {
   test.skip(!served, 'the web target starts reprise serve with the reviewer key');
   const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-tgb-')), 'journal');
   await page.getByTestId('work-journal-toggle').click();
@@ -30,13 +33,22 @@ test('a TG replay exported as an evidence bundle holds the attestation, and the 
   await page.getByTestId('tab-replay').click();
   await expect(page.getByTestId('replay-anchored')).toContainText(/Human Review case/, { timeout: 60_000 });
 
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.getByTestId('export-bundle').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 90_000 }),
+    page.getByTestId('export-bundle').click(),
+  ]);
   const bundle = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-tgb-out-')), download.suggestedFilename());
   await download.saveAs(bundle);
   await expect(page.getByTestId('bundle-attestation')).toContainText(served!.reviewerKeyId);
   const r = await new AxeBuilder({ page }).analyze();
   expect(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
-  const v = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'verify', bundle, '--trust-store', served!.reviewerTrustStore, '--json'], { encoding: 'utf8' });
+  const v = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'reprise.js'), 'verify', bundle, '--trust-store', served!.reviewerTrustStore, '--json'],
+    { encoding: 'utf8' },
+  );
   expect(v.status, v.stdout + v.stderr).toBe(0);
-  expect((JSON.parse(v.stdout) as { details: { bundle: { attestation: boolean } } }).details.bundle.attestation).toBe(true);
+  expect((JSON.parse(v.stdout) as { details: { bundle: { attestation: boolean } } }).details.bundle.attestation).toBe(
+    true,
+  );
 });

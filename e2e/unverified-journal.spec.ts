@@ -37,7 +37,10 @@ async function openInHeader(page: Page, dir: string, trustStore: string): Promis
   await page.getByTestId('wj-open').click();
 }
 
-test('the tampered example journal: FAILS in the header, the release and judgement buttons disabled with the failing rule beside them', async ({ workbench: page, served }) => {
+test('the tampered example journal: FAILS in the header, the release and judgement buttons disabled with the failing rule beside them', async ({
+  workbench: page,
+  served,
+}) => {
   const base = mkdtempSync(join(tmpdir(), 'reprise-e2e-unverified-'));
   const dir = join(base, 'journal');
   cpSync(join(served!.examples, 'journal', 'tampered'), dir, { recursive: true });
@@ -46,7 +49,9 @@ test('the tampered example journal: FAILS in the header, the release and judgeme
   const before = readFileSync(join(dir, 'entries.jsonl'));
 
   await openInHeader(page, dir, trust);
-  await expect(page.getByTestId('work-journal-status')).toHaveText('FAILS verification · 6 entries', { timeout: 30_000 });
+  await expect(page.getByTestId('work-journal-status')).toHaveText('FAILS verification · 6 entries', {
+    timeout: 30_000,
+  });
   await page.getByTestId('wj-key').selectOption(served!.reviewerKey);
   await page.getByRole('button', { name: 'Done' }).click();
 
@@ -76,7 +81,9 @@ test('the tampered example journal: FAILS in the header, the release and judgeme
   expect(readFileSync(join(dir, 'entries.jsonl')).equals(before)).toBe(true);
 });
 
-test('a journal tampered after the window verified it: the engine refuses the decision, nothing is written, the window verifies again and disables signing', async ({ workbench: page }) => {
+test('a journal tampered after the window verified it: the engine refuses the decision, nothing is written, the window verifies again and disables signing', async ({
+  workbench: page,
+}) => {
   await page.getByTestId('tab-journal').click();
   await page.getByTestId('demo-journal').click();
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries', { timeout: 30_000 });
@@ -104,7 +111,9 @@ test('a journal tampered after the window verified it: the engine refuses the de
   expect(readFileSync(join(dir, 'checkpoints.jsonl')).equals(checkpoints)).toBe(true);
 
   // The window no longer shows a stale "verified": it checked again, and signing is off.
-  await expect(page.getByTestId('work-journal-status')).toHaveText('FAILS verification · 2 entries', { timeout: 30_000 });
+  await expect(page.getByTestId('work-journal-status')).toHaveText('FAILS verification · 2 entries', {
+    timeout: 30_000,
+  });
   await expect(sign).toBeDisabled();
   expect(await description(sign)).toContain(NOTHING_SIGNED);
   await expect(error).toBeVisible();

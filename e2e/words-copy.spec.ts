@@ -34,11 +34,14 @@ async function copied(page: Page, button: Locator): Promise<string> {
 }
 
 /** Whether an element shows all of its text: nothing cut off to the side (no ellipsis, no hidden overflow). */
-const whole = (l: Locator) => l.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.getBoundingClientRect().width > 0);
+const whole = (l: Locator) =>
+  l.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.getBoundingClientRect().width > 0);
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-test('a Nemosyne package: the finding and the chain say recorded then recomputed, with the same two digests, whole, with Copy buttons', async ({ workbench: page }) => {
+test('a Nemosyne package: the finding and the chain say recorded then recomputed, with the same two digests, whole, with Copy buttons', async ({
+  workbench: page,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await openExample(page, 'packages/digest/020-receipt-bytes.nemosyne');
   await page.getByTestId('tab-findings').click();
@@ -51,8 +54,12 @@ test('a Nemosyne package: the finding and the chain say recorded then recomputed
   const values = row.getByTestId('finding-values');
   await expect(values).toContainText(RECORDED);
   for (const v of await values.locator('.copy-value .mono').all()) expect(await whole(v)).toBe(true);
-  expect(await copied(page, values.getByRole('button', { name: 'Copy the recorded value of RPR-NEM-020' }))).toBe(RECORDED);
-  expect(await copied(page, row.getByRole('button', { name: 'Copy the pointer of RPR-NEM-020' }))).toBe('entry:manifest.json#/evidenceReceiptDigest');
+  expect(await copied(page, values.getByRole('button', { name: 'Copy the recorded value of RPR-NEM-020' }))).toBe(
+    RECORDED,
+  );
+  expect(await copied(page, row.getByRole('button', { name: 'Copy the pointer of RPR-NEM-020' }))).toBe(
+    'entry:manifest.json#/evidenceReceiptDigest',
+  );
   await axe(page, 'findings of package 020');
 
   await page.getByTestId('tab-chain').click();
@@ -74,13 +81,21 @@ test('a Nemosyne package: the finding and the chain say recorded then recomputed
   expect(await parents.count()).toBeGreaterThan(0);
   for (const parent of await parents.all()) {
     // The row's text without its twisty (drawn, hidden from assistive technology).
-    const own = (await parent.locator(':scope > .tree-row').innerText()).replace(/^[▾▸]/, '').replace(/\s+/g, ' ').trim();
+    const own = (await parent.locator(':scope > .tree-row').innerText())
+      .replace(/^[▾▸]/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     await expect(parent).toHaveAccessibleName(own);
-    for (const child of await parent.locator(':scope > [role="group"] > [role="treeitem"] > .tree-row .node-label').allInnerTexts()) await expect(parent).not.toHaveAccessibleName(new RegExp(escapeRe(child)));
+    for (const child of await parent
+      .locator(':scope > [role="group"] > [role="treeitem"] > .tree-row .node-label')
+      .allInnerTexts())
+      await expect(parent).not.toHaveAccessibleName(new RegExp(escapeRe(child)));
   }
 });
 
-test('ACGP: the tampered post says recorded 8.6 then recomputed 7.6 in the findings, as the Trainer does; a comparison shown whole and copied', async ({ workbench: page }) => {
+test('ACGP: the tampered post says recorded 8.6 then recomputed 7.6 in the findings, as the Trainer does; a comparison shown whole and copied', async ({
+  workbench: page,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await openExample(page, 'acgp/trace-tampered-post.jsonl');
   await page.getByTestId('tab-findings').click();
@@ -103,11 +118,15 @@ test('ACGP: the tampered post says recorded 8.6 then recomputed 7.6 in the findi
   const detail = page.getByTestId('comparison-detail');
   await expect(detail.getByTestId('comparison-original')).toHaveText('8.6');
   await expect(detail.getByTestId('comparison-replayed')).toHaveText('7.6');
-  expect(await copied(page, detail.getByRole('button', { name: 'Copy the replayed value of /8/trust_debt/post' }))).toBe('7.6');
+  expect(
+    await copied(page, detail.getByRole('button', { name: 'Copy the replayed value of /8/trust_debt/post' })),
+  ).toBe('7.6');
   await axe(page, 'replay of the tampered ACGP trace, a comparison chosen');
 });
 
-test('TG: artifact nodes named with their ids; a comparison holding a hash readable whole below the table and copied', async ({ workbench: page }) => {
+test('TG: artifact nodes named with their ids; a comparison holding a hash readable whole below the table and copied', async ({
+  workbench: page,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await openExample(page, 'tg/banded-drift-material/manifest.json');
   await page.getByTestId('tab-chain').click();
@@ -116,7 +135,10 @@ test('TG: artifact nodes named with their ids; a comparison holding a hash reada
   expect(artifacts.length).toBeGreaterThan(1);
   for (const t of artifacts) expect(t).toMatch(/artifact sha256:[0-9a-f]{8}/);
   expect(new Set(rows).size).toBe(rows.length);
-  const names = await page.getByTestId('chain-tree').getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-labelledby')));
+  const names = await page
+    .getByTestId('chain-tree')
+    .getByRole('treeitem')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-labelledby')));
   expect(names.every((n) => n !== null)).toBe(true);
   await axe(page, 'TG chain');
 
@@ -130,12 +152,17 @@ test('TG: artifact nodes named with their ids; a comparison holding a hash reada
   const hash = 'sha256:0d3fab61c8a307fa4dd53a85a560e03e025e71eb9dcf696426392163bd52a6f6';
   await expect(original).toContainText(hash);
   expect(await whole(original)).toBe(true);
-  const text = await copied(page, page.getByTestId('comparison-detail').getByRole('button', { name: `Copy the original value of ${output}` }));
+  const text = await copied(
+    page,
+    page.getByTestId('comparison-detail').getByRole('button', { name: `Copy the original value of ${output}` }),
+  );
   expect(JSON.parse(text)).toMatchObject({ bundleHash: hash });
   await axe(page, 'TG replay, a comparison chosen');
 });
 
-test("the verdict banner's found value and a dump finding: whole, copyable, in the chain's words", async ({ workbench: page }) => {
+test("the verdict banner's found value and a dump finding: whole, copyable, in the chain's words", async ({
+  workbench: page,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await openExample(page, 'dumps/fail/altered-artifact.dump.json');
   const found = page.getByTestId('decisive-actual');
@@ -153,6 +180,10 @@ test("the verdict banner's found value and a dump finding: whole, copyable, in t
     ['recomputed', altered],
   ]);
   // A finding that compares with a rule, not a recomputation, keeps the engine's words.
-  expect((await findingWords(page.getByTestId('findings').locator('tbody tr', { hasText: 'the signature does not verify' }))).map(([w]) => w)).toEqual(['expected', 'actual']);
+  expect(
+    (
+      await findingWords(page.getByTestId('findings').locator('tbody tr', { hasText: 'the signature does not verify' }))
+    ).map(([w]) => w),
+  ).toEqual(['expected', 'actual']);
   await axe(page, 'findings of the altered dump');
 });

@@ -16,7 +16,8 @@ import { axe, openExample, expect, ROOT, SCREENSHOTS, test } from './fixtures.js
 // docs/screenshots/ is refreshed only by `npm run screenshots` (which sets this variable):
 // a normal run of the suite leaves the tracked tree as it found it.
 async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  if (SCREENSHOTS && info.project.name === 'web') await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
+  if (SCREENSHOTS && info.project.name === 'web')
+    await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
 }
 
 test.describe.configure({ timeout: 180_000 });
@@ -31,15 +32,51 @@ test.afterAll(() => {
 
 const KINDS: { path: string; verdict: string; rule: string | null; kind: string; auth?: RegExp }[] = [
   { path: 'dumps/intact.dump.json', verdict: 'PASS', rule: null, kind: 'replay-dump', auth: /Trusted signer/ },
-  { path: 'dumps/fail/altered-artifact.dump.json', verdict: 'FAIL', rule: 'RDS-F001', kind: 'replay-dump', auth: /^Authenticity: Signature not accepted/ },
-  { path: 'dumps/unavailable/unknown-key.rom.md', verdict: 'UNAVAILABLE', rule: 'RDS-007', kind: 'replay-dump', auth: /Unknown signer/ },
-  { path: 'tg/missing-pin/manifest.json', verdict: 'FAIL', rule: 'RPR-TG-015', kind: 'tg-replay-manifest', auth: /TG replay manifest carries no signature/ },
+  {
+    path: 'dumps/fail/altered-artifact.dump.json',
+    verdict: 'FAIL',
+    rule: 'RDS-F001',
+    kind: 'replay-dump',
+    auth: /^Authenticity: Signature not accepted/,
+  },
+  {
+    path: 'dumps/unavailable/unknown-key.rom.md',
+    verdict: 'UNAVAILABLE',
+    rule: 'RDS-007',
+    kind: 'replay-dump',
+    auth: /Unknown signer/,
+  },
+  {
+    path: 'tg/missing-pin/manifest.json',
+    verdict: 'FAIL',
+    rule: 'RPR-TG-015',
+    kind: 'tg-replay-manifest',
+    auth: /TG replay manifest carries no signature/,
+  },
   { path: 'tg/bundle.json', verdict: 'PASS', rule: null, kind: 'tg-policy-bundle' },
   { path: 'acgp/seed-eval.json', verdict: 'FAIL', rule: 'RPR-ACGP-005', kind: 'acgp-eval' },
-  { path: 'acgp/trace-missing-timestamp.jsonl', verdict: 'UNAVAILABLE', rule: 'RPR-ACGP-024', kind: 'acgp-trace', auth: /ACGP traces carry no signature/ },
+  {
+    path: 'acgp/trace-missing-timestamp.jsonl',
+    verdict: 'UNAVAILABLE',
+    rule: 'RPR-ACGP-024',
+    kind: 'acgp-trace',
+    auth: /ACGP traces carry no signature/,
+  },
   { path: 'packages/zip/043-dotdot.nemosyne', verdict: 'FAIL', rule: 'RPR-ZIP-043', kind: 'nemosyne-package' },
-  { path: 'packages/intact/v2-no-digest.nemosyne', verdict: 'PASS', rule: null, kind: 'nemosyne-package', auth: /origin not established/ },
-  { path: 'unknown/not-an-artifact.json', verdict: 'FAIL', rule: 'RPR-KIND-001', kind: 'unknown', auth: /makes no authenticity statement/ },
+  {
+    path: 'packages/intact/v2-no-digest.nemosyne',
+    verdict: 'PASS',
+    rule: null,
+    kind: 'nemosyne-package',
+    auth: /origin not established/,
+  },
+  {
+    path: 'unknown/not-an-artifact.json',
+    verdict: 'FAIL',
+    rule: 'RPR-KIND-001',
+    kind: 'unknown',
+    auth: /makes no authenticity statement/,
+  },
 ];
 
 test('opens each example kind: verdict, kind, decisive finding, authenticity', async ({ workbench: page }, info) => {
@@ -117,7 +154,9 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   const diff = page.getByTestId('diff-editor');
   await expect(diff.locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
   // The diff editor computed the differences (it needs its worker to do so).
-  await expect(diff.locator('.line-insert, .char-insert, .line-delete, .char-delete').first()).toBeAttached({ timeout: 30_000 });
+  await expect(diff.locator('.line-insert, .char-insert, .line-delete, .char-delete').first()).toBeAttached({
+    timeout: 30_000,
+  });
   await axe(page, 'replay');
   await shot(page, info, 'replay');
   // Shown again after another view, both sides of the diff keep their names.
@@ -135,10 +174,14 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   // One drift event (x3) and one routing decision, each drawn as what it is: no blank drift row. The
   // trust score's delta is exactly ε (0.02 in exact decimal), so it passes and is no drift.
   await expect(page.getByTestId('drift-events').locator('tbody tr')).toHaveCount(1);
-  await expect(page.getByTestId('drift-events').locator('tbody tr').filter({ hasText: 'x3' })).toContainText('HUMAN_REVIEW');
+  await expect(page.getByTestId('drift-events').locator('tbody tr').filter({ hasText: 'x3' })).toContainText(
+    'HUMAN_REVIEW',
+  );
   await expect(page.getByTestId('routing-events').locator('tbody tr')).toHaveCount(1);
   await expect(page.getByTestId('routing-events')).toContainText('HUMAN_REVIEW');
-  await expect(page.getByTestId('routing-events')).toContainText('decision-material drift of comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0 (x3)');
+  await expect(page.getByTestId('routing-events')).toContainText(
+    'decision-material drift of comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0 (x3)',
+  );
   await axe(page, 'replay-tg');
   await page.getByTestId('filter-mode').selectOption('BANDED');
   await page.getByTestId('filter-status').selectOption('fail');
@@ -150,8 +193,12 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   await expect(page.getByTestId('chart-delta').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('chart-drift').locator('canvas')).toBeVisible();
   // The engine's drift rate per model version against the bundle's governed maximum, in words.
-  await expect(page.getByTestId('drift-governed')).toContainText('Governed maximum drift rate 10% over the last 50 BANDED replays of a version.');
-  await expect(page.getByTestId('drift-governed')).toContainText('Exceeding it: reprise.reference@ref-1 (1 of 1 = 100%).');
+  await expect(page.getByTestId('drift-governed')).toContainText(
+    'Governed maximum drift rate 10% over the last 50 BANDED replays of a version.',
+  );
+  await expect(page.getByTestId('drift-governed')).toContainText(
+    'Exceeding it: reprise.reference@ref-1 (1 of 1 = 100%).',
+  );
   await expect(page.getByTestId('chart-drift')).toContainText('governed max');
   await shot(page, info, 'trainer-tg');
 
@@ -171,7 +218,9 @@ test('replay, what-if demonstration, the expression diff and the trainer charts'
   await expect(row).toHaveCount(1);
   await expect(row).toHaveText(/^EVAL 8\s*8\.6\s*7\.6\s*1$/);
   // No what-if pickers for a trace: they would run a replay that substitutes nothing.
-  await expect(page.getByTestId('whatif-not-applicable')).toContainText('this artifact (acgp-trace) is replayed as recorded');
+  await expect(page.getByTestId('whatif-not-applicable')).toContainText(
+    'this artifact (acgp-trace) is replayed as recorded',
+  );
   await expect(page.getByTestId('whatif-model')).toHaveCount(0);
   await axe(page, 'trainer-acgp-tampered');
 });
@@ -180,7 +229,12 @@ test('during a job the examples cannot start another; after it they can', async 
   // A picked file sent at 2 MB/s: its job follows the arriving bytes for seconds.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2_000_000 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 2_000_000,
+  });
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-busy-'));
   const f = join(dir, 'slow.json');
   writeFileSync(f, JSON.stringify({ type: 'not-a-kind', pad: 'x'.repeat(16 * 1024 * 1024) }));
@@ -211,7 +265,9 @@ test('cancel a long job: the worker stops and the window stays usable', async ({
   await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001');
 });
 
-test('record a rationale, release a case, see the receipt, verify the journal from the CLI', async ({ workbench: page }, info) => {
+test('record a rationale, release a case, see the receipt, verify the journal from the CLI', async ({
+  workbench: page,
+}, info) => {
   // One journal in the window: the header names it, and the Journal view shows its cases.
   await expect(page.getByTestId('work-journal-status')).toHaveText('no journal open');
   await page.getByTestId('tab-journal').click();
@@ -228,7 +284,9 @@ test('record a rationale, release a case, see the receipt, verify the journal fr
   await expect(page.locator('#rationale-help')).toContainText('at least 20 characters');
   await expect(page.getByTestId('receipt')).toHaveCount(0);
   await axe(page, 'journal');
-  await page.getByTestId('rationale').fill('Replayed twice under the locked environment; the drift stays within reviewer tolerance.');
+  await page
+    .getByTestId('rationale')
+    .fill('Replayed twice under the locked environment; the drift stays within reviewer tolerance.');
   await page.getByTestId('sign-decision').click();
   const receipt = page.getByTestId('receipt');
   await expect(receipt).toContainText('case-0 is now released');
@@ -239,7 +297,11 @@ test('record a rationale, release a case, see the receipt, verify the journal fr
   await shot(page, info, 'journal');
   const dir = (await page.getByTestId('journal-dir').textContent())!;
   const trust = (await page.getByTestId('journal-trust').textContent())!;
-  const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'journal', 'verify', dir, '--trust-store', trust, '--json'], { encoding: 'utf8' });
+  const cli = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'reprise.js'), 'journal', 'verify', dir, '--trust-store', trust, '--json'],
+    { encoding: 'utf8' },
+  );
   expect(cli.status, cli.stderr).toBe(0);
   expect(cli.stdout).toContain('"verdict": "pass"');
 });
@@ -252,7 +314,9 @@ test('export view, dark theme, keyboard navigation of the views', async ({ workb
   expect(html).toContain('RDS-F005');
   expect(html).not.toMatch(/<script|src=|href=/);
   const [dj] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-  const json = JSON.parse(await (await dj.createReadStream()).toArray().then((c) => Buffer.concat(c).toString('utf8'))) as { verdict: string };
+  const json = JSON.parse(
+    await (await dj.createReadStream()).toArray().then((c) => Buffer.concat(c).toString('utf8')),
+  ) as { verdict: string };
   expect(json.verdict).toBe('fail');
   await axe(page, 'export');
   await shot(page, info, 'export');
@@ -269,7 +333,10 @@ test('export view, dark theme, keyboard navigation of the views', async ({ workb
   await axe(page, 'chain-dark');
 });
 
-test('attestation export: the engine signs a TG replay with the reviewer key, the CLI verifies the saved envelope', async ({ workbench: page, served }, info) => {
+test('attestation export: the engine signs a TG replay with the reviewer key, the CLI verifies the saved envelope', async ({
+  workbench: page,
+  served,
+}, info) => {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-attest-'));
   // The server signs only with keys named on its command line (--key): the fixture made this one.
   const key = served!.reviewerKey;
@@ -289,7 +356,11 @@ test('attestation export: the engine signs a TG replay with the reviewer key, th
   await expect(page.getByTestId('attestation-key')).toHaveText(keyId);
   const digest = 'sha256:' + createHash('sha256').update(readFileSync(file)).digest('hex');
   await expect(page.getByTestId('attestation-digest')).toHaveText(digest);
-  const v = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'attest', '--verify', file, '--trust-store', trust], { encoding: 'utf8' });
+  const v = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'reprise.js'), 'attest', '--verify', file, '--trust-store', trust],
+    { encoding: 'utf8' },
+  );
   expect(v.status, v.stdout + v.stderr).toBe(0);
   expect(v.stdout).toContain(`signed by ${keyId}`);
   await axe(page, 'export-attestation');
@@ -309,7 +380,9 @@ test('drag and drop a file onto the drop zone', async ({ workbench: page }) => {
   await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window');
 });
 
-test('open by path with a trust store: the signer is trusted only when the store names it', async ({ workbench: page }) => {
+test('open by path with a trust store: the signer is trusted only when the store names it', async ({
+  workbench: page,
+}) => {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-ex-'));
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', dir], { encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);

@@ -6,7 +6,13 @@
  */
 import { utilityProcess } from 'electron';
 import type { PickRequest } from '../shared/api.js';
-import { createRemoteEngine, type EngineChild, type RecentStore, type RemoteEngine, type ToEngine } from './host/engine-remote.js';
+import {
+  createRemoteEngine,
+  type EngineChild,
+  type RecentStore,
+  type RemoteEngine,
+  type ToEngine,
+} from './host/engine-remote.js';
 
 export interface EngineClientOptions {
   entry: string;

@@ -16,4 +16,7 @@ const host = new EngineHost({
   journalWorkerUrl: new URL('./journal-worker.js', import.meta.url),
   transport: 'electron',
 });
-serveEngine(host, { send: (m) => port.postMessage(m), onMessage: (l) => port.on('message', (e: Electron.MessageEvent) => l(e.data)) });
+serveEngine(host, {
+  send: (m) => port.postMessage(m),
+  onMessage: (l) => port.on('message', (e: Electron.MessageEvent) => l(e.data)),
+});

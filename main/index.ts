@@ -7,11 +7,28 @@
  * process never parses or hashes an artifact, and grants the engine only the paths the
  * user picks in its native dialogs.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  session,
+  type IpcMainInvokeEvent,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_METHODS, IPC_EVENT_CHANNEL, IPC_PREFIX, type ApiEvent, type CheckMode, type RecentFile } from '../shared/api.js';
+import {
+  API_METHODS,
+  IPC_EVENT_CHANNEL,
+  IPC_PREFIX,
+  type ApiEvent,
+  type CheckMode,
+  type RecentFile,
+} from '../shared/api.js';
 import { createEngineClient, type EngineClient } from './engine-client.js';
 import type { RecentStore } from './host/engine-remote.js';
 import { dispatch } from './host/dispatch.js';
@@ -21,7 +38,9 @@ import { APP_ORIGIN as ORIGIN, APP_SCHEME as SCHEME, appResponse, isAppUrl } fro
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererRoot = resolve(here, '../renderer');
 
-protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 const rendererRootReal = realpath(rendererRoot);
 rendererRootReal.catch(() => undefined);
@@ -82,7 +101,10 @@ function sendEvent(e: ApiEvent): void {
 
 async function openViaDialog(host: EngineClient, mode: CheckMode): Promise<void> {
   // pickPath grants the picked file to the engine.
-  const path = await host.pickPath({ kind: 'file', title: mode === 'replay' ? 'Replay an artifact' : 'Verify an artifact' });
+  const path = await host.pickPath({
+    kind: 'file',
+    title: mode === 'replay' ? 'Replay an artifact' : 'Verify an artifact',
+  });
   if (path) sendEvent({ type: 'open-path', path, mode });
 }
 
@@ -98,17 +120,32 @@ function buildMenu(host: EngineClient, recent: RecentFile[]): Menu {
       label: 'File',
       submenu: [
         { label: 'Open and Verify…', accelerator: 'CmdOrCtrl+O', click: () => void openViaDialog(host, 'verify') },
-        { label: 'Open and Replay…', accelerator: 'CmdOrCtrl+Shift+O', click: () => void openViaDialog(host, 'replay') },
+        {
+          label: 'Open and Replay…',
+          accelerator: 'CmdOrCtrl+Shift+O',
+          click: () => void openViaDialog(host, 'replay'),
+        },
         {
           label: 'Open Recent',
-          submenu: recent.length ? recent.map((r) => ({ label: r.path, click: () => void openNamed(host, r.path, 'verify') })) : [{ label: 'No recent files', enabled: false }],
+          submenu: recent.length
+            ? recent.map((r) => ({ label: r.path, click: () => void openNamed(host, r.path, 'verify') }))
+            : [{ label: 'No recent files', enabled: false }],
         },
         { type: 'separator' },
         { role: 'quit', accelerator: 'CmdOrCtrl+Q' },
       ],
     },
     { label: 'Edit', submenu: [{ role: 'copy' }, { role: 'selectAll' }] },
-    { label: 'View', submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen', accelerator: 'F11' }] },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen', accelerator: 'F11' },
+      ],
+    },
     { label: 'Window', submenu: [{ role: 'minimize' }, { role: 'close', accelerator: 'CmdOrCtrl+W' }] },
   ];
   return Menu.buildFromTemplate(template);
@@ -140,7 +177,10 @@ function startEngine(recentStore: RecentStore): EngineClient {
     },
     // Native dialogs: the path chosen by the user goes to the engine, never parsed here.
     pickPath: async (req) => {
-      const opts = { title: req.title, properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)] };
+      const opts = {
+        title: req.title,
+        properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)],
+      };
       const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
       return r.canceled ? null : (r.filePaths[0] ?? null);
     },
@@ -174,7 +214,9 @@ async function onReady(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   // A save happens only after a job has started, by which time host is set.
-  const recentStore = recentStoreAt(join(app.getPath('userData'), 'recent-files.json'), (files) => Menu.setApplicationMenu(buildMenu(host, files)));
+  const recentStore = recentStoreAt(join(app.getPath('userData'), 'recent-files.json'), (files) =>
+    Menu.setApplicationMenu(buildMenu(host, files)),
+  );
   const host = startEngine(recentStore);
   host.subscribe(sendEvent);
   Menu.setApplicationMenu(buildMenu(host, await host.recentFiles()));

@@ -4,9 +4,18 @@
  * renderer never sees ipcRenderer itself, nor the IPC event object.
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { API_METHODS, IPC_EVENT_CHANNEL, IPC_PREFIX, isApiEvent, type ApiEvent, type RepriseClient } from '../shared/api.js';
+import {
+  API_METHODS,
+  IPC_EVENT_CHANNEL,
+  IPC_PREFIX,
+  isApiEvent,
+  type ApiEvent,
+  type RepriseClient,
+} from '../shared/api.js';
 
-const methods = Object.fromEntries(API_METHODS.map((m) => [m, (...args: unknown[]) => ipcRenderer.invoke(IPC_PREFIX + m, ...args)]));
+const methods = Object.fromEntries(
+  API_METHODS.map((m) => [m, (...args: unknown[]) => ipcRenderer.invoke(IPC_PREFIX + m, ...args)]),
+);
 
 function onEvent(listener: (e: ApiEvent) => void): () => void {
   const handler = (_e: unknown, event: unknown): void => {

@@ -23,11 +23,20 @@ export function isAppUrl(url: string): boolean {
   } catch {
     return false;
   }
-  return u.protocol === `${APP_SCHEME}:` && u.hostname === APP_HOST && u.port === '' && u.username === '' && u.password === '';
+  return (
+    u.protocol === `${APP_SCHEME}:` &&
+    u.hostname === APP_HOST &&
+    u.port === '' &&
+    u.username === '' &&
+    u.password === ''
+  );
 }
 
 /** The answer to an app:// request: status, headers, and the body when there is one. */
-export async function appResponse(rendererRootReal: string, requestUrl: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer | null }> {
+export async function appResponse(
+  rendererRootReal: string,
+  requestUrl: string,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer | null }> {
   // The IPC transport needs no connect-src beyond 'self'.
   const headers = securityHeaders(null);
   if (!isAppUrl(requestUrl)) return { status: 403, headers, body: null };

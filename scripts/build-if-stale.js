@@ -13,7 +13,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const INPUT_DIRS = ['app', 'main', 'renderer', 'shared'];
-const INPUT_FILES = ['package.json', 'package-lock.json', 'electron.vite.config.ts', 'tsconfig.base.json', 'tsconfig.json', 'tsconfig.cli.json', 'tsconfig.node.json', 'tsconfig.web.json'];
+const INPUT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'electron.vite.config.ts',
+  'tsconfig.base.json',
+  'tsconfig.json',
+  'tsconfig.cli.json',
+  'tsconfig.node.json',
+  'tsconfig.web.json',
+];
 const OUTPUTS = ['dist/app/cli/main.js', 'out/main/index.js'];
 const STAMP = join(root, 'out', '.build-inputs');
 
@@ -28,7 +37,10 @@ function* files(dir) {
 
 function inputsDigest() {
   const h = createHash('sha256');
-  const all = [...INPUT_DIRS.filter((d) => existsSync(join(root, d))).flatMap((d) => [...files(join(root, d))]), ...INPUT_FILES.map((f) => join(root, f)).filter(existsSync)];
+  const all = [
+    ...INPUT_DIRS.filter((d) => existsSync(join(root, d))).flatMap((d) => [...files(join(root, d))]),
+    ...INPUT_FILES.map((f) => join(root, f)).filter(existsSync),
+  ];
   for (const p of all.sort()) {
     const st = statSync(p);
     h.update(`${relative(root, p)}\0${st.size}\0${st.mtimeMs}\n`);
@@ -37,7 +49,8 @@ function inputsDigest() {
 }
 
 const digest = inputsDigest();
-const current = OUTPUTS.every((o) => existsSync(join(root, o))) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === digest;
+const current =
+  OUTPUTS.every((o) => existsSync(join(root, o))) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === digest;
 if (current) {
   process.stderr.write('the build is current (no source changed since it was made): starting without building\n');
 } else {

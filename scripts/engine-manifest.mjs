@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export default async function beforePack() {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-  const { buildEngineManifest, ENGINE_MANIFEST } = await import(pathToFileURL(join(root, 'dist', 'main', 'host', 'engine-integrity.js')).href);
+  const { buildEngineManifest, ENGINE_MANIFEST } = await import(
+    pathToFileURL(join(root, 'dist', 'main', 'host', 'engine-integrity.js')).href
+  );
   const mainDir = join(root, 'out', 'main');
   const manifest = buildEngineManifest(mainDir);
   if (Object.keys(manifest.files).length === 0) throw new Error('no engine files in out/main: run npm run build first');

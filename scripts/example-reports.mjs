@@ -15,7 +15,13 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'reprise.js');
-const FLAG = { trustStore: '--trust-store', providers: '--providers', policy: '--policy', profiles: '--profiles', journal: '--journal' };
+const FLAG = {
+  trustStore: '--trust-store',
+  providers: '--providers',
+  policy: '--policy',
+  profiles: '--profiles',
+  journal: '--journal',
+};
 const outIdx = process.argv.indexOf('--out');
 const keepDir = outIdx > 0 ? process.argv[outIdx + 1] : undefined;
 

@@ -37,7 +37,9 @@ if (bin && hasDisplay && process.env.REPRISE_FORCE_SERVE !== '1') {
 
 function fallback(why) {
   process.stderr.write(`Electron cannot start here (${why}); serving the same workbench on loopback instead.\n`);
-  const child = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 0));
   process.on('SIGINT', () => child.kill('SIGINT'));
   process.on('SIGTERM', () => child.kill('SIGTERM'));

@@ -6,7 +6,13 @@
 import type { Report } from './report.js';
 import type { JudgementDecision, RationaleRule } from './rationale.js';
 
-export { JUDGEMENT_DECISIONS, RATIONALE_RULE, checkRationale, type JudgementDecision, type RationaleRule } from './rationale.js';
+export {
+  JUDGEMENT_DECISIONS,
+  RATIONALE_RULE,
+  checkRationale,
+  type JudgementDecision,
+  type RationaleRule,
+} from './rationale.js';
 
 export type CheckMode = 'verify' | 'replay';
 
@@ -80,7 +86,12 @@ export type ApiEvent =
   /** The shell asks the window to open a file (menu, recent files, second instance). */
   | { type: 'open-path'; path: string; mode: CheckMode };
 export type ApiEventType = ApiEvent['type'];
-export const API_EVENTS = ['job-progress', 'job-done', 'job-failed', 'open-path'] as const satisfies readonly ApiEventType[];
+export const API_EVENTS = [
+  'job-progress',
+  'job-done',
+  'job-failed',
+  'open-path',
+] as const satisfies readonly ApiEventType[];
 
 export interface RecentFile {
   path: string;
@@ -314,7 +325,9 @@ export interface ProviderOffers {
   providers: { providerId: string; models: string[]; computeShapes: string[] }[];
 }
 
-export type UploadChunkRequest = { uploadId: string; data: Uint8Array; dataBase64?: undefined } | { uploadId: string; dataBase64: string; data?: undefined };
+export type UploadChunkRequest =
+  | { uploadId: string; data: Uint8Array; dataBase64?: undefined }
+  | { uploadId: string; dataBase64: string; data?: undefined };
 
 /**
  * The WebSocket transport's binary frame: a request whose first parameter carries raw
@@ -407,7 +420,11 @@ export function isApiMethod(m: unknown): m is ApiMethod {
 }
 
 export function isApiEvent(e: unknown): e is ApiEvent {
-  return typeof e === 'object' && e !== null && (API_EVENTS as readonly string[]).includes((e as { type?: unknown }).type as string);
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (API_EVENTS as readonly string[]).includes((e as { type?: unknown }).type as string)
+  );
 }
 
 /** One member of a Nemosyne package (packageMembers), with the digest its manifest records for it. */

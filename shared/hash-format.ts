@@ -22,7 +22,8 @@ export function isBareHex64(s: unknown): s is string {
  * (Reprise) or bare hex (Nemosyne's upstream form). Anything else is never the same digest.
  */
 export function sameDigest(a: unknown, b: unknown): boolean {
-  const hex = (s: unknown): string | null => (isHashString(s) ? s.slice(HASH_PREFIX.length) : isBareHex64(s) ? s : null);
+  const hex = (s: unknown): string | null =>
+    isHashString(s) ? s.slice(HASH_PREFIX.length) : isBareHex64(s) ? s : null;
   const x = hex(a);
   return x !== null && x === hex(b);
 }

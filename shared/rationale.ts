@@ -25,7 +25,8 @@ export const RATIONALE_RULE: Readonly<RationaleRule> = Object.freeze({
   minChars: 20,
   minWords: 3,
   minDistinct: 5,
-  summary: 'at least 20 characters, 3 words and 5 different letters or digits: say what you checked and why the decision follows',
+  summary:
+    'at least 20 characters, 3 words and 5 different letters or digits: say what you checked and why the decision follows',
 });
 
 /** Why a rationale is not real content (one sentence), or null when it is acceptable. */
@@ -34,10 +35,13 @@ export function checkRationale(text: unknown): string | null {
   if (typeof text !== 'string') return 'the rationale is missing';
   const norm = text.replace(/\s+/gu, ' ').trim();
   if (norm === '') return 'the rationale is blank';
-  if (norm.length < r.minChars) return `the rationale has ${norm.length} characters; at least ${r.minChars} are required`;
+  if (norm.length < r.minChars)
+    return `the rationale has ${norm.length} characters; at least ${r.minChars} are required`;
   const words = norm.split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w));
-  if (words.length < r.minWords) return `the rationale has ${words.length} word(s); at least ${r.minWords} are required`;
+  if (words.length < r.minWords)
+    return `the rationale has ${words.length} word(s); at least ${r.minWords} are required`;
   const distinct = new Set(norm.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []);
-  if (distinct.size < r.minDistinct) return `the rationale uses ${distinct.size} distinct letters or digits; at least ${r.minDistinct} are required`;
+  if (distinct.size < r.minDistinct)
+    return `the rationale uses ${distinct.size} distinct letters or digits; at least ${r.minDistinct} are required`;
   return null;
 }

@@ -41,12 +41,44 @@ const pre = (v: unknown): string => `<pre>${escHtml(shownValue(v, 2))}</pre>`;
 export function reportSections(r: Omit<Report, 'run'>, opts: { values?: boolean } = {}): string[] {
   const out: string[] = [];
   const head = ['#', 'severity', 'rule', 'message', 'pointer', ...(opts.values ? ['expected', 'actual'] : [])];
-  const values = (f: Report['findings'][number]) => (opts.values ? [f.expected === undefined ? '' : pre(f.expected), f.actual === undefined ? '' : pre(f.actual)] : []);
-  out.push(`<h2>Findings</h2>${htmlTable(head, r.findings.map((f, i) => [String(i), escHtml(f.severity), `<code>${escHtml(f.rule)}</code>`, escHtml(f.message), f.pointer ? `<code>${escHtml(f.pointer)}</code>` : '', ...values(f)]))}`);
+  const values = (f: Report['findings'][number]) =>
+    opts.values ? [f.expected === undefined ? '' : pre(f.expected), f.actual === undefined ? '' : pre(f.actual)] : [];
+  out.push(
+    `<h2>Findings</h2>${htmlTable(
+      head,
+      r.findings.map((f, i) => [
+        String(i),
+        escHtml(f.severity),
+        `<code>${escHtml(f.rule)}</code>`,
+        escHtml(f.message),
+        f.pointer ? `<code>${escHtml(f.pointer)}</code>` : '',
+        ...values(f),
+      ]),
+    )}`,
+  );
   if (r.comparisons) {
-    out.push(`<h2>Comparisons</h2>${htmlTable(['#', 'output', 'mode', 'original', 'replayed', 'delta / epsilon', 'status'], r.comparisons.map((c, i) => [String(i), escHtml(c.output), escHtml(c.mode), pre(c.original), pre(c.replayed), escHtml(`${c.delta ?? '-'} / ${c.epsilon ?? '-'}`), escHtml(c.status + (c.reason ? `: ${c.reason}` : ''))]))}`);
+    out.push(
+      `<h2>Comparisons</h2>${htmlTable(
+        ['#', 'output', 'mode', 'original', 'replayed', 'delta / epsilon', 'status'],
+        r.comparisons.map((c, i) => [
+          String(i),
+          escHtml(c.output),
+          escHtml(c.mode),
+          pre(c.original),
+          pre(c.replayed),
+          escHtml(`${c.delta ?? '-'} / ${c.epsilon ?? '-'}`),
+          escHtml(c.status + (c.reason ? `: ${c.reason}` : '')),
+        ]),
+      )}`,
+    );
   }
-  if (r.events) out.push(`<h2>Drift events</h2>${htmlTable(['#', 'event'], r.events.map((e: JsonValue, i) => [String(i), pre(e)]))}`);
+  if (r.events)
+    out.push(
+      `<h2>Drift events</h2>${htmlTable(
+        ['#', 'event'],
+        r.events.map((e: JsonValue, i) => [String(i), pre(e)]),
+      )}`,
+    );
   return out;
 }
 
@@ -63,20 +95,40 @@ export function artifactPairs(r: Omit<Report, 'run'>): [string, string][] {
 
 /** The page's opening lines up to its body; `title` is text. */
 export function pageStart(title: string): string[] {
-  return ['<!doctype html>', '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">', `<title>${escHtml(title)}</title><style>${PAGE_CSS}</style></head><body>`];
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<title>${escHtml(title)}</title><style>${PAGE_CSS}</style></head><body>`,
+  ];
 }
 
-const verdictBadge = (v: Report['verdict']): string => `<span class="verdict ${escHtml(v)}">${escHtml(v.toUpperCase())}</span>`;
+const verdictBadge = (v: Report['verdict']): string =>
+  `<span class="verdict ${escHtml(v)}">${escHtml(v.toUpperCase())}</span>`;
 
 /** A report on its own (the workbench's export): the artifact, the verdict, every section and the report itself. */
 export function reportPage(r: Report): string {
-  const head = htmlDl([...artifactPairs(r), ['origin', escHtml(r.authenticity?.statement ?? 'The report makes no authenticity statement: origin not established.')], ['made by', escHtml(`${r.run.tool} ${r.run.version} at ${r.run.startedAtUtc}`)]]);
+  const head = htmlDl([
+    ...artifactPairs(r),
+    [
+      'origin',
+      escHtml(r.authenticity?.statement ?? 'The report makes no authenticity statement: origin not established.'),
+    ],
+    ['made by', escHtml(`${r.run.tool} ${r.run.version} at ${r.run.startedAtUtc}`)],
+  ]);
   return [
     ...pageStart(`Reprise report: ${r.artifact.path}`),
     `<h1>Report ${verdictBadge(r.verdict)}</h1>`,
     head,
     ...reportSections(r, { values: true }),
-    `<h2>Hash chain</h2>${htmlTable(['node', 'status', 'recorded', 'recomputed'], r.chain.map((n) => [escHtml(n.label), escHtml(n.status), `<code>${escHtml(n.recorded ?? '—')}</code>`, `<code>${escHtml(n.recomputed ?? '—')}</code>`]))}`,
+    `<h2>Hash chain</h2>${htmlTable(
+      ['node', 'status', 'recorded', 'recomputed'],
+      r.chain.map((n) => [
+        escHtml(n.label),
+        escHtml(n.status),
+        `<code>${escHtml(n.recorded ?? '—')}</code>`,
+        `<code>${escHtml(n.recomputed ?? '—')}</code>`,
+      ]),
+    )}`,
     `<h2>Report (${escHtml(r.schema)})</h2>${pre(r)}`,
     '</body></html>',
     '',

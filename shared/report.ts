@@ -59,7 +59,15 @@ export interface Comparison {
 }
 
 /** Who made the artifact, as far as the engine established it (never guessed by a viewer). */
-export const AUTHENTICITY_STATUSES = ['trusted-signer', 'untrusted-signer', 'unknown-signer', 'revoked-signer', 'bad-signature', 'unsigned', 'consistency-only'] as const;
+export const AUTHENTICITY_STATUSES = [
+  'trusted-signer',
+  'untrusted-signer',
+  'unknown-signer',
+  'revoked-signer',
+  'bad-signature',
+  'unsigned',
+  'consistency-only',
+] as const;
 export type AuthenticityStatus = (typeof AUTHENTICITY_STATUSES)[number];
 
 export interface Authenticity {
@@ -82,15 +90,39 @@ export interface Authenticity {
 export interface TgDriftRate {
   window: number;
   maxRate: number;
-  versions: { model: string; observations: number; inWindow: number; drifted: number; rate: number; exceeds: boolean }[];
+  versions: {
+    model: string;
+    observations: number;
+    inWindow: number;
+    drifted: number;
+    rate: number;
+    exceeds: boolean;
+  }[];
 }
 
 /** Narrows `details.tg.driftRate` (a JsonValue) to TgDriftRate, or null. */
 export function tgDriftRateOf(v: JsonValue | undefined): TgDriftRate | null {
   const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || !isNum(v['window']) || !isNum(v['maxRate']) || !Array.isArray(v['versions'])) return null;
+  if (
+    typeof v !== 'object' ||
+    v === null ||
+    Array.isArray(v) ||
+    !isNum(v['window']) ||
+    !isNum(v['maxRate']) ||
+    !Array.isArray(v['versions'])
+  )
+    return null;
   const ok = v['versions'].every(
-    (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x['model'] === 'string' && isNum(x['rate']) && isNum(x['drifted']) && isNum(x['inWindow']) && isNum(x['observations']) && typeof x['exceeds'] === 'boolean',
+    (x) =>
+      typeof x === 'object' &&
+      x !== null &&
+      !Array.isArray(x) &&
+      typeof x['model'] === 'string' &&
+      isNum(x['rate']) &&
+      isNum(x['drifted']) &&
+      isNum(x['inWindow']) &&
+      isNum(x['observations']) &&
+      typeof x['exceeds'] === 'boolean',
   );
   return ok ? (v as unknown as TgDriftRate) : null;
 }

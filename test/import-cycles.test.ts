@@ -15,7 +15,13 @@ import { sources } from './helpers/sources.js';
 
 /** The relative modules a file imports or re-exports for their values. */
 function valueImports(file: string, text: string): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: string[] = [];
   for (const st of sf.statements) {
     let spec: ts.Expression | undefined;
@@ -24,7 +30,8 @@ function valueImports(file: string, text: string): string[] {
       if (c?.isTypeOnly) continue;
       const b = c?.namedBindings;
       // `import { type A, type B } from …` is erased too (unless it also names a default).
-      if (c && !c.name && b && ts.isNamedImports(b) && b.elements.length > 0 && b.elements.every((el) => el.isTypeOnly)) continue;
+      if (c && !c.name && b && ts.isNamedImports(b) && b.elements.length > 0 && b.elements.every((el) => el.isTypeOnly))
+        continue;
       spec = st.moduleSpecifier;
     } else if (ts.isExportDeclaration(st)) {
       if (st.isTypeOnly) continue;
@@ -78,14 +85,21 @@ function graphOf(files: string[]): Map<string, string[]> {
   const key = (f: string): string => f.replace(/\.tsx?$/, '');
   const known = new Set(files.map(key));
   const g = new Map<string, string[]>();
-  for (const f of files) g.set(key(f), valueImports(f, readFileSync(f, 'utf8')).filter((t) => known.has(t)));
+  for (const f of files)
+    g.set(
+      key(f),
+      valueImports(f, readFileSync(f, 'utf8')).filter((t) => known.has(t)),
+    );
   return g;
 }
 
 describe('import cycles', () => {
   it('finds a planted cycle, and ignores type-only imports', () => {
     const g = new Map<string, string[]>();
-    const a = valueImports('/x/a.ts', "import { b } from './b.js';\nimport type { T } from './c.js';\nimport { type U } from './d.js';\nexport { e } from './e.js';\nexport type { F } from './f.js';\n");
+    const a = valueImports(
+      '/x/a.ts',
+      "import { b } from './b.js';\nimport type { T } from './c.js';\nimport { type U } from './d.js';\nexport { e } from './e.js';\nexport type { F } from './f.js';\n",
+    );
     expect(a).toEqual(['/x/b', '/x/e']);
     g.set('/x/a', a);
     g.set('/x/b', valueImports('/x/b.ts', "import { a } from './a.js';\n"));
@@ -96,7 +110,12 @@ describe('import cycles', () => {
   it('the real tree has none in shared/, app/, main/ and renderer/', () => {
     const files = ['shared', 'app', 'main', join('renderer', 'src')].flatMap((d) => sources(join(ROOT, d)));
     expect(files.length).toBeGreaterThan(100);
-    const found = cycles(graphOf(files)).map((c) => c.map((f) => relative(ROOT, f)).sort().join(' -> '));
+    const found = cycles(graphOf(files)).map((c) =>
+      c
+        .map((f) => relative(ROOT, f))
+        .sort()
+        .join(' -> '),
+    );
     expect(found).toEqual([]);
   });
 });

@@ -12,7 +12,12 @@ import { ROOT } from './helpers/cli.js';
 import { ROOMS } from '../eslint.config.js';
 
 const eslint = new ESLint({ cwd: ROOT });
-const RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax', 'no-restricted-globals', 'reprise/rooms']);
+const RULES = new Set([
+  '@typescript-eslint/no-restricted-imports',
+  'no-restricted-syntax',
+  'no-restricted-globals',
+  'reprise/rooms',
+]);
 
 async function layeringErrors(filePath: string, code: string): Promise<string[]> {
   const [res] = await eslint.lintText(code, { filePath: `${ROOT}${filePath}` });
@@ -86,15 +91,29 @@ const ALLOWED: [string, string][] = [
   ['app/core/x.ts', imp('../version.js')],
   ['app/zip/x.ts', imp('../threads/locate.js')],
   ['app/threads/x.ts', imp('../core/jcs.js')],
-  ['app/kinds/tg/x.ts', imp('./replay.js') + "import type { Sniffed } from '../sniff.js';\nimport { w } from '../../providers/what-if.js';\nexport const z = [Sniffed, w];\n"],
+  [
+    'app/kinds/tg/x.ts',
+    imp('./replay.js') +
+      "import type { Sniffed } from '../sniff.js';\nimport { w } from '../../providers/what-if.js';\nexport const z = [Sniffed, w];\n",
+  ],
   ['app/kinds/tg/engines/x.ts', imp('../bundle.js')],
   ['app/kinds/evidence-bundle/x.ts', imp('../../attest/verify.js')],
   ['app/kinds/registry.ts', imp('./tg/declare.js')],
-  ['app/engine/x.ts', imp('../kinds/registry.js') + "import { MembersError } from '../kinds/operations.js';\nexport const e = MembersError;\n"],
+  [
+    'app/engine/x.ts',
+    imp('../kinds/registry.js') +
+      "import { MembersError } from '../kinds/operations.js';\nexport const e = MembersError;\n",
+  ],
   ['app/examples/x.ts', imp('../kinds/registry.js')],
   ['app/jobs/x.ts', imp('../engine/report-text.js')],
-  ['app/cli/commands/x.ts', imp('../../engine/attest.js') + "import { K } from '../../kinds/registry.js';\nexport const k = K;\n"],
-  ['main/x.ts', "import { runBytes } from '../app/engine/run.js';\nimport { app } from 'electron';\nexport const r = [runBytes, app];\n"],
+  [
+    'app/cli/commands/x.ts',
+    imp('../../engine/attest.js') + "import { K } from '../../kinds/registry.js';\nexport const k = K;\n",
+  ],
+  [
+    'main/x.ts',
+    "import { runBytes } from '../app/engine/run.js';\nimport { app } from 'electron';\nexport const r = [runBytes, app];\n",
+  ],
   ['main/host/x.ts', imp('../../app/jobs/pool.js')],
   ['renderer/src/x.ts', "import { API_METHODS } from '../../shared/api';\nexport const m = API_METHODS;\n"],
 ];
@@ -123,7 +142,11 @@ describe('layering rule', () => {
   });
   it('the real tree has no layering violation', async () => {
     const results = await eslint.lintFiles(['shared', 'app', 'main', 'renderer']);
-    const bad = results.flatMap((r) => r.messages.filter((m) => m.ruleId !== null && m.ruleId !== 'no-restricted-globals' && RULES.has(m.ruleId)).map((m) => `${r.filePath}:${m.line} ${m.message}`));
+    const bad = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId !== null && m.ruleId !== 'no-restricted-globals' && RULES.has(m.ruleId))
+        .map((m) => `${r.filePath}:${m.line} ${m.message}`),
+    );
     expect(bad).toEqual([]);
     // Linting the whole tree takes seconds alone and over a minute on a loaded 2-core machine.
   }, 300_000);

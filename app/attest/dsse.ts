@@ -15,11 +15,20 @@ export interface Envelope {
 
 export function pae(payloadType: string, body: Uint8Array): Buffer {
   const type = Buffer.from(payloadType, 'utf8');
-  return Buffer.concat([Buffer.from(`DSSEv1 ${type.length} `, 'utf8'), type, Buffer.from(` ${body.length} `, 'utf8'), body]);
+  return Buffer.concat([
+    Buffer.from(`DSSEv1 ${type.length} `, 'utf8'),
+    type,
+    Buffer.from(` ${body.length} `, 'utf8'),
+    body,
+  ]);
 }
 
 export function signEnvelope(payloadType: string, body: Uint8Array, signer: Signer): Envelope {
-  return { payload: Buffer.from(body).toString('base64'), payloadType, signatures: [{ keyid: signer.keyId, sig: signBytes(signer, pae(payloadType, body)) }] };
+  return {
+    payload: Buffer.from(body).toString('base64'),
+    payloadType,
+    signatures: [{ keyid: signer.keyId, sig: signBytes(signer, pae(payloadType, body)) }],
+  };
 }
 
 export { verifyBytes };

@@ -9,23 +9,63 @@ import type { ArtifactKind, Authenticity } from '../../shared/report.js';
 import type { TrustStore } from './keys.js';
 import type { KindResult } from './report.js';
 
-const withKey = (a: Authenticity, keyId: string | null | undefined): Authenticity => (keyId ? { status: a.status, keyId, statement: a.statement } : a);
+const withKey = (a: Authenticity, keyId: string | null | undefined): Authenticity =>
+  keyId ? { status: a.status, keyId, statement: a.statement } : a;
 
 export const authenticity = {
   trusted: (what: string, keyId: string, retired = false): Authenticity =>
-    withKey({ status: 'trusted-signer', statement: `Trusted signer: ${what} verifies under ${keyId}, a key in the trust store${retired ? ' (retired, still trusted for what it signed)' : ''}.` }, keyId),
+    withKey(
+      {
+        status: 'trusted-signer',
+        statement: `Trusted signer: ${what} verifies under ${keyId}, a key in the trust store${retired ? ' (retired, still trusted for what it signed)' : ''}.`,
+      },
+      keyId,
+    ),
   noTrustStore: (what: string, keyId: string): Authenticity =>
-    withKey({ status: 'unknown-signer', statement: `Unknown signer: ${what} is signed by ${keyId}, but no trust store was given, so the signer cannot be decided.` }, keyId),
+    withKey(
+      {
+        status: 'unknown-signer',
+        statement: `Unknown signer: ${what} is signed by ${keyId}, but no trust store was given, so the signer cannot be decided.`,
+      },
+      keyId,
+    ),
   unknown: (what: string, keyId: string): Authenticity =>
-    withKey({ status: 'unknown-signer', statement: `Unknown signer: ${what} is signed by ${keyId}, a key that is not in the trust store.` }, keyId),
+    withKey(
+      {
+        status: 'unknown-signer',
+        statement: `Unknown signer: ${what} is signed by ${keyId}, a key that is not in the trust store.`,
+      },
+      keyId,
+    ),
   untrusted: (what: string, keyId: string, why: string): Authenticity =>
-    withKey({ status: 'untrusted-signer', statement: `Untrusted signer: ${what} is signed by ${keyId}, but ${why}.` }, keyId),
+    withKey(
+      { status: 'untrusted-signer', statement: `Untrusted signer: ${what} is signed by ${keyId}, but ${why}.` },
+      keyId,
+    ),
   revoked: (what: string, keyId: string): Authenticity =>
-    withKey({ status: 'revoked-signer', statement: `Revoked signer: ${what} is signed by ${keyId}, a key the trust store revokes.` }, keyId),
+    withKey(
+      {
+        status: 'revoked-signer',
+        statement: `Revoked signer: ${what} is signed by ${keyId}, a key the trust store revokes.`,
+      },
+      keyId,
+    ),
   badSignature: (what: string, keyId: string | null): Authenticity =>
-    withKey({ status: 'bad-signature', statement: `Signature not accepted: ${what}'s signature${keyId ? ` by ${keyId}` : ''} does not verify, so its origin is not established.` }, keyId),
-  unsigned: (what: string): Authenticity => ({ status: 'unsigned', statement: `Unsigned: ${what} carries no signature; consistency only, origin not established.` }),
-  consistencyOnly: (why: string): Authenticity => ({ status: 'consistency-only', statement: `Consistency only, origin not established: ${why}` }),
+    withKey(
+      {
+        status: 'bad-signature',
+        statement: `Signature not accepted: ${what}'s signature${keyId ? ` by ${keyId}` : ''} does not verify, so its origin is not established.`,
+      },
+      keyId,
+    ),
+  unsigned: (what: string): Authenticity => ({
+    status: 'unsigned',
+    statement: `Unsigned: ${what} carries no signature; consistency only, origin not established.`,
+  }),
+  consistencyOnly: (why: string): Authenticity => ({
+    status: 'consistency-only',
+    statement: `Consistency only, origin not established: ${why}`,
+  }),
 };
 
 /**
@@ -48,5 +88,11 @@ export function authenticityOf(kind: ArtifactKind, r: KindResult, consistencyOnl
 export function withSigner(a: Authenticity, store: TrustStore | null): Authenticity {
   const k = a.keyId ? store?.holder(a.keyId) : null;
   if (!k) return a;
-  return { status: a.status, keyId: a.keyId!, role: k.role, ...(k.label ? { label: k.label } : {}), statement: a.statement };
+  return {
+    status: a.status,
+    keyId: a.keyId!,
+    role: k.role,
+    ...(k.label ? { label: k.label } : {}),
+    statement: a.statement,
+  };
 }

@@ -2,7 +2,12 @@
 import type { Finding, JsonValue, Severity } from '../../shared/report.js';
 import type { JcsWarning } from './jcs/errors.js';
 
-export function finding(rule: string, severity: Severity, message: string, extra: { pointer?: string; expected?: JsonValue; actual?: JsonValue } = {}): Finding {
+export function finding(
+  rule: string,
+  severity: Severity,
+  message: string,
+  extra: { pointer?: string; expected?: JsonValue; actual?: JsonValue } = {},
+): Finding {
   const f: Finding = { rule, severity, message };
   if (extra.pointer !== undefined) f.pointer = extra.pointer;
   if (extra.expected !== undefined) f.expected = extra.expected;
@@ -10,11 +15,14 @@ export function finding(rule: string, severity: Severity, message: string, extra
   return f;
 }
 
-export const fail = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding => finding(rule, 'fail', message, extra);
+export const fail = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding =>
+  finding(rule, 'fail', message, extra);
 export const unavailable = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding =>
   finding(rule, 'unavailable', message, extra);
-export const warning = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding => finding(rule, 'warning', message, extra);
-export const info = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding => finding(rule, 'info', message, extra);
+export const warning = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding =>
+  finding(rule, 'warning', message, extra);
+export const info = (rule: string, message: string, extra?: Parameters<typeof finding>[3]): Finding =>
+  finding(rule, 'info', message, extra);
 
 /** Rule ids, each with one line saying what it finds (a kind's rule-ids.ts, app/core/rule-ids.ts; docs/rules/ in full). */
 export type RuleDeclarations = Readonly<Record<string, string>>;
@@ -62,14 +70,21 @@ export interface ChangedNumberRule {
  * `where` is a prefix of each warning's pointer (where the parsed text sits in the
  * artifact), or `{ at }`, a fixed pointer (a line), with the member then named in the message.
  */
-export function changedNumbers(warnings: readonly JcsWarning[], r: ChangedNumberRule, where: string | { at: string } = ''): Finding[] {
+export function changedNumbers(
+  warnings: readonly JcsWarning[],
+  r: ChangedNumberRule,
+  where: string | { at: string } = '',
+): Finding[] {
   return warnings.map((w) => {
     const fixed = typeof where === 'object';
     const member = fixed ? ` at ${w.pointer === '' ? '(root)' : w.pointer}` : '';
     return finding(r.rule, r.severity ?? 'fail', `${r.subject}: ${w.message}${member}${r.note ? `; ${r.note}` : ''}`, {
       pointer: fixed ? where.at : where + w.pointer,
       expected: 'a number its double holds exactly',
-      actual: w.code === 'WARN_UNDERFLOW' ? 'a non-zero number that the parse rounds to 0' : 'a number beyond 2^53 that the parse rounds',
+      actual:
+        w.code === 'WARN_UNDERFLOW'
+          ? 'a non-zero number that the parse rounds to 0'
+          : 'a number beyond 2^53 that the parse rounds',
     });
   });
 }
@@ -117,7 +132,12 @@ export class BoundedFindings extends Array<Finding> {
     const l = this.left.get(f.rule);
     const count = (l?.actual.count ?? 0) + 1;
     const severity = l && RANK[l.severity] >= RANK[f.severity] ? l.severity : f.severity;
-    const summary = { rule: 'RPR-REPORT-001', severity, message: `${count} more finding(s) of ${f.rule} were left out (at most ${this.maxPerRule} per rule; --limit ${FINDINGS_LIMIT}=N lists more); the worst of them is ${severity}`, actual: { rule: f.rule, count } };
+    const summary = {
+      rule: 'RPR-REPORT-001',
+      severity,
+      message: `${count} more finding(s) of ${f.rule} were left out (at most ${this.maxPerRule} per rule; --limit ${FINDINGS_LIMIT}=N lists more); the worst of them is ${severity}`,
+      actual: { rule: f.rule, count },
+    };
     if (l) Object.assign(l, summary);
     else {
       this.left.set(f.rule, summary);

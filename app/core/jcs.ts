@@ -18,8 +18,23 @@
 export { MAX_DEPTH, JcsError, type JcsErrorCode, type JcsWarning } from './jcs/errors.js';
 export { escapePointerToken } from './closed.js';
 export { decodeJsonBytes } from './jcs/decode.js';
-export { parseCanonical, canonicalizeText, canonicalizeBytes, mayUnderflow, nestsDeeperThan, type StrictParse, type ParseOptions } from './jcs/parse.js';
-export { stripToCanonical, stripArriving, SPAN_DEPTH, type ArrivingStrip, type MemberSpan, type Stripped } from './jcs/strip.js';
+export {
+  parseCanonical,
+  canonicalizeText,
+  canonicalizeBytes,
+  mayUnderflow,
+  nestsDeeperThan,
+  type StrictParse,
+  type ParseOptions,
+} from './jcs/parse.js';
+export {
+  stripToCanonical,
+  stripArriving,
+  SPAN_DEPTH,
+  type ArrivingStrip,
+  type MemberSpan,
+  type Stripped,
+} from './jcs/strip.js';
 export { canonicalizeValue, canonicalizeParsed, checkJsonData } from './jcs/serialize.js';
 export { diagnose } from './jcs/diagnose.js';
 export { checkBounds, countChar, type JsonLimits } from './jcs/bounds.js';

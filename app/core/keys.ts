@@ -37,7 +37,8 @@ export function rawPublicKey(key: KeyObject): Buffer {
   const have = RAW_KEYS.get(key);
   if (have) return Buffer.from(have);
   const der = key.export({ format: 'der', type: 'spki' });
-  if (der.length !== 44 || !der.subarray(0, 12).equals(SPKI_ED25519_PREFIX)) throw new KeyError('not an Ed25519 public key');
+  if (der.length !== 44 || !der.subarray(0, 12).equals(SPKI_ED25519_PREFIX))
+    throw new KeyError('not an Ed25519 public key');
   RAW_KEYS.set(key, Buffer.from(der.subarray(12)));
   return der.subarray(12);
 }
@@ -104,7 +105,12 @@ export async function writePrivateKey(path: string, signer: Signer): Promise<voi
     fh = await open(path, 'wx', 0o600);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new KeyError(code === 'EEXIST' ? `${path} exists; Reprise never overwrites a key file` : `cannot write ${path}: ${code ?? 'error'}`, 'path');
+    throw new KeyError(
+      code === 'EEXIST'
+        ? `${path} exists; Reprise never overwrites a key file`
+        : `cannot write ${path}: ${code ?? 'error'}`,
+      'path',
+    );
   }
   try {
     await fh.writeFile(pem);
@@ -116,7 +122,10 @@ export async function writePrivateKey(path: string, signer: Signer): Promise<voi
     await fh.close().catch(() => undefined);
     fh = undefined;
     await unlink(path).catch(() => undefined);
-    throw new KeyError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; no key was written`, 'path');
+    throw new KeyError(
+      `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; no key was written`,
+      'path',
+    );
   } finally {
     await fh?.close();
   }
@@ -157,7 +166,10 @@ export interface TrustedKey {
 
 export class TrustStore {
   private readonly byId: Map<string, TrustedKey>;
-  constructor(readonly keys: readonly TrustedKey[], readonly source: string) {
+  constructor(
+    readonly keys: readonly TrustedKey[],
+    readonly source: string,
+  ) {
     this.byId = new Map(keys.map((k) => [k.keyId, k]));
   }
   get(keyId: string): TrustedKey | undefined {
@@ -181,7 +193,12 @@ export interface TrustStoreEntry {
   label: string;
 }
 
-export function trustStoreEntry(signer: Signer, role: Role, label: string, status: KeyStatus = 'active'): TrustStoreEntry {
+export function trustStoreEntry(
+  signer: Signer,
+  role: Role,
+  label: string,
+  status: KeyStatus = 'active',
+): TrustStoreEntry {
   return { keyId: signer.keyId, publicKey: signer.publicKeyB64, role, status, label };
 }
 
@@ -209,11 +226,14 @@ export function parseTrustStore(bytes: Uint8Array, source: string): TrustStore {
       if (!['keyId', 'publicKey', 'role', 'status', 'label'].includes(m)) bad(`/keys/${i} has unknown member "${m}"`);
     }
     if (!isKeyId(k['keyId'])) bad(`/keys/${i}/keyId is not ed25519:<64 hex>`);
-    if (typeof k['publicKey'] !== 'string' || !/^[A-Za-z0-9+/]{43}=$/.test(k['publicKey'])) bad(`/keys/${i}/publicKey is not base64 of 32 bytes`);
+    if (typeof k['publicKey'] !== 'string' || !/^[A-Za-z0-9+/]{43}=$/.test(k['publicKey']))
+      bad(`/keys/${i}/publicKey is not base64 of 32 bytes`);
     const raw = Buffer.from(k['publicKey'] as string, 'base64');
-    if (keyIdOf(raw) !== k['keyId']) bad(`/keys/${i}: keyId ${String(k['keyId'])} does not match its public key (${keyIdOf(raw)})`);
+    if (keyIdOf(raw) !== k['keyId'])
+      bad(`/keys/${i}: keyId ${String(k['keyId'])} does not match its public key (${keyIdOf(raw)})`);
     if (!ROLES.includes(k['role'] as Role)) bad(`/keys/${i}/role must be one of ${ROLES.join(', ')}`);
-    if (!KEY_STATUSES.includes(k['status'] as KeyStatus)) bad(`/keys/${i}/status must be one of ${KEY_STATUSES.join(', ')}`);
+    if (!KEY_STATUSES.includes(k['status'] as KeyStatus))
+      bad(`/keys/${i}/status must be one of ${KEY_STATUSES.join(', ')}`);
     if (k['label'] !== undefined && typeof k['label'] !== 'string') bad(`/keys/${i}/label must be a string`);
     if (seen.has(k['keyId'] as string)) bad(`key ${String(k['keyId'])} is listed twice`);
     seen.add(k['keyId'] as string);
@@ -250,7 +270,13 @@ export async function addToTrustStore(path: string, entry: TrustStoreEntry): Pro
   }
   if (existing) {
     const store = parseTrustStore(existing, path);
-    entries = store.keys.map((k) => ({ keyId: k.keyId, publicKey: k.publicKeyB64, role: k.role, status: k.status, label: k.label }));
+    entries = store.keys.map((k) => ({
+      keyId: k.keyId,
+      publicKey: k.publicKeyB64,
+      role: k.role,
+      status: k.status,
+      label: k.label,
+    }));
   }
   entries = entries.filter((k) => k.keyId !== entry.keyId).concat([entry]);
   await writeFileAtomic(path, JSON.stringify({ type: TRUST_STORE_TYPE, keys: entries }, null, 2) + '\n');

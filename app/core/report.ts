@@ -55,7 +55,12 @@ export function buildReport(input: ReportInput, startedAt: number, now: () => nu
   if (input.details) ordered.details = input.details;
   const auth = authenticityOf(input.kind, input);
   if (auth) ordered.authenticity = auth;
-  ordered.run = { tool: 'reprise', version: VERSION, startedAtUtc: new Date(startedAt).toISOString(), durationMs: Math.max(0, Math.round(now() - startedAt)) };
+  ordered.run = {
+    tool: 'reprise',
+    version: VERSION,
+    startedAtUtc: new Date(startedAt).toISOString(),
+    durationMs: Math.max(0, Math.round(now() - startedAt)),
+  };
   return ordered;
 }
 

@@ -27,9 +27,11 @@ export function whyNotRfc3339Utc(s: unknown): string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return 'a date without a time';
   if (!/Z$/.test(s)) return 'no Z suffix (local time)';
   // RFC 3339 allows both; Reprise documents these two limits (docs/architecture.md).
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{10,}Z$/.test(s)) return 'more than 9 fraction digits (Reprise reads times to the nanosecond, a documented limit)';
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{10,}Z$/.test(s))
+    return 'more than 9 fraction digits (Reprise reads times to the nanosecond, a documented limit)';
   if (!RFC3339_UTC.test(s)) return 'not RFC 3339';
-  if (s.slice(17, 19) === '60') return 'a leap second (:60), which Reprise refuses: it compares times as POSIX time, which has none (a documented decision)';
+  if (s.slice(17, 19) === '60')
+    return 'a leap second (:60), which Reprise refuses: it compares times as POSIX time, which has none (a documented decision)';
   return 'an impossible date or time';
 }
 

@@ -75,15 +75,21 @@ export async function followArriving(path: string, size: number, o: FollowOption
       if (arrival.got === size && st.size === size && (st.mode & 0o222) === 0) break; // written whole, and marked so
       if (st.size > have) quietSince = Date.now();
       have = st.size;
-      if (st.nlink === 0) throw new UsageError(`the upload of ${o.shown} stopped before its last byte (${have} of ${size} bytes): the sending failed or a newer file replaced it`, 'refused');
-      if (st.size > size) throw new UsageError(`the upload of ${o.shown} is longer than announced (${size} bytes)`, 'refused');
+      if (st.nlink === 0)
+        throw new UsageError(
+          `the upload of ${o.shown} stopped before its last byte (${have} of ${size} bytes): the sending failed or a newer file replaced it`,
+          'refused',
+        );
+      if (st.size > size)
+        throw new UsageError(`the upload of ${o.shown} is longer than announced (${size} bytes)`, 'refused');
       if (arrival.got < size && st.size - arrival.got >= Math.min(STEP, size - arrival.got)) {
         arrival.take(fd, st.size);
         napMs = 1;
         progress?.at(arrival.got, size);
         continue;
       }
-      if (Date.now() - quietSince > (o.stallMs ?? STALL_MS)) throw new UsageError(`the upload of ${o.shown} stopped arriving (${have} of ${size} bytes)`, 'refused');
+      if (Date.now() - quietSince > (o.stallMs ?? STALL_MS))
+        throw new UsageError(`the upload of ${o.shown} stopped arriving (${have} of ${size} bytes)`, 'refused');
       await nap(napMs);
       napMs = Math.min(MAX_NAP_MS, napMs * 2);
     }

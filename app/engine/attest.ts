@@ -21,7 +21,12 @@ import { makeContext } from './run.js';
 
 /** What attesting a manifest gave: the envelope, or the findings that kept it from being replayed. */
 export type Attestation =
-  | { attested: true; /** The envelope file's text: canonical JSON and a newline. */ envelope: string; keyId: string; verdict: Verdict }
+  | {
+      attested: true;
+      /** The envelope file's text: canonical JSON and a newline. */ envelope: string;
+      keyId: string;
+      verdict: Verdict;
+    }
   | { attested: false; verdict: Verdict; findings: Finding[] };
 
 /**
@@ -31,7 +36,11 @@ export type Attestation =
  * is asked for only after the artifact and the key were found good, so that the first
  * complaint a user sees is about what they attest, then about the files it is replayed with.
  */
-export async function attestManifest(path: string, keyFile: string, options: () => EngineOptions): Promise<Attestation> {
+export async function attestManifest(
+  path: string,
+  keyFile: string,
+  options: () => EngineOptions,
+): Promise<Attestation> {
   let bytes: Buffer;
   try {
     bytes = await readRegularFile(path, MAX_WHOLE_FILE_BYTES);
@@ -43,8 +52,17 @@ export async function attestManifest(path: string, keyFile: string, options: () 
   const signer = await loadSigner(keyFile);
   const outcome = await attest(s, makeContext(path, options()), signer.keyId);
   if (outcome.statement === null) return { attested: false, verdict: outcome.verdict, findings: outcome.findings };
-  const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(canonicalizeValue(outcome.statement), 'utf8'), signer);
-  return { attested: true, envelope: canonicalizeValue(envelope) + '\n', keyId: signer.keyId, verdict: outcome.verdict };
+  const envelope = signEnvelope(
+    IN_TOTO_PAYLOAD_TYPE,
+    Buffer.from(canonicalizeValue(outcome.statement), 'utf8'),
+    signer,
+  );
+  return {
+    attested: true,
+    envelope: canonicalizeValue(envelope) + '\n',
+    keyId: signer.keyId,
+    verdict: outcome.verdict,
+  };
 }
 
 /**
@@ -58,12 +76,28 @@ export interface AttestationVerdict {
   statement: Record<string, unknown> | null;
 }
 
-export async function checkAttestation(envelope: Uint8Array, trust: TrustStore | null, manifest?: () => Promise<Uint8Array>): Promise<AttestationVerdict> {
+export async function checkAttestation(
+  envelope: Uint8Array,
+  trust: TrustStore | null,
+  manifest?: () => Promise<Uint8Array>,
+): Promise<AttestationVerdict> {
   const check = verifyAttestation(envelope, trust);
   if (manifest && check.statement) {
     const want = sha256Hex(await manifest());
     const subj = (check.statement['subject'] as { digest?: { sha256?: string } }[] | undefined)?.[0]?.digest?.sha256;
-    if (subj !== want) check.findings.push(fail('RPR-ATTEST-009', 'the attestation is not about this manifest', { pointer: '/subject/0/digest/sha256', expected: want, actual: subj ?? null }));
+    if (subj !== want)
+      check.findings.push(
+        fail('RPR-ATTEST-009', 'the attestation is not about this manifest', {
+          pointer: '/subject/0/digest/sha256',
+          expected: want,
+          actual: subj ?? null,
+        }),
+      );
   }
-  return { verdict: verdictOf(check.findings), keyId: check.keyId, findings: check.findings, statement: check.statement };
+  return {
+    verdict: verdictOf(check.findings),
+    keyId: check.keyId,
+    findings: check.findings,
+    statement: check.statement,
+  };
 }

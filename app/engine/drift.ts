@@ -21,7 +21,11 @@ export interface DriftTelemetry {
 }
 
 /** Observations from every path (files that cannot be read or that no kind observes are skipped). */
-export async function driftTelemetry(paths: readonly string[], options: EngineOptions, trust: TrustStore | null): Promise<DriftTelemetry> {
+export async function driftTelemetry(
+  paths: readonly string[],
+  options: EngineOptions,
+  trust: TrustStore | null,
+): Promise<DriftTelemetry> {
   const drift = await operationFor('drift');
   const observations: DriftObservation[] = [];
   let manifests = 0;
@@ -48,6 +52,11 @@ export async function driftTelemetry(paths: readonly string[], options: EngineOp
 }
 
 /** Anchors each raised flag as a `recalibration-flag` entry; the entry of each model flagged. */
-export async function anchorRecalibrationFlags(journal: string, key: string, trust: TrustStore | null, rates: readonly DriftRate[]): Promise<Record<string, FlagAnchor>> {
+export async function anchorRecalibrationFlags(
+  journal: string,
+  key: string,
+  trust: TrustStore | null,
+  rates: readonly DriftRate[],
+): Promise<Record<string, FlagAnchor>> {
   return (await operationFor('drift')).anchorFlags(journal, key, trust, rates);
 }

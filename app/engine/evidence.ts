@@ -11,6 +11,11 @@ import { operationFor } from './operations.js';
 export type { JournalBundle } from '../kinds/operations.js';
 
 /** The bundle of `report` with every judgement the journal `dir` holds on its artifact (refused with JournalError). */
-export async function bundleFromJournal(dir: string, report: Report | BundledReport, trust: TrustStore | null, attestation?: Uint8Array | null): Promise<JournalBundle> {
+export async function bundleFromJournal(
+  dir: string,
+  report: Report | BundledReport,
+  trust: TrustStore | null,
+  attestation?: Uint8Array | null,
+): Promise<JournalBundle> {
   return (await operationFor('export'))(dir, report, trust, attestation ?? null);
 }

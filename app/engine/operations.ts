@@ -22,13 +22,19 @@ async function codeOf<N extends OperationName>(kind: KindHandler, op: N): Promis
  * The operation `op` of the first kind, in registry order, that offers it and (given an
  * artifact) detects it; null when none does.
  */
-export async function operationOf<N extends OperationName>(op: N, s?: Sniffed): Promise<NonNullable<KindOperations[N]> | null> {
+export async function operationOf<N extends OperationName>(
+  op: N,
+  s?: Sniffed,
+): Promise<NonNullable<KindOperations[N]> | null> {
   const kind = s ? offering(op).find((k) => k.detect(s)) : offering(op)[0];
   return kind ? codeOf(kind, op) : null;
 }
 
 /** As operationOf, refused as a usage error in the words of every offer when no kind claims the artifact. */
-export async function operationFor<N extends OperationName>(op: N, s?: Sniffed): Promise<NonNullable<KindOperations[N]>> {
+export async function operationFor<N extends OperationName>(
+  op: N,
+  s?: Sniffed,
+): Promise<NonNullable<KindOperations[N]>> {
   const code = await operationOf(op, s);
   if (code) return code;
   const what = offering(op)

@@ -11,7 +11,10 @@ import { MembersError } from '../kinds/operations.js';
 import { operationFor } from './operations.js';
 import { fileSource, SourceError } from '../zip/source.js';
 
-export async function readPackageMembers(from: { bytes?: Uint8Array; path?: string }, member?: string): Promise<PackageMembers> {
+export async function readPackageMembers(
+  from: { bytes?: Uint8Array; path?: string },
+  member?: string,
+): Promise<PackageMembers> {
   const packageMembers = await operationFor('members');
   try {
     if (from.bytes) return await packageMembers(from.bytes, member);

@@ -21,7 +21,10 @@ async function statOrThrow(path: string) {
     return await stat(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`, 'path');
+    throw new UsageError(
+      code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`,
+      'path',
+    );
   }
 }
 

@@ -40,7 +40,9 @@ export function formatReport(r: Report, quiet: boolean): string {
 }
 
 export function formatSummary(counts: Record<string, number>, total: number): string {
-  const parts = ['pass', 'fail', 'unavailable', 'error'].filter((k) => (counts[k] ?? 0) > 0).map((k) => `${counts[k]} ${k}`);
+  const parts = ['pass', 'fail', 'unavailable', 'error']
+    .filter((k) => (counts[k] ?? 0) > 0)
+    .map((k) => `${counts[k]} ${k}`);
   return `${total} artifact${total === 1 ? '' : 's'}: ${parts.join(', ') || 'none'}\n`;
 }
 

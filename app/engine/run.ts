@@ -5,7 +5,14 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Report } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
-import { FileReadError, MAX_WHOLE_FILE_BYTES, openRegular, READ_FLAGS, readOpened, type OpenedFile } from '../core/files.js';
+import {
+  FileReadError,
+  MAX_WHOLE_FILE_BYTES,
+  openRegular,
+  READ_FLAGS,
+  readOpened,
+  type OpenedFile,
+} from '../core/files.js';
 import { cutShort, fail } from '../core/findings.js';
 import { refusedAsCutShort } from '../core/jcs.js';
 import { memoFile } from '../core/closed.js';
@@ -29,7 +36,11 @@ export const MAX_ARTIFACT_BYTES = MAX_WHOLE_FILE_BYTES;
 
 const trustStores = memoFile(loadTrustStore);
 
-export function makeContext(path: string, options: EngineOptions, onProgress?: (f: number, label?: string) => void): KindContext {
+export function makeContext(
+  path: string,
+  options: EngineOptions,
+  onProgress?: (f: number, label?: string) => void,
+): KindContext {
   return {
     options,
     path,
@@ -65,7 +76,8 @@ function unknownKind(s: Sniffed): KindResult {
 /** What unclaimed content looks like; reads no more than detection already did. */
 function describeUnknown(s: Sniffed): string {
   if (s.size === 0) return 'an empty file';
-  if (s.startsWith([0xef, 0xbb, 0xbf])) return 'text that begins with a byte-order mark (U+FEFF), which no Reprise format allows';
+  if (s.startsWith([0xef, 0xbb, 0xbf]))
+    return 'text that begins with a byte-order mark (U+FEFF), which no Reprise format allows';
   const c = s.firstChar();
   if (c === '{' || c === '[') {
     // Detection has parsed it already (every JSON kind asks): this costs nothing more.
@@ -80,16 +92,25 @@ function describeUnknown(s: Sniffed): string {
       const v = j.value;
       if (Array.isArray(v)) return 'a JSON array, which no kind claims';
       const type = (v as Record<string, unknown>)['type'];
-      return typeof type === 'string' ? `a JSON object whose "type" is ${JSON.stringify(type)}, which no kind claims` : 'a JSON object without a "type" any kind claims';
+      return typeof type === 'string'
+        ? `a JSON object whose "type" is ${JSON.stringify(type)}, which no kind claims`
+        : 'a JSON object without a "type" any kind claims';
     }
   }
-  if (s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) || s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a])) return 'text with YAML front matter whose "type" no kind claims';
+  if (s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) || s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a]))
+    return 'text with YAML front matter whose "type" no kind claims';
   if (s.loaded && s.text() === null) return `${s.size} bytes that are neither UTF-8 text nor a ZIP package`;
   return `${s.size} bytes that no kind claims`;
 }
 
 /** Verifies (or replays) artifact bytes; `path` is only what the report shows. */
-export async function runBytes(path: string, bytes: Buffer, mode: Mode, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
+export async function runBytes(
+  path: string,
+  bytes: Buffer,
+  mode: Mode,
+  options: EngineOptions,
+  onProgress?: (f: number, label?: string) => void,
+): Promise<Report> {
   return runSniffed(new Sniffed(path, bytes), mode, options, onProgress, () => hashBytes(bytes));
 }
 
@@ -106,27 +127,67 @@ export async function handDeclaredWork(sniffed: Sniffed, ctx: KindContext): Prom
 }
 
 /** `artifactHash` is asked for after the kind ran (a lazily loaded artifact is loaded by then). */
-async function runSniffed(sniffed: Sniffed, mode: Mode, options: EngineOptions, onProgress: ((f: number, label?: string) => void) | undefined, artifactHash: () => string | Promise<string>): Promise<Report> {
+async function runSniffed(
+  sniffed: Sniffed,
+  mode: Mode,
+  options: EngineOptions,
+  onProgress: ((f: number, label?: string) => void) | undefined,
+  artifactHash: () => string | Promise<string>,
+): Promise<Report> {
   const started = Date.now();
   const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
   sniffed.limits = options.limits;
   if (sniffed.stripsInWorker) await handDeclaredWork(sniffed, ctx);
   const handler = KINDS.find((k) => k.detect(sniffed));
-  if (!handler) return buildReport({ path, kind: 'unknown', sha256: await artifactHash(), ...unknownKind(sniffed), replay: mode === 'replay', limits: options.limits }, started);
+  if (!handler)
+    return buildReport(
+      {
+        path,
+        kind: 'unknown',
+        sha256: await artifactHash(),
+        ...unknownKind(sniffed),
+        replay: mode === 'replay',
+        limits: options.limits,
+      },
+      started,
+    );
   let result: KindResult;
   // A flag that would be silently ignored is bad usage: the user expects a file.
   if (mode === 'replay' && options.out !== undefined && !handler.writesOut) {
-    throw new UsageError(`--out writes a TG replay comparison; ${path} is a ${handler.kind}, whose replay writes no file`, 'refused');
+    throw new UsageError(
+      `--out writes a TG replay comparison; ${path} is a ${handler.kind}, whose replay writes no file`,
+      'refused',
+    );
   }
   const code = await handler.load();
   if (mode === 'replay') {
     if (!code.replay) {
       result = await code.verify(sniffed, ctx);
-      result = { ...result, findings: [...result.findings, fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`)] };
+      result = {
+        ...result,
+        findings: [
+          ...result.findings,
+          fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`),
+        ],
+      };
     } else result = await code.replay(sniffed, ctx);
   } else result = await code.verify(sniffed, ctx);
-  return namedSigner(buildReport({ path, kind: handler.kind, sha256: await artifactHash(), ...result, authenticity: authenticityOf(handler.kind, result, handler.consistencyOnly), replay: mode === 'replay', limits: options.limits }, started), ctx);
+  return namedSigner(
+    buildReport(
+      {
+        path,
+        kind: handler.kind,
+        sha256: await artifactHash(),
+        ...result,
+        authenticity: authenticityOf(handler.kind, result, handler.consistencyOnly),
+        replay: mode === 'replay',
+        limits: options.limits,
+      },
+      started,
+    ),
+    ctx,
+  );
 }
 
 /** The signer's role and label from the trust store given (a store that cannot be read names no one: its kind says why). */
@@ -164,7 +225,10 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   const cannot = (e: unknown) => {
     if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
     const code = (e as NodeJS.ErrnoException).code;
-    return new UsageError(code === 'ENOENT' ? `no such file or directory: ${shown}` : `cannot read ${shown}: ${code ?? 'error'}`, 'path');
+    return new UsageError(
+      code === 'ENOENT' ? `no such file or directory: ${shown}` : `cannot read ${shown}: ${code ?? 'error'}`,
+      'path',
+    );
   };
   // A small regular file (nearly every artifact of a batch) is read with blocking calls:
   // open, fstat, one read, close. Engine jobs run on worker threads, where this costs less
@@ -182,16 +246,30 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   const { fh, stat: st } = opened;
   try {
     if (st.isDirectory()) return await runDirectory(path, options, onProgress);
-    if (st.size > MAX_ARTIFACT_BYTES) throw new UsageError(`${shown} is larger than ${MAX_ARTIFACT_BYTES} bytes`, 'path');
-    if (st.size <= LAZY_MIN) return await runBytes(shown, await readOpened(shown, opened, MAX_ARTIFACT_BYTES).catch((e: unknown) => Promise.reject(cannot(e))), mode, options, onProgress);
+    if (st.size > MAX_ARTIFACT_BYTES)
+      throw new UsageError(`${shown} is larger than ${MAX_ARTIFACT_BYTES} bytes`, 'path');
+    if (st.size <= LAZY_MIN)
+      return await runBytes(
+        shown,
+        await readOpened(shown, opened, MAX_ARTIFACT_BYTES).catch((e: unknown) => Promise.reject(cannot(e))),
+        mode,
+        options,
+        onProgress,
+      );
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
     // Bytes read (and text decoded) while the file arrived are the file's if it is that long.
-    const sniffed = new Sniffed(shown, head.subarray(0, bytesRead), { fd: fh.fd, size: st.size }, arrived?.bytes.length === st.size ? arrived : undefined);
+    const sniffed = new Sniffed(
+      shown,
+      head.subarray(0, bytesRead),
+      { fd: fh.fd, size: st.size },
+      arrived?.bytes.length === st.size ? arrived : undefined,
+    );
     // The report's SHA-256 must be that of the bytes verified. A ZIP package is read by
     // position and never loaded, so its hash streams from the file alongside; anything else
     // is hashed from the bytes the kind loaded (no second read that could see other bytes).
-    if (!startsWithLocalHeader(head.subarray(0, bytesRead))) return await runSniffed(sniffed, mode, options, onProgress, () => sniffed.sha256());
+    if (!startsWithLocalHeader(head.subarray(0, bytesRead)))
+      return await runSniffed(sniffed, mode, options, onProgress, () => sniffed.sha256());
     const artifactHash = hashFile(path).catch((e: unknown) => Promise.reject(cannot(e)));
     artifactHash.catch(() => undefined); // awaited by runSniffed; never an unhandled rejection meanwhile
     return await runSniffed(sniffed, mode, options, onProgress, () => artifactHash);
@@ -245,13 +323,30 @@ function readSmallSync(path: string, cannot: (e: unknown) => UsageError): Buffer
   }
 }
 
-async function runDirectory(path: string, options: EngineOptions, onProgress?: (f: number, label?: string) => void): Promise<Report> {
+async function runDirectory(
+  path: string,
+  options: EngineOptions,
+  onProgress?: (f: number, label?: string) => void,
+): Promise<Report> {
   const started = Date.now();
   for (const d of DIRECTORY_KINDS) {
     if (await d.detectDir(path)) {
       const ctx = makeContext(path, options, onProgress);
       const result = await (await d.load()).verifyDir(path, ctx);
-      return namedSigner(buildReport({ path, kind: d.kind, sha256: null, ...result, authenticity: authenticityOf(d.kind, result, d.consistencyOnly), limits: options.limits }, started), ctx);
+      return namedSigner(
+        buildReport(
+          {
+            path,
+            kind: d.kind,
+            sha256: null,
+            ...result,
+            authenticity: authenticityOf(d.kind, result, d.consistencyOnly),
+            limits: options.limits,
+          },
+          started,
+        ),
+        ctx,
+      );
     }
   }
   throw new UsageError(`${path} is a directory that holds no artifact of a known kind`, 'path');

@@ -44,7 +44,15 @@ export async function writeExamples(dir: string): Promise<ExampleFile[]> {
     await mkdir(dirname(p), { recursive: true });
     await writeFile(p, f.bytes);
   }
-  const index = files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}), ...(f.options ? { options: f.options } : {}) }));
-  await writeFile(join(dir, 'examples.json'), JSON.stringify({ type: 'reprise.examples/v1', files: index }, null, 2) + '\n');
+  const index = files.map((f) => ({
+    path: f.path,
+    note: f.note,
+    ...(f.expect ? { expect: f.expect } : {}),
+    ...(f.options ? { options: f.options } : {}),
+  }));
+  await writeFile(
+    join(dir, 'examples.json'),
+    JSON.stringify({ type: 'reprise.examples/v1', files: index }, null, 2) + '\n',
+  );
   return files;
 }

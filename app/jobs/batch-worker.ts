@@ -19,7 +19,8 @@ port.on('message', (msg: ToWorker<BatchJob>) => {
       const o = await executeJob({ op: 'runPath', path, mode, options });
       if (!o.ok) items.push(o);
       else if (render === 'object') items.push({ ok: true, verdict: o.report.verdict, text: '', report: o.report });
-      else if (render === 'jsonl') items.push({ ok: true, verdict: o.report.verdict, text: JSON.stringify(o.report) + '\n' });
+      else if (render === 'jsonl')
+        items.push({ ok: true, verdict: o.report.verdict, text: JSON.stringify(o.report) + '\n' });
       else items.push({ ok: true, verdict: o.report.verdict, text: formatReport(o.report, render === 'text-quiet') });
     }
     const done: FromWorker<BatchItem[]> = { id: msg.id, kind: 'done', outcome: items };

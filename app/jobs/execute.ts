@@ -22,13 +22,26 @@ export async function executeJob(job: EngineJob, onProgress?: OnProgress): Promi
   try {
     const arriving = job.op === 'runPath' ? job.arriving : undefined;
     const shown = job.op === 'runPath' ? (job.shown ?? job.path) : job.path;
-    arrived = arriving !== undefined ? await followArriving(job.path, arriving, { shown, onProgress: scaled(onProgress, 0, RECEIVING_SHARE), decodeMin: LAZY_MIN }) : undefined;
+    arrived =
+      arriving !== undefined
+        ? await followArriving(job.path, arriving, {
+            shown,
+            onProgress: scaled(onProgress, 0, RECEIVING_SHARE),
+            decodeMin: LAZY_MIN,
+          })
+        : undefined;
     if (arriving !== undefined) onProgress?.(RECEIVING_SHARE, 'verifying');
     const running = arriving !== undefined ? scaled(onProgress, RECEIVING_SHARE, 1 - RECEIVING_SHARE) : onProgress;
     const report =
       job.op === 'runPath'
         ? await runPath(job.path, job.mode, job.options, { onProgress: running, shown: job.shown, arrived })
-        : await runBytes(job.path, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), job.mode, job.options, onProgress);
+        : await runBytes(
+            job.path,
+            Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength),
+            job.mode,
+            job.options,
+            onProgress,
+          );
     return { ok: true, report };
   } catch (e) {
     if (e instanceof UsageError) return { ok: false, usage: true, message: e.message };

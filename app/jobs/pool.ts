@@ -73,7 +73,14 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
       }
       this.finish(p, m.outcome);
     });
-    worker.on('error', (err) => this.crashed(slot, (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the job ran out of memory (its worker was stopped; the host keeps running)' : `worker crashed: ${err.message}`));
+    worker.on('error', (err) =>
+      this.crashed(
+        slot,
+        (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? 'the job ran out of memory (its worker was stopped; the host keeps running)'
+          : `worker crashed: ${err.message}`,
+      ),
+    );
     worker.on('exit', (code) => {
       if (slot.running.size > 0) this.crashed(slot, `worker exited with code ${code}`);
     });
@@ -104,7 +111,8 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
   private pump(): void {
     while (this.queue.length > 0) {
       let best: Slot | null = null;
-      for (const s of this.slots) if (s.running.size < this.pipeline && (!best || s.running.size < best.running.size)) best = s;
+      for (const s of this.slots)
+        if (s.running.size < this.pipeline && (!best || s.running.size < best.running.size)) best = s;
       if (!best) return;
       const p = this.queue.shift()!;
       p.slot = best;

@@ -16,8 +16,7 @@ export type JobOutcome = { ok: true; report: Report } | { ok: false; usage: bool
 
 export type ToWorker<J = EngineJob> = { id: number; job: J };
 export type FromWorker<O = JobOutcome> =
-  | { id: number; kind: 'done'; outcome: O }
-  | { id: number; kind: 'progress'; fraction: number; label?: string };
+  { id: number; kind: 'done'; outcome: O } | { id: number; kind: 'progress'; fraction: number; label?: string };
 
 /**
  * A CLI batch: several paths in one message, answered with each report already rendered

@@ -8,10 +8,17 @@ import type { KindResult } from '../core/report.js';
  * A journal's authenticity: its entries and checkpoints are signed; the statement names
  * the latest checkpoint's signer. `trustGiven` false: nothing could be decided.
  */
-export function journalAuthenticity(findings: readonly Finding[], signer: string | null, trustGiven: boolean): Authenticity {
+export function journalAuthenticity(
+  findings: readonly Finding[],
+  signer: string | null,
+  trustGiven: boolean,
+): Authenticity {
   const what = 'the journal';
   const has = (rule: string) => findings.some((f) => f.rule === rule && f.severity !== 'info');
-  if (!signer) return has('RPR-JOURNAL-007') ? authenticity.badSignature(what, null) : authenticity.unsigned(`the journal (no checkpoint)`);
+  if (!signer)
+    return has('RPR-JOURNAL-007')
+      ? authenticity.badSignature(what, null)
+      : authenticity.unsigned(`the journal (no checkpoint)`);
   if (!trustGiven) return authenticity.noTrustStore(what, signer);
   if (has('RPR-JOURNAL-007')) return authenticity.badSignature(what, signer);
   if (has('RPR-JOURNAL-009')) return authenticity.revoked(what, signer);
@@ -19,7 +26,8 @@ export function journalAuthenticity(findings: readonly Finding[], signer: string
   return authenticity.trusted(`every entry and checkpoint of ${what}`, signer, has('RPR-JOURNAL-010'));
 }
 
-const obj = (v: JsonValue | undefined): { [k: string]: JsonValue } | null => (isPlainObject(v) ? (v as { [k: string]: JsonValue }) : null);
+const obj = (v: JsonValue | undefined): { [k: string]: JsonValue } | null =>
+  isPlainObject(v) ? (v as { [k: string]: JsonValue }) : null;
 
 /**
  * The authenticity of a journal report built from its KindResult alone (`reprise journal
@@ -29,5 +37,9 @@ const obj = (v: JsonValue | undefined): { [k: string]: JsonValue } | null => (is
 export function journalResultAuthenticity(r: KindResult): Authenticity {
   const cp = obj(r.details?.['latestCheckpoint']);
   const s = cp && typeof cp['signer'] === 'string' ? cp['signer'] : null;
-  return journalAuthenticity(r.findings, s, !r.findings.some((f) => f.rule === 'RPR-JOURNAL-011' && f.severity === 'unavailable'));
+  return journalAuthenticity(
+    r.findings,
+    s,
+    !r.findings.some((f) => f.rule === 'RPR-JOURNAL-011' && f.severity === 'unavailable'),
+  );
 }

@@ -18,7 +18,11 @@ import { checkRationale, RATIONALE_RULE } from '../../shared/rationale.js';
 export type CaseStatus = 'open' | 'escalated' | 'released' | 'upheld';
 export type Decision = 'release' | 'uphold' | 'escalate';
 
-export const KIND_OF_DECISION = { release: 'quarantine-release', uphold: 'quarantine-uphold', escalate: 'quarantine-escalate' } as const;
+export const KIND_OF_DECISION = {
+  release: 'quarantine-release',
+  uphold: 'quarantine-uphold',
+  escalate: 'quarantine-escalate',
+} as const;
 
 /** Which state each decision leads to, and from which states it is allowed. */
 export const TRANSITIONS: Record<Decision, { from: readonly CaseStatus[]; to: CaseStatus; roles: readonly Role[] }> = {
@@ -91,7 +95,8 @@ export function caseStates(entries: readonly HashedEntry[], trustStore: TrustSto
     const pointer = `line:${line ?? e.seq + 1}`;
     if (e.kind === 'quarantine-open') {
       const reason = str(e.body['reason']);
-      if (reason.trim() === '') findings.push(fail('RPR-QUAR-005', 'a quarantine-open entry has no reason', { pointer }));
+      if (reason.trim() === '')
+        findings.push(fail('RPR-QUAR-005', 'a quarantine-open entry has no reason', { pointer }));
       const c: CaseState = {
         caseId: `case-${e.seq}`,
         openSeq: e.seq,
@@ -101,7 +106,9 @@ export function caseStates(entries: readonly HashedEntry[], trustStore: TrustSto
         state: 'open',
         openedAtUtc: e.recordedAtUtc,
         updatedAtUtc: e.recordedAtUtc,
-        history: [{ seq: e.seq, entryHash: hash, decision: 'open', author: e.author, atUtc: e.recordedAtUtc, text: reason }],
+        history: [
+          { seq: e.seq, entryHash: hash, decision: 'open', author: e.author, atUtc: e.recordedAtUtc, text: reason },
+        ],
       };
       byHash.set(hash, c);
       cases.push(c);
@@ -111,13 +118,25 @@ export function caseStates(entries: readonly HashedEntry[], trustStore: TrustSto
     if (!decision) continue;
     const problem = transitionProblem(e, decision, byHash, trustStore);
     if (problem) {
-      findings.push(fail(problem.rule, problem.message, { pointer, ...(problem.expected !== undefined ? { expected: problem.expected, actual: problem.actual ?? null } : {}) }));
+      findings.push(
+        fail(problem.rule, problem.message, {
+          pointer,
+          ...(problem.expected !== undefined ? { expected: problem.expected, actual: problem.actual ?? null } : {}),
+        }),
+      );
       continue;
     }
     const c = byHash.get(e.body['case'] as string)!;
     c.state = TRANSITIONS[decision].to;
     c.updatedAtUtc = e.recordedAtUtc;
-    c.history.push({ seq: e.seq, entryHash: hash, decision, author: e.author, atUtc: e.recordedAtUtc, text: str(e.body['rationale']) });
+    c.history.push({
+      seq: e.seq,
+      entryHash: hash,
+      decision,
+      author: e.author,
+      atUtc: e.recordedAtUtc,
+      text: str(e.body['rationale']),
+    });
   }
   return { cases, findings, rolesChecked: trustStore !== null };
 }
@@ -130,24 +149,62 @@ interface Problem {
 }
 
 /** Every reason a transition entry is not a valid transition, first one wins (RPR-QUAR-001..007). */
-export function transitionProblem(e: Pick<Entry, 'body' | 'author' | 'subject'>, decision: Decision, byHash: ReadonlyMap<string, CaseState>, trustStore: TrustStore | null): Problem | null {
+export function transitionProblem(
+  e: Pick<Entry, 'body' | 'author' | 'subject'>,
+  decision: Decision,
+  byHash: ReadonlyMap<string, CaseState>,
+  trustStore: TrustStore | null,
+): Problem | null {
   const ref = e.body['case'];
-  if (!isHashString(ref)) return { rule: 'RPR-QUAR-005', message: `a quarantine-${decision} entry must name its case by the opening entry's hash (body.case)` };
-  if (e.body['decision'] !== decision) return { rule: 'RPR-QUAR-005', message: `body.decision must be "${decision}"`, expected: decision, actual: String(e.body['decision']) };
+  if (!isHashString(ref))
+    return {
+      rule: 'RPR-QUAR-005',
+      message: `a quarantine-${decision} entry must name its case by the opening entry's hash (body.case)`,
+    };
+  if (e.body['decision'] !== decision)
+    return {
+      rule: 'RPR-QUAR-005',
+      message: `body.decision must be "${decision}"`,
+      expected: decision,
+      actual: String(e.body['decision']),
+    };
   const c = byHash.get(ref);
-  if (!c) return { rule: 'RPR-QUAR-001', message: `no quarantine case was opened by entry ${ref} before this ${decision}` };
+  if (!c)
+    return { rule: 'RPR-QUAR-001', message: `no quarantine case was opened by entry ${ref} before this ${decision}` };
   const t = TRANSITIONS[decision];
-  if (!t.from.includes(c.state)) return { rule: 'RPR-QUAR-002', message: `${c.caseId} is ${c.state}; ${decision} is allowed only from ${t.from.join(' or ')}`, expected: t.from.join('|'), actual: c.state };
+  if (!t.from.includes(c.state))
+    return {
+      rule: 'RPR-QUAR-002',
+      message: `${c.caseId} is ${c.state}; ${decision} is allowed only from ${t.from.join(' or ')}`,
+      expected: t.from.join('|'),
+      actual: c.state,
+    };
   if (trustStore) {
     const k = trustStore.get(e.author);
     if (!k || !t.roles.includes(k.role))
-      return { rule: 'RPR-QUAR-003', message: `${decision} of ${c.caseId} requires a ${t.roles.join(' or ')} key; ${e.author} is ${k ? `a ${k.role} key` : 'not in the trust store'}`, expected: t.roles.join('|'), actual: k?.role ?? 'unknown' };
-    if (k.status !== 'active') return { rule: 'RPR-QUAR-006', message: `${decision} of ${c.caseId} is signed by a ${k.status} key`, expected: 'active', actual: k.status };
+      return {
+        rule: 'RPR-QUAR-003',
+        message: `${decision} of ${c.caseId} requires a ${t.roles.join(' or ')} key; ${e.author} is ${k ? `a ${k.role} key` : 'not in the trust store'}`,
+        expected: t.roles.join('|'),
+        actual: k?.role ?? 'unknown',
+      };
+    if (k.status !== 'active')
+      return {
+        rule: 'RPR-QUAR-006',
+        message: `${decision} of ${c.caseId} is signed by a ${k.status} key`,
+        expected: 'active',
+        actual: k.status,
+      };
   }
   const why = rationaleProblem(e.body['rationale']);
   if (why) return { rule: 'RPR-QUAR-004', message: `${decision} of ${c.caseId} refused: ${why}` };
   if (e.subject.claimRef !== c.subject.claimRef || e.subject.artifact !== c.subject.artifact)
-    return { rule: 'RPR-QUAR-007', message: `the subject of this ${decision} differs from ${c.caseId}'s`, expected: c.subject.claimRef, actual: e.subject.claimRef };
+    return {
+      rule: 'RPR-QUAR-007',
+      message: `the subject of this ${decision} differs from ${c.caseId}'s`,
+      expected: c.subject.claimRef,
+      actual: e.subject.claimRef,
+    };
   return null;
 }
 

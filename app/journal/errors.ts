@@ -5,7 +5,8 @@ import { UsageError, type UsageCode } from '../core/errors.js';
  * UNVERIFIED: the journal does not verify from its last trusted state, so nothing is written onto it.
  * UNKNOWN: a write failed and undoing it failed too; only `journal verify` can tell what is on disk.
  */
-export type JournalErrorCode = 'LOCKED' | 'STALE_LOCK' | 'TORN' | 'DAMAGED' | 'IO' | 'UNKNOWN' | 'REFUSED' | 'UNVERIFIED' | 'NOT_FOUND' | 'USAGE';
+export type JournalErrorCode =
+  'LOCKED' | 'STALE_LOCK' | 'TORN' | 'DAMAGED' | 'IO' | 'UNKNOWN' | 'REFUSED' | 'UNVERIFIED' | 'NOT_FOUND' | 'USAGE';
 
 /** What each journal code is, as the one usage error says it (app/core/errors.ts). */
 const USAGE_CODES: Readonly<Record<JournalErrorCode, UsageCode>> = {

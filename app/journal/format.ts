@@ -107,11 +107,13 @@ export function signEntry(unsigned: Omit<Entry, 'sig'>, signer: Signer): { entry
   return { entry, hash: formatHash(digest.toString('hex')), line: canonicalizeValue(entry) };
 }
 
-export function signCheckpoint(unsigned: Omit<Checkpoint, 'sig'>, signer: Signer): { checkpoint: Checkpoint; line: string } {
+export function signCheckpoint(
+  unsigned: Omit<Checkpoint, 'sig'>,
+  signer: Signer,
+): { checkpoint: Checkpoint; line: string } {
   const checkpoint: Checkpoint = { ...unsigned, sig: signBytes(signer, unsignedDigest(unsigned)) };
   return { checkpoint, line: canonicalizeValue(checkpoint) };
 }
-
 
 // ---------------------------------------------------------------------------
 // Structural checks (one function per rule; each returns the findings it yields)
@@ -119,13 +121,22 @@ export function signCheckpoint(unsigned: Omit<Checkpoint, 'sig'>, signer: Signer
 const ENTRY_MEMBERS = ['author', 'body', 'kind', 'prev', 'recordedAtUtc', 'seq', 'sig', 'subject'];
 const CHECKPOINT_MEMBERS = ['rootHash', 'sig', 'signer', 'timestampUtc', 'treeSize'];
 
-function membersFinding(rule: string, v: JsonObject, allowed: readonly string[], required: readonly string[], pointer: string | undefined, what: string): Finding[] {
+function membersFinding(
+  rule: string,
+  v: JsonObject,
+  allowed: readonly string[],
+  required: readonly string[],
+  pointer: string | undefined,
+  what: string,
+): Finding[] {
   // Fast path: exactly the required members in code-unit order (what a canonical line holds).
   const keys = Object.keys(v);
   if (keys.length === required.length && keys.every((k, i) => k === required[i])) return [];
   const out: Finding[] = [];
-  for (const k of Object.keys(v)) if (!allowed.includes(k)) out.push(fail(rule, `${what} has an unknown member "${k}"`, { pointer }));
-  for (const k of required) if (!Object.hasOwn(v, k)) out.push(fail(rule, `${what} lacks the member "${k}"`, { pointer }));
+  for (const k of Object.keys(v))
+    if (!allowed.includes(k)) out.push(fail(rule, `${what} has an unknown member "${k}"`, { pointer }));
+  for (const k of required)
+    if (!Object.hasOwn(v, k)) out.push(fail(rule, `${what} lacks the member "${k}"`, { pointer }));
   return out;
 }
 
@@ -134,14 +145,20 @@ export function checkEntryShape(v: unknown, pointer: string): Finding[] {
   const R = 'RPR-JOURNAL-004';
   if (!isPlainObject(v)) return [fail(R, 'the entry is not a JSON object', { pointer })];
   const out = membersFinding(R, v, ENTRY_MEMBERS, ENTRY_MEMBERS, pointer, 'the entry');
-  if ('seq' in v && !(typeof v['seq'] === 'number' && Number.isSafeInteger(v['seq']) && v['seq'] >= 0)) out.push(fail(R, 'seq is not a whole number >= 0', { pointer, actual: String(v['seq']) }));
-  if ('prev' in v && !isHashString(v['prev'])) out.push(fail(R, 'prev is not a sha256:<64 hex> hash string', { pointer }));
-  if ('recordedAtUtc' in v && !isRfc3339Utc(v['recordedAtUtc'])) out.push(fail(R, `recordedAtUtc is ${whyNotRfc3339Utc(v['recordedAtUtc'])}`, { pointer }));
-  if ('kind' in v && !ENTRY_KINDS.includes(v['kind'] as EntryKind)) out.push(fail(R, `kind ${JSON.stringify(v['kind'])} is not one of ${ENTRY_KINDS.join(', ')}`, { pointer }));
+  if ('seq' in v && !(typeof v['seq'] === 'number' && Number.isSafeInteger(v['seq']) && v['seq'] >= 0))
+    out.push(fail(R, 'seq is not a whole number >= 0', { pointer, actual: String(v['seq']) }));
+  if ('prev' in v && !isHashString(v['prev']))
+    out.push(fail(R, 'prev is not a sha256:<64 hex> hash string', { pointer }));
+  if ('recordedAtUtc' in v && !isRfc3339Utc(v['recordedAtUtc']))
+    out.push(fail(R, `recordedAtUtc is ${whyNotRfc3339Utc(v['recordedAtUtc'])}`, { pointer }));
+  if ('kind' in v && !ENTRY_KINDS.includes(v['kind'] as EntryKind))
+    out.push(fail(R, `kind ${JSON.stringify(v['kind'])} is not one of ${ENTRY_KINDS.join(', ')}`, { pointer }));
   if ('subject' in v) out.push(...checkSubject(v['subject'], pointer));
   if ('body' in v && !isPlainObject(v['body'])) out.push(fail(R, 'body is not a JSON object', { pointer }));
-  if ('author' in v && !isKeyId(v['author'])) out.push(fail(R, 'author is not an ed25519:<64 hex> key id', { pointer }));
-  if ('sig' in v && !isCanonicalSig(v['sig'])) out.push(fail(R, 'sig is not the canonical base64 of a 64-byte signature', { pointer }));
+  if ('author' in v && !isKeyId(v['author']))
+    out.push(fail(R, 'author is not an ed25519:<64 hex> key id', { pointer }));
+  if ('sig' in v && !isCanonicalSig(v['sig']))
+    out.push(fail(R, 'sig is not the canonical base64 of a 64-byte signature', { pointer }));
   return out;
 }
 
@@ -162,8 +179,10 @@ export function checkSubject(s: unknown, pointer: string): Finding[] {
   const R = 'RPR-JOURNAL-004';
   if (!isPlainObject(s)) return [fail(R, 'subject is not a JSON object', { pointer })];
   const out = membersFinding(R, s, ['claimRef', 'artifact'], ['claimRef'], pointer, 'subject');
-  if ('claimRef' in s && (typeof s['claimRef'] !== 'string' || s['claimRef'].trim() === '')) out.push(fail(R, 'subject.claimRef is not a non-empty string', { pointer }));
-  if ('artifact' in s && !isHashString(s['artifact'])) out.push(fail(R, 'subject.artifact is not a sha256:<64 hex> hash string', { pointer }));
+  if ('claimRef' in s && (typeof s['claimRef'] !== 'string' || s['claimRef'].trim() === ''))
+    out.push(fail(R, 'subject.claimRef is not a non-empty string', { pointer }));
+  if ('artifact' in s && !isHashString(s['artifact']))
+    out.push(fail(R, 'subject.artifact is not a sha256:<64 hex> hash string', { pointer }));
   return out;
 }
 
@@ -172,10 +191,18 @@ export function checkCheckpointShape(v: unknown, pointer: string | undefined): F
   const R = 'RPR-JOURNAL-014';
   if (!isPlainObject(v)) return [fail(R, 'the checkpoint is not a JSON object', { pointer })];
   const out = membersFinding(R, v, CHECKPOINT_MEMBERS, CHECKPOINT_MEMBERS, pointer, 'the checkpoint');
-  if ('treeSize' in v && !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1)) out.push(fail(R, 'treeSize is not a whole number >= 1', { pointer }));
-  if ('rootHash' in v && !isHashString(v['rootHash'])) out.push(fail(R, 'rootHash is not a sha256:<64 hex> hash string', { pointer }));
-  if ('timestampUtc' in v && !isRfc3339Utc(v['timestampUtc'])) out.push(fail(R, `timestampUtc is ${whyNotRfc3339Utc(v['timestampUtc'])}`, { pointer }));
-  if ('signer' in v && !isKeyId(v['signer'])) out.push(fail(R, 'signer is not an ed25519:<64 hex> key id', { pointer }));
-  if ('sig' in v && !isCanonicalSig(v['sig'])) out.push(fail(R, 'sig is not the canonical base64 of a 64-byte signature', { pointer }));
+  if (
+    'treeSize' in v &&
+    !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1)
+  )
+    out.push(fail(R, 'treeSize is not a whole number >= 1', { pointer }));
+  if ('rootHash' in v && !isHashString(v['rootHash']))
+    out.push(fail(R, 'rootHash is not a sha256:<64 hex> hash string', { pointer }));
+  if ('timestampUtc' in v && !isRfc3339Utc(v['timestampUtc']))
+    out.push(fail(R, `timestampUtc is ${whyNotRfc3339Utc(v['timestampUtc'])}`, { pointer }));
+  if ('signer' in v && !isKeyId(v['signer']))
+    out.push(fail(R, 'signer is not an ed25519:<64 hex> key id', { pointer }));
+  if ('sig' in v && !isCanonicalSig(v['sig']))
+    out.push(fail(R, 'sig is not the canonical base64 of a 64-byte signature', { pointer }));
   return out;
 }

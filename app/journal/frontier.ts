@@ -39,22 +39,40 @@ const INDEX_RECORD = 40;
  * regular file, and only with one link, so a journal whose `entries.jsonl` is a symlink or a
  * hard link into another journal is refused instead of written through.
  */
-export async function openJournalFile(dir: string, name: string, how: 'read' | 'append' | 'update'): Promise<FileHandle> {
+export async function openJournalFile(
+  dir: string,
+  name: string,
+  how: 'read' | 'append' | 'update',
+): Promise<FileHandle> {
   const path = join(dir, name);
   const base = constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
-  const flags = how === 'read' ? constants.O_RDONLY : how === 'append' ? constants.O_RDWR | constants.O_APPEND | constants.O_CREAT : constants.O_RDWR | constants.O_CREAT;
+  const flags =
+    how === 'read'
+      ? constants.O_RDONLY
+      : how === 'append'
+        ? constants.O_RDWR | constants.O_APPEND | constants.O_CREAT
+        : constants.O_RDWR | constants.O_CREAT;
   let fh: FileHandle;
   try {
     fh = await open(path, flags | base, 0o644);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new FileReadError(path, 'a symbolic link: a journal file is opened only as a regular file inside its directory', code);
+    if (code === 'ELOOP')
+      throw new FileReadError(
+        path,
+        'a symbolic link: a journal file is opened only as a regular file inside its directory',
+        code,
+      );
     throw new FileReadError(path, code === 'ENOENT' ? 'ENOENT' : ioReason(e), code);
   }
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new FileReadError(path, 'not a regular file');
-    if (st.nlink !== 1) throw new FileReadError(path, `a file with ${st.nlink} hard links: a journal file must have exactly one (another link could be another journal's file)`);
+    if (st.nlink !== 1)
+      throw new FileReadError(
+        path,
+        `a file with ${st.nlink} hard links: a journal file must have exactly one (another link could be another journal's file)`,
+      );
     return fh;
   } catch (e) {
     await fh.close().catch(() => undefined);
@@ -73,10 +91,17 @@ export interface FileIdentity {
 
 export async function identityOf(fh: FileHandle): Promise<FileIdentity> {
   const st: BigIntStats = await fh.stat({ bigint: true });
-  return { dev: String(st.dev), ino: String(st.ino), size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs) };
+  return {
+    dev: String(st.dev),
+    ino: String(st.ino),
+    size: Number(st.size),
+    mtimeNs: String(st.mtimeNs),
+    ctimeNs: String(st.ctimeNs),
+  };
 }
 
-const sameIdentity = (a: FileIdentity, b: FileIdentity) => a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+const sameIdentity = (a: FileIdentity, b: FileIdentity) =>
+  a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 
 /** The writer's last trusted state (state.json). */
 export interface TrustedState {
@@ -97,7 +122,13 @@ export interface TrustedState {
   checkpoint: { line: string; offset: number } | null;
   /** Seqs of the quarantine entries (the case fold reads only these). */
   quarantine: number[];
-  files: { entries: FileIdentity; checkpoints: FileIdentity; notes: FileIdentity; tree: FileIdentity; index: FileIdentity };
+  files: {
+    entries: FileIdentity;
+    checkpoints: FileIdentity;
+    notes: FileIdentity;
+    tree: FileIdentity;
+    index: FileIdentity;
+  };
 }
 
 /** Reads state.json; null when absent or not a well-formed state (the writer then verifies in full). */
@@ -124,7 +155,12 @@ export async function readState(dir: string): Promise<TrustedState | null> {
 const isNat = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isPlace = (v: unknown): v is FilePlace => isPlainObject(v) && isNat(v['offset']) && isNat(v['line']);
 const isIdentity = (v: unknown): v is FileIdentity =>
-  isPlainObject(v) && typeof v['dev'] === 'string' && typeof v['ino'] === 'string' && isNat(v['size']) && typeof v['mtimeNs'] === 'string' && typeof v['ctimeNs'] === 'string';
+  isPlainObject(v) &&
+  typeof v['dev'] === 'string' &&
+  typeof v['ino'] === 'string' &&
+  isNat(v['size']) &&
+  typeof v['mtimeNs'] === 'string' &&
+  typeof v['ctimeNs'] === 'string';
 
 function isState(v: unknown): v is TrustedState {
   if (!isPlainObject(v) || v['type'] !== STATE_TYPE) return false;
@@ -155,7 +191,8 @@ export async function writeState(dir: string, state: TrustedState): Promise<void
 
 /** Why the recorded identities do not match the open files (null: they all match). */
 export function identityMismatch(state: TrustedState, now: TrustedState['files']): string | null {
-  for (const k of ['entries', 'checkpoints', 'notes', 'tree', 'index'] as const) if (!sameIdentity(state.files[k], now[k])) return `${k} changed since the last writer left it`;
+  for (const k of ['entries', 'checkpoints', 'notes', 'tree', 'index'] as const)
+    if (!sameIdentity(state.files[k], now[k])) return `${k} changed since the last writer left it`;
   return null;
 }
 
@@ -260,7 +297,9 @@ export interface IndexRecord {
 
 export function indexRecord(r: IndexRecord): Buffer {
   const b = Buffer.alloc(INDEX_RECORD);
-  [r.entryOffset, r.checkpoints.offset, r.checkpoints.line, r.notes.offset, r.notes.line].forEach((v, i) => b.writeBigUInt64BE(BigInt(v), i * 8));
+  [r.entryOffset, r.checkpoints.offset, r.checkpoints.line, r.notes.offset, r.notes.line].forEach((v, i) =>
+    b.writeBigUInt64BE(BigInt(v), i * 8),
+  );
   return b;
 }
 

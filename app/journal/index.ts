@@ -21,14 +21,74 @@
 
 export { JournalError } from './errors.js';
 export * from './format.js';
-export { MerkleTree, leafHash, nodeHash, merkleRoot, verifyInclusion, verifyConsistency, EMPTY_ROOT } from './merkle.js';
+export {
+  MerkleTree,
+  leafHash,
+  nodeHash,
+  merkleRoot,
+  verifyInclusion,
+  verifyConsistency,
+  EMPTY_ROOT,
+} from './merkle.js';
 export { acquireLock, breakStaleLock, readLock, isStale, type LockInfo } from './lock.js';
-export { verifyJournal, verifyFiles, checkHeldCheckpoint, compareTimestamps, entryPointer, checkpointPointer, type JournalVerification, type ParsedEntry, type ParsedCheckpoint } from './verify.js';
-export { JournalWriter, appendEntry, repairJournal, MAX_KEPT_TORN_BYTES, type AppendInput, type AppendResult, type WriterOptions, type RepairResult } from './writer.js';
-export { inclusionProof, proofFromVerification, checkInclusionProof, PROOF_TYPE, type InclusionProof, type ProofCheck } from './proofs.js';
+export {
+  verifyJournal,
+  verifyFiles,
+  checkHeldCheckpoint,
+  compareTimestamps,
+  entryPointer,
+  checkpointPointer,
+  type JournalVerification,
+  type ParsedEntry,
+  type ParsedCheckpoint,
+} from './verify.js';
+export {
+  JournalWriter,
+  appendEntry,
+  repairJournal,
+  MAX_KEPT_TORN_BYTES,
+  type AppendInput,
+  type AppendResult,
+  type WriterOptions,
+  type RepairResult,
+} from './writer.js';
+export {
+  inclusionProof,
+  proofFromVerification,
+  checkInclusionProof,
+  PROOF_TYPE,
+  type InclusionProof,
+  type ProofCheck,
+} from './proofs.js';
 export * from './cases.js';
-export { openCase, decideCase, releaseCase, upholdCase, escalateCase, listCases, type OpenCaseInput, type CaseWriteResult } from './quarantine.js';
+export {
+  openCase,
+  decideCase,
+  releaseCase,
+  upholdCase,
+  escalateCase,
+  listCases,
+  type OpenCaseInput,
+  type CaseWriteResult,
+} from './quarantine.js';
 
 export * from './note.js';
 export * from './witness-policy.js';
-export { JUDGEMENT_TYPE, JUDGEMENT_DECISIONS, JUDGEMENT_ROLES, reportDigest, judgementPointerProblem, judgementBodyProblem, judgementSignerProblem, recordJudgement, judgementsIn, listJudgements, proofState, type JudgementDecision, type JudgementInput, type JudgementReceipt, type JudgementRecord, type ProofState } from './judgement.js';
+export {
+  JUDGEMENT_TYPE,
+  JUDGEMENT_DECISIONS,
+  JUDGEMENT_ROLES,
+  reportDigest,
+  judgementPointerProblem,
+  judgementBodyProblem,
+  judgementSignerProblem,
+  recordJudgement,
+  judgementsIn,
+  listJudgements,
+  proofState,
+  type JudgementDecision,
+  type JudgementInput,
+  type JudgementReceipt,
+  type JudgementRecord,
+  type ProofState,
+} from './judgement.js';

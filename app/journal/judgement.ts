@@ -42,11 +42,15 @@ export function reportDigest(report: Omit<Report, 'run'> & Partial<Pick<Report, 
 }
 
 /** Why `pointer` names no judgeable item of `report` ("" is the whole report), or null. */
-export function judgementPointerProblem(report: Pick<Report, 'findings'> & Partial<Pick<Report, 'comparisons' | 'events'>>, pointer: unknown): string | null {
+export function judgementPointerProblem(
+  report: Pick<Report, 'findings'> & Partial<Pick<Report, 'comparisons' | 'events'>>,
+  pointer: unknown,
+): string | null {
   if (pointer === '') return null;
   if (typeof pointer !== 'string') return 'the pointer is not a string';
   const m = POINTER_RE.exec(pointer);
-  if (!m) return `the pointer ${JSON.stringify(pointer)} is neither "" (the whole report) nor /findings/N, /comparisons/N or /events/N`;
+  if (!m)
+    return `the pointer ${JSON.stringify(pointer)} is neither "" (the whole report) nor /findings/N, /comparisons/N or /events/N`;
   const list = (report as unknown as Record<string, unknown>)[m[1]!];
   if (!Array.isArray(list) || Number(m[2]) >= list.length) return `the report has no item ${pointer}`;
   return null;
@@ -64,10 +68,13 @@ export function judgementBodyProblem(body: unknown): string | null {
   const extra = Object.keys(b).find((k) => !BODY_MEMBERS.includes(k));
   if (extra !== undefined) return `the body has an unknown member "${extra}"`;
   if ('type' in b && b['type'] !== JUDGEMENT_TYPE) return `body.type must be "${JUDGEMENT_TYPE}"`;
-  if (!JUDGEMENT_DECISIONS.includes(b['decision'] as JudgementDecision)) return `the decision ${JSON.stringify(b['decision'])} is not one of ${JUDGEMENT_DECISIONS.join(', ')}`;
-  if ('reportDigest' in b && !isHashString(b['reportDigest'])) return 'body.reportDigest is not a sha256:<64 hex> hash string';
+  if (!JUDGEMENT_DECISIONS.includes(b['decision'] as JudgementDecision))
+    return `the decision ${JSON.stringify(b['decision'])} is not one of ${JUDGEMENT_DECISIONS.join(', ')}`;
+  if ('reportDigest' in b && !isHashString(b['reportDigest']))
+    return 'body.reportDigest is not a sha256:<64 hex> hash string';
   if ('pointer' in b && typeof b['pointer'] !== 'string') return 'body.pointer is not a string';
-  if (!('reportDigest' in b) && 'pointer' in b && b['pointer'] !== '') return 'a pointer into a report needs the report\'s digest (body.reportDigest)';
+  if (!('reportDigest' in b) && 'pointer' in b && b['pointer'] !== '')
+    return "a pointer into a report needs the report's digest (body.reportDigest)";
   return checkRationale(b['rationale']);
 }
 
@@ -76,7 +83,8 @@ export function judgementSignerProblem(keyId: string, trust: TrustStore): string
   const k = trust.get(keyId);
   if (!k) return `${keyId} is not in the trust store`;
   if (k.status !== 'active') return `${keyId} (${k.label || k.role}) is ${k.status}; a judgement needs an active key`;
-  if (!JUDGEMENT_ROLES.includes(k.role)) return `a judgement is signed by a ${JUDGEMENT_ROLES.join(' or ')} key; ${keyId} (${k.label || k.role}) is a ${k.role} key`;
+  if (!JUDGEMENT_ROLES.includes(k.role))
+    return `a judgement is signed by a ${JUDGEMENT_ROLES.join(' or ')} key; ${keyId} (${k.label || k.role}) is a ${k.role} key`;
   return null;
 }
 
@@ -116,19 +124,42 @@ export function proofState(proof: InclusionProof, trust: TrustStore | null): Pro
  * pointer first (refused with JournalError 'REFUSED', nothing written), then appends the
  * entry (durable with its checkpoint on return) and proves it under the latest checkpoint.
  */
-export async function recordJudgement(dir: string, input: JudgementInput, signer: Signer, trust: TrustStore, opts: WriterOptions = {}): Promise<JudgementReceipt> {
+export async function recordJudgement(
+  dir: string,
+  input: JudgementInput,
+  signer: Signer,
+  trust: TrustStore,
+  opts: WriterOptions = {},
+): Promise<JudgementReceipt> {
   const artifact = input.report?.artifact?.sha256;
-  if (!isHashString(artifact)) throw new JournalError('the report names no artifact SHA-256: a judgement is recorded on an artifact', 'USAGE');
+  if (!isHashString(artifact))
+    throw new JournalError('the report names no artifact SHA-256: a judgement is recorded on an artifact', 'USAGE');
   const digest = reportDigest(input.report);
-  const body: JsonObject = { type: JUDGEMENT_TYPE, decision: input.decision, rationale: input.rationale, reportDigest: digest, pointer: input.pointer };
-  const problem = judgementSignerProblem(signer.keyId, trust) ?? judgementBodyProblem(body) ?? judgementPointerProblem(input.report, input.pointer);
+  const body: JsonObject = {
+    type: JUDGEMENT_TYPE,
+    decision: input.decision,
+    rationale: input.rationale,
+    reportDigest: digest,
+    pointer: input.pointer,
+  };
+  const problem =
+    judgementSignerProblem(signer.keyId, trust) ??
+    judgementBodyProblem(body) ??
+    judgementPointerProblem(input.report, input.pointer);
   if (problem) throw new JournalError(`judgement refused: ${problem}`, 'REFUSED');
   const claimRef = input.report.artifact.id ?? artifact;
   // The receipt's proof comes from the writer's tree (O(log² n) reads), checked as a recipient would check it.
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
   try {
     const r = await w.append({ kind: 'review-rationale', subject: { claimRef, artifact }, body }, signer);
-    return { seq: r.seq, entryHash: r.entryHash, entry: r.entry, checkpoint: r.checkpoint, reportDigest: digest, ...proofState(w.proofOf(r), trust) };
+    return {
+      seq: r.seq,
+      entryHash: r.entryHash,
+      entry: r.entry,
+      checkpoint: r.checkpoint,
+      reportDigest: digest,
+      ...proofState(w.proofOf(r), trust),
+    };
   } finally {
     await w.close();
   }
@@ -179,7 +210,11 @@ export function judgementsIn(v: JournalVerification, artifact: string, trust: Tr
 }
 
 /** The judgements a journal holds on an artifact, and the journal's verification (they are only as good as it). */
-export async function listJudgements(dir: string, artifact: string, trust: TrustStore | null): Promise<{ judgements: JudgementRecord[]; verification: JournalVerification }> {
+export async function listJudgements(
+  dir: string,
+  artifact: string,
+  trust: TrustStore | null,
+): Promise<{ judgements: JudgementRecord[]; verification: JournalVerification }> {
   if (!isHashString(artifact)) throw new JournalError('an artifact is named by its sha256:<64 hex> hash', 'USAGE');
   const verification = await verifyJournal(dir, trust);
   return { judgements: judgementsIn(verification, artifact, trust), verification };

@@ -49,7 +49,11 @@ export async function readLock(dir: string): Promise<LockInfo | null> {
   }
   try {
     const v = JSON.parse(text) as Partial<LockInfo>;
-    return { pid: typeof v.pid === 'number' ? v.pid : -1, host: typeof v.host === 'string' ? v.host : '?', sinceUtc: typeof v.sinceUtc === 'string' ? v.sinceUtc : '?' };
+    return {
+      pid: typeof v.pid === 'number' ? v.pid : -1,
+      host: typeof v.host === 'string' ? v.host : '?',
+      sinceUtc: typeof v.sinceUtc === 'string' ? v.sinceUtc : '?',
+    };
   } catch {
     // A lock file torn by a crash during its own creation: unknown holder.
     return { pid: -1, host: '?', sinceUtc: '?' };
@@ -127,7 +131,10 @@ export async function breakStaleLock(dir: string): Promise<LockInfo | null> {
   const info = await readLock(dir);
   if (!info) return null;
   if (!isStale(info)) {
-    throw new JournalError(`refusing to unlock ${dir}: the lock is held by pid ${info.pid} on ${info.host}, which ${info.host === hostname() ? 'is still running' : 'is another host (cannot tell whether it runs)'}`, 'LOCKED');
+    throw new JournalError(
+      `refusing to unlock ${dir}: the lock is held by pid ${info.pid} on ${info.host}, which ${info.host === hostname() ? 'is still running' : 'is another host (cannot tell whether it runs)'}`,
+      'LOCKED',
+    );
   }
   await unlink(join(dir, LOCK_FILE));
   return info;

@@ -95,7 +95,8 @@ export abstract class MerkleView {
 
   /** RFC 9162 2.1.3.1 PATH(m, D[0:n]): the audit path of leaf `index` in the tree of `treeSize` leaves. */
   inclusionProof(index: number, treeSize: number = this.size): Buffer[] {
-    if (!isSize(treeSize) || treeSize > this.size || !isSize(index) || index >= treeSize) throw new RangeError(`no leaf ${index} in a tree of ${treeSize}`);
+    if (!isSize(treeSize) || treeSize > this.size || !isSize(index) || index >= treeSize)
+      throw new RangeError(`no leaf ${index} in a tree of ${treeSize}`);
     const out: Buffer[] = [];
     this.path(index, 0, treeSize, out);
     return out;
@@ -116,7 +117,8 @@ export abstract class MerkleView {
 
   /** RFC 9162 2.1.4.1 PROOF(m, D[0:n]): consistency of the tree of m leaves with the tree of n. */
   consistencyProof(m: number, n: number = this.size): Buffer[] {
-    if (!isSize(m) || !isSize(n) || n > this.size || m > n) throw new RangeError(`no consistency proof from ${m} to ${n}`);
+    if (!isSize(m) || !isSize(n) || n > this.size || m > n)
+      throw new RangeError(`no consistency proof from ${m} to ${n}`);
     const out: Buffer[] = [];
     if (m === 0 || m === n) return out;
     this.subproof(m, 0, n, true, out);
@@ -289,7 +291,8 @@ export class ContinuedTree extends MerkleView {
     this.grown.set(`0/${i}`, h);
     this.n++;
     const completed = [h];
-    for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2)) completed.push(this.stored(level + 1, Math.floor(k / 2)));
+    for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2))
+      completed.push(this.stored(level + 1, Math.floor(k / 2)));
     return completed;
   }
 }
@@ -297,7 +300,8 @@ export class ContinuedTree extends MerkleView {
 /** A frontier's hashes as a `base` for ContinuedTree: only the frontier's own blocks are known. */
 export function frontierBase(size: number, hashes: readonly Buffer[]): (level: number, index: number) => Buffer {
   const blocks = frontierBlocks(size);
-  if (hashes.length !== blocks.length) throw new RangeError(`a frontier of a tree of ${size} has ${blocks.length} hashes, not ${hashes.length}`);
+  if (hashes.length !== blocks.length)
+    throw new RangeError(`a frontier of a tree of ${size} has ${blocks.length} hashes, not ${hashes.length}`);
   const byKey = new Map(blocks.map(([l, k], i) => [`${l}/${k}`, hashes[i]!]));
   return (level, index) => {
     const h = byKey.get(`${level}/${index}`);
@@ -321,7 +325,13 @@ export function merkleRoot(leaves: readonly (Uint8Array | string)[]): Buffer {
 }
 
 /** RFC 9162 2.1.3.2: verifies an inclusion proof (audit path) of a leaf hash against a root. */
-export function verifyInclusion(leaf: Uint8Array, index: number, treeSize: number, proof: readonly Uint8Array[], root: Uint8Array): boolean {
+export function verifyInclusion(
+  leaf: Uint8Array,
+  index: number,
+  treeSize: number,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+): boolean {
   if (!isSize(index) || !isSize(treeSize) || index >= treeSize) return false;
   let fn = index;
   let sn = treeSize - 1;
@@ -345,7 +355,13 @@ export function verifyInclusion(leaf: Uint8Array, index: number, treeSize: numbe
 }
 
 /** RFC 9162 2.1.4.2: verifies a consistency proof between two tree heads. */
-export function verifyConsistency(first: number, second: number, firstRoot: Uint8Array, secondRoot: Uint8Array, proof: readonly Uint8Array[]): boolean {
+export function verifyConsistency(
+  first: number,
+  second: number,
+  firstRoot: Uint8Array,
+  secondRoot: Uint8Array,
+  proof: readonly Uint8Array[],
+): boolean {
   if (!isSize(first) || !isSize(second) || first > second) return false;
   const eq = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.from(a).equals(Buffer.from(b));
   if (first === second) return proof.length === 0 && eq(firstRoot, secondRoot);

@@ -81,11 +81,15 @@ export function decodeCanonicalBase64(s: string): Buffer | null {
 }
 
 function checkKeyName(name: string, what: string): void {
-  if (!isValidKeyName(name)) throw new NoteError(`${what} ${JSON.stringify(name)} is not a key name (non-empty, no spaces, no "+", no control characters)`);
+  if (!isValidKeyName(name))
+    throw new NoteError(
+      `${what} ${JSON.stringify(name)} is not a key name (non-empty, no spaces, no "+", no control characters)`,
+    );
 }
 
 function checkRawKey(publicKey: Uint8Array): void {
-  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32) throw new NoteError('an Ed25519 public key is 32 bytes');
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32)
+    throw new NoteError('an Ed25519 public key is 32 bytes');
 }
 
 // ---------------------------------------------------------------------------
@@ -95,7 +99,9 @@ function checkRawKey(publicKey: Uint8Array): void {
 export function noteKeyId(name: string, publicKey: Uint8Array, type: NoteSigType = SIG_TYPE_ED25519): string {
   checkKeyName(name, 'key name');
   checkRawKey(publicKey);
-  return sha256(Buffer.concat([Buffer.from(name, 'utf8'), Buffer.from([0x0a, type]), publicKey])).subarray(0, 4).toString('hex');
+  return sha256(Buffer.concat([Buffer.from(name, 'utf8'), Buffer.from([0x0a, type]), publicKey]))
+    .subarray(0, 4)
+    .toString('hex');
 }
 
 /** The key id of a cosigner (witness) key: the same hash with type 0x04 (c2sp.org/tlog-cosignature). */
@@ -129,7 +135,10 @@ export function parseVerifierKey(vkey: string): VerifierKey {
   const key = decodeCanonicalBase64(b64);
   if (!key) bad('the key is not canonical standard base64');
   const type = key![0];
-  if (type !== SIG_TYPE_ED25519 && type !== SIG_TYPE_COSIGNATURE_V1) bad(`signature type 0x${(type ?? 0).toString(16).padStart(2, '0')} is not 0x01 (Ed25519) or 0x04 (Ed25519 cosignature/v1)`);
+  if (type !== SIG_TYPE_ED25519 && type !== SIG_TYPE_COSIGNATURE_V1)
+    bad(
+      `signature type 0x${(type ?? 0).toString(16).padStart(2, '0')} is not 0x01 (Ed25519) or 0x04 (Ed25519 cosignature/v1)`,
+    );
   if (key!.length !== 33) bad(`an Ed25519 key is 32 bytes after its type byte, not ${key!.length - 1}`);
   const publicKey = key!.subarray(1);
   const keyId = noteKeyId(name, publicKey, type as NoteSigType);
@@ -144,7 +153,8 @@ export function parseVerifierKey(vkey: string): VerifierKey {
 function noteText(input: string | Uint8Array, what: string): string {
   let text: string;
   if (typeof input === 'string') {
-    if (input.length > MAX_NOTE_BYTES || Buffer.byteLength(input, 'utf8') > MAX_NOTE_BYTES) throw new NoteError(`${what} is larger than ${MAX_NOTE_BYTES} bytes`);
+    if (input.length > MAX_NOTE_BYTES || Buffer.byteLength(input, 'utf8') > MAX_NOTE_BYTES)
+      throw new NoteError(`${what} is larger than ${MAX_NOTE_BYTES} bytes`);
     if (!input.isWellFormed()) throw new NoteError(`${what} is not valid UTF-8 (it holds a lone surrogate)`);
     text = input;
   } else {
@@ -156,7 +166,9 @@ function noteText(input: string | Uint8Array, what: string): string {
   if (c) {
     const line = text.slice(0, c.index).split('\n').length;
     const code = c[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase();
-    throw new NoteError(`${what} holds the control character U+${code} on line ${line}${code === '000D' ? ' (carriage return: CRLF line ends?)' : ''}; only newline is allowed`);
+    throw new NoteError(
+      `${what} holds the control character U+${code} on line ${line}${code === '000D' ? ' (carriage return: CRLF line ends?)' : ''}; only newline is allowed`,
+    );
   }
   return text;
 }
@@ -168,10 +180,14 @@ function parseSignatureLine(line: string, n: number): NoteSignature {
   const sp = rest.indexOf(' ');
   if (sp < 0) throw new NoteError(`${where} has no space between the key name and the signature`);
   const name = rest.slice(0, sp);
-  if (!isValidKeyName(name)) throw new NoteError(`${where}: ${JSON.stringify(name)} is not a key name (non-empty, no spaces, no "+")`);
+  if (!isValidKeyName(name))
+    throw new NoteError(`${where}: ${JSON.stringify(name)} is not a key name (non-empty, no spaces, no "+")`);
   const raw = decodeCanonicalBase64(rest.slice(sp + 1));
   if (!raw) throw new NoteError(`${where} (${name}): the signature is not canonical standard base64`);
-  if (raw.length < 5) throw new NoteError(`${where} (${name}): ${raw.length} bytes; a signature is a 4-byte key id and at least one more byte`);
+  if (raw.length < 5)
+    throw new NoteError(
+      `${where} (${name}): ${raw.length} bytes; a signature is a 4-byte key id and at least one more byte`,
+    );
   return { name, keyId: raw.subarray(0, 4).toString('hex'), signature: raw.subarray(4), line };
 }
 
@@ -188,7 +204,8 @@ export function parseNote(input: string | Uint8Array): ParsedNote {
   if (sigs === '') throw new NoteError('the note has no signature line after its blank line');
   if (!sigs.endsWith('\n')) throw new NoteError('the note does not end in a newline');
   const lines = sigs.slice(0, -1).split('\n');
-  if (lines.length > MAX_NOTE_SIGNATURES) throw new NoteError(`the note has ${lines.length} signature lines; at most ${MAX_NOTE_SIGNATURES} are read`);
+  if (lines.length > MAX_NOTE_SIGNATURES)
+    throw new NoteError(`the note has ${lines.length} signature lines; at most ${MAX_NOTE_SIGNATURES} are read`);
   return { body: text.slice(0, split + 1), signatures: lines.map((l, i) => parseSignatureLine(l, i + 1)) };
 }
 
@@ -223,7 +240,8 @@ export function signNote(body: string, name: string, signer: Signer): string {
 export function addSignatures(note: string, lines: readonly string[]): string {
   const parsed = parseNote(note);
   const added = lines.map((l, i) => {
-    if (!l.endsWith('\n') || l.indexOf('\n') !== l.length - 1) throw new NoteError(`added signature line ${i + 1} is not one line ending in a newline`);
+    if (!l.endsWith('\n') || l.indexOf('\n') !== l.length - 1)
+      throw new NoteError(`added signature line ${i + 1} is not one line ending in a newline`);
     return parseSignatureLine(l.slice(0, -1), i + 1);
   });
   const replaced = new Set(added.map((s) => `${s.name}\n${s.keyId}`));
@@ -260,7 +278,8 @@ export interface NoteVerification {
  * verification checks a million notes against one trust store, and building a public
  * KeyObject and a key id per key per note cost more than the signatures themselves.
  */
-let lastTable: { known: readonly NoteKey[]; sig: string; table: Map<string, { raw: Buffer; key: KeyObject }> } | null = null;
+let lastTable: { known: readonly NoteKey[]; sig: string; table: Map<string, { raw: Buffer; key: KeyObject }> } | null =
+  null;
 
 function keyTable(known: readonly NoteKey[]): Map<string, { raw: Buffer; key: KeyObject }> {
   if (lastTable?.known === known) return lastTable.table;
@@ -271,7 +290,8 @@ function keyTable(known: readonly NoteKey[]): Map<string, { raw: Buffer; key: Ke
     const id = `${k.name}\n${noteKeyId(k.name, k.publicKey)}`;
     const raw = Buffer.from(k.publicKey);
     const had = table.get(id);
-    if (had && !had.raw.equals(raw)) throw new NoteError(`two known keys share the name ${JSON.stringify(k.name)} and key id ${id.split('\n')[1]}`);
+    if (had && !had.raw.equals(raw))
+      throw new NoteError(`two known keys share the name ${JSON.stringify(k.name)} and key id ${id.split('\n')[1]}`);
     table.set(id, { raw, key: publicKeyFromRaw(raw) });
   }
   lastTable = { known, sig, table };
@@ -305,11 +325,14 @@ export function verifyNote(input: string | Uint8Array, known: readonly NoteKey[]
   for (const s of parsed.signatures) {
     const k = table.get(`${s.name}\n${s.keyId}`);
     if (!k) pushOnce(out.ignored, s);
-    else if (s.signature.length !== 64 || !verifyBytes(k.key, text, s.signature.toString('base64'))) out.problems.push(`the signature by ${s.name} (key id ${s.keyId}) does not verify the note's text`);
+    else if (s.signature.length !== 64 || !verifyBytes(k.key, text, s.signature.toString('base64')))
+      out.problems.push(`the signature by ${s.name} (key id ${s.keyId}) does not verify the note's text`);
     else pushOnce(out.verified, s);
   }
   if (out.verified.length === 0 && out.problems.length === 0) {
-    out.problems.push(`no signature by a known key: the note is signed only by keys not known here (${out.ignored.map((r) => `${r.name}+${r.keyId}`).join(', ')})`);
+    out.problems.push(
+      `no signature by a known key: the note is signed only by keys not known here (${out.ignored.map((r) => `${r.name}+${r.keyId}`).join(', ')})`,
+    );
   }
   out.ok = out.problems.length === 0;
   return out;
@@ -328,7 +351,8 @@ export interface NoteCheckpoint {
 /** A checkpoint's text: "origin\ntree size\nbase64(root hash)\n". The origin must also be a valid key name (the spec's SHOULD), so it can name the log's key. */
 export function checkpointBody(origin: string, treeSize: number, rootHash: Uint8Array): string {
   checkKeyName(origin, 'the checkpoint origin');
-  if (!Number.isSafeInteger(treeSize) || treeSize < 0) throw new NoteError(`tree size ${String(treeSize)} is not an integer from 0 to 2^53-1`);
+  if (!Number.isSafeInteger(treeSize) || treeSize < 0)
+    throw new NoteError(`tree size ${String(treeSize)} is not an integer from 0 to 2^53-1`);
   if (!(rootHash instanceof Uint8Array) || rootHash.length !== 32) throw new NoteError('a root hash is 32 bytes');
   return `${origin}\n${treeSize}\n${Buffer.from(rootHash).toString('base64')}\n`;
 }
@@ -343,14 +367,18 @@ export function parseCheckpointBody(body: string): NoteCheckpoint {
   const text = noteText(body, 'the checkpoint');
   if (!text.endsWith('\n')) throw new NoteError('the checkpoint text does not end in a newline');
   const lines = text.slice(0, -1).split('\n');
-  if (lines.length < 3) throw new NoteError(`the checkpoint text has ${lines.length} line(s); origin, tree size and root hash are needed`);
+  if (lines.length < 3)
+    throw new NoteError(`the checkpoint text has ${lines.length} line(s); origin, tree size and root hash are needed`);
   const [origin, size, root] = lines as [string, string, string];
   if (origin === '') throw new NoteError('the checkpoint origin (line 1) is empty');
   if (!/^(?:0|[1-9][0-9]{0,15})$/.test(size) || !Number.isSafeInteger(Number(size))) {
-    throw new NoteError(`the checkpoint tree size (line 2) ${JSON.stringify(size.slice(0, 40))} is not a decimal from 0 to 2^53-1 without leading zeros`);
+    throw new NoteError(
+      `the checkpoint tree size (line 2) ${JSON.stringify(size.slice(0, 40))} is not a decimal from 0 to 2^53-1 without leading zeros`,
+    );
   }
   const rootHash = decodeCanonicalBase64(root);
-  if (!rootHash || rootHash.length !== 32) throw new NoteError('the checkpoint root hash (line 3) is not canonical base64 of 32 bytes');
+  if (!rootHash || rootHash.length !== 32)
+    throw new NoteError('the checkpoint root hash (line 3) is not canonical base64 of 32 bytes');
   const extensionLines = lines.slice(3);
   const empty = extensionLines.indexOf('');
   if (empty >= 0) throw new NoteError(`the checkpoint extension line ${empty + 4} is empty`);
@@ -376,7 +404,8 @@ export function cosignedMessage(body: string, timestamp: number): Buffer {
 export function cosign(checkpointNote: string, witnessName: string, signer: Signer, unixSeconds: number): string {
   const { body } = parseNote(checkpointNote);
   parseCheckpointBody(body);
-  if (!Number.isSafeInteger(unixSeconds) || unixSeconds < 0) throw new NoteError(`cosignature time ${String(unixSeconds)} is not a POSIX time in whole seconds`);
+  if (!Number.isSafeInteger(unixSeconds) || unixSeconds < 0)
+    throw new NoteError(`cosignature time ${String(unixSeconds)} is not a POSIX time in whole seconds`);
   const keyId = cosignerKeyId(witnessName, rawPublicKey(signer.publicKey));
   const time = Buffer.alloc(8);
   time.writeBigUInt64BE(BigInt(unixSeconds));
@@ -392,16 +421,29 @@ export type CosignatureCheck = { ok: true; timestamp: number } | { ok: false; pr
  * numbers), not after `notAfter` when given (the spec lets verifiers refuse future times),
  * and the Ed25519 signature over cosignedMessage(body, timestamp).
  */
-export function verifyCosignature(body: string, sig: NoteSignature, witness: NoteKey, opts: { notAfter?: number } = {}): CosignatureCheck {
+export function verifyCosignature(
+  body: string,
+  sig: NoteSignature,
+  witness: NoteKey,
+  opts: { notAfter?: number } = {},
+): CosignatureCheck {
   const who = `the cosignature by ${sig.name} (key id ${sig.keyId})`;
-  if (sig.name !== witness.name || sig.keyId !== cosignerKeyId(witness.name, witness.publicKey)) return { ok: false, problem: `${who} is not by the witness key ${witness.name}` };
-  if (sig.signature.length !== 72) return { ok: false, problem: `${who} has ${sig.signature.length} bytes after its key id; cosignature/v1 has 72 (time 8, Ed25519 64)` };
+  if (sig.name !== witness.name || sig.keyId !== cosignerKeyId(witness.name, witness.publicKey))
+    return { ok: false, problem: `${who} is not by the witness key ${witness.name}` };
+  if (sig.signature.length !== 72)
+    return {
+      ok: false,
+      problem: `${who} has ${sig.signature.length} bytes after its key id; cosignature/v1 has 72 (time 8, Ed25519 64)`,
+    };
   const t = sig.signature.readBigUInt64BE(0);
   if (t > MAX_COSIGNATURE_TIME) return { ok: false, problem: `${who} has time ${t}, beyond 2^63-1` };
-  if (t > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, problem: `${who} has time ${t}, beyond 2^53-1 seconds, which Reprise does not read` };
+  if (t > BigInt(Number.MAX_SAFE_INTEGER))
+    return { ok: false, problem: `${who} has time ${t}, beyond 2^53-1 seconds, which Reprise does not read` };
   const timestamp = Number(t);
-  if (opts.notAfter !== undefined && timestamp > opts.notAfter) return { ok: false, problem: `${who} is dated ${timestamp}, after ${opts.notAfter} (in the future)` };
+  if (opts.notAfter !== undefined && timestamp > opts.notAfter)
+    return { ok: false, problem: `${who} is dated ${timestamp}, after ${opts.notAfter} (in the future)` };
   const ed = sig.signature.subarray(8).toString('base64');
-  if (!verifyBytes(publicKeyFromRaw(witness.publicKey), cosignedMessage(body, timestamp), ed)) return { ok: false, problem: `${who} does not verify the checkpoint` };
+  if (!verifyBytes(publicKeyFromRaw(witness.publicKey), cosignedMessage(body, timestamp), ed))
+    return { ok: false, problem: `${who} does not verify the checkpoint` };
   return { ok: true, timestamp };
 }

@@ -12,7 +12,14 @@ import type { TrustStore } from '../core/keys.js';
 import { rawPublicKey, verifyBytes } from '../core/keys.js';
 import { parseCheckpointBody, parseNote, verifyNote } from './note.js';
 import { JournalError } from './errors.js';
-import { checkCheckpointShape, checkEntryShape, entryHash, unsignedDigest, type Checkpoint, type Entry } from './format.js';
+import {
+  checkCheckpointShape,
+  checkEntryShape,
+  entryHash,
+  unsignedDigest,
+  type Checkpoint,
+  type Entry,
+} from './format.js';
 import { leafHash, verifyConsistency, verifyInclusion } from './merkle.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
 
@@ -41,12 +48,25 @@ export function proofFromVerification(v: JournalVerification, seq: number): Incl
   const dir = v.dir;
   const cp = v.latestCheckpoint;
   if (!cp) throw new JournalError(`journal ${dir} has no checkpoint to prove against`, 'REFUSED');
-  if (cp.treeSize > v.entryLines) throw new JournalError(`the latest checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  if (cp.treeSize > v.entryLines)
+    throw new JournalError(
+      `the latest checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: run 'reprise journal verify ${dir}'`,
+      'DAMAGED',
+    );
   const root = formatHash(v.tree.root(cp.treeSize).toString('hex'));
-  if (root !== cp.rootHash) throw new JournalError(`the latest checkpoint's root does not match the journal: run 'reprise journal verify ${dir}'`, 'DAMAGED');
-  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= cp.treeSize) throw new JournalError(`no entry ${seq} under the latest checkpoint (it covers entries 0 to ${cp.treeSize - 1})`, 'USAGE');
+  if (root !== cp.rootHash)
+    throw new JournalError(
+      `the latest checkpoint's root does not match the journal: run 'reprise journal verify ${dir}'`,
+      'DAMAGED',
+    );
+  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= cp.treeSize)
+    throw new JournalError(
+      `no entry ${seq} under the latest checkpoint (it covers entries 0 to ${cp.treeSize - 1})`,
+      'USAGE',
+    );
   const p = v.entries.find((e) => e.line === seq + 1);
-  if (!p || p.entry.seq !== seq) throw new JournalError(`entry line ${seq + 1} is damaged: run 'reprise journal verify ${dir}'`, 'DAMAGED');
+  if (!p || p.entry.seq !== seq)
+    throw new JournalError(`entry line ${seq + 1} is damaged: run 'reprise journal verify ${dir}'`, 'DAMAGED');
   return {
     type: PROOF_TYPE,
     leafIndex: seq,
@@ -77,8 +97,13 @@ export async function consistencyProofOf(dir: string, fromSize: number): Promise
   const v = await verifyJournal(dir, null, { keep: false });
   const cp = v.latestCheckpoint;
   if (!cp) throw new JournalError(`journal ${dir} has no checkpoint to prove against`, 'REFUSED');
-  if (cp.treeSize > v.entryLines || formatHash(v.tree.root(cp.treeSize).toString('hex')) !== cp.rootHash) throw new JournalError(`the latest checkpoint does not match the journal: run 'reprise journal verify ${dir}'`, 'DAMAGED');
-  if (!Number.isSafeInteger(fromSize) || fromSize < 1 || fromSize > cp.treeSize) throw new JournalError(`--from takes a tree size from 1 to ${cp.treeSize} (the latest checkpoint's)`, 'USAGE');
+  if (cp.treeSize > v.entryLines || formatHash(v.tree.root(cp.treeSize).toString('hex')) !== cp.rootHash)
+    throw new JournalError(
+      `the latest checkpoint does not match the journal: run 'reprise journal verify ${dir}'`,
+      'DAMAGED',
+    );
+  if (!Number.isSafeInteger(fromSize) || fromSize < 1 || fromSize > cp.treeSize)
+    throw new JournalError(`--from takes a tree size from 1 to ${cp.treeSize} (the latest checkpoint's)`, 'USAGE');
   return {
     type: CONSISTENCY_TYPE,
     fromSize,
@@ -93,32 +118,76 @@ export async function consistencyProofOf(dir: string, fromSize: number): Promise
 /** Checks a consistency proof document as a recipient would: the proof, the checkpoint's signature, its note. */
 export function checkConsistencyProof(doc: unknown, trust: TrustStore | null): ProofCheck {
   const R = 'RPR-JOURNAL-036';
-  if (!isObj(doc)) return { findings: [fail(R_SHAPE, 'the proof is not a JSON object')], entry: null, checkpoint: null };
+  if (!isObj(doc))
+    return { findings: [fail(R_SHAPE, 'the proof is not a JSON object')], entry: null, checkpoint: null };
   const out: Finding[] = [];
-  for (const k of Object.keys(doc)) if (!['type', 'fromSize', 'fromRoot', 'treeSize', 'proof', 'checkpoint', 'note'].includes(k)) out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
+  for (const k of Object.keys(doc))
+    if (!['type', 'fromSize', 'fromRoot', 'treeSize', 'proof', 'checkpoint', 'note'].includes(k))
+      out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
   const nat = (k: string) => typeof doc[k] === 'number' && Number.isSafeInteger(doc[k]) && (doc[k] as number) >= 1;
-  if (!nat('fromSize') || !nat('treeSize')) out.push(fail(R_SHAPE, 'fromSize and treeSize are whole numbers >= 1', { pointer: '/fromSize' }));
-  if (!isHashString(doc['fromRoot'])) out.push(fail(R_SHAPE, 'fromRoot is not a sha256: hash string', { pointer: '/fromRoot' }));
+  if (!nat('fromSize') || !nat('treeSize'))
+    out.push(fail(R_SHAPE, 'fromSize and treeSize are whole numbers >= 1', { pointer: '/fromSize' }));
+  if (!isHashString(doc['fromRoot']))
+    out.push(fail(R_SHAPE, 'fromRoot is not a sha256: hash string', { pointer: '/fromRoot' }));
   const path = doc['proof'];
-  if (!Array.isArray(path) || !path.every(isHashString)) out.push(fail(R_SHAPE, 'proof is not an array of sha256: hash strings', { pointer: '/proof' }));
-  if (doc['note'] !== undefined && typeof doc['note'] !== 'string') out.push(fail(R_SHAPE, 'note is not a string (the checkpoint as a signed note)', { pointer: '/note' }));
+  if (!Array.isArray(path) || !path.every(isHashString))
+    out.push(fail(R_SHAPE, 'proof is not an array of sha256: hash strings', { pointer: '/proof' }));
+  if (doc['note'] !== undefined && typeof doc['note'] !== 'string')
+    out.push(fail(R_SHAPE, 'note is not a string (the checkpoint as a signed note)', { pointer: '/note' }));
   out.push(...checkCheckpointShape(doc['checkpoint'], '/checkpoint'));
   if (out.length > 0) return { findings: out, entry: null, checkpoint: null };
   const cp = doc['checkpoint'] as Checkpoint;
   const [from, size] = [doc['fromSize'] as number, doc['treeSize'] as number];
-  if (cp.treeSize !== size) out.push(fail(R_SIZE, 'the checkpoint is for another tree size than the proof', { pointer: '/checkpoint/treeSize', expected: size, actual: cp.treeSize }));
+  if (cp.treeSize !== size)
+    out.push(
+      fail(R_SIZE, 'the checkpoint is for another tree size than the proof', {
+        pointer: '/checkpoint/treeSize',
+        expected: size,
+        actual: cp.treeSize,
+      }),
+    );
   const hashes = (path as string[]).map((h) => Buffer.from(h.slice(7), 'hex'));
-  if (!verifyConsistency(from, size, Buffer.from((doc['fromRoot'] as string).slice(7), 'hex'), Buffer.from(cp.rootHash.slice(7), 'hex'), hashes))
-    out.push(fail(R, `the proof does not show that the checkpoint's tree (${size}) extends the tree of ${from} entries (RFC 9162 consistency)`, { pointer: '/proof', expected: `extends ${String(doc['fromRoot'])}` }));
-  if (!trust) out.push(unavailable('RPR-JOURNAL-011', "no trust store given (--trust-store): the checkpoint's signer cannot be checked"));
+  if (
+    !verifyConsistency(
+      from,
+      size,
+      Buffer.from((doc['fromRoot'] as string).slice(7), 'hex'),
+      Buffer.from(cp.rootHash.slice(7), 'hex'),
+      hashes,
+    )
+  )
+    out.push(
+      fail(
+        R,
+        `the proof does not show that the checkpoint's tree (${size}) extends the tree of ${from} entries (RFC 9162 consistency)`,
+        { pointer: '/proof', expected: `extends ${String(doc['fromRoot'])}` },
+      ),
+    );
+  if (!trust)
+    out.push(
+      unavailable('RPR-JOURNAL-011', "no trust store given (--trust-store): the checkpoint's signer cannot be checked"),
+    );
   else {
     const k = trust.get(cp.signer);
-    if (!k) out.push(fail('RPR-JOURNAL-008', `the checkpoint is signed by ${cp.signer}, which is not in the trust store`, { pointer: '/checkpoint/sig' }));
-    else if (k.status === 'revoked') out.push(fail('RPR-JOURNAL-009', 'the checkpoint is signed by a revoked key', { pointer: '/checkpoint/sig' }));
-    else if (!verifyBytes(k.publicKey, unsignedDigest(cp), cp.sig)) out.push(fail('RPR-JOURNAL-007', "the checkpoint's signature does not verify", { pointer: '/checkpoint/sig' }));
+    if (!k)
+      out.push(
+        fail('RPR-JOURNAL-008', `the checkpoint is signed by ${cp.signer}, which is not in the trust store`, {
+          pointer: '/checkpoint/sig',
+        }),
+      );
+    else if (k.status === 'revoked')
+      out.push(fail('RPR-JOURNAL-009', 'the checkpoint is signed by a revoked key', { pointer: '/checkpoint/sig' }));
+    else if (!verifyBytes(k.publicKey, unsignedDigest(cp), cp.sig))
+      out.push(fail('RPR-JOURNAL-007', "the checkpoint's signature does not verify", { pointer: '/checkpoint/sig' }));
   }
   if (typeof doc['note'] === 'string') out.push(...checkProofNote(doc['note'], cp, trust));
-  if (out.length === 0) out.push(info('RPR-JOURNAL-000', `the signed tree of ${size} entries extends the tree of ${from} entries (${String(doc['fromRoot'])}) by RFC 9162 consistency`));
+  if (out.length === 0)
+    out.push(
+      info(
+        'RPR-JOURNAL-000',
+        `the signed tree of ${size} entries extends the tree of ${from} entries (${String(doc['fromRoot'])}) by RFC 9162 consistency`,
+      ),
+    );
   return { findings: out, entry: null, checkpoint: cp };
 }
 
@@ -142,7 +211,6 @@ export interface ProofCheck {
   checkpoint: Checkpoint | null;
 }
 
-
 /**
  * The checkpoint's signed note a proof carries: the same tree size and root as the JSON
  * checkpoint, and (with a trust store) signed under its origin by a key the store knows.
@@ -153,13 +221,34 @@ function checkProofNote(note: string, cp: Checkpoint, trust: TrustStore | null):
   try {
     body = parseCheckpointBody(parseNote(note).body);
   } catch (e) {
-    return [fail(R, `the proof's note is not a C2SP checkpoint note: ${e instanceof Error ? e.message : String(e)}`, { pointer: '/note' })];
+    return [
+      fail(R, `the proof's note is not a C2SP checkpoint note: ${e instanceof Error ? e.message : String(e)}`, {
+        pointer: '/note',
+      }),
+    ];
   }
   const out: Finding[] = [];
-  if (body.treeSize !== cp.treeSize || formatHash(body.rootHash.toString('hex')) !== cp.rootHash) out.push(fail(R, `the proof's note is for tree ${body.treeSize} ${formatHash(body.rootHash.toString('hex'))}, not the checkpoint's`, { pointer: '/note', expected: `${cp.treeSize} ${cp.rootHash}` }));
+  if (body.treeSize !== cp.treeSize || formatHash(body.rootHash.toString('hex')) !== cp.rootHash)
+    out.push(
+      fail(
+        R,
+        `the proof's note is for tree ${body.treeSize} ${formatHash(body.rootHash.toString('hex'))}, not the checkpoint's`,
+        { pointer: '/note', expected: `${cp.treeSize} ${cp.rootHash}` },
+      ),
+    );
   if (trust) {
-    const v = verifyNote(note, trust.keys.filter((k) => k.status !== 'revoked').map((k) => ({ name: body.origin, publicKey: rawPublicKey(k.publicKey) })));
-    if (!v.ok) out.push(fail(R, `the proof's note is not signed by a key the trust store knows: ${v.problems.join('; ')}`, { pointer: '/note' }));
+    const v = verifyNote(
+      note,
+      trust.keys
+        .filter((k) => k.status !== 'revoked')
+        .map((k) => ({ name: body.origin, publicKey: rawPublicKey(k.publicKey) })),
+    );
+    if (!v.ok)
+      out.push(
+        fail(R, `the proof's note is not signed by a key the trust store knows: ${v.problems.join('; ')}`, {
+          pointer: '/note',
+        }),
+      );
   }
   return out;
 }
@@ -167,17 +256,32 @@ function checkProofNote(note: string, cp: Checkpoint, trust: TrustStore | null):
 /** Verifies a proof document (already parsed JSON) against a trust store; one finding per failed check. */
 export function checkInclusionProof(doc: unknown, trust: TrustStore | null): ProofCheck {
   const out: Finding[] = [];
-  if (!isObj(doc)) return { findings: [fail(R_SHAPE, 'the proof is not a JSON object')], entry: null, checkpoint: null };
-  if (doc['type'] !== PROOF_TYPE) out.push(fail(R_SHAPE, `type must be "${PROOF_TYPE}"`, { pointer: '/type', expected: PROOF_TYPE, actual: String(doc['type']) }));
-  for (const k of Object.keys(doc)) if (!['type', 'leafIndex', 'treeSize', 'entry', 'entryHash', 'auditPath', 'checkpoint', 'note'].includes(k)) out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
+  if (!isObj(doc))
+    return { findings: [fail(R_SHAPE, 'the proof is not a JSON object')], entry: null, checkpoint: null };
+  if (doc['type'] !== PROOF_TYPE)
+    out.push(
+      fail(R_SHAPE, `type must be "${PROOF_TYPE}"`, {
+        pointer: '/type',
+        expected: PROOF_TYPE,
+        actual: String(doc['type']),
+      }),
+    );
+  for (const k of Object.keys(doc))
+    if (!['type', 'leafIndex', 'treeSize', 'entry', 'entryHash', 'auditPath', 'checkpoint', 'note'].includes(k))
+      out.push(fail(R_SHAPE, `unknown member "${k}"`, { pointer: `/${k}` }));
   const idx = doc['leafIndex'];
   const size = doc['treeSize'];
-  if (!(typeof idx === 'number' && Number.isSafeInteger(idx) && idx >= 0)) out.push(fail(R_SHAPE, 'leafIndex is not a whole number >= 0', { pointer: '/leafIndex' }));
-  if (!(typeof size === 'number' && Number.isSafeInteger(size) && size >= 1)) out.push(fail(R_SHAPE, 'treeSize is not a whole number >= 1', { pointer: '/treeSize' }));
+  if (!(typeof idx === 'number' && Number.isSafeInteger(idx) && idx >= 0))
+    out.push(fail(R_SHAPE, 'leafIndex is not a whole number >= 0', { pointer: '/leafIndex' }));
+  if (!(typeof size === 'number' && Number.isSafeInteger(size) && size >= 1))
+    out.push(fail(R_SHAPE, 'treeSize is not a whole number >= 1', { pointer: '/treeSize' }));
   const path = doc['auditPath'];
-  if (!Array.isArray(path) || !path.every(isHashString)) out.push(fail(R_SHAPE, 'auditPath is not an array of sha256: hash strings', { pointer: '/auditPath' }));
-  if (typeof doc['entry'] !== 'string') out.push(fail(R_SHAPE, 'entry is not a string (the entry line verbatim)', { pointer: '/entry' }));
-  if (doc['note'] !== undefined && typeof doc['note'] !== 'string') out.push(fail(R_SHAPE, 'note is not a string (the checkpoint as a signed note)', { pointer: '/note' }));
+  if (!Array.isArray(path) || !path.every(isHashString))
+    out.push(fail(R_SHAPE, 'auditPath is not an array of sha256: hash strings', { pointer: '/auditPath' }));
+  if (typeof doc['entry'] !== 'string')
+    out.push(fail(R_SHAPE, 'entry is not a string (the entry line verbatim)', { pointer: '/entry' }));
+  if (doc['note'] !== undefined && typeof doc['note'] !== 'string')
+    out.push(fail(R_SHAPE, 'note is not a string (the checkpoint as a signed note)', { pointer: '/note' }));
   const cpShape = checkCheckpointShape(doc['checkpoint'], '/checkpoint');
   out.push(...cpShape);
   if (out.length > 0) return { findings: out, entry: null, checkpoint: null };
@@ -188,19 +292,47 @@ export function checkInclusionProof(doc: unknown, trust: TrustStore | null): Pro
   try {
     const p = parseCanonical(line);
     out.push(...changedNumbers(p.warnings, { rule: R_ENTRY, subject: 'the entry is not I-JSON' }, { at: '/entry' }));
-    if (p.canonical !== line && p.warnings.length === 0) out.push(fail(R_ENTRY, 'the entry is not in canonical form', { pointer: '/entry', expected: p.canonical, actual: line }));
+    if (p.canonical !== line && p.warnings.length === 0)
+      out.push(
+        fail(R_ENTRY, 'the entry is not in canonical form', { pointer: '/entry', expected: p.canonical, actual: line }),
+      );
     const shape = checkEntryShape(p.value, '/entry');
     out.push(...shape.map((f) => ({ ...f, rule: R_ENTRY })));
     if (shape.length === 0) entry = p.value as Entry;
   } catch (e) {
-    out.push(fail(R_ENTRY, `the entry is not valid I-JSON: ${e instanceof JcsError ? e.message : String(e)}`, { pointer: '/entry' }));
+    out.push(
+      fail(R_ENTRY, `the entry is not valid I-JSON: ${e instanceof JcsError ? e.message : String(e)}`, {
+        pointer: '/entry',
+      }),
+    );
   }
   if (entry) {
-    if (entry.seq !== idx) out.push(fail(R_INDEX, 'the entry\'s seq differs from leafIndex', { pointer: '/leafIndex', expected: entry.seq, actual: idx as number }));
+    if (entry.seq !== idx)
+      out.push(
+        fail(R_INDEX, "the entry's seq differs from leafIndex", {
+          pointer: '/leafIndex',
+          expected: entry.seq,
+          actual: idx as number,
+        }),
+      );
     const h = entryHash(entry);
-    if (doc['entryHash'] !== undefined && doc['entryHash'] !== h) out.push(fail(R_ENTRY, 'entryHash is not the hash of the entry', { pointer: '/entryHash', expected: h, actual: String(doc['entryHash']) }));
+    if (doc['entryHash'] !== undefined && doc['entryHash'] !== h)
+      out.push(
+        fail(R_ENTRY, 'entryHash is not the hash of the entry', {
+          pointer: '/entryHash',
+          expected: h,
+          actual: String(doc['entryHash']),
+        }),
+      );
   }
-  if (cp.treeSize !== size) out.push(fail(R_SIZE, 'the checkpoint is for another tree size than the proof', { pointer: '/checkpoint/treeSize', expected: size as number, actual: cp.treeSize }));
+  if (cp.treeSize !== size)
+    out.push(
+      fail(R_SIZE, 'the checkpoint is for another tree size than the proof', {
+        pointer: '/checkpoint/treeSize',
+        expected: size as number,
+        actual: cp.treeSize,
+      }),
+    );
   const ok = verifyInclusion(
     leafHash(line),
     idx as number,
@@ -208,19 +340,52 @@ export function checkInclusionProof(doc: unknown, trust: TrustStore | null): Pro
     (path as string[]).map((h) => Buffer.from(h.slice(7), 'hex')),
     Buffer.from(cp.rootHash.slice(7), 'hex'),
   );
-  if (!ok) out.push(fail(R_PATH, `the audit path does not lead from entry ${String(idx)} to the checkpoint's root (RFC 9162 inclusion)`, { pointer: '/auditPath', expected: cp.rootHash }));
-  if (!trust) out.push(unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): the entry\'s author and the checkpoint\'s signer cannot be checked'));
+  if (!ok)
+    out.push(
+      fail(
+        R_PATH,
+        `the audit path does not lead from entry ${String(idx)} to the checkpoint's root (RFC 9162 inclusion)`,
+        { pointer: '/auditPath', expected: cp.rootHash },
+      ),
+    );
+  if (!trust)
+    out.push(
+      unavailable(
+        'RPR-JOURNAL-011',
+        "no trust store given (--trust-store): the entry's author and the checkpoint's signer cannot be checked",
+      ),
+    );
   else {
     const sig = (keyId: string, digest: Buffer, s: string, pointer: string, what: string) => {
       const k = trust.get(keyId);
-      if (!k) out.push(fail('RPR-JOURNAL-008', `${what} is signed by ${keyId}, which is not in the trust store`, { pointer, actual: keyId }));
-      else if (k.status === 'revoked') out.push(fail('RPR-JOURNAL-009', `${what} is signed by a revoked key`, { pointer, expected: 'active', actual: 'revoked' }));
-      else if (!verifyBytes(k.publicKey, digest, s)) out.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify`, { pointer }));
+      if (!k)
+        out.push(
+          fail('RPR-JOURNAL-008', `${what} is signed by ${keyId}, which is not in the trust store`, {
+            pointer,
+            actual: keyId,
+          }),
+        );
+      else if (k.status === 'revoked')
+        out.push(
+          fail('RPR-JOURNAL-009', `${what} is signed by a revoked key`, {
+            pointer,
+            expected: 'active',
+            actual: 'revoked',
+          }),
+        );
+      else if (!verifyBytes(k.publicKey, digest, s))
+        out.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify`, { pointer }));
     };
     sig(cp.signer, unsignedDigest(cp), cp.sig, '/checkpoint/sig', 'the checkpoint');
     if (entry) sig(entry.author, unsignedDigest(entry), entry.sig, '/entry', 'the entry');
   }
   if (typeof doc['note'] === 'string') out.push(...checkProofNote(doc['note'], cp, trust));
-  if (out.length === 0) out.push(info('RPR-JOURNAL-000', `entry ${String(idx)} is included in the signed tree of ${String(size)} entries (root ${cp.rootHash})`));
+  if (out.length === 0)
+    out.push(
+      info(
+        'RPR-JOURNAL-000',
+        `entry ${String(idx)} is included in the signed tree of ${String(size)} entries (root ${cp.rootHash})`,
+      ),
+    );
   return { findings: out, entry, checkpoint: cp };
 }

@@ -6,7 +6,16 @@
  */
 import { parseCanonical } from '../core/jcs.js';
 import type { Signer, TrustStore } from '../core/keys.js';
-import { caseStates, findCase, KIND_OF_DECISION, transitionProblem, type CaseFold, type CaseState, type Decision, type HashedEntry } from './cases.js';
+import {
+  caseStates,
+  findCase,
+  KIND_OF_DECISION,
+  transitionProblem,
+  type CaseFold,
+  type CaseState,
+  type Decision,
+  type HashedEntry,
+} from './cases.js';
 import { JournalError } from './errors.js';
 import { checkEntryShape, entryHash, type Entry, type JsonObject } from './format.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
@@ -34,7 +43,8 @@ async function hashedEntries(w: JournalWriter): Promise<HashedEntry[]> {
     try {
       const p = parseCanonical(text);
       const v = p.value;
-      if (p.warnings.length === 0 && checkEntryShape(v, '').length === 0) out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: seq + 1 });
+      if (p.warnings.length === 0 && checkEntryShape(v, '').length === 0)
+        out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: seq + 1 });
     } catch {
       /* damaged line: not a transition */
     }
@@ -42,12 +52,29 @@ async function hashedEntries(w: JournalWriter): Promise<HashedEntry[]> {
   return out;
 }
 
-export async function openCase(dir: string, input: OpenCaseInput, signer: Signer, opts: WriterOptions = {}): Promise<CaseWriteResult> {
-  if (typeof input.reason !== 'string' || input.reason.trim() === '') throw new JournalError('a quarantine case needs a reason', 'USAGE');
-  const body: JsonObject = { reason: input.reason, source: input.source ?? 'manual', ...(input.details ? { details: input.details } : {}) };
+export async function openCase(
+  dir: string,
+  input: OpenCaseInput,
+  signer: Signer,
+  opts: WriterOptions = {},
+): Promise<CaseWriteResult> {
+  if (typeof input.reason !== 'string' || input.reason.trim() === '')
+    throw new JournalError('a quarantine case needs a reason', 'USAGE');
+  const body: JsonObject = {
+    reason: input.reason,
+    source: input.source ?? 'manual',
+    ...(input.details ? { details: input.details } : {}),
+  };
   const w = await JournalWriter.open(dir, { ...opts, signer });
   try {
-    const r = await w.append({ kind: 'quarantine-open', subject: { claimRef: input.claimRef, ...(input.artifact ? { artifact: input.artifact } : {}) }, body }, signer);
+    const r = await w.append(
+      {
+        kind: 'quarantine-open',
+        subject: { claimRef: input.claimRef, ...(input.artifact ? { artifact: input.artifact } : {}) },
+        body,
+      },
+      signer,
+    );
     const fold = caseStates(await hashedEntries(w));
     const c = findCase(fold.cases, String(r.seq))!;
     return { ...r, caseId: c.caseId, case: c };
@@ -60,7 +87,15 @@ export async function openCase(dir: string, input: OpenCaseInput, signer: Signer
  * Releases, upholds or escalates a case. Refused (JournalError 'REFUSED') when the case is
  * unknown or closed, the signer lacks the role in `trust`, or the rationale lacks content.
  */
-export async function decideCase(dir: string, caseRef: string, decision: Decision, rationale: string, signer: Signer, trust: TrustStore, opts: WriterOptions = {}): Promise<CaseWriteResult> {
+export async function decideCase(
+  dir: string,
+  caseRef: string,
+  decision: Decision,
+  rationale: string,
+  signer: Signer,
+  trust: TrustStore,
+  opts: WriterOptions = {},
+): Promise<CaseWriteResult> {
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer, create: false });
   try {
     const fold = caseStates(await hashedEntries(w), trust);
@@ -78,12 +113,36 @@ export async function decideCase(dir: string, caseRef: string, decision: Decisio
   }
 }
 
-export const releaseCase = (dir: string, caseRef: string, rationale: string, signer: Signer, trust: TrustStore, opts?: WriterOptions) => decideCase(dir, caseRef, 'release', rationale, signer, trust, opts);
-export const upholdCase = (dir: string, caseRef: string, rationale: string, signer: Signer, trust: TrustStore, opts?: WriterOptions) => decideCase(dir, caseRef, 'uphold', rationale, signer, trust, opts);
-export const escalateCase = (dir: string, caseRef: string, rationale: string, signer: Signer, trust: TrustStore, opts?: WriterOptions) => decideCase(dir, caseRef, 'escalate', rationale, signer, trust, opts);
+export const releaseCase = (
+  dir: string,
+  caseRef: string,
+  rationale: string,
+  signer: Signer,
+  trust: TrustStore,
+  opts?: WriterOptions,
+) => decideCase(dir, caseRef, 'release', rationale, signer, trust, opts);
+export const upholdCase = (
+  dir: string,
+  caseRef: string,
+  rationale: string,
+  signer: Signer,
+  trust: TrustStore,
+  opts?: WriterOptions,
+) => decideCase(dir, caseRef, 'uphold', rationale, signer, trust, opts);
+export const escalateCase = (
+  dir: string,
+  caseRef: string,
+  rationale: string,
+  signer: Signer,
+  trust: TrustStore,
+  opts?: WriterOptions,
+) => decideCase(dir, caseRef, 'escalate', rationale, signer, trust, opts);
 
 /** Every case with its state, plus the journal's verification (the states are only as good as it). */
-export async function listCases(dir: string, trust: TrustStore | null): Promise<{ cases: CaseState[]; fold: CaseFold; verification: JournalVerification }> {
+export async function listCases(
+  dir: string,
+  trust: TrustStore | null,
+): Promise<{ cases: CaseState[]; fold: CaseFold; verification: JournalVerification }> {
   const verification = await verifyJournal(dir, trust, { keep: false });
   return { cases: verification.cases.cases, fold: verification.cases, verification };
 }

@@ -62,7 +62,10 @@ export async function readJournalFile(dir: string, name: string): Promise<RawFil
 }
 
 export async function readJournalFiles(dir: string): Promise<{ entries: RawFile; checkpoints: RawFile }> {
-  const [entries, checkpoints] = await Promise.all([readJournalFile(dir, ENTRIES_FILE), readJournalFile(dir, CHECKPOINTS_FILE)]);
+  const [entries, checkpoints] = await Promise.all([
+    readJournalFile(dir, ENTRIES_FILE),
+    readJournalFile(dir, CHECKPOINTS_FILE),
+  ]);
   return { entries, checkpoints };
 }
 
@@ -105,7 +108,8 @@ export async function streamLines(
   try {
     fh = await openJournalFile(dir, name, 'read');
   } catch (e) {
-    if (isMissing(e) || (e as { code?: string }).code === 'ENOENT') return { name, exists: false, lines: 0, torn: null, size: 0 };
+    if (isMissing(e) || (e as { code?: string }).code === 'ENOENT')
+      return { name, exists: false, lines: 0, torn: null, size: 0 };
     throw new JournalError(`cannot read ${join(dir, name)}: ${readFailure(e)}`, 'IO');
   }
   try {
@@ -177,7 +181,14 @@ async function streamOpened(
       pending = Buffer.alloc(0);
     } else pending = Buffer.from(pending);
   }
-  if (long) return { name, exists: true, lines: n, torn: { file: name, offset: pendingAt, bytes: Buffer.from(`(${long.length} bytes)`) }, size: pendingAt };
+  if (long)
+    return {
+      name,
+      exists: true,
+      lines: n,
+      torn: { file: name, offset: pendingAt, bytes: Buffer.from(`(${long.length} bytes)`) },
+      size: pendingAt,
+    };
   const torn = pending.length > 0 ? { file: name, offset: pendingAt, bytes: pending } : null;
   return { name, exists: true, lines: n, torn, size: pendingAt };
 }

@@ -10,8 +10,32 @@ import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { parseCanonical } from '../core/jcs.js';
 import { verifyBytes } from '../core/keys.js';
 import { JournalError } from './errors.js';
-import { checkEntryShape, entryHash, journalOrigin, NOTES_FILE, unsignedDigest, type Checkpoint, type Entry } from './format.js';
-import { hex, identityMismatch, identityOf, indexBytes, indexRecord, readAt, readIndex, readState, STATE_TYPE, treeBytes, TreeFile, writeAllAt, writeState, type FilePlace, type TrustedState } from './frontier.js';
+import {
+  checkEntryShape,
+  entryHash,
+  journalOrigin,
+  NOTES_FILE,
+  unsignedDigest,
+  type Checkpoint,
+  type Entry,
+} from './format.js';
+import {
+  hex,
+  identityMismatch,
+  identityOf,
+  indexBytes,
+  indexRecord,
+  readAt,
+  readIndex,
+  readState,
+  STATE_TYPE,
+  treeBytes,
+  TreeFile,
+  writeAllAt,
+  writeState,
+  type FilePlace,
+  type TrustedState,
+} from './frontier.js';
 import { frontierBlocks, leafHash } from './merkle.js';
 import { entryPointer, recognizeCheckpoint, verifyJournal, type JournalVerification } from './verify.js';
 import type { OpenOptions } from './writer.js';
@@ -24,7 +48,6 @@ export interface Handles {
   tree: FileHandle;
   index: FileHandle;
 }
-
 
 /** What the writer knows of the journal between appends (state.json holds it between writers). */
 export interface WriterState {
@@ -44,7 +67,13 @@ export interface WriterState {
 
 export async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterState): Promise<void> {
   await stampFiles(fhs);
-  const [entries, checkpoints, notes, treeId, index] = await Promise.all([identityOf(fhs.entries), identityOf(fhs.checkpoints), identityOf(fhs.notes), identityOf(fhs.tree), identityOf(fhs.index)]);
+  const [entries, checkpoints, notes, treeId, index] = await Promise.all([
+    identityOf(fhs.entries),
+    identityOf(fhs.checkpoints),
+    identityOf(fhs.notes),
+    identityOf(fhs.tree),
+    identityOf(fhs.index),
+  ]);
   await writeState(dir, {
     type: STATE_TYPE,
     treeSize: tree.size,
@@ -69,7 +98,9 @@ export async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: W
  */
 async function stampFiles(fhs: Handles): Promise<void> {
   const now = Date.now() / 1000;
-  await Promise.all(Object.values(fhs).map((h: FileHandle, i) => h.utimes(now, now - 1 + (randomInt(1_000_000) + i) / 1e9)));
+  await Promise.all(
+    Object.values(fhs).map((h: FileHandle, i) => h.utimes(now, now - 1 + (randomInt(1_000_000) + i) / 1e9)),
+  );
 }
 
 /**
@@ -78,34 +109,73 @@ async function stampFiles(fhs: Handles): Promise<void> {
  * root and signature, the last entry's leaf and hash): O(log n) reads. Null, and the caller
  * verifies in full, at the first doubt.
  */
-export async function fromTrustedState(dir: string, fhs: Handles, opts: OpenOptions): Promise<{ tree: TreeFile; state: WriterState } | null> {
+export async function fromTrustedState(
+  dir: string,
+  fhs: Handles,
+  opts: OpenOptions,
+): Promise<{ tree: TreeFile; state: WriterState } | null> {
   const rec = await readState(dir);
   if (!rec) return null;
-  const now = { entries: await identityOf(fhs.entries), checkpoints: await identityOf(fhs.checkpoints), notes: await identityOf(fhs.notes), tree: await identityOf(fhs.tree), index: await identityOf(fhs.index) };
+  const now = {
+    entries: await identityOf(fhs.entries),
+    checkpoints: await identityOf(fhs.checkpoints),
+    notes: await identityOf(fhs.notes),
+    tree: await identityOf(fhs.tree),
+    index: await identityOf(fhs.index),
+  };
   if (identityMismatch(rec, now) !== null) return null;
   const n = rec.treeSize;
-  if (now.tree.size !== treeBytes(n) || now.index.size !== indexBytes(n) || now.entries.size !== rec.entriesBytes || now.checkpoints.size !== rec.checkpointsEnd.offset || now.notes.size !== rec.notesEnd.offset) return null;
+  if (
+    now.tree.size !== treeBytes(n) ||
+    now.index.size !== indexBytes(n) ||
+    now.entries.size !== rec.entriesBytes ||
+    now.checkpoints.size !== rec.checkpointsEnd.offset ||
+    now.notes.size !== rec.notesEnd.offset
+  )
+    return null;
   try {
     const frontier = rec.frontier.map((h) => Buffer.from(h, 'hex'));
     const tree = new TreeFile(fhs.tree, n, frontier);
     if (!tree.readFrontier(n).every((h, i) => h.equals(frontier[i]!))) return null;
     const trusted = await trustedCheckpoint(fhs, rec, tree, opts);
     if (trusted === undefined || !(await lastEntryMatches(fhs, rec, tree))) return null;
-    return { tree, state: { origin: rec.origin, head: rec.head, lastTs: rec.lastRecordedAtUtc, entriesBytes: rec.entriesBytes, checkpointsEnd: rec.checkpointsEnd, notesEnd: rec.notesEnd, trusted, quarantine: [...rec.quarantine] } };
+    return {
+      tree,
+      state: {
+        origin: rec.origin,
+        head: rec.head,
+        lastTs: rec.lastRecordedAtUtc,
+        entriesBytes: rec.entriesBytes,
+        checkpointsEnd: rec.checkpointsEnd,
+        notesEnd: rec.notesEnd,
+        trusted,
+        quarantine: [...rec.quarantine],
+      },
+    };
   } catch {
     return null;
   }
 }
 
 /** The recorded checkpoint: its line where recorded and last in the file, its root the tree's at its size, its signature good. undefined: it does not check out. */
-async function trustedCheckpoint(fhs: Handles, rec: TrustedState, tree: TreeFile, opts: OpenOptions): Promise<WriterState['trusted'] | undefined> {
+async function trustedCheckpoint(
+  fhs: Handles,
+  rec: TrustedState,
+  tree: TreeFile,
+  opts: OpenOptions,
+): Promise<WriterState['trusted'] | undefined> {
   if (!rec.checkpoint) return rec.treeSize === 0 && rec.checkpointsEnd.offset === 0 ? null : undefined;
   const bytes = Buffer.from(rec.checkpoint.line + '\n', 'utf8');
   if (rec.checkpoint.offset + bytes.length !== rec.checkpointsEnd.offset) return undefined;
   if (!(await readAt(fhs.checkpoints, rec.checkpoint.offset, bytes.length)).equals(bytes)) return undefined;
   const cp = recognizeCheckpoint(rec.checkpoint.line)?.cp;
-  if (!cp || cp.treeSize > tree.size || formatHash(tree.root(cp.treeSize).toString('hex')) !== cp.rootHash) return undefined;
-  const key = opts.trustStore ? opts.trustStore.get(cp.signer) : cp.signer === opts.signer?.keyId ? { publicKey: opts.signer.publicKey, status: 'active' } : null;
+  if (!cp || cp.treeSize > tree.size || formatHash(tree.root(cp.treeSize).toString('hex')) !== cp.rootHash)
+    return undefined;
+  const key = opts.trustStore
+    ? opts.trustStore.get(cp.signer)
+    : cp.signer === opts.signer?.keyId
+      ? { publicKey: opts.signer.publicKey, status: 'active' }
+      : null;
   // A key this writer cannot look up was checked when the state was recorded, and the files are as that writer left them.
   if (key && (key.status === 'revoked' || !verifyBytes(key.publicKey, unsignedDigest(cp), cp.sig))) return undefined;
   return { line: rec.checkpoint.line, offset: rec.checkpoint.offset, checkpoint: cp };
@@ -120,7 +190,13 @@ async function lastEntryMatches(fhs: Handles, rec: TrustedState, tree: TreeFile)
   if (!leafHash(line).equals(tree.leaf(n - 1))) return false;
   const p = parseCanonical(line.toString('utf8'));
   const e = p.value as Entry;
-  return p.warnings.length === 0 && checkEntryShape(e, '').length === 0 && e.seq === n - 1 && entryHash(e) === rec.head && e.recordedAtUtc === rec.lastRecordedAtUtc;
+  return (
+    p.warnings.length === 0 &&
+    checkEntryShape(e, '').length === 0 &&
+    e.seq === n - 1 &&
+    entryHash(e) === rec.head &&
+    e.recordedAtUtc === rec.lastRecordedAtUtc
+  );
 }
 
 /**
@@ -129,12 +205,23 @@ async function lastEntryMatches(fhs: Handles, rec: TrustedState, tree: TreeFile)
  * verified, and only a journal that verifies is written to. Its derived files are then
  * rebuilt from the verification, and the state recorded, so the next append is cheap again.
  */
-export async function fromFullVerification(dir: string, fhs: Handles, opts: OpenOptions): Promise<{ tree: TreeFile; state: WriterState }> {
+export async function fromFullVerification(
+  dir: string,
+  fhs: Handles,
+  opts: OpenOptions,
+): Promise<{ tree: TreeFile; state: WriterState }> {
   const own = opts.signer ? new Map([[opts.signer.keyId, opts.signer.publicKey]]) : undefined;
-  const v = await verifyJournal(dir, opts.trustStore ?? null, { keep: false, collect: true, ...(own ? { ownKeys: own } : {}) });
+  const v = await verifyJournal(dir, opts.trustStore ?? null, {
+    keep: false,
+    collect: true,
+    ...(own ? { ownKeys: own } : {}),
+  });
   const torn = v.torn[0];
   if (torn && !opts.allowTorn)
-    throw new JournalError(`journal ${dir}: ${torn.file} ends with a torn line (${torn.bytes.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`, 'TORN');
+    throw new JournalError(
+      `journal ${dir}: ${torn.file} ends with a torn line (${torn.bytes.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`,
+      'TORN',
+    );
   refuseUnlessVerified(dir, v, opts.allowTorn === true);
   const tree = await rebuildDerived(fhs, v);
   const state: WriterState = {
@@ -157,18 +244,29 @@ function refuseUnlessVerified(dir: string, v: JournalVerification, allowTorn: bo
   // (reported as unavailable, not blocking): everything else (chain, tree, checkpoints, the
   // signer's own signatures) must hold. With one, every signature must.
   const blocking = v.findings.filter((f) => f.severity === 'fail' && !(allowTorn && f.rule === 'RPR-JOURNAL-013'));
-  if (v.entryLines > 0 && v.head === null && blocking.length === 0) blocking.push({ rule: 'RPR-JOURNAL-002', severity: 'fail', message: 'the last entry cannot be read', pointer: entryPointer(v.entryLines) });
+  if (v.entryLines > 0 && v.head === null && blocking.length === 0)
+    blocking.push({
+      rule: 'RPR-JOURNAL-002',
+      severity: 'fail',
+      message: 'the last entry cannot be read',
+      pointer: entryPointer(v.entryLines),
+    });
   if (blocking.length === 0) return;
   const f = blocking[0]!;
   const more = blocking.length > 1 ? ` (and ${blocking.length - 1} more finding${blocking.length > 2 ? 's' : ''})` : '';
   const fix = `run 'reprise journal verify ${dir} --trust-store FILE' to see every finding`;
-  throw new JournalError(`refused: journal ${dir} does not verify, so nothing can be signed onto it: ${f.rule}${f.pointer ? ` at ${f.pointer}` : ''}: ${f.message}${more}. Nothing was written; ${fix}`, 'UNVERIFIED');
+  throw new JournalError(
+    `refused: journal ${dir} does not verify, so nothing can be signed onto it: ${f.rule}${f.pointer ? ` at ${f.pointer}` : ''}: ${f.message}${more}. Nothing was written; ${fix}`,
+    'UNVERIFIED',
+  );
 }
 
 /** The newest well-formed checkpoint, as the next append's trusted state (its line read back from the file). */
 async function latestTrusted(fhs: Handles, v: JournalVerification): Promise<WriterState['trusted']> {
   if (!v.latestCheckpoint || v.latestCheckpointOffset === null) return null;
-  const line = (await readAt(fhs.checkpoints, v.latestCheckpointOffset, v.checkpointsBytes - v.latestCheckpointOffset - 1)).toString('utf8');
+  const line = (
+    await readAt(fhs.checkpoints, v.latestCheckpointOffset, v.checkpointsBytes - v.latestCheckpointOffset - 1)
+  ).toString('utf8');
   return { line, offset: v.latestCheckpointOffset, checkpoint: v.latestCheckpoint };
 }
 
@@ -183,7 +281,10 @@ export async function readLastNote(fh: FileHandle, end: number): Promise<string>
 }
 
 /** For entries in order: where the lines covering entry i begin (the first with treeSize > i; the file's end when none does). */
-function placesCovering(lines: readonly { offset: number; line: number; treeSize: number }[], end: FilePlace): (i: number) => FilePlace {
+function placesCovering(
+  lines: readonly { offset: number; line: number; treeSize: number }[],
+  end: FilePlace,
+): (i: number) => FilePlace {
   let k = 0;
   return (i) => {
     while (k < lines.length && lines[k]!.treeSize <= i) k++;
@@ -212,12 +313,15 @@ async function rebuildDerived(fhs: Handles, v: JournalVerification): Promise<Tre
   const notes = placesCovering(collected.notes, v.notesEnd ?? { offset: 0, line: 0 });
   for (let i = 0; i < n; i++) {
     chunks.push(v.tree.block(0, i));
-    for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2)) chunks.push(v.tree.block(level + 1, Math.floor(k / 2)));
+    for (let level = 0, k = i; k % 2 === 1; level++, k = Math.floor(k / 2))
+      chunks.push(v.tree.block(level + 1, Math.floor(k / 2)));
     await flush(false);
-    indexRecord({ entryOffset: collected.entryOffsets[i]!, checkpoints: cps(i), notes: notes(i) }).copy(index, indexBytes(i));
+    indexRecord({ entryOffset: collected.entryOffsets[i]!, checkpoints: cps(i), notes: notes(i) }).copy(
+      index,
+      indexBytes(i),
+    );
   }
   await flush(true);
   await writeAllAt(fhs.index, index, 0);
   return new TreeFile(fhs.tree, n, n === 0 ? [] : frontierBlocks(n).map(([l, k]) => v.tree.block(l, k)));
 }
-

@@ -14,12 +14,50 @@ import type { KeyObject } from 'node:crypto';
 import { rawPublicKey, verifyBytes, type TrustStore } from '../core/keys.js';
 import { isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
-import { checkCheckpointShape, checkEntryShape, CHECKPOINTS_FILE, ENTRIES_FILE, entryHash, journalOrigin, NOTES_FILE, unsignedDigest, unsignedDigestOfLine, type Checkpoint, type Entry } from './format.js';
+import {
+  checkCheckpointShape,
+  checkEntryShape,
+  CHECKPOINTS_FILE,
+  ENTRIES_FILE,
+  entryHash,
+  journalOrigin,
+  NOTES_FILE,
+  unsignedDigest,
+  unsignedDigestOfLine,
+  type Checkpoint,
+  type Entry,
+} from './format.js';
 import { parseCheckpointBody, parseNote, verifyNote, type NoteCheckpoint, type NoteKey } from './note.js';
-import { ContinuedTree, frontierBase, leafHash, MerkleTree, verifyConsistency, verifyInclusion, type MerkleView } from './merkle.js';
-import { frontierRoot, indexBytes, INDEX_FILE, openJournalFile, readIndex, TREE_FILE, treeBytes, TreeFile, type IndexRecord } from './frontier.js';
+import {
+  ContinuedTree,
+  frontierBase,
+  leafHash,
+  MerkleTree,
+  verifyConsistency,
+  verifyInclusion,
+  type MerkleView,
+} from './merkle.js';
+import {
+  frontierRoot,
+  indexBytes,
+  INDEX_FILE,
+  openJournalFile,
+  readIndex,
+  TREE_FILE,
+  treeBytes,
+  TreeFile,
+  type IndexRecord,
+} from './frontier.js';
 import type { FileHandle } from 'node:fs/promises';
-import { MAX_LINE_BYTES, streamLines, type OverlongLine, type RawFile, type RawLine, type StreamedFile, type TornTail } from './read.js';
+import {
+  MAX_LINE_BYTES,
+  streamLines,
+  type OverlongLine,
+  type RawFile,
+  type RawLine,
+  type StreamedFile,
+  type TornTail,
+} from './read.js';
 
 export interface ParsedEntry {
   line: number;
@@ -90,7 +128,13 @@ export function compareTimestamps(a: string, b: string): number {
 }
 
 /** RPR-JOURNAL-002/003: decode, strict-parse and canonical-check one line. */
-function parseLine(raw: RawLine, decoded: string | undefined, pointer: string, what: string, out: Finding[]): { value: unknown; text: string } | null {
+function parseLine(
+  raw: RawLine,
+  decoded: string | undefined,
+  pointer: string,
+  what: string,
+  out: Finding[],
+): { value: unknown; text: string } | null {
   if (raw.bytes.length === 0) {
     out.push(fail('RPR-JOURNAL-002', `${what} is an empty line`, { pointer }));
     return null;
@@ -108,17 +152,33 @@ function parseLine(raw: RawLine, decoded: string | undefined, pointer: string, w
   try {
     parsed = parseCanonical(text);
   } catch (e) {
-    out.push(fail('RPR-JOURNAL-002', `${what} is not valid I-JSON: ${e instanceof JcsError ? e.message : String(e)}`, { pointer }));
+    out.push(
+      fail('RPR-JOURNAL-002', `${what} is not valid I-JSON: ${e instanceof JcsError ? e.message : String(e)}`, {
+        pointer,
+      }),
+    );
     return null;
   }
   if (parsed.warnings.length > 0) {
     // A number the parse changed (`1E-400` read as 0): the signed, chained value is not the
     // line's. Not I-JSON (002), rather than "not canonical" with a rounded text to compare.
-    out.push(...changedNumbers(parsed.warnings, { rule: 'RPR-JOURNAL-002', subject: `${what} is not I-JSON` }, { at: pointer }));
+    out.push(
+      ...changedNumbers(
+        parsed.warnings,
+        { rule: 'RPR-JOURNAL-002', subject: `${what} is not I-JSON` },
+        { at: pointer },
+      ),
+    );
     return null;
   }
   if (parsed.canonical !== text) {
-    out.push(fail('RPR-JOURNAL-003', `${what} is not in canonical form (RFC 8785): it was altered or written by another tool`, { pointer, expected: parsed.canonical, actual: text }));
+    out.push(
+      fail(
+        'RPR-JOURNAL-003',
+        `${what} is not in canonical form (RFC 8785): it was altered or written by another tool`,
+        { pointer, expected: parsed.canonical, actual: text },
+      ),
+    );
     return null;
   }
   return { value: parsed.value, text };
@@ -149,7 +209,9 @@ function lineTexts(file: RawFile): string[] | undefined {
 const CHECKPOINT_LINE =
   /^\{"rootHash":"(sha256:[0-9a-f]{64})","sig":"([A-Za-z0-9+/]{85}[AQgw]==)","signer":"(ed25519:[0-9a-f]{64})","timestampUtc":"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z)","treeSize":([1-9]\d{0,15})\}$/;
 
-export function recognizeCheckpoint(text: string | undefined): { value: Checkpoint; cp: Checkpoint; text: string } | null {
+export function recognizeCheckpoint(
+  text: string | undefined,
+): { value: Checkpoint; cp: Checkpoint; text: string } | null {
   if (text === undefined) return null;
   const m = CHECKPOINT_LINE.exec(text);
   if (!m) return null;
@@ -165,28 +227,52 @@ interface KeyCheck {
 }
 
 /** RPR-JOURNAL-008/009/010/007: the signing key is known, not revoked, and the signature verifies. */
-function checkSignature(trust: TrustStore, keyId: string, digest: Buffer, sig: string, pointer: string | undefined, what: string, out: Finding[]): KeyCheck {
+function checkSignature(
+  trust: TrustStore,
+  keyId: string,
+  digest: Buffer,
+  sig: string,
+  pointer: string | undefined,
+  what: string,
+  out: Finding[],
+): KeyCheck {
   const k = trust.get(keyId);
   if (!k) {
-    out.push(fail('RPR-JOURNAL-008', `${what} is signed by ${keyId}, which is not in the trust store`, { pointer, actual: keyId }));
+    out.push(
+      fail('RPR-JOURNAL-008', `${what} is signed by ${keyId}, which is not in the trust store`, {
+        pointer,
+        actual: keyId,
+      }),
+    );
     return { rule: 'RPR-JOURNAL-008', ok: false };
   }
   if (k.status === 'revoked') {
-    out.push(fail('RPR-JOURNAL-009', `${what} is signed by a revoked key (${keyId}, ${k.label || k.role})`, { pointer, expected: 'active', actual: 'revoked' }));
+    out.push(
+      fail('RPR-JOURNAL-009', `${what} is signed by a revoked key (${keyId}, ${k.label || k.role})`, {
+        pointer,
+        expected: 'active',
+        actual: 'revoked',
+      }),
+    );
     return { rule: 'RPR-JOURNAL-009', ok: false };
   }
   if (!verifyBytes(k.publicKey, digest, sig)) {
     out.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer }));
     return { rule: 'RPR-JOURNAL-007', ok: false };
   }
-  if (k.status === 'retired') out.push(warning('RPR-JOURNAL-010', `${what} is signed by a retired key (${keyId})`, { pointer }));
+  if (k.status === 'retired')
+    out.push(warning('RPR-JOURNAL-010', `${what} is signed by a retired key (${keyId})`, { pointer }));
   return { rule: '', ok: true };
 }
 
 function tornFinding(t: TornTail, lines: number, dir: string): Finding {
-  return fail('RPR-JOURNAL-013', `${t.file} ends with a torn line: ${t.bytes.length} byte(s) after the last newline (a write was cut short). Nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' to truncate it (the repair is journaled)`, {
-    pointer: t.file === ENTRIES_FILE ? entryPointer(lines + 1) : checkpointPointer(lines + 1),
-  });
+  return fail(
+    'RPR-JOURNAL-013',
+    `${t.file} ends with a torn line: ${t.bytes.length} byte(s) after the last newline (a write was cut short). Nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' to truncate it (the repair is journaled)`,
+    {
+      pointer: t.file === ENTRIES_FILE ? entryPointer(lines + 1) : checkpointPointer(lines + 1),
+    },
+  );
 }
 
 export interface VerifyOptions {
@@ -207,16 +293,39 @@ export interface VerifyOptions {
 }
 
 /** Verifies the journal in `dir`, streaming both files (memory stays bounded whatever their size). */
-export async function verifyJournal(dir: string, trustStore: TrustStore | null, opts: VerifyOptions = {}): Promise<JournalVerification> {
+export async function verifyJournal(
+  dir: string,
+  trustStore: TrustStore | null,
+  opts: VerifyOptions = {},
+): Promise<JournalVerification> {
   const pass = newPass(trustStore, opts, new MerkleTree());
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
-  const ef = await streamLines(dir, ENTRIES_FILE, (lines, texts) => lines.forEach((raw, i) => es.step(raw, texts?.[i])), (l) => es.overlong(l));
+  const ef = await streamLines(
+    dir,
+    ENTRIES_FILE,
+    (lines, texts) => lines.forEach((raw, i) => es.step(raw, texts?.[i])),
+    (l) => es.overlong(l),
+  );
   const cs = new CheckpointSteps(pass, ef.lines, null);
-  const cf = await streamLines(dir, CHECKPOINTS_FILE, (lines, texts) => lines.forEach((raw, i) => cs.step(raw, texts?.[i])), (l) => cs.overlong(l));
+  const cf = await streamLines(
+    dir,
+    CHECKPOINTS_FILE,
+    (lines, texts) => lines.forEach((raw, i) => cs.step(raw, texts?.[i])),
+    (l) => cs.overlong(l),
+  );
   const ns = new NoteSteps(pass, es.first, ef.lines);
-  const nf = await streamLines(dir, NOTES_FILE, (lines, texts) => lines.forEach((raw, i) => ns.step(raw, texts?.[i])), (l) => ns.overlong(l));
+  const nf = await streamLines(
+    dir,
+    NOTES_FILE,
+    (lines, texts) => lines.forEach((raw, i) => ns.step(raw, texts?.[i])),
+    (l) => ns.overlong(l),
+  );
   ns.finish(cs.out.latest);
-  return { ...finish(dir, pass, ef, cf, es, cs, opts), latestNote: ns.latest, notesEnd: { offset: nf.size, line: nf.lines } };
+  return {
+    ...finish(dir, pass, ef, cf, es, cs, opts),
+    latestNote: ns.latest,
+    notesEnd: { offset: nf.size, line: nf.lines },
+  };
 }
 
 export const notePointer = (line: number) => `entry:${NOTES_FILE}:line:${line}`;
@@ -240,11 +349,22 @@ class NoteSteps {
   ) {
     this.origin = firstHash ? journalOrigin(firstHash) : null;
     const origin = this.origin;
-    this.known = origin && pass.trust ? pass.trust.keys.filter((k) => k.status !== 'revoked').map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) })) : [];
+    this.known =
+      origin && pass.trust
+        ? pass.trust.keys
+            .filter((k) => k.status !== 'revoked')
+            .map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) }))
+        : [];
   }
 
   overlong(l: OverlongLine): void {
-    this.pass.findings.push(fail('RPR-JOURNAL-040', `the note at ${NOTES_FILE} line ${l.line} is ${l.length} bytes long: not a checkpoint note`, { pointer: notePointer(l.line) }));
+    this.pass.findings.push(
+      fail(
+        'RPR-JOURNAL-040',
+        `the note at ${NOTES_FILE} line ${l.line} is ${l.length} bytes long: not a checkpoint note`,
+        { pointer: notePointer(l.line) },
+      ),
+    );
   }
 
   step(raw: RawLine, text: string | undefined): void {
@@ -259,12 +379,25 @@ class NoteSteps {
       note = v;
       cp = parseCheckpointBody(parseNote(note).body);
     } catch (e) {
-      return void bad('RPR-JOURNAL-040', `is not a C2SP checkpoint note: ${e instanceof Error ? e.message : String(e)}`);
+      return void bad(
+        'RPR-JOURNAL-040',
+        `is not a C2SP checkpoint note: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
-    if (this.origin !== null && cp.origin !== this.origin) return void bad('RPR-JOURNAL-040', `names the log ${JSON.stringify(cp.origin)}, not this journal (${this.origin})`);
-    if (cp.treeSize < this.latestSize) bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize}, smaller than the note above it (${this.latestSize})`);
-    if (cp.treeSize === 0 || cp.treeSize > this.size) bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize} but the journal holds ${this.size} entries`);
-    else if (!this.pass.tree.root(cp.treeSize).equals(cp.rootHash)) bad('RPR-JOURNAL-041', `gives a root for tree ${cp.treeSize} that differs from the root recomputed over the entries`);
+    if (this.origin !== null && cp.origin !== this.origin)
+      return void bad(
+        'RPR-JOURNAL-040',
+        `names the log ${JSON.stringify(cp.origin)}, not this journal (${this.origin})`,
+      );
+    if (cp.treeSize < this.latestSize)
+      bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize}, smaller than the note above it (${this.latestSize})`);
+    if (cp.treeSize === 0 || cp.treeSize > this.size)
+      bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize} but the journal holds ${this.size} entries`);
+    else if (!this.pass.tree.root(cp.treeSize).equals(cp.rootHash))
+      bad(
+        'RPR-JOURNAL-041',
+        `gives a root for tree ${cp.treeSize} that differs from the root recomputed over the entries`,
+      );
     if (this.pass.trust) {
       const v = verifyNote(note, this.known);
       if (!v.ok) bad('RPR-JOURNAL-042', `is not signed by a key the trust store knows: ${v.problems.join('; ')}`);
@@ -277,12 +410,24 @@ class NoteSteps {
   /** A journal that writes notes writes one for every checkpoint: the newest checkpoint without one was written by something else. */
   finish(latest: Checkpoint | null): void {
     if (this.latest !== null && latest && latest.treeSize > this.latestSize)
-      this.pass.findings.push(warning('RPR-JOURNAL-043', `the newest checkpoint (tree ${latest.treeSize}) has no signed note; the newest note is for tree ${this.latestSize}: a write was interrupted between a checkpoint and its note (that write was never acknowledged; the next write's note covers the tree), or a writer without notes wrote after it`, { pointer: `entry:${NOTES_FILE}` }));
+      this.pass.findings.push(
+        warning(
+          'RPR-JOURNAL-043',
+          `the newest checkpoint (tree ${latest.treeSize}) has no signed note; the newest note is for tree ${this.latestSize}: a write was interrupted between a checkpoint and its note (that write was never acknowledged; the next write's note covers the tree), or a writer without notes wrote after it`,
+          { pointer: `entry:${NOTES_FILE}` },
+        ),
+      );
   }
 }
 
 /** The same verification over files already read whole (tests, and callers holding the bytes). */
-export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustStore | null, opts: VerifyOptions = {}): JournalVerification {
+export function verifyFiles(
+  dir: string,
+  ef: RawFile,
+  cf: RawFile,
+  trust: TrustStore | null,
+  opts: VerifyOptions = {},
+): JournalVerification {
   const pass = newPass(trust, opts, new MerkleTree());
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const eTexts = lineTexts(ef);
@@ -290,7 +435,13 @@ export function verifyFiles(dir: string, ef: RawFile, cf: RawFile, trust: TrustS
   const cs = new CheckpointSteps(pass, ef.lines.length, null);
   const cTexts = lineTexts(cf);
   cf.lines.forEach((raw, i) => cs.step(raw, cTexts?.[i]));
-  const streamed = (f: RawFile): StreamedFile => ({ name: f.name, exists: f.exists, lines: f.lines.length, torn: f.torn, size: f.torn ? f.torn.offset : f.size });
+  const streamed = (f: RawFile): StreamedFile => ({
+    name: f.name,
+    exists: f.exists,
+    lines: f.lines.length,
+    torn: f.torn,
+    size: f.torn ? f.torn.offset : f.size,
+  });
   return finish(dir, pass, streamed(ef), streamed(cf), es, cs, opts);
 }
 
@@ -299,32 +450,65 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
   const bounded = new BoundedFindings();
   if (opts.maxFindingsPerRule !== undefined) bounded.maxPerRule = opts.maxFindingsPerRule;
   const findings: Finding[] = bounded;
-  if (!trust) findings.push(unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): authors and signatures cannot be checked'));
+  if (!trust)
+    findings.push(
+      unavailable('RPR-JOURNAL-011', 'no trust store given (--trust-store): authors and signatures cannot be checked'),
+    );
   // Progress by lines read: the total is not known while streaming, so it approaches 1 and is 1 at the end.
   let seen = 0;
   const tick = (): void => {
     if (opts.progress && ++seen % 4096 === 0) opts.progress(Math.min(0.99, 1 - 1 / (1 + seen / 100_000)));
   };
-  return { trust, keepAll: opts.keep !== false, findings, tree, tick, ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}), ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}) };
+  return {
+    trust,
+    keepAll: opts.keep !== false,
+    findings,
+    tree,
+    tick,
+    ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}),
+    ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}),
+  };
 }
 
 /** After both files: missing files, torn tails, coverage, the case fold, and the summary. */
-function finish(dir: string, pass: Pass, ef: StreamedFile, cf: StreamedFile, es: EntrySteps, cs: CheckpointSteps, opts: VerifyOptions, caseRules = true): JournalVerification {
+function finish(
+  dir: string,
+  pass: Pass,
+  ef: StreamedFile,
+  cf: StreamedFile,
+  es: EntrySteps,
+  cs: CheckpointSteps,
+  opts: VerifyOptions,
+  caseRules = true,
+): JournalVerification {
   const { findings, tree } = pass;
   const torn: TornTail[] = [];
-  if (!ef.exists) findings.unshift(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
-  if (!cf.exists && (ef.lines > 0 || !ef.exists)) findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));
-  for (const [t, f] of [[ef.torn, ef], [cf.torn, cf]] as const) {
+  if (!ef.exists)
+    findings.unshift(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
+  if (!cf.exists && (ef.lines > 0 || !ef.exists))
+    findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));
+  for (const [t, f] of [
+    [ef.torn, ef],
+    [cf.torn, cf],
+  ] as const) {
     if (!t) continue;
     torn.push(t);
     findings.push(tornFinding(t, f.lines, dir));
   }
   const size = tree.size;
   checkCoverage(size, cs.out.covered, cs.out.wellFormed === cs.lines, findings);
-  const cases = caseStates(caseRules ? es.entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })) : [], pass.trust);
+  const cases = caseStates(
+    caseRules ? es.entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })) : [],
+    pass.trust,
+  );
   findings.push(...cases.findings);
   if (findings.length === 0 || findings.every((f) => f.severity !== 'fail'))
-    findings.push(info('RPR-JOURNAL-000', `${size} entries, ${cf.lines} checkpoints; Merkle root ${formatHash(tree.root().toString('hex'))}`));
+    findings.push(
+      info(
+        'RPR-JOURNAL-000',
+        `${size} entries, ${cf.lines} checkpoints; Merkle root ${formatHash(tree.root().toString('hex'))}`,
+      ),
+    );
   opts.progress?.(1);
   return {
     dir,
@@ -373,8 +557,16 @@ function checkSigned(pass: Pass, keyId: string, digest: Buffer, sig: string, poi
   }
   if (!pass.ownKeys) return;
   const own = pass.ownKeys.get(keyId);
-  if (!own) pass.findings.push(unavailable('RPR-JOURNAL-011', `${what} is signed by ${keyId}, which only the journal's trust store can check (--trust-store)`, { pointer }));
-  else if (!verifyBytes(own, digest, sig)) pass.findings.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer }));
+  if (!own)
+    pass.findings.push(
+      unavailable(
+        'RPR-JOURNAL-011',
+        `${what} is signed by ${keyId}, which only the journal's trust store can check (--trust-store)`,
+        { pointer },
+      ),
+    );
+  else if (!verifyBytes(own, digest, sig))
+    pass.findings.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer }));
 }
 
 /** Line offsets a writer's index is rebuilt from. */
@@ -409,7 +601,13 @@ class EntrySteps {
   overlong(l: OverlongLine): void {
     this.pass.tree.appendLeafHash(l.leaf);
     this.pass.collect?.entryOffsets.push(l.offset);
-    this.pass.findings.push(fail('RPR-JOURNAL-002', `entry at line ${l.line} is ${l.length} bytes long, over the ${MAX_LINE_BYTES}-byte limit of a journal line`, { pointer: entryPointer(l.line) }));
+    this.pass.findings.push(
+      fail(
+        'RPR-JOURNAL-002',
+        `entry at line ${l.line} is ${l.length} bytes long, over the ${MAX_LINE_BYTES}-byte limit of a journal line`,
+        { pointer: entryPointer(l.line) },
+      ),
+    );
     this.prevHash = null;
     this.head = null;
     this.i++;
@@ -435,19 +633,39 @@ class EntrySteps {
     const digest = unsignedDigestOfLine(p.text, e.sig, 'subject') ?? unsignedDigest(e);
     const hash = formatHash(digest.toString('hex'));
     // RPR-JOURNAL-005: seq counts from 0 without gaps (a removed or reordered line breaks it).
-    if (e.seq !== i) findings.push(fail('RPR-JOURNAL-005', `${what} has seq ${e.seq}; line ${raw.line} must hold seq ${i} (an entry was removed, inserted or reordered)`, { pointer, expected: i, actual: e.seq }));
+    if (e.seq !== i)
+      findings.push(
+        fail(
+          'RPR-JOURNAL-005',
+          `${what} has seq ${e.seq}; line ${raw.line} must hold seq ${i} (an entry was removed, inserted or reordered)`,
+          { pointer, expected: i, actual: e.seq },
+        ),
+      );
     // RPR-JOURNAL-006: prev is the previous entry's hash.
     if (this.prevHash !== null && e.prev !== this.prevHash)
-      findings.push(fail('RPR-JOURNAL-006', `${what}: prev is not the hash of the entry before it (an entry was altered, removed or reordered)`, { pointer, expected: this.prevHash, actual: e.prev }));
+      findings.push(
+        fail(
+          'RPR-JOURNAL-006',
+          `${what}: prev is not the hash of the entry before it (an entry was altered, removed or reordered)`,
+          { pointer, expected: this.prevHash, actual: e.prev },
+        ),
+      );
     // RPR-JOURNAL-012: timestamps never go backwards.
     if (this.prevTs !== null && compareTimestamps(e.recordedAtUtc, this.prevTs) < 0)
-      findings.push(fail('RPR-JOURNAL-012', `${what} is recorded before the entry above it (timestamps go backwards)`, { pointer, expected: `>= ${this.prevTs}`, actual: e.recordedAtUtc }));
+      findings.push(
+        fail('RPR-JOURNAL-012', `${what} is recorded before the entry above it (timestamps go backwards)`, {
+          pointer,
+          expected: `>= ${this.prevTs}`,
+          actual: e.recordedAtUtc,
+        }),
+      );
     this.prevTs = e.recordedAtUtc;
     checkSigned(this.pass, e.author, digest, e.sig, pointer, what);
     this.prevHash = hash;
     this.head = { hash, ts: e.recordedAtUtc };
     if (i === 0) this.first = hash;
-    if (keepAll || e.kind.startsWith('quarantine-')) this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
+    if (keepAll || e.kind.startsWith('quarantine-'))
+      this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }
 }
 
@@ -487,7 +705,13 @@ class CheckpointSteps {
 
   overlong(l: OverlongLine): void {
     this.lines++;
-    this.pass.findings.push(fail('RPR-JOURNAL-014', `checkpoint at ${CHECKPOINTS_FILE} line ${l.line} is ${l.length} bytes long: not a checkpoint`, { pointer: checkpointPointer(l.line) }));
+    this.pass.findings.push(
+      fail(
+        'RPR-JOURNAL-014',
+        `checkpoint at ${CHECKPOINTS_FILE} line ${l.line} is ${l.length} bytes long: not a checkpoint`,
+        { pointer: checkpointPointer(l.line) },
+      ),
+    );
   }
 
   step(raw: RawLine, text: string | undefined): void {
@@ -512,14 +736,34 @@ class CheckpointSteps {
     if (cp.treeSize > out.covered) out.covered = cp.treeSize;
     this.pass.collect?.checkpoints.push({ offset: raw.offset, line: raw.line - 1, treeSize: cp.treeSize });
     if (keepAll) out.checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
-    checkSigned(this.pass, cp.signer, unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp), cp.sig, pointer, what);
+    checkSigned(
+      this.pass,
+      cp.signer,
+      unsignedDigestOfLine(p.text, cp.sig, 'signer') ?? unsignedDigest(cp),
+      cp.sig,
+      pointer,
+      what,
+    );
     let rootOk = false;
     if (cp.treeSize > size) {
-      findings.push(fail('RPR-JOURNAL-016', `${what} covers ${cp.treeSize} entries but ${ENTRIES_FILE} holds ${size}: signed entries from line ${size + 1} on were removed (truncated)`, { pointer, expected: cp.treeSize, actual: size }));
+      findings.push(
+        fail(
+          'RPR-JOURNAL-016',
+          `${what} covers ${cp.treeSize} entries but ${ENTRIES_FILE} holds ${size}: signed entries from line ${size + 1} on were removed (truncated)`,
+          { pointer, expected: cp.treeSize, actual: size },
+        ),
+      );
     } else {
       const root = formatHash(tree.root(cp.treeSize).toString('hex'));
       rootOk = root === cp.rootHash;
-      if (!rootOk) findings.push(fail('RPR-JOURNAL-015', `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`, { pointer, expected: root, actual: cp.rootHash }));
+      if (!rootOk)
+        findings.push(
+          fail(
+            'RPR-JOURNAL-015',
+            `${what}: rootHash differs from the Merkle root recomputed over the first ${cp.treeSize} entry lines`,
+            { pointer, expected: root, actual: cp.rootHash },
+          ),
+        );
     }
     if (this.prevCp) checkAgainstPrior(cp, rootOk, this.prevCp, size, tree, pointer, what, findings);
     this.prevCp = { cp, line: raw.line, rootOk };
@@ -527,20 +771,58 @@ class CheckpointSteps {
 }
 
 /** A checkpoint against the one above it: time order, size order, and (where a root differs) an RFC 9162 consistency proof. */
-function checkAgainstPrior(cp: Checkpoint, rootOk: boolean, prevCp: PriorCheckpoint, size: number, tree: GrowingTree, pointer: string, what: string, findings: Finding[]): void {
+function checkAgainstPrior(
+  cp: Checkpoint,
+  rootOk: boolean,
+  prevCp: PriorCheckpoint,
+  size: number,
+  tree: GrowingTree,
+  pointer: string,
+  what: string,
+  findings: Finding[],
+): void {
   const a = prevCp.cp;
   if (compareTimestamps(cp.timestampUtc, a.timestampUtc) < 0)
-    findings.push(fail('RPR-JOURNAL-019', `${what} is timestamped before the checkpoint above it (timestamps go backwards)`, { pointer, expected: `>= ${a.timestampUtc}`, actual: cp.timestampUtc }));
+    findings.push(
+      fail('RPR-JOURNAL-019', `${what} is timestamped before the checkpoint above it (timestamps go backwards)`, {
+        pointer,
+        expected: `>= ${a.timestampUtc}`,
+        actual: cp.timestampUtc,
+      }),
+    );
   if (cp.treeSize < a.treeSize) {
-    findings.push(fail('RPR-JOURNAL-017', `${what} has treeSize ${cp.treeSize}, smaller than the checkpoint above it (${a.treeSize}): checkpoints are inconsistent`, { pointer, expected: `>= ${a.treeSize}`, actual: cp.treeSize }));
+    findings.push(
+      fail(
+        'RPR-JOURNAL-017',
+        `${what} has treeSize ${cp.treeSize}, smaller than the checkpoint above it (${a.treeSize}): checkpoints are inconsistent`,
+        { pointer, expected: `>= ${a.treeSize}`, actual: cp.treeSize },
+      ),
+    );
   } else if (cp.treeSize <= size && !(rootOk && prevCp.rootOk)) {
     // RFC 9162 2.1.4: prove the earlier tree head is a prefix of this one. When both
     // roots equal the roots recomputed over prefixes of the same entry lines, the
     // earlier tree *is* a prefix of the later one (a stronger fact than a proof), so
     // the proof is only built and checked where a root differs, to name the fork.
     const proof = tree.consistencyProof(a.treeSize, cp.treeSize);
-    const ok = verifyConsistency(a.treeSize, cp.treeSize, Buffer.from(a.rootHash.slice(7), 'hex'), Buffer.from(cp.rootHash.slice(7), 'hex'), proof);
-    if (!ok) findings.push(fail('RPR-JOURNAL-017', `${what} is not consistent (RFC 9162 consistency proof) with the checkpoint at line ${prevCp.line}`, { pointer, expected: `extends tree ${a.treeSize} ${a.rootHash}`, actual: `tree ${cp.treeSize} ${cp.rootHash}` }));
+    const ok = verifyConsistency(
+      a.treeSize,
+      cp.treeSize,
+      Buffer.from(a.rootHash.slice(7), 'hex'),
+      Buffer.from(cp.rootHash.slice(7), 'hex'),
+      proof,
+    );
+    if (!ok)
+      findings.push(
+        fail(
+          'RPR-JOURNAL-017',
+          `${what} is not consistent (RFC 9162 consistency proof) with the checkpoint at line ${prevCp.line}`,
+          {
+            pointer,
+            expected: `extends tree ${a.treeSize} ${a.rootHash}`,
+            actual: `tree ${cp.treeSize} ${cp.rootHash}`,
+          },
+        ),
+      );
   }
 }
 
@@ -553,8 +835,21 @@ function checkCoverage(size: number, covered: number, allCheckpointsWellFormed: 
   const n = size - covered;
   const pointer = entryPointer(covered + 1);
   if (n === 1 && allCheckpointsWellFormed)
-    findings.push(warning('RPR-JOURNAL-020', `the last entry (line ${size}) has no checkpoint: a write was interrupted before its checkpoint (the entry was never acknowledged); the next write covers it`, { pointer }));
-  else findings.push(fail('RPR-JOURNAL-021', `${n} entries (from line ${covered + 1}) are covered by no checkpoint: checkpoints were removed or never written`, { pointer, expected: size, actual: covered }));
+    findings.push(
+      warning(
+        'RPR-JOURNAL-020',
+        `the last entry (line ${size}) has no checkpoint: a write was interrupted before its checkpoint (the entry was never acknowledged); the next write covers it`,
+        { pointer },
+      ),
+    );
+  else
+    findings.push(
+      fail(
+        'RPR-JOURNAL-021',
+        `${n} entries (from line ${covered + 1}) are covered by no checkpoint: checkpoints were removed or never written`,
+        { pointer, expected: size, actual: covered },
+      ),
+    );
 }
 
 /** A checkpoint held elsewhere: its shape, and (with a trust store) its signer and signature. */
@@ -579,18 +874,52 @@ export function checkHeldCheckpoint(v: JournalVerification, held: unknown, trust
   if (out.some((f) => f.rule === 'RPR-JOURNAL-014')) return out;
   const cp = held as Checkpoint;
   if (cp.treeSize > v.entryLines) {
-    out.push(fail('RPR-JOURNAL-018', `the held checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: entries were removed since it was issued`, { pointer, expected: `>= ${cp.treeSize} entries`, actual: v.entryLines }));
+    out.push(
+      fail(
+        'RPR-JOURNAL-018',
+        `the held checkpoint covers ${cp.treeSize} entries but the journal holds ${v.entryLines}: entries were removed since it was issued`,
+        { pointer, expected: `>= ${cp.treeSize} entries`, actual: v.entryLines },
+      ),
+    );
     return out;
   }
   const root = formatHash(v.tree.root(cp.treeSize).toString('hex'));
-  if (root !== cp.rootHash) out.push(fail('RPR-JOURNAL-018', `the journal's first ${cp.treeSize} entries no longer hash to the held checkpoint's root: the journal was rewritten`, { pointer, expected: cp.rootHash, actual: root }));
+  if (root !== cp.rootHash)
+    out.push(
+      fail(
+        'RPR-JOURNAL-018',
+        `the journal's first ${cp.treeSize} entries no longer hash to the held checkpoint's root: the journal was rewritten`,
+        { pointer, expected: cp.rootHash, actual: root },
+      ),
+    );
   const latest = v.latestCheckpoint;
   if (latest && latest.treeSize >= cp.treeSize && latest.treeSize <= v.entryLines) {
     const proof = v.tree.consistencyProof(cp.treeSize, latest.treeSize);
-    if (!verifyConsistency(cp.treeSize, latest.treeSize, Buffer.from(cp.rootHash.slice(7), 'hex'), Buffer.from(latest.rootHash.slice(7), 'hex'), proof))
-      out.push(fail('RPR-JOURNAL-018', `the latest checkpoint (tree ${latest.treeSize}) is not consistent with the held checkpoint (tree ${cp.treeSize}) by an RFC 9162 consistency proof`, { pointer, expected: `extends ${cp.rootHash}`, actual: latest.rootHash }));
+    if (
+      !verifyConsistency(
+        cp.treeSize,
+        latest.treeSize,
+        Buffer.from(cp.rootHash.slice(7), 'hex'),
+        Buffer.from(latest.rootHash.slice(7), 'hex'),
+        proof,
+      )
+    )
+      out.push(
+        fail(
+          'RPR-JOURNAL-018',
+          `the latest checkpoint (tree ${latest.treeSize}) is not consistent with the held checkpoint (tree ${cp.treeSize}) by an RFC 9162 consistency proof`,
+          { pointer, expected: `extends ${cp.rootHash}`, actual: latest.rootHash },
+        ),
+      );
   }
-  if (out.length === 0) out.push(info('RPR-JOURNAL-000', `the journal extends the held checkpoint (tree ${cp.treeSize}, ${cp.rootHash}) consistently (RFC 9162)`, { pointer }));
+  if (out.length === 0)
+    out.push(
+      info(
+        'RPR-JOURNAL-000',
+        `the journal extends the held checkpoint (tree ${cp.treeSize}, ${cp.rootHash}) consistently (RFC 9162)`,
+        { pointer },
+      ),
+    );
   return out;
 }
 
@@ -605,21 +934,49 @@ export function checkHeldCheckpoint(v: JournalVerification, held: unknown, trust
  * Null when the journal's index cannot be used (absent, stale, or not matching): the caller
  * verifies in full and checks the held checkpoint against that.
  */
-export async function verifyJournalSince(dir: string, held: Checkpoint, trust: TrustStore | null, opts: VerifyOptions = {}): Promise<JournalVerification | null> {
+export async function verifyJournalSince(
+  dir: string,
+  held: Checkpoint,
+  trust: TrustStore | null,
+  opts: VerifyOptions = {},
+): Promise<JournalVerification | null> {
   const m = held.treeSize;
   const anchor = await sinceAnchor(dir, held);
   if (!anchor) return null;
   const pass = newPass(trust, opts, new ContinuedTree(m, frontierBase(m, anchor.frontier)));
   const es = new EntrySteps(pass, { seq: m, prevHash: anchor.prevHash, prevTs: anchor.prevTs });
   try {
-    const ef = await streamLines(dir, ENTRIES_FILE, (lines, texts) => lines.forEach((raw, i) => es.step(raw, texts?.[i])), (l) => es.overlong(l), { offset: anchor.record.entryOffset, line: m });
+    const ef = await streamLines(
+      dir,
+      ENTRIES_FILE,
+      (lines, texts) => lines.forEach((raw, i) => es.step(raw, texts?.[i])),
+      (l) => es.overlong(l),
+      { offset: anchor.record.entryOffset, line: m },
+    );
     const cs = new CheckpointSteps(pass, ef.lines, { cp: held, line: 0, rootOk: true });
-    const cf = await streamLines(dir, CHECKPOINTS_FILE, (lines, texts) => lines.forEach((raw, i) => cs.step(raw, texts?.[i])), (l) => cs.overlong(l), anchor.record.checkpoints);
+    const cf = await streamLines(
+      dir,
+      CHECKPOINTS_FILE,
+      (lines, texts) => lines.forEach((raw, i) => cs.step(raw, texts?.[i])),
+      (l) => cs.overlong(l),
+      anchor.record.checkpoints,
+    );
     const ns = new NoteSteps(pass, anchor.firstHash, ef.lines);
-    await streamLines(dir, NOTES_FILE, (lines, texts) => lines.forEach((raw, i) => ns.step(raw, texts?.[i])), (l) => ns.overlong(l), anchor.record.notes);
+    await streamLines(
+      dir,
+      NOTES_FILE,
+      (lines, texts) => lines.forEach((raw, i) => ns.step(raw, texts?.[i])),
+      (l) => ns.overlong(l),
+      anchor.record.notes,
+    );
     ns.finish(cs.out.latest);
     pass.findings.push(...sinceConsistency(held, cs.out.latest, pass.tree));
-    pass.findings.push(info('RPR-JOURNAL-000', `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it; the quarantine case rules need the whole journal ('journal verify' without --since)`));
+    pass.findings.push(
+      info(
+        'RPR-JOURNAL-000',
+        `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it; the quarantine case rules need the whole journal ('journal verify' without --since)`,
+      ),
+    );
     return { ...finish(dir, pass, ef, cf, es, cs, opts, false), latestNote: ns.latest };
   } catch (e) {
     // A checkpoint or note after the held one for a tree smaller than it: the index pointed at the wrong place.
@@ -632,11 +989,24 @@ export async function verifyJournalSince(dir: string, held: Checkpoint, trust: T
 function sinceConsistency(held: Checkpoint, latest: Checkpoint | null, tree: MerkleView): Finding[] {
   if (!latest || latest.treeSize > tree.size || latest.treeSize < held.treeSize) return [];
   const proof = tree.consistencyProof(held.treeSize, latest.treeSize);
-  const ok = verifyConsistency(held.treeSize, latest.treeSize, Buffer.from(held.rootHash.slice(7), 'hex'), Buffer.from(latest.rootHash.slice(7), 'hex'), proof);
+  const ok = verifyConsistency(
+    held.treeSize,
+    latest.treeSize,
+    Buffer.from(held.rootHash.slice(7), 'hex'),
+    Buffer.from(latest.rootHash.slice(7), 'hex'),
+    proof,
+  );
   return [
     ok
-      ? info('RPR-JOURNAL-000', `the newest checkpoint (tree ${latest.treeSize}) extends the held checkpoint (tree ${held.treeSize}): RFC 9162 consistency proof of ${proof.length} hashes verified`)
-      : fail('RPR-JOURNAL-018', `the newest checkpoint (tree ${latest.treeSize}) is not consistent with the held checkpoint (tree ${held.treeSize}) by an RFC 9162 consistency proof`, { expected: `extends ${held.rootHash}`, actual: latest.rootHash }),
+      ? info(
+          'RPR-JOURNAL-000',
+          `the newest checkpoint (tree ${latest.treeSize}) extends the held checkpoint (tree ${held.treeSize}): RFC 9162 consistency proof of ${proof.length} hashes verified`,
+        )
+      : fail(
+          'RPR-JOURNAL-018',
+          `the newest checkpoint (tree ${latest.treeSize}) is not consistent with the held checkpoint (tree ${held.treeSize}) by an RFC 9162 consistency proof`,
+          { expected: `extends ${held.rootHash}`, actual: latest.rootHash },
+        ),
   ];
 }
 
@@ -653,7 +1023,9 @@ async function sinceAnchor(dir: string, held: Checkpoint): Promise<SinceAnchor |
   const m = held.treeSize;
   const opened: FileHandle[] = [];
   try {
-    const [treeFh, indexFh, entriesFh] = await Promise.all([TREE_FILE, INDEX_FILE, ENTRIES_FILE].map(async (f) => openJournalFile(dir, f, 'read')));
+    const [treeFh, indexFh, entriesFh] = await Promise.all(
+      [TREE_FILE, INDEX_FILE, ENTRIES_FILE].map(async (f) => openJournalFile(dir, f, 'read')),
+    );
     opened.push(treeFh!, indexFh!, entriesFh!);
     if ((await treeFh!.stat()).size < treeBytes(m) || (await indexFh!.stat()).size < indexBytes(m)) return null;
     const tree = new TreeFile(treeFh!, m, []);
@@ -667,8 +1039,18 @@ async function sinceAnchor(dir: string, held: Checkpoint): Promise<SinceAnchor |
     const e = parseCanonical(line.toString('utf8')).value as Entry;
     if (checkEntryShape(e, '').length > 0) return null;
     const first = m === 1 ? entryHash(e) : await firstEntryHash(entriesFh!);
-    const next = record ?? { entryOffset: before.entryOffset + line.length + 1, checkpoints: before.checkpoints, notes: before.notes };
-    return { frontier, record: { ...next, checkpoints: before.checkpoints, notes: before.notes }, prevHash: entryHash(e), prevTs: e.recordedAtUtc, firstHash: first };
+    const next = record ?? {
+      entryOffset: before.entryOffset + line.length + 1,
+      checkpoints: before.checkpoints,
+      notes: before.notes,
+    };
+    return {
+      frontier,
+      record: { ...next, checkpoints: before.checkpoints, notes: before.notes },
+      prevHash: entryHash(e),
+      prevTs: e.recordedAtUtc,
+      firstHash: first,
+    };
   } catch {
     return null;
   } finally {
@@ -689,7 +1071,7 @@ async function firstEntryHash(fh: FileHandle): Promise<string | null> {
 async function readLineAt(fh: FileHandle, offset: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   let pos = offset;
-  for (let total = 0; total <= MAX_LINE_BYTES; ) {
+  for (let total = 0; total <= MAX_LINE_BYTES;) {
     const b = Buffer.alloc(64 * 1024);
     const { bytesRead } = await fh.read(b, 0, b.length, pos);
     if (bytesRead === 0) break;

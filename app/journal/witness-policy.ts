@@ -12,7 +12,20 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from '../core/errors.js';
-import { parseVerifierKey, isValidKeyName, parseNote, parseCheckpointBody, verifyCosignature, verifyNote, cosignerKeyId, NoteError, SIG_TYPE_COSIGNATURE_V1, SIG_TYPE_ED25519, type NoteKey, type NoteSignature } from './note.js';
+import {
+  parseVerifierKey,
+  isValidKeyName,
+  parseNote,
+  parseCheckpointBody,
+  verifyCosignature,
+  verifyNote,
+  cosignerKeyId,
+  NoteError,
+  SIG_TYPE_COSIGNATURE_V1,
+  SIG_TYPE_ED25519,
+  type NoteKey,
+  type NoteSignature,
+} from './note.js';
 
 /** Bounds on a hostile policy file: its size, and the names it may define. */
 export const MAX_POLICY_BYTES = 64 * 1024;
@@ -66,10 +79,13 @@ interface Builder {
 
 function policyText(input: string | Uint8Array, source: string): string {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.length;
-  if (size > MAX_POLICY_BYTES) throw new UsageError(`witness policy ${source}: larger than ${MAX_POLICY_BYTES} bytes`, 'bad-file');
+  if (size > MAX_POLICY_BYTES)
+    throw new UsageError(`witness policy ${source}: larger than ${MAX_POLICY_BYTES} bytes`, 'bad-file');
   const valid = typeof input === 'string' ? input.isWellFormed() : isUtf8(input);
   if (!valid) throw new UsageError(`witness policy ${source}: not valid UTF-8`, 'bad-file');
-  return typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
+  return typeof input === 'string'
+    ? input
+    : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
 }
 
 function optionalUrl(s: string | undefined): string | null {
@@ -80,7 +96,8 @@ function optionalUrl(s: string | undefined): string | null {
   } catch {
     throw new NoteError(`${JSON.stringify(s)} is not a URL`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new NoteError(`${JSON.stringify(s)} is not an http(s) URL`);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new NoteError(`${JSON.stringify(s)} is not an http(s) URL`);
   return s;
 }
 
@@ -102,9 +119,13 @@ function claimKey(b: Builder, publicKey: Buffer, who: string): void {
 
 function parseLog(b: Builder, args: string[], line: number): void {
   if (args.length < 1 || args.length > 2) throw new NoteError('a log line is "log KEY [URL]"');
-  if (/^[0-9a-fA-F]{64}$/.test(args[0]!)) throw new NoteError('a log key is written as its vkey (name+id+key) here: its note signatures are found by key name, which a hex key lacks');
+  if (/^[0-9a-fA-F]{64}$/.test(args[0]!))
+    throw new NoteError(
+      'a log key is written as its vkey (name+id+key) here: its note signatures are found by key name, which a hex key lacks',
+    );
   const v = parseVerifierKey(args[0]!);
-  if (v.type !== SIG_TYPE_ED25519) throw new NoteError(`the log key ${v.name} is of type 0x04 (a cosigner key); a log signs with type 0x01`);
+  if (v.type !== SIG_TYPE_ED25519)
+    throw new NoteError(`the log key ${v.name} is of type 0x04 (a cosigner key); a log signs with type 0x01`);
   claimKey(b, v.publicKey, `log ${v.name}`);
   b.policy.logs.push({ keyName: v.name, publicKey: v.publicKey, keyId: v.keyId, url: optionalUrl(args[1]), line });
 }
@@ -119,12 +140,22 @@ function parseWitness(b: Builder, args: string[], line: number): void {
     publicKey = Buffer.from(key, 'hex');
   } else {
     const v = parseVerifierKey(key);
-    if (v.type !== SIG_TYPE_COSIGNATURE_V1) throw new NoteError(`the key of witness ${name} is a note signing key (type 0x01); a witness cosigns with type 0x04 (c2sp.org/tlog-cosignature): give its cosigner vkey or its public key in hex`);
+    if (v.type !== SIG_TYPE_COSIGNATURE_V1)
+      throw new NoteError(
+        `the key of witness ${name} is a note signing key (type 0x01); a witness cosigns with type 0x04 (c2sp.org/tlog-cosignature): give its cosigner vkey or its public key in hex`,
+      );
     keyName = v.name;
     publicKey = v.publicKey;
   }
   claimKey(b, publicKey, `witness ${name}`);
-  b.policy.witnesses.push({ name, keyName, publicKey, keyId: cosignerKeyId(keyName, publicKey), url: optionalUrl(args[2]), line });
+  b.policy.witnesses.push({
+    name,
+    keyName,
+    publicKey,
+    keyId: cosignerKeyId(keyName, publicKey),
+    url: optionalUrl(args[2]),
+    line,
+  });
 }
 
 function parseGroup(b: Builder, args: string[], line: number): void {
@@ -135,10 +166,14 @@ function parseGroup(b: Builder, args: string[], line: number): void {
   if (k === 'any') threshold = 1;
   else if (k === 'all') threshold = n;
   else if (/^[1-9][0-9]{0,5}$/.test(k) && Number(k) <= n) threshold = Number(k);
-  else throw new NoteError(`group ${name}: the threshold ${JSON.stringify(k)} is not all, any or a number from 1 to ${n} (its member count)`);
+  else
+    throw new NoteError(
+      `group ${name}: the threshold ${JSON.stringify(k)} is not all, any or a number from 1 to ${n} (its member count)`,
+    );
   const seen = new Set<string>();
   for (const m of members) {
-    if (m === NONE || !b.names.has(m)) throw new NoteError(`group ${name}: ${JSON.stringify(m)} is not a witness or group defined above`);
+    if (m === NONE || !b.names.has(m))
+      throw new NoteError(`group ${name}: ${JSON.stringify(m)} is not a witness or group defined above`);
     if (seen.has(m)) throw new NoteError(`group ${name} names ${m} twice`);
     seen.add(m);
   }
@@ -149,12 +184,18 @@ function parseGroup(b: Builder, args: string[], line: number): void {
 function parseQuorum(b: Builder, args: string[], line: number): void {
   if (args.length !== 1) throw new NoteError('a quorum line is "quorum NAME" or "quorum none"');
   if (b.quorumLine) throw new NoteError(`a second quorum line (the first is line ${b.quorumLine})`);
-  if (args[0] !== NONE && !b.names.has(args[0]!)) throw new NoteError(`the quorum ${JSON.stringify(args[0])} is not a witness or group defined above`);
+  if (args[0] !== NONE && !b.names.has(args[0]!))
+    throw new NoteError(`the quorum ${JSON.stringify(args[0])} is not a witness or group defined above`);
   b.policy.quorum = args[0]!;
   b.quorumLine = line;
 }
 
-const KEYWORDS: Record<string, (b: Builder, args: string[], line: number) => void> = { log: parseLog, witness: parseWitness, group: parseGroup, quorum: parseQuorum };
+const KEYWORDS: Record<string, (b: Builder, args: string[], line: number) => void> = {
+  log: parseLog,
+  witness: parseWitness,
+  group: parseGroup,
+  quorum: parseQuorum,
+};
 
 /**
  * Parses a witness policy file. Any defect refuses the whole file with one error naming the
@@ -162,7 +203,12 @@ const KEYWORDS: Record<string, (b: Builder, args: string[], line: number) => voi
  */
 export function parseWitnessPolicy(input: string | Uint8Array, source = '(policy)'): WitnessPolicy {
   const text = policyText(input, source);
-  const b: Builder = { policy: { source, logs: [], witnesses: [], groups: [], quorum: NONE }, names: new Set(), keys: new Map(), quorumLine: 0 };
+  const b: Builder = {
+    policy: { source, logs: [], witnesses: [], groups: [], quorum: NONE },
+    names: new Set(),
+    keys: new Map(),
+    quorumLine: 0,
+  };
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     // As Sigsum's parser: "#" starts a comment anywhere; fields are separated by white space (a CRLF's \r too).
@@ -174,11 +220,13 @@ export function parseWitnessPolicy(input: string | Uint8Array, source = '(policy
       if (!parse) throw new NoteError(`unknown keyword ${JSON.stringify(fields[0])} (log, witness, group or quorum)`);
       parse(b, fields.slice(1), i + 1);
     } catch (e) {
-      if (e instanceof NoteError) throw new UsageError(`witness policy ${source} line ${i + 1}: ${e.message}`, 'bad-file');
+      if (e instanceof NoteError)
+        throw new UsageError(`witness policy ${source} line ${i + 1}: ${e.message}`, 'bad-file');
       throw e;
     }
   }
-  if (!b.quorumLine) throw new UsageError(`witness policy ${source}: no quorum line ("quorum NAME" or "quorum none")`, 'bad-file');
+  if (!b.quorumLine)
+    throw new UsageError(`witness policy ${source}: no quorum line ("quorum NAME" or "quorum none")`, 'bad-file');
   return b.policy;
 }
 
@@ -212,7 +260,12 @@ interface Cosigs {
 }
 
 /** Each policy witness's cosignature lines on the checkpoint, verified; a failing line by a policy witness is a problem. */
-function checkWitnesses(policy: WitnessPolicy, body: string, sigs: NoteSignature[], notAfter: number | undefined): Cosigs {
+function checkWitnesses(
+  policy: WitnessPolicy,
+  body: string,
+  sigs: NoteSignature[],
+  notAfter: number | undefined,
+): Cosigs {
   const out: Cosigs = { cosigned: [], problems: [] };
   for (const w of policy.witnesses) {
     const key: NoteKey = { name: w.keyName, publicKey: w.publicKey };
@@ -267,21 +320,38 @@ function quorumProblem(policy: WitnessPolicy, acts: Set<string>): string | null 
  * `log` lines, one of those keys must also have signed the note. `notAfter` (POSIX seconds)
  * refuses cosignatures dated later. Never throws on a bad note: it is a problem.
  */
-export function evaluateQuorum(policy: WitnessPolicy, note: string | Uint8Array, opts: { origin?: string; notAfter?: number } = {}): QuorumResult {
-  const result: QuorumResult = { ok: false, quorum: policy.quorum, cosigned: [], missing: [], logsSigned: [], problems: [] };
+export function evaluateQuorum(
+  policy: WitnessPolicy,
+  note: string | Uint8Array,
+  opts: { origin?: string; notAfter?: number } = {},
+): QuorumResult {
+  const result: QuorumResult = {
+    ok: false,
+    quorum: policy.quorum,
+    cosigned: [],
+    missing: [],
+    logsSigned: [],
+    problems: [],
+  };
   let body: string;
   let sigs: NoteSignature[];
   try {
     ({ body, signatures: sigs } = parseNote(note));
     const cp = parseCheckpointBody(body);
-    if (opts.origin !== undefined && cp.origin !== opts.origin) result.problems.push(`the checkpoint's origin is ${JSON.stringify(cp.origin)}, not ${JSON.stringify(opts.origin)}`);
+    if (opts.origin !== undefined && cp.origin !== opts.origin)
+      result.problems.push(
+        `the checkpoint's origin is ${JSON.stringify(cp.origin)}, not ${JSON.stringify(opts.origin)}`,
+      );
   } catch (e) {
     if (!(e instanceof NoteError)) throw e;
     result.problems.push(e.message);
     return result;
   }
   if (policy.logs.length > 0) {
-    const v = verifyNote(note, policy.logs.map((l) => ({ name: l.keyName, publicKey: l.publicKey })));
+    const v = verifyNote(
+      note,
+      policy.logs.map((l) => ({ name: l.keyName, publicKey: l.publicKey })),
+    );
     result.logsSigned = v.verified.map((r) => r.name);
     result.problems.push(...v.problems.map((p) => `log signature: ${p}`));
   }

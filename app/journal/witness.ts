@@ -44,7 +44,8 @@ export async function readCosignatures(dir: string): Promise<Cosignature[]> {
     throw new JournalError(`cannot read ${join(dir, COSIGNATURES_FILE)}: ${ioReason(e)}`, 'IO');
   }
   try {
-    if ((await fh.stat()).size > MAX_COSIGNATURES_BYTES) throw new JournalError(`${COSIGNATURES_FILE} is larger than ${MAX_COSIGNATURES_BYTES} bytes`, 'DAMAGED');
+    if ((await fh.stat()).size > MAX_COSIGNATURES_BYTES)
+      throw new JournalError(`${COSIGNATURES_FILE} is larger than ${MAX_COSIGNATURES_BYTES} bytes`, 'DAMAGED');
     const lines = (await fh.readFile()).toString('utf8').split('\n');
     lines.pop();
     return lines.map((l, i) => cosignatureOf(l, i + 1));
@@ -61,7 +62,13 @@ function cosignatureOf(text: string, n: number): Cosignature {
   } catch {
     throw bad('is not canonical JSON');
   }
-  if (!isPlainObject(v) || typeof v['witness'] !== 'string' || typeof v['line'] !== 'string' || !isHashString(v['rootHash']) || !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1))
+  if (
+    !isPlainObject(v) ||
+    typeof v['witness'] !== 'string' ||
+    typeof v['line'] !== 'string' ||
+    !isHashString(v['rootHash']) ||
+    !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1)
+  )
     throw bad('is not {line, rootHash, treeSize, witness}');
   return { witness: v['witness'], treeSize: v['treeSize'], rootHash: v['rootHash'], line: v['line'] };
 }
@@ -87,11 +94,21 @@ export async function cosignJournal(
   const w = await JournalWriter.open(dir, { create: false, trustStore: trust });
   try {
     const latest = await w.latestNote();
-    if (!latest) throw new JournalError(`journal ${dir} has no signed checkpoint note to cosign (it is empty, or no writer with notes has written to it yet)`, 'REFUSED');
+    if (!latest)
+      throw new JournalError(
+        `journal ${dir} has no signed checkpoint note to cosign (it is empty, or no writer with notes has written to it yet)`,
+        'REFUSED',
+      );
     const { checkpoint, note, origin } = latest;
-    const known = trust.keys.filter((k) => k.status !== 'revoked').map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) }));
+    const known = trust.keys
+      .filter((k) => k.status !== 'revoked')
+      .map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) }));
     const check = verifyNote(note, known);
-    if (!check.ok) throw new JournalError(`refused to cosign: the latest checkpoint note is not signed by a key the trust store knows (${check.problems.join('; ')})`, 'REFUSED');
+    if (!check.ok)
+      throw new JournalError(
+        `refused to cosign: the latest checkpoint note is not signed by a key the trust store knows (${check.problems.join('; ')})`,
+        'REFUSED',
+      );
     // The witness's own memory first (a journal rewritten together with its cosignatures file
     // cannot hide a fork from it), then what the journal records of this witness.
     const own = remembered(origin);
@@ -101,27 +118,47 @@ export async function cosignJournal(
     const line = cosign(note, witness, signer, unixSeconds);
     const cosignature: Cosignature = { witness, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, line };
     await appendCosignature(dir, cosignature);
-    return { note: addSignatures(note, [line]), cosignature, extended: own?.treeSize ?? previous?.treeSize ?? null, origin };
+    return {
+      note: addSignatures(note, [line]),
+      cosignature,
+      extended: own?.treeSize ?? previous?.treeSize ?? null,
+      origin,
+    };
   } finally {
     await w.close();
   }
 }
 
 function checkExtends(tree: MerkleView, previous: Cosignature, size: number, rootHash: string, dir: string): void {
-  const refuse = (why: string) => new JournalError(`refused to cosign: ${why}; the witness ${previous.witness} last cosigned tree ${previous.treeSize} (${previous.rootHash}) of ${dir}`, 'REFUSED');
-  if (previous.treeSize > size) throw refuse(`the journal's latest checkpoint (tree ${size}) is smaller than the one this witness cosigned: entries were removed`);
+  const refuse = (why: string) =>
+    new JournalError(
+      `refused to cosign: ${why}; the witness ${previous.witness} last cosigned tree ${previous.treeSize} (${previous.rootHash}) of ${dir}`,
+      'REFUSED',
+    );
+  if (previous.treeSize > size)
+    throw refuse(
+      `the journal's latest checkpoint (tree ${size}) is smaller than the one this witness cosigned: entries were removed`,
+    );
   if (previous.treeSize === size) {
-    if (previous.rootHash !== rootHash) throw refuse(`the latest checkpoint has the size of the one this witness cosigned but another root: the journal was rewritten or forked`);
+    if (previous.rootHash !== rootHash)
+      throw refuse(
+        `the latest checkpoint has the size of the one this witness cosigned but another root: the journal was rewritten or forked`,
+      );
     return;
   }
   const proof = tree.consistencyProof(previous.treeSize, size);
-  if (!verifyConsistency(previous.treeSize, size, root32(previous.rootHash), root32(rootHash), proof)) throw refuse('the latest checkpoint is not consistent (RFC 9162) with the one this witness cosigned: the journal was rewritten or forked');
+  if (!verifyConsistency(previous.treeSize, size, root32(previous.rootHash), root32(rootHash), proof))
+    throw refuse(
+      'the latest checkpoint is not consistent (RFC 9162) with the one this witness cosigned: the journal was rewritten or forked',
+    );
 }
 
 async function appendCosignature(dir: string, c: Cosignature): Promise<void> {
   const fh = await openJournalFile(dir, COSIGNATURES_FILE, 'append');
   try {
-    await fh.appendFile(canonicalizeValue({ line: c.line, rootHash: c.rootHash, treeSize: c.treeSize, witness: c.witness }) + '\n');
+    await fh.appendFile(
+      canonicalizeValue({ line: c.line, rootHash: c.rootHash, treeSize: c.treeSize, witness: c.witness }) + '\n',
+    );
     await fh.sync();
   } finally {
     await fh.close();
@@ -136,13 +173,20 @@ async function appendCosignature(dir: string, c: Cosignature): Promise<void> {
  */
 export async function witnessFindings(v: JournalVerification, policy: WitnessPolicy): Promise<Finding[]> {
   const R = 'RPR-JOURNAL-044';
-  if (!v.firstHash) return [fail(R, 'the journal has no readable first entry, so its origin (and its cosignatures) cannot be named')];
+  if (!v.firstHash)
+    return [fail(R, 'the journal has no readable first entry, so its origin (and its cosignatures) cannot be named')];
   const origin = journalOrigin(v.firstHash);
   const out: Finding[] = [];
   const bySize = new Map<number, Cosignature[]>();
   for (const c of await readCosignatures(v.dir)) {
     if (c.treeSize > v.entryLines || formatHash(v.tree.root(c.treeSize).toString('hex')) !== c.rootHash) {
-      out.push(fail(R, `the cosignature by ${c.witness} is for tree ${c.treeSize} ${c.rootHash}, which is not this journal's`, { pointer: `entry:${COSIGNATURES_FILE}` }));
+      out.push(
+        fail(
+          R,
+          `the cosignature by ${c.witness} is for tree ${c.treeSize} ${c.rootHash}, which is not this journal's`,
+          { pointer: `entry:${COSIGNATURES_FILE}` },
+        ),
+      );
       continue;
     }
     bySize.set(c.treeSize, [...(bySize.get(c.treeSize) ?? []), c]);
@@ -152,7 +196,13 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
   let lastMissing: string[] = policy.witnesses.map((w) => w.name);
   for (const size of sizes) {
     const body = checkpointBody(origin, size, v.tree.root(size));
-    const note = body + '\n' + bySize.get(size)!.map((c) => c.line).join('');
+    const note =
+      body +
+      '\n' +
+      bySize
+        .get(size)!
+        .map((c) => c.line)
+        .join('');
     parseNote(note);
     const q = evaluateQuorum(policy, note, { origin });
     if (!q.ok) {
@@ -160,10 +210,22 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
       continue;
     }
     const who = q.cosigned.map((c) => c.witness).join(', ');
-    if (size === latest) out.push(info(R, `witness quorum "${q.quorum}" met on the newest checkpoint (tree ${size}): cosigned by ${who}`));
-    else out.push(warning(R, `witness quorum "${q.quorum}" is met on tree ${size} (cosigned by ${who}), not on the newest checkpoint (tree ${latest}): the ${latest - size} newer entries are not witnessed yet`));
+    if (size === latest)
+      out.push(info(R, `witness quorum "${q.quorum}" met on the newest checkpoint (tree ${size}): cosigned by ${who}`));
+    else
+      out.push(
+        warning(
+          R,
+          `witness quorum "${q.quorum}" is met on tree ${size} (cosigned by ${who}), not on the newest checkpoint (tree ${latest}): the ${latest - size} newer entries are not witnessed yet`,
+        ),
+      );
     return out;
   }
-  out.push(fail(R, `no checkpoint of this journal meets the witness policy's quorum${sizes.length === 0 ? ': no witness has cosigned one' : ` (the newest cosigned one, tree ${sizes[0]}, lacks ${lastMissing.join(', ') || 'its quorum'})`}`));
+  out.push(
+    fail(
+      R,
+      `no checkpoint of this journal meets the witness policy's quorum${sizes.length === 0 ? ': no witness has cosigned one' : ` (the newest cosigned one, tree ${sizes[0]}, lacks ${lastMissing.join(', ') || 'its quorum'})`}`,
+    ),
+  );
   return out;
 }

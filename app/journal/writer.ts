@@ -17,10 +17,44 @@ import { formatHash, sha256Hex } from '../core/hash.js';
 import { type Signer, type TrustStore } from '../core/keys.js';
 import { nowUtc } from '../core/time.js';
 import { ioReason, JournalError } from './errors.js';
-import { checkSubject, CHECKPOINTS_FILE, ENTRIES_FILE, ENTRY_KINDS, journalOrigin, NOTES_FILE, signCheckpoint, signEntry, type Checkpoint, type Entry, type EntryKind, type JsonObject, type Subject } from './format.js';
-import { frontierRoot, INDEX_FILE, indexBytes, indexRecord, openJournalFile, readAt, readIndex, type IndexRecord, STATE_FILE, TREE_FILE, TreeFile, writeAllAt } from './frontier.js';
+import {
+  checkSubject,
+  CHECKPOINTS_FILE,
+  ENTRIES_FILE,
+  ENTRY_KINDS,
+  journalOrigin,
+  NOTES_FILE,
+  signCheckpoint,
+  signEntry,
+  type Checkpoint,
+  type Entry,
+  type EntryKind,
+  type JsonObject,
+  type Subject,
+} from './format.js';
+import {
+  frontierRoot,
+  INDEX_FILE,
+  indexBytes,
+  indexRecord,
+  openJournalFile,
+  readAt,
+  readIndex,
+  type IndexRecord,
+  STATE_FILE,
+  TREE_FILE,
+  TreeFile,
+  writeAllAt,
+} from './frontier.js';
 import { acquireLock, type HeldLock } from './lock.js';
-import { fromFullVerification, fromTrustedState, readLastNote, saveState, type Handles, type WriterState } from './trusted-state.js';
+import {
+  fromFullVerification,
+  fromTrustedState,
+  readLastNote,
+  saveState,
+  type Handles,
+  type WriterState,
+} from './trusted-state.js';
 import { ContinuedTree, leafHash, verifyConsistency, type MerkleView } from './merkle.js';
 import { checkpointBody, signNote } from './note.js';
 import { PROOF_TYPE, type InclusionProof } from './proofs.js';
@@ -74,7 +108,8 @@ async function exists(p: string): Promise<boolean> {
 /** Creates the journal directory when allowed; returns the first directory it made (to remove if nothing gets recorded). */
 async function prepareDir(dir: string, create: boolean): Promise<string | undefined> {
   if (!create) {
-    if (!(await exists(join(dir, ENTRIES_FILE)))) throw new JournalError(`${dir} is not a journal (no ${ENTRIES_FILE})`, 'NOT_FOUND');
+    if (!(await exists(join(dir, ENTRIES_FILE))))
+      throw new JournalError(`${dir} is not a journal (no ${ENTRIES_FILE})`, 'NOT_FOUND');
     return undefined;
   }
   try {
@@ -98,11 +133,23 @@ async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[]
       handles.push(await openJournalFile(dir, name, name === TREE_FILE || name === INDEX_FILE ? 'update' : 'append'));
     }
     if (created.length > 0) await fsyncDir(dir);
-    return { fhs: { entries: handles[0]!, checkpoints: handles[1]!, notes: handles[2]!, tree: handles[3]!, index: handles[4]! }, created };
+    return {
+      fhs: {
+        entries: handles[0]!,
+        checkpoints: handles[1]!,
+        notes: handles[2]!,
+        tree: handles[3]!,
+        index: handles[4]!,
+      },
+      created,
+    };
   } catch (e) {
     await Promise.allSettled(handles.map((h) => h.close()));
     for (const f of created) await unlink(join(dir, f)).catch(() => undefined);
-    throw new JournalError(`not recorded: cannot open journal ${dir} for writing (${e instanceof FileReadError ? `${e.path}: ${e.reason}` : ioReason(e)})`, 'IO');
+    throw new JournalError(
+      `not recorded: cannot open journal ${dir} for writing (${e instanceof FileReadError ? `${e.path}: ${e.reason}` : ioReason(e)})`,
+      'IO',
+    );
   }
 }
 
@@ -195,7 +242,18 @@ export class JournalWriter {
       const hadState = await exists(join(dir, STATE_FILE));
       const recorded = await fromTrustedState(dir, fhs, opts);
       const found = recorded ?? (await fromFullVerification(dir, fhs, opts));
-      return new JournalWriter(dir, lock, fhs, found.tree, found.state, { ...opts, fsync: opts.fsync ?? true }, opened.created, madeDir, recorded ? 'trusted-state' : 'full-verification', !hadState);
+      return new JournalWriter(
+        dir,
+        lock,
+        fhs,
+        found.tree,
+        found.state,
+        { ...opts, fsync: opts.fsync ?? true },
+        opened.created,
+        madeDir,
+        recorded ? 'trusted-state' : 'full-verification',
+        !hadState,
+      );
     } catch (e) {
       if (fhs) await Promise.allSettled(Object.values(fhs).map((h: FileHandle) => h.close()));
       // Refused (or failed) before anything was appended: the files this open created go again,
@@ -221,9 +279,14 @@ export class JournalWriter {
   /** Entry `seq`'s line, through the index (checked against the tree's leaf: a stale index cannot hand over another line). */
   private async lineOf(seq: number): Promise<Buffer> {
     const { entryOffset } = await readIndex(this.fhs.index, seq);
-    const end = seq + 1 < this.tree.size ? (await readIndex(this.fhs.index, seq + 1)).entryOffset : this.st.entriesBytes;
+    const end =
+      seq + 1 < this.tree.size ? (await readIndex(this.fhs.index, seq + 1)).entryOffset : this.st.entriesBytes;
     const line = await readAt(this.fhs.entries, entryOffset, end - entryOffset - 1);
-    if (!leafHash(line).equals(this.tree.leaf(seq))) throw new JournalError(`journal ${this.dir}: ${INDEX_FILE} does not point at entry ${seq}; run 'reprise journal verify ${this.dir}'`, 'DAMAGED');
+    if (!leafHash(line).equals(this.tree.leaf(seq)))
+      throw new JournalError(
+        `journal ${this.dir}: ${INDEX_FILE} does not point at entry ${seq}; run 'reprise journal verify ${this.dir}'`,
+        'DAMAGED',
+      );
     return line;
   }
 
@@ -235,17 +298,35 @@ export class JournalWriter {
    * this throws, so "not recorded" is true.
    */
   async append(input: AppendInput, signer: Signer): Promise<AppendResult> {
-    if (this.broken) throw new JournalError(`a write to journal ${this.dir} failed earlier and could not be undone; close this writer and run 'reprise journal verify ${this.dir}'`, 'UNKNOWN');
+    if (this.broken)
+      throw new JournalError(
+        `a write to journal ${this.dir} failed earlier and could not be undone; close this writer and run 'reprise journal verify ${this.dir}'`,
+        'UNKNOWN',
+      );
     checkInput(input);
     let ts = nowUtc(this.opts.clock);
     if (this.st.lastTs !== null && compareTimestamps(ts, this.st.lastTs) < 0) ts = this.st.lastTs; // never backwards
     const seq = this.tree.size;
-    const { entry, hash, line } = signEntry({ seq, prev: this.st.head, recordedAtUtc: ts, kind: input.kind, subject: input.subject, body: input.body, author: signer.keyId }, signer);
+    const { entry, hash, line } = signEntry(
+      {
+        seq,
+        prev: this.st.head,
+        recordedAtUtc: ts,
+        kind: input.kind,
+        subject: input.subject,
+        body: input.body,
+        author: signer.keyId,
+      },
+      signer,
+    );
     const leaf = leafHash(line);
     const grown = this.tree.grow(leaf);
     const root = frontierRoot(grown.frontier)!;
     this.checkExtendsTrusted(leaf, root);
-    const cp = signCheckpoint({ treeSize: seq + 1, rootHash: formatHash(root.toString('hex')), timestampUtc: ts, signer: signer.keyId }, signer);
+    const cp = signCheckpoint(
+      { treeSize: seq + 1, rootHash: formatHash(root.toString('hex')), timestampUtc: ts, signer: signer.keyId },
+      signer,
+    );
     const origin = this.st.origin ?? journalOrigin(hash);
     const note = signNote(checkpointBody(origin, seq + 1, root), origin, signer);
     const entryBytes = Buffer.from(line + '\n', 'utf8');
@@ -285,7 +366,10 @@ export class JournalWriter {
     next.appendLeafHash(leaf);
     const proof = next.consistencyProof(t.treeSize, next.size);
     if (!verifyConsistency(t.treeSize, next.size, Buffer.from(t.rootHash.slice(7), 'hex'), root, proof))
-      throw new JournalError(`refused: the new tree of journal ${this.dir} would not extend its last trusted checkpoint (tree ${t.treeSize}, ${t.rootHash}); nothing was written; run 'reprise journal verify ${this.dir}'`, 'UNVERIFIED');
+      throw new JournalError(
+        `refused: the new tree of journal ${this.dir} would not extend its last trusted checkpoint (tree ${t.treeSize}, ${t.rootHash}); nothing was written; run 'reprise journal verify ${this.dir}'`,
+        'UNVERIFIED',
+      );
   }
 
   /** Appends the new leaf's stored hashes to tree.bin and its record to index.bin (no fsync: they are checked, and rebuilt, on open). */
@@ -338,7 +422,10 @@ export class JournalWriter {
       const sizes = files.map((f) => fstatSync(f.fh.fd).size);
       return files.map((f, i) => ({ ...f, size: sizes[i]! }));
     } catch (e) {
-      throw new JournalError(`not recorded: cannot read the state of journal ${this.dir} (${ioReason(e)}); nothing was written`, 'IO');
+      throw new JournalError(
+        `not recorded: cannot read the state of journal ${this.dir} (${ioReason(e)}); nothing was written`,
+        'IO',
+      );
     }
   }
 
@@ -347,7 +434,10 @@ export class JournalWriter {
     const problems = await cutBack(marks);
     if (problems.length === 0) {
       this.failed = true;
-      throw new JournalError(`not recorded: writing to journal ${this.dir} failed (${ioReason(cause)}); the partial write was undone and the journal is unchanged`, 'IO');
+      throw new JournalError(
+        `not recorded: writing to journal ${this.dir} failed (${ioReason(cause)}); the partial write was undone and the journal is unchanged`,
+        'IO',
+      );
     }
     this.broken = true;
     throw new JournalError(
@@ -357,16 +447,22 @@ export class JournalWriter {
   }
 
   async close(): Promise<void> {
-    if (!this.broken && !this.derivedStale && !(this.failed && this.appended === 0)) await this.saveState().catch(() => undefined);
+    if (!this.broken && !this.derivedStale && !(this.failed && this.appended === 0))
+      await this.saveState().catch(() => undefined);
     await Promise.allSettled(Object.values(this.fhs).map((h: FileHandle) => h.close()));
     // A journal this writer created and never recorded anything in is removed again: a
     // refused first write leaves the directory as it was.
-    const leaveNothing = this.failed && !this.broken && this.tree.size === 0 && this.createdFiles.includes(ENTRIES_FILE);
+    const leaveNothing =
+      this.failed && !this.broken && this.tree.size === 0 && this.createdFiles.includes(ENTRIES_FILE);
     // An append that failed and was undone leaves the directory as it found it: the derived
     // files this writer made for it go too (the next writer rebuilds them).
     const undone = this.failed && !this.broken && this.appended === 0;
     const derived: string[] = this.createdFiles.filter((f) => f === TREE_FILE || f === INDEX_FILE || f === NOTES_FILE);
-    const remove = leaveNothing ? [...this.createdFiles, STATE_FILE] : undone ? [...derived, ...(this.createdState ? [STATE_FILE] : [])] : [];
+    const remove = leaveNothing
+      ? [...this.createdFiles, STATE_FILE]
+      : undone
+        ? [...derived, ...(this.createdState ? [STATE_FILE] : [])]
+        : [];
     if (remove.length > 0) {
       for (const f of remove) await unlink(join(this.dir, f)).catch(() => undefined);
       await fsyncDir(this.dir).catch(() => undefined);
@@ -395,14 +491,21 @@ async function removeDirs(dir: string, made: string): Promise<void> {
 }
 
 function checkInput(input: AppendInput): void {
-  if (!ENTRY_KINDS.includes(input.kind)) throw new JournalError(`kind ${JSON.stringify(input.kind)} is not one of ${ENTRY_KINDS.join(', ')}`, 'USAGE');
+  if (!ENTRY_KINDS.includes(input.kind))
+    throw new JournalError(`kind ${JSON.stringify(input.kind)} is not one of ${ENTRY_KINDS.join(', ')}`, 'USAGE');
   const s = checkSubject(input.subject, '');
   if (s.length > 0) throw new JournalError(s.map((f) => f.message).join('; '), 'USAGE');
-  if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body)) throw new JournalError('the body must be a JSON object', 'USAGE');
+  if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body))
+    throw new JournalError('the body must be a JSON object', 'USAGE');
 }
 
 /** Appends one entry (lock, write, fsync, checkpoint, fsync, unlock). */
-export async function appendEntry(dir: string, input: AppendInput, signer: Signer, opts: WriterOptions = {}): Promise<AppendResult> {
+export async function appendEntry(
+  dir: string,
+  input: AppendInput,
+  signer: Signer,
+  opts: WriterOptions = {},
+): Promise<AppendResult> {
   const w = await JournalWriter.open(dir, { ...opts, signer });
   try {
     return await w.append(input, signer);
@@ -453,7 +556,8 @@ async function restoreTorn(dir: string, torn: readonly TornTail[], cause: unknow
         if (size === t.offset) await fh.write(t.bytes, 0, t.bytes.length, t.offset);
         await fh.sync();
         const now = (await fh.stat()).size;
-        if (now !== t.offset + t.bytes.length) problems.push(`${t.file} is ${now} bytes, not ${t.offset + t.bytes.length}`);
+        if (now !== t.offset + t.bytes.length)
+          problems.push(`${t.file} is ${now} bytes, not ${t.offset + t.bytes.length}`);
       } finally {
         await fh.close();
       }
@@ -462,8 +566,15 @@ async function restoreTorn(dir: string, torn: readonly TornTail[], cause: unknow
     }
   }
   const why = cause instanceof JournalError ? cause.message.replace(/^not recorded: /, '') : ioReason(cause);
-  if (problems.length === 0) throw new JournalError(`not repaired, not recorded: the repair could not be journaled (${why}); the torn tail was put back and the journal is unchanged`, 'IO');
-  throw new JournalError(`the repair of journal ${dir} could not be journaled (${why}) and putting the torn tail back failed (${problems.join('; ')}): the journal's state is unknown; run 'reprise journal verify ${dir}'`, 'UNKNOWN');
+  if (problems.length === 0)
+    throw new JournalError(
+      `not repaired, not recorded: the repair could not be journaled (${why}); the torn tail was put back and the journal is unchanged`,
+      'IO',
+    );
+  throw new JournalError(
+    `the repair of journal ${dir} could not be journaled (${why}) and putting the torn tail back failed (${problems.join('; ')}): the journal's state is unknown; run 'reprise journal verify ${dir}'`,
+    'UNKNOWN',
+  );
 }
 
 /**
@@ -471,17 +582,29 @@ async function restoreTorn(dir: string, torn: readonly TornTail[], cause: unknow
  * each file, offset, length, hash and (up to MAX_KEPT_TORN_BYTES) the discarded bytes.
  * All or nothing: if the repair entry cannot be written, the torn bytes are put back.
  */
-export async function repairJournal(dir: string, signer: Signer, opts: WriterOptions = {}): Promise<RepairResult | null> {
+export async function repairJournal(
+  dir: string,
+  signer: Signer,
+  opts: WriterOptions = {},
+): Promise<RepairResult | null> {
   // One lock for the whole repair: nobody can write between the truncation and its record.
   const w = await JournalWriter.open(dir, { ...opts, signer, create: false, allowTorn: true });
   try {
     const files = await readJournalFiles(dir);
     const torn = [files.entries.torn, files.checkpoints.torn].filter((t): t is TornTail => t !== null);
     if (torn.length === 0) return null;
-    const truncated = torn.map((t) => ({ file: t.file, offset: t.offset, length: t.bytes.length, sha256: formatHash(sha256Hex(t.bytes)) }));
+    const truncated = torn.map((t) => ({
+      file: t.file,
+      offset: t.offset,
+      length: t.bytes.length,
+      sha256: formatHash(sha256Hex(t.bytes)),
+    }));
     const body: JsonObject = {
       action: 'truncate-torn-tail',
-      truncated: torn.map((t, i) => ({ ...truncated[i]!, ...(t.bytes.length <= MAX_KEPT_TORN_BYTES ? { bytesBase64: t.bytes.toString('base64') } : {}) })),
+      truncated: torn.map((t, i) => ({
+        ...truncated[i]!,
+        ...(t.bytes.length <= MAX_KEPT_TORN_BYTES ? { bytesBase64: t.bytes.toString('base64') } : {}),
+      })),
     };
     await cutTorn(dir, torn);
     let entry: AppendResult;

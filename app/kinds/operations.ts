@@ -15,7 +15,9 @@ import type { Sniffed } from './sniff.js';
 import type { KindContext } from './types.js';
 
 /** A read-only replay's outcome as a statement for the reviewer to sign, or the findings that kept it from being replayed. */
-export type AttestOutcome = { statement: Record<string, JsonValue>; verdict: Verdict } | { statement: null; verdict: Verdict; findings: Finding[] };
+export type AttestOutcome =
+  | { statement: Record<string, JsonValue>; verdict: Verdict }
+  | { statement: null; verdict: Verdict; findings: Finding[] };
 
 /** An evidence bundle made from a journal: its bytes and what it holds. */
 export interface JournalBundle {
@@ -62,7 +64,12 @@ export interface DriftOperations {
   fromJournal(dir: string, trust: TrustStore | null): Promise<DriftObservation[]>;
   rates(observations: readonly DriftObservation[]): DriftRate[];
   /** Anchors each raised flag in the journal; the entry of each model flagged. */
-  anchorFlags(journal: string, key: string, trust: TrustStore | null, rates: readonly DriftRate[]): Promise<Record<string, FlagAnchor>>;
+  anchorFlags(
+    journal: string,
+    key: string,
+    trust: TrustStore | null,
+    rates: readonly DriftRate[],
+  ): Promise<Record<string, FlagAnchor>>;
 }
 
 export interface KindOperations {
@@ -71,7 +78,12 @@ export interface KindOperations {
   /** An archive's members, or one member's bytes; throws MembersError for what the user can fix. */
   members?(archive: Uint8Array | ZipSource, member?: string): Promise<PackageMembers>;
   /** Bundles `report` with every judgement the journal `dir` holds on its artifact. */
-  export?(dir: string, report: Report | BundledReport, trust: TrustStore | null, attestation: Uint8Array | null): Promise<JournalBundle>;
+  export?(
+    dir: string,
+    report: Report | BundledReport,
+    trust: TrustStore | null,
+    attestation: Uint8Array | null,
+  ): Promise<JournalBundle>;
   drift?: DriftOperations;
 }
 export type OperationName = keyof KindOperations;

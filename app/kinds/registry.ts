@@ -21,7 +21,16 @@ import { nemosynePackageKind } from './nemosyne/declare.js';
 import { evidenceBundleKind } from './evidence-bundle/declare.js';
 import { rejudgementKind } from './rejudgement/declare.js';
 
-export const FILE_KIND_LIST = [replayDumpKind, acgpTraceKind, acgpEvalKind, tgManifestKind, tgBundleKind, evidenceBundleKind, nemosynePackageKind, rejudgementKind] as const;
+export const FILE_KIND_LIST = [
+  replayDumpKind,
+  acgpTraceKind,
+  acgpEvalKind,
+  tgManifestKind,
+  tgBundleKind,
+  evidenceBundleKind,
+  nemosynePackageKind,
+  rejudgementKind,
+] as const;
 export const DIRECTORY_KIND_LIST = [journalKind] as const;
 
 export const KINDS: readonly KindHandler[] = [...FILE_KIND_LIST];
@@ -29,19 +38,46 @@ export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [...DIRECTORY_KI
 
 /** Options the engine itself reads for every kind (engine/run.ts). */
 export const ENGINE_OPTIONS = [
-  { name: 'trustStore', flag: 'trust-store', arg: 'FILE', path: 'file', workbench: true, help: 'the trust store (reprise.trust-store/v1) deciding who signed what' },
+  {
+    name: 'trustStore',
+    flag: 'trust-store',
+    arg: 'FILE',
+    path: 'file',
+    workbench: true,
+    help: 'the trust store (reprise.trust-store/v1) deciding who signed what',
+  },
 ] as const satisfies readonly KindOption[];
 
 /** The archive reader's budgets (app/zip/limits.ts), shared by every ZIP kind. */
 const ARCHIVE_LIMITS: readonly KindLimit[] = [
-  ...Object.entries(DEFAULT_LIMITS).map(([name, d]) => ({ name, default: d, help: 'archive reader (app/zip/limits.ts)' })),
+  ...Object.entries(DEFAULT_LIMITS).map(([name, d]) => ({
+    name,
+    default: d,
+    help: 'archive reader (app/zip/limits.ts)',
+  })),
   // Its default depends on the machine (at most 2 threads); 0 inflates on the calling thread.
-  { name: ZIP_WORKERS_LIMIT, default: Math.min(2, availableParallelism()), help: 'threads inflating a package\'s entries (0: none)' },
+  {
+    name: ZIP_WORKERS_LIMIT,
+    default: Math.min(2, availableParallelism()),
+    help: "threads inflating a package's entries (0: none)",
+  },
   // Every report's, whatever its kind (app/core/findings.ts).
-  { name: FINDINGS_LIMIT, default: MAX_FINDINGS_PER_RULE, help: 'findings listed per rule in a report; the rest are counted (RPR-REPORT-001)' },
+  {
+    name: FINDINGS_LIMIT,
+    default: MAX_FINDINGS_PER_RULE,
+    help: 'findings listed per rule in a report; the rest are counted (RPR-REPORT-001)',
+  },
   // Every JSON artifact's, whatever its kind: checked before the parse that tells the kind (app/core/jcs/bounds.ts).
-  { name: MEMBER_NAMES_LIMIT, default: MAX_MEMBER_NAMES, help: 'distinct member names in one JSON document (an artifact, an ACGP trace line), counted before it is parsed' },
-  { name: ITEMS_LIMIT, default: MAX_ITEMS, help: 'array elements and object members in one JSON document (an artifact, an ACGP trace line), counted before it is parsed' },
+  {
+    name: MEMBER_NAMES_LIMIT,
+    default: MAX_MEMBER_NAMES,
+    help: 'distinct member names in one JSON document (an artifact, an ACGP trace line), counted before it is parsed',
+  },
+  {
+    name: ITEMS_LIMIT,
+    default: MAX_ITEMS,
+    help: 'array elements and object members in one JSON document (an artifact, an ACGP trace line), counted before it is parsed',
+  },
 ];
 
 /**
@@ -80,7 +116,9 @@ export function recomputedRules(): string[] {
   return [...new Set(allKinds().flatMap((k) => k.recomputedRules ?? []))];
 }
 
-const same = (a: KindOption, b: KindOption): boolean => JSON.stringify({ ...a, values: a.values?.pattern.source }) === JSON.stringify({ ...b, values: b.values?.pattern.source });
+const same = (a: KindOption, b: KindOption): boolean =>
+  JSON.stringify({ ...a, values: a.values?.pattern.source }) ===
+  JSON.stringify({ ...b, values: b.values?.pattern.source });
 
 /** Every option, the engine's first, each once; two different declarations of one name are a bug. */
 export function declaredOptions(): KindOption[] {
@@ -96,7 +134,8 @@ export function declaredOptions(): KindOption[] {
 /** Every `--limit` name with its default: the archive reader's first, then each kind's. */
 export function declaredLimits(): KindLimit[] {
   const out = new Map<string, KindLimit>();
-  for (const l of [...ARCHIVE_LIMITS, ...allKinds().flatMap((k) => k.limits ?? [])]) if (!out.has(l.name)) out.set(l.name, l);
+  for (const l of [...ARCHIVE_LIMITS, ...allKinds().flatMap((k) => k.limits ?? [])])
+    if (!out.has(l.name)) out.set(l.name, l);
   return [...out.values()];
 }
 

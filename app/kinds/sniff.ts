@@ -4,10 +4,25 @@
  * parsed once per run however many kinds look at it.
  */
 import { readSync } from 'node:fs';
-import { decodeJsonBytes, firstLineEndBeforeValue, JcsError, nestsDeeperThan, parseCanonical, type JsonLimits, type StrictParse, type Stripped } from '../core/jcs.js';
+import {
+  decodeJsonBytes,
+  firstLineEndBeforeValue,
+  JcsError,
+  nestsDeeperThan,
+  parseCanonical,
+  type JsonLimits,
+  type StrictParse,
+  type Stripped,
+} from '../core/jcs.js';
 import { hashBytes } from '../core/hash.js';
 import { isPlainObject } from '../core/closed.js';
-import { stripInWorker, type ArrivingStripJob, type StripResult, type StripWork, type StripWorkDone } from '../threads/canonical.js';
+import {
+  stripInWorker,
+  type ArrivingStripJob,
+  type StripResult,
+  type StripWork,
+  type StripWorkDone,
+} from '../threads/canonical.js';
 
 /** Documents at least this large have their canonical bytes stripped on another thread. */
 export const STRIP_IN_WORKER_MIN = 8 * 1024 * 1024;
@@ -240,7 +255,13 @@ export class Sniffed {
  * text beyond a bound (ERR_LIMIT), refused so that it is never parsed.
  */
 function looseParse(text: string, e: JcsError): unknown {
-  if (e.code === 'ERR_SYNTAX' || e.code === 'ERR_LIMIT' || firstLineEndBeforeValue(text) !== -1 || (e.code === 'ERR_DEPTH' && nestsDeeperThan(text, LOOSE_MAX_DEPTH))) return undefined;
+  if (
+    e.code === 'ERR_SYNTAX' ||
+    e.code === 'ERR_LIMIT' ||
+    firstLineEndBeforeValue(text) !== -1 ||
+    (e.code === 'ERR_DEPTH' && nestsDeeperThan(text, LOOSE_MAX_DEPTH))
+  )
+    return undefined;
   try {
     return JSON.parse(text);
   } catch {

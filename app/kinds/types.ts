@@ -60,7 +60,12 @@ export interface ExampleFile {
   /** What the file demonstrates, and the verdict and rule it is made for. */
   note: string;
   /** `whatIf`: the substitutions (`model=ref-2`) a trainer example is made to be replayed with. */
-  expect?: { verdict: 'pass' | 'fail' | 'unavailable'; rule?: string; command?: 'verify' | 'replay'; whatIf?: string[] };
+  expect?: {
+    verdict: 'pass' | 'fail' | 'unavailable';
+    rule?: string;
+    command?: 'verify' | 'replay';
+    whatIf?: string[];
+  };
   /** Engine options the example needs (workbench options), as paths relative to the
    * examples directory (e.g. {trustStore: 'dumps/trust-store.json'}); the workbench applies them. */
   options?: Record<string, string>;
@@ -106,13 +111,21 @@ type AnyDeclared =
   | NonNullable<(typeof FILE_KIND_LIST)[number]['options']>[number]
   | NonNullable<(typeof DIRECTORY_KIND_LIST)[number]['options']>[number];
 /** The options with a literal name (a kind that declares none has the default, `string`). */
-type DeclaredOption = AnyDeclared extends infer O ? (O extends KindOption ? (string extends O['name'] ? never : O) : never) : never;
+type DeclaredOption = AnyDeclared extends infer O
+  ? O extends KindOption
+    ? string extends O['name']
+      ? never
+      : O
+    : never
+  : never;
 
 /**
  * Options that reach every kind (from CLI flags or the workbench): one member per option
  * the registry's kinds declare, a list for `multiple` ones, and the `--limit` overrides.
  */
-export type EngineOptions = { [O in DeclaredOption as O['name']]?: O extends { readonly multiple: true } ? string[] : string } & {
+export type EngineOptions = {
+  [O in DeclaredOption as O['name']]?: O extends { readonly multiple: true } ? string[] : string;
+} & {
   /** `--limit NAME=N` overrides by limit name (the archive reader's and each kind's). */
   limits?: Record<string, number>;
   /**
@@ -169,7 +182,9 @@ export interface DirectoryKindCode {
 }
 
 /** Kinds that are directories (an evidence journal). */
-export interface DirectoryKindHandler<O extends readonly KindOption[] = readonly KindOption[]> extends KindDeclarations<O> {
+export interface DirectoryKindHandler<
+  O extends readonly KindOption[] = readonly KindOption[],
+> extends KindDeclarations<O> {
   detectDir(dir: string): Promise<boolean>;
   load(): Promise<DirectoryKindCode>;
 }

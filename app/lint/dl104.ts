@@ -55,14 +55,22 @@ export function lintText(path: string, source: string): LintResult {
   if (!fm) return result;
   const lc = new LineCounter();
   const doc = parseDocument(fm.text, { uniqueKeys: false, lineCounter: lc, prettyErrors: false });
-  const lineOf = (n: Node | null | undefined): number => (n?.range ? lc.linePos(n.range[0]).line + fm.firstLine - 1 : fm.firstLine - 1);
-  const diag: Diag = (level, message, node) => result.diagnostics.push({ rule: DL104, level, message, line: lineOf(node) });
+  const lineOf = (n: Node | null | undefined): number =>
+    n?.range ? lc.linePos(n.range[0]).line + fm.firstLine - 1 : fm.firstLine - 1;
+  const diag: Diag = (level, message, node) =>
+    result.diagnostics.push({ rule: DL104, level, message, line: lineOf(node) });
   const root = doc.contents;
   if (doc.errors.length > 0) {
     // A broken front matter that names an engine is an engine spec we cannot read: an error.
     if (/^engine\s*:/m.test(fm.text)) {
       result.isSpec = true;
-      for (const e of doc.errors) result.diagnostics.push({ rule: DL104, level: 'error', message: `front matter is not valid YAML: ${e.message.split('\n')[0]}`, line: (e.linePos?.[0]?.line ?? 1) + fm.firstLine - 1 });
+      for (const e of doc.errors)
+        result.diagnostics.push({
+          rule: DL104,
+          level: 'error',
+          message: `front matter is not valid YAML: ${e.message.split('\n')[0]}`,
+          line: (e.linePos?.[0]?.line ?? 1) + fm.firstLine - 1,
+        });
     }
     return result;
   }
@@ -74,7 +82,11 @@ export function lintText(path: string, source: string): LintResult {
   const outputs = engineOutputs(root, diag);
   const profile = root.get('replay_profile', true);
   if (!isMap(profile)) {
-    diag('error', `no \`replay_profile\` block: ${outputs.size > 0 ? `outputs ${[...outputs.keys()].join(', ')} have no replay mode` : 'no output declares a replay mode'}`, (profile as Node) ?? root);
+    diag(
+      'error',
+      `no \`replay_profile\` block: ${outputs.size > 0 ? `outputs ${[...outputs.keys()].join(', ')} have no replay mode` : 'no output declares a replay mode'}`,
+      (profile as Node) ?? root,
+    );
     return result;
   }
   checkProfile(profile, outputs, diag);
@@ -109,7 +121,12 @@ function checkProfile(profile: YAMLMap, outputs: Map<string, Node>, diag: Diag):
   let def: string | undefined;
   if (defNode !== undefined) {
     const v = isScalar(defNode) ? defNode.value : undefined;
-    if (!isMode(v)) diag('error', `replay_profile.default ${JSON.stringify(v ?? null)} is not EXACT, BANDED or RECORDED`, defNode as Node);
+    if (!isMode(v))
+      diag(
+        'error',
+        `replay_profile.default ${JSON.stringify(v ?? null)} is not EXACT, BANDED or RECORDED`,
+        defNode as Node,
+      );
     else def = v;
   }
   const declared = declaredModes(profile, outputs, diag);
@@ -118,8 +135,10 @@ function checkProfile(profile: YAMLMap, outputs: Map<string, Node>, diag: Diag):
   const hasEpsilonRef = typeof eps === 'string' && eps.length > 0;
   for (const [o, node] of outputs) {
     const mode = declared.get(o) ?? def;
-    if (mode === undefined) diag('error', `output ${o} has no replay mode (not in replay_profile.outputs, and no default)`, node);
-    else if (mode === 'BANDED' && !hasEpsilonRef) diag('error', `output ${o} is BANDED but replay_profile.policy_refs.epsilon names no governed ε`, node);
+    if (mode === undefined)
+      diag('error', `output ${o} has no replay mode (not in replay_profile.outputs, and no default)`, node);
+    else if (mode === 'BANDED' && !hasEpsilonRef)
+      diag('error', `output ${o} is BANDED but replay_profile.policy_refs.epsilon names no governed ε`, node);
   }
 }
 
@@ -127,7 +146,8 @@ function checkProfile(profile: YAMLMap, outputs: Map<string, Node>, diag: Diag):
 function declaredModes(profile: YAMLMap, outputs: Map<string, Node>, diag: Diag): Map<string, string> {
   const declared = new Map<string, string>();
   const profOutputs = profile.get('outputs', true);
-  if (profOutputs !== undefined && !isMap(profOutputs)) diag('error', 'replay_profile.outputs must map output CSIs to modes', profOutputs as Node);
+  if (profOutputs !== undefined && !isMap(profOutputs))
+    diag('error', 'replay_profile.outputs must map output CSIs to modes', profOutputs as Node);
   if (!isMap(profOutputs)) return declared;
   for (const pair of profOutputs.items) {
     const k = isScalar(pair.key) ? String(pair.key.value) : null;
@@ -142,12 +162,17 @@ function declaredModes(profile: YAMLMap, outputs: Map<string, Node>, diag: Diag)
       continue;
     }
     if (!isMode(v)) {
-      diag('error', `output ${k} has mode ${JSON.stringify(v ?? null)}, not EXACT, BANDED or RECORDED`, (pair.value as Node) ?? keyNode);
+      diag(
+        'error',
+        `output ${k} has mode ${JSON.stringify(v ?? null)}, not EXACT, BANDED or RECORDED`,
+        (pair.value as Node) ?? keyNode,
+      );
       declared.set(k, 'INVALID');
       continue;
     }
     declared.set(k, v);
-    if (outputs.size > 0 && !outputs.has(k)) diag('warning', `replay_profile.outputs names ${k}, which the engine does not list in \`outputs\``, keyNode);
+    if (outputs.size > 0 && !outputs.has(k))
+      diag('warning', `replay_profile.outputs names ${k}, which the engine does not list in \`outputs\``, keyNode);
   }
   return declared;
 }

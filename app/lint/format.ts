@@ -45,8 +45,12 @@ export function toSarif(results: LintResult[]) {
               {
                 id: DL104,
                 name: 'EveryOutputDeclaresOneReplayMode',
-                shortDescription: { text: 'Every engine output declares exactly one replay mode (EXACT, BANDED or RECORDED).' },
-                fullDescription: { text: 'TG-RP §6: an undeclared output, an unknown mode, an output listed twice, or a BANDED output without policy_refs.epsilon is an error; a profile output the engine does not list is a warning.' },
+                shortDescription: {
+                  text: 'Every engine output declares exactly one replay mode (EXACT, BANDED or RECORDED).',
+                },
+                fullDescription: {
+                  text: 'TG-RP §6: an undeclared output, an unknown mode, an output listed twice, or a BANDED output without policy_refs.epsilon is an error; a profile output the engine does not list is a warning.',
+                },
                 defaultConfiguration: { level: 'error' },
               },
             ],
@@ -58,7 +62,14 @@ export function toSarif(results: LintResult[]) {
             ruleIndex: 0,
             level: d.level,
             message: { text: d.message },
-            locations: [{ physicalLocation: { artifactLocation: { uri: r.path.split('\\').join('/') }, region: { startLine: d.line } } }],
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: r.path.split('\\').join('/') },
+                  region: { startLine: d.line },
+                },
+              },
+            ],
           })),
         ),
       },

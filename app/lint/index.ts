@@ -36,7 +36,12 @@ export async function lintFile(path: string): Promise<LintResult> {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return { path, isSpec: false, engine: null, diagnostics: [{ rule: 'DL-104', level: 'error', message: 'the file is not UTF-8 text', line: 1 }] };
+    return {
+      path,
+      isSpec: false,
+      engine: null,
+      diagnostics: [{ rule: 'DL-104', level: 'error', message: 'the file is not UTF-8 text', line: 1 }],
+    };
   }
   return lintText(path, text);
 }

@@ -79,7 +79,10 @@ export class OpenAiCompatibleProvider implements Provider {
     try {
       res = await fetch(url, {
         method,
-        headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        headers:
+          body === undefined
+            ? { accept: 'application/json' }
+            : { accept: 'application/json', 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'manual',
@@ -96,22 +99,44 @@ export class OpenAiCompatibleProvider implements Provider {
       return { ok: false, finding: networkFinding(e, url, this.timeoutMs) };
     }
     if (text === null) {
-      return { ok: false, finding: unavailable('RPR-PROV-005', `${method} ${url} answered with more than ${MAX_RESPONSE_BYTES} bytes, the limit for an answer; the rest was not read`, { expected: `at most ${MAX_RESPONSE_BYTES} bytes` }) };
+      return {
+        ok: false,
+        finding: unavailable(
+          'RPR-PROV-005',
+          `${method} ${url} answered with more than ${MAX_RESPONSE_BYTES} bytes, the limit for an answer; the rest was not read`,
+          { expected: `at most ${MAX_RESPONSE_BYTES} bytes` },
+        ),
+      };
     }
     if (res.status >= 300 && res.status < 400) {
       const to = res.headers.get('location');
       return {
         ok: false,
-        finding: unavailable('RPR-PROV-003', `${method} ${url} answered HTTP ${res.status}, a redirect${to ? ` to ${to}` : ''}: Reprise does not follow redirects, so a replay is never routed to another server`, { expected: 200, actual: res.status }),
+        finding: unavailable(
+          'RPR-PROV-003',
+          `${method} ${url} answered HTTP ${res.status}, a redirect${to ? ` to ${to}` : ''}: Reprise does not follow redirects, so a replay is never routed to another server`,
+          { expected: 200, actual: res.status },
+        ),
       };
     }
     if (!res.ok) {
-      return { ok: false, finding: unavailable('RPR-PROV-003', `${method} ${url} answered HTTP ${res.status}`, { expected: 200, actual: res.status }) };
+      return {
+        ok: false,
+        finding: unavailable('RPR-PROV-003', `${method} ${url} answered HTTP ${res.status}`, {
+          expected: 200,
+          actual: res.status,
+        }),
+      };
     }
     try {
       return { ok: true, status: res.status, body: JSON.parse(text) as unknown };
     } catch {
-      return { ok: false, finding: unavailable('RPR-PROV-004', `${method} ${url} answered with malformed JSON`, { actual: text.slice(0, 200) }) };
+      return {
+        ok: false,
+        finding: unavailable('RPR-PROV-004', `${method} ${url} answered with malformed JSON`, {
+          actual: text.slice(0, 200),
+        }),
+      };
     }
   }
 
@@ -119,10 +144,17 @@ export class OpenAiCompatibleProvider implements Provider {
     const r = await this.request('GET', '/v1/models');
     if (!r.ok) return [r.finding];
     const data = (r.body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data)) return [unavailable('RPR-PROV-004', `GET ${this.base}/v1/models: the answer has no "data" array`)];
+    if (!Array.isArray(data))
+      return [unavailable('RPR-PROV-004', `GET ${this.base}/v1/models: the answer has no "data" array`)];
     const ids = data.map((m) => (m as { id?: unknown } | null)?.id).filter((x): x is string => typeof x === 'string');
     if (!ids.includes(modelId)) {
-      return [unavailable('RDS-LOCK-003', `the server at ${this.base} does not list the locked model ${modelId}; Reprise never substitutes another`, { pointer: '/lockedProviderInfo/modelId', expected: modelId, actual: ids.slice(0, 20) })];
+      return [
+        unavailable(
+          'RDS-LOCK-003',
+          `the server at ${this.base} does not list the locked model ${modelId}; Reprise never substitutes another`,
+          { pointer: '/lockedProviderInfo/modelId', expected: modelId, actual: ids.slice(0, 20) },
+        ),
+      ];
     }
     return [];
   }
@@ -146,19 +178,33 @@ export class OpenAiCompatibleProvider implements Provider {
       return {
         ok: false,
         findings: [
-          unavailable('RDS-LOCK-003', `the server at ${this.base} answered with model ${JSON.stringify(answered)}, not the locked model ${req.modelId}; Reprise never accepts a substitute`, {
-            pointer: '/lockedProviderInfo/modelId',
-            expected: req.modelId,
-            actual: typeof answered === 'string' ? answered : JSON.stringify(answered),
-          }),
+          unavailable(
+            'RDS-LOCK-003',
+            `the server at ${this.base} answered with model ${JSON.stringify(answered)}, not the locked model ${req.modelId}; Reprise never accepts a substitute`,
+            {
+              pointer: '/lockedProviderInfo/modelId',
+              expected: req.modelId,
+              actual: typeof answered === 'string' ? answered : JSON.stringify(answered),
+            },
+          ),
         ],
       };
     }
     const choice = (r.body as { choices?: unknown } | null)?.choices;
-    const first = Array.isArray(choice) ? (choice[0] as { message?: { content?: unknown }; finish_reason?: unknown } | undefined) : undefined;
+    const first = Array.isArray(choice)
+      ? (choice[0] as { message?: { content?: unknown }; finish_reason?: unknown } | undefined)
+      : undefined;
     const content = first?.message?.content;
     if (typeof content !== 'string') {
-      return { ok: false, findings: [unavailable('RPR-PROV-004', `POST ${this.base}/v1/chat/completions: the answer has no choices[0].message.content string`)] };
+      return {
+        ok: false,
+        findings: [
+          unavailable(
+            'RPR-PROV-004',
+            `POST ${this.base}/v1/chat/completions: the answer has no choices[0].message.content string`,
+          ),
+        ],
+      };
     }
     const finishReason = typeof first?.finish_reason === 'string' ? first.finish_reason : null;
     return { ok: true, expression: { finishReason, text: content } };

@@ -30,11 +30,70 @@ export const REFERENCE_TENSOR_TYPES = ['fp32', 'fp64'] as const;
 const D = 16;
 
 export const VOCAB: readonly string[] = [
-  '<eos>', 'the', 'replay', 'dump', 'kernel', 'seed', 'model', 'frozen', 'hash', 'chain', 'outcome', 'prompt', 'material', 'pipeline',
-  'expression', 'provider', 'shape', 'tensor', 'arity', 'advisor', 'trust', 'key', 'signature', 'verified', 'drift', 'audit', 'evidence',
-  'reviewer', 'locked', 'environment', 'buffer', 'snapshot', 'decision', 'is', 'was', 'and', 'of', 'to', 'in', 'under', 'with', 'not',
-  'deterministic', 'restored', 'compared', 'recorded', 'replayed', 'matches', 'diverges', 'every', 'condition', 'bound', 'output', 'input',
-  'quantized', 'temperature', 'token', 'score', 'context', 'window', 'abort', 'pass', 'fail', 'unavailable',
+  '<eos>',
+  'the',
+  'replay',
+  'dump',
+  'kernel',
+  'seed',
+  'model',
+  'frozen',
+  'hash',
+  'chain',
+  'outcome',
+  'prompt',
+  'material',
+  'pipeline',
+  'expression',
+  'provider',
+  'shape',
+  'tensor',
+  'arity',
+  'advisor',
+  'trust',
+  'key',
+  'signature',
+  'verified',
+  'drift',
+  'audit',
+  'evidence',
+  'reviewer',
+  'locked',
+  'environment',
+  'buffer',
+  'snapshot',
+  'decision',
+  'is',
+  'was',
+  'and',
+  'of',
+  'to',
+  'in',
+  'under',
+  'with',
+  'not',
+  'deterministic',
+  'restored',
+  'compared',
+  'recorded',
+  'replayed',
+  'matches',
+  'diverges',
+  'every',
+  'condition',
+  'bound',
+  'output',
+  'input',
+  'quantized',
+  'temperature',
+  'token',
+  'score',
+  'context',
+  'window',
+  'abort',
+  'pass',
+  'fail',
+  'unavailable',
 ];
 
 /** 16 values in [-1, 1] from one SHA-256 digest (big-endian uint16 / 65535 * 2 - 1). */
@@ -174,14 +233,19 @@ export function generate(req: ExecutionRequest): ReferenceOutput {
   return {
     logprobs,
     score: logprobs.length ? total / logprobs.length : 0,
-    text: tokens.filter((t) => t !== 0).map((t) => VOCAB[t]).join(' '),
+    text: tokens
+      .filter((t) => t !== 0)
+      .map((t) => VOCAB[t])
+      .join(' '),
     tokens,
   };
 }
 
 export function referenceEntry(): ProviderEntry {
   const shapes: ComputeShape[] = [];
-  for (const advisor of REFERENCE_ADVISORS) for (const arity of REFERENCE_ARITIES) for (const tensorType of REFERENCE_TENSOR_TYPES) shapes.push({ advisor, arity, tensorType });
+  for (const advisor of REFERENCE_ADVISORS)
+    for (const arity of REFERENCE_ARITIES)
+      for (const tensorType of REFERENCE_TENSOR_TYPES) shapes.push({ advisor, arity, tensorType });
   return {
     providerId: REFERENCE_PROVIDER_ID,
     kind: 'reference',
@@ -198,16 +262,38 @@ export class ReferenceProvider implements Provider {
   ensureAvailable(modelId: string) {
     const known = (REFERENCE_MODELS as readonly string[]).includes(modelId);
     return Promise.resolve(
-      known ? [] : [unavailable('RDS-LOCK-003', `the reference implementation has no model ${modelId} (it knows ${REFERENCE_MODELS.join(', ')})`, { pointer: '/lockedProviderInfo/modelId', expected: modelId, actual: null })],
+      known
+        ? []
+        : [
+            unavailable(
+              'RDS-LOCK-003',
+              `the reference implementation has no model ${modelId} (it knows ${REFERENCE_MODELS.join(', ')})`,
+              { pointer: '/lockedProviderInfo/modelId', expected: modelId, actual: null },
+            ),
+          ],
     );
   }
   execute(req: ExecutionRequest): Promise<ExecutionResult> {
-    const shapeOk = (REFERENCE_ADVISORS as readonly string[]).includes(req.computeShape.advisor) && (REFERENCE_TENSOR_TYPES as readonly string[]).includes(req.computeShape.tensorType) && (REFERENCE_ARITIES as readonly number[]).includes(req.computeShape.arity);
+    const shapeOk =
+      (REFERENCE_ADVISORS as readonly string[]).includes(req.computeShape.advisor) &&
+      (REFERENCE_TENSOR_TYPES as readonly string[]).includes(req.computeShape.tensorType) &&
+      (REFERENCE_ARITIES as readonly number[]).includes(req.computeShape.arity);
     const quantOk = (REFERENCE_QUANTIZATIONS as readonly string[]).includes(req.quantizationProfile);
     if (!shapeOk || !quantOk) {
-      return Promise.resolve({ ok: false, findings: [unavailable('RDS-F004', 'the reference implementation cannot run this quantization or compute shape', { expected: 'a shape and quantization the reference model implements', actual: `${req.quantizationProfile} ${req.computeShape.advisor}/${req.computeShape.arity}/${req.computeShape.tensorType}` })] });
+      return Promise.resolve({
+        ok: false,
+        findings: [
+          unavailable('RDS-F004', 'the reference implementation cannot run this quantization or compute shape', {
+            expected: 'a shape and quantization the reference model implements',
+            actual: `${req.quantizationProfile} ${req.computeShape.advisor}/${req.computeShape.arity}/${req.computeShape.tensorType}`,
+          }),
+        ],
+      });
     }
     const out = generate(req);
-    return Promise.resolve({ ok: true, expression: { logprobs: out.logprobs, score: out.score, text: out.text, tokens: out.tokens } });
+    return Promise.resolve({
+      ok: true,
+      expression: { logprobs: out.logprobs, score: out.score, text: out.text, tokens: out.tokens },
+    });
   }
 }

@@ -55,7 +55,6 @@ export function registryDocument(reg: ProviderRegistry): JsonValue {
   return { providers: reg.entries as unknown as JsonValue, type: PROVIDERS_TYPE };
 }
 
-
 /** Parses and checks a registry file; any defect refuses the whole file. */
 export function parseProviderRegistry(bytes: Uint8Array, source: string): ProviderRegistry {
   const bad = (why: string): never => {
@@ -75,31 +74,48 @@ export function parseProviderRegistry(bytes: Uint8Array, source: string): Provid
   const entries = (doc['providers'] as unknown[]).map((p, i): ProviderEntry => {
     const at = `/providers/${i}`;
     if (!isObj(p)) return bad(`${at} is not an object`);
-    for (const k of Object.keys(p)) if (!['providerId', 'kind', 'models', 'computeShapes', 'baseUrl', 'timeoutMs'].includes(k)) bad(`${at} has unknown member "${k}"`);
+    for (const k of Object.keys(p))
+      if (!['providerId', 'kind', 'models', 'computeShapes', 'baseUrl', 'timeoutMs'].includes(k))
+        bad(`${at} has unknown member "${k}"`);
     const id = p['providerId'];
     if (typeof id !== 'string' || id === '') return bad(`${at}/providerId must be a non-empty string`);
     if (seen.has(id)) bad(`provider ${id} is listed twice`);
     seen.add(id);
     const kind = p['kind'];
-    if (kind !== 'reference' && kind !== 'openai-compatible') return bad(`${at}/kind must be "reference" or "openai-compatible"`);
+    if (kind !== 'reference' && kind !== 'openai-compatible')
+      return bad(`${at}/kind must be "reference" or "openai-compatible"`);
     if (!Array.isArray(p['models'])) return bad(`${at}/models must be an array`);
     // A model offered twice would be matched on its first offer only: ambiguous, so refused.
     const modelIds = new Set<string>();
     const models = (p['models'] as unknown[]).map((m, j): ModelOffer => {
       const mat = `${at}/models/${j}`;
       if (!isObj(m)) return bad(`${mat} is not an object`);
-      for (const k of Object.keys(m)) if (!['modelId', 'quantizationProfiles', 'capacitySnapshot'].includes(k)) bad(`${mat} has unknown member "${k}"`);
-      if (typeof m['modelId'] !== 'string' || m['modelId'] === '') return bad(`${mat}/modelId must be a non-empty string`);
+      for (const k of Object.keys(m))
+        if (!['modelId', 'quantizationProfiles', 'capacitySnapshot'].includes(k))
+          bad(`${mat} has unknown member "${k}"`);
+      if (typeof m['modelId'] !== 'string' || m['modelId'] === '')
+        return bad(`${mat}/modelId must be a non-empty string`);
       if (modelIds.has(m['modelId'])) bad(`${mat}: provider ${id} offers model ${m['modelId']} twice`);
       modelIds.add(m['modelId']);
       const q = m['quantizationProfiles'];
-      if (!Array.isArray(q) || !q.every((x) => typeof x === 'string')) return bad(`${mat}/quantizationProfiles must be an array of strings`);
+      if (!Array.isArray(q) || !q.every((x) => typeof x === 'string'))
+        return bad(`${mat}/quantizationProfiles must be an array of strings`);
       if (!isObj(m['capacitySnapshot'])) return bad(`${mat}/capacitySnapshot must be an object`);
-      return { modelId: m['modelId'], quantizationProfiles: q as string[], capacitySnapshot: m['capacitySnapshot'] as { [k: string]: JsonValue } };
+      return {
+        modelId: m['modelId'],
+        quantizationProfiles: q as string[],
+        capacitySnapshot: m['capacitySnapshot'] as { [k: string]: JsonValue },
+      };
     });
     if (!Array.isArray(p['computeShapes'])) return bad(`${at}/computeShapes must be an array`);
     const computeShapes = (p['computeShapes'] as unknown[]).map((s, j): ComputeShape => {
-      if (!isObj(s) || typeof s['advisor'] !== 'string' || !Number.isInteger(s['arity']) || typeof s['tensorType'] !== 'string' || Object.keys(s).length !== 3) {
+      if (
+        !isObj(s) ||
+        typeof s['advisor'] !== 'string' ||
+        !Number.isInteger(s['arity']) ||
+        typeof s['tensorType'] !== 'string' ||
+        Object.keys(s).length !== 3
+      ) {
         return bad(`${at}/computeShapes/${j} must be {advisor, arity, tensorType}`);
       }
       return { advisor: s['advisor'], arity: s['arity'] as number, tensorType: s['tensorType'] };
@@ -112,7 +128,9 @@ export function parseProviderRegistry(bytes: Uint8Array, source: string): Provid
       models.forEach((m, j) => {
         const real = builtin.get(m.modelId);
         if (real !== undefined && real !== canonicalizeValue(m.capacitySnapshot)) {
-          bad(`${at}/models/${j}: the reference model ${m.modelId} has capacitySnapshot ${real}, not ${canonicalizeValue(m.capacitySnapshot)}`);
+          bad(
+            `${at}/models/${j}: the reference model ${m.modelId} has capacitySnapshot ${real}, not ${canonicalizeValue(m.capacitySnapshot)}`,
+          );
         }
       });
     }
@@ -122,23 +140,24 @@ export function parseProviderRegistry(bytes: Uint8Array, source: string): Provid
       entry.baseUrl = url as string;
       if (p['timeoutMs'] !== undefined) {
         const t = p['timeoutMs'];
-        if (!Number.isInteger(t) || (t as number) < 1 || (t as number) > 600_000) bad(`${at}/timeoutMs must be an integer from 1 to 600000`);
+        if (!Number.isInteger(t) || (t as number) < 1 || (t as number) > 600_000)
+          bad(`${at}/timeoutMs must be an integer from 1 to 600000`);
         entry.timeoutMs = t as number;
       }
-    } else if (p['baseUrl'] !== undefined || p['timeoutMs'] !== undefined) bad(`${at}: baseUrl and timeoutMs belong to openai-compatible providers`);
+    } else if (p['baseUrl'] !== undefined || p['timeoutMs'] !== undefined)
+      bad(`${at}: baseUrl and timeoutMs belong to openai-compatible providers`);
     return entry;
   });
   return new ProviderRegistry(entries, source);
 }
 
-const loadCached = memoFile(
-  (path: string): Promise<ProviderRegistry> =>
-    readRegularFile(path).then(
-      (bytes) => parseProviderRegistry(bytes, path),
-      (e: unknown) => {
-        throw new ProviderRegistryError(`cannot read provider registry ${path}: ${readFailure(e)}`);
-      },
-    ),
+const loadCached = memoFile((path: string): Promise<ProviderRegistry> =>
+  readRegularFile(path).then(
+    (bytes) => parseProviderRegistry(bytes, path),
+    (e: unknown) => {
+      throw new ProviderRegistryError(`cannot read provider registry ${path}: ${readFailure(e)}`);
+    },
+  ),
 );
 
 /** The registry for `--providers PATH` (parsed once per process), or the built-in one. */
@@ -160,16 +179,23 @@ export interface LockedEnvironment {
  * Environment emulation, fail-closed: returns the provider when everything locked is
  * offered exactly, otherwise `unavailable` findings and no provider.
  */
-export function checkEnvironment(reg: ProviderRegistry, env: LockedEnvironment): { provider: Provider | null; findings: Finding[] } {
+export function checkEnvironment(
+  reg: ProviderRegistry,
+  env: LockedEnvironment,
+): { provider: Provider | null; findings: Finding[] } {
   const findings: Finding[] = [];
   const entry = reg.entry(env.providerId);
   if (!entry) {
     findings.push(
-      unavailable('RDS-LOCK-003', `the locked provider ${env.providerId} is not in the provider registry ${reg.source}`, {
-        pointer: '/lockedProviderInfo/providerId',
-        expected: env.providerId,
-        actual: reg.entries.map((e) => e.providerId),
-      }),
+      unavailable(
+        'RDS-LOCK-003',
+        `the locked provider ${env.providerId} is not in the provider registry ${reg.source}`,
+        {
+          pointer: '/lockedProviderInfo/providerId',
+          expected: env.providerId,
+          actual: reg.entries.map((e) => e.providerId),
+        },
+      ),
     );
     return { provider: null, findings };
   }
@@ -185,11 +211,15 @@ export function checkEnvironment(reg: ProviderRegistry, env: LockedEnvironment):
   } else {
     if (!model.quantizationProfiles.includes(env.quantizationProfile)) {
       findings.push(
-        unavailable('RDS-LOCK-003', `model ${env.modelId} is not offered with the locked quantization ${env.quantizationProfile}`, {
-          pointer: '/lockedProviderInfo/quantizationProfile',
-          expected: env.quantizationProfile,
-          actual: model.quantizationProfiles,
-        }),
+        unavailable(
+          'RDS-LOCK-003',
+          `model ${env.modelId} is not offered with the locked quantization ${env.quantizationProfile}`,
+          {
+            pointer: '/lockedProviderInfo/quantizationProfile',
+            expected: env.quantizationProfile,
+            actual: model.quantizationProfiles,
+          },
+        ),
       );
     }
     const want = canonicalizeValue(env.capacitySnapshot);

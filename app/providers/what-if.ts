@@ -23,7 +23,8 @@ export function parseWhatIf(items: readonly string[] | undefined): WhatIf | null
     if (k === 'model' && v) w.model = v;
     else if (k === 'shape') {
       const m = /^([^/]+)\/(\d{1,4})\/([^/]+)$/.exec(v);
-      if (!m) throw new UsageError(`--what-if shape takes ADVISOR/ARITY/TENSORTYPE (e.g. advisor.cpu_v1/4/fp32), not "${v}"`);
+      if (!m)
+        throw new UsageError(`--what-if shape takes ADVISOR/ARITY/TENSORTYPE (e.g. advisor.cpu_v1/4/fp32), not "${v}"`);
       w.shape = { advisor: m[1]!, arity: Number(m[2]), tensorType: m[3]! };
     } else throw new UsageError(`--what-if takes model=ID or shape=ADVISOR/ARITY/TENSORTYPE, not "${it}"`);
   }

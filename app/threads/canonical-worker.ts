@@ -26,7 +26,13 @@ export const LONG_STRING = 64 * 1024;
  * sooner than this one could unescape the bytes. Only members complete within the first
  * `upTo` bytes are looked at, each once (`seen`).
  */
-function hashLongStrings(b: Uint8Array, members: MemberSpan[], upTo: number, seen: Set<MemberSpan>, escaped?: (m: MemberSpan, body: Buffer) => void): void {
+function hashLongStrings(
+  b: Uint8Array,
+  members: MemberSpan[],
+  upTo: number,
+  seen: Set<MemberSpan>,
+  escaped?: (m: MemberSpan, body: Buffer) => void,
+): void {
   for (const m of members) {
     if (seen.has(m)) continue;
     const complete = m.end >= 0 && m.end <= upTo;
@@ -42,7 +48,16 @@ function hashLongStrings(b: Uint8Array, members: MemberSpan[], upTo: number, see
 
 /** The byte each short escape stands for (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`), by the escape's letter; 0: none. */
 const SHORT_ESCAPES = new Uint8Array(128);
-for (const [letter, byte] of [['"', 0x22], ['\\', 0x5c], ['b', 0x08], ['f', 0x0c], ['n', 0x0a], ['r', 0x0d], ['t', 0x09]] as const) SHORT_ESCAPES[letter.charCodeAt(0)] = byte;
+for (const [letter, byte] of [
+  ['"', 0x22],
+  ['\\', 0x5c],
+  ['b', 0x08],
+  ['f', 0x0c],
+  ['n', 0x0a],
+  ['r', 0x0d],
+  ['t', 0x09],
+] as const)
+  SHORT_ESCAPES[letter.charCodeAt(0)] = byte;
 
 /** A lower-case hex digit's value; -64 for anything else (so that a sum with it is negative). */
 const hexDigit = (d: number): number => (d >= 0x30 && d <= 0x39 ? d - 0x30 : d >= 0x61 && d <= 0x66 ? d - 0x57 : -64);
@@ -105,14 +120,22 @@ function publish(status: Int32Array, r: Stripped | null): void {
 }
 
 /** The reply for a stripped document: the StripWork's signature cut out and checked. */
-function complete(id: number, r: Stripped | null, sha256: string, plan: SignaturePlan | undefined): { reply: StripReply; transfer: ArrayBuffer[] } {
+function complete(
+  id: number,
+  r: Stripped | null,
+  sha256: string,
+  plan: SignaturePlan | undefined,
+): { reply: StripReply; transfer: ArrayBuffer[] } {
   if (!r) return { reply: { id, sha256, data: null, length: 0, members: [], ordered: false }, transfer: [] };
   let bytes = r.bytes;
   const reply: StripReply = { id, sha256, data: null, length: 0, members: r.members, ordered: r.ordered };
   if (plan) {
     const ms = r.members;
     const k = ms.findIndex((x) => x.name === plan.omit);
-    const keyId = stringValue(bytes, ms.find((x) => x.name === plan.keyIdMember));
+    const keyId = stringValue(
+      bytes,
+      ms.find((x) => x.name === plan.keyIdMember),
+    );
     const signature = stringValue(bytes, ms[k]);
     if (k >= 0) {
       // Cut `,"name":…` (or `"name":…,` when it comes first), in place; later spans move up.
@@ -125,7 +148,8 @@ function complete(id: number, r: Stripped | null, sha256: string, plan: Signatur
       reply.omitted = plan.omit;
     }
     const key: KeyObject | undefined = keyId !== null ? new Map(plan.keys).get(keyId) : undefined;
-    if (key && keyId !== null && signature !== null) reply.signature = { keyId, signature, ok: verifyBytes(key, bytes, signature) };
+    if (key && keyId !== null && signature !== null)
+      reply.signature = { keyId, signature, ok: verifyBytes(key, bytes, signature) };
   }
   reply.data = bytes.buffer as ArrayBuffer;
   reply.length = bytes.length;
@@ -157,7 +181,10 @@ class Following {
     this.hasher.update(this.data.subarray(this.hashed, available));
     this.hashed = available;
     if (this.ok) this.ok = this.strip.advance(available);
-    if (this.ok) hashLongStrings(this.strip.out, this.strip.members, this.strip.written, this.seen, (m, body) => this.escaped.push({ m, body }));
+    if (this.ok)
+      hashLongStrings(this.strip.out, this.strip.members, this.strip.written, this.seen, (m, body) =>
+        this.escaped.push({ m, body }),
+      );
     if (available < this.data.length) return this.whileIdle(available);
     const r = this.ok ? this.strip.end() : null;
     publish(this.status, r);
@@ -206,7 +233,8 @@ function handle(m: ToStripper): { reply: StripReply; transfer: ArrayBuffer[] } |
       const f = following.get(m.id);
       following.delete(m.id);
       // Dropped after an error in a piece, or finished before its last byte (canonical.ts never does): nothing to give.
-      if (!f?.whole) return { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false }, transfer: [] };
+      if (!f?.whole)
+        return { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false }, transfer: [] };
       return complete(m.id, f.whole.r, f.whole.sha256, m.signature);
     }
   }
@@ -219,7 +247,21 @@ parentPort?.on('message', (m: ToStripper) => {
   } catch (e) {
     if (m.op === 'strip' || m.op === 'begin') Atomics.store(m.status, 0, 2);
     following.delete(m.id);
-    out = m.op === 'strip' || m.op === 'finish' ? { reply: { id: m.id, sha256: null, data: null, length: 0, members: [], ordered: false, error: (e as Error).message }, transfer: [] } : null;
+    out =
+      m.op === 'strip' || m.op === 'finish'
+        ? {
+            reply: {
+              id: m.id,
+              sha256: null,
+              data: null,
+              length: 0,
+              members: [],
+              ordered: false,
+              error: (e as Error).message,
+            },
+            transfer: [],
+          }
+        : null;
   }
   if (out) parentPort?.postMessage(out.reply, out.transfer);
 });

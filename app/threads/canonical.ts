@@ -134,7 +134,9 @@ function getWorker(): Worker | null {
       if (!p) return;
       const key = r.signature ? p.plan?.keys.get(r.signature.keyId) : undefined;
       p.resolve({
-        stripped: r.data ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members, ordered: r.ordered } : null,
+        stripped: r.data
+          ? { bytes: new Uint8Array(r.data, 0, r.length), members: r.members, ordered: r.ordered }
+          : null,
         sha256: r.sha256,
         omitted: r.data && r.omitted !== undefined ? r.omitted : null,
         signature: r.signature && key ? { ...r.signature, publicKey: key } : null,
@@ -186,14 +188,27 @@ export function stripInWorker(bytes: Uint8Array, plan?: StripWork): StripJob {
     view = new Uint8Array(bytes.length);
     view.set(bytes);
   }
-  const result = awaitReply(w, id, plan, { op: 'strip', id, data: view, status, signature: planOf(plan) }, view.buffer instanceof SharedArrayBuffer ? [] : [view.buffer]);
+  const result = awaitReply(
+    w,
+    id,
+    plan,
+    { op: 'strip', id, data: view, status, signature: planOf(plan) },
+    view.buffer instanceof SharedArrayBuffer ? [] : [view.buffer],
+  );
   return { result, proven: provenBy(status) };
 }
 
-const planOf = (plan: StripWork | undefined): SignaturePlan | undefined => (plan && plan.keys.size > 0 ? { omit: plan.omit, keyIdMember: plan.keyIdMember, keys: [...plan.keys] } : undefined);
+const planOf = (plan: StripWork | undefined): SignaturePlan | undefined =>
+  plan && plan.keys.size > 0 ? { omit: plan.omit, keyIdMember: plan.keyIdMember, keys: [...plan.keys] } : undefined;
 const provenBy = (status: Int32Array) => () => Atomics.load(status, 0) === 1 && Atomics.load(status, 1) === 1;
 
-function awaitReply(w: Worker, id: number, plan: StripWork | undefined, msg: ToStripper, transfer: ArrayBuffer[] = []): Promise<StripResult> {
+function awaitReply(
+  w: Worker,
+  id: number,
+  plan: StripWork | undefined,
+  msg: ToStripper,
+  transfer: ArrayBuffer[] = [],
+): Promise<StripResult> {
   return new Promise<StripResult>((resolve) => {
     pending.set(id, { resolve, plan });
     w.ref();
@@ -242,7 +257,9 @@ export function stripWhileArriving(bytes: Uint8Array): ArrivingStripJob | null {
       w.postMessage({ op: 'more', id, available } satisfies ToStripper);
     },
     finish(plan) {
-      const result = alive() ? awaitReply(w, id, plan, { op: 'finish', id, signature: planOf(plan) }) : Promise.resolve(NONE);
+      const result = alive()
+        ? awaitReply(w, id, plan, { op: 'finish', id, signature: planOf(plan) })
+        : Promise.resolve(NONE);
       if (open) close();
       return { result, proven: provenBy(status) };
     },

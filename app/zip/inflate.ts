@@ -42,10 +42,31 @@ function crc32(data: Uint8Array, prev = 0): number {
 /** The size and CRC-32 checks every path ends with (CRC only when the length is right). */
 function sizeAndCrc(e: ZipEntry, length: number, crc: () => number): Finding[] {
   const ptr = `entry:${e.name}`;
-  if (length > e.uncompressedSize) return [fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, { pointer: ptr, expected: e.uncompressedSize, actual: `>${e.uncompressedSize}` })];
-  if (length < e.uncompressedSize) return [fail('RPR-ZIP-017', `entry ${JSON.stringify(e.name)} inflates to fewer bytes than declared`, { pointer: ptr, expected: e.uncompressedSize, actual: length })];
+  if (length > e.uncompressedSize)
+    return [
+      fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, {
+        pointer: ptr,
+        expected: e.uncompressedSize,
+        actual: `>${e.uncompressedSize}`,
+      }),
+    ];
+  if (length < e.uncompressedSize)
+    return [
+      fail('RPR-ZIP-017', `entry ${JSON.stringify(e.name)} inflates to fewer bytes than declared`, {
+        pointer: ptr,
+        expected: e.uncompressedSize,
+        actual: length,
+      }),
+    ];
   const c = crc();
-  if (c !== e.crc32) return [fail('RPR-ZIP-015', `entry ${JSON.stringify(e.name)}: CRC-32 mismatch`, { pointer: ptr, expected: hex8(e.crc32), actual: hex8(c) })];
+  if (c !== e.crc32)
+    return [
+      fail('RPR-ZIP-015', `entry ${JSON.stringify(e.name)}: CRC-32 mismatch`, {
+        pointer: ptr,
+        expected: hex8(e.crc32),
+        actual: hex8(c),
+      }),
+    ];
   return [];
 }
 
@@ -63,29 +84,53 @@ export function hex8(n: number): string {
 export function readEntrySync(archive: Uint8Array | ZipSource, e: ZipEntry, keep: boolean): EntryContent {
   const src = toSource(archive);
   // Consumed before this returns (inflated or digested), except a kept stored entry.
-  const data = keep && e.method === METHOD_STORED ? src.read(e.dataOffset, e.dataEnd) : src.readTemp(e.dataOffset, e.dataEnd);
+  const data =
+    keep && e.method === METHOD_STORED ? src.read(e.dataOffset, e.dataEnd) : src.readTemp(e.dataOffset, e.dataEnd);
   // A buffer source gives a view of the archive: a kept entry gets its own copy.
   if (e.method === METHOD_STORED) return finish(e, keep && src.fd === null ? Buffer.from(data) : data, keep);
   const ptr = `entry:${e.name}`;
   let result: { buffer: Buffer; engine: zlib.InflateRaw };
   try {
-    result = zlib.inflateRawSync(data, { maxOutputLength: e.uncompressedSize + 1, chunkSize: Math.max(64, Math.min(e.uncompressedSize + 1, SYNC_MAX)), info: true }) as unknown as { buffer: Buffer; engine: zlib.InflateRaw };
+    result = zlib.inflateRawSync(data, {
+      maxOutputLength: e.uncompressedSize + 1,
+      chunkSize: Math.max(64, Math.min(e.uncompressedSize + 1, SYNC_MAX)),
+      info: true,
+    }) as unknown as { buffer: Buffer; engine: zlib.InflateRaw };
   } catch (err) {
     return { bytes: null, sha256: null, length: 0, findings: [inflateError(e, err, ptr)] };
   }
   const leftover = data.length - result.engine.bytesWritten;
-  if (leftover > 0) return { bytes: null, sha256: null, length: result.buffer.length, findings: [leftoverFinding(e, data.length, result.engine.bytesWritten)] };
+  if (leftover > 0)
+    return {
+      bytes: null,
+      sha256: null,
+      length: result.buffer.length,
+      findings: [leftoverFinding(e, data.length, result.engine.bytesWritten)],
+    };
   return finish(e, result.buffer, keep);
 }
 
 function leftoverFinding(e: ZipEntry, size: number, used: number): Finding {
-  return fail('RPR-ZIP-018', `entry ${JSON.stringify(e.name)}: ${size - used} compressed bytes are left over after the deflate stream ends`, { pointer: `entry:${e.name}`, expected: size, actual: used });
+  return fail(
+    'RPR-ZIP-018',
+    `entry ${JSON.stringify(e.name)}: ${size - used} compressed bytes are left over after the deflate stream ends`,
+    { pointer: `entry:${e.name}`, expected: size, actual: used },
+  );
 }
 
 function inflateError(e: ZipEntry, err: unknown, ptr: string): Finding {
   const code = (err as { code?: string }).code;
-  if (code === 'ERR_BUFFER_TOO_LARGE') return fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, { pointer: ptr, expected: e.uncompressedSize, actual: `>${e.uncompressedSize}` });
-  return fail('RPR-ZIP-017', `entry ${JSON.stringify(e.name)}: the deflate stream is truncated or corrupt (${code ?? 'error'})`, { pointer: ptr, expected: e.uncompressedSize });
+  if (code === 'ERR_BUFFER_TOO_LARGE')
+    return fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, {
+      pointer: ptr,
+      expected: e.uncompressedSize,
+      actual: `>${e.uncompressedSize}`,
+    });
+  return fail(
+    'RPR-ZIP-017',
+    `entry ${JSON.stringify(e.name)}: the deflate stream is truncated or corrupt (${code ?? 'error'})`,
+    { pointer: ptr, expected: e.uncompressedSize },
+  );
 }
 
 /**
@@ -106,7 +151,9 @@ export function readEntryStreaming(archive: Uint8Array | ZipSource, e: ZipEntry,
     if (keep) kept.push(chunk);
   };
   const end = (findings: Finding[]): EntryContent =>
-    findings.length ? { bytes: null, sha256: null, length, findings } : { bytes: keep ? Buffer.concat(kept, length) : null, sha256: hash.digest('hex'), length, findings };
+    findings.length
+      ? { bytes: null, sha256: null, length, findings }
+      : { bytes: keep ? Buffer.concat(kept, length) : null, sha256: hash.digest('hex'), length, findings };
   if (e.method === METHOD_STORED) {
     for (let pos = 0; pos < size; pos += STEP) {
       const chunk = step(pos);
@@ -130,7 +177,18 @@ export function readEntryStreaming(archive: Uint8Array | ZipSource, e: ZipEntry,
     inflater.on('data', (chunk: Buffer) => {
       length += chunk.length;
       if (length > e.uncompressedSize) {
-        settle({ bytes: null, sha256: null, length, findings: [fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, { pointer: ptr, expected: e.uncompressedSize, actual: `>${e.uncompressedSize}` })] });
+        settle({
+          bytes: null,
+          sha256: null,
+          length,
+          findings: [
+            fail('RPR-ZIP-016', `entry ${JSON.stringify(e.name)} inflates past its declared size`, {
+              pointer: ptr,
+              expected: e.uncompressedSize,
+              actual: `>${e.uncompressedSize}`,
+            }),
+          ],
+        });
         return;
       }
       take(chunk);
@@ -167,9 +225,14 @@ export function readEntryStreaming(archive: Uint8Array | ZipSource, e: ZipEntry,
  */
 export async function readEntry(archive: Uint8Array | ZipSource, e: ZipEntry, keep: boolean): Promise<EntryContent> {
   if (keep && e.uncompressedSize > KEEP_MAX) {
-    const f = fail('RPR-ZIP-032', `entry ${JSON.stringify(e.name)} must be parsed, and declares more than the ${KEEP_MAX} bytes a parser can hold whatever the limits say`, { pointer: `entry:${e.name}`, expected: KEEP_MAX, actual: e.uncompressedSize });
+    const f = fail(
+      'RPR-ZIP-032',
+      `entry ${JSON.stringify(e.name)} must be parsed, and declares more than the ${KEEP_MAX} bytes a parser can hold whatever the limits say`,
+      { pointer: `entry:${e.name}`, expected: KEEP_MAX, actual: e.uncompressedSize },
+    );
     return { bytes: null, sha256: null, length: 0, findings: [f] };
   }
-  if (e.dataEnd - e.dataOffset <= SYNC_MAX && (keep || e.uncompressedSize <= SYNC_MAX)) return readEntrySync(archive, e, keep);
+  if (e.dataEnd - e.dataOffset <= SYNC_MAX && (keep || e.uncompressedSize <= SYNC_MAX))
+    return readEntrySync(archive, e, keep);
   return readEntryStreaming(archive, e, keep);
 }

@@ -19,7 +19,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
  * digit), case-insensitively: extracting such an entry writes to the device or fails.
  * CONIN$ and CONOUT$ are the console's; COM0 and LPT0 are listed by current Windows.
  */
-const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$) *(?:\..*)?$/iu;
+const WINDOWS_DEVICE =
+  /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$) *(?:\..*)?$/iu;
 
 /** Windows strips a segment's trailing dots and spaces: "notes.txt." and "notes.txt " are "notes.txt". */
 const TRAILING_DOT_OR_SPACE = /[. ]+$/u;
@@ -28,12 +29,23 @@ const TRAILING_DOT_OR_SPACE = /[. ]+$/u;
 function windowsProblems(segments: readonly string[]): NameProblem[] {
   const out: NameProblem[] = [];
   if (segments.some((s) => s !== '.' && s !== '..' && TRAILING_DOT_OR_SPACE.test(s))) {
-    out.push({ rule: 'RPR-ZIP-052', message: 'a path segment ends in a dot or a space, which Windows strips (the entry would land on another name)' });
+    out.push({
+      rule: 'RPR-ZIP-052',
+      message: 'a path segment ends in a dot or a space, which Windows strips (the entry would land on another name)',
+    });
   }
   const device = segments.find((s) => WINDOWS_DEVICE.test(s));
-  if (device !== undefined) out.push({ rule: 'RPR-ZIP-053', message: `the path segment ${JSON.stringify(device)} is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension)` });
+  if (device !== undefined)
+    out.push({
+      rule: 'RPR-ZIP-053',
+      message: `the path segment ${JSON.stringify(device)} is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension)`,
+    });
   // "a:b" is the stream "b" of file "a" on NTFS (and "a:" a drive): another file's bytes.
-  if (segments.some((s) => s.includes(':'))) out.push({ rule: 'RPR-ZIP-054', message: 'entry name contains a colon (Windows reads it as a drive or as a stream of another file)' });
+  if (segments.some((s) => s.includes(':')))
+    out.push({
+      rule: 'RPR-ZIP-054',
+      message: 'entry name contains a colon (Windows reads it as a drive or as a stream of another file)',
+    });
   return out;
 }
 
@@ -41,9 +53,14 @@ function windowsProblems(segments: readonly string[]): NameProblem[] {
 export function checkName(name: string, byteLength: number, limits: ZipLimits): NameProblem[] {
   const out: NameProblem[] = [];
   if (name.length === 0) return [{ rule: 'RPR-ZIP-040', message: 'entry name is empty' }];
-  if (byteLength > limits.maxNameBytes) out.push({ rule: 'RPR-ZIP-051', message: `entry name is ${byteLength} bytes, over the limit of ${limits.maxNameBytes}` });
+  if (byteLength > limits.maxNameBytes)
+    out.push({
+      rule: 'RPR-ZIP-051',
+      message: `entry name is ${byteLength} bytes, over the limit of ${limits.maxNameBytes}`,
+    });
   if (CONTROL.test(name)) out.push({ rule: 'RPR-ZIP-044', message: 'entry name contains NUL or a control character' });
-  if (BIDI.test(name)) out.push({ rule: 'RPR-ZIP-045', message: 'entry name contains a bidirectional control character' });
+  if (BIDI.test(name))
+    out.push({ rule: 'RPR-ZIP-045', message: 'entry name contains a bidirectional control character' });
   if (name.includes('\\')) out.push({ rule: 'RPR-ZIP-042', message: 'entry name contains a backslash' });
   if (name.startsWith('/') || /^[a-zA-Z]:/.test(name) || name.startsWith('\\\\')) {
     out.push({ rule: 'RPR-ZIP-041', message: 'entry name is an absolute, UNC or drive-letter path' });
@@ -65,7 +82,10 @@ export function checkName(name: string, byteLength: number, limits: ZipLimits): 
     if (upstream !== name) {
       out.push({
         rule: 'RPR-ZIP-049',
-        message: upstream === null ? "upstream Nemosyne's path sanitizer refuses this name" : `upstream Nemosyne's path sanitizer reads this name as "${upstream}"`,
+        message:
+          upstream === null
+            ? "upstream Nemosyne's path sanitizer refuses this name"
+            : `upstream Nemosyne's path sanitizer reads this name as "${upstream}"`,
       });
     }
   }
@@ -93,7 +113,9 @@ export function upstreamSanitize(raw: string): string | null {
     decoded = next;
   }
   for (let i = 0; i < 8; i++) {
-    const next = decoded.replace(/%(?:25)+(00|2e|2f|3a|5c)/gi, '%$1').replace(/%(00|2e|2f|3a|5c)/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const next = decoded
+      .replace(/%(?:25)+(00|2e|2f|3a|5c)/gi, '%$1')
+      .replace(/%(00|2e|2f|3a|5c)/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
     if (next === decoded) break;
     decoded = next;
   }

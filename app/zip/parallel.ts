@@ -41,7 +41,12 @@ export interface WorkerReply {
   error?: string;
 }
 
-export async function readEntries(input: Uint8Array | ZipSource, entries: readonly ZipEntry[], keep: (e: ZipEntry) => boolean, opts: ReadOptions = {}): Promise<EntryContent[]> {
+export async function readEntries(
+  input: Uint8Array | ZipSource,
+  entries: readonly ZipEntry[],
+  keep: (e: ZipEntry) => boolean,
+  opts: ReadOptions = {},
+): Promise<EntryContent[]> {
   const archive = toSource(input);
   const out: EntryContent[] = new Array(entries.length);
   const total = entries.reduce((s, e) => s + e.uncompressedSize, 0);
@@ -85,7 +90,10 @@ async function readInWorkers(
   }
   if (cur.length) batches.push(cur);
 
-  const pool = Array.from({ length: Math.min(wanted, batches.length) }, () => new Worker(workerScript('inflate-worker.js', import.meta.url), { execArgv: WORKER_EXEC_ARGV }));
+  const pool = Array.from(
+    { length: Math.min(wanted, batches.length) },
+    () => new Worker(workerScript('inflate-worker.js', import.meta.url), { execArgv: WORKER_EXEC_ARGV }),
+  );
   try {
     let next = 0;
     const send = (w: Worker, k: number) => {
@@ -99,7 +107,11 @@ async function readInWorkers(
       const end = b[b.length - 1]!.e.dataEnd;
       const data = new Uint8Array(end - start);
       data.set(archive.read(start, end));
-      const msg: WorkerBatch = { id: k, data: data.buffer, entries: b.map(({ e }) => ({ ...e, dataOffset: e.dataOffset - start, dataEnd: e.dataEnd - start })) };
+      const msg: WorkerBatch = {
+        id: k,
+        data: data.buffer,
+        entries: b.map(({ e }) => ({ ...e, dataOffset: e.dataOffset - start, dataEnd: e.dataEnd - start })),
+      };
       w.postMessage(msg, [data.buffer]);
     };
     const done = pool.map(
@@ -128,7 +140,8 @@ async function readInWorkers(
         }),
     );
     const offloaded = new Set(offload.map(({ i }) => i));
-    for (let i = 0; i < entries.length; i++) if (!offloaded.has(i)) out[i] = await readEntry(archive, entries[i]!, keep(entries[i]!));
+    for (let i = 0; i < entries.length; i++)
+      if (!offloaded.has(i)) out[i] = await readEntry(archive, entries[i]!, keep(entries[i]!));
     await Promise.all(done);
     return out;
   } finally {

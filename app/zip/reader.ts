@@ -101,13 +101,33 @@ class ArchiveWindow {
   /** The little-endian fields of a record at `p`, by a layout of [offset, width]. */
   fields<K extends string>(p: number, layout: Readonly<Record<K, readonly [number, 2 | 4]>>): Record<K, number> {
     const out = {} as Record<K, number>;
-    for (const k in layout) out[k] = layout[k][1] === 2 ? this.readUInt16LE(p + layout[k][0]) : this.readUInt32LE(p + layout[k][0]);
+    for (const k in layout)
+      out[k] = layout[k][1] === 2 ? this.readUInt16LE(p + layout[k][0]) : this.readUInt32LE(p + layout[k][0]);
     return out;
   }
 }
 
-const END_RECORD = { diskNumber: [4, 2], cdDisk: [6, 2], entriesOnDisk: [8, 2], entriesTotal: [10, 2], cdSize: [12, 4], cdOffset: [16, 4], commentLength: [20, 2] } as const;
-const LOCAL_HEADER = { version: [4, 2], flags: [6, 2], method: [8, 2], time: [10, 2], date: [12, 2], crc: [14, 4], csize: [18, 4], usize: [22, 4], nameLength: [26, 2], extraLength: [28, 2] } as const;
+const END_RECORD = {
+  diskNumber: [4, 2],
+  cdDisk: [6, 2],
+  entriesOnDisk: [8, 2],
+  entriesTotal: [10, 2],
+  cdSize: [12, 4],
+  cdOffset: [16, 4],
+  commentLength: [20, 2],
+} as const;
+const LOCAL_HEADER = {
+  version: [4, 2],
+  flags: [6, 2],
+  method: [8, 2],
+  time: [10, 2],
+  date: [12, 2],
+  crc: [14, 4],
+  csize: [18, 4],
+  usize: [22, 4],
+  nameLength: [26, 2],
+  extraLength: [28, 2],
+} as const;
 
 /** Where the central directory sits, as the end record declares it. */
 interface Directory {
@@ -147,7 +167,13 @@ export function readStructure(input: Uint8Array | ZipSource, limits: ZipLimits):
 function readEndRecord(src: ZipSource, limits: ZipLimits, findings: Finding[]): Directory | null {
   const len = src.size;
   if (len > limits.maxArchiveBytes) {
-    findings.push(fail('RPR-ZIP-030', `the archive is ${len} bytes, over the limit of ${limits.maxArchiveBytes} (maxArchiveBytes)`, { expected: limits.maxArchiveBytes, actual: len }));
+    findings.push(
+      fail(
+        'RPR-ZIP-030',
+        `the archive is ${len} bytes, over the limit of ${limits.maxArchiveBytes} (maxArchiveBytes)`,
+        { expected: limits.maxArchiveBytes, actual: len },
+      ),
+    );
     return null;
   }
   if (len < 22) {
@@ -163,26 +189,62 @@ function readEndRecord(src: ZipSource, limits: ZipLimits, findings: Finding[]): 
     findings.push(misplacedEndRecord(src, eocd));
     return null;
   }
-  const { diskNumber, cdDisk, entriesOnDisk, entriesTotal, cdSize, cdOffset, commentLength } = b.fields(eocd, END_RECORD);
-  if (commentLength !== 0) findings.push(fail('RPR-ZIP-002', `the end record declares a ${commentLength}-byte comment; archive comments are refused`, { expected: 0, actual: commentLength }));
-  if (diskNumber !== 0 || cdDisk !== 0) findings.push(fail('RPR-ZIP-004', 'the end record names a disk other than 0 (multi-disk archives are refused)', { expected: 0, actual: diskNumber || cdDisk }));
-  if (entriesOnDisk !== entriesTotal) findings.push(fail('RPR-ZIP-005', 'the end record\'s entry counts disagree (this disk vs total)', { expected: entriesTotal, actual: entriesOnDisk }));
+  const { diskNumber, cdDisk, entriesOnDisk, entriesTotal, cdSize, cdOffset, commentLength } = b.fields(
+    eocd,
+    END_RECORD,
+  );
+  if (commentLength !== 0)
+    findings.push(
+      fail('RPR-ZIP-002', `the end record declares a ${commentLength}-byte comment; archive comments are refused`, {
+        expected: 0,
+        actual: commentLength,
+      }),
+    );
+  if (diskNumber !== 0 || cdDisk !== 0)
+    findings.push(
+      fail('RPR-ZIP-004', 'the end record names a disk other than 0 (multi-disk archives are refused)', {
+        expected: 0,
+        actual: diskNumber || cdDisk,
+      }),
+    );
+  if (entriesOnDisk !== entriesTotal)
+    findings.push(
+      fail('RPR-ZIP-005', "the end record's entry counts disagree (this disk vs total)", {
+        expected: entriesTotal,
+        actual: entriesOnDisk,
+      }),
+    );
   if (entriesTotal === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
-    findings.push(fail('RPR-ZIP-006', 'the end record holds a ZIP64 sentinel value that an archive of this size does not need'));
+    findings.push(
+      fail('RPR-ZIP-006', 'the end record holds a ZIP64 sentinel value that an archive of this size does not need'),
+    );
   }
-  if (eocd >= 20 && b.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR) findings.push(fail('RPR-ZIP-006', 'the archive holds a ZIP64 end-of-central-directory locator that its size does not need'));
+  if (eocd >= 20 && b.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR)
+    findings.push(
+      fail('RPR-ZIP-006', 'the archive holds a ZIP64 end-of-central-directory locator that its size does not need'),
+    );
   if (findings.length) return null;
   if (entriesTotal === 0) {
     findings.push(fail('RPR-ZIP-025', 'the archive holds no entries'));
     return null;
   }
   if (entriesTotal > limits.maxEntries) {
-    findings.push(fail('RPR-ZIP-031', `the archive declares ${entriesTotal} entries, over the limit of ${limits.maxEntries} (maxEntries)`, { expected: limits.maxEntries, actual: entriesTotal }));
+    findings.push(
+      fail(
+        'RPR-ZIP-031',
+        `the archive declares ${entriesTotal} entries, over the limit of ${limits.maxEntries} (maxEntries)`,
+        { expected: limits.maxEntries, actual: entriesTotal },
+      ),
+    );
     return null;
   }
   if (cdOffset + cdSize !== eocd) {
     findings.push(
-      fail('RPR-ZIP-007', 'the central directory does not end exactly where the end record starts (data between them, or offsets out of bounds)', { expected: eocd, actual: cdOffset + cdSize }),
+      fail(
+        'RPR-ZIP-007',
+        'the central directory does not end exactly where the end record starts (data between them, or offsets out of bounds)',
+        { expected: eocd, actual: cdOffset + cdSize },
+      ),
     );
     return null;
   }
@@ -197,10 +259,19 @@ function misplacedEndRecord(src: ZipSource, eocd: number): Finding {
   const seen = src.read(from, len).lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), eocd - from);
   const earlier = seen < 0 ? -1 : from + seen;
   if (earlier >= 0 && len - earlier <= 22 + 0xffff + 64) {
-    return fail('RPR-ZIP-002', `the end-of-central-directory record is not the last 22 bytes (found at ${earlier}, followed by a comment or trailing data)`, { expected: eocd, actual: earlier });
+    return fail(
+      'RPR-ZIP-002',
+      `the end-of-central-directory record is not the last 22 bytes (found at ${earlier}, followed by a comment or trailing data)`,
+      { expected: eocd, actual: earlier },
+    );
   }
   const cut = whereCutShort(src);
-  return fail('RPR-ZIP-001', cut ? `${cutShort('no end-of-central-directory record')}: ${cut}` : 'no end-of-central-directory record: not a ZIP archive');
+  return fail(
+    'RPR-ZIP-001',
+    cut
+      ? `${cutShort('no end-of-central-directory record')}: ${cut}`
+      : 'no end-of-central-directory record: not a ZIP archive',
+  );
 }
 
 // --- an archive cut short --------------------------------------------------------
@@ -232,7 +303,10 @@ function whereCutShort(src: ZipSource): string | null {
   const w: Walk = { p: 0, entries: 0, centrals: 0 };
   while (w.p < len) {
     const head = src.read(w.p, Math.min(len, w.p + 46));
-    if (head.length < 4) return SIGNATURES.some((sig) => sig.subarray(0, head.length).equals(head)) ? `the file begins as a ZIP archive and ends ${head.length} byte(s) into the signature of a record, at offset ${w.p}` : null;
+    if (head.length < 4)
+      return SIGNATURES.some((sig) => sig.subarray(0, head.length).equals(head))
+        ? `the file begins as a ZIP archive and ends ${head.length} byte(s) into the signature of a record, at offset ${w.p}`
+        : null;
     const sig = head.readUInt32LE(0);
     let step: number | string | null = null;
     if (sig === SIG_LOCAL && w.centrals === 0) step = localRecordEnd(src, w, head);
@@ -245,12 +319,15 @@ function whereCutShort(src: ZipSource): string | null {
     w.p = step;
   }
   if (w.p === 0) return null;
-  return w.centrals > 0 ? `the file begins as a ZIP archive and ends after ${w.centrals} central directory record(s), before the end record` : `the file begins as a ZIP archive and ends after ${w.entries} entr${w.entries === 1 ? 'y' : 'ies'}, before the central directory`;
+  return w.centrals > 0
+    ? `the file begins as a ZIP archive and ends after ${w.centrals} central directory record(s), before the end record`
+    : `the file begins as a ZIP archive and ends after ${w.entries} entr${w.entries === 1 ? 'y' : 'ies'}, before the central directory`;
 }
 
 /** The end of the central directory record at `w.p`, or which record the file ends inside. */
 function centralRecordEnd(w: Walk, head: Buffer, len: number): number | string {
-  const end = head.length < 46 ? Infinity : w.p + 46 + head.readUInt16LE(28) + head.readUInt16LE(30) + head.readUInt16LE(32);
+  const end =
+    head.length < 46 ? Infinity : w.p + 46 + head.readUInt16LE(28) + head.readUInt16LE(30) + head.readUInt16LE(32);
   return end > len ? `central directory record ${w.centrals + 1}` : end;
 }
 
@@ -297,7 +374,12 @@ function describedDataEnd(src: ZipSource, dataOffset: number): number | null {
 // --- central directory ---------------------------------------------------------
 
 /** Every central record, checked one by one, or null after a finding that stops the read. */
-function readCentralDirectory(src: ZipSource, dir: Directory, limits: ZipLimits, findings: Finding[]): Central[] | null {
+function readCentralDirectory(
+  src: ZipSource,
+  dir: Directory,
+  limits: ZipLimits,
+  findings: Finding[],
+): Central[] | null {
   const { eocd, cdOffset, entriesTotal } = dir;
   const b = ArchiveWindow.read(src, cdOffset, eocd);
   // A second end record (or ZIP64 record) inside the central directory region.
@@ -306,7 +388,12 @@ function readCentralDirectory(src: ZipSource, dir: Directory, limits: ZipLimits,
     s.writeUInt32LE(sig);
     const at = b.subarray(cdOffset, eocd).indexOf(s);
     if (at >= 0) {
-      findings.push(fail('RPR-ZIP-003', `a second end record (or a ZIP64 record) sits inside the central directory at offset ${cdOffset + at}`));
+      findings.push(
+        fail(
+          'RPR-ZIP-003',
+          `a second end record (or a ZIP64 record) sits inside the central directory at offset ${cdOffset + at}`,
+        ),
+      );
       return null;
     }
   }
@@ -314,7 +401,13 @@ function readCentralDirectory(src: ZipSource, dir: Directory, limits: ZipLimits,
   let p = cdOffset;
   for (let i = 0; i < entriesTotal; i++) {
     if (p + 46 > eocd || b.readUInt32LE(p) !== SIG_CENTRAL) {
-      findings.push(fail('RPR-ZIP-005', `the end record declares ${entriesTotal} entries but the central directory holds only ${i}`, { expected: entriesTotal, actual: i }));
+      findings.push(
+        fail(
+          'RPR-ZIP-005',
+          `the end record declares ${entriesTotal} entries but the central directory holds only ${i}`,
+          { expected: entriesTotal, actual: i },
+        ),
+      );
       return null;
     }
     const end = p + 46 + b.readUInt16LE(p + 28) + b.readUInt16LE(p + 30) + b.readUInt16LE(p + 32);
@@ -326,7 +419,12 @@ function readCentralDirectory(src: ZipSource, dir: Directory, limits: ZipLimits,
     p = end;
   }
   if (p !== eocd) {
-    findings.push(fail('RPR-ZIP-005', `the central directory holds more than the ${entriesTotal} records the end record declares`, { expected: eocd, actual: p }));
+    findings.push(
+      fail('RPR-ZIP-005', `the central directory holds more than the ${entriesTotal} records the end record declares`, {
+        expected: eocd,
+        actual: p,
+      }),
+    );
     return null;
   }
   return centrals;
@@ -364,15 +462,27 @@ function readCentralRecord(b: ArchiveWindow, p: number, i: number, limits: ZipLi
   c.versionNeeded = versionNeeded;
   c.time = time;
   c.date = date;
-  if (commentLen !== 0) findings.push(fail('RPR-ZIP-002', at(`a ${commentLen}-byte entry comment (comments are refused: nothing in the archive may go unchecked)`), { pointer: ptr, expected: 0, actual: commentLen }));
-  if (diskStart !== 0) findings.push(fail('RPR-ZIP-004', at('the entry starts on a disk other than 0'), { pointer: ptr }));
+  if (commentLen !== 0)
+    findings.push(
+      fail(
+        'RPR-ZIP-002',
+        at(`a ${commentLen}-byte entry comment (comments are refused: nothing in the archive may go unchecked)`),
+        { pointer: ptr, expected: 0, actual: commentLen },
+      ),
+    );
+  if (diskStart !== 0)
+    findings.push(fail('RPR-ZIP-004', at('the entry starts on a disk other than 0'), { pointer: ptr }));
   if (c.compressedSize === 0xffffffff || c.uncompressedSize === 0xffffffff || c.localOffset === 0xffffffff) {
-    findings.push(fail('RPR-ZIP-006', at('a ZIP64 sentinel size or offset that the archive does not need'), { pointer: ptr }));
+    findings.push(
+      fail('RPR-ZIP-006', at('a ZIP64 sentinel size or offset that the archive does not need'), { pointer: ptr }),
+    );
   }
   checkExtras(b.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength), findings, at, ptr);
   checkFlagsAndMethod(c.flags, c.method, findings, at, ptr);
   checkAttributes(c, findings, at, ptr);
-  if (c.name !== null) for (const prob of checkName(c.name, nameLength, limits)) findings.push(fail(prob.rule, at(prob.message), { pointer: ptr }));
+  if (c.name !== null)
+    for (const prob of checkName(c.name, nameLength, limits))
+      findings.push(fail(prob.rule, at(prob.message), { pointer: ptr }));
   return c;
 }
 
@@ -393,7 +503,14 @@ function checkNamesAcrossEntries(centrals: readonly Central[], findings: Finding
     exact.add(c.name);
     const f = foldName(c.name);
     const prior = folded.get(f);
-    if (prior !== undefined) findings.push(fail('RPR-ZIP-046', `entry ${JSON.stringify(c.name)} collides with ${JSON.stringify(prior)} after NFC normalization and case folding`, { pointer: ptr, expected: prior, actual: c.name }));
+    if (prior !== undefined)
+      findings.push(
+        fail(
+          'RPR-ZIP-046',
+          `entry ${JSON.stringify(c.name)} collides with ${JSON.stringify(prior)} after NFC normalization and case folding`,
+          { pointer: ptr, expected: prior, actual: c.name },
+        ),
+      );
     else folded.set(f, c.name);
     const isDir = c.name.endsWith('/');
     const body = isDir ? f.slice(0, -1) : f;
@@ -407,7 +524,14 @@ function checkNamesAcrossEntries(centrals: readonly Central[], findings: Finding
   }
   for (const [key, name] of files) {
     const d = dirs.get(key);
-    if (d !== undefined) findings.push(fail('RPR-ZIP-047', `entry ${JSON.stringify(name)} is a file, and ${JSON.stringify(d)} uses the same name as a directory`, { pointer: `entry:${name}` }));
+    if (d !== undefined)
+      findings.push(
+        fail(
+          'RPR-ZIP-047',
+          `entry ${JSON.stringify(name)} is a file, and ${JSON.stringify(d)} uses the same name as a directory`,
+          { pointer: `entry:${name}` },
+        ),
+      );
   }
 }
 
@@ -418,19 +542,46 @@ function checkDeclaredSizes(centrals: readonly Central[], limits: ZipLimits, fin
   for (const c of centrals) {
     const ptr = c.name !== null ? `entry:${c.name}` : undefined;
     if (c.uncompressedSize > limits.maxEntryBytes) {
-      findings.push(fail('RPR-ZIP-032', `an entry declares ${c.uncompressedSize} uncompressed bytes, over the limit of ${limits.maxEntryBytes} (maxEntryBytes)`, { pointer: ptr, expected: limits.maxEntryBytes, actual: c.uncompressedSize }));
+      findings.push(
+        fail(
+          'RPR-ZIP-032',
+          `an entry declares ${c.uncompressedSize} uncompressed bytes, over the limit of ${limits.maxEntryBytes} (maxEntryBytes)`,
+          { pointer: ptr, expected: limits.maxEntryBytes, actual: c.uncompressedSize },
+        ),
+      );
     }
     total += c.uncompressedSize;
     if (c.uncompressedSize > RATIO_FLOOR && c.uncompressedSize > limits.maxRatio * c.compressedSize) {
       findings.push(
-        fail('RPR-ZIP-019', `an entry declares ${c.uncompressedSize} bytes from ${c.compressedSize} compressed: a ratio over ${limits.maxRatio} (maxRatio)`, { pointer: ptr, expected: limits.maxRatio, actual: c.compressedSize === 0 ? null : Math.round(c.uncompressedSize / c.compressedSize) }),
+        fail(
+          'RPR-ZIP-019',
+          `an entry declares ${c.uncompressedSize} bytes from ${c.compressedSize} compressed: a ratio over ${limits.maxRatio} (maxRatio)`,
+          {
+            pointer: ptr,
+            expected: limits.maxRatio,
+            actual: c.compressedSize === 0 ? null : Math.round(c.uncompressedSize / c.compressedSize),
+          },
+        ),
       );
     }
     if (c.method === METHOD_STORED && c.compressedSize !== c.uncompressedSize) {
-      findings.push(fail('RPR-ZIP-026', 'a stored entry declares different compressed and uncompressed sizes', { pointer: ptr, expected: c.uncompressedSize, actual: c.compressedSize }));
+      findings.push(
+        fail('RPR-ZIP-026', 'a stored entry declares different compressed and uncompressed sizes', {
+          pointer: ptr,
+          expected: c.uncompressedSize,
+          actual: c.compressedSize,
+        }),
+      );
     }
   }
-  if (total > limits.maxTotalBytes) findings.push(fail('RPR-ZIP-033', `the entries declare ${total} uncompressed bytes in all, over the limit of ${limits.maxTotalBytes} (maxTotalBytes)`, { expected: limits.maxTotalBytes, actual: total }));
+  if (total > limits.maxTotalBytes)
+    findings.push(
+      fail(
+        'RPR-ZIP-033',
+        `the entries declare ${total} uncompressed bytes in all, over the limit of ${limits.maxTotalBytes} (maxTotalBytes)`,
+        { expected: limits.maxTotalBytes, actual: total },
+      ),
+    );
 }
 
 // --- local headers: contiguous from 0 to the central directory, agreeing ---------
@@ -448,21 +599,43 @@ interface EntryVoice {
 }
 
 /** The entries in central-directory order, or null after a finding that stops the read. */
-function readLocalHeaders(src: ZipSource, centrals: readonly Central[], cdOffset: number, findings: Finding[]): ZipEntry[] | null {
+function readLocalHeaders(
+  src: ZipSource,
+  centrals: readonly Central[],
+  cdOffset: number,
+  findings: Finding[],
+): ZipEntry[] | null {
   const order = [...centrals].sort((x, y) => x.localOffset - y.localOffset || x.index - y.index);
   const entries: ZipEntry[] = new Array(centrals.length);
   let expectedOffset = 0;
   for (const c of order) {
     const voice: EntryVoice = {
       ptr: c.name !== null ? `entry:${c.name}` : undefined,
-      at: (m: string) => (c.name !== null ? `entry ${JSON.stringify(c.name)}` : `central directory record ${c.index}`) + ': ' + m,
+      at: (m: string) =>
+        (c.name !== null ? `entry ${JSON.stringify(c.name)}` : `central directory record ${c.index}`) + ': ' + m,
     };
     const { ptr, at } = voice;
     const off = c.localOffset;
     if (off > expectedOffset) {
-      findings.push(fail('RPR-ZIP-008', at(expectedOffset === 0 ? `${off} bytes of data precede the first entry` : `${off - expectedOffset} bytes of unaccounted data between entries`), { pointer: ptr, expected: expectedOffset, actual: off }));
+      findings.push(
+        fail(
+          'RPR-ZIP-008',
+          at(
+            expectedOffset === 0
+              ? `${off} bytes of data precede the first entry`
+              : `${off - expectedOffset} bytes of unaccounted data between entries`,
+          ),
+          { pointer: ptr, expected: expectedOffset, actual: off },
+        ),
+      );
     } else if (off < expectedOffset) {
-      findings.push(fail('RPR-ZIP-009', at('the entry overlaps the previous entry'), { pointer: ptr, expected: expectedOffset, actual: off }));
+      findings.push(
+        fail('RPR-ZIP-009', at('the entry overlaps the previous entry'), {
+          pointer: ptr,
+          expected: expectedOffset,
+          actual: off,
+        }),
+      );
       return null;
     }
     const span = readLocalEntry(src, c, cdOffset, voice, findings);
@@ -471,18 +644,35 @@ function readLocalHeaders(src: ZipSource, centrals: readonly Central[], cdOffset
     entries[c.index] = span.entry;
   }
   if (expectedOffset < cdOffset) {
-    findings.push(fail('RPR-ZIP-008', `${cdOffset - expectedOffset} bytes of unaccounted data between the last entry and the central directory`, { expected: cdOffset, actual: expectedOffset }));
+    findings.push(
+      fail(
+        'RPR-ZIP-008',
+        `${cdOffset - expectedOffset} bytes of unaccounted data between the last entry and the central directory`,
+        { expected: cdOffset, actual: expectedOffset },
+      ),
+    );
   }
   return entries;
 }
 
 /** The local header of `c`, checked against its central record, and its data's span. */
-function readLocalEntry(src: ZipSource, c: Central, cdOffset: number, voice: EntryVoice, findings: Finding[]): LocalSpan | null {
+function readLocalEntry(
+  src: ZipSource,
+  c: Central,
+  cdOffset: number,
+  voice: EntryVoice,
+  findings: Finding[],
+): LocalSpan | null {
   const { ptr, at } = voice;
   const off = c.localOffset;
   const lh = off + 30 <= cdOffset ? ArchiveWindow.read(src, off, off + 30) : null;
   if (!lh || lh.readUInt32LE(off) !== SIG_LOCAL) {
-    findings.push(fail('RPR-ZIP-010', at('no local header at the offset the central directory gives'), { pointer: ptr, actual: off }));
+    findings.push(
+      fail('RPR-ZIP-010', at('no local header at the offset the central directory gives'), {
+        pointer: ptr,
+        actual: off,
+      }),
+    );
     return null;
   }
   const l = lh.fields(off, LOCAL_HEADER);
@@ -494,13 +684,25 @@ function readLocalEntry(src: ZipSource, c: Central, cdOffset: number, voice: Ent
   const ne = ArchiveWindow.read(src, off + 30, dataOffset);
   const lName = ne.subarray(off + 30, off + 30 + l.nameLength);
   if (!lName.equals(c.nameBytes)) {
-    findings.push(fail('RPR-ZIP-011', at('the local header names a different entry than the central directory'), { pointer: ptr, expected: c.name ?? c.nameBytes.toString('latin1'), actual: lName.toString('latin1') }));
+    findings.push(
+      fail('RPR-ZIP-011', at('the local header names a different entry than the central directory'), {
+        pointer: ptr,
+        expected: c.name ?? c.nameBytes.toString('latin1'),
+        actual: lName.toString('latin1'),
+      }),
+    );
   }
   checkLocalAgrees(l, c, voice, findings);
   checkExtras(ne.subarray(off + 30 + l.nameLength, dataOffset), findings, (m) => at('local header: ' + m), ptr);
   const dataEnd = dataOffset + c.compressedSize;
   if (dataEnd > cdOffset) {
-    findings.push(fail('RPR-ZIP-009', at('the entry\'s data runs into the next structure (overlap or truncated archive)'), { pointer: ptr, expected: cdOffset, actual: dataEnd }));
+    findings.push(
+      fail('RPR-ZIP-009', at("the entry's data runs into the next structure (overlap or truncated archive)"), {
+        pointer: ptr,
+        expected: cdOffset,
+        actual: dataEnd,
+      }),
+    );
     return null;
   }
   let spanEnd = dataEnd;
@@ -526,14 +728,54 @@ function readLocalEntry(src: ZipSource, c: Central, cdOffset: number, voice: Ent
 }
 
 /** The local header's fields against the central record's. */
-function checkLocalAgrees(l: Record<keyof typeof LOCAL_HEADER, number>, c: Central, { ptr, at }: EntryVoice, findings: Finding[]): void {
-  if (l.flags !== c.flags) findings.push(fail('RPR-ZIP-012', at('local header flags disagree with the central directory'), { pointer: ptr, expected: c.flags, actual: l.flags }));
-  if (l.version !== c.versionNeeded) findings.push(fail('RPR-ZIP-012', at('local header "version needed" disagrees with the central directory'), { pointer: ptr, expected: c.versionNeeded, actual: l.version }));
-  if (l.time !== c.time || l.date !== c.date) findings.push(fail('RPR-ZIP-012', at('local header modification time disagrees with the central directory'), { pointer: ptr, expected: [c.date, c.time], actual: [l.date, l.time] }));
-  if (l.method !== c.method) findings.push(fail('RPR-ZIP-012', at('local header compression method disagrees with the central directory'), { pointer: ptr, expected: c.method, actual: l.method }));
+function checkLocalAgrees(
+  l: Record<keyof typeof LOCAL_HEADER, number>,
+  c: Central,
+  { ptr, at }: EntryVoice,
+  findings: Finding[],
+): void {
+  if (l.flags !== c.flags)
+    findings.push(
+      fail('RPR-ZIP-012', at('local header flags disagree with the central directory'), {
+        pointer: ptr,
+        expected: c.flags,
+        actual: l.flags,
+      }),
+    );
+  if (l.version !== c.versionNeeded)
+    findings.push(
+      fail('RPR-ZIP-012', at('local header "version needed" disagrees with the central directory'), {
+        pointer: ptr,
+        expected: c.versionNeeded,
+        actual: l.version,
+      }),
+    );
+  if (l.time !== c.time || l.date !== c.date)
+    findings.push(
+      fail('RPR-ZIP-012', at('local header modification time disagrees with the central directory'), {
+        pointer: ptr,
+        expected: [c.date, c.time],
+        actual: [l.date, l.time],
+      }),
+    );
+  if (l.method !== c.method)
+    findings.push(
+      fail('RPR-ZIP-012', at('local header compression method disagrees with the central directory'), {
+        pointer: ptr,
+        expected: c.method,
+        actual: l.method,
+      }),
+    );
   const deferred = (c.flags & FLAG_DESCRIPTOR) !== 0;
   const agree = (field: string, local: number, central: number) => {
-    if (local !== central && !(deferred && local === 0)) findings.push(fail('RPR-ZIP-013', at(`local header ${field} disagrees with the central directory`), { pointer: ptr, expected: central, actual: local }));
+    if (local !== central && !(deferred && local === 0))
+      findings.push(
+        fail('RPR-ZIP-013', at(`local header ${field} disagrees with the central directory`), {
+          pointer: ptr,
+          expected: central,
+          actual: local,
+        }),
+      );
   };
   agree('CRC-32', l.crc, c.crc32);
   agree('compressed size', l.csize, c.compressedSize);
@@ -541,7 +783,14 @@ function checkLocalAgrees(l: Record<keyof typeof LOCAL_HEADER, number>, c: Centr
 }
 
 /** The data descriptor after `dataEnd`: its size (12, or 16 with a signature), or null when missing. */
-function readDescriptor(src: ZipSource, c: Central, dataEnd: number, cdOffset: number, { ptr, at }: EntryVoice, findings: Finding[]): number | null {
+function readDescriptor(
+  src: ZipSource,
+  c: Central,
+  dataEnd: number,
+  cdOffset: number,
+  { ptr, at }: EntryVoice,
+  findings: Finding[],
+): number | null {
   let d = dataEnd;
   let size = 12;
   const dd = ArchiveWindow.read(src, dataEnd, Math.min(dataEnd + 16, cdOffset));
@@ -550,7 +799,9 @@ function readDescriptor(src: ZipSource, c: Central, dataEnd: number, cdOffset: n
     size = 16;
   }
   if (d + 12 > cdOffset) {
-    findings.push(fail('RPR-ZIP-014', at('flag bit 3 promises a data descriptor, but none follows the data'), { pointer: ptr }));
+    findings.push(
+      fail('RPR-ZIP-014', at('flag bit 3 promises a data descriptor, but none follows the data'), { pointer: ptr }),
+    );
     return null;
   }
   const dCrc = dd.readUInt32LE(d);
@@ -579,7 +830,13 @@ function decodeName(bytes: Buffer, flags: number, findings: Finding[], label: st
   }
   for (const x of bytes) {
     if (x >= 0x80) {
-      findings.push(fail('RPR-ZIP-050', `${label}: the name has non-ASCII bytes without the UTF-8 flag (its meaning depends on the reader's code page)`, { actual: bytes.toString('latin1') }));
+      findings.push(
+        fail(
+          'RPR-ZIP-050',
+          `${label}: the name has non-ASCII bytes without the UTF-8 flag (its meaning depends on the reader's code page)`,
+          { actual: bytes.toString('latin1') },
+        ),
+      );
       return null;
     }
   }
@@ -596,20 +853,42 @@ function checkExtras(extra: Buffer, findings: Finding[], at: (m: string) => stri
     const id = extra.readUInt16LE(q);
     const size = extra.readUInt16LE(q + 2);
     if (q + 4 + size > extra.length) {
-      findings.push(fail('RPR-ZIP-024', at(`extra field 0x${id.toString(16).padStart(4, '0')} runs past the extra area`), { pointer }));
+      findings.push(
+        fail('RPR-ZIP-024', at(`extra field 0x${id.toString(16).padStart(4, '0')} runs past the extra area`), {
+          pointer,
+        }),
+      );
       return;
     }
-    if (id === EXTRA_ZIP64) findings.push(fail('RPR-ZIP-006', at('a ZIP64 extra field that the archive does not need'), { pointer }));
-    if (id === EXTRA_UNICODE_PATH) findings.push(fail('RPR-ZIP-023', at('a Info-ZIP unicode-path extra field (0x7075): a second, possibly different, name'), { pointer }));
+    if (id === EXTRA_ZIP64)
+      findings.push(fail('RPR-ZIP-006', at('a ZIP64 extra field that the archive does not need'), { pointer }));
+    if (id === EXTRA_UNICODE_PATH)
+      findings.push(
+        fail('RPR-ZIP-023', at('a Info-ZIP unicode-path extra field (0x7075): a second, possibly different, name'), {
+          pointer,
+        }),
+      );
     q += 4 + size;
   }
 }
 
-function checkFlagsAndMethod(flags: number, method: number, findings: Finding[], at: (m: string) => string, pointer: string | undefined): void {
+function checkFlagsAndMethod(
+  flags: number,
+  method: number,
+  findings: Finding[],
+  at: (m: string) => string,
+  pointer: string | undefined,
+): void {
   if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS) || method === 99) {
     findings.push(fail('RPR-ZIP-021', at('the entry is encrypted'), { pointer, actual: flags }));
   } else if (method !== METHOD_STORED && method !== METHOD_DEFLATE) {
-    findings.push(fail('RPR-ZIP-020', at(`compression method ${method} (only stored and deflate are read)`), { pointer, expected: [METHOD_STORED, METHOD_DEFLATE], actual: method }));
+    findings.push(
+      fail('RPR-ZIP-020', at(`compression method ${method} (only stored and deflate are read)`), {
+        pointer,
+        expected: [METHOD_STORED, METHOD_DEFLATE],
+        actual: method,
+      }),
+    );
   }
 }
 
@@ -635,7 +914,12 @@ const SPECIAL_TYPES = new Map<number, string>([
  * `/`); upstream Nemosyne never reads external attributes at all. A type value POSIX
  * does not define is nothing an extractor can create, so it is read like no type.
  */
-function checkAttributes(c: Central, findings: Finding[], at: (m: string) => string, pointer: string | undefined): void {
+function checkAttributes(
+  c: Central,
+  findings: Finding[],
+  at: (m: string) => string,
+  pointer: string | undefined,
+): void {
   const host = c.madeBy >> 8;
   const isDirName = c.name?.endsWith('/') ?? false;
   const dosDir = (c.externalAttrs & 0x10) !== 0;
@@ -644,15 +928,25 @@ function checkAttributes(c: Central, findings: Finding[], at: (m: string) => str
     const type = mode & S_IFMT;
     const special = SPECIAL_TYPES.get(type);
     if (special) {
-      findings.push(fail('RPR-ZIP-022', at(type === S_IFLNK ? 'the entry is a symbolic link' : `the entry is ${special} (mode ${mode.toString(8)})`), { pointer, actual: mode.toString(8) }));
+      findings.push(
+        fail(
+          'RPR-ZIP-022',
+          at(type === S_IFLNK ? 'the entry is a symbolic link' : `the entry is ${special} (mode ${mode.toString(8)})`),
+          { pointer, actual: mode.toString(8) },
+        ),
+      );
       return;
     }
     if ((type === S_IFDIR && !isDirName) || (type === S_IFREG && isDirName)) {
-      findings.push(fail('RPR-ZIP-022', at('the entry\'s directory attribute and its name disagree'), { pointer }));
+      findings.push(fail('RPR-ZIP-022', at("the entry's directory attribute and its name disagree"), { pointer }));
       return;
     }
   }
-  if (dosDir && !isDirName) findings.push(fail('RPR-ZIP-022', at('the entry\'s directory attribute and its name disagree'), { pointer }));
+  if (dosDir && !isDirName)
+    findings.push(fail('RPR-ZIP-022', at("the entry's directory attribute and its name disagree"), { pointer }));
   if (c.externalAttrs & 0x40) findings.push(fail('RPR-ZIP-022', at('the entry is marked as a device'), { pointer }));
-  if (isDirName && c.uncompressedSize !== 0) findings.push(fail('RPR-ZIP-022', at('a directory entry with content'), { pointer, expected: 0, actual: c.uncompressedSize }));
+  if (isDirName && c.uncompressedSize !== 0)
+    findings.push(
+      fail('RPR-ZIP-022', at('a directory entry with content'), { pointer, expected: 0, actual: c.uncompressedSize }),
+    );
 }

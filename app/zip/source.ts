@@ -59,9 +59,14 @@ export function fileSource(fd: number, size: number): ZipSource {
       try {
         n = readSync(fd, into, done, into.length - done, position + done);
       } catch (e) {
-        throw new SourceError(`the archive could not be read at offset ${position + done}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+        throw new SourceError(
+          `the archive could not be read at offset ${position + done}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+        );
       }
-      if (n === 0) throw new SourceError(`the archive ended at ${position + done} bytes, though it was ${size} bytes long when opened (it changed while being read)`);
+      if (n === 0)
+        throw new SourceError(
+          `the archive ended at ${position + done} bytes, though it was ${size} bytes long when opened (it changed while being read)`,
+        );
       done += n;
     }
   };

@@ -216,6 +216,9 @@ function endRecord(ef: EocdFields): Buffer {
 }
 
 /** An ordinary deterministic archive of the given files, in the given order. */
-export function writeZip(files: readonly { name: string; data: Uint8Array | string }[], opts: { fastDeflate?: boolean } = {}): Buffer {
+export function writeZip(
+  files: readonly { name: string; data: Uint8Array | string }[],
+  opts: { fastDeflate?: boolean } = {},
+): Buffer {
   return buildZip({ entries: files.map((f) => ({ name: f.name, data: f.data })), fastDeflate: opts.fastDeflate });
 }

@@ -33,7 +33,14 @@ import type {
   UploadChunkRequest,
 } from '../../shared/api.js';
 import { writeExamples, type ExampleFile } from '../../app/examples/index.js';
-import { declaredOptions, kindNames, kindsOffering, kindsTaking, recomputedRules, workbenchOptionNames } from '../../app/kinds/registry.js';
+import {
+  declaredOptions,
+  kindNames,
+  kindsOffering,
+  kindsTaking,
+  recomputedRules,
+  workbenchOptionNames,
+} from '../../app/kinds/registry.js';
 import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
 import { shapeKey } from '../../app/providers/types.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
@@ -80,7 +87,11 @@ export interface EngineHostOptions {
  * leaves room for a legal 512 MiB artifact (MAX_API_BYTES) and its parse: a 200 MiB
  * signed dump peaks near 1.3 GiB of heap.
  */
-export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 };
+export const WORKER_LIMITS: ResourceLimits = {
+  maxOldGenerationSizeMb: 3072,
+  maxYoungGenerationSizeMb: 64,
+  stackSizeMb: 8,
+};
 
 const HINTS: Record<EngineInfo['transport'], PathGateHints> = {
   web: {
@@ -118,7 +129,9 @@ export class EngineHost implements RepriseApi {
     this.gate = new GrantedGate(HINTS[opts.transport]);
     this.journals = new JournalSide(this.gate, this.journal);
     // A bad root or key is left out (a later path under it is refused), never an unhandled rejection.
-    this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [], adapters: opts.adapters ?? [] }).catch(() => undefined);
+    this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [], adapters: opts.adapters ?? [] }).catch(
+      () => undefined,
+    );
   }
 
   /**
@@ -149,12 +162,23 @@ export class EngineHost implements RepriseApi {
     const options = declaredOptions()
       .filter((o) => o.workbench)
       .map((o) => ({ name: o.name, help: o.help }));
-    return { version: VERSION, kinds: kindNames(), options, transport: this.opts.transport, recomputedRules: recomputedRules(), whatIfKinds: kindsTaking('whatIf'), offers: { attest: kindsOffering('attest'), members: kindsOffering('members') }, nativeDialogs: false };
+    return {
+      version: VERSION,
+      kinds: kindNames(),
+      options,
+      transport: this.opts.transport,
+      recomputedRules: recomputedRules(),
+      whatIfKinds: kindsTaking('whatIf'),
+      offers: { attest: kindsOffering('attest'), members: kindsOffering('members') },
+      nativeDialogs: false,
+    };
   }
 
   private decode(name: unknown, dataBase64: unknown): Uint8Array {
-    if (typeof name !== 'string' || typeof dataBase64 !== 'string') throw new ApiError('a file needs {name, dataBase64}', true);
-    if (dataBase64.length > Math.ceil(MAX_API_BYTES / 3) * 4) throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
+    if (typeof name !== 'string' || typeof dataBase64 !== 'string')
+      throw new ApiError('a file needs {name, dataBase64}', true);
+    if (dataBase64.length > Math.ceil(MAX_API_BYTES / 3) * 4)
+      throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
     return Buffer.from(dataBase64, 'base64');
   }
 
@@ -171,20 +195,32 @@ export class EngineHost implements RepriseApi {
    */
   private async jobOf(req: StartJobRequest, follow = false): Promise<{ job: EngineJob }> {
     if (!follow && req?.source?.type === 'upload') await this.uploads.get(req.source.uploadId)?.settled;
-    if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null) throw new ApiError('startJob needs {source, mode}', true);
+    if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null)
+      throw new ApiError('startJob needs {source, mode}', true);
     const mode = EngineHost.mode(req.mode);
     // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
-    const options: EngineOptions = { optionWords: { profiles: 'the Profile registry field (Open view, Engine options)', kernelAdapter: 'the Kernel adapter field (Open view, Engine options)' } };
+    const options: EngineOptions = {
+      optionWords: {
+        profiles: 'the Profile registry field (Open view, Engine options)',
+        kernelAdapter: 'the Kernel adapter field (Open view, Engine options)',
+      },
+    };
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
-      if (!optionNames().includes(k) || typeof v !== 'string' || v === '') throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
+      if (!optionNames().includes(k) || typeof v !== 'string' || v === '')
+        throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
       // A kernel adapter is code the engine runs: allowed only as the user named it.
       opt[k] = k === 'kernelAdapter' ? await this.gate.adapterFile(v) : await this.gate.confine(v, `option ${k}`);
     }
     // A signing key only as the user picked it (a replay with a journal anchors with it).
-    if (req.key !== undefined) options.key = await this.gate.keyFile(req.key, 'reviewer key file that anchors the replay');
+    if (req.key !== undefined)
+      options.key = await this.gate.keyFile(req.key, 'reviewer key file that anchors the replay');
     if (req.whatIf !== undefined) {
-      if (!Array.isArray(req.whatIf) || req.whatIf.length > MAX_WHAT_IF || !req.whatIf.every((w) => typeof w === 'string' && /^[a-zA-Z]+=\S{1,200}$/.test(w))) {
+      if (
+        !Array.isArray(req.whatIf) ||
+        req.whatIf.length > MAX_WHAT_IF ||
+        !req.whatIf.every((w) => typeof w === 'string' && /^[a-zA-Z]+=\S{1,200}$/.test(w))
+      ) {
         throw new ApiError('whatIf is a list of NAME=VALUE substitutions', true);
       }
       if (req.whatIf.length > 0) options.whatIf = [...req.whatIf];
@@ -208,14 +244,17 @@ export class EngineHost implements RepriseApi {
       if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
       const failed = abandonedWords(u);
       if (failed) throw new ApiError(failed, true);
-      if (follow && u.file !== undefined && u.arriving) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options, arriving: u.size } };
-      if (u.received !== u.size) throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
+      if (follow && u.file !== undefined && u.arriving)
+        return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options, arriving: u.size } };
+      if (u.received !== u.size)
+        throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
       if (u.file !== undefined) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options } };
       if (u.chunks.length > 1) u.chunks = [Buffer.concat(u.chunks)];
       return { job: { op: 'runBytes', path: u.name, bytes: u.chunks[0] ?? Buffer.alloc(0), mode, options } };
     }
     if (src.type === 'path') {
-      if (typeof src.path !== 'string' || !isAbsolute(src.path)) throw new ApiError('open a file by its absolute path', true);
+      if (typeof src.path !== 'string' || !isAbsolute(src.path))
+        throw new ApiError('open a file by its absolute path', true);
       const real = await this.gate.confine(src.path, 'the file');
       try {
         await stat(real);
@@ -230,7 +269,9 @@ export class EngineHost implements RepriseApi {
   async startJob(req: StartJobRequest): Promise<JobStarted> {
     const { job } = await this.jobOf(req, true);
     const jobId = `job-${this.nextJob++}`;
-    const handle = this.pool.run(job, (fraction, label) => this.emit({ type: 'job-progress', jobId, fraction, ...(label !== undefined ? { label } : {}) }));
+    const handle = this.pool.run(job, (fraction, label) =>
+      this.emit({ type: 'job-progress', jobId, fraction, ...(label !== undefined ? { label } : {}) }),
+    );
     const running: RunningJob = { cancel: handle.cancel, cancelled: false };
     this.jobs.set(jobId, running);
     void handle.promise.then((o) => {
@@ -239,7 +280,12 @@ export class EngineHost implements RepriseApi {
       else {
         // A job that followed an upload whose sending failed says why it failed, not only that its bytes stopped.
         const upload = req.source?.type === 'upload' ? abandonedWords(this.uploads.get(req.source.uploadId)) : null;
-        this.emit({ type: 'job-failed', jobId, message: running.cancelled ? 'cancelled' : (upload ?? o.message), cancelled: running.cancelled });
+        this.emit({
+          type: 'job-failed',
+          jobId,
+          message: running.cancelled ? 'cancelled' : (upload ?? o.message),
+          cancelled: running.cancelled,
+        });
       }
     });
     return { jobId };
@@ -267,7 +313,12 @@ export class EngineHost implements RepriseApi {
 
   async listExamples(): Promise<ExampleSummary[]> {
     const { files } = await this.examples();
-    return files.map((f) => ({ path: f.path, note: f.note, ...(f.expect ? { expect: f.expect } : {}), ...(f.options ? { options: { ...f.options } } : {}) }));
+    return files.map((f) => ({
+      path: f.path,
+      note: f.note,
+      ...(f.expect ? { expect: f.expect } : {}),
+      ...(f.options ? { options: { ...f.options } } : {}),
+    }));
   }
 
   // The shell keeps the recent files and owns the native dialogs (engine-remote.ts answers
@@ -289,23 +340,43 @@ export class EngineHost implements RepriseApi {
 
   async artifactContent(req: { source: JobSource }): Promise<ArtifactContent> {
     const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
-    if (job.op === 'runBytes' && job.bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
-    return this.journal.run<ArtifactContent>(job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path });
+    if (job.op === 'runBytes' && job.bytes.length > MAX_EDITOR_BYTES)
+      return {
+        raw: null,
+        canonical: null,
+        note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor`,
+      };
+    return this.journal.run<ArtifactContent>(
+      job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path },
+    );
   }
 
   /** A Nemosyne package's members (read by the engine's strict ZIP reader in the journal worker). */
   async packageMembers(req: PackageMembersRequest): Promise<PackageMembers> {
-    if (req?.path !== undefined && (typeof req.path !== 'string' || req.path === '' || req.path.length > 1024)) throw new ApiError('a package member is named by its path in the archive', true);
+    if (req?.path !== undefined && (typeof req.path !== 'string' || req.path === '' || req.path.length > 1024))
+      throw new ApiError('a package member is named by its path in the archive', true);
     const { job } = await this.jobOf({ source: req?.source, mode: 'verify' });
     const member = req.path !== undefined ? { member: req.path } : {};
-    return this.journal.run<PackageMembers>(job.op === 'runBytes' ? { op: 'members', bytes: job.bytes, ...member } : { op: 'members', path: job.path, ...member });
+    return this.journal.run<PackageMembers>(
+      job.op === 'runBytes'
+        ? { op: 'members', bytes: job.bytes, ...member }
+        : { op: 'members', path: job.path, ...member },
+    );
   }
 
   async attestReplay(req: AttestRequest): Promise<AttestationExport> {
     const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the attestation');
-    const { job } = await this.jobOf({ source: req.source, mode: 'replay', ...(req.options ? { options: req.options } : {}) });
+    const { job } = await this.jobOf({
+      source: req.source,
+      mode: 'replay',
+      ...(req.options ? { options: req.options } : {}),
+    });
     const options = { ...job.options };
-    return this.journal.run<AttestationExport>(job.op === 'runBytes' ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options } : { op: 'attest', name: job.path, path: job.path, keyFile, options });
+    return this.journal.run<AttestationExport>(
+      job.op === 'runBytes'
+        ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options }
+        : { op: 'attest', name: job.path, path: job.path, keyFile, options },
+    );
   }
 
   journalStatus: RepriseApi['journalStatus'] = (req) => this.journals.journalStatus(req);
@@ -338,7 +409,14 @@ export class EngineHost implements RepriseApi {
     if (size > 4 * 1024 * 1024) throw new ApiError(`provider registry ${path} is larger than 4 MiB`, true);
     try {
       const reg = await loadProviderRegistry(path);
-      return { source: shown ?? reg.source, providers: reg.entries.map((e) => ({ providerId: e.providerId, models: e.models.map((m) => m.modelId), computeShapes: e.computeShapes.map(shapeKey) })) };
+      return {
+        source: shown ?? reg.source,
+        providers: reg.entries.map((e) => ({
+          providerId: e.providerId,
+          models: e.models.map((m) => m.modelId),
+          computeShapes: e.computeShapes.map(shapeKey),
+        })),
+      };
     } catch (e) {
       if (e instanceof ProviderRegistryError) throw new ApiError(e.message, true);
       throw e;

@@ -13,7 +13,13 @@ import { sha256Hex } from '../../app/core/hash.js';
 
 export const ENGINE_MANIFEST = 'engine-manifest.json';
 /** The unpacked files, relative to out/main (the asarUnpack list of electron-builder.yml). */
-export const ENGINE_FILES = ['engine-process.js', 'engine-worker.js', 'journal-worker.js', 'canonical-worker.js', 'inflate-worker.js'];
+export const ENGINE_FILES = [
+  'engine-process.js',
+  'engine-worker.js',
+  'journal-worker.js',
+  'canonical-worker.js',
+  'inflate-worker.js',
+];
 export const ENGINE_DIRS = ['chunks'];
 
 export interface EngineManifest {
@@ -66,9 +72,15 @@ export function checkEngineFiles(mainDir: string): void {
   try {
     manifest = JSON.parse(readFileSync(join(mainDir, ENGINE_MANIFEST), 'utf8')) as EngineManifest;
   } catch {
-    throw new Error(`the engine's file manifest (${ENGINE_MANIFEST}) is missing or unreadable: refusing to start the engine`);
+    throw new Error(
+      `the engine's file manifest (${ENGINE_MANIFEST}) is missing or unreadable: refusing to start the engine`,
+    );
   }
-  if (manifest?.type !== 'reprise.engine-manifest' || typeof manifest.files !== 'object' || manifest.files === null) throw new Error(`${ENGINE_MANIFEST} is not an engine manifest: refusing to start the engine`);
+  if (manifest?.type !== 'reprise.engine-manifest' || typeof manifest.files !== 'object' || manifest.files === null)
+    throw new Error(`${ENGINE_MANIFEST} is not an engine manifest: refusing to start the engine`);
   const problems = engineFileProblems(mainDir, manifest);
-  if (problems.length) throw new Error(`the engine's files were modified after the build (${problems.slice(0, 3).join('; ')}): refusing to start the engine`);
+  if (problems.length)
+    throw new Error(
+      `the engine's files were modified after the build (${problems.slice(0, 3).join('; ')}): refusing to start the engine`,
+    );
 }

@@ -11,7 +11,18 @@
  * Native dialogs and the recent-files list are answered here, in the shell.
  */
 import { basename, dirname } from 'node:path';
-import { API_METHODS, isApiEvent, type ApiEvent, type ApiMethod, type ApiResponse, type EngineInfo, type PickRequest, type RecentFile, type RepriseApi, type StartJobRequest } from '../../shared/api.js';
+import {
+  API_METHODS,
+  isApiEvent,
+  type ApiEvent,
+  type ApiMethod,
+  type ApiResponse,
+  type EngineInfo,
+  type PickRequest,
+  type RecentFile,
+  type RepriseApi,
+  type StartJobRequest,
+} from '../../shared/api.js';
 import { ApiError } from './api-error.js';
 import { PendingCalls } from '../../shared/pending-calls.js';
 
@@ -46,7 +57,10 @@ export interface UploadFile {
 }
 
 /** A wire message to the child: an API call, or a grant or an upload's file from the shell (never from the API). */
-export type ToEngine = { id: number; method: ApiMethod; params: unknown[] } | { id: number; grant: Grant } | { id: number; upload: UploadFile };
+export type ToEngine =
+  | { id: number; method: ApiMethod; params: unknown[] }
+  | { id: number; grant: Grant }
+  | { id: number; upload: UploadFile };
 
 /** The child process, whatever starts it (Electron's utilityProcess, Node's child_process). */
 export interface EngineChild {
@@ -105,7 +119,13 @@ function engineEvents() {
     },
     /** The child stopped: every job it ran fails with why. */
     failRunning(why: string): void {
-      for (const jobId of [...runningJobs]) emit({ type: 'job-failed', jobId, message: `internal error: the engine process stopped (${why}) during this job; it has been restarted`, cancelled: false });
+      for (const jobId of [...runningJobs])
+        emit({
+          type: 'job-failed',
+          jobId,
+          message: `internal error: the engine process stopped (${why}) during this job; it has been restarted`,
+          cancelled: false,
+        });
     },
   };
 }
@@ -124,13 +144,22 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
       return;
     }
     const r = m as ApiResponse;
-    calls.settle(r.id, 'error' in r ? { ok: false, error: new ApiError(r.error.message, r.error.usage) } : { ok: true, value: r.result });
+    calls.settle(
+      r.id,
+      'error' in r ? { ok: false, error: new ApiError(r.error.message, r.error.usage) } : { ok: true, value: r.result },
+    );
   }
 
   function onExit(c: EngineChild, why: string): void {
     if (child !== c) return;
     child = null;
-    calls.failAll(() => new ApiError(`internal error: the engine process stopped (${why}) while answering; it will be restarted`, false));
+    calls.failAll(
+      () =>
+        new ApiError(
+          `internal error: the engine process stopped (${why}) while answering; it will be restarted`,
+          false,
+        ),
+    );
     events.failRunning(why);
   }
 
@@ -146,7 +175,10 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
   }
 
   /** A message to the child, answered by the id it carries (a call, or the shell's own grant or upload). */
-  function ask(c: EngineChild, m: { method: ApiMethod; params: unknown[] } | { grant: Grant } | { upload: UploadFile }): Promise<unknown> {
+  function ask(
+    c: EngineChild,
+    m: { method: ApiMethod; params: unknown[] } | { grant: Grant } | { upload: UploadFile },
+  ): Promise<unknown> {
     const { id, answer } = calls.open();
     try {
       c.send({ id, ...m });
@@ -184,7 +216,8 @@ function recentFiles(store: RecentStore, grant: (g: Grant) => Promise<void>) {
     if (!recent) {
       recent = await store.load().catch(() => []);
       // Files opened before: their folders stay readable (the user chose them then).
-      if (recent.length) await grant({ roots: [...new Set(recent.map((r) => dirname(r.path)))] }).catch(() => undefined);
+      if (recent.length)
+        await grant({ roots: [...new Set(recent.map((r) => dirname(r.path)))] }).catch(() => undefined);
     }
     return recent;
   }
@@ -198,10 +231,18 @@ function recentFiles(store: RecentStore, grant: (g: Grant) => Promise<void>) {
 }
 
 /** A native dialog answered in the shell; what the user picks there is granted. */
-async function pickAndGrant(pick: RemoteEngineOptions['pickPath'], grant: (g: Grant) => Promise<void>, req: PickRequest): Promise<string | null> {
+async function pickAndGrant(
+  pick: RemoteEngineOptions['pickPath'],
+  grant: (g: Grant) => Promise<void>,
+  req: PickRequest,
+): Promise<string | null> {
   if (!pick) return null;
-  if (req?.kind !== 'file' && req?.kind !== 'directory') throw new ApiError('pickPath needs kind file or directory', true);
-  const path = await pick({ kind: req.kind, title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose' });
+  if (req?.kind !== 'file' && req?.kind !== 'directory')
+    throw new ApiError('pickPath needs kind file or directory', true);
+  const path = await pick({
+    kind: req.kind,
+    title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose',
+  });
   // Picked in the native dialog by the user: the one way a path (or a key) is granted.
   if (path) await grant(req.kind === 'directory' ? { roots: [path] } : { files: [path] }).catch(() => undefined);
   return path;
@@ -212,7 +253,9 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
   const link = engineLink(opts.start, opts.grant ? [opts.grant] : [], events);
   const { call, grant } = link;
   const recent = recentFiles(opts.recentStore ?? memoryRecentStore(), grant);
-  const remote = Object.fromEntries(API_METHODS.filter((m) => !LOCAL.includes(m)).map((m) => [m, (...params: unknown[]) => call(m, params)])) as unknown as RepriseApi;
+  const remote = Object.fromEntries(
+    API_METHODS.filter((m) => !LOCAL.includes(m)).map((m) => [m, (...params: unknown[]) => call(m, params)]),
+  ) as unknown as RepriseApi;
   return {
     ...remote,
     async engineInfo(): Promise<EngineInfo> {

@@ -22,7 +22,15 @@ export class JournalWorker {
     if (this.worker) return this.worker;
     const w = new Worker(this.url, { resourceLimits: this.limits });
     w.on('message', (m: { id: number; ok: boolean; result?: unknown; usage?: boolean; message?: string }) => {
-      if (!this.calls.settle(m.id, m.ok ? { ok: true, value: m.result } : { ok: false, error: new ApiError(m.message ?? 'journal operation failed', m.usage === true) })) return;
+      if (
+        !this.calls.settle(
+          m.id,
+          m.ok
+            ? { ok: true, value: m.result }
+            : { ok: false, error: new ApiError(m.message ?? 'journal operation failed', m.usage === true) },
+        )
+      )
+        return;
       if (this.calls.size === 0) w.unref();
     });
     const died = (why: string): void => {

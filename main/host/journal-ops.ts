@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
 import { openRegular, readOpened } from '../../app/core/files.js';
-import type { AnchorReceipt, ArtifactContent, AttestationExport, CaseView, DecideCaseRequest, DemoJournal, JournalRequest, JournalStatus } from '../../shared/api.js';
+import type {
+  AnchorReceipt,
+  ArtifactContent,
+  AttestationExport,
+  CaseView,
+  DecideCaseRequest,
+  DemoJournal,
+  JournalRequest,
+  JournalStatus,
+} from '../../shared/api.js';
 import { UsageError } from '../../app/core/errors.js';
 import { attestManifest, type Attestation } from '../../app/engine/attest.js';
 import { formatAttestationText } from '../../app/engine/report-text.js';
@@ -17,8 +26,24 @@ import { readPackageMembers } from '../../app/engine/package-members.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
 import { verdictOf } from '../../shared/report.js';
-import { generateSigner, loadSigner, loadTrustStore, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE, type Signer, type TrustStore } from '../../app/core/keys.js';
-import { checkInclusionProof, decideCase, inclusionProof, openCase, verifyJournal, type CaseState } from '../../app/journal/index.js';
+import {
+  generateSigner,
+  loadSigner,
+  loadTrustStore,
+  trustStoreEntry,
+  writePrivateKey,
+  TRUST_STORE_TYPE,
+  type Signer,
+  type TrustStore,
+} from '../../app/core/keys.js';
+import {
+  checkInclusionProof,
+  decideCase,
+  inclusionProof,
+  openCase,
+  verifyJournal,
+  type CaseState,
+} from '../../app/journal/index.js';
 
 export type JournalOp =
   | { op: 'status'; req: JournalRequest }
@@ -32,7 +57,10 @@ export type JournalOp =
 export const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
 
 /** Raw and canonical text of an artifact for the editor (the engine's own canonicalizer). */
-export async function artifactContent(path: string | undefined, given: Uint8Array | undefined): Promise<ArtifactContent> {
+export async function artifactContent(
+  path: string | undefined,
+  given: Uint8Array | undefined,
+): Promise<ArtifactContent> {
   let bytes: Uint8Array;
   if (given) bytes = given;
   else if (path) {
@@ -40,25 +68,45 @@ export async function artifactContent(path: string | undefined, given: Uint8Arra
     // so only a regular file (or a directory, which has a note) is read, and never past the cap.
     const opened = await openRegular(path, { allowDirectory: true });
     try {
-      if (opened.stat.isDirectory()) return { raw: null, canonical: null, note: 'a directory: open its files one by one to read them' };
-      if (opened.stat.size > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
+      if (opened.stat.isDirectory())
+        return { raw: null, canonical: null, note: 'a directory: open its files one by one to read them' };
+      if (opened.stat.size > MAX_EDITOR_BYTES)
+        return {
+          raw: null,
+          canonical: null,
+          note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor`,
+        };
       bytes = await readOpened(path, opened, MAX_EDITOR_BYTES);
     } finally {
       await opened.fh.close().catch(() => undefined);
     }
   } else throw new UsageError('no artifact');
-  if (bytes.length > MAX_EDITOR_BYTES) return { raw: null, canonical: null, note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor` };
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return { raw: null, canonical: null, note: 'a zip package: binary, not shown as text' };
+  if (bytes.length > MAX_EDITOR_BYTES)
+    return {
+      raw: null,
+      canonical: null,
+      note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor`,
+    };
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b)
+    return { raw: null, canonical: null, note: 'a zip package: binary, not shown as text' };
   let raw: string;
   try {
     raw = decodeJsonBytes(bytes);
   } catch {
-    return { raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes), canonical: null, note: 'not valid UTF-8: shown with replacement characters' };
+    return {
+      raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes),
+      canonical: null,
+      note: 'not valid UTF-8: shown with replacement characters',
+    };
   }
   try {
     return { raw, canonical: parseCanonical(raw).canonical, note: null };
   } catch (e) {
-    return { raw, canonical: null, note: e instanceof JcsError ? `no canonical form: ${e.message}` : 'not a single JSON document: no canonical form' };
+    return {
+      raw,
+      canonical: null,
+      note: e instanceof JcsError ? `no canonical form: ${e.message}` : 'not a single JSON document: no canonical form',
+    };
   }
 }
 
@@ -95,7 +143,12 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
   return {
     dir: req.dir,
     verdict: verdictOf(findings),
-    findings: findings.map((f) => ({ rule: f.rule, severity: f.severity, message: f.message, ...(f.pointer ? { pointer: f.pointer } : {}) })),
+    findings: findings.map((f) => ({
+      rule: f.rule,
+      severity: f.severity,
+      message: f.message,
+      ...(f.pointer ? { pointer: f.pointer } : {}),
+    })),
     entries: v.entryLines,
     checkpointSize: v.latestCheckpoint?.treeSize ?? null,
     root: v.latestCheckpoint?.rootHash ?? null,
@@ -105,9 +158,18 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
 }
 
 export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
-  if (!req || typeof req.dir !== 'string' || typeof req.caseId !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '') throw new UsageError('a decision needs the journal directory, the case, and the officer key file');
-  if (!['release', 'uphold', 'escalate'].includes(req.decision)) throw new UsageError('the decision is release, uphold or escalate');
-  if (typeof req.trustStore !== 'string' || req.trustStore === '') throw new UsageError('a decision needs the trust store that names the officer');
+  if (
+    !req ||
+    typeof req.dir !== 'string' ||
+    typeof req.caseId !== 'string' ||
+    typeof req.keyFile !== 'string' ||
+    req.keyFile === ''
+  )
+    throw new UsageError('a decision needs the journal directory, the case, and the officer key file');
+  if (!['release', 'uphold', 'escalate'].includes(req.decision))
+    throw new UsageError('the decision is release, uphold or escalate');
+  if (typeof req.trustStore !== 'string' || req.trustStore === '')
+    throw new UsageError('a decision needs the trust store that names the officer');
   const trust = await loadTrustStore(req.trustStore);
   const signer = await loadSigner(req.keyFile);
   const r = await decideCase(req.dir, req.caseId, req.decision, String(req.rationale ?? ''), signer, trust);
@@ -150,7 +212,14 @@ async function makeTrainingOfficer(): Promise<TrainingOfficer> {
   const trustStore = join(root, 'trust-store.json');
   const officer = generateSigner();
   await writePrivateKey(keyFile, officer);
-  await writeFile(trustStore, JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(officer, 'quarantine-officer', 'training officer')] }, null, 2) + '\n');
+  await writeFile(
+    trustStore,
+    JSON.stringify(
+      { type: TRUST_STORE_TYPE, keys: [trustStoreEntry(officer, 'quarantine-officer', 'training officer')] },
+      null,
+      2,
+    ) + '\n',
+  );
   return { root, keyFile, trustStore, officer };
 }
 
@@ -181,15 +250,36 @@ export async function demoJournal(): Promise<DemoJournal> {
       reason: 'decision-material drift on comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0 routed to HUMAN_REVIEW',
       source: 'routing',
       details: {
-        comparison: { output: 'comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0', mode: 'BANDED', original: 0.7193599213366195, replayed: 0.6193599213366195, delta: 0.09999999999999998, epsilon: 0.03, status: 'fail' },
-        driftEvent: { type: 'comp.TG.EVENT.REPLAY-DRIFT.v1_0', executionId: 'x3', routing: 'HUMAN_REVIEW', decisionMaterial: true },
+        comparison: {
+          output: 'comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0',
+          mode: 'BANDED',
+          original: 0.7193599213366195,
+          replayed: 0.6193599213366195,
+          delta: 0.09999999999999998,
+          epsilon: 0.03,
+          status: 'fail',
+        },
+        driftEvent: {
+          type: 'comp.TG.EVENT.REPLAY-DRIFT.v1_0',
+          executionId: 'x3',
+          routing: 'HUMAN_REVIEW',
+          decisionMaterial: true,
+        },
         originalExit: 'ACCEPT',
         replayedExit: 'ACCEPT_WITH_CONDITIONS',
       },
     },
     officer,
   );
-  await openCase(dir, { claimRef: 'claim:2026-11-0107', reason: 'opened by hand: the reviewer asked for a second look at a RECORDED output', source: 'manual' }, officer);
+  await openCase(
+    dir,
+    {
+      claimRef: 'claim:2026-11-0107',
+      reason: 'opened by hand: the reviewer asked for a second look at a RECORDED output',
+      source: 'manual',
+    },
+    officer,
+  );
   return { dir, keyFile, trustStore };
 }
 
@@ -203,7 +293,8 @@ const ATTEST_OPTIONS = ['trustStore', 'policy', 'providers', 'journal'] as const
  * window go to a temp file, whose name never reaches a message.
  */
 export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<AttestationExport> {
-  if (typeof op.keyFile !== 'string' || op.keyFile === '') throw new UsageError('choose the reviewer key file that signs the attestation');
+  if (typeof op.keyFile !== 'string' || op.keyFile === '')
+    throw new UsageError('choose the reviewer key file that signs the attestation');
   let tmp: string | null = null;
   let file = op.path;
   if (op.bytes) {
@@ -224,11 +315,28 @@ export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }
   if (!a.attested) {
-    const text = formatAttestationText(`${file}  (cannot be attested: the manifest could not be replayed)`, a.verdict, a.findings);
-    const why = text.split('\n').filter((l) => l.trim()).slice(1, 3).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ');
-    throw new UsageError(`this manifest cannot be attested: it could not be replayed${why ? ` (${why})` : ''}`, 'refused');
+    const text = formatAttestationText(
+      `${file}  (cannot be attested: the manifest could not be replayed)`,
+      a.verdict,
+      a.findings,
+    );
+    const why = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(1, 3)
+      .map((l) => l.trim().replace(/\s+/g, ' '))
+      .join('; ');
+    throw new UsageError(
+      `this manifest cannot be attested: it could not be replayed${why ? ` (${why})` : ''}`,
+      'refused',
+    );
   }
-  return { envelope: a.envelope, digest: `sha256:${sha256Hex(Buffer.from(a.envelope, 'utf8'))}`, keyId: a.keyId, verdict: a.verdict };
+  return {
+    envelope: a.envelope,
+    digest: `sha256:${sha256Hex(Buffer.from(a.envelope, 'utf8'))}`,
+    keyId: a.keyId,
+    verdict: a.verdict,
+  };
 }
 
 /** A Nemosyne package's members (app/engine/package-members.ts). */

@@ -33,13 +33,18 @@ export class JournalSide {
     if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError('choose a journal directory', true);
     const dir = await this.gate.confine(req.dir, 'the journal directory');
     const trustStore = req.trustStore ? await this.gate.confine(req.trustStore, 'the trust store') : undefined;
-    const st = await this.journal.run<JournalStatus>({ op: 'status', req: { dir, ...(trustStore ? { trustStore } : {}) } });
+    const st = await this.journal.run<JournalStatus>({
+      op: 'status',
+      req: { dir, ...(trustStore ? { trustStore } : {}) },
+    });
     return { ...st, dir: req.dir };
   }
 
   async decideCase(req: DecideCaseRequest): Promise<AnchorReceipt> {
-    if (!req || typeof req.dir !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '') throw new ApiError('a decision needs the journal directory, the case, and the officer key file', true);
-    if (typeof req.trustStore !== 'string' || req.trustStore === '') throw new ApiError('a decision needs the trust store that names the officer', true);
+    if (!req || typeof req.dir !== 'string' || typeof req.keyFile !== 'string' || req.keyFile === '')
+      throw new ApiError('a decision needs the journal directory, the case, and the officer key file', true);
+    if (typeof req.trustStore !== 'string' || req.trustStore === '')
+      throw new ApiError('a decision needs the trust store that names the officer', true);
     const dir = await this.gate.confine(req.dir, 'the journal directory');
     const trustStore = await this.gate.confine(req.trustStore, 'the trust store');
     const keyFile = await this.gate.keyFile(req.keyFile, 'officer key file');
@@ -52,12 +57,18 @@ export class JournalSide {
   private async judgementPaths<T extends { dir: string; trustStore?: string }>(req: T, what: string): Promise<T> {
     if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError(`${what} needs the journal directory`, true);
     const dir = await this.gate.confine(req.dir, 'the journal directory');
-    const trustStore = typeof req.trustStore === 'string' && req.trustStore !== '' ? await this.gate.confine(req.trustStore, 'the trust store') : undefined;
+    const trustStore =
+      typeof req.trustStore === 'string' && req.trustStore !== ''
+        ? await this.gate.confine(req.trustStore, 'the trust store')
+        : undefined;
     return { ...req, dir, ...(trustStore ? { trustStore } : {}) };
   }
 
   async openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
-    const st = await this.journal.run<JournalStatus>({ op: 'judge-open', req: await this.judgementPaths(req, 'opening a journal') });
+    const st = await this.journal.run<JournalStatus>({
+      op: 'judge-open',
+      req: await this.judgementPaths(req, 'opening a journal'),
+    });
     return { ...st, dir: req.dir };
   }
 
@@ -68,7 +79,10 @@ export class JournalSide {
   }
 
   async listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
-    return this.journal.run<JudgementList>({ op: 'judge-list', req: await this.judgementPaths(req, 'listing judgements') });
+    return this.journal.run<JudgementList>({
+      op: 'judge-list',
+      req: await this.judgementPaths(req, 'listing judgements'),
+    });
   }
 
   async exportBundle(req: ExportBundleRequest): Promise<BundleExport> {
@@ -81,7 +95,10 @@ export class JournalSide {
 
   async signingKeys(req: { trustStore?: string }): Promise<SigningKey[]> {
     const keys = await this.gate.grantedKeys();
-    const trustStore = typeof req?.trustStore === 'string' && req.trustStore !== '' ? await this.gate.confine(req.trustStore, 'the trust store') : undefined;
+    const trustStore =
+      typeof req?.trustStore === 'string' && req.trustStore !== ''
+        ? await this.gate.confine(req.trustStore, 'the trust store')
+        : undefined;
     return this.journal.run<SigningKey[]>({ op: 'judge-keys', keys, ...(trustStore ? { trustStore } : {}) });
   }
 }

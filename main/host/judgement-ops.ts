@@ -6,13 +6,30 @@
  * shape results for the UI, and nothing more.
  */
 import { isAbsolute } from 'node:path';
-import type { SigningKey, BundleExport, ExportBundleRequest, JournalStatus, JudgementJournalRequest, JudgementList, JudgementReceipt, JudgementView, ListJudgementsRequest, RecordJudgementRequest } from '../../shared/api.js';
+import type {
+  SigningKey,
+  BundleExport,
+  ExportBundleRequest,
+  JournalStatus,
+  JudgementJournalRequest,
+  JudgementList,
+  JudgementReceipt,
+  JudgementView,
+  ListJudgementsRequest,
+  RecordJudgementRequest,
+} from '../../shared/api.js';
 import { JUDGEMENT_DECISIONS } from '../../shared/rationale.js';
 import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
 import { UsageError } from '../../app/core/errors.js';
 import { hashBytes, isHashString } from '../../app/core/hash.js';
 import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
-import { JournalWriter, listJudgements as journalJudgements, recordJudgement as journalRecord, reportDigest, type JudgementRecord } from '../../app/journal/index.js';
+import {
+  JournalWriter,
+  listJudgements as journalJudgements,
+  recordJudgement as journalRecord,
+  reportDigest,
+  type JudgementRecord,
+} from '../../app/journal/index.js';
 import { ENTRIES_FILE, isJournalDir } from '../../app/journal/layout.js';
 import { bundleFromJournal } from '../../app/engine/evidence.js';
 import { journalStatus } from './journal-ops.js';
@@ -34,18 +51,29 @@ function dirOf(req: { dir?: unknown } | undefined): string {
 /** A report as the engine returns it (the window sends back the one it shows). */
 function reportOf(r: unknown): Report {
   const x = r as Report | null;
-  if (typeof x !== 'object' || x === null || x.schema !== REPORT_SCHEMA || typeof x.artifact !== 'object' || x.artifact === null || !Array.isArray(x.findings)) throw new UsageError(`the judged report is not a ${REPORT_SCHEMA} report`);
-  if (!isHashString(x.artifact.sha256)) throw new UsageError('the report names no artifact SHA-256: judgements are recorded on an artifact file');
+  if (
+    typeof x !== 'object' ||
+    x === null ||
+    x.schema !== REPORT_SCHEMA ||
+    typeof x.artifact !== 'object' ||
+    x.artifact === null ||
+    !Array.isArray(x.findings)
+  )
+    throw new UsageError(`the judged report is not a ${REPORT_SCHEMA} report`);
+  if (!isHashString(x.artifact.sha256))
+    throw new UsageError('the report names no artifact SHA-256: judgements are recorded on an artifact file');
   return x;
 }
 
 /** Opens, or creates, a journal with its trust store (which must parse: it names who may sign). */
 export async function openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
   const dir = dirOf(req);
-  if (!isStr(req.trustStore)) throw new UsageError('a journal for judgements needs the trust store that names its reviewers');
+  if (!isStr(req.trustStore))
+    throw new UsageError('a journal for judgements needs the trust store that names its reviewers');
   await loadTrustStore(req.trustStore);
   if (!(await isJournalDir(dir))) {
-    if (req.create !== true) throw new UsageError(`${dir} is not a journal (no ${ENTRIES_FILE}): tick "Create the journal" to make one there`);
+    if (req.create !== true)
+      throw new UsageError(`${dir} is not a journal (no ${ENTRIES_FILE}): tick "Create the journal" to make one there`);
     // Creating takes the writer's lock and creates the files (durably): no entry is written.
     const w = await JournalWriter.open(dir, { create: true });
     await w.close();
@@ -58,13 +86,21 @@ export async function openJudgementJournal(req: JudgementJournalRequest): Promis
 export async function recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
   const dir = dirOf(req);
   if (!isStr(req.trustStore)) throw new UsageError('a judgement needs the trust store that names the reviewer');
-  if (!isStr(req.keyFile) || !isAbsolute(req.keyFile)) throw new UsageError('choose the reviewer key file (an absolute path) that signs the judgement');
-  if (!JUDGEMENT_DECISIONS.includes(req.decision)) throw new UsageError(`the decision is one of ${JUDGEMENT_DECISIONS.join(', ')}`);
-  if (typeof req.pointer !== 'string' || typeof req.rationale !== 'string') throw new UsageError('a judgement needs the item pointer and the rationale');
+  if (!isStr(req.keyFile) || !isAbsolute(req.keyFile))
+    throw new UsageError('choose the reviewer key file (an absolute path) that signs the judgement');
+  if (!JUDGEMENT_DECISIONS.includes(req.decision))
+    throw new UsageError(`the decision is one of ${JUDGEMENT_DECISIONS.join(', ')}`);
+  if (typeof req.pointer !== 'string' || typeof req.rationale !== 'string')
+    throw new UsageError('a judgement needs the item pointer and the rationale');
   const report = reportOf(req.report);
   const trust = await loadTrustStore(req.trustStore);
   const signer = await loadSigner(req.keyFile);
-  const r = await journalRecord(dir, { report, pointer: req.pointer, decision: req.decision, rationale: req.rationale }, signer, trust);
+  const r = await journalRecord(
+    dir,
+    { report, pointer: req.pointer, decision: req.decision, rationale: req.rationale },
+    signer,
+    trust,
+  );
   const k = trust.get(signer.keyId)!; // recordJudgement refused an unknown key
   return {
     seq: r.seq,
@@ -118,7 +154,8 @@ export async function exportBundle(req: ExportBundleRequest): Promise<BundleExpo
   const dir = dirOf(req);
   const report = reportOf(req.report);
   const trust = isStr(req.trustStore) ? await loadTrustStore(req.trustStore) : null;
-  if (req.attestation !== undefined && typeof req.attestation !== 'string') throw new UsageError('the attestation is the envelope text');
+  if (req.attestation !== undefined && typeof req.attestation !== 'string')
+    throw new UsageError('the attestation is the envelope text');
   const b = await bundleFromJournal(dir, report, trust, req.attestation ? Buffer.from(req.attestation, 'utf8') : null);
   return {
     name: `evidence-${report.artifact.sha256!.slice(7, 19)}.zip`,

@@ -81,7 +81,8 @@ export class PathGate {
 
   /** The real path of an allowed kernel adapter; a one-line refusal for any other. */
   async adapterFile(p: unknown, what: string): Promise<string> {
-    if (typeof p !== 'string' || p === '' || !isAbsolute(p)) throw new ApiError(`${what} must be an absolute path`, true);
+    if (typeof p !== 'string' || p === '' || !isAbsolute(p))
+      throw new ApiError(`${what} must be an absolute path`, true);
     let real: string;
     try {
       real = await realpath(p);
@@ -89,7 +90,10 @@ export class PathGate {
       throw new ApiError(`cannot read the ${what} ${p}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, true);
     }
     if (this.adapters.has(real)) return real;
-    throw new ApiError(`refused: ${p} is code the engine would run and was not allowed as a kernel adapter; ${this.hints.adapter}`, true);
+    throw new ApiError(
+      `refused: ${p} is code the engine would run and was not allowed as a kernel adapter; ${this.hints.adapter}`,
+      true,
+    );
   }
 
   /** The key files picked for signing (real paths), in the order they were granted. */
@@ -99,7 +103,8 @@ export class PathGate {
 
   /** The real path of `p` if it lies under a root; a one-line refusal otherwise. */
   async confine(p: unknown, what: string): Promise<string> {
-    if (typeof p !== 'string' || p === '' || !isAbsolute(p)) throw new ApiError(`${what} must be an absolute path`, true);
+    if (typeof p !== 'string' || p === '' || !isAbsolute(p))
+      throw new ApiError(`${what} must be an absolute path`, true);
     if (p.includes('\0')) throw new ApiError(`${what} is not a valid path`, true);
     let real: string;
     try {
@@ -113,7 +118,8 @@ export class PathGate {
 
   /** The real path of a key file the user picked; a one-line refusal for any other. */
   async keyFile(p: unknown, what: string): Promise<string> {
-    if (typeof p !== 'string' || p === '' || !isAbsolute(p)) throw new ApiError(`choose the ${what} (an absolute path)`, true);
+    if (typeof p !== 'string' || p === '' || !isAbsolute(p))
+      throw new ApiError(`choose the ${what} (an absolute path)`, true);
     let real: string;
     try {
       real = await realpath(p);

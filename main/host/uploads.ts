@@ -47,7 +47,8 @@ export class Uploads {
   }
 
   begin(req: { name: string; size: number }): { uploadId: string } {
-    if (typeof req?.name !== 'string' || !Number.isSafeInteger(req.size) || req.size < 0) throw new ApiError('beginUpload needs {name, size}', true);
+    if (typeof req?.name !== 'string' || !Number.isSafeInteger(req.size) || req.size < 0)
+      throw new ApiError('beginUpload needs {name, size}', true);
     if (req.size > MAX_API_BYTES) throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
     const uploadId = `upload-${this.next++}`;
     this.held.set(uploadId, { name: req.name, size: req.size, chunks: [], received: 0 });
@@ -74,7 +75,8 @@ export class Uploads {
       if (req.data.length > MAX_CHUNK_BYTES) throw new ApiError('a chunk is at most 12 MiB', true);
       bytes = Buffer.from(req.data.buffer, req.data.byteOffset, req.data.length);
     } else {
-      if (typeof req.dataBase64 !== 'string' || req.dataBase64.length > MAX_CHUNK_BASE64) throw new ApiError('a chunk is raw data or base64 text of at most 12 MiB', true);
+      if (typeof req.dataBase64 !== 'string' || req.dataBase64.length > MAX_CHUNK_BASE64)
+        throw new ApiError('a chunk is raw data or base64 text of at most 12 MiB', true);
       bytes = Buffer.from(req.dataBase64, 'base64');
     }
     if (u.received + bytes.length > u.size) {

@@ -54,7 +54,17 @@ async function checkGrants(values: Values): Promise<{ roots: string[]; keys: str
 export async function serveMain(argv: string[]): Promise<void> {
   let values: Values;
   try {
-    values = parseArgs({ args: argv, options: { port: { type: 'string' }, root: { type: 'string', multiple: true }, key: { type: 'string', multiple: true }, 'kernel-adapter': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        root: { type: 'string', multiple: true },
+        key: { type: 'string', multiple: true },
+        'kernel-adapter': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
   } catch (e) {
     process.stderr.write(`reprise: ${(e as Error).message}\n${USAGE}`);
     process.exitCode = 3;
@@ -80,8 +90,12 @@ export async function serveMain(argv: string[]): Promise<void> {
     api.close();
     return fail(`cannot listen on 127.0.0.1:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const reach = grant.roots.length ? `files under ${grant.roots.join(', ')}` : 'no folder on disk (add --root DIR to open files by path)';
-  process.stdout.write(`Reprise workbench: ${host.url}\n(loopback only; the token after # is the key: do not share it. Reachable by path: ${reach}. Ctrl-C stops.)\n`);
+  const reach = grant.roots.length
+    ? `files under ${grant.roots.join(', ')}`
+    : 'no folder on disk (add --root DIR to open files by path)';
+  process.stdout.write(
+    `Reprise workbench: ${host.url}\n(loopback only; the token after # is the key: do not share it. Reachable by path: ${reach}. Ctrl-C stops.)\n`,
+  );
   const stop = (): void => {
     void host.close().then(() => {
       api.close();

@@ -4,7 +4,11 @@ import type { EngineChild, ToEngine } from '../host/engine-remote.js';
 
 export function forkEngine(entry: string | URL): EngineChild {
   // 'advanced' serialization: an upload's raw chunks cross as bytes, not as JSON arrays.
-  const c = fork(entry, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  const c = fork(entry, [], {
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
   // A send racing the child's death: the 'exit' handler fails the call; do not crash the server.
   c.on('error', () => undefined);
   return {

@@ -27,9 +27,12 @@ function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
   const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
   const n = buf.readUInt32BE(0);
   if (BINARY_HEADER_BYTES + n > buf.length) throw new Error('short frame');
-  const head = JSON.parse(buf.subarray(BINARY_HEADER_BYTES, BINARY_HEADER_BYTES + n).toString('utf8')) as { params?: unknown };
+  const head = JSON.parse(buf.subarray(BINARY_HEADER_BYTES, BINARY_HEADER_BYTES + n).toString('utf8')) as {
+    params?: unknown;
+  };
   const first = Array.isArray(head.params) ? (head.params[0] as unknown) : undefined;
-  if (typeof first !== 'object' || first === null || Array.isArray(first)) throw new Error('no parameter object for the data');
+  if (typeof first !== 'object' || first === null || Array.isArray(first))
+    throw new Error('no parameter object for the data');
   (first as { data?: Uint8Array }).data = buf.subarray(BINARY_HEADER_BYTES + n);
   return head;
 }
@@ -95,7 +98,9 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
     target = { ok: false, status: 400 } as const;
   }
   if (!target.ok) {
-    res.writeHead(target.status, headers).end(target.status === 404 ? 'not found' : target.status === 403 ? 'forbidden' : 'bad path');
+    res
+      .writeHead(target.status, headers)
+      .end(target.status === 404 ? 'not found' : target.status === 403 ? 'forbidden' : 'bad path');
     return;
   }
   // A bundled renderer file (resolveStatic keeps the real path under the renderer's root), not a user's path.
@@ -111,7 +116,12 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
 function onRequest(site: Site, req: IncomingMessage, res: ServerResponse): void {
   const uploadId = uploadIdOf(req.url?.split('?')[0] ?? '');
   const served = uploadId
-    ? serveUpload(site.files ?? site.api, req, res, uploadId, { origin: site.origin, ourHost: (r) => ourHost(site, r), tokenOk: (t) => tokenMatches(t, site.token), headers: siteHeaders(site) })
+    ? serveUpload(site.files ?? site.api, req, res, uploadId, {
+        origin: site.origin,
+        ourHost: (r) => ourHost(site, r),
+        tokenOk: (t) => tokenMatches(t, site.token),
+        headers: siteHeaders(site),
+      })
     : serveStatic(site, req, res);
   served.catch(() => {
     if (!res.headersSent) res.writeHead(500).end();
@@ -173,7 +183,13 @@ async function listenLoopback(server: Server, port: number): Promise<number> {
 
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const files = takesUploadFiles(opts.api) ? new UploadFiles(opts.api) : null;
-  const site: Site = { api: files?.hosted() ?? opts.api, files, root: await realpath(resolve(opts.rendererDir)), token: opts.token ?? randomBytes(32).toString('base64url'), origin: '' };
+  const site: Site = {
+    api: files?.hosted() ?? opts.api,
+    files,
+    root: await realpath(resolve(opts.rendererDir)),
+    token: opts.token ?? randomBytes(32).toString('base64url'),
+    origin: '',
+  };
   const server = createServer((req, res) => onRequest(site, req, res));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => onUpgrade(site, wss, req, socket, head));

@@ -24,7 +24,6 @@ import { MAX_UPLOADS } from '../host/engine-host.js';
 import type { UploadFile } from '../host/engine-remote.js';
 import type { HostedApi } from './server.js';
 
-
 /** The engine's side, as EngineHost and the RemoteEngine both have it. */
 export type FileUploadApi = HostedApi & { adoptUpload(u: UploadFile): Promise<{ received: number }> };
 
@@ -38,7 +37,11 @@ const WRITE_BYTES = 1024 * 1024;
 /** Appends the pieces; a short write (the disk full) refuses the upload rather than keep part of it. */
 async function writeAll(fh: FileHandle, parts: Buffer[], bytes: number): Promise<void> {
   const { bytesWritten } = await fh.writev(parts);
-  if (bytesWritten !== bytes) throw new ApiError(`the upload could not be written whole (${bytesWritten} of ${bytes} bytes of a piece): is the disk full?`, true);
+  if (bytesWritten !== bytes)
+    throw new ApiError(
+      `the upload could not be written whole (${bytesWritten} of ${bytes} bytes of a piece): is the disk full?`,
+      true,
+    );
 }
 
 export class UploadFiles {

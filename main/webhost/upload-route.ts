@@ -49,7 +49,11 @@ function refusal(req: IncomingMessage, g: UploadGuards): [number, string] | null
  * next is read (one call in flight: the engine appends in order, and a slow engine slows
  * the reading, so memory stays at about two pieces). Answers the bytes the engine holds.
  */
-export async function pipeUpload(api: Pick<RepriseApi, 'uploadChunk'>, body: AsyncIterable<Buffer>, uploadId: string): Promise<number> {
+export async function pipeUpload(
+  api: Pick<RepriseApi, 'uploadChunk'>,
+  body: AsyncIterable<Buffer>,
+  uploadId: string,
+): Promise<number> {
   let parts: Buffer[] = [];
   let size = 0;
   let received = 0;
@@ -80,14 +84,22 @@ function answer(res: ServerResponse, g: UploadGuards, status: number, body: unkn
 }
 
 /** Serves one upload request: refuses it, or streams its body to the engine and answers `{received}` or `{error}`. */
-export async function serveUpload(api: Pick<RepriseApi, 'uploadChunk'> | UploadFiles, req: IncomingMessage, res: ServerResponse, uploadId: string, g: UploadGuards): Promise<void> {
+export async function serveUpload(
+  api: Pick<RepriseApi, 'uploadChunk'> | UploadFiles,
+  req: IncomingMessage,
+  res: ServerResponse,
+  uploadId: string,
+  g: UploadGuards,
+): Promise<void> {
   const refused = refusal(req, g);
   if (refused) {
     req.resume();
     return answer(res, g, refused[0], { error: { message: refused[1] } });
   }
   try {
-    answer(res, g, 200, { received: await (api instanceof UploadFiles ? api.receive(uploadId, req) : pipeUpload(api, req, uploadId)) });
+    answer(res, g, 200, {
+      received: await (api instanceof UploadFiles ? api.receive(uploadId, req) : pipeUpload(api, req, uploadId)),
+    });
   } catch (e) {
     // The rest of the body is not wanted; closing after the answer stops the browser sending it.
     res.setHeader('Connection', 'close');

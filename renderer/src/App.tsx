@@ -57,7 +57,18 @@ function useConnect(connect: State['connect']): void {
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   useEffect(() => {
     if (!info) return;
-    const t = setTimeout(() => writeLink({ view, source: artifact?.source ?? null, mode: artifact?.mode ?? null, whatIf: artifact?.whatIf ?? [], name: artifact?.name ?? null, savedReport: artifact?.savedReport ?? false }), 0);
+    const t = setTimeout(
+      () =>
+        writeLink({
+          view,
+          source: artifact?.source ?? null,
+          mode: artifact?.mode ?? null,
+          whatIf: artifact?.whatIf ?? [],
+          name: artifact?.name ?? null,
+          savedReport: artifact?.savedReport ?? false,
+        }),
+      0,
+    );
     return () => clearTimeout(t);
   }, [info, view, artifact]);
 }
@@ -81,13 +92,21 @@ function useViewKeys(setView: (v: View) => void, tabs: RefObject<(HTMLButtonElem
 }
 
 function TopBar() {
-  const { info, theme, setTheme } = useStore(useShallow((s) => ({ info: s.info, theme: s.theme, setTheme: s.setTheme })));
+  const { info, theme, setTheme } = useStore(
+    useShallow((s) => ({ info: s.info, theme: s.theme, setTheme: s.setTheme })),
+  );
   return (
     <header className="topbar">
       <h1>Reprise</h1>
       <span className="subtitle">forensic replay workbench</span>
       <JournalHeader />
-      <button type="button" className="theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme">
+      <button
+        type="button"
+        className="theme"
+        onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+        aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        data-testid="theme"
+      >
         {theme === 'dark' ? '☀ Light' : '☾ Dark'}
       </button>
       <span className="engine" data-testid="engine">
@@ -98,10 +117,27 @@ function TopBar() {
 }
 
 /** The view tabs; arrows, Home and End move between them. */
-function ViewTabs({ view, setView, tabs }: { view: View; setView: (v: View) => void; tabs: RefObject<(HTMLButtonElement | null)[]> }) {
+function ViewTabs({
+  view,
+  setView,
+  tabs,
+}: {
+  view: View;
+  setView: (v: View) => void;
+  tabs: RefObject<(HTMLButtonElement | null)[]>;
+}) {
   const onTabKey = (e: KeyboardEvent, i: number): void => {
     const n = VIEWS.length;
-    const to = e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i + n - 1) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+    const to =
+      e.key === 'ArrowRight'
+        ? (i + 1) % n
+        : e.key === 'ArrowLeft'
+          ? (i + n - 1) % n
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? n - 1
+              : -1;
     if (to < 0) return;
     e.preventDefault();
     setView(VIEWS[to]!.id);
@@ -139,7 +175,9 @@ function ViewPanel({ view, report }: { view: View; report: Report | null }) {
   return (
     <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tabpanel">
       {view === 'open' && <OpenPanel />}
-      {NEEDS_REPORT.includes(view) && !report && <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>}
+      {NEEDS_REPORT.includes(view) && !report && (
+        <p className="muted panel">Open an artifact first (the Open view, or drop a file).</p>
+      )}
       {view === 'chain' && report && <ChainView report={report} />}
       {view === 'chain' && report && membersOf?.includes(report.artifact.kind) && <PackageMembers report={report} />}
       {view === 'findings' && report && <FindingsView report={report} />}
@@ -151,7 +189,18 @@ function ViewPanel({ view, report }: { view: View; report: Report | null }) {
 }
 
 export function App() {
-  const { connect, info, report, artifact, error, view, setView, theme } = useStore(useShallow((s) => ({ connect: s.connect, info: s.info, report: s.report, artifact: s.artifact, error: s.error, view: s.view, setView: s.setView, theme: s.theme })));
+  const { connect, info, report, artifact, error, view, setView, theme } = useStore(
+    useShallow((s) => ({
+      connect: s.connect,
+      info: s.info,
+      report: s.report,
+      artifact: s.artifact,
+      error: s.error,
+      view: s.view,
+      setView: s.setView,
+      theme: s.theme,
+    })),
+  );
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const { keepReplay, replayReport } = useKeptReplay(view, report);
   useConnect(connect);
@@ -175,7 +224,13 @@ export function App() {
         <JudgementPanel />
         <ViewTabs view={view} setView={setView} tabs={tabs} />
         {(keepReplay || view === 'replay') && (
-          <div role="tabpanel" id="panel-replay" aria-labelledby="tab-replay" className="tabpanel" hidden={view !== 'replay'}>
+          <div
+            role="tabpanel"
+            id="panel-replay"
+            aria-labelledby="tab-replay"
+            className="tabpanel"
+            hidden={view !== 'replay'}
+          >
             <ReplayView report={view === 'replay' ? report : replayReport} />
           </div>
         )}

@@ -6,7 +6,16 @@
  * without the engine checking it.
  */
 import { create } from 'zustand';
-import type { AttestationExport, BundleExport, JournalStatus, JudgementDecision, JudgementList, JudgementReceipt, JudgementRules, SigningKey } from '../../shared/api';
+import type {
+  AttestationExport,
+  BundleExport,
+  JournalStatus,
+  JudgementDecision,
+  JudgementList,
+  JudgementReceipt,
+  JudgementRules,
+  SigningKey,
+} from '../../shared/api';
 import type { Report } from '../../shared/report';
 import { optionsFor, useStore, type JobExtras } from './store';
 
@@ -81,8 +90,16 @@ function remember(key: string, v: unknown): void {
   }
 }
 
-const isWork = (v: unknown): v is WorkJournal => typeof v === 'object' && v !== null && typeof (v as WorkJournal).dir === 'string' && typeof (v as WorkJournal).trustStore === 'string';
-const isPkg = (v: unknown): v is PackageOptions => typeof v === 'object' && v !== null && typeof (v as PackageOptions).profiles === 'string' && typeof (v as PackageOptions).kernelAdapter === 'string';
+const isWork = (v: unknown): v is WorkJournal =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as WorkJournal).dir === 'string' &&
+  typeof (v as WorkJournal).trustStore === 'string';
+const isPkg = (v: unknown): v is PackageOptions =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as PackageOptions).profiles === 'string' &&
+  typeof (v as PackageOptions).kernelAdapter === 'string';
 const isStr = (v: unknown): v is string => typeof v === 'string';
 
 /** The artifact hash judgements are recorded on: the report's, when it names one. */
@@ -92,7 +109,10 @@ export function artifactOf(report: Report | null): string | null {
 }
 
 /** One part of the store: the members it names, made from the store's own set and get. */
-type Slice<K extends keyof JudgementState> = (set: (p: Partial<JudgementState>) => void, get: () => JudgementState) => Pick<JudgementState, K>;
+type Slice<K extends keyof JudgementState> = (
+  set: (p: Partial<JudgementState>) => void,
+  get: () => JudgementState,
+) => Pick<JudgementState, K>;
 
 /** The journal of the window and the key that signs in it. */
 const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | 'pickKey' | 'setKey'> = (set, get) => ({
@@ -150,7 +170,10 @@ const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | '
 });
 
 /** The Nemosyne options, the judgements on the open report, recording one, and the bundle. */
-const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' | 'record' | 'exportBundle'> = (set, get) => ({
+const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' | 'record' | 'exportBundle'> = (
+  set,
+  get,
+) => ({
   setPackageOptions(o) {
     const pkg = { ...get().pkg, ...o };
     remember(PKG_KEY, pkg);
@@ -181,7 +204,15 @@ const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' |
     if (!api || !work || !report || !keyPath) return false;
     set({ busy: true, error: null, receipt: null });
     try {
-      const receipt = await api.recordJudgement({ dir: work.dir, trustStore: work.trustStore, keyFile: keyPath, report, pointer, decision, rationale });
+      const receipt = await api.recordJudgement({
+        dir: work.dir,
+        trustStore: work.trustStore,
+        keyFile: keyPath,
+        report,
+        pointer,
+        decision,
+        rationale,
+      });
       set({ receipt, busy: false });
       const status = await api.openJudgementJournal({ dir: work.dir, trustStore: work.trustStore });
       set({ status });
@@ -204,7 +235,12 @@ const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' |
     set({ busy: true, error: null, bundle: null, bundleAttestation: null });
     try {
       const attestation = await attestationFor(report, get().keyPath);
-      const bundle = await api.exportBundle({ dir: work.dir, trustStore: work.trustStore, report, ...(attestation ? { attestation: attestation.envelope } : {}) });
+      const bundle = await api.exportBundle({
+        dir: work.dir,
+        trustStore: work.trustStore,
+        report,
+        ...(attestation ? { attestation: attestation.envelope } : {}),
+      });
       set({ bundle, bundleAttestation: attestation, busy: false });
       return bundle;
     } catch (e) {
@@ -245,10 +281,23 @@ export const useJudgement = create<JudgementState>((set, get) => ({
 async function attestationFor(report: Report, keyPath: string): Promise<AttestationExport | null> {
   const { api, artifact, openOptions, info } = useStore.getState();
   // The kinds that offer attestation (EngineInfo.offers, from their declarations): TG replay manifests.
-  if (!info?.offers.attest.includes(report.artifact.kind) || report.comparisons === undefined || !api || !artifact?.source) return null;
-  if (!keyPath) throw new Error('choose the reviewer key (journal header): a TG replay\'s bundle holds its attestation, signed with that key');
+  if (
+    !info?.offers.attest.includes(report.artifact.kind) ||
+    report.comparisons === undefined ||
+    !api ||
+    !artifact?.source
+  )
+    return null;
+  if (!keyPath)
+    throw new Error(
+      "choose the reviewer key (journal header): a TG replay's bundle holds its attestation, signed with that key",
+    );
   const options = optionsFor(artifact.source, openOptions);
-  return api.attestReplay({ source: artifact.source, keyFile: keyPath, ...(Object.keys(options).length ? { options } : {}) });
+  return api.attestReplay({
+    source: artifact.source,
+    keyFile: keyPath,
+    ...(Object.keys(options).length ? { options } : {}),
+  });
 }
 
 /**
@@ -262,7 +311,8 @@ const jobExtras: JobExtras = (mode, source) => {
   const options: Record<string, string> = {};
   if (pkg.profiles.trim()) options['profiles'] = pkg.profiles.trim();
   if (pkg.kernelAdapter.trim()) options['kernelAdapter'] = pkg.kernelAdapter.trim();
-  const example = source.type === 'example' ? useStore.getState().examples.find((x) => x.path === source.path) : undefined;
+  const example =
+    source.type === 'example' ? useStore.getState().examples.find((x) => x.path === source.path) : undefined;
   if (mode === 'replay' && work && keyPath && !example?.options?.journal) {
     options['journal'] = work.dir;
     if (!example?.options?.trustStore) options['trustStore'] ??= work.trustStore;
@@ -277,15 +327,23 @@ function follow(): void {
   useStore.subscribe((s, prev) => {
     if (s.api && s.info && !started) {
       started = true;
-      void s.api.judgementRules().then((rules) => useJudgement.setState({ rules }), () => undefined);
+      void s.api.judgementRules().then(
+        (rules) => useJudgement.setState({ rules }),
+        () => undefined,
+      );
       const work = remembered(WORK_KEY, isWork);
       const keyPath = remembered(SIGN_KEY, isStr) ?? '';
       useJudgement.setState({ keyPath });
-      if (work) void useJudgement.getState().openJournal(work.dir, work.trustStore, false).then((ok) => ok && keyPath && useJudgement.getState().setKey(useJudgement.getState().keyPath));
+      if (work)
+        void useJudgement
+          .getState()
+          .openJournal(work.dir, work.trustStore, false)
+          .then((ok) => ok && keyPath && useJudgement.getState().setKey(useJudgement.getState().keyPath));
     }
     // A decision in the Journal view re-verifies the journal: the header shows the same status.
     const work = useJudgement.getState().work;
-    if (s.journalStatus !== prev.journalStatus && s.journalStatus && work && s.journalStatus.dir === work.dir) useJudgement.setState({ status: s.journalStatus });
+    if (s.journalStatus !== prev.journalStatus && s.journalStatus && work && s.journalStatus.dir === work.dir)
+      useJudgement.setState({ status: s.journalStatus });
     if (s.report !== prev.report) {
       useJudgement.setState({ judging: null, receipt: null, bundle: null, list: null });
       void useJudgement.getState().refreshList();

@@ -1,6 +1,18 @@
 /** UI state (zustand): the engine connection, the open artifact, its job and report, the journal. */
 import { create } from 'zustand';
-import type { AnchorReceipt, ArtifactContent, CheckMode, EngineInfo, ExampleSummary, JobSource, JournalStatus, ProviderOffers, RecentFile, RepriseClient, StartJobRequest } from '../../shared/api';
+import type {
+  AnchorReceipt,
+  ArtifactContent,
+  CheckMode,
+  EngineInfo,
+  ExampleSummary,
+  JobSource,
+  JournalStatus,
+  ProviderOffers,
+  RecentFile,
+  RepriseClient,
+  StartJobRequest,
+} from '../../shared/api';
 import type { Report } from '../../shared/report';
 import { readLink } from './lib/deep-link';
 import { uploadFile, type SentFile } from './lib/file-prep';
@@ -19,7 +31,8 @@ export const VIEWS: { id: View; label: string }[] = [
 ];
 
 /** The window's own hash of a picked file (lib/digest.ts): still computing, done, or why not. */
-export type LocalHash = { state: 'computing' } | { state: 'done'; sha256: string } | { state: 'failed'; message: string };
+export type LocalHash =
+  { state: 'computing' } | { state: 'done'; sha256: string } | { state: 'failed'; message: string };
 
 export interface OpenArtifact {
   name: string;
@@ -36,7 +49,10 @@ export interface OpenArtifact {
 /** The engine options sent with a job on an opened file (built-in examples bring their own). */
 export function optionsFor(source: JobSource, o: OpenOptions): { trustStore?: string; providers?: string } {
   if (source.type === 'example') return {};
-  return { ...(o.trustStore.trim() ? { trustStore: o.trustStore.trim() } : {}), ...(o.providers.trim() ? { providers: o.providers.trim() } : {}) };
+  return {
+    ...(o.trustStore.trim() ? { trustStore: o.trustStore.trim() } : {}),
+    ...(o.providers.trim() ? { providers: o.providers.trim() } : {}),
+  };
 }
 
 /**
@@ -157,7 +173,9 @@ function initialTheme(): 'light' | 'dark' {
 type Slice<K extends keyof State> = (set: (p: Partial<State>) => void, get: () => State) => Pick<State, K>;
 
 /** The Open view's engine options, the registry's offers and the trainer's sweep of versions. */
-const trainerSlice: Slice<'openOptions' | 'setOpenOptions' | 'offers' | 'offersError' | 'loadOffers' | 'sweep' | 'runSweep'> = (set, get) => ({
+const trainerSlice: Slice<
+  'openOptions' | 'setOpenOptions' | 'offers' | 'offersError' | 'loadOffers' | 'sweep' | 'runSweep'
+> = (set, get) => ({
   openOptions: { trustStore: '', providers: '' },
   setOpenOptions(o) {
     set({ openOptions: { ...get().openOptions, ...o } });
@@ -169,7 +187,13 @@ const trainerSlice: Slice<'openOptions' | 'setOpenOptions' | 'offers' | 'offersE
     if (!api) return;
     const src = artifact?.source;
     try {
-      const offers = await api.providerOffers(src?.type === 'example' ? { example: src.path } : openOptions.providers.trim() ? { providers: openOptions.providers.trim() } : {});
+      const offers = await api.providerOffers(
+        src?.type === 'example'
+          ? { example: src.path }
+          : openOptions.providers.trim()
+            ? { providers: openOptions.providers.trim() }
+            : {},
+      );
       set({ offers, offersError: null });
     } catch (e) {
       set({ offers: null, offersError: (e as Error).message });
@@ -188,7 +212,12 @@ const trainerSlice: Slice<'openOptions' | 'setOpenOptions' | 'offers' | 'offersE
     for (const w of whatIfs) {
       const run: SweepRun = { whatIf: w, report: null, error: null };
       try {
-        run.report = await jobReport(api, { source, mode: 'replay', whatIf: [w], ...(Object.keys(options).length ? { options } : {}) });
+        run.report = await jobReport(api, {
+          source,
+          mode: 'replay',
+          whatIf: [w],
+          ...(Object.keys(options).length ? { options } : {}),
+        });
       } catch (e) {
         run.error = (e as Error).message;
       }
@@ -230,13 +259,23 @@ const connectSlice: Slice<'connect' | 'setView' | 'setTheme'> = (set, get) => ({
 });
 
 /** Opening an artifact: a picked file, an example, a path, a deep link, a saved report. */
-const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' | 'openSavedReport' | 'showReport'> = (set, get) => ({
+const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' | 'openSavedReport' | 'showReport'> = (
+  set,
+  get,
+) => ({
   async openFile(file, mode) {
     const api = get().api;
     if (!api) return;
     // Progress shows at once: the first tenth is the pick itself. The previous artifact's
     // verdict goes now, not when the upload ends: nothing on screen may look like this file's.
-    set({ error: null, artifact: null, report: null, content: null, sweep: null, lastJobNote: `Sending ${file.name} to the engine… 0%` });
+    set({
+      error: null,
+      artifact: null,
+      report: null,
+      content: null,
+      sweep: null,
+      lastJobNote: `Sending ${file.name} to the engine… 0%`,
+    });
     try {
       let shown = 0;
       let following = false;
@@ -250,7 +289,13 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
         }
       });
       const source: JobSource = { type: 'upload', uploadId: sent.uploadId };
-      set({ artifact: { name: file.name, localHash: { state: 'computing' }, source, mode }, report: null, content: null, sweep: null, lastJobNote: null });
+      set({
+        artifact: { name: file.name, localHash: { state: 'computing' }, source, mode },
+        report: null,
+        content: null,
+        sweep: null,
+        lastJobNote: null,
+      });
       // Through the web host the job starts now and follows the bytes as they are written,
       // so its first steps overlap the sending (app/engine/arriving.ts).
       following = sent.arriving;
@@ -263,7 +308,12 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     }
   },
   async openExample(path, mode, whatIf = []) {
-    set({ artifact: { name: path, source: { type: 'example', path }, mode }, report: null, content: null, sweep: null });
+    set({
+      artifact: { name: path, source: { type: 'example', path }, mode },
+      report: null,
+      content: null,
+      sweep: null,
+    });
     await get().run(mode, whatIf);
   },
   async restoreLink() {
@@ -271,16 +321,21 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     const view = VIEWS.find((v) => v.id === link.view)?.id;
     if (view) set({ view });
     const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
-    if (ex) await get().openExample(ex.path, link.mode ?? ex.expect?.command ?? 'verify', link.whatIf ?? ex.expect?.whatIf);
+    if (ex)
+      await get().openExample(ex.path, link.mode ?? ex.expect?.command ?? 'verify', link.whatIf ?? ex.expect?.whatIf);
     else if (link.example) {
       set({ error: `The link names the example ${link.example}, which this engine does not have.` });
       focusWhenShown('error');
     } else if (link.path) await get().openPath(link.path, link.mode ?? 'verify', link.whatIf ?? []);
     else if (link.picked) {
-      set({ lastJobNote: `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.` });
+      set({
+        lastJobNote: `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.`,
+      });
       focusWhenShown('job-note');
     } else if (link.report) {
-      set({ lastJobNote: `The link was to the saved report ${link.report}: a link keeps no file's contents, so open it again with "View a saved report (JSON)…".` });
+      set({
+        lastJobNote: `The link was to the saved report ${link.report}: a link keeps no file's contents, so open it again with "View a saved report (JSON)…".`,
+      });
       focusWhenShown('job-note');
     }
   },
@@ -291,7 +346,8 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
   async openSavedReport(file) {
     try {
       const report = JSON.parse(await file.text()) as Report;
-      if (report?.schema !== 'reprise.report/v1' || !Array.isArray(report.findings) || !Array.isArray(report.chain)) throw new Error('not a reprise.report/v1 document');
+      if (report?.schema !== 'reprise.report/v1' || !Array.isArray(report.findings) || !Array.isArray(report.chain))
+        throw new Error('not a reprise.report/v1 document');
       get().showReport(report, file.name);
     } catch (e) {
       set({ error: `Cannot read the saved report: ${(e as Error).message}` });
@@ -299,7 +355,16 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     }
   },
   showReport(report, name) {
-    set({ artifact: { name, source: null, savedReport: true }, report, reportMode: null, content: null, selection: NO_SELECTION, error: null, lastJobNote: null, view: 'findings' });
+    set({
+      artifact: { name, source: null, savedReport: true },
+      report,
+      reportMode: null,
+      content: null,
+      selection: NO_SELECTION,
+      error: null,
+      lastJobNote: null,
+      view: 'findings',
+    });
     focusWhenShown('verdict-h');
   },
 });
@@ -373,14 +438,23 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
     try {
       const extra = get().jobExtras(mode, artifact.source);
       const options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions) };
-      const req: StartJobRequest = { source: artifact.source, mode, ...(whatIf.length ? { whatIf } : {}), ...(Object.keys(options).length ? { options } : {}), ...(extra.key ? { key: extra.key } : {}) };
+      const req: StartJobRequest = {
+        source: artifact.source,
+        mode,
+        ...(whatIf.length ? { whatIf } : {}),
+        ...(Object.keys(options).length ? { options } : {}),
+        ...(extra.key ? { key: extra.key } : {}),
+      };
       const { jobId, end } = await startWatchedJob(api, req, (fraction, label) => {
         const job = get().job;
         if (job?.id === jobId) set({ job: { ...job, fraction, label: label ?? job.label } });
       });
       // The artifact now stands for this run (the deep link names its action and substitutions).
       const now = get().artifact;
-      set({ job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf }, ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf } } : {}) });
+      set({
+        job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf },
+        ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf } } : {}),
+      });
       void end.then((e) => finishJob(jobId, mode, e));
       if (!get().content) {
         void api.artifactContent({ source: artifact.source }).then(
@@ -404,10 +478,13 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
 });
 
 /** The journal's status as the engine verifies it now (cases, findings, verdict). */
-const verifyNow = (api: RepriseClient, j: JournalForm): Promise<JournalStatus> => api.journalStatus({ dir: j.dir, ...(j.trustStore ? { trustStore: j.trustStore } : {}) });
+const verifyNow = (api: RepriseClient, j: JournalForm): Promise<JournalStatus> =>
+  api.journalStatus({ dir: j.dir, ...(j.trustStore ? { trustStore: j.trustStore } : {}) });
 
 /** The journal's cases and the officer's signed decisions (the journal is the header's, judgement-store.ts). */
-const journalSlice: Slice<'journal' | 'journalStatus' | 'journalBusy' | 'journalError' | 'receipt' | 'setJournal' | 'loadJournal' | 'decide'> = (set, get) => ({
+const journalSlice: Slice<
+  'journal' | 'journalStatus' | 'journalBusy' | 'journalError' | 'receipt' | 'setJournal' | 'loadJournal' | 'decide'
+> = (set, get) => ({
   journal: { dir: '', trustStore: '', keyFile: '' },
   journalStatus: null,
   journalBusy: false,
@@ -432,7 +509,14 @@ const journalSlice: Slice<'journal' | 'journalStatus' | 'journalBusy' | 'journal
     if (!api) return false;
     set({ journalBusy: true, journalError: null, receipt: null });
     try {
-      const receipt = await api.decideCase({ dir: journal.dir, trustStore: journal.trustStore, keyFile: journal.keyFile, caseId, decision, rationale });
+      const receipt = await api.decideCase({
+        dir: journal.dir,
+        trustStore: journal.trustStore,
+        keyFile: journal.keyFile,
+        caseId,
+        decision,
+        rationale,
+      });
       set({ receipt, journalBusy: false });
       await get().loadJournal();
       return true;
@@ -484,7 +568,12 @@ function finishJob(jobId: string, mode: CheckMode, e: JobEnd): void {
     const reason = stoppedFor.get(jobId);
     stoppedFor.delete(jobId);
     const cancelled = e.cancelled && reason === undefined;
-    set({ job: null, ...(cancelled ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' } : { error: reason ?? e.message }) });
+    set({
+      job: null,
+      ...(cancelled
+        ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' }
+        : { error: reason ?? e.message }),
+    });
     focusWhenShown(cancelled ? 'job-note' : 'error');
   }
 }

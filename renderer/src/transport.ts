@@ -37,7 +37,10 @@ export function webSocketUrl(): string | null {
  */
 function webSocketApi(): RepriseClient {
   const url = webSocketUrl();
-  if (!url) throw new TransportError('No access token in the address. Open the URL that `reprise serve` printed, including the part after #.');
+  if (!url)
+    throw new TransportError(
+      'No access token in the address. Open the URL that `reprise serve` printed, including the part after #.',
+    );
   const worker = new TransportWorker();
   const send = (m: ToTransport): void => worker.postMessage(m);
   const calls = new PendingCalls();
@@ -48,7 +51,12 @@ function webSocketApi(): RepriseClient {
       if (isApiEvent(m.event)) for (const l of listeners) l(m.event);
       return;
     }
-    calls.settle(m.id, 'error' in m ? { ok: false, error: m.transport ? new TransportError(m.error) : new Error(m.error) } : { ok: true, value: m.result });
+    calls.settle(
+      m.id,
+      'error' in m
+        ? { ok: false, error: m.transport ? new TransportError(m.error) : new Error(m.error) }
+        : { ok: true, value: m.result },
+    );
   });
   worker.onmessage = (e: MessageEvent<Piece>) => receive(e.data);
   worker.onerror = () => {

@@ -9,14 +9,19 @@ import { BINARY_HEADER_BYTES, isApiEvent, type ApiEventMessage, type ApiResponse
 import { postInPieces } from './lib/pieces';
 
 /** What the window sends: the socket's address (first), a call, or a request to connect for the host's events. */
-export type ToTransport = { t: 'open'; url: string } | { t: 'call'; id: number; method: string; params: unknown[] } | { t: 'listen' };
+export type ToTransport =
+  { t: 'open'; url: string } | { t: 'call'; id: number; method: string; params: unknown[] } | { t: 'listen' };
 /** What the window gets (each in pieces when large): an answer, or a pushed event. */
-export type FromTransport = { t: 'answer'; id: number; result: unknown } | { t: 'answer'; id: number; error: string; transport: boolean } | { t: 'event'; event: unknown };
+export type FromTransport =
+  | { t: 'answer'; id: number; result: unknown }
+  | { t: 'answer'; id: number; error: string; transport: boolean }
+  | { t: 'event'; event: unknown };
 
 /** A request carrying raw bytes as one binary frame (see BINARY_HEADER_BYTES in shared/api.ts), or null. */
 export function binaryFrame(id: number, method: string, params: unknown[]): Uint8Array<ArrayBuffer> | null {
   const first = params[0];
-  if (typeof first !== 'object' || first === null || !((first as { data?: unknown }).data instanceof Uint8Array)) return null;
+  if (typeof first !== 'object' || first === null || !((first as { data?: unknown }).data instanceof Uint8Array))
+    return null;
   const { data, ...rest } = first as { data: Uint8Array };
   const head = new TextEncoder().encode(JSON.stringify({ id, method, params: [rest, ...params.slice(1)] }));
   const frame = new Uint8Array(BINARY_HEADER_BYTES + head.length + data.length);
@@ -49,7 +54,11 @@ function onSocketMessage(ev: MessageEvent): void {
     return;
   }
   if (!waiting.delete(msg.id)) return;
-  post('error' in msg ? { t: 'answer', id: msg.id, error: msg.error.message, transport: false } : { t: 'answer', id: msg.id, result: msg.result });
+  post(
+    'error' in msg
+      ? { t: 'answer', id: msg.id, error: msg.error.message, transport: false }
+      : { t: 'answer', id: msg.id, result: msg.result },
+  );
 }
 
 function connect(): Promise<WebSocket> {
@@ -76,7 +85,9 @@ scope.onmessage = (e: MessageEvent<ToTransport>) => {
   connect().then(
     (ws) => {
       waiting.add(m.id);
-      ws.send(binaryFrame(m.id, m.method, m.params) ?? JSON.stringify({ id: m.id, method: m.method, params: m.params }));
+      ws.send(
+        binaryFrame(m.id, m.method, m.params) ?? JSON.stringify({ id: m.id, method: m.method, params: m.params }),
+      );
     },
     (err: Error) => post({ t: 'answer', id: m.id, error: err.message, transport: true }),
   );

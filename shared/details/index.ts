@@ -84,7 +84,9 @@ export function acgpTrajectoryOf(r: Report): { trajectory: JsonValue[]; threshol
 }
 
 /** A dump replay's recorded and replayed expression, or null. */
-export function expressionOf(r: Report | null): { recorded: JsonValue | undefined; replayed: JsonValue | undefined } | null {
+export function expressionOf(
+  r: Report | null,
+): { recorded: JsonValue | undefined; replayed: JsonValue | undefined } | null {
   const e = obj(r?.details?.['expression']);
   return e ? { recorded: e['recorded'], replayed: e['replayed'] } : null;
 }

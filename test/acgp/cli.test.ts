@@ -24,7 +24,9 @@ describe('reprise examples: acgp/', () => {
     const dir = await mkdtemp(join(tmpdir(), 'reprise-acgp-ex-'));
     const res = await runCli(['examples', dir]);
     expect(res.code).toBe(0);
-    const index = JSON.parse(await readFile(join(dir, 'examples.json'), 'utf8')) as { files: { path: string; expect?: { verdict: string; rule?: string; command?: string } }[] };
+    const index = JSON.parse(await readFile(join(dir, 'examples.json'), 'utf8')) as {
+      files: { path: string; expect?: { verdict: string; rule?: string; command?: string } }[];
+    };
     const options = new Map((acgpWriter.build() as ExampleFile[]).map((f) => [f.path, f.options] as const));
     const mine = index.files.filter((f) => f.path.startsWith('acgp/'));
     expect(mine.map((f) => f.path)).toEqual([
@@ -41,11 +43,20 @@ describe('reprise examples: acgp/', () => {
     for (const f of mine) {
       if (!f.expect) continue;
       const policy = options.get(f.path)?.policy;
-      const out = await runCli([f.expect.command ?? 'verify', join(dir, f.path), '--json', ...(policy ? ['--policy', join(dir, policy)] : [])]);
+      const out = await runCli([
+        f.expect.command ?? 'verify',
+        join(dir, f.path),
+        '--json',
+        ...(policy ? ['--policy', join(dir, policy)] : []),
+      ]);
       const r = JSON.parse(out.stdout) as Report;
       expect(r.verdict, f.path).toBe(f.expect!.verdict);
       expect(out.code).toBe({ pass: 0, fail: 1, unavailable: 2 }[f.expect!.verdict]);
-      if (f.expect!.rule) expect(r.findings.map((x) => x.rule), f.path).toContain(f.expect!.rule);
+      if (f.expect!.rule)
+        expect(
+          r.findings.map((x) => x.rule),
+          f.path,
+        ).toContain(f.expect!.rule);
     }
     // the blueprint-override trace needs its policy: without it, replay fails
     expect((await runCli(['replay', join(dir, 'acgp/trace-blueprint-override.jsonl')])).code).toBe(1);
@@ -67,7 +78,12 @@ describe('reprise examples: acgp/', () => {
 
 describe('streaming verifier (runTraceFile)', () => {
   it('gives the same report as the in-memory kind', async () => {
-    const p = await tempFile('clean.jsonl', cleanTrace().map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const p = await tempFile(
+      'clean.jsonl',
+      cleanTrace()
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n',
+    );
     for (const mode of ['verify', 'replay'] as const) {
       const a = await runPath(p, mode, {});
       const b = await runTraceFile(p, mode, {});
@@ -78,9 +94,14 @@ describe('streaming verifier (runTraceFile)', () => {
 
   it('bounds findings, comparisons and trajectory by the limits, and keeps the worst severity of what it leaves out', async () => {
     const evals = generateTrace({ count: 60, seed: 5 });
-    for (const e of evals) { const td = e["trust_debt"] as Record<string, number>; td["post"] = td["post"]! + 1; }
+    for (const e of evals) {
+      const td = e['trust_debt'] as Record<string, number>;
+      td['post'] = td['post']! + 1;
+    }
     const p = await tempFile('bad.jsonl', evals.map((e) => JSON.stringify(e)).join('\n'));
-    const r = await runTraceFile(p, 'replay', { limits: { 'acgp-findings': 10, 'acgp-comparisons': 50, 'acgp-trajectory': 20 } });
+    const r = await runTraceFile(p, 'replay', {
+      limits: { 'acgp-findings': 10, 'acgp-comparisons': 50, 'acgp-trajectory': 20 },
+    });
     expect(r.verdict).toBe('fail');
     expect(r.findings.filter((f) => f.rule !== 'RPR-ACGP-034' && f.rule !== 'RPR-ACGP-035')).toHaveLength(10);
     expect(findingOf(r, 'RPR-ACGP-034').severity).toBe('fail');
@@ -98,7 +119,10 @@ describe('JSON Lines strictness', () => {
     expect(findingOf(r, 'RPR-ACGP-001')).toMatchObject({ pointer: 'line:3' });
   });
   it('refuses a line with invalid UTF-8 or a duplicate member, and checks the rest', async () => {
-    const bad = Buffer.concat([Buffer.from(lines[0] + '\n' + lines[1]!.replace('"GT-2"', '"GT-\xff"') + '\n', 'latin1'), Buffer.from(lines[2]!.replace('"flagged":', '"flagged":false,"flagged":') + '\n' + lines[3] + '\n')]);
+    const bad = Buffer.concat([
+      Buffer.from(lines[0] + '\n' + lines[1]!.replace('"GT-2"', '"GT-\xff"') + '\n', 'latin1'),
+      Buffer.from(lines[2]!.replace('"flagged":', '"flagged":false,"flagged":') + '\n' + lines[3] + '\n'),
+    ]);
     const r = await run(bad, 'verify', {}, 't.jsonl');
     expect(r.findings.filter((f) => f.rule === 'RPR-ACGP-001').map((f) => f.pointer)).toEqual(['line:2', 'line:3']);
     expect(r.details!['evals']).toBe(4);
@@ -157,7 +181,10 @@ describe('the line limit (acgp-line-bytes) holds memory, not only lines', () => 
     // A line of exactly the limit is read, CR or not; the limit can be raised.
     const exact = '{"trace_id":"' + 'x'.repeat(MAX - 16) + '"}';
     expect(feed([Buffer.from(lines[0] + '\n' + exact + '\r\n')])).toEqual(['0: EVAL', '1: EVAL']);
-    expect(feed([Buffer.from(lines[0] + '\n' + long + '\n')], { [LINE_LIMIT]: long.length })).toEqual(['0: EVAL', '1: EVAL']);
+    expect(feed([Buffer.from(lines[0] + '\n' + long + '\n')], { [LINE_LIMIT]: long.length })).toEqual([
+      '0: EVAL',
+      '1: EVAL',
+    ]);
     // An unterminated last line too long: still only its length.
     expect(feed([Buffer.from(lines[0] + '\n' + long)])).toEqual(['0: EVAL', `1: ${long.length} bytes, over ${MAX}`]);
   });
@@ -170,7 +197,12 @@ describe('the line limit (acgp-line-bytes) holds memory, not only lines', () => 
     ] as const) {
       const r = await run(text, 'verify', {}, 't.jsonl');
       expect(r.artifact.kind).toBe('acgp-trace');
-      expect(findingOf(r, 'RPR-ACGP-001')).toMatchObject({ pointer: `line:${line}`, message: expect.stringMatching(/bytes long, more than an EVAL line may hold \(limit acgp-line-bytes = 1048576\); it was not parsed$/) as unknown });
+      expect(findingOf(r, 'RPR-ACGP-001')).toMatchObject({
+        pointer: `line:${line}`,
+        message: expect.stringMatching(
+          /bytes long, more than an EVAL line may hold \(limit acgp-line-bytes = 1048576\); it was not parsed$/,
+        ) as unknown,
+      });
     }
   });
 });

@@ -31,7 +31,10 @@ describe("the seed's EVAL example", () => {
       expect(f).toMatchObject({ severity: 'fail', pointer: '/ctq_score', expected: 0.8925, actual: 0.8915 });
       expect(findingOf(r, 'RPR-ACGP-006')).toMatchObject({ expected: 0.1075, actual: 0.1085 });
       // its attestation digest is the placeholder "sha256:..."
-      expect(findingOf(r, 'RPR-ACGP-012')).toMatchObject({ pointer: '/trust_debt_extended/attestation/digest', actual: 'sha256:...' });
+      expect(findingOf(r, 'RPR-ACGP-012')).toMatchObject({
+        pointer: '/trust_debt_extended/attestation/digest',
+        actual: 'sha256:...',
+      });
       const row = r.comparisons!.find((c) => c.output === '/ctq_score')!;
       expect(row).toMatchObject({ mode: 'EXACT', original: 0.8915, replayed: 0.8925, status: 'fail' });
     });
@@ -46,7 +49,11 @@ describe("the seed's EVAL example", () => {
     expect(findingOf(r, 'RPR-ACGP-013').message).toMatch(/NOT recomputed/);
     const rows = r.comparisons!.filter((c) => c.output.startsWith('/trust_debt/'));
     expect(rows.map((c) => c.mode)).toEqual(['RECORDED', 'RECORDED', 'RECORDED', 'RECORDED']);
-    expect(rows.find((c) => c.output === '/trust_debt/post')).toMatchObject({ original: 1.2, replayed: 1.2, status: 'pass' });
+    expect(rows.find((c) => c.output === '/trust_debt/post')).toMatchObject({
+      original: 1.2,
+      replayed: 1.2,
+      status: 'pass',
+    });
     expect(r.details!['notRecomputed']).toEqual(['urn:acgp:ext:trust-debt-private@1']);
   });
 
@@ -62,11 +69,21 @@ describe("the seed's EVAL example", () => {
 });
 
 const dims = (entries: [number, number, string?][]) =>
-  Object.fromEntries(entries.map(([score, weight, status], k) => [`d${k}`, { score, weight, status: status ?? 'evaluated', contributors: [] }]));
+  Object.fromEntries(
+    entries.map(([score, weight, status], k) => [
+      `d${k}`,
+      { score, weight, status: status ?? 'evaluated', contributors: [] },
+    ]),
+  );
 
 describe('exact CTQ and risk', () => {
   it('rounds half-even to 4 places: 0.12345 → 0.1234, 0.12355 → 0.1236, and risk likewise', async () => {
-    const a = { ...mkEval({ intervention: 'block', pre: 0, delta: 2, post: 2 }), ctq_dimensions: dims([[0.12345, 1]]), ctq_score: 0.1234, risk_score: 0.8766 };
+    const a = {
+      ...mkEval({ intervention: 'block', pre: 0, delta: 2, post: 2 }),
+      ctq_dimensions: dims([[0.12345, 1]]),
+      ctq_score: 0.1234,
+      risk_score: 0.8766,
+    };
     expect((await run(a, 'verify')).verdict).toBe('pass');
     const b = { ...a, ctq_score: 0.1235 };
     expect(findingOf(await run(b, 'verify'), 'RPR-ACGP-005')).toMatchObject({ expected: 0.1234, actual: 0.1235 });
@@ -75,9 +92,24 @@ describe('exact CTQ and risk', () => {
   });
 
   it('ignores dimensions that are not evaluated, and fails weights of evaluated dimensions that do not sum to 1', async () => {
-    const ok = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), ctq_dimensions: dims([[0.8, 0.6], [0.9, 0.4], [0.1, 0.5, 'not_applicable']]), ctq_score: 0.84, risk_score: 0.16 };
+    const ok = {
+      ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }),
+      ctq_dimensions: dims([
+        [0.8, 0.6],
+        [0.9, 0.4],
+        [0.1, 0.5, 'not_applicable'],
+      ]),
+      ctq_score: 0.84,
+      risk_score: 0.16,
+    };
     expect((await run(ok, 'verify')).verdict).toBe('pass');
-    const bad = { ...ok, ctq_dimensions: dims([[0.8, 0.6], [0.9, 0.35]]) };
+    const bad = {
+      ...ok,
+      ctq_dimensions: dims([
+        [0.8, 0.6],
+        [0.9, 0.35],
+      ]),
+    };
     const r = await run(bad, 'verify');
     expect(r.verdict).toBe('fail');
     expect(findingOf(r, 'RPR-ACGP-004')).toMatchObject({ expected: 1, actual: 0.95 });
@@ -85,7 +117,10 @@ describe('exact CTQ and risk', () => {
   });
 
   it('fails when no dimension is evaluated, or a score is out of range', async () => {
-    const none = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), ctq_dimensions: dims([[0.8, 1, 'skipped']]) };
+    const none = {
+      ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }),
+      ctq_dimensions: dims([[0.8, 1, 'skipped']]),
+    };
     expect(rules(await run(none, 'verify'))).toContain('RPR-ACGP-016');
     const out = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), ctq_dimensions: dims([[1.2, 1]]) };
     expect(findingOf(await run(out, 'verify'), 'RPR-ACGP-003').pointer).toBe('/ctq_dimensions/d0/score');
@@ -96,7 +131,12 @@ describe('interventions', () => {
   it('a recorded intervention below the computed one fails: trust debt never relaxes an intervention', async () => {
     const e = { ...mkEval({ intervention: 'escalate', pre: 0, delta: 0.5, post: 0.5 }), intervention: 'nudge' };
     const r = await run(e, 'verify');
-    expect(findingOf(r, 'RPR-ACGP-007')).toMatchObject({ severity: 'fail', expected: 'escalate', actual: 'nudge', pointer: '/intervention' });
+    expect(findingOf(r, 'RPR-ACGP-007')).toMatchObject({
+      severity: 'fail',
+      expected: 'escalate',
+      actual: 'nudge',
+      pointer: '/intervention',
+    });
     expect(findingOf(r, 'RPR-ACGP-007').message).toMatch(/never relaxes/);
   });
 
@@ -104,11 +144,20 @@ describe('interventions', () => {
     const e = { ...mkEval({ intervention: 'ok', pre: 0, delta: 2, post: 2 }), intervention: 'block' };
     const r = await run(e, 'replay');
     expect(r.verdict).toBe('pass');
-    expect(r.comparisons!.find((c) => c.output === '/intervention')).toMatchObject({ original: 'block', replayed: 'ok', status: 'pass' });
+    expect(r.comparisons!.find((c) => c.output === '/intervention')).toMatchObject({
+      original: 'block',
+      replayed: 'ok',
+      status: 'pass',
+    });
   });
 
   it('thresholds are closed above: risk exactly 0.40 is ok, 0.4001 is nudge', async () => {
-    const at = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), ctq_dimensions: dims([[0.6, 1]]), ctq_score: 0.6, risk_score: 0.4 };
+    const at = {
+      ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }),
+      ctq_dimensions: dims([[0.6, 1]]),
+      ctq_score: 0.6,
+      risk_score: 0.4,
+    };
     expect((await run(at, 'verify')).verdict).toBe('pass');
     const above = { ...at, ctq_dimensions: dims([[0.5999, 1]]), ctq_score: 0.5999, risk_score: 0.4001 };
     expect(findingOf(await run(above, 'verify'), 'RPR-ACGP-007')).toMatchObject({ expected: 'nudge', actual: 'ok' });
@@ -124,18 +173,45 @@ describe('interventions', () => {
       }),
     );
     // risk 0.32: baseline ok; blueprint nudge (0.32 > 0.30); the stricter-of is ok 0.30, nudge 0.45, escalate 0.80 → nudge
-    const e = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), ctq_dimensions: dims([[0.68, 1]]), ctq_score: 0.68, risk_score: 0.32 };
+    const e = {
+      ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }),
+      ctq_dimensions: dims([[0.68, 1]]),
+      ctq_score: 0.68,
+      risk_score: 0.32,
+    };
     expect((await run(e, 'verify')).verdict).toBe('pass');
-    expect(findingOf(await run(e, 'verify', { policy }), 'RPR-ACGP-007')).toMatchObject({ expected: 'nudge', actual: 'ok' });
+    expect(findingOf(await run(e, 'verify', { policy }), 'RPR-ACGP-007')).toMatchObject({
+      expected: 'nudge',
+      actual: 'ok',
+    });
     // risk 0.5: stricter-of gives escalate (0.5 > 0.45) although each alone would give nudge
-    const f = { ...e, ctq_dimensions: dims([[0.5, 1]]), ctq_score: 0.5, risk_score: 0.5, intervention: 'nudge', trust_debt: { provider_id: 'acgp.core.default@1', pre: 0, delta: 0.5, post: 0.5, thresholds_crossed: [] } };
-    expect(findingOf(await run(f, 'verify', { policy }), 'RPR-ACGP-007')).toMatchObject({ expected: 'escalate', actual: 'nudge' });
+    const f = {
+      ...e,
+      ctq_dimensions: dims([[0.5, 1]]),
+      ctq_score: 0.5,
+      risk_score: 0.5,
+      intervention: 'nudge',
+      trust_debt: { provider_id: 'acgp.core.default@1', pre: 0, delta: 0.5, post: 0.5, thresholds_crossed: [] },
+    };
+    expect(findingOf(await run(f, 'verify', { policy }), 'RPR-ACGP-007')).toMatchObject({
+      expected: 'escalate',
+      actual: 'nudge',
+    });
   });
 
   it('a policy tripwire action raises the computed intervention; halt without a tripwire is a warning', async () => {
-    const policy = await tempFile('p.json', JSON.stringify({ type: 'reprise.acgp-policy/v1', blueprints: { 'finance_qa@2.1': { tripwires: { pii_leak: 'halt' } } } }));
+    const policy = await tempFile(
+      'p.json',
+      JSON.stringify({
+        type: 'reprise.acgp-policy/v1',
+        blueprints: { 'finance_qa@2.1': { tripwires: { pii_leak: 'halt' } } },
+      }),
+    );
     const e = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), tripwires_triggered: ['pii_leak'] };
-    expect(findingOf(await run(e, 'verify', { policy }), 'RPR-ACGP-007')).toMatchObject({ expected: 'halt', actual: 'ok' });
+    expect(findingOf(await run(e, 'verify', { policy }), 'RPR-ACGP-007')).toMatchObject({
+      expected: 'halt',
+      actual: 'ok',
+    });
     const h = { ...mkEval({ intervention: 'halt', pre: 0, delta: 5, post: 5 }), tripwires_triggered: [] };
     const r = await run(h, 'verify');
     expect(r.verdict).toBe('pass');
@@ -145,16 +221,36 @@ describe('interventions', () => {
 
 describe('form', () => {
   it('refuses a duplicate member, a local timestamp, a malformed trust_debt and a mismatched descriptor', async () => {
-    const text = JSON.stringify(mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 })).replace('"flagged":false', '"flagged":false,"flagged":true');
+    const text = JSON.stringify(mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 })).replace(
+      '"flagged":false',
+      '"flagged":false,"flagged":true',
+    );
     const d = await run(text, 'verify');
     expect(d.artifact.kind).toBe('acgp-eval');
     expect(findingOf(d, 'RPR-ACGP-001').pointer).toBe('/flagged');
-    expect(findingOf(await run({ ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), timestamp: '2026-05-04T10:00:00+02:00' }, 'verify'), 'RPR-ACGP-009').actual).toBe('2026-05-04T10:00:00+02:00');
-    const td = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), trust_debt: { provider_id: 'acgp.core.default@1', pre: '0', delta: 0, post: 0, thresholds_crossed: [] } };
+    expect(
+      findingOf(
+        await run(
+          { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), timestamp: '2026-05-04T10:00:00+02:00' },
+          'verify',
+        ),
+        'RPR-ACGP-009',
+      ).actual,
+    ).toBe('2026-05-04T10:00:00+02:00');
+    const td = {
+      ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }),
+      trust_debt: { provider_id: 'acgp.core.default@1', pre: '0', delta: 0, post: 0, thresholds_crossed: [] },
+    };
     expect(findingOf(await run(td, 'verify'), 'RPR-ACGP-002').pointer).toBe('/trust_debt/pre');
-    const x = { ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }), trust_debt_extended: { provider: { id: 'urn:other@1', visibility: 'secret' } } };
+    const x = {
+      ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }),
+      trust_debt_extended: { provider: { id: 'urn:other@1', visibility: 'secret' } },
+    };
     const r = await run(x, 'verify');
-    expect(r.findings.filter((f) => f.rule === 'RPR-ACGP-011').map((f) => f.pointer)).toEqual(['/trust_debt_extended/provider/id', '/trust_debt_extended/provider/visibility']);
+    expect(r.findings.filter((f) => f.rule === 'RPR-ACGP-011').map((f) => f.pointer)).toEqual([
+      '/trust_debt_extended/provider/id',
+      '/trust_debt_extended/provider/visibility',
+    ]);
   });
 
   it('fails post != pre + delta (observable for every provider)', async () => {
@@ -163,14 +259,23 @@ describe('form', () => {
   });
 
   it('an unknown public provider cannot be replayed: unavailable, never a guess', async () => {
-    const r = await run(mkEval({ intervention: 'nudge', pre: 1, delta: 0.5, post: 1.5, provider: 'urn:acgp:ext:custom@2' }), 'replay');
+    const r = await run(
+      mkEval({ intervention: 'nudge', pre: 1, delta: 0.5, post: 1.5, provider: 'urn:acgp:ext:custom@2' }),
+      'replay',
+    );
     expect(r.verdict).toBe('unavailable');
     expect(rules(r, 'unavailable')).toEqual(['RPR-ACGP-014']);
   });
 
   it('a malformed --policy is a usage error (exit 3, one line)', async () => {
     const { runCli } = await import('../helpers/cli.js');
-    const policy = await tempFile('bad.json', JSON.stringify({ type: 'reprise.acgp-policy/v1', blueprints: { b: { risk_thresholds: { ok: 0.7, nudge: 0.5, escalate: 0.9 } } } }));
+    const policy = await tempFile(
+      'bad.json',
+      JSON.stringify({
+        type: 'reprise.acgp-policy/v1',
+        blueprints: { b: { risk_thresholds: { ok: 0.7, nudge: 0.5, escalate: 0.9 } } },
+      }),
+    );
     const p = await tempFile('e.json', JSON.stringify(mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 })));
     const res = await runCli(['verify', p, '--policy', policy]);
     expect(res.code).toBe(3);

@@ -38,14 +38,30 @@ export function mkEval(s: EvalSpec): Record<string, unknown> {
     flagged: s.flagged ?? false,
     runtime_posture: 'normal',
     review_required: false,
-    trust_debt: { provider_id: s.provider ?? 'acgp.core.default@1', pre: s.pre, delta: s.delta, post: s.post, thresholds_crossed: s.crossed ?? [] },
+    trust_debt: {
+      provider_id: s.provider ?? 'acgp.core.default@1',
+      pre: s.pre,
+      delta: s.delta,
+      post: s.post,
+      thresholds_crossed: s.crossed ?? [],
+    },
   };
   if (s.ts !== null) e['timestamp'] = s.ts ?? '2026-05-04T09:00:00Z';
   return e;
 }
 
-export function run(value: unknown, mode: 'verify' | 'replay', options: EngineOptions = {}, path = 'x.json'): Promise<Report> {
-  return runBytes(path, Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)), mode, options);
+export function run(
+  value: unknown,
+  mode: 'verify' | 'replay',
+  options: EngineOptions = {},
+  path = 'x.json',
+): Promise<Report> {
+  return runBytes(
+    path,
+    Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)),
+    mode,
+    options,
+  );
 }
 
 export function rules(r: Report, severity?: Finding['severity']): string[] {

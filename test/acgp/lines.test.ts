@@ -25,19 +25,27 @@ describe('strictParseLine', () => {
       '{"a":[1,2,{"x":"::"}]}',
       '{"a":1',
     ];
-    for (const c of cases) expect(outcome(() => strictParseLine(c)), c).toEqual(outcome(() => parseCanonical(c)));
+    for (const c of cases)
+      expect(
+        outcome(() => strictParseLine(c)),
+        c,
+      ).toEqual(outcome(() => parseCanonical(c)));
   });
 
   it('agrees with parseCanonical on random JSON texts, with and without a duplicated member', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 }), fc.boolean(), (obj, dup) => {
-        let text = JSON.stringify(obj);
-        if (dup) {
-          const k = JSON.stringify(Object.keys(obj)[0]!);
-          text = `{${k}:0,` + text.slice(1);
-        }
-        expect(outcome(() => strictParseLine(text))).toEqual(outcome(() => parseCanonical(text)));
-      }),
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 }),
+        fc.boolean(),
+        (obj, dup) => {
+          let text = JSON.stringify(obj);
+          if (dup) {
+            const k = JSON.stringify(Object.keys(obj)[0]!);
+            text = `{${k}:0,` + text.slice(1);
+          }
+          expect(outcome(() => strictParseLine(text))).toEqual(outcome(() => parseCanonical(text)));
+        },
+      ),
       { numRuns: 500 },
     );
   });

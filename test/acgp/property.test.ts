@@ -7,28 +7,56 @@ import { describe, expect, it } from 'vitest';
 import { generateTrace, type Eval } from '../../app/kinds/acgp/generate.js';
 import { run } from './helpers.js';
 
-const traceArb = fc.record({ seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }), count: fc.integer({ min: 1, max: 40 }), startDebt: fc.integer({ min: 0, max: 120 }).map((n) => n / 10), priv: fc.boolean() });
+const traceArb = fc.record({
+  seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+  count: fc.integer({ min: 1, max: 40 }),
+  startDebt: fc.integer({ min: 0, max: 120 }).map((n) => n / 10),
+  priv: fc.boolean(),
+});
 
 const gen = (t: { seed: number; count: number; startDebt: number; priv: boolean }, priv = t.priv) =>
-  generateTrace({ seed: t.seed, count: t.count, startDebt: t.startDebt, private: priv, traceId: `trace-prop-${t.seed}` });
+  generateTrace({
+    seed: t.seed,
+    count: t.count,
+    startDebt: t.startDebt,
+    private: priv,
+    traceId: `trace-prop-${t.seed}`,
+  });
 
 /** Every number a single edit may change, with a change that must be detected. */
 function numberSites(trace: Eval[]): { label: string; apply: (t: Eval[]) => void }[] {
   const sites: { label: string; apply: (t: Eval[]) => void }[] = [];
   trace.forEach((e, i) => {
-    for (const k of ['ctq_score', 'risk_score'] as const) sites.push({ label: `/${i}/${k}`, apply: (t) => void (t[i]![k] = bump(t[i]![k] as number)) });
-    for (const [name, d] of Object.entries(e['ctq_dimensions'] as Record<string, { score: number; weight: number; status: string }>)) {
+    for (const k of ['ctq_score', 'risk_score'] as const)
+      sites.push({ label: `/${i}/${k}`, apply: (t) => void (t[i]![k] = bump(t[i]![k] as number)) });
+    for (const [name, d] of Object.entries(
+      e['ctq_dimensions'] as Record<string, { score: number; weight: number; status: string }>,
+    )) {
       if (d.status !== 'evaluated') continue;
-      sites.push({ label: `/${i}/ctq_dimensions/${name}/score`, apply: (t) => void (dim(t, i, name).score = d.score >= 0.5 ? round(d.score - 0.01) : round(d.score + 0.01)) });
-      sites.push({ label: `/${i}/ctq_dimensions/${name}/weight`, apply: (t) => void (dim(t, i, name).weight = d.weight >= 0.5 ? round(d.weight - 0.05) : round(d.weight + 0.05)) });
+      sites.push({
+        label: `/${i}/ctq_dimensions/${name}/score`,
+        apply: (t) => void (dim(t, i, name).score = d.score >= 0.5 ? round(d.score - 0.01) : round(d.score + 0.01)),
+      });
+      sites.push({
+        label: `/${i}/ctq_dimensions/${name}/weight`,
+        apply: (t) => void (dim(t, i, name).weight = d.weight >= 0.5 ? round(d.weight - 0.05) : round(d.weight + 0.05)),
+      });
     }
-    for (const k of ['pre', 'delta', 'post'] as const) sites.push({ label: `/${i}/trust_debt/${k}`, apply: (t) => void ((t[i]!['trust_debt'] as Record<string, number>)[k] = bump((t[i]!['trust_debt'] as Record<string, number>)[k]!)) });
+    for (const k of ['pre', 'delta', 'post'] as const)
+      sites.push({
+        label: `/${i}/trust_debt/${k}`,
+        apply: (t) =>
+          void ((t[i]!['trust_debt'] as Record<string, number>)[k] = bump(
+            (t[i]!['trust_debt'] as Record<string, number>)[k]!,
+          )),
+      });
   });
   return sites;
 }
 const round = (x: number) => Number(x.toFixed(4));
 const bump = (x: number) => round(x + 0.0001);
-const dim = (t: Eval[], i: number, name: string) => (t[i]!['ctq_dimensions'] as Record<string, { score: number; weight: number }>)[name]!;
+const dim = (t: Eval[], i: number, name: string) =>
+  (t[i]!['ctq_dimensions'] as Record<string, { score: number; weight: number }>)[name]!;
 
 describe('property: generated traces pass', () => {
   it('verify and replay pass every generated trace (default and private providers)', async () => {
@@ -57,7 +85,11 @@ describe('property: any single changed number fails', () => {
         site.apply(changed);
         const r = await run(changed, 'replay');
         expect(r.verdict, `${site.label} changed, yet: ${JSON.stringify(r.findings)}`).toBe('fail');
-        expect(r.findings.some((f) => f.severity === 'fail' && (f.pointer ?? '').startsWith(site.label.split('/').slice(0, 2).join('/')))).toBe(true);
+        expect(
+          r.findings.some(
+            (f) => f.severity === 'fail' && (f.pointer ?? '').startsWith(site.label.split('/').slice(0, 2).join('/')),
+          ),
+        ).toBe(true);
       }),
       { numRuns: 150 },
     );
@@ -75,18 +107,24 @@ describe('property: bad input never crashes', () => {
     };
     walk(base, []);
     await fc.assert(
-      fc.asyncProperty(fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('verify', 'replay') as fc.Arbitrary<'verify' | 'replay'>, fc.boolean(), async (pick, junk, mode, lines) => {
-        const t = structuredClone(base) as unknown as Record<string | number, unknown>;
-        const path = paths[pick % paths.length]!;
-        if (path.length === 0) return;
-        let o = t as Record<string | number, unknown>;
-        for (const k of path.slice(0, -1)) o = o[k] as Record<string | number, unknown>;
-        o[path.at(-1)!] = junk;
-        const text = lines ? (t as unknown as unknown[]).map((e) => JSON.stringify(e)).join('\n') : JSON.stringify(t);
-        const r = await run(text, mode, {}, lines ? 't.jsonl' : 't.json');
-        expect(['pass', 'fail', 'unavailable']).toContain(r.verdict);
-        JSON.stringify(r);
-      }),
+      fc.asyncProperty(
+        fc.nat(),
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.constantFrom('verify', 'replay') as fc.Arbitrary<'verify' | 'replay'>,
+        fc.boolean(),
+        async (pick, junk, mode, lines) => {
+          const t = structuredClone(base) as unknown as Record<string | number, unknown>;
+          const path = paths[pick % paths.length]!;
+          if (path.length === 0) return;
+          let o = t as Record<string | number, unknown>;
+          for (const k of path.slice(0, -1)) o = o[k] as Record<string | number, unknown>;
+          o[path.at(-1)!] = junk;
+          const text = lines ? (t as unknown as unknown[]).map((e) => JSON.stringify(e)).join('\n') : JSON.stringify(t);
+          const r = await run(text, mode, {}, lines ? 't.jsonl' : 't.json');
+          expect(['pass', 'fail', 'unavailable']).toContain(r.verdict);
+          JSON.stringify(r);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -12,7 +12,11 @@ const T = (hm: string, day = '04') => `2026-05-${day}T${hm}Z`;
 const trace = (specs: EvalSpec[]) => specs.map(mkEval);
 
 function replayed(r: Report): { pre: number; delta: number; post: number; thresholdsCrossed: string[] }[] {
-  return (r.details!['trajectory'] as { replayed: { pre: number; delta: number; post: number; thresholdsCrossed: string[] } }[]).map((p) => p.replayed);
+  return (
+    r.details!['trajectory'] as {
+      replayed: { pre: number; delta: number; post: number; thresholdsCrossed: string[] };
+    }[]
+  ).map((p) => p.replayed);
 }
 
 describe('acgp.core.default@1, baseline parameters (decay 0.05 per 1 h, min 0; thresholds 3, 6, 10)', () => {
@@ -22,11 +26,25 @@ describe('acgp.core.default@1, baseline parameters (decay 0.05 per 1 h, min 0; t
     // E1: 30 min → 0 whole periods, pre 2.0; nudge 0.5 + flag 0.1 = 0.6 → 2.6
     { ts: T('09:30:00'), intervention: 'nudge', flagged: true, pre: 2, delta: 0.6, post: 2.6 },
     // E2: 2 h → 2 periods: 2.6 × 0.95² = 2.6 × 0.9025 = 2.3465; escalate +1.0 → 3.3465, crosses 3 (2.3465 < 3 ≤ 3.3465)
-    { ts: T('11:30:00'), intervention: 'escalate', pre: 2.3465, delta: 1, post: 3.3465, crossed: ['elevated_monitoring'] },
+    {
+      ts: T('11:30:00'),
+      intervention: 'escalate',
+      pre: 2.3465,
+      delta: 1,
+      post: 3.3465,
+      crossed: ['elevated_monitoring'],
+    },
     // E3: 45 min → 0 periods; block +2.0 → 5.3465
     { ts: T('12:15:00'), intervention: 'block', pre: 3.3465, delta: 2, post: 5.3465 },
     // E4: 44 min 59 s → 0 periods; halt +5.0 → 10.3465, crosses 6 and 10
-    { ts: T('12:59:59'), intervention: 'halt', pre: 5.3465, delta: 5, post: 10.3465, crossed: ['restricted_mode', 're_tiering_review'] },
+    {
+      ts: T('12:59:59'),
+      intervention: 'halt',
+      pre: 5.3465,
+      delta: 5,
+      post: 10.3465,
+      crossed: ['restricted_mode', 're_tiering_review'],
+    },
     // E5: 1 h 0 min 1 s → 1 period: 10.3465 × 0.95 = 9.829175 → 9.8292 (recorded), state stays 9.829175
     { ts: T('14:00:00'), intervention: 'ok', pre: 9.8292, delta: 0, post: 9.8292 },
     // E6: 3 h → 9.829175 × 0.95³ = 9.829175 × 0.857375 = 8.427288915625 → 8.4273
@@ -40,7 +58,16 @@ describe('acgp.core.default@1, baseline parameters (decay 0.05 per 1 h, min 0; t
     expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(r.verdict).toBe('pass');
     expect(replayed(r).map((p) => p.post)).toEqual([2, 2.6, 3.3465, 5.3465, 10.3465, 9.8292, 8.4273, 5.0457]);
-    expect(replayed(r).map((p) => p.thresholdsCrossed)).toEqual([[], [], ['elevated_monitoring'], [], ['restricted_mode', 're_tiering_review'], [], [], []]);
+    expect(replayed(r).map((p) => p.thresholdsCrossed)).toEqual([
+      [],
+      [],
+      ['elevated_monitoring'],
+      [],
+      ['restricted_mode', 're_tiering_review'],
+      [],
+      [],
+      [],
+    ]);
     expect(r.details!['debtThresholds']).toEqual({ elevated_monitoring: 3, restricted_mode: 6, re_tiering_review: 10 });
     expect(rules(r, 'info')).toEqual(['RPR-ACGP-025']);
   });
@@ -50,13 +77,24 @@ describe('acgp.core.default@1, baseline parameters (decay 0.05 per 1 h, min 0; t
     (bad[6]!['trust_debt'] as Record<string, unknown>)['pre'] = 8.4274;
     (bad[6]!['trust_debt'] as Record<string, unknown>)['post'] = 8.4274;
     const r = await run(bad, 'replay');
-    expect(findingOf(r, 'RPR-ACGP-020')).toMatchObject({ pointer: '/6/trust_debt/pre', expected: 8.4273, actual: 8.4274 });
-    expect(findingOf(r, 'RPR-ACGP-022')).toMatchObject({ pointer: '/6/trust_debt/post', expected: 8.4273, actual: 8.4274 });
+    expect(findingOf(r, 'RPR-ACGP-020')).toMatchObject({
+      pointer: '/6/trust_debt/pre',
+      expected: 8.4273,
+      actual: 8.4274,
+    });
+    expect(findingOf(r, 'RPR-ACGP-022')).toMatchObject({
+      pointer: '/6/trust_debt/post',
+      expected: 8.4273,
+      actual: 8.4274,
+    });
     // the next EVAL is replayed from the exact state, so it still matches
     expect(r.findings.filter((f) => f.pointer?.startsWith('/7/'))).toEqual([]);
     const cross = trace(A);
     (cross[4]!['trust_debt'] as Record<string, unknown>)['thresholds_crossed'] = ['re_tiering_review'];
-    expect(findingOf(await run(cross, 'replay'), 'RPR-ACGP-023')).toMatchObject({ expected: ['restricted_mode', 're_tiering_review'], actual: ['re_tiering_review'] });
+    expect(findingOf(await run(cross, 'replay'), 'RPR-ACGP-023')).toMatchObject({
+      expected: ['restricted_mode', 're_tiering_review'],
+      actual: ['re_tiering_review'],
+    });
   });
 
   it('keeps the exact state, never the rounded one, and rounds ties half-even', async () => {
@@ -116,8 +154,14 @@ describe('acgp.core.default@1, baseline parameters (decay 0.05 per 1 h, min 0; t
     ];
     const r = await run(trace(specs), 'replay');
     expect(r.verdict).toBe('unavailable');
-    expect(r.findings.filter((f) => f.rule === 'RPR-ACGP-024').map((f) => f.pointer)).toEqual(['/1/timestamp', '/2/timestamp']);
-    expect(r.comparisons!.filter((c) => c.status === 'unavailable').map((c) => c.output)).toEqual(['/1/trust_debt/pre', '/2/trust_debt/pre']);
+    expect(r.findings.filter((f) => f.rule === 'RPR-ACGP-024').map((f) => f.pointer)).toEqual([
+      '/1/timestamp',
+      '/2/timestamp',
+    ]);
+    expect(r.comparisons!.filter((c) => c.status === 'unavailable').map((c) => c.output)).toEqual([
+      '/1/trust_debt/pre',
+      '/2/trust_debt/pre',
+    ]);
     // verify does not decay, so it has nothing to be unavailable about
     expect((await run(trace(specs), 'verify')).verdict).toBe('pass');
   });
@@ -154,7 +198,12 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     blueprints: {
       'tight@1': {
         risk_thresholds: { ok: 0.2, nudge: 0.5, escalate: 0.7 },
-        trust_debt: { decay_fraction: 0.2, period_hours: 0.5, min_debt: 0.25, thresholds: { elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 } },
+        trust_debt: {
+          decay_fraction: 0.2,
+          period_hours: 0.5,
+          min_debt: 0.25,
+          thresholds: { elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 },
+        },
       },
     },
   };
@@ -164,9 +213,24 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     // E1: 20 min < one 30-min period → 0 periods; max(0.25, 0.5) = 0.5; escalate +1 → 1.5, crosses 1
     { ts: T('10:20:00'), intervention: 'escalate', pre: 0.5, delta: 1, post: 1.5, crossed: ['elevated_monitoring'] },
     // E2: 60 min → 2 periods: 1.5 × 0.8² = 0.96 (decayed back below 1); block +2 → 2.96, crosses 1 again and 2.5
-    { ts: T('11:20:00'), intervention: 'block', pre: 0.96, delta: 2, post: 2.96, crossed: ['elevated_monitoring', 'restricted_mode'] },
+    {
+      ts: T('11:20:00'),
+      intervention: 'block',
+      pre: 0.96,
+      delta: 2,
+      post: 2.96,
+      crossed: ['elevated_monitoring', 'restricted_mode'],
+    },
     // E3: 30 min → 1 period: 2.96 × 0.8 = 2.368; block + flag +2.1 → 4.468, crosses 2.5 again and 4
-    { ts: T('11:50:00'), intervention: 'block', flagged: true, pre: 2.368, delta: 2.1, post: 4.468, crossed: ['restricted_mode', 're_tiering_review'] },
+    {
+      ts: T('11:50:00'),
+      intervention: 'block',
+      flagged: true,
+      pre: 2.368,
+      delta: 2.1,
+      post: 4.468,
+      crossed: ['restricted_mode', 're_tiering_review'],
+    },
     // E4: 4 h → 8 periods: 4.468 × 0.8⁸ = 4.468 × 0.16777216 = 0.74960601088 → 0.7496
     { ts: T('15:50:00'), intervention: 'ok', pre: 0.7496, delta: 0, post: 0.7496 },
     // E5: 5 h → 10 periods: 0.74960601088 × 0.1073741824 = 0.0804883… < min_debt → 0.25
@@ -183,13 +247,26 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(r.verdict).toBe('pass');
     expect(replayed(r).map((x) => x.pre)).toEqual([0, 0.5, 0.96, 2.368, 0.7496, 0.25, 0.25]);
-    expect(r.details!['debtParameters']).toEqual({ source: 'blueprint', decay_fraction: 0.2, period_hours: 0.5, min_debt: 0.25 });
-    expect(r.details!['debtThresholds']).toEqual({ elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 });
+    expect(r.details!['debtParameters']).toEqual({
+      source: 'blueprint',
+      decay_fraction: 0.2,
+      period_hours: 0.5,
+      min_debt: 0.25,
+    });
+    expect(r.details!['debtThresholds']).toEqual({
+      elevated_monitoring: 1,
+      restricted_mode: 2.5,
+      re_tiering_review: 4,
+    });
     expect(r.details!['riskThresholds']).toEqual({ source: 'blueprint', ok: 0.2, nudge: 0.5, escalate: 0.7 });
     // verify (no replay) still reports the blueprint's thresholds for the chart
     const v = await run(evals(), 'verify', { policy: p });
     expect(v.verdict).toBe('pass');
-    expect(v.details!['debtThresholds']).toEqual({ elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 });
+    expect(v.details!['debtThresholds']).toEqual({
+      elevated_monitoring: 1,
+      restricted_mode: 2.5,
+      re_tiering_review: 4,
+    });
   });
 
   it('fails the same trace under the baseline (the overrides are what make it pass)', async () => {

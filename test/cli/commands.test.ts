@@ -34,7 +34,10 @@ export async function resolve(specifier, context, next) {
 `,
   );
   hooks = join(dir, 'register.mjs');
-  await writeFile(hooks, `import { register } from 'node:module';\nimport { threadId } from 'node:worker_threads';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { threadId } });\n`);
+  await writeFile(
+    hooks,
+    `import { register } from 'node:module';\nimport { threadId } from 'node:worker_threads';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { threadId } });\n`,
+  );
 });
 
 async function usageOf(c: (typeof COMMANDS)[number]): Promise<string> {
@@ -62,14 +65,22 @@ function loadedModules(trace: string): Loaded {
     (thread === 0 ? main : workers).add(rel(to));
     if (thread === 0 && from?.includes('/dist/')) importers.add(rel(from));
   }
-  return { modules: [...main], workerModules: [...workers], leaves: new Set([...main].filter((m) => !importers.has(m))) };
+  return {
+    modules: [...main],
+    workerModules: [...workers],
+    leaves: new Set([...main].filter((m) => !importers.has(m))),
+  };
 }
 
 /** Runs the built CLI and returns its result and the dist/ modules its threads loaded. */
 function traced(args: string[], name: string): Promise<CliResult & Loaded> {
   const trace = join(dir, `${name}.trace`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', hooks, BIN, ...args], { cwd: ROOT, env: { ...process.env, REPRISE_TRACE: trace }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', hooks, BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, REPRISE_TRACE: trace },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -80,7 +91,14 @@ function traced(args: string[], name: string): Promise<CliResult & Loaded> {
       clearTimeout(timer);
       void readFile(trace, 'utf8')
         .catch(() => '')
-        .then((t) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ...loadedModules(t) }));
+        .then((t) =>
+          resolve({
+            code,
+            stdout: Buffer.concat(out).toString('utf8'),
+            stderr: Buffer.concat(err).toString('utf8'),
+            ...loadedModules(t),
+          }),
+        );
     });
   });
 }
@@ -95,7 +113,13 @@ const ENGINE = /^app\/(engine\/run|jobs\/execute|core\/jcs|core\/keys|journal(?!
  * verify and replay (its index.js and what that imports) load with a job of the kind.
  */
 function kindCode(r: Loaded): string[] {
-  return r.modules.filter((m) => m.startsWith('app/kinds/') && m !== 'app/kinds/registry.js' && !/^app\/kinds\/[^/]+\/declare\.js$/.test(m) && !r.leaves.has(m));
+  return r.modules.filter(
+    (m) =>
+      m.startsWith('app/kinds/') &&
+      m !== 'app/kinds/registry.js' &&
+      !/^app\/kinds\/[^/]+\/declare\.js$/.test(m) &&
+      !r.leaves.has(m),
+  );
 }
 
 describe('the command table', () => {
@@ -145,17 +169,22 @@ describe('lazy loading', () => {
       expect(r.code).toBe(0);
       expect(r.modules).toContain('app/cli/main.js');
       // The table (index.js) and the help texts (info.js), no command's implementation.
-      expect(r.modules.filter((m) => m.startsWith('app/cli/commands/')).sort()).toEqual(['app/cli/commands/index.js', 'app/cli/commands/info.js']);
+      expect(r.modules.filter((m) => m.startsWith('app/cli/commands/')).sort()).toEqual([
+        'app/cli/commands/index.js',
+        'app/cli/commands/info.js',
+      ]);
       expect(r.modules.filter((m) => ENGINE.test(m))).toEqual([]);
       expect(kindCode(r)).toEqual([]);
     }
   });
 
-  it('verify --help reads the kinds\' declarations for its options and loads no kind\'s verify or replay', async () => {
+  it("verify --help reads the kinds' declarations for its options and loads no kind's verify or replay", async () => {
     const r = await traced(['verify', '--help'], 'verify_help');
     expect(r.code).toBe(0);
     expect(r.modules).toContain('app/cli/commands/check.js');
-    expect(r.modules).toEqual(expect.arrayContaining(['app/kinds/registry.js', 'app/kinds/tg/declare.js', 'app/kinds/journal/declare.js']));
+    expect(r.modules).toEqual(
+      expect.arrayContaining(['app/kinds/registry.js', 'app/kinds/tg/declare.js', 'app/kinds/journal/declare.js']),
+    );
     expect(r.modules.filter((m) => ENGINE.test(m))).toEqual([]);
     expect(kindCode(r)).toEqual([]);
   });
@@ -172,19 +201,39 @@ describe('lazy loading', () => {
     expect(kindCode(pooled)).toEqual([]);
     const inline = await traced(['verify', d, '--workers', '0', '--jsonl'], 'inline');
     expect(inline.code).toBe(1);
-    const paths = (s: string) => s.trim().split('\n').map((l) => (JSON.parse(l) as { artifact: { path: string } }).artifact.path);
+    const paths = (s: string) =>
+      s
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { artifact: { path: string } }).artifact.path);
     expect(paths(inline.stdout)).toEqual(paths(pooled.stdout));
     expect(inline.modules).toContain('app/engine/run.js');
   });
 
-  it('a --workers 2 batch of every kind loads each kind\'s verify in the workers, never on the main thread', async () => {
+  it("a --workers 2 batch of every kind loads each kind's verify in the workers, never on the main thread", async () => {
     const d = join(dir, 'examples');
     expect((await runCli(['examples', d])).code).toBe(0);
     const r = await traced(['verify', d, '--workers', '2', '--jsonl'], 'pooled_examples');
-    const kinds = new Set(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { artifact: { kind: string } }).artifact.kind));
-    expect([...kinds]).toEqual(expect.arrayContaining(['replay-dump', 'acgp-eval', 'acgp-trace', 'tg-replay-manifest', 'tg-policy-bundle', 'nemosyne-package', 'journal']));
+    const kinds = new Set(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { artifact: { kind: string } }).artifact.kind),
+    );
+    expect([...kinds]).toEqual(
+      expect.arrayContaining([
+        'replay-dump',
+        'acgp-eval',
+        'acgp-trace',
+        'tg-replay-manifest',
+        'tg-policy-bundle',
+        'nemosyne-package',
+        'journal',
+      ]),
+    );
     // The trace sees the kinds' code where it does load: in the workers.
-    for (const k of ['acgp', 'journal', 'nemosyne', 'replay-dump', 'tg']) expect(r.workerModules).toContain(`app/kinds/${k}/index.js`);
+    for (const k of ['acgp', 'journal', 'nemosyne', 'replay-dump', 'tg'])
+      expect(r.workerModules).toContain(`app/kinds/${k}/index.js`);
     expect(r.modules.filter((m) => ENGINE.test(m))).toEqual([]);
     expect(kindCode(r)).toEqual([]);
   });
@@ -211,9 +260,16 @@ describe('a usage error in a batch on worker threads', () => {
       const d = join(dir, `ok-${workers}`);
       await mkdir(d, { recursive: true });
       await writeFile(join(d, 'x.json'), '{}');
-      for (const args of [['verify', join(dir, 'missing.json')], ['verify', d, join(dir, 'nope', 'missing.json')], ['replay', join(dir, 'missing.json'), '--jsonl']]) {
+      for (const args of [
+        ['verify', join(dir, 'missing.json')],
+        ['verify', d, join(dir, 'nope', 'missing.json')],
+        ['replay', join(dir, 'missing.json'), '--jsonl'],
+      ]) {
         const r = await runCli([...args, '--workers', workers], { timeoutMs: 45_000 });
-        expect(r.code, `${args.join(' ')}${r.code === null ? ': killed after 45 s, the process did not end' : ''}`).toBe(3);
+        expect(
+          r.code,
+          `${args.join(' ')}${r.code === null ? ': killed after 45 s, the process did not end' : ''}`,
+        ).toBe(3);
         expect(r.stderr).toMatch(/^reprise: no such file or directory: .*missing\.json\n$/);
         expect(r.stdout).toBe('');
       }

@@ -96,7 +96,10 @@ describe('reprise verify on unknown content', () => {
     for (const workers of ['0', '1', '2']) {
       const r = await runCli(['verify', d, '--jsonl', '--workers', workers]);
       expect(r.code).toBe(1);
-      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines.map((l) => l.artifact.path)).toEqual(expected);
       expect(lines.every((l) => l.findings[0].rule === 'RPR-KIND-001')).toBe(true);
     }
@@ -110,7 +113,15 @@ describe('reprise verify on unknown content', () => {
   it('is deterministic apart from run, with one worker or several', async () => {
     const f = join(dir, 'det.json');
     await writeFile(f, '{"x":1}');
-    const strip = (s: string) => s.trim().split('\n').map((l) => { const o = JSON.parse(l); delete o.run; return JSON.stringify(o); });
+    const strip = (s: string) =>
+      s
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const o = JSON.parse(l);
+          delete o.run;
+          return JSON.stringify(o);
+        });
     const a = await runCli(['verify', f, f, f, '--jsonl', '--workers', '1']);
     const b = await runCli(['verify', f, f, f, '--jsonl', '--workers', '2']);
     expect(strip(a.stdout)).toEqual(strip(b.stdout));

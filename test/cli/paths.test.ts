@@ -25,8 +25,27 @@ describe('expandPaths (app/engine/paths.ts)', () => {
   });
 
   it('builds child paths exactly as path.join does', () => {
-    for (const d of ['.', './', '', 'a', 'a/', './a', 'a/./b', 'a/../b', 'a//b/', '../x', '/', '/tmp', '/tmp/', '//x', 'a/b/..', '..', '...']) {
-      for (const name of ['f.json', 'x', '.hidden', '...', 'é']) expect(childPrefix(d) + name, `${d} + ${name}`).toBe(posix.join(d, name));
+    for (const d of [
+      '.',
+      './',
+      '',
+      'a',
+      'a/',
+      './a',
+      'a/./b',
+      'a/../b',
+      'a//b/',
+      '../x',
+      '/',
+      '/tmp',
+      '/tmp/',
+      '//x',
+      'a/b/..',
+      '..',
+      '...',
+    ]) {
+      for (const name of ['f.json', 'x', '.hidden', '...', 'é'])
+        expect(childPrefix(d) + name, `${d} + ${name}`).toBe(posix.join(d, name));
     }
   });
 
@@ -66,7 +85,9 @@ describe('expandPaths (app/engine/paths.ts)', () => {
     await writeFile(join(root, 'a.json'), '{}');
     await symlink(join(root, 'a.json'), join(root, 'link.json'));
     await symlink(root, join(root, 'sub', 'loop'));
-    expect(await expandPaths([root])).toEqual(['B.json', 'a.json', 'j', 'link.json', 'sub/b.json'].map((p) => join(root, p)));
+    expect(await expandPaths([root])).toEqual(
+      ['B.json', 'a.json', 'j', 'link.json', 'sub/b.json'].map((p) => join(root, p)),
+    );
   });
 
   it('refuses a missing path with a one-line usage error', async () => {

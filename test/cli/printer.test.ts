@@ -11,12 +11,24 @@ import { HOSTILE, rawControls } from '../helpers/terminal.js';
 
 function capture(tty: boolean) {
   const streams = { out: '', err: '' };
-  const io = printer({ out: (s) => void (streams.out += s), err: (s) => void (streams.err += s), stdoutIsTTY: tty, stderrIsTTY: tty, cwd: '/' });
+  const io = printer({
+    out: (s) => void (streams.out += s),
+    err: (s) => void (streams.err += s),
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    cwd: '/',
+  });
   return { io, streams };
 }
 
 /** Strings rich in what a terminal acts on: every code unit from C0 to U+206F, and lone surrogates. */
-const risky = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0x206f }).map((n) => String.fromCharCode(n)), fc.constantFrom('\u202e', '\u2066', '\u0085', '\x1b', '\ud800', '\n')), maxLength: 40 });
+const risky = fc.string({
+  unit: fc.oneof(
+    fc.integer({ min: 0, max: 0x206f }).map((n) => String.fromCharCode(n)),
+    fc.constantFrom('\u202e', '\u2066', '\u0085', '\x1b', '\ud800', '\n'),
+  ),
+  maxLength: 40,
+});
 
 describe('the printer', () => {
   it('escapes every terminal control but the line feed in text, on both streams', () => {
@@ -26,7 +38,9 @@ describe('the printer', () => {
     expect(rawControls(streams.out)).toEqual([]);
     expect(rawControls(streams.err)).toEqual([]);
     expect(streams.out).toContain('\\u001b[31mRED\\u001b]8;;https://evil.example/\\u0007link');
-    expect(streams.out).toContain('\\u202eTXT.EXE\\u2066\\u2069\\u200e\\u200f\\u061c\\u0085\\u009b2J\\u007f\\u000d\\u0009\\u2028\\u2029\\u0000\nFAKED');
+    expect(streams.out).toContain(
+      '\\u202eTXT.EXE\\u2066\\u2069\\u200e\\u200f\\u061c\\u0085\\u009b2J\\u007f\\u000d\\u0009\\u2028\\u2029\\u0000\nFAKED',
+    );
   });
 
   it('keeps JSON valid and its value unchanged (--json, --jsonl), with no raw control left', () => {

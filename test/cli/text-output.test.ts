@@ -19,9 +19,15 @@ beforeAll(async () => {
 
 describe('text output', () => {
   it('prints a finding with only one of expected and actual', () => {
-    expect(formatFinding({ rule: 'X-1', severity: 'fail', message: 'm', actual: 'a' })).toBe('  fail        X-1  m\n              actual   a');
-    expect(formatFinding({ rule: 'X-1', severity: 'fail', message: 'm', expected: { k: 1 } })).toBe('  fail        X-1  m\n              expected {"k":1}');
-    expect(formatFinding({ rule: 'X-1', severity: 'info', message: 'm', pointer: '' })).toBe('  info        X-1  m  [/]');
+    expect(formatFinding({ rule: 'X-1', severity: 'fail', message: 'm', actual: 'a' })).toBe(
+      '  fail        X-1  m\n              actual   a',
+    );
+    expect(formatFinding({ rule: 'X-1', severity: 'fail', message: 'm', expected: { k: 1 } })).toBe(
+      '  fail        X-1  m\n              expected {"k":1}',
+    );
+    expect(formatFinding({ rule: 'X-1', severity: 'info', message: 'm', pointer: '' })).toBe(
+      '  info        X-1  m  [/]',
+    );
   });
 
   for (const command of ['verify', 'replay']) {

@@ -9,7 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { moreItemsThan, moreMemberNamesThan } from '../../app/core/jcs/bounds.js';
 import { firstLineEndBeforeValue } from '../../app/core/jcs/lines.js';
 import { diagnose, JcsError, parseCanonical, stripArriving, stripToCanonical } from '../../app/core/jcs.js';
-import { ITEMS_LIMIT, MAX_ITEMS, MAX_MEMBER_NAMES, MAX_NAME_CHARS, MEMBER_NAMES_LIMIT } from '../../app/core/json-limits.js';
+import {
+  ITEMS_LIMIT,
+  MAX_ITEMS,
+  MAX_MEMBER_NAMES,
+  MAX_NAME_CHARS,
+  MEMBER_NAMES_LIMIT,
+} from '../../app/core/json-limits.js';
 import { runBytes } from '../../app/engine/run.js';
 
 /** `{"k0":0,…}` with `n` distinct names. */
@@ -40,7 +46,8 @@ describe('counting on the text: never less than the parse', () => {
       ['{"ab":1,"b":2,"ab":3}', 2, false],
       ['{"ab":1,"b":2,"ab":3}', 1, true],
     ];
-    for (const [text, limit, over] of cases) expect(moreMemberNamesThan(text, limit), `${text} over ${limit}`).toBe(over);
+    for (const [text, limit, over] of cases)
+      expect(moreMemberNamesThan(text, limit), `${text} over ${limit}`).toBe(over);
   });
 
   it('items: commas and opening brackets outside strings', () => {
@@ -63,17 +70,26 @@ describe('counting on the text: never less than the parse', () => {
       expect(firstLineEndBeforeValue(t), t).toBe(t.indexOf('\n'));
       expect(firstLineEndBeforeValue(Buffer.from(t)), t).toBe(t.indexOf('\n'));
     }
-    for (const t of ['{\n"a":1}', '[{"a":1},\n{"b":2}]', '{"a":{"b":1}\n}', '{"a":1}', '{"a":1}\n', '"a"\n"b"']) expect(firstLineEndBeforeValue(t), t).toBe(-1);
+    for (const t of ['{\n"a":1}', '[{"a":1},\n{"b":2}]', '{"a":{"b":1}\n}', '{"a":1}', '{"a":1}\n', '"a"\n"b"'])
+      expect(firstLineEndBeforeValue(t), t).toBe(-1);
   });
 });
 
 describe('parseCanonical refuses beyond a bound, before parsing (ERR_LIMIT)', () => {
   it('more distinct member names than the limit, which --limit json-member-names raises', () => {
     const text = wide(MAX_MEMBER_NAMES + 1);
-    expect(refusal(() => parseCanonical(text))).toMatch(new RegExp(`^ERR_LIMIT: more than ${MAX_MEMBER_NAMES} distinct member names \\(limit ${MEMBER_NAMES_LIMIT}\\)`));
-    expect(refusal(() => parseCanonical(text, { limits: { [MEMBER_NAMES_LIMIT]: MAX_MEMBER_NAMES + 1 } }))).toBe('accepted');
+    expect(refusal(() => parseCanonical(text))).toMatch(
+      new RegExp(`^ERR_LIMIT: more than ${MAX_MEMBER_NAMES} distinct member names \\(limit ${MEMBER_NAMES_LIMIT}\\)`),
+    );
+    expect(refusal(() => parseCanonical(text, { limits: { [MEMBER_NAMES_LIMIT]: MAX_MEMBER_NAMES + 1 } }))).toBe(
+      'accepted',
+    );
     // Names that repeat cost next to nothing, however many members.
-    expect(refusal(() => parseCanonical('[' + Array.from({ length: MAX_MEMBER_NAMES + 1 }, () => '{"a":0}').join(',') + ']'))).toBe('accepted');
+    expect(
+      refusal(() =>
+        parseCanonical('[' + Array.from({ length: MAX_MEMBER_NAMES + 1 }, () => '{"a":0}').join(',') + ']'),
+      ),
+    ).toBe('accepted');
   });
 
   it('more items than the limit, which --limit json-items raises', () => {
@@ -86,13 +102,17 @@ describe('parseCanonical refuses beyond a bound, before parsing (ERR_LIMIT)', ()
 
   it('a member name longer than MAX_NAME_CHARS (a string value may be longer)', () => {
     const name = 'n'.repeat(MAX_NAME_CHARS + 1);
-    expect(refusal(() => parseCanonical(`{"a":1,"${name}":0}`))).toMatch(new RegExp(`^ERR_LIMIT: a member name of ${MAX_NAME_CHARS + 1} characters`));
+    expect(refusal(() => parseCanonical(`{"a":1,"${name}":0}`))).toMatch(
+      new RegExp(`^ERR_LIMIT: a member name of ${MAX_NAME_CHARS + 1} characters`),
+    );
     expect(refusal(() => parseCanonical(`{"${name.slice(1)}":0}`))).toBe('accepted');
     expect(refusal(() => parseCanonical(`{"a":"${name}${name}:${name}","b":0}`))).toBe('accepted');
   });
 
   it('JSON Lines: the precise reader names the second line, and bounds apply to the first', () => {
-    expect(refusal(() => parseCanonical('{"a":1}\n{"b":2}\n'))).toBe('ERR_SYNTAX: unexpected data after the JSON value (line 2, column 1)');
+    expect(refusal(() => parseCanonical('{"a":1}\n{"b":2}\n'))).toBe(
+      'ERR_SYNTAX: unexpected data after the JSON value (line 2, column 1)',
+    );
     expect(refusal(() => parseCanonical(wide(MAX_MEMBER_NAMES + 1) + '\n{}'))).toMatch(/^ERR_LIMIT: more than/);
   });
 
@@ -139,9 +159,15 @@ describe('the engine says which bound refused a document, and --limit raises it'
     const r = await runBytes('wide.json', Buffer.from(wide(MAX_MEMBER_NAMES + 1)), 'verify', {});
     expect(r.artifact.kind).toBe('unknown');
     expect(r.findings).toHaveLength(1);
-    expect(r.findings[0]!.message).toMatch(/larger than Reprise parses \(a limit checked before parsing\), so its kind was not read/);
-    expect(r.findings[0]!.actual).toMatch(new RegExp(`^JSON refused before it was parsed: ERR_LIMIT: .*\\(limit ${MEMBER_NAMES_LIMIT}\\)`));
-    const raised = await runBytes('wide.json', Buffer.from(wide(MAX_MEMBER_NAMES + 1)), 'verify', { limits: { [MEMBER_NAMES_LIMIT]: MAX_MEMBER_NAMES + 1 } });
+    expect(r.findings[0]!.message).toMatch(
+      /larger than Reprise parses \(a limit checked before parsing\), so its kind was not read/,
+    );
+    expect(r.findings[0]!.actual).toMatch(
+      new RegExp(`^JSON refused before it was parsed: ERR_LIMIT: .*\\(limit ${MEMBER_NAMES_LIMIT}\\)`),
+    );
+    const raised = await runBytes('wide.json', Buffer.from(wide(MAX_MEMBER_NAMES + 1)), 'verify', {
+      limits: { [MEMBER_NAMES_LIMIT]: MAX_MEMBER_NAMES + 1 },
+    });
     expect(raised.findings[0]!.actual).toBe('a JSON object without a "type" any kind claims');
   });
 });

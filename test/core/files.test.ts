@@ -11,7 +11,13 @@ describe('writeFileAtomic', () => {
     writeFileSync(p, 'old');
     await Promise.all(Array.from({ length: 8 }, (_, i) => writeFileAtomic(p, `writer ${i} `.repeat(10_000))));
     expect(readFileSync(p, 'utf8')).toMatch(/^(writer \d )+$/);
-    expect(new Set(readFileSync(p, 'utf8').split(' ').filter((w) => /^\d$/.test(w))).size).toBe(1); // one writer's bytes, not a mix
+    expect(
+      new Set(
+        readFileSync(p, 'utf8')
+          .split(' ')
+          .filter((w) => /^\d$/.test(w)),
+      ).size,
+    ).toBe(1); // one writer's bytes, not a mix
     expect(readdirSync(dir)).toEqual(['out.json']);
   });
   it('a failed write leaves what was there and no private file', async () => {

@@ -29,7 +29,14 @@ describe('node:crypto (engine) and @noble/hashes (renderer) agree', () => {
 describe('hash strings', () => {
   it('accepts only sha256: + 64 lowercase hex', () => {
     expect(isHashString('sha256:' + 'a'.repeat(64))).toBe(true);
-    for (const bad of ['sha256:' + 'A'.repeat(64), 'sha512:' + 'a'.repeat(64), 'sha256:' + 'a'.repeat(63), 'a'.repeat(64), 'SHA256:' + 'a'.repeat(64), 42]) {
+    for (const bad of [
+      'sha256:' + 'A'.repeat(64),
+      'sha512:' + 'a'.repeat(64),
+      'sha256:' + 'a'.repeat(63),
+      'a'.repeat(64),
+      'SHA256:' + 'a'.repeat(64),
+      42,
+    ]) {
       expect(isHashString(bad)).toBe(false);
     }
   });

@@ -18,7 +18,14 @@ function code(text: string, lazy: boolean): string {
 
 /** A non-zero decimal literal below the smallest subnormal (~4.94e-324), in one of several notations. */
 const underflowing = fc
-  .tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 325, max: 100_000 }), fc.constantFrom('e', 'E'), fc.boolean(), fc.integer({ min: 0, max: 3 }))
+  .tuple(
+    fc.integer({ min: 1, max: 9 }),
+    fc.integer({ min: 0, max: 40 }),
+    fc.integer({ min: 325, max: 100_000 }),
+    fc.constantFrom('e', 'E'),
+    fc.boolean(),
+    fc.integer({ min: 0, max: 3 }),
+  )
   .map(([d, extra, mag, e, neg, form]) => {
     const sign = neg ? '-' : '';
     const digits = String(d) + '7'.repeat(extra % 5);
@@ -64,7 +71,23 @@ describe('underflow to zero is a warning with its pointer (WARN_UNDERFLOW)', () 
     );
   });
   it('zeros in any notation, the smallest subnormals and small numbers are kept', () => {
-    for (const t of ['0', '-0', '0.0', '0e-999', '0.000e-500', '-0.0E+5', '5e-324', '-5e-324', '4.9406564584124654e-324', '3e-324', '2.5e-323', '1e-7', '1.5e-300', '0.0000000000000000001', '[0,1e-100]']) {
+    for (const t of [
+      '0',
+      '-0',
+      '0.0',
+      '0e-999',
+      '0.000e-500',
+      '-0.0E+5',
+      '5e-324',
+      '-5e-324',
+      '4.9406564584124654e-324',
+      '3e-324',
+      '2.5e-323',
+      '1e-7',
+      '1.5e-300',
+      '0.0000000000000000001',
+      '[0,1e-100]',
+    ]) {
       expect(code(`{"a":0,"n":${t}}`, false), t).toBe('accepted');
       expect(code(`{"a":0,"n":${t}}`, true), t).toBe('accepted');
     }

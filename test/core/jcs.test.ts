@@ -2,10 +2,24 @@ import { readFileSync } from 'node:fs';
 import * as canonicalizeModule from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalizeBytes, canonicalizeText, canonicalizeValue, decodeJsonBytes, diagnose, escapePointerToken, JcsError, MAX_DEPTH, parseCanonical, stripToCanonical, type MemberSpan } from '../../app/core/jcs.js';
+import {
+  canonicalizeBytes,
+  canonicalizeText,
+  canonicalizeValue,
+  decodeJsonBytes,
+  diagnose,
+  escapePointerToken,
+  JcsError,
+  MAX_DEPTH,
+  parseCanonical,
+  stripToCanonical,
+  type MemberSpan,
+} from '../../app/core/jcs.js';
 
 // canonicalize is CommonJS typed as an ES default export: take whichever the loader gives.
-const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (v: unknown) => string;
+const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (
+  v: unknown,
+) => string;
 
 interface Case {
   id: string;
@@ -14,8 +28,12 @@ interface Case {
   outputHex?: string;
   error?: string;
 }
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/jcs/cases.json', import.meta.url), 'utf8')) as { cases: Case[] };
-const numbers = JSON.parse(readFileSync(new URL('../../../shared/vectors/jcs/numbers.json', import.meta.url), 'utf8')) as {
+const vectors = JSON.parse(
+  readFileSync(new URL('../../../shared/vectors/jcs/cases.json', import.meta.url), 'utf8'),
+) as { cases: Case[] };
+const numbers = JSON.parse(
+  readFileSync(new URL('../../../shared/vectors/jcs/numbers.json', import.meta.url), 'utf8'),
+) as {
   cases: { ieeeHex: string; output?: string; error?: string }[];
 };
 
@@ -116,10 +134,32 @@ describe('text-level refusals', () => {
     expect(r.warnings).toEqual([expect.objectContaining({ code: 'WARN_PRECISION', pointer: '/big' })]);
   });
   it('warns on the same loss in any notation, and only where the text is not the double', () => {
-    const lost = ['9007199254740993', '-9007199254740993', '9007199254740993.0', '9.007199254740993e15', '90071992547409930e-1', '9007199254740992.5', '1.0000000000000001e300', '12345678901234567890'];
+    const lost = [
+      '9007199254740993',
+      '-9007199254740993',
+      '9007199254740993.0',
+      '9.007199254740993e15',
+      '90071992547409930e-1',
+      '9007199254740992.5',
+      '1.0000000000000001e300',
+      '12345678901234567890',
+    ];
     // Exact (2^53, 2^55 in full), the shortest form of the double (1e300), or below 2^53 (a fraction rounds as usual).
-    const kept = ['9007199254740992', '9007199254740992.0', '36028797018963968', '1e300', '1.5E300', '42.00000000000000001', '0.1', '1E16'];
-    for (const t of lost) expect(parseCanonical(`{"n":[${t}]}`).warnings.map((w) => w.pointer), t).toEqual(['/n/0']);
+    const kept = [
+      '9007199254740992',
+      '9007199254740992.0',
+      '36028797018963968',
+      '1e300',
+      '1.5E300',
+      '42.00000000000000001',
+      '0.1',
+      '1E16',
+    ];
+    for (const t of lost)
+      expect(
+        parseCanonical(`{"n":[${t}]}`).warnings.map((w) => w.pointer),
+        t,
+      ).toEqual(['/n/0']);
     for (const t of kept) expect(parseCanonical(`{"n":[${t}]}`).warnings, t).toEqual([]);
     // The lazy walk (large documents) finds the same.
     expect(parseCanonical('{"n":9.007199254740993e15}', { lazy: true }).warnings.map((w) => w.pointer)).toEqual(['/n']);
@@ -129,15 +169,20 @@ describe('text-level refusals', () => {
   });
   it('sorts out-of-order objects at any depth, inside in-order parents and arrays', () => {
     // Leaf objects (no nested objects), objects with nested ones, index keys, both in arrays.
-    const text = '{"a":[{"b":1,"a":[{"y":2,"x":1}]},{"2":0,"10":1}],"b":{"c":{"e":1,"d":{"10":[],"9":{}}}},"c":[1,{"__proto__":1,"_":2}]}';
+    const text =
+      '{"a":[{"b":1,"a":[{"y":2,"x":1}]},{"2":0,"10":1}],"b":{"c":{"e":1,"d":{"10":[],"9":{}}}},"c":[1,{"__proto__":1,"_":2}]}';
     expect(canonicalizeText(text)).toBe(
       '{"a":[{"a":[{"x":1,"y":2}],"b":1},{"10":1,"2":0}],"b":{"c":{"d":{"10":[],"9":{}},"e":1}},"c":[1,{"_":2,"__proto__":1}]}',
     );
     expect(canonicalize(JSON.parse(text))).toBe(canonicalizeText(text));
   });
   it('warns on a lost integer deep in an array; beyond 2^53 a fraction is lost too, the shortest form of a double is not', () => {
-    expect(parseCanonical('[[{"n":[12345678901234567891]}]]').warnings).toEqual([expect.objectContaining({ pointer: '/0/0/n/0' })]);
-    expect(parseCanonical('[12345678901234567891.5, 1e300, 123456789012345678]').warnings.map((w) => w.pointer)).toEqual(['/0', '/2']);
+    expect(parseCanonical('[[{"n":[12345678901234567891]}]]').warnings).toEqual([
+      expect.objectContaining({ pointer: '/0/0/n/0' }),
+    ]);
+    expect(
+      parseCanonical('[12345678901234567891.5, 1e300, 123456789012345678]').warnings.map((w) => w.pointer),
+    ).toEqual(['/0', '/2']);
   });
   it('keeps __proto__ as data', () => {
     expect(canonicalizeText('{"__proto__":{"polluted":true}}')).toBe('{"__proto__":{"polluted":true}}');
@@ -185,8 +230,22 @@ describe('lazy parsing (canonical text serialized on demand)', () => {
       '[' + '['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH) + ']',
     ];
     for (const t of bad) {
-      const eager = (() => { try { parseCanonical(t); return 'accepted'; } catch (e) { return (e as Error).message; } })();
-      const lazy = (() => { try { parseCanonical(t, { lazy: true }); return 'accepted'; } catch (e) { return (e as Error).message; } })();
+      const eager = (() => {
+        try {
+          parseCanonical(t);
+          return 'accepted';
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })();
+      const lazy = (() => {
+        try {
+          parseCanonical(t, { lazy: true });
+          return 'accepted';
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })();
       expect(eager).not.toBe('accepted');
       expect(lazy).toBe(eager);
     }
@@ -213,7 +272,11 @@ describe('lazy parsing (canonical text serialized on demand)', () => {
     );
   });
   it('gives the canonical text without one top-level member, in order or not', () => {
-    for (const text of ['{"a":1,"s":"x","z":[1,{"b":2,"a":1}]}', '{"z":[1,{"b":2,"a":1}],"s":"x","a":1}', '{"a":{"s":1},"s":"sig"}']) {
+    for (const text of [
+      '{"a":1,"s":"x","z":[1,{"b":2,"a":1}]}',
+      '{"z":[1,{"b":2,"a":1}],"s":"x","a":1}',
+      '{"a":{"s":1},"s":"sig"}',
+    ]) {
       for (const lazy of [true, false]) {
         const p = parseCanonical(text, { lazy });
         const { s: _s, ...rest } = JSON.parse(text) as Record<string, unknown>;
@@ -271,26 +334,64 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
     const t = '{"a": {"b": {"c": [1, {"x": 2}], "d": "e"}, "f": {"g": {"h": 1}}}, "z": 1}';
     const r = stripToCanonical(Buffer.from(t, 'utf8'))!;
     const out = Buffer.from(r.bytes).toString('utf8');
-    const show = (ms: MemberSpan[] | undefined): unknown => ms?.map((m) => [m.name, out.slice(m.value, m.end), show(m.members)]);
+    const show = (ms: MemberSpan[] | undefined): unknown =>
+      ms?.map((m) => [m.name, out.slice(m.value, m.end), show(m.members)]);
     expect(show(r.members)).toEqual([
-      ['a', '{"b":{"c":[1,{"x":2}],"d":"e"},"f":{"g":{"h":1}}}', [
-        ['b', '{"c":[1,{"x":2}],"d":"e"}', [['c', '[1,{"x":2}]', undefined], ['d', '"e"', undefined]]],
-        ['f', '{"g":{"h":1}}', [['g', '{"h":1}', undefined]]],
-      ]],
+      [
+        'a',
+        '{"b":{"c":[1,{"x":2}],"d":"e"},"f":{"g":{"h":1}}}',
+        [
+          [
+            'b',
+            '{"c":[1,{"x":2}],"d":"e"}',
+            [
+              ['c', '[1,{"x":2}]', undefined],
+              ['d', '"e"', undefined],
+            ],
+          ],
+          ['f', '{"g":{"h":1}}', [['g', '{"h":1}', undefined]]],
+        ],
+      ],
       ['z', '1', undefined],
     ]);
   });
   it('refuses (null) every token that is not written as RFC 8785 writes it', () => {
-    for (const t of ['["\\/"]', '["\\u0041"]', '["\\u001F"]', '["\\u000a"]', '["\\ud83d\\ude00"]', '[1.0]', '[-0]', '[1E2]', '[1e2]', '[0.10]', '[12345678901234567890]', '[1e21]', '[01]']) {
+    for (const t of [
+      '["\\/"]',
+      '["\\u0041"]',
+      '["\\u001F"]',
+      '["\\u000a"]',
+      '["\\ud83d\\ude00"]',
+      '[1.0]',
+      '[-0]',
+      '[1E2]',
+      '[1e2]',
+      '[0.10]',
+      '[12345678901234567890]',
+      '[1e21]',
+      '[01]',
+    ]) {
       expect(strip(t), t).toBeNull();
     }
     expect(strip('[1e+21, 1e-7, 0.1, -3, 9007199254740991, 0]')).toBe('[1e+21,1e-7,0.1,-3,9007199254740991,0]');
   });
   it('accepts a number literal exactly when ECMAScript prints its value the same way', () => {
-    const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+    const digits = (min: number, max: number) =>
+      fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
     const literal = fc
-      .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 22)).map(([a, b]) => a + b)), fc.option(digits(1, 24)), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))))
-      .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === null ? '' : '.' + frac}${exp === null ? '' : exp.join('')}`);
+      .tuple(
+        fc.boolean(),
+        fc.oneof(
+          fc.constant('0'),
+          fc.tuple(fc.constantFrom(...'123456789'), digits(0, 22)).map(([a, b]) => a + b),
+        ),
+        fc.option(digits(1, 24)),
+        fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))),
+      )
+      .map(
+        ([neg, int, frac, exp]) =>
+          `${neg ? '-' : ''}${int}${frac === null ? '' : '.' + frac}${exp === null ? '' : exp.join('')}`,
+      );
     fc.assert(
       fc.property(literal, (t) => {
         fc.pre(Number.isFinite(Number(t)));
@@ -298,7 +399,17 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
       }),
       { numRuns: 3000 },
     );
-    for (const x of [0.1, 0.000001, 1e-7, 123456789012345.6, 1234567890123456.8, 5e-324, 1.7976931348623157e308, 2 ** 53, 0.30000000000000004]) {
+    for (const x of [
+      0.1,
+      0.000001,
+      1e-7,
+      123456789012345.6,
+      1234567890123456.8,
+      5e-324,
+      1.7976931348623157e308,
+      2 ** 53,
+      0.30000000000000004,
+    ]) {
       expect(strip(`[${String(x)}]`), String(x)).toBe(`[${String(x)}]`);
     }
   });
@@ -351,7 +462,18 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
     expect(ordered('{"a": 1, "ab": {"a": [1, {"x": 1, "y": 2}], "b": 2}, "b": ""}')).toBe(true);
     expect(ordered('[1, "x", null]')).toBe(true);
     expect(ordered('{"": 1, "a": 2}')).toBe(true);
-    for (const t of ['{"b": 1, "a": 2}', '{"ab": 1, "a": 2}', '{"a": 1, "a": 2}', '{"a": {"y": 1, "x": 2}}', '[{"b": 1, "b": 1}]', '{"10": 1, "9": 2}', '{"1": 1}', '{"é": 1, "z": 2}', '{"a\\"b": 1}', '{"\\u0061": 1, "b": 2}']) {
+    for (const t of [
+      '{"b": 1, "a": 2}',
+      '{"ab": 1, "a": 2}',
+      '{"a": 1, "a": 2}',
+      '{"a": {"y": 1, "x": 2}}',
+      '[{"b": 1, "b": 1}]',
+      '{"10": 1, "9": 2}',
+      '{"1": 1}',
+      '{"é": 1, "z": 2}',
+      '{"a\\"b": 1}',
+      '{"\\u0061": 1, "b": 2}',
+    ]) {
       expect(ordered(t), t).not.toBe(true);
     }
     expect(ordered('['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH))).toBe(true);
@@ -360,8 +482,15 @@ describe('stripToCanonical (canonical bytes from canonically written text)', () 
     // says ordered, the full lazy walk agrees (accepted, in order, no warnings).
     const name = fc.constantFrom('a', 'b', 'ab', 'ba', 'A', '_', 'a b', '', 'z9', '9', 'é', 'a\\nb');
     const doc: fc.Arbitrary<string> = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom('1', '"s"', 'null', '-0.5', '12345678901234567'), tie('object'), tie('array')),
-      object: fc.array(fc.tuple(name, tie('value')), { maxLength: 5 }).map((ms) => '{' + ms.map(([k, v]) => `"${k}": ${v as string}`).join(', ') + '}'),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom('1', '"s"', 'null', '-0.5', '12345678901234567'),
+        tie('object'),
+        tie('array'),
+      ),
+      object: fc
+        .array(fc.tuple(name, tie('value')), { maxLength: 5 })
+        .map((ms) => '{' + ms.map(([k, v]) => `"${k}": ${v as string}`).join(', ') + '}'),
       array: fc.array(tie('value'), { maxLength: 4 }).map((vs) => '[' + (vs as string[]).join(',') + ']'),
     })).object as fc.Arbitrary<string>;
     let proved = 0;
@@ -413,7 +542,7 @@ describe('canonicalizeValue and canonicalizeParsed', () => {
     expect(() => canonicalizeValue({ a: new Date(0) })).toThrow(TypeError);
     expect(() => canonicalizeValue({ a: undefined })).toThrow(TypeError);
   });
-  it('never mutate the caller\'s value', () => {
+  it("never mutate the caller's value", () => {
     const v = { b: { d: 1, c: 2 }, a: [{ z: 1, y: 2 }] };
     const before = JSON.stringify(v);
     expect(canonicalizeValue(v)).toBe('{"a":[{"y":2,"z":1}],"b":{"c":2,"d":1}}');

@@ -69,32 +69,43 @@ describe('trust store', () => {
     const s = generateSigner();
     const entry = trustStoreEntry(s, 'trainer', 't');
     const store = (o: unknown) => Buffer.from(JSON.stringify(o));
-    expect(() => parseTrustStore(store({ type: 'reprise.trust-store/v1', keys: [entry], extra: 1 }), 'x')).toThrow(KeyError);
-    expect(() => parseTrustStore(store({ type: 'reprise.trust-store/v1', keys: [{ ...entry, role: 'admin' }] }), 'x')).toThrow(/role/);
-    expect(() => parseTrustStore(store({ type: 'reprise.trust-store/v1', keys: [{ ...entry, status: 'ok' }] }), 'x')).toThrow(/status/);
+    expect(() => parseTrustStore(store({ type: 'reprise.trust-store/v1', keys: [entry], extra: 1 }), 'x')).toThrow(
+      KeyError,
+    );
+    expect(() =>
+      parseTrustStore(store({ type: 'reprise.trust-store/v1', keys: [{ ...entry, role: 'admin' }] }), 'x'),
+    ).toThrow(/role/);
+    expect(() =>
+      parseTrustStore(store({ type: 'reprise.trust-store/v1', keys: [{ ...entry, status: 'ok' }] }), 'x'),
+    ).toThrow(/status/);
     expect(() => parseTrustStore(store({ type: 'other', keys: [] }), 'x')).toThrow(/type/);
-    expect(() => parseTrustStore(Buffer.from('{"type":"reprise.trust-store/v1","keys":[],"keys":[]}'), 'x')).toThrow(/ERR_DUPLICATE_KEY/);
+    expect(() => parseTrustStore(Buffer.from('{"type":"reprise.trust-store/v1","keys":[],"keys":[]}'), 'x')).toThrow(
+      /ERR_DUPLICATE_KEY/,
+    );
   });
 });
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-describe.skipIf(!isRoot)('a key written to a full filesystem (tmpfs; skipped unless root, which mounting needs)', () => {
-  it('leaves no half-written key file and says what the system refused', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { existsSync, rmSync } = await import('node:fs');
-    const mnt = await mkdtemp(join(tmpdir(), 'reprise-keys-full-'));
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8k', 'tmpfs', mnt], { stdio: 'ignore' });
-    try {
-      // Fill the filesystem whole, so the key's first page cannot be allocated.
-      await writeFile(join(mnt, 'fill'), Buffer.alloc(8192)).catch(() => undefined);
-      const path = join(mnt, 'reviewer.pem');
-      const err = await writePrivateKey(path, generateSigner()).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(KeyError);
-      expect((err as Error).message).toMatch(/ENOSPC.*no key was written/);
-      expect(existsSync(path)).toBe(false);
-    } finally {
-      execFileSync('umount', [mnt]);
-      rmSync(mnt, { recursive: true, force: true });
-    }
-  });
-});
+describe.skipIf(!isRoot)(
+  'a key written to a full filesystem (tmpfs; skipped unless root, which mounting needs)',
+  () => {
+    it('leaves no half-written key file and says what the system refused', async () => {
+      const { execFileSync } = await import('node:child_process');
+      const { existsSync, rmSync } = await import('node:fs');
+      const mnt = await mkdtemp(join(tmpdir(), 'reprise-keys-full-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8k', 'tmpfs', mnt], { stdio: 'ignore' });
+      try {
+        // Fill the filesystem whole, so the key's first page cannot be allocated.
+        await writeFile(join(mnt, 'fill'), Buffer.alloc(8192)).catch(() => undefined);
+        const path = join(mnt, 'reviewer.pem');
+        const err = await writePrivateKey(path, generateSigner()).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(KeyError);
+        expect((err as Error).message).toMatch(/ENOSPC.*no key was written/);
+        expect(existsSync(path)).toBe(false);
+      } finally {
+        execFileSync('umount', [mnt]);
+        rmSync(mnt, { recursive: true, force: true });
+      }
+    });
+  },
+);

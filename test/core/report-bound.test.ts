@@ -14,17 +14,23 @@ import { buildReport } from '../../app/core/report.js';
 import { runBytes, runPath } from '../../app/engine/run.js';
 import { tgWriter } from '../../app/kinds/tg/examples.js';
 
-const report = (findings: ReturnType<typeof fail>[]) => buildReport({ path: 'x', kind: 'unknown', id: null, sha256: null, findings, chain: [] }, 0);
+const report = (findings: ReturnType<typeof fail>[]) =>
+  buildReport({ path: 'x', kind: 'unknown', id: null, sha256: null, findings, chain: [] }, 0);
 
 describe('findings per rule are bounded in every report', () => {
   it('keeps the first of a flooding rule, counts the rest with their worst severity, keeps other rules whole', () => {
-    const flood = Array.from({ length: 100_000 }, (_, i) => (i === 99_999 ? fail('R-1', `f${i}`) : warning('R-1', `w${i}`)));
+    const flood = Array.from({ length: 100_000 }, (_, i) =>
+      i === 99_999 ? fail('R-1', `f${i}`) : warning('R-1', `w${i}`),
+    );
     const r = report([info('R-0', 'first'), ...flood, info('R-2', 'last')]);
     expect(r.findings.length).toBe(MAX_FINDINGS_PER_RULE + 3);
     expect(r.findings.filter((f) => f.rule === 'R-1').length).toBe(MAX_FINDINGS_PER_RULE);
     expect(r.findings.map((f) => f.rule).slice(-2)).toEqual(['RPR-REPORT-001', 'R-2']);
     const summary = r.findings.at(-2)!;
-    expect(summary).toMatchObject({ severity: 'fail', actual: { rule: 'R-1', count: 100_000 - MAX_FINDINGS_PER_RULE } });
+    expect(summary).toMatchObject({
+      severity: 'fail',
+      actual: { rule: 'R-1', count: 100_000 - MAX_FINDINGS_PER_RULE },
+    });
     expect(r.verdict).toBe('fail');
   });
 
@@ -40,12 +46,17 @@ describe('findings per rule are bounded in every report', () => {
     const r = await verifyJournal(dir, null);
     rmSync(dir, { recursive: true, force: true });
     expect(r.findings.length).toBeLessThan(2000);
-    expect(r.findings.find((f) => f.rule === 'RPR-REPORT-001')).toMatchObject({ severity: 'fail', actual: { rule: 'RPR-JOURNAL-004' } });
+    expect(r.findings.find((f) => f.rule === 'RPR-REPORT-001')).toMatchObject({
+      severity: 'fail',
+      actual: { rule: 'RPR-JOURNAL-004' },
+    });
   });
 
   it('a TG manifest of 100,000 tiny executions: a report of kilobytes, not of hundreds of MB', async () => {
     const files = await tgWriter.build();
-    const doc = JSON.parse(String(files.find((f) => f.path === 'tg/exact-intact/manifest.json')!.bytes)) as { executions: unknown[] };
+    const doc = JSON.parse(String(files.find((f) => f.path === 'tg/exact-intact/manifest.json')!.bytes)) as {
+      executions: unknown[];
+    };
     doc.executions.push(...Array.from({ length: 100_000 }, (_, i) => ({ executionId: `x${i}` })));
     const r = await runBytes('m.json', Buffer.from(JSON.stringify(doc)), 'verify', {});
     expect(r.verdict).toBe('fail');
@@ -55,7 +66,9 @@ describe('findings per rule are bounded in every report', () => {
 
   it('--limit findings-per-rule raises the bound: a reviewer can list every finding', async () => {
     const files = await tgWriter.build();
-    const doc = JSON.parse(String(files.find((f) => f.path === 'tg/exact-intact/manifest.json')!.bytes)) as { executions: unknown[] };
+    const doc = JSON.parse(String(files.find((f) => f.path === 'tg/exact-intact/manifest.json')!.bytes)) as {
+      executions: unknown[];
+    };
     doc.executions.push(...Array.from({ length: 300 }, (_, i) => ({ executionId: `x${i}` })));
     const bytes = Buffer.from(JSON.stringify(doc));
     const bounded = await runBytes('m.json', bytes, 'verify', {});
@@ -65,7 +78,9 @@ describe('findings per rule are bounded in every report', () => {
     expect(all.findings.some((f) => f.rule === 'RPR-REPORT-001')).toBe(false);
     const rule = (summary!.actual as { rule: string }).rule;
     const kept = bounded.findings.filter((f) => f.rule === rule).length;
-    expect(all.findings.filter((f) => f.rule === rule).length).toBe(kept + (summary!.actual as { count: number }).count);
+    expect(all.findings.filter((f) => f.rule === rule).length).toBe(
+      kept + (summary!.actual as { count: number }).count,
+    );
     expect(all.verdict).toBe(bounded.verdict);
   });
 
@@ -78,7 +93,9 @@ describe('findings per rule are bounded in every report', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(bounded.findings.some((f) => f.rule === 'RPR-REPORT-001')).toBe(true);
     expect(all.findings.some((f) => f.rule === 'RPR-REPORT-001')).toBe(false);
-    expect(all.findings.filter((f) => f.rule === 'RPR-JOURNAL-004').length).toBeGreaterThan(bounded.findings.filter((f) => f.rule === 'RPR-JOURNAL-004').length);
+    expect(all.findings.filter((f) => f.rule === 'RPR-JOURNAL-004').length).toBeGreaterThan(
+      bounded.findings.filter((f) => f.rule === 'RPR-JOURNAL-004').length,
+    );
     expect(all.verdict).toBe(bounded.verdict);
   });
 });

@@ -15,7 +15,11 @@ describe('artifact ids in reports', () => {
     expect(b).toContain(`(${long.length} characters; sha256:${createHash('sha256').update(long).digest('hex')})`);
     // Two long ids that differ only at the end stay distinct.
     expect(boundedId(long + 'a')).not.toBe(boundedId(long + 'b'));
-    const r = buildReport({ path: 'p', kind: 'acgp-eval', sha256: null, id: long, findings: [], chain: [] }, 0, () => 0);
+    const r = buildReport(
+      { path: 'p', kind: 'acgp-eval', sha256: null, id: long, findings: [], chain: [] },
+      0,
+      () => 0,
+    );
     expect(JSON.stringify(r).length).toBeLessThan(2000);
   });
 });

@@ -44,7 +44,10 @@ describe('reprise.report/v1 schema', () => {
     expect(validate({ ...r, authenticity: { ...r.authenticity, status: 'probably-fine' } })).toBe(false);
     expect(validate({ ...r, authenticity: { ...r.authenticity, keyId: 'ed25519:XYZ' } })).toBe(false);
     expect(validate({ ...r, authenticity: { status: 'unsigned' } })).toBe(false);
-    expect(validate({ ...r, authenticity: { ...r.authenticity, role: 'reviewer', label: 'example reviewer' } }), JSON.stringify(validate.errors)).toBe(true);
+    expect(
+      validate({ ...r, authenticity: { ...r.authenticity, role: 'reviewer', label: 'example reviewer' } }),
+      JSON.stringify(validate.errors),
+    ).toBe(true);
     expect(validate({ ...r, authenticity: { ...r.authenticity, role: 'admin' } })).toBe(false);
   });
   it('rejects a report with an unknown verdict or a malformed hash', async () => {

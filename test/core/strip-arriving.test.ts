@@ -24,7 +24,8 @@ function inPieces(bytes: Uint8Array, cuts: number[]) {
   return ok ? s.end() : null;
 }
 
-const view = (r: { bytes: Uint8Array; members: MemberSpan[]; ordered: boolean } | null) => r && { text: Buffer.from(r.bytes).toString('utf8'), members: r.members, ordered: r.ordered };
+const view = (r: { bytes: Uint8Array; members: MemberSpan[]; ordered: boolean } | null) =>
+  r && { text: Buffer.from(r.bytes).toString('utf8'), members: r.members, ordered: r.ordered };
 
 const SAMPLES = [
   '{ "a": 1, "b": [ 1.5, -0, 1e21, 12345678901234567890, 0.1 ], "c": { "d": "x\\ny\\u0001z", "e": "\\u00e9" } }',
@@ -43,7 +44,14 @@ describe('stripping bytes as they arrive', () => {
       const bytes = utf8(text);
       const whole = view(stripToCanonical(bytes));
       for (let c = 0; c <= bytes.length; c++) expect(view(inPieces(bytes, [c]))).toEqual(whole);
-      expect(view(inPieces(bytes, Array.from({ length: bytes.length }, (_, k) => k)))).toEqual(whole);
+      expect(
+        view(
+          inPieces(
+            bytes,
+            Array.from({ length: bytes.length }, (_, k) => k),
+          ),
+        ),
+      ).toEqual(whole);
     }
   });
 
@@ -63,7 +71,8 @@ describe('stripping bytes as they arrive', () => {
     const s = stripArriving(bytes);
     for (let c = 1; c <= bytes.length; c++) {
       expect(s.advance(c)).toBe(true);
-      const done = (ms: MemberSpan[]): MemberSpan[] => ms.flatMap((m) => [...(m.end >= 0 ? [m] : []), ...done(m.members ?? [])]);
+      const done = (ms: MemberSpan[]): MemberSpan[] =>
+        ms.flatMap((m) => [...(m.end >= 0 ? [m] : []), ...done(m.members ?? [])]);
       for (const m of done(s.members)) expect(m.end).toBeLessThanOrEqual(s.written);
     }
   });

@@ -3,10 +3,28 @@ import { isRfc3339Utc, whyNotRfc3339Utc } from '../../app/core/time.js';
 
 describe('RFC 3339 UTC timestamps', () => {
   it('accepts UTC with Z, with or without fractions', () => {
-    for (const ok of ['2026-05-04T10:00:00Z', '2026-05-04T10:00:00.123Z', '2024-02-29T23:59:59Z', '2000-02-29T00:00:00Z']) expect(isRfc3339Utc(ok), ok).toBe(true);
+    for (const ok of [
+      '2026-05-04T10:00:00Z',
+      '2026-05-04T10:00:00.123Z',
+      '2024-02-29T23:59:59Z',
+      '2000-02-29T00:00:00Z',
+    ])
+      expect(isRfc3339Utc(ok), ok).toBe(true);
   });
   it('refuses local times, offsets, dates alone and impossible dates', () => {
-    for (const bad of ['2026-05-04T10:00:00', '2026-05-04T10:00:00+02:00', '2026-05-04', '2026-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-05-04T24:00:00Z', '2026-05-04 10:00:00Z', '2026-05-04t10:00:00z', 42]) {
+    for (const bad of [
+      '2026-05-04T10:00:00',
+      '2026-05-04T10:00:00+02:00',
+      '2026-05-04',
+      '2026-02-30T00:00:00Z',
+      '2026-02-29T00:00:00Z',
+      '1900-02-29T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-05-04T24:00:00Z',
+      '2026-05-04 10:00:00Z',
+      '2026-05-04t10:00:00z',
+      42,
+    ]) {
       expect(isRfc3339Utc(bad), String(bad)).toBe(false);
     }
   });

@@ -18,7 +18,12 @@ let n = 0;
  * Writes `bytes` to a new file in pieces of `piece` bytes, one every `everyMs`, then marks it
  * whole as the web host does (read-only); resolves when done.
  */
-function writeSlowly(bytes: Buffer, piece: number, everyMs: number, markWhole = true): { path: string; done: Promise<void> } {
+function writeSlowly(
+  bytes: Buffer,
+  piece: number,
+  everyMs: number,
+  markWhole = true,
+): { path: string; done: Promise<void> } {
   const path = join(dir, `up-${n++}`);
   writeFileSync(path, '');
   const done = (async () => {
@@ -32,7 +37,7 @@ function writeSlowly(bytes: Buffer, piece: number, everyMs: number, markWhole = 
 }
 
 describe('followArriving', () => {
-  it('yields the finished file\'s bytes and text, pieces cutting multi-byte characters, with progress', async () => {
+  it("yields the finished file's bytes and text, pieces cutting multi-byte characters, with progress", async () => {
     // 3 MiB of text with 2-, 3- and 4-byte characters; pieces of an odd size cut through them.
     const text = JSON.stringify({ a: 'é€𝄞'.repeat(200_000), b: 'x'.repeat(1_000_000) });
     const bytes = Buffer.from(text, 'utf8');
@@ -58,10 +63,12 @@ describe('followArriving', () => {
     const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]);
     expect(await followArriving(writeSlowly(zip, 50, 1).path, zip.length, { shown: 'p.zip' })).toBeNull();
     const small = Buffer.from('{"a":1}');
-    expect(await followArriving(writeSlowly(small, 3, 1).path, small.length, { shown: 's.json', decodeMin: 1024 })).toBeNull();
+    expect(
+      await followArriving(writeSlowly(small, 3, 1).path, small.length, { shown: 's.json', decodeMin: 1024 }),
+    ).toBeNull();
   });
 
-  it('ends with the writer\'s signal: unlinked (abandoned), longer than announced, stalled', async () => {
+  it("ends with the writer's signal: unlinked (abandoned), longer than announced, stalled", async () => {
     const path = join(dir, 'gone');
     writeFileSync(path, '{"a":');
     const gone = followArriving(path, 100, { shown: 'gone.json' });
@@ -73,12 +80,16 @@ describe('followArriving', () => {
     // The announced size reached is not the end: the body may go on (and be refused).
     const unmarked = writeSlowly(Buffer.from('{"a":"b"}'), 9, 1, false);
     await unmarked.done;
-    await expect(followArriving(unmarked.path, 9, { shown: 'unmarked.json', stallMs: 100 })).rejects.toThrow(/stopped arriving \(9 of 9 bytes\)/);
+    await expect(followArriving(unmarked.path, 9, { shown: 'unmarked.json', stallMs: 100 })).rejects.toThrow(
+      /stopped arriving \(9 of 9 bytes\)/,
+    );
     const goesOn = writeSlowly(Buffer.from('{"a":"b"}'), 9, 1, false);
     const following = followArriving(goesOn.path, 5, { shown: 'on.json' });
     await expect(following).rejects.toThrow(/longer than announced \(5 bytes\)/);
     const stalled = join(dir, 'stalled');
     writeFileSync(stalled, '{"a":');
-    await expect(followArriving(stalled, 100, { shown: 'stalled.json', stallMs: 50 })).rejects.toThrow(/stopped arriving \(5 of 100 bytes\)/);
+    await expect(followArriving(stalled, 100, { shown: 'stalled.json', stallMs: 50 })).rejects.toThrow(
+      /stopped arriving \(5 of 100 bytes\)/,
+    );
   });
 });

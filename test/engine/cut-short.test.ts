@@ -28,13 +28,52 @@ async function decisive(bytes: Buffer | string): Promise<{ report: Report; f: Fi
 
 describe('the evidence: JSON text that stops inside a value it began well', () => {
   it('is cut short inside strings, numbers, literals, objects and arrays, and in a character', () => {
-    for (const t of ['{', '[', '{"a', '{"a"', '{"a":', '{"a": 1', '{"a": -', '{"a": 1.', '{"a": 1e+', '{"a": tr', '[nul', '["x\\', '["x\\u00', '{"a":[1,{"b":2}', '  {"a":1,\n']) expect(endsInsideJsonValue(t), t).toBe(true);
+    for (const t of [
+      '{',
+      '[',
+      '{"a',
+      '{"a"',
+      '{"a":',
+      '{"a": 1',
+      '{"a": -',
+      '{"a": 1.',
+      '{"a": 1e+',
+      '{"a": tr',
+      '[nul',
+      '["x\\',
+      '["x\\u00',
+      '{"a":[1,{"b":2}',
+      '  {"a":1,\n',
+    ])
+      expect(endsInsideJsonValue(t), t).toBe(true);
     const e = Buffer.from('{"a":"é', 'utf8');
     expect(endsInsideJsonValue(e.subarray(0, e.length - 1))).toBe(true);
   });
 
   it('is not: complete values, data after one, a break before the end, other bytes', () => {
-    for (const t of ['', '  ', '{}', '[1]', '12', '"x"', 'true', '{"a":1}\n{"b":2}', '{"a":1}}', '{"a" 1', '{"a":1,}', '[1,]', '{"a":[1}', '{"a": 1x', '{"a": 1.e', '{"a": trux', '["x\\q', '["\u0001', 'hello', '\ufeff{']) expect(endsInsideJsonValue(t), t).toBe(false);
+    for (const t of [
+      '',
+      '  ',
+      '{}',
+      '[1]',
+      '12',
+      '"x"',
+      'true',
+      '{"a":1}\n{"b":2}',
+      '{"a":1}}',
+      '{"a" 1',
+      '{"a":1,}',
+      '[1,]',
+      '{"a":[1}',
+      '{"a": 1x',
+      '{"a": 1.e',
+      '{"a": trux',
+      '["x\\q',
+      '["\u0001',
+      'hello',
+      '\ufeff{',
+    ])
+      expect(endsInsideJsonValue(t), t).toBe(false);
     expect(endsInsideJsonValue(Buffer.from([0x7b, 0x22, 0xff, 0x61]))).toBe(false);
   });
 });
@@ -67,7 +106,9 @@ describe('a JSON Lines trace', () => {
       const { report, f } = await decisive(bytes.subarray(0, cut));
       expect(report.artifact.kind).toBe('acgp-trace');
       expect(f.rule).toBe('RPR-ACGP-001');
-      expect(f.message).toMatch(/^EVAL 5 \(line 6\) is not valid I-JSON \(truncated, cut short\?\): the trace ends inside this line/);
+      expect(f.message).toMatch(
+        /^EVAL 5 \(line 6\) is not valid I-JSON \(truncated, cut short\?\): the trace ends inside this line/,
+      );
     }
   });
 
@@ -89,9 +130,15 @@ describe('a ROM dump', () => {
     const fence = rom.indexOf('\n```', heading) + 1;
     const cuts: [number, RegExp][] = [
       [fence + 20, /is not closed by ``` \(truncated, cut short\?\): the text ends inside the block/],
-      [rom.indexOf('\n', heading) + 1, /has no fenced content block \(truncated, cut short\?\): the text ends before its block/],
+      [
+        rom.indexOf('\n', heading) + 1,
+        /has no fenced content block \(truncated, cut short\?\): the text ends before its block/,
+      ],
       [rom.indexOf('* [arity]') + 4, /\(truncated, cut short\?\): the text ends inside this line/],
-      [rom.indexOf('type:') + 'type: "kernel.replay_dump"\n'.length, /front matter is not closed by a "---" line \(truncated, cut short\?\)/],
+      [
+        rom.indexOf('type:') + 'type: "kernel.replay_dump"\n'.length,
+        /front matter is not closed by a "---" line \(truncated, cut short\?\)/,
+      ],
     ];
     for (const [cut, message] of cuts) {
       const { report, f } = await decisive(rom.slice(0, cut));
@@ -128,13 +175,15 @@ describe('a ROM dump cut at the end of a line (every line reads well)', () => {
         continue;
       }
       expect(f.rule, `cut at ${cut}: ${f.message}`).toMatch(/^RDS-00[12]$/);
-      expect(f.message, `cut at ${cut}`).toMatch(/\(truncated, cut short\?\): the text ends after (its front matter|"# [A-Za-z ]+"|artifact sha256:[0-9a-f]{64}), and the writer puts (this artifact|"# [A-Za-z ]+") after that$/);
+      expect(f.message, `cut at ${cut}`).toMatch(
+        /\(truncated, cut short\?\): the text ends after (its front matter|"# [A-Za-z ]+"|artifact sha256:[0-9a-f]{64}), and the writer puts (this artifact|"# [A-Za-z ]+") after that$/,
+      );
       cuts++;
     }
     expect(cuts).toBeGreaterThan(5);
   });
 
-  it('is not, when the missing part comes from the middle, or the text is not in the writer\'s order', async () => {
+  it("is not, when the missing part comes from the middle, or the text is not in the writer's order", async () => {
     const rom = encodeRom(await buildDump(sampleSpec(), sampleSigner('active')));
     // The first artifact removed whole: the ones after it are still there.
     const first = rom.indexOf('\n## ') + 1;
@@ -174,7 +223,13 @@ describe('a ZIP package', () => {
   it('a file that only begins with the ZIP magic is not', async () => {
     // The first entry whole (its header's sizes say where it ends), then no record.
     const firstEnd = 30 + pkg.readUInt16LE(26) + pkg.readUInt16LE(28) + pkg.readUInt32LE(18);
-    for (const bytes of [Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('hello, this is plain text and no archive at all\n'.repeat(4))]), Buffer.concat([pkg.subarray(0, firstEnd), Buffer.alloc(400, 0x41)])]) {
+    for (const bytes of [
+      Buffer.concat([
+        Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+        Buffer.from('hello, this is plain text and no archive at all\n'.repeat(4)),
+      ]),
+      Buffer.concat([pkg.subarray(0, firstEnd), Buffer.alloc(400, 0x41)]),
+    ]) {
       const { f } = await decisive(bytes);
       expect(f.rule).toBe('RPR-ZIP-001');
       expect(f.message).toBe('no end-of-central-directory record: not a ZIP archive');

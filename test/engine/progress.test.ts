@@ -62,9 +62,19 @@ describe('an ACGP trace tells its progress through its EVALs', () => {
 describe('a TG manifest tells its progress through its executions', () => {
   /** The intact example with 300 more copies of its trust-vector execution, each replayed EXACT. */
   const manifest = (): Buffer => {
-    const doc = JSON.parse(readFileSync(join(ex, 'tg', 'exact-intact', 'manifest.json'), 'utf8')) as { executions: { executionId: string; engine: string }[] };
+    const doc = JSON.parse(readFileSync(join(ex, 'tg', 'exact-intact', 'manifest.json'), 'utf8')) as {
+      executions: { executionId: string; engine: string }[];
+    };
     const vector = doc.executions.find((e) => e.engine === 'TG-RULE-EVALUATOR')!;
-    return Buffer.from(JSON.stringify({ ...doc, executions: [...doc.executions, ...Array.from({ length: 300 }, (_, i) => ({ ...vector, executionId: `copy${i}` }))] }));
+    return Buffer.from(
+      JSON.stringify({
+        ...doc,
+        executions: [
+          ...doc.executions,
+          ...Array.from({ length: 300 }, (_, i) => ({ ...vector, executionId: `copy${i}` })),
+        ],
+      }),
+    );
   };
   it('verify', async () => {
     ticking(10);

@@ -25,7 +25,9 @@ describe('RPR-KIND-001 says what the unclaimed content looked like', async () =>
   it('a JSON dump cut short: not well-formed JSON, with where the text ends', async () => {
     for (const cut of [1, 100, Math.floor(json.length / 2), json.length - 2]) {
       const f = await unknown(json.slice(0, cut));
-      expect(f.actual).toMatch(/^not well-formed JSON \(truncated, cut short\?\): ERR_SYNTAX: .*\(line \d+, column \d+\)$/);
+      expect(f.actual).toMatch(
+        /^not well-formed JSON \(truncated, cut short\?\): ERR_SYNTAX: .*\(line \d+, column \d+\)$/,
+      );
     }
   });
 
@@ -35,18 +37,26 @@ describe('RPR-KIND-001 says what the unclaimed content looked like', async () =>
   });
 
   it('JSON the strict parse refuses, with the reason', async () => {
-    expect((await unknown('{"a":1,"a":2}')).actual).toMatch(/^JSON the strict parse refuses: ERR_DUPLICATE_KEY: duplicate member name "a"/);
+    expect((await unknown('{"a":1,"a":2}')).actual).toMatch(
+      /^JSON the strict parse refuses: ERR_DUPLICATE_KEY: duplicate member name "a"/,
+    );
   });
 
   it('well-formed JSON of no known type', async () => {
     expect((await unknown('[1,2]')).actual).toBe('a JSON array, which no kind claims');
-    expect((await unknown('{"type":"kernel.replay_dum"}')).actual).toBe('a JSON object whose "type" is "kernel.replay_dum", which no kind claims');
+    expect((await unknown('{"type":"kernel.replay_dum"}')).actual).toBe(
+      'a JSON object whose "type" is "kernel.replay_dum", which no kind claims',
+    );
     expect((await unknown('{"hello":"world"}')).actual).toBe('a JSON object without a "type" any kind claims');
   });
 
   it('front matter of another type, binary bytes, plain text, nothing', async () => {
-    expect((await unknown(rom.replace('type: "kernel.replay_dump"', 'type: "kernel.replay"'))).actual).toBe('text with YAML front matter whose "type" no kind claims');
-    expect((await unknown(Buffer.from([0xff, 0xfe, 0x00, 0x41]))).actual).toBe('4 bytes that are neither UTF-8 text nor a ZIP package');
+    expect((await unknown(rom.replace('type: "kernel.replay_dump"', 'type: "kernel.replay"'))).actual).toBe(
+      'text with YAML front matter whose "type" no kind claims',
+    );
+    expect((await unknown(Buffer.from([0xff, 0xfe, 0x00, 0x41]))).actual).toBe(
+      '4 bytes that are neither UTF-8 text nor a ZIP package',
+    );
     expect((await unknown('hello\n')).actual).toBe('6 bytes that no kind claims');
     expect((await unknown('')).actual).toBe('an empty file');
   });

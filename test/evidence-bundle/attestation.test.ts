@@ -29,7 +29,10 @@ let report: Report;
 
 async function attest(manifest: string): Promise<string> {
   let out = '';
-  await attestCommand.run([manifest, '--key', keys.reviewerPem], printer({ out: (t) => void (out += t), err: () => undefined, stderrIsTTY: false, cwd: ex }));
+  await attestCommand.run(
+    [manifest, '--key', keys.reviewerPem],
+    printer({ out: (t) => void (out += t), err: () => undefined, stderrIsTTY: false, cwd: ex }),
+  );
   return out;
 }
 
@@ -51,7 +54,8 @@ function withAttestation(f: Files, data: Buffer): Buffer {
   return writeZip(out);
 }
 
-const failRules = async (bytes: Buffer) => (await verifyBundle(bytes, keys.trust)).findings.filter((x) => x.severity === 'fail').map((x) => x.rule);
+const failRules = async (bytes: Buffer) =>
+  (await verifyBundle(bytes, keys.trust)).findings.filter((x) => x.severity === 'fail').map((x) => x.rule);
 
 beforeAll(async () => {
   ex = mkdtempSync(join(tmpdir(), 'reprise-evb-att-'));
@@ -60,7 +64,13 @@ beforeAll(async () => {
   const manifest = join(ex, 'tg', 'exact-intact', 'manifest.json');
   report = await runBytes(manifest, readFileSync(manifest), 'replay', {});
   journal = join(ex, 'journal');
-  await recordJudgement(journal, { report, pointer: '', decision: 'accept', rationale: 'The replay matched every recorded output exactly.' }, keys.reviewer, keys.trust, { fsync: false });
+  await recordJudgement(
+    journal,
+    { report, pointer: '', decision: 'accept', rationale: 'The replay matched every recorded output exactly.' },
+    keys.reviewer,
+    keys.trust,
+    { fsync: false },
+  );
 });
 
 describe('evidence bundle with a TG attestation', () => {

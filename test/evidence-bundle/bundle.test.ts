@@ -22,8 +22,10 @@ async function unzip(bytes: Buffer): Promise<Files> {
   return zs.entries.map((e, i) => ({ name: e.name, data: c[i]!.bytes! }));
 }
 
-const json = (f: Files, name: string) => JSON.parse(f.find((x) => x.name === name)!.data.toString('utf8')) as Record<string, unknown>;
-const put = (f: Files, name: string, v: unknown) => (f.find((x) => x.name === name)!.data = Buffer.from(canonicalizeValue(v) + '\n'));
+const json = (f: Files, name: string) =>
+  JSON.parse(f.find((x) => x.name === name)!.data.toString('utf8')) as Record<string, unknown>;
+const put = (f: Files, name: string, v: unknown) =>
+  (f.find((x) => x.name === name)!.data = Buffer.from(canonicalizeValue(v) + '\n'));
 
 /** Recomputes the manifest's digests so only the deeper checks can catch the change. */
 function fixManifest(f: Files, also: (m: Record<string, unknown>) => void = () => undefined): void {
@@ -48,7 +50,14 @@ describe('evidence bundle', () => {
     const j = await judged();
     const bytes = await bundleOf(j);
     const f = await unzip(bytes);
-    expect(f.map((x) => x.name)).toEqual(['reprise-evidence-bundle.json', 'checkpoint.json', 'judgements/000000000000.json', 'judgements/000000000002.json', 'report.html', 'report.json']);
+    expect(f.map((x) => x.name)).toEqual([
+      'reprise-evidence-bundle.json',
+      'checkpoint.json',
+      'judgements/000000000000.json',
+      'judgements/000000000002.json',
+      'report.html',
+      'report.json',
+    ]);
     const r = await verifyBundle(bytes, j.keys.trust);
     expect(r.findings.filter((x) => x.severity !== 'info')).toEqual([]);
     expect((r.details?.['judgements'] as unknown[]).length).toBe(2);
@@ -86,7 +95,7 @@ describe('evidence bundle', () => {
     expect(await rules(j, f)).toContain('RPR-EVB-003');
   });
 
-  it('a report changed with a recomputed manifest fails on the judgements\' signed digest (RPR-EVB-009) and the page (014)', async () => {
+  it("a report changed with a recomputed manifest fails on the judgements' signed digest (RPR-EVB-009) and the page (014)", async () => {
     const j = await judged();
     const f = await unzip(await bundleOf(j));
     const report = json(f, 'report.json');
@@ -137,7 +146,13 @@ describe('evidence bundle', () => {
   it('a signer whose key the trust store gives another role fails RPR-EVB-008', async () => {
     const j = await judged();
     const f = await unzip(await bundleOf(j));
-    const doc = { type: 'reprise.trust-store/v1', keys: [trustStoreEntry(j.keys.reviewer, 'trainer', 'now a trainer'), trustStoreEntry(j.keys.officer, 'quarantine-officer', 'officer')] };
+    const doc = {
+      type: 'reprise.trust-store/v1',
+      keys: [
+        trustStoreEntry(j.keys.reviewer, 'trainer', 'now a trainer'),
+        trustStoreEntry(j.keys.officer, 'quarantine-officer', 'officer'),
+      ],
+    };
     const trust = parseTrustStore(Buffer.from(JSON.stringify(doc)), 'roles.json');
     const r = await rules(j, f, trust);
     expect(r).toContain('RPR-EVB-008');
@@ -164,7 +179,12 @@ describe('evidence bundle', () => {
   it('a dropped judgement is a dropped member (RPR-EVB-002), and a judgement on another artifact fails RPR-EVB-010', async () => {
     const j = await judged();
     const f = await unzip(await bundleOf(j));
-    expect(await rules(j, f.filter((x) => x.name !== proofName(f, 1)))).toContain('RPR-EVB-002');
+    expect(
+      await rules(
+        j,
+        f.filter((x) => x.name !== proofName(f, 1)),
+      ),
+    ).toContain('RPR-EVB-002');
     const m = json(f, 'reprise-evidence-bundle.json');
     (m['artifact'] as Record<string, unknown>)['sha256'] = 'sha256:' + 'b'.repeat(64);
     put(f, 'reprise-evidence-bundle.json', m);
@@ -183,7 +203,13 @@ describe('evidence bundle', () => {
   it('export refuses a judgement made on another report of the artifact', async () => {
     const j = await judged();
     const other = await runBytes(j.artifactPath, Buffer.from('{"hello": "world"}\n'), 'replay', {});
-    await recordJudgement(j.journal, { report: other, pointer: '', decision: 'reject', rationale: 'The replay report says nothing more than this.' }, j.keys.reviewer, j.keys.trust, { fsync: false });
+    await recordJudgement(
+      j.journal,
+      { report: other, pointer: '', decision: 'reject', rationale: 'The replay report says nothing more than this.' },
+      j.keys.reviewer,
+      j.keys.trust,
+      { fsync: false },
+    );
     await expect(bundleFromJournal(j.journal, j.report, j.keys.trust)).rejects.toThrow(/another report/);
     const b = await bundleFromJournal(j.journal, other, j.keys.trust).catch((e: Error) => e);
     expect(b).toBeInstanceOf(Error);

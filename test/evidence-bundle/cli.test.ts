@@ -17,14 +17,52 @@ describe('reprise export / reprise verify BUNDLE', () => {
     const sha = hashBytes(ARTIFACT);
     // A judgement by `journal record` (on the artifact as a whole)...
     const bad = writeJson(join(dir, 'bad.json'), { decision: 'maybe', rationale: 'The file was read and it is fine.' });
-    const refused = cli(['journal', 'record', journal, '--kind', 'review-rationale', '--claim', 'c', '--artifact', sha, '--body-file', bad, '--key', k.reviewerPem]);
+    const refused = cli([
+      'journal',
+      'record',
+      journal,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'c',
+      '--artifact',
+      sha,
+      '--body-file',
+      bad,
+      '--key',
+      k.reviewerPem,
+    ]);
     expect(refused.status).toBe(3);
     expect(refused.stderr).toMatch(/not one of accept, reject, needs-review, note/);
-    const body = writeJson(join(dir, 'body.json'), { decision: 'accept', rationale: 'The file was read and it is what it says.' });
-    expect(cli(['journal', 'record', journal, '--kind', 'review-rationale', '--claim', 'c', '--artifact', sha, '--body-file', body, '--key', k.reviewerPem]).status).toBe(0);
+    const body = writeJson(join(dir, 'body.json'), {
+      decision: 'accept',
+      rationale: 'The file was read and it is what it says.',
+    });
+    expect(
+      cli([
+        'journal',
+        'record',
+        journal,
+        '--kind',
+        'review-rationale',
+        '--claim',
+        'c',
+        '--artifact',
+        sha,
+        '--body-file',
+        body,
+        '--key',
+        k.reviewerPem,
+      ]).status,
+    ).toBe(0);
     // ...and one as the workbench records it (on the report the CLI makes of the same bytes).
     const report = await runBytes('elsewhere.json', ARTIFACT, 'verify', {});
-    await recordJudgement(journal, { report, pointer: '/findings/0', decision: 'note', rationale: 'Expected: this file is of no known kind.' }, k.reviewer, k.trust);
+    await recordJudgement(
+      journal,
+      { report, pointer: '/findings/0', decision: 'note', rationale: 'Expected: this file is of no known kind.' },
+      k.reviewer,
+      k.trust,
+    );
     const out = join(dir, 'bundle.zip');
     const e = cli(['export', art, '--journal', journal, '--trust-store', k.trustPath, '--out', out, '--json']);
     expect(e.stderr).toBe('');

@@ -26,9 +26,31 @@ export async function judged(): Promise<Judged> {
   const report = await runBytes(artifactPath, ARTIFACT, 'verify', {});
   const journal = join(dir, 'journal');
   const clock = () => Date.parse('2026-11-02T09:30:00Z');
-  await recordJudgement(journal, { report, pointer: '', decision: 'accept', rationale: 'The report was read in full and agrees with the file.' }, keys.reviewer, keys.trust, { clock, fsync: false });
-  await appendEntry(journal, { kind: 'replay-comparison', subject: { claimRef: 'claim:other' }, body: { note: 'unrelated' } }, keys.officer, { clock, fsync: false });
-  await recordJudgement(journal, { report, pointer: '/findings/0', decision: 'note', rationale: 'This finding is expected: the file is no artifact.' }, keys.reviewer, keys.trust, { clock, fsync: false });
+  await recordJudgement(
+    journal,
+    { report, pointer: '', decision: 'accept', rationale: 'The report was read in full and agrees with the file.' },
+    keys.reviewer,
+    keys.trust,
+    { clock, fsync: false },
+  );
+  await appendEntry(
+    journal,
+    { kind: 'replay-comparison', subject: { claimRef: 'claim:other' }, body: { note: 'unrelated' } },
+    keys.officer,
+    { clock, fsync: false },
+  );
+  await recordJudgement(
+    journal,
+    {
+      report,
+      pointer: '/findings/0',
+      decision: 'note',
+      rationale: 'This finding is expected: the file is no artifact.',
+    },
+    keys.reviewer,
+    keys.trust,
+    { clock, fsync: false },
+  );
   return { dir, journal, keys, report, artifactPath };
 }
 

@@ -14,7 +14,12 @@ import { ARTIFACT } from './helpers.js';
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 beforeAll(() => {
-  host = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web', roots: [tmpdir()] });
+  host = new EngineHost({
+    workerUrl: dist('app/jobs/engine-worker.js'),
+    journalWorkerUrl: dist('main/host/journal-worker.js'),
+    transport: 'web',
+    roots: [tmpdir()],
+  });
 });
 afterAll(async () => host.close());
 
@@ -25,29 +30,67 @@ describe('host: judgements and the evidence bundle', () => {
     // The keys a person picked for signing (serve --key, or the native dialog).
     await host.grant({ keys: [k.reviewerPem, k.officerPem] });
     const journal = join(dir, 'journal');
-    await expect(host.openJudgementJournal({ dir: journal, trustStore: k.trustPath })).rejects.toMatchObject({ usage: true });
+    await expect(host.openJudgementJournal({ dir: journal, trustStore: k.trustPath })).rejects.toMatchObject({
+      usage: true,
+    });
     const opened = await host.openJudgementJournal({ dir: journal, trustStore: k.trustPath, create: true });
     expect([opened.entries, opened.verdict]).toEqual([0, 'pass']);
     const report = await jobReport(host, { source: bytesSource('a.json', ARTIFACT), mode: 'verify' });
-    const req = { dir: journal, trustStore: k.trustPath, keyFile: k.reviewerPem, report, pointer: '/findings/0', decision: 'note' as const, rationale: 'Expected: the file is of no known kind.' };
+    const req = {
+      dir: journal,
+      trustStore: k.trustPath,
+      keyFile: k.reviewerPem,
+      report,
+      pointer: '/findings/0',
+      decision: 'note' as const,
+      rationale: 'Expected: the file is of no known kind.',
+    };
     // Refusals write nothing.
-    await expect(host.recordJudgement({ ...req, rationale: 'short' })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/characters/) });
-    await expect(host.recordJudgement({ ...req, keyFile: k.officerPem })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/reviewer key/) });
+    await expect(host.recordJudgement({ ...req, rationale: 'short' })).rejects.toMatchObject({
+      usage: true,
+      message: expect.stringMatching(/characters/),
+    });
+    await expect(host.recordJudgement({ ...req, keyFile: k.officerPem })).rejects.toMatchObject({
+      usage: true,
+      message: expect.stringMatching(/reviewer key/),
+    });
     await expect(host.recordJudgement({ ...req, keyFile: 'reviewer.pem' })).rejects.toMatchObject({ usage: true });
     expect((await host.journalStatus({ dir: journal, trustStore: k.trustPath })).entries).toBe(0);
     const receipt = await host.recordJudgement(req);
-    expect(receipt).toMatchObject({ seq: 0, role: 'reviewer', label: 'test reviewer', proofVerified: true, proofFindings: [], pointer: '/findings/0', checkpoint: { size: 1 } });
-    const list = await host.listJudgements({ dir: journal, trustStore: k.trustPath, artifact: report.artifact.sha256!, report });
-    expect(list.judgements.map((j) => [j.seq, j.decision, j.reportDigest === list.reportDigest, j.proofVerified])).toEqual([[0, 'note', true, true]]);
+    expect(receipt).toMatchObject({
+      seq: 0,
+      role: 'reviewer',
+      label: 'test reviewer',
+      proofVerified: true,
+      proofFindings: [],
+      pointer: '/findings/0',
+      checkpoint: { size: 1 },
+    });
+    const list = await host.listJudgements({
+      dir: journal,
+      trustStore: k.trustPath,
+      artifact: report.artifact.sha256!,
+      report,
+    });
+    expect(
+      list.judgements.map((j) => [j.seq, j.decision, j.reportDigest === list.reportDigest, j.proofVerified]),
+    ).toEqual([[0, 'note', true, true]]);
     const b = await host.exportBundle({ dir: journal, trustStore: k.trustPath, report });
     expect([b.judgements, b.checkpoint.size, b.reportDigest]).toEqual([1, 1, receipt.reportDigest]);
-    const again = await jobReport(host, { source: { type: 'bytes', name: b.name, dataBase64: b.dataBase64 }, mode: 'verify' });
+    const again = await jobReport(host, {
+      source: { type: 'bytes', name: b.name, dataBase64: b.dataBase64 },
+      mode: 'verify',
+    });
     expect(again.artifact.kind).toBe('evidence-bundle');
     expect(again.findings.map((f) => f.rule)).toContain('RPR-EVB-011'); // a job on bytes takes no trust store
   });
 
   it('states the one rationale rule and the decisions', async () => {
     const r = await host.judgementRules();
-    expect(r).toMatchObject({ minChars: RATIONALE_RULE.minChars, minWords: RATIONALE_RULE.minWords, decisions: ['accept', 'reject', 'needs-review', 'note'] });
+    expect(r).toMatchObject({
+      minChars: RATIONALE_RULE.minChars,
+      minWords: RATIONALE_RULE.minWords,
+      decisions: ['accept', 'reject', 'needs-review', 'note'],
+    });
   });
 });

@@ -14,9 +14,20 @@ const REPORT = {
   schema: 'reprise.report/v1',
   artifact: { path: `dump-${HOSTILE}.json`, kind: 'replay-dump', id: HOSTILE, sha256: 'sha256:' + '0'.repeat(64) },
   verdict: 'fail',
-  findings: [{ rule: 'RDS-F001', severity: 'fail', message: `artifact ${HOSTILE} changed`, pointer: '/artifacts/a', expected: { hash: 'x' }, actual: HOSTILE }],
+  findings: [
+    {
+      rule: 'RDS-F001',
+      severity: 'fail',
+      message: `artifact ${HOSTILE} changed`,
+      pointer: '/artifacts/a',
+      expected: { hash: 'x' },
+      actual: HOSTILE,
+    },
+  ],
   chain: [{ id: 'n1', label: 'artifact a', status: 'mismatch', recorded: 'sha256:1', recomputed: 'sha256:2' }],
-  comparisons: [{ output: 'score', mode: 'BANDED', status: 'drift', original: 8.6, replayed: 7.6, delta: '1', epsilon: '0.5' }],
+  comparisons: [
+    { output: 'score', mode: 'BANDED', status: 'drift', original: 8.6, replayed: 7.6, delta: '1', epsilon: '0.5' },
+  ],
   events: [{ type: 'REPLAY-DRIFT', route: 'HUMAN_REVIEW', output: HOSTILE }],
   run: { tool: 'reprise', version: '0.0.0', startedAtUtc: '2026-12-02T00:00:00.000Z', durationMs: 1 },
 } as unknown as Report;
@@ -26,15 +37,42 @@ describe('the report as an HTML page', () => {
     const html = reportPage(REPORT);
     expect(html).not.toMatch(/<script|<img|src=|href=/);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    for (const s of ['RDS-F001', '/artifacts/a', '&quot;hash&quot;', 'artifact a', 'sha256:2', 'HUMAN_REVIEW', '8.6', '7.6', '1 / 0.5', 'max-width:1100px']) expect(html).toContain(s);
+    for (const s of [
+      'RDS-F001',
+      '/artifacts/a',
+      '&quot;hash&quot;',
+      'artifact a',
+      'sha256:2',
+      'HUMAN_REVIEW',
+      '8.6',
+      '7.6',
+      '1 / 0.5',
+      'max-width:1100px',
+    ])
+      expect(html).toContain(s);
   });
 
   it("the bundle's page is the same bytes as the versions before wrote (verify rebuilds it)", () => {
     const { run: _run, ...bundled } = REPORT;
-    const proofs = [{ entry: JSON.stringify({ seq: 1, recordedAtUtc: '2026-12-02T00:00:00Z', author: 'ed25519:k', body: { decision: 'note', pointer: '/findings/0', rationale: HOSTILE } }), entryHash: 'sha256:e', leafIndex: 0, treeSize: 1, auditPath: [] }];
+    const proofs = [
+      {
+        entry: JSON.stringify({
+          seq: 1,
+          recordedAtUtc: '2026-12-02T00:00:00Z',
+          author: 'ed25519:k',
+          body: { decision: 'note', pointer: '/findings/0', rationale: HOSTILE },
+        }),
+        entryHash: 'sha256:e',
+        leafIndex: 0,
+        treeSize: 1,
+        auditPath: [],
+      },
+    ];
     const cp = { treeSize: 1, rootHash: 'sha256:r', timestampUtc: '2026-12-02T00:00:01Z', signer: 'ed25519:k' };
     const html = bundleHtml(bundled, proofs as never, cp as never, 'sha256:d');
     expect(html).not.toMatch(/<script|<img|src=|href=/);
-    expect(createHash('sha256').update(html).digest('hex')).toBe('3b11e16fde682443393ad00da55fe3629a08b3a087c79eee98070115bd1be9e3');
+    expect(createHash('sha256').update(html).digest('hex')).toBe(
+      '3b11e16fde682443393ad00da55fe3629a08b3a087c79eee98070115bd1be9e3',
+    );
   });
 });

@@ -34,7 +34,10 @@ beforeAll(async () => {
   kinds = await fuzzKinds(ex, { bytes: await bundleOf(j), trustPath: j.keys.trustPath });
 });
 afterAll(() => {
-  for (const [kind, w] of worst) console.log(`fuzz ${kind}: ${w.cases} case(s) in ${w.runs} run(s), worst ${w.ms} ms (${w.cpuMs.toFixed(0)} ms CPU), ${w.rssMiB.toFixed(0)} MiB peak RSS`);
+  for (const [kind, w] of worst)
+    console.log(
+      `fuzz ${kind}: ${w.cases} case(s) in ${w.runs} run(s), worst ${w.ms} ms (${w.cpuMs.toFixed(0)} ms CPU), ${w.rssMiB.toFixed(0)} MiB peak RSS`,
+    );
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -14,7 +14,9 @@ import { runCli } from '../helpers/cli.js';
 import { buildScenario } from '../../app/kinds/tg/examples.js';
 import { hashValue } from '../../app/core/hash.js';
 
-export const INHERITED = [...Object.getOwnPropertyNames(Object.prototype), '__proto__'].filter((n, i, a) => a.indexOf(n) === i);
+export const INHERITED = [...Object.getOwnPropertyNames(Object.prototype), '__proto__'].filter(
+  (n, i, a) => a.indexOf(n) === i,
+);
 
 /** An own member even for `__proto__` (plain assignment would set the prototype). */
 function put(o: any, k: string, v: unknown): void {
@@ -45,12 +47,12 @@ function editArtifact(m: any, type: string, edit: (j: any) => void): void {
 }
 
 const TG_EDITS: Record<string, Edit> = {
-  'engine': (m, n) => void (exec(m, 'x6').engine = n),
+  engine: (m, n) => void (exec(m, 'x6').engine = n),
   'engine-declared': (m, n) => {
     exec(m, 'x6').engine = n;
     put(m.replayProfiles, n, { specification: 'TG-RP', default: 'EXACT', outputs: {} });
   },
-  'output': (m, n) => void (exec(m, 'x6').output = n),
+  output: (m, n) => void (exec(m, 'x6').output = n),
   'output-declared': (m, n) => {
     exec(m, 'x6').output = n;
     put(m.replayProfiles['TG-DECISION'].outputs, n, 'EXACT');
@@ -59,7 +61,7 @@ const TG_EDITS: Record<string, Edit> = {
     exec(m, 'x4').executionId = n;
     exec(m, 'x6').inputs = [n];
   },
-  'input': (m, n) => void exec(m, 'x6').inputs.push(n),
+  input: (m, n) => void exec(m, 'x6').inputs.push(n),
   'artifact-key': (m, n) => put(m.artifacts, n, { mediaType: 'application/json', json: {} }),
   'artifact-hash': (m, n) => void (exec(m, 'x2').inputs[0] = n),
   'profile-key': (m, n) => put(m.replayProfiles, n, { specification: 'TG-RP', default: 'EXACT', outputs: {} }),
@@ -79,7 +81,7 @@ const TG_EDITS: Record<string, Edit> = {
   'rule-var': (m, n) => editArtifact(m, 'tg.ruleset/v1', (r) => void (r.rules.S = { var: n })),
   'claim-data-key': (m, n) => editArtifact(m, 'tg.claim-inputs/v1', (c) => put(c.data, n, 1)),
   'pin-key': (m, n) => put(exec(m, 'x3').pins, n, 1),
-  'member': (m, n) => put(exec(m, 'x6'), n, 1),
+  member: (m, n) => put(exec(m, 'x6'), n, 1),
 };
 
 const ACGP_EDITS: Record<string, (e: any, n: string) => void> = {
@@ -87,13 +89,14 @@ const ACGP_EDITS: Record<string, (e: any, n: string) => void> = {
   'blueprint-id': (e, n) => void (e.blueprint_id = n),
   'governance-tier': (e, n) => void (e.governance_tier = n),
   'dimension-name': (e, n) => rename(e.ctq_dimensions, 'reasoning_quality', n),
-  'dimension-added': (e, n) => put(e.ctq_dimensions, n, { score: 0.5, weight: 0.1, status: 'evaluated', contributors: [n] }),
+  'dimension-added': (e, n) =>
+    put(e.ctq_dimensions, n, { score: 0.5, weight: 0.1, status: 'evaluated', contributors: [n] }),
   'provider-id': (e, n) => void (e.trust_debt.provider_id = n),
-  'intervention': (e, n) => void (e.intervention = n),
-  'status': (e, n) => void (e.ctq_dimensions.reasoning_quality.status = n),
-  'tripwire': (e, n) => void e.tripwires_triggered.push({ id: n, action: 'block' }),
-  'threshold': (e, n) => void e.trust_debt.thresholds_crossed.push(n),
-  'member': (e, n) => put(e, n, 1),
+  intervention: (e, n) => void (e.intervention = n),
+  status: (e, n) => void (e.ctq_dimensions.reasoning_quality.status = n),
+  tripwire: (e, n) => void e.tripwires_triggered.push({ id: n, action: 'block' }),
+  threshold: (e, n) => void e.trust_debt.thresholds_crossed.push(n),
+  member: (e, n) => put(e, n, 1),
 };
 
 let dir = '';
@@ -114,7 +117,9 @@ beforeAll(async () => {
       writeFileSync(join(dir, `tg-${where}-${n}.json`), JSON.stringify(m));
       files++;
     }
-  const trace = readFileSync(join(ex, 'acgp', 'trace-clean.jsonl'), 'utf8').trim().split('\n');
+  const trace = readFileSync(join(ex, 'acgp', 'trace-clean.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   for (const n of INHERITED)
     for (const [where, edit] of Object.entries(ACGP_EDITS)) {
       const lines = trace.map((l, i) => {
@@ -132,12 +137,16 @@ describe('inherited names as artifact data', () => {
     for (const n of ['constructor', '__proto__', 'toString']) {
       const r = await runCli(['replay', join(dir, `tg-engine-${n}.json`)]);
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain(`RPR-TG-014  output comp.TG.OUTPUT.DECISION.v1_0 of engine ${n} has no declared replay mode`);
+      expect(r.stdout).toContain(
+        `RPR-TG-014  output comp.TG.OUTPUT.DECISION.v1_0 of engine ${n} has no declared replay mode`,
+      );
     }
   });
 
   it('covers every Object.prototype name and __proto__', () => {
-    expect(INHERITED).toEqual(expect.arrayContaining(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']));
+    expect(INHERITED).toEqual(
+      expect.arrayContaining(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']),
+    );
     expect(readdirSync(dir)).toHaveLength(files);
   });
 
@@ -146,12 +155,19 @@ describe('inherited names as artifact data', () => {
       const r = await runCli([command, dir, '--jsonl', '--workers', '2'], { timeoutMs: 300_000 });
       expect(r.stderr).not.toMatch(/internal error/);
       expect(r.code).not.toBe(3);
-      const reports = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { verdict: string; findings: { rule: string; severity: string }[]; path?: string });
+      const reports = r.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (l) => JSON.parse(l) as { verdict: string; findings: { rule: string; severity: string }[]; path?: string },
+        );
       expect(reports).toHaveLength(files);
       for (const rep of reports) expect(['pass', 'fail', 'unavailable']).toContain(rep.verdict);
       expect(r.stdout).not.toMatch(/function Object|native code|\[object Object\]/);
       // The engine and output variants reach proper findings, not silence.
-      const errs = reports.filter((x) => x.findings.some((f) => f.rule.startsWith('RPR-KIND') || f.rule.endsWith('-000')));
+      const errs = reports.filter((x) =>
+        x.findings.some((f) => f.rule.startsWith('RPR-KIND') || f.rule.endsWith('-000')),
+      );
       expect(errs.map((x) => x.path)).toEqual([]);
     }, 320_000);
 
@@ -175,8 +191,8 @@ describe('the inherited-names lint rule (eslint.config.js INHERITED_NAMES)', () 
     for (const code of [
       'export const m: Record<string, number> = {};\n',
       'export const m = {} as Record<string, number>;\n',
-      "export const f = (o: object, k: string) => k in o;\n",
-      "export const f = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);\n",
+      'export const f = (o: object, k: string) => k in o;\n',
+      'export const f = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);\n',
     ])
       expect(await lint(code), code).toHaveLength(1);
   });

@@ -44,7 +44,10 @@ beforeAll(async () => {
   symlinkSync('/dev/zero', special['link to /dev/zero']);
   writeFileSync(join(dir, 'a.json'), '{"type":"nothing-known"}');
   mkdirSync(join(dir, 'journal'));
-  const k = await runCli(['keys', 'generate', '--out', join(dir, 'key.pem'), '--role', 'reviewer', '--trust-store', join(dir, 'trust.json')], { cwd: dir });
+  const k = await runCli(
+    ['keys', 'generate', '--out', join(dir, 'key.pem'), '--role', 'reviewer', '--trust-store', join(dir, 'trust.json')],
+    { cwd: dir },
+  );
   expect(k.code, k.stderr).toBe(0);
 });
 
@@ -58,26 +61,94 @@ const READ_PATHS: { name: string; argv: (x: string) => string[]; dirIsArtifact?:
   { name: 'verify PATH', argv: (x) => ['verify', x], dirIsArtifact: true },
   { name: 'replay PATH', argv: (x) => ['replay', x], dirIsArtifact: true },
   { name: 'verify --workers 1 PATH', argv: (x) => ['verify', '--workers', '1', x], dirIsArtifact: true },
-  ...['trust-store', 'policy', 'providers', 'profiles', 'key'].map((f) => ({ name: `verify --${f}`, argv: (x: string) => ['verify', join(dir, 'a.json'), `--${f}`, x] })),
-  { name: 'replay --kernel-adapter', argv: (x) => ['replay', join(dir, 'a.json'), '--kernel-adapter', x], dirIsArtifact: true },
+  ...['trust-store', 'policy', 'providers', 'profiles', 'key'].map((f) => ({
+    name: `verify --${f}`,
+    argv: (x: string) => ['verify', join(dir, 'a.json'), `--${f}`, x],
+  })),
+  {
+    name: 'replay --kernel-adapter',
+    argv: (x) => ['replay', join(dir, 'a.json'), '--kernel-adapter', x],
+    dirIsArtifact: true,
+  },
   { name: 'canonicalize FILE', argv: (x) => ['canonicalize', x] },
   { name: 'lint PATH', argv: (x) => ['lint', x], dirIsArtifact: true },
   { name: 'attest MANIFEST', argv: (x) => ['attest', x, '--key', join(dir, 'key.pem')] },
-  { name: 'journal record --key', argv: (x) => ['journal', 'record', join(dir, 'journal'), '--kind', 'review-rationale', '--claim', 'c', '--body-file', join(dir, 'a.json'), '--key', x] },
+  {
+    name: 'journal record --key',
+    argv: (x) => [
+      'journal',
+      'record',
+      join(dir, 'journal'),
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'c',
+      '--body-file',
+      join(dir, 'a.json'),
+      '--key',
+      x,
+    ],
+  },
   { name: 'attest --verify', argv: (x) => ['attest', '--verify', x, '--trust-store', join(dir, 'trust.json')] },
-  { name: 'attest --verify --trust-store', argv: (x) => ['attest', '--verify', join(dir, 'a.json'), '--trust-store', x] },
-  { name: 'journal record --body-file', argv: (x) => ['journal', 'record', join(dir, 'journal'), '--kind', 'review-rationale', '--claim', 'c', '--body-file', x, '--key', join(dir, 'key.pem')] },
-  { name: 'journal verify --trust-store', argv: (x) => ['journal', 'verify', join(dir, 'journal'), '--trust-store', x] },
+  {
+    name: 'attest --verify --trust-store',
+    argv: (x) => ['attest', '--verify', join(dir, 'a.json'), '--trust-store', x],
+  },
+  {
+    name: 'journal record --body-file',
+    argv: (x) => [
+      'journal',
+      'record',
+      join(dir, 'journal'),
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'c',
+      '--body-file',
+      x,
+      '--key',
+      join(dir, 'key.pem'),
+    ],
+  },
+  {
+    name: 'journal verify --trust-store',
+    argv: (x) => ['journal', 'verify', join(dir, 'journal'), '--trust-store', x],
+  },
   { name: 'journal check-proof FILE', argv: (x) => ['journal', 'check-proof', x] },
-  { name: 'export --attestation', argv: (x) => ['export', join(dir, 'a.json'), '--journal', join(dir, 'journal'), '--out', join(dir, 'bundle.zip'), '--attestation', x] },
-  { name: 'keys generate --trust-store', argv: (x) => ['keys', 'generate', '--out', join(dir, `k-${Math.random().toString(36).slice(2)}.pem`), '--role', 'reviewer', '--trust-store', x] },
+  {
+    name: 'export --attestation',
+    argv: (x) => [
+      'export',
+      join(dir, 'a.json'),
+      '--journal',
+      join(dir, 'journal'),
+      '--out',
+      join(dir, 'bundle.zip'),
+      '--attestation',
+      x,
+    ],
+  },
+  {
+    name: 'keys generate --trust-store',
+    argv: (x) => [
+      'keys',
+      'generate',
+      '--out',
+      join(dir, `k-${Math.random().toString(36).slice(2)}.pem`),
+      '--role',
+      'reviewer',
+      '--trust-store',
+      x,
+    ],
+  },
 ];
 
 /** What is wrong with a run that should be a one-line refusal, or null. */
 function refusalProblem(r: MeasuredRun, path: string): string | null {
   if (r.killed) return `no answer within ${KILL_AFTER_MS} ms: it hung`;
   if (r.code !== 3) return `exit ${r.code}`;
-  if (r.stderr.trimEnd().split('\n').length !== 1 || !r.stderr.startsWith('reprise: ') || !r.stderr.includes(path)) return 'not one line naming the path';
+  if (r.stderr.trimEnd().split('\n').length !== 1 || !r.stderr.startsWith('reprise: ') || !r.stderr.includes(path))
+    return 'not one line naming the path';
   if (/internal error/.test(r.stderr)) return 'an internal error';
   if (!(r.rssMiB < LIMIT_MIB)) return `peak RSS ${r.rssMiB} MiB`;
   if (!(r.cpuMs < CPU_LIMIT_MS)) return `${r.cpuMs} ms of CPU time`;
@@ -128,7 +199,13 @@ describe.skipIf(!HAVE_TOOLS || !cliBuilt())('every read path refuses what is not
       expect(r.code, r.stderr).toBe(3);
       const lines = r.stderr.trimEnd().split('\n');
       expect(lines, r.stderr).toHaveLength(4);
-      for (const name of ['zero', 'urandom', 'fifo-link', 'sock-link']) expect(lines.some((l) => l.startsWith('reprise: ') && l.includes(join(batch, name)) && l.includes('not a regular file')), name).toBe(true);
+      for (const name of ['zero', 'urandom', 'fifo-link', 'sock-link'])
+        expect(
+          lines.some(
+            (l) => l.startsWith('reprise: ') && l.includes(join(batch, name)) && l.includes('not a regular file'),
+          ),
+          name,
+        ).toBe(true);
       expect(r.stdout).toMatch(/FAIL +.*good\.json/); // the regular file is still checked
       expect(r.stdout).toMatch(/5 artifacts: 1 fail, 4 error/);
       expect(r.rssMiB).toBeLessThan(LIMIT_MIB);

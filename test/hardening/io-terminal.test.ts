@@ -19,8 +19,14 @@ import { cliBuilt, runCli } from '../helpers/cli.js';
 const CONTROLS: string[] = [];
 for (let c = 0; c < 0x20; c++) CONTROLS.push(String.fromCharCode(c));
 for (let c = 0x7f; c <= 0x9f; c++) CONTROLS.push(String.fromCharCode(c));
-for (const c of [0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) CONTROLS.push(String.fromCharCode(c));
-const ANY_CONTROL = new RegExp(`[${CONTROLS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`, 'u');
+for (const c of [
+  0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+])
+  CONTROLS.push(String.fromCharCode(c));
+const ANY_CONTROL = new RegExp(
+  `[${CONTROLS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`,
+  'u',
+);
 
 /** Text output with its structural line breaks taken out: nothing of CONTROLS may remain. */
 function rawControlsIn(text: string): string[] {
@@ -32,7 +38,16 @@ function report(s: string): Report {
     verdict: 'fail',
     artifact: { path: `dir/${s}.json`, kind: 'replay-dump', id: `dump${s}`, sha256: 'sha256:' + '0'.repeat(64) },
     authenticity: { statement: `signed by ${s}` },
-    findings: [{ rule: 'RDS-001', severity: 'fail', message: `bad ${s}`, pointer: `/a${s}`, expected: `e${s}`, actual: { k: `a${s}` } }],
+    findings: [
+      {
+        rule: 'RDS-001',
+        severity: 'fail',
+        message: `bad ${s}`,
+        pointer: `/a${s}`,
+        expected: `e${s}`,
+        actual: { k: `a${s}` },
+      },
+    ],
     comparisons: [{ status: `st${s}` }],
   } as unknown as Report;
 }
@@ -56,7 +71,9 @@ describe('every terminal control in artifact data is escaped in text output', ()
     expect(safeText('\x1b[2K\r \x1b[32mPASS')).toBe('\\x1b[2K\\x0d \\x1b[32mPASS');
     expect(safeText('a\u202eb\u009bc\u2028')).toBe('a\\u202eb\\x9bc\\u2028');
     expect(safeText('évidence ✓ C:\\path')).toBe('évidence ✓ C:\\path');
-    expect(formatError('bad x\x1b[31m\nusage: reprise verify PATH')).toBe('reprise: bad x\\x1b[31m\nusage: reprise verify PATH\n');
+    expect(formatError('bad x\x1b[31m\nusage: reprise verify PATH')).toBe(
+      'reprise: bad x\\x1b[31m\nusage: reprise verify PATH\n',
+    );
   });
 });
 

@@ -54,7 +54,8 @@ const P = {
 };
 const manifest = (): string => join(P.examples, 'tg', 'banded-within-epsilon', 'manifest.json');
 /** YAML's double-quoted form of a string: JSON's, with everything past ASCII as \u escapes. */
-const yamlString = (s: string): string => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const yamlString = (s: string): string =>
+  JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 /** A rationale of real content with the hostile string in it. */
 const RATIONALE = `The reviewer read every finding of this artifact and the replayed outputs and records why: ${H} and nothing else changes the outcome.`;
 
@@ -65,25 +66,49 @@ async function writeFixtures(): Promise<void> {
   await writeFile(P.dump, encodeJson(await buildDump(sampleSpec({ dumpId: H }), sampleSigner('revoked'))));
   await writeFile(P.cut, `{"type": ${JSON.stringify(H)}, "a": [1, 2`);
   await writeFile(P.dup, `{${JSON.stringify(H)}: 1, ${JSON.stringify(H)}: 2, "k": ${JSON.stringify(H)}}`);
-  await writeFile(P.spec, `---\nengine: ${yamlString(H)}\noutputs: [${yamlString(H)}]\nreplay_profile:\n  outputs:\n    ${yamlString(H)}: ${yamlString(H)}\n---\n\n# ${H}\n`);
-  await writeFile(P.env, JSON.stringify({ payloadType: H, payload: Buffer.from(JSON.stringify({ _type: H })).toString('base64'), signatures: [{ keyid: `ed25519:${H}`, sig: 'AA==' }] }));
+  await writeFile(
+    P.spec,
+    `---\nengine: ${yamlString(H)}\noutputs: [${yamlString(H)}]\nreplay_profile:\n  outputs:\n    ${yamlString(H)}: ${yamlString(H)}\n---\n\n# ${H}\n`,
+  );
+  await writeFile(
+    P.env,
+    JSON.stringify({
+      payloadType: H,
+      payload: Buffer.from(JSON.stringify({ _type: H })).toString('base64'),
+      signatures: [{ keyid: `ed25519:${H}`, sig: 'AA==' }],
+    }),
+  );
   await writeFile(P.store, trustStoreDocument());
-  for (const [file, role] of [[P.reviewer, 'reviewer'], [P.officer, 'quarantine-officer']] as const) {
+  for (const [file, role] of [
+    [P.reviewer, 'reviewer'],
+    [P.officer, 'quarantine-officer'],
+  ] as const) {
     const signer = generateSigner();
     await writePrivateKey(file, signer);
     await addToTrustStore(P.store, trustStoreEntry(signer, role, `${role} ${H}`));
   }
   await writeFile(P.body, JSON.stringify({ note: H, [H]: [H] }));
   await writeFile(P.judgement, JSON.stringify({ decision: 'note', rationale: RATIONALE }));
-  await writeFile(P.drift, JSON.stringify({ driftRate: { window: 4, maxRate: 0.1 }, banded: [{ model: H, drift: true }, { model: H, drift: true }] }));
+  await writeFile(
+    P.drift,
+    JSON.stringify({
+      driftRate: { window: 4, maxRate: 0.1 },
+      banded: [
+        { model: H, drift: true },
+        { model: H, drift: true },
+      ],
+    }),
+  );
   await writeFile(P.rationale, RATIONALE);
   await writeExamples(P.examples);
 }
 
 /** A stale lock of this host (a pid that cannot run) whose time is hostile, so `journal unlock` breaks it. */
-const staleLock = (): Promise<void> => writeFile(join(P.locked, LOCK_FILE), JSON.stringify({ pid: 2 ** 31 - 2, host: hostname(), sinceUtc: H }));
+const staleLock = (): Promise<void> =>
+  writeFile(join(P.locked, LOCK_FILE), JSON.stringify({ pid: 2 ** 31 - 2, host: hostname(), sinceUtc: H }));
 /** A lock held on another host, whose name is hostile: `journal unlock` refuses it, naming the holder. */
-const foreignLock = (): Promise<void> => writeFile(join(P.journal, LOCK_FILE), JSON.stringify({ pid: 1, host: H, sinceUtc: H }));
+const foreignLock = (): Promise<void> =>
+  writeFile(join(P.journal, LOCK_FILE), JSON.stringify({ pid: 1, host: H, sinceUtc: H }));
 
 const dumpHash = async (): Promise<string> => hashBytes(await readFile(P.dump));
 /** The first quarantine case of the journal (its number depends on how many entries came before). */
@@ -106,46 +131,207 @@ const s = (argv: Scenario['argv'], more: Omit<Scenario, 'argv'> = {}): Scenario 
  * every subcommand its usage names must have one (the last test says which has none).
  */
 const DEEP: Record<string, Scenario[]> = {
-  verify: [s(() => ['verify', P.dir, '--trust-store', P.store]), s(() => ['verify', P.unknown]), s(() => ['verify', P.dump, '--quiet'])],
+  verify: [
+    s(() => ['verify', P.dir, '--trust-store', P.store]),
+    s(() => ['verify', P.unknown]),
+    s(() => ['verify', P.dump, '--quiet']),
+  ],
   replay: [s(() => ['replay', P.dir, '--trust-store', P.store]), s(() => ['replay', P.cut, '--quiet'])],
-  canonicalize: [s(() => ['canonicalize', P.unknown]), s(() => ['canonicalize', P.unknown, '--hash'], { shows: false }), s(() => ['canonicalize', P.dup])],
-  keys: [s(() => ['keys', 'generate', '--out', join(tmp, `${HN}.pem`), '--role', 'reviewer', '--label', H, '--trust-store', P.store])],
+  canonicalize: [
+    s(() => ['canonicalize', P.unknown]),
+    s(() => ['canonicalize', P.unknown, '--hash'], { shows: false }),
+    s(() => ['canonicalize', P.dup]),
+  ],
+  keys: [
+    s(() => [
+      'keys',
+      'generate',
+      '--out',
+      join(tmp, `${HN}.pem`),
+      '--role',
+      'reviewer',
+      '--label',
+      H,
+      '--trust-store',
+      P.store,
+    ]),
+  ],
   journal: [
-    s(() => ['journal', 'record', P.journal, '--kind', 'review-rationale', '--claim', H, '--body-file', P.body, '--key', P.reviewer], { shows: false }),
-    s(() => ['journal', 'record', P.journal, '--kind', 'replay-comparison', '--claim', H, '--body-file', P.drift, '--key', P.reviewer], { shows: false }),
-    s(async () => ['journal', 'record', P.journal, '--kind', 'review-rationale', '--claim', H, '--artifact', await dumpHash(), '--body-file', P.judgement, '--key', P.reviewer], { shows: false }),
+    s(
+      () => [
+        'journal',
+        'record',
+        P.journal,
+        '--kind',
+        'review-rationale',
+        '--claim',
+        H,
+        '--body-file',
+        P.body,
+        '--key',
+        P.reviewer,
+      ],
+      { shows: false },
+    ),
+    s(
+      () => [
+        'journal',
+        'record',
+        P.journal,
+        '--kind',
+        'replay-comparison',
+        '--claim',
+        H,
+        '--body-file',
+        P.drift,
+        '--key',
+        P.reviewer,
+      ],
+      { shows: false },
+    ),
+    s(
+      async () => [
+        'journal',
+        'record',
+        P.journal,
+        '--kind',
+        'review-rationale',
+        '--claim',
+        H,
+        '--artifact',
+        await dumpHash(),
+        '--body-file',
+        P.judgement,
+        '--key',
+        P.reviewer,
+      ],
+      { shows: false },
+    ),
     s(() => ['journal', 'verify', P.journal, '--trust-store', P.store]),
     s(() => ['journal', 'proof', P.journal, '--entry', '0']),
     s(() => ['journal', 'proof', P.journal, '--entry', '0', '--out', join(tmp, `${HN}.proof.json`)]),
     s(() => ['journal', 'check-proof', join(tmp, `${HN}.proof.json`), '--trust-store', P.store]),
     s(() => ['journal', 'proof', P.journal, '--from', '1'], { shows: false }),
     // A witness cosigns (its state file under a hostile name), then a hostile witness name is refused.
-    s(() => ['journal', 'cosign', P.journal, '--key', P.officer, '--name', 'witness.example', '--trust-store', P.store, '--state', join(tmp, `${HN}.witness.json`)], { shows: false }),
-    s(() => ['journal', 'cosign', P.journal, '--key', P.officer, '--name', H, '--trust-store', P.store], { shows: false }),
-    s(() => ['journal', 'verify', P.journal, '--since', join(tmp, `${HN}.proof.json`), '--trust-store', P.store], { shows: false }),
+    s(
+      () => [
+        'journal',
+        'cosign',
+        P.journal,
+        '--key',
+        P.officer,
+        '--name',
+        'witness.example',
+        '--trust-store',
+        P.store,
+        '--state',
+        join(tmp, `${HN}.witness.json`),
+      ],
+      { shows: false },
+    ),
+    s(() => ['journal', 'cosign', P.journal, '--key', P.officer, '--name', H, '--trust-store', P.store], {
+      shows: false,
+    }),
+    s(() => ['journal', 'verify', P.journal, '--since', join(tmp, `${HN}.proof.json`), '--trust-store', P.store], {
+      shows: false,
+    }),
     s(() => ['journal', 'repair', P.journal, '--key', P.reviewer], { shows: 'text' }),
     s(() => ['journal', 'unlock', P.locked], { before: staleLock }),
     s(() => ['journal', 'unlock', P.journal], { before: foreignLock, after: () => rm(join(P.journal, LOCK_FILE)) }),
   ],
   quarantine: [
-    s(async () => ['quarantine', 'open', P.journal, '--claim', H, '--artifact', await dumpHash(), '--reason', RATIONALE, '--key', P.officer], { shows: false }),
+    s(
+      async () => [
+        'quarantine',
+        'open',
+        P.journal,
+        '--claim',
+        H,
+        '--artifact',
+        await dumpHash(),
+        '--reason',
+        RATIONALE,
+        '--key',
+        P.officer,
+      ],
+      { shows: false },
+    ),
     s(() => ['quarantine', 'list', P.journal, '--trust-store', P.store]),
     s(async () => ['quarantine', 'show', P.journal, await firstCase(), '--trust-store', P.store]),
     s(async () => ['quarantine', 'show', P.journal, H, '--trust-store', P.store]),
-    s(async () => ['quarantine', 'escalate', P.journal, await firstCase(), '--rationale-file', P.rationale, '--key', P.officer, '--trust-store', P.store], { shows: false }),
-    s(async () => ['quarantine', 'release', P.journal, await firstCase(), '--rationale', RATIONALE, '--key', P.reviewer, '--trust-store', P.store], { shows: false }),
-    s(async () => ['quarantine', 'uphold', P.journal, await firstCase(), '--rationale', RATIONALE, '--key', P.officer, '--trust-store', P.store], { shows: false }),
+    s(
+      async () => [
+        'quarantine',
+        'escalate',
+        P.journal,
+        await firstCase(),
+        '--rationale-file',
+        P.rationale,
+        '--key',
+        P.officer,
+        '--trust-store',
+        P.store,
+      ],
+      { shows: false },
+    ),
+    s(
+      async () => [
+        'quarantine',
+        'release',
+        P.journal,
+        await firstCase(),
+        '--rationale',
+        RATIONALE,
+        '--key',
+        P.reviewer,
+        '--trust-store',
+        P.store,
+      ],
+      { shows: false },
+    ),
+    s(
+      async () => [
+        'quarantine',
+        'uphold',
+        P.journal,
+        await firstCase(),
+        '--rationale',
+        RATIONALE,
+        '--key',
+        P.officer,
+        '--trust-store',
+        P.store,
+      ],
+      { shows: false },
+    ),
   ],
   lint: [s(() => ['lint', P.spec]), s(() => ['lint', P.spec, '--format', 'sarif'])],
-  attest: [s(() => ['attest', '--verify', P.env, '--trust-store', P.store]), s(() => ['attest', '--verify', P.env, '--manifest', P.unknown]), s(() => ['attest', manifest(), '--key', P.reviewer], { shows: false })],
-  export: [s(() => ['export', P.dump, '--journal', P.journal, '--out', join(tmp, `${HN}.zip`), '--trust-store', P.store])],
-  drift: [s(() => ['drift', P.journal, '--trust-store', P.store]), s(() => ['drift', P.journal, '--trust-store', P.store, '--journal', P.journal, '--key', P.reviewer])],
+  attest: [
+    s(() => ['attest', '--verify', P.env, '--trust-store', P.store]),
+    s(() => ['attest', '--verify', P.env, '--manifest', P.unknown]),
+    s(() => ['attest', manifest(), '--key', P.reviewer], { shows: false }),
+  ],
+  export: [
+    s(() => ['export', P.dump, '--journal', P.journal, '--out', join(tmp, `${HN}.zip`), '--trust-store', P.store]),
+  ],
+  drift: [
+    s(() => ['drift', P.journal, '--trust-store', P.store]),
+    s(() => ['drift', P.journal, '--trust-store', P.store, '--journal', P.journal, '--key', P.reviewer]),
+  ],
   examples: [s(() => ['examples', join(tmp, `ex-${HN}`)])],
   rejudge: [
     // Judged under the trust store, then without one (the dump's verdict changes), then merged and diffed: hostile names in every line.
     s(() => ['rejudge', P.dir, '--out', join(tmp, `${HN}.a.jsonl`), '--trust-store', P.store]),
     s(() => ['rejudge', P.dir, '--out', join(tmp, `${HN}.b.jsonl`), '--shard', '0/1']),
-    s(() => ['rejudge', 'merge', join(tmp, `${HN}.a.jsonl`), '--key', P.reviewer, '--out', join(tmp, `${HN}.record.json`)]),
+    s(() => [
+      'rejudge',
+      'merge',
+      join(tmp, `${HN}.a.jsonl`),
+      '--key',
+      P.reviewer,
+      '--out',
+      join(tmp, `${HN}.record.json`),
+    ]),
     s(() => ['rejudge', P.dir, '--out', join(tmp, `${HN}.half.jsonl`), '--shard', '0/2']),
     s(() => ['rejudge', 'merge', join(tmp, `${HN}.half.jsonl`), '--key', P.reviewer, '--out', join(tmp, 'never.json')]),
     s(() => ['rejudge', 'diff', join(tmp, `${HN}.a.jsonl`), join(tmp, `${HN}.b.jsonl`)], { shows: false }),
@@ -164,7 +350,13 @@ interface Outcome {
 async function run(argv: string[]): Promise<Outcome> {
   let out = '';
   let err = '';
-  const code = await runInProcess(argv, { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: true, stderrIsTTY: true, cwd: tmp });
+  const code = await runInProcess(argv, {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    cwd: tmp,
+  });
   return { code, out, err };
 }
 
@@ -174,7 +366,10 @@ function jsonDocuments(out: string): unknown[] | string {
     return [JSON.parse(out)];
   } catch (e) {
     try {
-      return out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+      return out
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as unknown);
     } catch {
       return String(e);
     }
@@ -182,7 +377,12 @@ function jsonDocuments(out: string): unknown[] | string {
 }
 
 const MODES = [[], ['--json'], ['--jsonl']] as const;
-const label = (argv: string[]): string => argv.map((a) => (a.startsWith(tmp) ? `<tmp>${a.slice(tmp.length)}` : a)).join(' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 140);
+const label = (argv: string[]): string =>
+  argv
+    .map((a) => (a.startsWith(tmp) ? `<tmp>${a.slice(tmp.length)}` : a))
+    .join(' ')
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 140);
 
 /** Runs `argv` in each mode and checks both streams; the outcomes, by mode. */
 async function walk(argv: string[], sc: Omit<Scenario, 'argv'> = {}): Promise<Outcome[]> {
@@ -199,7 +399,8 @@ async function walk(argv: string[], sc: Omit<Scenario, 'argv'> = {}): Promise<Ou
     if (mode.length > 0 && sc.json !== false && o.code !== 3 && o.out !== '') {
       const docs = jsonDocuments(o.out);
       expect(typeof docs, `stdout of ${where} is JSON: ${String(docs)}`).toBe('object');
-      if (sc.shows === undefined || sc.shows === true) expect(JSON.stringify(docs), `${where} gives the hostile string back`).toContain('\u202eTXT.EXE');
+      if (sc.shows === undefined || sc.shows === true)
+        expect(JSON.stringify(docs), `${where} gives the hostile string back`).toContain('\u202eTXT.EXE');
     }
     outcomes.push(o);
   }
@@ -214,7 +415,8 @@ describe('deep scenarios: a hostile string in every field a command prints', () 
       for (const sc of DEEP[cmd.name] ?? []) {
         const argv = await sc.argv();
         const [text] = await walk(argv, sc);
-        if (sc.shows !== false) expect(text!.out + text!.err, `${label(argv)} shows the hostile string escaped`).toMatch(/\\u202eTXT\.EXE/);
+        if (sc.shows !== false)
+          expect(text!.out + text!.err, `${label(argv)} shows the hostile string escaped`).toMatch(/\\u202eTXT\.EXE/);
       }
     }, 300_000);
   }
@@ -239,21 +441,25 @@ const HELP = { shows: false, json: false };
 
 describe('generic walk: every command, subcommand and value flag with a hostile path and values', () => {
   for (const cmd of COMMANDS) {
-    it(cmd.name, async () => {
-      const { subs, flags } = await usageOf(cmd);
-      for (const sub of subs.length > 0 ? subs.map((x) => [x]) : [[]]) {
-        const head = [cmd.name, ...sub];
-        await walk([...head, P.missing], GENERIC);
-        await walk([...head, P.unknown], GENERIC);
-        await walk([...head, P.missing, `--${HN}`], GENERIC);
-        for (const f of flags) {
-          await walk([...head, P.missing, `--${f}`, H], GENERIC);
-          await walk([...head, P.unknown, `--${f}`, P.missing], GENERIC);
+    it(
+      cmd.name,
+      async () => {
+        const { subs, flags } = await usageOf(cmd);
+        for (const sub of subs.length > 0 ? subs.map((x) => [x]) : [[]]) {
+          const head = [cmd.name, ...sub];
+          await walk([...head, P.missing], GENERIC);
+          await walk([...head, P.unknown], GENERIC);
+          await walk([...head, P.missing, `--${HN}`], GENERIC);
+          for (const f of flags) {
+            await walk([...head, P.missing, `--${f}`, H], GENERIC);
+            await walk([...head, P.unknown, `--${f}`, P.missing], GENERIC);
+          }
         }
-      }
-      await walk([cmd.name, H], GENERIC);
-      await walk([cmd.name, '--help'], HELP);
-    }, 300_000);
+        await walk([cmd.name, H], GENERIC);
+        await walk([cmd.name, '--help'], HELP);
+      },
+      300_000,
+    );
   }
   it('the command table itself', async () => {
     await walk([H], GENERIC);
@@ -277,7 +483,14 @@ describe('every command and subcommand has deep scenarios', () => {
 describe('bytes the user asked for', () => {
   it('canonicalize writes the canonical bytes unchanged to a pipe, and escaped to a terminal', async () => {
     let piped = '';
-    expect(await runInProcess(['canonicalize', P.unknown], { out: (t) => void (piped += t), err: () => undefined, stderrIsTTY: false, cwd: tmp })).toBe(0);
+    expect(
+      await runInProcess(['canonicalize', P.unknown], {
+        out: (t) => void (piped += t),
+        err: () => undefined,
+        stderrIsTTY: false,
+        cwd: tmp,
+      }),
+    ).toBe(0);
     expect(piped).toBe(canonicalizeValue({ type: H, [H]: H }));
     expect(rawControls(piped)).not.toEqual([]);
     const { out } = await run(['canonicalize', P.unknown]);

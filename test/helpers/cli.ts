@@ -17,7 +17,10 @@ export function cliBuilt(): boolean {
   return existsSync(fileURLToPath(new URL('../../dist/app/cli/main.js', import.meta.url)));
 }
 
-export function runCli(args: string[], opts: { cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   if (!cliBuilt()) throw new Error("the CLI is not built: run 'npm run build:cli' first");
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -26,4 +26,8 @@ export async function jobReport(api: JobApi, req: StartJobRequest): Promise<Repo
 }
 
 /** The bytes of a file as a job source. */
-export const bytesSource = (name: string, data: Uint8Array | string): StartJobRequest['source'] => ({ type: 'bytes', name, dataBase64: Buffer.from(data).toString('base64') });
+export const bytesSource = (name: string, data: Uint8Array | string): StartJobRequest['source'] => ({
+  type: 'bytes',
+  name,
+  dataBase64: Buffer.from(data).toString('base64'),
+});

@@ -70,7 +70,12 @@ export function runMeasured(dir: string, args: string[], killAfterMs = 60_000, c
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     // Its own process group, so that a hang is stopped with whatever it started.
-    const child = spawn(process.execPath, ['--import', hook, BIN, ...args], { cwd, env: { ...process.env, REPRISE_RSS_OUT: out }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, ['--import', hook, BIN, ...args], {
+      cwd,
+      env: { ...process.env, REPRISE_RSS_OUT: out },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const so: Buffer[] = [];
     const se: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => so.push(d));
@@ -89,7 +94,15 @@ export function runMeasured(dir: string, args: string[], killAfterMs = 60_000, c
       clearTimeout(timer);
       const [rssMiB = NaN, cpuMs = NaN] = existsSync(out) ? readFileSync(out, 'utf8').split(' ').map(Number) : [];
       rmSync(out, { force: true });
-      resolve({ code, stdout: Buffer.concat(so).toString('utf8'), stderr: Buffer.concat(se).toString('utf8'), ms: Date.now() - t0, rssMiB, cpuMs, killed });
+      resolve({
+        code,
+        stdout: Buffer.concat(so).toString('utf8'),
+        stderr: Buffer.concat(se).toString('utf8'),
+        ms: Date.now() - t0,
+        rssMiB,
+        cpuMs,
+        killed,
+      });
     });
   });
 }

@@ -52,10 +52,28 @@ export interface RedisServer {
 
 /** Starts redis-server; resolves once it answers PING (at most 200 tries, 50 ms apart). */
 export async function startRedis(): Promise<RedisServer> {
-  if (!REDIS_SERVER) throw new Error('redis-server is not installed: .ci/run installs it (apt-get install redis-server)');
+  if (!REDIS_SERVER)
+    throw new Error('redis-server is not installed: .ci/run installs it (apt-get install redis-server)');
   const dir = mkdtempSync(join(tmpdir(), 'reprise-redis-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+    ],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 200 && !(await answers(port)); i++) await new Promise((r) => setTimeout(r, 50));
   if (!(await answers(port))) {
     child.kill('SIGKILL');

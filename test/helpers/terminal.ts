@@ -11,7 +11,8 @@ const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u
  * A hostile string: ESC colour, an OSC 8 hyperlink, bidi overrides and isolates, C1 CSI,
  * DEL, CR, tab, NUL, LS/PS, and a line feed that would start a line of its own (FAKED_LINE).
  */
-export const HOSTILE = 'E\x1b[31mRED\x1b]8;;https://evil.example/\x07link\x1b]8;;\x07\u202eTXT.EXE\u2066\u2069\u200e\u200f\u061c\u0085\u009b2J\x7f\r\t\u2028\u2029\x00\nFAKED line';
+export const HOSTILE =
+  'E\x1b[31mRED\x1b]8;;https://evil.example/\x07link\x1b]8;;\x07\u202eTXT.EXE\u2066\u2069\u200e\u200f\u061c\u0085\u009b2J\x7f\r\t\u2028\u2029\x00\nFAKED line';
 
 /** Where a field's line feed reached the output raw, making a line of its own. */
 export const FAKED_LINE = /^FAKED line/m;

@@ -41,7 +41,14 @@ function upgradeStatus(hostHeader: string): Promise<number> {
       host: '127.0.0.1',
       port: host.port,
       path: `/api?token=${host.token}`,
-      headers: { Host: hostHeader, Origin: host.origin, Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+      headers: {
+        Host: hostHeader,
+        Origin: host.origin,
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
     });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
@@ -84,7 +91,10 @@ describe('web host', () => {
   });
   it('the CSP lets the page connect to its own WebSocket port only', async () => {
     const csp = (await fetch(`${host.origin}/`)).headers.get('content-security-policy') ?? '';
-    const connect = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('connect-src'));
+    const connect = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('connect-src'));
     expect(connect).toBe(`connect-src 'self' ws://127.0.0.1:${host.port}`);
     expect(csp).not.toContain('*');
   });
@@ -101,8 +111,14 @@ describe('web host', () => {
     expect(tokenMatches('ab', 'a')).toBe(false);
   });
   it('dispatch refuses unknown methods and reports errors without stacks', async () => {
-    expect(await dispatch(fakeApi, { id: 1, method: 'constructor', params: [] })).toMatchObject({ id: 1, error: { usage: true } });
-    expect(await dispatch(fakeApi, { id: 3, method: 'checkBytes', params: [{}] })).toMatchObject({ id: 3, error: { usage: true, message: 'unknown method "checkBytes"' } });
+    expect(await dispatch(fakeApi, { id: 1, method: 'constructor', params: [] })).toMatchObject({
+      id: 1,
+      error: { usage: true },
+    });
+    expect(await dispatch(fakeApi, { id: 3, method: 'checkBytes', params: [{}] })).toMatchObject({
+      id: 3,
+      error: { usage: true, message: 'unknown method "checkBytes"' },
+    });
     const r = await dispatch(fakeApi, { id: 2, method: 'startJob', params: [{}] });
     expect(r).toMatchObject({ id: 2, error: { message: 'internal error: not in this test' } });
     expect(await dispatch(fakeApi, 'junk')).toBeNull();

@@ -20,13 +20,28 @@ export const MAX_FUNCTION_STEPS = 60;
 const ROOMS = ['shared', 'app', 'main', 'renderer/src'];
 
 function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
-  return ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n);
+  return (
+    ts.isFunctionDeclaration(n) ||
+    ts.isMethodDeclaration(n) ||
+    ts.isFunctionExpression(n) ||
+    ts.isArrowFunction(n) ||
+    ts.isConstructorDeclaration(n) ||
+    ts.isGetAccessor(n) ||
+    ts.isSetAccessor(n)
+  );
 }
 
 /** The comment text before the statement that holds `n` (a declaration, a const, a property). */
 function leadingComment(sf: ts.SourceFile, n: ts.Node): string {
   let holder: ts.Node = n;
-  while (holder.parent && !ts.isSourceFile(holder.parent) && !ts.isBlock(holder.parent) && !ts.isClassLike(holder.parent) && !ts.isObjectLiteralExpression(holder.parent)) holder = holder.parent;
+  while (
+    holder.parent &&
+    !ts.isSourceFile(holder.parent) &&
+    !ts.isBlock(holder.parent) &&
+    !ts.isClassLike(holder.parent) &&
+    !ts.isObjectLiteralExpression(holder.parent)
+  )
+    holder = holder.parent;
   const ranges = ts.getLeadingCommentRanges(sf.text, holder.getFullStart()) ?? [];
   return ranges.map((r) => sf.text.slice(r.pos, r.end)).join('\n');
 }
@@ -48,13 +63,24 @@ export function longFunctions(files: string[], max = MAX_FUNCTION_STEPS): string
   const out: string[] = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const sf = ts.createSourceFile(
+      file,
+      text,
+      ts.ScriptTarget.Latest,
+      true,
+      file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     const visit = (n: ts.Node): void => {
       if (isFunctionLike(n) && n.body) {
         const start = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line;
         const count = steps(n.body);
         if (count > max && !/One function:/.test(leadingComment(sf, n))) {
-          const name = n.name && ts.isIdentifier(n.name) ? n.name.text : ts.isVariableDeclaration(n.parent) && ts.isIdentifier(n.parent.name) ? n.parent.name.text : '(anonymous)';
+          const name =
+            n.name && ts.isIdentifier(n.name)
+              ? n.name.text
+              : ts.isVariableDeclaration(n.parent) && ts.isIdentifier(n.parent.name)
+                ? n.parent.name.text
+                : '(anonymous)';
           out.push(`${relative(ROOT, file)}:${start + 1} ${name} (${count} steps)`);
         }
       }
@@ -78,7 +104,10 @@ describe('function length', () => {
     try {
       const body = Array.from({ length: 61 }, (_, i) => `  const v${i} = ${i};`).join('\n');
       writeFileSync(join(dir, 'long.ts'), `export function long(): void {\n${body}\n}\n`);
-      writeFileSync(join(dir, 'why.ts'), `// One function: a state machine whose states share locals.\nexport function why(): void {\n${body}\n}\n`);
+      writeFileSync(
+        join(dir, 'why.ts'),
+        `// One function: a state machine whose states share locals.\nexport function why(): void {\n${body}\n}\n`,
+      );
       expect(longFunctions([join(dir, 'long.ts')]).length).toBe(1);
       expect(longFunctions([join(dir, 'why.ts')])).toEqual([]);
     } finally {

@@ -30,15 +30,29 @@ const CLOCK_FUNCTION = /^(?:globalThis\.)?(?:Date|performance)\.now$|(?:^|\.)hrt
 /** Objects whose `now` is a clock (`const { now } = performance`). */
 const CLOCK_OWNER = /^(?:globalThis\.)?(?:Date|performance)$/;
 /** A clock read in a string (a child's script): the name it is given, `ms: Date.now() - t0` or `const ms = ...`. */
-const CLOCK_IN_TEXT = /(\w+)\s*[:=]\s*[^,;}\n]*?(?:\bDate\.now|\bperformance\.now|\bhrtime(?:\.bigint)?|\bprocess\.uptime)\s*\(/g;
+const CLOCK_IN_TEXT =
+  /(\w+)\s*[:=]\s*[^,;}\n]*?(?:\bDate\.now|\bperformance\.now|\bhrtime(?:\.bigint)?|\bprocess\.uptime)\s*\(/g;
 /** Arithmetic on a reading is still a reading. */
 const ARITHMETIC = /^(?:Math\.\w+|Number|BigInt|parseFloat|parseInt)$/;
 const ASSERTIONS = new Set(['expect', 'assert']);
-const RELATIONAL = new Set([ts.SyntaxKind.LessThanToken, ts.SyntaxKind.LessThanEqualsToken, ts.SyntaxKind.GreaterThanToken, ts.SyntaxKind.GreaterThanEqualsToken]);
-const ASSIGNING = new Set([ts.SyntaxKind.EqualsToken, ts.SyntaxKind.PlusEqualsToken, ts.SyntaxKind.MinusEqualsToken, ts.SyntaxKind.AsteriskEqualsToken, ts.SyntaxKind.SlashEqualsToken]);
+const RELATIONAL = new Set([
+  ts.SyntaxKind.LessThanToken,
+  ts.SyntaxKind.LessThanEqualsToken,
+  ts.SyntaxKind.GreaterThanToken,
+  ts.SyntaxKind.GreaterThanEqualsToken,
+]);
+const ASSIGNING = new Set([
+  ts.SyntaxKind.EqualsToken,
+  ts.SyntaxKind.PlusEqualsToken,
+  ts.SyntaxKind.MinusEqualsToken,
+  ts.SyntaxKind.AsteriskEqualsToken,
+  ts.SyntaxKind.SlashEqualsToken,
+]);
 
-const isFunction = (n: ts.Node): n is ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration => ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isFunctionDeclaration(n);
-const nameOf = (n: ts.PropertyName | ts.BindingName): string | undefined => (ts.isIdentifier(n) || ts.isStringLiteral(n) ? n.text : undefined);
+const isFunction = (n: ts.Node): n is ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration =>
+  ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isFunctionDeclaration(n);
+const nameOf = (n: ts.PropertyName | ts.BindingName): string | undefined =>
+  ts.isIdentifier(n) || ts.isStringLiteral(n) ? n.text : undefined;
 
 /** Every node under `n`, not entering nested functions when `shallow`. */
 function walk(n: ts.Node, visit: (n: ts.Node) => void, shallow = false): void {
@@ -51,7 +65,13 @@ function walk(n: ts.Node, visit: (n: ts.Node) => void, shallow = false): void {
 /** The identifier an `a.b(c).d(e)` chain starts from. */
 function chainRoot(n: ts.Expression): string | undefined {
   let e: ts.Expression = n;
-  while (ts.isPropertyAccessExpression(e) || ts.isCallExpression(e) || ts.isElementAccessExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  while (
+    ts.isPropertyAccessExpression(e) ||
+    ts.isCallExpression(e) ||
+    ts.isElementAccessExpression(e) ||
+    ts.isNonNullExpression(e)
+  )
+    e = e.expression;
   return ts.isIdentifier(e) ? e.text : undefined;
 }
 
@@ -72,8 +92,16 @@ class FileClocks {
     readonly functions: Set<string>,
   ) {
     walk(sf, (n) => {
-      if (ts.isFunctionDeclaration(n) && n.name) this.params.set(n.name.text, n.parameters.map((p) => nameOf(p.name) ?? ''));
-      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isFunction(n.initializer)) this.params.set(n.name.text, n.initializer.parameters.map((p) => nameOf(p.name) ?? ''));
+      if (ts.isFunctionDeclaration(n) && n.name)
+        this.params.set(
+          n.name.text,
+          n.parameters.map((p) => nameOf(p.name) ?? ''),
+        );
+      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isFunction(n.initializer))
+        this.params.set(
+          n.name.text,
+          n.initializer.parameters.map((p) => nameOf(p.name) ?? ''),
+        );
     });
   }
 
@@ -81,11 +109,16 @@ class FileClocks {
   reads(n: ts.Node): boolean {
     if (ts.isIdentifier(n)) return this.names.has(n.text);
     if (ts.isPropertyAccessExpression(n)) return this.props.has(n.name.text) || this.reads(n.expression);
-    if (ts.isElementAccessExpression(n)) return this.reads(n.expression) || (ts.isStringLiteralLike(n.argumentExpression) && this.props.has(n.argumentExpression.text));
+    if (ts.isElementAccessExpression(n))
+      return (
+        this.reads(n.expression) ||
+        (ts.isStringLiteralLike(n.argumentExpression) && this.props.has(n.argumentExpression.text))
+      );
     if (ts.isCallExpression(n)) return this.readingCall(n);
     if (ts.isPrefixUnaryExpression(n) && this.isDateNow(n.operand)) return true;
     // Not a number to compare: a function, an object (its members are followed by name), text.
-    if (isFunction(n) || ts.isObjectLiteralExpression(n) || ts.isTemplateExpression(n) || ts.isStringLiteralLike(n)) return false;
+    if (isFunction(n) || ts.isObjectLiteralExpression(n) || ts.isTemplateExpression(n) || ts.isStringLiteralLike(n))
+      return false;
     return ts.forEachChild(n, (c) => this.reads(c) || undefined) ?? false;
   }
 
@@ -96,11 +129,19 @@ class FileClocks {
   }
 
   private readingCall(n: ts.CallExpression): boolean {
-    const callee = n.expression.getText(this.sf).replace(/\s+|\?/g, '').replace(/\[['"`](\w+)['"`]\]/g, '.$1');
+    const callee = n.expression
+      .getText(this.sf)
+      .replace(/\s+|\?/g, '')
+      .replace(/\[['"`](\w+)['"`]\]/g, '.$1');
     if (CLOCK_CALL.test(callee)) return true;
     if (ts.isIdentifier(n.expression) && this.functions.has(n.expression.text)) return true;
     if (ARITHMETIC.test(callee)) return n.arguments.some((a) => this.reads(a) || this.isDateNow(a));
-    if (ts.isPropertyAccessExpression(n.expression) && /^(?:getTime|valueOf)$/.test(n.expression.name.text) && this.isDateNow(n.expression.expression)) return true;
+    if (
+      ts.isPropertyAccessExpression(n.expression) &&
+      /^(?:getTime|valueOf)$/.test(n.expression.name.text) &&
+      this.isDateNow(n.expression.expression)
+    )
+      return true;
     // A method of a reading (`ms.toFixed(0)`); any other call is the code under test, given a clock perhaps.
     return ts.isPropertyAccessExpression(n.expression) && this.reads(n.expression.expression);
   }
@@ -125,24 +166,37 @@ class FileClocks {
   private learnFrom(n: ts.Node): void {
     if (ts.isVariableDeclaration(n) && n.initializer) this.learnDeclaration(n.name, n.initializer);
     else if (ts.isFunctionDeclaration(n) && n.name && this.returnsReading(n)) this.functions.add(n.name.text);
-    else if (ts.isBinaryExpression(n) && ASSIGNING.has(n.operatorToken.kind) && ts.isIdentifier(n.left) && this.reads(n.right)) this.names.add(n.left.text);
+    else if (
+      ts.isBinaryExpression(n) &&
+      ASSIGNING.has(n.operatorToken.kind) &&
+      ts.isIdentifier(n.left) &&
+      this.reads(n.right)
+    )
+      this.names.add(n.left.text);
     else if (ts.isPropertyAssignment(n) && nameOf(n.name) && this.reads(n.initializer)) this.props.add(nameOf(n.name)!);
     else if (ts.isShorthandPropertyAssignment(n) && this.names.has(n.name.text)) this.props.add(n.name.text);
-    else if (ts.isStringLiteralLike(n) || ts.isTemplateExpression(n)) for (const m of n.getText(this.sf).matchAll(CLOCK_IN_TEXT)) this.props.add(m[1]!);
-    else if (ts.isCallExpression(n) && ts.isIdentifier(n.expression)) this.learnArguments(n.expression.text, n.arguments);
+    else if (ts.isStringLiteralLike(n) || ts.isTemplateExpression(n))
+      for (const m of n.getText(this.sf).matchAll(CLOCK_IN_TEXT)) this.props.add(m[1]!);
+    else if (ts.isCallExpression(n) && ts.isIdentifier(n.expression))
+      this.learnArguments(n.expression.text, n.arguments);
   }
 
   private learnDeclaration(name: ts.BindingName, init: ts.Expression): void {
     const text = init.getText(this.sf);
     if (ts.isIdentifier(name)) {
       if (this.isDateNow(init)) this.dates.add(name.text);
-      else if (CLOCK_FUNCTION.test(text) || (isFunction(init) && this.returnsReading(init))) this.functions.add(name.text);
+      else if (CLOCK_FUNCTION.test(text) || (isFunction(init) && this.returnsReading(init)))
+        this.functions.add(name.text);
       else if (this.reads(init)) this.names.add(name.text);
       return;
     }
     for (const e of name.elements) {
       if (ts.isOmittedExpression(e) || !ts.isIdentifier(e.name)) continue;
-      const member = ts.isObjectBindingPattern(name) ? (e.propertyName ? nameOf(e.propertyName) : e.name.text) : undefined;
+      const member = ts.isObjectBindingPattern(name)
+        ? e.propertyName
+          ? nameOf(e.propertyName)
+          : e.name.text
+        : undefined;
       if (member === 'now' && CLOCK_OWNER.test(text)) this.functions.add(e.name.text);
       else if (member ? this.props.has(member) : this.reads(init)) this.names.add(e.name.text);
     }
@@ -157,10 +211,23 @@ class FileClocks {
   /** Each place a reading is asserted on or compared, as `path:line code`. */
   violations(): string[] {
     const out = new Set<string>();
-    const at = (n: ts.Node) => out.add(`${relative(ROOT, this.file)}:${this.sf.getLineAndCharacterOfPosition(n.getStart(this.sf)).line + 1} ${n.getText(this.sf).replace(/\s+/g, ' ').slice(0, 160)}`);
+    const at = (n: ts.Node) =>
+      out.add(
+        `${relative(ROOT, this.file)}:${this.sf.getLineAndCharacterOfPosition(n.getStart(this.sf)).line + 1} ${n.getText(this.sf).replace(/\s+/g, ' ').slice(0, 160)}`,
+      );
     walk(this.sf, (n) => {
-      if (ts.isCallExpression(n) && ASSERTIONS.has(chainRoot(n.expression) ?? '') && n.arguments.some((a) => this.reads(a) || (isFunction(a) && this.returnsReading(a)))) at(n);
-      if (ts.isBinaryExpression(n) && RELATIONAL.has(n.operatorToken.kind) && [n.left, n.right].some((e) => this.reads(e) || this.isDateNow(e))) at(n);
+      if (
+        ts.isCallExpression(n) &&
+        ASSERTIONS.has(chainRoot(n.expression) ?? '') &&
+        n.arguments.some((a) => this.reads(a) || (isFunction(a) && this.returnsReading(a)))
+      )
+        at(n);
+      if (
+        ts.isBinaryExpression(n) &&
+        RELATIONAL.has(n.operatorToken.kind) &&
+        [n.left, n.right].some((e) => this.reads(e) || this.isDateNow(e))
+      )
+        at(n);
     });
     return [...out];
   }
@@ -170,9 +237,23 @@ class FileClocks {
 export function wallClockBounds(files: string[]): string[] {
   const props = new Set<string>();
   const functions = new Set<string>();
-  const all = files.map((f) => new FileClocks(f, ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true, f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS), props, functions));
+  const all = files.map(
+    (f) =>
+      new FileClocks(
+        f,
+        ts.createSourceFile(
+          f,
+          readFileSync(f, 'utf8'),
+          ts.ScriptTarget.Latest,
+          true,
+          f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+        ),
+        props,
+        functions,
+      ),
+  );
   // Members and functions are shared across files: learn until nothing new is learnt anywhere.
-  for (let changed = true; changed; ) changed = all.map((c) => c.learn()).some(Boolean);
+  for (let changed = true; changed;) changed = all.map((c) => c.learn()).some(Boolean);
   return all.flatMap((c) => c.violations());
 }
 
@@ -187,7 +268,7 @@ const PLANTED: string[] = [
   "const t = process.hrtime.bigint();\nawait f();\nexpect(process.hrtime.bigint() - t < 10n ** 9n, 'fast').toBe(true);\n",
   'const t0 = process.hrtime();\nconst [s] = process.hrtime(t0);\nexpect(s).toBe(0);\n',
   'const started = new Date();\nexpect(new Date().getTime() - started.getTime()).toBeLessThan(100);\n',
-  "const deadline = new Date(Date.now() + 5000);\nawait f();\nexpect(new Date() < deadline).toBe(true);\n",
+  'const deadline = new Date(Date.now() + 5000);\nawait f();\nexpect(new Date() < deadline).toBe(true);\n',
   'const t0 = +new Date();\nawait f();\nexpect(Number(new Date()) - t0).toBeLessThan(100);\n',
   'const now = () => performance.now();\nconst a = now();\nexpect.soft(now() - a, "quick").toBeLessThan(5);\n',
   "const { now } = performance;\nconst a = now();\nif (now() - a > 100) throw new Error('slow');\n",
@@ -209,8 +290,8 @@ const ALLOWED: string[] = [
   'const cpu0 = process.cpuUsage();\nawait f();\nexpect(cpuMsSince(cpu0)).toBeLessThan(2000);\n',
   "const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);\nconst r = buildReport({ path: 'x' }, Date.now());\nexpect(r.verdict).toBe('pass');\n",
   "let t = Date.now();\nvi.spyOn(Date, 'now').mockImplementation(() => (t += 10));\nexpect(seen.length).toBeGreaterThan(5);\n",
-  "const entry = { recordedAtUtc: new Date().toISOString() };\nexpect(entry.recordedAtUtc).toMatch(/Z$/);\n",
-  "const later = { ...report, run: { ...report.run, durationMs: 999 } };\nexpect(later.run.durationMs).toBeGreaterThan(0);\nconst ms: MemberSpan[] = members;\nexpect(ms.length).toBeLessThan(3);\n",
+  'const entry = { recordedAtUtc: new Date().toISOString() };\nexpect(entry.recordedAtUtc).toMatch(/Z$/);\n',
+  'const later = { ...report, run: { ...report.run, durationMs: 999 } };\nexpect(later.run.durationMs).toBeGreaterThan(0);\nconst ms: MemberSpan[] = members;\nexpect(ms.length).toBeLessThan(3);\n',
 ];
 
 describe('no test bounds the wall clock', () => {
@@ -232,7 +313,12 @@ describe('no test bounds the wall clock', () => {
         if (beside) writeFileSync(files[1]!, beside);
         return wallClockBounds([...files, helper]);
       };
-      PLANTED.forEach((code, i) => expect(check(code, `planted-${i}`).filter((v) => v.includes(`planted-${i}.test.ts:`)).length, code).toBeGreaterThan(0));
+      PLANTED.forEach((code, i) =>
+        expect(
+          check(code, `planted-${i}`).filter((v) => v.includes(`planted-${i}.test.ts:`)).length,
+          code,
+        ).toBeGreaterThan(0),
+      );
       ALLOWED.forEach((code, i) => expect(check(code, `allowed-${i}`), code).toEqual([]));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,8 @@ import { ROOT } from '../helpers/cli.js';
 import { sources } from '../helpers/sources.js';
 
 /** The test written out: typeof … 'object', a null check and an Array.isArray check on the same name, in one expression. */
-const HAND_WRITTEN = /typeof (\w+) === 'object' && \1 !== null && !Array\.isArray\(\1\)|typeof (\w+) === 'object' && !Array\.isArray\(\2\) && \2 !== null/;
+const HAND_WRITTEN =
+  /typeof (\w+) === 'object' && \1 !== null && !Array\.isArray\(\1\)|typeof (\w+) === 'object' && !Array\.isArray\(\2\) && \2 !== null/;
 
 export function handWrittenPlainObjectTests(text: string): number {
   return text.split('\n').filter((l) => HAND_WRITTEN.test(l)).length;
@@ -27,7 +28,11 @@ describe('the plain-object test', () => {
   });
 
   it('finds a planted copy, in either order', () => {
-    expect(handWrittenPlainObjectTests("const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);")).toBe(1);
+    expect(
+      handWrittenPlainObjectTests(
+        "const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);",
+      ),
+    ).toBe(1);
     expect(handWrittenPlainObjectTests("if (typeof x === 'object' && !Array.isArray(x) && x !== null) {}")).toBe(1);
     expect(handWrittenPlainObjectTests("typeof a === 'object' && b !== null && !Array.isArray(c)")).toBe(0);
   });

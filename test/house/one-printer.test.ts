@@ -33,7 +33,13 @@ const AROUND: string[] = [
 ];
 
 describe('one printer', () => {
-  for (const file of ['app/cli/commands/x.ts', 'app/cli/main.ts', 'app/engine/x.ts', 'app/jobs/x.ts', 'app/kinds/tg/x.ts']) {
+  for (const file of [
+    'app/cli/commands/x.ts',
+    'app/cli/main.ts',
+    'app/engine/x.ts',
+    'app/jobs/x.ts',
+    'app/kinds/tg/x.ts',
+  ]) {
     for (const code of AROUND) {
       it(`refuses in ${file}: ${code.split('\n').join(' ')}`, async () => {
         expect((await printerErrors(file, code)).join('\n')).toContain('only through the printer (app/cli/output.ts)');
@@ -42,11 +48,18 @@ describe('one printer', () => {
   }
   it('lets the printer name the streams, and others read the process (exit code, environment)', async () => {
     expect(await printerErrors('app/cli/output.ts', AROUND.join(''))).toEqual([]);
-    expect(await printerErrors('app/cli/main.ts', "process.exitCode = 1;\nexport const d = process.env['REPRISE_DEBUG'];\nexport const out = { stdout: 1 }.stdout;\n")).toEqual([]);
+    expect(
+      await printerErrors(
+        'app/cli/main.ts',
+        "process.exitCode = 1;\nexport const d = process.env['REPRISE_DEBUG'];\nexport const out = { stdout: 1 }.stdout;\n",
+      ),
+    ).toEqual([]);
   });
   it('the real tree has no way around the printer', async () => {
     const results = await eslint.lintFiles(['app']);
-    const bad = results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${r.filePath}:${m.line} ${m.message}`));
+    const bad = results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId === RULE).map((m) => `${r.filePath}:${m.line} ${m.message}`),
+    );
     expect(bad).toEqual([]);
   }, 300_000);
 });

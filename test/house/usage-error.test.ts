@@ -21,7 +21,8 @@ describe('usage errors', () => {
     const found: string[] = [];
     for (const f of ['shared', 'app', 'main'].flatMap((r) => sources(join(ROOT, r)))) {
       const text = readFileSync(f, 'utf8');
-      for (const m of text.matchAll(/\bclass (\w*Usage\w*)|\bfunction (\w*[uU]sageError\w*)|\bclass (\w*Problem)\b/g)) found.push(`${relative(ROOT, f)}: ${m[1] ?? m[2] ?? m[3]}`);
+      for (const m of text.matchAll(/\bclass (\w*Usage\w*)|\bfunction (\w*[uU]sageError\w*)|\bclass (\w*Problem)\b/g))
+        found.push(`${relative(ROOT, f)}: ${m[1] ?? m[2] ?? m[3]}`);
     }
     expect(found).toEqual(['app/core/errors.ts: UsageError']);
   });
@@ -37,9 +38,16 @@ describe('usage errors', () => {
   it('key and journal errors are usage errors, so every catch site tests one class', () => {
     expect(new KeyError('trust store x refused: y')).toMatchObject({ usageCode: 'bad-file', name: 'KeyError' });
     expect(new KeyError('cannot read key file k: ENOENT', 'path')).toBeInstanceOf(UsageError);
-    expect(new JournalError('locked', 'LOCKED')).toMatchObject({ usageCode: 'refused', code: 'LOCKED', name: 'JournalError' });
+    expect(new JournalError('locked', 'LOCKED')).toMatchObject({
+      usageCode: 'refused',
+      code: 'LOCKED',
+      name: 'JournalError',
+    });
     expect(new JournalError('no entry 9', 'USAGE')).toBeInstanceOf(UsageError);
     expect(new JournalError('damaged', 'DAMAGED').usageCode).toBe('bad-file');
-    for (const f of sources(join(ROOT, 'app'))) expect(readFileSync(f, 'utf8'), relative(ROOT, f)).not.toMatch(/instanceof (KeyError|JournalError) \|\||\|\| \w+ instanceof (KeyError|JournalError)\b/);
+    for (const f of sources(join(ROOT, 'app')))
+      expect(readFileSync(f, 'utf8'), relative(ROOT, f)).not.toMatch(
+        /instanceof (KeyError|JournalError) \|\||\|\| \w+ instanceof (KeyError|JournalError)\b/,
+      );
   });
 });

@@ -24,9 +24,25 @@ describe('reprise journal record / verify / proof through the CLI', () => {
     base = tmp();
     k = makeKeys(base);
     dir = join(base, 'j');
-    const body = writeJson(join(base, 'body.json'), { rationale: 'the replay matched within its band', decision: 'accept' });
+    const body = writeJson(join(base, 'body.json'), {
+      rationale: 'the replay matched within its band',
+      decision: 'accept',
+    });
     for (let i = 0; i < 5; i++) {
-      const r = cli(['journal', 'record', dir, '--kind', 'review-rationale', '--claim', `claim:${i}`, '--body-file', body, '--key', i === 3 ? k.officerPem : k.reviewerPem, '--json']);
+      const r = cli([
+        'journal',
+        'record',
+        dir,
+        '--kind',
+        'review-rationale',
+        '--claim',
+        `claim:${i}`,
+        '--body-file',
+        body,
+        '--key',
+        i === 3 ? k.officerPem : k.reviewerPem,
+        '--json',
+      ]);
       expect(r.status, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout);
       expect(out.seq).toBe(i);
@@ -66,13 +82,19 @@ describe('reprise journal record / verify / proof through the CLI', () => {
 
   it('one changed byte in any entry exits 1 naming that line', () => {
     for (let i = 0; i < 5; i++) {
-      const t = tamper(`byte${i}`, (ls) => ls.map((l, j) => (j === i ? l.replace('the replay matched', 'the replay matcheD') : l)));
+      const t = tamper(`byte${i}`, (ls) =>
+        ls.map((l, j) => (j === i ? l.replace('the replay matched', 'the replay matcheD') : l)),
+      );
       expectLine(t, i + 1, ['RPR-JOURNAL-007']);
     }
   });
 
   it('a dropped line exits 1 naming the line where the gap is', () => {
-    expectLine(tamper('drop', (ls) => ls.filter((_, j) => j !== 2)), 3, ['RPR-JOURNAL-005', 'RPR-JOURNAL-006']);
+    expectLine(
+      tamper('drop', (ls) => ls.filter((_, j) => j !== 2)),
+      3,
+      ['RPR-JOURNAL-005', 'RPR-JOURNAL-006'],
+    );
     // dropping the newest entry: only the checkpoints can tell
     const t = tamper('droplast', (ls) => ls.slice(0, -1));
     const { code, report } = verifyCli(t, k.trustPath);
@@ -101,12 +123,31 @@ describe('reprise journal record / verify / proof through the CLI', () => {
     const t = tamper('unknown', (ls) => ls);
     const v = await verifyJournal(t, k.trust);
     const last = v.entries[v.entries.length - 1]!;
-    const { line } = signEntry({ seq: 5, prev: last.hash, recordedAtUtc: new Date().toISOString(), kind: 'review-rationale', subject: { claimRef: 'claim:forged' }, body: { rationale: 'forged' }, author: k.outsider.keyId }, k.outsider);
+    const { line } = signEntry(
+      {
+        seq: 5,
+        prev: last.hash,
+        recordedAtUtc: new Date().toISOString(),
+        kind: 'review-rationale',
+        subject: { claimRef: 'claim:forged' },
+        body: { rationale: 'forged' },
+        author: k.outsider.keyId,
+      },
+      k.outsider,
+    );
     appendFileSync(join(t, 'entries.jsonl'), line + '\n');
     const { MerkleTree } = await import('../../app/journal/merkle.js');
     const tree = new MerkleTree();
     for (const l of readFileSync(join(t, 'entries.jsonl'), 'utf8').split('\n').slice(0, -1)) tree.appendLeaf(l);
-    const cp = signCheckpoint({ treeSize: 6, rootHash: 'sha256:' + tree.root().toString('hex'), timestampUtc: new Date().toISOString(), signer: k.outsider.keyId }, k.outsider);
+    const cp = signCheckpoint(
+      {
+        treeSize: 6,
+        rootHash: 'sha256:' + tree.root().toString('hex'),
+        timestampUtc: new Date().toISOString(),
+        signer: k.outsider.keyId,
+      },
+      k.outsider,
+    );
     appendFileSync(join(t, 'checkpoints.jsonl'), cp.line + '\n');
     expectLine(t, 6, ['RPR-JOURNAL-008']);
   });
@@ -132,7 +173,8 @@ describe('reprise journal record / verify / proof through the CLI', () => {
     for (const f of ['entries.jsonl', 'checkpoints.jsonl']) copyFileSync(join(dir, f), join(t, f));
     const report = join(base, 'held-report.json');
     writeFileSync(report, cli(['journal', 'verify', t, '--trust-store', k.trustPath, '--json']).stdout);
-    const cut = (f: string, n: number) => writeFileSync(join(t, f), readFileSync(join(t, f), 'utf8').split('\n').slice(0, n).join('\n') + '\n');
+    const cut = (f: string, n: number) =>
+      writeFileSync(join(t, f), readFileSync(join(t, f), 'utf8').split('\n').slice(0, n).join('\n') + '\n');
     cut('entries.jsonl', 3);
     cut('checkpoints.jsonl', 3);
     expect(verifyCli(t, k.trustPath).code).toBe(0);
@@ -148,9 +190,23 @@ describe('reprise journal record / verify / proof through the CLI', () => {
     appendFileSync(join(t, 'entries.jsonl'), '{"author":"ed25519:ab');
     const { code, report } = verifyCli(t, k.trustPath);
     expect(code).toBe(1);
-    expect(report.findings.filter((f) => f.severity === 'fail').map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-JOURNAL-013@line:6']);
+    expect(report.findings.filter((f) => f.severity === 'fail').map((f) => `${f.rule}@${f.pointer}`)).toEqual([
+      'RPR-JOURNAL-013@line:6',
+    ]);
     const body = writeJson(join(base, 'b2.json'), {});
-    const rec = cli(['journal', 'record', t, '--kind', 'review-rationale', '--claim', 'c', '--body-file', body, '--key', k.reviewerPem]);
+    const rec = cli([
+      'journal',
+      'record',
+      t,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'c',
+      '--body-file',
+      body,
+      '--key',
+      k.reviewerPem,
+    ]);
     expect(rec.status).toBe(3);
     expect(rec.stderr).toContain('torn');
     const rep = cli(['journal', 'repair', t, '--key', k.officerPem, '--json']);
@@ -172,8 +228,32 @@ describe('reprise journal record / verify / proof through the CLI', () => {
       ['journal', 'verify'],
       ['journal', 'verify', join(base, 'nope')],
       ['journal', 'record', dir, '--kind', 'nonsense', '--claim', 'c', '--body-file', 'x', '--key', k.reviewerPem],
-      ['journal', 'record', dir, '--kind', 'quarantine-release', '--claim', 'c', '--body-file', 'x', '--key', k.reviewerPem],
-      ['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'c', '--body-file', join(base, 'missing.json'), '--key', k.reviewerPem],
+      [
+        'journal',
+        'record',
+        dir,
+        '--kind',
+        'quarantine-release',
+        '--claim',
+        'c',
+        '--body-file',
+        'x',
+        '--key',
+        k.reviewerPem,
+      ],
+      [
+        'journal',
+        'record',
+        dir,
+        '--kind',
+        'review-rationale',
+        '--claim',
+        'c',
+        '--body-file',
+        join(base, 'missing.json'),
+        '--key',
+        k.reviewerPem,
+      ],
       ['journal', 'proof', dir, '--entry', '99'],
       ['journal', 'proof', dir, '--entry', '-1'],
     ]) {
@@ -208,12 +288,36 @@ describe('two writers, stale locks', () => {
     );
     const child = spawn(process.execPath, [holder], { stdio: ['pipe', 'pipe', 'inherit'] });
     await new Promise<void>((res) => child.stdout.once('data', () => res()));
-    const b = cli(['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'b', '--body-file', body, '--key', k.officerPem]);
+    const b = cli([
+      'journal',
+      'record',
+      dir,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'b',
+      '--body-file',
+      body,
+      '--key',
+      k.officerPem,
+    ]);
     expect(b.status).toBe(3);
     expect(b.stderr).toMatch(/^reprise: journal .* is locked by another writer \(pid \d+/);
     child.stdin.end('go\n');
     await new Promise<void>((res) => child.on('exit', () => res()));
-    const after = cli(['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'b', '--body-file', body, '--key', k.officerPem]);
+    const after = cli([
+      'journal',
+      'record',
+      dir,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'b',
+      '--body-file',
+      body,
+      '--key',
+      k.officerPem,
+    ]);
     expect(after.status, after.stderr).toBe(0);
     const v = cli(['journal', 'verify', dir, '--trust-store', k.trustPath, '--json']);
     expect(v.status).toBe(0);
@@ -227,7 +331,24 @@ describe('two writers, stale locks', () => {
     const body = writeJson(join(base, 'body.json'), { note: 'x' });
     const run = (key: string) =>
       new Promise<number | null>((res) => {
-        const c = spawn(process.execPath, [join(__dirname, '..', '..', 'bin', 'reprise.js'), 'journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'c', '--body-file', body, '--key', key], { stdio: 'ignore' });
+        const c = spawn(
+          process.execPath,
+          [
+            join(__dirname, '..', '..', 'bin', 'reprise.js'),
+            'journal',
+            'record',
+            dir,
+            '--kind',
+            'review-rationale',
+            '--claim',
+            'c',
+            '--body-file',
+            body,
+            '--key',
+            key,
+          ],
+          { stdio: 'ignore' },
+        );
         c.on('exit', (code) => res(code));
       });
     let ok = 0;
@@ -254,21 +375,54 @@ describe('two writers, stale locks', () => {
     await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} }, k.reviewer);
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const { hostname } = await import('node:os');
-    writeFileSync(join(dir, 'journal.lock'), JSON.stringify({ pid: Number(dead.stdout), host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      join(dir, 'journal.lock'),
+      JSON.stringify({ pid: Number(dead.stdout), host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }),
+    );
     const body = writeJson(join(base, 'body.json'), {});
-    const r = cli(['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'c', '--body-file', body, '--key', k.reviewerPem]);
+    const r = cli([
+      'journal',
+      'record',
+      dir,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'c',
+      '--body-file',
+      body,
+      '--key',
+      k.reviewerPem,
+    ]);
     expect(r.status).toBe(3);
     expect(r.stderr).toContain('stale lock');
     expect(existsSync(join(dir, 'journal.lock'))).toBe(true);
     // A live holder (this test process) is never unlocked.
-    writeFileSync(join(dir, 'journal.lock'), JSON.stringify({ pid: process.pid, host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      join(dir, 'journal.lock'),
+      JSON.stringify({ pid: process.pid, host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }),
+    );
     const refuse = cli(['journal', 'unlock', dir]);
     expect(refuse.status).toBe(3);
     expect(refuse.stderr).toContain('still running');
-    writeFileSync(join(dir, 'journal.lock'), JSON.stringify({ pid: Number(dead.stdout), host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      join(dir, 'journal.lock'),
+      JSON.stringify({ pid: Number(dead.stdout), host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }),
+    );
     const un = cli(['journal', 'unlock', dir]);
     expect(un.status, un.stderr).toBe(0);
-    const again = cli(['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'c', '--body-file', body, '--key', k.reviewerPem]);
+    const again = cli([
+      'journal',
+      'record',
+      dir,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'c',
+      '--body-file',
+      body,
+      '--key',
+      k.reviewerPem,
+    ]);
     expect(again.status, again.stderr).toBe(0);
   });
 });

@@ -85,7 +85,11 @@ describe('SIGKILL during appends', () => {
       }
       const v = await verifyJournal(dir, k.trust);
       // 020 and 043: a kill between the entry and its checkpoint, or between the checkpoint and its note (neither acknowledged).
-      const bad = v.findings.filter((f) => (f.severity === 'fail' && f.rule !== 'RPR-JOURNAL-013') || (f.severity === 'warning' && f.rule !== 'RPR-JOURNAL-020' && f.rule !== 'RPR-JOURNAL-043'));
+      const bad = v.findings.filter(
+        (f) =>
+          (f.severity === 'fail' && f.rule !== 'RPR-JOURNAL-013') ||
+          (f.severity === 'warning' && f.rule !== 'RPR-JOURNAL-020' && f.rule !== 'RPR-JOURNAL-043'),
+      );
       expect(bad, `round ${round}`).toEqual([]);
       for (const [seq, hash] of acked) expect(v.entries[seq]?.hash, `acked seq ${seq} after round ${round}`).toBe(hash);
       if (v.findings.some((f) => f.rule === 'RPR-JOURNAL-020')) uncoveredSeen++;
@@ -100,6 +104,8 @@ describe('SIGKILL during appends', () => {
     expect(acked.size).toBeGreaterThan(ROUNDS);
     const final = await verifyJournal(dir, k.trust);
     expect(final.findings.filter((f) => f.severity === 'fail')).toEqual([]);
-    console.log(`crash test: ${kills} kills, ${acked.size} acknowledged entries, ${final.entryLines} entries on disk, ${tornSeen} torn tails repaired (${simulatedCuts} simulated power cuts), ${uncoveredSeen} interrupted checkpoints`);
+    console.log(
+      `crash test: ${kills} kills, ${acked.size} acknowledged entries, ${final.entryLines} entries on disk, ${tornSeen} torn tails repaired (${simulatedCuts} simulated power cuts), ${uncoveredSeen} interrupted checkpoints`,
+    );
   }, 180_000);
 });

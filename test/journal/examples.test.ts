@@ -10,7 +10,9 @@ describe('journal examples', () => {
   it('are byte-deterministic, the sample verifies with a released and an open case, the tampered copy fails at line 2', async () => {
     const a = await journalWriter.build();
     const b = await journalWriter.build();
-    expect(a.map((f) => [f.path, Buffer.from(f.bytes).toString('base64')])).toEqual(b.map((f) => [f.path, Buffer.from(f.bytes).toString('base64')]));
+    expect(a.map((f) => [f.path, Buffer.from(f.bytes).toString('base64')])).toEqual(
+      b.map((f) => [f.path, Buffer.from(f.bytes).toString('base64')]),
+    );
     const dir = tmp();
     for (const f of a) {
       const p = join(dir, ...f.path.split('/'));
@@ -25,6 +27,9 @@ describe('journal examples', () => {
       ['case-5', 'open'],
     ]);
     const bad = await verifyJournal(join(dir, 'journal', 'tampered'), trust);
-    expect(bad.findings.find((f) => f.severity === 'fail')).toMatchObject({ rule: 'RPR-JOURNAL-007', pointer: 'line:2' });
+    expect(bad.findings.find((f) => f.severity === 'fail')).toMatchObject({
+      rule: 'RPR-JOURNAL-007',
+      pointer: 'line:2',
+    });
   });
 });

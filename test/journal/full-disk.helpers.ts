@@ -17,17 +17,36 @@ export const mod = (a: number, m: number): number => ((a % m) + m) % m;
 
 /** Bytes (with the newline) of the entry `input` would be at `seq`: every other field has a fixed length. */
 export function entryLen(seq: number, input: AppendInput, signer: Signer): number {
-  const e = signEntry({ seq, prev: ZERO_HASH, recordedAtUtc: new Date().toISOString(), kind: input.kind, subject: input.subject, body: input.body, author: signer.keyId }, signer);
+  const e = signEntry(
+    {
+      seq,
+      prev: ZERO_HASH,
+      recordedAtUtc: new Date().toISOString(),
+      kind: input.kind,
+      subject: input.subject,
+      body: input.body,
+      author: signer.keyId,
+    },
+    signer,
+  );
   return Buffer.byteLength(e.line) + 1;
 }
 
 /** Bytes (with the newline) of the checkpoint of a tree of `size` entries. */
 export function checkpointLen(size: number, signer: Signer): number {
-  return Buffer.byteLength(signCheckpoint({ treeSize: size, rootHash: ZERO_HASH, timestampUtc: new Date().toISOString(), signer: signer.keyId }, signer).line) + 1;
+  return (
+    Buffer.byteLength(
+      signCheckpoint(
+        { treeSize: size, rootHash: ZERO_HASH, timestampUtc: new Date().toISOString(), signer: signer.keyId },
+        signer,
+      ).line,
+    ) + 1
+  );
 }
 
 /** New pages a file of `size` bytes needs to grow by `add`. */
-export const pagesNeeded = (size: number, add: number): number => Math.ceil((size + add) / PAGE) - Math.ceil(size / PAGE);
+export const pagesNeeded = (size: number, add: number): number =>
+  Math.ceil((size + add) / PAGE) - Math.ceil(size / PAGE);
 
 export interface Next {
   input: AppendInput;
@@ -48,7 +67,11 @@ export interface Layout {
  */
 export async function layOut(dir: string, layout: Layout, last: (pad: string) => Next, next: Next): Promise<void> {
   const w = await JournalWriter.open(dir, { fsync: false });
-  const setup = (i: number): AppendInput => ({ kind: 'review-rationale', subject: { claimRef: `claim:setup-${i}` }, body: { note: 'setup' } });
+  const setup = (i: number): AppendInput => ({
+    kind: 'review-rationale',
+    subject: { claimRef: `claim:setup-${i}` },
+    body: { note: 'setup' },
+  });
   let skip = layout.cpCrossing;
   const size = (f: string) => statSync(join(dir, f)).size;
   await w.append(setup(0), next.signer);
@@ -95,13 +118,20 @@ export interface Snapshot {
 }
 
 export function snapshot(dir: string): Snapshot {
-  return { names: readdirSync(dir).sort(), entries: readFileSync(join(dir, 'entries.jsonl')), checkpoints: readFileSync(join(dir, 'checkpoints.jsonl')) };
+  return {
+    names: readdirSync(dir).sort(),
+    entries: readFileSync(join(dir, 'entries.jsonl')),
+    checkpoints: readFileSync(join(dir, 'checkpoints.jsonl')),
+  };
 }
 
 export const lineCount = (b: Buffer): number => b.toString('utf8').split('\n').length - 1;
 
 /** The built CLI, optionally under `prlimit --fsize=N`. */
 export function run(args: string[], fsize?: number): SpawnSyncReturns<string> {
-  const cmd = fsize === undefined ? [process.execPath, BIN, ...args] : ['prlimit', `--fsize=${fsize}`, process.execPath, BIN, ...args];
+  const cmd =
+    fsize === undefined
+      ? [process.execPath, BIN, ...args]
+      : ['prlimit', `--fsize=${fsize}`, process.execPath, BIN, ...args];
   return spawnSync(cmd[0]!, cmd.slice(1), { encoding: 'utf8', timeout: 60_000 });
 }

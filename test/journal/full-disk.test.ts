@@ -12,7 +12,18 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEntry, findCase, verifyJournal, type AppendInput } from '../../app/journal/index.js';
-import { checkpointLen, entryLen, fill, layOut, lineCount, pagesNeeded, run, snapshot, type Layout, type Next } from './full-disk.helpers.js';
+import {
+  checkpointLen,
+  entryLen,
+  fill,
+  layOut,
+  lineCount,
+  pagesNeeded,
+  run,
+  snapshot,
+  type Layout,
+  type Next,
+} from './full-disk.helpers.js';
 import { makeKeys, tmp, type Keys } from './helpers.js';
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -41,7 +52,19 @@ function expectVerifies(dir: string, k: Keys, what: string): void {
   expect(v.status, `${what}: ${v.stdout}${v.stderr}`).toBe(0);
 }
 
-const recordArgs = (dir: string, k: Keys, body: string) => ['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'claim:next', '--body-file', body, '--key', k.reviewerPem];
+const recordArgs = (dir: string, k: Keys, body: string) => [
+  'journal',
+  'record',
+  dir,
+  '--kind',
+  'review-rationale',
+  '--claim',
+  'claim:next',
+  '--body-file',
+  body,
+  '--key',
+  k.reviewerPem,
+];
 
 describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless root, which mounting needs)', () => {
   let base: string;
@@ -67,8 +90,14 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
     for (const n of readdirSync(mnt)) rmSync(join(mnt, n), { recursive: true, force: true });
   };
 
-  const next = (): Next => ({ input: { kind: 'review-rationale', subject: { claimRef: 'claim:next' }, body }, signer: k.reviewer });
-  const setupLast = (pad: string): Next => ({ input: { kind: 'review-rationale', subject: { claimRef: 'claim:last' }, body: { note: 'last', pad } }, signer: k.reviewer });
+  const next = (): Next => ({
+    input: { kind: 'review-rationale', subject: { claimRef: 'claim:next' }, body },
+    signer: k.reviewer,
+  });
+  const setupLast = (pad: string): Next => ({
+    input: { kind: 'review-rationale', subject: { claimRef: 'claim:last' }, body: { note: 'last', pad } },
+    signer: k.reviewer,
+  });
 
   // freePages counts the lock's page: 0 = the lock itself cannot be written; 1 = nothing left for the append.
   const family: { name: string; layout: Layout; freePages: number }[] = [
@@ -79,9 +108,21 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
     { name: 'the entry is cut before its newline', layout: { entryCut: -1, cpCrossing: null }, freePages: 1 },
     { name: 'the checkpoint is cut (1st layout)', layout: { entryCut: null, cpCrossing: 0 }, freePages: 1 },
     { name: 'the checkpoint is cut (2nd layout)', layout: { entryCut: null, cpCrossing: 1 }, freePages: 1 },
-    { name: 'the entry takes the last page, the checkpoint is cut', layout: { entryCut: 100, cpCrossing: 0 }, freePages: 2 },
-    { name: 'the entry takes the last page, the checkpoint is cut (2nd layout)', layout: { entryCut: -1, cpCrossing: 2 }, freePages: 2 },
-    { name: 'the entry takes the last page and the checkpoint fits', layout: { entryCut: 100, cpCrossing: null }, freePages: 2 },
+    {
+      name: 'the entry takes the last page, the checkpoint is cut',
+      layout: { entryCut: 100, cpCrossing: 0 },
+      freePages: 2,
+    },
+    {
+      name: 'the entry takes the last page, the checkpoint is cut (2nd layout)',
+      layout: { entryCut: -1, cpCrossing: 2 },
+      freePages: 2,
+    },
+    {
+      name: 'the entry takes the last page and the checkpoint fits',
+      layout: { entryCut: 100, cpCrossing: null },
+      freePages: 2,
+    },
   ];
 
   for (const v of family) {
@@ -95,13 +136,19 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
       await layOut(dir, layout, setupLast, n);
       const filler = fill(mnt, v.freePages);
       const before = snapshot(dir);
-      const needed = v.freePages === 0 ? Infinity : pagesNeeded(before.entries.length, nextLen) + pagesNeeded(before.checkpoints.length, checkpointLen(lineCount(before.entries) + 1, k.reviewer));
+      const needed =
+        v.freePages === 0
+          ? Infinity
+          : pagesNeeded(before.entries.length, nextLen) +
+            pagesNeeded(before.checkpoints.length, checkpointLen(lineCount(before.entries) + 1, k.reviewer));
       const r = run(recordArgs(dir, k, bodyPath));
       if (needed <= v.freePages - 1) {
         expect(r.status, r.stderr).toBe(0);
         expect(lineCount(snapshot(dir).entries)).toBe(lineCount(before.entries) + 1);
       } else {
-        expect(snapshot(dir), `${v.name}: the journal is byte-identical, with no lock or temporary file`).toEqual(before);
+        expect(snapshot(dir), `${v.name}: the journal is byte-identical, with no lock or temporary file`).toEqual(
+          before,
+        );
         expectNotRecorded(r, v.name);
         expect(r.stderr).toContain('ENOSPC');
         if (v.freePages > 0) expect(r.stderr, 'the lock fit: the append itself was refused').not.toMatch(/cannot lock/);
@@ -132,14 +179,39 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
     const claim = { claimRef: 'claim:quarantined', artifact: 'sha256:' + 'ab'.repeat(32) };
     // The opening entry's hash is not known before it is written: lay out with a stand-in
     // release of the same length (the body holds a hash of fixed length).
-    const release = (openHash: string): Next => ({ input: { kind: 'quarantine-release', subject: claim, body: { case: openHash, decision: 'release', rationale: RATIONALE } }, signer: k.officer });
-    const open = (pad: string): Next => ({ input: { kind: 'quarantine-open', subject: claim, body: { reason: 'routing HUMAN_REVIEW ' + pad, source: 'manual' } }, signer: k.reviewer });
+    const release = (openHash: string): Next => ({
+      input: {
+        kind: 'quarantine-release',
+        subject: claim,
+        body: { case: openHash, decision: 'release', rationale: RATIONALE },
+      },
+      signer: k.officer,
+    });
+    const open = (pad: string): Next => ({
+      input: {
+        kind: 'quarantine-open',
+        subject: claim,
+        body: { reason: 'routing HUMAN_REVIEW ' + pad, source: 'manual' },
+      },
+      signer: k.reviewer,
+    });
     await layOut(dir, { entryCut: 300, cpCrossing: 0 }, open, release('sha256:' + '0'.repeat(64)));
     const v0 = await verifyJournal(dir, k.trust);
     const c = v0.cases.cases[0]!;
     const filler = fill(mnt, 2);
     const before = snapshot(dir);
-    const r = run(['quarantine', 'release', dir, c.caseId, '--rationale', RATIONALE, '--key', k.officerPem, '--trust-store', k.trustPath]);
+    const r = run([
+      'quarantine',
+      'release',
+      dir,
+      c.caseId,
+      '--rationale',
+      RATIONALE,
+      '--key',
+      k.officerPem,
+      '--trust-store',
+      k.trustPath,
+    ]);
     expect(r.status).not.toBe(0);
     expect(snapshot(dir)).toEqual(before);
     expectNotRecorded(r, 'release');
@@ -156,9 +228,27 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
     clear();
     const dir = join(mnt, 'r');
     const torn = Buffer.from('{"author":"ed25519:torn');
-    const last = (pad: string): Next => ({ input: { kind: 'review-rationale', subject: { claimRef: 'claim:last' }, body: { pad } }, signer: k.reviewer });
+    const last = (pad: string): Next => ({
+      input: { kind: 'review-rationale', subject: { claimRef: 'claim:last' }, body: { pad } },
+      signer: k.reviewer,
+    });
     // The repair entry (about 700 bytes: it records the torn bytes) is cut in its middle.
-    const stand = { kind: 'journal-repair', subject: { claimRef: 'journal:repair' }, body: { action: 'truncate-torn-tail', truncated: [{ file: 'entries.jsonl', offset: 10_000, length: torn.length, sha256: 'sha256:' + '0'.repeat(64), bytesBase64: torn.toString('base64') }] } } as AppendInput;
+    const stand = {
+      kind: 'journal-repair',
+      subject: { claimRef: 'journal:repair' },
+      body: {
+        action: 'truncate-torn-tail',
+        truncated: [
+          {
+            file: 'entries.jsonl',
+            offset: 10_000,
+            length: torn.length,
+            sha256: 'sha256:' + '0'.repeat(64),
+            bytesBase64: torn.toString('base64'),
+          },
+        ],
+      },
+    } as AppendInput;
     await layOut(dir, { entryCut: 300, cpCrossing: null }, last, { input: stand, signer: k.officer });
     writeFileSync(join(dir, 'entries.jsonl'), torn, { flag: 'a' });
     const filler = fill(mnt, 1);
@@ -184,42 +274,70 @@ describe('a write under a file-size limit (prlimit --fsize)', () => {
       return false;
     }
   })();
-  it.skipIf(!hasPrlimit)('every limit around the files\' sizes: recorded whole, or refused as not recorded with the journal unchanged', async () => {
-    const base = tmp('reprise-fsize-');
-    const k = makeKeys(base);
-    const bodyPath = join(base, 'body.json');
-    const body = { rationale: 'The drift is within the band and not decision-material.', decision: 'accept' };
-    writeFileSync(bodyPath, JSON.stringify(body));
-    const seed = join(base, 'seed');
-    for (let i = 0; i < 3; i++) await appendEntry(seed, { kind: 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { i } }, k.reviewer);
-    const E = statSync(join(seed, 'entries.jsonl')).size;
-    const C = statSync(join(seed, 'checkpoints.jsonl')).size;
-    const e = entryLen(3, { kind: 'review-rationale', subject: { claimRef: 'claim:next' }, body }, k.reviewer);
-    const c = checkpointLen(4, k.reviewer);
-    const limits = [0, 1, 30, C - 1, C, C + 1, C + c - 1, E - 1, E, E + 1, E + Math.floor(e / 2), E + e - 1, E + e, E + e + 1, E + e + 500];
-    let refused = 0;
-    for (const [i, n] of limits.entries()) {
-      const dir = join(base, `j${i}`);
-      mkdirSync(dir);
-      for (const f of ['entries.jsonl', 'checkpoints.jsonl']) copyFileSync(join(seed, f), join(dir, f));
-      const before = snapshot(dir);
-      const r = run(recordArgs(dir, k, bodyPath), n);
-      if (n >= E + e && n >= C + c) {
-        expect(r.status, `limit ${n}: ${r.stderr}`).toBe(0);
-        expect(lineCount(snapshot(dir).entries)).toBe(4);
-      } else {
-        refused++;
-        expect(snapshot(dir), `limit ${n}: byte-identical, no lock or temporary file`).toEqual(before);
-        expectNotRecorded(r, `limit ${n}`);
-        expect(r.stderr).toContain('EFBIG');
+  it.skipIf(!hasPrlimit)(
+    "every limit around the files' sizes: recorded whole, or refused as not recorded with the journal unchanged",
+    async () => {
+      const base = tmp('reprise-fsize-');
+      const k = makeKeys(base);
+      const bodyPath = join(base, 'body.json');
+      const body = { rationale: 'The drift is within the band and not decision-material.', decision: 'accept' };
+      writeFileSync(bodyPath, JSON.stringify(body));
+      const seed = join(base, 'seed');
+      for (let i = 0; i < 3; i++)
+        await appendEntry(
+          seed,
+          { kind: 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { i } },
+          k.reviewer,
+        );
+      const E = statSync(join(seed, 'entries.jsonl')).size;
+      const C = statSync(join(seed, 'checkpoints.jsonl')).size;
+      const e = entryLen(3, { kind: 'review-rationale', subject: { claimRef: 'claim:next' }, body }, k.reviewer);
+      const c = checkpointLen(4, k.reviewer);
+      const limits = [
+        0,
+        1,
+        30,
+        C - 1,
+        C,
+        C + 1,
+        C + c - 1,
+        E - 1,
+        E,
+        E + 1,
+        E + Math.floor(e / 2),
+        E + e - 1,
+        E + e,
+        E + e + 1,
+        E + e + 500,
+      ];
+      let refused = 0;
+      for (const [i, n] of limits.entries()) {
+        const dir = join(base, `j${i}`);
+        mkdirSync(dir);
+        for (const f of ['entries.jsonl', 'checkpoints.jsonl']) copyFileSync(join(seed, f), join(dir, f));
+        const before = snapshot(dir);
+        const r = run(recordArgs(dir, k, bodyPath), n);
+        if (n >= E + e && n >= C + c) {
+          expect(r.status, `limit ${n}: ${r.stderr}`).toBe(0);
+          expect(lineCount(snapshot(dir).entries)).toBe(4);
+        } else {
+          refused++;
+          expect(snapshot(dir), `limit ${n}: byte-identical, no lock or temporary file`).toEqual(before);
+          expectNotRecorded(r, `limit ${n}`);
+          expect(r.stderr).toContain('EFBIG');
+        }
+        expectVerifies(dir, k, `limit ${n}`);
+        const again = run(recordArgs(dir, k, bodyPath));
+        expect(again.status, again.stderr).toBe(0);
+        const after = await verifyJournal(dir, k.trust);
+        expect(
+          after.findings.filter((f) => f.severity !== 'info'),
+          `limit ${n}, then without the limit`,
+        ).toEqual([]);
       }
-      expectVerifies(dir, k, `limit ${n}`);
-      const again = run(recordArgs(dir, k, bodyPath));
-      expect(again.status, again.stderr).toBe(0);
-      const after = await verifyJournal(dir, k.trust);
-      expect(after.findings.filter((f) => f.severity !== 'info'), `limit ${n}, then without the limit`).toEqual([]);
-    }
-    expect(refused).toBe(limits.length - 3);
-    rmSync(base, { recursive: true, force: true });
-  }, 120_000);
+      expect(refused).toBe(limits.length - 3);
+      rmSync(base, { recursive: true, force: true });
+    },
+    120_000,
+  );
 });

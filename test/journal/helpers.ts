@@ -2,7 +2,14 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateSigner, parseTrustStore, trustStoreEntry, type Signer, type TrustStore, type Role } from '../../app/core/keys.js';
+import {
+  generateSigner,
+  parseTrustStore,
+  trustStoreEntry,
+  type Signer,
+  type TrustStore,
+  type Role,
+} from '../../app/core/keys.js';
 
 export const ROOT = join(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'reprise.js');
@@ -23,13 +30,20 @@ export interface Keys {
 }
 
 /** A reviewer, a quarantine officer (both in the trust store) and an outsider (not in it). */
-export function makeKeys(dir: string, extra: { signer: Signer; role: Role; status: 'active' | 'retired' | 'revoked' }[] = []): Keys {
+export function makeKeys(
+  dir: string,
+  extra: { signer: Signer; role: Role; status: 'active' | 'retired' | 'revoked' }[] = [],
+): Keys {
   const reviewer = generateSigner();
   const officer = generateSigner();
   const outsider = generateSigner();
   const doc = {
     type: 'reprise.trust-store/v1',
-    keys: [trustStoreEntry(reviewer, 'reviewer', 'test reviewer'), trustStoreEntry(officer, 'quarantine-officer', 'test officer'), ...extra.map((e) => trustStoreEntry(e.signer, e.role, 'extra', e.status))],
+    keys: [
+      trustStoreEntry(reviewer, 'reviewer', 'test reviewer'),
+      trustStoreEntry(officer, 'quarantine-officer', 'test officer'),
+      ...extra.map((e) => trustStoreEntry(e.signer, e.role, 'extra', e.status)),
+    ],
   };
   const trustPath = join(dir, 'trust-store.json');
   writeFileSync(trustPath, JSON.stringify(doc, null, 2));

@@ -22,7 +22,15 @@ import { makeKeys, tmp, type Keys } from './helpers.js';
 
 async function build(dir: string, k: Keys, n = 6): Promise<void> {
   for (let i = 0; i < n; i++) {
-    await appendEntry(dir, { kind: i % 2 ? 'replay-drift' : 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { rationale: `reason number ${i}`, n: i } }, i % 3 === 2 ? k.officer : k.reviewer);
+    await appendEntry(
+      dir,
+      {
+        kind: i % 2 ? 'replay-drift' : 'review-rationale',
+        subject: { claimRef: `claim:${i}` },
+        body: { rationale: `reason number ${i}`, n: i },
+      },
+      i % 3 === 2 ? k.officer : k.reviewer,
+    );
   }
 }
 
@@ -73,9 +81,17 @@ describe('journal write and verify', () => {
         const c = Buffer.from(text);
         c[pos]! ^= pos % 2 ? 0x01 : 0x20;
         if (c[pos] === 0x0a) continue;
-        const v = verifyFiles(dir, { ...splitLines('entries.jsonl', c), exists: true }, { ...cps, exists: true }, k.trust);
+        const v = verifyFiles(
+          dir,
+          { ...splitLines('entries.jsonl', c), exists: true },
+          { ...cps, exists: true },
+          k.trust,
+        );
         const named = fails(v).filter((f) => f.pointer === `line:${ln + 1}`);
-        if (named.length === 0) throw new Error(`byte ${pos - a} of line ${ln + 1} flipped undetected at its line: ${JSON.stringify(v.findings)}`);
+        if (named.length === 0)
+          throw new Error(
+            `byte ${pos - a} of line ${ln + 1} flipped undetected at its line: ${JSON.stringify(v.findings)}`,
+          );
         n++;
       }
     }
@@ -108,7 +124,18 @@ describe('journal write and verify', () => {
     await w.close();
     // Forge an entry dated earlier, correctly chained and signed (a writer with a bad clock).
     const v0 = await verifyJournal(t, k.trust);
-    const { line } = signEntry({ seq: 1, prev: v0.entries[0]!.hash, recordedAtUtc: '2026-05-04T09:59:59.999Z', kind: 'review-rationale', subject: { claimRef: 'c' }, body: {}, author: k.reviewer.keyId }, k.reviewer);
+    const { line } = signEntry(
+      {
+        seq: 1,
+        prev: v0.entries[0]!.hash,
+        recordedAtUtc: '2026-05-04T09:59:59.999Z',
+        kind: 'review-rationale',
+        subject: { claimRef: 'c' },
+        body: {},
+        author: k.reviewer.keyId,
+      },
+      k.reviewer,
+    );
     appendFileSync(join(t, 'entries.jsonl'), line + '\n');
     const v = await verifyJournal(t, k.trust);
     const f = v.findings.find((x) => x.rule === 'RPR-JOURNAL-012');
@@ -153,16 +180,28 @@ describe('torn tail, repair, lock', () => {
     const k = makeKeys(base);
     const dir = join(base, 'j');
     const acked = [];
-    for (let i = 0; i < 3; i++) acked.push(await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer));
+    for (let i = 0; i < 3; i++)
+      acked.push(
+        await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer),
+      );
     const torn = '{"author":"ed25519:0123","body":{"i":3';
     appendFileSync(join(dir, 'entries.jsonl'), torn);
     const v = await verifyJournal(dir, k.trust);
     expect(fails(v).map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-JOURNAL-013@line:4']);
-    await expect(appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'x' }, body: {} }, k.reviewer)).rejects.toMatchObject({ code: 'TORN' });
+    await expect(
+      appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'x' }, body: {} }, k.reviewer),
+    ).rejects.toMatchObject({ code: 'TORN' });
     // Nothing changed on disk by the refused append.
     expect(readFileSync(join(dir, 'entries.jsonl'), 'utf8').endsWith(torn)).toBe(true);
     const r = await repairJournal(dir, k.officer);
-    expect(r?.truncated).toEqual([{ file: 'entries.jsonl', offset: expect.any(Number), length: torn.length, sha256: expect.stringMatching(/^sha256:/) }]);
+    expect(r?.truncated).toEqual([
+      {
+        file: 'entries.jsonl',
+        offset: expect.any(Number),
+        length: torn.length,
+        sha256: expect.stringMatching(/^sha256:/),
+      },
+    ]);
     const after = await verifyJournal(dir, k.trust);
     expect(fails(after)).toEqual([]);
     expect(after.entryLines).toBe(4);
@@ -193,7 +232,11 @@ describe('torn tail, repair, lock', () => {
     const dir = join(base, 'j');
     const w = await JournalWriter.open(dir);
     await w.append({ kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} }, k.reviewer);
-    const err = await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} }, k.officer).catch((e: unknown) => e);
+    const err = await appendEntry(
+      dir,
+      { kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} },
+      k.officer,
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JournalError);
     expect((err as JournalError).code).toBe('LOCKED');
     expect((err as JournalError).message).toContain(`pid ${process.pid}`);
@@ -209,11 +252,14 @@ describe('torn tail, repair, lock', () => {
     const base = tmp();
     const k = makeKeys(base);
     const dir = join(base, 'j');
-    for (let i = 0; i < 4; i++) await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: { i } }, k.reviewer);
+    for (let i = 0; i < 4; i++)
+      await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: { i } }, k.reviewer);
     const cps = readFileSync(join(dir, 'checkpoints.jsonl'), 'utf8').split('\n');
     writeFileSync(join(dir, 'checkpoints.jsonl'), cps.slice(0, 3).join('\n') + '\n');
     let v = await verifyJournal(dir, k.trust);
-    expect(v.findings.filter((f) => f.severity !== 'info').map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-JOURNAL-020@line:4']);
+    expect(v.findings.filter((f) => f.severity !== 'info').map((f) => `${f.rule}@${f.pointer}`)).toEqual([
+      'RPR-JOURNAL-020@line:4',
+    ]);
     writeFileSync(join(dir, 'checkpoints.jsonl'), cps.slice(0, 2).join('\n') + '\n');
     v = await verifyJournal(dir, k.trust);
     expect(fails(v).map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-JOURNAL-021@line:3']);
@@ -225,7 +271,8 @@ describe('inclusion proofs of a journal', () => {
     const base = tmp();
     const k = makeKeys(base);
     const dir = join(base, 'j');
-    for (let i = 0; i < 11; i++) await appendEntry(dir, { kind: 'replay-comparison', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
+    for (let i = 0; i < 11; i++)
+      await appendEntry(dir, { kind: 'replay-comparison', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
     for (let i = 0; i < 11; i++) {
       const p = await inclusionProof(dir, i);
       expect(p.treeSize).toBe(11);
@@ -233,15 +280,24 @@ describe('inclusion proofs of a journal', () => {
       expect(ok.findings.filter((f) => f.severity !== 'info')).toEqual([]);
       const bad1 = { ...p, leafIndex: (i + 1) % 11 };
       expect(checkInclusionProof(bad1, k.trust).findings.map((f) => f.rule)).toContain('RPR-JOURNAL-033');
-      const bad2 = { ...p, auditPath: p.auditPath.map((h, j) => (j === 0 ? h.slice(0, -1) + (h.endsWith('0') ? '1' : '0') : h)) };
+      const bad2 = {
+        ...p,
+        auditPath: p.auditPath.map((h, j) => (j === 0 ? h.slice(0, -1) + (h.endsWith('0') ? '1' : '0') : h)),
+      };
       expect(checkInclusionProof(bad2, k.trust).findings.map((f) => f.rule)).toContain('RPR-JOURNAL-033');
       const bad3 = { ...p, entry: p.entry.replace(`"i":${i}`, `"i":${i + 100}`) };
-      expect(checkInclusionProof(bad3, k.trust).findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['RPR-JOURNAL-033', 'RPR-JOURNAL-007']));
+      expect(checkInclusionProof(bad3, k.trust).findings.map((f) => f.rule)).toEqual(
+        expect.arrayContaining(['RPR-JOURNAL-033', 'RPR-JOURNAL-007']),
+      );
       const bad4 = { ...p, checkpoint: { ...p.checkpoint, rootHash: 'sha256:' + '1'.repeat(64) } };
-      expect(checkInclusionProof(bad4, k.trust).findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['RPR-JOURNAL-033', 'RPR-JOURNAL-007']));
+      expect(checkInclusionProof(bad4, k.trust).findings.map((f) => f.rule)).toEqual(
+        expect.arrayContaining(['RPR-JOURNAL-033', 'RPR-JOURNAL-007']),
+      );
     }
     await expect(inclusionProof(dir, 11)).rejects.toBeInstanceOf(JournalError);
-    expect(checkInclusionProof(JSON.parse(JSON.stringify(await inclusionProof(dir, 3))), null).findings.map((f) => f.rule)).toEqual(['RPR-JOURNAL-011']);
+    expect(
+      checkInclusionProof(JSON.parse(JSON.stringify(await inclusionProof(dir, 3))), null).findings.map((f) => f.rule),
+    ).toEqual(['RPR-JOURNAL-011']);
   });
 });
 
@@ -250,14 +306,17 @@ describe('held checkpoints and the unsigned digest', () => {
     const base = tmp();
     const k = makeKeys(base);
     const dir = join(base, 'j');
-    for (let i = 0; i < 7; i++) await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
+    for (let i = 0; i < 7; i++)
+      await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
     const held = (await verifyJournal(dir, k.trust)).latestCheckpoint!;
-    for (let i = 7; i < 10; i++) await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
+    for (let i = 7; i < 10; i++)
+      await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
     const ok = checkHeldCheckpoint(await verifyJournal(dir, k.trust), held, k.trust);
     expect(ok.map((f) => f.severity)).toEqual(['info']);
     // Truncate to 5 entries and re-sign fresh checkpoints with the writer's key: internally valid...
     const cut = join(base, 'cut');
-    for (let i = 0; i < 5; i++) await appendEntry(cut, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
+    for (let i = 0; i < 5; i++)
+      await appendEntry(cut, { kind: 'review-rationale', subject: { claimRef: `c${i}` }, body: { i } }, k.reviewer);
     const lines = readFileSync(join(dir, 'entries.jsonl'), 'utf8').split('\n').slice(0, 5).join('\n') + '\n';
     writeFileSync(join(cut, 'entries.jsonl'), lines);
     // ...but not against the held checkpoint.
@@ -266,7 +325,8 @@ describe('held checkpoints and the unsigned digest', () => {
     expect(held7.map((f) => f.rule)).toEqual(['RPR-JOURNAL-018']);
     // A rewritten journal of the same size: the root differs.
     const other = join(base, 'other');
-    for (let i = 0; i < 8; i++) await appendEntry(other, { kind: 'review-rationale', subject: { claimRef: `x${i}` }, body: { i } }, k.reviewer);
+    for (let i = 0; i < 8; i++)
+      await appendEntry(other, { kind: 'review-rationale', subject: { claimRef: `x${i}` }, body: { i } }, k.reviewer);
     const rules = checkHeldCheckpoint(await verifyJournal(other, k.trust), held, k.trust).map((f) => f.rule);
     expect(rules).toContain('RPR-JOURNAL-018');
   });
@@ -275,9 +335,25 @@ describe('held checkpoints and the unsigned digest', () => {
     const { canonicalizeValue } = await import('../../app/core/jcs.js');
     const base = tmp();
     const k = makeKeys(base);
-    const bodies = [{}, { sig: 'x', a: ',"sig":"' }, { z: { sig: 'AAAA', subject: { claimRef: 'q' } } }, { s: '"sig":"\u00e9\n' }];
+    const bodies = [
+      {},
+      { sig: 'x', a: ',"sig":"' },
+      { z: { sig: 'AAAA', subject: { claimRef: 'q' } } },
+      { s: '"sig":"\u00e9\n' },
+    ];
     for (const body of bodies) {
-      const { entry, line } = signEntry({ seq: 0, prev: 'sha256:' + '0'.repeat(64), recordedAtUtc: '2026-05-04T10:00:00Z', kind: 'review-rationale', subject: { claimRef: 'c,"sig":"', artifact: 'sha256:' + 'f'.repeat(64) }, body, author: k.reviewer.keyId }, k.reviewer);
+      const { entry, line } = signEntry(
+        {
+          seq: 0,
+          prev: 'sha256:' + '0'.repeat(64),
+          recordedAtUtc: '2026-05-04T10:00:00Z',
+          kind: 'review-rationale',
+          subject: { claimRef: 'c,"sig":"', artifact: 'sha256:' + 'f'.repeat(64) },
+          body,
+          author: k.reviewer.keyId,
+        },
+        k.reviewer,
+      );
       expect(line).toBe(canonicalizeValue(entry));
       expect(unsignedDigestOfLine(line, entry.sig, 'subject')!.equals(unsignedDigest(entry))).toBe(true);
     }
@@ -291,7 +367,18 @@ describe('the checkpoint line recognizer agrees with parseCanonical + shape chec
     const { checkCheckpointShape, signCheckpoint } = await import('../../app/journal/format.js');
     const { generateSigner } = await import('../../app/core/keys.js');
     const s = generateSigner();
-    const lines = [1, 9007199254740991, 12].map((n, i) => signCheckpoint({ treeSize: n, rootHash: 'sha256:' + 'a1'.repeat(32), timestampUtc: ['2026-05-04T10:00:00Z', '2026-02-28T23:59:59.123456789Z', '2026-05-04T10:00:00.5Z'][i]!, signer: s.keyId }, s).line);
+    const lines = [1, 9007199254740991, 12].map(
+      (n, i) =>
+        signCheckpoint(
+          {
+            treeSize: n,
+            rootHash: 'sha256:' + 'a1'.repeat(32),
+            timestampUtc: ['2026-05-04T10:00:00Z', '2026-02-28T23:59:59.123456789Z', '2026-05-04T10:00:00.5Z'][i]!,
+            signer: s.keyId,
+          },
+          s,
+        ).line,
+    );
     const slow = (t: string) => {
       try {
         const p = parseCanonical(t);
@@ -304,10 +391,17 @@ describe('the checkpoint line recognizer agrees with parseCanonical + shape chec
     let checked = 0;
     const subs = ['0', '9', 'a', 'A', '"', ' ', '\\\\', '.', 'Z', '+', '='];
     for (const line of lines) {
-      const variants = [line, line.replace('T10', 'T24'), line.replace('-05-04', '-02-30'), line.replace(/"treeSize":\d+/, '"treeSize":9007199254740992'), line.replace(/"treeSize":\d+/, '"treeSize":0')];
+      const variants = [
+        line,
+        line.replace('T10', 'T24'),
+        line.replace('-05-04', '-02-30'),
+        line.replace(/"treeSize":\d+/, '"treeSize":9007199254740992'),
+        line.replace(/"treeSize":\d+/, '"treeSize":0'),
+      ];
       for (let i = 0; i < line.length; i++) {
         variants.push(line.slice(0, i) + line.slice(i + 1));
-        for (const c of subs) variants.push(line.slice(0, i) + c + line.slice(i + 1), line.slice(0, i) + c + line.slice(i));
+        for (const c of subs)
+          variants.push(line.slice(0, i) + c + line.slice(i + 1), line.slice(0, i) + c + line.slice(i));
       }
       for (const v of variants) {
         const fast = recognizeCheckpoint(v);

@@ -18,7 +18,7 @@ async function setup() {
 }
 
 describe('judgements', () => {
-  it('one rationale rule: the engine\'s quarantine checks and the shared rule are the same function and numbers', () => {
+  it("one rationale rule: the engine's quarantine checks and the shared rule are the same function and numbers", () => {
     expect(rationaleProblem).toBe(checkRationale);
     expect(MIN_RATIONALE_CHARS).toBe(RATIONALE_RULE.minChars);
     expect(MIN_RATIONALE_WORDS).toBe(RATIONALE_RULE.minWords);
@@ -29,22 +29,40 @@ describe('judgements', () => {
 
   it('the report digest ignores run and the path the file was opened from, nothing else', async () => {
     const { report } = await setup();
-    const elsewhere = { ...report, artifact: { ...report.artifact, path: 'upload.json' }, run: { ...report.run, durationMs: 12345 } };
+    const elsewhere = {
+      ...report,
+      artifact: { ...report.artifact, path: 'upload.json' },
+      run: { ...report.run, durationMs: 12345 },
+    };
     expect(reportDigest(elsewhere)).toBe(reportDigest(report));
     expect(reportDigest({ ...report, verdict: 'pass' })).not.toBe(reportDigest(report));
   });
 
   it('records a signed, anchored judgement and returns a verified receipt; listing finds it with its proof', async () => {
     const { keys, report, journal } = await setup();
-    const r = await recordJudgement(journal, { report, pointer: '/findings/0', decision: 'needs-review', rationale: RATIONALE }, keys.reviewer, keys.trust, { fsync: false });
+    const r = await recordJudgement(
+      journal,
+      { report, pointer: '/findings/0', decision: 'needs-review', rationale: RATIONALE },
+      keys.reviewer,
+      keys.trust,
+      { fsync: false },
+    );
     expect(r.seq).toBe(0);
     expect(r.proofVerified).toBe(true);
     expect(r.checkpoint.treeSize).toBe(1);
-    expect(r.entry.body).toEqual({ type: 'reprise.judgement/v1', decision: 'needs-review', rationale: RATIONALE, reportDigest: reportDigest(report), pointer: '/findings/0' });
+    expect(r.entry.body).toEqual({
+      type: 'reprise.judgement/v1',
+      decision: 'needs-review',
+      rationale: RATIONALE,
+      reportDigest: reportDigest(report),
+      pointer: '/findings/0',
+    });
     expect(r.entry.subject.artifact).toBe(report.artifact.sha256);
     const { judgements, verification } = await listJudgements(journal, report.artifact.sha256!, keys.trust);
     expect(verification.findings.filter((f) => f.severity === 'fail')).toEqual([]);
-    expect(judgements.map((j) => [j.seq, j.decision, j.pointer, j.role, j.label, j.proofVerified, j.problem])).toEqual([[0, 'needs-review', '/findings/0', 'reviewer', 'test reviewer', true, null]]);
+    expect(judgements.map((j) => [j.seq, j.decision, j.pointer, j.role, j.label, j.proofVerified, j.problem])).toEqual([
+      [0, 'needs-review', '/findings/0', 'reviewer', 'test reviewer', true, null],
+    ]);
     expect((await listJudgements(journal, 'sha256:' + '1'.repeat(64), keys.trust)).judgements).toEqual([]);
   });
 

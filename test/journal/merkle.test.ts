@@ -2,16 +2,25 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MerkleTree, leafHash, merkleRoot, verifyConsistency, verifyInclusion, EMPTY_ROOT } from '../../app/journal/merkle.js';
+import {
+  MerkleTree,
+  leafHash,
+  merkleRoot,
+  verifyConsistency,
+  verifyInclusion,
+  EMPTY_ROOT,
+} from '../../app/journal/merkle.js';
 
-const vectors = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'shared', 'vectors', 'merkle', 'roots.json'), 'utf8')) as {
+const vectors = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', '..', 'shared', 'vectors', 'merkle', 'roots.json'), 'utf8'),
+) as {
   leavesHex: string[];
   roots: { treeSize: number; rootHex: string }[];
 };
 
 function flipBit(b: Uint8Array, bit: number): Buffer {
   const c = Buffer.from(b);
-  c[Math.floor(bit / 8) % c.length]! ^= 1 << bit % 8;
+  c[Math.floor(bit / 8) % c.length]! ^= 1 << (bit % 8);
   return c;
 }
 
@@ -120,7 +129,11 @@ describe('inclusion and consistency proofs for every size 1..64', () => {
     const size = 2 ** 40 + 3;
     const left = Buffer.alloc(32, 7); // stands for MTH(D[0:2^40])
     const right = merkleRoot(['x', 'y', 'z']);
-    const root = createHash('sha256').update(Buffer.from([1])).update(left).update(right).digest();
+    const root = createHash('sha256')
+      .update(Buffer.from([1]))
+      .update(left)
+      .update(right)
+      .digest();
     const z = leafHash('z');
     const xy = merkleRoot(['x', 'y']);
     expect(verifyInclusion(z, size - 1, size, [xy, left], root)).toBe(true);
@@ -128,4 +141,3 @@ describe('inclusion and consistency proofs for every size 1..64', () => {
     expect(verifyInclusion(z, size - 1, size - 2 ** 32, [xy, left], root)).toBe(false);
   });
 });
-

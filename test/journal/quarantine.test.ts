@@ -41,28 +41,61 @@ describe('quarantine workflow', () => {
       const v = await verifyJournal(dir, k.trust);
       snapshots.push({ size: v.entryLines, cases: structuredClone(v.cases.cases) });
     };
-    const a = await openCase(dir, { claimRef: 'claim:loan-42', artifact: 'sha256:' + 'a'.repeat(64), reason: 'decision exit HUMAN_REVIEW', source: 'routing' }, k.reviewer);
+    const a = await openCase(
+      dir,
+      {
+        claimRef: 'claim:loan-42',
+        artifact: 'sha256:' + 'a'.repeat(64),
+        reason: 'decision exit HUMAN_REVIEW',
+        source: 'routing',
+      },
+      k.reviewer,
+    );
     expect(a.caseId).toBe('case-0');
     expect(a.case.state).toBe('open');
     await snap();
-    const b = await openCase(dir, { claimRef: 'claim:loan-43', reason: 'decision-material drift on score' }, k.reviewer);
+    const b = await openCase(
+      dir,
+      { claimRef: 'claim:loan-43', reason: 'decision-material drift on score' },
+      k.reviewer,
+    );
     await snap();
     // A reviewer may not release.
-    await expect(releaseCase(dir, 'case-0', GOOD, k.reviewer, k.trust)).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringContaining('RPR-QUAR-003') });
+    await expect(releaseCase(dir, 'case-0', GOOD, k.reviewer, k.trust)).rejects.toMatchObject({
+      code: 'REFUSED',
+      message: expect.stringContaining('RPR-QUAR-003'),
+    });
     // An officer may not release without a real rationale.
-    await expect(releaseCase(dir, 'case-0', 'looks fine', k.officer, k.trust)).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringContaining('RPR-QUAR-004') });
+    await expect(releaseCase(dir, 'case-0', 'looks fine', k.officer, k.trust)).rejects.toMatchObject({
+      code: 'REFUSED',
+      message: expect.stringContaining('RPR-QUAR-004'),
+    });
     // A key outside the trust store is refused.
     await expect(upholdCase(dir, 'case-0', GOOD, k.outsider, k.trust)).rejects.toMatchObject({ code: 'REFUSED' });
     expect((await verifyJournal(dir, k.trust)).entryLines).toBe(2);
-    const e = await escalateCase(dir, 'case-0', 'Needs the model owner to confirm the recalibration.', k.reviewer, k.trust);
+    const e = await escalateCase(
+      dir,
+      'case-0',
+      'Needs the model owner to confirm the recalibration.',
+      k.reviewer,
+      k.trust,
+    );
     expect(e.case.state).toBe('escalated');
     await snap();
     const r = await releaseCase(dir, a.case.openHash, GOOD, k.officer, k.trust);
     expect(r.case.state).toBe('released');
     expect(r.case.history.map((h) => h.decision)).toEqual(['open', 'escalate', 'release']);
     await snap();
-    await expect(upholdCase(dir, 'case-0', GOOD, k.officer, k.trust)).rejects.toMatchObject({ message: expect.stringContaining('RPR-QUAR-002') });
-    const u = await upholdCase(dir, String(b.seq), 'The drift changes the decision; keep it quarantined.', k.reviewer, k.trust);
+    await expect(upholdCase(dir, 'case-0', GOOD, k.officer, k.trust)).rejects.toMatchObject({
+      message: expect.stringContaining('RPR-QUAR-002'),
+    });
+    const u = await upholdCase(
+      dir,
+      String(b.seq),
+      'The drift changes the decision; keep it quarantined.',
+      k.reviewer,
+      k.trust,
+    );
     expect(u.case.state).toBe('upheld');
     await snap();
     await expect(releaseCase(dir, 'case-99', GOOD, k.officer, k.trust)).rejects.toBeInstanceOf(JournalError);
@@ -90,11 +123,28 @@ describe('quarantine workflow', () => {
     const dir = join(base, 'j');
     const a = await openCase(dir, { claimRef: 'claim:x', reason: 'manual' }, k.reviewer);
     const w = await JournalWriter.open(dir);
-    await w.append({ kind: 'quarantine-release', subject: { claimRef: 'claim:x' }, body: { case: a.case.openHash, decision: 'release', rationale: GOOD } }, k.reviewer);
-    await w.append({ kind: 'quarantine-release', subject: { claimRef: 'claim:x' }, body: { case: a.case.openHash, decision: 'release', rationale: '   ' } }, k.officer);
+    await w.append(
+      {
+        kind: 'quarantine-release',
+        subject: { claimRef: 'claim:x' },
+        body: { case: a.case.openHash, decision: 'release', rationale: GOOD },
+      },
+      k.reviewer,
+    );
+    await w.append(
+      {
+        kind: 'quarantine-release',
+        subject: { claimRef: 'claim:x' },
+        body: { case: a.case.openHash, decision: 'release', rationale: '   ' },
+      },
+      k.officer,
+    );
     await w.close();
     const v = await verifyJournal(dir, k.trust);
-    expect(v.findings.filter((f) => f.severity === 'fail').map((f) => `${f.rule}@${f.pointer}`)).toEqual(['RPR-QUAR-003@line:2', 'RPR-QUAR-004@line:3']);
+    expect(v.findings.filter((f) => f.severity === 'fail').map((f) => `${f.rule}@${f.pointer}`)).toEqual([
+      'RPR-QUAR-003@line:2',
+      'RPR-QUAR-004@line:3',
+    ]);
     expect(v.cases.cases[0]!.state).toBe('open');
   });
 });
@@ -104,18 +154,63 @@ describe('reprise quarantine CLI', () => {
     const base = tmp();
     const k = makeKeys(base);
     const dir = join(base, 'j');
-    const o = cli(['quarantine', 'open', dir, '--claim', 'claim:7', '--reason', 'routing HUMAN_REVIEW', '--key', k.reviewerPem, '--json']);
+    const o = cli([
+      'quarantine',
+      'open',
+      dir,
+      '--claim',
+      'claim:7',
+      '--reason',
+      'routing HUMAN_REVIEW',
+      '--key',
+      k.reviewerPem,
+      '--json',
+    ]);
     expect(o.status, o.stderr).toBe(0);
     expect(JSON.parse(o.stdout).caseId).toBe('case-0');
-    const noRole = cli(['quarantine', 'release', dir, 'case-0', '--rationale', GOOD, '--key', k.reviewerPem, '--trust-store', k.trustPath]);
+    const noRole = cli([
+      'quarantine',
+      'release',
+      dir,
+      'case-0',
+      '--rationale',
+      GOOD,
+      '--key',
+      k.reviewerPem,
+      '--trust-store',
+      k.trustPath,
+    ]);
     expect(noRole.status).toBe(1);
     expect(noRole.stderr).toContain('quarantine-officer');
-    const blank = cli(['quarantine', 'release', dir, 'case-0', '--rationale', '  ', '--key', k.officerPem, '--trust-store', k.trustPath]);
+    const blank = cli([
+      'quarantine',
+      'release',
+      dir,
+      'case-0',
+      '--rationale',
+      '  ',
+      '--key',
+      k.officerPem,
+      '--trust-store',
+      k.trustPath,
+    ]);
     expect(blank.status).toBe(1);
     expect(blank.stderr).toContain('blank');
     const noTrust = cli(['quarantine', 'release', dir, 'case-0', '--rationale', GOOD, '--key', k.officerPem]);
     expect(noTrust.status).toBe(3);
-    const rel = cli(['quarantine', 'release', dir, 'case-0', '--rationale', GOOD, '--key', k.officerPem, '--trust-store', k.trustPath, '--json']);
+    const rel = cli([
+      'quarantine',
+      'release',
+      dir,
+      'case-0',
+      '--rationale',
+      GOOD,
+      '--key',
+      k.officerPem,
+      '--trust-store',
+      k.trustPath,
+      '--json',
+    ]);
     expect(rel.status, rel.stderr).toBe(0);
     expect(JSON.parse(rel.stdout).state).toBe('released');
     const list = cli(['quarantine', 'list', dir, '--trust-store', k.trustPath, '--json']);

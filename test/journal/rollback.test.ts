@@ -11,7 +11,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JournalError, JournalWriter, appendEntry, verifyJournal, type AppendInput } from '../../app/journal/index.js';
 import { makeKeys, tmp } from './helpers.js';
 
-async function fileHandlePrototype(path: string): Promise<{ sync: () => Promise<void>; truncate: (n?: number) => Promise<void> }> {
+async function fileHandlePrototype(
+  path: string,
+): Promise<{ sync: () => Promise<void>; truncate: (n?: number) => Promise<void> }> {
   const fh = await open(path, 'r');
   const proto = Object.getPrototypeOf(fh) as { sync: () => Promise<void>; truncate: (n?: number) => Promise<void> };
   await fh.close();
@@ -19,7 +21,11 @@ async function fileHandlePrototype(path: string): Promise<{ sync: () => Promise<
 }
 
 const eio = () => Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
-const input = (i: number): AppendInput => ({ kind: 'review-rationale', subject: { claimRef: `claim:${i}` }, body: { i } });
+const input = (i: number): AppendInput => ({
+  kind: 'review-rationale',
+  subject: { claimRef: `claim:${i}` },
+  body: { i },
+});
 
 describe('undoing a failed append', () => {
   afterEach(() => vi.restoreAllMocks());

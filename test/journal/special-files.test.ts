@@ -41,7 +41,9 @@ describe.skipIf(!HAVE_FIFO)('opening a journal file for appending (mkfifo is ava
     await expect(openRegularForAppend(fifo)).rejects.toThrow(/a FIFO \(named pipe\), not a regular file/);
     if (HAVE_ZERO) {
       symlinkSync('/dev/zero', join(dir, 'zero-link'));
-      await expect(openRegularForAppend(join(dir, 'zero-link'))).rejects.toThrow(/a character device, not a regular file/);
+      await expect(openRegularForAppend(join(dir, 'zero-link'))).rejects.toThrow(
+        /a character device, not a regular file/,
+      );
     }
     const fh = await openRegularForAppend(join(dir, 'new.jsonl'));
     await fh.write('x\n');
@@ -58,7 +60,9 @@ describe.skipIf(!HAVE_FIFO)('opening a journal file for appending (mkfifo is ava
 describe.skipIf(!HAVE_FIFO || !cliBuilt())('journal record over a journal whose files are not files', () => {
   const specials: [string, (p: string) => void][] = [
     ['a FIFO', (p) => expect(mkfifo(p)).toBe(true)],
-    ...(HAVE_ZERO ? ([['a link to /dev/zero', (p: string) => symlinkSync('/dev/zero', p)]] as [string, (p: string) => void][]) : []),
+    ...(HAVE_ZERO
+      ? ([['a link to /dev/zero', (p: string) => symlinkSync('/dev/zero', p)]] as [string, (p: string) => void][])
+      : []),
   ];
   for (const name of ['entries.jsonl', 'checkpoints.jsonl', 'journal.lock'])
     for (const [what, make] of specials)
@@ -66,9 +70,24 @@ describe.skipIf(!HAVE_FIFO || !cliBuilt())('journal record over a journal whose 
         const base = mkdtempSync(join(tmpdir(), 'reprise-jspecial-'));
         try {
           const k = makeKeys(base);
-          const body = writeJson(join(base, 'body.json'), { rationale: 'the replay matched within its band', decision: 'accept' });
+          const body = writeJson(join(base, 'body.json'), {
+            rationale: 'the replay matched within its band',
+            decision: 'accept',
+          });
           const dir = join(base, 'j');
-          const record = ['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'claim:1', '--body-file', body, '--key', k.reviewerPem];
+          const record = [
+            'journal',
+            'record',
+            dir,
+            '--kind',
+            'review-rationale',
+            '--claim',
+            'claim:1',
+            '--body-file',
+            body,
+            '--key',
+            k.reviewerPem,
+          ];
           expect((await runMeasured(base, record)).code).toBe(0);
           rmSync(join(dir, name), { force: true });
           make(join(dir, name));
@@ -79,7 +98,9 @@ describe.skipIf(!HAVE_FIFO || !cliBuilt())('journal record over a journal whose 
           expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
           expect(r.stderr).toContain(name);
           // A link is refused as a link (a journal file is never opened through one), anything else as not a regular file.
-          expect(r.stderr).toMatch(what.startsWith('a link') && name !== 'journal.lock' ? /a symbolic link/ : /not a regular file/);
+          expect(r.stderr).toMatch(
+            what.startsWith('a link') && name !== 'journal.lock' ? /a symbolic link/ : /not a regular file/,
+          );
           expect(r.cpuMs).toBeLessThan(10_000);
           expect(r.rssMiB).toBeLessThan(512);
         } finally {

@@ -32,7 +32,11 @@ function examples(): { dir: string; trustPath: string; officer: string } {
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, f.bytes);
   }
-  return { dir: join(base, 'journal'), trustPath: join(base, 'journal', 'trust-store.json'), officer: join(base, 'journal', 'keys', 'quarantine-officer.pem') };
+  return {
+    dir: join(base, 'journal'),
+    trustPath: join(base, 'journal', 'trust-store.json'),
+    officer: join(base, 'journal', 'keys', 'quarantine-officer.pem'),
+  };
 }
 
 const rationale = 'Model owner confirmed recalibration; the replay reproduces the recorded value exactly.';
@@ -43,7 +47,18 @@ describe('no signature onto a journal that fails verification', () => {
     const dir = join(ex.dir, 'tampered');
     const before = readFileSync(join(dir, 'entries.jsonl'));
     const names = readdirSync(dir).sort();
-    const r = cli(['quarantine', 'release', dir, 'case-5', '--rationale', rationale, '--key', ex.officer, '--trust-store', ex.trustPath]);
+    const r = cli([
+      'quarantine',
+      'release',
+      dir,
+      'case-5',
+      '--rationale',
+      rationale,
+      '--key',
+      ex.officer,
+      '--trust-store',
+      ex.trustPath,
+    ]);
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/does not verify.*RPR-JOURNAL-0(07|15) at /);
     expect(r.stderr).toMatch(/Nothing was written/);
@@ -51,7 +66,20 @@ describe('no signature onto a journal that fails verification', () => {
     // journal record (any append) is refused the same way, with or without the trust store
     const bodyFile = writeJson(join(ex.dir, 'body.json'), body);
     for (const extra of [[], ['--trust-store', ex.trustPath]]) {
-      const rec = cli(['journal', 'record', dir, '--kind', 'review-rationale', '--claim', 'c', '--body-file', bodyFile, '--key', ex.officer, ...extra]);
+      const rec = cli([
+        'journal',
+        'record',
+        dir,
+        '--kind',
+        'review-rationale',
+        '--claim',
+        'c',
+        '--body-file',
+        bodyFile,
+        '--key',
+        ex.officer,
+        ...extra,
+      ]);
       expect(rec.status, rec.stderr).not.toBe(0);
       expect(rec.stderr).toMatch(/does not verify/);
     }
@@ -64,9 +92,21 @@ describe('no signature onto a journal that fails verification', () => {
     const ex = examples();
     const dir = join(ex.dir, 'sample');
     const trust = await loadTrustStore(ex.trustPath);
-    const r = cli(['quarantine', 'release', dir, 'case-5', '--rationale', rationale, '--key', ex.officer, '--trust-store', ex.trustPath]);
+    const r = cli([
+      'quarantine',
+      'release',
+      dir,
+      'case-5',
+      '--rationale',
+      rationale,
+      '--key',
+      ex.officer,
+      '--trust-store',
+      ex.trustPath,
+    ]);
     expect(r.status, r.stderr).toBe(0);
-    for (const f of ['tree.bin', 'index.bin', 'state.json', 'notes.jsonl']) expect(readFileSync(join(dir, f)).length, f).toBeGreaterThan(0);
+    for (const f of ['tree.bin', 'index.bin', 'state.json', 'notes.jsonl'])
+      expect(readFileSync(join(dir, f)).length, f).toBeGreaterThan(0);
     const v = await verifyJournal(dir, trust);
     expect(v.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     const w = await JournalWriter.open(dir, { trustStore: trust });
@@ -79,7 +119,9 @@ describe('no signature onto a journal that fails verification', () => {
     const dir = await journalOf(k, 6);
     const text = readFileSync(join(dir, 'entries.jsonl'), 'utf8');
     writeFileSync(join(dir, 'entries.jsonl'), text.replace('claim:2', 'claim:7'));
-    await expect(appendEntry(dir, input(9), k.reviewer, { trustStore: k.trust })).rejects.toThrow(/does not verify.*RPR-JOURNAL-0(06|07|15)/);
+    await expect(appendEntry(dir, input(9), k.reviewer, { trustStore: k.trust })).rejects.toThrow(
+      /does not verify.*RPR-JOURNAL-0(06|07|15)/,
+    );
     expect(readFileSync(join(dir, 'entries.jsonl'), 'utf8')).toBe(text.replace('claim:2', 'claim:7'));
   });
 });
@@ -104,7 +146,19 @@ describe('journal files: no symlink, no second hard link', () => {
     rmSync(join(mine, 'checkpoints.jsonl'));
     linkSync(join(other, 'checkpoints.jsonl'), join(mine, 'checkpoints.jsonl'));
     const bodyFile = writeJson(join(dirname(mine), 'body.json'), body);
-    const r = cli(['journal', 'record', mine, '--kind', 'review-rationale', '--claim', 'c', '--body-file', bodyFile, '--key', k.reviewerPem]);
+    const r = cli([
+      'journal',
+      'record',
+      mine,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      'c',
+      '--body-file',
+      bodyFile,
+      '--key',
+      k.reviewerPem,
+    ]);
     expect(r.status).not.toBe(0);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/2 hard links/);
@@ -126,12 +180,35 @@ describe('the trusted state beside the entries', () => {
     expect(await open()).toBe('trusted-state');
     const spoil: [string, () => void][] = [
       ['a flipped byte in tree.bin', () => flip(join(dir, 'tree.bin'), 40)],
-      ['tree.bin cut short', () => writeFileSync(join(dir, 'tree.bin'), readFileSync(join(dir, 'tree.bin')).subarray(0, 64))],
+      [
+        'tree.bin cut short',
+        () => writeFileSync(join(dir, 'tree.bin'), readFileSync(join(dir, 'tree.bin')).subarray(0, 64)),
+      ],
       ['index.bin rewritten', () => flip(join(dir, 'index.bin'), 7)],
-      ['a frontier hash in state.json', () => writeFileSync(join(dir, 'state.json'), readFileSync(join(dir, 'state.json'), 'utf8').replace(/"frontier":\["(.)/, (_m, c: string) => `"frontier":["${c === '0' ? '1' : '0'}`))],
-      ['a torn state.json', () => writeFileSync(join(dir, 'state.json'), readFileSync(join(dir, 'state.json')).subarray(0, 50))],
+      [
+        'a frontier hash in state.json',
+        () =>
+          writeFileSync(
+            join(dir, 'state.json'),
+            readFileSync(join(dir, 'state.json'), 'utf8').replace(
+              /"frontier":\["(.)/,
+              (_m, c: string) => `"frontier":["${c === '0' ? '1' : '0'}`,
+            ),
+          ),
+      ],
+      [
+        'a torn state.json',
+        () => writeFileSync(join(dir, 'state.json'), readFileSync(join(dir, 'state.json')).subarray(0, 50)),
+      ],
       ['no state.json', () => rmSync(join(dir, 'state.json'))],
-      ['the trusted checkpoint in state.json', () => writeFileSync(join(dir, 'state.json'), readFileSync(join(dir, 'state.json'), 'utf8').replace(/"treeSize\\":(\d+)/, '"treeSize\\":1'))],
+      [
+        'the trusted checkpoint in state.json',
+        () =>
+          writeFileSync(
+            join(dir, 'state.json'),
+            readFileSync(join(dir, 'state.json'), 'utf8').replace(/"treeSize\\":(\d+)/, '"treeSize\\":1'),
+          ),
+      ],
     ];
     for (const [what, act] of spoil) {
       act();
@@ -143,11 +220,26 @@ describe('the trusted state beside the entries', () => {
     expect(v.entryLines).toBe(9 + 1 + 2 * spoil.length);
   });
 
-  it('a judgement receipt proves the entry from the writer\'s tree, and the proof carries the checkpoint\'s signed note', async () => {
+  it("a judgement receipt proves the entry from the writer's tree, and the proof carries the checkpoint's signed note", async () => {
     const k = makeKeys(tmp());
     const dir = await journalOf(k, 5);
-    const report = { schema: 'reprise.report/v1', artifact: { sha256: 'sha256:' + 'ab'.repeat(32), id: 'claim:x', path: 'x' }, verdict: 'pass', findings: [{ rule: 'R', severity: 'info', message: 'm' }] };
-    const r = await recordJudgement(dir, { report: report as never, pointer: '/findings/0', decision: 'accept', rationale: 'the replay matched the recorded output exactly' }, k.reviewer, k.trust);
+    const report = {
+      schema: 'reprise.report/v1',
+      artifact: { sha256: 'sha256:' + 'ab'.repeat(32), id: 'claim:x', path: 'x' },
+      verdict: 'pass',
+      findings: [{ rule: 'R', severity: 'info', message: 'm' }],
+    };
+    const r = await recordJudgement(
+      dir,
+      {
+        report: report as never,
+        pointer: '/findings/0',
+        decision: 'accept',
+        rationale: 'the replay matched the recorded output exactly',
+      },
+      k.reviewer,
+      k.trust,
+    );
     expect(r.proofVerified, r.proofFindings.join('; ')).toBe(true);
     expect(r.proof.note).toBeDefined();
     const origin = parseNote(r.proof.note!).body.split('\n')[0]!;

@@ -11,7 +11,11 @@ import { generateSigner, rawPublicKey } from '../../app/core/keys.js';
 import { JournalWriter } from '../../app/journal/index.js';
 import { cli, makeKeys, tmp } from './helpers.js';
 
-const input = (i: number) => ({ kind: 'review-rationale' as const, subject: { claimRef: `claim:${i}` }, body: { rationale: 'the replay matched', decision: 'accept' } });
+const input = (i: number) => ({
+  kind: 'review-rationale' as const,
+  subject: { claimRef: `claim:${i}` },
+  body: { rationale: 'the replay matched', decision: 'accept' },
+});
 
 describe('witnesses and consistency proofs through the CLI', () => {
   it('cosign, quorum k of n, a refused cosignature after a rewrite, and a consistency proof', async () => {
@@ -32,14 +36,24 @@ describe('witnesses and consistency proofs through the CLI', () => {
     });
     const policy = (q: string) => {
       const p = join(base, `policy-${q}.txt`);
-      writeFileSync(p, witnesses.map((w) => `witness ${w.name} ${w.hex}`).join('\n') + `\ngroup two 2 w1 w2 w3\nquorum ${q}\n`);
+      writeFileSync(
+        p,
+        witnesses.map((w) => `witness ${w.name} ${w.hex}`).join('\n') + `\ngroup two 2 w1 w2 w3\nquorum ${q}\n`,
+      );
       return p;
     };
     const verify = (q: string) => {
       const r = cli(['journal', 'verify', dir, '--trust-store', k.trustPath, '--witness-policy', policy(q), '--json']);
-      return { status: r.status, quorum: JSON.parse(r.stdout).findings.filter((f: { rule: string }) => f.rule === 'RPR-JOURNAL-044') as { severity: string; message: string }[] };
+      return {
+        status: r.status,
+        quorum: JSON.parse(r.stdout).findings.filter((f: { rule: string }) => f.rule === 'RPR-JOURNAL-044') as {
+          severity: string;
+          message: string;
+        }[],
+      };
     };
-    const cosign = (w: (typeof witnesses)[number]) => cli(['journal', 'cosign', dir, '--key', w.pem, '--name', w.name, '--trust-store', k.trustPath]);
+    const cosign = (w: (typeof witnesses)[number]) =>
+      cli(['journal', 'cosign', dir, '--key', w.pem, '--name', w.name, '--trust-store', k.trustPath]);
 
     expect(verify('two')).toMatchObject({ status: 1, quorum: [{ severity: 'fail' }] });
     const c1 = cosign(witnesses[0]!);
@@ -77,7 +91,11 @@ describe('witnesses and consistency proofs through the CLI', () => {
     expect(bad.status).toBe(1);
     expect(JSON.parse(bad.stdout).findings.map((f: { rule: string }) => f.rule)).toContain('RPR-JOURNAL-036');
     writeFileSync(proofPath, JSON.stringify({ ...doc, note: doc.note.replace('\n8\n', '\n7\n') }));
-    expect(JSON.parse(cli(['journal', 'check-proof', proofPath, '--trust-store', k.trustPath, '--json']).stdout).findings.map((f: { rule: string }) => f.rule)).toContain('RPR-JOURNAL-035');
+    expect(
+      JSON.parse(
+        cli(['journal', 'check-proof', proofPath, '--trust-store', k.trustPath, '--json']).stdout,
+      ).findings.map((f: { rule: string }) => f.rule),
+    ).toContain('RPR-JOURNAL-035');
 
     // A fork: a copy of the journal taken at tree 5 (with its cosignatures file) grows other
     // entries to tree 8. Its own records say nothing against it; w1's memory (its state file,
@@ -87,11 +105,23 @@ describe('witnesses and consistency proofs through the CLI', () => {
     const wf = await JournalWriter.open(fork, { trustStore: k.trust, signer: k.officer, fsync: false });
     for (let i = 0; i < 3; i++) await wf.append(input(100 + i), k.officer);
     await wf.close();
-    const forked = cli(['journal', 'cosign', fork, '--key', witnesses[0]!.pem, '--name', 'w1', '--trust-store', k.trustPath]);
+    const forked = cli([
+      'journal',
+      'cosign',
+      fork,
+      '--key',
+      witnesses[0]!.pem,
+      '--name',
+      'w1',
+      '--trust-store',
+      k.trustPath,
+    ]);
     expect(forked.status, forked.stdout).toBe(1);
     expect(forked.stderr).toMatch(/rewritten or forked/);
     // w3 never cosigned the original: it may cosign the fork (a witness judges only what it saw).
-    expect(cli(['journal', 'cosign', fork, '--key', witnesses[2]!.pem, '--name', 'w3', '--trust-store', k.trustPath]).status).toBe(0);
+    expect(
+      cli(['journal', 'cosign', fork, '--key', witnesses[2]!.pem, '--name', 'w3', '--trust-store', k.trustPath]).status,
+    ).toBe(0);
 
     // A rewritten journal (a fork of what w1 cosigned): the next cosignature is refused, exit 1.
     const lines = readFileSync(join(dir, 'entries.jsonl'), 'utf8');

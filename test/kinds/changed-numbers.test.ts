@@ -29,7 +29,10 @@ const MARK = '\u0000number\u0000';
 /** `text` (a JSON document) with the number at `pointer` written as `token`, in the text's own indentation. */
 function inject(text: string, pointer: string, token: string): string {
   const v = JSON.parse(text) as Record<string, unknown>;
-  const path = pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   let o = v;
   for (const t of path.slice(0, -1)) o = o[t] as Record<string, unknown>;
   const last = path[path.length - 1]!;
@@ -55,7 +58,15 @@ let tgInputs = '';
 const scratch = () => mkdtempSync(join(tmpdir(), 'reprise-numbers-'));
 
 /** An example file with the number replaced, verified with the example's options. */
-function fileCase(name: string, rel: string, pointer: string, rule: string, options: Record<string, string> = {}, severity: 'fail' | 'warning' = 'fail', edit?: (text: string, token: string) => string): Case {
+function fileCase(
+  name: string,
+  rel: string,
+  pointer: string,
+  rule: string,
+  options: Record<string, string> = {},
+  severity: 'fail' | 'warning' = 'fail',
+  edit?: (text: string, token: string) => string,
+): Case {
   return {
     name,
     rule,
@@ -87,10 +98,35 @@ async function unzip(bytes: Buffer): Promise<{ name: string; data: Buffer }[]> {
 }
 
 const CASES: Case[] = [
-  fileCase('replay dump (JSON)', 'dumps/intact.dump.json', '/seed', 'RPR-DUMP-003', { trustStore: 'dumps/trust-store.json' }),
-  fileCase('replay dump (ROM)', 'dumps/intact.rom.md', '/seed', 'RPR-DUMP-003', { trustStore: 'dumps/trust-store.json' }, 'fail', (t, token) => t.replace(/^seed: 42$/m, `seed: ${token}`)),
-  fileCase('ACGP EVAL', 'acgp/seed-eval-corrected.json', '/ctq_dimensions/reasoning_quality/score', 'RPR-ACGP-017', {}, 'warning'),
-  fileCase('ACGP trace (JSON Lines)', 'acgp/trace-clean.jsonl', '/1/ctq_dimensions/reasoning_quality/score', 'RPR-ACGP-017', {}, 'warning', lineEdit(2, '/ctq_dimensions/reasoning_quality/score')),
+  fileCase('replay dump (JSON)', 'dumps/intact.dump.json', '/seed', 'RPR-DUMP-003', {
+    trustStore: 'dumps/trust-store.json',
+  }),
+  fileCase(
+    'replay dump (ROM)',
+    'dumps/intact.rom.md',
+    '/seed',
+    'RPR-DUMP-003',
+    { trustStore: 'dumps/trust-store.json' },
+    'fail',
+    (t, token) => t.replace(/^seed: 42$/m, `seed: ${token}`),
+  ),
+  fileCase(
+    'ACGP EVAL',
+    'acgp/seed-eval-corrected.json',
+    '/ctq_dimensions/reasoning_quality/score',
+    'RPR-ACGP-017',
+    {},
+    'warning',
+  ),
+  fileCase(
+    'ACGP trace (JSON Lines)',
+    'acgp/trace-clean.jsonl',
+    '/1/ctq_dimensions/reasoning_quality/score',
+    'RPR-ACGP-017',
+    {},
+    'warning',
+    lineEdit(2, '/ctq_dimensions/reasoning_quality/score'),
+  ),
   fileCase('TG policy bundle', 'tg/bundle.json', '/driftRate/window', 'RPR-TG-001'),
   {
     name: 'TG replay manifest (an artifact under its hash)',
@@ -103,7 +139,13 @@ const CASES: Case[] = [
     get member() {
       return this.pointer;
     },
-    run: (token) => fileCase('', 'tg/exact-intact/manifest.json', `/artifacts/${tgInputs}/json/data/source/reliability`, 'RPR-TG-001').run(token),
+    run: (token) =>
+      fileCase(
+        '',
+        'tg/exact-intact/manifest.json',
+        `/artifacts/${tgInputs}/json/data/source/reliability`,
+        'RPR-TG-001',
+      ).run(token),
   },
   {
     name: 'evidence journal (directory)',
@@ -114,7 +156,10 @@ const CASES: Case[] = [
     async run(token) {
       const dir = join(scratch(), 'journal');
       cpSync(join(ex, 'journal', 'sample'), dir, { recursive: true });
-      writeFileSync(join(dir, 'entries.jsonl'), lineEdit(2, '/body/epsilon')(readFileSync(join(dir, 'entries.jsonl'), 'utf8'), token));
+      writeFileSync(
+        join(dir, 'entries.jsonl'),
+        lineEdit(2, '/body/epsilon')(readFileSync(join(dir, 'entries.jsonl'), 'utf8'), token),
+      );
       return runPath(dir, 'verify', { trustStore: join(ex, 'journal', 'trust-store.json') });
     },
   },
@@ -126,7 +171,13 @@ const CASES: Case[] = [
     severity: 'fail',
     async run(token) {
       const parts = buildPackageParts(2, { digest: false });
-      const zip = packPackage(parts, (a) => ({ entries: a.entries.map((e) => (e.name === 'manifest.json' ? { ...e, data: Buffer.from(inject(Buffer.from(e.data).toString('utf8'), '/createdAt', token)) } : e)) }));
+      const zip = packPackage(parts, (a) => ({
+        entries: a.entries.map((e) =>
+          e.name === 'manifest.json'
+            ? { ...e, data: Buffer.from(inject(Buffer.from(e.data).toString('utf8'), '/createdAt', token)) }
+            : e,
+        ),
+      }));
       return runBytes('p.nemosyne', zip, 'verify', {});
     },
   },
@@ -138,7 +189,9 @@ const CASES: Case[] = [
     severity: 'fail',
     async run(token) {
       const parts = buildPackageParts(2, { digest: false });
-      for (const f of parts.files) if (f.name === 'data/dataset.raw') f.data = Buffer.from(inject(f.data.toString('utf8'), '/rows/0/petalLength', token));
+      for (const f of parts.files)
+        if (f.name === 'data/dataset.raw')
+          f.data = Buffer.from(inject(f.data.toString('utf8'), '/rows/0/petalLength', token));
       return runBytes('p.nemosyne', packPackage(parts), 'verify', {});
     },
   },
@@ -155,7 +208,9 @@ const CASES: Case[] = [
       cp.data = Buffer.from(inject(cp.data.toString('utf8'), '/treeSize', token));
       // The manifest's digests follow, so only the number itself is wrong.
       const m = files[0]!;
-      const manifest = JSON.parse(m.data.toString('utf8')) as { members: { name: string; sha256: string; size: number }[] };
+      const manifest = JSON.parse(m.data.toString('utf8')) as {
+        members: { name: string; sha256: string; size: number }[];
+      };
       for (const x of manifest.members) {
         const d = files.find((f) => f.name === x.name)!.data;
         Object.assign(x, { sha256: hashBytes(d), size: d.length });
@@ -166,13 +221,18 @@ const CASES: Case[] = [
   },
 ];
 
-const ofRule = (r: Report, c: Case): Finding[] => r.findings.filter((f) => f.rule === c.rule && f.pointer === c.pointer && /underflows|not exactly representable/.test(f.message));
+const ofRule = (r: Report, c: Case): Finding[] =>
+  r.findings.filter(
+    (f) => f.rule === c.rule && f.pointer === c.pointer && /underflows|not exactly representable/.test(f.message),
+  );
 
 describe('a number whose parse changes its value is a finding in every kind', () => {
   beforeAll(async () => {
     ex = scratch();
     await writeExamples(ex);
-    const m = JSON.parse(readFileSync(join(ex, 'tg/exact-intact/manifest.json'), 'utf8')) as { artifacts: Record<string, { json?: { type?: string } }> };
+    const m = JSON.parse(readFileSync(join(ex, 'tg/exact-intact/manifest.json'), 'utf8')) as {
+      artifacts: Record<string, { json?: { type?: string } }>;
+    };
     tgInputs = Object.keys(m.artifacts).find((k) => m.artifacts[k]!.json?.type === 'tg.claim-inputs/v1')!;
   }, 120_000);
 
@@ -199,7 +259,10 @@ describe('a number whose parse changes its value is a finding in every kind', ()
 describe('a number whose parse changes its value in a file an option names', () => {
   it('TG --policy: RPR-TG-001 naming the member', async () => {
     const work = scratch();
-    const m = JSON.parse(readFileSync(join(ex, 'tg/exact-intact/manifest.json'), 'utf8')) as { artifacts: Record<string, unknown>; policyContext: { bundleHash: string } };
+    const m = JSON.parse(readFileSync(join(ex, 'tg/exact-intact/manifest.json'), 'utf8')) as {
+      artifacts: Record<string, unknown>;
+      policyContext: { bundleHash: string };
+    };
     delete m.artifacts[m.policyContext.bundleHash];
     const manifest = join(work, 'manifest.json');
     writeFileSync(manifest, JSON.stringify(m, null, 2));
@@ -213,6 +276,8 @@ describe('a number whose parse changes its value in a file an option names', () 
   });
   it('a Nemosyne profile registry is refused (a usage error naming the member)', () => {
     const text = sampleProfiles().replace(/"authority": "[^"]*"/, '"authority": 1E-400');
-    expect(() => parseProfiles(Buffer.from(text), 'reg.json')).toThrow(/profile registry reg\.json: not I-JSON: .*underflows.* at \/authority/);
+    expect(() => parseProfiles(Buffer.from(text), 'reg.json')).toThrow(
+      /profile registry reg\.json: not I-JSON: .*underflows.* at \/authority/,
+    );
   });
 });

@@ -12,7 +12,8 @@ import { ROOT } from '../helpers/cli.js';
 const UPDATE = process.env['UPDATE_KINDS'] === '1';
 const SHARED = `${ROOT}shared/kinds.ts`;
 const SCHEMA = `${ROOT}docs/report.schema.json`;
-const quoted = (names: readonly string[]): string => names.map((n) => JSON.stringify(n).replace(/^"|"$/g, "'")).join(', ');
+const quoted = (names: readonly string[]): string =>
+  names.map((n) => JSON.stringify(n).replace(/^"|"$/g, "'")).join(', ');
 
 /** shared/kinds.ts as the registry makes it. */
 export function sharedKinds(names: readonly string[]): string {
@@ -35,12 +36,17 @@ export function schemaKinds(text: string, names: readonly string[]): string {
 async function check(path: string, want: string): Promise<void> {
   const have = await readFile(path, 'utf8');
   if (UPDATE && have !== want) await writeFile(path, want);
-  else expect(have, `${path} differs from the registry: run UPDATE_KINDS=1 npx vitest run test/kinds/generated.test.ts`).toBe(want);
+  else
+    expect(
+      have,
+      `${path} differs from the registry: run UPDATE_KINDS=1 npx vitest run test/kinds/generated.test.ts`,
+    ).toBe(want);
 }
 
 describe('the lists of kinds follow from the registry', () => {
   it('shared/kinds.ts names the registry kinds in order', () => check(SHARED, sharedKinds(kindNames())));
-  it("the report schema's kind enum is the registry kinds and unknown", async () => check(SCHEMA, schemaKinds(await readFile(SCHEMA, 'utf8'), kindNames())));
+  it("the report schema's kind enum is the registry kinds and unknown", async () =>
+    check(SCHEMA, schemaKinds(await readFile(SCHEMA, 'utf8'), kindNames())));
   it('a registry the lists do not follow is caught', async () => {
     const names = [...kindNames(), 'another-kind'];
     expect(sharedKinds(names)).not.toBe(await readFile(SHARED, 'utf8'));

@@ -9,14 +9,43 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-const COPIED = ['app', 'shared', 'main', 'bin', 'docs/report.schema.json', 'test/helpers', 'test/kinds', 'test/core/report-schema.test.ts', 'package.json', 'tsconfig.base.json', 'tsconfig.node.json', 'eslint.config.js', 'vitest.config.ts'];
-const KIND_TESTS = ['test/kinds/generated.test.ts', 'test/core/report-schema.test.ts', 'test/kinds/plugin-kind.test.ts', 'test/kinds/sniff.test.ts'];
+const COPIED = [
+  'app',
+  'shared',
+  'main',
+  'bin',
+  'docs/report.schema.json',
+  'test/helpers',
+  'test/kinds',
+  'test/core/report-schema.test.ts',
+  'package.json',
+  'tsconfig.base.json',
+  'tsconfig.node.json',
+  'eslint.config.js',
+  'vitest.config.ts',
+];
+const KIND_TESTS = [
+  'test/kinds/generated.test.ts',
+  'test/core/report-schema.test.ts',
+  'test/kinds/plugin-kind.test.ts',
+  'test/kinds/sniff.test.ts',
+];
 const FIXTURE = join(ROOT, 'test/kinds/fixtures/new-kind');
 
 /** CPU seconds of this process's waited-for children (cutime + cstime in /proc/self/stat). */
@@ -37,7 +66,12 @@ function digests(dir: string, base = dir, out = new Map<string, string>()): Map<
 }
 
 function run(cwd: string, args: string[], env: Record<string, string> = {}): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, args, {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 const bin = (name: string): string => join(ROOT, 'node_modules', name);
@@ -51,8 +85,12 @@ function addKind(tree: string): void {
   const text = readFileSync(registry, 'utf8');
   const lastImport = [...text.matchAll(/^import .* from '\.\/[^']+\/declare\.js';$/gm)].at(-1)!;
   const at = lastImport.index + lastImport[0].length;
-  const added = `${text.slice(0, at)}\nimport { fixtureNoteKind } from './fixture-note/declare.js';${text.slice(at)}`.replace(/(export const FILE_KIND_LIST = \[[^\]]*)\]/, '$1, fixtureNoteKind]');
-  expect(added).toContain(', fixtureNoteKind] as const');
+  const added =
+    `${text.slice(0, at)}\nimport { fixtureNoteKind } from './fixture-note/declare.js';${text.slice(at)}`.replace(
+      /(export const FILE_KIND_LIST = \[[^\]]*?),?\s*\]/,
+      '$1,\n  fixtureNoteKind,\n]',
+    );
+  expect(added).toContain('  fixtureNoteKind,\n] as const');
   writeFileSync(registry, added);
 }
 
@@ -67,7 +105,9 @@ describe('a new kind is its folder and its registry line', () => {
     const before = digests(tree);
     addKind(tree);
 
-    const generated = run(tree, [bin('vitest/vitest.mjs'), 'run', 'test/kinds/generated.test.ts'], { UPDATE_KINDS: '1' });
+    const generated = run(tree, [bin('vitest/vitest.mjs'), 'run', 'test/kinds/generated.test.ts'], {
+      UPDATE_KINDS: '1',
+    });
     expect(generated.status, generated.out).toBe(0);
     const tsc = run(tree, [bin('typescript/bin/tsc'), '-p', 'tsconfig.node.json', '--noEmit']);
     expect(tsc.status, tsc.out).toBe(0);
@@ -79,7 +119,10 @@ describe('a new kind is its folder and its registry line', () => {
 
     // Besides the new folder, the registry and the two generated lists are all that changed.
     const after = digests(tree);
-    const changed = [...after].filter(([p, d]) => before.get(p) !== d).map(([p]) => p).filter((p) => !p.startsWith('app/kinds/fixture-note/'));
+    const changed = [...after]
+      .filter(([p, d]) => before.get(p) !== d)
+      .map(([p]) => p)
+      .filter((p) => !p.startsWith('app/kinds/fixture-note/'));
     expect(changed.sort()).toEqual(['app/kinds/registry.ts', 'docs/report.schema.json', 'shared/kinds.ts']);
     expect([...before.keys()].filter((p) => !after.has(p))).toEqual([]);
     expect(readFileSync(join(tree, 'shared/kinds.ts'), 'utf8')).toContain("'fixture-note'");

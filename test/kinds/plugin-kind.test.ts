@@ -28,7 +28,12 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(args, { out: (s) => void (out += s), err: (s) => void (err += s), stderrIsTTY: false, cwd: dir });
+  const code = await runCli(args, {
+    out: (s) => void (out += s),
+    err: (s) => void (err += s),
+    stderrIsTTY: false,
+    cwd: dir,
+  });
   return { code, out, err };
 }
 
@@ -47,7 +52,11 @@ describe('a kind registered from the test tree', () => {
     expect(r.out).toMatch(/--plugin-table FILE +the plug-in kind's lookup table/);
     expect(r.out).toMatch(/plugin-items=7 +items a plug-in document may hold/);
     // Help, the host's options and another kind's job never load its code.
-    await new EngineHost({ workerUrl: new URL('file:///nonexistent'), journalWorkerUrl: new URL('file:///nonexistent'), transport: 'web' }).engineInfo();
+    await new EngineHost({
+      workerUrl: new URL('file:///nonexistent'),
+      journalWorkerUrl: new URL('file:///nonexistent'),
+      transport: 'web',
+    }).engineInfo();
     await runBytes('x.json', Buffer.from('{"type":"something else"}'), 'verify', {});
     expect(codeLoads.count).toBe(0);
   });
@@ -62,7 +71,9 @@ describe('a kind registered from the test tree', () => {
     expect(codeLoads.count).toBe(1); // its job loaded its code
     const report = JSON.parse(ok.out);
     expect(report.artifact.kind).toBe('test-plugin');
-    expect(report.authenticity.statement).toBe('Consistency only, origin not established: a plug-in document carries no signature.');
+    expect(report.authenticity.statement).toBe(
+      'Consistency only, origin not established: a plug-in document carries no signature.',
+    );
     const over = await cli(['verify', doc, '--limit', 'plugin-items=2', '--json']);
     expect(over.code).toBe(1);
     expect(JSON.parse(over.out).findings[0].rule).toBe('TEST-PLUGIN-001');
@@ -87,7 +98,11 @@ describe('a kind registered from the test tree', () => {
   });
 
   it('is in the host API: its kind and its workbench option', async () => {
-    const host = new EngineHost({ workerUrl: new URL('file:///nonexistent'), journalWorkerUrl: new URL('file:///nonexistent'), transport: 'web' });
+    const host = new EngineHost({
+      workerUrl: new URL('file:///nonexistent'),
+      journalWorkerUrl: new URL('file:///nonexistent'),
+      transport: 'web',
+    });
     const info = await host.engineInfo();
     expect(info.kinds).toContain('test-plugin');
     expect(info.options.map((o) => o.name)).toEqual(expect.arrayContaining(['pluginTable', 'trustStore']));

@@ -38,7 +38,10 @@ function idsInCode(dir: string): Set<string> {
   const out = new Set<string>();
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!e.isFile() || !e.name.endsWith('.ts') || e.name === 'rule-ids.ts' || e.name === 'examples.ts') continue;
-    for (const m of readFileSync(join(e.parentPath, e.name), 'utf8').matchAll(/'((?:RPR-[A-Z]+|RDS(?:-[A-Z]+)?|DL)-[0-9]{3})'/g)) out.add(m[1]!);
+    for (const m of readFileSync(join(e.parentPath, e.name), 'utf8').matchAll(
+      /'((?:RPR-[A-Z]+|RDS(?:-[A-Z]+)?|DL)-[0-9]{3})'/g,
+    ))
+      out.add(m[1]!);
   }
   return out;
 }
@@ -65,7 +68,9 @@ describe('rules: declared by each kind, said by docs/rules/', () => {
   it("a rule id in a kind's code is one a kind or the core declares", () => {
     const known = new Set([...Object.keys(CORE_RULES), ...kinds.flatMap((k) => Object.keys(k.rules.ids))]);
     const folders = readdirSync(join(ROOT, 'app/kinds'), { withFileTypes: true }).filter((e) => e.isDirectory());
-    const undeclared = folders.flatMap((e) => [...idsInCode(join(ROOT, 'app/kinds', e.name))].filter((id) => !known.has(id)).map((id) => `${e.name}: ${id}`));
+    const undeclared = folders.flatMap((e) =>
+      [...idsInCode(join(ROOT, 'app/kinds', e.name))].filter((id) => !known.has(id)).map((id) => `${e.name}: ${id}`),
+    );
     expect(undeclared).toEqual([]);
   });
 });

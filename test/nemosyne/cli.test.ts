@@ -38,7 +38,13 @@ describe.skipIf(!cliBuilt())('reprise verify on investigation packages', () => {
     const r = await runCli(['verify', '--json', pkg('intact/v3.nemosyne'), '--limit', 'maxArchiveBytes=100']);
     expect(r.code).toBe(1);
     expect((JSON.parse(r.stdout) as Report).findings.map((f) => f.rule)).toContain('RPR-ZIP-030');
-    const ok = await runCli(['verify', pkg('zip/031-too-many-entries.nemosyne'), '--limit', 'maxEntries=2000', ...flags()]);
+    const ok = await runCli([
+      'verify',
+      pkg('zip/031-too-many-entries.nemosyne'),
+      '--limit',
+      'maxEntries=2000',
+      ...flags(),
+    ]);
     expect(ok.code).toBe(0);
   });
 
@@ -50,7 +56,12 @@ describe.skipIf(!cliBuilt())('reprise verify on investigation packages', () => {
   });
 
   it('--workers 2 gives the same reports as inline', async () => {
-    const paths = ['intact/v1.nemosyne', 'intact/v4.nemosyne', 'envelope/033-duplicate-use.nemosyne', 'zip/009-overlap.nemosyne'].map(pkg);
+    const paths = [
+      'intact/v1.nemosyne',
+      'intact/v4.nemosyne',
+      'envelope/033-duplicate-use.nemosyne',
+      'zip/009-overlap.nemosyne',
+    ].map(pkg);
     const strip = (s: string) => (JSON.parse(s) as Report[]).map(({ run: _run, ...rest }) => rest);
     const a = await runCli(['verify', '--json', ...paths, ...flags()]);
     const b = await runCli(['verify', '--json', '--workers', '2', ...paths, ...flags()]);

@@ -14,7 +14,14 @@ describe('packageMembers', () => {
     const { members, member } = await packageMembers(zip);
     expect(member).toBeNull();
     const by = new Map(members.map((m) => [m.path, m]));
-    expect([...by.keys()]).toEqual(expect.arrayContaining(['manifest.json', 'data/dataset.raw', 'investigation/commands.log', 'investigation/evidence-receipts.json']));
+    expect([...by.keys()]).toEqual(
+      expect.arrayContaining([
+        'manifest.json',
+        'data/dataset.raw',
+        'investigation/commands.log',
+        'investigation/evidence-receipts.json',
+      ]),
+    );
     const env = by.get('investigation/evidence-receipts.json')!;
     expect(env.role).toBe('envelope');
     expect(env.recomputedDigest).toBe(hashBytes(file('investigation/evidence-receipts.json')));

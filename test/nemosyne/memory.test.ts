@@ -28,7 +28,11 @@ console.log(JSON.stringify({ verdict: r.verdict, rules: r.findings.map((f) => f.
 `;
 
 function child(mode: 'path' | 'bytes', pkg: string): { verdict: string; rules: string[]; maxRssMiB: number } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], { env: { ...process.env, ROOT, PKG: pkg, MODE: mode }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], {
+    env: { ...process.env, ROOT, PKG: pkg, MODE: mode },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout) as { verdict: string; rules: string[]; maxRssMiB: number };
 }
@@ -36,11 +40,21 @@ function child(mode: 'path' | 'bytes', pkg: string): { verdict: string; rules: s
 describe.skipIf(!cliBuilt() || !existsSync('/proc/self/status'))('flat memory (child process)', () => {
   it(`a 160 MiB package (150 MiB stored in 12 entries, 10 deflated) verifies from its path under ${BOUND_MIB} MiB peak RSS; read whole it needs more`, () => {
     const extraFiles = [
-      ...Array.from({ length: 12 }, (_, i) => ({ name: `extras/big-${i}.bin`, data: Buffer.alloc(12.5 * MiB, 0x41 + i) })),
-      ...Array.from({ length: 10 }, (_, i) => ({ name: `extras/part-${i}.csv`, data: Buffer.from(Array.from({ length: 100_000 }, (_, k) => `${(k * 7919 + i) % 100_003},`).join('')) })),
+      ...Array.from({ length: 12 }, (_, i) => ({
+        name: `extras/big-${i}.bin`,
+        data: Buffer.alloc(12.5 * MiB, 0x41 + i),
+      })),
+      ...Array.from({ length: 10 }, (_, i) => ({
+        name: `extras/part-${i}.csv`,
+        data: Buffer.from(Array.from({ length: 100_000 }, (_, k) => `${(k * 7919 + i) % 100_003},`).join('')),
+      })),
     ];
     const parts = buildPackageParts(2, { digest: false, extraFiles });
-    const zip = packPackage(parts, (a) => ({ ...a, entries: a.entries.map((e) => (String(e.name).startsWith('extras/big-') ? { ...e, method: 0 } : e)), fastDeflate: true }));
+    const zip = packPackage(parts, (a) => ({
+      ...a,
+      entries: a.entries.map((e) => (String(e.name).startsWith('extras/big-') ? { ...e, method: 0 } : e)),
+      fastDeflate: true,
+    }));
     expect(zip.length).toBeGreaterThan(150 * MiB);
     const pkg = join(mkdtempSync(join(tmpdir(), 'reprise-nemosyne-rss-')), 'large.nemosyne');
     writeFileSync(pkg, zip);

@@ -52,7 +52,10 @@ describe('a package verified from disk and from memory gives the same result', (
   });
 
   it('end to end: runPath on a package over LAZY_MIN (intact, and with one bad entry) reports what runBytes reports', async () => {
-    const extraFiles = Array.from({ length: 20 }, (_, i) => ({ name: `extras/part-${i}.csv`, data: digits(1024 * 1024, i + 1) }));
+    const extraFiles = Array.from({ length: 20 }, (_, i) => ({
+      name: `extras/part-${i}.csv`,
+      data: digits(1024 * 1024, i + 1),
+    }));
     const parts = buildPackageParts(2, { digest: false, extraFiles });
     const good = packPackage(parts, (a) => ({ ...a, fastDeflate: true }));
     const bad = packPackage(parts, (a) => {
@@ -60,7 +63,10 @@ describe('a package verified from disk and from memory gives the same result', (
       a.entries[5]!.local = { crc32: 1 };
       return { ...a, fastDeflate: true };
     });
-    for (const [name, bytes, verdict] of [['good.nemosyne', good, 'pass'], ['bad.nemosyne', bad, 'fail']] as const) {
+    for (const [name, bytes, verdict] of [
+      ['good.nemosyne', good, 'pass'],
+      ['bad.nemosyne', bad, 'fail'],
+    ] as const) {
       expect(bytes.length).toBeGreaterThan(LAZY_MIN);
       const path = join(dir, name);
       writeFileSync(path, bytes);
@@ -77,7 +83,12 @@ describe('a package verified from disk and from memory gives the same result', (
     const cases: [string, Buffer, string, string | null][] = [
       ['random.bin', Buffer.concat([digits(9 * 1024 * 1024, 3), Buffer.from([0, 1, 2])]), 'unknown', 'RPR-KIND-001'],
       ['prepended.nemosyne', Buffer.concat([digits(9 * 1024 * 1024, 5), small]), 'nemosyne-package', 'RPR-ZIP-007'], // offsets not shifted: the directory is not where the end record says
-      ['big.json', Buffer.from(JSON.stringify({ rows: Array.from({ length: 1_500_000 }, (_, i) => i) })), 'unknown', 'RPR-KIND-001'],
+      [
+        'big.json',
+        Buffer.from(JSON.stringify({ rows: Array.from({ length: 1_500_000 }, (_, i) => i) })),
+        'unknown',
+        'RPR-KIND-001',
+      ],
     ];
     for (const [name, bytes, kind, rule] of cases) {
       expect(bytes.length).toBeGreaterThan(LAZY_MIN);

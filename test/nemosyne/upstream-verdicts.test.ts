@@ -14,7 +14,13 @@ import { UsageError } from '../../app/core/errors.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
 import { datasetIdentityHex } from '../../app/kinds/nemosyne/dataset-identity.js';
-import { buildPackageParts, packageEntries, packPackage, SAMPLE_DATASET, type PackageParts } from '../../app/kinds/nemosyne/package-writer.js';
+import {
+  buildPackageParts,
+  packageEntries,
+  packPackage,
+  SAMPLE_DATASET,
+  type PackageParts,
+} from '../../app/kinds/nemosyne/package-writer.js';
 import { parseProfiles } from '../../app/kinds/nemosyne/profiles.js';
 import { ENTRY } from '../../app/kinds/nemosyne/verify.js';
 import { buildZip, type RawEntry } from '../../app/zip/writer.js';
@@ -47,30 +53,69 @@ function badUtf8(bytes: Buffer, marker: string): Buffer {
 }
 
 describe('evidenceSummary: counts that disagree with the replayed ledger fail (upstream: "Findings count mismatch")', () => {
-  const finding0 = { kind: 'finding', findingEntity: { title: 'setosa petals are short', observationIds: [] }, timestamp: 1790000003000 };
+  const finding0 = {
+    kind: 'finding',
+    findingEntity: { title: 'setosa petals are short', observationIds: [] },
+    timestamp: 1790000003000,
+  };
   const observation0 = { kind: 'observation', observationEntity: { notes: 'short petals' }, timestamp: 1790000002500 };
   const ledger = [{ seq: 1, type: 'loadDataset', at: 1790000000000 }, observation0, finding0, { kind: 'finding' }];
   const summary = (m: Env, s: Env) => void (m['evidenceSummary'] = s);
 
-  it.each([2, 3, 4] as const)('V%i: a finding the summary does not count is refused, with the count upstream reports', async (v) => {
-    const r = await flagged(packPackage(buildPackageParts(v, { commands: ledger, manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 0, annotationsCount: 0 }) })));
-    expect(r.verdict).toBe('fail');
-    const f = finding(r, 'RPR-NEM-028')!;
-    expect(f.pointer).toBe('entry:manifest.json#/evidenceSummary/findingsCount');
-    expect([f.expected, f.actual]).toEqual([1, 0]);
-    expect(f.message).toContain('Findings count mismatch');
-    expect(rules(r).filter((x) => x === 'RPR-NEM-028')).toHaveLength(1);
-  });
+  it.each([2, 3, 4] as const)(
+    'V%i: a finding the summary does not count is refused, with the count upstream reports',
+    async (v) => {
+      const r = await flagged(
+        packPackage(
+          buildPackageParts(v, {
+            commands: ledger,
+            manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 0, annotationsCount: 0 }),
+          }),
+        ),
+      );
+      expect(r.verdict).toBe('fail');
+      const f = finding(r, 'RPR-NEM-028')!;
+      expect(f.pointer).toBe('entry:manifest.json#/evidenceSummary/findingsCount');
+      expect([f.expected, f.actual]).toEqual([1, 0]);
+      expect(f.message).toContain('Findings count mismatch');
+      expect(rules(r).filter((x) => x === 'RPR-NEM-028')).toHaveLength(1);
+    },
+  );
   it('counts only events that carry their entity (a bare {kind: "finding"} adds nothing upstream), and a true summary passes', async () => {
-    const r = await flagged(packPackage(buildPackageParts(3, { commands: ledger, manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 1, annotationsCount: 0 }) })));
+    const r = await flagged(
+      packPackage(
+        buildPackageParts(3, {
+          commands: ledger,
+          manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 1, annotationsCount: 0 }),
+        }),
+      ),
+    );
     expect(r.verdict).toBe('pass');
   });
   it('each count is compared: annotations and observations too', async () => {
-    const r = await flagged(packPackage(buildPackageParts(3, { commands: ledger, manifest: (m) => summary(m, { observationsCount: 0, findingsCount: 1, annotationsCount: 2 }) })));
-    expect(r.findings.filter((f) => f.rule === 'RPR-NEM-028').map((f) => f.pointer)).toEqual(['entry:manifest.json#/evidenceSummary/observationsCount', 'entry:manifest.json#/evidenceSummary/annotationsCount']);
+    const r = await flagged(
+      packPackage(
+        buildPackageParts(3, {
+          commands: ledger,
+          manifest: (m) => summary(m, { observationsCount: 0, findingsCount: 1, annotationsCount: 2 }),
+        }),
+      ),
+    );
+    expect(r.findings.filter((f) => f.rule === 'RPR-NEM-028').map((f) => f.pointer)).toEqual([
+      'entry:manifest.json#/evidenceSummary/observationsCount',
+      'entry:manifest.json#/evidenceSummary/annotationsCount',
+    ]);
   });
   it('a legacy V2 (no digest) is compared too: upstream checks the summary on every path', async () => {
-    const r = await verify(packPackage(buildPackageParts(2, { digest: false, commands: ledger, manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 5, annotationsCount: 0 }) })));
+    const r = await verify(
+      packPackage(
+        buildPackageParts(2, {
+          digest: false,
+          commands: ledger,
+          manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 5, annotationsCount: 0 }),
+        }),
+      ),
+    );
     expect(r.verdict).toBe('fail');
     expect(rules(r)).toContain('RPR-NEM-028');
   });
@@ -100,7 +145,13 @@ describe('V4 forma.json that is not JSON fails even when its digest matches (ups
 describe('archives whose writer leaves the file-type bits at 0 are read (upstream never reads external attributes)', () => {
   const v3 = buildPackageParts(3);
   /** The package's entries with these Unix attributes in every central record. */
-  const withAttrs = (mode: number, madeBy = 0x0314) => buildZip({ entries: packageEntries(v3).map((e): RawEntry => ({ ...e, central: { versionMadeBy: madeBy, externalAttrs: (mode << 16) >>> 0 } })) });
+  const withAttrs = (mode: number, madeBy = 0x0314) =>
+    buildZip({
+      entries: packageEntries(v3).map((e): RawEntry => ({
+        ...e,
+        central: { versionMadeBy: madeBy, externalAttrs: (mode << 16) >>> 0 },
+      })),
+    });
 
   it.each([
     ['permissions only, as Python zipfile writes them (0600)', 0o600],
@@ -126,30 +177,36 @@ describe('archives whose writer leaves the file-type bits at 0 are read (upstrea
   });
 
   const python = spawnSync('python3', ['--version']).status === 0;
-  it.skipIf(!python)('a package rewritten by Python zipfile (external attributes 0600 << 16, no type) passes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'reprise-pyzip-'));
-    const src = join(dir, 'writer.nemosyne');
-    const out = join(dir, 'python.nemosyne');
-    writeFileSync(src, packPackage(v3));
-    const script = [
-      'import sys, zipfile',
-      'src = zipfile.ZipFile(sys.argv[1])',
-      'with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:',
-      '    for i in src.infolist(): z.writestr(i.filename, src.read(i.filename))',
-      'print(",".join(sorted({"%d:%o" % (i.create_system, i.external_attr >> 16) for i in zipfile.ZipFile(sys.argv[2]).infolist()})))',
-    ].join('\n');
-    const py = spawnSync('python3', ['-c', script, src, out], { encoding: 'utf8' });
-    expect(py.status, py.stderr).toBe(0);
-    // Host 3 (Unix), mode 600: the type bits are 0, the case this class is about.
-    expect(py.stdout.trim()).toBe('3:600');
-    const r = await flagged(readFileSync(out));
-    expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
-    expect(r.verdict).toBe('pass');
-  });
+  it.skipIf(!python)(
+    'a package rewritten by Python zipfile (external attributes 0600 << 16, no type) passes',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'reprise-pyzip-'));
+      const src = join(dir, 'writer.nemosyne');
+      const out = join(dir, 'python.nemosyne');
+      writeFileSync(src, packPackage(v3));
+      const script = [
+        'import sys, zipfile',
+        'src = zipfile.ZipFile(sys.argv[1])',
+        'with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:',
+        '    for i in src.infolist(): z.writestr(i.filename, src.read(i.filename))',
+        'print(",".join(sorted({"%d:%o" % (i.create_system, i.external_attr >> 16) for i in zipfile.ZipFile(sys.argv[2]).infolist()})))',
+      ].join('\n');
+      const py = spawnSync('python3', ['-c', script, src, out], { encoding: 'utf8' });
+      expect(py.status, py.stderr).toBe(0);
+      // Host 3 (Unix), mode 600: the type bits are 0, the case this class is about.
+      expect(py.stdout.trim()).toBe('3:600');
+      const r = await flagged(readFileSync(out));
+      expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+      expect(r.verdict).toBe('pass');
+    },
+  );
 });
 
 describe('dataset identity: column types are upper-cased as upstream Dataset.fromJSON does before hashing', () => {
-  const lower = { ...SAMPLE_DATASET, columns: SAMPLE_DATASET.columns.map((c) => ({ ...c, type: c.type.toLowerCase() })) };
+  const lower = {
+    ...SAMPLE_DATASET,
+    columns: SAMPLE_DATASET.columns.map((c) => ({ ...c, type: c.type.toLowerCase() })),
+  };
   /** The identity computed by hand over upstream's projection, with these column types and name. */
   const byHand = (types: (t: string) => string, name: string) =>
     sha256Hex(
@@ -171,8 +228,12 @@ describe('dataset identity: column types are upper-cased as upstream Dataset.fro
   it('an empty name is hashed as "dataset" (upstream: name || "dataset")', () => {
     expect(datasetIdentityHex({ ...lower, name: '' })).toBe(byHand((t) => t.toUpperCase(), 'dataset'));
   });
-  const pkg = (fingerprint: string) => packPackage(buildPackageParts(3, { dataset: lower, manifest: (m) => void (m['datasetFingerprint'] = fingerprint) }));
-  it('a package stored with lower-case types and upstream\'s fingerprint passes', async () => expect((await flagged(pkg(upstream))).verdict).toBe('pass'));
+  const pkg = (fingerprint: string) =>
+    packPackage(
+      buildPackageParts(3, { dataset: lower, manifest: (m) => void (m['datasetFingerprint'] = fingerprint) }),
+    );
+  it("a package stored with lower-case types and upstream's fingerprint passes", async () =>
+    expect((await flagged(pkg(upstream))).verdict).toBe('pass'));
   it('the same package committing to the raw-type hash fails RPR-NEM-022', async () => {
     const r = await flagged(pkg(raw));
     expect(r.verdict).toBe('fail');
@@ -190,8 +251,16 @@ describe('where Reprise is stricter than upstream, the finding says upstream wou
     return finding(r, rule)!.message;
   };
   it.each([
-    ['a byte-order mark', () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(manifestText(v3))]), 'byte-order mark'],
-    ['a duplicate member', () => Buffer.from(manifestText(v3).replace('"formatVersion": 3,', '"formatVersion": 3,\n  "formatVersion": 3,')), 'keeps the last'],
+    [
+      'a byte-order mark',
+      () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(manifestText(v3))]),
+      'byte-order mark',
+    ],
+    [
+      'a duplicate member',
+      () => Buffer.from(manifestText(v3).replace('"formatVersion": 3,', '"formatVersion": 3,\n  "formatVersion": 3,')),
+      'keeps the last',
+    ],
     ['invalid UTF-8', () => badUtf8(Buffer.from(manifestText(v3)), 'reprise-example-petals'), 'U+FFFD'],
   ])('manifest.json with %s', async (_label, bytes, how) => {
     const m = await refusal(withManifestBytes(v3, bytes()), 'RPR-NEM-002');
@@ -207,9 +276,15 @@ describe('where Reprise is stricter than upstream, the finding says upstream wou
   });
   it('the same strictness in a receipt entry; invalid UTF-8 there is refused by upstream too, and says so', async () => {
     const text = readEntry(v3, ENTRY.receipts);
-    const bom = await refusal(packPackage(withEntry(v3, ENTRY.receipts, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text]))), 'RPR-NEM-030');
+    const bom = await refusal(
+      packPackage(withEntry(v3, ENTRY.receipts, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text]))),
+      'RPR-NEM-030',
+    );
     expect(bom).toContain(READS);
-    const utf8 = await refusal(packPackage(withEntry(v3, ENTRY.receipts, badUtf8(text, 'a toy example'))), 'RPR-NEM-030');
+    const utf8 = await refusal(
+      packPackage(withEntry(v3, ENTRY.receipts, badUtf8(text, 'a toy example'))),
+      'RPR-NEM-030',
+    );
     expect(utf8).toContain('refuses it too');
     expect(utf8).not.toContain(READS);
   });
@@ -224,7 +299,17 @@ function readEntry(p: PackageParts, name: string): Buffer {
 }
 
 describe('a profile registry in the retired v1 shape', () => {
-  const v1 = JSON.stringify({ type: 'reprise.nemosyne-profiles/v1', authority: 'Example authority', consumers: [{ consumerId: 'atlas.cluster-summary', requirementProfileId: 'profile.cluster-summary.v2', receiptDependent: true }] });
+  const v1 = JSON.stringify({
+    type: 'reprise.nemosyne-profiles/v1',
+    authority: 'Example authority',
+    consumers: [
+      {
+        consumerId: 'atlas.cluster-summary',
+        requirementProfileId: 'profile.cluster-summary.v2',
+        receiptDependent: true,
+      },
+    ],
+  });
   const message = (text: string) => {
     try {
       parseProfiles(Buffer.from(text), 'old.json');
@@ -245,6 +330,8 @@ describe('a profile registry in the retired v1 shape', () => {
     }
   });
   it('a v2 registry missing another member keeps the plain message', () => {
-    expect(message(JSON.stringify({ type: 'reprise.nemosyne-profiles/v2', authority: 'a', profiles: [] }))).toContain('members must be exactly type, authority, profiles, consumers');
+    expect(message(JSON.stringify({ type: 'reprise.nemosyne-profiles/v2', authority: 'a', profiles: [] }))).toContain(
+      'members must be exactly type, authority, profiles, consumers',
+    );
   });
 });

@@ -26,13 +26,20 @@ describe('reprise rejudge diff', () => {
     ok(['rejudge', a.examples, '--out', after, '--trust-store', revoked, '--workers', '2']);
     const d = cli(['rejudge', 'diff', before, after, '--json']);
     expect(d.status, d.stderr).toBe(1);
-    const diff = JSON.parse(d.stdout) as { changed: Change[]; options: { name: string }[]; added: string[]; removed: string[] };
+    const diff = JSON.parse(d.stdout) as {
+      changed: Change[];
+      options: { name: string }[];
+      added: string[];
+      removed: string[];
+    };
     // What should change: every artifact the key signed whose verdict was not already fail.
     const reports = ok(['verify', a.examples, '--jsonl', '--trust-store', a.trust], 1)
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { artifact: { path: string }; verdict: string; authenticity?: { keyId?: string } });
-    const expected = reports.filter((r) => r.authenticity?.keyId === ACTIVE_DUMP_KEY && r.verdict !== 'fail').map((r) => relative(a.examples, r.artifact.path));
+    const expected = reports
+      .filter((r) => r.authenticity?.keyId === ACTIVE_DUMP_KEY && r.verdict !== 'fail')
+      .map((r) => relative(a.examples, r.artifact.path));
     expect(expected.length).toBeGreaterThan(4);
     expect(diff.changed.map((c) => c.path).sort()).toEqual(expected.sort());
     for (const c of diff.changed) {

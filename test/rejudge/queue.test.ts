@@ -21,8 +21,29 @@ const skip = redisSkipReason();
 let redis: RedisServer;
 
 /** A worker process whose JSON Lines events are read as they come. */
-function worker(url: string): { child: ChildProcess; events: Record<string, unknown>[]; exited: Promise<number | null>; next: (name: string) => Promise<Record<string, unknown>> } {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--drain', '--lock-duration', '1000', '--stalled-interval', '500', '--job-timeout', '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function worker(url: string): {
+  child: ChildProcess;
+  events: Record<string, unknown>[];
+  exited: Promise<number | null>;
+  next: (name: string) => Promise<Record<string, unknown>>;
+} {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'worker',
+      '--queue',
+      url,
+      '--drain',
+      '--lock-duration',
+      '1000',
+      '--stalled-interval',
+      '500',
+      '--job-timeout',
+      '60000',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const events: Record<string, unknown>[] = [];
   const waiting: { name: string; resolve: (e: Record<string, unknown>) => void }[] = [];
   let rest = '';
@@ -57,8 +78,15 @@ function childOf(parent: number): number | null {
 /** A large dump, so that its job outlasts a kill by far. */
 async function largeDump(dir: string, lines: number): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const text = Array.from({ length: lines }, (_, i) => `- line ${i} of a long material, "quoted" and \\ escaped`).join('\n');
-  writeFileSync(join(dir, 'large.dump.json'), encodeJson(await buildDump(sampleSpec({ materials: [{ mediaType: 'text/markdown', text }] }), sampleSigner('active'))));
+  const text = Array.from({ length: lines }, (_, i) => `- line ${i} of a long material, "quoted" and \\ escaped`).join(
+    '\n',
+  );
+  writeFileSync(
+    join(dir, 'large.dump.json'),
+    encodeJson(
+      await buildDump(sampleSpec({ materials: [{ mediaType: 'text/markdown', text }] }), sampleSigner('active')),
+    ),
+  );
 }
 
 describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -78,7 +106,8 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
     ok(['rejudge', a.examples, '--out', inline, '--trust-store', a.trust]);
     ok(['rejudge', 'merge', inline, '--key', key, '--out', join(a.dir, 'r-inline.json')]);
     const shards = [0, 1, 2, 3].map((i) => join(a.dir, `shard-${i}.jsonl`));
-    for (const [i, s] of shards.entries()) ok(['rejudge', a.examples, '--shard', `${i}/4`, '--out', s, '--trust-store', a.trust]);
+    for (const [i, s] of shards.entries())
+      ok(['rejudge', a.examples, '--shard', `${i}/4`, '--out', s, '--trust-store', a.trust]);
     ok(['rejudge', 'merge', ...shards, '--key', key, '--out', join(a.dir, 'r-shards.json')]);
 
     const url = redis.url('rejudge-done-test');
@@ -164,7 +193,9 @@ describe.skipIf(skip !== null)(`reprise rejudge --queue on a real Redis${skip ? 
     expect(await w.exited).toBe(0);
     expect(w.events.filter((e) => e['event'] === 'failed' && e['job'] === 'b0')).toHaveLength(3);
     expect(w.events.some((e) => e['event'] === 'split' && e['job'] === 'b0')).toBe(true);
-    expect(w.events.filter((e) => e['event'] === 'completed').map((e) => e['job'])).toEqual(expect.arrayContaining(['b0.0', 'b0.1']));
+    expect(w.events.filter((e) => e['event'] === 'completed').map((e) => e['job'])).toEqual(
+      expect.arrayContaining(['b0.0', 'b0.1']),
+    );
     ok(['rejudge', 'merge', '--queue', url, '--key', key, '--out', join(a.dir, 'r-queue.json')]);
     expect(readFileSync(join(a.dir, 'r-queue.json'), 'utf8')).toBe(readFileSync(join(a.dir, 'r-inline.json'), 'utf8'));
   }, 240_000);

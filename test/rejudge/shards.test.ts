@@ -18,7 +18,8 @@ let shards: string[];
 beforeAll(() => {
   a = archive();
   shards = [0, 1, 2, 3].map((i) => join(a.dir, `shard-${i}.jsonl`));
-  for (const [i, s] of shards.entries()) ok(['rejudge', a.examples, '--shard', `${i}/4`, '--out', s, '--trust-store', a.trust]);
+  for (const [i, s] of shards.entries())
+    ok(['rejudge', a.examples, '--shard', `${i}/4`, '--out', s, '--trust-store', a.trust]);
 });
 
 const merge = (files: string[], out: string, code = 0, extra: string[] = []) => {
@@ -32,7 +33,10 @@ describe('reprise rejudge: deterministic shards', () => {
     const inline = join(a.dir, 'inline.jsonl');
     ok(['rejudge', a.examples, '--out', inline, '--trust-store', a.trust]);
     merge([inline], join(a.dir, 'r-inline.json'));
-    merge([shards[2]!, shards[0]!, shards[3]!, shards[1]!], join(a.dir, 'r-4.json'), 0, ['--records', join(a.dir, 'all.jsonl')]);
+    merge([shards[2]!, shards[0]!, shards[3]!, shards[1]!], join(a.dir, 'r-4.json'), 0, [
+      '--records',
+      join(a.dir, 'all.jsonl'),
+    ]);
     const threads = join(a.dir, 'threads.jsonl');
     ok(['rejudge', a.examples, '--out', threads, '--workers', '2', '--trust-store', a.trust]);
     merge([threads], join(a.dir, 'r-threads.json'));
@@ -40,14 +44,22 @@ describe('reprise rejudge: deterministic shards', () => {
     const all = await expandPaths([a.examples]);
     const files = all.filter((p) => statSync(p).isFile());
     const dirs = all.filter((p) => statSync(p).isDirectory());
-    const sums = [...files].reverse().map((p) => `${createHash('sha256').update(readFileSync(p)).digest('hex')}  ${p.slice(a.examples.length + 1)}`);
-    writeFileSync(join(a.examples, 'list.txt'), [...sums, ...dirs.map((d) => d.slice(a.examples.length + 1))].join('\n') + '\n');
+    const sums = [...files]
+      .reverse()
+      .map((p) => `${createHash('sha256').update(readFileSync(p)).digest('hex')}  ${p.slice(a.examples.length + 1)}`);
+    writeFileSync(
+      join(a.examples, 'list.txt'),
+      [...sums, ...dirs.map((d) => d.slice(a.examples.length + 1))].join('\n') + '\n',
+    );
     // (list.txt is in the examples folder but not in its own list, so the list is the same one.)
     const listed = [0, 1].map((i) => join(a.dir, `listed-${i}.jsonl`));
-    for (const [i, s] of listed.entries()) ok(['rejudge', join(a.examples, 'list.txt'), '--shard', `${i}/2`, '--out', s, '--trust-store', a.trust]);
+    for (const [i, s] of listed.entries())
+      ok(['rejudge', join(a.examples, 'list.txt'), '--shard', `${i}/2`, '--out', s, '--trust-store', a.trust]);
     rmSync(join(a.examples, 'list.txt'));
     merge(listed, join(a.dir, 'r-listed.json'));
-    const bytes = ['r-inline', 'r-4', 'r-threads', 'r-listed'].map((n) => readFileSync(join(a.dir, `${n}.json`), 'utf8'));
+    const bytes = ['r-inline', 'r-4', 'r-threads', 'r-listed'].map((n) =>
+      readFileSync(join(a.dir, `${n}.json`), 'utf8'),
+    );
     expect(new Set(bytes).size).toBe(1);
     expect(readFileSync(join(a.dir, 'all.jsonl'), 'utf8')).toBe(readFileSync(inline, 'utf8'));
     const record = JSON.parse(bytes[0]!) as { records: { count: number }; verdicts: Record<string, number> };
@@ -55,11 +67,14 @@ describe('reprise rejudge: deterministic shards', () => {
     expect(record.verdicts['error']).toBe(0);
   });
 
-  it('names a missing shard\'s artifacts, a dropped record and a doubled shard; writes nothing then', () => {
+  it("names a missing shard's artifacts, a dropped record and a doubled shard; writes nothing then", () => {
     const out = join(a.dir, 'never.json');
     const missing = merge([shards[0]!, shards[1]!, shards[3]!], out, 1);
     expect(missing.stderr).toMatch(/RPR-REJUDGE-012: shard 2\/4 is missing/);
-    const inShard2 = readFileSync(shards[2]!, 'utf8').split('\n').slice(1, -2).map((l) => (JSON.parse(l) as { path: string }).path);
+    const inShard2 = readFileSync(shards[2]!, 'utf8')
+      .split('\n')
+      .slice(1, -2)
+      .map((l) => (JSON.parse(l) as { path: string }).path);
     expect(missing.stderr).toContain(`not judged by any shard: ${JSON.stringify(sortNames(inShard2)[0])}`);
     const lines = readFileSync(shards[1]!, 'utf8').split('\n');
     const dropped = (JSON.parse(lines[3]!) as { path: string }).path;
@@ -79,17 +94,25 @@ describe('reprise rejudge: deterministic shards', () => {
     const rec = join(a.dir, 'r-verify.json');
     merge(shards, rec);
     const withShards = shards.flatMap((s) => ['--shards', s]);
-    const v = JSON.parse(ok(['verify', rec, '--trust-store', a.keys.trustPath, ...withShards, '--json'])) as { artifact: { kind: string }; verdict: string; authenticity: { status: string } };
+    const v = JSON.parse(ok(['verify', rec, '--trust-store', a.keys.trustPath, ...withShards, '--json'])) as {
+      artifact: { kind: string };
+      verdict: string;
+      authenticity: { status: string };
+    };
     expect([v.artifact.kind, v.verdict, v.authenticity.status]).toEqual(['rejudgement', 'pass', 'trusted-signer']);
     // Three of four shards: the record is not what they make.
-    const partial = JSON.parse(ok(['verify', rec, '--trust-store', a.keys.trustPath, ...withShards.slice(0, 6), '--json'], 1)) as { findings: { rule: string }[] };
+    const partial = JSON.parse(
+      ok(['verify', rec, '--trust-store', a.keys.trustPath, ...withShards.slice(0, 6), '--json'], 1),
+    ) as { findings: { rule: string }[] };
     expect(partial.findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['RPR-REJUDGE-012', 'RPR-REJUDGE-015']));
     // A count changed after signing: the signature no longer verifies.
     const doc = JSON.parse(readFileSync(rec, 'utf8')) as { verdicts: Record<string, number> };
     doc.verdicts['pass']! += 1;
     doc.verdicts['fail']! -= 1;
     writeFileSync(join(a.dir, 'edited.json'), JSON.stringify(doc));
-    const e = JSON.parse(ok(['verify', join(a.dir, 'edited.json'), '--trust-store', a.keys.trustPath, '--json'], 1)) as { findings: { rule: string }[] };
+    const e = JSON.parse(
+      ok(['verify', join(a.dir, 'edited.json'), '--trust-store', a.keys.trustPath, '--json'], 1),
+    ) as { findings: { rule: string }[] };
     expect(e.findings.map((f) => f.rule)).toContain('RPR-REJUDGE-002');
     // No trust store: who signed cannot be decided.
     expect(cli(['verify', rec]).status).toBe(2);
@@ -106,7 +129,20 @@ describe('reprise rejudge: deterministic shards', () => {
       // No Redis on port 1: one line at once, never a worker retrying for ever or a stack trace.
       [['worker', '--queue', 'redis://127.0.0.1:1/q'], /cannot reach Redis at 127\.0\.0\.1:1/],
       [['rejudge', a.examples, '--queue', 'redis://127.0.0.1:1/q'], /cannot reach Redis/],
-      [['rejudge', 'merge', '--queue', 'redis://127.0.0.1:1/q', '--wait', '--key', a.keys.reviewerPem, '--out', join(a.dir, 'x.json')], /cannot reach Redis/],
+      [
+        [
+          'rejudge',
+          'merge',
+          '--queue',
+          'redis://127.0.0.1:1/q',
+          '--wait',
+          '--key',
+          a.keys.reviewerPem,
+          '--out',
+          join(a.dir, 'x.json'),
+        ],
+        /cannot reach Redis/,
+      ],
     ] as const) {
       const r = cli([...args]);
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(3);

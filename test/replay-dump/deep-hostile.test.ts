@@ -51,19 +51,24 @@ const CASES: [label: string, name: string, build: () => [head: string, tail: str
   ],
 ];
 
-describe.skipIf(!cliBuilt() || !canMeasureRss())('over-deep JSON: refused at the depth limit in bounded time and memory (built CLI)', () => {
-  for (const [label, name, build] of CASES) {
-    it(`${label}: exit 1 with ERR_DEPTH, under ${TIME_BOUND_MS / 1000} s and ${RSS_BOUND_MIB} MiB`, async () => {
-      const [head, tail] = build();
-      const r = await verify(writeFilled(join(dir, name), head, '[', tail, SIZE));
-      const out = r.stdout + r.stderr;
-      console.log(`deep-hostile: ${label}: exit ${r.code}, ${r.ms} ms (${r.cpuMs.toFixed(0)} ms CPU), peak RSS ${r.rssMiB.toFixed(0)} MiB`);
-      expect(r.code, out.slice(0, 2000)).toBe(1);
-      expect(out).toContain('ERR_DEPTH');
-      expect(out).not.toMatch(/FATAL|heap out of memory|\n\s+at /);
-      expect(out.length).toBeLessThan(64 * 1024);
-      expect(r.cpuMs).toBeLessThan(TIME_BOUND_MS);
-      expect(r.rssMiB).toBeLessThan(RSS_BOUND_MIB);
-    }, 120_000);
-  }
-});
+describe.skipIf(!cliBuilt() || !canMeasureRss())(
+  'over-deep JSON: refused at the depth limit in bounded time and memory (built CLI)',
+  () => {
+    for (const [label, name, build] of CASES) {
+      it(`${label}: exit 1 with ERR_DEPTH, under ${TIME_BOUND_MS / 1000} s and ${RSS_BOUND_MIB} MiB`, async () => {
+        const [head, tail] = build();
+        const r = await verify(writeFilled(join(dir, name), head, '[', tail, SIZE));
+        const out = r.stdout + r.stderr;
+        console.log(
+          `deep-hostile: ${label}: exit ${r.code}, ${r.ms} ms (${r.cpuMs.toFixed(0)} ms CPU), peak RSS ${r.rssMiB.toFixed(0)} MiB`,
+        );
+        expect(r.code, out.slice(0, 2000)).toBe(1);
+        expect(out).toContain('ERR_DEPTH');
+        expect(out).not.toMatch(/FATAL|heap out of memory|\n\s+at /);
+        expect(out.length).toBeLessThan(64 * 1024);
+        expect(r.cpuMs).toBeLessThan(TIME_BOUND_MS);
+        expect(r.rssMiB).toBeLessThan(RSS_BOUND_MIB);
+      }, 120_000);
+    }
+  },
+);

@@ -16,7 +16,42 @@ import type { DumpModel } from '../../app/kinds/replay-dump/model.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 
-const PIECES = ['"', ':', ',', '[', ']', '{', '}', '\n', ' ', '*', '#', '-', '\\', 'a', '0', '9', '.', 'e', 'é', '😀', '\u0000', '---\n', '[[', ']]', '`', '\t', '\r\n', 'null', '1e999', '-0', '&a', '*a', '!!js/function', '\u2028'];
+const PIECES = [
+  '"',
+  ':',
+  ',',
+  '[',
+  ']',
+  '{',
+  '}',
+  '\n',
+  ' ',
+  '*',
+  '#',
+  '-',
+  '\\',
+  'a',
+  '0',
+  '9',
+  '.',
+  'e',
+  'é',
+  '😀',
+  '\u0000',
+  '---\n',
+  '[[',
+  ']]',
+  '`',
+  '\t',
+  '\r\n',
+  'null',
+  '1e999',
+  '-0',
+  '&a',
+  '*a',
+  '!!js/function',
+  '\u2028',
+];
 
 let intact: DumpModel;
 let store: string;
@@ -64,18 +99,29 @@ describe('fuzzing the dump encodings', () => {
       for (let i = 0; i < 300; i++) {
         const text = mutate(original, rnd);
         for (const mode of ['verify', 'replay'] as const) {
-          const o = await executeJob({ op: 'runBytes', path: `f.${encoding === 'json' ? 'dump.json' : 'rom.md'}`, bytes: Buffer.from(text), mode, options: { trustStore: store } });
+          const o = await executeJob({
+            op: 'runBytes',
+            path: `f.${encoding === 'json' ? 'dump.json' : 'rom.md'}`,
+            bytes: Buffer.from(text),
+            mode,
+            options: { trustStore: store },
+          });
           if (!o.ok) {
             expect(o.usage, `${mode} of mutation ${i}: ${o.message}`).toBe(true);
             continue;
           }
           if (o.report.verdict !== 'pass') continue;
           passes++;
-          const model = encoding === 'json' ? (JSON.parse(text) as unknown) : decodeRom(new Sniffed('f.rom.md', Buffer.from(text))).model;
+          const model =
+            encoding === 'json'
+              ? (JSON.parse(text) as unknown)
+              : decodeRom(new Sniffed('f.rom.md', Buffer.from(text))).model;
           expect(canonicalizeValue(model), `mutation ${i} passed: ${JSON.stringify(text.slice(0, 80))}`).toBe(signed);
         }
       }
-      console.log(`replay-dump fuzz (${encoding}): 300 mutations x verify/replay, ${passes} passes, each the signed model`);
+      console.log(
+        `replay-dump fuzz (${encoding}): 300 mutations x verify/replay, ${passes} passes, each the signed model`,
+      );
     }, 120_000);
   }
 });

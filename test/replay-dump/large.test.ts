@@ -28,8 +28,12 @@ const built = (await import(new URL('../../dist/app/engine/run.js', import.meta.
   handDeclaredWork: (s: Sniffed, ctx: ReturnType<typeof makeContext>) => Promise<void>;
 };
 /** The built job runner: a picked file followed while it is written (app/engine/arriving.ts), stripped on the thread as it comes. */
-const builtJobs = (await import(new URL('../../dist/app/jobs/execute.js', import.meta.url).href)) as { executeJob: (job: EngineJob) => Promise<JobOutcome> };
-const BuiltSniffed = ((await import(new URL('../../dist/app/kinds/sniff.js', import.meta.url).href)) as { Sniffed: typeof Sniffed }).Sniffed;
+const builtJobs = (await import(new URL('../../dist/app/jobs/execute.js', import.meta.url).href)) as {
+  executeJob: (job: EngineJob) => Promise<JobOutcome>;
+};
+const BuiltSniffed = (
+  (await import(new URL('../../dist/app/kinds/sniff.js', import.meta.url).href)) as { Sniffed: typeof Sniffed }
+).Sniffed;
 
 let dir: string;
 let store: string;
@@ -44,7 +48,14 @@ beforeAll(async () => {
   const lines: string[] = [];
   for (let i = 0; lines.length * 40 < STRIP_IN_WORKER_MIN + 512 * 1024; i++) lines.push(line(i));
   const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, score: i / 7, tag: `r${i}` }));
-  const spec = sampleSpec({ dumpId: 'dump.large', materials: [{ mediaType: 'text/markdown', text: lines.join('\n') }, { mediaType: 'application/json', json: { rows } }, { mediaType: 'text/plain', text: 'é✓ plain words '.repeat(20000) + 'END' }] });
+  const spec = sampleSpec({
+    dumpId: 'dump.large',
+    materials: [
+      { mediaType: 'text/markdown', text: lines.join('\n') },
+      { mediaType: 'application/json', json: { rows } },
+      { mediaType: 'text/plain', text: 'é✓ plain words '.repeat(20000) + 'END' },
+    ],
+  });
   text = encodeJson(await buildDump(spec, sampleSigner('active')));
 }, 60_000);
 
@@ -53,7 +64,14 @@ async function asArriving(name: string, t: string, trustStore: string): Promise<
   const bytes = Buffer.from(t, 'utf8');
   const p = join(dir, `arriving-${name}`);
   await writeFile(p, '', { mode: 0o600 });
-  const outcome = builtJobs.executeJob({ op: 'runPath', path: p, mode: 'verify', options: { trustStore }, shown: name, arriving: bytes.length });
+  const outcome = builtJobs.executeJob({
+    op: 'runPath',
+    path: p,
+    mode: 'verify',
+    options: { trustStore },
+    shown: name,
+    arriving: bytes.length,
+  });
   for (let i = 0; i < bytes.length; i += 1 << 20) {
     await appendFile(p, bytes.subarray(i, i + (1 << 20)));
     await new Promise((r) => setTimeout(r, 2));
@@ -64,7 +82,11 @@ async function asArriving(name: string, t: string, trustStore: string): Promise<
   return o.report;
 }
 
-const rules = (r: Report) => r.findings.filter((f) => f.severity !== 'info').map((f) => f.rule).sort();
+const rules = (r: Report) =>
+  r.findings
+    .filter((f) => f.severity !== 'info')
+    .map((f) => f.rule)
+    .sort();
 
 async function both(name: string, t: string): Promise<Report[]> {
   const p = join(dir, name);
@@ -101,7 +123,10 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     expect(s.stripping).toBe(false);
     expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
     // A small dump has nothing to take.
-    const small = new Sniffed('s.dump.json', Buffer.from(encodeJson(await buildDump(sampleSpec(), sampleSigner('active'))), 'utf8'));
+    const small = new Sniffed(
+      's.dump.json',
+      Buffer.from(encodeJson(await buildDump(sampleSpec(), sampleSigner('active'))), 'utf8'),
+    );
     expect(replayDumpKind.detect(small)).toBe(true);
     expect(small.stripping).toBe(false);
   });
@@ -144,9 +169,12 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
   });
 
   it('a change to the signed members after the signature (trustDecision) fails the signature', async () => {
-    const t = text.replace('"decision": "trusted"', '"decision": "unknown"').replace('"decision":"trusted"', '"decision":"unknown"');
+    const t = text
+      .replace('"decision": "trusted"', '"decision": "unknown"')
+      .replace('"decision":"trusted"', '"decision":"unknown"');
     expect(t).not.toBe(text);
-    for (const r of await both('decision.dump.json', t)) expect(r.chain.find((n) => n.id === 'signature')?.status).toBe('mismatch');
+    for (const r of await both('decision.dump.json', t))
+      expect(r.chain.find((n) => n.id === 'signature')?.status).toBe('mismatch');
   });
 
   it('non-canonical escapes or numbers fall back to serializing: still a pass', async () => {
@@ -175,12 +203,18 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
     await writeFile(p, cut);
     const r = await runPath(p, 'verify', { trustStore: store });
     expect(r.verdict).toBe('fail');
-    const cli = spawnSync(process.execPath, ['bin/reprise.js', 'verify', p, '--json'], { encoding: 'utf8', timeout: 60_000 });
+    const cli = spawnSync(process.execPath, ['bin/reprise.js', 'verify', p, '--json'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(cli.status).toBe(1);
   }, 90_000);
 
   it('through the CLI (the built engine, with its worker thread) the verdicts are the same', async () => {
-    const cli = (name: string) => spawnSync(process.execPath, ['bin/reprise.js', 'verify', join(dir, name), '--json', '--trust-store', store], { encoding: 'utf8' });
+    const cli = (name: string) =>
+      spawnSync(process.execPath, ['bin/reprise.js', 'verify', join(dir, name), '--json', '--trust-store', store], {
+        encoding: 'utf8',
+      });
     await both('cli-intact.dump.json', text);
     await both('cli-tampered.dump.json', text.replace('#4242', '#4243'));
     const ok = cli('cli-intact.dump.json');
@@ -194,9 +228,21 @@ describe('large dumps: canonical bytes stripped on another thread', () => {
   it('the stripping thread (signature checked there, long escape-free texts hashed there) gives the verdicts of this thread', async () => {
     const { trustStoreEntry } = await import('../../app/core/keys.js');
     const revokedStore = join(dir, 'revoked-trust.json');
-    await writeFile(revokedStore, JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(sampleSigner('active'), 'reviewer', 'revoked now', 'revoked')] }));
+    await writeFile(
+      revokedStore,
+      JSON.stringify({
+        type: 'reprise.trust-store/v1',
+        keys: [trustStoreEntry(sampleSigner('active'), 'reviewer', 'revoked now', 'revoked')],
+      }),
+    );
     const otherStore = join(dir, 'other-trust.json');
-    await writeFile(otherStore, JSON.stringify({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(sampleSigner('unknown'), 'reviewer', 'another key')] }));
+    await writeFile(
+      otherStore,
+      JSON.stringify({
+        type: 'reprise.trust-store/v1',
+        keys: [trustStoreEntry(sampleSigner('unknown'), 'reviewer', 'another key')],
+      }),
+    );
     const sig = (JSON.parse(text) as { signature: string }).signature;
     const forged = sig.slice(0, 10) + (sig[10] === 'A' ? 'B' : 'A') + sig.slice(11);
     const cases: [string, string, string][] = [

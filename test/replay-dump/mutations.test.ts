@@ -60,7 +60,10 @@ function walk(root: Json, v: Json, path: (string | number)[], out: Mutation[]): 
   if (Array.isArray(v)) {
     v.forEach((e, i) => {
       out.push({ label: `remove ${where}/${i}`, model: at(root, [...path, i], (p) => (p as Json[]).splice(i, 1)) });
-      out.push({ label: `duplicate ${where}/${i}`, model: at(root, [...path, i], (p) => (p as Json[]).splice(i, 0, clone(e))) });
+      out.push({
+        label: `duplicate ${where}/${i}`,
+        model: at(root, [...path, i], (p) => (p as Json[]).splice(i, 0, clone(e))),
+      });
       walk(root, e, [...path, i], out);
     });
     return;
@@ -68,7 +71,10 @@ function walk(root: Json, v: Json, path: (string | number)[], out: Mutation[]): 
   if (typeof v === 'object' && v !== null) {
     const keys = Object.keys(v);
     for (const k of keys) {
-      out.push({ label: `remove ${where === '/' ? '' : where}/${k}`, model: at(root, [...path, k], (p, key) => delete (p as Record<string, Json>)[key as string]) });
+      out.push({
+        label: `remove ${where === '/' ? '' : where}/${k}`,
+        model: at(root, [...path, k], (p, key) => delete (p as Record<string, Json>)[key as string]),
+      });
     }
     for (let i = 0; i < keys.length; i++) {
       for (let j = i + 1; j < keys.length; j++) {
@@ -90,7 +96,14 @@ function walk(root: Json, v: Json, path: (string | number)[], out: Mutation[]): 
       if (path.length === 2 && path[0] === 'artifacts' && k === 'text' && typeof child === 'string') {
         for (const pos of [0, Math.floor(child.length / 2), child.length - 1]) {
           const c = child[pos] === 'x' ? 'y' : 'x';
-          out.push({ label: `artifact text char ${pos} of ${path[1]}`, model: at(root, [...path, k], (p, key) => ((p as Record<string, Json>)[key as string] = child.slice(0, pos) + c + child.slice(pos + 1))) });
+          out.push({
+            label: `artifact text char ${pos} of ${path[1]}`,
+            model: at(
+              root,
+              [...path, k],
+              (p, key) => ((p as Record<string, Json>)[key as string] = child.slice(0, pos) + c + child.slice(pos + 1)),
+            ),
+          });
         }
         continue;
       }
@@ -98,7 +111,11 @@ function walk(root: Json, v: Json, path: (string | number)[], out: Mutation[]): 
     }
     return;
   }
-  for (const nv of changeScalar(v)) out.push({ label: `change ${where} to ${JSON.stringify(nv).slice(0, 40)}`, model: at(root, path, (p, key) => ((p as Record<string | number, Json>)[key] = nv)) });
+  for (const nv of changeScalar(v))
+    out.push({
+      label: `change ${where} to ${JSON.stringify(nv).slice(0, 40)}`,
+      model: at(root, path, (p, key) => ((p as Record<string | number, Json>)[key] = nv)),
+    });
 }
 
 let intact: DumpModel;
@@ -149,13 +166,20 @@ describe('mutation test: every single forgery is rejected', () => {
       const rr = await verdictOf('m.rom.md', rom);
       if (m.romSet) {
         romEquivalent++;
-        if (rr.verdict !== 'pass' || JSON.stringify(rr.chain) !== JSON.stringify(intactRomReport.chain) || rr.findings.some((f) => f.rule === 'RDS-004')) notEquivalent.push(`rom: ${m.label}`);
+        if (
+          rr.verdict !== 'pass' ||
+          JSON.stringify(rr.chain) !== JSON.stringify(intactRomReport.chain) ||
+          rr.findings.some((f) => f.rule === 'RDS-004')
+        )
+          notEquivalent.push(`rom: ${m.label}`);
         continue;
       }
       romTried++;
       if (rr.verdict === 'pass') accepted.push(`rom: ${m.label}`);
     }
-    console.log(`replay-dump mutations: ${tried} JSON + ${romTried} ROM document mutations tried, ${accepted.length} accepted; ${romEquivalent} ROM reorderings, ${notEquivalent.length} not equivalent`);
+    console.log(
+      `replay-dump mutations: ${tried} JSON + ${romTried} ROM document mutations tried, ${accepted.length} accepted; ${romEquivalent} ROM reorderings, ${notEquivalent.length} not equivalent`,
+    );
     expect(accepted).toEqual([]);
     expect(notEquivalent).toEqual([]);
     expect(tried).toBeGreaterThan(300);
@@ -170,7 +194,8 @@ describe('mutation test: every single forgery is rejected', () => {
     const frontEnd = lines.indexOf('---', 1);
     // Lines that are members of one ROM set with the line after them: two front-matter keys,
     // or two bullets under one section heading (an artifact holds a single bullet).
-    const sameSet = (i: number): boolean => (i > 0 && i + 1 < frontEnd) || (i > frontEnd && lines[i]!.startsWith('* [') && lines[i + 1]!.startsWith('* ['));
+    const sameSet = (i: number): boolean =>
+      (i > 0 && i + 1 < frontEnd) || (i > frontEnd && lines[i]!.startsWith('* [') && lines[i + 1]!.startsWith('* ['));
     const accepted: string[] = [];
     const notEquivalent: string[] = [];
     let tried = 0;
@@ -190,15 +215,25 @@ describe('mutation test: every single forgery is rejected', () => {
         if (sameSet(i)) {
           equivalent++;
           const r = await verdictOf('m.rom.md', sw.join('\n'));
-          if (r.verdict !== 'pass' || JSON.stringify(r.chain) !== JSON.stringify(intactReport.chain) || r.findings.some((f) => f.rule === 'RDS-004')) notEquivalent.push(`swap lines ${i + 1} and ${i + 2}`);
+          if (
+            r.verdict !== 'pass' ||
+            JSON.stringify(r.chain) !== JSON.stringify(intactReport.chain) ||
+            r.findings.some((f) => f.rule === 'RDS-004')
+          )
+            notEquivalent.push(`swap lines ${i + 1} and ${i + 2}`);
         } else await check(`swap lines ${i + 1} and ${i + 2}`, sw.join('\n'));
       }
       // one character changed in every non-blank line (at its last position)
       const l = lines[i]!;
       const c = l[l.length - 1] === 'x' ? 'y' : 'x';
-      await check(`change last char of line ${i + 1}`, [...lines.slice(0, i), l.slice(0, -1) + c, ...lines.slice(i + 1)].join('\n'));
+      await check(
+        `change last char of line ${i + 1}`,
+        [...lines.slice(0, i), l.slice(0, -1) + c, ...lines.slice(i + 1)].join('\n'),
+      );
     }
-    console.log(`replay-dump mutations: ${tried} ROM text mutations tried, ${accepted.length} accepted; ${equivalent} swaps within one heading, ${notEquivalent.length} not equivalent`);
+    console.log(
+      `replay-dump mutations: ${tried} ROM text mutations tried, ${accepted.length} accepted; ${equivalent} swaps within one heading, ${notEquivalent.length} not equivalent`,
+    );
     expect(accepted).toEqual([]);
     expect(notEquivalent).toEqual([]);
     expect(tried).toBeGreaterThan(100);

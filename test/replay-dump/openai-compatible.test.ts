@@ -18,7 +18,24 @@ import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/exam
 import { PROVIDERS_TYPE } from '../../app/providers/registry.js';
 import { cpuMsSince } from '../helpers/measured-cli.js';
 
-type Mode = 'ok' | 'model-missing' | 'http500' | 'malformed' | 'timeout' | 'bad-shape' | 'other-text' | 'post-http503' | 'post-timeout' | 'post-stall' | 'redirect' | 'other-model' | 'models-endless' | 'post-endless' | 'models-drip' | 'post-drip' | 'models-declared-huge';
+type Mode =
+  | 'ok'
+  | 'model-missing'
+  | 'http500'
+  | 'malformed'
+  | 'timeout'
+  | 'bad-shape'
+  | 'other-text'
+  | 'post-http503'
+  | 'post-timeout'
+  | 'post-stall'
+  | 'redirect'
+  | 'other-model'
+  | 'models-endless'
+  | 'post-endless'
+  | 'models-drip'
+  | 'post-drip'
+  | 'models-declared-huge';
 let mode: Mode = 'ok';
 let lastBody: Record<string, unknown> | null = null;
 let server: Server;
@@ -35,7 +52,9 @@ function providersFile(p: number, timeoutMs = 400): string {
         kind: 'openai-compatible',
         baseUrl: `http://127.0.0.1:${p}`,
         timeoutMs,
-        models: [{ modelId: 'tiny-llama-q8', quantizationProfiles: ['q8_0'], capacitySnapshot: { contextWindow: 2048 } }],
+        models: [
+          { modelId: 'tiny-llama-q8', quantizationProfiles: ['q8_0'], capacitySnapshot: { contextWindow: 2048 } },
+        ],
         computeShapes: [{ advisor: 'advisor.cpu_v1', arity: 1, tensorType: 'fp32' }],
       },
     ],
@@ -48,13 +67,17 @@ beforeAll(async () => {
     req.on('data', (d: Buffer) => (body += d.toString('utf8')));
     req.on('end', () => {
       if (mode === 'timeout') return; // never answers
-      const target = mode.startsWith('models-') ? req.url === '/v1/models' : mode.startsWith('post-') && req.url === '/v1/chat/completions';
+      const target = mode.startsWith('models-')
+        ? req.url === '/v1/models'
+        : mode.startsWith('post-') && req.url === '/v1/chat/completions';
       if (target && (mode.endsWith('-endless') || mode.endsWith('-drip'))) {
         // An answer that never ends: 64 KiB chunks as fast as the client reads, or one byte
         // every 20 ms (under any idle timeout), until the client hangs up.
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write(mode.startsWith('models-') ? '{"object":"list","data":[' : '{"choices":[{"message":{"content":"');
-        const chunk = mode.endsWith('-endless') ? Buffer.alloc(64 * 1024, mode.startsWith('models-') ? ' ' : 'a') : Buffer.from(' ');
+        const chunk = mode.endsWith('-endless')
+          ? Buffer.alloc(64 * 1024, mode.startsWith('models-') ? ' ' : 'a')
+          : Buffer.from(' ');
         const pump = (): void => {
           if (res.destroyed) return;
           if (mode.endsWith('-drip')) {
@@ -82,7 +105,12 @@ beforeAll(async () => {
       }
       res.setHeader('content-type', 'application/json');
       if (req.method === 'GET' && (req.url === '/v1/models' || req.url === '/elsewhere/v1/models')) {
-        res.end(JSON.stringify({ object: 'list', data: [{ id: mode === 'model-missing' ? 'another-model' : 'tiny-llama-q8', object: 'model' }] }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: [{ id: mode === 'model-missing' ? 'another-model' : 'tiny-llama-q8', object: 'model' }],
+          }),
+        );
         return;
       }
       if (req.method === 'POST' && req.url === '/v1/chat/completions') {
@@ -98,7 +126,25 @@ beforeAll(async () => {
         }
         if (mode === 'malformed') res.end('{"choices": [');
         else if (mode === 'bad-shape') res.end('{"choices": []}');
-        else res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: mode === 'other-model' ? 'tiny-llama-q4' : 'tiny-llama-q8', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: mode === 'other-text' ? 'something else' : 'Three of 1,204 records failed the schema check.' } }] }));
+        else
+          res.end(
+            JSON.stringify({
+              id: 'x',
+              object: 'chat.completion',
+              model: mode === 'other-model' ? 'tiny-llama-q4' : 'tiny-llama-q8',
+              choices: [
+                {
+                  index: 0,
+                  finish_reason: 'stop',
+                  message: {
+                    role: 'assistant',
+                    content:
+                      mode === 'other-text' ? 'something else' : 'Three of 1,204 records failed the schema check.',
+                  },
+                },
+              ],
+            }),
+          );
         return;
       }
       res.writeHead(404).end('{}');
@@ -109,8 +155,17 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'reprise-openai-'));
   await writeFile(join(dir, 'trust.json'), trustStoreDocument());
   await writeFile(join(dir, 'providers.json'), providersFile(port));
-  const spec = sampleSpec({ dumpId: 'dump.openai.001', expression: { finishReason: 'stop', text: 'Three of 1,204 records failed the schema check.' } });
-  spec.lockedProviderInfo = { capacitySnapshot: { contextWindow: 2048 }, capturedAtUtc: '2026-05-04T09:59:58Z', modelId: 'tiny-llama-q8', providerId: 'local.llama', quantizationProfile: 'q8_0' };
+  const spec = sampleSpec({
+    dumpId: 'dump.openai.001',
+    expression: { finishReason: 'stop', text: 'Three of 1,204 records failed the schema check.' },
+  });
+  spec.lockedProviderInfo = {
+    capacitySnapshot: { contextWindow: 2048 },
+    capturedAtUtc: '2026-05-04T09:59:58Z',
+    modelId: 'tiny-llama-q8',
+    providerId: 'local.llama',
+    quantizationProfile: 'q8_0',
+  };
   dumpBytes = Buffer.from(encodeJson(await buildDump(spec, sampleSigner('active'))));
 });
 
@@ -129,8 +184,20 @@ describe('openai-compatible provider', () => {
     const r = await replay();
     expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(r.verdict).toBe('pass');
-    expect(lastBody).toMatchObject({ model: 'tiny-llama-q8', seed: 42, temperature: 0.7, top_p: 0.9, max_tokens: 24, stream: false });
-    expect((lastBody!['messages'] as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user']);
+    expect(lastBody).toMatchObject({
+      model: 'tiny-llama-q8',
+      seed: 42,
+      temperature: 0.7,
+      top_p: 0.9,
+      max_tokens: 24,
+      stream: false,
+    });
+    expect((lastBody!['messages'] as { role: string }[]).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'user',
+      'user',
+    ]);
   });
 
   it('fails (RDS-F005) when the server answers something else', async () => {
@@ -197,7 +264,8 @@ describe('openai-compatible provider', () => {
       mode = m;
       // The endless answers get a long timeout, so that the cap, not the clock, ends them.
       let providers = join(dir, 'providers.json');
-      if (m.endsWith('-endless')) await writeFile((providers = join(dir, 'providers-long.json')), providersFile(port, 15_000));
+      if (m.endsWith('-endless'))
+        await writeFile((providers = join(dir, 'providers-long.json')), providersFile(port, 15_000));
       const rss0 = process.memoryUsage().rss;
       const cpu0 = process.cpuUsage();
       const r = await replay(providers);

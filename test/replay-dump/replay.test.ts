@@ -28,16 +28,40 @@ async function replayOf(edit: (s: DumpSpec) => void, providers?: string, whatIf?
   edit(spec);
   // The recorded expression is the ref-1 one; what matters here is that nothing runs.
   const m = await buildDump({ ...spec, expression: spec.expression ?? { text: 'recorded' } }, sampleSigner('active'));
-  return runBytes('r.dump.json', Buffer.from(encodeJson(m)), 'replay', { trustStore: trust, ...(providers ? { providers } : {}), ...(whatIf ? { whatIf } : {}) });
+  return runBytes('r.dump.json', Buffer.from(encodeJson(m)), 'replay', {
+    trustStore: trust,
+    ...(providers ? { providers } : {}),
+    ...(whatIf ? { whatIf } : {}),
+  });
 }
 
 describe('environment emulation (fail-closed)', () => {
   const cases: [string, (s: DumpSpec) => void, string, string][] = [
-    ['unknown provider', (s) => (s.lockedProviderInfo.providerId = 'vendor.cloud'), 'RDS-LOCK-003', '/lockedProviderInfo/providerId'],
+    [
+      'unknown provider',
+      (s) => (s.lockedProviderInfo.providerId = 'vendor.cloud'),
+      'RDS-LOCK-003',
+      '/lockedProviderInfo/providerId',
+    ],
     ['unknown model', (s) => (s.lockedProviderInfo.modelId = 'ref-9'), 'RDS-LOCK-003', '/lockedProviderInfo/modelId'],
-    ['quantization not offered', (s) => (s.lockedProviderInfo.quantizationProfile = 'q4_k_m'), 'RDS-LOCK-003', '/lockedProviderInfo/quantizationProfile'],
-    ['capacity differs', (s) => (s.lockedProviderInfo.capacitySnapshot = { contextWindow: 9999 }), 'RDS-F004', '/lockedProviderInfo/capacitySnapshot'],
-    ['shape not offered', (s) => (s.computeShape = { advisor: 'advisor.cpu_v1', arity: 3, tensorType: 'fp32' }), 'RDS-F004', '/computeShape'],
+    [
+      'quantization not offered',
+      (s) => (s.lockedProviderInfo.quantizationProfile = 'q4_k_m'),
+      'RDS-LOCK-003',
+      '/lockedProviderInfo/quantizationProfile',
+    ],
+    [
+      'capacity differs',
+      (s) => (s.lockedProviderInfo.capacitySnapshot = { contextWindow: 9999 }),
+      'RDS-F004',
+      '/lockedProviderInfo/capacitySnapshot',
+    ],
+    [
+      'shape not offered',
+      (s) => (s.computeShape = { advisor: 'advisor.cpu_v1', arity: 3, tensorType: 'fp32' }),
+      'RDS-F004',
+      '/computeShape',
+    ],
     ['kernel major 2', (s) => (s.kernelVersion = '2.0.0'), 'RDS-F003', '/kernelVersion'],
   ];
   for (const [label, edit, rule, pointer] of cases) {
@@ -62,7 +86,12 @@ describe('environment emulation (fail-closed)', () => {
     expect(none.verdict).toBe('unavailable');
     expect(none.findings.map((f) => f.rule)).toContain('RDS-LOCK-003');
     const spec = sampleSpec();
-    const ok = await runBytes('ok.dump.json', Buffer.from(encodeJson(await buildDump(spec, sampleSigner('active')))), 'replay', { trustStore: trust });
+    const ok = await runBytes(
+      'ok.dump.json',
+      Buffer.from(encodeJson(await buildDump(spec, sampleSigner('active')))),
+      'replay',
+      { trustStore: trust },
+    );
     expect(ok.verdict).toBe('pass');
   });
 
@@ -75,12 +104,20 @@ describe('environment emulation (fail-closed)', () => {
 
   it('a defective registry file or what-if is a usage error (exit 3), not a finding', async () => {
     const bad = join(dir, 'bad.json');
-    await writeFile(bad, JSON.stringify({ type: 'reprise.providers/v1', providers: [{ providerId: 'x', kind: 'magic', models: [], computeShapes: [] }] }));
+    await writeFile(
+      bad,
+      JSON.stringify({
+        type: 'reprise.providers/v1',
+        providers: [{ providerId: 'x', kind: 'magic', models: [], computeShapes: [] }],
+      }),
+    );
     await expect(replayOf(() => undefined, bad)).rejects.toBeInstanceOf(UsageError);
     await expect(replayOf(() => undefined, join(dir, 'missing.json'))).rejects.toBeInstanceOf(UsageError);
     await expect(replayOf(() => undefined, undefined, ['shape=a/b'])).rejects.toBeInstanceOf(UsageError);
     // The same model offered twice (another quantization first): ambiguous, so refused.
-    const doc = registryDocument(builtinRegistry()) as { providers: { models: { modelId: string; quantizationProfiles: string[] }[] }[] };
+    const doc = registryDocument(builtinRegistry()) as {
+      providers: { models: { modelId: string; quantizationProfiles: string[] }[] }[];
+    };
     const first = doc.providers[0]!.models[0]!;
     doc.providers[0]!.models.unshift({ ...first, quantizationProfiles: ['int8'] });
     const twice = join(dir, 'twice.json');
@@ -91,11 +128,15 @@ describe('environment emulation (fail-closed)', () => {
     capDoc.providers[0]!.models[0]!.capacitySnapshot = { contextWindow: 1 };
     const cap = join(dir, 'cap.json');
     await writeFile(cap, JSON.stringify(capDoc));
-    await expect(replayOf(() => undefined, cap)).rejects.toThrow(/has capacitySnapshot \{"contextWindow":4096\}, not \{"contextWindow":1\}/);
+    await expect(replayOf(() => undefined, cap)).rejects.toThrow(
+      /has capacitySnapshot \{"contextWindow":4096\}, not \{"contextWindow":1\}/,
+    );
     // A defective registry is refused even when the chain fails (nothing would run).
     const broken = await buildDump(sampleSpec(), sampleSigner('active'));
     const text = encodeJson(broken).replace('"seed": 42', '"seed": 43');
-    await expect(runBytes('b.dump.json', Buffer.from(text), 'replay', { trustStore: trust, providers: bad })).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      runBytes('b.dump.json', Buffer.from(text), 'replay', { trustStore: trust, providers: bad }),
+    ).rejects.toBeInstanceOf(UsageError);
   });
 
   it('replay stops at a broken chain: nothing re-executed', async () => {

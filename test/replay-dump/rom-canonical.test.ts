@@ -25,7 +25,8 @@ let intact: DumpModel;
 let rom: string;
 let jsonReport: Report;
 
-const verify = (name: string, text: string): Promise<Report> => runBytes(name, Buffer.from(text, 'utf8'), 'verify', { trustStore: store });
+const verify = (name: string, text: string): Promise<Report> =>
+  runBytes(name, Buffer.from(text, 'utf8'), 'verify', { trustStore: store });
 const rules = (r: Report) => r.findings.map((f) => f.rule).sort();
 
 beforeAll(async () => {
@@ -68,7 +69,10 @@ describe('ROM canonicalization: formatting variants are the same document', () =
   it('the twins of an altered dump agree too: the shuffled ROM fails exactly as the JSON does', async () => {
     const altered = { ...intact, seed: 43 };
     const j = await verify('a.dump.json', encodeJson(altered));
-    const r = await verify('a.rom.md', emitRomDoc(parseRomDoc(encodeRom(altered)), { shuffle: 5, indent: true, number: true }));
+    const r = await verify(
+      'a.rom.md',
+      emitRomDoc(parseRomDoc(encodeRom(altered)), { shuffle: 5, indent: true, number: true }),
+    );
     expect(j.verdict).toBe('fail');
     expect(r.verdict).toBe('fail');
     expect(r.chain).toEqual(j.chain);
@@ -80,15 +84,31 @@ describe('ROM canonicalization: a changed value, a removal or a duplication stil
   const noisy = () => emitRomDoc(parseRomDoc(rom), { shuffle: 11, indent: true, number: true });
   const cases: [string, (t: string) => string, string][] = [
     ['a bullet value changed', (t) => t.replace(/\[arity\] : {2}1/, '[arity] :  2'), 'RDS-F001'],
-    ['a number changed in its last digit', (t) => t.replace(/\[temperature\] : {2}0\.7/, '[temperature] :  0.71'), 'RDS-F001'],
+    [
+      'a number changed in its last digit',
+      (t) => t.replace(/\[temperature\] : {2}0\.7/, '[temperature] :  0.71'),
+      'RDS-F001',
+    ],
     ['a link target changed', (t) => t.replace('[[reprise.reference]]', '[[reprise.reference2]]'), 'RDS-F001'],
     ['a front-matter value changed', (t) => t.replace(/seed: {3}42/, 'seed:   43'), 'RDS-F001'],
     ['an artifact media type changed', (t) => t.replace('"text/markdown"', '"text/plain"'), 'RDS-F001'],
     ['a bullet removed', (t) => t.replace(/^.*\[top_p\].*\n/m, ''), 'RDS-001'],
     ['a bullet duplicated with the same value', (t) => t.replace(/^(.*\[arity\].*\n)/m, '$1$1'), 'RPR-DUMP-003'],
-    ['a bullet duplicated under another case', (t) => t.replace(/^(.*)\[arity\](.*\n)/m, '$1[arity]$2$1[ARITY]$2'), 'RPR-DUMP-003'],
-    ['a heading duplicated under other numbering', (t) => t.replace(/^(\s*#\s+)\d+\. Frozen Buffers/m, '$1 9. Frozen Buffers\n# 10. Frozen Buffers'), 'RPR-DUMP-003'],
-    ['a front-matter key duplicated under another case', (t) => t.replace(/^(\s*)seed:/m, '$1Seed: 42\nseed:'), 'RPR-DUMP-003'],
+    [
+      'a bullet duplicated under another case',
+      (t) => t.replace(/^(.*)\[arity\](.*\n)/m, '$1[arity]$2$1[ARITY]$2'),
+      'RPR-DUMP-003',
+    ],
+    [
+      'a heading duplicated under other numbering',
+      (t) => t.replace(/^(\s*#\s+)\d+\. Frozen Buffers/m, '$1 9. Frozen Buffers\n# 10. Frozen Buffers'),
+      'RPR-DUMP-003',
+    ],
+    [
+      'a front-matter key duplicated under another case',
+      (t) => t.replace(/^(\s*)seed:/m, '$1Seed: 42\nseed:'),
+      'RPR-DUMP-003',
+    ],
   ];
   for (const [label, mutate, rule] of cases) {
     it(`${label} → ${rule}`, async () => {

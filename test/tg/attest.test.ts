@@ -24,7 +24,11 @@ describe('reprise attest', () => {
     const out = join(work, 'banded.att.json');
     const a = await runCli(['attest', manifest, '--key', j.key, '--out', out]);
     expect(a.code).toBe(0);
-    const env = JSON.parse(readFileSync(out, 'utf8')) as { payloadType: string; payload: string; signatures: { keyid: string }[] };
+    const env = JSON.parse(readFileSync(out, 'utf8')) as {
+      payloadType: string;
+      payload: string;
+      signatures: { keyid: string }[];
+    };
     expect(env.payloadType).toBe('application/vnd.in-toto+json');
     const st = JSON.parse(Buffer.from(env.payload, 'base64').toString('utf8')) as Record<string, any>;
     expect(st['_type']).toBe('https://in-toto.io/Statement/v1');
@@ -34,7 +38,15 @@ describe('reprise attest', () => {
     const v = await runCli(['attest', '--verify', out, '--trust-store', j.trust, '--manifest', manifest, '--json']);
     expect(v.code).toBe(0);
     expect(JSON.parse(v.stdout).verdict).toBe('pass');
-    const other = await runCli(['attest', '--verify', out, '--trust-store', j.trust, '--manifest', join(ex, 'tg', 'exact-intact', 'manifest.json')]);
+    const other = await runCli([
+      'attest',
+      '--verify',
+      out,
+      '--trust-store',
+      j.trust,
+      '--manifest',
+      join(ex, 'tg', 'exact-intact', 'manifest.json'),
+    ]);
     expect(other.code).toBe(1);
     expect(other.stdout).toContain('RPR-ATTEST-009');
     // Same replay, same key: the same bytes.
@@ -45,9 +57,18 @@ describe('reprise attest', () => {
 
   it('an all-EXACT attestation carries no tolerance policy; a RECORDED output without an anchor is not presented as replayable', async () => {
     const out = join(work, 'rec.att.json');
-    const a = await runCli(['attest', join(ex, 'tg', 'recorded-unanchored', 'manifest.json'), '--key', j.key, '--out', out]);
+    const a = await runCli([
+      'attest',
+      join(ex, 'tg', 'recorded-unanchored', 'manifest.json'),
+      '--key',
+      j.key,
+      '--out',
+      out,
+    ]);
     expect(a.code).toBe(1); // the replay verdict is fail, and the attestation says so
-    const st = JSON.parse(Buffer.from((JSON.parse(readFileSync(out, 'utf8')) as { payload: string }).payload, 'base64').toString('utf8')) as Record<string, any>;
+    const st = JSON.parse(
+      Buffer.from((JSON.parse(readFileSync(out, 'utf8')) as { payload: string }).payload, 'base64').toString('utf8'),
+    ) as Record<string, any>;
     expect(st['predicate'].tolerancePolicy).toBeNull();
     expect(st['predicate'].verdict).toBe('fail');
     expect(st['predicate'].recordedOutputs).toEqual([expect.objectContaining({ replayable: false, anchor: null })]);
@@ -57,17 +78,35 @@ describe('reprise attest', () => {
 
   it('a RECORDED output whose anchor verified is presented as replayable, with its anchor', async () => {
     const out = join(work, 'anchored.att.json');
-    const a = await runCli(['attest', join(ex, 'tg', 'recorded-anchored', 'manifest.json'), '--key', j.key, '--out', out, '--journal', join(ex, 'tg', 'journal'), '--trust-store', join(ex, 'tg', 'trust-store.json')]);
+    const a = await runCli([
+      'attest',
+      join(ex, 'tg', 'recorded-anchored', 'manifest.json'),
+      '--key',
+      j.key,
+      '--out',
+      out,
+      '--journal',
+      join(ex, 'tg', 'journal'),
+      '--trust-store',
+      join(ex, 'tg', 'trust-store.json'),
+    ]);
     expect(a.code).toBe(0);
-    const st = JSON.parse(Buffer.from((JSON.parse(readFileSync(out, 'utf8')) as { payload: string }).payload, 'base64').toString('utf8')) as Record<string, any>;
+    const st = JSON.parse(
+      Buffer.from((JSON.parse(readFileSync(out, 'utf8')) as { payload: string }).payload, 'base64').toString('utf8'),
+    ) as Record<string, any>;
     expect(st['predicate'].modeComposition).toEqual({ BANDED: 0, EXACT: 5, RECORDED: 1 });
-    expect(st['predicate'].recordedOutputs).toEqual([expect.objectContaining({ replayable: true, anchor: { entryHash: expect.stringMatching(/^sha256:/), seq: 0 } })]);
+    expect(st['predicate'].recordedOutputs).toEqual([
+      expect.objectContaining({ replayable: true, anchor: { entryHash: expect.stringMatching(/^sha256:/), seq: 0 } }),
+    ]);
     expect((await runCli(['attest', '--verify', out, '--trust-store', j.trust])).code).toBe(0);
   });
 
   it('fails verification after any single-byte change of the envelope', async () => {
     const out = join(work, 'mut.att.json');
-    expect((await runCli(['attest', join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--key', j.key, '--out', out])).code).toBe(0);
+    expect(
+      (await runCli(['attest', join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--key', j.key, '--out', out]))
+        .code,
+    ).toBe(0);
     const bytes = readFileSync(out);
     const trust = await loadTrustStore(j.trust);
     expect(verdictOf(verifyAttestation(bytes, trust).findings)).toBe('pass');

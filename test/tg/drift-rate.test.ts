@@ -32,12 +32,16 @@ describe('details.tg.driftRate', () => {
     expect(dr).toEqual({
       window: bundle.driftRate.window,
       maxRate: bundle.driftRate.maxRate,
-      versions: [{ model: 'reprise.reference@ref-1', observations: 1, inWindow: 1, drifted: 1, rate: 1, exceeds: true }],
+      versions: [
+        { model: 'reprise.reference@ref-1', observations: 1, inWindow: 1, drifted: 1, rate: 1, exceeds: true },
+      ],
     });
   });
   it('within ε: rate 0, not exceeding', async () => {
     const { dr } = await driftRate('tg/banded-within-epsilon/manifest.json');
-    expect(dr?.versions).toEqual([{ model: 'reprise.reference@ref-1', observations: 1, inWindow: 1, drifted: 0, rate: 0, exceeds: false }]);
+    expect(dr?.versions).toEqual([
+      { model: 'reprise.reference@ref-1', observations: 1, inWindow: 1, drifted: 0, rate: 0, exceeds: false },
+    ]);
   });
   it('a what-if replay is counted under the substituted version', async () => {
     const { dr } = await driftRate('tg/banded-within-epsilon/manifest.json', ['model=ref-2']);
@@ -51,6 +55,10 @@ describe('details.tg.driftRate', () => {
     expect(tgDriftRateOf(undefined)).toBeNull();
     expect(tgDriftRateOf({ window: 50, maxRate: 0.1 })).toBeNull();
     expect(tgDriftRateOf({ window: 50, maxRate: 0.1, versions: [{ model: 'm', rate: '1' }] })).toBeNull();
-    expect(tgDriftRateOf({ window: 50, maxRate: 0.1, versions: [] })).toEqual({ window: 50, maxRate: 0.1, versions: [] });
+    expect(tgDriftRateOf({ window: 50, maxRate: 0.1, versions: [] })).toEqual({
+      window: 50,
+      maxRate: 0.1,
+      versions: [],
+    });
   });
 });

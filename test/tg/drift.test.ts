@@ -7,7 +7,12 @@ import { driftRates } from '../../app/kinds/tg/telemetry.js';
 import { journalCopy, runCli, writeExamples } from './helpers.js';
 
 describe('driftRates', () => {
-  const o = (drift: boolean, model = 'p@m1', window = 4, maxRate = 0.25) => ({ model, drift, driftRate: { window, maxRate }, claimRef: 'c' });
+  const o = (drift: boolean, model = 'p@m1', window = 4, maxRate = 0.25) => ({
+    model,
+    drift,
+    driftRate: { window, maxRate },
+    claimRef: 'c',
+  });
   it('counts the last `window` observations per model and flags above maxRate only', () => {
     const r = driftRates([o(true), o(true), o(false), o(false), o(false), o(true), o(false, 'p@m2')]);
     expect(r).toEqual([
@@ -23,18 +28,52 @@ describe('reprise drift', () => {
     const ex = await writeExamples();
     const r = await runCli(['drift', join(ex, 'tg'), '--json']);
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { models: { model: string; drifted: number; inWindow: number; flag: boolean; window: number; maxRate: number }[] };
-    expect(doc.models).toEqual([expect.objectContaining({ model: 'reprise.reference@ref-1', drifted: 2, inWindow: 4, window: 50, maxRate: 0.1, flag: true })]);
+    const doc = JSON.parse(r.stdout) as {
+      models: { model: string; drifted: number; inWindow: number; flag: boolean; window: number; maxRate: number }[];
+    };
+    expect(doc.models).toEqual([
+      expect.objectContaining({
+        model: 'reprise.reference@ref-1',
+        drifted: 2,
+        inWindow: 4,
+        window: 50,
+        maxRate: 0.1,
+        flag: true,
+      }),
+    ]);
     const ok = await runCli(['drift', join(ex, 'tg', 'banded-within-epsilon')]);
     expect(ok.code).toBe(0);
 
     const j = await journalCopy(ex);
-    for (const s of ['banded-within-epsilon', 'banded-drift-not-material']) await runCli(['replay', join(ex, 'tg', s, 'manifest.json'), '--journal', j.dir, '--key', j.key, '--trust-store', j.trust]);
+    for (const s of ['banded-within-epsilon', 'banded-drift-not-material'])
+      await runCli([
+        'replay',
+        join(ex, 'tg', s, 'manifest.json'),
+        '--journal',
+        j.dir,
+        '--key',
+        j.key,
+        '--trust-store',
+        j.trust,
+      ]);
     const fromJournal = await runCli(['drift', j.dir, '--trust-store', j.trust, '--json']);
     expect(JSON.parse(fromJournal.stdout).models[0]).toMatchObject({ drifted: 1, inWindow: 2, flag: true });
-    const anchored = await runCli(['drift', j.dir, '--trust-store', j.trust, '--journal', j.dir, '--key', j.key, '--json']);
+    const anchored = await runCli([
+      'drift',
+      j.dir,
+      '--trust-store',
+      j.trust,
+      '--journal',
+      j.dir,
+      '--key',
+      j.key,
+      '--json',
+    ]);
     expect(JSON.parse(anchored.stdout).models[0].anchor).toMatchObject({ seq: expect.any(Number) });
-    const kinds = readFileSync(join(j.dir, 'entries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).kind);
+    const kinds = readFileSync(join(j.dir, 'entries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).kind);
     expect(kinds).toContain('recalibration-flag');
     expect(kinds.filter((k: string) => k === 'replay-comparison')).toHaveLength(2);
     expect((await runCli(['journal', 'verify', j.dir, '--trust-store', j.trust])).code).toBe(0);

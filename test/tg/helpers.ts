@@ -40,4 +40,7 @@ export async function journalCopy(examples: string): Promise<{ dir: string; trus
 
 export const rules = (report: Report) => report.findings.map((f) => f.rule);
 export const failRules = (report: Report) => report.findings.filter((f) => f.severity === 'fail').map((f) => f.rule);
-export const eventsOf = (report: Report, type: string) => (report.events ?? []).filter((e) => typeof e === 'object' && e !== null && !Array.isArray(e) && e['type'] === type) as Record<string, unknown>[];
+export const eventsOf = (report: Report, type: string) =>
+  (report.events ?? []).filter(
+    (e) => typeof e === 'object' && e !== null && !Array.isArray(e) && e['type'] === type,
+  ) as Record<string, unknown>[];

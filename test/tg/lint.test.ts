@@ -9,26 +9,49 @@ const msgs = (s: string) => lintText('x.md', s).diagnostics.map((d) => `${d.leve
 
 describe('DL-104 rules', () => {
   it('passes a spec declaring one mode per output', () => {
-    const r = lintText('ok.md', spec('engine: TG-DECISION\noutputs:\n  - comp.TG.OUTPUT.DECISION.v1_0\nreplay_profile:\n  specification: TG-RP\n  default: EXACT\n'));
+    const r = lintText(
+      'ok.md',
+      spec(
+        'engine: TG-DECISION\noutputs:\n  - comp.TG.OUTPUT.DECISION.v1_0\nreplay_profile:\n  specification: TG-RP\n  default: EXACT\n',
+      ),
+    );
     expect(r.isSpec).toBe(true);
     expect(r.diagnostics).toEqual([]);
   });
   it('an output with no mode (not listed, no default) is an error', () => {
-    expect(msgs(spec('engine: E\noutputs:\n  - a.v1\n  - b.v1\nreplay_profile:\n  outputs:\n    a.v1: EXACT\n'))).toEqual([expect.stringMatching(/^error:5:output b\.v1 has no replay mode/)]);
+    expect(
+      msgs(spec('engine: E\noutputs:\n  - a.v1\n  - b.v1\nreplay_profile:\n  outputs:\n    a.v1: EXACT\n')),
+    ).toEqual([expect.stringMatching(/^error:5:output b\.v1 has no replay mode/)]);
   });
   it('a mode outside EXACT/BANDED/RECORDED is an error', () => {
-    expect(msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: FUZZY\n'))).toEqual([expect.stringMatching(/^error:6:output a\.v1 has mode "FUZZY"/)]);
+    expect(msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: FUZZY\n'))).toEqual([
+      expect.stringMatching(/^error:6:output a\.v1 has mode "FUZZY"/),
+    ]);
   });
   it('an output listed twice (in outputs, or as a duplicate YAML key) is an error with its line', () => {
-    expect(msgs(spec('engine: E\noutputs: [a.v1, a.v1]\nreplay_profile:\n  default: EXACT\n'))).toEqual([expect.stringMatching(/^error:3:output a\.v1 is listed twice in `outputs`/)]);
-    expect(msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: EXACT\n    a.v1: BANDED\n'))).toEqual([expect.stringMatching(/^error:7:output a\.v1 is listed twice in replay_profile\.outputs/)]);
+    expect(msgs(spec('engine: E\noutputs: [a.v1, a.v1]\nreplay_profile:\n  default: EXACT\n'))).toEqual([
+      expect.stringMatching(/^error:3:output a\.v1 is listed twice in `outputs`/),
+    ]);
+    expect(
+      msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: EXACT\n    a.v1: BANDED\n')),
+    ).toEqual([expect.stringMatching(/^error:7:output a\.v1 is listed twice in replay_profile\.outputs/)]);
   });
   it('a BANDED output without policy_refs.epsilon is an error; with it, fine', () => {
-    expect(msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: BANDED\n'))).toEqual([expect.stringMatching(/^error:.*BANDED but replay_profile\.policy_refs\.epsilon/)]);
-    expect(msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: BANDED\n  policy_refs:\n    epsilon: comp.FAGF.OUTPUT.WEIGHT-BUNDLE.v1_0\n'))).toEqual([]);
+    expect(msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: BANDED\n'))).toEqual([
+      expect.stringMatching(/^error:.*BANDED but replay_profile\.policy_refs\.epsilon/),
+    ]);
+    expect(
+      msgs(
+        spec(
+          'engine: E\noutputs: [a.v1]\nreplay_profile:\n  outputs:\n    a.v1: BANDED\n  policy_refs:\n    epsilon: comp.FAGF.OUTPUT.WEIGHT-BUNDLE.v1_0\n',
+        ),
+      ),
+    ).toEqual([]);
   });
   it('a profile CSI the engine does not list is a warning', () => {
-    expect(msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  default: EXACT\n  outputs:\n    z.v1: EXACT\n'))).toEqual([expect.stringMatching(/^warning:7:.*z\.v1/)]);
+    expect(
+      msgs(spec('engine: E\noutputs: [a.v1]\nreplay_profile:\n  default: EXACT\n  outputs:\n    z.v1: EXACT\n')),
+    ).toEqual([expect.stringMatching(/^warning:7:.*z\.v1/)]);
   });
   it('no replay_profile at all is an error; files without engine front matter are skipped; broken YAML is an error', () => {
     expect(msgs(spec('engine: E\noutputs: [a.v1]\n'))).toEqual([expect.stringMatching(/^error:.*no `replay_profile`/)]);
@@ -58,11 +81,25 @@ describe('reprise lint (CLI)', () => {
     expect(doc.warnings).toBe(1);
     const s = await runCli(['lint', join(ex, 'tg', 'specs'), '--format', 'sarif']);
     expect(s.code).toBe(1);
-    const sarif = JSON.parse(s.stdout) as { version: string; runs: { tool: { driver: { name: string; rules: { id: string }[] } }; results: { ruleId: string; level: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
+    const sarif = JSON.parse(s.stdout) as {
+      version: string;
+      runs: {
+        tool: { driver: { name: string; rules: { id: string }[] } };
+        results: {
+          ruleId: string;
+          level: string;
+          locations: { physicalLocation: { region: { startLine: number } } }[];
+        }[];
+      }[];
+    };
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0]!.tool.driver.rules[0]!.id).toBe('DL-104');
     expect(sarif.runs[0]!.results.map((r) => r.level).sort()).toEqual(['error', 'error', 'error', 'warning']);
-    expect(sarif.runs[0]!.results.every((r) => r.ruleId === 'DL-104' && r.locations[0]!.physicalLocation.region.startLine > 1)).toBe(true);
+    expect(
+      sarif.runs[0]!.results.every(
+        (r) => r.ruleId === 'DL-104' && r.locations[0]!.physicalLocation.region.startLine > 1,
+      ),
+    ).toBe(true);
   });
   it('usage errors exit 3', async () => {
     expect((await runCli(['lint'])).code).toBe(3);

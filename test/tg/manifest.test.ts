@@ -9,7 +9,8 @@ import { failRules, replayJson, runCli, writeExamples } from './helpers.js';
 
 let ex = '';
 let work = '';
-const load = (name: string) => JSON.parse(readFileSync(join(ex, 'tg', name, 'manifest.json'), 'utf8')) as Record<string, any>;
+const load = (name: string) =>
+  JSON.parse(readFileSync(join(ex, 'tg', name, 'manifest.json'), 'utf8')) as Record<string, any>;
 const save = (name: string, v: unknown) => {
   const p = join(work, name);
   writeFileSync(p, typeof v === 'string' ? v : JSON.stringify(v, null, 2));
@@ -71,9 +72,14 @@ describe('tampering and policy resolution', () => {
 
   it('bundle checks: weights must sum to 1 exactly, exits strictly decrease, closed format', async () => {
     const b = JSON.parse(readFileSync(join(ex, 'tg', 'bundle.json'), 'utf8'));
-    const run = async (v: unknown) => JSON.parse((await runCli(['verify', save('b.json', v), '--json'])).stdout) as Report;
-    expect((await run({ ...b, weights: { ...b.weights, A: 0.25 } })).findings.map((f) => f.rule)).toContain('RPR-TG-003');
-    expect((await run({ ...b, exits: { ...b.exits, HUMAN_REVIEW: 0.7 } })).findings.map((f) => f.rule)).toContain('RPR-TG-004');
+    const run = async (v: unknown) =>
+      JSON.parse((await runCli(['verify', save('b.json', v), '--json'])).stdout) as Report;
+    expect((await run({ ...b, weights: { ...b.weights, A: 0.25 } })).findings.map((f) => f.rule)).toContain(
+      'RPR-TG-003',
+    );
+    expect((await run({ ...b, exits: { ...b.exits, HUMAN_REVIEW: 0.7 } })).findings.map((f) => f.rule)).toContain(
+      'RPR-TG-004',
+    );
     expect((await run({ ...b, extra: 1 })).findings.map((f) => f.rule)).toContain('RPR-TG-002');
     expect((await run(b)).verdict).toBe('pass');
   });
@@ -89,9 +95,38 @@ describe('tampering and policy resolution', () => {
 
 describe('bad input never crashes', () => {
   it.each([
-    ['duplicate member', '{"type":"comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0","type":"comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0"}', 'RPR-TG-001'],
-    ['wrong shapes', JSON.stringify({ type: 'comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0', claimRef: 5, createdAtUtc: '2026-02-30T00:00:00Z', policyContext: [], replayProfiles: 1, executions: {}, artifacts: null }), 'RPR-TG-002'],
-    ['execution garbage', JSON.stringify({ ...JSON.parse('{}'), type: 'comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0', claimRef: 'c', createdAtUtc: '2026-01-01T00:00:00Z', policyContext: { bundleRef: 'x', bundleHash: 'sha256:' + '0'.repeat(64) }, replayProfiles: {}, executions: [null, 1, { replayMode: 'WEIRD' }], artifacts: {} }), 'RPR-TG-002'],
+    [
+      'duplicate member',
+      '{"type":"comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0","type":"comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0"}',
+      'RPR-TG-001',
+    ],
+    [
+      'wrong shapes',
+      JSON.stringify({
+        type: 'comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0',
+        claimRef: 5,
+        createdAtUtc: '2026-02-30T00:00:00Z',
+        policyContext: [],
+        replayProfiles: 1,
+        executions: {},
+        artifacts: null,
+      }),
+      'RPR-TG-002',
+    ],
+    [
+      'execution garbage',
+      JSON.stringify({
+        ...JSON.parse('{}'),
+        type: 'comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0',
+        claimRef: 'c',
+        createdAtUtc: '2026-01-01T00:00:00Z',
+        policyContext: { bundleRef: 'x', bundleHash: 'sha256:' + '0'.repeat(64) },
+        replayProfiles: {},
+        executions: [null, 1, { replayMode: 'WEIRD' }],
+        artifacts: {},
+      }),
+      'RPR-TG-002',
+    ],
   ])('%s: a fail finding, exit 1, no stack trace', async (_name, text, rule) => {
     const r = await runCli(['replay', save('bad.json', text), '--json']);
     expect(r.code).toBe(1);
@@ -121,10 +156,17 @@ describe('bad input never crashes', () => {
 describe('providers', () => {
   it('a registry without the pinned provider makes A unavailable (no substitution) and what depends on it unavailable; a broken registry is exit 3', async () => {
     const empty = save('empty-providers.json', { type: 'reprise.providers/v1', providers: [] });
-    const { r, report } = await replayJson([join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--providers', empty]);
+    const { r, report } = await replayJson([
+      join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'),
+      '--providers',
+      empty,
+    ]);
     expect(r.code).toBe(2);
     expect(report.findings.map((f) => f.rule)).toContain('RPR-TG-034');
-    expect(report.comparisons!.filter((c) => c.mode === 'BANDED').map((c) => c.status)).toEqual(['unavailable', 'unavailable']);
+    expect(report.comparisons!.filter((c) => c.mode === 'BANDED').map((c) => c.status)).toEqual([
+      'unavailable',
+      'unavailable',
+    ]);
     const broken = save('broken-providers.json', { type: 'reprise.providers/v1', providers: 5 });
     const b = await runCli(['replay', join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--providers', broken]);
     expect(b.code).toBe(3);
@@ -134,21 +176,33 @@ describe('providers', () => {
 
 describe('what-if (training)', () => {
   it('--what-if model=ref-2 re-runs A under another model version: labelled a demonstration, never a pass; a bad what-if is exit 3', async () => {
-    const { r, report } = await replayJson([join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--what-if', 'model=ref-2']);
+    const { r, report } = await replayJson([
+      join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'),
+      '--what-if',
+      'model=ref-2',
+    ]);
     expect(r.code).toBe(2);
     expect(report.verdict).not.toBe('pass');
     expect(report.findings.map((f) => f.rule)).toContain('RPR-TG-037');
     expect(report.details!['whatIf']).toMatchObject({ demonstration: true, substitutions: { model: 'ref-2' } });
     const a = report.comparisons!.find((c) => c.output === 'comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0')!;
     expect(a.delta).toBeGreaterThan(0.001); // another model version moves A materially, not in its low bits
-    expect((await runCli(['replay', join(ex, 'tg', 'exact-intact', 'manifest.json'), '--what-if', 'shape=nonsense'])).code).toBe(3);
+    expect(
+      (await runCli(['replay', join(ex, 'tg', 'exact-intact', 'manifest.json'), '--what-if', 'shape=nonsense'])).code,
+    ).toBe(3);
   });
 });
 
 describe('output', () => {
   it('replay --out writes the comparison artifact (mode composition, hashes, a row per output)', async () => {
     const out = join(work, 'comparison.json');
-    const r = await runCli(['replay', join(ex, 'tg', 'banded-drift-not-material', 'manifest.json'), '--out', out, '--json']);
+    const r = await runCli([
+      'replay',
+      join(ex, 'tg', 'banded-drift-not-material', 'manifest.json'),
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     const c = JSON.parse(readFileSync(out, 'utf8'));
     expect(c.type).toBe('comp.TG.OUTPUT.REPLAY-COMPARISON.v1_0');
@@ -174,7 +228,14 @@ describe('output', () => {
     expect(self.code).toBe(3);
     expect(self.stderr).toMatch(/is the artifact being replayed; Reprise never overwrites its input/);
     expect(readFileSync(input, 'utf8')).toBe(readFileSync(join(ex, 'tg', 'exact-intact', 'manifest.json'), 'utf8'));
-    const dump = await runCli(['replay', join(ex, 'dumps', 'intact.dump.json'), '--trust-store', join(ex, 'dumps', 'trust-store.json'), '--out', out]);
+    const dump = await runCli([
+      'replay',
+      join(ex, 'dumps', 'intact.dump.json'),
+      '--trust-store',
+      join(ex, 'dumps', 'trust-store.json'),
+      '--out',
+      out,
+    ]);
     expect(dump.code).toBe(3);
     expect(dump.stderr).toMatch(/is a replay-dump, whose replay writes no file/);
     expect(existsSync(out)).toBe(false);
@@ -184,7 +245,12 @@ describe('output', () => {
     const dir = join(ex, 'tg');
     const a = await runCli(['replay', dir, '--jsonl']);
     const b = await runCli(['replay', dir, '--jsonl', '--workers', '2']);
-    const norm = (s: string) => s.trim().split('\n').map((l) => strip(JSON.parse(l) as Report)).join('\n');
+    const norm = (s: string) =>
+      s
+        .trim()
+        .split('\n')
+        .map((l) => strip(JSON.parse(l) as Report))
+        .join('\n');
     expect(norm(a.stdout)).toBe(norm(b.stdout));
     expect(a.code).toBe(b.code);
     const c = await runCli(['replay', join(dir, 'banded-within-epsilon', 'manifest.json'), '--json']);

@@ -37,7 +37,10 @@ async function hostile(name: string, o: { rule?: unknown; modifier?: unknown }):
   };
   if (o.rule !== undefined) rekey('tg.ruleset/v1', (j) => void (j.rules.S = o.rule));
   if (o.modifier !== undefined) {
-    const { now } = rekey(EXAMPLE_BUNDLE.type, (j) => void j.modifiers.push({ id: 'hostile', when: o.modifier, factor: 1 }));
+    const { now } = rekey(
+      EXAMPLE_BUNDLE.type,
+      (j) => void j.modifiers.push({ id: 'hostile', when: o.modifier, factor: 1 }),
+    );
     m.policyContext.bundleHash = now;
     m.executions[0].value.bundleHash = now;
   }
@@ -47,12 +50,16 @@ async function hostile(name: string, o: { rule?: unknown; modifier?: unknown }):
 }
 
 /** `reprise replay ARGS --json` in a child whose CPU time and peak RSS are measured; its report. */
-async function replayMeasured(args: string[]): Promise<{ code: number | null; report: Report; cpuMs: number; rssMiB: number }> {
+async function replayMeasured(
+  args: string[],
+): Promise<{ code: number | null; report: Report; cpuMs: number; rssMiB: number }> {
   const r = await runMeasured(work, ['replay', ...args, '--json'], 100_000);
   try {
     return { code: r.code, report: JSON.parse(r.stdout) as Report, cpuMs: r.cpuMs, rssMiB: r.rssMiB };
   } catch {
-    throw new Error(`no report (exit ${r.code}${r.killed ? ', killed: it hung' : ''}, ${Math.round(r.cpuMs)} ms CPU): ${r.stderr.slice(0, 500)}`);
+    throw new Error(
+      `no report (exit ${r.code}${r.killed ? ', killed: it hung' : ''}, ${Math.round(r.cpuMs)} ms CPU): ${r.stderr.slice(0, 500)}`,
+    );
   }
 }
 
@@ -62,28 +69,63 @@ let deepMap: unknown = { var: '' };
 for (let i = 0; i < 4; i++) deepMap = { map: [range(100), deepMap] };
 const CASES: [string, { rule?: unknown; modifier?: unknown }, string][] = [
   ['five nested reduce over 100 elements', { rule: nested }, 'rule "S"'],
-  ['30 doublings through merge', { rule: { reduce: [range(30), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] } }, 'rule "S"'],
-  ['40 doublings through cat', { rule: { reduce: [range(40), { cat: [{ var: 'accumulator' }, { var: 'accumulator' }] }, 'xx'] } }, 'rule "S"'],
+  [
+    '30 doublings through merge',
+    { rule: { reduce: [range(30), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] } },
+    'rule "S"',
+  ],
+  [
+    '40 doublings through cat',
+    { rule: { reduce: [range(40), { cat: [{ var: 'accumulator' }, { var: 'accumulator' }] }, 'xx'] } },
+    'rule "S"',
+  ],
   ['four nested map over 100 elements', { rule: deepMap }, 'rule "S"'],
-  ['filter / all / some / none nested over 100 elements', { rule: { filter: [range(100), { all: [range(100), { some: [range(100), { none: [range(100), { '==': [{ var: '' }, -1] }] }] }] }] } }, 'rule "S"'],
+  [
+    'filter / all / some / none nested over 100 elements',
+    {
+      rule: {
+        filter: [
+          range(100),
+          { all: [range(100), { some: [range(100), { none: [range(100), { '==': [{ var: '' }, -1] }] }] }] },
+        ],
+      },
+    },
+    'rule "S"',
+  ],
   ['nested reduce in a bundle modifier', { modifier: nested }, 'modifier "hostile"'],
-  ['an array wrapped 100 000 times', { rule: { reduce: [{ reduce: [range(17), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] }, [{ var: 'accumulator' }], []] } }, 'rule "S"'],
+  [
+    'an array wrapped 100 000 times',
+    {
+      rule: {
+        reduce: [
+          { reduce: [range(17), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] },
+          [{ var: 'accumulator' }],
+          [],
+        ],
+      },
+    },
+    'rule "S"',
+  ],
 ];
 
 describe('hostile JsonLogic ends in a fail finding naming the rule, in seconds of CPU time and under 256 MiB', () => {
   for (const [name, o, names] of CASES)
-    it(name, async () => {
-      const p = await hostile(name.replace(/\W+/g, '-'), o);
-      const { code, report, cpuMs, rssMiB } = await replayMeasured([p]);
-      expect(code).toBe(1);
-      const f = report.findings.find((x) => x.rule === 'RPR-TG-038');
-      expect(f, JSON.stringify(report.findings.map((x) => [x.rule, x.message]))).toBeDefined();
-      expect(f!.severity).toBe('fail');
-      expect(f!.message).toContain(names);
-      expect(f!.message).toMatch(/tg-rule-(operations|result-size)/);
-      expect(cpuMs).toBeLessThan(10_000);
-      expect(rssMiB).toBeLessThan(256);
-    }, 150_000);
+    it(
+      name,
+      async () => {
+        const p = await hostile(name.replace(/\W+/g, '-'), o);
+        const { code, report, cpuMs, rssMiB } = await replayMeasured([p]);
+        expect(code).toBe(1);
+        const f = report.findings.find((x) => x.rule === 'RPR-TG-038');
+        expect(f, JSON.stringify(report.findings.map((x) => [x.rule, x.message]))).toBeDefined();
+        expect(f!.severity).toBe('fail');
+        expect(f!.message).toContain(names);
+        expect(f!.message).toMatch(/tg-rule-(operations|result-size)/);
+        expect(cpuMs).toBeLessThan(10_000);
+        expect(rssMiB).toBeLessThan(256);
+      },
+      150_000,
+    );
 });
 
 describe('the budget is governed: --limit raises or lowers it', () => {
@@ -95,8 +137,16 @@ describe('the budget is governed: --limit raises or lowers it', () => {
     expect(small.report.findings.find((f) => f.rule === 'RPR-TG-038')!.message).toContain('20 operations');
   });
   it('raising tg-rule-operations lets the merge doubling reach tg-rule-result-size instead', async () => {
-    const p = await hostile('merge-raised', { rule: { reduce: [range(30), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] } });
-    const r = await replayMeasured([p, '--limit', 'tg-rule-operations=100000000', '--limit', 'tg-rule-result-size=1000']);
+    const p = await hostile('merge-raised', {
+      rule: { reduce: [range(30), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] },
+    });
+    const r = await replayMeasured([
+      p,
+      '--limit',
+      'tg-rule-operations=100000000',
+      '--limit',
+      'tg-rule-result-size=1000',
+    ]);
     expect(r.report.findings.find((f) => f.rule === 'RPR-TG-038')!.message).toContain('larger than 1000 units');
   });
   it('a limit name Reprise does not know is a usage error', async () => {

@@ -27,7 +27,10 @@ describe('TG scenarios (reprise replay)', () => {
     const { r, report } = await replayJson([m('banded-within-epsilon')]);
     expect(r.code).toBe(0);
     const banded = report.comparisons!.filter((c) => c.mode === 'BANDED');
-    expect(banded.map((c) => c.output).sort()).toEqual(['comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0', 'comp.TG.OUTPUT.TRUST-SCORE.v1_0']);
+    expect(banded.map((c) => c.output).sort()).toEqual([
+      'comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0',
+      'comp.TG.OUTPUT.TRUST-SCORE.v1_0',
+    ]);
     for (const c of banded) {
       expect(c.status).toBe('pass');
       expect(c.delta).toBeGreaterThan(0);
@@ -44,7 +47,21 @@ describe('TG scenarios (reprise replay)', () => {
     expect(failRules(report)).toEqual(['RPR-TG-031']);
     const [d] = eventsOf(report, DRIFT);
     expect(d).toBeDefined();
-    for (const k of ['claimRef', 'output', 'original', 'replayed', 'delta', 'epsilon', 'modelId', 'originalModelVersion', 'replayModelVersion', 'decisionMaterial', 'originalExit', 'replayedExit']) expect(d).toHaveProperty(k);
+    for (const k of [
+      'claimRef',
+      'output',
+      'original',
+      'replayed',
+      'delta',
+      'epsilon',
+      'modelId',
+      'originalModelVersion',
+      'replayModelVersion',
+      'decisionMaterial',
+      'originalExit',
+      'replayedExit',
+    ])
+      expect(d).toHaveProperty(k);
     expect(d!['claimRef']).toBe('claim:2026-11-0103');
     expect(d!['decisionMaterial']).toBe(false);
     expect(d!['originalExit']).toBe(d!['replayedExit']);
@@ -88,7 +105,9 @@ describe('TG scenarios (reprise replay)', () => {
     expect(r.code).toBe(1);
     expect(report.verdict).toBe('fail');
     expect(failRules(report)).toContain(rule);
-    expect(report.comparisons!.some((c) => c.status === 'fail' && /not replayed|not replayable|anchor/.test(c.reason ?? ''))).toBe(true);
+    expect(
+      report.comparisons!.some((c) => c.status === 'fail' && /not replayed|not replayable|anchor/.test(c.reason ?? '')),
+    ).toBe(true);
   });
 
   it('epsilon-disagrees shows the governed and the recorded ε', async () => {
@@ -103,7 +122,13 @@ describe('TG scenarios (reprise replay)', () => {
     const a = await replayJson([m('recorded-anchored')]);
     expect(a.r.code).toBe(2);
     expect(rules(a.report)).toContain('RPR-TG-023');
-    const b = await replayJson([m('recorded-anchored'), '--journal', join(ex, 'tg', 'journal'), '--trust-store', join(ex, 'tg', 'trust-store.json')]);
+    const b = await replayJson([
+      m('recorded-anchored'),
+      '--journal',
+      join(ex, 'tg', 'journal'),
+      '--trust-store',
+      join(ex, 'tg', 'trust-store.json'),
+    ]);
     expect(b.r.code).toBe(0);
     const rec = b.report.comparisons!.find((c) => c.mode === 'RECORDED')!;
     expect(rec.status).toBe('pass');
@@ -137,7 +162,10 @@ describe('routing through the journal (--journal DIR --key KEY)', () => {
     const mat = await replayJson([m('banded-drift-material'), ...flags]);
     expect(mat.r.code).toBe(1);
     const d = eventsOf(mat.report, DRIFT).find((x) => x['decisionMaterial'] === true)!;
-    expect(d['anchor']).toMatchObject({ seq: expect.any(Number), entryHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(d['anchor']).toMatchObject({
+      seq: expect.any(Number),
+      entryHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
     const route = eventsOf(mat.report, ROUTING).find((x) => x['route'] === 'HUMAN_REVIEW')!;
     expect(route['case']).toMatchObject({ caseId: expect.stringMatching(/^case-\d+$/) });
     expect(rules(mat.report)).not.toContain('RPR-TG-041');
@@ -155,15 +183,26 @@ describe('routing through the journal (--journal DIR --key KEY)', () => {
     // Replaying the journal afterwards (a pure fold of its entries) shows the two opened cases.
     const replayed = await runCli(['replay', j.dir, '--trust-store', j.trust, '--json']);
     expect(replayed.code).toBe(0);
-    expect((JSON.parse(replayed.stdout) as { details: { cases: Record<string, number> } }).details.cases).toEqual({ open: 2 });
+    expect((JSON.parse(replayed.stdout) as { details: { cases: Record<string, number> } }).details.cases).toEqual({
+      open: 2,
+    });
     const list = await runCli(['quarantine', 'list', j.dir, '--trust-store', j.trust, '--json']);
     expect(list.code).toBe(0);
     const claims = JSON.stringify(JSON.parse(list.stdout));
     expect(claims).toContain('claim:2026-11-0104');
     expect(claims).toContain('claim:2026-11-0105');
     expect(claims.match(/claim:2026-11-0104/g)!.length).toBeGreaterThanOrEqual(1);
-    const entries = (await import('node:fs')).readFileSync(join(j.dir, 'entries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; subject: { claimRef: string } });
-    expect(entries.filter((e) => e.kind === 'quarantine-open').map((e) => e.subject.claimRef).sort()).toEqual(['claim:2026-11-0104', 'claim:2026-11-0105']);
+    const entries = (await import('node:fs'))
+      .readFileSync(join(j.dir, 'entries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; subject: { claimRef: string } });
+    expect(
+      entries
+        .filter((e) => e.kind === 'quarantine-open')
+        .map((e) => e.subject.claimRef)
+        .sort(),
+    ).toEqual(['claim:2026-11-0104', 'claim:2026-11-0105']);
     expect(entries.filter((e) => e.kind === 'replay-drift').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -175,7 +214,15 @@ describe('routing through the journal (--journal DIR --key KEY)', () => {
     lines[0] = lines[0]!.replace('"seq":0', '"seq":0 ');
     writeFileSync(p, lines.join('\n'));
     const before = readFileSync(p);
-    const mat = await replayJson([m('banded-drift-material'), '--journal', j.dir, '--key', j.key, '--trust-store', j.trust]);
+    const mat = await replayJson([
+      m('banded-drift-material'),
+      '--journal',
+      j.dir,
+      '--key',
+      j.key,
+      '--trust-store',
+      j.trust,
+    ]);
     const refusal = mat.report.findings.find((f: { rule: string }) => f.rule === 'RPR-TG-040');
     expect(refusal?.message).toMatch(/does not verify/);
     expect(eventsOf(mat.report, ROUTING).find((x) => x['route'] === 'HUMAN_REVIEW')!['anchored']).toBe(false);
@@ -184,8 +231,23 @@ describe('routing through the journal (--journal DIR --key KEY)', () => {
 
   it('with --workers 2 both workers anchor in the same journal (lock contention is waited out, never an error)', async () => {
     const j = await journalCopy(ex);
-    const r = await runCli(['replay', join(ex, 'tg'), '--journal', j.dir, '--key', j.key, '--trust-store', j.trust, '--workers', '2', '--jsonl']);
-    const reports = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { findings: { rule: string }[] });
+    const r = await runCli([
+      'replay',
+      join(ex, 'tg'),
+      '--journal',
+      j.dir,
+      '--key',
+      j.key,
+      '--trust-store',
+      j.trust,
+      '--workers',
+      '2',
+      '--jsonl',
+    ]);
+    const reports = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { findings: { rule: string }[] });
     expect(reports.flatMap((x) => x.findings.map((f) => f.rule))).not.toContain('RPR-TG-040');
     const list = await runCli(['quarantine', 'list', j.dir, '--trust-store', j.trust, '--json']);
     const text = list.stdout;

@@ -57,7 +57,16 @@ describe('the stripping thread', () => {
     const long = Array.from({ length: 4000 }, (_, i) => `- q C:/p é ✓ 😀 #${i} `).join('');
     const escaped = long.replace('#17 ', '#17\n');
     const plain = 'x'.repeat(LONG + 3);
-    const doc = { artifacts: { a: { text: long }, b: { text: plain }, c: { text: 'short' }, d: { json: { text: long } }, e: { text: escaped } }, z: long };
+    const doc = {
+      artifacts: {
+        a: { text: long },
+        b: { text: plain },
+        c: { text: 'short' },
+        d: { json: { text: long } },
+        e: { text: escaped },
+      },
+      z: long,
+    };
     const r = await mod.stripInWorker(utf8(JSON.stringify(doc, null, 1))).result;
     const ms = r.stripped!.members;
     expect(find(ms, 'artifacts', 'a', 'text')?.stringHash).toBe(hashBytes(long));
@@ -70,7 +79,12 @@ describe('the stripping thread', () => {
   });
 
   it('with a plan: cuts the signature out and checks it with the named key', async () => {
-    const { body, payload } = signed({ artifacts: { a: { text: 'é'.repeat(10) } }, keyId: signer.keyId, type: 't', zz: { y: 1 } });
+    const { body, payload } = signed({
+      artifacts: { a: { text: 'é'.repeat(10) } },
+      keyId: signer.keyId,
+      type: 't',
+      zz: { y: 1 },
+    });
     const p = plan();
     const r = await mod.stripInWorker(utf8(body), p).result;
     expect(r.omitted).toBe('signature');
@@ -96,7 +110,11 @@ describe('the stripping thread', () => {
     expect(none.omitted).toBeNull();
     expect(none.signature).toBeNull();
     expect(text(none.stripped!.bytes)).toBe(`{"a":1,"keyId":"${signer.keyId}"}`);
-    const r = await mod.stripInWorker(utf8(`{"a": "${sig}", "b": 1}`), { omit: 'a', keyIdMember: 'k', keys: keys(signer) }).result;
+    const r = await mod.stripInWorker(utf8(`{"a": "${sig}", "b": 1}`), {
+      omit: 'a',
+      keyIdMember: 'k',
+      keys: keys(signer),
+    }).result;
     expect(r.omitted).toBe('a');
     expect(text(r.stripped!.bytes)).toBe('{"b":1}');
     expect(r.signature).toBeNull(); // no key named: no check
@@ -115,7 +133,8 @@ describe('the stripping thread', () => {
     const unknown = await mod.stripInWorker(utf8(body), plan(keys(other))).result;
     expect(unknown.signature).toBeNull();
     expect(unknown.omitted).toBe('signature');
-    const notString = await mod.stripInWorker(utf8(body.replace(/"signature": "[^"]*"/, '"signature": 5')), plan()).result;
+    const notString = await mod.stripInWorker(utf8(body.replace(/"signature": "[^"]*"/, '"signature": 5')), plan())
+      .result;
     expect(notString.signature).toBeNull();
   });
 
@@ -124,7 +143,15 @@ describe('the stripping thread', () => {
     const r = await job.result;
     expect(r.stripped!.ordered).toBe(true);
     expect(job.proven()).toBe(true);
-    for (const t of ['{"b": 1, "a": 2}', '{"a": 1, "a": 1}', '{"a": {"y": 1, "x": 2}}', '{"1": 0}', '{"é": 0}', '{"\\u0061": 0}', '[1.0]']) {
+    for (const t of [
+      '{"b": 1, "a": 2}',
+      '{"a": 1, "a": 1}',
+      '{"a": {"y": 1, "x": 2}}',
+      '{"1": 0}',
+      '{"é": 0}',
+      '{"\\u0061": 0}',
+      '[1.0]',
+    ]) {
       const j = mod.stripInWorker(utf8(t));
       await j.result;
       expect(j.proven(), t).toBe(false);
@@ -145,7 +172,7 @@ async function arriving(bytes: Uint8Array, piece: number, p?: StripWork): Promis
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   const a = mod.stripWhileArriving(shared)!;
   expect(a).not.toBeNull();
-  for (let got = 0; got < bytes.length; ) {
+  for (let got = 0; got < bytes.length;) {
     const n = Math.min(piece, bytes.length - got);
     shared.set(bytes.subarray(got, got + n), got);
     got += n;
@@ -159,7 +186,8 @@ async function arriving(bytes: Uint8Array, piece: number, p?: StripWork): Promis
 }
 
 /** Spans without their string hashes (see hashedRight). */
-const unhashed = (ms: MemberSpan[]): MemberSpan[] => ms.map(({ stringHash: _h, ...m }) => ({ ...m, ...(m.members ? { members: unhashed(m.members) } : {}) }));
+const unhashed = (ms: MemberSpan[]): MemberSpan[] =>
+  ms.map(({ stringHash: _h, ...m }) => ({ ...m, ...(m.members ? { members: unhashed(m.members) } : {}) }));
 
 /** What a result says, the transferred bytes as text, the string hashes apart. */
 const said = (r: StripResult) => ({
@@ -189,7 +217,14 @@ describe('the stripping thread, while the bytes arrive', () => {
     // Every escape canonical JSON writes: the short ones and \u00xx for other control characters.
     const long = Array.from({ length: 4000 }, (_, i) => `- "q" C:\\p é ✓ 😀 #${i}\b\f\n\r\t\u0001\u001f `).join('');
     const plain = 'é'.repeat(LONG);
-    const { body } = signed({ artifacts: { a: { text: long }, b: { text: plain }, c: { json: { n: [1, 0.1, 1e21] } } }, keyId: signer.keyId, type: 't' }, 1);
+    const { body } = signed(
+      {
+        artifacts: { a: { text: long }, b: { text: plain }, c: { json: { n: [1, 0.1, 1e21] } } },
+        keyId: signer.keyId,
+        type: 't',
+      },
+      1,
+    );
     const bytes = utf8(body);
     const whole = await mod.stripInWorker(bytes, plan()).result;
     expect(whole.signature).toMatchObject({ ok: true });
@@ -200,7 +235,9 @@ describe('the stripping thread, while the bytes arrive', () => {
       expect(job.proven()).toBe(true);
       // Given time between pieces (here, always), the string with escapes is unescaped and hashed too;
       // what is complete only at the last byte is left to the parsing thread.
-      expect(hashedRight(r)).toEqual(piece < bytes.length ? ['/artifacts/a/text', '/artifacts/b/text'] : ['/artifacts/b/text']);
+      expect(hashedRight(r)).toEqual(
+        piece < bytes.length ? ['/artifacts/a/text', '/artifacts/b/text'] : ['/artifacts/b/text'],
+      );
     }
   });
 

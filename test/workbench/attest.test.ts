@@ -16,7 +16,8 @@ import { ApiError, EngineHost } from '../../main/host/engine-host.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
-const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
 
 let host: EngineHost;
 let dir = '';
@@ -24,14 +25,21 @@ let keyFile = '';
 let trustStore = '';
 let keyId = '';
 beforeAll(async () => {
-  host = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+  host = new EngineHost({
+    workerUrl: dist('app/jobs/engine-worker.js'),
+    journalWorkerUrl: dist('main/host/journal-worker.js'),
+    transport: 'web',
+  });
   dir = await mkdtemp(join(tmpdir(), 'reprise-attest-ui-'));
   const reviewer = generateSigner();
   keyId = reviewer.keyId;
   keyFile = join(dir, 'reviewer.key.pem');
   trustStore = join(dir, 'trust-store.json');
   await writePrivateKey(keyFile, reviewer);
-  await writeFile(trustStore, JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(reviewer, 'reviewer', 'test reviewer')] }));
+  await writeFile(
+    trustStore,
+    JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(reviewer, 'reviewer', 'test reviewer')] }),
+  );
   // The key the user picked for signing (reprise serve --key, or the native dialog).
   await host.grant({ keys: [keyFile] });
 });
@@ -56,14 +64,22 @@ describe('attestReplay', () => {
     expect(made.stdout).toBe(a.envelope);
     // Bytes sent by the window attest the same manifest.
     const bytes = await readFile(join(examples, 'tg/exact-intact/manifest.json'));
-    const b = await host.attestReplay({ source: { type: 'bytes', name: 'manifest.json', dataBase64: bytes.toString('base64') }, keyFile });
+    const b = await host.attestReplay({
+      source: { type: 'bytes', name: 'manifest.json', dataBase64: bytes.toString('base64') },
+      keyFile,
+    });
     expect(b.envelope).toBe(a.envelope);
   });
 
   it('a drifted replay is attested with its fail verdict', async () => {
-    const a = await host.attestReplay({ source: { type: 'example', path: 'tg/banded-drift-material/manifest.json' }, keyFile });
+    const a = await host.attestReplay({
+      source: { type: 'example', path: 'tg/banded-drift-material/manifest.json' },
+      keyFile,
+    });
     expect(a.verdict).toBe('fail');
-    const statement = JSON.parse(Buffer.from((JSON.parse(a.envelope) as { payload: string }).payload, 'base64').toString('utf8')) as { predicate: { verdict: string; reviewer: string } };
+    const statement = JSON.parse(
+      Buffer.from((JSON.parse(a.envelope) as { payload: string }).payload, 'base64').toString('utf8'),
+    ) as { predicate: { verdict: string; reviewer: string } };
     expect(statement.predicate).toMatchObject({ verdict: 'fail', reviewer: keyId });
   });
 
@@ -78,12 +94,30 @@ describe('attestReplay', () => {
       expect((e as ApiError).message).toMatch(re);
       expect((e as ApiError).message).not.toContain('\n');
     };
-    await usage(host.attestReplay({ source: { type: 'example', path: 'dumps/intact.dump.json' }, keyFile }), /is not a TG replay manifest/);
-    await usage(host.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: 'relative.pem' }), /reviewer key file/);
-    await usage(host.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: join(dir, 'missing.pem') }), /missing\.pem/);
+    await usage(
+      host.attestReplay({ source: { type: 'example', path: 'dumps/intact.dump.json' }, keyFile }),
+      /is not a TG replay manifest/,
+    );
+    await usage(
+      host.attestReplay({
+        source: { type: 'example', path: 'tg/exact-intact/manifest.json' },
+        keyFile: 'relative.pem',
+      }),
+      /reviewer key file/,
+    );
+    await usage(
+      host.attestReplay({
+        source: { type: 'example', path: 'tg/exact-intact/manifest.json' },
+        keyFile: join(dir, 'missing.pem'),
+      }),
+      /missing\.pem/,
+    );
     // A real key the user did not pick for signing.
     const other = join(dir, 'other.key.pem');
     await writePrivateKey(other, generateSigner());
-    await usage(host.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: other }), /^refused: .*other\.key\.pem was not picked for signing; start reprise serve with --key FILE naming it$/);
+    await usage(
+      host.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: other }),
+      /^refused: .*other\.key\.pem was not picked for signing; start reprise serve with --key FILE naming it$/,
+    );
   });
 });

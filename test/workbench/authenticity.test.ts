@@ -37,7 +37,10 @@ describe('replay dumps (derived in app/core/authenticity.ts from the signature a
     expect(r.authenticity).toMatchObject({ role: 'reviewer', label: expect.stringMatching(/^sample dump signer/) });
     expect(Object.keys(r.authenticity!)).toEqual(['status', 'keyId', 'role', 'label', 'statement']);
     // A revoked key the store knows is named too (who it was matters most then).
-    expect((await dump('fail/revoked-key.dump.json')).authenticity).toMatchObject({ role: 'reviewer', label: 'sample revoked key' });
+    expect((await dump('fail/revoked-key.dump.json')).authenticity).toMatchObject({
+      role: 'reviewer',
+      label: 'sample revoked key',
+    });
   });
   it('intact without a trust store: unknown signer, saying no trust store was given, and no role guessed', async () => {
     const r = await dump('intact.dump.json', false);
@@ -62,8 +65,12 @@ describe('replay dumps (derived in app/core/authenticity.ts from the signature a
     expect(r.authenticity?.statement).toMatch(/does not verify/);
   });
   it('a signature whose keyId is malformed or missing: not checked, and not "unsigned"', () => {
-    const node = [{ id: 'signature', label: 's', recorded: null, recomputed: null, status: 'missing' as const, parents: [] }];
-    const malformed = dumpAuthenticity(node, [{ rule: 'RPR-DUMP-004', severity: 'fail', message: 'm', pointer: '/keyId' }]);
+    const node = [
+      { id: 'signature', label: 's', recorded: null, recomputed: null, status: 'missing' as const, parents: [] },
+    ];
+    const malformed = dumpAuthenticity(node, [
+      { rule: 'RPR-DUMP-004', severity: 'fail', message: 'm', pointer: '/keyId' },
+    ]);
     expect(malformed.status).toBe('consistency-only');
     expect(malformed.statement).toMatch(/carries a signature, but its signing key id is missing or malformed/);
     const both = dumpAuthenticity(node, [
@@ -73,8 +80,14 @@ describe('replay dumps (derived in app/core/authenticity.ts from the signature a
     expect(both.status).toBe('unsigned');
   });
   it('no keyId and no signature: unsigned', () => {
-    const a = dumpAuthenticity([{ id: 'signature', label: 's', recorded: null, recomputed: null, status: 'missing', parents: [] }], []);
-    expect(a).toEqual({ status: 'unsigned', statement: 'Unsigned: the dump carries no signature; consistency only, origin not established.' });
+    const a = dumpAuthenticity(
+      [{ id: 'signature', label: 's', recorded: null, recomputed: null, status: 'missing', parents: [] }],
+      [],
+    );
+    expect(a).toEqual({
+      status: 'unsigned',
+      statement: 'Unsigned: the dump carries no signature; consistency only, origin not established.',
+    });
   });
   it('a dump too broken to reach its signature: consistency only', () => {
     expect(dumpAuthenticity([], []).status).toBe('consistency-only');
@@ -108,21 +121,35 @@ describe('unsigned kinds state consistency only, with their reason', () => {
     const plain = await runPath(at('tg/exact-intact/manifest.json'), 'replay', {});
     expect(plain.authenticity?.status).toBe('consistency-only');
     expect(plain.authenticity?.statement).toMatch(/TG replay manifest carries no signature/);
-    const anchored = await runPath(at('tg/recorded-anchored/manifest.json'), 'replay', { journal: at('tg/journal'), trustStore: at('tg/trust-store.json') });
+    const anchored = await runPath(at('tg/recorded-anchored/manifest.json'), 'replay', {
+      journal: at('tg/journal'),
+      trustStore: at('tg/trust-store.json'),
+    });
     expect(anchored.verdict).toBe('pass');
-    expect(anchored.authenticity?.statement).toMatch(/1 of 1 RECORDED artifact\(s\) are anchored in a journal whose signed checkpoints verified/);
+    expect(anchored.authenticity?.statement).toMatch(
+      /1 of 1 RECORDED artifact\(s\) are anchored in a journal whose signed checkpoints verified/,
+    );
     const unproven = await runPath(at('tg/recorded-anchored/manifest.json'), 'replay', {});
     expect(unproven.authenticity?.statement).toMatch(/0 of 1 RECORDED .* \(the others are not proven\)/);
   });
   it('a TG policy bundle, a Nemosyne package, ACGP traces', async () => {
-    expect((await runPath(at('tg/bundle.json'), 'verify', {})).authenticity?.statement).toMatch(/policy bundle carries no signature/);
+    expect((await runPath(at('tg/bundle.json'), 'verify', {})).authenticity?.statement).toMatch(
+      /policy bundle carries no signature/,
+    );
     const pkg = await runPath(at('packages/intact/v2-no-digest.nemosyne'), 'verify', {});
-    expect(pkg.authenticity).toEqual({ status: 'consistency-only', statement: expect.stringMatching(/establish consistency, not origin/) });
+    expect(pkg.authenticity).toEqual({
+      status: 'consistency-only',
+      statement: expect.stringMatching(/establish consistency, not origin/),
+    });
     const trace = await runPath(at('acgp/trace-private-provider.json'), 'replay', {});
     expect(trace.authenticity?.status).toBe('consistency-only');
-    expect(trace.authenticity?.statement).toMatch(/traces carry no signature.*recomputes the trust debt.*attestation digests are checked for form only/);
+    expect(trace.authenticity?.statement).toMatch(
+      /traces carry no signature.*recomputes the trust debt.*attestation digests are checked for form only/,
+    );
     const single = await runPath(at('acgp/seed-eval.json'), 'verify', {});
-    expect(single.authenticity?.statement).toMatch(/^Consistency only, origin not established: ACGP evaluations carry no signature/);
+    expect(single.authenticity?.statement).toMatch(
+      /^Consistency only, origin not established: ACGP evaluations carry no signature/,
+    );
   });
   it('unknown content has no authenticity', async () => {
     const r = await runBytes('x.json', Buffer.from('{"a":1}'), 'verify', {});

@@ -4,7 +4,17 @@
  * and axis ticks that never read alike.
  */
 import { describe, expect, it } from 'vitest';
-import { decimateIndices, exactValue, nameTickSpace, NAME_INCRS, nearestIndex, TICK_NAME_CHARS, tickDecimals, tickLabels, tickName } from '../../renderer/src/lib/decimate.js';
+import {
+  decimateIndices,
+  exactValue,
+  nameTickSpace,
+  NAME_INCRS,
+  nearestIndex,
+  TICK_NAME_CHARS,
+  tickDecimals,
+  tickLabels,
+  tickName,
+} from '../../renderer/src/lib/decimate.js';
 
 /** A 15,000-EVAL trust-debt-like series with four decimals, jagged so that decimation drops most points. */
 function trace(n: number): number[] {

@@ -3,8 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../../shared/report.js';
 import { nextSort, shownRows } from '../../renderer/src/lib/comparison-rows.js';
 
-const c = (output: string, mode: string, status: string, delta: number | null, original: unknown = 1): Comparison => ({ output, mode, status, delta, original, replayed: original }) as unknown as Comparison;
-const ROWS = [c('x10', 'EXACT', 'pass', null), c('x2', 'BANDED', 'fail', 0.5), c('x1', 'BANDED', 'pass', 0.01), c('x3', 'EXACT', 'fail', 2)];
+const c = (output: string, mode: string, status: string, delta: number | null, original: unknown = 1): Comparison =>
+  ({ output, mode, status, delta, original, replayed: original }) as unknown as Comparison;
+const ROWS = [
+  c('x10', 'EXACT', 'pass', null),
+  c('x2', 'BANDED', 'fail', 0.5),
+  c('x1', 'BANDED', 'pass', 0.01),
+  c('x3', 'EXACT', 'fail', 2),
+];
 
 describe('comparison rows', () => {
   it('the report order by default, filtered by mode and status, as indexes into the report', () => {
@@ -32,7 +38,9 @@ describe('comparison rows', () => {
   });
 
   it('45,000 rows: filtered and sorted by value, descending', () => {
-    const big = Array.from({ length: 45_000 }, (_, i) => c(`o${i % 997}`, i % 3 ? 'BANDED' : 'EXACT', i % 7 ? 'pass' : 'fail', (i * 7919) % 1000));
+    const big = Array.from({ length: 45_000 }, (_, i) =>
+      c(`o${i % 997}`, i % 3 ? 'BANDED' : 'EXACT', i % 7 ? 'pass' : 'fail', (i * 7919) % 1000),
+    );
     expect(shownRows(big, null, undefined, undefined).length).toBe(45_000);
     const sorted = shownRows(big, { id: 'delta', desc: true }, 'BANDED', undefined);
     expect(sorted.length).toBe(30_000);

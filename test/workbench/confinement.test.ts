@@ -37,16 +37,26 @@ beforeAll(async () => {
   unpicked = join(root, 'unpicked.key.pem');
   await writePrivateKey(picked, reviewer);
   await writePrivateKey(unpicked, reviewer);
-  await writeFile(join(root, 'trust-store.json'), JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(reviewer, 'reviewer', 'test')] }));
-  engine = createRemoteEngine({ start: () => forkEngine(childEntry), grant: { roots: [root] }, pickPath: async () => next });
+  await writeFile(
+    join(root, 'trust-store.json'),
+    JSON.stringify({ type: TRUST_STORE_TYPE, keys: [trustStoreEntry(reviewer, 'reviewer', 'test')] }),
+  );
+  engine = createRemoteEngine({
+    start: () => forkEngine(childEntry),
+    grant: { roots: [root] },
+    pickPath: async () => next,
+  });
 });
 afterAll(() => engine.close());
 
-const refused = (p: Promise<unknown>, re: RegExp) => expect(p).rejects.toMatchObject({ usage: true, message: expect.stringMatching(re) });
+const refused = (p: Promise<unknown>, re: RegExp) =>
+  expect(p).rejects.toMatchObject({ usage: true, message: expect.stringMatching(re) });
 
 describe('open by path only under the roots', () => {
   it('artifactContent reads a file under a root', async () => {
-    expect(await engine.artifactContent({ source: { type: 'path', path: join(root, 'a.json') } })).toMatchObject({ raw: '{"a":1}' });
+    expect(await engine.artifactContent({ source: { type: 'path', path: join(root, 'a.json') } })).toMatchObject({
+      raw: '{"a":1}',
+    });
   });
 
   it('a file opened by path is the first recent file (the shell keeps the list, not the engine)', async () => {
@@ -56,14 +66,29 @@ describe('open by path only under the roots', () => {
   });
 
   it('refuses /etc/passwd, /etc/shadow, a symlink escaping the root, and `..`', async () => {
-    for (const path of ['/etc/passwd', '/etc/shadow', join(root, 'escape', 'secret.json'), `${root}/../outside/secret.json`]) {
-      await refused(engine.artifactContent({ source: { type: 'path', path } }), /^refused: .* is outside the folders this workbench may read; start reprise serve with --root DIR/);
+    for (const path of [
+      '/etc/passwd',
+      '/etc/shadow',
+      join(root, 'escape', 'secret.json'),
+      `${root}/../outside/secret.json`,
+    ]) {
+      await refused(
+        engine.artifactContent({ source: { type: 'path', path } }),
+        /^refused: .* is outside the folders this workbench may read; start reprise serve with --root DIR/,
+      );
       await refused(engine.startJob({ source: { type: 'path', path }, mode: 'verify' }), /^refused: /);
     }
   });
 
   it('refuses engine options and journal directories outside the roots', async () => {
-    await refused(engine.startJob({ source: { type: 'path', path: join(root, 'a.json') }, mode: 'verify', options: { trustStore: '/etc/passwd' } }), /^refused: \/etc\/passwd/);
+    await refused(
+      engine.startJob({
+        source: { type: 'path', path: join(root, 'a.json') },
+        mode: 'verify',
+        options: { trustStore: '/etc/passwd' },
+      }),
+      /^refused: \/etc\/passwd/,
+    );
     await refused(engine.journalStatus({ dir: '/etc' }), /^refused: \/etc /);
     await refused(engine.journalStatus({ dir: root, trustStore: join(root, 'escape', 'secret.json') }), /^refused: /);
   });
@@ -71,20 +96,42 @@ describe('open by path only under the roots', () => {
 
 describe('sign only with a key the user picked', () => {
   it('refuses a key file on disk that was not picked, even under a root', async () => {
-    await refused(engine.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: unpicked }), /^refused: .*unpicked\.key\.pem was not picked for signing/);
+    await refused(
+      engine.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: unpicked }),
+      /^refused: .*unpicked\.key\.pem was not picked for signing/,
+    );
     const demo = await engine.createDemoJournal();
-    await refused(engine.decideCase({ ...demo, keyFile: unpicked, caseId: 'case-0', decision: 'escalate', rationale: 'A second look by another officer is needed here.' }), /^refused: .*was not picked for signing/);
+    await refused(
+      engine.decideCase({
+        ...demo,
+        keyFile: unpicked,
+        caseId: 'case-0',
+        decision: 'escalate',
+        rationale: 'A second look by another officer is needed here.',
+      }),
+      /^refused: .*was not picked for signing/,
+    );
   });
 
   it('signs with the key picked in the (native) dialog, and with the training journal key the host made', async () => {
     next = picked;
     expect(await engine.pickPath({ kind: 'file', title: 'Reviewer key' })).toBe(picked);
-    const a = await engine.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: picked });
+    const a = await engine.attestReplay({
+      source: { type: 'example', path: 'tg/exact-intact/manifest.json' },
+      keyFile: picked,
+    });
     expect(a.verdict).toBe('pass');
     const demo = await engine.createDemoJournal();
-    const r = await engine.decideCase({ ...demo, caseId: 'case-0', decision: 'escalate', rationale: 'A second look by another officer is needed here.' });
+    const r = await engine.decideCase({
+      ...demo,
+      caseId: 'case-0',
+      decision: 'escalate',
+      rationale: 'A second look by another officer is needed here.',
+    });
     expect(r.state).toBe('escalated');
     // The picked file's folder became readable; its neighbours' keys still are not keys.
-    expect(await engine.artifactContent({ source: { type: 'path', path: join(outside, 'secret.json') } })).toMatchObject({ raw: '{"secret":true}' });
+    expect(
+      await engine.artifactContent({ source: { type: 'path', path: join(outside, 'secret.json') } }),
+    ).toMatchObject({ raw: '{"secret":true}' });
   });
 });

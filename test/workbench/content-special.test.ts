@@ -27,14 +27,20 @@ beforeAll(async () => {
   await writeFile(join(root, 'a.json'), '{"a":1}');
   const f = join(root, 'fifo.json');
   if (spawnSync('mkfifo', [f]).status === 0) fifo = f;
-  engine = createRemoteEngine({ start: () => forkEngine(childEntry), grant: { roots: [root, '/dev'] }, pickPath: async () => null });
+  engine = createRemoteEngine({
+    start: () => forkEngine(childEntry),
+    grant: { roots: [root, '/dev'] },
+    pickPath: async () => null,
+  });
 });
 afterAll(() => engine?.close());
 
 /** The content call, or its refusal, within `ms` (a hang is a failure, not a timeout of the suite). */
 async function within(path: string, ms = 10_000): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms: the read hung`)), ms)));
+  const late = new Promise(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms: the read hung`)), ms)),
+  );
   try {
     return await Promise.race([engine!.artifactContent({ source: { type: 'path', path } }), late]);
   } finally {
@@ -47,10 +53,16 @@ describe.skipIf(!UNIX || !cliBuilt())('artifact content by path refuses what is 
     expect(await within(join(root, 'a.json'))).toMatchObject({ raw: '{"a":1}' });
   });
   it('/dev/zero (its folder granted): one line naming it and what it is', async () => {
-    await expect(within('/dev/zero')).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/\/dev\/zero.*a character device, not a regular file/) });
+    await expect(within('/dev/zero')).rejects.toMatchObject({
+      usage: true,
+      message: expect.stringMatching(/\/dev\/zero.*a character device, not a regular file/),
+    });
   });
   it('a FIFO (skipped where mkfifo is unavailable)', async (ctx) => {
     if (!fifo) return ctx.skip();
-    await expect(within(fifo)).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/fifo\.json.*a FIFO \(named pipe\), not a regular file/) });
+    await expect(within(fifo)).rejects.toMatchObject({
+      usage: true,
+      message: expect.stringMatching(/fifo\.json.*a FIFO \(named pipe\), not a regular file/),
+    });
   });
 });

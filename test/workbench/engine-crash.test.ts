@@ -66,7 +66,10 @@ afterAll(async () => {
   engine.close();
 });
 
-function call(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { message: string; usage: boolean } }> {
+function call(
+  method: string,
+  params: unknown[],
+): Promise<{ result?: unknown; error?: { message: string; usage: boolean } }> {
   const id = nextId++;
   return new Promise((resolve) => {
     const onMsg = (d: WebSocket.RawData) => {
@@ -110,14 +113,18 @@ async function check(name: string): Promise<{ report?: unknown; message?: string
 
 describe('a job that dies', () => {
   it('out of memory in its worker: the call fails with a clear message, the next one is answered', async () => {
-    expect(await check('hog')).toEqual({ message: 'internal error: the job ran out of memory (its worker was stopped; the host keeps running)' });
+    expect(await check('hog')).toEqual({
+      message: 'internal error: the job ran out of memory (its worker was stopped; the host keeps running)',
+    });
     expect((await check('fine.json')).report).toMatchObject({ verdict: 'fail', findings: [{ rule: 'RPR-KIND-001' }] });
   }, 60_000);
 
   it("aborting the engine's process (a V8 fatal error): the call fails, the server keeps serving, a fresh engine answers", async () => {
     // Whether the answer to startJob left before the process died is a race: either way the
     // window is told the engine stopped, by the call or by the job's event.
-    expect((await check('abort')).message).toMatch(/^internal error: the engine process stopped \(signal SIGABRT\) (while answering; it will be restarted|during this job; it has been restarted)$/);
+    expect((await check('abort')).message).toMatch(
+      /^internal error: the engine process stopped \(signal SIGABRT\) (while answering; it will be restarted|during this job; it has been restarted)$/,
+    );
     expect((await fetch(`${web.origin}/`)).status).toBe(200);
     expect((await check('fine.json')).report).toMatchObject({ verdict: 'fail', findings: [{ rule: 'RPR-KIND-001' }] });
     expect(await call('engineInfo', [])).toMatchObject({ result: { transport: 'web', nativeDialogs: false } });
@@ -134,9 +141,15 @@ describe('a job that dies', () => {
       };
       ws.on('message', onMsg);
     });
-    const started = await call('startJob', [{ source: { type: 'bytes', name: 'abort-later', dataBase64: '' }, mode: 'verify' }]);
+    const started = await call('startJob', [
+      { source: { type: 'bytes', name: 'abort-later', dataBase64: '' }, mode: 'verify' },
+    ]);
     expect(started.result).toMatchObject({ jobId: expect.stringMatching(/^job-/) });
-    expect(await failed).toMatchObject({ type: 'job-failed', cancelled: false, message: expect.stringMatching(/engine process stopped \(signal SIGABRT\) during this job/) });
+    expect(await failed).toMatchObject({
+      type: 'job-failed',
+      cancelled: false,
+      message: expect.stringMatching(/engine process stopped \(signal SIGABRT\) during this job/),
+    });
     expect((await check('fine.json')).report).toMatchObject({ verdict: 'fail' });
   }, 60_000);
 });

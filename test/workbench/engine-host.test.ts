@@ -23,7 +23,12 @@ let host: EngineHost;
 const events: ApiEvent[] = [];
 beforeAll(() => {
   // The tests' files live under the temp folder: it is the root the user chose.
-  host = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web', roots: [tmpdir()] });
+  host = new EngineHost({
+    workerUrl: dist('app/jobs/engine-worker.js'),
+    journalWorkerUrl: dist('main/host/journal-worker.js'),
+    transport: 'web',
+    roots: [tmpdir()],
+  });
   host.subscribe((e) => events.push(e));
 });
 afterAll(async () => host.close());
@@ -40,7 +45,7 @@ function waitFor(jobId: string): Promise<ApiEvent> {
 }
 
 describe('provider offers (the trainer pickers)', () => {
-  it('lists the built-in registry, an example\'s own, and refuses a relative or defective registry path', async () => {
+  it("lists the built-in registry, an example's own, and refuses a relative or defective registry path", async () => {
     const builtin = await host.providerOffers({});
     expect(builtin.source).toBe('(built-in)');
     expect(builtin.providers[0]!.models).toEqual(['ref-1', 'ref-2']);
@@ -52,9 +57,13 @@ describe('provider offers (the trainer pickers)', () => {
     expect(own.providers[0]!.computeShapes).toContain('advisor.cpu_v1/4/fp32');
     await expect(host.providerOffers({ providers: 'relative.json' })).rejects.toThrow(/absolute path/);
     // Outside the roots the user chose: refused before anything is read.
-    await expect(host.providerOffers({ providers: '/nonexistent/providers.json' })).rejects.toThrow(/refused: .* outside the folders/);
+    await expect(host.providerOffers({ providers: '/nonexistent/providers.json' })).rejects.toThrow(
+      /refused: .* outside the folders/,
+    );
     // Inside a root but missing: the registry's own error.
-    await expect(host.providerOffers({ providers: join(tmpdir(), 'reprise-no-such-providers.json') })).rejects.toThrow(/cannot read provider registry/);
+    await expect(host.providerOffers({ providers: join(tmpdir(), 'reprise-no-such-providers.json') })).rejects.toThrow(
+      /cannot read provider registry/,
+    );
   });
 });
 
@@ -72,15 +81,25 @@ describe('engine host jobs', () => {
   });
 
   it('without its trust store the intact dump is not a pass: the options matter', async () => {
-    const withOpts = await jobReport(host, { source: { type: 'example', path: 'dumps/intact.dump.json' }, mode: 'verify' });
+    const withOpts = await jobReport(host, {
+      source: { type: 'example', path: 'dumps/intact.dump.json' },
+      mode: 'verify',
+    });
     expect(withOpts.verdict).toBe('pass');
-    const bytes = (await host.listExamples()).length > 0 ? await (await import('node:fs/promises')).readFile(join(await examplesDir(), 'dumps/intact.dump.json')) : Buffer.alloc(0);
+    const bytes =
+      (await host.listExamples()).length > 0
+        ? await (await import('node:fs/promises')).readFile(join(await examplesDir(), 'dumps/intact.dump.json'))
+        : Buffer.alloc(0);
     const bare = await jobReport(host, { source: bytesSource('intact.dump.json', bytes), mode: 'verify' });
     expect(bare.verdict).not.toBe('pass');
   });
 
   it('what-if substitutions reach the engine and are labelled a demonstration', async () => {
-    const { jobId } = await host.startJob({ source: { type: 'example', path: 'dumps/whatif/drift.dump.json' }, mode: 'replay', whatIf: ['model=ref-2'] });
+    const { jobId } = await host.startJob({
+      source: { type: 'example', path: 'dumps/whatif/drift.dump.json' },
+      mode: 'replay',
+      whatIf: ['model=ref-2'],
+    });
     const done = await waitFor(jobId);
     if (done.type !== 'job-done') throw new Error(`expected a report, got ${JSON.stringify(done)}`);
     expect(done.report.verdict).toBe('fail');
@@ -99,7 +118,10 @@ describe('engine host jobs', () => {
     const e = await end;
     expect(e).toMatchObject({ type: 'job-failed', jobId, cancelled: true, message: 'cancelled' });
     expect(await host.cancelJob({ jobId })).toBe(false);
-    const after = await jobReport(host, { source: { type: 'example', path: 'unknown/not-an-artifact.json' }, mode: 'verify' });
+    const after = await jobReport(host, {
+      source: { type: 'example', path: 'unknown/not-an-artifact.json' },
+      mode: 'verify',
+    });
     expect(after.findings[0]?.rule).toBe('RPR-KIND-001');
   });
 
@@ -107,22 +129,38 @@ describe('engine host jobs', () => {
     const text = Buffer.from('{"type":"something.else","n":1}');
     const { uploadId } = await host.beginUpload({ name: 'up.json', size: text.length });
     await host.uploadChunk({ uploadId, dataBase64: text.subarray(0, 10).toString('base64') });
-    await expect(host.startJob({ source: { type: 'upload', uploadId }, mode: 'verify' })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/incomplete/) });
-    expect(await host.uploadChunk({ uploadId, dataBase64: text.subarray(10).toString('base64') })).toEqual({ received: text.length });
+    await expect(host.startJob({ source: { type: 'upload', uploadId }, mode: 'verify' })).rejects.toMatchObject({
+      usage: true,
+      message: expect.stringMatching(/incomplete/),
+    });
+    expect(await host.uploadChunk({ uploadId, dataBase64: text.subarray(10).toString('base64') })).toEqual({
+      received: text.length,
+    });
     const { jobId } = await host.startJob({ source: { type: 'upload', uploadId }, mode: 'verify' });
     const done = await waitFor(jobId);
     if (done.type !== 'job-done') throw new Error('no report');
     expect(done.report.findings[0]?.rule).toBe('RPR-KIND-001');
     expect(done.report.artifact.path).toBe('up.json');
     const second = await host.beginUpload({ name: 'x', size: 1 });
-    await expect(host.uploadChunk({ uploadId: second.uploadId, dataBase64: 'AAAA' })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/longer than announced/) });
+    await expect(host.uploadChunk({ uploadId: second.uploadId, dataBase64: 'AAAA' })).rejects.toMatchObject({
+      usage: true,
+      message: expect.stringMatching(/longer than announced/),
+    });
   });
 
   it('refuses bad requests as usage errors', async () => {
-    await expect(host.startJob({ source: { type: 'example', path: 'nope' }, mode: 'verify' })).rejects.toMatchObject({ usage: true });
-    await expect(host.startJob({ source: { type: 'path', path: 'relative.json' }, mode: 'verify' })).rejects.toMatchObject({ usage: true });
-    await expect(host.startJob({ source: { type: 'bytes', name: 'x', dataBase64: '' }, mode: 'explode' as never })).rejects.toMatchObject({ usage: true });
-    await expect(host.startJob({ source: { type: 'bytes', name: 'x', dataBase64: '' }, mode: 'verify', whatIf: ['rm -rf'] })).rejects.toMatchObject({ usage: true });
+    await expect(host.startJob({ source: { type: 'example', path: 'nope' }, mode: 'verify' })).rejects.toMatchObject({
+      usage: true,
+    });
+    await expect(
+      host.startJob({ source: { type: 'path', path: 'relative.json' }, mode: 'verify' }),
+    ).rejects.toMatchObject({ usage: true });
+    await expect(
+      host.startJob({ source: { type: 'bytes', name: 'x', dataBase64: '' }, mode: 'explode' as never }),
+    ).rejects.toMatchObject({ usage: true });
+    await expect(
+      host.startJob({ source: { type: 'bytes', name: 'x', dataBase64: '' }, mode: 'verify', whatIf: ['rm -rf'] }),
+    ).rejects.toMatchObject({ usage: true });
     expect(await host.pickPath({ kind: 'file', title: 't' })).toBeNull();
   });
 
@@ -148,20 +186,52 @@ describe('journal and quarantine through the host', () => {
     ]);
     expect(st.cases[0]!.evidence).toMatchObject({ originalExit: 'ACCEPT', replayedExit: 'ACCEPT_WITH_CONDITIONS' });
 
-    await expect(host.decideCase({ ...demo, caseId: 'case-0', decision: 'release', rationale: 'ok' })).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/rationale/) });
-    await expect(host.decideCase({ ...demo, caseId: 'case-0', decision: 'release', rationale: 'a long enough rationale here', keyFile: join(demo.dir, 'missing.pem') })).rejects.toMatchObject({ usage: true });
+    await expect(
+      host.decideCase({ ...demo, caseId: 'case-0', decision: 'release', rationale: 'ok' }),
+    ).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/rationale/) });
+    await expect(
+      host.decideCase({
+        ...demo,
+        caseId: 'case-0',
+        decision: 'release',
+        rationale: 'a long enough rationale here',
+        keyFile: join(demo.dir, 'missing.pem'),
+      }),
+    ).rejects.toMatchObject({ usage: true });
 
-    const receipt = await host.decideCase({ ...demo, caseId: 'case-0', decision: 'release', rationale: 'Replayed twice; the drift is within the reviewer tolerance for this claim.' });
-    expect(receipt).toMatchObject({ caseId: 'case-0', state: 'released', seq: 2, proofVerified: true, proofFindings: [] });
+    const receipt = await host.decideCase({
+      ...demo,
+      caseId: 'case-0',
+      decision: 'release',
+      rationale: 'Replayed twice; the drift is within the reviewer tolerance for this claim.',
+    });
+    expect(receipt).toMatchObject({
+      caseId: 'case-0',
+      state: 'released',
+      seq: 2,
+      proofVerified: true,
+      proofFindings: [],
+    });
     expect(receipt.entryHash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(receipt.checkpoint.size).toBe(3);
 
     const after = await host.journalStatus({ dir: demo.dir, trustStore: demo.trustStore });
     expect(after.cases[0]!.state).toBe('released');
     expect(after.cases[0]!.history.at(-1)!.text).toContain('Replayed twice');
-    await expect(host.decideCase({ ...demo, caseId: 'case-0', decision: 'uphold', rationale: 'Upholding a case that was already released.' })).rejects.toMatchObject({ usage: true });
+    await expect(
+      host.decideCase({
+        ...demo,
+        caseId: 'case-0',
+        decision: 'uphold',
+        rationale: 'Upholding a case that was already released.',
+      }),
+    ).rejects.toMatchObject({ usage: true });
 
-    const cli = spawnSync(process.execPath, [join(ROOT, 'bin/reprise.js'), 'journal', 'verify', demo.dir, '--trust-store', demo.trustStore], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin/reprise.js'), 'journal', 'verify', demo.dir, '--trust-store', demo.trustStore],
+      { encoding: 'utf8' },
+    );
     expect(cli.status).toBe(0);
   });
 
@@ -169,7 +239,9 @@ describe('journal and quarantine through the host', () => {
     const st = await host.journalStatus({ dir: join(tmpdir(), 'no-such-journal-dir-xyz') });
     expect(st.verdict).toBe('fail');
     expect(st.findings[0]?.rule).toBe('RPR-JOURNAL-001');
-    await expect(host.journalStatus({ dir: tmpdir(), trustStore: join(tmpdir(), 'no-such-trust.json') })).rejects.toMatchObject({ usage: true });
+    await expect(
+      host.journalStatus({ dir: tmpdir(), trustStore: join(tmpdir(), 'no-such-trust.json') }),
+    ).rejects.toMatchObject({ usage: true });
   });
 });
 
@@ -193,7 +265,13 @@ describe('events over the web host WebSocket', () => {
         if (m.event?.type === 'job-done') resolve(m as { event: ApiEvent });
       }),
     );
-    ws.send(JSON.stringify({ id: 1, method: 'startJob', params: [{ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, mode: 'replay' }] }));
+    ws.send(
+      JSON.stringify({
+        id: 1,
+        method: 'startJob',
+        params: [{ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, mode: 'replay' }],
+      }),
+    );
     const ev = await done;
     expect(msgs[0]).toMatchObject({ id: 1, result: { jobId: expect.stringMatching(/^job-/) } });
     if (ev.event.type !== 'job-done') throw new Error('no report');

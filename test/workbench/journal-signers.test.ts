@@ -25,12 +25,22 @@ describe('the training officer (journal-ops, in this process)', () => {
     expect(b.dir).not.toBe(a.dir);
     // Real paths: the host grants keys by real path, and the window matches its chosen key against them.
     expect(await realpath(a.keyFile)).toBe(a.keyFile);
-    expect((await journalStatus({ dir: b.dir, trustStore: b.trustStore })).cases.map((c) => [c.caseId, c.state])).toEqual([
+    expect(
+      (await journalStatus({ dir: b.dir, trustStore: b.trustStore })).cases.map((c) => [c.caseId, c.state]),
+    ).toEqual([
       ['case-0', 'open'],
       ['case-1', 'open'],
     ]);
     const keys = await signingKeys([a.keyFile], a.trustStore);
-    expect(keys).toEqual([{ path: a.keyFile, keyId: expect.stringMatching(KEY), role: 'quarantine-officer', label: 'training officer', status: 'active' }]);
+    expect(keys).toEqual([
+      {
+        path: a.keyFile,
+        keyId: expect.stringMatching(KEY),
+        role: 'quarantine-officer',
+        label: 'training officer',
+        status: 'active',
+      },
+    ]);
   });
 
   it('calls made at once share one officer', async () => {
@@ -51,11 +61,16 @@ describe('signers named in the case history and the decision receipt', () => {
   it('with the trust store: role and label of every author, and of the decision signer', async () => {
     const d = await demoJournal();
     const r = await decide({ ...d, caseId: 'case-0', decision: 'release', rationale: RATIONALE });
-    expect(r).toMatchObject({ keyId: expect.stringMatching(KEY), role: 'quarantine-officer', label: 'training officer' });
+    expect(r).toMatchObject({
+      keyId: expect.stringMatching(KEY),
+      role: 'quarantine-officer',
+      label: 'training officer',
+    });
     const st = await journalStatus({ dir: d.dir, trustStore: d.trustStore });
     const history = st.cases[0]!.history;
     expect(history.map((h) => h.decision)).toEqual(['open', 'release']);
-    for (const h of history) expect(h).toMatchObject({ author: r.keyId, role: 'quarantine-officer', label: 'training officer' });
+    for (const h of history)
+      expect(h).toMatchObject({ author: r.keyId, role: 'quarantine-officer', label: 'training officer' });
   });
 
   it('without a trust store: the author is kept, role and label are null (unknown, not invented)', async () => {
@@ -70,7 +85,12 @@ describe('the host: creating the training journal twice', () => {
   let host: EngineHost;
   const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
   beforeAll(() => {
-    host = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web', roots: [tmpdir()] });
+    host = new EngineHost({
+      workerUrl: dist('app/jobs/engine-worker.js'),
+      journalWorkerUrl: dist('main/host/journal-worker.js'),
+      transport: 'web',
+      roots: [tmpdir()],
+    });
   });
   afterAll(async () => host.close());
 
@@ -78,6 +98,14 @@ describe('the host: creating the training journal twice', () => {
     await host.createDemoJournal();
     const d = await host.createDemoJournal();
     const keys = await host.signingKeys({ trustStore: d.trustStore });
-    expect(keys).toEqual([{ path: d.keyFile, keyId: expect.stringMatching(KEY), role: 'quarantine-officer', label: 'training officer', status: 'active' }]);
+    expect(keys).toEqual([
+      {
+        path: d.keyFile,
+        keyId: expect.stringMatching(KEY),
+        role: 'quarantine-officer',
+        label: 'training officer',
+        status: 'active',
+      },
+    ]);
   });
 });

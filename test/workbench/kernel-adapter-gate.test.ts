@@ -35,11 +35,16 @@ beforeAll(async () => {
   picked = join(base, 'elsewhere', 'picked-adapter.mjs');
   await copyFile(allowed, picked);
   await writeFile(join(root, 'a.json'), '{"a":1}');
-  engine = createRemoteEngine({ start: () => forkEngine(childEntry), grant: { roots: [root], adapters: [allowed] }, pickPath: async () => next });
+  engine = createRemoteEngine({
+    start: () => forkEngine(childEntry),
+    grant: { roots: [root], adapters: [allowed] },
+    pickPath: async () => next,
+  });
 });
 afterAll(() => engine.close());
 
-const refused = (p: Promise<unknown>, re: RegExp) => expect(p).rejects.toMatchObject({ usage: true, message: expect.stringMatching(re) });
+const refused = (p: Promise<unknown>, re: RegExp) =>
+  expect(p).rejects.toMatchObject({ usage: true, message: expect.stringMatching(re) });
 
 /** Runs a verify job to its report. */
 async function verify(path: string, kernelAdapter: string): Promise<Report> {
@@ -50,7 +55,11 @@ async function verify(path: string, kernelAdapter: string): Promise<Report> {
       if (e.type === 'job-failed') reject(new Error(e.message));
     });
   });
-  await engine.startJob({ source: { type: 'path', path }, mode: 'verify', options: { kernelAdapter, profiles: join(root, 'packages', 'profiles.json') } });
+  await engine.startJob({
+    source: { type: 'path', path },
+    mode: 'verify',
+    options: { kernelAdapter, profiles: join(root, 'packages', 'profiles.json') },
+  });
   try {
     return await done;
   } finally {
@@ -62,8 +71,22 @@ describe('the kernel adapter is run only as the user allowed it', () => {
   const pkg = () => join(root, 'packages', 'intact', 'v3.nemosyne');
 
   it('refuses an adapter under a root that was not named with --kernel-adapter, naming how to allow it', async () => {
-    await refused(engine.startJob({ source: { type: 'path', path: pkg() }, mode: 'verify', options: { kernelAdapter: notAllowed } }), /^refused: .*copy-of-adapter\.mjs is code the engine would run and was not allowed as a kernel adapter; start reprise serve with --kernel-adapter FILE naming it$/);
-    await refused(engine.startJob({ source: { type: 'example', path: 'packages/intact/v3.nemosyne' }, mode: 'verify', options: { kernelAdapter: join(root, 'a.json') } }), /^refused: .*not allowed as a kernel adapter/);
+    await refused(
+      engine.startJob({
+        source: { type: 'path', path: pkg() },
+        mode: 'verify',
+        options: { kernelAdapter: notAllowed },
+      }),
+      /^refused: .*copy-of-adapter\.mjs is code the engine would run and was not allowed as a kernel adapter; start reprise serve with --kernel-adapter FILE naming it$/,
+    );
+    await refused(
+      engine.startJob({
+        source: { type: 'example', path: 'packages/intact/v3.nemosyne' },
+        mode: 'verify',
+        options: { kernelAdapter: join(root, 'a.json') },
+      }),
+      /^refused: .*not allowed as a kernel adapter/,
+    );
   });
 
   it('runs the adapter named at start-up: the V3 package reaches PASS', async () => {
@@ -71,7 +94,10 @@ describe('the kernel adapter is run only as the user allowed it', () => {
   });
 
   it('runs an adapter picked in the native dialog', async () => {
-    await refused(engine.startJob({ source: { type: 'path', path: pkg() }, mode: 'verify', options: { kernelAdapter: picked } }), /not allowed as a kernel adapter/);
+    await refused(
+      engine.startJob({ source: { type: 'path', path: pkg() }, mode: 'verify', options: { kernelAdapter: picked } }),
+      /not allowed as a kernel adapter/,
+    );
     next = picked;
     expect(await engine.pickPath({ kind: 'file', title: 'Kernel adapter' })).toBe(picked);
     expect((await verify(pkg(), picked)).verdict).toBe('pass');
@@ -82,10 +108,15 @@ describe('package members through the host', () => {
   it('lists and reads members of a package under a root, and refuses one outside', async () => {
     const pkg = join(root, 'packages', 'intact', 'v3.nemosyne');
     const list = await engine.packageMembers({ source: { type: 'path', path: pkg } });
-    expect(list.members.map((m) => m.role)).toEqual(expect.arrayContaining(['manifest', 'envelope', 'command log', 'dataset']));
+    expect(list.members.map((m) => m.role)).toEqual(
+      expect.arrayContaining(['manifest', 'envelope', 'command log', 'dataset']),
+    );
     const ds = await engine.packageMembers({ source: { type: 'path', path: pkg }, path: 'data/dataset.raw' });
     expect(ds.member?.table?.columns.length).toBeGreaterThan(0);
     await refused(engine.packageMembers({ source: { type: 'path', path: '/etc/passwd' } }), /^refused: /);
-    await refused(engine.packageMembers({ source: { type: 'path', path: join(root, 'a.json') } }), /strict ZIP reader refuses/);
+    await refused(
+      engine.packageMembers({ source: { type: 'path', path: join(root, 'a.json') } }),
+      /strict ZIP reader refuses/,
+    );
   });
 });

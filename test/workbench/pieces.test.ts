@@ -44,17 +44,27 @@ describe('values in pieces', () => {
 
   it('a member named __proto__ or constructor stays an own member, and the posted value is not changed', () => {
     const long = Array.from({ length: PIECE_ITEMS + 1 }, (_, i) => i);
-    const value = JSON.parse(JSON.stringify({ a: 1 }).replace('{', `{"__proto__":{"constructor":${JSON.stringify(long)}},`)) as Record<string, unknown>;
+    const value = JSON.parse(
+      JSON.stringify({ a: 1 }).replace('{', `{"__proto__":{"constructor":${JSON.stringify(long)}},`),
+    ) as Record<string, unknown>;
     const { delivered } = roundTrip([value]);
     expect(Object.getPrototypeOf(delivered[0])).toBe(Object.prototype);
-    expect(Object.getOwnPropertyDescriptor(Object.getOwnPropertyDescriptor(delivered[0], '__proto__')!.value, 'constructor')!.value).toEqual(long);
-    expect((Object.getOwnPropertyDescriptor(value, '__proto__')!.value as { constructor: unknown[] }).constructor).toHaveLength(PIECE_ITEMS + 1);
+    expect(
+      Object.getOwnPropertyDescriptor(Object.getOwnPropertyDescriptor(delivered[0], '__proto__')!.value, 'constructor')!
+        .value,
+    ).toEqual(long);
+    expect(
+      (Object.getOwnPropertyDescriptor(value, '__proto__')!.value as { constructor: unknown[] }).constructor,
+    ).toHaveLength(PIECE_ITEMS + 1);
   });
 
   it('any JSON value arrives as posted (long arrays at any depth, interleaved values)', () => {
     const json = fc.letrec((tie) => ({
       value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string(), fc.constant(null), tie('arr'), tie('obj')),
-      arr: fc.oneof(fc.array(tie('value'), { maxLength: 4 }), fc.integer({ min: 0, max: PIECE_ITEMS * 2 + 3 }).map((n) => Array.from({ length: n }, (_, i) => i))),
+      arr: fc.oneof(
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.integer({ min: 0, max: PIECE_ITEMS * 2 + 3 }).map((n) => Array.from({ length: n }, (_, i) => i)),
+      ),
       obj: fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 4 }),
     }));
     fc.assert(

@@ -18,7 +18,15 @@ import { mkEval, run, type EvalSpec } from '../acgp/helpers.js';
 
 const A = 'ecfeaae14ee160d826268d6ff3332683082011f4cfa30f366955237cab2b3377';
 const B = '5ab91202a28483afa5f4fd83cab0d066407a2c3b1ef3062c1e513d93432ebdd9';
-const node = (over: Partial<ChainNode>): ChainNode => ({ id: 'n', label: 'n', recorded: null, recomputed: null, status: 'mismatch', parents: [], ...over });
+const node = (over: Partial<ChainNode>): ChainNode => ({
+  id: 'n',
+  label: 'n',
+  recorded: null,
+  recomputed: null,
+  status: 'mismatch',
+  parents: [],
+  ...over,
+});
 const finding = (over: Partial<Finding>): Finding => ({ rule: 'R-1', severity: 'fail', message: 'm', ...over });
 
 describe('sameDigest', () => {
@@ -47,7 +55,9 @@ describe('chainNodeOf', () => {
 
   it("ties a Nemosyne finding in bare hex (expected the recomputed digest) to the chain's prefixed node", () => {
     const f = finding({ rule: 'RPR-NEM-020', expected: B, actual: A });
-    expect(chainNodeOf(f, [node({ id: 'other', recorded: `sha256:${B}`, recomputed: `sha256:${B}` }), receipt])).toBe(receipt);
+    expect(chainNodeOf(f, [node({ id: 'other', recorded: `sha256:${B}`, recomputed: `sha256:${B}` }), receipt])).toBe(
+      receipt,
+    );
     expect(findingValues(f, [receipt], RECOMPUTED)).toEqual([
       { word: 'recorded', value: `sha256:${A}` },
       { word: 'recomputed', value: `sha256:${B}` },
@@ -70,13 +80,19 @@ describe('chainNodeOf', () => {
   it('no tie: another digest, one side only, a matching node, or a finding without both values', () => {
     expect(chainNodeOf(finding({ expected: B, actual: `sha256:${'0'.repeat(64)}` }), [receipt])).toBeNull();
     expect(chainNodeOf(finding({ expected: B }), [receipt])).toBeNull();
-    expect(chainNodeOf(finding({ expected: A, actual: A }), [node({ recorded: `sha256:${A}`, recomputed: `sha256:${A}`, status: 'match' })])).toBeNull();
+    expect(
+      chainNodeOf(finding({ expected: A, actual: A }), [
+        node({ recorded: `sha256:${A}`, recomputed: `sha256:${A}`, status: 'match' }),
+      ]),
+    ).toBeNull();
     expect(chainNodeOf(finding({ expected: A.toUpperCase(), actual: B }), [receipt])).toBeNull();
     expect(findingValues(finding({ expected: 'present', actual: 'missing' }), [receipt], RECOMPUTED)).toEqual([
       { word: 'expected', value: 'present' },
       { word: 'actual', value: 'missing' },
     ]);
-    expect(findingValues(finding({ actual: 'revoked' }), [], RECOMPUTED)).toEqual([{ word: 'actual', value: 'revoked' }]);
+    expect(findingValues(finding({ actual: 'revoked' }), [], RECOMPUTED)).toEqual([
+      { word: 'actual', value: 'revoked' },
+    ]);
   });
 });
 
@@ -84,7 +100,14 @@ const T = (hm: string) => `2026-05-04T${hm}Z`;
 const TRACE: EvalSpec[] = [
   { ts: T('09:00:00'), intervention: 'block', pre: 0, delta: 2, post: 2 },
   { ts: T('09:30:00'), intervention: 'nudge', flagged: true, pre: 2, delta: 0.6, post: 2.6 },
-  { ts: T('11:30:00'), intervention: 'escalate', pre: 2.3465, delta: 1, post: 3.3465, crossed: ['elevated_monitoring'] },
+  {
+    ts: T('11:30:00'),
+    intervention: 'escalate',
+    pre: 2.3465,
+    delta: 1,
+    post: 3.3465,
+    crossed: ['elevated_monitoring'],
+  },
 ];
 
 /** Traces that reach every ACGP rule with both values: wrong pre, delta, crossings, weights, trace id. */
@@ -110,7 +133,9 @@ async function acgpReports(): Promise<{ mode: 'verify' | 'replay'; r: Report }[]
     .map((f) => ({ name: f.path, bytes: f.bytes }));
   for (const [i, t] of handMade().entries()) inputs.push({ name: `hand-${i}.json`, bytes: JSON.stringify(t) });
   const out: { mode: 'verify' | 'replay'; r: Report }[] = [];
-  for (const { name, bytes } of inputs) for (const mode of ['verify', 'replay'] as const) out.push({ mode, r: await run(Buffer.from(bytes), mode, {}, name) });
+  for (const { name, bytes } of inputs)
+    for (const mode of ['verify', 'replay'] as const)
+      out.push({ mode, r: await run(Buffer.from(bytes), mode, {}, name) });
   return out;
 }
 
@@ -120,9 +145,17 @@ describe('ACGP findings in the words of the Trainer and the comparisons', () => 
     const seen = new Map<string, string>();
     for (const { r } of reports.filter((x) => x.mode === 'replay'))
       for (const f of r.findings.filter((x) => x.expected !== undefined && x.actual !== undefined)) {
-        const row = (r.comparisons ?? []).some((c) => c.output === f.pointer && isDeepStrictEqual(c.original, f.actual) && isDeepStrictEqual(c.replayed, f.expected));
+        const row = (r.comparisons ?? []).some(
+          (c) =>
+            c.output === f.pointer &&
+            isDeepStrictEqual(c.original, f.actual) &&
+            isDeepStrictEqual(c.replayed, f.expected),
+        );
         const words = findingValues(f, r.chain, RECOMPUTED).map((v) => v.word);
-        expect({ rule: f.rule, words }).toEqual({ rule: f.rule, words: row ? ['recorded', 'recomputed'] : ['expected', 'actual'] });
+        expect({ rule: f.rule, words }).toEqual({
+          rule: f.rule,
+          words: row ? ['recorded', 'recomputed'] : ['expected', 'actual'],
+        });
         if (row) expect(findingValues(f, r.chain, RECOMPUTED).map((v) => v.value)).toEqual([f.actual, f.expected]);
         seen.set(f.rule, words[0]!);
       }
@@ -162,7 +195,11 @@ describe('copyable and repeated labels', () => {
   });
 
   it('labels carried by several nodes (every TG artifact is "artifact") are the ones named with their id', () => {
-    const chain = [node({ id: `sha256:${A}`, label: 'artifact' }), node({ id: `sha256:${B}`, label: 'artifact' }), node({ id: 'policy-bundle', label: 'policy bundle X' })];
+    const chain = [
+      node({ id: `sha256:${A}`, label: 'artifact' }),
+      node({ id: `sha256:${B}`, label: 'artifact' }),
+      node({ id: 'policy-bundle', label: 'policy bundle X' }),
+    ];
     expect([...repeatedLabels(chain)]).toEqual(['artifact']);
   });
 });

@@ -39,7 +39,11 @@ async function copyOf(name: 'sample' | 'tampered'): Promise<string> {
   return dir;
 }
 
-const snapshot = async (dir: string) => ({ files: (await readdir(dir)).sort(), entries: await readFile(join(dir, 'entries.jsonl')), checkpoints: await readFile(join(dir, 'checkpoints.jsonl')) });
+const snapshot = async (dir: string) => ({
+  files: (await readdir(dir)).sort(),
+  entries: await readFile(join(dir, 'entries.jsonl')),
+  checkpoints: await readFile(join(dir, 'checkpoints.jsonl')),
+});
 
 describe('a journal that fails verification, in the workbench host', () => {
   it('is opened read-only: FAILS with its findings, first RPR-JOURNAL-007 at line:2, and no file created or changed', async () => {
@@ -47,9 +51,14 @@ describe('a journal that fails verification, in the workbench host', () => {
     const before = await snapshot(dir);
     const st = await openJudgementJournal({ dir, trustStore });
     expect(st.verdict).toBe('fail');
-    expect(st.findings.find((f) => f.severity === 'fail')).toMatchObject({ rule: 'RPR-JOURNAL-007', pointer: 'line:2' });
+    expect(st.findings.find((f) => f.severity === 'fail')).toMatchObject({
+      rule: 'RPR-JOURNAL-007',
+      pointer: 'line:2',
+    });
     // The window's reason names the rule the writer's refusal names (below).
-    expect(signingRefusal(st)).toMatch(/^Signing is off: this journal FAILS verification \(RPR-JOURNAL-007 at line:2: .*; and 9 more failing findings\)/);
+    expect(signingRefusal(st)).toMatch(
+      /^Signing is off: this journal FAILS verification \(RPR-JOURNAL-007 at line:2: .*; and 9 more failing findings\)/,
+    );
     expect(await snapshot(dir)).toEqual(before);
   });
 
@@ -58,7 +67,12 @@ describe('a journal that fails verification, in the workbench host', () => {
     const before = await snapshot(dir);
     const keyFile = join(ex, 'journal', 'keys', 'quarantine-officer.pem');
     const refused = decide({ dir, trustStore, keyFile, caseId: 'case-5', decision: 'release', rationale: RATIONALE });
-    await expect(refused).rejects.toMatchObject({ code: 'UNVERIFIED', message: expect.stringMatching(/does not verify, so nothing can be signed onto it: RPR-JOURNAL-007 at line:2.*Nothing was written/) });
+    await expect(refused).rejects.toMatchObject({
+      code: 'UNVERIFIED',
+      message: expect.stringMatching(
+        /does not verify, so nothing can be signed onto it: RPR-JOURNAL-007 at line:2.*Nothing was written/,
+      ),
+    });
     await expect(refused).rejects.toBeInstanceOf(UsageError);
     const after = await snapshot(dir);
     expect(after.entries.equals(before.entries)).toBe(true);
@@ -68,9 +82,15 @@ describe('a journal that fails verification, in the workbench host', () => {
   it('refuses a judgement sent anyway, the same way', async () => {
     const dir = await copyOf('tampered');
     const before = await snapshot(dir);
-    const report = { schema: REPORT_SCHEMA, artifact: { kind: 'replay-dump', sha256: `sha256:${'ab'.repeat(32)}` }, findings: [] } as unknown as Report;
+    const report = {
+      schema: REPORT_SCHEMA,
+      artifact: { kind: 'replay-dump', sha256: `sha256:${'ab'.repeat(32)}` },
+      findings: [],
+    } as unknown as Report;
     const keyFile = join(ex, 'journal', 'keys', 'reviewer.pem');
-    await expect(recordJudgement({ dir, trustStore, keyFile, report, pointer: '', decision: 'note', rationale: RATIONALE })).rejects.toMatchObject({ code: 'UNVERIFIED' });
+    await expect(
+      recordJudgement({ dir, trustStore, keyFile, report, pointer: '', decision: 'note', rationale: RATIONALE }),
+    ).rejects.toMatchObject({ code: 'UNVERIFIED' });
     expect((await snapshot(dir)).entries.equals(before.entries)).toBe(true);
   });
 });
@@ -88,7 +108,15 @@ describe('opening a journal in the workbench host', () => {
     const dir = await copyOf('sample');
     const reviewer = await loadSigner(join(ex, 'journal', 'keys', 'reviewer.pem'));
     const open = (await verifyJournal(dir, null)).cases.cases.find((c) => c.caseId === 'case-5')!;
-    await appendEntry(dir, { kind: 'quarantine-release', subject: { ...open.subject }, body: { case: open.openHash, decision: 'release', rationale: RATIONALE } }, reviewer);
+    await appendEntry(
+      dir,
+      {
+        kind: 'quarantine-release',
+        subject: { ...open.subject },
+        body: { case: open.openHash, decision: 'release', rationale: RATIONALE },
+      },
+      reviewer,
+    );
     const v = await verifyJournal(dir, await loadTrustStore(trustStore));
     const st = await journalStatus({ dir, trustStore });
     expect(v.cases.findings.length).toBeGreaterThan(0);

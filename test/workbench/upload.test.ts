@@ -20,7 +20,11 @@ const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 let web: WebHost;
 beforeAll(async () => {
-  host = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+  host = new EngineHost({
+    workerUrl: dist('app/jobs/engine-worker.js'),
+    journalWorkerUrl: dist('main/host/journal-worker.js'),
+    transport: 'web',
+  });
   const dir = await mkdtemp(join(tmpdir(), 'reprise-upload-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
   web = await startWebHost({ api: host, rendererDir: dir });
@@ -64,7 +68,9 @@ describe('binary upload frames', () => {
     expect(await next()).toEqual({ id: 2, result: { received: half } });
     ws.send(frame(3, 'uploadChunk', { uploadId }, bytes.subarray(half)));
     expect(await next()).toEqual({ id: 3, result: { received: bytes.length } });
-    ws.send(JSON.stringify({ id: 4, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }));
+    ws.send(
+      JSON.stringify({ id: 4, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }),
+    );
     let done: ApiEvent | null = null;
     while (!done) {
       const m = (await next()) as { event?: ApiEvent };
@@ -80,12 +86,19 @@ describe('binary upload frames', () => {
     ws.send(JSON.stringify({ id: 1, method: 'beginUpload', params: [{ name: 'x', size: 2 }] }));
     const { result } = (await next()) as { result: { uploadId: string } };
     ws.send(frame(2, 'uploadChunk', { uploadId: result.uploadId }, Buffer.from('abc')));
-    expect(await next()).toMatchObject({ id: 2, error: { usage: true, message: expect.stringMatching(/longer than announced/) } });
+    expect(await next()).toMatchObject({
+      id: 2,
+      error: { usage: true, message: expect.stringMatching(/longer than announced/) },
+    });
     ws.close();
   });
 
   it('a malformed binary frame closes the connection (1007)', async () => {
-    for (const bad of [Buffer.from([0, 0, 0, 200, 1, 2]), Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{]')]), frame(1, 'uploadChunk', {}, Buffer.alloc(0)).subarray(0, 3)]) {
+    for (const bad of [
+      Buffer.from([0, 0, 0, 200, 1, 2]),
+      Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{]')]),
+      frame(1, 'uploadChunk', {}, Buffer.alloc(0)).subarray(0, 3),
+    ]) {
       const { ws } = await connect();
       const code = await new Promise<number>((r) => {
         ws.once('close', (c) => r(c));
@@ -97,8 +110,16 @@ describe('binary upload frames', () => {
 });
 
 /** A POST to the web host: its status and JSON answer. */
-async function post(path: string, body: Uint8Array, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`http://127.0.0.1:${web.port}${path}`, { method: 'POST', body: new Uint8Array(body), headers: { Origin: web.origin, Authorization: `Bearer ${web.token}`, ...headers } });
+async function post(
+  path: string,
+  body: Uint8Array,
+  headers: Record<string, string>,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${web.port}${path}`, {
+    method: 'POST',
+    body: new Uint8Array(body),
+    headers: { Origin: web.origin, Authorization: `Bearer ${web.token}`, ...headers },
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -116,7 +137,9 @@ describe('the HTTP upload route', () => {
     const uploadId = await beginUpload(bytes.length);
     expect(await post(`/upload/${uploadId}`, bytes, {})).toEqual({ status: 200, json: { received: bytes.length } });
     const { ws, next } = await connect();
-    ws.send(JSON.stringify({ id: 4, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }));
+    ws.send(
+      JSON.stringify({ id: 4, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }),
+    );
     let done: ApiEvent | null = null;
     while (!done) {
       const m = (await next()) as { event?: ApiEvent };
@@ -137,7 +160,16 @@ describe('the HTTP upload route', () => {
     expect((await post(`/upload/${uploadId}`, body, { Authorization: `Bearer ${'A'.repeat(43)}` })).status).toBe(401);
     expect((await post(`/upload/${uploadId}`, body, { Origin: 'http://evil.example' })).status).toBe(403);
     const foreignHost = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: web.port, method: 'POST', path: `/upload/${uploadId}`, headers: { Host: `evil.example:${web.port}`, Origin: web.origin, Authorization: `Bearer ${web.token}` } }, (res) => resolve(res.statusCode ?? 0));
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: web.port,
+          method: 'POST',
+          path: `/upload/${uploadId}`,
+          headers: { Host: `evil.example:${web.port}`, Origin: web.origin, Authorization: `Bearer ${web.token}` },
+        },
+        (res) => resolve(res.statusCode ?? 0),
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -175,7 +207,9 @@ describe('the HTTP upload route', () => {
 
 describe('the private file an HTTP upload is written to', () => {
   /** The upload files the web host holds now: `reprise-picked-*` folders under the temporary directory. */
-  async function pickedFiles(): Promise<{ dir: string; mode: number; files: { name: string; mode: number; size: number }[] }[]> {
+  async function pickedFiles(): Promise<
+    { dir: string; mode: number; files: { name: string; mode: number; size: number }[] }[]
+  > {
     const { readdir, stat } = await import('node:fs/promises');
     const out = [];
     for (const d of (await readdir(tmpdir())).filter((n) => n.startsWith('reprise-picked-'))) {
@@ -193,7 +227,11 @@ describe('the private file an HTTP upload is written to', () => {
   }
 
   it('is readable by its owner only, goes when the upload is replaced, and the folder when the host closes', async () => {
-    const own = new EngineHost({ workerUrl: dist('app/jobs/engine-worker.js'), journalWorkerUrl: dist('main/host/journal-worker.js'), transport: 'web' });
+    const own = new EngineHost({
+      workerUrl: dist('app/jobs/engine-worker.js'),
+      journalWorkerUrl: dist('main/host/journal-worker.js'),
+      transport: 'web',
+    });
     const rdir = await mkdtemp(join(tmpdir(), 'reprise-renderer-'));
     await writeFile(join(rdir, 'index.html'), '<!doctype html><title>t</title>');
     const before = new Set((await pickedFiles()).map((d) => d.dir));
@@ -208,7 +246,13 @@ describe('the private file an HTTP upload is written to', () => {
       return m.result.uploadId;
     };
     const send = async (id: string, body: Buffer) =>
-      (await fetch(`${w.origin}/upload/${id}`, { method: 'POST', body: new Uint8Array(body), headers: { Origin: w.origin, Authorization: `Bearer ${w.token}` } })).status;
+      (
+        await fetch(`${w.origin}/upload/${id}`, {
+          method: 'POST',
+          body: new Uint8Array(body),
+          headers: { Origin: w.origin, Authorization: `Bearer ${w.token}` },
+        })
+      ).status;
     try {
       const first = await begin(3);
       expect(await send(first, Buffer.from('abc'))).toBe(200);
@@ -232,12 +276,16 @@ describe('the private file an HTTP upload is written to', () => {
     }
     expect(await mine()).toEqual([]);
   });
-
 });
 
 describe('a job that follows an upload while it arrives', () => {
   /** A POST whose body comes in `pieces`, one every `everyMs` (a browser sending a big file). */
-  function postSlowly(uploadId: string, bytes: Buffer, pieces: number, everyMs: number): Promise<{ status: number; json: Record<string, unknown> }> {
+  function postSlowly(
+    uploadId: string,
+    bytes: Buffer,
+    pieces: number,
+    everyMs: number,
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
     let i = 0;
     const size = Math.ceil(bytes.length / pieces);
     const body = new ReadableStream<Uint8Array>({
@@ -247,14 +295,24 @@ describe('a job that follows an upload while it arrives', () => {
         c.enqueue(new Uint8Array(bytes.subarray(i * size, ++i * size)));
       },
     });
-    const init = { method: 'POST', body, duplex: 'half', headers: { Origin: web.origin, Authorization: `Bearer ${web.token}` } };
-    return fetch(`http://127.0.0.1:${web.port}/upload/${uploadId}`, init as RequestInit).then(async (res) => ({ status: res.status, json: (await res.json()) as Record<string, unknown> }));
+    const init = {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { Origin: web.origin, Authorization: `Bearer ${web.token}` },
+    };
+    return fetch(`http://127.0.0.1:${web.port}/upload/${uploadId}`, init as RequestInit).then(async (res) => ({
+      status: res.status,
+      json: (await res.json()) as Record<string, unknown>,
+    }));
   }
 
   /** Starts a job on an upload and gathers its events until it ends. */
   async function job(uploadId: string): Promise<{ end: ApiEvent; labels: string[]; fractions: number[] }> {
     const { ws, next } = await connect();
-    ws.send(JSON.stringify({ id: 7, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }));
+    ws.send(
+      JSON.stringify({ id: 7, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }),
+    );
     // Events of every job reach every socket: this job's only, once its id is known
     // (the events that came before the answer are kept and read then).
     let jobId: string | null = null;
@@ -262,7 +320,12 @@ describe('a job that follows an upload while it arrives', () => {
     const labels: string[] = [];
     const fractions: number[] = [];
     for (;;) {
-      const m = (await next()) as { id?: number; result?: { jobId: string }; error?: { message: string }; event?: ApiEvent };
+      const m = (await next()) as {
+        id?: number;
+        result?: { jobId: string };
+        error?: { message: string };
+        event?: ApiEvent;
+      };
       if (m.id === 7 && m.error) throw new Error(m.error.message);
       if (m.id === 7) jobId = m.result!.jobId;
       if (m.event) events.push(m.event);
@@ -317,7 +380,7 @@ describe('a job that follows an upload while it arrives', () => {
     expect(end.report.artifact.sha256).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
   });
 
-  it('the editor\'s content of an arriving upload waits until it is whole, never showing part of it', async () => {
+  it("the editor's content of an arriving upload waits until it is whole, never showing part of it", async () => {
     const bytes = Buffer.from(JSON.stringify({ a: 'é'.repeat(200_000), b: [1, 2, 3] }), 'utf8');
     const { uploadId } = await begin(bytes.length);
     const { ws, next } = await connect();
@@ -329,13 +392,15 @@ describe('a job that follows an upload while it arrives', () => {
     expect(m.result?.raw).toBe(bytes.toString('utf8'));
   });
 
-  it('ends with the sending\'s own reason when the body fails', async () => {
+  it("ends with the sending's own reason when the body fails", async () => {
     const { uploadId } = await begin(10);
     const following = job(uploadId);
     const refused = await postSlowly(uploadId, Buffer.from('{"a":"too long for ten bytes"}'), 3, 5);
     expect(refused.status).toBe(400);
     const { end } = await following;
     expect(end.type, JSON.stringify(end).slice(0, 600)).toBe('job-failed');
-    expect(end.type === 'job-failed' && end.message).toMatch(/^the upload of trace\.json failed: the upload is longer than announced \(10 bytes\)$/);
+    expect(end.type === 'job-failed' && end.message).toMatch(
+      /^the upload of trace\.json failed: the upload is longer than announced \(10 bytes\)$/,
+    );
   });
 });

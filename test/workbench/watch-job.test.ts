@@ -46,10 +46,13 @@ describe('startWatchedJob', () => {
   });
 
   it('follows a job whose events come after the answer, and reports a failure as such', async () => {
-    const api = client([], [
-      { type: 'job-failed', jobId: 'job-8', message: 'not ours', cancelled: false },
-      { type: 'job-failed', jobId: 'job-7', message: 'cancelled', cancelled: true },
-    ]);
+    const api = client(
+      [],
+      [
+        { type: 'job-failed', jobId: 'job-8', message: 'not ours', cancelled: false },
+        { type: 'job-failed', jobId: 'job-7', message: 'cancelled', cancelled: true },
+      ],
+    );
     const w = await startWatchedJob(api, REQ);
     expect(await w.end).toEqual({ ok: false, message: 'cancelled', cancelled: true });
     expect(api.listeners.size).toBe(0);

@@ -19,13 +19,63 @@ async function rulesOf(buf: Buffer, limits?: Record<string, number>): Promise<st
 describe('the strict ZIP reader refuses every attack archive with its rule', () => {
   it('accepts the plain archives the attacks are made from', async () => {
     expect(await rulesOf(gen(two()))).toEqual([]);
-    expect(await rulesOf(gen({ entries: [{ name: 'a.txt', data: text, ...both({ flags: 8 }), dd: descriptor(zlib.crc32(text), deflated.length, text.length) }] }))).toEqual([]);
-    expect(await rulesOf(gen({ entries: [{ name: 'a.txt', data: text, ...both({ flags: 8, crc: 0, csize: 0, usize: 0 }), ch: { flags: 8 }, dd: descriptor(zlib.crc32(text), deflated.length, text.length, false) }] }))).toEqual([]);
-    expect(await rulesOf(gen({ entries: [{ name: 'dir/', data: '', method: 0 }, { name: 'dir/f\u00e9.txt', data: 'x', ...unixMode(0o100644) }] }))).toEqual([]);
+    expect(
+      await rulesOf(
+        gen({
+          entries: [
+            {
+              name: 'a.txt',
+              data: text,
+              ...both({ flags: 8 }),
+              dd: descriptor(zlib.crc32(text), deflated.length, text.length),
+            },
+          ],
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      await rulesOf(
+        gen({
+          entries: [
+            {
+              name: 'a.txt',
+              data: text,
+              ...both({ flags: 8, crc: 0, csize: 0, usize: 0 }),
+              ch: { flags: 8 },
+              dd: descriptor(zlib.crc32(text), deflated.length, text.length, false),
+            },
+          ],
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      await rulesOf(
+        gen({
+          entries: [
+            { name: 'dir/', data: '', method: 0 },
+            { name: 'dir/f\u00e9.txt', data: 'x', ...unixMode(0o100644) },
+          ],
+        }),
+      ),
+    ).toEqual([]);
     // File-type bits left at 0 (Python's zipfile writes 0o600 alone) or undefined: read as the name says.
-    for (const mode of [0o600, 0o644, 0o030644]) expect(await rulesOf(gen({ entries: [{ name: 'dir/', data: '', method: 0, ...unixMode(0o755) }, { name: 'dir/a.txt', data: 'x', ...unixMode(mode) }] }))).toEqual([]);
+    for (const mode of [0o600, 0o644, 0o030644])
+      expect(
+        await rulesOf(
+          gen({
+            entries: [
+              { name: 'dir/', data: '', method: 0, ...unixMode(0o755) },
+              { name: 'dir/a.txt', data: 'x', ...unixMode(mode) },
+            ],
+          }),
+        ),
+      ).toEqual([]);
     // Nested archives are data: a stored ZIP inside is not opened.
-    expect(await rulesOf(gen({ entries: [{ name: 'inner.zip', data: gen({ entries: [{ name: '../evil', data: 'x' }] }), method: 0 }] }))).toEqual([]);
+    expect(
+      await rulesOf(
+        gen({ entries: [{ name: 'inner.zip', data: gen({ entries: [{ name: '../evil', data: 'x' }] }), method: 0 }] }),
+      ),
+    ).toEqual([]);
   });
 
   it.each(CASES)('%s: %s', async (_label, rule, bytes, limits) => {

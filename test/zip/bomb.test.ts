@@ -34,8 +34,18 @@ interface Out {
   zipBytes: number;
 }
 
-function runCase(c: { name: string; chunks: number; declared: number; limits?: Record<string, number>; overlaps?: number }): Out {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], { env: { ...process.env, ROOT, CASE: JSON.stringify(c) }, encoding: 'utf8', timeout: 120_000 });
+function runCase(c: {
+  name: string;
+  chunks: number;
+  declared: number;
+  limits?: Record<string, number>;
+  overlaps?: number;
+}): Out {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], {
+    env: { ...process.env, ROOT, CASE: JSON.stringify(c) },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout) as Out;
 }

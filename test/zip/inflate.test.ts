@@ -43,25 +43,59 @@ describe('inflate paths', () => {
 
   it('the streaming path refuses a longer, shorter, truncated, trailing or CRC-broken stream', async () => {
     const both = (f: Record<string, number>) => ({ lh: f, ch: f });
-    expect((await streamRules(gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length - 1 }) }] }))).rules).toEqual(['RPR-ZIP-016']);
-    expect((await streamRules(gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length + 1 }) }] }))).rules).toEqual(['RPR-ZIP-017']);
-    expect((await streamRules(gen({ entries: [{ name: 'b', data: big, raw: bigDeflated.subarray(0, bigDeflated.length - 100) }] }))).rules).toEqual(['RPR-ZIP-017']);
-    expect((await streamRules(gen({ entries: [{ name: 'b', data: big, raw: Buffer.concat([bigDeflated, Buffer.from('JUNK')]) }] }))).rules).toEqual(['RPR-ZIP-018']);
-    expect((await streamRules(gen({ entries: [{ name: 'b', data: big, ...both({ crc: 1 }) }] }))).rules).toEqual(['RPR-ZIP-015']);
+    expect(
+      (await streamRules(gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length - 1 }) }] }))).rules,
+    ).toEqual(['RPR-ZIP-016']);
+    expect(
+      (await streamRules(gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length + 1 }) }] }))).rules,
+    ).toEqual(['RPR-ZIP-017']);
+    expect(
+      (
+        await streamRules(
+          gen({ entries: [{ name: 'b', data: big, raw: bigDeflated.subarray(0, bigDeflated.length - 100) }] }),
+        )
+      ).rules,
+    ).toEqual(['RPR-ZIP-017']);
+    expect(
+      (
+        await streamRules(
+          gen({ entries: [{ name: 'b', data: big, raw: Buffer.concat([bigDeflated, Buffer.from('JUNK')]) }] }),
+        )
+      ).rules,
+    ).toEqual(['RPR-ZIP-018']);
+    expect((await streamRules(gen({ entries: [{ name: 'b', data: big, ...both({ crc: 1 }) }] }))).rules).toEqual([
+      'RPR-ZIP-015',
+    ]);
   });
 });
 
 describe.skipIf(!cliBuilt())('worker split (built CLI)', () => {
   it('a 40 MiB package verifies the same with 2 inflate workers as inline, and a changed entry fails the same', () => {
-    const extraFiles = Array.from({ length: 40 }, (_, i) => ({ name: `extras/part-${i}.csv`, data: digits(1024 * 1024, i + 1) }));
+    const extraFiles = Array.from({ length: 40 }, (_, i) => ({
+      name: `extras/part-${i}.csv`,
+      data: digits(1024 * 1024, i + 1),
+    }));
     const parts = buildPackageParts(2, { digest: false, extraFiles });
     const dir = mkdtempSync(join(tmpdir(), 'reprise-zip-workers-'));
     const good = join(dir, 'good.nemosyne');
-    writeFileSync(good, packPackage(parts, (a) => ({ ...a, fastDeflate: true })));
+    writeFileSync(
+      good,
+      packPackage(parts, (a) => ({ ...a, fastDeflate: true })),
+    );
     const bad = join(dir, 'bad.nemosyne');
-    writeFileSync(bad, packPackage(parts, (a) => { a.entries[20]!.central = { crc32: 1 }; a.entries[20]!.local = { crc32: 1 }; return { ...a, fastDeflate: true }; }));
+    writeFileSync(
+      bad,
+      packPackage(parts, (a) => {
+        a.entries[20]!.central = { crc32: 1 };
+        a.entries[20]!.local = { crc32: 1 };
+        return { ...a, fastDeflate: true };
+      }),
+    );
     const run = (p: string, ...extra: string[]) => {
-      const r = spawnSync(process.execPath, [BIN, 'verify', '--json', p, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const r = spawnSync(process.execPath, [BIN, 'verify', '--json', p, ...extra], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
       const { run: _run, ...rest } = JSON.parse(r.stdout) as Report;
       return { code: r.status, rest };
     };

@@ -62,12 +62,32 @@ describe('an archive on disk reads exactly as in memory', () => {
   const streaming: [string, () => Buffer, string[]][] = [
     ['a 9 MiB deflated entry', () => gen({ entries: [{ name: 'b', data: big }] }), []],
     ['a 9 MiB stored entry', () => gen({ entries: [{ name: 'b', data: big, method: 0 }] }), []],
-    ['a stream longer than declared', () => gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length - 1 }) }] }), ['RPR-ZIP-016']],
-    ['a stream shorter than declared', () => gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length + 1 }) }] }), ['RPR-ZIP-017']],
-    ['a truncated stream', () => gen({ entries: [{ name: 'b', data: big, raw: bigDeflated.subarray(0, bigDeflated.length - 100) }] }), ['RPR-ZIP-017']],
-    ['compressed bytes left over', () => gen({ entries: [{ name: 'b', data: big, raw: Buffer.concat([bigDeflated, Buffer.from('JUNK')]) }] }), ['RPR-ZIP-018']],
+    [
+      'a stream longer than declared',
+      () => gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length - 1 }) }] }),
+      ['RPR-ZIP-016'],
+    ],
+    [
+      'a stream shorter than declared',
+      () => gen({ entries: [{ name: 'b', data: big, ...both({ usize: big.length + 1 }) }] }),
+      ['RPR-ZIP-017'],
+    ],
+    [
+      'a truncated stream',
+      () => gen({ entries: [{ name: 'b', data: big, raw: bigDeflated.subarray(0, bigDeflated.length - 100) }] }),
+      ['RPR-ZIP-017'],
+    ],
+    [
+      'compressed bytes left over',
+      () => gen({ entries: [{ name: 'b', data: big, raw: Buffer.concat([bigDeflated, Buffer.from('JUNK')]) }] }),
+      ['RPR-ZIP-018'],
+    ],
     ['a CRC mismatch', () => gen({ entries: [{ name: 'b', data: big, ...both({ crc: 1 }) }] }), ['RPR-ZIP-015']],
-    ['a small declared size over 9 MiB of compressed data', () => gen({ entries: [{ name: 'b', data: 'x', raw: bigDeflated, ...both({ usize: 1 }) }] }), ['RPR-ZIP-016']],
+    [
+      'a small declared size over 9 MiB of compressed data',
+      () => gen({ entries: [{ name: 'b', data: 'x', raw: bigDeflated, ...both({ usize: 1 }) }] }),
+      ['RPR-ZIP-016'],
+    ],
   ];
   it.each(streaming)('streaming path: %s', async (_label, bytes, want) => {
     const { mem, disk } = await both2(bytes());
@@ -76,26 +96,36 @@ describe('an archive on disk reads exactly as in memory', () => {
     if (!want.length) expect(disk.contents[1]!.bytes).toBe(sha256Hex(big));
   });
 
-  it.skipIf(!cliBuilt())('inflate workers reading the shared descriptor give what the calling thread gives', async () => {
-    const entries = Array.from({ length: 40 }, (_, i) => ({ name: `extras/p${i}.csv`, data: digits(1024 * 1024, i + 1), ...(i === 7 ? both({ crc: 1 }) : {}), ...(i % 5 === 0 ? { method: 0 } : {}) }));
-    const buf = gen({ entries });
-    // The built modules: a worker thread runs dist/app/zip/inflate-worker.js.
-    const { readEntries } = (await import(`${ROOT}dist/app/zip/parallel.js`)) as typeof import('../../app/zip/parallel.js');
-    const dist = (await import(`${ROOT}dist/app/zip/source.js`)) as typeof import('../../app/zip/source.js');
-    const p = join(dir, 'workers.zip');
-    writeFileSync(p, buf);
-    const fd = openSync(p, 'r');
-    fds.push(fd);
-    const src = dist.fileSource(fd, buf.length);
-    const s = readStructure(src, resolveLimits(undefined));
-    expect(s.ok).toBe(true);
-    const keep = () => false;
-    const workers = await readEntries(src, s.entries, keep, { workers: 2 });
-    const inline = await readEntries(buf, s.entries, keep, { workers: 0 });
-    expect(workers).toEqual(inline);
-    expect(workers[7]!.findings.map((f) => f.rule)).toEqual(['RPR-ZIP-015']);
-    expect(workers.filter((c) => c.sha256 !== null)).toHaveLength(39);
-  });
+  it.skipIf(!cliBuilt())(
+    'inflate workers reading the shared descriptor give what the calling thread gives',
+    async () => {
+      const entries = Array.from({ length: 40 }, (_, i) => ({
+        name: `extras/p${i}.csv`,
+        data: digits(1024 * 1024, i + 1),
+        ...(i === 7 ? both({ crc: 1 }) : {}),
+        ...(i % 5 === 0 ? { method: 0 } : {}),
+      }));
+      const buf = gen({ entries });
+      // The built modules: a worker thread runs dist/app/zip/inflate-worker.js.
+      const { readEntries } = (await import(
+        `${ROOT}dist/app/zip/parallel.js`
+      )) as typeof import('../../app/zip/parallel.js');
+      const dist = (await import(`${ROOT}dist/app/zip/source.js`)) as typeof import('../../app/zip/source.js');
+      const p = join(dir, 'workers.zip');
+      writeFileSync(p, buf);
+      const fd = openSync(p, 'r');
+      fds.push(fd);
+      const src = dist.fileSource(fd, buf.length);
+      const s = readStructure(src, resolveLimits(undefined));
+      expect(s.ok).toBe(true);
+      const keep = () => false;
+      const workers = await readEntries(src, s.entries, keep, { workers: 2 });
+      const inline = await readEntries(buf, s.entries, keep, { workers: 0 });
+      expect(workers).toEqual(inline);
+      expect(workers[7]!.findings.map((f) => f.rule)).toEqual(['RPR-ZIP-015']);
+      expect(workers.filter((c) => c.sha256 !== null)).toHaveLength(39);
+    },
+  );
 
   it('a file shorter than when it was opened is a SourceError, not a finding', () => {
     const buf = gen(two());

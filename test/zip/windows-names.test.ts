@@ -9,13 +9,33 @@ import { readStructure, resolveLimits } from '../../app/zip/index.js';
 import { gen } from './gen.js';
 
 function rulesOf(...names: string[]): string[] {
-  return readStructure(gen({ entries: names.map((name) => ({ name, data: 'x' })) }), resolveLimits({})).findings.map((f) => f.rule);
+  return readStructure(gen({ entries: names.map((name) => ({ name, data: 'x' })) }), resolveLimits({})).findings.map(
+    (f) => f.rule,
+  );
 }
 
-const DEVICES = ['CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$', ...[...'0123456789\u00b9\u00b2\u00b3'].flatMap((d) => [`COM${d}`, `LPT${d}`])];
+const DEVICES = [
+  'CON',
+  'PRN',
+  'AUX',
+  'NUL',
+  'CONIN$',
+  'CONOUT$',
+  ...[...'0123456789\u00b9\u00b2\u00b3'].flatMap((d) => [`COM${d}`, `LPT${d}`]),
+];
 const EXTENSIONS = ['', '.txt', '.json', '.tar.gz', ' .txt', '.'];
-const CASINGS: ((s: string) => string)[] = [(s) => s, (s) => s.toLowerCase(), (s) => s[0]! + s.slice(1).toLowerCase(), (s) => s[0]!.toLowerCase() + s.slice(1)];
-const PLACES: ((s: string) => string)[] = [(s) => s, (s) => `extras/${s}`, (s) => `${s}/notes.txt`, (s) => `a/${s}/b.txt`];
+const CASINGS: ((s: string) => string)[] = [
+  (s) => s,
+  (s) => s.toLowerCase(),
+  (s) => s[0]! + s.slice(1).toLowerCase(),
+  (s) => s[0]!.toLowerCase() + s.slice(1),
+];
+const PLACES: ((s: string) => string)[] = [
+  (s) => s,
+  (s) => `extras/${s}`,
+  (s) => `${s}/notes.txt`,
+  (s) => `a/${s}/b.txt`,
+];
 
 describe('Windows device names are refused in every path segment (RPR-ZIP-053)', () => {
   it('each reserved name × extension × case × place', () => {
@@ -31,7 +51,18 @@ describe('Windows device names are refused in every path segment (RPR-ZIP-053)',
     expect(n).toBe(DEVICES.length * EXTENSIONS.length * CASINGS.length * PLACES.length);
   });
   it('names that only contain or resemble one pass', () => {
-    for (const name of ['CONSOLE', 'com10', 'lpt', 'aux_', 'x.con', 'extras/nul-report.txt', 'prn2.txt', 'COM\u2074', 'data/conin.txt', 'a/CONS/b'])
+    for (const name of [
+      'CONSOLE',
+      'com10',
+      'lpt',
+      'aux_',
+      'x.con',
+      'extras/nul-report.txt',
+      'prn2.txt',
+      'COM\u2074',
+      'data/conin.txt',
+      'a/CONS/b',
+    ])
       expect(rulesOf(name), name).toEqual([]);
   });
 });
@@ -52,6 +83,7 @@ describe('trailing dots and spaces (RPR-ZIP-052, and RPR-ZIP-046 beside the stri
     }
   });
   it('dots and spaces inside a name are fine', () => {
-    for (const name of ['notes.v2.txt', 'my notes.txt', 'a.b/c d.e', '.hidden', 'extras/.env']) expect(rulesOf(name), name).toEqual([]);
+    for (const name of ['notes.v2.txt', 'my notes.txt', 'a.b/c d.e', '.hidden', 'extras/.env'])
+      expect(rulesOf(name), name).toEqual([]);
   });
 });

@@ -32,29 +32,72 @@ export const attestCommand: Command = {
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(
       args,
-      { key: { type: 'string' }, out: { type: 'string' }, verify: { type: 'string' }, manifest: { type: 'string' }, 'trust-store': { type: 'string' }, policy: { type: 'string' }, providers: { type: 'string' }, journal: { type: 'string' }, json: { type: 'boolean' } },
+      {
+        key: { type: 'string' },
+        out: { type: 'string' },
+        verify: { type: 'string' },
+        manifest: { type: 'string' },
+        'trust-store': { type: 'string' },
+        policy: { type: 'string' },
+        providers: { type: 'string' },
+        journal: { type: 'string' },
+        json: { type: 'boolean' },
+      },
       usage,
     );
     if (typeof values['verify'] === 'string') {
-      if (positionals.length > 0) throw new UsageError(`--verify takes the envelope file; unexpected ${positionals[0]}\nusage: ${usage}`);
+      if (positionals.length > 0)
+        throw new UsageError(`--verify takes the envelope file; unexpected ${positionals[0]}\nusage: ${usage}`);
       const bytes = await read(values['verify'], 'attestation');
       const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
       const manifest = values['manifest'];
-      const check = await checkAttestation(bytes, trust, typeof manifest === 'string' ? () => read(manifest, 'manifest') : undefined);
+      const check = await checkAttestation(
+        bytes,
+        trust,
+        typeof manifest === 'string' ? () => read(manifest, 'manifest') : undefined,
+      );
       const { verdict } = check;
-      if (values['json']) io.out(JSON.stringify({ schema: 'reprise.attestation-check/v1', path: values['verify'], verdict, keyId: check.keyId, findings: check.findings, statement: check.statement }, null, 2) + '\n');
-      else io.out(formatAttestationText(`${values['verify']}  (attestation${check.keyId ? ` signed by ${check.keyId}` : ''})`, verdict, check.findings));
+      if (values['json'])
+        io.out(
+          JSON.stringify(
+            {
+              schema: 'reprise.attestation-check/v1',
+              path: values['verify'],
+              verdict,
+              keyId: check.keyId,
+              findings: check.findings,
+              statement: check.statement,
+            },
+            null,
+            2,
+          ) + '\n',
+        );
+      else
+        io.out(
+          formatAttestationText(
+            `${values['verify']}  (attestation${check.keyId ? ` signed by ${check.keyId}` : ''})`,
+            verdict,
+            check.findings,
+          ),
+        );
       return exitOfVerdict(verdict);
     }
     if (positionals.length !== 1) throw new UsageError(`attest takes exactly one MANIFEST\nusage: ${usage}`);
-    if (typeof values['key'] !== 'string') throw new UsageError(`--key KEYFILE (the reviewer's key) is required\nusage: ${usage}`);
+    if (typeof values['key'] !== 'string')
+      throw new UsageError(`--key KEYFILE (the reviewer's key) is required\nusage: ${usage}`);
     const path = positionals[0]!;
     const a = await attestManifest(path, values['key'], () => {
       const { key: _key, out: _out, ...options } = engineOptions(values);
       return options;
     });
     if (!a.attested) {
-      io.out(formatAttestationText(`${path}  (cannot be attested: the manifest could not be replayed)`, a.verdict, a.findings));
+      io.out(
+        formatAttestationText(
+          `${path}  (cannot be attested: the manifest could not be replayed)`,
+          a.verdict,
+          a.findings,
+        ),
+      );
       return a.verdict === 'pass' ? EXIT.fail : exitOfVerdict(a.verdict);
     }
     const { verdict, envelope: text } = a;
@@ -64,7 +107,11 @@ export const attestCommand: Command = {
       } catch (e) {
         throw new UsageError(`cannot write ${values['out']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
       }
-      io.err(safeText(`attestation of ${path} (replay verdict ${verdict}) signed by ${a.keyId}, written to ${values['out']}`) + '\n');
+      io.err(
+        safeText(
+          `attestation of ${path} (replay verdict ${verdict}) signed by ${a.keyId}, written to ${values['out']}`,
+        ) + '\n',
+      );
     } else io.bytes(text);
     return exitOfVerdict(verdict);
   },

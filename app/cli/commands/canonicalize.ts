@@ -15,7 +15,11 @@ const usage = INFO.canonicalize.usage;
 export const canonicalizeCommand: Command = {
   ...INFO.canonicalize,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
-    const { values, positionals } = parse(args, { hash: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string', multiple: true } }, usage);
+    const { values, positionals } = parse(
+      args,
+      { hash: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string', multiple: true } },
+      usage,
+    );
     if (positionals.length !== 1) throw new UsageError(`canonicalize takes exactly one FILE\nusage: ${usage}`);
     // The bounds checked before parsing (docs/rules/core.md, ERR_LIMIT), raised for a document known to be that large.
     const limits = limitOverrides((values['limit'] as string[] | undefined) ?? [], [MEMBER_NAMES_LIMIT, ITEMS_LIMIT]);
@@ -36,7 +40,17 @@ export const canonicalizeCommand: Command = {
       return EXIT.pass;
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;
-      if (values['json']) io.out(JSON.stringify({ ok: false, error: e.code, message: e.message, pointer: e.pointer ?? null, line: e.line ?? null, column: e.column ?? null }) + '\n');
+      if (values['json'])
+        io.out(
+          JSON.stringify({
+            ok: false,
+            error: e.code,
+            message: e.message,
+            pointer: e.pointer ?? null,
+            line: e.line ?? null,
+            column: e.column ?? null,
+          }) + '\n',
+        );
       io.err(formatError(`refused ${file}: ${e.message}`));
       return EXIT.fail;
     }

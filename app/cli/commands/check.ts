@@ -25,8 +25,14 @@ import { UsageError } from '../../core/errors.js';
  * registry's kinds declare (kinds/registry.ts), then `--limit`.
  */
 export function checkFlags(): Flags {
-  const flags: Flags = { json: { type: 'boolean' }, jsonl: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, workers: { type: 'string' } };
-  for (const o of declaredOptions()) flags[o.flag] = o.multiple ? { type: 'string', multiple: true } : { type: 'string' };
+  const flags: Flags = {
+    json: { type: 'boolean' },
+    jsonl: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+    workers: { type: 'string' },
+  };
+  for (const o of declaredOptions())
+    flags[o.flag] = o.multiple ? { type: 'string', multiple: true } : { type: 'string' };
   flags['limit'] = { type: 'string', multiple: true };
   return flags;
 }
@@ -36,7 +42,12 @@ export function checkUsage(mode: Mode): string {
   const opts = declaredOptions().filter((o) => mode === 'replay' || !o.replayOnly);
   const flag = (o: KindOption) => `[--${o.flag} ${o.arg}]`;
   const [common, replayOnly] = [opts.filter((o) => !o.replayOnly), opts.filter((o) => o.replayOnly)];
-  return [`reprise ${mode} PATH... [--json|--jsonl]`, ...common.map(flag), '[--limit NAME=N] [--workers N] [--quiet]', ...replayOnly.map(flag)].join(' ');
+  return [
+    `reprise ${mode} PATH... [--json|--jsonl]`,
+    ...common.map(flag),
+    '[--limit NAME=N] [--workers N] [--quiet]',
+    ...replayOnly.map(flag),
+  ].join(' ');
 }
 
 /** What `reprise verify --help` shows: the usage line, then each option and limit with its help. */
@@ -61,10 +72,16 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
   for (const d of declared) {
     const value = v[d.flag];
     if (d.multiple ? !Array.isArray(value) : typeof value !== 'string') continue;
-    for (const w of d.multiple ? (value as string[]) : [value as string]) if (d.values && !d.values.pattern.test(w)) throw new UsageError(`--${d.flag} takes ${d.values.describe}, not "${w}"`);
+    for (const w of d.multiple ? (value as string[]) : [value as string])
+      if (d.values && !d.values.pattern.test(w))
+        throw new UsageError(`--${d.flag} takes ${d.values.describe}, not "${w}"`);
     o[d.name] = value;
   }
-  if (Array.isArray(v['limit'])) o['limits'] = limitOverrides(v['limit'] as string[], declaredLimits().map((l) => l.name));
+  if (Array.isArray(v['limit']))
+    o['limits'] = limitOverrides(
+      v['limit'] as string[],
+      declaredLimits().map((l) => l.name),
+    );
   // A file flag that cannot be read is bad usage at once, not a flag silently ignored by the
   // kinds that never read it (cli.md: an unreadable path is exit 3).
   // The check is the one every read makes (core/files.ts): a FIFO or /dev/zero is refused
@@ -86,7 +103,10 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
  * file and the last writer would win. It never names an input (the evidence replayed).
  */
 function checkOut(out: string, paths: readonly string[]): void {
-  if (paths.length !== 1) throw new UsageError(`--out holds one TG replay comparison: give one manifest (${paths.length} artifacts were given)`);
+  if (paths.length !== 1)
+    throw new UsageError(
+      `--out holds one TG replay comparison: give one manifest (${paths.length} artifacts were given)`,
+    );
   const real = (p: string): string => {
     try {
       return realpathSync(p);
@@ -94,7 +114,8 @@ function checkOut(out: string, paths: readonly string[]): void {
       return resolve(p);
     }
   };
-  if (real(out) === real(paths[0]!)) throw new UsageError(`--out ${out} is the artifact being replayed; Reprise never overwrites its input`);
+  if (real(out) === real(paths[0]!))
+    throw new UsageError(`--out ${out} is the artifact being replayed; Reprise never overwrites its input`);
 }
 
 /** Renders one outcome the way the batch worker does (for the inline path). */
@@ -134,7 +155,8 @@ export async function runBatch(
 ): Promise<void> {
   if (!pool) {
     const { executeJob } = await import('../../jobs/execute.js');
-    for (let i = 0; i < paths.length; i++) emit(i, renderInline(await executeJob({ op: 'runPath', path: paths[i]!, mode, options }), render));
+    for (let i = 0; i < paths.length; i++)
+      emit(i, renderInline(await executeJob({ op: 'runPath', path: paths[i]!, mode, options }), render));
     return;
   }
   const chunk = Math.max(1, Math.min(64, Math.ceil(paths.length / (pool.size * 16))));
@@ -170,7 +192,8 @@ function makeCheck(mode: Mode): Command {
       const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
       const options = engineOptions(values);
       const replayOnly = declaredOptions().filter((o) => o.replayOnly);
-      if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined)) throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
+      if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined))
+        throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
       // The threads start loading the engine now, while this thread walks the directories;
       // whatever happens next (a usage error from the walk too), the pool is closed.
       const pool = workers > 0 ? startBatchPool(workers) : null;
@@ -181,7 +204,13 @@ function makeCheck(mode: Mode): Command {
         const counts: Record<string, number> = Object.create(null) as Record<string, number>;
         const reports: Report[] = [];
         const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
-        const render: BatchRender = values['json'] ? 'object' : values['jsonl'] ? 'jsonl' : values['quiet'] === true ? 'text-quiet' : 'text';
+        const render: BatchRender = values['json']
+          ? 'object'
+          : values['jsonl']
+            ? 'jsonl'
+            : values['quiet'] === true
+              ? 'text-quiet'
+              : 'text';
         // Batched stdout: one write per 64 KiB instead of one per artifact (not while a
         // progress line is drawn on the terminal, where each line must appear at once;
         // the printer clears the progress line before each).
@@ -223,4 +252,3 @@ function makeCheck(mode: Mode): Command {
 
 export const verifyCommand = makeCheck('verify');
 export const replayCommand = makeCheck('replay');
-

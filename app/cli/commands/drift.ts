@@ -20,22 +20,43 @@ const usage = INFO.drift.usage;
 export const driftCommand: Command = {
   ...INFO.drift,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
-    const { values, positionals } = parse(args, { journal: { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, policy: { type: 'string' }, providers: { type: 'string' }, json: { type: 'boolean' } }, usage);
+    const { values, positionals } = parse(
+      args,
+      {
+        journal: { type: 'string' },
+        key: { type: 'string' },
+        'trust-store': { type: 'string' },
+        policy: { type: 'string' },
+        providers: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      usage,
+    );
     if (positionals.length === 0) throw new UsageError(`no PATH given\nusage: ${usage}`);
     const options = engineOptions(values);
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
     const { manifests, observations: obs, rates } = await driftTelemetry(positionals, options, trust);
-    let anchors: Record<string, { seq: number; entryHash: string }> = Object.create(null) as Record<string, { seq: number; entryHash: string }>;
+    let anchors: Record<string, { seq: number; entryHash: string }> = Object.create(null) as Record<
+      string,
+      { seq: number; entryHash: string }
+    >;
     if (typeof values['journal'] === 'string' && rates.some((r) => r.flag)) {
-      if (typeof values['key'] !== 'string') throw new UsageError('anchoring the recalibration flag needs --key KEYFILE with --journal');
+      if (typeof values['key'] !== 'string')
+        throw new UsageError('anchoring the recalibration flag needs --key KEYFILE with --journal');
       anchors = await anchorRecalibrationFlags(values['journal'], values['key'], trust, rates);
     }
     const models = rates.map((r) => ({ ...r, anchor: anchors[r.model] ?? null }));
-    if (values['json']) io.out(JSON.stringify({ schema: 'reprise.drift-telemetry/v1', manifests, observations: obs.length, models }, null, 2) + '\n');
+    if (values['json'])
+      io.out(
+        JSON.stringify({ schema: 'reprise.drift-telemetry/v1', manifests, observations: obs.length, models }, null, 2) +
+          '\n',
+      );
     else {
       io.out(`${obs.length} BANDED A replay(s)${manifests ? ` from ${manifests} manifest(s)` : ''}\n`);
       for (const m of models)
-        io.out(`${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${m.anchor ? ` anchored as entry ${m.anchor.seq}` : ''}\n`);
+        io.out(
+          `${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${m.anchor ? ` anchored as entry ${m.anchor.seq}` : ''}\n`,
+        );
     }
     return models.some((m) => m.flag) ? EXIT.fail : EXIT.pass;
   },

@@ -18,7 +18,10 @@ export const examplesCommand: Command = {
     try {
       files = await writeExamples(positionals[0]!);
     } catch (e) {
-      throw new UsageError(`cannot write examples to ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'path');
+      throw new UsageError(
+        `cannot write examples to ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        'path',
+      );
     }
     io.out(`wrote ${files.length} example files and examples.json to ${safeText(positionals[0]!)}\n`);
     return EXIT.pass;

@@ -24,7 +24,14 @@ import { UsageError } from '../../core/errors.js';
 const USAGE = INFO.export.usage;
 
 const { json: _j, jsonl: _l, workers: _w, 'what-if': _wi, out: _o, key: _k, quiet: _q, ...ENGINE_FLAGS } = checkFlags();
-const FLAGS = { ...ENGINE_FLAGS, out: { type: 'string' }, replay: { type: 'boolean' }, report: { type: 'string' }, attestation: { type: 'string' }, json: { type: 'boolean' } } as const;
+const FLAGS = {
+  ...ENGINE_FLAGS,
+  out: { type: 'string' },
+  replay: { type: 'boolean' },
+  report: { type: 'string' },
+  attestation: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
 
 const real = (p: string): string => {
   try {
@@ -37,13 +44,22 @@ const real = (p: string): string => {
 /** The judged report: `--report FILE` (checked to be about PATH), else the engine's report of PATH now. */
 async function reportOf(path: string, values: Record<string, unknown>): Promise<Report> {
   const { key: _key, out: _out, ...options } = engineOptions(values);
-  if (typeof values['report'] !== 'string') return runPath(path, values['replay'] === true ? 'replay' : 'verify', options);
+  if (typeof values['report'] !== 'string')
+    return runPath(path, values['replay'] === true ? 'replay' : 'verify', options);
   const r = (await readJsonFile(values['report'], 'report')) as Report;
-  if (typeof r !== 'object' || r === null || r.schema !== REPORT_SCHEMA || typeof r.artifact !== 'object' || r.artifact === null) throw new UsageError(`--report ${values['report']} is not a ${REPORT_SCHEMA} report`);
+  if (
+    typeof r !== 'object' ||
+    r === null ||
+    r.schema !== REPORT_SCHEMA ||
+    typeof r.artifact !== 'object' ||
+    r.artifact === null
+  )
+    throw new UsageError(`--report ${values['report']} is not a ${REPORT_SCHEMA} report`);
   const sha = await hashFile(path).catch((e: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read ${path}: ${e.code ?? 'error'}`, 'path');
   });
-  if (r.artifact.sha256 !== sha) throw new UsageError(`--report ${values['report']} is about ${String(r.artifact.sha256)}, not ${path} (${sha})`);
+  if (r.artifact.sha256 !== sha)
+    throw new UsageError(`--report ${values['report']} is about ${String(r.artifact.sha256)}, not ${path} (${sha})`);
   return r;
 }
 
@@ -62,12 +78,17 @@ export const exportCommand: Command = {
     const path = positionals[0]!;
     const journal = values['journal'];
     const out = values['out'];
-    if (typeof journal !== 'string' || journal === '') throw new UsageError(`--journal DIR (the journal holding the judgements) is required\nusage: ${USAGE}`);
+    if (typeof journal !== 'string' || journal === '')
+      throw new UsageError(`--journal DIR (the journal holding the judgements) is required\nusage: ${USAGE}`);
     if (typeof out !== 'string' || out === '') throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
-    if (real(out) === real(path)) throw new UsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
+    if (real(out) === real(path))
+      throw new UsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
     const report = await reportOf(path, values);
-    if (report.artifact.kind === 'journal' || report.artifact.sha256 === null) throw new UsageError(`${path} is a ${report.artifact.kind}, not an artifact file with a SHA-256: nothing to export judgements on`);
+    if (report.artifact.kind === 'journal' || report.artifact.sha256 === null)
+      throw new UsageError(
+        `${path} is a ${report.artifact.kind}, not an artifact file with a SHA-256: nothing to export judgements on`,
+      );
     const attestation = await attestationOf(values['attestation']);
     const b = await bundleFromJournal(journal, report, trust, attestation);
     try {
@@ -75,9 +96,19 @@ export const exportCommand: Command = {
     } catch (e) {
       throw new UsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
     }
-    const summary = { out, sha256: hashBytes(b.bytes), artifact: report.artifact.sha256, reportDigest: b.reportDigest, judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, pointer: j.pointer, author: j.author })), checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash } };
+    const summary = {
+      out,
+      sha256: hashBytes(b.bytes),
+      artifact: report.artifact.sha256,
+      reportDigest: b.reportDigest,
+      judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, pointer: j.pointer, author: j.author })),
+      checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash },
+    };
     if (values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');
-    else io.out(`evidence bundle ${safeText(out)} (${summary.sha256})\n  artifact ${summary.artifact}, report digest ${b.reportDigest}\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(out)} --trust-store FILE\n`);
+    else
+      io.out(
+        `evidence bundle ${safeText(out)} (${summary.sha256})\n  artifact ${summary.artifact}, report digest ${b.reportDigest}\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(out)} --trust-store FILE\n`,
+      );
     return EXIT.pass;
   },
 };

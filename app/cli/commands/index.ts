@@ -17,8 +17,16 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { ...INFO.verify, usage: async () => (await import('./check.js')).checkHelp('verify'), load: async () => (await import('./check.js')).verifyCommand },
-  { ...INFO.replay, usage: async () => (await import('./check.js')).checkHelp('replay'), load: async () => (await import('./check.js')).replayCommand },
+  {
+    ...INFO.verify,
+    usage: async () => (await import('./check.js')).checkHelp('verify'),
+    load: async () => (await import('./check.js')).verifyCommand,
+  },
+  {
+    ...INFO.replay,
+    usage: async () => (await import('./check.js')).checkHelp('replay'),
+    load: async () => (await import('./check.js')).replayCommand,
+  },
   { ...INFO.canonicalize, load: async () => (await import('./canonicalize.js')).canonicalizeCommand },
   { ...INFO.keys, load: async () => (await import('./keys.js')).keysCommand },
   { ...INFO.journal, load: async () => (await import('./journal.js')).journalCommand },

@@ -18,21 +18,27 @@ export function quarantineUsage(minRationaleChars: number): string {
 
 /** Name, summary and usage of each command; its module builds its Command from these. */
 export const INFO = {
-  verify: { name: 'verify', summary: 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)', },
-  replay: { name: 'replay', summary: 'verify, then re-execute and compare every output', },
+  verify: {
+    name: 'verify',
+    summary: 'check artifacts fail-closed: structure, hash chain, signatures (no re-execution)',
+  },
+  replay: { name: 'replay', summary: 'verify, then re-execute and compare every output' },
   canonicalize: {
     name: 'canonicalize',
-    summary: 'print the RFC 8785 canonical bytes of a JSON file (--hash: its sha256: hash), or refuse it with the reason',
+    summary:
+      'print the RFC 8785 canonical bytes of a JSON file (--hash: its sha256: hash), or refuse it with the reason',
     usage: 'reprise canonicalize FILE [--hash] [--json] [--limit NAME=N]',
   },
   keys: {
     name: 'keys',
     summary: 'make an Ed25519 key (PKCS#8 PEM, mode 0600) and print its key id; --trust-store adds it to a store',
-    usage: 'reprise keys generate --out FILE --role reviewer|quarantine-officer|trainer [--label TEXT] [--trust-store FILE] [--json]',
+    usage:
+      'reprise keys generate --out FILE --role reviewer|quarantine-officer|trainer [--label TEXT] [--trust-store FILE] [--json]',
   },
   journal: {
     name: 'journal',
-    summary: 'the evidence journal: verify (in full, or since a held checkpoint), record, proofs, witness cosignatures, repair a torn tail',
+    summary:
+      'the evidence journal: verify (in full, or since a held checkpoint), record, proofs, witness cosignatures, repair a torn tail',
     usage: [
       'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE | --since FILE] [--witness-policy FILE] [--json] [--quiet]',
       'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--trust-store FILE] [--json]',
@@ -43,30 +49,41 @@ export const INFO = {
       'reprise journal unlock DIR',
     ].join('\n       '),
   },
-  quarantine: { name: 'quarantine', summary: 'quarantine cases in an evidence journal: open, list, show, release, uphold, escalate' },
+  quarantine: {
+    name: 'quarantine',
+    summary: 'quarantine cases in an evidence journal: open, list, show, release, uphold, escalate',
+  },
   lint: {
     name: 'lint',
-    summary: 'DL-104: every engine specification (Markdown/MDX front matter) declares exactly one replay mode per output',
+    summary:
+      'DL-104: every engine specification (Markdown/MDX front matter) declares exactly one replay mode per output',
     usage: 'reprise lint PATH... [--format text|json|sarif] [--json]',
   },
   attest: {
     name: 'attest',
-    summary: 'export a TG replay as an in-toto Statement in a DSSE envelope signed by the reviewer; --verify checks one',
-    usage: 'reprise attest MANIFEST --key KEYFILE [--out FILE] [--policy FILE] [--providers FILE] [--journal DIR] [--trust-store FILE]\n       reprise attest --verify FILE --trust-store FILE [--manifest FILE] [--json]',
+    summary:
+      'export a TG replay as an in-toto Statement in a DSSE envelope signed by the reviewer; --verify checks one',
+    usage:
+      'reprise attest MANIFEST --key KEYFILE [--out FILE] [--policy FILE] [--providers FILE] [--journal DIR] [--trust-store FILE]\n       reprise attest --verify FILE --trust-store FILE [--manifest FILE] [--json]',
   },
   drift: {
     name: 'drift',
-    summary: 'drift rate per model version over the governed window; raises (and with --journal --key anchors) the model-recalibration flag',
-    usage: 'reprise drift PATH... [--journal DIR --key KEYFILE] [--trust-store FILE] [--policy FILE] [--providers FILE] [--json]',
+    summary:
+      'drift rate per model version over the governed window; raises (and with --journal --key anchors) the model-recalibration flag',
+    usage:
+      'reprise drift PATH... [--journal DIR --key KEYFILE] [--trust-store FILE] [--policy FILE] [--providers FILE] [--json]',
   },
   export: {
     name: 'export',
-    summary: 'write the evidence bundle of an artifact: its report (JSON, HTML), every judgement in --journal with its proof, the signed checkpoint',
-    usage: 'reprise export PATH --journal DIR --out FILE [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--replay | --report FILE] [--attestation FILE] [--json]',
+    summary:
+      'write the evidence bundle of an artifact: its report (JSON, HTML), every judgement in --journal with its proof, the signed checkpoint',
+    usage:
+      'reprise export PATH --journal DIR --out FILE [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--replay | --report FILE] [--attestation FILE] [--json]',
   },
   rejudge: {
     name: 'rejudge',
-    summary: 're-judge an archive past one machine: deterministic shards or a BullMQ queue, one signed record of every verdict, and what changed',
+    summary:
+      're-judge an archive past one machine: deterministic shards or a BullMQ queue, one signed record of every verdict, and what changed',
     usage: [
       'reprise rejudge LIST_OR_DIR --out FILE [--shard I/N] [--workers N] [--replay] [--trust-store FILE] [--policy FILE] [--providers FILE] [--limit NAME=N] [--json]',
       'reprise rejudge LIST_OR_DIR --queue redis://HOST:PORT/NAME [--batch N] [--detach] [the options above]',
@@ -77,8 +94,10 @@ export const INFO = {
   },
   worker: {
     name: 'worker',
-    summary: 'take re-judgement jobs from a BullMQ queue (reprise rejudge --queue) in sandboxed processes until stopped or, with --drain, until none is left',
-    usage: 'reprise worker --queue redis://HOST:PORT/NAME [--concurrency N] [--stalled-interval MS] [--lock-duration MS] [--job-timeout MS] [--drain]',
+    summary:
+      'take re-judgement jobs from a BullMQ queue (reprise rejudge --queue) in sandboxed processes until stopped or, with --drain, until none is left',
+    usage:
+      'reprise worker --queue redis://HOST:PORT/NAME [--concurrency N] [--stalled-interval MS] [--lock-duration MS] [--job-timeout MS] [--drain]',
   },
   examples: {
     name: 'examples',

@@ -22,7 +22,17 @@ import { formatError } from '../output.js';
 
 export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const usage = 'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--state FILE] [--json]';
-  const { values, positionals } = parse(args, { key: { type: 'string' }, name: { type: 'string' }, 'trust-store': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  const { values, positionals } = parse(
+    args,
+    {
+      key: { type: 'string' },
+      name: { type: 'string' },
+      'trust-store': { type: 'string' },
+      state: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    usage,
+  );
   if (positionals.length !== 1) throw new UsageError(`journal cosign takes one DIR\nusage: ${usage}`);
   const need = (k: 'key' | 'name' | 'trust-store'): string => {
     const v = values[k];
@@ -30,14 +40,22 @@ export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
     return v;
   };
   const name = need('name');
-  if (!isValidKeyName(name)) throw new UsageError('--name is the witness key name: no spaces, no "+", no control characters');
+  if (!isValidKeyName(name))
+    throw new UsageError('--name is the witness key name: no spaces, no "+", no control characters');
   const trust = await loadTrustStore(need('trust-store'));
   const signer = await loadSigner(need('key'));
   const statePath = typeof values['state'] === 'string' ? values['state'] : `${need('key')}.witness-state.json`;
   const state = await readWitnessState(statePath);
   let r;
   try {
-    r = await cosignJournal(positionals[0]!, name, signer, trust, Math.floor(Date.now() / 1000), (origin) => state[origin] ?? null);
+    r = await cosignJournal(
+      positionals[0]!,
+      name,
+      signer,
+      trust,
+      Math.floor(Date.now() / 1000),
+      (origin) => state[origin] ?? null,
+    );
   } catch (e) {
     if (e instanceof JournalError && (e.code === 'REFUSED' || e.code === 'UNVERIFIED')) {
       io.err(formatError(e.message));
@@ -48,8 +66,18 @@ export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const { cosignature: c } = r;
   state[r.origin] = { treeSize: c.treeSize, rootHash: c.rootHash };
   await writeFileAtomic(statePath, JSON.stringify(state, null, 2) + '\n');
-  if (values['json']) io.out(JSON.stringify({ witness: c.witness, treeSize: c.treeSize, rootHash: c.rootHash, extends: r.extended, note: r.note }, null, 2) + '\n');
-  else io.out(`${c.witness} cosigned tree ${c.treeSize} (${c.rootHash})${r.extended !== null ? `, consistent with tree ${r.extended} it cosigned before` : ''}\n\n${r.note}`);
+  if (values['json'])
+    io.out(
+      JSON.stringify(
+        { witness: c.witness, treeSize: c.treeSize, rootHash: c.rootHash, extends: r.extended, note: r.note },
+        null,
+        2,
+      ) + '\n',
+    );
+  else
+    io.out(
+      `${c.witness} cosigned tree ${c.treeSize} (${c.rootHash})${r.extended !== null ? `, consistent with tree ${r.extended} it cosigned before` : ''}\n\n${r.note}`,
+    );
   return EXIT.pass;
 }
 
@@ -70,7 +98,11 @@ async function readWitnessState(path: string): Promise<WitnessState> {
   } catch {
     throw new UsageError(`the witness state ${path} is not JSON`, 'bad-file');
   }
-  const ok = isPlainObject(v) && Object.values(v).every((x) => isPlainObject(x) && Number.isSafeInteger(x['treeSize']) && isHashString(x['rootHash']));
+  const ok =
+    isPlainObject(v) &&
+    Object.values(v).every(
+      (x) => isPlainObject(x) && Number.isSafeInteger(x['treeSize']) && isHashString(x['rootHash']),
+    );
   if (!ok) throw new UsageError(`the witness state ${path} is not {origin: {treeSize, rootHash}}`, 'bad-file');
   return v as WitnessState;
 }

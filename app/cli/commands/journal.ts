@@ -12,10 +12,22 @@ import { isHashString } from '../../core/hash.js';
 import { ENTRY_KINDS, type EntryKind, type JsonObject } from '../../journal/format.js';
 import { judgementBodyProblem } from '../../journal/judgement.js';
 import { breakStaleLock } from '../../journal/lock.js';
-import { checkConsistencyProof, checkInclusionProof, consistencyProofOf, CONSISTENCY_TYPE, inclusionProof } from '../../journal/proofs.js';
+import {
+  checkConsistencyProof,
+  checkInclusionProof,
+  consistencyProofOf,
+  CONSISTENCY_TYPE,
+  inclusionProof,
+} from '../../journal/proofs.js';
 import { journalResultAuthenticity } from '../../journal/authenticity.js';
 import { journalKindResult } from '../../journal/result.js';
-import { checkHeldCheckpoint, checkHeldShapeAndSignature, verifyJournal, verifyJournalSince, type JournalVerification } from '../../journal/verify.js';
+import {
+  checkHeldCheckpoint,
+  checkHeldShapeAndSignature,
+  verifyJournal,
+  verifyJournalSince,
+  type JournalVerification,
+} from '../../journal/verify.js';
 import { witnessFindings } from '../../journal/witness.js';
 import { MAX_POLICY_BYTES, parseWitnessPolicy, type WitnessPolicy } from '../../journal/witness-policy.js';
 import type { Checkpoint } from '../../journal/format.js';
@@ -33,7 +45,10 @@ import { UsageError } from '../../core/errors.js';
 const USAGE = INFO.journal.usage;
 
 function one(positionals: string[], what: string, usage: string): string {
-  if (positionals.length !== 1) throw new UsageError(`${positionals.length === 0 ? `no ${what} given` : `unexpected argument ${positionals[1]}`}\nusage: ${usage}`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `${positionals.length === 0 ? `no ${what} given` : `unexpected argument ${positionals[1]}`}\nusage: ${usage}`,
+    );
   return positionals[0]!;
 }
 
@@ -62,27 +77,48 @@ function printReport(io: CliIO, r: Report, json: boolean, quiet: boolean): ExitC
 }
 
 async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE | --since FILE] [--witness-policy FILE] [--json] [--quiet]';
-  const spec = { 'trust-store': { type: 'string' }, checkpoint: { type: 'string' }, since: { type: 'string' }, 'witness-policy': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } } as const;
+  const usage =
+    'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE | --since FILE] [--witness-policy FILE] [--json] [--quiet]';
+  const spec = {
+    'trust-store': { type: 'string' },
+    checkpoint: { type: 'string' },
+    since: { type: 'string' },
+    'witness-policy': { type: 'string' },
+    json: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+  } as const;
   const { values, positionals } = parse(args, spec, usage);
   const dir = one(positionals, 'DIR', usage);
-  if (typeof values['checkpoint'] === 'string' && typeof values['since'] === 'string') throw new UsageError('--checkpoint and --since exclude each other (--since checks the held checkpoint too)');
+  if (typeof values['checkpoint'] === 'string' && typeof values['since'] === 'string')
+    throw new UsageError('--checkpoint and --since exclude each other (--since checks the held checkpoint too)');
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-  const policy = typeof values['witness-policy'] === 'string' ? await readWitnessPolicy(values['witness-policy']) : null;
+  const policy =
+    typeof values['witness-policy'] === 'string' ? await readWitnessPolicy(values['witness-policy']) : null;
   const started = Date.now();
-  const heldPath = typeof values['since'] === 'string' ? values['since'] : typeof values['checkpoint'] === 'string' ? values['checkpoint'] : null;
+  const heldPath =
+    typeof values['since'] === 'string'
+      ? values['since']
+      : typeof values['checkpoint'] === 'string'
+        ? values['checkpoint']
+        : null;
   const held = heldPath ? heldCheckpointOf(await readJsonFile(heldPath, 'checkpoint')) : undefined;
   const { v, extra } = await verifyAgainstHeld(dir, trust, held, typeof values['since'] === 'string');
-  if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new UsageError(`${dir} is not a journal (no entries.jsonl)`);
+  if (v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl'))
+    throw new UsageError(`${dir} is not a journal (no entries.jsonl)`);
   const result = journalKindResult(v);
   result.findings = [...result.findings, ...extra, ...(policy ? await witnessFindings(v, policy) : [])];
-  const r = buildReport({ path: dir, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) }, started);
+  const r = buildReport(
+    { path: dir, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) },
+    started,
+  );
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
 }
 
 /** A held checkpoint: the checkpoint itself, or a report whose details.latestCheckpoint is one. */
 function heldCheckpointOf(held: unknown): unknown {
-  return isPlainObject(held) && 'details' in held ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint : held;
+  return isPlainObject(held) && 'details' in held
+    ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint
+    : held;
 }
 
 /**
@@ -90,7 +126,12 @@ function heldCheckpointOf(held: unknown): unknown {
  * (--checkpoint: after a full verification; --since: verifying only what came after it, or in
  * full when the journal's index cannot be used, which the report says).
  */
-async function verifyAgainstHeld(dir: string, trust: TrustStore | null, held: unknown, since: boolean): Promise<{ v: JournalVerification; extra: Finding[] }> {
+async function verifyAgainstHeld(
+  dir: string,
+  trust: TrustStore | null,
+  held: unknown,
+  since: boolean,
+): Promise<{ v: JournalVerification; extra: Finding[] }> {
   if (held === undefined) return { v: await verifyJournal(dir, trust, { keep: false }), extra: [] };
   const heldFindings = checkHeldShapeAndSignature(held, trust);
   if (since && !heldFindings.some((f) => f.severity === 'fail')) {
@@ -98,7 +139,10 @@ async function verifyAgainstHeld(dir: string, trust: TrustStore | null, held: un
     const v = cp.treeSize >= 1 ? await verifyJournalSince(dir, cp, trust, { keep: false }) : null;
     if (v) return { v, extra: heldFindings };
     const full = await verifyJournal(dir, trust, { keep: false });
-    const note = info('RPR-JOURNAL-000', `the journal's index could not be used from the held checkpoint (absent, stale, or it does not give the held root): verified in full`);
+    const note = info(
+      'RPR-JOURNAL-000',
+      `the journal's index could not be used from the held checkpoint (absent, stale, or it does not give the held root): verified in full`,
+    );
     return { v: full, extra: [note, ...checkHeldCheckpoint(full, held, trust)] };
   }
   const v = await verifyJournal(dir, trust, { keep: false });
@@ -116,39 +160,73 @@ async function readWitnessPolicy(path: string): Promise<WitnessPolicy> {
 }
 
 async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--trust-store FILE] [--json]';
+  const usage =
+    'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--trust-store FILE] [--json]';
   const { values, positionals } = parse(
     args,
-    { kind: { type: 'string' }, claim: { type: 'string' }, artifact: { type: 'string' }, 'body-file': { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
+    {
+      kind: { type: 'string' },
+      claim: { type: 'string' },
+      artifact: { type: 'string' },
+      'body-file': { type: 'string' },
+      key: { type: 'string' },
+      'trust-store': { type: 'string' },
+      json: { type: 'boolean' },
+    },
     usage,
   );
   const dir = one(positionals, 'DIR', usage);
   const kind = str(values['kind'], 'kind', usage);
   if (!ENTRY_KINDS.includes(kind as EntryKind)) throw new UsageError(`--kind must be one of ${ENTRY_KINDS.join(', ')}`);
-  if (kind.startsWith('quarantine-') || kind === 'journal-repair') throw new UsageError(`entries of kind ${kind} are written by 'reprise ${kind === 'journal-repair' ? 'journal repair' : 'quarantine'}', which checks the workflow`);
+  if (kind.startsWith('quarantine-') || kind === 'journal-repair')
+    throw new UsageError(
+      `entries of kind ${kind} are written by 'reprise ${kind === 'journal-repair' ? 'journal repair' : 'quarantine'}', which checks the workflow`,
+    );
   const claim = str(values['claim'], 'claim', usage);
   const artifact = values['artifact'];
-  if (artifact !== undefined && !isHashString(artifact)) throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
+  if (artifact !== undefined && !isHashString(artifact))
+    throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
   const body = await readJsonFile(str(values['body-file'], 'body-file', usage), 'body file');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UsageError('the body file must hold a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new UsageError('the body file must hold a JSON object');
   // A review rationale on an artifact is a judgement: exports bundle it, so it must be one.
   const judgement = kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body) : null;
   if (judgement) throw new UsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
   const signer = await loadSigner(str(values['key'], 'key', usage));
   // With the trust store, the journal is verified with every author's key before this entry is signed onto it.
   const trustStore = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-  const r = await appendEntry(dir, { kind: kind as EntryKind, subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) }, body: body as JsonObject }, signer, { trustStore });
-  if (values['json']) io.out(JSON.stringify({ seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
-  else io.out(`seq ${r.seq}\nentry ${r.entryHash}\ncheckpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash} at ${r.checkpoint.timestampUtc}\n`);
+  const r = await appendEntry(
+    dir,
+    {
+      kind: kind as EntryKind,
+      subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) },
+      body: body as JsonObject,
+    },
+    signer,
+    { trustStore },
+  );
+  if (values['json'])
+    io.out(JSON.stringify({ seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
+  else
+    io.out(
+      `seq ${r.seq}\nentry ${r.entryHash}\ncheckpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash} at ${r.checkpoint.timestampUtc}\n`,
+    );
   return EXIT.pass;
 }
 
 async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const usage = 'reprise journal proof DIR (--entry N | --from SIZE) [--out FILE]';
-  const { values, positionals } = parse(args, { entry: { type: 'string' }, from: { type: 'string' }, out: { type: 'string' } }, usage);
+  const { values, positionals } = parse(
+    args,
+    { entry: { type: 'string' }, from: { type: 'string' }, out: { type: 'string' } },
+    usage,
+  );
   const dir = one(positionals, 'DIR', usage);
   const which = typeof values['entry'] === 'string' ? 'entry' : typeof values['from'] === 'string' ? 'from' : null;
-  if (which === null || (values['entry'] !== undefined && values['from'] !== undefined)) throw new UsageError(`give one of --entry N (an inclusion proof) or --from SIZE (a consistency proof)\nusage: ${usage}`);
+  if (which === null || (values['entry'] !== undefined && values['from'] !== undefined))
+    throw new UsageError(
+      `give one of --entry N (an inclusion proof) or --from SIZE (a consistency proof)\nusage: ${usage}`,
+    );
   const n = values[which] as string;
   if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError(`--${which} takes a whole number`);
   const proof = which === 'entry' ? await inclusionProof(dir, Number(n)) : await consistencyProofOf(dir, Number(n));
@@ -156,21 +234,33 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (typeof values['out'] === 'string') {
     const { writeFileAtomic } = await import('../../core/files.js');
     await writeFileAtomic(values['out'], text);
-    io.err(`${which === 'entry' ? `proof of entry ${n}` : `consistency proof from tree ${n}`} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`);
+    io.err(
+      `${which === 'entry' ? `proof of entry ${n}` : `consistency proof from tree ${n}`} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`,
+    );
   } else io.out(text);
   return EXIT.pass;
 }
 
 async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const usage = 'reprise journal check-proof FILE [--trust-store FILE] [--json] [--quiet]';
-  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, usage);
+  const { values, positionals } = parse(
+    args,
+    { 'trust-store': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } },
+    usage,
+  );
   const file = one(positionals, 'FILE', usage);
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const started = Date.now();
   const doc = await readJsonFile(file, 'proof');
-  const c = isPlainObject(doc) && doc['type'] === CONSISTENCY_TYPE ? checkConsistencyProof(doc, trust) : checkInclusionProof(doc, trust);
+  const c =
+    isPlainObject(doc) && doc['type'] === CONSISTENCY_TYPE
+      ? checkConsistencyProof(doc, trust)
+      : checkInclusionProof(doc, trust);
   const result = { id: c.checkpoint?.rootHash ?? null, findings: c.findings, chain: [] };
-  const r = buildReport({ path: file, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) }, started);
+  const r = buildReport(
+    { path: file, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) },
+    started,
+  );
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
 }
 
@@ -180,11 +270,29 @@ async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const dir = one(positionals, 'DIR', usage);
   const signer = await loadSigner(str(values['key'], 'key', usage));
   const r = await repairJournal(dir, signer);
-  if (values['json']) io.out(JSON.stringify(r ? { repaired: true, truncated: r.truncated, seq: r.entry.seq, entryHash: r.entry.entryHash, checkpoint: r.entry.checkpoint } : { repaired: false }, null, 2) + '\n');
+  if (values['json'])
+    io.out(
+      JSON.stringify(
+        r
+          ? {
+              repaired: true,
+              truncated: r.truncated,
+              seq: r.entry.seq,
+              entryHash: r.entry.entryHash,
+              checkpoint: r.entry.checkpoint,
+            }
+          : { repaired: false },
+        null,
+        2,
+      ) + '\n',
+    );
   else if (!r) io.out(`nothing to repair: ${safeText(dir)} has no torn tail\n`);
   else {
-    for (const t of r.truncated) io.out(`truncated ${safeText(t.file)} at byte ${t.offset}: ${t.length} torn byte(s) ${t.sha256}\n`);
-    io.out(`repair journaled as seq ${r.entry.seq} (${r.entry.entryHash}); checkpoint tree ${r.entry.checkpoint.treeSize} root ${r.entry.checkpoint.rootHash}\n`);
+    for (const t of r.truncated)
+      io.out(`truncated ${safeText(t.file)} at byte ${t.offset}: ${t.length} torn byte(s) ${t.sha256}\n`);
+    io.out(
+      `repair journaled as seq ${r.entry.seq} (${r.entry.entryHash}); checkpoint tree ${r.entry.checkpoint.treeSize} root ${r.entry.checkpoint.rootHash}\n`,
+    );
   }
   return EXIT.pass;
 }
@@ -194,7 +302,11 @@ async function unlockCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const { positionals } = parse(args, {}, usage);
   const dir = one(positionals, 'DIR', usage);
   const info = await breakStaleLock(dir);
-  io.out(info ? `removed the stale lock of pid ${info.pid} on ${safeText(info.host)} (since ${safeText(info.sinceUtc)})\n` : `${safeText(dir)} is not locked\n`);
+  io.out(
+    info
+      ? `removed the stale lock of pid ${info.pid} on ${safeText(info.host)} (since ${safeText(info.sinceUtc)})\n`
+      : `${safeText(dir)} is not locked\n`,
+  );
   return EXIT.pass;
 }
 
@@ -213,7 +325,10 @@ export const journalCommand: Command = {
   async run(args, io) {
     const [sub, ...rest] = args;
     const fn = sub !== undefined ? SUBS[sub] : undefined;
-    if (!fn) throw new UsageError(`unknown journal subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
+    if (!fn)
+      throw new UsageError(
+        `unknown journal subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`,
+      );
     return fn(rest, io);
   },
 };

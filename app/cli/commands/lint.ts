@@ -14,13 +14,18 @@ export const lintCommand: Command = {
     const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } }, usage);
     if (positionals.length === 0) throw new UsageError(`no PATH given\nusage: ${usage}`);
     const format = values['json'] ? 'json' : (values['format'] ?? 'text');
-    if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format takes text, json or sarif, not "${String(format)}"`);
+    if (format !== 'text' && format !== 'json' && format !== 'sarif')
+      throw new UsageError(`--format takes text, json or sarif, not "${String(format)}"`);
     let files: string[];
     try {
       files = await collectSpecFiles(positionals);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(code === 'ENOENT' ? `no such file or directory: ${(e as NodeJS.ErrnoException).path ?? ''}` : `cannot read: ${code ?? (e as Error).message}`);
+      throw new UsageError(
+        code === 'ENOENT'
+          ? `no such file or directory: ${(e as NodeJS.ErrnoException).path ?? ''}`
+          : `cannot read: ${code ?? (e as Error).message}`,
+      );
     }
     const results = [];
     for (const f of files) {

@@ -28,39 +28,86 @@ function need(v: unknown, flag: string): string {
 
 function caseLine(c: CaseState): string {
   const last = c.history[c.history.length - 1]!;
-  return safeText(`${c.caseId.padEnd(10)} ${c.state.padEnd(9)} ${c.subject.claimRef}${c.subject.artifact ? ` ${c.subject.artifact}` : ''}  opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`);
+  return safeText(
+    `${c.caseId.padEnd(10)} ${c.state.padEnd(9)} ${c.subject.claimRef}${c.subject.artifact ? ` ${c.subject.artifact}` : ''}  opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`,
+  );
 }
 
 function caseDetail(c: CaseState): string {
   const lines = [caseLine(c), `  opening entry ${safeText(c.openHash)}`];
   // The rationale keeps its own line breaks (indented); every other control is escaped.
-  for (const h of c.history) lines.push(`  seq ${h.seq}  ${safeText(h.decision).padEnd(8)} ${safeText(h.atUtc)}  ${safeText(h.author)}\n      ${h.text.split('\n').map(safeText).join('\n      ')}`);
+  for (const h of c.history)
+    lines.push(
+      `  seq ${h.seq}  ${safeText(h.decision).padEnd(8)} ${safeText(h.atUtc)}  ${safeText(h.author)}\n      ${h.text.split('\n').map(safeText).join('\n      ')}`,
+    );
   return lines.join('\n') + '\n';
 }
 
 async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const { values, positionals } = parse(args, { claim: { type: 'string' }, artifact: { type: 'string' }, reason: { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values, positionals } = parse(
+    args,
+    {
+      claim: { type: 'string' },
+      artifact: { type: 'string' },
+      reason: { type: 'string' },
+      key: { type: 'string' },
+      'trust-store': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    USAGE,
+  );
   if (positionals.length !== 1) throw new UsageError(`quarantine open takes one DIR\nusage: ${USAGE}`);
   const artifact = values['artifact'];
-  if (artifact !== undefined && !isHashString(artifact)) throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
+  if (artifact !== undefined && !isHashString(artifact))
+    throw new UsageError('--artifact takes a sha256:<64 lowercase hex> hash');
   const reason = need(values['reason'], 'reason');
   const signer = await loadSigner(need(values['key'], 'key'));
   // With the trust store, every author's signature is checked before the case is signed onto the journal.
   const trustStore = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-  const r = await openCase(positionals[0]!, { claimRef: need(values['claim'], 'claim'), ...(typeof artifact === 'string' ? { artifact } : {}), reason, source: 'manual' }, signer, { trustStore });
-  if (values['json']) io.out(JSON.stringify({ caseId: r.caseId, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint, case: r.case }, null, 2) + '\n');
-  else io.out(`opened ${r.caseId} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`);
+  const r = await openCase(
+    positionals[0]!,
+    {
+      claimRef: need(values['claim'], 'claim'),
+      ...(typeof artifact === 'string' ? { artifact } : {}),
+      reason,
+      source: 'manual',
+    },
+    signer,
+    { trustStore },
+  );
+  if (values['json'])
+    io.out(
+      JSON.stringify(
+        { caseId: r.caseId, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint, case: r.case },
+        null,
+        2,
+      ) + '\n',
+    );
+  else
+    io.out(
+      `opened ${r.caseId} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`,
+    );
   return EXIT.pass;
 }
 
 async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<ExitCode> {
-  const { values, positionals } = parse(args, { 'trust-store': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  if (positionals.length !== (show ? 2 : 1)) throw new UsageError(`quarantine ${show ? 'show takes DIR CASE' : 'list takes one DIR'}\nusage: ${USAGE}`);
+  const { values, positionals } = parse(
+    args,
+    { 'trust-store': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
+  if (positionals.length !== (show ? 2 : 1))
+    throw new UsageError(`quarantine ${show ? 'show takes DIR CASE' : 'list takes one DIR'}\nusage: ${USAGE}`);
   const state = values['state'];
-  if (state !== undefined && !['open', 'escalated', 'released', 'upheld'].includes(state as string)) throw new UsageError('--state must be open, escalated, released or upheld');
+  if (state !== undefined && !['open', 'escalated', 'released', 'upheld'].includes(state as string))
+    throw new UsageError('--state must be open, escalated, released or upheld');
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
   const { cases, verification } = await listCases(positionals[0]!, trust);
-  if (verification.entryLines === 0 && verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')) throw new UsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
+  if (
+    verification.entryLines === 0 &&
+    verification.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')
+  )
+    throw new UsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
   const verdict = verdictOf(verification.findings);
   const problems = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
   let selected = cases.filter((c) => state === undefined || c.state === state);
@@ -69,9 +116,19 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
     if (!c) throw new UsageError(`no quarantine case ${positionals[1]!} in ${positionals[0]!}`);
     selected = [c];
   }
-  if (values['json']) io.out(JSON.stringify(show ? { verdict, case: selected[0], findings: problems } : { verdict, cases: selected, findings: problems }, null, 2) + '\n');
+  if (values['json'])
+    io.out(
+      JSON.stringify(
+        show ? { verdict, case: selected[0], findings: problems } : { verdict, cases: selected, findings: problems },
+        null,
+        2,
+      ) + '\n',
+    );
   else {
-    if (problems.length > 0) io.err(`journal verdict ${verdict.toUpperCase()}: the case states below are only as good as the journal\n${problems.map(formatFinding).join('\n')}\n`);
+    if (problems.length > 0)
+      io.err(
+        `journal verdict ${verdict.toUpperCase()}: the case states below are only as good as the journal\n${problems.map(formatFinding).join('\n')}\n`,
+      );
     if (show) io.out(caseDetail(selected[0]!));
     else io.out(selected.length === 0 ? 'no cases\n' : selected.map(caseLine).join('\n') + '\n');
   }
@@ -81,12 +138,19 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
 async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise<ExitCode> {
   const { values, positionals } = parse(
     args,
-    { rationale: { type: 'string' }, 'rationale-file': { type: 'string' }, key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
+    {
+      rationale: { type: 'string' },
+      'rationale-file': { type: 'string' },
+      key: { type: 'string' },
+      'trust-store': { type: 'string' },
+      json: { type: 'boolean' },
+    },
     USAGE,
   );
   if (positionals.length !== 2) throw new UsageError(`quarantine ${decision} takes DIR CASE\nusage: ${USAGE}`);
   let rationale: string;
-  if (typeof values['rationale'] === 'string' && typeof values['rationale-file'] === 'string') throw new UsageError('--rationale and --rationale-file exclude each other');
+  if (typeof values['rationale'] === 'string' && typeof values['rationale-file'] === 'string')
+    throw new UsageError('--rationale and --rationale-file exclude each other');
   if (typeof values['rationale-file'] === 'string') {
     try {
       rationale = await readRegularText(values['rationale-file']);
@@ -106,8 +170,18 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
     }
     throw e;
   }
-  if (values['json']) io.out(JSON.stringify({ caseId: r.caseId, state: r.case.state, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
-  else io.out(`${r.caseId} is now ${r.case.state} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`);
+  if (values['json'])
+    io.out(
+      JSON.stringify(
+        { caseId: r.caseId, state: r.case.state, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint },
+        null,
+        2,
+      ) + '\n',
+    );
+  else
+    io.out(
+      `${r.caseId} is now ${r.case.state} (seq ${r.seq}, entry ${r.entryHash}); checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\n`,
+    );
   return EXIT.pass;
 }
 
@@ -128,7 +202,9 @@ export const quarantineCommand: Command = {
       case 'escalate':
         return decideCmd(sub, rest, io);
       default:
-        throw new UsageError(`unknown quarantine subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`);
+        throw new UsageError(
+          `unknown quarantine subcommand ${sub === undefined ? '(none)' : JSON.stringify(sub)}\nusage: ${USAGE}`,
+        );
     }
   },
 };

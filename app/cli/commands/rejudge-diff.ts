@@ -15,7 +15,11 @@ import { INFO } from './info.js';
 const hits = (h: RuleHit[]): string => h.map((x) => `${x.rule} (${x.severity})`).join(', ');
 
 function changeLine(c: VerdictChange): string {
-  const why = [c.added.length > 0 ? `now ${hits(c.added)}` : '', c.removed.length > 0 ? `no longer ${hits(c.removed)}` : '', c.sha256.old !== c.sha256.new ? `content changed (${c.sha256.old} -> ${c.sha256.new})` : ''].filter(Boolean);
+  const why = [
+    c.added.length > 0 ? `now ${hits(c.added)}` : '',
+    c.removed.length > 0 ? `no longer ${hits(c.removed)}` : '',
+    c.sha256.old !== c.sha256.new ? `content changed (${c.sha256.old} -> ${c.sha256.new})` : '',
+  ].filter(Boolean);
   return `${c.verdict.old} -> ${c.verdict.new}  ${safeText(c.path)}${why.length > 0 ? `: ${why.join('; ')}` : ''}\n`;
 }
 
@@ -26,13 +30,18 @@ function diffText(d: JudgementDiff): string {
   lines.push(...d.changed.map(changeLine));
   for (const n of d.added) lines.push(`only in NEW  ${safeText(n)}\n`);
   for (const n of d.removed) lines.push(`only in OLD  ${safeText(n)}\n`);
-  lines.push(`${d.changed.length} verdict(s) changed, ${d.unchanged} unchanged, ${d.added.length} artifact(s) only in NEW, ${d.removed.length} only in OLD\n`);
+  lines.push(
+    `${d.changed.length} verdict(s) changed, ${d.unchanged} unchanged, ${d.added.length} artifact(s) only in NEW, ${d.removed.length} only in OLD\n`,
+  );
   return lines.join('');
 }
 
 export async function diffCommand(args: string[], io: CliIO): Promise<ExitCode> {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } }, INFO.rejudge.usage);
-  if (positionals.length !== 2) throw new UsageError(`diff takes OLD and NEW (each a shard file, a records file or a directory of shard files)\nusage: ${INFO.rejudge.usage}`);
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `diff takes OLD and NEW (each a shard file, a records file or a directory of shard files)\nusage: ${INFO.rejudge.usage}`,
+    );
   const d = await diffJudgements(positionals[0]!, positionals[1]!);
   io.out(values['json'] ? JSON.stringify(d, null, 2) + '\n' : diffText(d));
   return d.changed.length + d.added.length + d.removed.length > 0 ? EXIT.fail : EXIT.pass;

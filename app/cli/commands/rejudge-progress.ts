@@ -42,7 +42,9 @@ export class RejudgeProgress {
     }
     const total = c.done + c.remaining;
     const filled = total > 0 ? Math.round((c.done / total) * BAR) : BAR;
-    this.io.progress(`${this.what} [${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] ${c.done}/${total} done, ${c.failed} failed, ${c.remaining} left, ${rate}/s`);
+    this.io.progress(
+      `${this.what} [${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] ${c.done}/${total} done, ${c.failed} failed, ${c.remaining} left, ${rate}/s`,
+    );
     if (final) this.io.progress(null);
   }
 

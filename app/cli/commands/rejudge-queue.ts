@@ -38,14 +38,26 @@ async function follow(t: QueueTarget, io: CliIO): Promise<void> {
   }
 }
 
-export async function enqueueCommand(values: Record<string, unknown>, listArg: string, job: { options: EngineOptions; pathOptions: string[]; mode: RunSpec['mode'] }, io: CliIO): Promise<ExitCode> {
-  if (values['shard'] !== undefined || values['out'] !== undefined || values['workers'] !== undefined) throw new UsageError('--queue takes the place of --shard, --out and --workers: the workers are `reprise worker --queue`, the record is `rejudge merge --queue`');
+export async function enqueueCommand(
+  values: Record<string, unknown>,
+  listArg: string,
+  job: { options: EngineOptions; pathOptions: string[]; mode: RunSpec['mode'] },
+  io: CliIO,
+): Promise<ExitCode> {
+  if (values['shard'] !== undefined || values['out'] !== undefined || values['workers'] !== undefined)
+    throw new UsageError(
+      '--queue takes the place of --shard, --out and --workers: the workers are `reprise worker --queue`, the record is `rejudge merge --queue`',
+    );
   const t = parseQueueUrl(String(values['queue']));
   const batch = intFlag(values['batch'], 'batch', 1, 10000) ?? 64;
   const list = await readList(listArg);
   const run = runSpec(job.mode, await optionDigests(job.options, job.pathOptions));
   const spec = await enqueueRun(t, list, run, job, batch);
-  if (values['json']) io.out(JSON.stringify({ event: 'enqueued', queue: t.name, artifacts: list.items.length, jobs: spec.batches, batch }) + '\n');
+  if (values['json'])
+    io.out(
+      JSON.stringify({ event: 'enqueued', queue: t.name, artifacts: list.items.length, jobs: spec.batches, batch }) +
+        '\n',
+    );
   else io.out(`queue ${t.name}: ${list.items.length} artifacts in ${spec.batches} jobs of up to ${batch}\n`);
   if (values['detach'] !== true) await follow(t, io);
   return EXIT.pass;
@@ -58,7 +70,11 @@ export async function mergeQueueCommand(values: Record<string, unknown>, signer:
   const lines: string[] = [];
   const c = await collectQueue(t, typeof values['records'] === 'string' ? (l) => lines.push(l) : undefined);
   if (!c.assembly) {
-    io.err(formatError(`the queue ${t.name} has ${c.pending} of ${c.run.batches} jobs not done yet: run workers (reprise worker --queue), or merge with --wait`));
+    io.err(
+      formatError(
+        `the queue ${t.name} has ${c.pending} of ${c.run.batches} jobs not done yet: run workers (reprise worker --queue), or merge with --wait`,
+      ),
+    );
     return EXIT.fail;
   }
   c.assembly.problems.push(...c.problems.map((p) => fail(R.coverage, p)));

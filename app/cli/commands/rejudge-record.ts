@@ -17,8 +17,20 @@ export async function finishMerge(m: Merged, out: string, json: boolean, io: Cli
   await writeFileAtomic(out, recordText(m.record));
   const a = m.assembly;
   // One line of JSON: stdout stays JSON Lines when progress events precede it (merge --queue --wait).
-  if (json) io.out(JSON.stringify({ event: 'written', out, records: a.records, root: a.root, verdicts: a.verdicts, signer: m.record.signer }) + '\n');
-  else io.out(`${a.records} records, root ${a.root} (${RECORD_VERDICTS.map((v) => `${v} ${a.verdicts[v]}`).join(', ')}), signed by ${m.record.signer}; wrote ${safeText(out)}\n`);
+  if (json)
+    io.out(
+      JSON.stringify({
+        event: 'written',
+        out,
+        records: a.records,
+        root: a.root,
+        verdicts: a.verdicts,
+        signer: m.record.signer,
+      }) + '\n',
+    );
+  else
+    io.out(
+      `${a.records} records, root ${a.root} (${RECORD_VERDICTS.map((v) => `${v} ${a.verdicts[v]}`).join(', ')}), signed by ${m.record.signer}; wrote ${safeText(out)}\n`,
+    );
   return EXIT.pass;
 }
-

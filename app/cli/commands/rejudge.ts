@@ -42,7 +42,8 @@ const NOT_ENGINE = new Set(['out', 'key', 'shards']);
 
 export function rejudgeFlags(): Flags {
   const flags: Flags = { ...OWN };
-  for (const o of declaredOptions()) if (!NOT_ENGINE.has(o.flag)) flags[o.flag] = o.multiple ? { type: 'string', multiple: true } : { type: 'string' };
+  for (const o of declaredOptions())
+    if (!NOT_ENGINE.has(o.flag)) flags[o.flag] = o.multiple ? { type: 'string', multiple: true } : { type: 'string' };
   flags['limit'] = { type: 'string', multiple: true };
   return flags;
 }
@@ -67,7 +68,8 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
     const { enqueueCommand } = await import('./rejudge-queue.js');
     return enqueueCommand(values, positionals[0]!, { options, pathOptions, mode }, io);
   }
-  if (typeof values['out'] !== 'string') throw new UsageError(`--out FILE names the shard file to write\nusage: ${usage()}`);
+  if (typeof values['out'] !== 'string')
+    throw new UsageError(`--out FILE names the shard file to write\nusage: ${usage()}`);
   const shard = values['shard'] === undefined ? { index: 0, count: 1 } : parseShard(String(values['shard']));
   if (!shard) throw new UsageError('--shard takes I/N: a whole number I from 0 to N-1, N from 1 to 65536');
   const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
@@ -77,7 +79,9 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
     const spec = runSpec(mode, await optionDigests(options, pathOptions));
     const progress = new RejudgeProgress(io, `shard ${shard.index}/${shard.count}`);
     let done = 0;
-    const run = await judgeShard(list, { options, mode, shard }, pool, (n) => progress.show({ done: (done += n), failed: 0, remaining: list.items.length - done }));
+    const run = await judgeShard(list, { options, mode, shard }, pool, (n) =>
+      progress.show({ done: (done += n), failed: 0, remaining: list.items.length - done }),
+    );
     progress.show({ done, failed: run.problems.length, remaining: 0 }, true);
     if (run.problems.length > 0) {
       for (const p of run.problems) io.err(formatError(p));
@@ -85,10 +89,25 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
       return EXIT.error;
     }
     await writeShard(values['out'], shardHeader(list, shard, spec), run.records);
-    const counts = Object.fromEntries(RECORD_VERDICTS.map((v) => [v, run.records.filter((r) => r.verdict === v).length]));
+    const counts = Object.fromEntries(
+      RECORD_VERDICTS.map((v) => [v, run.records.filter((r) => r.verdict === v).length]),
+    );
     // One line of JSON: stdout stays JSON Lines when progress events precede it (a pipe).
-    if (values['json']) io.out(JSON.stringify({ event: 'written', shard, out: values['out'], listed: list.items.length, judged: run.records.length, verdicts: counts }) + '\n');
-    else io.out(`shard ${shard.index}/${shard.count}: ${run.records.length} of ${list.items.length} artifacts judged (${RECORD_VERDICTS.map((v) => `${v} ${counts[v]}`).join(', ')}); wrote ${safeText(values['out'])}\n`);
+    if (values['json'])
+      io.out(
+        JSON.stringify({
+          event: 'written',
+          shard,
+          out: values['out'],
+          listed: list.items.length,
+          judged: run.records.length,
+          verdicts: counts,
+        }) + '\n',
+      );
+    else
+      io.out(
+        `shard ${shard.index}/${shard.count}: ${run.records.length} of ${list.items.length} artifacts judged (${RECORD_VERDICTS.map((v) => `${v} ${counts[v]}`).join(', ')}); wrote ${safeText(values['out'])}\n`,
+      );
     return EXIT.pass;
   } finally {
     await pool?.close();
@@ -96,7 +115,8 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
 }
 
 async function mergeRun(values: Record<string, unknown>, files: string[], io: CliIO): Promise<ExitCode> {
-  if (typeof values['key'] !== 'string' || typeof values['out'] !== 'string') throw new UsageError(`merge needs --key FILE (the signing key) and --out FILE (the record)\nusage: ${usage()}`);
+  if (typeof values['key'] !== 'string' || typeof values['out'] !== 'string')
+    throw new UsageError(`merge needs --key FILE (the signing key) and --out FILE (the record)\nusage: ${usage()}`);
   const signer = await loadSigner(values['key']);
   if (typeof values['queue'] === 'string') {
     if (files.length > 0) throw new UsageError('merge takes shard files or --queue, not both');
@@ -104,7 +124,10 @@ async function mergeRun(values: Record<string, unknown>, files: string[], io: Cl
     return mergeQueueCommand(values, signer, io);
   }
   if (files.length === 0) throw new UsageError(`merge: no shard file given\nusage: ${usage()}`);
-  const m = await mergeShards(files, signer, { ...(typeof values['list'] === 'string' ? { list: values['list'] } : {}), ...(typeof values['records'] === 'string' ? { recordsOut: values['records'] } : {}) });
+  const m = await mergeShards(files, signer, {
+    ...(typeof values['list'] === 'string' ? { list: values['list'] } : {}),
+    ...(typeof values['records'] === 'string' ? { recordsOut: values['records'] } : {}),
+  });
   return finishMerge(m, values['out'], values['json'] === true, io);
 }
 

@@ -19,10 +19,18 @@ export const workerCommand: Command = {
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(
       args,
-      { queue: { type: 'string' }, concurrency: { type: 'string' }, 'stalled-interval': { type: 'string' }, 'lock-duration': { type: 'string' }, 'job-timeout': { type: 'string' }, drain: { type: 'boolean' } },
+      {
+        queue: { type: 'string' },
+        concurrency: { type: 'string' },
+        'stalled-interval': { type: 'string' },
+        'lock-duration': { type: 'string' },
+        'job-timeout': { type: 'string' },
+        drain: { type: 'boolean' },
+      },
       INFO.worker.usage,
     );
-    if (positionals.length > 0 || typeof values['queue'] !== 'string') throw new UsageError(`worker takes --queue redis://HOST:PORT/NAME and no PATH\nusage: ${INFO.worker.usage}`);
+    if (positionals.length > 0 || typeof values['queue'] !== 'string')
+      throw new UsageError(`worker takes --queue redis://HOST:PORT/NAME and no PATH\nusage: ${INFO.worker.usage}`);
     const t = parseQueueUrl(values['queue']);
     const lockDuration = intFlag(values['lock-duration'], 'lock-duration', 500, 3_600_000) ?? 30_000;
     const settings = {
@@ -35,7 +43,10 @@ export const workerCommand: Command = {
     const progress = new RejudgeProgress(io, `worker ${process.pid} on ${t.name} (jobs)`);
     let last = { done: 0, failed: 0, remaining: 0 };
     try {
-      await runQueueWorker(t, settings, { event: (name, fields) => progress.event(name, fields), counts: (c) => progress.show((last = c)) });
+      await runQueueWorker(t, settings, {
+        event: (name, fields) => progress.event(name, fields),
+        counts: (c) => progress.show((last = c)),
+      });
     } catch (e) {
       if (!(e instanceof StuckJobError)) throw e;
       io.err(formatError(e.message));

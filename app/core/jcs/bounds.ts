@@ -128,7 +128,7 @@ class ItemChars {
 export function moreItemsThan(text: string, limit: number): boolean {
   const items = new ItemChars(text);
   let n = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const q = text.indexOf('"', i);
     const gapEnd = q === -1 ? text.length : q;
     n += items.count(i, gapEnd, limit + 1 - n);
@@ -169,7 +169,10 @@ function colonsWithShortNames(text: string): number {
     const s = openingQuote(text, q, lastName);
     lastName = q;
     if (s !== -1 && q - s - 1 > MAX_NAME_CHARS) {
-      throw new JcsError('ERR_LIMIT', `a member name of ${q - s - 1} characters, longer than the ${MAX_NAME_CHARS} Reprise reads (names are identifiers, echoed in findings and pointers)`);
+      throw new JcsError(
+        'ERR_LIMIT',
+        `a member name of ${q - s - 1} characters, longer than the ${MAX_NAME_CHARS} Reprise reads (names are identifiers, echoed in findings and pointers)`,
+      );
     }
   }
   return n;
@@ -183,11 +186,17 @@ export function checkBounds(text: string, limits: JsonLimits): number {
   const colons = colonsWithShortNames(text);
   const names = limits?.[MEMBER_NAMES_LIMIT] ?? MAX_MEMBER_NAMES;
   if (colons > names && moreMemberNamesThan(text, names)) {
-    throw new JcsError('ERR_LIMIT', `more than ${names} distinct member names (limit ${MEMBER_NAMES_LIMIT}), counted before parsing: millions of distinct names take seconds and hundreds of MB to parse`);
+    throw new JcsError(
+      'ERR_LIMIT',
+      `more than ${names} distinct member names (limit ${MEMBER_NAMES_LIMIT}), counted before parsing: millions of distinct names take seconds and hundreds of MB to parse`,
+    );
   }
   const items = limits?.[ITEMS_LIMIT] ?? MAX_ITEMS;
   if (rawItemsOver(text, items) && moreItemsThan(text, items)) {
-    throw new JcsError('ERR_LIMIT', `more than ${items} items, array elements and object members (limit ${ITEMS_LIMIT}), counted before parsing: a parse holds 30 to 100 bytes per item`);
+    throw new JcsError(
+      'ERR_LIMIT',
+      `more than ${items} items, array elements and object members (limit ${ITEMS_LIMIT}), counted before parsing: a parse holds 30 to 100 bytes per item`,
+    );
   }
   return colons;
 }

@@ -65,7 +65,12 @@ class Reader {
     // Without escapes the value is the token's inside: a slice, not a copy (a line may be 100 MB).
     const out = escapes ? (JSON.parse(t.slice(start, this.pos)) as string) : t.slice(start + 1, this.pos - 1);
     if (!out.isWellFormed()) {
-      throw this.err('ERR_LONE_SURROGATE', `${isKey ? 'a member name' : 'a string'} holds a lone surrogate`, ptr, start);
+      throw this.err(
+        'ERR_LONE_SURROGATE',
+        `${isKey ? 'a member name' : 'a string'} holds a lone surrogate`,
+        ptr,
+        start,
+      );
     }
     return out;
   }
@@ -76,13 +81,22 @@ class Reader {
     const r = m.exec(t);
     if (!r) throw this.err('ERR_SYNTAX', 'bad number', ptr);
     const n = Number(r[0]);
-    if (!Number.isFinite(n)) throw this.err('ERR_NONFINITE', `the number ${shortToken(r[0])} is not a finite double`, ptr);
+    if (!Number.isFinite(n))
+      throw this.err('ERR_NONFINITE', `the number ${shortToken(r[0])} is not a finite double`, ptr);
     if (warnings && n === 0 && nonZeroLiteral(r[0])) {
-      warnings.push({ code: 'WARN_UNDERFLOW', message: `the number ${shortToken(r[0])} is not zero, but its nearest double is (it underflows); RFC 8785 writes 0`, pointer: ptr });
+      warnings.push({
+        code: 'WARN_UNDERFLOW',
+        message: `the number ${shortToken(r[0])} is not zero, but its nearest double is (it underflows); RFC 8785 writes 0`,
+        pointer: ptr,
+      });
     }
     if (warnings && !(n < SAFE && n > -SAFE) && losesPrecision(r[0], n)) {
       const what = /[.eE]/.test(r[0]) ? 'number' : 'integer';
-      warnings.push({ code: 'WARN_PRECISION', message: `the ${what} ${shortToken(r[0])} is not exactly representable (beyond 2^53 a double holds only some integers); RFC 8785 writes ${String(n)}`, pointer: ptr });
+      warnings.push({
+        code: 'WARN_PRECISION',
+        message: `the ${what} ${shortToken(r[0])} is not exactly representable (beyond 2^53 a double holds only some integers); RFC 8785 writes ${String(n)}`,
+        pointer: ptr,
+      });
     }
     this.pos += r[0].length;
   }
@@ -129,7 +143,8 @@ class Reader {
       const keyAt = this.pos;
       const key = this.str(ptr, true);
       const childPtr = `${ptr}/${escapePointerToken(key)}`;
-      if (seen.has(key)) throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${JSON.stringify(key)}`, childPtr, keyAt);
+      if (seen.has(key))
+        throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${JSON.stringify(key)}`, childPtr, keyAt);
       seen.add(key);
       this.ws();
       if (t.charCodeAt(this.pos) !== 0x3a) throw this.err('ERR_SYNTAX', "expected ':'", childPtr);
@@ -219,7 +234,6 @@ function losesPrecision(token: string, n: number): boolean {
   if (t.exponent < 0) return true;
   return BigInt(t.digits || '0') * 10n ** BigInt(t.exponent) !== BigInt(Math.abs(n));
 }
-
 
 export function precisionWarnings(text: string): JcsWarning[] {
   const warnings: JcsWarning[] = [];

@@ -31,7 +31,10 @@ export class JcsError extends Error {
       }
       column = offset - lineStart + 1;
     }
-    const where = [pointer !== undefined ? `at ${pointer === '' ? '(root)' : pointer}` : '', line ? `(line ${line}, column ${column})` : '']
+    const where = [
+      pointer !== undefined ? `at ${pointer === '' ? '(root)' : pointer}` : '',
+      line ? `(line ${line}, column ${column})` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     super(`${code}: ${message}${where ? ' ' + where : ''}`);

@@ -267,7 +267,8 @@ class Parsed implements StrictParse {
   // value already is the canonical text: ES number and string forms are JCS's, the parse
   // refused non-finite numbers and lone surrogates, and JSON.parse kept the text's order.
   get canonical(): string {
-    if (this.text === undefined) this.text = this.inOrder ? JSON.stringify(this.value) : serialize(this.value, { nonFinite: false, big: false });
+    if (this.text === undefined)
+      this.text = this.inOrder ? JSON.stringify(this.value) : serialize(this.value, { nonFinite: false, big: false });
     return this.text;
   }
 

@@ -120,7 +120,15 @@ export function stripArriving(input: Uint8Array): ArrivingStrip {
  * A byte that starts a JSON value: a bracket, a quote, a number's first byte, or a
  * literal's (literals are read a byte at a time, and no other byte of theirs is one).
  */
-const startsValue = (c: number): boolean => c === 0x7b || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e;
+const startsValue = (c: number): boolean =>
+  c === 0x7b ||
+  c === 0x5b ||
+  c === 0x22 ||
+  c === 0x2d ||
+  (c >= 0x30 && c <= 0x39) ||
+  c === 0x74 ||
+  c === 0x66 ||
+  c === 0x6e;
 
 /** A token method's answer: done (the scan moves past it), not canonical, or cut by the end of the bytes in place. */
 const DONE = 1;
@@ -269,7 +277,8 @@ class Stripper implements ArrivingStrip {
       if (e === 0x75) {
         if (!isCanonicalUnicodeEscape(b, i)) return NOT_CANONICAL;
         i += 6;
-      } else if (e === 0x2f) return NOT_CANONICAL; // \/ is written raw
+      } else if (e === 0x2f)
+        return NOT_CANONICAL; // \/ is written raw
       else i += 2;
     }
     this.i = i + 1;

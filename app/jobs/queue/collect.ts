@@ -7,7 +7,14 @@
  */
 import type { Job } from 'bullmq';
 import { UsageError } from '../../core/errors.js';
-import { compareRecords, emptyAssembly, recordLine, RecordSink, type Assembly, type JudgedRecord } from '../../engine/rejudgement.js';
+import {
+  compareRecords,
+  emptyAssembly,
+  recordLine,
+  RecordSink,
+  type Assembly,
+  type JudgedRecord,
+} from '../../engine/rejudgement.js';
 import type { JudgeOutcome } from '../rejudge/judge.js';
 import { crashKey, openRedis, type QueueTarget } from './connection.js';
 import { batchId, openQueue, readRun, splitId, type QueueJobData, type QueueRun } from './run.js';
@@ -42,15 +49,28 @@ async function finishedJobs(t: QueueTarget): Promise<{ completed: Done; failed: 
 }
 
 /** The outcomes of one job id, or null while it is not settled. */
-function outcomesOf(id: string, size: number, jobs: { completed: Done; failed: Done }, crashed: Record<string, string>, problems: string[]): JudgeOutcome[] | null {
+function outcomesOf(
+  id: string,
+  size: number,
+  jobs: { completed: Done; failed: Done },
+  crashed: Record<string, string>,
+  problems: string[],
+): JudgeOutcome[] | null {
   const done = jobs.completed.get(id);
   if (done) return done.returnvalue;
   const failed = jobs.failed.get(id);
   if (!failed || failed.attemptsMade < (failed.opts.attempts ?? 1)) return null;
-  if (failed.failedReason?.startsWith('reprise refused the job:')) return problems.push(`job ${id}: ${failed.failedReason}`), [];
+  if (failed.failedReason?.startsWith('reprise refused the job:'))
+    return (problems.push(`job ${id}: ${failed.failedReason}`), []);
   if (size === 1) {
     const c = crashed[id];
-    return c ? [(JSON.parse(c) as { problem?: string }).problem !== undefined ? (JSON.parse(c) as JudgeOutcome) : { record: JSON.parse(c) as JudgedRecord }] : null;
+    return c
+      ? [
+          (JSON.parse(c) as { problem?: string }).problem !== undefined
+            ? (JSON.parse(c) as JudgeOutcome)
+            : { record: JSON.parse(c) as JudgedRecord },
+        ]
+      : null;
   }
   const parts: JudgeOutcome[] = [];
   for (let k = 0; k < size; k++) {
@@ -64,7 +84,11 @@ function outcomesOf(id: string, size: number, jobs: { completed: Done; failed: D
 /** Gathers a queue's run; with every batch settled, its assembly (problems named in it). */
 export async function collectQueue(t: QueueTarget, onRecord?: (line: string) => void): Promise<Collected> {
   const run = await readRun(t); // (reaching Redis first: a usage error when it does not answer)
-  if (!run) throw new UsageError(`the queue ${t.name} holds no re-judgement: put one on it with reprise rejudge LIST_OR_DIR --queue`, 'refused');
+  if (!run)
+    throw new UsageError(
+      `the queue ${t.name} holds no re-judgement: put one on it with reprise rejudge LIST_OR_DIR --queue`,
+      'refused',
+    );
   const jobs = await finishedJobs(t);
   const redis = await openRedis(t);
   const crashed = await redis.hgetall(crashKey(t)).finally(() => redis.disconnect());
@@ -78,8 +102,9 @@ export async function collectQueue(t: QueueTarget, onRecord?: (line: string) => 
       pending++;
       continue;
     }
-    for (const o of outs) if ('record' in o) records.push(o.record);
-    else if ('problem' in o) problems.push(o.problem);
+    for (const o of outs)
+      if ('record' in o) records.push(o.record);
+      else if ('problem' in o) problems.push(o.problem);
   }
   if (pending > 0) return { run, assembly: null, pending, problems };
   records.sort(compareRecords);

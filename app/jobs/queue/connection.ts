@@ -25,7 +25,8 @@ export function parseQueueUrl(s: string): QueueTarget {
     throw new UsageError(`--queue takes redis://HOST:PORT/NAME, not "${s}"`);
   }
   const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (u.protocol !== 'redis:' || !u.hostname || !/^[A-Za-z0-9._-]{1,100}$/.test(name) || u.search || u.hash) throw new UsageError(`--queue takes redis://HOST:PORT/NAME (NAME: letters, digits, . _ -), not "${s}"`);
+  if (u.protocol !== 'redis:' || !u.hostname || !/^[A-Za-z0-9._-]{1,100}$/.test(name) || u.search || u.hash)
+    throw new UsageError(`--queue takes redis://HOST:PORT/NAME (NAME: letters, digits, . _ -), not "${s}"`);
   return {
     host: u.hostname.replace(/^\[|\]$/g, ''),
     port: u.port ? Number(u.port) : 6379,
@@ -37,7 +38,13 @@ export function parseQueueUrl(s: string): QueueTarget {
 
 /** BullMQ's connection options: a worker's blocking commands must never give up (maxRetriesPerRequest null). */
 export function connectionOf(t: QueueTarget) {
-  return { host: t.host, port: t.port, maxRetriesPerRequest: null, ...(t.username ? { username: t.username } : {}), ...(t.password ? { password: t.password } : {}) };
+  return {
+    host: t.host,
+    port: t.port,
+    maxRetriesPerRequest: null,
+    ...(t.username ? { username: t.username } : {}),
+    ...(t.password ? { password: t.password } : {}),
+  };
 }
 
 /** Keys of Reprise's own beside the queue's. */
@@ -53,7 +60,10 @@ export async function openRedis(t: QueueTarget): Promise<Redis> {
     await r.connect();
   } catch (e) {
     r.disconnect();
-    throw new UsageError(`cannot reach Redis at ${t.host}:${t.port}: ${e instanceof Error ? e.message : String(e)}`, 'path');
+    throw new UsageError(
+      `cannot reach Redis at ${t.host}:${t.port}: ${e instanceof Error ? e.message : String(e)}`,
+      'path',
+    );
   }
   return r;
 }

@@ -25,7 +25,10 @@ function optionsProblem(d: QueueJobData): Promise<string | null> {
   let p = checked.get(key);
   if (!p) {
     p = optionDigests(d.options, d.pathOptions).then(
-      (mine) => (canonicalizeValue(mine) === canonicalizeValue(d.digests) ? null : `the option files on this worker are not the run's (digests ${canonicalizeValue(mine)}, the run's ${canonicalizeValue(d.digests)})`),
+      (mine) =>
+        canonicalizeValue(mine) === canonicalizeValue(d.digests)
+          ? null
+          : `the option files on this worker are not the run's (digests ${canonicalizeValue(mine)}, the run's ${canonicalizeValue(d.digests)})`,
       (e: unknown) => (e instanceof Error ? e.message : String(e)),
     );
     checked.set(key, p);
@@ -38,5 +41,10 @@ export default async function judgeQueued(job: SandboxedJob<QueueJobData>): Prom
   if (problem) throw new Error(`${REFUSED} ${problem}`);
   // Tells the worker that this process is up and judging (its `judging` event).
   await job.updateProgress(0);
-  return judgeBatch({ items: job.data.items, options: job.data.options, mode: job.data.mode, shard: { index: 0, count: 1 } });
+  return judgeBatch({
+    items: job.data.items,
+    options: job.data.options,
+    mode: job.data.mode,
+    shard: { index: 0, count: 1 },
+  });
 }

@@ -69,14 +69,24 @@ async function claimRun(t: QueueTarget, run: QueueRun): Promise<void> {
     const text = canonicalizeValue(run);
     if ((await r.set(runKey(t), text, 'NX')) === 'OK') return;
     const held = await r.get(runKey(t));
-    if (held !== null && canonicalizeValue(JSON.parse(held)) !== text) throw new UsageError(`the queue ${t.name} holds another re-judgement (another list, options or batch size): give the run another queue NAME`, 'refused');
+    if (held !== null && canonicalizeValue(JSON.parse(held)) !== text)
+      throw new UsageError(
+        `the queue ${t.name} holds another re-judgement (another list, options or batch size): give the run another queue NAME`,
+        'refused',
+      );
   } finally {
     r.disconnect();
   }
 }
 
 /** Puts the list on the queue in batches of `batch`; the same run enqueued again adds nothing. */
-export async function enqueueRun(t: QueueTarget, list: ArtifactList, run: RunSpec, job: Omit<QueueJobData, 'batch' | 'items' | 'digests'>, batch: number): Promise<QueueRun> {
+export async function enqueueRun(
+  t: QueueTarget,
+  list: ArtifactList,
+  run: RunSpec,
+  job: Omit<QueueJobData, 'batch' | 'items' | 'digests'>,
+  batch: number,
+): Promise<QueueRun> {
   const batches = Math.ceil(list.items.length / batch);
   const spec: QueueRun = { type: QUEUE_RUN_TYPE, list: { ...list.spec, source: list.source }, run, batches, batch };
   await claimRun(t, spec);
@@ -86,7 +96,11 @@ export async function enqueueRun(t: QueueTarget, list: ArtifactList, run: RunSpe
       const jobs = [];
       for (let b = from; b < Math.min(batches, from + 1000); b++) {
         const items = list.items.slice(b * batch, (b + 1) * batch);
-        jobs.push({ name: 'judge', data: { ...job, batch: b, items, digests: run.options }, opts: { jobId: batchId(b), attempts: JOB_ATTEMPTS } });
+        jobs.push({
+          name: 'judge',
+          data: { ...job, batch: b, items, digests: run.options },
+          opts: { jobId: batchId(b), attempts: JOB_ATTEMPTS },
+        });
       }
       await queue.addBulk(jobs);
     }
@@ -99,5 +113,14 @@ export async function enqueueRun(t: QueueTarget, list: ArtifactList, run: RunSpe
 /** The queue's counts of jobs: done, failed, and what is left to take or being taken. */
 export async function queueCounts(queue: Queue): Promise<{ done: number; failed: number; remaining: number }> {
   const c = await queue.getJobCounts();
-  return { done: c['completed'] ?? 0, failed: c['failed'] ?? 0, remaining: (c['waiting'] ?? 0) + (c['active'] ?? 0) + (c['delayed'] ?? 0) + (c['prioritized'] ?? 0) + (c['waiting-children'] ?? 0) };
+  return {
+    done: c['completed'] ?? 0,
+    failed: c['failed'] ?? 0,
+    remaining:
+      (c['waiting'] ?? 0) +
+      (c['active'] ?? 0) +
+      (c['delayed'] ?? 0) +
+      (c['prioritized'] ?? 0) +
+      (c['waiting-children'] ?? 0),
+  };
 }

@@ -39,7 +39,10 @@ export interface WorkerSettings {
 export class StuckJobError extends Error {}
 
 export interface WorkerEvents {
-  event(name: 'active' | 'judging' | 'completed' | 'failed' | 'split' | 'crashed', fields: Record<string, unknown>): void;
+  event(
+    name: 'active' | 'judging' | 'completed' | 'failed' | 'split' | 'crashed',
+    fields: Record<string, unknown>,
+  ): void;
   counts(c: { done: number; failed: number; remaining: number }): void;
 }
 
@@ -50,9 +53,19 @@ export async function crashRecord(job: Job<QueueJobData>): Promise<JudgedRecord 
   try {
     sha256 ??= await contentDigest(item.path);
   } catch (e) {
-    return { problem: `${item.name} ended its worker's sandboxed process and cannot be read (${readFailure(e)}): it has no record` };
+    return {
+      problem: `${item.name} ended its worker's sandboxed process and cannot be read (${readFailure(e)}): it has no record`,
+    };
   }
-  return { sha256, path: item.name, kind: null, verdict: 'error', rules: [], reportDigest: null, error: `its check ended the worker's sandboxed process on each of ${JOB_ATTEMPTS} attempts (a crash): it could not be judged` };
+  return {
+    sha256,
+    path: item.name,
+    kind: null,
+    verdict: 'error',
+    rules: [],
+    reportDigest: null,
+    error: `its check ended the worker's sandboxed process on each of ${JOB_ATTEMPTS} attempts (a crash): it could not be judged`,
+  };
 }
 
 /** After a job's last failed attempt: a batch is split, an artifact alone gets its crash record. */
@@ -61,7 +74,13 @@ export async function settleFailure(t: QueueTarget, job: Job<QueueJobData>, even
   if (job.data.items.length > 1) {
     const queue = openQueue(t);
     try {
-      await queue.addBulk(job.data.items.map((item, k) => ({ name: 'judge', data: { ...job.data, items: [item] }, opts: { jobId: splitId(job.id!, k), attempts: JOB_ATTEMPTS } })));
+      await queue.addBulk(
+        job.data.items.map((item, k) => ({
+          name: 'judge',
+          data: { ...job.data, items: [item] },
+          opts: { jobId: splitId(job.id!, k), attempts: JOB_ATTEMPTS },
+        })),
+      );
     } finally {
       await queue.close();
     }
@@ -93,7 +112,13 @@ export async function runQueueWorker(t: QueueTarget, s: WorkerSettings, events: 
   await ensureReachable(t);
   await sweepFailures(t, events);
   const processor = fileURLToPath(new URL('./processor.js', import.meta.url));
-  const worker = new Worker<QueueJobData>(t.name, processor, { connection: connectionOf(t), concurrency: s.concurrency, stalledInterval: s.stalledInterval, lockDuration: s.lockDuration, maxStalledCount: JOB_ATTEMPTS });
+  const worker = new Worker<QueueJobData>(t.name, processor, {
+    connection: connectionOf(t),
+    concurrency: s.concurrency,
+    stalledInterval: s.stalledInterval,
+    lockDuration: s.lockDuration,
+    maxStalledCount: JOB_ATTEMPTS,
+  });
   const held = new Map<string, number>();
   worker.on('active', (job) => {
     held.set(job.id!, Date.now());
@@ -126,7 +151,10 @@ export async function runQueueWorker(t: QueueTarget, s: WorkerSettings, events: 
       const c = await queueCounts(queue);
       events.counts(c);
       const stuck = [...held].find(([, since]) => Date.now() - since > s.jobTimeout);
-      if (stuck) throw new StuckJobError(`job ${stuck[0]} has been held for more than ${s.jobTimeout} ms: this worker stops so that its lock lapses and another worker takes the job`);
+      if (stuck)
+        throw new StuckJobError(
+          `job ${stuck[0]} has been held for more than ${s.jobTimeout} ms: this worker stops so that its lock lapses and another worker takes the job`,
+        );
       // Draining: nothing left, and no failure being split into new jobs.
       if (stop || (s.drain && c.remaining === 0 && settling === 0)) break;
     }

@@ -49,7 +49,11 @@ export async function loadJudgement(arg: string): Promise<{ run: RunSpec; record
     const r = JSON.parse(line) as JudgedRecord;
     records.set(r.path, r);
   });
-  if (a.problems.length > 0 || !a.run) throw new UsageError(`${arg} is not a complete judgement: ${a.problems.map((p) => p.message).join('; ') || 'no shard'}`, 'bad-file');
+  if (a.problems.length > 0 || !a.run)
+    throw new UsageError(
+      `${arg} is not a complete judgement: ${a.problems.map((p) => p.message).join('; ') || 'no shard'}`,
+      'bad-file',
+    );
   return { run: a.run, records };
 }
 
@@ -59,7 +63,14 @@ const minus = (a: RuleHit[], b: RuleHit[]) => a.filter((h) => !b.some((x) => hit
 export async function diffJudgements(oldArg: string, newArg: string): Promise<JudgementDiff> {
   const [o, n] = [await loadJudgement(oldArg), await loadJudgement(newArg)];
   const names = sortNames([...new Set([...o.records.keys(), ...n.records.keys()])]);
-  const out: JudgementDiff = { options: [], engine: o.run.engine === n.run.engine ? null : { old: o.run.engine, new: n.run.engine }, changed: [], added: [], removed: [], unchanged: 0 };
+  const out: JudgementDiff = {
+    options: [],
+    engine: o.run.engine === n.run.engine ? null : { old: o.run.engine, new: n.run.engine },
+    changed: [],
+    added: [],
+    removed: [],
+    unchanged: 0,
+  };
   for (const name of sortNames([...new Set([...Object.keys(o.run.options), ...Object.keys(n.run.options)])])) {
     const [a, b] = [o.run.options[name] ?? null, n.run.options[name] ?? null];
     if (a !== b) out.options.push({ name, old: a, new: b });
@@ -69,7 +80,14 @@ export async function diffJudgements(oldArg: string, newArg: string): Promise<Ju
     if (!a) out.added.push(name);
     else if (!b) out.removed.push(name);
     else if (a.verdict === b.verdict) out.unchanged++;
-    else out.changed.push({ path: name, sha256: { old: a.sha256, new: b.sha256 }, verdict: { old: a.verdict, new: b.verdict }, added: minus(b.rules, a.rules), removed: minus(a.rules, b.rules) });
+    else
+      out.changed.push({
+        path: name,
+        sha256: { old: a.sha256, new: b.sha256 },
+        verdict: { old: a.verdict, new: b.verdict },
+        added: minus(b.rules, a.rules),
+        removed: minus(a.rules, b.rules),
+      });
   }
   return out;
 }

@@ -23,18 +23,22 @@ export async function treeDigest(dir: string): Promise<string> {
       const p = `${d}/${n}`;
       const st = await lstat(p);
       if (st.isDirectory()) await walk(p, `${prefix}${n}/`);
-      else entries.push([`${prefix}${n}`, st.isFile() ? await fileDigest(p, st.size) : st.isSymbolicLink() ? 'symlink' : 'special']);
+      else
+        entries.push([
+          `${prefix}${n}`,
+          st.isFile() ? await fileDigest(p, st.size) : st.isSymbolicLink() ? 'symlink' : 'special',
+        ]);
     }
   };
   await walk(dir, '');
   return hashValue({ type: 'reprise.tree/v1', entries });
 }
 
-const fileDigest = async (path: string, size: number): Promise<string> => (size <= SMALL ? hashBytes(await readRegularFile(path, SMALL)) : hashFile(path));
+const fileDigest = async (path: string, size: number): Promise<string> =>
+  size <= SMALL ? hashBytes(await readRegularFile(path, SMALL)) : hashFile(path);
 
 /** The content digest of a listed path: a file's bytes, or a directory's tree. */
 export async function contentDigest(path: string): Promise<string> {
   const st = await stat(path);
   return st.isDirectory() ? treeDigest(path) : fileDigest(path, st.size);
 }
-

@@ -40,7 +40,15 @@ export function rulesOf(report: Report): RuleHit[] {
   return out;
 }
 
-const errorRecord = (sha256: string, path: string, error: string): JudgedRecord => ({ sha256, path, kind: null, verdict: 'error', rules: [], reportDigest: null, error });
+const errorRecord = (sha256: string, path: string, error: string): JudgedRecord => ({
+  sha256,
+  path,
+  kind: null,
+  verdict: 'error',
+  rules: [],
+  reportDigest: null,
+  error,
+});
 
 /** The digest placement and records use, or why there is none (a file that cannot be read and has no listed hash). */
 async function placeOf(item: ListItem): Promise<string | { problem: string }> {
@@ -48,7 +56,9 @@ async function placeOf(item: ListItem): Promise<string | { problem: string }> {
   try {
     return await contentDigest(item.path);
   } catch (e) {
-    return { problem: `${item.name} cannot be read (${readFailure(e)}) and the list gives no SHA-256 for it: it has no shard; fix it or list its hash` };
+    return {
+      problem: `${item.name} cannot be read (${readFailure(e)}) and the list gives no SHA-256 for it: it has no shard; fix it or list its hash`,
+    };
   }
 }
 
@@ -62,15 +72,38 @@ export async function judgeItem(item: ListItem, job: Omit<JudgeJob, 'items'>): P
     placed = p;
   }
   if (placed && shardOf(placed, job.shard.count) !== job.shard.index) return { skipped: true };
-  const o = await executeJob({ op: 'runPath', path: item.path, shown: item.name, mode: job.mode, options: job.options });
+  const o = await executeJob({
+    op: 'runPath',
+    path: item.path,
+    shown: item.name,
+    mode: job.mode,
+    options: job.options,
+  });
   if (!o.ok) {
     const at = placed ?? (await placeOf(item));
     return typeof at === 'string' ? { record: errorRecord(at, item.name, o.message) } : at;
   }
   const actual = o.report.artifact.sha256 ?? (await contentDigest(item.path).catch(() => null));
-  if (actual === null) return { record: errorRecord(placed!, item.name, 'the directory could not be read again after it was judged') };
-  if (placed && actual !== placed) return { record: errorRecord(placed, item.name, `its content is ${actual}, not ${placed} (${item.sha256 ? 'the list\'s hash' : 'what placed it in its shard'}): it changed while the archive was judged, or the list is wrong`) };
-  return { record: { sha256: actual, path: item.name, kind: o.report.artifact.kind, verdict: o.report.verdict, rules: rulesOf(o.report), reportDigest: reportDigest(o.report) } };
+  if (actual === null)
+    return { record: errorRecord(placed!, item.name, 'the directory could not be read again after it was judged') };
+  if (placed && actual !== placed)
+    return {
+      record: errorRecord(
+        placed,
+        item.name,
+        `its content is ${actual}, not ${placed} (${item.sha256 ? "the list's hash" : 'what placed it in its shard'}): it changed while the archive was judged, or the list is wrong`,
+      ),
+    };
+  return {
+    record: {
+      sha256: actual,
+      path: item.name,
+      kind: o.report.artifact.kind,
+      verdict: o.report.verdict,
+      rules: rulesOf(o.report),
+      reportDigest: reportDigest(o.report),
+    },
+  };
 }
 
 /** Judges a batch, one item after another (each outcome at its item's index). */

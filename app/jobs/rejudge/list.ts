@@ -55,7 +55,8 @@ async function readListFile(file: string): Promise<ListItem[]> {
 async function readDirectory(dir: string): Promise<ListItem[]> {
   const prefix = childPrefix(dir);
   const paths = await expandPaths([dir]);
-  if (paths.length === 1 && paths[0] === dir) throw new UsageError(`${dir} is itself an artifact (a directory kind): name it in a list file`, 'path');
+  if (paths.length === 1 && paths[0] === dir)
+    throw new UsageError(`${dir} is itself an artifact (a directory kind): name it in a list file`, 'path');
   return paths.map((p) => ({ name: p.slice(prefix.length).split(sep).join('/'), path: p }));
 }
 
@@ -71,7 +72,8 @@ export async function readList(arg: string): Promise<ArtifactList> {
   const items = isDir ? await readDirectory(source) : await readListFile(source);
   const names = sortNames(items.map((i) => i.name));
   const doubled = [...new Set(names.filter((n, i) => i > 0 && names[i - 1] === n))];
-  if (doubled.length > 0) throw new UsageError(`the list names an artifact more than once: ${nameSome(doubled)}`, 'bad-file');
+  if (doubled.length > 0)
+    throw new UsageError(`the list names an artifact more than once: ${nameSome(doubled)}`, 'bad-file');
   if (items.length === 0) throw new UsageError(`${arg} lists no artifact`, 'bad-file');
   return { source, items, spec: { items: items.length, digest: listDigest(names) } };
 }

@@ -9,7 +9,16 @@ import { fail } from '../../core/findings.js';
 import { writeFileAtomic } from '../../core/files.js';
 import type { Signer } from '../../core/keys.js';
 import { canonicalizeValue } from '../../core/jcs.js';
-import { assembleShards, namedCoverage, R, REJUDGEMENT_TYPE, signRejudgement, sortNames, type Assembly, type RejudgementRecord } from '../../engine/rejudgement.js';
+import {
+  assembleShards,
+  namedCoverage,
+  R,
+  REJUDGEMENT_TYPE,
+  signRejudgement,
+  sortNames,
+  type Assembly,
+  type RejudgementRecord,
+} from '../../engine/rejudgement.js';
 import { readList } from './list.js';
 import { shardFileText } from './run.js';
 
@@ -31,17 +40,38 @@ async function nameCoverage(a: Assembly, listArg: string | undefined): Promise<F
   const where = listArg ?? a.list.source;
   try {
     const list = await readList(where);
-    if (list.spec.digest !== a.list.digest) return [...a.problems, fail(R.coverage, `the list at ${where} is not the one the shards judged (another digest): it cannot name what is missing`)];
+    if (list.spec.digest !== a.list.digest)
+      return [
+        ...a.problems,
+        fail(
+          R.coverage,
+          `the list at ${where} is not the one the shards judged (another digest): it cannot name what is missing`,
+        ),
+      ];
     return [...rest, ...namedCoverage(a.names, sortNames(list.items.map((i) => i.name)))];
   } catch (e) {
-    return [...a.problems, fail(R.coverage, `the list at ${where} cannot be read to name them (${e instanceof Error ? e.message : String(e)}); give --list`)];
+    return [
+      ...a.problems,
+      fail(
+        R.coverage,
+        `the list at ${where} cannot be read to name them (${e instanceof Error ? e.message : String(e)}); give --list`,
+      ),
+    ];
   }
 }
 
 /** The signed record of a complete assembly. */
 export function recordOf(a: Assembly, signer: Signer): RejudgementRecord {
   return signRejudgement(
-    { type: REJUDGEMENT_TYPE, engine: a.run!.engine, mode: a.run!.mode, options: a.run!.options, list: { items: a.list!.items, digest: a.list!.digest }, verdicts: a.verdicts, records: { count: a.records, root: a.root } },
+    {
+      type: REJUDGEMENT_TYPE,
+      engine: a.run!.engine,
+      mode: a.run!.mode,
+      options: a.run!.options,
+      list: { items: a.list!.items, digest: a.list!.digest },
+      verdicts: a.verdicts,
+      records: { count: a.records, root: a.root },
+    },
     signer,
   );
 }
@@ -54,7 +84,11 @@ export async function completeAssembly(a: Assembly, signer: Signer, listArg?: st
 }
 
 /** Merges shard files; with `recordsOut`, also writes every record as one shard file of 0/1. */
-export async function mergeShards(files: readonly string[], signer: Signer, opts: { list?: string; recordsOut?: string } = {}): Promise<Merged> {
+export async function mergeShards(
+  files: readonly string[],
+  signer: Signer,
+  opts: { list?: string; recordsOut?: string } = {},
+): Promise<Merged> {
   const lines: string[] = [];
   const a = await assembleShards(files, opts.recordsOut ? (l) => lines.push(l) : undefined);
   const merged = await completeAssembly(a, signer, opts.list);
@@ -64,8 +98,19 @@ export async function mergeShards(files: readonly string[], signer: Signer, opts
 
 /** Every record as shard 0 of 1: the same file `rejudge LIST --shard 0/1` writes. */
 export async function writeRecordsFile(path: string, a: Assembly, lines: readonly string[]): Promise<void> {
-  const header = { type: 'reprise.rejudge-shard/v1' as const, shard: { index: 0, count: 1 }, list: a.list!, run: a.run! };
-  await writeFileAtomic(path, shardFileText(header, lines.map((l) => JSON.parse(l) as never)));
+  const header = {
+    type: 'reprise.rejudge-shard/v1' as const,
+    shard: { index: 0, count: 1 },
+    list: a.list!,
+    run: a.run!,
+  };
+  await writeFileAtomic(
+    path,
+    shardFileText(
+      header,
+      lines.map((l) => JSON.parse(l) as never),
+    ),
+  );
 }
 
 /** The record file's bytes: canonical JSON and a line feed (byte-identical wherever it is made). */

@@ -8,7 +8,14 @@ import { hashValue } from '../../core/hash.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { UsageError } from '../../core/errors.js';
 import { VERSION } from '../../version.js';
-import { compareRecords, recordLine, SHARD_TYPE, type JudgedRecord, type RunSpec, type ShardHeader } from '../../engine/rejudgement.js';
+import {
+  compareRecords,
+  recordLine,
+  SHARD_TYPE,
+  type JudgedRecord,
+  type RunSpec,
+  type ShardHeader,
+} from '../../engine/rejudgement.js';
 import { hashBytes } from '../../core/hash.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import { WorkerPool } from '../pool.js';
@@ -21,7 +28,10 @@ import type { ArtifactList, ListItem } from './list.js';
  * content (where it lies differs between machines; what it holds is what judged), any other
  * by the digest of its value's canonical JSON.
  */
-export async function optionDigests(options: EngineOptions, pathOptions: readonly string[]): Promise<Record<string, string>> {
+export async function optionDigests(
+  options: EngineOptions,
+  pathOptions: readonly string[],
+): Promise<Record<string, string>> {
   const out = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (value === undefined || name === 'optionWords') continue;
@@ -32,13 +42,20 @@ export async function optionDigests(options: EngineOptions, pathOptions: readonl
     try {
       out[name] = await contentDigest(value);
     } catch (e) {
-      throw new UsageError(`cannot read the option ${name} (${value}): ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
+      throw new UsageError(
+        `cannot read the option ${name} (${value}): ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+        'path',
+      );
     }
   }
   return out;
 }
 
-export const runSpec = (mode: RunSpec['mode'], options: Record<string, string>): RunSpec => ({ engine: `reprise ${VERSION}`, mode, options });
+export const runSpec = (mode: RunSpec['mode'], options: Record<string, string>): RunSpec => ({
+  engine: `reprise ${VERSION}`,
+  mode,
+  options,
+});
 
 export interface ShardRun {
   records: JudgedRecord[];
@@ -61,13 +78,19 @@ function gather(into: ShardRun, items: readonly ListItem[], outs: JudgeOutcome[]
   const each = outs.length === items.length ? outs : items.map(() => outs[0]!);
   each.forEach((o, i) => {
     if ('record' in o) into.records.push(o.record);
-    else if ('problem' in o) into.problems.push(o.problem.startsWith('internal error') ? `${items[i]!.name}: ${o.problem}` : o.problem);
+    else if ('problem' in o)
+      into.problems.push(o.problem.startsWith('internal error') ? `${items[i]!.name}: ${o.problem}` : o.problem);
   });
   onDone?.(items.length);
 }
 
 /** Judges the list's items of one shard, inline (no pool) or on the pool's threads. */
-export async function judgeShard(list: ArtifactList, job: Omit<JudgeJob, 'items'>, pool: JudgePool | null, onDone?: (n: number) => void): Promise<ShardRun> {
+export async function judgeShard(
+  list: ArtifactList,
+  job: Omit<JudgeJob, 'items'>,
+  pool: JudgePool | null,
+  onDone?: (n: number) => void,
+): Promise<ShardRun> {
   const run: ShardRun = { records: [], problems: [] };
   const items = list.items;
   if (!pool) {

@@ -54,18 +54,27 @@ export class AcgpChecker {
 
   /** A JSON Lines line longer than the line limit, refused unread (lines.ts says why). */
   lineTooLong(i: number, bytes: number, limit: number): void {
-    this.refuse(i, `${this.sink.where(i)} is ${bytes} bytes long, more than an EVAL line may hold (limit acgp-line-bytes = ${limit}); it was not parsed`);
+    this.refuse(
+      i,
+      `${this.sink.where(i)} is ${bytes} bytes long, more than an EVAL line may hold (limit acgp-line-bytes = ${limit}); it was not parsed`,
+    );
   }
 
   private refuse(i: number, message: string, pointer?: string): void {
     this.count = Math.max(this.count, i + 1);
-    this.sink.push(fail('RPR-ACGP-001', message, { pointer: pointer ?? (this.options.jsonl ? `line:${i + 1}` : this.sink.ptr(i, '')) }));
+    this.sink.push(
+      fail('RPR-ACGP-001', message, {
+        pointer: pointer ?? (this.options.jsonl ? `line:${i + 1}` : this.sink.ptr(i, '')),
+      }),
+    );
     this.debt.reset();
   }
 
   /** The whole document is not I-JSON (its loose parse is still checked, so a reviewer sees everything). */
   documentError(message: string, pointer: string | undefined): void {
-    this.sink.push(fail('RPR-ACGP-001', `the document is not valid I-JSON: ${message}`, pointer !== undefined ? { pointer } : {}));
+    this.sink.push(
+      fail('RPR-ACGP-001', `the document is not valid I-JSON: ${message}`, pointer !== undefined ? { pointer } : {}),
+    );
   }
 
   /**
@@ -74,7 +83,12 @@ export class AcgpChecker {
    * checks read the double's value, which the report shows.
    */
   precision(i: number, ws: readonly JcsWarning[]): void {
-    const rule = { rule: 'RPR-ACGP-017', subject: this.sink.where(i), severity: 'warning', note: "the value checked is the double's shortest decimal form" } as const;
+    const rule = {
+      rule: 'RPR-ACGP-017',
+      subject: this.sink.where(i),
+      severity: 'warning',
+      note: "the value checked is the double's shortest decimal form",
+    } as const;
     for (const f of changedNumbers(ws, rule, this.options.single ? '' : `/${i}`)) this.sink.push(f);
   }
 
@@ -82,7 +96,12 @@ export class AcgpChecker {
     this.count = Math.max(this.count, i + 1);
     const sink = this.sink;
     if (!isObj(v)) {
-      sink.push(fail('RPR-ACGP-032', `${sink.where(i)} is not an EVAL object`, { pointer: sink.ptr(i, ''), actual: Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v }));
+      sink.push(
+        fail('RPR-ACGP-032', `${sink.where(i)} is not an EVAL object`, {
+          pointer: sink.ptr(i, ''),
+          actual: Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v,
+        }),
+      );
       this.debt.reset();
       return;
     }
@@ -96,7 +115,16 @@ export class AcgpChecker {
     const replay = this.options.mode === 'replay';
     const replayed = replay ? this.debt.replay(s, f) : null;
     sink.point(() => {
-      const p: { [k: string]: JsonValue } = { index: i, timestamp: f.timestamp, intervention: f.intervention, flagged: f.flagged, pre: f.pre, delta: f.delta, post: f.post, thresholdsCrossed: f.crossed };
+      const p: { [k: string]: JsonValue } = {
+        index: i,
+        timestamp: f.timestamp,
+        intervention: f.intervention,
+        flagged: f.flagged,
+        pre: f.pre,
+        delta: f.delta,
+        post: f.post,
+        thresholdsCrossed: f.crossed,
+      };
       if (replay) p['replayed'] = replayed;
       return p;
     });
@@ -104,6 +132,15 @@ export class AcgpChecker {
 
   result(): KindResult {
     const { mode, single, policy } = this.options;
-    return traceResult({ replay: mode === 'replay', single, policy, evals: this.count, sink: this.sink, trace: this.trace, debt: this.debt, privateProviders: this.privateProviders });
+    return traceResult({
+      replay: mode === 'replay',
+      single,
+      policy,
+      evals: this.count,
+      sink: this.sink,
+      trace: this.trace,
+      debt: this.debt,
+      privateProviders: this.privateProviders,
+    });
   }
 }

@@ -39,9 +39,22 @@ export class DebtReplay {
   /** Replays one EVAL's trust debt; the replayed values when the default provider ran. */
   replay(s: EvalScope, f: CheckedEval): Replayed | null {
     const pointerAt = (k: string) => s.at(`/trust_debt/${k}`);
-    const orig: Record<DebtKey, JsonValue> = { pre: f.pre, delta: f.delta, post: f.post, thresholds_crossed: f.crossed };
+    const orig: Record<DebtKey, JsonValue> = {
+      pre: f.pre,
+      delta: f.delta,
+      post: f.post,
+      thresholds_crossed: f.crossed,
+    };
     const all = (status: Comparison['status'], reason: string) => {
-      for (const k of DEBT_KEYS) s.sink.row(status, () => ({ output: pointerAt(k), mode: 'EXACT', original: orig[k], replayed: null, status, reason }));
+      for (const k of DEBT_KEYS)
+        s.sink.row(status, () => ({
+          output: pointerAt(k),
+          mode: 'EXACT',
+          original: orig[k],
+          replayed: null,
+          status,
+          reason,
+        }));
     };
     if (f.provider === 'private') {
       recorded(s, f, orig);
@@ -69,7 +82,13 @@ export class DebtReplay {
     return p;
   }
 
-  private recompute(s: EvalScope, f: CheckedEval, pre: number, intervention: NonNullable<CheckedEval['intervention']>, flagged: boolean): Replayed {
+  private recompute(
+    s: EvalScope,
+    f: CheckedEval,
+    pre: number,
+    intervention: NonNullable<CheckedEval['intervention']>,
+    flagged: boolean,
+  ): Replayed {
     const provider = this.provider(this.policy.debt(f.blueprintId).params);
     let r: Step | null = null;
     if (this.state !== null) r = step(provider, this.state, f.tsNs, intervention, flagged, this.safe);
@@ -91,15 +110,51 @@ export class DebtReplay {
   private anchor(s: EvalScope, f: CheckedEval, pre: number): void {
     const pointer = s.at('/trust_debt/pre');
     if (this.state !== null) {
-      const missing = f.tsNs === null ? `${s.which} has no ${f.timestampPresent ? 'valid ' : ''}timestamp` : `the EVAL before ${s.which} has no timestamp`;
-      s.sink.push(unavailable('RPR-ACGP-024', `decay needs the timestamps of both EVALs: ${missing}; pre was not recomputed (no guess), and the recorded pre is taken as the state from here`, { pointer: s.at('/timestamp') }));
-      s.sink.row('unavailable', () => ({ output: pointer, mode: 'EXACT', original: pre, replayed: null, status: 'unavailable', reason: 'timestamp missing where decay needs one' }));
+      const missing =
+        f.tsNs === null
+          ? `${s.which} has no ${f.timestampPresent ? 'valid ' : ''}timestamp`
+          : `the EVAL before ${s.which} has no timestamp`;
+      s.sink.push(
+        unavailable(
+          'RPR-ACGP-024',
+          `decay needs the timestamps of both EVALs: ${missing}; pre was not recomputed (no guess), and the recorded pre is taken as the state from here`,
+          { pointer: s.at('/timestamp') },
+        ),
+      );
+      s.sink.row('unavailable', () => ({
+        output: pointer,
+        mode: 'EXACT',
+        original: pre,
+        replayed: null,
+        status: 'unavailable',
+        reason: 'timestamp missing where decay needs one',
+      }));
     } else {
       if (this.anchors === 0) {
         this.startingState = pre;
-        s.sink.push(info('RPR-ACGP-025', `the trace's starting state is ${s.which}'s recorded pre ${pre}, taken as given; every later value is recomputed`, { pointer }));
-      } else s.sink.push(info('RPR-ACGP-026', `${s.which}: the state is re-anchored on its recorded pre ${pre} (taken as given) because the EVAL before it could not be replayed`, { pointer }));
-      s.sink.row('pass', () => ({ output: pointer, mode: 'RECORDED', original: pre, replayed: pre, status: 'pass', reason: 'starting state, taken as given' }));
+        s.sink.push(
+          info(
+            'RPR-ACGP-025',
+            `the trace's starting state is ${s.which}'s recorded pre ${pre}, taken as given; every later value is recomputed`,
+            { pointer },
+          ),
+        );
+      } else
+        s.sink.push(
+          info(
+            'RPR-ACGP-026',
+            `${s.which}: the state is re-anchored on its recorded pre ${pre} (taken as given) because the EVAL before it could not be replayed`,
+            { pointer },
+          ),
+        );
+      s.sink.row('pass', () => ({
+        output: pointer,
+        mode: 'RECORDED',
+        original: pre,
+        replayed: pre,
+        status: 'pass',
+        reason: 'starting state, taken as given',
+      }));
     }
     this.anchors++;
   }
@@ -109,7 +164,15 @@ export class DebtReplay {
 function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>): void {
   const pointerAt = (k: string) => s.at(`/trust_debt/${k}`);
   const sum = f.pre !== null && f.delta !== null ? Number(dec(f.pre).plus(dec(f.delta)).toString()) : null;
-  for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) s.sink.row('pass', () => ({ output: pointerAt(k), mode: 'RECORDED', original: orig[k], replayed: null, status: 'pass', reason: 'private provider: RECORDED, not recomputed' }));
+  for (const k of ['pre', 'delta', 'thresholds_crossed'] as const)
+    s.sink.row('pass', () => ({
+      output: pointerAt(k),
+      mode: 'RECORDED',
+      original: orig[k],
+      replayed: null,
+      status: 'pass',
+      reason: 'private provider: RECORDED, not recomputed',
+    }));
   const postOk = sum !== null && f.post !== null && dec(f.post).eq(dec(sum));
   s.sink.row(postOk ? 'pass' : 'fail', () => ({
     output: pointerAt('post'),
@@ -121,27 +184,61 @@ function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>
   }));
 }
 
-function compareNum(s: EvalScope, k: 'pre' | 'delta' | 'post', rule: string, recordedValue: RecordedNumber, exact: Dec, periods: Dec | null): void {
+function compareNum(
+  s: EvalScope,
+  k: 'pre' | 'delta' | 'post',
+  rule: string,
+  recordedValue: RecordedNumber,
+  exact: Dec,
+  periods: Dec | null,
+): void {
   const pointer = s.at(`/trust_debt/${k}`);
   const pass = recordedValue !== null && eq4(recordedValue, exact);
-  s.sink.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: recordedValue, replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
+  s.sink.row(pass ? 'pass' : 'fail', () => ({
+    output: pointer,
+    mode: 'EXACT',
+    original: recordedValue,
+    replayed: num4(exact),
+    status: pass ? 'pass' : 'fail',
+  }));
   if (!pass && recordedValue !== null) {
-    const how = k === 'pre' ? ` (after decay over ${periods?.toString() ?? '?'} whole period(s))` : k === 'delta' ? ' (accumulation for the recorded intervention and flag)' : ' (pre + delta)';
-    s.sink.push(fail(rule, `${s.which}: trust_debt.${k} replayed by ${DEFAULT_PROVIDER_ID} is ${round4(exact).toFixed(4)}${how}, not the recorded ${recordedValue}`, { pointer, expected: num4(exact), actual: recordedValue }));
+    const how =
+      k === 'pre'
+        ? ` (after decay over ${periods?.toString() ?? '?'} whole period(s))`
+        : k === 'delta'
+          ? ' (accumulation for the recorded intervention and flag)'
+          : ' (pre + delta)';
+    s.sink.push(
+      fail(
+        rule,
+        `${s.which}: trust_debt.${k} replayed by ${DEFAULT_PROVIDER_ID} is ${round4(exact).toFixed(4)}${how}, not the recorded ${recordedValue}`,
+        { pointer, expected: num4(exact), actual: recordedValue },
+      ),
+    );
   }
 }
 
 function compareCrossed(s: EvalScope, crossed: string[] | null, r: Step): void {
   const pointer = s.at('/trust_debt/thresholds_crossed');
   const ok = crossed !== null && sameSet(crossed, r.crossed);
-  s.sink.row(ok ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: crossed, replayed: r.crossed, status: ok ? 'pass' : 'fail' }));
+  s.sink.row(ok ? 'pass' : 'fail', () => ({
+    output: pointer,
+    mode: 'EXACT',
+    original: crossed,
+    replayed: r.crossed,
+    status: ok ? 'pass' : 'fail',
+  }));
   if (!ok && crossed !== null)
     s.sink.push(
-      fail('RPR-ACGP-023', `${s.which}: thresholds_crossed are the thresholds t with pre < t ≤ post (${round4(r.pre).toFixed(4)} < t ≤ ${round4(r.post).toFixed(4)})`, {
-        pointer,
-        expected: r.crossed,
-        actual: crossed,
-      }),
+      fail(
+        'RPR-ACGP-023',
+        `${s.which}: thresholds_crossed are the thresholds t with pre < t ≤ post (${round4(r.pre).toFixed(4)} < t ≤ ${round4(r.post).toFixed(4)})`,
+        {
+          pointer,
+          expected: r.crossed,
+          actual: crossed,
+        },
+      ),
     );
 }
 

@@ -25,7 +25,8 @@ function firstLineEvalLike(s: Sniffed): boolean {
   if (end === -1) return false;
   if (end > 0 && b[end - 1] === 0x0d) end--;
   const line = b.subarray(0, end);
-  if (line.length > ACGP_LIMITS[LINE_LIMIT]) return line.includes('"ctq_dimensions"') || (line.includes('"ctq_score"') && line.includes('"trust_debt"'));
+  if (line.length > ACGP_LIMITS[LINE_LIMIT])
+    return line.includes('"ctq_dimensions"') || (line.includes('"ctq_score"') && line.includes('"trust_debt"'));
   try {
     return isEvalLike(JSON.parse(line.toString('utf8')));
   } catch {
@@ -41,7 +42,14 @@ export function isJsonLinesTrace(s: Sniffed): boolean {
 }
 
 const ACGP_OPTIONS = [
-  { name: 'policy', flag: 'policy', arg: 'FILE', path: 'file', workbench: true, help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against' },
+  {
+    name: 'policy',
+    flag: 'policy',
+    arg: 'FILE',
+    path: 'file',
+    workbench: true,
+    help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against',
+  },
 ] as const satisfies readonly KindOption[];
 const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
   'acgp-findings': 'findings kept in one ACGP report',
@@ -49,14 +57,27 @@ const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
   'acgp-trajectory': 'trust-debt points kept in one ACGP report',
   [LINE_LIMIT]: 'bytes of one line of a JSON Lines trace; a longer line is refused unread',
 };
-const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({ name, default: d, help: ACGP_LIMIT_HELP[name as keyof typeof ACGP_LIMITS] }));
+const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({
+  name,
+  default: d,
+  help: ACGP_LIMIT_HELP[name as keyof typeof ACGP_LIMITS],
+}));
 /**
  * ACGP's value checks (recompute.ts, eval-form.ts, debt-replay.ts; docs/rules/acgp.md): each
  * carries the recomputed value as `expected` and the recorded one as `actual`. ACGP's other
  * findings with both values hold the content against a rule or a reference (weights
  * summing to 1, the trace's id, a digest's form), not against a recomputation.
  */
-const ACGP_RECOMPUTED = ['RPR-ACGP-005', 'RPR-ACGP-006', 'RPR-ACGP-007', 'RPR-ACGP-010', 'RPR-ACGP-020', 'RPR-ACGP-021', 'RPR-ACGP-022', 'RPR-ACGP-023'] as const;
+const ACGP_RECOMPUTED = [
+  'RPR-ACGP-005',
+  'RPR-ACGP-006',
+  'RPR-ACGP-007',
+  'RPR-ACGP-010',
+  'RPR-ACGP-020',
+  'RPR-ACGP-021',
+  'RPR-ACGP-022',
+  'RPR-ACGP-023',
+] as const;
 /** The statement of both ACGP kinds (acgp-trace's streamed reports included). */
 const ACGP_CONSISTENCY = 'carry no signature; the engine checks their internal consistency and recomputation only.';
 

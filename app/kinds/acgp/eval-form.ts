@@ -9,7 +9,16 @@ import { isHashString } from '../../core/hash.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { DEFAULT_PROVIDER_ID, LADDER, dec, epochNs, isIntervention, type Intervention } from './model.js';
 import type { AcgpPolicy } from './policy.js';
-import { checkCtq, checkIntervention, checkRisk, isNum, jsonOf, type EvalScope, type RiskSeen, type Tripwire } from './recompute.js';
+import {
+  checkCtq,
+  checkIntervention,
+  checkRisk,
+  isNum,
+  jsonOf,
+  type EvalScope,
+  type RiskSeen,
+  type Tripwire,
+} from './recompute.js';
 
 type Obj = Record<string, unknown>;
 export type RecordedNumber = number | null;
@@ -41,7 +50,12 @@ export function checkEval(s: EvalScope, policy: AcgpPolicy, e: Obj): CheckedEval
   const str = (k: string): string | null => {
     const v = e[k];
     if (typeof v !== 'string' || v === '') {
-      s.sink.push(fail('RPR-ACGP-002', `${s.which}: ${k} must be a non-empty string`, { pointer: s.at(`/${k}`), actual: jsonOf(v) }));
+      s.sink.push(
+        fail('RPR-ACGP-002', `${s.which}: ${k} must be a non-empty string`, {
+          pointer: s.at(`/${k}`),
+          actual: jsonOf(v),
+        }),
+      );
       return null;
     }
     return v;
@@ -49,7 +63,9 @@ export function checkEval(s: EvalScope, policy: AcgpPolicy, e: Obj): CheckedEval
   const bool = (k: string): boolean | null => {
     const v = e[k];
     if (typeof v !== 'boolean') {
-      s.sink.push(fail('RPR-ACGP-002', `${s.which}: ${k} must be true or false`, { pointer: s.at(`/${k}`), actual: jsonOf(v) }));
+      s.sink.push(
+        fail('RPR-ACGP-002', `${s.which}: ${k} must be true or false`, { pointer: s.at(`/${k}`), actual: jsonOf(v) }),
+      );
       return null;
     }
     return v;
@@ -64,37 +80,80 @@ export function checkEval(s: EvalScope, policy: AcgpPolicy, e: Obj): CheckedEval
   const tsNs = timestampNs(s, ts);
   let intervention: Intervention | null = null;
   if (isIntervention(e['intervention'])) intervention = e['intervention'];
-  else s.sink.push(fail('RPR-ACGP-002', `${s.which}: intervention must be one of ${LADDER.join(', ')} (flag is the separate member flagged)`, { pointer: s.at('/intervention'), actual: jsonOf(e['intervention']) }));
+  else
+    s.sink.push(
+      fail(
+        'RPR-ACGP-002',
+        `${s.which}: intervention must be one of ${LADDER.join(', ')} (flag is the separate member flagged)`,
+        { pointer: s.at('/intervention'), actual: jsonOf(e['intervention']) },
+      ),
+    );
 
   const tripwires = checkTripwires(s, e['tripwires_triggered']);
   const risk = checkRisk(s, e, checkCtq(s, e));
   let riskSeen: RiskSeen | null = null;
   if (intervention !== null) riskSeen = checkIntervention(s, policy, intervention, risk, tripwires, blueprintId, tier);
-  else s.sink.row('unavailable', () => ({ output: s.at('/intervention'), mode: 'EXACT', original: jsonOf(e['intervention']), replayed: null, status: 'unavailable', reason: 'the recorded intervention is malformed' }));
+  else
+    s.sink.row('unavailable', () => ({
+      output: s.at('/intervention'),
+      mode: 'EXACT',
+      original: jsonOf(e['intervention']),
+      replayed: null,
+      status: 'unavailable',
+      reason: 'the recorded intervention is malformed',
+    }));
 
   const debt = checkDebtForm(s, e);
   const provider = checkDescriptor(s, e, debt.providerId);
-  return { traceId, blueprintId, tsNs, timestampPresent: ts !== undefined, timestamp: typeof ts === 'string' ? ts : null, intervention, flagged, provider, riskSeen, ...debt };
+  return {
+    traceId,
+    blueprintId,
+    tsNs,
+    timestampPresent: ts !== undefined,
+    timestamp: typeof ts === 'string' ? ts : null,
+    intervention,
+    flagged,
+    provider,
+    riskSeen,
+    ...debt,
+  };
 }
 
 /** The timestamp is optional; decay needs it. */
 function timestampNs(s: EvalScope, ts: unknown): bigint | null {
   if (ts === undefined) return null;
   if (isRfc3339Utc(ts)) return epochNs(ts);
-  s.sink.push(fail('RPR-ACGP-009', `${s.which}: timestamp is not RFC 3339 UTC (${whyNotRfc3339Utc(ts)})`, { pointer: s.at('/timestamp'), actual: jsonOf(ts) }));
+  s.sink.push(
+    fail('RPR-ACGP-009', `${s.which}: timestamp is not RFC 3339 UTC (${whyNotRfc3339Utc(ts)})`, {
+      pointer: s.at('/timestamp'),
+      actual: jsonOf(ts),
+    }),
+  );
   return null;
 }
 
 function checkTripwires(s: EvalScope, v: unknown): Tripwire[] {
   const out: Tripwire[] = [];
   if (!Array.isArray(v)) {
-    s.sink.push(fail('RPR-ACGP-002', `${s.which}: tripwires_triggered must be an array`, { pointer: s.at('/tripwires_triggered'), actual: jsonOf(v) }));
+    s.sink.push(
+      fail('RPR-ACGP-002', `${s.which}: tripwires_triggered must be an array`, {
+        pointer: s.at('/tripwires_triggered'),
+        actual: jsonOf(v),
+      }),
+    );
     return out;
   }
   v.forEach((t, k) => {
     if (typeof t === 'string' && t !== '') out.push({ name: t, action: null });
-    else if (isObj(t) && typeof (t['id'] ?? t['name']) === 'string') out.push({ name: String(t['id'] ?? t['name']), action: isIntervention(t['action']) ? t['action'] : null });
-    else s.sink.push(fail('RPR-ACGP-002', `${s.which}: a triggered tripwire is a name or an object with an id`, { pointer: s.at(`/tripwires_triggered/${k}`), actual: jsonOf(t) }));
+    else if (isObj(t) && typeof (t['id'] ?? t['name']) === 'string')
+      out.push({ name: String(t['id'] ?? t['name']), action: isIntervention(t['action']) ? t['action'] : null });
+    else
+      s.sink.push(
+        fail('RPR-ACGP-002', `${s.which}: a triggered tripwire is a name or an object with an id`, {
+          pointer: s.at(`/tripwires_triggered/${k}`),
+          actual: jsonOf(t),
+        }),
+      );
   });
   return out;
 }
@@ -105,16 +164,33 @@ function checkDebtForm(s: EvalScope, e: Obj): DebtForm {
   const td = e['trust_debt'];
   const none = { providerId: null, pre: null, delta: null, post: null, crossed: null };
   if (!isObj(td)) {
-    s.sink.push(fail('RPR-ACGP-002', `${which}: trust_debt must be an object {provider_id, pre, delta, post, thresholds_crossed}`, { pointer: pointerAt(''), actual: jsonOf(td) }));
+    s.sink.push(
+      fail(
+        'RPR-ACGP-002',
+        `${which}: trust_debt must be an object {provider_id, pre, delta, post, thresholds_crossed}`,
+        { pointer: pointerAt(''), actual: jsonOf(td) },
+      ),
+    );
     return none;
   }
   let providerId: string | null = null;
   if (typeof td['provider_id'] === 'string' && td['provider_id'] !== '') providerId = td['provider_id'];
-  else s.sink.push(fail('RPR-ACGP-002', `${which}: trust_debt.provider_id must be a non-empty string`, { pointer: pointerAt('/provider_id'), actual: jsonOf(td['provider_id']) }));
+  else
+    s.sink.push(
+      fail('RPR-ACGP-002', `${which}: trust_debt.provider_id must be a non-empty string`, {
+        pointer: pointerAt('/provider_id'),
+        actual: jsonOf(td['provider_id']),
+      }),
+    );
   const n = (k: 'pre' | 'delta' | 'post'): RecordedNumber => {
     const v = td[k];
     if (!isNum(v) || (k !== 'delta' && v < 0)) {
-      s.sink.push(fail('RPR-ACGP-002', `${which}: trust_debt.${k} must be a ${k === 'delta' ? '' : 'non-negative '}number`, { pointer: pointerAt(`/${k}`), actual: jsonOf(v) }));
+      s.sink.push(
+        fail('RPR-ACGP-002', `${which}: trust_debt.${k} must be a ${k === 'delta' ? '' : 'non-negative '}number`, {
+          pointer: pointerAt(`/${k}`),
+          actual: jsonOf(v),
+        }),
+      );
       return null;
     }
     return v;
@@ -124,11 +200,25 @@ function checkDebtForm(s: EvalScope, e: Obj): DebtForm {
   const post = n('post');
   let crossed: string[] | null = null;
   const tc = td['thresholds_crossed'];
-  if (Array.isArray(tc) && tc.every((x) => typeof x === 'string') && new Set(tc).size === tc.length) crossed = tc as string[];
-  else s.sink.push(fail('RPR-ACGP-002', `${which}: trust_debt.thresholds_crossed must be an array of distinct threshold names`, { pointer: pointerAt('/thresholds_crossed'), actual: jsonOf(tc) }));
+  if (Array.isArray(tc) && tc.every((x) => typeof x === 'string') && new Set(tc).size === tc.length)
+    crossed = tc as string[];
+  else
+    s.sink.push(
+      fail('RPR-ACGP-002', `${which}: trust_debt.thresholds_crossed must be an array of distinct threshold names`, {
+        pointer: pointerAt('/thresholds_crossed'),
+        actual: jsonOf(tc),
+      }),
+    );
   if (pre !== null && delta !== null && post !== null) {
     const sum = dec(pre).plus(dec(delta));
-    if (!sum.eq(dec(post))) s.sink.push(fail('RPR-ACGP-010', `${which}: trust_debt.post must equal pre + delta (${pre} + ${delta} = ${sum.toString()})`, { pointer: pointerAt('/post'), expected: Number(sum.toString()), actual: post }));
+    if (!sum.eq(dec(post)))
+      s.sink.push(
+        fail(
+          'RPR-ACGP-010',
+          `${which}: trust_debt.post must equal pre + delta (${pre} + ${delta} = ${sum.toString()})`,
+          { pointer: pointerAt('/post'), expected: Number(sum.toString()), actual: post },
+        ),
+      );
   }
   return { providerId, pre, delta, post, crossed };
 }
@@ -141,31 +231,88 @@ function checkDescriptor(s: EvalScope, e: Obj, providerId: string | null): Provi
   const byId = (): ProviderKind => (providerId === DEFAULT_PROVIDER_ID ? 'default' : 'unknown');
   if (x === undefined) return byId();
   if (!isObj(x)) {
-    s.sink.push(fail('RPR-ACGP-011', `${which}: trust_debt_extended must be an object {provider, attestation?}`, { pointer: pointerAt(''), actual: jsonOf(x) }));
+    s.sink.push(
+      fail('RPR-ACGP-011', `${which}: trust_debt_extended must be an object {provider, attestation?}`, {
+        pointer: pointerAt(''),
+        actual: jsonOf(x),
+      }),
+    );
     return byId();
   }
   const p = x['provider'];
   let visibility: string | null = null;
-  if (!isObj(p)) s.sink.push(fail('RPR-ACGP-011', `${which}: trust_debt_extended.provider must be an object {id, visibility}`, { pointer: pointerAt('/provider'), actual: jsonOf(p) }));
+  if (!isObj(p))
+    s.sink.push(
+      fail('RPR-ACGP-011', `${which}: trust_debt_extended.provider must be an object {id, visibility}`, {
+        pointer: pointerAt('/provider'),
+        actual: jsonOf(p),
+      }),
+    );
   else {
-    if (typeof p['id'] !== 'string' || p['id'] === '') s.sink.push(fail('RPR-ACGP-011', `${which}: the provider descriptor's id must be a non-empty string`, { pointer: pointerAt('/provider/id'), actual: jsonOf(p['id']) }));
+    if (typeof p['id'] !== 'string' || p['id'] === '')
+      s.sink.push(
+        fail('RPR-ACGP-011', `${which}: the provider descriptor's id must be a non-empty string`, {
+          pointer: pointerAt('/provider/id'),
+          actual: jsonOf(p['id']),
+        }),
+      );
     else if (providerId !== null && p['id'] !== providerId)
-      s.sink.push(fail('RPR-ACGP-011', `${which}: the provider descriptor names another provider than trust_debt.provider_id`, { pointer: pointerAt('/provider/id'), expected: providerId, actual: p['id'] }));
+      s.sink.push(
+        fail('RPR-ACGP-011', `${which}: the provider descriptor names another provider than trust_debt.provider_id`, {
+          pointer: pointerAt('/provider/id'),
+          expected: providerId,
+          actual: p['id'],
+        }),
+      );
     if (p['visibility'] === 'public' || p['visibility'] === 'private') visibility = p['visibility'];
-    else s.sink.push(fail('RPR-ACGP-011', `${which}: the provider's visibility must be public or private`, { pointer: pointerAt('/provider/visibility'), actual: jsonOf(p['visibility']) }));
+    else
+      s.sink.push(
+        fail('RPR-ACGP-011', `${which}: the provider's visibility must be public or private`, {
+          pointer: pointerAt('/provider/visibility'),
+          actual: jsonOf(p['visibility']),
+        }),
+      );
     if (p['fail_mode'] !== undefined && p['fail_mode'] !== 'deny' && p['fail_mode'] !== 'allow')
-      s.sink.push(fail('RPR-ACGP-011', `${which}: the provider's fail_mode must be deny or allow`, { pointer: pointerAt('/provider/fail_mode'), actual: jsonOf(p['fail_mode']) }));
+      s.sink.push(
+        fail('RPR-ACGP-011', `${which}: the provider's fail_mode must be deny or allow`, {
+          pointer: pointerAt('/provider/fail_mode'),
+          actual: jsonOf(p['fail_mode']),
+        }),
+      );
     if (visibility === 'private' && providerId === DEFAULT_PROVIDER_ID)
-      s.sink.push(fail('RPR-ACGP-011', `${which}: ${DEFAULT_PROVIDER_ID} is the public default provider; it cannot be private`, { pointer: pointerAt('/provider/visibility'), expected: 'public', actual: 'private' }));
+      s.sink.push(
+        fail('RPR-ACGP-011', `${which}: ${DEFAULT_PROVIDER_ID} is the public default provider; it cannot be private`, {
+          pointer: pointerAt('/provider/visibility'),
+          expected: 'public',
+          actual: 'private',
+        }),
+      );
   }
   const a = x['attestation'];
   if (a !== undefined) {
-    if (!isObj(a)) s.sink.push(fail('RPR-ACGP-012', `${which}: the attestation must be an object {digest, issued_by}`, { pointer: pointerAt('/attestation'), actual: jsonOf(a) }));
+    if (!isObj(a))
+      s.sink.push(
+        fail('RPR-ACGP-012', `${which}: the attestation must be an object {digest, issued_by}`, {
+          pointer: pointerAt('/attestation'),
+          actual: jsonOf(a),
+        }),
+      );
     else {
       if (!isHashString(a['digest']))
-        s.sink.push(fail('RPR-ACGP-012', `${which}: the attestation digest must be sha256: followed by 64 lowercase hex digits`, { pointer: pointerAt('/attestation/digest'), expected: 'sha256:<64 lowercase hex>', actual: jsonOf(a['digest']) }));
+        s.sink.push(
+          fail('RPR-ACGP-012', `${which}: the attestation digest must be sha256: followed by 64 lowercase hex digits`, {
+            pointer: pointerAt('/attestation/digest'),
+            expected: 'sha256:<64 lowercase hex>',
+            actual: jsonOf(a['digest']),
+          }),
+        );
       if (typeof a['issued_by'] !== 'string' || a['issued_by'] === '')
-        s.sink.push(fail('RPR-ACGP-012', `${which}: the attestation's issued_by must be a non-empty string`, { pointer: pointerAt('/attestation/issued_by'), actual: jsonOf(a['issued_by']) }));
+        s.sink.push(
+          fail('RPR-ACGP-012', `${which}: the attestation's issued_by must be a non-empty string`, {
+            pointer: pointerAt('/attestation/issued_by'),
+            actual: jsonOf(a['issued_by']),
+          }),
+        );
     }
   }
   if (visibility === 'private' && providerId !== DEFAULT_PROVIDER_ID) return 'private';

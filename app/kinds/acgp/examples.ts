@@ -77,7 +77,10 @@ export const SEED_EVAL = `{
 export function correctedSeedEval(): string {
   return SEED_EVAL.replace('"ctq_score": 0.8915', '"ctq_score": 0.8925')
     .replace('"risk_score": 0.1085', '"risk_score": 0.1075')
-    .replace('"digest": "sha256:..."', `"digest": "${hashBytes('reprise example: attestation of urn:acgp:ext:trust-debt-private@1')}"`);
+    .replace(
+      '"digest": "sha256:..."',
+      `"digest": "${hashBytes('reprise example: attestation of urn:acgp:ext:trust-debt-private@1')}"`,
+    );
 }
 
 /**
@@ -87,10 +90,23 @@ export function correctedSeedEval(): string {
  * three hours apart decay it back (0.95^3 per step) below every threshold.
  */
 export const CLEAN_PLAN: readonly [Intervention, number, boolean][] = [
-  ['ok', 0, false], ['ok', 30, false], ['ok', 30, false], ['ok', 30, false],
-  ['nudge', 20, false], ['escalate', 20, false], ['block', 20, false], ['block', 20, true], ['block', 20, false], ['halt', 20, false],
+  ['ok', 0, false],
+  ['ok', 30, false],
+  ['ok', 30, false],
+  ['ok', 30, false],
+  ['nudge', 20, false],
+  ['escalate', 20, false],
+  ['block', 20, false],
+  ['block', 20, true],
+  ['block', 20, false],
+  ['halt', 20, false],
   ...Array.from({ length: 20 }, (): [Intervention, number, boolean] => ['ok', 180, false]),
-  ['ok', 60, false], ['nudge', 60, false], ['ok', 60, false], ['nudge', 60, true], ['ok', 60, false], ['ok', 60, false],
+  ['ok', 60, false],
+  ['nudge', 60, false],
+  ['ok', 60, false],
+  ['nudge', 60, true],
+  ['ok', 60, false],
+  ['ok', 60, false],
 ];
 
 export function cleanTrace(): Eval[] {
@@ -114,7 +130,12 @@ export const EXAMPLE_POLICY = {
   blueprints: {
     'tight@1': {
       risk_thresholds: { ok: 0.3, nudge: 0.45, escalate: 0.6 },
-      trust_debt: { decay_fraction: 0.2, period_hours: 0.5, min_debt: 0.25, thresholds: { elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 } },
+      trust_debt: {
+        decay_fraction: 0.2,
+        period_hours: 0.5,
+        min_debt: 0.25,
+        thresholds: { elevated_monitoring: 1, restricted_mode: 2.5, re_tiering_review: 4 },
+      },
     },
   },
   tiers: { 'GT-3': { risk_thresholds: { ok: 0.35, nudge: 0.5, escalate: 0.55 } } },
@@ -130,9 +151,18 @@ function exampleTraces() {
     count: 12,
     seed: 12,
     traceId: 'trace-relaxed-0012',
-    plan: (i): StepPlan => (i === 6 ? { target: 'block', gapMinutes: 45, force: 'nudge' } : { target: i % 3 === 0 ? 'nudge' : 'ok', gapMinutes: 45 }),
+    plan: (i): StepPlan =>
+      i === 6
+        ? { target: 'block', gapMinutes: 45, force: 'nudge' }
+        : { target: i % 3 === 0 ? 'nudge' : 'ok', gapMinutes: 45 },
   });
-  const privateTrace = generateTrace({ count: 12, seed: 99, traceId: 'trace-private-0012', private: true, startDebt: 1.2 });
+  const privateTrace = generateTrace({
+    count: 12,
+    seed: 99,
+    traceId: 'trace-private-0012',
+    private: true,
+    startDebt: 1.2,
+  });
   const missing = generateTrace({
     count: 10,
     seed: 10,
@@ -146,7 +176,10 @@ function exampleTraces() {
     blueprintId: 'tight@1',
     tier: 'GT-3',
     policy: parsePolicy(EXAMPLE_POLICY, 'acgp/policy.json'),
-    plan: (i): StepPlan => ({ target: i < 8 ? (['nudge', 'escalate', 'block', 'ok'] as const)[i % 4]! : i % 7 === 0 ? 'nudge' : 'ok', gapMinutes: i < 8 ? 10 : 50 }),
+    plan: (i): StepPlan => ({
+      target: i < 8 ? (['nudge', 'escalate', 'block', 'ok'] as const)[i % 4]! : i % 7 === 0 ? 'nudge' : 'ok',
+      gapMinutes: i < 8 ? 10 : 50,
+    }),
   });
   return { clean, tampered, relaxed, privateTrace, missing, overridden };
 }

@@ -60,7 +60,13 @@ export interface GenOptions {
   plan?: (i: number, rnd: () => number) => StepPlan;
 }
 
-const DIMS = ['reasoning_quality', 'knowledge_grounding', 'ethical_alignment', 'tool_safety', 'context_awareness'] as const;
+const DIMS = [
+  'reasoning_quality',
+  'knowledge_grounding',
+  'ethical_alignment',
+  'tool_safety',
+  'context_awareness',
+] as const;
 const WEIGHT_SETS = [
   ['0.25', '0.20', '0.20', '0.20', '0.15'],
   ['0.20', '0.20', '0.20', '0.20', '0.20'],
@@ -68,11 +74,18 @@ const WEIGHT_SETS = [
   ['0.35', '0.25', '0.40', '0', '0'],
 ];
 /** ctq ranges (in hundredths) that give each intervention with the baseline thresholds. */
-const CTQ_RANGE: Record<Intervention, [number, number]> = { ok: [62, 97], nudge: [46, 59], escalate: [31, 44], block: [5, 28], halt: [5, 97] };
+const CTQ_RANGE: Record<Intervention, [number, number]> = {
+  ok: [62, 97],
+  nudge: [46, 59],
+  escalate: [31, 44],
+  block: [5, 28],
+  halt: [5, 97],
+};
 
 export function randomPlan(i: number, rnd: () => number): StepPlan {
   const r = rnd();
-  const target: Intervention = r < 0.55 ? 'ok' : r < 0.75 ? 'nudge' : r < 0.88 ? 'escalate' : r < 0.97 ? 'block' : 'halt';
+  const target: Intervention =
+    r < 0.55 ? 'ok' : r < 0.75 ? 'nudge' : r < 0.88 ? 'escalate' : r < 0.97 ? 'block' : 'halt';
   return { target, flagged: rnd() < 0.1, gapMinutes: Math.floor(rnd() * 300) };
 }
 
@@ -86,7 +99,9 @@ export function generateTrace(o: GenOptions): Eval[] {
   const blueprintId = o.blueprintId ?? 'finance_qa@2.1';
   const tier = o.tier ?? 'GT-2';
   const { thresholds } = policy.risk(blueprintId, tier);
-  const provider = new DefaultTrustDebtProvider(o.private ? { ...policy.debt(blueprintId).params, decay_fraction: dec(0.1) } : policy.debt(blueprintId).params);
+  const provider = new DefaultTrustDebtProvider(
+    o.private ? { ...policy.debt(blueprintId).params, decay_fraction: dec(0.1) } : policy.debt(blueprintId).params,
+  );
   const providerId = o.private ? 'urn:acgp:ext:trust-debt-private@1' : DEFAULT_PROVIDER_ID;
   let t = Date.parse(o.start ?? '2026-05-04T09:00:00Z');
   let state: TrustDebtState | null = null;
@@ -139,12 +154,21 @@ export function generateTrace(o: GenOptions): Eval[] {
       flagged,
       runtime_posture: rank(recorded) >= rank('block') ? 'restricted' : 'normal',
       review_required: rank(recorded) >= rank('escalate'),
-      trust_debt: { provider_id: providerId, pre: num4(s.pre), delta: num4(s.delta), post: num4(s.post), thresholds_crossed: s.crossed },
+      trust_debt: {
+        provider_id: providerId,
+        pre: num4(s.pre),
+        delta: num4(s.delta),
+        post: num4(s.post),
+        thresholds_crossed: s.crossed,
+      },
     };
     if (o.private)
       e['trust_debt_extended'] = {
         provider: { id: providerId, visibility: 'private', fail_mode: 'deny' },
-        attestation: { digest: hashBytes('reprise example attestation of ' + providerId), issued_by: 'did:example:steward' },
+        attestation: {
+          digest: hashBytes('reprise example attestation of ' + providerId),
+          issued_by: 'did:example:steward',
+        },
       };
     if (!p.noTimestamp) e['timestamp'] = fmtTime(t);
     out.push(e);

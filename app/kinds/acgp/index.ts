@@ -101,7 +101,8 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
   try {
     const head = Buffer.alloc(1);
     await fh.read(head, 0, 1, 0);
-    if (head[0] !== 0x7b) throw new UsageError(`${path} is not a JSON Lines trace (it does not start with "{")`, 'bad-file');
+    if (head[0] !== 0x7b)
+      throw new UsageError(`${path} is not a JSON Lines trace (it does not start with "{")`, 'bad-file');
     c = await checker(mode, options, false, true);
     const feeder = new LineFeeder(c, undefined, options.limits);
     for await (const chunk of fh.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false })) {
@@ -114,5 +115,16 @@ export async function runTraceFile(path: string, mode: AcgpMode, options: Engine
   }
   const result = c.result();
   const origin = authenticityOf('acgp-trace', result, acgpTraceKind.consistencyOnly);
-  return buildReport({ path, kind: 'acgp-trace', sha256: 'sha256:' + hasher.digest('hex'), ...result, authenticity: origin, replay: mode === 'replay', limits: options.limits }, started);
+  return buildReport(
+    {
+      path,
+      kind: 'acgp-trace',
+      sha256: 'sha256:' + hasher.digest('hex'),
+      ...result,
+      authenticity: origin,
+      replay: mode === 'replay',
+      limits: options.limits,
+    },
+    started,
+  );
 }

@@ -5,7 +5,18 @@
  * bounded by the line limit (acgp-line-bytes): a longer line is refused unread, and only
  * its length is kept while the rest of it streams past.
  */
-import { checkBounds, countChar, decodeJsonBytes, JcsError, MAX_DEPTH, mayUnderflow, parseCanonical, refusedAsCutShort, type JcsWarning, type JsonLimits } from '../../core/jcs.js';
+import {
+  checkBounds,
+  countChar,
+  decodeJsonBytes,
+  JcsError,
+  MAX_DEPTH,
+  mayUnderflow,
+  parseCanonical,
+  refusedAsCutShort,
+  type JcsWarning,
+  type JsonLimits,
+} from '../../core/jcs.js';
 import { ACGP_LIMITS, LINE_LIMIT } from './limits.js';
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
@@ -57,7 +68,8 @@ export function strictParseLine(text: string, limits?: JsonLimits): { value: unk
   // Before JSON.parse, as parseCanonical does: a parse spends its memory per value (bounds.ts).
   const colons = checkBounds(text, limits);
   const strict = () => parseCanonical(text, { limits });
-  if (!text.isWellFormed() || ESCAPED_SURROGATE.test(text) || ESCAPED_COLON.test(text) || LONG_DIGITS.test(text)) return strict();
+  if (!text.isWellFormed() || ESCAPED_SURROGATE.test(text) || ESCAPED_COLON.test(text) || LONG_DIGITS.test(text))
+    return strict();
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -158,7 +170,8 @@ export class LineFeeder {
       if (!(e instanceof JcsError)) throw e;
       // Cut short: the trace ends, with no newline, inside a JSON value the line began well
       // (not a bad line in the middle, nor a last line broken before its end).
-      if (unterminated && refusedAsCutShort(e, bytes)) this.checker.parseError(i, e.message, undefined, 'the trace ends inside this line, with no newline after it');
+      if (unterminated && refusedAsCutShort(e, bytes))
+        this.checker.parseError(i, e.message, undefined, 'the trace ends inside this line, with no newline after it');
       else this.checker.parseError(i, e.message);
     }
   }

@@ -11,10 +11,16 @@ import type { Decimal as DecimalClass } from 'decimal.js';
 
 // decimal.js ships CommonJS typings: under NodeNext TypeScript types the default import
 // as the module object, while Node loads decimal.mjs whose default export is the class.
-const DecimalLib = ((DecimalModule as unknown as { default?: typeof DecimalClass }).default ?? DecimalModule) as unknown as typeof DecimalClass;
+const DecimalLib = ((DecimalModule as unknown as { default?: typeof DecimalClass }).default ??
+  DecimalModule) as unknown as typeof DecimalClass;
 
 /** Our own Decimal constructor: configuring it never touches anyone else's decimal.js. */
-export const D = DecimalLib.clone({ precision: 100, rounding: DecimalLib.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
+export const D = DecimalLib.clone({
+  precision: 100,
+  rounding: DecimalLib.ROUND_HALF_EVEN,
+  toExpNeg: -30,
+  toExpPos: 40,
+});
 export type Dec = InstanceType<typeof D>;
 
 export const ZERO = new D(0);

@@ -50,7 +50,10 @@ export class AcgpPolicy {
     const bp = blueprintId !== null ? this.blueprints.get(blueprintId)?.risk : undefined;
     const t = tier !== null ? this.tiers.get(tier) : undefined;
     if (bp && t)
-      return { thresholds: { ok: min(bp.ok, t.ok), nudge: min(bp.nudge, t.nudge), escalate: min(bp.escalate, t.escalate) }, source: 'stricter of blueprint and tier' };
+      return {
+        thresholds: { ok: min(bp.ok, t.ok), nudge: min(bp.nudge, t.nudge), escalate: min(bp.escalate, t.escalate) },
+        source: 'stricter of blueprint and tier',
+      };
     if (bp) return { thresholds: bp, source: 'blueprint' };
     if (t) return { thresholds: t, source: 'tier' };
     return { thresholds: BASELINE_RISK, source: 'baseline' };
@@ -78,29 +81,48 @@ function obj(v: unknown, where: string): Record<string, unknown> {
 }
 
 function decimalIn(v: unknown, where: string, lo: number, hi: number, loOpen = false): Dec {
-  if (typeof v !== 'number' || !(loOpen ? v > lo : v >= lo) || v > hi) throw new PolicyError(`${where} must be a number in ${loOpen ? '(' : '['}${lo}, ${hi}]`);
+  if (typeof v !== 'number' || !(loOpen ? v > lo : v >= lo) || v > hi)
+    throw new PolicyError(`${where} must be a number in ${loOpen ? '(' : '['}${lo}, ${hi}]`);
   return dec(v);
 }
 
 function parseRisk(v: unknown, where: string): RiskThresholds {
   const o = obj(v, where);
-  const t = { ok: decimalIn(o['ok'], `${where}.ok`, 0, 1), nudge: decimalIn(o['nudge'], `${where}.nudge`, 0, 1), escalate: decimalIn(o['escalate'], `${where}.escalate`, 0, 1) };
-  if (t.ok.gt(t.nudge) || t.nudge.gt(t.escalate)) throw new PolicyError(`${where} must satisfy ok <= nudge <= escalate`);
+  const t = {
+    ok: decimalIn(o['ok'], `${where}.ok`, 0, 1),
+    nudge: decimalIn(o['nudge'], `${where}.nudge`, 0, 1),
+    escalate: decimalIn(o['escalate'], `${where}.escalate`, 0, 1),
+  };
+  if (t.ok.gt(t.nudge) || t.nudge.gt(t.escalate))
+    throw new PolicyError(`${where} must satisfy ok <= nudge <= escalate`);
   return t;
 }
 
 function parseDebt(v: unknown, where: string): DebtParams {
   const o = obj(v, where);
-  for (const k of Object.keys(o)) if (!['decay_fraction', 'period_hours', 'min_debt', 'thresholds'].includes(k)) throw new PolicyError(`${where}.${k} is not a trust-debt parameter`);
+  for (const k of Object.keys(o))
+    if (!['decay_fraction', 'period_hours', 'min_debt', 'thresholds'].includes(k))
+      throw new PolicyError(`${where}.${k} is not a trust-debt parameter`);
   const p: DebtParams = { ...BASELINE_DEBT, thresholds: { ...BASELINE_DEBT.thresholds } };
-  if (o['decay_fraction'] !== undefined) p.decay_fraction = decimalIn(o['decay_fraction'], `${where}.decay_fraction`, 0, 1);
-  if (o['period_hours'] !== undefined) p.period_hours = decimalIn(o['period_hours'], `${where}.period_hours`, 0, 1e6, true);
+  if (o['decay_fraction'] !== undefined)
+    p.decay_fraction = decimalIn(o['decay_fraction'], `${where}.decay_fraction`, 0, 1);
+  if (o['period_hours'] !== undefined)
+    p.period_hours = decimalIn(o['period_hours'], `${where}.period_hours`, 0, 1e6, true);
   if (o['min_debt'] !== undefined) p.min_debt = decimalIn(o['min_debt'], `${where}.min_debt`, 0, 1e9);
   if (o['thresholds'] !== undefined) {
     const t = obj(o['thresholds'], `${where}.thresholds`);
     for (const k of Object.keys(t)) {
-      if (!(DEBT_THRESHOLD_NAMES as readonly string[]).includes(k)) throw new PolicyError(`${where}.thresholds.${k} is not a trust-debt threshold (${DEBT_THRESHOLD_NAMES.join(', ')})`);
-      p.thresholds[k as (typeof DEBT_THRESHOLD_NAMES)[number]] = decimalIn(t[k], `${where}.thresholds.${k}`, 0, 1e9, true);
+      if (!(DEBT_THRESHOLD_NAMES as readonly string[]).includes(k))
+        throw new PolicyError(
+          `${where}.thresholds.${k} is not a trust-debt threshold (${DEBT_THRESHOLD_NAMES.join(', ')})`,
+        );
+      p.thresholds[k as (typeof DEBT_THRESHOLD_NAMES)[number]] = decimalIn(
+        t[k],
+        `${where}.thresholds.${k}`,
+        0,
+        1e9,
+        true,
+      );
     }
   }
   return p;
@@ -115,11 +137,15 @@ export function parsePolicy(value: unknown, source: string): AcgpPolicy {
   for (const [id, raw] of Object.entries(bps)) {
     const b = obj(raw, `blueprints.${id}`);
     const bp: BlueprintPolicy = { tripwires: new Map() };
-    if (b['risk_thresholds'] !== undefined) bp.risk = parseRisk(b['risk_thresholds'], `blueprints.${id}.risk_thresholds`);
+    if (b['risk_thresholds'] !== undefined)
+      bp.risk = parseRisk(b['risk_thresholds'], `blueprints.${id}.risk_thresholds`);
     if (b['trust_debt'] !== undefined) bp.debt = parseDebt(b['trust_debt'], `blueprints.${id}.trust_debt`);
     if (b['tripwires'] !== undefined) {
       for (const [name, action] of Object.entries(obj(b['tripwires'], `blueprints.${id}.tripwires`))) {
-        if (!isIntervention(action)) throw new PolicyError(`blueprints.${id}.tripwires.${name} must be an intervention (ok, nudge, escalate, block, halt)`);
+        if (!isIntervention(action))
+          throw new PolicyError(
+            `blueprints.${id}.tripwires.${name} must be an intervention (ok, nudge, escalate, block, halt)`,
+          );
         bp.tripwires.set(name, action);
       }
     }
@@ -128,7 +154,8 @@ export function parsePolicy(value: unknown, source: string): AcgpPolicy {
   const ts = root['tiers'] === undefined ? {} : obj(root['tiers'], 'tiers');
   for (const [id, raw] of Object.entries(ts)) {
     const t = obj(raw, `tiers.${id}`);
-    if (t['risk_thresholds'] !== undefined) tiers.set(id, parseRisk(t['risk_thresholds'], `tiers.${id}.risk_thresholds`));
+    if (t['risk_thresholds'] !== undefined)
+      tiers.set(id, parseRisk(t['risk_thresholds'], `tiers.${id}.risk_thresholds`));
   }
   return new AcgpPolicy(source, blueprints, tiers);
 }
@@ -161,11 +188,16 @@ async function readPolicy(path: string): Promise<LoadedPolicy> {
     throw new UsageError(`the policy ${path} is not valid JSON: ${(e as Error).message}`, 'bad-file');
   }
   const type = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['type'] : undefined;
-  if (type !== POLICY_TYPE) return { policy: AcgpPolicy.baseline(), ignored: `the --policy file ${path} is not a ${POLICY_TYPE} document; the ACGP baseline was used` };
+  if (type !== POLICY_TYPE)
+    return {
+      policy: AcgpPolicy.baseline(),
+      ignored: `the --policy file ${path} is not a ${POLICY_TYPE} document; the ACGP baseline was used`,
+    };
   try {
     return { policy: parsePolicy(value, path), ignored: null };
   } catch (e) {
-    if (e instanceof PolicyError) throw new UsageError(`the ACGP policy ${path} is malformed: ${e.message}`, 'bad-file');
+    if (e instanceof PolicyError)
+      throw new UsageError(`the ACGP policy ${path} is malformed: ${e.message}`, 'bad-file');
     throw e;
   }
 }

@@ -92,13 +92,26 @@ export interface Step {
   state: TrustDebtState;
 }
 
-export function step(p: DefaultTrustDebtProvider, prev: TrustDebtState, evalTime: bigint | null, decision: Intervention, flagged: boolean, safe: number): Step | null {
+export function step(
+  p: DefaultTrustDebtProvider,
+  prev: TrustDebtState,
+  evalTime: bigint | null,
+  decision: Intervention,
+  flagged: boolean,
+  safe: number,
+): Step | null {
   const d = p.decay(prev, evalTime);
   if (!d) return null;
-  return accumulateFrom(p, p.apply_recovery(d.state, safe) , decision, flagged, d.periods);
+  return accumulateFrom(p, p.apply_recovery(d.state, safe), decision, flagged, d.periods);
 }
 
-export function accumulateFrom(p: DefaultTrustDebtProvider, preState: TrustDebtState, decision: Intervention, flagged: boolean, periods: Dec | null): Step {
+export function accumulateFrom(
+  p: DefaultTrustDebtProvider,
+  preState: TrustDebtState,
+  decision: Intervention,
+  flagged: boolean,
+  periods: Dec | null,
+): Step {
   const pre = preState.current_debt;
   const after = p.accumulate(preState, decision, flagged);
   const post = after.current_debt;

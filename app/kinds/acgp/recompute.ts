@@ -6,7 +6,19 @@
 import type { JsonValue } from '../../../shared/report.js';
 import { escapePointerToken, isPlainObject as isObj } from '../../core/closed.js';
 import { fail, warning } from '../../core/findings.js';
-import { ONE, ZERO, dec, eq4, interventionForRisk, num4, rank, round4, type Dec, type Intervention, type RiskThresholds } from './model.js';
+import {
+  ONE,
+  ZERO,
+  dec,
+  eq4,
+  interventionForRisk,
+  num4,
+  rank,
+  round4,
+  type Dec,
+  type Intervention,
+  type RiskThresholds,
+} from './model.js';
 import type { AcgpPolicy } from './policy.js';
 import type { AcgpSink } from './sink.js';
 
@@ -47,16 +59,27 @@ function sumDimensions(s: EvalScope, dims: Obj): Dec | null {
   for (const [name, d] of Object.entries(dims)) {
     const dp = s.at(`/ctq_dimensions/${escapePointerToken(name)}`);
     if (!isObj(d)) {
-      s.sink.push(fail('RPR-ACGP-003', `${s.which}: dimension ${name} must be an object {score, weight, status, contributors}`, { pointer: dp, actual: jsonOf(d) }));
+      s.sink.push(
+        fail('RPR-ACGP-003', `${s.which}: dimension ${name} must be an object {score, weight, status, contributors}`, {
+          pointer: dp,
+          actual: jsonOf(d),
+        }),
+      );
       ok = false;
       continue;
     }
     const bad = (m: string, k: string) => {
-      s.sink.push(fail('RPR-ACGP-003', `${s.which}: dimension ${name}: ${m}`, { pointer: `${dp}/${k}`, actual: jsonOf(d[k]) }));
+      s.sink.push(
+        fail('RPR-ACGP-003', `${s.which}: dimension ${name}: ${m}`, { pointer: `${dp}/${k}`, actual: jsonOf(d[k]) }),
+      );
       ok = false;
     };
     if (typeof d['status'] !== 'string' || d['status'] === '') bad('status must be a non-empty string', 'status');
-    if (d['contributors'] !== undefined && (!Array.isArray(d['contributors']) || !d['contributors'].every((c) => typeof c === 'string'))) bad('contributors must be an array of strings', 'contributors');
+    if (
+      d['contributors'] !== undefined &&
+      (!Array.isArray(d['contributors']) || !d['contributors'].every((c) => typeof c === 'string'))
+    )
+      bad('contributors must be an array of strings', 'contributors');
     if (d['status'] !== 'evaluated') continue;
     const sc = d['score'];
     const w = d['weight'];
@@ -69,11 +92,21 @@ function sumDimensions(s: EvalScope, dims: Obj): Dec | null {
     evaluated++;
   }
   if (ok && evaluated === 0) {
-    s.sink.push(fail('RPR-ACGP-016', `${s.which}: no dimension has status "evaluated"; ctq_score cannot be computed`, { pointer: s.at('/ctq_dimensions') }));
+    s.sink.push(
+      fail('RPR-ACGP-016', `${s.which}: no dimension has status "evaluated"; ctq_score cannot be computed`, {
+        pointer: s.at('/ctq_dimensions'),
+      }),
+    );
     ok = false;
   }
   if (ok && !weights.eq(ONE)) {
-    s.sink.push(fail('RPR-ACGP-004', `${s.which}: the weights of the ${evaluated} evaluated dimensions sum to ${weights.toString()}, not 1`, { pointer: s.at('/ctq_dimensions'), expected: 1, actual: Number(weights.toString()) }));
+    s.sink.push(
+      fail(
+        'RPR-ACGP-004',
+        `${s.which}: the weights of the ${evaluated} evaluated dimensions sum to ${weights.toString()}, not 1`,
+        { pointer: s.at('/ctq_dimensions'), expected: 1, actual: Number(weights.toString()) },
+      ),
+    );
     ok = false;
   }
   return ok ? sum : null;
@@ -84,24 +117,47 @@ export function checkCtq(s: EvalScope, e: Obj): Dec | null {
   const dims = e['ctq_dimensions'];
   let exact: Dec | null = null;
   if (!isObj(dims) || Object.keys(dims).length === 0) {
-    s.sink.push(fail('RPR-ACGP-002', `${s.which}: ctq_dimensions must be a non-empty object`, { pointer: s.at('/ctq_dimensions'), actual: jsonOf(dims) }));
+    s.sink.push(
+      fail('RPR-ACGP-002', `${s.which}: ctq_dimensions must be a non-empty object`, {
+        pointer: s.at('/ctq_dimensions'),
+        actual: jsonOf(dims),
+      }),
+    );
   } else exact = sumDimensions(s, dims);
   const rec = e['ctq_score'];
   const pointer = s.at('/ctq_score');
-  if (!isNum(rec)) s.sink.push(fail('RPR-ACGP-002', `${s.which}: ctq_score must be a number`, { pointer, actual: jsonOf(rec) }));
+  if (!isNum(rec))
+    s.sink.push(fail('RPR-ACGP-002', `${s.which}: ctq_score must be a number`, { pointer, actual: jsonOf(rec) }));
   if (exact === null) {
-    s.sink.row('unavailable', () => ({ output: pointer, mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'the dimensions did not pass their checks' }));
+    s.sink.row('unavailable', () => ({
+      output: pointer,
+      mode: 'EXACT',
+      original: jsonOf(rec),
+      replayed: null,
+      status: 'unavailable',
+      reason: 'the dimensions did not pass their checks',
+    }));
     return null;
   }
   const pass = isNum(rec) && eq4(rec, exact);
-  s.sink.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: jsonOf(rec), replayed: num4(exact), status: pass ? 'pass' : 'fail' }));
+  s.sink.row(pass ? 'pass' : 'fail', () => ({
+    output: pointer,
+    mode: 'EXACT',
+    original: jsonOf(rec),
+    replayed: num4(exact),
+    status: pass ? 'pass' : 'fail',
+  }));
   if (!pass && isNum(rec))
     s.sink.push(
-      fail('RPR-ACGP-005', `${s.which}: ctq_score is Σ score × weight = ${exact.toString()} exactly (${round4(exact).toFixed(4)} rounded half-even to 4 places), not the recorded ${rec}`, {
-        pointer,
-        expected: num4(exact),
-        actual: rec,
-      }),
+      fail(
+        'RPR-ACGP-005',
+        `${s.which}: ctq_score is Σ score × weight = ${exact.toString()} exactly (${round4(exact).toFixed(4)} rounded half-even to 4 places), not the recorded ${rec}`,
+        {
+          pointer,
+          expected: num4(exact),
+          actual: rec,
+        },
+      ),
     );
   return exact;
 }
@@ -110,15 +166,36 @@ export function checkCtq(s: EvalScope, e: Obj): Dec | null {
 export function checkRisk(s: EvalScope, e: Obj, ctq: Dec | null): Dec | null {
   const pointer = s.at('/risk_score');
   const rec = e['risk_score'];
-  if (!isNum(rec)) s.sink.push(fail('RPR-ACGP-002', `${s.which}: risk_score must be a number`, { pointer, actual: jsonOf(rec) }));
+  if (!isNum(rec))
+    s.sink.push(fail('RPR-ACGP-002', `${s.which}: risk_score must be a number`, { pointer, actual: jsonOf(rec) }));
   if (ctq === null) {
-    s.sink.row('unavailable', () => ({ output: pointer, mode: 'EXACT', original: jsonOf(rec), replayed: null, status: 'unavailable', reason: 'ctq_score could not be recomputed' }));
+    s.sink.row('unavailable', () => ({
+      output: pointer,
+      mode: 'EXACT',
+      original: jsonOf(rec),
+      replayed: null,
+      status: 'unavailable',
+      reason: 'ctq_score could not be recomputed',
+    }));
     return null;
   }
   const risk = round4(ONE.minus(ctq));
   const pass = isNum(rec) && eq4(rec, risk);
-  s.sink.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: jsonOf(rec), replayed: num4(risk), status: pass ? 'pass' : 'fail' }));
-  if (!pass && isNum(rec)) s.sink.push(fail('RPR-ACGP-006', `${s.which}: risk_score is 1 − ctq_score = ${risk.toFixed(4)}, not the recorded ${rec}`, { pointer, expected: num4(risk), actual: rec }));
+  s.sink.row(pass ? 'pass' : 'fail', () => ({
+    output: pointer,
+    mode: 'EXACT',
+    original: jsonOf(rec),
+    replayed: num4(risk),
+    status: pass ? 'pass' : 'fail',
+  }));
+  if (!pass && isNum(rec))
+    s.sink.push(
+      fail('RPR-ACGP-006', `${s.which}: risk_score is 1 − ctq_score = ${risk.toFixed(4)}, not the recorded ${rec}`, {
+        pointer,
+        expected: num4(risk),
+        actual: rec,
+      }),
+    );
   return risk;
 }
 
@@ -126,11 +203,33 @@ export function checkRisk(s: EvalScope, e: Obj, ctq: Dec | null): Dec | null {
  * The intervention the risk thresholds (and known tripwire actions) give; a lower recorded
  * one is a fail. Returns the thresholds it checked against (null when risk is unknown).
  */
-export function checkIntervention(s: EvalScope, policy: AcgpPolicy, recorded: Intervention, risk: Dec | null, tripwires: readonly Tripwire[], blueprintId: string | null, tier: string | null): RiskSeen | null {
+export function checkIntervention(
+  s: EvalScope,
+  policy: AcgpPolicy,
+  recorded: Intervention,
+  risk: Dec | null,
+  tripwires: readonly Tripwire[],
+  blueprintId: string | null,
+  tier: string | null,
+): RiskSeen | null {
   const pointer = s.at('/intervention');
-  if (recorded === 'halt' && tripwires.length === 0) s.sink.push(warning('RPR-ACGP-008', `${s.which}: halt is recorded but no tripwire was triggered (upstream: halt comes only from tripwires)`, { pointer }));
+  if (recorded === 'halt' && tripwires.length === 0)
+    s.sink.push(
+      warning(
+        'RPR-ACGP-008',
+        `${s.which}: halt is recorded but no tripwire was triggered (upstream: halt comes only from tripwires)`,
+        { pointer },
+      ),
+    );
   if (risk === null) {
-    s.sink.row('unavailable', () => ({ output: pointer, mode: 'EXACT', original: recorded, replayed: null, status: 'unavailable', reason: 'risk_score could not be recomputed' }));
+    s.sink.row('unavailable', () => ({
+      output: pointer,
+      mode: 'EXACT',
+      original: recorded,
+      replayed: null,
+      status: 'unavailable',
+      reason: 'risk_score could not be recomputed',
+    }));
     return null;
   }
   const { thresholds: t, source } = policy.risk(blueprintId, tier);
@@ -145,10 +244,25 @@ export function checkIntervention(s: EvalScope, policy: AcgpPolicy, recorded: In
     }
   }
   const pass = rank(recorded) >= rank(computed);
-  s.sink.row(pass ? 'pass' : 'fail', () => ({ output: pointer, mode: 'EXACT', original: recorded, replayed: computed, status: pass ? 'pass' : 'fail', ...(pass && recorded !== computed ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' } : {}) }));
+  s.sink.row(pass ? 'pass' : 'fail', () => ({
+    output: pointer,
+    mode: 'EXACT',
+    original: recorded,
+    replayed: computed,
+    status: pass ? 'pass' : 'fail',
+    ...(pass && recorded !== computed
+      ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' }
+      : {}),
+  }));
   if (!pass) {
     const why = `risk ${risk.toFixed(4)} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${byRisk}${tripwhy}`;
-    s.sink.push(fail('RPR-ACGP-007', `${s.which}: trust debt never relaxes an intervention: ${why}, but ${recorded} is recorded`, { pointer, expected: computed, actual: recorded }));
+    s.sink.push(
+      fail(
+        'RPR-ACGP-007',
+        `${s.which}: trust debt never relaxes an intervention: ${why}, but ${recorded} is recorded`,
+        { pointer, expected: computed, actual: recorded },
+      ),
+    );
   }
   return { source, thresholds: t };
 }

@@ -37,7 +37,10 @@ function summaryFindings(t: CheckedTrace): Finding[] {
     );
   for (const [id, n] of t.debt.unknownProviders)
     findings.push(
-      unavailable('RPR-ACGP-014', `trust-debt provider ${id} (${n} EVAL(s)) is neither ${DEFAULT_PROVIDER_ID} nor declared private; its formulas are not available here, so its debt values cannot be replayed`),
+      unavailable(
+        'RPR-ACGP-014',
+        `trust-debt provider ${id} (${n} EVAL(s)) is neither ${DEFAULT_PROVIDER_ID} nor declared private; its formulas are not available here, so its debt values cannot be replayed`,
+      ),
     );
   if (sink.elidedFindings > 0)
     findings.push({
@@ -46,7 +49,12 @@ function summaryFindings(t: CheckedTrace): Finding[] {
       message: `${sink.elidedFindings} more finding(s) were left out of this report (limit acgp-findings = ${sink.limits.findings}); the worst of them is ${sink.elidedWorst}`,
     });
   if (sink.elidedRows > 0 || sink.elidedPoints > 0)
-    findings.push(info('RPR-ACGP-035', `${sink.elidedRows} comparison row(s) and ${sink.elidedPoints} trajectory point(s) were left out (limits acgp-comparisons, acgp-trajectory)`));
+    findings.push(
+      info(
+        'RPR-ACGP-035',
+        `${sink.elidedRows} comparison row(s) and ${sink.elidedPoints} trajectory point(s) were left out (limits acgp-comparisons, acgp-trajectory)`,
+      ),
+    );
   return findings;
 }
 
@@ -58,7 +66,12 @@ function details(t: CheckedTrace): { [k: string]: JsonValue } {
     debtRecomputed: t.replay && t.privateProviders.size === 0 && t.debt.unknownProviders.size === 0,
     riskThresholds: t.trace.firstRisk,
     debtThresholds: Object.fromEntries(DEBT_THRESHOLD_NAMES.map((n) => [n, num4(debt.params.thresholds[n])])),
-    debtParameters: { source: debt.source, decay_fraction: num4(debt.params.decay_fraction), period_hours: Number(debt.params.period_hours.toString()), min_debt: num4(debt.params.min_debt) },
+    debtParameters: {
+      source: debt.source,
+      decay_fraction: num4(debt.params.decay_fraction),
+      period_hours: Number(debt.params.period_hours.toString()),
+      min_debt: num4(debt.params.min_debt),
+    },
     comparisonCounts: { ...t.sink.rowCounts },
     trajectory: t.sink.trajectory,
   };
@@ -69,6 +82,13 @@ function details(t: CheckedTrace): { [k: string]: JsonValue } {
 
 export function traceResult(t: CheckedTrace): KindResult {
   const findings = [...t.sink.findings, ...summaryFindings(t)];
-  const why = `ACGP ${t.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${t.replay ? ' and recomputes the trust debt' : ''}${t.privateProviders.size > 0 ? ', and the private providers\' attestation digests are checked for form only, never verified' : ''}.`;
-  return { id: t.trace.traceId, findings, chain: [], comparisons: t.sink.comparisons, details: details(t), authenticity: authenticity.consistencyOnly(why) };
+  const why = `ACGP ${t.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${t.replay ? ' and recomputes the trust debt' : ''}${t.privateProviders.size > 0 ? ", and the private providers' attestation digests are checked for form only, never verified" : ''}.`;
+  return {
+    id: t.trace.traceId,
+    findings,
+    chain: [],
+    comparisons: t.sink.comparisons,
+    details: details(t),
+    authenticity: authenticity.consistencyOnly(why),
+  };
 }

@@ -28,7 +28,7 @@ export const ACGP_RULES = {
   'RPR-ACGP-024': 'replay',
   'RPR-ACGP-025': 'replay',
   'RPR-ACGP-026': 'replay',
-  'RPR-ACGP-030': 'an EVAL\'s timestamp is earlier than the previous EVAL\'s',
+  'RPR-ACGP-030': "an EVAL's timestamp is earlier than the previous EVAL's",
   'RPR-ACGP-031': 'an EVAL of a trace has another trace_id than the first',
   'RPR-ACGP-032': 'an element of a trace is not a JSON object',
   'RPR-ACGP-034': 'more findings than the limit acgp-findings',

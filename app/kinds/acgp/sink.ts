@@ -48,7 +48,8 @@ export class AcgpSink {
       return;
     }
     this.elidedFindings++;
-    if (this.elidedWorst === null || SEVERITY_ORDER.indexOf(f.severity) > SEVERITY_ORDER.indexOf(this.elidedWorst)) this.elidedWorst = f.severity;
+    if (this.elidedWorst === null || SEVERITY_ORDER.indexOf(f.severity) > SEVERITY_ORDER.indexOf(this.elidedWorst))
+      this.elidedWorst = f.severity;
   }
 
   /** Counts a comparison row and builds it only when the report keeps it (long traces). */

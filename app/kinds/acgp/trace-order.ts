@@ -26,10 +26,23 @@ export class TraceOrder {
     if (this.firstDebt === null && f.blueprintId !== null) this.firstDebt = this.policy.debt(f.blueprintId);
     if (f.traceId !== null) {
       if (this.traceId === null) this.traceId = f.traceId;
-      else if (f.traceId !== this.traceId) s.sink.push(fail('RPR-ACGP-031', `${s.which} belongs to another trace`, { pointer: s.at('/trace_id'), expected: this.traceId, actual: f.traceId }));
+      else if (f.traceId !== this.traceId)
+        s.sink.push(
+          fail('RPR-ACGP-031', `${s.which} belongs to another trace`, {
+            pointer: s.at('/trace_id'),
+            expected: this.traceId,
+            actual: f.traceId,
+          }),
+        );
     }
     if (f.tsNs !== null) {
-      if (this.lastNs !== null && f.tsNs < this.lastNs) s.sink.push(fail('RPR-ACGP-030', `${s.which} is earlier than the EVAL before it: a trace is in time order`, { pointer: s.at('/timestamp'), actual: f.timestamp }));
+      if (this.lastNs !== null && f.tsNs < this.lastNs)
+        s.sink.push(
+          fail('RPR-ACGP-030', `${s.which} is earlier than the EVAL before it: a trace is in time order`, {
+            pointer: s.at('/timestamp'),
+            actual: f.timestamp,
+          }),
+        );
       this.lastNs = f.tsNs;
     }
     if (this.firstProvider === null && f.providerId !== null) this.firstProvider = f.providerId;

@@ -18,7 +18,10 @@ export function looksLikeBundle(s: Sniffed): boolean {
   let head: Buffer;
   try {
     // A large file on disk: read only its first local header (never the whole file).
-    head = s.file && !s.loaded ? fileSource(s.file.fd, s.file.size).read(0, Math.min(n, s.file.size)) : s.bytes.subarray(0, n);
+    head =
+      s.file && !s.loaded
+        ? fileSource(s.file.fd, s.file.size).read(0, Math.min(n, s.file.size))
+        : s.bytes.subarray(0, n);
   } catch {
     return false;
   }

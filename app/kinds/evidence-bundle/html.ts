@@ -8,7 +8,14 @@
  */
 import type { Checkpoint } from '../../journal/format.js';
 import type { InclusionProof } from '../../journal/proofs.js';
-import { artifactPairs, escHtml as esc, htmlDl as dl, pageStart, reportSections, verdictBadge } from '../../../shared/report-html.js';
+import {
+  artifactPairs,
+  escHtml as esc,
+  htmlDl as dl,
+  pageStart,
+  reportSections,
+  verdictBadge,
+} from '../../../shared/report-html.js';
 import type { BundledReport } from './write.js';
 
 function judgementBlock(p: InclusionProof): string {
@@ -22,7 +29,10 @@ function judgementBlock(p: InclusionProof): string {
   return `<div class="judgement">${dl([
     ['entry', esc(`seq ${String(e.seq)} at ${String(e.recordedAtUtc)}`)],
     ['decision', `<strong>${esc(b['decision'] ?? '')}</strong>`],
-    ['item', `<code>${esc(typeof b['pointer'] === 'string' && b['pointer'] !== '' ? b['pointer'] : '(the whole report)')}</code>`],
+    [
+      'item',
+      `<code>${esc(typeof b['pointer'] === 'string' && b['pointer'] !== '' ? b['pointer'] : '(the whole report)')}</code>`,
+    ],
     ['rationale', esc(b['rationale'] ?? '')],
     ['signed by', `<code>${esc(e.author ?? '')}</code>`],
     ['entry hash', `<code>${esc(p.entryHash)}</code>`],
@@ -31,8 +41,17 @@ function judgementBlock(p: InclusionProof): string {
 }
 
 /** The page for the report and its judgements (proofs in seq order), proven under `checkpoint`. */
-export function bundleHtml(r: BundledReport, proofs: readonly InclusionProof[], checkpoint: Checkpoint, reportDigest: string): string {
-  const head = dl([...artifactPairs(r), ['report digest', `<code>${esc(reportDigest)}</code>`], ['origin', esc(r.authenticity?.statement ?? '')]]);
+export function bundleHtml(
+  r: BundledReport,
+  proofs: readonly InclusionProof[],
+  checkpoint: Checkpoint,
+  reportDigest: string,
+): string {
+  const head = dl([
+    ...artifactPairs(r),
+    ['report digest', `<code>${esc(reportDigest)}</code>`],
+    ['origin', esc(r.authenticity?.statement ?? '')],
+  ]);
   const cp = dl([
     ['tree size', esc(checkpoint.treeSize)],
     ['root', `<code>${esc(checkpoint.rootHash)}</code>`],

@@ -15,6 +15,12 @@ export const evidenceBundleCode: KindCode = {
   operations: { export: bundleFromJournal },
 };
 
-export { writeEvidenceBundle, bundleFromJournal, type BundleInput, type BundledReport, type JournalBundle } from './write.js';
+export {
+  writeEvidenceBundle,
+  bundleFromJournal,
+  type BundleInput,
+  type BundledReport,
+  type JournalBundle,
+} from './write.js';
 export { verifyBundle } from './verify.js';
 export { BUNDLE_TYPE, MEMBER } from './format.js';

@@ -6,19 +6,24 @@ import type { RuleDeclarations } from '../../core/findings.js';
 
 export const EVIDENCE_BUNDLE_RULES = {
   'RPR-EVB-000': 'summary',
-  'RPR-EVB-001': 'the manifest reprise-evidence-bundle.json is missing, not the first member, not canonical JSON, or not a…',
+  'RPR-EVB-001':
+    'the manifest reprise-evidence-bundle.json is missing, not the first member, not canonical JSON, or not a…',
   'RPR-EVB-002': 'the manifest and the archive disagree on the members',
-  'RPR-EVB-003': 'a member\'s SHA-256 or size differs from the manifest\'s',
-  'RPR-EVB-004': 'report.json is not a reprise.report/v1 report without run, is about another artifact than the manifest…',
-  'RPR-EVB-005': 'checkpoint.json is malformed, differs from the checkpoint the manifest names, is signed by a key absent…',
-  'RPR-EVB-006': 'a judgement\'s inclusion proof is malformed, is of another entry than its member name says, is not against…',
-  'RPR-EVB-007': 'a judgement entry\'s signature does not verify, or its author is absent from or revoked in the trust store',
-  'RPR-EVB-008': 'a judgement\'s author is in the trust store with a role that may not sign judgements',
-  'RPR-EVB-009': 'a judgement names another report digest than the bundled report\'s',
-  'RPR-EVB-010': 'a judgement\'s subject is another artifact than the bundle\'s',
+  'RPR-EVB-003': "a member's SHA-256 or size differs from the manifest's",
+  'RPR-EVB-004':
+    'report.json is not a reprise.report/v1 report without run, is about another artifact than the manifest…',
+  'RPR-EVB-005':
+    'checkpoint.json is malformed, differs from the checkpoint the manifest names, is signed by a key absent…',
+  'RPR-EVB-006':
+    "a judgement's inclusion proof is malformed, is of another entry than its member name says, is not against…",
+  'RPR-EVB-007':
+    "a judgement entry's signature does not verify, or its author is absent from or revoked in the trust store",
+  'RPR-EVB-008': "a judgement's author is in the trust store with a role that may not sign judgements",
+  'RPR-EVB-009': "a judgement names another report digest than the bundled report's",
+  'RPR-EVB-010': "a judgement's subject is another artifact than the bundle's",
   'RPR-EVB-011': 'no trust store given',
   'RPR-EVB-012': 'a judgement entry is not a well-formed judgement',
   'RPR-EVB-013': 'the attestation does not verify',
-  'RPR-EVB-014': 'report.html is missing or is not the page this bundle\'s report, proofs and checkpoint make',
-  'RPR-EVB-015': 'no judgement in the bundle names the report\'s digest',
+  'RPR-EVB-014': "report.html is missing or is not the page this bundle's report, proofs and checkpoint make",
+  'RPR-EVB-015': "no judgement in the bundle names the report's digest",
 } as const satisfies RuleDeclarations;

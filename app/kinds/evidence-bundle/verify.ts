@@ -21,7 +21,12 @@ import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '..
 import { verifyBytes, type TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
 import { checkCheckpointShape, unsignedDigest, type Checkpoint, type Entry } from '../../journal/format.js';
-import { judgementBodyProblem, judgementPointerProblem, judgementSignerProblem, reportDigest } from '../../journal/judgement.js';
+import {
+  judgementBodyProblem,
+  judgementPointerProblem,
+  judgementSignerProblem,
+  reportDigest,
+} from '../../journal/judgement.js';
 import { checkInclusionProof, type InclusionProof } from '../../journal/proofs.js';
 import { readEntries } from '../../zip/parallel.js';
 import { resolveLimits } from '../../zip/limits.js';
@@ -64,42 +69,98 @@ const ptr = (name: string) => `entry:${name}`;
 /** A member's strict JSON value, or null with a finding under `rule`. */
 function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_RULES): unknown {
   const b = st.members.get(name);
-  if (!b) return st.findings.push(fail(rule, `the bundle has no ${name}`, { pointer: ptr(name) })), null;
+  if (!b) return (st.findings.push(fail(rule, `the bundle has no ${name}`, { pointer: ptr(name) })), null);
   try {
     const text = decodeJsonBytes(b);
     const p = parseCanonical(text);
     // A number the parse changed: digests cover the rounded value, not the member's text.
     st.findings.push(...changedNumbers(p.warnings, { rule, subject: `${name} is not I-JSON` }, `${ptr(name)}#`));
-    if (p.warnings.length === 0 && text !== p.canonical + '\n') st.findings.push(fail(rule, `${name} is not its canonical JSON followed by one newline`, { pointer: ptr(name) }));
+    if (p.warnings.length === 0 && text !== p.canonical + '\n')
+      st.findings.push(fail(rule, `${name} is not its canonical JSON followed by one newline`, { pointer: ptr(name) }));
     return p.value;
   } catch (e) {
-    return st.findings.push(fail(rule, `${name} is not strict JSON: ${e instanceof JcsError ? e.message : String(e)}`, { pointer: ptr(name) })), null;
+    return (
+      st.findings.push(
+        fail(rule, `${name} is not strict JSON: ${e instanceof JcsError ? e.message : String(e)}`, {
+          pointer: ptr(name),
+        }),
+      ),
+      null
+    );
   }
 }
 
 /** The manifest's shape, then every member against it: listed, present, same digest and size. */
 function checkManifest(st: State, names: readonly string[]): BundleManifest | null {
-  if (names[0] !== MEMBER.manifest) st.findings.push(fail(R.manifest, `the first member must be ${MEMBER.manifest}`, { pointer: ptr(names[0] ?? ''), expected: MEMBER.manifest, actual: names[0] ?? null }));
+  if (names[0] !== MEMBER.manifest)
+    st.findings.push(
+      fail(R.manifest, `the first member must be ${MEMBER.manifest}`, {
+        pointer: ptr(names[0] ?? ''),
+        expected: MEMBER.manifest,
+        actual: names[0] ?? null,
+      }),
+    );
   const m = memberJson(st, MEMBER.manifest, R.manifest);
   if (m === null) return null;
-  const ok = isObj(m) && m['type'] === BUNDLE_TYPE && isObj(m['artifact']) && isHashString(m['artifact']['sha256']) && isHashString(m['reportDigest']) && isObj(m['checkpoint']) && Array.isArray(m['members'])
-    && (m['members'] as unknown[]).every((x) => isObj(x) && typeof x['name'] === 'string' && isHashString(x['sha256']) && typeof x['size'] === 'number');
-  if (!ok) return st.findings.push(fail(R.manifest, `${MEMBER.manifest} is not a ${BUNDLE_TYPE} manifest (type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}])`, { pointer: ptr(MEMBER.manifest) })), null;
+  const ok =
+    isObj(m) &&
+    m['type'] === BUNDLE_TYPE &&
+    isObj(m['artifact']) &&
+    isHashString(m['artifact']['sha256']) &&
+    isHashString(m['reportDigest']) &&
+    isObj(m['checkpoint']) &&
+    Array.isArray(m['members']) &&
+    (m['members'] as unknown[]).every(
+      (x) => isObj(x) && typeof x['name'] === 'string' && isHashString(x['sha256']) && typeof x['size'] === 'number',
+    );
+  if (!ok)
+    return (
+      st.findings.push(
+        fail(
+          R.manifest,
+          `${MEMBER.manifest} is not a ${BUNDLE_TYPE} manifest (type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}])`,
+          { pointer: ptr(MEMBER.manifest) },
+        ),
+      ),
+      null
+    );
   const manifest = m as unknown as BundleManifest;
   const listed = new Set<string>();
   for (const x of manifest.members) {
-    if (listed.has(x.name) || x.name === MEMBER.manifest) st.findings.push(fail(R.members, `the manifest lists ${x.name} twice (or lists itself)`, { pointer: ptr(MEMBER.manifest) }));
+    if (listed.has(x.name) || x.name === MEMBER.manifest)
+      st.findings.push(
+        fail(R.members, `the manifest lists ${x.name} twice (or lists itself)`, { pointer: ptr(MEMBER.manifest) }),
+      );
     listed.add(x.name);
     const b = st.members.get(x.name);
     if (!b) {
-      st.findings.push(fail(R.members, `the manifest lists ${x.name}, which the bundle does not hold`, { pointer: ptr(x.name) }));
+      st.findings.push(
+        fail(R.members, `the manifest lists ${x.name}, which the bundle does not hold`, { pointer: ptr(x.name) }),
+      );
       continue;
     }
     const got = hashBytes(b);
-    st.chain.push({ id: ptr(x.name), label: `${x.name} (${b.length} bytes)`, recorded: x.sha256, recomputed: got, status: got === x.sha256 && b.length === x.size ? 'match' : 'mismatch', parents: [ptr(MEMBER.manifest)], pointer: ptr(x.name) });
-    if (got !== x.sha256 || b.length !== x.size) st.findings.push(fail(R.digest, `${x.name}: its SHA-256 or size differs from the manifest's`, { pointer: ptr(x.name), expected: x.sha256, actual: got }));
+    st.chain.push({
+      id: ptr(x.name),
+      label: `${x.name} (${b.length} bytes)`,
+      recorded: x.sha256,
+      recomputed: got,
+      status: got === x.sha256 && b.length === x.size ? 'match' : 'mismatch',
+      parents: [ptr(MEMBER.manifest)],
+      pointer: ptr(x.name),
+    });
+    if (got !== x.sha256 || b.length !== x.size)
+      st.findings.push(
+        fail(R.digest, `${x.name}: its SHA-256 or size differs from the manifest's`, {
+          pointer: ptr(x.name),
+          expected: x.sha256,
+          actual: got,
+        }),
+      );
   }
-  for (const n of names) if (n !== MEMBER.manifest && !listed.has(n)) st.findings.push(fail(R.members, `${n} is in the bundle but not in its manifest`, { pointer: ptr(n) }));
+  for (const n of names)
+    if (n !== MEMBER.manifest && !listed.has(n))
+      st.findings.push(fail(R.members, `${n} is in the bundle but not in its manifest`, { pointer: ptr(n) }));
   return manifest;
 }
 
@@ -107,12 +168,39 @@ function checkManifest(st: State, names: readonly string[]): BundleManifest | nu
 function checkReport(st: State, manifest: BundleManifest): { report: BundledReport; digest: string } | null {
   const r = memberJson(st, MEMBER.report, R.report);
   if (r === null) return null;
-  if (!isObj(r) || r['schema'] !== 'reprise.report/v1' || !isObj(r['artifact']) || !Array.isArray(r['findings']) || 'run' in r)
-    return st.findings.push(fail(R.report, `${MEMBER.report} is not a reprise.report/v1 report without run`, { pointer: ptr(MEMBER.report) })), null;
+  if (
+    !isObj(r) ||
+    r['schema'] !== 'reprise.report/v1' ||
+    !isObj(r['artifact']) ||
+    !Array.isArray(r['findings']) ||
+    'run' in r
+  )
+    return (
+      st.findings.push(
+        fail(R.report, `${MEMBER.report} is not a reprise.report/v1 report without run`, {
+          pointer: ptr(MEMBER.report),
+        }),
+      ),
+      null
+    );
   const report = r as unknown as BundledReport;
-  if (report.artifact.sha256 !== manifest.artifact.sha256) st.findings.push(fail(R.report, 'the report is about another artifact than the manifest names', { pointer: ptr(MEMBER.report), expected: manifest.artifact.sha256, actual: report.artifact.sha256 }));
+  if (report.artifact.sha256 !== manifest.artifact.sha256)
+    st.findings.push(
+      fail(R.report, 'the report is about another artifact than the manifest names', {
+        pointer: ptr(MEMBER.report),
+        expected: manifest.artifact.sha256,
+        actual: report.artifact.sha256,
+      }),
+    );
   const digest = reportDigest(report);
-  if (digest !== manifest.reportDigest) st.findings.push(fail(R.report, 'the report\'s digest differs from the one the manifest names', { pointer: ptr(MEMBER.report), expected: manifest.reportDigest, actual: digest }));
+  if (digest !== manifest.reportDigest)
+    st.findings.push(
+      fail(R.report, "the report's digest differs from the one the manifest names", {
+        pointer: ptr(MEMBER.report),
+        expected: manifest.reportDigest,
+        actual: digest,
+      }),
+    );
   return { report, digest };
 }
 
@@ -121,21 +209,55 @@ function checkCheckpoint(st: State, manifest: BundleManifest): Checkpoint | null
   const cp = memberJson(st, MEMBER.checkpoint, R.checkpoint);
   if (cp === null) return null;
   const shape = checkCheckpointShape(cp, ptr(MEMBER.checkpoint));
-  if (shape.length > 0) return st.findings.push(...shape.map((f) => ({ ...f, rule: R.checkpoint }))), null;
+  if (shape.length > 0) return (st.findings.push(...shape.map((f) => ({ ...f, rule: R.checkpoint }))), null);
   const c = cp as Checkpoint;
-  if (c.treeSize !== manifest.checkpoint.treeSize || c.rootHash !== manifest.checkpoint.rootHash) st.findings.push(fail(R.checkpoint, 'the checkpoint differs from the one the manifest names', { pointer: ptr(MEMBER.checkpoint), expected: manifest.checkpoint.rootHash, actual: c.rootHash }));
+  if (c.treeSize !== manifest.checkpoint.treeSize || c.rootHash !== manifest.checkpoint.rootHash)
+    st.findings.push(
+      fail(R.checkpoint, 'the checkpoint differs from the one the manifest names', {
+        pointer: ptr(MEMBER.checkpoint),
+        expected: manifest.checkpoint.rootHash,
+        actual: c.rootHash,
+      }),
+    );
   if (st.trust) {
     const k = st.trust.get(c.signer);
-    if (!k) st.findings.push(fail(R.checkpoint, `the checkpoint is signed by ${c.signer}, which is not in the trust store`, { pointer: ptr(MEMBER.checkpoint), actual: c.signer }));
-    else if (k.status === 'revoked') st.findings.push(fail(R.checkpoint, `the checkpoint is signed by a revoked key (${c.signer})`, { pointer: ptr(MEMBER.checkpoint), expected: 'active', actual: 'revoked' }));
-    else if (!verifyBytes(k.publicKey, unsignedDigest(c), c.sig)) st.findings.push(fail(R.checkpoint, 'the checkpoint\'s signature does not verify', { pointer: ptr(MEMBER.checkpoint) }));
+    if (!k)
+      st.findings.push(
+        fail(R.checkpoint, `the checkpoint is signed by ${c.signer}, which is not in the trust store`, {
+          pointer: ptr(MEMBER.checkpoint),
+          actual: c.signer,
+        }),
+      );
+    else if (k.status === 'revoked')
+      st.findings.push(
+        fail(R.checkpoint, `the checkpoint is signed by a revoked key (${c.signer})`, {
+          pointer: ptr(MEMBER.checkpoint),
+          expected: 'active',
+          actual: 'revoked',
+        }),
+      );
+    else if (!verifyBytes(k.publicKey, unsignedDigest(c), c.sig))
+      st.findings.push(
+        fail(R.checkpoint, "the checkpoint's signature does not verify", { pointer: ptr(MEMBER.checkpoint) }),
+      );
   }
-  st.chain.push({ id: 'checkpoint', label: `signed checkpoint (tree of ${c.treeSize} entries)`, recorded: c.rootHash, recomputed: null, status: st.findings.some((f) => f.rule === R.checkpoint) ? 'mismatch' : 'match', parents: [ptr(MEMBER.checkpoint)] });
+  st.chain.push({
+    id: 'checkpoint',
+    label: `signed checkpoint (tree of ${c.treeSize} entries)`,
+    recorded: c.rootHash,
+    recomputed: null,
+    status: st.findings.some((f) => f.rule === R.checkpoint) ? 'mismatch' : 'match',
+    parents: [ptr(MEMBER.checkpoint)],
+  });
   return c;
 }
 
 /** Journal-proof findings in the bundle's terms: the path (006) and the entry's signature (007); the checkpoint is checked once above. */
-function proofFindings(doc: unknown, trust: TrustStore | null, name: string): { findings: Finding[]; entry: Entry | null } {
+function proofFindings(
+  doc: unknown,
+  trust: TrustStore | null,
+  name: string,
+): { findings: Finding[]; entry: Entry | null } {
   const c = checkInclusionProof(doc, trust);
   const out: Finding[] = [];
   for (const f of c.findings) {
@@ -147,24 +269,63 @@ function proofFindings(doc: unknown, trust: TrustStore | null, name: string): { 
 }
 
 /** One judgement: its proof against the checkpoint, signature, role, artifact, report digest, body and pointer. */
-function checkJudgement(st: State, name: string, cp: Checkpoint | null, manifest: BundleManifest, rep: { report: BundledReport; digest: string } | null): Entry | null {
+function checkJudgement(
+  st: State,
+  name: string,
+  cp: Checkpoint | null,
+  manifest: BundleManifest,
+  rep: { report: BundledReport; digest: string } | null,
+): Entry | null {
   const doc = memberJson(st, name, R.proof);
   if (doc === null) return null;
-  if (cp && isObj(doc) && canonicalizeValue(doc['checkpoint'] ?? null) !== canonicalizeValue(cp)) st.findings.push(fail(R.proof, `${name}: the proof is not against the bundle's checkpoint`, { pointer: ptr(name), expected: cp.rootHash }));
+  if (cp && isObj(doc) && canonicalizeValue(doc['checkpoint'] ?? null) !== canonicalizeValue(cp))
+    st.findings.push(
+      fail(R.proof, `${name}: the proof is not against the bundle's checkpoint`, {
+        pointer: ptr(name),
+        expected: cp.rootHash,
+      }),
+    );
   const seq = Number(JUDGEMENT_MEMBER_RE.exec(name)![1]);
-  if (isObj(doc) && doc['leafIndex'] !== seq) st.findings.push(fail(R.proof, `${name}: the proof is of entry ${String(doc['leafIndex'])}, not ${seq}`, { pointer: ptr(name), expected: seq, actual: String(doc['leafIndex']) }));
+  if (isObj(doc) && doc['leafIndex'] !== seq)
+    st.findings.push(
+      fail(R.proof, `${name}: the proof is of entry ${String(doc['leafIndex'])}, not ${seq}`, {
+        pointer: ptr(name),
+        expected: seq,
+        actual: String(doc['leafIndex']),
+      }),
+    );
   const { findings, entry } = proofFindings(doc, st.trust, name);
   st.findings.push(...findings);
   if (!entry) return null;
   const at = { pointer: ptr(name) };
-  if (entry.kind !== 'review-rationale') st.findings.push(fail(R.judgement, `${name}: entry ${entry.seq} is a ${entry.kind} entry, not a judgement (review-rationale)`, at));
-  if (entry.subject.artifact !== manifest.artifact.sha256) st.findings.push(fail(R.artifact, `${name}: the judgement is about another artifact`, { ...at, expected: manifest.artifact.sha256, actual: entry.subject.artifact ?? null }));
+  if (entry.kind !== 'review-rationale')
+    st.findings.push(
+      fail(R.judgement, `${name}: entry ${entry.seq} is a ${entry.kind} entry, not a judgement (review-rationale)`, at),
+    );
+  if (entry.subject.artifact !== manifest.artifact.sha256)
+    st.findings.push(
+      fail(R.artifact, `${name}: the judgement is about another artifact`, {
+        ...at,
+        expected: manifest.artifact.sha256,
+        actual: entry.subject.artifact ?? null,
+      }),
+    );
   const body = judgementBodyProblem(entry.body);
   if (body) st.findings.push(fail(R.judgement, `${name}: ${body}`, at));
   const role = st.trust && st.trust.get(entry.author) ? judgementSignerProblem(entry.author, st.trust) : null;
-  if (role) st.findings.push(fail(R.role, `${name}: ${role}`, { ...at, expected: 'reviewer', actual: st.trust!.get(entry.author)!.role }));
+  if (role)
+    st.findings.push(
+      fail(R.role, `${name}: ${role}`, { ...at, expected: 'reviewer', actual: st.trust!.get(entry.author)!.role }),
+    );
   const named = entry.body['reportDigest'];
-  if (rep && named !== undefined && named !== rep.digest) st.findings.push(fail(R.reportDigest, `${name}: the judgement names another report than the bundle holds`, { ...at, expected: String(named), actual: rep.digest }));
+  if (rep && named !== undefined && named !== rep.digest)
+    st.findings.push(
+      fail(R.reportDigest, `${name}: the judgement names another report than the bundle holds`, {
+        ...at,
+        expected: String(named),
+        actual: rep.digest,
+      }),
+    );
   if (rep && named === rep.digest) {
     const p = judgementPointerProblem(rep.report, entry.body['pointer'] ?? '');
     if (p) st.findings.push(fail(R.judgement, `${name}: ${p}`, at));
@@ -177,33 +338,88 @@ function checkAttestation(st: State, manifest: BundleManifest): void {
   const b = st.members.get(MEMBER.attestation);
   if (!b) return;
   const a = verifyAttestation(b, st.trust);
-  for (const f of a.findings) if (f.severity === 'fail') st.findings.push({ ...f, rule: R.attestation, message: `${MEMBER.attestation}: ${f.message} (${f.rule})`, pointer: ptr(MEMBER.attestation) });
+  for (const f of a.findings)
+    if (f.severity === 'fail')
+      st.findings.push({
+        ...f,
+        rule: R.attestation,
+        message: `${MEMBER.attestation}: ${f.message} (${f.rule})`,
+        pointer: ptr(MEMBER.attestation),
+      });
   const subject = (a.statement?.['subject'] as { digest?: { sha256?: string } }[] | undefined)?.[0]?.digest?.sha256;
-  if (a.statement && subject !== manifest.artifact.sha256.slice(7)) st.findings.push(fail(R.attestation, 'the attestation is not about this artifact', { pointer: ptr(MEMBER.attestation), expected: manifest.artifact.sha256.slice(7), actual: subject ?? null }));
+  if (a.statement && subject !== manifest.artifact.sha256.slice(7))
+    st.findings.push(
+      fail(R.attestation, 'the attestation is not about this artifact', {
+        pointer: ptr(MEMBER.attestation),
+        expected: manifest.artifact.sha256.slice(7),
+        actual: subject ?? null,
+      }),
+    );
 }
 
 /** Every judgement member, then the page rebuilt from the verified parts. */
-function checkJudgementsAndPage(st: State, names: readonly string[], manifest: BundleManifest, cp: Checkpoint | null, rep: { report: BundledReport; digest: string } | null): Entry[] {
+function checkJudgementsAndPage(
+  st: State,
+  names: readonly string[],
+  manifest: BundleManifest,
+  cp: Checkpoint | null,
+  rep: { report: BundledReport; digest: string } | null,
+): Entry[] {
   const judgementNames = names.filter((n) => JUDGEMENT_MEMBER_RE.test(n));
-  const known = new Set<string>([MEMBER.manifest, MEMBER.report, MEMBER.html, MEMBER.checkpoint, MEMBER.attestation, ...judgementNames]);
-  for (const n of names) if (!known.has(n)) st.findings.push(fail(R.members, `${n} is no member an evidence bundle holds`, { pointer: ptr(n) }));
-  const entries = judgementNames.map((n) => checkJudgement(st, n, cp, manifest, rep)).filter((e): e is Entry => e !== null);
+  const known = new Set<string>([
+    MEMBER.manifest,
+    MEMBER.report,
+    MEMBER.html,
+    MEMBER.checkpoint,
+    MEMBER.attestation,
+    ...judgementNames,
+  ]);
+  for (const n of names)
+    if (!known.has(n))
+      st.findings.push(fail(R.members, `${n} is no member an evidence bundle holds`, { pointer: ptr(n) }));
+  const entries = judgementNames
+    .map((n) => checkJudgement(st, n, cp, manifest, rep))
+    .filter((e): e is Entry => e !== null);
   const html = st.members.get(MEMBER.html);
   if (!html) st.findings.push(fail(R.html, `the bundle has no ${MEMBER.html}`, { pointer: ptr(MEMBER.html) }));
   else if (rep && cp) {
     const proofs = judgementNames.map((n) => JSON.parse(st.members.get(n)!.toString('utf8')) as InclusionProof);
-    if (!html.equals(Buffer.from(bundleHtml(rep.report, proofs, cp, rep.digest), 'utf8'))) st.findings.push(fail(R.html, `${MEMBER.html} is not the page of this bundle's report and judgements (edited, or written by another version)`, { pointer: ptr(MEMBER.html) }));
+    if (!html.equals(Buffer.from(bundleHtml(rep.report, proofs, cp, rep.digest), 'utf8')))
+      st.findings.push(
+        fail(
+          R.html,
+          `${MEMBER.html} is not the page of this bundle's report and judgements (edited, or written by another version)`,
+          { pointer: ptr(MEMBER.html) },
+        ),
+      );
   }
-  if (rep && !entries.some((e) => e.body['reportDigest'] === rep.digest)) st.findings.push(warning(R.unbound, 'no judgement in the bundle names this report\'s digest: nothing signed binds the report to a reviewer', { pointer: ptr(MEMBER.report) }));
+  if (rep && !entries.some((e) => e.body['reportDigest'] === rep.digest))
+    st.findings.push(
+      warning(
+        R.unbound,
+        "no judgement in the bundle names this report's digest: nothing signed binds the report to a reviewer",
+        { pointer: ptr(MEMBER.report) },
+      ),
+    );
   return entries;
 }
 
 /** Verifies the bundle in `archive` (bytes or a file read by position). */
-export async function verifyBundle(archive: Buffer | ZipSource, trust: TrustStore | null, limits?: Record<string, number>): Promise<KindResult> {
+export async function verifyBundle(
+  archive: Buffer | ZipSource,
+  trust: TrustStore | null,
+  limits?: Record<string, number>,
+): Promise<KindResult> {
   const st: State = { findings: [], chain: [], members: new Map(), trust };
   const zs = readStructure(archive, resolveLimits(limits));
   st.findings.push(...zs.findings);
-  if (!zs.ok) return { id: null, findings: st.findings, chain: [], authenticity: authenticity.consistencyOnly('the archive was refused by the strict ZIP reader.') };
+  if (!zs.ok)
+    return {
+      id: null,
+      findings: st.findings,
+      chain: [],
+      authenticity: authenticity.consistencyOnly('the archive was refused by the strict ZIP reader.'),
+    };
   const contents = await readEntries(archive, zs.entries, () => true);
   zs.entries.forEach((e, i) => {
     const c = contents[i]!;
@@ -211,7 +427,13 @@ export async function verifyBundle(archive: Buffer | ZipSource, trust: TrustStor
     if (c.bytes && !e.isDirectory) st.members.set(e.name, c.bytes);
   });
   const names = zs.entries.filter((e) => !e.isDirectory).map((e) => e.name);
-  if (!trust) st.findings.push(unavailable(R.trust, 'no trust store given (--trust-store): the checkpoint, the judgements and their signers cannot be checked'));
+  if (!trust)
+    st.findings.push(
+      unavailable(
+        R.trust,
+        'no trust store given (--trust-store): the checkpoint, the judgements and their signers cannot be checked',
+      ),
+    );
   const manifest = checkManifest(st, names);
   if (!manifest) return { id: null, findings: st.findings, chain: st.chain };
   const rep = checkReport(st, manifest);
@@ -221,18 +443,56 @@ export async function verifyBundle(archive: Buffer | ZipSource, trust: TrustStor
   return resultOf(st, manifest, rep, cp, entries);
 }
 
-function resultOf(st: State, manifest: BundleManifest, rep: { report: BundledReport; digest: string } | null, cp: Checkpoint | null, entries: Entry[]): KindResult {
+function resultOf(
+  st: State,
+  manifest: BundleManifest,
+  rep: { report: BundledReport; digest: string } | null,
+  cp: Checkpoint | null,
+  entries: Entry[],
+): KindResult {
   if (!st.findings.some((f) => f.severity === 'fail' || f.severity === 'unavailable'))
-    st.findings.push(info('RPR-EVB-000', `${entries.length} judgement(s) on ${manifest.artifact.sha256} proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches`));
+    st.findings.push(
+      info(
+        'RPR-EVB-000',
+        `${entries.length} judgement(s) on ${manifest.artifact.sha256} proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches`,
+      ),
+    );
   const failed = st.findings.some((f) => f.severity === 'fail' && (f.rule === R.checkpoint || f.rule === R.signature));
-  const auth = !cp ? authenticity.consistencyOnly('the bundle holds no readable checkpoint.')
-    : !st.trust ? authenticity.noTrustStore('the bundle\'s checkpoint', cp.signer)
-      : failed ? authenticity.badSignature('the bundle\'s checkpoint or a judgement', cp.signer)
-        : authenticity.trusted('the bundle\'s checkpoint and every judgement', cp.signer);
+  const auth = !cp
+    ? authenticity.consistencyOnly('the bundle holds no readable checkpoint.')
+    : !st.trust
+      ? authenticity.noTrustStore("the bundle's checkpoint", cp.signer)
+      : failed
+        ? authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer)
+        : authenticity.trusted("the bundle's checkpoint and every judgement", cp.signer);
   const details = {
-    bundle: { artifact: manifest.artifact, reportDigest: manifest.reportDigest, checkpoint: cp ? { treeSize: cp.treeSize, rootHash: cp.rootHash, signer: cp.signer, timestampUtc: cp.timestampUtc } : null, attestation: st.members.has(MEMBER.attestation) },
-    judgements: entries.map((e) => ({ seq: e.seq, member: judgementMember(e.seq), recordedAtUtc: e.recordedAtUtc, author: e.author, role: st.trust?.get(e.author)?.role ?? null, label: st.trust?.get(e.author)?.label ?? null, decision: String(e.body['decision'] ?? ''), pointer: typeof e.body['pointer'] === 'string' ? e.body['pointer'] : '', rationale: String(e.body['rationale'] ?? ''), reportDigest: typeof e.body['reportDigest'] === 'string' ? e.body['reportDigest'] : null })),
+    bundle: {
+      artifact: manifest.artifact,
+      reportDigest: manifest.reportDigest,
+      checkpoint: cp
+        ? { treeSize: cp.treeSize, rootHash: cp.rootHash, signer: cp.signer, timestampUtc: cp.timestampUtc }
+        : null,
+      attestation: st.members.has(MEMBER.attestation),
+    },
+    judgements: entries.map((e) => ({
+      seq: e.seq,
+      member: judgementMember(e.seq),
+      recordedAtUtc: e.recordedAtUtc,
+      author: e.author,
+      role: st.trust?.get(e.author)?.role ?? null,
+      label: st.trust?.get(e.author)?.label ?? null,
+      decision: String(e.body['decision'] ?? ''),
+      pointer: typeof e.body['pointer'] === 'string' ? e.body['pointer'] : '',
+      rationale: String(e.body['rationale'] ?? ''),
+      reportDigest: typeof e.body['reportDigest'] === 'string' ? e.body['reportDigest'] : null,
+    })),
     report: rep ? (JSON.parse(JSON.stringify(rep.report)) as Report['details']) : null,
   };
-  return { id: manifest.artifact.sha256, findings: st.findings, chain: st.chain, details: details as unknown as KindResult['details'], authenticity: auth };
+  return {
+    id: manifest.artifact.sha256,
+    findings: st.findings,
+    chain: st.chain,
+    details: details as unknown as KindResult['details'],
+    authenticity: auth,
+  };
 }

@@ -41,10 +41,13 @@ export function writeEvidenceBundle(input: BundleInput): Buffer {
   // (a TG replay's expressions), and the page prints them as they come.
   const report = JSON.parse(canonicalizeValue(given)) as typeof given;
   const sha = report.artifact.sha256;
-  if (sha === null) throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
+  if (sha === null)
+    throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
   const cpText = canonicalizeValue(input.checkpoint);
   const proofs = [...input.proofs].sort((a, b) => a.leafIndex - b.leafIndex);
-  for (const p of proofs) if (canonicalizeValue(p.checkpoint) !== cpText) throw new JournalError(`the proof of entry ${p.leafIndex} is not against the bundle's checkpoint`, 'USAGE');
+  for (const p of proofs)
+    if (canonicalizeValue(p.checkpoint) !== cpText)
+      throw new JournalError(`the proof of entry ${p.leafIndex} is not against the bundle's checkpoint`, 'USAGE');
   const digest = reportDigest(report);
   const files: { name: string; data: Buffer }[] = [
     { name: MEMBER.report, data: jsonMember(report) },
@@ -64,28 +67,47 @@ export function writeEvidenceBundle(input: BundleInput): Buffer {
   return writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]);
 }
 
-
 /**
  * The bundle of `report` with every judgement `dir` holds on its artifact. Refused
  * (JournalError) when the journal does not verify, has no checkpoint, or holds a judgement
  * made on another report of the artifact (its pointer would name an item of a report the
  * bundle does not hold: give that report instead).
  */
-export async function bundleFromJournal(dir: string, report: Report | BundledReport, trust: TrustStore | null, attestation?: Uint8Array | null): Promise<JournalBundle> {
+export async function bundleFromJournal(
+  dir: string,
+  report: Report | BundledReport,
+  trust: TrustStore | null,
+  attestation?: Uint8Array | null,
+): Promise<JournalBundle> {
   const sha = report.artifact.sha256;
-  if (sha === null) throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
+  if (sha === null)
+    throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
   const v = await verifyJournal(dir, trust);
-  if (v.entryLines === 0 && v.latestCheckpoint === null) throw new JournalError(`${dir} holds no journal entries`, 'NOT_FOUND');
+  if (v.entryLines === 0 && v.latestCheckpoint === null)
+    throw new JournalError(`${dir} holds no journal entries`, 'NOT_FOUND');
   const broken = v.findings.find((f) => f.severity === 'fail');
-  if (broken) throw new JournalError(`journal ${dir} does not verify (${broken.rule}: ${broken.message}); run 'reprise journal verify ${dir}'`, 'DAMAGED');
-  if (!v.latestCheckpoint) throw new JournalError(`journal ${dir} has no checkpoint to prove judgements against`, 'REFUSED');
+  if (broken)
+    throw new JournalError(
+      `journal ${dir} does not verify (${broken.rule}: ${broken.message}); run 'reprise journal verify ${dir}'`,
+      'DAMAGED',
+    );
+  if (!v.latestCheckpoint)
+    throw new JournalError(`journal ${dir} has no checkpoint to prove judgements against`, 'REFUSED');
   const digest = reportDigest(report);
   const judgements = judgementsIn(v, sha, trust);
   const other = judgements.filter((j) => j.reportDigest !== null && j.reportDigest !== digest);
   if (other.length > 0) {
     const list = other.map((j) => `seq ${j.seq} (${j.reportDigest})`).join(', ');
-    throw new JournalError(`judgement(s) ${list} were recorded on another report of this artifact than the one exported (${digest}): export the report they judged (same engine options and mode)`, 'REFUSED');
+    throw new JournalError(
+      `judgement(s) ${list} were recorded on another report of this artifact than the one exported (${digest}): export the report they judged (same engine options and mode)`,
+      'REFUSED',
+    );
   }
-  const bytes = writeEvidenceBundle({ report, proofs: judgements.map((j) => j.proof), checkpoint: v.latestCheckpoint, attestation: attestation ?? null });
+  const bytes = writeEvidenceBundle({
+    report,
+    proofs: judgements.map((j) => j.proof),
+    checkpoint: v.latestCheckpoint,
+    attestation: attestation ?? null,
+  });
   return { bytes, judgements, checkpoint: v.latestCheckpoint, reportDigest: digest };
 }

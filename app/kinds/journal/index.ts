@@ -9,7 +9,14 @@ export const journalCode: DirectoryKindCode = {
   async verifyDir(dir, ctx) {
     const trust = await ctx.trustStore();
     const max = ctx.options.limits?.[FINDINGS_LIMIT];
-    const v = await verifyJournal(dir, trust, { keep: false, progress: (f) => ctx.progress(f, 'journal'), ...(max !== undefined ? { maxFindingsPerRule: max } : {}) });
-    return { ...journalKindResult(v), authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null) };
+    const v = await verifyJournal(dir, trust, {
+      keep: false,
+      progress: (f) => ctx.progress(f, 'journal'),
+      ...(max !== undefined ? { maxFindingsPerRule: max } : {}),
+    });
+    return {
+      ...journalKindResult(v),
+      authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null),
+    };
   },
 };

@@ -24,7 +24,6 @@ export class DatasetShapeError extends Error {
   }
 }
 
-
 /** The projection that is hashed; throws DatasetShapeError when the dataset is not one. */
 export function datasetIdentityInput(dataset: unknown): Record<string, unknown> {
   if (!isObject(dataset)) throw new DatasetShapeError('the dataset is not a JSON object', '');
@@ -32,7 +31,8 @@ export function datasetIdentityInput(dataset: unknown): Record<string, unknown> 
   const cols = dataset['columns'];
   if (!Array.isArray(cols)) throw new DatasetShapeError('the dataset has no "columns" array', '/columns');
   const columns = cols.map((c, i) => {
-    if (!isObject(c) || typeof c['name'] !== 'string' || typeof c['type'] !== 'string') throw new DatasetShapeError('a column is not {name: string, type: string}', `/columns/${i}`);
+    if (!isObject(c) || typeof c['name'] !== 'string' || typeof c['type'] !== 'string')
+      throw new DatasetShapeError('a column is not {name: string, type: string}', `/columns/${i}`);
     return { name: c['name'], type: c['type'].toUpperCase() };
   });
   const rowsIn = dataset['rows'];

@@ -22,8 +22,22 @@ export function archiveOf(s: Sniffed) {
 }
 
 const NEMOSYNE_OPTIONS = [
-  { name: 'profiles', flag: 'profiles', arg: 'FILE', path: 'file', workbench: true, help: "the kernel profile registry a package's profile is checked against" },
-  { name: 'kernelAdapter', flag: 'kernel-adapter', arg: 'PATH', path: 'file-or-directory', workbench: true, help: 'the kernel adapter (a command or a module) recomputing the digest root' },
+  {
+    name: 'profiles',
+    flag: 'profiles',
+    arg: 'FILE',
+    path: 'file',
+    workbench: true,
+    help: "the kernel profile registry a package's profile is checked against",
+  },
+  {
+    name: 'kernelAdapter',
+    flag: 'kernel-adapter',
+    arg: 'PATH',
+    path: 'file-or-directory',
+    workbench: true,
+    help: 'the kernel adapter (a command or a module) recomputing the digest root',
+  },
 ] as const satisfies readonly KindOption[];
 
 export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
@@ -31,7 +45,8 @@ export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
   rules: { doc: 'docs/rules/nemosyne.md', ids: NEMOSYNE_RULES },
   options: NEMOSYNE_OPTIONS,
   examples: async () => (await import('./examples.js')).packagesWriter,
-  consistencyOnly: "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",
+  consistencyOnly:
+    "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",
   operations: { members: { what: 'a Nemosyne package' } },
   detect: looksLikePackage,
   load: async () => (await import('./index.js')).nemosynePackageCode,

@@ -14,7 +14,12 @@ export function investigationRoot(
   governed?: { envelope: unknown; memberDigest: string },
 ): Record<string, unknown> {
   if (formatVersion === 2) return { schemaVersion: 2, algorithm, ...state };
-  return { schemaVersion: 3, algorithm, ...state, governedEvidence: { envelope: governed?.envelope ?? null, memberDigest: governed?.memberDigest ?? '' } };
+  return {
+    schemaVersion: 3,
+    algorithm,
+    ...state,
+    governedEvidence: { envelope: governed?.envelope ?? null, memberDigest: governed?.memberDigest ?? '' },
+  };
 }
 
 export function investigationDigest(root: Record<string, unknown>): string {

@@ -49,12 +49,35 @@ const ENTRY = 'investigation/evidence-receipts.json';
 const ENUMS = {
   status: ['satisfied', 'violated', 'unchecked', 'notTestableFromData'],
   policy: ['fullDataset', 'completeCase', 'pairwiseComplete', 'filteredSubset', 'imputed', 'other'],
-  scale: ['unknown', 'identifier', 'nominal', 'ordinal', 'interval', 'ratio', 'count', 'proportion', 'compositional', 'circular', 'temporal', 'spatialCoordinate'],
+  scale: [
+    'unknown',
+    'identifier',
+    'nominal',
+    'ordinal',
+    'interval',
+    'ratio',
+    'count',
+    'proportion',
+    'compositional',
+    'circular',
+    'temporal',
+    'spatialCoordinate',
+  ],
   structure: ['unknown', 'iid', 'grouped', 'repeatedMeasures', 'temporalSequence', 'spatial', 'spatiotemporal'],
   modelStatus: ['inferred', 'declared', 'confirmed', 'ambiguous', 'unknown'],
   admission: ['admitted', 'rejected'],
   semanticPolicy: ['allowInferred', 'requireDeclared', 'requireConfirmed'],
-  metric: ['euclidean', 'standardizedEuclidean', 'mahalanobis', 'gower', 'aitchison', 'hamming', 'jaccard', 'geodesic', 'dynamicTimeWarping'],
+  metric: [
+    'euclidean',
+    'standardizedEuclidean',
+    'mahalanobis',
+    'gower',
+    'aitchison',
+    'hamming',
+    'jaccard',
+    'geodesic',
+    'dynamicTimeWarping',
+  ],
   transformation: ['standardize', 'robustScale', 'rankEncode', 'indicatorEncode', 'ilr', 'circularEmbedding'],
   missingness: ['preserve', 'completeCase', 'pairwiseComplete', 'impute'],
 } as const;
@@ -79,8 +102,24 @@ class Closed {
     return null;
   }
   exact(o: Obj, keys: readonly string[], ptr: string): void {
-    for (const k of keys) if (!Object.hasOwn(o, k)) this.add('RPR-NEM-031', `member "${k}" is missing (the envelope is closed)`, `${ptr}/${esc(k)}`, 'present', 'absent');
-    for (const k of Object.keys(o)) if (!keys.includes(k)) this.add('RPR-NEM-031', `member "${k}" is not allowed (the envelope is closed)`, `${ptr}/${esc(k)}`, 'absent', 'present');
+    for (const k of keys)
+      if (!Object.hasOwn(o, k))
+        this.add(
+          'RPR-NEM-031',
+          `member "${k}" is missing (the envelope is closed)`,
+          `${ptr}/${esc(k)}`,
+          'present',
+          'absent',
+        );
+    for (const k of Object.keys(o))
+      if (!keys.includes(k))
+        this.add(
+          'RPR-NEM-031',
+          `member "${k}" is not allowed (the envelope is closed)`,
+          `${ptr}/${esc(k)}`,
+          'absent',
+          'present',
+        );
   }
   array(v: unknown, ptr: string): unknown[] | null {
     if (Array.isArray(v)) return v;
@@ -129,11 +168,11 @@ class Closed {
   }
 }
 
-
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
-  if (typeof v === 'string') return v.length === 0 ? 'empty string' : JSON.stringify(v.length > 80 ? v.slice(0, 77) + '...' : v);
+  if (typeof v === 'string')
+    return v.length === 0 ? 'empty string' : JSON.stringify(v.length > 80 ? v.slice(0, 77) + '...' : v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return typeof v;
 }
@@ -141,11 +180,24 @@ function describe(v: unknown): string {
 /** Parses the envelope value closed; the findings are all `fail`. */
 export function checkEnvelope(value: unknown): { envelope: Envelope; findings: Finding[] } {
   const c = new Closed();
-  const env: Envelope = { bundleDatasetFingerprint: null, bundleKernelVersion: null, receiptIds: [], receipts: new Map(), uses: [] };
+  const env: Envelope = {
+    bundleDatasetFingerprint: null,
+    bundleKernelVersion: null,
+    receiptIds: [],
+    receipts: new Map(),
+    uses: [],
+  };
   const root = c.record(value, '');
   if (root) {
     c.exact(root, ['schemaVersion', 'bundle', 'uses'], '');
-    if (root['schemaVersion'] !== '1') c.rule('RPR-NEM-032', 'schemaVersion must be the string "1"', '/schemaVersion', '1', describe(root['schemaVersion']));
+    if (root['schemaVersion'] !== '1')
+      c.rule(
+        'RPR-NEM-032',
+        'schemaVersion must be the string "1"',
+        '/schemaVersion',
+        '1',
+        describe(root['schemaVersion']),
+      );
     checkBundle(root['bundle'], c, env);
     const uses = c.array(root['uses'], '/uses');
     const triples = new Set<string>();
@@ -176,7 +228,14 @@ function checkBundle(value: unknown, c: Closed, env: Envelope): void {
   const b = c.record(value, '/bundle');
   if (!b) return;
   c.exact(b, ['schemaVersion', 'datasetFingerprint', 'kernelVersion', 'receipts'], '/bundle');
-  if (b['schemaVersion'] !== '1') c.rule('RPR-NEM-032', 'schemaVersion must be the string "1"', '/bundle/schemaVersion', '1', describe(b['schemaVersion']));
+  if (b['schemaVersion'] !== '1')
+    c.rule(
+      'RPR-NEM-032',
+      'schemaVersion must be the string "1"',
+      '/bundle/schemaVersion',
+      '1',
+      describe(b['schemaVersion']),
+    );
   env.bundleDatasetFingerprint = c.nonEmpty(b['datasetFingerprint'], '/bundle/datasetFingerprint');
   env.bundleKernelVersion = c.nonEmpty(b['kernelVersion'], '/bundle/kernelVersion');
   const receipts = c.array(b['receipts'], '/bundle/receipts');
@@ -210,7 +269,20 @@ function receiptFacts(r: Obj): ReceiptFacts {
   };
 }
 
-const RECEIPT_KEYS = ['receiptId', 'claimId', 'estimand', 'measurementContext', 'geometry', 'assumptions', 'sampleSupport', 'uncertainty', 'stability', 'sensitivity', 'limitations', 'methodProvenance'];
+const RECEIPT_KEYS = [
+  'receiptId',
+  'claimId',
+  'estimand',
+  'measurementContext',
+  'geometry',
+  'assumptions',
+  'sampleSupport',
+  'uncertainty',
+  'stability',
+  'sensitivity',
+  'limitations',
+  'methodProvenance',
+];
 
 function checkReceipt(value: unknown, ptr: string, c: Closed, env: Envelope): string | null {
   const r = c.record(value, ptr);
@@ -265,7 +337,8 @@ function checkReceipt(value: unknown, ptr: string, c: Closed, env: Envelope): st
     c.exact(o, ['factor', 'testedValues', 'materiallyChanged'], p);
     c.nonEmpty(o['factor'], `${p}/factor`);
     c.strings(o['testedValues'], `${p}/testedValues`);
-    if (typeof o['materiallyChanged'] !== 'boolean') c.typeError(`${p}/materiallyChanged`, 'a boolean', o['materiallyChanged']);
+    if (typeof o['materiallyChanged'] !== 'boolean')
+      c.typeError(`${p}/materiallyChanged`, 'a boolean', o['materiallyChanged']);
   });
   c.strings(r['limitations'], `${ptr}/limitations`);
   const mp = c.record(r['methodProvenance'], `${ptr}/methodProvenance`);
@@ -284,10 +357,22 @@ function checkReceipt(value: unknown, ptr: string, c: Closed, env: Envelope): st
       c.string(pair[1], `${p}/parameters/${i}/1`);
     });
     if (fp !== null && env.bundleDatasetFingerprint !== null && fp !== env.bundleDatasetFingerprint) {
-      c.rule('RPR-NEM-037', "the receipt's provenance names another dataset than its bundle", `${p}/datasetFingerprint`, env.bundleDatasetFingerprint, fp);
+      c.rule(
+        'RPR-NEM-037',
+        "the receipt's provenance names another dataset than its bundle",
+        `${p}/datasetFingerprint`,
+        env.bundleDatasetFingerprint,
+        fp,
+      );
     }
     if (kv !== null && env.bundleKernelVersion !== null && kv !== env.bundleKernelVersion) {
-      c.rule('RPR-NEM-037', "the receipt's provenance names another kernel than its bundle", `${p}/kernelVersion`, env.bundleKernelVersion, kv);
+      c.rule(
+        'RPR-NEM-037',
+        "the receipt's provenance names another kernel than its bundle",
+        `${p}/kernelVersion`,
+        env.bundleKernelVersion,
+        kv,
+      );
     }
   }
   return id;
@@ -318,7 +403,8 @@ function checkMeasurementContext(value: unknown, ptr: string, c: Closed): void {
       c.nonEmpty(model['column'], `${p}/model/column`);
       c.oneOf(model['scale'], ENUMS.scale, `${p}/model/scale`);
       c.oneOf(model['observationStructure'], ENUMS.structure, `${p}/model/observationStructure`);
-      if (model['compositionalGroup'] !== null) c.nonEmpty(model['compositionalGroup'], `${p}/model/compositionalGroup`);
+      if (model['compositionalGroup'] !== null)
+        c.nonEmpty(model['compositionalGroup'], `${p}/model/compositionalGroup`);
     }
     c.oneOf(o['status'], ENUMS.modelStatus, `${p}/status`);
     c.array(o['basis'], `${p}/basis`)?.forEach((b, j) => {
@@ -330,7 +416,8 @@ function checkMeasurementContext(value: unknown, ptr: string, c: Closed): void {
       c.nonEmpty(bo['rationale'], `${q}/rationale`);
     });
   });
-  if (m['semanticAdmissionPolicy'] !== null) c.oneOf(m['semanticAdmissionPolicy'], ENUMS.semanticPolicy, `${ptr}/semanticAdmissionPolicy`);
+  if (m['semanticAdmissionPolicy'] !== null)
+    c.oneOf(m['semanticAdmissionPolicy'], ENUMS.semanticPolicy, `${ptr}/semanticAdmissionPolicy`);
   if (m['analyticalAdmission'] !== null) {
     const p = `${ptr}/analyticalAdmission`;
     const a = c.record(m['analyticalAdmission'], p);
@@ -356,7 +443,13 @@ function checkSampleSupport(value: unknown, ptr: string, c: Closed): void {
   const used = c.count(s['rowsUsed'], `${ptr}/rowsUsed`);
   const excluded = c.count(s['rowsExcluded'], `${ptr}/rowsExcluded`);
   if (total !== null && used !== null && excluded !== null && (used > total || excluded !== total - used)) {
-    c.rule('RPR-NEM-036', 'rowsExcluded must equal totalRows - rowsUsed', `${ptr}/rowsExcluded`, total - used, excluded);
+    c.rule(
+      'RPR-NEM-036',
+      'rowsExcluded must equal totalRows - rowsUsed',
+      `${ptr}/rowsExcluded`,
+      total - used,
+      excluded,
+    );
   }
   c.strings(s['columns'], `${ptr}/columns`);
   c.oneOf(s['policy'], ENUMS.policy, `${ptr}/policy`);
@@ -369,5 +462,12 @@ function checkSampleSupport(value: unknown, ptr: string, c: Closed): void {
     c.nonEmpty(o['reason'], `${q}/reason`);
     explained += c.count(o['rowCount'], `${q}/rowCount`) ?? 0;
   });
-  if (excluded !== null && explained > excluded) c.rule('RPR-NEM-036', 'exclusion reasons explain more rows than were excluded', `${ptr}/exclusionReasons`, excluded, explained);
+  if (excluded !== null && explained > excluded)
+    c.rule(
+      'RPR-NEM-036',
+      'exclusion reasons explain more rows than were excluded',
+      `${ptr}/exclusionReasons`,
+      excluded,
+      explained,
+    );
 }

@@ -14,7 +14,9 @@ export const packagesWriter: ExampleWriter = {
   name: 'packages',
   build(): ExampleFile[] {
     const files: ExampleFile[] = samplePackages().map((s) => {
-      const flagged = s.withFlags ? `; with ${FLAGS}: ${s.withFlags.verdict}${s.withFlags.rule ? ' ' + s.withFlags.rule : ''}` : '';
+      const flagged = s.withFlags
+        ? `; with ${FLAGS}: ${s.withFlags.verdict}${s.withFlags.rule ? ' ' + s.withFlags.rule : ''}`
+        : '';
       const expect: ExampleFile['expect'] = { verdict: s.expect.verdict, command: 'verify' };
       if (s.expect.rule) expect.rule = s.expect.rule;
       return { path: `packages/${s.name}`, bytes: s.bytes, note: `Nemosyne package: ${s.note}${flagged}`, expect };

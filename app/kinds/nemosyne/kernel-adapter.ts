@@ -76,7 +76,12 @@ async function runModule(spec: string, req: KernelRestoreRequest): Promise<unkno
   } catch (e) {
     throw new AdapterError(`cannot load kernel adapter module ${spec}: ${(e as Error).message}`);
   }
-  const restore = typeof mod.restore === 'function' ? mod.restore : typeof mod.default?.restore === 'function' ? mod.default.restore : null;
+  const restore =
+    typeof mod.restore === 'function'
+      ? mod.restore
+      : typeof mod.default?.restore === 'function'
+        ? mod.default.restore
+        : null;
   if (!restore) throw new AdapterError(`kernel adapter module ${spec} exports no restore() function`);
   try {
     return await (restore as KernelAdapter['restore'])(req);
@@ -116,7 +121,12 @@ function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
         const p = parseCanonical(decodeJsonBytes(Buffer.concat(chunks)));
         // An answer whose numbers the parse changed is not the answer the adapter gave.
         const changed = p.warnings[0];
-        if (changed) return reject(new AdapterError(`kernel adapter ${spec} printed JSON that is not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`));
+        if (changed)
+          return reject(
+            new AdapterError(
+              `kernel adapter ${spec} printed JSON that is not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`,
+            ),
+          );
         resolvePromise(p.value);
       } catch (e) {
         reject(new AdapterError(`kernel adapter ${spec} printed no valid JSON: ${(e as Error).message}`));
@@ -131,20 +141,26 @@ function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
 function checkRestored(v: unknown): RestoredState {
   if (!isObj(v)) throw new AdapterError('the kernel adapter returned no object');
   if (typeof v['kernelVersion'] !== 'string') throw new AdapterError('the kernel adapter returned no kernelVersion');
-  if (v['analyticalDatasetFingerprint'] !== undefined && typeof v['analyticalDatasetFingerprint'] !== 'string') throw new AdapterError('analyticalDatasetFingerprint must be a string');
+  if (v['analyticalDatasetFingerprint'] !== undefined && typeof v['analyticalDatasetFingerprint'] !== 'string')
+    throw new AdapterError('analyticalDatasetFingerprint must be a string');
   const state = v['state'];
   if (!isObj(state)) throw new AdapterError('the kernel adapter returned no state object');
-  for (const k of Object.keys(state)) if (!Object.hasOwn(STATE_MEMBERS, k)) throw new AdapterError(`the restored state has a member "${k}" that the digest root does not have`);
+  for (const k of Object.keys(state))
+    if (!Object.hasOwn(STATE_MEMBERS, k))
+      throw new AdapterError(`the restored state has a member "${k}" that the digest root does not have`);
   for (const [k, t] of Object.entries(STATE_MEMBERS)) {
     const x = state[k];
     if (x === undefined) {
       if (t.endsWith('?')) continue;
       throw new AdapterError(`the restored state lacks "${k}"`);
     }
-    if ((t === 'string' || t === 'string?') && typeof x !== 'string') throw new AdapterError(`the restored state's "${k}" must be a string`);
-    if (t === 'strings' && !(Array.isArray(x) && x.every((s) => typeof s === 'string'))) throw new AdapterError(`the restored state's "${k}" must be an array of strings`);
+    if ((t === 'string' || t === 'string?') && typeof x !== 'string')
+      throw new AdapterError(`the restored state's "${k}" must be a string`);
+    if (t === 'strings' && !(Array.isArray(x) && x.every((s) => typeof s === 'string')))
+      throw new AdapterError(`the restored state's "${k}" must be an array of strings`);
   }
   const out: RestoredState = { kernelVersion: v['kernelVersion'], state };
-  if (typeof v['analyticalDatasetFingerprint'] === 'string') out.analyticalDatasetFingerprint = v['analyticalDatasetFingerprint'];
+  if (typeof v['analyticalDatasetFingerprint'] === 'string')
+    out.analyticalDatasetFingerprint = v['analyticalDatasetFingerprint'];
   return out;
 }

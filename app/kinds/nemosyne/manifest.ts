@@ -71,9 +71,20 @@ const NESTED: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     currentTask: { kind: 'string', required: false },
     observerMode: { kind: 'boolean', required: false },
   },
-  representationModel: { fitnessModelVersion: { kind: 'string', required: true }, fitnessModelArtifactHash: { kind: 'string', required: false } },
-  evidenceSummary: { observationsCount: { kind: 'number', required: true }, findingsCount: { kind: 'number', required: true }, annotationsCount: { kind: 'number', required: true } },
-  environment: { userAgent: { kind: 'string', required: false }, platform: { kind: 'string', required: false }, webxrSupported: { kind: 'boolean', required: false } },
+  representationModel: {
+    fitnessModelVersion: { kind: 'string', required: true },
+    fitnessModelArtifactHash: { kind: 'string', required: false },
+  },
+  evidenceSummary: {
+    observationsCount: { kind: 'number', required: true },
+    findingsCount: { kind: 'number', required: true },
+    annotationsCount: { kind: 'number', required: true },
+  },
+  environment: {
+    userAgent: { kind: 'string', required: false },
+    platform: { kind: 'string', required: false },
+    webxrSupported: { kind: 'boolean', required: false },
+  },
 };
 
 function typeOk(v: unknown, kind: Kind): boolean {
@@ -93,20 +104,45 @@ function typeOk(v: unknown, kind: Kind): boolean {
   }
 }
 
-const KIND_TEXT: Record<Kind, string> = { string: 'a string', number: 'a finite number', count: 'a non-negative integer', boolean: 'a boolean', object: 'an object', stringArray: 'an array of strings' };
+const KIND_TEXT: Record<Kind, string> = {
+  string: 'a string',
+  number: 'a finite number',
+  count: 'a non-negative integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  stringArray: 'an array of strings',
+};
 
 /** Upstream treats `null` like absent for optional members (valibot nullish). */
 const present = (v: unknown) => v !== undefined && v !== null;
 
-function checkMembers(obj: Record<string, unknown>, spec: Record<string, { kind: Kind; required: boolean }>, base: string, findings: Finding[]): void {
+function checkMembers(
+  obj: Record<string, unknown>,
+  spec: Record<string, { kind: Kind; required: boolean }>,
+  base: string,
+  findings: Finding[],
+): void {
   for (const [k, s] of Object.entries(spec)) {
     const v = obj[k];
     if (!present(v)) {
-      if (s.required) findings.push(fail('RPR-NEM-004', `manifest member ${base}/${k} is missing`, { pointer: `${M}${base}/${k}`, expected: KIND_TEXT[s.kind], actual: v === null ? null : 'absent' }));
+      if (s.required)
+        findings.push(
+          fail('RPR-NEM-004', `manifest member ${base}/${k} is missing`, {
+            pointer: `${M}${base}/${k}`,
+            expected: KIND_TEXT[s.kind],
+            actual: v === null ? null : 'absent',
+          }),
+        );
       continue;
     }
     if (!typeOk(v, s.kind)) {
-      findings.push(fail('RPR-NEM-004', `manifest member ${base}/${k} is not ${KIND_TEXT[s.kind]}`, { pointer: `${M}${base}/${k}`, expected: KIND_TEXT[s.kind], actual: Array.isArray(v) ? 'array' : typeof v }));
+      findings.push(
+        fail('RPR-NEM-004', `manifest member ${base}/${k} is not ${KIND_TEXT[s.kind]}`, {
+          pointer: `${M}${base}/${k}`,
+          expected: KIND_TEXT[s.kind],
+          actual: Array.isArray(v) ? 'array' : typeof v,
+        }),
+      );
       continue;
     }
     const nested = NESTED[k];
@@ -114,9 +150,22 @@ function checkMembers(obj: Record<string, unknown>, spec: Record<string, { kind:
   }
   const unknown = Object.keys(obj).filter((k) => !Object.hasOwn(spec, k));
   for (const k of unknown.slice(0, MAX_UNKNOWN)) {
-    findings.push(warning('RPR-NEM-005', `manifest member ${base}/${k} is not part of the format (upstream ignores it; nothing commits to it)`, { pointer: `${M}${base}/${esc(k)}` }));
+    findings.push(
+      warning(
+        'RPR-NEM-005',
+        `manifest member ${base}/${k} is not part of the format (upstream ignores it; nothing commits to it)`,
+        { pointer: `${M}${base}/${esc(k)}` },
+      ),
+    );
   }
-  if (unknown.length > MAX_UNKNOWN) findings.push(warning('RPR-NEM-005', `${unknown.length - MAX_UNKNOWN} more manifest members under ${base || '(root)'} are not part of the format`, { pointer: `${M}${base}` }));
+  if (unknown.length > MAX_UNKNOWN)
+    findings.push(
+      warning(
+        'RPR-NEM-005',
+        `${unknown.length - MAX_UNKNOWN} more manifest members under ${base || '(root)'} are not part of the format`,
+        { pointer: `${M}${base}` },
+      ),
+    );
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -134,12 +183,20 @@ export function checkManifest(value: unknown, findings: Finding[]): Manifest | n
   const m = value as Record<string, unknown>;
   const fv = m['formatVersion'];
   if (fv !== 1 && fv !== 2 && fv !== 3 && fv !== 4) {
-    findings.push(fail('RPR-NEM-003', 'formatVersion is not exactly 1, 2, 3 or 4: Reprise does not guess a version', { pointer: M + '/formatVersion', expected: [1, 2, 3, 4], actual: (fv as never) ?? null }));
+    findings.push(
+      fail('RPR-NEM-003', 'formatVersion is not exactly 1, 2, 3 or 4: Reprise does not guess a version', {
+        pointer: M + '/formatVersion',
+        expected: [1, 2, 3, 4],
+        actual: (fv as never) ?? null,
+      }),
+    );
     return null;
   }
   // V1/V2: the governed-only digests are dropped before validation, whatever they hold.
   const carried = fv <= 2 ? GOVERNED_ONLY.filter((k) => Object.hasOwn(m, k)) : [];
-  const validated = carried.length ? Object.fromEntries(Object.entries(m).filter(([k]) => !carried.includes(k as never))) : m;
+  const validated = carried.length
+    ? Object.fromEntries(Object.entries(m).filter(([k]) => !carried.includes(k as never)))
+    : m;
   checkMembers(validated, KNOWN, '', findings);
   const man: Manifest = {
     formatVersion: fv,
@@ -159,7 +216,13 @@ export function checkManifest(value: unknown, findings: Finding[]): Manifest | n
   };
   checkVersionRules(man, findings);
   if (carried.length) {
-    findings.push(info('RPR-NEM-024', `a V${fv} manifest carries ${carried.join(' and ')}: V1/V2 readers remove ${carried.length > 1 ? 'them' : 'it'} before validation, so any value is accepted and carries no authority; a V${fv} package never carries governed-receipt capability`, { pointer: `${M}/${carried[0]}` }));
+    findings.push(
+      info(
+        'RPR-NEM-024',
+        `a V${fv} manifest carries ${carried.join(' and ')}: V1/V2 readers remove ${carried.length > 1 ? 'them' : 'it'} before validation, so any value is accepted and carries no authority; a V${fv} package never carries governed-receipt capability`,
+        { pointer: `${M}/${carried[0]}` },
+      ),
+    );
   }
   return man;
 }
@@ -175,30 +238,83 @@ function checkVersionRules(man: Manifest, findings: Finding[]): void {
   const algo = man.investigationDigestAlgorithm;
   const hex = (field: keyof Manifest & string, rule: string) => {
     const v = man[field];
-    if (typeof v === 'string' && !HEX64.test(v)) findings.push(fail(rule, `${field} is not 64 lowercase hex digits`, { pointer: `${M}/${field}`, expected: '64 lowercase hex digits', actual: v }));
+    if (typeof v === 'string' && !HEX64.test(v))
+      findings.push(
+        fail(rule, `${field} is not 64 lowercase hex digits`, {
+          pointer: `${M}/${field}`,
+          expected: '64 lowercase hex digits',
+          actual: v,
+        }),
+      );
   };
   if (fv === 1) {
     // Upstream's only V1 rule; an empty string is no declaration there either.
     if (typeof m['investigationDigestAlgorithm'] === 'string' && m['investigationDigestAlgorithm'] !== '') {
-      findings.push(fail('RPR-NEM-010', 'a V1 manifest declares investigationDigestAlgorithm (a format-v1 package cannot)', { pointer: M + '/investigationDigestAlgorithm', expected: 'absent', actual: algo }));
+      findings.push(
+        fail('RPR-NEM-010', 'a V1 manifest declares investigationDigestAlgorithm (a format-v1 package cannot)', {
+          pointer: M + '/investigationDigestAlgorithm',
+          expected: 'absent',
+          actual: algo,
+        }),
+      );
     }
     return;
   }
   if (m['datasetIdentityAlgorithm'] !== DATASET_IDENTITY_ALGORITHM) {
-    findings.push(fail('RPR-NEM-013', `a V${fv} manifest declares datasetIdentityAlgorithm ${DATASET_IDENTITY_ALGORITHM}`, { pointer: M + '/datasetIdentityAlgorithm', expected: DATASET_IDENTITY_ALGORITHM, actual: str(m['datasetIdentityAlgorithm']) }));
+    findings.push(
+      fail('RPR-NEM-013', `a V${fv} manifest declares datasetIdentityAlgorithm ${DATASET_IDENTITY_ALGORITHM}`, {
+        pointer: M + '/datasetIdentityAlgorithm',
+        expected: DATASET_IDENTITY_ALGORITHM,
+        actual: str(m['datasetIdentityAlgorithm']),
+      }),
+    );
   }
   hex('datasetFingerprint', 'RPR-NEM-014');
   hex('investigationDigest', 'RPR-NEM-017');
   if (fv === 2) {
-    if (algo !== null && algo !== DIGEST_V2) findings.push(fail('RPR-NEM-015', "a V2 manifest's digest algorithm is absent (legacy) or sha256-canonical-investigation-v2", { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V2, actual: algo }));
+    if (algo !== null && algo !== DIGEST_V2)
+      findings.push(
+        fail(
+          'RPR-NEM-015',
+          "a V2 manifest's digest algorithm is absent (legacy) or sha256-canonical-investigation-v2",
+          { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V2, actual: algo },
+        ),
+      );
     return;
   }
-  const required: (keyof Manifest & string)[] = ['analyticalDatasetFingerprint', 'analyticalKernelVersion', 'investigationDigest', 'evidenceReceiptDigest', 'investigationDigestAlgorithm'];
+  const required: (keyof Manifest & string)[] = [
+    'analyticalDatasetFingerprint',
+    'analyticalKernelVersion',
+    'investigationDigest',
+    'evidenceReceiptDigest',
+    'investigationDigestAlgorithm',
+  ];
   if (fv === 4) required.push('formaDigest');
-  for (const f of required) if (man[f] === null || man[f] === '') findings.push(fail('RPR-NEM-016', `a V${fv} manifest must declare ${f}`, { pointer: `${M}/${f}`, expected: 'present', actual: man[f] === '' ? '' : 'absent' }));
-  if (man.kernelVersion === '') findings.push(fail('RPR-NEM-016', `a V${fv} manifest must declare an explicit kernelVersion`, { pointer: `${M}/kernelVersion`, expected: 'present', actual: '' }));
+  for (const f of required)
+    if (man[f] === null || man[f] === '')
+      findings.push(
+        fail('RPR-NEM-016', `a V${fv} manifest must declare ${f}`, {
+          pointer: `${M}/${f}`,
+          expected: 'present',
+          actual: man[f] === '' ? '' : 'absent',
+        }),
+      );
+  if (man.kernelVersion === '')
+    findings.push(
+      fail('RPR-NEM-016', `a V${fv} manifest must declare an explicit kernelVersion`, {
+        pointer: `${M}/kernelVersion`,
+        expected: 'present',
+        actual: '',
+      }),
+    );
   if (algo !== null && algo !== '' && algo !== DIGEST_V3) {
-    findings.push(fail('RPR-NEM-015', `a V${fv} manifest's digest algorithm must be ${DIGEST_V3}${fv === 4 ? ' (upstream labels V4 so; no reader accepts a -v4 label)' : ''}`, { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V3, actual: algo }));
+    findings.push(
+      fail(
+        'RPR-NEM-015',
+        `a V${fv} manifest's digest algorithm must be ${DIGEST_V3}${fv === 4 ? ' (upstream labels V4 so; no reader accepts a -v4 label)' : ''}`,
+        { pointer: M + '/investigationDigestAlgorithm', expected: DIGEST_V3, actual: algo },
+      ),
+    );
   }
   hex('analyticalDatasetFingerprint', 'RPR-NEM-017');
   hex('evidenceReceiptDigest', 'RPR-NEM-017');

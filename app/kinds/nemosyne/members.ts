@@ -55,7 +55,9 @@ function structure(archive: Uint8Array | ZipSource, limits: ZipLimits): ZipEntry
   const zs = readStructure(archive, limits);
   if (!zs.ok) {
     const first = zs.findings.find((f) => f.severity === 'fail');
-    throw new MembersError(`the strict ZIP reader refuses this archive, so its members are not shown: ${first ? `${first.rule} ${first.message}` : 'it is not a valid archive'}`);
+    throw new MembersError(
+      `the strict ZIP reader refuses this archive, so its members are not shown: ${first ? `${first.rule} ${first.message}` : 'it is not a valid archive'}`,
+    );
   }
   return zs.entries.filter((e) => !e.isDirectory);
 }
@@ -66,7 +68,10 @@ async function bytesOf(archive: Uint8Array | ZipSource, e: ZipEntry): Promise<Bu
 }
 
 /** The manifest's members, or null when it is missing or not a JSON object. */
-async function manifestOf(archive: Uint8Array | ZipSource, entries: ZipEntry[]): Promise<Record<string, unknown> | null> {
+async function manifestOf(
+  archive: Uint8Array | ZipSource,
+  entries: ZipEntry[],
+): Promise<Record<string, unknown> | null> {
   const e = entries.find((x) => x.name === ENTRY.manifest);
   const b = e ? await bytesOf(archive, e) : null;
   if (!b) return null;
@@ -87,13 +92,26 @@ function identityOf(bytes: Buffer): string | null {
   }
 }
 
-async function memberOf(archive: Uint8Array | ZipSource, e: ZipEntry, manifest: Record<string, unknown> | null): Promise<PackageMember> {
+async function memberOf(
+  archive: Uint8Array | ZipSource,
+  e: ZipEntry,
+  manifest: Record<string, unknown> | null,
+): Promise<PackageMember> {
   const bytes = await bytesOf(archive, e);
   const rec = RECORDED[e.name];
-  const recorded = rec && manifest && typeof manifest[rec.field] === 'string' ? show(manifest[rec.field] as string) : null;
+  const recorded =
+    rec && manifest && typeof manifest[rec.field] === 'string' ? show(manifest[rec.field] as string) : null;
   const sha256 = bytes ? formatHash(sha256Hex(bytes)) : null;
   const recomputed = !rec || !bytes ? null : e.name === ENTRY.dataset ? identityOf(bytes) : sha256;
-  return { path: e.name, size: e.uncompressedSize, role: ROLES[e.name] ?? 'other', sha256, recordedDigest: recorded, recomputedDigest: recomputed, digestName: rec?.name ?? null };
+  return {
+    path: e.name,
+    size: e.uncompressedSize,
+    role: ROLES[e.name] ?? 'other',
+    sha256,
+    recordedDigest: recorded,
+    recomputedDigest: recomputed,
+    digestName: rec?.name ?? null,
+  };
 }
 
 /** The dataset as a table: its declared columns, each row's value per column as JSON text. */
@@ -102,29 +120,44 @@ function tableOf(value: unknown): PackageMemberContent['table'] {
   const columns = value['columns'].map((c) => (isPlainObject(c) && typeof c['name'] === 'string' ? c['name'] : null));
   if (columns.some((c) => c === null)) return null;
   const names = columns as string[];
-  const rows = value['rows'].slice(0, MAX_TABLE_ROWS).map((r) => names.map((n) => (isPlainObject(r) && Object.hasOwn(r, n) ? shownValue(r[n]) : '')));
+  const rows = value['rows']
+    .slice(0, MAX_TABLE_ROWS)
+    .map((r) => names.map((n) => (isPlainObject(r) && Object.hasOwn(r, n) ? shownValue(r[n]) : '')));
   return { columns: names, rows, totalRows: value['rows'].length };
 }
 
 function contentOf(path: string, bytes: Buffer): PackageMemberContent {
   const none = { path, raw: null, canonical: null, table: null };
-  if (bytes.length > MAX_MEMBER_TEXT_BYTES) return { ...none, note: `larger than ${MAX_MEMBER_TEXT_BYTES / 1048576} MiB: not shown` };
+  if (bytes.length > MAX_MEMBER_TEXT_BYTES)
+    return { ...none, note: `larger than ${MAX_MEMBER_TEXT_BYTES / 1048576} MiB: not shown` };
   let raw: string;
   try {
     raw = decodeJsonBytes(bytes);
   } catch {
-    return { ...none, raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes), note: 'not valid UTF-8: shown with replacement characters' };
+    return {
+      ...none,
+      raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes),
+      note: 'not valid UTF-8: shown with replacement characters',
+    };
   }
   try {
     const p = parseCanonical(raw);
     return { path, raw, canonical: p.canonical, table: path === ENTRY.dataset ? tableOf(p.value) : null, note: null };
   } catch (e) {
-    return { ...none, raw, note: e instanceof JcsError ? `no canonical form: ${e.message}` : 'not a single JSON document: no canonical form' };
+    return {
+      ...none,
+      raw,
+      note: e instanceof JcsError ? `no canonical form: ${e.message}` : 'not a single JSON document: no canonical form',
+    };
   }
 }
 
 /** Lists a package's members with their digests, and reads `path` when it is given. */
-export async function packageMembers(archive: Uint8Array | ZipSource, path?: string, limits?: Record<string, number>): Promise<PackageMembers> {
+export async function packageMembers(
+  archive: Uint8Array | ZipSource,
+  path?: string,
+  limits?: Record<string, number>,
+): Promise<PackageMembers> {
   const entries = structure(archive, resolveLimits(limits));
   const manifest = await manifestOf(archive, entries);
   const members: PackageMember[] = [];
@@ -133,6 +166,16 @@ export async function packageMembers(archive: Uint8Array | ZipSource, path?: str
   const e = entries.find((x) => x.name === path);
   if (!e) throw new MembersError(`the package has no member ${JSON.stringify(path)}`);
   const bytes = await bytesOf(archive, e);
-  if (!bytes) return { members, member: { path, raw: null, canonical: null, table: null, note: 'the member fails its size or CRC-32 check: not shown' } };
+  if (!bytes)
+    return {
+      members,
+      member: {
+        path,
+        raw: null,
+        canonical: null,
+        table: null,
+        note: 'the member fails its size or CRC-32 check: not shown',
+      },
+    };
   return { members, member: contentOf(path, bytes) };
 }

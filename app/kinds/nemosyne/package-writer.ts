@@ -50,14 +50,21 @@ export function restore(input) {
 const h = sha256Hex;
 
 /** The TypeScript twin of EXAMPLE_ADAPTER_SOURCE (the tests prove they agree). */
-export function exampleRestoredState(datasetBytes: Uint8Array, commandsBytes: Uint8Array, datasetFingerprint: string): Record<string, unknown> {
+export function exampleRestoredState(
+  datasetBytes: Uint8Array,
+  commandsBytes: Uint8Array,
+  datasetFingerprint: string,
+): Record<string, unknown> {
   const commands = JSON.parse(Buffer.from(commandsBytes).toString('utf8')) as unknown[];
   const analytical = h(datasetBytes);
   return {
     datasetFingerprint: analytical,
     immutableDatasetFingerprint: datasetFingerprint,
     kernelVersion: EXAMPLE_KERNEL,
-    analyticalState: { commands: commands.length, rowsSeen: (JSON.parse(Buffer.from(datasetBytes).toString('utf8')) as { rows: unknown[] }).rows.length },
+    analyticalState: {
+      commands: commands.length,
+      rowsSeen: (JSON.parse(Buffer.from(datasetBytes).toString('utf8')) as { rows: unknown[] }).rows.length,
+    },
     eventHashes: commands.map((c) => h(JSON.stringify(c))),
     resultHashes: [],
     structureHashes: [],
@@ -99,20 +106,42 @@ export const SAMPLE_PROFILE = 'descriptive-summary/v1';
 export const INFERENTIAL_CONSUMER = 'reprise-example:consumer/inferential-claim';
 export const INFERENTIAL_PROFILE = 'inferential-claim/v1';
 
-export function sampleReceipt(analyticalFingerprint: string, id = 'rcpt-0001', kernel = EXAMPLE_KERNEL): Record<string, unknown> {
+export function sampleReceipt(
+  analyticalFingerprint: string,
+  id = 'rcpt-0001',
+  kernel = EXAMPLE_KERNEL,
+): Record<string, unknown> {
   return {
     receiptId: id,
     claimId: 'claim-0001',
     estimand: 'mean petal length by species',
     measurementContext: { status: 'NOT_ESTABLISHED' },
-    geometry: { columns: ['petalLength'], metric: 'euclidean', transformations: ['standardize'], missingnessPolicy: 'completeCase' },
+    geometry: {
+      columns: ['petalLength'],
+      metric: 'euclidean',
+      transformations: ['standardize'],
+      missingnessPolicy: 'completeCase',
+    },
     assumptions: [{ assumption: 'independence', status: 'unchecked', detail: 'rows are assumed independent' }],
-    sampleSupport: { totalRows: 6, rowsUsed: 5, rowsExcluded: 1, columns: ['petalLength'], policy: 'completeCase', exclusionReasons: [{ reason: 'missing petalLength', rowCount: 1 }] },
+    sampleSupport: {
+      totalRows: 6,
+      rowsUsed: 5,
+      rowsExcluded: 1,
+      columns: ['petalLength'],
+      policy: 'completeCase',
+      exclusionReasons: [{ reason: 'missing petalLength', rowCount: 1 }],
+    },
     uncertainty: { method: 'bootstrap', lower: 1.2, upper: 4.9, standardError: 0.4 },
     stability: null,
     sensitivity: [],
     limitations: ['a toy example'],
-    methodProvenance: { method: 'groupMean', methodVersion: '1', kernelVersion: kernel, datasetFingerprint: analyticalFingerprint, parameters: [['groupBy', 'species']] },
+    methodProvenance: {
+      method: 'groupMean',
+      methodVersion: '1',
+      kernelVersion: kernel,
+      datasetFingerprint: analyticalFingerprint,
+      parameters: [['groupBy', 'species']],
+    },
   };
 }
 
@@ -162,14 +191,23 @@ export function buildPackageParts(version: FormatVersion, opts: PackageOptions =
     m['analyticalDatasetFingerprint'] = analytical;
     let env: Record<string, unknown> = {
       schemaVersion: '1',
-      bundle: { schemaVersion: '1', datasetFingerprint: analytical, kernelVersion: kernel, receipts: [sampleReceipt(analytical, 'rcpt-0001', kernel)] },
+      bundle: {
+        schemaVersion: '1',
+        datasetFingerprint: analytical,
+        kernelVersion: kernel,
+        receipts: [sampleReceipt(analytical, 'rcpt-0001', kernel)],
+      },
       uses: [{ consumerId: SAMPLE_CONSUMER, receiptId: 'rcpt-0001', requirementProfileId: SAMPLE_PROFILE }],
     };
     if (opts.envelope) env = opts.envelope(env);
     envelopeValue = env;
     files.push({ name: ENTRY.receipts, data: json(env) });
   }
-  if (version === 4) files.push({ name: ENTRY.forma, data: json({ schemaVersion: '1', forms: [{ id: 'form-1', title: 'Example form' }] }) });
+  if (version === 4)
+    files.push({
+      name: ENTRY.forma,
+      data: json({ schemaVersion: '1', forms: [{ id: 'form-1', title: 'Example form' }] }),
+    });
   m['datasetName'] = 'reprise-example-petals';
   m['kernelVersion'] = kernel;
   if (version >= 3) m['analyticalKernelVersion'] = kernel;
@@ -192,7 +230,12 @@ export function buildPackageParts(version: FormatVersion, opts: PackageOptions =
     const algorithm = version === 2 ? DIGEST_V2 : DIGEST_V3;
     m['investigationDigestAlgorithm'] = algorithm;
     const state = exampleRestoredState(datasetBytes, commandsBytes, identity);
-    const root = investigationRoot(version as 2 | 3 | 4, algorithm, state, envelopeValue ? { envelope: envelopeValue, memberDigest: m['evidenceReceiptDigest'] as string } : undefined);
+    const root = investigationRoot(
+      version as 2 | 3 | 4,
+      algorithm,
+      state,
+      envelopeValue ? { envelope: envelopeValue, memberDigest: m['evidenceReceiptDigest'] as string } : undefined,
+    );
     m['investigationDigest'] = investigationDigest(root);
   }
   m['environment'] = { platform: 'reprise-examples', webxrSupported: false };
@@ -229,8 +272,16 @@ export function sampleProfiles(opts: { consumers?: RegistryConsumer[]; extraProf
     type: 'reprise.nemosyne-profiles/v2',
     authority: 'Reprise example authority',
     profiles: [
-      { profileId: SAMPLE_PROFILE, requiredAxes: [], assumptionRequirement: { refuseViolated: true, refuseUnresolved: false } },
-      { profileId: INFERENTIAL_PROFILE, requiredAxes: ['measurementContextEstablished', 'uncertainty'], assumptionRequirement: { refuseViolated: true, refuseUnresolved: true } },
+      {
+        profileId: SAMPLE_PROFILE,
+        requiredAxes: [],
+        assumptionRequirement: { refuseViolated: true, refuseUnresolved: false },
+      },
+      {
+        profileId: INFERENTIAL_PROFILE,
+        requiredAxes: ['measurementContextEstablished', 'uncertainty'],
+        assumptionRequirement: { refuseViolated: true, refuseUnresolved: true },
+      },
       ...(opts.extraProfiles ?? []),
     ],
     consumers,

@@ -54,14 +54,13 @@ export interface ProfileRegistry {
   consumers: Map<string, GovernedConsumer>;
 }
 
-export const loadProfiles = memoFile(
-  (path: string): Promise<ProfileRegistry> =>
-    readRegularFile(path).then(
-      (bytes) => parseProfiles(bytes, path),
-      (e: unknown) => {
-        throw new UsageError(`cannot read profile registry ${path}: ${readFailure(e)}`, 'path');
-      },
-    ),
+export const loadProfiles = memoFile((path: string): Promise<ProfileRegistry> =>
+  readRegularFile(path).then(
+    (bytes) => parseProfiles(bytes, path),
+    (e: unknown) => {
+      throw new UsageError(`cannot read profile registry ${path}: ${readFailure(e)}`, 'path');
+    },
+  ),
 );
 
 type Obj = Record<string, unknown>;
@@ -82,8 +81,10 @@ export function parseProfiles(bytes: Uint8Array, path = 'profiles'): ProfileRegi
   if (changed) throw bad(`not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`);
   const value = parsed.value;
   if (!isObj(value)) throw bad('not a JSON object');
-  if (value['type'] === RETIRED_PROFILES_TYPE || exactly(value, ['type', 'authority', 'consumers'])) throw bad(RETIRED_V1);
-  if (!exactly(value, ['type', 'authority', 'profiles', 'consumers'])) throw bad('members must be exactly type, authority, profiles, consumers');
+  if (value['type'] === RETIRED_PROFILES_TYPE || exactly(value, ['type', 'authority', 'consumers']))
+    throw bad(RETIRED_V1);
+  if (!exactly(value, ['type', 'authority', 'profiles', 'consumers']))
+    throw bad('members must be exactly type, authority, profiles, consumers');
   if (value['type'] !== PROFILES_TYPE) throw bad(`type must be "${PROFILES_TYPE}"`);
   if (!nonEmpty(value['authority'])) throw bad('authority must be a non-empty string');
   if (!Array.isArray(value['profiles'])) throw bad('profiles must be an array');
@@ -96,10 +97,13 @@ export function parseProfiles(bytes: Uint8Array, path = 'profiles'): ProfileRegi
   });
   const consumers = new Map<string, GovernedConsumer>();
   value['consumers'].forEach((c, i) => {
-    if (!isObj(c) || !exactly(c, ['consumerId', 'requirementProfileId', 'receiptDependent'])) throw bad(`consumers[${i}] must be exactly {consumerId, requirementProfileId, receiptDependent}`);
+    if (!isObj(c) || !exactly(c, ['consumerId', 'requirementProfileId', 'receiptDependent']))
+      throw bad(`consumers[${i}] must be exactly {consumerId, requirementProfileId, receiptDependent}`);
     const { consumerId, requirementProfileId, receiptDependent } = c;
     if (!nonEmpty(consumerId) || !nonEmpty(requirementProfileId) || typeof receiptDependent !== 'boolean') {
-      throw bad(`consumers[${i}]: consumerId and requirementProfileId are non-empty strings, receiptDependent a boolean`);
+      throw bad(
+        `consumers[${i}]: consumerId and requirementProfileId are non-empty strings, receiptDependent a boolean`,
+      );
     }
     if (consumers.has(consumerId)) throw bad(`consumer "${consumerId}" appears twice`);
     // A consumer may name a profile the registry does not define (a retired profile):
@@ -111,21 +115,33 @@ export function parseProfiles(bytes: Uint8Array, path = 'profiles'): ProfileRegi
 
 /** Upstream's isEvidenceRequirementProfileV1, as a closed file format. */
 function parseProfile(p: unknown, bad: (why: string) => UsageError): RequirementProfile {
-  if (!isObj(p) || !exactly(p, ['profileId', 'requiredAxes', 'assumptionRequirement'])) throw bad('must be exactly {profileId, requiredAxes, assumptionRequirement}');
+  if (!isObj(p) || !exactly(p, ['profileId', 'requiredAxes', 'assumptionRequirement']))
+    throw bad('must be exactly {profileId, requiredAxes, assumptionRequirement}');
   if (!nonEmpty(p['profileId'])) throw bad('profileId must be a non-empty string');
   const axes = p['requiredAxes'];
   if (!Array.isArray(axes)) throw bad('requiredAxes must be an array');
   const seen = new Set<string>();
   for (const a of axes) {
-    if (typeof a !== 'string' || !(AXES as readonly string[]).includes(a)) throw bad(`requiredAxes: ${JSON.stringify(a)} is not one of ${AXES.join(', ')}`);
+    if (typeof a !== 'string' || !(AXES as readonly string[]).includes(a))
+      throw bad(`requiredAxes: ${JSON.stringify(a)} is not one of ${AXES.join(', ')}`);
     if (seen.has(a)) throw bad(`requiredAxes: "${a}" appears twice`);
     seen.add(a);
   }
   const ar = p['assumptionRequirement'];
-  if (!isObj(ar) || !exactly(ar, ['refuseViolated', 'refuseUnresolved']) || typeof ar['refuseViolated'] !== 'boolean' || typeof ar['refuseUnresolved'] !== 'boolean') {
+  if (
+    !isObj(ar) ||
+    !exactly(ar, ['refuseViolated', 'refuseUnresolved']) ||
+    typeof ar['refuseViolated'] !== 'boolean' ||
+    typeof ar['refuseUnresolved'] !== 'boolean'
+  ) {
     throw bad('assumptionRequirement must be exactly {refuseViolated: boolean, refuseUnresolved: boolean}');
   }
-  return { profileId: p['profileId'], requiredAxes: axes as Axis[], refuseViolated: ar['refuseViolated'], refuseUnresolved: ar['refuseUnresolved'] };
+  return {
+    profileId: p['profileId'],
+    requiredAxes: axes as Axis[],
+    refuseViolated: ar['refuseViolated'],
+    refuseUnresolved: ar['refuseUnresolved'],
+  };
 }
 
 export type Resolution =
@@ -161,7 +177,8 @@ export function evaluateReceipt(profile: RequirementProfile, receipt: ReceiptFac
     const u = receipt.assumptions.find((a) => a.status === 'unchecked' || a.status === 'notTestableFromData');
     if (u) return { status: 'UNRESOLVED_ASSUMPTION', assumption: u.assumption };
   }
-  for (const axis of profile.requiredAxes) if (!axisSatisfied(axis, receipt)) return { status: 'MISSING_REQUIRED_AXIS', axis };
+  for (const axis of profile.requiredAxes)
+    if (!axisSatisfied(axis, receipt)) return { status: 'MISSING_REQUIRED_AXIS', axis };
   return { status: 'RESOLVED' };
 }
 
@@ -184,26 +201,63 @@ export function bindConsumers(envelope: Envelope, registry: ProfileRegistry): Bi
   for (const c of registry.consumers.values()) {
     if (!c.receiptDependent || seen.has(c.consumerId)) continue;
     const message = `MISSING_USE: ${registry.authority} governs consumer "${c.consumerId}" under "${c.requirementProfileId}", and the package records no use for it: emptiness cannot bypass policy`;
-    out.push({ consumerId: c.consumerId, use: null, index: null, status: 'MISSING_USE', code: 'CONSUMER_NOT_GOVERNED', finding: unavailable('CONSUMER_NOT_GOVERNED', message, { pointer: USES, expected: c.consumerId, actual: null }) });
+    out.push({
+      consumerId: c.consumerId,
+      use: null,
+      index: null,
+      status: 'MISSING_USE',
+      code: 'CONSUMER_NOT_GOVERNED',
+      finding: unavailable('CONSUMER_NOT_GOVERNED', message, { pointer: USES, expected: c.consumerId, actual: null }),
+    });
   }
   return out;
 }
 
 function bindUse(u: Use, i: number, envelope: Envelope, registry: ProfileRegistry): Binding {
   const base = { consumerId: u.consumerId, use: u, index: i };
-  const refuse = (status: string, code: 'CONSUMER_NOT_GOVERNED' | 'CONSUMER_POLICY_REFUSED', message: string, pointer: string, expected: JsonValue, actual: JsonValue): Binding => ({
+  const refuse = (
+    status: string,
+    code: 'CONSUMER_NOT_GOVERNED' | 'CONSUMER_POLICY_REFUSED',
+    message: string,
+    pointer: string,
+    expected: JsonValue,
+    actual: JsonValue,
+  ): Binding => ({
     ...base,
     status,
     code,
     finding: unavailable(code, `${status}: ${message}`, { pointer: `${USES}/${i}${pointer}`, expected, actual }),
   });
   const governed = registry.consumers.get(u.consumerId);
-  if (!governed) return refuse('UNKNOWN_CONSUMER', 'CONSUMER_NOT_GOVERNED', `consumer "${u.consumerId}" is not governed by ${registry.authority}`, '/consumerId', null, u.consumerId);
+  if (!governed)
+    return refuse(
+      'UNKNOWN_CONSUMER',
+      'CONSUMER_NOT_GOVERNED',
+      `consumer "${u.consumerId}" is not governed by ${registry.authority}`,
+      '/consumerId',
+      null,
+      u.consumerId,
+    );
   if (governed.requirementProfileId !== u.requirementProfileId) {
-    return refuse('PROFILE_MISMATCH', 'CONSUMER_POLICY_REFUSED', `consumer "${u.consumerId}" recorded profile "${u.requirementProfileId}", but ${registry.authority} holds it to "${governed.requirementProfileId}"`, '/requirementProfileId', governed.requirementProfileId, u.requirementProfileId);
+    return refuse(
+      'PROFILE_MISMATCH',
+      'CONSUMER_POLICY_REFUSED',
+      `consumer "${u.consumerId}" recorded profile "${u.requirementProfileId}", but ${registry.authority} holds it to "${governed.requirementProfileId}"`,
+      '/requirementProfileId',
+      governed.requirementProfileId,
+      u.requirementProfileId,
+    );
   }
   const profile = registry.profiles.get(u.requirementProfileId);
-  if (!profile) return refuse('UNKNOWN_REQUIREMENT_PROFILE', 'CONSUMER_POLICY_REFUSED', `profile "${u.requirementProfileId}" is not defined by ${registry.authority}'s registry: historical governance never falls back to a default`, '/requirementProfileId', null, u.requirementProfileId);
+  if (!profile)
+    return refuse(
+      'UNKNOWN_REQUIREMENT_PROFILE',
+      'CONSUMER_POLICY_REFUSED',
+      `profile "${u.requirementProfileId}" is not defined by ${registry.authority}'s registry: historical governance never falls back to a default`,
+      '/requirementProfileId',
+      null,
+      u.requirementProfileId,
+    );
   const r = evaluateReceipt(profile, envelope.receipts.get(u.receiptId) ?? null);
   if (r.status === 'RESOLVED') return { ...base, status: 'RESOLVED', code: null, finding: null };
   const why =
@@ -212,5 +266,12 @@ function bindUse(u: Use, i: number, envelope: Envelope, registry: ProfileRegistr
       : r.status === 'MISSING_REQUIRED_AXIS'
         ? `receipt "${u.receiptId}" lacks the axis "${r.axis}" that profile "${profile.profileId}" requires`
         : `receipt "${u.receiptId}" carries the ${r.status === 'VIOLATED_ASSUMPTION' ? 'violated' : 'unresolved'} assumption "${r.assumption}", which profile "${profile.profileId}" refuses`;
-  return refuse(r.status, 'CONSUMER_POLICY_REFUSED', `${why}; consumer "${u.consumerId}" is refused`, r.status === 'RECEIPT_NOT_FOUND' ? '/receiptId' : '', 'RESOLVED', r.status);
+  return refuse(
+    r.status,
+    'CONSUMER_POLICY_REFUSED',
+    `${why}; consumer "${u.consumerId}" is refused`,
+    r.status === 'RECEIPT_NOT_FOUND' ? '/receiptId' : '',
+    'RESOLVED',
+    r.status,
+  );
 }

@@ -19,11 +19,16 @@ export type UpstreamDecoder = 'lenient' | 'fatal';
 const NOT_ALTERED = 'a strictness refusal, not evidence that the package was altered';
 
 const READS: Partial<Record<JcsErrorCode, string>> = {
-  ERR_BOM: 'its UTF-8 decoder drops a leading byte-order mark); Reprise refuses it because I-JSON forbids the mark, bytes the digests cover that no reader shows',
-  ERR_DUPLICATE_KEY: 'JSON.parse keeps the last of the repeated members); Reprise refuses it because other readers keep the first, so the file does not say one thing',
-  ERR_LONE_SURROGATE: 'JSON.parse keeps the lone surrogate); Reprise refuses it because a lone surrogate has no UTF-8 form, so the canonical text a digest would cover is not defined',
-  ERR_NONFINITE: 'JSON.parse reads the number as Infinity, which JSON.stringify writes as null); Reprise refuses a number that is not finite',
-  ERR_DEPTH: 'JSON.parse has no nesting limit of its own); Reprise refuses nesting deeper than 512 levels to bound its stack and memory',
+  ERR_BOM:
+    'its UTF-8 decoder drops a leading byte-order mark); Reprise refuses it because I-JSON forbids the mark, bytes the digests cover that no reader shows',
+  ERR_DUPLICATE_KEY:
+    'JSON.parse keeps the last of the repeated members); Reprise refuses it because other readers keep the first, so the file does not say one thing',
+  ERR_LONE_SURROGATE:
+    'JSON.parse keeps the lone surrogate); Reprise refuses it because a lone surrogate has no UTF-8 form, so the canonical text a digest would cover is not defined',
+  ERR_NONFINITE:
+    'JSON.parse reads the number as Infinity, which JSON.stringify writes as null); Reprise refuses a number that is not finite',
+  ERR_DEPTH:
+    'JSON.parse has no nesting limit of its own); Reprise refuses nesting deeper than 512 levels to bound its stack and memory',
 };
 
 /**

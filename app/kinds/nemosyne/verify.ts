@@ -56,7 +56,16 @@ interface State {
   details: { [k: string]: JsonValue };
 }
 
-function node(st: State, id: string, label: string, recorded: string | null, recomputed: string | null, status: ChainStatus, parents: string[], pointer?: string): void {
+function node(
+  st: State,
+  id: string,
+  label: string,
+  recorded: string | null,
+  recomputed: string | null,
+  status: ChainStatus,
+  parents: string[],
+  pointer?: string,
+): void {
   const n: ChainNode = { id, label, recorded, recomputed, status, parents };
   if (pointer) n.pointer = pointer;
   st.chain.push(n);
@@ -70,16 +79,35 @@ const hasFail = (fs: readonly Finding[]) => fs.some((f) => f.severity === 'fail'
  * number in the package is not the one committed to. The value is still returned, so the
  * other checks run.
  */
-function parseJson(bytes: Buffer, entry: string, rule: string, st: State, upstreamRefusal?: string): { ok: true; value: unknown } | { ok: false } {
+function parseJson(
+  bytes: Buffer,
+  entry: string,
+  rule: string,
+  st: State,
+  upstreamRefusal?: string,
+): { ok: true; value: unknown } | { ok: false } {
   try {
     const p = parseCanonical(decodeJsonBytes(bytes));
-    st.findings.push(...changedNumbers(p.warnings, { rule, subject: `${entry} is not I-JSON`, note: CHANGED_NUMBER_NOTE }, `entry:${entry}#`));
+    st.findings.push(
+      ...changedNumbers(
+        p.warnings,
+        { rule, subject: `${entry} is not I-JSON`, note: CHANGED_NUMBER_NOTE },
+        `entry:${entry}#`,
+      ),
+    );
     return { ok: true, value: p.value };
   } catch (e) {
     const jcs = e instanceof JcsError ? e : null;
     // Where upstream would have read the file, the finding says so: strictness, not forgery.
-    const note = (jcs && upstreamReadingNote(jcs.code, FATALLY_DECODED.has(entry) ? 'fatal' : 'lenient')) ?? upstreamRefusal;
-    st.findings.push(fail(rule, `${entry} is not valid JSON (I-JSON, UTF-8): ${jcs ? jcs.message : String(e)}${note ? `; ${note}` : ''}`, { pointer: `entry:${entry}${jcs?.pointer !== undefined ? '#' + jcs.pointer : ''}` }));
+    const note =
+      (jcs && upstreamReadingNote(jcs.code, FATALLY_DECODED.has(entry) ? 'fatal' : 'lenient')) ?? upstreamRefusal;
+    st.findings.push(
+      fail(
+        rule,
+        `${entry} is not valid JSON (I-JSON, UTF-8): ${jcs ? jcs.message : String(e)}${note ? `; ${note}` : ''}`,
+        { pointer: `entry:${entry}${jcs?.pointer !== undefined ? '#' + jcs.pointer : ''}` },
+      ),
+    );
     return { ok: false };
   }
 }
@@ -114,9 +142,19 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   const zs = readStructure(archive, limits);
   st.findings.push(...zs.findings);
   // The archive's own SHA-256 is the report's artifact.sha256 (computed once, by the engine).
-  node(st, 'archive', `ZIP archive (${zs.entries.length} entries; its SHA-256 is artifact.sha256)`, null, null, zs.ok ? 'match' : 'mismatch', []);
+  node(
+    st,
+    'archive',
+    `ZIP archive (${zs.entries.length} entries; its SHA-256 is artifact.sha256)`,
+    null,
+    null,
+    zs.ok ? 'match' : 'mismatch',
+    [],
+  );
   if (!zs.ok) return result(null);
-  const contents = await readEntries(archive, zs.entries, (e) => KEEP.has(e.name), { workers: ctx.options.limits?.[ZIP_WORKERS_LIMIT] });
+  const contents = await readEntries(archive, zs.entries, (e) => KEEP.has(e.name), {
+    workers: ctx.options.limits?.[ZIP_WORKERS_LIMIT],
+  });
   const byName = new Map<string, { entry: ZipEntry; content: EntryContent }>();
   zs.entries.forEach((e, i) => {
     const c = contents[i]!;
@@ -127,8 +165,23 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   const entryNode = (name: string, recorded: string | null) => {
     const x = byName.get(name)!;
     const recomputed = x.content.sha256 === null ? null : formatHash(x.content.sha256);
-    const status: ChainStatus = x.content.findings.length ? 'mismatch' : recorded === null ? 'match' : recorded === recomputed ? 'match' : 'mismatch';
-    node(st, `entry:${name}`, `${name} (${x.entry.uncompressedSize} bytes, CRC-32 ${x.content.findings.length ? 'bad' : 'verified'})`, recorded, recomputed, status, ['archive'], `entry:${name}`);
+    const status: ChainStatus = x.content.findings.length
+      ? 'mismatch'
+      : recorded === null
+        ? 'match'
+        : recorded === recomputed
+          ? 'match'
+          : 'mismatch';
+    node(
+      st,
+      `entry:${name}`,
+      `${name} (${x.entry.uncompressedSize} bytes, CRC-32 ${x.content.findings.length ? 'bad' : 'verified'})`,
+      recorded,
+      recomputed,
+      status,
+      ['archive'],
+      `entry:${name}`,
+    );
   };
   // A package that stops before its manifest is read: every entry's node, none with a recorded digest.
   const stopBeforeManifest = (): KindResult => {
@@ -152,10 +205,32 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
   st.details['formatVersion'] = v;
   const id = typeof manifest.raw['sessionId'] === 'string' ? manifest.raw['sessionId'] : null;
   for (const e of zs.entries) {
-    entryNode(e.name, v >= 3 && e.name === ENTRY.receipts ? show(manifest.evidenceReceiptDigest) : v === 4 && e.name === ENTRY.forma ? show(manifest.formaDigest) : null);
+    entryNode(
+      e.name,
+      v >= 3 && e.name === ENTRY.receipts
+        ? show(manifest.evidenceReceiptDigest)
+        : v === 4 && e.name === ENTRY.forma
+          ? show(manifest.formaDigest)
+          : null,
+    );
   }
-  node(st, 'manifest', `manifest.json (format V${v})`, null, hashBytes(manifestBytes), hasFail(st.findings) ? 'mismatch' : 'match', [`entry:${ENTRY.manifest}`], 'entry:manifest.json');
-  checkEntrySet(manifest, zs.entries.map((e) => e.name), has, get, st);
+  node(
+    st,
+    'manifest',
+    `manifest.json (format V${v})`,
+    null,
+    hashBytes(manifestBytes),
+    hasFail(st.findings) ? 'mismatch' : 'match',
+    [`entry:${ENTRY.manifest}`],
+    'entry:manifest.json',
+  );
+  checkEntrySet(
+    manifest,
+    zs.entries.map((e) => e.name),
+    has,
+    get,
+    st,
+  );
 
   // 3. Entry digests, dataset identity, closed envelope.
   checkDataset(manifest, get(ENTRY.dataset), st);
@@ -179,11 +254,33 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
 }
 
 /** Step 3 for V3+: the receipt entry's digest, then its closed envelope (with step 4, identity agreement). */
-function checkReceipts(manifest: Manifest, eb: Buffer, st: State): { envelope: Envelope | null; envelopeValue: unknown } {
+function checkReceipts(
+  manifest: Manifest,
+  eb: Buffer,
+  st: State,
+): { envelope: Envelope | null; envelopeValue: unknown } {
   const recomputed = sha256Hex(eb);
-  node(st, 'evidenceReceiptDigest', 'manifest evidenceReceiptDigest over the exact bytes of the receipt entry', show(manifest.evidenceReceiptDigest), formatHash(recomputed), manifest.evidenceReceiptDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.receipts}`]);
+  node(
+    st,
+    'evidenceReceiptDigest',
+    'manifest evidenceReceiptDigest over the exact bytes of the receipt entry',
+    show(manifest.evidenceReceiptDigest),
+    formatHash(recomputed),
+    manifest.evidenceReceiptDigest === recomputed ? 'match' : 'mismatch',
+    ['manifest', `entry:${ENTRY.receipts}`],
+  );
   if (manifest.evidenceReceiptDigest !== null && manifest.evidenceReceiptDigest !== recomputed) {
-    st.findings.push(fail('RPR-NEM-020', 'evidenceReceiptDigest does not match the exact bytes of investigation/evidence-receipts.json', { pointer: 'entry:manifest.json#/evidenceReceiptDigest', expected: recomputed, actual: manifest.evidenceReceiptDigest }));
+    st.findings.push(
+      fail(
+        'RPR-NEM-020',
+        'evidenceReceiptDigest does not match the exact bytes of investigation/evidence-receipts.json',
+        {
+          pointer: 'entry:manifest.json#/evidenceReceiptDigest',
+          expected: recomputed,
+          actual: manifest.evidenceReceiptDigest,
+        },
+      ),
+    );
   }
   const ej = parseJson(eb, ENTRY.receipts, 'RPR-NEM-030', st);
   if (!ej.ok) return { envelope: null, envelopeValue: null };
@@ -191,13 +288,34 @@ function checkReceipts(manifest: Manifest, eb: Buffer, st: State): { envelope: E
   st.findings.push(...ce.findings);
   const envelope = ce.envelope;
   // 4. Identity agreement, bundle vs manifest.
-  if (envelope.bundleDatasetFingerprint !== null && manifest.analyticalDatasetFingerprint !== null && envelope.bundleDatasetFingerprint !== manifest.analyticalDatasetFingerprint) {
-    st.findings.push(fail('DATASET_MISMATCH', "the bundle's datasetFingerprint is not the manifest's analyticalDatasetFingerprint", { pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`, expected: manifest.analyticalDatasetFingerprint, actual: envelope.bundleDatasetFingerprint }));
+  if (
+    envelope.bundleDatasetFingerprint !== null &&
+    manifest.analyticalDatasetFingerprint !== null &&
+    envelope.bundleDatasetFingerprint !== manifest.analyticalDatasetFingerprint
+  ) {
+    st.findings.push(
+      fail('DATASET_MISMATCH', "the bundle's datasetFingerprint is not the manifest's analyticalDatasetFingerprint", {
+        pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`,
+        expected: manifest.analyticalDatasetFingerprint,
+        actual: envelope.bundleDatasetFingerprint,
+      }),
+    );
   }
-  if (envelope.bundleKernelVersion !== null && manifest.analyticalKernelVersion !== null && envelope.bundleKernelVersion !== manifest.analyticalKernelVersion) {
-    st.findings.push(fail('KERNEL_MISMATCH', "the bundle's kernelVersion is not the manifest's analyticalKernelVersion", { pointer: `entry:${ENTRY.receipts}#/bundle/kernelVersion`, expected: manifest.analyticalKernelVersion, actual: envelope.bundleKernelVersion }));
+  if (
+    envelope.bundleKernelVersion !== null &&
+    manifest.analyticalKernelVersion !== null &&
+    envelope.bundleKernelVersion !== manifest.analyticalKernelVersion
+  ) {
+    st.findings.push(
+      fail('KERNEL_MISMATCH', "the bundle's kernelVersion is not the manifest's analyticalKernelVersion", {
+        pointer: `entry:${ENTRY.receipts}#/bundle/kernelVersion`,
+        expected: manifest.analyticalKernelVersion,
+        actual: envelope.bundleKernelVersion,
+      }),
+    );
   }
-  const envOk = ce.findings.length === 0 && !st.findings.some((f) => f.rule === 'DATASET_MISMATCH' || f.rule === 'KERNEL_MISMATCH');
+  const envOk =
+    ce.findings.length === 0 && !st.findings.some((f) => f.rule === 'DATASET_MISMATCH' || f.rule === 'KERNEL_MISMATCH');
   node(
     st,
     'envelope',
@@ -222,63 +340,155 @@ const FORMA_REFUSED = 'upstream\'s replay refuses it too ("governed forma integr
 function checkForma(manifest: Manifest, fb: { entry: ZipEntry; content: EntryContent } | undefined, st: State): void {
   if (!fb || fb.content.sha256 === null || !fb.content.bytes) return;
   const recomputed = fb.content.sha256;
-  node(st, 'formaDigest', 'manifest formaDigest over the exact bytes of investigation/forma.json', show(manifest.formaDigest), formatHash(recomputed), manifest.formaDigest === recomputed ? 'match' : 'mismatch', ['manifest', `entry:${ENTRY.forma}`]);
+  node(
+    st,
+    'formaDigest',
+    'manifest formaDigest over the exact bytes of investigation/forma.json',
+    show(manifest.formaDigest),
+    formatHash(recomputed),
+    manifest.formaDigest === recomputed ? 'match' : 'mismatch',
+    ['manifest', `entry:${ENTRY.forma}`],
+  );
   if (manifest.formaDigest !== null && manifest.formaDigest !== recomputed) {
-    st.findings.push(fail('RPR-NEM-021', 'formaDigest does not match the exact bytes of investigation/forma.json', { pointer: 'entry:manifest.json#/formaDigest', expected: recomputed, actual: manifest.formaDigest }));
+    st.findings.push(
+      fail('RPR-NEM-021', 'formaDigest does not match the exact bytes of investigation/forma.json', {
+        pointer: 'entry:manifest.json#/formaDigest',
+        expected: recomputed,
+        actual: manifest.formaDigest,
+      }),
+    );
   }
   const fj = parseJson(fb.content.bytes, ENTRY.forma, 'RPR-NEM-029', st, FORMA_REFUSED);
   if (fj.ok && fj.value === null) {
-    st.findings.push(fail('RPR-NEM-029', 'investigation/forma.json is null: upstream\'s replay reads staticCapture from it and refuses it ("governed forma integrity failure")', { pointer: `entry:${ENTRY.forma}`, expected: 'a JSON value other than null', actual: null }));
+    st.findings.push(
+      fail(
+        'RPR-NEM-029',
+        'investigation/forma.json is null: upstream\'s replay reads staticCapture from it and refuses it ("governed forma integrity failure")',
+        { pointer: `entry:${ENTRY.forma}`, expected: 'a JSON value other than null', actual: null },
+      ),
+    );
   }
 }
 
 /** Step 5: bind and resolve every use (profiles.ts), recording each binding in the details. */
 async function checkConsumers(envelope: Envelope, ctx: KindContext, st: State): Promise<void> {
   if (!ctx.options.profiles) {
-    st.findings.push(unavailable('RPR-NEM-040', `no profile registry given (${ctx.options.optionWords?.profiles ?? '--profiles FILE'}): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`));
+    st.findings.push(
+      unavailable(
+        'RPR-NEM-040',
+        `no profile registry given (${ctx.options.optionWords?.profiles ?? '--profiles FILE'}): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`,
+      ),
+    );
     return;
   }
   const registry = await loadProfiles(ctx.options.profiles);
   st.details['profileAuthority'] = registry.authority;
   const bindings = bindConsumers(envelope, registry);
-  st.details['consumers'] = bindings.map((b) => ({ consumerId: b.consumerId, receiptId: b.use?.receiptId ?? null, requirementProfileId: b.use?.requirementProfileId ?? null, status: b.status, code: b.code }));
+  st.details['consumers'] = bindings.map((b) => ({
+    consumerId: b.consumerId,
+    receiptId: b.use?.receiptId ?? null,
+    requirementProfileId: b.use?.requirementProfileId ?? null,
+    status: b.status,
+    code: b.code,
+  }));
   // Upstream's loader refuses on the first binding that is not a RESOLVED use.
   const first = bindings.find((b) => b.code !== null);
   if (first) st.details['refusal'] = { code: first.code, status: first.status };
   for (const b of bindings) if (b.finding) st.findings.push(b.finding);
 }
 
-function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) => boolean, get: (n: string) => Buffer | null, st: State): void {
+function checkEntrySet(
+  m: Manifest,
+  names: readonly string[],
+  has: (n: string) => boolean,
+  get: (n: string) => Buffer | null,
+  st: State,
+): void {
   const v = m.formatVersion;
   const dataset = get(ENTRY.dataset);
-  if (!dataset || dataset.length === 0) st.findings.push(fail('RPR-NEM-006', dataset ? 'data/dataset.raw is empty' : 'the package has no data/dataset.raw', { pointer: `entry:${ENTRY.dataset}` }));
+  if (!dataset || dataset.length === 0)
+    st.findings.push(
+      fail('RPR-NEM-006', dataset ? 'data/dataset.raw is empty' : 'the package has no data/dataset.raw', {
+        pointer: `entry:${ENTRY.dataset}`,
+      }),
+    );
   const commands = get(ENTRY.commands);
-  if (!commands) st.findings.push(fail('RPR-NEM-006', 'the package has no investigation/commands.log', { pointer: `entry:${ENTRY.commands}` }));
+  if (!commands)
+    st.findings.push(
+      fail('RPR-NEM-006', 'the package has no investigation/commands.log', { pointer: `entry:${ENTRY.commands}` }),
+    );
   else {
     const cj = parseJson(commands, ENTRY.commands, 'RPR-NEM-007', st);
     if (cj.ok) {
-      if (!Array.isArray(cj.value)) st.findings.push(fail('RPR-NEM-007', 'investigation/commands.log is not a JSON array', { pointer: `entry:${ENTRY.commands}` }));
+      if (!Array.isArray(cj.value))
+        st.findings.push(
+          fail('RPR-NEM-007', 'investigation/commands.log is not a JSON array', { pointer: `entry:${ENTRY.commands}` }),
+        );
       else if (m.commandCount !== null && m.commandCount > 0 && cj.value.length === 0) {
         // Upstream's own rule: a declared command count with an empty ledger is refused.
-        st.findings.push(fail('RPR-NEM-007', `the manifest declares ${m.commandCount} commands but investigation/commands.log is empty`, { pointer: 'entry:manifest.json#/commandCount', expected: 0, actual: m.commandCount }));
+        st.findings.push(
+          fail(
+            'RPR-NEM-007',
+            `the manifest declares ${m.commandCount} commands but investigation/commands.log is empty`,
+            { pointer: 'entry:manifest.json#/commandCount', expected: 0, actual: m.commandCount },
+          ),
+        );
       } else if (m.commandCount !== null && cj.value.length !== m.commandCount) {
         checkCommandCount(m, cj.value.length, st);
       }
       if (Array.isArray(cj.value)) checkEvidenceSummary(m, cj.value, st);
     }
   }
-  if (m.hasRepresentationModel && !has(ENTRY.representation)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares a representation model but investigation/representation.json is missing', { pointer: `entry:${ENTRY.representation}` }));
-  if ((m.discoveryCount ?? 0) > 0 && !has(ENTRY.discoveries)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares discoveries but investigation/discoveries.json is missing', { pointer: `entry:${ENTRY.discoveries}` }));
-  if ((m.nilOutcomeCount ?? 0) > 0 && !has(ENTRY.nilOutcomes)) st.findings.push(fail('RPR-NEM-008', 'the manifest declares NIL outcomes but investigation/nil-outcomes.json is missing', { pointer: `entry:${ENTRY.nilOutcomes}` }));
-  if (v >= 3 && !has(ENTRY.receipts)) st.findings.push(fail('RPR-NEM-018', `a V${v} package must carry the reserved entry investigation/evidence-receipts.json`, { pointer: `entry:${ENTRY.receipts}` }));
-  if (v === 4 && !has(ENTRY.forma)) st.findings.push(fail('RPR-NEM-018', 'a V4 package must carry the reserved entry investigation/forma.json', { pointer: `entry:${ENTRY.forma}` }));
+  if (m.hasRepresentationModel && !has(ENTRY.representation))
+    st.findings.push(
+      fail(
+        'RPR-NEM-008',
+        'the manifest declares a representation model but investigation/representation.json is missing',
+        { pointer: `entry:${ENTRY.representation}` },
+      ),
+    );
+  if ((m.discoveryCount ?? 0) > 0 && !has(ENTRY.discoveries))
+    st.findings.push(
+      fail('RPR-NEM-008', 'the manifest declares discoveries but investigation/discoveries.json is missing', {
+        pointer: `entry:${ENTRY.discoveries}`,
+      }),
+    );
+  if ((m.nilOutcomeCount ?? 0) > 0 && !has(ENTRY.nilOutcomes))
+    st.findings.push(
+      fail('RPR-NEM-008', 'the manifest declares NIL outcomes but investigation/nil-outcomes.json is missing', {
+        pointer: `entry:${ENTRY.nilOutcomes}`,
+      }),
+    );
+  if (v >= 3 && !has(ENTRY.receipts))
+    st.findings.push(
+      fail('RPR-NEM-018', `a V${v} package must carry the reserved entry investigation/evidence-receipts.json`, {
+        pointer: `entry:${ENTRY.receipts}`,
+      }),
+    );
+  if (v === 4 && !has(ENTRY.forma))
+    st.findings.push(
+      fail('RPR-NEM-018', 'a V4 package must carry the reserved entry investigation/forma.json', {
+        pointer: `entry:${ENTRY.forma}`,
+      }),
+    );
   for (const name of names) {
     if (!KNOWN_ENTRIES.has(name) && !name.startsWith('extras/') && !name.endsWith('/')) {
-      st.findings.push(warning('RPR-NEM-009', `entry ${JSON.stringify(name)} is not part of the package format: no manifest commitment covers it`, { pointer: `entry:${name}` }));
+      st.findings.push(
+        warning(
+          'RPR-NEM-009',
+          `entry ${JSON.stringify(name)} is not part of the package format: no manifest commitment covers it`,
+          { pointer: `entry:${name}` },
+        ),
+      );
     }
   }
   if (v <= 2 && (has(ENTRY.receipts) || has(ENTRY.forma))) {
-    st.findings.push(info('RPR-NEM-025', `a V${v} package carries a V3/V4 entry: it is data only, and a V${v} package never carries governed-receipt capability`));
+    st.findings.push(
+      info(
+        'RPR-NEM-025',
+        `a V${v} package carries a V3/V4 entry: it is data only, and a V${v} package never carries governed-receipt capability`,
+      ),
+    );
   }
 }
 
@@ -290,15 +500,41 @@ function checkEntrySet(m: Manifest, names: readonly string[], has: (n: string) =
 function checkCommandCount(m: Manifest, events: number, st: State): void {
   const semantic = m.formatVersion >= 3 || m.investigationDigestAlgorithm === DIGEST_V2;
   const extra = { pointer: 'entry:manifest.json#/commandCount', expected: events, actual: m.commandCount };
-  if (semantic) st.findings.push(fail('RPR-NEM-019', `command count mismatch: the manifest declares ${m.commandCount} commands, investigation/commands.log holds ${events} events (upstream's replay refuses this)`, extra));
-  else st.findings.push(warning('RPR-NEM-019', `commandCount ${m.commandCount} differs from the ${events} events in investigation/commands.log (a legacy digest path: upstream's replay does not compare them)`, extra));
+  if (semantic)
+    st.findings.push(
+      fail(
+        'RPR-NEM-019',
+        `command count mismatch: the manifest declares ${m.commandCount} commands, investigation/commands.log holds ${events} events (upstream's replay refuses this)`,
+        extra,
+      ),
+    );
+  else
+    st.findings.push(
+      warning(
+        'RPR-NEM-019',
+        `commandCount ${m.commandCount} differs from the ${events} events in investigation/commands.log (a legacy digest path: upstream's replay does not compare them)`,
+        extra,
+      ),
+    );
 }
 
 /** The ledger's event kind for each evidenceSummary count, and the member carrying the entity. */
 const SUMMARY_COUNTS = [
-  { count: 'observationsCount', kind: 'observation', entity: 'observationEntity', what: 'observations', upstream: 'Observations' },
+  {
+    count: 'observationsCount',
+    kind: 'observation',
+    entity: 'observationEntity',
+    what: 'observations',
+    upstream: 'Observations',
+  },
   { count: 'findingsCount', kind: 'finding', entity: 'findingEntity', what: 'findings', upstream: 'Findings' },
-  { count: 'annotationsCount', kind: 'annotation', entity: 'annotationEntity', what: 'annotations', upstream: 'Annotations' },
+  {
+    count: 'annotationsCount',
+    kind: 'annotation',
+    entity: 'annotationEntity',
+    what: 'annotations',
+    upstream: 'Annotations',
+  },
 ] as const;
 
 /**
@@ -317,11 +553,15 @@ function checkEvidenceSummary(m: Manifest, ledger: readonly unknown[], st: State
     const recorded = ledger.filter((e) => isPlainObject(e) && e['kind'] === c.kind && Boolean(e[c.entity])).length;
     if (declared === recorded) continue;
     st.findings.push(
-      fail('RPR-NEM-028', `${c.upstream.toLowerCase()} count mismatch: the manifest's evidenceSummary declares ${declared} ${c.what}, investigation/commands.log records ${recorded} (upstream's replay refuses this: "${c.upstream} count mismatch")`, {
-        pointer: `entry:manifest.json#/evidenceSummary/${c.count}`,
-        expected: recorded,
-        actual: declared,
-      }),
+      fail(
+        'RPR-NEM-028',
+        `${c.upstream.toLowerCase()} count mismatch: the manifest's evidenceSummary declares ${declared} ${c.what}, investigation/commands.log records ${recorded} (upstream's replay refuses this: "${c.upstream} count mismatch")`,
+        {
+          pointer: `entry:manifest.json#/evidenceSummary/${c.count}`,
+          expected: recorded,
+          actual: declared,
+        },
+      ),
     );
   }
 }
@@ -335,12 +575,36 @@ function checkDataset(m: Manifest, bytes: Buffer | null, st: State): void {
     // canonical identity, like a V2, whatever algorithm name it declares.
     const declared = m.raw['datasetIdentityAlgorithm'];
     if (!declared && m.datasetFingerprint !== null && /^\d+$/.test(m.datasetFingerprint)) {
-      st.findings.push(unavailable('RPR-NEM-012', 'a V1 datasetFingerprint uses a legacy algorithm that the format does not name: the dataset identity cannot be recomputed here', { pointer: 'entry:manifest.json#/datasetFingerprint' }));
-      node(st, 'datasetFingerprint', 'dataset identity (V1 legacy fingerprint)', m.datasetFingerprint, null, 'unresolved', parents);
+      st.findings.push(
+        unavailable(
+          'RPR-NEM-012',
+          'a V1 datasetFingerprint uses a legacy algorithm that the format does not name: the dataset identity cannot be recomputed here',
+          { pointer: 'entry:manifest.json#/datasetFingerprint' },
+        ),
+      );
+      node(
+        st,
+        'datasetFingerprint',
+        'dataset identity (V1 legacy fingerprint)',
+        m.datasetFingerprint,
+        null,
+        'unresolved',
+        parents,
+      );
       return;
     }
     if (declared !== DATASET_IDENTITY_ALGORITHM) {
-      st.findings.push(warning('RPR-NEM-011', `this V1 manifest declares ${declared ? `datasetIdentityAlgorithm ${JSON.stringify(declared)}` : 'no datasetIdentityAlgorithm and a non-decimal fingerprint'}: upstream's replay checks it as the ${DATASET_IDENTITY_ALGORITHM} identity, and so does Reprise`, { pointer: 'entry:manifest.json#/datasetIdentityAlgorithm', expected: DATASET_IDENTITY_ALGORITHM, actual: typeof declared === 'string' ? declared : null }));
+      st.findings.push(
+        warning(
+          'RPR-NEM-011',
+          `this V1 manifest declares ${declared ? `datasetIdentityAlgorithm ${JSON.stringify(declared)}` : 'no datasetIdentityAlgorithm and a non-decimal fingerprint'}: upstream's replay checks it as the ${DATASET_IDENTITY_ALGORITHM} identity, and so does Reprise`,
+          {
+            pointer: 'entry:manifest.json#/datasetIdentityAlgorithm',
+            expected: DATASET_IDENTITY_ALGORITHM,
+            actual: typeof declared === 'string' ? declared : null,
+          },
+        ),
+      );
     }
   }
   const dj = parseJson(bytes, ENTRY.dataset, 'RPR-NEM-023', st);
@@ -350,18 +614,38 @@ function checkDataset(m: Manifest, bytes: Buffer | null, st: State): void {
     recomputed = datasetIdentityHex(dj.value);
   } catch (e) {
     if (e instanceof DatasetShapeError) {
-      st.findings.push(fail('RPR-NEM-023', `data/dataset.raw: ${e.message}`, { pointer: `entry:${ENTRY.dataset}#${e.pointer}` }));
+      st.findings.push(
+        fail('RPR-NEM-023', `data/dataset.raw: ${e.message}`, { pointer: `entry:${ENTRY.dataset}#${e.pointer}` }),
+      );
       return;
     }
     if (e instanceof JcsError) {
-      st.findings.push(fail('RPR-NEM-023', `data/dataset.raw cannot be canonicalized: ${e.message}`, { pointer: `entry:${ENTRY.dataset}` }));
+      st.findings.push(
+        fail('RPR-NEM-023', `data/dataset.raw cannot be canonicalized: ${e.message}`, {
+          pointer: `entry:${ENTRY.dataset}`,
+        }),
+      );
       return;
     }
     throw e;
   }
-  node(st, 'datasetFingerprint', 'dataset identity sha256-canonical-dataset-v1 of data/dataset.raw', show(m.datasetFingerprint), formatHash(recomputed), m.datasetFingerprint === recomputed ? 'match' : 'mismatch', parents);
+  node(
+    st,
+    'datasetFingerprint',
+    'dataset identity sha256-canonical-dataset-v1 of data/dataset.raw',
+    show(m.datasetFingerprint),
+    formatHash(recomputed),
+    m.datasetFingerprint === recomputed ? 'match' : 'mismatch',
+    parents,
+  );
   if (m.datasetFingerprint !== null && m.datasetFingerprint !== recomputed) {
-    st.findings.push(fail('RPR-NEM-022', 'datasetFingerprint is not the sha256-canonical-dataset-v1 identity of data/dataset.raw', { pointer: 'entry:manifest.json#/datasetFingerprint', expected: recomputed, actual: m.datasetFingerprint }));
+    st.findings.push(
+      fail('RPR-NEM-022', 'datasetFingerprint is not the sha256-canonical-dataset-v1 identity of data/dataset.raw', {
+        pointer: 'entry:manifest.json#/datasetFingerprint',
+        expected: recomputed,
+        actual: m.datasetFingerprint,
+      }),
+    );
   }
 }
 
@@ -375,17 +659,37 @@ async function checkInvestigationDigest(
 ): Promise<void> {
   const v = m.formatVersion;
   if (m.investigationDigest === null) {
-    if (v <= 2) st.findings.push(info('RPR-NEM-027', `this V${v} package records no investigationDigest: its semantic state is not committed, only its entries`));
+    if (v <= 2)
+      st.findings.push(
+        info(
+          'RPR-NEM-027',
+          `this V${v} package records no investigationDigest: its semantic state is not committed, only its entries`,
+        ),
+      );
     return;
   }
   const parents = ['manifest', `entry:${ENTRY.commands}`, ...(v >= 3 ? ['envelope'] : [])];
   const label = (a: string) => `investigation digest (${a}) over the restored semantic state`;
   const unresolved = (why: Finding) => {
     st.findings.push(why);
-    node(st, 'investigationDigest', label(m.investigationDigestAlgorithm ?? 'legacy schema-v1'), show(m.investigationDigest), null, 'unresolved', parents);
+    node(
+      st,
+      'investigationDigest',
+      label(m.investigationDigestAlgorithm ?? 'legacy schema-v1'),
+      show(m.investigationDigest),
+      null,
+      'unresolved',
+      parents,
+    );
   };
   if (v === 1 || m.investigationDigestAlgorithm === null) {
-    unresolved(unavailable('RPR-NEM-026', `the V${v} investigationDigest uses the legacy schema-v1 root, which the format does not specify: it cannot be recomputed here`, { pointer: 'entry:manifest.json#/investigationDigest' }));
+    unresolved(
+      unavailable(
+        'RPR-NEM-026',
+        `the V${v} investigationDigest uses the legacy schema-v1 root, which the format does not specify: it cannot be recomputed here`,
+        { pointer: 'entry:manifest.json#/investigationDigest' },
+      ),
+    );
     return;
   }
   const kernelNeeded = (v >= 3 ? m.analyticalKernelVersion : m.kernelVersion) ?? '(undeclared)';
@@ -393,11 +697,15 @@ async function checkInvestigationDigest(
   const adapter = ctx.options.kernelAdapter;
   if (!adapter) {
     unresolved(
-      unavailable('KERNEL_MISMATCH', `the investigation digest needs the semantic state restored by Nemosyne's analytical kernel ${kernelNeeded}; no kernel adapter was given (${ctx.options.optionWords?.kernelAdapter ?? '--kernel-adapter'})`, {
-        pointer: 'entry:manifest.json#/investigationDigest',
-        expected: kernelNeeded,
-        actual: null,
-      }),
+      unavailable(
+        'KERNEL_MISMATCH',
+        `the investigation digest needs the semantic state restored by Nemosyne's analytical kernel ${kernelNeeded}; no kernel adapter was given (${ctx.options.optionWords?.kernelAdapter ?? '--kernel-adapter'})`,
+        {
+          pointer: 'entry:manifest.json#/investigationDigest',
+          expected: kernelNeeded,
+          actual: null,
+        },
+      ),
     );
     return;
   }
@@ -405,31 +713,72 @@ async function checkInvestigationDigest(
   for (const [name, x] of byName) if (x.content.bytes) entries[name] = x.content.bytes;
   let restored;
   try {
-    restored = await runAdapter(adapter, { formatVersion: v, kernelVersion: kernelNeeded, manifest: m.raw, packagePath: ctx.path, entries });
+    restored = await runAdapter(adapter, {
+      formatVersion: v,
+      kernelVersion: kernelNeeded,
+      manifest: m.raw,
+      packagePath: ctx.path,
+      entries,
+    });
   } catch (e) {
     if (!(e instanceof AdapterError)) throw e;
     unresolved(unavailable('RPR-NEM-050', `the kernel adapter could not restore the semantic state: ${e.message}`));
     return;
   }
   if (restored.kernelVersion !== kernelNeeded) {
-    unresolved(unavailable('KERNEL_MISMATCH', `the kernel adapter restored the state with kernel ${restored.kernelVersion}, not the ${kernelNeeded} the package needs`, { expected: kernelNeeded, actual: restored.kernelVersion }));
+    unresolved(
+      unavailable(
+        'KERNEL_MISMATCH',
+        `the kernel adapter restored the state with kernel ${restored.kernelVersion}, not the ${kernelNeeded} the package needs`,
+        { expected: kernelNeeded, actual: restored.kernelVersion },
+      ),
+    );
     return;
   }
   if (v >= 3 && envelope) {
     if (restored.analyticalDatasetFingerprint === undefined) {
-      unresolved(unavailable('RPR-NEM-050', 'the kernel adapter did not report the reconstructed analytical dataset fingerprint'));
+      unresolved(
+        unavailable(
+          'RPR-NEM-050',
+          'the kernel adapter did not report the reconstructed analytical dataset fingerprint',
+        ),
+      );
       return;
     }
     if (restored.analyticalDatasetFingerprint !== envelope.bundleDatasetFingerprint) {
-      st.findings.push(fail('DATASET_MISMATCH', "the replay reconstructed another analytical dataset than the bundle's", { pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`, expected: restored.analyticalDatasetFingerprint, actual: envelope.bundleDatasetFingerprint }));
+      st.findings.push(
+        fail('DATASET_MISMATCH', "the replay reconstructed another analytical dataset than the bundle's", {
+          pointer: `entry:${ENTRY.receipts}#/bundle/datasetFingerprint`,
+          expected: restored.analyticalDatasetFingerprint,
+          actual: envelope.bundleDatasetFingerprint,
+        }),
+      );
     }
   }
   const algorithm = m.investigationDigestAlgorithm ?? DIGEST_V2;
-  const root = investigationRoot(v === 2 ? 2 : v, algorithm, restored.state, v >= 3 ? { envelope: envelopeValue, memberDigest: m.evidenceReceiptDigest ?? '' } : undefined);
+  const root = investigationRoot(
+    v === 2 ? 2 : v,
+    algorithm,
+    restored.state,
+    v >= 3 ? { envelope: envelopeValue, memberDigest: m.evidenceReceiptDigest ?? '' } : undefined,
+  );
   const recomputed = investigationDigest(root);
-  node(st, 'investigationDigest', label(algorithm), show(m.investigationDigest), formatHash(recomputed), recomputed === m.investigationDigest ? 'match' : 'mismatch', parents);
+  node(
+    st,
+    'investigationDigest',
+    label(algorithm),
+    show(m.investigationDigest),
+    formatHash(recomputed),
+    recomputed === m.investigationDigest ? 'match' : 'mismatch',
+    parents,
+  );
   if (recomputed !== m.investigationDigest) {
-    st.findings.push(fail('INVESTIGATION_DIGEST_MISMATCH', 'the investigation digest recomputed over the restored semantic state differs from the manifest', { pointer: 'entry:manifest.json#/investigationDigest', expected: recomputed, actual: m.investigationDigest }));
+    st.findings.push(
+      fail(
+        'INVESTIGATION_DIGEST_MISMATCH',
+        'the investigation digest recomputed over the restored semantic state differs from the manifest',
+        { pointer: 'entry:manifest.json#/investigationDigest', expected: recomputed, actual: m.investigationDigest },
+      ),
+    );
   }
 }
-

@@ -9,7 +9,20 @@ import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
 import { formatHash } from '../../core/hash.js';
 import { MerkleTree } from '../../journal/merkle.js';
-import { compareRecords, listDigest, R, RECORD_VERDICTS, shardOf, shardRange, sortNames, type JudgedRecord, type ListSpec, type RecordVerdict, type RunSpec, type ShardHeader } from './format.js';
+import {
+  compareRecords,
+  listDigest,
+  R,
+  RECORD_VERDICTS,
+  shardOf,
+  shardRange,
+  sortNames,
+  type JudgedRecord,
+  type ListSpec,
+  type RecordVerdict,
+  type RunSpec,
+  type ShardHeader,
+} from './format.js';
 import { readShardFile } from './shard-file.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 
@@ -30,36 +43,72 @@ export interface Assembly {
 /** At most this many names in one message; the rest are counted. */
 const NAMED = 20;
 export function nameSome(names: readonly string[]): string {
-  const shown = names.slice(0, NAMED).map((n) => JSON.stringify(n)).join(', ');
+  const shown = names
+    .slice(0, NAMED)
+    .map((n) => JSON.stringify(n))
+    .join(', ');
   return names.length > NAMED ? `${shown} and ${names.length - NAMED} more` : shown;
 }
 
 const sameRun = (a: ShardHeader, b: ShardHeader): boolean =>
-  a.shard.count === b.shard.count && a.list.items === b.list.items && a.list.digest === b.list.digest && canonicalizeValue(a.run) === canonicalizeValue(b.run);
+  a.shard.count === b.shard.count &&
+  a.list.items === b.list.items &&
+  a.list.digest === b.list.digest &&
+  canonicalizeValue(a.run) === canonicalizeValue(b.run);
 
 /** Reads the shard files in index order; `onRecord` sees every accepted record line in record order. */
 export async function assembleShards(paths: readonly string[], onRecord?: (line: string) => void): Promise<Assembly> {
   const problems: Finding[] = [];
   // 1. Headers: one N, one list, one run; each index once.
-  const heads = await Promise.all(paths.map(async (p) => ({ path: p, read: await readShardFile(p, () => false, () => undefined) })));
+  const heads = await Promise.all(
+    paths.map(async (p) => ({
+      path: p,
+      read: await readShardFile(
+        p,
+        () => false,
+        () => undefined,
+      ),
+    })),
+  );
   for (const h of heads) if (!h.read.header) problems.push(...h.read.problems);
   const good = heads.filter((h) => h.read.header).map((h) => ({ path: h.path, header: h.read.header! }));
   const first = good[0]?.header ?? null;
-  const out: Assembly = { ...emptyAssembly(first?.list ?? null, first?.run ?? null), count: first?.shard.count ?? null, problems };
-  for (const g of good) if (!sameRun(first!, g.header)) problems.push(fail(R.disagree, `${g.path} is shard ${g.header.shard.index}/${g.header.shard.count} of another run than ${good[0]!.path}: their N, list or options differ`));
+  const out: Assembly = {
+    ...emptyAssembly(first?.list ?? null, first?.run ?? null),
+    count: first?.shard.count ?? null,
+    problems,
+  };
+  for (const g of good)
+    if (!sameRun(first!, g.header))
+      problems.push(
+        fail(
+          R.disagree,
+          `${g.path} is shard ${g.header.shard.index}/${g.header.shard.count} of another run than ${good[0]!.path}: their N, list or options differ`,
+        ),
+      );
   const byIndex = new Map<number, string[]>();
-  for (const g of good.filter((x) => sameRun(first!, x.header))) byIndex.set(g.header.shard.index, [...(byIndex.get(g.header.shard.index) ?? []), g.path]);
+  for (const g of good.filter((x) => sameRun(first!, x.header)))
+    byIndex.set(g.header.shard.index, [...(byIndex.get(g.header.shard.index) ?? []), g.path]);
   // 2. Records, shard after shard.
   const sink = new RecordSink(out, onRecord);
   for (let i = 0; first && i < first.shard.count; i++) {
     const files = byIndex.get(i);
     if (!files) {
       const r = shardRange(i, first.shard.count);
-      problems.push(fail(R.shards, `shard ${i}/${first.shard.count} is missing (the artifacts whose SHA-256 starts from ${r.from} up to ${r.to}): no file of it was given`));
+      problems.push(
+        fail(
+          R.shards,
+          `shard ${i}/${first.shard.count} is missing (the artifacts whose SHA-256 starts from ${r.from} up to ${r.to}): no file of it was given`,
+        ),
+      );
       continue;
     }
     if (files.length > 1) problems.push(await doubledShard(files, i, first.shard.count));
-    const read = await readShardFile(files[0]!, () => true, (r, line, at) => sink.add(r, line, { shard: i, count: first.shard.count, where: `${files[0]} line ${at}` }));
+    const read = await readShardFile(
+      files[0]!,
+      () => true,
+      (r, line, at) => sink.add(r, line, { shard: i, count: first.shard.count, where: `${files[0]} line ${at}` }),
+    );
     problems.push(...read.problems);
   }
   sink.finish();
@@ -69,8 +118,16 @@ export async function assembleShards(paths: readonly string[], onRecord?: (line:
 /** A shard given more than once: the artifacts its other files would count again, named. */
 async function doubledShard(files: readonly string[], index: number, count: number): Promise<Finding> {
   const again = new Set<string>();
-  for (const f of files.slice(1)) await readShardFile(f, () => true, (r) => void again.add(r.path));
-  return fail(R.shards, `shard ${index}/${count} is given ${files.length} times (${files.join(', ')}); the first file is read, and the others would judge again: ${nameSome(sortNames([...again]))}`);
+  for (const f of files.slice(1))
+    await readShardFile(
+      f,
+      () => true,
+      (r) => void again.add(r.path),
+    );
+  return fail(
+    R.shards,
+    `shard ${index}/${count} is given ${files.length} times (${files.join(', ')}); the first file is read, and the others would judge again: ${nameSome(sortNames([...again]))}`,
+  );
 }
 
 export function zeroVerdicts(): Record<RecordVerdict, number> {
@@ -83,7 +140,12 @@ export function namesProblems(sortedNames: readonly string[], list: ListSpec): F
   const out: Finding[] = [];
   if (doubled.length > 0) out.push(fail(R.coverage, `judged more than once: ${nameSome([...new Set(doubled)])}`));
   else if (sortedNames.length !== list.items || listDigest(sortedNames) !== list.digest)
-    out.push(fail(R.coverage, `the records judge ${sortedNames.length} artifacts, not exactly the list's ${list.items}: ${sortedNames.length < list.items ? 'some are missing' : 'some are not in the list'}`));
+    out.push(
+      fail(
+        R.coverage,
+        `the records judge ${sortedNames.length} artifacts, not exactly the list's ${list.items}: ${sortedNames.length < list.items ? 'some are missing' : 'some are not in the list'}`,
+      ),
+    );
   return out;
 }
 
@@ -115,8 +177,20 @@ export class RecordSink {
 
   add(r: JudgedRecord, line: string, from: { shard?: number; count?: number; where: string }): void {
     const home = from.count !== undefined ? shardOf(r.sha256, from.count) : undefined;
-    if (home !== undefined && home !== from.shard) this.out.problems.push(fail(R.order, `${from.where}: ${JSON.stringify(r.path)} (${r.sha256}) belongs to shard ${home}, not ${from.shard}`));
-    else if (this.prev && compareRecords(this.prev, r) >= 0) this.out.problems.push(fail(R.order, `${from.where}: ${JSON.stringify(r.path)} ${compareRecords(this.prev, r) === 0 ? 'is recorded twice' : 'is out of record order (SHA-256, then path)'}`));
+    if (home !== undefined && home !== from.shard)
+      this.out.problems.push(
+        fail(
+          R.order,
+          `${from.where}: ${JSON.stringify(r.path)} (${r.sha256}) belongs to shard ${home}, not ${from.shard}`,
+        ),
+      );
+    else if (this.prev && compareRecords(this.prev, r) >= 0)
+      this.out.problems.push(
+        fail(
+          R.order,
+          `${from.where}: ${JSON.stringify(r.path)} ${compareRecords(this.prev, r) === 0 ? 'is recorded twice' : 'is out of record order (SHA-256, then path)'}`,
+        ),
+      );
     this.prev = r;
     this.tree.appendLeaf(line);
     this.out.verdicts[r.verdict]++;

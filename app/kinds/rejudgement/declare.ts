@@ -8,7 +8,13 @@ import type { Sniffed } from '../sniff.js';
 import { REJUDGEMENT_TYPE } from './constants.js';
 
 const REJUDGEMENT_OPTIONS = [
-  { name: 'shards', flag: 'shards', arg: 'FILE', multiple: true, help: 'a shard file of a re-judgement record (reprise rejudge --out): the record is checked against the shards\' records' },
+  {
+    name: 'shards',
+    flag: 'shards',
+    arg: 'FILE',
+    multiple: true,
+    help: "a shard file of a re-judgement record (reprise rejudge --out): the record is checked against the shards' records",
+  },
 ] as const satisfies readonly KindOption[];
 
 export const rejudgementKind: KindHandler<typeof REJUDGEMENT_OPTIONS> = {

@@ -106,7 +106,10 @@ export function recordLine(r: JudgedRecord): string {
 }
 
 /** The record order: SHA-256, then path in code units (two paths may hold the same bytes). */
-export function compareRecords(a: Pick<JudgedRecord, 'sha256' | 'path'>, b: Pick<JudgedRecord, 'sha256' | 'path'>): number {
+export function compareRecords(
+  a: Pick<JudgedRecord, 'sha256' | 'path'>,
+  b: Pick<JudgedRecord, 'sha256' | 'path'>,
+): number {
   if (a.sha256 !== b.sha256) return a.sha256 < b.sha256 ? -1 : 1;
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
@@ -164,31 +167,48 @@ export const MAX_SHARDS = 65536;
 // ---------------------------------------------------------------------------
 // Shapes: what a reader accepts (a shard file is input like any other).
 
-const onlyMembers = (o: Record<string, unknown>, names: readonly string[]): boolean => Object.keys(o).every((k) => names.includes(k));
+const onlyMembers = (o: Record<string, unknown>, names: readonly string[]): boolean =>
+  Object.keys(o).every((k) => names.includes(k));
 
 /** Why a value is not a JudgedRecord, or null. */
 export function recordProblem(v: unknown): string | null {
   if (!isObj(v)) return 'a record is a JSON object';
-  if (!onlyMembers(v, ['sha256', 'path', 'kind', 'verdict', 'rules', 'reportDigest', 'error'])) return 'a record has a member no record has';
+  if (!onlyMembers(v, ['sha256', 'path', 'kind', 'verdict', 'rules', 'reportDigest', 'error']))
+    return 'a record has a member no record has';
   if (!isHashString(v['sha256'])) return 'sha256 is not a sha256:<64 hex> hash string';
   if (typeof v['path'] !== 'string' || v['path'] === '') return 'path is not a non-empty string';
   if (v['kind'] !== null && typeof v['kind'] !== 'string') return 'kind is neither a string nor null';
-  if (!RECORD_VERDICTS.includes(v['verdict'] as RecordVerdict)) return `verdict is not one of ${RECORD_VERDICTS.join(', ')}`;
-  if (!Array.isArray(v['rules']) || !v['rules'].every((h) => isObj(h) && onlyMembers(h, ['rule', 'severity']) && typeof h['rule'] === 'string' && LISTED_SEVERITIES.includes(h['severity'] as ListedSeverity))) return 'rules is not a list of {rule, severity} above info';
-  if (v['reportDigest'] !== null && !isHashString(v['reportDigest'])) return 'reportDigest is neither a hash string nor null';
-  if ((v['verdict'] === 'error') !== (typeof v['error'] === 'string')) return 'an error record (and only one) says why in error';
+  if (!RECORD_VERDICTS.includes(v['verdict'] as RecordVerdict))
+    return `verdict is not one of ${RECORD_VERDICTS.join(', ')}`;
+  if (
+    !Array.isArray(v['rules']) ||
+    !v['rules'].every(
+      (h) =>
+        isObj(h) &&
+        onlyMembers(h, ['rule', 'severity']) &&
+        typeof h['rule'] === 'string' &&
+        LISTED_SEVERITIES.includes(h['severity'] as ListedSeverity),
+    )
+  )
+    return 'rules is not a list of {rule, severity} above info';
+  if (v['reportDigest'] !== null && !isHashString(v['reportDigest']))
+    return 'reportDigest is neither a hash string nor null';
+  if ((v['verdict'] === 'error') !== (typeof v['error'] === 'string'))
+    return 'an error record (and only one) says why in error';
   return null;
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isStringMap = (v: unknown): v is Record<string, string> => isObj(v) && Object.values(v).every((x) => typeof x === 'string');
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  isObj(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /** Why a value is not a RunSpec, or null. */
 export function runProblem(v: unknown): string | null {
   if (!isObj(v) || !onlyMembers(v, ['engine', 'mode', 'options'])) return 'run is not {engine, mode, options}';
   if (typeof v['engine'] !== 'string') return 'run.engine is not a string';
   if (v['mode'] !== 'verify' && v['mode'] !== 'replay') return 'run.mode is neither verify nor replay';
-  if (!isStringMap(v['options']) || !Object.values(v['options']).every(isHashString)) return 'run.options is not a map of hash strings';
+  if (!isStringMap(v['options']) || !Object.values(v['options']).every(isHashString))
+    return 'run.options is not a map of hash strings';
   return null;
 }
 
@@ -197,9 +217,18 @@ export function headerProblem(v: unknown): string | null {
   if (!isObj(v) || v['type'] !== SHARD_TYPE) return `the first line is not a ${SHARD_TYPE} header`;
   if (!onlyMembers(v, ['type', 'shard', 'list', 'run'])) return 'the header has a member no header has';
   const s = v['shard'];
-  if (!isObj(s) || !isCount(s['index']) || !isCount(s['count']) || s['count'] < 1 || s['index'] >= s['count'] || s['count'] > MAX_SHARDS) return 'header.shard is not {index, count} with 0 <= index < count';
+  if (
+    !isObj(s) ||
+    !isCount(s['index']) ||
+    !isCount(s['count']) ||
+    s['count'] < 1 ||
+    s['index'] >= s['count'] ||
+    s['count'] > MAX_SHARDS
+  )
+    return 'header.shard is not {index, count} with 0 <= index < count';
   const l = v['list'];
-  if (!isObj(l) || !isCount(l['items']) || !isHashString(l['digest']) || typeof l['source'] !== 'string') return 'header.list is not {items, digest, source}';
+  if (!isObj(l) || !isCount(l['items']) || !isHashString(l['digest']) || typeof l['source'] !== 'string')
+    return 'header.list is not {items, digest, source}';
   return runProblem(v['run']);
 }
 
@@ -220,11 +249,14 @@ export function rejudgementProblem(v: unknown): string | null {
   const run = runProblem({ engine: v['engine'], mode: v['mode'], options: v['options'] });
   if (run) return run.replace(/run\./g, '');
   const l = v['list'];
-  if (!isObj(l) || !onlyMembers(l, ['items', 'digest']) || !isCount(l['items']) || !isHashString(l['digest'])) return 'list is not {items, digest}';
+  if (!isObj(l) || !onlyMembers(l, ['items', 'digest']) || !isCount(l['items']) || !isHashString(l['digest']))
+    return 'list is not {items, digest}';
   const t = v['verdicts'];
-  if (!isObj(t) || Object.keys(t).length !== RECORD_VERDICTS.length || !RECORD_VERDICTS.every((k) => isCount(t[k]))) return `verdicts is not a count for each of ${RECORD_VERDICTS.join(', ')}`;
+  if (!isObj(t) || Object.keys(t).length !== RECORD_VERDICTS.length || !RECORD_VERDICTS.every((k) => isCount(t[k])))
+    return `verdicts is not a count for each of ${RECORD_VERDICTS.join(', ')}`;
   const r = v['records'];
-  if (!isObj(r) || !onlyMembers(r, ['count', 'root']) || !isCount(r['count']) || !isHashString(r['root'])) return 'records is not {count, root}';
+  if (!isObj(r) || !onlyMembers(r, ['count', 'root']) || !isCount(r['count']) || !isHashString(r['root']))
+    return 'records is not {count, root}';
   if (typeof v['signer'] !== 'string' || typeof v['sig'] !== 'string') return 'signer and sig are not strings';
   return null;
 }

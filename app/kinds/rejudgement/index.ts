@@ -14,5 +14,13 @@ export const rejudgementCode: KindCode = {
 
 export * from './format.js';
 export { linesOf } from './shard-file.js';
-export { assembleShards, emptyAssembly, namedCoverage, nameSome, RecordSink, zeroVerdicts, type Assembly } from './assemble.js';
+export {
+  assembleShards,
+  emptyAssembly,
+  namedCoverage,
+  nameSome,
+  RecordSink,
+  zeroVerdicts,
+  type Assembly,
+} from './assemble.js';
 export { signRejudgement } from './verify.js';

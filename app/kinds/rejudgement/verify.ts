@@ -15,18 +15,52 @@ import { R, RECORD_VERDICTS, rejudgementProblem, signedBytes, type RejudgementRe
 const WHAT = 'the re-judgement record';
 
 /** Signs a record (Ed25519 is deterministic: the same record and key give the same bytes). */
-export function signRejudgement(unsigned: Omit<RejudgementRecord, 'signer' | 'sig'>, signer: Signer): RejudgementRecord {
+export function signRejudgement(
+  unsigned: Omit<RejudgementRecord, 'signer' | 'sig'>,
+  signer: Signer,
+): RejudgementRecord {
   const r = { ...unsigned, signer: signer.keyId };
   return { ...r, sig: signBytes(signer, signedBytes(r)) };
 }
 
 /** The signature under the trust store: the origin statement and its findings. */
-function checkSignature(r: RejudgementRecord, trust: TrustStore | null): { authenticity: Authenticity; findings: Finding[] } {
-  if (!trust) return { authenticity: authenticity.noTrustStore(WHAT, r.signer), findings: [unavailable(R.trust, `no trust store given: who signed ${WHAT} (${r.signer}) cannot be decided`, { pointer: '/signer' })] };
+function checkSignature(
+  r: RejudgementRecord,
+  trust: TrustStore | null,
+): { authenticity: Authenticity; findings: Finding[] } {
+  if (!trust)
+    return {
+      authenticity: authenticity.noTrustStore(WHAT, r.signer),
+      findings: [
+        unavailable(R.trust, `no trust store given: who signed ${WHAT} (${r.signer}) cannot be decided`, {
+          pointer: '/signer',
+        }),
+      ],
+    };
   const k = trust.get(r.signer);
-  if (!k) return { authenticity: authenticity.unknown(WHAT, r.signer), findings: [unavailable(R.trust, `${r.signer} is not in the trust store`, { pointer: '/signer' })] };
-  if (!verifyBytes(k.publicKey, signedBytes(r), r.sig)) return { authenticity: authenticity.badSignature(WHAT, r.signer), findings: [fail(R.signature, `the signature does not verify under ${r.signer}: the record was changed after it was signed, or signed by another key`, { pointer: '/sig' })] };
-  if (k.status === 'revoked') return { authenticity: authenticity.revoked(WHAT, r.signer), findings: [fail(R.trust, `${r.signer} (${k.label || k.role}) is revoked in the trust store`, { pointer: '/signer' })] };
+  if (!k)
+    return {
+      authenticity: authenticity.unknown(WHAT, r.signer),
+      findings: [unavailable(R.trust, `${r.signer} is not in the trust store`, { pointer: '/signer' })],
+    };
+  if (!verifyBytes(k.publicKey, signedBytes(r), r.sig))
+    return {
+      authenticity: authenticity.badSignature(WHAT, r.signer),
+      findings: [
+        fail(
+          R.signature,
+          `the signature does not verify under ${r.signer}: the record was changed after it was signed, or signed by another key`,
+          { pointer: '/sig' },
+        ),
+      ],
+    };
+  if (k.status === 'revoked')
+    return {
+      authenticity: authenticity.revoked(WHAT, r.signer),
+      findings: [
+        fail(R.trust, `${r.signer} (${k.label || k.role}) is revoked in the trust store`, { pointer: '/signer' }),
+      ],
+    };
   return { authenticity: authenticity.trusted(WHAT, r.signer, k.status === 'retired'), findings: [] };
 }
 
@@ -34,8 +68,22 @@ function checkSignature(r: RejudgementRecord, trust: TrustStore | null): { authe
 function checkCounts(r: RejudgementRecord): Finding[] {
   const sum = RECORD_VERDICTS.reduce((a, v) => a + r.verdicts[v], 0);
   const out: Finding[] = [];
-  if (sum !== r.records.count) out.push(fail(R.counts, `the verdicts add up to ${sum}, not the ${r.records.count} records`, { pointer: '/verdicts', expected: r.records.count, actual: sum }));
-  if (r.records.count !== r.list.items) out.push(fail(R.counts, `${r.records.count} records for a list of ${r.list.items} artifacts`, { pointer: '/records/count', expected: r.list.items, actual: r.records.count }));
+  if (sum !== r.records.count)
+    out.push(
+      fail(R.counts, `the verdicts add up to ${sum}, not the ${r.records.count} records`, {
+        pointer: '/verdicts',
+        expected: r.records.count,
+        actual: sum,
+      }),
+    );
+  if (r.records.count !== r.list.items)
+    out.push(
+      fail(R.counts, `${r.records.count} records for a list of ${r.list.items} artifacts`, {
+        pointer: '/records/count',
+        expected: r.list.items,
+        actual: r.records.count,
+      }),
+    );
   return out;
 }
 
@@ -43,7 +91,14 @@ function checkCounts(r: RejudgementRecord): Finding[] {
 function checkAgainst(r: RejudgementRecord, a: Assembly, files: number): { findings: Finding[]; chain: ChainNode[] } {
   const findings: Finding[] = [...a.problems];
   const differ = (pointer: string, what: string, expected: unknown, actual: unknown) => {
-    if (canonicalizeValue(expected) !== canonicalizeValue(actual)) findings.push(fail(R.record, `the shards' ${what} differ from the record's`, { pointer, expected: expected as never, actual: actual as never }));
+    if (canonicalizeValue(expected) !== canonicalizeValue(actual))
+      findings.push(
+        fail(R.record, `the shards' ${what} differ from the record's`, {
+          pointer,
+          expected: expected as never,
+          actual: actual as never,
+        }),
+      );
   };
   if (a.run) {
     differ('/engine', 'engine name and version', a.run.engine, r.engine);
@@ -54,11 +109,34 @@ function checkAgainst(r: RejudgementRecord, a: Assembly, files: number): { findi
   differ('/verdicts', 'verdict counts', a.verdicts, r.verdicts);
   differ('/records', 'record count and Merkle root', { count: a.records, root: a.root }, r.records);
   const status = a.root === r.records.root ? 'match' : 'mismatch';
-  if (findings.length === 0) findings.push(info(R.summary, `${files} shard file(s) hold the ${a.records} records of this record: same list, run, verdict counts and Merkle root`));
-  return { findings, chain: [{ id: 'root', label: 'Merkle root of the records', recorded: r.records.root, recomputed: a.root, status, parents: [] }] };
+  if (findings.length === 0)
+    findings.push(
+      info(
+        R.summary,
+        `${files} shard file(s) hold the ${a.records} records of this record: same list, run, verdict counts and Merkle root`,
+      ),
+    );
+  return {
+    findings,
+    chain: [
+      {
+        id: 'root',
+        label: 'Merkle root of the records',
+        recorded: r.records.root,
+        recomputed: a.root,
+        status,
+        parents: [],
+      },
+    ],
+  };
 }
 
-export async function verifyRejudgement(value: Record<string, unknown> | null, strict: boolean, trust: TrustStore | null, shards: readonly string[]): Promise<KindResult> {
+export async function verifyRejudgement(
+  value: Record<string, unknown> | null,
+  strict: boolean,
+  trust: TrustStore | null,
+  shards: readonly string[],
+): Promise<KindResult> {
   const problem = strict ? rejudgementProblem(value) : 'the record is not strict JSON';
   if (problem) return { id: null, findings: [fail(R.structure, problem)], chain: [] };
   const r = value as unknown as RejudgementRecord;
@@ -66,9 +144,20 @@ export async function verifyRejudgement(value: Record<string, unknown> | null, s
   const findings = [...checkCounts(r), ...sig.findings];
   const details = { records: r.records.count, root: r.records.root, verdicts: r.verdicts, shardFiles: shards.length };
   if (shards.length === 0) {
-    findings.push(info(R.summary, 'signature and counts checked; the records behind the Merkle root were not (give the shard files with --shards)'));
+    findings.push(
+      info(
+        R.summary,
+        'signature and counts checked; the records behind the Merkle root were not (give the shard files with --shards)',
+      ),
+    );
     return { id: r.records.root, findings, chain: [], details, authenticity: sig.authenticity };
   }
   const against = checkAgainst(r, await assembleShards(shards), shards.length);
-  return { id: r.records.root, findings: [...findings, ...against.findings], chain: against.chain, details, authenticity: sig.authenticity };
+  return {
+    id: r.records.root,
+    findings: [...findings, ...against.findings],
+    chain: against.chain,
+    details,
+    authenticity: sig.authenticity,
+  };
 }

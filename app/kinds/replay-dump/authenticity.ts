@@ -19,7 +19,10 @@ export function dumpAuthenticity(chain: readonly ChainNode[], findings: readonly
     // is a signature that could not be checked, not an unsigned dump.
     const keyIdProblem = findings.some((f) => f.severity === 'fail' && f.pointer === '/keyId');
     const noSignature = findings.some((f) => f.rule === 'RDS-001' && f.pointer === '/signature');
-    if (keyIdProblem && !noSignature) return authenticity.consistencyOnly('the dump carries a signature, but its signing key id is missing or malformed (see /keyId), so the signature could not be checked.');
+    if (keyIdProblem && !noSignature)
+      return authenticity.consistencyOnly(
+        'the dump carries a signature, but its signing key id is missing or malformed (see /keyId), so the signature could not be checked.',
+      );
     return authenticity.unsigned(what);
   }
   if (sig.status === 'match') {
@@ -28,6 +31,8 @@ export function dumpAuthenticity(chain: readonly ChainNode[], findings: readonly
     const retired = findings.some((f) => f.rule === 'RDS-007' && f.severity === 'info' && f.pointer === '/keyId');
     return authenticity.trusted(what, keyId, retired);
   }
-  const noStore = findings.some((f) => f.rule === 'RDS-007' && f.severity === 'unavailable' && f.expected === undefined);
+  const noStore = findings.some(
+    (f) => f.rule === 'RDS-007' && f.severity === 'unavailable' && f.expected === undefined,
+  );
   return noStore ? authenticity.noTrustStore(what, keyId) : authenticity.unknown(what, keyId);
 }

@@ -28,8 +28,23 @@ export function detectRom(s: Sniffed): boolean {
 }
 
 const DUMP_OPTIONS = [
-  { name: 'providers', flag: 'providers', arg: 'FILE', path: 'file', workbench: true, help: 'the provider registry replays re-execute against' },
-  { name: 'whatIf', flag: 'what-if', arg: 'model=V|shape=S', multiple: true, replayOnly: true, values: { pattern: /^(model|shape)=.+$/, describe: 'model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE' }, help: 'a what-if substitution (training: the report is a demonstration and never passes)' },
+  {
+    name: 'providers',
+    flag: 'providers',
+    arg: 'FILE',
+    path: 'file',
+    workbench: true,
+    help: 'the provider registry replays re-execute against',
+  },
+  {
+    name: 'whatIf',
+    flag: 'what-if',
+    arg: 'model=V|shape=S',
+    multiple: true,
+    replayOnly: true,
+    values: { pattern: /^(model|shape)=.+$/, describe: 'model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE' },
+    help: 'a what-if substitution (training: the report is a demonstration and never passes)',
+  },
 ] as const satisfies readonly KindOption[];
 
 export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
@@ -44,7 +59,9 @@ export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
   async beforeParse(s, ctx) {
     if (s.firstChar() !== '{') return null;
     const trust = await ctx.trustStore().catch(() => null);
-    return trust && trust.keys.length > 0 ? { omit: 'signature', keyIdMember: 'keyId', keys: new Map(trust.keys.map((k) => [k.keyId, k.publicKey])) } : null;
+    return trust && trust.keys.length > 0
+      ? { omit: 'signature', keyIdMember: 'keyId', keys: new Map(trust.keys.map((k) => [k.keyId, k.publicKey])) }
+      : null;
   },
   load: async () => (await import('./index.js')).replayDumpCode,
 };

@@ -17,7 +17,11 @@ function decode(s: Sniffed): Decoded & { encoding: 'json' | 'rom'; end?: RomEnd 
   return detectRom(s) ? { ...decodeRom(s), encoding: 'rom' } : { ...decodeJson(s), encoding: 'json' };
 }
 
-async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay'): Promise<DumpVerification & { encoding: string }> {
+async function verifyDump(
+  s: Sniffed,
+  ctx: KindContext,
+  mode: 'verify' | 'replay',
+): Promise<DumpVerification & { encoding: string }> {
   if (detectRom(s)) await loadRomParser();
   const d = decode(s);
   if (!d.model) {
@@ -31,17 +35,31 @@ async function verifyDump(s: Sniffed, ctx: KindContext, mode: 'verify' | 'replay
   const payload = stripped ? () => stripped.payload : () => Buffer.from(d.canonicalWithoutSignature(), 'utf8');
   const v = verifyModel(d.model, trust, payload, mode === 'verify' ? 'warning' : 'unavailable', stripped ?? undefined);
   // A ROM text cut at a line's end reads well: where it stops says whether what is missing may be a cut.
-  return { ...v, findings: [...d.findings, ...(d.end ? markCutShort(d.end, v.findings) : v.findings)], encoding: d.encoding };
+  return {
+    ...v,
+    findings: [...d.findings, ...(d.end ? markCutShort(d.end, v.findings) : v.findings)],
+    encoding: d.encoding,
+  };
 }
 
 export const replayDumpCode: KindCode = {
   async verify(s, ctx): Promise<KindResult> {
     const v = await verifyDump(s, ctx, 'verify');
-    return { id: v.id, findings: v.findings, chain: v.chain, authenticity: dumpAuthenticity(v.chain, v.findings), details: { encoding: v.encoding } };
+    return {
+      id: v.id,
+      findings: v.findings,
+      chain: v.chain,
+      authenticity: dumpAuthenticity(v.chain, v.findings),
+      details: { encoding: v.encoding },
+    };
   },
   async replay(s, ctx): Promise<KindResult> {
     const v = await verifyDump(s, ctx, 'replay');
     const r = await replayVerified(v, ctx.options.providers, ctx.options.whatIf);
-    return { ...r, authenticity: dumpAuthenticity(v.chain, v.findings), details: { encoding: v.encoding, ...r.details } };
+    return {
+      ...r,
+      authenticity: dumpAuthenticity(v.chain, v.findings),
+      details: { encoding: v.encoding, ...r.details },
+    };
   },
 };

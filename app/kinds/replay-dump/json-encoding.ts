@@ -8,7 +8,15 @@ import { changedNumbers, fail } from '../../core/findings.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
-import { checkOrder, isObject, namesToWrite, DUMP_NUMBERS, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
+import {
+  checkOrder,
+  isObject,
+  namesToWrite,
+  DUMP_NUMBERS,
+  valueToWrite,
+  type DumpModel,
+  type WriteOrder,
+} from './model.js';
 
 export interface Decoded {
   /** null when the document could not be read as a dump model at all. */
@@ -22,7 +30,11 @@ export function decodeJson(s: Sniffed): Decoded {
   const j = s.json();
   if (!j || !j.ok) {
     const e = j && !j.ok ? j.error : null;
-    const f = fail('RPR-DUMP-003', `the dump is not I-JSON: ${e ? e.message : 'not JSON'}`, e?.pointer !== undefined ? { pointer: e.pointer } : {});
+    const f = fail(
+      'RPR-DUMP-003',
+      `the dump is not I-JSON: ${e ? e.message : 'not JSON'}`,
+      e?.pointer !== undefined ? { pointer: e.pointer } : {},
+    );
     return { model: null, canonicalWithoutSignature: () => '', findings: [f] };
   }
   const model = j.value as DumpModel;
@@ -72,7 +84,12 @@ export async function strippedDump(s: Sniffed): Promise<StrippedDump | null> {
   }
   // In place: the members after the signature (a few hundred bytes) move up.
   if (k >= 0) st.bytes.copyWithin(from, to);
-  return { payload: st.bytes.subarray(0, st.bytes.length - (to - from)), jsonArtifacts, textHashes, signature: st.signature };
+  return {
+    payload: st.bytes.subarray(0, st.bytes.length - (to - from)),
+    jsonArtifacts,
+    textHashes,
+    signature: st.signature,
+  };
 }
 
 /** Canonical JSON of a model without its "signature" member: what the signature signs. */
@@ -95,7 +112,9 @@ export function encodeJson(model: DumpModel, order: WriteOrder = 'canonical'): s
     if (isObject(v) && Object.keys(v).length > 0) {
       lines.push(`  ${JSON.stringify(k)}: {`);
       const sub = namesToWrite(v, order);
-      sub.forEach((sk, j) => lines.push(`    ${JSON.stringify(sk)}: ${valueToWrite(v[sk], order)}${j < sub.length - 1 ? ',' : ''}`));
+      sub.forEach((sk, j) =>
+        lines.push(`    ${JSON.stringify(sk)}: ${valueToWrite(v[sk], order)}${j < sub.length - 1 ? ',' : ''}`),
+      );
       lines.push(`  }${comma}`);
     } else lines.push(`  ${JSON.stringify(k)}: ${valueToWrite(v, order)}${comma}`);
   });

@@ -59,7 +59,6 @@ export function inOrder(a: string, b: string): boolean {
   return a < b;
 }
 
-
 export function orderFinding(pointer: string, prev: string, key: string): Finding {
   return fail('RDS-004', `member "${key}" follows "${prev}": members must be in canonical (RFC 8785) order`, {
     pointer,
@@ -139,7 +138,6 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
   if (f && pointer) f.pointer = pointer + (f.pointer ?? '');
   return f;
 }
-
 
 /**
  * Numbers whose text is not their double (the strict parse's WARN_PRECISION and

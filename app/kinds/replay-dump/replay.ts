@@ -9,7 +9,12 @@ import type { Comparison, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
-import { checkEnvironment, loadProviderRegistry, type LockedEnvironment, type ProviderRegistry } from '../../providers/registry.js';
+import {
+  checkEnvironment,
+  loadProviderRegistry,
+  type LockedEnvironment,
+  type ProviderRegistry,
+} from '../../providers/registry.js';
 import { shapeKey, type ComputeShape, type FrozenArtifact } from '../../providers/types.js';
 import { parseWhatIf, type WhatIf } from '../../providers/what-if.js';
 import type { DumpVerification } from './verify.js';
@@ -21,7 +26,11 @@ function unfreeze(v: DumpVerification, h: string): FrozenArtifact {
   return a;
 }
 
-export async function replayVerified(v: DumpVerification, providersPath: string | undefined, whatIfItems: readonly string[] | undefined): Promise<KindResult> {
+export async function replayVerified(
+  v: DumpVerification,
+  providersPath: string | undefined,
+  whatIfItems: readonly string[] | undefined,
+): Promise<KindResult> {
   const findings: Finding[] = [...v.findings];
   const chain = [...v.chain];
   const comparisons: Comparison[] = [];
@@ -37,9 +46,17 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
     details['whatIf'] = {
       demonstration: true,
       note: 'training demonstration: the dump is replayed under a deliberately different environment; this is not a forensic verdict and never passes',
-      substitutions: { ...(whatIf.model ? { model: whatIf.model } : {}), ...(whatIf.shape ? { shape: shapeKey(whatIf.shape) } : {}) },
+      substitutions: {
+        ...(whatIf.model ? { model: whatIf.model } : {}),
+        ...(whatIf.shape ? { shape: shapeKey(whatIf.shape) } : {}),
+      },
     };
-    findings.push(unavailable('RPR-DUMP-011', 'what-if replay: a demonstration under a substituted environment, never a pass', { expected: 'the locked environment', actual: details['whatIf'] }));
+    findings.push(
+      unavailable('RPR-DUMP-011', 'what-if replay: a demonstration under a substituted environment, never a pass', {
+        expected: 'the locked environment',
+        actual: details['whatIf'],
+      }),
+    );
   }
 
   // Step 1: integrity.
@@ -48,7 +65,17 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
     return result();
   }
   const lp = t.lockedProviderInfo;
-  if (!lp || !t.computeShape || !t.inferenceParameters || t.seed === undefined || !t.buffers || !t.pipelineDefinitionHash || !t.promptArtifactHash || !v.inputHash || !t.executionOutcomeHash) {
+  if (
+    !lp ||
+    !t.computeShape ||
+    !t.inferenceParameters ||
+    t.seed === undefined ||
+    !t.buffers ||
+    !t.pipelineDefinitionHash ||
+    !t.promptArtifactHash ||
+    !v.inputHash ||
+    !t.executionOutcomeHash
+  ) {
     findings.push(fail('RDS-F002', 'replay denied: the frozen conditions are incomplete'));
     return result();
   }
@@ -83,7 +110,12 @@ export async function replayVerified(v: DumpVerification, providersPath: string 
     findings.push(...run.findings);
     return result();
   }
-  compareShadowRun({ expression: t.buffers.expression, outcome: t.executionOutcomeHash, input: v.inputHash }, recordedExpression, run.expression, { findings, chain, comparisons, details });
+  compareShadowRun(
+    { expression: t.buffers.expression, outcome: t.executionOutcomeHash, input: v.inputHash },
+    recordedExpression,
+    run.expression,
+    { findings, chain, comparisons, details },
+  );
   return result();
 }
 
@@ -91,7 +123,14 @@ type LockedInfo = NonNullable<DumpVerification['typed']['lockedProviderInfo']>;
 type ReplayProvider = NonNullable<ReturnType<typeof checkEnvironment>['provider']>;
 
 /** Step 2: the environment to emulate (a what-if substitution applied), its provider, and the model live; null after a finding. */
-async function emulateEnvironment(reg: ProviderRegistry, lp: LockedInfo, computeShape: ComputeShape, whatIf: WhatIf | null, details: { [k: string]: JsonValue }, findings: Finding[]): Promise<{ env: LockedEnvironment; provider: ReplayProvider } | null> {
+async function emulateEnvironment(
+  reg: ProviderRegistry,
+  lp: LockedInfo,
+  computeShape: ComputeShape,
+  whatIf: WhatIf | null,
+  details: { [k: string]: JsonValue },
+  findings: Finding[],
+): Promise<{ env: LockedEnvironment; provider: ReplayProvider } | null> {
   const env: LockedEnvironment = {
     providerId: lp.providerId,
     modelId: whatIf?.model ?? lp.modelId,
@@ -100,8 +139,24 @@ async function emulateEnvironment(reg: ProviderRegistry, lp: LockedInfo, compute
     computeShape: whatIf?.shape ?? computeShape,
   };
   // Capacity belongs to the locked model; a what-if model brings its own.
-  const check = checkEnvironment(reg, whatIf?.model ? { ...env, capacitySnapshot: reg.entry(env.providerId)?.models.find((m) => m.modelId === env.modelId)?.capacitySnapshot ?? env.capacitySnapshot } : env);
-  details['environment'] = { computeShape: shapeKey(env.computeShape), modelId: env.modelId, providerId: env.providerId, quantizationProfile: env.quantizationProfile, registry: reg.source };
+  const check = checkEnvironment(
+    reg,
+    whatIf?.model
+      ? {
+          ...env,
+          capacitySnapshot:
+            reg.entry(env.providerId)?.models.find((m) => m.modelId === env.modelId)?.capacitySnapshot ??
+            env.capacitySnapshot,
+        }
+      : env,
+  );
+  details['environment'] = {
+    computeShape: shapeKey(env.computeShape),
+    modelId: env.modelId,
+    providerId: env.providerId,
+    quantizationProfile: env.quantizationProfile,
+    registry: reg.source,
+  };
   if (!check.provider) {
     findings.push(...check.findings);
     return null;
@@ -123,7 +178,12 @@ interface Gathered {
 }
 
 /** Step 4's comparison: the replayed expression and outcome hashes against the recorded ones. */
-function compareShadowRun(recorded: { expression: string; outcome: string; input: string }, recordedExpression: FrozenArtifact, replayed: JsonValue, out: Gathered): void {
+function compareShadowRun(
+  recorded: { expression: string; outcome: string; input: string },
+  recordedExpression: FrozenArtifact,
+  replayed: JsonValue,
+  out: Gathered,
+): void {
   const { findings, chain, comparisons, details } = out;
   const replayedExpressionHash = hashValue(replayed);
   const replayedOutcome = hashValue({ expressionHash: replayedExpressionHash, inputHash: recorded.input });
@@ -146,7 +206,14 @@ function compareShadowRun(recorded: { expression: string; outcome: string; input
     parents: ['replay:expression', 'input'],
     pointer: '/executionOutcomeHash',
   });
-  comparisons.push({ output: 'expression', mode: 'EXACT', original: recorded.expression, replayed: replayedExpressionHash, status: same ? 'pass' : 'fail', ...(same ? {} : { reason: 'the replayed expression differs from the recorded one' }) });
+  comparisons.push({
+    output: 'expression',
+    mode: 'EXACT',
+    original: recorded.expression,
+    replayed: replayedExpressionHash,
+    status: same ? 'pass' : 'fail',
+    ...(same ? {} : { reason: 'the replayed expression differs from the recorded one' }),
+  });
   details['expression'] = {
     recorded: recordedExpression.json !== undefined ? recordedExpression.json : (recordedExpression.text ?? null),
     recordedHash: recorded.expression,
@@ -154,6 +221,12 @@ function compareShadowRun(recorded: { expression: string; outcome: string; input
     replayedHash: replayedExpressionHash,
   };
   if (!same) {
-    findings.push(fail('RDS-F005', 'shadow execution produced a different outcome: the recomputed outcome hash differs from executionOutcomeHash', { pointer: '/executionOutcomeHash', expected: recorded.outcome, actual: replayedOutcome }));
+    findings.push(
+      fail(
+        'RDS-F005',
+        'shadow execution produced a different outcome: the recomputed outcome hash differs from executionOutcomeHash',
+        { pointer: '/executionOutcomeHash', expected: recorded.outcome, actual: replayedOutcome },
+      ),
+    );
   }
 }

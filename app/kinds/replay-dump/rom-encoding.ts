@@ -46,7 +46,12 @@ const SAFE_LINK = /^[^[\]\n\r\s](?:[^[\]\n\r]*[^[\]\n\r\s])?$/;
  */
 export function decodeRom(s: Sniffed): Decoded & { end?: RomEnd } {
   const text = s.text();
-  if (text === null) return { model: null, canonicalWithoutSignature: () => '', findings: [fail('RPR-DUMP-005', 'the ROM file is not UTF-8 text (or starts with a byte-order mark)')] };
+  if (text === null)
+    return {
+      model: null,
+      canonicalWithoutSignature: () => '',
+      findings: [fail('RPR-DUMP-005', 'the ROM file is not UTF-8 text (or starts with a byte-order mark)')],
+    };
   const findings: Finding[] = [];
   try {
     const { model, end } = readRom(text, findings);
@@ -56,8 +61,25 @@ export function decodeRom(s: Sniffed): Decoded & { end?: RomEnd } {
     let canonical: string | null = null;
     return { model, canonicalWithoutSignature: () => (canonical ??= signedPayload(model)), findings, end };
   } catch (e) {
-    if (e instanceof RomError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail(e.rule, e.message, { pointer: `line:${e.lineIn(text)}` })] };
-    if (e instanceof JcsError) return { model: null, canonicalWithoutSignature: () => '', findings: [...findings, fail('RPR-DUMP-003', `a value is not I-JSON: ${e.message}`, e.pointer !== undefined ? { pointer: e.pointer } : {})] };
+    if (e instanceof RomError)
+      return {
+        model: null,
+        canonicalWithoutSignature: () => '',
+        findings: [...findings, fail(e.rule, e.message, { pointer: `line:${e.lineIn(text)}` })],
+      };
+    if (e instanceof JcsError)
+      return {
+        model: null,
+        canonicalWithoutSignature: () => '',
+        findings: [
+          ...findings,
+          fail(
+            'RPR-DUMP-003',
+            `a value is not I-JSON: ${e.message}`,
+            e.pointer !== undefined ? { pointer: e.pointer } : {},
+          ),
+        ],
+      };
     throw e;
   }
 }
@@ -67,7 +89,13 @@ export function decodeRom(s: Sniffed): Decoded & { end?: RomEnd } {
 
 function formatValue(v: unknown, form: Form, order: WriteOrder): string {
   if (form === 'link' && typeof v === 'string' && SAFE_LINK.test(v)) return `[[${v}]]`;
-  if (form === 'links' && Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && SAFE_LINK.test(x))) return v.map((x) => `[[${x as string}]]`).join(', ');
+  if (
+    form === 'links' &&
+    Array.isArray(v) &&
+    v.length > 0 &&
+    v.every((x) => typeof x === 'string' && SAFE_LINK.test(x))
+  )
+    return v.map((x) => `[[${x as string}]]`).join(', ');
   return valueToWrite(v, order);
 }
 
@@ -106,7 +134,11 @@ export function encodeRom(model: DumpModel, order: WriteOrder = 'canonical'): st
     }
     const top = placeByPath.get(k);
     if (top) {
-      out[top.section].push(top.section === 'front' ? `${top.key}: ${JSON.stringify(v)}` : `* [${top.key}]: ${formatValue(v, top.form, order)}`);
+      out[top.section].push(
+        top.section === 'front'
+          ? `${top.key}: ${JSON.stringify(v)}`
+          : `* [${top.key}]: ${formatValue(v, top.form, order)}`,
+      );
       present[top.section] = true;
       continue;
     }

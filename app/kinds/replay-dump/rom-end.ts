@@ -41,7 +41,12 @@ function cutNote(end: RomEnd, f: Finding): string | null {
     return `the text ends ${last ? `after ${heading(last)}` : 'after its front matter'}, and the writer puts ${heading(s)} after that`;
   }
   const h = typeof f.expected === 'string' ? HASH.exec(f.expected)?.[0] : undefined;
-  if (f.rule === 'RDS-002' && f.actual === 'no such artifact' && h !== undefined && end.sections.length === SECTION_ORDER.length) {
+  if (
+    f.rule === 'RDS-002' &&
+    f.actual === 'no such artifact' &&
+    h !== undefined &&
+    end.sections.length === SECTION_ORDER.length
+  ) {
     const last = end.artifacts.at(-1);
     if (last !== undefined && h <= last) return null;
     return `the text ends ${last ? `after artifact ${last}` : `after ${heading('artifacts')}`}, and the writer puts this artifact after that`;

@@ -68,7 +68,8 @@ const FENCE = /^(`{3,})[ \t]*(text|json)$/i;
 /** A string for a message: at most 60 characters of it. */
 const quote = (s: string): string => JSON.stringify(s.length > 60 ? s.slice(0, 60) + '…' : s);
 /** A parser's message, which may quote the input (a 128 MiB number): at most 200 characters. */
-const why = (e: unknown): string => (e instanceof JcsError ? (e.message.length > 200 ? e.message.slice(0, 200) + '…' : e.message) : 'invalid');
+const why = (e: unknown): string =>
+  e instanceof JcsError ? (e.message.length > 200 ? e.message.slice(0, 200) + '…' : e.message) : 'invalid';
 
 interface Artifact {
   key: string;
@@ -126,8 +127,20 @@ export function readRom(text: string, findings: Finding[]): { model: DumpModel; 
     return readRomText(text, findings);
   } catch (e) {
     // An error in a last line that has no newline after it: the text stops where reading failed.
-    if (e instanceof RomError && !e.cut && e.knownLine === undefined && !text.endsWith('\n') && text.indexOf('\n', e.offset) === -1) {
-      throw new RomError(e.rule, e.message, e.offset, undefined, 'the text ends inside this line, with no newline after it');
+    if (
+      e instanceof RomError &&
+      !e.cut &&
+      e.knownLine === undefined &&
+      !text.endsWith('\n') &&
+      text.indexOf('\n', e.offset) === -1
+    ) {
+      throw new RomError(
+        e.rule,
+        e.message,
+        e.offset,
+        undefined,
+        'the text ends inside this line, with no newline after it',
+      );
     }
     throw e;
   }
@@ -137,7 +150,16 @@ function readRomText(text: string, findings: Finding[]): { model: DumpModel; end
   const lines = new LineScanner(text);
   const model: DumpModel = {};
   readFrontMatter(frontMatterSource(lines), model, findings);
-  const st: ReadState = { model, findings, section: null, seenSections: new Set(), seenKeys: new Set(), artifacts: null, artifactOrder: [], current: null };
+  const st: ReadState = {
+    model,
+    findings,
+    section: null,
+    seenSections: new Set(),
+    seenKeys: new Set(),
+    artifacts: null,
+    artifactOrder: [],
+    current: null,
+  };
   for (lines.skipBlankLines(); lines.next(); lines.skipBlankLines()) {
     const first = lines.firstCode();
     if (first === -1) continue; // blank lines carry nothing
@@ -146,7 +168,12 @@ function readRomText(text: string, findings: Finding[]): { model: DumpModel; end
     else if (first === 0x60 /* ` */ && FENCE.test(line)) readFence(st, lines, FENCE.exec(line)!);
     else {
       const m = BULLET.exec(line);
-      if (!m) throw new RomError('RPR-DUMP-005', `unexpected line (a ROM dump holds only headings, "* [key]: value" bullets and fenced artifact blocks): ${quote(line)}`, lines.start);
+      if (!m)
+        throw new RomError(
+          'RPR-DUMP-005',
+          `unexpected line (a ROM dump holds only headings, "* [key]: value" bullets and fenced artifact blocks): ${quote(line)}`,
+          lines.start,
+        );
       readBullet(st, m[1]!, line.slice(m[0].length), lines.start);
     }
   }
@@ -164,11 +191,13 @@ function inCanonicalOrder(model: DumpModel): DumpModel {
   const sorted = (o: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     // defineProperty: an artifact named "__proto__" must stay an own member, not a prototype.
-    for (const k of Object.keys(o).sort()) Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+    for (const k of Object.keys(o).sort())
+      Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
     return out;
   };
   const out = sorted(model);
-  for (const [k, v] of Object.entries(out)) if (v !== null && typeof v === 'object' && !Array.isArray(v)) out[k] = sorted(v as Record<string, unknown>);
+  for (const [k, v] of Object.entries(out))
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) out[k] = sorted(v as Record<string, unknown>);
   return out;
 }
 
@@ -178,7 +207,8 @@ function inCanonicalOrder(model: DumpModel): DumpModel {
  * lines, so indentation there is formatting noise too, not YAML structure.
  */
 function frontMatterSource(lines: LineScanner): string {
-  if (!lines.next() || lines.trimmed() !== '---') throw new RomError('RPR-DUMP-005', 'a ROM dump starts with a "---" front-matter line', 0);
+  if (!lines.next() || lines.trimmed() !== '---')
+    throw new RomError('RPR-DUMP-005', 'a ROM dump starts with a "---" front-matter line', 0);
   const src: string[] = [];
   let chars = 0;
   while (lines.next()) {
@@ -188,7 +218,13 @@ function frontMatterSource(lines: LineScanner): string {
     boundFrontMatter(src.length, line.length, chars, lines.start);
     src.push(line);
   }
-  throw new RomError('RPR-DUMP-005', 'the front matter is not closed by a "---" line', 0, undefined, 'the text ends inside it');
+  throw new RomError(
+    'RPR-DUMP-005',
+    'the front matter is not closed by a "---" line',
+    0,
+    undefined,
+    'the text ends inside it',
+  );
 }
 
 /**
@@ -197,25 +233,44 @@ function frontMatterSource(lines: LineScanner): string {
  * a line longer than any key and scalar of the six, or more characters in all.
  */
 function boundFrontMatter(linesBefore: number, lineLength: number, chars: number, at: number): void {
-  const refuse = (what: string) => new RomError('RPR-DUMP-005', `${what}; a ROM dump's front matter holds six keys with short scalar values, and is bounded before YAML reads it`, at);
-  if (linesBefore >= MAX_FRONT_MATTER_LINES) throw refuse(`the front matter is longer than ${MAX_FRONT_MATTER_LINES} lines`);
-  if (lineLength > MAX_FRONT_MATTER_LINE) throw refuse(`this front-matter line is ${lineLength} characters long, more than ${MAX_FRONT_MATTER_LINE}`);
-  if (chars > MAX_FRONT_MATTER_CHARS) throw refuse(`the front matter is longer than ${MAX_FRONT_MATTER_CHARS} characters`);
+  const refuse = (what: string) =>
+    new RomError(
+      'RPR-DUMP-005',
+      `${what}; a ROM dump's front matter holds six keys with short scalar values, and is bounded before YAML reads it`,
+      at,
+    );
+  if (linesBefore >= MAX_FRONT_MATTER_LINES)
+    throw refuse(`the front matter is longer than ${MAX_FRONT_MATTER_LINES} lines`);
+  if (lineLength > MAX_FRONT_MATTER_LINE)
+    throw refuse(`this front-matter line is ${lineLength} characters long, more than ${MAX_FRONT_MATTER_LINE}`);
+  if (chars > MAX_FRONT_MATTER_CHARS)
+    throw refuse(`the front matter is longer than ${MAX_FRONT_MATTER_CHARS} characters`);
 }
 
 /** `end` says why the text looks cut short when it is the end of the text that finishes the artifact. */
 function finishArtifact(st: ReadState, end?: string): void {
   const c = st.current;
-  if (c && !c.done) throw new RomError('RPR-DUMP-005', `artifact ${c.key} has no fenced content block`, c.at, undefined, end);
+  if (c && !c.done)
+    throw new RomError('RPR-DUMP-005', `artifact ${c.key} has no fenced content block`, c.at, undefined, end);
 }
 
 function readHeading(st: ReadState, line: string, at: number): void {
   const m = HEADING.exec(line);
-  if (!m || m[1]!.length > 2) throw new RomError('RPR-DUMP-005', `unexpected line (a ROM dump's headings are "# section" and "## artifact"): ${quote(line)}`, at);
+  if (!m || m[1]!.length > 2)
+    throw new RomError(
+      'RPR-DUMP-005',
+      `unexpected line (a ROM dump's headings are "# section" and "## artifact"): ${quote(line)}`,
+      at,
+    );
   const title = m[2]!.replace(NUMBERING, '');
   if (m[1]!.length === 2) return readArtifactHeading(st, title, at);
   const name = title.length <= MAX_ID ? sectionOf(title) : undefined;
-  if (!name) throw new RomError('RPR-DUMP-001', `unknown heading "# ${quote(title).slice(1, -1)}": the ROM dump format is closed`, at);
+  if (!name)
+    throw new RomError(
+      'RPR-DUMP-001',
+      `unknown heading "# ${quote(title).slice(1, -1)}": the ROM dump format is closed`,
+      at,
+    );
   if (st.seenSections.has(name)) throw new RomError('RPR-DUMP-003', `heading "# ${HEADINGS[name]}" appears twice`, at);
   finishArtifact(st);
   st.seenSections.add(name);
@@ -226,7 +281,8 @@ function readHeading(st: ReadState, line: string, at: number): void {
 
 function readArtifactHeading(st: ReadState, key: string, at: number): void {
   const artifacts = st.artifacts;
-  if (st.section !== 'artifacts' || !artifacts) throw new RomError('RPR-DUMP-005', 'an artifact heading "## …" belongs under "# Embedded Artifacts"', at);
+  if (st.section !== 'artifacts' || !artifacts)
+    throw new RomError('RPR-DUMP-005', 'an artifact heading "## …" belongs under "# Embedded Artifacts"', at);
   finishArtifact(st);
   if (Object.hasOwn(artifacts, key)) throw new RomError('RPR-DUMP-003', `artifact ${quote(key)} appears twice`, at);
   st.current = { key, done: false, at };
@@ -238,13 +294,23 @@ function readBullet(st: ReadState, rawKey: string, raw: string, at: number): voi
   if (raw === '') throw new RomError('RPR-DUMP-005', `bullet [${quote(key).slice(1, -1)}] has no value`, at);
   const c = st.current;
   if (st.section === 'artifacts') {
-    if (!c || c.done || key !== 'media_type' || c.mediaType !== undefined) throw new RomError('RPR-DUMP-005', `unexpected bullet [${quote(key).slice(1, -1)}] in "# Embedded Artifacts" (an artifact has one [media_type] bullet before its block)`, at);
+    if (!c || c.done || key !== 'media_type' || c.mediaType !== undefined)
+      throw new RomError(
+        'RPR-DUMP-005',
+        `unexpected bullet [${quote(key).slice(1, -1)}] in "# Embedded Artifacts" (an artifact has one [media_type] bullet before its block)`,
+        at,
+      );
     c.mediaType = parseValue(raw, 'json', at, `/artifacts/${c.key}/mediaType`, st.findings);
     return;
   }
   if (!st.section) throw new RomError('RPR-DUMP-005', 'a bullet before the first heading', at);
   const place = placeByKey.get(`${st.section}:${key}`);
-  if (!place) throw new RomError('RPR-DUMP-001', `unknown key [${quote(key).slice(1, -1)}] under "# ${HEADINGS[st.section]}": the ROM dump format is closed`, at);
+  if (!place)
+    throw new RomError(
+      'RPR-DUMP-001',
+      `unknown key [${quote(key).slice(1, -1)}] under "# ${HEADINGS[st.section]}": the ROM dump format is closed`,
+      at,
+    );
   if (st.seenKeys.has(key)) throw new RomError('RPR-DUMP-003', `key [${key}] appears twice`, at);
   st.seenKeys.add(key);
   setPath(st.model, place.path, parseValue(raw, place.form, at, '/' + place.path.join('/'), st.findings));
@@ -254,10 +320,18 @@ function readBullet(st: ReadState, rawKey: string, raw: string, at: number): voi
 function readFence(st: ReadState, lines: LineScanner, m: RegExpExecArray): void {
   const c = st.current;
   const open = lines.start;
-  if (st.section !== 'artifacts' || !c || c.done || !st.artifacts) throw new RomError('RPR-DUMP-005', 'a fenced block outside an artifact', open);
+  if (st.section !== 'artifacts' || !c || c.done || !st.artifacts)
+    throw new RomError('RPR-DUMP-005', 'a fenced block outside an artifact', open);
   const fence = m[1]!;
   const from = lines.pos;
-  if (!lines.seekFence(fence)) throw new RomError('RPR-DUMP-005', `the fenced block of artifact ${c.key} is not closed by ${fence}`, open, undefined, 'the text ends inside the block');
+  if (!lines.seekFence(fence))
+    throw new RomError(
+      'RPR-DUMP-005',
+      `the fenced block of artifact ${c.key} is not closed by ${fence}`,
+      open,
+      undefined,
+      'the text ends inside the block',
+    );
   const content = lines.text.slice(from, Math.max(from, lines.start - 1));
   const art: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   if (m[2]!.toLowerCase() === 'json') art['json'] = artifactJson(st, c.key, content, open);
@@ -273,7 +347,8 @@ function artifactJson(st: ReadState, key: string, content: string, n: number): u
   try {
     const parsed = parseCanonical(content, { lazy: true }); // hashed later, from the model
     v = parsed.value;
-    if (parsed.warnings.length > 0) st.findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, `/artifacts/${key}/json`));
+    if (parsed.warnings.length > 0)
+      st.findings.push(...changedNumbers(parsed.warnings, DUMP_NUMBERS, `/artifacts/${key}/json`));
   } catch (e) {
     throw new RomError('RPR-DUMP-003', `the JSON content of artifact ${key} is not I-JSON: ${why(e)}`, n);
   }
@@ -294,11 +369,22 @@ export async function loadRomParser(): Promise<void> {
 function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): void {
   if (!yaml) throw new Error('the ROM front-matter parser was not loaded (call loadRomParser first)');
   const { parseDocument, isMap, isScalar } = yaml;
-  const doc = parseDocument(src, { schema: 'core', customTags: [], uniqueKeys: true, strict: true, merge: false, version: '1.2' });
+  const doc = parseDocument(src, {
+    schema: 'core',
+    customTags: [],
+    uniqueKeys: true,
+    strict: true,
+    merge: false,
+    version: '1.2',
+  });
   const first = doc.errors[0] ?? doc.warnings[0];
   if (first) {
     const dup = first.code === 'DUPLICATE_KEY';
-    throw atLine(dup ? 'RPR-DUMP-003' : 'RPR-DUMP-005', `front matter: ${first.message.split('\n')[0]}`, (first.linePos?.[0]?.line ?? 0) + 1);
+    throw atLine(
+      dup ? 'RPR-DUMP-003' : 'RPR-DUMP-005',
+      `front matter: ${first.message.split('\n')[0]}`,
+      (first.linePos?.[0]?.line ?? 0) + 1,
+    );
   }
   const contents = doc.contents;
   if (contents === null) return;
@@ -310,15 +396,24 @@ function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): vo
     if (typeof k !== 'string') throw atLine('RPR-DUMP-005', 'a front-matter key is not a plain string', line);
     const id = k.length <= MAX_ID ? canonicalId(k) : k;
     const place = placeByKey.get(`front:${id}`);
-    if (!place) throw atLine('RPR-DUMP-001', `unknown front-matter key ${quote(k)}: the ROM dump format is closed`, line);
+    if (!place)
+      throw atLine('RPR-DUMP-001', `unknown front-matter key ${quote(k)}: the ROM dump format is closed`, line);
     if (seen.has(id)) throw atLine('RPR-DUMP-003', `front-matter key "${id}" appears twice`, line);
     seen.add(id);
     if (!isScalar(item.value)) throw atLine('RPR-DUMP-005', `front-matter value of "${k}" must be a scalar`, line);
     if (item.value.tag !== undefined || item.value.anchor !== undefined || item.key.tag !== undefined) {
-      throw atLine('RPR-DUMP-005', `front-matter value of "${k}" carries a YAML tag or anchor; ROM front matter is plain core-schema YAML`, line);
+      throw atLine(
+        'RPR-DUMP-005',
+        `front-matter value of "${k}" carries a YAML tag or anchor; ROM front matter is plain core-schema YAML`,
+        line,
+      );
     }
     const range = (item.value as { range?: readonly number[] }).range;
-    setPath(model, place.path, frontMatterValue(range ? src.slice(range[0], range[1]) : '', k, '/' + place.path.join('/'), line, findings));
+    setPath(
+      model,
+      place.path,
+      frontMatterValue(range ? src.slice(range[0], range[1]) : '', k, '/' + place.path.join('/'), line, findings),
+    );
   }
 }
 
@@ -337,7 +432,11 @@ function frontMatterValue(raw: string, k: string, pointer: string, line: number,
     v = undefined;
   }
   if (v === undefined || (typeof v === 'object' && v !== null)) {
-    throw atLine('RPR-DUMP-005', `front-matter value of "${k}" is not written as a JSON scalar (a double-quoted string, a number, true, false or null): ${quote(raw)}`, line);
+    throw atLine(
+      'RPR-DUMP-005',
+      `front-matter value of "${k}" is not written as a JSON scalar (a double-quoted string, a number, true, false or null): ${quote(raw)}`,
+      line,
+    );
   }
   return v;
 }

@@ -7,9 +7,10 @@ import type { RuleDeclarations } from '../../core/findings.js';
 export const DUMP_RULES = {
   'RDS-001': 'a mandatory member',
   'RDS-002': 'a hash reference',
-  'RDS-003': 'createdAtUtc, lockedProviderInfo.capturedAtUtc or trustDecision.evaluatedAtUtc is not RFC 3339 UTC with Z',
+  'RDS-003':
+    'createdAtUtc, lockedProviderInfo.capturedAtUtc or trustDecision.evaluatedAtUtc is not RFC 3339 UTC with Z',
   'RDS-004': 'members are not in canonical',
-  'RDS-005': 'the run\'s non-determinism is not fully frozen',
+  'RDS-005': "the run's non-determinism is not fully frozen",
   'RDS-006': 'the semantic snapshot is incomplete',
   'RDS-007': 'signing key revoked',
   'RDS-LOCK-001': 'lockedProviderInfo is missing, null, or not an object',
@@ -28,7 +29,8 @@ export const DUMP_RULES = {
   'RPR-DUMP-006': 'type is not kernel.replay_dump or formatVersion is not 1',
   'RPR-DUMP-007': 'kernelVersion is not a semantic version',
   'RPR-DUMP-008': 'pipelineDefinitionHash names a text artifact',
-  'RPR-DUMP-009': 'materialSnapshotHashSet not sorted ascending / has duplicates, or buffers.material lists a hash twice',
+  'RPR-DUMP-009':
+    'materialSnapshotHashSet not sorted ascending / has duplicates, or buffers.material lists a hash twice',
   'RPR-DUMP-010': 'an artifact is referenced by no member of the dump',
   'RPR-DUMP-011': 'what-if replay',
   'RPR-PROV-001': 'openai-compatible',

@@ -14,7 +14,17 @@ import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
-import { DUMP_TYPE, FORMAT_VERSION, isObject, LOCK_REQUIRED, SUB_MEMBERS, TOP_MEMBERS, TRUST_DECISIONS, type DumpModel, type TrustDecisionValue } from './model.js';
+import {
+  DUMP_TYPE,
+  FORMAT_VERSION,
+  isObject,
+  LOCK_REQUIRED,
+  SUB_MEMBERS,
+  TOP_MEMBERS,
+  TRUST_DECISIONS,
+  type DumpModel,
+  type TrustDecisionValue,
+} from './model.js';
 
 /** Kernel major versions this replayer supports (RDS-F003 outside). */
 export const SUPPORTED_KERNEL_MAJORS: readonly number[] = [0];
@@ -90,11 +100,22 @@ function checkMembers(m: DumpModel, out: Finding[]): void {
     if (!absent(v)) continue;
     missing.push(k);
     const actual = v === null ? 'null' : 'missing';
-    if (k === 'lockedProviderInfo') out.push(fail('RDS-LOCK-001', `the dump has no lockedProviderInfo${v === null ? ' (it is null)' : ''} (ReplayContext.LockedProviderInfo is mandatory)`, { pointer: '/lockedProviderInfo', expected: 'present', actual }));
-    else out.push(fail('RDS-001', `mandatory member ${k} is ${actual}`, { pointer: ptr(k), expected: 'present', actual }));
+    if (k === 'lockedProviderInfo')
+      out.push(
+        fail(
+          'RDS-LOCK-001',
+          `the dump has no lockedProviderInfo${v === null ? ' (it is null)' : ''} (ReplayContext.LockedProviderInfo is mandatory)`,
+          { pointer: '/lockedProviderInfo', expected: 'present', actual },
+        ),
+      );
+    else
+      out.push(fail('RDS-001', `mandatory member ${k} is ${actual}`, { pointer: ptr(k), expected: 'present', actual }));
   }
   for (const k of Object.keys(m)) {
-    if (!(TOP_MEMBERS as readonly string[]).includes(k)) out.push(fail('RPR-DUMP-001', `unknown member "${k}": the dump format is closed`, { pointer: ptr(k), actual: k }));
+    if (!(TOP_MEMBERS as readonly string[]).includes(k))
+      out.push(
+        fail('RPR-DUMP-001', `unknown member "${k}": the dump format is closed`, { pointer: ptr(k), actual: k }),
+      );
   }
   for (const [group, members] of Object.entries(SUB_MEMBERS)) {
     const g = m[group];
@@ -102,31 +123,68 @@ function checkMembers(m: DumpModel, out: Finding[]): void {
     if (!isObject(g)) {
       out.push(typeFail(ptr(group), 'an object', g));
       // A string or a list holds none of the locked members: no LockedProviderInfo at all.
-      if (group === 'lockedProviderInfo') out.push(fail('RDS-LOCK-001', 'lockedProviderInfo is not an object: the dump has no usable LockedProviderInfo (mandatory)', { pointer: '/lockedProviderInfo', expected: 'an object', actual: describe(g) }));
+      if (group === 'lockedProviderInfo')
+        out.push(
+          fail(
+            'RDS-LOCK-001',
+            'lockedProviderInfo is not an object: the dump has no usable LockedProviderInfo (mandatory)',
+            { pointer: '/lockedProviderInfo', expected: 'an object', actual: describe(g) },
+          ),
+        );
       continue;
     }
     for (const k of members) {
       if (!absent(g[k])) continue;
       const actual = g[k] === null ? 'null' : 'missing';
       if (group === 'lockedProviderInfo' && (LOCK_REQUIRED as readonly string[]).includes(k)) {
-        out.push(fail('RDS-LOCK-002', `lockedProviderInfo.${k} is ${actual} (RDS-LOCK-002: providerId, modelId, quantizationProfile and capacitySnapshot are required)`, { pointer: ptr(group, k), expected: 'present', actual }));
+        out.push(
+          fail(
+            'RDS-LOCK-002',
+            `lockedProviderInfo.${k} is ${actual} (RDS-LOCK-002: providerId, modelId, quantizationProfile and capacitySnapshot are required)`,
+            { pointer: ptr(group, k), expected: 'present', actual },
+          ),
+        );
       } else {
         missing.push(`${group}.${k}`);
-        out.push(fail('RDS-001', `mandatory member ${group}.${k} is ${actual}`, { pointer: ptr(group, k), expected: 'present', actual }));
+        out.push(
+          fail('RDS-001', `mandatory member ${group}.${k} is ${actual}`, {
+            pointer: ptr(group, k),
+            expected: 'present',
+            actual,
+          }),
+        );
       }
     }
     for (const k of Object.keys(g)) {
-      if (!(members as readonly string[]).includes(k)) out.push(fail('RPR-DUMP-001', `unknown member "${group}.${k}": the dump format is closed`, { pointer: ptr(group, k), actual: k }));
+      if (!(members as readonly string[]).includes(k))
+        out.push(
+          fail('RPR-DUMP-001', `unknown member "${group}.${k}": the dump format is closed`, {
+            pointer: ptr(group, k),
+            actual: k,
+          }),
+        );
     }
   }
   if (out.some((f) => f.rule === 'RDS-001' || f.rule.startsWith('RDS-LOCK-00'))) {
-    out.push(fail('RDS-F002', 'loading denied: mandatory fields are missing', { expected: 'every mandatory member', actual: out.filter((f) => f.rule === 'RDS-001' || f.rule.startsWith('RDS-LOCK-00')).map((f) => f.pointer ?? '') }));
+    out.push(
+      fail('RDS-F002', 'loading denied: mandatory fields are missing', {
+        expected: 'every mandatory member',
+        actual: out.filter((f) => f.rule === 'RDS-001' || f.rule.startsWith('RDS-LOCK-00')).map((f) => f.pointer ?? ''),
+      }),
+    );
   }
 }
 
 function hashRef(v: unknown, pointer: string, out: Finding[]): string | undefined {
   if (isHashString(v)) return v;
-  if (v !== undefined) out.push(fail('RPR-DUMP-004', `${pointer} is not a hash string (sha256: + 64 lowercase hex digits)`, { pointer, expected: 'sha256:<64 lowercase hex>', actual: describe(v) }));
+  if (v !== undefined)
+    out.push(
+      fail('RPR-DUMP-004', `${pointer} is not a hash string (sha256: + 64 lowercase hex digits)`, {
+        pointer,
+        expected: 'sha256:<64 lowercase hex>',
+        actual: describe(v),
+      }),
+    );
   return undefined;
 }
 
@@ -154,11 +212,24 @@ function str(v: unknown, pointer: string, out: Finding[]): string | undefined {
 function timestamp(v: unknown, pointer: string, out: Finding[]): string | undefined {
   if (v === undefined) return undefined;
   if (isRfc3339Utc(v)) return v;
-  out.push(fail('RDS-003', `${pointer} is not an RFC 3339 UTC timestamp: ${whyNotRfc3339Utc(v)}`, { pointer, expected: 'YYYY-MM-DDTHH:MM:SS[.fff]Z', actual: describe(v) }));
+  out.push(
+    fail('RDS-003', `${pointer} is not an RFC 3339 UTC timestamp: ${whyNotRfc3339Utc(v)}`, {
+      pointer,
+      expected: 'YYYY-MM-DDTHH:MM:SS[.fff]Z',
+      actual: describe(v),
+    }),
+  );
   return undefined;
 }
 
-function numberIn(v: unknown, pointer: string, lo: number, hi: number, integer: boolean, out: Finding[]): number | undefined {
+function numberIn(
+  v: unknown,
+  pointer: string,
+  lo: number,
+  hi: number,
+  integer: boolean,
+  out: Finding[],
+): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi && (!integer || Number.isInteger(v))) return v;
   out.push(typeFail(pointer, `${integer ? 'an integer' : 'a number'} from ${lo} to ${hi}`, v));
@@ -176,7 +247,12 @@ export interface Precomputed {
   signature?: SignatureCheck | null;
 }
 
-function checkArtifacts(v: unknown, out: Finding[], t: Typed, pre?: Precomputed): Map<string, FrozenArtifact> | undefined {
+function checkArtifacts(
+  v: unknown,
+  out: Finding[],
+  t: Typed,
+  pre?: Precomputed,
+): Map<string, FrozenArtifact> | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v)) {
     out.push(typeFail('/artifacts', 'an object', v));
@@ -185,7 +261,14 @@ function checkArtifacts(v: unknown, out: Finding[], t: Typed, pre?: Precomputed)
   const map = new Map<string, FrozenArtifact>();
   for (const key of Object.keys(v)) {
     const p = ptr('artifacts', key);
-    if (!isHashString(key)) out.push(fail('RPR-DUMP-004', `artifact key ${key} is not a hash string`, { pointer: p, expected: 'sha256:<64 lowercase hex>', actual: key }));
+    if (!isHashString(key))
+      out.push(
+        fail('RPR-DUMP-004', `artifact key ${key} is not a hash string`, {
+          pointer: p,
+          expected: 'sha256:<64 lowercase hex>',
+          actual: key,
+        }),
+      );
     const a = v[key];
     if (!isObject(a)) {
       out.push(typeFail(p, 'an object {mediaType, text} or {mediaType, json}', a));
@@ -195,18 +278,37 @@ function checkArtifacts(v: unknown, out: Finding[], t: Typed, pre?: Precomputed)
     let good = true;
     for (const k of Object.keys(a)) {
       if (k !== 'mediaType' && k !== 'text' && k !== 'json') {
-        out.push(fail('RPR-DUMP-001', `unknown member "${k}" in an artifact: the dump format is closed`, { pointer: `${p}/${escapePointerToken(k)}`, actual: k }));
+        out.push(
+          fail('RPR-DUMP-001', `unknown member "${k}" in an artifact: the dump format is closed`, {
+            pointer: `${p}/${escapePointerToken(k)}`,
+            actual: k,
+          }),
+        );
         good = false;
       }
     }
     if (typeof a['mediaType'] !== 'string' || a['mediaType'] === '') {
-      out.push(a['mediaType'] === undefined ? fail('RDS-001', 'an artifact has no mediaType', { pointer: `${p}/mediaType`, expected: 'present', actual: 'missing' }) : typeFail(`${p}/mediaType`, 'a non-empty string', a['mediaType']));
+      out.push(
+        a['mediaType'] === undefined
+          ? fail('RDS-001', 'an artifact has no mediaType', {
+              pointer: `${p}/mediaType`,
+              expected: 'present',
+              actual: 'missing',
+            })
+          : typeFail(`${p}/mediaType`, 'a non-empty string', a['mediaType']),
+      );
       good = false;
     }
     const hasText = a['text'] !== undefined;
     const hasJson = a['json'] !== undefined;
     if (hasText === hasJson) {
-      out.push(fail('RPR-DUMP-002', 'an artifact holds exactly one of "text" or "json"', { pointer: p, expected: 'text xor json', actual: hasText ? 'both' : 'neither' }));
+      out.push(
+        fail('RPR-DUMP-002', 'an artifact holds exactly one of "text" or "json"', {
+          pointer: p,
+          expected: 'text xor json',
+          actual: hasText ? 'both' : 'neither',
+        }),
+      );
       good = false;
     } else if (hasText && typeof a['text'] !== 'string') {
       out.push(typeFail(`${p}/text`, 'a string', a['text']));
@@ -217,8 +319,16 @@ function checkArtifacts(v: unknown, out: Finding[], t: Typed, pre?: Precomputed)
       continue;
     }
     const art: FrozenArtifact = hasText
-      ? { hash: pre?.textHashes?.get(key) ?? hashBytes(a['text'] as string), mediaType: a['mediaType'] as string, text: a['text'] as string }
-      : { hash: hashBytes(pre?.jsonArtifacts?.get(key) ?? canonicalizeParsed(a['json'])), mediaType: a['mediaType'] as string, json: a['json'] as JsonValue };
+      ? {
+          hash: pre?.textHashes?.get(key) ?? hashBytes(a['text'] as string),
+          mediaType: a['mediaType'] as string,
+          text: a['text'] as string,
+        }
+      : {
+          hash: hashBytes(pre?.jsonArtifacts?.get(key) ?? canonicalizeParsed(a['json'])),
+          mediaType: a['mediaType'] as string,
+          json: a['json'] as JsonValue,
+        };
     map.set(key, art);
   }
   return map;
@@ -227,9 +337,22 @@ function checkArtifacts(v: unknown, out: Finding[], t: Typed, pre?: Precomputed)
 export function checkStructure(m: DumpModel, out: Finding[], pre?: Precomputed): Typed {
   checkMembers(m, out);
   const t: Typed = {};
-  if (m['type'] !== undefined && m['type'] !== DUMP_TYPE) out.push(fail('RPR-DUMP-006', `type must be "${DUMP_TYPE}"`, { pointer: '/type', expected: DUMP_TYPE, actual: describe(m['type']) }));
+  if (m['type'] !== undefined && m['type'] !== DUMP_TYPE)
+    out.push(
+      fail('RPR-DUMP-006', `type must be "${DUMP_TYPE}"`, {
+        pointer: '/type',
+        expected: DUMP_TYPE,
+        actual: describe(m['type']),
+      }),
+    );
   if (m['formatVersion'] !== undefined && m['formatVersion'] !== FORMAT_VERSION) {
-    out.push(fail('RPR-DUMP-006', `formatVersion ${JSON.stringify(m['formatVersion'])} is not supported (this reader reads ${FORMAT_VERSION})`, { pointer: '/formatVersion', expected: FORMAT_VERSION, actual: describe(m['formatVersion']) }));
+    out.push(
+      fail(
+        'RPR-DUMP-006',
+        `formatVersion ${JSON.stringify(m['formatVersion'])} is not supported (this reader reads ${FORMAT_VERSION})`,
+        { pointer: '/formatVersion', expected: FORMAT_VERSION, actual: describe(m['formatVersion']) },
+      ),
+    );
   }
   t.artifacts = checkArtifacts(m['artifacts'], out, t, pre);
   t.dumpId = str(m['dumpId'], '/dumpId', out);
@@ -250,7 +373,14 @@ function checkSigningMembers(m: DumpModel, t: Typed, out: Finding[]): void {
   const kv = m['kernelVersion'];
   if (kv !== undefined) {
     const sm = typeof kv === 'string' ? SEMVER.exec(kv) : null;
-    if (!sm) out.push(fail('RPR-DUMP-007', '/kernelVersion is not a semantic version (MAJOR.MINOR.PATCH)', { pointer: '/kernelVersion', expected: 'MAJOR.MINOR.PATCH', actual: describe(kv) }));
+    if (!sm)
+      out.push(
+        fail('RPR-DUMP-007', '/kernelVersion is not a semantic version (MAJOR.MINOR.PATCH)', {
+          pointer: '/kernelVersion',
+          expected: 'MAJOR.MINOR.PATCH',
+          actual: describe(kv),
+        }),
+      );
     else {
       t.kernelVersion = kv as string;
       t.kernelMajor = Number(sm[1]);
@@ -258,14 +388,28 @@ function checkSigningMembers(m: DumpModel, t: Typed, out: Finding[]): void {
   }
   if (m['keyId'] !== undefined) {
     if (isKeyId(m['keyId'])) t.keyId = m['keyId'];
-    else out.push(fail('RPR-DUMP-004', '/keyId is not ed25519: + 64 lowercase hex digits', { pointer: '/keyId', expected: 'ed25519:<64 lowercase hex>', actual: describe(m['keyId']) }));
+    else
+      out.push(
+        fail('RPR-DUMP-004', '/keyId is not ed25519: + 64 lowercase hex digits', {
+          pointer: '/keyId',
+          expected: 'ed25519:<64 lowercase hex>',
+          actual: describe(m['keyId']),
+        }),
+      );
   }
   const sig = m['signature'];
   if (sig !== undefined) {
     // Canonical base64 only: a signature whose padding bits differ decodes to the same
     // bytes, and accepting it would let a forger change a signed dump undetected.
     if (isSignatureString(sig) && Buffer.from(sig, 'base64').toString('base64') === sig) t.signature = sig;
-    else out.push(fail('RDS-F001', '/signature is not a canonical base64 Ed25519 signature (64 bytes)', { pointer: '/signature', expected: '88 characters of canonical base64', actual: describe(sig) }));
+    else
+      out.push(
+        fail('RDS-F001', '/signature is not a canonical base64 Ed25519 signature (64 bytes)', {
+          pointer: '/signature',
+          expected: '88 characters of canonical base64',
+          actual: describe(sig),
+        }),
+      );
   }
 }
 
@@ -277,7 +421,8 @@ function checkConditionMembers(m: DumpModel, t: Typed, out: Finding[]): void {
     const expression = hashRef(b['expression'], '/buffers/expression', out);
     const orchestration = hashRef(b['orchestration'], '/buffers/orchestration', out);
     const material = hashList(b['material'], '/buffers/material', out);
-    if (out.length === before && expression && orchestration && material) t.buffers = { expression, material, orchestration };
+    if (out.length === before && expression && orchestration && material)
+      t.buffers = { expression, material, orchestration };
   }
   const cs = m['computeShape'];
   if (isObject(cs)) {
@@ -285,7 +430,8 @@ function checkConditionMembers(m: DumpModel, t: Typed, out: Finding[]): void {
     const advisor = str(cs['advisor'], '/computeShape/advisor', out);
     const arity = numberIn(cs['arity'], '/computeShape/arity', 1, 1024, true, out);
     const tensorType = str(cs['tensorType'], '/computeShape/tensorType', out);
-    if (out.length === before && advisor && arity !== undefined && tensorType) t.computeShape = { advisor, arity, tensorType };
+    if (out.length === before && advisor && arity !== undefined && tensorType)
+      t.computeShape = { advisor, arity, tensorType };
   }
   const ip = m['inferenceParameters'];
   if (isObject(ip)) {
@@ -293,7 +439,8 @@ function checkConditionMembers(m: DumpModel, t: Typed, out: Finding[]): void {
     const maxTokens = numberIn(ip['maxTokens'], '/inferenceParameters/maxTokens', 1, 1_000_000, true, out);
     const temperature = numberIn(ip['temperature'], '/inferenceParameters/temperature', 0, 2, false, out);
     const topP = numberIn(ip['topP'], '/inferenceParameters/topP', 0, 1, false, out);
-    if (out.length === before && maxTokens !== undefined && temperature !== undefined && topP !== undefined) t.inferenceParameters = { maxTokens, temperature, topP };
+    if (out.length === before && maxTokens !== undefined && temperature !== undefined && topP !== undefined)
+      t.inferenceParameters = { maxTokens, temperature, topP };
   }
   const lp = m['lockedProviderInfo'];
   if (isObject(lp)) {
@@ -303,9 +450,16 @@ function checkConditionMembers(m: DumpModel, t: Typed, out: Finding[]): void {
     const quantizationProfile = str(lp['quantizationProfile'], '/lockedProviderInfo/quantizationProfile', out);
     const capturedAtUtc = timestamp(lp['capturedAtUtc'], '/lockedProviderInfo/capturedAtUtc', out);
     const cap = lp['capacitySnapshot'];
-    if (cap !== undefined && !isObject(cap)) out.push(typeFail('/lockedProviderInfo/capacitySnapshot', 'an object', cap));
+    if (cap !== undefined && !isObject(cap))
+      out.push(typeFail('/lockedProviderInfo/capacitySnapshot', 'an object', cap));
     if (out.length === before && providerId && modelId && quantizationProfile && capturedAtUtc && isObject(cap)) {
-      t.lockedProviderInfo = { providerId, modelId, quantizationProfile, capturedAtUtc, capacitySnapshot: cap as { [k: string]: JsonValue } };
+      t.lockedProviderInfo = {
+        providerId,
+        modelId,
+        quantizationProfile,
+        capturedAtUtc,
+        capacitySnapshot: cap as { [k: string]: JsonValue },
+      };
     }
   }
 }
@@ -315,10 +469,19 @@ function checkTrustDecisionMember(m: DumpModel, t: Typed, out: Finding[]): void 
   if (isObject(td)) {
     const before = out.length;
     const decision = td['decision'];
-    if (decision !== undefined && !(TRUST_DECISIONS as readonly unknown[]).includes(decision)) out.push(typeFail('/trustDecision/decision', `one of ${TRUST_DECISIONS.join(', ')}`, decision));
+    if (decision !== undefined && !(TRUST_DECISIONS as readonly unknown[]).includes(decision))
+      out.push(typeFail('/trustDecision/decision', `one of ${TRUST_DECISIONS.join(', ')}`, decision));
     const evaluatedAtUtc = timestamp(td['evaluatedAtUtc'], '/trustDecision/evaluatedAtUtc', out);
-    if (td['keyId'] !== undefined && !isKeyId(td['keyId'])) out.push(fail('RPR-DUMP-004', '/trustDecision/keyId is not ed25519: + 64 lowercase hex digits', { pointer: '/trustDecision/keyId', expected: 'ed25519:<64 lowercase hex>', actual: describe(td['keyId']) }));
-    if (out.length === before && decision !== undefined && evaluatedAtUtc && isKeyId(td['keyId'])) t.trustDecision = { decision: decision as TrustDecisionValue, evaluatedAtUtc, keyId: td['keyId'] };
+    if (td['keyId'] !== undefined && !isKeyId(td['keyId']))
+      out.push(
+        fail('RPR-DUMP-004', '/trustDecision/keyId is not ed25519: + 64 lowercase hex digits', {
+          pointer: '/trustDecision/keyId',
+          expected: 'ed25519:<64 lowercase hex>',
+          actual: describe(td['keyId']),
+        }),
+      );
+    if (out.length === before && decision !== undefined && evaluatedAtUtc && isKeyId(td['keyId']))
+      t.trustDecision = { decision: decision as TrustDecisionValue, evaluatedAtUtc, keyId: td['keyId'] };
   }
 }
 
@@ -332,7 +495,15 @@ function checkFrozenConditions(t: Typed, out: Finding[]): void {
   if (t.seed === undefined) lacking.push('/seed');
   if (!t.inferenceParameters) lacking.push('/inferenceParameters');
   if (!t.computeShape) lacking.push('/computeShape');
-  if (lacking.length > 0) out.push(lackingFinding('RDS-005', 'the run\'s non-determinism is not fully frozen: the seed, the inference parameters and the compute shape must all be recorded', 'seed, inferenceParameters and computeShape, complete and well-formed', lacking));
+  if (lacking.length > 0)
+    out.push(
+      lackingFinding(
+        'RDS-005',
+        "the run's non-determinism is not fully frozen: the seed, the inference parameters and the compute shape must all be recorded",
+        'seed, inferenceParameters and computeShape, complete and well-formed',
+        lacking,
+      ),
+    );
 }
 
 /**
@@ -350,7 +521,15 @@ function checkSnapshot(t: Typed, out: Finding[]): void {
     for (let i = 0; i < b.material.length; i++) if (!held(b.material[i]!)) lacking.push(`/buffers/material/${i}`);
     if (!held(b.expression)) lacking.push('/buffers/expression');
   }
-  if (lacking.length > 0) out.push(lackingFinding('RDS-006', 'the semantic snapshot is incomplete: the orchestration, material and expression buffers must each be held as an artifact that hashes to its reference', 'every buffer held as an intact artifact', lacking));
+  if (lacking.length > 0)
+    out.push(
+      lackingFinding(
+        'RDS-006',
+        'the semantic snapshot is incomplete: the orchestration, material and expression buffers must each be held as an artifact that hashes to its reference',
+        'every buffer held as an intact artifact',
+        lacking,
+      ),
+    );
 }
 
 /** One finding for a rule several members break: the first as its pointer, all as `actual`. */
@@ -361,7 +540,15 @@ function lackingFinding(rule: string, message: string, expected: string, lacking
 // ---------------------------------------------------------------------------
 // Hash chain
 
-function node(id: string, label: string, recorded: string | null, recomputed: string | null, status: ChainNode['status'], parents: string[], pointer?: string): ChainNode {
+function node(
+  id: string,
+  label: string,
+  recorded: string | null,
+  recomputed: string | null,
+  status: ChainNode['status'],
+  parents: string[],
+  pointer?: string,
+): ChainNode {
   const n: ChainNode = { id, label, recorded, recomputed, status, parents };
   if (pointer !== undefined) n.pointer = pointer;
   return n;
@@ -373,8 +560,25 @@ function chainArtifacts(t: Typed, out: Finding[], chain: ChainNode[]): void {
   for (const [key, a] of t.artifacts) {
     const p = ptr('artifacts', key);
     const ok = key === a.hash;
-    chain.push(node(`artifact:${key}`, `artifact (${a.mediaType}, ${a.text !== undefined ? 'text' : 'json'})`, key, a.hash, ok ? 'match' : 'mismatch', [], p));
-    if (!ok) out.push(fail('RDS-F001', 'an artifact does not hash to its key: its content was altered', { pointer: p, expected: key, actual: a.hash }));
+    chain.push(
+      node(
+        `artifact:${key}`,
+        `artifact (${a.mediaType}, ${a.text !== undefined ? 'text' : 'json'})`,
+        key,
+        a.hash,
+        ok ? 'match' : 'mismatch',
+        [],
+        p,
+      ),
+    );
+    if (!ok)
+      out.push(
+        fail('RDS-F001', 'an artifact does not hash to its key: its content was altered', {
+          pointer: p,
+          expected: key,
+          actual: a.hash,
+        }),
+      );
   }
 }
 
@@ -383,14 +587,29 @@ function resolves(t: Typed, h: string | undefined, pointer: string, out: Finding
   const a = t.artifacts.get(h);
   if (a && a.hash === h) return true;
   if (a) return false;
-  if (t.malformedArtifacts?.has(h)) out.push(fail('RDS-002', `${pointer} names an artifact that is malformed (see the findings at ${ptr('artifacts', h)})`, { pointer, expected: `a well-formed artifact ${h}`, actual: 'a malformed artifact' }));
-  else out.push(fail('RDS-002', `${pointer} does not resolve to an artifact of the dump`, { pointer, expected: `an artifact ${h}`, actual: 'no such artifact' }));
+  if (t.malformedArtifacts?.has(h))
+    out.push(
+      fail('RDS-002', `${pointer} names an artifact that is malformed (see the findings at ${ptr('artifacts', h)})`, {
+        pointer,
+        expected: `a well-formed artifact ${h}`,
+        actual: 'a malformed artifact',
+      }),
+    );
+  else
+    out.push(
+      fail('RDS-002', `${pointer} does not resolve to an artifact of the dump`, {
+        pointer,
+        expected: `an artifact ${h}`,
+        actual: 'no such artifact',
+      }),
+    );
   return false;
 }
 
 function isReferenced(t: Typed, k: string): boolean {
   if (k === t.promptArtifactHash || k === t.pipelineDefinitionHash) return true;
-  if (t.buffers && (k === t.buffers.expression || k === t.buffers.orchestration || t.buffers.material.includes(k))) return true;
+  if (t.buffers && (k === t.buffers.expression || k === t.buffers.orchestration || t.buffers.material.includes(k)))
+    return true;
   return t.materialSnapshotHashSet !== undefined && t.materialSnapshotHashSet.includes(k);
 }
 
@@ -400,13 +619,29 @@ function refNode(t: Typed, h: string | undefined): ChainNode['status'] {
   return !a ? 'unresolved' : a.hash === h ? 'match' : 'mismatch';
 }
 
-export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayload: () => Uint8Array, kernelSeverity: 'warning' | 'unavailable', pre?: Precomputed): DumpVerification {
+export function verifyModel(
+  m: DumpModel,
+  trust: TrustStore | null,
+  signedPayload: () => Uint8Array,
+  kernelSeverity: 'warning' | 'unavailable',
+  pre?: Precomputed,
+): DumpVerification {
   const findings: Finding[] = [];
   const chain: ChainNode[] = [];
   const t = checkStructure(m, findings, pre);
   if (t.kernelMajor !== undefined && !SUPPORTED_KERNEL_MAJORS.includes(t.kernelMajor)) {
     const mk = kernelSeverity === 'warning' ? warning : unavailable;
-    findings.push(mk('RDS-F003', `kernel major version ${t.kernelMajor} is outside the supported range (${SUPPORTED_KERNEL_MAJORS.join(', ')})`, { pointer: '/kernelVersion', expected: `major ${SUPPORTED_KERNEL_MAJORS.join(' or ')}`, actual: t.kernelVersion ?? null }));
+    findings.push(
+      mk(
+        'RDS-F003',
+        `kernel major version ${t.kernelMajor} is outside the supported range (${SUPPORTED_KERNEL_MAJORS.join(', ')})`,
+        {
+          pointer: '/kernelVersion',
+          expected: `major ${SUPPORTED_KERNEL_MAJORS.join(' or ')}`,
+          actual: t.kernelVersion ?? null,
+        },
+      ),
+    );
   }
   checkFrozenConditions(t, findings);
   chainArtifacts(t, findings, chain);
@@ -416,17 +651,50 @@ export function verifyModel(m: DumpModel, trust: TrustStore | null, signedPayloa
   const promptStatus = refNode(t, t.promptArtifactHash);
   const orch = t.buffers?.orchestration ?? null;
   const promptOk = promptStatus === 'match' && orch === t.promptArtifactHash;
-  chain.push(node('prompt', 'prompt: buffers.orchestration = promptArtifactHash', t.promptArtifactHash ?? null, orch, promptStatus !== 'match' ? promptStatus : promptOk ? 'match' : 'mismatch', t.promptArtifactHash ? [`artifact:${t.promptArtifactHash}`] : [], '/promptArtifactHash'));
-  if (t.promptArtifactHash && orch && orch !== t.promptArtifactHash) findings.push(fail('RDS-F001', 'buffers.orchestration differs from promptArtifactHash', { pointer: '/buffers/orchestration', expected: t.promptArtifactHash, actual: orch }));
+  chain.push(
+    node(
+      'prompt',
+      'prompt: buffers.orchestration = promptArtifactHash',
+      t.promptArtifactHash ?? null,
+      orch,
+      promptStatus !== 'match' ? promptStatus : promptOk ? 'match' : 'mismatch',
+      t.promptArtifactHash ? [`artifact:${t.promptArtifactHash}`] : [],
+      '/promptArtifactHash',
+    ),
+  );
+  if (t.promptArtifactHash && orch && orch !== t.promptArtifactHash)
+    findings.push(
+      fail('RDS-F001', 'buffers.orchestration differs from promptArtifactHash', {
+        pointer: '/buffers/orchestration',
+        expected: t.promptArtifactHash,
+        actual: orch,
+      }),
+    );
 
   // Step 3: pipeline resolves to a JSON artifact.
   let pipeStatus = refNode(t, t.pipelineDefinitionHash);
   const pipe = t.pipelineDefinitionHash ? t.artifacts?.get(t.pipelineDefinitionHash) : undefined;
   if (pipeStatus === 'match' && pipe && pipe.json === undefined) {
     pipeStatus = 'mismatch';
-    findings.push(fail('RPR-DUMP-008', 'pipelineDefinitionHash names a text artifact; a pipeline definition is a JSON artifact', { pointer: '/pipelineDefinitionHash', expected: 'a JSON artifact', actual: 'a text artifact' }));
+    findings.push(
+      fail('RPR-DUMP-008', 'pipelineDefinitionHash names a text artifact; a pipeline definition is a JSON artifact', {
+        pointer: '/pipelineDefinitionHash',
+        expected: 'a JSON artifact',
+        actual: 'a text artifact',
+      }),
+    );
   }
-  chain.push(node('pipeline', 'pipeline definition (JSON artifact)', t.pipelineDefinitionHash ?? null, pipe?.hash ?? null, pipeStatus, t.pipelineDefinitionHash ? [`artifact:${t.pipelineDefinitionHash}`] : [], '/pipelineDefinitionHash'));
+  chain.push(
+    node(
+      'pipeline',
+      'pipeline definition (JSON artifact)',
+      t.pipelineDefinitionHash ?? null,
+      pipe?.hash ?? null,
+      pipeStatus,
+      t.pipelineDefinitionHash ? [`artifact:${t.pipelineDefinitionHash}`] : [],
+      '/pipelineDefinitionHash',
+    ),
+  );
 
   // Step 4: materials: sorted, unique, equal to the set buffers.material.
   chainMaterials(t, findings, chain);
@@ -456,7 +724,13 @@ function checkReferences(t: Typed, findings: Finding[]): void {
   checkSnapshot(t, findings);
   if (t.artifacts) {
     // Every artifact is named by some member (RPR-DUMP-010 otherwise).
-    for (const k of t.artifacts.keys()) if (!isReferenced(t, k)) findings.push(warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', { pointer: ptr('artifacts', k) }));
+    for (const k of t.artifacts.keys())
+      if (!isReferenced(t, k))
+        findings.push(
+          warning('RPR-DUMP-010', 'an artifact is not referenced by any member of the dump', {
+            pointer: ptr('artifacts', k),
+          }),
+        );
   }
 }
 
@@ -468,7 +742,13 @@ function chainMaterials(t: Typed, findings: Finding[], chain: ChainNode[]): void
     for (let i = 1; i < ms.length; i++) {
       if (!(ms[i - 1]! < ms[i]!)) {
         matStatus = 'mismatch';
-        findings.push(fail('RPR-DUMP-009', 'materialSnapshotHashSet is not sorted ascending without duplicates', { pointer: `/materialSnapshotHashSet/${i}`, expected: `after ${ms[i - 1]}`, actual: ms[i]! }));
+        findings.push(
+          fail('RPR-DUMP-009', 'materialSnapshotHashSet is not sorted ascending without duplicates', {
+            pointer: `/materialSnapshotHashSet/${i}`,
+            expected: `after ${ms[i - 1]}`,
+            actual: ms[i]!,
+          }),
+        );
         break;
       }
     }
@@ -480,12 +760,33 @@ function chainMaterials(t: Typed, findings: Finding[], chain: ChainNode[]): void
   const bufText = bufSet ? canonicalizeValue(bufSet) : null;
   if (msText !== null && bufText !== null && msText !== bufText) {
     matStatus = 'mismatch';
-    findings.push(fail('RDS-F001', 'the set buffers.material differs from materialSnapshotHashSet', { pointer: '/buffers/material', expected: ms, actual: t.buffers!.material }));
+    findings.push(
+      fail('RDS-F001', 'the set buffers.material differs from materialSnapshotHashSet', {
+        pointer: '/buffers/material',
+        expected: ms,
+        actual: t.buffers!.material,
+      }),
+    );
   } else if (t.buffers && new Set(t.buffers.material).size !== t.buffers.material.length) {
     matStatus = 'mismatch';
-    findings.push(fail('RPR-DUMP-009', 'buffers.material lists a material twice', { pointer: '/buffers/material', actual: t.buffers.material }));
+    findings.push(
+      fail('RPR-DUMP-009', 'buffers.material lists a material twice', {
+        pointer: '/buffers/material',
+        actual: t.buffers.material,
+      }),
+    );
   }
-  chain.push(node('materials', 'materials: materialSnapshotHashSet = set(buffers.material)', msText !== null ? hashBytes(msText) : null, bufText !== null ? hashBytes(bufText) : null, matStatus, (ms ?? []).map((h) => `artifact:${h}`), '/materialSnapshotHashSet'));
+  chain.push(
+    node(
+      'materials',
+      'materials: materialSnapshotHashSet = set(buffers.material)',
+      msText !== null ? hashBytes(msText) : null,
+      bufText !== null ? hashBytes(bufText) : null,
+      matStatus,
+      (ms ?? []).map((h) => `artifact:${h}`),
+      '/materialSnapshotHashSet',
+    ),
+  );
 }
 
 /** Steps 5 (input commitment: nothing recorded, computed from the frozen conditions) and 6 (outcome, RDS-F005); the input hash. */
@@ -493,7 +794,16 @@ function chainInputAndOutcome(m: DumpModel, t: Typed, findings: Finding[], chain
   const ms = t.materialSnapshotHashSet;
   // Step 5: input commitment (nothing recorded: computed from the frozen conditions).
   let inputHash: string | null = null;
-  if (t.computeShape && t.inferenceParameters && t.kernelVersion && t.lockedProviderInfo && ms && t.pipelineDefinitionHash && t.promptArtifactHash && t.seed !== undefined) {
+  if (
+    t.computeShape &&
+    t.inferenceParameters &&
+    t.kernelVersion &&
+    t.lockedProviderInfo &&
+    ms &&
+    t.pipelineDefinitionHash &&
+    t.promptArtifactHash &&
+    t.seed !== undefined
+  ) {
     inputHash = hashValue({
       computeShape: m['computeShape'],
       inferenceParameters: m['inferenceParameters'],
@@ -505,7 +815,16 @@ function chainInputAndOutcome(m: DumpModel, t: Typed, findings: Finding[], chain
       seed: t.seed,
     });
   }
-  chain.push(node('input', 'input commitment H({computeShape, inferenceParameters, kernelVersion, lockedProviderInfo, materials, pipeline, prompt, seed})', null, inputHash, inputHash ? 'match' : 'missing', ['prompt', 'pipeline', 'materials']));
+  chain.push(
+    node(
+      'input',
+      'input commitment H({computeShape, inferenceParameters, kernelVersion, lockedProviderInfo, materials, pipeline, prompt, seed})',
+      null,
+      inputHash,
+      inputHash ? 'match' : 'missing',
+      ['prompt', 'pipeline', 'materials'],
+    ),
+  );
 
   // Step 6: outcome (RDS-F005).
   const expr = t.buffers?.expression;
@@ -513,45 +832,173 @@ function chainInputAndOutcome(m: DumpModel, t: Typed, findings: Finding[], chain
   let outStatus: ChainNode['status'] = 'missing';
   if (inputHash && expr && t.executionOutcomeHash) {
     outcome = hashValue({ expressionHash: expr, inputHash });
-    outStatus = outcome === t.executionOutcomeHash ? (refNode(t, expr) === 'match' ? 'match' : 'unresolved') : 'mismatch';
-    if (outcome !== t.executionOutcomeHash) findings.push(fail('RDS-F005', 'executionOutcomeHash does not match H({expressionHash, inputHash}): the outcome is not bound to the recorded conditions', { pointer: '/executionOutcomeHash', expected: outcome, actual: t.executionOutcomeHash }));
+    outStatus =
+      outcome === t.executionOutcomeHash ? (refNode(t, expr) === 'match' ? 'match' : 'unresolved') : 'mismatch';
+    if (outcome !== t.executionOutcomeHash)
+      findings.push(
+        fail(
+          'RDS-F005',
+          'executionOutcomeHash does not match H({expressionHash, inputHash}): the outcome is not bound to the recorded conditions',
+          { pointer: '/executionOutcomeHash', expected: outcome, actual: t.executionOutcomeHash },
+        ),
+      );
   }
-  chain.push(node('outcome', 'outcome: executionOutcomeHash = H({expressionHash, inputHash})', t.executionOutcomeHash ?? null, outcome, outStatus, ['input', ...(expr ? [`artifact:${expr}`] : [])], '/executionOutcomeHash'));
+  chain.push(
+    node(
+      'outcome',
+      'outcome: executionOutcomeHash = H({expressionHash, inputHash})',
+      t.executionOutcomeHash ?? null,
+      outcome,
+      outStatus,
+      ['input', ...(expr ? [`artifact:${expr}`] : [])],
+      '/executionOutcomeHash',
+    ),
+  );
   return inputHash;
 }
 
-function checkSignature(t: Typed, trust: TrustStore | null, signedPayload: () => Uint8Array, out: Finding[], chain: ChainNode[], pre: SignatureCheck | null): void {
+function checkSignature(
+  t: Typed,
+  trust: TrustStore | null,
+  signedPayload: () => Uint8Array,
+  out: Finding[],
+  chain: ChainNode[],
+  pre: SignatureCheck | null,
+): void {
   const parents = ['outcome'];
   if (!t.keyId || !t.signature) {
-    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId ?? null, null, 'missing', parents, '/signature'));
-    chain.push(node('trust', 'trust decision (recorded vs Reprise)', t.trustDecision?.decision ?? null, null, 'missing', ['signature'], '/trustDecision'));
+    chain.push(
+      node(
+        'signature',
+        'Ed25519 signature over the canonical dump without "signature"',
+        t.keyId ?? null,
+        null,
+        'missing',
+        parents,
+        '/signature',
+      ),
+    );
+    chain.push(
+      node(
+        'trust',
+        'trust decision (recorded vs Reprise)',
+        t.trustDecision?.decision ?? null,
+        null,
+        'missing',
+        ['signature'],
+        '/trustDecision',
+      ),
+    );
     return;
   }
   if (t.trustDecision && t.trustDecision.keyId !== t.keyId) {
-    out.push(fail('RDS-007', 'trustDecision.keyId differs from the signing keyId', { pointer: '/trustDecision/keyId', expected: t.keyId, actual: t.trustDecision.keyId }));
+    out.push(
+      fail('RDS-007', 'trustDecision.keyId differs from the signing keyId', {
+        pointer: '/trustDecision/keyId',
+        expected: t.keyId,
+        actual: t.trustDecision.keyId,
+      }),
+    );
   }
   const key = trust?.get(t.keyId);
   let reprise: TrustDecisionValue = 'unknown';
   if (!trust) {
-    out.push(unavailable('RDS-007', 'no trust store was given (--trust-store): the signing key cannot be decided', { pointer: '/keyId', actual: t.keyId }));
-    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, null, 'missing', parents, '/signature'));
+    out.push(
+      unavailable('RDS-007', 'no trust store was given (--trust-store): the signing key cannot be decided', {
+        pointer: '/keyId',
+        actual: t.keyId,
+      }),
+    );
+    chain.push(
+      node(
+        'signature',
+        'Ed25519 signature over the canonical dump without "signature"',
+        t.keyId,
+        null,
+        'missing',
+        parents,
+        '/signature',
+      ),
+    );
   } else if (!key) {
-    out.push(unavailable('RDS-007', `the signing key ${t.keyId} is not in the trust store ${trust.source}`, { pointer: '/keyId', expected: 'a key listed in the trust store', actual: t.keyId }));
-    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, null, 'missing', parents, '/signature'));
+    out.push(
+      unavailable('RDS-007', `the signing key ${t.keyId} is not in the trust store ${trust.source}`, {
+        pointer: '/keyId',
+        expected: 'a key listed in the trust store',
+        actual: t.keyId,
+      }),
+    );
+    chain.push(
+      node(
+        'signature',
+        'Ed25519 signature over the canonical dump without "signature"',
+        t.keyId,
+        null,
+        'missing',
+        parents,
+        '/signature',
+      ),
+    );
   } else {
     // The stripping thread's check counts only for this very key and signature.
-    const same = pre !== null && pre.keyId === t.keyId && pre.signature === t.signature && pre.publicKey === key.publicKey;
+    const same =
+      pre !== null && pre.keyId === t.keyId && pre.signature === t.signature && pre.publicKey === key.publicKey;
     const good = same ? pre.ok : verifyBytes(key.publicKey, signedPayload(), t.signature);
-    chain.push(node('signature', 'Ed25519 signature over the canonical dump without "signature"', t.keyId, good ? key.keyId : null, good ? 'match' : 'mismatch', parents, '/signature'));
-    if (!good) out.push(fail('RDS-F001', 'the signature does not verify: the dump was altered after signing, or signed by another key', { pointer: '/signature', expected: `a valid signature by ${t.keyId}`, actual: 'invalid signature' }));
+    chain.push(
+      node(
+        'signature',
+        'Ed25519 signature over the canonical dump without "signature"',
+        t.keyId,
+        good ? key.keyId : null,
+        good ? 'match' : 'mismatch',
+        parents,
+        '/signature',
+      ),
+    );
+    if (!good)
+      out.push(
+        fail(
+          'RDS-F001',
+          'the signature does not verify: the dump was altered after signing, or signed by another key',
+          { pointer: '/signature', expected: `a valid signature by ${t.keyId}`, actual: 'invalid signature' },
+        ),
+      );
     reprise = key.status === 'revoked' ? 'revoked' : 'trusted';
-    if (key.status === 'revoked') out.push(fail('RDS-007', `the signing key ${t.keyId} is revoked in the trust store`, { pointer: '/keyId', expected: 'active or retired', actual: 'revoked' }));
-    else if (key.status === 'retired') out.push(info('RDS-007', `the signing key ${t.keyId} is retired (still trusted for dumps it signed)`, { pointer: '/keyId' }));
+    if (key.status === 'revoked')
+      out.push(
+        fail('RDS-007', `the signing key ${t.keyId} is revoked in the trust store`, {
+          pointer: '/keyId',
+          expected: 'active or retired',
+          actual: 'revoked',
+        }),
+      );
+    else if (key.status === 'retired')
+      out.push(
+        info('RDS-007', `the signing key ${t.keyId} is retired (still trusted for dumps it signed)`, {
+          pointer: '/keyId',
+        }),
+      );
   }
   const recorded = t.trustDecision?.decision ?? null;
   const decided = key !== undefined;
-  chain.push(node('trust', 'trust decision (recorded vs Reprise)', recorded, decided ? reprise : null, !decided ? 'missing' : recorded === reprise ? 'match' : 'mismatch', ['signature'], '/trustDecision/decision'));
+  chain.push(
+    node(
+      'trust',
+      'trust decision (recorded vs Reprise)',
+      recorded,
+      decided ? reprise : null,
+      !decided ? 'missing' : recorded === reprise ? 'match' : 'mismatch',
+      ['signature'],
+      '/trustDecision/decision',
+    ),
+  );
   if (decided && recorded !== null && recorded !== reprise) {
-    out.push(fail('RDS-007', `the recorded trustDecision "${recorded}" disagrees with Reprise's decision "${reprise}"`, { pointer: '/trustDecision/decision', expected: reprise, actual: recorded }));
+    out.push(
+      fail('RDS-007', `the recorded trustDecision "${recorded}" disagrees with Reprise's decision "${reprise}"`, {
+        pointer: '/trustDecision/decision',
+        expected: reprise,
+        actual: recorded,
+      }),
+    );
   }
 }

@@ -20,7 +20,9 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 /** An Ed25519 signer whose private key is the given 32-byte seed. */
 export function signerFromSeed(seed: Uint8Array): Signer {
   if (seed.length !== 32) throw new Error('an Ed25519 seed is 32 bytes');
-  return signerFromPrivateKey(createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' }));
+  return signerFromPrivateKey(
+    createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' }),
+  );
 }
 
 /** The documented sample keys: seed = SHA-256("reprise/examples/dumps/<name>"). */
@@ -36,7 +38,13 @@ export interface DumpSpec {
   kernelVersion: string;
   seed: number;
   inferenceParameters: InferenceParameters;
-  lockedProviderInfo: { providerId: string; modelId: string; quantizationProfile: string; capacitySnapshot: { [k: string]: JsonValue }; capturedAtUtc: string };
+  lockedProviderInfo: {
+    providerId: string;
+    modelId: string;
+    quantizationProfile: string;
+    capacitySnapshot: { [k: string]: JsonValue };
+    capturedAtUtc: string;
+  };
   computeShape: ComputeShape;
   prompt: ArtifactInput;
   pipeline: ArtifactInput & { json: JsonValue };
@@ -47,11 +55,15 @@ export interface DumpSpec {
 }
 
 function frozen(a: ArtifactInput): FrozenArtifact {
-  return 'text' in a ? { hash: hashBytes(a.text), mediaType: a.mediaType, text: a.text } : { hash: hashValue(a.json), mediaType: a.mediaType, json: a.json };
+  return 'text' in a
+    ? { hash: hashBytes(a.text), mediaType: a.mediaType, text: a.text }
+    : { hash: hashValue(a.json), mediaType: a.mediaType, json: a.json };
 }
 
 function artifactValue(a: FrozenArtifact): JsonValue {
-  return a.text !== undefined ? { mediaType: a.mediaType, text: a.text } : { json: a.json ?? null, mediaType: a.mediaType };
+  return a.text !== undefined
+    ? { mediaType: a.mediaType, text: a.text }
+    : { json: a.json ?? null, mediaType: a.mediaType };
 }
 
 /** Re-orders every member canonically (models are plain JSON data). */
@@ -61,7 +73,8 @@ export function canonicalOrder(m: DumpModel): DumpModel {
 
 export async function expressionFor(spec: DumpSpec): Promise<JsonValue> {
   if (spec.expression !== undefined) return spec.expression;
-  if (spec.lockedProviderInfo.providerId !== REFERENCE_PROVIDER_ID) throw new Error('an expression must be given for providers other than reprise.reference');
+  if (spec.lockedProviderInfo.providerId !== REFERENCE_PROVIDER_ID)
+    throw new Error('an expression must be given for providers other than reprise.reference');
   const r = await new ReferenceProvider(referenceEntry()).execute({
     modelId: spec.lockedProviderInfo.modelId,
     quantizationProfile: spec.lockedProviderInfo.quantizationProfile,

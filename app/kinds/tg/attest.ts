@@ -22,7 +22,8 @@ import { replayManifestFull } from './replay.js';
 export async function attestReplay(s: Sniffed, ctx: KindContext, reviewer: string): Promise<AttestOutcome> {
   const outcome = await replayManifestFull(s, ctx, { anchor: false });
   const verdict = verdictOf(outcome.result.findings);
-  if (!outcome.comparison || !outcome.manifest || !outcome.bundle || !outcome.manifestHash) return { statement: null, verdict, findings: outcome.result.findings };
+  if (!outcome.comparison || !outcome.manifest || !outcome.bundle || !outcome.manifestHash)
+    return { statement: null, verdict, findings: outcome.result.findings };
   const statement = buildStatement({
     manifestBytes: s.bytes,
     manifest: outcome.manifest,
@@ -57,7 +58,13 @@ function buildStatement(i: StatementInput): Record<string, JsonValue> {
   const recorded = i.manifest.executions
     .map((e, idx) => ({ e, row: i.comparisons[idx] }))
     .filter((x) => x.e.replayMode === 'RECORDED')
-    .map((x) => ({ executionId: x.e.executionId, output: x.e.output, artifactHash: x.e.artifactHash ?? null, anchor: (x.e.anchor ?? null) as JsonValue, replayable: x.row?.status === 'pass' }));
+    .map((x) => ({
+      executionId: x.e.executionId,
+      output: x.e.output,
+      artifactHash: x.e.artifactHash ?? null,
+      anchor: (x.e.anchor ?? null) as JsonValue,
+      replayable: x.row?.status === 'pass',
+    }));
   return {
     _type: STATEMENT_TYPE,
     subject: [{ name: i.manifest.claimRef, digest: { sha256: sha256Hex(i.manifestBytes) } }],
@@ -68,7 +75,13 @@ function buildStatement(i: StatementInput): Record<string, JsonValue> {
       verdict: i.verdict,
       modeComposition: composition,
       tolerancePolicy: banded
-        ? { bundleRef: i.manifest.policyContext.bundleRef, bundleHash: i.bundleHash, bundleId: i.bundle.bundleId, version: i.bundle.version, epsilon: i.bundle.epsilon }
+        ? {
+            bundleRef: i.manifest.policyContext.bundleRef,
+            bundleHash: i.bundleHash,
+            bundleId: i.bundle.bundleId,
+            version: i.bundle.version,
+            epsilon: i.bundle.epsilon,
+          }
         : null,
       comparison: { hash: i.comparisonHash, outputs: i.comparison['outputs'] ?? [] },
       recordedOutputs: recorded,

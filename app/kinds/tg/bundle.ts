@@ -44,10 +44,19 @@ function checkWeights(v: Record<string, unknown>, base: string, findings: Findin
     else {
       const before = findings.length;
       closedMembers(w, ptr(base, 'weights'), DIMENSIONS, [], findings);
-      for (const d of DIMENSIONS) if (Object.hasOwn(w, d) && !unit(w[d])) findings.push(wrongType(ptr(base, 'weights', d), 'a number from 0 to 1', w[d]));
+      for (const d of DIMENSIONS)
+        if (Object.hasOwn(w, d) && !unit(w[d]))
+          findings.push(wrongType(ptr(base, 'weights', d), 'a number from 0 to 1', w[d]));
       if (findings.length === before) {
         const sum = DIMENSIONS.reduce((s, d) => s.plus(exact(w[d] as number)), new ExactDecimal(0));
-        if (!sum.eq(1)) findings.push(fail('RPR-TG-003', 'the weights must sum to 1 exactly (decimal sum of their written values)', { pointer: ptr(base, 'weights'), expected: 1, actual: sum.toNumber() }));
+        if (!sum.eq(1))
+          findings.push(
+            fail('RPR-TG-003', 'the weights must sum to 1 exactly (decimal sum of their written values)', {
+              pointer: ptr(base, 'weights'),
+              expected: 1,
+              actual: sum.toNumber(),
+            }),
+          );
       }
     }
   }
@@ -64,10 +73,21 @@ function checkModifiers(v: Record<string, unknown>, base: string, findings: Find
         if (!isObj(m)) return void findings.push(wrongType(p, 'an object {id, when, factor}', m));
         closedMembers(m, p, ['id', 'when', 'factor'], [], findings);
         if (!isNonEmptyString(m['id'])) findings.push(wrongType(ptr(p, 'id'), 'a non-empty string', m['id']));
-        else if (ids.has(m['id'])) findings.push(fail('RPR-TG-002', `modifier id "${m['id']}" appears twice`, { pointer: ptr(p, 'id'), expected: 'unique ids', actual: m['id'] }));
+        else if (ids.has(m['id']))
+          findings.push(
+            fail('RPR-TG-002', `modifier id "${m['id']}" appears twice`, {
+              pointer: ptr(p, 'id'),
+              expected: 'unique ids',
+              actual: m['id'],
+            }),
+          );
         else ids.add(m['id']);
-        if ('when' in m && !isLogic(m['when'])) findings.push(wrongType(ptr(p, 'when'), 'a JsonLogic expression (an object with one operator) or a boolean', m['when']));
-        if (!isFiniteNumber(m['factor']) || m['factor'] < 0) findings.push(wrongType(ptr(p, 'factor'), 'a non-negative number', m['factor']));
+        if ('when' in m && !isLogic(m['when']))
+          findings.push(
+            wrongType(ptr(p, 'when'), 'a JsonLogic expression (an object with one operator) or a boolean', m['when']),
+          );
+        if (!isFiniteNumber(m['factor']) || m['factor'] < 0)
+          findings.push(wrongType(ptr(p, 'factor'), 'a non-negative number', m['factor']));
       });
     }
   }
@@ -80,13 +100,21 @@ function checkExits(v: Record<string, unknown>, base: string, findings: Finding[
     else {
       const before = findings.length;
       closedMembers(ex, ptr(base, 'exits'), THRESHOLD_EXITS, [], findings);
-      for (const e of THRESHOLD_EXITS) if (Object.hasOwn(ex, e) && !unit(ex[e])) findings.push(wrongType(ptr(base, 'exits', e), 'a number from 0 to 1', ex[e]));
+      for (const e of THRESHOLD_EXITS)
+        if (Object.hasOwn(ex, e) && !unit(ex[e]))
+          findings.push(wrongType(ptr(base, 'exits', e), 'a number from 0 to 1', ex[e]));
       if (findings.length === before) {
         for (let i = 1; i < THRESHOLD_EXITS.length; i++) {
           const hi = THRESHOLD_EXITS[i - 1]!;
           const lo = THRESHOLD_EXITS[i]!;
           if (!((ex[hi] as number) > (ex[lo] as number)))
-            findings.push(fail('RPR-TG-004', `exit thresholds must strictly decrease: ${hi} above ${lo}`, { pointer: ptr(base, 'exits', lo), expected: `< ${String(ex[hi])}`, actual: ex[lo] as number }));
+            findings.push(
+              fail('RPR-TG-004', `exit thresholds must strictly decrease: ${hi} above ${lo}`, {
+                pointer: ptr(base, 'exits', lo),
+                expected: `< ${String(ex[hi])}`,
+                actual: ex[lo] as number,
+              }),
+            );
         }
       }
     }
@@ -97,7 +125,9 @@ function checkEpsilon(v: Record<string, unknown>, base: string, findings: Findin
   const eps = v['epsilon'];
   if ('epsilon' in v) {
     if (!isObj(eps)) findings.push(wrongType(ptr(base, 'epsilon'), 'an object mapping output CSIs to ε', eps));
-    else for (const [k, e] of Object.entries(eps)) if (!isFiniteNumber(e) || e < 0) findings.push(wrongType(ptr(base, 'epsilon', k), 'a non-negative number', e));
+    else
+      for (const [k, e] of Object.entries(eps))
+        if (!isFiniteNumber(e) || e < 0) findings.push(wrongType(ptr(base, 'epsilon', k), 'a non-negative number', e));
   }
 }
 
@@ -107,8 +137,10 @@ function checkDriftRate(v: Record<string, unknown>, base: string, findings: Find
     if (!isObj(dr)) findings.push(wrongType(ptr(base, 'driftRate'), 'an object {window, maxRate}', dr));
     else {
       closedMembers(dr, ptr(base, 'driftRate'), ['window', 'maxRate'], [], findings);
-      if ('window' in dr && !(Number.isSafeInteger(dr['window']) && (dr['window'] as number) >= 1)) findings.push(wrongType(ptr(base, 'driftRate', 'window'), 'a positive integer', dr['window']));
-      if ('maxRate' in dr && !unit(dr['maxRate'])) findings.push(wrongType(ptr(base, 'driftRate', 'maxRate'), 'a number from 0 to 1', dr['maxRate']));
+      if ('window' in dr && !(Number.isSafeInteger(dr['window']) && (dr['window'] as number) >= 1))
+        findings.push(wrongType(ptr(base, 'driftRate', 'window'), 'a positive integer', dr['window']));
+      if ('maxRate' in dr && !unit(dr['maxRate']))
+        findings.push(wrongType(ptr(base, 'driftRate', 'maxRate'), 'a number from 0 to 1', dr['maxRate']));
     }
   }
 }
@@ -118,9 +150,24 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
   const findings: Finding[] = [];
   const hash = knownHash ?? safeHash(v);
   if (!isObj(v)) return { bundle: null, hash, findings: [wrongType(base, 'a JSON object', v)] };
-  closedMembers(v, base, ['type', 'bundleId', 'version', 'weights', 'modifiers', 'exits', 'epsilon', 'driftRate'], [], findings);
-  if (v['type'] !== BUNDLE_TYPE) findings.push(fail('RPR-TG-002', `type must be ${BUNDLE_TYPE}`, { pointer: ptr(base, 'type'), expected: BUNDLE_TYPE, actual: String(v['type']) }));
-  for (const m of ['bundleId', 'version']) if (Object.hasOwn(v, m) && !isNonEmptyString(v[m])) findings.push(wrongType(ptr(base, m), 'a non-empty string', v[m]));
+  closedMembers(
+    v,
+    base,
+    ['type', 'bundleId', 'version', 'weights', 'modifiers', 'exits', 'epsilon', 'driftRate'],
+    [],
+    findings,
+  );
+  if (v['type'] !== BUNDLE_TYPE)
+    findings.push(
+      fail('RPR-TG-002', `type must be ${BUNDLE_TYPE}`, {
+        pointer: ptr(base, 'type'),
+        expected: BUNDLE_TYPE,
+        actual: String(v['type']),
+      }),
+    );
+  for (const m of ['bundleId', 'version'])
+    if (Object.hasOwn(v, m) && !isNonEmptyString(v[m]))
+      findings.push(wrongType(ptr(base, m), 'a non-empty string', v[m]));
 
   checkWeights(v, base, findings);
   checkModifiers(v, base, findings);
@@ -129,7 +176,11 @@ export function checkBundle(v: unknown, base = '', knownHash?: string): CheckedB
   checkDriftRate(v, base, findings);
   if (findings.length > 0) return { bundle: null, hash, findings };
   // ε is looked up by the output CSI an execution names: no prototype to find there.
-  return { bundle: { ...(v as unknown as Bundle), epsilon: ownRecord(v['epsilon'] as Record<string, number>) }, hash, findings };
+  return {
+    bundle: { ...(v as unknown as Bundle), epsilon: ownRecord(v['epsilon'] as Record<string, number>) },
+    hash,
+    findings,
+  };
 }
 
 function safeHash(v: unknown): string {

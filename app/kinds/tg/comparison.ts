@@ -14,7 +14,12 @@ export function modeComposition(m: Pick<Manifest, 'executions'>): Record<Mode, n
   return c;
 }
 
-export function buildComparisonArtifact(m: Manifest, manifestHash: string, bundleHash: string, rows: Comparison[]): Record<string, JsonValue> {
+export function buildComparisonArtifact(
+  m: Manifest,
+  manifestHash: string,
+  bundleHash: string,
+  rows: Comparison[],
+): Record<string, JsonValue> {
   const outputs: JsonValue[] = rows.map((r, i) => ({
     executionId: m.executions[i]?.executionId ?? null,
     output: r.output,
@@ -33,6 +38,10 @@ export function buildComparisonArtifact(m: Manifest, manifestHash: string, bundl
     policyContext: { bundleRef: m.policyContext.bundleRef, bundleHash },
     modeComposition: modeComposition(m),
     outputs,
-    verdict: rows.every((r) => r.status === 'pass') ? 'pass' : rows.some((r) => r.status === 'fail') ? 'fail' : 'unavailable',
+    verdict: rows.every((r) => r.status === 'pass')
+      ? 'pass'
+      : rows.some((r) => r.status === 'fail')
+        ? 'fail'
+        : 'unavailable',
   };
 }

@@ -10,7 +10,8 @@ import type { Decimal as DecimalClass } from 'decimal.js';
 
 // decimal.js ships CommonJS typings: under NodeNext TypeScript types the default import
 // as the module object, while Node loads decimal.mjs whose default export is the class.
-const DecimalLib = ((DecimalModule as unknown as { default?: typeof DecimalClass }).default ?? DecimalModule) as unknown as typeof DecimalClass;
+const DecimalLib = ((DecimalModule as unknown as { default?: typeof DecimalClass }).default ??
+  DecimalModule) as unknown as typeof DecimalClass;
 
 export const ExactDecimal = DecimalLib.clone({ precision: 1000, rounding: DecimalLib.ROUND_HALF_EVEN });
 export type Exact = InstanceType<typeof ExactDecimal>;

@@ -10,18 +10,62 @@ import { TG_LIMITS } from './limits.js';
 import { BUNDLE_TYPE, MANIFEST_TYPE } from './constants.js';
 
 const TG_OPTIONS = [
-  { name: 'policy', flag: 'policy', arg: 'FILE', path: 'file', workbench: true, help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against' },
-  { name: 'providers', flag: 'providers', arg: 'FILE', path: 'file', workbench: true, help: 'the provider registry replays re-execute against' },
-  { name: 'journal', flag: 'journal', arg: 'DIR', workbench: true, help: 'the evidence journal a replay reads judgements from and anchors drift events in' },
-  { name: 'key', flag: 'key', arg: 'FILE', path: 'file', help: 'the signing key for what a replay writes to --journal (anchors, cases)' },
-  { name: 'whatIf', flag: 'what-if', arg: 'model=V|shape=S', multiple: true, replayOnly: true, values: { pattern: /^(model|shape)=.+$/, describe: 'model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE' }, help: 'a what-if substitution (training: the report is a demonstration and never passes)' },
-  { name: 'out', flag: 'out', arg: 'FILE', replayOnly: true, help: 'where a manifest\'s replay writes its comparison (one manifest only; never the input)' },
+  {
+    name: 'policy',
+    flag: 'policy',
+    arg: 'FILE',
+    path: 'file',
+    workbench: true,
+    help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against',
+  },
+  {
+    name: 'providers',
+    flag: 'providers',
+    arg: 'FILE',
+    path: 'file',
+    workbench: true,
+    help: 'the provider registry replays re-execute against',
+  },
+  {
+    name: 'journal',
+    flag: 'journal',
+    arg: 'DIR',
+    workbench: true,
+    help: 'the evidence journal a replay reads judgements from and anchors drift events in',
+  },
+  {
+    name: 'key',
+    flag: 'key',
+    arg: 'FILE',
+    path: 'file',
+    help: 'the signing key for what a replay writes to --journal (anchors, cases)',
+  },
+  {
+    name: 'whatIf',
+    flag: 'what-if',
+    arg: 'model=V|shape=S',
+    multiple: true,
+    replayOnly: true,
+    values: { pattern: /^(model|shape)=.+$/, describe: 'model=VERSION or shape=ADVISOR/ARITY/TENSORTYPE' },
+    help: 'a what-if substitution (training: the report is a demonstration and never passes)',
+  },
+  {
+    name: 'out',
+    flag: 'out',
+    arg: 'FILE',
+    replayOnly: true,
+    help: "where a manifest's replay writes its comparison (one manifest only; never the input)",
+  },
 ] as const satisfies readonly KindOption[];
 const TG_LIMIT_HELP: Record<keyof typeof TG_LIMITS, string> = {
-  'tg-rule-operations': 'JsonLogic operations one manifest\'s rules may take',
+  'tg-rule-operations': "JsonLogic operations one manifest's rules may take",
   'tg-rule-result-size': 'largest value a rule may build',
 };
-const TG_LIMIT_LIST: readonly KindLimit[] = Object.entries(TG_LIMITS).map(([name, d]) => ({ name, default: d, help: TG_LIMIT_HELP[name as keyof typeof TG_LIMITS] }));
+const TG_LIMIT_LIST: readonly KindLimit[] = Object.entries(TG_LIMITS).map(([name, d]) => ({
+  name,
+  default: d,
+  help: TG_LIMIT_HELP[name as keyof typeof TG_LIMITS],
+}));
 
 export const tgManifestKind: KindHandler<typeof TG_OPTIONS> = {
   kind: 'tg-replay-manifest',
@@ -29,9 +73,13 @@ export const tgManifestKind: KindHandler<typeof TG_OPTIONS> = {
   options: TG_OPTIONS,
   limits: TG_LIMIT_LIST,
   examples: async () => (await import('./examples.js')).tgWriter,
-  consistencyOnly: 'a TG replay manifest carries no signature; its hashes and policy binding are internally consistent at best.',
+  consistencyOnly:
+    'a TG replay manifest carries no signature; its hashes and policy binding are internally consistent at best.',
   writesOut: true,
-  operations: { attest: { what: 'a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)' }, drift: { what: 'a TG replay manifest' } },
+  operations: {
+    attest: { what: 'a TG replay manifest (comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0)' },
+    drift: { what: 'a TG replay manifest' },
+  },
   detect: (s: Sniffed) => s.jsonObject()?.['type'] === MANIFEST_TYPE,
   load: async () => (await import('./index.js')).manifestCode,
 };

@@ -15,8 +15,19 @@ function fromJournalBody(body: Record<string, unknown>, claimRef: string): Drift
   const banded = body['banded'];
   if (!dr || !Number.isSafeInteger(dr.window) || typeof dr.maxRate !== 'number' || !Array.isArray(banded)) return [];
   return banded
-    .filter((b): b is { model: string; drift: boolean } => typeof b === 'object' && b !== null && typeof (b as { model?: unknown }).model === 'string' && typeof (b as { drift?: unknown }).drift === 'boolean')
-    .map((b) => ({ model: b.model, drift: b.drift, driftRate: { window: dr.window as number, maxRate: dr.maxRate as number }, claimRef }));
+    .filter(
+      (b): b is { model: string; drift: boolean } =>
+        typeof b === 'object' &&
+        b !== null &&
+        typeof (b as { model?: unknown }).model === 'string' &&
+        typeof (b as { drift?: unknown }).drift === 'boolean',
+    )
+    .map((b) => ({
+      model: b.model,
+      drift: b.drift,
+      driftRate: { window: dr.window as number, maxRate: dr.maxRate as number },
+      claimRef,
+    }));
 }
 
 /**
@@ -31,14 +42,33 @@ async function observe(s: Sniffed, ctx: KindContext): Promise<DriftObservation[]
 
 async function fromJournal(dir: string, trust: TrustStore | null): Promise<DriftObservation[]> {
   const port = openJournalPort(dir, undefined, trust);
-  return (await port.entries()).flatMap((e) => (e.kind === 'replay-comparison' ? fromJournalBody(e.body, e.claimRef) : []));
+  return (await port.entries()).flatMap((e) =>
+    e.kind === 'replay-comparison' ? fromJournalBody(e.body, e.claimRef) : [],
+  );
 }
 
-async function anchorFlags(journal: string, key: string, trust: TrustStore | null, rates: readonly DriftRate[]): Promise<Record<string, FlagAnchor>> {
+async function anchorFlags(
+  journal: string,
+  key: string,
+  trust: TrustStore | null,
+  rates: readonly DriftRate[],
+): Promise<Record<string, FlagAnchor>> {
   const anchors: Record<string, FlagAnchor> = Object.create(null) as Record<string, FlagAnchor>;
   const port = openJournalPort(journal, key, trust);
   for (const r of rates.filter((x) => x.flag)) {
-    anchors[r.model] = await port.append('recalibration-flag', { claimRef: `model:${r.model}` }, { model: r.model, rate: r.rate, drifted: r.drifted, inWindow: r.inWindow, window: r.window, maxRate: r.maxRate, authority: 'TG-SG calibration authority' });
+    anchors[r.model] = await port.append(
+      'recalibration-flag',
+      { claimRef: `model:${r.model}` },
+      {
+        model: r.model,
+        rate: r.rate,
+        drifted: r.drifted,
+        inWindow: r.inWindow,
+        window: r.window,
+        maxRate: r.maxRate,
+        authority: 'TG-SG calibration authority',
+      },
+    );
   }
   return anchors;
 }

@@ -27,7 +27,9 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 /** A fixed Ed25519 key from a label (examples only: never for real evidence). */
 export function exampleSigner(label: string): Signer {
   const seed = Buffer.from(hashBytes(`reprise.examples.tg|${label}`).slice('sha256:'.length), 'hex');
-  return signerFromPrivateKey(createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' }));
+  return signerFromPrivateKey(
+    createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' }),
+  );
 }
 
 export const REVIEW_OUTPUT = 'comp.TG.OUTPUT.REVIEW-RATIONALE.v1_0';
@@ -64,7 +66,9 @@ export const PROFILES = (aBanded: boolean) => ({
   [ENGINE.SCORE_TRUST]: {
     specification: 'TG-RP',
     default: 'EXACT',
-    outputs: aBanded ? { [CSI.TRUST_SCORE]: 'BANDED', [CSI.CONFIDENCE_SCORE]: 'BANDED', [CSI.SCORE_EXPLANATION]: 'EXACT' } : { [CSI.TRUST_SCORE]: 'EXACT', [CSI.SCORE_EXPLANATION]: 'EXACT' },
+    outputs: aBanded
+      ? { [CSI.TRUST_SCORE]: 'BANDED', [CSI.CONFIDENCE_SCORE]: 'BANDED', [CSI.SCORE_EXPLANATION]: 'EXACT' }
+      : { [CSI.TRUST_SCORE]: 'EXACT', [CSI.SCORE_EXPLANATION]: 'EXACT' },
   },
   [ENGINE.DECISION]: { specification: 'TG-RP', default: 'EXACT', outputs: {} },
   [QUARANTINE_ENGINE]: { specification: 'TG-RP', default: 'EXACT', outputs: { [REVIEW_OUTPUT]: 'RECORDED' } },
@@ -157,7 +161,18 @@ function scenarioOf(o: ScenarioOptions): Scenario {
 
 function scenarioPins(sc: Scenario, modelVersion = 'ref-1', seed = 7) {
   const { o, bundle, promptHash } = sc;
-  return { modelId: 'reprise.reference', modelVersion, promptHash, inferenceParams: { temperature: 0, topP: 1, seed, ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}) }, epsilon: bundle.epsilon[CSI.CONFIDENCE_SCORE]! };
+  return {
+    modelId: 'reprise.reference',
+    modelVersion,
+    promptHash,
+    inferenceParams: {
+      temperature: 0,
+      topP: 1,
+      seed,
+      ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
+    },
+    epsilon: bundle.epsilon[CSI.CONFIDENCE_SCORE]!,
+  };
 }
 
 const claimArt = (o: ScenarioOptions, d: unknown) => ({ type: CLAIM_INPUTS_TYPE, claimRef: o.claimRef, data: d });
@@ -181,34 +196,107 @@ async function tuneScenario(sc: Scenario, data: Record<string, unknown>): Promis
     const product = s.explanation.product;
     const rest = s.trustScore / product - bundle.weights.F * v.F;
     const f = (o.targetTrustScore / product - rest) / bundle.weights.F;
-    if (!(f >= 0 && f <= 1)) throw new Error(`example ${o.claimRef}: target trust score ${o.targetTrustScore} is out of reach (F would be ${f})`);
+    if (!(f >= 0 && f <= 1))
+      throw new Error(
+        `example ${o.claimRef}: target trust score ${o.targetTrustScore} is out of reach (F would be ${f})`,
+      );
     (data['federation'] as Record<string, unknown>)['confidence'] = Math.round(f * 1e6) / 1e6;
     if (withA) A = (await sc.replayA(7, o.originalShape)) + (o.recordedADelta ?? 0);
   }
   return A;
 }
 
-const common = (engine: string, cmi: string) => ({ engine, engineCmi: cmi, configSnapshotRef: 'cfg:tg-config@2026-10-01' });
+const common = (engine: string, cmi: string) => ({
+  engine,
+  engineCmi: cmi,
+  configSnapshotRef: 'cfg:tg-config@2026-10-01',
+});
 
 /** The recorded executions x1..x6 (with the extra rule and A executions the bench asks for). */
-async function scenarioExecutions(sc: Scenario, claimHash: string, ruleValue: unknown, A: number, scored: Scored): Promise<Record<string, unknown>[]> {
+async function scenarioExecutions(
+  sc: Scenario,
+  claimHash: string,
+  ruleValue: unknown,
+  A: number,
+  scored: Scored,
+): Promise<Record<string, unknown>[]> {
   const { o, bundle, bundleHash, withA, promptHash } = sc;
   const executions: Record<string, unknown>[] = [
-    { executionId: 'x1', ...common(ENGINE.POLICY_RESOLUTION, 'tg-policy-resolution@1.4.0'), output: CSI.POLICY_CONTEXT, replayMode: 'EXACT', inputs: [bundleHash], value: { bundleHash, bundleId: bundle.bundleId, bundleRef: BUNDLE_TYPE, version: bundle.version } },
-    { executionId: 'x2', ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'), output: CSI.TRUST_VECTOR, replayMode: 'EXACT', inputs: [hashValue(RULESET), claimHash], value: ruleValue },
+    {
+      executionId: 'x1',
+      ...common(ENGINE.POLICY_RESOLUTION, 'tg-policy-resolution@1.4.0'),
+      output: CSI.POLICY_CONTEXT,
+      replayMode: 'EXACT',
+      inputs: [bundleHash],
+      value: { bundleHash, bundleId: bundle.bundleId, bundleRef: BUNDLE_TYPE, version: bundle.version },
+    },
+    {
+      executionId: 'x2',
+      ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'),
+      output: CSI.TRUST_VECTOR,
+      replayMode: 'EXACT',
+      inputs: [hashValue(RULESET), claimHash],
+      value: ruleValue,
+    },
   ];
   for (let i = 0; i < (o.extraRules ?? 0); i++)
-    executions.push({ executionId: `r${i}`, ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'), output: CSI.TRUST_VECTOR, replayMode: 'EXACT', inputs: [hashValue(RULESET), claimHash], value: ruleValue });
+    executions.push({
+      executionId: `r${i}`,
+      ...common(ENGINE.RULE_EVALUATOR, 'tg-rule-evaluator@3.0.2'),
+      output: CSI.TRUST_VECTOR,
+      replayMode: 'EXACT',
+      inputs: [hashValue(RULESET), claimHash],
+      value: ruleValue,
+    });
   const scoreInputs = withA ? ['x1', 'x2', 'x3', claimHash] : ['x1', 'x2', claimHash];
-  if (withA) executions.push({ executionId: 'x3', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.CONFIDENCE_SCORE, replayMode: 'BANDED', inputs: [promptHash], value: A, pins: scenarioPins(sc) });
+  if (withA)
+    executions.push({
+      executionId: 'x3',
+      ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'),
+      output: CSI.CONFIDENCE_SCORE,
+      replayMode: 'BANDED',
+      inputs: [promptHash],
+      value: A,
+      pins: scenarioPins(sc),
+    });
   for (let i = 0; i < (o.extraA ?? 0); i++) {
     const seed = 100 + i;
-    executions.push({ executionId: `a${i}`, ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.CONFIDENCE_SCORE, replayMode: 'BANDED', inputs: [promptHash], value: await sc.replayA(seed, o.originalShape), pins: scenarioPins(sc, 'ref-1', seed) });
+    executions.push({
+      executionId: `a${i}`,
+      ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'),
+      output: CSI.CONFIDENCE_SCORE,
+      replayMode: 'BANDED',
+      inputs: [promptHash],
+      value: await sc.replayA(seed, o.originalShape),
+      pins: scenarioPins(sc, 'ref-1', seed),
+    });
   }
   executions.push(
-    { executionId: 'x4', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.TRUST_SCORE, replayMode: withA ? 'BANDED' : 'EXACT', inputs: scoreInputs, value: scored.trustScore, ...(withA ? { pins: { ...scenarioPins(sc), epsilon: bundle.epsilon[CSI.TRUST_SCORE]! } } : {}) },
-    { executionId: 'x5', ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'), output: CSI.SCORE_EXPLANATION, replayMode: 'EXACT', inputs: scoreInputs, value: scored.explanation },
-    { executionId: 'x6', ...common(ENGINE.DECISION, 'tg-decision@1.1.0'), output: CSI.DECISION, replayMode: 'EXACT', inputs: ['x4'], value: decide(scored.trustScore, bundle.exits) },
+    {
+      executionId: 'x4',
+      ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'),
+      output: CSI.TRUST_SCORE,
+      replayMode: withA ? 'BANDED' : 'EXACT',
+      inputs: scoreInputs,
+      value: scored.trustScore,
+      ...(withA ? { pins: { ...scenarioPins(sc), epsilon: bundle.epsilon[CSI.TRUST_SCORE]! } } : {}),
+    },
+    {
+      executionId: 'x5',
+      ...common(ENGINE.SCORE_TRUST, 'tg-score-trust@2.3.1'),
+      output: CSI.SCORE_EXPLANATION,
+      replayMode: 'EXACT',
+      inputs: scoreInputs,
+      value: scored.explanation,
+    },
+    {
+      executionId: 'x6',
+      ...common(ENGINE.DECISION, 'tg-decision@1.1.0'),
+      output: CSI.DECISION,
+      replayMode: 'EXACT',
+      inputs: ['x4'],
+      value: decide(scored.trustScore, bundle.exits),
+    },
   );
   return executions;
 }
@@ -237,7 +325,15 @@ export async function buildScenario(o: ScenarioOptions): Promise<Record<string, 
   if (o.recorded) {
     const h = hashValue(o.recorded.artifact);
     artifacts[h] = art(o.recorded.artifact);
-    executions.push({ executionId: 'x7', ...common(QUARANTINE_ENGINE, 'tg-quarantine-manager@1.0.0'), output: REVIEW_OUTPUT, replayMode: 'RECORDED', inputs: ['x6'], artifactHash: h, ...(o.recorded.anchor ? { anchor: o.recorded.anchor } : {}) });
+    executions.push({
+      executionId: 'x7',
+      ...common(QUARANTINE_ENGINE, 'tg-quarantine-manager@1.0.0'),
+      output: REVIEW_OUTPUT,
+      replayMode: 'RECORDED',
+      inputs: ['x6'],
+      artifactHash: h,
+      ...(o.recorded.anchor ? { anchor: o.recorded.anchor } : {}),
+    });
   }
   const m: Record<string, unknown> = {
     type: MANIFEST_TYPE,
@@ -260,16 +356,35 @@ function pinsOf(m: Record<string, unknown>, id: string): Record<string, unknown>
 const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 const NPU: ComputeShape = { advisor: 'advisor.npu_v1', arity: 4, tensorType: 'fp32' };
 
-export const REVIEW_RATIONALE = { type: 'tg.review-rationale/v1', claimRef: 'claim:2026-11-0107', decision: 'accept', rationale: 'Registry record and source account agree; the provenance signature was checked by hand.' };
+export const REVIEW_RATIONALE = {
+  type: 'tg.review-rationale/v1',
+  claimRef: 'claim:2026-11-0107',
+  decision: 'accept',
+  rationale: 'Registry record and source account agree; the provenance signature was checked by hand.',
+};
 
 /** The example journal: one review rationale anchored at creation, by a fixed reviewer key. */
-async function exampleJournal(): Promise<{ files: { name: string; bytes: Buffer }[]; anchor: { seq: number; entryHash: string }; signer: Signer }> {
+async function exampleJournal(): Promise<{
+  files: { name: string; bytes: Buffer }[];
+  anchor: { seq: number; entryHash: string };
+  signer: Signer;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'reprise-tg-journal-'));
   const signer = exampleSigner('reviewer');
   try {
-    const r = await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: REVIEW_RATIONALE.claimRef, artifact: hashValue(REVIEW_RATIONALE) }, body: { rationale: REVIEW_RATIONALE.rationale, decision: 'accept' } }, signer, { clock: () => Date.parse('2026-11-02T09:30:00Z'), fsync: false });
+    const r = await appendEntry(
+      dir,
+      {
+        kind: 'review-rationale',
+        subject: { claimRef: REVIEW_RATIONALE.claimRef, artifact: hashValue(REVIEW_RATIONALE) },
+        body: { rationale: REVIEW_RATIONALE.rationale, decision: 'accept' },
+      },
+      signer,
+      { clock: () => Date.parse('2026-11-02T09:30:00Z'), fsync: false },
+    );
     const files = [];
-    for (const name of ['entries.jsonl', 'checkpoints.jsonl']) files.push({ name, bytes: await readFile(join(dir, name)) });
+    for (const name of ['entries.jsonl', 'checkpoints.jsonl'])
+      files.push({ name, bytes: await readFile(join(dir, name)) });
     return { files, anchor: { seq: r.seq, entryHash: r.entryHash }, signer };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -326,14 +441,45 @@ export const tgWriter: ExampleWriter = {
   name: 'tg',
   async build(): Promise<ExampleFile[]> {
     const files: ExampleFile[] = [];
-    const manifest = (path: string, m: Record<string, unknown>, note: string, expect: ExampleFile['expect'], options?: ExampleFile['options']) =>
+    const manifest = (
+      path: string,
+      m: Record<string, unknown>,
+      note: string,
+      expect: ExampleFile['expect'],
+      options?: ExampleFile['options'],
+    ) =>
       files.push({ path: `tg/${path}/manifest.json`, bytes: json(m), note, expect, ...(options ? { options } : {}) });
 
-    manifest('exact-intact', await buildScenario({ claimRef: 'claim:2026-11-0101', withA: false }), 'All outputs EXACT (no AI dimension): every recomputation is hash-identical.', { verdict: 'pass', command: 'replay' });
-    manifest('banded-within-epsilon', await buildScenario({ claimRef: 'claim:2026-11-0102', originalShape: NPU }), 'A was produced on advisor.npu_v1/4/fp32; the replaying machine uses advisor.cpu_v1/1/fp32: low-bit compute-shape jitter, within the governed ε; the delta is recorded.', { verdict: 'pass', command: 'replay' });
-    manifest('banded-drift-not-material', await buildScenario({ claimRef: 'claim:2026-11-0103', recordedADelta: 0.05 }), 'The recorded A is 0.05 above what the pinned model gives: beyond ε (0.03), REPLAY-DRIFT emitted, the exit does not change: calibration signal.', { verdict: 'fail', rule: 'RPR-TG-031', command: 'replay' });
-    manifest('banded-drift-material', await buildScenario({ claimRef: 'claim:2026-11-0104', recordedADelta: 0.1, targetTrustScore: 0.805 }), 'The recorded A is 0.1 above the replay and the trust score sits just above ACCEPT: with the replayed A the exit becomes ACCEPT_WITH_CONDITIONS, so the drift is decision-material and routes the claim to human review (with --journal DIR --key KEY it is anchored and a quarantine case opens).', { verdict: 'fail', rule: 'RPR-TG-031', command: 'replay' });
-    manifest('exit-human-review', await buildScenario({ claimRef: 'claim:2026-11-0105', targetTrustScore: 0.55, data: WEAK_DATA }), 'Intact, and the decision is HUMAN_REVIEW: replay passes and routes the claim to human review (a quarantine case with --journal DIR --key KEY).', { verdict: 'pass', rule: 'RPR-TG-042', command: 'replay' });
+    manifest(
+      'exact-intact',
+      await buildScenario({ claimRef: 'claim:2026-11-0101', withA: false }),
+      'All outputs EXACT (no AI dimension): every recomputation is hash-identical.',
+      { verdict: 'pass', command: 'replay' },
+    );
+    manifest(
+      'banded-within-epsilon',
+      await buildScenario({ claimRef: 'claim:2026-11-0102', originalShape: NPU }),
+      'A was produced on advisor.npu_v1/4/fp32; the replaying machine uses advisor.cpu_v1/1/fp32: low-bit compute-shape jitter, within the governed ε; the delta is recorded.',
+      { verdict: 'pass', command: 'replay' },
+    );
+    manifest(
+      'banded-drift-not-material',
+      await buildScenario({ claimRef: 'claim:2026-11-0103', recordedADelta: 0.05 }),
+      'The recorded A is 0.05 above what the pinned model gives: beyond ε (0.03), REPLAY-DRIFT emitted, the exit does not change: calibration signal.',
+      { verdict: 'fail', rule: 'RPR-TG-031', command: 'replay' },
+    );
+    manifest(
+      'banded-drift-material',
+      await buildScenario({ claimRef: 'claim:2026-11-0104', recordedADelta: 0.1, targetTrustScore: 0.805 }),
+      'The recorded A is 0.1 above the replay and the trust score sits just above ACCEPT: with the replayed A the exit becomes ACCEPT_WITH_CONDITIONS, so the drift is decision-material and routes the claim to human review (with --journal DIR --key KEY it is anchored and a quarantine case opens).',
+      { verdict: 'fail', rule: 'RPR-TG-031', command: 'replay' },
+    );
+    manifest(
+      'exit-human-review',
+      await buildScenario({ claimRef: 'claim:2026-11-0105', targetTrustScore: 0.55, data: WEAK_DATA }),
+      'Intact, and the decision is HUMAN_REVIEW: replay passes and routes the claim to human review (a quarantine case with --journal DIR --key KEY).',
+      { verdict: 'pass', rule: 'RPR-TG-042', command: 'replay' },
+    );
     manifest(
       'missing-pin',
       await buildScenario({ claimRef: 'claim:2026-11-0106', mutate: (m) => void delete pinsOf(m, 'x3')['promptHash'] }),
@@ -355,26 +501,65 @@ export const tgWriter: ExampleWriter = {
           ex.push(ex.shift());
           const x1 = ex[ex.length - 1] as Record<string, unknown>;
           x1['inputs'] = [...(x1['inputs'] as string[])];
-          for (const e of ex as Record<string, unknown>[]) e['inputs'] = (e['inputs'] as string[]).filter((i) => i !== 'x1');
+          for (const e of ex as Record<string, unknown>[])
+            e['inputs'] = (e['inputs'] as string[]).filter((i) => i !== 'x1');
         },
       }),
       'TG-SCORE-TRUST runs before TG-POLICY-RESOLUTION in executions: fail (the governed ε arrives via POLICY-CONTEXT).',
       { verdict: 'fail', rule: 'RPR-TG-013', command: 'replay' },
     );
     const j = await exampleJournal();
-    for (const f of j.files) files.push({ path: `tg/journal/${f.name}`, bytes: f.bytes, note: 'Evidence journal holding the review rationale anchored at creation (verify with --trust-store tg/trust-store.json).' });
-    files.push({ path: 'tg/trust-store.json', bytes: json({ type: 'reprise.trust-store/v1', keys: [trustStoreEntry(j.signer, 'reviewer', 'example TG reviewer (fixed key, examples only)')] }), note: 'Trust store for the example journal.' });
+    for (const f of j.files)
+      files.push({
+        path: `tg/journal/${f.name}`,
+        bytes: f.bytes,
+        note: 'Evidence journal holding the review rationale anchored at creation (verify with --trust-store tg/trust-store.json).',
+      });
+    files.push({
+      path: 'tg/trust-store.json',
+      bytes: json({
+        type: 'reprise.trust-store/v1',
+        keys: [trustStoreEntry(j.signer, 'reviewer', 'example TG reviewer (fixed key, examples only)')],
+      }),
+      note: 'Trust store for the example journal.',
+    });
     manifest(
       'recorded-anchored',
-      await buildScenario({ claimRef: REVIEW_RATIONALE.claimRef, withA: false, recorded: { artifact: REVIEW_RATIONALE, anchor: j.anchor } }),
+      await buildScenario({
+        claimRef: REVIEW_RATIONALE.claimRef,
+        withA: false,
+        recorded: { artifact: REVIEW_RATIONALE, anchor: j.anchor },
+      }),
       'A RECORDED review rationale anchored in tg/journal at creation: replay with --journal tg/journal --trust-store tg/trust-store.json proves the anchor by inclusion proof and passes.',
       { verdict: 'pass', command: 'replay' },
       { journal: 'tg/journal', trustStore: 'tg/trust-store.json' },
     );
-    manifest('recorded-unanchored', await buildScenario({ claimRef: 'claim:2026-11-0110', withA: false, recorded: { artifact: { ...REVIEW_RATIONALE, claimRef: 'claim:2026-11-0110' } } }), 'A RECORDED review rationale without a creation-time anchor: fail, never presented as replayable.', { verdict: 'fail', rule: 'RPR-TG-020', command: 'replay' });
-    files.push({ path: 'tg/bundle.json', bytes: json(EXAMPLE_BUNDLE), note: 'The policy bundle the scenarios embed (also usable with --policy).', expect: { verdict: 'pass', command: 'verify' } });
-    files.push({ path: 'tg/specs/tg-score-trust.md', bytes: SPEC_PASS, note: 'Engine specification that passes DL-104 (reprise lint).' });
-    files.push({ path: 'tg/specs/tg-enrich-context.mdx', bytes: SPEC_FAIL, note: 'Engine specification that fails DL-104 (reprise lint exits 1).' });
+    manifest(
+      'recorded-unanchored',
+      await buildScenario({
+        claimRef: 'claim:2026-11-0110',
+        withA: false,
+        recorded: { artifact: { ...REVIEW_RATIONALE, claimRef: 'claim:2026-11-0110' } },
+      }),
+      'A RECORDED review rationale without a creation-time anchor: fail, never presented as replayable.',
+      { verdict: 'fail', rule: 'RPR-TG-020', command: 'replay' },
+    );
+    files.push({
+      path: 'tg/bundle.json',
+      bytes: json(EXAMPLE_BUNDLE),
+      note: 'The policy bundle the scenarios embed (also usable with --policy).',
+      expect: { verdict: 'pass', command: 'verify' },
+    });
+    files.push({
+      path: 'tg/specs/tg-score-trust.md',
+      bytes: SPEC_PASS,
+      note: 'Engine specification that passes DL-104 (reprise lint).',
+    });
+    files.push({
+      path: 'tg/specs/tg-enrich-context.mdx',
+      bytes: SPEC_FAIL,
+      note: 'Engine specification that fails DL-104 (reprise lint exits 1).',
+    });
     return files;
   },
 };

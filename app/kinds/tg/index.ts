@@ -31,12 +31,30 @@ export const bundleCode: KindCode = {
     const j = s.json();
     const o = s.jsonObject();
     const id = typeof o?.['bundleId'] === 'string' ? o['bundleId'] : null;
-    if (!j || !j.ok) return { id, findings: [fail('RPR-TG-001', `the bundle is not strict I-JSON: ${j && !j.ok ? j.error.message : 'not JSON'}`, { pointer: j && !j.ok ? (j.error.pointer ?? '') : '' })], chain: [] };
+    if (!j || !j.ok)
+      return {
+        id,
+        findings: [
+          fail('RPR-TG-001', `the bundle is not strict I-JSON: ${j && !j.ok ? j.error.message : 'not JSON'}`, {
+            pointer: j && !j.ok ? (j.error.pointer ?? '') : '',
+          }),
+        ],
+        chain: [],
+      };
     const c = checkBundle(j.value);
     return {
       id,
       findings: [...changedNumbers(j.warnings, tgNumbers('the bundle')), ...c.findings],
-      chain: [{ id: 'bundle', label: 'H(bundle): what manifests name in policyContext.bundleHash', recorded: null, recomputed: c.hash || null, status: c.hash ? 'match' : 'unresolved', parents: [] }],
+      chain: [
+        {
+          id: 'bundle',
+          label: 'H(bundle): what manifests name in policyContext.bundleHash',
+          recorded: null,
+          recomputed: c.hash || null,
+          status: c.hash ? 'match' : 'unresolved',
+          parents: [],
+        },
+      ],
       details: { tg: { bundleHash: c.hash } },
     };
   },

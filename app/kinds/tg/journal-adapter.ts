@@ -28,7 +28,8 @@ async function withLockRetry<T>(write: () => Promise<T>): Promise<T> {
     } catch (e) {
       // LOCKED: another writer holds the lock. IO with EEXIST: two worker threads of one
       // process raced for the lock's temporary file (same pid, same millisecond): also contention.
-      const contended = e instanceof JournalError && (e.code === 'LOCKED' || (e.code === 'IO' && /EEXIST/.test(e.message)));
+      const contended =
+        e instanceof JournalError && (e.code === 'LOCKED' || (e.code === 'IO' && /EEXIST/.test(e.message)));
       if (contended && attempt < LOCK_RETRIES) {
         await new Promise((r) => setTimeout(r, LOCK_WAIT_MS + (attempt % LOCK_JITTER)));
         continue;
@@ -57,40 +58,112 @@ export function openJournalPort(dir: string, keyPath: string | undefined, trustS
       try {
         v = await verification();
       } catch (e) {
-        return { ok: false, findings: [fail('RPR-TG-021', `the journal ${dir} cannot be read: ${e instanceof Error ? e.message : String(e)}`, { pointer })] };
+        return {
+          ok: false,
+          findings: [
+            fail('RPR-TG-021', `the journal ${dir} cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
+              pointer,
+            }),
+          ],
+        };
       }
       const broken = v.findings.find((f) => f.severity === 'fail');
-      if (broken) return { ok: false, findings: [fail('RPR-TG-021', `the journal ${dir} does not verify (${broken.rule}: ${broken.message}); no anchor in it can be trusted`, { pointer })] };
-      if (!trustStore) return { ok: false, findings: [unavailable('RPR-TG-023', 'the anchor\'s journal signatures cannot be checked without --trust-store', { pointer })] };
+      if (broken)
+        return {
+          ok: false,
+          findings: [
+            fail(
+              'RPR-TG-021',
+              `the journal ${dir} does not verify (${broken.rule}: ${broken.message}); no anchor in it can be trusted`,
+              { pointer },
+            ),
+          ],
+        };
+      if (!trustStore)
+        return {
+          ok: false,
+          findings: [
+            unavailable('RPR-TG-023', "the anchor's journal signatures cannot be checked without --trust-store", {
+              pointer,
+            }),
+          ],
+        };
       const p = v.entries.find((x) => x.entry.seq === seq);
-      if (!p) return { ok: false, findings: [fail('RPR-TG-021', `the journal has no entry ${seq}`, { pointer: `${pointer}/seq`, expected: `an entry with seq ${seq}`, actual: `${v.entries.length} entries` })] };
-      if (p.hash !== entryHash) return { ok: false, findings: [fail('RPR-TG-021', `journal entry ${seq} is not the anchored entry`, { pointer: `${pointer}/entryHash`, expected: entryHash, actual: p.hash })] };
+      if (!p)
+        return {
+          ok: false,
+          findings: [
+            fail('RPR-TG-021', `the journal has no entry ${seq}`, {
+              pointer: `${pointer}/seq`,
+              expected: `an entry with seq ${seq}`,
+              actual: `${v.entries.length} entries`,
+            }),
+          ],
+        };
+      if (p.hash !== entryHash)
+        return {
+          ok: false,
+          findings: [
+            fail('RPR-TG-021', `journal entry ${seq} is not the anchored entry`, {
+              pointer: `${pointer}/entryHash`,
+              expected: entryHash,
+              actual: p.hash,
+            }),
+          ],
+        };
       const cp = v.latestCheckpoint;
       const index = p.line - 1;
-      if (!cp || cp.treeSize <= index) return { ok: false, findings: [fail('RPR-TG-021', `journal entry ${seq} is covered by no signed checkpoint`, { pointer, expected: `a checkpoint with treeSize > ${index}`, actual: cp ? cp.treeSize : null })] };
+      if (!cp || cp.treeSize <= index)
+        return {
+          ok: false,
+          findings: [
+            fail('RPR-TG-021', `journal entry ${seq} is covered by no signed checkpoint`, {
+              pointer,
+              expected: `a checkpoint with treeSize > ${index}`,
+              actual: cp ? cp.treeSize : null,
+            }),
+          ],
+        };
       const proof = v.tree.inclusionProof(index, cp.treeSize);
       const root = Buffer.from(cp.rootHash.slice('sha256:'.length), 'hex');
       if (!verifyInclusion(leafHash(p.text), index, cp.treeSize, proof, root))
-        return { ok: false, findings: [fail('RPR-TG-021', `the inclusion proof of journal entry ${seq} does not verify against the latest signed checkpoint`, { pointer, expected: cp.rootHash, actual: `leaf ${leafHash(p.text).toString('hex')}` })] };
+        return {
+          ok: false,
+          findings: [
+            fail(
+              'RPR-TG-021',
+              `the inclusion proof of journal entry ${seq} does not verify against the latest signed checkpoint`,
+              { pointer, expected: cp.rootHash, actual: `leaf ${leafHash(p.text).toString('hex')}` },
+            ),
+          ],
+        };
       return { ok: true, entry: toAnchored(p) };
     },
     async append(kind, subject, body) {
       if (!keyPath) throw new JournalError('anchoring needs --key KEYFILE', 'USAGE');
       const s = await (signer ??= loadSigner(keyPath));
-      const r = await withLockRetry(() => appendEntry(dir, { kind: kind as EntryKind, subject, body }, s, { trustStore }));
+      const r = await withLockRetry(() =>
+        appendEntry(dir, { kind: kind as EntryKind, subject, body }, s, { trustStore }),
+      );
       verified = null;
       return { seq: r.seq, entryHash: r.entryHash };
     },
     async openCase(claimRef, artifact, reason, details) {
       if (!keyPath) throw new JournalError('opening a case needs --key KEYFILE', 'USAGE');
       const s = await (signer ??= loadSigner(keyPath));
-      const r = await withLockRetry(() => openCase(dir, { claimRef, artifact, reason, source: 'routing', details: details as JsonObject }, s, { trustStore }));
+      const r = await withLockRetry(() =>
+        openCase(dir, { claimRef, artifact, reason, source: 'routing', details: details as JsonObject }, s, {
+          trustStore,
+        }),
+      );
       verified = null;
       return { seq: r.seq, entryHash: r.entryHash, caseId: r.caseId };
     },
     async openCases() {
       const v = await verification();
-      return new Set(v.cases.cases.filter((c) => c.state === 'open' || c.state === 'escalated').map((c) => c.subject.claimRef));
+      return new Set(
+        v.cases.cases.filter((c) => c.state === 'open' || c.state === 'escalated').map((c) => c.subject.claimRef),
+      );
     },
     async entries() {
       return (await verification()).entries.map(toAnchored);

@@ -26,9 +26,18 @@ export interface JournalPort {
   /** The entry at `seq` with hash `entryHash`, proven included under the latest signed checkpoint. */
   verifyAnchor(seq: number, entryHash: string, pointer: string): Promise<AnchorCheck>;
   /** Appends a signed entry (entry + checkpoint on disk before it returns). */
-  append(kind: string, subject: { claimRef: string; artifact?: string }, body: Record<string, unknown>): Promise<Appended>;
+  append(
+    kind: string,
+    subject: { claimRef: string; artifact?: string },
+    body: Record<string, unknown>,
+  ): Promise<Appended>;
   /** Opens a quarantine case for a claim routed to human review (source `routing`). */
-  openCase(claimRef: string, artifact: string, reason: string, details: Record<string, unknown>): Promise<Appended & { caseId: string }>;
+  openCase(
+    claimRef: string,
+    artifact: string,
+    reason: string,
+    details: Record<string, unknown>,
+  ): Promise<Appended & { caseId: string }>;
   /** Claims with an open quarantine case (opened, not yet released or upheld). */
   openCases(): Promise<Set<string>>;
   /** Every entry in order (for telemetry). */

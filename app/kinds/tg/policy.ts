@@ -24,29 +24,49 @@ export interface Resolved {
 }
 
 /** A `--policy` file, parsed strictly once per process; an unreadable or non-JSON file is a usage error. */
-export const loadPolicyFile = memoFile(
-  (path: string): Promise<{ value: unknown; warnings: JcsWarning[] }> =>
-    readRegularFile(path).then(
-      async (bytes) => {
-        try {
-          const { value, warnings } = parseCanonical(decodeJsonBytes(bytes));
-          return { value, warnings };
-        } catch (e) {
-          throw new UsageError(`--policy ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`, 'bad-file');
-        }
-      },
-      async (e: unknown) => {
-        throw new UsageError(`cannot read --policy ${path}: ${readFailure(e)}`, 'path');
-      },
-    ),
+export const loadPolicyFile = memoFile((path: string): Promise<{ value: unknown; warnings: JcsWarning[] }> =>
+  readRegularFile(path).then(
+    async (bytes) => {
+      try {
+        const { value, warnings } = parseCanonical(decodeJsonBytes(bytes));
+        return { value, warnings };
+      } catch (e) {
+        throw new UsageError(
+          `--policy ${path} is not valid JSON: ${e instanceof JcsError ? e.message : String(e)}`,
+          'bad-file',
+        );
+      }
+    },
+    async (e: unknown) => {
+      throw new UsageError(`cannot read --policy ${path}: ${readFailure(e)}`, 'path');
+    },
+  ),
 );
 
-export async function resolvePolicy(m: Manifest, goodArtifacts: Set<string>, policyPath: string | undefined): Promise<Resolved> {
+export async function resolvePolicy(
+  m: Manifest,
+  goodArtifacts: Set<string>,
+  policyPath: string | undefined,
+): Promise<Resolved> {
   const want = m.policyContext.bundleHash;
   const findings: Finding[] = [];
-  const node = (recomputed: string | null, status: ChainNode['status']): ChainNode => ({ id: 'policy-bundle', label: `policy bundle ${m.policyContext.bundleRef}`, recorded: want, recomputed, status, parents: [], pointer: '/policyContext/bundleHash' });
+  const node = (recomputed: string | null, status: ChainNode['status']): ChainNode => ({
+    id: 'policy-bundle',
+    label: `policy bundle ${m.policyContext.bundleRef}`,
+    recorded: want,
+    recomputed,
+    status,
+    parents: [],
+    pointer: '/policyContext/bundleHash',
+  });
   if (m.policyContext.bundleRef !== BUNDLE_TYPE)
-    findings.push(fail('RPR-TG-012', `policyContext.bundleRef must name ${BUNDLE_TYPE}`, { pointer: '/policyContext/bundleRef', expected: BUNDLE_TYPE, actual: m.policyContext.bundleRef }));
+    findings.push(
+      fail('RPR-TG-012', `policyContext.bundleRef must name ${BUNDLE_TYPE}`, {
+        pointer: '/policyContext/bundleRef',
+        expected: BUNDLE_TYPE,
+        actual: m.policyContext.bundleRef,
+      }),
+    );
 
   let value: unknown;
   let source: string;
@@ -64,15 +84,34 @@ export async function resolvePolicy(m: Manifest, goodArtifacts: Set<string>, pol
     findings.push(...changedNumbers(file.warnings, tgNumbers(`--policy ${policyPath}`)));
     const got = hashValue(value);
     if (got !== want) {
-      findings.push(fail('RPR-TG-012', `--policy ${policyPath} is not the bundle the manifest names: policy is resolved by hash`, { pointer: '/policyContext/bundleHash', expected: want, actual: got }));
+      findings.push(
+        fail('RPR-TG-012', `--policy ${policyPath} is not the bundle the manifest names: policy is resolved by hash`, {
+          pointer: '/policyContext/bundleHash',
+          expected: want,
+          actual: got,
+        }),
+      );
       return { bundle: null, hash: got, source, findings, node: node(got, 'mismatch') };
     }
   } else {
-    findings.push(fail('RPR-TG-011', 'the policy bundle named by hash is neither embedded as an artifact nor given with --policy: nothing can be scored', { pointer: '/policyContext/bundleHash', expected: want, actual: null }));
+    findings.push(
+      fail(
+        'RPR-TG-011',
+        'the policy bundle named by hash is neither embedded as an artifact nor given with --policy: nothing can be scored',
+        { pointer: '/policyContext/bundleHash', expected: want, actual: null },
+      ),
+    );
     return { bundle: null, hash: null, source: null, findings, node: node(null, 'missing') };
   }
   // Embedded: the artifact check already proved H(value) == want; from --policy: just computed.
   const checked = checkBundle(value, base, want);
-  for (const f of checked.findings) findings.push(source === 'embedded' ? f : { ...f, message: `--policy ${source}: ${f.message}` });
-  return { bundle: checked.bundle, hash: checked.hash, source, findings, node: node(checked.hash, checked.hash === want ? 'match' : 'mismatch') };
+  for (const f of checked.findings)
+    findings.push(source === 'embedded' ? f : { ...f, message: `--policy ${source}: ${f.message}` });
+  return {
+    bundle: checked.bundle,
+    hash: checked.hash,
+    source,
+    findings,
+    node: node(checked.hash, checked.hash === want ? 'match' : 'mismatch'),
+  };
 }

@@ -31,7 +31,8 @@ export interface ConfidenceRequest {
   computeShape?: ComputeShape;
 }
 
-export type ConfidenceResult = { ok: true; value: number; modelVersion: string; computeShape: string } | { ok: false; findings: Finding[] };
+export type ConfidenceResult =
+  { ok: true; value: number; modelVersion: string; computeShape: string } | { ok: false; findings: Finding[] };
 
 export interface ConfidencePort {
   confidence(req: ConfidenceRequest, pointer: string): Promise<ConfidenceResult>;
@@ -65,13 +66,36 @@ export function providerConfidencePort(providersPath: string | undefined): Confi
       const entry = reg.entry(req.modelId);
       const provider = reg.provider(req.modelId);
       if (!entry || !provider)
-        return { ok: false, findings: [unavailable('RPR-TG-034', `the pinned provider ${req.modelId} is not in the provider registry ${reg.source}; no substitution`, { pointer: `${pointer}/modelId`, expected: req.modelId, actual: reg.entries.map((e) => e.providerId) })] };
+        return {
+          ok: false,
+          findings: [
+            unavailable(
+              'RPR-TG-034',
+              `the pinned provider ${req.modelId} is not in the provider registry ${reg.source}; no substitution`,
+              { pointer: `${pointer}/modelId`, expected: req.modelId, actual: reg.entries.map((e) => e.providerId) },
+            ),
+          ],
+        };
       const model = entry.models.find((m) => m.modelId === req.modelVersion);
       const shape = req.computeShape ?? entry.computeShapes[0];
       if (!model || !shape || model.quantizationProfiles.length === 0)
-        return { ok: false, findings: [unavailable('RPR-TG-034', `provider ${req.modelId} does not offer the pinned model version ${req.modelVersion}; no substitution`, { pointer: `${pointer}/modelVersion`, expected: req.modelVersion, actual: entry.models.map((m) => m.modelId) })] };
+        return {
+          ok: false,
+          findings: [
+            unavailable(
+              'RPR-TG-034',
+              `provider ${req.modelId} does not offer the pinned model version ${req.modelVersion}; no substitution`,
+              {
+                pointer: `${pointer}/modelVersion`,
+                expected: req.modelVersion,
+                actual: entry.models.map((m) => m.modelId),
+              },
+            ),
+          ],
+        };
       const live = await provider.ensureAvailable(req.modelVersion);
-      if (live.length > 0) return { ok: false, findings: live.map((f) => ({ ...f, pointer: `${pointer}/modelVersion` })) };
+      if (live.length > 0)
+        return { ok: false, findings: live.map((f) => ({ ...f, pointer: `${pointer}/modelVersion` })) };
       const pipelineJson = req.pipeline as unknown as JsonValue;
       const pipelineKey = `${req.pipeline.engine}\u0000${req.pipeline.engineCmi}\u0000${req.pipeline.output}`;
       let pipelineHash = pipelineHashes.get(pipelineKey);
@@ -86,11 +110,26 @@ export function providerConfidencePort(providersPath: string | undefined): Confi
         pipeline: { hash: pipelineHash, mediaType: 'application/json', json: pipelineJson },
         materials: req.materials,
       });
-      if (!result.ok) return { ok: false, findings: result.findings.map((f) => ({ ...f, pointer: f.pointer ?? pointer })) };
+      if (!result.ok)
+        return { ok: false, findings: result.findings.map((f) => ({ ...f, pointer: f.pointer ?? pointer })) };
       const value = confidenceOf(result.expression);
       if (value === null)
-        return { ok: false, findings: [unavailable('RPR-TG-034', `provider ${req.modelId} gave no confidence (no numeric score or numeric text)`, { pointer, expected: 'a score', actual: result.expression })] };
-      return { ok: true, value, modelVersion: req.modelVersion, computeShape: `${shape.advisor}/${shape.arity}/${shape.tensorType}` };
+        return {
+          ok: false,
+          findings: [
+            unavailable('RPR-TG-034', `provider ${req.modelId} gave no confidence (no numeric score or numeric text)`, {
+              pointer,
+              expected: 'a score',
+              actual: result.expression,
+            }),
+          ],
+        };
+      return {
+        ok: true,
+        value,
+        modelVersion: req.modelVersion,
+        computeShape: `${shape.advisor}/${shape.arity}/${shape.tensorType}`,
+      };
     },
   };
 }

@@ -58,16 +58,42 @@ export interface State {
 const execPtr = (e: Execution, ...t: string[]) => ptr('/executions', e.index, ...t);
 
 /** `progress` tells how far it is (its stages: the records, the rules and anchors, the manifest's hash). */
-export async function verifyManifest(s: Sniffed, ctx: KindContext, progress = new Progress((f, label) => ctx.progress(f, label))): Promise<Verified> {
+export async function verifyManifest(
+  s: Sniffed,
+  ctx: KindContext,
+  progress = new Progress((f, label) => ctx.progress(f, label)),
+): Promise<Verified> {
   const parsed = s.json();
   if (!parsed || !parsed.ok) {
     const err = parsed && !parsed.ok ? parsed.error : null;
     const id = typeof s.jsonObject()?.['claimRef'] === 'string' ? (s.jsonObject()!['claimRef'] as string) : null;
-    return { result: { id, findings: [fail('RPR-TG-001', `the manifest is not strict I-JSON: ${err ? err.message : 'not JSON'}`, { pointer: err?.pointer ?? '' })], chain: [] }, state: null };
+    return {
+      result: {
+        id,
+        findings: [
+          fail('RPR-TG-001', `the manifest is not strict I-JSON: ${err ? err.message : 'not JSON'}`, {
+            pointer: err?.pointer ?? '',
+          }),
+        ],
+        chain: [],
+      },
+      state: null,
+    };
   }
   const checked = checkManifest(parsed.value, progress.stage(0, 30, 'executions'));
-  const id = typeof (parsed.value as Record<string, unknown>)['claimRef'] === 'string' ? ((parsed.value as Record<string, unknown>)['claimRef'] as string) : null;
-  const chain: ChainNode[] = checked.artifactNodes.map((a) => ({ id: a.id, label: 'artifact', recorded: a.recorded, recomputed: a.recomputed, status: a.recomputed === a.recorded ? 'match' : 'mismatch', parents: [], pointer: ptr('/artifacts', a.id) }));
+  const id =
+    typeof (parsed.value as Record<string, unknown>)['claimRef'] === 'string'
+      ? ((parsed.value as Record<string, unknown>)['claimRef'] as string)
+      : null;
+  const chain: ChainNode[] = checked.artifactNodes.map((a) => ({
+    id: a.id,
+    label: 'artifact',
+    recorded: a.recorded,
+    recomputed: a.recomputed,
+    status: a.recomputed === a.recorded ? 'match' : 'mismatch',
+    parents: [],
+    pointer: ptr('/artifacts', a.id),
+  }));
   const findings = [...changedNumbers(parsed.warnings, tgNumbers('the manifest')), ...checked.findings];
   const m = checked.manifest;
   if (!m) return { result: { id, findings, chain }, state: null };
@@ -99,36 +125,106 @@ export async function verifyManifest(s: Sniffed, ctx: KindContext, progress = ne
     const p = execPtr(e, 'anchor');
     const before = findings.length;
     let anchoredArtifact: string | null = null;
-    if (!journal) findings.push(unavailable('RPR-TG-023', `the anchor of RECORDED output ${e.executionId} can only be proven against its journal: give --journal DIR (and --trust-store)`, { pointer: p }));
+    if (!journal)
+      findings.push(
+        unavailable(
+          'RPR-TG-023',
+          `the anchor of RECORDED output ${e.executionId} can only be proven against its journal: give --journal DIR (and --trust-store)`,
+          { pointer: p },
+        ),
+      );
     else {
       const r = await journal.verifyAnchor(a.seq, a.entryHash, p);
       if (!r.ok) findings.push(...r.findings);
       else {
         anchoredArtifact = r.entry.artifact;
         anchors.set(e.executionId, r.entry);
-        if (r.entry.artifact !== e.artifactHash) findings.push(fail('RPR-TG-021', `the anchored artifact is not the recorded artifact of ${e.executionId}`, { pointer: execPtr(e, 'artifactHash'), expected: r.entry.artifact ?? '(no artifact)', actual: e.artifactHash! }));
-        if (r.entry.claimRef !== m.claimRef) findings.push(fail('RPR-TG-021', `the anchor is about another claim`, { pointer: p, expected: m.claimRef, actual: r.entry.claimRef }));
+        if (r.entry.artifact !== e.artifactHash)
+          findings.push(
+            fail('RPR-TG-021', `the anchored artifact is not the recorded artifact of ${e.executionId}`, {
+              pointer: execPtr(e, 'artifactHash'),
+              expected: r.entry.artifact ?? '(no artifact)',
+              actual: e.artifactHash!,
+            }),
+          );
+        if (r.entry.claimRef !== m.claimRef)
+          findings.push(
+            fail('RPR-TG-021', `the anchor is about another claim`, {
+              pointer: p,
+              expected: m.claimRef,
+              actual: r.entry.claimRef,
+            }),
+          );
         if (epochMs(r.entry.recordedAtUtc) > epochMs(m.createdAtUtc))
-          findings.push(fail('RPR-TG-022', `the anchor of ${e.executionId} postdates the manifest's creation: RECORDED artifacts are anchored at creation, not at replay`, { pointer: p, expected: `≤ ${m.createdAtUtc}`, actual: r.entry.recordedAtUtc }));
+          findings.push(
+            fail(
+              'RPR-TG-022',
+              `the anchor of ${e.executionId} postdates the manifest's creation: RECORDED artifacts are anchored at creation, not at replay`,
+              { pointer: p, expected: `≤ ${m.createdAtUtc}`, actual: r.entry.recordedAtUtc },
+            ),
+          );
       }
     }
     const added = findings.slice(before);
-    anchorStatus.set(e.executionId, added.some((f) => f.severity === 'fail') ? 'fail' : added.some((f) => f.severity === 'unavailable') ? 'unavailable' : 'pass');
-    chain.push({ id: `anchor:${e.executionId}`, label: `journal anchor of ${e.output}`, recorded: e.artifactHash!, recomputed: anchoredArtifact, status: anchoredArtifact === null ? 'unresolved' : anchoredArtifact === e.artifactHash ? 'match' : 'mismatch', parents: [e.artifactHash!], pointer: p });
+    anchorStatus.set(
+      e.executionId,
+      added.some((f) => f.severity === 'fail')
+        ? 'fail'
+        : added.some((f) => f.severity === 'unavailable')
+          ? 'unavailable'
+          : 'pass',
+    );
+    chain.push({
+      id: `anchor:${e.executionId}`,
+      label: `journal anchor of ${e.output}`,
+      recorded: e.artifactHash!,
+      recomputed: anchoredArtifact,
+      status: anchoredArtifact === null ? 'unresolved' : anchoredArtifact === e.artifactHash ? 'match' : 'mismatch',
+      parents: [e.artifactHash!],
+      pointer: p,
+    });
   }
   const auth = manifestAuthenticity(recorded.length, [...anchorStatus.values()].filter((st) => st === 'pass').length);
   progress.stage(50, 100, 'manifest hash').at(0, 1);
   if (!policy.bundle || !policy.hash) return { result: { id, findings, chain, authenticity: auth }, state: null };
   return {
-    result: { id, findings, chain, authenticity: auth, details: { tg: { claimRef: m.claimRef, bundleHash: policy.hash, bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file', modeComposition: modeComposition(m) } } },
-    state: { manifest: m, manifestHash: hashCanonicalText(parsed.canonical), bundle: policy.bundle, bundleHash: policy.hash, goodArtifacts: checked.goodArtifacts, blocked, anchors, anchorStatus, journal },
+    result: {
+      id,
+      findings,
+      chain,
+      authenticity: auth,
+      details: {
+        tg: {
+          claimRef: m.claimRef,
+          bundleHash: policy.hash,
+          bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file',
+          modeComposition: modeComposition(m),
+        },
+      },
+    },
+    state: {
+      manifest: m,
+      manifestHash: hashCanonicalText(parsed.canonical),
+      bundle: policy.bundle,
+      bundleHash: policy.hash,
+      goodArtifacts: checked.goodArtifacts,
+      blocked,
+      anchors,
+      anchorStatus,
+      journal,
+    },
   };
 }
 
 /** A manifest is unsigned: consistency only; RECORDED artifacts proven in a signed journal say so. */
 function manifestAuthenticity(recorded: number, proven: number): Authenticity {
-  const anchors = recorded === 0 ? '' : ` ${proven} of ${recorded} RECORDED artifact(s) are anchored in a journal whose signed checkpoints verified${proven < recorded ? ' (the others are not proven)' : ''}; that dates those artifacts, it does not sign the manifest.`;
-  return authenticity.consistencyOnly(`a TG replay manifest carries no signature; its hashes and policy binding are internally consistent at best.${anchors}`);
+  const anchors =
+    recorded === 0
+      ? ''
+      : ` ${proven} of ${recorded} RECORDED artifact(s) are anchored in a journal whose signed checkpoints verified${proven < recorded ? ' (the others are not proven)' : ''}; that dates those artifacts, it does not sign the manifest.`;
+  return authenticity.consistencyOnly(
+    `a TG replay manifest carries no signature; its hashes and policy binding are internally consistent at best.${anchors}`,
+  );
 }
 
 interface Drift {
@@ -188,7 +284,11 @@ interface ReplayRun {
   readonly replayedLook: Lookup;
 }
 
-export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: ReplayControl = {}): Promise<ReplayOutcome> {
+export async function replayManifestFull(
+  s: Sniffed,
+  ctx: KindContext,
+  control: ReplayControl = {},
+): Promise<ReplayOutcome> {
   const confidence = control.confidence ?? providerConfidencePort(ctx.options.providers);
   const whatIf = parseWhatIf(ctx.options.whatIf);
   const progress = new Progress((f, label) => ctx.progress(f, label));
@@ -198,13 +298,22 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   if (whatIf) markWhatIf(result, whatIf);
   if (!state) {
     progress.done();
-    return { result: { ...result, comparisons: [], events: [] }, comparison: null, manifestHash: null, bundle: null, manifest: null, observations: [] };
+    return {
+      result: { ...result, comparisons: [], events: [] },
+      comparison: null,
+      manifestHash: null,
+      bundle: null,
+      manifest: null,
+      observations: [],
+    };
   }
   const run = startRun(state, result.findings, ctx, confidence, whatIf);
   const { manifest: m, bundle } = state;
   // A manifest that fails its chain (artifacts, bundle, a number whose hashed value is not
   // its text: RPR-TG-001) is not re-executed at all.
-  const chainBroken = run.findings.some((f) => f.severity === 'fail' && ['RPR-TG-001', 'RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule));
+  const chainBroken = run.findings.some(
+    (f) => f.severity === 'fail' && ['RPR-TG-001', 'RPR-TG-010', 'RPR-TG-011', 'RPR-TG-012'].includes(f.rule),
+  );
   // The verification took the first half; the comparison and routing after the loop, the last few percent.
   progress.stage(50, 97, 'executions');
   for (let k = 0; k < m.executions.length; k++) {
@@ -217,42 +326,106 @@ export async function replayManifestFull(s: Sniffed, ctx: KindContext, control: 
   const drifted = new Set(run.drifts.map((d) => d.event['executionId']));
   const observations: Observation[] = m.executions
     .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
-    .map((e) => ({ claimRef: m.claimRef, executionId: e.executionId, model: `${e.pins?.modelId}@${e.pins?.modelVersion}`, drift: drifted.has(e.executionId), driftRate: bundle.driftRate }));
-  const events = await route(m, state, run.drifts, comparison, findings, ctx, control.anchor !== false, observations, run.rowStatus);
+    .map((e) => ({
+      claimRef: m.claimRef,
+      executionId: e.executionId,
+      model: `${e.pins?.modelId}@${e.pins?.modelVersion}`,
+      drift: drifted.has(e.executionId),
+      driftRate: bundle.driftRate,
+    }));
+  const events = await route(
+    m,
+    state,
+    run.drifts,
+    comparison,
+    findings,
+    ctx,
+    control.anchor !== false,
+    observations,
+    run.rowStatus,
+  );
   // The chart's figure: per model version the replay ran under (a what-if substitution included).
   const driftRate = driftRateDetail(
-    observations.map((o) => ({ ...o, model: `${byId.get(o.executionId)?.pins?.modelId}@${replayVersion.get(o.executionId) ?? o.model}` })),
+    observations.map((o) => ({
+      ...o,
+      model: `${byId.get(o.executionId)?.pins?.modelId}@${replayVersion.get(o.executionId) ?? o.model}`,
+    })),
     bundle.driftRate,
   );
   if (ctx.options.out) await writeComparison(ctx.options.out, comparison);
-  const details = { ...(result.details ?? {}), tg: { ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}), comparisonHash: hashValue(comparison), driftRate: driftRate as unknown as JsonValue } };
+  const details = {
+    ...(result.details ?? {}),
+    tg: {
+      ...((result.details?.['tg'] as Record<string, JsonValue>) ?? {}),
+      comparisonHash: hashValue(comparison),
+      driftRate: driftRate as unknown as JsonValue,
+    },
+  };
   progress.done();
-  return { result: { ...result, findings, comparisons, events, details }, comparison, manifestHash: state.manifestHash, bundle, manifest: m, observations };
+  return {
+    result: { ...result, findings, comparisons, events, details },
+    comparison,
+    manifestHash: state.manifestHash,
+    bundle,
+    manifest: m,
+    observations,
+  };
 }
 
 /** A what-if replay says so in its details and with a finding that keeps it from passing. */
 function markWhatIf(result: KindResult, whatIf: WhatIf): void {
-  const substitutions = { ...(whatIf.model ? { model: whatIf.model } : {}), ...(whatIf.shape ? { shape: `${whatIf.shape.advisor}/${whatIf.shape.arity}/${whatIf.shape.tensorType}` } : {}) };
-  result.details = { ...(result.details ?? {}), whatIf: { demonstration: true, note: 'training demonstration: A re-runs under a deliberately substituted model version or compute shape; not a forensic verdict, never a pass', substitutions } };
-  result.findings.push(unavailable('RPR-TG-037', 'what-if replay: a demonstration under a substituted environment, never a pass', { expected: 'the pinned environment', actual: substitutions }));
+  const substitutions = {
+    ...(whatIf.model ? { model: whatIf.model } : {}),
+    ...(whatIf.shape ? { shape: `${whatIf.shape.advisor}/${whatIf.shape.arity}/${whatIf.shape.tensorType}` } : {}),
+  };
+  result.details = {
+    ...(result.details ?? {}),
+    whatIf: {
+      demonstration: true,
+      note: 'training demonstration: A re-runs under a deliberately substituted model version or compute shape; not a forensic verdict, never a pass',
+      substitutions,
+    },
+  };
+  result.findings.push(
+    unavailable('RPR-TG-037', 'what-if replay: a demonstration under a substituted environment, never a pass', {
+      expected: 'the pinned environment',
+      actual: substitutions,
+    }),
+  );
 }
 
-function startRun(state: State, verifyFindings: readonly Finding[], ctx: KindContext, confidence: ConfidencePort, whatIf: WhatIf | null): ReplayRun {
+function startRun(
+  state: State,
+  verifyFindings: readonly Finding[],
+  ctx: KindContext,
+  confidence: ConfidencePort,
+  whatIf: WhatIf | null,
+): ReplayRun {
   const { manifest: m, bundle } = state;
   const byId = new Map(m.executions.map((e) => [e.executionId, e]));
   const replayed = new Map<string, unknown>();
   const recordedLook: Lookup = (id) => {
     const e = byId.get(id);
     if (!e) return { have: false, why: `${id} is not an execution` };
-    if (e.replayMode === 'RECORDED') return e.artifactHash && m.artifacts[e.artifactHash] ? { have: true, value: m.artifacts[e.artifactHash]!.json ?? m.artifacts[e.artifactHash]!.text } : { have: false, why: `${id} has no artifact` };
+    if (e.replayMode === 'RECORDED')
+      return e.artifactHash && m.artifacts[e.artifactHash]
+        ? { have: true, value: m.artifacts[e.artifactHash]!.json ?? m.artifacts[e.artifactHash]!.text }
+        : { have: false, why: `${id} has no artifact` };
     return { have: true, value: e.value };
   };
-  const replayedLook: Lookup = (id) => (replayed.has(id) ? { have: true, value: replayed.get(id) } : { have: false, why: `${id} was not replayed` });
+  const replayedLook: Lookup = (id) =>
+    replayed.has(id) ? { have: true, value: replayed.get(id) } : { have: false, why: `${id} was not replayed` };
   return {
     state,
     manifest: m,
     bundle,
-    env: { bundle, bundleHash: state.bundleHash, artifacts: m.artifacts, byId, ruleBudget: ruleBudget(ctx.options.limits) },
+    env: {
+      bundle,
+      bundleHash: state.bundleHash,
+      artifacts: m.artifacts,
+      byId,
+      ruleBudget: ruleBudget(ctx.options.limits),
+    },
     byId,
     confidence,
     whatIf,
@@ -268,16 +441,34 @@ function startRun(state: State, verifyFindings: readonly Finding[], ctx: KindCon
 }
 
 /** Records the comparison row of `e`. */
-function row(run: ReplayRun, e: Execution, replayedValue: JsonValue, status: Comparison['status'], reason: string, delta: number | null = null): void {
+function row(
+  run: ReplayRun,
+  e: Execution,
+  replayedValue: JsonValue,
+  status: Comparison['status'],
+  reason: string,
+  delta: number | null = null,
+): void {
   run.rowStatus.set(e.executionId, status);
-  const c: Comparison = { output: e.output, mode: e.replayMode, original: (e.replayMode === 'RECORDED' ? (e.artifactHash ?? null) : (e.value as JsonValue)) ?? null, replayed: replayedValue, delta, epsilon: e.replayMode === 'BANDED' ? (run.bundle.epsilon[e.output] ?? null) : null, status, reason: `${e.executionId}: ${reason}` };
+  const c: Comparison = {
+    output: e.output,
+    mode: e.replayMode,
+    original: (e.replayMode === 'RECORDED' ? (e.artifactHash ?? null) : (e.value as JsonValue)) ?? null,
+    replayed: replayedValue,
+    delta,
+    epsilon: e.replayMode === 'BANDED' ? (run.bundle.epsilon[e.output] ?? null) : null,
+    status,
+    reason: `${e.executionId}: ${reason}`,
+  };
   run.comparisons.push(c);
 }
 
 /** Replays one execution by its mode and records its row (and any finding or drift). */
 async function replayExecution(run: ReplayRun, e: Execution, chainBroken: boolean): Promise<void> {
   const { state } = run;
-  const why = chainBroken ? 'the manifest failed its hash chain or policy resolution; nothing is re-executed' : state.blocked.get(e.executionId);
+  const why = chainBroken
+    ? 'the manifest failed its hash chain or policy resolution; nothing is re-executed'
+    : state.blocked.get(e.executionId);
   if (why) {
     row(run, e, null, 'fail', `not replayed: ${why}`);
     return;
@@ -285,7 +476,17 @@ async function replayExecution(run: ReplayRun, e: Execution, chainBroken: boolea
   if (e.replayMode === 'RECORDED') {
     const st = state.anchorStatus.get(e.executionId) ?? 'fail';
     const anchored = state.anchors.get(e.executionId)?.artifact ?? null;
-    row(run, e, anchored, st, st === 'pass' ? 'anchored artifact matches, anchor proven in the journal and predates creation; not recomputed' : st === 'unavailable' ? 'anchor not provable here' : 'anchor does not verify: not replayable');
+    row(
+      run,
+      e,
+      anchored,
+      st,
+      st === 'pass'
+        ? 'anchored artifact matches, anchor proven in the journal and predates creation; not recomputed'
+        : st === 'unavailable'
+          ? 'anchor not provable here'
+          : 'anchor does not verify: not replayable',
+    );
     return;
   }
   if (e.replayMode === 'EXACT') {
@@ -306,13 +507,30 @@ function replayExact(run: ReplayRun, e: Execution): void {
   }
   run.replayed.set(e.executionId, r.value);
   const same = hashValue(r.value) === hashValue(e.value);
-  if (!same) findings.push(fail('RPR-TG-030', `EXACT output ${e.output} of ${e.executionId} diverges from its recomputation: a defect, never tolerable drift`, { pointer: execPtr(e, 'value'), expected: e.value as JsonValue, actual: r.value as JsonValue }));
+  if (!same)
+    findings.push(
+      fail(
+        'RPR-TG-030',
+        `EXACT output ${e.output} of ${e.executionId} diverges from its recomputation: a defect, never tolerable drift`,
+        { pointer: execPtr(e, 'value'), expected: e.value as JsonValue, actual: r.value as JsonValue },
+      ),
+    );
   const delta = typeof r.value === 'number' && typeof e.value === 'number' ? exactDelta(r.value, e.value).json : null;
-  row(run, e, r.value as JsonValue, same ? 'pass' : 'fail', same ? 'H(replayed) == H(original)' : `H(replayed) ${hashValue(r.value)} != H(original) ${hashValue(e.value)}`, delta);
+  row(
+    run,
+    e,
+    r.value as JsonValue,
+    same ? 'pass' : 'fail',
+    same ? 'H(replayed) == H(original)' : `H(replayed) ${hashValue(r.value)} != H(original) ${hashValue(e.value)}`,
+    delta,
+  );
 }
 
 /** A BANDED output's replayed value and the model version it ran under, or null (its row recorded) when it cannot be replayed. */
-async function replayBandedValue(run: ReplayRun, e: Execution): Promise<{ value: number; modelVersion: string } | null> {
+async function replayBandedValue(
+  run: ReplayRun,
+  e: Execution,
+): Promise<{ value: number; modelVersion: string } | null> {
   const { findings, byId, replayed } = run;
   let modelVersion = e.pins?.modelVersion ?? '';
   if (e.engine === ENGINE.SCORE_TRUST && e.output === CSI.CONFIDENCE_SCORE) {
@@ -329,12 +547,24 @@ async function replayBandedValue(run: ReplayRun, e: Execution): Promise<{ value:
     const notReplayed = e.inputs.find((i) => byId.has(i) && !replayed.has(i));
     if (notReplayed) {
       // The input's own failure is already a finding; this output depends on it and is not run.
-      row(run, e, null, run.rowStatus.get(notReplayed) === 'unavailable' ? 'unavailable' : 'fail', `not replayed: it depends on ${notReplayed}, which was not replayed`);
+      row(
+        run,
+        e,
+        null,
+        run.rowStatus.get(notReplayed) === 'unavailable' ? 'unavailable' : 'fail',
+        `not replayed: it depends on ${notReplayed}, which was not replayed`,
+      );
       return null;
     }
     const r0 = recompute(e, run.env, run.recordedLook);
     if (r0.ok && hashValue(r0.value) !== hashValue(e.value))
-      findings.push(fail('RPR-TG-032', `the recorded TRUST-SCORE of ${e.executionId} is not the aggregation of its recorded vector (arithmetic is EXACT for a fixed vector)`, { pointer: execPtr(e, 'value'), expected: r0.value as JsonValue, actual: e.value as JsonValue }));
+      findings.push(
+        fail(
+          'RPR-TG-032',
+          `the recorded TRUST-SCORE of ${e.executionId} is not the aggregation of its recorded vector (arithmetic is EXACT for a fixed vector)`,
+          { pointer: execPtr(e, 'value'), expected: r0.value as JsonValue, actual: e.value as JsonValue },
+        ),
+      );
     const r = recompute(e, run.env, run.replayedLook);
     if (!r.ok || typeof r.value !== 'number') {
       const failed: Recomputed & { ok: false } = r.ok ? { ok: false, severity: 'fail', reason: 'not a number' } : r;
@@ -346,7 +576,11 @@ async function replayBandedValue(run: ReplayRun, e: Execution): Promise<{ value:
     if (a) modelVersion = run.replayVersion.get(a.executionId) ?? modelVersion;
     return { value: r.value, modelVersion };
   }
-  findings.push(unavailable('RPR-TG-036', `Reprise has no BANDED recomputation for ${e.engine} → ${e.output}`, { pointer: execPtr(e, 'engine') }));
+  findings.push(
+    unavailable('RPR-TG-036', `Reprise has no BANDED recomputation for ${e.engine} → ${e.output}`, {
+      pointer: execPtr(e, 'engine'),
+    }),
+  );
   row(run, e, null, 'unavailable', 'no recomputation');
   return null;
 }
@@ -364,11 +598,22 @@ function compareBanded(run: ReplayRun, e: Execution, value: number, modelVersion
     row(run, e, value, 'pass', 'within the governed ε; delta recorded', delta);
     return;
   }
-  row(run, e, value, 'fail', 'beyond the governed ε: REPLAY-DRIFT emitted (never retried, never passed silently)', delta);
+  row(
+    run,
+    e,
+    value,
+    'fail',
+    'beyond the governed ε: REPLAY-DRIFT emitted (never retried, never passed silently)',
+    delta,
+  );
   const exits = materialExits(e, value, run.env, run.recordedLook, run.byId);
   const material = exits.original !== null && exits.replayed !== null && exits.original !== exits.replayed;
   run.findings.push(
-    fail('RPR-TG-031', `BANDED output ${e.output} of ${e.executionId} drifted beyond the governed ε${material ? ', and the drift is decision-material' : ''}`, { pointer: execPtr(e, 'value'), expected: `|replayed − original| ≤ ${epsilon}`, actual: delta }),
+    fail(
+      'RPR-TG-031',
+      `BANDED output ${e.output} of ${e.executionId} drifted beyond the governed ε${material ? ', and the drift is decision-material' : ''}`,
+      { pointer: execPtr(e, 'value'), expected: `|replayed − original| ≤ ${epsilon}`, actual: delta },
+    ),
   );
   run.drifts.push({
     material,
@@ -406,26 +651,60 @@ async function writeComparison(out: string, comparison: Record<string, JsonValue
 
 /** The finding for an output that could not be recomputed: a rule out of budget (RPR-TG-038), a defect of the record, or no recomputation here. */
 function notRecomputed(e: Execution, r: Recomputed & { ok: false }): Finding {
-  if (r.limit) return fail('RPR-TG-038', `${e.executionId} cannot be recomputed: ${r.reason}`, { pointer: execPtr(e), expected: `rule evaluation within --limit ${r.limit}`, actual: r.reason });
-  if (r.severity === 'fail') return fail('RPR-TG-033', `${e.executionId} cannot be recomputed: ${r.reason}`, { pointer: execPtr(e) });
+  if (r.limit)
+    return fail('RPR-TG-038', `${e.executionId} cannot be recomputed: ${r.reason}`, {
+      pointer: execPtr(e),
+      expected: `rule evaluation within --limit ${r.limit}`,
+      actual: r.reason,
+    });
+  if (r.severity === 'fail')
+    return fail('RPR-TG-033', `${e.executionId} cannot be recomputed: ${r.reason}`, { pointer: execPtr(e) });
   return unavailable('RPR-TG-036', r.reason, { pointer: execPtr(e, 'engine') });
 }
 
 /** `details.tg.driftRate`: telemetry's per-version rate over the governed window, for this report's replays. */
 function driftRateDetail(obs: readonly Observation[], governed: Bundle['driftRate']): TgDriftRate {
-  const versions = driftRates(obs).map((d) => ({ model: d.model, observations: d.observations, inWindow: d.inWindow, drifted: d.drifted, rate: d.rate, exceeds: d.flag }));
+  const versions = driftRates(obs).map((d) => ({
+    model: d.model,
+    observations: d.observations,
+    inWindow: d.inWindow,
+    drifted: d.drifted,
+    rate: d.rate,
+    exceeds: d.flag,
+  }));
   return { window: governed.window, maxRate: governed.maxRate, versions };
 }
 
-async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, port: ConfidencePort, whatIf: WhatIf | null): Promise<{ ok: true; value: number; modelVersion: string } | { ok: false; findings: Finding[] }> {
+async function replayConfidence(
+  e: Execution,
+  m: Manifest,
+  good: Set<string>,
+  port: ConfidencePort,
+  whatIf: WhatIf | null,
+): Promise<{ ok: true; value: number; modelVersion: string } | { ok: false; findings: Finding[] }> {
   const pins = e.pins!;
   const ip = pins.inferenceParams!;
   const prompt = m.artifacts[pins.promptHash!];
   if (!prompt || !good.has(pins.promptHash!))
-    return { ok: false, findings: [fail('RPR-TG-018', `the pinned prompt ${pins.promptHash} of ${e.executionId} is not an intact artifact of the manifest`, { pointer: execPtr(e, 'pins', 'promptHash'), expected: 'the prompt artifact', actual: pins.promptHash ?? null })] };
+    return {
+      ok: false,
+      findings: [
+        fail(
+          'RPR-TG-018',
+          `the pinned prompt ${pins.promptHash} of ${e.executionId} is not an intact artifact of the manifest`,
+          {
+            pointer: execPtr(e, 'pins', 'promptHash'),
+            expected: 'the prompt artifact',
+            actual: pins.promptHash ?? null,
+          },
+        ),
+      ],
+    };
   const frozen = (hash: string) => {
     const a = m.artifacts[hash]!;
-    return a.text !== undefined ? { hash, mediaType: a.mediaType, text: a.text } : { hash, mediaType: a.mediaType, json: a.json as JsonValue };
+    return a.text !== undefined
+      ? { hash, mediaType: a.mediaType, text: a.text }
+      : { hash, mediaType: a.mediaType, json: a.json as JsonValue };
   };
   const materials = [...new Set(e.inputs.filter((i) => good.has(i) && i !== pins.promptHash))].sort().map(frozen);
   const r = await port.confidence(
@@ -447,12 +726,25 @@ async function replayConfidence(e: Execution, m: Manifest, good: Set<string>, po
 }
 
 /** The exit before and after the drift: TG-DECISION recomputed with the replayed value. */
-function materialExits(e: Execution, replayedValue: number, env: RecomputeEnv, look: Lookup, byId: Map<string, Execution>): { original: Exit | null; replayed: string | null } {
-  if (e.output === CSI.TRUST_SCORE) return { original: typeof e.value === 'number' ? decide(e.value, env.bundle.exits) : null, replayed: decide(replayedValue, env.bundle.exits) };
+function materialExits(
+  e: Execution,
+  replayedValue: number,
+  env: RecomputeEnv,
+  look: Lookup,
+  byId: Map<string, Execution>,
+): { original: Exit | null; replayed: string | null } {
+  if (e.output === CSI.TRUST_SCORE)
+    return {
+      original: typeof e.value === 'number' ? decide(e.value, env.bundle.exits) : null,
+      replayed: decide(replayedValue, env.bundle.exits),
+    };
   // A feeds TRUST-SCORE: recompute each dependent score with A replaced; the first one decides.
   for (const t of byId.values()) {
     if (t.output !== CSI.TRUST_SCORE || !t.inputs.includes(e.executionId) || typeof t.value !== 'number') continue;
-    return { original: decide(t.value, env.bundle.exits), replayed: exitWithA(t, env, look, { id: e.executionId, value: replayedValue }) };
+    return {
+      original: decide(t.value, env.bundle.exits),
+      replayed: exitWithA(t, env, look, { id: e.executionId, value: replayedValue }),
+    };
   }
   return { original: null, replayed: null };
 }
@@ -475,14 +767,26 @@ async function route(
   observations: Observation[],
   rowStatus: Map<string, Comparison['status']>,
 ): Promise<JsonValue[]> {
-  const reasons: string[] = drifts.filter((d) => d.material).map((d) => `decision-material drift of ${String(d.event['output'])} (${String(d.event['executionId'])})`);
+  const reasons: string[] = drifts
+    .filter((d) => d.material)
+    .map((d) => `decision-material drift of ${String(d.event['output'])} (${String(d.event['executionId'])})`);
   // Only a decision that replayed EXACT routes by its exit: an unverified decision opens no case.
   for (const e of m.executions)
-    if (e.engine === ENGINE.DECISION && e.output === CSI.DECISION && typeof e.value === 'string' && (ROUTED_EXITS as readonly string[]).includes(e.value) && rowStatus.get(e.executionId) === 'pass') reasons.push(`exit ${e.value} (${e.executionId})`);
+    if (
+      e.engine === ENGINE.DECISION &&
+      e.output === CSI.DECISION &&
+      typeof e.value === 'string' &&
+      (ROUTED_EXITS as readonly string[]).includes(e.value) &&
+      rowStatus.get(e.executionId) === 'pass'
+    )
+      reasons.push(`exit ${e.value} (${e.executionId})`);
   const journal = write ? state.journal : null;
   const canWrite = journal !== null && typeof ctx.options.key === 'string';
   const needsWrite = drifts.length > 0 || reasons.length > 0;
-  if (journal && !ctx.options.key && needsWrite) findings.push(unavailable('RPR-TG-040', 'anchoring drift events and opening cases needs --key KEYFILE with --journal', {}));
+  if (journal && !ctx.options.key && needsWrite)
+    findings.push(
+      unavailable('RPR-TG-040', 'anchoring drift events and opening cases needs --key KEYFILE with --journal', {}),
+    );
   let caseRef: JsonValue = null;
   let alreadyOpen = false;
   // Whether everything that had to be anchored was: a refused or failed append (a journal that
@@ -499,28 +803,69 @@ async function route(
         const open = await journal.openCases();
         if (open.has(m.claimRef)) alreadyOpen = true;
         else {
-          const drifted = drifts.filter((d) => d.material).map((d) => ({ executionId: d.event['executionId'], anchor: d.event['anchor'] }));
-          const a = await journal.openCase(m.claimRef, state.manifestHash, `TG replay routed the claim to human review: ${reasons.join('; ')}`, { reasons, manifestHash: state.manifestHash, bundleHash: state.bundleHash, driftEvents: drifted });
+          const drifted = drifts
+            .filter((d) => d.material)
+            .map((d) => ({ executionId: d.event['executionId'], anchor: d.event['anchor'] }));
+          const a = await journal.openCase(
+            m.claimRef,
+            state.manifestHash,
+            `TG replay routed the claim to human review: ${reasons.join('; ')}`,
+            { reasons, manifestHash: state.manifestHash, bundleHash: state.bundleHash, driftEvents: drifted },
+          );
           caseRef = { seq: a.seq, entryHash: a.entryHash, caseId: a.caseId };
         }
       }
-      await journal.append('replay-comparison', { claimRef: m.claimRef, artifact: hashValue(comparison) }, telemetryBody(state, comparison, observations));
+      await journal.append(
+        'replay-comparison',
+        { claimRef: m.claimRef, artifact: hashValue(comparison) },
+        telemetryBody(state, comparison, observations),
+      );
       anchored = true;
     } catch (e) {
-      findings.push(unavailable('RPR-TG-040', `anchoring in the journal failed: ${e instanceof Error ? e.message : String(e)}`, {}));
+      findings.push(
+        unavailable('RPR-TG-040', `anchoring in the journal failed: ${e instanceof Error ? e.message : String(e)}`, {}),
+      );
     }
-  } else if (write && drifts.some((d) => d.material)) findings.push(warning('RPR-TG-041', 'decision-material drift routes the claim to human review, but nothing was anchored: no --journal', {}));
+  } else if (write && drifts.some((d) => d.material))
+    findings.push(
+      warning(
+        'RPR-TG-041',
+        'decision-material drift routes the claim to human review, but nothing was anchored: no --journal',
+        {},
+      ),
+    );
   const events: JsonValue[] = drifts.map((d) => d.event);
   if (reasons.length > 0) {
     findings.push(info('RPR-TG-042', `claim ${m.claimRef} routed to human review: ${reasons.join('; ')}`));
-    events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'HUMAN_REVIEW', reasons, case: caseRef, alreadyOpen, anchored });
+    events.push({
+      type: ROUTING_EVENT_TYPE,
+      claimRef: m.claimRef,
+      route: 'HUMAN_REVIEW',
+      reasons,
+      case: caseRef,
+      alreadyOpen,
+      anchored,
+    });
   }
-  for (const d of drifts.filter((x) => !x.material)) events.push({ type: ROUTING_EVENT_TYPE, claimRef: m.claimRef, route: 'CALIBRATION_SIGNAL', reasons: [`drift of ${String(d.event['output'])} (${String(d.event['executionId'])}) is not decision-material`], case: null, alreadyOpen: false, anchored });
+  for (const d of drifts.filter((x) => !x.material))
+    events.push({
+      type: ROUTING_EVENT_TYPE,
+      claimRef: m.claimRef,
+      route: 'CALIBRATION_SIGNAL',
+      reasons: [`drift of ${String(d.event['output'])} (${String(d.event['executionId'])}) is not decision-material`],
+      case: null,
+      alreadyOpen: false,
+      anchored,
+    });
   return events;
 }
 
 /** What drift telemetry counts per replay: each replayed BANDED A with its model version and whether it drifted. */
-function telemetryBody(state: State, comparison: Record<string, JsonValue>, observations: Observation[]): Record<string, unknown> {
+function telemetryBody(
+  state: State,
+  comparison: Record<string, JsonValue>,
+  observations: Observation[],
+): Record<string, unknown> {
   return {
     comparisonHash: hashValue(comparison),
     manifestHash: state.manifestHash,

@@ -25,7 +25,13 @@ export function uniqueIds(m: Manifest, blocked: Blocked): Finding[] {
   const out: Finding[] = [];
   for (const e of m.executions) {
     if (seen.has(e.executionId)) {
-      out.push(fail('RPR-TG-019', `execution id "${e.executionId}" appears twice`, { pointer: execPtr(e, 'executionId'), expected: 'unique execution ids', actual: e.executionId }));
+      out.push(
+        fail('RPR-TG-019', `execution id "${e.executionId}" appears twice`, {
+          pointer: execPtr(e, 'executionId'),
+          expected: 'unique execution ids',
+          actual: e.executionId,
+        }),
+      );
       block(blocked, e, 'duplicate execution id');
     }
     seen.add(e.executionId);
@@ -41,11 +47,18 @@ export function policyBeforeScoring(m: Manifest, blocked: Blocked): Finding[] {
     if (e.engine !== ENGINE.SCORE_TRUST) continue;
     if (firstPolicy === -1 || e.index < firstPolicy) {
       out.push(
-        fail('RPR-TG-013', `trust scoring (${e.executionId}) runs before policy resolution: the governed ε and weights arrive via POLICY-CONTEXT`, {
-          pointer: execPtr(e),
-          expected: `${ENGINE.POLICY_RESOLUTION} before ${ENGINE.SCORE_TRUST}`,
-          actual: firstPolicy === -1 ? `no ${ENGINE.POLICY_RESOLUTION} execution` : `${ENGINE.SCORE_TRUST} at /executions/${e.index}, ${ENGINE.POLICY_RESOLUTION} at /executions/${firstPolicy}`,
-        }),
+        fail(
+          'RPR-TG-013',
+          `trust scoring (${e.executionId}) runs before policy resolution: the governed ε and weights arrive via POLICY-CONTEXT`,
+          {
+            pointer: execPtr(e),
+            expected: `${ENGINE.POLICY_RESOLUTION} before ${ENGINE.SCORE_TRUST}`,
+            actual:
+              firstPolicy === -1
+                ? `no ${ENGINE.POLICY_RESOLUTION} execution`
+                : `${ENGINE.SCORE_TRUST} at /executions/${e.index}, ${ENGINE.POLICY_RESOLUTION} at /executions/${firstPolicy}`,
+          },
+        ),
       );
       block(blocked, e, 'scoring before policy resolution');
     }
@@ -60,7 +73,17 @@ export function lineageResolves(m: Manifest, goodArtifacts: Set<string>, blocked
   for (const e of m.executions) {
     e.inputs.forEach((input, i) => {
       if (earlier.has(input) || goodArtifacts.has(input)) return;
-      out.push(fail('RPR-TG-018', `input "${input}" of ${e.executionId} resolves to no earlier execution and no intact artifact`, { pointer: execPtr(e, 'inputs', String(i)), expected: 'an earlier executionId or an artifact hash', actual: input }));
+      out.push(
+        fail(
+          'RPR-TG-018',
+          `input "${input}" of ${e.executionId} resolves to no earlier execution and no intact artifact`,
+          {
+            pointer: execPtr(e, 'inputs', String(i)),
+            expected: 'an earlier executionId or an artifact hash',
+            actual: input,
+          },
+        ),
+      );
       block(blocked, e, `input ${input} does not resolve`);
     });
     earlier.add(e.executionId);
@@ -75,10 +98,22 @@ export function modeDeclared(m: Manifest, blocked: Blocked): Finding[] {
     const prof = m.replayProfiles[e.engine];
     const declared = prof ? (prof.outputs[e.output] ?? prof.default) : undefined;
     if (declared === undefined) {
-      out.push(fail('RPR-TG-014', `output ${e.output} of engine ${e.engine} has no declared replay mode (runtime DL-104)`, { pointer: execPtr(e, 'replayMode'), expected: 'a mode declared in replayProfiles', actual: e.replayMode }));
+      out.push(
+        fail('RPR-TG-014', `output ${e.output} of engine ${e.engine} has no declared replay mode (runtime DL-104)`, {
+          pointer: execPtr(e, 'replayMode'),
+          expected: 'a mode declared in replayProfiles',
+          actual: e.replayMode,
+        }),
+      );
       block(blocked, e, 'undeclared replay mode');
     } else if (declared !== e.replayMode) {
-      out.push(fail('RPR-TG-014', `${e.executionId} records mode ${e.replayMode}, but the replay profile of ${e.engine} declares ${declared} for ${e.output}`, { pointer: execPtr(e, 'replayMode'), expected: declared, actual: e.replayMode }));
+      out.push(
+        fail(
+          'RPR-TG-014',
+          `${e.executionId} records mode ${e.replayMode}, but the replay profile of ${e.engine} declares ${declared} for ${e.output}`,
+          { pointer: execPtr(e, 'replayMode'), expected: declared, actual: e.replayMode },
+        ),
+      );
       block(blocked, e, 'mode disagrees with the replay profile');
     }
   }
@@ -91,10 +126,18 @@ export function trustScoreMode(m: Manifest, blocked: Blocked): Finding[] {
   const out: Finding[] = [];
   for (const e of m.executions) {
     if (e.engine !== ENGINE.SCORE_TRUST || e.output !== CSI.TRUST_SCORE) continue;
-    const hasA = e.inputs.some((i) => byId.get(i)?.output === CSI.CONFIDENCE_SCORE && byId.get(i)?.replayMode === 'BANDED');
+    const hasA = e.inputs.some(
+      (i) => byId.get(i)?.output === CSI.CONFIDENCE_SCORE && byId.get(i)?.replayMode === 'BANDED',
+    );
     const want = hasA ? 'BANDED' : 'EXACT';
     if (e.replayMode !== want) {
-      out.push(fail('RPR-TG-035', `TRUST-SCORE is ${want} when ${hasA ? 'the BANDED A dimension is' : 'no BANDED A dimension is'} among its inputs`, { pointer: execPtr(e, 'replayMode'), expected: want, actual: e.replayMode }));
+      out.push(
+        fail(
+          'RPR-TG-035',
+          `TRUST-SCORE is ${want} when ${hasA ? 'the BANDED A dimension is' : 'no BANDED A dimension is'} among its inputs`,
+          { pointer: execPtr(e, 'replayMode'), expected: want, actual: e.replayMode },
+        ),
+      );
       block(blocked, e, `TRUST-SCORE must be ${want}`);
     }
   }
@@ -113,10 +156,22 @@ export function bandedPins(m: Manifest, blocked: Blocked): Finding[] {
     if (!pins) missing.push(...needed);
     else {
       for (const p of needed) if (!Object.hasOwn(pins, p)) missing.push(p);
-      if (needed.includes('inferenceParams') && isObj(pins.inferenceParams)) for (const p of PARAM_MEMBERS) if (!Object.hasOwn(pins.inferenceParams, p)) missing.push(`inferenceParams.${p}`);
+      if (needed.includes('inferenceParams') && isObj(pins.inferenceParams))
+        for (const p of PARAM_MEMBERS)
+          if (!Object.hasOwn(pins.inferenceParams, p)) missing.push(`inferenceParams.${p}`);
     }
     if (missing.length > 0) {
-      out.push(fail('RPR-TG-015', `BANDED record ${e.executionId} is missing pin${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: invalid, replay fails`, { pointer: execPtr(e, 'pins'), expected: needed.join(', '), actual: pins ? Object.keys(pins).join(', ') || '(none)' : '(no pins)' }));
+      out.push(
+        fail(
+          'RPR-TG-015',
+          `BANDED record ${e.executionId} is missing pin${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: invalid, replay fails`,
+          {
+            pointer: execPtr(e, 'pins'),
+            expected: needed.join(', '),
+            actual: pins ? Object.keys(pins).join(', ') || '(none)' : '(no pins)',
+          },
+        ),
+      );
       block(blocked, e, `missing pin ${missing.join(', ')}`);
     }
   }
@@ -130,13 +185,25 @@ export function governedEpsilon(m: Manifest, bundle: Bundle, blocked: Blocked): 
     if (e.replayMode !== 'BANDED') continue;
     const governed = bundle.epsilon[e.output];
     if (governed === undefined) {
-      out.push(fail('RPR-TG-017', `the policy bundle governs no ε for BANDED output ${e.output}`, { pointer: execPtr(e, 'output'), expected: `an ε for ${e.output} in the bundle`, actual: Object.keys(bundle.epsilon) }));
+      out.push(
+        fail('RPR-TG-017', `the policy bundle governs no ε for BANDED output ${e.output}`, {
+          pointer: execPtr(e, 'output'),
+          expected: `an ε for ${e.output} in the bundle`,
+          actual: Object.keys(bundle.epsilon),
+        }),
+      );
       block(blocked, e, 'no governed ε');
       continue;
     }
     const recorded = e.pins?.epsilon;
     if (recorded !== undefined && recorded !== governed) {
-      out.push(fail('RPR-TG-016', `the ε recorded for ${e.executionId} differs from the governed ε of the policy bundle`, { pointer: execPtr(e, 'pins', 'epsilon'), expected: governed, actual: recorded }));
+      out.push(
+        fail('RPR-TG-016', `the ε recorded for ${e.executionId} differs from the governed ε of the policy bundle`, {
+          pointer: execPtr(e, 'pins', 'epsilon'),
+          expected: governed,
+          actual: recorded,
+        }),
+      );
       block(blocked, e, 'recorded ε differs from the governed ε');
     }
   }
@@ -149,14 +216,36 @@ export function recordedShape(m: Manifest, goodArtifacts: Set<string>, blocked: 
   for (const e of m.executions) {
     if (e.replayMode !== 'RECORDED') continue;
     if (!e.artifactHash) {
-      out.push(fail('RPR-TG-020', `RECORDED output ${e.executionId} names no artifactHash`, { pointer: execPtr(e), expected: 'artifactHash', actual: '(absent)' }));
+      out.push(
+        fail('RPR-TG-020', `RECORDED output ${e.executionId} names no artifactHash`, {
+          pointer: execPtr(e),
+          expected: 'artifactHash',
+          actual: '(absent)',
+        }),
+      );
       block(blocked, e, 'no artifactHash');
     } else if (!goodArtifacts.has(e.artifactHash)) {
-      out.push(fail('RPR-TG-018', `the RECORDED artifact ${e.artifactHash} is not an intact artifact of the manifest`, { pointer: execPtr(e, 'artifactHash'), expected: 'an artifact whose content hashes to this key', actual: e.artifactHash }));
+      out.push(
+        fail('RPR-TG-018', `the RECORDED artifact ${e.artifactHash} is not an intact artifact of the manifest`, {
+          pointer: execPtr(e, 'artifactHash'),
+          expected: 'an artifact whose content hashes to this key',
+          actual: e.artifactHash,
+        }),
+      );
       block(blocked, e, 'artifact absent');
     }
     if (!e.anchor) {
-      out.push(fail('RPR-TG-020', `RECORDED output ${e.executionId} has no creation-time anchor: it is not replayable and is never presented as such`, { pointer: execPtr(e, 'anchor'), expected: 'an evidence-journal anchor {seq, entryHash}', actual: '(absent)' }));
+      out.push(
+        fail(
+          'RPR-TG-020',
+          `RECORDED output ${e.executionId} has no creation-time anchor: it is not replayable and is never presented as such`,
+          {
+            pointer: execPtr(e, 'anchor'),
+            expected: 'an evidence-journal anchor {seq, entryHash}',
+            actual: '(absent)',
+          },
+        ),
+      );
       block(blocked, e, 'no creation-time anchor');
     }
   }

@@ -14,7 +14,10 @@ export const RULE_STRUCTURE = 'RPR-TG-002';
  * A TG document's numbers the strict parse changed: RPR-TG-001 like any other I-JSON break,
  * a fail because H(json) and H(bundle) cover the rounded value (docs/tg-replay.md).
  */
-export const tgNumbers = (what: string): ChangedNumberRule => ({ rule: 'RPR-TG-001', subject: `${what} is not strict I-JSON` });
+export const tgNumbers = (what: string): ChangedNumberRule => ({
+  rule: 'RPR-TG-001',
+  subject: `${what} is not strict I-JSON`,
+});
 
 export { isPlainObject as isObj } from '../../core/closed.js';
 
@@ -42,17 +45,35 @@ export function show(v: unknown): JsonValue {
 }
 
 /** Checks that `o` has exactly the required members plus any of the optional ones. */
-export function closedMembers(o: Obj, pointer: string, required: readonly string[], optional: readonly string[], out: Finding[]): boolean {
+export function closedMembers(
+  o: Obj,
+  pointer: string,
+  required: readonly string[],
+  optional: readonly string[],
+  out: Finding[],
+): boolean {
   let ok = true;
   for (const r of required) {
     if (!Object.hasOwn(o, r)) {
-      out.push(fail(RULE_STRUCTURE, `missing member "${r}"`, { pointer: ptr(pointer, r), expected: 'present', actual: '(absent)' }));
+      out.push(
+        fail(RULE_STRUCTURE, `missing member "${r}"`, {
+          pointer: ptr(pointer, r),
+          expected: 'present',
+          actual: '(absent)',
+        }),
+      );
       ok = false;
     }
   }
   for (const k of Object.keys(o)) {
     if (!required.includes(k) && !optional.includes(k)) {
-      out.push(fail(RULE_STRUCTURE, `unknown member "${k}": the format is closed`, { pointer: ptr(pointer, k), expected: [...required, ...optional].join(', '), actual: k }));
+      out.push(
+        fail(RULE_STRUCTURE, `unknown member "${k}": the format is closed`, {
+          pointer: ptr(pointer, k),
+          expected: [...required, ...optional].join(', '),
+          actual: k,
+        }),
+      );
       ok = false;
     }
   }
@@ -60,7 +81,11 @@ export function closedMembers(o: Obj, pointer: string, required: readonly string
 }
 
 export function wrongType(pointer: string, expected: string, actual: unknown): Finding {
-  return fail(RULE_STRUCTURE, `${pointer || 'the document'} must be ${expected}`, { pointer, expected, actual: show(actual) });
+  return fail(RULE_STRUCTURE, `${pointer || 'the document'} must be ${expected}`, {
+    pointer,
+    expected,
+    actual: show(actual),
+  });
 }
 
 export function isNonEmptyString(v: unknown): v is string {

@@ -21,6 +21,15 @@ export function driftRates(obs: readonly TelemetryObservation[]): ModelDrift[] {
     const recent = list.slice(-window);
     const drifted = recent.filter((o) => o.drift).length;
     const rate = drifted / recent.length;
-    return { model, observations: list.length, window, inWindow: recent.length, drifted, rate, maxRate, flag: rate > maxRate };
+    return {
+      model,
+      observations: list.length,
+      window,
+      inWindow: recent.length,
+      drifted,
+      rate,
+      maxRate,
+      flag: rate > maxRate,
+    };
   });
 }

@@ -1,7 +1,11 @@
 import { CopyValue } from './Copy';
 
 /** Where a signed entry sits in the journal, as every receipt shows it: the entry's hash, the checkpoint, the checked proof. */
-export function AnchorFields({ r }: { r: { entryHash: string; checkpoint: { size: number; root: string }; proofVerified: boolean; proofFindings: string[] } }) {
+export function AnchorFields({
+  r,
+}: {
+  r: { entryHash: string; checkpoint: { size: number; root: string }; proofVerified: boolean; proofFindings: string[] };
+}) {
   return (
     <>
       <dt>Entry hash</dt>
@@ -10,7 +14,8 @@ export function AnchorFields({ r }: { r: { entryHash: string; checkpoint: { size
       </dd>
       <dt>Checkpoint</dt>
       <dd className="small">
-        size {r.checkpoint.size}, root <CopyValue value={r.checkpoint.root} label="the checkpoint root" testId="receipt-checkpoint-root" />
+        size {r.checkpoint.size}, root{' '}
+        <CopyValue value={r.checkpoint.root} label="the checkpoint root" testId="receipt-checkpoint-root" />
       </dd>
       <dt>Inclusion proof</dt>
       <dd className={r.proofVerified ? 'ok' : 'bad'} data-testid="receipt-proof">
@@ -26,7 +31,23 @@ export function AnchorFields({ r }: { r: { entryHash: string; checkpoint: { size
  * with its copy button. A key the trust store does not list says so.
  * `checked`: a trust store was consulted (without one, the role is unknown, not absent).
  */
-export function Signer({ keyId, role, label, checked, copyLabel, testId, keyTestId }: { keyId: string; role: string | null; label: string | null; checked: boolean; copyLabel: string; testId?: string; keyTestId?: string }) {
+export function Signer({
+  keyId,
+  role,
+  label,
+  checked,
+  copyLabel,
+  testId,
+  keyTestId,
+}: {
+  keyId: string;
+  role: string | null;
+  label: string | null;
+  checked: boolean;
+  copyLabel: string;
+  testId?: string;
+  keyTestId?: string;
+}) {
   return (
     <span className="signer">
       <span data-testid={testId}>

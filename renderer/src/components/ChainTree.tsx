@@ -2,7 +2,12 @@ import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChainNode } from '../../../shared/report';
 import { repeatedLabels } from '../lib/report-words';
 
-export const STATUS_TEXT: Record<ChainNode['status'], string> = { match: '✓ match', mismatch: '✗ mismatch', missing: '? missing', unresolved: '… unresolved' };
+export const STATUS_TEXT: Record<ChainNode['status'], string> = {
+  match: '✓ match',
+  mismatch: '✗ mismatch',
+  missing: '? missing',
+  unresolved: '… unresolved',
+};
 
 export interface TreeItem {
   node: ChainNode;
@@ -69,7 +74,8 @@ function NodeRow({ t, open, withId }: { t: TreeItem; open: boolean; withId: bool
           {open ? '▾' : '▸'}
         </span>
       )}{' '}
-      <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span> <span className="node-label">{n.label}</span>
+      <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>{' '}
+      <span className="node-label">{n.label}</span>
       {withId && <span className="mono small node-id"> {short(n.id)}</span>}
       {!(withId && hash === n.id) && <span className="mono muted small"> {short(hash)}</span>}
     </>
@@ -83,7 +89,12 @@ interface TreeMoves {
 }
 
 /** What each key does on the current item (the WAI-ARIA tree pattern's keys). */
-function keyActions(current: TreeItem, flat: TreeItem[], collapsed: Set<string>, { move, toggle, select }: TreeMoves): Record<string, () => void> {
+function keyActions(
+  current: TreeItem,
+  flat: TreeItem[],
+  collapsed: Set<string>,
+  { move, toggle, select }: TreeMoves,
+): Record<string, () => void> {
   const i = flat.indexOf(current);
   const id = current.node.id;
   const open = current.children.length > 0 && !collapsed.has(id);
@@ -103,7 +114,15 @@ function keyActions(current: TreeItem, flat: TreeItem[], collapsed: Set<string>,
  * The WAI-ARIA tree pattern: one Tab stop (roving tabindex), Up/Down move, Right opens or
  * enters a node, Left closes it or goes to its parent, Home/End, Enter/Space select.
  */
-export function ChainTree({ chain, selected, onSelect }: { chain: ChainNode[]; selected: string | null; onSelect: (n: ChainNode) => void }) {
+export function ChainTree({
+  chain,
+  selected,
+  onSelect,
+}: {
+  chain: ChainNode[];
+  selected: string | null;
+  onSelect: (n: ChainNode) => void;
+}) {
   const tree = useMemo(() => buildTree(chain), [chain]);
   const repeated = useMemo(() => repeatedLabels(chain), [chain]);
   const index = useMemo(() => new Map(chain.map((n, i) => [n.id, i])), [chain]);
@@ -170,7 +189,13 @@ export function ChainTree({ chain, selected, onSelect }: { chain: ChainNode[]; s
     );
   };
   return (
-    <ul role="tree" aria-label="Hash chain: each node with what it is computed from" className="tree" data-testid="chain-tree" onKeyDown={onKey}>
+    <ul
+      role="tree"
+      aria-label="Hash chain: each node with what it is computed from"
+      className="tree"
+      data-testid="chain-tree"
+      onKeyDown={onKey}
+    >
       {tree.map((t) => render(t, 0))}
     </ul>
   );

@@ -18,12 +18,27 @@ const columns = helper.columns([
   helper.accessor((n) => n.recorded ?? '', { id: 'recorded', header: 'Recorded', sortFn: 'text' }),
   helper.accessor((n) => n.recomputed ?? '', { id: 'recomputed', header: 'Recomputed', sortFn: 'text' }),
 ]);
-const LABELS: Record<string, string> = { label: 'Node', status: 'Status', recorded: 'Recorded', recomputed: 'Recomputed' };
+const LABELS: Record<string, string> = {
+  label: 'Node',
+  status: 'Status',
+  recorded: 'Recorded',
+  recomputed: 'Recomputed',
+};
 
 const useChainTable = (chain: ChainNode[]) => useTable({ features, columns, data: chain, getRowId: (n) => n.id });
 type PickNode = (n: ChainNode) => void;
 
-function ChainTable({ table, chosen, pick, chain }: { table: ReturnType<typeof useChainTable>; chosen: string | null; pick: PickNode; chain: ChainNode[] }) {
+function ChainTable({
+  table,
+  chosen,
+  pick,
+  chain,
+}: {
+  table: ReturnType<typeof useChainTable>;
+  chosen: string | null;
+  pick: PickNode;
+  chain: ChainNode[];
+}) {
   const repeated = useMemo(() => repeatedLabels(chain), [chain]);
   return (
     <table className="chain grid" data-testid="chain">
@@ -41,7 +56,13 @@ function ChainTable({ table, chosen, pick, chain }: { table: ReturnType<typeof u
         {table.getRowModel().rows.map((row) => {
           const n = row.original;
           return (
-            <tr key={row.id} className={`clickable ${n.status}${chosen === n.id ? ' chosen' : ''}`} tabIndex={0} onClick={() => pick(n)} onKeyDown={(e) => e.key === 'Enter' && pick(n)}>
+            <tr
+              key={row.id}
+              className={`clickable ${n.status}${chosen === n.id ? ' chosen' : ''}`}
+              tabIndex={0}
+              onClick={() => pick(n)}
+              onKeyDown={(e) => e.key === 'Enter' && pick(n)}
+            >
               <td>
                 {n.label}
                 {repeated.has(n.label) && <span className="mono small node-id"> {short(n.id)}</span>}
@@ -49,8 +70,12 @@ function ChainTable({ table, chosen, pick, chain }: { table: ReturnType<typeof u
               <td>
                 <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>
               </td>
-              <td className="small">{n.recorded ? <CopyValue value={n.recorded} label={`the recorded hash of ${n.label}`} /> : '—'}</td>
-              <td className="small">{n.recomputed ? <CopyValue value={n.recomputed} label={`the recomputed hash of ${n.label}`} /> : '—'}</td>
+              <td className="small">
+                {n.recorded ? <CopyValue value={n.recorded} label={`the recorded hash of ${n.label}`} /> : '—'}
+              </td>
+              <td className="small">
+                {n.recomputed ? <CopyValue value={n.recomputed} label={`the recomputed hash of ${n.label}`} /> : '—'}
+              </td>
             </tr>
           );
         })}
@@ -65,15 +90,29 @@ function NodeMeta({ node }: { node: ChainNode }) {
       <dt>Node</dt>
       <dd>{node.label}</dd>
       <dt>Id</dt>
-      <dd className="small">{copyable(node.id) ? <CopyValue value={node.id} label="the node's id" testId="node-id" /> : <span className="mono">{node.id}</span>}</dd>
+      <dd className="small">
+        {copyable(node.id) ? (
+          <CopyValue value={node.id} label="the node's id" testId="node-id" />
+        ) : (
+          <span className="mono">{node.id}</span>
+        )}
+      </dd>
       <dt>Status</dt>
       <dd>
         <span className={`status-badge ${node.status}`}>{STATUS_TEXT[node.status]}</span>
       </dd>
       <dt>Recorded</dt>
-      <dd className="small">{node.recorded ? <CopyValue value={node.recorded} label="the recorded hash" testId="node-recorded" /> : '—'}</dd>
+      <dd className="small">
+        {node.recorded ? <CopyValue value={node.recorded} label="the recorded hash" testId="node-recorded" /> : '—'}
+      </dd>
       <dt>Recomputed</dt>
-      <dd className="small">{node.recomputed ? <CopyValue value={node.recomputed} label="the recomputed hash" testId="node-recomputed" /> : '—'}</dd>
+      <dd className="small">
+        {node.recomputed ? (
+          <CopyValue value={node.recomputed} label="the recomputed hash" testId="node-recomputed" />
+        ) : (
+          '—'
+        )}
+      </dd>
       {node.pointer && (
         <>
           <dt>Pointer</dt>
@@ -88,7 +127,9 @@ function NodeMeta({ node }: { node: ChainNode }) {
 
 /** The artifact's raw or canonical text in Monaco, the selected pointer highlighted. */
 function ArtifactPane({ report }: { report: Report }) {
-  const { pointer, content, theme } = useStore(useShallow((s) => ({ pointer: s.selection.pointer, content: s.content, theme: s.theme })));
+  const { pointer, content, theme } = useStore(
+    useShallow((s) => ({ pointer: s.selection.pointer, content: s.content, theme: s.theme })),
+  );
   const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
   const text = which === 'canonical' ? content?.canonical : content?.raw;
   return (
@@ -97,12 +138,21 @@ function ArtifactPane({ report }: { report: Report }) {
         <button type="button" aria-pressed={which === 'raw'} onClick={() => setWhich('raw')}>
           Raw
         </button>
-        <button type="button" aria-pressed={which === 'canonical'} onClick={() => setWhich('canonical')} disabled={!content?.canonical}>
+        <button
+          type="button"
+          aria-pressed={which === 'canonical'}
+          onClick={() => setWhich('canonical')}
+          disabled={!content?.canonical}
+        >
           Canonical (RFC 8785)
         </button>
       </div>
       {content === null ? (
-        <p className="muted">{report && useStore.getState().artifact?.savedReport ? 'A saved report carries no artifact content.' : 'Loading the artifact…'}</p>
+        <p className="muted">
+          {report && useStore.getState().artifact?.savedReport
+            ? 'A saved report carries no artifact content.'
+            : 'Loading the artifact…'}
+        </p>
       ) : text ? (
         <Suspense fallback={<p className="muted">Loading the editor…</p>}>
           <ArtifactEditor text={text} pointer={pointer} theme={theme} label={`Artifact ${which} text`} />
@@ -146,12 +196,27 @@ export function ChainView({ report }: { report: Report }) {
         </button>
       </div>
       <div className="split">
-        <div className="chain-list">{layout === 'tree' ? <ChainTree chain={report.chain} selected={selection.nodeId} onSelect={pick} /> : <ChainTable table={table} chosen={selection.nodeId} pick={pick} chain={report.chain} />}</div>
+        <div className="chain-list">
+          {layout === 'tree' ? (
+            <ChainTree chain={report.chain} selected={selection.nodeId} onSelect={pick} />
+          ) : (
+            <ChainTable table={table} chosen={selection.nodeId} pick={pick} chain={report.chain} />
+          )}
+        </div>
         <div className="node-detail" data-testid="node-detail">
-          {node ? <NodeMeta node={node} /> : finding ? null : <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>}
+          {node ? (
+            <NodeMeta node={node} />
+          ) : finding ? null : (
+            <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>
+          )}
           {finding && (
             <p className="finding-callout" data-testid="selected-finding" id="selected-finding" tabIndex={-1}>
-              <strong className="mono">{finding.rule}</strong> {finding.message} {finding.pointer && <>at <CopyValue value={finding.pointer} label="the finding's pointer" /></>}
+              <strong className="mono">{finding.rule}</strong> {finding.message}{' '}
+              {finding.pointer && (
+                <>
+                  at <CopyValue value={finding.pointer} label="the finding's pointer" />
+                </>
+              )}
             </p>
           )}
           <ArtifactPane report={report} />

@@ -2,7 +2,15 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { decimateIndices, exactValue, nameTickSpace, NAME_INCRS, nearestIndex, tickLabels, tickName } from '../lib/decimate';
+import {
+  decimateIndices,
+  exactValue,
+  nameTickSpace,
+  NAME_INCRS,
+  nearestIndex,
+  tickLabels,
+  tickName,
+} from '../lib/decimate';
 
 export interface ChartSeries {
   label: string;
@@ -88,12 +96,20 @@ function placeNames(u: uPlot, x: readonly number[], names: readonly string[], wi
  * looked up in every point, the crosshair snaps to it, its markers sit on its exact values
  * and the legend shows them whole (`exactValue`, never uPlot's 3-decimal default).
  */
-function exactHover(x: readonly number[], series: ChartSeries[], xNames: readonly string[] | undefined, horizontal: boolean) {
+function exactHover(
+  x: readonly number[],
+  series: ChartSeries[],
+  xNames: readonly string[] | undefined,
+  horizontal: boolean,
+) {
   let at: number | null = null;
   let shown: number | null | undefined;
   let marks: HTMLElement[] = [];
   const place = (u: uPlot) => {
-    if (marks.length === 0) marks = series.map(() => Object.assign(u.over.appendChild(document.createElement('div')), { className: 'chart-hover-pt' }));
+    if (marks.length === 0)
+      marks = series.map(() =>
+        Object.assign(u.over.appendChild(document.createElement('div')), { className: 'chart-hover-pt' }),
+      );
     series.forEach((s, i) => {
       const v = at === null ? null : s.values[at];
       const m = marks[i]!;
@@ -105,7 +121,8 @@ function exactHover(x: readonly number[], series: ChartSeries[], xNames: readonl
     });
   };
   return {
-    value: (i: number) => (): string => (at === null ? '—' : i === 0 ? (xNames?.[x[at]!] ?? exactValue(x[at])) : exactValue(series[i - 1]!.values[at])),
+    value: (i: number) => (): string =>
+      at === null ? '—' : i === 0 ? (xNames?.[x[at]!] ?? exactValue(x[at])) : exactValue(series[i - 1]!.values[at]),
     cursor: {
       points: { show: false },
       move: (u: uPlot, left: number, top: number): [number, number] => {
@@ -141,7 +158,9 @@ function seriesOptions(series: ChartSeries[], value: (i: number) => () => string
       width: s.style === 'points' ? 0 : (s.width ?? 2),
       ...(s.style === 'dash' ? { dash: [6, 4] } : {}),
       ...(s.style === 'bars' ? { paths: uPlot.paths.bars!({ size: [0.6, 48] }), fill: s.color + '88' } : {}),
-      points: s.ring ? { show: true, size: 12, width: 2, fill: 'transparent', stroke: s.color } : { show: s.style === 'points', size: 7, fill: s.color, stroke: s.color },
+      points: s.ring
+        ? { show: true, size: 12, width: 2, fill: 'transparent', stroke: s.color }
+        : { show: s.style === 'points', size: 7, fill: s.color, stroke: s.color },
     })),
   ];
 }
@@ -150,25 +169,57 @@ function seriesOptions(series: ChartSeries[], value: (i: number) => () => string
 const fitLabels =
   (font: string, least: number) =>
   (_u: uPlot, values: string[] | null): number =>
-    Math.max(least, Math.ceil(textWidth((values ?? []).reduce((a, v) => (v.length > a.length ? v : a), ''), font)) + 18);
+    Math.max(
+      least,
+      Math.ceil(
+        textWidth(
+          (values ?? []).reduce((a, v) => (v.length > a.length ? v : a), ''),
+          font,
+        ),
+      ) + 18,
+    );
 
 type Layout = { font: string; color: string; grid: string; nameWidth: number };
 
 /** Names under the bars, spaced by the widest so none overlaps (every k-th name when they are many; all in hover and the table). */
 function namedTicks(names: readonly string[], font: string): Partial<uPlot.Axis> {
   const space = nameTickSpace(names, (t) => textWidth(t, font));
-  return { space, incrs: NAME_INCRS, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) && names[t] !== undefined ? tickName(names[t]) : '')) };
+  return {
+    space,
+    incrs: NAME_INCRS,
+    values: (_u: uPlot, ticks: number[]) =>
+      ticks.map((t) => (Number.isInteger(t) && names[t] !== undefined ? tickName(names[t]) : '')),
+  };
 }
 
 function axesOptions(p: ChartProps, l: Layout): uPlot.Axis[] {
-  const axis = { stroke: l.color, font: l.font, labelFont: l.font, grid: { stroke: l.grid, width: 1 }, ticks: { stroke: l.grid } };
+  const axis = {
+    stroke: l.color,
+    font: l.font,
+    labelFont: l.font,
+    grid: { stroke: l.grid, width: 1 },
+    ticks: { stroke: l.grid },
+  };
   // Ticks as far apart as the scale's step, written with the decimals the step needs.
-  const values = { values: (_u: uPlot, splits: number[], _a: number, _s: number, incr: number) => tickLabels(splits, incr) };
+  const values = {
+    values: (_u: uPlot, splits: number[], _a: number, _s: number, incr: number) => tickLabels(splits, incr),
+  };
   const names = p.xNames;
   const xAxis: uPlot.Axis = p.horizontal
-    ? { ...axis, side: 3, label: p.xLabel, labelSize: 24, size: l.nameWidth + 22, grid: { show: false }, splits: () => [...p.x], values: (_u, t) => t.map(() => '') }
+    ? {
+        ...axis,
+        side: 3,
+        label: p.xLabel,
+        labelSize: 24,
+        size: l.nameWidth + 22,
+        grid: { show: false },
+        splits: () => [...p.x],
+        values: (_u, t) => t.map(() => ''),
+      }
     : { ...axis, label: p.xLabel, size: 40, labelSize: 24, ...(names ? namedTicks(names, l.font) : {}) };
-  const yAxis: uPlot.Axis = p.horizontal ? { ...axis, ...values, side: 2, size: 40, space: 50, ...(p.yLabel ? { label: p.yLabel, labelSize: 24 } : {}) } : { ...axis, ...values, size: fitLabels(l.font, 56), ...(p.yLabel ? { label: p.yLabel, labelSize: 24 } : {}) };
+  const yAxis: uPlot.Axis = p.horizontal
+    ? { ...axis, ...values, side: 2, size: 40, space: 50, ...(p.yLabel ? { label: p.yLabel, labelSize: 24 } : {}) }
+    : { ...axis, ...values, size: fitLabels(l.font, 56), ...(p.yLabel ? { label: p.yLabel, labelSize: 24 } : {}) };
   return [xAxis, yAxis];
 }
 
@@ -180,21 +231,36 @@ function chartOptions(p: ChartProps, el: HTMLElement, width: number): { opts: uP
   const nameWidth = Math.ceil(Math.min(longest, width * 0.4));
   const lines = nameWidth > 0 ? Math.ceil(longest / nameWidth) : 1;
   const height = p.horizontal ? Math.max(140, p.x.length * (lines * LINE_PX + ROW_PAD) + 80) : 240;
-  const layout = { font, color: style.getPropertyValue('--fg').trim() || '#222', grid: style.getPropertyValue('--border').trim() || '#ccc', nameWidth };
+  const layout = {
+    font,
+    color: style.getPropertyValue('--fg').trim() || '#222',
+    grid: style.getPropertyValue('--border').trim() || '#ccc',
+    nameWidth,
+  };
   const hover = exactHover(p.x, p.series, p.xNames, !!p.horizontal);
   const [lo, hi] = [p.x[0]!, p.x[p.x.length - 1]!];
   // Half a step beyond the first and last x, so a bar on either (or a single bar) is whole and centred;
   // a zoom (drag) keeps what was chosen.
-  const xRange = (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => (lo === hi || (min <= lo && max >= hi) ? [lo - 0.5, hi + 0.5] : [min, max]);
+  const xRange = (_u: uPlot, min: number, max: number): uPlot.Range.MinMax =>
+    lo === hi || (min <= lo && max >= hi) ? [lo - 0.5, hi + 0.5] : [min, max];
   const opts: uPlot.Options = {
     width,
     height,
-    scales: { x: { time: false, range: xRange, ...(p.horizontal ? { ori: 1, dir: -1 } : {}) }, y: { ...(p.yRange ? { range: (): uPlot.Range.MinMax => p.yRange! } : {}), ...(p.horizontal ? { ori: 0 } : {}) } },
+    scales: {
+      x: { time: false, range: xRange, ...(p.horizontal ? { ori: 1, dir: -1 } : {}) },
+      y: { ...(p.yRange ? { range: (): uPlot.Range.MinMax => p.yRange! } : {}), ...(p.horizontal ? { ori: 0 } : {}) },
+    },
     legend: { show: true },
     cursor: hover.cursor,
     // A dashed series of one constant value is a threshold: drawn across the whole plot,
     // so it shows even when there is a single x value (one model version, one evaluation).
-    hooks: { ...hover.hooks, draw: [(u: uPlot) => drawThresholds(u, p.series, !!p.horizontal), ...(p.horizontal && p.xNames ? [(u: uPlot) => placeNames(u, p.x, p.xNames!, nameWidth)] : [])] },
+    hooks: {
+      ...hover.hooks,
+      draw: [
+        (u: uPlot) => drawThresholds(u, p.series, !!p.horizontal),
+        ...(p.horizontal && p.xNames ? [(u: uPlot) => placeNames(u, p.x, p.xNames!, nameWidth)] : []),
+      ],
+    },
     axes: axesOptions(p, layout),
     series: seriesOptions(p.series, hover.value, p.xLabel),
   };
@@ -206,10 +272,21 @@ type TableProps = Pick<ChartProps, 'title' | 'x' | 'xLabel' | 'xNames' | 'series
 /** Every row of the chart's data, virtualized (only the rows in view are in the DOM). */
 function DataRows({ title, x, xLabel, xNames, series, testId }: TableProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({ count: x.length, getScrollElement: () => scroller.current, estimateSize: () => TABLE_ROW, overscan: 12 });
+  const v = useVirtualizer({
+    count: x.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => TABLE_ROW,
+    overscan: 12,
+  });
   const width = `${100 / (series.length + 1)}%`;
   return (
-    <div role="table" aria-label={`${title}: data`} aria-rowcount={x.length + 1} className="vtable chart-table" data-testid={`${testId}-table`}>
+    <div
+      role="table"
+      aria-label={`${title}: data`}
+      aria-rowcount={x.length + 1}
+      className="vtable chart-table"
+      data-testid={`${testId}-table`}
+    >
       <div role="rowgroup" className="vhead">
         <div role="row" className="vrow">
           {[xLabel, ...series.map((s) => s.label)].map((h, i) => (
@@ -219,10 +296,29 @@ function DataRows({ title, x, xLabel, xNames, series, testId }: TableProps) {
           ))}
         </div>
       </div>
-      <div ref={scroller} className="vbody" tabIndex={0} role="rowgroup" aria-label={`${xLabel} rows (scroll)`} style={{ height: Math.min(420, x.length * TABLE_ROW + 2) }}>
+      <div
+        ref={scroller}
+        className="vbody"
+        tabIndex={0}
+        role="rowgroup"
+        aria-label={`${xLabel} rows (scroll)`}
+        style={{ height: Math.min(420, x.length * TABLE_ROW + 2) }}
+      >
         <div style={{ height: v.getTotalSize(), position: 'relative' }}>
           {v.getVirtualItems().map((item) => (
-            <div role="row" aria-rowindex={item.index + 2} key={item.key} className="vrow" style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: TABLE_ROW, width: '100%' }}>
+            <div
+              role="row"
+              aria-rowindex={item.index + 2}
+              key={item.key}
+              className="vrow"
+              style={{
+                position: 'absolute',
+                top: 0,
+                transform: `translateY(${item.start}px)`,
+                height: TABLE_ROW,
+                width: '100%',
+              }}
+            >
               <div role="cell" style={{ width }}>
                 {xNames?.[x[item.index]!] ?? exactValue(x[item.index])}
               </div>
@@ -260,9 +356,17 @@ export function Chart(p: ChartProps) {
     const el = box.current;
     if (!el || x.length === 0) return;
     const width = Math.max(320, el.clientWidth || 600);
-    const { opts, height } = chartOptions({ title, x, xLabel, yLabel, yRange, series, xNames, testId, horizontal }, el, width);
+    const { opts, height } = chartOptions(
+      { title, x, xLabel, yLabel, yRange, series, xNames, testId, horizontal },
+      el,
+      width,
+    );
     // Drawn: min/max per pixel column of big series; hover and the table read every point.
-    const keep = decimateIndices(x.length, width, series.map((s) => s.values));
+    const keep = decimateIndices(
+      x.length,
+      width,
+      series.map((s) => s.values),
+    );
     const pick = <T,>(a: readonly T[]): T[] => (keep.length === a.length ? [...a] : keep.map((i) => a[i]!));
     const plot = new uPlot(opts, [pick(x), ...series.map((s) => pick(s.values))] as uPlot.AlignedData, el);
     // The plot follows its box's width (a narrower window), so nothing is drawn past its edge.

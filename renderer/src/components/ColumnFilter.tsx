@@ -5,7 +5,17 @@ import { useState } from 'react';
  * control of the findings and comparisons tables; `apply` sets the column's filter value
  * (undefined for "all").
  */
-export function ColumnFilter({ label, options, apply, testId }: { label: string; options: readonly string[]; apply: (value: string | undefined) => void; testId?: string }) {
+export function ColumnFilter({
+  label,
+  options,
+  apply,
+  testId,
+}: {
+  label: string;
+  options: readonly string[];
+  apply: (value: string | undefined) => void;
+  testId?: string;
+}) {
   const [value, setValue] = useState('');
   return (
     <label>

@@ -12,7 +12,11 @@ const STATUSES = ['pass', 'fail', 'unavailable'] as const;
 const WIDTHS = ['20%', '8%', '9%', '14%', '14%', '9%', '9%', '17%'];
 
 function num(v: number | null | undefined): string {
-  return typeof v === 'number' ? (Math.abs(v) < 1e-4 && v !== 0 ? v.toExponential(3) : String(Math.round(v * 1e6) / 1e6)) : '—';
+  return typeof v === 'number'
+    ? Math.abs(v) < 1e-4 && v !== 0
+      ? v.toExponential(3)
+      : String(Math.round(v * 1e6) / 1e6)
+    : '—';
 }
 
 /** How many comparison rows exist when the report keeps fewer (a cap), and the limit that capped them. */
@@ -48,7 +52,8 @@ function CapNote({ cap, path }: { cap: ComparisonCap; path: string }) {
         Showing the first {cap.kept.toLocaleString('en')} of {cap.total.toLocaleString('en')} comparisons.
       </strong>{' '}
       The report keeps at most {cap.kept.toLocaleString('en')} rows (limit <code>{limit}</code>
-      {cap.rule && <>, disclosed by {cap.rule}</>}); {(cap.total - cap.kept).toLocaleString('en')} rows are counted in the totals but not listed. To get every row, run{' '}
+      {cap.rule && <>, disclosed by {cap.rule}</>}); {(cap.total - cap.kept).toLocaleString('en')} rows are counted in
+      the totals but not listed. To get every row, run{' '}
       <code className="mono">
         reprise replay {path} --json --limit {limit}={cap.total}
       </code>{' '}
@@ -61,11 +66,38 @@ function CapNote({ cap, path }: { cap: ComparisonCap; path: string }) {
  * One comparison row. Its cells are cut with an ellipsis to keep 100,000 rows at one
  * height; the output's button shows the row whole below the table (ComparisonDetail).
  */
-function ComparisonRow({ c, index, rowIndex, start, chosen, choose, detailId }: { c: Comparison; index: number; rowIndex: number; start: number; chosen: boolean; choose: (i: number) => void; detailId: string }) {
+function ComparisonRow({
+  c,
+  index,
+  rowIndex,
+  start,
+  chosen,
+  choose,
+  detailId,
+}: {
+  c: Comparison;
+  index: number;
+  rowIndex: number;
+  start: number;
+  chosen: boolean;
+  choose: (i: number) => void;
+  detailId: string;
+}) {
   return (
-    <div role="row" aria-rowindex={rowIndex + 2} className={`vrow ${c.status}${chosen ? ' chosen' : ''}`} style={{ position: 'absolute', top: 0, transform: `translateY(${start}px)`, height: ROW, width: '100%' }}>
+    <div
+      role="row"
+      aria-rowindex={rowIndex + 2}
+      className={`vrow ${c.status}${chosen ? ' chosen' : ''}`}
+      style={{ position: 'absolute', top: 0, transform: `translateY(${start}px)`, height: ROW, width: '100%' }}
+    >
       <div role="cell" style={{ width: WIDTHS[0] }} className="mono small">
-        <button type="button" className="link cell-open" aria-pressed={chosen} aria-controls={detailId} onClick={() => choose(index)}>
+        <button
+          type="button"
+          className="link cell-open"
+          aria-pressed={chosen}
+          aria-controls={detailId}
+          onClick={() => choose(index)}
+        >
           <span>{c.output}</span>
         </button>
       </div>
@@ -95,10 +127,18 @@ function ComparisonDetail({ c, id }: { c: Comparison | null; id: string }) {
     if (c) ref.current?.scrollIntoView?.({ block: 'nearest' });
   }, [c]);
   return (
-    <section ref={ref} className="comparison-detail" id={id} aria-labelledby={`${id}-h`} data-testid="comparison-detail">
+    <section
+      ref={ref}
+      className="comparison-detail"
+      id={id}
+      aria-labelledby={`${id}-h`}
+      data-testid="comparison-detail"
+    >
       <h4 id={`${id}-h`}>{c ? `Comparison ${c.output}` : 'Comparison'}</h4>
       {!c ? (
-        <p className="muted small">Choose an output in the table to see its values here whole, each with a Copy button.</p>
+        <p className="muted small">
+          Choose an output in the table to see its values here whole, each with a Copy button.
+        </p>
       ) : (
         <dl className="meta">
           <dt>Output</dt>
@@ -111,11 +151,19 @@ function ComparisonDetail({ c, id }: { c: Comparison | null; id: string }) {
           </dd>
           <dt>Original</dt>
           <dd className="small">
-            <CopyValue value={show(c.original)} label={`the original value of ${c.output}`} testId="comparison-original" />
+            <CopyValue
+              value={show(c.original)}
+              label={`the original value of ${c.output}`}
+              testId="comparison-original"
+            />
           </dd>
           <dt>Replayed</dt>
           <dd className="small">
-            <CopyValue value={show(c.replayed)} label={`the replayed value of ${c.output}`} testId="comparison-replayed" />
+            <CopyValue
+              value={show(c.replayed)}
+              label={`the replayed value of ${c.output}`}
+              testId="comparison-replayed"
+            />
           </dd>
           <dt>Δ, ε</dt>
           <dd className="mono small">
@@ -134,7 +182,15 @@ function ComparisonDetail({ c, id }: { c: Comparison | null; id: string }) {
 }
 
 /** The comparisons, virtualized (only the visible rows exist in the DOM), filterable by mode and status. */
-export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, cap = null, path = 'FILE' }: { comparisons: Comparison[]; cap?: ComparisonCap | null; path?: string }) {
+export const ComparisonsTable = memo(function ComparisonsTable({
+  comparisons,
+  cap = null,
+  path = 'FILE',
+}: {
+  comparisons: Comparison[];
+  cap?: ComparisonCap | null;
+  path?: string;
+}) {
   const [sort, setSort] = useState<Sort | null>(null);
   const [mode, setMode] = useState<string | undefined>(undefined);
   const [status, setStatus] = useState<string | undefined>(undefined);
@@ -143,7 +199,12 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, ca
   const chosenIndex = chosen?.of === comparisons ? chosen.index : null;
   const rows = useMemo(() => shownRows(comparisons, sort, mode, status), [comparisons, sort, mode, status]);
   const scroller = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const v = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  });
   const modes = useMemo(() => [...new Set(comparisons.map((c) => c.mode))].sort(), [comparisons]);
   const detailId = useId();
 
@@ -154,16 +215,41 @@ export const ComparisonsTable = memo(function ComparisonsTable({ comparisons, ca
         <ColumnFilter label="Mode" testId="filter-mode" options={modes} apply={setMode} />
         <ColumnFilter label="Status" testId="filter-status" options={STATUSES} apply={setStatus} />
         <span className="muted" data-testid="comparison-count" role="status">
-          {rows.length.toLocaleString('en')} of {comparisons.length.toLocaleString('en')} comparisons{cap ? ` listed (${cap.total.toLocaleString('en')} exist)` : ''}
+          {rows.length.toLocaleString('en')} of {comparisons.length.toLocaleString('en')} comparisons
+          {cap ? ` listed (${cap.total.toLocaleString('en')} exist)` : ''}
         </span>
       </div>
-      <div role="table" aria-label="Comparisons" aria-rowcount={rows.length + 1} className="vtable" data-testid="comparisons">
+      <div
+        role="table"
+        aria-label="Comparisons"
+        aria-rowcount={rows.length + 1}
+        className="vtable"
+        data-testid="comparisons"
+      >
         <ComparisonHeads sort={sort} setSort={setSort} />
-        <div ref={scroller} className="vbody" tabIndex={0} role="rowgroup" aria-label="Comparison rows (scroll)" data-testid="comparisons-scroll">
+        <div
+          ref={scroller}
+          className="vbody"
+          tabIndex={0}
+          role="rowgroup"
+          aria-label="Comparison rows (scroll)"
+          data-testid="comparisons-scroll"
+        >
           <div style={{ height: v.getTotalSize(), position: 'relative' }}>
             {v.getVirtualItems().map((item) => {
               const index = rows[item.index]!;
-              return <ComparisonRow key={item.key} c={comparisons[index]!} index={index} rowIndex={item.index} start={item.start} chosen={chosenIndex === index} choose={(i) => setChosen({ of: comparisons, index: i })} detailId={detailId} />;
+              return (
+                <ComparisonRow
+                  key={item.key}
+                  c={comparisons[index]!}
+                  index={index}
+                  rowIndex={item.index}
+                  start={item.start}
+                  chosen={chosenIndex === index}
+                  choose={(i) => setChosen({ of: comparisons, index: i })}
+                  detailId={detailId}
+                />
+              );
             })}
           </div>
         </div>
@@ -180,7 +266,12 @@ function ComparisonHeads({ sort, setSort }: { sort: Sort | null; setSort: (s: So
         {COLUMNS.map((col, i) => {
           const dir = sort?.id === col.id ? (sort.desc ? 'desc' : 'asc') : null;
           return (
-            <div role="columnheader" key={col.id} style={{ width: WIDTHS[i] }} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
+            <div
+              role="columnheader"
+              key={col.id}
+              style={{ width: WIDTHS[i] }}
+              aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
+            >
               <button type="button" className="sort" onClick={() => setSort(nextSort(sort, col.id))}>
                 {col.header}
                 <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}</span>

@@ -19,23 +19,48 @@ export interface ToSign {
  * Cancel (or Escape) writes nothing; only "Sign and anchor" calls the engine, and not once
  * the journal was found to fail verification meanwhile (`refused` says why).
  */
-export function ConfirmSign({ what, refused, onSign, onCancel }: { what: ToSign; refused: string | null; onSign: () => void; onCancel: () => void }) {
+export function ConfirmSign({
+  what,
+  refused,
+  onSign,
+  onCancel,
+}: {
+  what: ToSign;
+  refused: string | null;
+  onSign: () => void;
+  onCancel: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
   }, []);
   return (
-    <dialog ref={ref} className="confirm-sign" aria-labelledby="confirm-h" onCancel={onCancel} data-testid="confirm-sign">
+    <dialog
+      ref={ref}
+      className="confirm-sign"
+      aria-labelledby="confirm-h"
+      onCancel={onCancel}
+      data-testid="confirm-sign"
+    >
       <h2 id="confirm-h">Sign this judgement?</h2>
-      <p>The engine signs these fields with your key and anchors the entry in the journal at once. A signed entry cannot be taken back.</p>
+      <p>
+        The engine signs these fields with your key and anchors the entry in the journal at once. A signed entry cannot
+        be taken back.
+      </p>
       <dl className="meta" data-testid="confirm-fields">
         <dt>Subject artifact</dt>
         <dd className="small">
           <CopyValue value={what.artifact} label="the subject artifact hash" />
         </dd>
         <dt>Report digest</dt>
-        <dd className="small">{what.reportDigest ? <CopyValue value={what.reportDigest} label="the report digest" /> : 'computed by the engine from the report shown'}</dd>
+        <dd className="small">
+          {what.reportDigest ? (
+            <CopyValue value={what.reportDigest} label="the report digest" />
+          ) : (
+            'computed by the engine from the report shown'
+          )}
+        </dd>
         <dt>Item</dt>
         <dd>
           {what.label} <span className="mono small">({what.pointer === '' ? 'the whole report' : what.pointer})</span>
@@ -60,7 +85,14 @@ export function ConfirmSign({ what, refused, onSign, onCancel }: { what: ToSign;
         <button type="button" onClick={onCancel} data-testid="confirm-cancel">
           Cancel
         </button>
-        <button type="button" className="primary" onClick={onSign} disabled={refused !== null} {...(refused ? { 'aria-describedby': 'confirm-blocked' } : {})} data-testid="confirm-sign-button">
+        <button
+          type="button"
+          className="primary"
+          onClick={onSign}
+          disabled={refused !== null}
+          {...(refused ? { 'aria-describedby': 'confirm-blocked' } : {})}
+          data-testid="confirm-sign-button"
+        >
           Sign and anchor
         </button>
       </div>

@@ -22,7 +22,14 @@ export function CopyValue({ value, label, testId }: { value: string; label: stri
       <span className="mono" data-testid={testId}>
         {value}
       </span>{' '}
-      <button type="button" className="copy" onClick={copy} onKeyDown={(e) => e.stopPropagation()} aria-label={`Copy ${label}`} data-copy={value}>
+      <button
+        type="button"
+        className="copy"
+        onClick={copy}
+        onKeyDown={(e) => e.stopPropagation()}
+        aria-label={`Copy ${label}`}
+        data-copy={value}
+      >
         {done ? 'Copied' : 'Copy'}
       </button>
     </span>

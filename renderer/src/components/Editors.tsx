@@ -6,7 +6,17 @@ import { locate } from '../lib/pointer';
 
 type StandaloneEditor = Parameters<OnMount>[0];
 
-export function ArtifactEditor({ text, pointer, theme, label }: { text: string; pointer: string | null; theme: 'light' | 'dark'; label: string }) {
+export function ArtifactEditor({
+  text,
+  pointer,
+  theme,
+  label,
+}: {
+  text: string;
+  pointer: string | null;
+  theme: 'light' | 'dark';
+  label: string;
+}) {
   const ed = useRef<StandaloneEditor | null>(null);
   const decorations = useRef<{ clear(): void } | null>(null);
 
@@ -20,7 +30,17 @@ export function ArtifactEditor({ text, pointer, theme, label }: { text: string; 
     const a = model.getPositionAt(region.start);
     const b = model.getPositionAt(region.end);
     const range = new monaco.Range(a.lineNumber, a.column, b.lineNumber, b.column);
-    decorations.current = e.createDecorationsCollection([{ range, options: { className: 'finding-region', isWholeLine: false, inlineClassName: 'finding-region-inline', overviewRuler: { color: '#d33', position: monaco.editor.OverviewRulerLane.Full } } }]);
+    decorations.current = e.createDecorationsCollection([
+      {
+        range,
+        options: {
+          className: 'finding-region',
+          isWholeLine: false,
+          inlineClassName: 'finding-region-inline',
+          overviewRuler: { color: '#d33', position: monaco.editor.OverviewRulerLane.Full },
+        },
+      },
+    ]);
     e.revealRangeInCenter(range);
     e.setSelection(range);
   };
@@ -28,13 +48,26 @@ export function ArtifactEditor({ text, pointer, theme, label }: { text: string; 
   useEffect(highlight, [text, pointer]);
 
   return (
-    <div className="editor-frame" data-testid="artifact-editor" data-pointer={pointer ?? ''} aria-label={label} role="region">
+    <div
+      className="editor-frame"
+      data-testid="artifact-editor"
+      data-pointer={pointer ?? ''}
+      aria-label={label}
+      role="region"
+    >
       <Editor
         height="360px"
         language="json"
         value={text}
         theme={theme === 'dark' ? 'reprise-dark' : 'reprise-light'}
-        options={{ readOnly: true, minimap: { enabled: false }, wordWrap: 'on', scrollBeyondLastLine: false, fontSize: 13, ariaLabel: label }}
+        options={{
+          readOnly: true,
+          minimap: { enabled: false },
+          wordWrap: 'on',
+          scrollBeyondLastLine: false,
+          fontSize: 13,
+          ariaLabel: label,
+        }}
         onMount={(e) => {
           ed.current = e;
           highlight();
@@ -48,7 +81,17 @@ type DiffEditorInstance = Parameters<DiffOnMount>[0];
 const ORIGINAL_LABEL = 'Original expression (recorded)';
 const MODIFIED_LABEL = 'Replayed expression';
 /** One object: a new one each render would make the wrapper push the options again. */
-const DIFF_OPTIONS = { readOnly: true, renderSideBySide: true, minimap: { enabled: false }, wordWrap: 'on', originalEditable: false, fontSize: 13, ariaLabel: 'Original against replayed expression', originalAriaLabel: ORIGINAL_LABEL, modifiedAriaLabel: MODIFIED_LABEL } as const;
+const DIFF_OPTIONS = {
+  readOnly: true,
+  renderSideBySide: true,
+  minimap: { enabled: false },
+  wordWrap: 'on',
+  originalEditable: false,
+  fontSize: 13,
+  ariaLabel: 'Original against replayed expression',
+  originalAriaLabel: ORIGINAL_LABEL,
+  modifiedAriaLabel: MODIFIED_LABEL,
+} as const;
 
 /**
  * Keeps a side's text box named. Monaco 0.57's diff editor passes each option change on to
@@ -64,7 +107,15 @@ function keepNamed(side: StandaloneEditor, label: string): void {
   side.onDidChangeConfiguration(name);
 }
 
-export function ExpressionDiff({ original, modified, theme }: { original: string; modified: string; theme: 'light' | 'dark' }) {
+export function ExpressionDiff({
+  original,
+  modified,
+  theme,
+}: {
+  original: string;
+  modified: string;
+  theme: 'light' | 'dark';
+}) {
   // @monaco-editor/react disposes the two models before the diff editor on unmount, and
   // Monaco then logs "TextModel got disposed before DiffEditorWidget model got reset"
   // (every time a report replaces one showing a diff). The models are kept from the
@@ -85,7 +136,12 @@ export function ExpressionDiff({ original, modified, theme }: { original: string
     keepNamed(e.getModifiedEditor(), MODIFIED_LABEL);
   };
   return (
-    <div className="editor-frame" data-testid="diff-editor" role="region" aria-label="Original against replayed expression">
+    <div
+      className="editor-frame"
+      data-testid="diff-editor"
+      role="region"
+      aria-label="Original against replayed expression"
+    >
       <DiffEditor
         height="320px"
         language="json"

@@ -22,12 +22,25 @@ function save(name: string, dataBase64: string): void {
  * TG replay its attestation signed with the chosen reviewer key.
  */
 export function ExportBundle() {
-  const { exportBundle, busy, bundle, attestation, keys } = useJudgement(useShallow((s) => ({ exportBundle: s.exportBundle, busy: s.busy, bundle: s.bundle, attestation: s.bundleAttestation, keys: s.keys })));
+  const { exportBundle, busy, bundle, attestation, keys } = useJudgement(
+    useShallow((s) => ({
+      exportBundle: s.exportBundle,
+      busy: s.busy,
+      bundle: s.bundle,
+      attestation: s.bundleAttestation,
+      keys: s.keys,
+    })),
+  );
   // The attestation is signed with the key chosen in the header: the journal's trust store names it there.
   const signer = attestation ? keys.find((k) => k.keyId === attestation.keyId) : undefined;
   return (
     <>
-      <button type="button" disabled={busy} onClick={() => void exportBundle().then((b) => b && save(b.name, b.dataBase64))} data-testid="export-bundle">
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => void exportBundle().then((b) => b && save(b.name, b.dataBase64))}
+        data-testid="export-bundle"
+      >
         Export evidence bundle
       </button>
       {bundle && (
@@ -35,7 +48,15 @@ export function ExportBundle() {
           Saved {bundle.name}: {bundle.judgements} judgement(s), checkpoint size {bundle.checkpoint.size},{' '}
           {attestation ? (
             <span data-testid="bundle-attestation">
-              the TG attestation signed by <Signer keyId={attestation.keyId} role={signer?.role ?? null} label={signer?.label ?? null} checked copyLabel="the key id that signed the attestation" />,{' '}
+              the TG attestation signed by{' '}
+              <Signer
+                keyId={attestation.keyId}
+                role={signer?.role ?? null}
+                label={signer?.label ?? null}
+                checked
+                copyLabel="the key id that signed the attestation"
+              />
+              ,{' '}
             </span>
           ) : null}
           SHA-256 <CopyValue value={bundle.sha256} label="the bundle's SHA-256" testId="bundle-sha256" />

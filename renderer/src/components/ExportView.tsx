@@ -27,13 +27,21 @@ function download(name: string, type: string, text: string): void {
  * only saves the envelope and shows its digest and key id.
  */
 function Attestation({ report, base }: { report: Report; base: string }) {
-  const { api, artifact, openOptions, attestable } = useStore(useShallow((s) => ({ api: s.api, artifact: s.artifact, openOptions: s.openOptions, attestable: s.info?.offers.attest })));
+  const { api, artifact, openOptions, attestable } = useStore(
+    useShallow((s) => ({
+      api: s.api,
+      artifact: s.artifact,
+      openOptions: s.openOptions,
+      attestable: s.info?.offers.attest,
+    })),
+  );
   const [keyFile, setKeyFile] = useState('');
   const [busy, setBusy] = useState(false);
   const [made, setMade] = useState<AttestationExport | null>(null);
   const [error, setError] = useState<string | null>(null);
   // The kinds that offer attestation (the engine's declarations, EngineInfo.offers): TG replay manifests.
-  const eligible = !!attestable?.includes(report.artifact.kind) && report.comparisons !== undefined && !!artifact?.source;
+  const eligible =
+    !!attestable?.includes(report.artifact.kind) && report.comparisons !== undefined && !!artifact?.source;
   const fileName = `${base}.attestation.dsse.json`;
   const make = async (): Promise<void> => {
     if (!api || !artifact?.source || !keyFile.trim()) return;
@@ -42,7 +50,11 @@ function Attestation({ report, base }: { report: Report; base: string }) {
     setMade(null);
     try {
       const options = optionsFor(artifact.source, openOptions);
-      const a = await api.attestReplay({ source: artifact.source, keyFile: keyFile.trim(), ...(Object.keys(options).length ? { options } : {}) });
+      const a = await api.attestReplay({
+        source: artifact.source,
+        keyFile: keyFile.trim(),
+        ...(Object.keys(options).length ? { options } : {}),
+      });
       setMade(a);
       download(fileName, 'application/json', a.envelope);
     } catch (e) {
@@ -55,7 +67,10 @@ function Attestation({ report, base }: { report: Report; base: string }) {
     <section aria-labelledby="attest-h" className="attest">
       <h3 id="attest-h">Attestation (in-toto / DSSE)</h3>
       {!eligible ? (
-        <p className="muted small">Attestations are made for replay reports of TG manifests: open one and replay it (Replay view), then come back here. The CLI makes the same: reprise attest MANIFEST --key KEYFILE.</p>
+        <p className="muted small">
+          Attestations are made for replay reports of TG manifests: open one and replay it (Replay view), then come back
+          here. The CLI makes the same: reprise attest MANIFEST --key KEYFILE.
+        </p>
       ) : (
         <form
           onSubmit={(e) => {
@@ -63,8 +78,18 @@ function Attestation({ report, base }: { report: Report; base: string }) {
             void make();
           }}
         >
-          <p className="small">The engine replays the manifest again (read-only: nothing is written to a journal), builds an in-toto Statement v1 and signs it in a DSSE envelope with the reviewer&apos;s key. Check it with reprise attest --verify FILE --trust-store FILE.</p>
-          <PathField id="reviewer-key" label="Reviewer key file (PKCS#8 PEM)" value={keyFile} kind="file" onChange={setKeyFile} />
+          <p className="small">
+            The engine replays the manifest again (read-only: nothing is written to a journal), builds an in-toto
+            Statement v1 and signs it in a DSSE envelope with the reviewer&apos;s key. Check it with reprise attest
+            --verify FILE --trust-store FILE.
+          </p>
+          <PathField
+            id="reviewer-key"
+            label="Reviewer key file (PKCS#8 PEM)"
+            value={keyFile}
+            kind="file"
+            onChange={setKeyFile}
+          />
           <button type="submit" className="primary" disabled={busy || !keyFile.trim()} data-testid="export-attestation">
             {busy ? 'Signing…' : 'Sign and save attestation'}
           </button>
@@ -94,7 +119,15 @@ function AttestationReceipt({ made, fileName }: { made: AttestationExport; fileN
       </dd>
       <dt>Signed by</dt>
       <dd>
-        <Signer keyId={made.keyId} role={k?.role ?? null} label={k?.label ?? null} checked={work !== null} copyLabel="the key id that signed the attestation" testId="attestation-signer" keyTestId="attestation-key" />
+        <Signer
+          keyId={made.keyId}
+          role={k?.role ?? null}
+          label={k?.label ?? null}
+          checked={work !== null}
+          copyLabel="the key id that signed the attestation"
+          testId="attestation-signer"
+          keyTestId="attestation-key"
+        />
       </dd>
       <dt>Replay verdict in the statement</dt>
       <dd>{VERDICT_LABEL[made.verdict]}</dd>
@@ -108,12 +141,24 @@ export function ExportView({ report }: { report: Report }) {
   return (
     <section className="panel" aria-labelledby="export-h">
       <h2 id="export-h">Export</h2>
-      <p>The report is the engine's own JSON (reprise.report/v1), byte for byte as it arrived; the HTML page embeds it with the findings and chain as tables, and loads nothing from anywhere.</p>
+      <p>
+        The report is the engine's own JSON (reprise.report/v1), byte for byte as it arrived; the HTML page embeds it
+        with the findings and chain as tables, and loads nothing from anywhere.
+      </p>
       <div className="toolbar">
-        <button type="button" className="primary" data-testid="export-json" onClick={() => download(`${base}.report.json`, 'application/json', JSON.stringify(report, null, 2) + '\n')}>
+        <button
+          type="button"
+          className="primary"
+          data-testid="export-json"
+          onClick={() => download(`${base}.report.json`, 'application/json', JSON.stringify(report, null, 2) + '\n')}
+        >
           Save report as JSON
         </button>
-        <button type="button" data-testid="export-html" onClick={() => download(`${base}.report.html`, 'text/html', reportPage(report))}>
+        <button
+          type="button"
+          data-testid="export-html"
+          onClick={() => download(`${base}.report.html`, 'text/html', reportPage(report))}
+        >
           Save report as HTML
         </button>
       </div>

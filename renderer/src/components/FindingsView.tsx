@@ -17,7 +17,12 @@ const columns = helper.columns([
   helper.accessor('rule', { header: 'Rule', sortFn: 'alphanumeric', filterFn: 'includesString' }),
   helper.accessor('severity', { header: 'Severity', sortFn: 'text', filterFn: 'equalsString' }),
   helper.accessor('message', { header: 'Message', sortFn: 'text', filterFn: 'includesString' }),
-  helper.accessor((r) => r.pointer ?? '', { id: 'pointer', header: 'Pointer', sortFn: 'text', filterFn: 'includesString' }),
+  helper.accessor((r) => r.pointer ?? '', {
+    id: 'pointer',
+    header: 'Pointer',
+    sortFn: 'text',
+    filterFn: 'includesString',
+  }),
 ]);
 const SEVERITIES = ['fail', 'unavailable', 'warning', 'info'] as const;
 const LABELS: Record<string, string> = { rule: 'Rule', severity: 'Severity', message: 'Message', pointer: 'Pointer' };
@@ -35,7 +40,12 @@ function Values({ f, chain }: { f: Finding; chain: ChainNode[] }) {
     <>
       {findingValues(f, chain, recomputed).map(({ word, value }) => (
         <div key={word} data-word={word}>
-          {word} {copyable(value) ? <CopyValue value={value} label={`the ${word} value of ${f.rule}`} /> : <span className="mono">{show(value)}</span>}
+          {word}{' '}
+          {copyable(value) ? (
+            <CopyValue value={value} label={`the ${word} value of ${f.rule}`} />
+          ) : (
+            <span className="mono">{show(value)}</span>
+          )}
         </div>
       ))}
     </>
@@ -50,7 +60,9 @@ export function FindingsView({ report }: { report: Report }) {
   const [text, setText] = useState('');
 
   const open = (r: Row): void => {
-    const node = report.chain.find((n) => n.pointer && r.pointer && (r.pointer === n.pointer || r.pointer.startsWith(n.pointer + '/')));
+    const node = report.chain.find(
+      (n) => n.pointer && r.pointer && (r.pointer === n.pointer || r.pointer.startsWith(n.pointer + '/')),
+    );
     select({ findingIndex: r.index, pointer: r.pointer ?? null, nodeId: node?.id ?? null });
     setView('chain');
     focusWhenShown('selected-finding');
@@ -72,7 +84,11 @@ export function FindingsView({ report }: { report: Report }) {
             }}
           />
         </label>
-        <ColumnFilter label="Severity" options={SEVERITIES} apply={(v) => table.getColumn('severity')?.setFilterValue(v)} />
+        <ColumnFilter
+          label="Severity"
+          options={SEVERITIES}
+          apply={(v) => table.getColumn('severity')?.setFilterValue(v)}
+        />
       </div>
       {report.findings.length === 0 ? (
         <p>No findings: every check passed.</p>
@@ -94,7 +110,14 @@ export function FindingsView({ report }: { report: Report }) {
             {table.getRowModel().rows.map((row) => {
               const f = row.original;
               return (
-                <tr key={row.id} className={`clickable ${f.severity}`} tabIndex={0} onClick={() => open(f)} onKeyDown={(e) => e.key === 'Enter' && open(f)} aria-label={`Open ${f.rule} in the chain and editor`}>
+                <tr
+                  key={row.id}
+                  className={`clickable ${f.severity}`}
+                  tabIndex={0}
+                  onClick={() => open(f)}
+                  onKeyDown={(e) => e.key === 'Enter' && open(f)}
+                  aria-label={`Open ${f.rule} in the chain and editor`}
+                >
                   <td className="mono rule">{f.rule}</td>
                   <td>
                     <span className={`sev ${f.severity}`}>{f.severity}</span>

@@ -3,10 +3,15 @@ import { useShallow } from 'zustand/react/shallow';
 
 /** The running job: a progress bar and Cancel. */
 export function JobBar() {
-  const { job, cancel, lastJobNote, artifact } = useStore(useShallow((s) => ({ job: s.job, cancel: s.cancel, lastJobNote: s.lastJobNote, artifact: s.artifact })));
-  if (!job) return lastJobNote ? <p className="note" role="status" data-testid="job-note" id="job-note" tabIndex={-1}>
+  const { job, cancel, lastJobNote, artifact } = useStore(
+    useShallow((s) => ({ job: s.job, cancel: s.cancel, lastJobNote: s.lastJobNote, artifact: s.artifact })),
+  );
+  if (!job)
+    return lastJobNote ? (
+      <p className="note" role="status" data-testid="job-note" id="job-note" tabIndex={-1}>
         {lastJobNote}
-      </p> : null;
+      </p>
+    ) : null;
   const pct = Math.round(job.fraction * 100);
   return (
     <div className="jobbar" role="status" data-testid="job">

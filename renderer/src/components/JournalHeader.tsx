@@ -10,12 +10,26 @@ import { focusWhenShown } from '../lib/focus';
 /** The journal judgements are recorded in, as the engine last verified it (header). */
 export function JournalHeader() {
   // The one journal of the window: judgements, routed drift and quarantine decisions all go to it.
-  const { work, status, open, setOpen } = useJudgement(useShallow((s) => ({ work: s.work, status: s.status, open: s.formOpen, setOpen: s.setFormOpen })));
-  const words = !work ? 'no journal open' : !status ? 'verifying…' : `${status.verdict === 'pass' ? 'verified' : status.verdict === 'fail' ? 'FAILS verification' : 'unverified'} · ${status.entries} ${status.entries === 1 ? 'entry' : 'entries'}`;
+  const { work, status, open, setOpen } = useJudgement(
+    useShallow((s) => ({ work: s.work, status: s.status, open: s.formOpen, setOpen: s.setFormOpen })),
+  );
+  const words = !work
+    ? 'no journal open'
+    : !status
+      ? 'verifying…'
+      : `${status.verdict === 'pass' ? 'verified' : status.verdict === 'fail' ? 'FAILS verification' : 'unverified'} · ${status.entries} ${status.entries === 1 ? 'entry' : 'entries'}`;
   return (
     <>
-      <button type="button" className={`journal-header ${status?.verdict ?? 'none'}`} aria-expanded={open} aria-controls="work-journal" onClick={() => setOpen(!open)} data-testid="work-journal-toggle">
-        Journal: {work ? <span className="mono">{work.dir.split(/[\\/]/).pop()}</span> : null} <span data-testid="work-journal-status">{words}</span>
+      <button
+        type="button"
+        className={`journal-header ${status?.verdict ?? 'none'}`}
+        aria-expanded={open}
+        aria-controls="work-journal"
+        onClick={() => setOpen(!open)}
+        data-testid="work-journal-toggle"
+      >
+        Journal: {work ? <span className="mono">{work.dir.split(/[\\/]/).pop()}</span> : null}{' '}
+        <span data-testid="work-journal-status">{words}</span>
       </button>
       {open && <WorkJournalForm onDone={() => setOpen(false)} />}
     </>
@@ -25,13 +39,25 @@ export function JournalHeader() {
 /** Choose or create the journal, with its trust store, and the key that signs judgements. */
 function WorkJournalForm({ onDone }: { onDone: () => void }) {
   const { work, status, busy, error, openJournal, closeJournal } = useJudgement(
-    useShallow((s) => ({ work: s.work, status: s.status, busy: s.busy, error: s.error, openJournal: s.openJournal, closeJournal: s.closeJournal })),
+    useShallow((s) => ({
+      work: s.work,
+      status: s.status,
+      busy: s.busy,
+      error: s.error,
+      openJournal: s.openJournal,
+      closeJournal: s.closeJournal,
+    })),
   );
   const [dir, setDir] = useState(work?.dir ?? '');
   const [trust, setTrust] = useState(work?.trustStore ?? '');
   const [create, setCreate] = useState(false);
   return (
-    <section id="work-journal" className="work-journal panel" aria-labelledby="work-journal-h" data-testid="work-journal">
+    <section
+      id="work-journal"
+      className="work-journal panel"
+      aria-labelledby="work-journal-h"
+      data-testid="work-journal"
+    >
       <h2 id="work-journal-h">Journal to record judgements in</h2>
       <form
         onSubmit={(e) => {
@@ -41,12 +67,29 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
         }}
       >
         <PathField id="wj-dir" label="Journal directory" kind="directory" value={dir} onChange={setDir} />
-        <PathField id="wj-trust" label="Trust store (names who may sign)" kind="file" value={trust} onChange={setTrust} />
+        <PathField
+          id="wj-trust"
+          label="Trust store (names who may sign)"
+          kind="file"
+          value={trust}
+          onChange={setTrust}
+        />
         <label>
-          <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} data-testid="wj-create" /> Create the journal if it does not exist
+          <input
+            type="checkbox"
+            checked={create}
+            onChange={(e) => setCreate(e.target.checked)}
+            data-testid="wj-create"
+          />{' '}
+          Create the journal if it does not exist
         </label>
         <div className="toolbar">
-          <button type="submit" className="primary" disabled={busy || !dir.trim() || !trust.trim()} data-testid="wj-open">
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || !dir.trim() || !trust.trim()}
+            data-testid="wj-open"
+          >
             Open and verify
           </button>
           {work && (
@@ -76,7 +119,9 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
 
 /** The keys this host may sign with, named by the journal's trust store; the chosen one shown whole. */
 function SigningKeyField() {
-  const { keys, keyPath, setKey, pickKey } = useJudgement(useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, setKey: s.setKey, pickKey: s.pickKey })));
+  const { keys, keyPath, setKey, pickKey } = useJudgement(
+    useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, setKey: s.setKey, pickKey: s.pickKey })),
+  );
   const nativeDialogs = useStore((s) => s.info?.nativeDialogs === true);
   const chosen = keys.find((k) => k.path === keyPath);
   return (
@@ -86,7 +131,8 @@ function SigningKeyField() {
         <option value="">— choose the key that signs —</option>
         {keys.map((k) => (
           <option key={k.path} value={k.path} disabled={!k.keyId}>
-            {k.label ?? k.path.split(/[\\/]/).pop()} · {k.role ?? 'not in the trust store'} · {k.keyId ? `${k.keyId.slice(0, 19)}…` : 'not an Ed25519 key'}
+            {k.label ?? k.path.split(/[\\/]/).pop()} · {k.role ?? 'not in the trust store'} ·{' '}
+            {k.keyId ? `${k.keyId.slice(0, 19)}…` : 'not an Ed25519 key'}
           </option>
         ))}
       </select>
@@ -97,10 +143,21 @@ function SigningKeyField() {
       )}
       {chosen?.keyId && (
         <p className="small" data-testid="wj-key-signer">
-          Signs as <Signer keyId={chosen.keyId} role={chosen.role} label={chosen.label} checked copyLabel="the chosen signing key id" />
+          Signs as{' '}
+          <Signer
+            keyId={chosen.keyId}
+            role={chosen.role}
+            label={chosen.label}
+            checked
+            copyLabel="the chosen signing key id"
+          />
         </p>
       )}
-      {keys.length === 0 && !nativeDialogs && <p className="muted small">This host grants no signing key: start reprise serve with --key FILE, or pick one in the desktop app.</p>}
+      {keys.length === 0 && !nativeDialogs && (
+        <p className="muted small">
+          This host grants no signing key: start reprise serve with --key FILE, or pick one in the desktop app.
+        </p>
+      )}
     </div>
   );
 }

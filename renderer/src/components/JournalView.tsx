@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { AnchorFields, Signer } from './AnchorFields';
-import { checkRationale, RATIONALE_RULE, type AnchorReceipt, type CaseDecision, type CaseView, type JournalStatus } from '../../../shared/api';
+import {
+  checkRationale,
+  RATIONALE_RULE,
+  type AnchorReceipt,
+  type CaseDecision,
+  type CaseView,
+  type JournalStatus,
+} from '../../../shared/api';
 import { focusWhenShown } from '../lib/focus';
 import { ColumnHeads } from './ColumnHeads';
 import { useStore } from '../store';
@@ -11,11 +18,18 @@ import { SignBlocked } from './SignBlocked';
 
 /** The key decisions are signed with: the one chosen in the journal header, with its holder. */
 function SigningKeyLine() {
-  const { keys, keyPath, setFormOpen } = useJudgement(useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, setFormOpen: s.setFormOpen })));
+  const { keys, keyPath, setFormOpen } = useJudgement(
+    useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, setFormOpen: s.setFormOpen })),
+  );
   const k = keys.find((x) => x.path === keyPath);
   return (
     <p className="small" data-testid="decision-key">
-      Signed with {k ? <strong>{`${k.label ?? k.path.split(/[\\/]/).pop()} · ${k.role ?? 'not in the trust store'}`}</strong> : <strong>no key chosen</strong>}{' '}
+      Signed with{' '}
+      {k ? (
+        <strong>{`${k.label ?? k.path.split(/[\\/]/).pop()} · ${k.role ?? 'not in the trust store'}`}</strong>
+      ) : (
+        <strong>no key chosen</strong>
+      )}{' '}
       <button type="button" className="link" onClick={() => setFormOpen(true)}>
         change in the journal header
       </button>
@@ -25,7 +39,9 @@ function SigningKeyLine() {
 
 /** The signed decision on an open case: the decision, the rationale (the engine's rule), the key. */
 function DecisionForm({ c }: { c: CaseView }) {
-  const { decide, journalBusy, journal } = useStore(useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal })));
+  const { decide, journalBusy, journal } = useStore(
+    useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal })),
+  );
   // A journal that fails verification: the engine would refuse the decision, so the button says why instead.
   const refused = useStore((s) => signingRefusal(s.journalStatus));
   const [decision, setDecision] = useState<CaseDecision>('release');
@@ -51,20 +67,47 @@ function DecisionForm({ c }: { c: CaseView }) {
     >
       <fieldset>
         <legend>Decision</legend>
-        {(['release', 'uphold', 'escalate'] as const).filter((d) => d !== 'escalate' || c.state === 'open').map((d) => (
-          <label key={d}>
-            <input type="radio" name={`decision-${c.caseId}`} value={d} checked={decision === d} onChange={() => setDecision(d)} /> {d}
-          </label>
-        ))}
+        {(['release', 'uphold', 'escalate'] as const)
+          .filter((d) => d !== 'escalate' || c.state === 'open')
+          .map((d) => (
+            <label key={d}>
+              <input
+                type="radio"
+                name={`decision-${c.caseId}`}
+                value={d}
+                checked={decision === d}
+                onChange={() => setDecision(d)}
+              />{' '}
+              {d}
+            </label>
+          ))}
       </fieldset>
       <label htmlFor="rationale">Rationale (required: {RATIONALE_RULE.summary}; it is signed and journaled)</label>
-      <textarea id="rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && short} aria-describedby="rationale-help" data-testid="rationale" />
+      <textarea
+        id="rationale"
+        rows={4}
+        value={rationale}
+        onChange={(e) => setRationale(e.target.value)}
+        aria-invalid={touched && short}
+        aria-describedby="rationale-help"
+        data-testid="rationale"
+      />
       <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
-        {touched && short ? `${problem}; the rule: ${RATIONALE_RULE.summary}.` : 'It is signed with the officer key and journaled.'}
+        {touched && short
+          ? `${problem}; the rule: ${RATIONALE_RULE.summary}.`
+          : 'It is signed with the officer key and journaled.'}
       </p>
       <SigningKeyLine />
-      {touched && !journal.keyFile && <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>}
-      <button type="submit" className="primary" disabled={journalBusy || refused !== null} {...(refused ? { 'aria-describedby': DECISION_BLOCKED } : {})} data-testid="sign-decision">
+      {touched && !journal.keyFile && (
+        <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>
+      )}
+      <button
+        type="submit"
+        className="primary"
+        disabled={journalBusy || refused !== null}
+        {...(refused ? { 'aria-describedby': DECISION_BLOCKED } : {})}
+        data-testid="sign-decision"
+      >
         Sign and record {decision}
       </button>
       {refused && <SignBlocked id={DECISION_BLOCKED} reason={refused} />}
@@ -85,7 +128,13 @@ const DECISION_BLOCKED = 'decision-sign-blocked';
  */
 function AnchorReceiptView({ r, checked }: { r: AnchorReceipt; checked: boolean }) {
   return (
-    <section id={DECISION_RECEIPT} className="receipt" tabIndex={-1} aria-labelledby="decision-receipt-h" data-testid="receipt">
+    <section
+      id={DECISION_RECEIPT}
+      className="receipt"
+      tabIndex={-1}
+      aria-labelledby="decision-receipt-h"
+      data-testid="receipt"
+    >
       <h4 id="decision-receipt-h">Anchor receipt</h4>
       <dl className="meta">
         <dt>Case</dt>
@@ -96,7 +145,15 @@ function AnchorReceiptView({ r, checked }: { r: AnchorReceipt; checked: boolean 
         <dd className="mono">{r.seq}</dd>
         <dt>Signed by</dt>
         <dd data-testid="receipt-signer">
-          <Signer keyId={r.keyId} role={r.role} label={r.label} checked={checked} copyLabel="the key id that signed the decision" testId="receipt-signer-role" keyTestId="receipt-signer-key" />
+          <Signer
+            keyId={r.keyId}
+            role={r.role}
+            label={r.label}
+            checked={checked}
+            copyLabel="the key id that signed the decision"
+            testId="receipt-signer-role"
+            keyTestId="receipt-signer-key"
+          />
         </dd>
         <AnchorFields r={r} />
       </dl>
@@ -121,7 +178,16 @@ function CaseHistory({ c, checked }: { c: CaseView; checked: boolean }) {
         <li key={h.seq} data-seq={h.seq}>
           <span className="mono small">#{h.seq}</span> <strong>{h.decision}</strong> {h.atUtc}
           <div className="small">
-            Signed by <Signer keyId={h.author} role={h.role} label={h.label} checked={checked} copyLabel={`the key id that signed entry #${h.seq}`} testId="history-signer" keyTestId="history-key" />
+            Signed by{' '}
+            <Signer
+              keyId={h.author}
+              role={h.role}
+              label={h.label}
+              checked={checked}
+              copyLabel={`the key id that signed entry #${h.seq}`}
+              testId="history-signer"
+              keyTestId="history-key"
+            />
           </div>
           <div>{h.text}</div>
         </li>
@@ -148,7 +214,13 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
         <dd>{c.openedAtUtc}</dd>
       </dl>
       <h4>Evidence</h4>
-      {c.evidence ? <pre className="evidence mono small" data-testid="case-evidence" tabIndex={0} aria-label="Case evidence">{JSON.stringify(c.evidence, null, 2)}</pre> : <p className="muted">The case was opened without recorded evidence.</p>}
+      {c.evidence ? (
+        <pre className="evidence mono small" data-testid="case-evidence" tabIndex={0} aria-label="Case evidence">
+          {JSON.stringify(c.evidence, null, 2)}
+        </pre>
+      ) : (
+        <p className="muted">The case was opened without recorded evidence.</p>
+      )}
       <h4>History</h4>
       <CaseHistory c={c} checked={checked} />
       {!closed && <DecisionForm c={c} />}
@@ -159,14 +231,29 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
 }
 
 /** The quarantine cases, one row each; a row (click or Enter) chooses its case. */
-function CaseQueue({ cases, chosen, choose }: { cases: CaseView[]; chosen: string | null; choose: (id: string) => void }) {
+function CaseQueue({
+  cases,
+  chosen,
+  choose,
+}: {
+  cases: CaseView[];
+  chosen: string | null;
+  choose: (id: string) => void;
+}) {
   return (
     <table className="grid" data-testid="case-queue">
       <caption className="visually-hidden">Quarantine cases and their states</caption>
       <ColumnHeads names={['Case', 'State', 'Claim', 'Source', 'Updated']} />
       <tbody>
         {cases.map((x) => (
-          <tr key={x.caseId} className={`clickable${chosen === x.caseId ? ' chosen' : ''}`} tabIndex={0} onClick={() => choose(x.caseId)} onKeyDown={(e) => e.key === 'Enter' && choose(x.caseId)} data-case={x.caseId}>
+          <tr
+            key={x.caseId}
+            className={`clickable${chosen === x.caseId ? ' chosen' : ''}`}
+            tabIndex={0}
+            onClick={() => choose(x.caseId)}
+            onKeyDown={(e) => e.key === 'Enter' && choose(x.caseId)}
+            data-case={x.caseId}
+          >
             <td className="mono">{x.caseId}</td>
             <td>
               <span className={`state ${x.state}`}>{x.state}</span>
@@ -187,14 +274,16 @@ export function JournalVerification({ st, showDir = false }: { st: JournalStatus
     <>
       <p className={st.verdict === 'pass' ? 'ok' : 'bad'} data-testid="journal-verification">
         Journal {showDir && <span className="mono">{st.dir} </span>}
-        {st.verdict === 'pass' ? 'verified' : st.verdict.toUpperCase()}: {st.entries} entries, checkpoint {st.checkpointSize ?? 'none'}
+        {st.verdict === 'pass' ? 'verified' : st.verdict.toUpperCase()}: {st.entries} entries, checkpoint{' '}
+        {st.checkpointSize ?? 'none'}
         {st.rolesChecked ? ', signers checked against the trust store' : ', signers NOT checked (no trust store)'}.
       </p>
       {st.findings.length > 0 && (
         <ul className="journal-findings">
           {st.findings.map((f, i) => (
             <li key={i}>
-              <span className={`sev ${f.severity}`}>{f.severity}</span> <span className="mono">{f.rule}</span> {f.message} {f.pointer && <span className="mono small">at {f.pointer}</span>}
+              <span className={`sev ${f.severity}`}>{f.severity}</span> <span className="mono">{f.rule}</span>{' '}
+              {f.message} {f.pointer && <span className="mono small">at {f.pointer}</span>}
             </li>
           ))}
         </ul>
@@ -205,8 +294,22 @@ export function JournalVerification({ st, showDir = false }: { st: JournalStatus
 
 /** Change, verify again, or create a training journal; a refusal of either is shown here and focused. */
 function JournalToolbar({ showLoadError }: { showLoadError: boolean }) {
-  const { journal, loadJournal, journalBusy, journalError } = useStore(useShallow((s) => ({ journal: s.journal, loadJournal: s.loadJournal, journalBusy: s.journalBusy, journalError: s.journalError })));
-  const { openDemoJournal, setFormOpen, formOpen, busy } = useJudgement(useShallow((s) => ({ openDemoJournal: s.openDemoJournal, setFormOpen: s.setFormOpen, formOpen: s.formOpen, busy: s.busy })));
+  const { journal, loadJournal, journalBusy, journalError } = useStore(
+    useShallow((s) => ({
+      journal: s.journal,
+      loadJournal: s.loadJournal,
+      journalBusy: s.journalBusy,
+      journalError: s.journalError,
+    })),
+  );
+  const { openDemoJournal, setFormOpen, formOpen, busy } = useJudgement(
+    useShallow((s) => ({
+      openDemoJournal: s.openDemoJournal,
+      setFormOpen: s.setFormOpen,
+      formOpen: s.formOpen,
+      busy: s.busy,
+    })),
+  );
   const [demoError, setDemoError] = useState<string | null>(null);
   const verify = async (): Promise<void> => {
     await loadJournal();
@@ -223,7 +326,12 @@ function JournalToolbar({ showLoadError }: { showLoadError: boolean }) {
   return (
     <>
       <div className="toolbar">
-        <button type="button" className={journal.dir ? '' : 'primary'} onClick={() => setFormOpen(true)} data-testid="change-journal">
+        <button
+          type="button"
+          className={journal.dir ? '' : 'primary'}
+          onClick={() => setFormOpen(true)}
+          data-testid="change-journal"
+        >
           {journal.dir ? 'Change journal…' : 'Open a journal…'}
         </button>
         {journal.dir && (
@@ -231,7 +339,12 @@ function JournalToolbar({ showLoadError }: { showLoadError: boolean }) {
             Verify again
           </button>
         )}
-        <button type="button" onClick={() => void createDemo()} disabled={journalBusy || busy} data-testid="demo-journal">
+        <button
+          type="button"
+          onClick={() => void createDemo()}
+          disabled={journalBusy || busy}
+          data-testid="demo-journal"
+        >
           Create a training journal
         </button>
       </div>
@@ -247,7 +360,9 @@ function JournalToolbar({ showLoadError }: { showLoadError: boolean }) {
 
 /** Journal and quarantine: the case queue, a case with its evidence, the signed decision form. */
 export function JournalView() {
-  const { journal, journalStatus: st } = useStore(useShallow((s) => ({ journal: s.journal, journalStatus: s.journalStatus })));
+  const { journal, journalStatus: st } = useStore(
+    useShallow((s) => ({ journal: s.journal, journalStatus: s.journalStatus })),
+  );
   const [chosen, setChosen] = useState<string | null>(null);
   const c = st?.cases.find((x) => x.caseId === chosen) ?? null;
   return (
@@ -265,7 +380,10 @@ export function JournalView() {
           </dd>
         </dl>
       ) : (
-        <p className="muted">No journal is open. Open one in the journal header (it is the one journal of this window), or create a training journal.</p>
+        <p className="muted">
+          No journal is open. Open one in the journal header (it is the one journal of this window), or create a
+          training journal.
+        </p>
       )}
       {/* A chosen case shows the journal's error beside its decision form instead. */}
       <JournalToolbar showLoadError={c === null} />

@@ -59,7 +59,9 @@ export function itemLabel(report: Report, pointer: string): string {
 
 /** The latest judgement on an item of this very report (the state the form continues from). */
 function latestOn(judgements: JudgementView[], pointer: string, digest: string | null): JudgementView | null {
-  const mine = judgements.filter((j) => j.pointer === pointer && j.reportDigest === digest && j.problem === null && j.decision !== 'note');
+  const mine = judgements.filter(
+    (j) => j.pointer === pointer && j.reportDigest === digest && j.problem === null && j.decision !== 'note',
+  );
   return mine.length ? mine[mine.length - 1]! : null;
 }
 
@@ -68,13 +70,31 @@ function allowedDecisions(all: readonly JudgementDecision[], latest: JudgementVi
   return all.filter((d) => d === 'note' || d !== latest?.decision);
 }
 
-function DecisionField({ decisions, decision, setDecision, touched }: { decisions: JudgementDecision[]; decision: JudgementDecision | null; setDecision: (d: JudgementDecision) => void; touched: boolean }) {
+function DecisionField({
+  decisions,
+  decision,
+  setDecision,
+  touched,
+}: {
+  decisions: JudgementDecision[];
+  decision: JudgementDecision | null;
+  setDecision: (d: JudgementDecision) => void;
+  touched: boolean;
+}) {
   return (
     <fieldset {...(touched && !decision ? { 'aria-describedby': 'decision-err' } : {})}>
       <legend>Decision</legend>
       {decisions.map((d) => (
         <label key={d}>
-          <input type="radio" name="judgement-decision" value={d} checked={decision === d} onChange={() => setDecision(d)} data-testid={`decision-${d}`} /> {d}
+          <input
+            type="radio"
+            name="judgement-decision"
+            value={d}
+            checked={decision === d}
+            onChange={() => setDecision(d)}
+            data-testid={`decision-${d}`}
+          />{' '}
+          {d}
         </label>
       ))}
       {touched && !decision && (
@@ -87,14 +107,34 @@ function DecisionField({ decisions, decision, setDecision, touched }: { decision
 }
 
 /** The rationale and the engine's rule for it; problem is shown once the form was submitted. */
-function RationaleField({ summary, rationale, setRationale, problem, touched }: { summary: string | undefined; rationale: string; setRationale: (r: string) => void; problem: string | null; touched: boolean }) {
+function RationaleField({
+  summary,
+  rationale,
+  setRationale,
+  problem,
+  touched,
+}: {
+  summary: string | undefined;
+  rationale: string;
+  setRationale: (r: string) => void;
+  problem: string | null;
+  touched: boolean;
+}) {
   return (
     <>
       <label htmlFor="judgement-rationale">Rationale (signed and journaled)</label>
       <p id="judgement-rule" className="muted small" data-testid="judgement-rule">
         The rule: {summary ?? 'loading the engine’s rule…'}
       </p>
-      <textarea id="judgement-rationale" rows={4} value={rationale} onChange={(e) => setRationale(e.target.value)} aria-invalid={touched && problem !== null} aria-describedby={problem ? 'judgement-rule judgement-rationale-err' : 'judgement-rule'} data-testid="judgement-rationale" />
+      <textarea
+        id="judgement-rationale"
+        rows={4}
+        value={rationale}
+        onChange={(e) => setRationale(e.target.value)}
+        aria-invalid={touched && problem !== null}
+        aria-describedby={problem ? 'judgement-rule judgement-rationale-err' : 'judgement-rule'}
+        data-testid="judgement-rationale"
+      />
       {problem && (
         <p id="judgement-rationale-err" className="field-error" data-testid="judgement-rationale-err">
           {problem}
@@ -120,7 +160,19 @@ function SignerLine({ signer }: { signer: ToSign['key'] | null }) {
 }
 
 function JudgementForm({ report }: { report: Report }) {
-  const s = useJudgement(useShallow((x) => ({ judging: x.judging!, rules: x.rules, keys: x.keys, keyPath: x.keyPath, work: x.work!, list: x.list, busy: x.busy, record: x.record, startJudging: x.startJudging })));
+  const s = useJudgement(
+    useShallow((x) => ({
+      judging: x.judging!,
+      rules: x.rules,
+      keys: x.keys,
+      keyPath: x.keyPath,
+      work: x.work!,
+      list: x.list,
+      busy: x.busy,
+      record: x.record,
+      startJudging: x.startJudging,
+    })),
+  );
   const [decision, setDecision] = useState<JudgementDecision | null>(null);
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
@@ -141,7 +193,8 @@ function JudgementForm({ report }: { report: Report }) {
       </h3>
       {latest && (
         <p className="small" data-testid="judge-latest">
-          In force: <strong>{latest.decision}</strong> (entry #{latest.seq}). You may now record: {decisions.join(', ')}.
+          In force: <strong>{latest.decision}</strong> (entry #{latest.seq}). You may now record: {decisions.join(', ')}
+          .
         </p>
       )}
       <form
@@ -150,14 +203,35 @@ function JudgementForm({ report }: { report: Report }) {
           e.preventDefault();
           setTouched(true);
           if (!decision || problem || !key?.keyId || refused) return;
-          setConfirm({ artifact, reportDigest: s.list?.reportDigest ?? null, pointer, label, decision, rationale, key, journal: s.work.dir });
+          setConfirm({
+            artifact,
+            reportDigest: s.list?.reportDigest ?? null,
+            pointer,
+            label,
+            decision,
+            rationale,
+            key,
+            journal: s.work.dir,
+          });
         }}
       >
         <DecisionField decisions={decisions} decision={decision} setDecision={setDecision} touched={touched} />
-        <RationaleField summary={s.rules?.summary} rationale={rationale} setRationale={setRationale} problem={touched ? problem : null} touched={touched} />
+        <RationaleField
+          summary={s.rules?.summary}
+          rationale={rationale}
+          setRationale={setRationale}
+          problem={touched ? problem : null}
+          touched={touched}
+        />
         <SignerLine signer={key} />
         <div className="toolbar">
-          <button type="submit" className="primary" disabled={s.busy || !key?.keyId || refused !== null} {...(refused ? { 'aria-describedby': REVIEW_BLOCKED } : {})} data-testid="judge-review">
+          <button
+            type="submit"
+            className="primary"
+            disabled={s.busy || !key?.keyId || refused !== null}
+            {...(refused ? { 'aria-describedby': REVIEW_BLOCKED } : {})}
+            data-testid="judge-review"
+          >
             Review and sign…
           </button>
           <button type="button" onClick={() => s.startJudging(null)}>
@@ -199,7 +273,13 @@ function Receipt() {
   const receipt = useJudgement((s) => s.receipt);
   if (!receipt) return null;
   return (
-    <section id={JUDGEMENT_RECEIPT} className="receipt" tabIndex={-1} aria-labelledby="judgement-receipt-h" data-testid="judgement-receipt">
+    <section
+      id={JUDGEMENT_RECEIPT}
+      className="receipt"
+      tabIndex={-1}
+      aria-labelledby="judgement-receipt-h"
+      data-testid="judgement-receipt"
+    >
       <h3 id="judgement-receipt-h">Signed and anchored</h3>
       <dl className="meta">
         <dt>Entry</dt>
@@ -207,7 +287,14 @@ function Receipt() {
         <AnchorFields r={receipt} />
         <dt>Signed by</dt>
         <dd data-testid="judgement-receipt-signer">
-          <Signer keyId={receipt.keyId} role={receipt.role} label={receipt.label} checked copyLabel="the key id that signed the judgement" keyTestId="judgement-receipt-key" />
+          <Signer
+            keyId={receipt.keyId}
+            role={receipt.role}
+            label={receipt.label}
+            checked
+            copyLabel="the key id that signed the judgement"
+            keyTestId="judgement-receipt-key"
+          />
         </dd>
       </dl>
     </section>
@@ -232,15 +319,27 @@ function JudgementsList() {
                 <td className="mono small">#{j.seq}</td>
                 <td className="mono small">
                   {j.pointer === '' ? 'whole report' : j.pointer}
-                  {j.reportDigest !== null && j.reportDigest !== list.reportDigest && <div className="muted">on another report of this artifact</div>}
+                  {j.reportDigest !== null && j.reportDigest !== list.reportDigest && (
+                    <div className="muted">on another report of this artifact</div>
+                  )}
                 </td>
                 <td>{j.decision}</td>
                 <td className="small">{j.rationale}</td>
                 <td className="small">
-                  <Signer keyId={j.author} role={j.role} label={j.label} checked={hasTrust} copyLabel={`the key id that signed entry #${j.seq}`} />
+                  <Signer
+                    keyId={j.author}
+                    role={j.role}
+                    label={j.label}
+                    checked={hasTrust}
+                    copyLabel={`the key id that signed entry #${j.seq}`}
+                  />
                 </td>
                 <td className="small" data-testid="judgement-proof">
-                  {j.problem ? `problem: ${j.problem}` : j.proofVerified ? 'verified' : `not verified: ${j.proofFindings.join('; ')}`}
+                  {j.problem
+                    ? `problem: ${j.problem}`
+                    : j.proofVerified
+                      ? 'verified'
+                      : `not verified: ${j.proofFindings.join('; ')}`}
                 </td>
               </tr>
             ))}
@@ -254,7 +353,9 @@ function JudgementsList() {
 /** The reviewer's act on the open report: judge it (or an item), see what was judged, export it. */
 export function JudgementPanel() {
   const report = useStore((s) => s.report);
-  const { work, judging, error } = useJudgement(useShallow((s) => ({ work: s.work, judging: s.judging, error: s.error })));
+  const { work, judging, error } = useJudgement(
+    useShallow((s) => ({ work: s.work, judging: s.judging, error: s.error })),
+  );
   const refused = useRefusal();
   if (!work || !report) return null;
   // The "Record judgement" buttons of every view name this reason: it is there whenever they are.
@@ -262,7 +363,9 @@ export function JudgementPanel() {
   if (!artifactOf(report))
     return (
       <>
-        <p className="muted small">This report names no artifact SHA-256: judgements are recorded on an artifact file.</p>
+        <p className="muted small">
+          This report names no artifact SHA-256: judgements are recorded on an artifact file.
+        </p>
         {blocked}
       </>
     );

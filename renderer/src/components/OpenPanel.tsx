@@ -11,10 +11,12 @@ function ModeField({ mode, setMode }: { mode: CheckMode; setMode: (m: CheckMode)
     <fieldset className="mode">
       <legend>Action</legend>
       <label>
-        <input type="radio" name="mode" value="verify" checked={mode === 'verify'} onChange={() => setMode('verify')} /> Verify
+        <input type="radio" name="mode" value="verify" checked={mode === 'verify'} onChange={() => setMode('verify')} />{' '}
+        Verify
       </label>
       <label>
-        <input type="radio" name="mode" value="replay" checked={mode === 'replay'} onChange={() => setMode('replay')} /> Replay
+        <input type="radio" name="mode" value="replay" checked={mode === 'replay'} onChange={() => setMode('replay')} />{' '}
+        Replay
       </label>
     </fieldset>
   );
@@ -22,7 +24,15 @@ function ModeField({ mode, setMode }: { mode: CheckMode; setMode: (m: CheckMode)
 
 /** A file picker in the window (hidden inputs behind buttons), the shell's native dialog when it has one. */
 function FileChoosers({ mode, busy }: Props) {
-  const { openFile, openPath, openSavedReport, info, api } = useStore(useShallow((s) => ({ openFile: s.openFile, openPath: s.openPath, openSavedReport: s.openSavedReport, info: s.info, api: s.api })));
+  const { openFile, openPath, openSavedReport, info, api } = useStore(
+    useShallow((s) => ({
+      openFile: s.openFile,
+      openPath: s.openPath,
+      openSavedReport: s.openSavedReport,
+      info: s.info,
+      api: s.api,
+    })),
+  );
   const fileInput = useRef<HTMLInputElement>(null);
   const reportInput = useRef<HTMLInputElement>(null);
   return (
@@ -41,7 +51,13 @@ function FileChoosers({ mode, busy }: Props) {
         </button>
       ) : (
         // The real control is this button: the file inputs are hidden and no Tab stop.
-        <button type="button" className="button" disabled={busy} onClick={() => fileInput.current?.click()} data-testid="choose-file">
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => fileInput.current?.click()}
+          data-testid="choose-file"
+        >
           Choose a file…
         </button>
       )}
@@ -118,8 +134,19 @@ function PathForm({ mode, busy }: Props) {
         if (path.trim()) void openPath(path.trim(), mode);
       }}
     >
-      <label htmlFor="open-path">Or open a file or package directory on this machine by its path (large files are read by the engine, not sent through the window)</label>
-      <input id="open-path" className="mono" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/case-17/run.dump.json" spellCheck={false} data-testid="open-path" />
+      <label htmlFor="open-path">
+        Or open a file or package directory on this machine by its path (large files are read by the engine, not sent
+        through the window)
+      </label>
+      <input
+        id="open-path"
+        className="mono"
+        value={path}
+        onChange={(e) => setPath(e.target.value)}
+        placeholder="/home/me/case-17/run.dump.json"
+        spellCheck={false}
+        data-testid="open-path"
+      />
       <button type="submit" disabled={busy || !path.trim()}>
         Open
       </button>
@@ -136,7 +163,13 @@ function RecentFiles({ mode, busy }: Props) {
       <ul>
         {recent.map((r) => (
           <li key={r.path}>
-            <button type="button" className="link" disabled={busy} onClick={() => void openPath(r.path, mode)} title={r.path}>
+            <button
+              type="button"
+              className="link"
+              disabled={busy}
+              onClick={() => void openPath(r.path, mode)}
+              title={r.path}
+            >
               {r.name}
             </button>{' '}
             <span className="muted">{r.openedAtUtc}</span>
@@ -151,7 +184,10 @@ function RecentFiles({ mode, busy }: Props) {
 function Examples({ mode, busy }: Props) {
   const examples = useStore((s) => s.examples);
   const [filter, setFilter] = useState('');
-  const shown = useMemo(() => examples.filter((ex) => ex.expect && ex.path.toLowerCase().includes(filter.toLowerCase())), [examples, filter]);
+  const shown = useMemo(
+    () => examples.filter((ex) => ex.expect && ex.path.toLowerCase().includes(filter.toLowerCase())),
+    [examples, filter],
+  );
   const groups = useMemo(() => {
     const m = new Map<string, typeof shown>();
     for (const ex of shown) {
@@ -165,7 +201,13 @@ function Examples({ mode, busy }: Props) {
     <details className="examples" open>
       <summary>Built-in examples ({shown.length})</summary>
       <label className="filter">
-        Filter examples <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="dumps, tg, acgp, packages…" />
+        Filter examples{' '}
+        <input
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="dumps, tg, acgp, packages…"
+        />
       </label>
       {/* One attribute disables every example during a job: the memoized list is not
           re-rendered (200 buttons) and restyled at the moment the job starts. */}
@@ -188,11 +230,16 @@ export function OpenPanel() {
       <DropZone mode={mode} busy={busy} />
       <PathForm mode={mode} busy={busy} />
       <details className="options">
-        <summary>Engine options for the files you open: trust store, providers registry, profile registry, kernel adapter</summary>
+        <summary>
+          Engine options for the files you open: trust store, providers registry, profile registry, kernel adapter
+        </summary>
         <OptionField id="opt-trust" label="Trust store (who may sign dumps)" k="trustStore" />
         <OptionField id="opt-providers" label="Providers registry (for replay)" k="providers" />
         <PackageOptions />
-        <p className="muted small">Absolute paths on this machine. Without a trust store a signed dump is at best "unknown signer". Built-in examples bring their own.</p>
+        <p className="muted small">
+          Absolute paths on this machine. Without a trust store a signed dump is at best "unknown signer". Built-in
+          examples bring their own.
+        </p>
       </details>
       <RecentFiles mode={mode} busy={busy} />
       <Examples mode={mode} busy={busy} />
@@ -201,41 +248,67 @@ export function OpenPanel() {
 }
 
 /** The example list, memoized: typing elsewhere in the panel must not re-render 200 buttons. */
-const ExampleGroups = memo(function ExampleGroups({ groups, mode }: { groups: [string, ExampleSummary[]][]; mode: CheckMode }) {
+const ExampleGroups = memo(function ExampleGroups({
+  groups,
+  mode,
+}: {
+  groups: [string, ExampleSummary[]][];
+  mode: CheckMode;
+}) {
   const openExample = useStore((s) => s.openExample);
   return (
     <>
       {groups.map(([g, list]) => (
-            <div key={g} className="example-group">
-              <h3>{g}</h3>
-              <ul>
-                {list.map((ex) => (
-                  <li key={ex.path}>
-                    <button type="button" className="link" onClick={() => void openExample(ex.path, ex.expect?.command ?? mode, ex.expect?.whatIf)} title={ex.note} data-example={ex.path}>
-                      {ex.path}
-                    </button>
-                    {ex.expect && <span className={`tag ${ex.expect.verdict}`}>{ex.expect.verdict}</span>}
-                    {ex.expect?.command === 'replay' && <span className="tag neutral">replay</span>}
-                    {/* It opens with its own action and what-if substitutions, so the badge is what it shows here. */}
-                    {ex.expect?.whatIf && <span className="tag demo">what-if {ex.expect.whatIf.join(' ')}</span>}
-                    {ex.options && <span className="muted"> with {Object.keys(ex.options).join(', ')}</span>}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
+        <div key={g} className="example-group">
+          <h3>{g}</h3>
+          <ul>
+            {list.map((ex) => (
+              <li key={ex.path}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => void openExample(ex.path, ex.expect?.command ?? mode, ex.expect?.whatIf)}
+                  title={ex.note}
+                  data-example={ex.path}
+                >
+                  {ex.path}
+                </button>
+                {ex.expect && <span className={`tag ${ex.expect.verdict}`}>{ex.expect.verdict}</span>}
+                {ex.expect?.command === 'replay' && <span className="tag neutral">replay</span>}
+                {/* It opens with its own action and what-if substitutions, so the badge is what it shows here. */}
+                {ex.expect?.whatIf && <span className="tag demo">what-if {ex.expect.whatIf.join(' ')}</span>}
+                {ex.options && <span className="muted"> with {Object.keys(ex.options).join(', ')}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
     </>
   );
 });
 
 function OptionField({ id, label, k }: { id: string; label: string; k: 'trustStore' | 'providers' }) {
-  const { value, setOpenOptions, info, api } = useStore(useShallow((s) => ({ value: s.openOptions[k], setOpenOptions: s.setOpenOptions, info: s.info, api: s.api })));
+  const { value, setOpenOptions, info, api } = useStore(
+    useShallow((s) => ({ value: s.openOptions[k], setOpenOptions: s.setOpenOptions, info: s.info, api: s.api })),
+  );
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} className="mono" value={value} onChange={(e) => setOpenOptions({ [k]: e.target.value })} spellCheck={false} placeholder="/path/to/file.json" />
+      <input
+        id={id}
+        className="mono"
+        value={value}
+        onChange={(e) => setOpenOptions({ [k]: e.target.value })}
+        spellCheck={false}
+        placeholder="/path/to/file.json"
+      />
       {info?.nativeDialogs && (
-        <button type="button" onClick={() => void api?.pickPath({ kind: 'file', title: label }).then((p) => p && setOpenOptions({ [k]: p }))}>
+        <button
+          type="button"
+          onClick={() =>
+            void api?.pickPath({ kind: 'file', title: label }).then((p) => p && setOpenOptions({ [k]: p }))
+          }
+        >
           Choose…
         </button>
       )}

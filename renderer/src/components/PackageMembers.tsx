@@ -20,22 +20,34 @@ const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.
 type Row = Record<string, string>;
 
 function digestStatus(m: PackageMember): { word: string; cls: string } {
-  if (m.recordedDigest === null) return { word: m.digestName ? 'not recorded' : 'no recorded digest', cls: 'unresolved' };
+  if (m.recordedDigest === null)
+    return { word: m.digestName ? 'not recorded' : 'no recorded digest', cls: 'unresolved' };
   if (m.recomputedDigest === null) return { word: 'not recomputable', cls: 'unresolved' };
-  return m.recordedDigest === m.recomputedDigest ? { word: 'match', cls: 'match' } : { word: 'mismatch', cls: 'mismatch' };
+  return m.recordedDigest === m.recomputedDigest
+    ? { word: 'match', cls: 'match' }
+    : { word: 'mismatch', cls: 'mismatch' };
 }
 
 /** The dataset's rows as a sortable TanStack table (the columns are the dataset's own). */
 function DatasetTable({ table: t }: { table: NonNullable<PackageMemberContent['table']> }) {
   const helper = createColumnHelper<typeof features, Row>();
-  const columns = useMemo(() => helper.columns(t.columns.map((c, i) => helper.accessor((r) => r[String(i)] ?? '', { id: `c${i}`, header: c, sortFn: 'alphanumeric' }))), [t]);
+  const columns = useMemo(
+    () =>
+      helper.columns(
+        t.columns.map((c, i) =>
+          helper.accessor((r) => r[String(i)] ?? '', { id: `c${i}`, header: c, sortFn: 'alphanumeric' }),
+        ),
+      ),
+    [t],
+  );
   const data = useMemo(() => t.rows.map((r) => Object.fromEntries(r.map((v, i) => [String(i), v]))), [t]);
   const table = useTable({ features, columns, data });
   return (
     <div className="table-scroll">
       <table className="grid" data-testid="dataset-table">
         <caption>
-          Dataset: {t.columns.length} columns, {t.totalRows} rows{t.rows.length < t.totalRows ? ` (the first ${t.rows.length} shown)` : ''}
+          Dataset: {t.columns.length} columns, {t.totalRows} rows
+          {t.rows.length < t.totalRows ? ` (the first ${t.rows.length} shown)` : ''}
         </caption>
         <thead>
           {table.getHeaderGroups().map((g) => (
@@ -74,7 +86,13 @@ function MemberContent({ content, theme }: { content: PackageMemberContent; them
         <button type="button" aria-pressed={which === 'raw'} onClick={() => setWhich('raw')}>
           Raw
         </button>
-        <button type="button" aria-pressed={which === 'canonical'} onClick={() => setWhich('canonical')} disabled={content.canonical === null} data-testid="member-canonical">
+        <button
+          type="button"
+          aria-pressed={which === 'canonical'}
+          onClick={() => setWhich('canonical')}
+          disabled={content.canonical === null}
+          data-testid="member-canonical"
+        >
           Canonical
         </button>
       </div>
@@ -107,9 +125,21 @@ function MembersTable({ members, open }: { members: PackageMember[]; open: (path
               </td>
               <td>{m.role}</td>
               <td>{m.size}</td>
-              <td className="small">{m.recordedDigest ? <CopyValue value={m.recordedDigest} label={`the recorded digest of ${m.path}`} /> : '—'}</td>
+              <td className="small">
+                {m.recordedDigest ? (
+                  <CopyValue value={m.recordedDigest} label={`the recorded digest of ${m.path}`} />
+                ) : (
+                  '—'
+                )}
+              </td>
               <td className="small" data-testid="member-recomputed">
-                {m.recomputedDigest ? <CopyValue value={m.recomputedDigest} label={`the recomputed digest of ${m.path}`} /> : m.sha256 ? <CopyValue value={m.sha256} label={`the SHA-256 of ${m.path}`} /> : '—'}
+                {m.recomputedDigest ? (
+                  <CopyValue value={m.recomputedDigest} label={`the recomputed digest of ${m.path}`} />
+                ) : m.sha256 ? (
+                  <CopyValue value={m.sha256} label={`the SHA-256 of ${m.path}`} />
+                ) : (
+                  '—'
+                )}
               </td>
               <td>
                 <span className={`status-badge ${st.cls}`} data-testid="member-status">
@@ -160,7 +190,11 @@ export function PackageMembers({ report }: { report: Report }) {
   return (
     <section className="panel package-members" aria-labelledby="members-h" data-testid="package-members">
       <h3 id="members-h">Package members</h3>
-      {!source && <p className="muted">The members are read from the package file: open it (not a saved report) to browse them.</p>}
+      {!source && (
+        <p className="muted">
+          The members are read from the package file: open it (not a saved report) to browse them.
+        </p>
+      )}
       {error && (
         <p className="bad" role="alert" data-testid="members-error">
           {error}

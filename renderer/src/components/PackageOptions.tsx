@@ -10,11 +10,25 @@ import { PathField } from './PathField';
  * workbench may read.
  */
 export function PackageOptions() {
-  const { pkg, setPackageOptions } = useJudgement(useShallow((s) => ({ pkg: s.pkg, setPackageOptions: s.setPackageOptions })));
+  const { pkg, setPackageOptions } = useJudgement(
+    useShallow((s) => ({ pkg: s.pkg, setPackageOptions: s.setPackageOptions })),
+  );
   return (
     <div className="package-options" data-testid="package-options">
-      <PathField id="opt-profiles" label="Profile registry (Nemosyne consumers and profiles)" kind="file" value={pkg.profiles} onChange={(v) => setPackageOptions({ profiles: v })} />
-      <PathField id="opt-adapter" label="Kernel adapter (restores a Nemosyne package's semantic state; it runs as code)" kind="file" value={pkg.kernelAdapter} onChange={(v) => setPackageOptions({ kernelAdapter: v })} />
+      <PathField
+        id="opt-profiles"
+        label="Profile registry (Nemosyne consumers and profiles)"
+        kind="file"
+        value={pkg.profiles}
+        onChange={(v) => setPackageOptions({ profiles: v })}
+      />
+      <PathField
+        id="opt-adapter"
+        label="Kernel adapter (restores a Nemosyne package's semantic state; it runs as code)"
+        kind="file"
+        value={pkg.kernelAdapter}
+        onChange={(v) => setPackageOptions({ kernelAdapter: v })}
+      />
     </div>
   );
 }

@@ -47,7 +47,13 @@ function RoutingTable({ routing }: { routing: Ev[] }) {
             </td>
             <td className="small">{Array.isArray(e['reasons']) ? e['reasons'].map(String).join('; ') : '—'}</td>
             <td className="small">
-              {e['case'] === null || e['case'] === undefined ? (e['anchored'] === false ? 'not opened: nothing was anchored' : '—') : typeof e['case'] === 'string' ? e['case'] : JSON.stringify(e['case'])}
+              {e['case'] === null || e['case'] === undefined
+                ? e['anchored'] === false
+                  ? 'not opened: nothing was anchored'
+                  : '—'
+                : typeof e['case'] === 'string'
+                  ? e['case']
+                  : JSON.stringify(e['case'])}
               {e['alreadyOpen'] === true && ' (already open)'}
             </td>
           </tr>
@@ -62,7 +68,9 @@ function DriftTable({ drift, events }: { drift: Ev[]; events: JsonValue[] }) {
   return (
     <table className="grid" data-testid="drift-events">
       <caption className="visually-hidden">Drift events and their routing</caption>
-      <ColumnHeads names={['Execution', 'Output', 'Original → replayed', 'Δ / ε', 'Decision exits', 'Routing', 'Judgement']} />
+      <ColumnHeads
+        names={['Execution', 'Output', 'Original → replayed', 'Δ / ε', 'Decision exits', 'Routing', 'Judgement']}
+      />
       <tbody>
         {drift.map((e, i) => (
           <tr key={i}>
@@ -79,7 +87,9 @@ function DriftTable({ drift, events }: { drift: Ev[]; events: JsonValue[] }) {
               {e['decisionMaterial'] === true && <strong> (decision-material)</strong>}
             </td>
             <td>
-              <span className="tag neutral">{e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}</span>
+              <span className="tag neutral">
+                {e['routing'] === undefined || e['routing'] === null ? '—' : String(e['routing'])}
+              </span>
             </td>
             <td>
               <JudgeButton pointer={`/events/${events.indexOf(e)}`} label={`drift event ${String(e['output'] ?? i)}`} />
@@ -93,7 +103,9 @@ function DriftTable({ drift, events }: { drift: Ev[]; events: JsonValue[] }) {
 
 /** Replay: run with progress and cancel; comparisons; the expression diff; drift events with routing. */
 export function ReplayView({ report }: { report: Report | null }) {
-  const { run, job, artifact, theme } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, theme: s.theme })));
+  const { run, job, artifact, theme } = useStore(
+    useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, theme: s.theme })),
+  );
   const expression = obj(report?.details?.['expression']);
   const recorded = expression?.['recorded'];
   const replayed = expression?.['replayed'];
@@ -102,21 +114,47 @@ export function ReplayView({ report }: { report: Report | null }) {
     <section className="panel" aria-labelledby="replay-h">
       <h2 id="replay-h">Replay</h2>
       <div className="toolbar">
-        <button type="button" className="primary" disabled={!artifact?.source || job !== null} onClick={() => void run('replay')} data-testid="run-replay">
+        <button
+          type="button"
+          className="primary"
+          disabled={!artifact?.source || job !== null}
+          onClick={() => void run('replay')}
+          data-testid="run-replay"
+        >
           Run replay
         </button>
-        {!artifact?.source && <span className="muted">{artifact?.savedReport ? 'A saved report is shown as saved: open its artifact to replay it.' : 'Open an artifact first.'}</span>}
+        {!artifact?.source && (
+          <span className="muted">
+            {artifact?.savedReport
+              ? 'A saved report is shown as saved: open its artifact to replay it.'
+              : 'Open an artifact first.'}
+          </span>
+        )}
       </div>
       {report && <ReplayNotes report={report} />}
       {report && (
         <>
-          <h3>Comparisons ({(comparisonCap(report)?.total ?? report.comparisons?.length ?? 0).toLocaleString('en')})</h3>
-          {report.comparisons && report.comparisons.length > 0 ? <ComparisonsTable comparisons={report.comparisons} cap={comparisonCap(report)} path={report.artifact.path} /> : <p className="muted">No comparisons: run a replay to compare recorded and replayed outputs.</p>}
+          <h3>
+            Comparisons ({(comparisonCap(report)?.total ?? report.comparisons?.length ?? 0).toLocaleString('en')})
+          </h3>
+          {report.comparisons && report.comparisons.length > 0 ? (
+            <ComparisonsTable
+              comparisons={report.comparisons}
+              cap={comparisonCap(report)}
+              path={report.artifact.path}
+            />
+          ) : (
+            <p className="muted">No comparisons: run a replay to compare recorded and replayed outputs.</p>
+          )}
           {recorded !== undefined && replayed !== undefined && (
             <>
               <h3>Expression: original against replayed</h3>
               <Suspense fallback={<p className="muted">Loading the diff editor…</p>}>
-                <ExpressionDiff original={JSON.stringify(recorded, null, 2)} modified={JSON.stringify(replayed, null, 2)} theme={theme} />
+                <ExpressionDiff
+                  original={JSON.stringify(recorded, null, 2)}
+                  modified={JSON.stringify(replayed, null, 2)}
+                  theme={theme}
+                />
               </Suspense>
             </>
           )}

@@ -1,7 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ProviderOffers } from '../../../shared/api';
 import type { JsonValue, Report, TgDriftRate } from '../../../shared/report';
-import { acgpTrajectoryOf, expressionOf, jsonObjectOf as obj, tgDriftRateIn, whatIfOf } from '../../../shared/details/index';
+import {
+  acgpTrajectoryOf,
+  expressionOf,
+  jsonObjectOf as obj,
+  tgDriftRateIn,
+  whatIfOf,
+} from '../../../shared/details/index';
 import { useStore, type Sweep } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
@@ -14,7 +20,12 @@ function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSe
     x: rows.map((_, i) => i),
     names: rows.map((c) => c.output.replace(/^comp\.[A-Z]+\.OUTPUT\./, '')),
     series: [
-      { label: '|Δ|', values: rows.map((c) => (typeof c.delta === 'number' ? Math.abs(c.delta) : null)), color: '#c0392b', style: 'points' },
+      {
+        label: '|Δ|',
+        values: rows.map((c) => (typeof c.delta === 'number' ? Math.abs(c.delta) : null)),
+        color: '#c0392b',
+        style: 'points',
+      },
       // ε as a ring around its value: a |Δ| equal to ε stays visible inside it.
       { label: 'ε', values: rows.map((c) => c.epsilon ?? null), color: '#2471a3', style: 'points', ring: true },
     ],
@@ -27,7 +38,13 @@ function rateRange(maxRate: number | null, rates: readonly (number | null)[]): [
   return [0, Math.min(1, top * 1.2)];
 }
 
-type DriftChart = { x: number[]; names: string[]; series: ChartSeries[]; maxRate: number | null; governed: TgDriftRate | null };
+type DriftChart = {
+  x: number[];
+  names: string[];
+  series: ChartSeries[];
+  maxRate: number | null;
+  governed: TgDriftRate | null;
+};
 
 /** The engine's per-version drift rate over the governed window (TG replays), against `maxRate`. */
 function governedDriftRates(g: TgDriftRate): DriftChart {
@@ -53,13 +70,25 @@ function governedText(g: TgDriftRate): string {
   const over = g.versions.filter((v) => v.exceeds);
   const each = (v: TgDriftRate['versions'][number]) => `${v.model} (${v.drifted} of ${v.inWindow} = ${pct(v.rate)})`;
   if (over.length === 0) return `${head} No version exceeds it: ${g.versions.map(each).join(', ')}.`;
-  return `${head} Exceeding it: ${over.map(each).join(', ')}.${over.length < g.versions.length ? ` Within it: ${g.versions.filter((v) => !v.exceeds).map(each).join(', ')}.` : ''}`;
+  return `${head} Exceeding it: ${over.map(each).join(', ')}.${
+    over.length < g.versions.length
+      ? ` Within it: ${g.versions
+          .filter((v) => !v.exceeds)
+          .map(each)
+          .join(', ')}.`
+      : ''
+  }`;
 }
 
 function driftRates(r: Report): DriftChart | null {
   const g = tgDriftRateIn(r);
   if (g) return governedDriftRates(g);
-  const events = (r.events ?? []).map(obj).filter((e): e is { [k: string]: JsonValue } => e !== null && typeof e['type'] === 'string' && /DRIFT/.test(String(e['type'])));
+  const events = (r.events ?? [])
+    .map(obj)
+    .filter(
+      (e): e is { [k: string]: JsonValue } =>
+        e !== null && typeof e['type'] === 'string' && /DRIFT/.test(String(e['type'])),
+    );
   const compared = (r.comparisons ?? []).filter((c) => c.mode === 'BANDED').length;
   if (compared === 0 && events.length === 0) return null;
   const byVersion = new Map<string, number>();
@@ -79,8 +108,15 @@ function driftRates(r: Report): DriftChart | null {
     maxRate,
     governed: null,
     series: [
-      { label: 'drift rate', values: names.map((n) => (compared > 0 ? (byVersion.get(n) ?? 0) / compared : 0)), color: '#b9770e', style: 'bars' },
-      ...(maxRate !== null ? [{ label: 'governed max', values: names.map(() => maxRate), color: '#1e8449', style: 'dash' as const }] : []),
+      {
+        label: 'drift rate',
+        values: names.map((n) => (compared > 0 ? (byVersion.get(n) ?? 0) / compared : 0)),
+        color: '#b9770e',
+        style: 'bars',
+      },
+      ...(maxRate !== null
+        ? [{ label: 'governed max', values: names.map(() => maxRate), color: '#1e8449', style: 'dash' as const }]
+        : []),
     ],
   };
 }
@@ -89,11 +125,14 @@ function driftRates(r: Report): DriftChart | null {
  * A what-if dump replay's numeric outputs: the expression's per-token log-probabilities,
  * recorded against replayed (details.expression, as the engine reports them), and its score.
  */
-function expressionSeries(r: Report): { x: number[]; series: ChartSeries[]; scores: [number | null, number | null] } | null {
+function expressionSeries(
+  r: Report,
+): { x: number[]; series: ChartSeries[]; scores: [number | null, number | null] } | null {
   const e = expressionOf(r);
   const rec = obj(e?.recorded);
   const rep = obj(e?.replayed);
-  const lp = (o: { [k: string]: JsonValue } | null): (number | null)[] => (Array.isArray(o?.['logprobs']) ? o['logprobs'].map((v) => (typeof v === 'number' ? v : null)) : []);
+  const lp = (o: { [k: string]: JsonValue } | null): (number | null)[] =>
+    Array.isArray(o?.['logprobs']) ? o['logprobs'].map((v) => (typeof v === 'number' ? v : null)) : [];
   const a = lp(rec);
   const b = lp(rep);
   const n = Math.max(a.length, b.length);
@@ -127,8 +166,14 @@ function unknownSubstitution(r: Report, o: ProviderOffers | null): string | null
   if (!sub || !o) return null;
   const { models, shapes } = offered(o);
   const out: string[] = [];
-  if (typeof sub['model'] === 'string' && !models.includes(sub['model'])) out.push(`Model version ${sub['model']} is not offered by the provider registry ${o.source}; it offers ${models.join(', ') || 'none'}.`);
-  if (typeof sub['shape'] === 'string' && !shapes.includes(sub['shape'])) out.push(`Compute shape ${sub['shape']} is not offered by the provider registry ${o.source}; it offers ${shapes.join(', ') || 'none'}.`);
+  if (typeof sub['model'] === 'string' && !models.includes(sub['model']))
+    out.push(
+      `Model version ${sub['model']} is not offered by the provider registry ${o.source}; it offers ${models.join(', ') || 'none'}.`,
+    );
+  if (typeof sub['shape'] === 'string' && !shapes.includes(sub['shape']))
+    out.push(
+      `Compute shape ${sub['shape']} is not offered by the provider registry ${o.source}; it offers ${shapes.join(', ') || 'none'}.`,
+    );
   return out.length ? out.join(' ') : null;
 }
 
@@ -163,8 +208,17 @@ export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | n
       compared = rows.filter((c) => c.status !== 'unavailable').length;
       drifted = rows.filter((c) => c.status === 'fail').length;
     }
-    const blocker = run.report.findings.find((f) => f.severity === 'unavailable' && !/what-if replay: a demonstration/.test(f.message));
-    if (compared === 0) return { whatIf: run.whatIf, rate: null, drifted, compared, why: blocker ? `${blocker.rule}: ${blocker.message}` : 'nothing was replayed' };
+    const blocker = run.report.findings.find(
+      (f) => f.severity === 'unavailable' && !/what-if replay: a demonstration/.test(f.message),
+    );
+    if (compared === 0)
+      return {
+        whatIf: run.whatIf,
+        rate: null,
+        drifted,
+        compared,
+        why: blocker ? `${blocker.rule}: ${blocker.message}` : 'nothing was replayed',
+      };
     return { whatIf: run.whatIf, rate: drifted / compared, drifted, compared, why: null };
   });
   return { bars, maxRate };
@@ -188,18 +242,31 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
           xNames={rated.map((b) => b.whatIf)}
           xLabel="substitution"
           yLabel="drift rate"
-          yRange={rateRange(maxRate, rated.map((b) => b.rate))}
+          yRange={rateRange(
+            maxRate,
+            rated.map((b) => b.rate),
+          )}
           horizontal
           series={[
             { label: 'drift rate', values: rated.map((b) => b.rate), color: '#b9770e', style: 'bars' },
-            ...(maxRate !== null ? [{ label: 'governed max', values: rated.map(() => maxRate), color: '#1e8449', style: 'dash' as const }] : []),
+            ...(maxRate !== null
+              ? [{ label: 'governed max', values: rated.map(() => maxRate), color: '#1e8449', style: 'dash' as const }]
+              : []),
           ]}
         />
       )}
       <p className={over.length ? 'small bad' : 'small'} data-testid="sweep-summary">
-        {maxRate === null ? 'The report names no governed maximum drift rate; the rate is the share of outputs that drifted. ' : `Governed maximum drift rate ${pct(maxRate)}. `}
-        {maxRate !== null && (over.length ? `Exceeding it: ${over.map(each).join(', ')}. ` : 'No substitution exceeds it. ')}
-        {maxRate !== null && rated.length > over.length && `Within it: ${rated.filter((b) => !over.includes(b)).map(each).join(', ')}. `}
+        {maxRate === null
+          ? 'The report names no governed maximum drift rate; the rate is the share of outputs that drifted. '
+          : `Governed maximum drift rate ${pct(maxRate)}. `}
+        {maxRate !== null &&
+          (over.length ? `Exceeding it: ${over.map(each).join(', ')}. ` : 'No substitution exceeds it. ')}
+        {maxRate !== null &&
+          rated.length > over.length &&
+          `Within it: ${rated
+            .filter((b) => !over.includes(b))
+            .map(each)
+            .join(', ')}. `}
         {maxRate === null && rated.length > 0 && `${rated.map(each).join(', ')}. `}
       </p>
       {bars.some((b) => b.rate === null) && (
@@ -223,7 +290,8 @@ export interface Disagreement {
   recomputed: number;
 }
 
-const num = (v: JsonValue | undefined): number | null => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: JsonValue | undefined): number | null =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
 
 /**
  * Where the engine recomputed an EVAL's trust debt differently from what was recorded:
@@ -236,7 +304,8 @@ function debtDisagreements(r: Report): Map<number, Disagreement> {
     const m = /^\/(\d+)\/trust_debt\/post$/.exec(f.pointer ?? '');
     const recomputed = num(f.expected);
     const recorded = num(f.actual);
-    if (m && recomputed !== null && recorded !== null) out.set(Number(m[1]), { index: Number(m[1]), recorded, recomputed });
+    if (m && recomputed !== null && recorded !== null)
+      out.set(Number(m[1]), { index: Number(m[1]), recorded, recomputed });
   }
   return out;
 }
@@ -258,10 +327,27 @@ function trajectory(r: Report): { x: number[]; series: ChartSeries[]; disagreeme
     series: [
       // Where they agree the two lines coincide: the recorded one wide underneath, the recomputed one thin and dashed on it.
       { label: 'recorded trust debt (post)', values: posts, color: '#85c1e9', style: 'line', width: 6 },
-      { label: 'recomputed trust debt', values: posts.map((p, i) => off.get(i)?.recomputed ?? p), color: '#145a32', style: 'dash', width: 2 },
+      {
+        label: 'recomputed trust debt',
+        values: posts.map((p, i) => off.get(i)?.recomputed ?? p),
+        color: '#145a32',
+        style: 'dash',
+        width: 2,
+      },
       // Its own colour: no threshold line shares it.
-      { label: 'EVAL disagrees', values: posts.map((p, i) => (off.has(i) ? p : null)), color: '#d81b60', style: 'points', ring: true },
-      ...Object.entries(thresholds).map(([k, v], i) => ({ label: `threshold ${k}`, values: t.map(() => (typeof v === 'number' ? v : Number(v))), color: colors[i % colors.length]!, style: 'dash' as const })),
+      {
+        label: 'EVAL disagrees',
+        values: posts.map((p, i) => (off.has(i) ? p : null)),
+        color: '#d81b60',
+        style: 'points',
+        ring: true,
+      },
+      ...Object.entries(thresholds).map(([k, v], i) => ({
+        label: `threshold ${k}`,
+        values: t.map(() => (typeof v === 'number' ? v : Number(v))),
+        color: colors[i % colors.length]!,
+        style: 'dash' as const,
+      })),
     ],
   };
 }
@@ -271,7 +357,8 @@ function DemoNote({ report, offers }: { report: Report | null; offers: ProviderO
   const unknown = report ? unknownSubstitution(report, offers) : null;
   return report && whatIfOf(report) ? (
     <p className="demo-banner" role="note" data-testid="demo-banner">
-      DEMONSTRATION. This report is a what-if replay: it substitutes a different environment on purpose. It shows how drift looks; it is never a forensic verdict and never passes.
+      DEMONSTRATION. This report is a what-if replay: it substitutes a different environment on purpose. It shows how
+      drift looks; it is never a forensic verdict and never passes.
       {unknown && (
         <span className="demo-unknown" data-testid="demo-unknown">
           {' '}
@@ -280,7 +367,10 @@ function DemoNote({ report, offers }: { report: Report | null; offers: ProviderO
       )}
     </p>
   ) : (
-    <p className="muted">A what-if replay substitutes a model version or compute shape on purpose, to show how drift looks; its report is labelled a demonstration and never passes.</p>
+    <p className="muted">
+      A what-if replay substitutes a model version or compute shape on purpose, to show how drift looks; its report is
+      labelled a demonstration and never passes.
+    </p>
   );
 }
 
@@ -300,14 +390,26 @@ function PickerOptions({ offered: list, inReport }: { offered: string[]; inRepor
           {m}
         </option>
       ))}
-      {inReport && !list.includes(inReport) && <option value={inReport}>{inReport} (in this report; not offered)</option>}
+      {inReport && !list.includes(inReport) && (
+        <option value={inReport}>{inReport} (in this report; not offered)</option>
+      )}
     </>
   );
 }
 
 /** The what-if pickers (filled from the provider registry) and the replay and sweep buttons. */
 function WhatIfForm({ report }: { report: Report | null }) {
-  const { run, job, artifact, offers, offersError, sweep, runSweep } = useStore(useShallow((s) => ({ run: s.run, job: s.job, artifact: s.artifact, offers: s.offers, offersError: s.offersError, sweep: s.sweep, runSweep: s.runSweep })));
+  const { run, job, artifact, offers, offersError, sweep, runSweep } = useStore(
+    useShallow((s) => ({
+      run: s.run,
+      job: s.job,
+      artifact: s.artifact,
+      offers: s.offers,
+      offersError: s.offersError,
+      sweep: s.sweep,
+      runSweep: s.runSweep,
+    })),
+  );
   const [model, setModel] = useState(() => substituted(report, 'model'));
   const [shape, setShape] = useState(() => substituted(report, 'shape'));
   // The pickers show the substitution of the report on screen: a new report resets them to it.
@@ -319,7 +421,9 @@ function WhatIfForm({ report }: { report: Report | null }) {
   }
   const offer = offered(offers);
   const sweeping = sweep !== null && sweep.done < sweep.planned;
-  const whatIf = [model.trim() && `model=${model.trim()}`, shape.trim() && `shape=${shape.trim()}`].filter((x): x is string => !!x);
+  const whatIf = [model.trim() && `model=${model.trim()}`, shape.trim() && `shape=${shape.trim()}`].filter(
+    (x): x is string => !!x,
+  );
   return (
     <>
       <form
@@ -341,7 +445,12 @@ function WhatIfForm({ report }: { report: Report | null }) {
             <PickerOptions offered={offer.shapes} inReport={substituted(report, 'shape')} />
           </select>
         </label>
-        <button type="submit" className="primary" disabled={!artifact?.source || job !== null || whatIf.length === 0} data-testid="run-whatif">
+        <button
+          type="submit"
+          className="primary"
+          disabled={!artifact?.source || job !== null || whatIf.length === 0}
+          data-testid="run-whatif"
+        >
           Run what-if replay
         </button>
         <button type="button" disabled={!artifact?.source || job !== null} onClick={() => void run('replay')}>
@@ -350,14 +459,20 @@ function WhatIfForm({ report }: { report: Report | null }) {
         <button
           type="button"
           disabled={!artifact?.source || job !== null || sweeping || offer.models.length + offer.shapes.length === 0}
-          onClick={() => void runSweep([...offer.models.map((m) => `model=${m}`), ...offer.shapes.map((x) => `shape=${x}`)])}
+          onClick={() =>
+            void runSweep([...offer.models.map((m) => `model=${m}`), ...offer.shapes.map((x) => `shape=${x}`)])
+          }
           data-testid="run-sweep"
         >
           Compare every version and shape
         </button>
       </form>
       <p className="muted small" data-testid="offers-source">
-        {offers ? `Pickers filled from the provider registry ${offers.source}: ${offer.models.length} model version(s), ${offer.shapes.length} compute shape(s).` : offersError ? `The provider registry cannot be read: ${offersError}` : 'Reading the provider registry…'}
+        {offers
+          ? `Pickers filled from the provider registry ${offers.source}: ${offer.models.length} model version(s), ${offer.shapes.length} compute shape(s).`
+          : offersError
+            ? `The provider registry cannot be read: ${offersError}`
+            : 'Reading the provider registry…'}
       </p>
     </>
   );
@@ -365,7 +480,9 @@ function WhatIfForm({ report }: { report: Report | null }) {
 
 function DebtDisagreements({ list }: { list: Disagreement[] }) {
   return list.length === 0 ? (
-    <p className="small" data-testid="debt-disagreements">Every EVAL&apos;s recorded trust debt agrees with the recomputed one.</p>
+    <p className="small" data-testid="debt-disagreements">
+      Every EVAL&apos;s recorded trust debt agrees with the recomputed one.
+    </p>
   ) : (
     <table className="grid small bad" data-testid="debt-disagreements">
       <caption>EVALs whose recorded trust debt disagrees with the recomputed one</caption>
@@ -393,39 +510,93 @@ function ReportCharts({ report }: { report: Report }) {
   return (
     <>
       {ex && (
-        <Chart testId="chart-expression" title="Expression: log-probability per token, recorded against replayed" x={ex.x} xLabel="token" yLabel="log-probability" series={ex.series}>
+        <Chart
+          testId="chart-expression"
+          title="Expression: log-probability per token, recorded against replayed"
+          x={ex.x}
+          xLabel="token"
+          yLabel="log-probability"
+          series={ex.series}
+        >
           <p className="small" data-testid="expression-score">
             Score: recorded {ex.scores[0] ?? '—'}, replayed {ex.scores[1] ?? '—'}
-            {ex.scores[0] !== null && ex.scores[1] !== null && ` (Δ ${Math.round((ex.scores[1] - ex.scores[0]) * 1e9) / 1e9})`}.
+            {ex.scores[0] !== null &&
+              ex.scores[1] !== null &&
+              ` (Δ ${Math.round((ex.scores[1] - ex.scores[0]) * 1e9) / 1e9})`}
+            .
           </p>
         </Chart>
       )}
-      {d && <Chart testId="chart-delta" title="|Δ| against ε per output" x={d.x} xNames={d.names} xLabel="output" series={d.series} />}
+      {d && (
+        <Chart
+          testId="chart-delta"
+          title="|Δ| against ε per output"
+          x={d.x}
+          xNames={d.names}
+          xLabel="output"
+          series={d.series}
+        />
+      )}
       {dr && (
         <>
-          <Chart testId="chart-drift" title="Drift rate per model version against its governed maximum" x={dr.x} xNames={dr.names} xLabel="model version" horizontal yLabel="drift rate" yRange={rateRange(dr.maxRate, dr.series.flatMap((x) => x.values))} series={dr.series} />
+          <Chart
+            testId="chart-drift"
+            title="Drift rate per model version against its governed maximum"
+            x={dr.x}
+            xNames={dr.names}
+            xLabel="model version"
+            horizontal
+            yLabel="drift rate"
+            yRange={rateRange(
+              dr.maxRate,
+              dr.series.flatMap((x) => x.values),
+            )}
+            series={dr.series}
+          />
           {dr.governed ? (
-            <p className={dr.governed.versions.some((v) => v.exceeds) ? 'small bad' : 'small'} data-testid="drift-governed">
+            <p
+              className={dr.governed.versions.some((v) => v.exceeds) ? 'small bad' : 'small'}
+              data-testid="drift-governed"
+            >
               {governedText(dr.governed)}
             </p>
           ) : (
-            dr.maxRate === null && <p className="muted small">The report names no governed maximum drift rate for this bundle.</p>
+            dr.maxRate === null && (
+              <p className="muted small">The report names no governed maximum drift rate for this bundle.</p>
+            )
           )}
         </>
       )}
       {tr && (
-        <Chart testId="chart-debt" title="ACGP trust debt per EVAL: recorded against recomputed, with its thresholds" x={tr.x} xLabel="evaluation" yLabel="trust debt" series={tr.series}>
+        <Chart
+          testId="chart-debt"
+          title="ACGP trust debt per EVAL: recorded against recomputed, with its thresholds"
+          x={tr.x}
+          xLabel="evaluation"
+          yLabel="trust debt"
+          series={tr.series}
+        >
           <DebtDisagreements list={tr.disagreements} />
         </Chart>
       )}
-      {!d && !dr && !tr && !ex && <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>}
+      {!d && !dr && !tr && !ex && (
+        <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>
+      )}
     </>
   );
 }
 
 /** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
 export function TrainerView({ report }: { report: Report | null }) {
-  const { artifact, offers, loadOffers, sweep, whatIfKinds } = useStore(useShallow((s) => ({ artifact: s.artifact, offers: s.offers, loadOffers: s.loadOffers, sweep: s.sweep, whatIfKinds: s.info?.whatIfKinds })));
+  const { artifact, offers, loadOffers, sweep, whatIfKinds } = useStore(
+    useShallow((s) => ({
+      artifact: s.artifact,
+      offers: s.offers,
+      loadOffers: s.loadOffers,
+      sweep: s.sweep,
+      whatIfKinds: s.info?.whatIfKinds,
+    })),
+  );
   useEffect(() => {
     void loadOffers();
   }, [artifact, loadOffers]);
@@ -435,13 +606,19 @@ export function TrainerView({ report }: { report: Report | null }) {
       <DemoNote report={report} offers={offers} />
       {report && whatIfKinds && !whatIfKinds.includes(report.artifact.kind) ? (
         <p className="note" data-testid="whatif-not-applicable">
-          What-if substitutions (another model version or compute shape) apply to {whatIfKinds.join(' and ')} replays; this artifact ({report.artifact.kind}) is replayed as recorded.
+          What-if substitutions (another model version or compute shape) apply to {whatIfKinds.join(' and ')} replays;
+          this artifact ({report.artifact.kind}) is replayed as recorded.
         </p>
       ) : (
         <WhatIfForm report={report} />
       )}
       {sweep && <SweepResult sweep={sweep} />}
-      {!report && <p className="muted">Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace) to see its charts.</p>}
+      {!report && (
+        <p className="muted">
+          Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace)
+          to see its charts.
+        </p>
+      )}
       {report && <ReportCharts report={report} />}
     </section>
   );

@@ -10,9 +10,15 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
   const auth = authenticity(report);
   const demo = whatIfOf(report);
   return (
-    <section className={`verdict-banner ${report.verdict}`} role="status" aria-labelledby="verdict-h" data-testid="verdict">
+    <section
+      className={`verdict-banner ${report.verdict}`}
+      role="status"
+      aria-labelledby="verdict-h"
+      data-testid="verdict"
+    >
       <h2 id="verdict-h" tabIndex={-1}>
-        <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span> <span className="kind">{report.artifact.kind}</span>
+        <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span>{' '}
+        <span className="kind">{report.artifact.kind}</span>
         {report.artifact.id && <span className="artifact-id"> {report.artifact.id}</span>}
         {demo !== null && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
       </h2>
@@ -24,7 +30,12 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
         {typeof decisive?.actual === 'string' && (
           <span data-testid="decisive-actual">
             {' '}
-            Found: {copyable(decisive.actual) ? <CopyValue value={decisive.actual} label="the value found" /> : <>{decisive.actual}.</>}
+            Found:{' '}
+            {copyable(decisive.actual) ? (
+              <CopyValue value={decisive.actual} label="the value found" />
+            ) : (
+              <>{decisive.actual}.</>
+            )}
           </span>
         )}
       </p>
@@ -33,7 +44,8 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
       </p>
       {report.authenticity?.keyId && (
         <p className="small">
-          <span className="label">Signing key:</span> <CopyValue value={report.authenticity.keyId} label="the signing key id" testId="key-id" />{' '}
+          <span className="label">Signing key:</span>{' '}
+          <CopyValue value={report.authenticity.keyId} label="the signing key id" testId="key-id" />{' '}
           <span data-testid="key-signer">
             {report.authenticity.role ? (
               <>
@@ -65,13 +77,32 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
 /** A picked file's hash as this window computed it, held against the engine's. */
 function WindowHash({ local, engine }: { local: LocalHash | undefined; engine: string | null }) {
   if (!local) return null;
-  if (local.state === 'computing') return <span className="small" data-testid="window-hash"> (this window is computing its own hash of the file to compare…)</span>;
-  if (local.state === 'failed') return <span className="bad" data-testid="window-hash"> ({local.message}: the engine's hash is not confirmed here)</span>;
-  if (local.sha256 === engine) return <span className="ok" data-testid="window-hash"> (matches the hash computed in this window)</span>;
+  if (local.state === 'computing')
+    return (
+      <span className="small" data-testid="window-hash">
+        {' '}
+        (this window is computing its own hash of the file to compare…)
+      </span>
+    );
+  if (local.state === 'failed')
+    return (
+      <span className="bad" data-testid="window-hash">
+        {' '}
+        ({local.message}: the engine's hash is not confirmed here)
+      </span>
+    );
+  if (local.sha256 === engine)
+    return (
+      <span className="ok" data-testid="window-hash">
+        {' '}
+        (matches the hash computed in this window)
+      </span>
+    );
   return (
     <span className="bad" data-testid="window-hash">
       {' '}
-      (differs from the hash computed in this window: <CopyValue value={local.sha256} label="the hash computed in this window" />)
+      (differs from the hash computed in this window:{' '}
+      <CopyValue value={local.sha256} label="the hash computed in this window" />)
     </span>
   );
 }

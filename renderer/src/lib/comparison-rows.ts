@@ -32,7 +32,12 @@ function compareKeys(a: string | number | null, b: string | number | null): numb
 }
 
 /** The indexes of the comparisons shown: those the filters keep, in the sorted order (stable). */
-export function shownRows(comparisons: readonly Comparison[], sort: Sort | null, mode: string | undefined, status: string | undefined): number[] {
+export function shownRows(
+  comparisons: readonly Comparison[],
+  sort: Sort | null,
+  mode: string | undefined,
+  status: string | undefined,
+): number[] {
   const shown: number[] = [];
   for (let i = 0; i < comparisons.length; i++) {
     const c = comparisons[i]!;
@@ -46,5 +51,5 @@ export function shownRows(comparisons: readonly Comparison[], sort: Sort | null,
 }
 
 /** Ascending, then descending, then the report's order. */
-export const nextSort = (s: Sort | null, id: ColumnId): Sort | null => (s?.id !== id ? { id, desc: false } : s.desc ? null : { id, desc: true });
-
+export const nextSort = (s: Sort | null, id: ColumnId): Sort | null =>
+  s?.id !== id ? { id, desc: false } : s.desc ? null : { id, desc: true };

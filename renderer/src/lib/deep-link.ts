@@ -41,7 +41,15 @@ export function readLink(hash: string = location.hash): DeepLink {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const mode = p.get('mode');
   const whatIf = p.has('whatif') ? p.getAll('whatif').filter((w) => w !== '') : null;
-  return { view: p.get('view'), example: p.get('example'), path: p.get('path'), mode: mode === 'replay' || mode === 'verify' ? mode : null, whatIf, picked: p.get('picked'), report: p.get('report') };
+  return {
+    view: p.get('view'),
+    example: p.get('example'),
+    path: p.get('path'),
+    mode: mode === 'replay' || mode === 'verify' ? mode : null,
+    whatIf,
+    picked: p.get('picked'),
+    report: p.get('report'),
+  };
 }
 
 /** The fragment for this state, keeping every parameter that is not ours (the token). */

@@ -55,7 +55,8 @@ class WorkerHash {
   /** Takes the worker's 'hashed' or 'hash-failed'; false for any other message. */
   onHash(m: PrepMsg): boolean {
     if (m.kind === 'hashed') this.settle?.resolve(m.sha256);
-    else if (m.kind === 'hash-failed') this.settle?.reject(new Error(`this window could not hash ${this.file.name}: ${m.message}`));
+    else if (m.kind === 'hash-failed')
+      this.settle?.reject(new Error(`this window could not hash ${this.file.name}: ${m.message}`));
     else return false;
     this.w.terminate();
     return true;
@@ -84,7 +85,12 @@ class WorkerHash {
 }
 
 /** The web host: the worker sends and hashes; the window hears only progress, the end and the hash. */
-async function uploadFromWorker(api: RepriseClient, file: File, token: string, onProgress?: (fraction: number) => void): Promise<SentFile> {
+async function uploadFromWorker(
+  api: RepriseClient,
+  file: File,
+  token: string,
+  onProgress?: (fraction: number) => void,
+): Promise<SentFile> {
   const { uploadId, arriving = false } = await api.beginUpload({ name: file.name, size: file.size });
   const w = new FilePrepWorker();
   const hash = new WorkerHash(w, file);
@@ -109,7 +115,11 @@ async function uploadFromWorker(api: RepriseClient, file: File, token: string, o
 }
 
 /** Electron: the chunks cross the window (transferred buffers, structured clones over IPC). */
-function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fraction: number) => void): Promise<SentFile> {
+function uploadThroughWindow(
+  api: RepriseClient,
+  file: File,
+  onProgress?: (fraction: number) => void,
+): Promise<SentFile> {
   return new Promise((resolve, reject) => {
     const w = new FilePrepWorker();
     const hash = new WorkerHash(w, file);
@@ -140,7 +150,11 @@ function uploadThroughWindow(api: RepriseClient, file: File, onProgress?: (fract
         sentChunk.catch((err: Error) => fail(err.message));
         pending.push(sentChunk);
       } else if (m.kind === 'sent') {
-        Promise.all([begun, ...pending]).then(([uploadId]) => resolve(hash.sentFile(uploadId as string, false, Promise.resolve(), () => w.postMessage('hash'))), (err: Error) => fail(err.message));
+        Promise.all([begun, ...pending]).then(
+          ([uploadId]) =>
+            resolve(hash.sentFile(uploadId as string, false, Promise.resolve(), () => w.postMessage('hash'))),
+          (err: Error) => fail(err.message),
+        );
       } else if (m.kind === 'error') fail(m.message);
     };
     w.onerror = (e) => fail(e.message);

@@ -28,11 +28,21 @@ monaco.editor.defineTheme('reprise-light', {
     { token: 'string.value.json', foreground: '8a1c0c' },
     { token: 'string.key.json', foreground: '0b3f8a' },
   ],
-  colors: { 'diffEditor.removedTextBackground': '#ff000018', 'diffEditor.insertedTextBackground': '#00a00018', 'diffEditor.removedLineBackground': '#ff00000c', 'diffEditor.insertedLineBackground': '#00a0000c' },
+  colors: {
+    'diffEditor.removedTextBackground': '#ff000018',
+    'diffEditor.insertedTextBackground': '#00a00018',
+    'diffEditor.removedLineBackground': '#ff00000c',
+    'diffEditor.insertedLineBackground': '#00a0000c',
+  },
 });
 monaco.editor.defineTheme('reprise-dark', {
   base: 'vs-dark',
   inherit: true,
   rules: [],
-  colors: { 'diffEditor.removedTextBackground': '#ff000026', 'diffEditor.insertedTextBackground': '#00c00020', 'diffEditor.removedLineBackground': '#ff000014', 'diffEditor.insertedLineBackground': '#00c00012' },
+  colors: {
+    'diffEditor.removedTextBackground': '#ff000026',
+    'diffEditor.insertedTextBackground': '#00c00020',
+    'diffEditor.removedLineBackground': '#ff000014',
+    'diffEditor.insertedLineBackground': '#00c00012',
+  },
 });

@@ -36,7 +36,13 @@ function hollow(v: unknown, holes: Hole[], path: Key[]): unknown {
     return v.map((x, i) => hollow(x, holes, [...path, i]));
   }
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: hollow(x, holes, [...path, k]), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of Object.entries(v))
+    Object.defineProperty(out, k, {
+      value: hollow(x, holes, [...path, k]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -47,7 +53,8 @@ export function postInPieces(value: unknown, n: number, post: (p: Piece) => void
   if (holes.length === 0) return post({ p: 'whole', value });
   post({ p: 'head', n, value: head, holes: holes.map((h) => h.path) });
   holes.forEach((h, hole) => {
-    for (let i = 0; i < h.items.length; i += PIECE_ITEMS) post({ p: 'part', n, hole, items: h.items.slice(i, i + PIECE_ITEMS) });
+    for (let i = 0; i < h.items.length; i += PIECE_ITEMS)
+      post({ p: 'part', n, hole, items: h.items.slice(i, i + PIECE_ITEMS) });
   });
   post({ p: 'end', n });
 }
@@ -65,7 +72,8 @@ export function assembler(deliver: (value: unknown) => void): (p: Piece) => void
   const open = new Map<number, { value: unknown; holes: unknown[][] }>();
   return (p) => {
     if (p.p === 'whole') return deliver(p.value);
-    if (p.p === 'head') return void open.set(p.n, { value: p.value, holes: p.holes.map((path) => arrayAt(p.value, path)) });
+    if (p.p === 'head')
+      return void open.set(p.n, { value: p.value, holes: p.holes.map((path) => arrayAt(p.value, path)) });
     const o = open.get(p.n);
     if (!o) return;
     if (p.p === 'part') {

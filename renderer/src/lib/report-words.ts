@@ -1,6 +1,13 @@
 /** Plain-language readings of a report: the decisive finding, the authenticity statement, the words a finding's values are shown in. */
 import { sameDigest } from '../../../shared/hash-format.js';
-import { shownValue, type AuthenticityStatus, type ChainNode, type Finding, type JsonValue, type Report } from '../../../shared/report.js';
+import {
+  shownValue,
+  type AuthenticityStatus,
+  type ChainNode,
+  type Finding,
+  type JsonValue,
+  type Report,
+} from '../../../shared/report.js';
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as const;
 
@@ -17,7 +24,11 @@ export function plainVerdict(r: Report): string {
   return `${why}: ${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}.`;
 }
 
-export type AuthenticityReading = { level: 'trusted' | 'unknown' | 'bad' | 'consistency'; status: AuthenticityStatus | 'none'; text: string };
+export type AuthenticityReading = {
+  level: 'trusted' | 'unknown' | 'bad' | 'consistency';
+  status: AuthenticityStatus | 'none';
+  text: string;
+};
 
 const LEVEL: Record<AuthenticityStatus, AuthenticityReading['level']> = {
   'trusted-signer': 'trusted',
@@ -35,7 +46,12 @@ const LEVEL: Record<AuthenticityStatus, AuthenticityReading['level']> = {
  */
 export function authenticity(r: Report): AuthenticityReading {
   const a = r.authenticity;
-  if (!a) return { level: 'consistency', status: 'none', text: 'The report makes no authenticity statement: origin not established.' };
+  if (!a)
+    return {
+      level: 'consistency',
+      status: 'none',
+      text: 'The report makes no authenticity statement: origin not established.',
+    };
   return { level: LEVEL[a.status] ?? 'consistency', status: a.status, text: a.statement };
 }
 
@@ -43,7 +59,8 @@ export function authenticity(r: Report): AuthenticityReading {
 export const show = (v: JsonValue | undefined): string => shownValue(v);
 
 /** A value nobody retypes: one token of 20 characters or more (a hash, a key id, a pointer). It is shown whole with a Copy button. */
-export const copyable = (v: JsonValue | undefined): v is string => typeof v === 'string' && v.length >= 20 && !/\s/.test(v);
+export const copyable = (v: JsonValue | undefined): v is string =>
+  typeof v === 'string' && v.length >= 20 && !/\s/.test(v);
 
 /**
  * The chain node a finding is about: a node that does not match whose recorded and
@@ -55,7 +72,13 @@ export function chainNodeOf(f: Finding, chain: readonly ChainNode[]): ChainNode 
   const { expected: e, actual: a } = f;
   if (e === undefined || a === undefined) return null;
   const same = (v: JsonValue, h: string | null): boolean => h !== null && (v === h || sameDigest(v, h));
-  return chain.find((n) => n.status !== 'match' && ((same(e, n.recorded) && same(a, n.recomputed)) || (same(a, n.recorded) && same(e, n.recomputed)))) ?? null;
+  return (
+    chain.find(
+      (n) =>
+        n.status !== 'match' &&
+        ((same(e, n.recorded) && same(a, n.recomputed)) || (same(a, n.recorded) && same(e, n.recomputed))),
+    ) ?? null
+  );
 }
 
 export type ValueWord = 'recorded' | 'recomputed' | 'expected' | 'actual';
@@ -67,9 +90,17 @@ export type ValueWord = 'recorded' | 'recomputed' | 'expected' | 'actual';
  * recomputedRules, e.g. ACGP's value checks) as the Trainer and the comparisons do
  * (recorded, then recomputed); any other finding in the engine's words (expected, then actual).
  */
-export function findingValues(f: Finding, chain: readonly ChainNode[], recomputed: readonly string[]): { word: ValueWord; value: JsonValue }[] {
+export function findingValues(
+  f: Finding,
+  chain: readonly ChainNode[],
+  recomputed: readonly string[],
+): { word: ValueWord; value: JsonValue }[] {
   const n = chainNodeOf(f, chain);
-  if (n) return [{ word: 'recorded', value: n.recorded }, { word: 'recomputed', value: n.recomputed }];
+  if (n)
+    return [
+      { word: 'recorded', value: n.recorded },
+      { word: 'recomputed', value: n.recomputed },
+    ];
   if (recomputed.includes(f.rule) && f.expected !== undefined && f.actual !== undefined)
     return [
       { word: 'recorded', value: f.actual },

@@ -22,7 +22,11 @@ export interface WatchedJob {
 /** At most this many events are kept while the job id is unknown (other jobs' events among them). */
 const MAX_EARLY = 1000;
 
-export async function startWatchedJob(api: Pick<RepriseClient, 'startJob' | 'onEvent'>, req: StartJobRequest, onProgress?: (fraction: number, label?: string) => void): Promise<WatchedJob> {
+export async function startWatchedJob(
+  api: Pick<RepriseClient, 'startJob' | 'onEvent'>,
+  req: StartJobRequest,
+  onProgress?: (fraction: number, label?: string) => void,
+): Promise<WatchedJob> {
   const early: ApiEvent[] = [];
   let handle: ((e: ApiEvent) => void) | null = null;
   const off = api.onEvent((e) => {
@@ -43,7 +47,11 @@ export async function startWatchedJob(api: Pick<RepriseClient, 'startJob' | 'onE
       else {
         off();
         handle = () => undefined;
-        resolve(e.type === 'job-done' ? { ok: true, report: e.report } : { ok: false, message: e.message, cancelled: e.cancelled });
+        resolve(
+          e.type === 'job-done'
+            ? { ok: true, report: e.report }
+            : { ok: false, message: e.message, cancelled: e.cancelled },
+        );
       }
     };
     for (const e of early.splice(0)) handle(e);

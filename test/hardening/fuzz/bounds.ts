@@ -39,7 +39,7 @@ function* chunks(p: Exclude<Piece, string>): Generator<string> {
   }
   const count = 'members' in p ? p.members : p.items;
   const one = 'members' in p ? (i: number) => `"k${i}":0` : () => '0';
-  for (let i = 0; i < count; ) {
+  for (let i = 0; i < count;) {
     let s = '';
     for (; i < count && s.length < MiB; i++) s += (i > 0 ? ',' : '') + one(i);
     yield s;
@@ -86,11 +86,16 @@ export function inJson(base: string, value: readonly Piece[]): Piece[] {
   return [body + comma + (close === '}' ? '"~":' : ''), ...value, close];
 }
 
-const caseOf = (label: string, pieces: readonly Piece[]): FuzzCase => ({ label, write: (path) => writePieces(path, pieces) });
+const caseOf = (label: string, pieces: readonly Piece[]): FuzzCase => ({
+  label,
+  write: (path) => writePieces(path, pieces),
+});
 
 /** Every hostile value as the last member of a JSON document of the kind, and (for an object) a 48 MiB member name. */
 export function jsonDocument(kind: string, base: string): FuzzCase[] {
-  const cases = HOSTILE_VALUES.map(([label, value]) => caseOf(`${kind}: ${label} as its last member`, inJson(base, value)));
+  const cases = HOSTILE_VALUES.map(([label, value]) =>
+    caseOf(`${kind}: ${label} as its last member`, inJson(base, value)),
+  );
   if (base.trimEnd().endsWith('}')) {
     const t = base.trimEnd();
     cases.push(caseOf(`${kind}: a 48 MiB member name`, [t.slice(0, -1) + ',"~', { repeat: 'a', bytes: LONG }, '":0}']));
@@ -105,10 +110,26 @@ export function romDump(base: string): FuzzCase[] {
   const bullet = base.indexOf('* [tensor_type]: ');
   const wideArtifact = `## sha256:${'0'.repeat(64)}\n* [media_type]: "application/json"\n\`\`\`json\n`;
   return [
-    caseOf('replay-dump (ROM): a 40 MiB front-matter line after the type line', [base.slice(0, typeLine) + 'zz: "', { repeat: 'a', bytes: 40 * MiB }, '"\n' + base.slice(typeLine)]),
-    caseOf('replay-dump (ROM): a 48 MiB front-matter value (its type line then beyond what detection reads)', [base.slice(0, id) + 'id: "', { repeat: 'a', bytes: LONG }, '"' + base.slice(base.indexOf('\n', id))]),
-    caseOf('replay-dump (ROM): a 48 MiB bullet string', [base.slice(0, bullet) + '* [tensor_type]: "', { repeat: 'a', bytes: LONG }, '"' + base.slice(base.indexOf('\n', bullet))]),
-    caseOf('replay-dump (ROM): a JSON artifact of 2,000,000 distinct members', [base + '\n' + wideArtifact + '{', { members: WIDE }, '}\n```\n']),
+    caseOf('replay-dump (ROM): a 40 MiB front-matter line after the type line', [
+      base.slice(0, typeLine) + 'zz: "',
+      { repeat: 'a', bytes: 40 * MiB },
+      '"\n' + base.slice(typeLine),
+    ]),
+    caseOf('replay-dump (ROM): a 48 MiB front-matter value (its type line then beyond what detection reads)', [
+      base.slice(0, id) + 'id: "',
+      { repeat: 'a', bytes: LONG },
+      '"' + base.slice(base.indexOf('\n', id)),
+    ]),
+    caseOf('replay-dump (ROM): a 48 MiB bullet string', [
+      base.slice(0, bullet) + '* [tensor_type]: "',
+      { repeat: 'a', bytes: LONG },
+      '"' + base.slice(base.indexOf('\n', bullet)),
+    ]),
+    caseOf('replay-dump (ROM): a JSON artifact of 2,000,000 distinct members', [
+      base + '\n' + wideArtifact + '{',
+      { members: WIDE },
+      '}\n```\n',
+    ]),
   ];
 }
 
@@ -116,13 +137,23 @@ export function romDump(base: string): FuzzCase[] {
 export function jsonLines(kind: string, first: string, rest: string): { label: string; pieces: Piece[] }[] {
   const firstOpen = first.slice(0, -1) + ',"~":';
   return [
-    { label: `${kind}: a 100 MiB second line`, pieces: [first + '\n{"~":"', { repeat: 'a', bytes: 100 * MiB }, '"}\n' + rest] },
-    { label: `${kind}: a first line of 8,000,000 tiny items`, pieces: [firstOpen + '[', { items: TINY }, ']}\n' + rest] },
-    { label: `${kind}: a first line of 2,000,000 distinct members`, pieces: [firstOpen + '{', { members: WIDE }, '}}\n' + rest] },
+    {
+      label: `${kind}: a 100 MiB second line`,
+      pieces: [first + '\n{"~":"', { repeat: 'a', bytes: 100 * MiB }, '"}\n' + rest],
+    },
+    {
+      label: `${kind}: a first line of 8,000,000 tiny items`,
+      pieces: [firstOpen + '[', { items: TINY }, ']}\n' + rest],
+    },
+    {
+      label: `${kind}: a first line of 2,000,000 distinct members`,
+      pieces: [firstOpen + '{', { members: WIDE }, '}}\n' + rest],
+    },
   ];
 }
 
-export const jsonLinesFile = (kind: string, first: string, rest: string): FuzzCase[] => jsonLines(kind, first, rest).map((c) => caseOf(c.label, c.pieces));
+export const jsonLinesFile = (kind: string, first: string, rest: string): FuzzCase[] =>
+  jsonLines(kind, first, rest).map((c) => caseOf(c.label, c.pieces));
 
 /** A journal directory (a copy of `src`) whose entries file holds each hostile line. */
 export function journalDir(src: string, first: string, rest: string): FuzzCase[] {
@@ -138,10 +169,19 @@ export function journalDir(src: string, first: string, rest: string): FuzzCase[]
 /** An archive whose first JSON member is a wide object, or a 48 MiB string (stored, so no ratio limit stops it first). */
 export function archive(kind: string, ms: readonly Member[]): FuzzCase[] {
   const target = ms.findIndex((m) => m.name.endsWith('.json'));
-  const withMember = (pieces: Piece[]) => () => gen({ entries: ms.map((m, i) => ({ name: m.name, data: i === target ? piecesBytes(pieces) : m.data, method: 0 })) });
+  const withMember = (pieces: Piece[]) => () =>
+    gen({
+      entries: ms.map((m, i) => ({ name: m.name, data: i === target ? piecesBytes(pieces) : m.data, method: 0 })),
+    });
   const cases: [string, () => Buffer][] = [
-    [`${kind}: ${ms[target]!.name} as an object of 2,000,000 distinct members`, withMember(['{', { members: WIDE }, '}'])],
-    [`${kind}: ${ms[target]!.name} holding a 48 MiB string`, withMember(['{"~":"', { repeat: 'a', bytes: LONG }, '"}'])],
+    [
+      `${kind}: ${ms[target]!.name} as an object of 2,000,000 distinct members`,
+      withMember(['{', { members: WIDE }, '}']),
+    ],
+    [
+      `${kind}: ${ms[target]!.name} holding a 48 MiB string`,
+      withMember(['{"~":"', { repeat: 'a', bytes: LONG }, '"}']),
+    ],
   ];
   return cases.map(([label, bytes]) => ({ label, write: (path: string) => writeFileSync(path, bytes()) }));
 }

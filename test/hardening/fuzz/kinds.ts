@@ -10,7 +10,18 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { ROOT } from '../../helpers/cli.js';
 import { join } from 'node:path';
-import { emit, mutateAnyLine, mutateBytes, mutateJsonOrBytes, mutateLines, hostileValue, INHERITED, Raw, type Doc, type Rng } from './mutate.js';
+import {
+  emit,
+  mutateAnyLine,
+  mutateBytes,
+  mutateJsonOrBytes,
+  mutateLines,
+  hostileValue,
+  INHERITED,
+  Raw,
+  type Doc,
+  type Rng,
+} from './mutate.js';
 import { manyMembers, membersOf, mutateZip } from './zip.js';
 import { seeded, writeBytes, type FuzzCase } from './runner.js';
 import { archive, journalDir, jsonDocument, jsonLinesFile, romDump } from './bounds.js';
@@ -35,8 +46,19 @@ const hex64 = (i: number) => i.toString(16).padStart(64, '0');
 const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 /** Random cases of one base text, mutated by `how`. */
-function drawn(kind: string, base: string, how: (r: Rng, text: string) => Buffer | string, offset = 0): (count: number) => FuzzCase[] {
-  return (count) => range(count, (i) => seeded(kind, i + offset, (r) => ({ label: `a hostile variant of the ${kind} example`, write: writeBytes(how(r, base)) })));
+function drawn(
+  kind: string,
+  base: string,
+  how: (r: Rng, text: string) => Buffer | string,
+  offset = 0,
+): (count: number) => FuzzCase[] {
+  return (count) =>
+    range(count, (i) =>
+      seeded(kind, i + offset, (r) => ({
+        label: `a hostile variant of the ${kind} example`,
+        write: writeBytes(how(r, base)),
+      })),
+    );
 }
 
 function dumpJson(ex: string): FuzzKind {
@@ -44,8 +66,17 @@ function dumpJson(ex: string): FuzzKind {
   const doc = JSON.parse(base) as { artifacts: Record<string, Doc> };
   const many = (good: boolean) => {
     // Keys in canonical order, so the dump is refused for its artifacts, not its member order.
-    const tiny = range(100_000, (i) => [`sha256:${good ? '' : 'f'}${hex64(i).slice(good ? 0 : 1)}`, { mediaType: 'text/plain', text: String(i) }] as const);
-    const artifacts = Object.fromEntries([...Object.entries(doc.artifacts), ...tiny].sort(([a], [b]) => (a < b ? -1 : 1)));
+    const tiny = range(
+      100_000,
+      (i) =>
+        [
+          `sha256:${good ? '' : 'f'}${hex64(i).slice(good ? 0 : 1)}`,
+          { mediaType: 'text/plain', text: String(i) },
+        ] as const,
+    );
+    const artifacts = Object.fromEntries(
+      [...Object.entries(doc.artifacts), ...tiny].sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
     return JSON.stringify({ ...doc, artifacts });
   };
   return {
@@ -53,7 +84,12 @@ function dumpJson(ex: string): FuzzKind {
     args: ['--trust-store', join(ex, 'dumps/trust-store.json'), '--providers', join(ex, 'dumps/providers.json')],
     small: drawn('dump-json', base, mutateJsonOrBytes),
     replays: drawn('dump-json', base, mutateJsonOrBytes, 10_000),
-    huge: [{ command: ['verify'], case: { label: 'a dump of 100,000 tiny artifacts, none hashing to its key', write: writeBytes(many(false)) } }],
+    huge: [
+      {
+        command: ['verify'],
+        case: { label: 'a dump of 100,000 tiny artifacts, none hashing to its key', write: writeBytes(many(false)) },
+      },
+    ],
     bounds: jsonDocument('replay-dump (JSON)', base),
   };
 }
@@ -68,13 +104,21 @@ function romLine(r: Rng, line: string): string {
 function dumpRom(ex: string): FuzzKind {
   const base = read(join(ex, 'dumps/intact.rom.md'));
   const how = (r: Rng, t: string) => (r.int(4) === 0 ? mutateBytes(r, Buffer.from(t)) : mutateLines(r, t, romLine));
-  const tiny = range(100_000, (i) => `## sha256:${hex64(i)}\n* [media_type]: "text/plain"\n\`\`\`text\n${i}\n\`\`\`\n`).join('\n');
+  const tiny = range(
+    100_000,
+    (i) => `## sha256:${hex64(i)}\n* [media_type]: "text/plain"\n\`\`\`text\n${i}\n\`\`\`\n`,
+  ).join('\n');
   return {
     name: 'replay-dump (ROM)',
     args: ['--trust-store', join(ex, 'dumps/trust-store.json'), '--providers', join(ex, 'dumps/providers.json')],
     small: drawn('dump-rom', base, how),
     replays: drawn('dump-rom', base, how, 10_000),
-    huge: [{ command: ['verify'], case: { label: 'a ROM dump of 100,000 tiny embedded artifacts', write: writeBytes(base + '\n' + tiny) } }],
+    huge: [
+      {
+        command: ['verify'],
+        case: { label: 'a ROM dump of 100,000 tiny embedded artifacts', write: writeBytes(base + '\n' + tiny) },
+      },
+    ],
     bounds: romDump(base),
   };
 }
@@ -88,7 +132,15 @@ function tgManifest(ex: string): FuzzKind {
     args: [],
     small: drawn('tg-manifest', base, mutateJsonOrBytes),
     replays: drawn('tg-manifest', base, mutateJsonOrBytes, 10_000),
-    huge: [{ command: ['replay'], case: { label: 'a manifest of 100,000 tiny executions', write: writeBytes(JSON.stringify({ ...doc, executions })) } }],
+    huge: [
+      {
+        command: ['replay'],
+        case: {
+          label: 'a manifest of 100,000 tiny executions',
+          write: writeBytes(JSON.stringify({ ...doc, executions })),
+        },
+      },
+    ],
     bounds: jsonDocument('tg-replay-manifest', base),
   };
 }
@@ -100,7 +152,15 @@ function tgBundle(ex: string): FuzzKind {
     name: 'tg-policy-bundle',
     args: [],
     small: drawn('tg-bundle', base, mutateJsonOrBytes),
-    huge: [{ command: ['verify'], case: { label: 'a bundle of 100,000 rules', write: writeBytes(JSON.stringify({ ...(JSON.parse(base) as object), modifiers })) } }],
+    huge: [
+      {
+        command: ['verify'],
+        case: {
+          label: 'a bundle of 100,000 rules',
+          write: writeBytes(JSON.stringify({ ...(JSON.parse(base) as object), modifiers })),
+        },
+      },
+    ],
     bounds: jsonDocument('tg-policy-bundle', base),
   };
 }
@@ -108,13 +168,23 @@ function tgBundle(ex: string): FuzzKind {
 function acgpEval(ex: string): FuzzKind {
   const base = read(join(ex, 'acgp/seed-eval.json'));
   const doc = JSON.parse(base) as Record<string, unknown>;
-  const dims = Object.fromEntries(range(100_000, (i) => [`d${i}`, { score: 0.5, weight: 0.00001, status: 'evaluated', contributors: ['c'] }]));
+  const dims = Object.fromEntries(
+    range(100_000, (i) => [`d${i}`, { score: 0.5, weight: 0.00001, status: 'evaluated', contributors: ['c'] }]),
+  );
   return {
     name: 'acgp-eval',
     args: [],
     small: drawn('acgp-eval', base, mutateJsonOrBytes),
     replays: drawn('acgp-eval', base, mutateJsonOrBytes, 10_000),
-    huge: [{ command: ['verify'], case: { label: 'an EVAL of 100,000 tiny CTQ dimensions', write: writeBytes(JSON.stringify({ ...doc, ctq_dimensions: dims })) } }],
+    huge: [
+      {
+        command: ['verify'],
+        case: {
+          label: 'an EVAL of 100,000 tiny CTQ dimensions',
+          write: writeBytes(JSON.stringify({ ...doc, ctq_dimensions: dims })),
+        },
+      },
+    ],
     bounds: jsonDocument('acgp-eval', base),
   };
 }
@@ -122,15 +192,30 @@ function acgpEval(ex: string): FuzzKind {
 function acgpTrace(ex: string): FuzzKind {
   const base = read(join(ex, 'acgp/trace-clean.jsonl'));
   const array = read(join(ex, 'acgp/trace-private-provider.json'));
-  const how = (r: Rng, t: string) => (r.int(4) === 0 ? mutateBytes(r, Buffer.from(t)) : mutateLines(r, t, mutateAnyLine));
+  const how = (r: Rng, t: string) =>
+    r.int(4) === 0 ? mutateBytes(r, Buffer.from(t)) : mutateLines(r, t, mutateAnyLine);
   const first = base.split('\n')[0]!;
   return {
     name: 'acgp-trace',
     args: [],
-    small: (n) => [...drawn('acgp-trace', base, how)(n - Math.floor(n / 3)), ...drawn('acgp-trace-array', array, mutateJsonOrBytes)(Math.floor(n / 3))],
+    small: (n) => [
+      ...drawn('acgp-trace', base, how)(n - Math.floor(n / 3)),
+      ...drawn('acgp-trace-array', array, mutateJsonOrBytes)(Math.floor(n / 3)),
+    ],
     replays: drawn('acgp-trace', base, how, 10_000),
-    huge: [{ command: ['replay'], case: { label: 'a trace of 200,000 tiny lines', write: writeBytes(first + '\n' + '{"trace_id":"t"}\n'.repeat(200_000)) } }],
-    bounds: [...jsonLinesFile('acgp-trace (JSON Lines)', first, base.slice(first.length + 1)), ...jsonDocument('acgp-trace (JSON array)', array)],
+    huge: [
+      {
+        command: ['replay'],
+        case: {
+          label: 'a trace of 200,000 tiny lines',
+          write: writeBytes(first + '\n' + '{"trace_id":"t"}\n'.repeat(200_000)),
+        },
+      },
+    ],
+    bounds: [
+      ...jsonLinesFile('acgp-trace (JSON Lines)', first, base.slice(first.length + 1)),
+      ...jsonDocument('acgp-trace (JSON array)', array),
+    ],
   };
 }
 
@@ -140,16 +225,28 @@ async function zipKind(name: string, kind: string, zip: Buffer, args: string[]):
   return {
     name,
     args,
-    small: (count) => range(count, (i) => seeded(kind, i, (r) => ({ label: `a hostile layout or member of the ${kind} example`, write: writeBytes(mutateZip(r, ms)) }))),
+    small: (count) =>
+      range(count, (i) =>
+        seeded(kind, i, (r) => ({
+          label: `a hostile layout or member of the ${kind} example`,
+          write: writeBytes(mutateZip(r, ms)),
+        })),
+      ),
     huge: [{ command: ['verify'], case: { label: 'an archive of 50,000 tiny members', write: writeBytes(bytes) } }],
     bounds: archive(kind, ms),
   };
 }
 
 export const nemosyne = (ex: string) =>
-  zipKind('nemosyne-package', 'nemosyne', readFileSync(join(ex, 'packages/intact/v3.nemosyne')), ['--kernel-adapter', join(ex, 'packages/kernel-adapter.mjs'), '--profiles', join(ex, 'packages/profiles.json')]);
+  zipKind('nemosyne-package', 'nemosyne', readFileSync(join(ex, 'packages/intact/v3.nemosyne')), [
+    '--kernel-adapter',
+    join(ex, 'packages/kernel-adapter.mjs'),
+    '--profiles',
+    join(ex, 'packages/profiles.json'),
+  ]);
 
-export const evidenceBundle = (bundle: Buffer, trustPath: string) => zipKind('evidence-bundle', 'evidence-bundle', bundle, ['--trust-store', trustPath]);
+export const evidenceBundle = (bundle: Buffer, trustPath: string) =>
+  zipKind('evidence-bundle', 'evidence-bundle', bundle, ['--trust-store', trustPath]);
 
 /** A copy of the sample journal with one of its files damaged (or gone). */
 function journalCase(src: string, r: Rng): (path: string) => void {
@@ -159,7 +256,11 @@ function journalCase(src: string, r: Rng): (path: string) => void {
   return (path) => {
     cpSync(src, path, { recursive: true });
     if (op === 0) rmSync(join(path, file));
-    else writeFileSync(join(path, file), op === 1 ? mutateBytes(r, Buffer.from(text)) : mutateLines(r, text, mutateAnyLine));
+    else
+      writeFileSync(
+        join(path, file),
+        op === 1 ? mutateBytes(r, Buffer.from(text)) : mutateLines(r, text, mutateAnyLine),
+      );
   };
 }
 
@@ -174,10 +275,16 @@ function journal(ex: string): FuzzKind {
   return {
     name: 'journal',
     args: ['--trust-store', join(ex, 'journal/trust-store.json')],
-    small: (count) => range(count, (i) => seeded('journal', i, (r) => ({ label: 'a damaged copy of the sample journal', write: journalCase(src, r) }))),
+    small: (count) =>
+      range(count, (i) =>
+        seeded('journal', i, (r) => ({ label: 'a damaged copy of the sample journal', write: journalCase(src, r) })),
+      ),
     huge: [
       { command: ['verify'], case: { label: 'a journal of 200,000 tiny entry lines', write: tiny } },
-      { command: ['journal', 'verify'], case: { label: 'a journal of 200,000 tiny entry lines (journal verify)', write: tiny } },
+      {
+        command: ['journal', 'verify'],
+        case: { label: 'a journal of 200,000 tiny entry lines (journal verify)', write: tiny },
+      },
     ],
     bounds: journalDir(src, first, read(join(src, 'entries.jsonl')).slice(first.length + 1)),
   };
@@ -191,8 +298,17 @@ function unknown(ex: string): FuzzKind {
     args: [],
     small: drawn('unknown', base, (r, t) => (r.int(4) === 0 ? noise(r) : mutateJsonOrBytes(r, t))),
     huge: [
-      { command: ['verify'], case: { label: 'a JSON array of 1,000,000 tiny items', write: writeBytes('[' + '0,'.repeat(999_999) + '0]') } },
-      { command: ['verify'], case: { label: 'a JSON object of 100,000 tiny members', write: writeBytes(emit(new Raw('{' + range(100_000, (i) => `"k${i}":${i}`).join(',') + '}'))) } },
+      {
+        command: ['verify'],
+        case: { label: 'a JSON array of 1,000,000 tiny items', write: writeBytes('[' + '0,'.repeat(999_999) + '0]') },
+      },
+      {
+        command: ['verify'],
+        case: {
+          label: 'a JSON object of 100,000 tiny members',
+          write: writeBytes(emit(new Raw('{' + range(100_000, (i) => `"k${i}":${i}`).join(',') + '}'))),
+        },
+      },
     ],
     bounds: jsonDocument('unknown', base),
   };
@@ -219,12 +335,34 @@ function rejudgement(ex: string): FuzzKind {
     name: 'rejudgement',
     args: [],
     small: drawn('rejudgement', base, mutateJsonOrBytes),
-    huge: [{ command: ['verify'], case: { label: 'a record with 100,000 extra counts', write: writeBytes(JSON.stringify({ ...doc, counts: Object.fromEntries(range(100_000, (i) => [`v${i}`, i])) })) } }],
+    huge: [
+      {
+        command: ['verify'],
+        case: {
+          label: 'a record with 100,000 extra counts',
+          write: writeBytes(
+            JSON.stringify({ ...doc, counts: Object.fromEntries(range(100_000, (i) => [`v${i}`, i])) }),
+          ),
+        },
+      },
+    ],
     bounds: jsonDocument('rejudgement', base),
   };
 }
 
 /** Every kind's fuzz setup, in registry order (unknown last). */
 export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
-  return [dumpJson(ex), dumpRom(ex), acgpTrace(ex), acgpEval(ex), tgManifest(ex), tgBundle(ex), await evidenceBundle(bundle.bytes, bundle.trustPath), await nemosyne(ex), journal(ex), rejudgement(ex), unknown(ex)];
+  return [
+    dumpJson(ex),
+    dumpRom(ex),
+    acgpTrace(ex),
+    acgpEval(ex),
+    tgManifest(ex),
+    tgBundle(ex),
+    await evidenceBundle(bundle.bytes, bundle.trustPath),
+    await nemosyne(ex),
+    journal(ex),
+    rejudgement(ex),
+    unknown(ex),
+  ];
 }

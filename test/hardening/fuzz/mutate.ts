@@ -46,9 +46,52 @@ export function emit(v: Doc): string {
   return JSON.stringify(v);
 }
 
-export const EDGE_NUMBERS = ['1E-400', '1e309', '-1e309', '9007199254740993', '-9007199254740993', '-0', '0.1e-999999', '1e999999', '123456789012345678901234567890', '0.30000000000000004', '5e-324', '1.7976931348623157e308', '-0.0', '00', '1.', '.5', '+1', 'NaN', 'Infinity', '0x10'];
-export const INHERITED = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
-const CONTROL = ['\u0000', '\u0001', '\u0007', '\b', '\u001b', '\u007f', '\u0085', '\u2028', '\u2029', '\u202e', '\ufeff', '\r'];
+export const EDGE_NUMBERS = [
+  '1E-400',
+  '1e309',
+  '-1e309',
+  '9007199254740993',
+  '-9007199254740993',
+  '-0',
+  '0.1e-999999',
+  '1e999999',
+  '123456789012345678901234567890',
+  '0.30000000000000004',
+  '5e-324',
+  '1.7976931348623157e308',
+  '-0.0',
+  '00',
+  '1.',
+  '.5',
+  '+1',
+  'NaN',
+  'Infinity',
+  '0x10',
+];
+export const INHERITED = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
+const CONTROL = [
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\b',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  '\u2029',
+  '\u202e',
+  '\ufeff',
+  '\r',
+];
 
 function longString(r: Rng): string {
   const n = r.pick([64 * 1024, 1024 * 1024, 4 * 1024 * 1024]);
@@ -57,7 +100,10 @@ function longString(r: Rng): string {
 
 function deep(r: Rng): Raw {
   const n = r.pick([600, 5_000, 100_000]);
-  const [o, c] = r.pick([['[', ']'], ['{"a":', '}']] as const);
+  const [o, c] = r.pick([
+    ['[', ']'],
+    ['{"a":', '}'],
+  ] as const);
   // Closed or left open: both must be refused at the depth limit, not followed.
   return new Raw(o.repeat(n) + '1' + (r.int(2) ? c.repeat(n) : ''));
 }
@@ -87,7 +133,8 @@ export function hostileValue(r: Rng): Doc {
 /** Every object as `Members`, so edits can repeat and rename names freely. */
 function toMembers(v: unknown): Doc {
   if (Array.isArray(v)) return v.map(toMembers);
-  if (v !== null && typeof v === 'object') return new Members(Object.entries(v).map(([k, x]): [string, Doc] => [k, toMembers(x)]));
+  if (v !== null && typeof v === 'object')
+    return new Members(Object.entries(v).map(([k, x]): [string, Doc] => [k, toMembers(x)]));
   return v as Doc;
 }
 
@@ -117,7 +164,8 @@ function editSlot(r: Rng, s: Slot): void {
     const [k] = s.list[s.i] as [string, Doc];
     (s.list as [string, Doc][]).splice(s.i + 1, 0, [k, hostileValue(r)]);
   } else if (op === 2 && s.named) (s.list[s.i] as [string, Doc])[0] = r.pick(INHERITED);
-  else if (op === 3 && !s.named) (s.list as Doc[]).splice(s.i, 0, ...new Array<Doc>(r.pick([2, 1000])).fill((s.list as Doc[])[s.i]!));
+  else if (op === 3 && !s.named)
+    (s.list as Doc[]).splice(s.i, 0, ...new Array<Doc>(r.pick([2, 1000])).fill((s.list as Doc[])[s.i]!));
   else if (s.named) (s.list[s.i] as [string, Doc])[1] = hostileValue(r);
   else (s.list as Doc[])[s.i] = hostileValue(r);
 }
@@ -149,7 +197,13 @@ export function mutateBytes(r: Rng, b: Buffer): Buffer {
       return b.subarray(0, at());
     case 2: {
       const i = at();
-      return Buffer.concat([b.subarray(0, i), Buffer.from(r.pick([[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0], [0xef, 0xbb, 0xbf], [0xf4, 0x90, 0x80, 0x80]])), b.subarray(i)]);
+      return Buffer.concat([
+        b.subarray(0, i),
+        Buffer.from(
+          r.pick([[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0], [0xef, 0xbb, 0xbf], [0xf4, 0x90, 0x80, 0x80]]),
+        ),
+        b.subarray(i),
+      ]);
     }
     case 3: {
       const i = at();
@@ -164,7 +218,11 @@ export function mutateBytes(r: Rng, b: Buffer): Buffer {
       return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b]);
     default: {
       const i = at();
-      return Buffer.concat([b.subarray(0, i), Buffer.from(Array.from({ length: 1 + r.int(32) }, () => r.int(256))), b.subarray(i)]);
+      return Buffer.concat([
+        b.subarray(0, i),
+        Buffer.from(Array.from({ length: 1 + r.int(32) }, () => r.int(256))),
+        b.subarray(i),
+      ]);
     }
   }
 }
@@ -187,7 +245,12 @@ export function editList<T>(r: Rng, list: T[], again: (x: T) => T, replace: (x: 
 /** Line-level damage: a line removed, repeated, swapped, emptied, or replaced by a hostile value. */
 export function mutateLines(r: Rng, text: string, mutateLine: (r: Rng, line: string) => string): string {
   const lines = text.split('\n');
-  editList(r, lines, (l) => l, (l, op) => (op === 3 ? r.pick(['', ' ', '\r', '\u0000', emit(hostileValue(r))]) : mutateLine(r, l)));
+  editList(
+    r,
+    lines,
+    (l) => l,
+    (l, op) => (op === 3 ? r.pick(['', ' ', '\r', '\u0000', emit(hostileValue(r))]) : mutateLine(r, l)),
+  );
   return lines.join('\n');
 }
 

@@ -30,7 +30,11 @@ export interface FuzzCase {
 }
 
 /** A random case drawn from its own seed, so any one of them is rebuilt alone. */
-export function seeded(kind: string, i: number, make: (r: Rng) => { label: string; write(path: string): void }): FuzzCase {
+export function seeded(
+  kind: string,
+  i: number,
+  make: (r: Rng) => { label: string; write(path: string): void },
+): FuzzCase {
   const seed = `${FUZZ_SEED}/${kind}/${i}`;
   const c = make(new Rng(seed));
   return { label: `${c.label} (seed ${JSON.stringify(seed)})`, write: c.write };
@@ -46,7 +50,13 @@ let serial = 0;
 
 function record(kind: string, r: MeasuredRun, cases: number): void {
   const w = worst.get(kind) ?? { ms: 0, cpuMs: 0, rssMiB: 0, runs: 0, cases: 0 };
-  worst.set(kind, { ms: Math.max(w.ms, r.ms), cpuMs: Math.max(w.cpuMs, r.cpuMs), rssMiB: Math.max(w.rssMiB, r.rssMiB), runs: w.runs + 1, cases: w.cases + cases });
+  worst.set(kind, {
+    ms: Math.max(w.ms, r.ms),
+    cpuMs: Math.max(w.cpuMs, r.cpuMs),
+    rssMiB: Math.max(w.rssMiB, r.rssMiB),
+    runs: w.runs + 1,
+    cases: w.cases + cases,
+  });
 }
 
 const STACK = /^\s+at \S.*:\d+:\d+\)?$|node:internal|FATAL ERROR|heap out of memory|Maximum call stack/m;
@@ -79,7 +89,13 @@ export async function runBatch(kind: string, dir: string, cases: FuzzCase[], arg
 }
 
 /** One case, alone in its child: `command` (verify, replay, or a subcommand) on its path. */
-export async function runOne(kind: string, dir: string, c: FuzzCase, command: string[], args: string[]): Promise<MeasuredRun> {
+export async function runOne(
+  kind: string,
+  dir: string,
+  c: FuzzCase,
+  command: string[],
+  args: string[],
+): Promise<MeasuredRun> {
   const path = join(dir, `one-${serial++}`);
   c.write(path);
   const r = await runMeasured(dir, [...command, path, '--json', ...args], HANG_AFTER_MS);

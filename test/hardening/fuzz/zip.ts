@@ -25,13 +25,28 @@ export async function membersOf(zip: Buffer): Promise<Member[]> {
 
 const HEADER_FIELDS = ['crc', 'csize', 'usize', 'flags', 'method', 'ver', 'time', 'date'] as const;
 const EOCD_FIELDS: (keyof Eocd)[] = ['onDisk', 'total', 'cdSize', 'cdOffset', 'commentLen', 'disk'];
-const NAMES = [...INHERITED, '../escape', '/abs', 'C:x', 'a\\b', 'a\u0000b', 'a\u202eb', 'x'.repeat(65_535), '', 'MANIFEST.JSON', 'dir/', 'ｍanifest.json'];
+const NAMES = [
+  ...INHERITED,
+  '../escape',
+  '/abs',
+  'C:x',
+  'a\\b',
+  'a\u0000b',
+  'a\u202eb',
+  'x'.repeat(65_535),
+  '',
+  'MANIFEST.JSON',
+  'dir/',
+  'ｍanifest.json',
+];
 
 const WIDE = new Set(['crc', 'csize', 'usize', 'offset', 'eattr', 'cdSize', 'cdOffset']);
 
 /** A value at the edge of the field's width (16 or 32 bits). */
 function edge(r: Rng, field: string): number {
-  return WIDE.has(field) ? r.pick([0, 1, 0xffffffff, 0x7fffffff, r.int(0x100000)]) : r.pick([0, 1, 0xffff, 0x8000, r.int(0x10000)]);
+  return WIDE.has(field)
+    ? r.pick([0, 1, 0xffffffff, 0x7fffffff, r.int(0x100000)])
+    : r.pick([0, 1, 0xffff, 0x8000, r.int(0x10000)]);
 }
 
 const lie = (r: Rng, fields: readonly string[]) => {
@@ -51,7 +66,12 @@ function damageContent(r: Rng, m: Member): Member {
 
 function editMembers(r: Rng, ms: Member[]): Member[] {
   const out = [...ms];
-  editList(r, out, (m) => (r.int(2) ? m : { name: m.name, data: Buffer.from('{}') }), (m, op) => (op === 3 ? { name: r.pick(NAMES), data: m.data } : damageContent(r, m)));
+  editList(
+    r,
+    out,
+    (m) => (r.int(2) ? m : { name: m.name, data: Buffer.from('{}') }),
+    (m, op) => (op === 3 ? { name: r.pick(NAMES), data: m.data } : damageContent(r, m)),
+  );
   return out;
 }
 

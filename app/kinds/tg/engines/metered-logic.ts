@@ -64,7 +64,8 @@ const unmetered = jsonLogic.apply;
 
 function charge(m: Meter, units: number): void {
   m.budget.spent += units;
-  if (m.budget.spent > m.budget.limits.operations) throw new RuleBudgetExceeded('tg-rule-operations', m.budget.limits.operations);
+  if (m.budget.spent > m.budget.limits.operations)
+    throw new RuleBudgetExceeded('tg-rule-operations', m.budget.limits.operations);
 }
 
 jsonLogic.apply = function meteredApply(logic: unknown, data?: unknown): unknown {
@@ -74,7 +75,8 @@ jsonLogic.apply = function meteredApply(logic: unknown, data?: unknown): unknown
   charge(m, 1);
   const value = unmetered(logic, data);
   const size = sizeOf(value, m.sizes, m.budget.limits.resultSize);
-  if (size > m.budget.limits.resultSize) throw new RuleBudgetExceeded('tg-rule-result-size', m.budget.limits.resultSize);
+  if (size > m.budget.limits.resultSize)
+    throw new RuleBudgetExceeded('tg-rule-result-size', m.budget.limits.resultSize);
   charge(m, size);
   return value;
 };
@@ -107,7 +109,9 @@ jsonLogic.add_operation('var', ownVar);
 /** Thrown when a step yields what JSON data cannot hold: a function or a prototype reached through an inherited name (`{"var": "constructor"}`, `"items.__proto__"`). */
 export class NotJsonData extends Error {
   constructor() {
-    super('a step yielded something that is not JSON data (an inherited property such as constructor or __proto__ is no member of the data)');
+    super(
+      'a step yielded something that is not JSON data (an inherited property such as constructor or __proto__ is no member of the data)',
+    );
   }
 }
 
@@ -121,7 +125,12 @@ function leafSize(v: unknown): number {
 function checkPlain(x: object): void {
   const proto: unknown = Object.getPrototypeOf(x);
   // Array.prototype's own prototype is Object.prototype, so an array check needs no more.
-  if (Array.isArray(x) ? proto !== Array.prototype : (proto !== Object.prototype && proto !== null) || Object.getOwnPropertyNames(x).length !== Object.keys(x).length) throw new NotJsonData();
+  if (
+    Array.isArray(x)
+      ? proto !== Array.prototype
+      : (proto !== Object.prototype && proto !== null) || Object.getOwnPropertyNames(x).length !== Object.keys(x).length
+  )
+    throw new NotJsonData();
 }
 
 /**
@@ -166,7 +175,8 @@ export function evaluate(logic: unknown, data: unknown, budget: RuleBudget): unk
   const memo = memoKey ? budget.memo.get(memoKey) : undefined;
   const known = memo?.get(data);
   if (known) return unwrap(known);
-  if (budget.spent > budget.limits.operations) throw new RuleBudgetExceeded('tg-rule-operations', budget.limits.operations, true);
+  if (budget.spent > budget.limits.operations)
+    throw new RuleBudgetExceeded('tg-rule-operations', budget.limits.operations, true);
   const previous = meter;
   meter = { budget, sizes: new WeakMap() };
   let outcome: Outcome;

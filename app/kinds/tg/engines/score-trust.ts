@@ -14,12 +14,22 @@ export type TrustVector = Record<Dimension, number>;
 
 export interface Scored {
   trustScore: number;
-  explanation: { contributions: Record<Dimension, number>; modifiers: { id: string; factor: number }[]; product: number; trustScore: number };
+  explanation: {
+    contributions: Record<Dimension, number>;
+    modifiers: { id: string; factor: number }[];
+    product: number;
+    trustScore: number;
+  };
 }
 
 export type ScoreResult = ({ ok: true } & Scored) | { ok: false; reason: string; limit?: RuleLimitName };
 
-export function scoreTrust(vector: TrustVector, claimData: unknown, bundle: Pick<Bundle, 'weights' | 'modifiers'>, budget: RuleBudget): ScoreResult {
+export function scoreTrust(
+  vector: TrustVector,
+  claimData: unknown,
+  bundle: Pick<Bundle, 'weights' | 'modifiers'>,
+  budget: RuleBudget,
+): ScoreResult {
   const contributions = {} as Record<Dimension, number>;
   let sum = 0;
   for (const d of DIMENSIONS) {
