@@ -1,0 +1,105 @@
+/**
+ * The reviewer's case (`reprise.case/v1`): every artifact of a folder verified together,
+ * the links their contents make between them, and one timeline of every timestamp they
+ * carry. Written by the engine (app/engine/case/), read by the CLI, the workbench and any
+ * outside tool (its JSON Schema is docs/case.schema.json).
+ *
+ * Everything in a CaseReport is deterministic: the same folder gives the same bytes
+ * whatever the worker count and the order verdicts landed in (lists are sorted as each
+ * type says). Paths are relative to the case folder, with `/` separators.
+ *
+ * Not to be confused with a quarantine case (CaseView in api.ts): a claim held in a journal.
+ */
+import type { Finding, Verdict } from './report.js';
+
+export const CASE_SCHEMA = 'reprise.case/v1' as const;
+
+/** One artifact of the case and its verdict. Sorted by `path`. */
+export interface CaseArtifact {
+  /** Relative to the case folder (`/` separators); a journal is its directory. */
+  path: string;
+  /** The kind the engine detected from the content (never from the name). */
+  kind: string;
+  /** `sha256:<hex>` of the file's bytes; for a journal directory, of its entries file. */
+  sha256: string;
+  verdict: Verdict;
+  /** The artifact's own id when its format has one (the report's artifact.id). */
+  id: string | null;
+  /** The digest of its report without `run` (reportDigest, as the journal anchors it). */
+  reportDigest: string;
+  /** How many findings of each severity its report holds. */
+  counts: { fail: number; unavailable: number; warning: number; info: number };
+}
+
+/**
+ * A link found by content: a field of one artifact that names another (by hash, subject,
+ * claim reference). Never by file name. Sorted by from.artifact, from.pointer, relation,
+ * to.artifact.
+ */
+export interface CaseLink {
+  /** What made the link: which field of which artifact. */
+  from: { artifact: string; pointer: string };
+  /** The artifact it names, and where in it when the target is a part (a member, an entry); artifact null when missing. */
+  to: { artifact: string | null; pointer: string | null };
+  /**
+   * What kind of reference it is: `artifact-hash` (a TG RECORDED output's artifact_hash),
+   * `subject` (a journal entry's subject.artifact), `bundled-report` (an evidence bundle's
+   * report), `material` (a dump's material hash matching a package member), `claim` (a
+   * claim reference shared by a manifest and journal cases), or another a kind declares.
+   */
+  relation: string;
+  /** The value that matched (a `sha256:` hash, a claim reference). */
+  value: string;
+  /** `missing`: the field names something the case does not hold (also a finding of the case). */
+  status: 'found' | 'missing';
+}
+
+/**
+ * One timestamp the evidence carries. Sorted by atUtc, then artifact, then pointer, so the
+ * order never depends on which verdict landed first.
+ */
+export interface TimelineEvent {
+  /** ISO 8601 in UTC as the artifact wrote it, normalised to `YYYY-MM-DDTHH:MM:SS(.fff)Z`. */
+  atUtc: string;
+  artifact: string;
+  kind: string;
+  /** The chain node the event belongs to (the chain view opens there), or null. */
+  node: string | null;
+  /** The field holding the timestamp (RFC 6901 pointer, `line:<n>` or `entry:<path>`). */
+  pointer: string;
+  /** What happened, in a few words: "dump captured", "judgement: reject", "checkpoint signed". */
+  label: string;
+  /** The worst severity of the findings at that node or pointer, or `info` when none. */
+  severity: 'fail' | 'unavailable' | 'warning' | 'info';
+}
+
+/** A judgement (or a reviewer's note) a journal of the case holds on one of its artifacts. */
+export interface CaseJudgement {
+  /** The journal directory (relative path) and the entry. */
+  journal: string;
+  seq: number;
+  entryHash: string;
+  /** The artifact it is about (relative path), or null when the case does not hold it. */
+  artifact: string | null;
+  /** `sha256:` of the artifact it names. */
+  subject: string;
+  /** A judgement's decision (accept, reject…) or `note`. */
+  decision: string;
+  rationale: string;
+  author: string;
+  atUtc: string;
+  /** A note's edit: the entry hash of the note it supersedes (the old text stays listed). */
+  supersedes: string | null;
+}
+
+export interface CaseReport {
+  schema: typeof CASE_SCHEMA;
+  /** The worst verdict of the artifacts and the case's own findings. */
+  verdict: Verdict;
+  artifacts: CaseArtifact[];
+  links: CaseLink[];
+  timeline: TimelineEvent[];
+  judgements: CaseJudgement[];
+  /** The case's own findings (RPR-CASE-*): a missing link target, an unreadable file. */
+  findings: Finding[];
+}
