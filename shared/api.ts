@@ -3,6 +3,7 @@
  * list, one event list: the Electron preload and the loopback WebSocket transport are both
  * generated from API_METHODS and API_EVENTS, so the renderer cannot tell them apart.
  */
+import type { CaseArtifact, CaseReport } from './case.js';
 import type { Report } from './report.js';
 import type { JudgementDecision, RationaleRule } from './rationale.js';
 
@@ -78,19 +79,56 @@ export interface JobStarted {
   jobId: string;
 }
 
+/**
+ * Where a reviewer's case is (shared/case.ts): a folder on the host, under a granted root,
+ * or the files the window sent (each added with addCaseUpload to a case folder the host made).
+ */
+export type CaseSource = { type: 'path'; path: string } | { type: 'uploads'; folderId: string };
+
+export interface StartCaseRequest {
+  source: CaseSource;
+  mode: CheckMode;
+  /** Engine options as file paths (a trust store, providers...), for every artifact of the case. */
+  options?: Partial<Record<ExampleOptionName, string>>;
+}
+
+export interface CaseStarted {
+  caseId: string;
+  /**
+   * The case folder on the host (absolute): an artifact of the case opens by path as
+   * `dir` + its CaseArtifact.path (startJob, source path), the chain view at its node.
+   */
+  dir: string;
+}
+
+/** One file the window sent (beginUpload…) put into a case folder the host makes (folderId absent: a new one). */
+export interface AddCaseUploadRequest {
+  folderId?: string;
+  /** Its path in the case (`/` separators, as the folder picked holds it: a journal is a folder of files). */
+  name: string;
+  uploadId: string;
+}
+
 /** Events pushed by the host (IPC `webContents.send`, or server-pushed WebSocket messages). */
 export type ApiEvent =
   | { type: 'job-progress'; jobId: string; fraction: number; label?: string }
   | { type: 'job-done'; jobId: string; report: Report }
   | { type: 'job-failed'; jobId: string; message: string; cancelled: boolean }
   /** The shell asks the window to open a file (menu, recent files, second instance). */
-  | { type: 'open-path'; path: string; mode: CheckMode };
+  | { type: 'open-path'; path: string; mode: CheckMode }
+  /** A case's progress: `done` of `total` artifacts have their verdict; `artifact` is the one that just landed. */
+  | { type: 'case-progress'; caseId: string; done: number; total: number; artifact?: CaseArtifact }
+  | { type: 'case-done'; caseId: string; report: CaseReport }
+  | { type: 'case-failed'; caseId: string; message: string; cancelled: boolean };
 export type ApiEventType = ApiEvent['type'];
 export const API_EVENTS = [
   'job-progress',
   'job-done',
   'job-failed',
   'open-path',
+  'case-progress',
+  'case-done',
+  'case-failed',
 ] as const satisfies readonly ApiEventType[];
 
 export interface RecentFile {
@@ -373,6 +411,11 @@ export interface RepriseApi {
   providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers>;
   /** A Nemosyne package's members with their recorded and recomputed digests, and one member's content. */
   packageMembers(req: PackageMembersRequest): Promise<PackageMembers>;
+  /** Verifies every artifact of a case folder; progress, each verdict as it lands and the case report arrive as events. */
+  startCase(req: StartCaseRequest): Promise<CaseStarted>;
+  cancelCase(req: { caseId: string }): Promise<boolean>;
+  /** Puts one sent file into a case folder on the host (a multi-file pick or drop becomes a case). */
+  addCaseUpload(req: AddCaseUploadRequest): Promise<{ folderId: string; files: number }>;
 }
 
 export const API_METHODS = [
@@ -397,6 +440,9 @@ export const API_METHODS = [
   'signingKeys',
   'providerOffers',
   'packageMembers',
+  'startCase',
+  'cancelCase',
+  'addCaseUpload',
 ] as const satisfies readonly (keyof RepriseApi)[];
 export type ApiMethod = (typeof API_METHODS)[number];
 
