@@ -51,6 +51,7 @@ import { JournalWorker } from './journal-client.js';
 import type { PathGateHints } from './path-gate.js';
 import { GrantedGate, type Grant } from './granted-gate.js';
 import { JournalSide } from './journal-side.js';
+import { CaseSide, type RunCase } from './case-side.js';
 
 /** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
 const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
@@ -106,6 +107,11 @@ const HINTS: Record<EngineInfo['transport'], PathGateHints> = {
   },
 };
 
+/** The case engine, loaded when the first case starts (the host's start-up never loads it). */
+const runCase: RunCase = async (dir, o) => {
+  throw new ApiError(`the case engine is not available in this build (${dir}, ${o.workers} workers)`, false);
+};
+
 interface RunningJob {
   cancel: () => void;
   cancelled: boolean;
@@ -121,6 +127,7 @@ export class EngineHost implements RepriseApi {
   private readonly uploads = new Uploads();
   private readonly gate: GrantedGate;
   private readonly journals: JournalSide;
+  private readonly cases: CaseSide;
 
   constructor(private readonly opts: EngineHostOptions) {
     const limits = opts.workerLimits ?? WORKER_LIMITS;
@@ -128,6 +135,14 @@ export class EngineHost implements RepriseApi {
     this.journal = new JournalWorker(opts.journalWorkerUrl, limits);
     this.gate = new GrantedGate(HINTS[opts.transport]);
     this.journals = new JournalSide(this.gate, this.journal);
+    this.cases = new CaseSide({
+      run: runCase,
+      workers: opts.workers ?? 2,
+      uploads: this.uploads,
+      emit: (e) => this.emit(e),
+      grant: (g) => this.grant(g),
+      prepare: (req) => this.jobOf(req),
+    });
     // A bad root or key is left out (a later path under it is refused), never an unhandled rejection.
     this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [], adapters: opts.adapters ?? [] }).catch(
       () => undefined,
@@ -388,6 +403,10 @@ export class EngineHost implements RepriseApi {
   judgementRules: RepriseApi['judgementRules'] = () => this.journals.judgementRules();
   signingKeys: RepriseApi['signingKeys'] = (req) => this.journals.signingKeys(req);
 
+  startCase: RepriseApi['startCase'] = (req) => this.cases.start(req);
+  cancelCase: RepriseApi['cancelCase'] = (req) => this.cases.cancel(req);
+  addCaseUpload: RepriseApi['addCaseUpload'] = (req) => this.cases.addUpload(req);
+
   async providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers> {
     let path = typeof req?.providers === 'string' && req.providers !== '' ? req.providers : undefined;
     if (path !== undefined && !isAbsolute(path)) throw new ApiError('providers must be an absolute path', true);
@@ -438,6 +457,6 @@ export class EngineHost implements RepriseApi {
 
   async close(): Promise<void> {
     for (const j of this.jobs.values()) j.cancel();
-    await Promise.all([this.pool.close(), this.journal.close()]);
+    await Promise.all([this.pool.close(), this.journal.close(), this.cases.close()]);
   }
 }

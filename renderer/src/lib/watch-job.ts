@@ -31,7 +31,7 @@ export async function startWatchedJob(
   let handle: ((e: ApiEvent) => void) | null = null;
   const off = api.onEvent((e) => {
     if (handle) handle(e);
-    else if (e.type !== 'open-path' && early.length < MAX_EARLY) early.push(e);
+    else if ('jobId' in e && early.length < MAX_EARLY) early.push(e);
   });
   let jobId: string;
   try {
@@ -42,7 +42,7 @@ export async function startWatchedJob(
   }
   const end = new Promise<JobEnd>((resolve) => {
     handle = (e) => {
-      if (e.type === 'open-path' || e.jobId !== jobId) return;
+      if (!('jobId' in e) || e.jobId !== jobId) return;
       if (e.type === 'job-progress') onProgress?.(e.fraction, e.label);
       else {
         off();

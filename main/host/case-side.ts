@@ -1,0 +1,197 @@
+/**
+ * The engine host's reviewer's case (shared/case.ts): `startCase` verifies every artifact
+ * of a folder with the case engine (app/engine/case/), pushing one progress over the case
+ * and each verdict as it lands (`case-progress`), then the case report (`case-done`) or
+ * why there is none (`case-failed`). A folder is named by its path (under a granted root,
+ * through the same gate and options as a job) or made here from files the window sent
+ * (`addCaseUpload`: a multi-file pick or drop becomes a private case folder, granted so its
+ * artifacts open by path in the chain view).
+ */
+import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  AddCaseUploadRequest,
+  ApiEvent,
+  CaseStarted,
+  CheckMode,
+  StartCaseRequest,
+  StartJobRequest,
+} from '../../shared/api.js';
+import type { CaseArtifact, CaseReport } from '../../shared/case.js';
+import type { EngineOptions } from '../../app/kinds/types.js';
+import type { EngineJob } from '../../app/jobs/protocol.js';
+import { ApiError } from './api-error.js';
+import type { Grant } from './granted-gate.js';
+import { abandonedWords, type Uploads } from './uploads.js';
+
+/** What the case engine's entry point takes (app/engine/case/index.ts, runCase). */
+export interface CaseRunOptions {
+  workers: number;
+  options: EngineOptions;
+  mode: CheckMode;
+  onArtifact: (a: CaseArtifact) => void;
+  onProgress: (done: number, total: number) => void;
+  signal: AbortSignal;
+}
+export type RunCase = (dir: string, o: CaseRunOptions) => Promise<CaseReport>;
+
+export interface CaseSideDeps {
+  /** The case engine (loaded when the first case starts). */
+  run: RunCase;
+  workers: number;
+  uploads: Uploads;
+  emit: (e: ApiEvent) => void;
+  grant: (g: Grant) => Promise<void>;
+  /** The host's own request check (EngineHost.jobOf): the folder through the gate, the options as a job takes them. */
+  prepare: (req: StartJobRequest) => Promise<{ job: EngineJob }>;
+}
+
+/** Case folders made from sent files kept at once; the oldest goes when another is made. */
+const MAX_FOLDERS = 4;
+/** Files one sent case may hold, and how deep its folders go. */
+const MAX_FILES = 10_000;
+const MAX_DEPTH = 8;
+
+/** The path of a sent file in its case: relative, `/` separated, no `.`/`..`, nothing a file system reads otherwise. */
+function caseFileName(name: unknown): string[] {
+  if (typeof name !== 'string' || name === '' || name.length > 1024)
+    throw new ApiError('a case file is named by its path in the case', true);
+  const parts = name.split('/');
+  if (
+    parts.length > MAX_DEPTH ||
+    parts.some((p) => p === '' || p === '.' || p === '..' || p.length > 255 || /[\\\0:]/.test(p))
+  )
+    throw new ApiError(`${JSON.stringify(name.slice(0, 200))} is not a relative path inside a case`, true);
+  return parts;
+}
+
+export class CaseSide {
+  private readonly folders = new Map<string, { dir: string; files: number }>();
+  private readonly running = new Map<string, { abort: AbortController }>();
+  private next = 1;
+  private nextFolder = 1;
+
+  constructor(private readonly deps: CaseSideDeps) {}
+
+  async addUpload(req: AddCaseUploadRequest): Promise<{ folderId: string; files: number }> {
+    const parts = caseFileName(req?.name);
+    const u = typeof req?.uploadId === 'string' ? this.deps.uploads.get(req.uploadId) : undefined;
+    if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
+    await u.settled;
+    const failed = abandonedWords(u);
+    if (failed) throw new ApiError(failed, true);
+    if (u.received !== u.size)
+      throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
+    const folderId = req.folderId ?? (await this.newFolder());
+    const folder = this.folders.get(folderId);
+    if (!folder) throw new ApiError('unknown case folder (it may have been replaced by a newer one)', true);
+    if (folder.files >= MAX_FILES)
+      throw new ApiError(`a case sent from the window holds at most ${MAX_FILES} files`, true);
+    const dest = join(folder.dir, ...parts);
+    if (parts.length > 1) await mkdir(join(folder.dir, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
+    try {
+      // Exclusive: two files of one name in one case is the window's mistake, said, never one overwriting the other.
+      if (u.file !== undefined) await copyFile(u.file, dest, 1 /* COPYFILE_EXCL */);
+      else await writeFile(dest, Buffer.concat(u.chunks), { flag: 'wx', mode: 0o600 });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new ApiError(
+        code === 'EEXIST' ? `the case already holds ${req.name}` : `cannot store ${req.name}: ${code ?? String(e)}`,
+        true,
+      );
+    }
+    folder.files++;
+    return { folderId, files: folder.files };
+  }
+
+  private async newFolder(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'reprise-case-'));
+    // The host made it from what the user sent: its artifacts may be opened by path.
+    await this.deps.grant({ roots: [dir] });
+    const folderId = `casefolder-${this.nextFolder++}`;
+    this.folders.set(folderId, { dir, files: 0 });
+    while (this.folders.size > MAX_FOLDERS) {
+      const [oldest, f] = this.folders.entries().next().value!;
+      this.folders.delete(oldest);
+      void rm(f.dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+    return folderId;
+  }
+
+  /** The folder a request names: a sent case's, or a path the gate allows (through prepare). */
+  private async folderOf(req: StartCaseRequest): Promise<{ shown: string; path: string; job: EngineJob }> {
+    const src = req?.source;
+    if (typeof src !== 'object' || src === null) throw new ApiError('startCase needs {source, mode}', true);
+    let shown: string;
+    if (src.type === 'uploads') {
+      const f = typeof src.folderId === 'string' ? this.folders.get(src.folderId) : undefined;
+      if (!f) throw new ApiError('unknown case folder (it may have been replaced by a newer one)', true);
+      if (f.files === 0) throw new ApiError('the case folder holds no file yet', true);
+      shown = f.dir;
+    } else if (src.type === 'path') shown = src.path;
+    else throw new ApiError('a case is a folder path or files sent from the window', true);
+    const { job } = await this.deps.prepare({
+      source: { type: 'path', path: shown },
+      mode: req.mode,
+      ...(req.options ? { options: req.options } : {}),
+    });
+    if (job.op !== 'runPath') throw new ApiError('a case is a folder', true);
+    if (!(await stat(job.path)).isDirectory())
+      throw new ApiError(`${shown} is a file: a case is a folder (open a single file from the Open view)`, true);
+    return { shown, path: job.path, job };
+  }
+
+  async start(req: StartCaseRequest): Promise<CaseStarted> {
+    const { shown, path, job } = await this.folderOf(req);
+    const caseId = `case-${this.next++}`;
+    const abort = new AbortController();
+    this.running.set(caseId, { abort });
+    let landed = 0;
+    let done = 0;
+    let total = 0;
+    const emit = this.deps.emit;
+    void this.deps
+      .run(path, {
+        workers: this.deps.workers,
+        options: job.options,
+        mode: job.mode,
+        signal: abort.signal,
+        onProgress: (d, t) => {
+          total = t;
+          if (d > done) done = d;
+          emit({ type: 'case-progress', caseId, done, total });
+        },
+        onArtifact: (artifact) => {
+          done = Math.max(done, ++landed);
+          emit({ type: 'case-progress', caseId, done, total: Math.max(total, done), artifact });
+        },
+      })
+      .then(
+        (report) => emit({ type: 'case-done', caseId, report }),
+        (e: unknown) => {
+          const cancelled = abort.signal.aborted;
+          emit({ type: 'case-failed', caseId, message: cancelled ? 'cancelled' : errorWords(e), cancelled });
+        },
+      )
+      .finally(() => this.running.delete(caseId));
+    return { caseId, dir: shown };
+  }
+
+  async cancel(req: { caseId: string }): Promise<boolean> {
+    const c = typeof req?.caseId === 'string' ? this.running.get(req.caseId) : undefined;
+    if (!c) return false;
+    c.abort.abort();
+    return true;
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.running.values()) c.abort.abort();
+    await Promise.all([...this.folders.values()].map((f) => rm(f.dir, { recursive: true, force: true })));
+    this.folders.clear();
+  }
+}
+
+function errorWords(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
