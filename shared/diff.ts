@@ -1,0 +1,201 @@
+/**
+ * The structured diff of two JSON values (`reprise.diff/v1`, docs/compare.md): every
+ * difference by its RFC 6901 pointer, changed, added or removed; two numbers with their
+ * exact decimal difference (shared/exact-decimal.ts, never a float subtraction); two strings
+ * with the changed span (the common prefix and suffix, the span between). One module, pure,
+ * shared by the CLI (`reprise diff`) and the window (DiffView), so both say the same.
+ *
+ * Bounded: the walk keeps its own stack (no recursion, so no depth can overflow it), visits
+ * each value once, copies nothing (entries hold references to the inputs), and lists at most
+ * `limit` differences while counting all of them; the result says when it listed fewer.
+ * Arrays are compared index by index (no alignment search, which costs quadratic time on
+ * large arrays): an item inserted in the middle shows as the items after it changed and one
+ * added at the end, and the lengths are said.
+ */
+import { exactDifference } from './exact-decimal.js';
+import type { JsonValue, Report } from './report.js';
+
+export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
+/** Differences listed by default; the rest are counted. */
+export const DEFAULT_DIFF_LIMIT = 1000;
+
+export type DiffOp = 'changed' | 'added' | 'removed';
+
+/** Where two strings differ, in UTF-16 code units: `prefix` units agree at the start, `suffix` at the end. */
+export interface StringSpan {
+  prefix: number;
+  suffix: number;
+  /** The changed span's length on each side (between prefix and suffix). */
+  left: number;
+  right: number;
+}
+
+export interface DiffEntry {
+  op: DiffOp;
+  /** RFC 6901 pointer into both values. */
+  pointer: string;
+  /** Absent when added. */
+  left?: JsonValue;
+  /** Absent when removed. */
+  right?: JsonValue;
+  /** Two numbers: right − left, exactly, as decimal text. */
+  difference?: string;
+  /** Two strings: the changed span. */
+  span?: StringSpan;
+}
+
+/** An array (or string) whose length differs between the sides. */
+export interface LengthChange {
+  pointer: string;
+  left: number;
+  right: number;
+}
+
+export interface DiffResult {
+  schema: typeof DIFF_SCHEMA;
+  identical: boolean;
+  /** Every difference found, listed or not. */
+  total: number;
+  /** The most listed (`differences.length` ≤ limit). */
+  limit: number;
+  truncated: boolean;
+  differences: DiffEntry[];
+  /** Arrays whose lengths differ, in the order met (at most `limit`). */
+  lengths: LengthChange[];
+}
+
+/** One reference token of a pointer (RFC 6901 section 4: `~` as `~0`, `/` as `~1`). */
+export const pointerToken = (k: string | number): string => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
+
+type Obj = { [k: string]: JsonValue };
+const isObj = (v: JsonValue): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The changed span of two different strings. */
+export function stringSpan(a: string, b: string): StringSpan {
+  const max = Math.min(a.length, b.length);
+  let prefix = 0;
+  while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  // Never split a surrogate pair: a span starting on a low surrogate starts at its pair.
+  if (prefix > 0 && isHighSurrogate(a.charCodeAt(prefix - 1))) prefix--;
+  let suffix = 0;
+  while (suffix < max - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
+  if (suffix > 0 && isLowSurrogate(a.charCodeAt(a.length - suffix))) suffix--;
+  return { prefix, suffix, left: a.length - prefix - suffix, right: b.length - prefix - suffix };
+}
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
+/** Collects entries up to the limit and counts every one. */
+class Collector {
+  readonly differences: DiffEntry[] = [];
+  readonly lengths: LengthChange[] = [];
+  total = 0;
+  constructor(readonly limit: number) {}
+  add(e: DiffEntry): void {
+    this.total++;
+    if (this.differences.length < this.limit) this.differences.push(e);
+  }
+  length(pointer: string, left: number, right: number): void {
+    if (this.lengths.length < this.limit) this.lengths.push({ pointer, left, right });
+  }
+}
+
+/** Two leaves (or values of different types) that differ: one `changed` entry. */
+function changed(pointer: string, a: JsonValue, b: JsonValue): DiffEntry {
+  const e: DiffEntry = { op: 'changed', pointer, left: a, right: b };
+  if (typeof a === 'number' && typeof b === 'number') e.difference = exactDifference(a, b);
+  if (typeof a === 'string' && typeof b === 'string') e.span = stringSpan(a, b);
+  return e;
+}
+
+type Pending = [pointer: string, a: JsonValue, b: JsonValue];
+
+/** Two arrays: index by index, then the tail one side has. Pushes pairs to walk. */
+function walkArrays(p: string, a: JsonValue[], b: JsonValue[], out: Collector, stack: Pending[]): void {
+  const common = Math.min(a.length, b.length);
+  if (a.length !== b.length) out.length(p, a.length, b.length);
+  // Pushed in reverse so the stack pops them in index order.
+  for (let i = Math.max(a.length, b.length) - 1; i >= common; i--) {
+    if (i < a.length) stack.push([`${p}/${i}`, a[i]!, REMOVED]);
+    else stack.push([`${p}/${i}`, ADDED, b[i]!]);
+  }
+  for (let i = common - 1; i >= 0; i--) stack.push([`${p}/${i}`, a[i]!, b[i]!]);
+}
+
+/** Two objects: members in code-unit order of their names (deterministic, as RFC 8785). */
+function walkObjects(p: string, a: Obj, b: Obj, stack: Pending[]): void {
+  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  for (let i = names.length - 1; i >= 0; i--) {
+    const k = names[i]!;
+    const inA = Object.prototype.hasOwnProperty.call(a, k);
+    const inB = Object.prototype.hasOwnProperty.call(b, k);
+    stack.push([`${p}/${pointerToken(k)}`, inA ? a[k]! : ADDED, inB ? b[k]! : REMOVED]);
+  }
+}
+
+// Markers for a side that has no value at a pointer (objects that are never JSON input).
+const ADDED = Object.freeze({ __side: 'absent-left' }) as unknown as JsonValue;
+const REMOVED = Object.freeze({ __side: 'absent-right' }) as unknown as JsonValue;
+
+/** Leaves equal by value: numbers by value (so `-0` is `0`, as RFC 8785 writes it). */
+const sameLeaf = (a: JsonValue, b: JsonValue): boolean => a === b;
+
+/** The structured diff of `a` against `b` (what changed from a to b). */
+export function diffJson(a: JsonValue, b: JsonValue, opts: { limit?: number } = {}): DiffResult {
+  const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_DIFF_LIMIT));
+  const out = new Collector(limit);
+  const stack: Pending[] = [['', a, b]];
+  while (stack.length > 0) {
+    const [p, x, y] = stack.pop()!;
+    if (x === ADDED) out.add({ op: 'added', pointer: p, right: y });
+    else if (y === REMOVED) out.add({ op: 'removed', pointer: p, left: x });
+    else if (Array.isArray(x) && Array.isArray(y)) walkArrays(p, x, y, out, stack);
+    else if (isObj(x) && isObj(y)) walkObjects(p, x, y, stack);
+    else if (!sameLeaf(x, y)) out.add(changed(p, x, y));
+  }
+  return {
+    schema: DIFF_SCHEMA,
+    identical: out.total === 0,
+    total: out.total,
+    limit,
+    truncated: out.total > out.differences.length,
+    differences: out.differences,
+    lengths: out.lengths,
+  };
+}
+
+/**
+ * What of a report two artifacts are compared on: everything but its run (when, how long)
+ * and the path it was read from, with the artifact's parsed content when it is JSON.
+ */
+export function reportSide(r: Omit<Report, 'run'>, content?: JsonValue): JsonValue {
+  const side: Obj = {
+    artifact: { kind: r.artifact.kind, id: r.artifact.id, sha256: r.artifact.sha256 },
+    verdict: r.verdict,
+    findings: r.findings as unknown as JsonValue,
+    chain: r.chain as unknown as JsonValue,
+  };
+  if (r.comparisons) side['comparisons'] = r.comparisons as unknown as JsonValue;
+  if (r.events) side['events'] = r.events;
+  if (r.details) side['details'] = r.details;
+  if (r.authenticity) side['authenticity'] = r.authenticity as unknown as JsonValue;
+  if (content !== undefined) side['content'] = content;
+  return side;
+}
+
+/**
+ * A replay's original against its replayed: each comparison's original value on the left
+ * and its replayed value on the right (`/comparisons/<i>`), and the expression a dump's
+ * replay recorded and re-executed (`/expression`: its text, tokens, scores field by field).
+ */
+export function replaySides(r: Pick<Report, 'comparisons' | 'details'>): { left: JsonValue; right: JsonValue } {
+  const cs = r.comparisons ?? [];
+  const left: Obj = { comparisons: cs.map((c) => c.original) };
+  const right: Obj = { comparisons: cs.map((c) => c.replayed) };
+  const ex = r.details?.['expression'];
+  if (isObj(ex ?? null) && 'recorded' in (ex as Obj) && 'replayed' in (ex as Obj)) {
+    left['expression'] = (ex as Obj)['recorded']!;
+    right['expression'] = (ex as Obj)['replayed']!;
+  }
+  return { left, right };
+}

@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+import canonicalize from 'canonicalize';
+import { describe, expect, it } from 'vitest';
+import { diffJson, replaySides, stringSpan, type DiffEntry } from '../../shared/diff.js';
+import type { JsonValue } from '../../shared/report.js';
+
+/** RFC 6901 tokens of a pointer. */
+const tokens = (p: string): string[] =>
+  p === ''
+    ? []
+    : p
+        .slice(1)
+        .split('/')
+        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** Applies the listed differences to a copy of `a` (removals last, from the highest index down). */
+function apply(a: JsonValue, diffs: DiffEntry[]): JsonValue {
+  const root = { v: structuredClone(a) as JsonValue };
+  const set = (p: string, value: JsonValue | undefined) => {
+    const ts = tokens(p);
+    let parent: Record<string, JsonValue> = root as unknown as Record<string, JsonValue>;
+    let key = 'v';
+    for (const t of ts) {
+      parent = parent[key] as unknown as Record<string, JsonValue>;
+      key = t;
+    }
+    if (value === undefined) {
+      if (Array.isArray(parent)) parent.splice(Number(key), 1);
+      else delete parent[key];
+    } else Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
+  };
+  for (const d of diffs) if (d.op !== 'removed') set(d.pointer, d.right);
+  for (const d of diffs.filter((x) => x.op === 'removed').reverse()) set(d.pointer, undefined);
+  return root.v;
+}
+
+const same = (x: JsonValue, y: JsonValue) => expect(canonicalize(x)).toBe(canonicalize(y));
+
+describe('diffJson', () => {
+  it('finds nothing between a value and itself', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const r = diffJson(v as JsonValue, structuredClone(v) as JsonValue);
+        expect(r.identical).toBe(true);
+        expect(r.differences).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lists changes that turn a into b', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.jsonValue({ maxDepth: 3 }), (a, b) => {
+        const r = diffJson(a as JsonValue, b as JsonValue, { limit: 100_000 });
+        expect(r.truncated).toBe(false);
+        same(apply(a as JsonValue, r.differences), b as JsonValue);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('names each difference by its RFC 6901 pointer, in code-unit order of names', () => {
+    const r = diffJson({ 'a/b': 1, 'm~n': [1, 2], z: 'x', gone: true }, { 'a/b': 2, 'm~n': [1], z: 'x', new: null });
+    expect(r.differences.map((d) => [d.op, d.pointer])).toEqual([
+      ['changed', '/a~1b'],
+      ['removed', '/gone'],
+      ['removed', '/m~0n/1'],
+      ['added', '/new'],
+    ]);
+    expect(r.lengths).toEqual([{ pointer: '/m~0n', left: 2, right: 1 }]);
+  });
+
+  it('gives numbers their exact decimal difference, never a float subtraction', () => {
+    const d = (a: number, b: number) => diffJson({ x: a }, { x: b }).differences[0]!.difference;
+    expect(d(0.1, 0.2)).toBe('0.1');
+    expect(d(0.1, 0.3)).toBe('0.2'); // 0.3 - 0.1 is 0.19999999999999998 in doubles
+    expect(d(0.3, 0.1)).toBe('-0.2');
+    expect(d(1e-300, 2e-300)).toBe('1e-300');
+    expect(d(9007199254740992, 1.5)).toBe('-9007199254740990.5');
+    expect(diffJson({ x: 0 }, { x: -0 }).identical).toBe(true);
+  });
+
+  it('marks the changed span of long strings', () => {
+    const a = 'x'.repeat(100_000) + 'OLD' + 'y'.repeat(50_000);
+    const b = 'x'.repeat(100_000) + 'NEWER' + 'y'.repeat(50_000);
+    expect(diffJson(a, b).differences[0]!.span).toEqual({ prefix: 100_000, suffix: 50_000, left: 3, right: 5 });
+    // One string the other's prefix: the span is the tail.
+    expect(stringSpan('abc', 'abcdef')).toEqual({ prefix: 3, suffix: 0, left: 0, right: 3 });
+    // A surrogate pair is never split.
+    expect(stringSpan('a\u{1F600}b', 'a\u{1F601}b')).toEqual({ prefix: 1, suffix: 1, left: 2, right: 2 });
+  });
+
+  it('lists at most the limit, counts every difference and says it listed fewer', () => {
+    const a = Array.from({ length: 50_000 }, (_, i) => i);
+    const b = a.map((i) => i + 1);
+    const r = diffJson(a, b, { limit: 10 });
+    expect(r.total).toBe(50_000);
+    expect(r.differences).toHaveLength(10);
+    expect(r.truncated).toBe(true);
+    expect(r.differences[9]!.pointer).toBe('/9');
+  });
+
+  it('walks a value nested 100,000 deep without recursion', () => {
+    let a: JsonValue = 1;
+    let b: JsonValue = 2;
+    for (let i = 0; i < 100_000; i++) {
+      a = [a];
+      b = [b];
+    }
+    const r = diffJson(a, b);
+    expect(r.total).toBe(1);
+    expect(r.differences[0]!.pointer).toBe('/0'.repeat(100_000));
+  });
+
+  it('takes a replay as original on the left and replayed on the right', () => {
+    const s = replaySides({
+      comparisons: [{ output: 'score', mode: 'BANDED', original: 0.1, replayed: 0.3, status: 'fail' }],
+      details: { expression: { recorded: { tokens: ['a', 'b'] }, replayed: { tokens: ['a', 'c', 'd'] } } },
+    });
+    const r = diffJson(s.left, s.right);
+    expect(r.differences.map((d) => [d.pointer, d.difference ?? d.right])).toEqual([
+      ['/comparisons/0', '0.2'],
+      ['/expression/tokens/1', 'c'],
+      ['/expression/tokens/2', 'd'],
+    ]);
+    expect(r.lengths).toEqual([{ pointer: '/expression/tokens', left: 2, right: 3 }]);
+  });
+});
