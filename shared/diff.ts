@@ -127,8 +127,8 @@ function walkObjects(p: string, a: Obj, b: Obj, stack: Pending[]): void {
   const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   for (let i = names.length - 1; i >= 0; i--) {
     const k = names[i]!;
-    const inA = Object.prototype.hasOwnProperty.call(a, k);
-    const inB = Object.prototype.hasOwnProperty.call(b, k);
+    const inA = Object.hasOwn(a, k);
+    const inB = Object.hasOwn(b, k);
     stack.push([`${p}/${pointerToken(k)}`, inA ? a[k]! : ADDED, inB ? b[k]! : REMOVED]);
   }
 }
