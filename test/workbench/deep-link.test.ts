@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkFor, readLink, type LinkState } from '../../renderer/src/lib/deep-link.js';
+import { linkFor, linkOptionNames, optionRefusal, readLink, type LinkState } from '../../renderer/src/lib/deep-link.js';
 
 const base = (s: Partial<LinkState>): LinkState => ({
   view: 'findings',
@@ -25,6 +25,7 @@ describe('deep links', () => {
       whatIf: null,
       picked: null,
       report: null,
+      options: {},
     });
   });
   it('carry what-if substitutions, and an explicit "as recorded" for a replay without any', () => {
@@ -59,6 +60,7 @@ describe('deep links', () => {
       whatIf: null,
       picked: 'claim.json',
       report: null,
+      options: {},
     });
   });
   it('a saved report by its name only, never reopenable', () => {
@@ -70,10 +72,60 @@ describe('deep links', () => {
       whatIf: null,
       picked: null,
       report: 'case-17.report.json',
+      options: {},
     });
   });
   it('replace our own parameters and nothing else', () => {
     const h = linkFor('#token=t&view=chain&path=/old&whatif=model%3Dref-9&picked=x&report=y', base({ view: 'replay' }));
     expect(h).toBe('#token=t&view=replay');
+  });
+
+  const declared = [
+    { name: 'trustStore', help: 'the trust store (reprise.trust-store/v1) deciding who signed what' },
+    { name: 'providers', help: 'the provider registry replays re-execute against' },
+    { name: 'policy', help: 'a policy' },
+    { name: 'key', help: 'a signing key (never a workbench option; here to prove it is never carried)' },
+  ];
+  const names = linkOptionNames(declared);
+  it('carry every option the job ran with, and never a key', () => {
+    expect(names).toEqual(['trustStore', 'providers', 'policy']);
+    const src = { type: 'path', path: '/cases/dump.json' } as const;
+    const h = linkFor(
+      '#token=t&trustStore=/old.json',
+      base({
+        source: src,
+        mode: 'verify',
+        options: { trustStore: '/cases/trust.json', policy: '/p.json', key: '/k.pem' },
+      }),
+      names,
+    );
+    const p = new URLSearchParams(h.slice(1));
+    expect(p.get('trustStore')).toBe('/cases/trust.json');
+    expect(p.get('policy')).toBe('/p.json');
+    expect(p.has('key')).toBe(false);
+    expect(p.get('token')).toBe('t');
+    expect(readLink(h, names).options).toEqual({ trustStore: '/cases/trust.json', policy: '/p.json' });
+    // A key put in a link by hand is not read as an option either.
+    expect(readLink('#path=/a&key=/k.pem&trustStore=/t', [...names, 'key']).options).toEqual({ trustStore: '/t' });
+    // A picked file cannot be reopened: its options are not written.
+    const up = linkFor(
+      '',
+      base({ source: { type: 'upload', uploadId: 'u' }, name: 'x', options: { trustStore: '/t' } }),
+      names,
+    );
+    expect(readLink(up, names).options).toEqual({});
+  });
+  it('name the refused option in words, or nothing when the failure is not about an option', () => {
+    const opts = { trustStore: '/gone/trust.json', providers: '/ok/providers.json' };
+    const said = optionRefusal(
+      'refused: /gone/trust.json is outside the folders this workbench may read; start reprise serve with --root DIR naming a folder that contains it',
+      opts,
+      declared,
+    );
+    expect(said).toContain(
+      'option trustStore (the trust store (reprise.trust-store/v1) deciding who signed what) = /gone/trust.json',
+    );
+    expect(said).toContain('It was not run without it');
+    expect(optionRefusal('cannot open /cases/dump.json: no such file or directory', opts, declared)).toBeNull();
   });
 });
