@@ -14,7 +14,7 @@ import type {
   StartJobRequest,
 } from '../../shared/api';
 import type { Report } from '../../shared/report';
-import { readLink } from './lib/deep-link';
+import { linkOptionNames, optionRefusal, readLink } from './lib/deep-link';
 import { uploadFile, type SentFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
@@ -44,6 +44,10 @@ export interface OpenArtifact {
   /** The action last run on it, and its what-if substitutions (for the deep link). */
   mode?: CheckMode;
   whatIf?: string[];
+  /** The engine options the last job on it ran with (the deep link carries them; never a key). */
+  options?: Record<string, string>;
+  /** Options a link opened it with that the Open view's fields do not hold: every job on it takes them. */
+  pinned?: Record<string, string>;
 }
 
 /** The engine options sent with a job on an opened file (built-in examples bring their own). */
@@ -135,9 +139,9 @@ interface State {
   setView(v: View): void;
   setTheme(t: 'light' | 'dark'): void;
   openFile(file: File, mode: CheckMode): Promise<void>;
-  openExample(path: string, mode: CheckMode, whatIf?: string[]): Promise<void>;
+  openExample(path: string, mode: CheckMode, whatIf?: string[], pinned?: Record<string, string>): Promise<void>;
   restoreLink(): Promise<void>;
-  openPath(path: string, mode: CheckMode, whatIf?: string[]): Promise<void>;
+  openPath(path: string, mode: CheckMode, whatIf?: string[], pinned?: Record<string, string>): Promise<void>;
   openSavedReport(file: File): Promise<void>;
   showReport(report: Report, name: string): void;
   /** Where a job's other options come from: none until the window's composition root (main.tsx) connects the judgement store. */
@@ -258,6 +262,39 @@ const connectSlice: Slice<'connect' | 'setView' | 'setTheme'> = (set, get) => ({
   },
 });
 
+/**
+ * A link's options: for a file, its trust store and providers fill the Open view's fields
+ * (`set` given), as the link has them (empty when it has none), where the user sees and
+ * changes them; the rest are pinned to the artifact.
+ */
+function linkOptions(
+  options: Record<string, string>,
+  set: ((p: Partial<State>) => void) | null,
+): Record<string, string> | undefined {
+  const { trustStore, providers, ...rest } = options;
+  if (set) set({ openOptions: { trustStore: trustStore ?? '', providers: providers ?? '' } });
+  const pinned = set ? rest : options;
+  return Object.keys(pinned).length ? pinned : undefined;
+}
+
+/** Opens an example or a path (with the options a link pinned to it) and runs it. */
+async function openSource(
+  set: (p: Partial<State>) => void,
+  get: () => State,
+  source: Extract<JobSource, { type: 'example' | 'path' }>,
+  mode: CheckMode,
+  whatIf: string[],
+  pinned: Record<string, string> | undefined,
+): Promise<void> {
+  set({
+    artifact: { name: source.path, source, mode, ...(pinned ? { pinned } : {}) },
+    report: null,
+    content: null,
+    sweep: null,
+  });
+  await get().run(mode, whatIf);
+}
+
 /** Opening an artifact: a picked file, an example, a path, a deep link, a saved report. */
 const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' | 'openSavedReport' | 'showReport'> = (
   set,
@@ -307,26 +344,28 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       focusWhenShown('error');
     }
   },
-  async openExample(path, mode, whatIf = []) {
-    set({
-      artifact: { name: path, source: { type: 'example', path }, mode },
-      report: null,
-      content: null,
-      sweep: null,
-    });
-    await get().run(mode, whatIf);
+  async openExample(path, mode, whatIf = [], pinned) {
+    await openSource(set, get, { type: 'example', path }, mode, whatIf, pinned);
   },
   async restoreLink() {
-    const link = readLink();
+    const declared = get().info?.options ?? [];
+    const link = readLink(location.hash, linkOptionNames(declared));
     const view = VIEWS.find((v) => v.id === link.view)?.id;
     if (view) set({ view });
     const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
+    // The options the link ran it with: a file's trust store and providers fill the Open view's fields.
+    const pinned = linkOptions(link.options, link.path && !ex ? set : null);
     if (ex)
-      await get().openExample(ex.path, link.mode ?? ex.expect?.command ?? 'verify', link.whatIf ?? ex.expect?.whatIf);
+      await get().openExample(
+        ex.path,
+        link.mode ?? ex.expect?.command ?? 'verify',
+        link.whatIf ?? ex.expect?.whatIf,
+        pinned,
+      );
     else if (link.example) {
       set({ error: `The link names the example ${link.example}, which this engine does not have.` });
       focusWhenShown('error');
-    } else if (link.path) await get().openPath(link.path, link.mode ?? 'verify', link.whatIf ?? []);
+    } else if (link.path) await get().openPath(link.path, link.mode ?? 'verify', link.whatIf ?? [], pinned);
     else if (link.picked) {
       set({
         lastJobNote: `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.`,
@@ -338,10 +377,15 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       });
       focusWhenShown('job-note');
     }
+    // An option of the link refused by the host: say which, instead of running without it.
+    const refusal = (ex || link.path) && get().error ? optionRefusal(get().error!, link.options, declared) : null;
+    if (refusal) {
+      set({ error: refusal });
+      focusWhenShown('error');
+    }
   },
-  async openPath(path, mode, whatIf = []) {
-    set({ artifact: { name: path, source: { type: 'path', path }, mode }, report: null, content: null, sweep: null });
-    await get().run(mode, whatIf);
+  async openPath(path, mode, whatIf = [], pinned) {
+    await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned);
   },
   async openSavedReport(file) {
     try {
@@ -437,7 +481,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
     set({ error: null, lastJobNote: null, selection: NO_SELECTION });
     try {
       const extra = get().jobExtras(mode, artifact.source);
-      const options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions) };
+      const options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions), ...artifact.pinned };
       const req: StartJobRequest = {
         source: artifact.source,
         mode,
@@ -453,7 +497,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
       const now = get().artifact;
       set({
         job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf },
-        ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf } } : {}),
+        ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf, options } } : {}),
       });
       void end.then((e) => finishJob(jobId, mode, e));
       if (!get().content) {
