@@ -14,7 +14,7 @@ import { VerdictBanner } from './components/VerdictBanner';
 import { useStore, VIEWS, type View } from './store';
 import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
-import { writeLink } from './lib/deep-link';
+import { linkChanged, linkOptionNames, writeLink } from './lib/deep-link';
 import type { Report } from '../../shared/report';
 
 /** Views that need a report; the others work without one. */
@@ -59,18 +59,34 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
     if (!info) return;
     const t = setTimeout(
       () =>
-        writeLink({
-          view,
-          source: artifact?.source ?? null,
-          mode: artifact?.mode ?? null,
-          whatIf: artifact?.whatIf ?? [],
-          name: artifact?.name ?? null,
-          savedReport: artifact?.savedReport ?? false,
-        }),
+        writeLink(
+          {
+            view,
+            source: artifact?.source ?? null,
+            mode: artifact?.mode ?? null,
+            whatIf: artifact?.whatIf ?? [],
+            name: artifact?.name ?? null,
+            savedReport: artifact?.savedReport ?? false,
+            options: artifact?.options ?? {},
+          },
+          linkOptionNames(info.options),
+        ),
       0,
     );
     return () => clearTimeout(t);
   }, [info, view, artifact]);
+}
+
+/** A link pasted or followed in this tab changes only the fragment: open what it names. */
+function useLinkFollower(info: State['info'], restoreLink: State['restoreLink']): void {
+  useEffect(() => {
+    if (!info) return;
+    const onHash = (): void => {
+      if (linkChanged()) void restoreLink();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [info, restoreLink]);
 }
 
 /** Alt+1…7 switch views (the menu's shortcuts in Electron; the same keys in a browser). */
@@ -189,9 +205,10 @@ function ViewPanel({ view, report }: { view: View; report: Report | null }) {
 }
 
 export function App() {
-  const { connect, info, report, artifact, error, view, setView, theme } = useStore(
+  const { connect, info, report, artifact, error, view, setView, theme, restoreLink } = useStore(
     useShallow((s) => ({
       connect: s.connect,
+      restoreLink: s.restoreLink,
       info: s.info,
       report: s.report,
       artifact: s.artifact,
@@ -205,6 +222,7 @@ export function App() {
   const { keepReplay, replayReport } = useKeptReplay(view, report);
   useConnect(connect);
   useLinkWriter(info, view, artifact);
+  useLinkFollower(info, restoreLink);
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme;
   }, [theme]);
