@@ -199,3 +199,41 @@ export function replaySides(r: Pick<Report, 'comparisons' | 'details'>): { left:
   }
   return { left, right };
 }
+
+/** A string cut for showing: what comes before the changed span, the span, and what comes after. */
+export interface SpanParts {
+  /** Text before the span (its last `context` units), and whether more was cut before it. */
+  before: string;
+  cutBefore: boolean;
+  changed: string;
+  /** Units of the span not shown (a span longer than `max`). */
+  cutChanged: number;
+  after: string;
+  cutAfter: boolean;
+}
+
+/**
+ * One side of a changed string as shown (the window and the HTML page alike): `context`
+ * units either side of the span, at most `max` of the span itself, so a 100 MB string
+ * shows as a few lines with its length said.
+ */
+export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', context = 40, max = 2000): SpanParts {
+  const len = side === 'left' ? span.left : span.right;
+  const end = span.prefix + len;
+  const shown = Math.min(len, max);
+  return {
+    before: s.slice(Math.max(0, span.prefix - context), span.prefix),
+    cutBefore: span.prefix > context,
+    changed: s.slice(span.prefix, span.prefix + shown),
+    cutChanged: len - shown,
+    after: s.slice(end, end + context),
+    cutAfter: s.length - end > context,
+  };
+}
+
+/** A value as text for a diff cell, at most `max` characters (the rest counted, not shown). */
+export function cutText(text: string, max = 2000): string {
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}… (${(text.length - max).toLocaleString('en')} more characters)`;
+}

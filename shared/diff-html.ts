@@ -1,0 +1,96 @@
+/**
+ * A structured diff as one self-contained HTML page (the CLI's `reprise diff --html` and the
+ * window's export): inline CSS, no script, no external resource, every text escaped. After
+ * diffoscope's HTML output, each difference is a row whose id is its permalink (`#d-<n>`,
+ * n its place in the listing, which is deterministic for two given inputs) with a `¶` link
+ * to itself; a changed string shows its changed span marked as deleted and inserted text.
+ */
+import { cutText, spanParts, type DiffEntry, type DiffResult } from './diff.js';
+import { escHtml, htmlDl, pageStart } from './report-html.js';
+import { shownValue } from './report.js';
+
+/** One side of the comparison as the page names it. */
+export interface DiffSideLabel {
+  name: string;
+  kind?: string;
+  sha256?: string | null;
+  verdict?: string;
+}
+
+export interface DiffPageInput {
+  title: string;
+  /** What was compared, in words ("two artifacts", "original against replayed"). */
+  what: string;
+  left: DiffSideLabel;
+  right: DiffSideLabel;
+  result: DiffResult;
+}
+
+const DIFF_CSS = `
+tr:target{outline:3px solid #0550ae;outline-offset:-3px}a.perma{color:#0550ae;text-decoration:none}
+del{background:#ffebe9;color:#82071e}ins{background:#dafbe1;color:#0a3622;text-decoration:none}
+.op{font-weight:600}.note{background:#fff8c5;padding:6px 8px;border:1px solid #d4a72c;border-radius:4px}`;
+
+/** One side of a changed string: the span marked, context around it. */
+function spanHtml(s: string, e: DiffEntry, side: 'left' | 'right'): string {
+  const p = spanParts(s, e.span!, side);
+  const tag = side === 'left' ? 'del' : 'ins';
+  return (
+    `<pre>${p.cutBefore ? '…' : ''}${escHtml(p.before)}<${tag}>${escHtml(p.changed)}</${tag}>` +
+    `${p.cutChanged > 0 ? escHtml(`… (${p.cutChanged.toLocaleString('en')} more characters)`) : ''}` +
+    `${escHtml(p.after)}${p.cutAfter ? '…' : ''}</pre>` +
+    `<small>${escHtml(`${s.length.toLocaleString('en')} characters; changed from ${e.span!.prefix.toLocaleString('en')}`)}</small>`
+  );
+}
+
+function cell(e: DiffEntry, side: 'left' | 'right'): string {
+  const v = e[side];
+  if (v === undefined) return '<em>absent</em>';
+  if (e.span && typeof v === 'string') return spanHtml(v, e, side);
+  return `<pre>${escHtml(cutText(shownValue(v, 2)))}</pre>`;
+}
+
+function row(e: DiffEntry, i: number): string {
+  const id = `d-${i}`;
+  return (
+    `<tr id="${id}"><td><a class="perma" href="#${id}" aria-label="${escHtml(`permalink to difference ${i + 1}`)}">¶</a> ${i + 1}</td>` +
+    `<td class="op">${escHtml(e.op)}</td><td><code>${escHtml(e.pointer === '' ? '(the whole value)' : e.pointer)}</code></td>` +
+    `<td>${cell(e, 'left')}</td><td>${cell(e, 'right')}</td>` +
+    `<td>${e.difference !== undefined ? `<code>${escHtml(e.difference)}</code>` : ''}</td></tr>`
+  );
+}
+
+const sidePairs = (s: DiffSideLabel): string =>
+  escHtml([s.name, s.kind, s.verdict?.toUpperCase(), s.sha256].filter(Boolean).join(' · '));
+
+/** The page: what was compared, the count, every listed difference with its permalink. */
+export function diffPage(input: DiffPageInput): string {
+  const r = input.result;
+  const summary = r.identical
+    ? 'Identical: no difference.'
+    : `${r.total.toLocaleString('en')} difference${r.total === 1 ? '' : 's'}.`;
+  const cap = r.truncated
+    ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences (limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --limit N</code>.</p>`
+    : '';
+  const lengths: [string, string][] = r.lengths.map((l) => [
+    l.pointer === '' ? '(the whole value)' : l.pointer,
+    escHtml(`${l.left.toLocaleString('en')} items left, ${l.right.toLocaleString('en')} right`),
+  ]);
+  return [
+    ...pageStart(input.title).map((l) => l.replace('</style>', `${DIFF_CSS}</style>`)),
+    `<h1>${escHtml(input.title)}</h1>`,
+    htmlDl([
+      ['compared', escHtml(input.what)],
+      ['left', sidePairs(input.left)],
+      ['right', sidePairs(input.right)],
+      ['result', escHtml(summary)],
+    ]),
+    cap,
+    lengths.length ? `<h2>Lengths that differ</h2>${htmlDl(lengths)}` : '',
+    r.identical
+      ? ''
+      : `<h2>Differences</h2><table><thead><tr><th style="width:6%">#</th><th style="width:8%">change</th><th style="width:20%">pointer</th><th>left</th><th>right</th><th style="width:12%">right − left</th></tr></thead><tbody>${r.differences.map(row).join('')}</tbody></table>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { diffJson } from '../../shared/diff.js';
+import { diffPage } from '../../shared/diff-html.js';
+
+const HOSTILE = `</pre></td><script>alert(1)</script><img src=x onerror="alert(2)">'"&amp;\u202e`;
+const ALLOWED = new Set([
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'h1',
+  'h2',
+  'dl',
+  'dt',
+  'dd',
+  'p',
+  'code',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'a',
+  'pre',
+  'del',
+  'ins',
+  'em',
+  'small',
+]);
+
+function page(a: unknown, b: unknown, limit?: number): string {
+  const result = diffJson(a as never, b as never, limit === undefined ? {} : { limit });
+  return diffPage({
+    title: `Diff ${HOSTILE}`,
+    what: 'two artifacts',
+    left: { name: `left ${HOSTILE}`, kind: 'replay-dump', sha256: 'sha256:00' },
+    right: { name: 'right', kind: HOSTILE },
+    result,
+  });
+}
+
+describe('diffPage', () => {
+  it('escapes every hostile string: the only tags are its own, and no script or resource', () => {
+    const html = page(
+      { [HOSTILE]: HOSTILE, list: [HOSTILE], n: 0.1 },
+      { [HOSTILE]: `${HOSTILE}!`, list: [], n: 0.3, [`${HOSTILE}2`]: { x: HOSTILE } },
+    );
+    const tags = [...html.matchAll(/<\/?([a-zA-Z0-9]+)/g)].map((m) => m[1]!.toLowerCase());
+    expect(tags.filter((t) => !ALLOWED.has(t))).toEqual([]);
+    // Every attribute is the page's own: no handler, no source, no link out of the page.
+    const attrs = [...html.matchAll(/<[a-zA-Z][^>]*>/g)].flatMap((m) =>
+      [...m[0].matchAll(/\s([a-z-]+)=/g)].map((a) => a[1]),
+    );
+    expect(new Set(attrs)).toEqual(
+      new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'href', 'aria-label', 'style']),
+    );
+    expect([...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#d-\d+$/.test(m[1]!))).toBe(true);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('gives each difference a permalink, the exact difference and the changed span', () => {
+    const html = page(
+      { a: 0.1, s: 'x'.repeat(500) + 'old' + 'y'.repeat(500) },
+      { a: 0.3, s: 'x'.repeat(500) + 'new' + 'y'.repeat(500) },
+    );
+    expect(html).toContain('<tr id="d-0">');
+    expect(html).toContain('href="#d-0"');
+    expect(html).toContain('<tr id="d-1">');
+    expect(html).toContain('<code>0.2</code>');
+    expect(html).toContain('<del>old</del>');
+    expect(html).toContain('<ins>new</ins>');
+    // Context only: 40 characters either side of the span, not the 1,003 of each side.
+    expect(html).not.toContain('x'.repeat(41));
+  });
+
+  it('says when the listing is capped, and when nothing differs', () => {
+    const capped = page(
+      Array.from({ length: 30 }, (_, i) => i),
+      Array.from({ length: 30 }, (_, i) => -i - 1),
+      5,
+    );
+    expect(capped).toContain('Showing the first 5 of 30 differences');
+    expect(capped).not.toContain('id="d-5"');
+    expect(page({ a: 1 }, { a: 1 })).toContain('Identical: no difference.');
+  });
+});
