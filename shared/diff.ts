@@ -13,6 +13,7 @@
  * added at the end, and the lengths are said.
  */
 import { exactDifference } from './exact-decimal.js';
+import { escapePointerToken } from './json-pointer.js';
 import type { JsonValue, Report } from './report.js';
 
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
@@ -63,9 +64,6 @@ export interface DiffResult {
   /** Arrays whose lengths differ, in the order met (at most `limit`). */
   lengths: LengthChange[];
 }
-
-/** One reference token of a pointer (RFC 6901 section 4: `~` as `~0`, `/` as `~1`). */
-export const pointerToken = (k: string | number): string => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
 
 type Obj = { [k: string]: JsonValue };
 const isObj = (v: JsonValue): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -129,7 +127,7 @@ function walkObjects(p: string, a: Obj, b: Obj, stack: Pending[]): void {
     const k = names[i]!;
     const inA = Object.hasOwn(a, k);
     const inB = Object.hasOwn(b, k);
-    stack.push([`${p}/${pointerToken(k)}`, inA ? a[k]! : ADDED, inB ? b[k]! : REMOVED]);
+    stack.push([`${p}/${escapePointerToken(k)}`, inA ? a[k]! : ADDED, inB ? b[k]! : REMOVED]);
   }
 }
 

@@ -3,11 +3,8 @@
  * RFC 6901 pointers, and the other small helpers each format would otherwise write again.
  */
 
-/** One RFC 6901 reference token: `~` as `~0`, `/` as `~1`. */
-export function escapePointerToken(token: string): string {
-  if (token.indexOf('~') === -1 && token.indexOf('/') === -1) return token;
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+// One RFC 6901 reference token (shared/json-pointer.ts, which the window uses too).
+export { escapePointerToken } from '../../shared/json-pointer.js';
 
 /** A JSON object: not null, not an array (what JSON.parse gives for `{…}`). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
+import { canonicalizeValue } from '../../app/core/jcs.js';
 import { diffJson, replaySides, stringSpan, type DiffEntry } from '../../shared/diff.js';
 import type { JsonValue } from '../../shared/report.js';
 
@@ -34,7 +34,7 @@ function apply(a: JsonValue, diffs: DiffEntry[]): JsonValue {
   return root.v;
 }
 
-const same = (x: JsonValue, y: JsonValue) => expect(canonicalize(x)).toBe(canonicalize(y));
+const same = (x: JsonValue, y: JsonValue) => expect(canonicalizeValue(x)).toBe(canonicalizeValue(y));
 
 describe('diffJson', () => {
   it('finds nothing between a value and itself', () => {
