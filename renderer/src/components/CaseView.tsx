@@ -1,0 +1,223 @@
+import { useCallback } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { CaseArtifact, CaseJudgement, CaseLink, CaseReport, TimelineEvent } from '../../../shared/case';
+import type { Finding } from '../../../shared/report';
+import { useCase } from '../case-store';
+import { VERDICT_LABEL } from '../lib/report-words';
+import { CaseOpener } from './CaseOpener';
+import { CaseTimeline } from './CaseTimeline';
+import { ColumnHeads } from './ColumnHeads';
+import '../case.css';
+
+/** One progress over the whole case, and Cancel. */
+function CaseProgress() {
+  const { running, name, cancel } = useCase(
+    useShallow((s) => ({ running: s.running, name: s.name, cancel: s.cancel })),
+  );
+  if (!running) return null;
+  const pct = running.total ? Math.round((running.done / running.total) * 100) : 0;
+  return (
+    <div className="case-progress" role="status" data-testid="case-progress">
+      <span>
+        Verifying the case {name}… {running.done} of {running.total || '?'} artifacts
+      </span>
+      <progress max={100} value={pct} aria-label="Case progress">
+        {pct}%
+      </progress>
+      <button type="button" onClick={() => void cancel()} data-testid="case-cancel">
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function Counts({ c }: { c: CaseArtifact['counts'] }) {
+  const parts = (['fail', 'unavailable', 'warning', 'info'] as const)
+    .filter((k) => c[k] > 0)
+    .map((k) => `${c[k]} ${k}`);
+  return <>{parts.join(', ') || 'none'}</>;
+}
+
+/** The artifacts with kind and verdict, in landing order while the case runs. */
+function Artifacts({ list, open }: { list: readonly CaseArtifact[]; open: (a: CaseArtifact) => void }) {
+  return (
+    <table className="grid case-artifacts" data-testid="case-artifacts">
+      <caption className="case-caption">Artifacts ({list.length})</caption>
+      <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'Findings']} />
+      <tbody>
+        {list.map((a) => (
+          <tr key={a.path} data-artifact={a.path}>
+            <td className="mono small">
+              <button type="button" className="link" onClick={() => open(a)} title="Open it in the chain view">
+                {a.path}
+              </button>
+            </td>
+            <td className="small">{a.kind}</td>
+            <td>
+              <span className={`tag ${a.verdict}`} data-testid="case-artifact-verdict">
+                {a.verdict}
+              </span>
+            </td>
+            <td className="small">
+              <Counts c={a.counts} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The case finding that reports a missing link (it names the link's value or the field that made it). */
+function findingFor(l: CaseLink, findings: readonly Finding[]): Finding | undefined {
+  return findings.find(
+    (f) => f.message.includes(l.value) || (f.pointer !== undefined && f.message.includes(l.from.artifact)),
+  );
+}
+
+function LinkRow({ l, findings }: { l: CaseLink; findings: readonly Finding[] }) {
+  const f = l.status === 'missing' ? findingFor(l, findings) : undefined;
+  return (
+    <tr className={l.status} data-testid={`case-link-${l.status}`}>
+      <td className="mono small">
+        {l.from.artifact}
+        <br />
+        <span className="muted">{l.from.pointer}</span>
+      </td>
+      <td className="small">{l.relation}</td>
+      <td className="mono small case-value" title={l.value}>
+        {l.value}
+      </td>
+      <td className="mono small">
+        {l.to.artifact !== null ? (
+          <>
+            {l.to.artifact}
+            {l.to.pointer && <span className="muted"> {l.to.pointer}</span>}
+          </>
+        ) : (
+          <>
+            <span className="sev fail">missing</span>
+            {f && <span> {f.rule}</span>}
+          </>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** The links found by content: which field of which artifact made each; a missing target is shown as missing. */
+function Links({ links, findings }: { links: readonly CaseLink[]; findings: readonly Finding[] }) {
+  if (links.length === 0) return <p className="muted">No link between the artifacts of this case.</p>;
+  return (
+    <table className="grid case-links" data-testid="case-links">
+      <caption className="case-caption">
+        Links ({links.filter((l) => l.status === 'found').length} found,{' '}
+        {links.filter((l) => l.status === 'missing').length} missing)
+      </caption>
+      <ColumnHeads names={['From (artifact, field)', 'Relation', 'Value', 'To']} />
+      <tbody>
+        {links.map((l, i) => (
+          <LinkRow key={i} l={l} findings={findings} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The judgements (and reviewers' notes) the case's journals hold on its artifacts. */
+function Judgements({ list }: { list: readonly CaseJudgement[] }) {
+  if (list.length === 0) return <p className="muted">No judgement on an artifact of this case.</p>;
+  return (
+    <table className="grid case-judgements" data-testid="case-judgements">
+      <caption className="case-caption">Judgements ({list.length})</caption>
+      <ColumnHeads names={['Artifact', 'Decision', 'Rationale', 'Author, time', 'Journal entry']} />
+      <tbody>
+        {list.map((j) => (
+          <tr key={`${j.journal}#${j.seq}`}>
+            <td className="mono small">{j.artifact ?? <span title={j.subject}>not in the case</span>}</td>
+            <td>
+              <strong>{j.decision}</strong>
+              {j.supersedes && <span className="muted small"> (supersedes an earlier note)</span>}
+            </td>
+            <td>{j.rationale}</td>
+            <td className="mono small">
+              {j.author}
+              <br />
+              {j.atUtc}
+            </td>
+            <td className="mono small">
+              {j.journal} #{j.seq}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CaseFindings({ findings }: { findings: readonly Finding[] }) {
+  if (findings.length === 0) return null;
+  return (
+    <ul className="case-findings" data-testid="case-findings" aria-label="Findings of the case">
+      {findings.map((f, i) => (
+        <li key={i}>
+          <span className={`sev ${f.severity}`}>{f.severity}</span> <strong className="mono">{f.rule}</strong>{' '}
+          {f.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The case's verdict, its findings, links, judgements and timeline. */
+function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: TimelineEvent) => void }) {
+  return (
+    <>
+      <h3 id="case-verdict" tabIndex={-1} className={`case-verdict ${report.verdict}`} data-testid="case-verdict">
+        Case: {VERDICT_LABEL[report.verdict]} · {report.artifacts.length} artifacts · {report.links.length} links ·{' '}
+        {report.timeline.length.toLocaleString('en')} events
+      </h3>
+      <CaseFindings findings={report.findings} />
+      <h3>Links</h3>
+      <Links links={report.links} findings={report.findings} />
+      <h3>Judgements</h3>
+      <Judgements list={report.judgements} />
+      <h3 id="case-timeline-h">Timeline</h3>
+      <CaseTimeline events={report.timeline} open={openEvent} />
+    </>
+  );
+}
+
+/** The reviewer's case: open a folder, watch its verdicts land, then its links, judgements and timeline. */
+export function CaseView() {
+  const { name, landed, report, error, note, openArtifact } = useCase(
+    useShallow((s) => ({
+      name: s.name,
+      landed: s.landed,
+      report: s.report,
+      error: s.error,
+      note: s.note,
+      openArtifact: s.openArtifact,
+    })),
+  );
+  const openEvent = useCallback((e: TimelineEvent) => void openArtifact(e.artifact, e.node, e.pointer), [openArtifact]);
+  return (
+    <section className="panel case-view" aria-labelledby="case-h">
+      <h2 id="case-h">Case{name ? `: ${name}` : ''}</h2>
+      <CaseOpener />
+      <CaseProgress />
+      {error && (
+        <p role="alert" className="error" id="case-error" tabIndex={-1} data-testid="case-error">
+          {error}
+        </p>
+      )}
+      {note && (
+        <p className="note" role="status" id="case-note" tabIndex={-1} data-testid="case-note">
+          {note}
+        </p>
+      )}
+      {landed.length > 0 && <Artifacts list={landed} open={(a) => void openArtifact(a.path, null, null)} />}
+      {report && <CaseResult report={report} openEvent={openEvent} />}
+    </section>
+  );
+}
