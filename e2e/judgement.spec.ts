@@ -104,8 +104,12 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   await download.saveAs(bundle);
   await expect(page.getByTestId('bundle-status')).toContainText('1 judgement(s)');
   await axe(page, 'bundle exported');
-  const v = cli(['verify', bundle, '--trust-store', served!.reviewerTrustStore]);
-  expect(v.status, v.stdout + v.stderr).toBe(0);
+  // The bundle is intact, and carries a failing report: its verdict is FAIL (RPR-EVB-016, docs/evidence-bundle.md).
+  const v = cli(['verify', bundle, '--trust-store', served!.reviewerTrustStore, '--json']);
+  expect(v.status, v.stdout + v.stderr).toBe(1);
+  expect((JSON.parse(v.stdout) as { details: { integrity: { verdict: string } } }).details.integrity.verdict).toBe(
+    'pass',
+  );
   await page.getByTestId('tab-open').click();
   await page
     .locator('#file-input')

@@ -5,6 +5,7 @@
  * of its own names it in ShapedDetails. Imports only shared/report.ts.
  */
 import { tgDriftRateOf, type ArtifactKind, type JsonValue, type Report, type TgDriftRate } from '../report.js';
+import type { EvidenceBundleDetails } from './bundle.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -49,6 +50,7 @@ interface ShapedDetails {
   'acgp-eval': AcgpDetails;
   'acgp-trace': AcgpDetails;
   journal: JournalDetails;
+  'evidence-bundle': EvidenceBundleDetails;
 }
 /** Every kind's details, derived from ARTIFACT_KINDS. */
 export type DetailsByKind = { [K in ArtifactKind]: K extends keyof ShapedDetails ? ShapedDetails[K] : JsonObject };

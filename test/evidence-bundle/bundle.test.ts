@@ -38,9 +38,10 @@ function fixManifest(f: Files, also: (m: Record<string, unknown>) => void = () =
   put(f, 'reprise-evidence-bundle.json', m);
 }
 
+/** The bundle's own failures: the fixture's report fails (RPR-EVB-016 says so, tested on its own below). */
 async function rules(j: Judged, f: Files, trust = j.keys.trust): Promise<string[]> {
   const r = await verifyBundle(writeZip(f), trust);
-  return r.findings.filter((x) => x.severity === 'fail').map((x) => x.rule);
+  return r.findings.filter((x) => x.severity === 'fail' && x.rule !== 'RPR-EVB-016').map((x) => x.rule);
 }
 
 const proofName = (f: Files, i = 0) => f.filter((x) => x.name.startsWith('judgements/'))[i]!.name;
@@ -59,13 +60,15 @@ describe('evidence bundle', () => {
       'report.json',
     ]);
     const r = await verifyBundle(bytes, j.keys.trust);
-    expect(r.findings.filter((x) => x.severity !== 'info')).toEqual([]);
+    expect(r.findings.filter((x) => x.severity !== 'info').map((x) => x.rule)).toEqual(['RPR-EVB-016']);
     expect((r.details?.['judgements'] as unknown[]).length).toBe(2);
     // Detected by content through the engine, like any artifact.
     const rep = await runBytes('bundle.zip', bytes, 'verify', {});
     expect(rep.artifact.kind).toBe('evidence-bundle');
-    expect(rep.verdict).toBe('unavailable'); // no trust store: signers cannot be decided
+    // The report it carries fails; without a trust store the bundle itself is unavailable (its signers cannot be decided).
+    expect(rep.verdict).toBe('fail');
     expect(rep.findings.map((x) => x.rule)).toContain('RPR-EVB-011');
+    expect((rep.details as { integrity: { verdict: string } }).integrity.verdict).toBe('unavailable');
   });
 
   it('is byte-identical for the same inputs (whatever the report run times)', async () => {
@@ -221,7 +224,7 @@ describe('evidence bundle', () => {
     const cp = json(f, 'checkpoint.json');
     const bytes = writeEvidenceBundle({ report: json(f, 'report.json') as never, proofs: [], checkpoint: cp as never });
     const r = await verifyBundle(bytes, j.keys.trust);
-    expect(r.findings.filter((x) => x.severity === 'fail')).toEqual([]);
+    expect(r.findings.filter((x) => x.severity === 'fail').map((x) => x.rule)).toEqual(['RPR-EVB-016']);
     expect(r.findings.map((x) => x.rule)).toContain('RPR-EVB-015');
   });
 
@@ -232,5 +235,74 @@ describe('evidence bundle', () => {
     const r = await verifyBundle(Buffer.from(cut), j.keys.trust);
     expect(r.findings.some((x) => x.severity === 'fail' && x.rule.startsWith('RPR-ZIP-'))).toBe(true);
     writeFileSync(join(j.dir, 'cut.zip'), cut);
+  });
+
+  it('an intact bundle carrying a failing report fails (RPR-EVB-016) and keeps the two verdicts apart in its details', async () => {
+    const j = await judged();
+    const r = await verifyBundle(await bundleOf(j), j.keys.trust);
+    const carried = r.findings.filter((x) => x.rule === 'RPR-EVB-016');
+    expect(carried).toHaveLength(1);
+    expect(carried[0]).toMatchObject({ severity: 'fail', pointer: 'entry:report.json#/findings/0', actual: 'fail' });
+    expect(carried[0]!.message).toMatch(/^the bundled report's verdict is FAIL: RPR-KIND-001 /);
+    const d = r.details as Record<string, unknown> & {
+      integrity: { verdict: string };
+      bundled: { verdict: string; decisive: { rule: string; index: number } };
+      judgements: { decision: string; rationale: string; entryHash: string; proof: Record<string, unknown> }[];
+    };
+    expect(d.integrity.verdict).toBe('pass');
+    expect(d.bundled).toMatchObject({ verdict: 'fail', kind: 'unknown', decisive: { rule: 'RPR-KIND-001', index: 0 } });
+    expect(d.judgements.map((x) => x.decision)).toEqual(['accept', 'note']);
+    expect(d.judgements[0]!.rationale).toBe('The report was read in full and agrees with the file.');
+    expect(d.judgements[0]!.entryHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(d.judgements[0]!.proof).toMatchObject({ leafIndex: 0, treeSize: 3, verified: true, problems: [] });
+    // Without a trust store nothing is proven: the proof is not shown as verified.
+    const bare = await verifyBundle(await bundleOf(j), null);
+    const bj = (bare.details as typeof d).judgements[0]!.proof;
+    expect(bj['verified']).toBe(false);
+  });
+
+  it("a damaged judgement's proof is shown unverified with its problem, and integrity fails", async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const name = proofName(f);
+    const p = json(f, name);
+    p['auditPath'] = [`sha256:${'0'.repeat(64)}`, ...(p['auditPath'] as string[]).slice(1)];
+    put(f, name, p);
+    fixManifest(f);
+    const r = await verifyBundle(writeZip(f), j.keys.trust);
+    const d = r.details as {
+      integrity: { verdict: string };
+      judgements: { proof: { verified: boolean; problems: string[] } }[];
+    };
+    expect(d.integrity.verdict).toBe('fail');
+    expect(d.judgements[0]!.proof.verified).toBe(false);
+    expect(d.judgements[0]!.proof.problems.join('\n')).toMatch(/RPR-EVB-006/);
+  });
+
+  it('a bundle carrying a passing report passes, with no RPR-EVB-016', async () => {
+    const j = await judged((r) => ({
+      ...r,
+      verdict: 'pass',
+      findings: r.findings.map((f) => ({ ...f, severity: 'info' as const })),
+    }));
+    const r = await verifyBundle(await bundleOf(j), j.keys.trust);
+    expect(r.findings.filter((x) => x.severity !== 'info')).toEqual([]);
+    expect((r.details as { bundled: { verdict: string; decisive: unknown } }).bundled).toMatchObject({
+      verdict: 'pass',
+      decisive: null,
+    });
+  });
+
+  it('a report whose verdict word was edited to PASS (manifest recomputed) fails RPR-EVB-004', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const rep = json(f, 'report.json');
+    rep['verdict'] = 'pass';
+    put(f, 'report.json', rep);
+    fixManifest(f, (m) => (m['reportDigest'] = reportDigest(rep as never)));
+    const got = await rules(j, f);
+    expect(got).toContain('RPR-EVB-004');
+    const r = await verifyBundle(writeZip(f), j.keys.trust);
+    expect(r.findings.find((x) => x.rule === 'RPR-EVB-004')?.pointer).toBe('entry:report.json#/verdict');
   });
 });

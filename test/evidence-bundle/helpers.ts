@@ -17,13 +17,16 @@ export interface Judged {
   artifactPath: string;
 }
 
-/** A report (an artifact of no known kind: one finding), two judgements on it and an unrelated entry. */
-export async function judged(): Promise<Judged> {
+/**
+ * A report (an artifact of no known kind: one finding, so its verdict is FAIL), two judgements on
+ * it and an unrelated entry. `edit` changes the report before it is judged (a passing one).
+ */
+export async function judged(edit: (r: Report) => Report = (r) => r): Promise<Judged> {
   const dir = tmp('reprise-evb-');
   const keys = makeKeys(dir);
   const artifactPath = join(dir, 'artifact.json');
   writeFileSync(artifactPath, ARTIFACT);
-  const report = await runBytes(artifactPath, ARTIFACT, 'verify', {});
+  const report = edit(await runBytes(artifactPath, ARTIFACT, 'verify', {}));
   const journal = join(dir, 'journal');
   const clock = () => Date.parse('2026-11-02T09:30:00Z');
   await recordJudgement(

@@ -10,7 +10,7 @@
  * `reportDigest`, and what dates them is the signed checkpoint. A bundle without
  * judgements binds nothing and says so.
  */
-import type { ChainNode, Finding, Report } from '../../../shared/report.js';
+import { verdictOf, type ChainNode, type Finding } from '../../../shared/report.js';
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
@@ -32,8 +32,9 @@ import { readEntries } from '../../zip/parallel.js';
 import { resolveLimits } from '../../zip/limits.js';
 import { readStructure } from '../../zip/reader.js';
 import type { ZipSource } from '../../zip/source.js';
-import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, judgementMember, MEMBER, type BundleManifest } from './format.js';
+import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, MEMBER, type BundleManifest } from './format.js';
 import { bundleHtml } from './html.js';
+import { bundleDetails, bundledVerdict } from './details.js';
 import type { BundledReport } from './write.js';
 
 // Findings of the ids the kind declares only (rule-ids.ts).
@@ -55,6 +56,7 @@ const R = {
   attestation: 'RPR-EVB-013',
   html: 'RPR-EVB-014',
   unbound: 'RPR-EVB-015',
+  carried: 'RPR-EVB-016',
 } as const;
 
 interface State {
@@ -190,6 +192,15 @@ function checkReport(st: State, manifest: BundleManifest): { report: BundledRepo
         pointer: ptr(MEMBER.report),
         expected: manifest.artifact.sha256,
         actual: report.artifact.sha256,
+      }),
+    );
+  // The verdict shown for the bundled report is the one its findings make, never a word edited beside them.
+  if (report.verdict !== verdictOf(report.findings))
+    st.findings.push(
+      fail(R.report, "the report's verdict is not the one its findings make", {
+        pointer: `${ptr(MEMBER.report)}#/verdict`,
+        expected: verdictOf(report.findings),
+        actual: String(report.verdict),
       }),
     );
   const digest = reportDigest(report);
@@ -465,29 +476,9 @@ function resultOf(
       : failed
         ? authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer)
         : authenticity.trusted("the bundle's checkpoint and every judgement", cp.signer);
-  const details = {
-    bundle: {
-      artifact: manifest.artifact,
-      reportDigest: manifest.reportDigest,
-      checkpoint: cp
-        ? { treeSize: cp.treeSize, rootHash: cp.rootHash, signer: cp.signer, timestampUtc: cp.timestampUtc }
-        : null,
-      attestation: st.members.has(MEMBER.attestation),
-    },
-    judgements: entries.map((e) => ({
-      seq: e.seq,
-      member: judgementMember(e.seq),
-      recordedAtUtc: e.recordedAtUtc,
-      author: e.author,
-      role: st.trust?.get(e.author)?.role ?? null,
-      label: st.trust?.get(e.author)?.label ?? null,
-      decision: String(e.body['decision'] ?? ''),
-      pointer: typeof e.body['pointer'] === 'string' ? e.body['pointer'] : '',
-      rationale: String(e.body['rationale'] ?? ''),
-      reportDigest: typeof e.body['reportDigest'] === 'string' ? e.body['reportDigest'] : null,
-    })),
-    report: rep ? (JSON.parse(JSON.stringify(rep.report)) as Report['details']) : null,
-  };
+  const integrity = [...st.findings];
+  carriedVerdict(st, rep);
+  const details = bundleDetails({ manifest, rep, cp, entries, members: st.members, trust: st.trust, integrity });
   return {
     id: manifest.artifact.sha256,
     findings: st.findings,
@@ -495,4 +486,22 @@ function resultOf(
     details: details as unknown as KindResult['details'],
     authenticity: auth,
   };
+}
+
+/**
+ * The bundled report's verdict, when it is not PASS, is a finding of the bundle's own
+ * report (RPR-EVB-016, of the same severity): the bundle's verdict is then never PASS over
+ * a failing artifact, whatever its integrity (details.integrity keeps that apart).
+ */
+function carriedVerdict(st: State, rep: { report: BundledReport; digest: string } | null): void {
+  if (!rep || rep.report.verdict === 'pass') return;
+  const b = bundledVerdict(rep.report);
+  const why = b.decisive ? `: ${b.decisive.rule} ${b.decisive.message}` : '';
+  const make = rep.report.verdict === 'fail' ? fail : unavailable;
+  st.findings.push(
+    make(R.carried, `the bundled report's verdict is ${rep.report.verdict.toUpperCase()}${why}`, {
+      pointer: b.decisive ? `${ptr(MEMBER.report)}#/findings/${b.decisive.index}` : ptr(MEMBER.report),
+      actual: rep.report.verdict,
+    }),
+  );
 }

@@ -1,0 +1,121 @@
+/**
+ * What a bundle's report tells the window beyond its findings (docs/evidence-bundle.md,
+ * "What the report says"): the bundle's own integrity verdict and the bundled report's
+ * verdict as two things, and each bundled judgement with its rationale and its proof
+ * (whether the proof checked, and what failed when it did not).
+ */
+import { verdictOf, type Finding, type Report, type Verdict } from '../../../shared/report.js';
+import { isPlainObject as isObj } from '../../core/closed.js';
+import type { TrustStore } from '../../core/keys.js';
+import type { Checkpoint, Entry } from '../../journal/format.js';
+import { judgementMember, MEMBER, type BundleManifest } from './format.js';
+import type { BundledReport } from './write.js';
+
+/** The bundled report's verdict and the finding that decides it (the first fail, else the first unavailable). */
+export interface BundledVerdict {
+  verdict: Verdict;
+  kind: string;
+  id: string | null;
+  decisive: { index: number; rule: string; message: string; pointer: string | null } | null;
+}
+
+export function bundledVerdict(r: BundledReport): BundledVerdict {
+  const i = (sev: Finding['severity']) => r.findings.findIndex((f) => f.severity === sev);
+  const index = i('fail') >= 0 ? i('fail') : i('unavailable');
+  const d = index >= 0 ? r.findings[index]! : null;
+  return {
+    verdict: r.verdict,
+    kind: r.artifact.kind,
+    id: r.artifact.id,
+    decisive: d ? { index, rule: d.rule, message: d.message, pointer: d.pointer ?? null } : null,
+  };
+}
+
+/** One bundled judgement's proof as the window shows it. */
+interface ProofDetails {
+  leafIndex: number | null;
+  treeSize: number | null;
+  auditPath: string[];
+  /** No fail or unavailable finding names this member (its path, signature, signer, report). */
+  verified: boolean;
+  /** The findings on this member, as `RULE: message`. */
+  problems: string[];
+}
+
+function proofOf(member: Buffer | undefined, name: string, findings: readonly Finding[]): ProofDetails {
+  const doc = memberObject(member);
+  const problems = findings
+    .filter((f) => f.pointer === `entry:${name}` && (f.severity === 'fail' || f.severity === 'unavailable'))
+    .map((f) => `${f.rule}: ${f.message}`);
+  const unchecked = findings.some((f) => f.rule === 'RPR-EVB-011');
+  return {
+    leafIndex: typeof doc['leafIndex'] === 'number' ? doc['leafIndex'] : null,
+    treeSize: typeof doc['treeSize'] === 'number' ? doc['treeSize'] : null,
+    auditPath: Array.isArray(doc['auditPath']) ? doc['auditPath'].filter((h) => typeof h === 'string') : [],
+    verified: problems.length === 0 && !unchecked,
+    problems,
+  };
+}
+
+export interface DetailsInput {
+  manifest: BundleManifest;
+  rep: { report: BundledReport; digest: string } | null;
+  cp: Checkpoint | null;
+  entries: readonly Entry[];
+  members: ReadonlyMap<string, Buffer>;
+  trust: TrustStore | null;
+  /** The bundle's own findings (not RPR-EVB-016, which reports the bundled verdict). */
+  integrity: readonly Finding[];
+}
+
+/** The report's details: integrity, the bundle's manifest facts, the bundled verdict, the judgements, the report. */
+export function bundleDetails(d: DetailsInput): Record<string, unknown> {
+  const { manifest, rep, cp, trust } = d;
+  return {
+    integrity: { verdict: verdictOf(d.integrity), trustStore: trust !== null },
+    bundle: {
+      artifact: manifest.artifact,
+      reportDigest: manifest.reportDigest,
+      checkpoint: cp
+        ? { treeSize: cp.treeSize, rootHash: cp.rootHash, signer: cp.signer, timestampUtc: cp.timestampUtc }
+        : null,
+      attestation: d.members.has(MEMBER.attestation),
+    },
+    bundled: rep ? bundledVerdict(rep.report) : null,
+    judgements: d.entries.map((e) => {
+      const member = judgementMember(e.seq);
+      const proof = proofOf(d.members.get(member), member, d.integrity);
+      return {
+        seq: e.seq,
+        member,
+        entryHash: entryHashOf(d.members.get(member)),
+        recordedAtUtc: e.recordedAtUtc,
+        author: e.author,
+        role: trust?.get(e.author)?.role ?? null,
+        label: trust?.get(e.author)?.label ?? null,
+        decision: String(e.body['decision'] ?? ''),
+        pointer: typeof e.body['pointer'] === 'string' ? e.body['pointer'] : '',
+        rationale: String(e.body['rationale'] ?? ''),
+        reportDigest: typeof e.body['reportDigest'] === 'string' ? e.body['reportDigest'] : null,
+        proof,
+      };
+    }),
+    report: rep ? (JSON.parse(JSON.stringify(rep.report)) as Report['details']) : null,
+  };
+}
+
+/** A proof member as an object (an empty map when unreadable: the member's own finding says why). */
+function memberObject(member: Buffer | undefined): Record<string, unknown> {
+  try {
+    const v: unknown = member ? JSON.parse(member.toString('utf8')) : null;
+    if (isObj(v)) return v;
+  } catch {
+    /* unreadable: reported under the member's rule */
+  }
+  return Object.create(null) as Record<string, unknown>;
+}
+
+function entryHashOf(member: Buffer | undefined): string | null {
+  const v = memberObject(member)['entryHash'];
+  return typeof v === 'string' ? v : null;
+}
