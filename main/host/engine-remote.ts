@@ -17,10 +17,12 @@ import {
   type ApiEvent,
   type ApiMethod,
   type ApiResponse,
+  type CaseStarted,
   type EngineInfo,
   type PickRequest,
   type RecentFile,
   type RepriseApi,
+  type StartCaseRequest,
   type StartJobRequest,
 } from '../../shared/api.js';
 import { ApiError } from './api-error.js';
@@ -98,8 +100,10 @@ export function memoryRecentStore(): RecentStore {
 function engineEvents() {
   const listeners = new Set<(e: ApiEvent) => void>();
   const runningJobs = new Set<string>();
+  const runningCases = new Set<string>();
   const emit = (e: ApiEvent): void => {
     if (e.type === 'job-done' || e.type === 'job-failed') runningJobs.delete(e.jobId);
+    if (e.type === 'case-done' || e.type === 'case-failed') runningCases.delete(e.caseId);
     for (const l of listeners) {
       try {
         l(e);
@@ -117,6 +121,9 @@ function engineEvents() {
     started(jobId: string): void {
       runningJobs.add(jobId);
     },
+    startedCase(caseId: string): void {
+      runningCases.add(caseId);
+    },
     /** The child stopped: every job it ran fails with why. */
     failRunning(why: string): void {
       for (const jobId of [...runningJobs])
@@ -124,6 +131,13 @@ function engineEvents() {
           type: 'job-failed',
           jobId,
           message: `internal error: the engine process stopped (${why}) during this job; it has been restarted`,
+          cancelled: false,
+        });
+      for (const caseId of [...runningCases])
+        emit({
+          type: 'case-failed',
+          caseId,
+          message: `internal error: the engine process stopped (${why}) during this case; it has been restarted`,
           cancelled: false,
         });
     },
@@ -267,6 +281,11 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
       const r = (await call('startJob', [req])) as { jobId: string };
       events.started(r.jobId);
       if (req?.source?.type === 'path' && typeof req.source.path === 'string') void recent.add(req.source.path);
+      return r;
+    },
+    async startCase(req: StartCaseRequest) {
+      const r = (await call('startCase', [req])) as CaseStarted;
+      events.startedCase(r.caseId);
       return r;
     },
     pickPath: (req: PickRequest) => pickAndGrant(opts.pickPath, grant, req),
