@@ -23,6 +23,7 @@ import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions, KindContext } from '../kinds/types.js';
+import type { CaseSubject, KindOperations } from '../kinds/operations.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
 import type { Arrived } from './arriving.js';
 
@@ -110,8 +111,9 @@ export async function runBytes(
   mode: Mode,
   options: EngineOptions,
   onProgress?: (f: number, label?: string) => void,
+  after?: AfterRun,
 ): Promise<Report> {
-  return runSniffed(new Sniffed(path, bytes), mode, options, onProgress, () => hashBytes(bytes));
+  return runSniffed(new Sniffed(path, bytes), mode, options, onProgress, () => hashBytes(bytes), after);
 }
 
 /**
@@ -133,6 +135,7 @@ async function runSniffed(
   options: EngineOptions,
   onProgress: ((f: number, label?: string) => void) | undefined,
   artifactHash: () => string | Promise<string>,
+  after?: AfterRun,
 ): Promise<Report> {
   const started = Date.now();
   const path = sniffed.path;
@@ -141,16 +144,19 @@ async function runSniffed(
   if (sniffed.stripsInWorker) await handDeclaredWork(sniffed, ctx);
   const handler = KINDS.find((k) => k.detect(sniffed));
   if (!handler)
-    return buildReport(
-      {
-        path,
-        kind: 'unknown',
-        sha256: await artifactHash(),
-        ...unknownKind(sniffed),
-        replay: mode === 'replay',
-        limits: options.limits,
-      },
-      started,
+    return withAfter(
+      buildReport(
+        {
+          path,
+          kind: 'unknown',
+          sha256: await artifactHash(),
+          ...unknownKind(sniffed),
+          replay: mode === 'replay',
+          limits: options.limits,
+        },
+        started,
+      ),
+      after && ((r) => after(r, { sniffed }, undefined, ctx)),
     );
   let result: KindResult;
   // A flag that would be silently ignored is bad usage: the user expects a file.
@@ -173,7 +179,7 @@ async function runSniffed(
       };
     } else result = await code.replay(sniffed, ctx);
   } else result = await code.verify(sniffed, ctx);
-  return namedSigner(
+  const report = await namedSigner(
     buildReport(
       {
         path,
@@ -188,6 +194,13 @@ async function runSniffed(
     ),
     ctx,
   );
+  return withAfter(report, after && ((r) => after(r, { sniffed }, code.operations, ctx)));
+}
+
+/** The report, once `after` (RunHow.after) has read what it needs of the artifact. */
+async function withAfter(report: Report, after: ((r: Report) => Promise<void>) | undefined): Promise<Report> {
+  if (after) await after(report);
+  return report;
 }
 
 /** The signer's role and label from the trust store given (a store that cannot be read names no one: its kind says why). */
@@ -217,11 +230,25 @@ export interface RunHow {
   shown?: string;
   /** What was read and decoded while the file arrived (engine/arriving.ts). */
   arrived?: Arrived | null;
+  /**
+   * Called with the report while the artifact is still open and parsed, with the code of the
+   * kind that claimed it (none for unknown content): the case reads its facts here
+   * (engine/case/facts.ts) without reading or parsing the file a second time.
+   */
+  after?: AfterRun;
 }
+
+/** RunHow.after. */
+export type AfterRun = (
+  report: Report,
+  subject: CaseSubject,
+  operations: Pick<KindOperations, 'caseFacts'> | undefined,
+  ctx: KindContext,
+) => Promise<void>;
 
 /** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
 export async function runPath(path: string, mode: Mode, options: EngineOptions, how: RunHow = {}): Promise<Report> {
-  const { onProgress, shown = path, arrived } = how;
+  const { onProgress, shown = path, arrived, after } = how;
   const cannot = (e: unknown) => {
     if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
     const code = (e as NodeJS.ErrnoException).code;
@@ -234,7 +261,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   // open, fstat, one read, close. Engine jobs run on worker threads, where this costs less
   // than four round trips through libuv's thread pool; larger files take the path below.
   const small = readSmallSync(path, cannot);
-  if (small) return runBytes(shown, small, mode, options, onProgress);
+  if (small) return runBytes(shown, small, mode, options, onProgress, after);
   // Anything but a regular file or a directory (a FIFO, /dev/zero, a socket) is refused
   // by openRegular before a byte is read.
   let opened: OpenedFile;
@@ -245,7 +272,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   }
   const { fh, stat: st } = opened;
   try {
-    if (st.isDirectory()) return await runDirectory(path, options, onProgress);
+    if (st.isDirectory()) return await runDirectory(path, options, onProgress, after);
     if (st.size > MAX_ARTIFACT_BYTES)
       throw new UsageError(`${shown} is larger than ${MAX_ARTIFACT_BYTES} bytes`, 'path');
     if (st.size <= LAZY_MIN)
@@ -255,6 +282,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
         mode,
         options,
         onProgress,
+        after,
       );
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0).catch((e: unknown) => Promise.reject(cannot(e)));
@@ -269,10 +297,10 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
     // position and never loaded, so its hash streams from the file alongside; anything else
     // is hashed from the bytes the kind loaded (no second read that could see other bytes).
     if (!startsWithLocalHeader(head.subarray(0, bytesRead)))
-      return await runSniffed(sniffed, mode, options, onProgress, () => sniffed.sha256());
+      return await runSniffed(sniffed, mode, options, onProgress, () => sniffed.sha256(), after);
     const artifactHash = hashFile(path).catch((e: unknown) => Promise.reject(cannot(e)));
     artifactHash.catch(() => undefined); // awaited by runSniffed; never an unhandled rejection meanwhile
-    return await runSniffed(sniffed, mode, options, onProgress, () => artifactHash);
+    return await runSniffed(sniffed, mode, options, onProgress, () => artifactHash, after);
   } finally {
     await fh.close();
   }
@@ -327,13 +355,15 @@ async function runDirectory(
   path: string,
   options: EngineOptions,
   onProgress?: (f: number, label?: string) => void,
+  after?: AfterRun,
 ): Promise<Report> {
   const started = Date.now();
   for (const d of DIRECTORY_KINDS) {
     if (await d.detectDir(path)) {
       const ctx = makeContext(path, options, onProgress);
-      const result = await (await d.load()).verifyDir(path, ctx);
-      return namedSigner(
+      const code = await d.load();
+      const result = await code.verifyDir(path, ctx);
+      const report = await namedSigner(
         buildReport(
           {
             path,
@@ -347,6 +377,7 @@ async function runDirectory(
         ),
         ctx,
       );
+      return withAfter(report, after && ((r) => after(r, { dir: path }, code.operations, ctx)));
     }
   }
   throw new UsageError(`${path} is a directory that holds no artifact of a known kind`, 'path');

@@ -1,6 +1,7 @@
 /** Messages between a WorkerPool and its engine workers. */
 import type { Report } from '../../shared/report.js';
 import type { Mode } from '../engine/run.js';
+import type { CasePart } from '../engine/case/part.js';
 import type { EngineOptions } from '../kinds/types.js';
 
 export type EngineJob =
@@ -23,14 +24,16 @@ export type FromWorker<O = JobOutcome> =
  * in the worker (the CLI's main thread then only writes text), or with the report object
  * when the CLI must assemble one JSON document.
  */
-export type BatchRender = 'jsonl' | 'text' | 'text-quiet' | 'object';
+export type BatchRender = 'jsonl' | 'text' | 'text-quiet' | 'object' | 'none';
 export interface BatchJob {
   paths: string[];
   mode: Mode;
   options: EngineOptions;
   render: BatchRender;
+  /** Given for a reviewer's case: each path's path in the case, and the item then carries its case part too. */
+  rels?: string[];
 }
 export type BatchItem =
-  | { ok: true; verdict: Report['verdict']; text: string; report?: Report }
+  | { ok: true; verdict: Report['verdict']; text: string; report?: Report; part?: CasePart }
   | { ok: false; usage: boolean; message: string };
 export type BatchOutcome = BatchItem[];

@@ -6,6 +6,7 @@
  * words) and implements them in its code (KindCode.operations), loaded when one is asked for.
  */
 import type { PackageMembers } from '../../shared/api.js';
+import type { CaseJudgement } from '../../shared/case.js';
 import type { Finding, JsonValue, Report, Verdict } from '../../shared/report.js';
 import type { TrustStore } from '../core/keys.js';
 import type { Checkpoint } from '../journal/format.js';
@@ -72,6 +73,55 @@ export interface DriftOperations {
   ): Promise<Record<string, FlagAnchor>>;
 }
 
+/**
+ * What an artifact offers a reviewer's case (app/engine/case/): the identities it has
+ * besides the SHA-256 of its bytes, the references it makes to other artifacts, and the
+ * timestamps it carries. The case engine joins references to identities by value, never by
+ * file name; a kind never knows which other kind answers one.
+ */
+export interface CaseFacts {
+  /** Values other artifacts may name this one (or a part of it) by: member hashes, report digests, claim references. */
+  identities: CaseIdentity[];
+  references: CaseReference[];
+  events: CaseEventFact[];
+  /** The artifact's `sha256:` when its report has none (a directory kind: a journal's is its entries file's). */
+  sha256?: string;
+  /** Judgements and notes a journal holds (on any subject; the case keeps those on its artifacts). */
+  judgements?: CaseJudgementFact[];
+}
+
+export interface CaseIdentity {
+  /** A `sha256:` hash or a claim reference (`claim:…`). */
+  value: string;
+  /** Where in the artifact the part so named lies (RFC 6901 pointer, `entry:<path>`), or null for the whole. */
+  pointer: string | null;
+}
+
+export interface CaseReference {
+  /** The field that names another artifact (RFC 6901 pointer, `line:<n>`, `entry:<path>`). */
+  pointer: string;
+  /** shared/case.ts CaseLink.relation: artifact-hash, subject, bundled-report, material, claim… */
+  relation: string;
+  value: string;
+  /** Whether a case without the artifact it names is missing evidence (a finding), not merely one that names more. */
+  expected: boolean;
+}
+
+export interface CaseEventFact {
+  /** As the artifact wrote it (RFC 3339, UTC); the case normalises it. */
+  atUtc: string;
+  pointer: string;
+  label: string;
+  /** The chain node of the report it belongs to, or null. */
+  node: string | null;
+}
+
+/** A judgement or note as the journal holds it; the case adds which journal and which of its artifacts. */
+export type CaseJudgementFact = Omit<CaseJudgement, 'journal' | 'artifact'>;
+
+/** The artifact a kind's caseFacts reads: a file's sniffed bytes, or a directory kind's path. */
+export type CaseSubject = { sniffed: Sniffed; dir?: undefined } | { dir: string; sniffed?: undefined };
+
 export interface KindOperations {
   /** Replays the artifact read-only and states the outcome (an in-toto Statement v1) for `reviewer` (a key id) to sign. */
   attest?(s: Sniffed, ctx: KindContext, reviewer: string): Promise<AttestOutcome>;
@@ -85,6 +135,8 @@ export interface KindOperations {
     attestation: Uint8Array | null,
   ): Promise<JournalBundle>;
   drift?: DriftOperations;
+  /** What the artifact offers a case (links and timeline), read after it was verified, with its report. */
+  caseFacts?(subject: CaseSubject, report: Report, ctx: KindContext): Promise<CaseFacts>;
 }
 export type OperationName = keyof KindOperations;
 

@@ -179,6 +179,8 @@ export interface KindHandler<O extends readonly KindOption[] = readonly KindOpti
 /** What runs a job of a directory kind (DirectoryKindHandler.load), as KindCode. */
 export interface DirectoryKindCode {
   verifyDir(dir: string, ctx: KindContext): Promise<KindResult>;
+  /** The operations its declarations offer that apply to a directory (what it offers a case). */
+  operations?: Pick<KindOperations, 'caseFacts'>;
 }
 
 /** Kinds that are directories (an evidence journal). */

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORE_RULES } from '../../app/core/rule-ids.js';
+import { CASE_RULES } from '../../app/engine/case/rule-ids.js';
 import { DIRECTORY_KINDS, KINDS } from '../../app/kinds/registry.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -24,7 +25,11 @@ export function pageIds(text: string): string[] {
 }
 
 function declaredByPage(): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>([['docs/rules/core.md', new Set(Object.keys(CORE_RULES))]]);
+  const out = new Map<string, Set<string>>([
+    ['docs/rules/core.md', new Set(Object.keys(CORE_RULES))],
+    // The case's own findings (app/engine/case/): the engine's, not a kind's.
+    ['docs/rules/case.md', new Set(Object.keys(CASE_RULES))],
+  ]);
   for (const k of kinds) {
     const set = out.get(k.rules.doc) ?? new Set<string>();
     for (const id of Object.keys(k.rules.ids)) set.add(id);
@@ -59,11 +64,16 @@ describe('rules: declared by each kind, said by docs/rules/', () => {
     });
   }
   it('each declared id has one line saying what it finds', () => {
-    for (const ids of [CORE_RULES, ...kinds.map((k) => k.rules.ids)])
+    for (const ids of [CORE_RULES, CASE_RULES, ...kinds.map((k) => k.rules.ids)])
       for (const [id, line] of Object.entries(ids)) {
         expect(line.trim(), id).not.toBe('');
         expect(line, id).not.toContain('\n');
       }
+  });
+  it('a rule id in the case engine is one it declares', () => {
+    const undeclared = [...idsInCode(join(ROOT, 'app/engine/case'))].filter((id) => !(id in CASE_RULES));
+    expect(undeclared).toEqual([]);
+    expect([...idsInCode(join(ROOT, 'app/engine/case'))].sort()).toEqual(Object.keys(CASE_RULES).sort());
   });
   it("a rule id in a kind's code is one a kind or the core declares", () => {
     const known = new Set([...Object.keys(CORE_RULES), ...kinds.flatMap((k) => Object.keys(k.rules.ids))]);

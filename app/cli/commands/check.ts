@@ -11,11 +11,12 @@ import { expandPaths } from '../../engine/paths.js';
 import { declaredLimits, declaredOptions } from '../../kinds/registry.js';
 import type { Mode } from '../../engine/run.js';
 import type { EngineOptions, KindOption } from '../../kinds/types.js';
-import { WorkerPool } from '../../jobs/pool.js';
-import type { BatchItem, BatchJob, BatchOutcome, BatchRender, JobOutcome } from '../../jobs/protocol.js';
+import { chunkSize, startBatchPool, type BatchPool } from '../../jobs/batch-pool.js';
+import type { BatchItem, BatchOutcome, BatchRender } from '../../jobs/protocol.js';
+import { rendered } from '../../jobs/render.js';
 import { intFlag, limitOverrides, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
-import { formatReport, formatSummary } from '../../engine/report-text.js';
+import { formatSummary } from '../../engine/report-text.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
 import { UsageError } from '../../core/errors.js';
@@ -118,28 +119,6 @@ function checkOut(out: string, paths: readonly string[]): void {
     throw new UsageError(`--out ${out} is the artifact being replayed; Reprise never overwrites its input`);
 }
 
-/** Renders one outcome the way the batch worker does (for the inline path). */
-function renderInline(o: JobOutcome, render: BatchRender): BatchItem {
-  if (!o.ok) return o;
-  if (render === 'object') return { ok: true, verdict: o.report.verdict, text: '', report: o.report };
-  if (render === 'jsonl') return { ok: true, verdict: o.report.verdict, text: JSON.stringify(o.report) + '\n' };
-  return { ok: true, verdict: o.report.verdict, text: formatReport(o.report, render === 'text-quiet') };
-}
-
-/** The worker threads of a `--workers N` batch (they render reports too: batch-worker.ts). */
-export type BatchPool = WorkerPool<BatchJob, BatchOutcome>;
-
-/**
- * Starts `workers` batch threads. Called before the paths are expanded, so that the threads
- * load the engine while the main thread walks the directories; the caller closes the pool.
- */
-export function startBatchPool(workers: number): BatchPool {
-  return new WorkerPool<BatchJob, BatchOutcome>(workers, new URL('../../jobs/batch-worker.js', import.meta.url), {
-    pipeline: 2,
-    failure: (message) => [{ ok: false, usage: false, message }],
-  });
-}
-
 /**
  * Runs every path and emits rendered outcomes in input order, inline (no pool: the engine
  * is imported here, and only here) or on the pool's threads. Paths travel in chunks so that
@@ -155,11 +134,13 @@ export async function runBatch(
 ): Promise<void> {
   if (!pool) {
     const { executeJob } = await import('../../jobs/execute.js');
-    for (let i = 0; i < paths.length; i++)
-      emit(i, renderInline(await executeJob({ op: 'runPath', path: paths[i]!, mode, options }), render));
+    for (let i = 0; i < paths.length; i++) {
+      const o = await executeJob({ op: 'runPath', path: paths[i]!, mode, options });
+      emit(i, o.ok ? rendered(o.report, render) : o);
+    }
     return;
   }
-  const chunk = Math.max(1, Math.min(64, Math.ceil(paths.length / (pool.size * 16))));
+  const chunk = chunkSize(paths.length, pool.size);
   const chunks: string[][] = [];
   for (let i = 0; i < paths.length; i += chunk) chunks.push(paths.slice(i, i + chunk));
   const results: (BatchOutcome | undefined)[] = new Array(chunks.length);

@@ -1,0 +1,160 @@
+/**
+ * The case report (`reprise.case/v1`, shared/case.ts) from the parts its artifacts left:
+ * links joined by value, the timeline, the judgements on its artifacts and its own
+ * findings. Everything is sorted by content, so the bytes never depend on the order the
+ * verdicts landed in or on the number of workers.
+ */
+import {
+  CASE_SCHEMA,
+  type CaseJudgement,
+  type CaseLink,
+  type CaseReport,
+  type TimelineEvent,
+} from '../../../shared/case.js';
+import { verdictOf, type Finding } from '../../../shared/report.js';
+import { epochMs } from '../../core/time.js';
+import { findingsOn } from '../../core/findings.js';
+import { CASE_RULES } from './rule-ids.js';
+
+const { fail, warning } = findingsOn(CASE_RULES);
+import type { CasePart, CaseUnreadable } from './part.js';
+
+/** Code-unit order (never the locale's), so every machine sorts alike. */
+export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+interface Target {
+  artifact: string;
+  pointer: string | null;
+}
+
+/** Every value an artifact of the case can be named by: its bytes' SHA-256 and the identities it declares. */
+function identityIndex(parts: readonly CasePart[]): Map<string, Target[]> {
+  const index = new Map<string, Target[]>();
+  const add = (value: string, t: Target): void => {
+    const list = index.get(value);
+    if (list) list.push(t);
+    else index.set(value, [t]);
+  };
+  for (const p of parts) {
+    if (p.artifact.sha256 !== '') add(p.artifact.sha256, { artifact: p.artifact.path, pointer: null });
+    for (const id of p.identities) add(id.value, { artifact: p.artifact.path, pointer: id.pointer });
+  }
+  return index;
+}
+
+/** Links by content; an expected reference that names nothing in the case is a missing link and a finding. */
+export function joinLinks(parts: readonly CasePart[]): { links: CaseLink[]; findings: Finding[] } {
+  const index = identityIndex(parts);
+  const links: CaseLink[] = [];
+  const findings: Finding[] = [];
+  for (const p of parts) {
+    const from = p.artifact.path;
+    for (const r of p.references) {
+      // An artifact naming a part of itself (a bundle's own members) is no link between two.
+      const targets = (index.get(r.value) ?? []).filter((t) => t.artifact !== from);
+      const base = { from: { artifact: from, pointer: r.pointer }, relation: r.relation, value: r.value };
+      for (const t of targets) links.push({ ...base, to: { ...t }, status: 'found' });
+      if (targets.length > 0) continue;
+      links.push({ ...base, to: { artifact: null, pointer: null }, status: 'missing' });
+      if (r.expected)
+        findings.push(
+          warning('RPR-CASE-001', `${from} names ${r.value} (${r.relation}), which no artifact of the case is`, {
+            pointer: `entry:${from}`,
+            expected: r.value,
+            actual: r.pointer,
+          }),
+        );
+    }
+  }
+  return { links: uniqueSorted(links, linkKey), findings };
+}
+
+const linkKey = (l: CaseLink): string[] => [
+  l.from.artifact,
+  l.from.pointer,
+  l.relation,
+  l.to.artifact ?? '',
+  l.to.pointer ?? '',
+  l.value,
+];
+
+/** Sorted by the key's fields in turn, duplicates (equal keys) once. */
+function uniqueSorted<T>(items: readonly T[], key: (t: T) => string[]): T[] {
+  const keyed = items.map((t) => ({ t, k: key(t) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i++) {
+      const c = byText(a.k[i]!, b.k[i]!);
+      if (c !== 0) return c;
+    }
+    return 0;
+  });
+  const out: T[] = [];
+  let last: string | null = null;
+  for (const { t, k } of keyed) {
+    const joined = JSON.stringify(k);
+    if (joined !== last) out.push(t);
+    last = joined;
+  }
+  return out;
+}
+
+/** The timeline in time order (then artifact, pointer, label: an order that never depends on landing). */
+export function sortTimeline(events: TimelineEvent[]): TimelineEvent[] {
+  const keyed = events.map((e) => ({ e, t: epochMs(e.atUtc) }));
+  keyed.sort(
+    (a, b) =>
+      a.t - b.t ||
+      byText(a.e.artifact, b.e.artifact) ||
+      byText(a.e.pointer, b.e.pointer) ||
+      byText(a.e.label, b.e.label) ||
+      byText(a.e.node ?? '', b.e.node ?? ''),
+  );
+  return keyed.map((k) => k.e);
+}
+
+/** The judgements and notes the case's journals hold on its artifacts, by journal then sequence number. */
+export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
+  const bySha = new Map<string, string>();
+  for (const p of [...parts].sort((a, b) => byText(a.artifact.path, b.artifact.path)))
+    if (p.artifact.sha256 !== '' && !bySha.has(p.artifact.sha256)) bySha.set(p.artifact.sha256, p.artifact.path);
+  const out: CaseJudgement[] = [];
+  for (const p of parts)
+    for (const j of p.judgements) {
+      const artifact = bySha.get(j.subject);
+      if (artifact !== undefined) out.push({ journal: p.artifact.path, ...j, artifact });
+    }
+  return out.sort((a, b) => byText(a.journal, b.journal) || a.seq - b.seq);
+}
+
+/** The case report of these parts and the artifacts that could not be read. */
+export function assembleCase(parts: readonly CasePart[], unreadable: readonly CaseUnreadable[]): CaseReport {
+  const sorted = [...parts].sort((a, b) => byText(a.artifact.path, b.artifact.path));
+  const { links, findings } = joinLinks(sorted);
+  const own: Finding[] = [
+    ...[...unreadable]
+      .sort((a, b) => byText(a.path, b.path))
+      .map((u) =>
+        fail('RPR-CASE-002', `${u.path} could not be verified: ${u.message}`, { pointer: `entry:${u.path}` }),
+      ),
+    ...sorted
+      .filter((p) => p.factsProblem !== undefined)
+      .map((p) =>
+        warning('RPR-CASE-003', `what ${p.artifact.path} offers the case could not be read: ${p.factsProblem}`, {
+          pointer: `entry:${p.artifact.path}`,
+        }),
+      ),
+    ...findings,
+  ];
+  const verdicts = sorted.map((p) => ({
+    severity: p.artifact.verdict === 'pass' ? ('info' as const) : p.artifact.verdict,
+  }));
+  return {
+    schema: CASE_SCHEMA,
+    verdict: verdictOf([...verdicts, ...own]),
+    artifacts: sorted.map((p) => p.artifact),
+    links,
+    timeline: sortTimeline(sorted.flatMap((p) => p.events)),
+    judgements: caseJudgements(sorted),
+    findings: own,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * One artifact's share of a case, computed where it was verified (a worker thread): its
+ * entry in the artifact list, what it offers the links, and its timeline events with their
+ * severity. The case's main thread then only joins and sorts (assemble.ts).
+ */
+import type { CaseArtifact, TimelineEvent } from '../../../shared/case.js';
+import type { Finding, Report, Severity } from '../../../shared/report.js';
+import type { CaseFacts, CaseIdentity, CaseJudgementFact, CaseReference } from '../../kinds/operations.js';
+import { reportDigest } from '../../journal/judgement.js';
+import { epochMs, isRfc3339Utc } from '../../core/time.js';
+
+export interface CasePart {
+  artifact: CaseArtifact;
+  identities: CaseIdentity[];
+  references: CaseReference[];
+  events: TimelineEvent[];
+  judgements: CaseJudgementFact[];
+  /** Why its facts could not be read (a case finding), when they could not. */
+  factsProblem?: string;
+}
+
+/** What an artifact that could not be read at all (a usage or internal error) leaves in the case. */
+export interface CaseUnreadable {
+  path: string;
+  message: string;
+  /** A usage error (a file that cannot be read, a FIFO), not an internal one. */
+  usage: boolean;
+}
+
+/** The outcome of one artifact of a case: its part (with its report), or why it could not be read. */
+export type CaseOutcome = { ok: true; part: CasePart; report?: Report } | { ok: false; unreadable: CaseUnreadable };
+
+const RANK: Record<Severity, number> = { info: 0, warning: 1, unavailable: 2, fail: 3 };
+
+/** The facts of content no kind offers any for (unknown content, a kind without caseFacts). */
+export const NO_FACTS: CaseFacts = { identities: [], references: [], events: [] };
+
+export function casePart(path: string, report: Report, facts: CaseFacts): CasePart {
+  const counts = { fail: 0, unavailable: 0, warning: 0, info: 0 };
+  for (const f of report.findings) counts[f.severity]++;
+  const artifact: CaseArtifact = {
+    path,
+    kind: report.artifact.kind,
+    sha256: report.artifact.sha256 ?? facts.sha256 ?? '',
+    verdict: report.verdict,
+    id: report.artifact.id,
+    reportDigest: reportDigest(report),
+    counts,
+  };
+  const events: TimelineEvent[] = [];
+  for (const e of facts.events) {
+    const atUtc = normalisedUtc(e.atUtc);
+    if (atUtc === null) continue; // the kind's own checks say what is wrong with a timestamp
+    const severity = severityAt(report, e.pointer, e.node);
+    events.push({
+      atUtc,
+      artifact: path,
+      kind: artifact.kind,
+      node: e.node,
+      pointer: e.pointer,
+      label: e.label,
+      severity,
+    });
+  }
+  return {
+    artifact,
+    identities: facts.identities,
+    references: facts.references,
+    events,
+    judgements: facts.judgements ?? [],
+  };
+}
+
+/** `YYYY-MM-DDTHH:MM:SS(.fff)Z`: RFC 3339 UTC with its fraction cut to milliseconds (none when zero); null when not RFC 3339 UTC. */
+export function normalisedUtc(s: string): string | null {
+  if (!isRfc3339Utc(s)) return null;
+  const iso = new Date(epochMs(s)).toISOString();
+  return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+}
+
+/** Whether a finding's pointer and an event's lie on one path of the document (one contains the other). */
+function related(a: string, b: string): boolean {
+  return a === b || a.startsWith(b + '/') || b.startsWith(a + '/');
+}
+
+/** The worst severity of the findings at the event's pointer or its node's, `info` when none. */
+function severityAt(report: Report, pointer: string, node: string | null): Severity {
+  const nodePointer = node === null ? undefined : report.chain.find((n) => n.id === node)?.pointer;
+  let worst: Severity = 'info';
+  const at = (f: Finding): boolean =>
+    f.pointer !== undefined &&
+    f.pointer !== '' &&
+    (related(f.pointer, pointer) ||
+      (nodePointer !== undefined && nodePointer !== '' && related(f.pointer, nodePointer)));
+  for (const f of report.findings) if (at(f) && RANK[f.severity] > RANK[worst]) worst = f.severity;
+  return worst;
+}

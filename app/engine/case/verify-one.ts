@@ -1,0 +1,53 @@
+/**
+ * Verifies one artifact of a case and reads what it offers the case (its kind's caseFacts)
+ * while it is still open and parsed. Never throws: an artifact that cannot be read is an
+ * outcome of its own, so one bad file never stops the others.
+ */
+import type { Report } from '../../../shared/report.js';
+import { UsageError } from '../../core/errors.js';
+import type { CaseFacts } from '../../kinds/operations.js';
+import type { EngineOptions } from '../../kinds/types.js';
+import { runPath, type AfterRun, type Mode } from '../run.js';
+import { casePart, NO_FACTS, type CaseOutcome } from './part.js';
+
+/** How one artifact of a case is watched and named. */
+export interface CaseRunHow {
+  onProgress?: (f: number, label?: string) => void;
+  /** The name its report gives it (the CLI's path as typed); `rel` when absent. */
+  shown?: string;
+}
+
+/**
+ * `path` is where the artifact is, `rel` its path in the case (`/` separators), which is
+ * what the case names it by.
+ */
+export async function verifyForCase(
+  path: string,
+  rel: string,
+  mode: Mode,
+  options: EngineOptions,
+  how: CaseRunHow = {},
+): Promise<CaseOutcome> {
+  let facts: CaseFacts = NO_FACTS;
+  let factsProblem: string | null = null;
+  const after: AfterRun = async (report, subject, operations, ctx) => {
+    if (!operations?.caseFacts) return;
+    try {
+      facts = await operations.caseFacts(subject, report, ctx);
+    } catch (e) {
+      // Reading a verified artifact's facts should not fail; if it does, the case says so.
+      factsProblem = e instanceof Error ? e.message : String(e);
+    }
+  };
+  let report: Report;
+  try {
+    report = await runPath(path, mode, options, { onProgress: how.onProgress, shown: how.shown ?? rel, after });
+  } catch (e) {
+    const usage = e instanceof UsageError;
+    const message = usage ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    return { ok: false, unreadable: { path: rel, message, usage } };
+  }
+  const part = casePart(rel, report, facts);
+  if (factsProblem !== null) part.factsProblem = factsProblem;
+  return { ok: true, part, report };
+}

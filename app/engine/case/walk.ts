@@ -1,0 +1,30 @@
+/** The artifacts of a case folder: the batch walk's (engine/paths.ts), each with its path in the case. */
+import { stat } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { childPrefix, expandPaths } from '../paths.js';
+
+export interface CaseFile {
+  /** Where it is (the folder as given, joined with its entries). */
+  path: string;
+  /** Its path in the case: relative, `/` separators; `.` when the folder is itself an artifact (a journal). */
+  rel: string;
+}
+
+/** Every artifact of the folder, in the walk's order (names in code-unit order, a journal kept whole). */
+export async function caseFiles(dir: string): Promise<CaseFile[]> {
+  const st = await stat(dir).catch((e: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      e.code === 'ENOENT' ? `no such file or directory: ${dir}` : `cannot read ${dir}: ${e.code ?? 'error'}`,
+      'path',
+    );
+  });
+  if (!st.isDirectory()) throw new UsageError(`a case is a folder: ${dir} is not a directory`, 'path');
+  const prefix = childPrefix(dir);
+  return (await expandPaths([dir])).map((path) => ({ path, rel: relativeOf(path, prefix) }));
+}
+
+function relativeOf(path: string, prefix: string): string {
+  const rel = path.startsWith(prefix) && path.length > prefix.length ? path.slice(prefix.length) : '.';
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}

@@ -1,0 +1,78 @@
+/**
+ * Runs a reviewer's case (app/engine/case/, docs/case.md) on the worker pool: the entry
+ * point of the CLI (`reprise verify DIR --case FILE`) and the workbench host.
+ *
+ *   const report = await runCase(dir, { workers: 2, options, onArtifact, onProgress, signal });
+ *
+ * `onArtifact` gets each artifact's outcome as it lands (its CaseArtifact in `part.artifact`,
+ * or why it could not be read), `onProgress` the count over the whole case; the promise
+ * resolves to the `reprise.case/v1` report, the same bytes whatever `workers` is, and
+ * rejects only for a folder that cannot be walked or an aborted signal.
+ */
+import type { CaseReport } from '../../shared/case.js';
+import {
+  driveCase,
+  inlineExecutor,
+  type CaseExecutor,
+  type CaseFile,
+  type CaseOutcome,
+  type CaseRunOptions,
+} from '../engine/case/index.js';
+import { chunkSize, startBatchPool, type BatchPool } from './batch-pool.js';
+import type { BatchItem } from './protocol.js';
+
+export interface RunCaseOptions extends CaseRunOptions {
+  /** Worker threads (0: inline on this thread). Ignored when `pool` is given. */
+  workers?: number;
+  /** A batch pool to run on (the caller closes it); otherwise one of `workers` threads is started and closed. */
+  pool?: BatchPool;
+}
+
+export async function runCase(dir: string, run: RunCaseOptions = {}): Promise<CaseReport> {
+  const { workers = 0, pool, ...rest } = run;
+  if (pool) return driveCase(dir, poolExecutor(pool), rest);
+  if (workers <= 0) return driveCase(dir, inlineExecutor, rest);
+  const own = startBatchPool(workers);
+  try {
+    return await driveCase(dir, poolExecutor(own), rest);
+  } finally {
+    await own.close();
+  }
+}
+
+/** A batch item of the case as an outcome (a crashed worker's item is the artifact's failure). */
+export function outcomeOf(file: CaseFile, item: BatchItem): CaseOutcome {
+  if (item.ok && item.part) return { ok: true, part: item.part };
+  const message = item.ok ? 'internal error: the worker returned no case part' : item.message;
+  return { ok: false, unreadable: { path: file.rel, message, usage: !item.ok && item.usage } };
+}
+
+/** Runs the case's files on the pool in chunks, landing each chunk's outcomes as it ends. */
+export function poolExecutor(pool: BatchPool): CaseExecutor {
+  return async (files, mode, options, land, signal) => {
+    signal?.throwIfAborted();
+    const size = chunkSize(files.length, pool.size);
+    const runs: { cancel: () => void }[] = [];
+    const cancelAll = (): void => runs.forEach((r) => r.cancel());
+    signal?.addEventListener('abort', cancelAll, { once: true });
+    try {
+      const chunks: Promise<void>[] = [];
+      for (let i = 0; i < files.length; i += size) {
+        const c = files.slice(i, i + size);
+        const job = pool.run({ paths: c.map((f) => f.path), rels: c.map((f) => f.rel), mode, options, render: 'none' });
+        runs.push(job);
+        chunks.push(
+          job.promise.then((items) => {
+            if (signal?.aborted) return;
+            // A crashed worker fails its whole chunk with one item: it is each path's.
+            c.forEach((f, j) => land(outcomeOf(f, items.length === c.length ? items[j]! : items[0]!)));
+          }),
+        );
+      }
+      await Promise.all(chunks);
+      signal?.throwIfAborted();
+    } finally {
+      signal?.removeEventListener('abort', cancelAll);
+    }
+  };
+}
