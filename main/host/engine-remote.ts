@@ -124,22 +124,14 @@ function engineEvents() {
     startedCase(caseId: string): void {
       runningCases.add(caseId);
     },
-    /** The child stopped: every job it ran fails with why. */
+    /** The child stopped: every job and case it ran fails with why. */
     failRunning(why: string): void {
+      const message = (what: string): string =>
+        `internal error: the engine process stopped (${why}) during this ${what}; it has been restarted`;
       for (const jobId of [...runningJobs])
-        emit({
-          type: 'job-failed',
-          jobId,
-          message: `internal error: the engine process stopped (${why}) during this job; it has been restarted`,
-          cancelled: false,
-        });
+        emit({ type: 'job-failed', jobId, message: message('job'), cancelled: false });
       for (const caseId of [...runningCases])
-        emit({
-          type: 'case-failed',
-          caseId,
-          message: `internal error: the engine process stopped (${why}) during this case; it has been restarted`,
-          cancelled: false,
-        });
+        emit({ type: 'case-failed', caseId, message: message('case'), cancelled: false });
     },
   };
 }
