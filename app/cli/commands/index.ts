@@ -41,5 +41,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { ...INFO.drift, load: async () => (await import('./drift.js')).driftCommand },
   { ...INFO.rejudge, load: async () => (await import('./rejudge.js')).rejudgeCommand },
   { ...INFO.worker, load: async () => (await import('./worker.js')).workerCommand },
+  { ...INFO.diff, load: async () => (await import('./diff.js')).diffCommand },
   { ...INFO.examples, load: async () => (await import('./examples.js')).examplesCommand },
 ];

@@ -99,6 +99,13 @@ export const INFO = {
     usage:
       'reprise worker --queue redis://HOST:PORT/NAME [--concurrency N] [--stalled-interval MS] [--lock-duration MS] [--job-timeout MS] [--drain]',
   },
+  diff: {
+    name: 'diff',
+    summary:
+      'the structured diff of two artifacts of one kind, two saved reports, two replays, or one replay against its original: by JSON pointer, exact decimal differences; --html writes one self-contained page',
+    usage:
+      'reprise diff A B [--replay] [--html OUT] [--json] [--max-differences N] [engine options of verify/replay]\n       reprise diff A --replay [--html OUT] [--json] [--max-differences N] [engine options of replay]',
+  },
   examples: {
     name: 'examples',
     summary: 'write the built-in sample and training artifacts (deterministic bytes) and an index examples.json',
