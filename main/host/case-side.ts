@@ -14,27 +14,18 @@ import type {
   AddCaseUploadRequest,
   ApiEvent,
   CaseStarted,
-  CheckMode,
   StartCaseRequest,
   StartJobRequest,
 } from '../../shared/api.js';
-import type { CaseArtifact, CaseReport } from '../../shared/case.js';
-import type { EngineOptions } from '../../app/kinds/types.js';
+import type { CaseReport } from '../../shared/case.js';
+import type { RunCaseOptions } from '../../app/jobs/case.js';
 import type { EngineJob } from '../../app/jobs/protocol.js';
 import { ApiError } from './api-error.js';
 import type { Grant } from './granted-gate.js';
 import { abandonedWords, type Uploads } from './uploads.js';
 
-/** What the case engine's entry point takes (app/engine/case/index.ts, runCase). */
-export interface CaseRunOptions {
-  workers: number;
-  options: EngineOptions;
-  mode: CheckMode;
-  onArtifact: (a: CaseArtifact) => void;
-  onProgress: (done: number, total: number) => void;
-  signal: AbortSignal;
-}
-export type RunCase = (dir: string, o: CaseRunOptions) => Promise<CaseReport>;
+/** The case engine's entry point (app/jobs/case.ts, runCase). */
+export type RunCase = (dir: string, o: RunCaseOptions) => Promise<CaseReport>;
 
 export interface CaseSideDeps {
   /** The case engine (loaded when the first case starts). */
@@ -147,9 +138,6 @@ export class CaseSide {
     const caseId = `case-${this.next++}`;
     const abort = new AbortController();
     this.running.set(caseId, { abort });
-    let landed = 0;
-    let done = 0;
-    let total = 0;
     const emit = this.deps.emit;
     void this.deps
       .run(path, {
@@ -157,15 +145,8 @@ export class CaseSide {
         options: job.options,
         mode: job.mode,
         signal: abort.signal,
-        onProgress: (d, t) => {
-          total = t;
-          if (d > done) done = d;
-          emit({ type: 'case-progress', caseId, done, total });
-        },
-        onArtifact: (artifact) => {
-          done = Math.max(done, ++landed);
-          emit({ type: 'case-progress', caseId, done, total: Math.max(total, done), artifact });
-        },
+        onProgress: ({ done, total, artifact }) =>
+          emit({ type: 'case-progress', caseId, done, total, ...(artifact ? { artifact } : {}) }),
       })
       .then(
         (report) => emit({ type: 'case-done', caseId, report }),

@@ -107,10 +107,8 @@ const HINTS: Record<EngineInfo['transport'], PathGateHints> = {
   },
 };
 
-/** The case engine, loaded when the first case starts (the host's start-up never loads it). */
-const runCase: RunCase = async (dir, o) => {
-  throw new ApiError(`the case engine is not available in this build (${dir}, ${o.workers} workers)`, false);
-};
+/** The case engine (app/jobs/case.ts), loaded when the first case starts: the host's start-up never loads it. */
+const runCase: RunCase = async (dir, o) => (await import('../../app/jobs/case.js')).runCase(dir, o);
 
 interface RunningJob {
   cancel: () => void;

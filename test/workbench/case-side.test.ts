@@ -42,8 +42,8 @@ const listing: RunCase = async (dir, o) => {
     .filter((d) => d.isFile())
     .map((d) => join(d.parentPath, d.name).slice(dir.length + 1))
     .sort();
-  o.onProgress(0, names.length);
-  for (const n of names) o.onArtifact(artifact(n));
+  o.onProgress?.({ done: 0, total: names.length });
+  names.forEach((n, i) => o.onProgress?.({ done: i + 1, total: names.length, artifact: artifact(n) }));
   return report(names);
 };
 
@@ -138,7 +138,7 @@ describe('case side', () => {
   it('cancel aborts the running case: it ends as cancelled, and a second cancel finds nothing', async () => {
     const root = await mkdtemp(join(tmpdir(), 'reprise-case-side-'));
     const waiting: RunCase = (_dir, o) =>
-      new Promise((_resolve, reject) => o.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      new Promise((_resolve, reject) => o.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     const { cases, ended } = side(waiting, root);
     const { caseId } = await cases.start({ source: { type: 'path', path: root }, mode: 'verify' });
     expect(await cases.cancel({ caseId })).toBe(true);
