@@ -319,6 +319,12 @@ const DEEP: Record<string, Scenario[]> = {
     s(() => ['drift', P.journal, '--trust-store', P.store, '--journal', P.journal, '--key', P.reviewer]),
   ],
   examples: [s(() => ['examples', join(tmp, `ex-${HN}`)])],
+  diff: [
+    s(() => ['diff', P.dump, join(P.examples, 'dumps', 'intact.dump.json')]),
+    s(() => ['diff', P.unknown, P.dup, '--html', join(tmp, `${HN}.diff.html`)]),
+    s(() => ['diff', P.dump, '--replay']),
+    s(() => ['diff', P.dump, manifest()]),
+  ],
   rejudge: [
     // Judged under the trust store, then without one (the dump's verdict changes), then merged and diffed: hostile names in every line.
     s(() => ['rejudge', P.dir, '--out', join(tmp, `${HN}.a.jsonl`), '--trust-store', P.store]),
