@@ -31,6 +31,9 @@ import { INFO } from './info.js';
 /** Content larger than this is not parsed for the diff (the reports are still compared). */
 const MAX_CONTENT_BYTES = 64 * 1024 * 1024;
 
+/** How a saved report's kind is named (so two reports of one kind compare, a report and its artifact do not). */
+const SAVED = 'report of ';
+
 /** One side: what it is, and the value compared. */
 interface Side {
   label: DiffSideLabel & { content: string };
@@ -81,7 +84,7 @@ async function readSide(path: string, replay: boolean, values: Record<string, un
   const read = await readContent(path);
   const content = 'value' in read ? read.value : undefined;
   if (isSavedReport(content)) {
-    const kind = `report of ${content.artifact.kind}`;
+    const kind = `${SAVED}${content.artifact.kind}`;
     const label = {
       name: path,
       kind,
@@ -170,7 +173,11 @@ async function compared(
       `cannot compare ${safeText(positionals[0]!)} (${safeText(l.kind)}) with ${safeText(positionals[1]!)} (${safeText(r.kind)}): diff compares two artifacts of one kind`,
       'refused',
     );
-  const what = replay ? `the replays of two ${l.kind} artifacts` : `two ${l.kind} artifacts`;
+  const what = l.kind.startsWith(SAVED)
+    ? `two saved reports of ${l.kind.slice(SAVED.length)} artifacts`
+    : replay
+      ? `the replays of two ${l.kind} artifacts`
+      : `two ${l.kind} artifacts`;
   return {
     what,
     left: l.label,
