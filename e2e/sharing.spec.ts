@@ -1,0 +1,96 @@
+/**
+ * Sharing reproduces the run (web target): the link carries every option that decides the
+ * verdict, so a reload keeps a PASS that needs its trust store; a link followed in the same
+ * tab opens what it names; a link whose option this workbench can no longer read says so,
+ * naming the option, and runs nothing without it.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { axe, expect, ROOT, test } from './fixtures.js';
+
+test.describe.configure({ timeout: 120_000 });
+
+/** `reprise examples` in a folder under the temp root the server grants. */
+function examples(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-share-'));
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', dir], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return dir;
+}
+
+const word = (page: Page) => page.getByTestId('verdict').locator('.verdict-word');
+
+test('a reload keeps the verdict: the link carries the trust store it was opened with', async ({ workbench: page }) => {
+  const dir = examples();
+  const dump = join(dir, 'dumps', 'intact.dump.json');
+  const trust = join(dir, 'dumps', 'trust-store.json');
+  await page.getByTestId('tab-open').click();
+  await page.getByText('Engine options for the files you open').click();
+  await page.locator('#opt-trust').fill(trust);
+  await page.getByTestId('open-path').fill(dump);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(word(page)).toHaveText('PASS', { timeout: 30_000 });
+  await expect.poll(() => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('trustStore')).toBe(trust);
+  const hash = new URLSearchParams(new URL(page.url()).hash.slice(1));
+  expect(hash.get('path')).toBe(dump);
+  expect(hash.has('key')).toBe(false);
+  await page.reload();
+  await expect(word(page)).toHaveText('PASS', { timeout: 30_000 });
+  await expect(page.getByTestId('authenticity')).toContainText('Trusted signer');
+  // The Open view shows the trust store the link brought.
+  await page.getByTestId('tab-open').click();
+  await page.getByText('Engine options for the files you open').click();
+  await expect(page.locator('#opt-trust')).toHaveValue(trust);
+  await axe(page, 'a reloaded link with its trust store');
+});
+
+test('a link followed in the same tab opens what it names, without a reload', async ({ workbench: page }) => {
+  const dir = examples();
+  await page.getByTestId('tab-open').click();
+  await page.locator('[data-example="dumps/intact.dump.json"]').click();
+  await expect(word(page)).toHaveText('PASS', { timeout: 30_000 });
+  await page.evaluate(() => ((window as unknown as { sameTab: number }).sameTab = 1));
+  // A link to a file by path with its trust store, pasted into this tab: only the fragment changes.
+  const url = new URL(page.url());
+  const p = new URLSearchParams(url.hash.slice(1));
+  for (const k of ['example', 'mode', 'whatif']) p.delete(k);
+  p.set('view', 'chain');
+  p.set('path', join(dir, 'dumps', 'fail', 'altered-artifact.dump.json'));
+  p.set('trustStore', join(dir, 'dumps', 'trust-store.json'));
+  await page.evaluate((h) => (location.hash = h), p.toString());
+  await expect(page.getByTestId('verdict')).toContainText('altered-artifact.dump.json', { timeout: 30_000 });
+  await expect(word(page)).toHaveText('FAIL');
+  await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
+  expect(await page.evaluate(() => (window as unknown as { sameTab?: number }).sameTab)).toBe(1);
+  await axe(page, 'a link followed in the same tab');
+});
+
+test('a link whose option can no longer be read names that option and runs nothing without it', async ({
+  workbench: page,
+  served,
+}) => {
+  const dir = examples();
+  // A trust store outside every folder the server grants (its --root is the temp folder).
+  const away = join(ROOT, 'test-results', `share-${Date.now()}`);
+  mkdirSync(away, { recursive: true });
+  const trust = join(away, 'trust-store.json');
+  copyFileSync(join(dir, 'dumps', 'trust-store.json'), trust);
+  const link = new URLSearchParams({
+    view: 'findings',
+    path: join(dir, 'dumps', 'intact.dump.json'),
+    trustStore: trust,
+  });
+  await page.goto(`${served!.url}&${link.toString()}`);
+  await page.reload();
+  const error = page.getByTestId('error');
+  await expect(error).toContainText('option trustStore', { timeout: 30_000 });
+  await expect(error).toContainText(trust);
+  await expect(error).toContainText('It was not run without it');
+  await expect(error).toHaveAttribute('role', 'alert');
+  await expect(error).toBeFocused();
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await axe(page, 'a link whose option is refused');
+});
