@@ -10,7 +10,8 @@ import { useJudgement } from '../judgement-store';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
 
-function download(name: string, type: string, text: string): void {
+/** Saves text as a file (a Blob download); the Compare view's export uses it too. */
+export function download(name: string, type: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
   a.href = url;
