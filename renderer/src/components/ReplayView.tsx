@@ -3,6 +3,7 @@ import type { JsonValue, Report } from '../../../shared/report';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { comparisonCap, ComparisonsTable } from './ComparisonsTable';
+import { DiffReplay } from './DiffReplay';
 import { JudgeButton } from './JudgementPanel';
 import { ReplayNotes } from './ReplayNotes';
 import { ColumnHeads } from './ColumnHeads';
@@ -146,6 +147,7 @@ export function ReplayView({ report }: { report: Report | null }) {
           ) : (
             <p className="muted">No comparisons: run a replay to compare recorded and replayed outputs.</p>
           )}
+          <DiffReplay report={report} />
           {recorded !== undefined && replayed !== undefined && (
             <>
               <h3>Expression: original against replayed</h3>

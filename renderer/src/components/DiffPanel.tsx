@@ -1,0 +1,202 @@
+/**
+ * The Compare view: two artifacts side by side as a structured diff (shared/diff.ts). Each
+ * side is the open result, a built-in example or a picked file, verified or replayed by the
+ * engine; two kinds are refused, as `reprise diff` refuses them (docs/compare.md).
+ */
+import { useId, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { ArtifactContent, CheckMode, JobSource, RepriseClient } from '../../../shared/api';
+import { diffJson, reportSide, type DiffResult } from '../../../shared/diff';
+import type { DiffSideLabel } from '../../../shared/diff-html';
+import type { JsonValue, Report } from '../../../shared/report';
+import { uploadFile } from '../lib/file-prep';
+import { startWatchedJob } from '../lib/watch-job';
+import { optionsFor, useStore } from '../store';
+import { DiffView } from './DiffView';
+
+type From = 'open' | 'example' | 'file';
+interface Choice {
+  from: From;
+  example: string;
+  file: File | null;
+  mode: CheckMode;
+}
+interface ReadSide {
+  label: DiffSideLabel;
+  value: JsonValue;
+}
+interface Compared {
+  result: DiffResult;
+  what: string;
+  left: DiffSideLabel;
+  right: DiffSideLabel;
+}
+
+/** The parsed content of an artifact's canonical text, or why there is none. */
+function contentOf(c: ArtifactContent | null): { value?: JsonValue; note: string } {
+  if (!c?.canonical) return { note: `content not compared${c?.note ? `: ${c.note}` : ''}` };
+  return { value: JSON.parse(c.canonical) as JsonValue, note: 'parsed content compared' };
+}
+
+async function jobOn(api: RepriseClient, source: JobSource, mode: CheckMode, opts: Record<string, string>) {
+  const end = await (
+    await startWatchedJob(api, { source, mode, ...(Object.keys(opts).length ? { options: opts } : {}) })
+  ).end;
+  if (!end.ok) throw new Error(end.message);
+  const content = await api.artifactContent({ source }).catch(() => null);
+  return { report: end.report, content };
+}
+
+/** Runs (or, for the open result in its own mode, takes) one side's report and content. */
+async function readSide(api: RepriseClient, c: Choice): Promise<ReadSide> {
+  const s = useStore.getState();
+  let got: { report: Report; content: ArtifactContent | null };
+  let name: string;
+  if (c.from === 'open') {
+    const source = s.artifact?.source;
+    if (!s.artifact || !source) throw new Error('No artifact is open: open one first, or choose an example or a file.');
+    name = s.artifact.name;
+    got =
+      s.report && s.reportMode === c.mode
+        ? { report: s.report, content: s.content }
+        : await jobOn(api, source, c.mode, optionsFor(source, s.openOptions));
+  } else if (c.from === 'example') {
+    if (!c.example) throw new Error('Choose an example for each side.');
+    name = c.example;
+    got = await jobOn(api, { type: 'example', path: c.example }, c.mode, {});
+  } else {
+    if (!c.file) throw new Error('Choose a file for each side.');
+    name = c.file.name;
+    const sent = await uploadFile(api, c.file);
+    await sent.sent;
+    sent.drop();
+    got = await jobOn(
+      api,
+      { type: 'upload', uploadId: sent.uploadId },
+      c.mode,
+      optionsFor({ type: 'upload', uploadId: sent.uploadId }, s.openOptions),
+    );
+  }
+  const content = contentOf(got.content);
+  const r = got.report;
+  return {
+    label: { name, kind: r.artifact.kind, verdict: r.verdict, sha256: r.artifact.sha256 },
+    value: reportSide(r, content.value),
+  };
+}
+
+async function compareSides(api: RepriseClient, a: Choice, b: Choice): Promise<Compared> {
+  const [l, r] = [await readSide(api, a), await readSide(api, b)];
+  if (l.label.kind !== r.label.kind)
+    throw new Error(
+      `Cannot compare ${l.label.name} (${l.label.kind}) with ${r.label.name} (${r.label.kind}): a diff compares two artifacts of one kind.`,
+    );
+  const modes = a.mode === b.mode ? (a.mode === 'replay' ? 'the replays of ' : '') : 'a verification and a replay of ';
+  return {
+    result: diffJson(l.value, r.value),
+    what: `${modes}two ${l.label.kind} artifacts`,
+    left: l.label,
+    right: r.label,
+  };
+}
+
+const NEW_CHOICE: Choice = { from: 'example', example: '', file: null, mode: 'verify' };
+
+/** One side's pickers: where from, which, verified or replayed. */
+function SidePicker({ side, c, set }: { side: 'Left' | 'Right'; c: Choice; set: (c: Choice) => void }) {
+  const id = useId();
+  const { examples, artifact } = useStore(useShallow((s) => ({ examples: s.examples, artifact: s.artifact })));
+  return (
+    <fieldset className="diff-side" data-testid={`diff-side-${side.toLowerCase()}`}>
+      <legend>{side}</legend>
+      <div className="field">
+        <label htmlFor={`${id}-from`}>{side}: compare</label>
+        <select id={`${id}-from`} value={c.from} onChange={(e) => set({ ...c, from: e.target.value as From })}>
+          <option value="open">the open result{artifact ? ` (${artifact.name})` : ' (none open)'}</option>
+          <option value="example">a built-in example</option>
+          <option value="file">a file</option>
+        </select>
+      </div>
+      {c.from === 'example' && (
+        <div className="field">
+          <label htmlFor={`${id}-ex`}>{side}: example</label>
+          <select id={`${id}-ex`} value={c.example} onChange={(e) => set({ ...c, example: e.target.value })}>
+            <option value="">choose…</option>
+            {examples.map((x) => (
+              <option key={x.path} value={x.path}>
+                {x.path}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {c.from === 'file' && (
+        <div className="field">
+          <label htmlFor={`${id}-file`}>{side}: file</label>
+          <input id={`${id}-file`} type="file" onChange={(e) => set({ ...c, file: e.target.files?.[0] ?? null })} />
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={`${id}-mode`}>{side}: run</label>
+        <select id={`${id}-mode`} value={c.mode} onChange={(e) => set({ ...c, mode: e.target.value as CheckMode })}>
+          <option value="verify">verify</option>
+          <option value="replay">replay</option>
+        </select>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The Compare view. */
+export function DiffPanel() {
+  const api = useStore((s) => s.api);
+  const [left, setLeft] = useState<Choice>(NEW_CHOICE);
+  const [right, setRight] = useState<Choice>(NEW_CHOICE);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [compared, setCompared] = useState<Compared | null>(null);
+  const run = async () => {
+    if (!api) return;
+    setBusy(true);
+    setError(null);
+    setCompared(null);
+    try {
+      setCompared(await compareSides(api, left, right));
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="compare-h">
+      <h2 id="compare-h">Compare</h2>
+      <p className="muted">
+        Two artifacts of one kind, field by field by JSON pointer: their reports and, for JSON artifacts, their parsed
+        content. A replay against its original is in the Replay view.
+      </p>
+      <div className="diff-sides">
+        <SidePicker side="Left" c={left} set={setLeft} />
+        <SidePicker side="Right" c={right} set={setRight} />
+      </div>
+      <div className="toolbar">
+        <button
+          type="button"
+          className="primary"
+          disabled={!api || busy}
+          onClick={() => void run()}
+          data-testid="diff-run"
+        >
+          Compare
+        </button>
+        {busy && <span role="status">Comparing…</span>}
+      </div>
+      {error && (
+        <p role="alert" className="field-error" data-testid="diff-error">
+          {error}
+        </p>
+      )}
+      {compared && <DiffView {...compared} fileBase="reprise" />}
+    </section>
+  );
+}

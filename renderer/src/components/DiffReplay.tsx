@@ -1,0 +1,114 @@
+/**
+ * A replay's original against its replayed, field by field: under the one hash comparison a
+ * dump's replay makes, the expression behind it (tokens recorded against replayed, aligned
+ * by position, with both lengths said when they differ), and the structured diff of every
+ * original value against its replayed one (shared/diff.ts replaySides).
+ */
+import { useId, useMemo } from 'react';
+import { diffJson, replaySides } from '../../../shared/diff';
+import type { JsonValue, Report } from '../../../shared/report';
+import { shownValue } from '../../../shared/report';
+import { DiffView } from './DiffView';
+
+/** Token rows shown at most; the rest are counted. */
+const MAX_TOKEN_ROWS = 2000;
+
+type Obj = { [k: string]: JsonValue };
+const obj = (v: JsonValue | undefined): Obj | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+const arr = (v: JsonValue | undefined): JsonValue[] | null => (Array.isArray(v) ? v : null);
+
+/** The recorded and replayed token lists (and log-probabilities, when both carry them), or null. */
+export function tokenSides(report: Pick<Report, 'details'>): {
+  recorded: JsonValue[];
+  replayed: JsonValue[];
+  logprobs: { recorded: JsonValue[]; replayed: JsonValue[] } | null;
+} | null {
+  const ex = obj(report.details?.['expression']);
+  const rec = obj(ex?.['recorded']);
+  const rep = obj(ex?.['replayed']);
+  const recorded = arr(rec?.['tokens']);
+  const replayed = arr(rep?.['tokens']);
+  if (!recorded || !replayed) return null;
+  const lr = arr(rec?.['logprobs']);
+  const lp = arr(rep?.['logprobs']);
+  return { recorded, replayed, logprobs: lr && lp ? { recorded: lr, replayed: lp } : null };
+}
+
+const cellOf = (list: JsonValue[], i: number): string => (i < list.length ? shownValue(list[i]) : '');
+
+/** Tokens recorded against replayed, position by position. */
+export function DiffTokens({ report }: { report: Pick<Report, 'details'> }) {
+  const id = useId();
+  const sides = tokenSides(report);
+  if (!sides) return null;
+  const { recorded, replayed, logprobs } = sides;
+  const rows = Math.max(recorded.length, replayed.length);
+  const shown = Math.min(rows, MAX_TOKEN_ROWS);
+  const differing = Array.from({ length: rows }, (_, i) => cellOf(recorded, i) !== cellOf(replayed, i)).filter(
+    Boolean,
+  ).length;
+  return (
+    <section aria-labelledby={id} data-testid="diff-tokens">
+      <h3 id={id}>Expression tokens: recorded against replayed</h3>
+      <p data-testid="token-lengths">
+        {recorded.length === replayed.length
+          ? `${recorded.length.toLocaleString('en')} tokens on both sides`
+          : `The lengths differ: ${recorded.length.toLocaleString('en')} tokens recorded, ${replayed.length.toLocaleString('en')} replayed`}
+        ; {differing.toLocaleString('en')} position{differing === 1 ? '' : 's'} differ.
+        {shown < rows && ` The first ${shown.toLocaleString('en')} positions are shown.`}
+      </p>
+      <table className="grid diff-tokens">
+        <caption className="visually-hidden">Tokens by position, recorded and replayed</caption>
+        <thead>
+          <tr>
+            <th scope="col">Position</th>
+            <th scope="col">Recorded</th>
+            {logprobs && <th scope="col">Recorded log-probability</th>}
+            <th scope="col">Replayed</th>
+            {logprobs && <th scope="col">Replayed log-probability</th>}
+            <th scope="col">Same</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Array.from({ length: shown }, (_, i) => {
+            const same = cellOf(recorded, i) === cellOf(replayed, i);
+            return (
+              <tr key={i} className={same ? undefined : 'differs'}>
+                <td>{i}</td>
+                <td className="mono small">{i < recorded.length ? cellOf(recorded, i) : '(none)'}</td>
+                {logprobs && <td className="mono small">{cellOf(logprobs.recorded, i)}</td>}
+                <td className="mono small">{i < replayed.length ? cellOf(replayed, i) : '(none)'}</td>
+                {logprobs && <td className="mono small">{cellOf(logprobs.replayed, i)}</td>}
+                <td>{same ? 'yes' : 'no'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The replay's fields behind its comparisons: the token rows and the structured diff. */
+export function DiffReplay({ report }: { report: Report }) {
+  const result = useMemo(() => {
+    const { left, right } = replaySides(report);
+    return diffJson(left, right);
+  }, [report]);
+  if (!report.comparisons?.length) return null;
+  const name = report.artifact.path;
+  return (
+    <>
+      <DiffTokens report={report} />
+      <DiffView
+        result={result}
+        what="original against replayed"
+        left={{ name: `${name} (original)`, kind: report.artifact.kind }}
+        right={{ name: `${name} (replayed)`, kind: report.artifact.kind }}
+        fileBase={name.split(/[\\/]/).pop() || 'replay'}
+        level={3}
+      />
+    </>
+  );
+}
