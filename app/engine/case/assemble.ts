@@ -50,8 +50,10 @@ export function joinLinks(parts: readonly CasePart[]): { links: CaseLink[]; find
   for (const p of parts) {
     const from = p.artifact.path;
     for (const r of p.references) {
-      // An artifact naming a part of itself (a bundle's own members) is no link between two.
-      const targets = (index.get(r.value) ?? []).filter((t) => t.artifact !== from);
+      const all = index.get(r.value) ?? [];
+      // An artifact naming a part of itself only (a manifest's embedded artifact) is no link between two.
+      const targets = all.filter((t) => t.artifact !== from);
+      if (all.length > 0 && targets.length === 0) continue;
       const base = { from: { artifact: from, pointer: r.pointer }, relation: r.relation, value: r.value };
       for (const t of targets) links.push({ ...base, to: { ...t }, status: 'found' });
       if (targets.length > 0) continue;
@@ -112,15 +114,22 @@ export function sortTimeline(events: TimelineEvent[]): TimelineEvent[] {
   return keyed.map((k) => k.e);
 }
 
-/** The judgements and notes the case's journals hold on its artifacts, by journal then sequence number. */
+/**
+ * The judgements and notes the case's journals hold on its artifacts, by journal then
+ * sequence number: those whose subject is an artifact's bytes, or a part of one (a
+ * manifest's embedded artifact), named by the artifact that holds it.
+ */
 export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
-  const bySha = new Map<string, string>();
-  for (const p of [...parts].sort((a, b) => byText(a.artifact.path, b.artifact.path)))
-    if (p.artifact.sha256 !== '' && !bySha.has(p.artifact.sha256)) bySha.set(p.artifact.sha256, p.artifact.path);
+  const holder = new Map<string, string>();
+  // Sorted parts: the first artifact (by path) is the one named when two hold the same bytes.
+  for (const p of parts)
+    if (p.artifact.sha256 !== '' && !holder.has(p.artifact.sha256)) holder.set(p.artifact.sha256, p.artifact.path);
+  for (const p of parts)
+    for (const id of p.identities) if (!holder.has(id.value)) holder.set(id.value, p.artifact.path);
   const out: CaseJudgement[] = [];
   for (const p of parts)
     for (const j of p.judgements) {
-      const artifact = bySha.get(j.subject);
+      const artifact = holder.get(j.subject);
       if (artifact !== undefined) out.push({ journal: p.artifact.path, ...j, artifact });
     }
   return out.sort((a, b) => byText(a.journal, b.journal) || a.seq - b.seq);

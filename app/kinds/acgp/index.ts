@@ -72,14 +72,21 @@ function finished(result: KindResult, progress: Progress): KindResult {
   return result;
 }
 
+/** What an EVAL or a trace offers a case: its EVALs' times (case-facts.ts). */
+const acgpOperations: KindCode['operations'] = {
+  caseFacts: async (subject, report) => (await import('./case-facts.js')).acgpCaseFacts(subject, report),
+};
+
 export const evalCode: KindCode = {
   verify: (s, ctx) => checkEval(s, ctx, 'verify'),
   replay: (s, ctx) => checkEval(s, ctx, 'replay'),
+  operations: acgpOperations,
 };
 
 export const traceCode: KindCode = {
   verify: (s, ctx) => checkTrace(s, ctx, 'verify'),
   replay: (s, ctx) => checkTrace(s, ctx, 'replay'),
+  operations: acgpOperations,
 };
 
 /**

@@ -12,7 +12,10 @@ export const evidenceBundleCode: KindCode = {
     const archive = s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
     return verifyBundle(archive, await ctx.trustStore(), ctx.options.limits);
   },
-  operations: { export: bundleFromJournal },
+  operations: {
+    export: bundleFromJournal,
+    caseFacts: async (_subject, report) => (await import('./case-facts.js')).bundleCaseFacts(report),
+  },
 };
 
 export {

@@ -19,4 +19,10 @@ export const journalCode: DirectoryKindCode = {
       authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null),
     };
   },
+  operations: {
+    caseFacts: async (subject) =>
+      subject.dir === undefined
+        ? { identities: [], references: [], events: [] }
+        : (await import('./case-facts.js')).journalCaseFacts(subject.dir),
+  },
 };

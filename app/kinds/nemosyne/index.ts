@@ -9,5 +9,8 @@ export const nemosynePackageCode: KindCode = {
   // kernel adapter) is all done by verify; replay is the same check.
   replay: (s, ctx) => verifyPackage(archiveOf(s), ctx),
   // The workbench's member table reads the package as verification does (members.ts).
-  operations: { members: async (archive, member) => (await import('./members.js')).packageMembers(archive, member) },
+  operations: {
+    members: async (archive, member) => (await import('./members.js')).packageMembers(archive, member),
+    caseFacts: async (_subject, report) => (await import('./case-facts.js')).packageCaseFacts(report),
+  },
 };

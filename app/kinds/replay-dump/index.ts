@@ -12,9 +12,17 @@ import { decodeRom, loadRomParser } from './rom-encoding.js';
 import { replayVerified } from './replay.js';
 import { markCutShort, type RomEnd } from './rom-end.js';
 import { verifyModel, type DumpVerification } from './verify.js';
+import type { DumpModel } from './model.js';
+
+/** Each artifact's decoded model, for what it offers a case once verified (case-facts.ts) without a second decode. */
+const decoded = new WeakMap<Sniffed, DumpModel | null>();
 
 function decode(s: Sniffed): Decoded & { encoding: 'json' | 'rom'; end?: RomEnd } {
-  return detectRom(s) ? { ...decodeRom(s), encoding: 'rom' } : { ...decodeJson(s), encoding: 'json' };
+  const d = detectRom(s)
+    ? { ...decodeRom(s), encoding: 'rom' as const }
+    : { ...decodeJson(s), encoding: 'json' as const };
+  decoded.set(s, d.model);
+  return d;
 }
 
 async function verifyDump(
@@ -61,5 +69,16 @@ export const replayDumpCode: KindCode = {
       authenticity: dumpAuthenticity(v.chain, v.findings),
       details: { encoding: v.encoding, ...r.details },
     };
+  },
+  operations: {
+    async caseFacts(subject) {
+      const s = subject.sniffed;
+      if (!s) return { identities: [], references: [], events: [] };
+      if (!decoded.has(s)) {
+        if (detectRom(s)) await loadRomParser();
+        decode(s);
+      }
+      return (await import('./case-facts.js')).dumpCaseFacts(decoded.get(s) ?? null);
+    },
   },
 };

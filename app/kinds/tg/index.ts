@@ -22,6 +22,7 @@ export const manifestCode: KindCode = {
   operations: {
     attest: async (s, ctx, reviewer) => (await import('./attest.js')).attestReplay(s, ctx, reviewer),
     drift: tgDrift,
+    caseFacts: async (subject, report) => (await import('./case-facts.js')).manifestCaseFacts(subject, report),
   },
 };
 
@@ -57,5 +58,8 @@ export const bundleCode: KindCode = {
       ],
       details: { tg: { bundleHash: c.hash } },
     };
+  },
+  operations: {
+    caseFacts: async (subject, report) => (await import('./case-facts.js')).bundleCaseFacts(subject, report),
   },
 };

@@ -1,0 +1,26 @@
+/**
+ * What an ACGP trace or EVAL offers a reviewer's case (KindOperations.caseFacts,
+ * docs/case.md): the time of each EVAL, from its verified report's trust-debt trajectory
+ * (details.trajectory, as many points as the acgp-trajectory limit keeps). An EVAL names no
+ * other artifact.
+ */
+import type { Report } from '../../../shared/report.js';
+import { isPlainObject as isObj } from '../../core/closed.js';
+import type { CaseFacts, CaseSubject } from '../operations.js';
+import { isJsonLinesTrace } from './declare.js';
+
+export function acgpCaseFacts(subject: CaseSubject, report: Report): CaseFacts {
+  const facts: CaseFacts = { identities: [], references: [], events: [] };
+  const points = report.details?.['trajectory'];
+  if (!Array.isArray(points)) return facts;
+  const lines = subject.sniffed ? isJsonLinesTrace(subject.sniffed) : false;
+  const single = report.artifact.kind === 'acgp-eval';
+  for (const p of points) {
+    if (!isObj(p) || typeof p['timestamp'] !== 'string' || typeof p['index'] !== 'number') continue;
+    const i = p['index'];
+    const pointer = single ? '/timestamp' : lines ? `line:${i + 1}` : `/${i}/timestamp`;
+    const what = typeof p['intervention'] === 'string' ? `: ${p['intervention']}` : '';
+    facts.events.push({ atUtc: p['timestamp'], pointer, label: `EVAL ${i}${what}`, node: null });
+  }
+  return facts;
+}

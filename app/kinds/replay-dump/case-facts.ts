@@ -1,0 +1,48 @@
+/**
+ * What a replay dump offers a reviewer's case (KindOperations.caseFacts, docs/case.md), read
+ * from the model its verification decoded (either encoding; index.ts keeps it per artifact).
+ *
+ * A dump is named by the artifacts it embeds and its outcome hash; it names its materials
+ * (a Nemosyne package may hold the same bytes as a member), its prompt and its pipeline
+ * definition. None is expected beside it: a dump embeds what it names. Its times: created,
+ * the provider's state captured, the trust decision evaluated.
+ */
+import type { CaseFacts } from '../operations.js';
+import { escapePointerToken } from '../../core/jcs.js';
+import { isObject, type DumpModel } from './model.js';
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+export function dumpCaseFacts(m: DumpModel | null): CaseFacts {
+  const facts: CaseFacts = { identities: [], references: [], events: [] };
+  if (!m) return facts;
+  if (isObject(m['artifacts']))
+    for (const k of Object.keys(m['artifacts']))
+      facts.identities.push({ value: k, pointer: `/artifacts/${escapePointerToken(k)}` });
+  const outcome = str(m['executionOutcomeHash']);
+  if (outcome) facts.identities.push({ value: outcome, pointer: '/executionOutcomeHash' });
+  const refer = (pointer: string, relation: string, v: unknown): void => {
+    const value = str(v);
+    if (value) facts.references.push({ pointer, relation, value, expected: false });
+  };
+  const materials = Array.isArray(m['materialSnapshotHashSet']) ? m['materialSnapshotHashSet'] : [];
+  materials.forEach((h, i) => refer(`/materialSnapshotHashSet/${i}`, 'material', h));
+  refer('/promptArtifactHash', 'prompt', m['promptArtifactHash']);
+  refer('/pipelineDefinitionHash', 'pipeline', m['pipelineDefinitionHash']);
+  const event = (v: unknown, pointer: string, label: string, node: string | null): void => {
+    const atUtc = str(v);
+    if (atUtc) facts.events.push({ atUtc, pointer, label, node });
+  };
+  event(m['createdAtUtc'], '/createdAtUtc', 'dump created', null);
+  const lock = isObject(m['lockedProviderInfo']) ? m['lockedProviderInfo'] : {};
+  event(lock['capturedAtUtc'], '/lockedProviderInfo/capturedAtUtc', 'provider state captured', null);
+  const trust = isObject(m['trustDecision']) ? m['trustDecision'] : {};
+  const decision = str(trust['decision']);
+  event(
+    trust['evaluatedAtUtc'],
+    '/trustDecision/evaluatedAtUtc',
+    decision ? `trust decision: ${decision}` : 'trust decision',
+    'trust',
+  );
+  return facts;
+}

@@ -1,0 +1,74 @@
+/**
+ * What a TG manifest and a policy bundle offer a reviewer's case (KindOperations.caseFacts,
+ * docs/case.md): read from the parse the verification already made (Sniffed caches it).
+ *
+ * A manifest is named by its claim reference (a journal's quarantine case names the same
+ * claim) and by the artifacts it embeds; it names its policy bundle (`bundleHash`), each
+ * RECORDED output's artifact (`artifactHash`, when the manifest does not embed it) and the
+ * journal entry that anchors it. A bundle is named by H(bundle), its verification's
+ * recomputed hash. Executions carry no time of their own: each is placed at the manifest's
+ * `createdAtUtc`, the time they were recorded.
+ */
+import type { Report } from '../../../shared/report.js';
+import type { CaseFacts, CaseSubject } from '../operations.js';
+import { isObj, ptr } from './structure.js';
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+export function manifestCaseFacts(subject: CaseSubject, report: Report): CaseFacts {
+  const facts: CaseFacts = { identities: [], references: [], events: [] };
+  const m = subject.sniffed?.jsonObject();
+  if (!m) return facts;
+  const claim = str(m['claimRef']);
+  if (claim) facts.identities.push({ value: claim, pointer: '/claimRef' });
+  const embedded = isObj(m['artifacts']) ? Object.keys(m['artifacts']) : [];
+  for (const k of embedded) facts.identities.push({ value: k, pointer: ptr('/artifacts', k) });
+  const policy = isObj(m['policyContext']) ? str(m['policyContext']['bundleHash']) : null;
+  if (policy)
+    facts.references.push({
+      pointer: '/policyContext/bundleHash',
+      relation: 'policy-bundle',
+      value: policy,
+      expected: true,
+    });
+  const created = str(m['createdAtUtc']);
+  if (created) facts.events.push({ atUtc: created, pointer: '/createdAtUtc', label: 'manifest created', node: null });
+  const nodes = new Set(report.chain.map((n) => n.id));
+  const executions = Array.isArray(m['executions']) ? m['executions'] : [];
+  executions.forEach((e, i) => executionFacts(e, ptr('/executions', i), new Set(embedded), created, nodes, facts));
+  return facts;
+}
+
+function executionFacts(
+  e: unknown,
+  at: string,
+  embedded: ReadonlySet<string>,
+  created: string | null,
+  nodes: ReadonlySet<string>,
+  facts: CaseFacts,
+): void {
+  if (!isObj(e)) return;
+  const id = str(e['executionId']);
+  const hash = str(e['artifactHash']);
+  // An artifact the manifest embeds is its own part; one it does not must be found beside it.
+  if (e['replayMode'] === 'RECORDED' && hash)
+    facts.references.push({
+      pointer: ptr(at, 'artifactHash'),
+      relation: 'artifact-hash',
+      value: hash,
+      expected: !embedded.has(hash),
+    });
+  const anchor = isObj(e['anchor']) ? str(e['anchor']['entryHash']) : null;
+  if (anchor) facts.references.push({ pointer: ptr(at, 'anchor'), relation: 'anchor', value: anchor, expected: true });
+  if (created && id) {
+    const node = nodes.has(`anchor:${id}`) ? `anchor:${id}` : null;
+    const what = [str(e['engine']), str(e['replayMode'])].filter((x) => x !== null).join(', ');
+    facts.events.push({ atUtc: created, pointer: at, label: `execution ${id} recorded (${what})`, node });
+  }
+}
+
+/** A policy bundle is named by H(bundle), as its verification recomputed it (chain node `bundle`). */
+export function bundleCaseFacts(_subject: CaseSubject, report: Report): CaseFacts {
+  const h = report.chain.find((n) => n.id === 'bundle')?.recomputed;
+  return { identities: h ? [{ value: h, pointer: null }] : [], references: [], events: [] };
+}

@@ -1,0 +1,175 @@
+/**
+ * The reviewer's case (app/engine/case/, docs/case.md) on a folder with an artifact of every
+ * kind that offers one something: every artifact verified, links found by content (and
+ * missing ones said), the timeline, the judgements on its artifacts, one unreadable
+ * artifact that stops nothing, and the same bytes whatever order the verdicts land in.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CaseReport } from '../../shared/case.js';
+import { hashBytes } from '../../app/core/hash.js';
+import { driveCase, inlineExecutor, type CaseExecutor, type CaseOutcome } from '../../app/engine/case/index.js';
+import { caseFixture, CLAIM, type CaseFixture } from './fixture.js';
+import { fixtureCopy } from './copy.js';
+
+let fx: CaseFixture;
+let report: CaseReport;
+const options = () => ({ trustStore: fx.keys.trustPath });
+
+beforeAll(async () => {
+  fx = await caseFixture();
+  report = await driveCase(fx.dir, inlineExecutor, { options: options() });
+}, 120_000);
+
+const link = (r: CaseReport, from: string, relation: string) =>
+  r.links.filter((l) => l.from.artifact === from && l.relation === relation);
+
+describe('a case folder', () => {
+  it('verifies every artifact, each with its kind, hash and verdict', () => {
+    expect(report.schema).toBe('reprise.case/v1');
+    expect(report.artifacts.map((a) => [a.path, a.kind])).toEqual([
+      ['agent/eval.json', 'acgp-eval'],
+      ['agent/trace.jsonl', 'acgp-trace'],
+      ['dataset.nemosyne', 'nemosyne-package'],
+      ['dump-evidence.zip', 'evidence-bundle'],
+      ['dump.json', 'replay-dump'],
+      ['review', 'journal'],
+      ['tg/journal', 'journal'],
+      ['tg/manifest.json', 'tg-replay-manifest'],
+      ['tg/policy.json', 'tg-policy-bundle'],
+    ]);
+    const dump = report.artifacts.find((a) => a.path === 'dump.json')!;
+    expect(dump.sha256).toBe(fx.dumpSha);
+    const journal = report.artifacts.find((a) => a.path === 'review')!;
+    const entries = readFileSync(join(fx.dir, 'review/entries.jsonl'));
+    expect(journal.sha256).toBe(hashBytes(entries));
+  });
+
+  it('finds the links the contents make, each naming the field that made it', () => {
+    expect(link(report, 'tg/manifest.json', 'policy-bundle')).toMatchObject([
+      { from: { pointer: '/policyContext/bundleHash' }, to: { artifact: 'tg/policy.json' }, status: 'found' },
+    ]);
+    expect(link(report, 'tg/manifest.json', 'anchor')).toMatchObject([
+      { from: { pointer: '/executions/5/anchor' }, to: { artifact: 'tg/journal', pointer: 'line:1' }, status: 'found' },
+    ]);
+    expect(link(report, 'dump.json', 'material')).toMatchObject([
+      {
+        from: { pointer: '/materialSnapshotHashSet/0' },
+        to: { artifact: 'dataset.nemosyne', pointer: 'entry:data/material.bin' },
+        value: fx.material,
+        status: 'found',
+      },
+    ]);
+    expect(link(report, 'dump-evidence.zip', 'bundled-report')).toMatchObject([
+      { to: { artifact: 'dump.json', pointer: null }, value: fx.dumpSha, status: 'found' },
+    ]);
+    expect(link(report, 'review', 'subject')).toMatchObject([
+      { from: { pointer: 'line:1' }, to: { artifact: 'dump.json' }, status: 'found' },
+    ]);
+    expect(link(report, 'review', 'claim')).toMatchObject([
+      { from: { pointer: 'line:2' }, to: { artifact: 'tg/manifest.json', pointer: '/claimRef' }, value: CLAIM },
+    ]);
+    // The TG journal's judgement is on the review rationale the manifest embeds: a link into it.
+    expect(link(report, 'tg/journal', 'subject')).toMatchObject([
+      { to: { artifact: 'tg/manifest.json', pointer: expect.stringMatching(/^\/artifacts\/sha256:/) } },
+    ]);
+    expect(report.findings).toEqual([]);
+  });
+
+  it('lists the judgements on its artifacts, by journal and sequence number', () => {
+    expect(report.judgements.map((j) => [j.journal, j.seq, j.artifact, j.decision])).toEqual([
+      ['review', 0, 'dump.json', 'accept'],
+      ['tg/journal', 0, 'tg/manifest.json', 'accept'],
+    ]);
+    expect(report.judgements[0]).toMatchObject({ subject: fx.dumpSha, supersedes: null });
+  });
+
+  it('places every timestamp on one timeline in time order, tied to artifact and pointer', () => {
+    const t = report.timeline;
+    const times = t.map((e) => Date.parse(e.atUtc));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const has = (artifact: string, label: RegExp) => t.some((e) => e.artifact === artifact && label.test(e.label));
+    expect(has('dump.json', /^dump created$/)).toBe(true);
+    expect(has('dump.json', /^provider state captured$/)).toBe(true);
+    expect(has('agent/trace.jsonl', /^EVAL 0: ok$/)).toBe(true);
+    expect(has('tg/manifest.json', /^manifest created$/)).toBe(true);
+    expect(has('tg/manifest.json', /^execution x7 recorded/)).toBe(true);
+    expect(has('review', /^judgement: accept$/)).toBe(true);
+    expect(has('review', /^quarantine case opened/)).toBe(true);
+    expect(has('review', /^checkpoint signed/)).toBe(true);
+    expect(has('dump-evidence.zip', /^bundled judgement: accept$/)).toBe(true);
+    const trust = t.find((e) => e.artifact === 'dump.json' && e.pointer === '/trustDecision/evaluatedAtUtc')!;
+    expect(trust).toMatchObject({ node: 'trust', kind: 'replay-dump', atUtc: '2026-05-04T10:00:01Z' });
+    for (const e of t) expect(e.atUtc).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/);
+  });
+
+  it("takes an event's severity from the findings at its pointer", () => {
+    // The ACGP EVAL fails; the manifest's anchor is unavailable without the journal option.
+    const anchor = report.timeline.find((e) => e.artifact === 'tg/manifest.json' && e.node === 'anchor:x7')!;
+    expect(anchor).toBeDefined();
+    const m = report.artifacts.find((a) => a.path === 'tg/manifest.json')!;
+    expect(['unavailable', 'fail', 'warning', 'info']).toContain(anchor.severity);
+    expect(m.counts.unavailable + m.counts.fail).toBeGreaterThan(0);
+  });
+});
+
+/** Lands the outcomes in a shuffled order (a seeded permutation), as parallel workers might. */
+function shuffled(seed: number): CaseExecutor {
+  return async (files, mode, opts, land, signal) => {
+    const got: CaseOutcome[] = [];
+    await inlineExecutor(files, mode, opts, (o) => got.push(o), signal);
+    let s = seed;
+    for (let i = got.length - 1; i > 0; i--) {
+      s = (s * 1103515245 + 12345) % 2147483648;
+      const j = s % (i + 1);
+      [got[i], got[j]] = [got[j]!, got[i]!];
+    }
+    got.forEach(land);
+  };
+}
+
+describe('determinism', () => {
+  it('gives the same bytes whatever order the verdicts land in', async () => {
+    const base = JSON.stringify(report);
+    for (const seed of [1, 7, 42]) {
+      const order: string[] = [];
+      const r = await driveCase(fx.dir, shuffled(seed), {
+        options: options(),
+        onArtifact: (o) => order.push(o.ok ? o.part.artifact.path : o.unreadable.path),
+      });
+      expect(JSON.stringify(r)).toBe(base);
+      expect(order).toHaveLength(report.artifacts.length);
+    }
+  }, 120_000);
+});
+
+describe('what the case lacks or cannot read', () => {
+  it('says a missing expected target as a missing link and a finding, and never stops for an unreadable file', async () => {
+    const dir = fixtureCopy(fx.dir);
+    rmSync(join(dir, 'tg/journal'), { recursive: true });
+    execFileSync('mkfifo', [join(dir, 'a-fifo')]);
+    writeFileSync(join(dir, 'notes.txt'), 'not evidence');
+    const progress: number[] = [];
+    const r = await driveCase(dir, inlineExecutor, { options: options(), onProgress: (p) => progress.push(p.done) });
+    // The anchoring journal is gone: the anchor names an entry no artifact of the case holds.
+    expect(link(r, 'tg/manifest.json', 'anchor')).toMatchObject([
+      { from: { pointer: '/executions/5/anchor' }, to: { artifact: null, pointer: null }, status: 'missing' },
+    ]);
+    expect(r.findings.map((f) => [f.rule, f.severity, f.pointer, f.actual])).toEqual([
+      ['RPR-CASE-002', 'fail', 'entry:a-fifo', undefined],
+      ['RPR-CASE-001', 'warning', 'entry:tg/manifest.json', '/executions/5/anchor'],
+    ]);
+    // The manifest embeds its policy bundle: with the bundle's file gone, nothing is missing.
+    rmSync(join(dir, 'tg/policy.json'));
+    const without = await driveCase(dir, inlineExecutor, { options: options() });
+    expect(link(without, 'tg/manifest.json', 'policy-bundle')).toEqual([]);
+    expect(without.findings).toHaveLength(2);
+    // Every other artifact still has its verdict; the unknown file is an artifact that fails.
+    expect(r.artifacts.map((a) => a.path)).toContain('dump.json');
+    expect(r.artifacts.find((a) => a.path === 'notes.txt')).toMatchObject({ kind: 'unknown', verdict: 'fail' });
+    expect(r.verdict).toBe('fail');
+    expect(progress.at(-1)).toBe(r.artifacts.length + 1);
+  }, 120_000);
+});
