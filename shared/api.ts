@@ -161,6 +161,28 @@ export interface CaseView {
   /** The evidence recorded when the case was opened (comparison, drift event, exits). */
   evidence: unknown;
   history: CaseEventView[];
+  /** Entry hash of the case's opening entry: a decision's signed body names the case by it. */
+  openHash?: string;
+  /** The decisions the journal allows from this state, each with the roles that may sign it (app/journal TRANSITIONS). */
+  decisions?: { decision: CaseDecision; to: CaseView['state']; roles: string[] }[];
+  /** The evidence's comparisons with |replayed − original| computed exactly by the host (shared/exact-decimal.ts). */
+  deltas?: EvidenceDelta[];
+}
+
+/** A comparison in a case's evidence: its numbers as the entry wrote them, and the exact difference. */
+export interface EvidenceDelta {
+  /** JSON pointer of the comparison in the evidence. */
+  pointer: string;
+  output: string | null;
+  original: string;
+  replayed: string;
+  /** The delta the entry wrote (its decimal text), or null when it wrote none. */
+  written: string | null;
+  /** |replayed − original| in exact decimal arithmetic. */
+  exact: string;
+  /** Whether the written delta is exactly that (a binary float's subtraction is often not: 0.09999999999999998). */
+  agrees: boolean;
+  epsilon: string | null;
 }
 
 export interface JournalStatus {
