@@ -15,6 +15,7 @@ import type {
   CaseView,
   DecideCaseRequest,
   DemoJournal,
+  EvidenceDelta,
   JournalRequest,
   JournalStatus,
 } from '../../shared/api.js';
@@ -25,7 +26,8 @@ import type { PackageMembers } from '../../shared/api.js';
 import { readPackageMembers } from '../../app/engine/package-members.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
-import { verdictOf } from '../../shared/report.js';
+import { verdictOf, type JsonValue } from '../../shared/report.js';
+import { exact } from '../../shared/exact-decimal.js';
 import {
   generateSigner,
   loadSigner,
@@ -41,8 +43,10 @@ import {
   decideCase,
   inclusionProof,
   openCase,
+  TRANSITIONS,
   verifyJournal,
   type CaseState,
+  type Decision,
 } from '../../app/journal/index.js';
 
 export type JournalOp =
@@ -119,6 +123,49 @@ function named(trust: TrustStore | null, keyId: string): { role: string | null; 
   return trust?.holder(keyId) ?? { role: null, label: null };
 }
 
+/** Comparisons in evidence are found this deep at most (the training journal's are at depth 1). */
+const MAX_EVIDENCE_DEPTH = 8;
+/** And at most this many are listed. */
+const MAX_EVIDENCE_DELTAS = 100;
+
+const isObject = (v: unknown): v is { [k: string]: JsonValue } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const pointerPart = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Every comparison in a case's evidence (an object with numeric `original` and `replayed`),
+ * with |replayed − original| in exact decimal arithmetic, held against the delta the entry
+ * wrote: the window shows decimals, and does no arithmetic on binary floats itself.
+ */
+export function evidenceDeltas(evidence: unknown, at = '', depth = 0, out: EvidenceDelta[] = []): EvidenceDelta[] {
+  if (depth > MAX_EVIDENCE_DEPTH || out.length >= MAX_EVIDENCE_DELTAS) return out;
+  if (Array.isArray(evidence)) evidence.forEach((v, i) => evidenceDeltas(v, `${at}/${i}`, depth + 1, out));
+  if (!isObject(evidence)) return out;
+  const { original, replayed, delta, epsilon, output } = evidence;
+  if (typeof original === 'number' && typeof replayed === 'number') {
+    const d = exact(replayed).minus(exact(original)).abs();
+    out.push({
+      pointer: at,
+      output: typeof output === 'string' ? output : null,
+      original: String(original),
+      replayed: String(replayed),
+      written: typeof delta === 'number' ? String(delta) : null,
+      exact: d.toFixed(),
+      agrees: typeof delta === 'number' && exact(Math.abs(delta)).eq(d),
+      epsilon: typeof epsilon === 'number' ? String(epsilon) : null,
+    });
+  }
+  for (const [k, v] of Object.entries(evidence))
+    if (typeof v === 'object') evidenceDeltas(v, `${at}/${pointerPart(k)}`, depth + 1, out);
+  return out;
+}
+
+/** The decisions the journal allows from a state, with the roles that may sign each (app/journal/cases.ts). */
+const decisionsFrom = (state: CaseState['state']): NonNullable<CaseView['decisions']> =>
+  (Object.keys(TRANSITIONS) as Decision[])
+    .filter((d) => TRANSITIONS[d].from.includes(state))
+    .map((d) => ({ decision: d, to: TRANSITIONS[d].to, roles: [...TRANSITIONS[d].roles] }));
+
 function caseView(c: CaseState, evidence: unknown, trust: TrustStore | null): CaseView {
   return {
     caseId: c.caseId,
@@ -130,6 +177,9 @@ function caseView(c: CaseState, evidence: unknown, trust: TrustStore | null): Ca
     updatedAtUtc: c.updatedAtUtc,
     evidence,
     history: c.history.map((h) => ({ ...h, ...named(trust, h.author) })),
+    openHash: c.openHash,
+    decisions: decisionsFrom(c.state),
+    deltas: evidenceDeltas(evidence),
   };
 }
 
@@ -239,6 +289,11 @@ export async function trainingOfficer(): Promise<TrainingOfficer> {
   return training;
 }
 
+/** The training case's comparison: its delta as a TG replay writes it, the exact decimal |replayed − original|. */
+const TRAINING_ORIGINAL = 0.7193599213366195;
+const TRAINING_REPLAYED = 0.6193599213366195;
+const trainingDelta = (): number => Number(exact(TRAINING_REPLAYED).minus(exact(TRAINING_ORIGINAL)).abs().toString());
+
 /** A training journal (a new one each time, beside the officer's key): two open cases. */
 export async function demoJournal(): Promise<DemoJournal> {
   const { root, keyFile, trustStore, officer } = await trainingOfficer();
@@ -253,9 +308,9 @@ export async function demoJournal(): Promise<DemoJournal> {
         comparison: {
           output: 'comp.TG.OUTPUT.CONFIDENCE-SCORE.v1_0',
           mode: 'BANDED',
-          original: 0.7193599213366195,
-          replayed: 0.6193599213366195,
-          delta: 0.09999999999999998,
+          original: TRAINING_ORIGINAL,
+          replayed: TRAINING_REPLAYED,
+          delta: trainingDelta(),
           epsilon: 0.03,
           status: 'fail',
         },
