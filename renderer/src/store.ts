@@ -18,6 +18,7 @@ import { linkOptionNames, optionRefusal, readLink } from './lib/deep-link';
 import { uploadFile, type SentFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
+import { runSweepJobs, type Sweep } from './lib/sweep';
 
 export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export';
 export const VIEWS: { id: View; label: string }[] = [
@@ -92,20 +93,7 @@ export interface JournalForm {
   keyFile: string;
 }
 
-/** One replay of the open artifact under one substitution (the trainer's version comparison). */
-export interface SweepRun {
-  /** What was substituted: `model=ref-2`, `shape=advisor.cpu_v1/4/fp32`. */
-  whatIf: string;
-  report: Report | null;
-  error: string | null;
-}
-
-export interface Sweep {
-  runs: SweepRun[];
-  /** How many of the planned runs are done. */
-  done: number;
-  planned: number;
-}
+export type { Sweep, SweepRun } from './lib/sweep';
 
 interface State {
   api: RepriseClient | null;
@@ -129,7 +117,8 @@ interface State {
   offersError: string | null;
   loadOffers(): Promise<void>;
   sweep: Sweep | null;
-  runSweep(whatIfs: string[]): Promise<void>;
+  /** Replays the open artifact under each substitution, `repeats` times each, side by side in the pool. */
+  runSweep(whatIfs: string[], repeats?: number): Promise<void>;
   journal: JournalForm;
   journalStatus: JournalStatus | null;
   journalBusy: boolean;
@@ -152,13 +141,6 @@ interface State {
   setJournal(f: Partial<JournalForm>): void;
   loadJournal(): Promise<void>;
   decide(caseId: string, decision: 'release' | 'uphold' | 'escalate', rationale: string): Promise<boolean>;
-}
-
-/** Starts a job and resolves with its report (or rejects with why it has none). */
-async function jobReport(api: RepriseClient, req: StartJobRequest): Promise<Report> {
-  const end = await (await startWatchedJob(api, req)).end;
-  if (!end.ok) throw new Error(end.message);
-  return end.report;
 }
 
 const NO_SELECTION: Selection = { nodeId: null, pointer: null, findingIndex: null };
@@ -204,31 +186,16 @@ const trainerSlice: Slice<
     }
   },
   sweep: null,
-  async runSweep(whatIfs) {
+  async runSweep(whatIfs, repeats = 1) {
     const { api, artifact } = get();
     if (!api || !artifact?.source || get().job || get().sweep?.done !== get().sweep?.planned) return;
     const source = artifact.source;
-    const options = optionsFor(source, get().openOptions);
-    const sweep: Sweep = { runs: [], done: 0, planned: whatIfs.length };
-    set({ sweep: { ...sweep } });
-    // One replay at a time, each a job of its own: the engine's pool stays free for the
-    // window's other work, and each report is kept whole for its bar.
-    for (const w of whatIfs) {
-      const run: SweepRun = { whatIf: w, report: null, error: null };
-      try {
-        run.report = await jobReport(api, {
-          source,
-          mode: 'replay',
-          whatIf: [w],
-          ...(Object.keys(options).length ? { options } : {}),
-        });
-      } catch (e) {
-        run.error = (e as Error).message;
-      }
-      sweep.runs.push(run);
-      sweep.done++;
-      set({ sweep: { ...sweep, runs: [...sweep.runs] } });
-    }
+    const options = { ...optionsFor(source, get().openOptions), ...artifact.pinned };
+    // Every run a job of its own, side by side in the engine's pool (lib/sweep.ts).
+    const base = { source, ...(Object.keys(options).length ? { options } : {}) };
+    await runSweepJobs(api, base, whatIfs, repeats, (sweep) => {
+      if (get().artifact?.source === source) set({ sweep });
+    });
     focusWhenShown('sweep-h');
   },
 });

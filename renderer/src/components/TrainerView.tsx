@@ -8,7 +8,9 @@ import {
   tgDriftRateIn,
   whatIfOf,
 } from '../../../shared/details/index';
-import { useStore, type Sweep } from '../store';
+import { useStore } from '../store';
+import { sweepDeltas, type Sweep, type SweepRun } from '../lib/sweep';
+import { SweepDeltaChart } from './SweepDeltaChart';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
@@ -192,7 +194,14 @@ export interface SweepBar {
  */
 export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | null } {
   let maxRate: number | null = null;
-  const bars = sweep.runs.map((run): SweepBar => {
+  // A substitution's rate from its first run that has a report (its repeats replay the same window).
+  const first = sweep.plan
+    .map((w) => {
+      const runs = sweep.runs.filter((r) => r.whatIf === w).sort((a, b) => a.repeat - b.repeat);
+      return runs.find((r) => r.report) ?? runs[0];
+    })
+    .filter((r): r is SweepRun => r !== undefined);
+  const bars = first.map((run): SweepBar => {
     if (!run.report) return { whatIf: run.whatIf, rate: null, drifted: 0, compared: 0, why: run.error };
     const g = tgDriftRateIn(run.report);
     if (g) maxRate = g.maxRate;
@@ -224,37 +233,23 @@ export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | n
   return { bars, maxRate };
 }
 
+/** How many substitutions have every one of their runs done. */
+const substitutionsDone = (sweep: Sweep): number =>
+  sweep.plan.filter((w) => sweep.runs.filter((r) => r.whatIf === w).length === sweep.repeats).length;
+
 function SweepResult({ sweep }: { sweep: Sweep }) {
   const { bars, maxRate } = sweepBars(sweep);
+  const deltas = useMemo(() => sweepDeltas(sweep), [sweep]);
   const rated = bars.filter((b) => b.rate !== null);
   const over = maxRate === null ? [] : rated.filter((b) => b.rate! > maxRate);
   const each = (b: SweepBar) => `${b.whatIf} (${b.drifted} of ${b.compared} = ${pct(b.rate!)})`;
   return (
     <section aria-labelledby="sweep-h" data-testid="sweep">
       <h3 id="sweep-h" tabIndex={-1}>
-        Every version and shape the registry offers, side by side ({sweep.done} of {sweep.planned} replayed)
+        Every version and shape the registry offers, side by side ({substitutionsDone(sweep)} of {sweep.plan.length}{' '}
+        replayed, {sweep.repeats} {sweep.repeats === 1 ? 'run' : 'runs'} each)
       </h3>
-      {rated.length > 0 && (
-        <Chart
-          testId="chart-sweep"
-          title="Drift rate per substituted model version and compute shape, against the governed maximum"
-          x={rated.map((_, i) => i)}
-          xNames={rated.map((b) => b.whatIf)}
-          xLabel="substitution"
-          yLabel="drift rate"
-          yRange={rateRange(
-            maxRate,
-            rated.map((b) => b.rate),
-          )}
-          horizontal
-          series={[
-            { label: 'drift rate', values: rated.map((b) => b.rate), color: '#b9770e', style: 'bars' },
-            ...(maxRate !== null
-              ? [{ label: 'governed max', values: rated.map(() => maxRate), color: '#1e8449', style: 'dash' as const }]
-              : []),
-          ]}
-        />
-      )}
+      <SweepDeltaChart deltas={deltas} repeats={sweep.repeats} />
       <p className={over.length ? 'small bad' : 'small'} data-testid="sweep-summary">
         {maxRate === null
           ? 'The report names no governed maximum drift rate; the rate is the share of outputs that drifted. '
@@ -411,6 +406,7 @@ function WhatIfForm({ report }: { report: Report | null }) {
     })),
   );
   const [model, setModel] = useState(() => substituted(report, 'model'));
+  const [repeats, setRepeats] = useState(2);
   const [shape, setShape] = useState(() => substituted(report, 'shape'));
   // The pickers show the substitution of the report on screen: a new report resets them to it.
   const [shownFor, setShownFor] = useState(report);
@@ -456,11 +452,21 @@ function WhatIfForm({ report }: { report: Report | null }) {
         <button type="button" disabled={!artifact?.source || job !== null} onClick={() => void run('replay')}>
           Replay as recorded
         </button>
+        <label>
+          Runs of each{' '}
+          <select value={repeats} onChange={(e) => setRepeats(Number(e.target.value))} data-testid="sweep-repeats">
+            {[1, 2, 3, 5].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
         <button
           type="button"
           disabled={!artifact?.source || job !== null || sweeping || offer.models.length + offer.shapes.length === 0}
           onClick={() =>
-            void runSweep([...offer.models.map((m) => `model=${m}`), ...offer.shapes.map((x) => `shape=${x}`)])
+            void runSweep([...offer.models.map((m) => `model=${m}`), ...offer.shapes.map((x) => `shape=${x}`)], repeats)
           }
           data-testid="run-sweep"
         >
