@@ -5,6 +5,7 @@
  */
 import { safeText, terminalSafe } from '../core/text.js';
 import type { CliIO, Streams } from './io.js';
+import { stringPieces } from '../core/string-pieces.js';
 
 /** The controls the printer itself writes, around a progress line: back to the line's start, erase to its end. */
 export const PROGRESS_START = '\r';
@@ -19,6 +20,9 @@ export function formatError(message: string): string {
   const head = at === -1 ? message : message.slice(0, at);
   return `reprise: ${safeText(head)}${at === -1 ? '' : message.slice(at)}\n`;
 }
+
+/** UTF-16 code units written at a time by `bytes`. */
+const OUTPUT_PIECE = 1024 * 1024;
 
 /**
  * A command's output over `streams`: no terminal control a command's text may carry (from
@@ -44,7 +48,10 @@ export function printer(streams: Streams): CliIO {
     },
     bytes(s) {
       clear();
-      streams.out(streams.stdoutIsTTY === true ? terminalSafe(s) : s);
+      // In pieces: a long text's UTF-8 is never held whole (stdout to a file or a pipe is
+      // written synchronously on Linux, so no piece waits in memory for the next).
+      for (const piece of stringPieces(s, OUTPUT_PIECE))
+        streams.out(streams.stdoutIsTTY === true ? terminalSafe(piece) : piece);
     },
     progress(line) {
       if (!streams.stderrIsTTY) return;

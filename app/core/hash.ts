@@ -9,6 +9,7 @@ import { formatHash } from '../../shared/hash-format.js';
 import { canonicalizeValue } from './jcs.js';
 
 export { isHashString, isBareHex64, formatHash, ZERO_HASH } from '../../shared/hash-format.js';
+import { stringPieces } from './string-pieces.js';
 
 /** Chunk size for streaming file hashes: large chunks keep per-call overhead negligible. */
 export const HASH_CHUNK = 4 * 1024 * 1024;
@@ -28,6 +29,14 @@ export function sha256Hex(data: Uint8Array | string): string {
 
 /** `H_bytes(b)`: `sha256:` + hex of the SHA-256 of the bytes (strings hash as UTF-8). */
 export function hashBytes(data: Uint8Array | string): string {
+  if (typeof data === 'string' && data.length > HASH_CHUNK) {
+    // A long text is encoded piece by piece into one buffer: its UTF-8 is never held whole,
+    // and no piece is left for the collector (at most 3 bytes per UTF-16 code unit).
+    const h = createHash('sha256');
+    const buf = Buffer.allocUnsafe(HASH_CHUNK * 3);
+    for (const piece of stringPieces(data, HASH_CHUNK)) h.update(buf.subarray(0, buf.write(piece, 'utf8')));
+    return formatHash(h.digest('hex'));
+  }
   return formatHash(sha256Hex(data));
 }
 

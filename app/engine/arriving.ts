@@ -21,6 +21,7 @@ import { READ_FLAGS } from '../core/files.js';
 import { Progress } from '../core/progress.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
 import { strippedWhenParsed } from '../kinds/sniff.js';
+import { canonicalStripWanted } from '../kinds/registry.js';
 import { stripWhileArriving, type ArrivingStripJob } from '../threads/canonical.js';
 
 /** The whole file once it has arrived, and its text when it is decodable as a JSON text is. */
@@ -137,7 +138,7 @@ class Arrival {
       return;
     }
     this.text = new TextFollower();
-    if (strippedWhenParsed(head, this.size)) this.strip = stripWhileArriving(this.bytes!);
+    if (strippedWhenParsed(head, this.size) && canonicalStripWanted(head)) this.strip = stripWhileArriving(this.bytes!);
   }
 
   end(): Arrived | null {

@@ -20,7 +20,7 @@ import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore } from '../core/keys.js';
 import { authenticityOf, withSigner } from '../core/authenticity.js';
 import { buildReport, type KindResult } from '../core/report.js';
-import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
+import { DIRECTORY_KINDS, KINDS, canonicalStripWanted } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions, KindContext } from '../kinds/types.js';
 import type { CaseSubject, KindOperations } from '../kinds/operations.js';
@@ -141,6 +141,7 @@ async function runSniffed(
   const path = sniffed.path;
   const ctx = makeContext(path, options, onProgress);
   sniffed.limits = options.limits;
+  sniffed.stripCanonical = canonicalStripWanted(sniffed.start);
   if (sniffed.stripsInWorker) await handDeclaredWork(sniffed, ctx);
   const handler = KINDS.find((k) => k.detect(sniffed));
   if (!handler)

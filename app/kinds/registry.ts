@@ -92,6 +92,11 @@ export function registerKind(h: KindHandler | DirectoryKindHandler): void {
 
 const allKinds = (): readonly (KindHandler | DirectoryKindHandler)[] => [...KINDS, ...DIRECTORY_KINDS];
 
+/** Whether some kind would use the stripped canonical bytes of a large document starting with `head` (KindHandler.stripsCanonical). */
+export function canonicalStripWanted(head: Uint8Array): boolean {
+  return KINDS.some((k) => k.stripsCanonical?.(head) ?? false);
+}
+
 /** Every kind's name, in registry order (what EngineInfo.kinds lists). */
 export function kindNames(): string[] {
   return allKinds().map((k) => k.kind);

@@ -102,6 +102,12 @@ export class Sniffed {
   /** `--limit` overrides of the bounds the strict parse checks first (ERR_LIMIT: app/core/jcs/bounds.ts). */
   limits: JsonLimits;
   /**
+   * Whether a large document is stripped to canonical bytes on another thread while it is
+   * parsed, or only hashed there: the engine asks the kinds (canonicalStripWanted), since
+   * only a kind that uses the stripped bytes is worth their copy.
+   */
+  stripCanonical = true;
+  /**
    * `head` is the whole artifact, or with `file` its first bytes (all of them up to 64 KiB).
    * `arrived`: the whole file's bytes, and its text, already read and decoded while it was
    * being written (app/engine/arriving.ts), and their stripping already under way; the same
@@ -119,6 +125,11 @@ export class Sniffed {
       if (arrived.text !== null) this.textCache = arrived.text;
       this.arrivingStrip = arrived.strip ?? undefined;
     }
+  }
+
+  /** The artifact's first bytes (all of it up to 64 KiB). */
+  get start(): Uint8Array {
+    return this.head;
   }
 
   /** The artifact's size in bytes. */
@@ -181,18 +192,27 @@ export class Sniffed {
     // A large document's canonical bytes are computed on another thread while this one
     // parses it (only usable if the parse finds its members in order: see takeStrippedCanonical).
     let proven: (() => boolean) | undefined;
-    if (strippedWhenParsed(this.head, this.bytes.length)) {
+    // A refused document's stripped bytes are never taken: the thread stops copying them.
+    let cancel = (): void => {};
+    // Without stripping, the thread only hashes, and only bytes it can read in place.
+    const hashOnly = !this.stripCanonical;
+    if (
+      strippedWhenParsed(this.head, this.bytes.length) &&
+      (!hashOnly || this.bytes.buffer instanceof SharedArrayBuffer)
+    ) {
       // Stripped while it arrived: only the declared work is left for the thread.
-      const job = this.arrivingStrip?.finish(this.work) ?? stripInWorker(this.bytes, this.work);
+      const job = this.arrivingStrip?.finish(this.work) ?? stripInWorker(this.bytes, this.work, hashOnly);
       this.arrivingStrip = undefined;
       this.stripped = job.result;
       this.workerHash = this.stripped.then((r) => r.sha256);
       proven = job.proven;
+      cancel = job.cancel;
     }
     let text: string;
     try {
       text = typeof this.textCache === 'string' ? this.textCache : decodeJsonBytes(this.bytes);
     } catch (e) {
+      cancel();
       return (this.jsonCache = { ok: false, error: e as JcsError, loose: undefined });
     }
     this.textCache = text;
@@ -203,6 +223,7 @@ export class Sniffed {
       this.jsonCache = new ParsedOk(parseCanonical(text, { lazy: true, proven, limits: this.limits }));
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;
+      cancel();
       this.jsonCache = { ok: false, error: e, loose: looseParse(text, e) };
     }
     return this.jsonCache;

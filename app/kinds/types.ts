@@ -170,6 +170,14 @@ export interface KindHandler<O extends readonly KindOption[] = readonly KindOpti
    * before using it.
    */
   beforeParse?(s: Sniffed, ctx: KindContext): Promise<StripWork | null>;
+  /**
+   * Whether a large JSON document starting with `head` (its first 64 KiB) may be this
+   * kind's, written so that the kind would use its stripped canonical bytes
+   * (Sniffed.takeStrippedCanonical). Only then is it stripped on another thread while it is
+   * parsed: the stripping holds a second copy of the document, which no other kind needs
+   * (a 96 MiB EVAL string took the run over 512 MiB).
+   */
+  stripsCanonical?(head: Uint8Array): boolean;
   /** Its verify and replay (a dynamic import of the kind's index.ts). */
   load(): Promise<KindCode>;
   /** Its replay writes `--out` (a TG replay comparison); other kinds refuse the flag. */

@@ -214,7 +214,7 @@ const following = new Map<number, Following>();
 function handle(m: ToStripper): { reply: StripReply; transfer: ArrayBuffer[] } | null {
   switch (m.op) {
     case 'strip': {
-      const r = stripToCanonical(m.data);
+      const r = m.hashOnly ? null : stripToCanonical(m.data, () => Atomics.load(m.status, 2) === 1);
       publish(m.status, r);
       const sha256 = hashBytes(m.data);
       if (r) hashLongStrings(r.bytes, r.members, r.bytes.length, new Set());

@@ -58,9 +58,15 @@ export type ToStripper =
       id: number;
       /** The document's bytes: a view on shared memory, or a transferred copy. */
       data: Uint8Array;
-      /** Shared [state, ordered]: state 1 once stripped (ordered 1 when `Stripped.ordered`), 2 when not canonical. */
+      /**
+       * Shared [state, ordered, cancelled]: state 1 once stripped (ordered 1 when
+       * `Stripped.ordered`), 2 when not canonical; cancelled 1 when the stripping is no longer
+       * wanted (StripJob.cancel), looked at between steps.
+       */
       status: Int32Array;
       signature?: SignaturePlan;
+      /** Hash the bytes only: no kind would use the stripped bytes (KindHandler.stripsCanonical), so no copy is made. */
+      hashOnly?: boolean;
     }
   | {
       op: 'begin';
@@ -168,6 +174,12 @@ export interface StripJob {
    * thread's JSON.parse of the same bytes, to skip the walk that would find the same.
    */
   proven(): boolean;
+  /**
+   * The stripped bytes are no longer wanted (the parse refused the document): the thread
+   * stops stripping at its next step and only hashes, so a refusal does not leave it
+   * copying the rest of a large document.
+   */
+  cancel(): void;
 }
 
 /**
@@ -176,11 +188,16 @@ export interface StripJob {
  * else a copy of `bytes`); with a StripWork, its signature check too. Without a thread the
  * stripping runs here, at once, and nothing else is computed.
  */
-export function stripInWorker(bytes: Uint8Array, plan?: StripWork): StripJob {
+export function stripInWorker(bytes: Uint8Array, plan?: StripWork, hashOnly = false): StripJob {
   const w = getWorker();
-  if (!w) return { result: Promise.resolve({ ...NONE, stripped: stripToCanonical(bytes) }), proven: () => false };
+  if (!w)
+    return {
+      result: Promise.resolve({ ...NONE, stripped: hashOnly ? null : stripToCanonical(bytes) }),
+      proven: () => false,
+      cancel: () => {},
+    };
   const id = nextId++;
-  const status = new Int32Array(new SharedArrayBuffer(8));
+  const status = new Int32Array(new SharedArrayBuffer(12));
   // Shared memory is handed over as it is (both threads only read it); else a copy.
   let view: Uint8Array;
   if (bytes.buffer instanceof SharedArrayBuffer) view = bytes;
@@ -192,12 +209,13 @@ export function stripInWorker(bytes: Uint8Array, plan?: StripWork): StripJob {
     w,
     id,
     plan,
-    { op: 'strip', id, data: view, status, signature: planOf(plan) },
+    { op: 'strip', id, data: view, status, signature: planOf(plan), hashOnly },
     view.buffer instanceof SharedArrayBuffer ? [] : [view.buffer],
   );
-  return { result, proven: provenBy(status) };
+  return { result, proven: provenBy(status), cancel: cancelBy(status) };
 }
 
+const cancelBy = (status: Int32Array) => () => void Atomics.store(status, 2, 1);
 const planOf = (plan: StripWork | undefined): SignaturePlan | undefined =>
   plan && plan.keys.size > 0 ? { omit: plan.omit, keyIdMember: plan.keyIdMember, keys: [...plan.keys] } : undefined;
 const provenBy = (status: Int32Array) => () => Atomics.load(status, 0) === 1 && Atomics.load(status, 1) === 1;
@@ -237,7 +255,7 @@ export function stripWhileArriving(bytes: Uint8Array): ArrivingStripJob | null {
   const w = getWorker();
   if (!w) return null;
   const id = nextId++;
-  const status = new Int32Array(new SharedArrayBuffer(8));
+  const status = new Int32Array(new SharedArrayBuffer(12));
   const arrived = new Int32Array(new SharedArrayBuffer(4));
   let open = true;
   arriving++;
@@ -261,7 +279,7 @@ export function stripWhileArriving(bytes: Uint8Array): ArrivingStripJob | null {
         ? awaitReply(w, id, plan, { op: 'finish', id, signature: planOf(plan) })
         : Promise.resolve(NONE);
       if (open) close();
-      return { result, proven: provenBy(status) };
+      return { result, proven: provenBy(status), cancel: cancelBy(status) };
     },
     drop() {
       if (!open) return;

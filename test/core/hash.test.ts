@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashBytes, hashValue, isHashString } from '../../app/core/hash.js';
+import { HASH_CHUNK, hashBytes, hashValue, isHashString } from '../../app/core/hash.js';
+import { stringPieces } from '../../app/core/string-pieces.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes as hashInWindow, hasher } from '../../renderer/src/lib/digest.js';
 
@@ -43,5 +44,23 @@ describe('hash strings', () => {
   it('H(value) hashes the canonical JSON', () => {
     expect(hashValue({ b: 1, a: [1.0, 'x'] })).toBe(hashBytes(canonicalizeValue({ a: [1, 'x'], b: 1 })));
     expect(hashValue({ b: 1, a: [1.0, 'x'] })).toBe(hashBytes('{"a":[1,"x"],"b":1}'));
+  });
+});
+
+describe('long strings, hashed and written in pieces', () => {
+  it('never splits a surrogate pair, and the pieces join to the string', () => {
+    const s = 'ab😀cd😀😀e' + '\ud800' + 'f';
+    for (const size of [2, 3, 4, 5, 7]) {
+      const pieces = [...stringPieces(s, size)];
+      expect(pieces.join('')).toBe(s);
+      expect(Buffer.concat(pieces.map((p) => Buffer.from(p, 'utf8')))).toEqual(Buffer.from(s, 'utf8'));
+      for (const p of pieces) expect(p.length).toBeLessThanOrEqual(size);
+    }
+  });
+  it('H_bytes of a text longer than a piece equals the hash of its UTF-8', () => {
+    // A pair straddles the piece boundary (HASH_CHUNK code units), and a lone surrogate.
+    const s = 'x'.repeat(HASH_CHUNK - 1) + '😀' + 'é✓'.repeat(1000) + '\udc00' + 'y'.repeat(HASH_CHUNK);
+    expect(s.length).toBeGreaterThan(HASH_CHUNK);
+    expect(hashBytes(s)).toBe('sha256:' + createHash('sha256').update(Buffer.from(s, 'utf8')).digest('hex'));
   });
 });

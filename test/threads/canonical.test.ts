@@ -14,7 +14,7 @@ import { sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import type { ArrivingStripJob, StripWork, StripJob, StripResult } from '../../app/threads/canonical.js';
 
 const mod = (await import(new URL('../../dist/app/threads/canonical.js', import.meta.url).href)) as {
-  stripInWorker: (b: Uint8Array, plan?: StripWork) => StripJob;
+  stripInWorker: (b: Uint8Array, plan?: StripWork, hashOnly?: boolean) => StripJob;
   stripWhileArriving: (b: Uint8Array) => ArrivingStripJob | null;
 };
 const LONG = 64 * 1024;
@@ -44,6 +44,28 @@ const find = (ms: MemberSpan[], ...path: string[]): MemberSpan | undefined => {
 };
 
 describe('the stripping thread', () => {
+  it('hashes only, without stripping, when no kind would use the stripped bytes', async () => {
+    const body = JSON.stringify({ b: 1, a: 'x'.repeat(LONG) }, null, 2);
+    const r = await mod.stripInWorker(utf8(body), undefined, true).result;
+    expect(r.sha256).toBe(hashBytes(utf8(body)));
+    expect(r.stripped).toBeNull();
+  });
+
+  it('stops stripping when cancelled (a refused document), and still hashes it', async () => {
+    // 40 MiB in shared memory: the thread looks at the cancel flag every 8 MiB stripped.
+    const bytes = Buffer.from(new SharedArrayBuffer(40 * 1024 * 1024)).fill(0x20);
+    bytes.write('{"a": "', 0);
+    bytes.fill(0x61, 7, bytes.length - 2);
+    bytes.write('"}', bytes.length - 2);
+    const whole = await mod.stripInWorker(bytes).result;
+    expect(whole.stripped?.bytes.length).toBe(bytes.length - 1);
+    const job = mod.stripInWorker(bytes);
+    job.cancel();
+    const r = await job.result;
+    expect(r.stripped).toBeNull();
+    expect(r.sha256).toBe(hashBytes(bytes));
+  });
+
   it('hashes the document and strips it, as the caller would', async () => {
     const body = JSON.stringify({ a: [1, 0.1, -2.5e-7, 1.2345678901234568e21], b: { c: 'x y' } }, null, 2);
     const r = await mod.stripInWorker(utf8(body)).result;

@@ -12,6 +12,27 @@ import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.canonicalize.usage;
 
+/**
+ * The file's text, handed over once: neither its bytes nor its text stay referenced here
+ * while the parsed value and its canonical text are made (a 100 MiB string was held six
+ * times over). Decoding errors are thrown by take(), as the parse's are.
+ */
+async function readText(file: string): Promise<{ take(): string }> {
+  let bytes: Buffer | null;
+  try {
+    bytes = await readRegularFile(file, MAX_WHOLE_FILE_BYTES);
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${readFailure(e)}`, 'path');
+  }
+  return {
+    take() {
+      const b = bytes!;
+      bytes = null;
+      return decodeJsonBytes(b);
+    },
+  };
+}
+
 export const canonicalizeCommand: Command = {
   ...INFO.canonicalize,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
@@ -24,14 +45,10 @@ export const canonicalizeCommand: Command = {
     // The bounds checked before parsing (docs/rules/core.md, ERR_LIMIT), raised for a document known to be that large.
     const limits = limitOverrides((values['limit'] as string[] | undefined) ?? [], [MEMBER_NAMES_LIMIT, ITEMS_LIMIT]);
     const file = positionals[0]!;
-    let bytes: Buffer;
+    const text = await readText(file);
     try {
-      bytes = await readRegularFile(file, MAX_WHOLE_FILE_BYTES);
-    } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${readFailure(e)}`, 'path');
-    }
-    try {
-      const { canonical, warnings } = parseCanonical(decodeJsonBytes(bytes), { limits });
+      // Lazy: the text may be collected before the canonical text is serialized from the value.
+      const { canonical, warnings } = parseCanonical(text.take(), { limits, lazy: true });
       for (const w of warnings) io.err(formatError(`warning: ${w.code}: ${w.message} at ${w.pointer || '(root)'}`));
       const hash = hashBytes(canonical);
       if (values['json']) io.out(JSON.stringify({ ok: true, hash, canonical, warnings }) + '\n');

@@ -86,12 +86,21 @@ function isCanonicalUnicodeEscape(b: Uint8Array, i: number): boolean {
  * pass over bytes with no allocation but the output, and can run in another thread while
  * the document is parsed (app/threads/canonical.ts).
  */
-export function stripToCanonical(input: Uint8Array): Stripped | null {
+export function stripToCanonical(input: Uint8Array, cancelled?: () => boolean): Stripped | null {
   // JSON Lines is no one document: nothing to copy (its first line may be 100 MB).
   if (firstLineEndBeforeValue(input) !== -1) return null;
   const s = new Stripper(input);
-  return s.advance(input.length) ? s.end() : null;
+  if (!cancelled) return s.advance(input.length) ? s.end() : null;
+  // Asked between steps whether it is still wanted (the parse refused the document): the
+  // scan over steps is the one over arriving bytes, tested equal to the whole scan.
+  for (let at = CANCEL_STEP; at < input.length + CANCEL_STEP; at += CANCEL_STEP) {
+    if (cancelled() || !s.advance(Math.min(at, input.length))) return null;
+  }
+  return s.end();
 }
+
+/** Bytes stripped between two looks at whether the stripping is still wanted. */
+const CANCEL_STEP = 8 * 1024 * 1024;
 
 /**
  * The same scan over bytes that are still arriving (a picked file the window is sending:

@@ -47,6 +47,8 @@ const DUMP_OPTIONS = [
   },
 ] as const satisfies readonly KindOption[];
 
+const CANONICAL_DUMP_START = /^[ \t\r\n]*\{[ \t\r\n]*"artifacts"[ \t\r\n]*:/;
+
 export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
   kind: 'replay-dump',
   rules: { doc: 'docs/rules/replay-dump.md', ids: DUMP_RULES },
@@ -63,5 +65,9 @@ export const replayDumpKind: KindHandler<typeof DUMP_OPTIONS> = {
       ? { omit: 'signature', keyIdMember: 'keyId', keys: new Map(trust.keys.map((k) => [k.keyId, k.publicKey])) }
       : null;
   },
+  // Every member of a dump is required, so written canonically (the only way the stripped
+  // bytes are used) it starts with "artifacts", the first name in RFC 8785 order.
+  stripsCanonical: (head) =>
+    CANONICAL_DUMP_START.test(Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 64)).toString('latin1')),
   load: async () => (await import('./index.js')).replayDumpCode,
 };
