@@ -164,7 +164,8 @@ test('a link keeps how the artifact was run: a what-if example replayed as recor
 }) => {
   await openExample(page, 'dumps/whatif/drift.dump.json');
   await expect(page.getByTestId('verdict')).toContainText('DEMONSTRATION');
-  expect(decodeURIComponent(page.url())).toContain('whatif=model=ref-2');
+  // The link is written when the run's state settles, which may follow the verdict's paint.
+  await expect.poll(() => decodeURIComponent(page.url())).toContain('whatif=model=ref-2');
   await page.getByTestId('tab-trainer').click();
   await page.getByRole('button', { name: 'Replay as recorded' }).click();
   await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 30_000 });
