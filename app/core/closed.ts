@@ -6,10 +6,8 @@
 // One RFC 6901 reference token (shared/json-pointer.ts, which the window uses too).
 export { escapePointerToken } from '../../shared/json-pointer.js';
 
-/** A JSON object: not null, not an array (what JSON.parse gives for `{…}`). */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+// The plain-object test (shared/plain-object.ts, which the window's readers use too).
+export { isPlainObject } from '../../shared/plain-object.js';
 
 /**
  * `loader` run once per path per process (a flag file: a trust store, a policy, a

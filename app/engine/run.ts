@@ -53,6 +53,7 @@ export function makeContext(
     progress(fraction, label) {
       onProgress?.(fraction, label);
     },
+    rerun: (p, mode, o) => runPath(p, mode, o),
   };
 }
 

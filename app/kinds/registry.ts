@@ -20,6 +20,7 @@ import { journalKind } from './journal/declare.js';
 import { nemosynePackageKind } from './nemosyne/declare.js';
 import { evidenceBundleKind } from './evidence-bundle/declare.js';
 import { rejudgementKind } from './rejudgement/declare.js';
+import { reportKind } from './report/declare.js';
 
 export const FILE_KIND_LIST = [
   replayDumpKind,
@@ -30,6 +31,7 @@ export const FILE_KIND_LIST = [
   evidenceBundleKind,
   nemosynePackageKind,
   rejudgementKind,
+  reportKind,
 ] as const;
 export const DIRECTORY_KIND_LIST = [journalKind] as const;
 

@@ -12,7 +12,7 @@
  * detection, light, what registry.ts imports) and index.ts (its KindCode: verify and
  * replay, imported by `load()` when a job of the kind runs).
  */
-import type { ArtifactKind } from '../../shared/report.js';
+import type { ArtifactKind, Report } from '../../shared/report.js';
 import type { RuleDeclarations } from '../core/findings.js';
 import type { KindResult } from '../core/report.js';
 import type { TrustStore } from '../core/keys.js';
@@ -143,6 +143,12 @@ export interface KindContext {
   trustStore(): Promise<TrustStore | null>;
   /** Reports progress (0..1) for long work; a no-op unless someone listens. */
   progress(fraction: number, label?: string): void;
+  /**
+   * Runs another artifact through the engine (detection, its kind, the report) with these
+   * options: what a kind carrying a report about an artifact (an exported report) checks it
+   * against. The engine supplies it, so no kind imports the engine or another kind.
+   */
+  rerun(path: string, mode: 'verify' | 'replay', options: EngineOptions): Promise<Report>;
 }
 
 /**

@@ -242,15 +242,15 @@ describe('evidence bundle', () => {
     const r = await verifyBundle(await bundleOf(j), j.keys.trust);
     const carried = r.findings.filter((x) => x.rule === 'RPR-EVB-016');
     expect(carried).toHaveLength(1);
-    expect(carried[0]).toMatchObject({ severity: 'fail', pointer: 'entry:report.json#/findings/0', actual: 'fail' });
+    expect(carried[0]).toMatchObject({ severity: 'fail', pointer: 'entry:report.json#/findings/0' });
     expect(carried[0]!.message).toMatch(/^the bundled report's verdict is FAIL: RPR-KIND-001 /);
     const d = r.details as Record<string, unknown> & {
       integrity: { verdict: string };
-      bundled: { verdict: string; decisive: { rule: string; index: number } };
+      carried: { verdict: string; decisive: { rule: string; index: number } };
       judgements: { decision: string; rationale: string; entryHash: string; proof: Record<string, unknown> }[];
     };
     expect(d.integrity.verdict).toBe('pass');
-    expect(d.bundled).toMatchObject({ verdict: 'fail', kind: 'unknown', decisive: { rule: 'RPR-KIND-001', index: 0 } });
+    expect(d.carried).toMatchObject({ verdict: 'fail', kind: 'unknown', decisive: { rule: 'RPR-KIND-001', index: 0 } });
     expect(d.judgements.map((x) => x.decision)).toEqual(['accept', 'note']);
     expect(d.judgements[0]!.rationale).toBe('The report was read in full and agrees with the file.');
     expect(d.judgements[0]!.entryHash).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -287,7 +287,7 @@ describe('evidence bundle', () => {
     }));
     const r = await verifyBundle(await bundleOf(j), j.keys.trust);
     expect(r.findings.filter((x) => x.severity !== 'info')).toEqual([]);
-    expect((r.details as { bundled: { verdict: string; decisive: unknown } }).bundled).toMatchObject({
+    expect((r.details as { carried: { verdict: string; decisive: unknown } }).carried).toMatchObject({
       verdict: 'pass',
       decisive: null,
     });

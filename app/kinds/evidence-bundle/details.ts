@@ -1,35 +1,16 @@
 /**
  * What a bundle's report tells the window beyond its findings (docs/evidence-bundle.md,
- * "What the report says"): the bundle's own integrity verdict and the bundled report's
- * verdict as two things, and each bundled judgement with its rationale and its proof
+ * "What the report says"): the bundle's own integrity verdict and the carried report's
+ * verdict as two things (shared/details/carried.ts), and each bundled judgement with its rationale and its proof
  * (whether the proof checked, and what failed when it did not).
  */
-import { verdictOf, type Finding, type Report, type Verdict } from '../../../shared/report.js';
+import type { Finding, Report } from '../../../shared/report.js';
+import { carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
 import type { TrustStore } from '../../core/keys.js';
 import type { Checkpoint, Entry } from '../../journal/format.js';
 import { judgementMember, MEMBER, type BundleManifest } from './format.js';
 import type { BundledReport } from './write.js';
-
-/** The bundled report's verdict and the finding that decides it (the first fail, else the first unavailable). */
-export interface BundledVerdict {
-  verdict: Verdict;
-  kind: string;
-  id: string | null;
-  decisive: { index: number; rule: string; message: string; pointer: string | null } | null;
-}
-
-export function bundledVerdict(r: BundledReport): BundledVerdict {
-  const i = (sev: Finding['severity']) => r.findings.findIndex((f) => f.severity === sev);
-  const index = i('fail') >= 0 ? i('fail') : i('unavailable');
-  const d = index >= 0 ? r.findings[index]! : null;
-  return {
-    verdict: r.verdict,
-    kind: r.artifact.kind,
-    id: r.artifact.id,
-    decisive: d ? { index, rule: d.rule, message: d.message, pointer: d.pointer ?? null } : null,
-  };
-}
 
 /** One bundled judgement's proof as the window shows it. */
 interface ProofDetails {
@@ -68,11 +49,14 @@ export interface DetailsInput {
   integrity: readonly Finding[];
 }
 
+const INTACT =
+  "intact: every member's digest, the signed checkpoint, and every judgement's inclusion proof and signature check";
+
 /** The report's details: integrity, the bundle's manifest facts, the bundled verdict, the judgements, the report. */
 export function bundleDetails(d: DetailsInput): Record<string, unknown> {
   const { manifest, rep, cp, trust } = d;
   return {
-    integrity: { verdict: verdictOf(d.integrity), trustStore: trust !== null },
+    integrity: integrityOf(d.integrity, trust !== null, INTACT),
     bundle: {
       artifact: manifest.artifact,
       reportDigest: manifest.reportDigest,
@@ -81,7 +65,7 @@ export function bundleDetails(d: DetailsInput): Record<string, unknown> {
         : null,
       attestation: d.members.has(MEMBER.attestation),
     },
-    bundled: rep ? bundledVerdict(rep.report) : null,
+    carried: rep ? carriedVerdictOf(rep.report) : null,
     judgements: d.entries.map((e) => {
       const member = judgementMember(e.seq);
       const proof = proofOf(d.members.get(member), member, d.integrity);

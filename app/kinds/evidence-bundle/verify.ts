@@ -34,7 +34,8 @@ import { readStructure } from '../../zip/reader.js';
 import type { ZipSource } from '../../zip/source.js';
 import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, MEMBER, type BundleManifest } from './format.js';
 import { bundleHtml } from './html.js';
-import { bundleDetails, bundledVerdict } from './details.js';
+import { bundleDetails } from './details.js';
+import { carriedVerdictOf } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
 
 // Findings of the ids the kind declares only (rule-ids.ts).
@@ -495,13 +496,12 @@ function resultOf(
  */
 function carriedVerdict(st: State, rep: { report: BundledReport; digest: string } | null): void {
   if (!rep || rep.report.verdict === 'pass') return;
-  const b = bundledVerdict(rep.report);
+  const b = carriedVerdictOf(rep.report);
   const why = b.decisive ? `: ${b.decisive.rule} ${b.decisive.message}` : '';
   const make = rep.report.verdict === 'fail' ? fail : unavailable;
   st.findings.push(
     make(R.carried, `the bundled report's verdict is ${rep.report.verdict.toUpperCase()}${why}`, {
       pointer: b.decisive ? `${ptr(MEMBER.report)}#/findings/${b.decisive.index}` : ptr(MEMBER.report),
-      actual: rep.report.verdict,
     }),
   );
 }

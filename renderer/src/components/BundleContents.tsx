@@ -1,47 +1,43 @@
 import type { BundledJudgementDetails, EvidenceBundleDetails } from '../../../shared/details/bundle';
+import type { CarriedDetails } from '../../../shared/details/carried';
 import type { Report } from '../../../shared/report';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { Signer } from './AnchorFields';
 import { ColumnHeads } from './ColumnHeads';
 import { CopyValue } from './Copy';
 
-/** The bundle's own verdict in words: what its integrity checks decided, never the carried report's. */
-const INTEGRITY_WORDS = {
-  pass: 'INTACT: every member, the signed checkpoint and every judgement’s proof and signature check.',
-  fail: 'DAMAGED: a member, the checkpoint, a proof or a signature does not check (see the findings).',
-  unavailable: 'NOT CHECKED: without a trust store the checkpoint and the judgements’ signers cannot be decided.',
-} as const;
-
 /**
- * What an evidence bundle carries, as two verdicts kept apart (the bundle's integrity, the
- * carried report's verdict), shown inside the verdict banner: the banner's own colour is
- * the report's verdict, which is never PASS over a failing carried report (RPR-EVB-016).
+ * A document that carries a report (an evidence bundle, an exported report): its own
+ * verdict and the carried report's, kept apart, shown inside the verdict banner. The
+ * banner's own colour is the report's verdict, which is never PASS over a failing carried
+ * report (RPR-EVB-016, RPR-RPT-006). The words of the first line are the kind's own
+ * (details.integrity.statement).
  */
-export function BundleVerdicts({ details }: { details: EvidenceBundleDetails }) {
-  const b = details.bundled;
+export function CarriedVerdicts({ details }: { details: CarriedDetails }) {
+  const i = details.integrity;
+  const c = details.carried;
   return (
-    <dl className="meta bundle-verdicts" data-testid="bundle-verdicts">
-      <dt>This bundle</dt>
-      <dd data-testid="bundle-integrity" data-verdict={details.integrity.verdict}>
-        <strong className={`tag ${details.integrity.verdict}`}>{VERDICT_LABEL[details.integrity.verdict]}</strong>{' '}
-        {INTEGRITY_WORDS[details.integrity.verdict]}
+    <dl className="meta carried-verdicts" data-testid="carried-verdicts">
+      <dt>The file itself</dt>
+      <dd data-testid="file-integrity" data-verdict={i.verdict}>
+        <strong className={`tag ${i.verdict}`}>{VERDICT_LABEL[i.verdict]}</strong> {i.statement}
       </dd>
       <dt>The report it carries</dt>
-      <dd data-testid="bundled-verdict" data-verdict={b?.verdict ?? 'none'}>
-        {b ? (
+      <dd data-testid="carried-verdict" data-verdict={c?.verdict ?? 'none'}>
+        {c ? (
           <>
-            <strong className={`tag ${b.verdict}`}>{VERDICT_LABEL[b.verdict]}</strong> {b.kind}
-            {b.id ? ` ${b.id}` : ''}
-            {b.decisive ? (
+            <strong className={`tag ${c.verdict}`}>{VERDICT_LABEL[c.verdict]}</strong> {c.kind}
+            {c.id ? ` ${c.id}` : ''}
+            {c.decisive ? (
               <>
-                : <strong className="mono">{b.decisive.rule}</strong> {b.decisive.message}
+                : <strong className="mono">{c.decisive.rule}</strong> {c.decisive.message}
               </>
             ) : (
               ': every check of the carried report passed.'
             )}
           </>
         ) : (
-          'unreadable: the bundle holds no report that could be read (see the findings).'
+          'unreadable: the file holds no report that could be read (see the findings).'
         )}
       </dd>
     </dl>

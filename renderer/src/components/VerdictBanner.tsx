@@ -4,14 +4,16 @@ import { authenticity, copyable, decisiveFinding, plainVerdict, VERDICT_LABEL } 
 import type { LocalHash, OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
 import { bundleDetailsOf } from '../../../shared/details/bundle';
-import { BundledJudgements, BundleVerdicts } from './BundleContents';
+import { carriedOf } from '../../../shared/details/carried';
+import { BundledJudgements, CarriedVerdicts } from './BundleContents';
 
 /** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity. */
 export function VerdictBanner({ report, artifact }: { report: Report; artifact: OpenArtifact | null }) {
   const decisive = decisiveFinding(report);
   const auth = authenticity(report);
   const demo = whatIfOf(report);
-  // An evidence bundle: its own verdict and the carried report's, each said (never one colour for both).
+  // A bundle or an exported report: its own verdict and the carried report's, each said (never one colour for both).
+  const carried = carriedOf(report);
   const bundle = bundleDetailsOf(report);
   return (
     <>
@@ -44,7 +46,7 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
             </span>
           )}
         </p>
-        {bundle && <BundleVerdicts details={bundle} />}
+        {carried && <CarriedVerdicts details={carried} />}
         <p className={`authenticity ${auth.level}`} data-testid="authenticity" data-status={auth.status}>
           <span className="label">Authenticity:</span> {auth.text}
         </p>

@@ -350,6 +350,48 @@ function rejudgement(ex: string): FuzzKind {
   };
 }
 
+/**
+ * An exported report as the base: the report of the examples' intact dump as `verify --json`
+ * writes it, checked against that dump (--artifact), so every variant is also run again.
+ */
+function exportedReport(ex: string): FuzzKind {
+  const art = join(ex, 'dumps/intact.dump.json');
+  const trust = join(ex, 'dumps/trust-store.json');
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'reprise.js'), 'verify', art, '--trust-store', trust, '--json'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (r.status !== 0) throw new Error(`reprise verify ${art}: ${r.stderr}`);
+  const base = r.stdout;
+  const doc = JSON.parse(base) as Record<string, unknown>;
+  const finding = { rule: 'RPR-X-001', severity: 'info', message: 'm' };
+  return {
+    name: 'reprise-report',
+    args: ['--artifact', art, '--trust-store', trust],
+    small: drawn('reprise-report', base, mutateJsonOrBytes),
+    huge: [
+      {
+        command: ['verify'],
+        case: {
+          label: 'a report of 100,000 findings',
+          write: writeBytes(JSON.stringify({ ...doc, findings: range(100_000, () => finding) })),
+        },
+      },
+      {
+        command: ['verify'],
+        case: {
+          label: 'a report of 100,000 malformed findings',
+          write: writeBytes(JSON.stringify({ ...doc, findings: range(100_000, (i) => ({ rule: i })) })),
+        },
+      },
+    ],
+    bounds: jsonDocument('reprise-report', base),
+  };
+}
+
 /** Every kind's fuzz setup, in registry order (unknown last). */
 export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
   return [
@@ -363,6 +405,7 @@ export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: 
     await nemosyne(ex),
     journal(ex),
     rejudgement(ex),
+    exportedReport(ex),
     unknown(ex),
   ];
 }

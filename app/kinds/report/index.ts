@@ -1,0 +1,9 @@
+/** What runs an exported report's job (declare.ts declares and detects the kind). */
+import type { KindCode } from '../types.js';
+import { verifyReport } from './verify.js';
+
+export const reportCode: KindCode = {
+  async verify(s, ctx) {
+    return verifyReport(s.jsonObject(), s.json()?.ok === true, ctx);
+  },
+};

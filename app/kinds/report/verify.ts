@@ -1,0 +1,204 @@
+/**
+ * Verifying an exported report (docs/report-kind.md; rules in docs/rules/report.md): its
+ * form (shared/report-shape.ts, held to docs/report.schema.json), that its verdict is the
+ * one its findings make, and, when the artifact is given (`--artifact FILE`, never a file
+ * found beside it: content decides, not names), that the artifact's SHA-256 is the
+ * report's and that verifying it again (or replaying it, for a report with comparisons or
+ * events that verify does not give) gives the same report without `run` and the path.
+ * The report's own verdict is carried: a FAIL report never verifies as PASS (RPR-RPT-006).
+ */
+import type { ChainNode, Finding, JsonValue, Report } from '../../../shared/report.js';
+import { carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
+import { diffJson } from '../../../shared/diff.js';
+import { reportShapeProblems } from '../../../shared/report-shape.js';
+import { verdictOf } from '../../../shared/report.js';
+import { findingsOn } from '../../core/findings.js';
+import { hashFile } from '../../core/hash.js';
+import type { KindResult } from '../../core/report.js';
+import { reportDigest } from '../../journal/judgement.js';
+import type { KindContext } from '../types.js';
+import { REPORT_RULES } from './rule-ids.js';
+
+const { fail, info, unavailable, warning } = findingsOn(REPORT_RULES);
+
+/** Differences listed in a finding and the details: a few say where; all are counted. */
+const SHOWN_DIFFERENCES = 20;
+
+/** What the re-verification found: the mode that gave the same report, or the differences of verify's. */
+interface Rerun {
+  mode: 'verify' | 'replay' | null;
+  digest: string | null;
+  differences: { op: string; pointer: string }[];
+  total: number;
+}
+
+/** The report as its digest sees it: without `run` and the artifact's path (what two openings of the same bytes share). */
+function comparable(r: Report): JsonValue {
+  const { run: _run, artifact, ...rest } = r;
+  const { path: _path, ...art } = artifact;
+  return JSON.parse(JSON.stringify({ ...rest, artifact: art })) as JsonValue;
+}
+
+/** Verify, then (for a report verify does not give and that holds comparisons or events) replay. */
+async function rerun(report: Report, path: string, ctx: KindContext): Promise<Rerun> {
+  const { artifact: _a, ...options } = ctx.options;
+  const want = reportDigest(report);
+  const first = await ctx.rerun(path, 'verify', options);
+  if (reportDigest(first) === want) return { mode: 'verify', digest: want, differences: [], total: 0 };
+  if (report.comparisons !== undefined || report.events !== undefined) {
+    const again = await ctx.rerun(path, 'replay', options);
+    if (reportDigest(again) === want) return { mode: 'replay', digest: want, differences: [], total: 0 };
+  }
+  const d = diffJson(comparable(report), comparable(first), { limit: SHOWN_DIFFERENCES });
+  return {
+    mode: null,
+    digest: reportDigest(first),
+    differences: d.differences.map((x) => ({ op: x.op, pointer: x.pointer })),
+    total: d.total,
+  };
+}
+
+/** The artifact given: its hash against the report's, then the report made again from it. */
+async function checkArtifact(report: Report, ctx: KindContext, findings: Finding[], chain: ChainNode[]) {
+  const path = ctx.options.artifact;
+  if (path === undefined) {
+    findings.push(
+      warning(
+        'RPR-RPT-003',
+        'no artifact given (--artifact FILE): the report was checked for its form only, against no artifact',
+      ),
+    );
+    return null;
+  }
+  const named = report.artifact.sha256;
+  let got: string;
+  try {
+    got = await hashFile(path);
+  } catch (e) {
+    findings.push(
+      unavailable(
+        'RPR-RPT-004',
+        `the artifact ${path} cannot be read: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+      ),
+    );
+    return null;
+  }
+  chain.push({
+    id: 'artifact',
+    label: `the artifact given (${path})`,
+    recorded: named,
+    recomputed: got,
+    status: named === got ? 'match' : 'mismatch',
+    parents: ['report'],
+    pointer: '/artifact/sha256',
+  });
+  if (named !== got) {
+    const why = named === null ? 'the report names no artifact SHA-256 (a directory report)' : 'its SHA-256 differs';
+    findings.push(
+      fail('RPR-RPT-004', `the artifact given is not the report's: ${why}`, {
+        pointer: '/artifact/sha256',
+        expected: named,
+        actual: got,
+      }),
+    );
+    return null;
+  }
+  return rerun(report, path, ctx);
+}
+
+function rerunFindings(r: Rerun, want: string, findings: Finding[], chain: ChainNode[]): void {
+  chain.push({
+    id: 'reverified',
+    label: r.mode ? `the report made again (${r.mode})` : 'the report made again (verify)',
+    recorded: want,
+    recomputed: r.digest,
+    status: r.mode ? 'match' : 'mismatch',
+    parents: ['report', 'artifact'],
+  });
+  if (r.mode) return;
+  const where = r.differences
+    .slice(0, 5)
+    .map((d) => `${d.op} ${d.pointer === '' ? '(the whole report)' : d.pointer}`)
+    .join(', ');
+  findings.push(
+    fail(
+      'RPR-RPT-005',
+      `verifying the artifact again gives another report: ${r.total} difference(s)${where ? `, first ${where}` : ''} (give the options it was made with: --trust-store, --providers…)`,
+      { pointer: r.differences[0]?.pointer ?? '', expected: want, actual: r.digest },
+    ),
+  );
+}
+
+/** The report's own verdict, carried (the severity of RPR-RPT-006 is the carried verdict). */
+function carried(report: Report, findings: Finding[]): void {
+  if (report.verdict === 'pass') return;
+  const c = carriedVerdictOf(report);
+  const make = report.verdict === 'fail' ? fail : unavailable;
+  findings.push(
+    make(
+      'RPR-RPT-006',
+      `the report's own verdict is ${report.verdict.toUpperCase()}${c.decisive ? `: ${c.decisive.rule} ${c.decisive.message}` : ''}`,
+      { pointer: c.decisive ? `/findings/${c.decisive.index}` : '/verdict' },
+    ),
+  );
+}
+
+/** Verifies the exported report `doc` (strict: whether the strict parse accepted it). */
+export async function verifyReport(
+  doc: Record<string, unknown> | null,
+  strict: boolean,
+  ctx: KindContext,
+): Promise<KindResult> {
+  const findings: Finding[] = [];
+  if (!strict)
+    findings.push(fail('RPR-RPT-001', 'the report is not strict JSON (RFC 8259 and I-JSON): a duplicate member?'));
+  for (const p of reportShapeProblems(doc, { runOptional: true }))
+    findings.push(
+      fail('RPR-RPT-001', `${p.pointer === '' ? 'the report' : p.pointer} ${p.message}`, { pointer: p.pointer }),
+    );
+  if (findings.length > 0) return { id: null, findings, chain: [] } satisfies KindResult;
+  const report = doc as unknown as Report;
+  const want = reportDigest(report);
+  const chain: ChainNode[] = [
+    {
+      id: 'report',
+      label: 'the report (digest without run and path)',
+      recorded: want,
+      recomputed: want,
+      status: 'match',
+      parents: [],
+    },
+  ];
+  if (report.verdict !== verdictOf(report.findings))
+    findings.push(
+      fail('RPR-RPT-002', "the report's verdict is not the one its findings make", {
+        pointer: '/verdict',
+        expected: verdictOf(report.findings),
+        actual: report.verdict,
+      }),
+    );
+  const r = await checkArtifact(report, ctx, findings, chain);
+  if (r) rerunFindings(r, want, findings, chain);
+  const own = [...findings];
+  if (!own.some((f) => f.severity === 'fail' || f.severity === 'unavailable'))
+    findings.push(
+      info('RPR-RPT-000', r ? `the artifact gives this report again (${r.mode})` : 'the report is well-formed'),
+    );
+  carried(report, findings);
+  const details = {
+    integrity: integrityOf(
+      own,
+      ctx.options.trustStore !== undefined,
+      r ? `the artifact given gives this report again (${r.mode})` : 'well-formed; checked against no artifact',
+    ),
+    carried: carriedVerdictOf(report),
+    reportDigest: want,
+    rerun: r ? { mode: r.mode, digest: r.digest, total: r.total, differences: r.differences } : null,
+  };
+  return {
+    id: report.artifact.sha256,
+    findings,
+    chain,
+    details: details as unknown as KindResult['details'],
+  } satisfies KindResult;
+}

@@ -1,0 +1,78 @@
+/**
+ * Opening a bundle shows what it carries (web target, through the UI only): a tampered
+ * example is verified (FAIL), judged "reject" on the whole report with a journal open, and
+ * exported; the bundle opened with the trust store shows a FAIL banner (never green), the
+ * bundle's own integrity as intact and the carried report as FAIL, and the carried
+ * judgement with its rationale and its verified inclusion proof. Axe on each state.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { axe, expect, openExample, openWorkJournal, test } from './fixtures.js';
+
+test.describe.configure({ timeout: 300_000 });
+
+test('a bundle carrying a failing report and its signed reject opens as FAIL, with both verdicts and the judgement', async ({
+  workbench: page,
+  served,
+}) => {
+  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
+  await openWorkJournal(page, served!, 'reprise-e2e-bc-');
+
+  // The tampered example, judged "reject" as a whole.
+  await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
+  await expect(page.getByTestId('verdict')).toHaveClass(/\bfail\b/);
+  await page.getByTestId('judge-report').click();
+  const rationale = 'The artifact hash differs from the recorded one: this dump was altered after it was signed.';
+  await page.getByTestId('decision-reject').check();
+  await page.getByTestId('judgement-rationale').fill(rationale);
+  await page.getByTestId('judge-review').click();
+  await page.getByTestId('confirm-sign-button').click();
+  await expect(page.getByTestId('judgement-receipt')).toBeVisible({ timeout: 30_000 });
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-bundle').click()]);
+  const bundle = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-bc-out-')), download.suggestedFilename());
+  await download.saveAs(bundle);
+  await expect(page.getByTestId('bundle-status')).toContainText('1 judgement(s)');
+
+  // Open the bundle with the trust store that decides its signers.
+  await page.getByTestId('tab-open').click();
+  await page.getByText('Engine options for the files you open').click();
+  await page.locator('#opt-trust').fill(served!.reviewerTrustStore);
+  await page
+    .locator('#file-input')
+    .setInputFiles({ name: 'case-bundle.zip', mimeType: 'application/zip', buffer: readFileSync(bundle) });
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
+  const banner = page.getByTestId('verdict');
+  await expect(banner).toContainText(/evidence-bundle/);
+  await expect(banner).toHaveClass(/\bfail\b/);
+  await expect(banner).not.toHaveClass(/\bpass\b/);
+  await expect(page.locator('#verdict-h .verdict-word')).toHaveText('FAIL');
+  await expect(page.getByTestId('decisive')).toContainText('RPR-EVB-016');
+  await expect(page.getByTestId('file-integrity')).toHaveAttribute('data-verdict', 'pass');
+  await expect(page.getByTestId('file-integrity')).toContainText('intact');
+  await expect(page.getByTestId('carried-verdict')).toHaveAttribute('data-verdict', 'fail');
+  await expect(page.getByTestId('carried-verdict')).toContainText(/FAIL replay-dump/);
+
+  const rows = page.getByTestId('bundled-judgements').locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('reject');
+  await expect(rows.first()).toContainText('the whole report');
+  await expect(page.getByTestId('bundled-rationale')).toHaveText(rationale);
+  await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
+  await expect(page.getByTestId('bundled-proof')).toContainText('inclusion verified');
+  await expect(rows.first()).toContainText(served!.reviewerKeyId);
+  await axe(page, 'bundle with a failing report opened');
+
+  // Without the trust store nothing is proven: the bundle is not checked, the proof not verified, still never green.
+  await page.getByTestId('tab-open').click();
+  await page.locator('#opt-trust').fill('');
+  await page
+    .locator('#file-input')
+    .setInputFiles({ name: 'bundle-again.zip', mimeType: 'application/zip', buffer: readFileSync(bundle) });
+  await expect(page.getByTestId('verdict')).toContainText('bundle-again.zip', { timeout: 60_000 });
+  await expect(page.getByTestId('file-integrity')).toHaveAttribute('data-verdict', 'unavailable');
+  await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'false');
+  await expect(page.getByTestId('verdict')).toHaveClass(/\bfail\b/);
+  await axe(page, 'bundle opened without a trust store');
+});

@@ -1,0 +1,128 @@
+/**
+ * The exported-report kind (docs/report-kind.md): detected by content, its form checked,
+ * its verdict word held to its findings, and with --artifact the artifact's hash and the
+ * report made again (verify, or replay for a replay report) compared without run and path.
+ * A failing report never verifies as PASS (RPR-RPT-006).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runPath } from '../../app/engine/run.js';
+import { buildExamples, writeExamples } from '../../app/examples/index.js';
+import type { Report } from '../../shared/report.js';
+import { tmp } from '../journal/helpers.js';
+
+let ex = '';
+let out = '';
+const trustStore = () => join(ex, 'dumps', 'trust-store.json');
+const rules = (r: Report) => r.findings.map((f) => f.rule);
+
+/** Writes `report` as `reprise verify --json` would, and verifies that file with `options`. */
+async function check(name: string, report: unknown, options: Record<string, string> = {}): Promise<Report> {
+  const p = join(out, name);
+  writeFileSync(p, JSON.stringify(report, null, 2) + '\n');
+  return runPath(p, 'verify', options);
+}
+
+beforeAll(async () => {
+  ex = tmp('reprise-rpt-');
+  out = tmp('reprise-rpt-out-');
+  await writeExamples(ex);
+}, 120_000);
+
+describe('an exported report', () => {
+  it('of a passing dump, with its artifact and options: PASS, made again by verify', async () => {
+    const art = join(ex, 'dumps', 'intact.dump.json');
+    const rep = await runPath(art, 'verify', { trustStore: trustStore() });
+    expect(rep.verdict).toBe('pass');
+    const r = await check('pass.json', rep, { artifact: art, trustStore: trustStore() });
+    expect(r.artifact.kind).toBe('reprise-report');
+    expect(r.artifact.id).toBe(rep.artifact.sha256);
+    expect(r.verdict).toBe('pass');
+    expect(rules(r)).toEqual(['RPR-RPT-000']);
+    expect(r.details?.['rerun']).toMatchObject({ mode: 'verify', total: 0 });
+    expect(r.details?.['integrity']).toMatchObject({ verdict: 'pass' });
+    expect(r.chain.map((n) => [n.id, n.status])).toEqual([
+      ['report', 'match'],
+      ['artifact', 'match'],
+      ['reverified', 'match'],
+    ]);
+  });
+
+  it('made with other options than given: RPR-RPT-005 names the differences', async () => {
+    const art = join(ex, 'dumps', 'intact.dump.json');
+    const rep = await runPath(art, 'verify', { trustStore: trustStore() });
+    const r = await check('options.json', rep, { artifact: art });
+    expect(r.verdict).toBe('fail');
+    const f = r.findings.find((x) => x.rule === 'RPR-RPT-005')!;
+    expect(f.message).toMatch(/gives another report: \d+ difference\(s\), first /);
+    expect(f.message).toContain('--trust-store');
+    expect((r.details?.['rerun'] as { total: number }).total).toBeGreaterThan(0);
+  });
+
+  it('of a failing dump, intact: FAIL through RPR-RPT-006, its own checks PASS', async () => {
+    const art = join(ex, 'dumps', 'fail', 'altered-artifact.dump.json');
+    const rep = await runPath(art, 'verify', { trustStore: trustStore() });
+    const r = await check('fail.json', rep, { artifact: art, trustStore: trustStore() });
+    expect(r.verdict).toBe('fail');
+    expect(rules(r)).toEqual(['RPR-RPT-000', 'RPR-RPT-006']);
+    expect(r.findings.find((f) => f.rule === 'RPR-RPT-006')!.pointer).toBe(
+      `/findings/${rep.findings.findIndex((f) => f.severity === 'fail')}`,
+    );
+    expect(r.details?.['integrity']).toMatchObject({ verdict: 'pass' });
+    expect(r.details?.['carried']).toMatchObject({ verdict: 'fail', kind: 'replay-dump' });
+  });
+
+  it('of a replay: made again by replay when verify gives another report', async () => {
+    const art = join(ex, 'tg', 'exact-intact', 'manifest.json');
+    const rep = await runPath(art, 'replay', {});
+    const r = await check('replay.json', rep, { artifact: art });
+    expect(r.details?.['rerun']).toMatchObject({ mode: 'replay' });
+    expect(rules(r)).not.toContain('RPR-RPT-005');
+  });
+
+  it('with another artifact: RPR-RPT-004, and nothing is run again', async () => {
+    const rep = await runPath(join(ex, 'dumps', 'intact.dump.json'), 'verify', {});
+    const r = await check('other.json', rep, { artifact: join(ex, 'unknown', 'not-an-artifact.json') });
+    expect(rules(r)).toContain('RPR-RPT-004');
+    expect(r.details?.['rerun']).toBeNull();
+    expect(r.chain.find((n) => n.id === 'artifact')?.status).toBe('mismatch');
+  });
+
+  it('without --artifact: a warning that nothing ties it to its bytes', async () => {
+    const rep = await runPath(join(ex, 'dumps', 'intact.dump.json'), 'verify', { trustStore: trustStore() });
+    const r = await check('alone.json', rep);
+    expect(r.verdict).toBe('pass');
+    expect(rules(r)).toContain('RPR-RPT-003');
+  });
+
+  it('edited: a verdict word, a finding removed after export, a member unknown, duplicate members', async () => {
+    const art = join(ex, 'dumps', 'fail', 'altered-artifact.dump.json');
+    const rep = await runPath(art, 'verify', { trustStore: trustStore() });
+    const word = await check('word.json', { ...rep, verdict: 'pass' });
+    expect(rules(word)).toContain('RPR-RPT-002');
+    expect(word.verdict).toBe('fail');
+    // A consistent edit (the failing findings removed) passes the form, and the artifact gives it away.
+    const cleaned = { ...rep, verdict: 'pass', findings: rep.findings.filter((f) => f.severity !== 'fail') };
+    const c = await check('cleaned.json', cleaned, { artifact: art, trustStore: trustStore() });
+    expect(rules(c)).toContain('RPR-RPT-005');
+    expect(c.verdict).toBe('fail');
+    const extra = await check('extra.json', { ...rep, note: 'added' });
+    expect(extra.findings.find((f) => f.rule === 'RPR-RPT-001')).toMatchObject({ pointer: '/note' });
+    const p = join(out, 'dup.json');
+    writeFileSync(p, JSON.stringify(rep).replace('{"schema":', '{"verdict":"pass","schema":'));
+    expect(rules(await runPath(p, 'verify', {}))).toContain('RPR-RPT-001');
+  });
+
+  it('every reports/ example gives the verdict and rule it was made for', async () => {
+    const files = (await buildExamples()).filter((f) => f.path.startsWith('reports/'));
+    expect(files.length).toBe(4);
+    for (const f of files) {
+      const options = Object.fromEntries(Object.entries(f.options ?? {}).map(([k, v]) => [k, join(ex, v)]));
+      const r = await runPath(join(ex, f.path), 'verify', options);
+      expect(r.artifact.kind, f.path).toBe('reprise-report');
+      expect(r.verdict, f.path).toBe(f.expect!.verdict);
+      expect(rules(r), f.path).toContain(f.expect!.rule);
+    }
+  });
+});
