@@ -183,13 +183,24 @@ export function reportSide(r: Omit<Report, 'run'>, content?: JsonValue): JsonVal
 
 /**
  * A replay's original against its replayed: each comparison's original value on the left
- * and its replayed value on the right (`/comparisons/<i>`), and the expression a dump's
+ * and its replayed value on the right, by output name (`/comparisons/<output>`, `<output> #2`
+ * for its second comparison), and the expression a dump's
  * replay recorded and re-executed (`/expression`: its text, tokens, scores field by field).
  */
 export function replaySides(r: Pick<Report, 'comparisons' | 'details'>): { left: JsonValue; right: JsonValue } {
-  const cs = r.comparisons ?? [];
-  const left: Obj = { comparisons: cs.map((c) => c.original) };
-  const right: Obj = { comparisons: cs.map((c) => c.replayed) };
+  const originals: Obj = {};
+  const replayed: Obj = {};
+  const seen = new Map<string, number>();
+  for (const c of r.comparisons ?? []) {
+    // An output compared more than once (several executions) is named with its count.
+    const n = (seen.get(c.output) ?? 0) + 1;
+    seen.set(c.output, n);
+    const name = n === 1 ? c.output : `${c.output} #${n}`;
+    originals[name] = c.original;
+    replayed[name] = c.replayed;
+  }
+  const left: Obj = { comparisons: originals };
+  const right: Obj = { comparisons: replayed };
   const ex = r.details?.['expression'];
   if (isObj(ex ?? null) && 'recorded' in (ex as Obj) && 'replayed' in (ex as Obj)) {
     left['expression'] = (ex as Obj)['recorded']!;

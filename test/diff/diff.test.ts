@@ -119,10 +119,17 @@ describe('diffJson', () => {
     });
     const r = diffJson(s.left, s.right);
     expect(r.differences.map((d) => [d.pointer, d.difference ?? d.right])).toEqual([
-      ['/comparisons/0', '0.2'],
+      ['/comparisons/score', '0.2'],
       ['/expression/tokens/1', 'c'],
       ['/expression/tokens/2', 'd'],
     ]);
     expect(r.lengths).toEqual([{ pointer: '/expression/tokens', left: 2, right: 3 }]);
+    const twice = replaySides({
+      comparisons: [
+        { output: 'a/b', mode: 'EXACT', original: 1, replayed: 1, status: 'pass' },
+        { output: 'a/b', mode: 'EXACT', original: 1, replayed: 2, status: 'fail' },
+      ],
+    });
+    expect(diffJson(twice.left, twice.right).differences.map((d) => d.pointer)).toEqual(['/comparisons/a~1b #2']);
   });
 });
