@@ -14,6 +14,7 @@
  */
 import { exactDifference } from './exact-decimal.js';
 import { escapePointerToken } from './json-pointer.js';
+import { isPlainObject } from './plain-object.js';
 import type { JsonValue, Report } from './report.js';
 
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
@@ -66,7 +67,7 @@ export interface DiffResult {
 }
 
 type Obj = { [k: string]: JsonValue };
-const isObj = (v: JsonValue): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: JsonValue): v is Obj => isPlainObject(v);
 
 /** The changed span of two different strings. */
 export function stringSpan(a: string, b: string): StringSpan {

@@ -17,6 +17,7 @@ import {
 import type { DiffResult } from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { EXIT, REPORT_SCHEMA, shownValue, type ExitCode, type JsonValue, type Report } from '../../../shared/report.js';
+import { isPlainObject } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
 import { readFailure, readRegularText, writeFileAtomic } from '../../core/files.js';
 import { parseCanonical } from '../../core/jcs.js';
@@ -71,13 +72,7 @@ async function readContent(path: string): Promise<{ value: JsonValue } | { why: 
 }
 
 const isSavedReport = (v: JsonValue | undefined): v is JsonValue & Report =>
-  typeof v === 'object' &&
-  v !== null &&
-  !Array.isArray(v) &&
-  v['schema'] === REPORT_SCHEMA &&
-  typeof v['artifact'] === 'object' &&
-  v['artifact'] !== null &&
-  Array.isArray(v['findings']);
+  isPlainObject(v) && v['schema'] === REPORT_SCHEMA && isPlainObject(v['artifact']) && Array.isArray(v['findings']);
 
 /** Reads one side: a saved report as it is, any other artifact verified (or replayed) by the engine. */
 async function readSide(path: string, replay: boolean, values: Record<string, unknown>): Promise<Side> {

@@ -6,6 +6,7 @@
  */
 import { useId, useMemo } from 'react';
 import { diffJson, replaySides } from '../../../shared/diff';
+import { isPlainObject } from '../../../shared/plain-object';
 import type { JsonValue, Report } from '../../../shared/report';
 import { shownValue } from '../../../shared/report';
 import { DiffView } from './DiffView';
@@ -14,8 +15,7 @@ import { DiffView } from './DiffView';
 const MAX_TOKEN_ROWS = 2000;
 
 type Obj = { [k: string]: JsonValue };
-const obj = (v: JsonValue | undefined): Obj | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+const obj = (v: JsonValue | undefined): Obj | null => (isPlainObject(v) ? (v as Obj) : null);
 const arr = (v: JsonValue | undefined): JsonValue[] | null => (Array.isArray(v) ? v : null);
 
 /** The recorded and replayed token lists (and log-probabilities, when both carry them), or null. */
