@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ROOT } from '../../helpers/cli.js';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { kindNames } from '../../../app/kinds/registry.js';
 import {
   emit,
   mutateAnyLine,
@@ -392,8 +393,69 @@ function exportedReport(ex: string): FuzzKind {
   };
 }
 
-/** Every kind's fuzz setup, in registry order (unknown last). */
+/** The kind `verify` detects for each built-in example file (one run over them all), by path relative to `ex`. */
+function exampleKinds(ex: string): Map<string, string> {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'verify', ex, '--jsonl'], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const kinds = new Map<string, string>();
+  for (const line of r.stdout.split('\n').filter(Boolean)) {
+    const { artifact } = JSON.parse(line) as { artifact: { path: string; kind: string } };
+    kinds.set(relative(ex, artifact.path), artifact.kind);
+  }
+  return kinds;
+}
+
+/**
+ * A kind without an entry above is still fuzzed: the first built-in example `verify` finds
+ * to be of that kind is the base of generic hostile variants (JSON or bytes), with the
+ * long-token and wide-object families when it is JSON. So a new kind is fuzzed with nothing
+ * added here, from the examples it declares; an entry of its own adds its huge cases. A
+ * kind with no example file (a directory kind) has none, and the coverage test says so.
+ */
+function generic(ex: string, kind: string, detected: Map<string, string>): FuzzKind | null {
+  const path = [...detected].find(([, k]) => k === kind)?.[0];
+  if (path === undefined) return null;
+  const bytes = readFileSync(join(ex, path));
+  const text = bytes.toString('utf8');
+  const json = (() => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return {
+    name: `${kind} (generic, ${path})`,
+    args: [],
+    small: json
+      ? drawn(kind, text, mutateJsonOrBytes)
+      : (n) =>
+          range(n, (i) =>
+            seeded(kind, i, (r) => ({
+              label: `a hostile variant of ${path}`,
+              write: writeBytes(mutateBytes(r, bytes)),
+            })),
+          ),
+    huge: [],
+    bounds: json ? jsonDocument(kind, text) : [],
+  };
+}
+
+/** Every kind's fuzz setup, in registry order (unknown last), and a generic one for each kind with none of its own. */
 export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
+  const own = await ownFuzzKinds(ex, bundle);
+  const covered = new Set(own.map((k) => k.name.split(' ')[0]));
+  const missing = kindNames().filter((k) => !covered.has(k));
+  if (missing.length === 0) return own;
+  const detected = exampleKinds(ex);
+  const extra = missing.map((k) => generic(ex, k, detected)).filter((k): k is FuzzKind => k !== null);
+  return [...own.slice(0, -1), ...extra, own.at(-1)!];
+}
+
+async function ownFuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
   return [
     dumpJson(ex),
     dumpRom(ex),
