@@ -13,12 +13,12 @@ import type { Mode } from '../../engine/run.js';
 import type { EngineOptions, KindOption } from '../../kinds/types.js';
 import { chunkSize, startBatchPool, type BatchPool } from '../../jobs/batch-pool.js';
 import type { BatchItem, BatchOutcome, BatchRender } from '../../jobs/protocol.js';
-import { rendered } from '../../jobs/render.js';
 import { intFlag, limitOverrides, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatSummary } from '../../engine/report-text.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
+import { caseTarget, CaseCollector, writeCase } from './check-case.js';
 import { UsageError } from '../../core/errors.js';
 
 /**
@@ -31,6 +31,7 @@ export function checkFlags(): Flags {
     jsonl: { type: 'boolean' },
     quiet: { type: 'boolean', short: 'q' },
     workers: { type: 'string' },
+    case: { type: 'string' },
   };
   for (const o of declaredOptions())
     flags[o.flag] = o.multiple ? { type: 'string', multiple: true } : { type: 'string' };
@@ -46,7 +47,7 @@ export function checkUsage(mode: Mode): string {
   return [
     `reprise ${mode} PATH... [--json|--jsonl]`,
     ...common.map(flag),
-    '[--limit NAME=N] [--workers N] [--quiet]',
+    '[--limit NAME=N] [--workers N] [--quiet] [--case FILE|-]',
     ...replayOnly.map(flag),
   ].join(' ');
 }
@@ -131,23 +132,24 @@ export async function runBatch(
   pool: BatchPool | null,
   render: BatchRender,
   emit: (index: number, item: BatchItem) => void,
+  rels?: string[],
 ): Promise<void> {
   if (!pool) {
-    const { executeJob } = await import('../../jobs/execute.js');
-    for (let i = 0; i < paths.length; i++) {
-      const o = await executeJob({ op: 'runPath', path: paths[i]!, mode, options });
-      emit(i, o.ok ? rendered(o.report, render) : o);
-    }
+    const { batchItem } = await import('../../jobs/batch-item.js');
+    const job = { paths, mode, options, render, ...(rels ? { rels } : {}) };
+    for (let i = 0; i < paths.length; i++) emit(i, await batchItem(job, i));
     return;
   }
   const chunk = chunkSize(paths.length, pool.size);
-  const chunks: string[][] = [];
-  for (let i = 0; i < paths.length; i += chunk) chunks.push(paths.slice(i, i + chunk));
+  const chunks: number[] = [];
+  for (let i = 0; i < paths.length; i += chunk) chunks.push(i);
   const results: (BatchOutcome | undefined)[] = new Array(chunks.length);
   let next = 0;
   await Promise.all(
-    chunks.map(async (c, ci) => {
-      let out = await pool.run({ paths: c, mode, options, render }).promise;
+    chunks.map(async (start, ci) => {
+      const c = paths.slice(start, start + chunk);
+      const r = rels ? { rels: rels.slice(start, start + chunk) } : {};
+      let out = await pool.run({ paths: c, mode, options, render, ...r }).promise;
       // A crashed worker fails its whole chunk with one item: spread it over every path.
       if (out.length !== c.length) out = c.map(() => out[0]!);
       results[ci] = out;
@@ -159,6 +161,73 @@ export async function runBatch(
       }
     }),
   );
+}
+
+/** How each report is rendered: the case report alone on stdout (`--case -`) renders none. */
+function renderOf(values: Record<string, unknown>, caseOut: string | null): BatchRender {
+  if (caseOut === '-') return 'none';
+  if (values['json']) return 'object';
+  if (values['jsonl']) return 'jsonl';
+  return values['quiet'] === true ? 'text-quiet' : 'text';
+}
+
+/** What a batch is run with besides its paths. */
+interface BatchRun {
+  mode: Mode;
+  options: EngineOptions;
+  pool: BatchPool | null;
+  /** Set for a case (--case): each item's case part is collected. */
+  collector: CaseCollector | null;
+  caseOut: string | null;
+}
+
+/** Runs the batch, prints each outcome as asked and the summary; the worst exit code. */
+async function printBatch(
+  io: CliIO,
+  values: Record<string, unknown>,
+  positionals: readonly string[],
+  paths: string[],
+  b: BatchRun,
+): Promise<ExitCode> {
+  const codes: ExitCode[] = [];
+  const counts: Record<string, number> = Object.create(null) as Record<string, number>;
+  const reports: Report[] = [];
+  const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
+  const render = renderOf(values, b.caseOut);
+  // Batched stdout: one write per 64 KiB instead of one per artifact (not while a
+  // progress line is drawn on the terminal, where each line must appear at once;
+  // the printer clears the progress line before each).
+  let pending = '';
+  const write = (s: string): void => {
+    if (progress) return io.out(s);
+    pending += s;
+    if (pending.length >= 65536) {
+      io.out(pending);
+      pending = '';
+    }
+  };
+  const emit = (i: number, item: BatchItem): void => {
+    if (progress) io.progress(`[${i + 1}/${paths.length}] ${paths[i]!}`);
+    b.collector?.add(i, item);
+    if (!item.ok) {
+      codes.push(EXIT.error);
+      counts['error'] = (counts['error'] ?? 0) + 1;
+      io.err(formatError(item.message));
+      return;
+    }
+    codes.push(exitOfVerdict(item.verdict));
+    counts[item.verdict] = (counts[item.verdict] ?? 0) + 1;
+    if (item.report) reports.push(item.report);
+    else if (item.text) write(item.text);
+  };
+  await runBatch(paths, b.mode, b.options, b.pool, render, emit, b.collector?.rels);
+  if (pending) io.out(pending);
+  io.progress(null);
+  if (values['json']) {
+    const single = positionals.length === 1 && paths.length === 1;
+    if (reports.length > 0 || !single) io.out(JSON.stringify(single ? reports[0] : reports, null, 2) + '\n');
+  } else if (!values['jsonl'] && b.caseOut !== '-' && paths.length > 1) io.out(formatSummary(counts, paths.length));
+  return worstExit(codes);
 }
 
 function makeCheck(mode: Mode): Command {
@@ -175,55 +244,17 @@ function makeCheck(mode: Mode): Command {
       const replayOnly = declaredOptions().filter((o) => o.replayOnly);
       if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined))
         throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
+      const caseOut = caseTarget(values, positionals);
       // The threads start loading the engine now, while this thread walks the directories;
       // whatever happens next (a usage error from the walk too), the pool is closed.
       const pool = workers > 0 ? startBatchPool(workers) : null;
       try {
-        const paths = await expandPaths(positionals);
+        const collector = caseOut !== null ? await CaseCollector.of(positionals[0]!) : null;
+        const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
-        const codes: ExitCode[] = [];
-        const counts: Record<string, number> = Object.create(null) as Record<string, number>;
-        const reports: Report[] = [];
-        const progress = io.stderrIsTTY && !values['json'] && !values['jsonl'] && paths.length > 1;
-        const render: BatchRender = values['json']
-          ? 'object'
-          : values['jsonl']
-            ? 'jsonl'
-            : values['quiet'] === true
-              ? 'text-quiet'
-              : 'text';
-        // Batched stdout: one write per 64 KiB instead of one per artifact (not while a
-        // progress line is drawn on the terminal, where each line must appear at once;
-        // the printer clears the progress line before each).
-        let pending = '';
-        const write = (s: string): void => {
-          if (progress) return io.out(s);
-          pending += s;
-          if (pending.length >= 65536) {
-            io.out(pending);
-            pending = '';
-          }
-        };
-        await runBatch(paths, mode, options, pool, render, (i, item) => {
-          if (progress) io.progress(`[${i + 1}/${paths.length}] ${paths[i]!}`);
-          if (!item.ok) {
-            codes.push(EXIT.error);
-            counts['error'] = (counts['error'] ?? 0) + 1;
-            io.err(formatError(item.message));
-            return;
-          }
-          codes.push(exitOfVerdict(item.verdict));
-          counts[item.verdict] = (counts[item.verdict] ?? 0) + 1;
-          if (item.report) reports.push(item.report);
-          else write(item.text);
-        });
-        if (pending) io.out(pending);
-        io.progress(null);
-        if (values['json']) {
-          const single = positionals.length === 1 && paths.length === 1;
-          if (reports.length > 0 || !single) io.out(JSON.stringify(single ? reports[0] : reports, null, 2) + '\n');
-        } else if (!values['jsonl'] && paths.length > 1) io.out(formatSummary(counts, paths.length));
-        return worstExit(codes);
+        const code = await printBatch(io, values, positionals, paths, { mode, options, pool, collector, caseOut });
+        if (collector && caseOut !== null) await writeCase(io, caseOut, collector.report());
+        return code;
       } finally {
         await pool?.close();
       }

@@ -1,0 +1,85 @@
+/**
+ * `reprise verify DIR --case FILE` (and `replay`): the folder as a reviewer's case
+ * (docs/case.md). The per-artifact output and exit code stay what they are; the case report
+ * (`reprise.case/v1`) is written to FILE, or to stdout instead of the per-artifact output
+ * with `--case -`. Only the walk and the assembly run here: each artifact's case part is
+ * read where it is verified (a batch worker with --workers), so the main thread loads no
+ * engine code for it.
+ */
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { CaseReport } from '../../../shared/case.js';
+import { UsageError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../core/files.js';
+import { assembleCase } from '../../engine/case/assemble.js';
+import type { CasePart, CaseUnreadable } from '../../engine/case/part.js';
+import { caseFiles, type CaseFile } from '../../engine/case/walk.js';
+import type { BatchItem } from '../../jobs/protocol.js';
+import type { CliIO } from '../io.js';
+
+/** Where the case report goes: a file, `-` for stdout, or nowhere (no --case). */
+export function caseTarget(values: Record<string, unknown>, positionals: readonly string[]): string | null {
+  const out = values['case'];
+  if (typeof out !== 'string') return null;
+  if (positionals.length !== 1)
+    throw new UsageError(`--case takes one case folder (${positionals.length} paths were given)`);
+  if (out === '-' && (values['json'] || values['jsonl']))
+    throw new UsageError('--case - prints the case report on stdout: it excludes --json and --jsonl');
+  if (out !== '-' && inside(out, positionals[0]!))
+    throw new UsageError(`--case ${out} is inside the case folder, where the next run would take it for an artifact`);
+  return out;
+}
+
+/** Whether `file` lies in `dir` (both through their real paths, so a link cannot hide it). */
+function inside(file: string, dir: string): boolean {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const rel = relative(real(dir), join(real(dirname(resolve(file))), basename(file)));
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
+}
+
+/** The case's artifacts and, as their items land, their parts. */
+export class CaseCollector {
+  private readonly parts: CasePart[] = [];
+  private readonly unreadable: CaseUnreadable[] = [];
+  private constructor(readonly files: readonly CaseFile[]) {}
+
+  static async of(dir: string): Promise<CaseCollector> {
+    return new CaseCollector(await caseFiles(dir));
+  }
+
+  get paths(): string[] {
+    return this.files.map((f) => f.path);
+  }
+
+  get rels(): string[] {
+    return this.files.map((f) => f.rel);
+  }
+
+  add(index: number, item: BatchItem): void {
+    const rel = this.files[index]!.rel;
+    if (item.ok && item.part) this.parts.push(item.part);
+    else if (!item.ok) this.unreadable.push({ path: rel, message: item.message, usage: item.usage });
+    else this.unreadable.push({ path: rel, message: 'internal error: no case part', usage: false });
+  }
+
+  report(): CaseReport {
+    return assembleCase(this.parts, this.unreadable);
+  }
+}
+
+/** Writes the case report: to stdout (`-`) or atomically to the file. */
+export async function writeCase(io: CliIO, target: string, report: CaseReport): Promise<void> {
+  const text = JSON.stringify(report, null, 2) + '\n';
+  if (target === '-') return io.out(text);
+  try {
+    await writeFileAtomic(target, text);
+  } catch (e) {
+    throw new UsageError(`cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * `reprise verify DIR --case FILE|-` through the built CLI: the case report is the same
+ * bytes inline and with 1, 2 or 4 workers, the per-artifact output and exit code are those
+ * of `verify DIR` without --case, and the report holds the schema docs/case.schema.json says.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { caseFixture, type CaseFixture } from './fixture.js';
+
+let fx: CaseFixture;
+beforeAll(async () => {
+  fx = await caseFixture();
+}, 120_000);
+
+const trust = () => ['--trust-store', fx.keys.trustPath];
+
+describe('reprise verify DIR --case', () => {
+  it('writes the same case report whatever the worker count', async () => {
+    const outs: string[] = [];
+    for (const w of ['0', '1', '2', '4']) {
+      const r = await runCli(['verify', fx.dir, '--case', '-', '--workers', w, ...trust()]);
+      expect(r.code, r.stderr).toBe(1); // the seed EVAL fails
+      expect(r.stderr).toBe('');
+      outs.push(r.stdout);
+    }
+    expect(new Set(outs).size).toBe(1);
+    const report = JSON.parse(outs[0]!) as { schema: string; artifacts: unknown[] };
+    expect(report.schema).toBe('reprise.case/v1');
+    expect(report.artifacts).toHaveLength(9);
+  }, 240_000);
+
+  it('keeps the per-artifact output and exit code of verify DIR, and writes the report to FILE', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'reprise-case-out-')), 'case.json');
+    const plain = await runCli(['verify', fx.dir, '--workers', '2', ...trust()]);
+    const withCase = await runCli(['verify', fx.dir, '--workers', '2', '--case', out, ...trust()]);
+    expect(withCase.code).toBe(plain.code);
+    expect(withCase.stdout).toBe(plain.stdout);
+    const inline = await runCli(['verify', fx.dir, '--case', '-', ...trust()]);
+    expect(readFileSync(out, 'utf8')).toBe(inline.stdout);
+  }, 240_000);
+
+  it('refuses what it cannot do in one line, exit 3', async () => {
+    const cases: [string[], RegExp][] = [
+      [['verify', fx.dir, fx.dir, '--case', '-'], /--case takes one case folder/],
+      [['verify', join(fx.dir, 'dump.json'), '--case', '-'], /a case is a folder/],
+      [['verify', fx.dir, '--case', join(fx.dir, 'case.json')], /inside the case folder/],
+      [['verify', fx.dir, '--case', '-', '--json'], /excludes --json/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  }, 120_000);
+});
