@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { CaseView } from './components/CaseView';
 import { ChainView } from './components/ChainView';
 import { ExportView } from './components/ExportView';
 import { FindingsView } from './components/FindingsView';
@@ -89,11 +90,11 @@ function useLinkFollower(info: State['info'], restoreLink: State['restoreLink'])
   }, [info, restoreLink]);
 }
 
-/** Alt+1…7 switch views (the menu's shortcuts in Electron; the same keys in a browser). */
+/** Alt+1…9 switch views (the menu's shortcuts in Electron; the same keys in a browser). */
 function useViewKeys(setView: (v: View) => void, tabs: RefObject<(HTMLButtonElement | null)[]>): void {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent): void => {
-      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-7]$/.test(e.key)) {
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-9]$/.test(e.key)) {
         const v = VIEWS[Number(e.key) - 1];
         if (v) {
           e.preventDefault();
@@ -200,6 +201,7 @@ function ViewPanel({ view, report }: { view: View; report: Report | null }) {
       {view === 'trainer' && <TrainerView report={report} />}
       {view === 'journal' && <JournalView />}
       {view === 'export' && report && <ExportView report={report} />}
+      {view === 'case' && <CaseView />}
     </div>
   );
 }
