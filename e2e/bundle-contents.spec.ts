@@ -66,6 +66,9 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
 
   // Without the trust store nothing is proven: the bundle is not checked, the proof not verified, still never green.
   await page.getByTestId('tab-open').click();
+  // The Open view is mounted again: its options are folded away.
+  if (!(await page.locator('#opt-trust').isVisible()))
+    await page.getByText('Engine options for the files you open').click();
   await page.locator('#opt-trust').fill('');
   await page
     .locator('#file-input')
