@@ -92,3 +92,4 @@ export {
   type JudgementRecord,
   type ProofState,
 } from './judgement.js';
+export { recordNote, listNotes, notesIn, type NoteInput, type NoteReceipt, type NoteRecord } from './notes.js';

@@ -4,7 +4,7 @@
  * `review-rationale` entry whose body is `reprise.judgement/v1`:
  *
  *   subject: {claimRef, artifact: <the artifact's SHA-256>}
- *   body:    {type, decision, rationale, reportDigest, pointer}
+ *   body:    {type, decision, rationale, reportDigest, pointer, supersedes?}
  *
  * `reportDigest` is `reportDigest(report)` below; `pointer` is RFC 6901 into that report
  * ("" the whole report, /findings/N, /comparisons/N or /events/N). Only a key whose role
@@ -26,7 +26,7 @@ export { JUDGEMENT_DECISIONS, type JudgementDecision };
 /** Roles allowed to sign a judgement: the reviewer's act (an officer decides cases; a trainer trains). */
 export const JUDGEMENT_ROLES: readonly Role[] = ['reviewer'];
 
-const BODY_MEMBERS = ['decision', 'pointer', 'rationale', 'reportDigest', 'type'];
+const BODY_MEMBERS = ['decision', 'pointer', 'rationale', 'reportDigest', 'supersedes', 'type'];
 const POINTER_RE = /^\/(findings|comparisons|events)\/(0|[1-9]\d*)$/;
 
 /**
@@ -75,6 +75,9 @@ export function judgementBodyProblem(body: unknown): string | null {
   if ('pointer' in b && typeof b['pointer'] !== 'string') return 'body.pointer is not a string';
   if (!('reportDigest' in b) && 'pointer' in b && b['pointer'] !== '')
     return "a pointer into a report needs the report's digest (body.reportDigest)";
+  // A note's edit names the note it replaces (notes.ts); a decision is never edited, only followed by another.
+  if ('supersedes' in b && (b['decision'] !== 'note' || !isHashString(b['supersedes'])))
+    return "body.supersedes is a note's edit: the sha256:<64 hex> entry hash of the note it supersedes, on a note only";
   return checkRationale(b['rationale']);
 }
 
@@ -181,6 +184,8 @@ export interface JudgementRecord extends ProofState {
   label: string | null;
   /** Why this entry is not a well-formed judgement by an allowed signer, or null. */
   problem: string | null;
+  /** A note's edit: the entry hash of the note it supersedes (notes.ts), else null. */
+  supersedes: string | null;
 }
 
 /** Every review-rationale entry of the verified journal on `artifact`, in seq order, each with its checked proof. */
@@ -204,6 +209,7 @@ export function judgementsIn(v: JournalVerification, artifact: string, trust: Tr
         role: k?.role ?? null,
         label: k ? k.label : null,
         problem,
+        supersedes: isHashString(b['supersedes']) ? b['supersedes'] : null,
         ...proofState(proofFromVerification(v, p.entry.seq), trust),
       };
     });

@@ -38,10 +38,12 @@ export const INFO = {
   journal: {
     name: 'journal',
     summary:
-      'the evidence journal: verify (in full, or since a held checkpoint), record, proofs, witness cosignatures, repair a torn tail',
+      'the evidence journal: verify (in full, or since a held checkpoint), record, reviewer notes, proofs, witness cosignatures, repair a torn tail',
     usage: [
       'reprise journal verify DIR [--trust-store FILE] [--checkpoint FILE | --since FILE] [--witness-policy FILE] [--json] [--quiet]',
       'reprise journal record DIR --kind KIND --claim REF [--artifact HASH] --body-file F --key KEYFILE [--trust-store FILE] [--json]',
+      'reprise journal note DIR --artifact HASH --body-file F --key KEYFILE --trust-store FILE [--supersedes ENTRYHASH] [--json]',
+      'reprise journal notes DIR --artifact HASH [--trust-store FILE] [--json]',
       'reprise journal proof DIR (--entry N | --from SIZE) [--out FILE]',
       'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--state FILE] [--json]',
       'reprise journal check-proof FILE [--trust-store FILE] [--json]',

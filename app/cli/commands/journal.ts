@@ -35,6 +35,7 @@ import type { Finding } from '../../../shared/report.js';
 import { info } from '../../core/findings.js';
 import { isPlainObject } from '../../core/closed.js';
 import { cosignCmd } from './journal-witness.js';
+import { noteCmd, notesCmd } from './journal-note.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
@@ -317,6 +318,8 @@ const SUBS: Record<string, (args: string[], io: CliIO) => Promise<ExitCode>> = {
   'check-proof': checkProofCmd,
   repair: repairCmd,
   cosign: cosignCmd,
+  note: noteCmd,
+  notes: notesCmd,
   unlock: unlockCmd,
 };
 

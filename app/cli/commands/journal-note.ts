@@ -1,0 +1,117 @@
+/**
+ * Reviewer notes on an artifact (app/journal/notes.ts, docs/journal.md "Notes"):
+ *
+ *   reprise journal note DIR --artifact HASH --body-file F --key KEYFILE --trust-store FILE [--supersedes ENTRYHASH] [--json]
+ *   reprise journal notes DIR --artifact HASH [--trust-store FILE] [--json]
+ *
+ * `note` appends a note (or an edit of one, with --supersedes), signed by a reviewer key and
+ * anchored; it is refused, with nothing written, on a journal that does not verify. `notes`
+ * lists every version of every note on the artifact, the superseded ones too, each with its
+ * proof. Exit 0; 3 with one line on a usage error or a refusal.
+ */
+import { EXIT, type ExitCode } from '../../../shared/report.js';
+import { UsageError } from '../../core/errors.js';
+import { readFailure, readRegularFile } from '../../core/files.js';
+import { isHashString } from '../../core/hash.js';
+import { loadSigner, loadTrustStore } from '../../core/keys.js';
+import { safeText } from '../../core/text.js';
+import { listNotes, recordNote } from '../../journal/notes.js';
+import { parse } from '../args.js';
+import type { CliIO } from '../io.js';
+
+/** A note's text is at most this many bytes: a note is prose, and every export carries it. */
+const MAX_NOTE_BYTES = 64 * 1024;
+
+function hashFlag(v: unknown, flag: string, usage: string): string {
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${flag} is required\nusage: ${usage}`);
+  if (!isHashString(v)) throw new UsageError(`--${flag} takes a sha256:<64 lowercase hex> hash`);
+  return v;
+}
+
+function dirOf(positionals: string[], usage: string): string {
+  if (positionals.length !== 1) throw new UsageError(`expected exactly one DIR\nusage: ${usage}`);
+  return positionals[0]!;
+}
+
+async function noteText(path: unknown, usage: string): Promise<string> {
+  if (typeof path !== 'string' || path === '') throw new UsageError(`--body-file is required\nusage: ${usage}`);
+  const bytes = await readRegularFile(path, MAX_NOTE_BYTES).catch((e: unknown) => {
+    throw new UsageError(`cannot read --body-file ${path}: ${readFailure(e)}`, 'path');
+  });
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`--body-file ${path} is not UTF-8 text`);
+  }
+}
+
+export async function noteCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage =
+    'reprise journal note DIR --artifact HASH --body-file F --key KEYFILE --trust-store FILE [--supersedes ENTRYHASH] [--json]';
+  const { values, positionals } = parse(
+    args,
+    {
+      artifact: { type: 'string' },
+      'body-file': { type: 'string' },
+      key: { type: 'string' },
+      'trust-store': { type: 'string' },
+      supersedes: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    usage,
+  );
+  const dir = dirOf(positionals, usage);
+  const artifact = hashFlag(values['artifact'], 'artifact', usage);
+  const supersedes = values['supersedes'] === undefined ? null : hashFlag(values['supersedes'], 'supersedes', usage);
+  const text = await noteText(values['body-file'], usage);
+  if (typeof values['key'] !== 'string') throw new UsageError(`--key KEYFILE is required\nusage: ${usage}`);
+  if (typeof values['trust-store'] !== 'string')
+    throw new UsageError(`--trust-store FILE is required: it names the reviewer who signs\nusage: ${usage}`);
+  const trust = await loadTrustStore(values['trust-store']);
+  const signer = await loadSigner(values['key']);
+  const r = await recordNote(dir, { artifact, text, supersedes }, signer, trust);
+  const out = {
+    seq: r.seq,
+    entryHash: r.entryHash,
+    supersedes,
+    checkpoint: { treeSize: r.checkpoint.treeSize, rootHash: r.checkpoint.rootHash },
+    proofVerified: r.proofVerified,
+  };
+  if (values['json']) io.out(JSON.stringify(out, null, 2) + '\n');
+  else
+    io.out(
+      `note seq ${r.seq}\nentry ${r.entryHash}\n${supersedes ? `supersedes ${supersedes}\n` : ''}checkpoint tree ${r.checkpoint.treeSize} root ${r.checkpoint.rootHash}\nproof ${r.proofVerified ? 'verified' : 'NOT verified'}\n`,
+    );
+  return EXIT.pass;
+}
+
+export async function notesCmd(args: string[], io: CliIO): Promise<ExitCode> {
+  const usage = 'reprise journal notes DIR --artifact HASH [--trust-store FILE] [--json]';
+  const { values, positionals } = parse(
+    args,
+    { artifact: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
+    usage,
+  );
+  const dir = dirOf(positionals, usage);
+  const artifact = hashFlag(values['artifact'], 'artifact', usage);
+  const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const { notes } = await listNotes(dir, artifact, trust);
+  const list = notes.map((n) => ({
+    seq: n.seq,
+    entryHash: n.entryHash,
+    atUtc: n.entry.recordedAtUtc,
+    author: n.author,
+    text: n.rationale,
+    supersedes: n.supersedes,
+    supersededBy: n.supersededBy,
+    problem: n.problem,
+    proofVerified: n.proofVerified,
+  }));
+  if (values['json']) io.out(JSON.stringify({ artifact, notes: list }, null, 2) + '\n');
+  else
+    for (const n of list)
+      io.out(
+        `#${n.seq} ${n.atUtc} ${n.entryHash}${n.supersededBy ? ` (superseded by ${n.supersededBy})` : ' (latest)'}${n.supersedes ? ` edits ${n.supersedes}` : ''}\n  ${safeText(n.text)}\n`,
+      );
+  return EXIT.pass;
+}

@@ -1,0 +1,114 @@
+/**
+ * Reviewer notes on an artifact (docs/journal.md, "Notes"): a note is a judgement whose
+ * decision is `note`, on the artifact as a whole (pointer "", no report digest), appended
+ * like any entry, so it is signed, anchored and provable. Notes are append-only: an edit
+ * is a new note whose body names the entry hash of the note it supersedes
+ * (`body.supersedes`); the old note stays in the journal, listed (as superseded) and
+ * provable. A note supersedes only a note on the same artifact that nothing has superseded
+ * yet, so the versions of a note form one line, and its latest version is the one nothing
+ * supersedes.
+ */
+import { isHashString } from '../core/hash.js';
+import type { Signer, TrustStore } from '../core/keys.js';
+import { JournalError } from './errors.js';
+import type { JsonObject } from './format.js';
+import {
+  judgementBodyProblem,
+  judgementSignerProblem,
+  judgementsIn,
+  JUDGEMENT_TYPE,
+  proofState,
+  type JudgementReceipt,
+  type JudgementRecord,
+} from './judgement.js';
+import { verifyJournal, type JournalVerification } from './verify.js';
+import { JournalWriter, type WriterOptions } from './writer.js';
+
+export interface NoteInput {
+  /** `sha256:<hex>` of the artifact the note is on. */
+  artifact: string;
+  /** The note's text (the rationale rule applies: real content). */
+  text: string;
+  /** The entry hash of the note this one edits, or absent for a new note. */
+  supersedes?: string | null;
+  /** The claim reference the entry's subject carries (the artifact's id); the artifact's hash when absent. */
+  claimRef?: string;
+}
+
+/** What a recorded note returns: its entry, checkpoint and checked proof. */
+export type NoteReceipt = Omit<JudgementReceipt, 'reportDigest'>;
+
+/** A note as listed: the judgement record, and the entry hash of the note that supersedes it (null: the latest). */
+export interface NoteRecord extends JudgementRecord {
+  supersededBy: string | null;
+}
+
+/** Every note of the verified journal on `artifact`, in seq order, each with what supersedes it. */
+export function notesIn(v: JournalVerification, artifact: string, trust: TrustStore | null): NoteRecord[] {
+  const notes = judgementsIn(v, artifact, trust).filter((j) => j.decision === 'note');
+  const by = new Map<string, string>();
+  for (const n of notes)
+    if (n.supersedes !== null && n.problem === null && !by.has(n.supersedes)) by.set(n.supersedes, n.entryHash);
+  return notes.map((n) => ({ ...n, supersededBy: by.get(n.entryHash) ?? null }));
+}
+
+/** Why `supersedes` names no note this one may edit, or null. */
+function supersedeProblem(notes: readonly NoteRecord[], supersedes: string): string | null {
+  const old = notes.find((n) => n.entryHash === supersedes);
+  if (!old) return `entry ${supersedes} is no note on this artifact in the journal`;
+  if (old.supersededBy !== null)
+    return `the note ${supersedes} was already edited by ${old.supersededBy}: edit its latest version`;
+  return null;
+}
+
+/**
+ * Appends a note (or, with `supersedes`, an edit of one): checks the signer's role, the text
+ * and what it supersedes first (refused with JournalError 'REFUSED', nothing written), then
+ * appends through JournalWriter, which refuses a journal that does not verify. Durable with
+ * its checkpoint on return, and proven under it.
+ */
+export async function recordNote(
+  dir: string,
+  input: NoteInput,
+  signer: Signer,
+  trust: TrustStore,
+  opts: WriterOptions = {},
+): Promise<NoteReceipt> {
+  if (!isHashString(input.artifact))
+    throw new JournalError('a note is on an artifact, named by its sha256:<64 hex> hash', 'USAGE');
+  const body: JsonObject = { type: JUDGEMENT_TYPE, decision: 'note', rationale: input.text, pointer: '' };
+  if (input.supersedes) body['supersedes'] = input.supersedes;
+  const problem = judgementSignerProblem(signer.keyId, trust) ?? judgementBodyProblem(body);
+  if (problem) throw new JournalError(`note refused: ${problem}`, 'REFUSED');
+  const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
+  try {
+    if (input.supersedes) {
+      // Read after the writer holds the lock: no other edit of the same note can land between.
+      const v = await verifyJournal(dir, trust);
+      const why = supersedeProblem(notesIn(v, input.artifact, trust), input.supersedes);
+      if (why) throw new JournalError(`note refused: ${why}`, 'REFUSED');
+    }
+    const subject = { claimRef: input.claimRef ?? input.artifact, artifact: input.artifact };
+    const r = await w.append({ kind: 'review-rationale', subject, body }, signer);
+    return {
+      seq: r.seq,
+      entryHash: r.entryHash,
+      entry: r.entry,
+      checkpoint: r.checkpoint,
+      ...proofState(w.proofOf(r), trust),
+    };
+  } finally {
+    await w.close();
+  }
+}
+
+/** The notes a journal holds on an artifact, and the journal's verification (they are only as good as it). */
+export async function listNotes(
+  dir: string,
+  artifact: string,
+  trust: TrustStore | null,
+): Promise<{ notes: NoteRecord[]; verification: JournalVerification }> {
+  if (!isHashString(artifact)) throw new JournalError('an artifact is named by its sha256:<64 hex> hash', 'USAGE');
+  const verification = await verifyJournal(dir, trust);
+  return { notes: notesIn(verification, artifact, trust), verification };
+}

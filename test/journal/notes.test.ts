@@ -1,0 +1,128 @@
+/**
+ * Reviewer notes (app/journal/notes.ts): append-only; an edit is a new entry naming the
+ * note it supersedes, the old text stays listed and provable; an edit of an edited note,
+ * of a judgement or of another artifact's note is refused; nothing is signed on a journal
+ * that does not verify; only a reviewer signs. The CLI (journal note / notes) when built.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkInclusionProof, inclusionProof, recordJudgement } from '../../app/journal/index.js';
+import { listNotes, recordNote } from '../../app/journal/notes.js';
+import { runBytes } from '../../app/engine/run.js';
+import { cliBuilt, runCli } from '../helpers/cli.js';
+import { makeKeys, tmp, type Keys } from './helpers.js';
+
+const A = `sha256:${'a'.repeat(64)}`;
+const B = `sha256:${'b'.repeat(64)}`;
+const FIRST = 'The dump and the manifest name the same claim reference 2026-11-0104.';
+const EDITED = 'The dump and the manifest name the same claim reference 2026-11-0104; checked twice.';
+const opts = { fsync: false };
+
+async function journalWithNote(): Promise<{ dir: string; keys: Keys; first: string }> {
+  const base = tmp('reprise-notes-');
+  const keys = makeKeys(base);
+  const dir = join(base, 'journal');
+  const r = await recordNote(dir, { artifact: A, text: FIRST }, keys.reviewer, keys.trust, opts);
+  expect(r.proofVerified).toBe(true);
+  return { dir, keys, first: r.entryHash };
+}
+
+describe('reviewer notes', () => {
+  it('an edit is a new entry that supersedes; the old text stays listed and provable', async () => {
+    const { dir, keys, first } = await journalWithNote();
+    const e = await recordNote(dir, { artifact: A, text: EDITED, supersedes: first }, keys.reviewer, keys.trust, opts);
+    expect(e.seq).toBe(1);
+    expect(e.entry.body['supersedes']).toBe(first);
+    const { notes } = await listNotes(dir, A, keys.trust);
+    expect(notes.map((n) => [n.rationale, n.supersedes, n.supersededBy])).toEqual([
+      [FIRST, null, e.entryHash],
+      [EDITED, first, null],
+    ]);
+    expect(notes.every((n) => n.proofVerified && n.problem === null)).toBe(true);
+    // The old note's own proof, taken after the edit, still checks.
+    const proof = await inclusionProof(dir, 0);
+    expect(checkInclusionProof(proof, keys.trust).findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    expect(JSON.parse(proof.entry).body.rationale).toBe(FIRST);
+  });
+
+  it('refuses an edit of an edited note, of a judgement, of another artifact, and of nothing; nothing written', async () => {
+    const { dir, keys, first } = await journalWithNote();
+    const second = await recordNote(
+      dir,
+      { artifact: A, text: EDITED, supersedes: first },
+      keys.reviewer,
+      keys.trust,
+      opts,
+    );
+    const before = readFileSync(join(dir, 'entries.jsonl'), 'utf8');
+    const refuse = (supersedes: string, artifact = A) =>
+      expect(recordNote(dir, { artifact, text: EDITED, supersedes }, keys.reviewer, keys.trust, opts)).rejects.toThrow(
+        /note refused/,
+      );
+    await refuse(first); // already edited: edit its latest version
+    await expect(
+      recordNote(dir, { artifact: A, text: EDITED, supersedes: first }, keys.reviewer, keys.trust, opts),
+    ).rejects.toThrow(new RegExp(`already edited by ${second.entryHash}`));
+    await refuse(second.entryHash, B); // a note on another artifact
+    await refuse(`sha256:${'c'.repeat(64)}`); // no such entry
+    const report = await runBytes('x.json', Buffer.from('{"x": 1}\n'), 'verify', {});
+    const j = await recordJudgement(
+      dir,
+      { report, pointer: '', decision: 'reject', rationale: 'The content is of no kind the engine knows.' },
+      keys.reviewer,
+      keys.trust,
+      opts,
+    );
+    await refuse(j.entryHash, report.artifact.sha256!); // a judgement is never edited, only followed
+    expect(readFileSync(join(dir, 'entries.jsonl'), 'utf8').startsWith(before)).toBe(true);
+    expect(readFileSync(join(dir, 'entries.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+  });
+
+  it('refuses a note by a key that may not judge, and a note that is no real content', async () => {
+    const { dir, keys } = await journalWithNote();
+    await expect(recordNote(dir, { artifact: A, text: FIRST }, keys.officer, keys.trust, opts)).rejects.toThrow(
+      /note refused: a judgement is signed by a reviewer key/,
+    );
+    await expect(recordNote(dir, { artifact: A, text: 'ok ok ok' }, keys.reviewer, keys.trust, opts)).rejects.toThrow(
+      /note refused: the rationale has/,
+    );
+  });
+
+  it('signs nothing on a journal that does not verify (an entry edited on disk)', async () => {
+    const { dir, keys } = await journalWithNote();
+    const file = join(dir, 'entries.jsonl');
+    const edited = readFileSync(file, 'utf8').replace('2026-11-0104', '2026-11-0105');
+    writeFileSync(file, edited);
+    await expect(recordNote(dir, { artifact: A, text: EDITED }, keys.reviewer, keys.trust, opts)).rejects.toThrow(
+      /does not verify|RPR-JOURNAL/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+  });
+
+  it.skipIf(!cliBuilt())('the CLI: journal note, an edit with --supersedes, journal notes lists both', async () => {
+    const base = tmp('reprise-notes-cli-');
+    const keys = makeKeys(base);
+    const dir = join(base, 'journal');
+    const body = join(base, 'note.txt');
+    writeFileSync(body, FIRST);
+    const common = ['--artifact', A, '--body-file', body, '--key', keys.reviewerPem, '--trust-store', keys.trustPath];
+    const first = await runCli(['journal', 'note', dir, ...common, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const h = (JSON.parse(first.stdout) as { entryHash: string }).entryHash;
+    writeFileSync(body, EDITED);
+    const second = await runCli(['journal', 'note', dir, ...common, '--supersedes', h]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`supersedes ${h}`);
+    const again = await runCli(['journal', 'note', dir, ...common, '--supersedes', h]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/already edited/);
+    const list = await runCli(['journal', 'notes', dir, '--artifact', A, '--trust-store', keys.trustPath, '--json']);
+    const notes = (JSON.parse(list.stdout) as { notes: { text: string; supersededBy: string | null }[] }).notes;
+    expect(notes.map((n) => n.text)).toEqual([FIRST, EDITED]);
+    expect(notes[0]!.supersededBy).not.toBeNull();
+    const bad = await runCli(['journal', 'note', dir, '--artifact', 'nope', '--body-file', body]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
