@@ -20,7 +20,7 @@ import { focusWhenShown } from './lib/focus';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
 import { runSweepJobs, type Sweep } from './lib/sweep';
 
-export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export' | 'case';
+export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export' | 'case' | 'compare';
 export const VIEWS: { id: View; label: string }[] = [
   { id: 'open', label: 'Open' },
   { id: 'chain', label: 'Hash chain' },
@@ -30,6 +30,7 @@ export const VIEWS: { id: View; label: string }[] = [
   { id: 'journal', label: 'Journal' },
   { id: 'export', label: 'Export' },
   { id: 'case', label: 'Case' },
+  { id: 'compare', label: 'Compare' },
 ];
 
 /** The window's own hash of a picked file (lib/digest.ts): still computing, done, or why not. */
