@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { CaseView } from './components/CaseView';
+import { DiffPanel } from './components/DiffPanel';
 import { ChainView } from './components/ChainView';
 import { ExportView } from './components/ExportView';
 import { FindingsView } from './components/FindingsView';
@@ -202,6 +203,7 @@ function ViewPanel({ view, report }: { view: View; report: Report | null }) {
       {view === 'journal' && <JournalView />}
       {view === 'export' && report && <ExportView report={report} />}
       {view === 'case' && <CaseView />}
+      {view === 'compare' && <DiffPanel />}
     </div>
   );
 }
