@@ -1,7 +1,14 @@
-import { useEffect, useRef } from 'react';
 import type { JudgementDecision, SigningKey } from '../../../shared/api';
 import { CopyValue } from './Copy';
-import { SignBlocked } from './SignBlocked';
+import { SignDialog } from './SignDialog';
+
+const IDS = {
+  dialog: 'confirm-sign',
+  heading: 'confirm-h',
+  cancel: 'confirm-cancel',
+  sign: 'confirm-sign-button',
+  blocked: 'confirm-blocked',
+};
 
 export interface ToSign {
   artifact: string;
@@ -30,20 +37,15 @@ export function ConfirmSign({
   onSign: () => void;
   onCancel: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      className="confirm-sign"
-      aria-labelledby="confirm-h"
+    <SignDialog
+      ids={IDS}
+      title="Sign this judgement?"
+      signLabel="Sign and anchor"
+      refused={refused}
+      onSign={onSign}
       onCancel={onCancel}
-      data-testid="confirm-sign"
     >
-      <h2 id="confirm-h">Sign this judgement?</h2>
       <p>
         The engine signs these fields with your key and anchors the entry in the journal at once. A signed entry cannot
         be taken back.
@@ -81,22 +83,6 @@ export function ConfirmSign({
         <dt>Journal</dt>
         <dd className="mono small">{what.journal}</dd>
       </dl>
-      <div className="toolbar">
-        <button type="button" onClick={onCancel} data-testid="confirm-cancel">
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={onSign}
-          disabled={refused !== null}
-          {...(refused ? { 'aria-describedby': 'confirm-blocked' } : {})}
-          data-testid="confirm-sign-button"
-        >
-          Sign and anchor
-        </button>
-      </div>
-      {refused && <SignBlocked id="confirm-blocked" reason={refused} />}
-    </dialog>
+    </SignDialog>
   );
 }
