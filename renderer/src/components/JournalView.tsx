@@ -9,7 +9,11 @@ import {
   type JournalStatus,
 } from '../../../shared/api';
 import { focusWhenShown } from '../lib/focus';
-import { ColumnHeads } from './ColumnHeads';
+import { CaseQueue } from './CaseQueue';
+import { keyRefusal } from '../lib/officer';
+import { ConfirmDecision } from './ConfirmDecision';
+import { EvidenceDeltas } from './EvidenceDeltas';
+import { CopyValue } from './Copy';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 import { useJudgement } from '../judgement-store';
@@ -26,7 +30,15 @@ function SigningKeyLine() {
     <p className="small" data-testid="decision-key">
       Signed with{' '}
       {k ? (
-        <strong>{`${k.label ?? k.path.split(/[\\/]/).pop()} · ${k.role ?? 'not in the trust store'}`}</strong>
+        <>
+          <strong>{`${k.label ?? k.path.split(/[\\/]/).pop()} · ${k.role ?? 'not in the trust store'}`}</strong>
+          {k.keyId && (
+            <>
+              {' '}
+              key <CopyValue value={k.keyId} label="the key id that signs the decision" />
+            </>
+          )}
+        </>
       ) : (
         <strong>no key chosen</strong>
       )}{' '}
@@ -37,19 +49,62 @@ function SigningKeyLine() {
   );
 }
 
-/** The signed decision on an open case: the decision, the rationale (the engine's rule), the key. */
+/** The decisions the journal allows from the case's state (the host lists them), as radio buttons. */
+function DecisionChoice({
+  c,
+  decision,
+  setDecision,
+}: {
+  c: CaseView;
+  decision: CaseDecision;
+  setDecision: (d: CaseDecision) => void;
+}) {
+  const allowed = c.decisions?.map((d) => d.decision) ?? (['release', 'uphold', 'escalate'] as const);
+  return (
+    <fieldset>
+      <legend>Decision</legend>
+      {allowed.map((d) => (
+        <label key={d}>
+          <input
+            type="radio"
+            name={`decision-${c.caseId}`}
+            value={d}
+            checked={decision === d}
+            onChange={() => setDecision(d)}
+          />{' '}
+          {d}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The signed decision on an open case: the decision, the rationale (the engine's rule), the key; confirmed before signing. */
 function DecisionForm({ c }: { c: CaseView }) {
   const { decide, journalBusy, journal } = useStore(
     useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal })),
   );
+  const keys = useJudgement((s) => s.keys);
   // A journal that fails verification: the engine would refuse the decision, so the button says why instead.
   const refused = useStore((s) => signingRefusal(s.journalStatus));
   const [decision, setDecision] = useState<CaseDecision>('release');
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   // The engine's one rule (shared/rationale.ts): the form refuses exactly what decideCase refuses.
   const problem = checkRationale(rationale);
   const short = problem !== null;
+  const key = keys.find((k) => k.path === journal.keyFile);
+  const wrongKey = keyRefusal(c, decision, key);
+  const sign = (): void => {
+    setConfirming(false);
+    void decide(c.caseId, decision, rationale).then((ok) => {
+      if (ok) setRationale('');
+      // The result of signing, or why it was refused: never left at <body> (a closed case drops this form).
+      focusWhenShown(ok ? DECISION_RECEIPT : JOURNAL_ERROR);
+    });
+  };
+  const blockedBy = refused ? DECISION_BLOCKED : wrongKey ? DECISION_KEY_REFUSED : null;
   return (
     <form
       className="decision"
@@ -57,31 +112,11 @@ function DecisionForm({ c }: { c: CaseView }) {
       onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
-        if (short || !journal.keyFile || refused) return;
-        void decide(c.caseId, decision, rationale).then((ok) => {
-          if (ok) setRationale('');
-          // The result of signing, or why it was refused: never left at <body> (a closed case drops this form).
-          focusWhenShown(ok ? DECISION_RECEIPT : JOURNAL_ERROR);
-        });
+        if (short || !journal.keyFile || refused || wrongKey) return;
+        setConfirming(true);
       }}
     >
-      <fieldset>
-        <legend>Decision</legend>
-        {(['release', 'uphold', 'escalate'] as const)
-          .filter((d) => d !== 'escalate' || c.state === 'open')
-          .map((d) => (
-            <label key={d}>
-              <input
-                type="radio"
-                name={`decision-${c.caseId}`}
-                value={d}
-                checked={decision === d}
-                onChange={() => setDecision(d)}
-              />{' '}
-              {d}
-            </label>
-          ))}
-      </fieldset>
+      <DecisionChoice c={c} decision={decision} setDecision={setDecision} />
       <label htmlFor="rationale">Rationale (required: {RATIONALE_RULE.summary}; it is signed and journaled)</label>
       <textarea
         id="rationale"
@@ -101,16 +136,29 @@ function DecisionForm({ c }: { c: CaseView }) {
       {touched && !journal.keyFile && (
         <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>
       )}
+      {wrongKey && (
+        <p id={DECISION_KEY_REFUSED} className="bad" data-testid="decision-key-refused">
+          {wrongKey}
+        </p>
+      )}
       <button
         type="submit"
         className="primary"
-        disabled={journalBusy || refused !== null}
-        {...(refused ? { 'aria-describedby': DECISION_BLOCKED } : {})}
+        disabled={journalBusy || blockedBy !== null}
+        {...(blockedBy ? { 'aria-describedby': blockedBy } : {})}
         data-testid="sign-decision"
       >
-        Sign and record {decision}
+        Review and sign {decision}…
       </button>
       {refused && <SignBlocked id={DECISION_BLOCKED} reason={refused} />}
+      {confirming && (
+        <ConfirmDecision
+          what={{ c, decision, rationale, key: key ?? null, keyPath: journal.keyFile, journal: journal.dir }}
+          refused={refused ?? wrongKey}
+          onSign={sign}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
     </form>
   );
 }
@@ -119,8 +167,9 @@ function DecisionForm({ c }: { c: CaseView }) {
 const DECISION_RECEIPT = 'decision-receipt';
 const JOURNAL_ERROR = 'journal-error';
 const DEMO_ERROR = 'demo-journal-error';
-/** Why the decision cannot be signed (beside its button). */
+/** Why the decision cannot be signed (beside its button): the journal fails verification, or the key's role. */
 const DECISION_BLOCKED = 'decision-sign-blocked';
+const DECISION_KEY_REFUSED = 'decision-key-refused';
 
 /**
  * What the journal answered after a decision was written: the entry, who signed it, its
@@ -221,50 +270,13 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
       ) : (
         <p className="muted">The case was opened without recorded evidence.</p>
       )}
+      <EvidenceDeltas deltas={c.deltas} />
       <h4>History</h4>
       <CaseHistory c={c} checked={checked} />
       {!closed && <DecisionForm c={c} />}
       {journalError && <JournalError text={journalError} />}
       {myReceipt && <AnchorReceiptView r={myReceipt} checked={checked} />}
     </div>
-  );
-}
-
-/** The quarantine cases, one row each; a row (click or Enter) chooses its case. */
-function CaseQueue({
-  cases,
-  chosen,
-  choose,
-}: {
-  cases: CaseView[];
-  chosen: string | null;
-  choose: (id: string) => void;
-}) {
-  return (
-    <table className="grid" data-testid="case-queue">
-      <caption className="visually-hidden">Quarantine cases and their states</caption>
-      <ColumnHeads names={['Case', 'State', 'Claim', 'Source', 'Updated']} />
-      <tbody>
-        {cases.map((x) => (
-          <tr
-            key={x.caseId}
-            className={`clickable${chosen === x.caseId ? ' chosen' : ''}`}
-            tabIndex={0}
-            onClick={() => choose(x.caseId)}
-            onKeyDown={(e) => e.key === 'Enter' && choose(x.caseId)}
-            data-case={x.caseId}
-          >
-            <td className="mono">{x.caseId}</td>
-            <td>
-              <span className={`state ${x.state}`}>{x.state}</span>
-            </td>
-            <td className="mono small">{x.claimRef}</td>
-            <td>{x.source}</td>
-            <td className="small">{x.updatedAtUtc}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 
