@@ -97,6 +97,7 @@ test('signing a case decision: a refusal takes focus; then the receipt names the
   await expect(page.getByTestId('decision-key')).toContainText('reviewer.key.pem · not in the trust store');
   await page.getByTestId('rationale').fill(RATIONALE);
   await page.getByTestId('sign-decision').click();
+  await page.getByTestId('confirm-decision-sign').click();
   const error = page.getByTestId('journal-error');
   await expect(error).toBeVisible({ timeout: 30_000 });
   await expect(error).toBeFocused();
@@ -109,6 +110,7 @@ test('signing a case decision: a refusal takes focus; then the receipt names the
     .selectOption({ label: `training officer · quarantine-officer · ${keyId.slice(0, 19)}…` });
   await page.getByRole('button', { name: 'Done' }).click();
   await page.getByTestId('sign-decision').click();
+  await page.getByTestId('confirm-decision-sign').click();
   const receipt = page.getByTestId('receipt');
   await expect(receipt).toContainText('case-0 is now released', { timeout: 30_000 });
   await expect(receipt).toBeFocused();

@@ -102,6 +102,7 @@ test('a journal tampered after the window verified it: the engine refuses the de
   const checkpoints = readFileSync(join(dir, 'checkpoints.jsonl'));
 
   await sign.click();
+  await page.getByTestId('confirm-decision-sign').click();
   const error = page.getByTestId('journal-error');
   await expect(error).toContainText('does not verify, so nothing can be signed onto it', { timeout: 30_000 });
   await expect(error).toContainText('Nothing was written');

@@ -288,6 +288,7 @@ test('record a rationale, release a case, see the receipt, verify the journal fr
     .getByTestId('rationale')
     .fill('Replayed twice under the locked environment; the drift stays within reviewer tolerance.');
   await page.getByTestId('sign-decision').click();
+  await page.getByTestId('confirm-decision-sign').click();
   const receipt = page.getByTestId('receipt');
   await expect(receipt).toContainText('case-0 is now released');
   await expect(receipt).toContainText('verified against the signed checkpoint');

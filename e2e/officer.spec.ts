@@ -1,0 +1,158 @@
+/**
+ * The officer's queue through the UI (web target): cases filtered by state and claim and
+ * sorted by age; a reviewer key refused for a release before any click, allowed for an
+ * uphold; the confirmation showing exactly what will be signed (Cancel writes nothing), then
+ * the receipt; the training case's evidence in exact decimals. axe on each state.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { axe, expect, ROOT, test, type Served } from './fixtures.js';
+
+test.describe.configure({ timeout: 180_000 });
+
+const RATIONALE = 'Replayed under the locked environment twice; the score drift is real and the claim stays held.';
+
+function cli(args: string[]): string {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+/**
+ * A journal with three open cases, opened by an officer; its trust store also names the
+ * server's reviewer key (role reviewer), the only key this server signs with.
+ */
+function journalWithCases(served: Served): { dir: string; trust: string } {
+  const root = mkdtempSync(join(tmpdir(), 'reprise-e2e-officer-'));
+  const trust = join(root, 'trust-store.json');
+  const key = join(root, 'officer.key.pem');
+  cli([
+    'keys',
+    'generate',
+    '--out',
+    key,
+    '--role',
+    'quarantine-officer',
+    '--label',
+    'duty officer',
+    '--trust-store',
+    trust,
+  ]);
+  const store = JSON.parse(readFileSync(trust, 'utf8')) as { keys: unknown[] };
+  const reviewers = JSON.parse(readFileSync(served.reviewerTrustStore, 'utf8')) as { keys: unknown[] };
+  writeFileSync(trust, JSON.stringify({ ...store, keys: [...store.keys, ...reviewers.keys] }, null, 2));
+  const dir = join(root, 'journal');
+  for (const claim of ['claim:2026-12-0001', 'claim:2026-12-0002', 'claim:2026-12-0003'])
+    cli([
+      'quarantine',
+      'open',
+      dir,
+      '--claim',
+      claim,
+      '--reason',
+      `drift held for review on ${claim}`,
+      '--key',
+      key,
+      '--trust-store',
+      trust,
+    ]);
+  return { dir, trust };
+}
+
+async function openInHeader(page: Page, dir: string, trust: string, key: string): Promise<void> {
+  await page.getByTestId('work-journal-toggle').click();
+  await page.locator('#wj-dir').fill(dir);
+  await page.locator('#wj-trust').fill(trust);
+  await page.getByTestId('wj-open').click();
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 3 entries', { timeout: 30_000 });
+  await page.getByTestId('wj-key').selectOption(key);
+  await page.getByRole('button', { name: 'Done' }).click();
+}
+
+test("the officer's queue: filters and sort, a reviewer key refused before the click, the confirmation of what is signed", async ({
+  workbench: page,
+  served,
+}) => {
+  const { dir, trust } = journalWithCases(served!);
+  await openInHeader(page, dir, trust, served!.reviewerKey);
+  await page.getByTestId('tab-journal').click();
+  const queue = page.getByTestId('case-queue');
+  await expect(queue.locator('tbody tr')).toHaveCount(3);
+  // Filter by claim, by state; sort by age (oldest first, then newest first).
+  await page.getByTestId('queue-claim').fill('0002');
+  await expect(queue.locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('queue-count')).toHaveText('1 of 3 cases shown');
+  await page.getByTestId('queue-claim').fill('');
+  await page.getByTestId('queue-state').selectOption('released');
+  await expect(queue.locator('tbody tr')).toHaveCount(0);
+  await page.getByTestId('queue-state').selectOption('open');
+  await page.getByTestId('queue-sort-age').click();
+  await expect(queue.locator('tbody tr').first()).toHaveAttribute('data-case', 'case-0');
+  await page.getByTestId('queue-sort-age').click();
+  await expect(queue.locator('tbody tr').first()).toHaveAttribute('data-case', 'case-2');
+  await expect(page.getByTestId('queue-sort-age').locator('..')).toHaveAttribute('aria-sort', 'descending');
+  await axe(page, 'the queue filtered and sorted');
+
+  // A release is an officer's: the reviewer key is refused before anything is clicked.
+  await queue.locator('[data-case="case-1"]').click();
+  await expect(page.getByTestId('decision-key')).toContainText('reviewer');
+  await expect(page.getByTestId('decision-key')).toContainText(served!.reviewerKeyId);
+  await page.getByRole('radio', { name: 'release' }).check();
+  const sign = page.getByTestId('sign-decision');
+  const refusal = page.getByTestId('decision-key-refused');
+  await expect(refusal).toContainText('is a reviewer key');
+  await expect(refusal).toContainText('a release is signed only with a quarantine-officer key');
+  await expect(sign).toBeDisabled();
+  await expect(sign).toHaveAttribute('aria-describedby', 'decision-key-refused');
+  await axe(page, 'a reviewer key refused for a release');
+
+  // An uphold a reviewer may sign: the confirmation shows exactly what will be signed.
+  await page.getByRole('radio', { name: 'uphold' }).check();
+  await expect(refusal).toHaveCount(0);
+  await page.getByTestId('rationale').fill(RATIONALE);
+  const entries = join(dir, 'entries.jsonl');
+  const before = readFileSync(entries);
+  await sign.click();
+  const dialog = page.getByTestId('confirm-decision');
+  await expect(dialog).toBeVisible();
+  const fields = page.getByTestId('confirm-decision-fields');
+  await expect(fields).toContainText('quarantine-uphold');
+  await expect(fields).toContainText('claim:2026-12-0002');
+  await expect(fields).toContainText('case-1 (open → upheld)');
+  await expect(fields).toContainText(RATIONALE);
+  await expect(page.getByTestId('confirm-decision-key')).toContainText(served!.reviewerKeyId);
+  await expect(page.getByTestId('confirm-decision-key')).toContainText('reviewer');
+  await expect(fields).toContainText(dir);
+  await axe(page, 'the confirmation of a decision');
+  await page.getByTestId('confirm-decision-cancel').click();
+  await expect(dialog).toHaveCount(0);
+  expect(readFileSync(entries).equals(before)).toBe(true);
+
+  await sign.click();
+  await page.getByTestId('confirm-decision-sign').click();
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toContainText('case-1 is now upheld', { timeout: 30_000 });
+  await expect(receipt).toBeFocused();
+  await expect(page.getByTestId('receipt-signer-key')).toHaveText(served!.reviewerKeyId);
+  await page.getByTestId('queue-state').selectOption('upheld');
+  await expect(queue.locator('tbody tr')).toHaveCount(1);
+  await axe(page, 'a decision signed after its confirmation');
+});
+
+test("the training case's evidence in exact decimals: Δ 0.1, not 0.09999999999999998", async ({ workbench: page }) => {
+  await page.getByTestId('tab-journal').click();
+  await page.getByTestId('demo-journal').click();
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries', { timeout: 30_000 });
+  await page.getByTestId('case-queue').locator('[data-case="case-0"]').click();
+  const deltas = page.getByTestId('evidence-deltas');
+  await expect(deltas).toContainText('CONFIDENCE-SCORE');
+  await expect(page.getByTestId('evidence-delta-exact')).toHaveText('0.1');
+  await expect(deltas).toContainText('0.7193599213366195');
+  await expect(deltas).not.toContainText('0.09999999999999998');
+  await expect(page.getByTestId('case-evidence')).not.toContainText('0.09999999999999998');
+  await expect(page.getByTestId('decision-key')).toContainText('training officer · quarantine-officer');
+  await axe(page, 'evidence in exact decimals');
+});
