@@ -26,7 +26,9 @@ import type { PackageMembers } from '../../shared/api.js';
 import { readPackageMembers } from '../../app/engine/package-members.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
-import { verdictOf, type JsonValue } from '../../shared/report.js';
+import { verdictOf } from '../../shared/report.js';
+import { isPlainObject } from '../../shared/plain-object.js';
+import { escapePointerToken } from '../../shared/json-pointer.js';
 import { exact } from '../../shared/exact-decimal.js';
 import {
   generateSigner,
@@ -128,10 +130,6 @@ const MAX_EVIDENCE_DEPTH = 8;
 /** And at most this many are listed. */
 const MAX_EVIDENCE_DELTAS = 100;
 
-const isObject = (v: unknown): v is { [k: string]: JsonValue } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const pointerPart = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /**
  * Every comparison in a case's evidence (an object with numeric `original` and `replayed`),
  * with |replayed − original| in exact decimal arithmetic, held against the delta the entry
@@ -140,7 +138,7 @@ const pointerPart = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 export function evidenceDeltas(evidence: unknown, at = '', depth = 0, out: EvidenceDelta[] = []): EvidenceDelta[] {
   if (depth > MAX_EVIDENCE_DEPTH || out.length >= MAX_EVIDENCE_DELTAS) return out;
   if (Array.isArray(evidence)) evidence.forEach((v, i) => evidenceDeltas(v, `${at}/${i}`, depth + 1, out));
-  if (!isObject(evidence)) return out;
+  if (!isPlainObject(evidence)) return out;
   const { original, replayed, delta, epsilon, output } = evidence;
   if (typeof original === 'number' && typeof replayed === 'number') {
     const d = exact(replayed).minus(exact(original)).abs();
@@ -156,7 +154,7 @@ export function evidenceDeltas(evidence: unknown, at = '', depth = 0, out: Evide
     });
   }
   for (const [k, v] of Object.entries(evidence))
-    if (typeof v === 'object') evidenceDeltas(v, `${at}/${pointerPart(k)}`, depth + 1, out);
+    if (typeof v === 'object') evidenceDeltas(v, `${at}/${escapePointerToken(k)}`, depth + 1, out);
   return out;
 }
 
