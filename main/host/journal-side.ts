@@ -7,6 +7,7 @@ import type {
   AnchorReceipt,
   BundleExport,
   DecideCaseRequest,
+  DemoJournal,
   ExportBundleRequest,
   JournalRequest,
   JournalStatus,
@@ -18,9 +19,10 @@ import type {
   RecordJudgementRequest,
   SigningKey,
 } from '../../shared/api.js';
+import { dirname } from 'node:path';
 import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import { ApiError } from './api-error.js';
-import type { GrantedGate } from './granted-gate.js';
+import type { Grant, GrantedGate } from './granted-gate.js';
 import type { JournalWorker } from './journal-client.js';
 
 export class JournalSide {
@@ -28,6 +30,13 @@ export class JournalSide {
     private readonly gate: GrantedGate,
     private readonly journal: JournalWorker,
   ) {}
+
+  /** A demonstration journal and its key, made by the host, which grants itself both (`grant`: the shell's own widening). */
+  async createDemoJournal(grant: (g: Grant) => Promise<void>): Promise<DemoJournal> {
+    const demo = await this.journal.run<DemoJournal>({ op: 'demo' });
+    await grant({ roots: [dirname(demo.dir)], keys: [demo.keyFile] });
+    return demo;
+  }
 
   async journalStatus(req: JournalRequest): Promise<JournalStatus> {
     if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError('choose a journal directory', true);

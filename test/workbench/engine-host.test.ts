@@ -171,7 +171,7 @@ describe('engine host jobs', () => {
 
 async function examplesDir(): Promise<string> {
   // The host writes examples into a private temp dir; reach it through its own API.
-  return (host as unknown as { examplesDir: Promise<{ dir: string }> }).examplesDir.then((x) => x.dir);
+  return (host as unknown as { examples: { files(): Promise<{ dir: string }> } }).examples.files().then((x) => x.dir);
 }
 
 describe('journal and quarantine through the host', () => {

@@ -1,0 +1,111 @@
+/**
+ * The engine host's files: what the editor shows of an artifact, a package's members, a
+ * replay's attestation and a provider registry's offers, each read through the gate
+ * (JobRequests) and, where it parses an artifact, in the journal worker.
+ */
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type {
+  ArtifactContent,
+  AttestationExport,
+  AttestRequest,
+  JobSource,
+  PackageMembers,
+  PackageMembersRequest,
+  ProviderOffers,
+} from '../../shared/api.js';
+import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
+import { shapeKey } from '../../app/providers/types.js';
+import { ApiError } from './api-error.js';
+import type { ExamplesSide } from './examples-side.js';
+import type { GrantedGate } from './granted-gate.js';
+import type { JobRequests } from './job-requests.js';
+import type { JournalWorker } from './journal-client.js';
+
+/** Largest artifact shown in the editor (as journal-ops.ts; kept here so this module does not load it). */
+const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
+
+export class FileSide {
+  constructor(
+    private readonly gate: GrantedGate,
+    private readonly requests: JobRequests,
+    private readonly examples: ExamplesSide,
+    private readonly journal: JournalWorker,
+  ) {}
+
+  async artifactContent(req: { source: JobSource }): Promise<ArtifactContent> {
+    const { job } = await this.requests.jobOf({ source: req?.source, mode: 'verify' });
+    if (job.op === 'runBytes' && job.bytes.length > MAX_EDITOR_BYTES)
+      return {
+        raw: null,
+        canonical: null,
+        note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor`,
+      };
+    return this.journal.run<ArtifactContent>(
+      job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path },
+    );
+  }
+
+  /** A Nemosyne package's members (read by the engine's strict ZIP reader in the journal worker). */
+  async packageMembers(req: PackageMembersRequest): Promise<PackageMembers> {
+    if (req?.path !== undefined && (typeof req.path !== 'string' || req.path === '' || req.path.length > 1024))
+      throw new ApiError('a package member is named by its path in the archive', true);
+    const { job } = await this.requests.jobOf({ source: req?.source, mode: 'verify' });
+    const member = req.path !== undefined ? { member: req.path } : {};
+    return this.journal.run<PackageMembers>(
+      job.op === 'runBytes'
+        ? { op: 'members', bytes: job.bytes, ...member }
+        : { op: 'members', path: job.path, ...member },
+    );
+  }
+
+  async attestReplay(req: AttestRequest): Promise<AttestationExport> {
+    const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the attestation');
+    const { job } = await this.requests.jobOf({
+      source: req.source,
+      mode: 'replay',
+      ...(req.options ? { options: req.options } : {}),
+    });
+    const options = { ...job.options };
+    return this.journal.run<AttestationExport>(
+      job.op === 'runBytes'
+        ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options }
+        : { op: 'attest', name: job.path, path: job.path, keyFile, options },
+    );
+  }
+
+  async providerOffers(req: { providers?: string; example?: string }): Promise<ProviderOffers> {
+    let path = typeof req?.providers === 'string' && req.providers !== '' ? req.providers : undefined;
+    if (path !== undefined && !isAbsolute(path)) throw new ApiError('providers must be an absolute path', true);
+    // Read only under the roots the user chose, like every other option file.
+    if (path !== undefined) path = await this.gate.confine(path, 'the provider registry');
+    // An example's own registry is named as the example names it, not by the private
+    // folder the examples were written to (a path the user never chose).
+    let shown: string | undefined;
+    if (typeof req?.example === 'string') {
+      const { dir, files } = await this.examples.files();
+      const own = files.find((f) => f.path === req.example)?.options?.providers;
+      if (own) {
+        path = resolve(dir, ...own.split('/'));
+        shown = `${own} (the built-in example's)`;
+      }
+    }
+    // A registry is a small document; a huge file is refused before it is read here.
+    const size = path !== undefined ? ((await stat(path).catch(() => null))?.size ?? 0) : 0;
+    if (size > 4 * 1024 * 1024) throw new ApiError(`provider registry ${path} is larger than 4 MiB`, true);
+    try {
+      const reg = await loadProviderRegistry(path);
+      return {
+        source: shown ?? reg.source,
+        providers: reg.entries.map((e) => ({
+          providerId: e.providerId,
+          models: e.models.map((m) => m.modelId),
+          computeShapes: e.computeShapes.map(shapeKey),
+        })),
+      };
+    } catch (e) {
+      if (e instanceof ProviderRegistryError) throw new ApiError(e.message, true);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Turns what the window asks for (a source, a mode, options, a key, what-if substitutions)
+ * into an engine job, every path through the gate first: the one place that decides what a
+ * job may read. Used by the jobs, the files and the cases alike.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, resolve, sep } from 'node:path';
+import type { CheckMode, StartJobRequest } from '../../shared/api.js';
+import { workbenchOptionNames } from '../../app/kinds/registry.js';
+import type { EngineOptions } from '../../app/kinds/types.js';
+import type { EngineJob } from '../../app/jobs/protocol.js';
+import { ApiError } from './api-error.js';
+import type { ExamplesSide } from './examples-side.js';
+import type { GrantedGate } from './granted-gate.js';
+import { abandonedWords, MAX_API_BYTES, type Uploads } from './uploads.js';
+
+/** The options the workbench may send: the paths the kinds declare as workbench options. */
+const optionNames = (): readonly string[] => workbenchOptionNames();
+const MAX_WHAT_IF = 8;
+
+export class JobRequests {
+  constructor(
+    private readonly gate: GrantedGate,
+    private readonly uploads: Uploads,
+    private readonly examples: ExamplesSide,
+  ) {}
+
+  private decode(name: unknown, dataBase64: unknown): Uint8Array {
+    if (typeof name !== 'string' || typeof dataBase64 !== 'string')
+      throw new ApiError('a file needs {name, dataBase64}', true);
+    if (dataBase64.length > Math.ceil(MAX_API_BYTES / 3) * 4)
+      throw new ApiError(`the file is larger than ${MAX_API_BYTES} bytes`, true);
+    return Buffer.from(dataBase64, 'base64');
+  }
+
+  private static mode(m: unknown): CheckMode {
+    if (m !== 'verify' && m !== 'replay') throw new ApiError('mode is "verify" or "replay"', true);
+    return m;
+  }
+
+  /**
+   * Turns a request into an engine job (reading nothing but an example's bytes). Only a job
+   * may `follow` an upload still arriving (it reads the file as it grows); anything else
+   * that reads the upload (the editor's content, a package's members, an attestation)
+   * waits until it is whole, and must never see part of it.
+   */
+  async jobOf(req: StartJobRequest, follow = false): Promise<{ job: EngineJob }> {
+    if (!follow && req?.source?.type === 'upload') await this.uploads.get(req.source.uploadId)?.settled;
+    if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null)
+      throw new ApiError('startJob needs {source, mode}', true);
+    const mode = JobRequests.mode(req.mode);
+    // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
+    const options: EngineOptions = {
+      optionWords: {
+        profiles: 'the Profile registry field (Open view, Engine options)',
+        kernelAdapter: 'the Kernel adapter field (Open view, Engine options)',
+      },
+    };
+    const opt = options as Record<string, unknown>;
+    for (const [k, v] of Object.entries(req.options ?? {})) {
+      if (!optionNames().includes(k) || typeof v !== 'string' || v === '')
+        throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
+      // A kernel adapter is code the engine runs: allowed only as the user named it.
+      opt[k] = k === 'kernelAdapter' ? await this.gate.adapterFile(v) : await this.gate.confine(v, `option ${k}`);
+    }
+    // A signing key only as the user picked it (a replay with a journal anchors with it).
+    if (req.key !== undefined)
+      options.key = await this.gate.keyFile(req.key, 'reviewer key file that anchors the replay');
+    if (req.whatIf !== undefined) {
+      if (
+        !Array.isArray(req.whatIf) ||
+        req.whatIf.length > MAX_WHAT_IF ||
+        !req.whatIf.every((w) => typeof w === 'string' && /^[a-zA-Z]+=\S{1,200}$/.test(w))
+      ) {
+        throw new ApiError('whatIf is a list of NAME=VALUE substitutions', true);
+      }
+      if (req.whatIf.length > 0) options.whatIf = [...req.whatIf];
+    }
+    const src = req.source;
+    if (src.type === 'bytes') {
+      return { job: { op: 'runBytes', path: src.name, bytes: this.decode(src.name, src.dataBase64), mode, options } };
+    }
+    if (src.type === 'example') {
+      const { dir, files } = await this.examples.files();
+      const file = files.find((f) => f.path === src.path);
+      if (!file) throw new ApiError(`no built-in example ${JSON.stringify(src.path)}`, true);
+      const abs = resolve(dir, ...file.path.split('/'));
+      if (!abs.startsWith(dir + sep)) throw new ApiError('bad example path', true);
+      for (const [k, v] of Object.entries(file.options ?? {})) opt[k] ??= resolve(dir, ...v.split('/'));
+      // A file the host itself wrote into its own examples folder (checked under it above).
+      return { job: { op: 'runBytes', path: file.path, bytes: await readFile(abs), mode, options } };
+    }
+    if (src.type === 'upload') {
+      const u = typeof src.uploadId === 'string' ? this.uploads.get(src.uploadId) : undefined;
+      if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
+      const failed = abandonedWords(u);
+      if (failed) throw new ApiError(failed, true);
+      if (follow && u.file !== undefined && u.arriving)
+        return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options, arriving: u.size } };
+      if (u.received !== u.size)
+        throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
+      if (u.file !== undefined) return { job: { op: 'runPath', path: u.file, shown: u.name, mode, options } };
+      if (u.chunks.length > 1) u.chunks = [Buffer.concat(u.chunks)];
+      return { job: { op: 'runBytes', path: u.name, bytes: u.chunks[0] ?? Buffer.alloc(0), mode, options } };
+    }
+    if (src.type === 'path') {
+      if (typeof src.path !== 'string' || !isAbsolute(src.path))
+        throw new ApiError('open a file by its absolute path', true);
+      const real = await this.gate.confine(src.path, 'the file');
+      try {
+        await stat(real);
+      } catch {
+        throw new ApiError(`cannot open ${src.path}: no such file or directory`, true);
+      }
+      return { job: { op: 'runPath', path: real, mode, options } };
+    }
+    throw new ApiError('unknown source type', true);
+  }
+}
