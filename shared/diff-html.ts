@@ -39,7 +39,9 @@ function spanHtml(s: string, e: DiffEntry, side: 'left' | 'right'): string {
     `<pre>${p.cutBefore ? '…' : ''}${escHtml(p.before)}<${tag}>${escHtml(p.changed)}</${tag}>` +
     `${p.cutChanged > 0 ? escHtml(`… (${p.cutChanged.toLocaleString('en')} more characters)`) : ''}` +
     `${escHtml(p.after)}${p.cutAfter ? '…' : ''}</pre>` +
-    `<small>${escHtml(`${s.length.toLocaleString('en')} characters; changed from ${e.span!.prefix.toLocaleString('en')}`)}</small>`
+    (s.length > 80
+      ? `<small>${escHtml(`${s.length.toLocaleString('en')} characters; changed from ${e.span!.prefix.toLocaleString('en')}`)}</small>`
+      : '')
   );
 }
 

@@ -6,6 +6,9 @@ import { shownValue } from '../../../shared/report';
 import '../diff.css';
 import { download } from './ExportView';
 
+/** Strings longer than this say their length and where the change starts. */
+const LONG = 80;
+
 /** One side of a difference: absent, a changed string with its span marked, or the value. */
 function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
   const v = e[side];
@@ -23,9 +26,11 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
           {p.after}
           {p.cutAfter && '…'}
         </pre>
-        <small className="muted">
-          {v.length.toLocaleString('en')} characters; changed from {e.span.prefix.toLocaleString('en')}
-        </small>
+        {v.length > LONG && (
+          <small className="muted">
+            {v.length.toLocaleString('en')} characters; changed from {e.span.prefix.toLocaleString('en')}
+          </small>
+        )}
       </>
     );
   }

@@ -1,0 +1,88 @@
+/**
+ * Comparing through the UI only (web target): the Compare view's two-artifact diff (the
+ * intact dump against a tampered one from the examples), its HTML export (one file, no
+ * script, a permalink per difference, itself accessible), two kinds refused, and a dump's
+ * replay with its tokens recorded against replayed. axe on every state, nothing excluded.
+ */
+import { readFile } from 'node:fs/promises';
+import { axe, axeBothThemes, expect, openExample, test } from './fixtures.js';
+import type { Page } from '@playwright/test';
+
+test.describe.configure({ timeout: 180_000 });
+
+/** Chooses a built-in example and an action for one side of the Compare view. */
+async function side(page: Page, which: 'left' | 'right', example: string, run: 'verify' | 'replay' = 'verify') {
+  const box = page.getByTestId(`diff-side-${which}`);
+  await box.getByLabel(/: compare$/).selectOption('example');
+  await box.getByLabel(/: example$/).selectOption(example);
+  await box.getByLabel(/: run$/).selectOption(run);
+}
+
+test('the intact dump against a tampered one: field by field, the changed span marked, exported as one HTML file', async ({
+  workbench: page,
+}) => {
+  await page.getByTestId('tab-compare').click();
+  await expect(page.getByRole('heading', { name: 'Compare' })).toBeVisible();
+  await axe(page, 'compare view, nothing chosen');
+  await side(page, 'left', 'dumps/intact.dump.json');
+  await side(page, 'right', 'dumps/fail/altered-artifact.dump.json');
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('diff-summary')).toHaveText(/^\d+ differences\.$/);
+  const text = view.locator('tr[data-pointer$="/text"]');
+  await expect(text.locator('del')).toHaveText('one sentence');
+  await expect(text.locator('ins')).toHaveText('two sentences');
+  const verdict = view.locator('tr[data-pointer="/verdict"]');
+  // The examples bring their trust store: the intact dump passes, the altered one fails.
+  await expect(verdict.locator('td').nth(3)).toHaveText('pass');
+  await expect(verdict.locator('td').nth(4)).toHaveText('fail');
+  await axeBothThemes(page, 'two-artifact diff');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('diff-export').click()]);
+  expect(download.suggestedFilename()).toBe('reprise.diff.html');
+  const html = await readFile((await download.path())!, 'utf8');
+  expect(html).toContain('<tr id="d-0">');
+  expect(html).toContain('href="#d-0"');
+  expect(html).toContain('<del>one sentence</del>');
+  expect(html).not.toMatch(/<script|<link|src=/i);
+  // The exported page read on its own, with scripts off: the content is there, and axe finds nothing.
+  const reader = await page.context().browser()!.newPage({ javaScriptEnabled: false });
+  await reader.setContent(html);
+  await expect(reader.getByRole('heading', { level: 1 })).toContainText('two replay-dump artifacts');
+  await expect(reader.locator('tr#d-0')).toBeVisible();
+  await axe(reader, 'exported diff page');
+  await reader.close();
+});
+
+test('two artifacts of different kinds are refused, saying which kinds', async ({ workbench: page }) => {
+  await page.getByTestId('tab-compare').click();
+  await side(page, 'left', 'dumps/intact.dump.json');
+  await side(page, 'right', 'tg/exact-intact/manifest.json');
+  await page.getByTestId('diff-run').click();
+  const error = page.getByTestId('diff-error');
+  await expect(error).toContainText(
+    /Cannot compare dumps\/intact\.dump\.json \(replay-dump\) with tg\/exact-intact\/manifest\.json \(tg-replay-manifest\)/,
+    {
+      timeout: 60_000,
+    },
+  );
+  await expect(page.getByTestId('diff-view')).toHaveCount(0);
+  await axe(page, 'two kinds refused');
+});
+
+test("a dump's replay shows the fields behind its hash row: tokens recorded against replayed, lengths said", async ({
+  workbench: page,
+}) => {
+  await openExample(page, 'dumps/whatif/drift.dump.json', 60_000);
+  await page.getByTestId('tab-replay').click();
+  const tokens = page.getByTestId('diff-tokens');
+  await expect(tokens).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('token-lengths')).toContainText(
+    /The lengths differ: \d+ tokens recorded, \d+ replayed/,
+  );
+  await expect(tokens.locator('tr.differs').first()).toBeVisible();
+  const diff = page.getByTestId('diff-view');
+  await expect(diff.locator('tr[data-pointer="/expression/score"] td').last()).toHaveText(/^-?\d+(\.\d+)?$/);
+  await axeBothThemes(page, 'replay with token rows');
+});
