@@ -44,18 +44,29 @@ interface CaseState {
 
 const FRESH = { running: null, landed: [], report: null, error: null, note: null };
 
-/** Landed verdicts are shown at most once a frame: a case of 1,000 small files lands many at once. */
+/**
+ * Progress and landed verdicts are shown at most once a frame: a case of thousands of small
+ * files lands many verdicts within one, and a render per event would fall behind them.
+ */
 let pending: CaseArtifact[] = [];
+let latest: { caseId: string; done: number; total: number } | null = null;
 let flushing = false;
-function land(a: CaseArtifact): void {
-  pending.push(a);
+function land(caseId: string, done: number, total: number, a: CaseArtifact | undefined): void {
+  if (a) pending.push(a);
+  latest = { caseId, done, total };
   if (flushing) return;
   flushing = true;
   requestAnimationFrame(() => {
     flushing = false;
     const more = pending;
+    const at = latest;
     pending = [];
-    useCase.setState((s) => ({ landed: [...s.landed, ...more] }));
+    latest = null;
+    useCase.setState((s) =>
+      s.running?.caseId !== at?.caseId
+        ? {}
+        : { landed: more.length ? [...s.landed, ...more] : s.landed, running: { ...s.running!, ...at } },
+    );
   });
 }
 
@@ -63,14 +74,13 @@ function land(a: CaseArtifact): void {
 function onCaseEvent(e: ApiEvent): void {
   const run = useCase.getState().running;
   if (!run || !('caseId' in e) || e.caseId !== run.caseId) return;
-  if (e.type === 'case-progress') {
-    if (e.artifact) land(e.artifact);
-    useCase.setState({ running: { ...run, done: e.done, total: e.total } });
-  } else if (e.type === 'case-done') {
+  if (e.type === 'case-progress') land(e.caseId, e.done, e.total, e.artifact);
+  else if (e.type === 'case-done') {
     pending = [];
     useCase.setState({ running: null, report: e.report, landed: e.report.artifacts });
     focusWhenShown('case-verdict');
   } else {
+    pending = [];
     useCase.setState({
       running: null,
       ...(e.cancelled ? { note: 'Cancelled: the case was stopped.' } : { error: e.message }),

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { CaseArtifact, CaseJudgement, CaseLink, CaseReport, TimelineEvent } from '../../../shared/case';
 import type { Finding } from '../../../shared/report';
@@ -6,8 +6,11 @@ import { useCase } from '../case-store';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { CaseOpener } from './CaseOpener';
 import { CaseTimeline } from './CaseTimeline';
+import { ColumnFilter } from './ColumnFilter';
 import { ColumnHeads } from './ColumnHeads';
 import '../case.css';
+
+const VERDICTS = ['fail', 'unavailable', 'pass'] as const;
 
 /** One progress over the whole case, and Cancel. */
 function CaseProgress() {
@@ -38,33 +41,55 @@ function Counts({ c }: { c: CaseArtifact['counts'] }) {
   return <>{parts.join(', ') || 'none'}</>;
 }
 
-/** The artifacts with kind and verdict, in landing order while the case runs. */
-function Artifacts({ list, open }: { list: readonly CaseArtifact[]; open: (a: CaseArtifact) => void }) {
+/** Rows of the artifacts table at most: a case of thousands is read through its verdict filter. */
+const MAX_ROWS = 1000;
+
+function ArtifactRow({ a, open }: { a: CaseArtifact; open: (a: CaseArtifact) => void }) {
   return (
-    <table className="grid case-artifacts" data-testid="case-artifacts">
-      <caption className="case-caption">Artifacts ({list.length})</caption>
-      <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'Findings']} />
-      <tbody>
-        {list.map((a) => (
-          <tr key={a.path} data-artifact={a.path}>
-            <td className="mono small">
-              <button type="button" className="link" onClick={() => open(a)} title="Open it in the chain view">
-                {a.path}
-              </button>
-            </td>
-            <td className="small">{a.kind}</td>
-            <td>
-              <span className={`tag ${a.verdict}`} data-testid="case-artifact-verdict">
-                {a.verdict}
-              </span>
-            </td>
-            <td className="small">
-              <Counts c={a.counts} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <tr data-artifact={a.path}>
+      <td className="mono small">
+        <button type="button" className="link" onClick={() => open(a)} title="Open it in the chain view">
+          {a.path}
+        </button>
+      </td>
+      <td className="small">{a.kind}</td>
+      <td>
+        <span className={`tag ${a.verdict}`} data-testid="case-artifact-verdict">
+          {a.verdict}
+        </span>
+      </td>
+      <td className="small">
+        <Counts c={a.counts} />
+      </td>
+    </tr>
+  );
+}
+
+/** The artifacts with kind and verdict, in landing order while the case runs; filtered by verdict. */
+function Artifacts({ list, open }: { list: readonly CaseArtifact[]; open: (a: CaseArtifact) => void }) {
+  const [verdict, setVerdict] = useState<string | undefined>(undefined);
+  const shown = useMemo(() => (verdict ? list.filter((a) => a.verdict === verdict) : list), [list, verdict]);
+  return (
+    <>
+      <div className="toolbar">
+        <ColumnFilter label="Verdict" testId="case-verdict-filter" options={VERDICTS} apply={setVerdict} />
+        {shown.length > MAX_ROWS && (
+          <span className="muted" role="note" data-testid="case-artifacts-cap">
+            Showing the first {MAX_ROWS.toLocaleString('en')} of {shown.length.toLocaleString('en')} artifacts: filter
+            by verdict to narrow them.
+          </span>
+        )}
+      </div>
+      <table className="grid case-artifacts" data-testid="case-artifacts">
+        <caption className="case-caption">Artifacts ({list.length.toLocaleString('en')})</caption>
+        <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'Findings']} />
+        <tbody>
+          {shown.slice(0, MAX_ROWS).map((a) => (
+            <ArtifactRow key={a.path} a={a} open={open} />
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
