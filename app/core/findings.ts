@@ -29,15 +29,20 @@ export type RuleDeclarations = Readonly<Record<string, string>>;
 
 /**
  * fail() and its siblings typed on the rule ids `rules` declares: a finding of an id the
- * kind did not declare does not compile.
+ * kind did not declare does not compile. A kind makes its findings only through these
+ * (its findings.ts; test/house/typed-findings.test.ts).
  */
 export function findingsOn<R extends string>(_rules: Readonly<Record<R, string>>) {
   type Extra = Parameters<typeof finding>[3];
   return {
+    finding: (rule: R, severity: Severity, message: string, extra?: Extra): Finding =>
+      finding(rule, severity, message, extra),
     fail: (rule: R, message: string, extra?: Extra): Finding => fail(rule, message, extra),
     unavailable: (rule: R, message: string, extra?: Extra): Finding => unavailable(rule, message, extra),
     warning: (rule: R, message: string, extra?: Extra): Finding => warning(rule, message, extra),
     info: (rule: R, message: string, extra?: Extra): Finding => info(rule, message, extra),
+    changedNumbers: (warnings: readonly JcsWarning[], r: ChangedNumberRule<R>, where?: string | { at: string }) =>
+      changedNumbers(warnings, r, where),
   };
 }
 
@@ -53,8 +58,8 @@ export function cutShort(what: string): string {
 }
 
 /** How one kind reports a number whose parse changed its value (see changedNumbers). */
-export interface ChangedNumberRule {
-  rule: string;
+export interface ChangedNumberRule<R extends string = string> {
+  rule: R;
   /** Starts the message: what is not I-JSON (`the dump is not I-JSON`, `EVAL 3`). */
   subject: string;
   /** `fail` where the number is hashed or signed (the hash covers the rounded value). */
