@@ -6,7 +6,8 @@
  * result (result.ts); every finding, row and point goes through the bounded sink (sink.ts).
  */
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { changedNumbers, cutShort, fail, info } from '../../core/findings.js';
+import { cutShort } from '../../core/findings.js';
+import { fail, info, changedNumbers } from './findings.js';
 import type { JsonValue } from '../../../shared/report.js';
 import type { JcsWarning } from '../../core/jcs.js';
 import type { KindResult } from '../../core/report.js';

@@ -6,7 +6,7 @@
  * where the EVAL before could not be replayed.
  */
 import type { Comparison, JsonValue } from '../../../shared/report.js';
-import { fail, info, unavailable } from '../../core/findings.js';
+import { fail, info, unavailable, type RuleId } from './findings.js';
 import { DEFAULT_PROVIDER_ID, dec, eq4, num4, round4, type DebtParams, type Dec } from './model.js';
 import type { CheckedEval, RecordedNumber } from './eval-form.js';
 import type { AcgpPolicy } from './policy.js';
@@ -187,7 +187,7 @@ function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>
 function compareNum(
   s: EvalScope,
   k: 'pre' | 'delta' | 'post',
-  rule: string,
+  rule: RuleId,
   recordedValue: RecordedNumber,
   exact: Dec,
   periods: Dec | null,

@@ -4,7 +4,7 @@
  * descriptor. What passed is handed on as a CheckedEval to the trace-level checks.
  */
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import { isHashString } from '../../core/hash.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { DEFAULT_PROVIDER_ID, LADDER, dec, epochNs, isIntervention, type Intervention } from './model.js';

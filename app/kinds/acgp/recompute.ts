@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../../../shared/report.js';
 import { escapePointerToken, isPlainObject as isObj } from '../../core/closed.js';
-import { fail, warning } from '../../core/findings.js';
+import { fail, warning } from './findings.js';
 import {
   ONE,
   ZERO,

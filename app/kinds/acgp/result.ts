@@ -5,7 +5,7 @@
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
-import { info, unavailable } from '../../core/findings.js';
+import { finding, info, unavailable } from './findings.js';
 import type { KindResult } from '../../core/report.js';
 import type { DebtReplay } from './debt-replay.js';
 import { DEBT_THRESHOLD_NAMES, DEFAULT_PROVIDER_ID, num4 } from './model.js';
@@ -43,11 +43,13 @@ function summaryFindings(t: CheckedTrace): Finding[] {
       ),
     );
   if (sink.elidedFindings > 0)
-    findings.push({
-      rule: 'RPR-ACGP-034',
-      severity: sink.elidedWorst ?? 'info',
-      message: `${sink.elidedFindings} more finding(s) were left out of this report (limit acgp-findings = ${sink.limits.findings}); the worst of them is ${sink.elidedWorst}`,
-    });
+    findings.push(
+      finding(
+        'RPR-ACGP-034',
+        sink.elidedWorst ?? 'info',
+        `${sink.elidedFindings} more finding(s) were left out of this report (limit acgp-findings = ${sink.limits.findings}); the worst of them is ${sink.elidedWorst}`,
+      ),
+    );
   if (sink.elidedRows > 0 || sink.elidedPoints > 0)
     findings.push(
       info(

@@ -2,7 +2,7 @@
  * The checks across the EVALs of a trace: one trace id, time order, and the first
  * provider, blueprint and risk thresholds seen (the report's summary names them).
  */
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import { num4, type DebtParams } from './model.js';
 import type { CheckedEval } from './eval-form.js';
 import type { AcgpPolicy } from './policy.js';
