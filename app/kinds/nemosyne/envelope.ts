@@ -8,7 +8,7 @@
  * MAX_FINDINGS.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { fail, type RuleId } from './findings.js';
 import { escapePointerToken as esc, isPlainObject } from '../../core/closed.js';
 
 export interface Use {
@@ -86,7 +86,7 @@ type Obj = Record<string, unknown>;
 
 class Closed {
   readonly findings: Finding[] = [];
-  private add(rule: string, message: string, pointer: string, expected?: unknown, actual?: unknown) {
+  private add(rule: RuleId, message: string, pointer: string, expected?: unknown, actual?: unknown) {
     if (this.findings.length >= MAX_FINDINGS) return;
     const extra: { pointer: string; expected?: never; actual?: never } = { pointer: `entry:${ENTRY}#${pointer}` };
     if (expected !== undefined) extra.expected = expected as never;
@@ -136,7 +136,7 @@ class Closed {
     this.typeError(ptr, 'a non-empty string', v);
     return null;
   }
-  oneOf(v: unknown, values: readonly string[], ptr: string, rule = 'RPR-NEM-032'): void {
+  oneOf(v: unknown, values: readonly string[], ptr: string, rule: RuleId = 'RPR-NEM-032'): void {
     if (typeof v === 'string' && values.includes(v)) return;
     this.add(rule, `must be one of ${values.join(', ')}`, ptr, [...values], describe(v));
   }
@@ -163,7 +163,7 @@ class Closed {
     });
     return out;
   }
-  rule(rule: string, message: string, ptr: string, expected?: unknown, actual?: unknown) {
+  rule(rule: RuleId, message: string, ptr: string, expected?: unknown, actual?: unknown) {
     this.add(rule, message, ptr, expected, actual);
   }
 }

@@ -4,7 +4,7 @@
  * failed V3/V4 manifest: nothing here ever retries it under an older version's rules.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail, info, warning } from '../../core/findings.js';
+import { fail, info, warning, type RuleId } from './findings.js';
 import { escapePointerToken as esc, isPlainObject } from '../../core/closed.js';
 import { DATASET_IDENTITY_ALGORITHM } from './dataset-identity.js';
 
@@ -236,7 +236,7 @@ function checkVersionRules(man: Manifest, findings: Finding[]): void {
   const m = man.raw;
   const fv = man.formatVersion;
   const algo = man.investigationDigestAlgorithm;
-  const hex = (field: keyof Manifest & string, rule: string) => {
+  const hex = (field: keyof Manifest & string, rule: RuleId) => {
     const v = man[field];
     if (typeof v === 'string' && !HEX64.test(v))
       findings.push(

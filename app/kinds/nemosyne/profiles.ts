@@ -13,7 +13,7 @@
  * each refusal carries. The format is documented in docs/nemosyne.md.
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
-import { unavailable } from '../../core/findings.js';
+import { unavailable } from './findings.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import { isPlainObject as isObj, memoFile } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';

@@ -8,7 +8,7 @@
  */
 import type { ChainNode, ChainStatus, Finding, JsonValue } from '../../../shared/report.js';
 import { isBareHex64 } from '../../../shared/hash-format.js';
-import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
+import { fail, info, unavailable, warning, type RuleId, changedNumbers } from './findings.js';
 import { formatHash, hashBytes, hashValue, sha256Hex } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import type { KindResult } from '../../core/report.js';
@@ -82,7 +82,7 @@ const hasFail = (fs: readonly Finding[]) => fs.some((f) => f.severity === 'fail'
 function parseJson(
   bytes: Buffer,
   entry: string,
-  rule: string,
+  rule: RuleId,
   st: State,
   upstreamRefusal?: string,
 ): { ok: true; value: unknown } | { ok: false } {
