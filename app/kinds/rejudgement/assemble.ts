@@ -6,7 +6,7 @@
  * record order: the Merkle tree grows as they stream, whatever order the files were given in.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import { formatHash } from '../../core/hash.js';
 import { MerkleTree } from '../../journal/merkle.js';
 import {

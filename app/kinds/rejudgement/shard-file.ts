@@ -5,7 +5,7 @@
  * costs bounded memory; every departure from the format is a problem naming the file and line.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import { newHasher, formatHash } from '../../core/hash.js';
 import { openRegular, readFailure } from '../../core/files.js';
 import {

@@ -5,7 +5,7 @@
  */
 import type { Authenticity, ChainNode, Finding } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
-import { fail, info, unavailable } from '../../core/findings.js';
+import { fail, info, unavailable } from './findings.js';
 import { signBytes, verifyBytes, type Signer, type TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
 import { canonicalizeValue } from '../../core/jcs.js';
