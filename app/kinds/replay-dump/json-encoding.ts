@@ -4,7 +4,7 @@
  * parse (Sniffed.json()), which also gives the signed payload (StrictParse.canonicalWithout).
  */
 import type { Finding } from '../../../shared/report.js';
-import { changedNumbers, fail } from '../../core/findings.js';
+import { fail, changedNumbers } from './findings.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../threads/canonical.js';

@@ -5,7 +5,8 @@
  * only the model, which is why a dump and its ROM twin give the same chain and verdict.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail, type ChangedNumberRule } from '../../core/findings.js';
+import { type ChangedNumberRule } from '../../core/findings.js';
+import { fail, type RuleId } from './findings.js';
 import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
 
 // The kind's identity is declared with its detection (declare.ts, loaded without this model).
@@ -145,7 +146,7 @@ export function checkOrder(text: string, pointer = ''): Finding | null {
  * the signature covers the canonical (rounded) value, so `…993` could be edited to `…992`
  * or `…993.0`, and `0` to `1E-400`, without breaking it. For `changedNumbers`.
  */
-export const DUMP_NUMBERS: ChangedNumberRule = { rule: 'RPR-DUMP-003', subject: 'the dump is not I-JSON' };
+export const DUMP_NUMBERS: ChangedNumberRule<RuleId> = { rule: 'RPR-DUMP-003', subject: 'the dump is not I-JSON' };
 
 /**
  * How the encoders order members. `canonical` (what the dump writer and `reprise examples`

@@ -6,7 +6,7 @@
  * What-if substitutions (training) are labelled in details.whatIf and never pass.
  */
 import type { Comparison, Finding, JsonValue } from '../../../shared/report.js';
-import { fail, info, unavailable } from '../../core/findings.js';
+import { fail, info, unavailable } from './findings.js';
 import { hashValue } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import {

@@ -23,7 +23,7 @@
  * document there.
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import { checkJsonData, JcsError } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import { signedPayload, type Decoded } from './json-encoding.js';

@@ -14,8 +14,10 @@
  */
 import type * as YamlModule from 'yaml';
 import type { Finding } from '../../../shared/report.js';
-import { changedNumbers, cutShort } from '../../core/findings.js';
+import { changedNumbers } from './findings.js';
+import { cutShort } from '../../core/findings.js';
 import { JcsError, parseCanonical } from '../../core/jcs.js';
+import type { RuleId } from './findings.js';
 import { checkOrder, DUMP_NUMBERS, type DumpModel } from './model.js';
 import { canonicalId, HEADINGS, placeByKey, sectionOf, type BodySection, type Form } from './rom-mapping.js';
 import type { RomEnd } from './rom-end.js';
@@ -41,7 +43,7 @@ const MAX_ID = 256;
  */
 export class RomError extends Error {
   constructor(
-    readonly rule: string,
+    readonly rule: RuleId,
     message: string,
     readonly offset: number,
     readonly knownLine?: number,
@@ -55,7 +57,7 @@ export class RomError extends Error {
   }
 }
 /** An error at a line of the front matter (YAML counts from the line after the opening `---`). */
-const atLine = (rule: string, message: string, line: number) => new RomError(rule, message, 0, line);
+const atLine = (rule: RuleId, message: string, line: number) => new RomError(rule, message, 0, line);
 
 const LINK = /^\[\[([^[\]\n\r]+)\]\]$/;
 const LINKS = /^\[\[[^[\]\n\r]+\]\](?:, \[\[[^[\]\n\r]+\]\])*$/;

@@ -7,7 +7,7 @@
  * malformed member is computed.
  */
 import type { ChainNode, Finding, JsonValue } from '../../../shared/report.js';
-import { fail, info, unavailable, warning } from '../../core/findings.js';
+import { fail, info, unavailable, warning, type RuleId } from './findings.js';
 import { hashBytes, hashValue, isHashString } from '../../core/hash.js';
 import { canonicalizeParsed, canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
 import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../core/keys.js';
@@ -533,7 +533,7 @@ function checkSnapshot(t: Typed, out: Finding[]): void {
 }
 
 /** One finding for a rule several members break: the first as its pointer, all as `actual`. */
-function lackingFinding(rule: string, message: string, expected: string, lacking: string[]): Finding {
+function lackingFinding(rule: RuleId, message: string, expected: string, lacking: string[]): Finding {
   return fail(rule, message, { pointer: lacking[0]!, expected, actual: lacking });
 }
 
