@@ -5,7 +5,7 @@
  * exact check, not a tolerance.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import { hashValue } from '../../core/hash.js';
 import { BUNDLE_TYPE, DIMENSIONS, THRESHOLD_EXITS, type Dimension } from './constants.js';
 import { exact, ExactDecimal } from './decimal.js';

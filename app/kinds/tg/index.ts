@@ -2,7 +2,7 @@
  * What runs the TG kinds' jobs (declare.ts declares and detects them): a manifest's verify
  * and replay, a bundle's verify.
  */
-import { changedNumbers, fail } from '../../core/findings.js';
+import { fail, changedNumbers } from './findings.js';
 import { Progress } from '../../core/progress.js';
 import type { KindResult } from '../../core/report.js';
 import type { KindCode } from '../types.js';

@@ -5,7 +5,7 @@
  * durable signed appends (retried while another writer holds the lock), and the pure
  * case fold for open cases.
  */
-import { fail, unavailable } from '../../core/findings.js';
+import { fail, unavailable } from './findings.js';
 import { loadSigner, type Signer, type TrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
 import type { EntryKind, JsonObject } from '../../journal/format.js';

@@ -4,7 +4,7 @@
  * governed ε, lineage, anchors) are in rules.ts, the recomputation in replay.ts.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import { hashBytes, hashValue } from '../../core/hash.js';
 import type { Progress } from '../../core/progress.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';

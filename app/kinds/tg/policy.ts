@@ -7,7 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { readFailure, readRegularFile } from '../../core/files.js';
 import { memoFile } from '../../core/closed.js';
 import type { ChainNode, Finding } from '../../../shared/report.js';
-import { changedNumbers, fail } from '../../core/findings.js';
+import { fail, changedNumbers } from './findings.js';
 import { hashValue } from '../../core/hash.js';
 import { decodeJsonBytes, JcsError, parseCanonical, type JcsWarning } from '../../core/jcs.js';
 import { checkBundle, type Bundle } from './bundle.js';

@@ -6,7 +6,7 @@
  *   (app/journal, the evidence-journal issue). See journal-port.ts for the adapter.
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
-import { unavailable } from '../../core/findings.js';
+import { unavailable } from './findings.js';
 import { hashValue } from '../../core/hash.js';
 import { loadProviderRegistry } from '../../providers/registry.js';
 import type { ComputeShape, FrozenArtifact } from '../../providers/types.js';

@@ -12,7 +12,7 @@
 import { writeFileAtomic } from '../../core/files.js';
 import type { Authenticity, ChainNode, Comparison, Finding, JsonValue, TgDriftRate } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
-import { changedNumbers, fail, info, unavailable, warning } from '../../core/findings.js';
+import { fail, info, unavailable, warning, changedNumbers } from './findings.js';
 import { hashCanonicalText, hashValue } from '../../core/hash.js';
 import { Progress } from '../../core/progress.js';
 import type { KindResult } from '../../core/report.js';

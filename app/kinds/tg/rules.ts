@@ -5,7 +5,7 @@
  * (nothing that depends on a failed check is run).
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail } from '../../core/findings.js';
+import { fail } from './findings.js';
 import type { Bundle } from './bundle.js';
 import { CSI, ENGINE } from './constants.js';
 import { ptr, isObj } from './structure.js';

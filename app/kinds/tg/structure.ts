@@ -4,7 +4,8 @@
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { escapePointerToken } from '../../core/jcs.js';
-import { fail, type ChangedNumberRule } from '../../core/findings.js';
+import { type ChangedNumberRule } from '../../core/findings.js';
+import { fail, type RuleId } from './findings.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ export const RULE_STRUCTURE = 'RPR-TG-002';
  * A TG document's numbers the strict parse changed: RPR-TG-001 like any other I-JSON break,
  * a fail because H(json) and H(bundle) cover the rounded value (docs/tg-replay.md).
  */
-export const tgNumbers = (what: string): ChangedNumberRule => ({
+export const tgNumbers = (what: string): ChangedNumberRule<RuleId> => ({
   rule: 'RPR-TG-001',
   subject: `${what} is not strict I-JSON`,
 });
