@@ -14,7 +14,7 @@ import { verdictOf, type ChainNode, type Finding } from '../../../shared/report.
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { changedNumbers, findingsOn } from '../../core/findings.js';
+import { findingsOn } from '../../core/findings.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import { hashBytes, isHashString } from '../../core/hash.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
@@ -39,7 +39,7 @@ import { carriedVerdictOf } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
 
 // Findings of the ids the kind declares only (rule-ids.ts).
-const { fail, info, unavailable, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
+const { changedNumbers, fail, info, unavailable, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
 
 const R = {
   manifest: 'RPR-EVB-001',
