@@ -153,6 +153,13 @@ function roomOf(file) {
   return { ...r, own };
 }
 
+/** The module a relative import names, as a path of the repository with / (`x.js` is `x.ts`, as tsc resolves it). */
+const importedPath = (filename, spec) =>
+  relative(ROOT, resolve(dirname(filename), spec))
+    .split(sep)
+    .join('/')
+    .replace(/\.js$/, '.ts');
+
 /** The reprise/rooms rule: every relative import, type-only or dynamic, must be on its room's list. */
 const roomsRule = {
   meta: {
@@ -166,10 +173,7 @@ const roomsRule = {
     if (!room) return {};
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const target = relative(ROOT, resolve(dirname(context.filename), spec))
-        .split(sep)
-        .join('/')
-        .replace(/\.js$/, '.ts');
+      const target = importedPath(context.filename, spec);
       if (target === room.own || target.startsWith(`${room.own}/`)) return;
       if (room.mayRe.some((re) => re.test(target))) return;
       context.report({
@@ -244,6 +248,58 @@ const printerRule = {
 };
 
 /**
+ * The reprise/typed-findings rule: a kind's findings name only the rule ids it declares
+ * (its rule-ids.ts). The constructors of app/core/findings.ts that take any string (fail,
+ * unavailable, warning, info, finding, changedNumbers) are not imported under app/kinds/:
+ * a kind takes them from findingsOn(its rules) (its findings.ts), typed on its ids, so an
+ * id it did not declare does not compile. test/house/typed-findings.test.ts plants each way.
+ */
+const UNTYPED_FINDINGS = new Set(['fail', 'unavailable', 'warning', 'info', 'finding', 'changedNumbers']);
+const CORE_FINDINGS = 'app/core/findings.ts';
+const typedFindingsRule = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    docs: { description: "a kind's findings come from findingsOn(its rules), never the untyped constructors" },
+  },
+  create(context) {
+    const isCoreFindings = (spec) =>
+      typeof spec === 'string' && spec.startsWith('.') && importedPath(context.filename, spec) === CORE_FINDINGS;
+    const report = (node, what) =>
+      context.report({
+        node,
+        message: `${what} of ${CORE_FINDINGS} takes any rule id: a kind makes its findings with findingsOn(its rules) (its findings.ts), so an id it did not declare does not compile.`,
+      });
+    return {
+      ImportDeclaration(node) {
+        // A type-only import carries no constructor.
+        if (node.importKind === 'type' || !isCoreFindings(node.source.value)) return;
+        for (const s of node.specifiers) {
+          if (s.type === 'ImportNamespaceSpecifier') report(s, `import * as ${s.local.name}`);
+          else if (s.type === 'ImportSpecifier' && s.importKind !== 'type') {
+            const name = s.imported.name ?? s.imported.value;
+            if (UNTYPED_FINDINGS.has(name)) report(s, name);
+          }
+        }
+      },
+      ExportNamedDeclaration(node) {
+        if (!node.source || !isCoreFindings(node.source.value)) return;
+        for (const s of node.specifiers) {
+          const name = s.local.name ?? s.local.value;
+          if (UNTYPED_FINDINGS.has(name)) report(s, `a re-export of ${name}`);
+        }
+      },
+      ExportAllDeclaration(node) {
+        if (isCoreFindings(node.source.value)) report(node, 'export *');
+      },
+      ImportExpression(node) {
+        if (node.source.type === 'Literal' && isCoreFindings(node.source.value)) report(node, 'a dynamic import');
+      },
+    };
+  },
+};
+
+/**
  * Lookups keyed by artifact data never reach Object.prototype: a record keyed by strings
  * starts as Object.create(null) (or is a Map), and a membership test is Object.hasOwn, not
  * `in`, so an engine, output or key named `constructor`, `toString` or `__proto__` finds
@@ -273,7 +329,7 @@ export const INHERITED_NAMES = [
   },
 ];
 
-const REPRISE_PLUGIN = { rules: { rooms: roomsRule, 'one-printer': printerRule } };
+const REPRISE_PLUGIN = { rules: { rooms: roomsRule, 'one-printer': printerRule, 'typed-findings': typedFindingsRule } };
 
 export default tseslint.config(
   {
@@ -342,6 +398,11 @@ export default tseslint.config(
     ignores: ['app/cli/output.ts'],
     plugins: { reprise: REPRISE_PLUGIN },
     rules: { 'reprise/one-printer': 'error' },
+  },
+  {
+    files: ['app/kinds/**/*.ts'],
+    plugins: { reprise: REPRISE_PLUGIN },
+    rules: { 'reprise/typed-findings': 'error' },
   },
   {
     // DOM types are a browser room's business: app/ and shared/ code may not name them.
