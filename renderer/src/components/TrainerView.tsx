@@ -246,8 +246,8 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
   return (
     <section aria-labelledby="sweep-h" data-testid="sweep">
       <h3 id="sweep-h" tabIndex={-1}>
-        Every version and shape the registry offers, side by side ({substitutionsDone(sweep)} of {sweep.plan.length}{' '}
-        replayed, {sweep.repeats} {sweep.repeats === 1 ? 'run' : 'runs'} each)
+        Every version and shape the registry offers, side by side, {sweep.repeats}{' '}
+        {sweep.repeats === 1 ? 'run' : 'runs'} each ({substitutionsDone(sweep)} of {sweep.plan.length} replayed)
       </h3>
       <SweepDeltaChart deltas={deltas} repeats={sweep.repeats} />
       <p className={over.length ? 'small bad' : 'small'} data-testid="sweep-summary">
