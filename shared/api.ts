@@ -323,6 +323,37 @@ export interface JudgementView {
   problem: string | null;
   proofVerified: boolean;
   proofFindings: string[];
+  /** A note's edit: the entry hash of the note it supersedes (app/journal/notes.ts). */
+  supersedes?: string | null;
+}
+
+/** A reviewer's note on an artifact, or an edit of one (supersedes): shown in the confirmation before recordNote. */
+export interface RecordNoteRequest {
+  dir: string;
+  trustStore: string;
+  /** The reviewer's private key (PKCS#8 PEM file, an absolute path). */
+  keyFile: string;
+  /** `sha256:<hex>` of the artifact the note is on. */
+  artifact: string;
+  text: string;
+  /** The entry hash of the note this one edits (its latest version), or null for a new note. */
+  supersedes: string | null;
+}
+
+/** Shown only after the signed write returned. */
+export interface NoteReceipt {
+  seq: number;
+  entryHash: string;
+  /** When the entry was recorded (its recordedAtUtc). */
+  atUtc: string;
+  artifact: string;
+  supersedes: string | null;
+  keyId: string;
+  role: string;
+  label: string;
+  checkpoint: { size: number; root: string; keyId: string };
+  proofVerified: boolean;
+  proofFindings: string[];
 }
 
 export interface ListJudgementsRequest {
@@ -423,6 +454,8 @@ export interface RepriseApi {
   recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt>;
   /** Every judgement the journal holds on an artifact, each with its checked inclusion proof. */
   listJudgements(req: ListJudgementsRequest): Promise<JudgementList>;
+  /** Signs and anchors a reviewer's note on an artifact (or an edit that supersedes one); returns after the write. */
+  recordNote(req: RecordNoteRequest): Promise<NoteReceipt>;
   /** The evidence bundle of the judged report (same bytes as `reprise export`). */
   exportBundle(req: ExportBundleRequest): Promise<BundleExport>;
   /** The rationale rule and the closed set of decisions the engine enforces. */
@@ -457,6 +490,7 @@ export const API_METHODS = [
   'openJudgementJournal',
   'recordJudgement',
   'listJudgements',
+  'recordNote',
   'exportBundle',
   'judgementRules',
   'signingKeys',

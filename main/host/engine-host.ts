@@ -181,6 +181,7 @@ export class EngineHost implements RepriseApi {
   openJudgementJournal: RepriseApi['openJudgementJournal'] = (req) => this.journals.openJudgementJournal(req);
   recordJudgement: RepriseApi['recordJudgement'] = (req) => this.journals.recordJudgement(req);
   listJudgements: RepriseApi['listJudgements'] = (req) => this.journals.listJudgements(req);
+  recordNote: RepriseApi['recordNote'] = (req) => this.journals.recordNote(req);
   exportBundle: RepriseApi['exportBundle'] = (req) => this.journals.exportBundle(req);
   judgementRules: RepriseApi['judgementRules'] = () => this.journals.judgementRules();
   signingKeys: RepriseApi['signingKeys'] = (req) => this.journals.signingKeys(req);

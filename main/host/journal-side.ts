@@ -16,7 +16,9 @@ import type {
   JudgementReceipt,
   JudgementRules,
   ListJudgementsRequest,
+  NoteReceipt,
   RecordJudgementRequest,
+  RecordNoteRequest,
   SigningKey,
 } from '../../shared/api.js';
 import { dirname } from 'node:path';
@@ -85,6 +87,12 @@ export class JournalSide {
     const paths = await this.judgementPaths(req, 'a judgement');
     const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the judgement');
     return this.journal.run<JudgementReceipt>({ op: 'judge-record', req: { ...paths, keyFile } });
+  }
+
+  async recordNote(req: RecordNoteRequest): Promise<NoteReceipt> {
+    const paths = await this.judgementPaths(req, 'a note');
+    const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the note');
+    return this.journal.run<NoteReceipt>({ op: 'judge-note', req: { ...paths, keyFile } });
   }
 
   async listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {

@@ -1,6 +1,6 @@
 /**
- * Judgement operations for the workbench (open a journal, record a judgement, list the
- * judgements on an artifact, export its evidence bundle), run in the journal worker thread
+ * Judgement operations for the workbench (open a journal, record a judgement or a note, list
+ * the judgements on an artifact, export its evidence bundle), run in the journal worker thread
  * with the other journal operations (journal-ops.ts dispatches them here). Thin adapters
  * over app/journal/judgement.ts and the evidence-bundle kind: they check the request,
  * shape results for the UI, and nothing more.
@@ -16,7 +16,9 @@ import type {
   JudgementReceipt,
   JudgementView,
   ListJudgementsRequest,
+  NoteReceipt,
   RecordJudgementRequest,
+  RecordNoteRequest,
 } from '../../shared/api.js';
 import { JUDGEMENT_DECISIONS } from '../../shared/rationale.js';
 import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
@@ -27,6 +29,7 @@ import {
   JournalWriter,
   listJudgements as journalJudgements,
   recordJudgement as journalRecord,
+  recordNote as journalNote,
   reportDigest,
   type JudgementRecord,
 } from '../../app/journal/index.js';
@@ -38,6 +41,7 @@ export type JudgementOp =
   | { op: 'judge-open'; req: JudgementJournalRequest }
   | { op: 'judge-record'; req: RecordJudgementRequest }
   | { op: 'judge-list'; req: ListJudgementsRequest }
+  | { op: 'judge-note'; req: RecordNoteRequest }
   | { op: 'judge-export'; req: ExportBundleRequest }
   | { op: 'judge-keys'; keys: string[]; trustStore?: string };
 
@@ -133,6 +137,37 @@ function view(j: JudgementRecord): JudgementView {
     problem: j.problem,
     proofVerified: j.proofVerified,
     proofFindings: j.proofFindings,
+    supersedes: j.supersedes,
+  };
+}
+
+/** A reviewer's note on an artifact, or an edit of one (app/journal/notes.ts): refused unless the journal verifies. */
+export async function recordNote(req: RecordNoteRequest): Promise<NoteReceipt> {
+  const dir = dirOf(req);
+  if (!isStr(req.trustStore)) throw new UsageError('a note needs the trust store that names the reviewer');
+  if (!isStr(req.keyFile) || !isAbsolute(req.keyFile))
+    throw new UsageError('choose the reviewer key file (an absolute path) that signs the note');
+  if (!isHashString(req.artifact)) throw new UsageError('a note is on an artifact, named by its sha256:<64 hex> hash');
+  if (typeof req.text !== 'string') throw new UsageError('a note needs its text');
+  const supersedes = req.supersedes ?? null;
+  if (supersedes !== null && !isHashString(supersedes))
+    throw new UsageError('a note edits another by its entry hash (sha256:<64 hex>)');
+  const trust = await loadTrustStore(req.trustStore);
+  const signer = await loadSigner(req.keyFile);
+  const r = await journalNote(dir, { artifact: req.artifact, text: req.text, supersedes }, signer, trust);
+  const k = trust.get(signer.keyId)!; // recordNote refused an unknown key
+  return {
+    seq: r.seq,
+    entryHash: r.entryHash,
+    atUtc: r.entry.recordedAtUtc,
+    artifact: req.artifact,
+    supersedes,
+    keyId: signer.keyId,
+    role: k.role,
+    label: k.label,
+    checkpoint: { size: r.checkpoint.treeSize, root: r.checkpoint.rootHash, keyId: r.checkpoint.signer },
+    proofVerified: r.proofVerified,
+    proofFindings: r.proofFindings,
   };
 }
 
@@ -192,6 +227,8 @@ export async function runJudgementOp(op: JudgementOp): Promise<unknown> {
       return recordJudgement(op.req);
     case 'judge-list':
       return listJudgements(op.req);
+    case 'judge-note':
+      return recordNote(op.req);
     case 'judge-export':
       return exportBundle(op.req);
     case 'judge-keys':

@@ -11,6 +11,8 @@ import { checkInclusionProof, inclusionProof, recordJudgement } from '../../app/
 import { listNotes, recordNote } from '../../app/journal/notes.js';
 import { runBytes } from '../../app/engine/run.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
+import { runJudgementOp } from '../../main/host/judgement-ops.js';
+import type { JudgementList, NoteReceipt } from '../../shared/api.js';
 import { makeKeys, tmp, type Keys } from './helpers.js';
 
 const A = `sha256:${'a'.repeat(64)}`;
@@ -98,6 +100,34 @@ describe('reviewer notes', () => {
       /does not verify|RPR-JOURNAL/,
     );
     expect(readFileSync(file, 'utf8')).toBe(edited);
+  });
+
+  it("the workbench's operation: a note and its edit, listed with what each supersedes", async () => {
+    const base = tmp('reprise-notes-host-');
+    const keys = makeKeys(base);
+    const dir = join(base, 'journal');
+    const req = { dir, trustStore: keys.trustPath, keyFile: keys.reviewerPem, artifact: A };
+    const first = (await runJudgementOp({
+      op: 'judge-note',
+      req: { ...req, text: FIRST, supersedes: null },
+    })) as NoteReceipt;
+    expect(first).toMatchObject({ seq: 0, supersedes: null, role: 'reviewer', proofVerified: true });
+    const edit = (await runJudgementOp({
+      op: 'judge-note',
+      req: { ...req, text: EDITED, supersedes: first.entryHash },
+    })) as NoteReceipt;
+    expect(edit.supersedes).toBe(first.entryHash);
+    const list = (await runJudgementOp({
+      op: 'judge-list',
+      req: { dir, trustStore: keys.trustPath, artifact: A },
+    })) as JudgementList;
+    expect(list.judgements.map((j) => [j.decision, j.rationale, j.supersedes, j.proofVerified])).toEqual([
+      ['note', FIRST, null, true],
+      ['note', EDITED, first.entryHash, true],
+    ]);
+    await expect(
+      runJudgementOp({ op: 'judge-note', req: { ...req, keyFile: keys.officerPem, text: FIRST, supersedes: null } }),
+    ).rejects.toThrow(/note refused/);
   });
 
   it.skipIf(!cliBuilt())('the CLI: journal note, an edit with --supersedes, journal notes lists both', async () => {

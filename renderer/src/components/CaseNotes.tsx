@@ -1,0 +1,349 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { checkRationale, type JudgementView, type NoteReceipt, type SigningKey } from '../../../shared/api';
+import type { CaseJudgement } from '../../../shared/case';
+import { RATIONALE_RULE } from '../../../shared/rationale';
+import { useJudgement } from '../judgement-store';
+import { signingRefusal } from '../lib/sign-gate';
+import { useStore } from '../store';
+import { CopyValue } from './Copy';
+import { SignDialog } from './SignDialog';
+
+/** The journal the notes are in, and the trust store that names their signers. */
+export interface NotesJournal {
+  dir: string;
+  trustStore: string;
+}
+
+/** One version of a note as the list shows it. */
+interface NoteRow {
+  seq: number;
+  entryHash: string;
+  text: string;
+  author: string;
+  atUtc: string;
+  supersedes: string | null;
+  supersededBy: string | null;
+}
+
+const IDS = {
+  dialog: 'note-confirm',
+  heading: 'note-confirm-h',
+  cancel: 'note-confirm-cancel',
+  sign: 'note-confirm-sign',
+  blocked: 'note-confirm-blocked',
+};
+
+/** The notes of the case (decision `note`, this artifact) and those recorded here since, each once, in seq order. */
+function rowsOf(notes: readonly CaseJudgement[], added: readonly NoteRow[], artifact: string): NoteRow[] {
+  const rows = new Map<string, NoteRow>();
+  for (const n of notes)
+    if (n.decision === 'note' && n.subject === artifact)
+      rows.set(n.entryHash, {
+        seq: n.seq,
+        entryHash: n.entryHash,
+        text: n.rationale,
+        author: n.author,
+        atUtc: n.atUtc,
+        supersedes: n.supersedes,
+        supersededBy: null,
+      });
+  for (const a of added) if (!rows.has(a.entryHash)) rows.set(a.entryHash, a);
+  const list = [...rows.values()].sort((a, b) => a.seq - b.seq);
+  // The first edit of a note supersedes it (the engine refuses a second).
+  for (const r of list) {
+    const old = r.supersedes ? rows.get(r.supersedes) : undefined;
+    if (old && old.supersededBy === null) old.supersededBy = r.entryHash;
+  }
+  return list;
+}
+
+/** Each note's proof, checked by the engine against the journal's latest signed checkpoint. */
+function useProofs(journal: NotesJournal, artifact: string, version: number): Map<string, JudgementView> {
+  const api = useStore((s) => s.api);
+  const [proofs, setProofs] = useState(new Map<string, JudgementView>());
+  useEffect(() => {
+    let live = true;
+    void api
+      ?.listJudgements({ dir: journal.dir, trustStore: journal.trustStore, artifact })
+      .then((l) => live && setProofs(new Map(l.judgements.map((j) => [j.entryHash, j]))))
+      .catch(() => live && setProofs(new Map()));
+    return () => {
+      live = false;
+    };
+  }, [api, journal.dir, journal.trustStore, artifact, version]);
+  return proofs;
+}
+
+function NoteItem({
+  row,
+  proof,
+  onEdit,
+}: {
+  row: NoteRow;
+  proof: JudgementView | undefined;
+  onEdit: (() => void) | null;
+}) {
+  return (
+    <li className={row.supersededBy ? 'note superseded' : 'note'} data-testid={`note-${row.seq}`}>
+      <p className="rationale-text" data-testid="note-text">
+        {row.text}
+      </p>
+      <p className="small muted">
+        #{row.seq} at {row.atUtc}, signed by <span className="mono">{row.author}</span>
+        {row.supersedes && <> · edits an earlier version</>}
+      </p>
+      <p className="small" data-testid="note-state">
+        {row.supersededBy ? (
+          <strong>Superseded: an edit replaced this text (it stays in the journal, signed and provable).</strong>
+        ) : (
+          'Latest version.'
+        )}{' '}
+        Entry <CopyValue value={row.entryHash} label={`the entry hash of note #${row.seq}`} />{' '}
+        <span data-testid="note-proof">
+          {proof === undefined
+            ? '(proof being checked…)'
+            : proof.proofVerified
+              ? '✓ inclusion proven under the signed checkpoint'
+              : `proof not verified: ${proof.proofFindings.join('; ')}`}
+        </span>
+      </p>
+      {onEdit && (
+        <button type="button" className="small" onClick={onEdit} data-testid={`note-edit-${row.seq}`}>
+          Edit this note
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** What will be signed, before anything is written (Cancel writes nothing). */
+function NoteConfirm(props: {
+  text: string;
+  supersedes: string | null;
+  artifact: string;
+  journal: string;
+  signer: SigningKey;
+  refused: string | null;
+  onSign: () => void;
+  onCancel: () => void;
+}) {
+  const { text, supersedes, artifact, journal, signer } = props;
+  return (
+    <SignDialog
+      ids={IDS}
+      title={supersedes ? 'Sign this edit of a note?' : 'Sign this note?'}
+      signLabel="Sign and anchor"
+      refused={props.refused}
+      onSign={props.onSign}
+      onCancel={props.onCancel}
+    >
+      <p>
+        The engine signs these fields with your key and appends them to the journal. A signed note is never removed.
+      </p>
+      <dl className="meta" data-testid="note-confirm-fields">
+        <dt>Subject artifact</dt>
+        <dd className="small">
+          <CopyValue value={artifact} label="the subject artifact hash" />
+        </dd>
+        <dt>Decision</dt>
+        <dd>note</dd>
+        <dt>Text</dt>
+        <dd className="rationale-text">{text}</dd>
+        <dt>Supersedes</dt>
+        <dd className="small">
+          {supersedes ? <CopyValue value={supersedes} label="the entry it supersedes" /> : 'nothing (a new note)'}
+        </dd>
+        <dt>Key id</dt>
+        <dd className="small">{signer.keyId ?? 'not an Ed25519 key'}</dd>
+        <dt>Role</dt>
+        <dd>
+          {signer.role ?? 'not in the trust store'}
+          {signer.label ? ` (${signer.label})` : ''}
+        </dd>
+        <dt>Journal</dt>
+        <dd className="mono small">{journal}</dd>
+      </dl>
+    </SignDialog>
+  );
+}
+
+interface Draft {
+  text: string;
+  supersedes: string | null;
+}
+
+/** The form: the text under the one rationale rule, then the confirmation; the engine's refusal beside it. */
+function NoteForm(props: {
+  draft: Draft;
+  setDraft: (d: Draft | null) => void;
+  blocked: string | null;
+  onReview: () => void;
+}) {
+  const { draft, setDraft, blocked } = props;
+  const [touched, setTouched] = useState(false);
+  const problem = checkRationale(draft.text);
+  return (
+    <form
+      className="note-form"
+      aria-label={draft.supersedes ? 'Edit the note' : 'Add a note'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setTouched(true);
+        if (!problem && !blocked) props.onReview();
+      }}
+    >
+      <label htmlFor="note-text">
+        {draft.supersedes ? 'The note’s new text (signed and journaled)' : 'Note (signed and journaled)'}
+      </label>
+      <p id="note-rule" className="muted small">
+        The rule: {RATIONALE_RULE.summary}
+      </p>
+      <textarea
+        id="note-text"
+        rows={3}
+        value={draft.text}
+        onChange={(e) => setDraft({ ...draft, text: e.target.value })}
+        aria-invalid={touched && problem !== null}
+        aria-describedby={touched && problem ? 'note-rule note-text-err' : 'note-rule'}
+        data-testid="note-text-input"
+      />
+      {touched && problem && (
+        <p id="note-text-err" className="field-error" data-testid="note-text-err">
+          {problem}
+        </p>
+      )}
+      <div className="toolbar">
+        <button type="button" onClick={() => setDraft(null)}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className="primary"
+          disabled={blocked !== null}
+          {...(blocked ? { 'aria-describedby': 'note-blocked' } : {})}
+          data-testid="note-review"
+        >
+          Review and sign…
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Why nothing can be signed here (no reviewer key chosen, or the window's journal fails verification), or null. */
+function useBlocked(journal: NotesJournal): { blocked: string | null; signer: SigningKey | null } {
+  const { keys, keyPath, work, status } = useJudgement(
+    useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, work: s.work, status: s.status })),
+  );
+  const signer = keys.find((k) => k.path === keyPath) ?? null;
+  const refusal = work?.dir === journal.dir ? signingRefusal(status) : null;
+  const blocked = refusal ?? (signer ? null : 'Choose the reviewer key that signs in the journal header first.');
+  return { blocked, signer };
+}
+
+/**
+ * A reviewer's notes on one artifact of a case (docs/journal.md, "Notes"): every version,
+ * the superseded ones too, each with its entry hash and its checked proof; a new note, or
+ * an edit of the latest version of one, signed after a confirmation that shows exactly
+ * what will be signed. Append-only: an edit is a new entry that supersedes, never a change.
+ * The engine refuses to sign onto a journal that does not verify; its words are shown.
+ */
+export function CaseNotes({
+  journal,
+  artifact,
+  notes,
+  onRecorded,
+}: {
+  journal: NotesJournal;
+  artifact: string;
+  notes: readonly CaseJudgement[];
+  onRecorded?: (r: NoteReceipt) => void;
+}) {
+  const api = useStore((s) => s.api);
+  const keyPath = useJudgement((s) => s.keyPath);
+  const { blocked, signer } = useBlocked(journal);
+  const [added, setAdded] = useState<NoteRow[]>([]);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [receipt, setReceipt] = useState<NoteReceipt | null>(null);
+  const rows = useMemo(() => rowsOf(notes, added, artifact), [notes, added, artifact]);
+  const proofs = useProofs(journal, artifact, added.length);
+  const sign = useCallback(async () => {
+    if (!api || !draft) return;
+    setConfirming(false);
+    setError(null);
+    try {
+      const r = await api.recordNote({ ...journal, keyFile: keyPath, artifact, ...draft });
+      const row = {
+        seq: r.seq,
+        entryHash: r.entryHash,
+        text: draft.text,
+        author: r.keyId,
+        atUtc: r.atUtc,
+        supersedes: r.supersedes,
+        supersededBy: null,
+      };
+      setAdded((a) => [...a, row]);
+      setReceipt(r);
+      setDraft(null);
+      onRecorded?.(r);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }, [api, draft, journal, keyPath, artifact, onRecorded]);
+  return (
+    <section className="panel case-notes" aria-labelledby="case-notes-h" data-testid="case-notes">
+      <h3 id="case-notes-h">Notes on this artifact ({rows.length})</h3>
+      {rows.length === 0 ? (
+        <p className="muted">No note yet.</p>
+      ) : (
+        <ol className="notes">
+          {rows.map((r) => (
+            <NoteItem
+              key={r.entryHash}
+              row={r}
+              proof={proofs.get(r.entryHash)}
+              onEdit={r.supersededBy || draft ? null : () => setDraft({ text: r.text, supersedes: r.entryHash })}
+            />
+          ))}
+        </ol>
+      )}
+      {blocked && (
+        <p id="note-blocked" className="field-error" data-testid="note-blocked">
+          {blocked}
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="error" data-testid="note-error">
+          The note was not signed: {error}
+        </p>
+      )}
+      {receipt && !draft && (
+        <p role="status" className="small" data-testid="note-receipt">
+          Signed and anchored: entry #{receipt.seq}, checkpoint size {receipt.checkpoint.size},{' '}
+          {receipt.proofVerified ? 'proof verified' : `proof NOT verified: ${receipt.proofFindings.join('; ')}`}.
+        </p>
+      )}
+      {draft ? (
+        <NoteForm draft={draft} setDraft={setDraft} blocked={blocked} onReview={() => setConfirming(true)} />
+      ) : (
+        <button type="button" onClick={() => setDraft({ text: '', supersedes: null })} data-testid="note-add">
+          Add a note
+        </button>
+      )}
+      {confirming && draft && signer && (
+        <NoteConfirm
+          {...draft}
+          artifact={artifact}
+          journal={journal.dir}
+          signer={signer}
+          refused={blocked}
+          onSign={() => void sign()}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </section>
+  );
+}
