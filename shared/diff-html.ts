@@ -27,7 +27,7 @@ export interface DiffPageInput {
 }
 
 const DIFF_CSS = `
-tr:target{outline:3px solid #0550ae;outline-offset:-3px}a.perma{color:#0550ae;text-decoration:none}
+tr:target{outline:3px solid #0550ae;outline-offset:-3px}a.perma{color:#0550ae;text-decoration:underline}
 del{background:#ffebe9;color:#82071e}ins{background:#dafbe1;color:#0a3622;text-decoration:none}
 .op{font-weight:600}.note{background:#fff8c5;padding:6px 8px;border:1px solid #d4a72c;border-radius:4px}`;
 
