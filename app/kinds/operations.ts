@@ -95,6 +95,13 @@ export interface CaseIdentity {
   value: string;
   /** Where in the artifact the part so named lies (RFC 6901 pointer, `entry:<path>`), or null for the whole. */
   pointer: string | null;
+  /**
+   * The artifact holds a copy of content it names for its own checks (a dump's or a
+   * manifest's embedded artifacts), not the content's source: a reference links to such a
+   * copy only when its own artifact holds no copy of the value, so a hundred dumps embedding
+   * the same prompt do not all link to each other.
+   */
+  copy?: true;
 }
 
 export interface CaseReference {

@@ -31,7 +31,7 @@ export function caseTarget(values: Record<string, unknown>, positionals: readonl
 }
 
 /** Whether `file` lies in `dir` (both through their real paths, so a link cannot hide it). */
-function inside(file: string, dir: string): boolean {
+export function inside(file: string, dir: string): boolean {
   const real = (p: string): string => {
     try {
       return realpathSync(p);
@@ -75,7 +75,8 @@ export class CaseCollector {
 
 /** Writes the case report: to stdout (`-`) or atomically to the file. */
 export async function writeCase(io: CliIO, target: string, report: CaseReport): Promise<void> {
-  const text = JSON.stringify(report, null, 2) + '\n';
+  // One line: a case of thousands of events is megabytes, which indentation would make half again.
+  const text = JSON.stringify(report) + '\n';
   if (target === '-') return io.out(text);
   try {
     await writeFileAtomic(target, text);

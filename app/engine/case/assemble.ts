@@ -27,19 +27,40 @@ interface Target {
   pointer: string | null;
 }
 
+/** Who holds one value: every holder, those that are its source (not a copy), and the artifacts among them. */
+interface Holders {
+  all: Target[];
+  sources: Target[];
+  artifacts: Set<string>;
+}
+
 /** Every value an artifact of the case can be named by: its bytes' SHA-256 and the identities it declares. */
-function identityIndex(parts: readonly CasePart[]): Map<string, Target[]> {
-  const index = new Map<string, Target[]>();
-  const add = (value: string, t: Target): void => {
-    const list = index.get(value);
-    if (list) list.push(t);
-    else index.set(value, [t]);
+function identityIndex(parts: readonly CasePart[]): Map<string, Holders> {
+  const index = new Map<string, Holders>();
+  const add = (value: string, t: Target, copy: boolean): void => {
+    let h = index.get(value);
+    if (!h) index.set(value, (h = { all: [], sources: [], artifacts: new Set() }));
+    h.all.push(t);
+    if (!copy) h.sources.push(t);
+    h.artifacts.add(t.artifact);
   };
   for (const p of parts) {
-    if (p.artifact.sha256 !== '') add(p.artifact.sha256, { artifact: p.artifact.path, pointer: null });
-    for (const id of p.identities) add(id.value, { artifact: p.artifact.path, pointer: id.pointer });
+    if (p.artifact.sha256 !== '') add(p.artifact.sha256, { artifact: p.artifact.path, pointer: null }, false);
+    for (const id of p.identities) add(id.value, { artifact: p.artifact.path, pointer: id.pointer }, id.copy === true);
   }
   return index;
+}
+
+/**
+ * The artifacts a reference of `from` names. What its own artifact holds is no link between
+ * two, nor is another artifact's copy of it (a hundred dumps embedding one prompt do not all
+ * link to each other); null when its own artifact alone answers it.
+ */
+function targetsOf(h: Holders | undefined, from: string): Target[] | null {
+  if (!h) return [];
+  if (!h.artifacts.has(from)) return h.all;
+  const others = h.sources.filter((t) => t.artifact !== from);
+  return others.length > 0 ? others : null;
 }
 
 /** Links by content; an expected reference that names nothing in the case is a missing link and a finding. */
@@ -50,12 +71,11 @@ export function joinLinks(parts: readonly CasePart[]): { links: CaseLink[]; find
   for (const p of parts) {
     const from = p.artifact.path;
     for (const r of p.references) {
-      const all = index.get(r.value) ?? [];
-      // An artifact naming a part of itself only (a manifest's embedded artifact) is no link between two.
-      const targets = all.filter((t) => t.artifact !== from);
-      if (all.length > 0 && targets.length === 0) continue;
+      const targets = targetsOf(index.get(r.value), from);
+      if (targets === null) continue;
       const base = { from: { artifact: from, pointer: r.pointer }, relation: r.relation, value: r.value };
-      for (const t of targets) links.push({ ...base, to: { ...t }, status: 'found' });
+      for (const t of targets)
+        links.push({ ...base, to: { artifact: t.artifact, pointer: t.pointer }, status: 'found' });
       if (targets.length > 0) continue;
       links.push({ ...base, to: { artifact: null, pointer: null }, status: 'missing' });
       if (r.expected)
@@ -83,21 +103,15 @@ const linkKey = (l: CaseLink): string[] => [
 /** Sorted by the key's fields in turn, duplicates (equal keys) once. */
 function uniqueSorted<T>(items: readonly T[], key: (t: T) => string[]): T[] {
   const keyed = items.map((t) => ({ t, k: key(t) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < a.k.length; i++) {
-      const c = byText(a.k[i]!, b.k[i]!);
+  const compare = (a: string[], b: string[]): number => {
+    for (let i = 0; i < a.length; i++) {
+      const c = byText(a[i]!, b[i]!);
       if (c !== 0) return c;
     }
     return 0;
-  });
-  const out: T[] = [];
-  let last: string | null = null;
-  for (const { t, k } of keyed) {
-    const joined = JSON.stringify(k);
-    if (joined !== last) out.push(t);
-    last = joined;
-  }
-  return out;
+  };
+  keyed.sort((a, b) => compare(a.k, b.k));
+  return keyed.filter((x, i) => i === 0 || compare(keyed[i - 1]!.k, x.k) !== 0).map((x) => x.t);
 }
 
 /** The timeline in time order (then artifact, pointer, label: an order that never depends on landing). */

@@ -18,7 +18,7 @@ export function dumpCaseFacts(m: DumpModel | null): CaseFacts {
   if (!m) return facts;
   if (isObject(m['artifacts']))
     for (const k of Object.keys(m['artifacts']))
-      facts.identities.push({ value: k, pointer: `/artifacts/${escapePointerToken(k)}` });
+      facts.identities.push({ value: k, pointer: `/artifacts/${escapePointerToken(k)}`, copy: true });
   const outcome = str(m['executionOutcomeHash']);
   if (outcome) facts.identities.push({ value: outcome, pointer: '/executionOutcomeHash' });
   const refer = (pointer: string, relation: string, v: unknown): void => {

@@ -22,7 +22,7 @@ export function manifestCaseFacts(subject: CaseSubject, report: Report): CaseFac
   const claim = str(m['claimRef']);
   if (claim) facts.identities.push({ value: claim, pointer: '/claimRef' });
   const embedded = isObj(m['artifacts']) ? Object.keys(m['artifacts']) : [];
-  for (const k of embedded) facts.identities.push({ value: k, pointer: ptr('/artifacts', k) });
+  for (const k of embedded) facts.identities.push({ value: k, pointer: ptr('/artifacts', k), copy: true });
   const policy = isObj(m['policyContext']) ? str(m['policyContext']['bundleHash']) : null;
   if (policy)
     facts.references.push({
