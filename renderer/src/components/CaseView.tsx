@@ -42,7 +42,7 @@ function Counts({ c }: { c: CaseArtifact['counts'] }) {
 }
 
 /** Rows of the artifacts table at most: a case of thousands is read through its verdict filter. */
-const MAX_ROWS = 1000;
+const MAX_ROWS = 300;
 
 function ArtifactRow({ a, open }: { a: CaseArtifact; open: (a: CaseArtifact) => void }) {
   return (

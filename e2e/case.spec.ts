@@ -1,0 +1,200 @@
+/**
+ * The reviewer's case through the UI only (web target): a case folder built from
+ * `reprise examples` (a replay dump, an ACGP trace, a TG manifest with its policy bundle and
+ * its journal, a Nemosyne package, and a quarantine journal whose cases name the dump and a
+ * dump the case does not hold) opened by its path under --root; the progress over the case
+ * and each verdict, the links (one found, one missing), the judgements, the timeline with
+ * its filters and keyboard, an event opening the chain view; the same case sent from the
+ * window as a folder; a large case's progress and its cancel. axe on every state, light and
+ * dark, nothing excluded.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
+import { axeBothThemes, expect, ROOT, SCREENSHOTS, test, type Served } from './fixtures.js';
+
+test.describe.configure({ timeout: 240_000 });
+
+async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
+  if (SCREENSHOTS && info.project.name === 'web')
+    await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
+}
+
+function cli(args: string[]): string {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`reprise ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const sha256 = (b: Buffer | string): string => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+
+/** A case folder of one artifact of every kind plus a quarantine journal, from the served examples. */
+function caseFolder(served: Served): string {
+  const ex = served.examples;
+  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-case-')), 'case-17');
+  const copy = (from: string, to: string): void => cpSync(join(ex, from), join(dir, to), { recursive: true });
+  copy('dumps/intact.dump.json', 'dump.json');
+  copy('acgp/trace-clean.jsonl', 'agent/trace.jsonl');
+  copy('tg/recorded-anchored/manifest.json', 'tg/manifest.json');
+  copy('tg/bundle.json', 'tg/policy.json');
+  copy('tg/journal', 'tg/journal');
+  copy('packages/intact/v4.nemosyne', 'dataset.nemosyne');
+  const officer = ['--key', join(ex, 'journal/keys/quarantine-officer.pem')];
+  const trust = ['--trust-store', join(ex, 'journal/trust-store.json')];
+  const review = join(dir, 'review');
+  // One case names the dump of this folder (a link found), one a dump it does not hold (a link missing).
+  const dump = sha256(readFileSync(join(dir, 'dump.json')));
+  cli([
+    'quarantine',
+    'open',
+    review,
+    '--claim',
+    'claim:e2e-1',
+    '--artifact',
+    dump,
+    '--reason',
+    'held for review',
+    ...officer,
+    ...trust,
+  ]);
+  const absent = sha256('a dump this case does not hold');
+  cli([
+    'quarantine',
+    'open',
+    review,
+    '--claim',
+    'claim:e2e-2',
+    '--artifact',
+    absent,
+    '--reason',
+    'held: its dump is elsewhere',
+    ...officer,
+    ...trust,
+  ]);
+  return dir;
+}
+
+/** Records (in the page) whether the case's progress bar was ever shown: a small case may end within a frame. */
+async function watchProgress(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __caseProgressSeen: boolean };
+    w.__caseProgressSeen = false;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="case-progress"]')) w.__caseProgressSeen = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+}
+
+const progressSeen = (page: Page): Promise<boolean> =>
+  page.evaluate(() => (window as unknown as { __caseProgressSeen: boolean }).__caseProgressSeen);
+
+test('a case folder by path: verdicts as they land, links found and missing, judgements, timeline filters and keyboard, an event opens the chain view', async ({
+  workbench: page,
+  served,
+}, info) => {
+  const dir = caseFolder(served!);
+  await page.getByTestId('tab-case').click();
+  await expect(page.getByRole('heading', { name: 'Open a case folder' })).toBeVisible();
+  await axeBothThemes(page, 'case view, nothing open');
+
+  await watchProgress(page);
+  await page.locator('#case-path').fill(dir);
+  await page.getByTestId('case-open').click();
+  const verdict = page.getByTestId('case-verdict');
+  await expect(verdict).toBeVisible({ timeout: 120_000 });
+  expect(await progressSeen(page)).toBe(true);
+  await expect(verdict).toContainText('7 artifacts');
+  const artifacts = page.getByTestId('case-artifacts');
+  for (const [path, kind] of [
+    ['dump.json', 'replay-dump'],
+    ['agent/trace.jsonl', 'acgp-trace'],
+    ['tg/manifest.json', 'tg-replay-manifest'],
+    ['tg/policy.json', 'tg-policy-bundle'],
+    ['tg/journal', 'journal'],
+    ['dataset.nemosyne', 'nemosyne-package'],
+    ['review', 'journal'],
+  ] as const)
+    await expect(artifacts.locator(`tr[data-artifact="${path}"]`)).toContainText(kind);
+  await expect(artifacts.getByTestId('case-artifact-verdict')).toHaveCount(7);
+
+  // The links: the review journal's case names the dump (found) and a dump the case lacks (missing).
+  const links = page.getByTestId('case-links');
+  const found = links.getByTestId('case-link-found').filter({ hasText: 'dump.json' });
+  await expect(found.first()).toContainText('subject');
+  const missing = links.getByTestId('case-link-missing').filter({ hasText: sha256('a dump this case does not hold') });
+  await expect(missing).toHaveCount(1);
+  await expect(missing).toContainText('missing');
+  await expect(page.getByTestId('case-judgements')).toContainText('accept');
+  await axeBothThemes(page, 'case verified');
+  await shot(page, info, 'case');
+
+  // The timeline: every event, then filtered by artifact and by severity.
+  const count = page.getByTestId('timeline-count');
+  const all = Number((await count.textContent())!.split(' of ')[1]!.split(' ')[0]!.replace(/,/g, ''));
+  expect(all).toBeGreaterThan(10);
+  await page.getByTestId('timeline-artifact').selectOption('agent/trace.jsonl');
+  await expect(count).not.toHaveText(`${all} of ${all} events`);
+  const rows = page.getByTestId('timeline-scroll').locator('[role="row"]');
+  for (const t of await rows.allTextContents()) expect(t).toContain('agent/trace.jsonl');
+  await page.getByTestId('timeline-severity').selectOption('fail');
+  await expect(page.getByTestId('timeline-empty')).toHaveText('No event matches these filters.');
+  await axeBothThemes(page, 'timeline filtered to nothing');
+  await page.getByTestId('timeline-severity').selectOption('');
+  await shot(page, info, 'case-timeline');
+
+  // Keyboard: Tab reaches the list, the arrow keys move the active row, Enter opens it in the chain view.
+  const first = rows.first().getByRole('button');
+  await first.focus();
+  await page.keyboard.press('ArrowDown');
+  const second = rows.nth(1).getByRole('button');
+  await expect(second).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('verdict')).toContainText('acgp-trace', { timeout: 60_000 });
+  await expect(page.getByTestId('chain'))
+    .toBeVisible()
+    .catch(() => undefined);
+  await axeBothThemes(page, 'chain view opened from the timeline');
+});
+
+test('a case sent from the window as a folder; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
+  workbench: page,
+  served,
+}) => {
+  const dir = caseFolder(served!);
+  await page.getByTestId('tab-case').click();
+  await page.locator('#case-folder-input').setInputFiles(dir);
+  const verdict = page.getByTestId('case-verdict');
+  await expect(verdict).toBeVisible({ timeout: 120_000 });
+  await expect(verdict).toContainText('7 artifacts');
+  await expect(page.locator('#case-h')).toContainText('files sent from this window');
+  await expect(page.getByTestId('case-links').getByTestId('case-link-found').first()).toBeVisible();
+
+  // A case of 60,000 small files (not artifacts of a known kind: each a failing verdict that
+  // stops nothing): the one progress bar over it, verdicts landing under it, then Cancel.
+  const big = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-bigcase-')), 'many');
+  mkdirSync(big);
+  for (let i = 0; i < 60_000; i++) writeFileSync(join(big, `n${i}.json`), `{"note": ${i}}\n`);
+  const progress = page.getByTestId('case-progress');
+  const open = async (): Promise<void> => {
+    await page.locator('#case-path').fill(big);
+    await page.getByTestId('case-open').click();
+    await expect(progress).toContainText(/[1-9]\d* of 60000 artifacts/, { timeout: 60_000 });
+  };
+  // Cancel at once: the case stops, and says so.
+  await open();
+  await page.getByTestId('case-cancel').click();
+  await expect(page.getByTestId('case-note')).toHaveText('Cancelled: the case was stopped.', { timeout: 60_000 });
+  await expect(progress).toHaveCount(0);
+  await axeBothThemes(page, 'case cancelled');
+  // Again, left to run: verdicts land under the one progress bar, then the whole case is in.
+  await open();
+  await expect(page.getByTestId('case-artifact-verdict').first()).toHaveText('fail');
+  await axeBothThemes(page, 'case running');
+  await expect(page.getByTestId('case-verdict')).toContainText('60000 artifacts', { timeout: 180_000 });
+  await expect(page.getByTestId('case-artifacts-cap')).toContainText('Showing the first 300 of 60,000 artifacts');
+  await axeBothThemes(page, 'a case of 60,000 artifacts');
+});
