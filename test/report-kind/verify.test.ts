@@ -4,7 +4,8 @@
  * report made again (verify, or replay for a replay report) compared without run and path.
  * A failing report never verifies as PASS (RPR-RPT-006).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { runCase } from '../../app/jobs/case.js';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runPath } from '../../app/engine/run.js';
@@ -124,5 +125,25 @@ describe('an exported report', () => {
       expect(r.verdict, f.path).toBe(f.expect!.verdict);
       expect(rules(r), f.path).toContain(f.expect!.rule);
     }
+  });
+
+  it('in a case, links to the artifact it is about by its SHA-256 (relation reported)', async () => {
+    const dir = tmp('reprise-rpt-case-');
+    const art = join(dir, 'intact.dump.json');
+    writeFileSync(art, readFileSync(join(ex, 'dumps', 'intact.dump.json')));
+    const rep = await runPath(art, 'verify', { trustStore: trustStore() });
+    writeFileSync(join(dir, 'exported.json'), JSON.stringify(rep));
+    const c = await runCase(dir, { options: { trustStore: trustStore() } });
+    expect(c.artifacts.map((a) => [a.path, a.kind])).toEqual([
+      ['exported.json', 'reprise-report'],
+      ['intact.dump.json', 'replay-dump'],
+    ]);
+    const link = c.links.find((l) => l.relation === 'reported');
+    expect(link).toMatchObject({
+      from: { artifact: 'exported.json', pointer: '/artifact/sha256' },
+      to: { artifact: 'intact.dump.json' },
+      status: 'found',
+    });
+    expect(c.timeline.some((e) => e.artifact === 'exported.json' && e.label === 'report made')).toBe(true);
   });
 });

@@ -6,4 +6,8 @@ export const reportCode: KindCode = {
   async verify(s, ctx) {
     return verifyReport(s.jsonObject(), s.json()?.ok === true, ctx);
   },
+  operations: {
+    caseFacts: async (subject) =>
+      (await import('./case-facts.js')).reportCaseFacts(subject.sniffed?.jsonObject() ?? null),
+  },
 };
