@@ -5,6 +5,7 @@
  * replay with its tokens recorded against replayed. axe on every state, nothing excluded.
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { axe, axeBothThemes, expect, openExample, test } from './fixtures.js';
 import type { Page } from '@playwright/test';
 
@@ -57,6 +58,25 @@ test('the intact dump against a tampered one: field by field, the changed span m
   await checked.setContent(html);
   await axe(checked, 'exported diff page');
   await checked.close();
+});
+
+test('two picked files: each sent to the engine, verified and compared', async ({ workbench: page, served }) => {
+  test.skip(!served, 'the web target serves the examples');
+  await page.getByTestId('tab-compare').click();
+  for (const [which, file] of [
+    ['left', 'dumps/intact.dump.json'],
+    ['right', 'dumps/fail/altered-artifact.dump.json'],
+  ] as const) {
+    const box = page.getByTestId(`diff-side-${which}`);
+    await box.getByLabel(/: compare$/).selectOption('file');
+    await box.getByLabel(/: file$/).setInputFiles(join(served!.examples, file));
+  }
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  await expect(view).toContainText('intact.dump.json');
+  await expect(view.locator('tr[data-pointer$="/text"] ins')).toHaveText('two sentences');
+  await axe(page, 'two picked files compared');
 });
 
 test('two artifacts of different kinds are refused, saying which kinds', async ({ workbench: page }) => {

@@ -11,6 +11,9 @@ import type { JsonValue, Report } from '../../../shared/report';
 import { shownValue } from '../../../shared/report';
 import { DiffView } from './DiffView';
 
+/** Differences the Replay view lists at most (a large replay's rows are in the comparisons table above). */
+const REPLAY_DIFF_LIMIT = 200;
+
 /** Token rows shown at most; the rest are counted. */
 const MAX_TOKEN_ROWS = 2000;
 
@@ -94,7 +97,7 @@ export function DiffTokens({ report }: { report: Pick<Report, 'details'> }) {
 export function DiffReplay({ report }: { report: Report }) {
   const result = useMemo(() => {
     const { left, right } = replaySides(report);
-    return diffJson(left, right);
+    return diffJson(left, right, { limit: REPLAY_DIFF_LIMIT });
   }, [report]);
   if (!report.comparisons?.length) return null;
   const name = report.artifact.path;
