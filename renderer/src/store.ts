@@ -346,12 +346,6 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       });
       focusWhenShown('job-note');
     }
-    // An option of the link refused by the host: say which, instead of running without it.
-    const refusal = (ex || link.path) && get().error ? optionRefusal(get().error!, link.options, declared) : null;
-    if (refusal) {
-      set({ error: refusal });
-      focusWhenShown('error');
-    }
   },
   async openPath(path, mode, whatIf = [], pinned) {
     await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned);
@@ -448,9 +442,10 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
     if (!api || !artifact?.source) return;
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION });
+    let options: Record<string, string> = {};
     try {
       const extra = get().jobExtras(mode, artifact.source);
-      const options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions), ...artifact.pinned };
+      options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions), ...artifact.pinned };
       const req: StartJobRequest = {
         source: artifact.source,
         mode,
@@ -476,7 +471,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
         );
       }
     } catch (e) {
-      set({ error: (e as Error).message, job: null });
+      set({ error: optionWords((e as Error).message, options), job: null });
       focusWhenShown('error');
     }
   },
@@ -567,6 +562,15 @@ export const useStore = create<State>((set, get) => ({
   ...journalSlice(set, get),
 }));
 
+/**
+ * A job refused or failed because of one of its options (the host's gate refused its path,
+ * or the engine cannot read it): the error names that option, and that nothing was run
+ * without it (lib/deep-link.ts optionRefusal); any other message is shown as it is.
+ */
+function optionWords(message: string, options: Record<string, string>): string {
+  return optionRefusal(message, options, useStore.getState().info?.options ?? []) ?? message;
+}
+
 /** Shows a job's end, unless a newer job has taken its place. */
 function finishJob(jobId: string, mode: CheckMode, e: JobEnd): void {
   const { job, api } = useStore.getState();
@@ -585,7 +589,7 @@ function finishJob(jobId: string, mode: CheckMode, e: JobEnd): void {
       job: null,
       ...(cancelled
         ? { lastJobNote: 'Cancelled: the worker running the job was stopped.' }
-        : { error: reason ?? e.message }),
+        : { error: reason ?? optionWords(e.message, useStore.getState().artifact?.options ?? {}) }),
     });
     focusWhenShown(cancelled ? 'job-note' : 'error');
   }

@@ -115,10 +115,10 @@ export function writeLink(s: LinkState, optionNames: readonly string[] = []): vo
 export const linkChanged = (hash: string = location.hash): boolean => written === null || hash !== written;
 
 /**
- * When opening a link failed because one of its options is refused (no longer under the
- * granted folders, or gone), the words naming that option; null when the failure is not
- * about an option. The host's refusal names the path it refused, so the option is the one
- * whose path the message names.
+ * When a job (a link's above all) failed because one of its options is refused (no longer
+ * under the granted folders, or gone), the words naming that option; null when the failure
+ * is not about an option. The host's refusal and the engine's error name the path, so the
+ * option is the one whose path the message names.
  */
 export function optionRefusal(
   message: string,
@@ -130,7 +130,7 @@ export function optionRefusal(
   const [name, path] = hit;
   const help = declared.find((o) => o.name === name)?.help;
   return (
-    `The link opens this artifact with the option ${name}${help ? ` (${help})` : ''} = ${path}, ` +
-    `which this workbench can no longer use: ${message}. It was not run without it, since that option decides the verdict.`
+    `This artifact is opened with the option ${name}${help ? ` (${help})` : ''} = ${path}, ` +
+    `which this workbench cannot use: ${message}. It was not run without it, since that option decides the verdict.`
   );
 }
