@@ -68,7 +68,7 @@ test('a link followed in the same tab opens what it names, without a reload', as
   await axe(page, 'a link followed in the same tab');
 });
 
-test('a link whose option can no longer be read names that option and runs nothing without it', async ({
+test('a link whose option can no longer be read (outside the granted folders, or gone) names that option and runs nothing without it', async ({
   workbench: page,
   served,
 }) => {
@@ -93,4 +93,18 @@ test('a link whose option can no longer be read names that option and runs nothi
   await expect(error).toBeFocused();
   await expect(page.getByTestId('verdict')).toHaveCount(0);
   await axe(page, 'a link whose option is refused');
+
+  // A trust store under a granted folder that is gone: the engine cannot read it, and the error names the option.
+  const gone = join(dir, 'dumps', 'gone-trust-store.json');
+  const second = new URLSearchParams({
+    view: 'findings',
+    path: join(dir, 'dumps', 'intact.dump.json'),
+    trustStore: gone,
+  });
+  await page.evaluate((h) => (location.hash = h), `${new URL(served!.url).hash.slice(1)}&${second.toString()}`);
+  await expect(error).toContainText(`option trustStore`, { timeout: 30_000 });
+  await expect(error).toContainText(gone);
+  await expect(error).toContainText('It was not run without it');
+  await expect(error).toBeFocused();
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
 });
