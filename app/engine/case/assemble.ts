@@ -176,7 +176,19 @@ export function assembleCase(parts: readonly CasePart[], unreadable: readonly Ca
     verdict: verdictOf([...verdicts, ...own]),
     artifacts: sorted.map((p) => p.artifact),
     links,
-    timeline: sortTimeline(sorted.flatMap((p) => p.events)),
+    timeline: sortTimeline(
+      sorted.flatMap((p) =>
+        p.events.map((e) => ({
+          atUtc: e.atUtc,
+          artifact: p.artifact.path,
+          kind: p.artifact.kind,
+          node: e.node,
+          pointer: e.pointer,
+          label: e.label,
+          severity: e.severity,
+        })),
+      ),
+    ),
     judgements: caseJudgements(sorted),
     findings: own,
   };

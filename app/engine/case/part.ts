@@ -13,11 +13,14 @@ export interface CasePart {
   artifact: CaseArtifact;
   identities: CaseIdentity[];
   references: CaseReference[];
-  events: TimelineEvent[];
+  /** Its timeline events without their artifact and kind (the assembly adds them: fewer strings to copy between threads). */
+  events: PartEvent[];
   judgements: CaseJudgementFact[];
   /** Why its facts could not be read (a case finding), when they could not. */
   factsProblem?: string;
 }
+
+export type PartEvent = Omit<TimelineEvent, 'artifact' | 'kind'>;
 
 /** What an artifact that could not be read at all (a usage or internal error) leaves in the case. */
 export interface CaseUnreadable {
@@ -47,20 +50,12 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
     reportDigest: reportDigest(report),
     counts,
   };
-  const events: TimelineEvent[] = [];
+  const events: PartEvent[] = [];
   for (const e of facts.events) {
     const atUtc = normalisedUtc(e.atUtc);
     if (atUtc === null) continue; // the kind's own checks say what is wrong with a timestamp
     const severity = severityAt(report, e.pointer, e.node);
-    events.push({
-      atUtc,
-      artifact: path,
-      kind: artifact.kind,
-      node: e.node,
-      pointer: e.pointer,
-      label: e.label,
-      severity,
-    });
+    events.push({ atUtc, node: e.node, pointer: e.pointer, label: e.label, severity });
   }
   return {
     artifact,

@@ -14,6 +14,8 @@ import type { EngineOptions, KindCode, KindContext } from '../types.js';
 import type { AcgpChecker, AcgpMode } from './checker.js';
 import { acgpTraceKind, isJsonLinesTrace } from './declare.js';
 import { LineFeeder } from './lines.js';
+// What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
+import { acgpCaseFacts } from './case-facts.js';
 
 /** The checker and its policy (decimal arithmetic) load on first use, not at engine start-up. */
 async function checker(mode: AcgpMode, options: EngineOptions, single: boolean, jsonl: boolean): Promise<AcgpChecker> {
@@ -74,7 +76,7 @@ function finished(result: KindResult, progress: Progress): KindResult {
 
 /** What an EVAL or a trace offers a case: its EVALs' times (case-facts.ts). */
 const acgpOperations: KindCode['operations'] = {
-  caseFacts: async (subject, report) => (await import('./case-facts.js')).acgpCaseFacts(subject, report),
+  caseFacts: async (subject, report) => acgpCaseFacts(subject, report),
 };
 
 export const evalCode: KindCode = {

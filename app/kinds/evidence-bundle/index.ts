@@ -6,6 +6,8 @@ import type { KindCode } from '../types.js';
 import { fileSource } from '../../zip/source.js';
 import { verifyBundle } from './verify.js';
 import { bundleFromJournal } from './write.js';
+// What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
+import { bundleCaseFacts } from './case-facts.js';
 
 export const evidenceBundleCode: KindCode = {
   async verify(s, ctx) {
@@ -14,7 +16,7 @@ export const evidenceBundleCode: KindCode = {
   },
   operations: {
     export: bundleFromJournal,
-    caseFacts: async (_subject, report) => (await import('./case-facts.js')).bundleCaseFacts(report),
+    caseFacts: async (_subject, report) => bundleCaseFacts(report),
   },
 };
 

@@ -4,6 +4,8 @@ import { journalKindResult } from '../../journal/result.js';
 import { verifyJournal } from '../../journal/verify.js';
 import type { DirectoryKindCode } from '../types.js';
 import { FINDINGS_LIMIT } from '../../core/findings.js';
+// What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
+import { journalCaseFacts } from './case-facts.js';
 
 export const journalCode: DirectoryKindCode = {
   async verifyDir(dir, ctx) {
@@ -21,8 +23,6 @@ export const journalCode: DirectoryKindCode = {
   },
   operations: {
     caseFacts: async (subject) =>
-      subject.dir === undefined
-        ? { identities: [], references: [], events: [] }
-        : (await import('./case-facts.js')).journalCaseFacts(subject.dir),
+      subject.dir === undefined ? { identities: [], references: [], events: [] } : journalCaseFacts(subject.dir),
   },
 };

@@ -2,6 +2,8 @@
 import type { KindCode } from '../types.js';
 import { archiveOf } from './declare.js';
 import { verifyPackage } from './verify.js';
+// What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
+import { packageCaseFacts } from './case-facts.js';
 
 export const nemosynePackageCode: KindCode = {
   verify: (s, ctx) => verifyPackage(archiveOf(s), ctx),
@@ -11,6 +13,6 @@ export const nemosynePackageCode: KindCode = {
   // The workbench's member table reads the package as verification does (members.ts).
   operations: {
     members: async (archive, member) => (await import('./members.js')).packageMembers(archive, member),
-    caseFacts: async (_subject, report) => (await import('./case-facts.js')).packageCaseFacts(report),
+    caseFacts: async (_subject, report) => packageCaseFacts(report),
   },
 };

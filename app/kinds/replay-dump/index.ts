@@ -13,6 +13,8 @@ import { replayVerified } from './replay.js';
 import { markCutShort, type RomEnd } from './rom-end.js';
 import { verifyModel, type DumpVerification } from './verify.js';
 import type { DumpModel } from './model.js';
+// What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
+import { dumpCaseFacts } from './case-facts.js';
 
 /** Each artifact's decoded model, for what it offers a case once verified (case-facts.ts) without a second decode. */
 const decoded = new WeakMap<Sniffed, DumpModel | null>();
@@ -78,7 +80,7 @@ export const replayDumpCode: KindCode = {
         if (detectRom(s)) await loadRomParser();
         decode(s);
       }
-      return (await import('./case-facts.js')).dumpCaseFacts(decoded.get(s) ?? null);
+      return dumpCaseFacts(decoded.get(s) ?? null);
     },
   },
 };

@@ -7,6 +7,8 @@ import { Progress } from '../../core/progress.js';
 import type { KindResult } from '../../core/report.js';
 import type { KindCode } from '../types.js';
 import { tgDrift } from './drift.js';
+// What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
+import { bundleCaseFacts, manifestCaseFacts } from './case-facts.js';
 
 // The checks (decimal arithmetic, JsonLogic) load on first use, not at engine start-up.
 const checks = () => import('./replay.js');
@@ -22,7 +24,7 @@ export const manifestCode: KindCode = {
   operations: {
     attest: async (s, ctx, reviewer) => (await import('./attest.js')).attestReplay(s, ctx, reviewer),
     drift: tgDrift,
-    caseFacts: async (subject, report) => (await import('./case-facts.js')).manifestCaseFacts(subject, report),
+    caseFacts: async (subject, report) => manifestCaseFacts(subject, report),
   },
 };
 
@@ -60,6 +62,6 @@ export const bundleCode: KindCode = {
     };
   },
   operations: {
-    caseFacts: async (subject, report) => (await import('./case-facts.js')).bundleCaseFacts(subject, report),
+    caseFacts: async (subject, report) => bundleCaseFacts(subject, report),
   },
 };
