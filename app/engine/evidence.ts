@@ -6,6 +6,7 @@
 import type { TrustStore } from '../core/keys.js';
 import type { BundledReport, JournalBundle } from '../kinds/operations.js';
 import type { Report } from '../../shared/report.js';
+import type { CaseReport } from '../../shared/case.js';
 import { operationFor } from './operations.js';
 
 export type { JournalBundle } from '../kinds/operations.js';
@@ -18,4 +19,14 @@ export async function bundleFromJournal(
   attestation?: Uint8Array | null,
 ): Promise<JournalBundle> {
   return (await operationFor('export'))(dir, report, trust, attestation ?? null);
+}
+
+/** The case bundle of `caseReport` and its artifacts' reports, with every judgement the journal `dir` holds on them. */
+export async function caseBundleFromJournal(
+  dir: string,
+  caseReport: CaseReport,
+  reports: ReadonlyMap<string, Report | BundledReport>,
+  trust: TrustStore | null,
+): Promise<JournalBundle> {
+  return (await operationFor('exportCase'))(dir, caseReport, reports, trust);
 }

@@ -6,7 +6,7 @@
  * words) and implements them in its code (KindCode.operations), loaded when one is asked for.
  */
 import type { PackageMembers } from '../../shared/api.js';
-import type { CaseJudgement } from '../../shared/case.js';
+import type { CaseJudgement, CaseReport } from '../../shared/case.js';
 import type { Finding, JsonValue, Report, Verdict } from '../../shared/report.js';
 import type { TrustStore } from '../core/keys.js';
 import type { Checkpoint } from '../journal/format.js';
@@ -140,6 +140,13 @@ export interface KindOperations {
     report: Report | BundledReport,
     trust: TrustStore | null,
     attestation: Uint8Array | null,
+  ): Promise<JournalBundle>;
+  /** Bundles a whole case: its report, each artifact's report (by case path), every judgement the journal `dir` holds on them. */
+  exportCase?(
+    dir: string,
+    caseReport: CaseReport,
+    reports: ReadonlyMap<string, Report | BundledReport>,
+    trust: TrustStore | null,
   ): Promise<JournalBundle>;
   drift?: DriftOperations;
   /** What the artifact offers a case (links and timeline), read after it was verified, with its report. */

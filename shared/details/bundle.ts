@@ -16,7 +16,11 @@ export interface BundledJudgementDetails {
   author: string;
   role: string | null;
   label: string | null;
+  /** The artifact the judgement is about (`sha256:`), as its entry's subject names it. */
+  subject: string | null;
   decision: string;
+  /** A note's edit: the entry hash of the note it supersedes. */
+  supersedes: string | null;
   /** "" for the whole report, else /findings/N, /comparisons/N or /events/N of the bundled report. */
   pointer: string;
   rationale: string;
@@ -50,4 +54,23 @@ export function bundleDetailsOf(r: Report | null): EvidenceBundleDetails | null 
   if (!d || !carriedOf(r) || !isObj(d['bundle']) || !Array.isArray(d['judgements'])) return null;
   const ok = d['judgements'].every((j) => isObj(j) && typeof j['seq'] === 'number' && isObj(j['proof']));
   return ok ? (d as unknown as EvidenceBundleDetails) : null;
+}
+
+/** A case bundle's details (docs/evidence-bundle.md, "The case bundle"): both verdicts, each artifact's report, the judgements. */
+export interface CaseBundleDetails extends CarriedDetails {
+  caseBundle: {
+    digest: string;
+    checkpoint: { treeSize: number; rootHash: string; signer: string; timestampUtc: string } | null;
+    reports: { path: string; kind: string; sha256: string; verdict: 'pass' | 'fail' | 'unavailable'; member: string }[];
+  };
+  judgements: BundledJudgementDetails[];
+}
+
+/** A case bundle's details, or null when the report carries none. */
+export function caseBundleDetailsOf(r: Report | null): CaseBundleDetails | null {
+  const d = r?.details;
+  const c = d?.['caseBundle'];
+  if (!d || !carriedOf(r) || !isObj(c) || !Array.isArray(c['reports']) || !Array.isArray(d['judgements'])) return null;
+  const ok = d['judgements'].every((j) => isObj(j) && typeof j['seq'] === 'number' && isObj(j['proof']));
+  return ok ? (d as unknown as CaseBundleDetails) : null;
 }

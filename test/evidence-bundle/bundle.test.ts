@@ -2,41 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalizeValue } from '../../app/core/jcs.js';
-import { hashBytes } from '../../app/core/hash.js';
 import { parseTrustStore, trustStoreEntry } from '../../app/core/keys.js';
 import { runBytes } from '../../app/engine/run.js';
 import { recordJudgement, reportDigest } from '../../app/journal/index.js';
 import { bundleFromJournal, verifyBundle, writeEvidenceBundle } from '../../app/kinds/evidence-bundle/index.js';
-import { readEntries } from '../../app/zip/parallel.js';
-import { readStructure } from '../../app/zip/reader.js';
-import { resolveLimits } from '../../app/zip/limits.js';
 import { writeZip } from '../../app/zip/writer.js';
-import { bundleOf, judged, type Judged } from './helpers.js';
-
-type Files = { name: string; data: Buffer }[];
-
-async function unzip(bytes: Buffer): Promise<Files> {
-  const zs = readStructure(bytes, resolveLimits(undefined));
-  expect(zs.ok).toBe(true);
-  const c = await readEntries(bytes, zs.entries, () => true);
-  return zs.entries.map((e, i) => ({ name: e.name, data: c[i]!.bytes! }));
-}
-
-const json = (f: Files, name: string) =>
-  JSON.parse(f.find((x) => x.name === name)!.data.toString('utf8')) as Record<string, unknown>;
-const put = (f: Files, name: string, v: unknown) =>
-  (f.find((x) => x.name === name)!.data = Buffer.from(canonicalizeValue(v) + '\n'));
-
-/** Recomputes the manifest's digests so only the deeper checks can catch the change. */
-function fixManifest(f: Files, also: (m: Record<string, unknown>) => void = () => undefined): void {
-  const m = json(f, 'reprise-evidence-bundle.json');
-  m['members'] = (m['members'] as { name: string }[]).map((x) => {
-    const d = f.find((y) => y.name === x.name)!.data;
-    return { name: x.name, sha256: hashBytes(d), size: d.length };
-  });
-  also(m);
-  put(f, 'reprise-evidence-bundle.json', m);
-}
+import { bundleOf, fixManifest, json, judged, put, unzip, type Files, type Judged } from './helpers.js';
 
 /** The bundle's own failures: the fixture's report fails (RPR-EVB-016 says so, tested on its own below). */
 async function rules(j: Judged, f: Files, trust = j.keys.trust): Promise<string[]> {

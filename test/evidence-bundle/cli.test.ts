@@ -72,11 +72,15 @@ describe('reprise export / reprise verify BUNDLE', () => {
     expect(cli(['export', art, '--journal', journal, '--trust-store', k.trustPath, '--out', out]).status).toBe(0);
     expect(readFileSync(out).equals(first)).toBe(true);
 
+    // The artifact is of no known kind: its report FAILs, so the intact bundle carrying it does (RPR-EVB-016).
+    type Out = { artifact: { kind: string }; verdict: string; details: { integrity: { verdict: string } } };
     const v = cli(['verify', out, '--trust-store', k.trustPath, '--json']);
-    expect(v.status).toBe(0);
-    const r = JSON.parse(v.stdout) as { artifact: { kind: string }; verdict: string };
-    expect([r.artifact.kind, r.verdict]).toEqual(['evidence-bundle', 'pass']);
-    expect(cli(['verify', out]).status).toBe(2);
+    expect(v.status).toBe(1);
+    const r = JSON.parse(v.stdout) as Out;
+    expect([r.artifact.kind, r.verdict, r.details.integrity.verdict]).toEqual(['evidence-bundle', 'fail', 'pass']);
+    const bare = cli(['verify', out, '--json']);
+    expect(bare.status).toBe(1);
+    expect((JSON.parse(bare.stdout) as Out).details.integrity.verdict).toBe('unavailable');
 
     // One byte of a member changed (deflated data): the strict reader or a digest catches it.
     const t = Buffer.from(first);

@@ -1,5 +1,11 @@
 /** A judged artifact: a journal with a reviewer's judgements on one report, and its bundle. */
 import { writeFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { canonicalizeValue } from '../../app/core/jcs.js';
+import { hashBytes } from '../../app/core/hash.js';
+import { readEntries } from '../../app/zip/parallel.js';
+import { readStructure } from '../../app/zip/reader.js';
+import { resolveLimits } from '../../app/zip/limits.js';
 import { join } from 'node:path';
 import type { Report } from '../../shared/report.js';
 import { runBytes } from '../../app/engine/run.js';
@@ -59,4 +65,30 @@ export async function judged(edit: (r: Report) => Report = (r) => r): Promise<Ju
 
 export async function bundleOf(j: Judged): Promise<Buffer> {
   return (await bundleFromJournal(j.journal, j.report, j.keys.trust)).bytes;
+}
+
+/** A bundle's members, to tamper with and zip again. */
+export type Files = { name: string; data: Buffer }[];
+
+export async function unzip(bytes: Buffer): Promise<Files> {
+  const zs = readStructure(bytes, resolveLimits(undefined));
+  expect(zs.ok).toBe(true);
+  const c = await readEntries(bytes, zs.entries, () => true);
+  return zs.entries.map((e, i) => ({ name: e.name, data: c[i]!.bytes! }));
+}
+
+export const json = (f: Files, name: string) =>
+  JSON.parse(f.find((x) => x.name === name)!.data.toString('utf8')) as Record<string, unknown>;
+export const put = (f: Files, name: string, v: unknown) =>
+  (f.find((x) => x.name === name)!.data = Buffer.from(canonicalizeValue(v) + '\n'));
+
+/** Recomputes the manifest's digests so only the deeper checks can catch the change. */
+export function fixManifest(f: Files, also: (m: Record<string, unknown>) => void = () => undefined): void {
+  const m = json(f, 'reprise-evidence-bundle.json');
+  m['members'] = (m['members'] as { name: string }[]).map((x) => {
+    const d = f.find((y) => y.name === x.name)!.data;
+    return { name: x.name, sha256: hashBytes(d), size: d.length };
+  });
+  also(m);
+  put(f, 'reprise-evidence-bundle.json', m);
 }

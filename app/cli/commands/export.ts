@@ -2,7 +2,7 @@
  * `reprise export PATH --journal DIR --out FILE`: the evidence bundle of one artifact
  * (docs/evidence-bundle.md): its report, every judgement the journal holds on it with its
  * inclusion proof, the latest signed checkpoint, and (--attestation) a TG replay's
- * attestation. Nothing is written to the journal: the engine runs with the journal for
+ * attestation. PATH a case folder: the case bundle (export-case.ts). Nothing is written to the journal: the engine runs with the journal for
  * reading only (no --key). Exit 0 when written; 3 with one line otherwise.
  */
 import { realpathSync } from 'node:fs';
@@ -20,6 +20,9 @@ import { checkFlags, engineOptions } from './check.js';
 import { INFO } from './info.js';
 import { readJsonFile } from './journal.js';
 import { UsageError } from '../../core/errors.js';
+import { stat } from 'node:fs/promises';
+import { isJournalDir } from '../../journal/layout.js';
+import { exportCase } from './export-case.js';
 
 const USAGE = INFO.export.usage;
 
@@ -63,6 +66,12 @@ async function reportOf(path: string, values: Record<string, unknown>): Promise<
   return r;
 }
 
+const isDirectory = (p: string): Promise<boolean> =>
+  stat(p).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
+
 async function attestationOf(v: unknown): Promise<Buffer | null> {
   if (typeof v !== 'string') return null;
   return readRegularFile(v).catch((e: unknown) => {
@@ -84,6 +93,9 @@ export const exportCommand: Command = {
     if (real(out) === real(path))
       throw new UsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+    // A folder that is no journal is a case: one bundle of every artifact in it (export-case.ts).
+    if ((await isDirectory(path)) && !(await isJournalDir(path)))
+      return exportCase({ dir: path, journal, out, trust, values }, io);
     const report = await reportOf(path, values);
     if (report.artifact.kind === 'journal' || report.artifact.sha256 === null)
       throw new UsageError(

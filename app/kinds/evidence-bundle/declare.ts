@@ -32,7 +32,7 @@ export function looksLikeBundle(s: Sniffed): boolean {
 export const evidenceBundleKind: KindHandler = {
   kind: 'evidence-bundle',
   rules: { doc: 'docs/rules/evidence-bundle.md', ids: EVIDENCE_BUNDLE_RULES },
-  operations: { export: { what: 'an evidence bundle' } },
+  operations: { export: { what: 'an evidence bundle' }, exportCase: { what: 'a case bundle' } },
   detect: looksLikeBundle,
   load: async () => (await import('./index.js')).evidenceBundleCode,
 };

@@ -66,26 +66,37 @@ export function bundleDetails(d: DetailsInput): Record<string, unknown> {
       attestation: d.members.has(MEMBER.attestation),
     },
     carried: rep ? carriedVerdictOf(rep.report) : null,
-    judgements: d.entries.map((e) => {
-      const member = judgementMember(e.seq);
-      const proof = proofOf(d.members.get(member), member, d.integrity);
-      return {
-        seq: e.seq,
-        member,
-        entryHash: entryHashOf(d.members.get(member)),
-        recordedAtUtc: e.recordedAtUtc,
-        author: e.author,
-        role: trust?.get(e.author)?.role ?? null,
-        label: trust?.get(e.author)?.label ?? null,
-        decision: String(e.body['decision'] ?? ''),
-        pointer: typeof e.body['pointer'] === 'string' ? e.body['pointer'] : '',
-        rationale: String(e.body['rationale'] ?? ''),
-        reportDigest: typeof e.body['reportDigest'] === 'string' ? e.body['reportDigest'] : null,
-        proof,
-      };
-    }),
+    judgements: judgementDetails(d.entries, d.members, trust, d.integrity),
     report: rep ? (JSON.parse(JSON.stringify(rep.report)) as Report['details']) : null,
   };
+}
+
+/** Each bundled judgement (entry, decision, rationale, signer) with its proof, as the window shows it. */
+export function judgementDetails(
+  entries: readonly Entry[],
+  members: ReadonlyMap<string, Buffer>,
+  trust: TrustStore | null,
+  own: readonly Finding[],
+): Record<string, unknown>[] {
+  return entries.map((e) => {
+    const member = judgementMember(e.seq);
+    return {
+      seq: e.seq,
+      member,
+      entryHash: entryHashOf(members.get(member)),
+      recordedAtUtc: e.recordedAtUtc,
+      author: e.author,
+      role: trust?.get(e.author)?.role ?? null,
+      label: trust?.get(e.author)?.label ?? null,
+      subject: e.subject.artifact ?? null,
+      decision: String(e.body['decision'] ?? ''),
+      pointer: typeof e.body['pointer'] === 'string' ? e.body['pointer'] : '',
+      rationale: String(e.body['rationale'] ?? ''),
+      reportDigest: typeof e.body['reportDigest'] === 'string' ? e.body['reportDigest'] : null,
+      supersedes: typeof e.body['supersedes'] === 'string' ? e.body['supersedes'] : null,
+      proof: proofOf(members.get(member), member, own),
+    };
+  });
 }
 
 /** A proof member as an object (an empty map when unreadable: the member's own finding says why). */

@@ -34,3 +34,25 @@ export interface BundleManifest {
   /** Every member but the manifest, in name order. */
   members: ManifestMember[];
 }
+
+/**
+ * A case bundle (`reprise export DIR --journal J`): the same archive conventions, the
+ * manifest's `type` telling it apart. Members: the case report (`case.json`), each
+ * artifact's report (`reports/<index, 6 digits>.json`, in the case report's artifact
+ * order), the checkpoint and the judgements' proofs as in a bundle of one artifact.
+ */
+export const CASE_BUNDLE_TYPE = 'reprise.case-bundle/v1';
+export const CASE_MEMBER = 'case.json';
+export const REPORTS_DIR = 'reports/';
+export const caseReportMember = (i: number): string => `${REPORTS_DIR}${String(i).padStart(6, '0')}.json`;
+export const CASE_REPORT_MEMBER_RE = /^reports\/(\d{6})\.json$/;
+
+export interface CaseBundleManifest {
+  type: typeof CASE_BUNDLE_TYPE;
+  /** The case report's verdict, artifact count and digest (SHA-256 of case.json's canonical JSON). */
+  case: { verdict: string; artifacts: number; digest: string };
+  /** One per artifact of the case, in its order: where its report is, and what it is about. */
+  reports: { member: string; path: string; sha256: string; reportDigest: string }[];
+  checkpoint: { treeSize: number; rootHash: string };
+  members: ManifestMember[];
+}

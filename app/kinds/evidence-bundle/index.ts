@@ -1,21 +1,23 @@
 /**
- * What runs an evidence bundle's job (declare.ts declares and detects the kind), and the
- * bundle's writer, the kind's export operation (engine/evidence.ts).
+ * What runs an evidence bundle's job (declare.ts declares and detects the kind: a bundle of
+ * one artifact or of a case), and the writers, the kind's export operations (engine/evidence.ts).
  */
 import type { KindCode } from '../types.js';
 import { fileSource } from '../../zip/source.js';
-import { verifyBundle } from './verify.js';
+import { verifyEvidence } from './case-verify.js';
 import { bundleFromJournal } from './write.js';
+import { caseBundleFromJournal } from './write-case.js';
 // What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
 import { bundleCaseFacts } from './case-facts.js';
 
 export const evidenceBundleCode: KindCode = {
   async verify(s, ctx) {
     const archive = s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
-    return verifyBundle(archive, await ctx.trustStore(), ctx.options.limits);
+    return verifyEvidence(archive, await ctx.trustStore(), ctx.options.limits);
   },
   operations: {
     export: bundleFromJournal,
+    exportCase: caseBundleFromJournal,
     caseFacts: async (_subject, report) => bundleCaseFacts(report),
   },
 };
@@ -28,4 +30,6 @@ export {
   type JournalBundle,
 } from './write.js';
 export { verifyBundle } from './verify.js';
+export { verifyEvidence } from './case-verify.js';
+export { caseBundleFromJournal, writeCaseBundle } from './write-case.js';
 export { BUNDLE_TYPE, MEMBER } from './format.js';

@@ -26,5 +26,7 @@ export const EVIDENCE_BUNDLE_RULES = {
   'RPR-EVB-013': 'the attestation does not verify',
   'RPR-EVB-014': "report.html is missing or is not the page this bundle's report, proofs and checkpoint make",
   'RPR-EVB-015': "no judgement in the bundle names the report's digest",
+  'RPR-EVB-017':
+    "a case bundle's case.json is not a reprise.case/v1 report, or disagrees with the manifest or the reports it bundles",
   'RPR-EVB-016': "the bundled report's verdict is FAIL or UNAVAILABLE (the bundle's verdict is never PASS over it)",
 } as const satisfies RuleDeclarations;

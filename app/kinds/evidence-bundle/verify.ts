@@ -10,7 +10,7 @@
  * `reportDigest`, and what dates them is the signed checkpoint. A bundle without
  * judgements binds nothing and says so.
  */
-import { verdictOf, type ChainNode, type Finding } from '../../../shared/report.js';
+import { verdictOf, type Authenticity, type ChainNode, type Finding } from '../../../shared/report.js';
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
@@ -32,7 +32,7 @@ import { readEntries } from '../../zip/parallel.js';
 import { resolveLimits } from '../../zip/limits.js';
 import { readStructure } from '../../zip/reader.js';
 import type { ZipSource } from '../../zip/source.js';
-import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, MEMBER, type BundleManifest } from './format.js';
+import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, MEMBER, type BundleManifest, type ManifestMember } from './format.js';
 import { bundleHtml } from './html.js';
 import { bundleDetails } from './details.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
@@ -41,7 +41,7 @@ import type { BundledReport } from './write.js';
 // Findings of the ids the kind declares only (rule-ids.ts).
 const { changedNumbers, fail, info, unavailable, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
 
-const R = {
+export const R = {
   manifest: 'RPR-EVB-001',
   members: 'RPR-EVB-002',
   digest: 'RPR-EVB-003',
@@ -58,19 +58,20 @@ const R = {
   html: 'RPR-EVB-014',
   unbound: 'RPR-EVB-015',
   carried: 'RPR-EVB-016',
+  case: 'RPR-EVB-017',
 } as const;
 
-interface State {
+export interface State {
   findings: Finding[];
   chain: ChainNode[];
   members: Map<string, Buffer>;
   trust: TrustStore | null;
 }
 
-const ptr = (name: string) => `entry:${name}`;
+export const ptr = (name: string) => `entry:${name}`;
 
 /** A member's strict JSON value, or null with a finding under `rule`. */
-function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_RULES): unknown {
+export function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_RULES): unknown {
   const b = st.members.get(name);
   if (!b) return (st.findings.push(fail(rule, `the bundle has no ${name}`, { pointer: ptr(name) })), null);
   try {
@@ -93,8 +94,8 @@ function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_
   }
 }
 
-/** The manifest's shape, then every member against it: listed, present, same digest and size. */
-function checkManifest(st: State, names: readonly string[]): BundleManifest | null {
+/** The manifest member: the first one, strict canonical JSON (its value, or null with a finding). */
+export function manifestJson(st: State, names: readonly string[]): unknown {
   if (names[0] !== MEMBER.manifest)
     st.findings.push(
       fail(R.manifest, `the first member must be ${MEMBER.manifest}`, {
@@ -103,7 +104,19 @@ function checkManifest(st: State, names: readonly string[]): BundleManifest | nu
         actual: names[0] ?? null,
       }),
     );
-  const m = memberJson(st, MEMBER.manifest, R.manifest);
+  return memberJson(st, MEMBER.manifest, R.manifest);
+}
+
+/** A manifest's `members`: a list of {name, sha256, size}. */
+export const isMemberList = (v: unknown): boolean =>
+  Array.isArray(v) &&
+  v.every(
+    (x) => isObj(x) && typeof x['name'] === 'string' && isHashString(x['sha256']) && typeof x['size'] === 'number',
+  );
+
+/** The manifest's shape, then every member against it: listed, present, same digest and size. */
+function checkManifest(st: State, names: readonly string[]): BundleManifest | null {
+  const m = manifestJson(st, names);
   if (m === null) return null;
   const ok =
     isObj(m) &&
@@ -112,10 +125,7 @@ function checkManifest(st: State, names: readonly string[]): BundleManifest | nu
     isHashString(m['artifact']['sha256']) &&
     isHashString(m['reportDigest']) &&
     isObj(m['checkpoint']) &&
-    Array.isArray(m['members']) &&
-    (m['members'] as unknown[]).every(
-      (x) => isObj(x) && typeof x['name'] === 'string' && isHashString(x['sha256']) && typeof x['size'] === 'number',
-    );
+    isMemberList(m['members']);
   if (!ok)
     return (
       st.findings.push(
@@ -128,8 +138,14 @@ function checkManifest(st: State, names: readonly string[]): BundleManifest | nu
       null
     );
   const manifest = m as unknown as BundleManifest;
+  checkMembers(st, manifest.members, names);
+  return manifest;
+}
+
+/** Every member against the manifest's list: listed once, present, same digest and size; nothing unlisted. */
+export function checkMembers(st: State, members: readonly ManifestMember[], names: readonly string[]): void {
   const listed = new Set<string>();
-  for (const x of manifest.members) {
+  for (const x of members) {
     if (listed.has(x.name) || x.name === MEMBER.manifest)
       st.findings.push(
         fail(R.members, `the manifest lists ${x.name} twice (or lists itself)`, { pointer: ptr(MEMBER.manifest) }),
@@ -164,7 +180,6 @@ function checkManifest(st: State, names: readonly string[]): BundleManifest | nu
   for (const n of names)
     if (n !== MEMBER.manifest && !listed.has(n))
       st.findings.push(fail(R.members, `${n} is in the bundle but not in its manifest`, { pointer: ptr(n) }));
-  return manifest;
 }
 
 /** The report member: a report on the manifest's artifact, whose digest the manifest names. */
@@ -217,7 +232,10 @@ function checkReport(st: State, manifest: BundleManifest): { report: BundledRepo
 }
 
 /** The checkpoint: shape, and its signature by an active key of the trust store. */
-function checkCheckpoint(st: State, manifest: BundleManifest): Checkpoint | null {
+export function checkCheckpoint(
+  st: State,
+  manifest: { checkpoint: { treeSize: number; rootHash: string } },
+): Checkpoint | null {
   const cp = memberJson(st, MEMBER.checkpoint, R.checkpoint);
   if (cp === null) return null;
   const shape = checkCheckpointShape(cp, ptr(MEMBER.checkpoint));
@@ -280,14 +298,17 @@ function proofFindings(
   return { findings: out, entry: c.entry };
 }
 
+/** What a bundle's judgements may be about: its artifact (or the case's), and the report each is checked against. */
+export interface JudgedArtifacts {
+  holds(artifact: string | undefined): boolean;
+  /** How a finding names what is held: "another artifact", "an artifact the case does not hold". */
+  other: string;
+  expected: string;
+  reportOf(artifact: string | undefined): { report: BundledReport; digest: string } | null;
+}
+
 /** One judgement: its proof against the checkpoint, signature, role, artifact, report digest, body and pointer. */
-function checkJudgement(
-  st: State,
-  name: string,
-  cp: Checkpoint | null,
-  manifest: BundleManifest,
-  rep: { report: BundledReport; digest: string } | null,
-): Entry | null {
+export function checkJudgement(st: State, name: string, cp: Checkpoint | null, about: JudgedArtifacts): Entry | null {
   const doc = memberJson(st, name, R.proof);
   if (doc === null) return null;
   if (cp && isObj(doc) && canonicalizeValue(doc['checkpoint'] ?? null) !== canonicalizeValue(cp))
@@ -314,14 +335,15 @@ function checkJudgement(
     st.findings.push(
       fail(R.judgement, `${name}: entry ${entry.seq} is a ${entry.kind} entry, not a judgement (review-rationale)`, at),
     );
-  if (entry.subject.artifact !== manifest.artifact.sha256)
+  if (!about.holds(entry.subject.artifact))
     st.findings.push(
-      fail(R.artifact, `${name}: the judgement is about another artifact`, {
+      fail(R.artifact, `${name}: the judgement is about ${about.other}`, {
         ...at,
-        expected: manifest.artifact.sha256,
+        expected: about.expected,
         actual: entry.subject.artifact ?? null,
       }),
     );
+  const rep = about.reportOf(entry.subject.artifact);
   const body = judgementBodyProblem(entry.body);
   if (body) st.findings.push(fail(R.judgement, `${name}: ${body}`, at));
   const role = st.trust && st.trust.get(entry.author) ? judgementSignerProblem(entry.author, st.trust) : null;
@@ -390,7 +412,14 @@ function checkJudgementsAndPage(
     if (!known.has(n))
       st.findings.push(fail(R.members, `${n} is no member an evidence bundle holds`, { pointer: ptr(n) }));
   const entries = judgementNames
-    .map((n) => checkJudgement(st, n, cp, manifest, rep))
+    .map((n) =>
+      checkJudgement(st, n, cp, {
+        holds: (a) => a === manifest.artifact.sha256,
+        other: 'another artifact',
+        expected: manifest.artifact.sha256,
+        reportOf: () => rep,
+      }),
+    )
     .filter((e): e is Entry => e !== null);
   const html = st.members.get(MEMBER.html);
   if (!html) st.findings.push(fail(R.html, `the bundle has no ${MEMBER.html}`, { pointer: ptr(MEMBER.html) }));
@@ -416,12 +445,12 @@ function checkJudgementsAndPage(
   return entries;
 }
 
-/** Verifies the bundle in `archive` (bytes or a file read by position). */
-export async function verifyBundle(
+/** The archive read by the strict reader into its members (a refused archive is its result already). */
+export async function readBundle(
   archive: Buffer | ZipSource,
   trust: TrustStore | null,
   limits?: Record<string, number>,
-): Promise<KindResult> {
+): Promise<{ st: State; names: string[] } | KindResult> {
   const st: State = { findings: [], chain: [], members: new Map(), trust };
   const zs = readStructure(archive, resolveLimits(limits));
   st.findings.push(...zs.findings);
@@ -438,7 +467,6 @@ export async function verifyBundle(
     st.findings.push(...c.findings);
     if (c.bytes && !e.isDirectory) st.members.set(e.name, c.bytes);
   });
-  const names = zs.entries.filter((e) => !e.isDirectory).map((e) => e.name);
   if (!trust)
     st.findings.push(
       unavailable(
@@ -446,6 +474,11 @@ export async function verifyBundle(
         'no trust store given (--trust-store): the checkpoint, the judgements and their signers cannot be checked',
       ),
     );
+  return { st, names: zs.entries.filter((e) => !e.isDirectory).map((e) => e.name) };
+}
+
+/** The checks of a bundle of one artifact, on its members. */
+export function verifySingle(st: State, names: readonly string[]): KindResult {
   const manifest = checkManifest(st, names);
   if (!manifest) return { id: null, findings: st.findings, chain: st.chain };
   const rep = checkReport(st, manifest);
@@ -453,6 +486,26 @@ export async function verifyBundle(
   const entries = checkJudgementsAndPage(st, names, manifest, cp, rep);
   checkAttestation(st, manifest);
   return resultOf(st, manifest, rep, cp, entries);
+}
+
+/** Verifies the bundle of one artifact in `archive` (bytes or a file read by position); case-verify.ts reads either kind. */
+export async function verifyBundle(
+  archive: Buffer | ZipSource,
+  trust: TrustStore | null,
+  limits?: Record<string, number>,
+): Promise<KindResult> {
+  const read = await readBundle(archive, trust, limits);
+  return 'st' in read ? verifySingle(read.st, read.names) : read;
+}
+
+/** Who signed what the bundle proves: its checkpoint's signer, under the trust store, unless a signature failed. */
+export function checkpointAuthenticity(st: State, cp: Checkpoint | null): Authenticity {
+  const failed = st.findings.some((f) => f.severity === 'fail' && (f.rule === R.checkpoint || f.rule === R.signature));
+  if (!cp) return authenticity.consistencyOnly('the bundle holds no readable checkpoint.');
+  if (!st.trust) return authenticity.noTrustStore("the bundle's checkpoint", cp.signer);
+  return failed
+    ? authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer)
+    : authenticity.trusted("the bundle's checkpoint and every judgement", cp.signer);
 }
 
 function resultOf(
@@ -469,14 +522,7 @@ function resultOf(
         `${entries.length} judgement(s) on ${manifest.artifact.sha256} proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches`,
       ),
     );
-  const failed = st.findings.some((f) => f.severity === 'fail' && (f.rule === R.checkpoint || f.rule === R.signature));
-  const auth = !cp
-    ? authenticity.consistencyOnly('the bundle holds no readable checkpoint.')
-    : !st.trust
-      ? authenticity.noTrustStore("the bundle's checkpoint", cp.signer)
-      : failed
-        ? authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer)
-        : authenticity.trusted("the bundle's checkpoint and every judgement", cp.signer);
+  const auth = checkpointAuthenticity(st, cp);
   const integrity = [...st.findings];
   carriedVerdict(st, rep);
   const details = bundleDetails({ manifest, rep, cp, entries, members: st.members, trust: st.trust, integrity });

@@ -11,7 +11,7 @@ import { JournalError } from '../../journal/errors.js';
 import type { Checkpoint } from '../../journal/format.js';
 import { judgementsIn, reportDigest } from '../../journal/judgement.js';
 import type { InclusionProof } from '../../journal/proofs.js';
-import { verifyJournal } from '../../journal/verify.js';
+import { verifyJournal, type JournalVerification } from '../../journal/verify.js';
 import { writeZip } from '../../zip/writer.js';
 import type { Report } from '../../../shared/report.js';
 import { BUNDLE_TYPE, judgementMember, MEMBER, type BundleManifest } from './format.js';
@@ -68,6 +68,28 @@ export function writeEvidenceBundle(input: BundleInput): Buffer {
 }
 
 /**
+ * The journal's verification, refused (JournalError) when it holds no entries, does not
+ * verify, or has no checkpoint to prove judgements against: what every export needs.
+ */
+export async function provableJournal(
+  dir: string,
+  trust: TrustStore | null,
+): Promise<{ v: JournalVerification; checkpoint: Checkpoint }> {
+  const v = await verifyJournal(dir, trust);
+  if (v.entryLines === 0 && v.latestCheckpoint === null)
+    throw new JournalError(`${dir} holds no journal entries`, 'NOT_FOUND');
+  const broken = v.findings.find((f) => f.severity === 'fail');
+  if (broken)
+    throw new JournalError(
+      `journal ${dir} does not verify (${broken.rule}: ${broken.message}); run 'reprise journal verify ${dir}'`,
+      'DAMAGED',
+    );
+  if (!v.latestCheckpoint)
+    throw new JournalError(`journal ${dir} has no checkpoint to prove judgements against`, 'REFUSED');
+  return { v, checkpoint: v.latestCheckpoint };
+}
+
+/**
  * The bundle of `report` with every judgement `dir` holds on its artifact. Refused
  * (JournalError) when the journal does not verify, has no checkpoint, or holds a judgement
  * made on another report of the artifact (its pointer would name an item of a report the
@@ -82,17 +104,7 @@ export async function bundleFromJournal(
   const sha = report.artifact.sha256;
   if (sha === null)
     throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
-  const v = await verifyJournal(dir, trust);
-  if (v.entryLines === 0 && v.latestCheckpoint === null)
-    throw new JournalError(`${dir} holds no journal entries`, 'NOT_FOUND');
-  const broken = v.findings.find((f) => f.severity === 'fail');
-  if (broken)
-    throw new JournalError(
-      `journal ${dir} does not verify (${broken.rule}: ${broken.message}); run 'reprise journal verify ${dir}'`,
-      'DAMAGED',
-    );
-  if (!v.latestCheckpoint)
-    throw new JournalError(`journal ${dir} has no checkpoint to prove judgements against`, 'REFUSED');
+  const { v, checkpoint } = await provableJournal(dir, trust);
   const digest = reportDigest(report);
   const judgements = judgementsIn(v, sha, trust);
   const other = judgements.filter((j) => j.reportDigest !== null && j.reportDigest !== digest);
@@ -106,8 +118,8 @@ export async function bundleFromJournal(
   const bytes = writeEvidenceBundle({
     report,
     proofs: judgements.map((j) => j.proof),
-    checkpoint: v.latestCheckpoint,
+    checkpoint,
     attestation: attestation ?? null,
   });
-  return { bytes, judgements, checkpoint: v.latestCheckpoint, reportDigest: digest };
+  return { bytes, judgements, checkpoint, reportDigest: digest };
 }

@@ -1,4 +1,9 @@
-import type { BundledJudgementDetails, EvidenceBundleDetails } from '../../../shared/details/bundle';
+import {
+  bundleDetailsOf,
+  caseBundleDetailsOf,
+  type BundledJudgementDetails,
+  type CaseBundleDetails,
+} from '../../../shared/details/bundle';
 import type { CarriedDetails } from '../../../shared/details/carried';
 import type { Report } from '../../../shared/report';
 import { VERDICT_LABEL } from '../lib/report-words';
@@ -53,7 +58,7 @@ function ProofCell({ j }: { j: BundledJudgementDetails }) {
 }
 
 /** What a pointer into the carried report names, in that report's words. */
-function itemOf(report: Report | null, pointer: string): string {
+export function itemIn(report: Report | null, pointer: string): string {
   if (pointer === '') return 'the whole report';
   const m = /^\/findings\/(\d+)$/.exec(pointer);
   const f = m && report ? report.findings[Number(m[1])] : undefined;
@@ -61,9 +66,15 @@ function itemOf(report: Report | null, pointer: string): string {
 }
 
 /** Each judgement the bundle carries: decision, item, rationale, signer, entry and its proof. */
-export function BundledJudgements({ details }: { details: EvidenceBundleDetails }) {
-  const carried = (details.report ?? null) as Report | null;
-  const list = details.judgements;
+export function BundledJudgements({
+  list,
+  trustStore,
+  itemOf,
+}: {
+  list: readonly BundledJudgementDetails[];
+  trustStore: boolean;
+  itemOf: (j: BundledJudgementDetails) => string;
+}) {
   return (
     <section className="panel bundled-judgements" aria-labelledby="bundled-judgements-h">
       <h2 id="bundled-judgements-h">Judgements carried by this bundle ({list.length})</h2>
@@ -87,7 +98,7 @@ export function BundledJudgements({ details }: { details: EvidenceBundleDetails 
                 <td>
                   <strong>{j.decision}</strong>
                 </td>
-                <td className="mono small">{itemOf(carried, j.pointer)}</td>
+                <td className="mono small">{itemOf(j)}</td>
                 <td className="small" data-testid="bundled-rationale">
                   {j.rationale}
                 </td>
@@ -96,7 +107,7 @@ export function BundledJudgements({ details }: { details: EvidenceBundleDetails 
                     keyId={j.author}
                     role={j.role}
                     label={j.label}
-                    checked={details.integrity.trustStore}
+                    checked={trustStore}
                     copyLabel={`the key id that signed entry #${j.seq}`}
                   />
                 </td>
@@ -109,5 +120,62 @@ export function BundledJudgements({ details }: { details: EvidenceBundleDetails 
         </table>
       )}
     </section>
+  );
+}
+
+/** A case bundle: the report of each artifact it carries, with its verdict. */
+export function CaseBundleReports({ details }: { details: CaseBundleDetails }) {
+  return (
+    <section className="panel case-bundle-reports" aria-labelledby="case-bundle-reports-h">
+      <h2 id="case-bundle-reports-h">Reports carried by this case bundle ({details.caseBundle.reports.length})</h2>
+      <table className="grid" data-testid="case-bundle-reports">
+        <caption className="visually-hidden">Each artifact of the case and the verdict of its bundled report</caption>
+        <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'SHA-256']} />
+        <tbody>
+          {details.caseBundle.reports.map((r) => (
+            <tr key={r.member}>
+              <td className="mono small">{r.path}</td>
+              <td>{r.kind}</td>
+              <td>
+                <strong className={`tag ${r.verdict}`}>{VERDICT_LABEL[r.verdict]}</strong>
+              </td>
+              <td className="small">
+                {r.sha256 ? <CopyValue value={r.sha256} label={`the SHA-256 of ${r.path}`} /> : '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** Below the verdict banner: what a bundle carries (its judgements), or a case bundle (its reports and judgements). */
+export function CarriedContents({ report }: { report: Report }) {
+  const bundle = bundleDetailsOf(report);
+  if (bundle) {
+    const carried = (bundle.report ?? null) as Report | null;
+    return (
+      <BundledJudgements
+        list={bundle.judgements}
+        trustStore={bundle.integrity.trustStore}
+        itemOf={(j) => itemIn(carried, j.pointer)}
+      />
+    );
+  }
+  const c = caseBundleDetailsOf(report);
+  if (!c) return null;
+  const pathOf = new Map(c.caseBundle.reports.map((r) => [r.sha256, r.path]));
+  return (
+    <>
+      <CaseBundleReports details={c} />
+      <BundledJudgements
+        list={c.judgements}
+        trustStore={c.integrity.trustStore}
+        itemOf={(j) =>
+          `${pathOf.get(j.subject ?? '') ?? j.subject ?? '?'}: ${j.pointer === '' ? 'the whole report' : j.pointer}`
+        }
+      />
+    </>
   );
 }

@@ -3,9 +3,8 @@ import { whatIfOf } from '../../../shared/details/index';
 import { authenticity, copyable, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
 import type { LocalHash, OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
-import { bundleDetailsOf } from '../../../shared/details/bundle';
 import { carriedOf } from '../../../shared/details/carried';
-import { BundledJudgements, CarriedVerdicts } from './BundleContents';
+import { CarriedContents, CarriedVerdicts } from './BundleContents';
 
 /** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity. */
 export function VerdictBanner({ report, artifact }: { report: Report; artifact: OpenArtifact | null }) {
@@ -14,7 +13,6 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
   const demo = whatIfOf(report);
   // A bundle or an exported report: its own verdict and the carried report's, each said (never one colour for both).
   const carried = carriedOf(report);
-  const bundle = bundleDetailsOf(report);
   return (
     <>
       <section
@@ -79,7 +77,7 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
           </dd>
         </dl>
       </section>
-      {bundle && <BundledJudgements details={bundle} />}
+      {carried && <CarriedContents report={report} />}
     </>
   );
 }

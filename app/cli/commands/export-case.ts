@@ -1,0 +1,63 @@
+/**
+ * `reprise export DIR --journal J --out case.zip`: one evidence bundle for a whole case
+ * (docs/evidence-bundle.md, "The case bundle"): the case report (app/jobs/case.ts,
+ * docs/case.md), every artifact's report, every judgement the journal holds on any of them
+ * with its inclusion proof, and the journal's latest signed checkpoint. The artifacts are
+ * verified once, on this thread, so each report is the one the case names. Nothing is
+ * written to the journal.
+ */
+import { EXIT, type ExitCode, type Report } from '../../../shared/report.js';
+import { UsageError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../core/files.js';
+import { hashBytes } from '../../core/hash.js';
+import type { TrustStore } from '../../core/keys.js';
+import { safeText } from '../../core/text.js';
+import { caseBundleFromJournal } from '../../engine/evidence.js';
+import { runCase } from '../../jobs/case.js';
+import type { CliIO } from '../io.js';
+import { inside } from './check-case.js';
+import { engineOptions } from './check.js';
+
+export interface CaseExport {
+  dir: string;
+  journal: string;
+  out: string;
+  trust: TrustStore | null;
+  values: Record<string, unknown>;
+}
+
+export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
+  for (const flag of ['replay', 'report', 'attestation'])
+    if (x.values[flag] !== undefined)
+      throw new UsageError(`--${flag} is for one artifact; a case folder is exported with its own reports`);
+  if (inside(x.out, x.dir))
+    throw new UsageError(`--out ${x.out} is inside the case folder, where the next run would take it for an artifact`);
+  const { key: _key, out: _out, ...options } = engineOptions(x.values);
+  const reports = new Map<string, Report>();
+  const caseReport = await runCase(x.dir, {
+    workers: 0,
+    options,
+    onArtifact: (o) => {
+      if (o.ok && o.report) reports.set(o.part.artifact.path, o.report);
+    },
+  });
+  const b = await caseBundleFromJournal(x.journal, caseReport, reports, x.trust);
+  try {
+    await writeFileAtomic(x.out, b.bytes);
+  } catch (e) {
+    throw new UsageError(`cannot write ${x.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
+  }
+  const summary = {
+    out: x.out,
+    sha256: hashBytes(b.bytes),
+    case: { digest: b.reportDigest, verdict: caseReport.verdict, artifacts: caseReport.artifacts.length },
+    judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, artifact: j.entry.subject.artifact })),
+    checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash },
+  };
+  if (x.values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');
+  else
+    io.out(
+      `case bundle ${safeText(x.out)} (${summary.sha256})\n  case ${b.reportDigest}: ${caseReport.verdict.toUpperCase()}, ${caseReport.artifacts.length} artifact(s)\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(x.out)} --trust-store FILE\n`,
+    );
+  return EXIT.pass;
+}

@@ -1,0 +1,126 @@
+/**
+ * Writing a case bundle (docs/evidence-bundle.md, "The case bundle"): one evidence bundle
+ * for a whole case: the case report, every artifact's report (without `run`), every
+ * judgement the journal holds on any artifact of the case with its inclusion proof, and
+ * the journal's latest signed checkpoint. Deterministic like a bundle of one artifact: the
+ * same case report, reports and journal give the same bytes.
+ */
+import type { CaseReport } from '../../../shared/case.js';
+import type { Report } from '../../../shared/report.js';
+import { hashBytes, hashValue } from '../../core/hash.js';
+import { canonicalizeValue } from '../../core/jcs.js';
+import type { TrustStore } from '../../core/keys.js';
+import { JournalError } from '../../journal/errors.js';
+import type { Checkpoint } from '../../journal/format.js';
+import { judgementsIn, reportDigest, type JudgementRecord } from '../../journal/judgement.js';
+import type { InclusionProof } from '../../journal/proofs.js';
+import type { JournalVerification } from '../../journal/verify.js';
+import { provableJournal } from './write.js';
+import { writeZip } from '../../zip/writer.js';
+import type { BundledReport, JournalBundle } from '../operations.js';
+import {
+  CASE_BUNDLE_TYPE,
+  CASE_MEMBER,
+  caseReportMember,
+  judgementMember,
+  MEMBER,
+  type CaseBundleManifest,
+} from './format.js';
+
+export interface CaseBundleInput {
+  caseReport: CaseReport;
+  /** Each artifact's report, by its path in the case (CaseArtifact.path). */
+  reports: ReadonlyMap<string, Report | BundledReport>;
+  proofs: readonly InclusionProof[];
+  checkpoint: Checkpoint;
+}
+
+const jsonMember = (v: unknown): Buffer => Buffer.from(canonicalizeValue(v) + '\n', 'utf8');
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The reports in the case report's artifact order, without `run`; throws (USAGE) when one is missing or another. */
+function orderedReports(input: CaseBundleInput): BundledReport[] {
+  return input.caseReport.artifacts.map((a) => {
+    const r = input.reports.get(a.path);
+    if (!r) throw new JournalError(`the case's artifact ${a.path} has no report to bundle`, 'USAGE');
+    const { run: _run, ...rest } = r as Report;
+    const report = JSON.parse(canonicalizeValue(rest)) as BundledReport;
+    if (reportDigest(report) !== a.reportDigest)
+      throw new JournalError(`the report given for ${a.path} is not the one the case report names`, 'USAGE');
+    return report;
+  });
+}
+
+/** The case bundle's bytes. Throws (USAGE) when a report is missing or a proof is not against `checkpoint`. */
+export function writeCaseBundle(input: CaseBundleInput): Buffer {
+  const reports = orderedReports(input);
+  const cpText = canonicalizeValue(input.checkpoint);
+  const proofs = [...input.proofs].sort((a, b) => a.leafIndex - b.leafIndex);
+  for (const p of proofs)
+    if (canonicalizeValue(p.checkpoint) !== cpText)
+      throw new JournalError(`the proof of entry ${p.leafIndex} is not against the bundle's checkpoint`, 'USAGE');
+  const files = [
+    { name: CASE_MEMBER, data: jsonMember(input.caseReport) },
+    { name: MEMBER.checkpoint, data: jsonMember(input.checkpoint) },
+    ...reports.map((r, i) => ({ name: caseReportMember(i), data: jsonMember(r) })),
+    ...proofs.map((p) => ({ name: judgementMember(p.leafIndex), data: jsonMember(p) })),
+  ].sort(byName);
+  const manifest: CaseBundleManifest = {
+    type: CASE_BUNDLE_TYPE,
+    case: {
+      verdict: input.caseReport.verdict,
+      artifacts: input.caseReport.artifacts.length,
+      digest: hashValue(input.caseReport),
+    },
+    reports: input.caseReport.artifacts.map((a, i) => ({
+      member: caseReportMember(i),
+      path: a.path,
+      sha256: a.sha256,
+      reportDigest: a.reportDigest,
+    })),
+    checkpoint: { treeSize: input.checkpoint.treeSize, rootHash: input.checkpoint.rootHash },
+    members: files.map((f) => ({ name: f.name, sha256: hashBytes(f.data), size: f.data.length })),
+  };
+  return writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]);
+}
+
+/**
+ * Every judgement the journal holds on the case's artifacts. Refused (JournalError) like a
+ * bundle of one artifact: a journal that does not verify or has no checkpoint, and a
+ * judgement made on another report of an artifact than the case's (other engine options).
+ */
+function caseJudgements(caseReport: CaseReport, v: JournalVerification, trust: TrustStore | null): JudgementRecord[] {
+  const digests = new Map<string, Set<string>>();
+  for (const a of caseReport.artifacts)
+    if (a.sha256 !== '') digests.set(a.sha256, (digests.get(a.sha256) ?? new Set()).add(a.reportDigest));
+  const all = [...digests.keys()].flatMap((sha) => judgementsIn(v, sha, trust));
+  const other = all.filter(
+    (j) => j.reportDigest !== null && !digests.get(j.entry.subject.artifact!)!.has(j.reportDigest),
+  );
+  if (other.length > 0) {
+    const list = other.map((j) => `seq ${j.seq} (${j.reportDigest})`).join(', ');
+    throw new JournalError(
+      `judgement(s) ${list} were recorded on another report of a case artifact than the case's: export with the engine options they were judged under`,
+      'REFUSED',
+    );
+  }
+  return all.sort((a, b) => a.seq - b.seq);
+}
+
+/** The case bundle of `caseReport` and its artifacts' `reports`, with every judgement `journal` holds on them. */
+export async function caseBundleFromJournal(
+  journal: string,
+  caseReport: CaseReport,
+  reports: ReadonlyMap<string, Report | BundledReport>,
+  trust: TrustStore | null,
+): Promise<JournalBundle> {
+  const { v, checkpoint } = await provableJournal(journal, trust);
+  const judgements = caseJudgements(caseReport, v, trust);
+  const bytes = writeCaseBundle({
+    caseReport,
+    reports,
+    proofs: judgements.map((j) => j.proof),
+    checkpoint,
+  });
+  return { bytes, judgements, checkpoint, reportDigest: hashValue(caseReport) };
+}

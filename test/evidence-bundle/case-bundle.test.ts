@@ -1,0 +1,208 @@
+/**
+ * The case bundle (docs/evidence-bundle.md, "The case bundle"): `reprise export DIR
+ * --journal J` writes one bundle of a whole case, `reprise verify case.zip` checks it
+ * offline; any member tampered with (and the manifest's digests recomputed, so only the
+ * deeper checks can catch it) fails, each under its own rule.
+ */
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseTrustStore } from '../../app/core/keys.js';
+import { hashBytes } from '../../app/core/hash.js';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CaseReport } from '../../shared/case.js';
+import type { Report } from '../../shared/report.js';
+import { runPath } from '../../app/engine/run.js';
+import { writeExamples } from '../../app/examples/index.js';
+import { runCase } from '../../app/jobs/case.js';
+import { recordJudgement, recordNote } from '../../app/journal/index.js';
+import { caseBundleFromJournal, verifyEvidence } from '../../app/kinds/evidence-bundle/index.js';
+import { writeZip } from '../../app/zip/writer.js';
+import { cliBuilt, runCli } from '../helpers/cli.js';
+import { fixManifest, json, put, unzip, type Files } from './helpers.js';
+import { makeKeys, tmp, type Keys } from '../journal/helpers.js';
+
+let base = '';
+let dir = '';
+let journal = '';
+let keys: Keys;
+let options: { trustStore: string };
+let bundle: Buffer;
+
+/** The bundle's own failures (the case it carries fails: RPR-EVB-016 is tested on its own). */
+async function rules(f: Files): Promise<string[]> {
+  const r = await verifyEvidence(writeZip(f), keys.trust);
+  return r.findings.filter((x) => x.severity === 'fail' && x.rule !== 'RPR-EVB-016').map((x) => x.rule);
+}
+
+async function exportCase(): Promise<{ bytes: Buffer; caseReport: CaseReport }> {
+  const reports = new Map<string, Report>();
+  const caseReport = await runCase(dir, {
+    options,
+    onArtifact: (o) => o.ok && o.report && reports.set(o.part.artifact.path, o.report),
+  });
+  return { bytes: (await caseBundleFromJournal(journal, caseReport, reports, keys.trust)).bytes, caseReport };
+}
+
+beforeAll(async () => {
+  base = tmp('reprise-case-bundle-');
+  const ex = join(base, 'examples');
+  await writeExamples(ex);
+  dir = join(base, 'case');
+  mkdirSync(dir);
+  copyFileSync(join(ex, 'dumps/intact.dump.json'), join(dir, 'intact.dump.json'));
+  copyFileSync(join(ex, 'dumps/fail/altered-artifact.dump.json'), join(dir, 'altered.dump.json'));
+  copyFileSync(join(ex, 'acgp/trace-clean.jsonl'), join(dir, 'trace.jsonl'));
+  // One trust store names the dumps' signers and the reviewer, as a reviewer's would.
+  keys = makeKeys(base);
+  const merged = join(base, 'merged-trust-store.json');
+  const keysOf = (p: string) => (JSON.parse(readFileSync(p, 'utf8')) as { keys: unknown[] }).keys;
+  const doc = {
+    type: 'reprise.trust-store/v1',
+    keys: [...keysOf(join(ex, 'dumps/trust-store.json')), ...keysOf(keys.trustPath)],
+  };
+  writeFileSync(merged, JSON.stringify(doc));
+  options = { trustStore: merged };
+  keys = { ...keys, trust: parseTrustStore(Buffer.from(JSON.stringify(doc)), merged), trustPath: merged };
+  journal = join(base, 'journal');
+  const altered = await runPath(join(dir, 'altered.dump.json'), 'verify', options);
+  await recordJudgement(
+    journal,
+    {
+      report: altered,
+      pointer: '',
+      decision: 'reject',
+      rationale: 'The artifact was altered after the dump was signed.',
+    },
+    keys.reviewer,
+    keys.trust,
+    { fsync: false },
+  );
+  const intact = await runPath(join(dir, 'intact.dump.json'), 'verify', options);
+  await recordNote(
+    journal,
+    { artifact: intact.artifact.sha256!, text: 'The intact dump is the one the claim cites; kept as reference.' },
+    keys.reviewer,
+    keys.trust,
+    { fsync: false },
+  );
+  bundle = (await exportCase()).bytes;
+}, 120_000);
+
+describe('the case bundle', () => {
+  it('holds the case report, every report, every judgement with its proof, the checkpoint; verifies offline', async () => {
+    const f = await unzip(bundle);
+    expect(f.map((x) => x.name)).toEqual([
+      'reprise-evidence-bundle.json',
+      'case.json',
+      'checkpoint.json',
+      'judgements/000000000000.json',
+      'judgements/000000000001.json',
+      'reports/000000.json',
+      'reports/000001.json',
+      'reports/000002.json',
+    ]);
+    const r = await verifyEvidence(bundle, keys.trust);
+    // The case holds a failing dump: the bundle's verdict is FAIL, its own checks all pass.
+    expect(r.findings.filter((x) => x.severity !== 'info').map((x) => x.rule)).toEqual(['RPR-EVB-016']);
+    expect(r.findings.find((x) => x.rule === 'RPR-EVB-016')!.message).toMatch(/RDS-F001 altered\.dump\.json: /);
+    const d = r.details as {
+      integrity: { verdict: string };
+      carried: { verdict: string; kind: string };
+      caseBundle: { reports: { path: string; verdict: string }[] };
+      judgements: { decision: string; proof: { verified: boolean } }[];
+    };
+    expect(d.integrity.verdict).toBe('pass');
+    expect(d.carried).toMatchObject({ verdict: 'fail', kind: 'case' });
+    expect(d.caseBundle.reports.map((x) => [x.path, x.verdict])).toEqual([
+      ['altered.dump.json', 'fail'],
+      ['intact.dump.json', 'pass'],
+      ['trace.jsonl', 'pass'],
+    ]);
+    expect(d.judgements.map((j) => [j.decision, j.proof.verified])).toEqual([
+      ['reject', true],
+      ['note', true],
+    ]);
+    // Detected through the engine like any artifact.
+    writeFileSync(join(base, 'case.zip'), bundle);
+    const viaEngine = await runPath(join(base, 'case.zip'), 'verify', { trustStore: keys.trustPath });
+    expect(viaEngine.artifact.kind).toBe('evidence-bundle');
+    expect(viaEngine.verdict).toBe('fail');
+  });
+
+  it('is byte-identical for the same case and journal', async () => {
+    expect((await exportCase()).bytes.equals(bundle)).toBe(true);
+  });
+
+  it('fails when any member is tampered with, each under its rule', async () => {
+    const cases: [string, (f: Files) => void, string][] = [
+      ['case.json', (f) => put(f, 'case.json', { ...json(f, 'case.json'), verdict: 'pass' }), 'RPR-EVB-017'],
+      [
+        'a report',
+        (f) => {
+          const r = json(f, 'reports/000000.json');
+          put(f, 'reports/000000.json', { ...r, findings: [], verdict: 'pass' });
+        },
+        'RPR-EVB-004',
+      ],
+      [
+        'the checkpoint',
+        (f) => put(f, 'checkpoint.json', { ...json(f, 'checkpoint.json'), timestampUtc: '2030-01-01T00:00:00Z' }),
+        'RPR-EVB-005',
+      ],
+      [
+        'a judgement',
+        (f) => {
+          const p = json(f, 'judgements/000000000000.json');
+          put(f, 'judgements/000000000000.json', { ...p, entry: String(p['entry']).replace('altered', 'changed') });
+        },
+        'RPR-EVB-006',
+      ],
+      [
+        'the manifest',
+        (f) => {
+          const m = json(f, 'reprise-evidence-bundle.json');
+          put(f, 'reprise-evidence-bundle.json', { ...m, case: { ...(m['case'] as object), verdict: 'pass' } });
+        },
+        'RPR-EVB-017',
+      ],
+    ];
+    for (const [what, tamper, rule] of cases) {
+      const f = await unzip(bundle);
+      tamper(f);
+      if (what !== 'the manifest') fixManifest(f);
+      expect(await rules(f), what).toContain(rule);
+    }
+    // A member changed without its digest, one dropped, one added.
+    const changed = await unzip(bundle);
+    changed.find((x) => x.name === 'reports/000002.json')!.data = Buffer.from('{}\n');
+    expect(await rules(changed)).toContain('RPR-EVB-003');
+    const dropped = (await unzip(bundle)).filter((x) => x.name !== 'judgements/000000000001.json');
+    expect(await rules(dropped)).toContain('RPR-EVB-002');
+    const added = await unzip(bundle);
+    const extra = { name: 'reports/000009.json', data: Buffer.from('{}\n') };
+    added.push(extra);
+    fixManifest(added, (m) =>
+      (m['members'] as unknown[]).push({ name: extra.name, sha256: hashBytes(extra.data), size: extra.data.length }),
+    );
+    expect(await rules(added)).toContain('RPR-EVB-002');
+  });
+
+  it.skipIf(!cliBuilt())('the CLI: export DIR --journal J --out case.zip, then verify case.zip', async () => {
+    const out = join(base, 'cli-case.zip');
+    const e = await runCli(['export', dir, '--journal', journal, '--out', out, '--trust-store', options.trustStore]);
+    expect(e.code, e.stderr).toBe(0);
+    expect(e.stdout).toMatch(
+      /case bundle .*\n {2}case sha256:[0-9a-f]{64}: FAIL, 3 artifact\(s\)\n {2}2 judgement\(s\)/,
+    );
+    const v = await runCli(['verify', out, '--trust-store', keys.trustPath, '--json']);
+    expect(v.code).toBe(1);
+    expect((JSON.parse(v.stdout) as { details: { integrity: { verdict: string } } }).details.integrity.verdict).toBe(
+      'pass',
+    );
+    const inside = await runCli(['export', dir, '--journal', journal, '--out', join(dir, 'case.zip')]);
+    expect(inside.code).toBe(3);
+    expect(inside.stderr).toMatch(/inside the case folder/);
+    const replay = await runCli(['export', dir, '--journal', journal, '--out', out, '--replay']);
+    expect(replay.code).toBe(3);
+  });
+});
