@@ -60,7 +60,15 @@ export const LAYERS = {
 
 const CORE = ['shared/**', 'app/core/**', 'app/version.ts'];
 /** The floor above the core: rooms that know one format or one piece of plumbing each. */
-const FLOOR_1 = [...CORE, 'app/zip/**', 'app/journal/**', 'app/providers/**', 'app/threads/**', 'app/attest/**'];
+const FLOOR_1 = [
+  ...CORE,
+  'app/zip/**',
+  'app/journal/**',
+  'app/providers/**',
+  'app/threads/**',
+  'app/attest/**',
+  'app/rejudge/**',
+];
 /** What every kind may use besides the floors below: the kind interface, its operations and the sniffed artifact. */
 const KIND_API = ['app/kinds/types.ts', 'app/kinds/sniff.ts', 'app/kinds/operations.ts'];
 
@@ -81,6 +89,8 @@ export const ROOMS = [
   { room: 'app/journal/**', may: CORE },
   { room: 'app/providers/**', may: CORE },
   { room: 'app/attest/**', may: CORE },
+  // The re-judgement record's formats: its Merkle root is the journal's RFC 9162 tree.
+  { room: 'app/rejudge/**', may: [...CORE, 'app/journal/**'] },
   { room: 'app/lint/**', may: CORE },
   { room: 'app/kinds/sniff.ts', may: FLOOR_1 },
   // Type-only: EngineOptions is derived from the options the registry's kinds declare.
@@ -88,12 +98,6 @@ export const ROOMS = [
   { room: 'app/kinds/registry.ts', may: [...FLOOR_1, ...KIND_API, 'app/kinds/*/declare.ts'] },
   // A kind's example writer lives in its own folder (examples.ts, KindDeclarations.examples).
   { room: 'app/kinds/*/**', may: [...FLOOR_1, ...KIND_API] },
-  // The one exception, until the re-judgement record's formats (shards, assembly) move out of
-  // the kind's folder into a format room of floor 1 as the journal's did: its door re-exports them.
-  {
-    room: 'app/engine/rejudgement.ts',
-    may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts', 'app/kinds/rejudgement/index.ts'],
-  },
   // The engine reaches the kinds only through the registry and the kind API: what a kind
   // offers beyond verify and replay is one of its operations (app/kinds/operations.ts).
   { room: 'app/engine/**', may: [...FLOOR_1, ...KIND_API, 'app/kinds/registry.ts'] },

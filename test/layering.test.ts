@@ -54,7 +54,9 @@ const FORBIDDEN_ROOMS: [string, string, string][] = [
   // The engine, the examples, the CLI and the shells reach a kind only through the registry.
   ['app/engine/**', 'app/engine/x.ts', imp('../kinds/tg/replay.js')],
   ['app/engine/**', 'app/engine/x.ts', imp('../kinds/nemosyne/declare.js')],
-  ['app/engine/rejudgement.ts', 'app/engine/rejudgement.ts', imp('../kinds/rejudgement/verify.js')],
+  ['app/engine/**', 'app/engine/x.ts', imp('../kinds/rejudgement/index.js')],
+  // A format room of floor 1 reaches no kind.
+  ['app/rejudge/**', 'app/rejudge/x.ts', imp('../kinds/rejudgement/verify.js')],
   ['app/examples/**', 'app/examples/x.ts', imp('../engine/run.js')],
   ['app/examples/**', 'app/examples/x.ts', imp('../kinds/tg/examples.js')],
   ['app/jobs/**', 'app/jobs/x.ts', imp('../cli/output.js')],

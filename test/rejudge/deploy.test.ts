@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parse as parseFlags } from '../../app/cli/args.js';
 import { rejudgeFlags } from '../../app/cli/commands/rejudge.js';
-import { parseShard } from '../../app/engine/rejudgement.js';
+import { parseShard } from '../../app/rejudge/index.js';
 import { ROOT } from '../helpers/cli.js';
 
 interface JobDoc {

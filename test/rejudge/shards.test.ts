@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../journal/helpers.js';
 import { archive, ok, type Archive } from './helpers.js';
 import { expandPaths } from '../../app/engine/paths.js';
-import { sortNames } from '../../app/engine/rejudgement.js';
+import { sortNames } from '../../app/rejudge/index.js';
 
 let a: Archive;
 let shards: string[];

@@ -6,7 +6,7 @@
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
 import { diffJudgements, type JudgementDiff, type VerdictChange } from '../../jobs/rejudge/diff.js';
-import type { RuleHit } from '../../engine/rejudgement.js';
+import type { RuleHit } from '../../rejudge/index.js';
 import { safeText } from '../../core/text.js';
 import { parse } from '../args.js';
 import type { CliIO } from '../io.js';

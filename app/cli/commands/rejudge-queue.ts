@@ -7,7 +7,7 @@ import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
 import type { Signer } from '../../core/keys.js';
 import type { EngineOptions } from '../../kinds/types.js';
-import type { RunSpec } from '../../engine/rejudgement.js';
+import type { RunSpec } from '../../rejudge/index.js';
 import { readList } from '../../jobs/rejudge/list.js';
 import { optionDigests, runSpec } from '../../jobs/rejudge/run.js';
 import { completeAssembly, writeRecordsFile } from '../../jobs/rejudge/merge.js';
@@ -15,7 +15,7 @@ import { parseQueueUrl, type QueueTarget } from '../../jobs/queue/connection.js'
 import { enqueueRun, ensureReachable, openQueue, queueCounts } from '../../jobs/queue/run.js';
 import { collectQueue } from '../../jobs/queue/collect.js';
 import { fail } from '../../core/findings.js';
-import { R } from '../../engine/rejudgement.js';
+import { R } from '../../rejudge/index.js';
 import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
 import { formatError } from '../output.js';

@@ -2,7 +2,7 @@
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { safeText } from '../../core/text.js';
-import { RECORD_VERDICTS } from '../../engine/rejudgement.js';
+import { RECORD_VERDICTS } from '../../rejudge/index.js';
 import { recordText, type Merged } from '../../jobs/rejudge/merge.js';
 import type { CliIO } from '../io.js';
 import { formatError } from '../output.js';

@@ -9,7 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import { safeText } from '../../core/text.js';
 import { loadSigner } from '../../core/keys.js';
 import { declaredOptions } from '../../kinds/registry.js';
-import { parseShard, RECORD_VERDICTS } from '../../engine/rejudgement.js';
+import { parseShard, RECORD_VERDICTS } from '../../rejudge/index.js';
 import { readList } from '../../jobs/rejudge/list.js';
 import { judgeShard, optionDigests, runSpec, shardHeader, startJudgePool, writeShard } from '../../jobs/rejudge/run.js';
 import { mergeShards } from '../../jobs/rejudge/merge.js';

@@ -1,6 +1,6 @@
 /**
  * `reprise rejudge merge --queue`: the records a queue's workers left in Redis, gathered
- * into the same assembly shard files make (kinds/rejudgement/assemble.ts), so the signed
+ * into the same assembly shard files make (app/rejudge/assemble.ts), so the signed
  * record is byte-identical to the shards' whatever the order in which jobs finished. Every
  * batch must be done: completed, or failed and settled (split into jobs that are done, or
  * an artifact alone with its crash record); otherwise nothing is merged.
@@ -14,7 +14,7 @@ import {
   RecordSink,
   type Assembly,
   type JudgedRecord,
-} from '../../engine/rejudgement.js';
+} from '../../rejudge/index.js';
 import type { JudgeOutcome } from '../rejudge/judge.js';
 import { crashKey, openRedis, type QueueTarget } from './connection.js';
 import { batchId, openQueue, readRun, splitId, type QueueJobData, type QueueRun } from './run.js';

@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import { canonicalizeValue } from '../../core/jcs.js';
 import { UsageError } from '../../core/errors.js';
 import type { EngineOptions } from '../../kinds/types.js';
-import type { ListSpec, RunSpec } from '../../engine/rejudgement.js';
+import type { ListSpec, RunSpec } from '../../rejudge/index.js';
 import type { ArtifactList, ListItem } from '../rejudge/list.js';
 import { connectionOf, openRedis, runKey, type QueueTarget } from './connection.js';
 

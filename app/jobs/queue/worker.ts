@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type Job } from 'bullmq';
 import { readFailure } from '../../core/files.js';
 import { contentDigest } from '../rejudge/digest.js';
-import type { JudgedRecord } from '../../engine/rejudgement.js';
+import type { JudgedRecord } from '../../rejudge/index.js';
 import { connectionOf, crashKey, openRedis, type QueueTarget } from './connection.js';
 import { ensureReachable, JOB_ATTEMPTS, openQueue, queueCounts, splitId, type QueueJobData } from './run.js';
 

@@ -7,7 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { assembleShards, sortNames, type JudgedRecord, type RuleHit, type RunSpec } from '../../engine/rejudgement.js';
+import { assembleShards, sortNames, type JudgedRecord, type RuleHit, type RunSpec } from '../../rejudge/index.js';
 
 export interface VerdictChange {
   path: string;

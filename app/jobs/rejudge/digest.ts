@@ -6,7 +6,7 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { hashBytes, hashFile, hashValue } from '../../core/hash.js';
 import { readRegularFile } from '../../core/files.js';
-import { sortNames } from '../../engine/rejudgement.js';
+import { sortNames } from '../../rejudge/index.js';
 
 const SMALL = 1024 * 1024;
 

@@ -9,7 +9,7 @@
 import type { Report } from '../../../shared/report.js';
 import { readFailure } from '../../core/files.js';
 import { reportDigest } from '../../journal/judgement.js';
-import { shardOf, type JudgedRecord, type RuleHit, type RunSpec } from '../../engine/rejudgement.js';
+import { shardOf, type JudgedRecord, type RuleHit, type RunSpec } from '../../rejudge/index.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import { executeJob } from '../execute.js';
 import type { ListItem } from './list.js';

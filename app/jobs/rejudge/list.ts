@@ -11,7 +11,7 @@ import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { formatHash } from '../../core/hash.js';
 import { childPrefix, expandPaths } from '../../engine/paths.js';
-import { linesOf, listDigest, sortNames, nameSome, type ListSpec } from '../../engine/rejudgement.js';
+import { linesOf, listDigest, sortNames, nameSome, type ListSpec } from '../../rejudge/index.js';
 
 export interface ListItem {
   name: string;

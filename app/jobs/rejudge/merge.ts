@@ -18,7 +18,7 @@ import {
   sortNames,
   type Assembly,
   type RejudgementRecord,
-} from '../../engine/rejudgement.js';
+} from '../../rejudge/index.js';
 import { readList } from './list.js';
 import { shardFileText } from './run.js';
 

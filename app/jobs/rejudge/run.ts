@@ -15,7 +15,7 @@ import {
   type JudgedRecord,
   type RunSpec,
   type ShardHeader,
-} from '../../engine/rejudgement.js';
+} from '../../rejudge/index.js';
 import { hashBytes } from '../../core/hash.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import { WorkerPool } from '../pool.js';

@@ -3,9 +3,9 @@
  * Detected by its `type` member. Its verify (index.ts) loads when a job of the kind runs.
  */
 import type { KindHandler, KindOption } from '../types.js';
-import { REJUDGEMENT_RULES } from './rule-ids.js';
+import { REJUDGEMENT_RULES } from '../../rejudge/rule-ids.js';
 import type { Sniffed } from '../sniff.js';
-import { REJUDGEMENT_TYPE } from './constants.js';
+import { REJUDGEMENT_TYPE } from '../../rejudge/constants.js';
 
 const REJUDGEMENT_OPTIONS = [
   {

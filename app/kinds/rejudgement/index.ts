@@ -1,7 +1,7 @@
 /**
- * What runs a re-judgement record's job (declare.ts declares and detects the kind), and what
- * the engine's door (app/engine/rejudgement.ts) gives the jobs and the CLI: the formats, the
- * shard reader and the assembly of shards into one record.
+ * What runs a re-judgement record's job (declare.ts declares and detects the kind). The
+ * record's formats, the shard reader, the assembly and the signing are the floor below
+ * (app/rejudge/), which the jobs and the CLI use directly.
  */
 import type { KindCode } from '../types.js';
 import { verifyRejudgement } from './verify.js';
@@ -11,16 +11,3 @@ export const rejudgementCode: KindCode = {
     return verifyRejudgement(s.jsonObject(), s.json()?.ok === true, await ctx.trustStore(), ctx.options.shards ?? []);
   },
 };
-
-export * from './format.js';
-export { linesOf } from './shard-file.js';
-export {
-  assembleShards,
-  emptyAssembly,
-  namedCoverage,
-  nameSome,
-  RecordSink,
-  zeroVerdicts,
-  type Assembly,
-} from './assemble.js';
-export { signRejudgement } from './verify.js';

@@ -5,23 +5,14 @@
  */
 import type { Authenticity, ChainNode, Finding } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
-import { fail, info, unavailable } from './findings.js';
-import { signBytes, verifyBytes, type Signer, type TrustStore } from '../../core/keys.js';
+import { fail, info, unavailable } from '../../rejudge/findings.js';
+import { verifyBytes, type TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
 import { canonicalizeValue } from '../../core/jcs.js';
-import { assembleShards, type Assembly } from './assemble.js';
-import { R, RECORD_VERDICTS, rejudgementProblem, signedBytes, type RejudgementRecord } from './format.js';
+import { assembleShards, type Assembly } from '../../rejudge/assemble.js';
+import { R, RECORD_VERDICTS, rejudgementProblem, signedBytes, type RejudgementRecord } from '../../rejudge/format.js';
 
 const WHAT = 'the re-judgement record';
-
-/** Signs a record (Ed25519 is deterministic: the same record and key give the same bytes). */
-export function signRejudgement(
-  unsigned: Omit<RejudgementRecord, 'signer' | 'sig'>,
-  signer: Signer,
-): RejudgementRecord {
-  const r = { ...unsigned, signer: signer.keyId };
-  return { ...r, sig: signBytes(signer, signedBytes(r)) };
-}
 
 /** The signature under the trust store: the origin statement and its findings. */
 function checkSignature(

@@ -4,10 +4,10 @@
  * a bounded line, so a shard of millions of records, or a hostile file with no line feed,
  * costs bounded memory; every departure from the format is a problem naming the file and line.
  */
-import type { Finding } from '../../../shared/report.js';
+import type { Finding } from '../../shared/report.js';
 import { fail } from './findings.js';
-import { newHasher, formatHash } from '../../core/hash.js';
-import { openRegular, readFailure } from '../../core/files.js';
+import { newHasher, formatHash } from '../core/hash.js';
+import { openRegular, readFailure } from '../core/files.js';
 import {
   R,
   headerProblem,

@@ -5,10 +5,10 @@
  * are ranges of SHA-256 in index order, so reading them in that order reads the records in
  * record order: the Merkle tree grows as they stream, whatever order the files were given in.
  */
-import type { Finding } from '../../../shared/report.js';
+import type { Finding } from '../../shared/report.js';
 import { fail } from './findings.js';
-import { formatHash } from '../../core/hash.js';
-import { MerkleTree } from '../../journal/merkle.js';
+import { formatHash } from '../core/hash.js';
+import { MerkleTree } from '../journal/merkle.js';
 import {
   compareRecords,
   listDigest,
@@ -24,7 +24,7 @@ import {
   type ShardHeader,
 } from './format.js';
 import { readShardFile } from './shard-file.js';
-import { canonicalizeValue } from '../../core/jcs.js';
+import { canonicalizeValue } from '../core/jcs.js';
 
 export interface Assembly {
   /** The shards' N, list and run (null when no header could be read). */

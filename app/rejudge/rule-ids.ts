@@ -2,7 +2,7 @@
  * The rule ids the rejudgement kind's reports carry, one line each. docs/rules/rejudge.md says each in
  * full (severity and meaning); test/kinds/rules.test.ts holds the two to the same ids.
  */
-import type { RuleDeclarations } from '../../core/findings.js';
+import type { RuleDeclarations } from '../core/findings.js';
 
 export const REJUDGEMENT_RULES = {
   'RPR-REJUDGE-000': 'summary',

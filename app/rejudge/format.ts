@@ -8,10 +8,10 @@
  * signed record depends on what was judged and how, never on the number of shards, workers
  * or machines, nor on the order in which jobs finished.
  */
-import { isPlainObject as isObj } from '../../core/closed.js';
+import { isPlainObject as isObj } from '../core/closed.js';
 import { REJUDGEMENT_TYPE, SHARD_TYPE } from './constants.js';
-import { canonicalizeValue } from '../../core/jcs.js';
-import { isHashString, newHasher, formatHash } from '../../core/hash.js';
+import { canonicalizeValue } from '../core/jcs.js';
+import { isHashString, newHasher, formatHash } from '../core/hash.js';
 
 /** The rule ids of the kind's findings and of the merge's refusals (docs/rules/rejudge.md). */
 export const R = {
