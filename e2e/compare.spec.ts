@@ -79,6 +79,25 @@ test('two picked files: each sent to the engine, verified and compared', async (
   await axe(page, 'two picked files compared');
 });
 
+test('one dump replayed under two model versions: the replays compared, the what-if named', async ({
+  workbench: page,
+}) => {
+  await page.getByTestId('tab-compare').click();
+  await side(page, 'left', 'dumps/whatif/drift.dump.json', 'replay');
+  await side(page, 'right', 'dumps/whatif/drift.dump.json', 'replay');
+  await page
+    .getByTestId('diff-side-right')
+    .getByLabel(/: what-if \(training\)$/)
+    .fill('model=ref-2');
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  await expect(view).toContainText('drift.dump.json (what-if model=ref-2)');
+  await expect(view.locator('tr[data-pointer="/details/whatIf"]')).toContainText('added');
+  await expect(view.locator('tr[data-pointer="/details/expression/replayed/score"] td').last()).toHaveText(/^-?\d/);
+  await axe(page, 'two replays under two model versions');
+});
+
 test('two artifacts of different kinds are refused, saying which kinds', async ({ workbench: page }) => {
   await page.getByTestId('tab-compare').click();
   await side(page, 'left', 'dumps/intact.dump.json');

@@ -20,6 +20,8 @@ interface Choice {
   example: string;
   file: File | null;
   mode: CheckMode;
+  /** A replay's what-if substitution (`model=ref-2`): two model versions of one artifact. */
+  whatIf: string;
 }
 interface ReadSide {
   label: DiffSideLabel;
@@ -38,10 +40,17 @@ function contentOf(c: ArtifactContent | null): { value?: JsonValue; note: string
   return { value: JSON.parse(c.canonical) as JsonValue, note: 'parsed content compared' };
 }
 
-async function jobOn(api: RepriseClient, source: JobSource, mode: CheckMode, opts: Record<string, string>) {
-  const end = await (
-    await startWatchedJob(api, { source, mode, ...(Object.keys(opts).length ? { options: opts } : {}) })
-  ).end;
+const whatIfOf = (c: Choice): string[] => (c.mode === 'replay' && c.whatIf.trim() ? [c.whatIf.trim()] : []);
+
+async function jobOn(api: RepriseClient, source: JobSource, c: Choice, opts: Record<string, string>) {
+  const whatIf = whatIfOf(c);
+  const req = {
+    source,
+    mode: c.mode,
+    ...(whatIf.length ? { whatIf } : {}),
+    ...(Object.keys(opts).length ? { options: opts } : {}),
+  };
+  const end = await (await startWatchedJob(api, req)).end;
   if (!end.ok) throw new Error(end.message);
   const content = await api.artifactContent({ source }).catch(() => null);
   return { report: end.report, content };
@@ -56,29 +65,28 @@ async function readSide(api: RepriseClient, c: Choice): Promise<ReadSide> {
     const source = s.artifact?.source;
     if (!s.artifact || !source) throw new Error('No artifact is open: open one first, or choose an example or a file.');
     name = s.artifact.name;
+    // The report shown is this side's when it was run the same way (action and substitution).
+    const same = s.reportMode === c.mode && (s.artifact.whatIf ?? []).join() === whatIfOf(c).join();
     got =
-      s.report && s.reportMode === c.mode
+      s.report && same
         ? { report: s.report, content: s.content }
-        : await jobOn(api, source, c.mode, optionsFor(source, s.openOptions));
+        : await jobOn(api, source, c, optionsFor(source, s.openOptions));
   } else if (c.from === 'example') {
     if (!c.example) throw new Error('Choose an example for each side.');
     name = c.example;
-    got = await jobOn(api, { type: 'example', path: c.example }, c.mode, {});
+    got = await jobOn(api, { type: 'example', path: c.example }, c, {});
   } else {
     if (!c.file) throw new Error('Choose a file for each side.');
     name = c.file.name;
     const sent = await uploadFile(api, c.file);
     await sent.sent;
     sent.drop();
-    got = await jobOn(
-      api,
-      { type: 'upload', uploadId: sent.uploadId },
-      c.mode,
-      optionsFor({ type: 'upload', uploadId: sent.uploadId }, s.openOptions),
-    );
+    const source: JobSource = { type: 'upload', uploadId: sent.uploadId };
+    got = await jobOn(api, source, c, optionsFor(source, s.openOptions));
   }
   const content = contentOf(got.content);
   const r = got.report;
+  if (whatIfOf(c).length) name = `${name} (what-if ${whatIfOf(c).join(', ')})`;
   return {
     label: { name, kind: r.artifact.kind, verdict: r.verdict, sha256: r.artifact.sha256 },
     value: reportSide(r, content.value),
@@ -100,7 +108,7 @@ async function compareSides(api: RepriseClient, a: Choice, b: Choice): Promise<C
   };
 }
 
-const NEW_CHOICE: Choice = { from: 'example', example: '', file: null, mode: 'verify' };
+const NEW_CHOICE: Choice = { from: 'example', example: '', file: null, mode: 'verify', whatIf: '' };
 
 /** One side's pickers: where from, which, verified or replayed. */
 function SidePicker({ side, c, set }: { side: 'Left' | 'Right'; c: Choice; set: (c: Choice) => void }) {
@@ -143,6 +151,17 @@ function SidePicker({ side, c, set }: { side: 'Left' | 'Right'; c: Choice; set: 
           <option value="replay">replay</option>
         </select>
       </div>
+      {c.mode === 'replay' && (
+        <div className="field">
+          <label htmlFor={`${id}-whatif`}>{side}: what-if (training)</label>
+          <input
+            id={`${id}-whatif`}
+            value={c.whatIf}
+            placeholder="model=ref-2"
+            onChange={(e) => set({ ...c, whatIf: e.target.value })}
+          />
+        </div>
+      )}
     </fieldset>
   );
 }

@@ -4,7 +4,7 @@
  * by position, with both lengths said when they differ), and the structured diff of every
  * original value against its replayed one (shared/diff.ts replaySides).
  */
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { diffJson, replaySides } from '../../../shared/diff';
 import { isPlainObject } from '../../../shared/plain-object';
 import type { JsonValue, Report } from '../../../shared/report';
@@ -93,25 +93,47 @@ export function DiffTokens({ report }: { report: Pick<Report, 'details'> }) {
   );
 }
 
-/** The replay's fields behind its comparisons: the token rows and the structured diff. */
-export function DiffReplay({ report }: { report: Report }) {
+/**
+ * Replays with more comparisons than this build their field-by-field diff when asked: the
+ * Replay view of a 100,000-row replay mounts its table first (bench/ui.bench.js).
+ */
+const AUTO_DIFF_MAX = 1000;
+
+/** The structured diff of every original against its replayed value. */
+function ReplayFieldDiff({ report }: { report: Report }) {
   const result = useMemo(() => {
     const { left, right } = replaySides(report);
     return diffJson(left, right, { limit: REPLAY_DIFF_LIMIT });
   }, [report]);
-  if (!report.comparisons?.length) return null;
   const name = report.artifact.path;
+  return (
+    <DiffView
+      result={result}
+      what="original against replayed"
+      left={{ name: `${name} (original)`, kind: report.artifact.kind }}
+      right={{ name: `${name} (replayed)`, kind: report.artifact.kind }}
+      fileBase={name.split(/[\\/]/).pop() || 'replay'}
+      level={3}
+    />
+  );
+}
+
+/** The replay's fields behind its comparisons: the token rows and the structured diff. */
+export function DiffReplay({ report }: { report: Report }) {
+  const [asked, setAsked] = useState<Report | null>(null);
+  const count = report.comparisons?.length ?? 0;
+  if (count === 0) return null;
+  const shown = count <= AUTO_DIFF_MAX || asked === report;
   return (
     <>
       <DiffTokens report={report} />
-      <DiffView
-        result={result}
-        what="original against replayed"
-        left={{ name: `${name} (original)`, kind: report.artifact.kind }}
-        right={{ name: `${name} (replayed)`, kind: report.artifact.kind }}
-        fileBase={name.split(/[\\/]/).pop() || 'replay'}
-        level={3}
-      />
+      {shown ? (
+        <ReplayFieldDiff report={report} />
+      ) : (
+        <button type="button" onClick={() => setAsked(report)} data-testid="replay-field-diff">
+          Compare the {count.toLocaleString('en')} originals against their replayed values field by field
+        </button>
+      )}
     </>
   );
 }
