@@ -1,7 +1,8 @@
 /**
  * The reviewer's case through the UI only (web target): a case folder built from
- * `reprise examples` (a replay dump, an ACGP trace, a TG manifest with its policy bundle and
- * its journal, a Nemosyne package, and a quarantine journal whose cases name the dump and a
+ * `reprise examples` (a replay dump, an ACGP trace and EVAL, a TG manifest with its policy bundle
+ * and its journal, a Nemosyne package, the dump's exported report and evidence bundle, a
+ * re-judgement record, and a quarantine journal whose cases name the dump and a
  * dump the case does not hold) opened by its path under --root; the progress over the case
  * and each verdict, the links (one found, one missing), the judgements, the timeline with
  * its filters and keyboard, an event opening the chain view; the same case sent from the
@@ -14,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
-import { axeBothThemes, expect, ROOT, SCREENSHOTS, test, type Served } from './fixtures.js';
+import { axeBothThemes, expect, openWorkJournal, ROOT, SCREENSHOTS, test, type Served } from './fixtures.js';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -23,9 +24,10 @@ async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
     await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
 }
 
+/** Runs the CLI; exit 1 and 2 are verdicts (fail, unavailable), 3 an error. */
 function cli(args: string[]): string {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`reprise ${args.join(' ')}: ${r.stderr}`);
+  if (r.status === null || r.status > 2) throw new Error(`reprise ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
 
@@ -42,6 +44,7 @@ function caseFolder(served: Served): string {
   copy('tg/bundle.json', 'tg/policy.json');
   copy('tg/journal', 'tg/journal');
   copy('packages/intact/v4.nemosyne', 'dataset.nemosyne');
+  copy('acgp/seed-eval-corrected.json', 'agent/eval.json');
   const officer = ['--key', join(ex, 'journal/keys/quarantine-officer.pem')];
   const trust = ['--trust-store', join(ex, 'journal/trust-store.json')];
   const review = join(dir, 'review');
@@ -74,6 +77,15 @@ function caseFolder(served: Served): string {
     ...officer,
     ...trust,
   ]);
+  // The dump's exported report, its evidence bundle, and a re-judgement record of two dumps.
+  writeFileSync(join(dir, 'dump.report.json'), cli(['verify', join(dir, 'dump.json'), '--json']).trimEnd() + '\n');
+  cli(['export', join(dir, 'dump.json'), '--journal', review, '--out', join(dir, 'dump-evidence.zip'), ...trust]);
+  const archive = mkdtempSync(join(tmpdir(), 'reprise-e2e-archive-'));
+  for (const d of ['dumps/intact.dump.json', 'dumps/fail/altered-artifact.dump.json'])
+    cpSync(join(ex, d), join(archive, d.split('/').pop()!));
+  const shard = join(archive, 'shard.json');
+  cli(['rejudge', archive, '--out', shard]);
+  cli(['rejudge', 'merge', shard, '--key', join(ex, 'journal/keys/reviewer.pem'), '--out', join(dir, 'rejudged.json')]);
   return dir;
 }
 
@@ -106,7 +118,7 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   const verdict = page.getByTestId('case-verdict');
   await expect(verdict).toBeVisible({ timeout: 120_000 });
   expect(await progressSeen(page)).toBe(true);
-  await expect(verdict).toContainText('7 artifacts');
+  await expect(verdict).toContainText('11 artifacts');
   const artifacts = page.getByTestId('case-artifacts');
   for (const [path, kind] of [
     ['dump.json', 'replay-dump'],
@@ -116,20 +128,34 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
     ['tg/journal', 'journal'],
     ['dataset.nemosyne', 'nemosyne-package'],
     ['review', 'journal'],
+    ['agent/eval.json', 'acgp-eval'],
+    ['dump.report.json', 'reprise-report'],
+    ['dump-evidence.zip', 'evidence-bundle'],
+    ['rejudged.json', 'rejudgement'],
   ] as const)
     await expect(artifacts.locator(`tr[data-artifact="${path}"]`)).toContainText(kind);
-  await expect(artifacts.getByTestId('case-artifact-verdict')).toHaveCount(7);
+  await expect(artifacts.getByTestId('case-artifact-verdict')).toHaveCount(11);
 
   // The links: the review journal's case names the dump (found) and a dump the case lacks (missing).
   const links = page.getByTestId('case-links');
-  const found = links.getByTestId('case-link-found').filter({ hasText: 'dump.json' });
-  await expect(found.first()).toContainText('subject');
+  const found = links.getByTestId('case-link-found').filter({ hasText: 'review' }).filter({ hasText: 'subject' });
+  await expect(found).toHaveCount(1);
+  await expect(found).toContainText('dump.json');
   const missing = links.getByTestId('case-link-missing').filter({ hasText: sha256('a dump this case does not hold') });
   await expect(missing).toHaveCount(1);
   await expect(missing).toContainText('missing');
   await expect(page.getByTestId('case-judgements')).toContainText('accept');
   await axeBothThemes(page, 'case verified');
   await shot(page, info, 'case');
+
+  // Notes on an artifact of the case go in the journal the reviewer works in: without one, it says so.
+  await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  await expect(page.getByTestId('case-notes-closed')).toContainText('open the journal you work in');
+  await openWorkJournal(page, served!);
+  await expect(page.getByTestId('case-notes')).toContainText('Notes on this artifact');
+  await axeBothThemes(page, 'case notes of an artifact');
+  await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  await expect(page.getByTestId('case-notes')).toHaveCount(0);
 
   // The timeline: every event, then filtered by artifact and by severity.
   const count = page.getByTestId('timeline-count');
@@ -169,7 +195,7 @@ test('a case sent from the window as a folder; a large case shows its progress a
   await page.locator('#case-folder-input').setInputFiles(dir);
   const verdict = page.getByTestId('case-verdict');
   await expect(verdict).toBeVisible({ timeout: 120_000 });
-  await expect(verdict).toContainText('7 artifacts');
+  await expect(verdict).toContainText('11 artifacts');
   await expect(page.locator('#case-h')).toContainText('files sent from this window');
   await expect(page.getByTestId('case-links').getByTestId('case-link-found').first()).toBeVisible();
 

@@ -4,6 +4,8 @@ import type { CaseArtifact, CaseJudgement, CaseLink, CaseReport, TimelineEvent }
 import type { Finding } from '../../../shared/report';
 import { useCase } from '../case-store';
 import { VERDICT_LABEL } from '../lib/report-words';
+import { useJudgement } from '../judgement-store';
+import { CaseNotes } from './CaseNotes';
 import { CaseOpener } from './CaseOpener';
 import { CaseTimeline } from './CaseTimeline';
 import { ColumnFilter } from './ColumnFilter';
@@ -44,11 +46,18 @@ function Counts({ c }: { c: CaseArtifact['counts'] }) {
 /** Rows of the artifacts table at most: a case of thousands is read through its verdict filter. */
 const MAX_ROWS = 300;
 
-function ArtifactRow({ a, open }: { a: CaseArtifact; open: (a: CaseArtifact) => void }) {
+interface RowActions {
+  open: (a: CaseArtifact) => void;
+  notesOn: string | null;
+  notes: (a: CaseArtifact | null) => void;
+}
+
+function ArtifactRow({ a, act }: { a: CaseArtifact; act: RowActions }) {
+  const on = act.notesOn === a.path;
   return (
     <tr data-artifact={a.path}>
       <td className="mono small">
-        <button type="button" className="link" onClick={() => open(a)} title="Open it in the chain view">
+        <button type="button" className="link" onClick={() => act.open(a)} title="Open it in the chain view">
           {a.path}
         </button>
       </td>
@@ -61,12 +70,22 @@ function ArtifactRow({ a, open }: { a: CaseArtifact; open: (a: CaseArtifact) => 
       <td className="small">
         <Counts c={a.counts} />
       </td>
+      <td>
+        <button
+          type="button"
+          aria-pressed={on}
+          onClick={() => act.notes(on ? null : a)}
+          aria-label={`Notes on ${a.path}`}
+        >
+          Notes
+        </button>
+      </td>
     </tr>
   );
 }
 
 /** The artifacts with kind and verdict, in landing order while the case runs; filtered by verdict. */
-function Artifacts({ list, open }: { list: readonly CaseArtifact[]; open: (a: CaseArtifact) => void }) {
+function Artifacts({ list, act }: { list: readonly CaseArtifact[]; act: RowActions }) {
   const [verdict, setVerdict] = useState<string | undefined>(undefined);
   const shown = useMemo(() => (verdict ? list.filter((a) => a.verdict === verdict) : list), [list, verdict]);
   return (
@@ -82,15 +101,30 @@ function Artifacts({ list, open }: { list: readonly CaseArtifact[]; open: (a: Ca
       </div>
       <table className="grid case-artifacts" data-testid="case-artifacts">
         <caption className="case-caption">Artifacts ({list.length.toLocaleString('en')})</caption>
-        <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'Findings']} />
+        <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'Findings', 'Notes']} />
         <tbody>
           {shown.slice(0, MAX_ROWS).map((a) => (
-            <ArtifactRow key={a.path} a={a} open={open} />
+            <ArtifactRow key={a.path} a={a} act={act} />
           ))}
         </tbody>
       </table>
     </>
   );
+}
+
+/**
+ * A reviewer's append-only notes on one artifact (CaseNotes), written in the journal the
+ * reviewer works in (the header's); the case's own notes on it are listed with them.
+ */
+function ArtifactNotes({ a, judgements }: { a: CaseArtifact; judgements: readonly CaseJudgement[] }) {
+  const work = useJudgement((s) => s.work);
+  if (!work)
+    return (
+      <p className="muted" data-testid="case-notes-closed">
+        To add a note on {a.path}, open the journal you work in (the journal header above).
+      </p>
+    );
+  return <CaseNotes journal={work} artifact={a.sha256} notes={judgements} />;
 }
 
 /** The case finding that reports a missing link (it names the link's value or the field that made it). */
@@ -225,6 +259,12 @@ export function CaseView() {
       openArtifact: s.openArtifact,
     })),
   );
+  const [notesOn, setNotesOn] = useState<CaseArtifact | null>(null);
+  const act: RowActions = {
+    open: (a) => void openArtifact(a.path, null, null),
+    notesOn: notesOn?.path ?? null,
+    notes: setNotesOn,
+  };
   const openEvent = useCallback((e: TimelineEvent) => void openArtifact(e.artifact, e.node, e.pointer), [openArtifact]);
   return (
     <section className="panel case-view" aria-labelledby="case-h">
@@ -241,7 +281,8 @@ export function CaseView() {
           {note}
         </p>
       )}
-      {landed.length > 0 && <Artifacts list={landed} open={(a) => void openArtifact(a.path, null, null)} />}
+      {landed.length > 0 && <Artifacts list={landed} act={act} />}
+      {notesOn && <ArtifactNotes a={notesOn} judgements={report?.judgements ?? []} />}
       {report && <CaseResult report={report} openEvent={openEvent} />}
     </section>
   );
