@@ -84,18 +84,24 @@ export function stringSpan(a: string, b: string): StringSpan {
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
-/** Collects entries up to the limit and counts every one. */
+/**
+ * Collects entries up to the limit and counts every one. Past the limit an entry is only
+ * counted: no pointer text, exact difference or span is made for it.
+ */
 class Collector {
   readonly differences: DiffEntry[] = [];
   readonly lengths: LengthChange[] = [];
   total = 0;
   constructor(readonly limit: number) {}
-  add(e: DiffEntry): void {
-    this.total++;
-    if (this.differences.length < this.limit) this.differences.push(e);
+  get full(): boolean {
+    return this.differences.length >= this.limit;
   }
-  length(pointer: string, left: number, right: number): void {
-    if (this.lengths.length < this.limit) this.lengths.push({ pointer, left, right });
+  add(make: () => DiffEntry): void {
+    this.total++;
+    if (!this.full) this.differences.push(make());
+  }
+  length(pointer: () => string, left: number, right: number): void {
+    if (this.lengths.length < this.limit) this.lengths.push({ pointer: pointer(), left, right });
   }
 }
 
@@ -107,50 +113,82 @@ function changed(pointer: string, a: JsonValue, b: JsonValue): DiffEntry {
   return e;
 }
 
-type Pending = [pointer: string, a: JsonValue, b: JsonValue];
-
-/** Two arrays: index by index, then the tail one side has. Pushes pairs to walk. */
-function walkArrays(p: string, a: JsonValue[], b: JsonValue[], out: Collector, stack: Pending[]): void {
-  const common = Math.min(a.length, b.length);
-  if (a.length !== b.length) out.length(p, a.length, b.length);
-  // Pushed in reverse so the stack pops them in index order.
-  for (let i = Math.max(a.length, b.length) - 1; i >= common; i--) {
-    if (i < a.length) stack.push([`${p}/${i}`, a[i]!, REMOVED]);
-    else stack.push([`${p}/${i}`, ADDED, b[i]!]);
-  }
-  for (let i = common - 1; i >= 0; i--) stack.push([`${p}/${i}`, a[i]!, b[i]!]);
+/**
+ * A container being walked: its children are visited one at a time, so the walk holds one
+ * frame per level of nesting (not every child of a wide array at once). A pointer's text is
+ * made only when an entry is listed: a frame keeps its parent and its own token.
+ */
+interface Frame {
+  parent: Frame | null;
+  token: string;
+  a: JsonValue[] | Obj;
+  b: JsonValue[] | Obj;
+  /** Member names in code-unit order (objects), null for arrays. */
+  names: string[] | null;
+  n: number;
+  i: number;
 }
 
-/** Two objects: members in code-unit order of their names (deterministic, as RFC 8785). */
-function walkObjects(p: string, a: Obj, b: Obj, stack: Pending[]): void {
-  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-  for (let i = names.length - 1; i >= 0; i--) {
-    const k = names[i]!;
-    const inA = Object.hasOwn(a, k);
-    const inB = Object.hasOwn(b, k);
-    stack.push([`${p}/${escapePointerToken(k)}`, inA ? a[k]! : ADDED, inB ? b[k]! : REMOVED]);
-  }
+function pointerOf(f: Frame | null, last?: string): string {
+  const tokens: string[] = last === undefined ? [] : [last];
+  for (let x = f; x !== null && x.parent !== null; x = x.parent) tokens.push(x.token);
+  // The root frame has no token of its own.
+  return tokens.length ? `/${tokens.reverse().join('/')}` : '';
 }
 
-// Markers for a side that has no value at a pointer (objects that are never JSON input).
-const ADDED = Object.freeze({ __side: 'absent-left' }) as unknown as JsonValue;
-const REMOVED = Object.freeze({ __side: 'absent-right' }) as unknown as JsonValue;
+const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+
+/** A frame for two containers of one type, or null when the two are not. */
+function frameOf(parent: Frame | null, token: string, x: JsonValue, y: JsonValue, out: Collector): Frame | null {
+  if (Array.isArray(x) && Array.isArray(y)) {
+    const f: Frame = { parent, token, a: x, b: y, names: null, n: Math.max(x.length, y.length), i: 0 };
+    if (x.length !== y.length) out.length(() => pointerOf(f), x.length, y.length);
+    return f;
+  }
+  if (isObj(x) && isObj(y)) {
+    // Members in code-unit order of their names (deterministic, as RFC 8785).
+    const names = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort(byCodeUnits);
+    return { parent, token, a: x, b: y, names, n: names.length, i: 0 };
+  }
+  return null;
+}
 
 /** Leaves equal by value: numbers by value (so `-0` is `0`, as RFC 8785 writes it). */
 const sameLeaf = (a: JsonValue, b: JsonValue): boolean => a === b;
+
+/** Visits the next child of frame `f`: a difference, or a frame to walk next (returned). */
+function step(f: Frame, out: Collector): Frame | null {
+  const i = f.i++;
+  const key = f.names ? f.names[i]! : i;
+  const inA = f.names ? Object.hasOwn(f.a, key) : i < (f.a as JsonValue[]).length;
+  const inB = f.names ? Object.hasOwn(f.b, key) : i < (f.b as JsonValue[]).length;
+  const x = (f.a as Obj)[key as string];
+  const y = (f.b as Obj)[key as string];
+  const token = typeof key === 'string' ? escapePointerToken(key) : String(key);
+  if (!inA) out.add(() => ({ op: 'added', pointer: pointerOf(f, token), right: y! }));
+  else if (!inB) out.add(() => ({ op: 'removed', pointer: pointerOf(f, token), left: x! }));
+  else {
+    const child = frameOf(f, token, x!, y!, out);
+    if (child) return child;
+    if (!sameLeaf(x!, y!)) out.add(() => changed(pointerOf(f, token), x!, y!));
+  }
+  return null;
+}
 
 /** The structured diff of `a` against `b` (what changed from a to b). */
 export function diffJson(a: JsonValue, b: JsonValue, opts: { limit?: number } = {}): DiffResult {
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_DIFF_LIMIT));
   const out = new Collector(limit);
-  const stack: Pending[] = [['', a, b]];
+  const root = frameOf(null, '', a, b, out);
+  if (!root && !sameLeaf(a, b)) out.add(() => changed('', a, b));
+  const stack: Frame[] = root ? [root] : [];
   while (stack.length > 0) {
-    const [p, x, y] = stack.pop()!;
-    if (x === ADDED) out.add({ op: 'added', pointer: p, right: y });
-    else if (y === REMOVED) out.add({ op: 'removed', pointer: p, left: x });
-    else if (Array.isArray(x) && Array.isArray(y)) walkArrays(p, x, y, out, stack);
-    else if (isObj(x) && isObj(y)) walkObjects(p, x, y, stack);
-    else if (!sameLeaf(x, y)) out.add(changed(p, x, y));
+    const f = stack[stack.length - 1]!;
+    if (f.i >= f.n) stack.pop();
+    else {
+      const child = step(f, out);
+      if (child) stack.push(child);
+    }
   }
   return {
     schema: DIFF_SCHEMA,
