@@ -189,7 +189,7 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
 test('a case sent from the window as a folder; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
   workbench: page,
   served,
-}) => {
+}, info) => {
   const dir = caseFolder(served!);
   await page.getByTestId('tab-case').click();
   await page.locator('#case-folder-input').setInputFiles(dir);
@@ -220,6 +220,7 @@ test('a case sent from the window as a folder; a large case shows its progress a
   await open();
   await expect(page.getByTestId('case-artifact-verdict').first()).toHaveText('fail');
   await axeBothThemes(page, 'case running');
+  await shot(page, info, 'case-running');
   await expect(page.getByTestId('case-verdict')).toContainText('60000 artifacts', { timeout: 180_000 });
   await expect(page.getByTestId('case-artifacts-cap')).toContainText('Showing the first 300 of 60,000 artifacts');
   await axeBothThemes(page, 'a case of 60,000 artifacts');
