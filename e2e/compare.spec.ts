@@ -6,10 +6,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { axe, axeBothThemes, expect, openExample, test } from './fixtures.js';
-import type { Page } from '@playwright/test';
+import { axe, axeBothThemes, expect, openExample, ROOT, SCREENSHOTS, test } from './fixtures.js';
+import type { Page, TestInfo } from '@playwright/test';
 
 test.describe.configure({ timeout: 180_000 });
+
+/** docs/screenshots/<name>.png, under `npm run screenshots` only. */
+async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
+  if (SCREENSHOTS && info.project.name === 'web')
+    await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: true });
+}
 
 /** Chooses a built-in example and an action for one side of the Compare view. */
 async function side(page: Page, which: 'left' | 'right', example: string, run: 'verify' | 'replay' = 'verify') {
@@ -21,7 +27,7 @@ async function side(page: Page, which: 'left' | 'right', example: string, run: '
 
 test('the intact dump against a tampered one: field by field, the changed span marked, exported as one HTML file', async ({
   workbench: page,
-}) => {
+}, info) => {
   await page.getByTestId('tab-compare').click();
   await expect(page.getByRole('heading', { name: 'Compare' })).toBeVisible();
   await axe(page, 'compare view, nothing chosen');
@@ -39,6 +45,7 @@ test('the intact dump against a tampered one: field by field, the changed span m
   await expect(verdict.locator('td').nth(3)).toHaveText('pass');
   await expect(verdict.locator('td').nth(4)).toHaveText('fail');
   await axeBothThemes(page, 'two-artifact diff');
+  await shot(page, info, 'compare');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('diff-export').click()]);
   expect(download.suggestedFilename()).toBe('reprise.diff.html');
@@ -116,7 +123,7 @@ test('two artifacts of different kinds are refused, saying which kinds', async (
 
 test("a dump's replay shows the fields behind its hash row: tokens recorded against replayed, lengths said", async ({
   workbench: page,
-}) => {
+}, info) => {
   await openExample(page, 'dumps/whatif/drift.dump.json', 60_000);
   await page.getByTestId('tab-replay').click();
   const tokens = page.getByTestId('diff-tokens');
@@ -127,5 +134,7 @@ test("a dump's replay shows the fields behind its hash row: tokens recorded agai
   await expect(tokens.locator('tr.differs').first()).toBeVisible();
   const diff = page.getByTestId('diff-view');
   await expect(diff.locator('tr[data-pointer="/expression/score"] td').last()).toHaveText(/^-?\d+(\.\d+)?$/);
+  await tokens.scrollIntoViewIfNeeded();
+  await shot(page, info, 'replay-tokens');
   await axeBothThemes(page, 'replay with token rows');
 });
