@@ -100,9 +100,13 @@ export default async function (ctx) {
   ctx.line('load average (1 min) at start; ratios mean little when it exceeds the 2 cores', loadavg()[0].toFixed(1));
   const one = [];
   const whole = [];
+  const jsonl = [];
+  const alone = [];
   for (let r = 0; r < ROUNDS; r++) {
     one.push(measured([bin, 'verify', folder, '--workers', '2']));
     whole.push(measured([bin, 'verify', folder, '--workers', '2', '--case', out]));
+    jsonl.push(measured([bin, 'verify', folder, '--workers', '2', '--jsonl']));
+    alone.push(measured([bin, 'verify', folder, '--workers', '2', '--case', '-']));
   }
   const report = JSON.parse(readFileSync(out, 'utf8'));
   ctx.line(
@@ -116,4 +120,14 @@ export default async function (ctx) {
   ctx.line('verify DIR --workers 2 --case FILE: CPU s, wall ms (median)', `${wc.toFixed(2)}, ${wm.toFixed(0)}`);
   ctx.line('ratio case / one by one, CPU (target <= 1.1)', (wc / oc).toFixed(3));
   ctx.line('ratio case / one by one, wall', (wm / om).toFixed(3));
+  // Machine-readable output of the same run: every report as JSON Lines, or the case report alone.
+  const [jc, ac] = [median(jsonl.map((x) => x.cpu)), median(alone.map((x) => x.cpu))];
+  const [jm, am] = [median(jsonl.map((x) => x.ms)), median(alone.map((x) => x.ms))];
+  ctx.line('verify DIR --workers 2 --jsonl: CPU s, wall ms (median)', `${jc.toFixed(2)}, ${jm.toFixed(0)}`);
+  ctx.line(
+    'verify DIR --workers 2 --case - (the case report alone): CPU s, wall ms',
+    `${ac.toFixed(2)}, ${am.toFixed(0)}`,
+  );
+  ctx.line('ratio --case - / --jsonl, CPU', (ac / jc).toFixed(3));
+  ctx.line('ratio --case - / --jsonl, wall', (am / jm).toFixed(3));
 }

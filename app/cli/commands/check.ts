@@ -18,7 +18,7 @@ import type { CliIO, Command } from '../io.js';
 import { formatSummary } from '../../engine/report-text.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
-import { caseTarget, CaseCollector, writeCase } from './check-case.js';
+import type { CaseCollector } from './check-case.js';
 import { UsageError } from '../../core/errors.js';
 
 /**
@@ -244,16 +244,18 @@ function makeCheck(mode: Mode): Command {
       const replayOnly = declaredOptions().filter((o) => o.replayOnly);
       if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined))
         throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
-      const caseOut = caseTarget(values, positionals);
+      // A case's walk and assembly load only when one is asked for.
+      const asCase = values['case'] !== undefined ? await import('./check-case.js') : null;
+      const caseOut = asCase ? asCase.caseTarget(values, positionals) : null;
       // The threads start loading the engine now, while this thread walks the directories;
       // whatever happens next (a usage error from the walk too), the pool is closed.
       const pool = workers > 0 ? startBatchPool(workers) : null;
       try {
-        const collector = caseOut !== null ? await CaseCollector.of(positionals[0]!) : null;
+        const collector = asCase ? await asCase.CaseCollector.of(positionals[0]!) : null;
         const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const code = await printBatch(io, values, positionals, paths, { mode, options, pool, collector, caseOut });
-        if (collector && caseOut !== null) await writeCase(io, caseOut, collector.report());
+        if (asCase && collector && caseOut !== null) await asCase.writeCase(io, caseOut, collector.report());
         return code;
       } finally {
         await pool?.close();
