@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaseReport } from '../../shared/case.js';
 import { hashBytes } from '../../app/core/hash.js';
-import { driveCase, inlineExecutor, type CaseExecutor, type CaseOutcome } from '../../app/engine/case/index.js';
+import {
+  driveCase,
+  inlineExecutor,
+  normalisedUtc,
+  type CaseExecutor,
+  type CaseOutcome,
+} from '../../app/engine/case/index.js';
+import { sortTimeline } from '../../app/engine/case/assemble.js';
 import { caseFixture, CLAIM, type CaseFixture } from './fixture.js';
 import { fixtureCopy } from './copy.js';
 
@@ -172,4 +179,34 @@ describe('what the case lacks or cannot read', () => {
     expect(r.verdict).toBe('fail');
     expect(progress.at(-1)).toBe(r.artifacts.length + 1);
   }, 120_000);
+});
+
+describe('times on the timeline', () => {
+  it('are normalised to whole seconds or milliseconds, and sorted by time', () => {
+    expect(normalisedUtc('2026-01-01T00:00:00Z')).toBe('2026-01-01T00:00:00Z');
+    expect(normalisedUtc('2026-01-01T00:00:00.000Z')).toBe('2026-01-01T00:00:00Z');
+    expect(normalisedUtc('2026-01-01T00:00:00.5Z')).toBe('2026-01-01T00:00:00.500Z');
+    expect(normalisedUtc('2026-01-01T00:00:00.123456789Z')).toBe('2026-01-01T00:00:00.123Z');
+    expect(normalisedUtc('2026-01-01T00:00:00+00:00')).toBeNull();
+    expect(normalisedUtc('2026-02-30T00:00:00Z')).toBeNull();
+    const at = (atUtc: string) => ({
+      atUtc,
+      artifact: 'a',
+      kind: 'k',
+      node: null,
+      pointer: '',
+      label: 'x',
+      severity: 'info' as const,
+    });
+    const sorted = sortTimeline([
+      at('2026-01-01T00:00:01Z'),
+      at('2026-01-01T00:00:00.500Z'),
+      at('2026-01-01T00:00:00Z'),
+    ]);
+    expect(sorted.map((e) => e.atUtc)).toEqual([
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00.500Z',
+      '2026-01-01T00:00:01Z',
+    ]);
+  });
 });

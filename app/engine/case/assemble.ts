@@ -12,7 +12,6 @@ import {
   type TimelineEvent,
 } from '../../../shared/case.js';
 import { verdictOf, type Finding } from '../../../shared/report.js';
-import { epochMs } from '../../core/time.js';
 import { findingsOn } from '../../core/findings.js';
 import { CASE_RULES } from './rule-ids.js';
 
@@ -116,10 +115,11 @@ function uniqueSorted<T>(items: readonly T[], key: (t: T) => string[]): T[] {
 
 /** The timeline in time order (then artifact, pointer, label: an order that never depends on landing). */
 export function sortTimeline(events: TimelineEvent[]): TimelineEvent[] {
-  const keyed = events.map((e) => ({ e, t: epochMs(e.atUtc) }));
+  // Normalised times (part.ts) of four-digit years sort as text once whole seconds read `.000`.
+  const keyed = events.map((e) => ({ e, t: e.atUtc.length === 20 ? e.atUtc.slice(0, 19) + '.000Z' : e.atUtc }));
   keyed.sort(
     (a, b) =>
-      a.t - b.t ||
+      byText(a.t, b.t) ||
       byText(a.e.artifact, b.e.artifact) ||
       byText(a.e.pointer, b.e.pointer) ||
       byText(a.e.label, b.e.label) ||

@@ -69,6 +69,9 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
 /** `YYYY-MM-DDTHH:MM:SS(.fff)Z`: RFC 3339 UTC with its fraction cut to milliseconds (none when zero); null when not RFC 3339 UTC. */
 export function normalisedUtc(s: string): string | null {
   if (!isRfc3339Utc(s)) return null;
+  // Most are written so already (whole seconds, or milliseconds): no date arithmetic for them.
+  if (s.length === 20) return s;
+  if (s.length === 24) return s.endsWith('.000Z') ? s.slice(0, 19) + 'Z' : s;
   const iso = new Date(epochMs(s)).toISOString();
   return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
 }
