@@ -105,6 +105,29 @@ test('one dump replayed under two model versions: the replays compared, the what
   await axe(page, 'two replays under two model versions');
 });
 
+test('the open result against its own replay', async ({ workbench: page }) => {
+  await openExample(page, 'dumps/intact.dump.json', 60_000);
+  await page.getByTestId('tab-compare').click();
+  for (const [which, run] of [
+    ['left', 'verify'],
+    ['right', 'replay'],
+  ] as const) {
+    const box = page.getByTestId(`diff-side-${which}`);
+    await box.getByLabel(/: compare$/).selectOption('open');
+    await box.getByLabel(/: run$/).selectOption(run);
+  }
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  await expect(view.getByRole('heading')).toHaveText(
+    'Differences: a verification and a replay of two replay-dump artifacts',
+  );
+  // The replay adds its comparison and the expression it re-executed.
+  await expect(view.locator('tr[data-pointer="/comparisons"]')).toContainText('added');
+  await expect(view.locator('tr[data-pointer="/details/expression"]')).toContainText('added');
+  await axe(page, 'a result against its replay');
+});
+
 test('two artifacts of different kinds are refused, saying which kinds', async ({ workbench: page }) => {
   await page.getByTestId('tab-compare').click();
   await side(page, 'left', 'dumps/intact.dump.json');

@@ -62,6 +62,22 @@ describe('reprise diff', () => {
     expect(d.differences.map((e) => e.difference)).toEqual(['-0.1', '-0.02']);
   });
 
+  it('the replays of two manifests: their comparisons side by side', async () => {
+    const r = await diff(
+      ex('tg/banded-drift-material/manifest.json'),
+      ex('tg/banded-drift-not-material/manifest.json'),
+      '--replay',
+      '--json',
+    );
+    expect(r.code, r.err).toBe(1);
+    const d = json(r.out);
+    expect(d.compared).toBe('the replays of two tg-replay-manifest artifacts');
+    expect(d.differences.some((e) => /^\/comparisons\/\d+\/(original|replayed|delta)$/.test(e.pointer))).toBe(true);
+    expect(d.differences.every((e) => typeof e.left !== 'number' || typeof e.right !== 'number' || e.difference)).toBe(
+      true,
+    );
+  });
+
   it("two saved reports of one manifest's replays under two model versions", async () => {
     const opts = ['--trust-store', ex('dumps/trust-store.json'), '--providers', ex('dumps/providers.json')];
     for (const [model, file] of [
