@@ -51,10 +51,11 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
     counts,
   };
   const events: PartEvent[] = [];
+  const pointed = pointedFindings(report);
   for (const e of facts.events) {
     const atUtc = normalisedUtc(e.atUtc);
     if (atUtc === null) continue; // the kind's own checks say what is wrong with a timestamp
-    const severity = severityAt(report, e.pointer, e.node);
+    const severity = severityAt(report, pointed, e.pointer, e.node);
     events.push({ atUtc, node: e.node, pointer: e.pointer, label: e.label, severity });
   }
   return {
@@ -76,20 +77,30 @@ export function normalisedUtc(s: string): string | null {
   return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
 }
 
+/** Whether `a` lies inside `b` (`b` followed by `/`), without building `b + '/'`. */
+const under = (a: string, b: string): boolean =>
+  a.length > b.length && a.charCodeAt(b.length) === 0x2f && a.startsWith(b);
+
 /** Whether a finding's pointer and an event's lie on one path of the document (one contains the other). */
 function related(a: string, b: string): boolean {
-  return a === b || a.startsWith(b + '/') || b.startsWith(a + '/');
+  return a === b || under(a, b) || under(b, a);
+}
+
+/** The findings that can raise an event's severity: above info, at a pointer. */
+function pointedFindings(report: Report): Finding[] {
+  return report.findings.filter((f) => f.severity !== 'info' && f.pointer !== undefined && f.pointer !== '');
 }
 
 /** The worst severity of the findings at the event's pointer or its node's, `info` when none. */
-function severityAt(report: Report, pointer: string, node: string | null): Severity {
+function severityAt(report: Report, pointed: readonly Finding[], pointer: string, node: string | null): Severity {
+  if (pointed.length === 0) return 'info';
   const nodePointer = node === null ? undefined : report.chain.find((n) => n.id === node)?.pointer;
   let worst: Severity = 'info';
-  const at = (f: Finding): boolean =>
-    f.pointer !== undefined &&
-    f.pointer !== '' &&
-    (related(f.pointer, pointer) ||
-      (nodePointer !== undefined && nodePointer !== '' && related(f.pointer, nodePointer)));
-  for (const f of report.findings) if (at(f) && RANK[f.severity] > RANK[worst]) worst = f.severity;
+  for (const f of pointed) {
+    const at =
+      related(f.pointer!, pointer) ||
+      (nodePointer !== undefined && nodePointer !== '' && related(f.pointer!, nodePointer));
+    if (at && RANK[f.severity] > RANK[worst]) worst = f.severity;
+  }
   return worst;
 }
