@@ -15,6 +15,8 @@ export interface DiffSideLabel {
   kind?: string;
   sha256?: string | null;
   verdict?: string;
+  /** Whether its parsed content was compared, or why not. */
+  content?: string;
 }
 
 export interface DiffPageInput {
@@ -63,7 +65,7 @@ function row(e: DiffEntry, i: number): string {
 }
 
 const sidePairs = (s: DiffSideLabel): string =>
-  escHtml([s.name, s.kind, s.verdict?.toUpperCase(), s.sha256].filter(Boolean).join(' · '));
+  escHtml([s.name, s.kind, s.verdict?.toUpperCase(), s.sha256, s.content].filter(Boolean).join(' · '));
 
 /** The page: what was compared, the count, every listed difference with its permalink. */
 export function diffPage(input: DiffPageInput): string {

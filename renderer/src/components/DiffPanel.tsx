@@ -88,7 +88,7 @@ async function readSide(api: RepriseClient, c: Choice): Promise<ReadSide> {
   const r = got.report;
   if (whatIfOf(c).length) name = `${name} (what-if ${whatIfOf(c).join(', ')})`;
   return {
-    label: { name, kind: r.artifact.kind, verdict: r.verdict, sha256: r.artifact.sha256 },
+    label: { name, kind: r.artifact.kind, verdict: r.verdict, sha256: r.artifact.sha256, content: content.note },
     value: reportSide(r, content.value),
   };
 }

@@ -38,7 +38,7 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
 }
 
 const sideText = (s: DiffSideLabel): string =>
-  [s.name, s.kind, s.verdict?.toUpperCase(), s.sha256].filter(Boolean).join(' · ');
+  [s.name, s.kind, s.verdict?.toUpperCase(), s.sha256, s.content].filter(Boolean).join(' · ');
 
 export interface DiffViewProps {
   result: DiffResult;
