@@ -1,0 +1,91 @@
+/**
+ * Reviewer notes on an artifact of a case (web target, through the UI only): a note signed
+ * after a confirmation of exactly what is signed, then an edit, which supersedes it: the old
+ * text stays listed, marked superseded, each version with its verified proof. A journal
+ * tampered with after the window verified it signs nothing (the engine's refusal is shown,
+ * entries.jsonl unchanged), and once verified again the window disables signing, saying why.
+ * Axe on every state, light and dark.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { axe, axeBothThemes, expect, openWorkJournal, test } from './fixtures.js';
+
+test.describe.configure({ timeout: 240_000 });
+
+const FIRST = 'The dump names the claim 2026-11-0104 that the manifest of this case holds too.';
+const EDITED = 'The dump names the claim 2026-11-0104 that the manifest holds; its signer was checked as well.';
+
+test('a note on a case artifact, its edit superseding it, and nothing signed onto a journal that fails', async ({
+  workbench: page,
+  served,
+}) => {
+  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
+  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-notes-')), 'case');
+  mkdirSync(dir);
+  copyFileSync(join(served!.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
+  const journal = await openWorkJournal(page, served!, 'reprise-e2e-notes-j-');
+
+  await page.getByTestId('tab-case').click();
+  await page.locator('#case-path').fill(dir);
+  await page.getByTestId('case-open').click();
+  await expect(page.getByTestId('case-verdict')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  const notes = page.getByTestId('case-notes');
+  await expect(notes).toContainText('Notes on this artifact (0)');
+
+  // A new note: the rule first, the confirmation shows what is signed, then the receipt.
+  await page.getByTestId('note-add').click();
+  await page.getByTestId('note-text-input').fill('too short');
+  await page.getByTestId('note-review').click();
+  await expect(page.getByTestId('note-text-err')).toContainText('at least 20');
+  await page.getByTestId('note-text-input').fill(FIRST);
+  await page.getByTestId('note-review').click();
+  const fields = page.getByTestId('note-confirm-fields');
+  await expect(fields).toContainText(FIRST);
+  await expect(fields).toContainText('nothing (a new note)');
+  await expect(fields).toContainText(served!.reviewerKeyId);
+  await axe(page, 'note confirmation'); // a modal dialog: the theme button behind it cannot be pressed
+  await page.getByTestId('note-confirm-sign').click();
+  await expect(page.getByTestId('note-receipt')).toContainText('proof verified', { timeout: 30_000 });
+  await expect(notes).toContainText('Notes on this artifact (1)');
+  await expect(page.getByTestId('note-proof')).toContainText('inclusion proven');
+
+  // The edit supersedes: both versions listed, the old one marked, each proven.
+  await page.getByTestId('note-edit-0').click();
+  await page.getByTestId('note-text-input').fill(EDITED);
+  await page.getByTestId('note-review').click();
+  await expect(page.getByTestId('note-confirm-fields')).toContainText('sha256:');
+  await page.getByTestId('note-confirm-sign').click();
+  await expect(notes).toContainText('Notes on this artifact (2)', { timeout: 30_000 });
+  await expect(page.getByTestId('note-0').getByTestId('note-text')).toHaveText(FIRST);
+  await expect(page.getByTestId('note-0').getByTestId('note-state')).toContainText('Superseded');
+  await expect(page.getByTestId('note-1').getByTestId('note-text')).toHaveText(EDITED);
+  await expect(page.getByTestId('note-1').getByTestId('note-state')).toContainText('Latest version');
+  await expect(page.getByTestId('note-edit-0')).toHaveCount(0);
+  await expect(page.getByTestId('note-proof').filter({ hasText: 'inclusion proven' })).toHaveCount(2);
+  await axeBothThemes(page, 'a note and its edit');
+
+  // The journal is changed on disk behind the window's back: the engine refuses, nothing is written.
+  const entries = join(journal, 'entries.jsonl');
+  const tampered = readFileSync(entries, 'utf8').replace('2026-11-0104', '2026-11-0105');
+  writeFileSync(entries, tampered);
+  await page.getByTestId('note-edit-1').click();
+  await page.getByTestId('note-text-input').fill(`${EDITED} Once more.`);
+  await page.getByTestId('note-review').click();
+  await page.getByTestId('note-confirm-sign').click();
+  await expect(page.getByTestId('note-error')).toContainText('The note was not signed', { timeout: 30_000 });
+  expect(readFileSync(entries, 'utf8')).toBe(tampered);
+  await axeBothThemes(page, 'note refused by the engine');
+
+  // Verified again, the journal FAILS: signing is off, and the window says why beside the button.
+  await page.getByTestId('work-journal-toggle').click();
+  await page.locator('#wj-dir').fill(journal);
+  await page.locator('#wj-trust').fill(served!.reviewerTrustStore);
+  await page.getByTestId('wj-open').click();
+  await expect(page.getByTestId('work-journal-status')).toContainText('FAILS verification', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('note-blocked')).toContainText('nothing can be signed onto a journal that fails');
+  await expect(page.getByTestId('note-review')).toBeDisabled();
+  await axeBothThemes(page, 'notes blocked: journal fails verification');
+});
