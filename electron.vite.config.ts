@@ -13,6 +13,8 @@ export default defineConfig({
         input: {
           index: resolve('main/index.ts'),
           'engine-worker': resolve('app/jobs/engine-worker.ts'),
+          // The case's worker threads (app/jobs/batch-pool.ts): the Case view runs a case in the engine's process.
+          'batch-worker': resolve('app/jobs/batch-worker.ts'),
           'journal-worker': resolve('main/host/journal-worker.ts'),
           'engine-process': resolve('main/engine-process.ts'),
           'canonical-worker': resolve('app/threads/canonical-worker.ts'),

@@ -1,4 +1,5 @@
 /** The worker threads of a `--workers N` batch or a case (they render reports and read case facts: batch-worker.ts). */
+import { workerScript } from '../threads/locate.js';
 import { WorkerPool } from './pool.js';
 import type { BatchJob, BatchOutcome } from './protocol.js';
 
@@ -10,7 +11,8 @@ export type BatchPool = WorkerPool<BatchJob, BatchOutcome>;
  * closes the pool.
  */
 export function startBatchPool(workers: number): BatchPool {
-  return new WorkerPool<BatchJob, BatchOutcome>(workers, new URL('./batch-worker.js', import.meta.url), {
+  // Beside this module in dist/; one level up from the shared chunks in the Electron bundle (the case in the window).
+  return new WorkerPool<BatchJob, BatchOutcome>(workers, workerScript('batch-worker.js', import.meta.url), {
     pipeline: 2,
     failure: (message) => [{ ok: false, usage: false, message }],
   });
