@@ -61,13 +61,13 @@ async function readContent(path: string): Promise<{ value: JsonValue } | { why: 
   let text: string;
   try {
     text = await readRegularText(path, MAX_CONTENT_BYTES);
-  } catch {
-    return { why: 'content not compared: not a regular file of at most 64 MiB' };
+  } catch (e) {
+    return { why: `report compared; content not (${readFailure(e)})` };
   }
   try {
     return { value: parseCanonical(text).value as JsonValue };
   } catch {
-    return { why: 'content not compared: not one I-JSON document' };
+    return { why: 'report compared; content not (not one I-JSON document)' };
   }
 }
 
@@ -96,7 +96,7 @@ async function readSide(path: string, replay: boolean, values: Record<string, un
     kind,
     verdict: report.verdict,
     sha256: report.artifact.sha256,
-    content: 'value' in read ? 'parsed content compared' : read.why,
+    content: 'value' in read ? 'report and parsed content compared' : read.why,
   };
   return { label, kind, report, content };
 }

@@ -36,8 +36,8 @@ interface Compared {
 
 /** The parsed content of an artifact's canonical text, or why there is none. */
 function contentOf(c: ArtifactContent | null): { value?: JsonValue; note: string } {
-  if (!c?.canonical) return { note: `content not compared${c?.note ? `: ${c.note}` : ''}` };
-  return { value: JSON.parse(c.canonical) as JsonValue, note: 'parsed content compared' };
+  if (!c?.canonical) return { note: `report compared; content not${c?.note ? ` (${c.note})` : ''}` };
+  return { value: JSON.parse(c.canonical) as JsonValue, note: 'report and parsed content compared' };
 }
 
 const whatIfOf = (c: Choice): string[] => (c.mode === 'replay' && c.whatIf.trim() ? [c.whatIf.trim()] : []);
