@@ -5,10 +5,18 @@
  * bundle's own integrity as intact and the carried report as FAIL, and the carried
  * judgement with its rationale and its verified inclusion proof. Axe on each state.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { axe, expect, openExample, openWorkJournal, test } from './fixtures.js';
+import { axe, expect, openExample, openWorkJournal, ROOT, test } from './fixtures.js';
+
+/** The built CLI, which must succeed. */
+function cli(args: string[]): void {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`reprise ${args.join(' ')}: ${r.stderr}`);
+}
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -78,4 +86,45 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'false');
   await expect(page.getByTestId('verdict')).toHaveClass(/\bfail\b/);
   await axe(page, 'bundle opened without a trust store');
+});
+
+test('a case bundle opens with the case FAIL, the bundle intact, each carried report and the note with its proof', async ({
+  workbench: page,
+  served,
+}) => {
+  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
+  const base = mkdtempSync(join(tmpdir(), 'reprise-e2e-cb-'));
+  const dir = join(base, 'case');
+  mkdirSync(dir);
+  copyFileSync(join(served!.examples, 'dumps', 'intact.dump.json'), join(dir, 'intact.dump.json'));
+  copyFileSync(join(served!.examples, 'dumps', 'fail', 'altered-artifact.dump.json'), join(dir, 'altered.dump.json'));
+  const journal = join(base, 'journal');
+  const body = join(base, 'note.txt');
+  writeFileSync(body, 'The altered dump is the one the claim was held for; both dumps are kept in this case.');
+  const sha = `sha256:${createHash('sha256')
+    .update(readFileSync(join(dir, 'altered.dump.json')))
+    .digest('hex')}`;
+  const trust = ['--trust-store', served!.reviewerTrustStore];
+  cli(['journal', 'note', journal, '--artifact', sha, '--body-file', body, '--key', served!.reviewerKey, ...trust]);
+  const out = join(base, 'case.zip');
+  cli(['export', dir, '--journal', journal, '--out', out, ...trust]);
+
+  await page.getByTestId('tab-open').click();
+  await page.getByText('Engine options for the files you open').click();
+  await page.locator('#opt-trust').fill(served!.reviewerTrustStore);
+  await page
+    .locator('#file-input')
+    .setInputFiles({ name: 'case.zip', mimeType: 'application/zip', buffer: readFileSync(out) });
+  await expect(page.getByTestId('verdict')).toContainText('case.zip', { timeout: 60_000 });
+  await expect(page.getByTestId('verdict')).toHaveClass(/\bfail\b/);
+  await expect(page.getByTestId('file-integrity')).toHaveAttribute('data-verdict', 'pass');
+  await expect(page.getByTestId('carried-verdict')).toHaveAttribute('data-verdict', 'fail');
+  await expect(page.getByTestId('carried-verdict')).toContainText('altered.dump.json');
+  await expect(page.getByTestId('case-bundle-reports').locator('tbody tr')).toHaveCount(2);
+  const rows = page.getByTestId('bundled-judgements').locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('note');
+  await expect(rows.first()).toContainText('altered.dump.json');
+  await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
+  await axe(page, 'case bundle opened');
 });
