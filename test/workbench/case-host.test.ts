@@ -1,0 +1,105 @@
+/**
+ * The reviewer's case through the host as `reprise serve` runs it (engine-remote.ts and the
+ * engine's own process, with the case engine and its worker threads from dist/: npm run
+ * build:cli): a folder under a root runs as a case, its verdicts landing as events before
+ * the case report; a folder outside the roots is refused before anything is read; files
+ * sent from the window become a case of their own.
+ */
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../shared/api.js';
+import type { CaseReport } from '../../shared/case.js';
+import { writeExamples } from '../../app/examples/index.js';
+import { createRemoteEngine, type RemoteEngine } from '../../main/host/engine-remote.js';
+import { forkEngine } from '../../main/webhost/node-engine.js';
+
+const childEntry = new URL('../../dist/main/webhost/engine-child.js', import.meta.url);
+
+let root = '';
+let examples = '';
+let engine: RemoteEngine;
+
+beforeAll(async () => {
+  const base = await mkdtemp(join(tmpdir(), 'reprise-case-host-'));
+  root = join(base, 'root');
+  examples = join(base, 'examples');
+  await mkdir(join(root, 'case', 'sub'), { recursive: true });
+  await writeExamples(examples);
+  await copyFile(join(examples, 'dumps', 'intact.dump.json'), join(root, 'case', 'dump.json'));
+  await writeFile(join(root, 'case', 'sub', 'note.json'), '{"not": "an artifact"}\n');
+  engine = createRemoteEngine({ start: () => forkEngine(childEntry), grant: { roots: [root] } });
+});
+afterAll(() => engine.close());
+
+/** Every event of one case until it ends. */
+function caseEvents(caseId: () => string | null): Promise<ApiEvent[]> {
+  const seen: ApiEvent[] = [];
+  return new Promise((resolve) => {
+    const off = engine.subscribe((e) => {
+      if (!('caseId' in e)) return;
+      seen.push(e);
+      if (e.caseId === caseId() && e.type !== 'case-progress') {
+        off();
+        resolve(seen.filter((x) => 'caseId' in x && x.caseId === caseId()));
+      }
+    });
+  });
+}
+
+describe('a case through the host', () => {
+  it('a folder under a root: each verdict lands as an event, then the case report', async () => {
+    let id: string | null = null;
+    const events = caseEvents(() => id);
+    const started = await engine.startCase({ source: { type: 'path', path: join(root, 'case') }, mode: 'verify' });
+    id = started.caseId;
+    expect(started.dir).toBe(join(root, 'case'));
+    const all = await events;
+    const end = all.at(-1)!;
+    if (end.type !== 'case-done') throw new Error(`the case did not end well: ${JSON.stringify(end)}`);
+    const report: CaseReport = end.report;
+    expect(report.artifacts.map((a) => [a.path, a.kind])).toEqual([
+      ['dump.json', 'replay-dump'],
+      ['sub/note.json', 'unknown'],
+    ]);
+    // One progress over the case: done counts up to the total, each landed artifact once.
+    const progress = all.filter((e) => e.type === 'case-progress');
+    expect(progress.at(-1)).toMatchObject({ done: 2, total: 2 });
+    const landed = progress.flatMap((e) => (e.type === 'case-progress' && e.artifact ? [e.artifact.path] : []));
+    expect(landed.sort()).toEqual(['dump.json', 'sub/note.json']);
+  });
+
+  it('a folder outside the roots, or a file, is refused in one line', async () => {
+    await expect(
+      engine.startCase({ source: { type: 'path', path: join(examples, 'dumps') }, mode: 'verify' }),
+    ).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/^refused: .* outside the folders/) });
+    await expect(
+      engine.startCase({ source: { type: 'path', path: join(root, 'case', 'dump.json') }, mode: 'verify' }),
+    ).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/is a file: a case is a folder/) });
+  });
+
+  it('files sent from the window become a case folder of their own, opened by path afterwards', async () => {
+    const dump = await readFile(join(examples, 'dumps', 'intact.dump.json'));
+    let folderId: string | undefined;
+    for (const [name, bytes] of [
+      ['a/dump.json', dump],
+      ['b.json', Buffer.from('{"b": 1}')],
+    ] as const) {
+      const { uploadId } = await engine.beginUpload({ name, size: bytes.length });
+      await engine.uploadChunk({ uploadId, dataBase64: bytes.toString('base64') });
+      folderId = (await engine.addCaseUpload({ ...(folderId ? { folderId } : {}), name, uploadId })).folderId;
+    }
+    let id: string | null = null;
+    const events = caseEvents(() => id);
+    const started = await engine.startCase({ source: { type: 'uploads', folderId: folderId! }, mode: 'verify' });
+    id = started.caseId;
+    const end = (await events).at(-1)!;
+    if (end.type !== 'case-done') throw new Error(`the case did not end well: ${JSON.stringify(end)}`);
+    expect(end.report.artifacts.map((a) => a.path)).toEqual(['a/dump.json', 'b.json']);
+    // The folder the host made is granted: an artifact of the case opens by path in a job.
+    await expect(
+      engine.startJob({ source: { type: 'path', path: join(started.dir, 'a', 'dump.json') }, mode: 'verify' }),
+    ).resolves.toMatchObject({ jobId: expect.stringMatching(/^job-/) });
+  });
+});
