@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffJson } from '../../shared/diff.js';
 import { diffPage } from '../../shared/diff-html.js';
 
 const HOSTILE = `</pre></td><script>alert(1)</script><img src=x onerror="alert(2)">'"&amp;\u202e`;
+const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'href', 'aria-label', 'style']);
 const ALLOWED = new Set([
   'html',
   'head',
@@ -59,6 +61,28 @@ describe('diffPage', () => {
     );
     expect([...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#d-\d+$/.test(m[1]!))).toBe(true);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('any string, as a name, a value or a label, comes out as text: no tag or attribute of its own', () => {
+    const text = fc.string({ unit: fc.constantFrom('<', '>', '&', '"', "'", '/', '=', 'a', ' ', '\u202e', 'é') });
+    fc.assert(
+      fc.property(text, text, text, (k, v, w) => {
+        const html = diffPage({
+          title: k,
+          what: v,
+          left: { name: w },
+          right: { name: k },
+          result: diffJson({ [k]: v, x: w }, { [k]: `${v}!`, y: k }),
+        });
+        const tags = [...html.matchAll(/<\/?([a-zA-Z0-9]+)/g)].map((m) => m[1]!.toLowerCase());
+        expect(tags.filter((t) => !ALLOWED.has(t))).toEqual([]);
+        const attrs = [...html.matchAll(/<[a-zA-Z][^>]*>/g)].flatMap((m) =>
+          [...m[0].matchAll(/\s([a-z-]+)=/g)].map((a) => a[1]),
+        );
+        expect(attrs.every((a) => ATTRIBUTES.has(a!))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('gives each difference a permalink, the exact difference and the changed span', () => {
