@@ -184,6 +184,15 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
     .toBeVisible()
     .catch(() => undefined);
   await axeBothThemes(page, 'chain view opened from the timeline');
+
+  // An event with a node (the dump's trust decision): the chain view opens at that node.
+  await page.getByTestId('tab-case').click();
+  await page.getByTestId('timeline-artifact').selectOption('dump.json');
+  await page.getByRole('button', { name: 'trust decision: trusted' }).click();
+  await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('node-detail')).toContainText('trust decision (recorded vs Reprise)', {
+    timeout: 60_000,
+  });
 });
 
 test('a case sent from the window as a folder; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
