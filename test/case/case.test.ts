@@ -72,8 +72,10 @@ describe('a case folder', () => {
     expect(link(report, 'dump-evidence.zip', 'bundled-report')).toMatchObject([
       { to: { artifact: 'dump.json', pointer: null }, value: fx.dumpSha, status: 'found' },
     ]);
-    expect(link(report, 'review', 'subject')).toMatchObject([
-      { from: { pointer: 'line:1' }, to: { artifact: 'dump.json' }, status: 'found' },
+    expect(link(report, 'review', 'subject').map((l) => [l.from.pointer, l.to.artifact, l.status])).toEqual([
+      ['line:1', 'dump.json', 'found'],
+      ['line:3', 'dump.json', 'found'],
+      ['line:4', 'dump.json', 'found'],
     ]);
     expect(link(report, 'review', 'claim')).toMatchObject([
       { from: { pointer: 'line:2' }, to: { artifact: 'tg/manifest.json', pointer: '/claimRef' }, value: CLAIM },
@@ -88,9 +90,18 @@ describe('a case folder', () => {
   it('lists the judgements on its artifacts, by journal and sequence number', () => {
     expect(report.judgements.map((j) => [j.journal, j.seq, j.artifact, j.decision])).toEqual([
       ['review', 0, 'dump.json', 'accept'],
+      ['review', 2, 'dump.json', 'note'],
+      ['review', 3, 'dump.json', 'note'],
       ['tg/journal', 0, 'tg/manifest.json', 'accept'],
     ]);
     expect(report.judgements[0]).toMatchObject({ subject: fx.dumpSha, supersedes: null });
+    // A note's edit names the note it supersedes; the old text stays listed.
+    const [, note, edit] = report.judgements;
+    expect(note).toMatchObject({
+      supersedes: null,
+      rationale: 'The prompt matches the one the claim was scored with.',
+    });
+    expect(edit).toMatchObject({ supersedes: note!.entryHash, rationale: expect.stringMatching(/byte for byte/) });
   });
 
   it('places every timestamp on one timeline in time order, tied to artifact and pointer', () => {

@@ -3,7 +3,8 @@
  * built from the built-in examples and the kinds' writers: a replay dump, an ACGP trace and
  * EVAL, a TG manifest with its policy bundle and the journal that anchors its RECORDED
  * output, a Nemosyne package holding one of the dump's materials as a member, a reviewer's
- * journal with a judgement on the dump and a quarantine case on the manifest's claim, and an
+ * journal with a judgement and a note (and its edit) on the dump and a quarantine case on the
+ * manifest's claim, and an
  * evidence bundle of the dump's report.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { canonicalizeValue } from '../../app/core/jcs.js';
 import { runBytes } from '../../app/engine/run.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { openCase, recordJudgement } from '../../app/journal/index.js';
+import { recordNote } from '../../app/journal/notes.js';
 import { bundleFromJournal } from '../../app/kinds/evidence-bundle/index.js';
 import { buildZip } from '../../app/zip/writer.js';
 import { makeKeys, tmp, type Keys } from '../journal/helpers.js';
@@ -62,6 +64,25 @@ export async function caseFixture(): Promise<CaseFixture> {
     { clock, fsync: false },
   );
   await openCase(journal, { claimRef: CLAIM, reason: 'held for the reviewer' }, keys.officer, { clock, fsync: false });
+  // A reviewer's note on the dump and its edit (append-only: the edit names the note it supersedes).
+  const note = await recordNote(
+    journal,
+    { artifact: report.artifact.sha256!, text: 'The prompt matches the one the claim was scored with.' },
+    keys.reviewer,
+    keys.trust,
+    { clock, fsync: false },
+  );
+  await recordNote(
+    journal,
+    {
+      artifact: report.artifact.sha256!,
+      text: 'The prompt matches the one the claim was scored with, byte for byte.',
+      supersedes: note.entryHash,
+    },
+    keys.reviewer,
+    keys.trust,
+    { clock, fsync: false },
+  );
   const bundle = await bundleFromJournal(journal, report, keys.trust, null);
   writeFileSync(join(dir, 'dump-evidence.zip'), bundle.bytes);
   return { dir, keys, examples, dumpSha: report.artifact.sha256!, material };
