@@ -38,6 +38,7 @@ describe('a case folder', () => {
     expect(report.schema).toBe('reprise.case/v1');
     expect(report.artifacts.map((a) => [a.path, a.kind])).toEqual([
       ['agent/eval.json', 'acgp-eval'],
+      ['agent/trace-array.json', 'acgp-trace'],
       ['agent/trace.jsonl', 'acgp-trace'],
       ['dataset.nemosyne', 'nemosyne-package'],
       ['dump-evidence.zip', 'evidence-bundle'],
@@ -112,6 +113,11 @@ describe('a case folder', () => {
     expect(has('dump.json', /^dump created$/)).toBe(true);
     expect(has('dump.json', /^provider state captured$/)).toBe(true);
     expect(has('agent/trace.jsonl', /^EVAL 0: ok$/)).toBe(true);
+    // EVALs by line in a JSON Lines trace, by pointer in a trace that is one JSON array.
+    expect(t.find((e) => e.artifact === 'agent/trace.jsonl' && e.label === 'EVAL 1: ok')?.pointer).toBe('line:2');
+    expect(t.find((e) => e.artifact === 'agent/trace-array.json' && /^EVAL 1:/.test(e.label))?.pointer).toBe(
+      '/1/timestamp',
+    );
     expect(has('tg/manifest.json', /^manifest created$/)).toBe(true);
     expect(has('tg/manifest.json', /^execution x7 recorded/)).toBe(true);
     expect(has('review', /^judgement: accept$/)).toBe(true);

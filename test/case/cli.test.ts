@@ -29,7 +29,7 @@ describe('reprise verify DIR --case', () => {
     expect(new Set(outs).size).toBe(1);
     const report = JSON.parse(outs[0]!) as { schema: string; artifacts: unknown[] };
     expect(report.schema).toBe('reprise.case/v1');
-    expect(report.artifacts).toHaveLength(9);
+    expect(report.artifacts).toHaveLength(10);
   }, 240_000);
 
   it('keeps the per-artifact output and exit code of verify DIR, and writes the report to FILE', async () => {

@@ -42,6 +42,7 @@ export async function caseFixture(): Promise<CaseFixture> {
   copy('dumps/intact.dump.json', 'dump.json');
   copy('acgp/trace-clean.jsonl', 'agent/trace.jsonl');
   copy('acgp/seed-eval.json', 'agent/eval.json');
+  copy('acgp/trace-private-provider.json', 'agent/trace-array.json');
   copy('tg/recorded-anchored/manifest.json', 'tg/manifest.json');
   copy('tg/bundle.json', 'tg/policy.json');
   copy('tg/journal', 'tg/journal');

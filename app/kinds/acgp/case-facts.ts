@@ -7,13 +7,14 @@
 import type { Report } from '../../../shared/report.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
 import type { CaseFacts, CaseSubject } from '../operations.js';
-import { isJsonLinesTrace } from './declare.js';
 
 export function acgpCaseFacts(subject: CaseSubject, report: Report): CaseFacts {
   const facts: CaseFacts = { identities: [], references: [], events: [] };
   const points = report.details?.['trajectory'];
   if (!Array.isArray(points)) return facts;
-  const lines = subject.sniffed ? isJsonLinesTrace(subject.sniffed) : false;
+  // A trace that is one JSON document is an array; one that is not is JSON Lines (its detection's words).
+  const j = subject.sniffed?.json();
+  const lines = report.artifact.kind === 'acgp-trace' && !j?.ok;
   const single = report.artifact.kind === 'acgp-eval';
   for (const p of points) {
     if (!isObj(p) || typeof p['timestamp'] !== 'string' || typeof p['index'] !== 'number') continue;
