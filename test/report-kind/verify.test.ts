@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runPath } from '../../app/engine/run.js';
 import { buildExamples, writeExamples } from '../../app/examples/index.js';
 import type { Report } from '../../shared/report.js';
-import { tmp } from '../journal/helpers.js';
+import { makeKeys, tmp } from '../journal/helpers.js';
+import { appendEntry } from '../../app/journal/index.js';
 
 let ex = '';
 let out = '';
@@ -145,5 +146,21 @@ describe('an exported report', () => {
       status: 'found',
     });
     expect(c.timeline.some((e) => e.artifact === 'exported.json' && e.label === 'report made')).toBe(true);
+  });
+
+  it('is made again read-only: a TG replay given --journal and --key anchors nothing', async () => {
+    const art = join(ex, 'tg', 'banded-drift-material', 'manifest.json');
+    const rep = await runPath(art, 'replay', {});
+    const base = tmp('reprise-rpt-journal-');
+    const keys = makeKeys(base);
+    const journal = join(base, 'journal');
+    await appendEntry(
+      journal,
+      { kind: 'replay-comparison', subject: { claimRef: 'c' }, body: { n: 1 } },
+      keys.reviewer,
+    );
+    const before = readFileSync(join(journal, 'entries.jsonl'));
+    await check('anchored.json', rep, { artifact: art, journal, key: keys.reviewerPem });
+    expect(readFileSync(join(journal, 'entries.jsonl')).equals(before)).toBe(true);
   });
 });

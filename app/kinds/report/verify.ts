@@ -41,7 +41,8 @@ function comparable(r: Report): JsonValue {
 
 /** Verify, then (for a report verify does not give and that holds comparisons or events) replay. */
 async function rerun(report: Report, path: string, ctx: KindContext): Promise<Rerun> {
-  const { artifact: _a, ...options } = ctx.options;
+  // Made again read-only: never signing or anchoring into a journal (key), never writing a file (out).
+  const { artifact: _a, key: _k, out: _o, ...options } = ctx.options;
   const want = reportDigest(report);
   const first = await ctx.rerun(path, 'verify', options);
   if (reportDigest(first) === want) return { mode: 'verify', digest: want, differences: [], total: 0 };
