@@ -108,7 +108,8 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   served,
 }, info) => {
   const dir = caseFolder(served!);
-  await page.getByTestId('tab-case').click();
+  await page.getByTestId('open-case-view').click();
+  await expect(page.getByTestId('tab-case')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('heading', { name: 'Open a case folder' })).toBeVisible();
   await axeBothThemes(page, 'case view, nothing open');
 

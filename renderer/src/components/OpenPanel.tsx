@@ -222,6 +222,7 @@ function Examples({ mode, busy }: Props) {
 /** Open: a file picker, a drop zone, recent files, and the built-in examples one click away. */
 export function OpenPanel() {
   const busy = useStore((s) => s.job !== null);
+  const setView = useStore((s) => s.setView);
   const [mode, setMode] = useState<CheckMode>('verify');
   return (
     <section className="panel open-panel" aria-labelledby="open-h">
@@ -229,6 +230,12 @@ export function OpenPanel() {
       <ModeField mode={mode} setMode={setMode} />
       <DropZone mode={mode} busy={busy} />
       <PathForm mode={mode} busy={busy} />
+      <p className="hint">
+        Several artifacts of one investigation (a folder, a journal beside them)?{' '}
+        <button type="button" className="link" onClick={() => setView('case')} data-testid="open-case-view">
+          Open a case folder…
+        </button>
+      </p>
       <details className="options">
         <summary>
           Engine options for the files you open: trust store, providers registry, profile registry, kernel adapter
