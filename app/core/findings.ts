@@ -122,6 +122,11 @@ export class BoundedFindings extends Array<Finding> {
   private readonly seen = new Map<string, number>();
   private readonly left = new Map<string, Finding & { actual: { rule: string; count: number } }>();
 
+  /** Whether a finding was left out (counted in an RPR-REPORT-001 finding instead). */
+  get elided(): boolean {
+    return this.left.size > 0;
+  }
+
   override push(...fs: Finding[]): number {
     for (const f of fs) this.add(f);
     return this.length;
@@ -156,5 +161,6 @@ export function boundFindings(findings: readonly Finding[], maxPerRule = MAX_FIN
   const b = new BoundedFindings();
   b.maxPerRule = maxPerRule;
   for (const f of findings) b.push(f);
-  return b.length === findings.length ? (findings as Finding[]) : [...b];
+  // Not by length: one finding over the bound is replaced by its summary, which keeps the length.
+  return b.elided ? [...b] : (findings as Finding[]);
 }

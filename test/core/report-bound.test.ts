@@ -34,6 +34,13 @@ describe('findings per rule are bounded in every report', () => {
     expect(r.verdict).toBe('fail');
   });
 
+  it('bounds a rule one finding over the bound (the summary takes its place)', () => {
+    const findings = Array.from({ length: MAX_FINDINGS_PER_RULE + 1 }, (_, i) => warning('R-1', `w${i}`));
+    const r = report(findings);
+    expect(r.findings.filter((f) => f.rule === 'R-1')).toHaveLength(MAX_FINDINGS_PER_RULE);
+    expect(r.findings.at(-1)).toMatchObject({ rule: 'RPR-REPORT-001', actual: { rule: 'R-1', count: 1 } });
+  });
+
   it('leaves a report within the bound as it was', () => {
     const findings = Array.from({ length: MAX_FINDINGS_PER_RULE }, (_, i) => warning('R-1', `w${i}`));
     expect(report(findings).findings).toEqual(findings);
