@@ -5,7 +5,7 @@
  * artifact that stops nothing, and the same bytes whatever order the verdicts land in.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaseReport } from '../../shared/case.js';
@@ -20,6 +20,7 @@ import {
 import { sortTimeline } from '../../app/engine/case/assemble.js';
 import { caseFixture, CLAIM, type CaseFixture } from './fixture.js';
 import { fixtureCopy } from './copy.js';
+import { tmp } from '../journal/helpers.js';
 
 let fx: CaseFixture;
 let report: CaseReport;
@@ -230,4 +231,18 @@ describe('times on the timeline', () => {
       '2026-01-01T00:00:01Z',
     ]);
   });
+});
+
+describe("the case's own findings", () => {
+  it('are bounded per rule as every report is (--limit findings-per-rule), with every missing link still listed', async () => {
+    const dir = join(tmp('reprise-case-bound-'), 'case');
+    for (const i of [1, 2, 3]) {
+      mkdirSync(join(dir, `m${i}`), { recursive: true });
+      cpSync(join(fx.dir, 'tg/manifest.json'), join(dir, `m${i}/manifest.json`));
+    }
+    const r = await driveCase(dir, inlineExecutor, { options: { limits: { 'findings-per-rule': 2 } } });
+    expect(r.links.filter((l) => l.status === 'missing')).toHaveLength(3);
+    expect(r.findings.map((f) => f.rule)).toEqual(['RPR-CASE-001', 'RPR-CASE-001', 'RPR-REPORT-001']);
+    expect(r.findings[2]).toMatchObject({ severity: 'warning', actual: { rule: 'RPR-CASE-001', count: 1 } });
+  }, 60_000);
 });

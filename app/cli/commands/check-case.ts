@@ -68,8 +68,9 @@ export class CaseCollector {
     else this.unreadable.push({ path: rel, message: 'internal error: no case part', usage: false });
   }
 
-  report(): CaseReport {
-    return assembleCase(this.parts, this.unreadable);
+  /** `maxFindingsPerRule`: `--limit findings-per-rule`, as for every report. */
+  report(maxFindingsPerRule?: number): CaseReport {
+    return assembleCase(this.parts, this.unreadable, maxFindingsPerRule);
   }
 }
 

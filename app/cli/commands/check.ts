@@ -20,6 +20,7 @@ import { formatError } from '../output.js';
 import { INFO } from './info.js';
 import type { CaseCollector } from './check-case.js';
 import { UsageError } from '../../core/errors.js';
+import { FINDINGS_LIMIT } from '../../core/findings.js';
 
 /**
  * The flags of `verify` and `replay`: the command's own, then one per option the
@@ -255,7 +256,8 @@ function makeCheck(mode: Mode): Command {
         const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const code = await printBatch(io, values, positionals, paths, { mode, options, pool, collector, caseOut });
-        if (asCase && collector && caseOut !== null) await asCase.writeCase(io, caseOut, collector.report());
+        if (asCase && collector && caseOut !== null)
+          await asCase.writeCase(io, caseOut, collector.report(options.limits?.[FINDINGS_LIMIT]));
         return code;
       } finally {
         await pool?.close();

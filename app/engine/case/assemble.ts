@@ -12,7 +12,7 @@ import {
   type TimelineEvent,
 } from '../../../shared/case.js';
 import { verdictOf, type Finding } from '../../../shared/report.js';
-import { findingsOn } from '../../core/findings.js';
+import { boundFindings, findingsOn, MAX_FINDINGS_PER_RULE } from '../../core/findings.js';
 import { CASE_RULES } from './rule-ids.js';
 
 const { fail, warning } = findingsOn(CASE_RULES);
@@ -150,7 +150,11 @@ export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
 }
 
 /** The case report of these parts and the artifacts that could not be read. */
-export function assembleCase(parts: readonly CasePart[], unreadable: readonly CaseUnreadable[]): CaseReport {
+export function assembleCase(
+  parts: readonly CasePart[],
+  unreadable: readonly CaseUnreadable[],
+  maxFindingsPerRule = MAX_FINDINGS_PER_RULE,
+): CaseReport {
   const sorted = [...parts].sort((a, b) => byText(a.artifact.path, b.artifact.path));
   const { links, findings } = joinLinks(sorted);
   const own: Finding[] = [
@@ -168,12 +172,14 @@ export function assembleCase(parts: readonly CasePart[], unreadable: readonly Ca
       ),
     ...findings,
   ];
+  // A folder of thousands of manifests lacking their bundle lists every missing link, and says the first hundred as findings.
+  const bounded = boundFindings(own, maxFindingsPerRule);
   const verdicts = sorted.map((p) => ({
     severity: p.artifact.verdict === 'pass' ? ('info' as const) : p.artifact.verdict,
   }));
   return {
     schema: CASE_SCHEMA,
-    verdict: verdictOf([...verdicts, ...own]),
+    verdict: verdictOf([...verdicts, ...bounded]),
     artifacts: sorted.map((p) => p.artifact),
     links,
     timeline: sortTimeline(
@@ -190,6 +196,6 @@ export function assembleCase(parts: readonly CasePart[], unreadable: readonly Ca
       ),
     ),
     judgements: caseJudgements(sorted),
-    findings: own,
+    findings: bounded,
   };
 }

@@ -12,6 +12,7 @@
 import type { CaseArtifact, CaseReport } from '../../../shared/case.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import type { Mode } from '../run.js';
+import { FINDINGS_LIMIT } from '../../core/findings.js';
 import { assembleCase } from './assemble.js';
 import type { CaseOutcome, CasePart, CaseUnreadable } from './part.js';
 import { caseFiles, type CaseFile } from './walk.js';
@@ -84,5 +85,5 @@ export async function driveCase(dir: string, execute: CaseExecutor, run: CaseRun
     run.signal,
   );
   run.signal?.throwIfAborted();
-  return assembleCase(parts, unreadable);
+  return assembleCase(parts, unreadable, run.options?.limits?.[FINDINGS_LIMIT]);
 }
