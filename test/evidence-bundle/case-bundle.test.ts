@@ -187,6 +187,23 @@ describe('the case bundle', () => {
     expect(await rules(added)).toContain('RPR-EVB-002');
   });
 
+  it('in a case of its own, names each artifact whose report it carries (bundled-report)', async () => {
+    const again = join(base, 'case-again');
+    mkdirSync(again);
+    for (const f of ['intact.dump.json', 'altered.dump.json']) copyFileSync(join(dir, f), join(again, f));
+    writeFileSync(join(again, 'case.zip'), bundle);
+    const c = await runCase(again, { options: { trustStore: keys.trustPath } });
+    const links = c.links.filter((l) => l.from.artifact === 'case.zip' && l.relation === 'bundled-report');
+    expect(links.map((l) => [l.to.artifact, l.status])).toEqual([
+      ['altered.dump.json', 'found'],
+      ['intact.dump.json', 'found'],
+      [null, 'missing'],
+    ]);
+    expect(c.timeline.filter((e) => e.artifact === 'case.zip').map((e) => e.label)).toContain(
+      'bundled judgement: reject',
+    );
+  });
+
   it.skipIf(!cliBuilt())('the CLI: export DIR --journal J --out case.zip, then verify case.zip', async () => {
     const out = join(base, 'cli-case.zip');
     const e = await runCli(['export', dir, '--journal', journal, '--out', out, '--trust-store', options.trustStore]);
