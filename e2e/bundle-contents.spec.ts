@@ -128,3 +128,17 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
   await axe(page, 'case bundle opened');
 });
+
+test('an exported report opened with an artifact that is not its own: FAIL, its own PASS kept apart', async ({
+  workbench: page,
+}) => {
+  // The example brings its option (artifact: the foundation's unknown file), as every example does.
+  await openExample(page, 'reports/other-artifact.report.json', 60_000);
+  await expect(page.getByTestId('verdict')).toContainText('reprise-report');
+  await expect(page.getByTestId('verdict')).toHaveClass(/\bfail\b/);
+  await expect(page.getByTestId('decisive')).toContainText('RPR-RPT-004');
+  await expect(page.getByTestId('file-integrity')).toHaveAttribute('data-verdict', 'fail');
+  await expect(page.getByTestId('carried-verdict')).toHaveAttribute('data-verdict', 'pass');
+  await expect(page.getByTestId('carried-verdict')).toContainText('acgp-eval');
+  await axe(page, 'exported report opened');
+});
