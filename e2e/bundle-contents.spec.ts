@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { axe, expect, openExample, openWorkJournal, ROOT, test } from './fixtures.js';
+import { axeBothThemes, expect, openExample, openWorkJournal, ROOT, test } from './fixtures.js';
 
 /** The built CLI, which must succeed. */
 function cli(args: string[]): void {
@@ -70,7 +70,7 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
   await expect(page.getByTestId('bundled-proof')).toContainText('inclusion verified');
   await expect(rows.first()).toContainText(served!.reviewerKeyId);
-  await axe(page, 'bundle with a failing report opened');
+  await axeBothThemes(page, 'bundle with a failing report opened');
 
   // Without the trust store nothing is proven: the bundle is not checked, the proof not verified, still never green.
   await page.getByTestId('tab-open').click();
@@ -85,7 +85,7 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   await expect(page.getByTestId('file-integrity')).toHaveAttribute('data-verdict', 'unavailable');
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'false');
   await expect(page.getByTestId('verdict')).toHaveClass(/\bfail\b/);
-  await axe(page, 'bundle opened without a trust store');
+  await axeBothThemes(page, 'bundle opened without a trust store');
 });
 
 test('a case bundle opens with the case FAIL, the bundle intact, each carried report and the note with its proof', async ({
@@ -126,7 +126,7 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   await expect(rows.first()).toContainText('note');
   await expect(rows.first()).toContainText('altered.dump.json');
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
-  await axe(page, 'case bundle opened');
+  await axeBothThemes(page, 'case bundle opened');
 });
 
 test('an exported report opened with an artifact that is not its own: FAIL, its own PASS kept apart', async ({
@@ -140,5 +140,5 @@ test('an exported report opened with an artifact that is not its own: FAIL, its 
   await expect(page.getByTestId('file-integrity')).toHaveAttribute('data-verdict', 'fail');
   await expect(page.getByTestId('carried-verdict')).toHaveAttribute('data-verdict', 'pass');
   await expect(page.getByTestId('carried-verdict')).toContainText('acgp-eval');
-  await axe(page, 'exported report opened');
+  await axeBothThemes(page, 'exported report opened');
 });
