@@ -146,6 +146,11 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   await expect(missing).toHaveCount(1);
   await expect(missing).toContainText('missing');
   await expect(page.getByTestId('case-judgements')).toContainText('accept');
+  // Filtered to the missing links: every row left says missing.
+  await page.getByTestId('case-link-filter').selectOption('missing');
+  await expect(links.getByTestId('case-link-found')).toHaveCount(0);
+  await expect(links.getByTestId('case-link-missing')).not.toHaveCount(0);
+  await page.getByTestId('case-link-filter').selectOption('');
   await axeBothThemes(page, 'case verified');
   await shot(page, info, 'case');
 

@@ -13,6 +13,7 @@ import { ColumnHeads } from './ColumnHeads';
 import '../case.css';
 
 const VERDICTS = ['fail', 'unavailable', 'pass'] as const;
+const LINK_STATUSES = ['found', 'missing'] as const;
 
 /** One progress over the whole case, and Cancel. */
 function CaseProgress() {
@@ -43,8 +44,18 @@ function Counts({ c }: { c: CaseArtifact['counts'] }) {
   return <>{parts.join(', ') || 'none'}</>;
 }
 
-/** Rows of the artifacts table at most: a case of thousands is read through its verdict filter. */
+/** Rows of each of the case's tables at most: a case of thousands is read through their filters. */
 const MAX_ROWS = 300;
+
+/** Says so when a table holds only the first MAX_ROWS of its rows. */
+function Capped({ count, what, how, testId }: { count: number; what: string; how: string; testId: string }) {
+  if (count <= MAX_ROWS) return null;
+  return (
+    <span className="muted" role="note" data-testid={testId}>
+      Showing the first {MAX_ROWS.toLocaleString('en')} of {count.toLocaleString('en')} {what}: {how}.
+    </span>
+  );
+}
 
 interface RowActions {
   open: (a: CaseArtifact) => void;
@@ -92,12 +103,12 @@ function Artifacts({ list, act }: { list: readonly CaseArtifact[]; act: RowActio
     <>
       <div className="toolbar">
         <ColumnFilter label="Verdict" testId="case-verdict-filter" options={VERDICTS} apply={setVerdict} />
-        {shown.length > MAX_ROWS && (
-          <span className="muted" role="note" data-testid="case-artifacts-cap">
-            Showing the first {MAX_ROWS.toLocaleString('en')} of {shown.length.toLocaleString('en')} artifacts: filter
-            by verdict to narrow them.
-          </span>
-        )}
+        <Capped
+          count={shown.length}
+          what="artifacts"
+          how="filter by verdict to narrow them"
+          testId="case-artifacts-cap"
+        />
       </div>
       <table className="grid case-artifacts" data-testid="case-artifacts">
         <caption className="case-caption">Artifacts ({list.length.toLocaleString('en')})</caption>
@@ -166,20 +177,28 @@ function LinkRow({ l, findings }: { l: CaseLink; findings: readonly Finding[] })
 
 /** The links found by content: which field of which artifact made each; a missing target is shown as missing. */
 function Links({ links, findings }: { links: readonly CaseLink[]; findings: readonly Finding[] }) {
+  const [status, setStatus] = useState<string | undefined>(undefined);
+  const shown = useMemo(() => (status ? links.filter((l) => l.status === status) : links), [links, status]);
   if (links.length === 0) return <p className="muted">No link between the artifacts of this case.</p>;
   return (
-    <table className="grid case-links" data-testid="case-links">
-      <caption className="case-caption">
-        Links ({links.filter((l) => l.status === 'found').length} found,{' '}
-        {links.filter((l) => l.status === 'missing').length} missing)
-      </caption>
-      <ColumnHeads names={['From (artifact, field)', 'Relation', 'Value', 'To']} />
-      <tbody>
-        {links.map((l, i) => (
-          <LinkRow key={i} l={l} findings={findings} />
-        ))}
-      </tbody>
-    </table>
+    <>
+      <div className="toolbar">
+        <ColumnFilter label="Link status" testId="case-link-filter" options={LINK_STATUSES} apply={setStatus} />
+        <Capped count={shown.length} what="links" how="filter by status to narrow them" testId="case-links-cap" />
+      </div>
+      <table className="grid case-links" data-testid="case-links">
+        <caption className="case-caption">
+          Links ({links.filter((l) => l.status === 'found').length} found,{' '}
+          {links.filter((l) => l.status === 'missing').length} missing)
+        </caption>
+        <ColumnHeads names={['From (artifact, field)', 'Relation', 'Value', 'To']} />
+        <tbody>
+          {shown.slice(0, MAX_ROWS).map((l, i) => (
+            <LinkRow key={i} l={l} findings={findings} />
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -188,10 +207,13 @@ function Judgements({ list }: { list: readonly CaseJudgement[] }) {
   if (list.length === 0) return <p className="muted">No judgement on an artifact of this case.</p>;
   return (
     <table className="grid case-judgements" data-testid="case-judgements">
-      <caption className="case-caption">Judgements ({list.length})</caption>
+      <caption className="case-caption">
+        Judgements ({list.length})
+        {list.length > MAX_ROWS && `: the first ${MAX_ROWS} shown, the case report lists every one`}
+      </caption>
       <ColumnHeads names={['Artifact', 'Decision', 'Rationale', 'Author, time', 'Journal entry']} />
       <tbody>
-        {list.map((j) => (
+        {list.slice(0, MAX_ROWS).map((j) => (
           <tr key={`${j.journal}#${j.seq}`}>
             <td className="mono small">{j.artifact ?? <span title={j.subject}>not in the case</span>}</td>
             <td>
