@@ -201,7 +201,7 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   });
 });
 
-test('a case sent from the window as a folder; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
+test('a case sent from the window as a folder, and as files dropped; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
   workbench: page,
   served,
 }, info) => {
@@ -213,6 +213,20 @@ test('a case sent from the window as a folder; a large case shows its progress a
   await expect(verdict).toContainText('11 artifacts');
   await expect(page.locator('#case-h')).toContainText('files sent from this window');
   await expect(page.getByTestId('case-links').getByTestId('case-link-found').first()).toBeVisible();
+
+  // Two loose files dropped on the drop zone: a case of two.
+  const dump = readFileSync(join(served!.examples, 'dumps/intact.dump.json'), 'utf8');
+  const drop = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'dropped.dump.json', { type: 'application/json' }));
+    dt.items.add(new File(['{"n": 1}'], 'other.json', { type: 'application/json' }));
+    return dt;
+  }, dump);
+  await page.getByTestId('case-dropzone').dispatchEvent('drop', { dataTransfer: drop });
+  await expect(verdict).toContainText('2 artifacts', { timeout: 60_000 });
+  await expect(page.getByTestId('case-artifacts').locator('tr[data-artifact="dropped.dump.json"]')).toContainText(
+    'replay-dump',
+  );
 
   // A case of 60,000 small files (not artifacts of a known kind: each a failing verdict that
   // stops nothing): the one progress bar over it, verdicts landing under it, then Cancel.
