@@ -233,6 +233,32 @@ describe('times on the timeline', () => {
   });
 });
 
+describe('a RECORDED output naming a file of the case', () => {
+  it("links the manifest's artifactHash to the dump whose SHA-256 it is, and says it missing without the dump", async () => {
+    const dir = fixtureCopy(fx.dir);
+    const m = JSON.parse(readFileSync(join(dir, 'tg/manifest.json'), 'utf8')) as {
+      executions: { replayMode: string; artifactHash?: string }[];
+    };
+    const i = m.executions.findIndex((e) => e.replayMode === 'RECORDED');
+    m.executions[i]!.artifactHash = fx.dumpSha;
+    writeFileSync(join(dir, 'tg/manifest.json'), JSON.stringify(m));
+    const r = await driveCase(dir, inlineExecutor, {});
+    expect(link(r, 'tg/manifest.json', 'artifact-hash')).toMatchObject([
+      {
+        from: { pointer: `/executions/${i}/artifactHash` },
+        to: { artifact: 'dump.json', pointer: null },
+        status: 'found',
+      },
+    ]);
+    rmSync(join(dir, 'dump.json'));
+    const without = await driveCase(dir, inlineExecutor, {});
+    expect(link(without, 'tg/manifest.json', 'artifact-hash')).toMatchObject([{ status: 'missing' }]);
+    expect(without.findings).toContainEqual(
+      expect.objectContaining({ rule: 'RPR-CASE-001', actual: `/executions/${i}/artifactHash`, expected: fx.dumpSha }),
+    );
+  }, 60_000);
+});
+
 describe("the case's own findings", () => {
   it('are bounded per rule as every report is (--limit findings-per-rule), with every missing link still listed', async () => {
     const dir = join(tmp('reprise-case-bound-'), 'case');
