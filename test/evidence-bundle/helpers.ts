@@ -1,5 +1,6 @@
 /** A judged artifact: a journal with a reviewer's judgements on one report, and its bundle. */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { runCase } from '../../app/jobs/case.js';
 import { expect } from 'vitest';
 import { canonicalizeValue } from '../../app/core/jcs.js';
 import { hashBytes } from '../../app/core/hash.js';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import type { Report } from '../../shared/report.js';
 import { runBytes } from '../../app/engine/run.js';
 import { appendEntry, recordJudgement } from '../../app/journal/index.js';
-import { bundleFromJournal } from '../../app/kinds/evidence-bundle/index.js';
+import { bundleFromJournal, caseBundleFromJournal } from '../../app/kinds/evidence-bundle/index.js';
 import { makeKeys, tmp, type Keys } from '../journal/helpers.js';
 
 export const ARTIFACT = Buffer.from('{"hello": "world"}\n');
@@ -65,6 +66,17 @@ export async function judged(edit: (r: Report) => Report = (r) => r): Promise<Ju
 
 export async function bundleOf(j: Judged): Promise<Buffer> {
   return (await bundleFromJournal(j.journal, j.report, j.keys.trust)).bytes;
+}
+
+/** The case bundle of a case folder `dir` (made here) holding the judged artifact, with the journal's judgements on it. */
+export async function caseBundleOf(j: Judged, dir: string): Promise<Buffer> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'artifact.json'), ARTIFACT);
+  const reports = new Map<string, Report>();
+  const caseReport = await runCase(dir, {
+    onArtifact: (o) => o.ok && o.report && reports.set(o.part.artifact.path, o.report),
+  });
+  return (await caseBundleFromJournal(j.journal, caseReport, reports, j.keys.trust)).bytes;
 }
 
 /** A bundle's members, to tamper with and zip again. */

@@ -14,7 +14,7 @@ import { writeExamples } from '../../app/examples/index.js';
 import { kindNames } from '../../app/kinds/registry.js';
 import { cliBuilt } from '../helpers/cli.js';
 import { canMeasureRss } from '../helpers/measured-cli.js';
-import { bundleOf, judged } from '../evidence-bundle/helpers.js';
+import { bundleOf, caseBundleOf, judged } from '../evidence-bundle/helpers.js';
 import { fuzzKinds, type FuzzKind } from './fuzz/kinds.js';
 import { FUZZ_N, FUZZ_SEED, runBatch, runOne, worst } from './fuzz/runner.js';
 
@@ -31,7 +31,11 @@ beforeAll(async () => {
   const ex = join(dir, 'examples');
   await writeExamples(ex);
   const j = await judged();
-  kinds = await fuzzKinds(ex, { bytes: await bundleOf(j), trustPath: j.keys.trustPath });
+  kinds = await fuzzKinds(ex, {
+    bytes: await bundleOf(j),
+    trustPath: j.keys.trustPath,
+    caseBytes: await caseBundleOf(j, join(dir, 'case')),
+  });
 });
 afterAll(() => {
   for (const [kind, w] of worst)

@@ -445,7 +445,10 @@ function generic(ex: string, kind: string, detected: Map<string, string>): FuzzK
 }
 
 /** Every kind's fuzz setup, in registry order (unknown last), and a generic one for each kind with none of its own. */
-export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
+export async function fuzzKinds(
+  ex: string,
+  bundle: { bytes: Buffer; trustPath: string; caseBytes?: Buffer },
+): Promise<FuzzKind[]> {
   const own = await ownFuzzKinds(ex, bundle);
   const covered = new Set(own.map((k) => k.name.split(' ')[0]));
   const missing = kindNames().filter((k) => !covered.has(k));
@@ -455,7 +458,10 @@ export async function fuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: 
   return [...own.slice(0, -1), ...extra, own.at(-1)!];
 }
 
-async function ownFuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: string }): Promise<FuzzKind[]> {
+async function ownFuzzKinds(
+  ex: string,
+  bundle: { bytes: Buffer; trustPath: string; caseBytes?: Buffer },
+): Promise<FuzzKind[]> {
   return [
     dumpJson(ex),
     dumpRom(ex),
@@ -464,6 +470,10 @@ async function ownFuzzKinds(ex: string, bundle: { bytes: Buffer; trustPath: stri
     tgManifest(ex),
     tgBundle(ex),
     await evidenceBundle(bundle.bytes, bundle.trustPath),
+    // A case bundle (export DIR --journal): the same kind, its other manifest type and members.
+    ...(bundle.caseBytes
+      ? [await zipKind('evidence-bundle case', 'case-bundle', bundle.caseBytes, ['--trust-store', bundle.trustPath])]
+      : []),
     await nemosyne(ex),
     journal(ex),
     rejudgement(ex),
