@@ -98,12 +98,13 @@ function caseManifest(st: State, names: readonly string[]): CaseBundleManifest |
   }
   const manifest = m as unknown as CaseBundleManifest;
   checkMembers(st, manifest.members, names);
+  const reportMembers = new Set(manifest.reports.map((r) => r.member));
   for (const n of names)
     if (
       n !== MEMBER.manifest &&
       n !== CASE_MEMBER &&
       n !== MEMBER.checkpoint &&
-      !(CASE_REPORT_MEMBER_RE.test(n) && manifest.reports.some((r) => r.member === n)) &&
+      !(CASE_REPORT_MEMBER_RE.test(n) && reportMembers.has(n)) &&
       !JUDGEMENT_MEMBER_RE.test(n)
     )
       st.findings.push(

@@ -23,12 +23,20 @@ interface ProofDetails {
   problems: string[];
 }
 
-function proofOf(member: Buffer | undefined, name: string, findings: readonly Finding[]): ProofDetails {
+/** The fail and unavailable findings of each member, as `RULE: message`, indexed once (a bundle may hold many proofs). */
+function problemsByMember(findings: readonly Finding[]): Map<string, string[]> {
+  const by = new Map<string, string[]>();
+  for (const f of findings)
+    if (f.pointer !== undefined && (f.severity === 'fail' || f.severity === 'unavailable')) {
+      const list = by.get(f.pointer) ?? [];
+      list.push(`${f.rule}: ${f.message}`);
+      by.set(f.pointer, list);
+    }
+  return by;
+}
+
+function proofOf(member: Buffer | undefined, problems: string[], unchecked: boolean): ProofDetails {
   const doc = memberObject(member);
-  const problems = findings
-    .filter((f) => f.pointer === `entry:${name}` && (f.severity === 'fail' || f.severity === 'unavailable'))
-    .map((f) => `${f.rule}: ${f.message}`);
-  const unchecked = findings.some((f) => f.rule === 'RPR-EVB-011');
   return {
     leafIndex: typeof doc['leafIndex'] === 'number' ? doc['leafIndex'] : null,
     treeSize: typeof doc['treeSize'] === 'number' ? doc['treeSize'] : null,
@@ -78,6 +86,8 @@ export function judgementDetails(
   trust: TrustStore | null,
   own: readonly Finding[],
 ): Record<string, unknown>[] {
+  const problems = problemsByMember(own);
+  const unchecked = own.some((f) => f.rule === 'RPR-EVB-011');
   return entries.map((e) => {
     const member = judgementMember(e.seq);
     return {
@@ -94,7 +104,7 @@ export function judgementDetails(
       rationale: String(e.body['rationale'] ?? ''),
       reportDigest: typeof e.body['reportDigest'] === 'string' ? e.body['reportDigest'] : null,
       supersedes: typeof e.body['supersedes'] === 'string' ? e.body['supersedes'] : null,
-      proof: proofOf(members.get(member), member, own),
+      proof: proofOf(members.get(member), problems.get(`entry:${member}`) ?? [], unchecked),
     };
   });
 }
