@@ -25,7 +25,8 @@ function CaseProgress() {
   return (
     <div className="case-progress" role="status" data-testid="case-progress">
       <span>
-        Verifying the case {name}… {running.done} of {running.total || '?'} artifacts
+        Verifying the case {name}… {running.done.toLocaleString('en')} of{' '}
+        {running.total ? running.total.toLocaleString('en') : '?'} artifacts
       </span>
       <progress max={100} value={pct} aria-label="Case progress">
         {pct}%
@@ -255,8 +256,8 @@ function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: 
   return (
     <>
       <h3 id="case-verdict" tabIndex={-1} className={`case-verdict ${report.verdict}`} data-testid="case-verdict">
-        Case: {VERDICT_LABEL[report.verdict]} · {report.artifacts.length} artifacts · {report.links.length} links ·{' '}
-        {report.timeline.length.toLocaleString('en')} events
+        Case: {VERDICT_LABEL[report.verdict]} · {report.artifacts.length.toLocaleString('en')} artifacts ·{' '}
+        {report.links.length.toLocaleString('en')} links · {report.timeline.length.toLocaleString('en')} events
       </h3>
       <CaseFindings findings={report.findings} />
       <h3>Links</h3>
