@@ -10,7 +10,7 @@
  * dark, nothing excluded.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,14 +205,20 @@ test('a case sent from the window as a folder, and as files dropped; a large cas
   workbench: page,
   served,
 }, info) => {
+  // Without the TG journal: the manifest's anchor is a link expected and missing, with its finding.
   const dir = caseFolder(served!);
+  rmSync(join(dir, 'tg', 'journal'), { recursive: true });
   await page.getByTestId('tab-case').click();
   await page.locator('#case-folder-input').setInputFiles(dir);
   const verdict = page.getByTestId('case-verdict');
   await expect(verdict).toBeVisible({ timeout: 120_000 });
-  await expect(verdict).toContainText('11 artifacts');
+  await expect(verdict).toContainText('10 artifacts');
   await expect(page.locator('#case-h')).toContainText('files sent from this window');
   await expect(page.getByTestId('case-links').getByTestId('case-link-found').first()).toBeVisible();
+  const anchor = page.getByTestId('case-link-missing').filter({ hasText: '/executions/5/anchor' });
+  await expect(anchor).toContainText('missing RPR-CASE-001 (warning)');
+  await expect(page.getByTestId('case-findings')).toContainText('RPR-CASE-001');
+  await axeBothThemes(page, 'case with a missing link and its finding');
 
   // Two loose files dropped on the drop zone: a case of two.
   const dump = readFileSync(join(served!.examples, 'dumps/intact.dump.json'), 'utf8');

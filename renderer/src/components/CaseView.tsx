@@ -139,11 +139,9 @@ function ArtifactNotes({ a, judgements }: { a: CaseArtifact; judgements: readonl
   return <CaseNotes journal={work} artifact={a.sha256} notes={judgements} />;
 }
 
-/** The case finding that reports a missing link (it names the link's value or the field that made it). */
+/** The case finding that reports a missing link (RPR-CASE-001: `expected` the value named, `actual` the field naming it). */
 function findingFor(l: CaseLink, findings: readonly Finding[]): Finding | undefined {
-  return findings.find(
-    (f) => f.message.includes(l.value) || (f.pointer !== undefined && f.message.includes(l.from.artifact)),
-  );
+  return findings.find((f) => f.expected === l.value && (f.actual === undefined || f.actual === l.from.pointer));
 }
 
 function LinkRow({ l, findings }: { l: CaseLink; findings: readonly Finding[] }) {
@@ -168,7 +166,12 @@ function LinkRow({ l, findings }: { l: CaseLink; findings: readonly Finding[] })
         ) : (
           <>
             <span className="sev fail">missing</span>
-            {f && <span> {f.rule}</span>}
+            {f && (
+              <span>
+                {' '}
+                {f.rule} ({f.severity})
+              </span>
+            )}
           </>
         )}
       </td>
