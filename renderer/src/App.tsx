@@ -14,6 +14,7 @@ import { ReplayView } from './components/ReplayView';
 import { TrainerView } from './components/TrainerView';
 import { VerdictBanner } from './components/VerdictBanner';
 import { useStore, VIEWS, type View } from './store';
+import { useCase } from './case-store';
 import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
 import { linkChanged, linkOptionNames, writeLink } from './lib/deep-link';
@@ -57,6 +58,8 @@ function useConnect(connect: State['connect']): void {
  * on a loaded machine, on top of the render that a report's arrival commits.
  */
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
+  const caseFolder = useCase((s) => s.folder);
+  const caseOptions = useCase((s) => s.runOptions);
   useEffect(() => {
     if (!info) return;
     const t = setTimeout(
@@ -70,13 +73,15 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
             name: artifact?.name ?? null,
             savedReport: artifact?.savedReport ?? false,
             options: artifact?.options ?? {},
+            caseFolder,
+            caseOptions,
           },
           linkOptionNames(info.options),
         ),
       0,
     );
     return () => clearTimeout(t);
-  }, [info, view, artifact]);
+  }, [info, view, artifact, caseFolder, caseOptions]);
 }
 
 /** A link pasted or followed in this tab changes only the fragment: open what it names. */

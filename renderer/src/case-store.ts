@@ -28,13 +28,17 @@ interface CaseState {
   name: string | null;
   /** The case folder on the host (null for a saved case report: nothing to open by path). */
   dir: string | null;
+  /** The folder opened by its path, and the options the case ran with: what a link names (lib/deep-link.ts). */
+  folder: string | null;
+  runOptions: Record<string, string>;
   running: CaseRun | null;
   /** Verdicts landed so far, in landing order (the report's own order once it is in). */
   landed: CaseArtifact[];
   report: CaseReport | null;
   error: string | null;
   note: string | null;
-  openFolder(path: string): Promise<void>;
+  /** Verifies the folder at `path` as a case; `options` (a link's) instead of the Open view's fields. */
+  openFolder(path: string, options?: Record<string, string>): Promise<void>;
   openFiles(files: CaseFile[]): Promise<void>;
   openSaved(file: File): Promise<void>;
   cancel(): Promise<void>;
@@ -93,7 +97,12 @@ function onCaseEvent(e: ApiEvent): void {
  * Starts a case and follows it: listening before asking (a case's first events can overtake
  * the answer to startCase, as a job's can, lib/watch-job.ts), replaying what came early.
  */
-async function follow(api: RepriseClient, source: CaseSource, name: string): Promise<void> {
+async function follow(
+  api: RepriseClient,
+  source: CaseSource,
+  name: string,
+  given?: Record<string, string>,
+): Promise<void> {
   const early: ApiEvent[] = [];
   let caseId: string | null = null;
   const off = api.onEvent((e) => {
@@ -105,7 +114,10 @@ async function follow(api: RepriseClient, source: CaseSource, name: string): Pro
   // The options an artifact opened by path takes (the Open view's, the package options): the same when one is opened from the case.
   const { openOptions, jobExtras } = useStore.getState();
   const asFile = { type: 'path', path: '' } as const;
-  const options = { ...jobExtras('verify', asFile).options, ...optionsFor(asFile, openOptions) };
+  const options: Record<string, string> = given ?? {
+    ...jobExtras('verify', asFile).options,
+    ...optionsFor(asFile, openOptions),
+  };
   let started: CaseStarted;
   try {
     started = await api.startCase({ source, mode: 'verify', ...(Object.keys(options).length ? { options } : {}) });
@@ -114,7 +126,14 @@ async function follow(api: RepriseClient, source: CaseSource, name: string): Pro
     throw e;
   }
   caseId = started.caseId;
-  useCase.setState({ ...FRESH, name, dir: started.dir, running: { caseId, done: 0, total: 0 } });
+  useCase.setState({
+    ...FRESH,
+    name,
+    dir: started.dir,
+    folder: source.type === 'path' ? source.path : null,
+    runOptions: options,
+    running: { caseId, done: 0, total: 0 },
+  });
   for (const e of early.splice(0)) {
     onCaseEvent(e);
     if ('caseId' in e && e.caseId === caseId && e.type !== 'case-progress') off();
@@ -168,18 +187,20 @@ function jobEnded(): Promise<void> {
 export const useCase = create<CaseState>((set, get) => ({
   name: null,
   dir: null,
+  folder: null,
+  runOptions: {},
   ...FRESH,
-  async openFolder(path) {
+  async openFolder(path, options) {
     const api = useStore.getState().api;
     if (!api || get().running) return;
-    set({ ...FRESH, name: path, dir: null });
-    await follow(api, { type: 'path', path }, path).catch(failed);
+    set({ ...FRESH, name: path, dir: null, folder: null });
+    await follow(api, { type: 'path', path }, path, options).catch(failed);
   },
   async openFiles(files) {
     const api = useStore.getState().api;
     if (!api || get().running || files.length === 0) return;
     const name = `${files.length} file${files.length === 1 ? '' : 's'} sent from this window`;
-    set({ ...FRESH, name, dir: null });
+    set({ ...FRESH, name, dir: null, folder: null });
     try {
       const folderId = await sendFiles(api, files);
       set({ note: null });
@@ -191,7 +212,7 @@ export const useCase = create<CaseState>((set, get) => ({
   async openSaved(file) {
     try {
       const report = parseSaved(await file.text());
-      set({ ...FRESH, name: file.name, dir: null, report, landed: report.artifacts });
+      set({ ...FRESH, name: file.name, dir: null, folder: null, report, landed: report.artifacts });
       focusWhenShown('case-verdict');
     } catch (e) {
       set({ error: `Cannot read the saved case report: ${(e as Error).message}` });

@@ -321,6 +321,11 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     const link = readLink(location.hash, linkOptionNames(declared));
     const view = VIEWS.find((v) => v.id === link.view)?.id;
     if (view) set({ view });
+    if (link.caseFolder) {
+      // Loaded here, not imported above: the case store imports this one.
+      const { useCase } = await import('./case-store');
+      return useCase.getState().openFolder(link.caseFolder, link.options);
+    }
     const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
     // The options the link ran it with: a file's trust store and providers fill the Open view's fields.
     const pinned = linkOptions(link.options, link.path && !ex ? set : null);

@@ -26,7 +26,31 @@ describe('deep links', () => {
       picked: null,
       report: null,
       options: {},
+      caseFolder: null,
     });
+  });
+  it('in the Case view name the case folder and the options it ran with, never a key, and not the open artifact', () => {
+    const h = linkFor(
+      '#token=abc',
+      base({
+        view: 'case',
+        source: { type: 'path', path: '/cases/a/dump.json' },
+        mode: 'verify',
+        caseFolder: '/cases/a',
+        caseOptions: { trustStore: '/cases/trust.json', key: '/keys/k.pem' },
+      }),
+      ['trustStore', 'key'],
+    );
+    const link = readLink(h, ['trustStore', 'key']);
+    expect(link.view).toBe('case');
+    expect(link.caseFolder).toBe('/cases/a');
+    expect(link.options).toEqual({ trustStore: '/cases/trust.json' });
+    expect(link.path).toBeNull();
+    expect(new URLSearchParams(h.slice(1)).get('token')).toBe('abc');
+    // Another view writes the artifact again, with no case.
+    const other = readLink(linkFor(h, base({ source: { type: 'path', path: '/x.json' }, caseFolder: '/cases/a' })));
+    expect(other.caseFolder).toBeNull();
+    expect(other.path).toBe('/x.json');
   });
   it('carry what-if substitutions, and an explicit "as recorded" for a replay without any', () => {
     const ex = { type: 'example', path: 'dumps/whatif.dump.json' } as const;
@@ -61,6 +85,7 @@ describe('deep links', () => {
       picked: 'claim.json',
       report: null,
       options: {},
+      caseFolder: null,
     });
   });
   it('a saved report by its name only, never reopenable', () => {
@@ -73,6 +98,7 @@ describe('deep links', () => {
       picked: null,
       report: 'case-17.report.json',
       options: {},
+      caseFolder: null,
     });
   });
   it('replace our own parameters and nothing else', () => {
@@ -96,6 +122,7 @@ describe('deep links', () => {
         source: src,
         mode: 'verify',
         options: { trustStore: '/cases/trust.json', policy: '/p.json', key: '/k.pem' },
+        caseFolder: null,
       }),
       names,
     );

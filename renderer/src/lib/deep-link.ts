@@ -9,6 +9,10 @@
  * so a reload can say what was open and that it must be picked again; so does a saved
  * report opened for reading (`report`).
  *
+ * In the Case view a link names the case folder instead (`case`, a path under the granted
+ * folders) with the options the case ran with, so a reload or a shared link verifies the
+ * same folder again as it was verified.
+ *
  * The link also carries every engine option the job ran with (`trustStore=/abs/file`, one
  * parameter per option the engine declares for the workbench: trust store, providers,
  * policy, journal, profiles, kernel adapter), since they decide the verdict: without its
@@ -31,6 +35,8 @@ export interface DeepLink {
   report: string | null;
   /** The engine options the job ran with, by the engine's option names (paths; never a key). */
   options: Record<string, string>;
+  /** The case folder the Case view verified (its path), whose options are then `options`. */
+  caseFolder: string | null;
 }
 
 /** What was open and how it was run: what the link writes. */
@@ -44,9 +50,12 @@ export interface LinkState {
   savedReport?: boolean;
   /** The engine options the job ran with (the link writes them for a reopenable source). */
   options?: Record<string, string>;
+  /** In the Case view, the case folder opened by its path, and the options the case ran with. */
+  caseFolder?: string | null;
+  caseOptions?: Record<string, string>;
 }
 
-const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report'];
+const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report', 'case'];
 
 /** Never in a link: a signing key is chosen in the window, not handed around in an address. */
 const NEVER = new Set(['key', ...OURS, 'token']);
@@ -71,6 +80,7 @@ export function readLink(hash: string = location.hash, optionNames: readonly str
     whatIf,
     picked: p.get('picked'),
     report: p.get('report'),
+    caseFolder: p.get('case'),
     options: Object.fromEntries(
       optionNames.filter((n) => !NEVER.has(n) && (p.get(n) ?? '') !== '').map((n) => [n, p.get(n)!]),
     ),
@@ -87,6 +97,11 @@ export function linkFor(hash: string, s: LinkState, optionNames: readonly string
   for (const k of OURS) p.delete(k);
   for (const k of optionNames) if (!NEVER.has(k)) p.delete(k);
   p.set('view', s.view);
+  if (s.view === 'case' && s.caseFolder) {
+    p.set('case', s.caseFolder);
+    for (const [k, v] of Object.entries(s.caseOptions ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
+    return '#' + p.toString();
+  }
   const reopenable = s.source?.type === 'example' || s.source?.type === 'path';
   if (s.source?.type === 'example') p.set('example', s.source.path);
   if (s.source?.type === 'path') p.set('path', s.source.path);
