@@ -13,7 +13,7 @@ import { expect, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 180_000 });
 
-test('a TG replay exported as an evidence bundle holds the attestation, and the bundle verifies', async ({
+test("a TG replay exported as an evidence bundle holds the attestation; the bundle is intact and carries the replay's FAIL", async ({
   workbench: page,
   served,
 }) => {
@@ -47,8 +47,20 @@ test('a TG replay exported as an evidence bundle holds the attestation, and the 
     [join(ROOT, 'bin', 'reprise.js'), 'verify', bundle, '--trust-store', served!.reviewerTrustStore, '--json'],
     { encoding: 'utf8' },
   );
-  expect(v.status, v.stdout + v.stderr).toBe(0);
-  expect((JSON.parse(v.stdout) as { details: { bundle: { attestation: boolean } } }).details.bundle.attestation).toBe(
-    true,
-  );
+  // The bundle itself is intact and holds the attestation; the replay it carries drifted
+  // beyond ε (decision-material), so its verdict, and the bundle's, is FAIL (exit 1).
+  expect(v.status, v.stdout + v.stderr).toBe(1);
+  const details = (
+    JSON.parse(v.stdout) as {
+      details: {
+        bundle: { attestation: boolean };
+        integrity: { verdict: string };
+        carried: { verdict: string; decisive: { rule: string } };
+      };
+    }
+  ).details;
+  expect(details.bundle.attestation).toBe(true);
+  expect(details.integrity.verdict).toBe('pass');
+  expect(details.carried.verdict).toBe('fail');
+  expect(details.carried.decisive.rule).toBe('RPR-TG-031');
 });
