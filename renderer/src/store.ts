@@ -476,7 +476,14 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
         );
       }
     } catch (e) {
-      set({ error: optionWords((e as Error).message, options), job: null });
+      // A refused run still names its options: the link keeps them, so a reload says the
+      // same refusal rather than running the artifact without them.
+      const now = get().artifact;
+      set({
+        error: optionWords((e as Error).message, options),
+        job: null,
+        ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf, options } } : {}),
+      });
       focusWhenShown('error');
     }
   },
