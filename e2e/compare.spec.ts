@@ -148,6 +148,7 @@ test("a dump's replay shows the fields behind its hash row: tokens recorded agai
   workbench: page,
 }, info) => {
   await openExample(page, 'dumps/whatif/drift.dump.json', 60_000);
+  await watchUnnamedDiffSides(page);
   await page.getByTestId('tab-replay').click();
   const tokens = page.getByTestId('diff-tokens');
   await expect(tokens).toBeVisible({ timeout: 30_000 });
@@ -160,4 +161,27 @@ test("a dump's replay shows the fields behind its hash row: tokens recorded agai
   await tokens.scrollIntoViewIfNeeded();
   await shot(page, info, 'replay-tokens');
   await axeBothThemes(page, 'replay with token rows');
+  await expect(page.getByTestId('diff-editor').getByRole('textbox', { name: 'Replayed expression' })).toBeAttached();
+  expect(await page.evaluate(() => (window as unknown as { unnamedSeen: string[] }).unnamedSeen)).toEqual([]);
 });
+
+/**
+ * Records, at every change of the page, whether the expression diff is shown with a side's
+ * text box unnamed. axe alone saw that state only when it happened to run in the gap
+ * between Monaco showing the editor and the window naming its sides.
+ */
+async function watchUnnamedDiffSides(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { unnamedSeen: string[] }).unnamedSeen = seen;
+    new MutationObserver(() => {
+      const frame = document.querySelector<HTMLElement>('[data-testid="diff-editor"]');
+      if (!frame?.checkVisibility({ visibilityProperty: true })) return;
+      for (const box of frame.querySelectorAll<HTMLElement>('[role="textbox"]')) {
+        if (box.checkVisibility({ visibilityProperty: true }) && !box.getAttribute('aria-label')) {
+          seen.push(box.className);
+        }
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+}

@@ -1,6 +1,6 @@
 /** Monaco views (loaded lazily): an artifact's raw/canonical text with a highlighted region, and a diff. */
 import { DiffEditor, Editor, type DiffOnMount, type OnMount } from '@monaco-editor/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../lib/monaco-setup';
 import { locate } from '../lib/pointer';
 
@@ -129,11 +129,16 @@ export function ExpressionDiff({
     },
     [],
   );
+  // The wrapper shows the editor as soon as it exists, but onMount runs in a later effect,
+  // and in between Monaco's first option pass has left both text boxes unnamed: the frame
+  // stays invisible (so out of the accessibility tree) until both sides are named.
+  const [named, setNamed] = useState(false);
   const onMount = (e: DiffEditorInstance): void => {
     const m = e.getModel();
     if (m) models.current = [m.original, m.modified];
     keepNamed(e.getOriginalEditor(), ORIGINAL_LABEL);
     keepNamed(e.getModifiedEditor(), MODIFIED_LABEL);
+    setNamed(true);
   };
   return (
     <div
@@ -141,6 +146,7 @@ export function ExpressionDiff({
       data-testid="diff-editor"
       role="region"
       aria-label="Original against replayed expression"
+      style={named ? undefined : { visibility: 'hidden' }}
     >
       <DiffEditor
         height="320px"
