@@ -548,6 +548,27 @@ describe('canonicalizeValue and canonicalizeParsed', () => {
     expect(canonicalizeValue(v)).toBe('{"a":[{"y":2,"z":1}],"b":{"c":2,"d":1}}');
     expect(JSON.stringify(v)).toBe(before);
   });
+  it('values built in memory (copied in order) and parsed text (reordered as text) give the same bytes', () => {
+    // Names an insertion order cannot place (array indexes, __proto__) beside ordinary ones,
+    // at any depth, so both of canonicalizeValue's paths run (the copy, and canon's text).
+    const name = fc.oneof(fc.constantFrom('__proto__', '0', '9', '10', '4294967295', 'a', '_', 'b'), fc.string());
+    const text: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom('1', '"s"', 'null', '-0', '1e300'),
+        fc.array(tie('v'), { maxLength: 4 }).map((xs) => `[${xs.join(',')}]`),
+        fc
+          .uniqueArray(fc.tuple(name, tie('v')), { maxLength: 5, selector: ([k]) => k })
+          .map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(canonicalizeValue(JSON.parse(t))).toBe(canonicalizeText(t));
+      }),
+      { numRuns: 2000 },
+    );
+  });
   it('canonicalizeParsed agrees with canonicalizeValue on parsed values', async () => {
     const { canonicalizeParsed } = await import('../../app/core/jcs.js');
     fc.assert(

@@ -97,9 +97,78 @@ export function canon(v: object, depth: number, st: WalkState): string | undefin
   return out + '}';
 }
 
+/** What `sortedCopy` saw besides the walk's checks. */
+interface CopyState extends WalkState {
+  /** An object needed reordering that a copy cannot hold in order (see sortedCopy). */
+  uncopyable?: boolean;
+}
+
+/**
+ * A copy of `v` whose every object has its members inserted in JCS order (only the parts
+ * out of order are copied), or `undefined` when `v` already is in that order. One native
+ * JSON.stringify of the copy is then the canonical text: for values built in memory (a
+ * report, whose objects are seldom in JCS order) that is about twice as fast as `canon`'s
+ * text of every reordered object. Two orders no insertion order can give: JS lists
+ * array-index names first and numerically, and assigning `__proto__` sets the prototype;
+ * an object that needs reordering and holds either sets `st.uncopyable`, and the caller
+ * serializes with `canon` instead. Checks depth and numbers on the way, as canon does.
+ */
+function sortedCopy(v: object, depth: number, st: CopyState): object | undefined {
+  if (depth >= MAX_DEPTH) throw new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'object' && e !== null) {
+        const c = sortedCopy(e, depth + 1, st);
+        if (c !== undefined) (out ??= v.slice(0))[i] = c;
+      } else if (typeof e === 'number') checkNumber(e, st);
+    }
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  let sorted = true;
+  let odd = false;
+  let dirty: Map<string, object> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0 && !(keys[i - 1]! < k)) sorted = false;
+    const c0 = k.charCodeAt(0);
+    if ((c0 >= 0x30 && c0 <= 0x39 && ARRAY_INDEX.test(k)) || k === '__proto__') odd = true;
+    const e = o[k];
+    if (typeof e === 'object' && e !== null) {
+      const c = sortedCopy(e, depth + 1, st);
+      if (c !== undefined) (dirty ??= new Map()).set(k, c);
+    } else if (typeof e === 'number') checkNumber(e, st);
+  }
+  if (sorted && dirty === undefined) return undefined;
+  if (odd) {
+    st.uncopyable = true;
+    return undefined;
+  }
+  if (!sorted) sortKeys(keys);
+  // A literal, not Object.create(null) (a dictionary-mode object, several times slower to
+  // fill and to stringify): the only inherited name an assignment would not make its own,
+  // `__proto__`, never reaches here (odd, above).
+  // eslint-disable-next-line no-restricted-syntax
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    out[k] = dirty?.get(k) ?? o[k];
+  }
+  return out;
+}
+
 /** Checks and serializes a value (throws ERR_DEPTH; reports non-finite numbers in `st`). */
 export function serialize(value: unknown, st: WalkState): string {
-  if (typeof value === 'object' && value !== null) return canon(value, 0, st) ?? JSON.stringify(value);
+  if (typeof value === 'object' && value !== null) {
+    const cs: CopyState = st;
+    const copy = sortedCopy(value, 0, cs);
+    if (!cs.uncopyable) return JSON.stringify(copy ?? value);
+    delete cs.uncopyable;
+    return canon(value, 0, st) ?? JSON.stringify(value);
+  }
   if (typeof value === 'number') checkNumber(value, st);
   return JSON.stringify(value);
 }
