@@ -101,6 +101,23 @@ export function canon(v: object, depth: number, st: WalkState): string | undefin
 interface CopyState extends WalkState {
   /** An object needed reordering that a copy cannot hold in order (see sortedCopy). */
   uncopyable?: boolean;
+  /** Check that the value is JSON data on the same walk (a value built in memory); `notData` when it is not. */
+  check?: boolean;
+  notData?: boolean;
+}
+
+/** Under `st.check`: whether a leaf is not JSON data (a lone surrogate, a non-finite number, anything not JSON). */
+function leafNotData(e: unknown): boolean {
+  switch (typeof e) {
+    case 'string':
+      return !e.isWellFormed();
+    case 'number':
+      return !Number.isFinite(e);
+    case 'boolean':
+      return false;
+    default:
+      return e !== null;
+  }
 }
 
 /**
@@ -114,24 +131,34 @@ interface CopyState extends WalkState {
  * serializes with `canon` instead. Checks depth and numbers on the way, as canon does.
  */
 function sortedCopy(v: object, depth: number, st: CopyState): object | undefined {
-  if (depth >= MAX_DEPTH) throw new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
+  if (depth >= MAX_DEPTH) {
+    if (st.check) return void (st.notData = true); // checkPlainData names where
+    throw new JcsError('ERR_DEPTH', `nesting deeper than ${MAX_DEPTH}`);
+  }
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
+    for (let i = 0; i < v.length && !st.notData; i++) {
       const e: unknown = v[i];
       if (typeof e === 'object' && e !== null) {
         const c = sortedCopy(e, depth + 1, st);
         if (c !== undefined) (out ??= v.slice(0))[i] = c;
-      } else if (typeof e === 'number') checkNumber(e, st);
+      } else {
+        if (typeof e === 'number') checkNumber(e, st);
+        if (st.check && leafNotData(e)) st.notData = true;
+      }
     }
     return out;
+  }
+  if (st.check) {
+    const proto: unknown = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return void (st.notData = true);
   }
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
   let sorted = true;
   let odd = false;
   let dirty: Map<string, object> | undefined;
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0; i < keys.length && !st.notData; i++) {
     const k = keys[i]!;
     if (i > 0 && !(keys[i - 1]! < k)) sorted = false;
     const c0 = k.charCodeAt(0);
@@ -140,7 +167,11 @@ function sortedCopy(v: object, depth: number, st: CopyState): object | undefined
     if (typeof e === 'object' && e !== null) {
       const c = sortedCopy(e, depth + 1, st);
       if (c !== undefined) (dirty ??= new Map()).set(k, c);
-    } else if (typeof e === 'number') checkNumber(e, st);
+    } else {
+      if (typeof e === 'number') checkNumber(e, st);
+      if (st.check && leafNotData(e)) st.notData = true;
+    }
+    if (st.check && !k.isWellFormed()) st.notData = true;
   }
   if (sorted && dirty === undefined) return undefined;
   if (odd) {
@@ -160,15 +191,21 @@ function sortedCopy(v: object, depth: number, st: CopyState): object | undefined
   return out;
 }
 
-/** Checks and serializes a value (throws ERR_DEPTH; reports non-finite numbers in `st`). */
-export function serialize(value: unknown, st: WalkState): string {
+/**
+ * Checks and serializes a value (throws ERR_DEPTH; reports non-finite numbers in `st`).
+ * `check`: also check on the same walk that it is JSON data, and throw as checkJsonData
+ * does (naming where) when it is not.
+ */
+export function serialize(value: unknown, st: WalkState, check = false): string {
   if (typeof value === 'object' && value !== null) {
     const cs: CopyState = st;
+    if (check) cs.check = true;
     const copy = sortedCopy(value, 0, cs);
+    if (cs.notData) checkPlainData(value, 0, '');
     if (!cs.uncopyable) return JSON.stringify(copy ?? value);
-    delete cs.uncopyable;
     return canon(value, 0, st) ?? JSON.stringify(value);
   }
+  if (check) checkJsonData(value);
   if (typeof value === 'number') checkNumber(value, st);
   return JSON.stringify(value);
 }
@@ -179,9 +216,8 @@ export function serialize(value: unknown, st: WalkState): string {
  * surrogates, excessive depth, and anything that is not JSON data.
  */
 export function canonicalizeValue(value: unknown): string {
-  checkJsonData(value);
   const st: WalkState = { nonFinite: false, big: false };
-  const out = serialize(value, st);
+  const out = serialize(value, st, true);
   if (st.nonFinite) throw new JcsError('ERR_NONFINITE', 'a number is not a finite double');
   return out;
 }
