@@ -98,12 +98,15 @@ export function canon(v: object, depth: number, st: WalkState): string | undefin
 }
 
 /** What `sortedCopy` saw besides the walk's checks. */
-interface CopyState extends WalkState {
+interface CopyState {
+  nonFinite: boolean;
+  big: boolean;
+  zero: boolean;
   /** An object needed reordering that a copy cannot hold in order (see sortedCopy). */
-  uncopyable?: boolean;
+  uncopyable: boolean;
   /** Check that the value is JSON data on the same walk (a value built in memory); `notData` when it is not. */
-  check?: boolean;
-  notData?: boolean;
+  check: boolean;
+  notData: boolean;
 }
 
 /** Under `st.check`: whether a leaf is not JSON data (a lone surrogate, a non-finite number, anything not JSON). */
@@ -198,10 +201,14 @@ function sortedCopy(v: object, depth: number, st: CopyState): object | undefined
  */
 export function serialize(value: unknown, st: WalkState, check = false): string {
   if (typeof value === 'object' && value !== null) {
-    const cs: CopyState = st;
-    if (check) cs.check = true;
+    // Every member set from the start: a state whose shape grows as flags are first set
+    // sends the walk's optimized code back to the interpreter ("wrong map") again and again.
+    const cs: CopyState = { nonFinite: false, big: false, zero: false, uncopyable: false, check, notData: false };
     const copy = sortedCopy(value, 0, cs);
     if (cs.notData) checkPlainData(value, 0, '');
+    if (cs.nonFinite) st.nonFinite = true;
+    if (cs.big) st.big = true;
+    if (cs.zero) st.zero = true;
     if (!cs.uncopyable) return JSON.stringify(copy ?? value);
     return canon(value, 0, st) ?? JSON.stringify(value);
   }
