@@ -86,6 +86,7 @@ function measured(args) {
         .split(' ')
         .reduce((a, b) => a + Number(b), 0)
     : NaN;
+  rmSync(f, { force: true });
   return { ms, cpu };
 }
 
