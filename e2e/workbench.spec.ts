@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
-import { axe, openExample, expect, ROOT, SCREENSHOTS, test } from './fixtures.js';
+import { axe, axeBothThemes, openExample, expect, ROOT, SCREENSHOTS, test } from './fixtures.js';
 
 // Nothing is excluded: Monaco's editors and uPlot's charts are part of what a person uses.
 // docs/screenshots/ is refreshed only by `npm run screenshots` (which sets this variable):
@@ -112,8 +112,10 @@ test('browse the chain, open a finding in the editor at its region', async ({ wo
   await expect(page.getByTestId('selected-finding')).toContainText('RDS-F001');
   const editor = page.getByTestId('artifact-editor');
   await expect(editor.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-  const pointer = await editor.getAttribute('data-pointer');
-  if (pointer) await expect(editor.locator('.finding-region-inline').first()).toBeVisible();
+  await expect(editor).toHaveAttribute('data-pointer', /^\//);
+  await expect(editor.locator('.finding-region-inline').first()).toBeVisible();
+  // The finding's region over the selection, in both themes (strings, numbers, keys).
+  await axeBothThemes(page, "a finding's region in the editor");
 
   // The chain as a tree: status in text as well as colour; a mismatched node is shown.
   const tree = page.getByTestId('chain-tree');
@@ -126,7 +128,7 @@ test('browse the chain, open a finding in the editor at its region', async ({ wo
   await expect(page.getByTestId('node-detail')).toContainText('Recomputed');
   await page.getByRole('button', { name: 'Canonical (RFC 8785)' }).click();
   await expect(editor.locator('.monaco-editor')).toBeVisible();
-  await axe(page, 'chain');
+  await axeBothThemes(page, 'chain');
   await shot(page, info, 'chain');
   await page.getByRole('button', { name: 'Table', exact: true }).click();
   await expect(page.getByTestId('chain').locator('tbody tr').first()).toBeVisible();

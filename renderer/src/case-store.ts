@@ -49,6 +49,13 @@ interface CaseState {
 const FRESH = { running: null, landed: [], report: null, error: null, note: null };
 
 /**
+ * An event's pointer the artifact's text can show: RFC 6901, or `line:N` of the file itself
+ * (a JSON Lines trace's EVAL, a journal entry). `entry:…` names a file inside a folder or a
+ * package, which the editor does not hold.
+ */
+const SHOWN_POINTER = /^(?:\/|line:[1-9]\d*$)/;
+
+/**
  * Progress and landed verdicts are shown at most once a frame: a case of thousands of small
  * files lands many verdicts within one, and a render per event would fall behind them.
  */
@@ -243,7 +250,7 @@ export const useCase = create<CaseState>((set, get) => ({
     const n = node !== null ? report.chain.find((c) => c.id === node) : undefined;
     select({
       nodeId: n?.id ?? null,
-      pointer: n?.pointer ?? (pointer?.startsWith('/') ? pointer : null),
+      pointer: n?.pointer ?? (pointer !== null && SHOWN_POINTER.test(pointer) ? pointer : null),
       findingIndex: null,
     });
     // The job's end sends the window to its findings when it started from the Open view: the chain is what was asked for.
