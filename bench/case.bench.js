@@ -124,6 +124,10 @@ export default async function (ctx) {
   // Under load the median moves with other work; the least CPU of each is the closest to its own cost.
   const least = (xs) => Math.min(...xs.map((x) => x.cpu));
   ctx.line('ratio case / one by one, least CPU of each', (least(whole) / least(one)).toFixed(3));
+  // Each round runs the two back to back, so their ratio shares that moment's machine: the
+  // median of the rounds' ratios is the least moved by other work changing between rounds.
+  const paired = median(whole.map((w, i) => w.cpu / one[i].cpu));
+  ctx.line('ratio case / one by one, CPU, median of the per-round ratios', paired.toFixed(3));
   // Machine-readable output of the same run: every report as JSON Lines, or the case report alone.
   const [jc, ac] = [median(jsonl.map((x) => x.cpu)), median(alone.map((x) => x.cpu))];
   const [jm, am] = [median(jsonl.map((x) => x.ms)), median(alone.map((x) => x.ms))];
