@@ -4,11 +4,10 @@
 // measured in the same run. Target: at most 2x (the list is virtualized: only the rows in
 // view exist in the DOM).
 /* global requestAnimationFrame -- used inside page.evaluate (the browser) */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
+import { openWorkbench } from './workbench-page.js';
 
 const KINDS = ['replay-dump', 'tg-replay-manifest', 'acgp-trace', 'nemosyne-package', 'quarantine-journal'];
 const SEVERITIES = ['info', 'info', 'info', 'warning', 'fail', 'unavailable'];
@@ -51,23 +50,6 @@ function syntheticCase(n) {
   };
 }
 
-function serve(root) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(out);
-      if (m) resolve({ url: m[0], proc });
-    });
-    proc.stderr.on('data', (d) => (out += d));
-    proc.on('exit', (c) => reject(new Error(`serve exited ${c}: ${out}`)));
-  });
-}
-
 /** Mount the Case view (switch to it) and scroll its timeline to the end in 40 frames; ms. */
 async function mountAndScroll(page) {
   return page.evaluate(async () => {
@@ -92,18 +74,8 @@ async function mountAndScroll(page) {
 export default async function bench(ctx) {
   const dir = join(ctx.work, 'timeline');
   mkdirSync(dir, { recursive: true });
-  const { url, proc } = await serve(ctx.root);
-  const browser = await chromium.launch({
-    executablePath: process.env.REPRISE_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const { page, close } = await openWorkbench(ctx.root, { viewport: { width: 1400, height: 1000 } });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(url);
-    await page
-      .getByTestId('engine')
-      .filter({ hasText: /engine \d/ })
-      .waitFor();
     ctx.line('load average (1 min) at start; ratios mean little when it exceeds the 2 cores', loadavg()[0].toFixed(1));
     const times = {};
     for (const n of [1000, 100_000]) {
@@ -130,7 +102,6 @@ export default async function bench(ctx) {
     const domRows = await page.locator('[data-testid="timeline-scroll"] [role="row"]').count();
     ctx.line('timeline rows in the DOM with 100,000 events (virtualized)', domRows);
   } finally {
-    await browser.close();
-    proc.kill('SIGTERM');
+    await close();
   }
 }

@@ -7,13 +7,12 @@
 //    main-thread long tasks. Targets: picker-to-verdict at most 1.5x by-path-to-verdict
 //    (the baseline, same run); no main-thread task over 100 ms.
 /* global requestAnimationFrame, PerformanceObserver, MutationObserver -- used inside page.evaluate (the browser) */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
+import { openWorkbench } from './workbench-page.js';
 import { buildDump, sampleSigner } from '../dist/app/kinds/replay-dump/writer.js';
 import { encodeJson } from '../dist/app/kinds/replay-dump/json-encoding.js';
 import { sampleSpec, trustStoreDocument } from '../dist/app/kinds/replay-dump/examples.js';
@@ -44,24 +43,6 @@ function syntheticReport(n) {
     comparisons,
     run: { tool: 'reprise', version: '0', startedAtUtc: '2026-01-01T00:00:00Z', durationMs: 0 },
   };
-}
-
-/** `reprise serve`, allowed to open files under `reach` by path (the by-path baseline). */
-function serve(root, reach) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', '--root', reach], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(out);
-      if (m) resolve({ url: m[0], proc });
-    });
-    proc.stderr.on('data', (d) => (out += d));
-    proc.on('exit', (c) => reject(new Error(`serve exited ${c}: ${out}`)));
-  });
 }
 
 /**
@@ -164,19 +145,12 @@ async function markOf(page, name, timeout = 600_000) {
 export default async function (ctx) {
   const dir = join(ctx.work, 'ui');
   mkdirSync(dir, { recursive: true });
-  const { url, proc } = await serve(ctx.root, ctx.work);
-  const browser = await chromium.launch({
-    executablePath: process.env.REPRISE_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  // Allowed to open files under the bench's folder by path (the by-path baseline).
+  const { browser, page, close } = await openWorkbench(ctx.root, {
+    reach: ctx.work,
+    viewport: { width: 1280, height: 900 },
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(url);
-    await page
-      .getByTestId('engine')
-      .filter({ hasText: /engine \d/ })
-      .waitFor();
-
     ctx.line('load average (1 min) at start; ratios mean little when it exceeds the 2 cores', loadavg()[0].toFixed(1));
     // ---- 1. 1,000 vs 100,000 rows
     const times = {};
@@ -357,7 +331,6 @@ export default async function (ctx) {
     const mount = summary(await page.evaluate(() => window.__longTasks), 0);
     ctx.line('switching to the Open view (not during a job): longest task (ms)', mount.longest.toFixed(0));
   } finally {
-    await browser.close();
-    proc.kill('SIGTERM');
+    await close();
   }
 }
