@@ -15,7 +15,7 @@ export async function batchItem(job: BatchJob, i: number): Promise<BatchItem> {
     const o = await executeJob({ op: 'runPath', path, mode, options });
     return o.ok ? rendered(o.report, render) : o;
   }
-  const o = await verifyForCase(path, rels[i]!, mode, options, { shown: path });
+  const o = await verifyForCase(path, rels[i]!, mode, options, { shown: job.namedInCase ? rels[i]! : path });
   if (!o.ok) return { ok: false, usage: o.unreadable.usage, message: o.unreadable.message };
   return { ...rendered(o.report!, render), part: o.part };
 }

@@ -26,15 +26,21 @@ export interface RunCaseOptions extends CaseRunOptions {
   workers?: number;
   /** A batch pool to run on (the caller closes it); otherwise one of `workers` threads is started and closed. */
   pool?: BatchPool;
+  /**
+   * Each artifact's whole report in its outcome (`onArtifact`), as the case bundle carries
+   * them; otherwise a worker sends back only the artifact's case part. Inline, the report
+   * is always there.
+   */
+  reports?: boolean;
 }
 
 export async function runCase(dir: string, run: RunCaseOptions = {}): Promise<CaseReport> {
-  const { workers = 0, pool, ...rest } = run;
-  if (pool) return driveCase(dir, poolExecutor(pool), rest);
+  const { workers = 0, pool, reports = false, ...rest } = run;
+  if (pool) return driveCase(dir, poolExecutor(pool, reports), rest);
   if (workers <= 0) return driveCase(dir, inlineExecutor, rest);
   const own = startBatchPool(workers);
   try {
-    return await driveCase(dir, poolExecutor(own), rest);
+    return await driveCase(dir, poolExecutor(own, reports), rest);
   } finally {
     await own.close();
   }
@@ -42,13 +48,14 @@ export async function runCase(dir: string, run: RunCaseOptions = {}): Promise<Ca
 
 /** A batch item of the case as an outcome (a crashed worker's item is the artifact's failure). */
 export function outcomeOf(file: CaseFile, item: BatchItem): CaseOutcome {
-  if (item.ok && item.part) return { ok: true, part: item.part };
+  if (item.ok && item.part)
+    return item.report ? { ok: true, part: item.part, report: item.report } : { ok: true, part: item.part };
   const message = item.ok ? 'internal error: the worker returned no case part' : item.message;
   return { ok: false, unreadable: { path: file.rel, message, usage: !item.ok && item.usage } };
 }
 
-/** Runs the case's files on the pool in chunks, landing each chunk's outcomes as it ends. */
-export function poolExecutor(pool: BatchPool): CaseExecutor {
+/** Runs the case's files on the pool in chunks, landing each chunk's outcomes as it ends (with their reports when `reports`). */
+export function poolExecutor(pool: BatchPool, reports = false): CaseExecutor {
   return async (files, mode, options, land, signal) => {
     signal?.throwIfAborted();
     const size = chunkSize(files.length, pool.size);
@@ -59,7 +66,8 @@ export function poolExecutor(pool: BatchPool): CaseExecutor {
       const chunks: Promise<void>[] = [];
       for (let i = 0; i < files.length; i += size) {
         const c = files.slice(i, i + size);
-        const job = pool.run({ paths: c.map((f) => f.path), rels: c.map((f) => f.rel), mode, options, render: 'none' });
+        const [paths, rels] = [c.map((f) => f.path), c.map((f) => f.rel)];
+        const job = pool.run({ paths, rels, mode, options, render: reports ? 'object' : 'none', namedInCase: reports });
         runs.push(job);
         chunks.push(
           job.promise.then((items) => {

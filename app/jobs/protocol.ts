@@ -32,6 +32,12 @@ export interface BatchJob {
   render: BatchRender;
   /** Given for a reviewer's case: each path's path in the case, and the item then carries its case part too. */
   rels?: string[];
+  /**
+   * With `rels`: each report names its artifact by its path in the case, as a case run
+   * inline does (the reports a case bundle carries), not by the path as given (the CLI's
+   * per-artifact output).
+   */
+  namedInCase?: boolean;
 }
 export type BatchItem =
   | { ok: true; verdict: Report['verdict']; text: string; report?: Report; part?: CasePart }

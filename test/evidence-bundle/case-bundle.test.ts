@@ -216,6 +216,34 @@ describe('the case bundle', () => {
     expect((JSON.parse(v.stdout) as { details: { integrity: { verdict: string } } }).details.integrity.verdict).toBe(
       'pass',
     );
+    // Verified in two worker threads, the bundle is the same bytes.
+    const threaded = join(base, 'cli-case-threads.zip');
+    const t = await runCli([
+      'export',
+      dir,
+      '--journal',
+      journal,
+      '--out',
+      threaded,
+      '--trust-store',
+      options.trustStore,
+      '--workers',
+      '2',
+    ]);
+    expect(t.code, t.stderr).toBe(0);
+    expect(readFileSync(threaded).equals(readFileSync(out))).toBe(true);
+    const one = await runCli([
+      'export',
+      join(dir, 'intact.dump.json'),
+      '--journal',
+      journal,
+      '--out',
+      threaded,
+      '--workers',
+      '2',
+    ]);
+    expect(one.code).toBe(3);
+    expect(one.stderr).toMatch(/--workers is for a case folder/);
     const inside = await runCli(['export', dir, '--journal', journal, '--out', join(dir, 'case.zip')]);
     expect(inside.code).toBe(3);
     expect(inside.stderr).toMatch(/inside the case folder/);

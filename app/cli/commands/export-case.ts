@@ -3,8 +3,8 @@
  * (docs/evidence-bundle.md, "The case bundle"): the case report (app/jobs/case.ts,
  * docs/case.md), every artifact's report, every judgement the journal holds on any of them
  * with its inclusion proof, and the journal's latest signed checkpoint. The artifacts are
- * verified once, on this thread, so each report is the one the case names. Nothing is
- * written to the journal.
+ * verified once (in `--workers N` threads, or on this one), so each report is the one the
+ * case names. Nothing is written to the journal.
  */
 import { EXIT, type ExitCode, type Report } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
@@ -14,6 +14,7 @@ import type { TrustStore } from '../../core/keys.js';
 import { safeText } from '../../core/text.js';
 import { caseBundleFromJournal } from '../../engine/evidence.js';
 import { runCase } from '../../jobs/case.js';
+import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
 import { inside } from './check-case.js';
 import { engineOptions } from './check.js';
@@ -35,7 +36,8 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   const { key: _key, out: _out, ...options } = engineOptions(x.values);
   const reports = new Map<string, Report>();
   const caseReport = await runCase(x.dir, {
-    workers: 0,
+    workers: intFlag(x.values['workers'], 'workers', 0, 64) ?? 0,
+    reports: true,
     options,
     onArtifact: (o) => {
       if (o.ok && o.report) reports.set(o.part.artifact.path, o.report);

@@ -34,6 +34,8 @@ const FLAGS = {
   report: { type: 'string' },
   attestation: { type: 'string' },
   json: { type: 'boolean' },
+  // A case folder's artifacts are verified in this many threads (export-case.ts).
+  workers: { type: 'string' },
 } as const;
 
 const real = (p: string): string => {
@@ -96,6 +98,8 @@ export const exportCommand: Command = {
     // A folder that is no journal is a case: one bundle of every artifact in it (export-case.ts).
     if ((await isDirectory(path)) && !(await isJournalDir(path)))
       return exportCase({ dir: path, journal, out, trust, values }, io);
+    if (values['workers'] !== undefined)
+      throw new UsageError('--workers is for a case folder; one artifact is verified on this thread');
     const report = await reportOf(path, values);
     if (report.artifact.kind === 'journal' || report.artifact.sha256 === null)
       throw new UsageError(

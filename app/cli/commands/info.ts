@@ -81,7 +81,7 @@ export const INFO = {
       'write the evidence bundle of an artifact (its report, every judgement in --journal with its proof, the signed checkpoint), or of a whole case folder',
     usage: [
       'reprise export PATH --journal DIR --out FILE [--trust-store FILE] [--providers FILE] [--policy FILE] [--profiles FILE] [--kernel-adapter PATH] [--limit NAME=N] [--replay | --report FILE] [--attestation FILE] [--json]',
-      'reprise export CASE-DIR --journal DIR --out FILE [--trust-store FILE] [engine flags] [--json]',
+      'reprise export CASE-DIR --journal DIR --out FILE [--trust-store FILE] [engine flags] [--workers N] [--json]',
     ].join('\n       '),
   },
   rejudge: {
