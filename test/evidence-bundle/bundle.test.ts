@@ -133,6 +133,21 @@ describe('evidence bundle', () => {
     expect(r).not.toContain('RPR-EVB-007');
   });
 
+  it("a manifest without one of its type's members fails RPR-EVB-001, naming them", async () => {
+    const j = await judged();
+    for (const strip of [
+      ({ checkpoint: _dropped, ...m }: Record<string, unknown>) => m,
+      (m: Record<string, unknown>) => ({ ...m, reportDigest: 'not a digest' }),
+      (m: Record<string, unknown>) => ({ ...m, members: [{ name: 'report.json', size: 1 }] }),
+    ]) {
+      const f = await unzip(await bundleOf(j));
+      put(f, 'reprise-evidence-bundle.json', strip(json(f, 'reprise-evidence-bundle.json')));
+      const r = await verifyBundle(writeZip(f), j.keys.trust);
+      const shape = r.findings.find((x) => x.rule === 'RPR-EVB-001');
+      expect(shape?.message).toMatch(/is not a reprise\.evidence-bundle\/v1 manifest \(type, artifact\.sha256/);
+    }
+  });
+
   it('a manifest that lists a member wrongly, or misses one, fails RPR-EVB-002 / 003', async () => {
     const j = await judged();
     const f = await unzip(await bundleOf(j));

@@ -185,6 +185,18 @@ describe('the case bundle', () => {
       (m['members'] as unknown[]).push({ name: extra.name, sha256: hashBytes(extra.data), size: extra.data.length }),
     );
     expect(await rules(added)).toContain('RPR-EVB-002');
+    // A manifest without one of its type's members (its list of reports, a report's path).
+    for (const strip of [
+      ({ reports: _dropped, ...m }: Record<string, unknown>) => m,
+      (m: Record<string, unknown>) => ({ ...m, reports: [{ member: 'reports/000000.json' }] }),
+      (m: Record<string, unknown>) => ({ ...m, members: [{ name: 'case.json' }] }),
+    ]) {
+      const f = await unzip(bundle);
+      put(f, 'reprise-evidence-bundle.json', strip(json(f, 'reprise-evidence-bundle.json')));
+      const r = await verifyEvidence(writeZip(f), keys.trust);
+      const shape = r.findings.find((x) => x.rule === 'RPR-EVB-001');
+      expect(shape?.message).toMatch(/is not a reprise\.case-bundle\/v1 manifest \(type, case, reports/);
+    }
   });
 
   it('in a case of its own, names each artifact whose report it carries (bundled-report)', async () => {

@@ -35,13 +35,11 @@ import {
   checkCheckpoint,
   checkJudgement,
   checkpointAuthenticity,
-  isMemberList,
-  checkMembers,
-  manifestJson,
   memberJson,
   ptr,
   R,
   readBundle,
+  shapedManifest,
   verifySingle,
   type State,
 } from './verify.js';
@@ -73,31 +71,19 @@ const isStr = (v: unknown): v is string => typeof v === 'string';
 
 /** The manifest of a case bundle, its members checked against it; null with a finding when it is none. */
 function caseManifest(st: State, names: readonly string[]): CaseBundleManifest | null {
-  const m = manifestJson(st, names);
-  if (m === null) return null;
-  const ok =
-    isObj(m) &&
-    m['type'] === CASE_BUNDLE_TYPE &&
-    isObj(m['case']) &&
-    isHashString(m['case']['digest']) &&
-    isObj(m['checkpoint']) &&
-    Array.isArray(m['reports']) &&
-    m['reports'].every((x) => isObj(x) && isStr(x['member']) && isStr(x['path']) && isStr(x['reportDigest'])) &&
-    isMemberList(m['members']);
-  if (!ok) {
-    st.findings.push(
-      fail(
-        R.manifest,
-        `${MEMBER.manifest} is not a ${CASE_BUNDLE_TYPE} manifest (type, case, reports, checkpoint, members)`,
-        {
-          pointer: ptr(MEMBER.manifest),
-        },
-      ),
-    );
-    return null;
-  }
-  const manifest = m as unknown as CaseBundleManifest;
-  checkMembers(st, manifest.members, names);
+  const manifest = shapedManifest<CaseBundleManifest>(
+    st,
+    names,
+    (m) =>
+      isObj(m['case']) &&
+      isHashString(m['case']['digest']) &&
+      isObj(m['checkpoint']) &&
+      Array.isArray(m['reports']) &&
+      m['reports'].every((x) => isObj(x) && isStr(x['member']) && isStr(x['path']) && isStr(x['reportDigest'])),
+    CASE_BUNDLE_TYPE,
+    'type, case, reports, checkpoint, members',
+  );
+  if (manifest === null) return null;
   const reportMembers = new Set(manifest.reports.map((r) => r.member));
   for (const n of names)
     if (

@@ -114,32 +114,43 @@ export const isMemberList = (v: unknown): boolean =>
     (x) => isObj(x) && typeof x['name'] === 'string' && isHashString(x['sha256']) && typeof x['size'] === 'number',
   );
 
-/** The manifest's shape, then every member against it: listed, present, same digest and size. */
-function checkManifest(st: State, names: readonly string[]): BundleManifest | null {
+/**
+ * A bundle's manifest when it is of `type` and `shaped` says it has the type's members
+ * (`members`: them, in the finding's words), then every member against it: listed, present,
+ * same digest and size. Null, with the finding, when it is not that manifest.
+ */
+export function shapedManifest<M extends { members: readonly ManifestMember[] }>(
+  st: State,
+  names: readonly string[],
+  shaped: (m: Record<string, unknown>) => boolean,
+  type: string,
+  members: string,
+): M | null {
   const m = manifestJson(st, names);
   if (m === null) return null;
-  const ok =
-    isObj(m) &&
-    m['type'] === BUNDLE_TYPE &&
-    isObj(m['artifact']) &&
-    isHashString(m['artifact']['sha256']) &&
-    isHashString(m['reportDigest']) &&
-    isObj(m['checkpoint']) &&
-    isMemberList(m['members']);
-  if (!ok)
-    return (
-      st.findings.push(
-        fail(
-          R.manifest,
-          `${MEMBER.manifest} is not a ${BUNDLE_TYPE} manifest (type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}])`,
-          { pointer: ptr(MEMBER.manifest) },
-        ),
-      ),
-      null
-    );
-  const manifest = m as unknown as BundleManifest;
+  if (!isObj(m) || m['type'] !== type || !shaped(m) || !isMemberList(m['members'])) {
+    const words = `${MEMBER.manifest} is not a ${type} manifest (${members})`;
+    st.findings.push(fail(R.manifest, words, { pointer: ptr(MEMBER.manifest) }));
+    return null;
+  }
+  const manifest = m as unknown as M;
   checkMembers(st, manifest.members, names);
   return manifest;
+}
+
+/** The single-artifact bundle's manifest, its members checked against it. */
+function checkManifest(st: State, names: readonly string[]): BundleManifest | null {
+  return shapedManifest<BundleManifest>(
+    st,
+    names,
+    (m) =>
+      isObj(m['artifact']) &&
+      isHashString(m['artifact']['sha256']) &&
+      isHashString(m['reportDigest']) &&
+      isObj(m['checkpoint']),
+    BUNDLE_TYPE,
+    'type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}]',
+  );
 }
 
 /** Every member against the manifest's list: listed once, present, same digest and size; nothing unlisted. */
