@@ -104,7 +104,9 @@ describe('the case bundle', () => {
     const r = await verifyEvidence(bundle, keys.trust);
     // The case holds a failing dump: the bundle's verdict is FAIL, its own checks all pass.
     expect(r.findings.filter((x) => x.severity !== 'info').map((x) => x.rule)).toEqual(['RPR-EVB-016']);
-    expect(r.findings.find((x) => x.rule === 'RPR-EVB-016')!.message).toMatch(/RDS-F001 altered\.dump\.json: /);
+    const carriedFinding = r.findings.find((x) => x.rule === 'RPR-EVB-016')!;
+    expect(carriedFinding.message).toMatch(/^the bundled case's verdict is FAIL: RDS-F001 altered\.dump\.json: /);
+    expect(carriedFinding.pointer).toMatch(/^entry:reports\/\d{6}\.json#\/findings\/\d+$/);
     const d = r.details as {
       integrity: { verdict: string };
       carried: { verdict: string; kind: string };

@@ -32,6 +32,7 @@ import {
 } from './format.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import {
+  carriedFinding,
   checkCheckpoint,
   checkJudgement,
   checkpointAuthenticity,
@@ -45,7 +46,7 @@ import {
 } from './verify.js';
 import type { BundledReport } from './write.js';
 
-const { fail, info, unavailable, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
+const { fail, info, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
 
 type Bundled = { report: BundledReport; digest: string };
 
@@ -245,15 +246,7 @@ function caseResult(
     );
   const own: Finding[] = [...st.findings];
   const carried = c ? carriedCase(c, bundled) : null;
-  if (carried && carried.verdict !== 'pass') {
-    const make = carried.verdict === 'fail' ? fail : unavailable;
-    const why = carried.decisive ? `: ${carried.decisive.rule} ${carried.decisive.message}` : '';
-    st.findings.push(
-      make(R.carried, `the bundled case's verdict is ${carried.verdict.toUpperCase()}${why}`, {
-        pointer: carried.decisive?.pointer ?? ptr(CASE_MEMBER),
-      }),
-    );
-  }
+  if (carried) carriedFinding(st, carried, 'case', carried.decisive?.pointer ?? ptr(CASE_MEMBER));
   const auth = checkpointAuthenticity(st, cp);
   const details = {
     integrity: integrityOf(

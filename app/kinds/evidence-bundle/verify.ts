@@ -35,7 +35,7 @@ import type { ZipSource } from '../../zip/source.js';
 import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, MEMBER, type BundleManifest, type ManifestMember } from './format.js';
 import { bundleHtml } from './html.js';
 import { bundleDetails } from './details.js';
-import { carriedVerdictOf } from '../../../shared/details/carried.js';
+import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
 
 // Findings of the ids the kind declares only (rule-ids.ts).
@@ -547,18 +547,32 @@ function resultOf(
 }
 
 /**
- * The bundled report's verdict, when it is not PASS, is a finding of the bundle's own
- * report (RPR-EVB-016, of the same severity): the bundle's verdict is then never PASS over
- * a failing artifact, whatever its integrity (details.integrity keeps that apart).
+ * A carried verdict (the bundled report's, or the bundled case's: `what`) that is not PASS
+ * is a finding of the bundle's own report (RPR-EVB-016, of the same severity), at `pointer`:
+ * the bundle's verdict is then never PASS over a failing artifact or case, whatever its
+ * integrity (details.integrity keeps that apart).
  */
-function carriedVerdict(st: State, rep: { report: BundledReport; digest: string } | null): void {
-  if (!rep || rep.report.verdict === 'pass') return;
-  const b = carriedVerdictOf(rep.report);
-  const why = b.decisive ? `: ${b.decisive.rule} ${b.decisive.message}` : '';
-  const make = rep.report.verdict === 'fail' ? fail : unavailable;
+export function carriedFinding(
+  st: State,
+  carried: Pick<CarriedVerdict, 'verdict' | 'decisive'>,
+  what: string,
+  pointer: string,
+): void {
+  if (carried.verdict === 'pass') return;
+  const make = carried.verdict === 'fail' ? fail : unavailable;
+  const why = carried.decisive ? `: ${carried.decisive.rule} ${carried.decisive.message}` : '';
   st.findings.push(
-    make(R.carried, `the bundled report's verdict is ${rep.report.verdict.toUpperCase()}${why}`, {
-      pointer: b.decisive ? `${ptr(MEMBER.report)}#/findings/${b.decisive.index}` : ptr(MEMBER.report),
-    }),
+    make(R.carried, `the bundled ${what}'s verdict is ${carried.verdict.toUpperCase()}${why}`, { pointer }),
+  );
+}
+
+function carriedVerdict(st: State, rep: { report: BundledReport; digest: string } | null): void {
+  if (!rep) return;
+  const b = carriedVerdictOf(rep.report);
+  carriedFinding(
+    st,
+    b,
+    'report',
+    b.decisive ? `${ptr(MEMBER.report)}#/findings/${b.decisive.index}` : ptr(MEMBER.report),
   );
 }
