@@ -160,15 +160,19 @@ test("a dump's replay shows the fields behind its hash row: tokens recorded agai
   await expect(diff.locator('tr[data-pointer="/expression/score"] td').last()).toHaveText(/^-?\d+(\.\d+)?$/);
   await tokens.scrollIntoViewIfNeeded();
   await shot(page, info, 'replay-tokens');
+  // The expression diff below, shown and both its sides named, before axe reads the page.
+  const editor = page.getByTestId('diff-editor');
+  await expect(editor).toBeVisible();
+  await expect(editor.getByRole('textbox', { name: 'Original expression (recorded)' })).toBeAttached();
+  await expect(editor.getByRole('textbox', { name: 'Replayed expression' })).toBeAttached();
   await axeBothThemes(page, 'replay with token rows');
-  await expect(page.getByTestId('diff-editor').getByRole('textbox', { name: 'Replayed expression' })).toBeAttached();
   expect(await page.evaluate(() => (window as unknown as { unnamedSeen: string[] }).unnamedSeen)).toEqual([]);
 });
 
 /**
  * Records, at every change of the page, whether the expression diff is shown with a side's
- * text box unnamed. axe alone saw that state only when it happened to run in the gap
- * between Monaco showing the editor and the window naming its sides.
+ * text box unnamed: axe sees the page only while it runs, and Monaco leaves both sides
+ * unnamed for a moment after it creates them (the frame is hidden and busy until then).
  */
 async function watchUnnamedDiffSides(page: Page): Promise<void> {
   await page.evaluate(() => {

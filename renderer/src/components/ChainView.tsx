@@ -8,6 +8,7 @@ import { SortHeader } from './SortHeader';
 import { ChainTree, short, STATUS_TEXT } from './ChainTree';
 import { CopyValue } from './Copy';
 import { copyable, repeatedLabels } from '../lib/report-words';
+import { Loading } from './Loading';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
 
@@ -154,7 +155,7 @@ function ArtifactPane({ report }: { report: Report }) {
             : 'Loading the artifact…'}
         </p>
       ) : text ? (
-        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+        <Suspense fallback={<Loading>Loading the editor…</Loading>}>
           <ArtifactEditor text={text} pointer={pointer} theme={theme} label={`Artifact ${which} text`} />
         </Suspense>
       ) : (

@@ -131,7 +131,8 @@ export function ExpressionDiff({
   );
   // The wrapper shows the editor as soon as it exists, but onMount runs in a later effect,
   // and in between Monaco's first option pass has left both text boxes unnamed: the frame
-  // stays invisible (so out of the accessibility tree) until both sides are named.
+  // stays invisible (so out of the accessibility tree) until both sides are named, and
+  // says it is busy meanwhile (under load that lasts a second or more).
   const [named, setNamed] = useState(false);
   const onMount = (e: DiffEditorInstance): void => {
     const m = e.getModel();
@@ -147,6 +148,7 @@ export function ExpressionDiff({
       role="region"
       aria-label="Original against replayed expression"
       style={named ? undefined : { visibility: 'hidden' }}
+      aria-busy={named ? undefined : true}
     >
       <DiffEditor
         height="320px"

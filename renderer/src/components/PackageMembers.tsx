@@ -14,6 +14,7 @@ import { useStore } from '../store';
 import { CopyValue } from './Copy';
 import { SortHeader } from './SortHeader';
 import { ColumnHeads } from './ColumnHeads';
+import { Loading } from './Loading';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
 
@@ -97,7 +98,7 @@ function MemberContent({ content, theme }: { content: PackageMemberContent; them
         </button>
       </div>
       {text != null ? (
-        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+        <Suspense fallback={<Loading>Loading the editor…</Loading>}>
           <ArtifactEditor text={text} pointer={null} theme={theme} label={`${content.path} (${which})`} />
         </Suspense>
       ) : (

@@ -7,6 +7,7 @@ import { DiffReplay } from './DiffReplay';
 import { JudgeButton } from './JudgementPanel';
 import { ReplayNotes } from './ReplayNotes';
 import { ColumnHeads } from './ColumnHeads';
+import { Loading } from './Loading';
 
 const ExpressionDiff = lazy(() => import('./Editors').then((m) => ({ default: m.ExpressionDiff })));
 
@@ -151,7 +152,7 @@ export function ReplayView({ report }: { report: Report | null }) {
           {recorded !== undefined && replayed !== undefined && (
             <>
               <h3>Expression: original against replayed</h3>
-              <Suspense fallback={<p className="muted">Loading the diff editor…</p>}>
+              <Suspense fallback={<Loading>Loading the diff editor…</Loading>}>
                 <ExpressionDiff
                   original={JSON.stringify(recorded, null, 2)}
                   modified={JSON.stringify(replayed, null, 2)}
