@@ -24,8 +24,7 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   workbench: page,
   served,
 }) => {
-  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
-  await openWorkJournal(page, served!, 'reprise-e2e-bc-');
+  await openWorkJournal(page, served, 'reprise-e2e-bc-');
 
   // The tampered example, judged "reject" as a whole.
   await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
@@ -46,7 +45,7 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   // Open the bundle with the trust store that decides its signers.
   await page.getByTestId('tab-open').click();
   await page.getByText('Engine options for the files you open').click();
-  await page.locator('#opt-trust').fill(served!.reviewerTrustStore);
+  await page.locator('#opt-trust').fill(served.reviewerTrustStore);
   await page
     .locator('#file-input')
     .setInputFiles({ name: 'case-bundle.zip', mimeType: 'application/zip', buffer: readFileSync(bundle) });
@@ -69,7 +68,7 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   await expect(page.getByTestId('bundled-rationale')).toHaveText(rationale);
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
   await expect(page.getByTestId('bundled-proof')).toContainText('inclusion verified');
-  await expect(rows.first()).toContainText(served!.reviewerKeyId);
+  await expect(rows.first()).toContainText(served.reviewerKeyId);
   await axeBothThemes(page, 'bundle with a failing report opened');
 
   // Without the trust store nothing is proven: the bundle is not checked, the proof not verified, still never green.
@@ -92,26 +91,25 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   workbench: page,
   served,
 }) => {
-  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
   const base = mkdtempSync(join(tmpdir(), 'reprise-e2e-cb-'));
   const dir = join(base, 'case');
   mkdirSync(dir);
-  copyFileSync(join(served!.examples, 'dumps', 'intact.dump.json'), join(dir, 'intact.dump.json'));
-  copyFileSync(join(served!.examples, 'dumps', 'fail', 'altered-artifact.dump.json'), join(dir, 'altered.dump.json'));
+  copyFileSync(join(served.examples, 'dumps', 'intact.dump.json'), join(dir, 'intact.dump.json'));
+  copyFileSync(join(served.examples, 'dumps', 'fail', 'altered-artifact.dump.json'), join(dir, 'altered.dump.json'));
   const journal = join(base, 'journal');
   const body = join(base, 'note.txt');
   writeFileSync(body, 'The altered dump is the one the claim was held for; both dumps are kept in this case.');
   const sha = `sha256:${createHash('sha256')
     .update(readFileSync(join(dir, 'altered.dump.json')))
     .digest('hex')}`;
-  const trust = ['--trust-store', served!.reviewerTrustStore];
-  cli(['journal', 'note', journal, '--artifact', sha, '--body-file', body, '--key', served!.reviewerKey, ...trust]);
+  const trust = ['--trust-store', served.reviewerTrustStore];
+  cli(['journal', 'note', journal, '--artifact', sha, '--body-file', body, '--key', served.reviewerKey, ...trust]);
   const out = join(base, 'case.zip');
   cli(['export', dir, '--journal', journal, '--out', out, ...trust]);
 
   await page.getByTestId('tab-open').click();
   await page.getByText('Engine options for the files you open').click();
-  await page.locator('#opt-trust').fill(served!.reviewerTrustStore);
+  await page.locator('#opt-trust').fill(served.reviewerTrustStore);
   await page
     .locator('#file-input')
     .setInputFiles({ name: 'case.zip', mimeType: 'application/zip', buffer: readFileSync(out) });

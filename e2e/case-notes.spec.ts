@@ -20,11 +20,10 @@ test('a note on a case artifact, its edit superseding it, and nothing signed ont
   workbench: page,
   served,
 }) => {
-  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
   const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-notes-')), 'case');
   mkdirSync(dir);
-  copyFileSync(join(served!.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
-  const journal = await openWorkJournal(page, served!, 'reprise-e2e-notes-j-');
+  copyFileSync(join(served.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
+  const journal = await openWorkJournal(page, served, 'reprise-e2e-notes-j-');
 
   await page.getByTestId('tab-case').click();
   await page.locator('#case-path').fill(dir);
@@ -44,7 +43,7 @@ test('a note on a case artifact, its edit superseding it, and nothing signed ont
   const fields = page.getByTestId('note-confirm-fields');
   await expect(fields).toContainText(FIRST);
   await expect(fields).toContainText('nothing (a new note)');
-  await expect(fields).toContainText(served!.reviewerKeyId);
+  await expect(fields).toContainText(served.reviewerKeyId);
   await axe(page, 'note confirmation'); // a modal dialog: the theme button behind it cannot be pressed
   await page.getByTestId('note-confirm-sign').click();
   await expect(page.getByTestId('note-receipt')).toContainText('proof verified', { timeout: 30_000 });
@@ -81,7 +80,7 @@ test('a note on a case artifact, its edit superseding it, and nothing signed ont
   // Verified again, the journal FAILS: signing is off, and the window says why beside the button.
   await page.getByTestId('work-journal-toggle').click();
   await page.locator('#wj-dir').fill(journal);
-  await page.locator('#wj-trust').fill(served!.reviewerTrustStore);
+  await page.locator('#wj-trust').fill(served.reviewerTrustStore);
   await page.getByTestId('wj-open').click();
   await expect(page.getByTestId('work-journal-status')).toContainText('FAILS verification', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Done' }).click();

@@ -107,7 +107,7 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   workbench: page,
   served,
 }, info) => {
-  const dir = caseFolder(served!);
+  const dir = caseFolder(served);
   await page.getByTestId('open-case-view').click();
   await expect(page.getByTestId('tab-case')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('heading', { name: 'Open a case folder' })).toBeVisible();
@@ -157,7 +157,7 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   // Notes on an artifact of the case go in the journal the reviewer works in: without one, it says so.
   await page.getByRole('button', { name: 'Notes on dump.json' }).click();
   await expect(page.getByTestId('case-notes-closed')).toContainText('open the journal you work in');
-  await openWorkJournal(page, served!);
+  await openWorkJournal(page, served);
   await expect(page.getByTestId('case-notes')).toContainText('Notes on this artifact');
   await axeBothThemes(page, 'case notes of an artifact');
   await page.getByRole('button', { name: 'Notes on dump.json' }).click();
@@ -209,7 +209,7 @@ test('a case sent from the window as a folder, and as files dropped; a large cas
   served,
 }, info) => {
   // Without the TG journal: the manifest's anchor is a link expected and missing, with its finding.
-  const dir = caseFolder(served!);
+  const dir = caseFolder(served);
   rmSync(join(dir, 'tg', 'journal'), { recursive: true });
   await page.getByTestId('tab-case').click();
   await page.locator('#case-folder-input').setInputFiles(dir);
@@ -224,7 +224,7 @@ test('a case sent from the window as a folder, and as files dropped; a large cas
   await axeBothThemes(page, 'case with a missing link and its finding');
 
   // Two loose files dropped on the drop zone: a case of two.
-  const dump = readFileSync(join(served!.examples, 'dumps/intact.dump.json'), 'utf8');
+  const dump = readFileSync(join(served.examples, 'dumps/intact.dump.json'), 'utf8');
   const drop = await page.evaluateHandle((text) => {
     const dt = new DataTransfer();
     dt.items.add(new File([text], 'dropped.dump.json', { type: 'application/json' }));

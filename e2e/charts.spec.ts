@@ -228,7 +228,7 @@ test("a single drift bar is whole and centred, its name beside it; the pickers s
   const out = spawnSync(process.execPath, [
     join(ROOT, 'bin', 'reprise.js'),
     'replay',
-    join(served!.examples, 'tg/banded-drift-material/manifest.json'),
+    join(served.examples, 'tg/banded-drift-material/manifest.json'),
     '--what-if',
     'model=ref-9',
     '--json',

@@ -68,7 +68,6 @@ test('the intact dump against a tampered one: field by field, the changed span m
 });
 
 test('two picked files: each sent to the engine, verified and compared', async ({ workbench: page, served }) => {
-  test.skip(!served, 'the web target serves the examples');
   await page.getByTestId('tab-compare').click();
   for (const [which, file] of [
     ['left', 'dumps/intact.dump.json'],
@@ -76,7 +75,7 @@ test('two picked files: each sent to the engine, verified and compared', async (
   ] as const) {
     const box = page.getByTestId(`diff-side-${which}`);
     await box.getByLabel(/: compare$/).selectOption('file');
-    await box.getByLabel(/: file$/).setInputFiles(join(served!.examples, file));
+    await box.getByLabel(/: file$/).setInputFiles(join(served.examples, file));
   }
   await page.getByTestId('diff-run').click();
   const view = page.getByTestId('diff-view');

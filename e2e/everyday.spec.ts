@@ -27,7 +27,7 @@ test('no console error on load (favicon) nor when a report replaces one showing 
   served,
 }) => {
   const errors = consoleErrors(page);
-  await page.goto(served!.url);
+  await page.goto(served.url);
   await expect(page.getByTestId('engine')).toContainText(/engine \d/);
   await openExample(page, 'dumps/whatif/drift.dump.json');
   await page.getByTestId('tab-replay').click();
@@ -145,7 +145,7 @@ test('a file opened by path is in the link too; a truncated file says "truncated
   const cut = join(dir, 'cut.dump.json');
   writeFileSync(cut, readFileSync(join(ex, 'dumps', 'intact.dump.json')).subarray(0, 3000));
   // A shared link: only the fragment differs from the open page, so load it afresh.
-  await page.goto(`${served!.url}&view=findings&path=${encodeURIComponent(cut)}`);
+  await page.goto(`${served.url}&view=findings&path=${encodeURIComponent(cut)}`);
   await page.reload();
   await expect(page.getByTestId('decisive')).toContainText('RPR-KIND-001', { timeout: 30_000 });
   await expect(page.getByTestId('decisive')).toContainText('truncated');
@@ -234,7 +234,7 @@ test('focus goes to the note or the error an action ends with, never to <body>',
   served,
 }) => {
   // A link naming an example this engine does not have: the error takes focus.
-  await page.goto(`${served!.url}&view=findings&example=dumps%2Fno-such.dump.json`);
+  await page.goto(`${served.url}&view=findings&example=dumps%2Fno-such.dump.json`);
   await page.reload();
   const error = page.getByTestId('error');
   await expect(error).toContainText('which this engine does not have');

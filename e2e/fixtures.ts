@@ -101,7 +101,7 @@ export function startServe(): Promise<Served> {
 
 type Target = 'web' | 'electron';
 
-export const test = base.extend<{ target: Target; workbench: Page }, { served: Served | null }>({
+export const test = base.extend<{ target: Target; workbench: Page }, { served: Served }>({
   target: ['web', { option: true }],
   served: [
     // Playwright requires an object pattern for a fixture's first argument, even when empty.
@@ -128,7 +128,7 @@ export const test = base.extend<{ target: Target; workbench: Page }, { served: S
     }
     const context = await browser.newContext({ colorScheme: 'light' });
     const page = await context.newPage();
-    await page.goto(served!.url);
+    await page.goto(served.url);
     await use(page);
     await context.close();
   },

@@ -33,7 +33,7 @@ test('a duplicate member is refused with its pointer, never repaired', async ({ 
 test('the web host refuses a page without the token', async ({ browser, served }, testInfo) => {
   testInfo.skip(testInfo.project.name !== 'web', 'web host only');
   const page = await browser.newPage();
-  await page.goto(served!.origin + '/');
+  await page.goto(served.origin + '/');
   await expect(page.getByRole('alert')).toContainText('No access token');
   await page.close();
 });

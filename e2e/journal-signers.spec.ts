@@ -90,9 +90,9 @@ test('signing a case decision: a refusal takes focus; then the receipt names the
 
   // The host's reviewer key is not in the training trust store: the view says so, the engine refuses it.
   await page.getByTestId('change-journal').click();
-  await page.getByTestId('wj-key').selectOption(served!.reviewerKey);
+  await page.getByTestId('wj-key').selectOption(served.reviewerKey);
   await expect(page.getByTestId('wj-key-signer')).toContainText('a key not in the trust store');
-  await expect(page.getByTestId('wj-key-signer')).toContainText(served!.reviewerKeyId);
+  await expect(page.getByTestId('wj-key-signer')).toContainText(served.reviewerKeyId);
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByTestId('decision-key')).toContainText('reviewer.key.pem · not in the trust store');
   await page.getByTestId('rationale').fill(RATIONALE);
@@ -142,7 +142,7 @@ test('a journal that no longer verifies: "Verify again" shows why and focuses it
 }) => {
   const base = mkdtempSync(join(tmpdir(), 'reprise-e2e-signers-'));
   const trust = join(base, 'trust-store.json');
-  copyFileSync(served!.reviewerTrustStore, trust);
+  copyFileSync(served.reviewerTrustStore, trust);
   await page.getByTestId('tab-journal').click();
   await createInHeader(page, join(base, 'journal'), trust);
   await page.getByRole('button', { name: 'Done' }).click();
@@ -162,9 +162,9 @@ test('recording a judgement: the receipt names the signer, copies its key id and
   await createInHeader(
     page,
     join(mkdtempSync(join(tmpdir(), 'reprise-e2e-signers-')), 'journal'),
-    served!.reviewerTrustStore,
+    served.reviewerTrustStore,
   );
-  await page.getByTestId('wj-key').selectOption(served!.reviewerKey);
+  await page.getByTestId('wj-key').selectOption(served.reviewerKey);
   await page.getByRole('button', { name: 'Done' }).click();
   await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
   await page.getByTestId('tab-findings').click();
@@ -184,9 +184,9 @@ test('recording a judgement: the receipt names the signer, copies its key id and
   await expect(receipt).toBeFocused();
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('judgement-receipt');
   await expect(receipt.getByTestId('judgement-receipt-signer')).toContainText('reviewer');
-  await expect(receipt.getByTestId('judgement-receipt-key')).toHaveText(served!.reviewerKeyId);
+  await expect(receipt.getByTestId('judgement-receipt-key')).toHaveText(served.reviewerKeyId);
   expect(await copied(page, receipt.getByRole('button', { name: 'Copy the key id that signed the judgement' }))).toBe(
-    served!.reviewerKeyId,
+    served.reviewerKeyId,
   );
   expect(await copied(page, receipt.getByRole('button', { name: 'Copy the entry hash' }))).toMatch(
     /^sha256:[0-9a-f]{64}$/,
@@ -199,6 +199,6 @@ test('recording a judgement: the receipt names the signer, copies its key id and
     page.getByTestId('judgements').getByRole('button', { name: 'Copy the key id that signed entry #0' }),
   ).toBeVisible();
   await expect(page.getByTestId('judgements')).toContainText('reviewer: reviewer key');
-  await expect(page.getByTestId('judgements')).toContainText(served!.reviewerKeyId);
+  await expect(page.getByTestId('judgements')).toContainText(served.reviewerKeyId);
   await axeBothThemes(page, 'judgement receipt');
 });

@@ -36,7 +36,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   workbench: page,
   served,
 }) => {
-  const dir = await openJournal(page, served!);
+  const dir = await openJournal(page, served);
   await axe(page, 'journal form open');
   await page.getByRole('button', { name: 'Done' }).click();
   await openExample(page, 'dumps/fail/altered-artifact.dump.json', 60_000);
@@ -65,7 +65,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   await expect(fields).toContainText(/sha256:[0-9a-f]{64}/);
   await expect(fields).toContainText('/findings/0');
   await expect(fields).toContainText(rationale);
-  await expect(fields).toContainText(served!.reviewerKeyId);
+  await expect(fields).toContainText(served.reviewerKeyId);
   await expect(fields).toContainText('reviewer');
   await expect(fields).toContainText(dir);
   await expect(page.getByTestId('confirm-decision')).toHaveText('reject');
@@ -105,7 +105,7 @@ test('record a judgement on a finding: rule first, confirmation, cancel writes n
   await expect(page.getByTestId('bundle-status')).toContainText('1 judgement(s)');
   await axe(page, 'bundle exported');
   // The bundle is intact, and carries a failing report: its verdict is FAIL (RPR-EVB-016, docs/evidence-bundle.md).
-  const v = cli(['verify', bundle, '--trust-store', served!.reviewerTrustStore, '--json']);
+  const v = cli(['verify', bundle, '--trust-store', served.reviewerTrustStore, '--json']);
   expect(v.status, v.stdout + v.stderr).toBe(1);
   expect((JSON.parse(v.stdout) as { details: { integrity: { verdict: string } } }).details.integrity.verdict).toBe(
     'pass',
@@ -123,7 +123,7 @@ test('a drifting TG replay with a journal open anchors the drift and opens the H
   workbench: page,
   served,
 }) => {
-  await openJournal(page, served!);
+  await openJournal(page, served);
   await page.getByRole('button', { name: 'Done' }).click();
   await openExample(page, 'tg/banded-drift-material/manifest.json', 60_000);
   await page.getByTestId('tab-replay').click();
@@ -160,7 +160,7 @@ test('a V3 Nemosyne package reaches PASS with the profile registry and kernel ad
   served,
 }) => {
   // The examples the server was started with: their adapter is the one --kernel-adapter named.
-  const ex = served!.examples;
+  const ex = served.examples;
   const pkg = join(ex, 'packages', 'intact', 'v3.nemosyne');
   await page.getByTestId('tab-open').click();
   await page.getByTestId('open-path').fill(pkg);

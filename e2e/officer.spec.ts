@@ -76,8 +76,8 @@ test("the officer's queue: filters and sort, a reviewer key refused before the c
   workbench: page,
   served,
 }) => {
-  const { dir, trust } = journalWithCases(served!);
-  await openInHeader(page, dir, trust, served!.reviewerKey);
+  const { dir, trust } = journalWithCases(served);
+  await openInHeader(page, dir, trust, served.reviewerKey);
   await page.getByTestId('tab-journal').click();
   const queue = page.getByTestId('case-queue');
   await expect(queue.locator('tbody tr')).toHaveCount(3);
@@ -99,7 +99,7 @@ test("the officer's queue: filters and sort, a reviewer key refused before the c
   // A release is an officer's: the reviewer key is refused before anything is clicked.
   await queue.locator('[data-case="case-1"]').click();
   await expect(page.getByTestId('decision-key')).toContainText('reviewer');
-  await expect(page.getByTestId('decision-key')).toContainText(served!.reviewerKeyId);
+  await expect(page.getByTestId('decision-key')).toContainText(served.reviewerKeyId);
   await page.getByRole('radio', { name: 'release' }).check();
   const sign = page.getByTestId('sign-decision');
   const refusal = page.getByTestId('decision-key-refused');
@@ -123,7 +123,7 @@ test("the officer's queue: filters and sort, a reviewer key refused before the c
   await expect(fields).toContainText('claim:2026-12-0002');
   await expect(fields).toContainText('case-1 (open → upheld)');
   await expect(fields).toContainText(RATIONALE);
-  await expect(page.getByTestId('confirm-decision-key')).toContainText(served!.reviewerKeyId);
+  await expect(page.getByTestId('confirm-decision-key')).toContainText(served.reviewerKeyId);
   await expect(page.getByTestId('confirm-decision-key')).toContainText('reviewer');
   await expect(fields).toContainText(dir);
   await axe(page, 'the confirmation of a decision');
@@ -136,7 +136,7 @@ test("the officer's queue: filters and sort, a reviewer key refused before the c
   const receipt = page.getByTestId('receipt');
   await expect(receipt).toContainText('case-1 is now upheld', { timeout: 30_000 });
   await expect(receipt).toBeFocused();
-  await expect(page.getByTestId('receipt-signer-key')).toHaveText(served!.reviewerKeyId);
+  await expect(page.getByTestId('receipt-signer-key')).toHaveText(served.reviewerKeyId);
   await page.getByTestId('queue-state').selectOption('upheld');
   await expect(queue.locator('tbody tr')).toHaveCount(1);
   await axe(page, 'a decision signed after its confirmation');

@@ -15,8 +15,7 @@ test('the V3 package: every member with its recorded and recomputed digest, JSON
   workbench: page,
   served,
 }) => {
-  test.skip(!served, 'the web target serves the examples');
-  const pkg = join(served!.examples, 'packages', 'intact', 'v3.nemosyne');
+  const pkg = join(served.examples, 'packages', 'intact', 'v3.nemosyne');
   await page.getByTestId('tab-open').click();
   await page.getByTestId('open-path').fill(pkg);
   await page.getByRole('button', { name: 'Open', exact: true }).click();

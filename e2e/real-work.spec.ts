@@ -107,7 +107,7 @@ test('an unknown model version says in the banner which ones the registry offers
   ]);
   const saved = join(ex, 'what-if-ref-9.json');
   writeFileSync(saved, out.stdout);
-  await page.goto(served!.url);
+  await page.goto(served.url);
   await page.getByTestId('tab-open').click();
   await page.locator('#report-input').setInputFiles(saved);
   await page.getByTestId('tab-trainer').click();

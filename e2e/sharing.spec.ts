@@ -83,7 +83,7 @@ test('a link whose option can no longer be read (outside the granted folders, or
     path: join(dir, 'dumps', 'intact.dump.json'),
     trustStore: trust,
   });
-  await page.goto(`${served!.url}&${link.toString()}`);
+  await page.goto(`${served.url}&${link.toString()}`);
   const error = page.getByTestId('error');
   // Refused once opened; the link the window writes then still names the option (a refused
   // run keeps its options), so a reload refuses again rather than running without it.
@@ -105,7 +105,7 @@ test('a link whose option can no longer be read (outside the granted folders, or
     path: join(dir, 'dumps', 'intact.dump.json'),
     trustStore: gone,
   });
-  await page.evaluate((h) => (location.hash = h), `${new URL(served!.url).hash.slice(1)}&${second.toString()}`);
+  await page.evaluate((h) => (location.hash = h), `${new URL(served.url).hash.slice(1)}&${second.toString()}`);
   await expect(error).toContainText(`option trustStore`, { timeout: 30_000 });
   await expect(error).toContainText(gone);
   await expect(error).toContainText('It was not run without it');

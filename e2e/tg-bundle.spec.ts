@@ -17,15 +17,14 @@ test("a TG replay exported as an evidence bundle holds the attestation; the bund
   workbench: page,
   served,
 }) => {
-  test.skip(!served, 'the web target starts reprise serve with the reviewer key');
   const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-tgb-')), 'journal');
   await page.getByTestId('work-journal-toggle').click();
   await page.locator('#wj-dir').fill(dir);
-  await page.locator('#wj-trust').fill(served!.reviewerTrustStore);
+  await page.locator('#wj-trust').fill(served.reviewerTrustStore);
   await page.getByTestId('wj-create').check();
   await page.getByTestId('wj-open').click();
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 0 entries', { timeout: 30_000 });
-  await page.getByTestId('wj-key').selectOption(served!.reviewerKey);
+  await page.getByTestId('wj-key').selectOption(served.reviewerKey);
   await page.getByRole('button', { name: 'Done' }).click();
   await page.getByTestId('tab-open').click();
   await page.locator('[data-example="tg/banded-drift-material/manifest.json"]').click();
@@ -39,12 +38,12 @@ test("a TG replay exported as an evidence bundle holds the attestation; the bund
   ]);
   const bundle = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-tgb-out-')), download.suggestedFilename());
   await download.saveAs(bundle);
-  await expect(page.getByTestId('bundle-attestation')).toContainText(served!.reviewerKeyId);
+  await expect(page.getByTestId('bundle-attestation')).toContainText(served.reviewerKeyId);
   const r = await new AxeBuilder({ page }).analyze();
   expect(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   const v = spawnSync(
     process.execPath,
-    [join(ROOT, 'bin', 'reprise.js'), 'verify', bundle, '--trust-store', served!.reviewerTrustStore, '--json'],
+    [join(ROOT, 'bin', 'reprise.js'), 'verify', bundle, '--trust-store', served.reviewerTrustStore, '--json'],
     { encoding: 'utf8' },
   );
   // The bundle itself is intact and holds the attestation; the replay it carries drifted

@@ -43,16 +43,16 @@ test('the tampered example journal: FAILS in the header, the release and judgeme
 }) => {
   const base = mkdtempSync(join(tmpdir(), 'reprise-e2e-unverified-'));
   const dir = join(base, 'journal');
-  cpSync(join(served!.examples, 'journal', 'tampered'), dir, { recursive: true });
+  cpSync(join(served.examples, 'journal', 'tampered'), dir, { recursive: true });
   const trust = join(base, 'trust-store.json');
-  copyFileSync(join(served!.examples, 'journal', 'trust-store.json'), trust);
+  copyFileSync(join(served.examples, 'journal', 'trust-store.json'), trust);
   const before = readFileSync(join(dir, 'entries.jsonl'));
 
   await openInHeader(page, dir, trust);
   await expect(page.getByTestId('work-journal-status')).toHaveText('FAILS verification · 6 entries', {
     timeout: 30_000,
   });
-  await page.getByTestId('wj-key').selectOption(served!.reviewerKey);
+  await page.getByTestId('wj-key').selectOption(served.reviewerKey);
   await page.getByRole('button', { name: 'Done' }).click();
 
   // The held case, with a decision and a rationale that would be accepted: only the journal stops it.

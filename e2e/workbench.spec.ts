@@ -342,9 +342,9 @@ test('attestation export: the engine signs a TG replay with the reviewer key, th
 }, info) => {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-attest-'));
   // The server signs only with keys named on its command line (--key): the fixture made this one.
-  const key = served!.reviewerKey;
-  const trust = served!.reviewerTrustStore;
-  const keyId = served!.reviewerKeyId;
+  const key = served.reviewerKey;
+  const trust = served.reviewerTrustStore;
+  const keyId = served.reviewerKeyId;
   // Not offered for a dump.
   await openExample(page, 'dumps/intact.dump.json');
   await page.getByTestId('tab-export').click();
