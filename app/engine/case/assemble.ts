@@ -72,11 +72,11 @@ export function joinLinks(parts: readonly CasePart[]): { links: CaseLink[]; find
     for (const r of p.references) {
       const targets = targetsOf(index.get(r.value), from);
       if (targets === null) continue;
-      const base = { from: { artifact: from, pointer: r.pointer }, relation: r.relation, value: r.value };
-      for (const t of targets)
-        links.push({ ...base, to: { artifact: t.artifact, pointer: t.pointer }, status: 'found' });
+      // Literals of one shape, not spreads of a shared base: a case of thousands of links
+      // builds them at the end of its run, where every allocation is on the critical path.
+      for (const t of targets) links.push(link(from, r, t.artifact, t.pointer, 'found'));
       if (targets.length > 0) continue;
-      links.push({ ...base, to: { artifact: null, pointer: null }, status: 'missing' });
+      links.push(link(from, r, null, null, 'missing'));
       if (r.expected)
         findings.push(
           warning('RPR-CASE-001', `${from} names ${r.value} (${r.relation}), which no artifact of the case is`, {
@@ -87,45 +87,62 @@ export function joinLinks(parts: readonly CasePart[]): { links: CaseLink[]; find
         );
     }
   }
-  return { links: uniqueSorted(links, linkKey), findings };
+  links.sort(compareLinks);
+  return { links: links.filter((l, i) => i === 0 || compareLinks(links[i - 1]!, l) !== 0), findings };
 }
 
-const linkKey = (l: CaseLink): string[] => [
-  l.from.artifact,
-  l.from.pointer,
-  l.relation,
-  l.to.artifact ?? '',
-  l.to.pointer ?? '',
-  l.value,
-];
-
-/** Sorted by the key's fields in turn, duplicates (equal keys) once. */
-function uniqueSorted<T>(items: readonly T[], key: (t: T) => string[]): T[] {
-  const keyed = items.map((t) => ({ t, k: key(t) }));
-  const compare = (a: string[], b: string[]): number => {
-    for (let i = 0; i < a.length; i++) {
-      const c = byText(a[i]!, b[i]!);
-      if (c !== 0) return c;
-    }
-    return 0;
+function link(
+  from: string,
+  r: CasePart['references'][number],
+  artifact: string | null,
+  pointer: string | null,
+  status: CaseLink['status'],
+): CaseLink {
+  return {
+    from: { artifact: from, pointer: r.pointer },
+    relation: r.relation,
+    value: r.value,
+    to: { artifact, pointer },
+    status,
   };
-  keyed.sort((a, b) => compare(a.k, b.k));
-  return keyed.filter((x, i) => i === 0 || compare(keyed[i - 1]!.k, x.k) !== 0).map((x) => x.t);
 }
 
-/** The timeline in time order (then artifact, pointer, label: an order that never depends on landing). */
-export function sortTimeline(events: TimelineEvent[]): TimelineEvent[] {
-  // Normalised times (part.ts) of four-digit years sort as text once whole seconds read `.000`.
-  const keyed = events.map((e) => ({ e, t: e.atUtc.length === 20 ? e.atUtc.slice(0, 19) + '.000Z' : e.atUtc }));
-  keyed.sort(
-    (a, b) =>
-      byText(a.t, b.t) ||
-      byText(a.e.artifact, b.e.artifact) ||
-      byText(a.e.pointer, b.e.pointer) ||
-      byText(a.e.label, b.e.label) ||
-      byText(a.e.node ?? '', b.e.node ?? ''),
+/** Links by where they start, their relation, where they end, then the value; equal links are duplicates. */
+function compareLinks(a: CaseLink, b: CaseLink): number {
+  return (
+    byText(a.from.artifact, b.from.artifact) ||
+    byText(a.from.pointer, b.from.pointer) ||
+    byText(a.relation, b.relation) ||
+    byText(a.to.artifact ?? '', b.to.artifact ?? '') ||
+    byText(a.to.pointer ?? '', b.to.pointer ?? '') ||
+    byText(a.value, b.value)
   );
-  return keyed.map((k) => k.e);
+}
+
+/** Sorts the timeline in place, in time order (then artifact, pointer, label: an order that never depends on landing). */
+export function sortTimeline(events: TimelineEvent[]): TimelineEvent[] {
+  return events.sort(
+    (a, b) =>
+      byTime(a.atUtc, b.atUtc) ||
+      byText(a.artifact, b.artifact) ||
+      byText(a.pointer, b.pointer) ||
+      byText(a.label, b.label) ||
+      byText(a.node ?? '', b.node ?? ''),
+  );
+}
+
+/**
+ * Normalised times (part.ts) in time order: as text when both have a fraction or neither
+ * does; otherwise by their whole seconds, and on a tie the one without a fraction (`.000`,
+ * which normalising drops) first. No string is built per comparison.
+ */
+function byTime(a: string, b: string): number {
+  if (a.length === b.length) return byText(a, b);
+  for (let i = 0; i < 19; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
 }
 
 /**
@@ -147,6 +164,25 @@ export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
       if (artifact !== undefined) out.push({ journal: p.artifact.path, ...j, artifact });
     }
   return out.sort((a, b) => byText(a.journal, b.journal) || a.seq - b.seq);
+}
+
+/** Every part's events, each with its artifact and kind (one loop: no array per part). */
+function timelineOf(parts: readonly CasePart[]): TimelineEvent[] {
+  const out: TimelineEvent[] = [];
+  for (const p of parts) {
+    const { path: artifact, kind } = p.artifact;
+    for (const e of p.events)
+      out.push({
+        atUtc: e.atUtc,
+        artifact,
+        kind,
+        node: e.node,
+        pointer: e.pointer,
+        label: e.label,
+        severity: e.severity,
+      });
+  }
+  return out;
 }
 
 /** The case report of these parts and the artifacts that could not be read. */
@@ -182,19 +218,7 @@ export function assembleCase(
     verdict: verdictOf([...verdicts, ...bounded]),
     artifacts: sorted.map((p) => p.artifact),
     links,
-    timeline: sortTimeline(
-      sorted.flatMap((p) =>
-        p.events.map((e) => ({
-          atUtc: e.atUtc,
-          artifact: p.artifact.path,
-          kind: p.artifact.kind,
-          node: e.node,
-          pointer: e.pointer,
-          label: e.label,
-          severity: e.severity,
-        })),
-      ),
-    ),
+    timeline: sortTimeline(timelineOf(sorted)),
     judgements: caseJudgements(sorted),
     findings: bounded,
   };
