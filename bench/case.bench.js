@@ -5,10 +5,22 @@
 // the parse its verification made, in the worker, and the main thread only joins and sorts).
 // The ratio is of CPU time (user + system, GNU time) and of the wall clock; on this shared
 // machine the wall clock moves with other agents' load, CPU time far less.
+// Beside it, the floor of the case's own work (bench/ideal-case.js): what the ratio would be
+// if the case added only a native digest of each report and the write of its report.
 // REPRISE_BENCH_CASE_N sets the number of artifacts (default 1,000); REPRISE_BENCH_CASE_ROUNDS
 // the rounds (default 5).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDump, sampleSigner, signModel } from '../dist/app/kinds/replay-dump/writer.js';
@@ -128,6 +140,7 @@ export default async function (ctx) {
   // median of the rounds' ratios is the least moved by other work changing between rounds.
   const paired = median(whole.map((w, i) => w.cpu / one[i].cpu));
   ctx.line('ratio case / one by one, CPU, median of the per-round ratios', paired.toFixed(3));
+  floorLines(ctx, { bin, folder, dir, out, one: oc, ratio: wc / oc });
   // Machine-readable output of the same run: every report as JSON Lines, or the case report alone.
   const [jc, ac] = [median(jsonl.map((x) => x.cpu)), median(alone.map((x) => x.cpu))];
   const [jm, am] = [median(jsonl.map((x) => x.ms)), median(alone.map((x) => x.ms))];
@@ -139,4 +152,40 @@ export default async function (ctx) {
   ctx.line('ratio --case - / --jsonl, CPU', (ac / jc).toFixed(3));
   ctx.line('ratio --case - / --jsonl, wall', (am / jm).toFixed(3));
   ctx.line('ratio --case - / --jsonl, least CPU of each', (least(alone) / least(jsonl)).toFixed(3));
+}
+
+/**
+ * The floor of the case's extra, beside the CLI (bench/ideal-case.js): every report digested
+ * natively and the case report written, in fresh processes; the ratio the case would have
+ * if its own work cost only that, and how much of the measured extra that floor explains.
+ */
+function floorLines(ctx, { bin, folder, dir, out, one, ratio }) {
+  const jsonl = join(dir, 'reports.jsonl');
+  const fd = openSync(jsonl, 'w');
+  try {
+    spawnSync(process.execPath, [bin, 'verify', folder, '--workers', '2', '--jsonl'], {
+      stdio: ['ignore', fd, 'pipe'],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const ms = [];
+  for (let i = 0; i < 5; i++) {
+    const r = spawnSync(process.execPath, [
+      join(ctx.root, 'bench', 'ideal-case.js'),
+      jsonl,
+      out,
+      join(dir, 'floor.json'),
+    ]);
+    if (r.status !== 0) throw new Error(`ideal case exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+    const [n, cpu] = String(r.stdout).trim().split(' ').map(Number);
+    if (!(n > 0)) throw new Error('ideal case: no reports');
+    ms.push(cpu);
+  }
+  rmSync(jsonl, { force: true });
+  const floor = median(ms);
+  const ideal = 1 + floor / (one * 1000);
+  ctx.line("floor of the case's own work (reports digested natively, report written): CPU ms", floor.toFixed(0));
+  ctx.line('ratio the case would have at that floor', ideal.toFixed(3));
+  ctx.line("share of the case's measured extra that the floor accounts for", ((ideal - 1) / (ratio - 1)).toFixed(2));
 }
