@@ -34,28 +34,34 @@ export function htmlDl(pairs: [string, string][]): string {
 
 const pre = (v: unknown): string => `<pre>${escHtml(shownValue(v, 2))}</pre>`;
 
+/** The findings as a table; `values` adds each one's expected and actual values. */
+export function findingsTable(
+  findings: readonly Report['findings'][number][],
+  opts: { values?: boolean } = {},
+): string {
+  const head = ['#', 'severity', 'rule', 'message', 'pointer', ...(opts.values ? ['expected', 'actual'] : [])];
+  const values = (f: Report['findings'][number]) =>
+    opts.values ? [f.expected === undefined ? '' : pre(f.expected), f.actual === undefined ? '' : pre(f.actual)] : [];
+  return htmlTable(
+    head,
+    findings.map((f, i) => [
+      String(i),
+      escHtml(f.severity),
+      `<code>${escHtml(f.rule)}</code>`,
+      escHtml(f.message),
+      f.pointer ? `<code>${escHtml(f.pointer)}</code>` : '',
+      ...values(f),
+    ]),
+  );
+}
+
 /**
  * Findings, comparisons and drift events. `values` adds each finding's expected and actual
  * values (the standalone page); the bundle's page has been written without them.
  */
 export function reportSections(r: Omit<Report, 'run'>, opts: { values?: boolean } = {}): string[] {
   const out: string[] = [];
-  const head = ['#', 'severity', 'rule', 'message', 'pointer', ...(opts.values ? ['expected', 'actual'] : [])];
-  const values = (f: Report['findings'][number]) =>
-    opts.values ? [f.expected === undefined ? '' : pre(f.expected), f.actual === undefined ? '' : pre(f.actual)] : [];
-  out.push(
-    `<h2>Findings</h2>${htmlTable(
-      head,
-      r.findings.map((f, i) => [
-        String(i),
-        escHtml(f.severity),
-        `<code>${escHtml(f.rule)}</code>`,
-        escHtml(f.message),
-        f.pointer ? `<code>${escHtml(f.pointer)}</code>` : '',
-        ...values(f),
-      ]),
-    )}`,
-  );
+  out.push(`<h2>Findings</h2>${findingsTable(r.findings, opts)}`);
   if (r.comparisons) {
     out.push(
       `<h2>Comparisons</h2>${htmlTable(

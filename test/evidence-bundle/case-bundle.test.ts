@@ -16,6 +16,7 @@ import { writeExamples } from '../../app/examples/index.js';
 import { runCase } from '../../app/jobs/case.js';
 import { recordJudgement, recordNote } from '../../app/journal/index.js';
 import { caseBundleFromJournal, verifyEvidence } from '../../app/kinds/evidence-bundle/index.js';
+import { caseBundleHtml, PAGE_ROWS } from '../../app/kinds/evidence-bundle/case-html.js';
 import { writeZip } from '../../app/zip/writer.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
 import { fixManifest, json, put, unzip, type Files } from './helpers.js';
@@ -93,6 +94,7 @@ describe('the case bundle', () => {
     const f = await unzip(bundle);
     expect(f.map((x) => x.name)).toEqual([
       'reprise-evidence-bundle.json',
+      'case.html',
       'case.json',
       'checkpoint.json',
       'judgements/000000000000.json',
@@ -129,6 +131,77 @@ describe('the case bundle', () => {
     const viaEngine = await runPath(join(base, 'case.zip'), 'verify', { trustStore: keys.trustPath });
     expect(viaEngine.artifact.kind).toBe('evidence-bundle');
     expect(viaEngine.verdict).toBe('fail');
+  });
+
+  it('holds a page of the case for a reader without Reprise: no script, every text escaped, rebuilt by verify', async () => {
+    const f = await unzip(bundle);
+    const page = f.find((x) => x.name === 'case.html')!.data.toString('utf8');
+    const c = json(f, 'case.json') as unknown as CaseReport;
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).not.toMatch(/<script|src=|href=|@import|url\(/i);
+    expect(page).toContain('Case evidence bundle <span class="verdict fail">FAIL</span>');
+    for (const [i, a] of c.artifacts.entries()) {
+      expect(page).toContain(`<td>${a.path}</td>`);
+      expect(page).toContain(`<code>reports/${String(i).padStart(6, '0')}.json</code>`);
+      expect(page).toContain(a.reportDigest);
+    }
+    expect(page).toContain(`<h2>Timeline (${c.timeline.length})</h2>`);
+    expect(page).toContain('The artifact was altered after the dump was signed.');
+    expect(page).toContain('<h2>Judgements (2)</h2>');
+    const m = json(f, 'reprise-evidence-bundle.json') as { case: { digest: string } };
+    expect(page).toContain(m.case.digest);
+    // A page that says something else, or none at all, fails under the page's rule.
+    const edited = await unzip(bundle);
+    const member = edited.find((x) => x.name === 'case.html')!;
+    member.data = Buffer.from(page.replace('class="verdict fail">FAIL', 'class="verdict pass">PASS'), 'utf8');
+    fixManifest(edited);
+    expect(await rules(edited)).toEqual(['RPR-EVB-014']);
+    const without = (await unzip(bundle)).filter((x) => x.name !== 'case.html');
+    const mm = json(without, 'reprise-evidence-bundle.json');
+    mm['members'] = (mm['members'] as { name: string }[]).filter((x) => x.name !== 'case.html');
+    put(without, 'reprise-evidence-bundle.json', mm);
+    fixManifest(without);
+    expect(await rules(without)).toEqual(['RPR-EVB-014']);
+  });
+
+  it("escapes what the case's artifacts named, and lists at most PAGE_ROWS links and events", () => {
+    const f = '<img src=x onerror=alert(1)>.json';
+    const event = {
+      atUtc: '2026-01-01T00:00:00Z',
+      artifact: f,
+      kind: 'replay-dump',
+      node: null,
+      pointer: '/a',
+      label: '<b>',
+      severity: 'info' as const,
+    };
+    const c: CaseReport = {
+      schema: 'reprise.case/v1',
+      verdict: 'pass',
+      artifacts: [
+        {
+          path: f,
+          kind: 'replay-dump',
+          sha256: '',
+          verdict: 'pass',
+          id: null,
+          reportDigest: 'sha256:00',
+          counts: { fail: 0, unavailable: 0, warning: 0, info: 0 },
+        },
+      ],
+      links: [],
+      timeline: Array.from({ length: PAGE_ROWS + 2 }, () => event),
+      judgements: [],
+      findings: [],
+    };
+    const cp = { treeSize: 1, rootHash: 'sha256:11', timestampUtc: '2026-01-01T00:00:00Z', signer: '"x"' } as never;
+    const page = caseBundleHtml(c, 'sha256:22', [], cp);
+    expect(page).not.toContain('<img');
+    expect(page).not.toContain('<b>');
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;.json');
+    expect(page).toContain('<h2>Timeline (1002)</h2>');
+    expect(page.match(/<td>2026-01-01T00:00:00Z<\/td>/g)).toHaveLength(PAGE_ROWS);
+    expect(page).toContain('<p>2 more in case.json.</p>');
   });
 
   it('is byte-identical for the same case and journal', async () => {

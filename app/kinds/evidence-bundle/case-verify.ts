@@ -20,9 +20,11 @@ import type { KindResult } from '../../core/report.js';
 import type { Checkpoint, Entry } from '../../journal/format.js';
 import { reportDigest } from '../../journal/judgement.js';
 import type { ZipSource } from '../../zip/source.js';
+import { caseBundleHtml } from './case-html.js';
 import { judgementDetails } from './details.js';
 import {
   CASE_BUNDLE_TYPE,
+  CASE_HTML_MEMBER,
   CASE_MEMBER,
   CASE_REPORT_MEMBER_RE,
   caseReportMember,
@@ -35,6 +37,7 @@ import {
   carriedFinding,
   checkCheckpoint,
   checkJudgement,
+  checkPage,
   checkpointAuthenticity,
   memberJson,
   ptr,
@@ -90,6 +93,7 @@ function caseManifest(st: State, names: readonly string[]): CaseBundleManifest |
     if (
       n !== MEMBER.manifest &&
       n !== CASE_MEMBER &&
+      n !== CASE_HTML_MEMBER &&
       n !== MEMBER.checkpoint &&
       !(CASE_REPORT_MEMBER_RE.test(n) && reportMembers.has(n)) &&
       !JUDGEMENT_MEMBER_RE.test(n)
@@ -295,5 +299,8 @@ export function verifyCaseBundle(st: State, names: readonly string[]): KindResul
   const bundled = (c?.artifacts ?? []).map((a, i) => checkCaseReport(st, manifest, a, i));
   const cp = checkCheckpoint(st, manifest);
   const entries = checkCaseJudgements(st, names, cp, c, bundled);
+  checkPage(st, CASE_HTML_MEMBER, "this bundle's case and judgements", (proofs) =>
+    c && cp ? caseBundleHtml(c, manifest.case.digest, proofs, cp) : null,
+  );
   return caseResult(st, manifest, c, bundled, cp, entries);
 }

@@ -37,12 +37,14 @@ export interface BundleManifest {
 
 /**
  * A case bundle (`reprise export DIR --journal J`): the same archive conventions, the
- * manifest's `type` telling it apart. Members: the case report (`case.json`), each
+ * manifest's `type` telling it apart. Members: the case report (`case.json`) and its page (`case.html`), each
  * artifact's report (`reports/<index, 6 digits>.json`, in the case report's artifact
  * order), the checkpoint and the judgements' proofs as in a bundle of one artifact.
  */
 export const CASE_BUNDLE_TYPE = 'reprise.case-bundle/v1';
 export const CASE_MEMBER = 'case.json';
+/** The case's self-contained page (case-html.ts), rebuilt and compared by `verify`. */
+export const CASE_HTML_MEMBER = 'case.html';
 export const REPORTS_DIR = 'reports/';
 export const caseReportMember = (i: number): string => `${REPORTS_DIR}${String(i).padStart(6, '0')}.json`;
 export const CASE_REPORT_MEMBER_RE = /^reports\/(\d{6})\.json$/;

@@ -18,7 +18,8 @@ import {
 } from '../../../shared/report-html.js';
 import type { BundledReport } from './write.js';
 
-function judgementBlock(p: InclusionProof): string {
+/** One judgement with its inclusion proof (the case bundle's page lists them alike: case-html.ts). */
+export function judgementBlock(p: InclusionProof): string {
   let e: { seq?: unknown; recordedAtUtc?: unknown; author?: unknown; body?: Record<string, unknown> } = {};
   try {
     e = JSON.parse(p.entry) as typeof e;
@@ -40,6 +41,16 @@ function judgementBlock(p: InclusionProof): string {
   ])}</div>`;
 }
 
+/** The signed checkpoint's lines. */
+export function checkpointPairs(checkpoint: Checkpoint): [string, string][] {
+  return [
+    ['tree size', esc(checkpoint.treeSize)],
+    ['root', `<code>${esc(checkpoint.rootHash)}</code>`],
+    ['time', esc(checkpoint.timestampUtc)],
+    ['signer', `<code>${esc(checkpoint.signer)}</code>`],
+  ];
+}
+
 /** The page for the report and its judgements (proofs in seq order), proven under `checkpoint`. */
 export function bundleHtml(
   r: BundledReport,
@@ -52,12 +63,7 @@ export function bundleHtml(
     ['report digest', `<code>${esc(reportDigest)}</code>`],
     ['origin', esc(r.authenticity?.statement ?? '')],
   ]);
-  const cp = dl([
-    ['tree size', esc(checkpoint.treeSize)],
-    ['root', `<code>${esc(checkpoint.rootHash)}</code>`],
-    ['time', esc(checkpoint.timestampUtc)],
-    ['signer', `<code>${esc(checkpoint.signer)}</code>`],
-  ]);
+  const cp = dl(checkpointPairs(checkpoint));
   return [
     ...pageStart(`Reprise evidence: ${r.artifact.path}`),
     `<h1>Evidence bundle ${verdictBadge(r.verdict)}</h1>`,

@@ -402,6 +402,38 @@ function checkAttestation(st: State, manifest: BundleManifest): void {
     );
 }
 
+/**
+ * A bundle's page against the one its parts make (`page` gets the judgements' proofs in
+ * member order; null when the parts it needs did not verify, whose checks say why). A page
+ * that is missing or says anything else fails: a page is more easily edited than read
+ * critically. A proof that is not JSON (its own check says so) leaves the page unjudged.
+ */
+export function checkPage(
+  st: State,
+  member: string,
+  what: string,
+  page: (proofs: InclusionProof[]) => string | null,
+): void {
+  const html = st.members.get(member);
+  if (!html) return void st.findings.push(fail(R.html, `the bundle has no ${member}`, { pointer: ptr(member) }));
+  let proofs: InclusionProof[];
+  try {
+    proofs = [...st.members.keys()]
+      .filter((n) => JUDGEMENT_MEMBER_RE.test(n))
+      .sort()
+      .map((n) => JSON.parse(st.members.get(n)!.toString('utf8')) as InclusionProof);
+  } catch {
+    return;
+  }
+  const want = page(proofs);
+  if (want !== null && !html.equals(Buffer.from(want, 'utf8')))
+    st.findings.push(
+      fail(R.html, `${member} is not the page of ${what} (edited, or written by another version)`, {
+        pointer: ptr(member),
+      }),
+    );
+}
+
 /** Every judgement member, then the page rebuilt from the verified parts. */
 function checkJudgementsAndPage(
   st: State,
@@ -432,19 +464,9 @@ function checkJudgementsAndPage(
       }),
     )
     .filter((e): e is Entry => e !== null);
-  const html = st.members.get(MEMBER.html);
-  if (!html) st.findings.push(fail(R.html, `the bundle has no ${MEMBER.html}`, { pointer: ptr(MEMBER.html) }));
-  else if (rep && cp) {
-    const proofs = judgementNames.map((n) => JSON.parse(st.members.get(n)!.toString('utf8')) as InclusionProof);
-    if (!html.equals(Buffer.from(bundleHtml(rep.report, proofs, cp, rep.digest), 'utf8')))
-      st.findings.push(
-        fail(
-          R.html,
-          `${MEMBER.html} is not the page of this bundle's report and judgements (edited, or written by another version)`,
-          { pointer: ptr(MEMBER.html) },
-        ),
-      );
-  }
+  checkPage(st, MEMBER.html, "this bundle's report and judgements", (proofs) =>
+    rep && cp ? bundleHtml(rep.report, proofs, cp, rep.digest) : null,
+  );
   if (rep && !entries.some((e) => e.body['reportDigest'] === rep.digest))
     st.findings.push(
       warning(

@@ -2,7 +2,8 @@
  * Writing a case bundle (docs/evidence-bundle.md, "The case bundle"): one evidence bundle
  * for a whole case: the case report, every artifact's report (without `run`), every
  * judgement the journal holds on any artifact of the case with its inclusion proof, and
- * the journal's latest signed checkpoint. Deterministic like a bundle of one artifact: the
+ * the journal's latest signed checkpoint, and a page of it all for a reader without Reprise
+ * (case-html.ts). Deterministic like a bundle of one artifact: the
  * same case report, reports and journal give the same bytes.
  */
 import type { CaseReport } from '../../../shared/case.js';
@@ -15,11 +16,13 @@ import type { Checkpoint } from '../../journal/format.js';
 import { judgementsIn, reportDigest, type JudgementRecord } from '../../journal/judgement.js';
 import type { InclusionProof } from '../../journal/proofs.js';
 import type { JournalVerification } from '../../journal/verify.js';
+import { caseBundleHtml } from './case-html.js';
 import { provableJournal } from './write.js';
 import { writeZip } from '../../zip/writer.js';
 import type { BundledReport, JournalBundle } from '../operations.js';
 import {
   CASE_BUNDLE_TYPE,
+  CASE_HTML_MEMBER,
   CASE_MEMBER,
   caseReportMember,
   judgementMember,
@@ -59,8 +62,11 @@ export function writeCaseBundle(input: CaseBundleInput): Buffer {
   for (const p of proofs)
     if (canonicalizeValue(p.checkpoint) !== cpText)
       throw new JournalError(`the proof of entry ${p.leafIndex} is not against the bundle's checkpoint`, 'USAGE');
+  const digest = hashValue(input.caseReport);
+  const page = caseBundleHtml(input.caseReport, digest, proofs, input.checkpoint);
   const files = [
     { name: CASE_MEMBER, data: jsonMember(input.caseReport) },
+    { name: CASE_HTML_MEMBER, data: Buffer.from(page, 'utf8') },
     { name: MEMBER.checkpoint, data: jsonMember(input.checkpoint) },
     ...reports.map((r, i) => ({ name: caseReportMember(i), data: jsonMember(r) })),
     ...proofs.map((p) => ({ name: judgementMember(p.leafIndex), data: jsonMember(p) })),
@@ -70,7 +76,7 @@ export function writeCaseBundle(input: CaseBundleInput): Buffer {
     case: {
       verdict: input.caseReport.verdict,
       artifacts: input.caseReport.artifacts.length,
-      digest: hashValue(input.caseReport),
+      digest,
     },
     reports: input.caseReport.artifacts.map((a, i) => ({
       member: caseReportMember(i),

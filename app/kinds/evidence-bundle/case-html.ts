@@ -1,0 +1,100 @@
+/**
+ * The case bundle's self-contained HTML page (`case.html`): the case's verdict, its own
+ * findings, every artifact with its verdict and where its report lies in the bundle, the
+ * links, the timeline, the judgements with their proofs and the checkpoint, for a reader
+ * without Reprise. One file, inline CSS, no script, no external resource, every text escaped
+ * (shared/report-html.ts). A pure function of the case report, the proofs and the
+ * checkpoint, so `verify` rebuilds it and refuses a page that says something else.
+ *
+ * Links and the timeline are listed up to PAGE_ROWS rows each, and the page says how many
+ * more `case.json` holds: a case of 100,000 events would otherwise make a page of tens of
+ * megabytes that no browser lays out, and the case report already carries them all.
+ */
+import type { CaseReport } from '../../../shared/case.js';
+import {
+  escHtml as esc,
+  findingsTable,
+  htmlDl as dl,
+  htmlTable as table,
+  pageStart,
+  verdictBadge,
+} from '../../../shared/report-html.js';
+import type { Checkpoint } from '../../journal/format.js';
+import type { InclusionProof } from '../../journal/proofs.js';
+import { caseReportMember } from './format.js';
+import { checkpointPairs, judgementBlock } from './html.js';
+
+/** The most rows the page lists of the links and of the timeline. */
+export const PAGE_ROWS = 1000;
+
+const code = (s: string | null): string => (s === null ? '—' : `<code>${esc(s)}</code>`);
+const at = (artifact: string | null, pointer: string | null): string =>
+  artifact === null ? 'nothing in the case' : `${esc(artifact)} ${code(pointer)}`;
+
+/** A table of the first PAGE_ROWS rows, and a sentence on the rest. */
+function bounded<T>(items: readonly T[], head: string[], row: (t: T) => string[]): string {
+  const more = items.length - PAGE_ROWS;
+  const rest = more > 0 ? `<p>${esc(`${more.toLocaleString('en')} more in case.json.`)}</p>` : '';
+  return table(head, items.slice(0, PAGE_ROWS).map(row)) + rest;
+}
+
+function artifactsTable(c: CaseReport): string {
+  return table(
+    ['#', 'artifact', 'kind', 'verdict', 'fail / unavailable / warning', 'SHA-256', 'report'],
+    c.artifacts.map((a, i) => [
+      String(i),
+      esc(a.path),
+      esc(a.kind),
+      esc(a.verdict),
+      esc(`${a.counts.fail} / ${a.counts.unavailable} / ${a.counts.warning}`),
+      code(a.sha256 === '' ? null : a.sha256),
+      `${code(caseReportMember(i))}<br>digest ${code(a.reportDigest)}`,
+    ]),
+  );
+}
+
+function sections(c: CaseReport): string[] {
+  return [
+    `<h2>Findings of the case</h2>${findingsTable(c.findings)}`,
+    `<h2>Artifacts (${c.artifacts.length})</h2>${artifactsTable(c)}`,
+    `<h2>Links (${c.links.length})</h2>${bounded(c.links, ['from', 'relation', 'value', 'to', 'status'], (l) => [
+      at(l.from.artifact, l.from.pointer),
+      esc(l.relation),
+      code(l.value),
+      at(l.to.artifact, l.to.pointer),
+      esc(l.status),
+    ])}`,
+    `<h2>Timeline (${c.timeline.length})</h2>${bounded(
+      c.timeline,
+      ['time (UTC)', 'artifact', 'kind', 'event', 'severity'],
+      (e) => [esc(e.atUtc), `${esc(e.artifact)} ${code(e.pointer)}`, esc(e.kind), esc(e.label), esc(e.severity)],
+    )}`,
+  ];
+}
+
+/** The page of a case bundle: `digest` is the case report's (the manifest's `case.digest`), proofs in seq order. */
+export function caseBundleHtml(
+  c: CaseReport,
+  digest: string,
+  proofs: readonly InclusionProof[],
+  checkpoint: Checkpoint,
+): string {
+  const found = c.links.filter((l) => l.status === 'found').length;
+  const head = dl([
+    ['artifacts', esc(c.artifacts.length)],
+    ['links', esc(`${found} found, ${c.links.length - found} missing`)],
+    ['timeline', esc(`${c.timeline.length} event(s)`)],
+    ['case digest', code(digest)],
+  ]);
+  return [
+    ...pageStart('Reprise evidence: a case'),
+    `<h1>Case evidence bundle ${verdictBadge(c.verdict)}</h1>`,
+    head,
+    ...sections(c),
+    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : proofs.map(judgementBlock).join('')}`,
+    `<h2>Signed checkpoint</h2>${dl(checkpointPairs(checkpoint))}`,
+    '<p>Verify offline: <code>reprise verify BUNDLE --trust-store FILE</code></p>',
+    '</body></html>',
+    '',
+  ].join('\n');
+}
