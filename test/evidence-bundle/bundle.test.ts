@@ -189,6 +189,16 @@ describe('evidence bundle', () => {
     expect(await rules(j, f)).toEqual(['RPR-EVB-014']);
   });
 
+  it('a proof member that is not JSON is a finding of its own, never a thrown error', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    f.find((x) => x.name === proofName(f))!.data = Buffer.from('not json\n');
+    fixManifest(f);
+    const failed = await rules(j, f);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed).not.toContain('RPR-EVB-014');
+  });
+
   it('export refuses a judgement made on another report of the artifact', async () => {
     const j = await judged();
     const other = await runBytes(j.artifactPath, Buffer.from('{"hello": "world"}\n'), 'replay', {});
