@@ -96,6 +96,7 @@ export interface OverlongLine {
  * time, so memory stays bounded whatever the journal's size: the lines of one chunk, and
  * (when the chunk is UTF-8) their texts from one decode. A line longer than MAX_LINE_BYTES is
  * not held: its leaf hash is computed as it streams and it is handed over as `overlong`.
+ * `hash`, when given, takes every byte read (from `start`): the file's SHA-256 on the same read.
  */
 export async function streamLines(
   dir: string,
@@ -103,6 +104,7 @@ export async function streamLines(
   onLines: (lines: RawLine[], texts: string[] | undefined) => void,
   onOverlong: (l: OverlongLine) => void,
   start: { offset: number; line: number } = { offset: 0, line: 0 },
+  hash?: Hash,
 ): Promise<StreamedFile> {
   let fh;
   try {
@@ -113,7 +115,7 @@ export async function streamLines(
     throw new JournalError(`cannot read ${join(dir, name)}: ${readFailure(e)}`, 'IO');
   }
   try {
-    return await streamOpened(fh, name, onLines, onOverlong, start);
+    return await streamOpened(fh, name, onLines, onOverlong, start, hash);
   } catch (e) {
     if (e instanceof JournalError) throw e;
     throw new JournalError(`cannot read ${join(dir, name)}: ${readFailure(e)}`, 'IO');
@@ -130,6 +132,7 @@ async function streamOpened(
   onLines: (lines: RawLine[], texts: string[] | undefined) => void,
   onOverlong: (l: OverlongLine) => void,
   start: { offset: number; line: number },
+  hash: Hash | undefined,
 ): Promise<StreamedFile> {
   let pending = Buffer.alloc(0); // bytes after the last newline seen
   let pendingAt = start.offset; // file offset of pending[0]
@@ -142,6 +145,7 @@ async function streamOpened(
     if (bytesRead === 0) break;
     pos += bytesRead;
     let data = chunk.subarray(0, bytesRead);
+    hash?.update(data);
     if (long) {
       // Inside an overlong line: hash up to its newline, then go on with the rest.
       const nl = data.indexOf(0x0a);

@@ -1,6 +1,6 @@
 /**
  * What an evidence journal offers a reviewer's case (KindOperations.caseFacts, docs/case.md),
- * read from its two files after its verification (which says what is wrong with any line):
+ * streamed from its two files after its verification (which says what is wrong with any line):
  * a line that does not parse as an entry or a checkpoint offers nothing.
  *
  * The journal is named by its entries file's SHA-256 and each entry by its entry hash (what
@@ -9,21 +9,41 @@
  * journal covers more than one case). Every entry and checkpoint is a timeline event; the
  * judgements (review-rationale entries) are listed for the case to keep those on its artifacts.
  */
-import { hashBytes } from '../../core/hash.js';
+import { formatHash, newHasher } from '../../core/hash.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { CHECKPOINTS_FILE, entryHash, type Entry } from '../../journal/format.js';
-import { readJournalFiles, type RawLine } from '../../journal/read.js';
+import { CHECKPOINTS_FILE, ENTRIES_FILE, entryHash, type Entry } from '../../journal/format.js';
+import { streamLines, type RawLine } from '../../journal/read.js';
 import type { CaseFacts } from '../operations.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-function parsed(l: RawLine): Record<string, unknown> | null {
+/** The line's JSON object (its text as the stream decoded it, when it could), or null. */
+function parsed(l: RawLine, text: string | undefined): Record<string, unknown> | null {
   try {
-    const v: unknown = JSON.parse(l.bytes.toString('utf8'));
+    const v: unknown = JSON.parse(text ?? l.bytes.toString('utf8'));
     return isObj(v) ? v : null;
   } catch {
     return null;
   }
+}
+
+function checkpointEvent(
+  l: RawLine,
+  text: string | undefined,
+  out: { line: number; event: CaseFacts['events'][number] }[],
+): void {
+  const c = parsed(l, text);
+  const at = str(c?.['timestampUtc']);
+  if (!c || !at) return;
+  out.push({
+    line: l.line,
+    event: {
+      atUtc: at,
+      pointer: `entry:${CHECKPOINTS_FILE}:line:${l.line}`,
+      label: `checkpoint signed (tree size ${String(c['treeSize'])})`,
+      node: null,
+    },
+  });
 }
 
 const OPEN = 'quarantine-open';
@@ -39,32 +59,35 @@ const LABELS: Record<string, string> = {
 };
 
 export async function journalCaseFacts(dir: string): Promise<CaseFacts> {
-  const { entries, checkpoints } = await readJournalFiles(dir);
-  const facts: CaseFacts = {
-    identities: [],
-    references: [],
-    events: [],
-    judgements: [],
-    sha256: hashBytes(entries.data ?? Buffer.alloc(0)),
-  };
-  for (const l of entries.lines) entryFacts(l, facts);
-  const last = checkpoints.lines.length;
-  for (const l of checkpoints.lines) {
-    const c = parsed(l);
-    const at = str(c?.['timestampUtc']);
-    if (!c || !at) continue;
-    facts.events.push({
-      atUtc: at,
-      pointer: `entry:${CHECKPOINTS_FILE}:line:${l.line}`,
-      label: `checkpoint signed (tree size ${String(c['treeSize'])})`,
-      node: l.line === last ? 'checkpoint:latest' : null,
-    });
-  }
+  const facts: CaseFacts = { identities: [], references: [], events: [], judgements: [] };
+  // Streamed as its verification reads it (app/journal/read.ts): memory stays bounded
+  // whatever the journal's size, and the entries file's SHA-256 is taken on the same read.
+  const sha = newHasher();
+  await streamLines(
+    dir,
+    ENTRIES_FILE,
+    (lines, texts) => lines.forEach((l, i) => entryFacts(l, texts?.[i], facts)),
+    () => undefined, // a line too long to hold offers nothing; its verification reports it
+    undefined,
+    sha,
+  );
+  facts.sha256 = formatHash(sha.digest('hex'));
+  const checkpoints: { line: number; event: CaseFacts['events'][number] }[] = [];
+  const read = await streamLines(
+    dir,
+    CHECKPOINTS_FILE,
+    (lines, texts) => lines.forEach((l, i) => checkpointEvent(l, texts?.[i], checkpoints)),
+    () => undefined,
+  );
+  // The last line, when it is a checkpoint, is the one the journal's report has a node for.
+  const last = checkpoints.at(-1);
+  if (last && last.line === read.lines) last.event.node = 'checkpoint:latest';
+  for (const c of checkpoints) facts.events.push(c.event);
   return facts;
 }
 
-function entryFacts(l: RawLine, facts: CaseFacts): void {
-  const e = parsed(l);
+function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts): void {
+  const e = parsed(l, text);
   if (!e || typeof e['seq'] !== 'number' || !isObj(e['subject']) || !isObj(e['body'])) return;
   const pointer = `line:${l.line}`;
   let hash: string;
