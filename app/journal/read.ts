@@ -72,6 +72,7 @@ export async function readJournalFiles(dir: string): Promise<{ entries: RawFile;
 /** The longest line a journal reader holds whole; a longer one is hashed as it streams (its Merkle leaf) and reported. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const CHUNK_BYTES = 8 * 1024 * 1024;
+const MIN_CHUNK_BYTES = 64 * 1024;
 
 export interface StreamedFile {
   name: string;
@@ -139,9 +140,14 @@ async function streamOpened(
   let n = start.line;
   let pos = start.offset;
   let long: { hash: Hash; length: number } | null = null;
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  // A small file (most journals, and every checkpoints file) is read into a buffer of its
+  // size and a little more, not a whole chunk, whose allocation alone cost more than reading
+  // it: one read takes it all, the next sees its end. A file that grows meanwhile is still
+  // read whole, in pieces of at least MIN_CHUNK_BYTES.
+  const { size } = await fh.stat();
+  const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, size - start.offset + 1)));
   for (;;) {
-    const { bytesRead } = await fh.read(chunk, 0, CHUNK_BYTES, pos);
+    const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
     if (bytesRead === 0) break;
     pos += bytesRead;
     let data = chunk.subarray(0, bytesRead);
