@@ -187,5 +187,7 @@ function floorLines(ctx, { bin, folder, dir, out, one, ratio }) {
   const ideal = 1 + floor / (one * 1000);
   ctx.line("floor of the case's own work (reports digested natively, report written): CPU ms", floor.toFixed(0));
   ctx.line('ratio the case would have at that floor', ideal.toFixed(3));
-  ctx.line("share of the case's measured extra that the floor accounts for", ((ideal - 1) / (ratio - 1)).toFixed(2));
+  // A run whose case cost no more than one by one has no extra to share out.
+  const share = ratio > 1 ? ((ideal - 1) / (ratio - 1)).toFixed(2) : 'none (no extra measured)';
+  ctx.line("share of the case's measured extra that the floor accounts for", share);
 }

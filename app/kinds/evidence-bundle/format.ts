@@ -37,9 +37,10 @@ export interface BundleManifest {
 
 /**
  * A case bundle (`reprise export DIR --journal J`): the same archive conventions, the
- * manifest's `type` telling it apart. Members: the case report (`case.json`) and its page (`case.html`), each
- * artifact's report (`reports/<index, 6 digits>.json`, in the case report's artifact
- * order), the checkpoint and the judgements' proofs as in a bundle of one artifact.
+ * manifest's `type` telling it apart. Members: the case report (`case.json`) and its page
+ * (`case.html`), each artifact's report (`reports/<index, 6 digits>.json`, in the case
+ * report's artifact order), the checkpoint and the judgements' proofs as in a bundle of one
+ * artifact.
  */
 export const CASE_BUNDLE_TYPE = 'reprise.case-bundle/v1';
 export const CASE_MEMBER = 'case.json';

@@ -1,10 +1,10 @@
 /**
  * Writing a case bundle (docs/evidence-bundle.md, "The case bundle"): one evidence bundle
  * for a whole case: the case report, every artifact's report (without `run`), every
- * judgement the journal holds on any artifact of the case with its inclusion proof, and
- * the journal's latest signed checkpoint, and a page of it all for a reader without Reprise
- * (case-html.ts). Deterministic like a bundle of one artifact: the
- * same case report, reports and journal give the same bytes.
+ * judgement the journal holds on any artifact of the case with its inclusion proof, the
+ * journal's latest signed checkpoint, and a page of it all for a reader without Reprise
+ * (case-html.ts). Deterministic like a bundle of one artifact: the same case report,
+ * reports and journal give the same bytes.
  */
 import type { CaseReport } from '../../../shared/case.js';
 import type { Report } from '../../../shared/report.js';
