@@ -17,6 +17,7 @@ import {
   type CaseFile,
   type CaseOutcome,
   type CaseRunOptions,
+  partFromText,
 } from '../engine/case/index.js';
 import { chunkSize, startBatchPool, type BatchPool } from './batch-pool.js';
 import type { BatchItem } from './protocol.js';
@@ -48,8 +49,10 @@ export async function runCase(dir: string, run: RunCaseOptions = {}): Promise<Ca
 
 /** A batch item of the case as an outcome (a crashed worker's item is the artifact's failure). */
 export function outcomeOf(file: CaseFile, item: BatchItem): CaseOutcome {
-  if (item.ok && item.part)
-    return item.report ? { ok: true, part: item.part, report: item.report } : { ok: true, part: item.part };
+  if (item.ok && item.part !== undefined) {
+    const part = partFromText(item.part);
+    return item.report ? { ok: true, part, report: item.report } : { ok: true, part };
+  }
   const message = item.ok ? 'internal error: the worker returned no case part' : item.message;
   return { ok: false, unreadable: { path: file.rel, message, usage: !item.ok && item.usage } };
 }

@@ -1,7 +1,6 @@
 /** Messages between a WorkerPool and its engine workers. */
 import type { Report } from '../../shared/report.js';
 import type { Mode } from '../engine/run.js';
-import type { CasePart } from '../engine/case/part.js';
 import type { EngineOptions } from '../kinds/types.js';
 
 export type EngineJob =
@@ -40,6 +39,11 @@ export interface BatchJob {
   namedInCase?: boolean;
 }
 export type BatchItem =
-  | { ok: true; verdict: Report['verdict']; text: string; report?: Report; part?: CasePart }
+  /**
+   * `part`: for a case, the artifact's case part as JSON text (partText, partFromText): one
+   * string crosses to the main thread, where a structured clone would be thousands of small
+   * objects to build there and to copy at every scavenge until the case is assembled.
+   */
+  | { ok: true; verdict: Report['verdict']; text: string; report?: Report; part?: string }
   | { ok: false; usage: boolean; message: string };
 export type BatchOutcome = BatchItem[];

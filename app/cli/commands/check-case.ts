@@ -12,7 +12,7 @@ import type { CaseReport } from '../../../shared/case.js';
 import { UsageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { assembleCase } from '../../engine/case/assemble.js';
-import type { CasePart, CaseUnreadable } from '../../engine/case/part.js';
+import { partFromText, type CaseUnreadable } from '../../engine/case/part.js';
 import { caseFiles, type CaseFile } from '../../engine/case/walk.js';
 import type { BatchItem } from '../../jobs/protocol.js';
 import type { CliIO } from '../io.js';
@@ -43,9 +43,13 @@ export function inside(file: string, dir: string): boolean {
   return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
 }
 
-/** The case's artifacts and, as their items land, their parts. */
+/**
+ * The case's artifacts and, as their items land, their parts: kept as the text they came in
+ * (BatchItem.part) until the assembly, so that this thread holds a few strings, not
+ * thousands of objects its collector would copy at every scavenge of the run.
+ */
 export class CaseCollector {
-  private readonly parts: CasePart[] = [];
+  private readonly parts: string[] = [];
   private readonly unreadable: CaseUnreadable[] = [];
   private constructor(readonly files: readonly CaseFile[]) {}
 
@@ -63,14 +67,14 @@ export class CaseCollector {
 
   add(index: number, item: BatchItem): void {
     const rel = this.files[index]!.rel;
-    if (item.ok && item.part) this.parts.push(item.part);
+    if (item.ok && item.part !== undefined) this.parts.push(item.part);
     else if (!item.ok) this.unreadable.push({ path: rel, message: item.message, usage: item.usage });
     else this.unreadable.push({ path: rel, message: 'internal error: no case part', usage: false });
   }
 
   /** `maxFindingsPerRule`: `--limit findings-per-rule`, as for every report. */
   report(maxFindingsPerRule?: number): CaseReport {
-    return assembleCase(this.parts, this.unreadable, maxFindingsPerRule);
+    return assembleCase(this.parts.map(partFromText), this.unreadable, maxFindingsPerRule);
   }
 }
 

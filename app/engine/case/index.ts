@@ -21,7 +21,15 @@ import { verifyForCase } from './verify-one.js';
 export { assembleCase } from './assemble.js';
 export { caseFiles, type CaseFile } from './walk.js';
 export { verifyForCase } from './verify-one.js';
-export { casePart, normalisedUtc, type CaseOutcome, type CasePart, type CaseUnreadable } from './part.js';
+export {
+  casePart,
+  normalisedUtc,
+  partFromText,
+  partText,
+  type CaseOutcome,
+  type CasePart,
+  type CaseUnreadable,
+} from './part.js';
 
 /** The case's progress: `done` of `total` artifacts have their verdict. */
 export interface CaseProgress {
