@@ -7,6 +7,7 @@ import type { RuleDeclarations } from './findings.js';
 export const CORE_RULES = {
   'RPR-KIND-001': 'the content is not an artifact kind Reprise knows',
   'RPR-REPLAY-001': 'replay was asked of a kind that has nothing to re-execute',
+  'RPR-REPLAY-002': 'a replayed case verified an artifact whose kind has nothing to re-execute',
   'RPR-REPORT-001': 'a rule had more than 100 findings',
   ERR_SYNTAX: 'the text is not JSON',
   ERR_UTF8: 'the bytes are not valid UTF-8',

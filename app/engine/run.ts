@@ -3,7 +3,7 @@
  * result into a report. Used by the CLI (inline or in workers) and by the workbench.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { Report } from '../../shared/report.js';
+import type { Finding, Report } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
 import {
   FileReadError,
@@ -13,7 +13,7 @@ import {
   readOpened,
   type OpenedFile,
 } from '../core/files.js';
-import { cutShort, fail } from '../core/findings.js';
+import { cutShort, fail, info } from '../core/findings.js';
 import { refusedAsCutShort } from '../core/jcs.js';
 import { memoFile } from '../core/closed.js';
 import { hashBytes, hashFile } from '../core/hash.js';
@@ -172,13 +172,7 @@ async function runSniffed(
   if (mode === 'replay') {
     if (!code.replay) {
       result = await code.verify(sniffed, ctx);
-      result = {
-        ...result,
-        findings: [
-          ...result.findings,
-          fail('RPR-REPLAY-001', `artifacts of kind ${handler.kind} have nothing to re-execute; use verify`),
-        ],
-      };
+      result = { ...result, findings: [...result.findings, nothingToReplay(handler.kind, options)] };
     } else result = await code.replay(sniffed, ctx);
   } else result = await code.verify(sniffed, ctx);
   const report = await namedSigner(
@@ -197,6 +191,13 @@ async function runSniffed(
     ctx,
   );
   return withAfter(report, after && ((r) => after(r, { sniffed }, code.operations, ctx)));
+}
+
+/** What a replay of a kind with nothing to re-execute adds to its verification: a failure, or in a case a note. */
+function nothingToReplay(kind: string, options: EngineOptions): Finding {
+  return options.verifyWhatCannotReplay
+    ? info('RPR-REPLAY-002', `artifacts of kind ${kind} have nothing to re-execute: verified only`)
+    : fail('RPR-REPLAY-001', `artifacts of kind ${kind} have nothing to re-execute; use verify`);
 }
 
 /** The report, once `after` (RunHow.after) has read what it needs of the artifact. */

@@ -133,6 +133,13 @@ export type EngineOptions = {
    * (the default), the control that sets it in the workbench (set by its engine host).
    */
   optionWords?: Partial<Record<'profiles' | 'kernelAdapter', string>>;
+  /**
+   * Set by the engine for a replayed case, never by a user: an artifact whose kind has
+   * nothing to re-execute (a policy bundle, a package) is verified, and its report says so
+   * (RPR-REPLAY-002, info), instead of failing as a replay asked of that one artifact does
+   * (RPR-REPLAY-001). A case replays what can be replayed; it does not fail the rest.
+   */
+  verifyWhatCannotReplay?: boolean;
 };
 
 export interface KindContext {

@@ -60,6 +60,7 @@ function useConnect(connect: State['connect']): void {
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   const caseFolder = useCase((s) => s.folder);
   const caseOptions = useCase((s) => s.runOptions);
+  const caseMode = useCase((s) => s.runMode);
   useEffect(() => {
     if (!info) return;
     const t = setTimeout(
@@ -75,13 +76,14 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
             options: artifact?.options ?? {},
             caseFolder,
             caseOptions,
+            caseMode,
           },
           linkOptionNames(info.options),
         ),
       0,
     );
     return () => clearTimeout(t);
-  }, [info, view, artifact, caseFolder, caseOptions]);
+  }, [info, view, artifact, caseFolder, caseOptions, caseMode]);
 }
 
 /** A link pasted or followed in this tab changes only the fragment: open what it names. */

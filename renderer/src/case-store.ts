@@ -5,7 +5,7 @@
  * opens in the main store as a file opened by path (the chain view at the event's node).
  */
 import { create } from 'zustand';
-import type { ApiEvent, CaseSource, CaseStarted, RepriseClient } from '../../shared/api';
+import type { ApiEvent, CaseSource, CaseStarted, CheckMode, RepriseClient } from '../../shared/api';
 import { CASE_SCHEMA, type CaseArtifact, type CaseReport } from '../../shared/case';
 import { uploadFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
@@ -31,14 +31,22 @@ interface CaseState {
   /** The folder opened by its path, and the options the case ran with: what a link names (lib/deep-link.ts). */
   folder: string | null;
   runOptions: Record<string, string>;
+  /** What the next case opened runs: verify, or replay (re-execute what can be re-executed). */
+  mode: CheckMode;
+  /** What the case on screen ran (null for a saved case report): its link says it, and its artifacts open so. */
+  runMode: CheckMode | null;
+  setMode(mode: CheckMode): void;
   running: CaseRun | null;
   /** Verdicts landed so far, in landing order (the report's own order once it is in). */
   landed: CaseArtifact[];
   report: CaseReport | null;
   error: string | null;
   note: string | null;
-  /** Verifies the folder at `path` as a case; `options` (a link's) instead of the Open view's fields. */
-  openFolder(path: string, options?: Record<string, string>): Promise<void>;
+  /**
+   * Runs the folder at `path` as a case; `options` and `mode` (a link's) instead of the Open
+   * view's fields and the chosen mode.
+   */
+  openFolder(path: string, options?: Record<string, string>, mode?: CheckMode): Promise<void>;
   openFiles(files: CaseFile[]): Promise<void>;
   openSaved(file: File): Promise<void>;
   cancel(): Promise<void>;
@@ -46,7 +54,7 @@ interface CaseState {
   openArtifact(path: string, node: string | null, pointer: string | null): Promise<void>;
 }
 
-const FRESH = { running: null, landed: [], report: null, error: null, note: null };
+const FRESH = { running: null, landed: [], report: null, error: null, note: null, runMode: null };
 
 /**
  * An event's pointer the artifact's text can show: RFC 6901, or `line:N` of the file itself
@@ -108,6 +116,7 @@ async function follow(
   api: RepriseClient,
   source: CaseSource,
   name: string,
+  mode: CheckMode,
   given?: Record<string, string>,
 ): Promise<void> {
   const early: ApiEvent[] = [];
@@ -122,12 +131,12 @@ async function follow(
   const { openOptions, jobExtras } = useStore.getState();
   const asFile = { type: 'path', path: '' } as const;
   const options: Record<string, string> = given ?? {
-    ...jobExtras('verify', asFile).options,
+    ...jobExtras(mode, asFile).options,
     ...optionsFor(asFile, openOptions),
   };
   let started: CaseStarted;
   try {
-    started = await api.startCase({ source, mode: 'verify', ...(Object.keys(options).length ? { options } : {}) });
+    started = await api.startCase({ source, mode, ...(Object.keys(options).length ? { options } : {}) });
   } catch (e) {
     off();
     throw e;
@@ -139,6 +148,7 @@ async function follow(
     dir: started.dir,
     folder: source.type === 'path' ? source.path : null,
     runOptions: options,
+    runMode: mode,
     running: { caseId, done: 0, total: 0 },
   });
   for (const e of early.splice(0)) {
@@ -196,12 +206,17 @@ export const useCase = create<CaseState>((set, get) => ({
   dir: null,
   folder: null,
   runOptions: {},
+  mode: 'verify',
   ...FRESH,
-  async openFolder(path, options) {
+  setMode(mode) {
+    set({ mode });
+  },
+  async openFolder(path, options, mode) {
     const api = useStore.getState().api;
     if (!api || get().running) return;
-    set({ ...FRESH, name: path, dir: null, folder: null });
-    await follow(api, { type: 'path', path }, path, options).catch(failed);
+    const runs = mode ?? get().mode;
+    set({ ...FRESH, name: path, dir: null, folder: null, mode: runs });
+    await follow(api, { type: 'path', path }, path, runs, options).catch(failed);
   },
   async openFiles(files) {
     const api = useStore.getState().api;
@@ -211,7 +226,7 @@ export const useCase = create<CaseState>((set, get) => ({
     try {
       const folderId = await sendFiles(api, files);
       set({ note: null });
-      await follow(api, { type: 'uploads', folderId }, name);
+      await follow(api, { type: 'uploads', folderId }, name, get().mode);
     } catch (e) {
       failed(e);
     }
@@ -243,7 +258,9 @@ export const useCase = create<CaseState>((set, get) => ({
     const abs = `${dir.replace(/[\\/]+$/, '')}/${path}`;
     const main = useStore.getState();
     main.setView('chain');
-    await main.openPath(abs, 'verify');
+    // As the case ran it: a replayed case's artifact opens replayed, with the options the case ran with.
+    const { runMode, runOptions } = get();
+    await main.openPath(abs, runMode ?? 'verify', [], runOptions);
     await jobEnded();
     const { report, artifact, select } = useStore.getState();
     if (!report || artifact?.source?.type !== 'path' || artifact.source.path !== abs) return;

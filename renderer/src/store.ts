@@ -324,7 +324,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     if (link.caseFolder) {
       // Loaded here, not imported above: the case store imports this one.
       const { useCase } = await import('./case-store');
-      return useCase.getState().openFolder(link.caseFolder, link.options);
+      return useCase.getState().openFolder(link.caseFolder, link.options, link.mode ?? 'verify');
     }
     const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
     // The options the link ran it with: a file's trust store and providers fill the Open view's fields.

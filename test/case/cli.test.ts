@@ -42,6 +42,37 @@ describe('reprise verify DIR --case', () => {
     expect(readFileSync(out, 'utf8')).toBe(inline.stdout);
   }, 240_000);
 
+  it('replays what can be replayed and verifies the rest: a policy bundle is verified with a note, not failed', async () => {
+    type Out = { artifacts: { path: string; kind: string; verdict: string; counts: { fail: number; info: number } }[] };
+    const verified = JSON.parse((await runCli(['verify', fx.dir, '--case', '-', ...trust()])).stdout) as Out;
+    const replayed = JSON.parse(
+      (await runCli(['replay', fx.dir, '--case', '-', '--workers', '2', ...trust()])).stdout,
+    ) as Out;
+    const policy = (o: Out) => o.artifacts.find((a) => a.path === 'tg/policy.json')!;
+    expect(policy(verified).kind).toBe('tg-policy-bundle');
+    expect(policy(replayed).verdict).toBe(policy(verified).verdict);
+    expect(policy(replayed).counts.fail).toBe(policy(verified).counts.fail);
+    expect(policy(replayed).counts.info).toBe(policy(verified).counts.info + 1);
+    // Its per-artifact output says why, under its own rule.
+    const text = await runCli([
+      'replay',
+      fx.dir,
+      '--case',
+      join(mkdtempSync(join(tmpdir(), 'reprise-case-r-')), 'c.json'),
+      ...trust(),
+    ]);
+    expect(text.stdout).toMatch(
+      /RPR-REPLAY-002 +artifacts of kind tg-policy-bundle have nothing to re-execute: verified only/,
+    );
+    expect(text.stdout).not.toContain('RPR-REPLAY-001');
+    // Asked of that one artifact, a replay still fails: there is nothing to re-execute in it.
+    const one = await runCli(['replay', join(fx.dir, 'tg/policy.json'), '--json']);
+    expect(one.code).toBe(1);
+    expect((JSON.parse(one.stdout) as { findings: { rule: string }[] }).findings.map((f) => f.rule)).toContain(
+      'RPR-REPLAY-001',
+    );
+  }, 240_000);
+
   it('refuses what it cannot do in one line, exit 3', async () => {
     const cases: [string[], RegExp][] = [
       [['verify', fx.dir, fx.dir, '--case', '-'], /--case takes one case folder/],

@@ -52,6 +52,13 @@ describe('deep links', () => {
     expect(other.caseFolder).toBeNull();
     expect(other.path).toBe('/x.json');
   });
+  it("in the Case view say a replayed case's mode, and no mode for a verified one (whatever the open artifact ran)", () => {
+    const at = (caseMode: 'verify' | 'replay' | null, mode: 'verify' | 'replay') =>
+      readLink(linkFor('', base({ view: 'case', source: null, mode, caseFolder: '/cases/a', caseMode })));
+    expect(at('replay', 'verify')).toMatchObject({ caseFolder: '/cases/a', mode: 'replay' });
+    expect(at('verify', 'replay')).toMatchObject({ caseFolder: '/cases/a', mode: null });
+    expect(at(null, 'replay').mode).toBeNull();
+  });
   it('carry what-if substitutions, and an explicit "as recorded" for a replay without any', () => {
     const ex = { type: 'example', path: 'dumps/whatif.dump.json' } as const;
     const sub = readLink(

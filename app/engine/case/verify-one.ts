@@ -40,8 +40,10 @@ export async function verifyForCase(
     }
   };
   let report: Report;
+  // A case replays what can be replayed and verifies the rest (RPR-REPLAY-002).
+  const opts = mode === 'replay' ? { ...options, verifyWhatCannotReplay: true } : options;
   try {
-    report = await runPath(path, mode, options, { onProgress: how.onProgress, shown: how.shown ?? rel, after });
+    report = await runPath(path, mode, opts, { onProgress: how.onProgress, shown: how.shown ?? rel, after });
   } catch (e) {
     const usage = e instanceof UsageError;
     const message = usage ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;

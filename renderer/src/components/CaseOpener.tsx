@@ -129,6 +129,30 @@ function FolderPath({ busy }: { busy: boolean }) {
   );
 }
 
+/** Verify or replay: what each artifact of the next case opened gets (a running case keeps its own). */
+function ModeChoice({ busy }: { busy: boolean }) {
+  const { mode, setMode } = useCase(useShallow((s) => ({ mode: s.mode, setMode: s.setMode })));
+  return (
+    <fieldset className="case-mode" disabled={busy} data-testid="case-mode-choice">
+      <legend>Each artifact is</legend>
+      <label>
+        <input type="radio" name="case-mode" checked={mode === 'verify'} onChange={() => setMode('verify')} /> verified
+        (its hashes, signatures and structure; nothing re-executed)
+      </label>
+      <label>
+        <input
+          type="radio"
+          name="case-mode"
+          checked={mode === 'replay'}
+          onChange={() => setMode('replay')}
+          data-testid="case-mode-replay"
+        />{' '}
+        replayed (what can be re-executed is, with the providers and policy of the Open view)
+      </label>
+    </fieldset>
+  );
+}
+
 /** "Open a case folder": by path or dialog, a folder or several files sent from the window, a drop, a saved case report. */
 export function CaseOpener() {
   const { busy, openFiles, openSaved } = useCase(
@@ -143,10 +167,11 @@ export function CaseOpener() {
     <section className="case-open" aria-labelledby="case-open-h">
       <h3 id="case-open-h">Open a case folder</h3>
       <p className="muted small">
-        Every artifact of the folder is verified in the engine's workers; each verdict shows as it lands, and one
-        failing artifact never stops the others.{' '}
+        Every artifact of the folder is verified (or replayed) in the engine's workers; each verdict shows as it lands,
+        and one failing artifact never stops the others.{' '}
         {transport === 'web' && 'By path, the folder must lie under a folder this web host was started with (--root).'}
       </p>
+      <ModeChoice busy={busy} />
       <FolderPath busy={busy} />
       <div {...drop} data-testid="case-dropzone">
         <p>Drop a case folder or several files here, or</p>

@@ -17,15 +17,15 @@ const LINK_STATUSES = ['found', 'missing'] as const;
 
 /** One progress over the whole case, and Cancel. */
 function CaseProgress() {
-  const { running, name, cancel } = useCase(
-    useShallow((s) => ({ running: s.running, name: s.name, cancel: s.cancel })),
+  const { running, name, cancel, runMode } = useCase(
+    useShallow((s) => ({ running: s.running, name: s.name, cancel: s.cancel, runMode: s.runMode })),
   );
   if (!running) return null;
   const pct = running.total ? Math.round((running.done / running.total) * 100) : 0;
   return (
     <div className="case-progress" role="status" data-testid="case-progress">
       <span>
-        Verifying the case {name}… {running.done.toLocaleString('en')} of{' '}
+        {runMode === 'replay' ? 'Replaying' : 'Verifying'} the case {name}… {running.done.toLocaleString('en')} of{' '}
         {running.total ? running.total.toLocaleString('en') : '?'} artifacts
       </span>
       <progress max={100} value={pct} aria-label="Case progress">
@@ -255,6 +255,19 @@ function CaseFindings({ findings }: { findings: readonly Finding[] }) {
 }
 
 /** The case's verdict, its findings, links, judgements and timeline. */
+/** How the case on screen was run (a saved case report does not say). */
+function RunWords() {
+  const runMode = useCase((s) => s.runMode);
+  if (runMode === null) return null;
+  return (
+    <p className="muted small" data-testid="case-run-mode">
+      {runMode === 'replay'
+        ? 'Replayed: each artifact was verified and what can be re-executed was; its artifacts open replayed.'
+        : 'Verified: nothing was re-executed. Choose "replayed" above and open the case again to re-execute.'}
+    </p>
+  );
+}
+
 function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: TimelineEvent) => void }) {
   return (
     <>
@@ -262,6 +275,7 @@ function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: 
         Case: {VERDICT_LABEL[report.verdict]} · {report.artifacts.length.toLocaleString('en')} artifacts ·{' '}
         {report.links.length.toLocaleString('en')} links · {report.timeline.length.toLocaleString('en')} events
       </h3>
+      <RunWords />
       <CaseFindings findings={report.findings} />
       <h3>Links</h3>
       <Links links={report.links} findings={report.findings} />

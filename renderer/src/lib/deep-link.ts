@@ -10,8 +10,8 @@
  * report opened for reading (`report`).
  *
  * In the Case view a link names the case folder instead (`case`, a path under the granted
- * folders) with the options the case ran with, so a reload or a shared link verifies the
- * same folder again as it was verified.
+ * folders) with the options and the mode the case ran with, so a reload or a shared link
+ * runs the same folder again as it was run.
  *
  * The link also carries every engine option the job ran with (`trustStore=/abs/file`, one
  * parameter per option the engine declares for the workbench: trust store, providers,
@@ -35,7 +35,7 @@ export interface DeepLink {
   report: string | null;
   /** The engine options the job ran with, by the engine's option names (paths; never a key). */
   options: Record<string, string>;
-  /** The case folder the Case view verified (its path), whose options are then `options`. */
+  /** The case folder the Case view ran (its path), whose options are then `options` and mode `mode`. */
   caseFolder: string | null;
 }
 
@@ -53,6 +53,8 @@ export interface LinkState {
   /** In the Case view, the case folder opened by its path, and the options the case ran with. */
   caseFolder?: string | null;
   caseOptions?: Record<string, string>;
+  /** What the case ran: a replayed case's link says `mode=replay` (a verified one says nothing). */
+  caseMode?: CheckMode | null;
 }
 
 const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report', 'case'];
@@ -99,6 +101,7 @@ export function linkFor(hash: string, s: LinkState, optionNames: readonly string
   p.set('view', s.view);
   if (s.view === 'case' && s.caseFolder) {
     p.set('case', s.caseFolder);
+    if (s.caseMode === 'replay') p.set('mode', 'replay');
     for (const [k, v] of Object.entries(s.caseOptions ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
     return '#' + p.toString();
   }
