@@ -8,9 +8,16 @@
  * Bounded: the walk keeps its own stack (no recursion, so no depth can overflow it), visits
  * each value once, copies nothing (entries hold references to the inputs), and lists at most
  * `limit` differences while counting all of them; the result says when it listed fewer.
- * Arrays are compared index by index (no alignment search, which costs quadratic time on
- * large arrays): an item inserted in the middle shows as the items after it changed and one
- * added at the end, and the lengths are said.
+ * Arrays are aligned on their common ends: the items equal at the start and at the end are
+ * matched, and only the run between them differs, item by item, with the longer side's
+ * last items `added` (a pointer into b) or `removed` (a pointer into a). So one item
+ * inserted or deleted anywhere is one entry, as in a JSON Patch, in linear time; a full
+ * alignment search (an LCS) would cost quadratic time on large arrays, so two runs that
+ * differ throughout are compared by position within the run, and the lengths are said.
+ * Arrays of one length are compared by position (an insertion changes a length), and the
+ * matching of ends compares at most ALIGN_BUDGET values in one diff: past it (which only
+ * inputs nested thousands deep reach, each level's items being compared again), arrays are
+ * compared by position, so the walk stays linear.
  */
 import { exactDifference } from './exact-decimal.js';
 import { escapePointerToken } from './json-pointer.js';
@@ -20,6 +27,8 @@ import type { JsonValue, Report } from './report.js';
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
 /** Differences listed by default; the rest are counted. */
 export const DEFAULT_DIFF_LIMIT = 1000;
+/** Values compared in one diff to match arrays' equal ends (module comment). */
+export const ALIGN_BUDGET = 1_000_000;
 
 export type DiffOp = 'changed' | 'added' | 'removed';
 
@@ -34,7 +43,7 @@ export interface StringSpan {
 
 export interface DiffEntry {
   op: DiffOp;
-  /** RFC 6901 pointer into both values. */
+  /** RFC 6901 pointer: into both values when changed, into b when added, into a when removed (as JSON Patch reads them). */
   pointer: string;
   /** Absent when added. */
   left?: JsonValue;
@@ -92,6 +101,8 @@ class Collector {
   readonly differences: DiffEntry[] = [];
   readonly lengths: LengthChange[] = [];
   total = 0;
+  /** What is left of ALIGN_BUDGET. */
+  readonly align = { left: ALIGN_BUDGET };
   constructor(readonly limit: number) {}
   get full(): boolean {
     return this.differences.length >= this.limit;
@@ -127,6 +138,9 @@ interface Frame {
   names: string[] | null;
   n: number;
   i: number;
+  /** Arrays: children below `both` are on both sides; past it, only on the longer side (`aLonger`: a's). */
+  both: number;
+  aLonger: boolean;
 }
 
 function pointerOf(f: Frame | null, last?: string): string {
@@ -141,16 +155,71 @@ const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 
 /** A frame for two containers of one type, or null when the two are not. */
 function frameOf(parent: Frame | null, token: string, x: JsonValue, y: JsonValue, out: Collector): Frame | null {
   if (Array.isArray(x) && Array.isArray(y)) {
-    const f: Frame = { parent, token, a: x, b: y, names: null, n: Math.max(x.length, y.length), i: 0 };
+    // The equal items at both ends are matched and never walked again; the run between differs.
+    let start = 0;
+    let end = 0;
+    const shorter = Math.min(x.length, y.length);
+    if (x.length !== y.length) {
+      while (start < shorter && sameJson(x[start]!, y[start]!, out.align)) start++;
+      while (end < shorter - start && sameJson(x[x.length - 1 - end]!, y[y.length - 1 - end]!, out.align)) end++;
+    }
+    const [runA, runB] = [x.length - start - end, y.length - start - end];
+    const [n, both] = [start + Math.max(runA, runB), start + Math.min(runA, runB)];
+    const f: Frame = { parent, token, a: x, b: y, names: null, i: start, n, both, aLonger: runA > runB };
     if (x.length !== y.length) out.length(() => pointerOf(f), x.length, y.length);
     return f;
   }
   if (isObj(x) && isObj(y)) {
     // Members in code-unit order of their names (deterministic, as RFC 8785).
     const names = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort(byCodeUnits);
-    return { parent, token, a: x, b: y, names, n: names.length, i: 0 };
+    return { parent, token, a: x, b: y, names, n: names.length, i: 0, both: 0, aLonger: false };
   }
   return null;
+}
+
+/** Two containers being compared for equality: the next child to compare. */
+interface EqFrame {
+  a: JsonValue[] | Obj;
+  b: JsonValue[] | Obj;
+  names: string[] | null;
+  i: number;
+}
+
+/**
+ * Whether two values are equal as JSON (numbers by value, members in any order). It keeps
+ * its own stack of one frame per level, as the diff's walk does, and stops at the first
+ * difference. With a budget, it compares at most `budget.left` values (spending them) and
+ * says false once the budget is spent.
+ */
+export function sameJson(a: JsonValue, b: JsonValue, budget = { left: Infinity }): boolean {
+  const stack: EqFrame[] = [];
+  const open = (x: JsonValue, y: JsonValue): boolean => {
+    if (budget.left-- <= 0) return false;
+    if (sameLeaf(x, y)) return true;
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+      stack.push({ a: x, b: y, names: null, i: 0 });
+      return true;
+    }
+    if (!isObj(x) || !isObj(y)) return false;
+    const names = Object.keys(x);
+    if (names.length !== Object.keys(y).length || !names.every((k) => Object.hasOwn(y, k))) return false;
+    stack.push({ a: x, b: y, names, i: 0 });
+    return true;
+  };
+  if (!open(a, b)) return false;
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    const n = f.names ? f.names.length : (f.a as JsonValue[]).length;
+    if (f.i >= n) {
+      stack.pop();
+      continue;
+    }
+    const key = f.names ? f.names[f.i]! : f.i;
+    f.i++;
+    if (!open((f.a as Obj)[key as string]!, (f.b as Obj)[key as string]!)) return false;
+  }
+  return true;
 }
 
 /** Leaves equal by value: numbers by value (so `-0` is `0`, as RFC 8785 writes it). */
@@ -160,8 +229,8 @@ const sameLeaf = (a: JsonValue, b: JsonValue): boolean => a === b;
 function step(f: Frame, out: Collector): Frame | null {
   const i = f.i++;
   const key = f.names ? f.names[i]! : i;
-  const inA = f.names ? Object.hasOwn(f.a, key) : i < (f.a as JsonValue[]).length;
-  const inB = f.names ? Object.hasOwn(f.b, key) : i < (f.b as JsonValue[]).length;
+  const inA = f.names ? Object.hasOwn(f.a, key) : i < f.both || f.aLonger;
+  const inB = f.names ? Object.hasOwn(f.b, key) : i < f.both || !f.aLonger;
   const x = (f.a as Obj)[key as string];
   const y = (f.b as Obj)[key as string];
   const token = typeof key === 'string' ? escapePointerToken(key) : String(key);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalizeValue } from '../../app/core/jcs.js';
-import { diffJson, replaySides, stringSpan, type DiffEntry } from '../../shared/diff.js';
+import { diffJson, replaySides, sameJson, stringSpan, type DiffEntry } from '../../shared/diff.js';
 import type { JsonValue } from '../../shared/report.js';
 
 /** RFC 6901 tokens of a pointer. */
@@ -13,10 +13,14 @@ const tokens = (p: string): string[] =>
         .split('/')
         .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 
-/** Applies the listed differences to a copy of `a` (removals last, from the highest index down). */
+/**
+ * Applies the listed differences to a copy of `a` as a JSON Patch would: changes, then
+ * removals from the highest index down (pointers into a), then additions in order, an
+ * array's inserted where it names (pointers into b).
+ */
 function apply(a: JsonValue, diffs: DiffEntry[]): JsonValue {
   const root = { v: structuredClone(a) as JsonValue };
-  const set = (p: string, value: JsonValue | undefined) => {
+  const set = (p: string, value: JsonValue | undefined, insert = false) => {
     const ts = tokens(p);
     let parent: Record<string, JsonValue> = root as unknown as Record<string, JsonValue>;
     let key = 'v';
@@ -27,10 +31,12 @@ function apply(a: JsonValue, diffs: DiffEntry[]): JsonValue {
     if (value === undefined) {
       if (Array.isArray(parent)) parent.splice(Number(key), 1);
       else delete parent[key];
-    } else Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
+    } else if (insert && Array.isArray(parent)) parent.splice(Number(key), 0, value);
+    else Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
   };
-  for (const d of diffs) if (d.op !== 'removed') set(d.pointer, d.right);
+  for (const d of diffs) if (d.op === 'changed') set(d.pointer, d.right);
   for (const d of diffs.filter((x) => x.op === 'removed').reverse()) set(d.pointer, undefined);
+  for (const d of diffs) if (d.op === 'added') set(d.pointer, d.right, true);
   return root.v;
 }
 
@@ -68,6 +74,53 @@ describe('diffJson', () => {
       ['added', '/new'],
     ]);
     expect(r.lengths).toEqual([{ pointer: '/m~0n', left: 2, right: 1 }]);
+  });
+
+  it('aligns arrays on their equal ends: an item inserted or removed anywhere is one entry', () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, score: i / 10 }));
+    const a = rows(1000);
+    const inserted = [...a.slice(0, 400), { id: 'new', score: 0.5 }, ...a.slice(400)];
+    expect(diffJson(a, inserted).differences).toEqual([
+      { op: 'added', pointer: '/400', right: { id: 'new', score: 0.5 } },
+    ]);
+    const removed = [...a.slice(0, 10), ...a.slice(11)];
+    expect(diffJson(a, removed).differences).toEqual([{ op: 'removed', pointer: '/10', left: a[10] }]);
+    // A run that differs throughout is compared by position, the longer side's last items added.
+    const r = diffJson({ t: ['a', 'x', 'y', 'z'] }, { t: ['a', 'p', 'q', 'r', 's', 'z'] });
+    expect(r.differences.map((d) => [d.op, d.pointer])).toEqual([
+      ['changed', '/t/1'],
+      ['changed', '/t/2'],
+      ['added', '/t/3'],
+      ['added', '/t/4'],
+    ]);
+    expect(r.lengths).toEqual([{ pointer: '/t', left: 4, right: 6 }]);
+    // Arrays of one length are compared by position; members compare in any order.
+    expect(diffJson([{ a: 1, b: 2 }, 3], [{ b: 2, a: 1 }, 4]).differences.map((d) => d.pointer)).toEqual(['/1']);
+    expect(sameJson({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBe(true);
+    expect(sameJson({ a: [1] }, { a: [1], b: 1 })).toBe(false);
+  });
+
+  it('matches ends within a budget, and arrays nested thousands deep whose lengths differ at every level', () => {
+    // Comparing past its budget says "not equal": the arrays are then compared by position.
+    const big = Array.from({ length: 5000 }, (_, i) => ({ i }));
+    const budget = { left: 1000 };
+    expect(sameJson(big, structuredClone(big), budget)).toBe(false);
+    expect(budget.left).toBeLessThanOrEqual(0);
+    expect(sameJson(big, structuredClone(big))).toBe(true);
+    let a: JsonValue = 1;
+    let b: JsonValue = 2;
+    for (let i = 0; i < 20_000; i++) {
+      a = [a, 0];
+      b = [b];
+    }
+    const t = process.cpuUsage();
+    const r = diffJson(a, b, { limit: 10 });
+    const spent = process.cpuUsage(t);
+    expect(r.total).toBe(20_001);
+    // The walk is depth-first: the leaf's change is met first, then each level's removed 0, deepest first.
+    expect(r.differences[0]).toMatchObject({ op: 'changed', pointer: '/0'.repeat(20_000), left: 1, right: 2 });
+    expect(r.differences[1]).toMatchObject({ op: 'removed', pointer: `${'/0'.repeat(19_999)}/1`, left: 0 });
+    expect((spent.user + spent.system) / 1000).toBeLessThan(2000);
   });
 
   it('gives numbers their exact decimal difference, never a float subtraction', () => {
