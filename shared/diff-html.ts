@@ -82,7 +82,8 @@ export function diffPage(input: DiffPageInput): string {
   ]);
   return [
     ...pageStart(input.title).map((l) => l.replace('</style>', `${DIFF_CSS}</style>`)),
-    `<h1>${escHtml(input.title)}</h1>`,
+    // One main landmark holding the page, so a screen reader's landmarks reach all of it.
+    `<main><h1>${escHtml(input.title)}</h1>`,
     htmlDl([
       ['compared', escHtml(input.what)],
       ['left', sidePairs(input.left)],
@@ -94,7 +95,7 @@ export function diffPage(input: DiffPageInput): string {
     r.identical
       ? ''
       : `<h2>Differences</h2><table><thead><tr><th style="width:6%">#</th><th style="width:8%">change</th><th style="width:20%">pointer</th><th>left</th><th>right</th><th style="width:12%">right − left</th></tr></thead><tbody>${r.differences.map(row).join('')}</tbody></table>`,
-    '</body></html>',
+    '</main></body></html>',
     '',
   ].join('\n');
 }

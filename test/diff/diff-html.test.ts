@@ -12,6 +12,7 @@ const ALLOWED = new Set([
   'title',
   'style',
   'body',
+  'main',
   'h1',
   'h2',
   'dl',
@@ -45,6 +46,12 @@ function page(a: unknown, b: unknown, limit?: number): string {
 }
 
 describe('diffPage', () => {
+  it('holds its content in one main landmark', () => {
+    const html = page({ a: 1 }, { a: 2 });
+    expect(html.match(/<main>/g)).toHaveLength(1);
+    expect(html).toMatch(/<body>\n<main><h1>[\s\S]*<\/table>\n<\/main><\/body><\/html>\n$/);
+  });
+
   it('escapes every hostile string: the only tags are its own, and no script or resource', () => {
     const html = page(
       { [HOSTILE]: HOSTILE, list: [HOSTILE], n: 0.1 },
