@@ -202,6 +202,25 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   await expect(page.getByTestId('node-detail')).toContainText('trust decision (recorded vs Reprise)', {
     timeout: 60_000,
   });
+
+  // A journal's events open its files in the editor: an older checkpoint's line of checkpoints.jsonl, an entry's of entries.jsonl.
+  const journalEvent = async (label: string, file: string, line: number): Promise<void> => {
+    await page.getByTestId('tab-case').click();
+    await page.getByTestId('timeline-artifact').selectOption('review');
+    await page.getByRole('button', { name: label }).click();
+    await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('directory-file').filter({ hasText: file })).toHaveAttribute('aria-pressed', 'true', {
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId('artifact-editor')).toHaveAttribute('data-pointer', `line:${line}`);
+    await expect(page.getByTestId('artifact-editor').locator('.finding-region-inline').first()).toBeVisible();
+  };
+  await journalEvent('checkpoint signed (tree size 1)', 'checkpoints.jsonl', 1);
+  await axeBothThemes(page, "a journal's older checkpoint opened from the timeline");
+  await journalEvent('quarantine case opened (claim:e2e-2)', 'entries.jsonl', 2);
+  // The other file can be chosen; the event's file comes back with the next selection.
+  await page.getByTestId('directory-file').filter({ hasText: 'checkpoints.jsonl' }).click();
+  await expect(page.getByTestId('artifact-editor')).toHaveAttribute('data-pointer', '');
 });
 
 test('a case sent from the window as a folder, and as files dropped; a large case shows its progress and verdicts landing, and stops on Cancel', async ({

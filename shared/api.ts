@@ -240,6 +240,12 @@ export interface ArtifactContent {
   canonical: string | null;
   /** Why raw or canonical is absent (binary, too large, not JSON...). */
   note: string | null;
+  /**
+   * A directory artifact's own text files (a journal's entries and checkpoints), each with
+   * its text or why it has none. A pointer `line:N` of the directory is a line of the first,
+   * `entry:NAME:line:N` a line of the one named (the case's journal events).
+   */
+  files?: { name: string; raw: string | null; note: string | null }[];
 }
 
 export interface PickRequest {

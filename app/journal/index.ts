@@ -21,6 +21,7 @@
 
 export { JournalError } from './errors.js';
 export * from './format.js';
+export { journalFilesToShow, type ShownJournalFile } from './read.js';
 export {
   MerkleTree,
   leafHash,

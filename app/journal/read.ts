@@ -7,7 +7,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openJournalFile } from './frontier.js';
-import { isMissing, MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../core/files.js';
+import { isMissing, MAX_WHOLE_FILE_BYTES, readFailure, readOpened, readRegularFile } from '../core/files.js';
 import { CHECKPOINTS_FILE, ENTRIES_FILE } from './format.js';
 import { JournalError } from './errors.js';
 
@@ -201,4 +201,43 @@ async function streamOpened(
     };
   const torn = pending.length > 0 ? { file: name, offset: pendingAt, bytes: pending } : null;
   return { name, exists: true, lines: n, torn, size: pendingAt };
+}
+
+/** One of a journal's files as the workbench's editor shows it: its bytes, or why not. */
+export interface ShownJournalFile {
+  name: string;
+  bytes: Buffer | null;
+  note: string | null;
+}
+
+/**
+ * A journal's entries and checkpoints files for showing (the editor of a journal opened as
+ * an artifact: a case's journal event selects its line there), each opened as the journal's
+ * readers open them (no link, a regular file) and read only when at most `max` bytes. A
+ * file the journal does not have is left out.
+ */
+export async function journalFilesToShow(dir: string, max: number): Promise<ShownJournalFile[]> {
+  const out: ShownJournalFile[] = [];
+  for (const name of [ENTRIES_FILE, CHECKPOINTS_FILE]) {
+    let fh: FileHandle;
+    try {
+      fh = await openJournalFile(dir, name, 'read');
+    } catch (e) {
+      if (!isMissing(e)) out.push({ name, bytes: null, note: `cannot be read: ${readFailure(e)}` });
+      continue;
+    }
+    try {
+      const stat = await fh.stat();
+      out.push(
+        stat.size > max
+          ? { name, bytes: null, note: `larger than ${max / 1048576} MiB: not shown in the editor` }
+          : { name, bytes: await readOpened(join(dir, name), { fh, stat }, max), note: null },
+      );
+    } catch (e) {
+      out.push({ name, bytes: null, note: `cannot be read: ${readFailure(e)}` });
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+  return out;
 }

@@ -44,6 +44,7 @@ import {
   checkInclusionProof,
   decideCase,
   inclusionProof,
+  journalFilesToShow,
   openCase,
   TRANSITIONS,
   verifyJournal,
@@ -74,8 +75,7 @@ export async function artifactContent(
     // so only a regular file (or a directory, which has a note) is read, and never past the cap.
     const opened = await openRegular(path, { allowDirectory: true });
     try {
-      if (opened.stat.isDirectory())
-        return { raw: null, canonical: null, note: 'a directory: open its files one by one to read them' };
+      if (opened.stat.isDirectory()) return await directoryContent(path);
       if (opened.stat.size > MAX_EDITOR_BYTES)
         return {
           raw: null,
@@ -112,6 +112,33 @@ export async function artifactContent(
       raw,
       canonical: null,
       note: e instanceof JcsError ? `no canonical form: ${e.message}` : 'not a single JSON document: no canonical form',
+    };
+  }
+}
+
+/** A directory's content: a journal's two files as text (the only directory kind), or a note. */
+async function directoryContent(dir: string): Promise<ArtifactContent> {
+  const files = await journalFilesToShow(dir, MAX_EDITOR_BYTES);
+  if (files.length === 0)
+    return { raw: null, canonical: null, note: "a directory without a journal's files: open its files one by one" };
+  return {
+    raw: null,
+    canonical: null,
+    note: 'a journal: its entries and checkpoints files, one at a time',
+    files: files.map((f) =>
+      f.bytes ? { name: f.name, ...utf8Text(f.bytes) } : { name: f.name, raw: null, note: f.note },
+    ),
+  };
+}
+
+/** Bytes as text, strictly UTF-8, or with replacement characters and a note saying so. */
+function utf8Text(bytes: Uint8Array): { raw: string; note: string | null } {
+  try {
+    return { raw: new TextDecoder('utf-8', { fatal: true }).decode(bytes), note: null };
+  } catch {
+    return {
+      raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes),
+      note: 'not valid UTF-8: shown with replacement characters',
     };
   }
 }

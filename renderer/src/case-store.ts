@@ -57,11 +57,12 @@ interface CaseState {
 const FRESH = { running: null, landed: [], report: null, error: null, note: null, runMode: null };
 
 /**
- * An event's pointer the artifact's text can show: RFC 6901, or `line:N` of the file itself
- * (a JSON Lines trace's EVAL, a journal entry). `entry:…` names a file inside a folder or a
- * package, which the editor does not hold.
+ * An event's pointer the artifact's text can show: RFC 6901, `line:N` of the file itself
+ * (a JSON Lines trace's EVAL, a journal entry), or `entry:NAME:line:N`, a line of a file of
+ * a journal (an older checkpoint), which the editor shows that file for. Any other `entry:…`
+ * names a member of a package, which the editor does not hold.
  */
-const SHOWN_POINTER = /^(?:\/|line:[1-9]\d*$)/;
+const SHOWN_POINTER = /^(?:\/|line:[1-9]\d*$|entry:[^:/]+:line:[1-9]\d*$)/;
 
 /**
  * Progress and landed verdicts are shown at most once a frame: a case of thousands of small

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,15 @@ beforeAll(async () => {
   if (!UNIX || !cliBuilt()) return;
   root = await mkdtemp(join(tmpdir(), 'reprise-content-'));
   await writeFile(join(root, 'a.json'), '{"a":1}');
+  // A journal's two files (their content is not checked here: the editor shows what is there).
+  await mkdir(join(root, 'journal'));
+  await writeFile(join(root, 'journal', 'entries.jsonl'), '{"seq":0}\n{"seq":1}\n');
+  await writeFile(join(root, 'journal', 'checkpoints.jsonl'), '{"treeSize":2}\n');
+  // One whose checkpoints file is a link to a file elsewhere, which a journal reader never follows.
+  await mkdir(join(root, 'linked'));
+  await writeFile(join(root, 'linked', 'entries.jsonl'), '{"seq":0}\n');
+  await symlink(join(root, 'a.json'), join(root, 'linked', 'checkpoints.jsonl'));
+  await mkdir(join(root, 'plain'));
   const f = join(root, 'fifo.json');
   if (spawnSync('mkfifo', [f]).status === 0) fifo = f;
   engine = createRemoteEngine({
@@ -57,6 +66,25 @@ describe.skipIf(!UNIX || !cliBuilt())('artifact content by path refuses what is 
       usage: true,
       message: expect.stringMatching(/\/dev\/zero.*a character device, not a regular file/),
     });
+  });
+  it('a journal directory: its entries and checkpoints files as text; a link among them is not followed', async () => {
+    expect(await within(join(root, 'journal'))).toMatchObject({
+      raw: null,
+      files: [
+        { name: 'entries.jsonl', raw: '{"seq":0}\n{"seq":1}\n', note: null },
+        { name: 'checkpoints.jsonl', raw: '{"treeSize":2}\n', note: null },
+      ],
+    });
+    const linked = (await within(join(root, 'linked'))) as {
+      files: { name: string; raw: string | null; note: string }[];
+    };
+    expect(linked.files[0]).toMatchObject({ name: 'entries.jsonl', raw: '{"seq":0}\n' });
+    expect(linked.files[1]).toMatchObject({ name: 'checkpoints.jsonl', raw: null });
+    expect(linked.files[1]!.note).toMatch(/symbolic link/);
+    // A directory that is no journal has no files to show, and says so.
+    const plain = (await within(join(root, 'plain'))) as { files?: unknown; note: string };
+    expect(plain.files).toBeUndefined();
+    expect(plain.note).toMatch(/directory/);
   });
   it('a FIFO (skipped where mkfifo is unavailable)', async (ctx) => {
     if (!fifo) return ctx.skip();

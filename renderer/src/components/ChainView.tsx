@@ -1,6 +1,8 @@
 import { createColumnHelper, useTable } from '@tanstack/react-table';
 import { lazy, Suspense, useMemo, useState } from 'react';
+import type { ArtifactContent } from '../../../shared/api';
 import type { ChainNode, Report } from '../../../shared/report';
+import { directoryLine } from '../lib/pointer';
 import { features } from '../lib/table';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
@@ -127,11 +129,59 @@ function NodeMeta({ node }: { node: ChainNode }) {
 }
 
 /** The artifact's raw or canonical text in Monaco, the selected pointer highlighted. */
+/**
+ * A directory artifact's files (a journal's entries and checkpoints), one at a time: the
+ * file the selected pointer names is shown with its line marked (a case's journal event),
+ * and another can be chosen.
+ */
+function DirectoryFiles({ files }: { files: NonNullable<ArtifactContent['files']> }) {
+  const { pointer, theme } = useStore(useShallow((s) => ({ pointer: s.selection.pointer, theme: s.theme })));
+  const at = directoryLine(
+    files.map((f) => f.name),
+    pointer,
+  );
+  // A choice holds until the selection changes; then the selected pointer's file is shown.
+  const [chosen, setChosen] = useState<{ file: number; for: string | null } | null>(null);
+  const file = chosen !== null && chosen.for === pointer ? chosen.file : at.file;
+  const shown = files[file]!;
+  return (
+    <>
+      <div className="toolbar" role="group" aria-label="File of the directory">
+        {files.map((f, i) => (
+          <button
+            key={f.name}
+            type="button"
+            aria-pressed={i === file}
+            onClick={() => setChosen({ file: i, for: pointer })}
+            data-testid="directory-file"
+          >
+            {f.name}
+          </button>
+        ))}
+      </div>
+      {shown.raw ? (
+        <Suspense fallback={<Loading>Loading the editor…</Loading>}>
+          <ArtifactEditor
+            text={shown.raw}
+            pointer={file === at.file ? at.pointer : null}
+            theme={theme}
+            label={`${shown.name} text`}
+          />
+        </Suspense>
+      ) : (
+        <p className="muted">{shown.note ?? 'No text to show.'}</p>
+      )}
+      {shown.raw && shown.note && <p className="muted small">{shown.note}</p>}
+    </>
+  );
+}
+
 function ArtifactPane({ report }: { report: Report }) {
   const { pointer, content, theme } = useStore(
     useShallow((s) => ({ pointer: s.selection.pointer, content: s.content, theme: s.theme })),
   );
   const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
+  if (content?.files?.length) return <DirectoryFiles files={content.files} />;
   const text = which === 'canonical' ? content?.canonical : content?.raw;
   return (
     <>

@@ -19,13 +19,17 @@ export function ArtifactEditor({
 }) {
   const ed = useRef<StandaloneEditor | null>(null);
   const decorations = useRef<{ clear(): void } | null>(null);
+  // What to mark, as of the latest render: Monaco may mount after the pointer changed, and
+  // the onMount it calls then can be an earlier render's, which would mark the old pointer.
+  const latest = useRef({ text, pointer });
+  latest.current = { text, pointer };
 
   const highlight = (): void => {
     const e = ed.current;
     const model = e?.getModel();
     if (!e || !model) return;
     decorations.current?.clear();
-    const region = locate(text, pointer);
+    const region = locate(latest.current.text, latest.current.pointer);
     if (!region) return;
     const a = model.getPositionAt(region.start);
     const b = model.getPositionAt(region.end);

@@ -135,3 +135,18 @@ export function locate(text: string, pointer: string | null): Region | null {
   s.skip();
   return { start, end: Math.max(s.i, start + 1) };
 }
+
+/**
+ * Which of a directory's files a pointer names, and the line in it: `entry:NAME:line:N` a
+ * line of the file NAME, `line:N` a line of the first file (a journal's entries); any other
+ * pointer names no line, and the first file is shown.
+ */
+export function directoryLine(
+  names: readonly string[],
+  pointer: string | null,
+): { file: number; pointer: string | null } {
+  const m = pointer === null ? null : /^entry:([^:/]+):(line:[1-9]\d*)$/.exec(pointer);
+  const named = m ? names.indexOf(m[1]!) : -1;
+  if (m && named >= 0) return { file: named, pointer: m[2]! };
+  return { file: 0, pointer: pointer !== null && /^line:[1-9]\d*$/.test(pointer) ? pointer : null };
+}
