@@ -10,7 +10,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { axeBothThemes, expect, openExample, openWorkJournal, ROOT, test } from './fixtures.js';
+import type { Page } from '@playwright/test';
+import { pathToFileURL } from 'node:url';
+import { axe, axeBothThemes, expect, openExample, openWorkJournal, ROOT, test } from './fixtures.js';
 
 /** The built CLI, which must succeed. */
 function cli(args: string[]): void {
@@ -19,6 +21,32 @@ function cli(args: string[]): void {
 }
 
 test.describe.configure({ timeout: 300_000 });
+
+/** A member of a bundle the engine wrote, as text, read with the engine's own ZIP reader (the built one). */
+async function memberText(zip: string, name: string): Promise<string> {
+  const dist = (m: string): string => pathToFileURL(join(ROOT, 'dist', 'app', 'zip', m)).href;
+  type Entry = { name: string };
+  const { readStructure } = (await import(dist('reader.js'))) as {
+    readStructure: (b: Buffer, l: unknown) => { ok: boolean; entries: Entry[] };
+  };
+  const { readEntries } = (await import(dist('parallel.js'))) as {
+    readEntries: (b: Buffer, e: Entry[], keep: () => boolean) => Promise<{ bytes: Buffer | null }[]>;
+  };
+  const { resolveLimits } = (await import(dist('limits.js'))) as { resolveLimits: (l: undefined) => unknown };
+  const bytes = readFileSync(zip);
+  const zs = readStructure(bytes, resolveLimits(undefined));
+  const entry = zs.entries.find((e) => e.name === name);
+  if (!zs.ok || !entry) throw new Error(`${zip} has no ${name}`);
+  const [read] = await readEntries(bytes, [entry], () => true);
+  return read!.bytes!.toString('utf8');
+}
+
+/** The page a bundle carries, as a browser shows it (no script: it needs none), checked by axe. */
+async function axeOnBundlePage(page: Page, zip: string, name: string): Promise<void> {
+  await page.setContent(await memberText(zip, name));
+  await expect(page.locator('main h1')).toBeVisible();
+  await axe(page, `the bundle's ${name}`);
+}
 
 test('a bundle carrying a failing report and its signed reject opens as FAIL, with both verdicts and the judgement', async ({
   workbench: page,
@@ -85,6 +113,7 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'false');
   await expect(page.getByTestId('verdict')).toHaveClass(/\bfail\b/);
   await axeBothThemes(page, 'bundle opened without a trust store');
+  await axeOnBundlePage(page, bundle, 'report.html');
 });
 
 test('a case bundle opens with the case FAIL, the bundle intact, each carried report and the note with its proof', async ({
@@ -125,6 +154,7 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   await expect(rows.first()).toContainText('altered.dump.json');
   await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
   await axeBothThemes(page, 'case bundle opened');
+  await axeOnBundlePage(page, out, 'case.html');
 });
 
 test('an exported report opened with an artifact that is not its own: FAIL, its own PASS kept apart', async ({

@@ -6,7 +6,7 @@
  * to itself; a changed string shows its changed span marked as deleted and inserted text.
  */
 import { cutText, spanParts, type DiffEntry, type DiffResult } from './diff.js';
-import { escHtml, htmlDl, pageStart } from './report-html.js';
+import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
 import { shownValue } from './report.js';
 
 /** One side of the comparison as the page names it. */
@@ -82,8 +82,7 @@ export function diffPage(input: DiffPageInput): string {
   ]);
   return [
     ...pageStart(input.title).map((l) => l.replace('</style>', `${DIFF_CSS}</style>`)),
-    // One main landmark holding the page, so a screen reader's landmarks reach all of it.
-    `<main><h1>${escHtml(input.title)}</h1>`,
+    `<h1>${escHtml(input.title)}</h1>`,
     htmlDl([
       ['compared', escHtml(input.what)],
       ['left', sidePairs(input.left)],
@@ -95,7 +94,7 @@ export function diffPage(input: DiffPageInput): string {
     r.identical
       ? ''
       : `<h2>Differences</h2><table><thead><tr><th style="width:6%">#</th><th style="width:8%">change</th><th style="width:20%">pointer</th><th>left</th><th>right</th><th style="width:12%">right − left</th></tr></thead><tbody>${r.differences.map(row).join('')}</tbody></table>`,
-    '</main></body></html>',
+    PAGE_END,
     '',
   ].join('\n');
 }

@@ -99,13 +99,36 @@ export function artifactPairs(r: Omit<Report, 'run'>): [string, string][] {
   ];
 }
 
-/** The page's opening lines up to its body; `title` is text. */
+/**
+ * The page's opening lines up to its main landmark, which holds the whole page (so a screen
+ * reader's landmarks reach all of it); `title` is text. PAGE_END closes it.
+ */
 export function pageStart(title: string): string[] {
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
-    `<title>${escHtml(title)}</title><style>${PAGE_CSS}</style></head><body>`,
+    `<title>${escHtml(title)}</title><style>${PAGE_CSS}</style></head><body><main>`,
   ];
+}
+
+export const PAGE_END = '</main></body></html>';
+
+/**
+ * A page as the versions before the main landmark wrote it: the same bytes without
+ * `<main>` and `</main>`. A bundle's verification rebuilds its page and accepts this form
+ * too, so that a bundle exported by those versions still verifies (any edit fails both).
+ */
+export function withoutMainLandmark(page: string): string {
+  const open = page.indexOf('</head><body><main>');
+  const close = page.lastIndexOf(PAGE_END);
+  if (open < 0 || close < open) return page;
+  const body = '</head><body>'.length;
+  return (
+    page.slice(0, open + body) +
+    page.slice(open + body + 6, close) +
+    '</body></html>' +
+    page.slice(close + PAGE_END.length)
+  );
 }
 
 const verdictBadge = (v: Report['verdict']): string =>
@@ -123,8 +146,7 @@ export function reportPage(r: Report): string {
   ]);
   return [
     ...pageStart(`Reprise report: ${r.artifact.path}`),
-    // One main landmark holding the page (a bundle's own pages keep the bytes their verification rebuilds).
-    `<main><h1>Report ${verdictBadge(r.verdict)}</h1>`,
+    `<h1>Report ${verdictBadge(r.verdict)}</h1>`,
     head,
     ...reportSections(r, { values: true }),
     `<h2>Hash chain</h2>${htmlTable(
@@ -137,7 +159,7 @@ export function reportPage(r: Report): string {
       ]),
     )}`,
     `<h2>Report (${escHtml(r.schema)})</h2>${pre(r)}`,
-    '</main></body></html>',
+    PAGE_END,
     '',
   ].join('\n');
 }

@@ -8,6 +8,7 @@ import { recordJudgement, reportDigest } from '../../app/journal/index.js';
 import { bundleFromJournal, verifyBundle, writeEvidenceBundle } from '../../app/kinds/evidence-bundle/index.js';
 import { writeZip } from '../../app/zip/writer.js';
 import { bundleOf, fixManifest, json, judged, put, unzip, type Files, type Judged } from './helpers.js';
+import { withoutMainLandmark } from '../../shared/report-html.js';
 
 /** The bundle's own failures: the fixture's report fails (RPR-EVB-016 says so, tested on its own below). */
 async function rules(j: Judged, f: Files, trust = j.keys.trust): Promise<string[]> {
@@ -184,6 +185,19 @@ describe('evidence bundle', () => {
     const j = await judged();
     const f = await unzip(await bundleOf(j));
     const h = f.find((x) => x.name === 'report.html')!;
+    h.data = Buffer.from(h.data.toString('utf8').replace('FAIL', 'PASS'));
+    fixManifest(f);
+    expect(await rules(j, f)).toEqual(['RPR-EVB-014']);
+  });
+
+  it('a page as the versions before its main landmark wrote it still verifies; edited, it fails', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const h = f.find((x) => x.name === 'report.html')!;
+    h.data = Buffer.from(withoutMainLandmark(h.data.toString('utf8')));
+    expect(h.data.toString('utf8')).not.toContain('<main>');
+    fixManifest(f);
+    expect(await rules(j, f)).toEqual([]);
     h.data = Buffer.from(h.data.toString('utf8').replace('FAIL', 'PASS'));
     fixManifest(f);
     expect(await rules(j, f)).toEqual(['RPR-EVB-014']);

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
-import { reportPage } from '../../shared/report-html.js';
+import { reportPage, withoutMainLandmark } from '../../shared/report-html.js';
 import { bundleHtml } from '../../app/kinds/evidence-bundle/html.js';
 
 const HOSTILE = '"><script>alert(1)</script><img onerror=y>';
@@ -52,7 +52,7 @@ describe('the report as an HTML page', () => {
       expect(html).toContain(s);
   });
 
-  it("the bundle's page is the same bytes as the versions before wrote (verify rebuilds it)", () => {
+  it("the bundle's page has fixed bytes, and without its main landmark is the page the versions before wrote (verify takes both)", () => {
     const { run: _run, ...bundled } = REPORT;
     const proofs = [
       {
@@ -71,8 +71,11 @@ describe('the report as an HTML page', () => {
     const cp = { treeSize: 1, rootHash: 'sha256:r', timestampUtc: '2026-12-02T00:00:01Z', signer: 'ed25519:k' };
     const html = bundleHtml(bundled, proofs as never, cp as never, 'sha256:d');
     expect(html).not.toMatch(/<script|<img|src=|href=/);
-    expect(createHash('sha256').update(html).digest('hex')).toBe(
-      '3b11e16fde682443393ad00da55fe3629a08b3a087c79eee98070115bd1be9e3',
-    );
+    const digest = (s: string) => createHash('sha256').update(s).digest('hex');
+    expect(digest(html)).toBe('bd44f2b7f0e5745e9f2fe654587052db67f52221573fb9be2a73fe4d666103db');
+    expect(html.match(/<main>/g)).toHaveLength(1);
+    expect(html).toMatch(/<body><main>[\s\S]*<\/main><\/body><\/html>\n$/);
+    // The bytes pinned before the landmark: a bundle those versions exported still verifies.
+    expect(digest(withoutMainLandmark(html))).toBe('3b11e16fde682443393ad00da55fe3629a08b3a087c79eee98070115bd1be9e3');
   });
 });

@@ -16,6 +16,7 @@ import {
   findingsTable,
   htmlDl as dl,
   htmlTable as table,
+  PAGE_END,
   pageStart,
   verdictBadge,
 } from '../../../shared/report-html.js';
@@ -94,7 +95,7 @@ export function caseBundleHtml(
     `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : proofs.map(judgementBlock).join('')}`,
     `<h2>Signed checkpoint</h2>${dl(checkpointPairs(checkpoint))}`,
     '<p>Verify offline: <code>reprise verify BUNDLE --trust-store FILE</code></p>',
-    '</body></html>',
+    PAGE_END,
     '',
   ].join('\n');
 }

@@ -12,6 +12,7 @@ import {
   artifactPairs,
   escHtml as esc,
   htmlDl as dl,
+  PAGE_END,
   pageStart,
   reportSections,
   verdictBadge,
@@ -72,7 +73,7 @@ export function bundleHtml(
     `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : proofs.map(judgementBlock).join('')}`,
     `<h2>Signed checkpoint</h2>${cp}`,
     '<p>Verify offline: <code>reprise verify BUNDLE --trust-store FILE</code></p>',
-    '</body></html>',
+    PAGE_END,
     '',
   ].join('\n');
 }
