@@ -92,8 +92,13 @@ export interface CaseJudgement {
   supersedes: string | null;
 }
 
+/** How a case ran its artifacts: verified, or replayed (what can be re-executed is, the rest verified). */
+export type CaseMode = 'verify' | 'replay';
+
 export interface CaseReport {
   schema: typeof CASE_SCHEMA;
+  /** How each artifact was run; absent in the case reports of versions before it was written (they verified). */
+  mode?: CaseMode;
   /** The worst verdict of the artifacts and the case's own findings. */
   verdict: Verdict;
   artifacts: CaseArtifact[];

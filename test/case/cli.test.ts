@@ -49,6 +49,9 @@ describe('reprise verify DIR --case', () => {
       (await runCli(['replay', fx.dir, '--case', '-', '--workers', '2', ...trust()])).stdout,
     ) as Out;
     const policy = (o: Out) => o.artifacts.find((a) => a.path === 'tg/policy.json')!;
+    // The case report says how it ran.
+    expect((verified as Out & { mode: string }).mode).toBe('verify');
+    expect((replayed as Out & { mode: string }).mode).toBe('replay');
     expect(policy(verified).kind).toBe('tg-policy-bundle');
     expect(policy(replayed).verdict).toBe(policy(verified).verdict);
     expect(policy(replayed).counts.fail).toBe(policy(verified).counts.fail);

@@ -150,6 +150,15 @@ describe('the case bundle', () => {
     expect(page).toContain('<h2>Judgements (2)</h2>');
     const m = json(f, 'reprise-evidence-bundle.json') as { case: { digest: string } };
     expect(page).toContain(m.case.digest);
+    // How the case ran; a case report of the versions before `mode` (none) gives the page they wrote, without it.
+    expect(c.mode).toBe('verify');
+    expect(page).toContain('<dt>run</dt><dd>verified</dd>');
+    const { mode: _mode, ...older } = c;
+    const proofs = f.filter((x) => x.name.startsWith('judgements/')).map((x) => JSON.parse(x.data.toString('utf8')));
+    const cp = json(f, 'checkpoint.json');
+    expect(caseBundleHtml(older, m.case.digest, proofs as never, cp as never)).toBe(
+      page.replace('<dt>run</dt><dd>verified</dd>', ''),
+    );
     // A page that says something else, or none at all, fails under the page's rule.
     const edited = await unzip(bundle);
     const member = edited.find((x) => x.name === 'case.html')!;

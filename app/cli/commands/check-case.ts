@@ -8,7 +8,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CaseReport } from '../../../shared/case.js';
+import type { CaseMode, CaseReport } from '../../../shared/case.js';
 import { UsageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { assembleCase } from '../../engine/case/assemble.js';
@@ -51,10 +51,13 @@ export function inside(file: string, dir: string): boolean {
 export class CaseCollector {
   private readonly parts: string[] = [];
   private readonly unreadable: CaseUnreadable[] = [];
-  private constructor(readonly files: readonly CaseFile[]) {}
+  private constructor(
+    readonly files: readonly CaseFile[],
+    readonly mode: CaseMode,
+  ) {}
 
-  static async of(dir: string): Promise<CaseCollector> {
-    return new CaseCollector(await caseFiles(dir));
+  static async of(dir: string, mode: CaseMode): Promise<CaseCollector> {
+    return new CaseCollector(await caseFiles(dir), mode);
   }
 
   get paths(): string[] {
@@ -74,7 +77,7 @@ export class CaseCollector {
 
   /** `maxFindingsPerRule`: `--limit findings-per-rule`, as for every report. */
   report(maxFindingsPerRule?: number): CaseReport {
-    return assembleCase(this.parts.map(partFromText), this.unreadable, maxFindingsPerRule);
+    return assembleCase(this.parts.map(partFromText), this.unreadable, this.mode, maxFindingsPerRule);
   }
 }
 

@@ -252,7 +252,7 @@ function makeCheck(mode: Mode): Command {
       // whatever happens next (a usage error from the walk too), the pool is closed.
       const pool = workers > 0 ? startBatchPool(workers) : null;
       try {
-        const collector = asCase ? await asCase.CaseCollector.of(positionals[0]!) : null;
+        const collector = asCase ? await asCase.CaseCollector.of(positionals[0]!, mode) : null;
         const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const code = await printBatch(io, values, positionals, paths, { mode, options, pool, collector, caseOut });

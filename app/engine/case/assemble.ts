@@ -8,6 +8,7 @@ import {
   CASE_SCHEMA,
   type CaseJudgement,
   type CaseLink,
+  type CaseMode,
   type CaseReport,
   type TimelineEvent,
 } from '../../../shared/case.js';
@@ -185,10 +186,11 @@ function timelineOf(parts: readonly CasePart[]): TimelineEvent[] {
   return out;
 }
 
-/** The case report of these parts and the artifacts that could not be read. */
+/** The case report of these parts, run as `mode` says, and the artifacts that could not be read. */
 export function assembleCase(
   parts: readonly CasePart[],
   unreadable: readonly CaseUnreadable[],
+  mode: CaseMode,
   maxFindingsPerRule = MAX_FINDINGS_PER_RULE,
 ): CaseReport {
   const sorted = [...parts].sort((a, b) => byText(a.artifact.path, b.artifact.path));
@@ -215,6 +217,7 @@ export function assembleCase(
   }));
   return {
     schema: CASE_SCHEMA,
+    mode,
     verdict: verdictOf([...verdicts, ...bounded]),
     artifacts: sorted.map((p) => p.artifact),
     links,

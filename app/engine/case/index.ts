@@ -93,5 +93,5 @@ export async function driveCase(dir: string, execute: CaseExecutor, run: CaseRun
     run.signal,
   );
   run.signal?.throwIfAborted();
-  return assembleCase(parts, unreadable, run.options?.limits?.[FINDINGS_LIMIT]);
+  return assembleCase(parts, unreadable, run.mode ?? 'verify', run.options?.limits?.[FINDINGS_LIMIT]);
 }

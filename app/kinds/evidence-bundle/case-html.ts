@@ -81,7 +81,12 @@ export function caseBundleHtml(
   checkpoint: Checkpoint,
 ): string {
   const found = c.links.filter((l) => l.status === 'found').length;
+  // A case report of the versions before `mode` says nothing of it, and neither does its page.
+  const run: [string, string][] = c.mode
+    ? [['run', esc(c.mode === 'replay' ? 'replayed (re-executed what can be, the rest verified)' : 'verified')]]
+    : [];
   const head = dl([
+    ...run,
     ['artifacts', esc(c.artifacts.length)],
     ['links', esc(`${found} found, ${c.links.length - found} missing`)],
     ['timeline', esc(`${c.timeline.length} event(s)`)],

@@ -112,6 +112,7 @@ function checkCase(st: State, manifest: CaseBundleManifest): CaseReport | null {
   const ok =
     isObj(c) &&
     c['schema'] === CASE_SCHEMA &&
+    (c['mode'] === undefined || c['mode'] === 'verify' || c['mode'] === 'replay') &&
     ['pass', 'fail', 'unavailable'].includes(String(c['verdict'])) &&
     Array.isArray(c['findings']) &&
     Array.isArray(c['artifacts']) &&

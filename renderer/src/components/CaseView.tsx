@@ -255,15 +255,16 @@ function CaseFindings({ findings }: { findings: readonly Finding[] }) {
 }
 
 /** The case's verdict, its findings, links, judgements and timeline. */
-/** How the case on screen was run (a saved case report does not say). */
-function RunWords() {
-  const runMode = useCase((s) => s.runMode);
+/** How the case on screen was run: as it ran here, or as a saved case report says (those of older versions do not). */
+function RunWords({ report }: { report: CaseReport }) {
+  const ranHere = useCase((s) => s.runMode);
+  const runMode = ranHere ?? report.mode ?? null;
   if (runMode === null) return null;
   return (
     <p className="muted small" data-testid="case-run-mode">
       {runMode === 'replay'
-        ? 'Replayed: each artifact was verified and what can be re-executed was; its artifacts open replayed.'
-        : 'Verified: nothing was re-executed. Choose "replayed" above and open the case again to re-execute.'}
+        ? `Replayed: each artifact was verified and what can be re-executed was${ranHere ? '; its artifacts open replayed' : ''}.`
+        : `Verified: nothing was re-executed.${ranHere ? ' Choose "replayed" above and open the case again to re-execute.' : ''}`}
     </p>
   );
 }
@@ -275,7 +276,7 @@ function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: 
         Case: {VERDICT_LABEL[report.verdict]} · {report.artifacts.length.toLocaleString('en')} artifacts ·{' '}
         {report.links.length.toLocaleString('en')} links · {report.timeline.length.toLocaleString('en')} events
       </h3>
-      <RunWords />
+      <RunWords report={report} />
       <CaseFindings findings={report.findings} />
       <h3>Links</h3>
       <Links links={report.links} findings={report.findings} />
