@@ -119,16 +119,12 @@ export const PAGE_END = '</main></body></html>';
  * too, so that a bundle exported by those versions still verifies (any edit fails both).
  */
 export function withoutMainLandmark(page: string): string {
-  const open = page.indexOf('</head><body><main>');
+  const [body, main] = ['</head><body>', '<main>'];
+  const open = page.indexOf(body + main);
   const close = page.lastIndexOf(PAGE_END);
   if (open < 0 || close < open) return page;
-  const body = '</head><body>'.length;
-  return (
-    page.slice(0, open + body) +
-    page.slice(open + body + 6, close) +
-    '</body></html>' +
-    page.slice(close + PAGE_END.length)
-  );
+  const inside = page.slice(open + body.length + main.length, close);
+  return page.slice(0, open + body.length) + inside + '</body></html>' + page.slice(close + PAGE_END.length);
 }
 
 const verdictBadge = (v: Report['verdict']): string =>

@@ -95,16 +95,8 @@ export async function artifactContent(
     };
   if (bytes[0] === 0x50 && bytes[1] === 0x4b)
     return { raw: null, canonical: null, note: 'a zip package: binary, not shown as text' };
-  let raw: string;
-  try {
-    raw = decodeJsonBytes(bytes);
-  } catch {
-    return {
-      raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes),
-      canonical: null,
-      note: 'not valid UTF-8: shown with replacement characters',
-    };
-  }
+  const { raw, note } = shownText(bytes);
+  if (note !== null) return { raw, canonical: null, note };
   try {
     return { raw, canonical: parseCanonical(raw).canonical, note: null };
   } catch (e) {
@@ -126,15 +118,15 @@ async function directoryContent(dir: string): Promise<ArtifactContent> {
     canonical: null,
     note: 'a journal: its entries and checkpoints files, one at a time',
     files: files.map((f) =>
-      f.bytes ? { name: f.name, ...utf8Text(f.bytes) } : { name: f.name, raw: null, note: f.note },
+      f.bytes ? { name: f.name, ...shownText(f.bytes) } : { name: f.name, raw: null, note: f.note },
     ),
   };
 }
 
-/** Bytes as text, strictly UTF-8, or with replacement characters and a note saying so. */
-function utf8Text(bytes: Uint8Array): { raw: string; note: string | null } {
+/** Bytes as the editor shows them: strict UTF-8 (the engine's decoder), or with replacement characters and a note saying so. */
+function shownText(bytes: Uint8Array): { raw: string; note: string | null } {
   try {
-    return { raw: new TextDecoder('utf-8', { fatal: true }).decode(bytes), note: null };
+    return { raw: decodeJsonBytes(bytes), note: null };
   } catch {
     return {
       raw: new TextDecoder('utf-8', { fatal: false }).decode(bytes),

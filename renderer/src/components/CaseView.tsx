@@ -254,7 +254,6 @@ function CaseFindings({ findings }: { findings: readonly Finding[] }) {
   );
 }
 
-/** The case's verdict, its findings, links, judgements and timeline. */
 /** How the case on screen was run: as it ran here, or as a saved case report says (those of older versions do not). */
 function RunWords({ report }: { report: CaseReport }) {
   const ranHere = useCase((s) => s.runMode);
@@ -269,6 +268,7 @@ function RunWords({ report }: { report: CaseReport }) {
   );
 }
 
+/** The case's verdict, its findings, links, judgements and timeline. */
 function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: TimelineEvent) => void }) {
   return (
     <>

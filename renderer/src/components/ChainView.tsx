@@ -128,7 +128,6 @@ function NodeMeta({ node }: { node: ChainNode }) {
   );
 }
 
-/** The artifact's raw or canonical text in Monaco, the selected pointer highlighted. */
 /**
  * A directory artifact's files (a journal's entries and checkpoints), one at a time: the
  * file the selected pointer names is shown with its line marked (a case's journal event),
@@ -176,6 +175,7 @@ function DirectoryFiles({ files }: { files: NonNullable<ArtifactContent['files']
   );
 }
 
+/** The artifact's raw or canonical text in Monaco, the selected pointer highlighted (a directory's files, one at a time). */
 function ArtifactPane({ report }: { report: Report }) {
   const { pointer, content, theme } = useStore(
     useShallow((s) => ({ pointer: s.selection.pointer, content: s.content, theme: s.theme })),
