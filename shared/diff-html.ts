@@ -5,7 +5,7 @@
  * n its place in the listing, which is deterministic for two given inputs) with a `¶` link
  * to itself; a changed string shows its changed span marked as deleted and inserted text.
  */
-import { cutText, spanParts, type DiffEntry, type DiffResult } from './diff.js';
+import { cutText, shownPlace, spanParts, type DiffEntry, type DiffResult } from './diff.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
 import { shownValue } from './report.js';
 
@@ -58,7 +58,7 @@ function row(e: DiffEntry, i: number): string {
   const id = `d-${i}`;
   return (
     `<tr id="${id}"><td><a class="perma" href="#${id}" aria-label="${escHtml(`permalink to difference ${i + 1}`)}">¶</a> ${i + 1}</td>` +
-    `<td class="op">${escHtml(e.op)}</td><td><code>${escHtml(e.pointer === '' ? '(the whole value)' : e.pointer)}</code></td>` +
+    `<td class="op">${escHtml(e.op)}</td><td><code>${escHtml(shownPlace(e))}</code></td>` +
     `<td>${cell(e, 'left')}</td><td>${cell(e, 'right')}</td>` +
     `<td>${e.difference !== undefined ? `<code>${escHtml(e.difference)}</code>` : ''}</td></tr>`
   );
@@ -77,7 +77,7 @@ export function diffPage(input: DiffPageInput): string {
     ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences (limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --limit N</code>.</p>`
     : '';
   const lengths: [string, string][] = r.lengths.map((l) => [
-    l.pointer === '' ? '(the whole value)' : l.pointer,
+    shownPlace(l),
     escHtml(`${l.left.toLocaleString('en')} items left, ${l.right.toLocaleString('en')} right`),
   ]);
   return [

@@ -8,17 +8,16 @@
  * Bounded: the walk keeps its own stack (no recursion, so no depth can overflow it), visits
  * each value once, copies nothing (entries hold references to the inputs), and lists at most
  * `limit` differences while counting all of them; the result says when it listed fewer.
- * Arrays are aligned on their common ends: the items equal at the start and at the end are
- * matched, and only the run between them differs, item by item, with the longer side's
- * last items `added` (a pointer into b) or `removed` (a pointer into a). So one item
- * inserted or deleted anywhere is one entry, as in a JSON Patch, in linear time; a full
- * alignment search (an LCS) would cost quadratic time on large arrays, so two runs that
- * differ throughout are compared by position within the run, and the lengths are said.
- * Arrays of one length are compared by position (an insertion changes a length), and the
- * matching of ends compares at most ALIGN_BUDGET values in one diff: past it (which only
- * inputs nested thousands deep reach, each level's items being compared again), arrays are
- * compared by position, so the walk stays linear.
+ * Two arrays are aligned (shared/align.ts): their equal ends matched, the run between
+ * aligned on its equal items, so each item inserted or deleted anywhere is one `added` (a
+ * pointer into b) or `removed` (a pointer into a) entry, even where an insertion and a
+ * deletion leave the lengths equal, and the items that differ between are compared field by
+ * field. An item the alignment moved (a[5] against b[6]) gives its differences a
+ * `rightPointer`, the pointer into b. All matching compares at most ALIGN_BUDGET values in
+ * one diff: past it, arrays are compared by position, so the walk's cost stays bounded
+ * whatever the input.
  */
+import { alignedRun, equalEnds, type AlignedRows } from './align.js';
 import { exactDifference } from './exact-decimal.js';
 import { escapePointerToken } from './json-pointer.js';
 import { isPlainObject } from './plain-object.js';
@@ -27,7 +26,7 @@ import type { JsonValue, Report } from './report.js';
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
 /** Differences listed by default; the rest are counted. */
 export const DEFAULT_DIFF_LIMIT = 1000;
-/** Values compared in one diff to match arrays' equal ends (module comment). */
+/** Values compared in one diff to align arrays (module comment). */
 export const ALIGN_BUDGET = 1_000_000;
 
 export type DiffOp = 'changed' | 'added' | 'removed';
@@ -45,6 +44,8 @@ export interface DiffEntry {
   op: DiffOp;
   /** RFC 6901 pointer: into both values when changed, into b when added, into a when removed (as JSON Patch reads them). */
   pointer: string;
+  /** Changed: the pointer into b, when it is not `pointer` (an array item the alignment moved). */
+  rightPointer?: string;
   /** Absent when added. */
   left?: JsonValue;
   /** Absent when removed. */
@@ -57,7 +58,9 @@ export interface DiffEntry {
 
 /** An array (or string) whose length differs between the sides. */
 export interface LengthChange {
+  /** Into a (and b, unless `rightPointer` says otherwise). */
   pointer: string;
+  rightPointer?: string;
   left: number;
   right: number;
 }
@@ -111,14 +114,14 @@ class Collector {
     this.total++;
     if (!this.full) this.differences.push(make());
   }
-  length(pointer: () => string, left: number, right: number): void {
-    if (this.lengths.length < this.limit) this.lengths.push({ pointer: pointer(), left, right });
+  length(place: () => { pointer: string; rightPointer?: string }, left: number, right: number): void {
+    if (this.lengths.length < this.limit) this.lengths.push({ ...place(), left, right });
   }
 }
 
 /** Two leaves (or values of different types) that differ: one `changed` entry. */
-function changed(pointer: string, a: JsonValue, b: JsonValue): DiffEntry {
-  const e: DiffEntry = { op: 'changed', pointer, left: a, right: b };
+function changed(place: { pointer: string; rightPointer?: string }, a: JsonValue, b: JsonValue): DiffEntry {
+  const e: DiffEntry = { op: 'changed', ...place, left: a, right: b };
   if (typeof a === 'number' && typeof b === 'number') e.difference = exactDifference(a, b);
   if (typeof a === 'string' && typeof b === 'string') e.span = stringSpan(a, b);
   return e;
@@ -131,50 +134,85 @@ function changed(pointer: string, a: JsonValue, b: JsonValue): DiffEntry {
  */
 interface Frame {
   parent: Frame | null;
+  /** Its token in a, and in b (the same unless an aligned array moved it). */
   token: string;
+  tokenB: string;
+  /** It or a container above it was moved by an alignment: its pointers into a and b differ. */
+  moved: boolean;
   a: JsonValue[] | Obj;
   b: JsonValue[] | Obj;
   /** Member names in code-unit order (objects), null for arrays. */
   names: string[] | null;
   n: number;
   i: number;
-  /** Arrays: children below `both` are on both sides; past it, only on the longer side (`aLonger`: a's). */
+  /** Arrays by position: children below `both` are on both sides; past it, only on the longer side (`aLonger`: a's). */
   both: number;
   aLonger: boolean;
+  /** Arrays aligned (shared/align.ts): the children to visit, by their index on each side; null by position. */
+  rows: AlignedRows | null;
 }
 
-function pointerOf(f: Frame | null, last?: string): string {
+function pointerOf(f: Frame | null, last?: string, side: 'a' | 'b' = 'a'): string {
   const tokens: string[] = last === undefined ? [] : [last];
-  for (let x = f; x !== null && x.parent !== null; x = x.parent) tokens.push(x.token);
+  for (let x = f; x !== null && x.parent !== null; x = x.parent) tokens.push(side === 'a' ? x.token : x.tokenB);
   // The root frame has no token of its own.
   return tokens.length ? `/${tokens.reverse().join('/')}` : '';
+}
+
+/** Where a child on both sides is: its pointer into a, and into b when that differs. */
+function placeOf(f: Frame | null, tokA: string, tokB: string): { pointer: string; rightPointer?: string } {
+  const pointer = pointerOf(f, tokA);
+  if (!(f?.moved || tokA !== tokB)) return { pointer };
+  const right = pointerOf(f, tokB, 'b');
+  return right === pointer ? { pointer } : { pointer, rightPointer: right };
 }
 
 const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 /** A frame for two containers of one type, or null when the two are not. */
-function frameOf(parent: Frame | null, token: string, x: JsonValue, y: JsonValue, out: Collector): Frame | null {
+function frameOf(
+  parent: Frame | null,
+  [token, tokenB]: [string, string],
+  x: JsonValue,
+  y: JsonValue,
+  out: Collector,
+): Frame | null {
+  const moved = (parent?.moved ?? false) || token !== tokenB;
+  const base = { parent, token, tokenB, moved, i: 0, both: 0, aLonger: false, rows: null };
   if (Array.isArray(x) && Array.isArray(y)) {
-    // The equal items at both ends are matched and never walked again; the run between differs.
-    let start = 0;
-    let end = 0;
-    const shorter = Math.min(x.length, y.length);
-    if (x.length !== y.length) {
-      while (start < shorter && sameJson(x[start]!, y[start]!, out.align)) start++;
-      while (end < shorter - start && sameJson(x[x.length - 1 - end]!, y[y.length - 1 - end]!, out.align)) end++;
-    }
-    const [runA, runB] = [x.length - start - end, y.length - start - end];
-    const [n, both] = [start + Math.max(runA, runB), start + Math.min(runA, runB)];
-    const f: Frame = { parent, token, a: x, b: y, names: null, i: start, n, both, aLonger: runA > runB };
-    if (x.length !== y.length) out.length(() => pointerOf(f), x.length, y.length);
+    const f: Frame = { ...base, a: x, b: y, names: null, n: x.length };
+    alignFrame(f, x, y, out);
+    if (x.length !== y.length) out.length(() => placeOf(parent, token, tokenB), x.length, y.length);
     return f;
   }
   if (isObj(x) && isObj(y)) {
     // Members in code-unit order of their names (deterministic, as RFC 8785).
     const names = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort(byCodeUnits);
-    return { parent, token, a: x, b: y, names, n: names.length, i: 0, both: 0, aLonger: false };
+    return { ...base, a: x, b: y, names, n: names.length };
   }
   return null;
+}
+
+/**
+ * Two arrays: the equal items at both ends are matched and never walked again, and the run
+ * between is aligned on its equal items (its rows), or, when the alignment finds none or
+ * gives up, walked by position from `start`.
+ */
+function alignFrame(f: Frame, x: JsonValue[], y: JsonValue[], out: Collector): void {
+  const same = (p: JsonValue, q: JsonValue): boolean | undefined =>
+    out.align.left <= 0 ? undefined : sameJson(p, q, out.align);
+  const { start, end } = equalEnds(x, y, same);
+  const rows = out.align.left > 0 ? alignedRun(x, y, start, end, same) : null;
+  if (rows) {
+    f.rows = rows;
+    f.n = rows.a.length;
+    return;
+  }
+  const [runA, runB] = [x.length - start - end, y.length - start - end];
+  f.i = start;
+  f.n = start + Math.max(runA, runB);
+  f.both = start + Math.min(runA, runB);
+  f.aLonger = runA > runB;
 }
 
 /** Two containers being compared for equality: the next child to compare. */
@@ -192,6 +230,9 @@ interface EqFrame {
  * says false once the budget is spent.
  */
 export function sameJson(a: JsonValue, b: JsonValue, budget = { left: Infinity }): boolean {
+  // Two leaves (most items an alignment compares): no stack to make.
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null)
+    return budget.left-- > 0 && sameLeaf(a, b);
   const stack: EqFrame[] = [];
   const open = (x: JsonValue, y: JsonValue): boolean => {
     if (budget.left-- <= 0) return false;
@@ -228,28 +269,46 @@ const sameLeaf = (a: JsonValue, b: JsonValue): boolean => a === b;
 /** Visits the next child of frame `f`: a difference, or a frame to walk next (returned). */
 function step(f: Frame, out: Collector): Frame | null {
   const i = f.i++;
-  const key = f.names ? f.names[i]! : i;
-  const inA = f.names ? Object.hasOwn(f.a, key) : i < f.both || f.aLonger;
-  const inB = f.names ? Object.hasOwn(f.b, key) : i < f.both || !f.aLonger;
-  const x = (f.a as Obj)[key as string];
-  const y = (f.b as Obj)[key as string];
-  const token = typeof key === 'string' ? escapePointerToken(key) : String(key);
-  if (!inA) out.add(() => ({ op: 'added', pointer: pointerOf(f, token), right: y! }));
-  else if (!inB) out.add(() => ({ op: 'removed', pointer: pointerOf(f, token), left: x! }));
+  if (f.rows) {
+    if (f.rows.same[i]) return null; // equal items are never walked again
+    return visit(f, f.rows.a[i]!, f.rows.b[i]!, out);
+  }
+  if (f.names) {
+    const key = f.names[i]!;
+    return visit(f, Object.hasOwn(f.a, key) ? key : null, Object.hasOwn(f.b, key) ? key : null, out);
+  }
+  return visit(f, i < f.both || f.aLonger ? i : -1, i < f.both || !f.aLonger ? i : -1, out);
+}
+
+/**
+ * One child of `f`, by its key on each side (a member name, or an item index; null or -1
+ * where that side has none): added, removed, or compared (a frame when both are containers).
+ */
+function visit(f: Frame, ka: string | number | null, kb: string | number | null, out: Collector): Frame | null {
+  const inA = ka !== null && ka !== -1;
+  const inB = kb !== null && kb !== -1;
+  const x = inA ? (f.a as Obj)[ka as string] : undefined;
+  const y = inB ? (f.b as Obj)[kb as string] : undefined;
+  const tokA = inA ? tokenOf(ka) : '';
+  const tokB = inB ? tokenOf(kb) : '';
+  if (!inA) out.add(() => ({ op: 'added', pointer: pointerOf(f, tokB, 'b'), right: y! }));
+  else if (!inB) out.add(() => ({ op: 'removed', pointer: pointerOf(f, tokA), left: x! }));
   else {
-    const child = frameOf(f, token, x!, y!, out);
+    const child = frameOf(f, [tokA, tokB], x!, y!, out);
     if (child) return child;
-    if (!sameLeaf(x!, y!)) out.add(() => changed(pointerOf(f, token), x!, y!));
+    if (!sameLeaf(x!, y!)) out.add(() => changed(placeOf(f, tokA, tokB), x!, y!));
   }
   return null;
 }
+
+const tokenOf = (k: string | number): string => (typeof k === 'string' ? escapePointerToken(k) : String(k));
 
 /** The structured diff of `a` against `b` (what changed from a to b). */
 export function diffJson(a: JsonValue, b: JsonValue, opts: { limit?: number } = {}): DiffResult {
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_DIFF_LIMIT));
   const out = new Collector(limit);
-  const root = frameOf(null, '', a, b, out);
-  if (!root && !sameLeaf(a, b)) out.add(() => changed('', a, b));
+  const root = frameOf(null, ['', ''], a, b, out);
+  if (!root && !sameLeaf(a, b)) out.add(() => changed({ pointer: '' }, a, b));
   const stack: Frame[] = root ? [root] : [];
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
@@ -315,6 +374,15 @@ export function replaySides(r: Pick<Report, 'comparisons' | 'details'>): { left:
     right['expression'] = (ex as Obj)['replayed']!;
   }
   return { left, right };
+}
+
+/**
+ * Where a difference (or a length) is, as the terminal, the window and the page show it:
+ * its pointer, and the pointer into the right side when the alignment moved it there.
+ */
+export function shownPlace(p: { pointer: string; rightPointer?: string }): string {
+  const at = p.pointer === '' ? '(the whole value)' : p.pointer;
+  return p.rightPointer === undefined ? at : `${at} (right: ${p.rightPointer})`;
 }
 
 /** A string cut for showing: what comes before the changed span, the span, and what comes after. */

@@ -100,6 +100,94 @@ describe('diffJson', () => {
     expect(sameJson({ a: [1] }, { a: [1], b: 1 })).toBe(false);
   });
 
+  it('aligns the run between on its equal items: several insertions and deletions each stay one entry', () => {
+    const a = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    const b = [...a.slice(0, 5), 'new1', ...a.slice(5, 12), ...a.slice(13, 25), 'new2', 'new3', ...a.slice(25)];
+    expect(diffJson(a, b).differences).toEqual([
+      { op: 'added', pointer: '/5', right: 'new1' },
+      { op: 'removed', pointer: '/12', left: 't12' },
+      { op: 'added', pointer: '/25', right: 'new2' },
+      { op: 'added', pointer: '/26', right: 'new3' },
+    ]);
+    // An item the alignment moved keeps its field-level differences, with the pointer into each side.
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, score: i / 10, tags: [i] }));
+    const before = rows(20);
+    const after = structuredClone([
+      ...before.slice(0, 3),
+      { id: 'x', score: 0, tags: [] as number[] },
+      ...before.slice(3),
+    ]);
+    after[11]!.score = 0.75;
+    after[11]!.tags.push(99);
+    after.splice(15, 1);
+    const r = diffJson(before, after);
+    expect(r.differences).toEqual([
+      { op: 'added', pointer: '/3', right: { id: 'x', score: 0, tags: [] } },
+      { op: 'changed', pointer: '/10/score', rightPointer: '/11/score', left: 1, right: 0.75, difference: '-0.25' },
+      { op: 'added', pointer: '/11/tags/1', right: 99 },
+      { op: 'removed', pointer: '/14', left: before[14] },
+    ]);
+    expect(r.lengths).toEqual([{ pointer: '/10/tags', rightPointer: '/11/tags', left: 1, right: 2 }]);
+  });
+
+  it('every aligned difference resolves: removed into a, added into b, changed into both', () => {
+    const at = (v: JsonValue, p: string): JsonValue | undefined =>
+      tokens(p).reduce<JsonValue | undefined>((x, t) => (x as Record<string, JsonValue> | undefined)?.[t], v);
+    // b is a with random edits (so the two share most items, as a replay and its original do).
+    const edited = fc
+      .tuple(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.record({ v: fc.integer({ min: 0, max: 3 }) })), {
+          maxLength: 40,
+        }),
+      )
+      .chain(([a]) =>
+        fc
+          .array(
+            fc.tuple(
+              fc.nat({ max: 40 }),
+              fc.constantFrom('insert', 'delete', 'change'),
+              fc.integer({ min: 0, max: 9 }),
+            ),
+            { maxLength: 6 },
+          )
+          .map((edits) => {
+            const b: JsonValue[] = structuredClone(a);
+            for (const [i, op, v] of edits) {
+              const k = Math.min(i, b.length);
+              if (op === 'insert') b.splice(k, 0, { v });
+              else if (op === 'delete' && k < b.length) b.splice(k, 1);
+              else if (k < b.length) b[k] = typeof b[k] === 'object' ? { v: v + 10 } : v + 10;
+            }
+            return [a as JsonValue[], b] as const;
+          }),
+      );
+    fc.assert(
+      fc.property(edited, ([a, b]) => {
+        const r = diffJson({ x: a }, { x: b }, { limit: 100_000 });
+        for (const d of r.differences) {
+          if (d.op !== 'added') expect(at({ x: a }, d.pointer)).toEqual(d.left);
+          if (d.op !== 'removed') expect(at({ x: b }, d.rightPointer ?? d.pointer)).toEqual(d.right);
+        }
+        const count = (op: string) => r.differences.filter((d) => d.op === op && tokens(d.pointer).length === 2).length;
+        expect(count('added') - count('removed')).toBe(b.length - a.length);
+        same(apply({ x: a }, r.differences), { x: b });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives up aligning past its edit bound, and compares the run by position', () => {
+    // Two runs with nothing in common but a few shared items: more edits than MAX_ALIGN_EDITS.
+    const a = Array.from({ length: 3000 }, (_, i) => (i % 1000 === 0 ? 'same' : `a${i}`));
+    const b = Array.from({ length: 3001 }, (_, i) => (i % 1000 === 0 ? 'same' : `b${i}`));
+    const t = process.cpuUsage();
+    const r = diffJson(a, b, { limit: 5 });
+    const spent = process.cpuUsage(t);
+    expect(r.total).toBe(2998); // by position: 2,997 changed, one added
+    expect(r.differences[0]).toMatchObject({ op: 'changed', pointer: '/1' });
+    expect((spent.user + spent.system) / 1000).toBeLessThan(3000);
+  });
+
   it('matches ends within a budget, and arrays nested thousands deep whose lengths differ at every level', () => {
     // Comparing past its budget says "not equal": the arrays are then compared by position.
     const big = Array.from({ length: 5000 }, (_, i) => ({ i }));
@@ -145,7 +233,7 @@ describe('diffJson', () => {
 
   it('lists at most the limit, counts every difference and says it listed fewer', () => {
     const a = Array.from({ length: 50_000 }, (_, i) => i);
-    const b = a.map((i) => i + 1);
+    const b = a.map((i) => -i - 1);
     const r = diffJson(a, b, { limit: 10 });
     expect(r.total).toBe(50_000);
     expect(r.differences).toHaveLength(10);

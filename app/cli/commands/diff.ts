@@ -14,7 +14,7 @@ import {
   spanParts,
   type DiffEntry,
 } from '../../../shared/diff.js';
-import type { DiffResult } from '../../../shared/diff.js';
+import { shownPlace, type DiffResult } from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { EXIT, REPORT_SCHEMA, shownValue, type ExitCode, type JsonValue, type Report } from '../../../shared/report.js';
 import { isPlainObject } from '../../core/closed.js';
@@ -120,7 +120,7 @@ function valueText(e: DiffEntry, side: 'left' | 'right'): string {
 }
 
 function entryLine(e: DiffEntry): string {
-  const where = e.pointer === '' ? '(the whole value)' : safeText(e.pointer);
+  const where = safeText(shownPlace(e));
   const diff = e.difference !== undefined ? `  (right − left = ${e.difference})` : '';
   return `  ${e.op.padEnd(8)} ${where}  ${valueText(e, 'left')} → ${valueText(e, 'right')}${diff}\n`;
 }
@@ -138,10 +138,7 @@ function printText(io: CliIO, what: string, left: Side['label'], right: Side['la
     `${r.total} difference(s)${r.truncated ? `, the first ${r.differences.length} listed (--max-differences ${r.limit})` : ''}\n`,
   );
   for (const e of r.differences) io.out(entryLine(e));
-  for (const l of r.lengths)
-    io.out(
-      `  length   ${l.pointer === '' ? '(the whole value)' : safeText(l.pointer)}  ${l.left} → ${l.right} items\n`,
-    );
+  for (const l of r.lengths) io.out(`  length   ${safeText(shownPlace(l))}  ${l.left} → ${l.right} items\n`);
 }
 
 /** What is compared, from the positionals and --replay. */

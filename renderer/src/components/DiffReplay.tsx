@@ -1,11 +1,12 @@
 /**
  * A replay's original against its replayed, field by field: under the one hash comparison a
  * dump's replay makes, the expression behind it (tokens recorded against replayed, aligned
- * by position, with both lengths said when they differ), and the structured diff of every
+ * so that an inserted or dropped token is a row of its own, with both lengths said), and the structured diff of every
  * original value against its replayed one (shared/diff.ts replaySides).
  */
 import { useId, useMemo, useState } from 'react';
-import { diffJson, replaySides } from '../../../shared/diff';
+import { alignItems, type AlignedRows } from '../../../shared/align';
+import { diffJson, replaySides, sameJson } from '../../../shared/diff';
 import { isPlainObject } from '../../../shared/plain-object';
 import type { JsonValue, Report } from '../../../shared/report';
 import { shownValue } from '../../../shared/report';
@@ -38,51 +39,81 @@ export function tokenSides(report: Pick<Report, 'details'>): {
   return { recorded, replayed, logprobs: lr && lp ? { recorded: lr, replayed: lp } : null };
 }
 
-const cellOf = (list: JsonValue[], i: number): string => (i < list.length ? shownValue(list[i]) : '');
+const cellOf = (list: JsonValue[], i: number): string => (i >= 0 && i < list.length ? shownValue(list[i]) : '');
 
-/** Tokens recorded against replayed, position by position. */
+/** How an alignment's rows differ: items on both sides that differ, and items on one side only. */
+function rowCounts(rows: AlignedRows): { changed: number; recordedOnly: number; replayedOnly: number } {
+  const c = { changed: 0, recordedOnly: 0, replayedOnly: 0 };
+  for (let i = 0; i < rows.a.length; i++) {
+    if (rows.same[i]) continue;
+    if (rows.b[i] === -1) c.recordedOnly++;
+    else if (rows.a[i] === -1) c.replayedOnly++;
+    else c.changed++;
+  }
+  return c;
+}
+
+const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** What the token table says above its rows: both lengths, and how the aligned rows differ. */
+function tokenSummary(recorded: number, replayed: number, rows: AlignedRows): string {
+  const lengths =
+    recorded === replayed
+      ? `${plural(recorded, 'token', 'tokens')} on both sides`
+      : `The lengths differ: ${recorded.toLocaleString('en')} tokens recorded, ${replayed.toLocaleString('en')} replayed`;
+  const c = rowCounts(rows);
+  const parts = [
+    c.changed > 0 && `${plural(c.changed, 'token differs', 'tokens differ')}`,
+    c.recordedOnly > 0 && `${plural(c.recordedOnly, 'token', 'tokens')} only recorded`,
+    c.replayedOnly > 0 && `${plural(c.replayedOnly, 'token', 'tokens')} only replayed`,
+  ].filter(Boolean);
+  return `${lengths}; ${parts.length ? parts.join(', ') : 'every token is the same'}.`;
+}
+
+/** Tokens recorded against replayed, aligned (shared/align.ts): an inserted token is a row of its own. */
 export function DiffTokens({ report }: { report: Pick<Report, 'details'> }) {
   const id = useId();
   const sides = tokenSides(report);
-  if (!sides) return null;
+  const rows = useMemo(
+    () => (sides ? alignItems(sides.recorded, sides.replayed, (x, y) => sameJson(x, y)) : null),
+    // The sides are read from the report: it alone decides them.
+    [report],
+  );
+  if (!sides || !rows) return null;
   const { recorded, replayed, logprobs } = sides;
-  const rows = Math.max(recorded.length, replayed.length);
-  const shown = Math.min(rows, MAX_TOKEN_ROWS);
-  const differing = Array.from({ length: rows }, (_, i) => cellOf(recorded, i) !== cellOf(replayed, i)).filter(
-    Boolean,
-  ).length;
+  const shown = Math.min(rows.a.length, MAX_TOKEN_ROWS);
+  const at = (i: number): string => (i === -1 ? '' : String(i));
   return (
     <section aria-labelledby={id} data-testid="diff-tokens">
       <h3 id={id}>Expression tokens: recorded against replayed</h3>
       <p data-testid="token-lengths">
-        {recorded.length === replayed.length
-          ? `${recorded.length.toLocaleString('en')} tokens on both sides`
-          : `The lengths differ: ${recorded.length.toLocaleString('en')} tokens recorded, ${replayed.length.toLocaleString('en')} replayed`}
-        ; {differing.toLocaleString('en')} position{differing === 1 ? '' : 's'} differ.
-        {shown < rows && ` The first ${shown.toLocaleString('en')} positions are shown.`}
+        {tokenSummary(recorded.length, replayed.length, rows)}
+        {shown < rows.a.length && ` The first ${shown.toLocaleString('en')} rows are shown.`}
       </p>
       <table className="grid diff-tokens">
-        <caption className="visually-hidden">Tokens by position, recorded and replayed</caption>
+        <caption className="visually-hidden">Tokens aligned, recorded and replayed</caption>
         <thead>
           <tr>
-            <th scope="col">Position</th>
+            <th scope="col">Recorded position</th>
             <th scope="col">Recorded</th>
             {logprobs && <th scope="col">Recorded log-probability</th>}
+            <th scope="col">Replayed position</th>
             <th scope="col">Replayed</th>
             {logprobs && <th scope="col">Replayed log-probability</th>}
             <th scope="col">Same</th>
           </tr>
         </thead>
         <tbody>
-          {Array.from({ length: shown }, (_, i) => {
-            const same = cellOf(recorded, i) === cellOf(replayed, i);
+          {Array.from({ length: shown }, (_, r) => {
+            const [i, j, same] = [rows.a[r]!, rows.b[r]!, rows.same[r]!];
             return (
-              <tr key={i} className={same ? undefined : 'differs'}>
-                <td>{i}</td>
-                <td className="mono small">{i < recorded.length ? cellOf(recorded, i) : '(none)'}</td>
+              <tr key={r} className={same ? undefined : 'differs'}>
+                <td>{at(i)}</td>
+                <td className="mono small">{i === -1 ? '(none)' : cellOf(recorded, i)}</td>
                 {logprobs && <td className="mono small">{cellOf(logprobs.recorded, i)}</td>}
-                <td className="mono small">{i < replayed.length ? cellOf(replayed, i) : '(none)'}</td>
-                {logprobs && <td className="mono small">{cellOf(logprobs.replayed, i)}</td>}
+                <td>{at(j)}</td>
+                <td className="mono small">{j === -1 ? '(none)' : cellOf(replayed, j)}</td>
+                {logprobs && <td className="mono small">{cellOf(logprobs.replayed, j)}</td>}
                 <td>{same ? 'yes' : 'no'}</td>
               </tr>
             );

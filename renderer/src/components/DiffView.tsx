@@ -1,6 +1,6 @@
 /** A structured diff side by side (shared/diff.ts): pointer, left, right, the exact difference, the changed span marked. */
 import { useId } from 'react';
-import { cutText, spanParts, type DiffEntry, type DiffResult } from '../../../shared/diff';
+import { cutText, shownPlace, spanParts, type DiffEntry, type DiffResult } from '../../../shared/diff';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html';
 import { shownValue } from '../../../shared/report';
 import '../diff.css';
@@ -101,8 +101,8 @@ export function DiffView({ result, what, left, right, fileBase, level = 2 }: Dif
         <ul className="small" data-testid="diff-lengths">
           {result.lengths.map((l) => (
             <li key={l.pointer}>
-              <code>{l.pointer || '(the whole value)'}</code>: {l.left.toLocaleString('en')} items left,{' '}
-              {l.right.toLocaleString('en')} right
+              <code>{shownPlace(l)}</code>: {l.left.toLocaleString('en')} items left, {l.right.toLocaleString('en')}{' '}
+              right
             </li>
           ))}
         </ul>
@@ -139,7 +139,7 @@ function DiffTable({ differences }: { differences: DiffEntry[] }) {
           <tr key={i} data-pointer={e.pointer}>
             <td>{i + 1}</td>
             <td>{e.op}</td>
-            <td className="mono small">{e.pointer || '(the whole value)'}</td>
+            <td className="mono small">{shownPlace(e)}</td>
             <td>
               <DiffValue e={e} side="left" />
             </td>
