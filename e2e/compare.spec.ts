@@ -85,6 +85,35 @@ test('two picked files: each sent to the engine, verified and compared', async (
   await axe(page, 'two picked files compared');
 });
 
+test('two picked files whose rows shifted: the inserted row added, a moved row named on each side', async ({
+  workbench: page,
+}) => {
+  const rows = Array.from({ length: 8 }, (_, i) => ({ id: i, score: i / 10 }));
+  const moved = structuredClone(rows);
+  moved.splice(2, 0, { id: 100, score: 0 });
+  moved[6]!.score = 9;
+  await page.getByTestId('tab-compare').click();
+  for (const [which, value] of [
+    ['left', rows],
+    ['right', moved],
+  ] as const) {
+    const box = page.getByTestId(`diff-side-${which}`);
+    await box.getByLabel(/: compare$/).selectOption('file');
+    const buffer = Buffer.from(JSON.stringify({ rows: value }));
+    await box.getByLabel(/: file$/).setInputFiles({ name: `rows-${which}.json`, mimeType: 'application/json', buffer });
+  }
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  await expect(view.locator('tr[data-pointer="/content/rows/2"]')).toContainText('added');
+  await expect(view.locator('tr[data-pointer="/content/rows/5/score"]')).toContainText(
+    '/content/rows/5/score (right: /content/rows/6/score)',
+  );
+  await expect(view.locator('tr[data-pointer^="/content/rows/"]')).toHaveCount(2);
+  await expect(page.getByTestId('diff-lengths')).toContainText('/content/rows: 8 items left, 9 right');
+  await axe(page, 'two picked files with shifted rows');
+});
+
 test('one dump replayed under two model versions: the replays compared, the what-if named', async ({
   workbench: page,
 }) => {

@@ -39,6 +39,28 @@ describe('reprise diff', () => {
     expect(d.differences.find((e) => e.pointer === '/verdict')).toMatchObject({ left: 'unavailable', right: 'fail' });
   });
 
+  it('two files whose rows shifted: the inserted row added, a moved row named on each side', async () => {
+    const rows = Array.from({ length: 8 }, (_, i) => ({ id: i, score: i / 10 }));
+    const moved = structuredClone(rows);
+    moved.splice(2, 0, { id: 100, score: 0 });
+    moved[6]!.score = 9;
+    await writeFile(join(tmp, 'rows-a.json'), JSON.stringify({ rows }));
+    await writeFile(join(tmp, 'rows-b.json'), JSON.stringify({ rows: moved }));
+    const r = await diff(join(tmp, 'rows-a.json'), join(tmp, 'rows-b.json'));
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain('  added    /content/rows/2  (absent) → {"id":100,"score":0}\n');
+    expect(r.out).toContain(
+      '  changed  /content/rows/5/score (right: /content/rows/6/score)  0.5 → 9  (right − left = 8.5)\n',
+    );
+    expect(r.out).toContain('  length   /content/rows  8 → 9 items\n');
+    const d = json((await diff(join(tmp, 'rows-a.json'), join(tmp, 'rows-b.json'), '--json')).out);
+    expect(d.differences.find((e) => e.rightPointer !== undefined)).toMatchObject({
+      op: 'changed',
+      pointer: '/content/rows/5/score',
+      rightPointer: '/content/rows/6/score',
+    });
+  });
+
   it('an artifact against itself is identical, exit 0', async () => {
     const r = await diff(ex('dumps/intact.dump.json'), ex('dumps/intact.dump.json'));
     expect(r.code, r.err).toBe(0);

@@ -107,6 +107,17 @@ describe('diffPage', () => {
     expect(html).not.toContain('x'.repeat(41));
   });
 
+  it('names an item the alignment moved by its pointer on each side', () => {
+    const rows = Array.from({ length: 8 }, (_, i) => ({ id: i, score: i / 10 }));
+    const moved = structuredClone(rows);
+    moved.splice(2, 0, { id: 100, score: 0 });
+    moved[6]!.score = 9;
+    const html = page({ rows }, { rows: moved });
+    expect(html).toContain('<code>/rows/2</code>');
+    expect(html).toContain('<code>/rows/5/score (right: /rows/6/score)</code>');
+    expect(html).toContain('<dt>/rows</dt><dd>8 items left, 9 right</dd>');
+  });
+
   it('says when the listing is capped, and when nothing differs', () => {
     const capped = page(
       Array.from({ length: 30 }, (_, i) => i),
