@@ -9,7 +9,7 @@
  */
 import type { ChainNode, Finding, JsonValue, Report } from '../../../shared/report.js';
 import { carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
-import { diffJson } from '../../../shared/diff.js';
+import { diffJson, shownPlace } from '../../../shared/diff.js';
 import { reportShapeProblems } from '../../../shared/report-shape.js';
 import { verdictOf } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
@@ -28,7 +28,7 @@ const SHOWN_DIFFERENCES = 20;
 interface Rerun {
   mode: 'verify' | 'replay' | null;
   digest: string | null;
-  differences: { op: string; pointer: string }[];
+  differences: { op: string; pointer: string; rightPointer?: string }[];
   total: number;
 }
 
@@ -54,7 +54,9 @@ async function rerun(report: Report, path: string, ctx: KindContext): Promise<Re
   return {
     mode: null,
     digest: reportDigest(first),
-    differences: d.differences.map((x) => ({ op: x.op, pointer: x.pointer })),
+    differences: d.differences.map(({ op, pointer, rightPointer }) =>
+      rightPointer === undefined ? { op, pointer } : { op, pointer, rightPointer },
+    ),
     total: d.total,
   };
 }
@@ -119,7 +121,7 @@ function rerunFindings(r: Rerun, want: string, findings: Finding[], chain: Chain
   if (r.mode) return;
   const where = r.differences
     .slice(0, 5)
-    .map((d) => `${d.op} ${d.pointer === '' ? '(the whole report)' : d.pointer}`)
+    .map((d) => `${d.op} ${d.pointer === '' ? '(the whole report)' : shownPlace(d)}`)
     .join(', ');
   findings.push(
     fail(
