@@ -5,9 +5,11 @@
  * with the changed span (the common prefix and suffix, the span between). One module, pure,
  * shared by the CLI (`reprise diff`) and the window (DiffView), so both say the same.
  *
- * Bounded: the walk keeps its own stack (no recursion, so no depth can overflow it), visits
- * each value once, copies nothing (entries hold references to the inputs), and lists at most
- * `limit` differences while counting all of them; the result says when it listed fewer.
+ * Bounded: the walk keeps its own stack (no recursion, so no depth can overflow it), walks
+ * each value once (the alignment's comparisons aside, which ALIGN_BUDGET bounds), copies no
+ * value (entries hold references to the inputs; an aligned run's item list is copied, as
+ * references), and lists at most `limit` differences while counting all of them; the result
+ * says when it listed fewer.
  * Two arrays are aligned (shared/align.ts): their equal ends matched, the run between
  * aligned on its equal items, so each item inserted or deleted anywhere is one `added` (a
  * pointer into b) or `removed` (a pointer into a) entry, even where an insertion and a
