@@ -273,28 +273,27 @@ function step(f: Frame, out: Collector): Frame | null {
   const i = f.i++;
   if (f.rows) {
     if (f.rows.same[i]) return null; // equal items are never walked again
-    return visit(f, f.rows.a[i]!, f.rows.b[i]!, out);
+    const [ia, ib] = [f.rows.a[i]!, f.rows.b[i]!];
+    return visit(f, ia === -1 ? null : ia, ib === -1 ? null : ib, out);
   }
   if (f.names) {
     const key = f.names[i]!;
     return visit(f, Object.hasOwn(f.a, key) ? key : null, Object.hasOwn(f.b, key) ? key : null, out);
   }
-  return visit(f, i < f.both || f.aLonger ? i : -1, i < f.both || !f.aLonger ? i : -1, out);
+  return visit(f, i < f.both || f.aLonger ? i : null, i < f.both || !f.aLonger ? i : null, out);
 }
 
 /**
- * One child of `f`, by its key on each side (a member name, or an item index; null or -1
- * where that side has none): added, removed, or compared (a frame when both are containers).
+ * One child of `f`, by its key on each side (a member name, or an item index; null where
+ * that side has none): added, removed, or compared (a frame when both are containers).
  */
 function visit(f: Frame, ka: string | number | null, kb: string | number | null, out: Collector): Frame | null {
-  const inA = ka !== null && ka !== -1;
-  const inB = kb !== null && kb !== -1;
-  const x = inA ? (f.a as Obj)[ka as string] : undefined;
-  const y = inB ? (f.b as Obj)[kb as string] : undefined;
-  const tokA = inA ? tokenOf(ka) : '';
-  const tokB = inB ? tokenOf(kb) : '';
-  if (!inA) out.add(() => ({ op: 'added', pointer: pointerOf(f, tokB, 'b'), right: y! }));
-  else if (!inB) out.add(() => ({ op: 'removed', pointer: pointerOf(f, tokA), left: x! }));
+  const x = ka === null ? undefined : (f.a as Obj)[ka];
+  const y = kb === null ? undefined : (f.b as Obj)[kb];
+  const tokA = ka === null ? '' : tokenOf(ka);
+  const tokB = kb === null ? '' : tokenOf(kb);
+  if (ka === null) out.add(() => ({ op: 'added', pointer: pointerOf(f, tokB, 'b'), right: y! }));
+  else if (kb === null) out.add(() => ({ op: 'removed', pointer: pointerOf(f, tokA), left: x! }));
   else {
     const child = frameOf(f, [tokA, tokB], x!, y!, out);
     if (child) return child;

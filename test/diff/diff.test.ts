@@ -94,7 +94,7 @@ describe('diffJson', () => {
       ['added', '/t/4'],
     ]);
     expect(r.lengths).toEqual([{ pointer: '/t', left: 4, right: 6 }]);
-    // Arrays of one length are compared by position; members compare in any order.
+    // Members compare in any order: the equal first items are matched, the last ones differ.
     expect(diffJson([{ a: 1, b: 2 }, 3], [{ b: 2, a: 1 }, 4]).differences.map((d) => d.pointer)).toEqual(['/1']);
     expect(sameJson({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBe(true);
     expect(sameJson({ a: [1] }, { a: [1], b: 1 })).toBe(false);
