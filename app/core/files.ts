@@ -7,9 +7,9 @@ import { UsageError } from './errors.js';
 /**
  * Writes `data` to a private file beside `path`, then renames it over `path`: a reader (or
  * a second writer) sees the old file or the new one, never a mix; a failed write leaves
- * `path` as it was.
+ * `path` as it was. `data` may come in pieces (never held whole).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
     await writeFile(tmp, data, { flag: 'wx' });

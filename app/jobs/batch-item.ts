@@ -3,7 +3,7 @@
  * case (BatchJob.rels) with its case part, read while the artifact was open. The batch
  * worker runs it on its thread; the CLI's inline batch on the main one.
  */
-import { partText } from '../engine/case/part.js';
+import { partBytes } from '../engine/case/part-bytes.js';
 import { verifyForCase } from '../engine/case/verify-one.js';
 import { executeJob } from './execute.js';
 import type { BatchItem, BatchJob } from './protocol.js';
@@ -18,5 +18,5 @@ export async function batchItem(job: BatchJob, i: number): Promise<BatchItem> {
   }
   const o = await verifyForCase(path, rels[i]!, mode, options, { shown: job.namedInCase ? rels[i]! : path });
   if (!o.ok) return { ok: false, usage: o.unreadable.usage, message: o.unreadable.message };
-  return { ...rendered(o.report!, render), part: partText(o.part) };
+  return { ...rendered(o.report!, render), part: partBytes(o.part) };
 }

@@ -17,7 +17,7 @@ import {
   type CaseFile,
   type CaseOutcome,
   type CaseRunOptions,
-  partFromText,
+  partFromBytes,
 } from '../engine/case/index.js';
 import { chunkSize, startBatchPool, type BatchPool } from './batch-pool.js';
 import type { BatchItem } from './protocol.js';
@@ -50,7 +50,7 @@ export async function runCase(dir: string, run: RunCaseOptions = {}): Promise<Ca
 /** A batch item of the case as an outcome (a crashed worker's item is the artifact's failure). */
 export function outcomeOf(file: CaseFile, item: BatchItem): CaseOutcome {
   if (item.ok && item.part !== undefined) {
-    const part = partFromText(item.part);
+    const part = partFromBytes(item.part);
     return item.report ? { ok: true, part, report: item.report } : { ok: true, part };
   }
   const message = item.ok ? 'internal error: the worker returned no case part' : item.message;

@@ -40,10 +40,11 @@ export interface BatchJob {
 }
 export type BatchItem =
   /**
-   * `part`: for a case, the artifact's case part as JSON text (partText, partFromText): one
-   * string crosses to the main thread, where a structured clone would be thousands of small
-   * objects to build there and to copy at every scavenge until the case is assembled.
+   * `part`: for a case, the artifact's case part as UTF-8 JSON (partBytes, partFromBytes):
+   * one byte array crosses to the main thread, where a structured clone would be thousands
+   * of small objects to build there and to copy at every scavenge until the case is
+   * assembled (and a string would be copied at each of them too).
    */
-  | { ok: true; verdict: Report['verdict']; text: string; report?: Report; part?: string }
+  | { ok: true; verdict: Report['verdict']; text: string; report?: Report; part?: Uint8Array }
   | { ok: false; usage: boolean; message: string };
 export type BatchOutcome = BatchItem[];

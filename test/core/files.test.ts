@@ -20,6 +20,19 @@ describe('writeFileAtomic', () => {
     ).toBe(1); // one writer's bytes, not a mix
     expect(readdirSync(dir)).toEqual(['out.json']);
   });
+  it('writes text given in pieces, and a source that fails midway leaves the old file and no private file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reprise-atomic-'));
+    const p = join(dir, 'out.json');
+    await writeFileAtomic(p, ['{"a":', '1', '}\n'][Symbol.iterator]());
+    expect(readFileSync(p, 'utf8')).toBe('{"a":1}\n');
+    function* failing(): Generator<string> {
+      yield 'half of a new report';
+      throw new Error('the source failed');
+    }
+    await expect(writeFileAtomic(p, failing())).rejects.toThrow('the source failed');
+    expect(readFileSync(p, 'utf8')).toBe('{"a":1}\n');
+    expect(readdirSync(dir)).toEqual(['out.json']);
+  });
   it('a failed write leaves what was there and no private file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reprise-atomic-'));
     const sub = join(dir, 'a-directory');

@@ -11,8 +11,10 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import type { CaseMode, CaseReport } from '../../../shared/case.js';
 import { UsageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
+import { jsonPieces } from '../../core/json-pieces.js';
 import { assembleCase } from '../../engine/case/assemble.js';
-import { partFromText, type CaseUnreadable } from '../../engine/case/part.js';
+import { partFromBytes } from '../../engine/case/part-bytes.js';
+import type { CaseUnreadable } from '../../engine/case/part.js';
 import { caseFiles, type CaseFile } from '../../engine/case/walk.js';
 import type { BatchItem } from '../../jobs/protocol.js';
 import type { CliIO } from '../io.js';
@@ -44,12 +46,12 @@ export function inside(file: string, dir: string): boolean {
 }
 
 /**
- * The case's artifacts and, as their items land, their parts: kept as the text they came in
- * (BatchItem.part) until the assembly, so that this thread holds a few strings, not
- * thousands of objects its collector would copy at every scavenge of the run.
+ * The case's artifacts and, as their items land, their parts: kept as the bytes they came in
+ * (BatchItem.part) until the assembly, so that this thread's heap holds neither thousands of
+ * objects nor megabytes of text that its collector would copy at every scavenge of the run.
  */
 export class CaseCollector {
-  private readonly parts: string[] = [];
+  private readonly parts: Uint8Array[] = [];
   private readonly unreadable: CaseUnreadable[] = [];
   private constructor(
     readonly files: readonly CaseFile[],
@@ -77,15 +79,29 @@ export class CaseCollector {
 
   /** `maxFindingsPerRule`: `--limit findings-per-rule`, as for every report. */
   report(maxFindingsPerRule?: number): CaseReport {
-    return assembleCase(this.parts.map(partFromText), this.unreadable, this.mode, maxFindingsPerRule);
+    return assembleCase(this.parts.map(partFromBytes), this.unreadable, this.mode, maxFindingsPerRule);
   }
 }
 
-/** Writes the case report: to stdout (`-`) or atomically to the file. */
+/** The UTF-16 code units of the case report's text written at a time. */
+const CASE_PIECE = 64 * 1024;
+
+/**
+ * Writes the case report: to stdout (`-`) or atomically to the file. One line: a case of
+ * thousands of events is megabytes, which indentation would make half again. Written in
+ * pieces (its artifacts, links and events one by one): the whole text, and its UTF-8, would
+ * each be as large as the report again, in fresh memory (a hundred thousand events are tens
+ * of megabytes).
+ */
 export async function writeCase(io: CliIO, target: string, report: CaseReport): Promise<void> {
-  // One line: a case of thousands of events is megabytes, which indentation would make half again.
-  const text = JSON.stringify(report) + '\n';
-  if (target === '-') return io.out(text);
+  const text = (function* () {
+    yield* jsonPieces(report, CASE_PIECE);
+    yield '\n';
+  })();
+  if (target === '-') {
+    for (const piece of text) io.out(piece);
+    return;
+  }
   try {
     await writeFileAtomic(target, text);
   } catch (e) {

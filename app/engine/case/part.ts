@@ -67,16 +67,6 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
   };
 }
 
-/** A part as the text a worker sends it in (BatchItem.part). */
-export function partText(part: CasePart): string {
-  return JSON.stringify(part);
-}
-
-/** The part a worker's partText holds (text this process wrote, so not checked again). */
-export function partFromText(text: string): CasePart {
-  return JSON.parse(text) as CasePart;
-}
-
 /** `YYYY-MM-DDTHH:MM:SS(.fff)Z`: RFC 3339 UTC with its fraction cut to milliseconds (none when zero); null when not RFC 3339 UTC. */
 export function normalisedUtc(s: string): string | null {
   if (!isRfc3339Utc(s)) return null;
