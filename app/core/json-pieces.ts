@@ -1,11 +1,12 @@
 /**
  * The text `JSON.stringify(value)` gives a JSON data value, in pieces of about `size` UTF-16
- * code units, so that a document of a hundred thousand timeline events is written without
- * ever being one string (nor, once encoded, one buffer): the members of the value and of
- * its members (`levels` deep) are serialized one by one and joined into pieces; deeper
- * values are serialized whole, and one larger than `size` is a piece of its own. For JSON
- * data only (plain objects and arrays, strings, finite numbers, booleans, null, and
- * `undefined` members, which JSON.stringify leaves out): no toJSON, no replacer.
+ * code units (at most about twice that, unless one item alone is larger), so that a
+ * document of a hundred thousand timeline events is written without ever being one string
+ * (nor, once encoded, one buffer). An object's members are taken one by one, `levels`
+ * deep; an array's items in runs, each run one native JSON.stringify sized to make about a
+ * piece (one call per item would cost more than the whole text at once). For JSON data
+ * only (plain objects and arrays, strings, finite numbers, booleans, null, and `undefined`
+ * members, which JSON.stringify leaves out): no toJSON, no replacer.
  */
 export function* jsonPieces(value: unknown, size: number, levels = 2): Generator<string> {
   const pending = new Pending(size);
@@ -17,7 +18,7 @@ export function* jsonPieces(value: unknown, size: number, levels = 2): Generator
 class Pending {
   private parts: string[] = [];
   length = 0;
-  constructor(private readonly size: number) {}
+  constructor(readonly size: number) {}
 
   /** Adds `s`; the piece, when the pending text has reached its size. */
   add(s: string): string | undefined {
@@ -40,18 +41,8 @@ function* text(s: string, pending: Pending): Generator<string> {
 }
 
 function* pieces(v: unknown, levels: number, pending: Pending): Generator<string> {
-  if (levels === 0 || typeof v !== 'object' || v === null) {
-    // An array's undefined item is null in JSON.stringify's text (an object's is left out by the caller).
-    return yield* text(JSON.stringify(v) ?? 'null', pending);
-  }
-  if (Array.isArray(v)) {
-    yield* text('[', pending);
-    for (let i = 0; i < v.length; i++) {
-      if (i > 0) yield* text(',', pending);
-      yield* pieces(v[i], levels - 1, pending);
-    }
-    return yield* text(']', pending);
-  }
+  if (levels === 0 || typeof v !== 'object' || v === null) return yield* text(JSON.stringify(v), pending);
+  if (Array.isArray(v)) return yield* items(v, pending);
   yield* text('{', pending);
   let first = true;
   for (const [k, e] of Object.entries(v)) {
@@ -61,4 +52,20 @@ function* pieces(v: unknown, levels: number, pending: Pending): Generator<string
     yield* pieces(e, levels - 1, pending);
   }
   yield* text('}', pending);
+}
+
+/** The items of an array, in runs of about a piece (an undefined item is null, as in JSON.stringify's text). */
+function* items(v: readonly unknown[], pending: Pending): Generator<string> {
+  if (v.length === 0) return yield* text('[]', pending);
+  let run = 16;
+  for (let i = 0; i < v.length;) {
+    const n = Math.min(run, v.length - i);
+    const s = JSON.stringify(v.slice(i, i + n));
+    // The run's text without its brackets: the array's own open it, a comma joins it on.
+    yield* text((i === 0 ? '[' : ',') + s.slice(1, -1), pending);
+    i += n;
+    // The next run as long as this one's items suggest a piece holds.
+    run = Math.max(1, Math.floor((n * pending.size) / s.length));
+  }
+  yield* text(']', pending);
 }
