@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasPrlimit, isRoot, mountTmpfs } from '../helpers/full-disk.js';
 import { appendEntry, findCase, verifyJournal, type AppendInput } from '../../app/journal/index.js';
 import {
   checkpointLen,
@@ -26,17 +27,7 @@ import {
 } from './full-disk.helpers.js';
 import { makeKeys, tmp, type Keys } from './helpers.js';
 
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const RATIONALE = 'The replay matched the anchored output within its band; release the claim.';
-
-function mountTmpfs(dir: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The refusal every failed write must give: non-zero, one line, "not recorded". */
 function expectNotRecorded(r: { status: number | null; stderr: string; stdout: string }, what: string): void {
@@ -80,7 +71,7 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
     writeFileSync(bodyPath, JSON.stringify(body));
     mnt = join(base, 'mnt');
     mkdirSync(mnt);
-    mounted = mountTmpfs(mnt);
+    mounted = mountTmpfs(mnt, '256k');
   });
   afterAll(() => {
     if (mounted) execFileSync('umount', [mnt]);
@@ -266,14 +257,6 @@ describe.skipIf(!isRoot)('a write on a full filesystem (tmpfs; skipped unless ro
 });
 
 describe('a write under a file-size limit (prlimit --fsize)', () => {
-  const hasPrlimit = (() => {
-    try {
-      execFileSync('prlimit', ['--version'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
   it.skipIf(!hasPrlimit)(
     "every limit around the files' sizes: recorded whole, or refused as not recorded with the journal unchanged",
     async () => {

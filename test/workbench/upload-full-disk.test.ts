@@ -8,10 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRoot, mountTmpfs } from '../helpers/full-disk.js';
 import type { UploadFile } from '../../main/host/engine-remote.js';
 import { UploadFiles, type FileUploadApi } from '../../main/webhost/upload-files.js';
-
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 async function* pieces(total: number, piece = 64 * 1024): AsyncGenerator<Buffer> {
   for (let sent = 0; sent < total; sent += piece) yield Buffer.alloc(Math.min(piece, total - sent), 0x61);
@@ -24,12 +23,7 @@ describe.skipIf(!isRoot)('an upload on a full disk (needs root to mount a 1 MiB 
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'reprise-full-upload-'));
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'ignore' });
-      mounted = true;
-    } catch {
-      mounted = false;
-    }
+    mounted = mountTmpfs(dir, '1m');
     // The host makes its upload folder in the system's temporary directory: the small disk.
     process.env['TMPDIR'] = dir;
   });
