@@ -15,13 +15,13 @@ import type { Mode } from '../run.js';
 import { FINDINGS_LIMIT } from '../../core/findings.js';
 import { assembleCase } from './assemble.js';
 import type { CaseOutcome, CasePart, CaseUnreadable } from './part.js';
-export { partBytes, partFromBytes } from './part-bytes.js';
 import { caseFiles, type CaseFile } from './walk.js';
 import { verifyForCase } from './verify-one.js';
 
 export { assembleCase } from './assemble.js';
 export { caseFiles, type CaseFile } from './walk.js';
 export { verifyForCase } from './verify-one.js';
+export { partBytes, partFromBytes } from './part-bytes.js';
 export { casePart, normalisedUtc, type CaseOutcome, type CasePart, type CaseUnreadable } from './part.js';
 
 /** The case's progress: `done` of `total` artifacts have their verdict. */
