@@ -89,9 +89,9 @@ const CASE_PIECE = 64 * 1024;
 /**
  * Writes the case report: to stdout (`-`) or atomically to the file. One line: a case of
  * thousands of events is megabytes, which indentation would make half again. Written in
- * pieces (its artifacts, links and events in runs of about a piece): the whole text, and its UTF-8, would
- * each be as large as the report again, in fresh memory (a hundred thousand events are tens
- * of megabytes).
+ * pieces (its artifacts, links and events in runs of about a piece): the whole text, and
+ * its UTF-8, would each be as large as the report again, in fresh memory (a hundred
+ * thousand events are tens of megabytes).
  */
 export async function writeCase(io: CliIO, target: string, report: CaseReport): Promise<void> {
   const text = (function* () {

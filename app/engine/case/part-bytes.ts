@@ -5,6 +5,9 @@
  */
 import type { CasePart } from './part.js';
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
  * A part as a worker sends it (BatchItem.part): its JSON text, UTF-8 encoded. Bytes, not a
  * string, because the main thread keeps every part until the case is assembled: a string
@@ -19,6 +22,3 @@ export function partBytes(part: CasePart): Uint8Array {
 export function partFromBytes(bytes: Uint8Array): CasePart {
   return JSON.parse(decoder.decode(bytes)) as CasePart;
 }
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
