@@ -223,6 +223,21 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   await expect(page.getByTestId('artifact-editor')).toHaveAttribute('data-pointer', '');
 });
 
+test('a case folder that holds no file: the case says so in one alert, and no verdict is shown', async ({
+  workbench: page,
+}) => {
+  const empty = mkdtempSync(join(tmpdir(), 'reprise-e2e-empty-case-'));
+  mkdirSync(join(empty, 'not-copied-yet'));
+  await page.getByTestId('open-case-view').click();
+  await page.locator('#case-path').fill(empty);
+  await page.getByTestId('case-open').click();
+  const alert = page.getByTestId('case-error');
+  await expect(alert).toContainText(`${empty} holds no file: there is nothing in it to check`);
+  await expect(alert).toBeFocused();
+  await expect(page.getByTestId('case-verdict')).toHaveCount(0);
+  await axeBothThemes(page, 'case view, a folder that holds no file');
+});
+
 test('a case sent from the window as a folder, and as files dropped; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
   workbench: page,
   served,

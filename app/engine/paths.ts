@@ -31,7 +31,8 @@ async function statOrThrow(path: string) {
 /**
  * Expands command-line paths into the artifacts to check, in a deterministic order:
  * each path in the order given; directories walked recursively, entries sorted by name
- * (UTF-16 code units), a directory that a directory kind claims kept whole.
+ * (UTF-16 code units), a directory that a directory kind claims kept whole; a directory that
+ * yields no file at all is a usage error.
  */
 export async function expandPaths(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
@@ -45,7 +46,12 @@ async function expandOne(p: string, out: string[]): Promise<void> {
     out.push(p);
     return;
   }
+  const before = out.length;
   await walkDir(p, out, new Set());
+  // A directory named for checking that yields nothing (an unmounted evidence share, a case
+  // folder whose files were never copied) is refused, not passed: exit 0 with nothing checked
+  // would read as "every artifact verified" in a pipeline.
+  if (out.length === before) throw new UsageError(`${p} holds no file: there is nothing in it to check`, 'path');
 }
 
 /** Walks a directory with one readdir per directory (no stat per file); link loops are cut. */

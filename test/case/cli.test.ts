@@ -3,7 +3,7 @@
  * bytes inline and with 1, 2 or 4 workers, the per-artifact output and exit code are those
  * of `verify DIR` without --case, and the report holds the schema docs/case.schema.json says.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -89,5 +89,27 @@ describe('reprise verify DIR --case', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
+  }, 120_000);
+
+  it('refuses a folder that holds no file (nor its subfolders): nothing checked is no pass', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'reprise-case-empty-'));
+    mkdirSync(join(empty, 'a', 'b'), { recursive: true });
+    const out = join(mkdtempSync(join(tmpdir(), 'reprise-case-out-')), 'case.json');
+    for (const args of [
+      ['verify', empty],
+      ['verify', empty, '--workers', '2', '--jsonl'],
+      ['verify', empty, '--case', '-'],
+      ['verify', empty, '--case', out],
+      ['replay', empty, '--case', '-', '--workers', '2'],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr.trim()).toBe(`reprise: ${empty} holds no file: there is nothing in it to check`);
+    }
+    expect(existsSync(out)).toBe(false);
+    // A file beside it is still checked, and the empty folder named with it still refused.
+    const r = await runCli(['verify', join(fx.dir, 'dump.json'), empty]);
+    expect(r.code).toBe(3);
   }, 120_000);
 });

@@ -77,6 +77,12 @@ describe('reprise drift', () => {
     expect(kinds).toContain('recalibration-flag');
     expect(kinds.filter((k: string) => k === 'replay-comparison')).toHaveLength(2);
     expect((await runCli(['journal', 'verify', j.dir, '--trust-store', j.trust])).code).toBe(0);
-    expect((await runCli(['drift', mkdtempSync(join(tmpdir(), 'e-')), '--journal', j.dir])).code).toBe(0);
+    // --journal without --key is fine while no flag is raised (nothing to anchor).
+    expect((await runCli(['drift', join(ex, 'tg', 'banded-within-epsilon'), '--journal', j.dir])).code).toBe(0);
+    // A folder that holds no file is nothing observed, refused rather than passed.
+    const empty = mkdtempSync(join(tmpdir(), 'e-'));
+    const none = await runCli(['drift', empty, '--journal', j.dir]);
+    expect(none.code).toBe(3);
+    expect(none.stderr.trim()).toBe(`reprise: ${empty} holds no file: there is nothing in it to check`);
   });
 });

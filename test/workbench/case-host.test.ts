@@ -79,6 +79,21 @@ describe('a case through the host', () => {
     ).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/is a file: a case is a folder/) });
   });
 
+  it('a folder under a root that holds no file: the case fails in one line, no report', async () => {
+    await mkdir(join(root, 'empty', 'sub'), { recursive: true });
+    let id: string | null = null;
+    const events = caseEvents(() => id);
+    id = (await engine.startCase({ source: { type: 'path', path: join(root, 'empty') }, mode: 'verify' })).caseId;
+    const all = await events;
+    expect(all.some((e) => e.type === 'case-done')).toBe(false);
+    expect(all.at(-1)).toEqual({
+      type: 'case-failed',
+      caseId: id,
+      message: `${join(root, 'empty')} holds no file: there is nothing in it to check`,
+      cancelled: false,
+    });
+  });
+
   it('files sent from the window become a case folder of their own, opened by path afterwards', async () => {
     const dump = await readFile(join(examples, 'dumps', 'intact.dump.json'));
     let folderId: string | undefined;
