@@ -1,7 +1,8 @@
 /** Writing files so that a reader never sees half of one, and reading files that may not be files. */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { access, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from './errors.js';
 
 /**
@@ -17,6 +18,33 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);
     throw e;
+  }
+}
+
+/**
+ * Refuses, before any work, a file the user named for output that cannot be written: no
+ * name, a directory, or a place in a folder that is missing or not writable. A long run (a
+ * case of thousands of artifacts, an archive's re-judgement) would otherwise learn it only
+ * at its end, and its work would be lost. `flag` is how the user named it (`--out`).
+ */
+export async function checkOutputFile(path: string, flag: string): Promise<void> {
+  if (path === '') throw new UsageError(`${flag} needs a file name`);
+  const refuse = (why: string): UsageError => new UsageError(`cannot write ${path}: ${why}`, 'path');
+  const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? 'error';
+  const st = await stat(path).catch((e: unknown) => (code(e) === 'ENOENT' ? null : Promise.reject(refuse(code(e)))));
+  if (st?.isDirectory()) throw refuse('it is a directory');
+  const dir = dirname(path);
+  const parent = await stat(dir).catch((e: unknown) => Promise.reject(refuse(`its folder ${dir}: ${code(e)}`)));
+  if (!parent.isDirectory()) throw refuse(`${dir} is not a folder`);
+  await access(dir, constants.W_OK).catch((e: unknown) => Promise.reject(refuse(`its folder ${dir}: ${code(e)}`)));
+}
+
+/** writeFileAtomic to a file the user named: a refusal (ENOSPC, EACCES…) is a usage error naming the file and the code. */
+export async function writeOutputFile(path: string, data: Parameters<typeof writeFileAtomic>[1]): Promise<void> {
+  try {
+    await writeFileAtomic(path, data);
+  } catch (e) {
+    throw new UsageError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
   }
 }
 

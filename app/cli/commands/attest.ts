@@ -4,8 +4,13 @@
  * reviewer's key. `reprise attest --verify FILE --trust-store FILE [--manifest FILE]`
  * checks one. The exit code is the replay verdict's (creation) or the check's (verify).
  */
-import { writeFile } from 'node:fs/promises';
-import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../../core/files.js';
+import {
+  checkOutputFile,
+  MAX_WHOLE_FILE_BYTES,
+  readFailure,
+  readRegularFile,
+  writeOutputFile,
+} from '../../core/files.js';
 import { EXIT, exitOfVerdict } from '../../../shared/report.js';
 import type { ExitCode } from '../../../shared/report.js';
 import { loadTrustStore } from '../../core/keys.js';
@@ -86,6 +91,7 @@ export const attestCommand: Command = {
     if (typeof values['key'] !== 'string')
       throw new UsageError(`--key KEYFILE (the reviewer's key) is required\nusage: ${usage}`);
     const path = positionals[0]!;
+    if (typeof values['out'] === 'string') await checkOutputFile(values['out'], '--out');
     const a = await attestManifest(path, values['key'], () => {
       const { key: _key, out: _out, ...options } = engineOptions(values);
       return options;
@@ -102,11 +108,7 @@ export const attestCommand: Command = {
     }
     const { verdict, envelope: text } = a;
     if (typeof values['out'] === 'string') {
-      try {
-        await writeFile(values['out'], text);
-      } catch (e) {
-        throw new UsageError(`cannot write ${values['out']}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
-      }
+      await writeOutputFile(values['out'], text);
       io.err(
         safeText(
           `attestation of ${path} (replay verdict ${verdict}) signed by ${a.keyId}, written to ${values['out']}`,

@@ -10,7 +10,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CaseMode, CaseReport } from '../../../shared/case.js';
 import { UsageError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { checkOutputFile, writeOutputFile } from '../../core/files.js';
 import { jsonPieces } from '../../core/json-pieces.js';
 import { assembleCase } from '../../engine/case/assemble.js';
 import { partFromBytes } from '../../engine/case/part-bytes.js';
@@ -19,8 +19,11 @@ import { caseFiles, type CaseFile } from '../../engine/case/walk.js';
 import type { BatchItem } from '../../jobs/protocol.js';
 import type { CliIO } from '../io.js';
 
-/** Where the case report goes: a file, `-` for stdout, or nowhere (no --case). */
-export function caseTarget(values: Record<string, unknown>, positionals: readonly string[]): string | null {
+/** Where the case report goes: a file (checked writable before the run), `-` for stdout, or nowhere (no --case). */
+export async function caseTarget(
+  values: Record<string, unknown>,
+  positionals: readonly string[],
+): Promise<string | null> {
   const out = values['case'];
   if (typeof out !== 'string') return null;
   if (positionals.length !== 1)
@@ -29,6 +32,7 @@ export function caseTarget(values: Record<string, unknown>, positionals: readonl
     throw new UsageError('--case - prints the case report on stdout: it excludes --json and --jsonl');
   if (out !== '-' && inside(out, positionals[0]!))
     throw new UsageError(`--case ${out} is inside the case folder, where the next run would take it for an artifact`);
+  if (out !== '-') await checkOutputFile(out, '--case');
   return out;
 }
 
@@ -102,9 +106,5 @@ export async function writeCase(io: CliIO, target: string, report: CaseReport): 
     for (const piece of text) io.out(piece);
     return;
   }
-  try {
-    await writeFileAtomic(target, text);
-  } catch (e) {
-    throw new UsageError(`cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
-  }
+  await writeOutputFile(target, text);
 }

@@ -247,7 +247,7 @@ function makeCheck(mode: Mode): Command {
         throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
       // A case's walk and assembly load only when one is asked for.
       const asCase = values['case'] !== undefined ? await import('./check-case.js') : null;
-      const caseOut = asCase ? asCase.caseTarget(values, positionals) : null;
+      const caseOut = asCase ? await asCase.caseTarget(values, positionals) : null;
       // The threads start loading the engine now, while this thread walks the directories;
       // whatever happens next (a usage error from the walk too), the pool is closed.
       const pool = workers > 0 ? startBatchPool(workers) : null;

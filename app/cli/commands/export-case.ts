@@ -8,7 +8,7 @@
  */
 import { EXIT, type ExitCode, type Report } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { writeOutputFile } from '../../core/files.js';
 import { hashBytes } from '../../core/hash.js';
 import type { TrustStore } from '../../core/keys.js';
 import { safeText } from '../../core/text.js';
@@ -44,11 +44,7 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
     },
   });
   const b = await caseBundleFromJournal(x.journal, caseReport, reports, x.trust);
-  try {
-    await writeFileAtomic(x.out, b.bytes);
-  } catch (e) {
-    throw new UsageError(`cannot write ${x.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
-  }
+  await writeOutputFile(x.out, b.bytes);
   const summary = {
     out: x.out,
     sha256: hashBytes(b.bytes),

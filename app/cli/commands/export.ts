@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, REPORT_SCHEMA, type ExitCode, type Report } from '../../../shared/report.js';
-import { readFailure, readRegularFile, writeFileAtomic } from '../../core/files.js';
+import { checkOutputFile, readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
 import { hashBytes, hashFile } from '../../core/hash.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { runPath } from '../../engine/run.js';
@@ -94,6 +94,7 @@ export const exportCommand: Command = {
     if (typeof out !== 'string' || out === '') throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
     if (real(out) === real(path))
       throw new UsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
+    await checkOutputFile(out, '--out');
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
     // A folder that is no journal is a case: one bundle of every artifact in it (export-case.ts).
     if ((await isDirectory(path)) && !(await isJournalDir(path)))
@@ -107,11 +108,7 @@ export const exportCommand: Command = {
       );
     const attestation = await attestationOf(values['attestation']);
     const b = await bundleFromJournal(journal, report, trust, attestation);
-    try {
-      await writeFileAtomic(out, b.bytes);
-    } catch (e) {
-      throw new UsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
-    }
+    await writeOutputFile(out, b.bytes);
     const summary = {
       out,
       sha256: hashBytes(b.bytes),

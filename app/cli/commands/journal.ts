@@ -233,8 +233,8 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const proof = which === 'entry' ? await inclusionProof(dir, Number(n)) : await consistencyProofOf(dir, Number(n));
   const text = JSON.stringify(proof, null, 2) + '\n';
   if (typeof values['out'] === 'string') {
-    const { writeFileAtomic } = await import('../../core/files.js');
-    await writeFileAtomic(values['out'], text);
+    const { writeOutputFile } = await import('../../core/files.js');
+    await writeOutputFile(values['out'], text);
     io.err(
       `${which === 'entry' ? `proof of entry ${n}` : `consistency proof from tree ${n}`} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`,
     );

@@ -1,6 +1,6 @@
 /** The end of `rejudge merge` (from shard files or a queue): the record written, or the problems that stopped it. */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { writeOutputFile } from '../../core/files.js';
 import { safeText } from '../../core/text.js';
 import { RECORD_VERDICTS } from '../../rejudge/index.js';
 import { recordText, type Merged } from '../../jobs/rejudge/merge.js';
@@ -14,7 +14,7 @@ export async function finishMerge(m: Merged, out: string, json: boolean, io: Cli
     io.err(formatError(`no record written: the ${m.problems.length} problem(s) above`));
     return EXIT.fail;
   }
-  await writeFileAtomic(out, recordText(m.record));
+  await writeOutputFile(out, recordText(m.record));
   const a = m.assembly;
   // One line of JSON: stdout stays JSON Lines when progress events precede it (merge --queue --wait).
   if (json)

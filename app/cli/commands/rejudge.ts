@@ -6,6 +6,7 @@
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
+import { checkOutputFile } from '../../core/files.js';
 import { safeText } from '../../core/text.js';
 import { loadSigner } from '../../core/keys.js';
 import { declaredOptions } from '../../kinds/registry.js';
@@ -70,6 +71,7 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
   }
   if (typeof values['out'] !== 'string')
     throw new UsageError(`--out FILE names the shard file to write\nusage: ${usage()}`);
+  await checkOutputFile(values['out'], '--out');
   const shard = values['shard'] === undefined ? { index: 0, count: 1 } : parseShard(String(values['shard']));
   if (!shard) throw new UsageError('--shard takes I/N: a whole number I from 0 to N-1, N from 1 to 65536');
   const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
@@ -117,6 +119,8 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
 async function mergeRun(values: Record<string, unknown>, files: string[], io: CliIO): Promise<ExitCode> {
   if (typeof values['key'] !== 'string' || typeof values['out'] !== 'string')
     throw new UsageError(`merge needs --key FILE (the signing key) and --out FILE (the record)\nusage: ${usage()}`);
+  await checkOutputFile(values['out'], '--out');
+  if (typeof values['records'] === 'string') await checkOutputFile(values['records'], '--records');
   const signer = await loadSigner(values['key']);
   if (typeof values['queue'] === 'string') {
     if (files.length > 0) throw new UsageError('merge takes shard files or --queue, not both');

@@ -6,7 +6,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail } from '../../core/findings.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { writeOutputFile } from '../../core/files.js';
 import type { Signer } from '../../core/keys.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import {
@@ -104,7 +104,7 @@ export async function writeRecordsFile(path: string, a: Assembly, lines: readonl
     list: a.list!,
     run: a.run!,
   };
-  await writeFileAtomic(
+  await writeOutputFile(
     path,
     shardFileText(
       header,

@@ -5,7 +5,7 @@
  * before they are written, so the file does not depend on which thread finished first.
  */
 import { hashValue } from '../../core/hash.js';
-import { writeFileAtomic } from '../../core/files.js';
+import { writeOutputFile } from '../../core/files.js';
 import { UsageError } from '../../core/errors.js';
 import { VERSION } from '../../version.js';
 import {
@@ -120,5 +120,5 @@ export function shardHeader(list: ArtifactList, shard: { index: number; count: n
 
 /** Writes a shard file whole or not at all (a reader never sees half of one). */
 export async function writeShard(path: string, header: ShardHeader, records: readonly JudgedRecord[]): Promise<void> {
-  await writeFileAtomic(path, shardFileText(header, records));
+  await writeOutputFile(path, shardFileText(header, records));
 }

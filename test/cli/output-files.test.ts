@@ -1,0 +1,88 @@
+/**
+ * Files a command writes for the user (core/files.ts checkOutputFile and writeOutputFile):
+ * one that cannot be written is refused in one line, exit 3, before any work (a case of
+ * thousands of artifacts or an archive's re-judgement must not run to its end to learn
+ * that its --out lies in a missing folder), and a write that fails at the end says which
+ * file and why, never "internal error" with a private file's name.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkOutputFile, writeOutputFile } from '../../app/core/files.js';
+import { UsageError } from '../../app/core/errors.js';
+import { runCli } from '../helpers/cli.js';
+import { archive, ok, type Archive } from '../rejudge/helpers.js';
+
+let a: Archive;
+let shard = '';
+let caseDir = '';
+beforeAll(() => {
+  a = archive('reprise-output-files-');
+  caseDir = join(a.dir, 'case');
+  mkdirSync(caseDir);
+  for (const f of ['intact.dump.json', 'fail/altered-artifact.dump.json'])
+    writeFileSync(join(caseDir, f.split('/').pop()!), ok(['canonicalize', join(a.examples, 'dumps', f)]));
+  shard = join(a.dir, 'shard.json');
+  ok(['rejudge', caseDir, '--out', shard, '--trust-store', a.trust]);
+}, 120_000);
+
+describe('a file the user names for output', () => {
+  it('is refused before the work when its folder is missing, it is a directory, or it has no name', async () => {
+    const missing = join(a.dir, 'no-such-folder', 'out.json');
+    const file = join(a.dir, 'a-file');
+    writeFileSync(file, '');
+    const journal = join(a.examples, 'journal', 'sample');
+    const commands: [string, string[]][] = [
+      ['--case', ['verify', caseDir, '--workers', '2', '--case', '@']],
+      ['--out', ['export', caseDir, '--journal', journal, '--out', '@']],
+      ['--out', ['rejudge', caseDir, '--out', '@', '--trust-store', a.trust]],
+      ['--out', ['rejudge', 'merge', shard, '--key', a.keys.reviewerPem, '--out', '@']],
+      [
+        '--records',
+        ['rejudge', 'merge', shard, '--key', a.keys.reviewerPem, '--out', join(a.dir, 'r.json'), '--records', '@'],
+      ],
+      [
+        '--out',
+        ['attest', join(a.examples, 'tg', 'exact-intact', 'manifest.json'), '--key', a.keys.reviewerPem, '--out', '@'],
+      ],
+    ];
+    const targets: [string, (flag: string) => string][] = [
+      [missing, () => `cannot write ${missing}: its folder ${join(a.dir, 'no-such-folder')}: ENOENT`],
+      [a.dir, () => `cannot write ${a.dir}: it is a directory`],
+      [join(file, 'out.json'), () => `cannot write ${join(file, 'out.json')}: ENOTDIR`],
+      ['', (flag) => `${flag} needs a file name`],
+    ];
+    const before = readdirSync(a.dir).sort();
+    for (const [flag, args] of commands)
+      for (const [target, message] of targets) {
+        const argv = args.map((x) => (x === '@' ? target : x));
+        const r = await runCli(argv);
+        expect(r.code, argv.join(' ')).toBe(3);
+        // Nothing ran: no verdict, no progress, nothing signed.
+        expect(r.stdout, argv.join(' ')).toBe('');
+        // An empty name may meet the command's own "--out FILE is required" first.
+        if (target === '')
+          expect(r.stderr, argv.join(' ')).toMatch(
+            new RegExp(`^reprise: ${flag} (needs a file name|FILE is required)`),
+          );
+        else expect(r.stderr, argv.join(' ')).toBe(`reprise: ${message(flag)}\n`);
+      }
+    expect(readdirSync(a.dir).sort()).toEqual(before);
+  }, 240_000);
+
+  it('a proof written into a missing folder is a usage error naming the file, not an internal error', async () => {
+    const out = join(a.dir, 'gone', 'proof.json');
+    const r = await runCli(['journal', 'proof', join(a.examples, 'journal', 'sample'), '--entry', '1', '--out', out]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`reprise: cannot write ${out}: ENOENT\n`);
+  });
+
+  it('checkOutputFile accepts a new file in a folder and an existing file; writeOutputFile names a refused write', async () => {
+    await expect(checkOutputFile(join(a.dir, 'new.json'), '--out')).resolves.toBeUndefined();
+    await expect(checkOutputFile(shard, '--out')).resolves.toBeUndefined();
+    const gone = join(a.dir, 'gone-later', 'x.json');
+    const err = await writeOutputFile(gone, 'x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toBe(`cannot write ${gone}: ENOENT`);
+  });
+});
