@@ -91,11 +91,17 @@ describe('an exported report', () => {
     expect(r.chain.find((n) => n.id === 'artifact')?.status).toBe('mismatch');
   });
 
-  it('without --artifact: a warning that nothing ties it to its bytes', async () => {
+  it('without --artifact: undecided (never a PASS), as nothing ties it to its bytes', async () => {
     const rep = await runPath(join(ex, 'dumps', 'intact.dump.json'), 'verify', { trustStore: trustStore() });
     const r = await check('alone.json', rep);
-    expect(r.verdict).toBe('pass');
-    expect(rules(r)).toContain('RPR-RPT-003');
+    expect(r.verdict).toBe('unavailable');
+    expect(r.findings.find((f) => f.rule === 'RPR-RPT-003')?.severity).toBe('unavailable');
+    // A consistent edit of a failing report (its failing findings removed with its verdict) is no PASS either.
+    const failing = await runPath(join(ex, 'dumps', 'fail', 'altered-artifact.dump.json'), 'verify', {
+      trustStore: trustStore(),
+    });
+    const cleaned = { ...failing, verdict: 'pass', findings: failing.findings.filter((f) => f.severity !== 'fail') };
+    expect((await check('cleaned-alone.json', cleaned)).verdict).toBe('unavailable');
   });
 
   it('edited: a verdict word, a finding removed after export, a member unknown, duplicate members', async () => {

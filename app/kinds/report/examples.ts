@@ -39,8 +39,8 @@ export const reportsWriter: ExampleWriter = {
       {
         path: 'reports/well-formed.report.json',
         bytes: text(ok),
-        note: 'an exported report read without its artifact: well-formed, checked against nothing (RPR-RPT-003)',
-        expect: { verdict: 'pass', rule: 'RPR-RPT-003', command: 'verify' },
+        note: 'an exported report read without its artifact: well-formed, but checked against nothing, so undecided (RPR-RPT-003)',
+        expect: { verdict: 'unavailable', rule: 'RPR-RPT-003', command: 'verify' },
       },
       {
         path: 'reports/verdict-edited.report.json',

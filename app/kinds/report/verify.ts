@@ -19,7 +19,7 @@ import { reportDigest } from '../../journal/judgement.js';
 import type { KindContext } from '../types.js';
 import { REPORT_RULES } from './rule-ids.js';
 
-const { fail, info, unavailable, warning } = findingsOn(REPORT_RULES);
+const { fail, info, unavailable } = findingsOn(REPORT_RULES);
 
 /** Differences listed in a finding and the details: a few say where; all are counted. */
 const SHOWN_DIFFERENCES = 20;
@@ -65,10 +65,12 @@ async function rerun(report: Report, path: string, ctx: KindContext): Promise<Re
 async function checkArtifact(report: Report, ctx: KindContext, findings: Finding[], chain: ChainNode[]) {
   const path = ctx.options.artifact;
   if (path === undefined) {
+    // Fail-closed: a report checked against nothing says what it says; a consistent edit
+    // (its failing findings removed with its verdict) would pass the form, so no PASS here.
     findings.push(
-      warning(
+      unavailable(
         'RPR-RPT-003',
-        'no artifact given (--artifact FILE): the report was checked for its form only, against no artifact',
+        'no artifact given (--artifact FILE): the report was checked for its form only, so what it says cannot be decided here',
       ),
     );
     return null;
