@@ -30,13 +30,20 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
 export async function checkOutputFile(path: string, flag: string): Promise<void> {
   if (path === '') throw new UsageError(`${flag} needs a file name`);
   const refuse = (why: string): UsageError => new UsageError(`cannot write ${path}: ${why}`, 'path');
-  const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? 'error';
-  const st = await stat(path).catch((e: unknown) => (code(e) === 'ENOENT' ? null : Promise.reject(refuse(code(e)))));
-  if (st?.isDirectory()) throw refuse('it is a directory');
   const dir = dirname(path);
-  const parent = await stat(dir).catch((e: unknown) => Promise.reject(refuse(`its folder ${dir}: ${code(e)}`)));
+  let parent: Stats;
+  try {
+    if ((await stat(path)).isDirectory()) throw refuse('it is a directory');
+  } catch (e) {
+    if (!isMissing(e)) throw e instanceof UsageError ? e : refuse(readFailure(e));
+  }
+  try {
+    parent = await stat(dir);
+    if (parent.isDirectory()) await access(dir, constants.W_OK);
+  } catch (e) {
+    throw refuse(`its folder ${dir}: ${readFailure(e)}`);
+  }
   if (!parent.isDirectory()) throw refuse(`${dir} is not a folder`);
-  await access(dir, constants.W_OK).catch((e: unknown) => Promise.reject(refuse(`its folder ${dir}: ${code(e)}`)));
 }
 
 /** writeFileAtomic to a file the user named: a refusal (ENOSPC, EACCES…) is a usage error naming the file and the code. */
@@ -44,7 +51,7 @@ export async function writeOutputFile(path: string, data: Parameters<typeof writ
   try {
     await writeFileAtomic(path, data);
   } catch (e) {
-    throw new UsageError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
+    throw new UsageError(`cannot write ${path}: ${readFailure(e)}`, 'path');
   }
 }
 
