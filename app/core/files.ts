@@ -97,6 +97,21 @@ export function readFailure(e: unknown): string {
   return (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
 }
 
+/**
+ * The usage error for a path the user named, or a walk found, that cannot be opened: "no
+ * such file or directory" or the system's code. A name on disk that is not UTF-8 (evidence
+ * copied from a system that wrote Latin-1 names) reaches Node with each bad byte read as
+ * U+FFFD, and that name opens nothing, while `ls` shows the file: the message says so.
+ */
+export function cannotOpen(path: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'ENOENT') return new UsageError(`cannot read ${path}: ${code ?? 'error'}`, 'path');
+  const undecoded = path.includes('\uFFFD')
+    ? ' (its name holds U+FFFD, which is how a name that is not UTF-8 reads: such a file cannot be opened by that name; copy it under a UTF-8 name: Reprise judges its bytes, not its name)'
+    : '';
+  return new UsageError(`no such file or directory: ${path}${undecoded}`, 'path');
+}
+
 /** Whether a read failed because nothing is at the path (a caller that may create the file asks). */
 export function isMissing(e: unknown): boolean {
   return (e as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';

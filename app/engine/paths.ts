@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { normalize, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { cannotOpen } from '../core/files.js';
 import { isJournalDir } from '../journal/layout.js';
 
 /**
@@ -20,11 +21,7 @@ async function statOrThrow(path: string) {
   try {
     return await stat(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT' ? `no such file or directory: ${path}` : `cannot read ${path}: ${code ?? 'error'}`,
-      'path',
-    );
+    throw cannotOpen(path, e);
   }
 }
 

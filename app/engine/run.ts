@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Finding, Report } from '../../shared/report.js';
 import { UsageError } from '../core/errors.js';
 import {
+  cannotOpen,
   FileReadError,
   MAX_WHOLE_FILE_BYTES,
   openRegular,
@@ -254,11 +255,7 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   const { onProgress, shown = path, arrived, after } = how;
   const cannot = (e: unknown) => {
     if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
-    const code = (e as NodeJS.ErrnoException).code;
-    return new UsageError(
-      code === 'ENOENT' ? `no such file or directory: ${shown}` : `cannot read ${shown}: ${code ?? 'error'}`,
-      'path',
-    );
+    return cannotOpen(shown, e);
   };
   // A small regular file (nearly every artifact of a batch) is read with blocking calls:
   // open, fstat, one read, close. Engine jobs run on worker threads, where this costs less

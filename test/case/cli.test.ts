@@ -3,7 +3,7 @@
  * bytes inline and with 1, 2 or 4 workers, the per-artifact output and exit code are those
  * of `verify DIR` without --case, and the report holds the schema docs/case.schema.json says.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -111,5 +111,27 @@ describe('reprise verify DIR --case', () => {
     // A file beside it is still checked, and the empty folder named with it still refused.
     const r = await runCli(['verify', join(fx.dir, 'dump.json'), empty]);
     expect(r.code).toBe(3);
+  }, 120_000);
+
+  it('says why a file whose name is not UTF-8 cannot be opened, and checks the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reprise-case-latin1-'));
+    const dump = readFileSync(join(fx.dir, 'dump.json'));
+    writeFileSync(join(dir, 'dump.json'), dump);
+    // "café.json" as Latin-1 wrote it: 0xE9 is no UTF-8, and Node reads it as U+FFFD.
+    writeFileSync(Buffer.concat([Buffer.from(dir + '/caf'), Buffer.from([0xe9]), Buffer.from('.json')]), dump);
+    const shown = `${dir}/caf\uFFFD.json`;
+    const why = `no such file or directory: ${shown} (its name holds U+FFFD, which is how a name that is not UTF-8 reads`;
+    for (const w of ['0', '2']) {
+      const r = await runCli(['verify', dir, '--case', '-', '--workers', w, ...trust()]);
+      expect(r.code, w).toBe(3);
+      expect(r.stderr, w).toContain(`reprise: ${why}`);
+      const report = JSON.parse(r.stdout) as {
+        artifacts: { path: string }[];
+        findings: { rule: string; message: string }[];
+      };
+      expect(report.artifacts.map((a) => a.path)).toEqual(['dump.json']);
+      const f = report.findings.find((x) => x.rule === 'RPR-CASE-002');
+      expect(f?.message).toContain(why);
+    }
   }, 120_000);
 });

@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { cannotOpen } from '../../core/files.js';
 import { childPrefix, expandPaths } from '../paths.js';
 
 export interface CaseFile {
@@ -13,11 +14,8 @@ export interface CaseFile {
 
 /** Every artifact of the folder, in the walk's order (names in code-unit order, a journal kept whole). */
 export async function caseFiles(dir: string): Promise<CaseFile[]> {
-  const st = await stat(dir).catch((e: NodeJS.ErrnoException) => {
-    throw new UsageError(
-      e.code === 'ENOENT' ? `no such file or directory: ${dir}` : `cannot read ${dir}: ${e.code ?? 'error'}`,
-      'path',
-    );
+  const st = await stat(dir).catch((e: unknown) => {
+    throw cannotOpen(dir, e);
   });
   if (!st.isDirectory()) throw new UsageError(`a case is a folder: ${dir} is not a directory`, 'path');
   const prefix = childPrefix(dir);
