@@ -19,6 +19,7 @@ import type {
 } from '../../shared/api.js';
 import type { CaseReport } from '../../shared/case.js';
 import type { RunCaseOptions } from '../../app/jobs/case.js';
+import type { CaseFile } from '../../app/engine/case/walk.js';
 import type { EngineJob } from '../../app/jobs/protocol.js';
 import { ApiError } from './api-error.js';
 import type { Grant } from './granted-gate.js';
@@ -36,6 +37,8 @@ export interface CaseSideDeps {
   grant: (g: Grant) => Promise<void>;
   /** The host's own request check (EngineHost.jobOf): the folder through the gate, the options as a job takes them. */
   prepare: (req: StartJobRequest) => Promise<{ job: EngineJob }>;
+  /** The gate (GrantedGate.confine): the real path of a path under a granted folder, else a refusal. */
+  confine: (path: string, what: string) => Promise<string>;
 }
 
 /** Case folders made from sent files kept at once; the oldest goes when another is made. */
@@ -145,6 +148,7 @@ export class CaseSide {
         options: job.options,
         mode: job.mode,
         signal: abort.signal,
+        admit: (f) => this.admit(f),
         onProgress: ({ done, total, artifact }) =>
           emit({ type: 'case-progress', caseId, done, total, ...(artifact ? { artifact } : {}) }),
       })
@@ -157,6 +161,20 @@ export class CaseSide {
       )
       .finally(() => this.running.delete(caseId));
     return { caseId, dir: shown };
+  }
+
+  /**
+   * A walked file of a case, through the gate as any path the window names: the folder was
+   * checked, but the walk follows links, and one inside a granted folder may point outside
+   * every one. Such a file is listed as refused (RPR-CASE-002), never read; the others run
+   * from their real paths, so a link swapped after the check reaches nothing new.
+   */
+  private async admit(f: CaseFile): Promise<CaseFile | string> {
+    try {
+      return { ...f, path: await this.deps.confine(f.path, 'a case artifact') };
+    } catch (e) {
+      return errorWords(e);
+    }
   }
 
   async cancel(req: { caseId: string }): Promise<boolean> {

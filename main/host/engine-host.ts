@@ -107,6 +107,7 @@ export class EngineHost implements RepriseApi {
       emit,
       grant: (g) => this.grant(g),
       prepare: (req) => requests.jobOf(req),
+      confine: (path, what) => this.gate.confine(path, what),
     });
     // A bad root or key is left out (a later path under it is refused), never an unhandled rejection.
     this.grant({ roots: opts.roots ?? [], keys: opts.keys ?? [], adapters: opts.adapters ?? [] }).catch(

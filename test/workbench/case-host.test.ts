@@ -5,7 +5,8 @@
  * the case report; a folder outside the roots is refused before anything is read; files
  * sent from the window become a case of their own.
  */
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,40 @@ describe('a case through the host', () => {
       message: `${join(root, 'empty')} holds no file: there is nothing in it to check`,
       cancelled: false,
     });
+  });
+
+  it('a link in a granted folder to a file or folder outside every root is refused and listed, never read', async () => {
+    const dir = join(root, 'linked');
+    const outside = await mkdtemp(join(tmpdir(), 'reprise-case-outside-'));
+    await mkdir(join(dir, 'in'), { recursive: true });
+    await mkdir(join(outside, 'keys'));
+    const secret = Buffer.from('{"password": "hunter2"}\n');
+    await writeFile(join(outside, 'secret.json'), secret);
+    await writeFile(join(outside, 'keys', 'id.json'), secret);
+    await copyFile(join(examples, 'dumps', 'intact.dump.json'), join(dir, 'in', 'dump.json'));
+    await symlink(join(outside, 'secret.json'), join(dir, 'secret.json'));
+    await symlink(join(outside, 'keys'), join(dir, 'keys'));
+    // A link that stays under the root is read as its target is.
+    await symlink(join(dir, 'in', 'dump.json'), join(dir, 'same.json'));
+    let id: string | null = null;
+    const events = caseEvents(() => id);
+    id = (await engine.startCase({ source: { type: 'path', path: dir }, mode: 'verify' })).caseId;
+    const all = await events;
+    const end = all.at(-1)!;
+    if (end.type !== 'case-done') throw new Error(`the case did not end well: ${JSON.stringify(end)}`);
+    expect(end.report.artifacts.map((a) => a.path)).toEqual(['in/dump.json', 'same.json']);
+    const refused = end.report.findings.filter((f) => f.rule === 'RPR-CASE-002').map((f) => f.message);
+    expect(refused).toEqual([
+      expect.stringMatching(/^keys\/id\.json could not be verified: refused: .* is outside the folders/),
+      expect.stringMatching(/^secret\.json could not be verified: refused: .* is outside the folders/),
+    ]);
+    expect(end.report.verdict).toBe('fail');
+    // Nothing of the files outside reached the window: neither their bytes' hash nor their content.
+    const sent = JSON.stringify(all);
+    expect(sent).not.toContain(createHash('sha256').update(secret).digest('hex'));
+    expect(sent).not.toContain('hunter2');
+    // Every walked file counts in the one progress over the case.
+    expect(all.filter((e) => e.type === 'case-progress').at(-1)).toMatchObject({ done: 4, total: 4 });
   });
 
   it('files sent from the window become a case folder of their own, opened by path afterwards', async () => {

@@ -63,6 +63,7 @@ function side(run: RunCase, root: string) {
     emit: (e) => events.push(e),
     grant: async (g) => void grants.push(...(g.roots ?? [])),
     prepare,
+    confine: async (path) => path,
   });
   const send = async (name: string, text: string, folderId?: string) => {
     const bytes = Buffer.from(text);

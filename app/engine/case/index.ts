@@ -40,6 +40,14 @@ export interface CaseRunOptions {
   onProgress?: (p: CaseProgress) => void;
   /** Aborting stops the case: nothing more is started, what runs is cancelled, the promise rejects. */
   signal?: AbortSignal;
+  /**
+   * Each file the walk found, before anything reads it: the file to run (its path may change,
+   * to the real path a gate resolved) or why it may not be read, which lands as an artifact
+   * that could not be verified (a finding of the case, never a silent drop). The workbench's
+   * host confines a case to the folders it was granted: the walk follows links, and a link
+   * inside a granted folder may point anywhere.
+   */
+  admit?: (file: CaseFile) => Promise<CaseFile | string>;
 }
 
 /**
@@ -64,27 +72,29 @@ export const inlineExecutor: CaseExecutor = async (files, mode, options, land, s
 
 /** Walks the folder, runs every artifact on `execute`, and assembles the case report. */
 export async function driveCase(dir: string, execute: CaseExecutor, run: CaseRunOptions = {}): Promise<CaseReport> {
-  const files = await caseFiles(dir);
+  const walked = await caseFiles(dir);
+  const { admit } = run;
+  const admitted = admit ? await Promise.all(walked.map((f) => admit(f))) : walked;
   const parts: CasePart[] = [];
   const unreadable: CaseUnreadable[] = [];
-  const total = files.length;
+  const total = walked.length;
+  const land = (o: CaseOutcome): void => {
+    if (o.ok) parts.push(o.part);
+    else unreadable.push(o.unreadable);
+    run.onArtifact?.(o);
+    run.onProgress?.({
+      done: parts.length + unreadable.length,
+      total,
+      ...(o.ok ? { artifact: o.part.artifact } : {}),
+    });
+  };
   run.onProgress?.({ done: 0, total });
-  await execute(
-    files,
-    run.mode ?? 'verify',
-    run.options ?? {},
-    (o) => {
-      if (o.ok) parts.push(o.part);
-      else unreadable.push(o.unreadable);
-      run.onArtifact?.(o);
-      run.onProgress?.({
-        done: parts.length + unreadable.length,
-        total,
-        ...(o.ok ? { artifact: o.part.artifact } : {}),
-      });
-    },
-    run.signal,
-  );
+  const files: CaseFile[] = [];
+  admitted.forEach((a, i) => {
+    if (typeof a !== 'string') files.push(a);
+    else land({ ok: false, unreadable: { path: walked[i]!.rel, message: a, usage: true } });
+  });
+  await execute(files, run.mode ?? 'verify', run.options ?? {}, land, run.signal);
   run.signal?.throwIfAborted();
   return assembleCase(parts, unreadable, run.mode ?? 'verify', run.options?.limits?.[FINDINGS_LIMIT]);
 }
