@@ -45,6 +45,10 @@ describe('a file the user names for output', () => {
         '--out',
         ['attest', join(a.examples, 'tg', 'exact-intact', 'manifest.json'), '--key', a.keys.reviewerPem, '--out', '@'],
       ],
+      [
+        '--html',
+        ['diff', join(caseDir, 'intact.dump.json'), join(caseDir, 'altered-artifact.dump.json'), '--html', '@'],
+      ],
     ];
     const targets: [string, (flag: string) => string][] = [
       [missing, () => `cannot write ${missing}: its folder ${join(a.dir, 'no-such-folder')}: ENOENT`],

@@ -19,7 +19,7 @@ import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { EXIT, REPORT_SCHEMA, shownValue, type ExitCode, type JsonValue, type Report } from '../../../shared/report.js';
 import { isPlainObject } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
-import { readFailure, readRegularText, writeFileAtomic } from '../../core/files.js';
+import { checkOutputFile, readFailure, readRegularText, writeOutputFile } from '../../core/files.js';
 import { parseCanonical } from '../../core/jcs.js';
 import { declaredOptions } from '../../kinds/registry.js';
 import { safeText } from '../../engine/report-text.js';
@@ -179,14 +179,6 @@ async function compared(
   };
 }
 
-async function writeHtml(path: string, page: string): Promise<void> {
-  try {
-    await writeFileAtomic(path, page);
-  } catch (e) {
-    throw new UsageError(`cannot write --html ${path}: ${readFailure(e)}`, 'path');
-  }
-}
-
 export const diffCommand: Command = {
   ...INFO.diff,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
@@ -195,9 +187,11 @@ export const diffCommand: Command = {
     const html = values['html'];
     if (typeof html === 'string' && positionals.some((p) => resolve(p) === resolve(html)))
       throw new UsageError(`--html ${html} is one of the artifacts compared; Reprise never overwrites its input`);
+    if (typeof html === 'string') await checkOutputFile(html, '--html');
     const c = await compared(positionals, values);
     const result = diffJson(c.a, c.b, { limit });
-    if (typeof html === 'string') await writeHtml(html, diffPage({ title: `Reprise diff: ${c.what}`, ...c, result }));
+    if (typeof html === 'string')
+      await writeOutputFile(html, diffPage({ title: `Reprise diff: ${c.what}`, ...c, result }));
     if (values['json'])
       io.out(`${JSON.stringify({ ...result, compared: c.what, left: c.left, right: c.right }, null, 2)}\n`);
     else printText(io, c.what, c.left, c.right, result);
