@@ -4,12 +4,11 @@
  * nor the host reaches into a kind's folder.
  */
 import type { TrustStore } from '../core/keys.js';
-import type { BundledReport, JournalBundle } from '../kinds/operations.js';
+import type { BundledReport, CaseBundler, JournalBundle } from '../kinds/operations.js';
 import type { Report } from '../../shared/report.js';
-import type { CaseReport } from '../../shared/case.js';
 import { operationFor } from './operations.js';
 
-export type { JournalBundle } from '../kinds/operations.js';
+export type { CaseBundler, JournalBundle } from '../kinds/operations.js';
 
 /** The bundle of `report` with every judgement the journal `dir` holds on its artifact (refused with JournalError). */
 export async function bundleFromJournal(
@@ -21,12 +20,10 @@ export async function bundleFromJournal(
   return (await operationFor('export'))(dir, report, trust, attestation ?? null);
 }
 
-/** The case bundle of `caseReport` and its artifacts' reports, with every judgement the journal `dir` holds on them. */
-export async function caseBundleFromJournal(
-  dir: string,
-  caseReport: CaseReport,
-  reports: ReadonlyMap<string, Report | BundledReport>,
-  trust: TrustStore | null,
-): Promise<JournalBundle> {
-  return (await operationFor('exportCase'))(dir, caseReport, reports, trust);
+/**
+ * The journal `dir` verified for a case bundle before the case runs (refused with
+ * JournalError), and the bundler that writes the bundle of the case against it.
+ */
+export async function openCaseBundle(dir: string, trust: TrustStore | null): Promise<CaseBundler> {
+  return (await operationFor('exportCase'))(dir, trust);
 }

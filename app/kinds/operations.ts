@@ -141,18 +141,23 @@ export interface KindOperations {
     trust: TrustStore | null,
     attestation: Uint8Array | null,
   ): Promise<JournalBundle>;
-  /** Bundles a whole case: its report, each artifact's report (by case path), every judgement the journal `dir` holds on them. */
-  exportCase?(
-    dir: string,
-    caseReport: CaseReport,
-    reports: ReadonlyMap<string, Report | BundledReport>,
-    trust: TrustStore | null,
-  ): Promise<JournalBundle>;
+  /**
+   * Opens the bundle of a whole case on the journal `dir`, verified now (refused when it
+   * cannot prove judgements), before the case runs; the bundler bundles the case report,
+   * each artifact's report (by case path) and every judgement the journal held on them.
+   */
+  exportCase?(dir: string, trust: TrustStore | null): Promise<CaseBundler>;
   drift?: DriftOperations;
   /** What the artifact offers a case (links and timeline), read after it was verified, with its report. */
   caseFacts?(subject: CaseSubject, report: Report, ctx: KindContext): Promise<CaseFacts>;
 }
 export type OperationName = keyof KindOperations;
+
+/** KindOperations.exportCase's writer: the case bundle of a case report and its artifacts' reports. */
+export type CaseBundler = (
+  caseReport: CaseReport,
+  reports: ReadonlyMap<string, Report | BundledReport>,
+) => JournalBundle;
 
 /** What a kind declares of an operation it offers: what it applies to, in the words of a refusal ("not <what>"). */
 export interface OperationOffer {

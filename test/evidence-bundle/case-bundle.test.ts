@@ -4,7 +4,7 @@
  * offline; any member tampered with (and the manifest's digests recomputed, so only the
  * deeper checks can catch it) fails, each under its own rule.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseTrustStore } from '../../app/core/keys.js';
 import { hashBytes } from '../../app/core/hash.js';
 import { join } from 'node:path';
@@ -345,5 +345,41 @@ describe('the case bundle', () => {
     expect(inside.stderr).toMatch(/inside the case folder/);
     const replay = await runCli(['export', dir, '--journal', journal, '--out', out, '--replay']);
     expect(replay.code).toBe(3);
+  });
+
+  it.skipIf(!cliBuilt())('the CLI refuses a journal that cannot prove judgements before the case runs', async () => {
+    // The case is a folder that holds no file: had the case run first, its walk's refusal would be the one said.
+    const empty = join(base, 'empty-case');
+    mkdirSync(empty);
+    const tampered = join(base, 'tampered-journal');
+    mkdirSync(tampered);
+    const lines = readFileSync(join(journal, 'entries.jsonl'), 'utf8').split('\n');
+    lines[0] = lines[0]!.replace('"reject"', '"accept"');
+    writeFileSync(join(tampered, 'entries.jsonl'), lines.join('\n'));
+    for (const j of ['checkpoints.jsonl', 'checkpoint.json'])
+      if (existsSync(join(journal, j))) copyFileSync(join(journal, j), join(tampered, j));
+    const out = join(base, 'never.zip');
+    for (const [j, said] of [
+      [join(base, 'no-such-journal'), /^reprise: .*no-such-journal holds no journal entries\n$/],
+      [tampered, /^reprise: journal .*tampered-journal does not verify \(RPR-JOURNAL-\d+: /],
+    ] as const)
+      for (const w of ['0', '2']) {
+        const r = await runCli([
+          'export',
+          empty,
+          '--journal',
+          j,
+          '--out',
+          out,
+          '--trust-store',
+          options.trustStore,
+          '--workers',
+          w,
+        ]);
+        expect(r.code, r.stderr).toBe(3);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(said);
+      }
+    expect(existsSync(out)).toBe(false);
   });
 });

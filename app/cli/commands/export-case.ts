@@ -12,7 +12,7 @@ import { writeOutputFile } from '../../core/files.js';
 import { hashBytes } from '../../core/hash.js';
 import type { TrustStore } from '../../core/keys.js';
 import { safeText } from '../../core/text.js';
-import { caseBundleFromJournal } from '../../engine/evidence.js';
+import { openCaseBundle } from '../../engine/evidence.js';
 import { runCase } from '../../jobs/case.js';
 import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
@@ -34,6 +34,8 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   if (inside(x.out, x.dir))
     throw new UsageError(`--out ${x.out} is inside the case folder, where the next run would take it for an artifact`);
   const { key: _key, out: _out, ...options } = engineOptions(x.values);
+  // The journal is verified first: one that cannot prove judgements is refused before the case runs.
+  const bundle = await openCaseBundle(x.journal, x.trust);
   const reports = new Map<string, Report>();
   const caseReport = await runCase(x.dir, {
     workers: intFlag(x.values['workers'], 'workers', 0, 64) ?? 0,
@@ -43,7 +45,7 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
       if (o.ok && o.report) reports.set(o.part.artifact.path, o.report);
     },
   });
-  const b = await caseBundleFromJournal(x.journal, caseReport, reports, x.trust);
+  const b = bundle(caseReport, reports);
   await writeOutputFile(x.out, b.bytes);
   const summary = {
     out: x.out,

@@ -6,7 +6,7 @@ import type { KindCode } from '../types.js';
 import { fileSource } from '../../zip/source.js';
 import { verifyEvidence } from './case-verify.js';
 import { bundleFromJournal } from './write.js';
-import { caseBundleFromJournal } from './write-case.js';
+import { openCaseBundle } from './write-case.js';
 // What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
 import { bundleCaseFacts } from './case-facts.js';
 
@@ -17,7 +17,7 @@ export const evidenceBundleCode: KindCode = {
   },
   operations: {
     export: bundleFromJournal,
-    exportCase: caseBundleFromJournal,
+    exportCase: openCaseBundle,
     caseFacts: async (_subject, report) => bundleCaseFacts(report),
   },
 };
@@ -31,5 +31,5 @@ export {
 } from './write.js';
 export { verifyBundle } from './verify.js';
 export { verifyEvidence } from './case-verify.js';
-export { caseBundleFromJournal, writeCaseBundle } from './write-case.js';
+export { caseBundleFromJournal, openCaseBundle, writeCaseBundle } from './write-case.js';
 export { BUNDLE_TYPE, MEMBER } from './format.js';

@@ -19,7 +19,7 @@ import type { JournalVerification } from '../../journal/verify.js';
 import { caseBundleHtml } from './case-html.js';
 import { provableJournal } from './write.js';
 import { writeZip } from '../../zip/writer.js';
-import type { BundledReport, JournalBundle } from '../operations.js';
+import type { BundledReport, CaseBundler, JournalBundle } from '../operations.js';
 import {
   CASE_BUNDLE_TYPE,
   CASE_HTML_MEMBER,
@@ -113,6 +113,18 @@ function caseJudgements(caseReport: CaseReport, v: JournalVerification, trust: T
   return all.sort((a, b) => a.seq - b.seq);
 }
 
+/**
+ * The journal a case bundle proves its judgements under, verified before the case runs
+ * (refused with JournalError when it holds no entries, does not verify or has no
+ * checkpoint: a case of thousands of artifacts must not run to its end to learn that), and
+ * the bundler that then writes the bundle of the case against that verification: the
+ * judgements it held, under the checkpoint it had.
+ */
+export async function openCaseBundle(journal: string, trust: TrustStore | null): Promise<CaseBundler> {
+  const { v, checkpoint } = await provableJournal(journal, trust);
+  return (caseReport, reports) => caseBundleOf(caseReport, reports, v, checkpoint, trust);
+}
+
 /** The case bundle of `caseReport` and its artifacts' `reports`, with every judgement `journal` holds on them. */
 export async function caseBundleFromJournal(
   journal: string,
@@ -120,7 +132,16 @@ export async function caseBundleFromJournal(
   reports: ReadonlyMap<string, Report | BundledReport>,
   trust: TrustStore | null,
 ): Promise<JournalBundle> {
-  const { v, checkpoint } = await provableJournal(journal, trust);
+  return (await openCaseBundle(journal, trust))(caseReport, reports);
+}
+
+function caseBundleOf(
+  caseReport: CaseReport,
+  reports: ReadonlyMap<string, Report | BundledReport>,
+  v: JournalVerification,
+  checkpoint: Checkpoint,
+  trust: TrustStore | null,
+): JournalBundle {
   const judgements = caseJudgements(caseReport, v, trust);
   const bytes = writeCaseBundle({
     caseReport,
