@@ -1,7 +1,8 @@
 /**
  * Reviewer notes on an artifact of a case (web target, through the UI only): a note signed
  * after a confirmation of exactly what is signed, then an edit, which supersedes it: the old
- * text stays listed, marked superseded, each version with its verified proof. A journal
+ * text stays listed, marked superseded, each version with its verified proof, and both are
+ * listed again when the case is opened anew (read back from the journal worked in). A journal
  * tampered with after the window verified it signs nothing (the engine's refusal is shown,
  * entries.jsonl unchanged), and once verified again the window disables signing, saying why.
  * Axe on every state, light and dark.
@@ -64,6 +65,22 @@ test('a note on a case artifact, its edit superseding it, and nothing signed ont
   await expect(page.getByTestId('note-edit-0')).toHaveCount(0);
   await expect(page.getByTestId('note-proof').filter({ hasText: 'inclusion proven' })).toHaveCount(2);
   await axeBothThemes(page, 'a note and its edit');
+
+  // The case opened again, its notes closed and shown anew (a later session): both versions are
+  // read back from the journal worked in, which lies outside the case folder, with their proofs.
+  await page.getByTestId('case-open').click();
+  await expect(page.getByTestId('case-verdict')).toBeVisible({ timeout: 60_000 });
+  const notesButton = page.getByRole('button', { name: 'Notes on dump.json' });
+  if ((await notesButton.getAttribute('aria-pressed')) === 'true') await notesButton.click();
+  await expect(notes).toHaveCount(0);
+  await notesButton.click();
+  await expect(notes).toContainText('Notes on this artifact (2)', { timeout: 30_000 });
+  await expect(page.getByTestId('note-0').getByTestId('note-state')).toContainText('Superseded');
+  await expect(page.getByTestId('note-1').getByTestId('note-text')).toHaveText(EDITED);
+  await expect(page.getByTestId('note-1').getByTestId('note-state')).toContainText('Latest version');
+  await expect(page.getByTestId('note-edit-0')).toHaveCount(0);
+  await expect(page.getByTestId('note-edit-1')).toHaveCount(1);
+  await expect(page.getByTestId('note-proof').filter({ hasText: 'inclusion proven' })).toHaveCount(2);
 
   // The journal is changed on disk behind the window's back: the engine refuses, nothing is written.
   const entries = join(journal, 'entries.jsonl');

@@ -24,6 +24,8 @@ interface NoteRow {
   atUtc: string;
   supersedes: string | null;
   supersededBy: string | null;
+  /** The journal of the case it is in (relative path) when it is not in the journal worked in, whose notes alone can be edited here. */
+  caseJournal: string | null;
 }
 
 const IDS = {
@@ -34,11 +36,34 @@ const IDS = {
   blocked: 'note-confirm-blocked',
 };
 
-/** The notes of the case (decision `note`, this artifact) and those recorded here since, each once, in seq order. */
-function rowsOf(notes: readonly CaseJudgement[], added: readonly NoteRow[], artifact: string): NoteRow[] {
+/**
+ * The notes on this artifact: those of the journal worked in (read from it, so a note
+ * recorded in an earlier session is listed when the case is opened again, wherever that
+ * journal lies), those the case's own journals hold, and those recorded here since, each
+ * once. In time order (then sequence): notes of several journals have no common sequence.
+ */
+function rowsOf(
+  notes: readonly CaseJudgement[],
+  work: readonly JudgementView[],
+  added: readonly NoteRow[],
+  artifact: string,
+): NoteRow[] {
   const rows = new Map<string, NoteRow>();
+  for (const w of work)
+    if (w.decision === 'note' && w.problem === null)
+      rows.set(w.entryHash, {
+        seq: w.seq,
+        entryHash: w.entryHash,
+        text: w.rationale,
+        author: w.author,
+        atUtc: w.recordedAtUtc,
+        supersedes: w.supersedes ?? null,
+        supersededBy: null,
+        caseJournal: null,
+      });
+  for (const a of added) if (!rows.has(a.entryHash)) rows.set(a.entryHash, a);
   for (const n of notes)
-    if (n.decision === 'note' && n.subject === artifact)
+    if (n.decision === 'note' && n.subject === artifact && !rows.has(n.entryHash))
       rows.set(n.entryHash, {
         seq: n.seq,
         entryHash: n.entryHash,
@@ -47,9 +72,9 @@ function rowsOf(notes: readonly CaseJudgement[], added: readonly NoteRow[], arti
         atUtc: n.atUtc,
         supersedes: n.supersedes,
         supersededBy: null,
+        caseJournal: n.journal,
       });
-  for (const a of added) if (!rows.has(a.entryHash)) rows.set(a.entryHash, a);
-  const list = [...rows.values()].sort((a, b) => a.seq - b.seq);
+  const list = [...rows.values()].sort((a, b) => (a.atUtc < b.atUtc ? -1 : a.atUtc > b.atUtc ? 1 : a.seq - b.seq));
   // The first edit of a note supersedes it (the engine refuses a second).
   for (const r of list) {
     const old = r.supersedes ? rows.get(r.supersedes) : undefined;
@@ -58,21 +83,21 @@ function rowsOf(notes: readonly CaseJudgement[], added: readonly NoteRow[], arti
   return list;
 }
 
-/** Each note's proof, checked by the engine against the journal's latest signed checkpoint. */
-function useProofs(journal: NotesJournal, artifact: string, version: number): Map<string, JudgementView> {
+/** The judgements the journal worked in holds on the artifact, each with its proof checked by the engine against the journal's latest signed checkpoint. */
+function useWorkJudgements(journal: NotesJournal, artifact: string, version: number): readonly JudgementView[] {
   const api = useStore((s) => s.api);
-  const [proofs, setProofs] = useState(new Map<string, JudgementView>());
+  const [judgements, setJudgements] = useState<readonly JudgementView[]>([]);
   useEffect(() => {
     let live = true;
     void api
       ?.listJudgements({ dir: journal.dir, trustStore: journal.trustStore, artifact })
-      .then((l) => live && setProofs(new Map(l.judgements.map((j) => [j.entryHash, j]))))
-      .catch(() => live && setProofs(new Map()));
+      .then((l) => live && setJudgements(l.judgements))
+      .catch(() => live && setJudgements([]));
     return () => {
       live = false;
     };
   }, [api, journal.dir, journal.trustStore, artifact, version]);
-  return proofs;
+  return judgements;
 }
 
 function NoteItem({
@@ -101,11 +126,13 @@ function NoteItem({
         )}{' '}
         Entry <CopyValue value={row.entryHash} label={`the entry hash of note #${row.seq}`} />{' '}
         <span data-testid="note-proof">
-          {proof === undefined
-            ? '(proof being checked…)'
-            : proof.proofVerified
-              ? '✓ inclusion proven under the signed checkpoint'
-              : `proof not verified: ${proof.proofFindings.join('; ')}`}
+          {row.caseJournal !== null
+            ? `in the case's journal ${row.caseJournal} (open it as the journal you work in to check its proof and edit it)`
+            : proof === undefined
+              ? '(proof being checked…)'
+              : proof.proofVerified
+                ? '✓ inclusion proven under the signed checkpoint'
+                : `proof not verified: ${proof.proofFindings.join('; ')}`}
         </span>
       </p>
       {onEdit && (
@@ -268,8 +295,9 @@ export function CaseNotes({
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [receipt, setReceipt] = useState<NoteReceipt | null>(null);
-  const rows = useMemo(() => rowsOf(notes, added, artifact), [notes, added, artifact]);
-  const proofs = useProofs(journal, artifact, added.length);
+  const work = useWorkJudgements(journal, artifact, added.length);
+  const rows = useMemo(() => rowsOf(notes, work, added, artifact), [notes, work, added, artifact]);
+  const proofs = useMemo(() => new Map(work.map((j) => [j.entryHash, j])), [work]);
   const sign = useCallback(async () => {
     if (!api || !draft) return;
     setConfirming(false);
@@ -284,6 +312,7 @@ export function CaseNotes({
         atUtc: r.atUtc,
         supersedes: r.supersedes,
         supersededBy: null,
+        caseJournal: null,
       };
       setAdded((a) => [...a, row]);
       setReceipt(r);
@@ -305,7 +334,11 @@ export function CaseNotes({
               key={r.entryHash}
               row={r}
               proof={proofs.get(r.entryHash)}
-              onEdit={r.supersededBy || draft ? null : () => setDraft({ text: r.text, supersedes: r.entryHash })}
+              onEdit={
+                r.supersededBy || r.caseJournal !== null || draft
+                  ? null
+                  : () => setDraft({ text: r.text, supersedes: r.entryHash })
+              }
             />
           ))}
         </ol>
