@@ -13,7 +13,8 @@ export function parse(
     const r = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]}\nusage: ${usage}`);
+    // Node's words on one line: an ambiguous value (`--entry -1`) says how to give it (`--entry=-1`) on its later lines.
+    throw new UsageError(`${(e as Error).message.split('\n').join(' ')}\nusage: ${usage}`);
   }
 }
 

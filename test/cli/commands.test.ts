@@ -252,6 +252,16 @@ describe('errors of lazily loaded commands', () => {
       expect(r.stderr).toMatch(message);
     }
   });
+
+  it('a flag value that starts with a dash is refused with how to give it, on one line before the usage', async () => {
+    const r = await runCli(['journal', 'proof', join(dir, 'j'), '--entry', '-1']);
+    expect(r.code).toBe(3);
+    const [first, second] = r.stderr.split('\n');
+    expect(first).toBe(
+      "reprise: Option '--entry' argument is ambiguous. Did you forget to specify the option argument for '--entry'? To specify an option argument starting with a dash use '--entry=-XYZ'.",
+    );
+    expect(second).toMatch(/^usage: reprise journal /);
+  });
 });
 
 describe('a usage error in a batch on worker threads', () => {
