@@ -112,6 +112,13 @@ export interface CaseReference {
   value: string;
   /** Whether a case without the artifact it names is missing evidence (a finding), not merely one that names more. */
   expected: boolean;
+  /**
+   * The option of its kind that takes the named artifact's path (an exported report's
+   * `artifact`): when the case holds that artifact, the case runs this one again with the
+   * option set to it (engine/case/rechecks.ts), so what it says is decided against the
+   * artifact beside it instead of being left undecided.
+   */
+  option?: string;
 }
 
 export interface CaseEventFact {

@@ -16,6 +16,9 @@ import { assembleCase } from '../../engine/case/assemble.js';
 import { partFromBytes } from '../../engine/case/part-bytes.js';
 import type { CaseUnreadable } from '../../engine/case/part.js';
 import { caseFiles, type CaseFile } from '../../engine/case/walk.js';
+import { caseRechecks } from '../../engine/case/rechecks.js';
+import { FINDINGS_LIMIT } from '../../core/findings.js';
+import type { EngineOptions } from '../../kinds/types.js';
 import type { BatchItem } from '../../jobs/protocol.js';
 import type { CliIO } from '../io.js';
 
@@ -81,11 +84,31 @@ export class CaseCollector {
     else this.unreadable.push({ path: rel, message: 'internal error: no case part', usage: false });
   }
 
-  /** `maxFindingsPerRule`: `--limit findings-per-rule`, as for every report. */
-  report(maxFindingsPerRule?: number): CaseReport {
-    return assembleCase(this.parts.map(partFromBytes), this.unreadable, this.mode, maxFindingsPerRule);
+  /**
+   * The case report, once what names another artifact of the case through an option has
+   * run again with it (engine/case/rechecks.ts) on `rerun` (the batch's pool, each item as
+   * `verify DIR` would run it, printed nowhere: the per-artifact output stays each
+   * artifact's alone). `--limit findings-per-rule` bounds its findings, as for every report.
+   */
+  async report(options: EngineOptions, rerun: CaseRerun): Promise<CaseReport> {
+    const parts = this.parts.map(partFromBytes);
+    const unreadable = [...this.unreadable];
+    for (const r of caseRechecks(parts, this.files, options)) {
+      const at = parts.findIndex((p) => p.artifact.path === r.file.rel);
+      const item = await rerun(r.file, r.options);
+      if (item.ok && item.part !== undefined) parts[at] = partFromBytes(item.part);
+      else {
+        parts.splice(at, 1);
+        const message = item.ok ? 'internal error: no case part' : item.message;
+        unreadable.push({ path: r.file.rel, message, usage: !item.ok && item.usage });
+      }
+    }
+    return assembleCase(parts, unreadable, this.mode, options.limits?.[FINDINGS_LIMIT]);
   }
 }
+
+/** Runs one artifact of the case again with these options, as the batch ran it (its item, with its case part). */
+export type CaseRerun = (file: CaseFile, options: EngineOptions) => Promise<BatchItem>;
 
 /** The UTF-16 code units of the case report's text written at a time. */
 const CASE_PIECE = 64 * 1024;

@@ -20,7 +20,6 @@ import { formatError } from '../output.js';
 import { INFO } from './info.js';
 import type { CaseCollector } from './check-case.js';
 import { UsageError } from '../../core/errors.js';
-import { FINDINGS_LIMIT } from '../../core/findings.js';
 
 /**
  * The flags of `verify` and `replay`: the command's own, then one per option the
@@ -256,8 +255,14 @@ function makeCheck(mode: Mode): Command {
         const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const code = await printBatch(io, values, positionals, paths, { mode, options, pool, collector, caseOut });
-        if (asCase && collector && caseOut !== null)
-          await asCase.writeCase(io, caseOut, collector.report(options.limits?.[FINDINGS_LIMIT]));
+        if (asCase && collector && caseOut !== null) {
+          const rerun = async (file: { path: string; rel: string }, opts: EngineOptions): Promise<BatchItem> => {
+            let got: BatchItem | undefined;
+            await runBatch([file.path], mode, opts, pool, 'none', (_i, item) => (got = item), [file.rel]);
+            return got ?? { ok: false, usage: false, message: 'internal error: the batch returned no item' };
+          };
+          await asCase.writeCase(io, caseOut, await collector.report(options, rerun));
+        }
         return code;
       } finally {
         await pool?.close();
