@@ -10,17 +10,9 @@
  * rejects only for a folder that cannot be walked or an aborted signal.
  */
 import type { CaseReport } from '../../shared/case.js';
-import {
-  driveCase,
-  inlineExecutor,
-  type CaseExecutor,
-  type CaseFile,
-  type CaseOutcome,
-  type CaseRunOptions,
-  partFromBytes,
-} from '../engine/case/index.js';
+import { driveCase, inlineExecutor, type CaseExecutor, type CaseRunOptions } from '../engine/case/index.js';
+import { outcomeOf } from './case-outcome.js';
 import { chunkSize, startBatchPool, type BatchPool } from './batch-pool.js';
-import type { BatchItem } from './protocol.js';
 
 export interface RunCaseOptions extends CaseRunOptions {
   /** Worker threads (0: inline on this thread). Ignored when `pool` is given. */
@@ -45,16 +37,6 @@ export async function runCase(dir: string, run: RunCaseOptions = {}): Promise<Ca
   } finally {
     await own.close();
   }
-}
-
-/** A batch item of the case as an outcome (a crashed worker's item is the artifact's failure). */
-export function outcomeOf(file: CaseFile, item: BatchItem): CaseOutcome {
-  if (item.ok && item.part !== undefined) {
-    const part = partFromBytes(item.part);
-    return item.report ? { ok: true, part, report: item.report } : { ok: true, part };
-  }
-  const message = item.ok ? 'internal error: the worker returned no case part' : item.message;
-  return { ok: false, unreadable: { path: file.rel, message, usage: !item.ok && item.usage } };
 }
 
 /** Runs the case's files on the pool in chunks, landing each chunk's outcomes as it ends (with their reports when `reports`). */

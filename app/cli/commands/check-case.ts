@@ -14,9 +14,10 @@ import { checkOutputFile, writeOutputFile } from '../../core/files.js';
 import { jsonPieces } from '../../core/json-pieces.js';
 import { assembleCase } from '../../engine/case/assemble.js';
 import { partFromBytes } from '../../engine/case/part-bytes.js';
-import type { CaseUnreadable } from '../../engine/case/part.js';
+import type { CaseOutcome, CaseUnreadable } from '../../engine/case/part.js';
 import { caseFiles, type CaseFile } from '../../engine/case/walk.js';
-import { caseRechecks } from '../../engine/case/rechecks.js';
+import { caseRechecks, replaceOutcomes } from '../../engine/case/rechecks.js';
+import { outcomeOf } from '../../jobs/case-outcome.js';
 import { FINDINGS_LIMIT } from '../../core/findings.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import type { BatchItem } from '../../jobs/protocol.js';
@@ -93,16 +94,13 @@ export class CaseCollector {
   async report(options: EngineOptions, rerun: CaseRerun): Promise<CaseReport> {
     const parts = this.parts.map(partFromBytes);
     const unreadable = [...this.unreadable];
-    for (const r of caseRechecks(parts, this.files, options)) {
-      const at = parts.findIndex((p) => p.artifact.path === r.file.rel);
-      const item = await rerun(r.file, r.options);
-      if (item.ok && item.part !== undefined) parts[at] = partFromBytes(item.part);
-      else {
-        parts.splice(at, 1);
-        const message = item.ok ? 'internal error: no case part' : item.message;
-        unreadable.push({ path: r.file.rel, message, usage: !item.ok && item.usage });
-      }
-    }
+    const second = new Map<string, CaseOutcome>();
+    await Promise.all(
+      caseRechecks(parts, this.files, options).map(async (r) =>
+        second.set(r.file.rel, outcomeOf(r.file, await rerun(r.file, r.options))),
+      ),
+    );
+    replaceOutcomes(parts, unreadable, second);
     return assembleCase(parts, unreadable, this.mode, options.limits?.[FINDINGS_LIMIT]);
   }
 }

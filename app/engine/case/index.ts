@@ -17,12 +17,12 @@ import { assembleCase } from './assemble.js';
 import type { CaseOutcome, CasePart, CaseUnreadable } from './part.js';
 import { caseFiles, type CaseFile } from './walk.js';
 import { verifyForCase } from './verify-one.js';
-import { caseRechecks } from './rechecks.js';
+import { caseRechecks, replaceOutcomes } from './rechecks.js';
 
 export { assembleCase } from './assemble.js';
 export { caseFiles, type CaseFile } from './walk.js';
 export { verifyForCase } from './verify-one.js';
-export { caseRechecks, type CaseRecheck } from './rechecks.js';
+export { caseRechecks, replaceOutcomes, type CaseRecheck } from './rechecks.js';
 export { partBytes, partFromBytes } from './part-bytes.js';
 export { casePart, normalisedUtc, type CaseOutcome, type CasePart, type CaseUnreadable } from './part.js';
 
@@ -103,9 +103,10 @@ export async function driveCase(dir: string, execute: CaseExecutor, run: CaseRun
 }
 
 /**
- * Runs again what names another artifact of the case through an option (rechecks.ts), and
- * puts each second outcome in place of the first; `onArtifact` hears it (a case bundle
- * carries the report the case names), the progress, already whole, does not.
+ * Runs again what names another artifact of the case through an option (rechecks.ts), all
+ * at once on the executor, and puts each second outcome in place of the first; `onArtifact`
+ * hears it (a case bundle carries the report the case names), the progress, already whole,
+ * does not.
  */
 async function recheck(
   parts: CasePart[],
@@ -114,22 +115,21 @@ async function recheck(
   execute: CaseExecutor,
   run: CaseRunOptions,
 ): Promise<void> {
-  for (const r of caseRechecks(parts, files, run.options ?? {})) {
-    const at = parts.findIndex((p) => p.artifact.path === r.file.rel);
-    await execute(
-      [r.file],
-      run.mode ?? 'verify',
-      r.options,
-      (o) => {
-        if (o.ok) parts[at] = o.part;
-        else {
-          parts.splice(at, 1);
-          unreadable.push(o.unreadable);
-        }
-        run.onArtifact?.(o);
-      },
-      run.signal,
-    );
-    run.signal?.throwIfAborted();
-  }
+  const second = new Map<string, CaseOutcome>();
+  await Promise.all(
+    caseRechecks(parts, files, run.options ?? {}).map((r) =>
+      execute(
+        [r.file],
+        run.mode ?? 'verify',
+        r.options,
+        (o) => {
+          second.set(r.file.rel, o);
+          run.onArtifact?.(o);
+        },
+        run.signal,
+      ),
+    ),
+  );
+  run.signal?.throwIfAborted();
+  replaceOutcomes(parts, unreadable, second);
 }

@@ -9,7 +9,7 @@
  */
 import type { EngineOptions } from '../../kinds/types.js';
 import { byText } from './assemble.js';
-import type { CasePart } from './part.js';
+import type { CaseOutcome, CasePart, CaseUnreadable } from './part.js';
 import type { CaseFile } from './walk.js';
 
 export interface CaseRecheck {
@@ -45,4 +45,21 @@ export function caseRechecks(
       out.push({ file: self, options: { ...options, [r.option!]: target.path } as EngineOptions });
   }
   return out;
+}
+
+/** Each part whose artifact has a second outcome (by its path in the case) replaced by it: its part, or why it could not be read. */
+export function replaceOutcomes(
+  parts: CasePart[],
+  unreadable: CaseUnreadable[],
+  second: ReadonlyMap<string, CaseOutcome>,
+): void {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const o = second.get(parts[i]!.artifact.path);
+    if (!o) continue;
+    if (o.ok) parts[i] = o.part;
+    else {
+      parts.splice(i, 1);
+      unreadable.push(o.unreadable);
+    }
+  }
 }
