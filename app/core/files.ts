@@ -104,8 +104,8 @@ export function readFailure(e: unknown): string {
  * U+FFFD, and that name opens nothing, while `ls` shows the file: the message says so.
  */
 export function cannotOpen(path: string, e: unknown): UsageError {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  if (code !== 'ENOENT') return new UsageError(`cannot read ${path}: ${code ?? 'error'}`, 'path');
+  if (!isMissing(e))
+    return new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
   const undecoded = path.includes('\uFFFD')
     ? ' (its name holds U+FFFD, which is how a name that is not UTF-8 reads: such a file cannot be opened by that name; copy it under a UTF-8 name: Reprise judges its bytes, not its name)'
     : '';

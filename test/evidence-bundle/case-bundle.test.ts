@@ -15,7 +15,7 @@ import { runPath } from '../../app/engine/run.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { runCase } from '../../app/jobs/case.js';
 import { recordJudgement, recordNote } from '../../app/journal/index.js';
-import { caseBundleFromJournal, verifyEvidence } from '../../app/kinds/evidence-bundle/index.js';
+import { openCaseBundle, verifyEvidence } from '../../app/kinds/evidence-bundle/index.js';
 import { caseBundleHtml, PAGE_ROWS } from '../../app/kinds/evidence-bundle/case-html.js';
 import { writeZip } from '../../app/zip/writer.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
@@ -41,7 +41,7 @@ async function exportCase(): Promise<{ bytes: Buffer; caseReport: CaseReport }> 
     options,
     onArtifact: (o) => o.ok && o.report && reports.set(o.part.artifact.path, o.report),
   });
-  return { bytes: (await caseBundleFromJournal(journal, caseReport, reports, keys.trust)).bytes, caseReport };
+  return { bytes: (await openCaseBundle(journal, keys.trust))(caseReport, reports).bytes, caseReport };
 }
 
 beforeAll(async () => {

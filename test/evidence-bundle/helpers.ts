@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Report } from '../../shared/report.js';
 import { runBytes } from '../../app/engine/run.js';
 import { appendEntry, recordJudgement } from '../../app/journal/index.js';
-import { bundleFromJournal, caseBundleFromJournal } from '../../app/kinds/evidence-bundle/index.js';
+import { bundleFromJournal, openCaseBundle } from '../../app/kinds/evidence-bundle/index.js';
 import { makeKeys, tmp, type Keys } from '../journal/helpers.js';
 
 export const ARTIFACT = Buffer.from('{"hello": "world"}\n');
@@ -76,7 +76,7 @@ export async function caseBundleOf(j: Judged, dir: string): Promise<Buffer> {
   const caseReport = await runCase(dir, {
     onArtifact: (o) => o.ok && o.report && reports.set(o.part.artifact.path, o.report),
   });
-  return (await caseBundleFromJournal(j.journal, caseReport, reports, j.keys.trust)).bytes;
+  return (await openCaseBundle(j.journal, j.keys.trust))(caseReport, reports).bytes;
 }
 
 /** A bundle's members, to tamper with and zip again. */

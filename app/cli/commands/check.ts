@@ -18,7 +18,7 @@ import type { CliIO, Command } from '../io.js';
 import { formatSummary } from '../../engine/report-text.js';
 import { formatError } from '../output.js';
 import { INFO } from './info.js';
-import type { CaseCollector } from './check-case.js';
+import type { CaseCollector, CaseRerun } from './check-case.js';
 import { UsageError } from '../../core/errors.js';
 
 /**
@@ -256,7 +256,7 @@ function makeCheck(mode: Mode): Command {
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         const code = await printBatch(io, values, positionals, paths, { mode, options, pool, collector, caseOut });
         if (asCase && collector && caseOut !== null) {
-          const rerun = async (file: { path: string; rel: string }, opts: EngineOptions): Promise<BatchItem> => {
+          const rerun: CaseRerun = async (file, opts) => {
             let got: BatchItem | undefined;
             await runBatch([file.path], mode, opts, pool, 'none', (_i, item) => (got = item), [file.rel]);
             return got ?? { ok: false, usage: false, message: 'internal error: the batch returned no item' };

@@ -31,5 +31,5 @@ export {
 } from './write.js';
 export { verifyBundle } from './verify.js';
 export { verifyEvidence } from './case-verify.js';
-export { caseBundleFromJournal, openCaseBundle, writeCaseBundle } from './write-case.js';
+export { openCaseBundle, writeCaseBundle } from './write-case.js';
 export { BUNDLE_TYPE, MEMBER } from './format.js';

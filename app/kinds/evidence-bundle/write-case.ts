@@ -125,16 +125,7 @@ export async function openCaseBundle(journal: string, trust: TrustStore | null):
   return (caseReport, reports) => caseBundleOf(caseReport, reports, v, checkpoint, trust);
 }
 
-/** The case bundle of `caseReport` and its artifacts' `reports`, with every judgement `journal` holds on them. */
-export async function caseBundleFromJournal(
-  journal: string,
-  caseReport: CaseReport,
-  reports: ReadonlyMap<string, Report | BundledReport>,
-  trust: TrustStore | null,
-): Promise<JournalBundle> {
-  return (await openCaseBundle(journal, trust))(caseReport, reports);
-}
-
+/** The case bundle of `caseReport` and its artifacts' `reports`, with the judgements `v` holds on them under `checkpoint`. */
 function caseBundleOf(
   caseReport: CaseReport,
   reports: ReadonlyMap<string, Report | BundledReport>,
