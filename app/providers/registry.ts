@@ -29,6 +29,8 @@ export class ProviderRegistryError extends UsageError {
   }
 }
 
+const BUILTIN = '(built-in)';
+
 export class ProviderRegistry {
   private readonly byId: Map<string, ProviderEntry>;
   constructor(
@@ -36,6 +38,14 @@ export class ProviderRegistry {
     readonly source: string,
   ) {
     this.byId = new Map(entries.map((e) => [e.providerId, e]));
+  }
+  /**
+   * How a report names this registry: never by its path, which differs with how --providers
+   * was spelled while the registry's content (all a verdict depends on) does not, and a
+   * report's digest must not change with the spelling.
+   */
+  get named(): string {
+    return this.source === BUILTIN ? 'the built-in provider registry' : 'the provider registry given (--providers)';
   }
   entry(providerId: string): ProviderEntry | undefined {
     return this.byId.get(providerId);
@@ -48,7 +58,7 @@ export class ProviderRegistry {
 }
 
 export function builtinRegistry(): ProviderRegistry {
-  return new ProviderRegistry([referenceEntry()], '(built-in)');
+  return new ProviderRegistry([referenceEntry()], BUILTIN);
 }
 
 export function registryDocument(reg: ProviderRegistry): JsonValue {

@@ -191,7 +191,7 @@ async function readPolicy(path: string): Promise<LoadedPolicy> {
   if (type !== POLICY_TYPE)
     return {
       policy: AcgpPolicy.baseline(),
-      ignored: `the --policy file ${path} is not a ${POLICY_TYPE} document; the ACGP baseline was used`,
+      ignored: `the --policy file is not a ${POLICY_TYPE} document; the ACGP baseline was used`,
     };
   try {
     return { policy: parsePolicy(value, path), ignored: null };

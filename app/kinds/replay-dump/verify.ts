@@ -922,7 +922,7 @@ function checkSignature(
     );
   } else if (!key) {
     out.push(
-      unavailable('RDS-007', `the signing key ${t.keyId} is not in the trust store ${trust.source}`, {
+      unavailable('RDS-007', `the signing key ${t.keyId} is not in the trust store given (--trust-store)`, {
         pointer: '/keyId',
         expected: 'a key listed in the trust store',
         actual: t.keyId,

@@ -81,11 +81,11 @@ export async function resolvePolicy(
     value = file.value;
     source = policyPath;
     base = '';
-    findings.push(...changedNumbers(file.warnings, tgNumbers(`--policy ${policyPath}`)));
+    findings.push(...changedNumbers(file.warnings, tgNumbers('the --policy file')));
     const got = hashValue(value);
     if (got !== want) {
       findings.push(
-        fail('RPR-TG-012', `--policy ${policyPath} is not the bundle the manifest names: policy is resolved by hash`, {
+        fail('RPR-TG-012', 'the --policy file is not the bundle the manifest names: policy is resolved by hash', {
           pointer: '/policyContext/bundleHash',
           expected: want,
           actual: got,
@@ -106,7 +106,7 @@ export async function resolvePolicy(
   // Embedded: the artifact check already proved H(value) == want; from --policy: just computed.
   const checked = checkBundle(value, base, want);
   for (const f of checked.findings)
-    findings.push(source === 'embedded' ? f : { ...f, message: `--policy ${source}: ${f.message}` });
+    findings.push(source === 'embedded' ? f : { ...f, message: `the --policy file: ${f.message}` });
   return {
     bundle: checked.bundle,
     hash: checked.hash,

@@ -69,11 +69,11 @@ export function providerConfidencePort(providersPath: string | undefined): Confi
         return {
           ok: false,
           findings: [
-            unavailable(
-              'RPR-TG-034',
-              `the pinned provider ${req.modelId} is not in the provider registry ${reg.source}; no substitution`,
-              { pointer: `${pointer}/modelId`, expected: req.modelId, actual: reg.entries.map((e) => e.providerId) },
-            ),
+            unavailable('RPR-TG-034', `the pinned provider ${req.modelId} is not in ${reg.named}; no substitution`, {
+              pointer: `${pointer}/modelId`,
+              expected: req.modelId,
+              actual: reg.entries.map((e) => e.providerId),
+            }),
           ],
         };
       const model = entry.models.find((m) => m.modelId === req.modelVersion);
