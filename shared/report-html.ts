@@ -6,10 +6,28 @@
  * so a bundle's `verify` can rebuild its page and refuse one that says something else:
  * what the bundle's page holds must therefore not change from one version to the next.
  */
+import { CONTROL_CLASS, controlEscape } from './controls.js';
 import { shownValue, type JsonValue, type Report } from './report.js';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escHtml = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => ESC[c]!);
+/** HTML's specials, and every control (shared/controls.ts) but the tab and line feed a page lays out. */
+const HTML_ESCAPED = new RegExp(`[&<>"']|(?![\\t\\n])[${CONTROL_CLASS}]`, 'g');
+
+/**
+ * Text as HTML, for an element, an attribute or the title alike. A control shows as the
+ * terminal shows it (`\u202e`, safeText), so a bidi override cannot reverse what follows on
+ * the page. Its backslash is written `&#92;`, which no version before wrote: withRawControls
+ * can then give back, exactly, the page those versions wrote, which a bundle's verify accepts.
+ */
+export const escHtml = (s: unknown): string =>
+  String(s).replace(HTML_ESCAPED, (c) => ESC[c] ?? controlEscape(c).replace('\\', '&#92;'));
+
+/** A page as the versions before escHtml escaped controls wrote it: every control raw again. */
+export function withRawControls(page: string): string {
+  return page.replace(/&#92;(?:x([0-9a-f]{2})|u([0-9a-f]{4}))/g, (_m, x?: string, u?: string) =>
+    String.fromCharCode(parseInt(x ?? u!, 16)),
+  );
+}
 
 // Fits the page width: tables lay out fixed, long hashes and JSON wrap anywhere.
 export const PAGE_CSS = `
@@ -125,6 +143,16 @@ export function withoutMainLandmark(page: string): string {
   if (open < 0 || close < open) return page;
   const inside = page.slice(open + body.length + main.length, close);
   return page.slice(0, open + body.length) + inside + '</body></html>' + page.slice(close + PAGE_END.length);
+}
+
+/**
+ * The pages earlier versions wrote where this one writes `page`: with controls raw, with and
+ * without the main landmark. A bundle's verify accepts them too, so that a bundle those
+ * versions exported still verifies; a page edited in any way matches none of them.
+ */
+export function earlierPages(page: string): string[] {
+  const raw = withRawControls(page);
+  return [raw, withoutMainLandmark(raw)];
 }
 
 const verdictBadge = (v: Report['verdict']): string =>

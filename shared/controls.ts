@@ -1,0 +1,27 @@
+/**
+ * The characters a reader is shown as an escape rather than given raw: one definition for
+ * the terminal (app/core/text.ts) and the HTML pages (shared/report-html.ts), so that a
+ * value reads the same on either. Pure; imports nothing.
+ */
+
+/**
+ * Characters a terminal acts on rather than shows: C0 (line feed and carriage return too),
+ * DEL and C1 (ESC [, CSI: cursor moves, erase, colour), the bidirectional controls (which
+ * reorder what follows, on a terminal and on a page alike: U+061C, U+200E/F, U+202A-E,
+ * U+2066-9) and the line and paragraph separators U+2028/9. A dumpId holding
+ * "ESC[2K\r ESC[32mPASS" would otherwise erase the FAIL line it sits on and print a green
+ * PASS; "\u202e0001" would display as "1000".
+ */
+export const CONTROL_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069';
+
+const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).padStart(width, '0');
+
+/** A control as a visible escape: `\x1b` below U+0100, `\u202e` above (as JSON and JavaScript write them). */
+export function controlEscape(c: string): string {
+  return c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`;
+}
+
+/** A control as the `\uXXXX` escape of a JSON string, whatever its code point. */
+export function jsonControlEscape(c: string): string {
+  return `\\u${hex(c, 4)}`;
+}
