@@ -238,6 +238,28 @@ test('a case folder that holds no file: the case says so in one alert, and no ve
   await axeBothThemes(page, 'case view, a folder that holds no file');
 });
 
+test('a judgement listed from a journal that fails verification is marked not proven, never shown as standing', async ({
+  workbench: page,
+  served,
+}) => {
+  // The TG manifest, its bundle and its journal, whose judgement was edited after it was signed.
+  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-case-')), 'forged-judgement');
+  cpSync(join(served.examples, 'tg/recorded-anchored/manifest.json'), join(dir, 'manifest.json'));
+  cpSync(join(served.examples, 'tg/bundle.json'), join(dir, 'bundle.json'));
+  cpSync(join(served.examples, 'tg/journal'), join(dir, 'journal'), { recursive: true });
+  const entries = join(dir, 'journal', 'entries.jsonl');
+  writeFileSync(entries, readFileSync(entries, 'utf8').replace('"decision":"accept"', '"decision":"reject"'));
+  await page.getByTestId('open-case-view').click();
+  await page.locator('#case-path').fill(dir);
+  await page.getByTestId('case-open').click();
+  await expect(page.getByTestId('case-verdict')).toContainText('3 artifacts', { timeout: 120_000 });
+  await expect(page.locator('tr[data-artifact="journal"]')).toContainText('fail');
+  const row = page.getByTestId('case-judgements').locator('tbody tr').filter({ hasText: 'reject' });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('case-judgement-unproven')).toHaveText('journal FAILS verification: not proven');
+  await axeBothThemes(page, 'case with a judgement from a journal that fails verification');
+});
+
 test('a case sent from the window as a folder, and as files dropped; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
   workbench: page,
   served,

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { CaseArtifact, CaseJudgement, CaseLink, CaseReport, TimelineEvent } from '../../../shared/case';
-import type { Finding } from '../../../shared/report';
+import type { Finding, Verdict } from '../../../shared/report';
 import { useCase } from '../case-store';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { useJudgement } from '../judgement-store';
@@ -207,7 +207,23 @@ function Links({ links, findings }: { links: readonly CaseLink[]; findings: read
 }
 
 /** The judgements (and reviewers' notes) the case's journals hold on its artifacts. */
-function Judgements({ list }: { list: readonly CaseJudgement[] }) {
+/**
+ * What a listed judgement rests on: the verification of the journal it is in. A journal that
+ * fails (an entry edited after it was signed) or could not be decided (no trust store) still
+ * has its judgements listed, since nothing recorded is hidden, but never as proven.
+ */
+function JournalStanding({ verdict }: { verdict: Verdict | undefined }) {
+  if (verdict === 'pass') return <span className="muted small">journal verified</span>;
+  const why = verdict === 'fail' ? 'journal FAILS verification' : 'journal not verified (UNAVAILABLE)';
+  return (
+    <span className={`sev ${verdict ?? 'unavailable'}`} data-testid="case-judgement-unproven">
+      {why}: not proven
+    </span>
+  );
+}
+
+function Judgements({ list, artifacts }: { list: readonly CaseJudgement[]; artifacts: readonly CaseArtifact[] }) {
+  const verdicts = useMemo(() => new Map(artifacts.map((a) => [a.path, a.verdict])), [artifacts]);
   if (list.length === 0) return <p className="muted">No judgement on an artifact of this case.</p>;
   return (
     <table className="grid case-judgements" data-testid="case-judgements">
@@ -232,6 +248,8 @@ function Judgements({ list }: { list: readonly CaseJudgement[] }) {
             </td>
             <td className="mono small">
               {j.journal} #{j.seq}
+              <br />
+              <JournalStanding verdict={verdicts.get(j.journal)} />
             </td>
           </tr>
         ))}
@@ -281,7 +299,7 @@ function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: 
       <h3>Links</h3>
       <Links links={report.links} findings={report.findings} />
       <h3>Judgements</h3>
-      <Judgements list={report.judgements} />
+      <Judgements list={report.judgements} artifacts={report.artifacts} />
       <h3 id="case-timeline-h">Timeline</h3>
       <CaseTimeline events={report.timeline} open={openEvent} />
     </>
