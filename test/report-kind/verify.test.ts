@@ -12,7 +12,7 @@ import { runPath } from '../../app/engine/run.js';
 import { buildExamples, writeExamples } from '../../app/examples/index.js';
 import type { Report } from '../../shared/report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
-import { appendEntry } from '../../app/journal/index.js';
+import { appendEntry, reportDigest } from '../../app/journal/index.js';
 
 let ex = '';
 let out = '';
@@ -81,6 +81,30 @@ describe('an exported report', () => {
     const r = await check('replay.json', rep, { artifact: art });
     expect(r.details?.['rerun']).toMatchObject({ mode: 'replay' });
     expect(rules(r)).not.toContain('RPR-RPT-005');
+  });
+
+  it('of a replay, edited: RPR-RPT-005 names the edit and the digest of the replay, not of a verification', async () => {
+    const art = join(ex, 'dumps', 'whatif', 'drift.dump.json');
+    const options = { providers: join(ex, 'dumps', 'providers.json'), trustStore: trustStore() };
+    const rep = await runPath(art, 'replay', options);
+    const edited = { ...rep, comparisons: rep.comparisons!.map((c, i) => (i === 0 ? { ...c, reason: 'edited' } : c)) };
+    const r = await check('replay-edited.json', edited, { artifact: art, ...options });
+    expect(r.verdict).toBe('fail');
+    const f = r.findings.find((x) => x.rule === 'RPR-RPT-005')!;
+    expect(f.message).toMatch(
+      /^replaying the artifact again gives another report: 1 difference\(s\), first \S+ \/comparisons\/0\/reason /,
+    );
+    expect(f).toMatchObject({ pointer: '/comparisons/0/reason', actual: reportDigest(rep) });
+    expect(r.details?.['rerun']).toMatchObject({ mode: null, against: 'replay', total: 1, digest: reportDigest(rep) });
+    expect(r.chain.find((n) => n.id === 'reverified')).toMatchObject({ label: 'the report made again (replay)' });
+  });
+
+  it('of a verification holding comparisons (ACGP), edited: the differences are those of the verification', async () => {
+    const art = join(ex, 'acgp', 'seed-eval.json');
+    const rep = await runPath(art, 'verify', {});
+    const edited = { ...rep, comparisons: rep.comparisons!.map((c, i) => (i === 0 ? { ...c, reason: 'edited' } : c)) };
+    const r = await check('acgp-edited.json', edited, { artifact: art });
+    expect(r.details?.['rerun']).toMatchObject({ against: 'verify', total: 1, digest: reportDigest(rep) });
   });
 
   it('with another artifact: RPR-RPT-004, and nothing is run again', async () => {

@@ -24,9 +24,15 @@ const { fail, info, unavailable } = findingsOn(REPORT_RULES);
 /** Differences listed in a finding and the details: a few say where; all are counted. */
 const SHOWN_DIFFERENCES = 20;
 
-/** What the re-verification found: the mode that gave the same report, or the differences of verify's. */
+type RerunMode = 'verify' | 'replay';
+
+/**
+ * What the re-verification found: the mode that gave the same report (null when none did),
+ * and the report made again that `digest` and the differences are of (`against`).
+ */
 interface Rerun {
-  mode: 'verify' | 'replay' | null;
+  mode: RerunMode | null;
+  against: RerunMode;
   digest: string | null;
   differences: { op: string; pointer: string; rightPointer?: string }[];
   total: number;
@@ -39,26 +45,37 @@ function comparable(r: Report): JsonValue {
   return JSON.parse(JSON.stringify({ ...rest, artifact: art })) as JsonValue;
 }
 
-/** Verify, then (for a report verify does not give and that holds comparisons or events) replay. */
-async function rerun(report: Report, path: string, ctx: KindContext): Promise<Rerun> {
-  // Made again read-only: never signing or anchoring into a journal (key), never writing a file (out).
-  const { artifact: _a, key: _k, out: _o, ...options } = ctx.options;
-  const want = reportDigest(report);
-  const first = await ctx.rerun(path, 'verify', options);
-  if (reportDigest(first) === want) return { mode: 'verify', digest: want, differences: [], total: 0 };
-  if (report.comparisons !== undefined || report.events !== undefined) {
-    const again = await ctx.rerun(path, 'replay', options);
-    if (reportDigest(again) === want) return { mode: 'replay', digest: want, differences: [], total: 0 };
-  }
-  const d = diffJson(comparable(report), comparable(first), { limit: SHOWN_DIFFERENCES });
+/** `again` (made in mode `against`) against the report: the same, or the differences. */
+function compared(report: Report, again: Report, against: RerunMode): Rerun {
+  const digest = reportDigest(again);
+  if (digest === reportDigest(report)) return { mode: against, against, digest, differences: [], total: 0 };
+  const d = diffJson(comparable(report), comparable(again), { limit: SHOWN_DIFFERENCES });
   return {
     mode: null,
-    digest: reportDigest(first),
+    against,
+    digest,
     differences: d.differences.map(({ op, pointer, rightPointer }) =>
       rightPointer === undefined ? { op, pointer } : { op, pointer, rightPointer },
     ),
     total: d.total,
   };
+}
+
+/**
+ * Verify, then (for a report verify does not give and that holds comparisons or events)
+ * replay. When neither gives the report, the differences named are those of the closer
+ * one: an edited replay report differs from its replay by the edit, and from a
+ * verification by every comparison and event besides, which would hide the edit; an
+ * edited verification (ACGP's has comparisons) is the reverse. A tie names the replay,
+ * tried because the report holds what verify did not give.
+ */
+async function rerun(report: Report, path: string, ctx: KindContext): Promise<Rerun> {
+  // Made again read-only: never signing or anchoring into a journal (key), never writing a file (out).
+  const { artifact: _a, key: _k, out: _o, ...options } = ctx.options;
+  const verified = compared(report, await ctx.rerun(path, 'verify', options), 'verify');
+  if (verified.mode || (report.comparisons === undefined && report.events === undefined)) return verified;
+  const replayed = compared(report, await ctx.rerun(path, 'replay', options), 'replay');
+  return replayed.mode || replayed.total <= verified.total ? replayed : verified;
 }
 
 /** The artifact given: its hash against the report's, then the report made again from it. */
@@ -114,7 +131,7 @@ async function checkArtifact(report: Report, ctx: KindContext, findings: Finding
 function rerunFindings(r: Rerun, want: string, findings: Finding[], chain: ChainNode[]): void {
   chain.push({
     id: 'reverified',
-    label: r.mode ? `the report made again (${r.mode})` : 'the report made again (verify)',
+    label: `the report made again (${r.against})`,
     recorded: want,
     recomputed: r.digest,
     status: r.mode ? 'match' : 'mismatch',
@@ -128,7 +145,7 @@ function rerunFindings(r: Rerun, want: string, findings: Finding[], chain: Chain
   findings.push(
     fail(
       'RPR-RPT-005',
-      `verifying the artifact again gives another report: ${r.total} difference(s)${where ? `, first ${where}` : ''} (give the options it was made with: --trust-store, --providers…)`,
+      `${r.against === 'replay' ? 'replaying' : 'verifying'} the artifact again gives another report: ${r.total} difference(s)${where ? `, first ${where}` : ''} (give the options it was made with: --trust-store, --providers…)`,
       { pointer: r.differences[0]?.pointer ?? '', expected: want, actual: r.digest },
     ),
   );
@@ -198,7 +215,9 @@ export async function verifyReport(
     ),
     carried: carriedVerdictOf(report),
     reportDigest: want,
-    rerun: r ? { mode: r.mode, digest: r.digest, total: r.total, differences: r.differences } : null,
+    rerun: r
+      ? { mode: r.mode, against: r.against, digest: r.digest, total: r.total, differences: r.differences }
+      : null,
   };
   return {
     id: report.artifact.sha256,
