@@ -23,7 +23,7 @@ import { authenticityOf, withSigner } from '../core/authenticity.js';
 import { buildReport, type KindResult } from '../core/report.js';
 import { DIRECTORY_KINDS, KINDS, canonicalStripWanted } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
-import type { EngineOptions, KindContext } from '../kinds/types.js';
+import type { EngineOptions, KindContext, KindDeclarations } from '../kinds/types.js';
 import type { CaseSubject, KindOperations } from '../kinds/operations.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
 import type { Arrived } from './arriving.js';
@@ -169,6 +169,7 @@ async function runSniffed(
       'refused',
     );
   }
+  refuseArtifactFlag(path, handler, options);
   const code = await handler.load();
   if (mode === 'replay') {
     if (!code.replay) {
@@ -192,6 +193,16 @@ async function runSniffed(
     ctx,
   );
   return withAfter(report, after && ((r) => after(r, { sniffed }, code.operations, ctx)));
+}
+
+/**
+ * `--artifact` for a file named alone whose kind does not read it (EngineOptions.alone):
+ * refused, since a report about it was meant to be checked, and an artifact verified with
+ * the flag ignored would read as that check.
+ */
+function refuseArtifactFlag(path: string, kind: KindDeclarations, options: EngineOptions): void {
+  if (options.alone && options.artifact !== undefined && !kind.options?.some((o) => o.name === 'artifact'))
+    throw new UsageError(`--artifact applies to exported reports; ${path} is a ${kind.kind}`, 'refused');
 }
 
 /** What a replay of a kind with nothing to re-execute adds to its verification: a failure, or in a case a note. */
@@ -360,6 +371,7 @@ async function runDirectory(
   const started = Date.now();
   for (const d of DIRECTORY_KINDS) {
     if (await d.detectDir(path)) {
+      refuseArtifactFlag(path, d, options);
       const ctx = makeContext(path, options, onProgress);
       const code = await d.load();
       const result = await code.verifyDir(path, ctx);

@@ -140,6 +140,12 @@ export type EngineOptions = {
    * (RPR-REPLAY-001). A case replays what can be replayed; it does not fail the rest.
    */
   verifyWhatCannotReplay?: boolean;
+  /**
+   * Set by the CLI when one file is verified on its own (not a folder, not a case), never by
+   * a user: `--artifact`, which only an exported report reads, is then refused for any other
+   * kind rather than ignored; in a folder or a case it is for the reports among its files.
+   */
+  alone?: boolean;
 };
 
 export interface KindContext {

@@ -4,11 +4,12 @@
  * report made again (verify, or replay for a replay report) compared without run and path.
  * A failing report never verifies as PASS (RPR-RPT-006).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { runCase } from '../../app/jobs/case.js';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runPath } from '../../app/engine/run.js';
+import { runCli } from '../../app/cli/main.js';
 import { buildExamples, writeExamples } from '../../app/examples/index.js';
 import type { Report } from '../../shared/report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
@@ -192,5 +193,46 @@ describe('an exported report', () => {
     const before = readFileSync(join(journal, 'entries.jsonl'));
     await check('anchored.json', rep, { artifact: art, journal, key: keys.reviewerPem });
     expect(readFileSync(join(journal, 'entries.jsonl')).equals(before)).toBe(true);
+  });
+});
+
+/** `reprise ARGS` in this process: its exit code and stderr. */
+async function cli(...args: string[]): Promise<{ code: number; err: string }> {
+  let err = '';
+  const streams = { out: () => undefined, err: (t: string) => void (err += t), stderrIsTTY: false, cwd: out };
+  return { code: await runCli(args, streams), err };
+}
+
+describe('--artifact on the command line', () => {
+  it('for one file that is no exported report: refused in one line (exit 3), not ignored', async () => {
+    const dump = join(ex, 'dumps', 'intact.dump.json');
+    const other = join(ex, 'unknown', 'not-an-artifact.json');
+    expect(await cli('verify', dump, '--artifact', other)).toEqual({
+      code: 3,
+      err: `reprise: --artifact applies to exported reports; ${dump} is a replay-dump\n`,
+    });
+    const journal = join(ex, 'journal', 'sample');
+    expect(await cli('verify', journal, '--artifact', other)).toMatchObject({
+      code: 3,
+      err: `reprise: --artifact applies to exported reports; ${journal} is a journal\n`,
+    });
+  });
+
+  it('in a folder, checks the reports among its files and leaves the rest as they are', async () => {
+    const dir = join(out, 'folder');
+    mkdirSync(dir, { recursive: true });
+    const art = join(dir, 'intact.dump.json');
+    copyFileSync(join(ex, 'dumps', 'intact.dump.json'), art);
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(await runPath(art, 'verify', { trustStore: trustStore() })));
+    const r = await cli('verify', dir, '--artifact', art, '--trust-store', trustStore());
+    expect(r).toEqual({ code: 0, err: '' });
+  });
+
+  it('a path that cannot be read is bad usage before anything is checked (exit 3), as for every file flag', async () => {
+    const missing = join(out, 'missing.json');
+    expect(await cli('verify', join(ex, 'reports', 'well-formed.report.json'), '--artifact', missing)).toEqual({
+      code: 3,
+      err: `reprise: cannot read --artifact ${missing}: ENOENT\n`,
+    });
   });
 });

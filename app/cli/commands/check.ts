@@ -254,7 +254,11 @@ function makeCheck(mode: Mode): Command {
         const collector = asCase ? await asCase.CaseCollector.of(positionals[0]!, mode) : null;
         const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
-        const code = await printBatch(io, values, positionals, paths, { mode, options, pool, collector, caseOut });
+        // One file named on its own (not a folder's, not a case's): a flag only another
+        // kind reads is refused rather than ignored (EngineOptions.alone).
+        const alone = !collector && positionals.length === 1 && paths.length === 1 && paths[0] === positionals[0];
+        const run = { mode, options: alone ? { ...options, alone } : options, pool, collector, caseOut };
+        const code = await printBatch(io, values, positionals, paths, run);
         if (asCase && collector && caseOut !== null) {
           const rerun: CaseRerun = async (file, opts) => {
             let got: BatchItem | undefined;
