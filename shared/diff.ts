@@ -99,6 +99,15 @@ const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 /**
+ * Where to cut `s` at `i` without splitting a surrogate pair: `i`, or `i − 1` when `i` falls
+ * between a pair's halves (a cut half shows as U+FFFD). A slice from it keeps the whole
+ * pair, a slice up to it leaves the whole pair out. Every cut of a shown string comes here.
+ */
+export function cutIndex(s: string, i: number): number {
+  return i > 0 && i < s.length && isLowSurrogate(s.charCodeAt(i)) && isHighSurrogate(s.charCodeAt(i - 1)) ? i - 1 : i;
+}
+
+/**
  * Collects entries up to the limit and counts every one. Past the limit an entry is only
  * counted: no pointer text, exact difference or span is made for it.
  */
@@ -406,20 +415,23 @@ export interface SpanParts {
 export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', context = 40, max = 2000): SpanParts {
   const len = side === 'left' ? span.left : span.right;
   const end = span.prefix + len;
-  const shown = Math.min(len, max);
+  // Every cut on a pair boundary (cutIndex): a half pair would show as U+FFFD.
+  const from = cutIndex(s, Math.max(0, span.prefix - context));
+  const shownEnd = cutIndex(s, span.prefix + Math.min(len, max));
+  const to = cutIndex(s, Math.min(s.length, end + context));
   return {
-    before: s.slice(Math.max(0, span.prefix - context), span.prefix),
-    cutBefore: span.prefix > context,
-    changed: s.slice(span.prefix, span.prefix + shown),
-    cutChanged: len - shown,
-    after: s.slice(end, end + context),
-    cutAfter: s.length - end > context,
+    before: s.slice(from, span.prefix),
+    cutBefore: from > 0,
+    changed: s.slice(span.prefix, shownEnd),
+    cutChanged: end - shownEnd,
+    after: s.slice(end, to),
+    cutAfter: to < s.length,
   };
 }
 
 /** A value as text for a diff cell, at most `max` characters (the rest counted, not shown). */
 export function cutText(text: string, max = 2000): string {
-  return text.length <= max
-    ? text
-    : `${text.slice(0, max)}… (${(text.length - max).toLocaleString('en')} more characters)`;
+  if (text.length <= max) return text;
+  const cut = cutIndex(text, max);
+  return `${text.slice(0, cut)}… (${(text.length - cut).toLocaleString('en')} more characters)`;
 }

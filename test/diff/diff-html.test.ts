@@ -128,4 +128,12 @@ describe('diffPage', () => {
     expect(capped).not.toContain('id="d-5"');
     expect(page({ a: 1 }, { a: 1 })).toContain('Identical: no difference.');
   });
+
+  it('never cuts a shown value inside a surrogate pair', () => {
+    const e = '\u{1F600}';
+    // A value shown whole (no span: the types differ), cut at 2,000 units after 5 of JSON punctuation.
+    const html = page({ v: [e.repeat(1500)] }, { v: 1 });
+    expect(html).toContain('more characters');
+    expect(html).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  });
 });

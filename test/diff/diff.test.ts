@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalizeValue } from '../../app/core/jcs.js';
-import { diffJson, replaySides, sameJson, stringSpan, type DiffEntry } from '../../shared/diff.js';
+import {
+  cutIndex,
+  cutText,
+  diffJson,
+  replaySides,
+  sameJson,
+  spanParts,
+  stringSpan,
+  type DiffEntry,
+} from '../../shared/diff.js';
 import type { JsonValue } from '../../shared/report.js';
 
 /** RFC 6901 tokens of a pointer. */
@@ -272,5 +281,32 @@ describe('diffJson', () => {
       ],
     });
     expect(diffJson(twice.left, twice.right).differences.map((d) => d.pointer)).toEqual(['/comparisons/a~1b #2']);
+  });
+});
+
+describe('cuts of shown strings', () => {
+  it('never fall inside a surrogate pair', () => {
+    const e = '\u{1F600}';
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    fc.assert(
+      fc.property(fc.nat(60), fc.nat(60), fc.nat(10), fc.nat(10), (p, q, context, max) => {
+        const [a, b] = [`${e.repeat(p)}x${e.repeat(q)}`, `${e.repeat(p)}y${e.repeat(q)}${e}`];
+        const span = stringSpan(a, b);
+        for (const [s, side] of [
+          [a, 'left'],
+          [b, 'right'],
+        ] as const) {
+          const parts = spanParts(s, span, side, context, max);
+          for (const t of [parts.before, parts.changed, parts.after]) expect(t).not.toMatch(lone);
+          // Whatever is cut of the span is counted.
+          expect(parts.changed.length + parts.cutChanged).toBe(side === 'left' ? span.left : span.right);
+        }
+        expect(cutText(a, context)).not.toMatch(lone);
+        for (let i = 0; i <= a.length; i++) {
+          const k = cutIndex(a, i);
+          expect([a.slice(0, k), a.slice(k)].join('|')).not.toMatch(lone);
+        }
+      }),
+    );
   });
 });
