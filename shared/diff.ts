@@ -339,45 +339,57 @@ export function diffJson(a: JsonValue, b: JsonValue, opts: { limit?: number } = 
   };
 }
 
+/** The report members compared besides its artifact and verdict, each when the report has it. */
+const COMPARED_MEMBERS = ['findings', 'chain', 'comparisons', 'events', 'details', 'authenticity'] as const;
+
+/** An object of the members of `o` that are there: an absent one is left out, never `undefined`. */
+const present = (o: { [k: string]: JsonValue | undefined }): Obj =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Obj;
+
 /**
  * What of a report two artifacts are compared on: everything but its run (when, how long)
- * and the path it was read from, with the artifact's parsed content when it is JSON.
+ * and the path it was read from, with the artifact's parsed content when it is JSON. A
+ * member the report lacks (a saved report without its chain) is absent, so the diff says
+ * `removed` or `added`, not `changed` to nothing.
  */
 export function reportSide(r: Omit<Report, 'run'>, content?: JsonValue): JsonValue {
-  const side: Obj = {
-    artifact: { kind: r.artifact.kind, id: r.artifact.id, sha256: r.artifact.sha256 },
-    verdict: r.verdict,
-    findings: r.findings as unknown as JsonValue,
-    chain: r.chain as unknown as JsonValue,
-  };
-  if (r.comparisons) side['comparisons'] = r.comparisons as unknown as JsonValue;
-  if (r.events) side['events'] = r.events;
-  if (r.details) side['details'] = r.details;
-  if (r.authenticity) side['authenticity'] = r.authenticity as unknown as JsonValue;
-  if (content !== undefined) side['content'] = content;
-  return side;
+  const { kind, id, sha256 } = r.artifact;
+  const members = Object.fromEntries(COMPARED_MEMBERS.map((k) => [k, r[k] as JsonValue | undefined]));
+  return present({ artifact: present({ kind, id, sha256 }), verdict: r.verdict, ...members, content });
+}
+
+/**
+ * Each comparison's name: its output, or `<output> #n` for its second and later comparisons,
+ * n the first count from 2 that names no other comparison (an output may itself be called
+ * `x #2`), so no two comparisons share a name.
+ */
+function comparisonNames(outputs: readonly string[]): string[] {
+  const taken = new Set(outputs);
+  const [seen, next] = [new Set<string>(), new Map<string, number>()];
+  return outputs.map((o) => {
+    if (!seen.has(o)) return (seen.add(o), o);
+    let n = next.get(o) ?? 2;
+    while (taken.has(`${o} #${n}`)) n++;
+    next.set(o, n + 1);
+    taken.add(`${o} #${n}`);
+    return `${o} #${n}`;
+  });
 }
 
 /**
  * A replay's original against its replayed: each comparison's original value on the left
  * and its replayed value on the right, by output name (`/comparisons/<output>`, `<output> #2`
- * for its second comparison), and the expression a dump's
- * replay recorded and re-executed (`/expression`: its text, tokens, scores field by field).
+ * for its second comparison: comparisonNames), and the expression a dump's replay recorded
+ * and re-executed (`/expression`: its text, tokens, scores field by field). The objects are
+ * built from entries, so an output named `__proto__` is a member like any other.
  */
 export function replaySides(r: Pick<Report, 'comparisons' | 'details'>): { left: JsonValue; right: JsonValue } {
-  const originals: Obj = {};
-  const replayed: Obj = {};
-  const seen = new Map<string, number>();
-  for (const c of r.comparisons ?? []) {
-    // An output compared more than once (several executions) is named with its count.
-    const n = (seen.get(c.output) ?? 0) + 1;
-    seen.set(c.output, n);
-    const name = n === 1 ? c.output : `${c.output} #${n}`;
-    originals[name] = c.original;
-    replayed[name] = c.replayed;
-  }
-  const left: Obj = { comparisons: originals };
-  const right: Obj = { comparisons: replayed };
+  const cs = r.comparisons ?? [];
+  const names = comparisonNames(cs.map((c) => c.output));
+  const side = (k: 'original' | 'replayed'): Obj =>
+    Object.fromEntries(cs.map((c, i) => [names[i]!, c[k] as JsonValue])) as Obj;
+  const left: Obj = { comparisons: side('original') };
+  const right: Obj = { comparisons: side('replayed') };
   const ex = r.details?.['expression'];
   if (isObj(ex ?? null) && 'recorded' in (ex as Obj) && 'replayed' in (ex as Obj)) {
     left['expression'] = (ex as Obj)['recorded']!;

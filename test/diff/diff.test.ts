@@ -6,6 +6,7 @@ import {
   cutText,
   diffJson,
   replaySides,
+  reportSide,
   sameJson,
   spanParts,
   stringSpan,
@@ -281,6 +282,33 @@ describe('diffJson', () => {
       ],
     });
     expect(diffJson(twice.left, twice.right).differences.map((d) => d.pointer)).toEqual(['/comparisons/a~1b #2']);
+  });
+
+  it('names each comparison apart: an output named __proto__ is a member, `x #2` never names two', () => {
+    const c = (output: string, a: number, b: number) => ({
+      output,
+      mode: 'EXACT' as const,
+      original: a,
+      replayed: b,
+      status: 'pass' as const,
+    });
+    const proto = replaySides({ comparisons: [c('__proto__', 1, 2)] });
+    expect(Object.keys((proto.left as { comparisons: object }).comparisons)).toEqual(['__proto__']);
+    expect(diffJson(proto.left, proto.right).differences.map((d) => d.pointer)).toEqual(['/comparisons/__proto__']);
+    const s = replaySides({ comparisons: [c('x', 1, 1), c('x #2', 5, 5), c('x', 2, 3), c('x', 4, 4)] });
+    expect((s.left as { comparisons: object }).comparisons).toEqual({ x: 1, 'x #2': 5, 'x #3': 2, 'x #4': 4 });
+    expect(diffJson(s.left, s.right).differences.map((d) => d.pointer)).toEqual(['/comparisons/x #3']);
+  });
+
+  it('leaves out what a report lacks: a removed chain is removed, not changed to nothing', () => {
+    const base = {
+      schema: 'reprise.report/v1' as const,
+      artifact: { path: 'p', kind: 'acgp-eval' as const, id: null, sha256: null },
+      verdict: 'pass' as const,
+      findings: [],
+    };
+    const r = diffJson(reportSide({ ...base, chain: [] }), reportSide(base as never));
+    expect(r.differences).toEqual([{ op: 'removed', pointer: '/chain', left: [] }]);
   });
 });
 
