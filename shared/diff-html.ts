@@ -5,7 +5,7 @@
  * n its place in the listing, which is deterministic for two given inputs) with a `¶` link
  * to itself; a changed string shows its changed span marked as deleted and inserted text.
  */
-import { cutText, shownPlace, spanParts, type DiffEntry, type DiffResult } from './diff.js';
+import { cutText, LITERAL_NOTE, shownPlace, spanParts, type DiffEntry, type DiffResult } from './diff.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
 import { shownValue } from './report.js';
 
@@ -26,6 +26,8 @@ export interface DiffPageInput {
   left: DiffSideLabel;
   right: DiffSideLabel;
   result: DiffResult;
+  /** What the diff alone does not say (a replay that failed, or compared nothing), shown with the result. */
+  note?: string;
 }
 
 const DIFF_CSS = `
@@ -51,6 +53,8 @@ function cell(e: DiffEntry, side: 'left' | 'right'): string {
   const v = e[side];
   if (v === undefined) return '<em>absent</em>';
   if (e.span && typeof v === 'string') return spanHtml(v, e, side);
+  const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
+  if (literal !== undefined) return `<pre>${escHtml(cutText(literal))}</pre><small>${escHtml(LITERAL_NOTE)}</small>`;
   return `<pre>${escHtml(cutText(shownValue(v, 2)))}</pre>`;
 }
 
@@ -73,8 +77,9 @@ export function diffPage(input: DiffPageInput): string {
   const summary = r.identical
     ? 'Identical: no difference.'
     : `${r.total.toLocaleString('en')} difference${r.total === 1 ? '' : 's'}.`;
+  const result = input.note ? `${summary} ${input.note}` : summary;
   const cap = r.truncated
-    ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences (limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --limit N</code>.</p>`
+    ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences (limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --max-differences N</code>.</p>`
     : '';
   const lengths: [string, string][] = r.lengths.map((l) => [
     shownPlace(l),
@@ -87,7 +92,7 @@ export function diffPage(input: DiffPageInput): string {
       ['compared', escHtml(input.what)],
       ['left', sidePairs(input.left)],
       ['right', sidePairs(input.right)],
-      ['result', escHtml(summary)],
+      ['result', escHtml(result)],
     ]),
     cap,
     lengths.length ? `<h2>Lengths that differ</h2>${htmlDl(lengths)}` : '',

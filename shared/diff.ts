@@ -1,7 +1,8 @@
 /**
  * The structured diff of two JSON values (`reprise.diff/v1`, docs/compare.md): every
  * difference by its RFC 6901 pointer, changed, added or removed; two numbers with their
- * exact decimal difference (shared/exact-decimal.ts, never a float subtraction); two strings
+ * exact decimal difference (shared/exact-decimal.ts, never a float subtraction), or, when a
+ * double does not keep the literal written, by that literal (NumberLiterals); two strings
  * with the changed span (the common prefix and suffix, the span between). One module, pure,
  * shared by the CLI (`reprise diff`) and the window (DiffView), so both say the same.
  *
@@ -56,6 +57,12 @@ export interface DiffEntry {
   difference?: string;
   /** Two strings: the changed span. */
   span?: StringSpan;
+  /**
+   * A number whose double does not keep the literal written (`9007199254740993`, `1e-400`;
+   * NumberLiterals): that literal, compared as written; `left` or `right` holds its double.
+   */
+  leftLiteral?: string;
+  rightLiteral?: string;
 }
 
 /** An array (or string) whose length differs between the sides. */
@@ -108,6 +115,68 @@ export function cutIndex(s: string, i: number): number {
 }
 
 /**
+ * The numbers of parsed JSON whose doubles do not keep the literals written (beyond 2^53,
+ * more digits than a double holds, an underflow to 0): the literal of each, by the container
+ * holding it and its key there (a number has no identity of its own), and every container
+ * holding one at any depth. The diff compares such a number by its literal (decimalKey), so
+ * `9007199254740993` against `9007199254740992` is a difference though their doubles are one.
+ */
+export class NumberLiterals {
+  private readonly byHolder = new WeakMap<object, Map<string, string>>();
+  private readonly holders = new WeakSet<object>();
+  /** Whether it holds none (then the diff never looks a number up). */
+  empty = true;
+
+  set(holder: object, key: string, literal: string): void {
+    const m = this.byHolder.get(holder) ?? new Map<string, string>();
+    this.byHolder.set(holder, m.set(key, literal));
+    this.holders.add(holder);
+    this.empty = false;
+  }
+
+  /** The literal of `holder[key]`, when its double does not keep it. */
+  get(holder: object, key: string | number): string | undefined {
+    return this.byHolder.get(holder)?.get(String(key));
+  }
+
+  /** Says that `container` holds such a number somewhere within it. */
+  mark(container: object): void {
+    this.holders.add(container);
+  }
+
+  /** Whether `container` holds such a number at any depth (its arrays are never aligned on equality). */
+  holds(container: object): boolean {
+    return this.holders.has(container);
+  }
+}
+
+/** What a view says beside a number shown as its literal (DiffEntry.leftLiteral). */
+export const LITERAL_NOTE = 'as written: beyond double precision, compared by its literal';
+
+/** Index of the first unit of `s` from `from` (stepping by `step`) that is not the digit 0. */
+function pastZeros(s: string, from: number, step: 1 | -1): number {
+  let i = from;
+  while (i >= 0 && i < s.length && s.charCodeAt(i) === 0x30) i += step;
+  return i;
+}
+
+/**
+ * A JSON number's text as its decimal value, one spelling per value: sign, digits without
+ * leading or trailing zeros, exponent (`1.50e2` and `150` are both `15e1`, every zero `0`).
+ * Exact whatever the literal's length or exponent (a BigInt exponent, no double).
+ */
+export function decimalKey(text: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) return text;
+  const frac = m[3] ?? '';
+  const all = m[2]! + frac;
+  const [first, last] = [pastZeros(all, 0, 1), pastZeros(all, all.length - 1, -1)];
+  if (first > last) return '0';
+  const exponent = BigInt(m[4] ?? '0') - BigInt(frac.length) + BigInt(all.length - 1 - last);
+  return `${m[1]}${all.slice(first, last + 1)}e${exponent}`;
+}
+
+/**
  * Collects entries up to the limit and counts every one. Past the limit an entry is only
  * counted: no pointer text, exact difference or span is made for it.
  */
@@ -117,7 +186,10 @@ class Collector {
   total = 0;
   /** What is left of ALIGN_BUDGET. */
   readonly align = { left: ALIGN_BUDGET };
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    readonly literals?: NumberLiterals,
+  ) {}
   get full(): boolean {
     return this.differences.length >= this.limit;
   }
@@ -130,12 +202,53 @@ class Collector {
   }
 }
 
-/** Two leaves (or values of different types) that differ: one `changed` entry. */
-function changed(place: { pointer: string; rightPointer?: string }, a: JsonValue, b: JsonValue): DiffEntry {
-  const e: DiffEntry = { op: 'changed', ...place, left: a, right: b };
-  if (typeof a === 'number' && typeof b === 'number') e.difference = exactDifference(a, b);
+/** The literals of two leaves (NumberLiterals), each when it is a number its double does not keep. */
+type Literals = { leftLiteral?: string; rightLiteral?: string };
+/** A child's key on each side: a member name or an item index, null where that side has none. */
+type Keys = [string | number | null, string | number | null];
+
+/**
+ * Two leaves (or values of different types) that differ: one `changed` entry. Two numbers
+ * get their exact difference unless one is compared by its literal (whose exact difference
+ * the doubles do not hold).
+ */
+function changed(
+  place: { pointer: string; rightPointer?: string },
+  a: JsonValue,
+  b: JsonValue,
+  lit: Literals,
+): DiffEntry {
+  const e: DiffEntry = { op: 'changed', ...place, left: a, right: b, ...lit };
+  const exact = lit.leftLiteral === undefined && lit.rightLiteral === undefined;
+  if (typeof a === 'number' && typeof b === 'number' && exact) e.difference = exactDifference(a, b);
   if (typeof a === 'string' && typeof b === 'string') e.span = stringSpan(a, b);
   return e;
+}
+
+/** No literal: what every leaf has but the few NumberLiterals names (one object, not one per visit). */
+const NO_LITERALS: Literals = Object.freeze({});
+
+/** The literals of `x = f.a[ka]` and `y = f.b[kb]` (a key null where that side has none). */
+function literalsAt(
+  f: Frame,
+  [ka, kb]: Keys,
+  x: JsonValue | undefined,
+  y: JsonValue | undefined,
+  out: Collector,
+): Literals {
+  const l = out.literals;
+  const left = l && typeof x === 'number' ? l.get(f.a, ka!) : undefined;
+  const right = l && typeof y === 'number' ? l.get(f.b, kb!) : undefined;
+  if (left === undefined && right === undefined) return NO_LITERALS;
+  // Only the members that are there: an entry's JSON names no literal it has not.
+  return { ...(left !== undefined && { leftLiteral: left }), ...(right !== undefined && { rightLiteral: right }) };
+}
+
+/** Two leaves equal: by value, or, for a number compared by its literal, by the decimal it writes. */
+function sameLeafAs(x: JsonValue, y: JsonValue, lit: Literals): boolean {
+  if (lit.leftLiteral === undefined && lit.rightLiteral === undefined) return sameLeaf(x, y);
+  if (typeof x !== 'number' || typeof y !== 'number') return false;
+  return decimalKey(lit.leftLiteral ?? String(x)) === decimalKey(lit.rightLiteral ?? String(y));
 }
 
 /**
@@ -212,8 +325,10 @@ function frameOf(
 function alignFrame(f: Frame, x: JsonValue[], y: JsonValue[], out: Collector): void {
   const same = (p: JsonValue, q: JsonValue): boolean | undefined =>
     out.align.left <= 0 ? undefined : sameJson(p, q, out.align);
-  const { start, end } = equalEnds(x, y, same);
-  const rows = out.align.left > 0 ? alignedRun(x, y, start, end, same) : null;
+  // sameJson compares doubles: arrays holding a number compared by its literal go by position.
+  const byLiteral = out.literals !== undefined && (out.literals.holds(x) || out.literals.holds(y));
+  const { start, end } = byLiteral ? { start: 0, end: 0 } : equalEnds(x, y, same);
+  const rows = out.align.left > 0 && !byLiteral ? alignedRun(x, y, start, end, same) : null;
   if (rows) {
     f.rows = rows;
     f.n = rows.a.length;
@@ -301,24 +416,33 @@ function visit(f: Frame, ka: string | number | null, kb: string | number | null,
   const y = kb === null ? undefined : (f.b as Obj)[kb];
   const tokA = ka === null ? '' : tokenOf(ka);
   const tokB = kb === null ? '' : tokenOf(kb);
-  if (ka === null) out.add(() => ({ op: 'added', pointer: pointerOf(f, tokB, 'b'), right: y! }));
-  else if (kb === null) out.add(() => ({ op: 'removed', pointer: pointerOf(f, tokA), left: x! }));
+  const lit = literalsAt(f, [ka, kb], x, y, out);
+  if (ka === null) out.add(() => ({ op: 'added', pointer: pointerOf(f, tokB, 'b'), right: y!, ...lit }));
+  else if (kb === null) out.add(() => ({ op: 'removed', pointer: pointerOf(f, tokA), left: x!, ...lit }));
   else {
     const child = frameOf(f, [tokA, tokB], x!, y!, out);
     if (child) return child;
-    if (!sameLeaf(x!, y!)) out.add(() => changed(placeOf(f, tokA, tokB), x!, y!));
+    if (!sameLeafAs(x!, y!, lit)) out.add(() => changed(placeOf(f, tokA, tokB), x!, y!, lit));
   }
   return null;
 }
 
 const tokenOf = (k: string | number): string => (typeof k === 'string' ? escapePointerToken(k) : String(k));
 
-/** The structured diff of `a` against `b` (what changed from a to b). */
-export function diffJson(a: JsonValue, b: JsonValue, opts: { limit?: number } = {}): DiffResult {
+/**
+ * The structured diff of `a` against `b` (what changed from a to b). With `literals`, a
+ * number whose double does not keep its literal is compared by that literal (the table
+ * may hold both sides': their containers are not the same objects).
+ */
+export function diffJson(
+  a: JsonValue,
+  b: JsonValue,
+  opts: { limit?: number; literals?: NumberLiterals } = {},
+): DiffResult {
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_DIFF_LIMIT));
-  const out = new Collector(limit);
+  const out = new Collector(limit, opts.literals?.empty === false ? opts.literals : undefined);
   const root = frameOf(null, ['', ''], a, b, out);
-  if (!root && !sameLeaf(a, b)) out.add(() => changed({ pointer: '' }, a, b));
+  if (!root && !sameLeaf(a, b)) out.add(() => changed({ pointer: '' }, a, b, {}));
   const stack: Frame[] = root ? [root] : [];
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
@@ -381,13 +505,23 @@ function comparisonNames(outputs: readonly string[]): string[] {
  * and its replayed value on the right, by output name (`/comparisons/<output>`, `<output> #2`
  * for its second comparison: comparisonNames), and the expression a dump's replay recorded
  * and re-executed (`/expression`: its text, tokens, scores field by field). The objects are
- * built from entries, so an output named `__proto__` is a member like any other.
+ * built from entries, so an output named `__proto__` is a member like any other. A number
+ * NumberLiterals holds moves with its value.
  */
-export function replaySides(r: Pick<Report, 'comparisons' | 'details'>): { left: JsonValue; right: JsonValue } {
+export function replaySides(
+  r: Pick<Report, 'comparisons' | 'details'>,
+  literals?: NumberLiterals,
+): { left: JsonValue; right: JsonValue } {
   const cs = r.comparisons ?? [];
   const names = comparisonNames(cs.map((c) => c.output));
-  const side = (k: 'original' | 'replayed'): Obj =>
-    Object.fromEntries(cs.map((c, i) => [names[i]!, c[k] as JsonValue])) as Obj;
+  const side = (k: 'original' | 'replayed'): Obj => {
+    const values = Object.fromEntries(cs.map((c, i) => [names[i]!, c[k] as JsonValue])) as Obj;
+    cs.forEach((c, i) => {
+      const lit = literals?.get(c, k);
+      if (lit !== undefined) literals!.set(values, names[i]!, lit);
+    });
+    return values;
+  };
   const left: Obj = { comparisons: side('original') };
   const right: Obj = { comparisons: side('replayed') };
   const ex = r.details?.['expression'];

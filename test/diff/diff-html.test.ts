@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffJson } from '../../shared/diff.js';
+import { diffJson, LITERAL_NOTE, NumberLiterals } from '../../shared/diff.js';
 import { diffPage } from '../../shared/diff-html.js';
 
 const HOSTILE = `</pre></td><script>alert(1)</script><img src=x onerror="alert(2)">'"&amp;\u202e`;
@@ -125,8 +125,28 @@ describe('diffPage', () => {
       5,
     );
     expect(capped).toContain('Showing the first 5 of 30 differences');
+    // The flag that raises it, as the CLI spells it.
+    expect(capped).toContain('<code>reprise diff --max-differences N</code>');
+    expect(capped).not.toContain('--limit');
     expect(capped).not.toContain('id="d-5"');
     expect(page({ a: 1 }, { a: 1 })).toContain('Identical: no difference.');
+  });
+
+  it('shows a number compared by its literal as written, and a note beside the result', () => {
+    const literals = new NumberLiterals();
+    const [a, b] = [{ n: 9007199254740992 }, { n: 9007199254740992 }];
+    literals.set(a, 'n', '9007199254740993');
+    const result = diffJson(a, b, { literals });
+    const html = diffPage({
+      title: 't',
+      what: 'w',
+      left: { name: 'l' },
+      right: { name: 'r' },
+      result,
+      note: 'the replay is FAIL',
+    });
+    expect(html).toContain(`<pre>9007199254740993</pre><small>${LITERAL_NOTE}</small>`);
+    expect(html).toContain('1 difference. the replay is FAIL');
   });
 
   it('never cuts a shown value inside a surrogate pair', () => {

@@ -4,7 +4,9 @@ import { canonicalizeValue } from '../../app/core/jcs.js';
 import {
   cutIndex,
   cutText,
+  decimalKey,
   diffJson,
+  NumberLiterals,
   replaySides,
   reportSide,
   sameJson,
@@ -309,6 +311,45 @@ describe('diffJson', () => {
     };
     const r = diffJson(reportSide({ ...base, chain: [] }), reportSide(base as never));
     expect(r.differences).toEqual([{ op: 'removed', pointer: '/chain', left: [] }]);
+  });
+});
+
+describe('numbers whose doubles do not keep their literals', () => {
+  it('spells one decimal value one way, whatever its notation', () => {
+    expect(decimalKey('150')).toBe(decimalKey('1.50e2'));
+    expect(decimalKey('-0.0e+5')).toBe(decimalKey('0'));
+    expect(decimalKey('9007199254740993')).not.toBe(decimalKey('9007199254740992'));
+    expect(decimalKey('1e-400')).not.toBe(decimalKey('0'));
+    expect(decimalKey('1' + '0'.repeat(400))).toBe(decimalKey('1e400'));
+  });
+
+  it('compares such a number by its literal, in an array by position (sameJson sees only doubles)', () => {
+    const literals = new NumberLiterals();
+    const a = { n: 9007199254740992, rows: [1, 9007199254740992, 3] };
+    const b = { n: 9007199254740992, rows: [1, 9007199254740992, 3] };
+    literals.set(a, 'n', '9007199254740993');
+    literals.set(a.rows, '1', '9007199254740993');
+    literals.mark(a);
+    expect(diffJson(a, b).identical).toBe(true);
+    const r = diffJson(a, b, { literals });
+    expect(r.differences).toEqual([
+      {
+        op: 'changed',
+        pointer: '/n',
+        left: 9007199254740992,
+        right: 9007199254740992,
+        leftLiteral: '9007199254740993',
+      },
+      {
+        op: 'changed',
+        pointer: '/rows/1',
+        left: 9007199254740992,
+        right: 9007199254740992,
+        leftLiteral: '9007199254740993',
+      },
+    ]);
+    literals.set(b, 'n', '9007199254740993.0');
+    expect(diffJson(a, b, { literals }).differences.map((d) => d.pointer)).toEqual(['/rows/1']);
   });
 });
 
