@@ -1,6 +1,12 @@
-/** `reprise diff` in this process, through the printer, on the built-in examples. */
+/**
+ * `reprise diff` in this process, through the printer, on the built-in examples; and how it
+ * fails closed (docs/compare.md): a replay that did not pass or compared nothing never exits
+ * 0, no input is overwritten through a link, numbers beyond double precision are compared as
+ * written, a malformed saved report is refused in one line, an option that would have no
+ * effect is refused.
+ */
 import { mkdtempSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +16,19 @@ import type { DiffResult } from '../../shared/diff.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'reprise-diff-'));
 const ex = (p: string) => join(tmp, 'ex', p);
-beforeAll(() => writeExamples(join(tmp, 'ex')), 60_000);
+const at = (p: string) => join(tmp, p);
+/** A saved report of the intact dump (verify --json), whose members the tests edit. */
+let saved: Record<string, unknown>;
+beforeAll(async () => {
+  await writeExamples(join(tmp, 'ex'));
+  saved = JSON.parse((await cli('verify', ex('dumps/intact.dump.json'), '--json')).out) as Record<string, unknown>;
+}, 60_000);
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-async function diff(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(['diff', ...args], {
+  const code = await runCli(args, {
     out: (t) => void (out += t),
     err: (t) => void (err += t),
     stderrIsTTY: false,
@@ -24,7 +36,9 @@ async function diff(...args: string[]): Promise<{ code: number; out: string; err
   });
   return { code, out, err };
 }
+const diff = (...args: string[]) => cli('diff', ...args);
 const json = (out: string) => JSON.parse(out) as DiffResult & { compared: string };
+type DiffJson = DiffResult & { replay?: { replayed: boolean; note: string } };
 
 describe('reprise diff', () => {
   it('an intact dump against a tampered one: the altered text as its changed span, the verdicts, exit 1', async () => {
@@ -149,5 +163,240 @@ describe('reprise diff', () => {
     expect((await diff('a', 'b', 'c')).code).toBe(3);
     expect((await diff(join(tmp, 'missing.json'), ex('dumps/intact.dump.json'))).code).toBe(3);
     expect((await diff(ex('dumps/intact.dump.json'), ex('dumps/intact.dump.json'), '--bogus')).code).toBe(3);
+  });
+});
+
+/** Writes `text` as a file of the temporary folder and gives its path. */
+async function file(name: string, text: string): Promise<string> {
+  await writeFile(at(name), text);
+  return at(name);
+}
+/** A saved report: the intact dump's, with `edit` applied to a copy. */
+const report = (name: string, edit: (r: Record<string, unknown>) => void): Promise<string> => {
+  const r = structuredClone(saved);
+  edit(r);
+  return file(name, JSON.stringify(r));
+};
+
+describe('reprise diff A --replay never exits 0 over a replay that failed, was unavailable or compared nothing', () => {
+  it('no trust store: the replay is UNAVAILABLE, said after the diff, exit 2', async () => {
+    const r = await diff(ex('dumps/intact.dump.json'), '--replay');
+    expect(r.code, r.err).toBe(2);
+    expect(r.out).toContain('identical: no difference\n');
+    expect(r.out).toMatch(/the replay of .*intact\.dump\.json is UNAVAILABLE: RDS-007 no trust store was given/);
+  });
+
+  it('a tampered dump: nothing was replayed, the replay is FAIL with its first failing finding, exit 1', async () => {
+    const tampered = [ex('dumps/fail/altered-artifact.dump.json'), '--providers', ex('dumps/providers.json')];
+    const r = await diff(...tampered, '--replay');
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain('nothing was replayed: the replay is FAIL: RDS-F001 ');
+    expect(r.out).not.toContain('identical');
+    const j = JSON.parse((await diff(...tampered, '--replay', '--json')).out) as DiffJson;
+    expect(j.replay).toMatchObject({ replayed: false, note: expect.stringContaining('FAIL: RDS-F001') });
+  });
+
+  it('an unknown kind: nothing was replayed, exit 1; the HTML page says so too', async () => {
+    const page = at('unknown.html');
+    const r = await diff(ex('unknown/not-an-artifact.json'), '--replay', '--html', page);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain('nothing was replayed: the replay is FAIL: RPR-KIND-001 ');
+    expect(await readFile(page, 'utf8')).toContain('nothing was replayed: the replay is FAIL: RPR-KIND-001 ');
+  });
+
+  it('a replay that passes with its trust store and providers is identical, exit 0', async () => {
+    const r = await diff(
+      ex('dumps/intact.dump.json'),
+      '--trust-store',
+      ex('dumps/trust-store.json'),
+      '--providers',
+      ex('dumps/providers.json'),
+      '--replay',
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('identical: no difference\n');
+    expect(r.out).not.toContain('the replay of');
+  });
+});
+
+describe("a saved report's comparisons by output name", () => {
+  const c = (output: string, a: number, b: number) => ({
+    output,
+    mode: 'EXACT',
+    original: a,
+    replayed: b,
+    status: 'fail',
+  });
+
+  it('an output named __proto__ is compared like any other', async () => {
+    const p = await report('proto.json', (r) => (r['comparisons'] = [c('__proto__', 1, 2)]));
+    const r = await diff(p, '--replay', '--json');
+    const d = JSON.parse(r.out) as DiffJson;
+    expect(r.code, r.err).toBe(1);
+    expect(d.differences.map((e) => [e.pointer, e.left, e.right])).toEqual([['/comparisons/__proto__', 1, 2]]);
+  });
+
+  it('an output compared twice is never named as another output (`x #2`)', async () => {
+    const p = await report('coll.json', (r) => (r['comparisons'] = [c('x', 1, 1), c('x', 2, 3), c('x #2', 5, 5)]));
+    const r = await diff(p, '--replay', '--json');
+    const d = JSON.parse(r.out) as DiffJson;
+    expect(r.code, r.err).toBe(1);
+    expect(d.total).toBe(1);
+    expect(d.differences[0]).toMatchObject({ pointer: '/comparisons/x #3', left: 2, right: 3 });
+  });
+});
+
+describe('--html never overwrites an input, through a link', () => {
+  it('refuses the target of an input that is a symbolic link, and a hard link of an input', async () => {
+    const a = await file('a.json', '{"a":1}\n');
+    const b = await file('b.json', '{"a":2}\n');
+    await symlink('a.json', at('la.json'));
+    await link(a, at('ha.json'));
+    for (const [input, out] of [
+      [at('la.json'), a],
+      [at('ha.json'), a],
+      [a, at('la.json')],
+      [a, at('ha.json')],
+    ] as const) {
+      const r = await diff(input, b, '--html', out);
+      expect(r.code, `${input} --html ${out}`).toBe(3);
+      expect(r.err).toContain('never overwrites its input');
+    }
+    expect(await readFile(a, 'utf8')).toBe('{"a":1}\n');
+  });
+});
+
+describe('numbers beyond double precision are compared as written', () => {
+  const pairs = [
+    ['9007199254740993', '9007199254740992'],
+    ['123456789.123456789', '123456789.123456788'],
+    ['1e-400', '0'],
+  ] as const;
+
+  it('two saved reports differing only in such a number differ, exit 1, and show both literals', async () => {
+    for (const [x, y] of pairs) {
+      const [l, r] = await Promise.all(
+        [x, y].map((v, i) =>
+          report(`n${i}.json`, (rep) => ((rep['details'] as Record<string, unknown>)['n'] = 'N')).then(async (p) =>
+            file(`num-${i}.json`, (await readFile(p, 'utf8')).replace('"N"', v)),
+          ),
+        ),
+      );
+      const out = await diff(l!, r!, '--json');
+      expect(out.code, `${x} against ${y}: ${out.err}`).toBe(1);
+      const d = JSON.parse(out.out) as DiffJson;
+      expect(d.differences).toEqual([
+        {
+          op: 'changed',
+          pointer: '/details/n',
+          left: Number(x),
+          right: Number(y),
+          leftLiteral: x,
+          ...(String(Number(y)) === y ? {} : { rightLiteral: y }),
+        },
+      ]);
+      expect((await diff(l!, r!)).out).toContain(`${x} → ${y}  (as written: beyond double precision`);
+    }
+  });
+
+  it('the same value in two spellings is no difference', async () => {
+    const l = await file('same-l.json', '{"n":[9007199254740993,1]}');
+    const r = await file('same-r.json', '{"n":[9007199254740993.0,1]}');
+    const d = JSON.parse((await diff(l, r, '--json')).out) as DiffJson;
+    expect(d.differences.filter((e) => e.pointer.startsWith('/content'))).toEqual([]);
+  });
+
+  it("JSON content: the number's pointer, a whole document that is one number too", async () => {
+    const l = await file('c-l.json', '{"rows":[{"n":9007199254740993}]}');
+    const r = await file('c-r.json', '{"rows":[{"n":9007199254740992}]}');
+    const d = JSON.parse((await diff(l, r, '--json')).out) as DiffJson;
+    expect(d.differences.find((e) => e.pointer === '/content/rows/0/n')).toMatchObject({
+      leftLiteral: '9007199254740993',
+    });
+    const [one, two] = [await file('one.json', '1e-400'), await file('two.json', '0')];
+    const w = JSON.parse((await diff(one, two, '--json')).out) as DiffJson;
+    expect(w.differences.find((e) => e.pointer === '/content')).toMatchObject({ leftLiteral: '1e-400', right: 0 });
+  });
+});
+
+describe('a saved report is checked for what the diff reads', () => {
+  it('refuses a malformed one in one line naming what is wrong, exit 3, no internal error', async () => {
+    const cases: [string, string][] = [
+      ['{"schema":"reprise.report/v1","artifact":{"kind":"x"},"findings":[],"verdict":5}', '/verdict must be'],
+      ['{"schema":"reprise.report/v1","artifact":{},"findings":[]}', '/artifact/kind must be a string'],
+      [
+        '{"schema":"reprise.report/v1","artifact":{"kind":"x"},"findings":[null],"verdict":"fail"}',
+        '/findings must be',
+      ],
+      ['{"schema":"reprise.report/v1","artifact":{"kind":"x"},"findings":[],"verdict":"pass","chain":{}}', '/chain'],
+      [
+        '{"schema":"reprise.report/v1","artifact":{"kind":"x"},"findings":[],"verdict":"pass","comparisons":[1]}',
+        '/comparisons must be',
+      ],
+    ];
+    for (const [i, [text, why]] of cases.entries()) {
+      const p = await file(`bad-${i}.json`, text);
+      const r = await diff(p, p);
+      expect(r.code, text).toBe(3);
+      expect(r.err).toContain(why);
+      expect(r.err).not.toContain('internal error');
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.out).toBe('');
+    }
+  });
+
+  it('a report without its chain against a whole one: the chain removed, not changed to nothing', async () => {
+    const r = await diff(ex('reports/well-formed.report.json'), ex('reports/no-chain.report.json'), '--json');
+    expect(r.code, r.err).toBe(1);
+    expect((JSON.parse(r.out) as DiffJson).differences).toEqual([{ op: 'removed', pointer: '/chain', left: [] }]);
+  });
+});
+
+describe('shown strings are never cut inside a surrogate pair', () => {
+  it('the terminal and the page hold no U+FFFD', async () => {
+    const [e, f] = ['\u{1F600}', '\u{1F601}'];
+    const l = await file(
+      'u1.json',
+      JSON.stringify({ a: `${e.repeat(100)}zAw${e.repeat(100)}`, c: `a${e.repeat(1500)}z` }),
+    );
+    const r = await file(
+      'u2.json',
+      JSON.stringify({ a: `${e.repeat(100)}zBw${e.repeat(100)}`, c: `b${f.repeat(1500)}z` }),
+    );
+    const page = at('u.html');
+    const out = await diff(l, r, '--html', page);
+    expect(out.code, out.err).toBe(1);
+    expect(out.out).not.toContain('\ufffd');
+    expect(await readFile(page, 'utf8')).not.toContain('\ufffd');
+  });
+});
+
+describe('options are named as given, and never silently ignored', () => {
+  it('--max-differences abc is refused naming --max-differences once', async () => {
+    const r = await diff(ex('dumps/intact.dump.json'), ex('dumps/intact.dump.json'), '--max-differences', 'abc');
+    expect(r.code).toBe(3);
+    expect(r.err).toContain(' --max-differences takes a whole number');
+    expect(r.err).not.toContain('----');
+  });
+
+  it('--what-if without --replay is refused as verify refuses it', async () => {
+    const r = await diff(ex('dumps/intact.dump.json'), ex('dumps/intact.dump.json'), '--what-if', 'model=ref-2');
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('--what-if and --out belong to replay');
+  });
+
+  it('engine options, or --replay, with two saved reports are refused: saved reports are compared as saved', async () => {
+    const p = await report('plain.json', () => undefined);
+    for (const extra of [
+      ['--providers', ex('dumps/providers.json')],
+      ['--trust-store', ex('dumps/trust-store.json')],
+      ['--limit', 'json-items=5'],
+      ['--replay'],
+    ]) {
+      const r = await diff(p, p, ...extra);
+      expect(r.code, extra.join(' ')).toBe(3);
+      expect(r.err).toContain(`${extra[0]} has no effect: saved reports are compared as saved`);
+    }
+    expect((await diff(p, p)).code).toBe(0);
   });
 });

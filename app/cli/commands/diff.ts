@@ -3,12 +3,19 @@
  * (shared/diff.ts) of two artifacts of one kind (their reports and, when JSON, their parsed
  * content), of two saved reports, of the replays of two artifacts, or of one replay's
  * originals against its replayed values. Exit 0 identical, 1 different, 3 bad usage (two
- * kinds, an unreadable path, an unknown flag).
+ * kinds, an unreadable path, an unknown flag, an option that would have no effect); with
+ * --replay, never 0 over a replay that failed, was unavailable or compared nothing.
  */
+import { randomUUID } from 'node:crypto';
+import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
+  cutIndex,
+  decimalKey,
   DEFAULT_DIFF_LIMIT,
   diffJson,
+  LITERAL_NOTE,
+  NumberLiterals,
   replaySides,
   reportSide,
   spanParts,
@@ -16,11 +23,22 @@ import {
 } from '../../../shared/diff.js';
 import { shownPlace, type DiffResult } from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
-import { EXIT, REPORT_SCHEMA, shownValue, type ExitCode, type JsonValue, type Report } from '../../../shared/report.js';
+import { carriedVerdictOf } from '../../../shared/details/carried.js';
+import {
+  EXIT,
+  exitOfVerdict,
+  REPORT_SCHEMA,
+  shownValue,
+  worstExit,
+  type ExitCode,
+  type JsonValue,
+  type Report,
+  type Verdict,
+} from '../../../shared/report.js';
 import { isPlainObject } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
 import { checkOutputFile, readFailure, readRegularText, writeOutputFile } from '../../core/files.js';
-import { parseCanonical } from '../../core/jcs.js';
+import { mayUnderflow, parseCanonical } from '../../core/jcs.js';
 import { declaredOptions } from '../../kinds/registry.js';
 import { safeText } from '../../engine/report-text.js';
 import { runPath } from '../../engine/run.js';
@@ -35,12 +53,18 @@ const MAX_CONTENT_BYTES = 64 * 1024 * 1024;
 /** How a saved report's kind is named (so two reports of one kind compare, a report and its artifact do not). */
 const SAVED = 'report of ';
 
+type Obj = { [k: string]: JsonValue };
+
 /** One side: what it is, and the value compared. */
 interface Side {
   label: DiffSideLabel & { content: string };
   kind: string;
   report: Omit<Report, 'run'>;
   content: JsonValue | undefined;
+  /** A saved report, compared as saved (no engine ran). */
+  saved: boolean;
+  /** The content's own literal, when the whole content is a number its double does not keep. */
+  rootLiteral?: string;
 }
 
 function diffFlags(): Flags {
@@ -56,39 +80,157 @@ function diffFlags(): Flags {
   return flags;
 }
 
-/** The file's strict JSON parse, or why it has none (not JSON, too large, a directory). */
-async function readContent(path: string): Promise<{ value: JsonValue } | { why: string }> {
+/** A JSON number token: in text the strict parse accepted, one starts at each `-` or digit outside a string. */
+const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/**
+ * 16 digits in a row (one point among them allowed): with mayUnderflow, a cheap superset of
+ * the texts holding a number its double does not keep, since a double keeps every decimal
+ * of 15 significant digits or fewer above the underflow range.
+ */
+const LONG_MANTISSA = /\d(?:\.?\d){15}/;
+
+/** Index just past the string token whose opening quote is at `i`. */
+function pastString(t: string, i: number): number {
+  for (let j = i; ;) {
+    j = t.indexOf('"', j + 1);
+    if (j === -1) return t.length;
+    let k = j;
+    while (t.charCodeAt(k - 1) === 0x5c) k--;
+    // An even run of backslashes escapes itself, not the quote.
+    if ((j - k) % 2 === 0) return j + 1;
+  }
+}
+
+/** The number tokens of JSON text whose doubles do not keep them (decimalKey), with their offsets. */
+function lossyNumbers(t: string): { at: number; token: string }[] {
+  const found: { at: number; token: string }[] = [];
+  for (let i = 0; i < t.length;) {
+    const c = t.charCodeAt(i);
+    if (c === 0x22) i = pastString(t, i);
+    else if (c !== 0x2d && (c < 0x30 || c > 0x39)) i++;
+    else {
+      NUMBER_TOKEN.lastIndex = i;
+      const token = NUMBER_TOKEN.exec(t)![0];
+      // 15 characters without an exponent hold at most 15 digits: kept (LONG_MANTISSA).
+      const suspect = token.length > 15 || /[eE]/.test(token);
+      if (suspect && decimalKey(token) !== decimalKey(String(Number(token)))) found.push({ at: i, token });
+      i += token.length;
+    }
+  }
+  return found;
+}
+
+/**
+ * The parse of `text` (which the strict parse accepted) with each number whose double does
+ * not keep its literal recorded in `literals`; null when it holds none (most texts: one
+ * cheap test). Each such number is swapped for a marker string, and JSON.parse's reviver,
+ * which is given each value's container and key, puts the number back and records its
+ * literal there: where a number stands comes from JSON.parse, not from a second reader.
+ */
+function withLiterals(text: string, literals: NumberLiterals): { value: JsonValue; root?: string } | null {
+  if (!LONG_MANTISSA.test(text) && !mayUnderflow(text)) return null;
+  const lossy = lossyNumbers(text);
+  if (lossy.length === 0) return null;
+  const marker = `\u0000reprise-number-${randomUUID()}:`;
+  const parts: string[] = [];
+  let from = 0;
+  lossy.forEach(({ at, token }, i) => {
+    parts.push(text.slice(from, at), JSON.stringify(`${marker}${i}`));
+    from = at + token.length;
+  });
+  parts.push(text.slice(from));
+  // In an array, so that a whole text that is one such number has a container too.
+  const wrapped = JSON.parse(`[${parts.join('')}]`, function (this: object, key: string, v: unknown) {
+    if (typeof v === 'string' && v.startsWith(marker)) {
+      const token = lossy[Number(v.slice(marker.length))]!.token;
+      literals.set(this, key, token);
+      return Number(token);
+    }
+    if (typeof v === 'object' && v !== null && literals.holds(v)) literals.mark(this);
+    return v;
+  }) as JsonValue[];
+  const root = literals.get(wrapped, 0);
+  return { value: wrapped[0]!, ...(root !== undefined && { root }) };
+}
+
+/** The file's strict JSON parse (its lossy numbers in `literals`), or why it has none (not JSON, too large, a directory). */
+async function readContent(
+  path: string,
+  literals: NumberLiterals,
+): Promise<{ value: JsonValue; root?: string } | { why: string }> {
   let text: string;
   try {
     text = await readRegularText(path, MAX_CONTENT_BYTES);
   } catch (e) {
     return { why: `report compared; content not (${readFailure(e)})` };
   }
+  let value: JsonValue;
   try {
-    return { value: parseCanonical(text).value as JsonValue };
+    value = parseCanonical(text).value as JsonValue;
   } catch {
     return { why: 'report compared; content not (not one I-JSON document)' };
   }
+  return withLiterals(text, literals) ?? { value };
 }
 
-const isSavedReport = (v: JsonValue | undefined): v is JsonValue & Report =>
-  isPlainObject(v) && v['schema'] === REPORT_SCHEMA && isPlainObject(v['artifact']) && Array.isArray(v['findings']);
+const VERDICTS: readonly unknown[] = ['pass', 'fail', 'unavailable'] satisfies Verdict[];
+const isFinding = (f: unknown): boolean =>
+  isPlainObject(f) && ['rule', 'severity', 'message'].every((k) => typeof f[k] === 'string');
+const isComparison = (c: unknown): boolean =>
+  isPlainObject(c) && typeof c['output'] === 'string' && Object.hasOwn(c, 'original') && Object.hasOwn(c, 'replayed');
+const arrayOf = (v: unknown, each: (x: unknown) => boolean): boolean => Array.isArray(v) && v.every(each);
+
+/**
+ * What is wrong with what the diff reads of a saved report (a pointer and the fault), or
+ * null. Only that: the schema's whole check (shared/report-shape.ts) would refuse a report
+ * without its chain, and showing such a report against a whole one is what a diff is for.
+ */
+function savedReportProblem(v: Obj): string | null {
+  const a = v['artifact'];
+  const art = isPlainObject(a) ? a : {};
+  const optional = (k: string, ok: (x: unknown) => boolean): boolean => !Object.hasOwn(v, k) || ok(v[k]);
+  const checks: [boolean, string][] = [
+    [isPlainObject(a), '/artifact must be a JSON object'],
+    [typeof art['kind'] === 'string', '/artifact/kind must be a string'],
+    [
+      [art['id'], art['sha256']].every((x) => x == null || typeof x === 'string'),
+      '/artifact/id and /artifact/sha256 must be strings or null',
+    ],
+    [VERDICTS.includes(v['verdict']), '/verdict must be "pass", "fail" or "unavailable"'],
+    [arrayOf(v['findings'], isFinding), '/findings must be an array of findings (rule, severity, message)'],
+    [optional('chain', Array.isArray) && optional('events', Array.isArray), '/chain and /events must be arrays'],
+    [
+      optional('comparisons', (c) => arrayOf(c, isComparison)),
+      '/comparisons must be an array of comparisons (output, original, replayed)',
+    ],
+    [
+      optional('details', isPlainObject) && optional('authenticity', isPlainObject),
+      '/details and /authenticity must be JSON objects',
+    ],
+  ];
+  return checks.find(([ok]) => !ok)?.[1] ?? null;
+}
+
+/** A saved report as one side, compared as saved; refused (exit 3) when the diff cannot read it. */
+function savedSide(path: string, report: Obj): Side {
+  const problem = savedReportProblem(report);
+  if (problem) throw new UsageError(`cannot compare ${safeText(path)} as a saved report: ${problem}`, 'bad-file');
+  const r = report as unknown as Report;
+  const kind = `${SAVED}${r.artifact.kind}`;
+  const label = { name: path, kind, verdict: r.verdict, sha256: r.artifact.sha256, content: 'a saved report' };
+  return { label, kind, report: r, content: undefined, saved: true };
+}
 
 /** Reads one side: a saved report as it is, any other artifact verified (or replayed) by the engine. */
-async function readSide(path: string, replay: boolean, values: Record<string, unknown>): Promise<Side> {
-  const read = await readContent(path);
+async function readSide(
+  path: string,
+  replay: boolean,
+  values: Record<string, unknown>,
+  literals: NumberLiterals,
+): Promise<Side> {
+  const read = await readContent(path, literals);
   const content = 'value' in read ? read.value : undefined;
-  if (isSavedReport(content)) {
-    const kind = `${SAVED}${content.artifact.kind}`;
-    const label = {
-      name: path,
-      kind,
-      verdict: content.verdict,
-      sha256: content.artifact.sha256,
-      content: 'a saved report',
-    };
-    return { label, kind, report: content, content: undefined };
-  }
+  if (isPlainObject(content) && content['schema'] === REPORT_SCHEMA) return savedSide(path, content);
   const report = await runPath(path, replay ? 'replay' : 'verify', engineOptions(values));
   const kind = report.artifact.kind;
   const label = {
@@ -98,7 +240,48 @@ async function readSide(path: string, replay: boolean, values: Record<string, un
     sha256: report.artifact.sha256,
     content: 'value' in read ? 'report and parsed content compared' : read.why,
   };
-  return { label, kind, report, content };
+  const side: Side = { label, kind, report, content, saved: false };
+  if ('root' in read && read.root !== undefined) side.rootLiteral = read.root;
+  return side;
+}
+
+/** The flags given that would change what the engine makes: none has an effect on a saved report. */
+const engineFlagsGiven = (values: Record<string, unknown>): string[] =>
+  [...declaredOptions().map((o) => o.flag), 'limit'].filter((f) => values[f] !== undefined).map((f) => `--${f}`);
+
+/** Refuses options that would have no effect: a replay's own without --replay, the engine's on saved reports. */
+function refuseIneffective(values: Record<string, unknown>, sides: readonly Side[]): void {
+  const replayOnly = declaredOptions().filter((o) => o.replayOnly);
+  if (values['replay'] !== true && replayOnly.some((o) => values[o.flag] !== undefined))
+    throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay: give --replay`);
+  if (!sides.some((s) => s.saved)) return;
+  const given = engineFlagsGiven(values);
+  if (sides.length === 2 && values['replay'] === true) given.unshift('--replay');
+  if (given.length > 0)
+    throw new UsageError(
+      `${given.join(' and ')} ${given.length > 1 ? 'have' : 'has'} no effect: saved reports are compared as saved, the engine does not run on them`,
+    );
+}
+
+/**
+ * Whether the file `out` names is one of the inputs: the same path, the same real path
+ * (through symbolic links), or the same file (device and inode, so a hard link too).
+ */
+async function namesAnInput(out: string, inputs: readonly string[]): Promise<boolean> {
+  const fileOf = async (p: string): Promise<{ real: string; id: string | null }> => {
+    try {
+      const s = await stat(p, { bigint: true });
+      return { real: await realpath(p), id: `${s.dev}:${s.ino}` };
+    } catch {
+      return { real: resolve(p), id: null }; // not there (yet): only its path can be an input's
+    }
+  };
+  const o = await fileOf(out);
+  for (const p of inputs) {
+    const i = await fileOf(p);
+    if (resolve(p) === resolve(out) || i.real === o.real || (o.id !== null && o.id === i.id)) return true;
+  }
+  return false;
 }
 
 /** The changed string as a line shows it: context, then the span in [-…-] or {+…+}. */
@@ -115,86 +298,150 @@ function valueText(e: DiffEntry, side: 'left' | 'right'): string {
   // A short string reads best whole; a long one as its changed span with some context.
   const long = typeof e.left === 'string' && typeof e.right === 'string' && e.left.length + e.right.length > 120;
   if (e.span && long && typeof v === 'string') return safeText(spanText(v, e, side));
-  const s = shownValue(v);
-  return safeText(s.length > 120 ? `${s.slice(0, 117)}...` : s);
+  const s = (side === 'left' ? e.leftLiteral : e.rightLiteral) ?? shownValue(v);
+  return safeText(s.length > 120 ? `${s.slice(0, cutIndex(s, 117))}...` : s);
 }
 
 function entryLine(e: DiffEntry): string {
   const where = safeText(shownPlace(e));
   const diff = e.difference !== undefined ? `  (right − left = ${e.difference})` : '';
-  return `  ${e.op.padEnd(8)} ${where}  ${valueText(e, 'left')} → ${valueText(e, 'right')}${diff}\n`;
+  const literal = e.leftLiteral !== undefined || e.rightLiteral !== undefined ? `  (${LITERAL_NOTE})` : '';
+  return `  ${e.op.padEnd(8)} ${where}  ${valueText(e, 'left')} → ${valueText(e, 'right')}${diff}${literal}\n`;
 }
 
 const sideLine = (s: Side['label']): string =>
   `${safeText(s.name)} (${[s.kind, s.verdict?.toUpperCase(), s.sha256].filter(Boolean).map(String).map(safeText).join(', ')}; ${s.content})`;
 
-function printText(io: CliIO, what: string, left: Side['label'], right: Side['label'], r: DiffResult): void {
-  io.out(`${what}\nleft:  ${sideLine(left)}\nright: ${sideLine(right)}\n`);
-  if (r.identical) {
-    io.out('identical: no difference\n');
-    return;
-  }
-  io.out(
-    `${r.total} difference(s)${r.truncated ? `, the first ${r.differences.length} listed (--max-differences ${r.limit})` : ''}\n`,
-  );
+/** What a replay that did not pass, or compared nothing, adds to its diff, and the exit it owes. */
+interface ReplayNote {
+  line: string;
+  code: ExitCode;
+  /** Nothing was replayed: there is no diff to list. */
+  nothing: boolean;
+}
+
+function printText(io: CliIO, c: Compared, r: DiffResult): void {
+  io.out(`${c.what}\nleft:  ${sideLine(c.left)}\nright: ${sideLine(c.right)}\n`);
+  if (c.note?.nothing) io.out(`${c.note.line}\n`);
+  else if (r.identical) io.out('identical: no difference\n');
+  else
+    io.out(
+      `${r.total} difference(s)${r.truncated ? `, the first ${r.differences.length} listed (--max-differences ${r.limit})` : ''}\n`,
+    );
   for (const e of r.differences) io.out(entryLine(e));
   for (const l of r.lengths) io.out(`  length   ${safeText(shownPlace(l))}  ${l.left} → ${l.right} items\n`);
+  if (c.note && !c.note.nothing) io.out(`${c.note.line}\n`);
+}
+
+/** A replay's verdict with its decisive finding (the first fail, else the first unavailable). */
+function verdictText(r: Side['report']): string {
+  const d = carriedVerdictOf(r).decisive;
+  return safeText(`${r.verdict.toUpperCase()}${d ? `: ${d.rule} ${d.message}` : ''}`);
+}
+
+/**
+ * The note on a diff of replays: one replay that compared nothing (nothing was replayed:
+ * its verdict's exit, UNAVAILABLE when it passed, as there was nothing to compare), or
+ * replays that did not pass (their worst verdict's exit, when the diff alone would be 0).
+ */
+function replayNote(sides: readonly Side[]): ReplayNote | null {
+  const one = sides.length === 1 ? sides[0]!.report : null;
+  if (one && !one.comparisons?.length) {
+    const code = one.verdict === 'pass' ? EXIT.unavailable : exitOfVerdict(one.verdict);
+    const why = one.verdict === 'pass' ? 'its replay compares no output (PASS)' : `the replay is ${verdictText(one)}`;
+    return { line: `nothing was replayed: ${why}`, code, nothing: true };
+  }
+  const failed = sides.filter((s) => s.report.verdict !== 'pass');
+  if (failed.length === 0) return null;
+  const line = failed.map((s) => `the replay of ${safeText(s.label.name)} is ${verdictText(s.report)}`).join('\n');
+  return { line, code: worstExit(failed.map((s) => exitOfVerdict(s.report.verdict))), nothing: false };
+}
+
+/** What is compared: in words, the two sides' labels and values, the lossy numbers' literals, the replay's note. */
+interface Compared {
+  what: string;
+  left: Side['label'];
+  right: Side['label'];
+  a: JsonValue;
+  b: JsonValue;
+  literals: NumberLiterals;
+  note: ReplayNote | null;
+}
+
+/** One artifact's replay: its originals against its replayed values. */
+async function comparedReplay(path: string, values: Record<string, unknown>): Promise<Compared> {
+  const literals = new NumberLiterals();
+  const s = await readSide(path, true, values, literals);
+  refuseIneffective(values, [s]);
+  const { left, right } = replaySides(s.report, literals);
+  const name = (n: string) => ({
+    ...s.label,
+    name: `${s.label.name} (${n})`,
+    content: 'its comparisons and expression',
+  });
+  const [l, r] = [name('original'), name('replayed')];
+  return { what: 'original against replayed', left: l, right: r, a: left, b: right, literals, note: replayNote([s]) };
+}
+
+/** A side's compared value: its report and content (whose own literal, if any, `literals` takes over). */
+function sideValue(s: Side, literals: NumberLiterals): JsonValue {
+  const v = reportSide(s.report, s.content);
+  if (s.rootLiteral !== undefined) literals.set(v as Obj, 'content', s.rootLiteral);
+  return v;
 }
 
 /** What is compared, from the positionals and --replay. */
-async function compared(
-  positionals: string[],
-  values: Record<string, unknown>,
-): Promise<{ what: string; left: Side['label']; right: Side['label']; a: JsonValue; b: JsonValue }> {
+async function compared(positionals: string[], values: Record<string, unknown>): Promise<Compared> {
   const replay = values['replay'] === true;
-  if (positionals.length === 1 && replay) {
-    const s = await readSide(positionals[0]!, true, values);
-    const { left, right } = replaySides(s.report);
-    const name = (n: string) => ({
-      ...s.label,
-      name: `${s.label.name} (${n})`,
-      content: 'its comparisons and expression',
-    });
-    return { what: 'original against replayed', left: name('original'), right: name('replayed'), a: left, b: right };
-  }
+  if (positionals.length === 1 && replay) return comparedReplay(positionals[0]!, values);
   if (positionals.length !== 2)
     throw new UsageError(`give two artifacts, or one with --replay\nusage: ${INFO.diff.usage}`);
-  const [l, r] = [await readSide(positionals[0]!, replay, values), await readSide(positionals[1]!, replay, values)];
+  const literals = new NumberLiterals();
+  const read = (p: string) => readSide(p, replay, values, literals);
+  const [l, r] = [await read(positionals[0]!), await read(positionals[1]!)];
   if (l.kind !== r.kind)
     throw new UsageError(
       `cannot compare ${safeText(positionals[0]!)} (${safeText(l.kind)}) with ${safeText(positionals[1]!)} (${safeText(r.kind)}): diff compares two artifacts of one kind`,
       'refused',
     );
-  const what = l.kind.startsWith(SAVED)
+  refuseIneffective(values, [l, r]);
+  const what = l.saved
     ? `two saved reports of ${l.kind.slice(SAVED.length)} artifacts`
     : replay
       ? `the replays of two ${l.kind} artifacts`
       : `two ${l.kind} artifacts`;
-  return {
-    what,
-    left: l.label,
-    right: r.label,
-    a: reportSide(l.report, l.content),
-    b: reportSide(r.report, r.content),
-  };
+  const [a, b] = [sideValue(l, literals), sideValue(r, literals)];
+  return { what, left: l.label, right: r.label, a, b, literals, note: replay ? replayNote([l, r]) : null };
+}
+
+/** The exit: the diff's (0 identical, 1 different), but never 0 over a replay that did not pass or compared nothing. */
+function exitOf(c: Compared, r: DiffResult): ExitCode {
+  if (c.note?.nothing) return c.note.code;
+  if (!r.identical) return EXIT.fail;
+  return c.note ? c.note.code : EXIT.pass;
 }
 
 export const diffCommand: Command = {
   ...INFO.diff,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
     const { values, positionals } = parse(args, diffFlags(), INFO.diff.usage);
-    const limit = intFlag(values['max-differences'], '--max-differences', 0, 10_000_000) ?? DEFAULT_DIFF_LIMIT;
+    const limit = intFlag(values['max-differences'], 'max-differences', 0, 10_000_000) ?? DEFAULT_DIFF_LIMIT;
+    refuseIneffective(values, []);
     const html = values['html'];
-    if (typeof html === 'string' && positionals.some((p) => resolve(p) === resolve(html)))
+    if (typeof html === 'string' && (await namesAnInput(html, positionals)))
       throw new UsageError(`--html ${html} is one of the artifacts compared; Reprise never overwrites its input`);
     if (typeof html === 'string') await checkOutputFile(html, '--html');
     const c = await compared(positionals, values);
-    const result = diffJson(c.a, c.b, { limit });
-    if (typeof html === 'string')
-      await writeOutputFile(html, diffPage({ title: `Reprise diff: ${c.what}`, ...c, result }));
-    if (values['json'])
-      io.out(`${JSON.stringify({ ...result, compared: c.what, left: c.left, right: c.right }, null, 2)}\n`);
-    else printText(io, c.what, c.left, c.right, result);
-    return result.identical ? EXIT.pass : EXIT.fail;
+    const result = diffJson(c.a, c.b, { limit, literals: c.literals });
+    const note = c.note?.line.replace(/\n/g, '; ');
+    const page = { title: `Reprise diff: ${c.what}`, what: c.what, left: c.left, right: c.right, result };
+    if (typeof html === 'string') await writeOutputFile(html, diffPage({ ...page, ...(note && { note }) }));
+    if (values['json']) {
+      const replay = c.note && { replayed: !c.note.nothing, note };
+      io.out(
+        `${JSON.stringify({ ...result, compared: c.what, left: c.left, right: c.right, ...(replay && { replay }) }, null, 2)}\n`,
+      );
+    } else printText(io, c, result);
+    return exitOf(c, result);
   },
 };
