@@ -29,8 +29,10 @@ const VERDICTS = ['pass', 'fail', 'unavailable'];
 
 class Problems {
   readonly list: ShapeProblem[] = [];
+  /** Where a required member is missing: said once, as missing, not again as of the wrong type. */
+  private readonly missing = new Set<string>();
   add(pointer: string, message: string): void {
-    if (this.list.length < MAX_SHAPE_PROBLEMS) this.list.push({ pointer, message });
+    if (this.list.length < MAX_SHAPE_PROBLEMS && !this.missing.has(pointer)) this.list.push({ pointer, message });
   }
   get full(): boolean {
     return this.list.length >= MAX_SHAPE_PROBLEMS;
@@ -38,7 +40,11 @@ class Problems {
   /** An object with exactly the allowed members and at least the required ones; false when not an object. */
   members(v: unknown, at: string, required: readonly string[], allowed: readonly string[]): v is Obj {
     if (!isObj(v)) return (this.add(at, 'must be a JSON object'), false);
-    for (const k of required) if (!Object.hasOwn(v, k)) this.add(at, `has no member "${k}"`);
+    for (const k of required)
+      if (!Object.hasOwn(v, k)) {
+        this.add(at, `has no member "${k}"`);
+        this.missing.add(`${at}/${escapePointerToken(k)}`);
+      }
     for (const k of Object.keys(v))
       if (!allowed.includes(k)) this.add(`${at}/${escapePointerToken(k)}`, 'is no member the schema allows');
     return true;

@@ -103,6 +103,32 @@ describe('the report shape checker and docs/report.schema.json agree', () => {
       }
   });
 
+  it('a missing member is one problem, not a second one for its type (one finding per problem)', () => {
+    const missing: [string, (r: Record<string, unknown>) => void, string, string][] = [
+      ['chain', (r) => delete r['chain'], '', 'has no member "chain"'],
+      ['findings', (r) => delete r['findings'], '', 'has no member "findings"'],
+      ['artifact', (r) => delete r['artifact'], '', 'has no member "artifact"'],
+      ['artifact id', (r) => delete at(r, 'artifact')['id'], '/artifact', 'has no member "id"'],
+      [
+        'a message',
+        (r) => (r['findings'] = [{ rule: 'RPR-X-001', severity: 'fail' }]),
+        '/findings/0',
+        'has no member "message"',
+      ],
+      [
+        'a statement',
+        (r) => (r['authenticity'] = { status: 'unsigned' }),
+        '/authenticity',
+        'has no member "statement"',
+      ],
+    ];
+    for (const [name, mutate, pointer, message] of missing) {
+      const r = JSON.parse(JSON.stringify(reports[0])) as Record<string, unknown>;
+      mutate(r);
+      expect(reportShapeProblems(r), name).toEqual([{ pointer, message }]);
+    }
+  });
+
   it('run may be absent when the caller allows it (a bundled report), and nowhere else', () => {
     const { run: _run, ...rest } = reports[0]!;
     expect(reportShapeProblems(rest)).toEqual([{ pointer: '', message: 'has no member "run"' }]);

@@ -157,6 +157,11 @@ describe('an exported report', () => {
       expect(r.verdict, f.path).toBe(f.expect!.verdict);
       expect(rules(r), f.path).toContain(f.expect!.rule);
     }
+    // One finding per problem: the missing chain is not reported again as "not an array".
+    const noChain = await runPath(join(ex, 'reports', 'no-chain.report.json'), 'verify', {});
+    expect(noChain.findings.filter((x) => x.rule === 'RPR-RPT-001').map((x) => x.message)).toEqual([
+      'the report has no member "chain"',
+    ]);
   });
 
   it('in a case, links to the artifact it is about by its SHA-256 (relation reported)', async () => {
