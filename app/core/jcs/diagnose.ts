@@ -5,6 +5,7 @@
 import { escapePointerToken } from '../closed.js';
 import { JcsError, MAX_DEPTH, type JcsErrorCode, type JcsWarning } from './errors.js';
 import { SAFE } from './serialize.js';
+import { decimalKey } from '../../../shared/decimal-key.js';
 
 /** A number token that writes a non-zero value (a digit 1-9 before any exponent). */
 function nonZeroLiteral(token: string): boolean {
@@ -207,32 +208,19 @@ export function diagnose(text: string): JcsError | null {
   return null;
 }
 
-/** A JSON number token as digits × 10^exponent, digits without leading or trailing zeros. */
-function decimalParts(token: string): { digits: string; exponent: number } {
-  const m = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(token)!;
-  const frac = m[2] ?? '';
-  let digits = (m[1]! + frac).replace(/^0+/, '');
-  let exponent = Number(m[3] ?? 0) - frac.length;
-  const trimmed = digits.replace(/0+$/, '');
-  exponent += digits.length - trimmed.length;
-  digits = trimmed;
-  return { digits, exponent };
-}
-
 /**
  * True when the value a number token writes is not its double `n` (|n| >= 2^53, where
  * doubles are integers), in any notation: `9007199254740993`, `9007199254740993.0`,
  * `9.007199254740993e15`, `9007199254740992.5`. A token that spells the shortest form of
  * its double (`1e300`, the text RFC 8785 itself writes) is not flagged, though its decimal
- * value is not the double's exact binary value.
+ * value is not the double's exact binary value. Values are compared as shared/diff.ts's
+ * decimalKey spells them (one spelling per decimal value), which the diff compares
+ * literals by too.
  */
 function losesPrecision(token: string, n: number): boolean {
-  const t = decimalParts(token);
-  const c = decimalParts(String(Math.abs(n)).replace('e+', 'e'));
-  if (t.digits === c.digits && t.exponent === c.exponent) return false;
-  // A fraction cannot equal a double beyond 2^53 (an integer); an integer is compared exactly.
-  if (t.exponent < 0) return true;
-  return BigInt(t.digits || '0') * 10n ** BigInt(t.exponent) !== BigInt(Math.abs(n));
+  const written = decimalKey(token.replace(/^-/, ''));
+  const abs = Math.abs(n);
+  return written !== decimalKey(String(abs).replace('e+', 'e')) && written !== decimalKey(BigInt(abs).toString());
 }
 
 export function precisionWarnings(text: string): JcsWarning[] {
