@@ -23,11 +23,13 @@
 import { alignedRun, equalEnds, type AlignedRows } from './align.js';
 import { exactDifference } from './exact-decimal.js';
 import { decimalKey } from './decimal-key.js';
+import { cutIndex, isHighSurrogate, isLowSurrogate } from './text-cut.js';
 import { escapePointerToken } from './json-pointer.js';
 import { isPlainObject } from './plain-object.js';
 import type { JsonValue, Report } from './report.js';
 
 export { decimalKey } from './decimal-key.js';
+export { cutIndex } from './text-cut.js';
 
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
 /** Differences listed by default; the rest are counted. */
@@ -105,18 +107,6 @@ export function stringSpan(a: string, b: string): StringSpan {
   if (suffix > 0 && isLowSurrogate(a.charCodeAt(a.length - suffix))) suffix--;
   return { prefix, suffix, left: a.length - prefix - suffix, right: b.length - prefix - suffix };
 }
-const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
-
-/**
- * Where to cut `s` at `i` without splitting a surrogate pair: `i`, or `i − 1` when `i` falls
- * between a pair's halves (a cut half shows as U+FFFD). A slice from it keeps the whole
- * pair, a slice up to it leaves the whole pair out. Every cut of a shown string comes here.
- */
-export function cutIndex(s: string, i: number): number {
-  return i > 0 && i < s.length && isLowSurrogate(s.charCodeAt(i)) && isHighSurrogate(s.charCodeAt(i - 1)) ? i - 1 : i;
-}
-
 /**
  * The numbers of parsed JSON whose doubles do not keep the literals written (beyond 2^53,
  * more digits than a double holds, an underflow to 0): the literal of each, by the container

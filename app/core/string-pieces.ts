@@ -1,3 +1,5 @@
+import { cutIndex } from '../../shared/text-cut.js';
+
 /**
  * A long string in pieces of at most `size` (2 or more) UTF-16 code units, never splitting a surrogate
  * pair: each piece encodes to the same UTF-8 as its part of the whole. Hashing or writing a
@@ -7,9 +9,7 @@
  */
 export function* stringPieces(s: string, size: number): Generator<string> {
   for (let i = 0; i < s.length;) {
-    let end = Math.min(i + size, s.length);
-    const last = s.charCodeAt(end - 1);
-    if (end < s.length && end - i > 1 && last >= 0xd800 && last <= 0xdbff) end--;
+    const end = Math.max(i + 1, cutIndex(s, Math.min(i + size, s.length)));
     yield s.slice(i, end);
     i = end;
   }

@@ -6,6 +6,7 @@
 import { shownValue, type Finding, type Report, type Verdict } from '../../shared/report.js';
 
 import { safeText } from '../core/text.js';
+import { cutIndex } from '../../shared/text-cut.js';
 
 export { safeText };
 
@@ -13,7 +14,7 @@ const LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as cons
 
 function fmtValue(v: unknown): string {
   const s = shownValue(v);
-  return safeText(s.length > 120 ? s.slice(0, 117) + '...' : s);
+  return safeText(s.length > 120 ? s.slice(0, cutIndex(s, 117)) + '...' : s);
 }
 
 export function formatFinding(f: Finding): string {
