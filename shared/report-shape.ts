@@ -20,14 +20,16 @@ export interface ShapeProblem {
 export const MAX_SHAPE_PROBLEMS = 20;
 
 type Obj = Record<string, unknown>;
-const HASH = /^sha256:[0-9a-f]{64}$/;
+export const HASH = /^sha256:[0-9a-f]{64}$/;
 const KEY_ID = /^ed25519:[0-9a-f]{64}$/;
 const RULE = /^[A-Z][A-Z0-9_-]*[A-Z0-9]$/;
 const FINDING_POINTER = /^(|\/.*|entry:.*|line:[0-9]+.*)$/s;
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const VERDICTS = ['pass', 'fail', 'unavailable'];
+export const VERDICTS = ['pass', 'fail', 'unavailable'];
+export const SEVERITIES = ['fail', 'unavailable', 'warning', 'info'];
 
-class Problems {
+/** The problems found so far, and the checks that add them: shared by the checker of every closed document (case-shape.ts). */
+export class Problems {
   readonly list: ShapeProblem[] = [];
   /** Where a required member is missing: said once, as missing, not again as of the wrong type. */
   private readonly missing = new Set<string>();
@@ -58,6 +60,10 @@ class Problems {
   oneOf(v: unknown, at: string, values: readonly unknown[]): void {
     if (!values.includes(v)) this.add(at, `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
   }
+  /** An integer ≥ 0. */
+  count(v: unknown, at: string): void {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) this.add(at, 'must be an integer ≥ 0');
+  }
   array(v: unknown, at: string, each: (item: unknown, at: string) => void): void {
     if (!Array.isArray(v)) return this.add(at, 'must be an array');
     for (let i = 0; i < v.length && !this.full; i++) each(v[i], `${at}/${i}`);
@@ -65,10 +71,11 @@ class Problems {
 }
 
 const FINDING = ['rule', 'severity', 'message', 'pointer', 'expected', 'actual'];
-function finding(p: Problems, f: unknown, at: string): void {
+/** A finding as report.schema.json's $defs/finding says. */
+export function finding(p: Problems, f: unknown, at: string): void {
   if (!p.members(f, at, ['rule', 'severity', 'message'], FINDING)) return;
   p.string(f['rule'], `${at}/rule`, { pattern: RULE });
-  p.oneOf(f['severity'], `${at}/severity`, ['fail', 'unavailable', 'warning', 'info']);
+  p.oneOf(f['severity'], `${at}/severity`, SEVERITIES);
   p.string(f['message'], `${at}/message`, { nonEmpty: true });
   if ('pointer' in f) p.string(f['pointer'], `${at}/pointer`, { pattern: FINDING_POINTER });
 }
@@ -120,8 +127,7 @@ function run(p: Problems, r: unknown): void {
   p.oneOf(r['tool'], '/run/tool', ['reprise']);
   p.string(r['version'], '/run/version', { nonEmpty: true });
   p.string(r['startedAtUtc'], '/run/startedAtUtc', { pattern: UTC });
-  const d = r['durationMs'];
-  if (typeof d !== 'number' || !Number.isInteger(d) || d < 0) p.add('/run/durationMs', 'must be an integer ≥ 0');
+  p.count(r['durationMs'], '/run/durationMs');
 }
 
 const TOP = [
