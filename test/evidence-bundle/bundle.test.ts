@@ -166,6 +166,43 @@ describe('evidence bundle', () => {
     expect(await rules(j, g)).toContain('RPR-EVB-002');
   });
 
+  it('a manifest member it does not define (001), a directory entry or members out of name order (002) fail', async () => {
+    const j = await judged();
+    const changes: ((f: Files) => Files)[] = [
+      (f) => (put(f, 'reprise-evidence-bundle.json', { ...json(f, 'reprise-evidence-bundle.json'), x: 1 }), f),
+      (f) => {
+        const m = json(f, 'reprise-evidence-bundle.json');
+        (m['artifact'] as Record<string, unknown>)['path'] = '/tmp/a';
+        return (put(f, 'reprise-evidence-bundle.json', m), f);
+      },
+      (f) => [f[0]!, { name: 'judgements/', data: Buffer.alloc(0) }, ...f.slice(1)],
+      (f) => [f[0]!, ...f.slice(1).reverse()],
+    ];
+    for (const [i, change] of changes.entries())
+      expect(await rules(j, change(await unzip(await bundleOf(j)))), String(i)).toContain(
+        i < 2 ? 'RPR-EVB-001' : 'RPR-EVB-002',
+      );
+  });
+
+  it('a report that is not one as report.schema.json says fails RPR-EVB-004 naming the member, never a crash', async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    put(f, 'report.json', { ...json(f, 'report.json'), findings: [null] });
+    fixManifest(f);
+    const r = await verifyBundle(writeZip(f), j.keys.trust);
+    expect(r.findings.find((x) => x.rule === 'RPR-EVB-004')?.message).toMatch(/\/findings\/0 must be a JSON object/);
+  });
+
+  it("a report of another artifact than the manifest's (its kind or id) fails RPR-EVB-004", async () => {
+    const j = await judged();
+    const f = await unzip(await bundleOf(j));
+    const m = json(f, 'reprise-evidence-bundle.json');
+    (m['artifact'] as Record<string, unknown>)['kind'] = 'replay-dump';
+    put(f, 'reprise-evidence-bundle.json', m);
+    const r = await verifyBundle(writeZip(f), j.keys.trust);
+    expect(r.findings.find((x) => x.rule === 'RPR-EVB-004')?.pointer).toBe('entry:report.json#/artifact/kind');
+  });
+
   it('a dropped judgement is a dropped member (RPR-EVB-002), and a judgement on another artifact fails RPR-EVB-010', async () => {
     const j = await judged();
     const f = await unzip(await bundleOf(j));

@@ -104,8 +104,16 @@ describe('the case bundle', () => {
       'reports/000002.json',
     ]);
     const r = await verifyEvidence(bundle, keys.trust);
-    // The case holds a failing dump: the bundle's verdict is FAIL, its own checks all pass.
-    expect(r.findings.filter((x) => x.severity !== 'info').map((x) => x.rule)).toEqual(['RPR-EVB-016']);
+    // The case holds a failing dump: the bundle's verdict is FAIL, its own checks all pass. The
+    // reports no judgement names by digest (a note names none) are bound by nothing signed: 015.
+    expect(r.findings.filter((x) => x.severity !== 'info').map((x) => [x.rule, x.pointer])).toEqual([
+      ['RPR-EVB-015', 'entry:reports/000001.json'],
+      ['RPR-EVB-015', 'entry:reports/000002.json'],
+      ['RPR-EVB-016', expect.stringMatching(/^entry:reports\/000000\.json#\/findings\/\d+$/)],
+    ]);
+    expect(r.authenticity?.statement).toMatch(
+      /its 2 judgement\(s\) \(which bind 1 of 3 report\(s\) by digest; nothing signs case\.json\)/,
+    );
     const carriedFinding = r.findings.find((x) => x.rule === 'RPR-EVB-016')!;
     expect(carriedFinding.message).toMatch(/^the bundled case's verdict is FAIL: RDS-F001 altered\.dump\.json: /);
     expect(carriedFinding.pointer).toMatch(/^entry:reports\/\d{6}\.json#\/findings\/\d+$/);

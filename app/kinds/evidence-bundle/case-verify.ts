@@ -2,26 +2,27 @@
  * Verifying a case bundle offline (docs/evidence-bundle.md, "The case bundle"), and the
  * kind's one entry point for either bundle (`verifyEvidence`: the manifest's type says
  * which). A case bundle is checked as a bundle of one artifact is, member by member: the
- * manifest and every member's digest; the case report against the manifest and against
- * the reports it bundles (each artifact's report, its digest and verdict); the signed
- * checkpoint; every judgement's proof, signature, signer, and that it is about an artifact
- * of the case and names that artifact's bundled report. The case's own verdict is carried
- * (RPR-EVB-016): a bundle of a failing case never verifies as PASS.
+ * manifest (closed) and every member's digest; the case report's form, and everything in it
+ * the bundle can recompute (case-check.ts); the signed checkpoint; every judgement's proof,
+ * signature, signer, and that it is about an artifact of the case (or a part of one) and
+ * names that artifact's bundled report. Nothing signed covers the case report or a report
+ * no judgement names: each such report is a warning (015), and the words of the verdict say
+ * what the signatures bind. The case's own verdict is carried (RPR-EVB-016): a bundle of a
+ * failing case never verifies as PASS.
  */
-import { CASE_SCHEMA, type CaseArtifact, type CaseReport } from '../../../shared/case.js';
-import { carriedVerdictOf, integrityOf, type CarriedVerdict } from '../../../shared/details/carried.js';
-import { reportShapeProblems } from '../../../shared/report-shape.js';
-import { verdictOf, type Finding, type Report } from '../../../shared/report.js';
-import { isPlainObject as isObj } from '../../core/closed.js';
+import type { CaseReport } from '../../../shared/case.js';
+import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
+import { HASH, VERDICTS } from '../../../shared/report-shape.js';
+import type { Finding, Report } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
-import { hashValue, isHashString } from '../../core/hash.js';
 import type { TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
 import type { Checkpoint, Entry } from '../../journal/format.js';
-import { reportDigest } from '../../journal/judgement.js';
 import type { ZipSource } from '../../zip/source.js';
+import { checkCase, checkCaseReport, checkListedJudgements, type Bundled } from './case-check.js';
 import { caseBundleHtml } from './case-html.js';
-import { judgementDetails } from './details.js';
+import { caseSubjects } from './case-subjects.js';
+import { caseBundleDetails } from './details.js';
 import {
   CASE_BUNDLE_TYPE,
   CASE_HTML_MEMBER,
@@ -35,11 +36,11 @@ import {
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import {
   carriedFinding,
+  checkBound,
   checkCheckpoint,
   checkJudgement,
   checkPage,
   checkpointAuthenticity,
-  memberJson,
   ptr,
   R,
   readBundle,
@@ -47,11 +48,8 @@ import {
   verifySingle,
   type State,
 } from './verify.js';
-import type { BundledReport } from './write.js';
 
-const { fail, info, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
-
-type Bundled = { report: BundledReport; digest: string };
+const { fail, info } = findingsOn(EVIDENCE_BUNDLE_RULES);
 
 /** Verifies either bundle in `archive`: a case bundle, or the bundle of one artifact. */
 export async function verifyEvidence(
@@ -71,22 +69,31 @@ export async function verifyEvidence(
   return type === CASE_BUNDLE_TYPE ? verifyCaseBundle(read.st, read.names) : verifySingle(read.st, read.names);
 }
 
-const isStr = (v: unknown): v is string => typeof v === 'string';
+const CASE = ['verdict', 'artifacts', 'digest'];
+const ENTRY = ['member', 'path', 'sha256', 'reportDigest'];
 
-/** The manifest of a case bundle, its members checked against it; null with a finding when it is none. */
+/** The manifest of a case bundle, closed, its members checked against it; null with a finding when it is none. */
 function caseManifest(st: State, names: readonly string[]): CaseBundleManifest | null {
-  const manifest = shapedManifest<CaseBundleManifest>(
-    st,
-    names,
-    (m) =>
-      isObj(m['case']) &&
-      isHashString(m['case']['digest']) &&
-      isObj(m['checkpoint']) &&
-      Array.isArray(m['reports']) &&
-      m['reports'].every((x) => isObj(x) && isStr(x['member']) && isStr(x['path']) && isStr(x['reportDigest'])),
-    CASE_BUNDLE_TYPE,
-    'type, case, reports, checkpoint, members',
-  );
+  const manifest = shapedManifest<CaseBundleManifest>(st, names, {
+    type: CASE_BUNDLE_TYPE,
+    members: ['case', 'reports'],
+    shape: (p, m) => {
+      const c = m['case'];
+      if (p.members(c, '/case', CASE, CASE)) {
+        p.oneOf(c['verdict'], '/case/verdict', VERDICTS);
+        p.count(c['artifacts'], '/case/artifacts');
+        p.string(c['digest'], '/case/digest', { pattern: HASH });
+      }
+      p.array(m['reports'], '/reports', (x, at) => {
+        if (!p.members(x, at, ENTRY, ENTRY)) return;
+        p.string(x['member'], `${at}/member`, { nonEmpty: true });
+        p.string(x['path'], `${at}/path`, { nonEmpty: true });
+        p.string(x['sha256'], `${at}/sha256`, { pattern: HASH });
+        p.string(x['reportDigest'], `${at}/reportDigest`, { pattern: HASH });
+      });
+    },
+    words: 'type, case, reports, checkpoint, members',
+  });
   if (manifest === null) return null;
   const reportMembers = new Set(manifest.reports.map((r) => r.member));
   for (const n of names)
@@ -104,88 +111,7 @@ function caseManifest(st: State, names: readonly string[]): CaseBundleManifest |
   return manifest;
 }
 
-/** The case report: its form, its digest and verdict against the manifest, its verdict against its own parts. */
-function checkCase(st: State, manifest: CaseBundleManifest): CaseReport | null {
-  const c = memberJson(st, CASE_MEMBER, R.case);
-  if (c === null) return null;
-  const at = { pointer: ptr(CASE_MEMBER) };
-  const ok =
-    isObj(c) &&
-    c['schema'] === CASE_SCHEMA &&
-    (c['mode'] === undefined || c['mode'] === 'verify' || c['mode'] === 'replay') &&
-    ['pass', 'fail', 'unavailable'].includes(String(c['verdict'])) &&
-    Array.isArray(c['findings']) &&
-    Array.isArray(c['artifacts']) &&
-    c['artifacts'].every(
-      (a) => isObj(a) && isStr(a['path']) && isStr(a['sha256']) && isStr(a['reportDigest']) && isStr(a['verdict']),
-    );
-  if (!ok) return (st.findings.push(fail(R.case, `${CASE_MEMBER} is not a ${CASE_SCHEMA} report`, at)), null);
-  const report = c as unknown as CaseReport;
-  if (hashValue(report) !== manifest.case.digest)
-    st.findings.push(
-      fail(R.case, "the case report's digest differs from the manifest's", {
-        ...at,
-        expected: manifest.case.digest,
-        actual: hashValue(report),
-      }),
-    );
-  const made = verdictOf([
-    ...report.artifacts.map((a) => ({ severity: a.verdict === 'pass' ? ('info' as const) : a.verdict })),
-    ...report.findings,
-  ]);
-  if (report.verdict !== made || report.verdict !== manifest.case.verdict)
-    st.findings.push(
-      fail(R.case, "the case's verdict is not the one its artifacts and findings make, or not the manifest's", {
-        pointer: `${ptr(CASE_MEMBER)}#/verdict`,
-        expected: made,
-        actual: report.verdict,
-      }),
-    );
-  return report;
-}
-
-/** One artifact's bundled report: listed where the case says, well-formed, the digest and verdict the case names. */
-function checkCaseReport(st: State, manifest: CaseBundleManifest, a: CaseArtifact, i: number): Bundled | null {
-  const entry = manifest.reports[i];
-  const member = caseReportMember(i);
-  if (!entry || entry.member !== member || entry.path !== a.path || entry.reportDigest !== a.reportDigest) {
-    st.findings.push(
-      fail(R.case, `the manifest's report ${i} is not the case's artifact ${a.path}`, {
-        pointer: ptr(MEMBER.manifest),
-      }),
-    );
-    return null;
-  }
-  const r = memberJson(st, member, R.report);
-  if (r === null) return null;
-  const shape = reportShapeProblems(r, { runOptional: true });
-  if (shape.length > 0 || (isObj(r) && 'run' in r)) {
-    const why = shape[0] ? `${shape[0].pointer} ${shape[0].message}` : 'it holds run';
-    st.findings.push(fail(R.report, `${member} is not a report without run: ${why}`, { pointer: ptr(member) }));
-    return null;
-  }
-  const report = r as BundledReport;
-  const digest = reportDigest(report);
-  if (digest !== a.reportDigest)
-    st.findings.push(
-      fail(R.report, `${member}: its digest is not the one the case names for ${a.path}`, {
-        pointer: ptr(member),
-        expected: a.reportDigest,
-        actual: digest,
-      }),
-    );
-  if (report.verdict !== verdictOf(report.findings) || report.verdict !== a.verdict)
-    st.findings.push(
-      fail(R.report, `${member}: its verdict is not the one its findings make, or not the case's for ${a.path}`, {
-        pointer: `${ptr(member)}#/verdict`,
-        expected: a.verdict,
-        actual: report.verdict,
-      }),
-    );
-  return { report, digest };
-}
-
-/** Every judgement: proven, signed, about an artifact of the case, naming that artifact's bundled report. */
+/** Every judgement: proven, signed, about an artifact of the case or a part of one, naming that artifact's bundled report. */
 function checkCaseJudgements(
   st: State,
   names: readonly string[],
@@ -193,27 +119,29 @@ function checkCaseJudgements(
   c: CaseReport | null,
   bundled: (Bundled | null)[],
 ): Entry[] {
-  const bySha = new Map<string, Bundled | null>();
-  c?.artifacts.forEach((a, i) => {
-    if (a.sha256 !== '' && !bySha.has(a.sha256)) bySha.set(a.sha256, bundled[i] ?? null);
-  });
+  const subjects = c ? caseSubjects(c) : new Map<string, number[]>();
   const about = {
-    holds: (x: string | undefined) => x !== undefined && bySha.has(x),
-    other: 'an artifact the case does not hold',
+    // Without a readable case report what the case holds is unknown: its own finding (017) says why.
+    holds: (x: string | undefined) => c === null || (x !== undefined && subjects.has(x)),
+    other: 'an artifact the case does not hold (nor a part of one it names)',
     expected: 'an artifact of the case',
-    reportOf: (x: string | undefined) => (x === undefined ? null : (bySha.get(x) ?? null)),
+    reportOf: (x: string | undefined) => {
+      const i = x === undefined ? undefined : subjects.get(x)?.[0];
+      return i === undefined ? null : (bundled[i] ?? null);
+    },
   };
-  const entries = names
+  return names
     .filter((n) => JUDGEMENT_MEMBER_RE.test(n))
     .map((n) => checkJudgement(st, n, cp, about))
     .filter((e): e is Entry => e !== null);
-  if (entries.length === 0)
-    st.findings.push(
-      warning(R.unbound, 'the case bundle holds no judgement: nothing signed binds its reports to a reviewer', {
-        pointer: ptr(CASE_MEMBER),
-      }),
-    );
-  return entries;
+}
+
+/** Per artifact, whether a bundled judgement names its report's digest (015 for each report none names). */
+function checkBinding(st: State, c: CaseReport, bundled: (Bundled | null)[], entries: readonly Entry[]): boolean[] {
+  return c.artifacts.map((a, i) => {
+    const b = bundled[i];
+    return b ? checkBound(st, caseReportMember(i), b.digest, entries, `${a.path}: `) : false;
+  });
 }
 
 /** The case's verdict, carried: the first failing artifact's decisive finding says why. */
@@ -234,74 +162,68 @@ function carriedCase(c: CaseReport, bundled: (Bundled | null)[]): CarriedVerdict
   return { verdict: c.verdict, kind: 'case', id: null, decisive: c.verdict === 'pass' ? null : decisive };
 }
 
-function caseResult(
-  st: State,
-  manifest: CaseBundleManifest,
-  c: CaseReport | null,
-  bundled: (Bundled | null)[],
-  cp: Checkpoint | null,
-  entries: Entry[],
-): KindResult {
+interface Checked {
+  manifest: CaseBundleManifest;
+  c: CaseReport | null;
+  bundled: (Bundled | null)[];
+  cp: Checkpoint | null;
+  entries: Entry[];
+  /** Per artifact, whether a bundled judgement names its report's digest. */
+  bound: boolean[];
+}
+
+/**
+ * What the signatures cover, in words: the checkpoint and the judgements, and through them
+ * only the reports a judgement names; never case.json, which no one signs. A verdict of
+ * PASS must not read as "these reports are authenticated".
+ */
+function signedWords({ c, entries, bound }: Checked): string {
+  const k = bound.filter((b) => b).length;
+  const n = c?.artifacts.length ?? 0;
+  return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind ${k} of ${n} report(s) by digest; nothing signs case.json)`;
+}
+
+function caseResult(st: State, x: Checked): KindResult {
+  const { manifest, c, bundled, cp, entries } = x;
   if (!st.findings.some((f) => f.severity === 'fail' || f.severity === 'unavailable'))
     st.findings.push(
       info(
         'RPR-EVB-000',
-        `a case of ${manifest.reports.length} artifact(s) and ${entries.length} judgement(s) proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches`,
+        `a case of ${manifest.reports.length} artifact(s) and ${entries.length} judgement(s) proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches; ${signedWords(x)}`,
       ),
     );
   const own: Finding[] = [...st.findings];
   const carried = c ? carriedCase(c, bundled) : null;
   if (carried) carriedFinding(st, carried, 'case', carried.decisive?.pointer ?? ptr(CASE_MEMBER));
-  const auth = checkpointAuthenticity(st, cp);
-  const details = {
-    integrity: integrityOf(
-      own,
-      st.trust !== null,
-      "intact: every member's digest, the case report against each bundled report, the signed checkpoint, and every judgement's proof and signature check",
-    ),
+  const details = caseBundleDetails({
+    ...x,
+    members: st.members,
+    trust: st.trust,
+    integrity: own,
+    intact: `intact: every member's digest, the case report against each bundled report, the signed checkpoint, and every judgement's proof and signature check; signed: ${signedWords(x)}`,
     carried,
-    caseBundle: {
-      digest: manifest.case.digest,
-      checkpoint: cp
-        ? { treeSize: cp.treeSize, rootHash: cp.rootHash, signer: cp.signer, timestampUtc: cp.timestampUtc }
-        : null,
-      reports: (c?.artifacts ?? []).map((a, i) => ({
-        path: a.path,
-        kind: a.kind,
-        sha256: a.sha256,
-        verdict: a.verdict,
-        member: caseReportMember(i),
-      })),
-    },
-    judgements: judgementDetails(entries, st.members, st.trust, own),
-  };
+  });
   return {
     id: manifest.case.digest,
     findings: st.findings,
     chain: st.chain,
     details: details as unknown as KindResult['details'],
-    authenticity: auth,
+    authenticity: checkpointAuthenticity(st, cp, signedWords(x)),
   };
 }
 
-/** The checks of a case bundle, on its members. */
+/** The checks of a case bundle, on its members: case.json's form before anything reads it. */
 export function verifyCaseBundle(st: State, names: readonly string[]): KindResult {
   const manifest = caseManifest(st, names);
   if (!manifest) return { id: null, findings: st.findings, chain: st.chain };
   const c = checkCase(st, manifest);
-  if (c && (c.artifacts.length !== manifest.reports.length || c.artifacts.length !== manifest.case.artifacts))
-    st.findings.push(
-      fail(R.case, 'the manifest lists another number of reports than the case holds artifacts', {
-        pointer: ptr(MEMBER.manifest),
-        expected: c.artifacts.length,
-        actual: manifest.reports.length,
-      }),
-    );
-  const bundled = (c?.artifacts ?? []).map((a, i) => checkCaseReport(st, manifest, a, i));
+  const bundled = (c?.artifacts ?? []).map((a, i) => checkCaseReport(st, a, i));
   const cp = checkCheckpoint(st, manifest);
   const entries = checkCaseJudgements(st, names, cp, c, bundled);
+  if (c) checkListedJudgements(st, c, entries);
+  const bound = c ? checkBinding(st, c, bundled, entries) : [];
   checkPage(st, CASE_HTML_MEMBER, "this bundle's case and judgements", (proofs) =>
     c && cp ? caseBundleHtml(c, manifest.case.digest, proofs, cp) : null,
   );
-  return caseResult(st, manifest, c, bundled, cp, entries);
+  return caseResult(st, { manifest, c, bundled, cp, entries, bound });
 }

@@ -4,12 +4,13 @@
  * verdict as two things (shared/details/carried.ts), and each bundled judgement with its rationale and its proof
  * (whether the proof checked, and what failed when it did not).
  */
+import type { CaseReport } from '../../../shared/case.js';
 import type { Finding, Report } from '../../../shared/report.js';
-import { carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
+import { carriedVerdictOf, integrityOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
 import type { TrustStore } from '../../core/keys.js';
 import type { Checkpoint, Entry } from '../../journal/format.js';
-import { judgementMember, MEMBER, type BundleManifest } from './format.js';
+import { caseReportMember, judgementMember, MEMBER, type BundleManifest, type CaseBundleManifest } from './format.js';
 import type { BundledReport } from './write.js';
 
 /** One bundled judgement's proof as the window shows it. */
@@ -68,14 +69,51 @@ export function bundleDetails(d: DetailsInput): Record<string, unknown> {
     bundle: {
       artifact: manifest.artifact,
       reportDigest: manifest.reportDigest,
-      checkpoint: cp
-        ? { treeSize: cp.treeSize, rootHash: cp.rootHash, signer: cp.signer, timestampUtc: cp.timestampUtc }
-        : null,
+      checkpoint: checkpointFacts(cp),
       attestation: d.members.has(MEMBER.attestation),
     },
     carried: rep ? carriedVerdictOf(rep.report) : null,
     judgements: judgementDetails(d.entries, d.members, trust, d.integrity),
     report: rep ? (JSON.parse(JSON.stringify(rep.report)) as Report['details']) : null,
+  };
+}
+
+const checkpointFacts = (cp: Checkpoint | null) =>
+  cp ? { treeSize: cp.treeSize, rootHash: cp.rootHash, signer: cp.signer, timestampUtc: cp.timestampUtc } : null;
+
+export interface CaseDetailsInput {
+  manifest: CaseBundleManifest;
+  c: CaseReport | null;
+  cp: Checkpoint | null;
+  entries: readonly Entry[];
+  /** Per artifact: whether a bundled judgement names its report's digest. */
+  bound: readonly boolean[];
+  members: ReadonlyMap<string, Buffer>;
+  trust: TrustStore | null;
+  /** The bundle's own findings (not RPR-EVB-016), and what they establish when none fails. */
+  integrity: readonly Finding[];
+  intact: string;
+  carried: CarriedVerdict | null;
+}
+
+/** A case bundle's details: integrity, the case's carried verdict, each artifact with its report member and whether a judgement binds it, the judgements. */
+export function caseBundleDetails(d: CaseDetailsInput): Record<string, unknown> {
+  return {
+    integrity: integrityOf(d.integrity, d.trust !== null, d.intact),
+    carried: d.carried,
+    caseBundle: {
+      digest: d.manifest.case.digest,
+      checkpoint: checkpointFacts(d.cp),
+      reports: (d.c?.artifacts ?? []).map((a, i) => ({
+        path: a.path,
+        kind: a.kind,
+        sha256: a.sha256,
+        verdict: a.verdict,
+        member: caseReportMember(i),
+        bound: d.bound[i] ?? false,
+      })),
+    },
+    judgements: judgementDetails(d.entries, d.members, d.trust, d.integrity),
   };
 }
 

@@ -27,6 +27,7 @@ export const EVIDENCE_BUNDLE_RULES = {
   'RPR-EVB-014': "report.html is missing or is not the page this bundle's report, proofs and checkpoint make",
   'RPR-EVB-015': "no judgement in the bundle names the report's digest",
   'RPR-EVB-017':
-    "a case bundle's case.json is not a reprise.case/v1 report, or disagrees with the manifest or the reports it bundles",
+    "a case bundle's case.json is not a reprise.case/v1 report, or disagrees with itself, the manifest, the reports it bundles or…",
   'RPR-EVB-016': "the bundled report's verdict is FAIL or UNAVAILABLE (the bundle's verdict is never PASS over it)",
+  'RPR-EVB-018': "a case bundle's case.json lists a judgement that no proof in the bundle carries",
 } as const satisfies RuleDeclarations;

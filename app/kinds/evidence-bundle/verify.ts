@@ -10,14 +10,15 @@
  * `reportDigest`, and what dates them is the signed checkpoint. A bundle without
  * judgements binds nothing and says so.
  */
-import { verdictOf, type Authenticity, type ChainNode, type Finding } from '../../../shared/report.js';
+import { verdictOf, type Authenticity, type ChainNode, type Finding, type Report } from '../../../shared/report.js';
+import { HASH, Problems, reportShapeProblems } from '../../../shared/report-shape.js';
 import { earlierPages } from '../../../shared/report-html.js';
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
 import { findingsOn } from '../../core/findings.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
-import { hashBytes, isHashString } from '../../core/hash.js';
+import { hashBytes } from '../../core/hash.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
@@ -60,6 +61,7 @@ export const R = {
   unbound: 'RPR-EVB-015',
   carried: 'RPR-EVB-016',
   case: 'RPR-EVB-017',
+  unproven: 'RPR-EVB-018',
 } as const;
 
 export interface State {
@@ -108,50 +110,89 @@ export function manifestJson(st: State, names: readonly string[]): unknown {
   return memberJson(st, MEMBER.manifest, R.manifest);
 }
 
-/** A manifest's `members`: a list of {name, sha256, size}. */
-export const isMemberList = (v: unknown): boolean =>
-  Array.isArray(v) &&
-  v.every(
-    (x) => isObj(x) && typeof x['name'] === 'string' && isHashString(x['sha256']) && typeof x['size'] === 'number',
-  );
+type Obj = Record<string, unknown>;
+
+/** What a manifest type adds to the members every manifest has (type, checkpoint, members), and their shape. */
+export interface ManifestShape {
+  type: string;
+  members: readonly string[];
+  shape(p: Problems, m: Obj): void;
+  /** Its members, in a finding's words. */
+  words: string;
+}
+
+const CHECKPOINT = ['treeSize', 'rootHash'];
+const LISTED = ['name', 'sha256', 'size'];
+
+/** The members every manifest has: its type, the checkpoint it names, and the list of members with their digests. */
+function commonShape(p: Problems, m: Obj, type: string): void {
+  p.oneOf(m['type'], '/type', [type]);
+  const cp = m['checkpoint'];
+  if (p.members(cp, '/checkpoint', CHECKPOINT, CHECKPOINT)) {
+    p.count(cp['treeSize'], '/checkpoint/treeSize');
+    p.string(cp['rootHash'], '/checkpoint/rootHash', { pattern: HASH });
+  }
+  p.array(m['members'], '/members', (x, at) => {
+    if (!p.members(x, at, LISTED, LISTED)) return;
+    p.string(x['name'], `${at}/name`, { nonEmpty: true });
+    p.string(x['sha256'], `${at}/sha256`, { pattern: HASH });
+    p.count(x['size'], `${at}/size`);
+  });
+}
 
 /**
- * A bundle's manifest when it is of `type` and `shaped` says it has the type's members
- * (`members`: them, in the finding's words), then every member against it: listed, present,
- * same digest and size. Null, with the finding, when it is not that manifest.
+ * A bundle's manifest when it is closed and of the shape `of` says (every member it names,
+ * no other: the manifest is unsigned, so nothing in it goes unread), then every member
+ * against it: listed, present, same digest and size, in name order. Null, with a finding
+ * per problem, when it is not that manifest.
  */
 export function shapedManifest<M extends { members: readonly ManifestMember[] }>(
   st: State,
   names: readonly string[],
-  shaped: (m: Record<string, unknown>) => boolean,
-  type: string,
-  members: string,
+  of: ManifestShape,
 ): M | null {
   const m = manifestJson(st, names);
   if (m === null) return null;
-  if (!isObj(m) || m['type'] !== type || !shaped(m) || !isMemberList(m['members'])) {
-    const words = `${MEMBER.manifest} is not a ${type} manifest (${members})`;
-    st.findings.push(fail(R.manifest, words, { pointer: ptr(MEMBER.manifest) }));
-    return null;
+  const p = new Problems();
+  const keys = ['type', 'checkpoint', 'members', ...of.members];
+  if (p.members(m, '', keys, keys)) {
+    commonShape(p, m, of.type);
+    of.shape(p, m);
   }
+  for (const x of p.list)
+    st.findings.push(
+      fail(
+        R.manifest,
+        `${MEMBER.manifest} is not a ${of.type} manifest (${of.words}): ${x.pointer || '/'} ${x.message}`,
+        {
+          pointer: ptr(MEMBER.manifest),
+        },
+      ),
+    );
+  if (p.list.length > 0) return null;
   const manifest = m as unknown as M;
   checkMembers(st, manifest.members, names);
   return manifest;
 }
 
+const ARTIFACT = ['sha256', 'kind', 'id'];
+
 /** The single-artifact bundle's manifest, its members checked against it. */
 function checkManifest(st: State, names: readonly string[]): BundleManifest | null {
-  return shapedManifest<BundleManifest>(
-    st,
-    names,
-    (m) =>
-      isObj(m['artifact']) &&
-      isHashString(m['artifact']['sha256']) &&
-      isHashString(m['reportDigest']) &&
-      isObj(m['checkpoint']),
-    BUNDLE_TYPE,
-    'type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}]',
-  );
+  return shapedManifest<BundleManifest>(st, names, {
+    type: BUNDLE_TYPE,
+    members: ['artifact', 'reportDigest'],
+    shape: (p, m) => {
+      const a = m['artifact'];
+      if (p.members(a, '/artifact', ARTIFACT, ARTIFACT)) {
+        p.string(a['sha256'], '/artifact/sha256', { pattern: HASH });
+        p.string(a['kind'], '/artifact/kind', { nonEmpty: true });
+        p.string(a['id'], '/artifact/id', { nullable: true });
+      }
+      p.string(m['reportDigest'], '/reportDigest', { pattern: HASH });
+    },
+    words: 'type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}]',
+  });
 }
 
 /** Every member against the manifest's list: listed once, present, same digest and size; nothing unlisted. */
@@ -192,36 +233,71 @@ export function checkMembers(st: State, members: readonly ManifestMember[], name
   for (const n of names)
     if (n !== MEMBER.manifest && !listed.has(n))
       st.findings.push(fail(R.members, `${n} is in the bundle but not in its manifest`, { pointer: ptr(n) }));
+  checkOrder(st, names.slice(1), 'the members after the manifest');
+  checkOrder(
+    st,
+    members.map((x) => x.name),
+    "the manifest's list of members",
+  );
+}
+
+/**
+ * Members in code-unit order of their names, as the writer puts them: the same inputs give
+ * the same bytes only so, and a bundle in another order was not written by it.
+ */
+function checkOrder(st: State, names: readonly string[], what: string): void {
+  const i = names.findIndex((n, k) => k > 0 && !(names[k - 1]! < n));
+  if (i > 0)
+    st.findings.push(
+      fail(R.members, `${what} are not in code-unit order of their names (${names[i - 1]} before ${names[i]})`, {
+        pointer: ptr(MEMBER.manifest),
+      }),
+    );
+}
+
+/**
+ * Whether a report is about the artifact it is bundled for: its SHA-256, kind and id. A
+ * report of another artifact, swapped in with every digest recomputed, fails here (004).
+ */
+export function checkReportArtifact(
+  st: State,
+  member: string,
+  got: Report['artifact'],
+  want: { sha256: string | null; kind: string; id: string | null },
+  what: string,
+): void {
+  for (const k of ['sha256', 'kind', 'id'] as const)
+    if (got[k] !== want[k])
+      st.findings.push(
+        fail(R.report, `${member} is about another artifact than ${what}: its ${k} differs`, {
+          pointer: `${ptr(member)}#/artifact/${k}`,
+          expected: want[k],
+          actual: got[k],
+        }),
+      );
+}
+
+/**
+ * A report member: a `reprise.report/v1` report without `run` (report.schema.json, whole:
+ * its findings are read and its page is drawn from it), or null with a finding (004).
+ */
+export function bundledReport(st: State, member: string): BundledReport | null {
+  const r = memberJson(st, member, R.report);
+  if (r === null) return null;
+  const shape = reportShapeProblems(r, { runOptional: true });
+  if (shape.length === 0 && !(isObj(r) && 'run' in r)) return r as BundledReport;
+  const why = shape[0] ? `${shape[0].pointer || '/'} ${shape[0].message}` : 'it holds run';
+  st.findings.push(
+    fail(R.report, `${member} is not a reprise.report/v1 report without run: ${why}`, { pointer: ptr(member) }),
+  );
+  return null;
 }
 
 /** The report member: a report on the manifest's artifact, whose digest the manifest names. */
 function checkReport(st: State, manifest: BundleManifest): { report: BundledReport; digest: string } | null {
-  const r = memberJson(st, MEMBER.report, R.report);
-  if (r === null) return null;
-  if (
-    !isObj(r) ||
-    r['schema'] !== 'reprise.report/v1' ||
-    !isObj(r['artifact']) ||
-    !Array.isArray(r['findings']) ||
-    'run' in r
-  )
-    return (
-      st.findings.push(
-        fail(R.report, `${MEMBER.report} is not a reprise.report/v1 report without run`, {
-          pointer: ptr(MEMBER.report),
-        }),
-      ),
-      null
-    );
-  const report = r as unknown as BundledReport;
-  if (report.artifact.sha256 !== manifest.artifact.sha256)
-    st.findings.push(
-      fail(R.report, 'the report is about another artifact than the manifest names', {
-        pointer: ptr(MEMBER.report),
-        expected: manifest.artifact.sha256,
-        actual: report.artifact.sha256,
-      }),
-    );
+  const report = bundledReport(st, MEMBER.report);
+  if (report === null) return null;
+  checkReportArtifact(st, MEMBER.report, report.artifact, manifest.artifact, 'the manifest names');
   // The verdict shown for the bundled report is the one its findings make, never a word edited beside them.
   if (report.verdict !== verdictOf(report.findings))
     st.findings.push(
@@ -470,15 +546,31 @@ function checkJudgementsAndPage(
   checkPage(st, MEMBER.html, "this bundle's report and judgements", (proofs) =>
     rep && cp ? bundleHtml(rep.report, proofs, cp, rep.digest) : null,
   );
-  if (rep && !entries.some((e) => e.body['reportDigest'] === rep.digest))
-    st.findings.push(
-      warning(
-        R.unbound,
-        "no judgement in the bundle names this report's digest: nothing signed binds the report to a reviewer",
-        { pointer: ptr(MEMBER.report) },
-      ),
-    );
+  if (rep) checkBound(st, MEMBER.report, rep.digest, entries, '');
   return entries;
+}
+
+/**
+ * Whether a judgement of the bundle names the digest of the report in `member`: the only
+ * thing that binds a bundled report to a person (the manifest is unsigned, and anyone can
+ * write a consistent one). A warning (015) when none does; false then.
+ */
+export function checkBound(
+  st: State,
+  member: string,
+  digest: string,
+  entries: readonly Entry[],
+  what: string,
+): boolean {
+  if (entries.some((e) => e.body['reportDigest'] === digest)) return true;
+  st.findings.push(
+    warning(
+      R.unbound,
+      `${what}no judgement in the bundle names this report's digest: nothing signed binds the report to a reviewer`,
+      { pointer: ptr(member) },
+    ),
+  );
+  return false;
 }
 
 /** The archive read by the strict reader into its members (a refused archive is its result already). */
@@ -502,6 +594,11 @@ export async function readBundle(
     const c = contents[i]!;
     st.findings.push(...c.findings);
     if (c.bytes && !e.isDirectory) st.members.set(e.name, c.bytes);
+    // The writer writes files only; an entry it never writes is no part of what was exported.
+    if (e.isDirectory)
+      st.findings.push(
+        fail(R.members, `${e.name} is a directory entry, which no bundle holds`, { pointer: ptr(e.name) }),
+      );
   });
   if (!trust)
     st.findings.push(
@@ -534,14 +631,22 @@ export async function verifyBundle(
   return 'st' in read ? verifySingle(read.st, read.names) : read;
 }
 
-/** Who signed what the bundle proves: its checkpoint's signer, under the trust store, unless a signature failed. */
-export function checkpointAuthenticity(st: State, cp: Checkpoint | null): Authenticity {
+/**
+ * Who signed what the bundle proves: its checkpoint's signer, under the trust store, unless
+ * a signature failed. `signed` says what that signature covers when it verifies (a case
+ * bundle says which of its reports a judgement binds, and that its case report is unsigned).
+ */
+export function checkpointAuthenticity(
+  st: State,
+  cp: Checkpoint | null,
+  signed = "the bundle's checkpoint and every judgement",
+): Authenticity {
   const failed = st.findings.some((f) => f.severity === 'fail' && (f.rule === R.checkpoint || f.rule === R.signature));
   if (!cp) return authenticity.consistencyOnly('the bundle holds no readable checkpoint.');
   if (!st.trust) return authenticity.noTrustStore("the bundle's checkpoint", cp.signer);
   return failed
     ? authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer)
-    : authenticity.trusted("the bundle's checkpoint and every judgement", cp.signer);
+    : authenticity.trusted(signed, cp.signer);
 }
 
 function resultOf(

@@ -1,7 +1,7 @@
 /**
  * Writing a case bundle (docs/evidence-bundle.md, "The case bundle"): one evidence bundle
  * for a whole case: the case report, every artifact's report (without `run`), every
- * judgement the journal holds on any artifact of the case with its inclusion proof, the
+ * judgement the journal holds on any artifact of the case (or a part of one) with its inclusion proof, the
  * journal's latest signed checkpoint, and a page of it all for a reader without Reprise
  * (case-html.ts). Deterministic like a bundle of one artifact: the same case report,
  * reports and journal give the same bytes.
@@ -17,6 +17,7 @@ import { judgementsIn, reportDigest, type JudgementRecord } from '../../journal/
 import type { InclusionProof } from '../../journal/proofs.js';
 import type { JournalVerification } from '../../journal/verify.js';
 import { caseBundleHtml } from './case-html.js';
+import { caseSubjects } from './case-subjects.js';
 import { provableJournal } from './write.js';
 import { writeZip } from '../../zip/writer.js';
 import type { BundledReport, CaseBundler, JournalBundle } from '../operations.js';
@@ -91,22 +92,25 @@ export function writeCaseBundle(input: CaseBundleInput): Buffer {
 }
 
 /**
- * Every judgement the journal holds on the case's artifacts. Refused (JournalError) like a
- * bundle of one artifact: a journal that does not verify or has no checkpoint, and a
- * judgement made on another report of an artifact than the case's (other engine options).
+ * Every judgement the journal holds on the case's artifacts or on a part of one
+ * (case-subjects.ts). Refused (JournalError) like a bundle of one artifact: a journal that
+ * does not verify or has no checkpoint, and a judgement that names a report the bundle will
+ * not hold: another report of an artifact than the case's (other engine options), or, on a
+ * part, the part's own report (its pointer would name an item of neither).
  */
 function caseJudgements(caseReport: CaseReport, v: JournalVerification, trust: TrustStore | null): JudgementRecord[] {
-  const digests = new Map<string, Set<string>>();
-  for (const a of caseReport.artifacts)
-    if (a.sha256 !== '') digests.set(a.sha256, (digests.get(a.sha256) ?? new Set()).add(a.reportDigest));
-  const all = [...digests.keys()].flatMap((sha) => judgementsIn(v, sha, trust));
-  const other = all.filter(
-    (j) => j.reportDigest !== null && !digests.get(j.entry.subject.artifact!)!.has(j.reportDigest),
-  );
+  const subjects = caseSubjects(caseReport);
+  const judged = new Set<string | undefined>();
+  for (const p of v.entries) if (p.entry.kind === 'review-rationale') judged.add(p.entry.subject.artifact);
+  const all = [...subjects.keys()].filter((s) => judged.has(s)).flatMap((s) => judgementsIn(v, s, trust));
+  const other = all.filter((j) => {
+    const held = subjects.get(j.entry.subject.artifact!)!;
+    return j.reportDigest !== null && !held.some((i) => caseReport.artifacts[i]!.reportDigest === j.reportDigest);
+  });
   if (other.length > 0) {
     const list = other.map((j) => `seq ${j.seq} (${j.reportDigest})`).join(', ');
     throw new JournalError(
-      `judgement(s) ${list} were recorded on another report of a case artifact than the case's: export with the engine options they were judged under`,
+      `judgement(s) ${list} name a report the case does not hold: another report of a case artifact (judged under other engine options: export with those), or a part's own report (add the part to the case as a file)`,
       'REFUSED',
     );
   }
