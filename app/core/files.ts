@@ -2,19 +2,23 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { access, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { access, lstat, open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from './errors.js';
 
 /**
- * Writes `data` to a private file beside `path`, then renames it over `path`: a reader (or
- * a second writer) sees the old file or the new one, never a mix; a failed write leaves
- * `path` as it was. `data` may come in pieces (never held whole).
+ * Writes `data` to a private file beside where it lands (writeTarget), then renames it over
+ * that file: a reader (or a second writer) sees the old file or the new one, never a mix; a
+ * failed write leaves the file as it was. `data` may come in pieces (never held whole).
+ * Where it lands is checked again just before the rename, so that a device or a FIFO put at
+ * the path during a long write is not replaced either.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+  const target = await writeTarget(path);
+  const tmp = `${target}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
     await writeFile(tmp, data, { flag: 'wx' });
-    await rename(tmp, path);
+    if ((await writeTarget(path)) !== target) throw new FileWriteError(path, 'it changed while it was written');
+    await rename(tmp, target);
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);
     throw e;
@@ -22,21 +26,65 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
 }
 
 /**
+ * A file that may not be written, with the reason as a phrase ("it is a directory"), or the
+ * system's code when the system refused.
+ */
+export class FileWriteError extends UsageError {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`cannot write ${path}: ${reason}`, 'path');
+    this.name = 'FileWriteError';
+  }
+}
+
+/**
+ * Where a write to `path` lands: `path` itself when nothing or a regular file is there; the
+ * real path of a link to a regular file, so that the file is replaced and the link stays a
+ * link (replacing the link would cut what the user linked). Anything else is refused: the
+ * rename that makes a write atomic replaces whatever is at the path, and a device, a FIFO
+ * or a socket replaced by a report is lost to its owner (as root, `--case /dev/full` would
+ * be the system's device). A link to nothing is refused too: where it would land is a guess.
+ */
+export async function writeTarget(path: string): Promise<string> {
+  let st: Stats;
+  try {
+    st = await lstat(path);
+  } catch (e) {
+    if (isMissing(e)) return path;
+    throw new FileWriteError(path, readFailure(e));
+  }
+  if (st.isFile()) return path;
+  if (!st.isSymbolicLink()) throw new FileWriteError(path, notWritable(st));
+  let real: string;
+  try {
+    real = await realpath(path);
+    st = await stat(real);
+  } catch (e) {
+    throw new FileWriteError(path, isMissing(e) ? 'it is a symbolic link to nothing' : readFailure(e));
+  }
+  if (!st.isFile()) throw new FileWriteError(path, notWritable(st));
+  return real;
+}
+
+function notWritable(st: Stats): string {
+  return st.isDirectory() ? 'it is a directory' : `it is ${describeFileType(st)}, not a regular file`;
+}
+
+/**
  * Refuses, before any work, a file the user named for output that cannot be written: no
- * name, a directory, or a place in a folder that is missing or not writable. A long run (a
- * case of thousands of artifacts, an archive's re-judgement) would otherwise learn it only
- * at its end, and its work would be lost. `flag` is how the user named it (`--out`).
+ * name, something that is not a regular file (writeTarget), or a place in a folder that is
+ * missing or not writable. A long run (a case of thousands of artifacts, an archive's
+ * re-judgement) would otherwise learn it only at its end, and its work would be lost.
+ * `flag` is how the user named it (`--out`).
  */
 export async function checkOutputFile(path: string, flag: string): Promise<void> {
   if (path === '') throw new UsageError(`${flag} needs a file name`);
-  const refuse = (why: string): UsageError => new UsageError(`cannot write ${path}: ${why}`, 'path');
-  const dir = dirname(path);
+  const target = await writeTarget(path);
+  const refuse = (why: string): UsageError => new FileWriteError(path, why);
+  const dir = dirname(target);
   let parent: Stats;
-  try {
-    if ((await stat(path)).isDirectory()) throw refuse('it is a directory');
-  } catch (e) {
-    if (!isMissing(e)) throw e instanceof UsageError ? e : refuse(readFailure(e));
-  }
   try {
     parent = await stat(dir);
     if (parent.isDirectory()) await access(dir, constants.W_OK);
@@ -46,12 +94,12 @@ export async function checkOutputFile(path: string, flag: string): Promise<void>
   if (!parent.isDirectory()) throw refuse(`${dir} is not a folder`);
 }
 
-/** writeFileAtomic to a file the user named: a refusal (ENOSPC, EACCES…) is a usage error naming the file and the code. */
+/** writeFileAtomic to a file the user named: a refusal (ENOSPC, EACCES…) is a usage error naming the file and the reason. */
 export async function writeOutputFile(path: string, data: Parameters<typeof writeFileAtomic>[1]): Promise<void> {
   try {
     await writeFileAtomic(path, data);
   } catch (e) {
-    throw new UsageError(`cannot write ${path}: ${readFailure(e)}`, 'path');
+    throw e instanceof FileWriteError ? e : new FileWriteError(path, readFailure(e));
   }
 }
 
@@ -91,9 +139,9 @@ export class FileReadError extends UsageError {
   }
 }
 
-/** The reason a read failed, for a caller's own message: the phrase of a FileReadError, else the errno code. */
+/** The reason a read (or a write) failed, for a caller's own message: the phrase of a FileReadError or FileWriteError, else the errno code. */
 export function readFailure(e: unknown): string {
-  if (e instanceof FileReadError) return e.reason;
+  if (e instanceof FileReadError || e instanceof FileWriteError) return e.reason;
   return (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
 }
 

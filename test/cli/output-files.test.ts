@@ -5,13 +5,16 @@
  * that its --out lies in a missing folder), and a write that fails at the end says which
  * file and why, never "internal error" with a private file's name.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkOutputFile, writeOutputFile } from '../../app/core/files.js';
+import { checkOutputFile, FileWriteError, writeFileAtomic, writeOutputFile } from '../../app/core/files.js';
 import { UsageError } from '../../app/core/errors.js';
 import { runCli } from '../helpers/cli.js';
 import { archive, ok, type Archive } from '../rejudge/helpers.js';
+
+const ROOT = process.getuid?.() === 0;
 
 let a: Archive;
 let shard = '';
@@ -27,7 +30,7 @@ beforeAll(() => {
 }, 120_000);
 
 describe('a file the user names for output', () => {
-  it('is refused before the work when its folder is missing, it is a directory, or it has no name', async () => {
+  it('is refused before the work when its folder is missing, it is a directory or another file that is not a regular one, or it has no name', async () => {
     const missing = join(a.dir, 'no-such-folder', 'out.json');
     const file = join(a.dir, 'a-file');
     writeFileSync(file, '');
@@ -50,12 +53,23 @@ describe('a file the user names for output', () => {
         ['diff', join(caseDir, 'intact.dump.json'), join(caseDir, 'altered-artifact.dump.json'), '--html', '@'],
       ],
     ];
+    // What the rename of an atomic write would replace, and its owner lose: a FIFO, a link
+    // to nothing, and (root only: mknod) a character device, a copy of /dev/full.
+    const fifo = join(a.dir, 'pipe');
+    const dangling = join(a.dir, 'dangling.json');
+    execFileSync('mkfifo', [fifo]);
+    symlinkSync('no-such-target', dangling);
+    const device = join(a.dir, 'full');
+    if (ROOT) execFileSync('mknod', [device, 'c', '1', '7']);
     const targets: [string, (flag: string) => string][] = [
       [missing, () => `cannot write ${missing}: its folder ${join(a.dir, 'no-such-folder')}: ENOENT`],
       [a.dir, () => `cannot write ${a.dir}: it is a directory`],
       [join(file, 'out.json'), () => `cannot write ${join(file, 'out.json')}: ENOTDIR`],
       ['', (flag) => `${flag} needs a file name`],
+      [fifo, () => `cannot write ${fifo}: it is a FIFO (named pipe), not a regular file`],
+      [dangling, () => `cannot write ${dangling}: it is a symbolic link to nothing`],
     ];
+    if (ROOT) targets.push([device, () => `cannot write ${device}: it is a character device, not a regular file`]);
     const before = readdirSync(a.dir).sort();
     for (const [flag, args] of commands)
       for (const [target, message] of targets) {
@@ -72,7 +86,45 @@ describe('a file the user names for output', () => {
         else expect(r.stderr, argv.join(' ')).toBe(`reprise: ${message(flag)}\n`);
       }
     expect(readdirSync(a.dir).sort()).toEqual(before);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readlinkSync(dangling)).toBe('no-such-target');
+    if (ROOT) expect(lstatSync(device).isCharacterDevice()).toBe(true);
   }, 240_000);
+
+  it('is refused again at write time when it is no regular file by then (a FIFO made during the work)', async () => {
+    const late = join(a.dir, 'late');
+    await checkOutputFile(late, '--out');
+    execFileSync('mkfifo', [late]);
+    const err = await writeOutputFile(late, 'x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FileWriteError);
+    expect((err as Error).message).toBe(`cannot write ${late}: it is a FIFO (named pipe), not a regular file`);
+    expect(lstatSync(late).isFIFO()).toBe(true);
+    // writeFileAtomic itself refuses, for every file Reprise writes (a trust store, a journal's state).
+    await expect(writeFileAtomic(late, 'x')).rejects.toThrow(FileWriteError);
+    expect(readdirSync(a.dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it.skipIf(!ROOT)('leaves a character device at the path a device (needs root: mknod)', async () => {
+    const device = join(a.dir, 'full-at-write');
+    execFileSync('mknod', [device, 'c', '1', '7']);
+    await expect(writeOutputFile(device, 'x')).rejects.toThrow(
+      `cannot write ${device}: it is a character device, not a regular file`,
+    );
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
+  });
+
+  it('is written through a link to a regular file: the link stays a link, the file it names is replaced', async () => {
+    const dir = join(a.dir, 'linked');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'kept.json'), 'old\n');
+    symlinkSync('kept.json', join(dir, 'link.json'));
+    const r = await runCli(['verify', caseDir, '--case', join(dir, 'link.json')]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'link.json'))).toBe('kept.json');
+    expect(JSON.parse(readFileSync(join(dir, 'kept.json'), 'utf8'))).toMatchObject({ schema: 'reprise.case/v1' });
+    expect(readdirSync(dir).sort()).toEqual(['kept.json', 'link.json']);
+  }, 120_000);
 
   it('a proof written into a missing folder is a usage error naming the file, not an internal error', async () => {
     const out = join(a.dir, 'gone', 'proof.json');
