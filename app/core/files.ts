@@ -1,6 +1,6 @@
 /** Writing files so that a reader never sees half of one, and reading files that may not be files. */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { access, lstat, open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from './errors.js';
@@ -137,6 +137,42 @@ export class FileReadError extends UsageError {
     super(`cannot read ${path}: ${reason}`, 'path');
     this.name = 'FileReadError';
   }
+
+  /** The same failure naming the file otherwise: a case names its files by their path in the case, never as the folder was typed. */
+  named(path: string): FileReadError {
+    return new FileReadError(path, this.reason, this.code);
+  }
+}
+
+/**
+ * Nothing at the path, said as the system says it. A name on disk that is not UTF-8
+ * (evidence copied from a system that wrote Latin-1 names) reaches Node with each bad byte
+ * read as U+FFFD, and that name opens nothing, while `ls` shows the file; a link whose
+ * target is gone is shown by `ls` too: the message says which.
+ */
+class MissingFileError extends FileReadError {
+  constructor(
+    path: string,
+    /** Why a file `ls` shows opens nothing, found at the path read (a name given later is not looked at). */
+    private readonly why = whyMissing(path),
+  ) {
+    super(path, 'ENOENT', 'ENOENT');
+    this.message = `no such file or directory: ${path}${why}`;
+  }
+
+  override named(path: string): FileReadError {
+    return new MissingFileError(path, this.why);
+  }
+}
+
+function whyMissing(path: string): string {
+  if (path.includes('\uFFFD'))
+    return ' (its name holds U+FFFD, which is how a name that is not UTF-8 reads: such a file cannot be opened by that name; copy it under a UTF-8 name: Reprise judges its bytes, not its name)';
+  try {
+    return lstatSync(path).isSymbolicLink() ? ' (a symbolic link whose target does not exist)' : '';
+  } catch {
+    return '';
+  }
 }
 
 /** The reason a read (or a write) failed, for a caller's own message: the phrase of a FileReadError or FileWriteError, else the errno code. */
@@ -145,19 +181,22 @@ export function readFailure(e: unknown): string {
   return (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
 }
 
+/** What a walk meets that it cannot follow, in words beside the system's code. */
+const OPEN_FAILURES: Record<string, string> = {
+  EACCES: 'permission denied (EACCES)',
+  ELOOP: 'a loop of symbolic links (ELOOP)',
+  ENAMETOOLONG: 'its path is longer than the system allows (ENAMETOOLONG)',
+};
+
 /**
  * The usage error for a path the user named, or a walk found, that cannot be opened: "no
- * such file or directory" or the system's code. A name on disk that is not UTF-8 (evidence
- * copied from a system that wrote Latin-1 names) reaches Node with each bad byte read as
- * U+FFFD, and that name opens nothing, while `ls` shows the file: the message says so.
+ * such file or directory" (MissingFileError) or the system's code, in words where a code
+ * alone would puzzle (OPEN_FAILURES).
  */
-export function cannotOpen(path: string, e: unknown): UsageError {
-  if (!isMissing(e))
-    return new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
-  const undecoded = path.includes('\uFFFD')
-    ? ' (its name holds U+FFFD, which is how a name that is not UTF-8 reads: such a file cannot be opened by that name; copy it under a UTF-8 name: Reprise judges its bytes, not its name)'
-    : '';
-  return new UsageError(`no such file or directory: ${path}${undecoded}`, 'path');
+export function cannotOpen(path: string, e: unknown): FileReadError {
+  if (isMissing(e)) return new MissingFileError(path);
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  return new FileReadError(path, OPEN_FAILURES[code] ?? code, code);
 }
 
 /** Whether a read failed because nothing is at the path (a caller that may create the file asks). */

@@ -51,7 +51,11 @@ async function expandOne(p: string, out: string[]): Promise<void> {
   if (out.length === before) throw new UsageError(`${p} holds no file: there is nothing in it to check`, 'path');
 }
 
-/** Walks a directory with one readdir per directory (no stat per file); link loops are cut. */
+/**
+ * Walks a directory with one readdir per directory (no stat per file but for links); link
+ * loops are cut. The walk is bounded: a directory is entered once, and a path grows with
+ * each level until the system's limit on its length.
+ */
 async function walkDir(p: string, out: string[], seen: Set<string>): Promise<void> {
   const st = await statOrThrow(p);
   const id = `${st.dev}:${st.ino}`;
@@ -69,14 +73,38 @@ async function walkDir(p: string, out: string[], seen: Set<string>): Promise<voi
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const prefix = childPrefix(p);
-  // Anything that is not a directory is listed, a FIFO, a device or a link to one too: the
-  // run refuses it with a one-line error (core/files.ts), so that a batch never passes in
-  // silence over an entry it did not check.
+  // Anything that is not a directory is listed, a FIFO, a device, a link to one or to
+  // nothing, a loop of links too: the run refuses it with a one-line error (core/files.ts),
+  // so that a batch never passes in silence over an entry it did not check.
   for (const e of entries) {
     const child = prefix + e.name;
-    if (e.isDirectory()) await walkDir(child, out, seen);
-    else if (e.isSymbolicLink() && (await statOrThrow(child)).isDirectory()) await walkDir(child, out, seen);
+    if (e.isDirectory() || (e.isSymbolicLink() && (await leadsToDirectory(child)))) await walkSub(child, out, seen);
     else out.push(child);
+  }
+}
+
+/**
+ * A folder under the one named. One the walk cannot enter (not readable, a path longer
+ * than the system allows) is listed as an entry, as a file is: the run then fails it as it
+ * fails any path it cannot open, so that one bad folder is one error (in a case, one
+ * RPR-CASE-002) and never stops the rest of the walk. The folder named is not: that it
+ * cannot be walked at all is the user's to fix.
+ */
+async function walkSub(child: string, out: string[], seen: Set<string>): Promise<void> {
+  try {
+    await walkDir(child, out, seen);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    out.push(child);
+  }
+}
+
+/** Whether a link leads to a directory; one to nothing, or a loop, does not: it is listed, and its run says why. */
+async function leadsToDirectory(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
   }
 }
 

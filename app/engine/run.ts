@@ -264,9 +264,10 @@ export type AfterRun = (
 /** Verifies (or replays) the artifact at a path: a file, or a directory kind (journal). */
 export async function runPath(path: string, mode: Mode, options: EngineOptions, how: RunHow = {}): Promise<Report> {
   const { onProgress, shown = path, arrived, after } = how;
+  // Every failure names the artifact as shown (in a case, its path in the case), said of the path read.
   const cannot = (e: unknown) => {
-    if (e instanceof FileReadError && e.code === undefined) return e; // a FIFO, a device, a socket: its own words
-    return cannotOpen(shown, e);
+    if (e instanceof FileReadError && e.code === undefined) return e.named(shown); // a FIFO, a device: its own words
+    return cannotOpen(path, e).named(shown);
   };
   // A small regular file (nearly every artifact of a batch) is read with blocking calls:
   // open, fstat, one read, close. Engine jobs run on worker threads, where this costs less
@@ -283,9 +284,9 @@ export async function runPath(path: string, mode: Mode, options: EngineOptions, 
   }
   const { fh, stat: st } = opened;
   try {
-    if (st.isDirectory()) return await runDirectory(path, options, onProgress, after);
+    if (st.isDirectory()) return await runDirectory(path, shown, options, onProgress, after);
     if (st.size > MAX_ARTIFACT_BYTES)
-      throw new UsageError(`${shown} is larger than ${MAX_ARTIFACT_BYTES} bytes`, 'path');
+      throw new FileReadError(shown, `larger than ${MAX_ARTIFACT_BYTES} bytes, the limit for an artifact`);
     if (st.size <= LAZY_MIN)
       return await runBytes(
         shown,
@@ -333,28 +334,12 @@ function readSmallSync(path: string, cannot: (e: unknown) => UsageError): Buffer
     throw cannot(e);
   }
   try {
-    // Most artifacts of a batch are a few KiB: a short read followed by end of file is the
-    // whole file, with no stat (and no Stats object). A directory, a device or a pipe
-    // refuses positional reads or fills the scratch: it takes the stat below.
-    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
-    let n = -1;
-    try {
-      n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
-      if (n === SCRATCH_BYTES || readSync(fd, scratch, n, SCRATCH_BYTES - n, n) !== 0) n = -1;
-    } catch {
-      n = -1;
-    }
-    if (n >= 0) {
-      const b = Buffer.allocUnsafe(n);
-      scratch.copy(b, 0, 0, n);
-      return b;
-    }
+    // The descriptor is stat'ed before a byte is read: a device that answers end of file at
+    // once (/dev/null) would otherwise read as an empty file. Anything but a regular file
+    // takes the path below, which refuses it in the words /dev/zero gets.
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > LAZY_MIN) return null;
-    const b = Buffer.allocUnsafe(st.size);
-    let r = 1;
-    for (n = 0; n < st.size && r > 0; n += r) r = readSync(fd, b, n, st.size - n, n);
-    return n === st.size ? b : b.subarray(0, n);
+    return readSmallFd(fd, st.size);
   } catch (e) {
     throw cannot(e);
   } finally {
@@ -362,8 +347,28 @@ function readSmallSync(path: string, cannot: (e: unknown) => UsageError): Buffer
   }
 }
 
+/**
+ * An open regular file of about `size` bytes (fstat's word), read to its end. Most
+ * artifacts of a batch are a few KiB: a short read into the scratch followed by end of
+ * file is the whole file, whatever size was reported (a /proc file reports 0).
+ */
+function readSmallFd(fd: number, size: number): Buffer {
+  scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+  let n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
+  if (n < SCRATCH_BYTES && readSync(fd, scratch, n, SCRATCH_BYTES - n, n) === 0) {
+    const b = Buffer.allocUnsafe(n);
+    scratch.copy(b, 0, 0, n);
+    return b;
+  }
+  const b = Buffer.allocUnsafe(size);
+  let r = 1;
+  for (n = 0; n < size && r > 0; n += r) r = readSync(fd, b, n, size - n, n);
+  return n === size ? b : b.subarray(0, n);
+}
+
 async function runDirectory(
   path: string,
+  shown: string,
   options: EngineOptions,
   onProgress?: (f: number, label?: string) => void,
   after?: AfterRun,
@@ -392,7 +397,7 @@ async function runDirectory(
       return withAfter(report, after && ((r) => after(r, { dir: path }, code.operations, ctx)));
     }
   }
-  throw new UsageError(`${path} is a directory that holds no artifact of a known kind`, 'path');
+  throw new FileReadError(shown, 'a directory that holds no artifact of a known kind');
 }
 
 /** Directory walking lives in paths.ts (no kind imports, so the CLI can walk while workers load). */

@@ -17,6 +17,12 @@ export async function batchItem(job: BatchJob, i: number): Promise<BatchItem> {
     return o.ok ? rendered(o.report, render) : o;
   }
   const o = await verifyForCase(path, rels[i]!, mode, options, { shown: job.namedInCase ? rels[i]! : path });
-  if (!o.ok) return { ok: false, usage: o.unreadable.usage, message: o.unreadable.message };
+  if (!o.ok)
+    return {
+      ok: false,
+      usage: o.unreadable.usage,
+      message: o.said ?? o.unreadable.message,
+      inCase: o.unreadable.message,
+    };
   return { ...rendered(o.report!, render), part: partBytes(o.part) };
 }

@@ -14,6 +14,6 @@ export function outcomeOf(file: CaseFile, item: BatchItem): CaseOutcome {
     const part = partFromBytes(item.part);
     return item.report ? { ok: true, part, report: item.report } : { ok: true, part };
   }
-  const message = item.ok ? 'internal error: the worker returned no case part' : item.message;
+  const message = item.ok ? 'internal error: the worker returned no case part' : (item.inCase ?? item.message);
   return { ok: false, unreadable: { path: file.rel, message, usage: !item.ok && item.usage } };
 }

@@ -46,5 +46,11 @@ export type BatchItem =
    * assembled (and a string would be copied at each of them too).
    */
   | { ok: true; verdict: Report['verdict']; text: string; report?: Report; part?: Uint8Array }
-  | { ok: false; usage: boolean; message: string };
+  | {
+      ok: false;
+      usage: boolean;
+      message: string;
+      /** For a case: the failure naming the artifact by its path in the case (its RPR-CASE-002), where `message` names it as given. */
+      inCase?: string;
+    };
 export type BatchOutcome = BatchItem[];

@@ -81,7 +81,7 @@ export class CaseCollector {
   add(index: number, item: BatchItem): void {
     const rel = this.files[index]!.rel;
     if (item.ok && item.part !== undefined) this.parts.push(item.part);
-    else if (!item.ok) this.unreadable.push({ path: rel, message: item.message, usage: item.usage });
+    else if (!item.ok) this.unreadable.push({ path: rel, message: item.inCase ?? item.message, usage: item.usage });
     else this.unreadable.push({ path: rel, message: 'internal error: no case part', usage: false });
   }
 

@@ -31,7 +31,15 @@ export interface CaseUnreadable {
 }
 
 /** The outcome of one artifact of a case: its part (with its report), or why it could not be read. */
-export type CaseOutcome = { ok: true; part: CasePart; report?: Report } | { ok: false; unreadable: CaseUnreadable };
+export type CaseOutcome =
+  | { ok: true; part: CasePart; report?: Report }
+  | {
+      ok: false;
+      /** Its message names the artifact by its path in the case, whatever the folder's spelling. */
+      unreadable: CaseUnreadable;
+      /** The same failure naming the artifact as its run was asked to (the CLI's path as typed), for its own error line. */
+      said?: string;
+    };
 
 const RANK: Record<Severity, number> = { info: 0, warning: 1, unavailable: 2, fail: 3 };
 

@@ -5,6 +5,7 @@
  */
 import type { Report } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
+import { FileReadError } from '../../core/files.js';
 import type { CaseFacts } from '../../kinds/operations.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import { runPath, type AfterRun, type Mode } from '../run.js';
@@ -47,7 +48,10 @@ export async function verifyForCase(
   } catch (e) {
     const usage = e instanceof UsageError;
     const message = usage ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
-    return { ok: false, unreadable: { path: rel, message, usage } };
+    // The case report names a file by its path in the case only, so that it is the same
+    // bytes however the folder was typed; the error line of the run names it as shown.
+    const inCase = e instanceof FileReadError ? e.named(rel).message : message;
+    return { ok: false, unreadable: { path: rel, message: inCase, usage }, said: message };
   }
   const part = casePart(rel, report, facts);
   if (factsProblem !== null) part.factsProblem = factsProblem;
