@@ -32,19 +32,34 @@ async function statOrThrow(path: string) {
  * yields no file at all is a usage error.
  */
 export async function expandPaths(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of paths) await expandOne(p, out);
-  return out;
+  return (await walkPaths(paths)).files;
 }
 
-async function expandOne(p: string, out: string[]): Promise<void> {
+/** What a walk found: the artifacts, and every directory it visited (as `device:inode`, links followed). */
+export interface Walked {
+  files: string[];
+  dirs: Set<string>;
+}
+
+/** expandPaths, with the directories visited: what a run writes must lie in none of them (a case's output). */
+export async function walkPaths(paths: readonly string[]): Promise<Walked> {
+  const walked: Walked = { files: [], dirs: new Set() };
+  for (const p of paths) await expandOne(p, walked);
+  return walked;
+}
+
+async function expandOne(p: string, walked: Walked): Promise<void> {
+  const { files: out } = walked;
   const st = await statOrThrow(p);
   if (!st.isDirectory()) {
     out.push(p);
     return;
   }
   const before = out.length;
-  await walkDir(p, out, new Set());
+  // Each path named is walked whole, even where an earlier one covered it.
+  const seen = new Set<string>();
+  await walkDir(p, out, seen);
+  for (const d of seen) walked.dirs.add(d);
   // A directory named for checking that yields nothing (an unmounted evidence share, a case
   // folder whose files were never copied) is refused, not passed: exit 0 with nothing checked
   // would read as "every artifact verified" in a pipeline.

@@ -7,7 +7,7 @@
  * says less than the case's verdict.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,5 +187,54 @@ describe('the case report', () => {
       'gone.json could not be verified: no such file or directory: gone.json (a symbolic link whose target does not exist)',
       'pipe could not be verified: cannot read pipe: a FIFO (named pipe), not a regular file',
     ]);
+  }, 120_000);
+});
+
+describe('what a case run writes', () => {
+  it('is refused in one line in a folder linked from inside the case: --case FILE, export --out', async () => {
+    const dir = caseDir();
+    const ext = join(root, `ext-${seq++}`);
+    mkdirSync(ext);
+    symlinkSync(ext, join(dir, 'ext'));
+    const journal = join(ex, 'tg', 'journal');
+    for (const [flag, args] of [
+      ['--case', ['verify', dir, '--case', join(ext, 'out.json')]],
+      ['--case', ['verify', dir, '--case', join(ext, 'out.json'), '--workers', '2']],
+      ['--out', ['export', dir, '--journal', journal, '--out', join(ext, 'out.zip')]],
+    ] as const) {
+      const r = await runCli([...args]);
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^reprise: ${flag} \\S+ is inside the case folder, where the next run would take it for an artifact\\n$`,
+        ),
+      );
+    }
+    expect(existsSync(join(ext, 'out.json')) || existsSync(join(ext, 'out.zip'))).toBe(false);
+  }, 120_000);
+
+  it('refuses a journal a replay would append to inside the case, named or linked', async () => {
+    const dir = join(root, `case-${seq++}`);
+    mkdirSync(dir);
+    cpSync(join(ex, 'tg', 'recorded-anchored', 'manifest.json'), join(dir, 'manifest.json'));
+    cpSync(join(ex, 'tg', 'journal'), join(dir, 'journal'), { recursive: true });
+    const link = join(root, `journal-link-${seq++}`);
+    symlinkSync(join(dir, 'journal'), link);
+    const before = readFileSync(join(dir, 'journal', 'entries.jsonl'));
+    const key = join(ex, 'journal', 'keys', 'reviewer.pem');
+    for (const j of [join(dir, 'journal'), link]) {
+      const r = await runCli(['replay', dir, '--case', '-', '--journal', j, '--key', key, '--workers', '2']);
+      expect(r.code, j).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `reprise: --journal ${j} is inside the case folder, which the replay would append to while the case reads it\n`,
+      );
+    }
+    expect(readFileSync(join(dir, 'journal', 'entries.jsonl'))).toEqual(before);
+    // Verifying reads the journal only: nothing to refuse.
+    const verify = await runCli(['verify', dir, '--case', '-', '--journal', join(dir, 'journal'), '--key', key]);
+    expect(verify.code).not.toBe(3);
+    expect(lstatSync(join(dir, 'journal')).isDirectory()).toBe(true);
   }, 120_000);
 });

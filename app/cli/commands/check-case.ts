@@ -7,6 +7,7 @@
  * engine code for it.
  */
 import { realpathSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CaseMode, CaseReport } from '../../../shared/case.js';
 import { UsageError } from '../../core/errors.js';
@@ -15,7 +16,7 @@ import { jsonPieces } from '../../core/json-pieces.js';
 import { assembleCase } from '../../engine/case/assemble.js';
 import { partFromBytes } from '../../engine/case/part-bytes.js';
 import type { CaseOutcome, CaseUnreadable } from '../../engine/case/part.js';
-import { caseFiles, type CaseFile } from '../../engine/case/walk.js';
+import { caseWalk, type CaseFile } from '../../engine/case/walk.js';
 import { caseRechecks, replaceOutcomes } from '../../engine/case/rechecks.js';
 import { outcomeOf } from '../../jobs/case-outcome.js';
 import { FINDINGS_LIMIT } from '../../core/findings.js';
@@ -35,22 +36,77 @@ export async function caseTarget(
   if (out === '-' && (values['json'] || values['jsonl']))
     throw new UsageError('--case - prints the case report on stdout: it excludes --json and --jsonl');
   if (out !== '-' && inside(out, positionals[0]!))
-    throw new UsageError(`--case ${out} is inside the case folder, where the next run would take it for an artifact`);
+    throw new UsageError(`--case ${out} is inside the case folder, ${NEXT_RUN}`);
   if (out !== '-') await checkOutputFile(out, '--case');
   return out;
 }
 
+const NEXT_RUN = 'where the next run would take it for an artifact';
+
 /** Whether `file` lies in `dir` (both through their real paths, so a link cannot hide it). */
 export function inside(file: string, dir: string): boolean {
-  const real = (p: string): string => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return resolve(p);
-    }
-  };
-  const rel = relative(real(dir), join(real(dirname(resolve(file))), basename(file)));
+  const rel = relative(real(dir), realTarget(file));
   return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** Where a write to `file` lands, as a real path: through a link (core/files.ts writeTarget), else in its real folder. */
+function realTarget(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return join(real(dirname(resolve(file))), basename(file));
+  }
+}
+
+/**
+ * Whether what a run writes at `path` lies in the case: inside its folder, or in any folder
+ * its walk visited (`dirs`, caseWalk), a folder linked from inside it too, which a check
+ * of the folder's path alone misses and the next run walks.
+ */
+export async function liesInCase(path: string, dir: string, dirs: ReadonlySet<string>): Promise<boolean> {
+  if (inside(path, dir)) return true;
+  const target = realTarget(path);
+  for (const p of [target, dirname(target)]) {
+    const st = await stat(p).catch(() => null);
+    if (st && dirs.has(`${st.dev}:${st.ino}`)) return true;
+  }
+  return false;
+}
+
+/**
+ * Refuses, once the case is walked and before any artifact runs, what the run would write
+ * where the case reads: the case report and a replay's comparison (`--out`), which the next
+ * run would take for artifacts, and the journal a replay appends to (`--journal` with
+ * `--key`), which the case would read while it grows: its timeline would depend on the
+ * worker count.
+ */
+export async function refuseWritesInCase(
+  values: Record<string, unknown>,
+  mode: CaseMode,
+  dir: string,
+  dirs: ReadonlySet<string>,
+): Promise<void> {
+  for (const [flag, path, why] of caseWrites(values, mode))
+    if (await liesInCase(path, dir, dirs)) throw new UsageError(`${flag} ${path} is inside the case folder, ${why}`);
+}
+
+function caseWrites(values: Record<string, unknown>, mode: CaseMode): [string, string, string][] {
+  const writes: [string, string, string][] = [];
+  const [out, journal] = [values['case'], values['journal']];
+  if (typeof out === 'string' && out !== '-') writes.push(['--case', out, NEXT_RUN]);
+  if (mode !== 'replay') return writes;
+  if (typeof values['out'] === 'string') writes.push(['--out', values['out'], NEXT_RUN]);
+  if (typeof journal === 'string' && typeof values['key'] === 'string')
+    writes.push(['--journal', journal, 'which the replay would append to while the case reads it']);
+  return writes;
 }
 
 /**
@@ -63,11 +119,14 @@ export class CaseCollector {
   private readonly unreadable: CaseUnreadable[] = [];
   private constructor(
     readonly files: readonly CaseFile[],
+    /** The folders the walk visited (caseWalk). */
+    readonly dirs: ReadonlySet<string>,
     readonly mode: CaseMode,
   ) {}
 
   static async of(dir: string, mode: CaseMode): Promise<CaseCollector> {
-    return new CaseCollector(await caseFiles(dir), mode);
+    const { files, dirs } = await caseWalk(dir);
+    return new CaseCollector(files, dirs, mode);
   }
 
   get paths(): string[] {

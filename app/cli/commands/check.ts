@@ -252,6 +252,7 @@ function makeCheck(mode: Mode): Command {
       const pool = workers > 0 ? startBatchPool(workers) : null;
       try {
         const collector = asCase ? await asCase.CaseCollector.of(positionals[0]!, mode) : null;
+        if (asCase && collector) await asCase.refuseWritesInCase(values, mode, positionals[0]!, collector.dirs);
         const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         // One file named on its own (not a folder's, not a case's): a flag only another

@@ -13,10 +13,11 @@ import { hashBytes } from '../../core/hash.js';
 import type { TrustStore } from '../../core/keys.js';
 import { safeText } from '../../core/text.js';
 import { openCaseBundle } from '../../engine/evidence.js';
+import { caseWalk } from '../../engine/case/walk.js';
 import { runCase } from '../../jobs/case.js';
 import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
-import { inside } from './check-case.js';
+import { inside, liesInCase } from './check-case.js';
 import { engineOptions } from './check.js';
 
 export interface CaseExport {
@@ -31,11 +32,13 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   for (const flag of ['replay', 'report', 'attestation'])
     if (x.values[flag] !== undefined)
       throw new UsageError(`--${flag} is for one artifact; a case folder is exported with its own reports`);
-  if (inside(x.out, x.dir))
-    throw new UsageError(`--out ${x.out} is inside the case folder, where the next run would take it for an artifact`);
+  const inCase = `--out ${x.out} is inside the case folder, where the next run would take it for an artifact`;
+  if (inside(x.out, x.dir)) throw new UsageError(inCase);
   const { key: _key, out: _out, ...options } = engineOptions(x.values);
   // The journal is verified first: one that cannot prove judgements is refused before the case runs.
   const bundle = await openCaseBundle(x.journal, x.trust);
+  // A folder linked from inside the case is in it too: only its walk knows them all.
+  if (await liesInCase(x.out, x.dir, (await caseWalk(x.dir)).dirs)) throw new UsageError(inCase);
   const reports = new Map<string, Report>();
   const caseReport = await runCase(x.dir, {
     workers: intFlag(x.values['workers'], 'workers', 0, 64) ?? 0,

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { cannotOpen } from '../../core/files.js';
-import { childPrefix, expandPaths } from '../paths.js';
+import { childPrefix, walkPaths } from '../paths.js';
 
 export interface CaseFile {
   /** Where it is (the folder as given, joined with its entries). */
@@ -14,12 +14,25 @@ export interface CaseFile {
 
 /** Every artifact of the folder, in the walk's order (names in code-unit order, a journal kept whole). */
 export async function caseFiles(dir: string): Promise<CaseFile[]> {
+  return (await caseWalk(dir)).files;
+}
+
+/** What the walk of a case found. */
+export interface CaseWalk {
+  files: CaseFile[];
+  /** Every folder the walk visited (`device:inode`, links followed): nothing the run writes may lie in one. */
+  dirs: ReadonlySet<string>;
+}
+
+/** caseFiles, with the folders the walk visited. */
+export async function caseWalk(dir: string): Promise<CaseWalk> {
   const st = await stat(dir).catch((e: unknown) => {
     throw cannotOpen(dir, e);
   });
   if (!st.isDirectory()) throw new UsageError(`a case is a folder: ${dir} is not a directory`, 'path');
   const prefix = childPrefix(dir);
-  return (await expandPaths([dir])).map((path) => ({ path, rel: relativeOf(path, prefix) }));
+  const { files, dirs } = await walkPaths([dir]);
+  return { files: files.map((path) => ({ path, rel: relativeOf(path, prefix) })), dirs };
 }
 
 function relativeOf(path: string, prefix: string): string {
