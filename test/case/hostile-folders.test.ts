@@ -7,7 +7,17 @@
  * says less than the case's verdict.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +197,27 @@ describe('the case report', () => {
       'gone.json could not be verified: no such file or directory: gone.json (a symbolic link whose target does not exist)',
       'pipe could not be verified: cannot read pipe: a FIFO (named pipe), not a regular file',
     ]);
+  }, 120_000);
+
+  it('sets the exit code when it is worse than every artifact alone: an exported report edited beside its artifact', async () => {
+    const dir = join(root, `case-${seq++}`);
+    mkdirSync(dir);
+    cpSync(join(ex, 'tg', 'exact-intact', 'manifest.json'), join(dir, 'manifest.json'));
+    const exported = await runCli(['verify', join(dir, 'manifest.json'), '--json']);
+    expect(exported.code).toBe(0);
+    const report = JSON.parse(exported.stdout) as { chain: { label: string }[] };
+    report.chain[0]!.label += ' (edited)';
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 2));
+    // Alone, the report is undecided (no artifact given): exit 2.
+    expect((await runCli(['verify', dir])).code).toBe(2);
+    // The case checks it against its artifact and fails: so does its exit code.
+    const toStdout = await runCli(['verify', dir, '--case', '-']);
+    expect(caseOf(toStdout).verdict).toBe('fail');
+    expect(toStdout.code).toBe(1);
+    const file = join(root, `case-${seq++}.json`);
+    const toFile = await runCli(['verify', dir, '--case', file, '--workers', '2']);
+    expect(toFile.code).toBe(1);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as CaseOut).verdict).toBe('fail');
   }, 120_000);
 });
 

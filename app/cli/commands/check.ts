@@ -266,7 +266,11 @@ function makeCheck(mode: Mode): Command {
             await runBatch([file.path], mode, opts, pool, 'none', (_i, item) => (got = item), [file.rel]);
             return got ?? { ok: false, usage: false, message: 'internal error: the batch returned no item' };
           };
-          await asCase.writeCase(io, caseOut, await collector.report(options, rerun));
+          const report = await collector.report(options, rerun);
+          await asCase.writeCase(io, caseOut, report);
+          // Fail-closed: the case can fail where each artifact alone did not (an exported
+          // report checked again against its artifact), and its exit code says so.
+          return worstExit([code, exitOfVerdict(report.verdict)]);
         }
         return code;
       } finally {
