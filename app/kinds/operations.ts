@@ -128,6 +128,14 @@ export interface CaseEventFact {
   label: string;
   /** The chain node of the report it belongs to, or null. */
   node: string | null;
+  /**
+   * What part of the document the event stands for, in the terms its report's findings
+   * point in, when `pointer` says something narrower or in other terms: an ACGP EVAL's event
+   * points at its timestamp, or at `line:9` of a JSON Lines trace (where the editor opens),
+   * while it stands for the whole EVAL, whose findings point at `/8/trust_debt/post`. The
+   * event's severity is that of the findings there.
+   */
+  within?: string;
 }
 
 /** A judgement or note as the journal holds it; the case adds which journal and which of its artifacts. */

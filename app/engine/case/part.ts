@@ -63,7 +63,7 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
   for (const e of facts.events) {
     const atUtc = normalisedUtc(e.atUtc);
     if (atUtc === null) continue; // the kind's own checks say what is wrong with a timestamp
-    const severity = severityAt(report, pointed, e.pointer, e.node);
+    const severity = severityAt(report, pointed, e.within ?? e.pointer, e.node);
     events.push({ atUtc, node: e.node, pointer: e.pointer, label: e.label, severity });
   }
   return {

@@ -21,7 +21,10 @@ export function acgpCaseFacts(subject: CaseSubject, report: Report): CaseFacts {
     const i = p['index'];
     const pointer = single ? '/timestamp' : lines ? `line:${i + 1}` : `/${i}/timestamp`;
     const what = typeof p['intervention'] === 'string' ? `: ${p['intervention']}` : '';
-    facts.events.push({ atUtc: p['timestamp'], pointer, label: `EVAL ${i}${what}`, node: null });
+    // The event is the whole EVAL, where its findings point (by index in a trace): an
+    // EVAL's findings are at its members (`/8/trust_debt/post`), never at its timestamp.
+    const within = single ? '' : `/${i}`;
+    facts.events.push({ atUtc: p['timestamp'], pointer, label: `EVAL ${i}${what}`, node: null, within });
   }
   return facts;
 }
