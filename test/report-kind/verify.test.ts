@@ -214,12 +214,12 @@ describe('--artifact on the command line', () => {
     const other = join(ex, 'unknown', 'not-an-artifact.json');
     expect(await cli('verify', dump, '--artifact', other)).toEqual({
       code: 3,
-      err: `reprise: --artifact applies to exported reports; ${dump} is a replay-dump\n`,
+      err: `reprise: --artifact applies to exported reports; ${dump} is of kind replay-dump\n`,
     });
     const journal = join(ex, 'journal', 'sample');
     expect(await cli('verify', journal, '--artifact', other)).toMatchObject({
       code: 3,
-      err: `reprise: --artifact applies to exported reports; ${journal} is a journal\n`,
+      err: `reprise: --artifact applies to exported reports; ${journal} is of kind journal\n`,
     });
   });
 

@@ -9,7 +9,7 @@
  *             journal and predates the manifest's creation, the lineage resolves.
  * Drift beyond ε emits REPLAY-DRIFT with decisionMaterial; routing follows.
  */
-import { writeFileAtomic } from '../../core/files.js';
+import { readFailure, writeFileAtomic } from '../../core/files.js';
 import type { Authenticity, ChainNode, Comparison, Finding, JsonValue, TgDriftRate } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
 import { fail, info, unavailable, warning, changedNumbers } from './findings.js';
@@ -645,7 +645,7 @@ async function writeComparison(out: string, comparison: Record<string, JsonValue
   try {
     await writeFileAtomic(out, JSON.stringify(comparison, null, 2) + '\n');
   } catch (e) {
-    throw new UsageError(`cannot write --out ${out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
+    throw new UsageError(`cannot write --out ${out}: ${readFailure(e)}`, 'path');
   }
 }
 
