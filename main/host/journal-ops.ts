@@ -150,6 +150,12 @@ const MAX_EVIDENCE_DEPTH = 8;
 const MAX_EVIDENCE_DELTAS = 100;
 
 /**
+ * A recorded number as the exact decimal it stands for, in plain digits: String(1e-7) is
+ * "1e-7", which beside the exact column's 0.0000001 reads as another value.
+ */
+const plain = (n: number): string => exact(n).toFixed();
+
+/**
  * Every comparison in a case's evidence (an object with numeric `original` and `replayed`),
  * with |replayed − original| in exact decimal arithmetic, held against the delta the entry
  * wrote: the window shows decimals, and does no arithmetic on binary floats itself.
@@ -164,12 +170,12 @@ export function evidenceDeltas(evidence: unknown, at = '', depth = 0, out: Evide
     out.push({
       pointer: at,
       output: typeof output === 'string' ? output : null,
-      original: String(original),
-      replayed: String(replayed),
-      written: typeof delta === 'number' ? String(delta) : null,
+      original: plain(original),
+      replayed: plain(replayed),
+      written: typeof delta === 'number' ? plain(delta) : null,
       exact: d.toFixed(),
       agrees: typeof delta === 'number' && exact(Math.abs(delta)).eq(d),
-      epsilon: typeof epsilon === 'number' ? String(epsilon) : null,
+      epsilon: typeof epsilon === 'number' ? plain(epsilon) : null,
     });
   }
   for (const [k, v] of Object.entries(evidence))
