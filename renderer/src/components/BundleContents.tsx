@@ -4,7 +4,7 @@ import {
   type BundledJudgementDetails,
   type CaseBundleDetails,
 } from '../../../shared/details/bundle';
-import type { CarriedDetails } from '../../../shared/details/carried';
+import type { CarriedDetails, IntegrityDetails } from '../../../shared/details/carried';
 import type { Report } from '../../../shared/report';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { Signer } from './AnchorFields';
@@ -20,7 +20,6 @@ import { CopyValue } from './Copy';
  */
 export function CarriedVerdicts({ details }: { details: CarriedDetails }) {
   const i = details.integrity;
-  const c = details.carried;
   return (
     <dl className="meta carried-verdicts" data-testid="carried-verdicts">
       <dt>The file itself</dt>
@@ -28,24 +27,126 @@ export function CarriedVerdicts({ details }: { details: CarriedDetails }) {
         <strong className={`tag ${i.verdict}`}>{VERDICT_LABEL[i.verdict]}</strong> {i.statement}
       </dd>
       <dt>The report it carries</dt>
-      <dd data-testid="carried-verdict" data-verdict={c?.verdict ?? 'none'}>
-        {c ? (
-          <>
-            <strong className={`tag ${c.verdict}`}>{VERDICT_LABEL[c.verdict]}</strong> {c.kind}
-            {c.id ? ` ${c.id}` : ''}
-            {c.decisive ? (
-              <>
-                : <strong className="mono">{c.decisive.rule}</strong> {c.decisive.message}
-              </>
-            ) : (
-              ': every check of the carried report passed.'
-            )}
-          </>
-        ) : (
-          'unreadable: the file holds no report that could be read (see the findings).'
-        )}
-      </dd>
+      <CarriedVerdict details={details} />
     </dl>
+  );
+}
+
+/**
+ * How far the carried report's own verdict can be taken: as stated when the file that
+ * carries it passed its own checks; never when they failed (an edited report.json, or a
+ * report of another artifact, states whatever its editor wrote: its PASS is not shown as
+ * one); not proven when they could not be made (no trust store).
+ */
+type CarriedTrust = 'trusted' | 'untrusted' | 'unproven';
+const TRUST: Record<IntegrityDetails['verdict'], CarriedTrust> = {
+  pass: 'trusted',
+  fail: 'untrusted',
+  unavailable: 'unproven',
+};
+
+function CarriedVerdict({ details }: { details: CarriedDetails }) {
+  const { integrity: i, carried: c } = details;
+  if (!c)
+    return (
+      <dd data-testid="carried-verdict" data-verdict="none">
+        unreadable: the file holds no report that could be read (see the findings).
+      </dd>
+    );
+  const trust = TRUST[i.verdict];
+  const what = `${c.kind}${c.id ? ` ${c.id}` : ''}`;
+  return (
+    <dd data-testid="carried-verdict" data-verdict={c.verdict} data-trust={trust}>
+      {trust === 'untrusted' ? (
+        <>
+          <strong className="tag fail">NOT TRUSTED</strong> {what}: the verdict it states cannot be trusted, because the
+          file that carries it failed its own checks ({i.statement}).
+        </>
+      ) : trust === 'unproven' && c.verdict === 'pass' ? (
+        <>
+          <strong className="tag unavailable">NOT PROVEN</strong> {what}: its own checks passed, but the file that
+          carries it could not be checked ({i.statement}).
+        </>
+      ) : (
+        <StatedVerdict c={c} what={what} />
+      )}
+    </dd>
+  );
+}
+
+/** The carried report's verdict as it states it, with its decisive finding. */
+function StatedVerdict({ c, what }: { c: NonNullable<CarriedDetails['carried']>; what: string }) {
+  return (
+    <>
+      <strong className={`tag ${c.verdict}`}>{VERDICT_LABEL[c.verdict]}</strong> {what}
+      {c.decisive ? (
+        <>
+          : <strong className="mono">{c.decisive.rule}</strong> {c.decisive.message}
+        </>
+      ) : (
+        ': every check of the carried report passed.'
+      )}
+    </>
+  );
+}
+
+/** A carried judgement, and whether a trust store was there to name its signer. */
+export interface InForce {
+  j: BundledJudgementDetails;
+  trustStore: boolean;
+}
+
+/**
+ * The signed reject in force among the judgements a bundle (or a case bundle) carries: on
+ * each item (artifact and pointer) the latest judgement that is not a note is the one in
+ * force; of those, the latest reject. The engine's PASS says the checks agree, not that a
+ * reviewer accepted what they show: a PASS beside a reject must not read as a plain pass.
+ * Counted whether or not its proof verified (fail-closed); the line below says which.
+ */
+export function rejectInForce(report: Report): InForce | null {
+  const d = bundleDetailsOf(report) ?? caseBundleDetailsOf(report);
+  if (!d) return null;
+  const latest = new Map<string, BundledJudgementDetails>();
+  for (const j of [...d.judgements].sort((a, b) => a.seq - b.seq))
+    if (j.decision !== 'note') latest.set(JSON.stringify([j.subject, j.pointer]), j);
+  let reject: BundledJudgementDetails | null = null;
+  for (const j of latest.values()) if (j.decision === 'reject' && (!reject || j.seq > reject.seq)) reject = j;
+  return reject ? { j: reject, trustStore: d.integrity.trustStore } : null;
+}
+
+/** Who signed, in words fit for a heading (no copy button): role and label, else the key id. */
+function signerWords({ j, trustStore }: InForce): string {
+  if (j.role) return `${j.role}${j.label ? `: ${j.label}` : ''}`;
+  return `${trustStore ? 'a key not in the trust store' : 'an unnamed key (no trust store given)'}, ${j.author}`;
+}
+
+/** Beside the verdict word, inside the heading that names the banner: the decision in force and who signed it. */
+export function RejectCaveat({ r }: { r: InForce }) {
+  return (
+    <span className="verdict-caveat" data-testid="verdict-caveat">
+      {' '}
+      · signed reject by {signerWords(r)}
+    </span>
+  );
+}
+
+/** Below the heading: which judgement, on what, the key that signed it and its proof. */
+export function RejectLine({ r, id }: { r: InForce; id: string }) {
+  const { j } = r;
+  return (
+    <p className="verdict-rejection" id={id} data-testid="verdict-rejection">
+      <strong>A reviewer rejected this.</strong> The judgement in force is a signed <strong>reject</strong> (entry #
+      {j.seq}, on {j.pointer === '' ? 'the whole report' : j.pointer}) by{' '}
+      <Signer
+        keyId={j.author}
+        role={j.role}
+        label={j.label}
+        checked={r.trustStore}
+        copyLabel={`the key id that signed entry #${j.seq}`}
+      />
+      ; {j.proof.verified ? 'its inclusion proof verified' : 'its inclusion proof is not verified'}. The verdict is the
+      engine&apos;s checks alone.
+    </p>
   );
 }
 
@@ -81,43 +182,46 @@ export function BundledJudgements({
       {list.length === 0 ? (
         <p className="muted">The bundle carries no judgement: nothing signed binds its report to a reviewer.</p>
       ) : (
-        <table className="grid" data-testid="bundled-judgements">
-          <caption className="visually-hidden">Judgements carried by the evidence bundle, with their proofs</caption>
-          <ColumnHeads names={['Entry', 'Decision', 'Item', 'Rationale', 'Signer', 'Proof']} />
-          <tbody>
-            {list.map((j) => (
-              <tr key={j.seq} data-testid={`bundled-judgement-${j.seq}`}>
-                <td className="mono small">
-                  #{j.seq} <span className="muted">{j.recordedAtUtc}</span>
-                  {j.entryHash && (
-                    <div>
-                      <CopyValue value={j.entryHash} label={`the hash of entry #${j.seq}`} />
-                    </div>
-                  )}
-                </td>
-                <td>
-                  <strong>{j.decision}</strong>
-                </td>
-                <td className="mono small">{itemOf(j)}</td>
-                <td className="small" data-testid="bundled-rationale">
-                  {j.rationale}
-                </td>
-                <td className="small">
-                  <Signer
-                    keyId={j.author}
-                    role={j.role}
-                    label={j.label}
-                    checked={trustStore}
-                    copyLabel={`the key id that signed entry #${j.seq}`}
-                  />
-                </td>
-                <td className="small" data-testid="bundled-proof" data-verified={String(j.proof.verified)}>
-                  <ProofCell j={j} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        // A table is read in two dimensions: in a narrow window it scrolls sideways in its box, never the page.
+        <div className="table-scroll">
+          <table className="grid" data-testid="bundled-judgements">
+            <caption className="visually-hidden">Judgements carried by the evidence bundle, with their proofs</caption>
+            <ColumnHeads names={['Entry', 'Decision', 'Item', 'Rationale', 'Signer', 'Proof']} />
+            <tbody>
+              {list.map((j) => (
+                <tr key={j.seq} data-testid={`bundled-judgement-${j.seq}`}>
+                  <td className="mono small">
+                    #{j.seq} <span className="muted">{j.recordedAtUtc}</span>
+                    {j.entryHash && (
+                      <div>
+                        <CopyValue value={j.entryHash} label={`the hash of entry #${j.seq}`} />
+                      </div>
+                    )}
+                  </td>
+                  <td>
+                    <strong>{j.decision}</strong>
+                  </td>
+                  <td className="mono small">{itemOf(j)}</td>
+                  <td className="small" data-testid="bundled-rationale">
+                    {j.rationale}
+                  </td>
+                  <td className="small">
+                    <Signer
+                      keyId={j.author}
+                      role={j.role}
+                      label={j.label}
+                      checked={trustStore}
+                      copyLabel={`the key id that signed entry #${j.seq}`}
+                    />
+                  </td>
+                  <td className="small" data-testid="bundled-proof" data-verified={String(j.proof.verified)}>
+                    <ProofCell j={j} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
@@ -128,24 +232,26 @@ export function CaseBundleReports({ details }: { details: CaseBundleDetails }) {
   return (
     <section className="panel case-bundle-reports" aria-labelledby="case-bundle-reports-h">
       <h2 id="case-bundle-reports-h">Reports carried by this case bundle ({details.caseBundle.reports.length})</h2>
-      <table className="grid" data-testid="case-bundle-reports">
-        <caption className="visually-hidden">Each artifact of the case and the verdict of its bundled report</caption>
-        <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'SHA-256']} />
-        <tbody>
-          {details.caseBundle.reports.map((r) => (
-            <tr key={r.member}>
-              <td className="mono small">{r.path}</td>
-              <td>{r.kind}</td>
-              <td>
-                <strong className={`tag ${r.verdict}`}>{VERDICT_LABEL[r.verdict]}</strong>
-              </td>
-              <td className="small">
-                {r.sha256 ? <CopyValue value={r.sha256} label={`the SHA-256 of ${r.path}`} /> : '—'}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="grid" data-testid="case-bundle-reports">
+          <caption className="visually-hidden">Each artifact of the case and the verdict of its bundled report</caption>
+          <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'SHA-256']} />
+          <tbody>
+            {details.caseBundle.reports.map((r) => (
+              <tr key={r.member}>
+                <td className="mono small">{r.path}</td>
+                <td>{r.kind}</td>
+                <td>
+                  <strong className={`tag ${r.verdict}`}>{VERDICT_LABEL[r.verdict]}</strong>
+                </td>
+                <td className="small">
+                  {r.sha256 ? <CopyValue value={r.sha256} label={`the SHA-256 of ${r.path}`} /> : '—'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

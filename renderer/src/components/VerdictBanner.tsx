@@ -4,66 +4,43 @@ import { authenticity, copyable, decisiveFinding, plainVerdict, VERDICT_LABEL } 
 import type { LocalHash, OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
 import { carriedOf } from '../../../shared/details/carried';
-import { CarriedContents, CarriedVerdicts } from './BundleContents';
+import {
+  CarriedContents,
+  CarriedVerdicts,
+  rejectInForce,
+  RejectCaveat,
+  RejectLine,
+  type InForce,
+} from './BundleContents';
+
+const REJECTION = 'verdict-rejection';
 
 /** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity. */
 export function VerdictBanner({ report, artifact }: { report: Report; artifact: OpenArtifact | null }) {
-  const decisive = decisiveFinding(report);
   const auth = authenticity(report);
-  const demo = whatIfOf(report);
   // A bundle or an exported report: its own verdict and the carried report's, each said (never one colour for both).
   const carried = carriedOf(report);
+  // A bundle carrying a signed reject: a PASS beside it is not shown in the colour of a plain pass.
+  const rejected = rejectInForce(report);
+  const tone = rejected && report.verdict === 'pass' ? 'rejected' : report.verdict;
   return (
     <>
       <section
-        className={`verdict-banner ${report.verdict}`}
+        className={`verdict-banner ${tone}`}
         role="status"
         aria-labelledby="verdict-h"
+        {...(rejected ? { 'aria-describedby': REJECTION } : {})}
+        data-verdict={report.verdict}
         data-testid="verdict"
       >
-        <h2 id="verdict-h" tabIndex={-1}>
-          <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span>{' '}
-          <span className="kind">{report.artifact.kind}</span>
-          {report.artifact.id && <span className="artifact-id"> {report.artifact.id}</span>}
-          {demo !== null && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
-        </h2>
-        <p className="plain" data-testid="decisive">
-          {decisive ? <strong className="mono">{decisive.rule}</strong> : null}
-          {decisive ? ' ' : ''}
-          {plainVerdict(report)}
-          {/* What the content looked like (RPR-KIND-001: a file truncated, behind a BOM...), in the engine's words. */}
-          {typeof decisive?.actual === 'string' && (
-            <span data-testid="decisive-actual">
-              {' '}
-              Found:{' '}
-              {copyable(decisive.actual) ? (
-                <CopyValue value={decisive.actual} label="the value found" />
-              ) : (
-                <>{decisive.actual}.</>
-              )}
-            </span>
-          )}
-        </p>
+        <BannerHeading report={report} rejected={rejected} />
+        {rejected && <RejectLine r={rejected} id={REJECTION} />}
+        <Decisive report={report} />
         {carried && <CarriedVerdicts details={carried} />}
         <p className={`authenticity ${auth.level}`} data-testid="authenticity" data-status={auth.status}>
           <span className="label">Authenticity:</span> {auth.text}
         </p>
-        {report.authenticity?.keyId && (
-          <p className="small">
-            <span className="label">Signing key:</span>{' '}
-            <CopyValue value={report.authenticity.keyId} label="the signing key id" testId="key-id" />{' '}
-            <span data-testid="key-signer">
-              {report.authenticity.role ? (
-                <>
-                  held by a <strong>{report.authenticity.role}</strong>
-                  {report.authenticity.label ? <>: {report.authenticity.label}</> : ' (no label in the trust store)'}
-                </>
-              ) : (
-                '(role and label unknown: the trust store given does not list this key, or none was given)'
-              )}
-            </span>
-          </p>
-        )}
+        <SigningKey report={report} />
         <dl className="meta">
           <dt>File</dt>
           <dd>
@@ -79,6 +56,64 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
       </section>
       {carried && <CarriedContents report={report} />}
     </>
+  );
+}
+
+/** The heading that names the banner: verdict, what a reviewer's reject in force says beside it, kind and id. */
+function BannerHeading({ report, rejected }: { report: Report; rejected: InForce | null }) {
+  return (
+    <h2 id="verdict-h" tabIndex={-1}>
+      <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span>
+      {rejected && <RejectCaveat r={rejected} />} <span className="kind">{report.artifact.kind}</span>
+      {report.artifact.id && <span className="artifact-id"> {report.artifact.id}</span>}
+      {whatIfOf(report) !== null && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
+    </h2>
+  );
+}
+
+/** The decisive finding in plain words, and what the content looked like, in the engine's words. */
+function Decisive({ report }: { report: Report }) {
+  const decisive = decisiveFinding(report);
+  return (
+    <p className="plain" data-testid="decisive">
+      {decisive ? <strong className="mono">{decisive.rule}</strong> : null}
+      {decisive ? ' ' : ''}
+      {plainVerdict(report)}
+      {/* What the content looked like (RPR-KIND-001: a file truncated, behind a BOM...), in the engine's words. */}
+      {typeof decisive?.actual === 'string' && (
+        <span data-testid="decisive-actual">
+          {' '}
+          Found:{' '}
+          {copyable(decisive.actual) ? (
+            <CopyValue value={decisive.actual} label="the value found" />
+          ) : (
+            <>{decisive.actual}.</>
+          )}
+        </span>
+      )}
+    </p>
+  );
+}
+
+/** The key that signed the artifact, and who holds it as the trust store says. */
+function SigningKey({ report }: { report: Report }) {
+  const a = report.authenticity;
+  if (!a?.keyId) return null;
+  return (
+    <p className="small">
+      <span className="label">Signing key:</span>{' '}
+      <CopyValue value={a.keyId} label="the signing key id" testId="key-id" />{' '}
+      <span data-testid="key-signer">
+        {a.role ? (
+          <>
+            held by a <strong>{a.role}</strong>
+            {a.label ? <>: {a.label}</> : ' (no label in the trust store)'}
+          </>
+        ) : (
+          '(role and label unknown: the trust store given does not list this key, or none was given)'
+        )}
+      </span>
+    </p>
   );
 }
 
