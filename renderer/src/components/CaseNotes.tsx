@@ -4,8 +4,10 @@ import { checkRationale, type JudgementView, type NoteReceipt, type SigningKey }
 import type { CaseJudgement } from '../../../shared/case';
 import { RATIONALE_RULE } from '../../../shared/rationale';
 import { useJudgement } from '../judgement-store';
+import { focusWhenShown } from '../lib/focus';
 import { signingRefusal } from '../lib/sign-gate';
 import { useStore } from '../store';
+import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
 import { SignDialog } from './SignDialog';
 
@@ -15,12 +17,21 @@ export interface NotesJournal {
   trustStore: string;
 }
 
+/** A key's role and label as a trust store gives them; `checked`: a trust store was consulted. */
+interface KeyName {
+  role: string | null;
+  label: string | null;
+  checked: boolean;
+}
+
 /** One version of a note as the list shows it. */
 interface NoteRow {
   seq: number;
   entryHash: string;
   text: string;
   author: string;
+  /** Who the author is as the trust store names the key (null: not named, or not read here). */
+  signer: KeyName | null;
   atUtc: string;
   supersedes: string | null;
   supersededBy: string | null;
@@ -36,6 +47,59 @@ const IDS = {
   blocked: 'note-confirm-blocked',
 };
 
+/** Ids focus moves to: the receipt after signing, the error when the engine refused, the add button after a cancel. */
+const NOTE_RECEIPT = 'note-receipt';
+const NOTE_ERROR = 'note-error';
+const NOTE_ADD = 'note-add';
+
+/** A note of the journal worked in, its signer named by the trust store it was read with. */
+function workRow(w: JudgementView, checked: boolean): NoteRow {
+  return {
+    seq: w.seq,
+    entryHash: w.entryHash,
+    text: w.rationale,
+    author: w.author,
+    signer: { role: w.role, label: w.label, checked },
+    atUtc: w.recordedAtUtc,
+    supersedes: w.supersedes ?? null,
+    supersededBy: null,
+    caseJournal: null,
+  };
+}
+
+/** A note just signed here, from its receipt (the engine named its signer with the journal's trust store). */
+function receiptRow(r: NoteReceipt, text: string): NoteRow {
+  return {
+    seq: r.seq,
+    entryHash: r.entryHash,
+    text,
+    author: r.keyId,
+    signer: { role: r.role, label: r.label, checked: true },
+    atUtc: r.atUtc,
+    supersedes: r.supersedes,
+    supersededBy: null,
+    caseJournal: null,
+  };
+}
+
+/**
+ * A note of one of the case's own journals. The case reads them without the names of their
+ * keys: a key the journal worked in names is the same key, any other stays unnamed here.
+ */
+function caseRow(n: CaseJudgement, names: ReadonlyMap<string, KeyName>): NoteRow {
+  return {
+    seq: n.seq,
+    entryHash: n.entryHash,
+    text: n.rationale,
+    author: n.author,
+    signer: names.get(n.author) ?? null,
+    atUtc: n.atUtc,
+    supersedes: n.supersedes,
+    supersededBy: null,
+    caseJournal: n.journal,
+  };
+}
+
 /**
  * The notes on this artifact: those of the journal worked in (read from it, so a note
  * recorded in an earlier session is listed when the case is opened again, wherever that
@@ -46,34 +110,15 @@ function rowsOf(
   notes: readonly CaseJudgement[],
   work: readonly JudgementView[],
   added: readonly NoteRow[],
-  artifact: string,
+  at: { artifact: string; checked: boolean },
 ): NoteRow[] {
   const rows = new Map<string, NoteRow>();
-  for (const w of work)
-    if (w.decision === 'note' && w.problem === null)
-      rows.set(w.entryHash, {
-        seq: w.seq,
-        entryHash: w.entryHash,
-        text: w.rationale,
-        author: w.author,
-        atUtc: w.recordedAtUtc,
-        supersedes: w.supersedes ?? null,
-        supersededBy: null,
-        caseJournal: null,
-      });
+  for (const w of work) if (w.decision === 'note' && w.problem === null) rows.set(w.entryHash, workRow(w, at.checked));
   for (const a of added) if (!rows.has(a.entryHash)) rows.set(a.entryHash, a);
+  const names = new Map([...rows.values()].flatMap((r) => (r.signer?.checked ? [[r.author, r.signer] as const] : [])));
   for (const n of notes)
-    if (n.decision === 'note' && n.subject === artifact && !rows.has(n.entryHash))
-      rows.set(n.entryHash, {
-        seq: n.seq,
-        entryHash: n.entryHash,
-        text: n.rationale,
-        author: n.author,
-        atUtc: n.atUtc,
-        supersedes: n.supersedes,
-        supersededBy: null,
-        caseJournal: n.journal,
-      });
+    if (n.decision === 'note' && n.subject === at.artifact && !rows.has(n.entryHash))
+      rows.set(n.entryHash, caseRow(n, names));
   const list = [...rows.values()].sort((a, b) => (a.atUtc < b.atUtc ? -1 : a.atUtc > b.atUtc ? 1 : a.seq - b.seq));
   // The first edit of a note supersedes it (the engine refuses a second).
   for (const r of list) {
@@ -100,6 +145,19 @@ function useWorkJudgements(journal: NotesJournal, artifact: string, version: num
   return judgements;
 }
 
+/** Who signed a note, as every other list names a signer (Signer); a case journal's key no trust store named here says so. */
+function NoteSigner({ row }: { row: NoteRow }) {
+  const copyLabel = `the key id that signed note #${row.seq}`;
+  if (row.signer)
+    return <Signer keyId={row.author} {...row.signer} copyLabel={copyLabel} testId={`note-signer-${row.seq}`} />;
+  return (
+    <span className="signer">
+      <span data-testid={`note-signer-${row.seq}`}>role and label not read (its journal is not the one worked in)</span>
+      , key <CopyValue value={row.author} label={copyLabel} />
+    </span>
+  );
+}
+
 function NoteItem({
   row,
   proof,
@@ -115,7 +173,7 @@ function NoteItem({
         {row.text}
       </p>
       <p className="small muted">
-        #{row.seq} at {row.atUtc}, signed by <span className="mono">{row.author}</span>
+        #{row.seq} at {row.atUtc}, signed by <NoteSigner row={row} />
         {row.supersedes && <> · edits an earlier version</>}
       </p>
       <p className="small" data-testid="note-state">
@@ -241,7 +299,14 @@ function NoteForm(props: {
         </p>
       )}
       <div className="toolbar">
-        <button type="button" onClick={() => setDraft(null)}>
+        <button
+          type="button"
+          onClick={() => {
+            setDraft(null);
+            // The form goes away with the focus in it: back to the button that adds a note.
+            focusWhenShown(NOTE_ADD);
+          }}
+        >
           Cancel
         </button>
         <button
@@ -269,6 +334,32 @@ function useBlocked(journal: NotesJournal): { blocked: string | null; signer: Si
   return { blocked, signer };
 }
 
+/** Signing the draft: the notes recorded here, the last receipt or the engine's refusal; focus then moves to that outcome. */
+function useNoteSigning(journal: NotesJournal, artifact: string, draft: Draft | null, done: (r: NoteReceipt) => void) {
+  const api = useStore((s) => s.api);
+  const keyPath = useJudgement((s) => s.keyPath);
+  const [added, setAdded] = useState<NoteRow[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [receipt, setReceipt] = useState<NoteReceipt | null>(null);
+  const sign = useCallback(async () => {
+    if (!api || !draft) return;
+    setError(null);
+    try {
+      const r = await api.recordNote({ ...journal, keyFile: keyPath, artifact, ...draft });
+      const row = receiptRow(r, draft.text);
+      setAdded((a) => [...a, row]);
+      setReceipt(r);
+      done(r);
+      // The form that opened the confirmation is gone: focus goes to what replaced it.
+      focusWhenShown(NOTE_RECEIPT);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      focusWhenShown(NOTE_ERROR);
+    }
+  }, [api, draft, journal, keyPath, artifact, done]);
+  return { sign, added, error, receipt };
+}
+
 /**
  * A reviewer's notes on one artifact of a case (docs/journal.md, "Notes"): every version,
  * the superseded ones too, each with its entry hash and its checked proof; a new note, or
@@ -287,82 +378,42 @@ export function CaseNotes({
   notes: readonly CaseJudgement[];
   onRecorded?: (r: NoteReceipt) => void;
 }) {
-  const api = useStore((s) => s.api);
-  const keyPath = useJudgement((s) => s.keyPath);
   const { blocked, signer } = useBlocked(journal);
-  const [added, setAdded] = useState<NoteRow[]>([]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [receipt, setReceipt] = useState<NoteReceipt | null>(null);
-  const work = useWorkJudgements(journal, artifact, added.length);
-  const rows = useMemo(() => rowsOf(notes, work, added, artifact), [notes, work, added, artifact]);
-  const proofs = useMemo(() => new Map(work.map((j) => [j.entryHash, j])), [work]);
-  const sign = useCallback(async () => {
-    if (!api || !draft) return;
-    setConfirming(false);
-    setError(null);
-    try {
-      const r = await api.recordNote({ ...journal, keyFile: keyPath, artifact, ...draft });
-      const row = {
-        seq: r.seq,
-        entryHash: r.entryHash,
-        text: draft.text,
-        author: r.keyId,
-        atUtc: r.atUtc,
-        supersedes: r.supersedes,
-        supersededBy: null,
-        caseJournal: null,
-      };
-      setAdded((a) => [...a, row]);
-      setReceipt(r);
+  const done = useCallback(
+    (r: NoteReceipt) => {
       setDraft(null);
       onRecorded?.(r);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  }, [api, draft, journal, keyPath, artifact, onRecorded]);
+    },
+    [onRecorded],
+  );
+  const { sign, added, error, receipt } = useNoteSigning(journal, artifact, draft, done);
+  const work = useWorkJudgements(journal, artifact, added.length);
+  const checked = journal.trustStore !== '';
+  const rows = useMemo(
+    () => rowsOf(notes, work, added, { artifact, checked }),
+    [notes, work, added, artifact, checked],
+  );
   return (
     <section className="panel case-notes" aria-labelledby="case-notes-h" data-testid="case-notes">
       <h3 id="case-notes-h">Notes on this artifact ({rows.length})</h3>
-      {rows.length === 0 ? (
-        <p className="muted">No note yet.</p>
-      ) : (
-        <ol className="notes">
-          {rows.map((r) => (
-            <NoteItem
-              key={r.entryHash}
-              row={r}
-              proof={proofs.get(r.entryHash)}
-              onEdit={
-                r.supersededBy || r.caseJournal !== null || draft
-                  ? null
-                  : () => setDraft({ text: r.text, supersedes: r.entryHash })
-              }
-            />
-          ))}
-        </ol>
-      )}
+      <NoteList rows={rows} work={work} editable={!draft} setDraft={setDraft} />
       {blocked && (
         <p id="note-blocked" className="field-error" data-testid="note-blocked">
           {blocked}
         </p>
       )}
-      {error && (
-        <p role="alert" className="error" data-testid="note-error">
-          The note was not signed: {error}
-        </p>
-      )}
-      {receipt && !draft && (
-        <p role="status" className="small" data-testid="note-receipt">
-          Signed and anchored: entry #{receipt.seq}, checkpoint size {receipt.checkpoint.size},{' '}
-          {receipt.proofVerified ? 'proof verified' : `proof NOT verified: ${receipt.proofFindings.join('; ')}`}.
-        </p>
-      )}
+      <NoteOutcome error={error} receipt={draft ? null : receipt} />
       {draft ? (
         <NoteForm draft={draft} setDraft={setDraft} blocked={blocked} onReview={() => setConfirming(true)} />
       ) : (
-        <button type="button" onClick={() => setDraft({ text: '', supersedes: null })} data-testid="note-add">
+        <button
+          type="button"
+          id={NOTE_ADD}
+          onClick={() => setDraft({ text: '', supersedes: null })}
+          data-testid="note-add"
+        >
           Add a note
         </button>
       )}
@@ -373,10 +424,60 @@ export function CaseNotes({
           journal={journal.dir}
           signer={signer}
           refused={blocked}
-          onSign={() => void sign()}
+          onSign={() => {
+            setConfirming(false);
+            void sign();
+          }}
           onCancel={() => setConfirming(false)}
         />
       )}
     </section>
+  );
+}
+
+/** Every version of every note, each editable when it is the latest of a note of the journal worked in. */
+function NoteList(props: {
+  rows: readonly NoteRow[];
+  work: readonly JudgementView[];
+  editable: boolean;
+  setDraft: (d: Draft) => void;
+}) {
+  const { rows, setDraft } = props;
+  const proofs = useMemo(() => new Map(props.work.map((j) => [j.entryHash, j])), [props.work]);
+  if (rows.length === 0) return <p className="muted">No note yet.</p>;
+  return (
+    <ol className="notes">
+      {rows.map((r) => (
+        <NoteItem
+          key={r.entryHash}
+          row={r}
+          proof={proofs.get(r.entryHash)}
+          onEdit={
+            r.supersededBy || r.caseJournal !== null || !props.editable
+              ? null
+              : () => setDraft({ text: r.text, supersedes: r.entryHash })
+          }
+        />
+      ))}
+    </ol>
+  );
+}
+
+/** What the last signing produced: the engine's refusal, or the receipt. Focus moves here after it (tabIndex -1, so no live region too). */
+function NoteOutcome({ error, receipt }: { error: string | null; receipt: NoteReceipt | null }) {
+  return (
+    <>
+      {error && (
+        <p id={NOTE_ERROR} tabIndex={-1} className="error" data-testid="note-error">
+          The note was not signed: {error}
+        </p>
+      )}
+      {receipt && (
+        <p id={NOTE_RECEIPT} tabIndex={-1} className="small receipt-line" data-testid="note-receipt">
+          Signed and anchored: entry #{receipt.seq}, checkpoint size {receipt.checkpoint.size},{' '}
+          {receipt.proofVerified ? 'proof verified' : `proof NOT verified: ${receipt.proofFindings.join('; ')}`}.
+        </p>
+      )}
+    </>
   );
 }

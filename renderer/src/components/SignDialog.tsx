@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { SignBlocked } from './SignBlocked';
 
 /** The ids of one confirmation's parts (tests and aria-describedby name them). */
@@ -8,6 +8,30 @@ export interface SignDialogIds {
   cancel: string;
   sign: string;
   blocked: string;
+}
+
+/**
+ * Focus while a confirmation is open (WAI-ARIA dialog pattern): first on its heading, so
+ * what will be signed is read from its start (the first focusable element is a Copy button
+ * in the middle of the fields; the Sign button would skip them), and back on the control
+ * that opened it when it closes. The closed dialog is removed by its owner before the
+ * browser can restore focus itself, which left focus at <body>. After signing, the owner
+ * moves focus on to the result once it is shown.
+ */
+function useDialogFocus(ref: RefObject<HTMLDialogElement | null>, heading: RefObject<HTMLHeadingElement | null>): void {
+  // Taken at the first render, before the dialog exists (an effect run twice would take the heading).
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    heading.current?.focus();
+    return () => {
+      // The dialog is gone by now, so nothing outside it is inert. Focus already placed
+      // elsewhere stays; an opener that is gone too (a closed case) has no place to return to.
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost && opener?.isConnected) opener.focus();
+    };
+  }, [ref, heading, opener]);
 }
 
 /**
@@ -33,10 +57,8 @@ export function SignDialog({
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useDialogFocus(ref, heading);
   return (
     <dialog
       ref={ref}
@@ -45,7 +67,9 @@ export function SignDialog({
       onCancel={onCancel}
       data-testid={ids.dialog}
     >
-      <h2 id={ids.heading}>{title}</h2>
+      <h2 id={ids.heading} tabIndex={-1} ref={heading}>
+        {title}
+      </h2>
       {children}
       <div className="toolbar">
         <button type="button" onClick={onCancel} data-testid={ids.cancel}>
