@@ -286,13 +286,11 @@ describe('a forged case bundle', () => {
 
   it('D5: a case.json that lacks or breaks a member is a finding naming it, never a crash', async () => {
     const edits: [(c: Record<string, unknown>) => void, string][] = [
-      [(c) => delete c['links'], 'entry:case.json#/links'],
-      [(c) => delete c['timeline'], 'entry:case.json#/timeline'],
+      // A missing member is named at the object that lacks it (no pointer names what is not there).
+      [(c) => delete c['links'], 'entry:case.json'],
+      [(c) => delete c['timeline'], 'entry:case.json'],
       [(c) => (c['links'] = null), 'entry:case.json#/links'],
-      [
-        (c) => delete (c['artifacts'] as Record<string, unknown>[])[0]!['counts'],
-        'entry:case.json#/artifacts/0/counts',
-      ],
+      [(c) => delete (c['artifacts'] as Record<string, unknown>[])[0]!['counts'], 'entry:case.json#/artifacts/0'],
       [(c) => (c['links'] = [1]), 'entry:case.json#/links/0'],
       [(c) => (c['findings'] = [null]), 'entry:case.json#/findings/0'],
       [(c) => (c['judgements'] = [null]), 'entry:case.json#/judgements/0'],
