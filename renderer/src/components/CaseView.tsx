@@ -15,6 +15,9 @@ import '../case.css';
 const VERDICTS = ['fail', 'unavailable', 'pass'] as const;
 const LINK_STATUSES = ['found', 'missing'] as const;
 
+/** A count with its noun, singular for one ("1 artifact", "2 links"). */
+const counted = (n: number, noun: string): string => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
 /** One progress over the whole case, and Cancel. */
 function CaseProgress() {
   const { running, name, cancel, runMode } = useCase(
@@ -26,7 +29,7 @@ function CaseProgress() {
     <div className="case-progress" role="status" data-testid="case-progress">
       <span>
         {runMode === 'replay' ? 'Replaying' : 'Verifying'} the case {name}… {running.done.toLocaleString('en')} of{' '}
-        {running.total ? running.total.toLocaleString('en') : '?'} artifacts
+        {running.total ? counted(running.total, 'artifact') : '? artifacts'}
       </span>
       <progress max={100} value={pct} aria-label="Case progress">
         {pct}%
@@ -291,8 +294,8 @@ function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: 
   return (
     <>
       <h3 id="case-verdict" tabIndex={-1} className={`case-verdict ${report.verdict}`} data-testid="case-verdict">
-        Case: {VERDICT_LABEL[report.verdict]} · {report.artifacts.length.toLocaleString('en')} artifacts ·{' '}
-        {report.links.length.toLocaleString('en')} links · {report.timeline.length.toLocaleString('en')} events
+        Case: {VERDICT_LABEL[report.verdict]} · {counted(report.artifacts.length, 'artifact')} ·{' '}
+        {counted(report.links.length, 'link')} · {counted(report.timeline.length, 'event')}
       </h3>
       <RunWords report={report} />
       <CaseFindings findings={report.findings} />
