@@ -61,6 +61,7 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
   const caseFolder = useCase((s) => s.folder);
   const caseOptions = useCase((s) => s.runOptions);
   const caseMode = useCase((s) => s.runMode);
+  const caseSent = useCase((s) => s.sent);
   useEffect(() => {
     if (!info) return;
     const t = setTimeout(
@@ -77,13 +78,15 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
             caseFolder,
             caseOptions,
             caseMode,
+            caseSent,
+            heldLink: artifact?.heldLink ?? null,
           },
           linkOptionNames(info.options),
         ),
       0,
     );
     return () => clearTimeout(t);
-  }, [info, view, artifact, caseFolder, caseOptions, caseMode]);
+  }, [info, view, artifact, caseFolder, caseOptions, caseMode, caseSent]);
 }
 
 /** A link pasted or followed in this tab changes only the fragment: open what it names. */
@@ -243,7 +246,8 @@ export function App() {
     <div className="app">
       <TopBar />
       <main>
-        {report && <VerdictBanner report={report} artifact={artifact} />}
+        {/* The Case view shows its own verdict: the open artifact's above it would read as the case's. */}
+        {report && view !== 'case' && <VerdictBanner report={report} artifact={artifact} />}
         <JobBar />
         {error && (
           <p role="alert" className="error" data-testid="error" id="error" tabIndex={-1}>

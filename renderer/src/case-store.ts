@@ -9,13 +9,33 @@ import type { ApiEvent, CaseSource, CaseStarted, CheckMode, RepriseClient } from
 import { CASE_SCHEMA, type CaseArtifact, type CaseReport } from '../../shared/case';
 import { uploadFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
+import { optionRefusal } from './lib/deep-link';
 import { optionsFor, useStore } from './store';
 
 export interface CaseRun {
-  caseId: string;
+  /** Null until the host has answered startCase: the case is asked for, and can be cancelled already. */
+  caseId: string | null;
   done: number;
   total: number;
 }
+
+/** Files being sent from the window into a case folder on the host: the case's first part. */
+export interface CaseSending {
+  /** The file being sent now (1-based), of how many, and its name in the case. */
+  index: number;
+  count: number;
+  name: string;
+}
+
+/** Where files sent from the window came from: what an empty case is said to be, and the name a link keeps. */
+export interface SentFrom {
+  what: 'folder' | 'files' | 'drop';
+  /** The folder's own name, when one folder was sent. */
+  folder?: string;
+}
+
+/** The most files one case sent from the window may hold (the host refuses more, main/host/case-side.ts). */
+export const MAX_SENT = 10_000;
 
 /** A file of a multi-file pick or drop, with its path in the case (a journal is a folder of files). */
 export interface CaseFile {
@@ -35,7 +55,11 @@ interface CaseState {
   mode: CheckMode;
   /** What the case on screen ran (null for a saved case report): its link says it, and its artifacts open so. */
   runMode: CheckMode | null;
+  /** The name a link keeps of a case sent from the window, which no link can send again. */
+  sent: string | null;
   setMode(mode: CheckMode): void;
+  /** While files are sent, then while the case runs: either is the case in progress, and Cancel stops it. */
+  sending: CaseSending | null;
   running: CaseRun | null;
   /** Verdicts landed so far, in landing order (the report's own order once it is in). */
   landed: CaseArtifact[];
@@ -47,14 +71,62 @@ interface CaseState {
    * view's fields and the chosen mode.
    */
   openFolder(path: string, options?: Record<string, string>, mode?: CheckMode): Promise<void>;
-  openFiles(files: CaseFile[]): Promise<void>;
+  openFiles(files: CaseFile[], from: SentFrom): Promise<void>;
   openSaved(file: File): Promise<void>;
   cancel(): Promise<void>;
+  /** Nothing open (a link the window refused): what ran is stopped and can no longer land. */
+  close(): void;
+  /** A link to a case sent from the window: nothing to reopen, said so, the link kept. */
+  linkToSent(name: string): void;
+  /** Something to open arrived while a case is in progress (a drop): said, not dropped. */
+  busyRefusal(): void;
   /** Opens one artifact of the case in the chain view, at a node (or a pointer) when given. */
   openArtifact(path: string, node: string | null, pointer: string | null): Promise<void>;
 }
 
-const FRESH = { running: null, landed: [], report: null, error: null, note: null, runMode: null };
+const FRESH = {
+  running: null,
+  sending: null,
+  landed: [] as CaseArtifact[],
+  report: null,
+  error: null,
+  note: null,
+  runMode: null,
+  runOptions: {},
+  sent: null,
+  name: null,
+  dir: null,
+  folder: null,
+};
+
+/**
+ * Each open (or Cancel, or close) starts a new generation: what an earlier one still has
+ * in flight (a file being sent, a startCase not yet answered) sees it is no longer current
+ * and lands nothing, so an earlier case never replaces a later one.
+ */
+let generation = 0;
+const STOPPED = new Error('superseded');
+function stillCurrent(gen: number): void {
+  if (gen !== generation) throw STOPPED;
+}
+
+/** A new generation; a case running on the host is cancelled (its events no longer match the one shown). */
+function supersede(api: RepriseClient | null): number {
+  const run = useCase.getState().running;
+  if (api && run?.caseId) void api.cancelCase({ caseId: run.caseId }).catch(() => undefined);
+  return ++generation;
+}
+
+/** A case refused or failed over one of its options says which, as a job's does (lib/deep-link.ts). */
+const caseWords = (message: string, options: Record<string, string>): string =>
+  optionRefusal(message, options, useStore.getState().info?.options ?? [], 'case') ?? message;
+
+/** The options a case takes (the Open view's, the package options): those an artifact opened by path would. */
+function caseOptions(mode: CheckMode): Record<string, string> {
+  const { openOptions, jobExtras } = useStore.getState();
+  const asFile = { type: 'path', path: '' } as const;
+  return { ...jobExtras(mode, asFile).options, ...optionsFor(asFile, openOptions) };
+}
 
 /**
  * An event's pointer the artifact's text can show: RFC 6901, `line:N` of the file itself
@@ -97,13 +169,15 @@ function onCaseEvent(e: ApiEvent): void {
   if (e.type === 'case-progress') land(e.caseId, e.done, e.total, e.artifact);
   else if (e.type === 'case-done') {
     pending = [];
-    useCase.setState({ running: null, report: e.report, landed: e.report.artifacts });
+    useCase.setState({ running: null, report: e.report, landed: e.report.artifacts, note: null });
     focusWhenShown('case-verdict');
   } else {
     pending = [];
     useCase.setState({
       running: null,
-      ...(e.cancelled ? { note: 'Cancelled: the case was stopped.' } : { error: e.message }),
+      ...(e.cancelled
+        ? { note: 'Cancelled: the case was stopped.' }
+        : { error: caseWords(e.message, useCase.getState().runOptions) }),
     });
     focusWhenShown(e.cancelled ? 'case-note' : 'case-error');
   }
@@ -111,14 +185,15 @@ function onCaseEvent(e: ApiEvent): void {
 
 /**
  * Starts a case and follows it: listening before asking (a case's first events can overtake
- * the answer to startCase, as a job's can, lib/watch-job.ts), replaying what came early.
+ * the answer to startCase, as a job's can, lib/watch-job.ts), replaying what came early. A
+ * case answered after a newer open (or Cancel) is cancelled on the host at once.
  */
 async function follow(
   api: RepriseClient,
+  gen: number,
   source: CaseSource,
-  name: string,
   mode: CheckMode,
-  given?: Record<string, string>,
+  options: Record<string, string>,
 ): Promise<void> {
   const early: ApiEvent[] = [];
   let caseId: string | null = null;
@@ -128,13 +203,6 @@ async function follow(
     else onCaseEvent(e);
     if (caseId !== null && e.caseId === caseId && e.type !== 'case-progress') off();
   });
-  // The options an artifact opened by path takes (the Open view's, the package options): the same when one is opened from the case.
-  const { openOptions, jobExtras } = useStore.getState();
-  const asFile = { type: 'path', path: '' } as const;
-  const options: Record<string, string> = given ?? {
-    ...jobExtras(mode, asFile).options,
-    ...optionsFor(asFile, openOptions),
-  };
   let started: CaseStarted;
   try {
     started = await api.startCase({ source, mode, ...(Object.keys(options).length ? { options } : {}) });
@@ -142,42 +210,60 @@ async function follow(
     off();
     throw e;
   }
+  if (gen !== generation) {
+    off();
+    void api.cancelCase({ caseId: started.caseId }).catch(() => undefined);
+    return;
+  }
   caseId = started.caseId;
-  useCase.setState({
-    ...FRESH,
-    name,
-    dir: started.dir,
-    folder: source.type === 'path' ? source.path : null,
-    runOptions: options,
-    runMode: mode,
-    running: { caseId, done: 0, total: 0 },
-  });
+  useCase.setState({ dir: started.dir, running: { caseId, done: 0, total: 0 } });
   for (const e of early.splice(0)) {
     onCaseEvent(e);
     if ('caseId' in e && e.caseId === caseId && e.type !== 'case-progress') off();
   }
 }
 
-/** Sends each file, one at a time, into one case folder on the host. */
-async function sendFiles(api: RepriseClient, files: CaseFile[]): Promise<string> {
+/** Sends each file, one at a time, into one case folder on the host; stops once a newer open or Cancel came. */
+async function sendFiles(api: RepriseClient, gen: number, files: CaseFile[]): Promise<string> {
   let folderId: string | undefined;
   for (const [i, f] of files.entries()) {
-    useCase.setState({ note: `Sending ${f.name} to the engine (${i + 1} of ${files.length})…` });
+    stillCurrent(gen);
+    useCase.setState({ sending: { index: i + 1, count: files.length, name: f.name } });
     const sent = await uploadFile(api, f.file);
     try {
       await sent.sent;
+      stillCurrent(gen);
       folderId = (await api.addCaseUpload({ ...(folderId ? { folderId } : {}), name: f.name, uploadId: sent.uploadId }))
         .folderId;
     } finally {
       sent.drop();
     }
   }
+  stillCurrent(gen);
   return folderId!;
 }
 
-function failed(e: unknown): void {
-  useCase.setState({ running: null, error: (e as Error).message, note: null });
+/** A case that could not start (or whose files could not be sent), unless a newer open or Cancel took its place. */
+function failed(gen: number, options: Record<string, string>, e: unknown): void {
+  if (gen !== generation || e === STOPPED) return;
+  useCase.setState({ running: null, sending: null, error: caseWords((e as Error).message, options), note: null });
   focusWhenShown('case-error');
+}
+
+/** Why files sent from the window make no case, or null when they do. */
+function notACase(files: CaseFile[], from: SentFrom): string | null {
+  const what =
+    from.what === 'drop'
+      ? 'What was dropped'
+      : from.folder
+        ? `The folder ${from.folder}`
+        : from.what === 'folder'
+          ? 'The folder you chose'
+          : 'The files you chose';
+  if (files.length === 0) return `${what} holds no file: there is nothing in it to check.`;
+  if (files.length > MAX_SENT)
+    return `${what} holds more than ${MAX_SENT.toLocaleString('en')} files, more than a case sent from the window may hold: nothing was sent. Open it by its path instead.`;
+  return null;
 }
 
 /** Reads a saved case report (`reprise verify DIR --json`), for reading only. */
@@ -203,10 +289,6 @@ function jobEnded(): Promise<void> {
 }
 
 export const useCase = create<CaseState>((set, get) => ({
-  name: null,
-  dir: null,
-  folder: null,
-  runOptions: {},
   mode: 'verify',
   ...FRESH,
   setMode(mode) {
@@ -214,28 +296,48 @@ export const useCase = create<CaseState>((set, get) => ({
   },
   async openFolder(path, options, mode) {
     const api = useStore.getState().api;
-    if (!api || get().running) return;
+    if (!api) return;
+    const gen = supersede(api);
     const runs = mode ?? get().mode;
-    set({ ...FRESH, name: path, dir: null, folder: null, mode: runs });
-    await follow(api, { type: 'path', path }, path, runs, options).catch(failed);
+    const runOptions = options ?? caseOptions(runs);
+    // Named at once, with its options: a refused case keeps its link, so a reload refuses again.
+    set({
+      ...FRESH,
+      name: path,
+      folder: path,
+      runOptions,
+      runMode: runs,
+      mode: runs,
+      running: { caseId: null, done: 0, total: 0 },
+    });
+    await follow(api, gen, { type: 'path', path }, runs, runOptions).catch((e) => failed(gen, runOptions, e));
   },
-  async openFiles(files) {
+  async openFiles(files, from) {
     const api = useStore.getState().api;
-    if (!api || get().running || files.length === 0) return;
-    const name = `${files.length} file${files.length === 1 ? '' : 's'} sent from this window`;
-    set({ ...FRESH, name, dir: null, folder: null });
+    if (!api) return;
+    const gen = supersede(api);
+    const refused = notACase(files, from);
+    if (refused) {
+      set({ ...FRESH, error: refused });
+      return focusWhenShown('case-error');
+    }
+    const runs = get().mode;
+    const runOptions = caseOptions(runs);
+    const count = `${files.length.toLocaleString('en')} file${files.length === 1 ? '' : 's'}`;
+    set({ ...FRESH, name: `${count} sent from this window`, sent: from.folder ?? count, runOptions, runMode: runs });
     try {
-      const folderId = await sendFiles(api, files);
-      set({ note: null });
-      await follow(api, { type: 'uploads', folderId }, name, get().mode);
+      const folderId = await sendFiles(api, gen, files);
+      set({ sending: null, running: { caseId: null, done: 0, total: 0 } });
+      await follow(api, gen, { type: 'uploads', folderId }, runs, runOptions);
     } catch (e) {
-      failed(e);
+      failed(gen, runOptions, e);
     }
   },
   async openSaved(file) {
     try {
       const report = parseSaved(await file.text());
-      set({ ...FRESH, name: file.name, dir: null, folder: null, report, landed: report.artifacts });
+      supersede(useStore.getState().api);
+      set({ ...FRESH, name: file.name, report, landed: report.artifacts });
       focusWhenShown('case-verdict');
     } catch (e) {
       set({ error: `Cannot read the saved case report: ${(e as Error).message}` });
@@ -244,8 +346,39 @@ export const useCase = create<CaseState>((set, get) => ({
   },
   async cancel() {
     const api = useStore.getState().api;
-    const run = get().running;
-    if (api && run) await api.cancelCase({ caseId: run.caseId });
+    const { running, sending } = get();
+    // A case on the host: its end (case-failed, cancelled) says it stopped.
+    if (api && running?.caseId) {
+      await api.cancelCase({ caseId: running.caseId });
+      return;
+    }
+    if (!running && !sending) return;
+    generation += 1;
+    set({
+      running: null,
+      sending: null,
+      note: sending
+        ? `Cancelled: ${(sending.index - 1).toLocaleString('en')} of ${sending.count.toLocaleString('en')} files were sent, and nothing was checked.`
+        : 'Cancelled: the case was stopped.',
+    });
+    focusWhenShown('case-note');
+  },
+  close() {
+    supersede(useStore.getState().api);
+    set({ ...FRESH });
+  },
+  linkToSent(name) {
+    supersede(useStore.getState().api);
+    set({
+      ...FRESH,
+      sent: name,
+      note: `The link was to a case sent from this window (${name}): a link keeps no file's bytes, so send its files again to reopen it.`,
+    });
+    focusWhenShown('case-note');
+  },
+  busyRefusal() {
+    set({ note: 'Nothing was opened from what was dropped: a case is in progress here. Cancel it first.' });
+    focusWhenShown('case-note');
   },
   async openArtifact(path, node, pointer) {
     const { dir } = get();

@@ -14,7 +14,7 @@ import type {
   StartJobRequest,
 } from '../../shared/api';
 import type { Report } from '../../shared/report';
-import { linkOptionNames, optionRefusal, readLink } from './lib/deep-link';
+import { linkOptionNames, linkTrouble, optionRefusal, readLink, sentCase, type DeepLink } from './lib/deep-link';
 import { uploadFile, type SentFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
@@ -51,6 +51,12 @@ export interface OpenArtifact {
   options?: Record<string, string>;
   /** Options a link opened it with that the Open view's fields do not hold: every job on it takes them. */
   pinned?: Record<string, string>;
+  /**
+   * A link the window could not open (a picked file or a saved report, which no link can
+   * reopen; a link refused): nothing is open, and the address keeps that link, so a reload
+   * says the same instead of opening what was open before it.
+   */
+  heldLink?: string;
 }
 
 /** The engine options sent with a job on an opened file (built-in examples bring their own). */
@@ -264,6 +270,63 @@ async function openSource(
   await get().run(mode, whatIf);
 }
 
+/**
+ * Nothing open: the artifact, its verdict and its job go (the job is stopped, and its end
+ * no longer lands), as a new pick clears them. `held` is the link that asked for this.
+ */
+function closeArtifact(set: (p: Partial<State>) => void, get: () => State, held: OpenArtifact | null): void {
+  const { api, job } = get();
+  if (api && job) void api.cancelJob({ jobId: job.id }).catch(() => undefined);
+  set({
+    artifact: held,
+    report: null,
+    reportMode: null,
+    content: null,
+    sweep: null,
+    job: null,
+    selection: NO_SELECTION,
+  });
+}
+
+/**
+ * A link the window will not follow: what was open goes (a refusal under another
+ * artifact's verdict reads as that verdict's), the link stays in the address, and the
+ * error says why. A case on screen goes too: the link may have been meant for it.
+ */
+async function refuseLink(set: (p: Partial<State>) => void, get: () => State, hash: string, why: string) {
+  closeArtifact(set, get, { name: '', source: null, heldLink: hash });
+  set({ error: why, lastJobNote: null });
+  focusWhenShown('error');
+  const { useCase } = await import('./case-store');
+  useCase.getState().close();
+}
+
+/** A link's example, path, picked file or saved report (a link without one opens nothing). */
+async function openLinked(set: (p: Partial<State>) => void, get: () => State, link: DeepLink, hash: string) {
+  const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
+  // The options the link ran it with: a file's trust store and providers fill the Open view's fields.
+  const pinned = linkOptions(link.options, link.path && !ex ? set : null);
+  if (ex)
+    return get().openExample(
+      ex.path,
+      link.mode ?? ex.expect?.command ?? 'verify',
+      link.whatIf ?? ex.expect?.whatIf,
+      pinned,
+    );
+  if (link.example)
+    return refuseLink(set, get, hash, `The link names the example ${link.example}, which this engine does not have.`);
+  if (link.path) return get().openPath(link.path, link.mode ?? 'verify', link.whatIf ?? [], pinned);
+  const unopenable = link.picked
+    ? `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.`
+    : link.report
+      ? `The link was to the saved report ${link.report}: a link keeps no file's contents, so open it again with "View a saved report (JSON)…".`
+      : null;
+  if (!unopenable) return;
+  closeArtifact(set, get, { name: link.picked ?? link.report!, source: null, heldLink: hash });
+  set({ lastJobNote: unopenable });
+  focusWhenShown('job-note');
+}
+
 /** Opening an artifact: a picked file, an example, a path, a deep link, a saved report. */
 const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' | 'openSavedReport' | 'showReport'> = (
   set,
@@ -317,40 +380,27 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     await openSource(set, get, { type: 'example', path }, mode, whatIf, pinned);
   },
   async restoreLink() {
-    const declared = get().info?.options ?? [];
-    const link = readLink(location.hash, linkOptionNames(declared));
+    const names = linkOptionNames(get().info?.options ?? []);
+    const hash = location.hash;
+    // A link followed is a new request: an error about the one before no longer applies.
+    set({ error: null });
+    const trouble = linkTrouble(
+      hash,
+      names,
+      VIEWS.map((v) => v.id),
+    );
+    if (trouble) return refuseLink(set, get, hash, trouble);
+    const link = readLink(hash, names);
     const view = VIEWS.find((v) => v.id === link.view)?.id;
     if (view) set({ view });
-    if (link.caseFolder) {
+    const sent = sentCase(hash);
+    if (link.caseFolder || sent) {
       // Loaded here, not imported above: the case store imports this one.
       const { useCase } = await import('./case-store');
-      return useCase.getState().openFolder(link.caseFolder, link.options, link.mode ?? 'verify');
+      if (sent) return useCase.getState().linkToSent(sent);
+      return useCase.getState().openFolder(link.caseFolder!, link.options, link.mode ?? 'verify');
     }
-    const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
-    // The options the link ran it with: a file's trust store and providers fill the Open view's fields.
-    const pinned = linkOptions(link.options, link.path && !ex ? set : null);
-    if (ex)
-      await get().openExample(
-        ex.path,
-        link.mode ?? ex.expect?.command ?? 'verify',
-        link.whatIf ?? ex.expect?.whatIf,
-        pinned,
-      );
-    else if (link.example) {
-      set({ error: `The link names the example ${link.example}, which this engine does not have.` });
-      focusWhenShown('error');
-    } else if (link.path) await get().openPath(link.path, link.mode ?? 'verify', link.whatIf ?? [], pinned);
-    else if (link.picked) {
-      set({
-        lastJobNote: `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.`,
-      });
-      focusWhenShown('job-note');
-    } else if (link.report) {
-      set({
-        lastJobNote: `The link was to the saved report ${link.report}: a link keeps no file's contents, so open it again with "View a saved report (JSON)…".`,
-      });
-      focusWhenShown('job-note');
-    }
+    await openLinked(set, get, link, hash);
   },
   async openPath(path, mode, whatIf = [], pinned) {
     await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned);

@@ -1,18 +1,23 @@
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useCase, type CaseFile } from '../case-store';
+import { MAX_SENT, useCase, type CaseFile, type SentFrom } from '../case-store';
 import { useStore } from '../store';
 import { PathField } from './PathField';
 
-/** Most files read from one dropped folder (the host refuses more in one case, case-side.ts). */
-const MAX_DROPPED = 10_000;
+/**
+ * Most files read from one drop: one more than a case sent from the window may hold, so a
+ * larger drop is refused as a whole (case-store.ts) rather than cut short without a word.
+ */
+const MAX_DROPPED = MAX_SENT + 1;
 
 /** A picked folder's files, named by their path inside it (webkitRelativePath without the folder's own name). */
-function pickedFiles(list: FileList | null): CaseFile[] {
-  return [...(list ?? [])].map((file) => {
+function pickedFiles(list: FileList | null): { files: CaseFile[]; folder?: string } {
+  const files = [...(list ?? [])].map((file) => {
     const rel = file.webkitRelativePath;
     return { file, name: rel && rel.includes('/') ? rel.slice(rel.indexOf('/') + 1) : file.name };
   });
+  const rel = list?.[0]?.webkitRelativePath ?? '';
+  return rel.includes('/') ? { files, folder: rel.slice(0, rel.indexOf('/')) } : { files };
 }
 
 /** Every file under a dropped entry (folders read recursively), named by its path below what was dropped. */
@@ -33,20 +38,21 @@ async function entryFiles(entry: FileSystemEntry, prefix: string, out: CaseFile[
 }
 
 /** A drop: one folder dropped is the case itself (its name left out); loose files and folders keep their names. */
-async function droppedFiles(dt: DataTransfer): Promise<CaseFile[]> {
+async function droppedFiles(dt: DataTransfer): Promise<{ files: CaseFile[]; folder?: string }> {
   const entries = [...dt.items].map((i) => i.webkitGetAsEntry?.() ?? null).filter((e) => e !== null);
-  if (entries.length === 0) return [...dt.files].map((file) => ({ file, name: file.name }));
+  if (entries.length === 0) return { files: [...dt.files].map((file) => ({ file, name: file.name })) };
   const out: CaseFile[] = [];
   const only = entries.length === 1 && entries[0]!.isDirectory ? entries[0]! : null;
-  if (only) {
-    const reader = (only as FileSystemDirectoryEntry).createReader();
-    for (;;) {
-      const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
-      if (batch.length === 0) break;
-      for (const e of batch) await entryFiles(e, '', out);
-    }
-  } else for (const e of entries) await entryFiles(e, '', out);
-  return out;
+  if (!only) {
+    for (const e of entries) await entryFiles(e, '', out);
+    return { files: out };
+  }
+  const reader = (only as FileSystemDirectoryEntry).createReader();
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+    if (batch.length === 0) return { files: out, folder: only.name };
+    for (const e of batch) await entryFiles(e, '', out);
+  }
 }
 
 /** A drop area's props: highlighted while something is dragged over it, `take` given what is dropped. */
@@ -64,15 +70,19 @@ function useDropArea(take: (dt: DataTransfer) => void) {
   };
 }
 
+type Pick = (files: CaseFile[], from: SentFrom) => void;
+
 /** The hidden file inputs behind the two buttons (a folder input takes the non-standard webkitdirectory). */
-function FileInputs({ busy, pick }: { busy: boolean; pick: (files: CaseFile[]) => void }) {
+function FileInputs({ busy, pick }: { busy: boolean; pick: Pick }) {
   const files = useRef<HTMLInputElement>(null);
   const folder = useRef<HTMLInputElement>(null);
   useEffect(() => folder.current?.setAttribute('webkitdirectory', ''), []);
   const onChange = (e: ChangeEvent<HTMLInputElement>): void => {
-    const list = pickedFiles(e.target.files);
+    const what = e.target === folder.current ? 'folder' : 'files';
+    const { files: list, folder: name } = pickedFiles(e.target.files);
     e.target.value = '';
-    if (list.length) pick(list);
+    // A folder chosen that holds no file is said so; no file chosen (the dialog closed) asked for nothing.
+    if (list.length || what === 'folder') pick(list, { what, ...(name ? { folder: name } : {}) });
   };
   return (
     <>
@@ -153,14 +163,40 @@ function ModeChoice({ busy }: { busy: boolean }) {
   );
 }
 
+/** The files being sent: which of how many, and Cancel (the case is in progress from its first file). */
+function Sending() {
+  const { sending, cancel } = useCase(useShallow((s) => ({ sending: s.sending, cancel: s.cancel })));
+  if (!sending) return null;
+  return (
+    <div className="case-progress" role="status" data-testid="case-sending">
+      <span>
+        Sending {sending.name} to the engine ({sending.index.toLocaleString('en')} of{' '}
+        {sending.count.toLocaleString('en')})…
+      </span>
+      <progress max={sending.count} value={sending.index - 1} aria-label="Files sent" />
+      <button type="button" onClick={() => void cancel()} data-testid="case-send-cancel">
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 /** "Open a case folder": by path or dialog, a folder or several files sent from the window, a drop, a saved case report. */
 export function CaseOpener() {
-  const { busy, openFiles, openSaved } = useCase(
-    useShallow((s) => ({ busy: s.running !== null, openFiles: s.openFiles, openSaved: s.openSaved })),
+  const { busy, openFiles, openSaved, busyRefusal } = useCase(
+    useShallow((s) => ({
+      busy: s.running !== null || s.sending !== null,
+      openFiles: s.openFiles,
+      openSaved: s.openSaved,
+      busyRefusal: s.busyRefusal,
+    })),
   );
   const transport = useStore((s) => s.info?.transport);
   const drop = useDropArea((dt) => {
-    if (!busy) void droppedFiles(dt).then((files) => openFiles(files));
+    if (busy) return busyRefusal();
+    void droppedFiles(dt).then(({ files, folder }) =>
+      openFiles(files, { what: 'drop', ...(folder ? { folder } : {}) }),
+    );
   });
   const saved = useRef<HTMLInputElement>(null);
   return (
@@ -175,8 +211,14 @@ export function CaseOpener() {
       <FolderPath busy={busy} />
       <div {...drop} data-testid="case-dropzone">
         <p>Drop a case folder or several files here, or</p>
-        <FileInputs busy={busy} pick={(files) => void openFiles(files)} />
-        <button type="button" className="link" onClick={() => saved.current?.click()} data-testid="case-choose-report">
+        <FileInputs busy={busy} pick={(files, from) => void openFiles(files, from)} />
+        <button
+          type="button"
+          className="link"
+          disabled={busy}
+          onClick={() => saved.current?.click()}
+          data-testid="case-choose-report"
+        >
           View a saved case report (JSON)…
         </button>
         <input
@@ -194,6 +236,7 @@ export function CaseOpener() {
           }}
         />
       </div>
+      <Sending />
     </section>
   );
 }

@@ -11,7 +11,12 @@
  *
  * In the Case view a link names the case folder instead (`case`, a path under the granted
  * folders) with the options and the mode the case ran with, so a reload or a shared link
- * runs the same folder again as it was run.
+ * runs the same folder again as it was run; a case sent from the window is named only
+ * (`sent`), as a picked file is, since no link can send its files again.
+ *
+ * A link is one request: one thing to open, each parameter once, nothing this workbench
+ * does not know (`linkTrouble`). Anything else is refused as a whole, since whichever part
+ * the window guessed at would be run without the user's word that it was the one meant.
  *
  * The link also carries every engine option the job ran with (`trustStore=/abs/file`, one
  * parameter per option the engine declares for the workbench: trust store, providers,
@@ -55,12 +60,21 @@ export interface LinkState {
   caseOptions?: Record<string, string>;
   /** What the case ran: a replayed case's link says `mode=replay` (a verified one says nothing). */
   caseMode?: CheckMode | null;
+  /** In the Case view, the name of a case sent from the window: named, never reopenable. */
+  caseSent?: string | null;
+  /** A link the window could not open, kept as it was given (but for a key) so a reload says the same. */
+  heldLink?: string | null;
 }
 
-const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report', 'case'];
+const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report', 'case', 'sent'];
+
+/** What a link opens: one of them at most. */
+const TARGETS = ['example', 'path', 'picked', 'report', 'case', 'sent'];
 
 /** Never in a link: a signing key is chosen in the window, not handed around in an address. */
 const NEVER = new Set(['key', ...OURS, 'token']);
+
+const params = (hash: string): URLSearchParams => new URLSearchParams(hash.replace(/^#/, ''));
 
 /** The option names a link may carry: the engine's workbench options (EngineInfo.options), never a key. */
 export const linkOptionNames = (declared: readonly { name: string }[]): string[] =>
@@ -71,7 +85,7 @@ export const linkOptionNames = (declared: readonly { name: string }[]): string[]
  * (`linkOptionNames(info.options)`); any other parameter is not ours and is left alone.
  */
 export function readLink(hash: string = location.hash, optionNames: readonly string[] = []): DeepLink {
-  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  const p = params(hash);
   const mode = p.get('mode');
   const whatIf = p.has('whatif') ? p.getAll('whatif').filter((w) => w !== '') : null;
   return {
@@ -90,33 +104,92 @@ export function readLink(hash: string = location.hash, optionNames: readonly str
 }
 
 /**
- * The fragment for this state, keeping every parameter that is not ours (the token).
- * `optionNames` are the options a link may carry: an earlier link's values of them are
+ * The fragment for this state, keeping every parameter that is not ours (the token) but a
+ * key. `optionNames` are the options a link may carry: an earlier link's values of them are
  * replaced by this state's.
  */
 export function linkFor(hash: string, s: LinkState, optionNames: readonly string[] = []): string {
-  const p = new URLSearchParams(hash.replace(/^#/, ''));
-  for (const k of OURS) p.delete(k);
-  for (const k of optionNames) if (!NEVER.has(k)) p.delete(k);
+  const caseOpen = s.view === 'case' && (s.caseFolder || s.caseSent);
+  if (s.heldLink && !caseOpen) return withoutKey(s.heldLink);
+  const p = params(hash);
+  for (const k of [...OURS, ...optionNames, 'key']) if (k !== 'token') p.delete(k);
   p.set('view', s.view);
-  if (s.view === 'case' && s.caseFolder) {
-    p.set('case', s.caseFolder);
-    if (s.caseMode === 'replay') p.set('mode', 'replay');
-    for (const [k, v] of Object.entries(s.caseOptions ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
-    return '#' + p.toString();
-  }
+  if (caseOpen) caseLink(p, s);
+  else artifactLink(p, s);
+  return '#' + p.toString();
+}
+
+/** The case on screen: its folder with the options and mode it ran with, or the name of one sent from the window. */
+function caseLink(p: URLSearchParams, s: LinkState): void {
+  if (!s.caseFolder) return void p.set('sent', s.caseSent!);
+  p.set('case', s.caseFolder);
+  if (s.caseMode === 'replay') p.set('mode', 'replay');
+  for (const [k, v] of Object.entries(s.caseOptions ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
+}
+
+/** The open artifact: by what reopens it and how it ran, or by its name only when nothing can reopen it. */
+function artifactLink(p: URLSearchParams, s: LinkState): void {
   const reopenable = s.source?.type === 'example' || s.source?.type === 'path';
   if (s.source?.type === 'example') p.set('example', s.source.path);
   if (s.source?.type === 'path') p.set('path', s.source.path);
   if (s.source?.type === 'upload' && s.name) p.set('picked', s.name);
   if (!s.source && s.savedReport && s.name) p.set('report', s.name);
-  if (s.mode && reopenable) p.set('mode', s.mode);
-  if (s.mode === 'replay' && reopenable) {
+  if (!reopenable) return;
+  if (s.mode) p.set('mode', s.mode);
+  if (s.mode === 'replay') {
     if (s.whatIf.length === 0) p.set('whatif', '');
     for (const w of s.whatIf) p.append('whatif', w);
   }
-  if (reopenable) for (const [k, v] of Object.entries(s.options ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
+  for (const [k, v] of Object.entries(s.options ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
+}
+
+/** A fragment without any `key`: a link never carries a signing key, even one typed into it. */
+export function withoutKey(hash: string): string {
+  const p = params(hash);
+  if (!p.has('key')) return hash;
+  p.delete('key');
   return '#' + p.toString();
+}
+
+/** The name of a case sent from the window that a link names (`sent`), or null. */
+export const sentCase = (hash: string = location.hash): string | null => params(hash).get('sent') || null;
+
+/** A parameter as the user wrote it, cut short: a refusal quotes it, and a link can be any length. */
+const quoted = (k: string, v?: string): string => {
+  const t = v === undefined ? k : `${k}=${v}`;
+  return JSON.stringify(t.length > 400 ? `${t.slice(0, 400)}…` : t);
+};
+
+/**
+ * Why this fragment is no link the window can follow, in words, or null when it is one (or
+ * holds no link at all, as the bare `#token=…`). `views` are the view ids. Not a link: a
+ * parameter this workbench does not know (an option this engine lacks decides no verdict
+ * here, so running without it would be running something else), a view or mode it does not
+ * have. Ambiguous: two things to open, or one parameter given twice.
+ */
+export function linkTrouble(hash: string, optionNames: readonly string[], views: readonly string[]): string | null {
+  const p = params(hash);
+  const known = new Set([...OURS, ...optionNames, 'token', 'key']);
+  const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
+  const said = 'so nothing was opened';
+  if (unknown.length)
+    return `This link is not one this workbench understands: ${unknown.map((k) => quoted(k)).join(', ')} is no part of a link, ${said}.`;
+  const view = p.get('view');
+  if (view !== null && !views.includes(view))
+    return `This link names the view ${quoted(view)}, which this workbench does not have, ${said}.`;
+  const mode = p.get('mode');
+  if (mode !== null && mode !== 'verify' && mode !== 'replay')
+    return `This link asks for ${quoted('mode', mode)}; a link asks for mode=verify or mode=replay, ${said}.`;
+  const twice = [...OURS.filter((k) => k !== 'whatif'), ...optionNames].find((k) => p.getAll(k).length > 1);
+  if (twice)
+    return `This link gives ${twice} more than once (${p
+      .getAll(twice)
+      .map((v) => quoted(twice, v))
+      .join(', ')}): it is ambiguous, ${said}.`;
+  const targets = TARGETS.filter((k) => (p.get(k) ?? '') !== '');
+  if (targets.length > 1)
+    return `This link names ${targets.map((k) => quoted(k, p.get(k)!)).join(' and ')}: it is ambiguous (a link opens one thing), ${said}.`;
+  return null;
 }
 
 /** The fragment the window wrote last: a hash change to anything else is a link opened in this tab. */
@@ -142,13 +215,14 @@ export function optionRefusal(
   message: string,
   options: Record<string, string>,
   declared: readonly { name: string; help: string }[],
+  what: 'artifact' | 'case' = 'artifact',
 ): string | null {
   const hit = Object.entries(options).find(([, v]) => message.includes(v));
   if (!hit) return null;
   const [name, path] = hit;
   const help = declared.find((o) => o.name === name)?.help;
   return (
-    `This artifact is opened with the option ${name}${help ? ` (${help})` : ''} = ${path}, ` +
+    `This ${what} is opened with the option ${name}${help ? ` (${help})` : ''} = ${path}, ` +
     `which this workbench cannot use: ${message}. It was not run without it, since that option decides the verdict.`
   );
 }
