@@ -106,7 +106,9 @@ async function uploadFromWorker(
       else if (m.kind === 'sent') resolve();
       else if (m.kind === 'error') fail(m.message);
     };
-    w.onerror = (e) => fail(e.message);
+    // A worker whose script could not load (a renderer rebuilt under the window) reports an
+    // error event without a message: say what stopped rather than "undefined".
+    w.onerror = (e) => fail(e.message || "the window's sending worker stopped; reload the window and send it again");
   });
   sent.catch(() => undefined); // the caller reads it (or awaits it below)
   w.postMessage({ file, token, uploadId });
@@ -157,7 +159,9 @@ function uploadThroughWindow(
         );
       } else if (m.kind === 'error') fail(m.message);
     };
-    w.onerror = (e) => fail(e.message);
+    // A worker whose script could not load (a renderer rebuilt under the window) reports an
+    // error event without a message: say what stopped rather than "undefined".
+    w.onerror = (e) => fail(e.message || "the window's sending worker stopped; reload the window and send it again");
     w.postMessage(file);
     for (let i = 0; i < IN_FLIGHT; i++) w.postMessage('more');
   });
