@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { linkFor, linkOptionNames, optionRefusal, readLink, type LinkState } from '../../renderer/src/lib/deep-link.js';
+import {
+  linkFor,
+  linkOptionNames,
+  linkTrouble,
+  optionRefusal,
+  readLink,
+  sentCase,
+  withoutKey,
+  type LinkState,
+} from '../../renderer/src/lib/deep-link.js';
 
 const base = (s: Partial<LinkState>): LinkState => ({
   view: 'findings',
@@ -161,5 +170,53 @@ describe('deep links', () => {
     );
     expect(said).toContain('It was not run without it');
     expect(optionRefusal('cannot open /cases/dump.json: no such file or directory', opts, declared)).toBeNull();
+  });
+});
+
+describe('links the window refuses or cleans', () => {
+  const views = ['findings', 'chain', 'case'];
+  const options = ['trustStore', 'providers'];
+
+  it('a link that opens one thing, each parameter once, is no trouble; a bare token is none either', () => {
+    expect(linkTrouble('#token=t&view=chain&path=/r/a.json&trustStore=/r/ts.json', options, views)).toBeNull();
+    expect(linkTrouble('#token=t', options, views)).toBeNull();
+    // A repeated what-if is a list, not an ambiguity.
+    expect(linkTrouble('#view=chain&example=x&whatif=a=1&whatif=b=2', options, views)).toBeNull();
+  });
+
+  it('names the two things an ambiguous link would open, and an option given twice', () => {
+    expect(linkTrouble('#example=dumps/a.json&path=/r/b.json', options, views)).toMatch(
+      /names "example=dumps\/a\.json" and "path=\/r\/b\.json": it is ambiguous/,
+    );
+    expect(linkTrouble('#path=/r/a&trustStore=/r/t1&trustStore=/o/t2', options, views)).toMatch(
+      /gives trustStore more than once \("trustStore=\/r\/t1", "trustStore=\/o\/t2"\)/,
+    );
+  });
+
+  it('refuses a parameter, view or mode it does not know rather than running without it', () => {
+    expect(linkTrouble('#path=/r/a&kernelAdapter=/r/k.mjs', options, views)).toMatch(
+      /"kernelAdapter" is no part of a link/,
+    );
+    expect(linkTrouble('#view=admin&path=/r/a', options, views)).toMatch(/the view "admin"/);
+    expect(linkTrouble('#mode=delete&path=/r/a', options, views)).toMatch(/mode=verify or mode=replay/);
+    // A hash that is not a link at all (a JSON object) is one unknown parameter.
+    expect(linkTrouble('#{"view":"chain"}', options, views)).toMatch(/not one this workbench understands/);
+  });
+
+  it('quotes a long parameter cut short', () => {
+    const said = linkTrouble(`#example=a&path=${'x'.repeat(5000)}`, options, views)!;
+    expect(said.length).toBeLessThan(1000);
+    expect(said).toContain('…');
+  });
+
+  it('never keeps a key in a fragment, and leaves a fragment without one as it is', () => {
+    expect(withoutKey('#token=t&path=/r/a&key=/home/me/reviewer.pem')).toBe('#token=t&path=%2Fr%2Fa');
+    expect(withoutKey('#token=t&path=/r/a')).toBe('#token=t&path=/r/a');
+  });
+
+  it('reads the name of a case sent from the window, and none when the link names none', () => {
+    expect(sentCase('#view=case&sent=case-17')).toBe('case-17');
+    expect(sentCase('#view=case&sent=')).toBeNull();
+    expect(sentCase('#view=case')).toBeNull();
   });
 });
