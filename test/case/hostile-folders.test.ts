@@ -179,6 +179,10 @@ describe('the case report', () => {
     const dir = caseDir();
     execFileSync('mkfifo', [join(dir, 'pipe')]);
     symlinkSync('/nonexistent', join(dir, 'gone.json'));
+    // A file inside a directory artifact (a journal's checkpoints, linked) is named under its path in the case too.
+    mkdirSync(join(dir, 'j'));
+    cpSync(join(ex, 'journal', 'sample', 'entries.jsonl'), join(dir, 'j', 'entries.jsonl'));
+    symlinkSync(join(ex, 'journal', 'sample', 'checkpoints.jsonl'), join(dir, 'j', 'checkpoints.jsonl'));
     const parent = dirname(dir);
     const outs = new Set<string>();
     for (const [spelled, cwd] of [
@@ -195,6 +199,7 @@ describe('the case report', () => {
     expect(outs.size).toBe(1);
     expect(unreadable(JSON.parse([...outs][0]!) as CaseOut).map((f) => f.message)).toEqual([
       'gone.json could not be verified: no such file or directory: gone.json (a symbolic link whose target does not exist)',
+      'j could not be verified: cannot read j/checkpoints.jsonl: a symbolic link: a journal file is opened only as a regular file inside its directory',
       'pipe could not be verified: cannot read pipe: a FIFO (named pipe), not a regular file',
     ]);
   }, 120_000);

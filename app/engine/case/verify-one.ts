@@ -50,10 +50,30 @@ export async function verifyForCase(
     const message = usage ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
     // The case report names a file by its path in the case only, so that it is the same
     // bytes however the folder was typed; the error line of the run names it as shown.
-    const inCase = e instanceof FileReadError ? e.named(rel).message : message;
+    const inCase = inCaseWords(e, message, [path, how.shown ?? rel], rel);
     return { ok: false, unreadable: { path: rel, message: inCase, usage }, said: message };
   }
   const part = casePart(rel, report, facts);
   if (factsProblem !== null) part.factsProblem = factsProblem;
   return { ok: true, part, report };
+}
+
+/**
+ * A failure's words with the artifact named by its path in the case. A directory kind's
+ * failure names a file inside it (a journal's checkpoints file) as it was read, under the
+ * folder as typed: that prefix is what is replaced, so the case report's bytes do not
+ * depend on how the folder was typed while the file at fault stays named.
+ */
+function inCaseWords(e: unknown, message: string, spellings: readonly string[], rel: string): string {
+  const rename = (p: string): string => {
+    for (const s of spellings) {
+      if (p === s) return rel;
+      if (p.startsWith(s + '/')) return rel + p.slice(s.length);
+    }
+    return p;
+  };
+  if (e instanceof FileReadError) return e.named(rename(e.path)).message;
+  let out = message;
+  for (const s of spellings) out = out.split(s + '/').join(rel + '/');
+  return out;
 }
