@@ -20,7 +20,7 @@ function artifact(p: Problems, a: unknown, at: string): void {
   if (!p.members(a, at, ARTIFACT, ARTIFACT)) return;
   path(p, a['path'], `${at}/path`);
   p.string(a['kind'], `${at}/kind`, { nonEmpty: true });
-  hash(p, a['sha256'], `${at}/sha256`);
+  hash(p, a['sha256'], `${at}/sha256`, true);
   p.oneOf(a['verdict'], `${at}/verdict`, VERDICTS);
   p.string(a['id'], `${at}/id`, { nullable: true });
   hash(p, a['reportDigest'], `${at}/reportDigest`);

@@ -20,8 +20,12 @@ export interface CaseArtifact {
   path: string;
   /** The kind the engine detected from the content (never from the name). */
   kind: string;
-  /** `sha256:<hex>` of the file's bytes; for a journal directory, of its entries file. */
-  sha256: string;
+  /**
+   * `sha256:<hex>` of the file's bytes; for a journal directory, of its entries file. Null
+   * only for a directory whose files could not be read after its verification (a case
+   * finding, RPR-CASE-003, says why): no hash stands in for bytes that were not read.
+   */
+  sha256: string | null;
   verdict: Verdict;
   /** The artifact's own id when its format has one (the report's artifact.id). */
   id: string | null;

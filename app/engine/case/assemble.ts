@@ -45,7 +45,7 @@ function identityIndex(parts: readonly CasePart[]): Map<string, Holders> {
     h.artifacts.add(t.artifact);
   };
   for (const p of parts) {
-    if (p.artifact.sha256 !== '') add(p.artifact.sha256, { artifact: p.artifact.path, pointer: null }, false);
+    if (p.artifact.sha256 !== null) add(p.artifact.sha256, { artifact: p.artifact.path, pointer: null }, false);
     for (const id of p.identities) add(id.value, { artifact: p.artifact.path, pointer: id.pointer }, id.copy === true);
   }
   return index;
@@ -155,7 +155,7 @@ export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
   const holder = new Map<string, string>();
   // Sorted parts: the first artifact (by path) is the one named when two hold the same bytes.
   for (const p of parts)
-    if (p.artifact.sha256 !== '' && !holder.has(p.artifact.sha256)) holder.set(p.artifact.sha256, p.artifact.path);
+    if (p.artifact.sha256 !== null && !holder.has(p.artifact.sha256)) holder.set(p.artifact.sha256, p.artifact.path);
   for (const p of parts)
     for (const id of p.identities) if (!holder.has(id.value)) holder.set(id.value, p.artifact.path);
   const out: CaseJudgement[] = [];

@@ -52,7 +52,7 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
   const artifact: CaseArtifact = {
     path,
     kind: report.artifact.kind,
-    sha256: report.artifact.sha256 ?? facts.sha256 ?? '',
+    sha256: report.artifact.sha256 ?? facts.sha256 ?? null,
     verdict: report.verdict,
     id: report.artifact.id,
     reportDigest: reportDigest(report),

@@ -33,7 +33,7 @@ export function caseRechecks(
   const holder = new Map<string, CaseFile>();
   for (const p of sorted) {
     const f = byRel.get(p.artifact.path);
-    if (f && p.artifact.sha256 !== '' && !holder.has(p.artifact.sha256)) holder.set(p.artifact.sha256, f);
+    if (f && p.artifact.sha256 !== null && !holder.has(p.artifact.sha256)) holder.set(p.artifact.sha256, f);
   }
   const given = options as Record<string, unknown>;
   const out: CaseRecheck[] = [];

@@ -123,7 +123,7 @@ function referenceProblems(c: CaseReport): { pointer: string; message: string }[
 /** A listed judgement's journal and artifact are of the case; one on an artifact's bytes is placed in the first holding them (as the assembly places it). */
 function judgementProblems(p: Problems, c: CaseReport, known: (path: string | null, at: string) => void): void {
   const holder = new Map<string, string>();
-  for (const a of c.artifacts) if (!holder.has(a.sha256)) holder.set(a.sha256, a.path);
+  for (const a of c.artifacts) if (a.sha256 !== null && !holder.has(a.sha256)) holder.set(a.sha256, a.path);
   c.judgements.forEach((j, i) => {
     known(j.journal, `/judgements/${i}/journal`);
     known(j.artifact, `/judgements/${i}/artifact`);

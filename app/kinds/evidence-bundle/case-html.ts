@@ -48,7 +48,7 @@ function artifactsTable(c: CaseReport): string {
       esc(a.kind),
       esc(a.verdict),
       esc(`${a.counts.fail} / ${a.counts.unavailable} / ${a.counts.warning}`),
-      code(a.sha256 === '' ? null : a.sha256),
+      code(a.sha256),
       `${code(caseReportMember(i))}<br>digest ${code(a.reportDigest)}`,
     ]),
   );

@@ -12,7 +12,7 @@ import type { CaseReport } from '../../../shared/case.js';
 export function caseSubjects(c: CaseReport): Map<string, number[]> {
   const index = new Map(c.artifacts.map((a, i) => [a.path, i]));
   const out = new Map<string, number[]>();
-  c.artifacts.forEach((a, i) => out.set(a.sha256, [...(out.get(a.sha256) ?? []), i]));
+  c.artifacts.forEach((a, i) => a.sha256 !== null && out.set(a.sha256, [...(out.get(a.sha256) ?? []), i]));
   // The artifacts whose bytes a value is hold it; a part is only looked for when none does (as the case lists judgements).
   const own = new Set(out.keys());
   const part = (value: string, path: string | null): void => {

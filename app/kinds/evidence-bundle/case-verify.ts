@@ -88,7 +88,7 @@ function caseManifest(st: State, names: readonly string[]): CaseBundleManifest |
         if (!p.members(x, at, ENTRY, ENTRY)) return;
         p.string(x['member'], `${at}/member`, { nonEmpty: true });
         p.string(x['path'], `${at}/path`, { nonEmpty: true });
-        p.string(x['sha256'], `${at}/sha256`, { pattern: HASH });
+        p.string(x['sha256'], `${at}/sha256`, { pattern: HASH, nullable: true }); // as the case's artifact
         p.string(x['reportDigest'], `${at}/reportDigest`, { pattern: HASH });
       });
     },

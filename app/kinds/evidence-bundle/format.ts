@@ -55,7 +55,7 @@ export interface CaseBundleManifest {
   /** The case report's verdict, artifact count and digest (SHA-256 of case.json's canonical JSON). */
   case: { verdict: string; artifacts: number; digest: string };
   /** One per artifact of the case, in its order: where its report is, and what it is about. */
-  reports: { member: string; path: string; sha256: string; reportDigest: string }[];
+  reports: { member: string; path: string; sha256: string | null; reportDigest: string }[];
   checkpoint: { treeSize: number; rootHash: string };
   members: ManifestMember[];
 }

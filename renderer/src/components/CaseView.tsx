@@ -133,6 +133,14 @@ function Artifacts({ list, act }: { list: readonly CaseArtifact[]; act: RowActio
  */
 function ArtifactNotes({ a, judgements }: { a: CaseArtifact; judgements: readonly CaseJudgement[] }) {
   const work = useJudgement((s) => s.work);
+  // A note names its subject by the bytes' SHA-256: an artifact whose files could not be read has none to name.
+  if (a.sha256 === null)
+    return (
+      <p className="muted" data-testid="case-notes-closed">
+        No note can be added on {a.path}: its files could not be read after its verification, so the case has no SHA-256
+        to name it by (the case's findings say why).
+      </p>
+    );
   if (!work)
     return (
       <p className="muted" data-testid="case-notes-closed">
