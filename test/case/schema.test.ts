@@ -4,20 +4,16 @@
  * file, and the schema refuses what the contract forbids.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { caseSchemaValidator } from '../helpers/case-schema.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { driveCase, inlineExecutor } from '../../app/engine/case/index.js';
 import type { CaseReport } from '../../shared/case.js';
-import { ROOT } from '../helpers/cli.js';
 import { caseFixture, type CaseFixture } from './fixture.js';
 import { fixtureCopy } from './copy.js';
 
-const read = (name: string): object => JSON.parse(readFileSync(join(ROOT, 'docs', name), 'utf8')) as object;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-ajv.addSchema(read('report.schema.json'));
-const validate = ajv.compile(read('case.schema.json'));
+const validate = caseSchemaValidator();
 
 let fx: CaseFixture;
 let whole: CaseReport;

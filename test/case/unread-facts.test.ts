@@ -5,24 +5,18 @@
  * docs/case.schema.json and to the shape a case bundle checks, and links nothing by the
  * missing hash.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { caseSchemaValidator } from '../helpers/case-schema.js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { driveCase, inlineExecutor } from '../../app/engine/case/index.js';
 import type { CaseReport } from '../../shared/case.js';
 import { caseShapeProblems } from '../../shared/case-shape.js';
-import { ROOT } from '../helpers/cli.js';
 import { caseFixture } from './fixture.js';
 
 vi.mock('../../app/kinds/journal/case-facts.js', () => ({
   journalCaseFacts: () => Promise.reject(new Error('cannot read entries.jsonl: an I/O error from the device (EIO)')),
 }));
 
-const read = (name: string): object => JSON.parse(readFileSync(join(ROOT, 'docs', name), 'utf8')) as object;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-ajv.addSchema(read('report.schema.json'));
-const validate = ajv.compile(read('case.schema.json'));
+const validate = caseSchemaValidator();
 
 let report: CaseReport;
 beforeAll(async () => {

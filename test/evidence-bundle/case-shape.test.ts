@@ -4,20 +4,17 @@
  * hand-written checker and ajv over the schema agree on whether a document is a case report,
  * and the checker names the member.
  */
-import { copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { caseSchemaValidator } from '../helpers/case-schema.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeExamples } from '../../app/examples/index.js';
 import { runCase } from '../../app/jobs/case.js';
 import type { CaseReport } from '../../shared/case.js';
 import { caseShapeProblems } from '../../shared/case-shape.js';
-import { ROOT, tmp } from '../journal/helpers.js';
+import { tmp } from '../journal/helpers.js';
 
-const read = (name: string): object => JSON.parse(readFileSync(join(ROOT, 'docs', name), 'utf8')) as object;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-ajv.addSchema(read('report.schema.json'));
-const validate = ajv.compile(read('case.schema.json'));
+const validate = caseSchemaValidator();
 
 let real: CaseReport;
 
