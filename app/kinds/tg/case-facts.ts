@@ -2,14 +2,17 @@
  * What a TG manifest and a policy bundle offer a reviewer's case (KindOperations.caseFacts,
  * docs/case.md): read from the parse the verification already made (Sniffed caches it).
  *
- * A manifest is named by its claim reference (a journal's quarantine case names the same
- * claim) and by the artifacts it embeds; it names its policy bundle (`bundleHash`), each
- * RECORDED output's artifact (`artifactHash`, when the manifest does not embed it) and the
- * journal entry that anchors it. A bundle is named by H(bundle), its verification's
+ * A manifest is named by H(manifest), the hash of its canonical JSON (what a replay's
+ * journal entries name it by, as a manifest names its bundle by H(bundle)), by its claim
+ * reference (a journal's quarantine case names the same claim) and by the artifacts it
+ * embeds; it names its policy bundle (`bundleHash`), each RECORDED output's artifact
+ * (`artifactHash`, when the manifest does not embed it) and the journal entry that anchors
+ * it. A bundle is named by H(bundle), its verification's
  * recomputed hash. Executions carry no time of their own: each is placed at the manifest's
  * `createdAtUtc`, the time they were recorded.
  */
 import type { Report } from '../../../shared/report.js';
+import { hashCanonicalText } from '../../core/hash.js';
 import type { CaseFacts, CaseSubject } from '../operations.js';
 import { isObj, ptr } from './structure.js';
 
@@ -19,6 +22,9 @@ export function manifestCaseFacts(subject: CaseSubject, report: Report): CaseFac
   const facts: CaseFacts = { identities: [], references: [], events: [] };
   const m = subject.sniffed?.jsonObject();
   if (!m) return facts;
+  // H(manifest), as the replay names it (replay.ts manifestHash): only a strict I-JSON manifest has one.
+  const parsed = subject.sniffed?.json();
+  if (parsed?.ok) facts.identities.push({ value: hashCanonicalText(parsed.canonical), pointer: null });
   const claim = str(m['claimRef']);
   if (claim) facts.identities.push({ value: claim, pointer: '/claimRef' });
   const embedded = isObj(m['artifacts']) ? Object.keys(m['artifacts']) : [];
