@@ -1,7 +1,8 @@
 /**
  * Links a case makes between a TG claim and the journal its replays wrote (docs/case.md,
  * "Links by content"): a manifest is named by H(manifest), as the replay's own entries name
- * it, so those entries link to it and a judgement on it is listed.
+ * it, so those entries link to it and a judgement on it is listed; and every entry about a
+ * claim (drift, comparison, a quarantine case) links to the manifest of that claim.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ let keys: Keys;
 let report: CaseReport;
 /** The two manifests' H(manifest) and claims. */
 let material = { hash: '', claim: '' };
+let notMaterial = { hash: '', claim: '' };
 let noteHash = '';
 
 const clock = () => Date.parse('2026-11-03T08:00:00Z');
@@ -43,6 +45,7 @@ beforeAll(async () => {
   copy('tg/bundle.json', 'tg/policy.json');
   copy('dumps/intact.dump.json', 'dump.json');
   material = manifestIds(join(dir, 'tg/material.json'));
+  notMaterial = manifestIds(join(dir, 'tg/not-material.json'));
   const journal = join(dir, 'review');
   const policy = join(dir, 'tg/policy.json');
   // Each replay writes its drift and comparison; the decision-material one opens a quarantine case on H(manifest).
@@ -91,5 +94,19 @@ describe('a TG claim, its replays in a journal, and a bundle of that journal', (
     expect(report.judgements.filter((j) => j.artifact === 'tg/material.json')).toMatchObject([
       { journal: 'review', entryHash: noteHash, subject: material.hash, decision: 'note' },
     ]);
+  });
+
+  it('links every entry about a claim to its manifest, not only the one that opened a case', () => {
+    const claimLinks = links('review', 'claim');
+    const byClaim = (c: { claim: string }) =>
+      claimLinks.filter((l) => l.value === c.claim).map((l) => entryAt(l.from.pointer).kind);
+    expect(byClaim(material)).toEqual(['replay-drift', 'quarantine-open', 'replay-comparison']);
+    expect(byClaim(notMaterial)).toEqual(['replay-drift', 'replay-comparison']);
+    for (const l of claimLinks) {
+      const to = l.value === material.claim ? 'tg/material.json' : 'tg/not-material.json';
+      expect(l).toMatchObject({ to: { artifact: to, pointer: '/claimRef' }, status: 'found' });
+    }
+    // A judgement's claimRef stands in for the judged artifact's id: its subject link names what it judges.
+    expect(claimLinks.every((l) => entryAt(l.from.pointer).kind !== 'review-rationale')).toBe(true);
   });
 });

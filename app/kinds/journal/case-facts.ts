@@ -5,9 +5,10 @@
  *
  * The journal is named by its entries file's SHA-256 and each entry by its entry hash (what
  * a TG RECORDED output's anchor names); each entry names its subject's artifact
- * (`subject`) and a quarantine case its claim (`claim`), neither expected in the case (a
- * journal covers more than one case). Every entry and checkpoint is a timeline event; the
- * judgements (review-rationale entries) are listed for the case to keep those on its artifacts.
+ * (`subject`) and its claim (`claim`: a quarantine case, a replay's drift and comparison;
+ * see NOT_A_CLAIM), neither expected in the case (a journal covers more than one case).
+ * Every entry and checkpoint is a timeline event; the judgements (review-rationale entries)
+ * are listed for the case to keep those on its artifacts.
  */
 import { formatHash, newHasher } from '../../core/hash.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
@@ -46,9 +47,16 @@ function checkpointEvent(
   });
 }
 
-const OPEN = 'quarantine-open';
+/**
+ * Every entry names its claim (`subject.claimRef`: a quarantine case and its decisions, a
+ * replay's drift and comparison…) but these, whose claimRef is a stand-in: a judgement's or
+ * note's is the judged artifact's own id or hash (its `subject` link names what it judges),
+ * a recalibration flag's a model version (`model:<id>`).
+ */
+const NOT_A_CLAIM: ReadonlySet<string> = new Set(['review-rationale', 'recalibration-flag']);
+
 const LABELS: Record<string, string> = {
-  [OPEN]: 'quarantine case opened',
+  'quarantine-open': 'quarantine case opened',
   'quarantine-release': 'quarantine case released',
   'quarantine-uphold': 'quarantine case upheld',
   'quarantine-escalate': 'quarantine case escalated',
@@ -102,7 +110,8 @@ function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts): voi
   const artifact = str(subject['artifact']);
   if (artifact) facts.references.push({ pointer, relation: 'subject', value: artifact, expected: false });
   const claim = str(subject['claimRef']);
-  if (claim && kind === OPEN) facts.references.push({ pointer, relation: 'claim', value: claim, expected: false });
+  if (claim && !NOT_A_CLAIM.has(kind))
+    facts.references.push({ pointer, relation: 'claim', value: claim, expected: false });
   const at = str(e['recordedAtUtc']);
   const decision = str(e['body']['decision']);
   if (at) {
