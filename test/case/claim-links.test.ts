@@ -1,8 +1,10 @@
 /**
- * Links a case makes between a TG claim and the journal its replays wrote (docs/case.md,
- * "Links by content"): a manifest is named by H(manifest), as the replay's own entries name
- * it, so those entries link to it and a judgement on it is listed; and every entry about a
- * claim (drift, comparison, a quarantine case) links to the manifest of that claim.
+ * Links a case makes between a TG claim, the journal its replays wrote, and an evidence
+ * bundle exported from that journal (docs/case.md, "Links by content"): a manifest is named
+ * by H(manifest), as the replay's own entries name it, so those entries link to it and a
+ * judgement on it is listed; every entry about a claim (drift, comparison, a quarantine
+ * case) links to the manifest of that claim; and a bundled judgement links to the journal
+ * entry it copies.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,7 @@ let report: CaseReport;
 let material = { hash: '', claim: '' };
 let notMaterial = { hash: '', claim: '' };
 let noteHash = '';
+let judgementHash = '';
 
 const clock = () => Date.parse('2026-11-03T08:00:00Z');
 
@@ -60,13 +63,14 @@ beforeAll(async () => {
   );
   noteHash = note.entryHash;
   const dumpReport = await runBytes('dump.json', readFileSync(join(dir, 'dump.json')), 'verify', {});
-  await recordJudgement(
+  const judged = await recordJudgement(
     journal,
     { report: dumpReport, pointer: '', decision: 'accept', rationale: 'The dump was replayed by hand.' },
     keys.reviewer,
     keys.trust,
     { clock, fsync: false },
   );
+  judgementHash = judged.entryHash;
   const bundle = await bundleFromJournal(journal, dumpReport, keys.trust, null);
   writeFileSync(join(dir, 'dump-evidence.zip'), bundle.bytes);
   report = await driveCase(dir, inlineExecutor, { options: { trustStore: keys.trustPath } });
@@ -108,5 +112,21 @@ describe('a TG claim, its replays in a journal, and a bundle of that journal', (
     }
     // A judgement's claimRef stands in for the judged artifact's id: its subject link names what it judges.
     expect(claimLinks.every((l) => entryAt(l.from.pointer).kind !== 'review-rationale')).toBe(true);
+  });
+
+  it('links a bundled judgement to the journal entry it was exported from', () => {
+    const line = report.judgements.find((j) => j.entryHash === judgementHash)!;
+    expect(links('dump-evidence.zip', 'bundled-judgement')).toEqual([
+      {
+        from: { artifact: 'dump-evidence.zip', pointer: `entry:judgements/${String(line.seq).padStart(12, '0')}.json` },
+        relation: 'bundled-judgement',
+        to: { artifact: 'review', pointer: expect.stringMatching(/^line:\d+$/) },
+        value: judgementHash,
+        status: 'found',
+      },
+    ]);
+    const to = links('dump-evidence.zip', 'bundled-judgement')[0]!.to!.pointer!;
+    expect(entryAt(to)).toMatchObject({ kind: 'review-rationale' });
+    expect(report.findings).toEqual([]);
   });
 });

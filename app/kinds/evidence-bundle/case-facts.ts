@@ -2,8 +2,9 @@
  * What an evidence bundle offers a reviewer's case (KindOperations.caseFacts, docs/case.md),
  * read from its verified report's details (details.ts): it names the artifact its report is
  * about (`bundled-report`; not expected beside it, a bundle travels alone), is named by the
- * digest of the report it carries, and dates its judgements and its checkpoint. A case bundle
- * names each artifact whose report it carries.
+ * digest of the report it carries, names each judgement's journal entry by its entry hash
+ * (`bundled-judgement`), and dates its judgements and its checkpoint. A case bundle names
+ * each artifact whose report it carries.
  */
 import type { Report } from '../../../shared/report.js';
 import { bundleDetailsOf, caseBundleDetailsOf, type BundledJudgementDetails } from '../../../shared/details/bundle.js';
@@ -48,19 +49,32 @@ function caseBundleFacts(report: Report, facts: CaseFacts): CaseFacts {
   return facts;
 }
 
-/** The times a bundle carries: each judgement's, and its checkpoint's. */
+/**
+ * What a bundle says of its judgements: each names its journal entry by its entry hash
+ * (`bundled-judgement`, not expected: a bundle travels without its journal), so the copy a
+ * bundle carries links to the entry it was exported from; and the times it carries, each
+ * judgement's and its checkpoint's.
+ */
 function dated(
   facts: CaseFacts,
   judgements: readonly BundledJudgementDetails[],
   checkpoint: { treeSize: number; timestampUtc: string } | null,
 ): void {
-  for (const j of judgements)
+  for (const j of judgements) {
+    if (j.entryHash)
+      facts.references.push({
+        pointer: `entry:${j.member}`,
+        relation: 'bundled-judgement',
+        value: j.entryHash,
+        expected: false,
+      });
     facts.events.push({
       atUtc: j.recordedAtUtc,
       pointer: `entry:${j.member}`,
       label: `bundled judgement: ${j.decision}`,
       node: null,
     });
+  }
   if (checkpoint)
     facts.events.push({
       atUtc: checkpoint.timestampUtc,
