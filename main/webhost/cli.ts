@@ -28,27 +28,37 @@ function fail(message: string): void {
   process.exitCode = 3;
 }
 
-/** Each --root must be a directory, each --key and --kernel-adapter a regular file; answers their real paths. */
+/** One granted path: its real path, or why it is refused (naming the path as resolved when it was relative). */
+async function granted(
+  flag: string,
+  p: string,
+  want: 'directory' | 'regular file',
+): Promise<{ real: string } | string> {
+  const abs = resolve(p);
+  const st = await stat(abs).catch(() => null);
+  if (want === 'directory' ? st?.isDirectory() : st?.isFile()) return { real: await realpath(abs) };
+  return `${flag} ${p}: ${abs === p ? '' : `${abs} is `}not a ${want}`;
+}
+
+/**
+ * Each --root must be a directory, each --key and --kernel-adapter a regular file; answers their
+ * real paths. A relative path is resolved against this process's folder, which `npm start` sets
+ * to the folder the user ran npm in (scripts/start.js).
+ */
 async function checkGrants(values: Values): Promise<{ roots: string[]; keys: string[]; adapters: string[] } | string> {
-  const roots: string[] = [];
-  const keys: string[] = [];
-  for (const r of values.root ?? []) {
-    const st = await stat(r).catch(() => null);
-    if (!st?.isDirectory()) return `--root ${r}: not a directory`;
-    roots.push(await realpath(resolve(r)));
-  }
-  for (const k of values.key ?? []) {
-    const st = await stat(k).catch(() => null);
-    if (!st?.isFile()) return `--key ${k}: not a regular file`;
-    keys.push(await realpath(resolve(k)));
-  }
-  const adapters: string[] = [];
-  for (const a of values['kernel-adapter'] ?? []) {
-    const st = await stat(a).catch(() => null);
-    if (!st?.isFile()) return `--kernel-adapter ${a}: not a regular file`;
-    adapters.push(await realpath(resolve(a)));
-  }
-  return { roots, keys, adapters };
+  const out = { roots: [] as string[], keys: [] as string[], adapters: [] as string[] };
+  const asked = [
+    ['--root', values.root, 'directory', out.roots],
+    ['--key', values.key, 'regular file', out.keys],
+    ['--kernel-adapter', values['kernel-adapter'], 'regular file', out.adapters],
+  ] as const;
+  for (const [flag, paths, want, into] of asked)
+    for (const p of paths ?? []) {
+      const g = await granted(flag, p, want);
+      if (typeof g === 'string') return g;
+      into.push(g.real);
+    }
+  return out;
 }
 
 export async function serveMain(argv: string[]): Promise<void> {
