@@ -10,7 +10,7 @@ import { CASE_SCHEMA } from './case.js';
 import { finding, HASH, Problems, SEVERITIES, VERDICTS, type ShapeProblem } from './report-shape.js';
 
 type Obj = Record<string, unknown>;
-const EVENT_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+const EVENT_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z$/;
 const path = (p: Problems, v: unknown, at: string, nullable = false) => p.string(v, at, { nonEmpty: true, nullable });
 const hash = (p: Problems, v: unknown, at: string, nullable = false) => p.string(v, at, { pattern: HASH, nullable });
 

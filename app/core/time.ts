@@ -23,7 +23,11 @@ export function isRfc3339Utc(s: unknown): s is string {
 /** Explains why a string is not an RFC 3339 UTC timestamp (for finding messages). */
 export function whyNotRfc3339Utc(s: unknown): string {
   if (typeof s !== 'string') return 'not a string';
+  // +00:00 is UTC, but RFC 3339 gives it a meaning of its own (-00:00: local offset unknown) and the format requires Z.
+  if (/[+-]00:00$/.test(s)) return `an offset (${s.slice(-6)}) where the format requires Z, even for UTC`;
   if (/[+-]\d{2}:\d{2}$/.test(s)) return 'an offset other than Z';
+  if (/^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?[Zz]$/.test(s) && /[tz]/.test(s))
+    return 'a lower-case t or z (RFC 3339 allows it; the format requires upper case)';
   if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return 'a date without a time';
   if (!/Z$/.test(s)) return 'no Z suffix (local time)';
   // RFC 3339 allows both; Reprise documents these two limits (docs/architecture.md).

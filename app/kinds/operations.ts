@@ -88,6 +88,12 @@ export interface CaseFacts {
   sha256?: string;
   /** Judgements and notes a journal holds (on any subject; the case keeps those on its artifacts). */
   judgements?: CaseJudgementFact[];
+  /**
+   * Timestamps the artifact carries that `events` does not hold (a limit of its report kept
+   * fewer): how many, and why, in words that say how to have them (the limit to raise). The
+   * case says so (RPR-CASE-004), so a timeline is never taken for all there is.
+   */
+  eventsLeftOut?: { count: number; why: string };
 }
 
 export interface CaseIdentity {

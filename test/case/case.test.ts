@@ -204,32 +204,57 @@ describe('what the case lacks or cannot read', () => {
 });
 
 describe('times on the timeline', () => {
-  it('are normalised to whole seconds or milliseconds, and sorted by time', () => {
+  const at = (atUtc: string) => ({
+    atUtc,
+    artifact: 'a',
+    kind: 'k',
+    node: null,
+    pointer: '',
+    label: 'x',
+    severity: 'info' as const,
+  });
+
+  it('keep their fraction as written without trailing zeros, and are sorted by time', () => {
     expect(normalisedUtc('2026-01-01T00:00:00Z')).toBe('2026-01-01T00:00:00Z');
     expect(normalisedUtc('2026-01-01T00:00:00.000Z')).toBe('2026-01-01T00:00:00Z');
-    expect(normalisedUtc('2026-01-01T00:00:00.5Z')).toBe('2026-01-01T00:00:00.500Z');
-    expect(normalisedUtc('2026-01-01T00:00:00.123456789Z')).toBe('2026-01-01T00:00:00.123Z');
+    expect(normalisedUtc('2026-01-01T00:00:00.5Z')).toBe('2026-01-01T00:00:00.5Z');
+    expect(normalisedUtc('2026-01-01T00:00:00.500Z')).toBe('2026-01-01T00:00:00.5Z');
+    expect(normalisedUtc('2026-01-01T00:00:00.1234560Z')).toBe('2026-01-01T00:00:00.123456Z');
+    expect(normalisedUtc('2026-01-01T00:00:00.123456789Z')).toBe('2026-01-01T00:00:00.123456789Z');
     expect(normalisedUtc('2026-01-01T00:00:00+00:00')).toBeNull();
     expect(normalisedUtc('2026-02-30T00:00:00Z')).toBeNull();
-    const at = (atUtc: string) => ({
-      atUtc,
-      artifact: 'a',
-      kind: 'k',
-      node: null,
-      pointer: '',
-      label: 'x',
-      severity: 'info' as const,
-    });
-    const sorted = sortTimeline([
-      at('2026-01-01T00:00:01Z'),
-      at('2026-01-01T00:00:00.500Z'),
-      at('2026-01-01T00:00:00Z'),
-    ]);
+    const sorted = sortTimeline([at('2026-01-01T00:00:01Z'), at('2026-01-01T00:00:00.5Z'), at('2026-01-01T00:00:00Z')]);
     expect(sorted.map((e) => e.atUtc)).toEqual([
       '2026-01-01T00:00:00Z',
-      '2026-01-01T00:00:00.500Z',
+      '2026-01-01T00:00:00.5Z',
       '2026-01-01T00:00:01Z',
     ]);
+  });
+
+  it('are ordered below the millisecond as written (.NET writes seven digits): against nanoseconds counted exactly', () => {
+    // Times within two seconds, fractions of every length, so ties of whole seconds and of prefixes abound.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const written: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const digits = rand(10);
+      const frac = digits === 0 ? '' : '.' + String(rand(10 ** Math.min(digits, 6))).padStart(digits, '0');
+      written.push(`2026-05-04T10:00:0${rand(2)}${frac}Z`);
+    }
+    const nanos = (s: string): bigint => {
+      const m = /:(\d{2})(?:\.(\d+))?Z$/.exec(s)!;
+      return BigInt(m[1]!) * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0') || '0');
+    };
+    // Labels that say nothing of time: a tie the sort breaks by label is in no time order.
+    const events = written.map((w, i) => ({ ...at(normalisedUtc(w)!), label: `e${String(399 - i).padStart(3, '0')}` }));
+    const got = sortTimeline(events).map((e) => nanos(written[399 - Number(e.label.slice(1))]!));
+    const want = written.map(nanos).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(got).toEqual(want);
+    // One instant, one spelling.
+    for (const w of written) {
+      const longer = w.includes('.') ? w.replace(/(\.\d{1,7})Z$/, '$100Z') : w.replace('Z', '.000Z');
+      expect(normalisedUtc(longer)).toBe(normalisedUtc(w));
+    }
   });
 });
 

@@ -24,6 +24,9 @@ beforeAll(async () => {
     .split('\n')
     .map((l) => JSON.parse(l) as unknown);
   writeFileSync(join(dir, 'array.json'), JSON.stringify(evals));
+  // Pretty-printed, with a member repeated in EVAL 0: the strict parse fails, and it is still one array.
+  const pretty = JSON.stringify(evals, null, 2).replace('{\n', '{\n    "note": 1,\n    "note": 1,\n');
+  writeFileSync(join(dir, 'pretty.json'), pretty);
   report = await driveCase(dir, inlineExecutor);
 });
 
@@ -35,5 +38,17 @@ describe('the severity of a trace event', () => {
       const failing = report.timeline.filter((e) => e.artifact === artifact && e.severity === 'fail');
       expect(failing.map((e) => e.label)).toEqual([expect.stringMatching(/^EVAL 8\b/)]);
     }
+  });
+});
+
+describe('the pointer of a trace event', () => {
+  it('is into the array for a JSON trace whose strict parse fails (a repeated member), never a JSON Lines line', () => {
+    const events = report.timeline.filter((e) => e.artifact === 'pretty.json');
+    expect(events.length).toBeGreaterThan(3);
+    expect(events.map((e) => e.pointer).slice(0, 2)).toEqual(['/0/timestamp', '/1/timestamp']);
+    expect(report.artifacts.find((a) => a.path === 'pretty.json')).toMatchObject({
+      kind: 'acgp-trace',
+      verdict: 'fail',
+    });
   });
 });

@@ -17,7 +17,7 @@ import { boundFindings, findingsOn, MAX_FINDINGS_PER_RULE } from '../../core/fin
 import { CASE_RULES } from './rule-ids.js';
 
 const { fail, warning } = findingsOn(CASE_RULES);
-import type { CasePart, CaseUnreadable } from './part.js';
+import type { CasePart, CaseUnreadable, Unplaced } from './part.js';
 
 /** Code-unit order (never the locale's), so every machine sorts alike. */
 export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -133,17 +133,24 @@ export function sortTimeline(events: TimelineEvent[]): TimelineEvent[] {
 }
 
 /**
- * Normalised times (part.ts) in time order: as text when both have a fraction or neither
- * does; otherwise by their whole seconds, and on a tie the one without a fraction (`.000`,
- * which normalising drops) first. No string is built per comparison.
+ * Normalised times (part.ts: a fraction as written, without trailing zeros) in time order:
+ * as text when their lengths match (both whole seconds, or fractions of one length);
+ * otherwise by their whole seconds, then digit by digit of their fractions, where the one
+ * that ends first (`Z`, or no fraction at all) is the earlier. No string is built per comparison.
  */
-function byTime(a: string, b: string): number {
+export function byTime(a: string, b: string): number {
   if (a.length === b.length) return byText(a, b);
   for (let i = 0; i < 19; i++) {
     const d = a.charCodeAt(i) - b.charCodeAt(i);
     if (d !== 0) return d;
   }
-  return a.length - b.length;
+  // Past the seconds: '.' and digits, then 'Z'. With no trailing zeros, a fraction that is a prefix of the other is the smaller.
+  for (let i = 20; ; i++) {
+    const ca = i < a.length - 1 ? a.charCodeAt(i) : -1;
+    const cb = i < b.length - 1 ? b.charCodeAt(i) : -1;
+    if (ca !== cb) return ca - cb;
+    if (ca === -1) return 0;
+  }
 }
 
 /**
@@ -186,6 +193,20 @@ function timelineOf(parts: readonly CasePart[]): TimelineEvent[] {
   return out;
 }
 
+/** RPR-CASE-004: what of an artifact's times its timeline lacks, the first few by pointer and value, and why. */
+function unplacedFinding(path: string, u: Unplaced): Finding {
+  const said: string[] = [];
+  if (u.count > 0) {
+    const each = u.shown.map((s) => `${s.pointer} ${JSON.stringify(s.value)}: ${s.why}`).join('; ');
+    const more = u.count > u.shown.length ? `; and ${u.count - u.shown.length} more` : '';
+    said.push(`${u.count} timestamp(s) it carries cannot be placed in time: ${each}${more}`);
+  }
+  if (u.leftOut) said.push(`${u.leftOut.count} more were left out: ${u.leftOut.why}`);
+  return warning('RPR-CASE-004', `the timeline lacks times of ${path}: ${said.join('; ')}`, {
+    pointer: `entry:${path}`,
+  });
+}
+
 /** The case report of these parts, run as `mode` says, and the artifacts that could not be read. */
 export function assembleCase(
   parts: readonly CasePart[],
@@ -208,6 +229,7 @@ export function assembleCase(
           pointer: `entry:${p.artifact.path}`,
         }),
       ),
+    ...sorted.filter((p) => p.unplaced !== undefined).map((p) => unplacedFinding(p.artifact.path, p.unplaced!)),
     ...findings,
   ];
   // A folder of thousands of manifests lacking their bundle lists every missing link, and says the first hundred as findings.

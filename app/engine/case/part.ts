@@ -7,7 +7,8 @@ import type { CaseArtifact, TimelineEvent } from '../../../shared/case.js';
 import type { Finding, Report, Severity } from '../../../shared/report.js';
 import type { CaseFacts, CaseIdentity, CaseJudgementFact, CaseReference } from '../../kinds/operations.js';
 import { reportDigest } from '../../journal/judgement.js';
-import { epochMs, isRfc3339Utc } from '../../core/time.js';
+import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
+import { cutIndex } from '../../../shared/text-cut.js';
 
 export interface CasePart {
   artifact: CaseArtifact;
@@ -18,7 +19,21 @@ export interface CasePart {
   judgements: CaseJudgementFact[];
   /** Why its facts could not be read (a case finding), when they could not. */
   factsProblem?: string;
+  /** Timestamps it carries that are not on the timeline (a case finding, RPR-CASE-004), when there are any. */
+  unplaced?: Unplaced;
 }
+
+/** The first few timestamps an artifact carries that the timeline cannot place, how many in all, and what its kind left out. */
+export interface Unplaced {
+  count: number;
+  shown: { pointer: string; value: string; why: string }[];
+  leftOut?: { count: number; why: string };
+}
+
+/** How many unplaceable timestamps a finding names one by one (the rest are counted). */
+const UNPLACED_SHOWN = 3;
+/** The longest value shown of one: a timestamp is short, and anything longer is not one. */
+const UNPLACED_VALUE_CHARS = 40;
 
 export type PartEvent = Omit<TimelineEvent, 'artifact' | 'kind'>;
 
@@ -60,29 +75,49 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
   };
   const events: PartEvent[] = [];
   const pointed = pointedFindings(report);
+  let unplaced: Unplaced | undefined;
   for (const e of facts.events) {
     const atUtc = normalisedUtc(e.atUtc);
-    if (atUtc === null) continue; // the kind's own checks say what is wrong with a timestamp
+    if (atUtc === null) {
+      // The kind's own checks fail the artifact for it; the case says its timeline lacks it.
+      unplaced ??= { count: 0, shown: [] };
+      if (unplaced.count++ < UNPLACED_SHOWN) unplaced.shown.push(unplacedOne(e.pointer, e.atUtc));
+      continue;
+    }
     const severity = severityAt(report, pointed, e.within ?? e.pointer, e.node);
     events.push({ atUtc, node: e.node, pointer: e.pointer, label: e.label, severity });
   }
-  return {
+  if (facts.eventsLeftOut && facts.eventsLeftOut.count > 0)
+    (unplaced ??= { count: 0, shown: [] }).leftOut = facts.eventsLeftOut;
+  const part: CasePart = {
     artifact,
     identities: facts.identities,
     references: facts.references,
     events,
     judgements: facts.judgements ?? [],
   };
+  if (unplaced) part.unplaced = unplaced;
+  return part;
 }
 
-/** `YYYY-MM-DDTHH:MM:SS(.fff)Z`: RFC 3339 UTC with its fraction cut to milliseconds (none when zero); null when not RFC 3339 UTC. */
+function unplacedOne(pointer: string, value: unknown): Unplaced['shown'][number] {
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const shown = s.length > UNPLACED_VALUE_CHARS ? s.slice(0, cutIndex(s, UNPLACED_VALUE_CHARS)) + '…' : s;
+  return { pointer, value: shown, why: whyNotRfc3339Utc(value) };
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS(.f…)Z`: RFC 3339 UTC with its fraction as written but for trailing
+ * zeros (none when zero), so two times that differ below the millisecond (.NET writes seven
+ * digits) keep their order, and one instant has one spelling; null when not RFC 3339 UTC.
+ */
 export function normalisedUtc(s: string): string | null {
   if (!isRfc3339Utc(s)) return null;
-  // Most are written so already (whole seconds, or milliseconds): no date arithmetic for them.
-  if (s.length === 20) return s;
-  if (s.length === 24) return s.endsWith('.000Z') ? s.slice(0, 19) + 'Z' : s;
-  const iso = new Date(epochMs(s)).toISOString();
-  return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+  if (s.length === 20) return s; // whole seconds, the most written
+  let end = s.length - 1; // at the Z
+  while (s.charCodeAt(end - 1) === 0x30) end--;
+  if (end === s.length - 1) return s;
+  return (end === 20 ? s.slice(0, 19) : s.slice(0, end)) + 'Z';
 }
 
 /** Whether `a` lies inside `b` (`b` followed by `/`), without building `b + '/'`. */

@@ -7,14 +7,17 @@
 import type { Report } from '../../../shared/report.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
 import type { CaseFacts, CaseSubject } from '../operations.js';
+import { ACGP_LIMITS } from './limits.js';
+import { isJsonLinesTrace } from './declare.js';
 
-export function acgpCaseFacts(subject: CaseSubject, report: Report): CaseFacts {
+export function acgpCaseFacts(subject: CaseSubject, report: Report, limits?: Record<string, number>): CaseFacts {
   const facts: CaseFacts = { identities: [], references: [], events: [] };
   const points = report.details?.['trajectory'];
   if (!Array.isArray(points)) return facts;
-  // A trace that is one JSON document is an array; one that is not is JSON Lines (its detection's words).
-  const j = subject.sniffed?.json();
-  const lines = report.artifact.kind === 'acgp-trace' && !j?.ok;
+  // JSON Lines as its verification decided (declare.ts), not as whether the strict parse
+  // passed: an array with a duplicate member fails that parse and is still one document.
+  const lines =
+    report.artifact.kind === 'acgp-trace' && subject.sniffed !== undefined && isJsonLinesTrace(subject.sniffed);
   const single = report.artifact.kind === 'acgp-eval';
   for (const p of points) {
     if (!isObj(p) || typeof p['timestamp'] !== 'string' || typeof p['index'] !== 'number') continue;
@@ -26,5 +29,20 @@ export function acgpCaseFacts(subject: CaseSubject, report: Report): CaseFacts {
     const within = single ? '' : `/${i}`;
     facts.events.push({ atUtc: p['timestamp'], pointer, label: `EVAL ${i}${what}`, node: null, within });
   }
+  leftOut(facts, report, points.length, limits?.['acgp-trajectory'] ?? ACGP_LIMITS['acgp-trajectory']);
   return facts;
+}
+
+/**
+ * The EVALs past the points the report kept when it kept as many as acgp-trajectory allows:
+ * the case says its timeline lacks them. (An EVAL the trace check could not read leaves no
+ * point either; its own findings say so, and the limit was not what left it out.)
+ */
+function leftOut(facts: CaseFacts, report: Report, kept: number, limit: number): void {
+  const evals = report.details?.['evals'];
+  if (typeof evals !== 'number' || kept < limit || evals <= kept) return;
+  facts.eventsLeftOut = {
+    count: evals - kept,
+    why: `its report keeps the trust-debt points of the first ${kept} EVAL(s) only (limit acgp-trajectory; --limit acgp-trajectory=${evals} keeps every one)`,
+  };
 }

@@ -76,7 +76,7 @@ function finished(result: KindResult, progress: Progress): KindResult {
 
 /** What an EVAL or a trace offers a case: its EVALs' times (case-facts.ts). */
 const acgpOperations: KindCode['operations'] = {
-  caseFacts: async (subject, report) => acgpCaseFacts(subject, report),
+  caseFacts: async (subject, report, ctx) => acgpCaseFacts(subject, report, ctx.options.limits),
 };
 
 export const evalCode: KindCode = {

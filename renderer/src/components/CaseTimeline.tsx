@@ -133,9 +133,12 @@ function moved(key: string, at: number, count: number, page: number): number | n
 export const CaseTimeline = memo(function CaseTimeline({
   events,
   open,
+  lacking = [],
 }: {
   events: readonly TimelineEvent[];
   open: (e: TimelineEvent) => void;
+  /** The artifacts whose times the timeline lacks (the case's RPR-CASE-004 findings): its count never reads as all there is. */
+  lacking?: readonly string[];
 }) {
   const [filter, setFilter] = useState<TimelineFilter>({});
   const rows = useMemo(() => filterTimeline(events, filter), [events, filter]);
@@ -179,6 +182,8 @@ export const CaseTimeline = memo(function CaseTimeline({
         <ColumnFilter label="Severity" testId="timeline-severity" options={SEVERITIES} apply={set('severity')} />
         <span className="muted" role="status" data-testid="timeline-count">
           {rows.length.toLocaleString('en')} of {events.length.toLocaleString('en')} events
+          {lacking.length > 0 &&
+            `; not every time of ${lacking.length === 1 ? lacking[0] : `${lacking.length.toLocaleString('en')} artifacts`} is on it (the case's findings say which and why)`}
         </span>
       </div>
       <div role="table" aria-label="Timeline" aria-rowcount={rows.length + 1} className="vtable" data-testid="timeline">

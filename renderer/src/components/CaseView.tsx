@@ -299,6 +299,10 @@ function RunWords({ report }: { report: CaseReport }) {
 
 /** The case's verdict, its findings, links, judgements and timeline. */
 function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: TimelineEvent) => void }) {
+  const lacking = useMemo(
+    () => report.findings.filter((f) => f.rule === 'RPR-CASE-004').map((f) => f.pointer?.slice('entry:'.length) ?? ''),
+    [report],
+  );
   return (
     <>
       <h3 id="case-verdict" tabIndex={-1} className={`case-verdict ${report.verdict}`} data-testid="case-verdict">
@@ -312,7 +316,7 @@ function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: 
       <h3>Judgements</h3>
       <Judgements list={report.judgements} artifacts={report.artifacts} />
       <h3 id="case-timeline-h">Timeline</h3>
-      <CaseTimeline events={report.timeline} open={openEvent} />
+      <CaseTimeline events={report.timeline} open={openEvent} lacking={lacking} />
     </>
   );
 }
