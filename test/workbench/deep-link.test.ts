@@ -203,6 +203,22 @@ describe('links the window refuses or cleans', () => {
     expect(linkTrouble('#{"view":"chain"}', options, views)).toMatch(/not one this workbench understands/);
   });
 
+  it('refuses what-if substitutions on a case, which apply to one replay and would be dropped without a word', () => {
+    expect(linkTrouble('#view=case&case=/r/c&mode=replay&whatif=model%3Dref-9', options, views)).toBe(
+      'This link opens the case "case=/r/c" with what-if substitutions ("whatif=model=ref-9"), which apply to one artifact\'s replay, never to a case, so nothing was opened.',
+    );
+    expect(linkTrouble('#view=case&sent=c-1&whatif=', options, views)).toMatch(/what-if substitutions \("whatif="\)/);
+    // The window's own case link carries none.
+    const written = linkFor('#token=t', {
+      view: 'case',
+      caseFolder: '/r/c',
+      caseMode: 'replay',
+      whatIf: ['model=ref-9'],
+    } as unknown as Parameters<typeof linkFor>[1]);
+    expect(written).not.toContain('whatif');
+    expect(linkTrouble(written, options, views)).toBeNull();
+  });
+
   it('quotes a long parameter cut short', () => {
     const said = linkTrouble(`#example=a&path=${'x'.repeat(5000)}`, options, views)!;
     expect(said.length).toBeLessThan(1000);

@@ -189,6 +189,13 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
   const targets = TARGETS.filter((k) => (p.get(k) ?? '') !== '');
   if (targets.length > 1)
     return `This link names ${targets.map((k) => quoted(k, p.get(k)!)).join(' and ')}: it is ambiguous (a link opens one thing), ${said}.`;
+  // What-if substitutions replay one artifact; a case run without them would be taken for the run they ask.
+  const caseTarget = targets.find((k) => k === 'case' || k === 'sent');
+  if (caseTarget && p.has('whatif'))
+    return `This link opens the case ${quoted(caseTarget, p.get(caseTarget)!)} with what-if substitutions (${p
+      .getAll('whatif')
+      .map((v) => quoted('whatif', v))
+      .join(', ')}), which apply to one artifact's replay, never to a case, ${said}.`;
   return null;
 }
 
