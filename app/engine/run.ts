@@ -202,7 +202,10 @@ async function runSniffed(
  */
 function refuseArtifactFlag(path: string, kind: KindDeclarations, options: EngineOptions): void {
   if (options.alone && options.artifact !== undefined && !kind.options?.some((o) => o.name === 'artifact'))
-    throw new UsageError(`--artifact applies to exported reports; ${path} is of kind ${kind.kind}`, 'refused');
+    throw new UsageError(
+      `${options.optionWords?.artifact ?? '--artifact'} applies to exported reports; ${path} is of kind ${kind.kind}`,
+      'refused',
+    );
 }
 
 /** What a replay of a kind with nothing to re-execute adds to its verification: a failure, or in a case a note. */

@@ -132,7 +132,7 @@ export type EngineOptions = {
    * How a message names an option to the person reading it: a flag on the command line
    * (the default), the control that sets it in the workbench (set by its engine host).
    */
-  optionWords?: Partial<Record<'profiles' | 'kernelAdapter', string>>;
+  optionWords?: Partial<Record<'profiles' | 'kernelAdapter' | 'artifact', string>>;
   /**
    * Set by the engine for a replayed case, never by a user: an artifact whose kind has
    * nothing to re-execute (a policy bundle, a package) is verified, and its report says so
@@ -141,8 +141,8 @@ export type EngineOptions = {
    */
   verifyWhatCannotReplay?: boolean;
   /**
-   * Set by the CLI when one file is verified on its own (not a folder, not a case), never by
-   * a user: `--artifact`, which only an exported report reads, is then refused for any other
+   * Set by the CLI when one file is verified on its own (not a folder, not a case), and by
+   * the workbench's host for every artifact it opens, never by a user: `--artifact`, which only an exported report reads, is then refused for any other
    * kind rather than ignored; in a folder or a case it is for the reports among its files.
    */
   alone?: boolean;

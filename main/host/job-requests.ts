@@ -54,7 +54,11 @@ export class JobRequests {
       optionWords: {
         profiles: 'the Profile registry field (Open view, Engine options)',
         kernelAdapter: 'the Kernel adapter field (Open view, Engine options)',
+        artifact: "the link's artifact option",
       },
+      // One artifact opened on its own: an option only another kind reads (a link's artifact=
+      // on a dump) is refused rather than run without, as the CLI refuses it for one file.
+      alone: true,
     };
     const opt = options as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.options ?? {})) {
