@@ -23,6 +23,7 @@
 import { alignedRun, equalEnds, type AlignedRows } from './align.js';
 import { exactDifference } from './exact-decimal.js';
 import { decimalKey } from './decimal-key.js';
+import type { NumberLiterals } from './number-literals.js';
 import { cutIndex, isHighSurrogate, isLowSurrogate } from './text-cut.js';
 import { escapePointerToken } from './json-pointer.js';
 import { isPlainObject } from './plain-object.js';
@@ -30,6 +31,7 @@ import type { JsonValue, Report } from './report.js';
 
 export { decimalKey } from './decimal-key.js';
 export { cutIndex } from './text-cut.js';
+export { NumberLiterals, parseKeepingLiterals } from './number-literals.js';
 
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
 /** Differences listed by default; the rest are counted. */
@@ -107,42 +109,6 @@ export function stringSpan(a: string, b: string): StringSpan {
   if (suffix > 0 && isLowSurrogate(a.charCodeAt(a.length - suffix))) suffix--;
   return { prefix, suffix, left: a.length - prefix - suffix, right: b.length - prefix - suffix };
 }
-/**
- * The numbers of parsed JSON whose doubles do not keep the literals written (beyond 2^53,
- * more digits than a double holds, an underflow to 0): the literal of each, by the container
- * holding it and its key there (a number has no identity of its own), and every container
- * holding one at any depth. The diff compares such a number by its literal (decimalKey), so
- * `9007199254740993` against `9007199254740992` is a difference though their doubles are one.
- */
-export class NumberLiterals {
-  private readonly byHolder = new WeakMap<object, Map<string, string>>();
-  private readonly holders = new WeakSet<object>();
-  /** Whether it holds none (then the diff never looks a number up). */
-  empty = true;
-
-  set(holder: object, key: string, literal: string): void {
-    const m = this.byHolder.get(holder) ?? new Map<string, string>();
-    this.byHolder.set(holder, m.set(key, literal));
-    this.holders.add(holder);
-    this.empty = false;
-  }
-
-  /** The literal of `holder[key]`, when its double does not keep it. */
-  get(holder: object, key: string | number): string | undefined {
-    return this.byHolder.get(holder)?.get(String(key));
-  }
-
-  /** Says that `container` holds such a number somewhere within it. */
-  mark(container: object): void {
-    this.holders.add(container);
-  }
-
-  /** Whether `container` holds such a number at any depth (its arrays are never aligned on equality). */
-  holds(container: object): boolean {
-    return this.holders.has(container);
-  }
-}
-
 /** What a view says beside a number shown as its literal (DiffEntry.leftLiteral). */
 export const LITERAL_NOTE = 'as written: beyond double precision, compared by its literal';
 
@@ -444,12 +410,20 @@ const present = (o: { [k: string]: JsonValue | undefined }): Obj =>
  * What of a report two artifacts are compared on: everything but its run (when, how long)
  * and the path it was read from, with the artifact's parsed content when it is JSON. A
  * member the report lacks (a saved report without its chain) is absent, so the diff says
- * `removed` or `added`, not `changed` to nothing.
+ * `removed` or `added`, not `changed` to nothing. A content that is one number its double
+ * does not keep (parseKeepingLiterals's `root`) is compared by its literal through `root`.
  */
-export function reportSide(r: Omit<Report, 'run'>, content?: JsonValue): JsonValue {
+export function reportSide(
+  r: Omit<Report, 'run'>,
+  content?: JsonValue,
+  root?: { literals: NumberLiterals; literal: string | undefined },
+): JsonValue {
   const { kind, id, sha256 } = r.artifact;
   const members = Object.fromEntries(COMPARED_MEMBERS.map((k) => [k, r[k] as JsonValue | undefined]));
-  return present({ artifact: present({ kind, id, sha256 }), verdict: r.verdict, ...members, content });
+  const side = present({ artifact: present({ kind, id, sha256 }), verdict: r.verdict, ...members, content });
+  // A content that is one number its double does not keep (LiteralParse.root) has its literal here.
+  if (root?.literal !== undefined) root.literals.set(side as Obj, 'content', root.literal);
+  return side;
 }
 
 /**

@@ -6,21 +6,21 @@
  * kinds, an unreadable path, an unknown flag, an option that would have no effect); with
  * --replay, never 0 over a replay that failed, was unavailable or compared nothing.
  */
-import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   cutIndex,
-  decimalKey,
   DEFAULT_DIFF_LIMIT,
   diffJson,
   LITERAL_NOTE,
   NumberLiterals,
+  parseKeepingLiterals,
   replaySides,
   reportSide,
   spanParts,
   type DiffEntry,
 } from '../../../shared/diff.js';
+import type { LiteralParse } from '../../../shared/number-literals.js';
 import { shownPlace, type DiffResult } from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
@@ -38,7 +38,7 @@ import {
 import { isPlainObject } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
 import { checkOutputFile, readFailure, readRegularText, writeOutputFile } from '../../core/files.js';
-import { mayUnderflow, parseCanonical } from '../../core/jcs.js';
+import { parseCanonical } from '../../core/jcs.js';
 import { declaredOptions } from '../../kinds/registry.js';
 import { safeText } from '../../engine/report-text.js';
 import { runPath } from '../../engine/run.js';
@@ -80,84 +80,8 @@ function diffFlags(): Flags {
   return flags;
 }
 
-/** A JSON number token: in text the strict parse accepted, one starts at each `-` or digit outside a string. */
-const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-/**
- * 16 digits in a row (one point among them allowed): with mayUnderflow, a cheap superset of
- * the texts holding a number its double does not keep, since a double keeps every decimal
- * of 15 significant digits or fewer above the underflow range.
- */
-const LONG_MANTISSA = /\d(?:\.?\d){15}/;
-
-/** Index just past the string token whose opening quote is at `i`. */
-function pastString(t: string, i: number): number {
-  for (let j = i; ;) {
-    j = t.indexOf('"', j + 1);
-    if (j === -1) return t.length;
-    let k = j;
-    while (t.charCodeAt(k - 1) === 0x5c) k--;
-    // An even run of backslashes escapes itself, not the quote.
-    if ((j - k) % 2 === 0) return j + 1;
-  }
-}
-
-/** The number tokens of JSON text whose doubles do not keep them (decimalKey), with their offsets. */
-function lossyNumbers(t: string): { at: number; token: string }[] {
-  const found: { at: number; token: string }[] = [];
-  for (let i = 0; i < t.length;) {
-    const c = t.charCodeAt(i);
-    if (c === 0x22) i = pastString(t, i);
-    else if (c !== 0x2d && (c < 0x30 || c > 0x39)) i++;
-    else {
-      NUMBER_TOKEN.lastIndex = i;
-      const token = NUMBER_TOKEN.exec(t)![0];
-      // 15 characters without an exponent hold at most 15 digits: kept (LONG_MANTISSA).
-      const suspect = token.length > 15 || /[eE]/.test(token);
-      if (suspect && decimalKey(token) !== decimalKey(String(Number(token)))) found.push({ at: i, token });
-      i += token.length;
-    }
-  }
-  return found;
-}
-
-/**
- * The parse of `text` (which the strict parse accepted) with each number whose double does
- * not keep its literal recorded in `literals`; null when it holds none (most texts: one
- * cheap test). Each such number is swapped for a marker string, and JSON.parse's reviver,
- * which is given each value's container and key, puts the number back and records its
- * literal there: where a number stands comes from JSON.parse, not from a second reader.
- */
-function withLiterals(text: string, literals: NumberLiterals): { value: JsonValue; root?: string } | null {
-  if (!LONG_MANTISSA.test(text) && !mayUnderflow(text)) return null;
-  const lossy = lossyNumbers(text);
-  if (lossy.length === 0) return null;
-  const marker = `\u0000reprise-number-${randomUUID()}:`;
-  const parts: string[] = [];
-  let from = 0;
-  lossy.forEach(({ at, token }, i) => {
-    parts.push(text.slice(from, at), JSON.stringify(`${marker}${i}`));
-    from = at + token.length;
-  });
-  parts.push(text.slice(from));
-  // In an array, so that a whole text that is one such number has a container too.
-  const wrapped = JSON.parse(`[${parts.join('')}]`, function (this: object, key: string, v: unknown) {
-    if (typeof v === 'string' && v.startsWith(marker)) {
-      const token = lossy[Number(v.slice(marker.length))]!.token;
-      literals.set(this, key, token);
-      return Number(token);
-    }
-    if (typeof v === 'object' && v !== null && literals.holds(v)) literals.mark(this);
-    return v;
-  }) as JsonValue[];
-  const root = literals.get(wrapped, 0);
-  return { value: wrapped[0]!, ...(root !== undefined && { root }) };
-}
-
 /** The file's strict JSON parse (its lossy numbers in `literals`), or why it has none (not JSON, too large, a directory). */
-async function readContent(
-  path: string,
-  literals: NumberLiterals,
-): Promise<{ value: JsonValue; root?: string } | { why: string }> {
+async function readContent(path: string, literals: NumberLiterals): Promise<LiteralParse | { why: string }> {
   let text: string;
   try {
     text = await readRegularText(path, MAX_CONTENT_BYTES);
@@ -170,7 +94,7 @@ async function readContent(
   } catch {
     return { why: 'report compared; content not (not one I-JSON document)' };
   }
-  return withLiterals(text, literals) ?? { value };
+  return parseKeepingLiterals(text, literals) ?? { value };
 }
 
 const VERDICTS: readonly unknown[] = ['pass', 'fail', 'unavailable'] satisfies Verdict[];
@@ -385,9 +309,7 @@ async function comparedReplay(path: string, values: Record<string, unknown>): Pr
 
 /** A side's compared value: its report and content (whose own literal, if any, `literals` takes over). */
 function sideValue(s: Side, literals: NumberLiterals): JsonValue {
-  const v = reportSide(s.report, s.content);
-  if (s.rootLiteral !== undefined) literals.set(v as Obj, 'content', s.rootLiteral);
-  return v;
+  return reportSide(s.report, s.content, { literals, literal: s.rootLiteral });
 }
 
 /** What is compared, from the positionals and --replay. */

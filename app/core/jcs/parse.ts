@@ -8,14 +8,12 @@ import { diagnose, precisionWarnings } from './diagnose.js';
 import { ARRAY_INDEX, canon, checkNumber, serialize, type WalkState } from './serialize.js';
 import { checkBounds, countChar, type JsonLimits } from './bounds.js';
 import { firstLineEndBeforeValue } from './lines.js';
+import { LONG_MANTISSA, mayUnderflow } from '../../../shared/decimal-key.js';
+
+export { mayUnderflow };
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 const ESCAPED_COLON = /\\u003[aA]/;
-// 16 or more digits in a row, a decimal point allowed among them: a number beyond 2^53
-// whose text differs from its double has at least 16 significant digits (any decimal of 15
-// or fewer round-trips, so its text is the shortest form of its double). A cheap filter
-// before the precise pass; a match inside a string only costs that pass.
-const LONG_MANTISSA = /\d(?:\.?\d){15}/;
 
 /**
  * Whether the text nests deeper than `limit` outside strings. Checked before JSON.parse
@@ -55,30 +53,6 @@ function deeperAt(text: string, limit: number): number {
 }
 /** Levels V8 parses in tens of milliseconds at most. */
 const FEW_OPENERS = 1 << 16;
-
-/**
- * Whether the text may hold a non-zero number literal that underflows to 0 (`1E-400`,
- * `0.000…0001` with 330 zeros): the number in the file is not the number hashed, signed
- * and replayed. RFC 8785 rounds it to 0 (the shared JCS vectors say so: num-underflow), so
- * canonicalization keeps it, with WARN_UNDERFLOW, which kinds turn into a finding as they
- * do WARN_PRECISION (a loss of value in either direction). The smallest double is about
- * 4.9e-324, so such a literal has an exponent of -100 or below or a fraction with 16 or
- * more leading zeros (with an exponent above -100, it needs over 200 of them). A cheap
- * superset found with indexOf; a hit is confirmed token by token by the precise reader.
- */
-export function mayUnderflow(text: string): boolean {
-  if (text.indexOf('.0000000000000000') !== -1) return true;
-  for (const e of ['e-', 'E-']) {
-    for (let i = text.indexOf(e); i !== -1; i = text.indexOf(e, i + 2)) {
-      const d = (k: number) => {
-        const c = text.charCodeAt(i + k);
-        return c >= 0x30 && c <= 0x39;
-      };
-      if (d(2) && d(3) && d(4)) return true;
-    }
-  }
-  return false;
-}
 
 export interface StrictParse {
   value: unknown;
