@@ -10,6 +10,7 @@ import { NEMOSYNE_RULES } from './rule-ids.js';
 import type { Sniffed } from '../sniff.js';
 import { looksLikeZip } from '../../zip/sniff.js';
 import { fileSource } from '../../zip/source.js';
+import { TIMELINE_DEFAULT, TIMELINE_LIMIT } from './limits.js';
 
 /** Any ZIP the evidence-bundle kind (asked first) did not claim, unless it reads as JSON. */
 function looksLikePackage(s: Sniffed): boolean {
@@ -47,6 +48,13 @@ export const nemosynePackageKind: KindHandler<typeof NEMOSYNE_OPTIONS> = {
   examples: async () => (await import('./examples.js')).packagesWriter,
   consistencyOnly:
     "a package's self-contained hashes establish consistency, not origin; authenticity needs separately signed evidence.",
+  limits: [
+    {
+      name: TIMELINE_LIMIT,
+      default: TIMELINE_DEFAULT,
+      help: "commands.log event times a package offers a case's timeline; the rest are counted (RPR-NEM-091)",
+    },
+  ],
   operations: { members: { what: 'a Nemosyne package' } },
   detect: looksLikePackage,
   load: async () => (await import('./index.js')).nemosynePackageCode,

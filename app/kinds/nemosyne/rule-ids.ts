@@ -87,9 +87,12 @@ export const NEMOSYNE_RULES = {
   'RPR-NEM-035': 'an assumption status outside satisfied, violated, unchecked, notTestableFromData',
   'RPR-NEM-036': 'sampleSupport counts inconsistent',
   'RPR-NEM-037': "a receipt's methodProvenance names another dataset or kernel than its bundle",
+  'RPR-NEM-039':
+    'a manifest createdAt or commands.log timestamp that is not whole epoch milliseconds in years 0000-9999',
   'RPR-NEM-040': 'no profile registry given',
   'RPR-NEM-050': 'the kernel adapter failed or answered the wrong shape',
   'RPR-NEM-090': 'self-contained hashes establish consistency, not origin',
+  'RPR-NEM-091': 'commands.log times past the nemosyne-timeline limit, not offered to a case',
   DATASET_MISMATCH: "bundle vs manifest analytical dataset, or the replay's reconstructed dataset vs the bundle",
   KERNEL_MISMATCH: 'bundle vs manifest analytical kernel',
   INVESTIGATION_DIGEST_MISMATCH: 'the root recomputed over the restored state differs from investigationDigest',

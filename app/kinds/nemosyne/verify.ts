@@ -27,6 +27,8 @@ import { AdapterError, runAdapter } from './kernel-adapter.js';
 import { checkManifest, DIGEST_V2, type Manifest } from './manifest.js';
 import { bindConsumers, loadProfiles } from './profiles.js';
 import { CHANGED_NUMBER_NOTE, upstreamReadingNote } from './upstream-reading.js';
+import { TIMELINE_DEFAULT, TIMELINE_LIMIT } from './limits.js';
+import { packageTimes, type PackageTime } from './times.js';
 
 export const ENTRY = {
   manifest: 'manifest.json',
@@ -115,18 +117,27 @@ function parseJson(
 /**
  * Verifies a package held in memory, or on disk (a file source: the archive is read by
  * position and never held whole). A file that changes or fails while it is read is a
- * usage error (exit 3), not a finding about the package.
+ * usage error (exit 3), not a finding about the package. `onTimes` hears the times the
+ * package carries (times.ts), when its manifest could be read, for a case's timeline.
  */
-export async function verifyPackage(archive: Buffer | ZipSource, ctx: KindContext): Promise<KindResult> {
+export async function verifyPackage(
+  archive: Buffer | ZipSource,
+  ctx: KindContext,
+  onTimes?: (times: PackageTime[]) => void,
+): Promise<KindResult> {
   try {
-    return await verifyArchive(archive, ctx);
+    return await verifyArchive(archive, ctx, onTimes);
   } catch (e) {
     if (e instanceof SourceError) throw new UsageError(`${ctx.path}: ${e.message}`, 'path');
     throw e;
   }
 }
 
-async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Promise<KindResult> {
+async function verifyArchive(
+  archive: Buffer | ZipSource,
+  ctx: KindContext,
+  onTimes: ((times: PackageTime[]) => void) | undefined,
+): Promise<KindResult> {
   const st: State = { findings: [], chain: [], details: { format: 'nemosyne-package' } };
   const result = (id: string | null): KindResult => {
     const failed = hasFail(st.findings);
@@ -224,13 +235,21 @@ async function verifyArchive(archive: Buffer | ZipSource, ctx: KindContext): Pro
     [`entry:${ENTRY.manifest}`],
     'entry:manifest.json',
   );
-  checkEntrySet(
+  const ledger = checkEntrySet(
     manifest,
     zs.entries.map((e) => e.name),
     has,
     get,
     st,
   );
+  const limit = ctx.options.limits?.[TIMELINE_LIMIT];
+  const times = packageTimes(
+    manifest.raw,
+    ledger,
+    typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 ? limit : TIMELINE_DEFAULT,
+    st.findings,
+  );
+  onTimes?.(times);
 
   // 3. Entry digests, dataset identity, closed envelope.
   checkDataset(manifest, get(ENTRY.dataset), st);
@@ -397,14 +416,16 @@ async function checkConsumers(envelope: Envelope, ctx: KindContext, st: State): 
   for (const b of bindings) if (b.finding) st.findings.push(b.finding);
 }
 
+/** The entry set's checks; returns the ledger (commands.log) when it is a JSON array. */
 function checkEntrySet(
   m: Manifest,
   names: readonly string[],
   has: (n: string) => boolean,
   get: (n: string) => Buffer | null,
   st: State,
-): void {
+): unknown[] | null {
   const v = m.formatVersion;
+  let ledger: unknown[] | null = null;
   const dataset = get(ENTRY.dataset);
   if (!dataset || dataset.length === 0)
     st.findings.push(
@@ -436,7 +457,10 @@ function checkEntrySet(
       } else if (m.commandCount !== null && cj.value.length !== m.commandCount) {
         checkCommandCount(m, cj.value.length, st);
       }
-      if (Array.isArray(cj.value)) checkEvidenceSummary(m, cj.value, st);
+      if (Array.isArray(cj.value)) {
+        checkEvidenceSummary(m, cj.value, st);
+        ledger = cj.value;
+      }
     }
   }
   if (m.hasRepresentationModel && !has(ENTRY.representation))
@@ -490,6 +514,7 @@ function checkEntrySet(
       ),
     );
   }
+  return ledger;
 }
 
 /**

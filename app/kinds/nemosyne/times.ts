@@ -1,0 +1,114 @@
+/**
+ * The times a package carries (docs/nemosyne.md, "Times"): the manifest's `createdAt`, when
+ * the package was exported, and each `investigation/commands.log` event's `timestamp`, both
+ * epoch milliseconds as upstream writes them (`Date.now()`: NemosyneSession.ts
+ * `exportPortablePackage`, `ResearchEvent.timestamp` in src/atlas/types.ts). Each becomes
+ * an RFC 3339 UTC time exactly (a whole number of milliseconds, read as the instant it
+ * names); one that cannot (not a number, a fraction of a millisecond, a year outside
+ * 0000-9999) is a warning here (RPR-NEM-039), and a case leaves it off its timeline. The
+ * ledger's times are kept up to `--limit nemosyne-timeline`, so a case's memory does not
+ * grow with a package's ledger; the rest are counted (RPR-NEM-091).
+ */
+import type { Finding } from '../../../shared/report.js';
+import { cutIndex } from '../../../shared/text-cut.js';
+import { isPlainObject } from '../../core/closed.js';
+import { info, warning } from './findings.js';
+import { TIMELINE_LIMIT } from './limits.js';
+
+/** One time the package carries, where it is, and what happened then. */
+export interface PackageTime {
+  atUtc: string;
+  pointer: string;
+  label: string;
+}
+
+/** Times named one by one before the rest are counted, per member. */
+const NAMED = 3;
+/** The longest value of the package a label or finding repeats (an event kind is a short word upstream). */
+const SHORT_CHARS = 40;
+/** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the instants RFC 3339 can write. */
+const MIN_MS = -62_167_219_200_000;
+const MAX_MS = 253_402_300_799_999;
+
+/** Epoch milliseconds as RFC 3339 UTC, exactly, or why they cannot be. */
+export function epochMsUtc(v: unknown): { atUtc: string } | { why: string } {
+  if (typeof v !== 'number') return { why: 'not a number of epoch milliseconds' };
+  if (!Number.isInteger(v)) return { why: 'not a whole number of milliseconds' };
+  if (v < MIN_MS || v > MAX_MS) return { why: 'outside the years 0000-9999 an RFC 3339 time is written in' };
+  return { atUtc: new Date(v).toISOString() };
+}
+
+/**
+ * The times of a package's manifest and ledger (null when commands.log is not a JSON
+ * array), with a finding for each that cannot be placed and for the ledger times past the
+ * limit.
+ */
+export function packageTimes(
+  manifest: Record<string, unknown>,
+  ledger: readonly unknown[] | null,
+  limit: number,
+  findings: Finding[],
+): PackageTime[] {
+  const out: PackageTime[] = [];
+  const created = epochMsUtc(manifest['createdAt']);
+  if ('atUtc' in created)
+    out.push({ atUtc: created.atUtc, pointer: 'entry:manifest.json#/createdAt', label: 'package exported' });
+  // One that is not a number is the manifest's RPR-NEM-004 already.
+  else if (typeof manifest['createdAt'] === 'number')
+    unplaceable(findings, 'manifest.json createdAt', 'entry:manifest.json#/createdAt', manifest['createdAt'], created);
+  if (!ledger) return out;
+  let bad = 0;
+  let kept = 0;
+  let past = 0;
+  ledger.forEach((e, i) => {
+    const ts = isPlainObject(e) ? e['timestamp'] : undefined;
+    if (ts === undefined) return; // an event without a time places nothing
+    const at = epochMsUtc(ts);
+    const pointer = `entry:investigation/commands.log#/${i}/timestamp`;
+    if (!('atUtc' in at)) {
+      if (bad++ < NAMED) unplaceable(findings, `commands.log event ${i}'s timestamp`, pointer, ts, at);
+    } else if (kept >= limit) past++;
+    else {
+      kept++;
+      out.push({ atUtc: at.atUtc, pointer, label: `ledger: ${kindOf(e)}` });
+    }
+  });
+  if (bad > NAMED)
+    findings.push(
+      warning(
+        'RPR-NEM-039',
+        `${bad - NAMED} more commands.log event timestamp(s) are not whole epoch milliseconds in years 0000-9999: a case cannot place them on its timeline`,
+        { pointer: 'entry:investigation/commands.log' },
+      ),
+    );
+  if (past > 0)
+    findings.push(
+      info(
+        'RPR-NEM-091',
+        `the times of ${past} commands.log event(s) past the first ${limit} are not offered to a case's timeline (limit ${TIMELINE_LIMIT}; --limit ${TIMELINE_LIMIT}=${ledger.length} keeps every one)`,
+        { pointer: 'entry:investigation/commands.log' },
+      ),
+    );
+  return out;
+}
+
+function unplaceable(findings: Finding[], what: string, pointer: string, value: unknown, at: { why: string }): void {
+  findings.push(
+    warning('RPR-NEM-039', `${what} is ${at.why}: a case cannot place it on its timeline`, {
+      pointer,
+      expected: 'a whole number of epoch milliseconds in years 0000-9999',
+      actual: typeof value === 'number' ? value : value === undefined ? null : shortText(value),
+    }),
+  );
+}
+
+function kindOf(e: unknown): string {
+  const k = isPlainObject(e) ? e['kind'] : undefined;
+  return typeof k === 'string' && k !== '' ? shortText(k) : 'event';
+}
+
+/** A value of the package as a finding or a label repeats it: text cut short (its own words are in the package). */
+function shortText(v: unknown): string {
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+  return s.length > SHORT_CHARS ? `${s.slice(0, cutIndex(s, SHORT_CHARS))}…` : s;
+}
