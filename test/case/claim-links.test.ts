@@ -28,8 +28,6 @@ let notMaterial = { hash: '', claim: '' };
 let noteHash = '';
 let judgementHash = '';
 
-const clock = () => Date.parse('2026-11-03T08:00:00Z');
-
 function manifestIds(path: string): { hash: string; claim: string } {
   const m = JSON.parse(readFileSync(path, 'utf8')) as { claimRef: string };
   return { hash: hashBytes(canonicalizeValue(m)), claim: m.claimRef };
@@ -59,7 +57,7 @@ beforeAll(async () => {
     { artifact: material.hash, text: 'The drift was checked against the provider log.' },
     keys.reviewer,
     keys.trust,
-    { clock, fsync: false },
+    { fsync: false },
   );
   noteHash = note.entryHash;
   const dumpReport = await runBytes('dump.json', readFileSync(join(dir, 'dump.json')), 'verify', {});
@@ -68,7 +66,7 @@ beforeAll(async () => {
     { report: dumpReport, pointer: '', decision: 'accept', rationale: 'The dump was replayed by hand.' },
     keys.reviewer,
     keys.trust,
-    { clock, fsync: false },
+    { fsync: false },
   );
   judgementHash = judged.entryHash;
   const bundle = await bundleFromJournal(journal, dumpReport, keys.trust, null);
