@@ -25,6 +25,15 @@ async function side(page: Page, which: 'left' | 'right', example: string, run: '
   await box.getByLabel(/: run$/).selectOption(run);
 }
 
+/** Picks a file for one side of the Compare view: a path, or a name and its bytes. */
+async function pickFile(page: Page, which: 'left' | 'right', file: string | { name: string; buffer: Buffer }) {
+  const box = page.getByTestId(`diff-side-${which}`);
+  await box.getByLabel(/: compare$/).selectOption('file');
+  await box
+    .getByLabel(/: file$/)
+    .setInputFiles(typeof file === 'string' ? file : { ...file, mimeType: 'application/json' });
+}
+
 test('the intact dump against a tampered one: field by field, the changed span marked, exported as one HTML file', async ({
   workbench: page,
 }, info) => {
@@ -72,11 +81,8 @@ test('two picked files: each sent to the engine, verified and compared', async (
   for (const [which, file] of [
     ['left', 'dumps/intact.dump.json'],
     ['right', 'dumps/fail/altered-artifact.dump.json'],
-  ] as const) {
-    const box = page.getByTestId(`diff-side-${which}`);
-    await box.getByLabel(/: compare$/).selectOption('file');
-    await box.getByLabel(/: file$/).setInputFiles(join(served.examples, file));
-  }
+  ] as const)
+    await pickFile(page, which, join(served.examples, file));
   await page.getByTestId('diff-run').click();
   const view = page.getByTestId('diff-view');
   await expect(view).toBeVisible({ timeout: 60_000 });
@@ -96,12 +102,8 @@ test('two picked files whose rows shifted: the inserted row added, a moved row n
   for (const [which, value] of [
     ['left', rows],
     ['right', moved],
-  ] as const) {
-    const box = page.getByTestId(`diff-side-${which}`);
-    await box.getByLabel(/: compare$/).selectOption('file');
-    const buffer = Buffer.from(JSON.stringify({ rows: value }));
-    await box.getByLabel(/: file$/).setInputFiles({ name: `rows-${which}.json`, mimeType: 'application/json', buffer });
-  }
+  ] as const)
+    await pickFile(page, which, { name: `rows-${which}.json`, buffer: Buffer.from(JSON.stringify({ rows: value })) });
   await page.getByTestId('diff-run').click();
   const view = page.getByTestId('diff-view');
   await expect(view).toBeVisible({ timeout: 60_000 });
@@ -112,6 +114,44 @@ test('two picked files whose rows shifted: the inserted row added, a moved row n
   await expect(view.locator('tr[data-pointer^="/content/rows/"]')).toHaveCount(2);
   await expect(page.getByTestId('diff-lengths')).toContainText('/content/rows: 8 items left, 9 right');
   await axe(page, 'two picked files with shifted rows');
+});
+
+test('two picked files differing only beyond double precision: each such number listed by its literal, on the page too', async ({
+  workbench: page,
+}) => {
+  // The canonical text writes 1000000000000000000001 as 1e+21 and 9007199254740993 as
+  // 9007199254740992: compared on it, /content/a and /content/e read as unchanged.
+  await page.getByTestId('tab-compare').click();
+  for (const [which, text] of [
+    ['left', '{"a":1e21,"b":0.1,"c":-0,"e":9007199254740993}'],
+    ['right', '{"a":1000000000000000000001,"b":0.2,"c":0,"e":9007199254740992}'],
+  ] as const)
+    await pickFile(page, which, { name: `${which}.json`, buffer: Buffer.from(text) });
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('diff-summary')).toHaveText('4 differences.');
+  await expect(view.locator('tr[data-pointer^="/content/"]')).toHaveCount(3);
+  const note = 'as written: beyond double precision, compared by its literal';
+  const a = view.locator('tr[data-pointer="/content/a"] td');
+  await expect(a.nth(4)).toHaveText(`1000000000000000000001${note}`);
+  await expect(a.nth(5)).toHaveText('');
+  const e = view.locator('tr[data-pointer="/content/e"] td');
+  await expect(e.nth(3)).toHaveText(`9007199254740993${note}`);
+  await expect(e.nth(4)).toHaveText('9007199254740992');
+  await expect(view.locator('tr[data-pointer="/content/b"] td').nth(5)).toHaveText('0.1');
+  await axe(page, 'two files differing beyond double precision');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('diff-export').click()]);
+  const html = await readFile((await download.path())!, 'utf8');
+  expect(html).toContain('1000000000000000000001');
+  expect(html).toContain('9007199254740993');
+  expect(html).toContain(note);
+  const checked = await page.context().newPage();
+  await checked.setContent(html);
+  await expect(checked.locator('tr[id^="d-"]')).toHaveCount(4);
+  await axe(checked, 'exported diff page with literals');
+  await checked.close();
 });
 
 test('one dump replayed under two model versions: the replays compared, the what-if named', async ({

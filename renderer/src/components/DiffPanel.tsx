@@ -6,9 +6,10 @@
 import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ArtifactContent, CheckMode, JobSource, RepriseClient } from '../../../shared/api';
-import { diffJson, reportSide, type DiffResult } from '../../../shared/diff';
+import type { DiffResult } from '../../../shared/diff';
 import type { DiffSideLabel } from '../../../shared/diff-html';
-import type { JsonValue, Report } from '../../../shared/report';
+import type { Report } from '../../../shared/report';
+import { diffSides, type SideRead } from '../lib/compare-sides';
 import { uploadFile } from '../lib/file-prep';
 import { startWatchedJob } from '../lib/watch-job';
 import { optionsFor, useStore } from '../store';
@@ -23,21 +24,11 @@ interface Choice {
   /** A replay's what-if substitution (`model=ref-2`): two model versions of one artifact. */
   whatIf: string;
 }
-interface ReadSide {
-  label: DiffSideLabel;
-  value: JsonValue;
-}
 interface Compared {
   result: DiffResult;
   what: string;
   left: DiffSideLabel;
   right: DiffSideLabel;
-}
-
-/** The parsed content of an artifact's canonical text, or why there is none. */
-function contentOf(c: ArtifactContent | null): { value?: JsonValue; note: string } {
-  if (!c?.canonical) return { note: `report compared; content not${c?.note ? ` (${c.note})` : ''}` };
-  return { value: JSON.parse(c.canonical) as JsonValue, note: 'report and parsed content compared' };
 }
 
 const whatIfOf = (c: Choice): string[] => (c.mode === 'replay' && c.whatIf.trim() ? [c.whatIf.trim()] : []);
@@ -57,7 +48,7 @@ async function jobOn(api: RepriseClient, source: JobSource, c: Choice, opts: Rec
 }
 
 /** Runs (or, for the open result in its own mode, takes) one side's report and content. */
-async function readSide(api: RepriseClient, c: Choice): Promise<ReadSide> {
+async function readSide(api: RepriseClient, c: Choice): Promise<SideRead> {
   const s = useStore.getState();
   let got: { report: Report; content: ArtifactContent | null };
   let name: string;
@@ -84,28 +75,14 @@ async function readSide(api: RepriseClient, c: Choice): Promise<ReadSide> {
     const source: JobSource = { type: 'upload', uploadId: sent.uploadId };
     got = await jobOn(api, source, c, optionsFor(source, s.openOptions));
   }
-  const content = contentOf(got.content);
-  const r = got.report;
   if (whatIfOf(c).length) name = `${name} (what-if ${whatIfOf(c).join(', ')})`;
-  return {
-    label: { name, kind: r.artifact.kind, verdict: r.verdict, sha256: r.artifact.sha256, content: content.note },
-    value: reportSide(r, content.value),
-  };
+  return { name, ...got };
 }
 
 async function compareSides(api: RepriseClient, a: Choice, b: Choice): Promise<Compared> {
-  const [l, r] = [await readSide(api, a), await readSide(api, b)];
-  if (l.label.kind !== r.label.kind)
-    throw new Error(
-      `Cannot compare ${l.label.name} (${l.label.kind}) with ${r.label.name} (${r.label.kind}): a diff compares two artifacts of one kind.`,
-    );
+  const { kind, ...compared } = diffSides(await readSide(api, a), await readSide(api, b));
   const modes = a.mode === b.mode ? (a.mode === 'replay' ? 'the replays of ' : '') : 'a verification and a replay of ';
-  return {
-    result: diffJson(l.value, r.value),
-    what: `${modes}two ${l.label.kind} artifacts`,
-    left: l.label,
-    right: r.label,
-  };
+  return { ...compared, what: `${modes}two ${kind} artifacts` };
 }
 
 const NEW_CHOICE: Choice = { from: 'example', example: '', file: null, mode: 'verify', whatIf: '' };

@@ -1,6 +1,6 @@
 /** A structured diff side by side (shared/diff.ts): pointer, left, right, the exact difference, the changed span marked. */
 import { useId } from 'react';
-import { cutText, shownPlace, spanParts, type DiffEntry, type DiffResult } from '../../../shared/diff';
+import { cutText, LITERAL_NOTE, shownPlace, spanParts, type DiffEntry, type DiffResult } from '../../../shared/diff';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html';
 import { shownValue } from '../../../shared/report';
 import '../diff.css';
@@ -9,10 +9,18 @@ import { download } from './ExportView';
 /** Strings longer than this say their length and where the change starts. */
 const LONG = 80;
 
-/** One side of a difference: absent, a changed string with its span marked, or the value. */
+/** One side of a difference: absent, a changed string with its span marked, a number as written, or the value. */
 function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
   const v = e[side];
   if (v === undefined) return <span className="diff-absent">absent</span>;
+  const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
+  if (literal !== undefined)
+    return (
+      <>
+        <pre>{cutText(literal)}</pre>
+        <small className="muted">{LITERAL_NOTE}</small>
+      </>
+    );
   if (e.span && typeof v === 'string') {
     const p = spanParts(v, e.span, side);
     const Mark = side === 'left' ? 'del' : 'ins';
