@@ -57,6 +57,11 @@ describe('the Compare view compares numbers by their literal', () => {
     const { result, left } = diffSides(await side('l', '{"a":1,"a":2}'), await side('r', '{"a":1}'));
     expect(left.content).toMatch(/^report compared; content not \(no canonical form: /);
     expect(result.differences.map((d) => d.pointer)).toEqual(['/content']);
+    // Past the host's read (the editor's 8 MiB), the side says it is the window's limit, not the editor's.
+    const big = await side('big', `{"n":1,"pad":"${'x'.repeat(8 * 1024 * 1024)}"}`);
+    expect(diffSides(big, big).left.content).toBe(
+      'report compared; content not (larger than 8 MiB, the most the window reads of an artifact; reprise diff compares content up to 64 MiB)',
+    );
     await expect(async () =>
       diffSides(await side('l', '1', 'replay-dump'), await side('r', '1', 'tg-replay-manifest')),
     ).rejects.toThrow('Cannot compare l (replay-dump) with r (tg-replay-manifest)');

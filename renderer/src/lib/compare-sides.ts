@@ -19,11 +19,23 @@ export interface SideRead {
   content: ArtifactContent | null;
 }
 
+/**
+ * Why the host gave no text, in the Compare view's words: the host reads an artifact's text
+ * as the editor shows it, at most 8 MiB, and says so for the editor ("larger than 8 MiB: not
+ * shown in the editor"); here that is the most the window compares, where `reprise diff`
+ * compares up to 64 MiB of content.
+ */
+function whyNone(note: string | null | undefined): string {
+  const large = note && /^larger than (\d+ MiB)\b/.exec(note);
+  if (large)
+    return ` (larger than ${large[1]}, the most the window reads of an artifact; reprise diff compares content up to 64 MiB)`;
+  return note ? ` (${note})` : '';
+}
+
 /** The parsed content of an artifact's text with its lossy numbers in `literals`, or why there is none. */
 function contentOf(c: ArtifactContent | null, literals: NumberLiterals): { read?: LiteralParse; note: string } {
   // canonical is there only when the engine's strict parse accepted raw as one I-JSON document.
-  if (c?.raw == null || c.canonical == null)
-    return { note: `report compared; content not${c?.note ? ` (${c.note})` : ''}` };
+  if (c?.raw == null || c.canonical == null) return { note: `report compared; content not${whyNone(c?.note)}` };
   const read = parseKeepingLiterals(c.raw, literals) ?? { value: JSON.parse(c.canonical) as LiteralParse['value'] };
   return { read, note: 'report and parsed content compared' };
 }
