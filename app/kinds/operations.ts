@@ -125,6 +125,14 @@ export interface CaseReference {
    * artifact beside it instead of being left undecided.
    */
   option?: string;
+  /**
+   * The option takes the artifact that declares the value as one of its identities (a journal
+   * holding the named entry), not only one whose bytes the value is. Every such reference of
+   * the artifact must name the same holder, or the case sets none (one option, one holder).
+   */
+  optionTakesHolder?: true;
+  /** The option is one a replay writes through (a journal it appends to): the case sets it in a verified case only. */
+  optionInVerifyOnly?: true;
 }
 
 export interface CaseEventFact {

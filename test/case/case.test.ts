@@ -131,9 +131,11 @@ describe('a case folder', () => {
   });
 
   it("takes an event's severity from the findings at its pointer or its node's", () => {
-    // Without --journal the manifest's RECORDED anchor cannot be checked: unavailable, at that execution only.
+    // The manifest's RECORDED anchor is checked against the TG journal of the case that holds
+    // its entry (rechecks.ts), whose signers the case's trust store does not hold: it fails,
+    // at that execution only, as `verify MANIFEST --journal tg/journal` says.
     const m = report.timeline.filter((e) => e.artifact === 'tg/manifest.json');
-    expect(m.find((e) => e.node === 'anchor:x7')).toMatchObject({ pointer: '/executions/5', severity: 'unavailable' });
+    expect(m.find((e) => e.node === 'anchor:x7')).toMatchObject({ pointer: '/executions/5', severity: 'fail' });
     expect(m.filter((e) => e.severity !== 'info')).toHaveLength(1);
     // The TG journal was signed by keys the case's trust store does not hold: its entry and checkpoint fail.
     const raised = report.timeline.filter((e) => e.severity !== 'info' && e.artifact !== 'tg/manifest.json');
@@ -169,7 +171,10 @@ describe('determinism', () => {
         onArtifact: (o) => order.push(o.ok ? o.part.artifact.path : o.unreadable.path),
       });
       expect(JSON.stringify(r)).toBe(base);
-      expect(order).toHaveLength(report.artifacts.length);
+      // Each artifact lands once, and the manifest a second time: the case's run of it with its journal.
+      expect([...new Set(order)].sort()).toEqual(report.artifacts.map((a) => a.path));
+      expect(order.filter((p) => p === 'tg/manifest.json')).toHaveLength(2);
+      expect(order).toHaveLength(report.artifacts.length + 1);
     }
   }, 120_000);
 });

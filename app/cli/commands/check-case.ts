@@ -155,7 +155,7 @@ export class CaseCollector {
     const unreadable = [...this.unreadable];
     const second = new Map<string, CaseOutcome>();
     await Promise.all(
-      caseRechecks(parts, this.files, options).map(async (r) =>
+      caseRechecks(parts, this.files, options, this.mode).map(async (r) =>
         second.set(r.file.rel, outcomeOf(r.file, await rerun(r.file, r.options))),
       ),
     );

@@ -34,7 +34,10 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
       throw new UsageError(`--${flag} is for one artifact; a case folder is exported with its own reports`);
   const inCase = `--out ${x.out} is inside the case folder, where the next run would take it for an artifact`;
   if (inside(x.out, x.dir)) throw new UsageError(inCase);
-  const { key: _key, out: _out, ...options } = engineOptions(x.values);
+  // --journal names the journal whose judgements the bundle carries, not a journal for every
+  // artifact's checks: the case is verified as `verify DIR --case` verifies it with the other
+  // flags, so a manifest's anchor is decided against the journal of the case holding it.
+  const { key: _key, out: _out, journal: _journal, ...options } = engineOptions(x.values);
   // The journal is verified first: one that cannot prove judgements is refused before the case runs.
   const bundle = await openCaseBundle(x.journal, x.trust);
   // A folder linked from inside the case is in it too: only its walk knows them all.

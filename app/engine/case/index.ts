@@ -117,7 +117,7 @@ async function recheck(
 ): Promise<void> {
   const second = new Map<string, CaseOutcome>();
   await Promise.all(
-    caseRechecks(parts, files, run.options ?? {}).map((r) =>
+    caseRechecks(parts, files, run.options ?? {}, run.mode ?? 'verify').map((r) =>
       execute(
         [r.file],
         run.mode ?? 'verify',

@@ -65,7 +65,18 @@ function executionFacts(
       expected: !embedded.has(hash),
     });
   const anchor = isObj(e['anchor']) ? str(e['anchor']['entryHash']) : null;
-  if (anchor) facts.references.push({ pointer: ptr(at, 'anchor'), relation: 'anchor', value: anchor, expected: true });
+  // The journal holding the anchored entry decides the anchor: in a verified case the
+  // manifest runs again with it (--journal), as `verify MANIFEST --journal DIR` decides it.
+  if (anchor)
+    facts.references.push({
+      pointer: ptr(at, 'anchor'),
+      relation: 'anchor',
+      value: anchor,
+      expected: true,
+      option: 'journal',
+      optionTakesHolder: true,
+      optionInVerifyOnly: true,
+    });
   if (created && id) {
     const node = nodes.has(`anchor:${id}`) ? `anchor:${id}` : null;
     const what = [str(e['engine']), str(e['replayMode'])].filter((x) => x !== null).join(', ');
