@@ -5,7 +5,7 @@
  * the receipt; the training case's evidence in exact decimals. axe on each state.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -25,7 +25,11 @@ function cli(args: string[]): string {
  * A journal with three open cases, opened by an officer; its trust store also names the
  * server's reviewer key (role reviewer), the only key this server signs with.
  */
-function journalWithCases(served: Served): { dir: string; trust: string } {
+function journalWithCases(
+  served: Served,
+  claims = ['claim:2026-12-0001', 'claim:2026-12-0002', 'claim:2026-12-0003'],
+  reviewerStatus = 'active',
+): { dir: string; trust: string; root: string } {
   const root = mkdtempSync(join(tmpdir(), 'reprise-e2e-officer-'));
   const trust = join(root, 'trust-store.json');
   const key = join(root, 'officer.key.pem');
@@ -42,10 +46,11 @@ function journalWithCases(served: Served): { dir: string; trust: string } {
     trust,
   ]);
   const store = JSON.parse(readFileSync(trust, 'utf8')) as { keys: unknown[] };
-  const reviewers = JSON.parse(readFileSync(served.reviewerTrustStore, 'utf8')) as { keys: unknown[] };
-  writeFileSync(trust, JSON.stringify({ ...store, keys: [...store.keys, ...reviewers.keys] }, null, 2));
+  const reviewers = JSON.parse(readFileSync(served.reviewerTrustStore, 'utf8')) as { keys: object[] };
+  const reviewerKeys = reviewers.keys.map((k) => ({ ...k, status: reviewerStatus }));
+  writeFileSync(trust, JSON.stringify({ ...store, keys: [...store.keys, ...reviewerKeys] }, null, 2));
   const dir = join(root, 'journal');
-  for (const claim of ['claim:2026-12-0001', 'claim:2026-12-0002', 'claim:2026-12-0003'])
+  for (const claim of claims)
     cli([
       'quarantine',
       'open',
@@ -59,7 +64,7 @@ function journalWithCases(served: Served): { dir: string; trust: string } {
       '--trust-store',
       trust,
     ]);
-  return { dir, trust };
+  return { dir, trust, root };
 }
 
 async function openInHeader(page: Page, dir: string, trust: string, key: string): Promise<void> {
@@ -155,4 +160,128 @@ test("the training case's evidence in exact decimals: Δ 0.1, not 0.099999999999
   await expect(page.getByTestId('case-evidence')).not.toContainText('0.09999999999999998');
   await expect(page.getByTestId('decision-key')).toContainText('training officer · quarantine-officer');
   await axe(page, 'evidence in exact decimals');
+});
+
+const BIDI_CLAIM = 'claim:\u202egnp.exe';
+const BIDI_SHOWN = 'claim:\\u202egnp.exe';
+
+test('what the confirmation shows is what is signed: the case by its opening entry, the key its file holds now, a bidi claim escaped; Space chooses a row', async ({
+  workbench: page,
+  served,
+}) => {
+  const { dir, trust, root } = journalWithCases(served, ['claim:2026-12-0001', BIDI_CLAIM, 'claim:exe.png']);
+  // Another journal by the same officer with cases under the same numbers: it will be put in the folder's place.
+  const other = { dir: join(root, 'other') };
+  for (const claim of ['claim:OTHER-0', 'claim:OTHER-1', 'claim:OTHER-2'])
+    cli([
+      'quarantine',
+      'open',
+      other.dir,
+      '--claim',
+      claim,
+      '--reason',
+      'held',
+      '--key',
+      join(root, 'officer.key.pem'),
+    ]);
+  await openInHeader(page, dir, trust, served.reviewerKey);
+  await page.getByTestId('tab-journal').click();
+  const queue = page.getByTestId('case-queue');
+
+  // A claim with a bidi override reads as its escape, never as the claim it looks like.
+  await expect(queue.locator('[data-case="case-1"] td').nth(2)).toHaveText(BIDI_SHOWN);
+  await page.getByTestId('queue-claim').fill('exe.png');
+  await expect(queue.locator('tbody tr')).toHaveCount(1);
+  await expect(queue.locator('tbody tr')).toHaveAttribute('data-case', 'case-2');
+  await page.getByTestId('queue-claim').fill('\\u202e');
+  await expect(queue.locator('tbody tr')).toHaveAttribute('data-case', 'case-1');
+  await page.getByTestId('queue-claim').fill('');
+
+  // Space chooses the focused row, as Enter does; the chosen row says so (aria-current), not by colour alone.
+  const row = queue.locator('[data-case="case-1"]');
+  await row.focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('case-detail')).toContainText('case-1');
+  await expect(row).toHaveAttribute('aria-current', 'true');
+  await expect(queue.locator('[aria-current]')).toHaveCount(1);
+  await expect(page.getByTestId('case-claim')).toHaveText(BIDI_SHOWN);
+  await axe(page, 'a case with a bidi claim chosen with Space');
+
+  // The confirmation: the claim escaped and said so, the case's opening entry.
+  await page.getByRole('radio', { name: 'uphold' }).check();
+  await page.getByTestId('rationale').fill(RATIONALE);
+  await page.getByTestId('sign-decision').click();
+  const claim = page.getByTestId('confirm-decision-claim');
+  await expect(claim).toContainText(BIDI_SHOWN);
+  await expect(claim).toContainText('holds control or bidirectional characters');
+  await axe(page, 'the confirmation of a decision on a bidi claim');
+
+  // The folder now holds the other journal (a restored backup): its case-1 is not the case shown.
+  const otherEntries = readFileSync(join(other.dir, 'entries.jsonl'));
+  rmSync(dir, { recursive: true });
+  cpSync(other.dir, dir, { recursive: true });
+  await page.getByTestId('confirm-decision-sign').click();
+  const error = page.getByTestId('journal-error');
+  await expect(error).toContainText('case-1 is not the case shown', { timeout: 30_000 });
+  await expect(error).toContainText('nothing was signed');
+  await expect(error).toBeFocused();
+  expect(readFileSync(join(dir, 'entries.jsonl')).equals(otherEntries)).toBe(true);
+  await axe(page, 'a decision refused: the journal holds another case under the number');
+
+  // The key: read again as the confirmation opens, and held to at signing.
+  const original = readFileSync(served.reviewerKey);
+  const stranger = join(root, 'stranger.key.pem');
+  const made = JSON.parse(cli(['keys', 'generate', '--out', stranger, '--role', 'reviewer', '--json'])) as {
+    keyId: string;
+  };
+  try {
+    await queue.locator('[data-case="case-1"]').click();
+    await page.getByRole('radio', { name: 'uphold' }).check();
+    await page.getByTestId('rationale').fill(RATIONALE);
+    writeFileSync(served.reviewerKey, readFileSync(stranger));
+    await page.getByTestId('sign-decision').click();
+    const key = page.getByTestId('confirm-decision-key');
+    await expect(key).toContainText(made.keyId);
+    await expect(key).not.toContainText(served.reviewerKeyId);
+    await expect(key).toContainText('not in the trust store');
+    await expect(page.getByTestId('decision-key')).toContainText(made.keyId);
+    await axe(page, 'the confirmation showing the key its file holds now');
+    // The file changes again after it was shown: the engine refuses, nothing is written.
+    writeFileSync(served.reviewerKey, original);
+    const before = readFileSync(join(dir, 'entries.jsonl'));
+    await page.getByTestId('confirm-decision-sign').click();
+    await expect(error).toContainText('the key file changed since it was shown', { timeout: 30_000 });
+    await expect(error).toContainText(`the confirmation showed ${made.keyId}`);
+    expect(readFileSync(join(dir, 'entries.jsonl')).equals(before)).toBe(true);
+    await axe(page, 'a decision refused: the key file changed after it was shown');
+  } finally {
+    writeFileSync(served.reviewerKey, original);
+  }
+});
+
+test('a revoked key is named revoked in the key list, the form and refused before the click', async ({
+  workbench: page,
+  served,
+}) => {
+  const { dir, trust } = journalWithCases(served, undefined, 'revoked');
+  await page.getByTestId('work-journal-toggle').click();
+  await page.locator('#wj-dir').fill(dir);
+  await page.locator('#wj-trust').fill(trust);
+  await page.getByTestId('wj-open').click();
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 3 entries', { timeout: 30_000 });
+  await expect(page.getByTestId('wj-key').locator('option', { hasText: 'reviewer, REVOKED' })).toHaveCount(1);
+  await page.getByTestId('wj-key').selectOption(served.reviewerKey);
+  await expect(page.getByTestId('wj-key-signer')).toContainText('reviewer, REVOKED');
+  await axe(page, 'a revoked key in the key list');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByTestId('tab-journal').click();
+  await page.getByTestId('case-queue').locator('[data-case="case-0"]').click();
+  await page.getByRole('radio', { name: 'uphold' }).check();
+  await expect(page.getByTestId('decision-key')).toContainText('reviewer, REVOKED');
+  const refusal = page.getByTestId('decision-key-refused');
+  await expect(refusal).toContainText("is revoked in the journal's trust store: only an active key signs");
+  const sign = page.getByTestId('sign-decision');
+  await expect(sign).toBeDisabled();
+  await expect(sign).toHaveAttribute('aria-describedby', 'decision-key-refused');
+  await axe(page, 'a revoked key refused before the click');
 });

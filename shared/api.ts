@@ -205,11 +205,20 @@ export interface JournalRequest {
 export type CaseDecision = 'release' | 'uphold' | 'escalate';
 
 export interface DecideCaseRequest extends JournalRequest {
+  /** The case's number as shown ("case-N"): words only; the case decided is the one `openHash` names. */
   caseId: string;
+  /**
+   * The opening entry hash of the case the confirmation showed (CaseView.openHash): the engine
+   * decides that case and no other, and refuses when the journal no longer holds it (a journal
+   * replaced on disk may hold another case under the same number).
+   */
+  openHash: string;
   decision: CaseDecision;
   rationale: string;
   /** The officer's private key (PKCS#8 PEM file), chosen per case. */
   keyFile: string;
+  /** The key id the confirmation showed, read from `keyFile` when it opened: the engine refuses when the file now holds another key. */
+  keyId: string;
 }
 
 /** Shown only after the signed write returned. */
@@ -287,6 +296,8 @@ export interface RecordJudgementRequest {
   trustStore: string;
   /** The reviewer's private key (PKCS#8 PEM file, an absolute path). */
   keyFile: string;
+  /** The key id the confirmation showed, read from `keyFile` when it opened: the engine refuses when the file now holds another key. */
+  keyId: string;
   /** The report the reviewer read (as a job returned it); its artifact.sha256 is the subject. */
   report: Report;
   /** RFC 6901 into the report: "" the whole report, /findings/N, /comparisons/N or /events/N. */

@@ -25,3 +25,30 @@ export function controlEscape(c: string): string {
 export function jsonControlEscape(c: string): string {
   return `\\u${hex(c, 4)}`;
 }
+
+/** Every control of CONTROL_CLASS but those in `keep`, matched one at a time. */
+const controlsBut = (keep: string): RegExp =>
+  new RegExp(keep ? `(?![${keep}])[${CONTROL_CLASS}]` : `[${CONTROL_CLASS}]`, 'gu');
+
+/**
+ * Text as the window shows a value it did not write (a claim id, a rationale from a
+ * journal): every control as its visible escape, as the terminal shows it, so that
+ * "claim:\u202egnp.exe" never reads as "claim:exe.png". `keep` names controls shown as
+ * themselves (a rationale's line feeds and tabs, as `\n\t`).
+ */
+export function escapeControls(s: string, keep = ''): string {
+  return s.replace(controlsBut(keep), controlEscape);
+}
+
+/** The same text in pieces, each a run of plain text or one control's escape, so a view can mark the escapes. */
+export function controlPieces(s: string, keep = ''): { text: string; control: boolean }[] {
+  const out: { text: string; control: boolean }[] = [];
+  let at = 0;
+  for (const m of s.matchAll(controlsBut(keep))) {
+    if (m.index > at) out.push({ text: s.slice(at, m.index), control: false });
+    out.push({ text: controlEscape(m[0]), control: true });
+    at = m.index + m[0].length;
+  }
+  if (at < s.length) out.push({ text: s.slice(at), control: false });
+  return out;
+}

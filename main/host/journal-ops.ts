@@ -30,6 +30,7 @@ import { verdictOf } from '../../shared/report.js';
 import { isPlainObject } from '../../shared/plain-object.js';
 import { escapePointerToken } from '../../shared/json-pointer.js';
 import { exact } from '../../shared/exact-decimal.js';
+import { isHashString } from '../../shared/hash-format.js';
 import {
   generateSigner,
   loadSigner,
@@ -44,6 +45,7 @@ import {
   checkInclusionProof,
   decideCase,
   inclusionProof,
+  JournalError,
   journalFilesToShow,
   openCase,
   TRANSITIONS,
@@ -230,6 +232,22 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
   };
 }
 
+/**
+ * The signer a confirmation showed: the key file is read once, here, and signs only when it
+ * still holds the key id the confirmation showed (read when it opened). A file replaced in
+ * between (another officer's key copied over it) is refused, and nothing is signed.
+ */
+export async function shownSigner(keyFile: string, shownKeyId: unknown): Promise<Signer> {
+  if (typeof shownKeyId !== 'string' || shownKeyId === '')
+    throw new UsageError('a signature needs the key id its confirmation showed');
+  const signer = await loadSigner(keyFile);
+  if (signer.keyId !== shownKeyId)
+    throw new UsageError(
+      `the key file changed since it was shown: ${basename(keyFile)} now holds ${signer.keyId}, the confirmation showed ${shownKeyId}; nothing was signed (review it again)`,
+    );
+  return signer;
+}
+
 export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
   if (
     !req ||
@@ -239,13 +257,25 @@ export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
     req.keyFile === ''
   )
     throw new UsageError('a decision needs the journal directory, the case, and the officer key file');
+  if (!isHashString(req.openHash))
+    throw new UsageError("a decision names the case by its opening entry's hash (sha256:<64 hex>), as it was shown");
   if (!['release', 'uphold', 'escalate'].includes(req.decision))
     throw new UsageError('the decision is release, uphold or escalate');
   if (typeof req.trustStore !== 'string' || req.trustStore === '')
     throw new UsageError('a decision needs the trust store that names the officer');
   const trust = await loadTrustStore(req.trustStore);
-  const signer = await loadSigner(req.keyFile);
-  const r = await decideCase(req.dir, req.caseId, req.decision, String(req.rationale ?? ''), signer, trust);
+  const signer = await shownSigner(req.keyFile, req.keyId);
+  // The case shown, by its opening entry: never "whatever case holds this number now".
+  const r = await decideCase(req.dir, req.openHash, req.decision, String(req.rationale ?? ''), signer, trust).catch(
+    (e: unknown) => {
+      if (e instanceof JournalError && e.code === 'NOT_FOUND')
+        throw new JournalError(
+          `${req.caseId} is not the case shown: the journal holds no case opened by entry ${req.openHash} (it changed since it was shown); nothing was signed`,
+          'NOT_FOUND',
+        );
+      throw e;
+    },
+  );
   // The receipt: prove the new entry under the checkpoint the write returned, then check that proof.
   const proof = await inclusionProof(req.dir, r.seq);
   const check = checkInclusionProof(JSON.parse(JSON.stringify(proof)) as unknown, trust);

@@ -35,7 +35,7 @@ import {
 } from '../../app/journal/index.js';
 import { ENTRIES_FILE, isJournalDir } from '../../app/journal/layout.js';
 import { bundleFromJournal } from '../../app/engine/evidence.js';
-import { journalStatus } from './journal-ops.js';
+import { journalStatus, shownSigner } from './journal-ops.js';
 
 export type JudgementOp =
   | { op: 'judge-open'; req: JudgementJournalRequest }
@@ -98,7 +98,7 @@ export async function recordJudgement(req: RecordJudgementRequest): Promise<Judg
     throw new UsageError('a judgement needs the item pointer and the rationale');
   const report = reportOf(req.report);
   const trust = await loadTrustStore(req.trustStore);
-  const signer = await loadSigner(req.keyFile);
+  const signer = await shownSigner(req.keyFile, req.keyId);
   const r = await journalRecord(
     dir,
     { report, pointer: req.pointer, decision: req.decision, rationale: req.rationale },

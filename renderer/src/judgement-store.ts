@@ -61,10 +61,17 @@ interface JudgementState {
   /** The native dialog (desktop app): the file picked there is granted, as a key too (EngineHost.grant). */
   pickKey(): Promise<void>;
   setKey(path: string): void;
+  /**
+   * The key files read again (each file's key id, and its role and status in the journal's
+   * trust store), as a confirmation opens: it shows the key the file holds now, not the one
+   * it held when the journal was opened. Answers the chosen key (null when none is chosen); throws when the host cannot list them.
+   */
+  refreshKeys(): Promise<SigningKey | null>;
   setPackageOptions(o: Partial<PackageOptions>): void;
   refreshList(): Promise<void>;
   startJudging(j: Judging | null): void;
-  record(pointer: string, decision: JudgementDecision, rationale: string): Promise<boolean>;
+  /** Signs with the chosen key file, refused by the engine unless it still holds `keyId` (the one the confirmation showed). */
+  record(pointer: string, decision: JudgementDecision, rationale: string, keyId: string): Promise<boolean>;
   exportBundle(): Promise<BundleExport | null>;
 }
 
@@ -115,7 +122,10 @@ type Slice<K extends keyof JudgementState> = (
 ) => Pick<JudgementState, K>;
 
 /** The journal of the window and the key that signs in it. */
-const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | 'pickKey' | 'setKey'> = (set, get) => ({
+const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | 'pickKey' | 'setKey' | 'refreshKeys'> = (
+  set,
+  get,
+) => ({
   async openJournal(dir, trustStore, create) {
     const api = useStore.getState().api;
     if (!api) return false;
@@ -162,6 +172,14 @@ const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | '
     set({ keys });
     get().setKey(path);
   },
+  async refreshKeys() {
+    const api = useStore.getState().api;
+    const { work } = get();
+    if (!api) return null;
+    const keys = await api.signingKeys(work ? { trustStore: work.trustStore } : {});
+    set({ keys });
+    return keys.find((k) => k.path === get().keyPath) ?? null;
+  },
   setKey(keyPath) {
     remember(SIGN_KEY, keyPath || null);
     set({ keyPath });
@@ -198,7 +216,7 @@ const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' |
   startJudging(judging) {
     set({ judging, receipt: null, error: null });
   },
-  async record(pointer, decision, rationale) {
+  async record(pointer, decision, rationale, keyId) {
     const { api, report } = useStore.getState();
     const { work, keyPath } = get();
     if (!api || !work || !report || !keyPath) return false;
@@ -208,6 +226,7 @@ const judgingSlice: Slice<'setPackageOptions' | 'refreshList' | 'startJudging' |
         dir: work.dir,
         trustStore: work.trustStore,
         keyFile: keyPath,
+        keyId,
         report,
         pointer,
         decision,

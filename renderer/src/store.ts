@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type {
   AnchorReceipt,
   ArtifactContent,
+  CaseView,
   CheckMode,
   EngineInfo,
   ExampleSummary,
@@ -148,7 +149,11 @@ interface State {
   select(sel: Partial<Selection>): void;
   setJournal(f: Partial<JournalForm>): void;
   loadJournal(): Promise<void>;
-  decide(caseId: string, decision: 'release' | 'uphold' | 'escalate', rationale: string): Promise<boolean>;
+  /**
+   * Signs a decision on the case shown: sent by its opening entry hash (never its number alone,
+   * which another journal put in its place reuses), with the key id the confirmation showed.
+   */
+  decide(c: CaseView, decision: 'release' | 'uphold' | 'escalate', rationale: string, keyId: string): Promise<boolean>;
 }
 
 const NO_SELECTION: Selection = { nodeId: null, pointer: null, findingIndex: null };
@@ -574,16 +579,19 @@ const journalSlice: Slice<
       set({ journalError: (e as Error).message, journalBusy: false });
     }
   },
-  async decide(caseId, decision, rationale) {
+  async decide(c, decision, rationale, keyId) {
     const { api, journal } = get();
     if (!api) return false;
     set({ journalBusy: true, journalError: null, receipt: null });
     try {
+      if (!c.openHash) throw new Error(`${c.caseId} cannot be decided: the journal did not give its opening entry`);
       const receipt = await api.decideCase({
         dir: journal.dir,
         trustStore: journal.trustStore,
         keyFile: journal.keyFile,
-        caseId,
+        keyId,
+        caseId: c.caseId,
+        openHash: c.openHash,
         decision,
         rationale,
       });

@@ -10,6 +10,7 @@ import { EngineHost } from '../../main/host/engine-host.js';
 import { bytesSource, jobReport } from '../helpers/job-report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
 import { ARTIFACT } from './helpers.js';
+import { keyIdOf } from '../helpers/shown.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
@@ -40,6 +41,7 @@ describe('host: judgements and the evidence bundle', () => {
       dir: journal,
       trustStore: k.trustPath,
       keyFile: k.reviewerPem,
+      keyId: await keyIdOf(k.reviewerPem),
       report,
       pointer: '/findings/0',
       decision: 'note' as const,
@@ -50,7 +52,9 @@ describe('host: judgements and the evidence bundle', () => {
       usage: true,
       message: expect.stringMatching(/characters/),
     });
-    await expect(host.recordJudgement({ ...req, keyFile: k.officerPem })).rejects.toMatchObject({
+    await expect(
+      host.recordJudgement({ ...req, keyFile: k.officerPem, keyId: await keyIdOf(k.officerPem) }),
+    ).rejects.toMatchObject({
       usage: true,
       message: expect.stringMatching(/reviewer key/),
     });

@@ -12,6 +12,7 @@ import { generateSigner, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE } fr
 import { jobReport } from '../helpers/job-report.js';
 import { createRemoteEngine, type RemoteEngine } from '../../main/host/engine-remote.js';
 import { forkEngine } from '../../main/webhost/node-engine.js';
+import { asShown } from '../helpers/shown.js';
 
 const childEntry = new URL('../../dist/main/webhost/engine-child.js', import.meta.url);
 
@@ -105,6 +106,7 @@ describe('sign only with a key the user picked', () => {
       engine.decideCase({
         ...demo,
         keyFile: unpicked,
+        ...(await asShown({ ...demo, keyFile: unpicked, caseId: 'case-0' })),
         caseId: 'case-0',
         decision: 'escalate',
         rationale: 'A second look by another officer is needed here.',
@@ -124,6 +126,7 @@ describe('sign only with a key the user picked', () => {
     const demo = await engine.createDemoJournal();
     const r = await engine.decideCase({
       ...demo,
+      ...(await asShown({ ...demo, caseId: 'case-0' })),
       caseId: 'case-0',
       decision: 'escalate',
       rationale: 'A second look by another officer is needed here.',

@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import type { ApiEvent } from '../../shared/api.js';
 import { bytesSource, jobReport } from '../helpers/job-report.js';
 import { EngineHost } from '../../main/host/engine-host.js';
+import { asShown } from '../helpers/shown.js';
 import { startWebHost, type WebHost } from '../../main/webhost/server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -186,12 +187,14 @@ describe('journal and quarantine through the host', () => {
     ]);
     expect(st.cases[0]!.evidence).toMatchObject({ originalExit: 'ACCEPT', replayedExit: 'ACCEPT_WITH_CONDITIONS' });
 
+    const shown = await asShown({ ...demo, caseId: 'case-0' });
     await expect(
-      host.decideCase({ ...demo, caseId: 'case-0', decision: 'release', rationale: 'ok' }),
+      host.decideCase({ ...demo, ...shown, caseId: 'case-0', decision: 'release', rationale: 'ok' }),
     ).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/rationale/) });
     await expect(
       host.decideCase({
         ...demo,
+        ...shown,
         caseId: 'case-0',
         decision: 'release',
         rationale: 'a long enough rationale here',
@@ -201,6 +204,7 @@ describe('journal and quarantine through the host', () => {
 
     const receipt = await host.decideCase({
       ...demo,
+      ...shown,
       caseId: 'case-0',
       decision: 'release',
       rationale: 'Replayed twice; the drift is within the reviewer tolerance for this claim.',
@@ -221,6 +225,7 @@ describe('journal and quarantine through the host', () => {
     await expect(
       host.decideCase({
         ...demo,
+        ...shown,
         caseId: 'case-0',
         decision: 'uphold',
         rationale: 'Upholding a case that was already released.',

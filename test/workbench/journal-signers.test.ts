@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, demoJournal, journalStatus } from '../../main/host/journal-ops.js';
 import { signingKeys } from '../../main/host/judgement-ops.js';
 import { EngineHost } from '../../main/host/engine-host.js';
+import { asShown } from '../helpers/shown.js';
 
 const RATIONALE = 'Replayed twice; the drift is within the reviewer tolerance for this claim.';
 const KEY = /^ed25519:[0-9a-f]{64}$/;
@@ -60,7 +61,13 @@ describe('the training officer (journal-ops, in this process)', () => {
 describe('signers named in the case history and the decision receipt', () => {
   it('with the trust store: role and label of every author, and of the decision signer', async () => {
     const d = await demoJournal();
-    const r = await decide({ ...d, caseId: 'case-0', decision: 'release', rationale: RATIONALE });
+    const r = await decide({
+      ...d,
+      ...(await asShown({ ...d, caseId: 'case-0' })),
+      caseId: 'case-0',
+      decision: 'release',
+      rationale: RATIONALE,
+    });
     expect(r).toMatchObject({
       keyId: expect.stringMatching(KEY),
       role: 'quarantine-officer',

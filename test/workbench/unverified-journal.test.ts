@@ -18,6 +18,12 @@ import { decide, journalStatus } from '../../main/host/journal-ops.js';
 import { openJudgementJournal, recordJudgement } from '../../main/host/judgement-ops.js';
 import { signingRefusal } from '../../renderer/src/lib/sign-gate.js';
 import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
+import { keyIdOf } from '../helpers/shown.js';
+
+/** The opening entry hash the window showed for a case (the journal's verification lists it even when it fails). */
+const openHashOf = async (dir: string, caseId: string): Promise<string> =>
+  (await journalStatus({ dir, trustStore })).cases.find((c) => c.caseId === caseId)?.openHash ??
+  `sha256:${'0'.repeat(64)}`;
 
 const RATIONALE = 'Replayed twice under the locked environment; the drift stays within reviewer tolerance.';
 let ex: string;
@@ -66,7 +72,16 @@ describe('a journal that fails verification, in the workbench host', () => {
     const dir = await copyOf('tampered');
     const before = await snapshot(dir);
     const keyFile = join(ex, 'journal', 'keys', 'quarantine-officer.pem');
-    const refused = decide({ dir, trustStore, keyFile, caseId: 'case-5', decision: 'release', rationale: RATIONALE });
+    const shown = { openHash: await openHashOf(dir, 'case-5'), keyId: await keyIdOf(keyFile) };
+    const refused = decide({
+      dir,
+      trustStore,
+      keyFile,
+      ...shown,
+      caseId: 'case-5',
+      decision: 'release',
+      rationale: RATIONALE,
+    });
     await expect(refused).rejects.toMatchObject({
       code: 'UNVERIFIED',
       message: expect.stringMatching(
@@ -89,7 +104,16 @@ describe('a journal that fails verification, in the workbench host', () => {
     } as unknown as Report;
     const keyFile = join(ex, 'journal', 'keys', 'reviewer.pem');
     await expect(
-      recordJudgement({ dir, trustStore, keyFile, report, pointer: '', decision: 'note', rationale: RATIONALE }),
+      recordJudgement({
+        dir,
+        trustStore,
+        keyFile,
+        keyId: await keyIdOf(keyFile),
+        report,
+        pointer: '',
+        decision: 'note',
+        rationale: RATIONALE,
+      }),
     ).rejects.toMatchObject({ code: 'UNVERIFIED' });
     expect((await snapshot(dir)).entries.equals(before.entries)).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { CaseView } from '../../../shared/api';
 import { ageWords, queueOf, STATES, type Sort, type SortKey } from '../lib/officer';
+import { Shown } from './Shown';
 
 function SortableHead({
   k,
@@ -62,7 +63,7 @@ function QueueFilters(p: {
   );
 }
 
-/** The quarantine cases: filtered, sorted, one row each; a row (click or Enter) chooses its case. */
+/** The quarantine cases: filtered, sorted, one row each; a row (click, Enter or Space) chooses its case. */
 export function CaseQueue({
   cases,
   chosen,
@@ -106,15 +107,24 @@ export function CaseQueue({
               key={x.caseId}
               className={`clickable${chosen === x.caseId ? ' chosen' : ''}`}
               tabIndex={0}
+              // The chosen case is said, not only coloured (a plain table's row: aria-current, not aria-selected).
+              aria-current={chosen === x.caseId ? 'true' : undefined}
               onClick={() => choose(x.caseId)}
-              onKeyDown={(e) => e.key === 'Enter' && choose(x.caseId)}
+              onKeyDown={(e) => {
+                // Enter or Space chooses the row, as they press a button (Space without scrolling the page).
+                if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+                e.preventDefault();
+                choose(x.caseId);
+              }}
               data-case={x.caseId}
             >
               <td className="mono">{x.caseId}</td>
               <td>
                 <span className={`state ${x.state}`}>{x.state}</span>
               </td>
-              <td className="mono small">{x.claimRef}</td>
+              <td className="mono small">
+                <Shown text={x.claimRef} />
+              </td>
               <td>{x.source}</td>
               <td className="small">
                 {ageWords(x.openedAtUtc, now)} <span className="muted">(opened {x.openedAtUtc})</span>

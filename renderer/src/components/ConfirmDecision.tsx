@@ -1,5 +1,8 @@
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api';
+import { escapeControls } from '../../../shared/controls';
+import { keyStanding } from '../lib/officer';
 import { CopyValue } from './Copy';
+import { RATIONALE_LAYOUT, Shown } from './Shown';
 import { SignDialog } from './SignDialog';
 
 const IDS = {
@@ -17,6 +20,26 @@ export interface DecisionToSign {
   key: SigningKey | null;
   keyPath: string;
   journal: string;
+}
+
+/**
+ * The key that signs, as its file was read when the confirmation opened (the engine signs only
+ * if the file still holds this key id): the id, its role and status in the trust store, its label.
+ */
+export function SigningKeyShown({ keyFile, k }: { keyFile: string; k: SigningKey | null }) {
+  return (
+    <>
+      {k?.keyId ? <CopyValue value={k.keyId} label="the key id that signs" /> : 'no Ed25519 key'}
+      <br />
+      {k ? keyStanding(k) : 'not in the trust store'}
+      {k?.label ? ` (${k.label})` : ''}
+      <br />
+      <span className="muted">
+        read from <span className="mono">{keyFile.split(/[\\/]/).pop()}</span> as this confirmation opened; the engine
+        refuses to sign if the file holds another key by then
+      </span>
+    </>
+  );
 }
 
 /**
@@ -55,7 +78,15 @@ export function ConfirmDecision({
         <dt>Entry kind</dt>
         <dd className="mono">quarantine-{what.decision}</dd>
         <dt>Subject claim</dt>
-        <dd className="mono">{c.claimRef}</dd>
+        <dd className="mono" data-testid="confirm-decision-claim">
+          <Shown text={c.claimRef} />
+          {escapeControls(c.claimRef) !== c.claimRef && (
+            <span className="bad small">
+              {' '}
+              (holds control or bidirectional characters, shown escaped: the signed claim is these code points)
+            </span>
+          )}
+        </dd>
         {c.artifact && (
           <>
             <dt>Subject artifact</dt>
@@ -73,13 +104,12 @@ export function ConfirmDecision({
         <dt>Decision</dt>
         <dd data-testid="confirm-decision-decision">{what.decision}</dd>
         <dt>Rationale</dt>
-        <dd className="rationale-text">{what.rationale}</dd>
+        <dd className="rationale-text">
+          <Shown text={what.rationale} keep={RATIONALE_LAYOUT} />
+        </dd>
         <dt>Signing key</dt>
         <dd className="small" data-testid="confirm-decision-key">
-          {key?.keyId ? <CopyValue value={key.keyId} label="the key id that signs" /> : what.keyPath}
-          <br />
-          {key?.role ?? 'not in the trust store'}
-          {key?.label ? ` (${key.label})` : ''}
+          <SigningKeyShown keyFile={what.keyPath} k={key} />
         </dd>
         <dt>Journal</dt>
         <dd className="mono small">{what.journal}</dd>

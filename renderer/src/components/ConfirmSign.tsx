@@ -1,5 +1,7 @@
 import type { JudgementDecision, SigningKey } from '../../../shared/api';
 import { CopyValue } from './Copy';
+import { SigningKeyShown } from './ConfirmDecision';
+import { RATIONALE_LAYOUT, Shown } from './Shown';
 import { SignDialog } from './SignDialog';
 
 const IDS = {
@@ -70,15 +72,12 @@ export function ConfirmSign({
         <dt>Decision</dt>
         <dd data-testid="confirm-decision">{what.decision}</dd>
         <dt>Rationale</dt>
-        <dd className="rationale-text">{what.rationale}</dd>
-        <dt>Key id</dt>
-        <dd className="small">
-          {what.key.keyId ? <CopyValue value={what.key.keyId} label="the key id that signs" /> : 'not an Ed25519 key'}
+        <dd className="rationale-text">
+          <Shown text={what.rationale} keep={RATIONALE_LAYOUT} />
         </dd>
-        <dt>Role</dt>
-        <dd>
-          {what.key.role ?? 'not in the trust store'}
-          {what.key.label ? ` (${what.key.label})` : ''}
+        <dt>Signing key</dt>
+        <dd className="small" data-testid="confirm-key">
+          <SigningKeyShown keyFile={what.key.path} k={what.key} />
         </dd>
         <dt>Journal</dt>
         <dd className="mono small">{what.journal}</dd>

@@ -6,6 +6,7 @@ import { PathField } from './PathField';
 import { Signer } from './AnchorFields';
 import { JournalVerification } from './JournalView';
 import { focusWhenShown } from '../lib/focus';
+import { keyStanding } from '../lib/officer';
 
 /** The journal judgements are recorded in, as the engine last verified it (header). */
 export function JournalHeader() {
@@ -131,7 +132,7 @@ function SigningKeyField() {
         <option value="">— choose the key that signs —</option>
         {keys.map((k) => (
           <option key={k.path} value={k.path} disabled={!k.keyId}>
-            {k.label ?? k.path.split(/[\\/]/).pop()} · {k.role ?? 'not in the trust store'} ·{' '}
+            {k.label ?? k.path.split(/[\\/]/).pop()} · {keyStanding(k)} ·{' '}
             {k.keyId ? `${k.keyId.slice(0, 19)}…` : 'not an Ed25519 key'}
           </option>
         ))}
@@ -146,7 +147,7 @@ function SigningKeyField() {
           Signs as{' '}
           <Signer
             keyId={chosen.keyId}
-            role={chosen.role}
+            role={chosen.role ? keyStanding(chosen) : null}
             label={chosen.label}
             checked
             copyLabel="the chosen signing key id"

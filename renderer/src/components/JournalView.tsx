@@ -7,12 +7,16 @@ import {
   type CaseDecision,
   type CaseView,
   type JournalStatus,
+  type SigningKey,
 } from '../../../shared/api';
+import { escapeControls } from '../../../shared/controls';
+import { RATIONALE_LAYOUT, Shown } from './Shown';
 import { focusWhenShown } from '../lib/focus';
 import { CaseQueue } from './CaseQueue';
-import { keyRefusal } from '../lib/officer';
+import { keyRefusal, keyStanding } from '../lib/officer';
 import { ConfirmDecision } from './ConfirmDecision';
 import { EvidenceDeltas } from './EvidenceDeltas';
+import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 import { CopyValue } from './Copy';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
@@ -31,7 +35,7 @@ function SigningKeyLine() {
       Signed with{' '}
       {k ? (
         <>
-          <strong>{`${k.label ?? k.path.split(/[\\/]/).pop()} · ${k.role ?? 'not in the trust store'}`}</strong>
+          <strong>{`${k.label ?? k.path.split(/[\\/]/).pop()} · ${keyStanding(k)}`}</strong>
           {k.keyId && (
             <>
               {' '}
@@ -84,21 +88,23 @@ function DecisionForm({ c }: { c: CaseView }) {
   const { decide, journalBusy, journal } = useStore(
     useShallow((s) => ({ decide: s.decide, journalBusy: s.journalBusy, journal: s.journal })),
   );
-  const keys = useJudgement((s) => s.keys);
+  const { keys, refreshKeys } = useJudgement(useShallow((s) => ({ keys: s.keys, refreshKeys: s.refreshKeys })));
   // A journal that fails verification: the engine would refuse the decision, so the button says why instead.
   const refused = useStore((s) => signingRefusal(s.journalStatus));
   const [decision, setDecision] = useState<CaseDecision>('release');
   const [rationale, setRationale] = useState('');
   const [touched, setTouched] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  // The key as its file was read when the confirmation opened: what it shows, and the only key the engine signs with.
+  const [confirming, setConfirming] = useState<SigningKey | null>(null);
+  const [keyTrouble, setKeyTrouble] = useState<string | null>(null);
   // The engine's one rule (shared/rationale.ts): the form refuses exactly what decideCase refuses.
   const problem = checkRationale(rationale);
   const short = problem !== null;
   const key = keys.find((k) => k.path === journal.keyFile);
   const wrongKey = keyRefusal(c, decision, key);
-  const sign = (): void => {
-    setConfirming(false);
-    void decide(c.caseId, decision, rationale).then((ok) => {
+  const sign = (shown: SigningKey): void => {
+    setConfirming(null);
+    void decide(c, decision, rationale, shown.keyId ?? '').then((ok) => {
       if (ok) setRationale('');
       // The result of signing, or why it was refused: never left at <body> (a closed case drops this form).
       focusWhenShown(ok ? DECISION_RECEIPT : JOURNAL_ERROR);
@@ -113,7 +119,10 @@ function DecisionForm({ c }: { c: CaseView }) {
         e.preventDefault();
         setTouched(true);
         if (short || !journal.keyFile || refused || wrongKey) return;
-        setConfirming(true);
+        setKeyTrouble(null);
+        // Read the key file again now: the dialog shows the key it holds at this moment (not the
+        // one listed when the journal was opened), and the engine signs only if it still does.
+        readKeyToConfirm(refreshKeys, journal.keyFile, (k) => keyRefusal(c, decision, k), setConfirming, setKeyTrouble);
       }}
     >
       <DecisionChoice c={c} decision={decision} setDecision={setDecision} />
@@ -127,6 +136,11 @@ function DecisionForm({ c }: { c: CaseView }) {
         aria-describedby="rationale-help"
         data-testid="rationale"
       />
+      {escapeControls(rationale, RATIONALE_LAYOUT) !== rationale && (
+        <p className="bad small" data-testid="rationale-controls">
+          The rationale holds control or bidirectional characters; the confirmation shows them escaped.
+        </p>
+      )}
       <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
         {touched && short
           ? `${problem}; the rule: ${RATIONALE_RULE.summary}.`
@@ -136,11 +150,7 @@ function DecisionForm({ c }: { c: CaseView }) {
       {touched && !journal.keyFile && (
         <p className="bad">Choose the officer key that signs this decision (journal header, Signing key).</p>
       )}
-      {wrongKey && (
-        <p id={DECISION_KEY_REFUSED} className="bad" data-testid="decision-key-refused">
-          {wrongKey}
-        </p>
-      )}
+      <KeyProblems trouble={keyTrouble} refusal={wrongKey} refusalId={DECISION_KEY_REFUSED} testId="decision-key" />
       <button
         type="submit"
         className="primary"
@@ -153,10 +163,10 @@ function DecisionForm({ c }: { c: CaseView }) {
       {refused && <SignBlocked id={DECISION_BLOCKED} reason={refused} />}
       {confirming && (
         <ConfirmDecision
-          what={{ c, decision, rationale, key: key ?? null, keyPath: journal.keyFile, journal: journal.dir }}
+          what={{ c, decision, rationale, key: confirming, keyPath: journal.keyFile, journal: journal.dir }}
           refused={refused ?? wrongKey}
-          onSign={sign}
-          onCancel={() => setConfirming(false)}
+          onSign={() => sign(confirming)}
+          onCancel={() => setConfirming(null)}
         />
       )}
     </form>
@@ -238,7 +248,9 @@ function CaseHistory({ c, checked }: { c: CaseView; checked: boolean }) {
               keyTestId="history-key"
             />
           </div>
-          <div>{h.text}</div>
+          <div className="rationale-text">
+            <Shown text={h.text} keep={RATIONALE_LAYOUT} />
+          </div>
         </li>
       ))}
     </ol>
@@ -256,7 +268,9 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
       </h3>
       <dl className="meta">
         <dt>Claim</dt>
-        <dd className="mono">{c.claimRef}</dd>
+        <dd className="mono" data-testid="case-claim">
+          <Shown text={c.claimRef} />
+        </dd>
         <dt>Source</dt>
         <dd>{c.source}</dd>
         <dt>Opened</dt>
@@ -265,7 +279,7 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
       <h4>Evidence</h4>
       {c.evidence ? (
         <pre className="evidence mono small" data-testid="case-evidence" tabIndex={0} aria-label="Case evidence">
-          {JSON.stringify(c.evidence, null, 2)}
+          <Shown text={JSON.stringify(c.evidence, null, 2)} keep={'\n'} />
         </pre>
       ) : (
         <p className="muted">The case was opened without recorded evidence.</p>

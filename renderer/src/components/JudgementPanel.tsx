@@ -11,11 +11,16 @@ import { ExportBundle } from './ExportBundle';
 import { ColumnHeads } from './ColumnHeads';
 import { signingRefusal } from '../lib/sign-gate';
 import { SignBlocked } from './SignBlocked';
+import { keyStanding, statusRefusal } from '../lib/officer';
+import { RATIONALE_LAYOUT, Shown } from './Shown';
+import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 
 /** Why no judgement can be signed: below the panel's toolbar, named by every "Record judgement" button. */
 const JUDGE_BLOCKED = 'judge-sign-blocked';
 /** The same, beside the form's "Review and sign…". */
 const REVIEW_BLOCKED = 'judge-review-blocked';
+/** Why the chosen key may not sign (revoked or retired), beside the form's "Review and sign…". */
+const KEY_REFUSED = 'judge-key-refused';
 
 /** Why nothing can be signed onto the window's journal (it fails verification), or null. */
 const useRefusal = (): string | null => useJudgement((s) => signingRefusal(s.status));
@@ -150,7 +155,7 @@ function SignerLine({ signer }: { signer: ToSign['key'] | null }) {
       Signing key:{' '}
       {signer ? (
         <span data-testid="judge-key">
-          {signer.label ?? signer.path} · {signer.role ?? 'not in the trust store'}
+          {signer.label ?? signer.path} · {keyStanding(signer)}
         </span>
       ) : (
         <strong>none chosen: choose one under “Journal” in the header.</strong>
@@ -170,6 +175,7 @@ function JudgementForm({ report }: { report: Report }) {
       list: x.list,
       busy: x.busy,
       record: x.record,
+      refreshKeys: x.refreshKeys,
       startJudging: x.startJudging,
     })),
   );
@@ -186,6 +192,9 @@ function JudgementForm({ report }: { report: Report }) {
   const key = s.keys.find((k) => k.path === s.keyPath) ?? null;
   const artifact = artifactOf(report)!;
   const refused = useRefusal();
+  // A revoked or retired key signs nothing: said before the click (the engine refuses it too).
+  const badKey = statusRefusal(key ?? undefined);
+  const [keyTrouble, setKeyTrouble] = useState<string | null>(null);
   return (
     <section className="judgement-form panel" aria-labelledby="judge-h" data-testid="judgement-form">
       <h3 id="judge-h" tabIndex={-1} ref={heading}>
@@ -202,17 +211,27 @@ function JudgementForm({ report }: { report: Report }) {
         onSubmit={(e) => {
           e.preventDefault();
           setTouched(true);
-          if (!decision || problem || !key?.keyId || refused) return;
-          setConfirm({
-            artifact,
-            reportDigest: s.list?.reportDigest ?? null,
-            pointer,
-            label,
-            decision,
-            rationale,
-            key,
-            journal: s.work.dir,
-          });
+          if (!decision || problem || !key?.keyId || refused || badKey) return;
+          setKeyTrouble(null);
+          // The key file read again now: the confirmation shows the key it holds at this moment,
+          // and the engine signs only if it still holds that key.
+          readKeyToConfirm(
+            s.refreshKeys,
+            s.keyPath,
+            statusRefusal,
+            (fresh) =>
+              setConfirm({
+                artifact,
+                reportDigest: s.list?.reportDigest ?? null,
+                pointer,
+                label,
+                decision,
+                rationale,
+                key: fresh,
+                journal: s.work.dir,
+              }),
+            setKeyTrouble,
+          );
         }}
       >
         <DecisionField decisions={decisions} decision={decision} setDecision={setDecision} touched={touched} />
@@ -224,12 +243,13 @@ function JudgementForm({ report }: { report: Report }) {
           touched={touched}
         />
         <SignerLine signer={key} />
+        <KeyProblems trouble={keyTrouble} refusal={badKey} refusalId={KEY_REFUSED} testId="judge-key" />
         <div className="toolbar">
           <button
             type="submit"
             className="primary"
-            disabled={s.busy || !key?.keyId || refused !== null}
-            {...(refused ? { 'aria-describedby': REVIEW_BLOCKED } : {})}
+            disabled={s.busy || !key?.keyId || refused !== null || badKey !== null}
+            {...(refused ? { 'aria-describedby': REVIEW_BLOCKED } : badKey ? { 'aria-describedby': KEY_REFUSED } : {})}
             data-testid="judge-review"
           >
             Review and sign…
@@ -248,7 +268,7 @@ function JudgementForm({ report }: { report: Report }) {
           onSign={() => {
             const c = confirm;
             setConfirm(null);
-            void s.record(c.pointer, c.decision, c.rationale).then((ok) => {
+            void s.record(c.pointer, c.decision, c.rationale, c.key.keyId ?? '').then((ok) => {
               if (ok) {
                 setDecision(null);
                 setRationale('');
@@ -324,7 +344,9 @@ function JudgementsList() {
                   )}
                 </td>
                 <td>{j.decision}</td>
-                <td className="small">{j.rationale}</td>
+                <td className="small rationale-text">
+                  <Shown text={j.rationale} keep={RATIONALE_LAYOUT} />
+                </td>
                 <td className="small">
                   <Signer
                     keyId={j.author}

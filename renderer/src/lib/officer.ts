@@ -3,6 +3,7 @@
  * and the check, before anything is signed, that the chosen key's role may sign a decision.
  */
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api.js';
+import { escapeControls } from '../../../shared/controls.js';
 
 export type SortKey = 'state' | 'claim' | 'age';
 export type Sort = { key: SortKey; dir: 'asc' | 'desc' };
@@ -23,6 +24,14 @@ export function ageWords(openedAtUtc: string, now: number): string {
   return 'under a minute';
 }
 
+/**
+ * Whether a claim holds the text typed: as written, or as the queue shows it, with its
+ * controls escaped (a claim "claim:\u202egnp.exe" is found by typing what is on screen,
+ * `\u202e`, and never by "exe.png", which it only looked like before it was escaped).
+ */
+const claimHas = (claim: string, needle: string): boolean =>
+  claim.toLowerCase().includes(needle) || escapeControls(claim).toLowerCase().includes(needle);
+
 /** Cases filtered by state and claim, sorted by state, claim or age (oldest first when ascending). */
 export function queueOf(cases: readonly CaseView[], state: string, claim: string, sort: Sort): CaseView[] {
   const needle = claim.trim().toLowerCase();
@@ -34,7 +43,7 @@ export function queueOf(cases: readonly CaseView[], state: string, claim: string
   };
   const sign = sort.dir === 'asc' ? 1 : -1;
   return cases
-    .filter((c) => (state === '' || c.state === state) && (!needle || c.claimRef.toLowerCase().includes(needle)))
+    .filter((c) => (state === '' || c.state === state) && (!needle || claimHas(c.claimRef, needle)))
     .sort((a, b) => sign * by[sort.key](a, b) || (a.caseId < b.caseId ? -1 : 1));
 }
 
@@ -46,7 +55,27 @@ export function queueOf(cases: readonly CaseView[], state: string, claim: string
  */
 export function keyRefusal(c: CaseView, decision: CaseDecision, key: SigningKey | undefined): string | null {
   const rule = c.decisions?.find((d) => d.decision === decision);
-  if (!rule || !key?.role || rule.roles.includes(key.role)) return null;
-  const name = key.label ?? key.path.split(/[\\/]/).pop();
-  return `The chosen key (${name}) is a ${key.role} key in the journal's trust store; a ${decision} is signed only with a ${rule.roles.join(' or ')} key. Choose one in the journal header (Signing key).`;
+  if (!rule || !key?.role) return null;
+  if (!rule.roles.includes(key.role))
+    return `The chosen key (${keyName(key)}) is a ${key.role} key in the journal's trust store; a ${decision} is signed only with a ${rule.roles.join(' or ')} key. Choose one in the journal header (Signing key).`;
+  return statusRefusal(key);
+}
+
+/** A key as the window names it: its label in the trust store, else its file's name. */
+const keyName = (key: SigningKey): string => key.label ?? key.path.split(/[\\/]/).pop() ?? key.path;
+
+/**
+ * Why a key the trust store names but no longer holds active (revoked or retired) may not
+ * sign, before anything is sent: the journal accepts only active keys (RPR-QUAR-006 for a
+ * decision, the judgement rule for a judgement).
+ */
+export function statusRefusal(key: SigningKey | undefined): string | null {
+  if (!key?.role || !key.status || key.status === 'active') return null;
+  return `The chosen key (${keyName(key)}) is ${key.status} in the journal's trust store: only an active key signs. Choose another in the journal header (Signing key).`;
+}
+
+/** A key's standing in the journal's trust store, in words: its role, with its status when it is not active. */
+export function keyStanding(key: Pick<SigningKey, 'role' | 'status'>): string {
+  if (!key.role) return 'not in the trust store';
+  return key.status && key.status !== 'active' ? `${key.role}, ${key.status.toUpperCase()}` : key.role;
 }

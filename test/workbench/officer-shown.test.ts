@@ -1,0 +1,168 @@
+/**
+ * What the officer's confirmation showed is what the engine signs (docs/workbench.md, The
+ * officer's queue): the case named by its opening entry, the key the file held when the
+ * confirmation opened; and claims and keys shown as they are (controls escaped, a revoked key
+ * named revoked and refused before the click).
+ */
+import { copyFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateSigner, type Signer } from '../../app/core/keys.js';
+import { openCase } from '../../app/journal/index.js';
+import { decide, journalStatus } from '../../main/host/journal-ops.js';
+import { recordJudgement } from '../../main/host/judgement-ops.js';
+import { keyRefusal, keyStanding, queueOf, statusRefusal } from '../../renderer/src/lib/officer.js';
+import type { CaseView, SigningKey } from '../../shared/api.js';
+import { controlPieces, escapeControls } from '../../shared/controls.js';
+import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
+import { makeKeys, tmp } from '../journal/helpers.js';
+import { asShown, keyIdOf } from '../helpers/shown.js';
+
+const RATIONALE = 'Replayed twice with the pinned model; the drift is within the band.';
+const opts = { fsync: false };
+
+/** A journal of two open cases on the claims given, opened by the officer. */
+async function journalOf(dir: string, officer: Signer, claims: string[]): Promise<void> {
+  for (const claimRef of claims) await openCase(dir, { claimRef, reason: `held: ${claimRef}` }, officer, opts);
+}
+
+describe('a decision signs the case the confirmation showed, with the key it showed', () => {
+  it('a journal replaced on disk after the case was shown: refused, not signed onto its case of the same number', async () => {
+    const root = tmp('reprise-officer-shown-');
+    const k = makeKeys(root);
+    const shownDir = join(root, 'shown');
+    const otherDir = join(root, 'other');
+    await journalOf(shownDir, k.officer, ['claim:tiny', 'claim:small']);
+    await journalOf(otherDir, k.officer, ['claim:OTHER-0', 'claim:OTHER-1']);
+    const req = { dir: shownDir, trustStore: k.trustPath, keyFile: k.officerPem, caseId: 'case-1' };
+    const shown = await asShown(req);
+    // The folder now holds the other journal (a restored backup, a colleague's copy).
+    await rm(shownDir, { recursive: true });
+    await cp(otherDir, shownDir, { recursive: true });
+    const before = await readFile(join(shownDir, 'entries.jsonl'));
+    await expect(decide({ ...req, ...shown, decision: 'release', rationale: RATIONALE })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: `case-1 is not the case shown: the journal holds no case opened by entry ${shown.openHash} (it changed since it was shown); nothing was signed`,
+    });
+    expect((await readFile(join(shownDir, 'entries.jsonl'))).equals(before)).toBe(true);
+    // The case shown, still in its journal, is decided by that hash.
+    await rm(shownDir, { recursive: true });
+    await journalOf(shownDir, k.officer, ['claim:tiny']);
+    const again = await asShown({ ...req, caseId: 'case-0' });
+    const r = await decide({ ...req, ...again, caseId: 'case-0', decision: 'release', rationale: RATIONALE });
+    expect([r.caseId, r.state]).toEqual(['case-0', 'released']);
+    // A request without the hash is refused: the number alone never picks the case.
+    await expect(
+      decide({ ...req, keyId: again.keyId, openHash: 'case-0', decision: 'uphold', rationale: RATIONALE }),
+    ).rejects.toThrow(/opening entry's hash/);
+  });
+
+  it('a key file replaced after the confirmation showed its key: refused, nothing signed (decision and judgement)', async () => {
+    const root = tmp('reprise-officer-key-');
+    const other = generateSigner();
+    const k = makeKeys(root, [{ signer: other, role: 'quarantine-officer', status: 'active' }]);
+    const dir = join(root, 'journal');
+    await journalOf(dir, k.officer, ['claim:a']);
+    const req = { dir, trustStore: k.trustPath, keyFile: k.officerPem, caseId: 'case-0' };
+    const shown = await asShown(req);
+    // Officer B's key copied over officer A's file after the dialog showed officer A.
+    const otherPem = join(root, 'other.pem');
+    await writeFile(otherPem, other.privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    await copyFile(otherPem, k.officerPem);
+    const before = await readFile(join(dir, 'entries.jsonl'));
+    await expect(decide({ ...req, ...shown, decision: 'release', rationale: RATIONALE })).rejects.toThrow(
+      `the key file changed since it was shown: officer.pem now holds ${other.keyId}, the confirmation showed ${k.officer.keyId}; nothing was signed (review it again)`,
+    );
+    await expect(
+      decide({ ...req, openHash: shown.openHash, keyId: '', decision: 'release', rationale: RATIONALE }),
+    ).rejects.toThrow('a signature needs the key id its confirmation showed');
+    const report = {
+      schema: REPORT_SCHEMA,
+      artifact: { kind: 'replay-dump', sha256: `sha256:${'ab'.repeat(32)}` },
+      findings: [],
+    } as unknown as Report;
+    const judgement = {
+      dir,
+      trustStore: k.trustPath,
+      keyFile: k.officerPem,
+      report,
+      pointer: '',
+      decision: 'note' as const,
+      rationale: RATIONALE,
+    };
+    await expect(recordJudgement({ ...judgement, keyId: k.reviewer.keyId })).rejects.toThrow(
+      /^the key file changed since it was shown: officer\.pem now holds /,
+    );
+    expect((await readFile(join(dir, 'entries.jsonl'))).equals(before)).toBe(true);
+    // Shown as it is now, it signs.
+    const r = await decide({
+      ...req,
+      ...shown,
+      keyId: await keyIdOf(k.officerPem),
+      decision: 'release',
+      rationale: RATIONALE,
+    });
+    expect(r.keyId).toBe(other.keyId);
+    expect((await journalStatus({ dir, trustStore: k.trustPath })).cases[0]!.state).toBe('released');
+  });
+});
+
+describe('claims and keys shown as they are', () => {
+  it('controls and bidi characters are escaped as the terminal shows them; a rationale keeps its line feeds', () => {
+    const claim = 'claim:\u202egnp.exe';
+    expect(escapeControls(claim)).toBe('claim:\\u202egnp.exe');
+    expect(escapeControls('a\u0007b\u2066c')).toBe('a\\x07b\\u2066c');
+    expect(escapeControls('line one\nline\ttwo\u202e', '\n\t')).toBe('line one\nline\ttwo\\u202e');
+    expect(controlPieces(claim)).toEqual([
+      { text: 'claim:', control: false },
+      { text: '\\u202e', control: true },
+      { text: 'gnp.exe', control: false },
+    ]);
+    expect(controlPieces('plain')).toEqual([{ text: 'plain', control: false }]);
+  });
+
+  it('the queue finds a claim by what it shows, never by the claim it only looked like', () => {
+    const c = (caseId: string, claimRef: string): CaseView => ({
+      caseId,
+      state: 'open',
+      claimRef,
+      artifact: null,
+      source: 'manual',
+      openedAtUtc: '2026-11-01T00:00:00Z',
+      updatedAtUtc: '2026-11-01T00:00:00Z',
+      evidence: null,
+      history: [],
+    });
+    const cases = [c('case-3', 'claim:\u202egnp.exe'), c('case-8', 'claim:exe.png')];
+    const ids = (s: string) => queueOf(cases, '', s, { key: 'state', dir: 'asc' }).map((x) => x.caseId);
+    expect(ids('exe.png')).toEqual(['case-8']);
+    expect(ids('\\u202e')).toEqual(['case-3']);
+    expect(ids('claim:\\u202Egnp')).toEqual(['case-3']);
+  });
+
+  it('a revoked or retired key is named so and refused before the click, for a decision and a judgement', () => {
+    const key = (status: string | null, role: string | null = 'quarantine-officer'): SigningKey => ({
+      path: '/keys/officerB.pem',
+      keyId: 'ed25519:b',
+      role,
+      label: role ? 'officer B' : null,
+      status,
+    });
+    const c = {
+      caseId: 'case-0',
+      decisions: [{ decision: 'release', to: 'released', roles: ['quarantine-officer'] }],
+    } as unknown as CaseView;
+    expect(keyRefusal(c, 'release', key('revoked'))).toBe(
+      "The chosen key (officer B) is revoked in the journal's trust store: only an active key signs. Choose another in the journal header (Signing key).",
+    );
+    expect(keyRefusal(c, 'release', key('retired'))).toMatch(/is retired in the journal's trust store/);
+    expect(keyRefusal(c, 'release', key('active'))).toBeNull();
+    // The role is said first when both are wrong.
+    expect(keyRefusal(c, 'release', key('revoked', 'reviewer'))).toMatch(/is a reviewer key/);
+    expect(statusRefusal(key('revoked', 'reviewer'))).toMatch(/is revoked/);
+    expect(statusRefusal(key(null, null))).toBeNull();
+    expect(keyStanding(key('revoked'))).toBe('quarantine-officer, REVOKED');
+    expect(keyStanding(key('active'))).toBe('quarantine-officer');
+    expect(keyStanding(key(null, null))).toBe('not in the trust store');
+  });
+});
