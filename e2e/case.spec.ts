@@ -260,6 +260,29 @@ test('a judgement listed from a journal that fails verification is marked not pr
   await axeBothThemes(page, 'case with a judgement from a journal that fails verification');
 });
 
+test('a timestamp the timeline cannot place is said in the count and as a finding, never dropped in silence', async ({
+  workbench: page,
+  served,
+}) => {
+  // A trace whose third EVAL's timestamp ends in a lower-case z: its own check fails it, and the timeline cannot place it.
+  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-case-')), 'unplaced');
+  mkdirSync(dir);
+  const trace = readFileSync(join(served.examples, 'acgp/trace-clean.jsonl'), 'utf8').split('\n');
+  writeFileSync(join(dir, 'trace.jsonl'), trace.join('\n'));
+  trace[2] = trace[2]!.replace(/Z"/, 'z"');
+  writeFileSync(join(dir, 'odd.jsonl'), trace.join('\n'));
+  await page.getByTestId('open-case-view').click();
+  await page.locator('#case-path').fill(dir);
+  await page.getByTestId('case-open').click();
+  await expect(page.getByTestId('case-verdict')).toContainText('2 artifacts', { timeout: 120_000 });
+  await expect(page.getByTestId('case-findings')).toContainText('RPR-CASE-004');
+  await expect(page.getByTestId('case-findings')).toContainText('a lower-case t or z');
+  await expect(page.getByTestId('timeline-count')).toContainText(
+    "not every time of odd.jsonl is on it (the case's findings say which and why)",
+  );
+  await axeBothThemes(page, 'case whose timeline lacks a time');
+});
+
 test('a case sent from the window as a folder, and as files dropped; a large case shows its progress and verdicts landing, and stops on Cancel', async ({
   workbench: page,
   served,
