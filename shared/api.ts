@@ -182,6 +182,8 @@ export interface EvidenceDelta {
   exact: string;
   /** Whether the written delta is exactly that (a binary float's subtraction is often not: 0.09999999999999998). */
   agrees: boolean;
+  /** When it is not: whether it is what the binary float subtraction |replayed − original| gives (the only cause the host can name). */
+  floatRounding: boolean;
   epsilon: string | null;
 }
 

@@ -20,9 +20,12 @@ export type Exact = InstanceType<typeof ExactDecimal>;
 /** A recorded number as the decimal it is written as. */
 export const exact = (n: number): Exact => new ExactDecimal(String(n));
 
+/** An exact decimal as text: plain digits up to 40 places (they read best), beyond that decimal.js's exponent form (`1e-300`). */
+export function exactText(d: Exact): string {
+  return d.isZero() ? '0' : d.abs().gte('1e-40') && d.abs().lt('1e40') ? d.toFixed() : d.toString();
+}
+
 /** `b − a` exactly, as decimal text in plain notation when it is short, else scientific (`1e-300`). */
 export function exactDifference(a: number, b: number): string {
-  const d = exact(b).minus(exact(a));
-  // Plain digits up to 40 places read best; beyond, decimal.js's own exponent form.
-  return d.isZero() ? '0' : d.abs().gte('1e-40') && d.abs().lt('1e40') ? d.toFixed() : d.toString();
+  return exactText(exact(b).minus(exact(a)));
 }

@@ -29,7 +29,7 @@ import type { EngineOptions } from '../../app/kinds/types.js';
 import { verdictOf } from '../../shared/report.js';
 import { isPlainObject } from '../../shared/plain-object.js';
 import { escapePointerToken } from '../../shared/json-pointer.js';
-import { exact } from '../../shared/exact-decimal.js';
+import { exact, exactText } from '../../shared/exact-decimal.js';
 import { isHashString } from '../../shared/hash-format.js';
 import {
   generateSigner,
@@ -152,10 +152,12 @@ const MAX_EVIDENCE_DEPTH = 8;
 const MAX_EVIDENCE_DELTAS = 100;
 
 /**
- * A recorded number as the exact decimal it stands for, in plain digits: String(1e-7) is
- * "1e-7", which beside the exact column's 0.0000001 reads as another value.
+ * A recorded number as the exact decimal it stands for, in plain digits up to 40 places:
+ * String(1e-7) is "1e-7", which beside the exact column's 0.0000001 reads as another value;
+ * beyond 40 places (5e-324, 1.7976931348623157e308) the exponent form, as the exact column,
+ * since 330 or 630 digits crush the table.
  */
-const plain = (n: number): string => exact(n).toFixed();
+const plain = (n: number): string => exactText(exact(n));
 
 /**
  * Every comparison in a case's evidence (an object with numeric `original` and `replayed`),
@@ -175,8 +177,11 @@ export function evidenceDeltas(evidence: unknown, at = '', depth = 0, out: Evide
       original: plain(original),
       replayed: plain(replayed),
       written: typeof delta === 'number' ? plain(delta) : null,
-      exact: d.toFixed(),
+      exact: exactText(d),
       agrees: typeof delta === 'number' && exact(Math.abs(delta)).eq(d),
+      // Only then is the cause known: the delta is what a binary float subtraction gives.
+      floatRounding:
+        typeof delta === 'number' && !exact(Math.abs(delta)).eq(d) && Math.abs(delta) === Math.abs(replayed - original),
       epsilon: typeof epsilon === 'number' ? plain(epsilon) : null,
     });
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSigner, type Signer } from '../../app/core/keys.js';
 import { openCase } from '../../app/journal/index.js';
-import { decide, journalStatus } from '../../main/host/journal-ops.js';
+import { decide, evidenceDeltas, journalStatus } from '../../main/host/journal-ops.js';
 import { recordJudgement } from '../../main/host/judgement-ops.js';
 import { keyRefusal, keyStanding, queueOf, statusRefusal } from '../../renderer/src/lib/officer.js';
 import type { CaseView, SigningKey } from '../../shared/api.js';
@@ -104,6 +104,22 @@ describe('a decision signs the case the confirmation showed, with the key it sho
     });
     expect(r.keyId).toBe(other.keyId);
     expect((await journalStatus({ dir, trustStore: k.trustPath })).cases[0]!.state).toBe('released');
+  });
+});
+
+describe('evidence deltas: a cause named only when known, extremes in exponent form', () => {
+  it('a written delta that is no float rounding is not blamed on one; 5e-324 and 1.797e308 are not 330- and 630-digit decimals', () => {
+    const [bigInt, float, extremes] = evidenceDeltas([
+      { original: 9007199254740992, replayed: 9007199254740992, delta: 1 },
+      { original: 0.7193599213366195, replayed: 0.6193599213366195, delta: 0.09999999999999998 },
+      { original: 5e-324, replayed: 1.7976931348623157e308, delta: 1.7976931348623157e308, epsilon: 1e-7 },
+    ]);
+    expect(bigInt).toMatchObject({ exact: '0', agrees: false, floatRounding: false });
+    expect(float).toMatchObject({ exact: '0.1', agrees: false, floatRounding: true });
+    expect(extremes).toMatchObject({ original: '5e-324', epsilon: '0.0000001' });
+    expect(extremes!.replayed).toBe('1.7976931348623157e+308');
+    // The exact difference needs its 600-odd digits: the table wraps it (styles.css .evidence-num).
+    expect(extremes!.exact).toMatch(/^1\.797693134862315\d{600,}e\+308$/);
   });
 });
 

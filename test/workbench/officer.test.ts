@@ -22,6 +22,7 @@ describe("the officer's queue: evidence in exact decimals, the decisions and who
       written: '0.09999999999999998',
       exact: '0.1',
       agrees: false,
+      floatRounding: true,
       epsilon: '0.03',
     });
     expect(evidenceDeltas({ a: [{ original: 0.3, replayed: 0.1, delta: 0.2 }] })[0]).toMatchObject({

@@ -17,19 +17,21 @@ export function EvidenceDeltas({ deltas }: { deltas: EvidenceDelta[] | undefined
         {deltas.map((d) => (
           <tr key={d.pointer}>
             <td className="mono">{d.output ?? d.pointer}</td>
-            <td className="mono">{d.original}</td>
-            <td className="mono">{d.replayed}</td>
-            <td className="mono" data-testid="evidence-delta-exact">
+            <td className="mono evidence-num">{d.original}</td>
+            <td className="mono evidence-num">{d.replayed}</td>
+            <td className="mono evidence-num" data-testid="evidence-delta-exact">
               {d.exact}
             </td>
-            <td className={d.agrees || d.written === null ? 'mono' : 'mono bad'}>
+            <td className={d.agrees || d.written === null ? 'mono evidence-num' : 'mono evidence-num bad'}>
               {d.written === null
                 ? 'none written'
                 : d.agrees
                   ? d.written
-                  : `${d.written}: not the exact difference (a binary float subtraction's rounding)`}
+                  : d.floatRounding
+                    ? `${d.written}: not the exact difference (it is what a binary float subtraction gives)`
+                    : `${d.written}: not the exact difference`}
             </td>
-            <td className="mono">{d.epsilon ?? '—'}</td>
+            <td className="mono nowrap">{d.epsilon ?? '—'}</td>
           </tr>
         ))}
       </tbody>
