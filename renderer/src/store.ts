@@ -128,6 +128,8 @@ interface State {
   sweep: Sweep | null;
   /** Replays the open artifact under each substitution, `repeats` times each, side by side in the pool. */
   runSweep(whatIfs: string[], repeats?: number): Promise<void>;
+  /** Stops the sweep: its runs not started are withdrawn, those running cancelled in the engine. */
+  cancelSweep(): void;
   journal: JournalForm;
   journalStatus: JournalStatus | null;
   journalBusy: boolean;
@@ -171,9 +173,12 @@ function initialTheme(): 'light' | 'dark' {
 /** One part of the store: the members it names, made from the store's own set and get. */
 type Slice<K extends keyof State> = (set: (p: Partial<State>) => void, get: () => State) => Pick<State, K>;
 
+/** Stops the sweep running, if any (store.runSweep). */
+let sweepStop: AbortController | null = null;
+
 /** The Open view's engine options, the registry's offers and the trainer's sweep of versions. */
 const trainerSlice: Slice<
-  'openOptions' | 'setOpenOptions' | 'offers' | 'offersError' | 'loadOffers' | 'sweep' | 'runSweep'
+  'openOptions' | 'setOpenOptions' | 'offers' | 'offersError' | 'loadOffers' | 'sweep' | 'runSweep' | 'cancelSweep'
 > = (set, get) => ({
   openOptions: { trustStore: '', providers: '' },
   setOpenOptions(o) {
@@ -201,15 +206,37 @@ const trainerSlice: Slice<
   sweep: null,
   async runSweep(whatIfs, repeats = 1) {
     const { api, artifact } = get();
-    if (!api || !artifact?.source || get().job || get().sweep?.done !== get().sweep?.planned) return;
+    if (!api || !artifact?.source || get().job || get().sweep?.running) return;
     const source = artifact.source;
     const options = { ...optionsFor(source, get().openOptions), ...artifact.pinned };
     // Every run a job of its own, side by side in the engine's pool (lib/sweep.ts).
     const base = { source, ...(Object.keys(options).length ? { options } : {}) };
-    await runSweepJobs(api, base, whatIfs, repeats, (sweep) => {
-      if (get().artifact?.source === source) set({ sweep });
+    const stop = new AbortController();
+    sweepStop = stop;
+    let shown: Sweep | null = null;
+    // The artifact closed or opened again (its sweep gone with it): the sweep stops, and
+    // none of its runs still queued reaches the engine's pool.
+    const off = useStore.subscribe((s) => {
+      if (s.artifact?.source !== source || (shown !== null && s.sweep !== shown)) stop.abort();
     });
-    focusWhenShown('sweep-h');
+    await runSweepJobs(
+      api,
+      base,
+      whatIfs,
+      repeats,
+      (sweep) => {
+        if (get().artifact?.source !== source || (shown !== null && get().sweep !== shown)) return;
+        shown = sweep;
+        set({ sweep });
+      },
+      stop.signal,
+    );
+    off();
+    if (sweepStop === stop) sweepStop = null;
+    if (get().sweep === shown) focusWhenShown('sweep-h');
+  },
+  cancelSweep() {
+    sweepStop?.abort();
   },
 });
 

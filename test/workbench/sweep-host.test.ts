@@ -35,8 +35,9 @@ describe("the trainer's sweep on the engine host", () => {
     expect(plan.length).toBeGreaterThan(SWEEP_IN_FLIGHT);
     let running = 0;
     let most = 0;
-    const api: Pick<RepriseClient, 'startJob' | 'onEvent'> = {
+    const api: Pick<RepriseClient, 'startJob' | 'onEvent' | 'cancelJob'> = {
       onEvent: (l) => host.subscribe(l),
+      cancelJob: (req) => host.cancelJob(req),
       startJob: async (req) => {
         running++;
         most = Math.max(most, running);
@@ -54,5 +55,41 @@ describe("the trainer's sweep on the engine host", () => {
     const deltas = sweepDeltas(sweep);
     expect(deltas.every((d) => d.worst !== null && d.worst === d.best)).toBe(true);
     expect(deltas.find((d) => d.whatIf === 'model=ref-1')!.worst).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('cancelled after its first run: the runs in flight are stopped in the pool and the rest never start', async () => {
+    const example = 'tg/banded-drift-material/manifest.json';
+    const plan = ['model=ref-1', 'model=ref-2', 'shape=advisor.cpu_v1/1/fp32', 'shape=advisor.cpu_v1/2/fp32'];
+    let started = 0;
+    const ended = new Set<string>();
+    const off = host.subscribe((e) => {
+      if (e.type === 'job-done' || e.type === 'job-failed') ended.add(e.jobId);
+    });
+    const stop = new AbortController();
+    const api: Pick<RepriseClient, 'startJob' | 'onEvent' | 'cancelJob'> = {
+      onEvent: (l) => host.subscribe(l),
+      cancelJob: (req) => host.cancelJob(req),
+      startJob: async (req) => {
+        started++;
+        return host.startJob(req);
+      },
+    };
+    const sweep = await runSweepJobs(
+      api,
+      { source: { type: 'example', path: example } },
+      plan,
+      3,
+      (s) => {
+        if (s.done === 1) stop.abort();
+      },
+      stop.signal,
+    );
+    off();
+    // Of 12 runs: SWEEP_IN_FLIGHT started, one more took the first's place before the abort at most.
+    expect(started).toBeLessThanOrEqual(SWEEP_IN_FLIGHT + 1);
+    expect(ended.size).toBe(started);
+    expect(sweep).toMatchObject({ running: false, cancelled: true, planned: 12 });
+    expect(sweep.done).toBe(started);
+    expect(sweep.runs.filter((r) => r.cancelled).length).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -1,58 +1,59 @@
 import { useMemo } from 'react';
-import type { SweepDelta, SweepOutput } from '../lib/sweep';
+import { runsWord, sweepDeltaWords, type SweepDelta, type SweepOutput } from '../lib/sweep';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
 
-/** An output's |Δ| over the repeated runs, as the engine wrote each (no arithmetic on them). */
-function deltaWords(o: SweepOutput): string {
+/** An output's |Δ| over the runs that measured it, as the engine wrote each (no arithmetic on them). */
+function deltaWords(o: SweepOutput, repeats: number): string {
   const lo = Math.min(...o.deltas);
   const hi = Math.max(...o.deltas);
-  if (o.deltas.length === 1) return String(lo);
-  return lo === hi ? `${lo} in all ${o.deltas.length} runs` : `from ${lo} to ${hi} over ${o.deltas.length} runs`;
+  if (o.deltas.length === 1) return repeats === 1 ? String(lo) : `${lo} (1 run of ${repeats})`;
+  const of = o.deltas.length < repeats ? ` of ${repeats}` : '';
+  return lo === hi
+    ? `${lo} in all ${o.deltas.length}${of} runs`
+    : `from ${lo} to ${hi} over ${o.deltas.length}${of} runs`;
 }
 
-/** In words: which substitutions put an output beyond its ε, and whether repeated runs agreed. */
-function summary(shown: SweepDelta[], repeats: number): string {
-  const beyond = shown.filter((d) => d.worst! > 1).map((d) => d.whatIf);
-  const moved = shown.filter((d) => d.outputs.some((o) => Math.min(...o.deltas) !== Math.max(...o.deltas)));
-  const band =
-    beyond.length === 0
-      ? 'No substitution puts an output beyond its ε.'
-      : `Beyond ε (drift): ${beyond.join(', ')}. Within ε: ${shown.length - beyond.length} of ${shown.length}.`;
-  const spread =
-    repeats < 2
-      ? 'One run of each: run each more than once to see the spread over repeated runs.'
-      : moved.length === 0
-        ? `Every substitution's ${repeats} runs gave the same |Δ|: the replay is deterministic, so the drift is the substitution's, not noise.`
-        : `The |Δ| moved between repeated runs for ${moved.map((d) => d.whatIf).join(', ')}: part of the drift is noise of the run.`;
-  return `${band} ${spread}`;
-}
+/** A substitution's name on the chart: with how many runs were measured when fewer than asked. */
+const chartName = (d: SweepDelta, repeats: number): string =>
+  d.measured < repeats ? `${d.whatIf} (${d.measured} of ${runsWord(repeats)})` : d.whatIf;
 
 /**
  * The sweep's chart that teaches: per substitution, the largest |Δ| of its BANDED outputs in
  * units of that output's ε (1 is the edge of the governed band), for its worst and its best
- * run; with every output's |Δ| and ε as the engine wrote them in a table.
+ * measured run (a best only where two or more runs were measured); with every output's |Δ|
+ * and ε as the engine wrote them in a table. Runs that failed are not in it: TrainerView
+ * lists them with their reasons.
  */
 export function SweepDeltaChart({ deltas, repeats }: { deltas: SweepDelta[]; repeats: number }) {
   // Built once per sweep update: the chart draws again only when its data changes.
-  const { shown, series, top } = useMemo(() => {
+  const { shown, series, top, names } = useMemo(() => {
     const shown = deltas.filter((d) => d.worst !== null);
     const series: ChartSeries[] = [
       { label: '|Δ| ÷ ε, worst run', values: shown.map((d) => d.worst), color: '#b9770e', style: 'bars' },
       { label: '|Δ| ÷ ε, best run', values: shown.map((d) => d.best), color: '#1a5276', style: 'points', ring: true },
       { label: 'ε (the band edge)', values: shown.map(() => 1), color: '#1e8449', style: 'dash' },
     ];
-    return { shown, series, top: Math.max(1.2, ...shown.map((d) => d.worst! * 1.15)) };
-  }, [deltas]);
+    return {
+      shown,
+      series,
+      top: Math.max(1.2, ...shown.map((d) => d.worst! * 1.15)),
+      names: shown.map((d) => chartName(d, repeats)),
+    };
+  }, [deltas, repeats]);
   const x = useMemo(() => shown.map((_, i) => i), [shown]);
-  const names = useMemo(() => shown.map((d) => d.whatIf), [shown]);
   const range = useMemo((): [number, number] => [0, top], [top]);
   if (shown.length === 0) return null;
+  const short = shown.some((d) => d.measured < repeats);
   return (
     <>
       <Chart
         testId="chart-sweep"
-        title={`Largest |Δ| per substitution in units of its output's ε (1 = the edge of the band), worst and best of ${repeats} ${repeats === 1 ? 'run' : 'runs'}`}
+        title={`Largest |Δ| per substitution in units of its output's ε (1 = the edge of the band), worst and best of ${
+          short
+            ? `the runs measured (${runsWord(repeats)} asked of each; a best only where two were)`
+            : runsWord(repeats)
+        }`}
         x={x}
         xNames={names}
         xLabel="substitution"
@@ -62,7 +63,7 @@ export function SweepDeltaChart({ deltas, repeats }: { deltas: SweepDelta[]; rep
         series={series}
       />
       <p className="small" data-testid="sweep-band">
-        {summary(shown, repeats)}
+        {sweepDeltaWords(deltas, repeats)}
       </p>
       <details>
         <summary>Every BANDED output&apos;s |Δ| and ε, per substitution</summary>
@@ -75,7 +76,7 @@ export function SweepDeltaChart({ deltas, repeats }: { deltas: SweepDelta[]; rep
                 <tr key={`${d.whatIf} ${o.output}`}>
                   <td className="mono">{d.whatIf}</td>
                   <td className="mono">{o.output.replace(/^comp\.[A-Z]+\.OUTPUT\./, '')}</td>
-                  <td className="mono">{deltaWords(o)}</td>
+                  <td className="mono">{deltaWords(o, repeats)}</td>
                   <td className="mono">{String(o.epsilon)}</td>
                   <td className={o.beyond ? 'bad' : ''}>{o.beyond ? 'beyond' : 'within'}</td>
                 </tr>

@@ -9,11 +9,12 @@ import {
   whatIfOf,
 } from '../../../shared/details/index';
 import { useStore } from '../store';
-import { sweepDeltas, type Sweep, type SweepRun } from '../lib/sweep';
+import { runsWord, sweepCountWords, sweepCounts, sweepDeltas, type Sweep, type SweepRun } from '../lib/sweep';
 import { SweepDeltaChart } from './SweepDeltaChart';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
+import '../sweep.css';
 
 function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSeries[] } | null {
   const rows = (r.comparisons ?? []).filter((c) => typeof c.delta === 'number' || typeof c.epsilon === 'number');
@@ -194,11 +195,12 @@ export interface SweepBar {
  */
 export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | null } {
   let maxRate: number | null = null;
-  // A substitution's rate from its first run that has a report (its repeats replay the same window).
+  // A substitution's rate from its first run that has a report (its repeats replay the same
+  // window); without one, its first failed run says why (a cancelled run says nothing of it).
   const first = sweep.plan
     .map((w) => {
       const runs = sweep.runs.filter((r) => r.whatIf === w).sort((a, b) => a.repeat - b.repeat);
-      return runs.find((r) => r.report) ?? runs[0];
+      return runs.find((r) => r.report) ?? runs.find((r) => !r.cancelled);
     })
     .filter((r): r is SweepRun => r !== undefined);
   const bars = first.map((run): SweepBar => {
@@ -233,9 +235,47 @@ export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | n
   return { bars, maxRate };
 }
 
-/** How many substitutions have every one of their runs done. */
-const substitutionsDone = (sweep: Sweep): number =>
-  sweep.plan.filter((w) => sweep.runs.filter((r) => r.whatIf === w).length === sweep.repeats).length;
+/** While the sweep runs: how far it is, as a progress bar, and Cancel (its runs not started are withdrawn, those running stopped). */
+function SweepProgress({ sweep }: { sweep: Sweep }) {
+  const cancelSweep = useStore((s) => s.cancelSweep);
+  if (!sweep.running) return null;
+  return (
+    <div className="sweep-progress" role="status" data-testid="sweep-progress">
+      <span>
+        {sweep.cancelled ? 'Cancelling the sweep…' : 'Replaying every version and shape…'} {sweep.done} of{' '}
+        {sweep.planned} runs ended
+      </span>
+      <progress max={sweep.planned} value={sweep.done} aria-label="Sweep progress">
+        {sweep.done} of {sweep.planned}
+      </progress>
+      <button type="button" disabled={sweep.cancelled} onClick={cancelSweep} data-testid="sweep-cancel">
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** Every run of the sweep that failed, each with the engine's reason. */
+function SweepFailures({ sweep }: { sweep: Sweep }) {
+  const failed = sweep.runs
+    .filter((r) => r.report === null && !r.cancelled)
+    .sort((a, b) => sweep.plan.indexOf(a.whatIf) - sweep.plan.indexOf(b.whatIf) || a.repeat - b.repeat);
+  if (failed.length === 0) return null;
+  return (
+    <>
+      <p className="small bad" id="sweep-failed-h">
+        {runsWord(failed.length)} of the sweep failed and charted nothing:
+      </p>
+      <ul className="small" aria-labelledby="sweep-failed-h" data-testid="sweep-failed">
+        {failed.map((r) => (
+          <li key={`${r.whatIf} ${r.repeat}`}>
+            {r.whatIf}, run {r.repeat + 1} of {sweep.repeats}: {r.error}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
 
 function SweepResult({ sweep }: { sweep: Sweep }) {
   const { bars, maxRate } = sweepBars(sweep);
@@ -243,12 +283,22 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
   const rated = bars.filter((b) => b.rate !== null);
   const over = maxRate === null ? [] : rated.filter((b) => b.rate! > maxRate);
   const each = (b: SweepBar) => `${b.whatIf} (${b.drifted} of ${b.compared} = ${pct(b.rate!)})`;
+  const counts = sweepCounts(sweep);
+  const stopped = counts.cancelled + counts.notRun;
   return (
     <section aria-labelledby="sweep-h" data-testid="sweep">
       <h3 id="sweep-h" tabIndex={-1}>
-        Every version and shape the registry offers, side by side, {sweep.repeats}{' '}
-        {sweep.repeats === 1 ? 'run' : 'runs'} each ({substitutionsDone(sweep)} of {sweep.plan.length} replayed)
+        Every version and shape the registry offers, side by side, {runsWord(sweep.repeats)} each (
+        {sweepCountWords(sweep)})
       </h3>
+      <SweepProgress sweep={sweep} />
+      {sweep.cancelled && !sweep.running && stopped > 0 && (
+        <p className="note" data-testid="sweep-cancelled">
+          Cancelled: {runsWord(stopped)} of {sweep.planned} {stopped === 1 ? 'was' : 'were'} stopped or never started;
+          what is shown is over the {runsWord(counts.replayed)} replayed.
+        </p>
+      )}
+      <SweepFailures sweep={sweep} />
       <SweepDeltaChart deltas={deltas} repeats={sweep.repeats} />
       <p className={over.length ? 'small bad' : 'small'} data-testid="sweep-summary">
         {maxRate === null
@@ -416,7 +466,7 @@ function WhatIfForm({ report }: { report: Report | null }) {
     setShape(substituted(report, 'shape'));
   }
   const offer = offered(offers);
-  const sweeping = sweep !== null && sweep.done < sweep.planned;
+  const sweeping = sweep?.running === true;
   const whatIf = [model.trim() && `model=${model.trim()}`, shape.trim() && `shape=${shape.trim()}`].filter(
     (x): x is string => !!x,
   );

@@ -3,8 +3,10 @@
  * shape the registry offers, each `repeats` times, as engine jobs run side by side in the
  * host's worker pool (at most SWEEP_IN_FLIGHT started at once: the pool's workers stay busy,
  * with one job waiting behind each, and a job the user starts meanwhile is not queued behind
- * the whole sweep). What it charts: per substitution, the largest |Δ| of its BANDED outputs
- * against that output's ε, and how far that moved over the repeated runs.
+ * the whole sweep). A sweep can be cancelled (its AbortSignal): the runs not yet started are
+ * withdrawn and those in flight are stopped with the engine's `cancelJob`. What it charts:
+ * per substitution, the largest |Δ| of its BANDED outputs against that output's ε, and how
+ * far that moved over the repeated runs that produced a report (never over runs that failed).
  */
 import type { RepriseClient, StartJobRequest } from '../../../shared/api.js';
 import type { Report } from '../../../shared/report.js';
@@ -20,32 +22,41 @@ export interface SweepRun {
   /** Which of the substitution's repeated runs (0-based). */
   repeat: number;
   report: Report | null;
+  /** Why the run has no report (the engine's reason), or null. */
   error: string | null;
+  /** Stopped because the sweep was cancelled: not a failure of the replay. */
+  cancelled: boolean;
 }
 
 export interface Sweep {
   /** The substitutions, in the order they are charted. */
   plan: string[];
   repeats: number;
-  /** The runs ended so far, in the order they ended. */
+  /** The runs ended so far (replayed, failed or cancelled), in the order they ended. */
   runs: SweepRun[];
-  /** How many of the planned runs are done. */
+  /** How many of the planned runs have ended. */
   done: number;
   planned: number;
+  /** Runs may still end: false once every run started has ended. */
+  running: boolean;
+  /** The sweep was cancelled: the runs not started were withdrawn, those in flight stopped. */
+  cancelled: boolean;
 }
 
 /**
  * Runs `tasks` with at most `limit` of them in flight, calling `ended` as each settles;
- * resolves once every task has. A task's failure is its own (it resolves with it).
+ * resolves once every task started has. A task's failure is its own (it resolves with it).
+ * Once `signal` aborts, no further task is started.
  */
 export async function inParallel<T>(
   tasks: readonly (() => Promise<T>)[],
   limit: number,
   ended: (i: number, value: T) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < tasks.length) {
+    while (next < tasks.length && !signal?.aborted) {
       const i = next++;
       ended(i, await tasks[i]!());
     }
@@ -53,36 +64,108 @@ export async function inParallel<T>(
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
 }
 
+type SweepApi = Pick<RepriseClient, 'startJob' | 'onEvent' | 'cancelJob'>;
+
+/** One run of the sweep as a job: stopped through `cancelJob` if `signal` aborts while it runs. */
+async function sweepRun(
+  api: SweepApi,
+  req: StartJobRequest,
+  whatIf: string,
+  repeat: number,
+  signal: AbortSignal | undefined,
+): Promise<SweepRun> {
+  const run = { whatIf, repeat, report: null, error: null, cancelled: false };
+  try {
+    const job = await startWatchedJob(api, req);
+    const stop = (): void => void api.cancelJob({ jobId: job.jobId }).catch(() => undefined);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
+    const end = await job.end;
+    signal?.removeEventListener('abort', stop);
+    return end.ok ? { ...run, report: end.report } : { ...run, error: end.message, cancelled: end.cancelled };
+  } catch (e) {
+    return { ...run, error: (e as Error).message };
+  }
+}
+
 /**
  * Replays `source` once per substitution and repeat, side by side in the pool; `update`
- * gets the sweep after each run ends. Never rejects: a run that fails keeps its reason.
+ * gets the sweep after each run ends (and when `signal` aborts). Never rejects: a run that
+ * fails keeps its reason. Once `signal` aborts, the runs not started are never started and
+ * those in flight are cancelled; the sweep resolves when they have ended.
  */
 export async function runSweepJobs(
-  api: Pick<RepriseClient, 'startJob' | 'onEvent'>,
+  api: SweepApi,
   base: Omit<StartJobRequest, 'mode' | 'whatIf'>,
   plan: readonly string[],
   repeats: number,
   update: (s: Sweep) => void,
+  signal?: AbortSignal,
 ): Promise<Sweep> {
   const jobs = plan.flatMap((whatIf) => Array.from({ length: repeats }, (_, repeat) => ({ whatIf, repeat })));
-  const sweep: Sweep = { plan: [...plan], repeats, runs: [], done: 0, planned: jobs.length };
+  const sweep: Sweep = {
+    plan: [...plan],
+    repeats,
+    runs: [],
+    done: 0,
+    planned: jobs.length,
+    running: true,
+    cancelled: !!signal?.aborted,
+  };
   update({ ...sweep });
-  const tasks = jobs.map(({ whatIf, repeat }) => async (): Promise<SweepRun> => {
-    try {
-      const end = await (await startWatchedJob(api, { ...base, mode: 'replay', whatIf: [whatIf] })).end;
-      return end.ok
-        ? { whatIf, repeat, report: end.report, error: null }
-        : { whatIf, repeat, report: null, error: end.message };
-    } catch (e) {
-      return { whatIf, repeat, report: null, error: (e as Error).message };
-    }
-  });
-  await inParallel(tasks, SWEEP_IN_FLIGHT, (_, run) => {
-    sweep.runs = [...sweep.runs, run];
-    sweep.done++;
+  const onAbort = (): void => {
+    sweep.cancelled = true;
     update({ ...sweep });
-  });
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const tasks = jobs.map(
+    ({ whatIf, repeat }) =>
+      () =>
+        sweepRun(api, { ...base, mode: 'replay', whatIf: [whatIf] }, whatIf, repeat, signal),
+  );
+  await inParallel(
+    tasks,
+    SWEEP_IN_FLIGHT,
+    (_, run) => {
+      sweep.runs = [...sweep.runs, run];
+      sweep.done++;
+      update({ ...sweep });
+    },
+    signal,
+  );
+  signal?.removeEventListener('abort', onAbort);
+  sweep.running = false;
+  sweep.cancelled = !!signal?.aborted;
+  update({ ...sweep });
   return sweep;
+}
+
+/** The sweep's runs by outcome: replayed (a report), failed (the engine's reason), cancelled, and not run. */
+export interface SweepCounts {
+  planned: number;
+  replayed: number;
+  failed: number;
+  cancelled: number;
+  /** Not started: still to go while the sweep runs, withdrawn once it was cancelled. */
+  notRun: number;
+}
+
+export function sweepCounts(s: Sweep): SweepCounts {
+  const replayed = s.runs.filter((r) => r.report !== null).length;
+  const cancelled = s.runs.filter((r) => r.report === null && r.cancelled).length;
+  return { planned: s.planned, replayed, cancelled, failed: s.done - replayed - cancelled, notRun: s.planned - s.done };
+}
+
+/** The sweep's count in words, as the heading says it: never a run counted as replayed that has no report. */
+export function sweepCountWords(s: Sweep): string {
+  const c = sweepCounts(s);
+  const parts = [`${c.replayed} of ${c.planned} runs replayed`];
+  if (c.failed) parts.push(`${c.failed} failed`);
+  if (s.running) {
+    if (s.cancelled) parts.push('cancelling');
+    else if (c.notRun) parts.push(`${c.notRun} to go`);
+  } else if (c.cancelled + c.notRun > 0) parts.push(`${c.cancelled + c.notRun} cancelled`);
+  return parts.join(', ');
 }
 
 /** One BANDED output of one substitution over its repeated runs: |Δ| as the engine wrote it, and its ε. */
@@ -95,12 +178,27 @@ export interface SweepOutput {
   beyond: boolean;
 }
 
+/** A run of a substitution that failed, and the engine's reason. */
+export interface SweepFailure {
+  /** Which of the repeated runs (0-based). */
+  repeat: number;
+  reason: string;
+}
+
 /** Per substitution: its BANDED outputs, and for the chart the largest |Δ| ÷ ε of its worst and best run. */
 export interface SweepDelta {
   whatIf: string;
+  /** Its runs that have ended (replayed, failed or cancelled). */
   runs: number;
+  /** Its runs whose |Δ| against ε was measured (a report with a BANDED output): worst and best are over these. */
+  measured: number;
+  /** Its runs that failed, each with the engine's reason (cancelled runs are not failures). */
+  failed: SweepFailure[];
   outputs: SweepOutput[];
-  /** Largest |Δ| ÷ ε of a run, over its outputs: the worst run's and the best run's (null: none compared). */
+  /**
+   * Largest |Δ| ÷ ε of a run, over its outputs: the worst measured run's, and the best
+   * one's only when at least two runs were measured (null: none, or one, measured).
+   */
   worst: number | null;
   best: number | null;
   /** Why nothing was compared (every run failed, or no BANDED output). */
@@ -130,14 +228,68 @@ export function sweepDeltas(sweep: Sweep): SweepDelta[] {
       }
       if (largest !== null) perRun.push(largest);
     }
-    const failed = runs.find((r) => r.error)?.error;
+    const failed = runs
+      .filter((r) => r.report === null && !r.cancelled)
+      .map((r) => ({ repeat: r.repeat, reason: r.error ?? 'no report' }));
+    const why = perRun.length
+      ? null
+      : reports.length
+        ? 'no BANDED output with a |Δ| and ε'
+        : (failed[0]?.reason ?? (runs.length ? 'cancelled' : 'not replayed yet'));
     return {
       whatIf,
       runs: runs.length,
+      measured: perRun.length,
+      failed,
       outputs: [...outputs.values()],
       worst: perRun.length ? Math.max(...perRun) : null,
-      best: perRun.length ? Math.min(...perRun) : null,
-      why: perRun.length ? null : reports.length ? 'no BANDED output with a |Δ| and ε' : (failed ?? 'not replayed yet'),
+      best: perRun.length > 1 ? Math.min(...perRun) : null,
+      why,
     };
   });
+}
+
+/** `N runs` / `1 run`. */
+export const runsWord = (n: number): string => `${n} ${n === 1 ? 'run' : 'runs'}`;
+
+/**
+ * In words: which substitutions put an output beyond its ε, and whether their repeated runs
+ * agreed, over the runs that were measured only. That the runs agree is said of a
+ * substitution only when at least two of its runs were measured; one measured with fewer
+ * runs than asked is named with how many.
+ */
+export function sweepDeltaWords(deltas: readonly SweepDelta[], repeats: number): string {
+  const shown = deltas.filter((d) => d.worst !== null);
+  if (shown.length === 0) return '';
+  const beyond = shown.filter((d) => d.worst! > 1).map((d) => d.whatIf);
+  const band =
+    beyond.length === 0
+      ? 'No substitution puts an output beyond its ε.'
+      : `Beyond ε (drift): ${beyond.join(', ')}. Within ε: ${shown.length - beyond.length} of ${shown.length}.`;
+  const unmeasured = deltas.length - shown.length;
+  const none = unmeasured ? ` No |Δ| was measured for ${unmeasured} of ${deltas.length} substitutions.` : '';
+  if (repeats < 2)
+    return `${band}${none} One run of each: run each more than once to see the spread over repeated runs.`;
+  const repeated = shown.filter((d) => d.measured >= 2);
+  const short = shown.filter((d) => d.measured < repeats);
+  const moved = repeated.filter((d) => d.outputs.some((o) => Math.min(...o.deltas) !== Math.max(...o.deltas)));
+  let spread: string;
+  if (repeated.length === 0)
+    spread = 'No substitution had two runs measured: the spread over repeated runs is unknown.';
+  else if (moved.length > 0)
+    spread = `The |Δ| moved between repeated runs for ${moved.map((d) => d.whatIf).join(', ')}: part of the drift is noise of the run.`;
+  else if (repeated.length === deltas.length && short.length === 0)
+    spread = `Every substitution's ${repeats} runs gave the same |Δ|: the replay is deterministic, so the drift is the substitution's, not noise.`;
+  else
+    spread = `The repeated runs of ${repeated.length} of ${deltas.length} substitutions gave the same |Δ| each time: the replay is deterministic, so their drift is the substitution's, not noise.`;
+  const once = short.filter((d) => d.measured < 2).map((d) => d.whatIf);
+  const part = short.filter((d) => d.measured >= 2).map((d) => `${d.whatIf} (${d.measured} of ${repeats})`);
+  const fewer =
+    (once.length
+      ? ` Only one of ${repeats} runs was measured for ${once.join(', ')}: no spread over repeated runs is known for ${once.length === 1 ? 'it' : 'them'}.`
+      : '') +
+    (part.length
+      ? ` Fewer runs than asked were measured for ${part.join(', ')}: their spread is over those runs only.`
+      : '');
+  return `${band}${none} ${spread}${fewer}`;
 }
