@@ -2,31 +2,53 @@
  * What a Nemosyne package offers a reviewer's case (KindOperations.caseFacts, docs/case.md):
  * each member's SHA-256 as its verification recomputed it (the chain's `entry:<name>`
  * nodes), so a replay dump whose material hash is a member's bytes links to that member;
- * and the times it carries (times.ts: the manifest's `createdAt`, each ledger event's
- * `timestamp`), as its verification read them from the same parse. The package names
- * nothing outside itself.
+ * each JSON member its verification parsed (the manifest, the dataset, the ledger, the
+ * receipt and forma entries) also by H(json), the hash of its canonical JSON, as a dump
+ * names a JSON material (upstream writes members with `JSON.stringify`, never canonically);
+ * and the times it carries (times.ts). All from the parse the verification made, handed
+ * over per artifact (ForCase). The package names nothing outside itself.
  */
 import type { Report } from '../../../shared/report.js';
-import type { CaseFacts } from '../operations.js';
+import { hashValue } from '../../core/hash.js';
+import type { CaseFacts, CaseIdentity } from '../operations.js';
 import type { Sniffed } from '../sniff.js';
 import type { PackageTime } from './times.js';
 
-/** The times each package's verification read (verify's onTimes), until its case facts are read. */
-const heard = new WeakMap<Sniffed, PackageTime[]>();
+/** What a package's verification read that its case facts use. */
+export interface ForCase {
+  times: PackageTime[];
+  /** Each JSON member parsed strictly with no number changed, by name. */
+  json: Map<string, unknown>;
+}
 
-/** What verify hands the times of the package `s` to. */
-export const keepTimes =
-  (s: Sniffed) =>
-  (times: PackageTime[]): void => {
-    heard.set(s, times);
-  };
+/** Each package's, from its verification until its case facts are read. */
+const heard = new WeakMap<Sniffed, ForCase>();
+
+/** What verify fills for the package `s`. */
+export function forCaseOf(s: Sniffed): ForCase {
+  const f: ForCase = { times: [], json: new Map() };
+  heard.set(s, f);
+  return f;
+}
 
 export function packageCaseFacts(report: Report, s: Sniffed | undefined): CaseFacts {
-  const identities = report.chain
+  const identities: CaseIdentity[] = report.chain
     .filter((n) => n.id.startsWith('entry:') && n.recomputed !== null && n.recomputed.startsWith('sha256:'))
     .map((n) => ({ value: n.recomputed!, pointer: n.pointer ?? n.id }));
-  const times = s ? heard.get(s) : undefined;
+  const f = s ? heard.get(s) : undefined;
   if (s) heard.delete(s);
-  const events = (times ?? []).map((t) => ({ atUtc: t.atUtc, pointer: t.pointer, label: t.label, node: null }));
+  if (!f) return { identities, references: [], events: [] };
+  const byBytes = new Set(identities.map((i) => i.value));
+  for (const [name, value] of f.json) {
+    let h: string;
+    try {
+      h = hashValue(value);
+    } catch {
+      continue; // canonical text past what one string holds: the member keeps its bytes' identity
+    }
+    // A member written canonically already has this identity, by its bytes.
+    if (!byBytes.has(h)) identities.push({ value: h, pointer: `entry:${name}` });
+  }
+  const events = f.times.map((t) => ({ atUtc: t.atUtc, pointer: t.pointer, label: t.label, node: null }));
   return { identities, references: [], events };
 }

@@ -3,14 +3,14 @@ import type { KindCode } from '../types.js';
 import { archiveOf } from './declare.js';
 import { verifyPackage } from './verify.js';
 // What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
-import { keepTimes, packageCaseFacts } from './case-facts.js';
+import { forCaseOf, packageCaseFacts } from './case-facts.js';
 
 export const nemosynePackageCode: KindCode = {
-  // The times it reads are kept for the case's facts, read from the same parse.
-  verify: (s, ctx) => verifyPackage(archiveOf(s), ctx, keepTimes(s)),
+  // What its checks read is kept for the case's facts (no member read or parsed twice).
+  verify: (s, ctx) => verifyPackage(archiveOf(s), ctx, forCaseOf(s)),
   // The recomputation a package allows (dataset identity, digest root through the
   // kernel adapter) is all done by verify; replay is the same check.
-  replay: (s, ctx) => verifyPackage(archiveOf(s), ctx, keepTimes(s)),
+  replay: (s, ctx) => verifyPackage(archiveOf(s), ctx, forCaseOf(s)),
   // The workbench's member table reads the package as verification does (members.ts).
   operations: {
     members: async (archive, member) => (await import('./members.js')).packageMembers(archive, member),

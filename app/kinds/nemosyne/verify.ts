@@ -28,7 +28,8 @@ import { checkManifest, DIGEST_V2, type Manifest } from './manifest.js';
 import { bindConsumers, loadProfiles } from './profiles.js';
 import { CHANGED_NUMBER_NOTE, upstreamReadingNote } from './upstream-reading.js';
 import { TIMELINE_DEFAULT, TIMELINE_LIMIT } from './limits.js';
-import { packageTimes, type PackageTime } from './times.js';
+import { packageTimes } from './times.js';
+import type { ForCase } from './case-facts.js';
 
 export const ENTRY = {
   manifest: 'manifest.json',
@@ -56,6 +57,8 @@ interface State {
   findings: Finding[];
   chain: ChainNode[];
   details: { [k: string]: JsonValue };
+  /** What the checks read that a case's facts use (case-facts.ts), when a case may ask. */
+  forCase?: ForCase;
 }
 
 function node(
@@ -97,6 +100,8 @@ function parseJson(
         `entry:${entry}#`,
       ),
     );
+    // A member whose numbers the parse changed is not the value its canonical hash would name.
+    if (p.warnings.length === 0) st.forCase?.json.set(entry, p.value);
     return { ok: true, value: p.value };
   } catch (e) {
     const jcs = e instanceof JcsError ? e : null;
@@ -117,16 +122,16 @@ function parseJson(
 /**
  * Verifies a package held in memory, or on disk (a file source: the archive is read by
  * position and never held whole). A file that changes or fails while it is read is a
- * usage error (exit 3), not a finding about the package. `onTimes` hears the times the
- * package carries (times.ts), when its manifest could be read, for a case's timeline.
+ * usage error (exit 3), not a finding about the package. `forCase` is given what the
+ * checks read that a case's facts use (the times the package carries, its JSON members).
  */
 export async function verifyPackage(
   archive: Buffer | ZipSource,
   ctx: KindContext,
-  onTimes?: (times: PackageTime[]) => void,
+  forCase?: ForCase,
 ): Promise<KindResult> {
   try {
-    return await verifyArchive(archive, ctx, onTimes);
+    return await verifyArchive(archive, ctx, forCase);
   } catch (e) {
     if (e instanceof SourceError) throw new UsageError(`${ctx.path}: ${e.message}`, 'path');
     throw e;
@@ -136,9 +141,9 @@ export async function verifyPackage(
 async function verifyArchive(
   archive: Buffer | ZipSource,
   ctx: KindContext,
-  onTimes: ((times: PackageTime[]) => void) | undefined,
+  forCase: ForCase | undefined,
 ): Promise<KindResult> {
-  const st: State = { findings: [], chain: [], details: { format: 'nemosyne-package' } };
+  const st: State = { findings: [], chain: [], details: { format: 'nemosyne-package' }, forCase };
   const result = (id: string | null): KindResult => {
     const failed = hasFail(st.findings);
     st.details['integrity'] = failed ? 'inconsistent' : 'consistent';
@@ -249,7 +254,7 @@ async function verifyArchive(
     typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 ? limit : TIMELINE_DEFAULT,
     st.findings,
   );
-  onTimes?.(times);
+  if (forCase) forCase.times = times;
 
   // 3. Entry digests, dataset identity, closed envelope.
   checkDataset(manifest, get(ENTRY.dataset), st);
