@@ -148,7 +148,7 @@ test('the version sweep names every substitution readably, inside the chart, at 
   await expect(page.getByTestId('offers-source')).toContainText('(built-in)');
   await page.getByTestId('run-sweep').click();
   const sweep = page.getByTestId('sweep');
-  await expect(sweep.locator('h3')).toContainText(/\((\d+) of \1 replayed\)/, { timeout: 180_000 });
+  await expect(sweep.locator('h3')).toContainText(/\((\d+) of \1 runs replayed\)/, { timeout: 180_000 });
   const chart = page.getByTestId('chart-sweep');
   const rows = await chart.locator('summary').textContent();
   const count = Number(/\((\d+) rows?\)/.exec(rows ?? '')?.[1]);

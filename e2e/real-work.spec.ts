@@ -75,7 +75,10 @@ test('trainer: pickers from the registry, every version side by side, the dump w
     1 +
     (await page.getByTestId('whatif-shape').locator('option').count()) -
     1;
-  await expect(sweep.locator('h3')).toContainText(`(${planned} of ${planned} replayed)`, { timeout: 120_000 });
+  // Two runs of each (the default): every run counted, none failed.
+  await expect(sweep.locator('h3')).toContainText(`(${2 * planned} of ${2 * planned} runs replayed)`, {
+    timeout: 120_000,
+  });
   await expect(page.getByTestId('chart-sweep')).toBeVisible();
   await expect(page.getByTestId('sweep-summary')).toContainText('Governed maximum drift rate 10%');
   await expect(page.getByTestId('sweep-summary')).toContainText('Exceeding it: model=ref-1');
