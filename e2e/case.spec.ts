@@ -260,7 +260,7 @@ test('a judgement listed from a journal that fails verification is marked not pr
   await axeBothThemes(page, 'case with a judgement from a journal that fails verification');
 });
 
-test('a timestamp the timeline cannot place is said in the count and as a finding, never dropped in silence', async ({
+test('a timestamp the timeline cannot place is said in the count and as a finding; a name with a bidi override is shown escaped', async ({
   workbench: page,
   served,
 }) => {
@@ -271,10 +271,18 @@ test('a timestamp the timeline cannot place is said in the count and as a findin
   writeFileSync(join(dir, 'trace.jsonl'), trace.join('\n'));
   trace[2] = trace[2]!.replace(/Z"/, 'z"');
   writeFileSync(join(dir, 'odd.jsonl'), trace.join('\n'));
+  // A file name with a right-to-left override reads as 'exe.png' if shown raw: the case shows its escape.
+  cpSync(join(served.examples, 'acgp/trace-clean.jsonl'), join(dir, 'x\u202egnp.exe'));
   await page.getByTestId('open-case-view').click();
   await page.locator('#case-path').fill(dir);
   await page.getByTestId('case-open').click();
-  await expect(page.getByTestId('case-verdict')).toContainText('2 artifacts', { timeout: 120_000 });
+  await expect(page.getByTestId('case-verdict')).toContainText('3 artifacts', { timeout: 120_000 });
+  const spoof = page.getByTestId('case-artifacts').locator('tr').filter({ hasText: 'gnp.exe' });
+  await expect(spoof.locator('.control-escape')).toHaveCount(1);
+  expect(await spoof.textContent()).not.toContain('\u202e');
+  const events = page.getByTestId('timeline-scroll');
+  await expect(events.locator('.control-escape').first()).toBeVisible();
+  expect(await events.textContent()).not.toContain('\u202e');
   await expect(page.getByTestId('case-findings')).toContainText('RPR-CASE-004');
   await expect(page.getByTestId('case-findings')).toContainText('a lower-case t or z');
   await expect(page.getByTestId('timeline-count')).toContainText(

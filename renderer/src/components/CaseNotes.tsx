@@ -10,6 +10,7 @@ import { useStore } from '../store';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
 import { SignDialog } from './SignDialog';
+import { RATIONALE_LAYOUT, Shown } from './Shown';
 
 /** The journal the notes are in, and the trust store that names their signers. */
 export interface NotesJournal {
@@ -170,7 +171,7 @@ function NoteItem({
   return (
     <li className={row.supersededBy ? 'note superseded' : 'note'} data-testid={`note-${row.seq}`}>
       <p className="rationale-text" data-testid="note-text">
-        {row.text}
+        <Shown text={row.text} keep={RATIONALE_LAYOUT} />
       </p>
       <p className="small muted">
         #{row.seq} at {row.atUtc}, signed by <NoteSigner row={row} />
@@ -234,7 +235,9 @@ function NoteConfirm(props: {
         <dt>Decision</dt>
         <dd>note</dd>
         <dt>Text</dt>
-        <dd className="rationale-text">{text}</dd>
+        <dd className="rationale-text">
+          <Shown text={text} keep={RATIONALE_LAYOUT} />
+        </dd>
         <dt>Supersedes</dt>
         <dd className="small">
           {supersedes ? <CopyValue value={supersedes} label="the entry it supersedes" /> : 'nothing (a new note)'}

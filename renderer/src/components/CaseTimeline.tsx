@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TimelineEvent } from '../../../shared/case';
 import { ColumnFilter } from './ColumnFilter';
+import { Shown } from './Shown';
 
 const ROW = 30;
 const SEVERITIES = ['fail', 'unavailable', 'warning', 'info'] as const;
@@ -63,7 +64,7 @@ const EventRow = memo(function EventRow({
         {e.atUtc}
       </div>
       <div role="cell" style={{ width: WIDTHS[1] }} className="mono small" title={e.artifact}>
-        {e.artifact}
+        <Shown text={e.artifact} />
       </div>
       <div role="cell" style={{ width: WIDTHS[2] }} className="small">
         {e.kind}
@@ -77,7 +78,9 @@ const EventRow = memo(function EventRow({
           onClick={() => open(e)}
           title={`Open ${e.artifact} in the chain view${e.node ? ` at ${e.node}` : ''}`}
         >
-          <span>{e.label}</span>
+          <span>
+            <Shown text={e.label} />
+          </span>
         </button>
       </div>
       <div role="cell" style={{ width: WIDTHS[4] }}>

@@ -10,6 +10,7 @@ import { CaseOpener } from './CaseOpener';
 import { CaseTimeline } from './CaseTimeline';
 import { ColumnFilter } from './ColumnFilter';
 import { ColumnHeads } from './ColumnHeads';
+import { RATIONALE_LAYOUT, Shown } from './Shown';
 import '../case.css';
 
 const VERDICTS = ['fail', 'unavailable', 'pass'] as const;
@@ -73,7 +74,7 @@ function ArtifactRow({ a, act }: { a: CaseArtifact; act: RowActions }) {
     <tr data-artifact={a.path}>
       <td className="mono small">
         <button type="button" className="link" onClick={() => act.open(a)} title="Open it in the chain view">
-          {a.path}
+          <Shown text={a.path} />
         </button>
       </td>
       <td className="small">{a.kind}</td>
@@ -160,19 +161,26 @@ function LinkRow({ l, findings }: { l: CaseLink; findings: readonly Finding[] })
   return (
     <tr className={l.status} data-testid={`case-link-${l.status}`}>
       <td className="mono small">
-        {l.from.artifact}
+        <Shown text={l.from.artifact} />
         <br />
-        <span className="muted">{l.from.pointer}</span>
+        <span className="muted">
+          <Shown text={l.from.pointer} />
+        </span>
       </td>
       <td className="small">{l.relation}</td>
       <td className="mono small case-value" title={l.value}>
-        {l.value}
+        <Shown text={l.value} />
       </td>
       <td className="mono small">
         {l.to.artifact !== null ? (
           <>
-            {l.to.artifact}
-            {l.to.pointer && <span className="muted"> {l.to.pointer}</span>}
+            <Shown text={l.to.artifact} />
+            {l.to.pointer && (
+              <span className="muted">
+                {' '}
+                <Shown text={l.to.pointer} />
+              </span>
+            )}
           </>
         ) : (
           <>
@@ -251,9 +259,11 @@ function Judgements({ list, artifacts }: { list: readonly CaseJudgement[]; artif
               <strong>{j.decision}</strong>
               {j.supersedes && <span className="muted small"> (supersedes an earlier note)</span>}
             </td>
-            <td>{j.rationale}</td>
+            <td>
+              <Shown text={j.rationale} keep={RATIONALE_LAYOUT} />
+            </td>
             <td className="mono small">
-              {j.author}
+              <Shown text={j.author} />
               <br />
               {j.atUtc}
             </td>
