@@ -12,7 +12,7 @@ import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
 import type { KeyObject } from 'node:crypto';
 import { rawPublicKey, verifyBytes, type TrustStore } from '../core/keys.js';
-import { isRfc3339Utc } from '../core/time.js';
+import { epochMs, isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
 import {
   checkCheckpointShape,
@@ -112,6 +112,14 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export const entryPointer = (line: number) => `line:${line}`;
 /** Pointers: `line:N` for entries.jsonl (journal.md), `entry:checkpoints.jsonl:line:N` for the other file of the journal. */
 export const checkpointPointer = (line: number) => `entry:${CHECKPOINTS_FILE}:line:${line}`;
+
+/**
+ * How far a journal's newest time may be ahead of a machine's clock before it is not taken
+ * for clock drift (Kerberos' default limit for clock skew): the writer refuses to append
+ * behind an entry dated further ahead of its clock, and verification warns of an entry
+ * dated further ahead of its own time (RPR-JOURNAL-022, docs/journal.md).
+ */
+export const CLOCK_TOLERANCE_MS = 5 * 60_000;
 
 /** Compares two valid RFC 3339 UTC timestamps exactly (fractions to the nanosecond). */
 export function compareTimestamps(a: string, b: string): number {
@@ -290,6 +298,8 @@ export interface VerifyOptions {
   collect?: boolean;
   /** Without a trust store, check the signatures of these keys (a writer's own) and report the others as unavailable. */
   ownKeys?: ReadonlyMap<string, KeyObject>;
+  /** The clock of this verification (default Date.now): an entry dated after it by more than CLOCK_TOLERANCE_MS is RPR-JOURNAL-022. */
+  clock?: () => number;
 }
 
 /** Verifies the journal in `dir`, streaming both files (memory stays bounded whatever their size). */
@@ -465,6 +475,8 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
     findings,
     tree,
     tick,
+    times: new EntryTimes(tree.size),
+    latestAllowed: new Date((opts.clock ?? Date.now)() + CLOCK_TOLERANCE_MS).toISOString(),
     ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}),
     ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}),
   };
@@ -496,6 +508,7 @@ function finish(
     findings.push(tornFinding(t, f.lines, dir));
   }
   const size = tree.size;
+  if (es.future) findings.push(futureFinding(es.future));
   checkCoverage(size, cs.out.covered, cs.out.wellFormed === cs.lines, findings);
   const cases = caseStates(
     caseRules ? es.entries.map((p) => ({ entry: p.entry, hash: p.hash, line: p.line })) : [],
@@ -547,6 +560,44 @@ interface Pass {
   collect?: Collected;
   /** Without a trust store: the keys whose signatures can still be checked (a writer's own). */
   ownKeys?: ReadonlyMap<string, KeyObject>;
+  /** Each entry's time, for the checkpoint that first covers it (RPR-JOURNAL-022). */
+  times: EntryTimes;
+  /** The latest time an entry may carry: this verification's clock plus CLOCK_TOLERANCE_MS (RPR-JOURNAL-022). */
+  latestAllowed: string;
+}
+
+/**
+ * Each entry's time in ms since the epoch (8 bytes an entry, NaN where the line was not an
+ * entry), from entry `base` on: the checkpoint that first covers an entry is checked not to be
+ * dated before it, and the checkpoints are read after every entry.
+ */
+class EntryTimes {
+  private ms = new Float64Array(1024);
+  private n = 0;
+
+  constructor(readonly base: number) {}
+
+  push(ts: string | null): void {
+    if (this.n === this.ms.length) {
+      const grown = new Float64Array(this.ms.length * 2);
+      grown.set(this.ms);
+      this.ms = grown;
+    }
+    this.ms[this.n++] = ts === null ? NaN : epochMs(ts);
+  }
+
+  /** Entry `seq`'s time (NaN when unknown). */
+  at(seq: number): number {
+    const i = seq - this.base;
+    return i >= 0 && i < this.n ? this.ms[i]! : NaN;
+  }
+}
+
+/** Entries dated after the verification's time (beyond the tolerance): the first, and how many. */
+interface FutureEntries {
+  line: number;
+  ts: string;
+  count: number;
 }
 
 /** A line's signature: against the trust store, or (without one) against the keys the caller holds. */
@@ -587,6 +638,8 @@ class EntrySteps {
   head: { hash: string; ts: string } | null = null;
   /** Entry 0's hash (the journal's origin derives from it). */
   first: string | null = null;
+  /** Entries dated after this verification's time (RPR-JOURNAL-022). */
+  future: FutureEntries | null = null;
 
   constructor(
     private readonly pass: Pass,
@@ -600,6 +653,7 @@ class EntrySteps {
   /** A line too long to hold is a leaf of the tree and a finding, and breaks the chain. */
   overlong(l: OverlongLine): void {
     this.pass.tree.appendLeafHash(l.leaf);
+    this.pass.times.push(null);
     this.pass.collect?.entryOffsets.push(l.offset);
     this.pass.findings.push(
       fail(
@@ -625,11 +679,14 @@ class EntrySteps {
     const shape = p ? checkEntryShape(p.value, pointer) : [];
     if (!p || shape.length > 0) {
       findings.push(...shape);
+      this.pass.times.push(null);
       this.prevHash = null;
       this.head = null;
       return;
     }
     const e = p.value as Entry;
+    this.pass.times.push(e.recordedAtUtc);
+    this.checkNotFuture(e.recordedAtUtc, raw.line);
     const digest = unsignedDigestOfLine(p.text, e.sig, 'subject') ?? unsignedDigest(e);
     const hash = formatHash(digest.toString('hex'));
     // RPR-JOURNAL-005: seq counts from 0 without gaps (a removed or reordered line breaks it).
@@ -667,6 +724,27 @@ class EntrySteps {
     if (keepAll || e.kind.startsWith('quarantine-'))
       this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }
+
+  /** RPR-JOURNAL-022 (reported once, in finish): an entry dated after this verification's time. */
+  private checkNotFuture(ts: string, line: number): void {
+    if (compareTimestamps(ts, this.pass.latestAllowed) <= 0) return;
+    if (this.future) this.future.count++;
+    else this.future = { line, ts, count: 1 };
+  }
+}
+
+/** RPR-JOURNAL-022: the entries dated after the verification's time, as one warning at the first. */
+function futureFinding(f: FutureEntries): Finding {
+  const more = f.count > 1 ? ` (${f.count} entries from it on are dated so)` : '';
+  return warning(
+    'RPR-JOURNAL-022',
+    `entry at line ${f.line} is dated ${f.ts}, later than the time of this verification by more than ${CLOCK_TOLERANCE_MS / 60_000} minutes${more}: it was written by a machine whose clock was ahead, or its time is false. An entry is never dated before the one above it, so entries written after it carry its date too, not the moments they were made`,
+    {
+      pointer: entryPointer(f.line),
+      expected: `not after the time of this verification (+${CLOCK_TOLERANCE_MS / 60_000} minutes)`,
+      actual: f.ts,
+    },
+  );
 }
 
 /** A checkpoint already read, as the next one is checked against it. */
@@ -733,6 +811,7 @@ class CheckpointSteps {
     out.latest = cp;
     out.latestOffset = raw.offset;
     out.wellFormed++;
+    this.checkCoveredDates(cp, pointer, what);
     if (cp.treeSize > out.covered) out.covered = cp.treeSize;
     this.pass.collect?.checkpoints.push({ offset: raw.offset, line: raw.line - 1, treeSize: cp.treeSize });
     if (keepAll) out.checkpoints.push({ line: raw.line, checkpoint: cp, text: p.text });
@@ -767,6 +846,27 @@ class CheckpointSteps {
     }
     if (this.prevCp) checkAgainstPrior(cp, rootOk, this.prevCp, size, tree, pointer, what, findings);
     this.prevCp = { cp, line: raw.line, rootOk };
+  }
+
+  /** RPR-JOURNAL-022: an entry this checkpoint is the first to cover (and so signs into the tree) is not dated after it. */
+  private checkCoveredDates(cp: Checkpoint, pointer: string, what: string): void {
+    const signedAt = epochMs(cp.timestampUtc);
+    const end = Math.min(cp.treeSize, this.size);
+    for (let seq = this.out.covered; seq < end; seq++) {
+      const t = this.pass.times.at(seq);
+      if (!(t > signedAt)) continue;
+      this.pass.findings.push(
+        warning(
+          'RPR-JOURNAL-022',
+          `entry at line ${seq + 1} is dated after ${what}, the first checkpoint that covers it: an entry cannot be made after the tree head that signs it, so one of the two times is false (a clock was wrong, or the entry was dated on purpose)`,
+          {
+            pointer: entryPointer(seq + 1),
+            expected: `<= ${cp.timestampUtc} (${pointer})`,
+            actual: new Date(t).toISOString(),
+          },
+        ),
+      );
+    }
   }
 }
 

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { FileReadError } from '../core/files.js';
 import { formatHash, sha256Hex } from '../core/hash.js';
 import { type Signer, type TrustStore } from '../core/keys.js';
-import { nowUtc } from '../core/time.js';
+import { epochMs, nowUtc } from '../core/time.js';
 import { ioReason, JournalError } from './errors.js';
 import {
   checkSubject,
@@ -59,7 +59,7 @@ import { ContinuedTree, leafHash, verifyConsistency, type MerkleView } from './m
 import { checkpointBody, signNote } from './note.js';
 import { PROOF_TYPE, type InclusionProof } from './proofs.js';
 import { readJournalFiles, type TornTail } from './read.js';
-import { compareTimestamps } from './verify.js';
+import { CLOCK_TOLERANCE_MS, compareTimestamps } from './verify.js';
 
 export interface AppendInput {
   kind: EntryKind;
@@ -304,8 +304,7 @@ export class JournalWriter {
         'UNKNOWN',
       );
     checkInput(input);
-    let ts = nowUtc(this.opts.clock);
-    if (this.st.lastTs !== null && compareTimestamps(ts, this.st.lastTs) < 0) ts = this.st.lastTs; // never backwards
+    const ts = this.entryTime();
     const seq = this.tree.size;
     const { entry, hash, line } = signEntry(
       {
@@ -356,6 +355,25 @@ export class JournalWriter {
     if (input.kind.startsWith('quarantine-')) this.st.quarantine.push(seq);
     this.appended++;
     return { seq, entryHash: hash, entry, checkpoint: cp.checkpoint, line };
+  }
+
+  /**
+   * The new entry's time: this machine's clock, or the last entry's time when the clock is
+   * behind it by at most CLOCK_TOLERANCE_MS (timestamps never go backwards, spec). Further
+   * behind, the entry would carry the last entry's future date instead of the moment it is
+   * made, for every entry after it: refused before anything is written (docs/journal.md).
+   */
+  private entryTime(): string {
+    const now = nowUtc(this.opts.clock);
+    const last = this.st.lastTs;
+    if (last === null || compareTimestamps(now, last) >= 0) return now;
+    const ahead = epochMs(last) - epochMs(now);
+    if (!(ahead > CLOCK_TOLERANCE_MS)) return last;
+    const seq = this.tree.size - 1;
+    throw new JournalError(
+      `not recorded: the last entry of journal ${this.dir} (seq ${seq}, line ${seq + 1}) is dated ${last}, later than this machine's clock (${now}) by more than ${CLOCK_TOLERANCE_MS / 60_000} minutes; an entry is never dated before the one above it, so this one would carry that date instead of the moment it is made. Nothing was written. If this machine's clock is wrong, correct it; if the entry's date is wrong (a machine whose clock was ahead wrote it), keep this journal as evidence and record in a new one ('reprise journal verify ${this.dir}' names the entry: RPR-JOURNAL-022)`,
+      'REFUSED',
+    );
   }
 
   /** RFC 9162 2.1.4: the tree with `leaf` appended must extend the last trusted checkpoint; checked before anything is written. */

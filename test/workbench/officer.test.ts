@@ -81,6 +81,14 @@ describe("the officer's queue: evidence in exact decimals, the decisions and who
     expect(ageWords('2026-11-01T00:00:00Z', Date.parse('2026-11-03T05:00:00Z'))).toBe('2 d');
     expect(ageWords('2026-11-03T04:10:00Z', Date.parse('2026-11-03T05:00:00Z'))).toBe('50 min');
     expect(ageWords('not a time', 0)).toBe('unknown');
+    // Opened on a machine whose clock was ahead: said so, never "under a minute".
+    expect(ageWords('2999-12-31T23:59:59Z', Date.parse('2026-12-04T10:00:00Z'))).toBe(
+      'dated 355408 d after this clock (in the future)',
+    );
+    expect(ageWords('2026-11-03T05:50:00Z', Date.parse('2026-11-03T05:00:00Z'))).toBe(
+      'dated 50 min after this clock (in the future)',
+    );
+    expect(ageWords('2026-11-03T05:00:30Z', Date.parse('2026-11-03T05:00:00Z'))).toBe('under a minute');
   });
 
   it('a reviewer key is refused before the click for a release, not for an uphold; a key the store does not name is left to the engine', () => {

@@ -28,6 +28,8 @@ export const JOURNAL_RULES = {
   'RPR-JOURNAL-019': "a checkpoint's timestampUtc is earlier than the checkpoint above it",
   'RPR-JOURNAL-020': 'the last entry has no checkpoint',
   'RPR-JOURNAL-021': 'more than one entry is covered by no checkpoint',
+  'RPR-JOURNAL-022':
+    'an entry is dated after the checkpoint that first covers it, or after the time of the verification',
   'RPR-JOURNAL-030': 'an inclusion proof document is malformed',
   'RPR-JOURNAL-031': "the proof's entry is not a canonical, well-formed entry line, or entryHash is not its hash",
   'RPR-JOURNAL-032': "the proof's entry seq differs from its leafIndex",

@@ -11,7 +11,11 @@ export const STATES: CaseView['state'][] = ['open', 'escalated', 'released', 'up
 /** The officer's work first: open and escalated cases come before closed ones. */
 const STATE_ORDER: Record<CaseView['state'], number> = { open: 0, escalated: 1, released: 2, upheld: 3 };
 
-/** How long ago the case was opened, in the largest whole unit (the window's clock; shown, never signed). */
+/**
+ * How long ago the case was opened, in the largest whole unit (the window's clock; shown, never
+ * signed). A case dated a minute or more after the window's clock (a machine whose clock was
+ * ahead wrote it) says so with how far ahead, never a small age (docs/journal.md, "Time").
+ */
 export function ageWords(openedAtUtc: string, now: number): string {
   const ms = now - Date.parse(openedAtUtc);
   if (!Number.isFinite(ms)) return 'unknown';
@@ -20,7 +24,10 @@ export function ageWords(openedAtUtc: string, now: number): string {
     [3_600_000, 'h'],
     [60_000, 'min'],
   ];
-  for (const [size, unit] of units) if (ms >= size) return `${Math.floor(ms / size)} ${unit}`;
+  for (const [size, unit] of units) {
+    if (ms >= size) return `${Math.floor(ms / size)} ${unit}`;
+    if (-ms >= size) return `dated ${Math.floor(-ms / size)} ${unit} after this clock (in the future)`;
+  }
   return 'under a minute';
 }
 
