@@ -10,11 +10,21 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+const PLATFORM_EXECUTABLE = {
+  linux: 'electron',
+  darwin: 'Electron.app/Contents/MacOS/Electron',
+  win32: 'electron.exe',
+};
+
 function electronBinary() {
   try {
     const require = createRequire(import.meta.url);
     const dir = dirname(require.resolve('electron/package.json'));
-    const rel = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
+    // path.txt is written by Electron's download; a binary of one's own (ELECTRON_OVERRIDE_DIST_PATH,
+    // as Electron's own launcher reads it) has the platform's executable name.
+    const pathTxt = join(dir, 'path.txt');
+    const rel = existsSync(pathTxt) ? readFileSync(pathTxt, 'utf8').trim() : PLATFORM_EXECUTABLE[process.platform];
+    if (!rel) return null;
     const bin = join(process.env.ELECTRON_OVERRIDE_DIST_PATH || join(dir, 'dist'), rel);
     return existsSync(bin) ? bin : null;
   } catch {
@@ -24,7 +34,16 @@ function electronBinary() {
 
 const hasDisplay = process.platform !== 'linux' || !!(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 const bin = electronBinary();
-if (bin && hasDisplay && process.env.REPRISE_FORCE_SERVE !== '1') {
+// `npm start -- --root DIR --key FILE`: options of the loopback workbench. The desktop window
+// takes none (it grants folders and keys through its own dialogs), so they are never dropped
+// in silence there: given any, the loopback workbench is what starts, and it says why.
+const served = process.argv.length > 2;
+if (served)
+  fallback(
+    `${process.argv.slice(2, 4).join(' ')}${process.argv.length > 4 ? ' …' : ''} are options of the loopback workbench (the desktop window grants folders and keys through its own dialogs)`,
+    'serving the workbench on loopback with them',
+  );
+else if (bin && hasDisplay && process.env.REPRISE_FORCE_SERVE !== '1') {
   const probe = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 20000 });
   if (probe.status === 0) {
     const child = spawn(bin, [root], { stdio: 'inherit' });
@@ -53,8 +72,9 @@ function userFolder() {
   return dir;
 }
 
-function fallback(why) {
-  process.stderr.write(`Electron cannot start here (${why}); serving the same workbench on loopback instead.\n`);
+function fallback(why, what = 'serving the same workbench on loopback instead') {
+  const said = what === 'serving the same workbench on loopback instead' ? `Electron cannot start here (${why})` : why;
+  process.stderr.write(`${said}; ${what}.\n`);
   const child = spawn(process.execPath, [join(root, 'bin', 'reprise.js'), 'serve', ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: userFolder(),

@@ -25,11 +25,15 @@ beforeAll(() => {
 afterAll(() => rmSync(user, { recursive: true, force: true }));
 
 /** Runs scripts/start.js as npm does (cwd the package root, INIT_CWD the user's folder) until `until` shows in its output or it exits. */
-function start(args: string[], until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function start(
+  args: string[],
+  until?: RegExp,
+  env: NodeJS.ProcessEnv = { ...process.env, INIT_CWD: user, REPRISE_FORCE_SERVE: '1' },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.js'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, INIT_CWD: user, REPRISE_FORCE_SERVE: '1' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -65,5 +69,48 @@ describe.skipIf(!SERVE_BUILT)('npm start: a relative --root/--key means the fold
     const r = await start(['--root', '.', '--key', 'officer.pem', '--port', '0'], /Reachable by path/);
     expect(r.stdout).toContain(`Reachable by path: files under ${user}.`);
     expect(r.stdout).not.toContain(ROOT.replace(/\/$/, '') + '.');
+  });
+});
+
+/**
+ * Where the desktop window can start (an Electron binary and a display; here a stand-in
+ * binary that records being launched), `npm start` with no option opens it, and `npm start --
+ * --root DIR --key FILE` serves the loopback workbench with those options and says why: the
+ * window takes none, and they were dropped in silence.
+ */
+describe.skipIf(!SERVE_BUILT || !UI_BUILT || process.platform !== 'linux')('npm start where Electron can start', () => {
+  const run = (args: string[], fake: string, until?: RegExp) => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      INIT_CWD: user,
+      DISPLAY: ':99',
+      ELECTRON_OVERRIDE_DIST_PATH: fake,
+    };
+    delete env['REPRISE_FORCE_SERVE'];
+    return start(args, until, env);
+  };
+
+  it('opens the window without options, and serves on loopback with --root and --key, saying why', async () => {
+    const fake = realpathSync(mkdtempSync(join(tmpdir(), 'reprise-fake-electron-')));
+    const launched = join(fake, 'launched');
+    writeFileSync(
+      join(fake, 'electron'),
+      `#!/bin/sh\nif [ "$1" = --version ]; then echo v0; exit 0; fi\necho "$@" > '${launched}'\n`,
+      { mode: 0o755 },
+    );
+    try {
+      const window = await run([], fake);
+      expect(window.code, window.stderr).toBe(0);
+      expect(existsSync(launched)).toBe(true);
+      rmSync(launched);
+      const served = await run(['--root', '.', '--key', 'officer.pem', '--port', '0'], fake, /Reachable by path/);
+      expect(served.stderr).toContain(
+        '--root . … are options of the loopback workbench (the desktop window grants folders and keys through its own dialogs); serving the workbench on loopback with them.',
+      );
+      expect(served.stdout).toContain(`Reachable by path: files under ${user}.`);
+      expect(existsSync(launched)).toBe(false);
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
   });
 });
