@@ -7,10 +7,11 @@
  * entries.jsonl unchanged), and once verified again the window disables signing, saying why.
  * Axe on every state, light and dark.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { axe, axeBothThemes, expect, openWorkJournal, test } from './fixtures.js';
+import { dirname, join } from 'node:path';
+import { axe, axeBothThemes, expect, openWorkJournal, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -104,4 +105,52 @@ test('a note on a case artifact, its edit superseding it, and nothing signed ont
   await expect(page.getByTestId('note-blocked')).toContainText('nothing can be signed onto a journal that fails');
   await expect(page.getByTestId('note-review')).toBeDisabled();
   await axeBothThemes(page, 'notes blocked: journal fails verification');
+});
+
+test('a note is signed with the key its confirmation showed: the key file read again as it opens, and held to at signing', async ({
+  workbench: page,
+  served,
+}) => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-notes-key-')), 'case');
+  mkdirSync(dir);
+  copyFileSync(join(served.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
+  const journal = await openWorkJournal(page, served, 'reprise-e2e-notes-key-j-');
+  await page.getByTestId('tab-case').click();
+  await page.locator('#case-path').fill(dir);
+  await page.getByTestId('case-open').click();
+  await expect(page.getByTestId('case-verdict')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  const original = readFileSync(served.reviewerKey);
+  const stranger = join(dirname(dir), 'stranger.key.pem');
+  const made = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'reprise.js'), 'keys', 'generate', '--out', stranger, '--role', 'reviewer', '--json'],
+    { encoding: 'utf8' },
+  );
+  expect(made.status, made.stderr).toBe(0);
+  const strangerId = (JSON.parse(made.stdout) as { keyId: string }).keyId;
+  try {
+    await page.getByTestId('note-add').click();
+    await page.getByTestId('note-text-input').fill(FIRST);
+    // Another key copied over the chosen key file after the journal was opened: the confirmation shows it.
+    writeFileSync(served.reviewerKey, readFileSync(stranger));
+    await page.getByTestId('note-review').click();
+    const fields = page.getByTestId('note-confirm-fields');
+    await expect(fields).toContainText(strangerId);
+    await expect(fields).not.toContainText(served.reviewerKeyId);
+    await expect(fields).toContainText('not in the trust store');
+    await axe(page, 'note confirmation showing the key its file holds now');
+    // The file changes again after it was shown: the engine refuses, nothing is written.
+    writeFileSync(served.reviewerKey, original);
+    const entries = join(journal, 'entries.jsonl');
+    const before = existsSync(entries) ? readFileSync(entries) : null;
+    await page.getByTestId('note-confirm-sign').click();
+    const error = page.getByTestId('note-error');
+    await expect(error).toContainText('the key file changed since it was shown', { timeout: 30_000 });
+    await expect(error).toContainText(`the confirmation showed ${strangerId}`);
+    expect(existsSync(entries) ? readFileSync(entries) : null).toEqual(before);
+    await axeBothThemes(page, 'note refused: the key file changed after it was shown');
+  } finally {
+    writeFileSync(served.reviewerKey, original);
+  }
 });

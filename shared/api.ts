@@ -352,6 +352,8 @@ export interface RecordNoteRequest {
   trustStore: string;
   /** The reviewer's private key (PKCS#8 PEM file, an absolute path). */
   keyFile: string;
+  /** The key id the confirmation showed (the key file read again as it opened): the engine signs only if the file still holds it. */
+  keyId: string;
   /** `sha256:<hex>` of the artifact the note is on. */
   artifact: string;
   text: string;

@@ -153,7 +153,7 @@ export async function recordNote(req: RecordNoteRequest): Promise<NoteReceipt> {
   if (supersedes !== null && !isHashString(supersedes))
     throw new UsageError('a note edits another by its entry hash (sha256:<64 hex>)');
   const trust = await loadTrustStore(req.trustStore);
-  const signer = await loadSigner(req.keyFile);
+  const signer = await shownSigner(req.keyFile, req.keyId);
   const r = await journalNote(dir, { artifact: req.artifact, text: req.text, supersedes }, signer, trust);
   const k = trust.get(signer.keyId)!; // recordNote refused an unknown key
   return {

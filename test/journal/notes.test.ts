@@ -106,7 +106,7 @@ describe('reviewer notes', () => {
     const base = tmp('reprise-notes-host-');
     const keys = makeKeys(base);
     const dir = join(base, 'journal');
-    const req = { dir, trustStore: keys.trustPath, keyFile: keys.reviewerPem, artifact: A };
+    const req = { dir, trustStore: keys.trustPath, keyFile: keys.reviewerPem, keyId: keys.reviewer.keyId, artifact: A };
     const first = (await runJudgementOp({
       op: 'judge-note',
       req: { ...req, text: FIRST, supersedes: null },
@@ -126,8 +126,17 @@ describe('reviewer notes', () => {
       ['note', EDITED, first.entryHash, true],
     ]);
     await expect(
-      runJudgementOp({ op: 'judge-note', req: { ...req, keyFile: keys.officerPem, text: FIRST, supersedes: null } }),
+      runJudgementOp({
+        op: 'judge-note',
+        req: { ...req, keyFile: keys.officerPem, keyId: keys.officer.keyId, text: FIRST, supersedes: null },
+      }),
     ).rejects.toThrow(/note refused/);
+    // The key file holds another key than the confirmation showed (copied over since): refused, nothing written.
+    const before = readFileSync(join(dir, 'entries.jsonl'));
+    await expect(
+      runJudgementOp({ op: 'judge-note', req: { ...req, keyFile: keys.officerPem, text: FIRST, supersedes: null } }),
+    ).rejects.toThrow(/the key file changed since it was shown: .* nothing was signed/);
+    expect(readFileSync(join(dir, 'entries.jsonl'))).toEqual(before);
   });
 
   it.skipIf(!cliBuilt())('the CLI: journal note, an edit with --supersedes, journal notes lists both', async () => {

@@ -6,10 +6,12 @@ import { RATIONALE_RULE } from '../../../shared/rationale';
 import { useJudgement } from '../judgement-store';
 import { focusWhenShown } from '../lib/focus';
 import { signingRefusal } from '../lib/sign-gate';
+import { statusRefusal } from '../lib/officer';
 import { useStore } from '../store';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
 import { SignDialog } from './SignDialog';
+import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 import { RATIONALE_LAYOUT, Shown } from './Shown';
 
 /** The journal the notes are in, and the trust store that names their signers. */
@@ -338,17 +340,23 @@ function useBlocked(journal: NotesJournal): { blocked: string | null; signer: Si
 }
 
 /** Signing the draft: the notes recorded here, the last receipt or the engine's refusal; focus then moves to that outcome. */
-function useNoteSigning(journal: NotesJournal, artifact: string, draft: Draft | null, done: (r: NoteReceipt) => void) {
+function useNoteSigning(
+  journal: NotesJournal,
+  artifact: string,
+  draft: Draft | null,
+  shown: SigningKey | null,
+  done: (r: NoteReceipt) => void,
+) {
   const api = useStore((s) => s.api);
   const keyPath = useJudgement((s) => s.keyPath);
   const [added, setAdded] = useState<NoteRow[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [receipt, setReceipt] = useState<NoteReceipt | null>(null);
   const sign = useCallback(async () => {
-    if (!api || !draft) return;
+    if (!api || !draft || !shown?.keyId) return;
     setError(null);
     try {
-      const r = await api.recordNote({ ...journal, keyFile: keyPath, artifact, ...draft });
+      const r = await api.recordNote({ ...journal, keyFile: keyPath, keyId: shown.keyId, artifact, ...draft });
       const row = receiptRow(r, draft.text);
       setAdded((a) => [...a, row]);
       setReceipt(r);
@@ -359,7 +367,7 @@ function useNoteSigning(journal: NotesJournal, artifact: string, draft: Draft | 
       setError(e instanceof Error ? e.message : String(e));
       focusWhenShown(NOTE_ERROR);
     }
-  }, [api, draft, journal, keyPath, artifact, done]);
+  }, [api, draft, journal, keyPath, shown, artifact, done]);
   return { sign, added, error, receipt };
 }
 
@@ -382,8 +390,11 @@ export function CaseNotes({
   onRecorded?: (r: NoteReceipt) => void;
 }) {
   const { blocked, signer } = useBlocked(journal);
+  const refreshKeys = useJudgement((s) => s.refreshKeys);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  // The key the confirmation shows: the key file read again as it opens, which the engine checks it still holds.
+  const [confirming, setConfirming] = useState<SigningKey | null>(null);
+  const [keyTrouble, setKeyTrouble] = useState<string | null>(null);
   const done = useCallback(
     (r: NoteReceipt) => {
       setDraft(null);
@@ -391,7 +402,7 @@ export function CaseNotes({
     },
     [onRecorded],
   );
-  const { sign, added, error, receipt } = useNoteSigning(journal, artifact, draft, done);
+  const { sign, added, error, receipt } = useNoteSigning(journal, artifact, draft, confirming, done);
   const work = useWorkJudgements(journal, artifact, added.length);
   const checked = journal.trustStore !== '';
   const rows = useMemo(
@@ -409,7 +420,15 @@ export function CaseNotes({
       )}
       <NoteOutcome error={error} receipt={draft ? null : receipt} />
       {draft ? (
-        <NoteForm draft={draft} setDraft={setDraft} blocked={blocked} onReview={() => setConfirming(true)} />
+        <NoteForm
+          draft={draft}
+          setDraft={setDraft}
+          blocked={blocked}
+          onReview={() => {
+            setKeyTrouble(null);
+            if (signer) readKeyToConfirm(refreshKeys, signer.path, statusRefusal, setConfirming, setKeyTrouble);
+          }}
+        />
       ) : (
         <button
           type="button"
@@ -420,18 +439,24 @@ export function CaseNotes({
           Add a note
         </button>
       )}
-      {confirming && draft && signer && (
+      <KeyProblems
+        trouble={keyTrouble}
+        refusal={signer ? statusRefusal(signer) : null}
+        refusalId="note-key-refused"
+        testId="note-key"
+      />
+      {confirming && draft && (
         <NoteConfirm
           {...draft}
           artifact={artifact}
           journal={journal.dir}
-          signer={signer}
+          signer={confirming}
           refused={blocked}
           onSign={() => {
-            setConfirming(false);
-            void sign();
+            setConfirming(null);
+            void sign(); // signs with the key this confirmation showed (this render's `confirming`)
           }}
-          onCancel={() => setConfirming(false)}
+          onCancel={() => setConfirming(null)}
         />
       )}
     </section>
