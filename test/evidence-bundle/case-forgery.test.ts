@@ -142,7 +142,11 @@ describe('a forged case bundle', () => {
       [0, 1, 2, 3].map((i) => ['warning', `entry:reports/00000${i}.json`]),
     );
     expect(unbound[1]!.message).toMatch(/^eps\.json: no judgement in the bundle names this report's digest/);
-    expect(r.authenticity?.statement).toMatch(/which bind 0 of 4 report\(s\) by digest; nothing signs case\.json/);
+    // A trusted checkpoint that binds none of the reports signs nothing the case says: consistency only.
+    expect(r.authenticity?.status).toBe('consistency-only');
+    expect(r.authenticity?.statement).toMatch(
+      /^Consistency only, origin not established: the bundle's checkpoint verifies under ed25519:[0-9a-f]{64}, a key in the trust store, but none of its \d+ judgement\(s\) names any of the case's 4 report\(s\) by digest, and nothing signs case\.json/,
+    );
     const d = r.details as { integrity: { statement: string }; caseBundle: { reports: { bound: boolean }[] } };
     expect(d.integrity.statement).toMatch(/nothing signs case\.json/);
     expect(d.caseBundle.reports.map((x) => x.bound)).toEqual([false, false, false, false]);
@@ -171,7 +175,10 @@ describe('a forged case bundle', () => {
     expect(r.findings.filter((x) => x.rule === 'RPR-EVB-015').map((x) => x.pointer)).toEqual([
       'entry:reports/000000.json',
     ]);
-    expect(r.authenticity?.statement).toMatch(/which bind 1 of 2 report\(s\)/);
+    expect(r.authenticity).toMatchObject({
+      status: 'trusted-signer',
+      statement: expect.stringMatching(/which bind 1 of 2 report\(s\)/),
+    });
     const flipped = await verify(
       await forged(bytes, (s) => {
         flip(s);
