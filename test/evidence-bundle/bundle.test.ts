@@ -273,6 +273,11 @@ describe('evidence bundle', () => {
     const r = await verifyBundle(bytes, j.keys.trust);
     expect(r.findings.filter((x) => x.severity === 'fail').map((x) => x.rule)).toEqual(['RPR-EVB-016']);
     expect(r.findings.map((x) => x.rule)).toContain('RPR-EVB-015');
+    // The checkpoint is trusted, but it signs nothing the bundle says about the report.
+    expect(r.authenticity?.status).toBe('consistency-only');
+    expect(r.authenticity?.statement).toMatch(/no judgement in the bundle names the report's digest/);
+    // With its judgement, the same report is bound: trusted.
+    expect((await verifyBundle(await bundleOf(j), j.keys.trust)).authenticity?.status).toBe('trusted-signer');
   });
 
   it('anything other than a clean archive is refused by the strict reader', async () => {

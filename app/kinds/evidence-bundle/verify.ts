@@ -649,6 +649,18 @@ export function checkpointAuthenticity(
     : authenticity.trusted(signed, cp.signer);
 }
 
+/**
+ * A trusted checkpoint with no judgement naming the bundled report's digest (RPR-EVB-015)
+ * signs nothing the bundle says: anyone holding a signed checkpoint could wrap the report in
+ * it, so the origin is consistency only, never "Trusted signer".
+ */
+function unboundOrigin(st: State, cp: Checkpoint | null, a: Authenticity): Authenticity {
+  if (a.status !== 'trusted-signer' || !cp || !st.findings.some((f) => f.rule === R.unbound)) return a;
+  return authenticity.consistencyOnly(
+    `the bundle's checkpoint verifies under ${cp.signer}, a key in the trust store, but no judgement in the bundle names the report's digest, so nothing signed binds the report to a reviewer`,
+  );
+}
+
 function resultOf(
   st: State,
   manifest: BundleManifest,
@@ -663,7 +675,7 @@ function resultOf(
         `${entries.length} judgement(s) on ${manifest.artifact.sha256} proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches`,
       ),
     );
-  const auth = checkpointAuthenticity(st, cp);
+  const auth = unboundOrigin(st, cp, checkpointAuthenticity(st, cp));
   const integrity = [...st.findings];
   carriedVerdict(st, rep);
   const details = bundleDetails({ manifest, rep, cp, entries, members: st.members, trust: st.trust, integrity });
