@@ -9,10 +9,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiEvent } from '../../shared/api.js';
 import { EngineHost } from '../../main/host/engine-host.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { runPath } from '../../app/engine/run.js';
+import { jobEnd } from '../helpers/job-report.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 
@@ -30,27 +30,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => host.close());
 
-function outcome(jobId: string): Promise<ApiEvent> {
-  return new Promise((resolve) => {
-    const off = host.subscribe((e) => {
-      if ((e.type === 'job-done' || e.type === 'job-failed') && e.jobId === jobId) {
-        off();
-        resolve(e);
-      }
-    });
-  });
-}
-
 describe("a link's artifact= on what the workbench opens", () => {
   it('is refused for a dump, naming the option as the window sets it', async () => {
     const dump = join(ex, 'dumps', 'intact.dump.json');
-    const { jobId } = await host.startJob({
-      source: { type: 'path', path: dump },
-      mode: 'verify',
-      options: { artifact: dump },
-    });
-    const e = await outcome(jobId);
-    expect(e).toMatchObject({ type: 'job-failed' });
+    const e = await jobEnd(host, { source: { type: 'path', path: dump }, mode: 'verify', options: { artifact: dump } });
+    expect(e).toMatchObject({ ok: false, cancelled: false });
     const message = (e as { message: string }).message;
     expect(message).toContain("the link's artifact option applies to exported reports");
     expect(message).toContain('is of kind replay-dump');
@@ -62,12 +46,7 @@ describe("a link's artifact= on what the workbench opens", () => {
     const report = await runPath(dump, 'verify', {});
     const file = join(ex, 'intact.report.json');
     await writeFile(file, JSON.stringify(report, null, 2));
-    const { jobId } = await host.startJob({
-      source: { type: 'path', path: file },
-      mode: 'verify',
-      options: { artifact: dump },
-    });
-    const e = await outcome(jobId);
-    expect(e).toMatchObject({ type: 'job-done', report: { artifact: { kind: 'reprise-report' } } });
+    const e = await jobEnd(host, { source: { type: 'path', path: file }, mode: 'verify', options: { artifact: dump } });
+    expect(e).toMatchObject({ ok: true, report: { artifact: { kind: 'reprise-report' } } });
   }, 60_000);
 });
