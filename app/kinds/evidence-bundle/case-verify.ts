@@ -13,8 +13,7 @@
 import type { CaseReport } from '../../../shared/case.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import { HASH, VERDICTS } from '../../../shared/report-shape.js';
-import type { Authenticity, Finding, Report } from '../../../shared/report.js';
-import { authenticity } from '../../core/authenticity.js';
+import type { Finding, Report } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
 import type { TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
@@ -209,23 +208,15 @@ function caseResult(st: State, x: Checked): KindResult {
     findings: st.findings,
     chain: st.chain,
     details: details as unknown as KindResult['details'],
-    authenticity: caseAuthenticity(st, x),
+    authenticity: checkpointAuthenticity(st, cp, signedWords(x), unboundWords(x)),
   };
 }
 
-/**
- * The origin of what the bundle says. A trusted checkpoint whose judgements bind none of the
- * case's reports signs nothing the case says: anyone holding a signed checkpoint could write
- * such a bundle around it (the project's own writer makes a consistent one), so it is
- * consistency only, as an unsigned artifact is, never "Trusted signer".
- */
-function caseAuthenticity(st: State, x: Checked): Authenticity {
-  const a = checkpointAuthenticity(st, x.cp, signedWords(x));
-  const n = x.c?.artifacts.length ?? 0;
-  if (a.status !== 'trusted-signer' || n === 0 || x.bound.some((b) => b)) return a;
-  return authenticity.consistencyOnly(
-    `the bundle's checkpoint verifies under ${x.cp!.signer}, a key in the trust store, but none of its ${x.entries.length} judgement(s) names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report: docs/evidence-bundle.md)`,
-  );
+/** Why nothing signed binds what the case says, when no judgement binds any of its reports; undefined when one does. */
+function unboundWords({ c, entries, bound }: Checked): string | undefined {
+  const n = c?.artifacts.length ?? 0;
+  if (n === 0 || bound.some((b) => b)) return undefined;
+  return `none of its ${entries.length} judgement(s) names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report: docs/evidence-bundle.md)`;
 }
 
 /** The checks of a case bundle, on its members: case.json's form before anything reads it. */

@@ -640,25 +640,19 @@ export function checkpointAuthenticity(
   st: State,
   cp: Checkpoint | null,
   signed = "the bundle's checkpoint and every judgement",
+  unbound?: string,
 ): Authenticity {
   const failed = st.findings.some((f) => f.severity === 'fail' && (f.rule === R.checkpoint || f.rule === R.signature));
   if (!cp) return authenticity.consistencyOnly('the bundle holds no readable checkpoint.');
   if (!st.trust) return authenticity.noTrustStore("the bundle's checkpoint", cp.signer);
-  return failed
-    ? authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer)
-    : authenticity.trusted(signed, cp.signer);
-}
-
-/**
- * A trusted checkpoint with no judgement naming the bundled report's digest (RPR-EVB-015)
- * signs nothing the bundle says: anyone holding a signed checkpoint could wrap the report in
- * it, so the origin is consistency only, never "Trusted signer".
- */
-function unboundOrigin(st: State, cp: Checkpoint | null, a: Authenticity): Authenticity {
-  if (a.status !== 'trusted-signer' || !cp || !st.findings.some((f) => f.rule === R.unbound)) return a;
-  return authenticity.consistencyOnly(
-    `the bundle's checkpoint verifies under ${cp.signer}, a key in the trust store, but no judgement in the bundle names the report's digest, so nothing signed binds the report to a reviewer`,
-  );
+  if (failed) return authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer);
+  // `unbound`: why no judgement binds what the bundle says. A trusted checkpoint then signs
+  // none of it (anyone holding one could wrap a bundle around it): consistency only.
+  return unbound === undefined
+    ? authenticity.trusted(signed, cp.signer)
+    : authenticity.consistencyOnly(
+        `the bundle's checkpoint verifies under ${cp.signer}, a key in the trust store, but ${unbound}`,
+      );
 }
 
 function resultOf(
@@ -675,7 +669,10 @@ function resultOf(
         `${entries.length} judgement(s) on ${manifest.artifact.sha256} proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches`,
       ),
     );
-  const auth = unboundOrigin(st, cp, checkpointAuthenticity(st, cp));
+  const unbound = st.findings.some((f) => f.rule === R.unbound)
+    ? "no judgement in the bundle names the report's digest, so nothing signed binds the report to a reviewer"
+    : undefined;
+  const auth = checkpointAuthenticity(st, cp, undefined, unbound);
   const integrity = [...st.findings];
   carriedVerdict(st, rep);
   const details = bundleDetails({ manifest, rep, cp, entries, members: st.members, trust: st.trust, integrity });
