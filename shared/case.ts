@@ -49,10 +49,11 @@ export interface CaseLink {
    * What kind of reference it is: `artifact-hash` (a TG RECORDED output's artifact_hash),
    * `subject` (a journal entry's subject.artifact), `bundled-report` (an evidence bundle's
    * report), `material` (a dump's material hash matching a package member), `claim` (a
-   * claim reference shared by a manifest and journal cases), or another a kind declares.
+   * claim reference shared by a manifest and journal cases), `model-run` (a TG BANDED
+   * execution's pins matching a dump's frozen run), or another a kind declares.
    */
   relation: string;
-  /** The value that matched (a `sha256:` hash, a claim reference). */
+  /** The value that matched (a `sha256:` hash, a claim reference, `run:` and a run's pins as JSON). */
   value: string;
   /** `missing`: the field names something the case does not hold (also a finding of the case). */
   status: 'found' | 'missing';

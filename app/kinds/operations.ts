@@ -96,6 +96,34 @@ export interface CaseFacts {
   eventsLeftOut?: { count: number; why: string };
 }
 
+/**
+ * The conditions a model run is pinned by, in the words of a TG BANDED execution's `pins`
+ * (docs/case.md, relation `model-run`): `modelId` is the provider (a dump's
+ * `lockedProviderInfo.providerId`) and `modelVersion` the model it serves (a dump's
+ * `lockedProviderInfo.modelId`), as TG replay's provider port reads them (tg/ports.ts).
+ * `maxTokens` is part of the key only when the manifest pins it.
+ */
+export interface PinnedRun {
+  modelId: string;
+  modelVersion: string;
+  promptHash: string;
+  seed: number;
+  temperature: number;
+  topP: number;
+  maxTokens?: number;
+}
+
+/**
+ * The value a run is named by in a case: `run:` and the pins as JSON, members in a fixed
+ * order, so a manifest's pins and a dump's frozen conditions give the same text (numbers by
+ * ECMAScript's shortest form on both sides), and a reviewer reads what matched.
+ */
+export function modelRunKey(r: PinnedRun): string {
+  const { modelId, modelVersion, promptHash, seed, temperature, topP, maxTokens } = r;
+  const pins = { modelId, modelVersion, promptHash, seed, temperature, topP };
+  return 'run:' + JSON.stringify(maxTokens === undefined ? pins : { ...pins, maxTokens });
+}
+
 export interface CaseIdentity {
   /** A `sha256:` hash or a claim reference (`claim:…`). */
   value: string;

@@ -6,8 +6,11 @@
  * (a Nemosyne package may hold the same bytes as a member), its prompt and its pipeline
  * definition. None is expected beside it: a dump embeds what it names. Its times: created,
  * the provider's state captured, the trust decision evaluated.
+ *
+ * A dump is also named by the run it froze (relation `model-run`): a TG BANDED execution
+ * whose pins are this dump's provider, model, prompt, seed and parameters names it so.
  */
-import type { CaseFacts } from '../operations.js';
+import { modelRunKey, type CaseFacts, type CaseIdentity } from '../operations.js';
 import { escapePointerToken } from '../../core/jcs.js';
 import { isObject, type DumpModel } from './model.js';
 
@@ -21,6 +24,7 @@ export function dumpCaseFacts(m: DumpModel | null): CaseFacts {
       facts.identities.push({ value: k, pointer: `/artifacts/${escapePointerToken(k)}`, copy: true });
   const outcome = str(m['executionOutcomeHash']);
   if (outcome) facts.identities.push({ value: outcome, pointer: '/executionOutcomeHash' });
+  facts.identities.push(...runIdentities(m));
   const refer = (pointer: string, relation: string, v: unknown): void => {
     const value = str(v);
     if (value) facts.references.push({ pointer, relation, value, expected: false });
@@ -45,4 +49,28 @@ export function dumpCaseFacts(m: DumpModel | null): CaseFacts {
     'trust',
   );
   return facts;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * The run's keys (operations.ts modelRunKey): with and without `maxTokens`, since a manifest
+ * may pin it or leave it to the provider's default. None when a condition is missing: the
+ * verification says so, and a partial key would name runs it does not describe.
+ */
+function runIdentities(m: DumpModel): CaseIdentity[] {
+  const lock = isObject(m['lockedProviderInfo']) ? m['lockedProviderInfo'] : {};
+  const params = isObject(m['inferenceParameters']) ? m['inferenceParameters'] : {};
+  const [modelId, modelVersion, promptHash] = [
+    str(lock['providerId']),
+    str(lock['modelId']),
+    str(m['promptArtifactHash']),
+  ];
+  const [seed, temperature, topP] = [num(m['seed']), num(params['temperature']), num(params['topP'])];
+  if (!modelId || !modelVersion || !promptHash || seed === null || temperature === null || topP === null) return [];
+  const run = { modelId, modelVersion, promptHash, seed, temperature, topP };
+  const out: CaseIdentity[] = [{ value: modelRunKey(run), pointer: null }];
+  const maxTokens = num(params['maxTokens']);
+  if (maxTokens !== null) out.push({ value: modelRunKey({ ...run, maxTokens }), pointer: null });
+  return out;
 }

@@ -7,13 +7,14 @@
  * reference (a journal's quarantine case names the same claim) and by the artifacts it
  * embeds; it names its policy bundle (`bundleHash`), each RECORDED output's artifact
  * (`artifactHash`, when the manifest does not embed it) and the journal entry that anchors
- * it. A bundle is named by H(bundle), its verification's
+ * it, and each BANDED execution names the model run its pins describe (a replay dump of that
+ * run: relation `model-run`). A bundle is named by H(bundle), its verification's
  * recomputed hash. Executions carry no time of their own: each is placed at the manifest's
  * `createdAtUtc`, the time they were recorded.
  */
 import type { Report } from '../../../shared/report.js';
 import { hashCanonicalText } from '../../core/hash.js';
-import type { CaseFacts, CaseSubject } from '../operations.js';
+import { modelRunKey, type CaseFacts, type CaseSubject } from '../operations.js';
 import { isObj, ptr } from './structure.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -77,11 +78,31 @@ function executionFacts(
       optionTakesHolder: true,
       optionInVerifyOnly: true,
     });
+  const run = e['replayMode'] === 'BANDED' ? pinnedRun(e['pins']) : null;
+  if (run) facts.references.push({ pointer: ptr(at, 'pins'), relation: 'model-run', value: run, expected: false });
   if (created && id) {
     const node = nodes.has(`anchor:${id}`) ? `anchor:${id}` : null;
     const what = [str(e['engine']), str(e['replayMode'])].filter((x) => x !== null).join(', ');
     facts.events.push({ atUtc: created, pointer: at, label: `execution ${id} recorded (${what})`, node });
   }
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The run a BANDED execution's pins describe (operations.ts modelRunKey), or null when a pin is missing (invalid pins fail replay). */
+function pinnedRun(pins: unknown): string | null {
+  if (!isObj(pins) || !isObj(pins['inferenceParams'])) return null;
+  const ip = pins['inferenceParams'];
+  const [modelId, modelVersion, promptHash] = [
+    str(pins['modelId']),
+    str(pins['modelVersion']),
+    str(pins['promptHash']),
+  ];
+  const [seed, temperature, topP] = [num(ip['seed']), num(ip['temperature']), num(ip['topP'])];
+  if (!modelId || !modelVersion || !promptHash || seed === null || temperature === null || topP === null) return null;
+  const maxTokens = num(ip['maxTokens']);
+  const run = { modelId, modelVersion, promptHash, seed, temperature, topP };
+  return modelRunKey(maxTokens === null ? run : { ...run, maxTokens });
 }
 
 /** A policy bundle is named by H(bundle), as its verification recomputed it (chain node `bundle`). */
