@@ -3,13 +3,15 @@
  * each member's SHA-256 as its verification recomputed it (the chain's `entry:<name>`
  * nodes), so a replay dump whose material hash is a member's bytes links to that member;
  * each JSON member its verification parsed (the manifest, the dataset, the ledger, the
- * receipt and forma entries) also by H(json), the hash of its canonical JSON, as a dump
+ * receipt and forma entries, and the representation, discoveries and NIL outcomes a case
+ * parses itself) also by H(json), the hash of its canonical JSON, as a dump
  * names a JSON material (upstream writes members with `JSON.stringify`, never canonically);
  * and the times it carries (times.ts). All from the parse the verification made, handed
  * over per artifact (ForCase). The package names nothing outside itself.
  */
 import type { Report } from '../../../shared/report.js';
 import { hashValue } from '../../core/hash.js';
+import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import type { CaseFacts, CaseIdentity } from '../operations.js';
 import type { Sniffed } from '../sniff.js';
 import type { PackageTime } from './times.js';
@@ -19,6 +21,8 @@ export interface ForCase {
   times: PackageTime[];
   /** Each JSON member parsed strictly with no number changed, by name. */
   json: Map<string, unknown>;
+  /** JSON members verification does not parse (upstream parses them on replay only), by name: parsed here for a case. */
+  unparsed: Map<string, Buffer>;
 }
 
 /** Each package's, from its verification until its case facts are read. */
@@ -26,7 +30,7 @@ const heard = new WeakMap<Sniffed, ForCase>();
 
 /** What verify fills for the package `s`. */
 export function forCaseOf(s: Sniffed): ForCase {
-  const f: ForCase = { times: [], json: new Map() };
+  const f: ForCase = { times: [], json: new Map(), unparsed: new Map() };
   heard.set(s, f);
   return f;
 }
@@ -39,6 +43,10 @@ export function packageCaseFacts(report: Report, s: Sniffed | undefined): CaseFa
   if (s) heard.delete(s);
   if (!f) return { identities, references: [], events: [] };
   const byBytes = new Set(identities.map((i) => i.value));
+  for (const [name, bytes] of f.unparsed) {
+    const value = strictJson(bytes);
+    if (value !== undefined) f.json.set(name, value);
+  }
   for (const [name, value] of f.json) {
     let h: string;
     try {
@@ -51,4 +59,18 @@ export function packageCaseFacts(report: Report, s: Sniffed | undefined): CaseFa
   }
   const events = f.times.map((t) => ({ atUtc: t.atUtc, pointer: t.pointer, label: t.label, node: null }));
   return { identities, references: [], events };
+}
+
+/**
+ * A member's value when it is I-JSON with no number changed by the parse, else undefined:
+ * such a member is named by its bytes only, as one the verification refused would be (a
+ * canonical hash of a changed number names content the package does not hold).
+ */
+function strictJson(bytes: Buffer): unknown {
+  try {
+    const p = parseCanonical(decodeJsonBytes(bytes));
+    return p.warnings.length === 0 ? p.value : undefined;
+  } catch {
+    return undefined;
+  }
 }

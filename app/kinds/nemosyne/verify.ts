@@ -468,6 +468,12 @@ function checkEntrySet(
       }
     }
   }
+  // Members upstream packs as bytes and parses only on replay (NemosynePackage.ts unpack):
+  // their H(json) identity (case-facts.ts) is worked out only when a case asks.
+  for (const name of [ENTRY.representation, ENTRY.discoveries, ENTRY.nilOutcomes]) {
+    const b = get(name);
+    if (b) st.forCase?.unparsed.set(name, b);
+  }
   if (m.hasRepresentationModel && !has(ENTRY.representation))
     st.findings.push(
       fail(
