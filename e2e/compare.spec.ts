@@ -154,6 +154,28 @@ test('two picked files differing only beyond double precision: each such number 
   await checked.close();
 });
 
+test('two picked files past the editor’s 8 MiB: their content compared by the engine, as reprise diff compares it', async ({
+  workbench: page,
+}) => {
+  // The window once read 8 MiB of a side and compared only the reports past it; the engine
+  // now reads each side to the CLI's 64 MiB and sends the window only the differences.
+  await page.getByTestId('tab-compare').click();
+  const pad = 'x'.repeat(9 * 1024 * 1024);
+  for (const [which, text] of [
+    ['left', `{"n":1,"pad":"${pad}"}`],
+    ['right', `{"n":2,"pad":"${pad.slice(0, 4096)}CHANGED${pad.slice(4096)}"}`],
+  ] as const)
+    await pickFile(page, which, { name: `${which}.json`, buffer: Buffer.from(text) });
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 120_000 });
+  await expect(view).toContainText('report and parsed content compared');
+  await expect(view).not.toContainText('content not');
+  await expect(view.locator('tr[data-pointer="/content/n"]')).toHaveCount(1);
+  await expect(view.locator('tr[data-pointer="/content/pad"]')).toContainText('CHANGED');
+  await axe(page, 'two files past 8 MiB compared');
+});
+
 test('one dump replayed under two model versions: the replays compared, the what-if named', async ({
   workbench: page,
 }) => {

@@ -4,6 +4,8 @@
  * generated from API_METHODS and API_EVENTS, so the renderer cannot tell them apart.
  */
 import type { CaseArtifact, CaseReport } from './case.js';
+import type { DiffResult } from './diff.js';
+import type { DiffSideLabel } from './diff-html.js';
 import type { Report } from './report.js';
 import type { JudgementDecision, RationaleRule } from './rationale.js';
 
@@ -246,6 +248,25 @@ export interface DemoJournal {
 }
 
 /** An artifact's text for the editor: raw, and canonical (RFC 8785) when it is one JSON document. */
+/** One side the Compare view asks the engine to diff: where its artifact is, its name, and the engine's report of it. */
+export interface CompareSide {
+  source: JobSource;
+  name: string;
+  report: Report;
+}
+
+/**
+ * Two artifacts' structured diff, made in the engine (app/engine/compare-sides.ts, as
+ * `reprise diff` makes it): their reports and content read to the same limit as the CLI's,
+ * off the window's thread, so only the differences cross.
+ */
+export interface CompareResult {
+  result: DiffResult;
+  left: DiffSideLabel;
+  right: DiffSideLabel;
+  kind: string;
+}
+
 export interface ArtifactContent {
   raw: string | null;
   canonical: string | null;
@@ -460,6 +481,8 @@ export interface RepriseApi {
   decideCase(req: DecideCaseRequest): Promise<AnchorReceipt>;
   createDemoJournal(): Promise<DemoJournal>;
   artifactContent(req: { source: JobSource }): Promise<ArtifactContent>;
+  /** The structured diff of two artifacts of one kind (their reports and content); two kinds are refused. */
+  compareArtifacts(req: { left: CompareSide; right: CompareSide }): Promise<CompareResult>;
   /**
    * `arriving`: the host writes the bytes to a file a job can follow while they arrive
    * (the web host's POST /upload/ID), so a job on this upload may start before they are sent.
@@ -505,6 +528,7 @@ export const API_METHODS = [
   'decideCase',
   'createDemoJournal',
   'artifactContent',
+  'compareArtifacts',
   'beginUpload',
   'uploadChunk',
   'attestReplay',

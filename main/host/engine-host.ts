@@ -173,6 +173,7 @@ export class EngineHost implements RepriseApi {
   createDemoJournal: RepriseApi['createDemoJournal'] = () => this.journals.createDemoJournal((g) => this.grant(g));
 
   artifactContent: RepriseApi['artifactContent'] = (req) => this.files.artifactContent(req);
+  compareArtifacts: RepriseApi['compareArtifacts'] = (req) => this.files.compareArtifacts(req);
   packageMembers: RepriseApi['packageMembers'] = (req) => this.files.packageMembers(req);
   attestReplay: RepriseApi['attestReplay'] = (req) => this.files.attestReplay(req);
   providerOffers: RepriseApi['providerOffers'] = (req) => this.files.providerOffers(req);

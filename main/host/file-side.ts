@@ -8,6 +8,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type {
   ArtifactContent,
   AttestationExport,
+  CompareResult,
+  CompareSide,
   AttestRequest,
   JobSource,
   PackageMembers,
@@ -16,6 +18,7 @@ import type {
 } from '../../shared/api.js';
 import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
 import { shapeKey } from '../../app/providers/types.js';
+import { reportShapeProblems } from '../../shared/report-shape.js';
 import { ApiError } from './api-error.js';
 import type { ExamplesSide } from './examples-side.js';
 import type { GrantedGate } from './granted-gate.js';
@@ -44,6 +47,26 @@ export class FileSide {
     return this.journal.run<ArtifactContent>(
       job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path },
     );
+  }
+
+  /**
+   * Two artifacts' diff, made in the journal worker (app/engine/compare-sides.ts) from the
+   * reports the window holds and each artifact's content read through the gate, to the
+   * CLI's limit: only the differences reach the window.
+   */
+  async compareArtifacts(req: { left: CompareSide; right: CompareSide }): Promise<CompareResult> {
+    const [l, r] = [compareSide(req?.left, 'left'), compareSide(req?.right, 'right')];
+    if (l.report.artifact.kind !== r.report.artifact.kind)
+      throw new ApiError(
+        `Cannot compare ${l.name} (${l.report.artifact.kind}) with ${r.name} (${r.report.artifact.kind}): a diff compares two artifacts of one kind.`,
+        true,
+      );
+    const read = async (s: CompareSide) => {
+      const { job } = await this.requests.jobOf({ source: s.source, mode: 'verify' });
+      const at = job.op === 'runBytes' ? { bytes: job.bytes } : { path: job.path };
+      return { name: s.name, report: s.report, ...at };
+    };
+    return this.journal.run<CompareResult>({ op: 'compare', left: await read(l), right: await read(r) });
   }
 
   /** A Nemosyne package's members (read by the engine's strict ZIP reader in the journal worker). */
@@ -108,4 +131,18 @@ export class FileSide {
       throw e;
     }
   }
+}
+
+/** A side of a compare request as the window must send it: a name, and a report of the engine's shape. */
+function compareSide(s: unknown, which: string): CompareSide {
+  const side = (typeof s === 'object' && s !== null ? s : {}) as Partial<CompareSide>;
+  if (typeof side.name !== 'string' || side.name === '' || side.name.length > 4096)
+    throw new ApiError(`the ${which} side of a diff is named by a non-empty name`, true);
+  const problem = reportShapeProblems(side.report, { runOptional: true })[0];
+  if (problem)
+    throw new ApiError(
+      `the ${which} side's report is not one the engine made: ${problem.pointer} ${problem.message}`,
+      true,
+    );
+  return side as CompareSide;
 }

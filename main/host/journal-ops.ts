@@ -24,9 +24,11 @@ import { attestManifest, type Attestation } from '../../app/engine/attest.js';
 import { formatAttestationText } from '../../app/engine/report-text.js';
 import type { PackageMembers } from '../../shared/api.js';
 import { readPackageMembers } from '../../app/engine/package-members.js';
+import { diffSides, readContent, type SideRead, type SidesDiff } from '../../app/engine/compare-sides.js';
+import { NumberLiterals } from '../../shared/diff.js';
 import { sha256Hex } from '../../app/core/hash.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
-import { verdictOf } from '../../shared/report.js';
+import { verdictOf, type Report } from '../../shared/report.js';
 import { isPlainObject } from '../../shared/plain-object.js';
 import { escapePointerToken } from '../../shared/json-pointer.js';
 import { exact, exactText } from '../../shared/exact-decimal.js';
@@ -60,7 +62,16 @@ export type JournalOp =
   | { op: 'demo' }
   | { op: 'content'; path?: string; bytes?: Uint8Array }
   | { op: 'members'; path?: string; bytes?: Uint8Array; member?: string }
+  | { op: 'compare'; left: CompareOpSide; right: CompareOpSide }
   | { op: 'attest'; name: string; path?: string; bytes?: Uint8Array; keyFile: string; options: EngineOptions };
+
+/** One side of a diff as the worker reads it: the report, and the artifact's path or bytes. */
+export interface CompareOpSide {
+  name: string;
+  report: Report;
+  path?: string;
+  bytes?: Uint8Array;
+}
 
 /** Largest artifact shown in the editor. */
 export const MAX_EDITOR_BYTES = 8 * 1024 * 1024;
@@ -457,6 +468,18 @@ function membersOf(op: Extract<JournalOp, { op: 'members' }>): Promise<PackageMe
   return readPackageMembers(op.bytes ? { bytes: op.bytes } : { ...(op.path ? { path: op.path } : {}) }, op.member);
 }
 
+/** Two artifacts' diff (app/engine/compare-sides.ts): their content read here, off the window's thread. */
+async function compare(op: Extract<JournalOp, { op: 'compare' }>): Promise<SidesDiff> {
+  const literals = new NumberLiterals();
+  const read = async (s: CompareOpSide): Promise<SideRead> => ({
+    name: s.name,
+    report: s.report,
+    content: await readContent(s.bytes ? { bytes: s.bytes } : { path: s.path ?? '' }, literals),
+  });
+  const [l, r] = [await read(op.left), await read(op.right)];
+  return diffSides(l, r, literals);
+}
+
 export async function runJournalOp(op: JournalOp): Promise<unknown> {
   switch (op.op) {
     case 'status':
@@ -471,5 +494,7 @@ export async function runJournalOp(op: JournalOp): Promise<unknown> {
       return attest(op);
     case 'members':
       return membersOf(op);
+    case 'compare':
+      return compare(op);
   }
 }

@@ -1,24 +1,34 @@
 /**
- * The Compare view's diff (renderer/src/lib/compare-sides.ts) of what the host reads of two
- * artifacts (main/host/journal-ops.ts artifactContent): a number its double does not keep is
- * compared by its literal, as `reprise diff` compares it. The canonical text alone writes
+ * The diff the Compare view asks the engine for (app/engine/compare-sides.ts, run by the
+ * engine host's journal worker), as `reprise diff` makes it: a number its double does not
+ * keep is compared by its literal. The canonical text alone writes
  * `1000000000000000000001` as `1e+21` and `9007199254740993` as `9007199254740992`, so the
  * window called two files differing only there identical while the CLI listed them.
  */
-import { describe, expect, it } from 'vitest';
-import { artifactContent } from '../../main/host/journal-ops.js';
-import { LITERAL_NOTE } from '../../shared/diff.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  diffSides as diffRead,
+  MAX_CONTENT_BYTES,
+  readContent,
+  type SideRead,
+} from '../../app/engine/compare-sides.js';
+import { LITERAL_NOTE, NumberLiterals } from '../../shared/diff.js';
 import { diffPage } from '../../shared/diff-html.js';
 import type { Report } from '../../shared/report.js';
-import { diffSides, type SideRead } from '../../renderer/src/lib/compare-sides.js';
 
 const report = (kind = 'unknown'): Report =>
   ({ artifact: { kind, id: null, sha256: 'sha256:00' }, verdict: 'fail', findings: [] }) as unknown as Report;
 
-/** One side as the Compare view reads it: the engine's report and the host's content of the file's text. */
-async function side(name: string, text: string, kind?: string): Promise<SideRead> {
-  return { name, report: report(kind), content: await artifactContent(undefined, new TextEncoder().encode(text)) };
+/** Each test's sides share one set of literals, as the worker's two sides of one diff do. */
+let literals = new NumberLiterals();
+beforeEach(() => void (literals = new NumberLiterals()));
+
+/** One side as the worker reads it: the engine's report and the artifact's content. */
+async function side(name: string, text: string | Uint8Array, kind?: string): Promise<SideRead> {
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+  return { name, report: report(kind), content: await readContent({ bytes }, literals) };
 }
+const diffSides = (l: SideRead, r: SideRead) => diffRead(l, r, literals);
 
 describe('the Compare view compares numbers by their literal', () => {
   it('lists the numbers a double cannot hold, with their literals, as reprise diff does', async () => {
@@ -53,15 +63,23 @@ describe('the Compare view compares numbers by their literal', () => {
     expect(under.differences).toMatchObject([{ pointer: '/content/1', leftLiteral: '1e-400', right: 0 }]);
   });
 
-  it('content the host did not parse is not compared, and says why; two kinds are refused', async () => {
+  it('content the engine did not parse is not compared, and says why; two kinds are refused', async () => {
     const { result, left } = diffSides(await side('l', '{"a":1,"a":2}'), await side('r', '{"a":1}'));
-    expect(left.content).toMatch(/^report compared; content not \(no canonical form: /);
+    expect(left.content).toMatch(/^report compared; content not \(not one I-JSON document: /);
     expect(result.differences.map((d) => d.pointer)).toEqual(['/content']);
-    // Past the host's read (the editor's 8 MiB), the side says it is the window's limit, not the editor's.
-    const big = await side('big', `{"n":1,"pad":"${'x'.repeat(8 * 1024 * 1024)}"}`);
-    expect(diffSides(big, big).left.content).toBe(
-      'report compared; content not (larger than 8 MiB, the most the window reads of an artifact; reprise diff compares content up to 64 MiB)',
+    // Bytes that are not UTF-8 are not decoded leniently: two files differing only there are not called identical.
+    const bad = diffSides(
+      await side('l', Buffer.from([0x22, 0xff, 0x22])),
+      await side('r', Buffer.from([0x22, 0xfe, 0x22])),
     );
+    expect(bad.left.content).toMatch(/^report compared; content not \(not one I-JSON document: .*UTF-8/);
+    // The window's limit is the CLI's: content past 8 MiB (the editor's) is compared; past 64 MiB it is not.
+    const past8 = await side('big', `{"n":1,"pad":"${'x'.repeat(9 * 1024 * 1024)}"}`);
+    expect(
+      diffSides(past8, await side('big2', `{"n":2,"pad":"${'x'.repeat(9 * 1024 * 1024)}"}`)).result.differences,
+    ).toMatchObject([{ pointer: '/content/n', left: 1, right: 2 }]);
+    const past64 = await side('huge', new Uint8Array(MAX_CONTENT_BYTES + 1));
+    expect(past64.content).toEqual({ why: 'report compared; content not (larger than 64 MiB)' });
     await expect(async () =>
       diffSides(await side('l', '1', 'replay-dump'), await side('r', '1', 'tg-replay-manifest')),
     ).rejects.toThrow('Cannot compare l (replay-dump) with r (tg-replay-manifest)');

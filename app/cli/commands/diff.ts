@@ -14,13 +14,11 @@ import {
   diffJson,
   LITERAL_NOTE,
   NumberLiterals,
-  parseKeepingLiterals,
   replaySides,
   reportSide,
   spanParts,
   type DiffEntry,
 } from '../../../shared/diff.js';
-import type { LiteralParse } from '../../../shared/number-literals.js';
 import { shownPlace, type DiffResult } from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
@@ -37,18 +35,15 @@ import {
 } from '../../../shared/report.js';
 import { isPlainObject } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
-import { checkOutputFile, readFailure, readRegularText, writeOutputFile } from '../../core/files.js';
-import { parseCanonical } from '../../core/jcs.js';
+import { checkOutputFile, writeOutputFile } from '../../core/files.js';
 import { declaredOptions } from '../../kinds/registry.js';
 import { safeText } from '../../engine/report-text.js';
+import { readContent } from '../../engine/compare-sides.js';
 import { runPath } from '../../engine/run.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { engineOptions } from './check.js';
 import { INFO } from './info.js';
-
-/** Content larger than this is not parsed for the diff (the reports are still compared). */
-const MAX_CONTENT_BYTES = 64 * 1024 * 1024;
 
 /** How a saved report's kind is named (so two reports of one kind compare, a report and its artifact do not). */
 const SAVED = 'report of ';
@@ -78,23 +73,6 @@ function diffFlags(): Flags {
     flags[o.flag] = o.multiple ? { type: 'string', multiple: true } : { type: 'string' };
   flags['limit'] = { type: 'string', multiple: true };
   return flags;
-}
-
-/** The file's strict JSON parse (its lossy numbers in `literals`), or why it has none (not JSON, too large, a directory). */
-async function readContent(path: string, literals: NumberLiterals): Promise<LiteralParse | { why: string }> {
-  let text: string;
-  try {
-    text = await readRegularText(path, MAX_CONTENT_BYTES);
-  } catch (e) {
-    return { why: `report compared; content not (${readFailure(e)})` };
-  }
-  let value: JsonValue;
-  try {
-    value = parseCanonical(text).value as JsonValue;
-  } catch {
-    return { why: 'report compared; content not (not one I-JSON document)' };
-  }
-  return parseKeepingLiterals(text, literals) ?? { value };
 }
 
 const VERDICTS: readonly unknown[] = ['pass', 'fail', 'unavailable'] satisfies Verdict[];
@@ -152,7 +130,7 @@ async function readSide(
   values: Record<string, unknown>,
   literals: NumberLiterals,
 ): Promise<Side> {
-  const read = await readContent(path, literals);
+  const read = await readContent({ path }, literals);
   const content = 'value' in read ? read.value : undefined;
   if (isPlainObject(content) && content['schema'] === REPORT_SCHEMA) return savedSide(path, content);
   const report = await runPath(path, replay ? 'replay' : 'verify', engineOptions(values));

@@ -5,11 +5,10 @@
  */
 import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ArtifactContent, CheckMode, JobSource, RepriseClient } from '../../../shared/api';
+import type { CheckMode, CompareSide, JobSource, RepriseClient } from '../../../shared/api';
 import type { DiffResult } from '../../../shared/diff';
 import type { DiffSideLabel } from '../../../shared/diff-html';
 import type { Report } from '../../../shared/report';
-import { diffSides, type SideRead } from '../lib/compare-sides';
 import { uploadFile } from '../lib/file-prep';
 import { startWatchedJob } from '../lib/watch-job';
 import { optionsFor, useStore } from '../store';
@@ -33,7 +32,8 @@ interface Compared {
 
 const whatIfOf = (c: Choice): string[] => (c.mode === 'replay' && c.whatIf.trim() ? [c.whatIf.trim()] : []);
 
-async function jobOn(api: RepriseClient, source: JobSource, c: Choice, opts: Record<string, string>) {
+/** Runs one side's job; its report. */
+async function jobOn(api: RepriseClient, source: JobSource, c: Choice, opts: Record<string, string>): Promise<Report> {
   const whatIf = whatIfOf(c);
   const req = {
     source,
@@ -43,44 +43,41 @@ async function jobOn(api: RepriseClient, source: JobSource, c: Choice, opts: Rec
   };
   const end = await (await startWatchedJob(api, req)).end;
   if (!end.ok) throw new Error(end.message);
-  const content = await api.artifactContent({ source }).catch(() => null);
-  return { report: end.report, content };
+  return end.report;
 }
 
-/** Runs (or, for the open result in its own mode, takes) one side's report and content. */
-async function readSide(api: RepriseClient, c: Choice): Promise<SideRead> {
+/** Runs (or, for the open result in its own mode, takes) one side's report; where its artifact is. */
+async function readSide(api: RepriseClient, c: Choice): Promise<CompareSide> {
   const s = useStore.getState();
-  let got: { report: Report; content: ArtifactContent | null };
-  let name: string;
+  let side: CompareSide;
   if (c.from === 'open') {
     const source = s.artifact?.source;
     if (!s.artifact || !source) throw new Error('No artifact is open: open one first, or choose an example or a file.');
-    name = s.artifact.name;
     // The report shown is this side's when it was run the same way (action and substitution).
     const same = s.reportMode === c.mode && (s.artifact.whatIf ?? []).join() === whatIfOf(c).join();
-    got =
-      s.report && same
-        ? { report: s.report, content: s.content }
-        : await jobOn(api, source, c, optionsFor(source, s.openOptions));
+    const report = s.report && same ? s.report : await jobOn(api, source, c, optionsFor(source, s.openOptions));
+    side = { source, name: s.artifact.name, report };
   } else if (c.from === 'example') {
     if (!c.example) throw new Error('Choose an example for each side.');
-    name = c.example;
-    got = await jobOn(api, { type: 'example', path: c.example }, c, {});
+    const source: JobSource = { type: 'example', path: c.example };
+    side = { source, name: c.example, report: await jobOn(api, source, c, {}) };
   } else {
     if (!c.file) throw new Error('Choose a file for each side.');
-    name = c.file.name;
     const sent = await uploadFile(api, c.file);
     await sent.sent;
-    sent.drop();
+    sent.drop(); // the window's own hash of it is not wanted here
     const source: JobSource = { type: 'upload', uploadId: sent.uploadId };
-    got = await jobOn(api, source, c, optionsFor(source, s.openOptions));
+    side = { source, name: c.file.name, report: await jobOn(api, source, c, optionsFor(source, s.openOptions)) };
   }
-  if (whatIfOf(c).length) name = `${name} (what-if ${whatIfOf(c).join(', ')})`;
-  return { name, ...got };
+  if (whatIfOf(c).length) side.name = `${side.name} (what-if ${whatIfOf(c).join(', ')})`;
+  return side;
 }
 
+/** Both sides run, then diffed by the engine (their content read there, to the CLI's limit). */
 async function compareSides(api: RepriseClient, a: Choice, b: Choice): Promise<Compared> {
-  const { kind, ...compared } = diffSides(await readSide(api, a), await readSide(api, b));
+  const left = await readSide(api, a);
+  const right = await readSide(api, b);
+  const { kind, ...compared } = await api.compareArtifacts({ left, right });
   const modes = a.mode === b.mode ? (a.mode === 'replay' ? 'the replays of ' : '') : 'a verification and a replay of ';
   return { ...compared, what: `${modes}two ${kind} artifacts` };
 }
