@@ -38,6 +38,14 @@ export class JobRequests {
     return m;
   }
 
+  /** A built-in example's own options (absolute paths), or null for any other source. */
+  private async exampleOwn(src: StartJobRequest['source'] | undefined): Promise<Record<string, string> | null> {
+    if (src?.type !== 'example') return null;
+    const { dir, files } = await this.examples.files();
+    const file = files.find((f) => f.path === src.path);
+    return Object.fromEntries(Object.entries(file?.options ?? {}).map(([k, v]) => [k, resolve(dir, ...v.split('/'))]));
+  }
+
   /**
    * Turns a request into an engine job (reading nothing but an example's bytes). Only a job
    * may `follow` an upload still arriving (it reads the file as it grows); anything else
@@ -61,9 +69,19 @@ export class JobRequests {
       alone: true,
     };
     const opt = options as Record<string, unknown>;
+    const own = await this.exampleOwn(req.source);
     for (const [k, v] of Object.entries(req.options ?? {})) {
       if (!optionNames().includes(k) || typeof v !== 'string' || v === '')
         throw new ApiError(`unknown or empty option ${JSON.stringify(k)}`, true);
+      if (own && k in own) {
+        // An example's own option is part of the example: the request may name the same file, never another.
+        if (resolve(v) === own[k]) continue;
+        throw new ApiError(
+          `the built-in example ${JSON.stringify((req.source as { path: string }).path)} sets its own option ${k}, ` +
+            `which the request's ${k}=${v} may not replace: nothing was run`,
+          true,
+        );
+      }
       // A kernel adapter is code the engine runs: allowed only as the user named it.
       opt[k] = k === 'kernelAdapter' ? await this.gate.adapterFile(v) : await this.gate.confine(v, `option ${k}`);
     }
@@ -71,6 +89,9 @@ export class JobRequests {
     if (req.key !== undefined)
       options.key = await this.gate.keyFile(req.key, 'reviewer key file that anchors the replay');
     if (req.whatIf !== undefined) {
+      // What-if substitutions are a replay's: a verify would drop them without a word (the CLI refuses them too).
+      if (mode !== 'replay' && Array.isArray(req.whatIf) && req.whatIf.length > 0)
+        throw new ApiError('whatIf substitutions apply to a replay only (mode "replay"), never to a verify', true);
       if (
         !Array.isArray(req.whatIf) ||
         req.whatIf.length > MAX_WHAT_IF ||
@@ -90,7 +111,8 @@ export class JobRequests {
       if (!file) throw new ApiError(`no built-in example ${JSON.stringify(src.path)}`, true);
       const abs = resolve(dir, ...file.path.split('/'));
       if (!abs.startsWith(dir + sep)) throw new ApiError('bad example path', true);
-      for (const [k, v] of Object.entries(file.options ?? {})) opt[k] ??= resolve(dir, ...v.split('/'));
+      // The example's own options (a request naming another was refused above).
+      for (const [k, v] of Object.entries(file.options ?? {})) opt[k] = resolve(dir, ...v.split('/'));
       // A file the host itself wrote into its own examples folder (checked under it above).
       return { job: { op: 'runBytes', path: file.path, bytes: await readFile(abs), mode, options } };
     }
