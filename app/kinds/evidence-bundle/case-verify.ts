@@ -35,6 +35,7 @@ import {
 } from './format.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import {
+  bindingEntries,
   carriedFinding,
   checkBound,
   checkCheckpoint,
@@ -138,9 +139,11 @@ function checkCaseJudgements(
 
 /** Per artifact, whether a bundled judgement names its report's digest (015 for each report none names). */
 function checkBinding(st: State, c: CaseReport, bundled: (Bundled | null)[], entries: readonly Entry[]): boolean[] {
+  // A judgement that failed a check (its signer's role among them) binds nothing.
+  const binding = bindingEntries(st, entries);
   return c.artifacts.map((a, i) => {
     const b = bundled[i];
-    return b ? checkBound(st, caseReportMember(i), b.digest, entries, `${a.path}: `) : false;
+    return b ? checkBound(st, caseReportMember(i), b.digest, binding, `${a.path}: `) : false;
   });
 }
 
@@ -208,7 +211,7 @@ function caseResult(st: State, x: Checked): KindResult {
     findings: st.findings,
     chain: st.chain,
     details: details as unknown as KindResult['details'],
-    authenticity: checkpointAuthenticity(st, cp, signedWords(x), unboundWords(x)),
+    authenticity: checkpointAuthenticity(st, cp, entries, signedWords(x), unboundWords(x)),
   };
 }
 

@@ -34,7 +34,15 @@ import { readEntries } from '../../zip/parallel.js';
 import { resolveLimits } from '../../zip/limits.js';
 import { readStructure } from '../../zip/reader.js';
 import type { ZipSource } from '../../zip/source.js';
-import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, MEMBER, type BundleManifest, type ManifestMember } from './format.js';
+import {
+  BUNDLE_TYPE,
+  JUDGEMENT_DIR,
+  JUDGEMENT_MEMBER_RE,
+  judgementMember,
+  MEMBER,
+  type BundleManifest,
+  type ManifestMember,
+} from './format.js';
 import { bundleHtml } from './html.js';
 import { bundleDetails } from './details.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
@@ -546,8 +554,21 @@ function checkJudgementsAndPage(
   checkPage(st, MEMBER.html, "this bundle's report and judgements", (proofs) =>
     rep && cp ? bundleHtml(rep.report, proofs, cp, rep.digest) : null,
   );
-  if (rep) checkBound(st, MEMBER.report, rep.digest, entries, '');
+  if (rep) checkBound(st, MEMBER.report, rep.digest, bindingEntries(st, entries), '');
   return entries;
+}
+
+/**
+ * The judgements that may bind a report: those no `fail` finding names. A judgement whose
+ * proof, signature, signer's role (RPR-EVB-008: a quarantine officer's key signed it) or
+ * form fails is no reviewer's signed word on anything, so it binds nothing, whatever digest
+ * its body names.
+ */
+export function bindingEntries(st: State, entries: readonly Entry[]): Entry[] {
+  const failed = new Set<string>();
+  for (const f of st.findings)
+    if (f.severity === 'fail' && f.pointer?.startsWith(ptr(JUDGEMENT_DIR))) failed.add(f.pointer.split('#')[0]!);
+  return entries.filter((e) => !failed.has(ptr(judgementMember(e.seq))));
 }
 
 /**
@@ -639,6 +660,7 @@ export async function verifyBundle(
 export function checkpointAuthenticity(
   st: State,
   cp: Checkpoint | null,
+  entries: readonly Entry[],
   signed = "the bundle's checkpoint and every judgement",
   unbound?: string,
 ): Authenticity {
@@ -646,6 +668,8 @@ export function checkpointAuthenticity(
   if (!cp) return authenticity.consistencyOnly('the bundle holds no readable checkpoint.');
   if (!st.trust) return authenticity.noTrustStore("the bundle's checkpoint", cp.signer);
   if (failed) return authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer);
+  const role = roleRefused(st, entries);
+  if (role) return role;
   // `unbound`: why no judgement binds what the bundle says. A trusted checkpoint then signs
   // none of it (anyone holding one could wrap a bundle around it): consistency only.
   return unbound === undefined
@@ -653,6 +677,23 @@ export function checkpointAuthenticity(
     : authenticity.consistencyOnly(
         `the bundle's checkpoint verifies under ${cp.signer}, a key in the trust store, but ${unbound}`,
       );
+}
+
+/**
+ * A judgement signed by a key whose role is not reviewer's (RPR-EVB-008) is no judgement: it
+ * binds nothing, and the origin is never "Trusted signer" while the bundle carries one (its
+ * signature verifies, so "every judgement verifies" would read as a reviewer's word).
+ */
+function roleRefused(st: State, entries: readonly Entry[]): Authenticity | null {
+  const refused = st.findings.filter((f) => f.severity === 'fail' && f.rule === R.role);
+  const first = refused[0];
+  const entry = first && entries.find((e) => ptr(judgementMember(e.seq)) === first.pointer);
+  if (!first || !entry) return null;
+  return authenticity.untrusted(
+    `the bundle's judgement ${judgementMember(entry.seq)}`,
+    entry.author,
+    `that key is a ${String(first.actual)} key in the trust store, and only a reviewer's signature makes a judgement: it binds nothing (RPR-EVB-008, on ${refused.length} judgement(s) of the bundle)`,
+  );
 }
 
 function resultOf(
@@ -672,7 +713,7 @@ function resultOf(
   const unbound = st.findings.some((f) => f.rule === R.unbound)
     ? "no judgement in the bundle names the report's digest, so nothing signed binds the report to a reviewer"
     : undefined;
-  const auth = checkpointAuthenticity(st, cp, undefined, unbound);
+  const auth = checkpointAuthenticity(st, cp, entries, undefined, unbound);
   const integrity = [...st.findings];
   carriedVerdict(st, rep);
   const details = bundleDetails({ manifest, rep, cp, entries, members: st.members, trust: st.trust, integrity });
