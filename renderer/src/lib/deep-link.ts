@@ -192,12 +192,25 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
   // What-if substitutions replay one artifact; a case run without them would be taken for the run they ask.
   const caseTarget = targets.find((k) => k === 'case' || k === 'sent');
   if (caseTarget && p.has('whatif'))
-    return `This link opens the case ${quoted(caseTarget, p.get(caseTarget)!)} with what-if substitutions (${p
-      .getAll('whatif')
-      .map((v) => quoted('whatif', v))
-      .join(', ')}), which apply to one artifact's replay, never to a case, ${said}.`;
+    return `This link opens the case ${quoted(caseTarget, p.get(caseTarget)!)} with what-if substitutions (${whatIfs(p)}), which apply to one artifact's replay, never to a case, ${said}.`;
+  // What-if substitutions are a replay's: a verify would run without them and read as the run they ask.
+  // A link to an example without a mode runs the example's own action (checked when it is opened).
+  const [target] = targets;
+  if (
+    p.has('whatif') &&
+    (mode === 'verify' || (mode === null && target === 'path')) &&
+    ['path', 'example'].includes(target!)
+  )
+    return `This link asks for ${mode === null ? 'a verify (it names no mode)' : quoted('mode', mode)} with what-if substitutions (${whatIfs(p)}), which apply to a replay only (mode=replay), ${said}.`;
   return null;
 }
+
+/** A link's what-if substitutions, quoted. */
+const whatIfs = (p: URLSearchParams): string =>
+  p
+    .getAll('whatif')
+    .map((v) => quoted('whatif', v))
+    .join(', ');
 
 /** The fragment the window wrote last: a hash change to anything else is a link opened in this tab. */
 let written: string | null = null;
@@ -213,10 +226,27 @@ export function writeLink(s: LinkState, optionNames: readonly string[] = []): vo
 export const linkChanged = (hash: string = location.hash): boolean => written === null || hash !== written;
 
 /**
+ * Where a path stands in a message: whole (the next character ends it: the end, a space, a
+ * quote, a colon, a closing full stop...), or as the folder of a path inside it (`/j` in
+ * `/j/entries`); never as the start of a longer name (`/root/ts` in `/root/ts.providers.json`).
+ */
+const namedAs = (message: string, path: string): 'whole' | 'folder' | null => {
+  let folder = false;
+  for (let i = message.indexOf(path); i >= 0; i = message.indexOf(path, i + 1)) {
+    const rest = message.slice(i + path.length);
+    if (rest === '' || /^([\s"'`:;,)\]]|\.(\s|$))/.test(rest)) return 'whole';
+    folder ||= rest.startsWith('/');
+  }
+  return folder ? 'folder' : null;
+};
+
+/**
  * When a job (a link's above all) failed because one of its options is refused (no longer
  * under the granted folders, or gone), the words naming that option; null when the failure
  * is not about an option. The host's refusal and the engine's error name the path, so the
- * option is the one whose path the message names.
+ * option is the one whose whole path the message names (the longest first: one option's path
+ * may begin another's), else the folder option a path in the message lies in. `artifact=` on
+ * what is no exported report is refused as not applying, since only a report reads it.
  */
 export function optionRefusal(
   message: string,
@@ -224,12 +254,22 @@ export function optionRefusal(
   declared: readonly { name: string; help: string }[],
   what: 'artifact' | 'case' = 'artifact',
 ): string | null {
-  const hit = Object.entries(options).find(([, v]) => message.includes(v));
+  const named = (name: string, path: string): string => {
+    const help = declared.find((o) => o.name === name)?.help;
+    return `This ${what} is opened with the option ${name}${help ? ` (${help})` : ''} = ${path}`;
+  };
+  if (options['artifact'] !== undefined && message.includes('artifact option applies to exported reports'))
+    return `${named('artifact', options['artifact'])}, which applies only to exported reports: ${message}. Nothing was run.`;
+  const longestFirst = Object.entries(options)
+    .filter(([, v]) => v !== '')
+    .sort(([, a], [, b]) => b.length - a.length);
+  const hit =
+    longestFirst.find(([, v]) => namedAs(message, v) === 'whole') ??
+    longestFirst.find(([, v]) => namedAs(message, v) === 'folder');
   if (!hit) return null;
   const [name, path] = hit;
-  const help = declared.find((o) => o.name === name)?.help;
   return (
-    `This ${what} is opened with the option ${name}${help ? ` (${help})` : ''} = ${path}, ` +
+    `${named(name, path)}, ` +
     `which this workbench cannot use: ${message}. It was not run without it, since that option decides the verdict.`
   );
 }
