@@ -1,4 +1,9 @@
-/** Strict flag parsing over node:util.parseArgs: unknown flags are usage errors. */
+/**
+ * Strict flag parsing over node:util.parseArgs: unknown flags are usage errors, and so is a
+ * flag not declared `multiple` given more than once (parseArgs alone keeps the last one
+ * without a word, so `--artifact A --artifact B` would check against B only; the
+ * workbench's links refuse a repeated option as ambiguous, and so does the command line).
+ */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
 
@@ -9,12 +14,27 @@ export function parse(
   options: Flags,
   usage: string,
 ): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+  let r: ReturnType<typeof parseArgs<{ options: Flags; allowPositionals: true; strict: true; tokens: true }>>;
   try {
-    const r = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
+    r = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
     // Node's words on one line: an ambiguous value (`--entry -1`) says how to give it (`--entry=-1`) on its later lines.
     throw new UsageError(`${(e as Error).message.split('\n').join(' ')}\nusage: ${usage}`);
+  }
+  refuseRepeated(r.tokens, options, usage);
+  return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
+}
+
+/** A flag given twice that takes one value: which one was meant is ambiguous, so neither is taken. */
+function refuseRepeated(tokens: readonly { kind: string; name?: string }[], options: Flags, usage: string): void {
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined || options[t.name]?.multiple) continue;
+    if (seen.has(t.name))
+      throw new UsageError(
+        `--${t.name} was given more than once; it takes one value, so which one is meant is ambiguous\nusage: ${usage}`,
+      );
+    seen.add(t.name);
   }
 }
 
