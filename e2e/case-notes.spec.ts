@@ -8,9 +8,11 @@
  * Axe on every state, light and dark.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { axe, axeBothThemes, expect, openWorkJournal, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 240_000 });
@@ -153,4 +155,61 @@ test('a note is signed with the key its confirmation showed: the key file read a
   } finally {
     writeFileSync(served.reviewerKey, original);
   }
+});
+
+test('a note of another journal, one that cannot be verified, claiming to edit a proven note does not retire it', async ({
+  workbench: page,
+  served,
+}) => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-notes-rogue-')), 'case');
+  mkdirSync(dir);
+  copyFileSync(join(served.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
+  const journal = await openWorkJournal(page, served, 'reprise-e2e-notes-rogue-j-');
+  await page.getByTestId('tab-case').click();
+  await page.locator('#case-path').fill(dir);
+  await page.getByTestId('case-open').click();
+  await expect(page.getByTestId('case-verdict')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  await page.getByTestId('note-add').click();
+  await page.getByTestId('note-text-input').fill(FIRST);
+  await page.getByTestId('note-review').click();
+  await page.getByTestId('note-confirm-sign').click();
+  await expect(page.getByTestId('note-receipt')).toContainText('proof verified', { timeout: 30_000 });
+
+  // A journal in the case, signed by a key no trust store names, whose note "edits" the proven one.
+  const dist = (p: string) => pathToFileURL(join(ROOT, 'dist', p)).href;
+  const { appendEntry } = (await import(dist('app/journal/writer.js'))) as typeof import('../app/journal/writer.js');
+  const { entryHash } = (await import(dist('app/journal/format.js'))) as typeof import('../app/journal/format.js');
+  const { generateSigner } = (await import(dist('app/core/keys.js'))) as typeof import('../app/core/keys.js');
+  const lines = readFileSync(join(journal, 'entries.jsonl'), 'utf8').trimEnd().split('\n');
+  const proven = entryHash(JSON.parse(lines.at(-1)!) as Parameters<typeof entryHash>[0]);
+  const dump = `sha256:${createHash('sha256')
+    .update(readFileSync(join(dir, 'dump.json')))
+    .digest('hex')}`;
+  const ROGUE = 'This replaces the reviewer’s finding: the dump was never checked.';
+  await appendEntry(
+    join(dir, 'rogue'),
+    {
+      kind: 'review-rationale',
+      subject: { claimRef: 'claim:rogue', artifact: dump },
+      body: { type: 'reprise.judgement/v1', decision: 'note', rationale: ROGUE, supersedes: proven },
+    },
+    generateSigner(),
+    { fsync: false },
+  );
+
+  await page.getByTestId('case-open').click();
+  await expect(page.getByTestId('case-verdict')).toContainText('2 artifacts', { timeout: 60_000 });
+  const notes = page.getByTestId('case-notes');
+  const notesButton = page.getByRole('button', { name: 'Notes on dump.json' });
+  if ((await notesButton.getAttribute('aria-pressed')) !== 'true') await notesButton.click();
+  await expect(notes).toContainText('Notes on this artifact (2)', { timeout: 30_000 });
+  const mine = notes.locator('li.note').filter({ hasText: FIRST });
+  const rogue = notes.locator('li.note').filter({ hasText: ROGUE });
+  await expect(mine.getByTestId('note-state')).toContainText('Latest version');
+  await expect(mine.getByTestId('note-state')).not.toContainText('Superseded');
+  await expect(rogue.getByTestId('note-unproven')).toContainText('its journal rogue');
+  await expect(rogue.getByTestId('note-edit-refused')).toContainText('which it does not replace');
+  await expect(rogue).not.toContainText('edits an earlier version');
+  await axeBothThemes(page, 'a proven note and an unproven note claiming to edit it');
 });

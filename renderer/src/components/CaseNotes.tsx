@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { checkRationale, type JudgementView, type NoteReceipt, type SigningKey } from '../../../shared/api';
 import type { CaseJudgement } from '../../../shared/case';
+import type { Verdict } from '../../../shared/report';
 import { RATIONALE_RULE } from '../../../shared/rationale';
 import { useJudgement } from '../judgement-store';
 import { focusWhenShown } from '../lib/focus';
@@ -38,6 +39,14 @@ interface NoteRow {
   atUtc: string;
   supersedes: string | null;
   supersededBy: string | null;
+  /**
+   * Why this version is not proven (its journal fails verification, or could not be
+   * verified), or null. It is listed, since nothing recorded is hidden, but an edit it
+   * claims to make replaces nothing.
+   */
+  unproven: string | null;
+  /** Why the edit it claims to make was not applied (unproven, or a note of another journal), or null. */
+  editRefused: string | null;
   /** The journal of the case it is in (relative path) when it is not in the journal worked in, whose notes alone can be edited here. */
   caseJournal: string | null;
 }
@@ -66,6 +75,8 @@ function workRow(w: JudgementView, checked: boolean): NoteRow {
     atUtc: w.recordedAtUtc,
     supersedes: w.supersedes ?? null,
     supersededBy: null,
+    unproven: null,
+    editRefused: null,
     caseJournal: null,
   };
 }
@@ -81,6 +92,8 @@ function receiptRow(r: NoteReceipt, text: string): NoteRow {
     atUtc: r.atUtc,
     supersedes: r.supersedes,
     supersededBy: null,
+    unproven: null,
+    editRefused: null,
     caseJournal: null,
   };
 }
@@ -89,7 +102,7 @@ function receiptRow(r: NoteReceipt, text: string): NoteRow {
  * A note of one of the case's own journals. The case reads them without the names of their
  * keys: a key the journal worked in names is the same key, any other stays unnamed here.
  */
-function caseRow(n: CaseJudgement, names: ReadonlyMap<string, KeyName>): NoteRow {
+function caseRow(n: CaseJudgement, names: ReadonlyMap<string, KeyName>, verdict: Verdict | undefined): NoteRow {
   return {
     seq: n.seq,
     entryHash: n.entryHash,
@@ -99,6 +112,13 @@ function caseRow(n: CaseJudgement, names: ReadonlyMap<string, KeyName>): NoteRow
     atUtc: n.atUtc,
     supersedes: n.supersedes,
     supersededBy: null,
+    unproven:
+      verdict === 'pass'
+        ? null
+        : verdict === 'fail'
+          ? `its journal ${n.journal} FAILS verification`
+          : `its journal ${n.journal} could not be verified (UNAVAILABLE)`,
+    editRefused: null,
     caseJournal: n.journal,
   };
 }
@@ -113,7 +133,7 @@ function rowsOf(
   notes: readonly CaseJudgement[],
   work: readonly JudgementView[],
   added: readonly NoteRow[],
-  at: { artifact: string; checked: boolean },
+  at: { artifact: string; checked: boolean; verdicts: ReadonlyMap<string, Verdict> },
 ): NoteRow[] {
   const rows = new Map<string, NoteRow>();
   for (const w of work) if (w.decision === 'note' && w.problem === null) rows.set(w.entryHash, workRow(w, at.checked));
@@ -121,12 +141,17 @@ function rowsOf(
   const names = new Map([...rows.values()].flatMap((r) => (r.signer?.checked ? [[r.author, r.signer] as const] : [])));
   for (const n of notes)
     if (n.decision === 'note' && n.subject === at.artifact && !rows.has(n.entryHash))
-      rows.set(n.entryHash, caseRow(n, names));
+      rows.set(n.entryHash, caseRow(n, names, at.verdicts.get(n.journal)));
   const list = [...rows.values()].sort((a, b) => (a.atUtc < b.atUtc ? -1 : a.atUtc > b.atUtc ? 1 : a.seq - b.seq));
-  // The first edit of a note supersedes it (the engine refuses a second).
+  // The first edit of a note supersedes it (the engine refuses a second), and only a proven
+  // edit in the note's own journal: the engine checks an edit against its journal alone, so
+  // an entry of another journal, or of one that fails, could otherwise retire a proven note.
   for (const r of list) {
     const old = r.supersedes ? rows.get(r.supersedes) : undefined;
-    if (old && old.supersededBy === null) old.supersededBy = r.entryHash;
+    if (!old) continue;
+    r.editRefused =
+      r.unproven ?? (old.caseJournal !== r.caseJournal ? 'the note it names is in another journal' : null);
+    if (r.editRefused === null && old.supersededBy === null) old.supersededBy = r.entryHash;
   }
   return list;
 }
@@ -177,8 +202,18 @@ function NoteItem({
       </p>
       <p className="small muted">
         #{row.seq} at {row.atUtc}, signed by <NoteSigner row={row} />
-        {row.supersedes && <> · edits an earlier version</>}
+        {row.supersedes && row.editRefused === null && <> · edits an earlier version</>}
       </p>
+      {row.unproven !== null && (
+        <p className="small sev fail" data-testid="note-unproven">
+          Not proven: {row.unproven}.
+        </p>
+      )}
+      {row.editRefused !== null && (
+        <p className="small" data-testid="note-edit-refused">
+          It claims to edit an earlier version, which it does not replace: {row.editRefused}.
+        </p>
+      )}
       <p className="small" data-testid="note-state">
         {row.supersededBy ? (
           <strong>Superseded: an edit replaced this text (it stays in the journal, signed and provable).</strong>
@@ -382,11 +417,14 @@ export function CaseNotes({
   journal,
   artifact,
   notes,
+  verdicts,
   onRecorded,
 }: {
   journal: NotesJournal;
   artifact: string;
   notes: readonly CaseJudgement[];
+  /** Each artifact's verdict in the case, by path: a case journal's decides whether its notes are proven. */
+  verdicts: ReadonlyMap<string, Verdict>;
   onRecorded?: (r: NoteReceipt) => void;
 }) {
   const { blocked, signer } = useBlocked(journal);
@@ -406,8 +444,8 @@ export function CaseNotes({
   const work = useWorkJudgements(journal, artifact, added.length);
   const checked = journal.trustStore !== '';
   const rows = useMemo(
-    () => rowsOf(notes, work, added, { artifact, checked }),
-    [notes, work, added, artifact, checked],
+    () => rowsOf(notes, work, added, { artifact, checked, verdicts }),
+    [notes, work, added, artifact, checked, verdicts],
   );
   return (
     <section className="panel case-notes" aria-labelledby="case-notes-h" data-testid="case-notes">

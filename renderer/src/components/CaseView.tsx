@@ -132,8 +132,17 @@ function Artifacts({ list, act }: { list: readonly CaseArtifact[]; act: RowActio
  * A reviewer's append-only notes on one artifact (CaseNotes), written in the journal the
  * reviewer works in (the header's); the case's own notes on it are listed with them.
  */
-function ArtifactNotes({ a, judgements }: { a: CaseArtifact; judgements: readonly CaseJudgement[] }) {
+function ArtifactNotes({
+  a,
+  judgements,
+  artifacts,
+}: {
+  a: CaseArtifact;
+  judgements: readonly CaseJudgement[];
+  artifacts: readonly CaseArtifact[];
+}) {
   const work = useJudgement((s) => s.work);
+  const verdicts = useMemo(() => new Map(artifacts.map((x) => [x.path, x.verdict])), [artifacts]);
   // A note names its subject by the bytes' SHA-256: an artifact whose files could not be read has none to name.
   if (a.sha256 === null)
     return (
@@ -148,7 +157,7 @@ function ArtifactNotes({ a, judgements }: { a: CaseArtifact; judgements: readonl
         To add a note on {a.path}, open the journal you work in (the journal header above).
       </p>
     );
-  return <CaseNotes journal={work} artifact={a.sha256} notes={judgements} />;
+  return <CaseNotes journal={work} artifact={a.sha256} notes={judgements} verdicts={verdicts} />;
 }
 
 /** The case finding that reports a missing link (RPR-CASE-001: `expected` the value named, `actual` the field naming it). */
@@ -366,7 +375,9 @@ export function CaseView() {
         </p>
       )}
       {landed.length > 0 && <Artifacts list={landed} act={act} />}
-      {notesOn && <ArtifactNotes a={notesOn} judgements={report?.judgements ?? []} />}
+      {notesOn && (
+        <ArtifactNotes a={notesOn} judgements={report?.judgements ?? []} artifacts={report?.artifacts ?? []} />
+      )}
       {report && <CaseResult report={report} openEvent={openEvent} />}
     </section>
   );
