@@ -26,6 +26,7 @@ import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions, KindContext, KindDeclarations } from '../kinds/types.js';
 import type { CaseSubject, KindOperations } from '../kinds/operations.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
+import { CASE_SCHEMA } from '../../shared/case.js';
 import type { Arrived } from './arriving.js';
 
 export type Mode = 'verify' | 'replay';
@@ -94,6 +95,8 @@ function describeUnknown(s: Sniffed): string {
     if (j?.ok) {
       const v = j.value;
       if (Array.isArray(v)) return 'a JSON array, which no kind claims';
+      // In a folder: said what it is, not "no type any kind claims" (named alone, it is refused).
+      if (isCaseReport(s)) return `${CASE_REPORT}, which is not an artifact: ${CHECK_A_CASE}`;
       const type = (v as Record<string, unknown>)['type'];
       return typeof type === 'string'
         ? `a JSON object whose "type" is ${JSON.stringify(type)}, which no kind claims`
@@ -146,7 +149,8 @@ async function runSniffed(
   sniffed.stripCanonical = canonicalStripWanted(sniffed.start);
   if (sniffed.stripsInWorker) await handDeclaredWork(sniffed, ctx);
   const handler = KINDS.find((k) => k.detect(sniffed));
-  if (!handler)
+  if (!handler) {
+    refuseArtifactFlag(path, null, options, sniffed);
     return withAfter(
       buildReport(
         {
@@ -161,6 +165,7 @@ async function runSniffed(
       ),
       after && ((r) => after(r, { sniffed }, undefined, ctx)),
     );
+  }
   let result: KindResult;
   // A flag that would be silently ignored is bad usage: the user expects a file.
   if (mode === 'replay' && options.out !== undefined && !handler.writesOut) {
@@ -196,16 +201,35 @@ async function runSniffed(
 }
 
 /**
- * `--artifact` for a file named alone whose kind does not read it (EngineOptions.alone):
- * refused, since a report about it was meant to be checked, and an artifact verified with
- * the flag ignored would read as that check.
+ * `--artifact` for a file named alone whose kind does not read it (EngineOptions.alone),
+ * whatever that kind is, unknown included: refused, since a report about it was meant to
+ * be checked, and an artifact verified with the flag ignored would read as that check.
+ * A case report (`reprise.case/v1`) named alone is no artifact of any kind: it is refused
+ * too (`kind` null), saying how a case is checked, rather than failed as unknown content.
  */
-function refuseArtifactFlag(path: string, kind: KindDeclarations, options: EngineOptions): void {
-  if (options.alone && options.artifact !== undefined && !kind.options?.some((o) => o.name === 'artifact'))
+function refuseArtifactFlag(
+  path: string,
+  kind: KindDeclarations | null,
+  options: EngineOptions,
+  sniffed?: Sniffed,
+): void {
+  if (!options.alone) return;
+  if (kind === null && sniffed && isCaseReport(sniffed))
+    throw new UsageError(`${path} is ${CASE_REPORT}, not an artifact: ${CHECK_A_CASE}`, 'refused');
+  if (options.artifact !== undefined && !kind?.options?.some((o) => o.name === 'artifact'))
     throw new UsageError(
-      `${options.optionWords?.artifact ?? '--artifact'} applies to exported reports; ${path} is of kind ${kind.kind}`,
+      `${options.optionWords?.artifact ?? '--artifact'} applies to exported reports; ${path} is of kind ${kind?.kind ?? 'unknown'}`,
       'refused',
     );
+}
+
+const CASE_REPORT = `a Reprise case report (${CASE_SCHEMA})`;
+const CHECK_A_CASE =
+  'a case is checked by verifying its folder again (reprise verify DIR --case FILE) or its exported case bundle (reprise verify case.zip)';
+
+/** Whether unclaimed content is Reprise's own case report (its `schema` member; detection has parsed it already). */
+function isCaseReport(s: Sniffed): boolean {
+  return s.jsonObject()?.['schema'] === CASE_SCHEMA;
 }
 
 /** What a replay of a kind with nothing to re-execute adds to its verification: a failure, or in a case a note. */
