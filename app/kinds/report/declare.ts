@@ -12,10 +12,10 @@ const REPORT_OPTIONS = [
   {
     name: 'artifact',
     flag: 'artifact',
-    arg: 'FILE',
-    path: 'file',
+    arg: 'FILE|DIR',
+    path: 'file-or-directory',
     workbench: true,
-    help: "the artifact an exported report (reprise.report/v1) is about: its SHA-256 must be the report's, and verifying it again must give the same report",
+    help: "the artifact an exported report (reprise.report/v1) is about (a directory for a journal's report): its SHA-256 must be the report's, and verifying it again must give the same report",
   },
 ] as const satisfies readonly KindOption[];
 

@@ -13,6 +13,8 @@ import { diffJson, shownPlace } from '../../../shared/diff.js';
 import { reportShapeProblems } from '../../../shared/report-shape.js';
 import { verdictOf } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
+import { stat } from 'node:fs/promises';
+import { UsageError } from '../../core/errors.js';
 import { hashFile } from '../../core/hash.js';
 import type { KindResult } from '../../core/report.js';
 import { reportDigest } from '../../journal/judgement.js';
@@ -71,11 +73,56 @@ function compared(report: Report, again: Report, against: RerunMode): Rerun {
  */
 async function rerun(report: Report, path: string, ctx: KindContext): Promise<Rerun> {
   // Made again read-only: never signing or anchoring into a journal (key), never writing a file (out).
-  const { artifact: _a, key: _k, out: _o, ...options } = ctx.options;
+  // Nor as a file named alone: the artifact is an input of this check, not a file the user named.
+  const { artifact: _a, key: _k, out: _o, alone: _alone, ...options } = ctx.options;
   const verified = compared(report, await ctx.rerun(path, 'verify', options), 'verify');
   if (verified.mode || (report.comparisons === undefined && report.events === undefined)) return verified;
   const replayed = compared(report, await ctx.rerun(path, 'replay', options), 'replay');
   return replayed.mode || replayed.total <= verified.total ? replayed : verified;
+}
+
+/**
+ * Whether the artifact given is the sort of thing the report is about: a directory for a
+ * directory kind's report (a journal's, whose `artifact.sha256` is null), a file for any
+ * other. The wrong sort, for one report named alone, is bad usage (exit 3) as an unreadable
+ * `--artifact` is; among a folder's files, where `--artifact` is for every report, it is
+ * RPR-RPT-004 for this one. Null when nothing more is checked (a finding says why).
+ */
+async function artifactSort(
+  report: Report,
+  path: string,
+  ctx: KindContext,
+  findings: Finding[],
+): Promise<'file' | 'directory' | null> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(path)).isDirectory();
+  } catch (e) {
+    findings.push(unreadable(path, e));
+    return null;
+  }
+  const aboutDirectory = report.artifact.sha256 === null;
+  if (isDirectory === aboutDirectory) return isDirectory ? 'directory' : 'file';
+  const what = isDirectory
+    ? `is a directory, and the report is about a file (kind ${report.artifact.kind}): give that file`
+    : `is a file, and the report is about a directory (kind ${report.artifact.kind}): give that directory`;
+  const flag = ctx.options.optionWords?.artifact ?? '--artifact';
+  if (ctx.options.alone) throw new UsageError(`${flag} ${path} ${what}`, 'refused');
+  findings.push(
+    fail('RPR-RPT-004', `the artifact given is not the report's: it ${what}`, {
+      pointer: '/artifact/sha256',
+      expected: report.artifact.sha256,
+    }),
+  );
+  return null;
+}
+
+/** RPR-RPT-004 unavailable: the artifact given, found readable before the run, cannot be read now. */
+function unreadable(path: string, e: unknown): Finding {
+  return unavailable(
+    'RPR-RPT-004',
+    `the artifact ${path} cannot be read: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+  );
 }
 
 /** The artifact given: its hash against the report's, then the report made again from it. */
@@ -93,16 +140,26 @@ async function checkArtifact(report: Report, ctx: KindContext, findings: Finding
     return null;
   }
   const named = report.artifact.sha256;
+  const given = await artifactSort(report, path, ctx, findings);
+  if (given === null) return null;
+  if (given === 'directory') {
+    // A directory kind's report (a journal's) names no SHA-256: the directory is checked by
+    // verifying it again as the report says, its kind and id among what must be the same.
+    chain.push({
+      id: 'artifact',
+      label: `the artifact given (${path}), a directory: no SHA-256 to compare, verified again below`,
+      recorded: null,
+      recomputed: null,
+      status: 'unresolved',
+      parents: ['report'],
+    });
+    return rerun(report, path, ctx);
+  }
   let got: string;
   try {
     got = await hashFile(path);
   } catch (e) {
-    findings.push(
-      unavailable(
-        'RPR-RPT-004',
-        `the artifact ${path} cannot be read: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      ),
-    );
+    findings.push(unreadable(path, e));
     return null;
   }
   chain.push({
@@ -115,9 +172,8 @@ async function checkArtifact(report: Report, ctx: KindContext, findings: Finding
     pointer: '/artifact/sha256',
   });
   if (named !== got) {
-    const why = named === null ? 'the report names no artifact SHA-256 (a directory report)' : 'its SHA-256 differs';
     findings.push(
-      fail('RPR-RPT-004', `the artifact given is not the report's: ${why}`, {
+      fail('RPR-RPT-004', "the artifact given is not the report's: its SHA-256 differs", {
         pointer: '/artifact/sha256',
         expected: named,
         actual: got,
