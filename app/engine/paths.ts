@@ -41,14 +41,21 @@ export interface Walked {
   dirs: Set<string>;
 }
 
+/**
+ * Which folders below the one named the walk may enter (the workbench's host: only those
+ * under a granted root, since the walk follows links); one it may not is listed as an entry,
+ * as a folder it cannot read is, so the run refuses it once and never lists what is in it.
+ */
+export type EnterFolder = (dir: string) => Promise<boolean>;
+
 /** expandPaths, with the directories visited: what a run writes must lie in none of them (a case's output). */
-export async function walkPaths(paths: readonly string[]): Promise<Walked> {
+export async function walkPaths(paths: readonly string[], enter?: EnterFolder): Promise<Walked> {
   const walked: Walked = { files: [], dirs: new Set() };
-  for (const p of paths) await expandOne(p, walked);
+  for (const p of paths) await expandOne(p, walked, enter);
   return walked;
 }
 
-async function expandOne(p: string, walked: Walked): Promise<void> {
+async function expandOne(p: string, walked: Walked, enter: EnterFolder | undefined): Promise<void> {
   const { files: out } = walked;
   const st = await statOrThrow(p);
   if (!st.isDirectory()) {
@@ -58,7 +65,7 @@ async function expandOne(p: string, walked: Walked): Promise<void> {
   const before = out.length;
   // Each path named is walked whole, even where an earlier one covered it.
   const seen = new Set<string>();
-  await walkDir(p, out, seen);
+  await walkDir(p, out, seen, enter);
   for (const d of seen) walked.dirs.add(d);
   // A directory named for checking that yields nothing (an unmounted evidence share, a case
   // folder whose files were never copied) is refused, not passed: exit 0 with nothing checked
@@ -71,7 +78,7 @@ async function expandOne(p: string, walked: Walked): Promise<void> {
  * loops are cut. The walk is bounded: a directory is entered once, and a path grows with
  * each level until the system's limit on its length.
  */
-async function walkDir(p: string, out: string[], seen: Set<string>): Promise<void> {
+async function walkDir(p: string, out: string[], seen: Set<string>, enter: EnterFolder | undefined): Promise<void> {
   const st = await statOrThrow(p);
   const id = `${st.dev}:${st.ino}`;
   if (seen.has(id)) return;
@@ -93,7 +100,10 @@ async function walkDir(p: string, out: string[], seen: Set<string>): Promise<voi
   // so that a batch never passes in silence over an entry it did not check.
   for (const e of entries) {
     const child = prefix + e.name;
-    if (e.isDirectory() || (e.isSymbolicLink() && (await leadsToDirectory(child)))) await walkSub(child, out, seen);
+    // A link may lead anywhere: only a folder reached through one can lie outside what `enter` allows.
+    const linked = e.isSymbolicLink() && (await leadsToDirectory(child));
+    if (linked && enter && !(await enter(child))) out.push(child);
+    else if (e.isDirectory() || linked) await walkSub(child, out, seen, enter);
     else out.push(child);
   }
 }
@@ -105,9 +115,9 @@ async function walkDir(p: string, out: string[], seen: Set<string>): Promise<voi
  * RPR-CASE-002) and never stops the rest of the walk. The folder named is not: that it
  * cannot be walked at all is the user's to fix.
  */
-async function walkSub(child: string, out: string[], seen: Set<string>): Promise<void> {
+async function walkSub(child: string, out: string[], seen: Set<string>, enter: EnterFolder | undefined): Promise<void> {
   try {
-    await walkDir(child, out, seen);
+    await walkDir(child, out, seen, enter);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     out.push(child);

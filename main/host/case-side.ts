@@ -149,6 +149,12 @@ export class CaseSide {
         mode: job.mode,
         signal: abort.signal,
         admit: (f) => this.admit(f),
+        // A link to a folder outside every granted one is not walked: admit refuses it once.
+        enter: (dir) =>
+          this.deps.confine(dir, 'a case folder').then(
+            () => true,
+            () => false,
+          ),
         onProgress: ({ done, total, artifact }) =>
           emit({ type: 'case-progress', caseId, done, total, ...(artifact ? { artifact } : {}) }),
       })

@@ -12,6 +12,7 @@
 import type { CaseArtifact, CaseReport } from '../../../shared/case.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import type { Mode } from '../run.js';
+import type { EnterFolder } from '../paths.js';
 import { FINDINGS_LIMIT } from '../../core/findings.js';
 import { assembleCase } from './assemble.js';
 import type { CaseOutcome, CasePart, CaseUnreadable } from './part.js';
@@ -50,6 +51,12 @@ export interface CaseRunOptions {
    * inside a granted folder may point anywhere.
    */
   admit?: (file: CaseFile) => Promise<CaseFile | string>;
+  /**
+   * Whether the walk may enter a folder a link leads to (engine/paths.ts EnterFolder): the
+   * host's gate, so a link to a folder outside every granted one is one refused entry (admit
+   * then says why), never a walk of what lies there.
+   */
+  enter?: EnterFolder;
 }
 
 /**
@@ -74,7 +81,7 @@ export const inlineExecutor: CaseExecutor = async (files, mode, options, land, s
 
 /** Walks the folder, runs every artifact on `execute`, and assembles the case report. */
 export async function driveCase(dir: string, execute: CaseExecutor, run: CaseRunOptions = {}): Promise<CaseReport> {
-  const walked = await caseFiles(dir);
+  const walked = await caseFiles(dir, run.enter);
   const { admit } = run;
   const admitted = admit ? await Promise.all(walked.map((f) => admit(f))) : walked;
   const parts: CasePart[] = [];

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { cannotOpen } from '../../core/files.js';
-import { childPrefix, walkPaths } from '../paths.js';
+import { childPrefix, walkPaths, type EnterFolder } from '../paths.js';
 
 export interface CaseFile {
   /** Where it is (the folder as given, joined with its entries). */
@@ -13,8 +13,8 @@ export interface CaseFile {
 }
 
 /** Every artifact of the folder, in the walk's order (names in code-unit order, a journal kept whole). */
-export async function caseFiles(dir: string): Promise<CaseFile[]> {
-  return (await caseWalk(dir)).files;
+export async function caseFiles(dir: string, enter?: EnterFolder): Promise<CaseFile[]> {
+  return (await caseWalk(dir, enter)).files;
 }
 
 /** What the walk of a case found. */
@@ -25,13 +25,13 @@ export interface CaseWalk {
 }
 
 /** caseFiles, with the folders the walk visited. */
-export async function caseWalk(dir: string): Promise<CaseWalk> {
+export async function caseWalk(dir: string, enter?: EnterFolder): Promise<CaseWalk> {
   const st = await stat(dir).catch((e: unknown) => {
     throw cannotOpen(dir, e);
   });
   if (!st.isDirectory()) throw new UsageError(`a case is a folder: ${dir} is not a directory`, 'path');
   const prefix = childPrefix(dir);
-  const { files, dirs } = await walkPaths([dir]);
+  const { files, dirs } = await walkPaths([dir], enter);
   return { files: files.map((path) => ({ path, rel: relativeOf(path, prefix) })), dirs };
 }
 
