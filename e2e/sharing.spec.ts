@@ -2,14 +2,18 @@
  * Sharing reproduces the run (web target): the link carries every option that decides the
  * verdict, so a reload keeps a PASS that needs its trust store; a link followed in the same
  * tab opens what it names; a link whose option this workbench can no longer read says so,
- * naming the option, and runs nothing without it.
+ * naming the option, and runs nothing without it. A link asks for one run and gets that run
+ * or nothing: an example's own options are not replaced by a link's; what-if substitutions on
+ * a verify are refused, not dropped; a refused option is the one whose file failed; and a
+ * link followed never writes to the reviewer's journal (a replay from a link runs read-only
+ * and says how to anchor it).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { axe, expect, ROOT, test } from './fixtures.js';
+import { axe, axeBothThemes, expect, openWorkJournal, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -111,4 +115,108 @@ test('a link whose option can no longer be read (outside the granted folders, or
   await expect(error).toContainText('It was not run without it');
   await expect(error).toBeFocused();
   await expect(page.getByTestId('verdict')).toHaveCount(0);
+});
+
+/** Follows a link in this tab (only the fragment changes, the token kept). */
+async function follow(page: Page, link: Record<string, string>): Promise<void> {
+  const p = new URLSearchParams(new URL(page.url()).hash.slice(1));
+  const next = new URLSearchParams({ token: p.get('token') ?? '', ...link });
+  await page.evaluate((h) => (location.hash = h), next.toString());
+}
+
+const hashOf = (page: Page) => new URLSearchParams(new URL(page.url()).hash.slice(1));
+
+test("a link naming another trust store for an example that has its own is refused, naming the option; the example's own still decides", async ({
+  workbench: page,
+}) => {
+  const dir = examples();
+  // The examples' trust store with every key active: it would pass the revoked-key dump.
+  const ts = JSON.parse(readFileSync(join(dir, 'dumps', 'trust-store.json'), 'utf8')) as { keys: { status: string }[] };
+  for (const k of ts.keys) k.status = 'active';
+  const allActive = join(dir, 'ts-all-active.json');
+  writeFileSync(allActive, JSON.stringify(ts));
+  await follow(page, { view: 'findings', example: 'dumps/fail/revoked-key.dump.json' });
+  await expect(word(page)).toHaveText('FAIL', { timeout: 30_000 });
+  await follow(page, { view: 'findings', example: 'dumps/fail/revoked-key.dump.json', trustStore: allActive });
+  const error = page.getByTestId('error');
+  await expect(error).toContainText('sets its own trustStore', { timeout: 30_000 });
+  await expect(error).toContainText(`trustStore=${allActive}`);
+  await expect(error).toBeFocused();
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  expect(hashOf(page).get('trustStore')).toBe(allActive);
+  await axeBothThemes(page, "a link replacing an example's own option, refused");
+});
+
+test('a link with what-if substitutions on a verify is refused, nothing run', async ({ workbench: page }) => {
+  const dir = examples();
+  await follow(page, {
+    view: 'findings',
+    path: join(dir, 'dumps', 'intact.dump.json'),
+    whatif: 'model=ref-2',
+    trustStore: join(dir, 'dumps', 'trust-store.json'),
+    providers: join(dir, 'dumps', 'providers.json'),
+  });
+  const error = page.getByTestId('error');
+  await expect(error).toContainText('apply to a replay only (mode=replay)', { timeout: 30_000 });
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  expect(hashOf(page).get('whatif')).toBe('model=ref-2');
+  await axe(page, 'a what-if on a verify, refused');
+});
+
+test('a refused option is the one whose file failed, and artifact= on a dump is said to apply only to reports', async ({
+  workbench: page,
+}) => {
+  const dir = examples();
+  // A trust store whose path begins the missing provider registry's.
+  const ts = join(dir, 'ts');
+  copyFileSync(join(dir, 'dumps', 'trust-store.json'), ts);
+  await follow(page, {
+    view: 'findings',
+    path: join(dir, 'dumps', 'intact.dump.json'),
+    mode: 'replay',
+    whatif: '',
+    trustStore: ts,
+    providers: `${ts}.providers.json`,
+  });
+  const error = page.getByTestId('error');
+  await expect(error).toContainText(`option providers`, { timeout: 30_000 });
+  await expect(error).toContainText(`${ts}.providers.json`);
+  await expect(error).not.toContainText('option trustStore');
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await axe(page, 'a missing provider registry, named');
+  const dump = join(dir, 'dumps', 'intact.dump.json');
+  await follow(page, { view: 'findings', path: dump, artifact: dump });
+  await expect(error).toContainText('applies only to exported reports', { timeout: 30_000 });
+  await expect(error).not.toContainText('cannot use');
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await axe(page, 'artifact= on a dump, refused');
+});
+
+test('a replay link runs read-only with a journal and key chosen: nothing anchored, the link unchanged; Run replay anchors', async ({
+  workbench: page,
+  served,
+}) => {
+  const journal = await openWorkJournal(page, served, 'reprise-e2e-linkreq-wj-');
+  const manifest = join(served.examples, 'tg', 'banded-drift-material', 'manifest.json');
+  await follow(page, { view: 'findings', path: manifest, mode: 'replay' });
+  const note = page.getByTestId('job-note');
+  await expect(note).toContainText('Opened from a link, this replay ran read-only', { timeout: 60_000 });
+  await expect(note).toContainText(`nothing was anchored in the journal ${journal}`);
+  await expect(note).toContainText('Run replay');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  // The address names what the link named, no journal or trust store of the window's.
+  const h = hashOf(page);
+  expect(h.get('path')).toBe(manifest);
+  expect(h.has('journal')).toBe(false);
+  expect(h.has('trustStore')).toBe(false);
+  await axeBothThemes(page, 'a replay link run read-only');
+  await page.getByTestId('tab-replay').click();
+  await expect(page.getByTestId('replay-anchored')).toHaveCount(0);
+  // The user's own replay anchors: the case opens now (none was opened by the link before it).
+  await page.getByTestId('run-replay').click();
+  await expect(page.getByTestId('replay-anchored')).toContainText(
+    /Human Review case case-\d+ opened for claim:2026-11-0104/,
+    { timeout: 60_000 },
+  );
+  await expect(page.getByTestId('job-note')).toHaveCount(0);
 });

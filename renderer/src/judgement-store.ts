@@ -322,16 +322,19 @@ async function attestationFor(report: Report, keyPath: string): Promise<Attestat
 /**
  * Options every job on a user's file takes from here: the Nemosyne registry and adapter;
  * and for a replay, the open journal and the chosen key, so drift is anchored and its cases
- * open as `replay --journal DIR --key KEY` does. An example that brings its own journal
- * (anchors to prove) keeps it.
+ * open as `replay --journal DIR --key KEY` does. An example keeps the options it sets itself
+ * (its own journal, anchors to prove, among them). A link's job takes none of these
+ * (store.ts `run`, `linked`): it runs read-only.
  */
 const jobExtras: JobExtras = (mode, source) => {
   const { work, keyPath, pkg } = useJudgement.getState();
   const options: Record<string, string> = {};
-  if (pkg.profiles.trim()) options['profiles'] = pkg.profiles.trim();
-  if (pkg.kernelAdapter.trim()) options['kernelAdapter'] = pkg.kernelAdapter.trim();
   const example =
     source.type === 'example' ? useStore.getState().examples.find((x) => x.path === source.path) : undefined;
+  // An option the example sets itself stays its own (the host refuses a job that names another).
+  if (pkg.profiles.trim() && !example?.options?.['profiles']) options['profiles'] = pkg.profiles.trim();
+  if (pkg.kernelAdapter.trim() && !example?.options?.['kernelAdapter'])
+    options['kernelAdapter'] = pkg.kernelAdapter.trim();
   if (mode === 'replay' && work && keyPath && !example?.options?.journal) {
     options['journal'] = work.dir;
     if (!example?.options?.trustStore) options['trustStore'] ??= work.trustStore;

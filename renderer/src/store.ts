@@ -146,7 +146,12 @@ interface State {
   showReport(report: Report, name: string): void;
   /** Where a job's other options come from: none until the window's composition root (main.tsx) connects the judgement store. */
   jobExtras: JobExtras;
-  run(mode: CheckMode, whatIf?: string[]): Promise<void>;
+  /**
+   * Runs the open artifact. `linked`: started by a link, a reload or a hash change, so it runs
+   * with the link's options only and read-only (nothing anchored, no key): a link followed
+   * never writes to the reviewer's journal; the user's own Replay anchors.
+   */
+  run(mode: CheckMode, whatIf?: string[], linked?: boolean): Promise<void>;
   cancel(): Promise<void>;
   select(sel: Partial<Selection>): void;
   setJournal(f: Partial<JournalForm>): void;
@@ -284,7 +289,7 @@ function linkOptions(
   return Object.keys(pinned).length ? pinned : undefined;
 }
 
-/** Opens an example or a path (with the options a link pinned to it) and runs it. */
+/** Opens an example or a path (with the options a link pinned to it) and runs it; a link's job (`linked`) read-only. */
 async function openSource(
   set: (p: Partial<State>) => void,
   get: () => State,
@@ -292,6 +297,7 @@ async function openSource(
   mode: CheckMode,
   whatIf: string[],
   pinned: Record<string, string> | undefined,
+  linked = false,
 ): Promise<void> {
   set({
     artifact: { name: source.path, source, mode, ...(pinned ? { pinned } : {}) },
@@ -299,7 +305,7 @@ async function openSource(
     content: null,
     sweep: null,
   });
-  await get().run(mode, whatIf);
+  await get().run(mode, whatIf, linked);
 }
 
 /**
@@ -333,21 +339,57 @@ async function refuseLink(set: (p: Partial<State>) => void, get: () => State, ha
   useCase.getState().close();
 }
 
+/**
+ * Why a link to a built-in example is not that example, or null: an option the example sets
+ * itself named again (the example's own stays its own; the link's would check it against
+ * another trust store or artifact under its name), or what-if substitutions on what it verifies.
+ */
+function exampleLinkTrouble(ex: ExampleSummary, link: DeepLink): string | null {
+  const own = Object.keys(link.options).filter((k) => ex.options?.[k] !== undefined);
+  if (own.length)
+    return (
+      `This link opens the built-in example ${ex.path}, which sets its own ${own.join(' and ')}, and names ` +
+      `${own.map((k) => `${k}=${link.options[k]}`).join(' and ')} as well: an example's own options are not replaced by a link's, so nothing was opened.`
+    );
+  if (link.whatIf !== null && (link.mode ?? ex.expect?.command ?? 'verify') !== 'replay')
+    return `This link verifies the built-in example ${ex.path} with what-if substitutions, which apply to a replay only (mode=replay), so nothing was opened.`;
+  return null;
+}
+
 /** A link's example, path, picked file or saved report (a link without one opens nothing). */
 async function openLinked(set: (p: Partial<State>) => void, get: () => State, link: DeepLink, hash: string) {
   const ex = link.example ? get().examples.find((x) => x.path === link.example) : undefined;
+  if (ex) {
+    const trouble = exampleLinkTrouble(ex, link);
+    if (trouble) return refuseLink(set, get, hash, trouble);
+  }
   // The options the link ran it with: a file's trust store and providers fill the Open view's fields.
   const pinned = linkOptions(link.options, link.path && !ex ? set : null);
-  if (ex)
-    return get().openExample(
-      ex.path,
-      link.mode ?? ex.expect?.command ?? 'verify',
-      link.whatIf ?? ex.expect?.whatIf,
+  // A link's job runs read-only (linked): it never writes to the reviewer's journal.
+  if (ex) {
+    const mode = link.mode ?? ex.expect?.command ?? 'verify';
+    return openSource(
+      set,
+      get,
+      { type: 'example', path: ex.path },
+      mode,
+      link.whatIf ?? ex.expect?.whatIf ?? [],
       pinned,
+      true,
     );
+  }
   if (link.example)
     return refuseLink(set, get, hash, `The link names the example ${link.example}, which this engine does not have.`);
-  if (link.path) return get().openPath(link.path, link.mode ?? 'verify', link.whatIf ?? [], pinned);
+  if (link.path)
+    return openSource(
+      set,
+      get,
+      { type: 'path', path: link.path },
+      link.mode ?? 'verify',
+      link.whatIf ?? [],
+      pinned,
+      true,
+    );
   const unopenable = link.picked
     ? `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.`
     : link.report
@@ -466,6 +508,11 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
 /** Jobs the window stopped for a reason of its own: their end shows that reason as the error. */
 const stoppedFor = new Map<string, string>();
 
+/** What a link's replay says when it ended: it ran read-only, and how to anchor it. */
+const notAnchored = (journal: string): string =>
+  `Opened from a link, this replay ran read-only: nothing was anchored in the journal ${journal} ` +
+  '(no drift entry signed, no case opened). To anchor it, run the replay again from the window (Replay view, "Run replay"), which signs with the chosen key.';
+
 /**
  * A picked file's sending failed while its job followed the arriving bytes: the job can
  * never end well, so it is stopped and the sending's own reason is shown (the engine would
@@ -524,14 +571,18 @@ async function windowHashAfterJob(sent: SentFile, source: JobSource): Promise<vo
 
 /** The job on the open artifact, and what the editor highlights. */
 const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
-  async run(mode, whatIf = []) {
+  async run(mode, whatIf = [], linked = false) {
     const { api, artifact, job } = get();
     if (!api || !artifact?.source) return;
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION });
     let options: Record<string, string> = {};
     try {
-      const extra = get().jobExtras(mode, artifact.source);
+      // A link's job takes the link's options only: no journal, no key (nothing anchored), and
+      // its address gains nothing it did not name. What the user's own replay would anchor is said.
+      const wouldAnchor = get().jobExtras(mode, artifact.source);
+      const extra = linked ? {} : wouldAnchor;
+      const unanchoredIn = linked && wouldAnchor.key ? (wouldAnchor.options?.['journal'] ?? '') : undefined;
       options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions), ...artifact.pinned };
       const req: StartJobRequest = {
         source: artifact.source,
@@ -550,7 +601,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
         job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf },
         ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf, options } } : {}),
       });
-      void end.then((e) => finishJob(jobId, mode, e));
+      void end.then((e) => finishJob(jobId, mode, e, unanchoredIn));
       if (!get().content) {
         void api.artifactContent({ source: artifact.source }).then(
           (content) => set({ content }),
@@ -669,12 +720,18 @@ function optionWords(message: string, options: Record<string, string>): string {
 }
 
 /** Shows a job's end, unless a newer job has taken its place. */
-function finishJob(jobId: string, mode: CheckMode, e: JobEnd): void {
+function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchoredIn?: string): void {
   const { job, api } = useStore.getState();
   const set = useStore.setState;
   if (job?.id !== jobId) return;
   if (e.ok) {
-    set({ job: null, report: e.report, reportMode: mode, selection: NO_SELECTION, lastJobNote: null });
+    set({
+      job: null,
+      report: e.report,
+      reportMode: mode,
+      selection: NO_SELECTION,
+      lastJobNote: unanchoredIn !== undefined ? notAnchored(unanchoredIn) : null,
+    });
     if (useStore.getState().view === 'open') set({ view: 'findings' });
     focusWhenShown('verdict-h');
     if (api) void api.recentFiles().then((recent) => set({ recent }));
