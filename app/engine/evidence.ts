@@ -16,14 +16,19 @@ export async function bundleFromJournal(
   report: Report | BundledReport,
   trust: TrustStore | null,
   attestation?: Uint8Array | null,
+  limits?: Record<string, number>,
 ): Promise<JournalBundle> {
-  return (await operationFor('export'))(dir, report, trust, attestation ?? null);
+  return (await operationFor('export'))(dir, report, trust, attestation ?? null, limits);
 }
 
 /**
  * The journal `dir` verified for a case bundle before the case runs (refused with
  * JournalError), and the bundler that writes the bundle of the case against it.
  */
-export async function openCaseBundle(dir: string, trust: TrustStore | null): Promise<CaseBundler> {
-  return (await operationFor('exportCase'))(dir, trust);
+export async function openCaseBundle(
+  dir: string,
+  trust: TrustStore | null,
+  limits?: Record<string, number>,
+): Promise<CaseBundler> {
+  return (await operationFor('exportCase'))(dir, trust, limits);
 }

@@ -197,13 +197,15 @@ export interface KindOperations {
     report: Report | BundledReport,
     trust: TrustStore | null,
     attestation: Uint8Array | null,
+    /** `--limit` overrides: the bundle must be one its verifier reads under them. */
+    limits?: Record<string, number>,
   ): Promise<JournalBundle>;
   /**
    * Opens the bundle of a whole case on the journal `dir`, verified now (refused when it
    * cannot prove judgements), before the case runs; the bundler bundles the case report,
    * each artifact's report (by case path) and every judgement the journal held on them.
    */
-  exportCase?(dir: string, trust: TrustStore | null): Promise<CaseBundler>;
+  exportCase?(dir: string, trust: TrustStore | null, limits?: Record<string, number>): Promise<CaseBundler>;
   drift?: DriftOperations;
   /** What the artifact offers a case (links and timeline), read after it was verified, with its report. */
   caseFacts?(subject: CaseSubject, report: Report, ctx: KindContext): Promise<CaseFacts>;

@@ -39,7 +39,7 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   // flags, so a manifest's anchor is decided against the journal of the case holding it.
   const { key: _key, out: _out, journal: _journal, ...options } = engineOptions(x.values);
   // The journal is verified first: one that cannot prove judgements is refused before the case runs.
-  const bundle = await openCaseBundle(x.journal, x.trust);
+  const bundle = await openCaseBundle(x.journal, x.trust, options.limits);
   // A folder linked from inside the case is in it too: only its walk knows them all.
   if (await liesInCase(x.out, x.dir, (await caseWalk(x.dir)).dirs)) throw new UsageError(inCase);
   const reports = new Map<string, Report>();

@@ -107,7 +107,8 @@ export const exportCommand: Command = {
         `${path} is a ${report.artifact.kind}, not an artifact file with a SHA-256: nothing to export judgements on`,
       );
     const attestation = await attestationOf(values['attestation']);
-    const b = await bundleFromJournal(journal, report, trust, attestation);
+    // The bundle must be one `verify` reads under the same --limit (maxEntries: its member count).
+    const b = await bundleFromJournal(journal, report, trust, attestation, engineOptions(values).limits);
     await writeOutputFile(out, b.bytes);
     const summary = {
       out,

@@ -31,7 +31,6 @@ import {
 } from '../../journal/judgement.js';
 import { checkInclusionProof, type InclusionProof } from '../../journal/proofs.js';
 import { readEntries } from '../../zip/parallel.js';
-import { resolveLimits } from '../../zip/limits.js';
 import { readStructure } from '../../zip/reader.js';
 import type { ZipSource } from '../../zip/source.js';
 import {
@@ -45,6 +44,7 @@ import {
 } from './format.js';
 import { bundleHtml } from './html.js';
 import { bundleDetails } from './details.js';
+import { bundleLimits } from './limits.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
 
@@ -601,7 +601,8 @@ export async function readBundle(
   limits?: Record<string, number>,
 ): Promise<{ st: State; names: string[] } | KindResult> {
   const st: State = { findings: [], chain: [], members: new Map(), trust };
-  const zs = readStructure(archive, resolveLimits(limits));
+  // A bundle's own member limit (limits.ts): a case bundle holds a report per artifact.
+  const zs = readStructure(archive, bundleLimits(limits));
   st.findings.push(...zs.findings);
   if (!zs.ok)
     return {

@@ -20,6 +20,7 @@ import { caseBundleHtml } from './case-html.js';
 import { caseSubjects } from './case-subjects.js';
 import { provableJournal } from './write.js';
 import { writeZip } from '../../zip/writer.js';
+import { checkMemberCount, checkReadable } from './limits.js';
 import type { BundledReport, CaseBundler, JournalBundle } from '../operations.js';
 import {
   CASE_BUNDLE_TYPE,
@@ -37,6 +38,8 @@ export interface CaseBundleInput {
   reports: ReadonlyMap<string, Report | BundledReport>;
   proofs: readonly InclusionProof[];
   checkpoint: Checkpoint;
+  /** `--limit` overrides: the bundle must be one its verifier reads under them (limits.ts). */
+  limits?: Record<string, number>;
 }
 
 const jsonMember = (v: unknown): Buffer => Buffer.from(canonicalizeValue(v) + '\n', 'utf8');
@@ -55,8 +58,18 @@ function orderedReports(input: CaseBundleInput): BundledReport[] {
   });
 }
 
-/** The case bundle's bytes. Throws (USAGE) when a report is missing or a proof is not against `checkpoint`. */
+/**
+ * The case bundle's bytes. Throws (USAGE) when a report is missing or a proof is not against
+ * `checkpoint`; (REFUSED) when its verifier would refuse the archive under `input.limits`.
+ */
 export function writeCaseBundle(input: CaseBundleInput): Buffer {
+  // Counted before any report is copied: a case too large to verify is refused at once.
+  checkMemberCount(
+    input.caseReport.artifacts.length + input.proofs.length + 4,
+    `the manifest, case.json, case.html, the checkpoint, ${input.caseReport.artifacts.length} report(s) and ${input.proofs.length} judgement(s)`,
+    'export the case in parts of fewer artifacts (one folder each)',
+    input.limits,
+  );
   const reports = orderedReports(input);
   const cpText = canonicalizeValue(input.checkpoint);
   const proofs = [...input.proofs].sort((a, b) => a.leafIndex - b.leafIndex);
@@ -88,7 +101,7 @@ export function writeCaseBundle(input: CaseBundleInput): Buffer {
     checkpoint: { treeSize: input.checkpoint.treeSize, rootHash: input.checkpoint.rootHash },
     members: files.map((f) => ({ name: f.name, sha256: hashBytes(f.data), size: f.data.length })),
   };
-  return writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]);
+  return checkReadable(writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]), input.limits);
 }
 
 /**
@@ -124,25 +137,29 @@ function caseJudgements(caseReport: CaseReport, v: JournalVerification, trust: T
  * the bundler that then writes the bundle of the case against that verification: the
  * judgements it held, under the checkpoint it had.
  */
-export async function openCaseBundle(journal: string, trust: TrustStore | null): Promise<CaseBundler> {
+export async function openCaseBundle(
+  journal: string,
+  trust: TrustStore | null,
+  limits?: Record<string, number>,
+): Promise<CaseBundler> {
   const { v, checkpoint } = await provableJournal(journal, trust);
-  return (caseReport, reports) => caseBundleOf(caseReport, reports, v, checkpoint, trust);
+  return (caseReport, reports) => caseBundleOf(caseReport, reports, { v, checkpoint, trust, limits });
 }
 
 /** The case bundle of `caseReport` and its artifacts' `reports`, with the judgements `v` holds on them under `checkpoint`. */
 function caseBundleOf(
   caseReport: CaseReport,
   reports: ReadonlyMap<string, Report | BundledReport>,
-  v: JournalVerification,
-  checkpoint: Checkpoint,
-  trust: TrustStore | null,
+  j: { v: JournalVerification; checkpoint: Checkpoint; trust: TrustStore | null; limits?: Record<string, number> },
 ): JournalBundle {
-  const judgements = caseJudgements(caseReport, v, trust);
+  const { checkpoint } = j;
+  const judgements = caseJudgements(caseReport, j.v, j.trust);
   const bytes = writeCaseBundle({
     caseReport,
     reports,
-    proofs: judgements.map((j) => j.proof),
+    proofs: judgements.map((x) => x.proof),
     checkpoint,
+    limits: j.limits,
   });
   return { bytes, judgements, checkpoint, reportDigest: hashValue(caseReport) };
 }

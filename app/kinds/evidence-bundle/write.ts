@@ -16,6 +16,7 @@ import { writeZip } from '../../zip/writer.js';
 import type { Report } from '../../../shared/report.js';
 import { BUNDLE_TYPE, judgementMember, MEMBER, type BundleManifest } from './format.js';
 import { bundleHtml } from './html.js';
+import { checkMemberCount, checkReadable } from './limits.js';
 
 import type { BundledReport, JournalBundle } from '../operations.js';
 
@@ -29,11 +30,16 @@ export interface BundleInput {
   checkpoint: Checkpoint;
   /** For a TG replay: the DSSE envelope file's bytes as `reprise attest` writes them. */
   attestation?: Uint8Array | null;
+  /** `--limit` overrides: the bundle must be one its verifier reads under them (limits.ts). */
+  limits?: Record<string, number>;
 }
 
 const jsonMember = (v: unknown): Buffer => Buffer.from(canonicalizeValue(v) + '\n', 'utf8');
 
-/** The bundle's bytes. Throws (USAGE) when a proof is not against `checkpoint`. */
+/**
+ * The bundle's bytes. Throws (USAGE) when a proof is not against `checkpoint`; (REFUSED)
+ * when its verifier would refuse the archive under `input.limits` (limits.ts).
+ */
 export function writeEvidenceBundle(input: BundleInput): Buffer {
   const { run: _run, ...given } = input.report as Report;
   // The page is made from the report as report.json holds it (canonical member order), as
@@ -57,6 +63,12 @@ export function writeEvidenceBundle(input: BundleInput): Buffer {
   ];
   if (input.attestation) files.push({ name: MEMBER.attestation, data: Buffer.from(input.attestation) });
   files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  checkMemberCount(
+    files.length + 1,
+    `the manifest, the report, its page, the checkpoint${input.attestation ? ', the attestation' : ''} and ${proofs.length} judgement(s)`,
+    'a bundle carries every judgement the journal holds on its artifact',
+    input.limits,
+  );
   const manifest: BundleManifest = {
     type: BUNDLE_TYPE,
     artifact: { sha256: sha, kind: report.artifact.kind, id: report.artifact.id },
@@ -64,7 +76,7 @@ export function writeEvidenceBundle(input: BundleInput): Buffer {
     checkpoint: { treeSize: input.checkpoint.treeSize, rootHash: input.checkpoint.rootHash },
     members: files.map((f) => ({ name: f.name, sha256: hashBytes(f.data), size: f.data.length })),
   };
-  return writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]);
+  return checkReadable(writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]), input.limits);
 }
 
 /**
@@ -100,6 +112,7 @@ export async function bundleFromJournal(
   report: Report | BundledReport,
   trust: TrustStore | null,
   attestation?: Uint8Array | null,
+  limits?: Record<string, number>,
 ): Promise<JournalBundle> {
   const sha = report.artifact.sha256;
   if (sha === null)
@@ -120,6 +133,7 @@ export async function bundleFromJournal(
     proofs: judgements.map((j) => j.proof),
     checkpoint,
     attestation: attestation ?? null,
+    limits,
   });
   return { bytes, judgements, checkpoint, reportDigest: digest };
 }
