@@ -38,6 +38,11 @@ interface Rerun {
   digest: string | null;
   differences: { op: string; pointer: string; rightPointer?: string }[];
   total: number;
+  /**
+   * A report of an exported report that was checked against its own artifact: made again
+   * without that artifact, which no option gives, it differs only where it depends on it.
+   */
+  innerArtifact?: true;
 }
 
 /** The report as its digest sees it: without `run` and the artifact's path (what two openings of the same bytes share). */
@@ -63,6 +68,40 @@ function compared(report: Report, again: Report, against: RerunMode): Rerun {
   };
 }
 
+/** The findings of an exported report's check that depend on its artifact (given, hashed, made again), or on its absence. */
+const ON_THE_ARTIFACT: ReadonlySet<string> = new Set(['RPR-RPT-000', 'RPR-RPT-003', 'RPR-RPT-004', 'RPR-RPT-005']);
+
+/**
+ * A report of an exported report without what depends on the inner report's own artifact:
+ * its verdict, the findings and chain nodes on that artifact, its integrity and rerun
+ * details. What is left (the inner report's kind, id and hash, its form, its verdict word,
+ * its carried verdict, its digest) is decided by the inner report's bytes alone.
+ */
+function apartFromInnerArtifact(r: Report): JsonValue {
+  const { verdict: _v, findings: _f, chain: _c, details: _d, ...rest } = comparable(r) as { [k: string]: JsonValue };
+  const d = r.details ?? {};
+  return {
+    ...rest,
+    ...(JSON.parse(
+      JSON.stringify({
+        findings: r.findings.filter((f) => !ON_THE_ARTIFACT.has(f.rule)),
+        chain: r.chain.filter((n) => n.id === 'report'),
+      }),
+    ) as { [k: string]: JsonValue }),
+    details: { carried: d['carried'] ?? null, reportDigest: d['reportDigest'] ?? null },
+  };
+}
+
+/**
+ * Whether `report`, about an exported report checked against its own artifact (its chain
+ * has an `artifact` node), differs from `again` (made without that artifact, which no
+ * option can give: `--artifact` names the inner report) only where that artifact decides.
+ */
+function needsInnerArtifact(report: Report, again: Report): boolean {
+  if (report.artifact.kind !== 'reprise-report' || !report.chain.some((n) => n.id === 'artifact')) return false;
+  return diffJson(apartFromInnerArtifact(report), apartFromInnerArtifact(again), { limit: 1 }).total === 0;
+}
+
 /**
  * Verify, then (for a report verify does not give and that holds comparisons or events)
  * replay. When neither gives the report, the differences named are those of the closer
@@ -75,7 +114,9 @@ async function rerun(report: Report, path: string, ctx: KindContext): Promise<Re
   // Made again read-only: never signing or anchoring into a journal (key), never writing a file (out).
   // Nor as a file named alone: the artifact is an input of this check, not a file the user named.
   const { artifact: _a, key: _k, out: _o, alone: _alone, ...options } = ctx.options;
-  const verified = compared(report, await ctx.rerun(path, 'verify', options), 'verify');
+  const again = await ctx.rerun(path, 'verify', options);
+  const verified = compared(report, again, 'verify');
+  if (!verified.mode && needsInnerArtifact(report, again)) return { ...verified, innerArtifact: true };
   if (verified.mode || (report.comparisons === undefined && report.events === undefined)) return verified;
   const replayed = compared(report, await ctx.rerun(path, 'replay', options), 'replay');
   return replayed.mode || replayed.total <= verified.total ? replayed : verified;
@@ -190,10 +231,21 @@ function rerunFindings(r: Rerun, want: string, findings: Finding[], chain: Chain
     label: `the report made again (${r.against})`,
     recorded: want,
     recomputed: r.digest,
-    status: r.mode ? 'match' : 'mismatch',
+    status: r.mode ? 'match' : r.innerArtifact ? 'unresolved' : 'mismatch',
     parents: ['report', 'artifact'],
   });
   if (r.mode) return;
+  if (r.innerArtifact) {
+    // Fail-closed, never FAIL for an intact report: what the inner artifact decides is undecided here.
+    findings.push(
+      unavailable(
+        'RPR-RPT-005',
+        `the artifact is an exported report that this report checked against its own artifact, which cannot be given here (--artifact names the inner report): made again without it, the report agrees in everything but what that artifact decides (${r.total} difference(s)); check the inner report against its own artifact (reprise verify INNER --artifact FILE)`,
+        { pointer: r.differences[0]?.pointer ?? '', expected: want, actual: r.digest },
+      ),
+    );
+    return;
+  }
   const where = r.differences
     .slice(0, 5)
     .map((d) => `${d.op} ${d.pointer === '' ? '(the whole report)' : shownPlace(d)}`)
