@@ -3,6 +3,7 @@
  *
  * Writing (durable on return: entry fsync'd, then its signed checkpoint fsync'd; single writer by lock):
  *   appendEntry(dir, {kind, subject: {claimRef, artifact?}, body}, signer, opts?) → {seq, entryHash, entry, checkpoint}
+ *     (with opts.trustStore, a signer the store does not list or has revoked is refused: signerProblem)
  *   JournalWriter.open(dir, opts) → writer.append(...) many times → writer.close()   (one lock for a batch)
  *   repairJournal(dir, signer) → truncates a torn tail and journals the repair (null when nothing is torn)
  *   breakStaleLock(dir) → removes a lock whose holder provably died (refuses a live one)
@@ -48,6 +49,8 @@ export {
   appendEntry,
   repairJournal,
   MAX_KEPT_TORN_BYTES,
+  signerProblem,
+  type SignerRule,
   type AppendInput,
   type AppendResult,
   type WriterOptions,
@@ -93,4 +96,13 @@ export {
   type JudgementRecord,
   type ProofState,
 } from './judgement.js';
-export { recordNote, listNotes, notesIn, type NoteInput, type NoteReceipt, type NoteRecord } from './notes.js';
+export {
+  recordNote,
+  listNotes,
+  notesIn,
+  appendJudgementBody,
+  type JudgementBodyInput,
+  type NoteInput,
+  type NoteReceipt,
+  type NoteRecord,
+} from './notes.js';

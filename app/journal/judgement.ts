@@ -19,7 +19,7 @@ import { JournalError } from './errors.js';
 import type { Checkpoint, Entry, JsonObject } from './format.js';
 import { checkInclusionProof, proofFromVerification, type InclusionProof } from './proofs.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
-import { JournalWriter, type WriterOptions } from './writer.js';
+import { JournalWriter, signerProblem, type WriterOptions } from './writer.js';
 
 export const JUDGEMENT_TYPE = 'reprise.judgement/v1';
 export { JUDGEMENT_DECISIONS, type JudgementDecision };
@@ -81,14 +81,9 @@ export function judgementBodyProblem(body: unknown): string | null {
   return checkRationale(b['rationale']);
 }
 
-/** Why `keyId` may not sign a judgement under `trust` (unknown, not active, wrong role), or null. */
+/** Why `keyId` may not sign a judgement under `trust` (unknown, not active, wrong role), or null: the writer's one signer check. */
 export function judgementSignerProblem(keyId: string, trust: TrustStore): string | null {
-  const k = trust.get(keyId);
-  if (!k) return `${keyId} is not in the trust store`;
-  if (k.status !== 'active') return `${keyId} (${k.label || k.role}) is ${k.status}; a judgement needs an active key`;
-  if (!JUDGEMENT_ROLES.includes(k.role))
-    return `a judgement is signed by a ${JUDGEMENT_ROLES.join(' or ')} key; ${keyId} (${k.label || k.role}) is a ${k.role} key`;
-  return null;
+  return signerProblem(keyId, trust, { what: 'a judgement', roles: JUDGEMENT_ROLES });
 }
 
 export interface JudgementInput {

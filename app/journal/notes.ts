@@ -78,17 +78,47 @@ export async function recordNote(
     throw new JournalError('a note is on an artifact, named by its sha256:<64 hex> hash', 'USAGE');
   const body: JsonObject = { type: JUDGEMENT_TYPE, decision: 'note', rationale: input.text, pointer: '' };
   if (input.supersedes) body['supersedes'] = input.supersedes;
-  const problem = judgementSignerProblem(signer.keyId, trust) ?? judgementBodyProblem(body);
-  if (problem) throw new JournalError(`note refused: ${problem}`, 'REFUSED');
+  const subject = { claimRef: input.claimRef ?? input.artifact, artifact: input.artifact };
+  return appendJudgementBody(dir, { subject, body, what: 'note' }, signer, trust, opts);
+}
+
+/** A judgement's entry as given (`journal record --kind review-rationale --artifact`, or a note). */
+export interface JudgementBodyInput {
+  subject: { claimRef: string; artifact: string };
+  body: JsonObject;
+  /** What a refusal calls it: "note refused: …", "judgement refused: …". */
+  what: 'note' | 'judgement';
+}
+
+/**
+ * Appends a `review-rationale` entry on an artifact whose body is a judgement, under the
+ * rules every judgement and note obeys: the signer may sign a judgement (with a trust store:
+ * an active reviewer key; without one only the writer's own checks apply, as for any append
+ * made without a store), the body is a judgement, and a `supersedes` names an earlier note on
+ * the same artifact in this journal that nothing supersedes yet, checked while the writer holds
+ * the lock. Refused with JournalError 'REFUSED' and nothing written otherwise.
+ */
+export async function appendJudgementBody(
+  dir: string,
+  input: JudgementBodyInput,
+  signer: Signer,
+  trust: TrustStore | null,
+  opts: WriterOptions = {},
+): Promise<NoteReceipt> {
+  const { subject, body, what } = input;
+  if (!isHashString(subject.artifact))
+    throw new JournalError(`a ${what} is on an artifact, named by its sha256:<64 hex> hash`, 'USAGE');
+  const problem = (trust ? judgementSignerProblem(signer.keyId, trust) : null) ?? judgementBodyProblem(body);
+  if (problem) throw new JournalError(`${what} refused: ${problem}`, 'REFUSED');
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
   try {
-    if (input.supersedes) {
+    const supersedes = body['supersedes'];
+    if (typeof supersedes === 'string') {
       // Read after the writer holds the lock: no other edit of the same note can land between.
       const v = await verifyJournal(dir, trust);
-      const why = supersedeProblem(notesIn(v, input.artifact, trust), input.supersedes);
-      if (why) throw new JournalError(`note refused: ${why}`, 'REFUSED');
+      const why = supersedeProblem(notesIn(v, subject.artifact, trust), supersedes);
+      if (why) throw new JournalError(`${what} refused: ${why}`, 'REFUSED');
     }
-    const subject = { claimRef: input.claimRef ?? input.artifact, artifact: input.artifact };
     const r = await w.append({ kind: 'review-rationale', subject, body }, signer);
     return {
       seq: r.seq,

@@ -14,7 +14,7 @@ import { fstatSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FileReadError } from '../core/files.js';
 import { formatHash, sha256Hex } from '../core/hash.js';
-import { type Signer, type TrustStore } from '../core/keys.js';
+import { type Role, type Signer, type TrustStore } from '../core/keys.js';
 import { epochMs, nowUtc } from '../core/time.js';
 import { ioReason, JournalError } from './errors.js';
 import {
@@ -304,6 +304,13 @@ export class JournalWriter {
         'UNKNOWN',
       );
     checkInput(input);
+    const trust = this.opts.trustStore;
+    const who = trust ? signerProblem(signer.keyId, trust) : null;
+    if (who)
+      throw new JournalError(
+        `not recorded: ${who}; verified with that trust store, journal ${this.dir} would fail the entry and the checkpoint this key signs (${trust?.get(signer.keyId) ? 'RPR-JOURNAL-009' : 'RPR-JOURNAL-008'}), and nothing could be written onto it afterwards. Nothing was written`,
+        'REFUSED',
+      );
     const ts = this.entryTime();
     const seq = this.tree.size;
     const { entry, hash, line } = signEntry(
@@ -506,6 +513,33 @@ async function removeDirs(dir: string, made: string): Promise<void> {
     }
     if (d === resolve(made) || dirname(d) === d) return;
   }
+}
+
+/** What a kind of entry asks of its signer beyond the journal's own rule (a judgement: an active key of one of `roles`). */
+export interface SignerRule {
+  /** The entry, as a refusal names it ("a judgement"). */
+  what: string;
+  roles: readonly Role[];
+}
+
+/**
+ * Why `keyId` may not sign onto a journal verified with `trust`, or null. The journal's rule
+ * (the verifier's RPR-JOURNAL-008 and 009): the store lists the key and has not revoked it
+ * (a retired key's signatures still verify, with a warning). With `rule`, also the kind's:
+ * an active key with one of its roles. The one check of a signer before an append: the
+ * writer applies the journal's rule to every append made with a trust store, and the
+ * judgement and note paths add theirs (judgement.ts), so a write never leaves its journal
+ * failing verification under the store it was made with.
+ */
+export function signerProblem(keyId: string, trust: TrustStore, rule?: SignerRule): string | null {
+  const k = trust.get(keyId);
+  if (!k) return `${keyId} is not in the trust store`;
+  const who = `${keyId} (${k.label || k.role})`;
+  if (k.status === 'revoked' || (rule && k.status !== 'active'))
+    return `${who} is ${k.status}${rule ? `; ${rule.what} needs an active key` : ''}`;
+  if (rule && !rule.roles.includes(k.role))
+    return `${rule.what} is signed by a ${rule.roles.join(' or ')} key; ${who} is a ${k.role} key`;
+  return null;
 }
 
 function checkInput(input: AppendInput): void {

@@ -36,6 +36,7 @@ import { info } from '../../core/findings.js';
 import { isPlainObject } from '../../core/closed.js';
 import { cosignCmd } from './journal-witness.js';
 import { noteCmd, notesCmd } from './journal-note.js';
+import { appendJudgementBody } from '../../journal/notes.js';
 import { appendEntry, repairJournal } from '../../journal/writer.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
@@ -194,18 +195,29 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const judgement = kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body) : null;
   if (judgement) throw new UsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
   const signer = await loadSigner(str(values['key'], 'key', usage));
-  // With the trust store, the journal is verified with every author's key before this entry is signed onto it.
+  // With the trust store, the journal is verified with every author's key before this entry is
+  // signed onto it, and the signer must be one the store lists and has not revoked (the writer).
   const trustStore = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-  const r = await appendEntry(
-    dir,
-    {
-      kind: kind as EntryKind,
-      subject: { claimRef: claim, ...(typeof artifact === 'string' ? { artifact } : {}) },
-      body: body as JsonObject,
-    },
-    signer,
-    { trustStore },
-  );
+  // A judgement obeys the rules `journal note` and the workbench obey: the signer's role and
+  // what a `supersedes` may name (notes.ts), checked before anything is written.
+  const r =
+    kind === 'review-rationale' && typeof artifact === 'string'
+      ? await appendJudgementBody(
+          dir,
+          { subject: { claimRef: claim, artifact }, body: body as JsonObject, what: 'judgement' },
+          signer,
+          trustStore,
+        )
+      : await appendEntry(
+          dir,
+          {
+            kind: kind as EntryKind,
+            subject: { claimRef: claim, ...(artifact ? { artifact } : {}) },
+            body: body as JsonObject,
+          },
+          signer,
+          { trustStore },
+        );
   if (values['json'])
     io.out(JSON.stringify({ seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
   else
