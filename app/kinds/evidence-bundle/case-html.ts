@@ -23,7 +23,8 @@ import {
 import type { Checkpoint } from '../../journal/format.js';
 import type { InclusionProof } from '../../journal/proofs.js';
 import { caseReportMember } from './format.js';
-import { checkpointPairs, judgementBlock } from './html.js';
+import { caseSubjects } from './case-subjects.js';
+import { checkpointPairs, judgementBlock, pageEntry } from './html.js';
 
 /** The most rows the page lists of the links and of the timeline. */
 export const PAGE_ROWS = 1000;
@@ -73,6 +74,51 @@ function sections(c: CaseReport): string[] {
   ];
 }
 
+/**
+ * What a judgement is on, in the case's words: the artifact(s) whose bytes its subject is
+ * (path and SHA-256), else the artifact a part of which it is (caseSubjects, as the verifier
+ * reads it). A "reject" and an "accept" on two artifacts must never read alike.
+ */
+function aboutWords(c: CaseReport, subjects: Map<string, number[]>, subject: unknown): string {
+  const s = typeof subject === 'string' ? subject : null;
+  const held = s === null ? [] : (subjects.get(s) ?? []);
+  if (held.length === 0) return `an artifact the case does not hold ${code(s)}`;
+  const own = held.filter((i) => c.artifacts[i]!.sha256 === s);
+  if (own.length > 0) return own.map((i) => `${esc(c.artifacts[i]!.path)} ${code(s)}`).join('<br>');
+  return held
+    .map((i) => `a part of ${esc(c.artifacts[i]!.path)} ${code(c.artifacts[i]!.sha256)}: ${code(s)}`)
+    .join('<br>');
+}
+
+/** Each judgement with the artifact it is on, and a note's edit marked both ways (the edit, and the text it superseded). */
+function judgementBlocks(c: CaseReport, proofs: readonly InclusionProof[]): string {
+  const subjects = caseSubjects(c);
+  const entries = proofs.map(pageEntry);
+  const seqOf = new Map(proofs.map((p, i) => [p.entryHash, entries[i]!.seq]));
+  const editOf = new Map<unknown, unknown>();
+  entries.forEach((e) => typeof e.body?.['supersedes'] === 'string' && editOf.set(e.body['supersedes'], e.seq));
+  return proofs
+    .map((p, i) => {
+      const e = entries[i]!;
+      const lines: [string, string][] = [['on', aboutWords(c, subjects, e.subject?.artifact)]];
+      const replaces = e.body?.['supersedes'];
+      if (typeof replaces === 'string')
+        lines.push([
+          'edit of',
+          seqOf.has(replaces)
+            ? `${esc(`the note of seq ${String(seqOf.get(replaces))}`)} ${code(replaces)}`
+            : `${code(replaces)} ${esc('(a note this bundle does not carry)')}`,
+        ]);
+      if (editOf.has(p.entryHash))
+        lines.push([
+          'superseded',
+          esc(`by its edit, seq ${String(editOf.get(p.entryHash))}: no longer the note's text`),
+        ]);
+      return judgementBlock(p, lines);
+    })
+    .join('');
+}
+
 /** The page of a case bundle: `digest` is the case report's (the manifest's `case.digest`), proofs in seq order. */
 export function caseBundleHtml(
   c: CaseReport,
@@ -97,7 +143,7 @@ export function caseBundleHtml(
     `<h1>Case evidence bundle ${verdictBadge(c.verdict)}</h1>`,
     head,
     ...sections(c),
-    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : proofs.map(judgementBlock).join('')}`,
+    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : judgementBlocks(c, proofs)}`,
     `<h2>Signed checkpoint</h2>${dl(checkpointPairs(checkpoint))}`,
     '<p>Verify offline: <code>reprise verify BUNDLE --trust-store FILE</code></p>',
     PAGE_END,

@@ -19,17 +19,34 @@ import {
 } from '../../../shared/report-html.js';
 import type { BundledReport } from './write.js';
 
-/** One judgement with its inclusion proof (the case bundle's page lists them alike: case-html.ts). */
-export function judgementBlock(p: InclusionProof): string {
-  let e: { seq?: unknown; recordedAtUtc?: unknown; author?: unknown; body?: Record<string, unknown> } = {};
+/** A proof's entry as the page reads it: whatever of it parses (verify reports an unreadable entry). */
+export interface PageEntry {
+  seq?: unknown;
+  recordedAtUtc?: unknown;
+  author?: unknown;
+  subject?: { artifact?: unknown };
+  body?: Record<string, unknown>;
+}
+
+export function pageEntry(p: InclusionProof): PageEntry {
   try {
-    e = JSON.parse(p.entry) as typeof e;
+    const e = JSON.parse(p.entry) as unknown;
+    return typeof e === 'object' && e !== null ? (e as PageEntry) : {};
   } catch {
-    /* verify reports an unreadable entry; the page shows what it can */
+    return {};
   }
+}
+
+/**
+ * One judgement with its inclusion proof; `about` adds lines after its entry (the case
+ * bundle's page names the artifact each judgement is on, and a note's edits: case-html.ts).
+ */
+export function judgementBlock(p: InclusionProof, about: [string, string][] = []): string {
+  const e = pageEntry(p);
   const b = e.body ?? {};
   return `<div class="judgement">${dl([
     ['entry', esc(`seq ${String(e.seq)} at ${String(e.recordedAtUtc)}`)],
+    ...about,
     ['decision', `<strong>${esc(b['decision'] ?? '')}</strong>`],
     [
       'item',
@@ -70,7 +87,7 @@ export function bundleHtml(
     `<h1>Evidence bundle ${verdictBadge(r.verdict)}</h1>`,
     head,
     ...reportSections(r),
-    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : proofs.map(judgementBlock).join('')}`,
+    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : proofs.map((p) => judgementBlock(p)).join('')}`,
     `<h2>Signed checkpoint</h2>${cp}`,
     '<p>Verify offline: <code>reprise verify BUNDLE --trust-store FILE</code></p>',
     PAGE_END,
