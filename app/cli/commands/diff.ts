@@ -212,7 +212,7 @@ function entryLine(e: DiffEntry): string {
 }
 
 const sideLine = (s: Side['label']): string =>
-  `${safeText(s.name)} (${[s.kind, s.verdict?.toUpperCase(), s.sha256].filter(Boolean).map(String).map(safeText).join(', ')}; ${s.content})`;
+  `${safeText(s.name)} (${[s.kind, s.verdict?.toUpperCase(), s.sha256].filter(Boolean).map(String).map(safeText).join(', ')}; ${safeText(s.content)})`;
 
 /** What a replay that did not pass, or compared nothing, adds to its diff, and the exit it owes. */
 interface ReplayNote {

@@ -5,6 +5,7 @@ import { diffPage, type DiffSideLabel } from '../../../shared/diff-html';
 import { shownValue } from '../../../shared/report';
 import '../diff.css';
 import { download } from './ExportView';
+import { Shown } from './Shown';
 
 /** Strings longer than this say their length and where the change starts. */
 const LONG = 80;
@@ -91,9 +92,13 @@ export function DiffView({ result, what, left, right, fileBase, level = 2 }: Dif
       <H id={id}>Differences: {what}</H>
       <dl className="diff-labels">
         <dt>Left</dt>
-        <dd className="mono small">{sideText(left)}</dd>
+        <dd className="mono small">
+          <Shown text={sideText(left)} />
+        </dd>
         <dt>Right</dt>
-        <dd className="mono small">{sideText(right)}</dd>
+        <dd className="mono small">
+          <Shown text={sideText(right)} />
+        </dd>
       </dl>
       <Summary result={result} />
       <div className="toolbar">
