@@ -14,10 +14,11 @@ import type { Page } from '@playwright/test';
 import { pathToFileURL } from 'node:url';
 import { axe, axeBothThemes, expect, openExample, openWorkJournal, ROOT, test } from './fixtures.js';
 
-/** The built CLI, which must succeed. */
-function cli(args: string[]): void {
+/** The built CLI, which must succeed; its output. */
+function cli(args: string[]): string {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`reprise ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
 }
 
 test.describe.configure({ timeout: 300_000 });
@@ -116,7 +117,7 @@ test('a bundle carrying a failing report and its signed reject opens as FAIL, wi
   await axeOnBundlePage(page, bundle, 'report.html');
 });
 
-test('a case bundle opens with the case FAIL, the bundle intact, each carried report and the note with its proof', async ({
+test('a case bundle opens with the case FAIL, the bundle intact, each carried report, each judgement on its artifact and a note with its edit', async ({
   workbench: page,
   served,
 }) => {
@@ -132,7 +133,33 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
     .update(readFileSync(join(dir, 'altered.dump.json')))
     .digest('hex')}`;
   const trust = ['--trust-store', served.reviewerTrustStore];
-  cli(['journal', 'note', journal, '--artifact', sha, '--body-file', body, '--key', served.reviewerKey, ...trust]);
+  const noted = cli([
+    'journal',
+    'note',
+    journal,
+    '--artifact',
+    sha,
+    '--body-file',
+    body,
+    '--key',
+    served.reviewerKey,
+    ...trust,
+  ]);
+  const first = /^entry (sha256:[0-9a-f]{64})$/m.exec(noted)![1]!;
+  writeFileSync(body, 'The altered dump is the one the claim was held for; the intact one is its signed original.');
+  const edit = ['--body-file', body, '--supersedes', first, '--key', served.reviewerKey, ...trust];
+  cli(['journal', 'note', journal, '--artifact', sha, ...edit]);
+  // A reject on the other artifact: the banner and the table say which artifact it is on.
+  const intact = `sha256:${createHash('sha256')
+    .update(readFileSync(join(dir, 'intact.dump.json')))
+    .digest('hex')}`;
+  const reject = join(base, 'reject.json');
+  writeFileSync(
+    reject,
+    JSON.stringify({ decision: 'reject', rationale: 'The intact dump is not the one the claim cites.' }),
+  );
+  const record = ['--kind', 'review-rationale', '--claim', 'claim:e2e', '--artifact', intact, '--body-file', reject];
+  cli(['journal', 'record', journal, ...record, '--key', served.reviewerKey, ...trust]);
   const out = join(base, 'case.zip');
   cli(['export', dir, '--journal', journal, '--out', out, ...trust]);
 
@@ -149,10 +176,18 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   await expect(page.getByTestId('carried-verdict')).toContainText('altered.dump.json');
   await expect(page.getByTestId('case-bundle-reports').locator('tbody tr')).toHaveCount(2);
   const rows = page.getByTestId('bundled-judgements').locator('tbody tr');
-  await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText('note');
-  await expect(rows.first()).toContainText('altered.dump.json');
-  await expect(page.getByTestId('bundled-proof')).toHaveAttribute('data-verified', 'true');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('note');
+  await expect(rows.nth(0)).toContainText(`altered.dump.json ${sha}`);
+  await expect(rows.nth(0).getByTestId('judgement-superseded')).toHaveText('superseded by its edit, entry #1');
+  await expect(rows.nth(1).getByTestId('judgement-edit-of')).toHaveText('edit of entry #0');
+  await expect(rows.nth(1).getByTestId('judgement-superseded')).toHaveCount(0);
+  await expect(rows.nth(2)).toContainText('reject');
+  await expect(rows.nth(2)).toContainText(`intact.dump.json ${intact}`);
+  await expect(page.getByTestId('bundled-proof').first()).toHaveAttribute('data-verified', 'true');
+  // The banner names the artifact the reject in force is on, by path and SHA-256.
+  const line = page.getByTestId('verdict-rejection');
+  await expect(line).toContainText(`entry #2, on the whole report of intact.dump.json ${intact}`);
   await axeBothThemes(page, 'case bundle opened');
   await axeOnBundlePage(page, out, 'case.html');
 });

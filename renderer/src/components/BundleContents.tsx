@@ -10,6 +10,8 @@ import { VERDICT_LABEL } from '../lib/report-words';
 import { Signer } from './AnchorFields';
 import { ColumnHeads } from './ColumnHeads';
 import { CopyValue } from './Copy';
+import { Shown } from './Shown';
+import type { ReactNode } from 'react';
 
 /**
  * A document that carries a report (an evidence bundle, an exported report): its own
@@ -94,6 +96,20 @@ function StatedVerdict({ c, what }: { c: NonNullable<CarriedDetails['carried']>;
 export interface InForce {
   j: BundledJudgementDetails;
   trustStore: boolean;
+  /** In a case bundle, the artifact of the case the judgement is on (null: a bundle of one artifact, whose artifact it is). */
+  on: CaseArtifactOf | null;
+}
+
+/** The artifact of a case bundle a judgement's subject is: its path, or, for a part of one, none of the case's paths. */
+interface CaseArtifactOf {
+  path: string | null;
+  sha256: string | null;
+}
+
+/** Where each subject of a case bundle's judgements lies: the path of the artifact whose bytes it is. */
+function caseArtifactOf(d: CaseBundleDetails | null, subject: string | null): CaseArtifactOf | null {
+  if (!d) return null;
+  return { path: d.caseBundle.reports.find((r) => r.sha256 === subject)?.path ?? null, sha256: subject };
 }
 
 /**
@@ -104,14 +120,15 @@ export interface InForce {
  * Counted whether or not its proof verified (fail-closed); the line below says which.
  */
 export function rejectInForce(report: Report): InForce | null {
-  const d = bundleDetailsOf(report) ?? caseBundleDetailsOf(report);
+  const c = bundleDetailsOf(report) ? null : caseBundleDetailsOf(report);
+  const d = bundleDetailsOf(report) ?? c;
   if (!d) return null;
   const latest = new Map<string, BundledJudgementDetails>();
   for (const j of [...d.judgements].sort((a, b) => a.seq - b.seq))
     if (j.decision !== 'note') latest.set(JSON.stringify([j.subject, j.pointer]), j);
   let reject: BundledJudgementDetails | null = null;
   for (const j of latest.values()) if (j.decision === 'reject' && (!reject || j.seq > reject.seq)) reject = j;
-  return reject ? { j: reject, trustStore: d.integrity.trustStore } : null;
+  return reject ? { j: reject, trustStore: d.integrity.trustStore, on: caseArtifactOf(c, reject.subject) } : null;
 }
 
 /** Who signed, in words fit for a heading (no copy button): role and label, else the key id. */
@@ -136,7 +153,14 @@ export function RejectLine({ r, id }: { r: InForce; id: string }) {
   return (
     <p className="verdict-rejection" id={id} data-testid="verdict-rejection">
       <strong>A reviewer rejected this.</strong> The judgement in force is a signed <strong>reject</strong> (entry #
-      {j.seq}, on {j.pointer === '' ? 'the whole report' : j.pointer}) by{' '}
+      {j.seq}, on {j.pointer === '' ? 'the whole report' : j.pointer}
+      {r.on && (
+        <>
+          {' '}
+          of <ArtifactOf on={r.on} />
+        </>
+      )}
+      ) by{' '}
       <Signer
         keyId={j.author}
         role={j.role}
@@ -147,6 +171,36 @@ export function RejectLine({ r, id }: { r: InForce; id: string }) {
       ; {j.proof.verified ? 'its inclusion proof verified' : 'its inclusion proof is not verified'}. The verdict is the
       engine&apos;s checks alone.
     </p>
+  );
+}
+
+/** A case artifact a judgement is on: its path (escaped) and SHA-256, or the value it names when it is a part of one. */
+function ArtifactOf({ on }: { on: CaseArtifactOf }) {
+  return (
+    <span data-testid="judged-artifact">
+      {on.path === null ? 'a part of an artifact of the case, ' : <Shown text={on.path} />}{' '}
+      {on.sha256 ? <CopyValue value={on.sha256} label={`the SHA-256 of ${on.path ?? 'the judged part'}`} /> : '—'}
+    </span>
+  );
+}
+
+/** A note's edit, marked both ways: the edit names the entry it replaces, the replaced note its edit. */
+function EditMark({ j, list }: { j: BundledJudgementDetails; list: readonly BundledJudgementDetails[] }) {
+  const replaced = j.supersedes === null ? undefined : list.find((x) => x.entryHash === j.supersedes);
+  const by = j.entryHash === null ? undefined : list.find((x) => x.supersedes === j.entryHash);
+  return (
+    <>
+      {j.supersedes !== null && (
+        <div className="small" data-testid="judgement-edit-of">
+          edit of {replaced ? `entry #${replaced.seq}` : 'a note this bundle does not carry'}
+        </div>
+      )}
+      {by && (
+        <div className="small" data-testid="judgement-superseded">
+          superseded by its edit, entry #{by.seq}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -174,7 +228,7 @@ export function BundledJudgements({
 }: {
   list: readonly BundledJudgementDetails[];
   trustStore: boolean;
-  itemOf: (j: BundledJudgementDetails) => string;
+  itemOf: (j: BundledJudgementDetails) => ReactNode;
 }) {
   return (
     <section className="panel bundled-judgements" aria-labelledby="bundled-judgements-h">
@@ -200,6 +254,7 @@ export function BundledJudgements({
                   </td>
                   <td>
                     <strong>{j.decision}</strong>
+                    <EditMark j={j} list={list} />
                   </td>
                   <td className="mono small">{itemOf(j)}</td>
                   <td className="small" data-testid="bundled-rationale">
@@ -271,16 +326,17 @@ export function CarriedContents({ report }: { report: Report }) {
   }
   const c = caseBundleDetailsOf(report);
   if (!c) return null;
-  const pathOf = new Map(c.caseBundle.reports.map((r) => [r.sha256, r.path]));
   return (
     <>
       <CaseBundleReports details={c} />
       <BundledJudgements
         list={c.judgements}
         trustStore={c.integrity.trustStore}
-        itemOf={(j) =>
-          `${pathOf.get(j.subject ?? '') ?? j.subject ?? '?'}: ${j.pointer === '' ? 'the whole report' : j.pointer}`
-        }
+        itemOf={(j) => (
+          <>
+            <ArtifactOf on={caseArtifactOf(c, j.subject)!} />: {j.pointer === '' ? 'the whole report' : j.pointer}
+          </>
+        )}
       />
     </>
   );
