@@ -14,7 +14,8 @@ import { recordJudgement, recordNote } from '../../app/journal/index.js';
 import { openCaseBundle, verifyEvidence } from '../../app/kinds/evidence-bundle/index.js';
 import type { Report } from '../../shared/report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
-import { unzip } from './helpers.js';
+import { fixManifest, unzip } from './helpers.js';
+import { buildZip } from '../../app/zip/writer.js';
 
 const A = Buffer.from('{"a": 1}\n');
 const B = Buffer.from('{"b": 2}\n');
@@ -94,5 +95,22 @@ describe("the case page's judgements", () => {
   it('and the page verifies: the verifier rebuilds the same page', async () => {
     const r = await verifyEvidence(bundle, trust);
     expect(r.findings.filter((f) => f.rule === 'RPR-EVB-014')).toEqual([]);
+  });
+
+  it('and a bundle of the versions before, whose page named no artifact, still verifies; an edited page does not', async () => {
+    const files = await unzip(bundle);
+    const html = files.find((f) => f.name === 'case.html')!;
+    // The page as versions before wrote it: each judgement block without its "on" and edit lines.
+    const before = page.replace(/<dt>(on|edit of|superseded)<\/dt><dd>.*?<\/dd>/g, '');
+    expect(before).not.toBe(page);
+    const rezip = async (text: string) => {
+      html.data = Buffer.from(text, 'utf8');
+      fixManifest(files);
+      return (await verifyEvidence(buildZip({ entries: files }), trust)).findings.filter(
+        (f) => f.rule === 'RPR-EVB-014',
+      );
+    };
+    expect(await rezip(before)).toEqual([]);
+    expect(await rezip(before.replace('reject', 'accept'))).toHaveLength(1);
   });
 });

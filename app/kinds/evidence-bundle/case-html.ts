@@ -119,12 +119,18 @@ function judgementBlocks(c: CaseReport, proofs: readonly InclusionProof[]): stri
     .join('');
 }
 
-/** The page of a case bundle: `digest` is the case report's (the manifest's `case.digest`), proofs in seq order. */
+/**
+ * The page of a case bundle: `digest` is the case report's (the manifest's `case.digest`),
+ * proofs in seq order. `about: false` is the page versions before wrote, whose judgements
+ * named no artifact and no edit: a bundle's verify accepts it too, so their bundles still
+ * verify (an edited page matches neither).
+ */
 export function caseBundleHtml(
   c: CaseReport,
   digest: string,
   proofs: readonly InclusionProof[],
   checkpoint: Checkpoint,
+  { about = true }: { about?: boolean } = {},
 ): string {
   const found = c.links.filter((l) => l.status === 'found').length;
   // A case report of the versions before `mode` says nothing of it, and neither does its page.
@@ -143,7 +149,7 @@ export function caseBundleHtml(
     `<h1>Case evidence bundle ${verdictBadge(c.verdict)}</h1>`,
     head,
     ...sections(c),
-    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : judgementBlocks(c, proofs)}`,
+    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : about ? judgementBlocks(c, proofs) : proofs.map((p) => judgementBlock(p)).join('')}`,
     `<h2>Signed checkpoint</h2>${dl(checkpointPairs(checkpoint))}`,
     '<p>Verify offline: <code>reprise verify BUNDLE --trust-store FILE</code></p>',
     PAGE_END,

@@ -232,8 +232,14 @@ export function verifyCaseBundle(st: State, names: readonly string[]): KindResul
   const entries = checkCaseJudgements(st, names, cp, c, bundled);
   if (c) checkListedJudgements(st, c, entries);
   const bound = c ? checkBinding(st, c, bundled, entries) : [];
+  // The page as written now, and as versions before wrote it (judgements naming no artifact).
   checkPage(st, CASE_HTML_MEMBER, "this bundle's case and judgements", (proofs) =>
-    c && cp ? caseBundleHtml(c, manifest.case.digest, proofs, cp) : null,
+    c && cp
+      ? [
+          caseBundleHtml(c, manifest.case.digest, proofs, cp),
+          caseBundleHtml(c, manifest.case.digest, proofs, cp, { about: false }),
+        ]
+      : null,
   );
   return caseResult(st, { manifest, c, bundled, cp, entries, bound });
 }

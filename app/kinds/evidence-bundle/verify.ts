@@ -497,7 +497,7 @@ export function checkPage(
   st: State,
   member: string,
   what: string,
-  page: (proofs: InclusionProof[]) => string | null,
+  page: (proofs: InclusionProof[]) => string | readonly string[] | null,
 ): void {
   const html = st.members.get(member);
   if (!html) return void st.findings.push(fail(R.html, `the bundle has no ${member}`, { pointer: ptr(member) }));
@@ -511,9 +511,11 @@ export function checkPage(
     return;
   }
   const want = page(proofs);
-  // The page as this version writes it, or as the versions before did (earlierPages).
+  // The page as this version writes it, or as the versions before did (each form the caller
+  // gives, and earlierPages of each).
   const same = (text: string): boolean => html.equals(Buffer.from(text, 'utf8'));
-  if (want !== null && ![want, ...earlierPages(want)].some(same))
+  const forms = want === null ? [] : typeof want === 'string' ? [want] : want;
+  if (want !== null && !forms.flatMap((f) => [f, ...earlierPages(f)]).some(same))
     st.findings.push(
       fail(R.html, `${member} is not the page of ${what} (edited, or written by another version)`, {
         pointer: ptr(member),
