@@ -47,16 +47,11 @@ export class JobRequests {
   }
 
   /**
-   * Turns a request into an engine job (reading nothing but an example's bytes). Only a job
-   * may `follow` an upload still arriving (it reads the file as it grows); anything else
-   * that reads the upload (the editor's content, a package's members, an attestation)
-   * waits until it is whole, and must never see part of it.
+   * The engine options of a request: the window's words for its fields, each option under a
+   * granted root (an example's own kept as they are), the key the user picked, and what-if
+   * substitutions on a replay only.
    */
-  async jobOf(req: StartJobRequest, follow = false): Promise<{ job: EngineJob }> {
-    if (!follow && req?.source?.type === 'upload') await this.uploads.get(req.source.uploadId)?.settled;
-    if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null)
-      throw new ApiError('startJob needs {source, mode}', true);
-    const mode = JobRequests.mode(req.mode);
+  private async requestOptions(req: StartJobRequest, mode: CheckMode): Promise<EngineOptions> {
     // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
     const options: EngineOptions = {
       optionWords: {
@@ -101,6 +96,22 @@ export class JobRequests {
       }
       if (req.whatIf.length > 0) options.whatIf = [...req.whatIf];
     }
+    return options;
+  }
+
+  /**
+   * Turns a request into an engine job (reading nothing but an example's bytes). Only a job
+   * may `follow` an upload still arriving (it reads the file as it grows); anything else
+   * that reads the upload (the editor's content, a package's members, an attestation)
+   * waits until it is whole, and must never see part of it.
+   */
+  async jobOf(req: StartJobRequest, follow = false): Promise<{ job: EngineJob }> {
+    if (!follow && req?.source?.type === 'upload') await this.uploads.get(req.source.uploadId)?.settled;
+    if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null)
+      throw new ApiError('startJob needs {source, mode}', true);
+    const mode = JobRequests.mode(req.mode);
+    const options = await this.requestOptions(req, mode);
+    const opt = options as Record<string, unknown>;
     const src = req.source;
     if (src.type === 'bytes') {
       return { job: { op: 'runBytes', path: src.name, bytes: this.decode(src.name, src.dataBase64), mode, options } };
