@@ -104,24 +104,31 @@ export interface CaseFacts {
  * `maxTokens` is part of the key only when the manifest pins it.
  */
 export interface PinnedRun {
-  modelId: string;
-  modelVersion: string;
-  promptHash: string;
-  seed: number;
-  temperature: number;
-  topP: number;
-  maxTokens?: number;
+  modelId: unknown;
+  modelVersion: unknown;
+  promptHash: unknown;
+  seed: unknown;
+  temperature: unknown;
+  topP: unknown;
+  /** Absent (or not a number): the key without it. */
+  maxTokens?: unknown;
 }
+
+const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
  * The value a run is named by in a case: `run:` and the pins as JSON, members in a fixed
  * order, so a manifest's pins and a dump's frozen conditions give the same text (numbers by
- * ECMAScript's shortest form on both sides), and a reviewer reads what matched.
+ * ECMAScript's shortest form on both sides), and a reviewer reads what matched. Each kind
+ * passes its fields as it read them; null when a condition is missing or not of its type
+ * (the verification says so), since a partial key would name runs it does not describe.
  */
-export function modelRunKey(r: PinnedRun): string {
+export function modelRunKey(r: PinnedRun): string | null {
   const { modelId, modelVersion, promptHash, seed, temperature, topP, maxTokens } = r;
+  if (![modelId, modelVersion, promptHash].every(text) || ![seed, temperature, topP].every(finite)) return null;
   const pins = { modelId, modelVersion, promptHash, seed, temperature, topP };
-  return 'run:' + JSON.stringify(maxTokens === undefined ? pins : { ...pins, maxTokens });
+  return 'run:' + JSON.stringify(finite(maxTokens) ? { ...pins, maxTokens } : pins);
 }
 
 export interface CaseIdentity {

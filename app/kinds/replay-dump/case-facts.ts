@@ -51,26 +51,22 @@ export function dumpCaseFacts(m: DumpModel | null): CaseFacts {
   return facts;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 /**
  * The run's keys (operations.ts modelRunKey): with and without `maxTokens`, since a manifest
- * may pin it or leave it to the provider's default. None when a condition is missing: the
- * verification says so, and a partial key would name runs it does not describe.
+ * may pin it or leave it to the provider's default.
  */
 function runIdentities(m: DumpModel): CaseIdentity[] {
   const lock = isObject(m['lockedProviderInfo']) ? m['lockedProviderInfo'] : {};
   const params = isObject(m['inferenceParameters']) ? m['inferenceParameters'] : {};
-  const [modelId, modelVersion, promptHash] = [
-    str(lock['providerId']),
-    str(lock['modelId']),
-    str(m['promptArtifactHash']),
-  ];
-  const [seed, temperature, topP] = [num(m['seed']), num(params['temperature']), num(params['topP'])];
-  if (!modelId || !modelVersion || !promptHash || seed === null || temperature === null || topP === null) return [];
-  const run = { modelId, modelVersion, promptHash, seed, temperature, topP };
-  const out: CaseIdentity[] = [{ value: modelRunKey(run), pointer: null }];
-  const maxTokens = num(params['maxTokens']);
-  if (maxTokens !== null) out.push({ value: modelRunKey({ ...run, maxTokens }), pointer: null });
-  return out;
+  const run = {
+    modelId: lock['providerId'],
+    modelVersion: lock['modelId'],
+    promptHash: m['promptArtifactHash'],
+    seed: m['seed'],
+    temperature: params['temperature'],
+    topP: params['topP'],
+  };
+  return [modelRunKey(run), modelRunKey({ ...run, maxTokens: params['maxTokens'] })]
+    .filter((v, i, all): v is string => v !== null && all.indexOf(v) === i)
+    .map((value) => ({ value, pointer: null }));
 }

@@ -87,22 +87,13 @@ function executionFacts(
   }
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 /** The run a BANDED execution's pins describe (operations.ts modelRunKey), or null when a pin is missing (invalid pins fail replay). */
 function pinnedRun(pins: unknown): string | null {
   if (!isObj(pins) || !isObj(pins['inferenceParams'])) return null;
   const ip = pins['inferenceParams'];
-  const [modelId, modelVersion, promptHash] = [
-    str(pins['modelId']),
-    str(pins['modelVersion']),
-    str(pins['promptHash']),
-  ];
-  const [seed, temperature, topP] = [num(ip['seed']), num(ip['temperature']), num(ip['topP'])];
-  if (!modelId || !modelVersion || !promptHash || seed === null || temperature === null || topP === null) return null;
-  const maxTokens = num(ip['maxTokens']);
-  const run = { modelId, modelVersion, promptHash, seed, temperature, topP };
-  return modelRunKey(maxTokens === null ? run : { ...run, maxTokens });
+  const { modelId, modelVersion, promptHash } = pins;
+  const { seed, temperature, topP, maxTokens } = ip;
+  return modelRunKey({ modelId, modelVersion, promptHash, seed, temperature, topP, maxTokens });
 }
 
 /** A policy bundle is named by H(bundle), as its verification recomputed it (chain node `bundle`). */
