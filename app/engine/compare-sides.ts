@@ -10,6 +10,7 @@ import { diffJson, NumberLiterals, parseKeepingLiterals, reportSide, type DiffRe
 import type { DiffSideLabel } from '../../shared/diff-html.js';
 import type { LiteralParse } from '../../shared/number-literals.js';
 import type { JsonValue, Report } from '../../shared/report.js';
+import { UsageError } from '../core/errors.js';
 import { readFailure, readRegularFile } from '../core/files.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../core/jcs.js';
 
@@ -52,6 +53,18 @@ export async function readContent(
   return parseKeepingLiterals(text, literals) ?? { value };
 }
 
+/**
+ * Two sides of different kinds are not compared (UsageError, the window's and the terminal's
+ * refusal): the host asks before it reads any content.
+ */
+export function refuseTwoKinds(l: Pick<SideRead, 'name' | 'report'>, r: Pick<SideRead, 'name' | 'report'>): void {
+  if (l.report.artifact.kind !== r.report.artifact.kind)
+    throw new UsageError(
+      `Cannot compare ${l.name} (${l.report.artifact.kind}) with ${r.name} (${r.report.artifact.kind}): a diff compares two artifacts of one kind.`,
+      'refused',
+    );
+}
+
 /** One side as read: its name, the engine's report and its content (or why none). */
 export interface SideRead {
   name: string;
@@ -73,10 +86,7 @@ export interface SidesDiff {
  * a number up by its container.
  */
 export function diffSides(l: SideRead, r: SideRead, literals: NumberLiterals): SidesDiff {
-  if (l.report.artifact.kind !== r.report.artifact.kind)
-    throw new Error(
-      `Cannot compare ${l.name} (${l.report.artifact.kind}) with ${r.name} (${r.report.artifact.kind}): a diff compares two artifacts of one kind.`,
-    );
+  refuseTwoKinds(l, r);
   const side = (s: SideRead) => {
     const { kind, sha256 } = s.report.artifact;
     const parsed = 'value' in s.content ? s.content : undefined;

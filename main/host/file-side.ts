@@ -18,6 +18,7 @@ import type {
 } from '../../shared/api.js';
 import { loadProviderRegistry, ProviderRegistryError } from '../../app/providers/registry.js';
 import { shapeKey } from '../../app/providers/types.js';
+import { refuseTwoKinds } from '../../app/engine/compare-sides.js';
 import { reportShapeProblems } from '../../shared/report-shape.js';
 import { ApiError } from './api-error.js';
 import type { ExamplesSide } from './examples-side.js';
@@ -56,11 +57,11 @@ export class FileSide {
    */
   async compareArtifacts(req: { left: CompareSide; right: CompareSide }): Promise<CompareResult> {
     const [l, r] = [compareSide(req?.left, 'left'), compareSide(req?.right, 'right')];
-    if (l.report.artifact.kind !== r.report.artifact.kind)
-      throw new ApiError(
-        `Cannot compare ${l.name} (${l.report.artifact.kind}) with ${r.name} (${r.report.artifact.kind}): a diff compares two artifacts of one kind.`,
-        true,
-      );
+    try {
+      refuseTwoKinds(l, r);
+    } catch (e) {
+      throw new ApiError((e as Error).message, true);
+    }
     const read = async (s: CompareSide) => {
       const { job } = await this.requests.jobOf({ source: s.source, mode: 'verify' });
       const at = job.op === 'runBytes' ? { bytes: job.bytes } : { path: job.path };
