@@ -80,6 +80,8 @@ export class JobRequests {
       // A kernel adapter is code the engine runs: allowed only as the user named it.
       opt[k] = k === 'kernelAdapter' ? await this.gate.adapterFile(v) : await this.gate.confine(v, `option ${k}`);
     }
+    // The example's own options, always (a request naming another was refused above).
+    if (own) Object.assign(opt, own);
     // A signing key only as the user picked it (a replay with a journal anchors with it).
     if (req.key !== undefined)
       options.key = await this.gate.keyFile(req.key, 'reviewer key file that anchors the replay');
@@ -111,7 +113,6 @@ export class JobRequests {
       throw new ApiError('startJob needs {source, mode}', true);
     const mode = JobRequests.mode(req.mode);
     const options = await this.requestOptions(req, mode);
-    const opt = options as Record<string, unknown>;
     const src = req.source;
     if (src.type === 'bytes') {
       return { job: { op: 'runBytes', path: src.name, bytes: this.decode(src.name, src.dataBase64), mode, options } };
@@ -122,8 +123,6 @@ export class JobRequests {
       if (!file) throw new ApiError(`no built-in example ${JSON.stringify(src.path)}`, true);
       const abs = resolve(dir, ...file.path.split('/'));
       if (!abs.startsWith(dir + sep)) throw new ApiError('bad example path', true);
-      // The example's own options (a request naming another was refused above).
-      for (const [k, v] of Object.entries(file.options ?? {})) opt[k] = resolve(dir, ...v.split('/'));
       // A file the host itself wrote into its own examples folder (checked under it above).
       return { job: { op: 'runBytes', path: file.path, bytes: await readFile(abs), mode, options } };
     }
