@@ -80,16 +80,12 @@ const ON_THE_ARTIFACT: ReadonlySet<string> = new Set(['RPR-RPT-000', 'RPR-RPT-00
 function apartFromInnerArtifact(r: Report): JsonValue {
   const { verdict: _v, findings: _f, chain: _c, details: _d, ...rest } = comparable(r) as { [k: string]: JsonValue };
   const d = r.details ?? {};
-  return {
-    ...rest,
-    ...(JSON.parse(
-      JSON.stringify({
-        findings: r.findings.filter((f) => !ON_THE_ARTIFACT.has(f.rule)),
-        chain: r.chain.filter((n) => n.id === 'report'),
-      }),
-    ) as { [k: string]: JsonValue }),
-    details: { carried: d['carried'] ?? null, reportDigest: d['reportDigest'] ?? null },
-  };
+  // Findings and chain nodes are JSON data already: the cast types them, nothing is copied.
+  const kept = {
+    findings: r.findings.filter((f) => !ON_THE_ARTIFACT.has(f.rule)),
+    chain: r.chain.filter((n) => n.id === 'report'),
+  } as unknown as { [k: string]: JsonValue };
+  return { ...rest, ...kept, details: { carried: d['carried'] ?? null, reportDigest: d['reportDigest'] ?? null } };
 }
 
 /**
