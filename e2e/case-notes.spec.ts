@@ -13,27 +13,36 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { axe, axeBothThemes, expect, openWorkJournal, ROOT, test } from './fixtures.js';
+import type { Page } from '@playwright/test';
+import { axe, axeBothThemes, expect, openWorkJournal, ROOT, test, type Served } from './fixtures.js';
 
 test.describe.configure({ timeout: 240_000 });
 
 const FIRST = 'The dump names the claim 2026-11-0104 that the manifest of this case holds too.';
 const EDITED = 'The dump names the claim 2026-11-0104 that the manifest holds; its signer was checked as well.';
 
-test('a note on a case artifact, its edit superseding it, and nothing signed onto a journal that fails', async ({
-  workbench: page,
-  served,
-}) => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-notes-')), 'case');
+/**
+ * A case folder holding the intact dump, a work journal opened in the header, the case
+ * opened and the dump's notes shown: what every test here starts from.
+ */
+async function dumpNotes(page: Page, served: Served, prefix: string): Promise<{ dir: string; journal: string }> {
+  const dir = join(mkdtempSync(join(tmpdir(), prefix)), 'case');
   mkdirSync(dir);
   copyFileSync(join(served.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
-  const journal = await openWorkJournal(page, served, 'reprise-e2e-notes-j-');
-
+  const journal = await openWorkJournal(page, served, `${prefix}j-`);
   await page.getByTestId('tab-case').click();
   await page.locator('#case-path').fill(dir);
   await page.getByTestId('case-open').click();
   await expect(page.getByTestId('case-verdict')).toBeVisible({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  return { dir, journal };
+}
+
+test('a note on a case artifact, its edit superseding it, and nothing signed onto a journal that fails', async ({
+  workbench: page,
+  served,
+}) => {
+  const { journal } = await dumpNotes(page, served, 'reprise-e2e-notes-');
   const notes = page.getByTestId('case-notes');
   await expect(notes).toContainText('Notes on this artifact (0)');
 
@@ -113,15 +122,7 @@ test('a note is signed with the key its confirmation showed: the key file read a
   workbench: page,
   served,
 }) => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-notes-key-')), 'case');
-  mkdirSync(dir);
-  copyFileSync(join(served.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
-  const journal = await openWorkJournal(page, served, 'reprise-e2e-notes-key-j-');
-  await page.getByTestId('tab-case').click();
-  await page.locator('#case-path').fill(dir);
-  await page.getByTestId('case-open').click();
-  await expect(page.getByTestId('case-verdict')).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  const { dir, journal } = await dumpNotes(page, served, 'reprise-e2e-notes-key-');
   const original = readFileSync(served.reviewerKey);
   const stranger = join(dirname(dir), 'stranger.key.pem');
   const made = spawnSync(
@@ -161,15 +162,7 @@ test('a note of another journal, one that cannot be verified, claiming to edit a
   workbench: page,
   served,
 }) => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-notes-rogue-')), 'case');
-  mkdirSync(dir);
-  copyFileSync(join(served.examples, 'dumps', 'intact.dump.json'), join(dir, 'dump.json'));
-  const journal = await openWorkJournal(page, served, 'reprise-e2e-notes-rogue-j-');
-  await page.getByTestId('tab-case').click();
-  await page.locator('#case-path').fill(dir);
-  await page.getByTestId('case-open').click();
-  await expect(page.getByTestId('case-verdict')).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Notes on dump.json' }).click();
+  const { dir, journal } = await dumpNotes(page, served, 'reprise-e2e-notes-rogue-');
   await page.getByTestId('note-add').click();
   await page.getByTestId('note-text-input').fill(FIRST);
   await page.getByTestId('note-review').click();
