@@ -304,13 +304,7 @@ export class JournalWriter {
         'UNKNOWN',
       );
     checkInput(input);
-    const trust = this.opts.trustStore;
-    const who = trust ? signerProblem(signer.keyId, trust) : null;
-    if (who)
-      throw new JournalError(
-        `not recorded: ${who}; verified with that trust store, journal ${this.dir} would fail the entry and the checkpoint this key signs (${trust?.get(signer.keyId) ? 'RPR-JOURNAL-009' : 'RPR-JOURNAL-008'}), and nothing could be written onto it afterwards. Nothing was written`,
-        'REFUSED',
-      );
+    if (this.opts.trustStore) refuseSigner(signer.keyId, this.opts.trustStore, this.dir);
     const ts = this.entryTime();
     const seq = this.tree.size;
     const { entry, hash, line } = signEntry(
@@ -525,7 +519,8 @@ export interface SignerRule {
 /**
  * Why `keyId` may not sign onto a journal verified with `trust`, or null. The journal's rule
  * (the verifier's RPR-JOURNAL-008 and 009): the store lists the key and has not revoked it
- * (a retired key's signatures still verify, with a warning). With `rule`, also the kind's:
+ * (a retired key's signatures still verify, with a warning; the writer adds that it signs
+ * nothing new, refuseSigner). With `rule`, also the kind's:
  * an active key with one of its roles. The one check of a signer before an append: the
  * writer applies the journal's rule to every append made with a trust store, and the
  * judgement and note paths add theirs (judgement.ts), so a write never leaves its journal
@@ -540,6 +535,28 @@ export function signerProblem(keyId: string, trust: TrustStore, rule?: SignerRul
   if (rule && !rule.roles.includes(k.role))
     return `${rule.what} is signed by a ${rule.roles.join(' or ')} key; ${who} is a ${k.role} key`;
   return null;
+}
+
+/**
+ * Throws (REFUSED, nothing written) when `keyId` may not sign a new entry onto `dir` under
+ * `trust`: the journal's rule (signerProblem), and one more of the writer's own: a retired key
+ * signs nothing new. Retiring a key takes it out of service; what it signed before still
+ * verifies (RPR-JOURNAL-010 warns of each such signature), but a retired key that could
+ * still append would let whoever holds an old key keep writing under the store's trust.
+ */
+function refuseSigner(keyId: string, trust: TrustStore, dir: string): void {
+  const who = signerProblem(keyId, trust);
+  if (who)
+    throw new JournalError(
+      `not recorded: ${who}; verified with that trust store, journal ${dir} would fail the entry and the checkpoint this key signs (${trust.get(keyId) ? 'RPR-JOURNAL-009' : 'RPR-JOURNAL-008'}), and nothing could be written onto it afterwards. Nothing was written`,
+      'REFUSED',
+    );
+  const k = trust.get(keyId)!;
+  if (k.status !== 'active')
+    throw new JournalError(
+      `not recorded: ${keyId} (${k.label || k.role}) is ${k.status} in the trust store, and a key taken out of service signs no new entry (what it signed before still verifies, with RPR-JOURNAL-010's warning); sign with an active key. Nothing was written`,
+      'REFUSED',
+    );
 }
 
 function checkInput(input: AppendInput): void {

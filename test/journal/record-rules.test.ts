@@ -26,7 +26,11 @@ const FILES = ['entries.jsonl', 'checkpoints.jsonl', 'notes.jsonl'];
 async function setUp() {
   const base = tmp('reprise-record-rules-');
   const revoked = generateSigner();
-  const keys = makeKeys(base, [{ signer: revoked, role: 'reviewer', status: 'revoked' }]);
+  const retired = generateSigner();
+  const keys = makeKeys(base, [
+    { signer: revoked, role: 'reviewer', status: 'revoked' },
+    { signer: retired, role: 'trainer', status: 'retired' },
+  ]);
   const revokedPem = join(base, 'revoked.pem');
   writeFileSync(revokedPem, revoked.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   const dir = join(base, 'journal');
@@ -43,7 +47,7 @@ async function setUp() {
     { ...opts, trustStore: keys.trust },
   );
   const snapshot = () => FILES.map((f) => readFileSync(join(dir, f), 'utf8'));
-  return { base, dir, keys, revoked, revokedPem, noteA, noteB, reject, snapshot };
+  return { base, dir, keys, revoked, retired, revokedPem, noteA, noteB, reject, snapshot };
 }
 
 async function expectVerifies(dir: string, trust: Parameters<typeof verifyJournal>[1]): Promise<void> {
@@ -51,14 +55,15 @@ async function expectVerifies(dir: string, trust: Parameters<typeof verifyJourna
   expect(v.findings.filter((f) => f.severity === 'fail')).toEqual([]);
 }
 
-describe('the writer refuses a signer the trust store does not list or has revoked', () => {
-  it('appendEntry with a trust store: unknown and revoked keys write nothing; the journal still verifies', async () => {
-    const { dir, keys, revoked, snapshot } = await setUp();
+describe('the writer refuses a signer the trust store does not list, has revoked or has retired', () => {
+  it('appendEntry with a trust store: unknown, revoked and retired keys write nothing; the journal still verifies', async () => {
+    const { dir, keys, revoked, retired, snapshot } = await setUp();
     const before = snapshot();
     const input = { kind: 'replay-drift' as const, subject: { claimRef: 'claim:x' }, body: { drift: 1 } };
     for (const [signer, why] of [
       [keys.outsider, /not recorded: .* is not in the trust store.*RPR-JOURNAL-008.*Nothing was written/],
       [revoked, /not recorded: .*\(extra\) is revoked.*RPR-JOURNAL-009.*Nothing was written/],
+      [retired, /not recorded: .*\(extra\) is retired in the trust store, .*signs no new entry.*Nothing was written/],
     ] as const) {
       await expect(appendEntry(dir, input, signer, { ...opts, trustStore: keys.trust })).rejects.toMatchObject({
         code: 'REFUSED',
