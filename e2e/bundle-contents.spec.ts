@@ -3,7 +3,8 @@
  * example is verified (FAIL), judged "reject" on the whole report with a journal open, and
  * exported; the bundle opened with the trust store shows a FAIL banner (never green), the
  * bundle's own integrity as intact and the carried report as FAIL, and the carried
- * judgement with its rationale and its verified inclusion proof. Axe on each state.
+ * judgement with its rationale and its verified inclusion proof; a case bundle, each judgement
+ * on its artifact or on the case as a whole. Axe on each state.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -160,6 +161,24 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   );
   const record = ['--kind', 'review-rationale', '--claim', 'claim:e2e', '--artifact', intact, '--body-file', reject];
   cli(['journal', 'record', journal, ...record, '--key', served.reviewerKey, ...trust]);
+  // An accept on the case as a whole, by its digest (docs/evidence-bundle.md): it signs case.json.
+  const caseJson = join(base, 'case.json');
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'verify', dir, '--case', caseJson, ...trust]);
+  const digest = cli(['canonicalize', caseJson, '--hash']).trim();
+  const whole = join(base, 'whole.json');
+  const said = 'The case was read whole: the two dumps and their timeline agree with the claim file.';
+  writeFileSync(
+    whole,
+    JSON.stringify({
+      type: 'reprise.judgement/v1',
+      decision: 'accept',
+      rationale: said,
+      reportDigest: digest,
+      pointer: '',
+    }),
+  );
+  const onCase = ['--kind', 'review-rationale', '--claim', 'claim:e2e', '--artifact', digest, '--body-file', whole];
+  cli(['journal', 'record', journal, ...onCase, '--key', served.reviewerKey, ...trust]);
   const out = join(base, 'case.zip');
   cli(['export', dir, '--journal', journal, '--out', out, ...trust]);
 
@@ -176,7 +195,7 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   await expect(page.getByTestId('carried-verdict')).toContainText('altered.dump.json');
   await expect(page.getByTestId('case-bundle-reports').locator('tbody tr')).toHaveCount(2);
   const rows = page.getByTestId('bundled-judgements').locator('tbody tr');
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4);
   await expect(rows.nth(0)).toContainText('note');
   await expect(rows.nth(0)).toContainText(`altered.dump.json ${sha}`);
   await expect(rows.nth(0).getByTestId('judgement-superseded')).toHaveText('superseded by its edit, entry #1');
@@ -184,6 +203,9 @@ test('a case bundle opens with the case FAIL, the bundle intact, each carried re
   await expect(rows.nth(1).getByTestId('judgement-superseded')).toHaveCount(0);
   await expect(rows.nth(2)).toContainText('reject');
   await expect(rows.nth(2)).toContainText(`intact.dump.json ${intact}`);
+  await expect(rows.nth(3)).toContainText('accept');
+  await expect(rows.nth(3)).toContainText(`the case as a whole (case.json), ${digest}`);
+  await expect(rows.nth(3)).toContainText(': the whole case');
   await expect(page.getByTestId('bundled-proof').first()).toHaveAttribute('data-verified', 'true');
   // The banner names the artifact the reject in force is on, by path and SHA-256.
   const line = page.getByTestId('verdict-rejection');

@@ -71,6 +71,20 @@ async function patched(bytes: Buffer, edit: (c: Record<string, unknown>) => void
   return writeZip(f);
 }
 
+/** A case of the policy bundle and the failing eps.json manifest in folder `name`: its report and each artifact's. */
+async function epsCase(name: string): Promise<{ reports: Map<string, Report>; caseReport: CaseReport }> {
+  const dir = join(base, name);
+  mkdirSync(dir);
+  copyFileSync(join(ex, 'tg/bundle.json'), join(dir, 'bundle.json'));
+  copyFileSync(join(ex, 'tg/epsilon-disagrees/manifest.json'), join(dir, 'eps.json'));
+  const reports = new Map<string, Report>();
+  const caseReport = await runCase(dir, {
+    options: { trustStore: trustPath },
+    onArtifact: (o) => o.ok && o.report && reports.set(o.part.artifact.path, o.report),
+  });
+  return { reports, caseReport };
+}
+
 const verify = (b: Buffer): Promise<KindResult> => verifyEvidence(b, trust);
 const failures = (r: KindResult) =>
   r.findings.filter((x) => x.severity === 'fail' && x.rule !== 'RPR-EVB-016').map((x) => [x.rule, x.pointer]);
@@ -153,15 +167,7 @@ describe('a forged case bundle', () => {
   });
 
   it('D1: a report a judgement names by digest is bound, and a forged one then fails (RPR-EVB-009)', async () => {
-    const dir = join(base, 'bound');
-    mkdirSync(dir);
-    copyFileSync(join(ex, 'tg/bundle.json'), join(dir, 'bundle.json'));
-    copyFileSync(join(ex, 'tg/epsilon-disagrees/manifest.json'), join(dir, 'eps.json'));
-    const reports = new Map<string, Report>();
-    const caseReport = await runCase(dir, {
-      options: { trustStore: trustPath },
-      onArtifact: (o) => o.ok && o.report && reports.set(o.part.artifact.path, o.report),
-    });
+    const { reports, caseReport } = await epsCase('bound');
     const j = join(base, 'bound-journal');
     await recordJudgement(
       j,
@@ -186,6 +192,58 @@ describe('a forged case bundle', () => {
       }),
     );
     expect(failures(flipped).map((x) => x[0])).toContain('RPR-EVB-009');
+  });
+
+  it('D1: a judgement on the case (its digest) binds case.json and through it every report; any forgery then fails', async () => {
+    const { reports, caseReport } = await epsCase('whole');
+    const digest = hashValue(caseReport);
+    const j = join(base, 'whole-journal');
+    const judge = (reportDigest: string) =>
+      appendEntry(
+        j,
+        {
+          kind: 'review-rationale',
+          subject: { claimRef: 'case:whole', artifact: digest },
+          body: {
+            type: 'reprise.judgement/v1',
+            decision: 'reject',
+            rationale: 'The epsilon was edited.',
+            reportDigest,
+            pointer: '',
+          },
+        },
+        keys.reviewer,
+        { fsync: false, trustStore: keys.trust },
+      );
+    await judge(digest);
+    const bytes = (await openCaseBundle(j, trust))(caseReport, reports).bytes;
+    const r = await verify(bytes);
+    expect(failures(r)).toEqual([]);
+    expect(r.findings.filter((x) => x.rule === 'RPR-EVB-015')).toEqual([]);
+    expect(r.authenticity).toMatchObject({
+      status: 'trusted-signer',
+      statement: expect.stringMatching(/which bind case\.json by its digest, and through it all 2 report\(s\)/),
+    });
+    const d = r.details as { caseBundle: { reports: { bound: boolean }[] } };
+    expect(d.caseBundle.reports.map((x) => x.bound)).toEqual([true, true]);
+    const page = (await unzip(bytes)).find((x) => x.name === 'case.html')!.data.toString('utf8');
+    expect(page).toContain(`the case as a whole (case.json) <code>${digest}</code>`);
+    // What nothing signed before: the case's own words (a timeline label, a link, the verdict), rewritten consistently.
+    const forgeries: ((s: Input) => void)[] = [
+      (s) => (s.caseReport.timeline[0]!.label = 'a label the case never had'),
+      (s) => (s.caseReport.links = s.caseReport.links.filter((l) => l.status === 'found')),
+      flip,
+    ];
+    for (const edit of forgeries) {
+      const f = await verify(await forged(bytes, edit));
+      expect(failures(f)).toContainEqual(['RPR-EVB-010', 'entry:judgements/000000000000.json']);
+      expect(f.authenticity?.status).not.toBe('trusted-signer');
+    }
+    // A judgement on the case that names another digest is about a report the bundle does not hold: refused.
+    await judge(`sha256:${'cd'.repeat(32)}`);
+    await expect(openCaseBundle(j, trust).then((b) => b(caseReport, reports))).rejects.toThrow(
+      /seq 1 .*on the case itself, a digest other than its own/,
+    );
   });
 
   it("D2: a report swapped for another artifact's fails RPR-EVB-004, naming what differs", async () => {

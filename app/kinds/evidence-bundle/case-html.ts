@@ -75,12 +75,14 @@ function sections(c: CaseReport): string[] {
 }
 
 /**
- * What a judgement is on, in the case's words: the artifact(s) whose bytes its subject is
- * (path and SHA-256), else the artifact a part of which it is (caseSubjects, as the verifier
- * reads it). A "reject" and an "accept" on two artifacts must never read alike.
+ * What a judgement is on, in the case's words: the case itself (its digest), the artifact(s)
+ * whose bytes its subject is (path and SHA-256), else the artifact a part of which it is
+ * (caseSubjects, as the verifier reads it). A "reject" and an "accept" on two artifacts must
+ * never read alike.
  */
-function aboutWords(c: CaseReport, subjects: Map<string, number[]>, subject: unknown): string {
+function aboutWords(c: CaseReport, subjects: Map<string, number[]>, subject: unknown, digest: string): string {
   const s = typeof subject === 'string' ? subject : null;
+  if (s === digest) return `${esc('the case as a whole (case.json)')} ${code(s)}`;
   const held = s === null ? [] : (subjects.get(s) ?? []);
   if (held.length === 0) return `an artifact the case does not hold ${code(s)}`;
   const own = held.filter((i) => c.artifacts[i]!.sha256 === s);
@@ -91,8 +93,8 @@ function aboutWords(c: CaseReport, subjects: Map<string, number[]>, subject: unk
 }
 
 /** Each judgement with the artifact it is on, and a note's edit marked both ways (the edit, and the text it superseded). */
-function judgementBlocks(c: CaseReport, proofs: readonly InclusionProof[]): string {
-  const subjects = caseSubjects(c);
+function judgementBlocks(c: CaseReport, digest: string, proofs: readonly InclusionProof[]): string {
+  const subjects = caseSubjects(c, digest);
   const entries = proofs.map(pageEntry);
   const seqOf = new Map(proofs.map((p, i) => [p.entryHash, entries[i]!.seq]));
   const editOf = new Map<unknown, unknown>();
@@ -100,7 +102,7 @@ function judgementBlocks(c: CaseReport, proofs: readonly InclusionProof[]): stri
   return proofs
     .map((p, i) => {
       const e = entries[i]!;
-      const lines: [string, string][] = [['on', aboutWords(c, subjects, e.subject?.artifact)]];
+      const lines: [string, string][] = [['on', aboutWords(c, subjects, e.subject?.artifact, digest)]];
       const replaces = e.body?.['supersedes'];
       if (typeof replaces === 'string')
         lines.push([
@@ -149,7 +151,7 @@ export function caseBundleHtml(
     `<h1>Case evidence bundle ${verdictBadge(c.verdict)}</h1>`,
     head,
     ...sections(c),
-    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : about ? judgementBlocks(c, proofs) : proofs.map((p) => judgementBlock(p)).join('')}`,
+    `<h2>Judgements (${proofs.length})</h2>${proofs.length === 0 ? '<p>None recorded.</p>' : about ? judgementBlocks(c, digest, proofs) : proofs.map((p) => judgementBlock(p)).join('')}`,
     `<h2>Signed checkpoint</h2>${dl(checkpointPairs(checkpoint))}`,
     '<p>Verify offline: <code>reprise verify BUNDLE --trust-store FILE</code></p>',
     PAGE_END,

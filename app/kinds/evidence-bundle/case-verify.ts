@@ -112,21 +112,28 @@ function caseManifest(st: State, names: readonly string[]): CaseBundleManifest |
   return manifest;
 }
 
-/** Every judgement: proven, signed, about an artifact of the case or a part of one, naming that artifact's bundled report. */
+/**
+ * Every judgement: proven, signed, about an artifact of the case or a part of one, naming that
+ * artifact's bundled report; or about the case itself (its digest), naming case.json's digest.
+ */
 function checkCaseJudgements(
   st: State,
   names: readonly string[],
   cp: Checkpoint | null,
   c: CaseReport | null,
   bundled: (Bundled | null)[],
+  digest: string,
 ): Entry[] {
-  const subjects = c ? caseSubjects(c) : new Map<string, number[]>();
+  const subjects = c ? caseSubjects(c, digest) : new Map<string, number[]>();
+  // case.json is the case judgement's report: its digest was checked against the manifest's (017).
+  const whole: Bundled | null = c ? { report: c as unknown as Bundled['report'], digest } : null;
   const about = {
     // Without a readable case report what the case holds is unknown: its own finding (017) says why.
     holds: (x: string | undefined) => c === null || (x !== undefined && subjects.has(x)),
-    other: 'an artifact the case does not hold (nor a part of one it names)',
-    expected: 'an artifact of the case',
+    other: 'an artifact the case does not hold (nor a part of one it names, nor the case itself)',
+    expected: 'an artifact of the case, or the case',
     reportOf: (x: string | undefined) => {
+      if (x === digest) return whole;
       const i = x === undefined ? undefined : subjects.get(x)?.[0];
       return i === undefined ? null : (bundled[i] ?? null);
     },
@@ -137,14 +144,28 @@ function checkCaseJudgements(
     .filter((e): e is Entry => e !== null);
 }
 
-/** Per artifact, whether a bundled judgement names its report's digest (015 for each report none names). */
-function checkBinding(st: State, c: CaseReport, bundled: (Bundled | null)[], entries: readonly Entry[]): boolean[] {
+/**
+ * Whether a judgement binds case.json (one on the case, naming its digest, that passed every
+ * check), and per artifact whether its report is bound: by a judgement naming its digest,
+ * or through case.json, which names every report's digest (each checked against its member,
+ * 004). 015 for each report nothing binds.
+ */
+function checkBinding(
+  st: State,
+  c: CaseReport,
+  bundled: (Bundled | null)[],
+  entries: readonly Entry[],
+  digest: string,
+): { caseBound: boolean; bound: boolean[] } {
   // A judgement that failed a check (its signer's role among them) binds nothing.
   const binding = bindingEntries(st, entries);
-  return c.artifacts.map((a, i) => {
+  const caseBound = binding.some((e) => e.subject.artifact === digest && e.body['reportDigest'] === digest);
+  const bound = c.artifacts.map((a, i) => {
     const b = bundled[i];
-    return b ? checkBound(st, caseReportMember(i), b.digest, binding, `${a.path}: `) : false;
+    if (!b) return false;
+    return caseBound || checkBound(st, caseReportMember(i), b.digest, binding, `${a.path}: `);
   });
+  return { caseBound, bound };
 }
 
 /** The case's verdict, carried: the first failing artifact's decisive finding says why. */
@@ -171,18 +192,22 @@ interface Checked {
   bundled: (Bundled | null)[];
   cp: Checkpoint | null;
   entries: Entry[];
-  /** Per artifact, whether a bundled judgement names its report's digest. */
+  /** Whether a judgement on the case binds case.json. */
+  caseBound: boolean;
+  /** Per artifact, whether a bundled judgement binds its report (by its digest, or through case.json). */
   bound: boolean[];
 }
 
 /**
  * What the signatures cover, in words: the checkpoint and the judgements, and through them
- * only the reports a judgement names; never case.json, which no one signs. A verdict of
- * PASS must not read as "these reports are authenticated".
+ * case.json when a judgement on the case names its digest, else only the reports a judgement
+ * names. A verdict of PASS must not read as "these reports are authenticated" when they are not.
  */
-function signedWords({ c, entries, bound }: Checked): string {
+function signedWords({ c, entries, caseBound, bound }: Checked): string {
   const k = bound.filter((b) => b).length;
   const n = c?.artifacts.length ?? 0;
+  if (caseBound)
+    return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind case.json by its digest, and through it all ${n} report(s))`;
   return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind ${k} of ${n} report(s) by digest; nothing signs case.json)`;
 }
 
@@ -216,10 +241,10 @@ function caseResult(st: State, x: Checked): KindResult {
 }
 
 /** Why nothing signed binds what the case says, when no judgement binds any of its reports; undefined when one does. */
-function unboundWords({ c, entries, bound }: Checked): string | undefined {
+function unboundWords({ c, entries, caseBound, bound }: Checked): string | undefined {
   const n = c?.artifacts.length ?? 0;
-  if (n === 0 || bound.some((b) => b)) return undefined;
-  return `none of its ${entries.length} judgement(s) names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report: docs/evidence-bundle.md)`;
+  if (caseBound || n === 0 || bound.some((b) => b)) return undefined;
+  return `none of its ${entries.length} judgement(s) names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report, one on the case's digest binds case.json: docs/evidence-bundle.md)`;
 }
 
 /** The checks of a case bundle, on its members: case.json's form before anything reads it. */
@@ -229,9 +254,10 @@ export function verifyCaseBundle(st: State, names: readonly string[]): KindResul
   const c = checkCase(st, manifest);
   const bundled = (c?.artifacts ?? []).map((a, i) => checkCaseReport(st, a, i));
   const cp = checkCheckpoint(st, manifest);
-  const entries = checkCaseJudgements(st, names, cp, c, bundled);
+  const digest = manifest.case.digest;
+  const entries = checkCaseJudgements(st, names, cp, c, bundled, digest);
   if (c) checkListedJudgements(st, c, entries);
-  const bound = c ? checkBinding(st, c, bundled, entries) : [];
+  const { caseBound, bound } = c ? checkBinding(st, c, bundled, entries, digest) : { caseBound: false, bound: [] };
   // The page as written now, and as versions before wrote it (judgements naming no artifact).
   checkPage(st, CASE_HTML_MEMBER, "this bundle's case and judgements", (proofs) =>
     c && cp
@@ -241,5 +267,5 @@ export function verifyCaseBundle(st: State, names: readonly string[]): KindResul
         ]
       : null,
   );
-  return caseResult(st, { manifest, c, bundled, cp, entries, bound });
+  return caseResult(st, { manifest, c, bundled, cp, entries, caseBound, bound });
 }

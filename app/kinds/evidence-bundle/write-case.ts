@@ -105,25 +105,33 @@ export function writeCaseBundle(input: CaseBundleInput): Buffer {
 }
 
 /**
- * Every judgement the journal holds on the case's artifacts or on a part of one
- * (case-subjects.ts). Refused (JournalError) like a bundle of one artifact: a journal that
- * does not verify or has no checkpoint, and a judgement that names a report the bundle will
- * not hold: another report of an artifact than the case's (other engine options), or, on a
- * part, the part's own report (its pointer would name an item of neither).
+ * Every judgement the journal holds on the case's artifacts, on a part of one, or on the case
+ * itself by its digest (case-subjects.ts). Refused (JournalError) like a bundle of one
+ * artifact: a journal that does not verify or has no checkpoint, and a judgement that names a
+ * report the bundle will not hold: another report of an artifact than the case's (other
+ * engine options), on a part, the part's own report (its pointer would name an item of
+ * neither), or, on the case, any digest but the case's.
  */
-function caseJudgements(caseReport: CaseReport, v: JournalVerification, trust: TrustStore | null): JudgementRecord[] {
-  const subjects = caseSubjects(caseReport);
+function caseJudgements(
+  caseReport: CaseReport,
+  digest: string,
+  v: JournalVerification,
+  trust: TrustStore | null,
+): JudgementRecord[] {
+  const subjects = caseSubjects(caseReport, digest);
   const judged = new Set<string | undefined>();
   for (const p of v.entries) if (p.entry.kind === 'review-rationale') judged.add(p.entry.subject.artifact);
   const all = [...subjects.keys()].filter((s) => judged.has(s)).flatMap((s) => judgementsIn(v, s, trust));
   const other = all.filter((j) => {
+    if (j.reportDigest === null) return false;
+    if (j.entry.subject.artifact === digest) return j.reportDigest !== digest;
     const held = subjects.get(j.entry.subject.artifact!)!;
-    return j.reportDigest !== null && !held.some((i) => caseReport.artifacts[i]!.reportDigest === j.reportDigest);
+    return !held.some((i) => caseReport.artifacts[i]!.reportDigest === j.reportDigest);
   });
   if (other.length > 0) {
     const list = other.map((j) => `seq ${j.seq} (${j.reportDigest})`).join(', ');
     throw new JournalError(
-      `judgement(s) ${list} name a report the case does not hold: another report of a case artifact (judged under other engine options: export with those), or a part's own report (add the part to the case as a file)`,
+      `judgement(s) ${list} name a report the case does not hold: another report of a case artifact (judged under other engine options: export with those), a part's own report (add the part to the case as a file), or, on the case itself, a digest other than its own`,
       'REFUSED',
     );
   }
@@ -153,7 +161,8 @@ function caseBundleOf(
   j: { v: JournalVerification; checkpoint: Checkpoint; trust: TrustStore | null; limits?: Record<string, number> },
 ): JournalBundle {
   const { checkpoint } = j;
-  const judgements = caseJudgements(caseReport, j.v, j.trust);
+  const digest = hashValue(caseReport);
+  const judgements = caseJudgements(caseReport, digest, j.v, j.trust);
   const bytes = writeCaseBundle({
     caseReport,
     reports,
@@ -161,5 +170,5 @@ function caseBundleOf(
     checkpoint,
     limits: j.limits,
   });
-  return { bytes, judgements, checkpoint, reportDigest: hashValue(caseReport) };
+  return { bytes, judgements, checkpoint, reportDigest: digest };
 }

@@ -100,15 +100,20 @@ export interface InForce {
   on: CaseArtifactOf | null;
 }
 
-/** The artifact of a case bundle a judgement's subject is: its path, or, for a part of one, none of the case's paths. */
+/**
+ * The artifact of a case bundle a judgement's subject is: its path, or, for a part of one,
+ * none of the case's paths; or the case itself (its digest: a judgement that signs case.json).
+ */
 interface CaseArtifactOf {
   path: string | null;
   sha256: string | null;
+  whole?: boolean;
 }
 
-/** Where each subject of a case bundle's judgements lies: the path of the artifact whose bytes it is. */
+/** Where each subject of a case bundle's judgements lies: the case itself, or the path of the artifact whose bytes it is. */
 function caseArtifactOf(d: CaseBundleDetails | null, subject: string | null): CaseArtifactOf | null {
   if (!d) return null;
+  if (subject !== null && subject === d.caseBundle.digest) return { path: null, sha256: subject, whole: true };
   return { path: d.caseBundle.reports.find((r) => r.sha256 === subject)?.path ?? null, sha256: subject };
 }
 
@@ -153,11 +158,18 @@ export function RejectLine({ r, id }: { r: InForce; id: string }) {
   return (
     <p className="verdict-rejection" id={id} data-testid="verdict-rejection">
       <strong>A reviewer rejected this.</strong> The judgement in force is a signed <strong>reject</strong> (entry #
-      {j.seq}, on {j.pointer === '' ? 'the whole report' : j.pointer}
-      {r.on && (
+      {j.seq}, on{' '}
+      {r.on?.whole && j.pointer === '' ? (
+        <ArtifactOf on={r.on} />
+      ) : (
         <>
-          {' '}
-          of <ArtifactOf on={r.on} />
+          {j.pointer === '' ? 'the whole report' : j.pointer}
+          {r.on && (
+            <>
+              {' '}
+              of <ArtifactOf on={r.on} />
+            </>
+          )}
         </>
       )}
       ) by{' '}
@@ -176,6 +188,12 @@ export function RejectLine({ r, id }: { r: InForce; id: string }) {
 
 /** A case artifact a judgement is on: its path (escaped) and SHA-256, or the value it names when it is a part of one. */
 function ArtifactOf({ on }: { on: CaseArtifactOf }) {
+  if (on.whole)
+    return (
+      <span data-testid="judged-artifact">
+        the case as a whole (case.json), <CopyValue value={on.sha256!} label="the case's digest" />
+      </span>
+    );
   return (
     <span data-testid="judged-artifact">
       {on.path === null ? 'a part of an artifact of the case, ' : <Shown text={on.path} />}{' '}
@@ -334,7 +352,8 @@ export function CarriedContents({ report }: { report: Report }) {
         trustStore={c.integrity.trustStore}
         itemOf={(j) => (
           <>
-            <ArtifactOf on={caseArtifactOf(c, j.subject)!} />: {j.pointer === '' ? 'the whole report' : j.pointer}
+            <ArtifactOf on={caseArtifactOf(c, j.subject)!} />:{' '}
+            {j.pointer !== '' ? j.pointer : j.subject === c.caseBundle.digest ? 'the whole case' : 'the whole report'}
           </>
         )}
       />
