@@ -410,7 +410,7 @@ async function runDirectory(
       const report = await namedSigner(
         buildReport(
           {
-            path,
+            path: shown,
             kind: d.kind,
             sha256: null,
             ...result,

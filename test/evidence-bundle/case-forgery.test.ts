@@ -239,6 +239,17 @@ describe('a forged case bundle', () => {
       expect(failures(f)).toContainEqual(['RPR-EVB-010', 'entry:judgements/000000000000.json']);
       expect(f.authenticity?.status).not.toBe('trusted-signer');
     }
+    // A report's path is outside its digest: swapping two reports' paths keeps the case's digest, and fails 004.
+    const swapped = await verify(
+      await forged(bytes, (x) => {
+        x.reports.get('eps.json')!.artifact.path = 'bundle.json';
+        x.reports.get('bundle.json')!.artifact.path = 'eps.json';
+      }),
+    );
+    expect(failures(swapped)).toEqual([
+      ['RPR-EVB-004', 'entry:reports/000000.json#/artifact/path'],
+      ['RPR-EVB-004', 'entry:reports/000001.json#/artifact/path'],
+    ]);
     // A judgement on the case that names another digest is about a report the bundle does not hold: refused.
     await judge(`sha256:${'cd'.repeat(32)}`);
     await expect(openCaseBundle(j, trust).then((b) => b(caseReport, reports))).rejects.toThrow(

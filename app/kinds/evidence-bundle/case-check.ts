@@ -157,6 +157,17 @@ export function checkCaseReport(st: State, a: CaseArtifact, i: number): Bundled 
   // A directory kind's report names no SHA-256 (the case takes its entries file's from its facts): kind and id say it.
   const sha256 = report.artifact.sha256 === null ? null : a.sha256;
   checkReportArtifact(st, member, report.artifact, { ...a, sha256 }, `the case's artifact ${a.path}`);
+  // The report digest leaves the path out (the same bytes opened anywhere are one report), so
+  // what binds a report to its place in the case is this check: a case bundle's reports name
+  // their artifacts by their paths in the case, and one about another path is another's.
+  if (report.artifact.path !== a.path)
+    st.findings.push(
+      fail(R.report, `${member} is about another artifact than the case's artifact ${a.path}: its path differs`, {
+        pointer: `${ptr(member)}#/artifact/path`,
+        expected: a.path,
+        actual: report.artifact.path ?? null,
+      }),
+    );
   checkTotals(st, member, report, a);
   return { report, digest };
 }
