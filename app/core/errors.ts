@@ -27,3 +27,26 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/**
+ * An artifact's bytes changed between its verification and a later read of the same run (a
+ * kind's case facts, read after its verdict): what that read found is not what was verified.
+ * A case takes the artifact as one it could not verify (engine/case/verify-one.ts), never
+ * its report beside facts of other bytes.
+ */
+export class ChangedWhileReadError extends Error {
+  constructor(
+    /** The artifact, as the message names it. */
+    readonly path: string,
+    /** What differs between the two reads. */
+    readonly what: string,
+  ) {
+    super(`${path} changed while the case read it (${what}): what it offers the case is not what was verified`);
+    this.name = 'ChangedWhileReadError';
+  }
+
+  /** The same error naming the artifact otherwise (a case names it by its path in the case). */
+  named(path: string): ChangedWhileReadError {
+    return new ChangedWhileReadError(path, this.what);
+  }
+}

@@ -4,7 +4,7 @@
  * outcome of its own, so one bad file never stops the others.
  */
 import type { Report } from '../../../shared/report.js';
-import { UsageError } from '../../core/errors.js';
+import { ChangedWhileReadError, UsageError } from '../../core/errors.js';
 import { FileReadError } from '../../core/files.js';
 import type { CaseFacts } from '../../kinds/operations.js';
 import type { EngineOptions } from '../../kinds/types.js';
@@ -31,13 +31,15 @@ export async function verifyForCase(
 ): Promise<CaseOutcome> {
   let facts: CaseFacts = NO_FACTS;
   let factsProblem: string | null = null;
+  let changed: ChangedWhileReadError | null = null;
   const after: AfterRun = async (report, subject, operations, ctx) => {
     if (!operations?.caseFacts) return;
     try {
       facts = await operations.caseFacts(subject, report, ctx);
     } catch (e) {
+      if (e instanceof ChangedWhileReadError) changed = e;
       // Reading a verified artifact's facts should not fail; if it does, the case says so.
-      factsProblem = e instanceof Error ? e.message : String(e);
+      else factsProblem = e instanceof Error ? e.message : String(e);
     }
   };
   let report: Report;
@@ -52,6 +54,15 @@ export async function verifyForCase(
     // bytes however the folder was typed; the error line of the run names it as shown.
     const inCase = inCaseWords(e, message, [path, how.shown ?? rel], rel);
     return { ok: false, unreadable: { path: rel, message: inCase, usage }, said: message };
+  }
+  // Its report is of bytes that are no longer there: not verified, as a file that vanished is not.
+  if (changed !== null) {
+    const said = (changed as ChangedWhileReadError).named(how.shown ?? rel).message;
+    return {
+      ok: false,
+      unreadable: { path: rel, message: (changed as ChangedWhileReadError).named(rel).message, usage: true },
+      said,
+    };
   }
   const part = casePart(rel, report, facts);
   if (factsProblem !== null) part.factsProblem = factsProblem;

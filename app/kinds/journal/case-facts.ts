@@ -10,11 +10,20 @@
  * Every entry and checkpoint is a timeline event; the judgements (review-rationale entries)
  * are listed for the case to keep those on its artifacts.
  */
+import { ChangedWhileReadError } from '../../core/errors.js';
 import { formatHash, newHasher } from '../../core/hash.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
 import { CHECKPOINTS_FILE, ENTRIES_FILE, entryHash, type Entry } from '../../journal/format.js';
+import { MerkleTree } from '../../journal/merkle.js';
 import { streamLines, type RawLine } from '../../journal/read.js';
+import type { JournalVerification } from '../../journal/verify.js';
 import type { CaseFacts } from '../operations.js';
+
+/** What the journal's verification read: the facts must be of the same bytes. */
+export type VerifiedRead = Pick<
+  JournalVerification,
+  'root' | 'entryLines' | 'entriesBytes' | 'checkpointLines' | 'checkpointsBytes'
+>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -66,16 +75,27 @@ const LABELS: Record<string, string> = {
   'journal-repair': 'journal repaired',
 };
 
-export async function journalCaseFacts(dir: string): Promise<CaseFacts> {
+/**
+ * The journal's facts, read a second time after its verification (`verified`: what that read
+ * saw). Streamed as its verification reads it (app/journal/read.ts): memory stays bounded
+ * whatever the journal's size, and the entries file's SHA-256 and Merkle root over every
+ * line are taken on the same read. Throws ChangedWhileReadError when the files are not the
+ * ones verified (a journal written to, or swapped, while the case ran).
+ */
+export async function journalCaseFacts(dir: string, verified?: VerifiedRead): Promise<CaseFacts> {
   const facts: CaseFacts = { identities: [], references: [], events: [], judgements: [] };
-  // Streamed as its verification reads it (app/journal/read.ts): memory stays bounded
-  // whatever the journal's size, and the entries file's SHA-256 is taken on the same read.
   const sha = newHasher();
-  await streamLines(
+  const tree = new MerkleTree();
+  const entries = await streamLines(
     dir,
     ENTRIES_FILE,
-    (lines, texts) => lines.forEach((l, i) => entryFacts(l, texts?.[i], facts)),
-    () => undefined, // a line too long to hold offers nothing; its verification reports it
+    (lines, texts) =>
+      lines.forEach((l, i) => {
+        tree.appendLeaf(l.bytes);
+        entryFacts(l, texts?.[i], facts);
+      }),
+    // A line too long to hold offers nothing (its verification reports it) but its leaf.
+    (l) => tree.appendLeafHash(l.leaf),
     undefined,
     sha,
   );
@@ -87,11 +107,30 @@ export async function journalCaseFacts(dir: string): Promise<CaseFacts> {
     (lines, texts) => lines.forEach((l, i) => checkpointEvent(l, texts?.[i], checkpoints)),
     () => undefined,
   );
+  if (verified) {
+    const now = { root: formatHash(tree.root().toString('hex')), entries, checkpoints: read };
+    const changed = changedSince(verified, now);
+    if (changed) throw new ChangedWhileReadError(dir, changed);
+  }
   // The last line, when it is a checkpoint, is the one the journal's report has a node for.
   const last = checkpoints.at(-1);
   if (last && last.line === read.lines) last.event.node = 'checkpoint:latest';
   for (const c of checkpoints) facts.events.push(c.event);
   return facts;
+}
+
+/** What differs between the verification's read and this one, or null when nothing does. */
+function changedSince(
+  v: VerifiedRead,
+  now: { root: string; entries: { lines: number; size: number }; checkpoints: { lines: number; size: number } },
+): string | null {
+  if (now.entries.lines !== v.entryLines || now.root !== v.root)
+    return `${ENTRIES_FILE}: ${v.entryLines} line(s) with root ${v.root} verified, ${now.entries.lines} with root ${now.root} read`;
+  if (now.entries.size !== v.entriesBytes)
+    return `${ENTRIES_FILE}: ${v.entriesBytes} bytes verified, ${now.entries.size} read`;
+  if (now.checkpoints.lines !== v.checkpointLines || now.checkpoints.size !== v.checkpointsBytes)
+    return `${CHECKPOINTS_FILE}: ${v.checkpointLines} line(s), ${v.checkpointsBytes} bytes verified; ${now.checkpoints.lines}, ${now.checkpoints.size} read`;
+  return null;
 }
 
 function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts): void {

@@ -5,7 +5,11 @@ import { verifyJournal } from '../../journal/verify.js';
 import type { DirectoryKindCode } from '../types.js';
 import { FINDINGS_LIMIT } from '../../core/findings.js';
 // What it offers a reviewer's case: small, loaded with the kind's code (no import per artifact).
-import { journalCaseFacts } from './case-facts.js';
+import { journalCaseFacts, type VerifiedRead } from './case-facts.js';
+import type { KindContext } from '../types.js';
+
+/** What each run's verification read, by its context (the same for its case facts: engine/run.ts), so the facts are checked to be of those bytes. */
+const verifiedReads = new WeakMap<KindContext, VerifiedRead>();
 
 export const journalCode: DirectoryKindCode = {
   async verifyDir(dir, ctx) {
@@ -16,13 +20,17 @@ export const journalCode: DirectoryKindCode = {
       progress: (f) => ctx.progress(f, 'journal'),
       ...(max !== undefined ? { maxFindingsPerRule: max } : {}),
     });
+    const { root, entryLines, entriesBytes, checkpointLines, checkpointsBytes } = v;
+    verifiedReads.set(ctx, { root, entryLines, entriesBytes, checkpointLines, checkpointsBytes });
     return {
       ...journalKindResult(v),
       authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null),
     };
   },
   operations: {
-    caseFacts: async (subject) =>
-      subject.dir === undefined ? { identities: [], references: [], events: [] } : journalCaseFacts(subject.dir),
+    caseFacts: async (subject, _report, ctx) =>
+      subject.dir === undefined
+        ? { identities: [], references: [], events: [] }
+        : journalCaseFacts(subject.dir, verifiedReads.get(ctx)),
   },
 };
