@@ -116,7 +116,7 @@ export function caseStates(entries: readonly HashedEntry[], trustStore: TrustSto
     }
     const decision = (Object.keys(KIND_OF_DECISION) as Decision[]).find((d) => KIND_OF_DECISION[d] === e.kind);
     if (!decision) continue;
-    const problem = transitionProblem(e, decision, byHash, trustStore);
+    const problem = transitionProblem(e, decision, byHash, trustStore, 'recorded');
     if (problem) {
       findings.push(
         fail(problem.rule, problem.message, {
@@ -148,12 +148,19 @@ interface Problem {
   actual?: string;
 }
 
-/** Every reason a transition entry is not a valid transition, first one wins (RPR-QUAR-001..007). */
+/**
+ * Every reason a transition entry is not a valid transition, first one wins (RPR-QUAR-001..007).
+ * `when` says whose key status counts: a decision about to be signed needs an active key; one
+ * the journal already holds was made before its key was retired, if it was, and stands (its
+ * signature's RPR-JOURNAL-010 says the key is retired), while a revoked key's never does,
+ * since revoking says its signatures cannot be trusted, whenever they were made.
+ */
 export function transitionProblem(
   e: Pick<Entry, 'body' | 'author' | 'subject'>,
   decision: Decision,
   byHash: ReadonlyMap<string, CaseState>,
   trustStore: TrustStore | null,
+  when: 'new' | 'recorded' = 'new',
 ): Problem | null {
   const ref = e.body['case'];
   if (!isHashString(ref))
@@ -188,7 +195,7 @@ export function transitionProblem(
         expected: t.roles.join('|'),
         actual: k?.role ?? 'unknown',
       };
-    if (k.status !== 'active')
+    if (when === 'new' ? k.status !== 'active' : k.status === 'revoked')
       return {
         rule: 'RPR-QUAR-006',
         message: `${decision} of ${c.caseId} is signed by a ${k.status} key`,
