@@ -23,6 +23,12 @@ export interface TornTail {
   file: string;
   /** Offset where the torn bytes start (the length the file has after a repair). */
   offset: number;
+  /** How many bytes follow the last newline. */
+  length: number;
+  /**
+   * The torn bytes, when they were held: a streamed tail longer than MAX_LINE_BYTES is not
+   * (memory stays bounded), and then this is empty while `length` says how long it is.
+   */
   bytes: Buffer;
 }
 
@@ -46,7 +52,8 @@ export function splitLines(name: string, buf: Buffer): Omit<RawFile, 'exists'> {
     lines.push({ line: ++n, offset: pos, bytes: buf.subarray(pos, nl) });
     pos = nl + 1;
   }
-  const torn = pos < buf.length ? { file: name, offset: pos, bytes: buf.subarray(pos) } : null;
+  const torn =
+    pos < buf.length ? { file: name, offset: pos, length: buf.length - pos, bytes: buf.subarray(pos) } : null;
   return { name, lines, torn, size: buf.length, data: buf };
 }
 
@@ -196,10 +203,10 @@ async function streamOpened(
       name,
       exists: true,
       lines: n,
-      torn: { file: name, offset: pendingAt, bytes: Buffer.from(`(${long.length} bytes)`) },
+      torn: { file: name, offset: pendingAt, length: long.length, bytes: Buffer.alloc(0) },
       size: pendingAt,
     };
-  const torn = pending.length > 0 ? { file: name, offset: pendingAt, bytes: pending } : null;
+  const torn = pending.length > 0 ? { file: name, offset: pendingAt, length: pending.length, bytes: pending } : null;
   return { name, exists: true, lines: n, torn, size: pendingAt };
 }
 

@@ -274,12 +274,16 @@ function checkSignature(
 }
 
 function tornFinding(t: TornTail, lines: number, dir: string): Finding {
+  const pointer =
+    t.file === ENTRIES_FILE
+      ? entryPointer(lines + 1)
+      : t.file === NOTES_FILE
+        ? notePointer(lines + 1)
+        : checkpointPointer(lines + 1);
   return fail(
     'RPR-JOURNAL-013',
-    `${t.file} ends with a torn line: ${t.bytes.length} byte(s) after the last newline (a write was cut short). Nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' to truncate it (the repair is journaled)`,
-    {
-      pointer: t.file === ENTRIES_FILE ? entryPointer(lines + 1) : checkpointPointer(lines + 1),
-    },
+    `${t.file} ends with a torn line: ${t.length} byte(s) after the last newline (a write was cut short). Nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' to truncate it (the repair is journaled)`,
+    { pointer },
   );
 }
 
@@ -332,7 +336,7 @@ export async function verifyJournal(
   );
   ns.finish(cs.out.latest);
   return {
-    ...finish(dir, pass, ef, cf, es, cs, opts),
+    ...finish(dir, pass, { ef, cf, nf }, es, cs, opts),
     latestNote: ns.latest,
     notesEnd: { offset: nf.size, line: nf.lines },
   };
@@ -452,7 +456,7 @@ export function verifyFiles(
     torn: f.torn,
     size: f.torn ? f.torn.offset : f.size,
   });
-  return finish(dir, pass, streamed(ef), streamed(cf), es, cs, opts);
+  return finish(dir, pass, { ef: streamed(ef), cf: streamed(cf), nf: null }, es, cs, opts);
 }
 
 function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTree): Pass {
@@ -486,8 +490,7 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
 function finish(
   dir: string,
   pass: Pass,
-  ef: StreamedFile,
-  cf: StreamedFile,
+  { ef, cf, nf }: { ef: StreamedFile; cf: StreamedFile; nf: StreamedFile | null },
   es: EntrySteps,
   cs: CheckpointSteps,
   opts: VerifyOptions,
@@ -499,13 +502,11 @@ function finish(
     findings.unshift(fail('RPR-JOURNAL-001', `${ENTRIES_FILE} is missing`, { pointer: `entry:${ENTRIES_FILE}` }));
   if (!cf.exists && (ef.lines > 0 || !ef.exists))
     findings.push(fail('RPR-JOURNAL-001', `${CHECKPOINTS_FILE} is missing`, { pointer: `entry:${CHECKPOINTS_FILE}` }));
-  for (const [t, f] of [
-    [ef.torn, ef],
-    [cf.torn, cf],
-  ] as const) {
-    if (!t) continue;
-    torn.push(t);
-    findings.push(tornFinding(t, f.lines, dir));
+  // A torn line of any of the three files a write appends to (docs/journal.md, crash states).
+  for (const f of [ef, cf, nf]) {
+    if (!f?.torn) continue;
+    torn.push(f.torn);
+    findings.push(tornFinding(f.torn, f.lines, dir));
   }
   const size = tree.size;
   if (es.future) findings.push(futureFinding(es.future));
@@ -1062,7 +1063,7 @@ export async function verifyJournalSince(
       anchor.record.checkpoints,
     );
     const ns = new NoteSteps(pass, anchor.firstHash, ef.lines);
-    await streamLines(
+    const nf = await streamLines(
       dir,
       NOTES_FILE,
       (lines, texts) => lines.forEach((raw, i) => ns.step(raw, texts?.[i])),
@@ -1077,7 +1078,7 @@ export async function verifyJournalSince(
         `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it; the quarantine case rules need the whole journal ('journal verify' without --since)`,
       ),
     );
-    return { ...finish(dir, pass, ef, cf, es, cs, opts, false), latestNote: ns.latest };
+    return { ...finish(dir, pass, { ef, cf, nf }, es, cs, opts, false), latestNote: ns.latest };
   } catch (e) {
     // A checkpoint or note after the held one for a tree smaller than it: the index pointed at the wrong place.
     if (e instanceof RangeError) return null;
