@@ -10,6 +10,7 @@ import { openJournalFile } from './frontier.js';
 import { isMissing, MAX_WHOLE_FILE_BYTES, readFailure, readOpened, readRegularFile } from '../core/files.js';
 import { CHECKPOINTS_FILE, ENTRIES_FILE } from './format.js';
 import { JournalError } from './errors.js';
+import { leafHash } from './merkle.js';
 
 export interface RawLine {
   /** 1-based line number in its file. */
@@ -190,7 +191,7 @@ async function streamOpened(
     } catch {
       texts = undefined;
     }
-    onLines(lines, texts);
+    handOver(lines, texts, onLines, onOverlong);
     pending = buf.subarray(last + 1);
     pendingAt += last + 1;
     if (pending.length > MAX_LINE_BYTES) {
@@ -208,6 +209,31 @@ async function streamOpened(
     };
   const torn = pending.length > 0 ? { file: name, offset: pendingAt, length: pending.length, bytes: pending } : null;
   return { name, exists: true, lines: n, torn, size: pendingAt };
+}
+
+/**
+ * Hands over one chunk's complete lines, each line longer than MAX_LINE_BYTES as `overlong`
+ * (in file order with the others). The limit is a property of the line, not of where the
+ * chunks fall: a line that began in the bytes kept from the chunk before (up to
+ * MAX_LINE_BYTES of them) and ends in this one is up to MAX_LINE_BYTES + CHUNK_BYTES long,
+ * held here once, and is reported like one that never fitted (its leaf hash is the same).
+ */
+function handOver(
+  lines: RawLine[],
+  texts: string[] | undefined,
+  onLines: (lines: RawLine[], texts: string[] | undefined) => void,
+  onOverlong: (l: OverlongLine) => void,
+): void {
+  let from = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.bytes.length <= MAX_LINE_BYTES) continue;
+    if (i > from) onLines(lines.slice(from, i), texts?.slice(from, i));
+    onOverlong({ line: l.line, offset: l.offset, length: l.bytes.length, leaf: leafHash(l.bytes) });
+    from = i + 1;
+  }
+  if (from === 0) onLines(lines, texts);
+  else if (from < lines.length) onLines(lines.slice(from), texts?.slice(from));
 }
 
 /** One of a journal's files as the workbench's editor shows it: its bytes, or why not. */
