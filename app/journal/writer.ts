@@ -58,7 +58,7 @@ import {
 import { ContinuedTree, leafHash, verifyConsistency, type MerkleView } from './merkle.js';
 import { checkpointBody, signNote } from './note.js';
 import { PROOF_TYPE, type InclusionProof } from './proofs.js';
-import { readJournalFiles, type TornTail } from './read.js';
+import { MAX_LINE_BYTES, readJournalFile, readJournalFiles, type TornTail } from './read.js';
 import { CLOCK_TOLERANCE_MS, compareTimestamps } from './verify.js';
 
 export interface AppendInput {
@@ -225,6 +225,9 @@ export class JournalWriter {
 
   /** Opens (creating when allowed) and locks the journal, and checks that it verifies from its last trusted state. */
   static async open(dir: string, opts: OpenOptions = {}): Promise<JournalWriter> {
+    // A signer the store refuses is refused before the directory is touched: no file made,
+    // none rebuilt or stamped (append checks again, for a writer opened without its signer).
+    if (opts.signer && opts.trustStore) refuseSigner(opts.signer.keyId, opts.trustStore, dir);
     const madeDir = await prepareDir(dir, opts.create ?? true);
     let lock: HeldLock;
     try {
@@ -319,6 +322,13 @@ export class JournalWriter {
       },
       signer,
     );
+    // A line a reader would not hold whole fails verification (RPR-JOURNAL-002): never written.
+    const lineBytes = Buffer.byteLength(line, 'utf8') + 1;
+    if (lineBytes > MAX_LINE_BYTES)
+      throw new JournalError(
+        `not recorded: the entry would be a line of ${lineBytes} bytes, over the ${MAX_LINE_BYTES} a journal line may hold (its body or rationale is too long). Nothing was written`,
+        'USAGE',
+      );
     const leaf = leafHash(line);
     const grown = this.tree.grow(leaf);
     const root = frontierRoot(grown.frontier)!;
@@ -659,8 +669,10 @@ export async function repairJournal(
   // One lock for the whole repair: nobody can write between the truncation and its record.
   const w = await JournalWriter.open(dir, { ...opts, signer, create: false, allowTorn: true });
   try {
-    const files = await readJournalFiles(dir);
-    const torn = [files.entries.torn, files.checkpoints.torn].filter((t): t is TornTail => t !== null);
+    // The notes file too: a crash while its line was written leaves a torn tail that the
+    // next note's append would continue (one line of two notes), failing the journal for good.
+    const [files, notes] = await Promise.all([readJournalFiles(dir), readJournalFile(dir, NOTES_FILE)]);
+    const torn = [files.entries.torn, files.checkpoints.torn, notes.torn].filter((t): t is TornTail => t !== null);
     if (torn.length === 0) return null;
     const truncated = torn.map((t) => ({
       file: t.file,

@@ -7,12 +7,13 @@
  * earlier note on the same artifact that nothing supersedes yet. Each refusal exits 3, writes
  * nothing, and leaves the journal verifying and writable.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSigner } from '../../app/core/keys.js';
 import { appendEntry, verifyJournal } from '../../app/journal/index.js';
 import { recordNote } from '../../app/journal/notes.js';
+import { MAX_LINE_BYTES } from '../../app/journal/read.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
 import { makeKeys, tmp, writeJson } from './helpers.js';
 
@@ -74,6 +75,32 @@ describe('the writer refuses a signer the trust store does not list, has revoked
     await expectVerifies(dir, keys.trust);
     // Still writable by a key the store trusts.
     await appendEntry(dir, input, keys.officer, { ...opts, trustStore: keys.trust });
+    await expectVerifies(dir, keys.trust);
+  });
+
+  it('a refused signer leaves the directory as it was: no derived file made, no file stamped', async () => {
+    const { dir, keys, revoked } = await setUp();
+    // A journal as a copy leaves it: its two files alone (the derived ones are rebuilt by a writer).
+    for (const f of ['notes.jsonl', 'tree.bin', 'index.bin', 'state.json']) rmSync(join(dir, f), { force: true });
+    const look = () => readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs, statSync(join(dir, f)).size]);
+    const before = look();
+    const input = { kind: 'replay-drift' as const, subject: { claimRef: 'claim:x' }, body: { drift: 1 } };
+    await expect(appendEntry(dir, input, revoked, { ...opts, trustStore: keys.trust })).rejects.toMatchObject({
+      code: 'REFUSED',
+    });
+    expect(look()).toEqual(before);
+  });
+
+  it('an entry whose line a reader would not hold whole (over MAX_LINE_BYTES) is refused, nothing written', async () => {
+    const { dir, keys, snapshot } = await setUp();
+    const before = snapshot();
+    const body = { text: 'x'.repeat(MAX_LINE_BYTES) };
+    const input = { kind: 'replay-drift' as const, subject: { claimRef: 'claim:x' }, body };
+    await expect(appendEntry(dir, input, keys.reviewer, { ...opts, trustStore: keys.trust })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringMatching(/^not recorded: the entry would be a line of \d+ bytes, over the \d+ /),
+    });
+    expect(snapshot()).toEqual(before);
     await expectVerifies(dir, keys.trust);
   });
 

@@ -278,11 +278,17 @@ async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
 }
 
 async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal repair DIR --key KEYFILE [--json]';
-  const { values, positionals } = parse(args, { key: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  const usage = 'reprise journal repair DIR --key KEYFILE [--trust-store FILE] [--json]';
+  const { values, positionals } = parse(
+    args,
+    { key: { type: 'string' }, 'trust-store': { type: 'string' }, json: { type: 'boolean' } },
+    usage,
+  );
   const dir = one(positionals, 'DIR', usage);
   const signer = await loadSigner(str(values['key'], 'key', usage));
-  const r = await repairJournal(dir, signer);
+  // With a store, the repair's signer is checked as any writer's is (unknown, revoked, retired: refused).
+  const trustStore = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
+  const r = await repairJournal(dir, signer, { trustStore });
   if (values['json'])
     io.out(
       JSON.stringify(
