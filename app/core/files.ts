@@ -329,9 +329,25 @@ export async function readRegularFile(path: string, max = MAX_FLAG_FILE_BYTES): 
   }
 }
 
-/** readRegularFile as text (UTF-8, no validation: a caller that needs strict UTF-8 decodes the bytes itself). */
+/** readRegularFile as text (UTF-8, no validation: for files Reprise wrote itself, a lock's). */
 export async function readRegularText(path: string, max = MAX_FLAG_FILE_BYTES): Promise<string> {
   return (await readRegularFile(path, max)).toString('utf8');
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The text a person wrote in a file (a note, a rationale) that will be signed: strictly
+ * UTF-8, or a UsageError saying it is not. A lenient decode would sign U+FFFD where the
+ * bytes were, a text nobody wrote. `what` names the file as the user gave it (`--body-file`).
+ */
+export async function readUtf8File(path: string, what: string, max = MAX_FLAG_FILE_BYTES): Promise<string> {
+  const bytes = await readRegularFile(path, max);
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new UsageError(`${what} ${path} is not UTF-8 text`, 'bad-file');
+  }
 }
 
 /** The synchronous check for callers that must not await (a flag checked at parse time): a regular file, readable. */

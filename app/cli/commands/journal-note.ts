@@ -11,7 +11,7 @@
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
-import { readFailure, readRegularFile } from '../../core/files.js';
+import { FileReadError, readFailure, readUtf8File } from '../../core/files.js';
 import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { safeText } from '../../core/text.js';
@@ -35,14 +35,10 @@ function dirOf(positionals: string[], usage: string): string {
 
 async function noteText(path: unknown, usage: string): Promise<string> {
   if (typeof path !== 'string' || path === '') throw new UsageError(`--body-file is required\nusage: ${usage}`);
-  const bytes = await readRegularFile(path, MAX_NOTE_BYTES).catch((e: unknown) => {
+  return readUtf8File(path, '--body-file', MAX_NOTE_BYTES).catch((e: unknown) => {
+    if (e instanceof UsageError && !(e instanceof FileReadError)) throw e;
     throw new UsageError(`cannot read --body-file ${path}: ${readFailure(e)}`, 'path');
   });
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`--body-file ${path} is not UTF-8 text`);
-  }
 }
 
 export async function noteCmd(args: string[], io: CliIO): Promise<ExitCode> {

@@ -5,7 +5,7 @@
  * Exit codes: list/show give the journal's verdict (0, 1, 2); a refused transition exits 1;
  * usage, lock and I/O errors exit 3.
  */
-import { readFailure, readRegularText } from '../../core/files.js';
+import { FileReadError, readFailure, readUtf8File } from '../../core/files.js';
 import { EXIT, exitOfVerdict, verdictOf, type ExitCode } from '../../../shared/report.js';
 import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
@@ -153,8 +153,9 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
     throw new UsageError('--rationale and --rationale-file exclude each other');
   if (typeof values['rationale-file'] === 'string') {
     try {
-      rationale = await readRegularText(values['rationale-file']);
+      rationale = await readUtf8File(values['rationale-file'], '--rationale-file');
     } catch (e) {
+      if (e instanceof UsageError && !(e instanceof FileReadError)) throw e;
       throw new UsageError(`cannot read ${values['rationale-file']}: ${readFailure(e)}`, 'path');
     }
   } else rationale = typeof values['rationale'] === 'string' ? values['rationale'] : '';
