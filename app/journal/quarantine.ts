@@ -36,15 +36,30 @@ export interface CaseWriteResult extends AppendResult {
   case: CaseState;
 }
 
-/** The writer's quarantine entries as hashed entries, the case fold's input (skipping damaged lines: verify reports those). */
+/**
+ * The writer's quarantine entries as hashed entries, the case fold's input (skipping damaged
+ * lines: verify reports those). The seqs come from the writer's state, which is sealed
+ * (trusted-state.ts: a list edited to drop a transition is not trusted, and the journal is then
+ * verified and folded in full). What can be checked here cheaply is checked too: a seq listed
+ * twice or out of order, or a line that is not a quarantine entry with that seq, is not folded
+ * (it is no transition of this journal), so no list can add to a case's history.
+ */
 async function hashedEntries(w: JournalWriter): Promise<HashedEntry[]> {
   const out: HashedEntry[] = [];
+  let last = -1;
   for (const { seq, text } of await w.quarantineLines()) {
+    if (seq <= last) continue;
+    last = seq;
     try {
       const p = parseCanonical(text);
-      const v = p.value;
-      if (p.warnings.length === 0 && checkEntryShape(v, '').length === 0)
-        out.push({ entry: v as Entry, hash: entryHash(v as Entry), line: seq + 1 });
+      const v = p.value as Entry;
+      if (
+        p.warnings.length === 0 &&
+        checkEntryShape(v, '').length === 0 &&
+        v.seq === seq &&
+        v.kind.startsWith('quarantine-')
+      )
+        out.push({ entry: v, hash: entryHash(v), line: seq + 1 });
     } catch {
       /* damaged line: not a transition */
     }

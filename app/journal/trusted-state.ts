@@ -4,11 +4,11 @@
  * out in O(log n) reads, or else from a full verification, which refuses a journal that does
  * not verify and rebuilds the derived files (tree.bin, index.bin, state.json).
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, type KeyObject } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { formatHash, ZERO_HASH } from '../core/hash.js';
-import { parseCanonical } from '../core/jcs.js';
-import { verifyBytes } from '../core/keys.js';
+import { formatHash, hashBytes, ZERO_HASH } from '../core/hash.js';
+import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
+import { isSignatureString, signBytes, verifyBytes, type Signer, type TrustStore } from '../core/keys.js';
 import { JournalError } from './errors.js';
 import {
   checkEntryShape,
@@ -63,9 +63,99 @@ export interface WriterState {
   /** The newest checkpoint verified: the next append must extend it (RFC 9162 consistency). */
   trusted: { line: string; offset: number; checkpoint: Checkpoint } | null;
   quarantine: number[];
+  /** The verification this state stands for (`verificationContext`): recorded with it, and required to be this writer's for it to be trusted. */
+  verifiedUnder: string;
+  /** The key that seals the state when this writer records it (`sealerFor`); null: recorded unsealed, which no writer trusts. */
+  sealer: Signer | null;
+  /** The tree size when this state was taken from a sealed state.json; while it is unchanged, that file still describes the journal and is left as it is. */
+  sealedSize: number | null;
+}
+
+/**
+ * Why state.json is sealed, what the seal covers, and under which verification a state is trusted.
+ *
+ * A writer trusts the state instead of verifying the journal, so everything in it that a write
+ * relies on must be as the last writer left it: the tree size, head, frontier and checkpoint
+ * (each also checked against the files), and the rest, which nothing cheap can recompute: the
+ * quarantine entries' seqs (the case fold reads only those: drop a release and the case could be
+ * released again), the origin the notes are signed under, the line counts the index records,
+ * and which verification the state stands for. The file identities catch a change to the
+ * journal's files, not to state.json itself. So the writer signs the state: `seal` is an
+ * Ed25519 signature, by the writer's own key, over a domain tag and the state's canonical JSON
+ * (every member but `seal`, unknown ones included). A writer trusts the state only when the seal
+ * verifies with a key it trusts (the store's, not revoked; without a store, its own), so an edit
+ * by anyone without such a key (a text editor, a script, a copy of another state) is caught and
+ * the journal verified in full, which rebuilds the state. A holder of a trusted key who forges a
+ * state is not stopped here (what they could then write still fails `journal verify`, and a held
+ * checkpoint or a witness catches a rewrite); that is the limit docs/journal.md states for the
+ * local state. A recomputed digest (an unkeyed hash of the state) would stop only an accident.
+ * A writer opened without a key of its own (a witness) records an unsealed state, which the next
+ * writer does not trust, unless it appended nothing: then it leaves the sealed state as it is.
+ * A state written before seals existed is verified in full once, and sealed from then on.
+ *
+ * `verifiedUnder` says what the verification behind the state checked: with a trust store,
+ * every signature against that store's content, named by its digest (`trustStoreDigest`: keys,
+ * public keys, roles, statuses; not its path or labels, which change no verdict); without one,
+ * the signer's own signatures only. A state made under no store, or under a store whose content
+ * differs (a key revoked, a role changed), says nothing about this store: it is not trusted, and
+ * the full verification decides (and refuses a journal that fails under the store given now).
+ * Between writers with the same store (or the same key, without one) the append stays O(1).
+ */
+const SEAL_DOMAIN = 'reprise.journal-state-seal/v1\n';
+
+/** What state.json carries beyond the recorded state (frontier.ts, TrustedState). */
+interface SealFields {
+  verifiedUnder: string;
+  seal: { signer: string; sig: string } | null;
+}
+
+/** The content of a trust store that decides a verification, as a digest: the same keys, public keys, roles and statuses give the same digest, whatever the file's path, order or labels. */
+export function trustStoreDigest(trust: TrustStore): string {
+  const ids = [...new Set(trust.keys.map((k) => k.keyId))].sort();
+  const keys = ids.map((keyId) => {
+    const k = trust.get(keyId)!;
+    return { keyId, publicKey: k.publicKeyB64, role: k.role, status: k.status };
+  });
+  return hashBytes(canonicalizeValue({ type: 'reprise.trust-store-content/v1', keys }));
+}
+
+/** What a verification with these options checks: every signature against a store's content, or (without one) the signer's own. */
+export function verificationContext(opts: OpenOptions): string {
+  if (opts.trustStore) return `trust-store:${trustStoreDigest(opts.trustStore)}`;
+  return opts.signer ? `own-key:${opts.signer.keyId}` : 'none';
+}
+
+/** The key this writer seals its state with: its signer, when a writer under the same options would trust that key. */
+function sealerFor(opts: OpenOptions): Signer | null {
+  const s = opts.signer;
+  if (!s) return null;
+  if (!opts.trustStore) return s;
+  const k = opts.trustStore.get(s.keyId);
+  return k && k.status !== 'revoked' && k.publicKeyB64 === s.publicKeyB64 ? s : null;
+}
+
+const sealedBytes = (state: object): Buffer => Buffer.from(SEAL_DOMAIN + canonicalizeValue(state), 'utf8');
+
+/** Whether the recorded state is sealed by a key this writer trusts, under the verification this writer makes. */
+function sealHolds(rec: TrustedState, opts: OpenOptions): boolean {
+  const { seal, ...rest } = rec as TrustedState & Partial<SealFields>;
+  if (rest.verifiedUnder !== verificationContext(opts)) return false;
+  if (typeof seal !== 'object' || seal === null || typeof seal.signer !== 'string' || !isSignatureString(seal.sig))
+    return false;
+  const key = keyFor(seal.signer, opts);
+  return key !== undefined && key.status !== 'revoked' && verifyBytes(key.publicKey, sealedBytes(rest), seal.sig);
+}
+
+/** The key this writer checks `keyId`'s signatures with: the store's; without one, its own signer's only. */
+function keyFor(keyId: string, opts: OpenOptions): { publicKey: KeyObject; status: string } | undefined {
+  if (opts.trustStore) return opts.trustStore.get(keyId);
+  return keyId === opts.signer?.keyId ? { publicKey: opts.signer.publicKey, status: 'active' } : undefined;
 }
 
 export async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: WriterState): Promise<void> {
+  // Nothing appended since a sealed state was read: it still describes the files (left
+  // unstamped), and a writer without a key of its own (a witness) keeps it trusted.
+  if (st.sealedSize === tree.size) return;
   await stampFiles(fhs);
   const [entries, checkpoints, notes, treeId, index] = await Promise.all([
     identityOf(fhs.entries),
@@ -74,7 +164,7 @@ export async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: W
     identityOf(fhs.tree),
     identityOf(fhs.index),
   ]);
-  await writeState(dir, {
+  const state: TrustedState & Omit<SealFields, 'seal'> = {
     type: STATE_TYPE,
     treeSize: tree.size,
     origin: st.origin,
@@ -87,7 +177,11 @@ export async function saveState(dir: string, fhs: Handles, tree: TreeFile, st: W
     checkpoint: st.trusted ? { line: st.trusted.line, offset: st.trusted.offset } : null,
     quarantine: st.quarantine,
     files: { entries, checkpoints, notes, tree: treeId, index },
-  });
+    verifiedUnder: st.verifiedUnder,
+  };
+  const seal = st.sealer ? { signer: st.sealer.keyId, sig: signBytes(st.sealer, sealedBytes(state)) } : null;
+  const sealed: TrustedState & SealFields = { ...state, seal };
+  await writeState(dir, sealed);
 }
 
 /**
@@ -104,10 +198,11 @@ async function stampFiles(fhs: Handles): Promise<void> {
 }
 
 /**
- * The fast way in: state.json matches the files as the last writer left them, and what it
- * records checks out against them (tree file sizes, frontier, the trusted checkpoint's line,
- * root and signature, the last entry's leaf and hash): O(log n) reads. Null, and the caller
- * verifies in full, at the first doubt.
+ * The fast way in: state.json is sealed by a key this writer trusts and stands for the
+ * verification this writer would make (see the note on SEAL_DOMAIN), it matches the files as the last writer
+ * left them, and what it records checks out against them (tree file sizes, frontier, the trusted
+ * checkpoint's line, root and signature, the last entry's leaf and hash): O(log n) reads. Null,
+ * and the caller verifies in full, at the first doubt.
  */
 export async function fromTrustedState(
   dir: string,
@@ -115,7 +210,7 @@ export async function fromTrustedState(
   opts: OpenOptions,
 ): Promise<{ tree: TreeFile; state: WriterState } | null> {
   const rec = await readState(dir);
-  if (!rec) return null;
+  if (!rec || !sealHolds(rec, opts)) return null;
   const now = {
     entries: await identityOf(fhs.entries),
     checkpoints: await identityOf(fhs.checkpoints),
@@ -150,6 +245,9 @@ export async function fromTrustedState(
         notesEnd: rec.notesEnd,
         trusted,
         quarantine: [...rec.quarantine],
+        verifiedUnder: verificationContext(opts),
+        sealer: sealerFor(opts),
+        sealedSize: n,
       },
     };
   } catch {
@@ -171,12 +269,12 @@ async function trustedCheckpoint(
   const cp = recognizeCheckpoint(rec.checkpoint.line)?.cp;
   if (!cp || cp.treeSize > tree.size || formatHash(tree.root(cp.treeSize).toString('hex')) !== cp.rootHash)
     return undefined;
-  const key = opts.trustStore
-    ? opts.trustStore.get(cp.signer)
-    : cp.signer === opts.signer?.keyId
-      ? { publicKey: opts.signer.publicKey, status: 'active' }
-      : null;
-  // A key this writer cannot look up was checked when the state was recorded, and the files are as that writer left them.
+  const key = keyFor(cp.signer, opts);
+  // With a store, the signer must be one it lists and has not revoked (the state was verified
+  // under this very store, so an honest state always passes). Without one, another author's
+  // key cannot be looked up: the sealed state says the files are as a writer with this
+  // writer's key left them, and that writer checked what it could.
+  if (opts.trustStore && !key) return undefined;
   if (key && (key.status === 'revoked' || !verifyBytes(key.publicKey, unsignedDigest(cp), cp.sig))) return undefined;
   return { line: rec.checkpoint.line, offset: rec.checkpoint.offset, checkpoint: cp };
 }
@@ -233,6 +331,9 @@ export async function fromFullVerification(
     notesEnd: v.notesEnd ?? { offset: 0, line: 0 },
     trusted: await latestTrusted(fhs, v),
     quarantine: v.entries.map((p) => p.entry.seq),
+    verifiedUnder: verificationContext(opts),
+    sealer: sealerFor(opts),
+    sealedSize: null,
   };
   if (!torn) await saveState(dir, fhs, tree, state).catch(() => undefined);
   return { tree, state };
