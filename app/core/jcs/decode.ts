@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { constants, isUtf8 } from 'node:buffer';
 import { JcsError } from './errors.js';
 
 /**
@@ -11,5 +11,18 @@ export function decodeJsonBytes(bytes: Uint8Array): string {
     throw new JcsError('ERR_BOM', 'a byte-order mark precedes the JSON text', undefined);
   }
   if (!isUtf8(bytes)) throw new JcsError('ERR_UTF8', 'the input is not valid UTF-8');
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  try {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  } catch (e) {
+    // V8 holds no string past its limit (about 512 Mi UTF-16 code units): a well-formed text
+    // that large cannot be parsed as one JSON text here, which is not a syntax error.
+    if (!(e instanceof RangeError) && (e as { code?: string }).code !== 'ERR_STRING_TOO_LONG') throw e;
+    throw new JcsError(
+      'ERR_LIMIT',
+      `the text (${bytes.byteLength} bytes) is longer than the longest string this engine holds (${MAX_STRING_LENGTH} characters), so it cannot be read as one JSON text`,
+    );
+  }
 }
+
+/** V8's longest string on 64-bit platforms (buffer.constants.MAX_STRING_LENGTH). */
+const MAX_STRING_LENGTH = constants.MAX_STRING_LENGTH;
