@@ -40,13 +40,14 @@ function parsed(l: RawLine, text: string | undefined): Record<string, unknown> |
 function checkpointEvent(
   l: RawLine,
   text: string | undefined,
-  out: { line: number; event: CaseFacts['events'][number] }[],
+  out: { line: number; root: string | null; event: CaseFacts['events'][number] }[],
 ): void {
   const c = parsed(l, text);
   const at = str(c?.['timestampUtc']);
   if (!c || !at) return;
   out.push({
     line: l.line,
+    root: str(c['rootHash']),
     event: {
       atUtc: at,
       pointer: `entry:${CHECKPOINTS_FILE}:line:${l.line}`,
@@ -100,7 +101,7 @@ export async function journalCaseFacts(dir: string, verified?: VerifiedRead): Pr
     sha,
   );
   facts.sha256 = formatHash(sha.digest('hex'));
-  const checkpoints: { line: number; event: CaseFacts['events'][number] }[] = [];
+  const checkpoints: { line: number; root: string | null; event: CaseFacts['events'][number] }[] = [];
   const read = await streamLines(
     dir,
     CHECKPOINTS_FILE,
@@ -112,9 +113,14 @@ export async function journalCaseFacts(dir: string, verified?: VerifiedRead): Pr
     const changed = changedSince(verified, now);
     if (changed) throw new ChangedWhileReadError(dir, changed);
   }
-  // The last line, when it is a checkpoint, is the one the journal's report has a node for.
+  // The last line, when it is a checkpoint, is the one the journal's report has a node for;
+  // its root is the journal's id (the report's artifact.id), which an exported report of the
+  // journal names it by.
   const last = checkpoints.at(-1);
-  if (last && last.line === read.lines) last.event.node = 'checkpoint:latest';
+  if (last && last.line === read.lines) {
+    last.event.node = 'checkpoint:latest';
+    if (last.root) facts.identities.push({ value: last.root, pointer: `entry:${CHECKPOINTS_FILE}:line:${last.line}` });
+  }
   for (const c of checkpoints) facts.events.push(c.event);
   return facts;
 }
