@@ -19,7 +19,7 @@ const body = { rationale: 'the replay matched within its band', decision: 'accep
 const input = (i: number) => ({ kind: 'review-rationale' as const, subject: { claimRef: `claim:${i}` }, body });
 
 async function journalOf(k: Keys, n: number, dir = join(tmp(), 'j')): Promise<string> {
-  const w = await JournalWriter.open(dir, { fsync: false, signer: k.reviewer });
+  const w = await JournalWriter.open(dir, { fsync: false, signer: k.reviewer, trustStore: k.trust });
   for (let i = 0; i < n; i++) await w.append(input(i), i % 2 ? k.officer : k.reviewer);
   await w.close();
   return dir;
@@ -171,7 +171,7 @@ describe('the trusted state beside the entries', () => {
     const k = makeKeys(tmp());
     const dir = await journalOf(k, 9);
     const open = async () => {
-      const w = await JournalWriter.open(dir, { trustStore: k.trust, fsync: false });
+      const w = await JournalWriter.open(dir, { trustStore: k.trust, fsync: false, signer: k.reviewer });
       const by = w.verifiedBy;
       await w.append(input(0), k.reviewer);
       await w.close();
