@@ -33,16 +33,20 @@ import {
   frontierBase,
   leafHash,
   MerkleTree,
+  nodeHash,
   verifyConsistency,
   verifyInclusion,
   type MerkleView,
 } from './merkle.js';
 import {
   frontierRoot,
+  identityMismatch,
+  identityOf,
   indexBytes,
   INDEX_FILE,
   openJournalFile,
   readIndex,
+  readState,
   TREE_FILE,
   treeBytes,
   TreeFile,
@@ -1075,7 +1079,7 @@ export async function verifyJournalSince(
     pass.findings.push(
       info(
         'RPR-JOURNAL-000',
-        `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it; the quarantine case rules need the whole journal ('journal verify' without --since)`,
+        `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it. Entries 1 to ${m} were not parsed or signature-checked again: ${anchor.vouched === 'state' ? `the held root is the one the journal's tree file gives, and every journal file is as the last writer left it (state.json's identities), so none was changed outside a writer since` : `their lines were hashed again and give the held root`}. The quarantine case rules need the whole journal ('journal verify' without --since)`,
       ),
     );
     return { ...finish(dir, pass, { ef, cf, nf }, es, cs, opts, false), latestNote: ns.latest };
@@ -1117,9 +1121,23 @@ interface SinceAnchor {
   prevHash: string;
   prevTs: string;
   firstHash: string | null;
+  /** What vouches for the entries before the held size, which a verification since it does not parse or re-check. */
+  vouched: 'state' | 'rehashed';
 }
 
-/** The held tree's frontier from tree.bin (checked against the held root) and entry m-1 (proven included): where reading starts. */
+/**
+ * Where reading starts since a held checkpoint of m entries, and what makes its root the
+ * root of the journal's first m entry lines. The entries before it are not re-verified (that
+ * is the point of --since), but a derived file an attacker can edit (tree.bin, index.bin) must
+ * not be what makes a PASS. So the derived files are used as they are only when they are
+ * provably the last writer's, by the writer's own identity check (state.json: every file's
+ * device, inode, size, mtime and ctime as the writer left them after stamping each with a time
+ * of its own, docs/journal.md "The trusted state"): an edit made outside a writer changes
+ * them. Otherwise the first m lines are re-hashed (SHA-256 only: no parse, no signature) and
+ * their own frontier, not tree.bin's, must give the held root. Null (the caller verifies in
+ * full) when neither holds. Left: an adversary who edits entries.jsonl and rewrites state.json
+ * to match (the identity check's limit, as for the writer); the report says what vouched.
+ */
 async function sinceAnchor(dir: string, held: Checkpoint): Promise<SinceAnchor | null> {
   const m = held.treeSize;
   const opened: FileHandle[] = [];
@@ -1130,33 +1148,112 @@ async function sinceAnchor(dir: string, held: Checkpoint): Promise<SinceAnchor |
     opened.push(treeFh!, indexFh!, entriesFh!);
     if ((await treeFh!.stat()).size < treeBytes(m) || (await indexFh!.stat()).size < indexBytes(m)) return null;
     const tree = new TreeFile(treeFh!, m, []);
-    const frontier = tree.readFrontier(m);
+    const vouched = (await writerLeftThem(dir, { tree: treeFh!, index: indexFh!, entries: entriesFh! }, opened))
+      ? 'state'
+      : 'rehashed';
+    const real = vouched === 'rehashed' ? await prefixFrontier(dir, m) : null;
+    if (vouched === 'rehashed' && !real) return null;
+    const frontier = real ? real.frontier : tree.readFrontier(m);
     if (formatHash(frontierRoot(frontier)!.toString('hex')) !== held.rootHash) return null;
     const before = await readIndex(indexFh!, m - 1);
     const record = (await indexFh!.stat()).size >= indexBytes(m + 1) ? await readIndex(indexFh!, m) : null;
     const line = await readLineAt(entriesFh!, before.entryOffset);
-    const proof = tree.inclusionProof(m - 1, m);
-    if (!verifyInclusion(leafHash(line), m - 1, m, proof, Buffer.from(held.rootHash.slice(7), 'hex'))) return null;
+    const end = before.entryOffset + line.length + 1;
+    if (real) {
+      // The index must point at the lines just hashed: entry m-1 is the last of them, entry m follows.
+      if (!leafHash(line).equals(real.last) || end !== real.end || (record && record.entryOffset !== end)) return null;
+    } else if (
+      !verifyInclusion(
+        leafHash(line),
+        m - 1,
+        m,
+        tree.inclusionProof(m - 1, m),
+        Buffer.from(held.rootHash.slice(7), 'hex'),
+      )
+    )
+      return null;
     const e = parseCanonical(line.toString('utf8')).value as Entry;
     if (checkEntryShape(e, '').length > 0) return null;
     const first = m === 1 ? entryHash(e) : await firstEntryHash(entriesFh!);
-    const next = record ?? {
-      entryOffset: before.entryOffset + line.length + 1,
-      checkpoints: before.checkpoints,
-      notes: before.notes,
-    };
+    const next = record ?? { entryOffset: end, checkpoints: before.checkpoints, notes: before.notes };
     return {
       frontier,
       record: { ...next, checkpoints: before.checkpoints, notes: before.notes },
       prevHash: entryHash(e),
       prevTs: e.recordedAtUtc,
       firstHash: first,
+      vouched,
     };
   } catch {
     return null;
   } finally {
     await Promise.allSettled(opened.map((f) => f.close()));
   }
+}
+
+/** The writer's identity check (state.json): every journal file, derived ones included, is as the last writer recorded it. */
+async function writerLeftThem(
+  dir: string,
+  fhs: { tree: FileHandle; index: FileHandle; entries: FileHandle },
+  opened: FileHandle[],
+): Promise<boolean> {
+  const rec = await readState(dir);
+  if (!rec) return false;
+  const checkpoints = await openJournalFile(dir, CHECKPOINTS_FILE, 'read');
+  opened.push(checkpoints);
+  const notes = await openJournalFile(dir, NOTES_FILE, 'read');
+  opened.push(notes);
+  const now = {
+    entries: await identityOf(fhs.entries),
+    checkpoints: await identityOf(checkpoints),
+    notes: await identityOf(notes),
+    tree: await identityOf(fhs.tree),
+    index: await identityOf(fhs.index),
+  };
+  return (
+    identityMismatch(rec, now) === null &&
+    now.tree.size === treeBytes(rec.treeSize) &&
+    now.index.size === indexBytes(rec.treeSize) &&
+    now.entries.size === rec.entriesBytes
+  );
+}
+
+/**
+ * The frontier (compact range) of the tree over the first m entry lines as they are on disk,
+ * their last leaf, and where line m starts: O(m) SHA-256 over the bytes and O(log m) memory.
+ * Null when the file has fewer than m lines.
+ */
+async function prefixFrontier(
+  dir: string,
+  m: number,
+): Promise<{ frontier: Buffer[]; last: Buffer; end: number } | null> {
+  const sizes: number[] = [];
+  const frontier: Buffer[] = [];
+  let n = 0;
+  let last: Buffer | null = null;
+  let end = 0;
+  const add = (leaf: Buffer, offset: number, length: number): void => {
+    if (n >= m) return;
+    n++;
+    last = leaf;
+    end = offset + length + 1;
+    let h = leaf;
+    let size = 1;
+    // Equal neighbours merge, as the tree's aligned blocks do: the stack stays one hash per set bit of n.
+    while (sizes.length > 0 && sizes[sizes.length - 1] === size) {
+      h = nodeHash(frontier.pop()!, h);
+      size += sizes.pop()!;
+    }
+    frontier.push(h);
+    sizes.push(size);
+  };
+  await streamLines(
+    dir,
+    ENTRIES_FILE,
+    (lines) => lines.forEach((l) => add(leafHash(l.bytes), l.offset, l.bytes.length)),
+    (l) => add(l.leaf, l.offset, l.length),
+  );
+  return n === m && last ? { frontier, last, end } : null;
 }
 
 /** Entry 0's hash (the notes' origin comes from it): the first line of entries.jsonl. */

@@ -4,10 +4,11 @@
  * whether it starts at the file's start, just before, at or just after a chunk boundary, and
  * verify fails a signed entry one byte over the limit that the chunks used to let through.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendEntry, verifyJournal } from '../../app/journal/index.js';
+import { signEntry } from '../../app/journal/format.js';
 import { leafHash } from '../../app/journal/merkle.js';
 import { MAX_LINE_BYTES, streamLines, type OverlongLine } from '../../app/journal/read.js';
 import { makeKeys, tmp } from './helpers.js';
@@ -46,31 +47,37 @@ describe('verify: over-long lines wherever the chunks fall', () => {
       expect(file.lines).toBe(first + 3);
       expect(file.torn).toBeNull();
     }
-  });
+  }, 60_000);
 
   it('a signed entry one byte over the limit fails RPR-JOURNAL-002', async () => {
     const base = tmp('reprise-verify-overlong-');
     const keys = makeKeys(base);
-    const opts = { trustStore: keys.trust, fsync: false };
-    const write = async (dir: string, pad: number) => {
-      await appendEntry(
-        dir,
-        { kind: 'replay-drift', subject: { claimRef: 'claim:X' }, body: { x: 1 } },
-        keys.reviewer,
-        opts,
-      );
-      return appendEntry(
-        dir,
-        { kind: 'replay-drift', subject: { claimRef: 'claim:X' }, body: { pad: 'a'.repeat(pad) } },
-        keys.reviewer,
-        opts,
-      );
-    };
-    // The entry's line is its fixed members and the pad: measured once, then padded to limit+1.
-    const measured = Buffer.byteLength((await write(join(base, 'scratch'), 1000)).line);
     const dir = join(base, 'J');
-    const r = await write(dir, 1000 + MAX_LINE_BYTES + 1 - measured);
-    expect(Buffer.byteLength(r.line)).toBe(MAX_LINE_BYTES + 1);
+    const first = await appendEntry(
+      dir,
+      { kind: 'replay-drift', subject: { claimRef: 'claim:X' }, body: { x: 1 } },
+      keys.reviewer,
+      { trustStore: keys.trust, fsync: false },
+    );
+    // Written by another tool (the writer refuses a line over the limit): entry 1, signed and
+    // chained, padded so its line is exactly limit+1 bytes; it starts just after entry 0, so it
+    // spans the first two chunk boundaries.
+    const entry = (pad: number) =>
+      signEntry(
+        {
+          author: keys.reviewer.keyId,
+          body: { pad: 'a'.repeat(pad) },
+          kind: 'replay-drift',
+          prev: first.entryHash,
+          recordedAtUtc: first.entry.recordedAtUtc,
+          seq: 1,
+          subject: { claimRef: 'claim:X' },
+        },
+        keys.reviewer,
+      ).line;
+    const line = entry(MAX_LINE_BYTES + 1 - Buffer.byteLength(entry(0)));
+    expect(Buffer.byteLength(line)).toBe(MAX_LINE_BYTES + 1);
+    appendFileSync(join(dir, 'entries.jsonl'), line + '\n');
     const v = await verifyJournal(dir, keys.trust, { keep: false });
     const over = v.findings.filter((f) => f.rule === 'RPR-JOURNAL-002');
     expect(over.map((f) => [f.severity, f.pointer])).toEqual([['fail', 'line:2']]);
