@@ -31,7 +31,14 @@ async function tornNotes() {
 
 describe.skipIf(!cliBuilt())('journal repair', () => {
   it('cuts a torn notes.jsonl tail and journals it; the journal then verifies and takes an append', async () => {
-    const { dir, keys } = await tornNotes();
+    const { dir, keys, snapshot } = await tornNotes();
+    // Until the repair, nothing is appended after the torn bytes (one line of two notes).
+    const before = snapshot();
+    const next = { kind: 'replay-drift' as const, subject: { claimRef: 'claim:x' }, body: { x: 3 } };
+    await expect(appendEntry(dir, next, keys.reviewer, { fsync: false, trustStore: keys.trust })).rejects.toThrow(
+      /notes\.jsonl ends with a torn line \(10 bytes after the last newline\)/,
+    );
+    expect(snapshot()).toEqual(before);
     const r = await runCli(['journal', 'repair', dir, '--key', keys.reviewerPem, '--trust-store', keys.trustPath]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
