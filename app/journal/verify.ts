@@ -316,7 +316,7 @@ export async function verifyJournal(
   trustStore: TrustStore | null,
   opts: VerifyOptions = {},
 ): Promise<JournalVerification> {
-  const pass = newPass(trustStore, opts, new MerkleTree());
+  const pass = newPass(trustStore, opts, new MerkleTree(), await judgementRules());
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const ef = await streamLines(
     dir,
@@ -438,7 +438,11 @@ class NoteSteps {
   }
 }
 
-/** The same verification over files already read whole (tests, and callers holding the bytes). */
+/**
+ * The same verification over files already read whole (tests, and callers holding the bytes),
+ * but synchronous, so without the rule that needs judgement.ts (RPR-JOURNAL-045, loaded by
+ * verifyJournal) and without notes.jsonl.
+ */
 export function verifyFiles(
   dir: string,
   ef: RawFile,
@@ -446,7 +450,7 @@ export function verifyFiles(
   trust: TrustStore | null,
   opts: VerifyOptions = {},
 ): JournalVerification {
-  const pass = newPass(trust, opts, new MerkleTree());
+  const pass = newPass(trust, opts, new MerkleTree(), null);
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const eTexts = lineTexts(ef);
   ef.lines.forEach((raw, i) => es.step(raw, eTexts?.[i]));
@@ -463,7 +467,13 @@ export function verifyFiles(
   return finish(dir, pass, { ef: streamed(ef), cf: streamed(cf), nf: null }, es, cs, opts);
 }
 
-function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTree): Pass {
+function newPass(
+  trust: TrustStore | null,
+  opts: VerifyOptions,
+  tree: GrowingTree,
+  judgements: JudgementRules | null,
+  since = false,
+): Pass {
   // Bounded: a journal of many damaged lines must not hold millions of findings.
   const bounded = new BoundedFindings();
   if (opts.maxFindingsPerRule !== undefined) bounded.maxPerRule = opts.maxFindingsPerRule;
@@ -477,8 +487,9 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
   const tick = (): void => {
     if (opts.progress && ++seen % 4096 === 0) opts.progress(Math.min(0.99, 1 - 1 / (1 + seen / 100_000)));
   };
-  return {
+  const pass: Pass = {
     trust,
+    edits: null,
     keepAll: opts.keep !== false,
     findings,
     tree,
@@ -488,6 +499,8 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
     ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}),
     ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}),
   };
+  if (judgements) pass.edits = new NoteEdits(pass, judgements, since);
+  return pass;
 }
 
 /** After both files: missing files, torn tails, coverage, the case fold, and the summary. */
@@ -555,6 +568,8 @@ export type GrowingTree = MerkleView & { appendLeafHash(h: Buffer): unknown };
 /** What one verification pass shares between its entry and checkpoint steps. */
 interface Pass {
   trust: TrustStore | null;
+  /** RPR-JOURNAL-045: the notes read so far and their edits (null: verifyFiles, which cannot load the judgement rules). */
+  edits: NoteEdits | null;
   /** Keep every parsed line (else only quarantine entries). */
   keepAll: boolean;
   findings: Finding[];
@@ -595,6 +610,82 @@ class EntryTimes {
   at(seq: number): number {
     const i = seq - this.base;
     return i >= 0 && i < this.n ? this.ms[i]! : NaN;
+  }
+}
+
+/** The judgement module's body and signer checks (judgement.ts), the ones its writer applies. */
+interface JudgementRules {
+  bodyProblem: (body: unknown) => string | null;
+  signerProblem: (keyId: string, trust: TrustStore) => string | null;
+}
+
+/**
+ * The judgement rules, loaded when a verification starts: judgement.ts reads journals through
+ * this module (verifyJournal), so a static import would make the two a cycle of modules
+ * (test/import-cycles.test.ts). Loaded from an async function, after both modules have
+ * finished evaluating, it has no order to get wrong. The rules stay judgement.ts's: one body
+ * check for the writer, the verifier and the evidence bundle.
+ */
+async function judgementRules(): Promise<JudgementRules> {
+  const j = await import('./judgement.js');
+  return { bodyProblem: j.judgementBodyProblem, signerProblem: j.judgementSignerProblem };
+}
+
+/**
+ * RPR-JOURNAL-045: a note's edit in the journal obeys the rules its writer applies
+ * (docs/journal.md "Notes"; notes.ts appendJudgementBody), so a journal written by another
+ * tool or by hand does not pass with an edit the writer would refuse. An edit is a
+ * `review-rationale` entry on an artifact whose body holds `supersedes`: its body must be a
+ * judgement body (judgementBodyProblem, which allows `supersedes` on a note only), and it must
+ * name an earlier note on the same artifact that no edit supersedes yet. What counts as
+ * superseding is what notes.ts lists (notesIn): an edit that passes, whose body is sound and,
+ * with a trust store, whose signer may sign a judgement. Memory: one record per note read.
+ */
+class NoteEdits {
+  /** Each note read so far: its artifact and line, and the line of the edit that supersedes it. */
+  private readonly notes = new Map<string, { artifact: string; line: number; by: number | null }>();
+  /** Since a held checkpoint: edits naming an entry before it, which this pass did not read. */
+  unchecked = 0;
+
+  constructor(
+    private readonly pass: Pass,
+    private readonly rules: JudgementRules,
+    private readonly since: boolean,
+  ) {}
+
+  step(e: Entry, hash: string, line: number): void {
+    const artifact = e.subject.artifact;
+    if (e.kind !== 'review-rationale' || typeof artifact !== 'string') return;
+    if ('supersedes' in e.body) this.checkEdit(e, artifact, line);
+    if (e.body['decision'] === 'note') this.notes.set(hash, { artifact, line, by: null });
+  }
+
+  private checkEdit(e: Entry, artifact: string, line: number): void {
+    const supersedes = e.body['supersedes'];
+    const bad = (why: string) =>
+      this.pass.findings.push(
+        fail(
+          'RPR-JOURNAL-045',
+          `entry at line ${line} is a note's edit the writer refuses: ${why} (an edit is a note naming an earlier note on the same artifact that nothing supersedes yet)`,
+          { pointer: entryPointer(line), actual: typeof supersedes === 'string' ? supersedes : String(supersedes) },
+        ),
+      );
+    const body = this.rules.bodyProblem(e.body);
+    if (body) return void bad(body);
+    const old = this.notes.get(supersedes as string);
+    if (!old) {
+      if (this.since) this.unchecked++;
+      else bad(`it supersedes ${String(supersedes)}, which is no note above it in this journal`);
+      return;
+    }
+    if (old.artifact !== artifact)
+      return void bad(`it supersedes the note at line ${old.line}, which is on another artifact (${old.artifact})`);
+    if (old.by !== null)
+      return void bad(
+        `it supersedes the note at line ${old.line}, which the edit at line ${old.by} already superseded`,
+      );
+    const trust = this.pass.trust;
+    if (!trust || this.rules.signerProblem(e.author, trust) === null) old.by = line;
   }
 }
 
@@ -726,6 +817,7 @@ class EntrySteps {
     this.prevHash = hash;
     this.head = { hash, ts: e.recordedAtUtc };
     if (i === 0) this.first = hash;
+    this.pass.edits?.step(e, hash, raw.line);
     if (keepAll || e.kind.startsWith('quarantine-'))
       this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }
@@ -1048,7 +1140,13 @@ export async function verifyJournalSince(
   const m = held.treeSize;
   const anchor = await sinceAnchor(dir, held);
   if (!anchor) return null;
-  const pass = newPass(trust, opts, new ContinuedTree(m, frontierBase(m, anchor.frontier)));
+  const pass = newPass(
+    trust,
+    opts,
+    new ContinuedTree(m, frontierBase(m, anchor.frontier)),
+    await judgementRules(),
+    true,
+  );
   const es = new EntrySteps(pass, { seq: m, prevHash: anchor.prevHash, prevTs: anchor.prevTs });
   try {
     const ef = await streamLines(
@@ -1076,6 +1174,14 @@ export async function verifyJournalSince(
     );
     ns.finish(cs.out.latest);
     pass.findings.push(...sinceConsistency(held, cs.out.latest, pass.tree));
+    const unchecked = pass.edits?.unchecked ?? 0;
+    if (unchecked > 0)
+      pass.findings.push(
+        info(
+          'RPR-JOURNAL-045',
+          `${unchecked} note edit(s) after the held checkpoint name an entry before it: whether that is a note on the same artifact that nothing superseded yet needs the whole journal ('journal verify' without --since)`,
+        ),
+      );
     pass.findings.push(
       info(
         'RPR-JOURNAL-000',
