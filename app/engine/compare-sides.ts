@@ -18,9 +18,13 @@ import { decodeJsonBytes, JcsError, parseCanonical } from '../core/jcs.js';
 export const MAX_CONTENT_BYTES = 64 * 1024 * 1024;
 
 /** An artifact's parsed content, or why it has none, in the words a side's label shows. */
-export type ContentRead = LiteralParse | { why: string };
+export type ContentRead = LiteralParse | { why: string; reason: string };
 
-const notCompared = (why: string): { why: string } => ({ why: `report compared; content not (${why})` });
+/** `why` in a side's label's words; `reason` alone, for a sentence of its own. */
+const notCompared = (reason: string): { why: string; reason: string } => ({
+  why: `report compared; content not (${reason})`,
+  reason,
+});
 
 /**
  * The artifact's strict JSON parse (its lossy numbers in `literals`), or why it has none: not

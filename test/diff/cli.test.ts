@@ -5,7 +5,7 @@
  * written, a malformed saved report is refused in one line, an option that would have no
  * effect is refused.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { link, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,17 @@ describe('reprise diff', () => {
     const r = await diff(ex('dumps/intact.dump.json'), ex('dumps/intact.dump.json'));
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('identical: no difference');
+  });
+
+  it('a saved report that is not strict JSON is said why it was read as another kind', async () => {
+    const text = JSON.stringify(saved);
+    writeFileSync(at('dup.report.json'), `${text.slice(0, -1)},"verdict":"fail"}`);
+    writeFileSync(at('ok.report.json'), text);
+    const r = await diff(at('dup.report.json'), at('ok.report.json'));
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(
+      /\(reprise-report\) with .* \(report of replay-dump\): diff compares two artifacts of one kind \(.*dup\.report\.json was not read as JSON: not one I-JSON document: ERR_DUPLICATE_KEY: duplicate member name "verdict"/,
+    );
   });
 
   it('refuses two artifacts of different kinds, exit 3', async () => {

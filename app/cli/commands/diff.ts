@@ -60,6 +60,8 @@ interface Side {
   saved: boolean;
   /** The content's own literal, when the whole content is a number its double does not keep. */
   rootLiteral?: string;
+  /** Why its content was not read as JSON (so it was verified as an artifact, whatever it looks like). */
+  unread?: string;
 }
 
 function diffFlags(): Flags {
@@ -144,6 +146,7 @@ async function readSide(
   };
   const side: Side = { label, kind, report, content, saved: false };
   if ('root' in read && read.root !== undefined) side.rootLiteral = read.root;
+  if ('reason' in read) side.unread = read.reason;
   return side;
 }
 
@@ -299,11 +302,17 @@ async function compared(positionals: string[], values: Record<string, unknown>):
   const literals = new NumberLiterals();
   const read = (p: string) => readSide(p, replay, values, literals);
   const [l, r] = [await read(positionals[0]!), await read(positionals[1]!)];
-  if (l.kind !== r.kind)
+  if (l.kind !== r.kind) {
+    // A side whose content could not be read as JSON (a saved report with a duplicate member)
+    // is verified as an artifact, and so of another kind: say why it was not read as it looks.
+    const unread = [l, r]
+      .filter((s) => s.unread !== undefined)
+      .map((s) => `${safeText(s.label.name)} was not read as JSON: ${safeText(s.unread!)}`);
     throw new UsageError(
-      `cannot compare ${safeText(positionals[0]!)} (${safeText(l.kind)}) with ${safeText(positionals[1]!)} (${safeText(r.kind)}): diff compares two artifacts of one kind`,
+      `cannot compare ${safeText(positionals[0]!)} (${safeText(l.kind)}) with ${safeText(positionals[1]!)} (${safeText(r.kind)}): diff compares two artifacts of one kind${unread.length > 0 ? ` (${unread.join('; ')})` : ''}`,
       'refused',
     );
+  }
   refuseIneffective(values, [l, r]);
   const what = l.saved
     ? `two saved reports of ${l.kind.slice(SAVED.length)} artifacts`
