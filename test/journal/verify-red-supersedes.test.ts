@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendEntry, verifyJournal } from '../../app/journal/index.js';
+import { verifyJournalSince } from '../../app/journal/verify.js';
 import type { JsonObject } from '../../app/journal/format.js';
 import { JUDGEMENT_TYPE } from '../../app/journal/judgement.js';
 import type { Signer } from '../../app/core/keys.js';
@@ -92,5 +93,20 @@ describe('verify: a note edit the writer would refuse fails RPR-JOURNAL-045', ()
     await add(B, note(third), keys.officer);
     await add(B, note(third));
     expect(await edits(dir, keys)).toEqual({ found: [], fails: [] });
+  });
+
+  it('since a held checkpoint: an edit of a note before it is counted, not checked; one after it is checked', async () => {
+    const { dir, keys, add } = journal();
+    const old = await add(A, note());
+    const held = (await verifyJournal(dir, keys.trust)).latestCheckpoint!;
+    await add(A, note(old));
+    const fresh = await add(B, note());
+    await add(B, note(fresh));
+    await add(B, note(fresh));
+    const v = (await verifyJournalSince(dir, held, keys.trust))!;
+    expect(v.findings.filter((f) => f.rule === 'RPR-JOURNAL-045').map((f) => [f.severity, f.pointer ?? null])).toEqual([
+      ['fail', 'line:5'],
+      ['info', null],
+    ]);
   });
 });
