@@ -317,7 +317,7 @@ export async function fromFullVerification(
   const torn = v.torn[0];
   if (torn && !opts.allowTorn)
     throw new JournalError(
-      `journal ${dir}: ${torn.file} ends with a torn line (${torn.bytes.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`,
+      `journal ${dir}: ${torn.file} ends with a torn line (${torn.length} bytes after the last newline); nothing is repaired silently: run 'reprise journal repair ${dir} --key KEY' first`,
       'TORN',
     );
   refuseUnlessVerified(dir, v, opts.allowTorn === true);

@@ -14,6 +14,7 @@ import type { KeyObject } from 'node:crypto';
 import { rawPublicKey, verifyBytes, type TrustStore } from '../core/keys.js';
 import { epochMs, isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
+import { judgementBodyProblem, judgementSignerProblem } from './judgement-rules.js';
 import {
   checkCheckpointShape,
   checkEntryShape,
@@ -316,7 +317,7 @@ export async function verifyJournal(
   trustStore: TrustStore | null,
   opts: VerifyOptions = {},
 ): Promise<JournalVerification> {
-  const pass = newPass(trustStore, opts, new MerkleTree(), await judgementRules());
+  const pass = newPass(trustStore, opts, new MerkleTree(), JUDGEMENT_RULES);
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const ef = await streamLines(
     dir,
@@ -440,8 +441,7 @@ class NoteSteps {
 
 /**
  * The same verification over files already read whole (tests, and callers holding the bytes),
- * but synchronous, so without the rule that needs judgement.ts (RPR-JOURNAL-045, loaded by
- * verifyJournal) and without notes.jsonl.
+ * synchronous, without notes.jsonl.
  */
 export function verifyFiles(
   dir: string,
@@ -450,7 +450,7 @@ export function verifyFiles(
   trust: TrustStore | null,
   opts: VerifyOptions = {},
 ): JournalVerification {
-  const pass = newPass(trust, opts, new MerkleTree(), null);
+  const pass = newPass(trust, opts, new MerkleTree(), JUDGEMENT_RULES);
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const eTexts = lineTexts(ef);
   ef.lines.forEach((raw, i) => es.step(raw, eTexts?.[i]));
@@ -568,7 +568,7 @@ export type GrowingTree = MerkleView & { appendLeafHash(h: Buffer): unknown };
 /** What one verification pass shares between its entry and checkpoint steps. */
 interface Pass {
   trust: TrustStore | null;
-  /** RPR-JOURNAL-045: the notes read so far and their edits (null: verifyFiles, which cannot load the judgement rules). */
+  /** RPR-JOURNAL-045: the notes read so far and their edits. */
   edits: NoteEdits | null;
   /** Keep every parsed line (else only quarantine entries). */
   keepAll: boolean;
@@ -613,23 +613,14 @@ class EntryTimes {
   }
 }
 
-/** The judgement module's body and signer checks (judgement.ts), the ones its writer applies. */
+/** The judgement body and signer checks (judgement-rules.ts), the ones its writer applies. */
 interface JudgementRules {
   bodyProblem: (body: unknown) => string | null;
   signerProblem: (keyId: string, trust: TrustStore) => string | null;
 }
 
-/**
- * The judgement rules, loaded when a verification starts: judgement.ts reads journals through
- * this module (verifyJournal), so a static import would make the two a cycle of modules
- * (test/import-cycles.test.ts). Loaded from an async function, after both modules have
- * finished evaluating, it has no order to get wrong. The rules stay judgement.ts's: one body
- * check for the writer, the verifier and the evidence bundle.
- */
-async function judgementRules(): Promise<JudgementRules> {
-  const j = await import('./judgement.js');
-  return { bodyProblem: j.judgementBodyProblem, signerProblem: j.judgementSignerProblem };
-}
+/** One body check and one signer check for the writer, the verifier and the evidence bundle. */
+const JUDGEMENT_RULES: JudgementRules = { bodyProblem: judgementBodyProblem, signerProblem: judgementSignerProblem };
 
 /**
  * RPR-JOURNAL-045: a note's edit in the journal obeys the rules its writer applies
@@ -1140,13 +1131,7 @@ export async function verifyJournalSince(
   const m = held.treeSize;
   const anchor = await sinceAnchor(dir, held);
   if (!anchor) return null;
-  const pass = newPass(
-    trust,
-    opts,
-    new ContinuedTree(m, frontierBase(m, anchor.frontier)),
-    await judgementRules(),
-    true,
-  );
+  const pass = newPass(trust, opts, new ContinuedTree(m, frontierBase(m, anchor.frontier)), JUDGEMENT_RULES, true);
   const es = new EntrySteps(pass, { seq: m, prevHash: anchor.prevHash, prevTs: anchor.prevTs });
   try {
     const ef = await streamLines(

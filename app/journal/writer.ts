@@ -14,7 +14,10 @@ import { fstatSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FileReadError } from '../core/files.js';
 import { formatHash, sha256Hex } from '../core/hash.js';
-import { type Role, type Signer, type TrustStore } from '../core/keys.js';
+import { type Signer, type TrustStore } from '../core/keys.js';
+import { signerProblem } from './signers.js';
+
+export { signerProblem, type SignerRule } from './signers.js';
 import { epochMs, nowUtc } from '../core/time.js';
 import { ioReason, JournalError } from './errors.js';
 import {
@@ -517,34 +520,6 @@ async function removeDirs(dir: string, made: string): Promise<void> {
     }
     if (d === resolve(made) || dirname(d) === d) return;
   }
-}
-
-/** What a kind of entry asks of its signer beyond the journal's own rule (a judgement: an active key of one of `roles`). */
-export interface SignerRule {
-  /** The entry, as a refusal names it ("a judgement"). */
-  what: string;
-  roles: readonly Role[];
-}
-
-/**
- * Why `keyId` may not sign onto a journal verified with `trust`, or null. The journal's rule
- * (the verifier's RPR-JOURNAL-008 and 009): the store lists the key and has not revoked it
- * (a retired key's signatures still verify, with a warning; the writer adds that it signs
- * nothing new, refuseSigner). With `rule`, also the kind's:
- * an active key with one of its roles. The one check of a signer before an append: the
- * writer applies the journal's rule to every append made with a trust store, and the
- * judgement and note paths add theirs (judgement.ts), so a write never leaves its journal
- * failing verification under the store it was made with.
- */
-export function signerProblem(keyId: string, trust: TrustStore, rule?: SignerRule): string | null {
-  const k = trust.get(keyId);
-  if (!k) return `${keyId} is not in the trust store`;
-  const who = `${keyId} (${k.label || k.role})`;
-  if (k.status === 'revoked' || (rule && k.status !== 'active'))
-    return `${who} is ${k.status}${rule ? `; ${rule.what} needs an active key` : ''}`;
-  if (rule && !rule.roles.includes(k.role))
-    return `${rule.what} is signed by a ${rule.roles.join(' or ')} key; ${who} is a ${k.role} key`;
-  return null;
 }
 
 /**
