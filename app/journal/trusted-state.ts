@@ -125,8 +125,12 @@ export function verificationContext(opts: OpenOptions): string {
   return opts.signer ? `own-key:${opts.signer.keyId}` : 'none';
 }
 
-/** The key this writer seals its state with: its signer, when a writer under the same options would trust that key. */
-function sealerFor(opts: OpenOptions): Signer | null {
+/**
+ * The key this writer seals its state with: its signer, when a writer under the same options
+ * would trust that key. The writer seals again with each append's signer (writer.ts), so the
+ * seal is always by the newest checkpoint's signer, which is what fromTrustedState requires.
+ */
+export function sealerFor(opts: OpenOptions): Signer | null {
   const s = opts.signer;
   if (!s) return null;
   if (!opts.trustStore) return s;
@@ -234,6 +238,9 @@ export async function fromTrustedState(
     if (!tree.readFrontier(n).every((h, i) => h.equals(frontier[i]!))) return null;
     const trusted = await trustedCheckpoint(fhs, rec, tree, opts);
     if (trusted === undefined || !(await lastEntryMatches(fhs, rec, tree))) return null;
+    // Sealed by the writer that signed the newest checkpoint, the one that left the files so:
+    // another key of the store (a trainer's, say) cannot vouch for a state it did not leave.
+    if (trusted && (rec as TrustedState & SealFields).seal?.signer !== trusted.checkpoint.signer) return null;
     return {
       tree,
       state: {
@@ -332,9 +339,12 @@ export async function fromFullVerification(
     trusted: await latestTrusted(fhs, v),
     quarantine: v.entries.map((p) => p.entry.seq),
     verifiedUnder: verificationContext(opts),
-    sealer: sealerFor(opts),
+    sealer: null,
     sealedSize: null,
   };
+  // Sealed only by the key that signed the newest checkpoint (or any, before the first).
+  const sealer = sealerFor(opts);
+  if (sealer && (!state.trusted || state.trusted.checkpoint.signer === sealer.keyId)) state.sealer = sealer;
   if (!torn) await saveState(dir, fhs, tree, state).catch(() => undefined);
   return { tree, state };
 }

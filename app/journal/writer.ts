@@ -55,6 +55,7 @@ import {
   fromTrustedState,
   readLastNote,
   saveState,
+  sealerFor,
   type Handles,
   type WriterState,
 } from './trusted-state.js';
@@ -359,6 +360,8 @@ export class JournalWriter {
     const { checkpointsEnd: cpAt, notesEnd: notesAt } = this.st;
     await this.writeDerived(grown, { entryOffset: this.st.entriesBytes, checkpoints: cpAt, notes: notesAt });
     this.st.trusted = { line: cp.line, offset: cpAt.offset, checkpoint: cp.checkpoint };
+    // The state is sealed by whoever signed the newest checkpoint (trusted-state.ts).
+    this.st.sealer = sealerFor({ ...this.opts, signer });
     this.st.entriesBytes += entryBytes.length;
     this.st.checkpointsEnd = { offset: cpAt.offset + cpBytes.length, line: cpAt.line + 1 };
     this.st.notesEnd = { offset: notesAt.offset + noteBytes.length, line: notesAt.line + 1 };

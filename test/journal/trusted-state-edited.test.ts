@@ -8,6 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { canonicalizeValue } from '../../app/core/jcs.js';
+import { generateSigner, signBytes } from '../../app/core/keys.js';
 import { JournalWriter, openCase, releaseCase, verifyJournal } from '../../app/journal/index.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
 import { makeKeys, tmp, type Keys } from './helpers.js';
@@ -51,6 +53,20 @@ describe('editing only state.json', () => {
     expect(await fails(dir, k)).toEqual([]);
   });
 
+  it('the edit re-sealed by another key of the store (a trainer that did not sign the newest checkpoint) is not trusted', async () => {
+    const trainer = generateSigner();
+    const k = makeKeys(tmp(), [{ signer: trainer, role: 'trainer', status: 'active' }]);
+    const dir = await released(k);
+    const p = join(dir, 'state.json');
+    const s = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
+    delete s['seal'];
+    s['quarantine'] = [0];
+    const sig = signBytes(trainer, Buffer.from(`reprise.journal-state-seal/v1\n${canonicalizeValue(s)}`, 'utf8'));
+    writeFileSync(p, canonicalizeValue({ ...s, seal: { signer: trainer.keyId, sig } }) + '\n');
+    await expect(releaseCase(dir, 'case-0', `${RAT} twice`, k.officer, k.trust, opts)).rejects.toThrow(/RPR-QUAR-002/);
+    expect(await fails(dir, k)).toEqual([]);
+  });
+
   it('the same edit written in canonical form (as the writer spells it) is caught too', async () => {
     const k = makeKeys(tmp());
     const dir = await released(k);
@@ -65,8 +81,10 @@ describe('editing only state.json', () => {
   it('any field the write relies on, edited, sends the writer through a full verification; the honest state gives the O(1) open', async () => {
     const k = makeKeys(tmp());
     const dir = await released(k);
+    // Opened by the officer, who signed the newest checkpoint (the release): the only key whose
+    // seal the next writer takes, so its rebuild of an edited state is trusted again.
     const open = async () => {
-      const w = await JournalWriter.open(dir, { ...opts, trustStore: k.trust, signer: k.reviewer });
+      const w = await JournalWriter.open(dir, { ...opts, trustStore: k.trust, signer: k.officer });
       const by = w.verifiedBy;
       await w.close();
       return by;

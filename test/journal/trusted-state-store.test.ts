@@ -134,6 +134,8 @@ describe('a state recorded under no trust store or another one is not trusted un
     );
     const w1 = await JournalWriter.open(dir, { ...opts, trustStore: wider, signer: k.reviewer });
     expect(w1.verifiedBy).toBe('full-verification');
+    // Its append makes it the newest checkpoint's signer, whose seal the next writer takes.
+    await w1.append({ kind: 'replay-drift', subject: { claimRef: 'claim:w' }, body: { x: 1 } }, k.reviewer);
     await w1.close();
     const w2 = await JournalWriter.open(dir, { ...opts, trustStore: wider, signer: k.reviewer });
     expect(w2.verifiedBy).toBe('trusted-state');
