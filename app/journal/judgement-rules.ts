@@ -41,7 +41,15 @@ export function judgementBodyProblem(body: unknown): string | null {
   return checkRationale(b['rationale']);
 }
 
-/** Why `keyId` may not sign a judgement under `trust` (unknown, not active, wrong role), or null: the writer's one signer check. */
-export function judgementSignerProblem(keyId: string, trust: TrustStore): string | null {
-  return signerProblem(keyId, trust, { what: 'a judgement', roles: JUDGEMENT_ROLES });
+/**
+ * Why `keyId` may not sign a judgement under `trust` (unknown, wrong role; for a new one, not
+ * active; for one `recorded` already, revoked), or null: the writer's one signer check, and
+ * the verifier's and the evidence bundle's of what the journal holds.
+ */
+export function judgementSignerProblem(
+  keyId: string,
+  trust: TrustStore,
+  when: 'new' | 'recorded' = 'new',
+): string | null {
+  return signerProblem(keyId, trust, { what: 'a judgement', roles: JUDGEMENT_ROLES, recorded: when === 'recorded' });
 }

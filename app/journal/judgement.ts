@@ -160,7 +160,8 @@ export function judgementsIn(v: JournalVerification, artifact: string, trust: Tr
     .map((p) => {
       const b = p.entry.body;
       const k = trust?.get(p.entry.author);
-      const problem = judgementBodyProblem(b) ?? (trust ? judgementSignerProblem(p.entry.author, trust) : null);
+      const problem =
+        judgementBodyProblem(b) ?? (trust ? judgementSignerProblem(p.entry.author, trust, 'recorded') : null);
       return {
         seq: p.entry.seq,
         entryHash: p.hash,

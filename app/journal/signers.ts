@@ -11,6 +11,12 @@ export interface SignerRule {
   /** The entry, as a refusal names it ("a judgement"). */
   what: string;
   roles: readonly Role[];
+  /**
+   * Judging an entry already in the journal, not one about to be signed: a key retired since
+   * still vouches for it (retiring takes a key out of service; what it signed stands), a
+   * revoked key's never does. A new entry needs an active key.
+   */
+  recorded?: boolean;
 }
 
 /**
@@ -27,7 +33,7 @@ export function signerProblem(keyId: string, trust: TrustStore, rule?: SignerRul
   const k = trust.get(keyId);
   if (!k) return `${keyId} is not in the trust store`;
   const who = `${keyId} (${k.label || k.role})`;
-  if (k.status === 'revoked' || (rule && k.status !== 'active'))
+  if (k.status === 'revoked' || (rule && !rule.recorded && k.status !== 'active'))
     return `${who} is ${k.status}${rule ? `; ${rule.what} needs an active key` : ''}`;
   if (rule && !rule.roles.includes(k.role))
     return `${rule.what} is signed by a ${rule.roles.join(' or ')} key; ${who} is a ${k.role} key`;

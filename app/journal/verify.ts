@@ -620,7 +620,10 @@ interface JudgementRules {
 }
 
 /** One body check and one signer check for the writer, the verifier and the evidence bundle. */
-const JUDGEMENT_RULES: JudgementRules = { bodyProblem: judgementBodyProblem, signerProblem: judgementSignerProblem };
+const JUDGEMENT_RULES: JudgementRules = {
+  bodyProblem: judgementBodyProblem,
+  signerProblem: (keyId, trust) => judgementSignerProblem(keyId, trust, 'recorded'),
+};
 
 /**
  * RPR-JOURNAL-045: a note's edit in the journal obeys the rules its writer applies

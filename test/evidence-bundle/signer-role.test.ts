@@ -58,4 +58,15 @@ describe("a judgement signed by a key that is not a reviewer's", () => {
     const c = await verifyEvidence(await caseBundleOf(j, join(j.dir, 'case-2')), j.keys.trust);
     expect(c.authenticity?.statement).toMatch(/^Trusted signer: .*which bind 1 of 1 report/);
   });
+
+  it("signed by a reviewer whose key was retired since: the judgement stands and binds (only a revoked key's falls)", async () => {
+    const doc = JSON.parse(readFileSync(j.keys.trustPath, 'utf8')) as { keys: { keyId: string; status: string }[] };
+    for (const k of doc.keys) if (k.keyId === j.keys.reviewer.keyId) k.status = 'retired';
+    const retired = parseTrustStore(Buffer.from(JSON.stringify(doc)), 'retired.json');
+    const one = await verifyEvidence(await bundleOf(j), retired);
+    expect(one.findings.filter((f) => f.severity === 'fail' && f.rule !== 'RPR-EVB-016')).toEqual([]);
+    expect(rulesOf(one, 'RPR-EVB-008')).toEqual([]);
+    expect(rulesOf(one, 'RPR-EVB-015')).toEqual([]);
+    expect(one.authenticity?.status).toBe('trusted-signer');
+  });
 });

@@ -442,7 +442,9 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
   const rep = about.reportOf(entry.subject.artifact);
   const body = judgementBodyProblem(entry.body);
   if (body) st.findings.push(fail(R.judgement, `${name}: ${body}`, at));
-  const role = st.trust && st.trust.get(entry.author) ? judgementSignerProblem(entry.author, st.trust) : null;
+  // Recorded: a reviewer key retired since still vouches for what it signed (a revoked one's signature fails above).
+  const role =
+    st.trust && st.trust.get(entry.author) ? judgementSignerProblem(entry.author, st.trust, 'recorded') : null;
   if (role)
     st.findings.push(
       fail(R.role, `${name}: ${role}`, { ...at, expected: 'reviewer', actual: st.trust!.get(entry.author)!.role }),
