@@ -141,11 +141,47 @@ export function caseStates(entries: readonly HashedEntry[], trustStore: TrustSto
   return { cases, findings, rolesChecked: trustStore !== null };
 }
 
-interface Problem {
+export interface Problem {
   rule: string;
   message: string;
   expected?: string;
   actual?: string;
+}
+
+/**
+ * What a decision asks of whoever signs it and of its rationale, whatever the case's state
+ * (RPR-QUAR-003, 006, 004): the role, the key's status (`when`, as transitionProblem says) and
+ * the rationale's content. decideCase asks it before the writer opens, so a refused signer
+ * leaves the journal's directory as it was; transitionProblem asks it after the case's own rules.
+ */
+export function deciderProblem(
+  author: string,
+  rationale: unknown,
+  decision: Decision,
+  caseName: string,
+  trustStore: TrustStore | null,
+  when: 'new' | 'recorded' = 'new',
+): Problem | null {
+  const t = TRANSITIONS[decision];
+  if (trustStore) {
+    const k = trustStore.get(author);
+    if (!k || !t.roles.includes(k.role))
+      return {
+        rule: 'RPR-QUAR-003',
+        message: `${decision} of ${caseName} requires a ${t.roles.join(' or ')} key; ${author} is ${k ? `a ${k.role} key` : 'not in the trust store'}`,
+        expected: t.roles.join('|'),
+        actual: k?.role ?? 'unknown',
+      };
+    if (when === 'new' ? k.status !== 'active' : k.status === 'revoked')
+      return {
+        rule: 'RPR-QUAR-006',
+        message: `${decision} of ${caseName} is signed by a ${k.status} key`,
+        expected: 'active',
+        actual: k.status,
+      };
+  }
+  const why = rationaleProblem(rationale);
+  return why ? { rule: 'RPR-QUAR-004', message: `${decision} of ${caseName} refused: ${why}` } : null;
 }
 
 /**
@@ -186,25 +222,8 @@ export function transitionProblem(
       expected: t.from.join('|'),
       actual: c.state,
     };
-  if (trustStore) {
-    const k = trustStore.get(e.author);
-    if (!k || !t.roles.includes(k.role))
-      return {
-        rule: 'RPR-QUAR-003',
-        message: `${decision} of ${c.caseId} requires a ${t.roles.join(' or ')} key; ${e.author} is ${k ? `a ${k.role} key` : 'not in the trust store'}`,
-        expected: t.roles.join('|'),
-        actual: k?.role ?? 'unknown',
-      };
-    if (when === 'new' ? k.status !== 'active' : k.status === 'revoked')
-      return {
-        rule: 'RPR-QUAR-006',
-        message: `${decision} of ${c.caseId} is signed by a ${k.status} key`,
-        expected: 'active',
-        actual: k.status,
-      };
-  }
-  const why = rationaleProblem(e.body['rationale']);
-  if (why) return { rule: 'RPR-QUAR-004', message: `${decision} of ${c.caseId} refused: ${why}` };
+  const who = deciderProblem(e.author, e.body['rationale'], decision, c.caseId, trustStore, when);
+  if (who) return who;
   if (e.subject.claimRef !== c.subject.claimRef || e.subject.artifact !== c.subject.artifact)
     return {
       rule: 'RPR-QUAR-007',

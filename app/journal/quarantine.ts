@@ -8,6 +8,7 @@ import { parseCanonical } from '../core/jcs.js';
 import type { Signer, TrustStore } from '../core/keys.js';
 import {
   caseStates,
+  deciderProblem,
   findCase,
   KIND_OF_DECISION,
   transitionProblem,
@@ -111,6 +112,9 @@ export async function decideCase(
   trust: TrustStore,
   opts: WriterOptions = {},
 ): Promise<CaseWriteResult> {
+  // The signer and the rationale first: a refusal that needs no case leaves the directory untouched.
+  const who = deciderProblem(signer.keyId, rationale, decision, caseRef, trust);
+  if (who) throw new JournalError(`${decision} refused (${who.rule}): ${who.message}`, 'REFUSED');
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer, create: false });
   try {
     const fold = caseStates(await hashedEntries(w), trust);

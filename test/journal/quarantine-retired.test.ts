@@ -4,6 +4,7 @@
  * revoked: the case's state read under the store of the day must not reopen a released case
  * because its officer has since rotated keys. A new decision needs an active key either way.
  */
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSigner, parseTrustStore, trustStoreEntry } from '../../app/core/keys.js';
@@ -53,5 +54,23 @@ describe('a quarantine decision whose key changes status afterwards', () => {
       code: 'REFUSED',
     });
     expect((await verifyJournal(dir, k.trust)).entryLines).toBe(3);
+  });
+
+  it('a decision refused for its signer (a reviewer releasing) leaves the directory as it was: no file made or stamped', async () => {
+    const base = tmp('reprise-quar-refused-');
+    const k = makeKeys(base);
+    const dir = join(base, 'j');
+    await openCase(dir, { claimRef: 'claim:a', reason: 'decision exit HUMAN_REVIEW' }, k.reviewer, {
+      fsync: false,
+      trustStore: k.trust,
+    });
+    // As a copy leaves a journal: its two files alone, which a writer's open would rebuild around.
+    for (const f of ['notes.jsonl', 'tree.bin', 'index.bin', 'state.json']) rmSync(join(dir, f), { force: true });
+    const look = () => readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs, statSync(join(dir, f)).size]);
+    const before = look();
+    await expect(releaseCase(dir, 'case-0', GOOD, k.reviewer, k.trust, { fsync: false })).rejects.toThrow(
+      /release refused \(RPR-QUAR-003\): release of case-0 requires a quarantine-officer key/,
+    );
+    expect(look()).toEqual(before);
   });
 });
