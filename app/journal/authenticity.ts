@@ -21,8 +21,13 @@ export function journalAuthenticity(
       : authenticity.unsigned(`the journal (no checkpoint)`);
   if (!trustGiven) return authenticity.noTrustStore(what, signer);
   if (has('RPR-JOURNAL-007')) return authenticity.badSignature(what, signer);
-  if (has('RPR-JOURNAL-009')) return authenticity.revoked(what, signer);
-  if (has('RPR-JOURNAL-008')) return authenticity.unknown(what, signer);
+  // The key the finding names (its `actual`), which need not be the newest checkpoint's signer.
+  const keyOf = (rule: string): string => {
+    const a = findings.find((f) => f.rule === rule && f.severity !== 'info')?.actual;
+    return typeof a === 'string' && a.startsWith('ed25519:') ? a : signer;
+  };
+  if (has('RPR-JOURNAL-009')) return authenticity.revoked(what, keyOf('RPR-JOURNAL-009'));
+  if (has('RPR-JOURNAL-008')) return authenticity.unknown(what, keyOf('RPR-JOURNAL-008'));
   return authenticity.trusted(`every entry and checkpoint of ${what}`, signer, has('RPR-JOURNAL-010'));
 }
 

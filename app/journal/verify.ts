@@ -263,8 +263,8 @@ function checkSignature(
     out.push(
       fail('RPR-JOURNAL-009', `${what} is signed by a revoked key (${keyId}, ${k.label || k.role})`, {
         pointer,
-        expected: 'active',
-        actual: 'revoked',
+        expected: 'a key the trust store has not revoked',
+        actual: keyId,
       }),
     );
     return { rule: 'RPR-JOURNAL-009', ok: false };
