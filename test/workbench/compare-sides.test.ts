@@ -79,7 +79,10 @@ describe('the Compare view compares numbers by their literal', () => {
       diffSides(past8, await side('big2', `{"n":2,"pad":"${'x'.repeat(9 * 1024 * 1024)}"}`)).result.differences,
     ).toMatchObject([{ pointer: '/content/n', left: 1, right: 2 }]);
     const past64 = await side('huge', new Uint8Array(MAX_CONTENT_BYTES + 1));
-    expect(past64.content).toEqual({ why: 'report compared; content not (larger than 64 MiB)' });
+    expect(past64.content).toEqual({
+      why: 'report compared; content not (larger than 64 MiB)',
+      reason: 'larger than 64 MiB',
+    });
     await expect(async () =>
       diffSides(await side('l', '1', 'replay-dump'), await side('r', '1', 'tg-replay-manifest')),
     ).rejects.toThrow('Cannot compare l (replay-dump) with r (tg-replay-manifest)');
