@@ -257,6 +257,26 @@ describe('a forged case bundle', () => {
     );
   });
 
+  it('D1: a judgement pointing at no item of the report it judges is refused at export (its bundle would fail 012)', async () => {
+    const { reports, caseReport } = await epsCase('pointer');
+    const digest = hashValue(caseReport);
+    const j = join(base, 'pointer-journal');
+    const body = { type: 'reprise.judgement/v1', decision: 'reject', rationale: 'The epsilon was edited.' };
+    await appendEntry(
+      j,
+      {
+        kind: 'review-rationale',
+        subject: { claimRef: 'case:p', artifact: digest },
+        body: { ...body, reportDigest: digest, pointer: '/findings/99' },
+      },
+      keys.reviewer,
+      { fsync: false, trustStore: keys.trust },
+    );
+    await expect(openCaseBundle(j, trust).then((b) => b(caseReport, reports))).rejects.toThrow(
+      /seq 0 \(the report has no item \/findings\/99\) point at no item of the report they judge/,
+    );
+  });
+
   it("D2: a report swapped for another artifact's fails RPR-EVB-004, naming what differs", async () => {
     const r = await verify(
       await forged(failing, (s) => {

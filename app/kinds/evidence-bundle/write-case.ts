@@ -18,7 +18,7 @@ import type { InclusionProof } from '../../journal/proofs.js';
 import type { JournalVerification } from '../../journal/verify.js';
 import { caseBundleHtml } from './case-html.js';
 import { caseSubjects } from './case-subjects.js';
-import { provableJournal } from './write.js';
+import { provableJournal, refuseUnnamedItems } from './write.js';
 import { writeZip } from '../../zip/writer.js';
 import { checkMemberCount, checkReadable } from './limits.js';
 import type { BundledReport, CaseBundler, JournalBundle } from '../operations.js';
@@ -163,6 +163,13 @@ function caseBundleOf(
   const { checkpoint } = j;
   const digest = hashValue(caseReport);
   const judgements = caseJudgements(caseReport, digest, j.v, j.trust);
+  // Each names the case report (a judgement on the case) or its artifact's report by digest.
+  const byDigest = new Map<string, Pick<Report, 'findings'>>([[digest, caseReport]]);
+  for (const a of caseReport.artifacts) {
+    const r = reports.get(a.path);
+    if (r) byDigest.set(a.reportDigest, r);
+  }
+  refuseUnnamedItems(judgements.map((x) => ({ j: x, report: byDigest.get(x.reportDigest ?? '') ?? null })));
   const bytes = writeCaseBundle({
     caseReport,
     reports,

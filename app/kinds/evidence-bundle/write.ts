@@ -9,7 +9,7 @@ import { canonicalizeValue } from '../../core/jcs.js';
 import type { TrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
 import type { Checkpoint } from '../../journal/format.js';
-import { judgementsIn, reportDigest } from '../../journal/judgement.js';
+import { judgementPointerProblem, judgementsIn, reportDigest, type JudgementRecord } from '../../journal/judgement.js';
 import type { InclusionProof } from '../../journal/proofs.js';
 import { verifyJournal, type JournalVerification } from '../../journal/verify.js';
 import { writeZip } from '../../zip/writer.js';
@@ -128,6 +128,7 @@ export async function bundleFromJournal(
       'REFUSED',
     );
   }
+  refuseUnnamedItems(judgements.map((j) => ({ j, report })));
   const bytes = writeEvidenceBundle({
     report,
     proofs: judgements.map((j) => j.proof),
@@ -136,4 +137,24 @@ export async function bundleFromJournal(
     limits,
   });
   return { bytes, judgements, checkpoint, reportDigest: digest };
+}
+
+/**
+ * Refuses (REFUSED, nothing written) judgements whose pointer names no item of the report they
+ * judge: the bundle's verifier would fail each (RPR-EVB-012), so the export never writes a
+ * bundle its verifier refuses. `report` is the one each names by its digest (null: none, as a
+ * note's), whose pointer is then "" by the body rule.
+ */
+export function refuseUnnamedItems(
+  list: readonly { j: JudgementRecord; report: Pick<Report, 'findings'> | null }[],
+): void {
+  const bad = list.flatMap(({ j, report }) => {
+    const why = report && j.reportDigest !== null ? judgementPointerProblem(report, j.pointer) : null;
+    return why ? [`seq ${j.seq} (${why})`] : [];
+  });
+  if (bad.length > 0)
+    throw new JournalError(
+      `judgement(s) ${bad.join(', ')} point at no item of the report they judge: their bundle would fail its own verification (RPR-EVB-012)`,
+      'REFUSED',
+    );
 }
