@@ -83,10 +83,11 @@ export interface WriterState {
  * journal's files, not to state.json itself. So the writer signs the state: `seal` is an
  * Ed25519 signature, by the writer's own key, over a domain tag and the state's canonical JSON
  * (every member but `seal`, unknown ones included). A writer trusts the state only when the seal
- * verifies with a key it trusts (the store's, not revoked; without a store, its own), so an edit
- * by anyone without such a key (a text editor, a script, a copy of another state) is caught and
- * the journal verified in full, which rebuilds the state. A holder of a trusted key who forges a
- * state is not stopped here (what they could then write still fails `journal verify`, and a held
+ * verifies with a key it trusts (the store's, not revoked; without a store, its own) and is by
+ * the key that signed the newest checkpoint (fromTrustedState), so an edit by anyone else (a text
+ * editor, a script, a copy of another state, another key of the store) is caught and the journal
+ * verified in full, which rebuilds the state. The holder of that key who forges a state is not
+ * stopped here (what they could then write still fails `journal verify`, and a held
  * checkpoint or a witness catches a rewrite); that is the limit docs/journal.md states for the
  * local state. A recomputed digest (an unkeyed hash of the state) would stop only an accident.
  * A writer opened without a key of its own (a witness) records an unsealed state, which the next
