@@ -34,33 +34,68 @@ export interface Cosignature {
 /** The most cosignature lines read (a witness cosigns now and then; a hostile file is bounded). */
 const MAX_COSIGNATURES_BYTES = 16 * 1024 * 1024;
 
-/** Reads cosignatures.jsonl (absent: none); a malformed line is an error naming it. */
-export async function readCosignatures(dir: string): Promise<Cosignature[]> {
+const TORN = 'is not ended by a newline (a torn write)';
+
+/** What cosignatures.jsonl holds: its well-formed lines, and why each other line is not one. */
+export interface CosignatureLines {
+  cosignatures: Cosignature[];
+  damaged: { line: number; why: string }[];
+}
+
+/**
+ * Reads cosignatures.jsonl (absent: none), keeping each malformed line as damage named by
+ * its line, so that a verifier reports it as a finding and still weighs the good lines.
+ * Throws JournalError for a file that cannot be read at all (IO) or is too large (DAMAGED).
+ */
+export async function readCosignatureLines(dir: string): Promise<CosignatureLines> {
   let fh;
   try {
     fh = await openJournalFile(dir, COSIGNATURES_FILE, 'read');
   } catch (e) {
-    if ((e as { code?: string }).code === 'ENOENT') return [];
+    if ((e as { code?: string }).code === 'ENOENT') return { cosignatures: [], damaged: [] };
     throw new JournalError(`cannot read ${join(dir, COSIGNATURES_FILE)}: ${ioReason(e)}`, 'IO');
   }
   try {
     if ((await fh.stat()).size > MAX_COSIGNATURES_BYTES)
       throw new JournalError(`${COSIGNATURES_FILE} is larger than ${MAX_COSIGNATURES_BYTES} bytes`, 'DAMAGED');
     const lines = (await fh.readFile()).toString('utf8').split('\n');
-    lines.pop();
-    return lines.map((l, i) => cosignatureOf(l, i + 1));
+    // The last piece follows the last newline: empty in a whole file, a torn line otherwise.
+    const torn = lines.pop();
+    const out: CosignatureLines = { cosignatures: [], damaged: [] };
+    lines.forEach((l, i) => {
+      const c = cosignatureOf(l);
+      if (typeof c === 'string') out.damaged.push({ line: i + 1, why: c });
+      else out.cosignatures.push(c);
+    });
+    if (torn) out.damaged.push({ line: lines.length + 1, why: TORN });
+    return out;
   } finally {
     await fh.close();
   }
 }
 
-function cosignatureOf(text: string, n: number): Cosignature {
-  const bad = (why: string) => new JournalError(`${COSIGNATURES_FILE} line ${n} ${why}`, 'DAMAGED');
+/** Reads cosignatures.jsonl (absent: none) for a witness about to cosign; a malformed line is an error naming it. */
+export async function readCosignatures(dir: string): Promise<Cosignature[]> {
+  const { cosignatures, damaged } = await readCosignatureLines(dir);
+  const bad = damaged[0];
+  // A torn last line would swallow the next cosignature (one line of two): cut it first, journaled.
+  const torn = bad?.why === TORN ? ` (run 'reprise journal repair ${dir}')` : '';
+  // Refused (exit 1), as a cosignature onto a journal that does not verify is.
+  if (bad)
+    throw new JournalError(
+      `refused to cosign: ${COSIGNATURES_FILE} line ${bad.line} ${bad.why}${torn}; nothing was written`,
+      'REFUSED',
+    );
+  return cosignatures;
+}
+
+/** The cosignature a line holds, or why it holds none. */
+function cosignatureOf(text: string): Cosignature | string {
   let v: unknown;
   try {
     v = parseCanonical(text).value;
   } catch {
-    throw bad('is not canonical JSON');
+    return 'is not canonical JSON';
   }
   if (
     !isPlainObject(v) ||
@@ -69,7 +104,7 @@ function cosignatureOf(text: string, n: number): Cosignature {
     !isHashString(v['rootHash']) ||
     !(typeof v['treeSize'] === 'number' && Number.isSafeInteger(v['treeSize']) && v['treeSize'] >= 1)
   )
-    throw bad('is not {line, rootHash, treeSize, witness}');
+    return 'is not {line, rootHash, treeSize, witness}';
   return { witness: v['witness'], treeSize: v['treeSize'], rootHash: v['rootHash'], line: v['line'] };
 }
 
@@ -178,7 +213,19 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
   const origin = journalOrigin(v.firstHash);
   const out: Finding[] = [];
   const bySize = new Map<number, Cosignature[]>();
-  for (const c of await readCosignatures(v.dir)) {
+  let read: CosignatureLines;
+  try {
+    read = await readCosignatureLines(v.dir);
+  } catch (e) {
+    if (!(e instanceof JournalError)) throw e;
+    return [fail(R, `the cosignatures cannot be weighed: ${e.message}`, { pointer: `entry:${COSIGNATURES_FILE}` })];
+  }
+  // A damaged line is a cosignature nobody can weigh: it fails the journal, and the others still count.
+  for (const d of read.damaged)
+    out.push(
+      fail(R, `${COSIGNATURES_FILE} line ${d.line} ${d.why}`, { pointer: `entry:${COSIGNATURES_FILE}:line:${d.line}` }),
+    );
+  for (const c of read.cosignatures) {
     if (c.treeSize > v.entryLines || formatHash(v.tree.root(c.treeSize).toString('hex')) !== c.rootHash) {
       out.push(
         fail(

@@ -27,6 +27,7 @@ import {
   ENTRY_KINDS,
   journalOrigin,
   NOTES_FILE,
+  COSIGNATURES_FILE,
   signCheckpoint,
   signEntry,
   type Checkpoint,
@@ -647,10 +648,16 @@ export async function repairJournal(
   // One lock for the whole repair: nobody can write between the truncation and its record.
   const w = await JournalWriter.open(dir, { ...opts, signer, create: false, allowTorn: true });
   try {
-    // The notes file too: a crash while its line was written leaves a torn tail that the
-    // next note's append would continue (one line of two notes), failing the journal for good.
-    const [files, notes] = await Promise.all([readJournalFiles(dir), readJournalFile(dir, NOTES_FILE)]);
-    const torn = [files.entries.torn, files.checkpoints.torn, notes.torn].filter((t): t is TornTail => t !== null);
+    // The notes and cosignatures files too: a crash while a line was written leaves a torn
+    // tail that the next append would continue (one line of two), losing both for good.
+    const [files, notes, cosignatures] = await Promise.all([
+      readJournalFiles(dir),
+      readJournalFile(dir, NOTES_FILE),
+      readJournalFile(dir, COSIGNATURES_FILE),
+    ]);
+    const torn = [files.entries.torn, files.checkpoints.torn, notes.torn, cosignatures.torn].filter(
+      (t): t is TornTail => t !== null,
+    );
     if (torn.length === 0) return null;
     const truncated = torn.map((t) => ({
       file: t.file,
