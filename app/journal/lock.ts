@@ -22,6 +22,12 @@ export interface LockInfo {
   pid: number;
   host: string;
   sinceUtc: string;
+  /**
+   * Why the holder cannot be read, when it cannot: Reprise links its locks into place whole,
+   * so such a lock was left by another program, or by a crash that lost the file's contents
+   * (a power cut before they reached the disk). Nobody can tell whether its holder runs.
+   */
+  unreadable?: string;
 }
 
 export interface HeldLock {
@@ -47,24 +53,35 @@ export async function readLock(dir: string): Promise<LockInfo | null> {
     if (isMissing(e)) return null;
     throw new JournalError(`cannot read ${join(dir, LOCK_FILE)}: ${readFailure(e)}`, 'IO');
   }
+  let v: Partial<LockInfo>;
   try {
-    const v = JSON.parse(text) as Partial<LockInfo>;
-    return {
-      pid: typeof v.pid === 'number' ? v.pid : -1,
-      host: typeof v.host === 'string' ? v.host : '?',
-      sinceUtc: typeof v.sinceUtc === 'string' ? v.sinceUtc : '?',
-    };
+    v = JSON.parse(text) as Partial<LockInfo>;
   } catch {
-    // A lock file torn by a crash during its own creation: unknown holder.
-    return { pid: -1, host: '?', sinceUtc: '?' };
+    return { pid: -1, host: '?', sinceUtc: '?', unreadable: text === '' ? 'it is empty' : 'it is not JSON' };
   }
+  const pid = typeof v?.pid === 'number' && Number.isSafeInteger(v.pid) && v.pid > 0 ? v.pid : -1;
+  return {
+    pid,
+    host: typeof v?.host === 'string' ? v.host : '?',
+    sinceUtc: typeof v?.sinceUtc === 'string' ? v.sinceUtc : '?',
+    ...(pid === -1 ? { unreadable: 'it names no process id' } : {}),
+  };
 }
 
-/** Whether a lock is provably stale: same host and the pid no longer runs (or unreadable holder). */
+/** Whether a lock is provably stale: same host and the pid no longer runs (never a holder that cannot be read). */
 export function isStale(info: LockInfo): boolean {
-  if (info.pid <= 0) return true;
+  if (info.unreadable !== undefined || info.pid <= 0) return false;
   return info.host === hostname() && !pidAlive(info.pid);
 }
+
+/** Whether a lock's holder is provably alive: this host, and its pid runs. */
+function provablyHeld(info: LockInfo): boolean {
+  return info.unreadable === undefined && info.host === hostname() && pidAlive(info.pid);
+}
+
+/** What to do about a lock whose holder Reprise cannot judge (unreadable, or on another host). */
+const checkThenForce = (dir: string): string =>
+  `check that no writer is active, then run 'reprise journal unlock ${dir} --force'`;
 
 /** Writes the holder's details to a new private file; on any failure the file is removed again (no litter on a full disk). */
 async function writeHolderFile(dir: string, tmp: string, info: LockInfo): Promise<void> {
@@ -99,6 +116,11 @@ export async function acquireLock(dir: string): Promise<HeldLock> {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
       const held = await readLock(dir);
+      if (held?.unreadable !== undefined)
+        throw new JournalError(
+          `journal ${dir} has a lock whose holder cannot be read (${path}: ${held.unreadable}); Reprise writes its locks whole, so another program or a crash that lost the file's contents left it. Nothing was written; ${checkThenForce(dir)}`,
+          'STALE_LOCK',
+        );
       if (held && isStale(held)) {
         throw new JournalError(
           `journal ${dir} has a stale lock (${path}: pid ${held.pid} on ${held.host} since ${held.sinceUtc} is no longer running); ` +
@@ -126,15 +148,26 @@ export async function acquireLock(dir: string): Promise<HeldLock> {
   };
 }
 
-/** Removes a stale lock; refuses (JournalError) when the holder may still be alive. */
-export async function breakStaleLock(dir: string): Promise<LockInfo | null> {
+/**
+ * Removes a stale lock; refuses (JournalError) when the holder may still be alive. `force`
+ * (the user checked that no writer is active) also removes a lock Reprise cannot judge, one
+ * whose holder cannot be read or runs on another host, but never one a running process on
+ * this host holds.
+ */
+export async function breakStaleLock(dir: string, force = false): Promise<LockInfo | null> {
   const info = await readLock(dir);
   if (!info) return null;
-  if (!isStale(info)) {
+  if (provablyHeld(info))
     throw new JournalError(
-      `refusing to unlock ${dir}: the lock is held by pid ${info.pid} on ${info.host}, which ${info.host === hostname() ? 'is still running' : 'is another host (cannot tell whether it runs)'}`,
+      `refusing to unlock ${dir}: the lock is held by pid ${info.pid} on ${info.host}, which is still running`,
       'LOCKED',
     );
+  if (!isStale(info) && !force) {
+    const who =
+      info.unreadable !== undefined
+        ? `its holder cannot be read (${info.unreadable})`
+        : `it is held by pid ${info.pid} on ${info.host}, another host (cannot tell whether it runs)`;
+    throw new JournalError(`refusing to unlock ${dir}: ${who}; ${checkThenForce(dir)}`, 'LOCKED');
   }
   await unlink(join(dir, LOCK_FILE));
   return info;

@@ -425,4 +425,58 @@ describe('two writers, stale locks', () => {
     ]);
     expect(again.status, again.stderr).toBe(0);
   });
+
+  it('a lock whose holder cannot be read is not stale: a writer refuses it, unlock removes it only with --force', async () => {
+    const base = tmp();
+    const k = makeKeys(base);
+    const dir = join(base, 'j');
+    await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} }, k.reviewer);
+    const lock = join(dir, 'journal.lock');
+    const body = writeJson(join(base, 'body.json'), {});
+    const record = () =>
+      cli([
+        'journal',
+        'record',
+        dir,
+        '--kind',
+        'review-rationale',
+        '--claim',
+        'c',
+        '--body-file',
+        body,
+        '--key',
+        k.reviewerPem,
+      ]);
+    for (const [text, why] of [
+      ['', 'it is empty'],
+      ['{"pid":', 'it is not JSON'],
+      ['{"host":"elsewhere"}', 'it names no process id'],
+    ] as const) {
+      writeFileSync(lock, text);
+      const r = record();
+      expect(r.status).toBe(3);
+      expect(r.stderr).toContain(`holder cannot be read (${lock}: ${why})`);
+      expect(r.stderr).toContain(`'reprise journal unlock ${dir} --force'`);
+      const refused = cli(['journal', 'unlock', dir]);
+      expect(refused.status).toBe(3);
+      expect(refused.stderr).toContain(`its holder cannot be read (${why})`);
+      expect(existsSync(lock)).toBe(true);
+      const forced = cli(['journal', 'unlock', dir, '--force']);
+      expect(forced.status, forced.stderr).toBe(0);
+      expect(forced.stdout).toContain(`removed a lock whose holder could not be read (${why})`);
+      expect(existsSync(lock)).toBe(false);
+    }
+    // --force never breaks a lock a running process of this host holds (this test's own pid).
+    const { hostname } = await import('node:os');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }));
+    const live = cli(['journal', 'unlock', dir, '--force']);
+    expect(live.status).toBe(3);
+    expect(live.stderr).toContain('still running');
+    expect(existsSync(lock)).toBe(true);
+    // Another host's lock: refused without --force, removed with it.
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: 'another-host', sinceUtc: '2026-01-01T00:00:00Z' }));
+    expect(cli(['journal', 'unlock', dir]).stderr).toContain('another host (cannot tell whether it runs)');
+    expect(cli(['journal', 'unlock', dir, '--force']).status).toBe(0);
+    expect(record().status).toBe(0);
+  });
 });

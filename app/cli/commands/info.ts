@@ -48,7 +48,7 @@ export const INFO = {
       'reprise journal cosign DIR --key WITNESS.pem --name NAME --trust-store FILE [--state FILE] [--json]',
       'reprise journal check-proof FILE [--trust-store FILE] [--json]',
       'reprise journal repair DIR --key KEYFILE [--json]',
-      'reprise journal unlock DIR',
+      'reprise journal unlock DIR [--force]',
     ].join('\n       '),
   },
   quarantine: {

@@ -317,15 +317,15 @@ async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
 }
 
 async function unlockCmd(args: string[], io: CliIO): Promise<ExitCode> {
-  const usage = 'reprise journal unlock DIR';
-  const { positionals } = parse(args, {}, usage);
+  const usage = 'reprise journal unlock DIR [--force]';
+  const { values, positionals } = parse(args, { force: { type: 'boolean' } }, usage);
   const dir = one(positionals, 'DIR', usage);
-  const info = await breakStaleLock(dir);
-  io.out(
-    info
-      ? `removed the stale lock of pid ${info.pid} on ${safeText(info.host)} (since ${safeText(info.sinceUtc)})\n`
-      : `${safeText(dir)} is not locked\n`,
-  );
+  const info = await breakStaleLock(dir, values['force'] === true);
+  const held =
+    info?.unreadable !== undefined
+      ? `a lock whose holder could not be read (${info.unreadable})`
+      : `the stale lock of pid ${info?.pid} on ${safeText(info?.host ?? '?')} (since ${safeText(info?.sinceUtc ?? '?')})`;
+  io.out(info ? `removed ${held}\n` : `${safeText(dir)} is not locked\n`);
   return EXIT.pass;
 }
 
