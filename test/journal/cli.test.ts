@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signEntry, signCheckpoint, verifyJournal, appendEntry, type Entry } from '../../app/journal/index.js';
-import { cli, makeKeys, tmp, writeJson, type Keys } from './helpers.js';
+import { cli, makeKeys, recordArgs, tmp, writeJson, type Keys } from './helpers.js';
 
 interface R {
   verdict: string;
@@ -380,19 +380,7 @@ describe('two writers, stale locks', () => {
       JSON.stringify({ pid: Number(dead.stdout), host: hostname(), sinceUtc: '2026-01-01T00:00:00Z' }),
     );
     const body = writeJson(join(base, 'body.json'), {});
-    const r = cli([
-      'journal',
-      'record',
-      dir,
-      '--kind',
-      'review-rationale',
-      '--claim',
-      'c',
-      '--body-file',
-      body,
-      '--key',
-      k.reviewerPem,
-    ]);
+    const r = cli(recordArgs(dir, body, k.reviewerPem));
     expect(r.status).toBe(3);
     expect(r.stderr).toContain('stale lock');
     expect(existsSync(join(dir, 'journal.lock'))).toBe(true);
@@ -410,19 +398,7 @@ describe('two writers, stale locks', () => {
     );
     const un = cli(['journal', 'unlock', dir]);
     expect(un.status, un.stderr).toBe(0);
-    const again = cli([
-      'journal',
-      'record',
-      dir,
-      '--kind',
-      'review-rationale',
-      '--claim',
-      'c',
-      '--body-file',
-      body,
-      '--key',
-      k.reviewerPem,
-    ]);
+    const again = cli(recordArgs(dir, body, k.reviewerPem));
     expect(again.status, again.stderr).toBe(0);
   });
 
@@ -433,20 +409,7 @@ describe('two writers, stale locks', () => {
     await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: 'c' }, body: {} }, k.reviewer);
     const lock = join(dir, 'journal.lock');
     const body = writeJson(join(base, 'body.json'), {});
-    const record = () =>
-      cli([
-        'journal',
-        'record',
-        dir,
-        '--kind',
-        'review-rationale',
-        '--claim',
-        'c',
-        '--body-file',
-        body,
-        '--key',
-        k.reviewerPem,
-      ]);
+    const record = () => cli(recordArgs(dir, body, k.reviewerPem));
     for (const [text, why] of [
       ['', 'it is empty'],
       ['{"pid":', 'it is not JSON'],

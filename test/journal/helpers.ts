@@ -68,6 +68,23 @@ export function cli(args: string[], opts: { cwd?: string } = {}): SpawnSyncRetur
   return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: opts.cwd ?? ROOT, timeout: 60_000 });
 }
 
+/** `journal record` of a review rationale on claim `claim`, its body from `bodyFile`, signed with `key`. */
+export function recordArgs(dir: string, bodyFile: string, key: string, claim = 'c'): string[] {
+  return [
+    'journal',
+    'record',
+    dir,
+    '--kind',
+    'review-rationale',
+    '--claim',
+    claim,
+    '--body-file',
+    bodyFile,
+    '--key',
+    key,
+  ];
+}
+
 export function writeJson(path: string, v: unknown): string {
   writeFileSync(path, JSON.stringify(v));
   return path;
