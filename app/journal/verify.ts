@@ -410,6 +410,8 @@ class NoteSteps {
       );
     if (cp.treeSize < this.latestSize)
       bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize}, smaller than the note above it (${this.latestSize})`);
+    else if (this.latest !== null && cp.treeSize === this.latestSize)
+      this.pass.findings.push(repeated(what, 'note', cp.treeSize, pointer));
     if (cp.treeSize === 0 || cp.treeSize > this.size)
       bad('RPR-JOURNAL-041', `is for tree ${cp.treeSize} but the journal holds ${this.size} entries`);
     else if (!this.pass.tree.root(cp.treeSize).equals(cp.rootHash))
@@ -961,6 +963,19 @@ class CheckpointSteps {
   }
 }
 
+/**
+ * RPR-JOURNAL-046: a checkpoint or note for the same tree as the one above it. The writer
+ * signs one of each per entry it appends, so the sizes grow line by line; a repeated one
+ * (a line copied in, or written by another program) changes no root, so it is a warning.
+ */
+function repeated(what: string, above: string, treeSize: number, pointer: string): Finding {
+  return warning(
+    'RPR-JOURNAL-046',
+    `${what} repeats tree size ${treeSize} of the ${above} above it: a writer signs one per entry it appends, so this line was copied in or written by another program`,
+    { pointer },
+  );
+}
+
 /** A checkpoint against the one above it: time order, size order, and (where a root differs) an RFC 9162 consistency proof. */
 function checkAgainstPrior(
   cp: Checkpoint,
@@ -981,6 +996,9 @@ function checkAgainstPrior(
         actual: cp.timestampUtc,
       }),
     );
+  // Line 0 is no line of the file: the checkpoint an auditor holds (verify --since), which the file's own line repeats.
+  if (cp.treeSize === a.treeSize && prevCp.line > 0)
+    findings.push(repeated(what, `checkpoint at line ${prevCp.line}`, cp.treeSize, pointer));
   if (cp.treeSize < a.treeSize) {
     findings.push(
       fail(

@@ -10,6 +10,7 @@ import {
   type TrustStore,
   type Role,
 } from '../../app/core/keys.js';
+import { appendEntry } from '../../app/journal/writer.js';
 
 export const ROOT = join(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'reprise.js');
@@ -88,4 +89,17 @@ export function recordArgs(dir: string, bodyFile: string, key: string, claim = '
 export function writeJson(path: string, v: unknown): string {
   writeFileSync(path, JSON.stringify(v));
   return path;
+}
+
+/** A journal of two `replay-drift` entries by the reviewer, under a new temporary folder. */
+export async function twoEntries(prefix: string): Promise<{ dir: string; keys: Keys }> {
+  const base = tmp(prefix);
+  const keys = makeKeys(base);
+  const dir = join(base, 'J');
+  for (let i = 0; i < 2; i++)
+    await appendEntry(dir, { kind: 'replay-drift', subject: { claimRef: 'claim:X' }, body: { x: i } }, keys.reviewer, {
+      trustStore: keys.trust,
+      fsync: false,
+    });
+  return { dir, keys };
 }

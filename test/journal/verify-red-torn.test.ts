@@ -6,25 +6,13 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendEntry, verifyJournal } from '../../app/journal/index.js';
+import { verifyJournal } from '../../app/journal/index.js';
 import { MAX_LINE_BYTES } from '../../app/journal/read.js';
-import { makeKeys, tmp } from './helpers.js';
-
-async function twoEntries(): Promise<{ dir: string; keys: ReturnType<typeof makeKeys> }> {
-  const base = tmp('reprise-verify-torn-');
-  const keys = makeKeys(base);
-  const dir = join(base, 'J');
-  for (let i = 0; i < 2; i++)
-    await appendEntry(dir, { kind: 'replay-drift', subject: { claimRef: 'claim:X' }, body: { x: i } }, keys.reviewer, {
-      trustStore: keys.trust,
-      fsync: false,
-    });
-  return { dir, keys };
-}
+import { twoEntries } from './helpers.js';
 
 describe('verify: torn tails', () => {
   it('a torn notes.jsonl line fails RPR-JOURNAL-013, naming notes.jsonl and its bytes', async () => {
-    const { dir, keys } = await twoEntries();
+    const { dir, keys } = await twoEntries('reprise-verify-torn-');
     appendFileSync(join(dir, 'notes.jsonl'), '"torn note');
     const v = await verifyJournal(dir, keys.trust);
     const torn = v.findings.filter((f) => f.rule === 'RPR-JOURNAL-013');
@@ -36,7 +24,7 @@ describe('verify: torn tails', () => {
   });
 
   it('a torn tail longer than a line may be says its real length', async () => {
-    const { dir, keys } = await twoEntries();
+    const { dir, keys } = await twoEntries('reprise-verify-torn-');
     const n = MAX_LINE_BYTES + 12_345;
     appendFileSync(join(dir, 'entries.jsonl'), Buffer.alloc(n, 0x61));
     const v = await verifyJournal(dir, keys.trust, { keep: false });
