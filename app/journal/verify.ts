@@ -48,12 +48,14 @@ import {
   openJournalFile,
   readIndex,
   readState,
+  STATE_FILE,
   TREE_FILE,
   treeBytes,
   TreeFile,
   type IndexRecord,
 } from './frontier.js';
-import type { FileHandle } from 'node:fs/promises';
+import { lstat, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   MAX_LINE_BYTES,
   streamLines,
@@ -340,6 +342,7 @@ export async function verifyJournal(
     (l) => ns.overlong(l),
   );
   ns.finish(cs.out.latest);
+  if (!nf.exists) ns.missing(cs.out.latest, await writerWasHere(dir));
   return {
     ...finish(dir, pass, { ef, cf, nf }, es, cs, opts),
     latestNote: ns.latest,
@@ -348,6 +351,14 @@ export async function verifyJournal(
 }
 
 export const notePointer = (line: number) => `entry:${NOTES_FILE}:line:${line}`;
+
+/** Whether a Reprise writer left its state in the journal's folder (state.json is there, whatever it holds). */
+async function writerWasHere(dir: string): Promise<boolean> {
+  return lstat(join(dir, STATE_FILE)).then(
+    () => true,
+    () => false,
+  );
+}
 
 /**
  * The checkpoints again as C2SP signed notes (notes.jsonl, one JSON string per line): each
@@ -426,6 +437,22 @@ class NoteSteps {
     this.latest = note;
     this.latestSize = cp.treeSize;
     this.pass.collect?.notes.push({ offset: raw.offset, line: raw.line - 1, treeSize: cp.treeSize });
+  }
+
+  /**
+   * No notes.jsonl at all. A journal written before notes, or by another program, has none
+   * (nothing to say); but a writer that left its state here (state.json) writes a note for
+   * every checkpoint, so the file was removed, and outside tools lost every signed note.
+   */
+  missing(latest: Checkpoint | null, writerWasHere: boolean): void {
+    if (latest && writerWasHere)
+      this.pass.findings.push(
+        warning(
+          'RPR-JOURNAL-043',
+          `${NOTES_FILE} is missing, though the writer whose state is here (${STATE_FILE}) signs a note for every checkpoint: the notes were removed, and tools that are not Reprise cannot read any checkpoint (those in ${CHECKPOINTS_FILE}, up to tree ${latest.treeSize}, are unharmed); the next write starts ${NOTES_FILE} again`,
+          { pointer: `entry:${NOTES_FILE}` },
+        ),
+      );
   }
 
   /** A journal that writes notes writes one for every checkpoint: the newest checkpoint without one was written by something else. */
