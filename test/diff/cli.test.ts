@@ -6,7 +6,7 @@
  * effect is refused.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { link, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, link, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -230,33 +230,6 @@ describe('reprise diff A --replay never exits 0 over a replay that failed, was u
   });
 });
 
-describe("a saved report's comparisons by output name", () => {
-  const c = (output: string, a: number, b: number) => ({
-    output,
-    mode: 'EXACT',
-    original: a,
-    replayed: b,
-    status: 'fail',
-  });
-
-  it('an output named __proto__ is compared like any other', async () => {
-    const p = await report('proto.json', (r) => (r['comparisons'] = [c('__proto__', 1, 2)]));
-    const r = await diff(p, '--replay', '--json');
-    const d = JSON.parse(r.out) as DiffJson;
-    expect(r.code, r.err).toBe(1);
-    expect(d.differences.map((e) => [e.pointer, e.left, e.right])).toEqual([['/comparisons/__proto__', 1, 2]]);
-  });
-
-  it('an output compared twice is never named as another output (`x #2`)', async () => {
-    const p = await report('coll.json', (r) => (r['comparisons'] = [c('x', 1, 1), c('x', 2, 3), c('x #2', 5, 5)]));
-    const r = await diff(p, '--replay', '--json');
-    const d = JSON.parse(r.out) as DiffJson;
-    expect(r.code, r.err).toBe(1);
-    expect(d.total).toBe(1);
-    expect(d.differences[0]).toMatchObject({ pointer: '/comparisons/x #3', left: 2, right: 3 });
-  });
-});
-
 describe('--html never overwrites an input, through a link', () => {
   it('refuses the target of an input that is a symbolic link, and a hard link of an input', async () => {
     const a = await file('a.json', '{"a":1}\n');
@@ -409,5 +382,80 @@ describe('options are named as given, and never silently ignored', () => {
       expect(r.err).toContain(`${extra[0]} has no effect: saved reports are compared as saved`);
     }
     expect((await diff(p, p)).code).toBe(0);
+  });
+});
+
+describe('what diff writes never lands on what it reads', () => {
+  /** A copy of an example folder, so a write the diff failed to refuse spoils no other test. */
+  const copy = async (from: string, name: string): Promise<string> => {
+    await cp(ex(from), at(name), { recursive: true });
+    return at(name);
+  };
+  const refused = async (args: string[], kept: string[], why: string): Promise<void> => {
+    const before = await Promise.all(kept.map((p) => readFile(p, 'utf8')));
+    const r = await diff(...args);
+    expect(r.code, args.join(' ')).toBe(3);
+    expect(r.err).toContain(why);
+    expect(r.out).toBe('');
+    expect(await Promise.all(kept.map((p) => readFile(p, 'utf8')))).toEqual(before);
+  };
+
+  it('--out naming the manifest replayed is refused in replay words, before the replay runs', async () => {
+    const m = join(await copy('tg/exact-intact', 'out-self'), 'manifest.json');
+    const ts = ['--trust-store', ex('tg/trust-store.json')];
+    const why = `--out ${m} is the artifact being replayed; Reprise never overwrites its input`;
+    await refused([m, '--replay', ...ts, '--out', m], [m], why);
+  });
+
+  it('--out with two manifests is refused (it holds one comparison), whichever file it names', async () => {
+    const a = join(await copy('tg/exact-intact', 'out-a'), 'manifest.json');
+    const b = join(await copy('tg/banded-drift-material', 'out-b'), 'manifest.json');
+    for (const out of [b, at('out-two.json')]) {
+      await refused(
+        [a, b, '--replay', '--out', out],
+        [a, b],
+        '--out holds one TG replay comparison: give one manifest',
+      );
+      await expect(readFile(at('out-two.json'))).rejects.toThrow();
+    }
+  });
+
+  it('--html inside an input folder (a journal) is refused', async () => {
+    const [a, b] = [await copy('journal/sample', 'j-a'), await copy('journal/sample', 'j-b')];
+    const entries = join(a, 'entries.jsonl');
+    await refused([a, b, '--html', entries], [entries], `--html ${entries} is inside ${a}`);
+  });
+
+  it('--html or --out naming a file an option reads is refused', async () => {
+    const ts = await file('ts-copy.json', await readFile(ex('dumps/trust-store.json'), 'utf8'));
+    const pr = await file('pr-copy.json', await readFile(ex('dumps/providers.json'), 'utf8'));
+    const d = ex('dumps/intact.dump.json');
+    await refused([d, d, '--trust-store', ts, '--html', ts], [ts], `--html ${ts} is the --trust-store file`);
+    await refused([d, '--replay', '--providers', pr, '--html', pr], [pr], `--html ${pr} is the --providers file`);
+    const m = join(await copy('tg/exact-intact', 'out-opt'), 'manifest.json');
+    await refused([m, '--replay', '--trust-store', ts, '--out', ts], [ts], `--out ${ts} is the --trust-store file`);
+  });
+});
+
+describe('one saved report with --replay', () => {
+  it('is refused as two are: nothing is replayed, so nothing is "original against replayed"', async () => {
+    const p = await report('one-saved.json', () => undefined);
+    const r = await diff(p, '--replay');
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('--replay has no effect: a saved report is compared as saved');
+    expect(r.out).toBe('');
+  });
+});
+
+describe('the first line is escaped as every shown text is', () => {
+  it("a saved report's kind holding a line break forges no line", async () => {
+    const forged = (r: Record<string, unknown>) =>
+      ((r['artifact'] as Record<string, unknown>)['kind'] = 'x\nidentical: no difference\n');
+    const l = await report('forged-l.json', forged);
+    const r = await report('forged-r.json', (rep) => (forged(rep), (rep['verdict'] = 'fail')));
+    const out = await diff(l, r);
+    expect(out.out.split('\n')).not.toContain('identical: no difference');
+    expect(out.code, out.err).toBe(1);
+    expect(out.out.split('\n')[0]).toContain('x\\x0aidentical');
   });
 });

@@ -6,8 +6,6 @@
  * kinds, an unreadable path, an unknown flag, an option that would have no effect); with
  * --replay, never 0 over a replay that failed, was unavailable or compared nothing.
  */
-import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import {
   cutIndex,
   DEFAULT_DIFF_LIMIT,
@@ -43,6 +41,7 @@ import { runPath } from '../../engine/run.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { engineOptions } from './check.js';
+import { refuseOutputsOnInputs } from './diff-outputs.js';
 import { INFO } from './info.js';
 
 /** How a saved report's kind is named (so two reports of one kind compare, a report and its artifact do not). */
@@ -161,32 +160,12 @@ function refuseIneffective(values: Record<string, unknown>, sides: readonly Side
     throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay: give --replay`);
   if (!sides.some((s) => s.saved)) return;
   const given = engineFlagsGiven(values);
-  if (sides.length === 2 && values['replay'] === true) given.unshift('--replay');
+  if (values['replay'] === true) given.unshift('--replay');
+  const saved = sides.length > 1 ? 'saved reports are compared as saved' : 'a saved report is compared as saved';
   if (given.length > 0)
     throw new UsageError(
-      `${given.join(' and ')} ${given.length > 1 ? 'have' : 'has'} no effect: saved reports are compared as saved, the engine does not run on them`,
+      `${given.join(' and ')} ${given.length > 1 ? 'have' : 'has'} no effect: ${saved}, the engine does not run on ${sides.length > 1 ? 'them' : 'it'}`,
     );
-}
-
-/**
- * Whether the file `out` names is one of the inputs: the same path, the same real path
- * (through symbolic links), or the same file (device and inode, so a hard link too).
- */
-async function namesAnInput(out: string, inputs: readonly string[]): Promise<boolean> {
-  const fileOf = async (p: string): Promise<{ real: string; id: string | null }> => {
-    try {
-      const s = await stat(p, { bigint: true });
-      return { real: await realpath(p), id: `${s.dev}:${s.ino}` };
-    } catch {
-      return { real: resolve(p), id: null }; // not there (yet): only its path can be an input's
-    }
-  };
-  const o = await fileOf(out);
-  for (const p of inputs) {
-    const i = await fileOf(p);
-    if (resolve(p) === resolve(out) || i.real === o.real || (o.id !== null && o.id === i.id)) return true;
-  }
-  return false;
 }
 
 /** The changed string as a line shows it: context, then the span in [-…-] or {+…+}. */
@@ -226,7 +205,7 @@ interface ReplayNote {
 }
 
 function printText(io: CliIO, c: Compared, r: DiffResult): void {
-  io.out(`${c.what}\nleft:  ${sideLine(c.left)}\nright: ${sideLine(c.right)}\n`);
+  io.out(`${safeText(c.what)}\nleft:  ${sideLine(c.left)}\nright: ${sideLine(c.right)}\n`);
   if (c.note?.nothing) io.out(`${c.note.line}\n`);
   else if (r.identical) io.out('identical: no difference\n');
   else
@@ -337,8 +316,7 @@ export const diffCommand: Command = {
     const limit = intFlag(values['max-differences'], 'max-differences', 0, 10_000_000) ?? DEFAULT_DIFF_LIMIT;
     refuseIneffective(values, []);
     const html = values['html'];
-    if (typeof html === 'string' && (await namesAnInput(html, positionals)))
-      throw new UsageError(`--html ${html} is one of the artifacts compared; Reprise never overwrites its input`);
+    await refuseOutputsOnInputs(values, positionals);
     if (typeof html === 'string') await checkOutputFile(html, '--html');
     const c = await compared(positionals, values);
     const result = diffJson(c.a, c.b, { limit, literals: c.literals });
