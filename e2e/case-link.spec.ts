@@ -94,3 +94,27 @@ test('a replayed case: chosen before it opens, said on screen and in its link, r
   expect((await hash()).get('mode')).toBe('replay');
   expect((await hash()).get('trustStore')).toBe(trust);
 });
+
+test("an artifact opened from a case takes the case's options alone, not a trust store the Open view still holds", async ({
+  workbench: page,
+}) => {
+  // The Open view's trust store is filled (as a link to a file fills it); then a link to the
+  // same case without one is followed in this tab: the case runs without it.
+  const { dir } = await openCase(page, 'verified');
+  const verdict = page.getByTestId('case-verdict');
+  await expect(verdict).toContainText('PASS', { timeout: 60_000 });
+  const token = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('token') ?? '';
+  await page.evaluate((h) => (location.hash = h), new URLSearchParams({ token, view: 'case', case: dir }).toString());
+  const dump = page.getByTestId('case-artifacts').locator('tr[data-artifact="dump.json"]');
+  await expect(dump).toContainText('unavailable', { timeout: 60_000 });
+  await expect(verdict).toContainText('UNAVAILABLE');
+
+  // Opened from the case, the dump is decided as the case decided it: no trust store was added.
+  await dump.getByRole('button').first().click();
+  await expect(page.getByTestId('tab-chain')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('verdict')).toContainText('UNAVAILABLE', { timeout: 60_000 });
+  const hash = async () => new URLSearchParams(new URL(page.url()).hash.slice(1));
+  await expect.poll(async () => (await hash()).get('path')).toBe(join(dir, 'dump.json'));
+  expect((await hash()).has('trustStore')).toBe(false);
+  await axe(page, 'an artifact opened from a case run without a trust store');
+});

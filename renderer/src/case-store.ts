@@ -394,7 +394,7 @@ export const useCase = create<CaseState>((set, get) => ({
     main.setView('chain');
     // As the case ran it: a replayed case's artifact opens replayed, with the options the case ran with.
     const { runMode, runOptions } = get();
-    await main.openPath(abs, runMode ?? 'verify', [], runOptions);
+    await main.openPath(abs, runMode ?? 'verify', [], runOptions, true);
     await jobEnded();
     const { report, artifact, select } = useStore.getState();
     if (!report || artifact?.source?.type !== 'path' || artifact.source.path !== abs) return;

@@ -53,6 +53,12 @@ export interface OpenArtifact {
   /** Options a link opened it with that the Open view's fields do not hold: every job on it takes them. */
   pinned?: Record<string, string>;
   /**
+   * Opened from a case: `pinned` are all the options the case ran with, and its jobs take
+   * those alone. The Open view's fields may hold what an earlier artifact was opened with;
+   * added here, they would decide it otherwise than the case did (UNAVAILABLE read as PASS).
+   */
+  asCaseRan?: true;
+  /**
    * A link the window could not open (a picked file or a saved report, which no link can
    * reopen; a link refused): nothing is open, and the address keeps that link, so a reload
    * says the same instead of opening what was open before it.
@@ -141,7 +147,14 @@ interface State {
   openFile(file: File, mode: CheckMode): Promise<void>;
   openExample(path: string, mode: CheckMode, whatIf?: string[], pinned?: Record<string, string>): Promise<void>;
   restoreLink(): Promise<void>;
-  openPath(path: string, mode: CheckMode, whatIf?: string[], pinned?: Record<string, string>): Promise<void>;
+  /** `asCaseRan`: opened from a case, whose options (`pinned`) are all its jobs take (OpenArtifact.asCaseRan). */
+  openPath(
+    path: string,
+    mode: CheckMode,
+    whatIf?: string[],
+    pinned?: Record<string, string>,
+    asCaseRan?: boolean,
+  ): Promise<void>;
   openSavedReport(file: File): Promise<void>;
   showReport(report: Report, name: string): void;
   /** Where a job's other options come from: none until the window's composition root (main.tsx) connects the judgement store. */
@@ -213,7 +226,7 @@ const trainerSlice: Slice<
     const { api, artifact } = get();
     if (!api || !artifact?.source || get().job || get().sweep?.running) return;
     const source = artifact.source;
-    const options = { ...optionsFor(source, get().openOptions), ...artifact.pinned };
+    const options = { ...fieldOptions(artifact, get().openOptions), ...artifact.pinned };
     // Every run a job of its own, side by side in the engine's pool (lib/sweep.ts).
     const base = { source, ...(Object.keys(options).length ? { options } : {}) };
     const stop = new AbortController();
@@ -274,6 +287,11 @@ const connectSlice: Slice<'connect' | 'setView' | 'setTheme'> = (set, get) => ({
   },
 });
 
+/** The Open view's fields as options of a job on the artifact: none for one opened from a case (OpenArtifact.asCaseRan). */
+function fieldOptions(artifact: OpenArtifact, fields: State['openOptions']): Record<string, string> {
+  return artifact.asCaseRan || !artifact.source ? {} : optionsFor(artifact.source, fields);
+}
+
 /**
  * A link's options: for a file, its trust store and providers fill the Open view's fields
  * (`set` given), as the link has them (empty when it has none), where the user sees and
@@ -298,9 +316,16 @@ async function openSource(
   whatIf: string[],
   pinned: Record<string, string> | undefined,
   linked = false,
+  asCaseRan = false,
 ): Promise<void> {
   set({
-    artifact: { name: source.path, source, mode, ...(pinned ? { pinned } : {}) },
+    artifact: {
+      name: source.path,
+      source,
+      mode,
+      ...(pinned ? { pinned } : {}),
+      ...(asCaseRan ? { asCaseRan: true as const } : {}),
+    },
     report: null,
     content: null,
     sweep: null,
@@ -476,8 +501,8 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     }
     await openLinked(set, get, link, hash);
   },
-  async openPath(path, mode, whatIf = [], pinned) {
-    await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned);
+  async openPath(path, mode, whatIf = [], pinned, asCaseRan = false) {
+    await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned, false, asCaseRan);
   },
   async openSavedReport(file) {
     try {
@@ -583,7 +608,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
       const wouldAnchor = get().jobExtras(mode, artifact.source);
       const extra = linked ? {} : wouldAnchor;
       const unanchoredIn = linked && wouldAnchor.key ? (wouldAnchor.options?.['journal'] ?? '') : undefined;
-      options = { ...extra.options, ...optionsFor(artifact.source, get().openOptions), ...artifact.pinned };
+      options = { ...extra.options, ...fieldOptions(artifact, get().openOptions), ...artifact.pinned };
       const req: StartJobRequest = {
         source: artifact.source,
         mode,
