@@ -7,6 +7,7 @@
  * (`addCaseUpload`: a multi-file pick or drop becomes a private case folder, granted so its
  * artifacts open by path in the chain view).
  */
+import type { Stats } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import type { CaseReport } from '../../shared/case.js';
 import type { RunCaseOptions } from '../../app/jobs/case.js';
 import type { CaseFile } from '../../app/engine/case/walk.js';
 import type { EngineJob } from '../../app/jobs/protocol.js';
+import { declaredOptions } from '../../app/kinds/registry.js';
+import { describeFileType, openRegular, readFailure } from '../../app/core/files.js';
 import { ApiError } from './api-error.js';
 import type { Grant } from './granted-gate.js';
 import { abandonedWords, type Uploads } from './uploads.js';
@@ -131,8 +134,9 @@ export class CaseSide {
       ...(req.options ? { options: req.options } : {}),
     });
     if (job.op !== 'runPath') throw new ApiError('a case is a folder', true);
-    if (!(await stat(job.path)).isDirectory())
-      throw new ApiError(`${shown} is a file: a case is a folder (open a single file from the Open view)`, true);
+    const st = await stat(job.path);
+    if (!st.isDirectory()) throw new ApiError(notAFolder(shown, st), true);
+    await checkOptionFiles(req.options, job);
     return { shown, path: job.path, job };
   }
 
@@ -194,6 +198,34 @@ export class CaseSide {
     for (const c of this.running.values()) c.abort.abort();
     await Promise.all([...this.folders.values()].map((f) => rm(f.dir, { recursive: true, force: true })));
     this.folders.clear();
+  }
+}
+
+/** Why a path is no case: a file opens on its own; a FIFO, a device or a socket is named as what it is. */
+function notAFolder(shown: string, st: Stats): string {
+  if (st.isFile()) return `${shown} is a file: a case is a folder (open a single file from the Open view)`;
+  return `${shown} is ${describeFileType(st)}, not a folder: a case is a folder`;
+}
+
+/**
+ * Every file option of a case, opened as the engine opens it (never blocking on a FIFO): one
+ * it cannot read is refused before the walk, as the CLI refuses it (check.ts, engineOptions).
+ * Run without it, every artifact would be listed as unverifiable and the case read as a FAIL
+ * of evidence that may be valid. `named` holds the paths as the request gave them, which the
+ * window's words for a refused option look for (renderer/src/lib/deep-link.ts).
+ */
+async function checkOptionFiles(named: StartCaseRequest['options'], job: EngineJob): Promise<void> {
+  const given = (named ?? {}) as Record<string, string | undefined>;
+  const opts = job.options as Record<string, unknown>;
+  for (const d of declaredOptions()) {
+    const real = opts[d.name];
+    if (!d.path || typeof real !== 'string') continue;
+    try {
+      await (await openRegular(real, { allowDirectory: d.path === 'file-or-directory' })).fh.close();
+    } catch (e) {
+      const path = given[d.name] ?? real;
+      throw new ApiError(`cannot read the option ${d.name} ${path}: ${readFailure(e)}`, true);
+    }
   }
 }
 
