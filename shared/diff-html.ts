@@ -28,6 +28,18 @@ export interface DiffPageInput {
   result: DiffResult;
   /** What the diff alone does not say (a replay that failed, or compared nothing), shown with the result. */
   note?: string;
+  /** Nothing was compared (a replay that replayed nothing): the result is the note alone, never "Identical". */
+  nothingCompared?: true;
+}
+
+/** The page's result line: the note alone when nothing was compared, else the count (or "Identical") and the note. */
+function resultLine(input: DiffPageInput): string {
+  const r = input.result;
+  if (input.nothingCompared) return input.note ?? 'Nothing was compared.';
+  const summary = r.identical
+    ? 'Identical: no difference.'
+    : `${r.total.toLocaleString('en')} difference${r.total === 1 ? '' : 's'}.`;
+  return input.note ? `${summary} ${input.note}` : summary;
 }
 
 const DIFF_CSS = `
@@ -74,10 +86,6 @@ const sidePairs = (s: DiffSideLabel): string =>
 /** The page: what was compared, the count, every listed difference with its permalink. */
 export function diffPage(input: DiffPageInput): string {
   const r = input.result;
-  const summary = r.identical
-    ? 'Identical: no difference.'
-    : `${r.total.toLocaleString('en')} difference${r.total === 1 ? '' : 's'}.`;
-  const result = input.note ? `${summary} ${input.note}` : summary;
   const cap = r.truncated
     ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences (limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --max-differences N</code>.</p>`
     : '';
@@ -92,11 +100,11 @@ export function diffPage(input: DiffPageInput): string {
       ['compared', escHtml(input.what)],
       ['left', sidePairs(input.left)],
       ['right', sidePairs(input.right)],
-      ['result', escHtml(result)],
+      ['result', escHtml(resultLine(input))],
     ]),
     cap,
     lengths.length ? `<h2>Lengths that differ</h2>${htmlDl(lengths)}` : '',
-    r.identical
+    r.differences.length === 0
       ? ''
       : `<h2>Differences</h2><table><thead><tr><th style="width:6%">#</th><th style="width:8%">change</th><th style="width:20%">pointer</th><th>left</th><th>right</th><th style="width:12%">right − left</th></tr></thead><tbody>${r.differences.map(row).join('')}</tbody></table>`,
     PAGE_END,

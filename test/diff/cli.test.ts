@@ -207,6 +207,20 @@ describe('reprise diff A --replay never exits 0 over a replay that failed, was u
     expect(j.replay).toMatchObject({ replayed: false, note: expect.stringContaining('FAIL: RDS-F001') });
   });
 
+  it('nothing was replayed is never "identical": not in JSON, not on the page', async () => {
+    const page = at('nothing.html');
+    const opts = ['--trust-store', ex('dumps/trust-store.json'), '--providers', ex('dumps/providers.json')];
+    const r = await diff(ex('dumps/fail/altered-artifact.dump.json'), '--replay', ...opts, '--json', '--html', page);
+    expect(r.code, r.err).toBe(1);
+    const j = JSON.parse(r.out) as DiffJson;
+    expect(j).toMatchObject({ identical: false, total: 0, replay: { replayed: false } });
+    expect(j.replay!.note).toMatch(/^nothing was replayed: the replay is FAIL: RDS-F001 /);
+    const html = await readFile(page, 'utf8');
+    expect(html).not.toMatch(/identical/i);
+    expect(html).toContain('nothing was replayed: the replay is FAIL: RDS-F001 ');
+    expect(html).not.toContain('<table');
+  });
+
   it('an unknown kind: nothing was replayed, exit 1; the HTML page says so too', async () => {
     const page = at('unknown.html');
     const r = await diff(ex('unknown/not-an-artifact.json'), '--replay', '--html', page);

@@ -302,6 +302,12 @@ async function compared(positionals: string[], values: Record<string, unknown>):
   return { what, left: l.label, right: r.label, a, b, literals, note: replay ? replayNote([l, r]) : null };
 }
 
+/**
+ * The diff's result as every output gives it: when nothing was replayed nothing was compared,
+ * so nothing is called identical (`identical` false with no difference; the note says why).
+ */
+const resultOf = (c: Compared, r: DiffResult): DiffResult => (c.note?.nothing ? { ...r, identical: false } : r);
+
 /** The exit: the diff's (0 identical, 1 different), but never 0 over a replay that did not pass or compared nothing. */
 function exitOf(c: Compared, r: DiffResult): ExitCode {
   if (c.note?.nothing) return c.note.code;
@@ -319,10 +325,11 @@ export const diffCommand: Command = {
     await refuseOutputsOnInputs(values, positionals);
     if (typeof html === 'string') await checkOutputFile(html, '--html');
     const c = await compared(positionals, values);
-    const result = diffJson(c.a, c.b, { limit, literals: c.literals });
+    const result = resultOf(c, diffJson(c.a, c.b, { limit, literals: c.literals }));
     const note = c.note?.line.replace(/\n/g, '; ');
     const page = { title: `Reprise diff: ${c.what}`, what: c.what, left: c.left, right: c.right, result };
-    if (typeof html === 'string') await writeOutputFile(html, diffPage({ ...page, ...(note && { note }) }));
+    const nothing = c.note?.nothing && { nothingCompared: true as const };
+    if (typeof html === 'string') await writeOutputFile(html, diffPage({ ...page, ...(note && { note }), ...nothing }));
     if (values['json']) {
       const replay = c.note && { replayed: !c.note.nothing, note };
       io.out(
