@@ -46,20 +46,48 @@ export interface CaseSideDeps {
 
 /** Case folders made from sent files kept at once; the oldest goes when another is made. */
 const MAX_FOLDERS = 4;
-/** Files one sent case may hold, and how deep its folders go. */
+/**
+ * Files one sent case may hold, how deep its folders go and how long a path in it is: room
+ * for a real evidence tree (a journal's folders under a run's under a host's), while the
+ * temporary folder and the path stay well inside Linux's PATH_MAX (4096) and a name inside
+ * the 255 bytes a file system takes.
+ */
 const MAX_FILES = 10_000;
-const MAX_DEPTH = 8;
+const MAX_DEPTH = 64;
+const MAX_PATH = 3072;
+const MAX_PART = 255;
 
-/** The path of a sent file in its case: relative, `/` separated, no `.`/`..`, nothing a file system reads otherwise. */
+/**
+ * What is wrong with the path of a sent file in its case, or null. It must stay inside the
+ * case folder: relative, `/` separated, no empty, `.` or `..` folder, no NUL. `\` is refused
+ * because the Windows shell takes it as a separator (`..\x` would leave the folder), and one
+ * rule in both shells keeps a case sent from either the same tree. `:` is an ordinary
+ * character on Linux and macOS (timestamped evidence is named with it), and the host writes
+ * into its own temporary folder, so it is refused only on Windows, where it names a drive
+ * or a stream.
+ */
+function caseNameTrouble(name: string, parts: string[]): string | null {
+  if (name.includes('\0')) return 'holds a NUL character, which no file name can';
+  if (name.startsWith('/')) return 'is an absolute path: a sent file is named by its path inside the case';
+  if (parts.includes('')) return 'has an empty folder name (a doubled / or one at the end)';
+  if (parts.some((p) => p === '.' || p === '..')) return 'has a . or .. folder, which a path inside a case may not';
+  if (name.includes('\\'))
+    return 'holds \\, which separates folders on Windows: a path in a case separates them with /';
+  if (process.platform === 'win32' && name.includes(':')) return 'holds :, which names a drive or a stream on Windows';
+  if (parts.length > MAX_DEPTH)
+    return `is ${parts.length} levels deep; a sent case goes at most ${MAX_DEPTH} levels deep`;
+  const bytes = Buffer.byteLength(name);
+  if (bytes > MAX_PATH) return `is ${bytes} bytes long; a path in a sent case is at most ${MAX_PATH} bytes`;
+  if (parts.some((p) => Buffer.byteLength(p) > MAX_PART)) return `has a name longer than ${MAX_PART} bytes`;
+  return null;
+}
+
+/** The path of a sent file in its case, as its folders and name; a refusal saying what is wrong with it. */
 function caseFileName(name: unknown): string[] {
-  if (typeof name !== 'string' || name === '' || name.length > 1024)
-    throw new ApiError('a case file is named by its path in the case', true);
+  if (typeof name !== 'string' || name === '') throw new ApiError('a case file is named by its path in the case', true);
   const parts = name.split('/');
-  if (
-    parts.length > MAX_DEPTH ||
-    parts.some((p) => p === '' || p === '.' || p === '..' || p.length > 255 || /[\\\0:]/.test(p))
-  )
-    throw new ApiError(`${JSON.stringify(name.slice(0, 200))} is not a relative path inside a case`, true);
+  const trouble = caseNameTrouble(name, parts);
+  if (trouble) throw new ApiError(`the sent file ${JSON.stringify(name.slice(0, 200))} ${trouble}`, true);
   return parts;
 }
 

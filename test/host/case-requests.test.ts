@@ -78,3 +78,41 @@ describe('a case path that is no folder', () => {
     });
   });
 });
+
+/** Sends one file's bytes as the window does, then adds it to a sent case under `name`. */
+async function send(name: string, folderId?: string, text = '{"sent": true}\n') {
+  const bytes = Buffer.from(text);
+  const { uploadId } = await host.beginUpload({ name: name.split('/').at(-1)!, size: bytes.length });
+  await host.uploadChunk({ uploadId, dataBase64: bytes.toString('base64') });
+  return host.addCaseUpload({ name, uploadId, ...(folderId ? { folderId } : {}) });
+}
+
+describe('the names of files sent into a case', () => {
+  // Windows names a drive or a stream with `:`, so its shell refuses it (case-side.ts).
+  it.skipIf(process.platform === 'win32')(
+    'takes a : in a name (timestamped evidence) and a tree 64 levels deep',
+    async () => {
+      const { folderId } = await send('run-2026-05-04T10:00:00Z.dump.json');
+      const deep = Array.from({ length: 63 }, (_, i) => `d${i}`).join('/') + '/x.json';
+      expect(await send(deep, folderId)).toEqual({ folderId, files: 2 });
+    },
+  );
+
+  it('refuses a path that would leave the case, saying what is wrong with it', async () => {
+    const { folderId } = await send('first.json');
+    const tooDeep = Array.from({ length: 65 }, () => 'd').join('/');
+    for (const [name, why] of [
+      ['/etc/x.json', 'is an absolute path: a sent file is named by its path inside the case'],
+      ['a//b.json', 'has an empty folder name (a doubled / or one at the end)'],
+      ['a/', 'has an empty folder name (a doubled / or one at the end)'],
+      ['a/../../b.json', 'has a . or .. folder, which a path inside a case may not'],
+      ['a\\..\\b.json', 'holds \\, which separates folders on Windows: a path in a case separates them with /'],
+      ['a\0b.json', 'holds a NUL character, which no file name can'],
+      [tooDeep, 'is 65 levels deep; a sent case goes at most 64 levels deep'],
+    ] as const) {
+      const err = await send(name, folderId).catch((e: unknown) => e);
+      expect(err, name).toMatchObject({ usage: true, message: `the sent file ${JSON.stringify(name)} ${why}` });
+      expect((err as Error).message).not.toMatch(/not a relative path/);
+    }
+  });
+});
