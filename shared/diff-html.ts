@@ -5,9 +5,8 @@
  * n its place in the listing, which is deterministic for two given inputs) with a `¶` link
  * to itself; a changed string shows its changed span marked as deleted and inserted text.
  */
-import { cutText, LITERAL_NOTE, shownPlace, spanParts, type DiffEntry, type DiffResult } from './diff.js';
+import { cutText, LITERAL_NOTE, shownJson, shownPlace, spanParts, type DiffEntry, type DiffResult } from './diff.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
-import { shownValue } from './report.js';
 
 /** One side of the comparison as the page names it. */
 export interface DiffSideLabel {
@@ -67,7 +66,7 @@ function cell(e: DiffEntry, side: 'left' | 'right'): string {
   if (e.span && typeof v === 'string') return spanHtml(v, e, side);
   const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
   if (literal !== undefined) return `<pre>${escHtml(cutText(literal))}</pre><small>${escHtml(LITERAL_NOTE)}</small>`;
-  return `<pre>${escHtml(cutText(shownValue(v, 2)))}</pre>`;
+  return `<pre>${escHtml(cutText(shownJson(v, 2)))}</pre>`;
 }
 
 function row(e: DiffEntry, i: number): string {

@@ -519,6 +519,12 @@ export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', c
   };
 }
 
+/**
+ * A value as a diff's terminal line and page cell show it: as JSON, strings quoted, so a
+ * change of type (the string "1" to the number 1) never reads as no change.
+ */
+export const shownJson = (v: JsonValue, indent?: number): string => JSON.stringify(v, null, indent);
+
 /** A value as text for a diff cell, at most `max` characters (the rest counted, not shown). */
 export function cutText(text: string, max = 2000): string {
   if (text.length <= max) return text;

@@ -473,3 +473,15 @@ describe('the first line is escaped as every shown text is', () => {
     expect(out.out.split('\n')[0]).toContain('x\\x0aidentical');
   });
 });
+
+describe('values are shown as JSON', () => {
+  it('a string changed to a number reads as a change, in the terminal and on the page', async () => {
+    const [l, r] = [await file('type-l.json', '{"a":"1","b":"x"}'), await file('type-r.json', '{"a":1,"b":"y"}')];
+    const page = at('type.html');
+    const out = await diff(l, r, '--html', page);
+    expect(out.code, out.err).toBe(1);
+    expect(out.out).toContain('  changed  /content/a  "1" → 1\n');
+    expect(out.out).toContain('  changed  /content/b  "x" → "y"\n');
+    expect(await readFile(page, 'utf8')).toContain('<td><pre>&quot;1&quot;</pre></td><td><pre>1</pre></td>');
+  });
+});

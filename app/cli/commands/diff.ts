@@ -17,14 +17,13 @@ import {
   spanParts,
   type DiffEntry,
 } from '../../../shared/diff.js';
-import { shownPlace, type DiffResult } from '../../../shared/diff.js';
+import { shownJson, shownPlace, type DiffResult } from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
 import {
   EXIT,
   exitOfVerdict,
   REPORT_SCHEMA,
-  shownValue,
   worstExit,
   type ExitCode,
   type JsonValue,
@@ -182,7 +181,7 @@ function valueText(e: DiffEntry, side: 'left' | 'right'): string {
   // A short string reads best whole; a long one as its changed span with some context.
   const long = typeof e.left === 'string' && typeof e.right === 'string' && e.left.length + e.right.length > 120;
   if (e.span && long && typeof v === 'string') return safeText(spanText(v, e, side));
-  const s = (side === 'left' ? e.leftLiteral : e.rightLiteral) ?? shownValue(v);
+  const s = (side === 'left' ? e.leftLiteral : e.rightLiteral) ?? shownJson(v);
   return safeText(s.length > 120 ? `${s.slice(0, cutIndex(s, 117))}...` : s);
 }
 
