@@ -26,7 +26,7 @@ import { declaredOptions } from '../../app/kinds/registry.js';
 import { describeFileType, openRegular, readFailure } from '../../app/core/files.js';
 import { ApiError } from './api-error.js';
 import type { Grant } from './granted-gate.js';
-import { abandonedWords, type Uploads } from './uploads.js';
+import { abandonedWords, type Upload, type Uploads } from './uploads.js';
 
 /** The case engine's entry point (app/jobs/case.ts, runCase). */
 export type RunCase = (dir: string, o: RunCaseOptions) => Promise<CaseReport>;
@@ -91,8 +91,55 @@ function caseFileName(name: unknown): string[] {
   return parts;
 }
 
+/** A case folder made from sent files, and what each path in it is, file or folder. */
+interface SentFolder {
+  dir: string;
+  files: number;
+  paths: Map<string, 'file' | 'folder'>;
+}
+
+/**
+ * Claims a sent file's path and its folders in the case, or says why they clash with the
+ * files sent before (a file where a folder of the path goes, a folder of its name, the same
+ * name twice), before the disk would answer with an error naming the temporary folder.
+ * Claimed at once, before any write: two sends racing for one path meet here. A failed write
+ * gives back the file's name only: its folders may hold another send's file by then.
+ */
+function reserve(paths: Map<string, 'file' | 'folder'>, parts: string[]): void {
+  const name = parts.join('/');
+  const folders = parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
+  const file = folders.find((f) => paths.get(f) === 'file');
+  if (file) throw new ApiError(`the case already holds ${file} as a file, so ${name} cannot be added`, true);
+  if (paths.get(name) === 'folder')
+    throw new ApiError(`the case already holds ${name} as a folder, so a file of that name cannot be added`, true);
+  if (paths.has(name)) throw new ApiError(`the case already holds ${name}`, true);
+  for (const f of folders) paths.set(f, 'folder');
+  paths.set(name, 'file');
+}
+
+/** Writes a sent file into its case folder, its folders first. */
+async function store(dir: string, parts: string[], u: Upload): Promise<void> {
+  const dest = join(dir, ...parts);
+  if (parts.length > 1) await mkdir(join(dir, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
+  // Exclusive: two files of one name in one case is the window's mistake, said, never one overwriting the other.
+  if (u.file !== undefined) await copyFile(u.file, dest, 1 /* COPYFILE_EXCL */);
+  else await writeFile(dest, Buffer.concat(u.chunks), { flag: 'wx', mode: 0o600 });
+}
+
+/**
+ * A write the claim let through and the disk refused (a name differing only in case on a
+ * file system that ignores case, a full disk): the code, never the error's own words, which
+ * name the host's temporary folder.
+ */
+function storeError(name: string, e: unknown): ApiError {
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR')
+    return new ApiError(`the case already holds a file or folder in the place of ${name} (${code})`, true);
+  return new ApiError(`cannot store ${name}: ${code}`, true);
+}
+
 export class CaseSide {
-  private readonly folders = new Map<string, { dir: string; files: number }>();
+  private readonly folders = new Map<string, SentFolder>();
   private readonly running = new Map<string, { abort: AbortController }>();
   private next = 1;
   private nextFolder = 1;
@@ -113,18 +160,12 @@ export class CaseSide {
     if (!folder) throw new ApiError('unknown case folder (it may have been replaced by a newer one)', true);
     if (folder.files >= MAX_FILES)
       throw new ApiError(`a case sent from the window holds at most ${MAX_FILES} files`, true);
-    const dest = join(folder.dir, ...parts);
-    if (parts.length > 1) await mkdir(join(folder.dir, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
+    reserve(folder.paths, parts);
     try {
-      // Exclusive: two files of one name in one case is the window's mistake, said, never one overwriting the other.
-      if (u.file !== undefined) await copyFile(u.file, dest, 1 /* COPYFILE_EXCL */);
-      else await writeFile(dest, Buffer.concat(u.chunks), { flag: 'wx', mode: 0o600 });
+      await store(folder.dir, parts, u);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new ApiError(
-        code === 'EEXIST' ? `the case already holds ${req.name}` : `cannot store ${req.name}: ${code ?? String(e)}`,
-        true,
-      );
+      folder.paths.delete(req.name);
+      throw storeError(req.name, e);
     }
     folder.files++;
     return { folderId, files: folder.files };
@@ -135,7 +176,7 @@ export class CaseSide {
     // The host made it from what the user sent: its artifacts may be opened by path.
     await this.deps.grant({ roots: [dir] });
     const folderId = `casefolder-${this.nextFolder++}`;
-    this.folders.set(folderId, { dir, files: 0 });
+    this.folders.set(folderId, { dir, files: 0, paths: new Map() });
     while (this.folders.size > MAX_FOLDERS) {
       const [oldest, f] = this.folders.entries().next().value!;
       this.folders.delete(oldest);

@@ -116,3 +116,20 @@ describe('the names of files sent into a case', () => {
     }
   });
 });
+
+describe('a sent file that clashes with the files sent before', () => {
+  it('says which is a file and which a folder, in one line naming no temporary path', async () => {
+    const { folderId } = await send('x');
+    await send('d/e/f.json', folderId);
+    for (const [name, message] of [
+      ['x/y', 'the case already holds x as a file, so x/y cannot be added'],
+      ['x/y/z.json', 'the case already holds x as a file, so x/y/z.json cannot be added'],
+      ['d/e', 'the case already holds d/e as a folder, so a file of that name cannot be added'],
+      ['d/e/f.json', 'the case already holds d/e/f.json'],
+    ] as const) {
+      await expect(send(name, folderId), name).rejects.toMatchObject({ usage: true, message });
+    }
+    // What was refused left the case as it was: another file still joins it.
+    expect(await send('d/e/g.json', folderId)).toEqual({ folderId, files: 3 });
+  });
+});
