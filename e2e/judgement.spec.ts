@@ -168,9 +168,10 @@ test('a V3 Nemosyne package reaches PASS with the profile registry and kernel ad
   await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
   await expect(page.getByTestId('verdict')).toContainText(/unavailable/i);
   await page.getByTestId('tab-findings').click();
-  // The message names the control that fixes it, not a command-line flag.
-  await expect(page.getByTestId('findings')).toContainText('the Profile registry field (Open view, Engine options)');
-  await expect(page.getByTestId('findings')).not.toContainText('--profiles');
+  // The message names the control that fixes it (and the CLI's flag: the report is the same bytes as the CLI's).
+  await expect(page.getByTestId('findings')).toContainText(
+    "in the workbench, the Profile registry field of the Open view's engine options",
+  );
   await page.getByTestId('tab-open').click();
   await page.locator('details.options summary').click();
   await page.locator('#opt-profiles').fill(join(ex, 'packages', 'profiles.json'));

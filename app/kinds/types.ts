@@ -129,10 +129,11 @@ export type EngineOptions = {
   /** `--limit NAME=N` overrides by limit name (the archive reader's and each kind's). */
   limits?: Record<string, number>;
   /**
-   * How a message names an option to the person reading it: a flag on the command line
-   * (the default), the control that sets it in the workbench (set by its engine host).
+   * How a refusal names an option to the person reading it: a flag on the command line (the
+   * default), the control that sets it in the workbench (set by its engine host). Refusals
+   * only: a finding is part of the report, whose bytes must not depend on the host.
    */
-  optionWords?: Partial<Record<'profiles' | 'kernelAdapter' | 'artifact', string>>;
+  optionWords?: Partial<Record<'artifact', string>>;
   /**
    * Set by the engine for a replayed case, never by a user: an artifact whose kind has
    * nothing to re-execute (a policy bundle, a package) is verified, and its report says so

@@ -52,13 +52,9 @@ export class JobRequests {
    * substitutions on a replay only.
    */
   private async requestOptions(req: StartJobRequest, mode: CheckMode): Promise<EngineOptions> {
-    // Messages name the workbench's controls, not the CLI's flags (the Open view's engine options).
+    // Refusals name the workbench's words, not the CLI's flags (findings name both: a report's bytes never depend on the host).
     const options: EngineOptions = {
-      optionWords: {
-        profiles: 'the Profile registry field (Open view, Engine options)',
-        kernelAdapter: 'the Kernel adapter field (Open view, Engine options)',
-        artifact: "the link's artifact option",
-      },
+      optionWords: { artifact: "the link's artifact option" },
       // One artifact opened on its own: an option only another kind reads (a link's artifact=
       // on a dump) is refused rather than run without, as the CLI refuses it for one file.
       alone: true,

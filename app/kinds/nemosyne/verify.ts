@@ -31,6 +31,16 @@ import { TIMELINE_DEFAULT, TIMELINE_LIMIT } from './limits.js';
 import { packageTimes } from './times.js';
 import type { ForCase } from './case-facts.js';
 
+/**
+ * How a finding names the option that resolves it: in the words of both the CLI and the
+ * workbench, since a finding is part of the report, whose digest a judgement binds; a report
+ * must be the same bytes whichever of them verified the package.
+ */
+const PROFILES_WORDS =
+  "--profiles FILE; in the workbench, the Profile registry field of the Open view's engine options";
+const KERNEL_ADAPTER_WORDS =
+  "--kernel-adapter FILE; in the workbench, the Kernel adapter field of the Open view's engine options";
+
 export const ENTRY = {
   manifest: 'manifest.json',
   dataset: 'data/dataset.raw',
@@ -400,7 +410,7 @@ async function checkConsumers(envelope: Envelope, ctx: KindContext, st: State): 
     st.findings.push(
       unavailable(
         'RPR-NEM-040',
-        `no profile registry given (${ctx.options.optionWords?.profiles ?? '--profiles FILE'}): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`,
+        `no profile registry given (${PROFILES_WORDS}): the ${envelope.uses.length} recorded use(s) and the receipt-dependent consumers cannot be resolved here`,
       ),
     );
     return;
@@ -735,7 +745,7 @@ async function checkInvestigationDigest(
     unresolved(
       unavailable(
         'KERNEL_MISMATCH',
-        `the investigation digest needs the semantic state restored by Nemosyne's analytical kernel ${kernelNeeded}; no kernel adapter was given (${ctx.options.optionWords?.kernelAdapter ?? '--kernel-adapter'})`,
+        `the investigation digest needs the semantic state restored by Nemosyne's analytical kernel ${kernelNeeded}; no kernel adapter was given (${KERNEL_ADAPTER_WORDS})`,
         {
           pointer: 'entry:manifest.json#/investigationDigest',
           expected: kernelNeeded,
