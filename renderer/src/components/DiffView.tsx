@@ -1,8 +1,15 @@
 /** A structured diff side by side (shared/diff.ts): pointer, left, right, the exact difference, the changed span marked. */
 import { useId } from 'react';
-import { cutText, LITERAL_NOTE, shownPlace, spanParts, type DiffEntry, type DiffResult } from '../../../shared/diff';
+import {
+  cutText,
+  LITERAL_NOTE,
+  shownJson,
+  shownPlace,
+  spanParts,
+  type DiffEntry,
+  type DiffResult,
+} from '../../../shared/diff';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html';
-import { shownValue } from '../../../shared/report';
 import '../diff.css';
 import { download } from './ExportView';
 import { Shown } from './Shown';
@@ -43,7 +50,8 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
       </>
     );
   }
-  return <pre>{cutText(shownValue(v, 2))}</pre>;
+  // As JSON, strings quoted, as the terminal and the page show it: "1" against 1 is a change one can see.
+  return <pre>{cutText(shownJson(v, 2))}</pre>;
 }
 
 const sideText = (s: DiffSideLabel): string =>
