@@ -81,6 +81,24 @@ describe('reprise diff', () => {
     expect(r.out).toContain('identical: no difference');
   });
 
+  it('--key is refused: a diff never writes to a journal', async () => {
+    const m = ex('tg/exact-intact/manifest.json');
+    const r = await diff(m, '--replay', '--journal', at('never-written'), '--key', at('any.pem'));
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('reprise diff only compares and writes nothing there');
+    await expect(readFile(join(at('never-written'), 'entries.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('--html with more than 100,000 differences asked for is refused up front, writing nothing', async () => {
+    const page = at('too-many.html');
+    const a = ex('dumps/intact.dump.json');
+    const r = await diff(a, a, '--html', page, '--max-differences', '100001');
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('--html lists at most 100,000 differences');
+    await expect(readFile(page)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await diff(a, a, '--html', page, '--max-differences', '100000')).code).toBe(0);
+  });
+
   it('a saved report that is not strict JSON is said why it was read as another kind', async () => {
     const text = JSON.stringify(saved);
     writeFileSync(at('dup.report.json'), `${text.slice(0, -1)},"verdict":"fail"}`);

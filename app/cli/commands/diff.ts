@@ -154,6 +154,12 @@ const engineFlagsGiven = (values: Record<string, unknown>): string[] =>
 
 /** Refuses options that would have no effect: a replay's own without --replay, the engine's on saved reports. */
 function refuseIneffective(values: Record<string, unknown>, sides: readonly Side[]): void {
+  // A diff compares: it never writes evidence. With a key, its replays anchored their drift
+  // in --journal (and opened quarantine cases) on every diff, a record nobody asked for twice.
+  if (values['key'] !== undefined)
+    throw new UsageError(
+      "--key signs what a replay anchors in its journal; reprise diff only compares and writes nothing there: anchor a replay with 'reprise replay --journal DIR --key FILE'",
+    );
   const replayOnly = declaredOptions().filter((o) => o.replayOnly);
   if (values['replay'] !== true && replayOnly.some((o) => values[o.flag] !== undefined))
     throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay: give --replay`);
@@ -314,6 +320,12 @@ function exitOf(c: Compared, r: DiffResult): ExitCode {
   return c.note ? c.note.code : EXIT.pass;
 }
 
+/**
+ * The most differences a page lists: about 250 bytes each, so some 25 MB, which a browser
+ * still opens; ten million made a page longer than V8's longest string (an internal error).
+ */
+const HTML_MAX_DIFFERENCES = 100_000;
+
 export const diffCommand: Command = {
   ...INFO.diff,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
@@ -321,6 +333,10 @@ export const diffCommand: Command = {
     const limit = intFlag(values['max-differences'], 'max-differences', 0, 10_000_000) ?? DEFAULT_DIFF_LIMIT;
     refuseIneffective(values, []);
     const html = values['html'];
+    if (typeof html === 'string' && limit > HTML_MAX_DIFFERENCES)
+      throw new UsageError(
+        `--html lists at most ${HTML_MAX_DIFFERENCES.toLocaleString('en')} differences (a page of more is past what a browser opens and what one string holds); give --max-differences ${HTML_MAX_DIFFERENCES} or less, or --json for more`,
+      );
     await refuseOutputsOnInputs(values, positionals);
     if (typeof html === 'string') await checkOutputFile(html, '--html');
     const c = await compared(positionals, values);
