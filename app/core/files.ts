@@ -1,7 +1,8 @@
 /** Writing files so that a reader never sees half of one, and reading files that may not be files. */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { access, lstat, open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from './errors.js';
 
@@ -234,6 +235,52 @@ function openFailure(path: string, e: unknown): FileReadError {
   return new FileReadError(path, code, code);
 }
 
+/** True when `p` is `root` or lies below it (both absolute, normalized real paths). */
+export function isWithin(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
+}
+
+/*
+ * Reads confined to folders. The workbench's host checks each path a request names against
+ * the folders the user granted and hands the real path to a worker, which opens it later:
+ * a folder on that path replaced by a symbolic link in between would lead the open outside
+ * every granted folder. So a run the host starts carries those folders (EngineOptions
+ * readRoots), and every file it opens is checked once open: its real path lies in one, and
+ * the file there is the one opened (same device and inode). Whatever the path names after
+ * that, the descriptor read is the checked one. Outside the host (the CLI) nothing is set.
+ */
+const confinement = new AsyncLocalStorage<readonly string[]>();
+
+/** Runs `run` with every file it opens (through this module and the journal's) confined to `roots`; none given: unconfined. */
+export function withReadConfinement<T>(roots: readonly string[] | undefined, run: () => Promise<T>): Promise<T> {
+  return roots === undefined ? run() : confinement.run(roots, run);
+}
+
+/**
+ * Throws FileReadError unless the open descriptor `fd` (of `path`) is a file inside the
+ * folders the running job is confined to; the caller closes it. Nothing to check unconfined.
+ */
+export function checkOpenedInside(fd: number, path: string): void {
+  const roots = confinement.getStore();
+  if (roots === undefined) return;
+  let inside = false;
+  try {
+    const real = realpathSync(path);
+    if (roots.some((r) => isWithin(r, real))) {
+      const [opened, there] = [fstatSync(fd), statSync(real)];
+      inside = opened.dev === there.dev && opened.ino === there.ino;
+    }
+  } catch {
+    inside = false;
+  }
+  if (!inside)
+    throw new FileReadError(
+      path,
+      'it lies outside the folders this workbench may read (a folder on its path changed after it was checked); nothing of it was read',
+    );
+}
+
 export interface OpenedFile {
   readonly fh: FileHandle;
   readonly stat: Stats;
@@ -251,6 +298,7 @@ export async function openRegular(path: string, opts: { allowDirectory?: boolean
     throw openFailure(path, e);
   }
   try {
+    checkOpenedInside(fh.fd, path);
     const st = await fh.stat();
     if (!st.isFile() && !(opts.allowDirectory === true && st.isDirectory())) throw notRegular(path, st);
     return { fh, stat: st };
@@ -359,6 +407,7 @@ export function checkRegularFileSync(path: string, opts: { allowDirectory?: bool
     throw openFailure(path, e);
   }
   try {
+    checkOpenedInside(fd, path);
     const st = fstatSync(fd);
     if (!st.isFile() && !(opts.allowDirectory === true && st.isDirectory())) throw notRegular(path, st);
   } finally {

@@ -13,6 +13,7 @@ import {
   READ_FLAGS,
   readOpened,
   type OpenedFile,
+  checkOpenedInside,
 } from '../core/files.js';
 import { cutShort, fail, info } from '../core/findings.js';
 import { refusedAsCutShort } from '../core/jcs.js';
@@ -364,6 +365,7 @@ function readSmallSync(path: string, cannot: (e: unknown) => UsageError): Buffer
     // The descriptor is stat'ed before a byte is read: a device that answers end of file at
     // once (/dev/null) would otherwise read as an empty file. Anything but a regular file
     // takes the path below, which refuses it in the words /dev/zero gets.
+    checkOpenedInside(fd, path);
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > LAZY_MIN) return null;
     return readSmallFd(fd, st.size);

@@ -3,6 +3,7 @@
  * case (BatchJob.rels) with its case part, read while the artifact was open. The batch
  * worker runs it on its thread; the CLI's inline batch on the main one.
  */
+import { withReadConfinement } from '../core/files.js';
 import { partBytes } from '../engine/case/part-bytes.js';
 import { verifyForCase } from '../engine/case/verify-one.js';
 import { executeJob } from './execute.js';
@@ -16,7 +17,10 @@ export async function batchItem(job: BatchJob, i: number): Promise<BatchItem> {
     const o = await executeJob({ op: 'runPath', path, mode, options });
     return o.ok ? rendered(o.report, render) : o;
   }
-  const o = await verifyForCase(path, rels[i]!, mode, options, { shown: job.namedInCase ? rels[i]! : path });
+  // A case the workbench's host runs opens only what lies in the folders it granted.
+  const o = await withReadConfinement(options.readRoots, () =>
+    verifyForCase(path, rels[i]!, mode, options, { shown: job.namedInCase ? rels[i]! : path }),
+  );
   if (!o.ok)
     return {
       ok: false,

@@ -1,4 +1,5 @@
 /** Runs one engine job and turns every error into an outcome (workers never throw). */
+import { withReadConfinement } from '../core/files.js';
 import { followArriving, type Arrived } from '../engine/arriving.js';
 import { LAZY_MIN, runBytes, runPath, UsageError } from '../engine/run.js';
 import type { EngineJob, JobOutcome } from './protocol.js';
@@ -17,7 +18,12 @@ function scaled(onProgress: OnProgress | undefined, from: number, span: number):
   return onProgress && ((f, label) => onProgress(from + span * f, label));
 }
 
-export async function executeJob(job: EngineJob, onProgress?: OnProgress): Promise<JobOutcome> {
+export function executeJob(job: EngineJob, onProgress?: OnProgress): Promise<JobOutcome> {
+  // The host's jobs open only what lies in the folders it granted (EngineOptions.readRoots).
+  return withReadConfinement(job.options.readRoots, () => runJob(job, onProgress));
+}
+
+async function runJob(job: EngineJob, onProgress?: OnProgress): Promise<JobOutcome> {
   let arrived: Arrived | null | undefined;
   try {
     const arriving = job.op === 'runPath' ? job.arriving : undefined;

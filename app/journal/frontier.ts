@@ -22,7 +22,7 @@ import { constants, readSync, writeSync, type BigIntStats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPlainObject } from '../core/closed.js';
-import { FileReadError, writeFileAtomic } from '../core/files.js';
+import { checkOpenedInside, FileReadError, writeFileAtomic } from '../core/files.js';
 import { formatHash } from '../core/hash.js';
 import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
 import { ioReason, JournalError } from './errors.js';
@@ -66,6 +66,7 @@ export async function openJournalFile(
     throw new FileReadError(path, code === 'ENOENT' ? 'ENOENT' : ioReason(e), code);
   }
   try {
+    checkOpenedInside(fh.fd, path);
     const st = await fh.stat();
     if (!st.isFile()) throw new FileReadError(path, 'not a regular file');
     if (st.nlink !== 1)

@@ -147,6 +147,11 @@ export type EngineOptions = {
    * kind rather than ignored; in a folder or a case it is for the reports among its files.
    */
   alone?: boolean;
+  /**
+   * Set by the workbench's host, never by a user: the folders (real paths) every file the run
+   * opens must lie in, checked on the open descriptor (core/files.ts withReadConfinement).
+   */
+  readRoots?: string[];
 };
 
 export interface KindContext {

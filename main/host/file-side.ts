@@ -46,7 +46,9 @@ export class FileSide {
         note: `larger than ${MAX_EDITOR_BYTES / 1048576} MiB: not shown in the editor`,
       };
     return this.journal.run<ArtifactContent>(
-      job.op === 'runBytes' ? { op: 'content', bytes: job.bytes } : { op: 'content', path: job.path },
+      job.op === 'runBytes'
+        ? { op: 'content', bytes: job.bytes }
+        : { op: 'content', path: job.path, readRoots: job.options.readRoots },
     );
   }
 
@@ -62,12 +64,15 @@ export class FileSide {
     } catch (e) {
       throw new ApiError((e as Error).message, true);
     }
+    const roots = new Set<string>();
     const read = async (s: CompareSide) => {
       const { job } = await this.requests.jobOf({ source: s.source, mode: 'verify' });
+      job.options.readRoots?.forEach((d) => roots.add(d));
       const at = job.op === 'runBytes' ? { bytes: job.bytes } : { path: job.path };
       return { name: s.name, report: s.report, ...at };
     };
-    return this.journal.run<CompareResult>({ op: 'compare', left: await read(l), right: await read(r) });
+    const [left, right] = [await read(l), await read(r)];
+    return this.journal.run<CompareResult>({ op: 'compare', left, right, readRoots: [...roots] });
   }
 
   /** A Nemosyne package's members (read by the engine's strict ZIP reader in the journal worker). */
@@ -79,7 +84,7 @@ export class FileSide {
     return this.journal.run<PackageMembers>(
       job.op === 'runBytes'
         ? { op: 'members', bytes: job.bytes, ...member }
-        : { op: 'members', path: job.path, ...member },
+        : { op: 'members', path: job.path, ...member, readRoots: job.options.readRoots },
     );
   }
 

@@ -61,6 +61,12 @@ export class GrantedGate {
     return this.gate.adapterFile(p, 'kernel adapter');
   }
 
+  /** The folders granted so far (after every grant made before the call has landed). */
+  async grantedRoots(): Promise<string[]> {
+    await this.granted;
+    return this.gate.grantedRoots();
+  }
+
   /** The key files granted so far (after every grant made before the call has landed). */
   async grantedKeys(): Promise<string[]> {
     await this.granted;

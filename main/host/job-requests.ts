@@ -3,8 +3,8 @@
  * into an engine job, every path through the gate first: the one place that decides what a
  * job may read. Used by the jobs, the files and the cases alike.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import type { CheckMode, StartJobRequest } from '../../shared/api.js';
 import { workbenchOptionNames } from '../../app/kinds/registry.js';
 import type { EngineOptions } from '../../app/kinds/types.js';
@@ -104,6 +104,24 @@ export class JobRequests {
    * waits until it is whole, and must never see part of it.
    */
   async jobOf(req: StartJobRequest, follow = false): Promise<{ job: EngineJob }> {
+    const { job } = await this.unconfinedJobOf(req, follow);
+    job.options.readRoots = await this.readRoots(req.source, job);
+    return { job };
+  }
+
+  /**
+   * What the job may open (EngineOptions.readRoots, checked on each open descriptor): the
+   * granted folders, and the host's own folder the job's source lies in (the examples it
+   * wrote, the file an upload arrives in), by real path.
+   */
+  private async readRoots(src: StartJobRequest['source'], job: EngineJob): Promise<string[]> {
+    const own =
+      src.type === 'example' ? (await this.examples.files()).dir : src.type === 'upload' ? dirname(job.path) : null;
+    const roots = await this.gate.grantedRoots();
+    return own === null ? roots : [...roots, await realpath(own)];
+  }
+
+  private async unconfinedJobOf(req: StartJobRequest, follow: boolean): Promise<{ job: EngineJob }> {
     if (!follow && req?.source?.type === 'upload') await this.uploads.get(req.source.uploadId)?.settled;
     if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null)
       throw new ApiError('startJob needs {source, mode}', true);

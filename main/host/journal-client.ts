@@ -6,8 +6,7 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { PendingCalls } from '../../shared/pending-calls.js';
 import { ApiError } from './api-error.js';
-import type { JournalOp } from './journal-ops.js';
-import type { JudgementOp } from './judgement-ops.js';
+import type { ConfinedOp } from './confined-op.js';
 
 /** One worker thread answering journal operations in order; replaced if it dies. */
 export class JournalWorker {
@@ -44,7 +43,7 @@ export class JournalWorker {
     return w;
   }
 
-  run<T>(op: JournalOp | JudgementOp): Promise<T> {
+  run<T>(op: ConfinedOp): Promise<T> {
     const w = this.get();
     const { id, answer } = this.calls.open();
     w.ref();

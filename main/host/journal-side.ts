@@ -26,12 +26,22 @@ import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import { ApiError } from './api-error.js';
 import type { Grant, GrantedGate } from './granted-gate.js';
 import type { JournalWorker } from './journal-client.js';
+import type { ConfinedOp } from './confined-op.js';
 
 export class JournalSide {
   constructor(
     private readonly gate: GrantedGate,
     private readonly journal: JournalWorker,
   ) {}
+
+  /**
+   * Runs an operation on the journal worker confined to what was granted: the folders, and the
+   * key files picked for signing (each a root of its own), checked on every file it opens.
+   */
+  private async confined<T>(op: ConfinedOp): Promise<T> {
+    const readRoots = [...(await this.gate.grantedRoots()), ...(await this.gate.grantedKeys())];
+    return this.journal.run<T>({ ...op, readRoots });
+  }
 
   /** A demonstration journal and its key, made by the host, which grants itself both (`grant`: the shell's own widening). */
   async createDemoJournal(grant: (g: Grant) => Promise<void>): Promise<DemoJournal> {
@@ -44,7 +54,7 @@ export class JournalSide {
     if (typeof req?.dir !== 'string' || req.dir === '') throw new ApiError('choose a journal directory', true);
     const dir = await this.gate.confine(req.dir, 'the journal directory');
     const trustStore = req.trustStore ? await this.gate.confine(req.trustStore, 'the trust store') : undefined;
-    const st = await this.journal.run<JournalStatus>({
+    const st = await this.confined<JournalStatus>({
       op: 'status',
       req: { dir, ...(trustStore ? { trustStore } : {}) },
     });
@@ -59,7 +69,7 @@ export class JournalSide {
     const dir = await this.gate.confine(req.dir, 'the journal directory');
     const trustStore = await this.gate.confine(req.trustStore, 'the trust store');
     const keyFile = await this.gate.keyFile(req.keyFile, 'officer key file');
-    return this.journal.run<AnchorReceipt>({ op: 'decide', req: { ...req, dir, trustStore, keyFile } });
+    return this.confined<AnchorReceipt>({ op: 'decide', req: { ...req, dir, trustStore, keyFile } });
   }
 
   // Judgements (judgement-ops.ts): journal writes and proofs run in the journal worker.
@@ -76,7 +86,7 @@ export class JournalSide {
   }
 
   async openJudgementJournal(req: JudgementJournalRequest): Promise<JournalStatus> {
-    const st = await this.journal.run<JournalStatus>({
+    const st = await this.confined<JournalStatus>({
       op: 'judge-open',
       req: await this.judgementPaths(req, 'opening a journal'),
     });
@@ -86,24 +96,24 @@ export class JournalSide {
   async recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
     const paths = await this.judgementPaths(req, 'a judgement');
     const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the judgement');
-    return this.journal.run<JudgementReceipt>({ op: 'judge-record', req: { ...paths, keyFile } });
+    return this.confined<JudgementReceipt>({ op: 'judge-record', req: { ...paths, keyFile } });
   }
 
   async recordNote(req: RecordNoteRequest): Promise<NoteReceipt> {
     const paths = await this.judgementPaths(req, 'a note');
     const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the note');
-    return this.journal.run<NoteReceipt>({ op: 'judge-note', req: { ...paths, keyFile } });
+    return this.confined<NoteReceipt>({ op: 'judge-note', req: { ...paths, keyFile } });
   }
 
   async listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
-    return this.journal.run<JudgementList>({
+    return this.confined<JudgementList>({
       op: 'judge-list',
       req: await this.judgementPaths(req, 'listing judgements'),
     });
   }
 
   async exportBundle(req: ExportBundleRequest): Promise<BundleExport> {
-    return this.journal.run<BundleExport>({ op: 'judge-export', req: await this.judgementPaths(req, 'an export') });
+    return this.confined<BundleExport>({ op: 'judge-export', req: await this.judgementPaths(req, 'an export') });
   }
 
   async judgementRules(): Promise<JudgementRules> {
@@ -116,6 +126,6 @@ export class JournalSide {
       typeof req?.trustStore === 'string' && req.trustStore !== ''
         ? await this.gate.confine(req.trustStore, 'the trust store')
         : undefined;
-    return this.journal.run<SigningKey[]>({ op: 'judge-keys', keys, ...(trustStore ? { trustStore } : {}) });
+    return this.confined<SigningKey[]>({ op: 'judge-keys', keys, ...(trustStore ? { trustStore } : {}) });
   }
 }

@@ -1,16 +1,13 @@
 /** A worker thread for journal and quarantine operations (see journal-ops.ts). */
 import { parentPort } from 'node:worker_threads';
 import { UsageError } from '../../app/core/errors.js';
-import { runJournalOp, type JournalOp } from './journal-ops.js';
-import { runJudgementOp, type JudgementOp } from './judgement-ops.js';
+import { runConfinedOp, type ConfinedOp } from './confined-op.js';
 
 const port = parentPort;
 if (!port) throw new Error('journal-worker must run in a worker thread');
 
-const isJudgementOp = (op: JournalOp | JudgementOp): op is JudgementOp => op.op.startsWith('judge-');
-
-port.on('message', (msg: { id: number; op: JournalOp | JudgementOp }) => {
-  (isJudgementOp(msg.op) ? runJudgementOp(msg.op) : runJournalOp(msg.op)).then(
+port.on('message', (msg: { id: number; op: ConfinedOp }) => {
+  runConfinedOp(msg.op).then(
     (result) => port.postMessage({ id: msg.id, ok: true, result }),
     (e: unknown) => {
       const code = (e as NodeJS.ErrnoException | null)?.code;

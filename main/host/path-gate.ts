@@ -11,14 +11,11 @@
  * the real path back and hands *that* to the workers, so the file checked is the file read.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isWithin } from '../../app/core/files.js';
 import { ApiError } from './api-error.js';
 
-/** True when `p` is `root` or lies below it (both absolute and normalized). */
-export function isWithin(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
-}
+export { isWithin };
 
 /**
  * The real path of an absolute path that may not exist yet (a journal directory to be
@@ -94,6 +91,11 @@ export class PathGate {
       `refused: ${p} is code the engine would run and was not allowed as a kernel adapter; ${this.hints.adapter}`,
       true,
     );
+  }
+
+  /** The folders granted (real paths): what a job's reads are confined to (EngineOptions.readRoots). */
+  grantedRoots(): string[] {
+    return [...this.roots];
   }
 
   /** The key files picked for signing (real paths), in the order they were granted. */

@@ -34,7 +34,7 @@ export async function optionDigests(
 ): Promise<Record<string, string>> {
   const out = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (value === undefined || name === 'optionWords') continue;
+    if (value === undefined || name === 'optionWords' || name === 'readRoots') continue;
     if (!pathOptions.includes(name) || typeof value !== 'string') {
       out[name] = hashValue(value);
       continue;
