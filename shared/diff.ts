@@ -399,28 +399,31 @@ export function diffJson(
   };
 }
 
-/** The report members compared besides its artifact and verdict, each when the report has it. */
-const COMPARED_MEMBERS = ['findings', 'chain', 'comparisons', 'events', 'details', 'authenticity'] as const;
-
 /** An object of the members of `o` that are there: an absent one is left out, never `undefined`. */
 const present = (o: { [k: string]: JsonValue | undefined }): Obj =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Obj;
 
 /**
- * What of a report two artifacts are compared on: everything but its run (when, how long)
- * and the path it was read from, with the artifact's parsed content when it is JSON. A
- * member the report lacks (a saved report without its chain) is absent, so the diff says
- * `removed` or `added`, not `changed` to nothing. A content that is one number its double
- * does not keep (parseKeepingLiterals's `root`) is compared by its literal through `root`.
+ * What of a report two artifacts are compared on: every member but its run (when, how long)
+ * and the path it was read from, with the artifact's parsed content when it is JSON. Every
+ * member, not a list of the known ones: a saved report with a member added (a forged
+ * `artifact.signedBy`) differs where it was added, never reads as identical. A member the
+ * report lacks (a saved report without its chain) is absent, so the diff says `removed` or
+ * `added`, not `changed` to nothing. A content that is one number its double does not keep
+ * (parseKeepingLiterals's `root`) is compared by its literal through `root`.
  */
 export function reportSide(
   r: Omit<Report, 'run'>,
   content?: JsonValue,
   root?: { literals: NumberLiterals; literal: string | undefined },
 ): JsonValue {
-  const { kind, id, sha256 } = r.artifact;
-  const members = Object.fromEntries(COMPARED_MEMBERS.map((k) => [k, r[k] as JsonValue | undefined]));
-  const side = present({ artifact: present({ kind, id, sha256 }), verdict: r.verdict, ...members, content });
+  const { run: _run, artifact, ...rest } = r as Report;
+  const { path: _path, ...art } = artifact;
+  const side = present({
+    ...(rest as unknown as Obj),
+    artifact: present(art as unknown as Obj),
+    ...(content !== undefined ? { content } : {}),
+  });
   // A content that is one number its double does not keep (LiteralParse.root) has its literal here.
   if (root?.literal !== undefined) root.literals.set(side as Obj, 'content', root.literal);
   return side;

@@ -99,6 +99,26 @@ describe('reprise diff', () => {
     expect((await diff(a, a, '--html', page, '--max-differences', '100000')).code).toBe(0);
   });
 
+  it('two saved reports differing in a member outside the known ones are not identical: the added members are listed', async () => {
+    const text = JSON.stringify(saved);
+    const art = saved['artifact'] as Record<string, unknown>;
+    writeFileSync(at('plain.report.json'), text);
+    writeFileSync(
+      at('extra.report.json'),
+      JSON.stringify({ ...saved, extra: '<tampered>', artifact: { ...art, signedBy: 'ed25519:00' } }),
+    );
+    const r = await diff(at('plain.report.json'), at('extra.report.json'), '--json');
+    expect(r.code, r.err).toBe(1);
+    const added = json(r.out).differences.map((d) => [d.op, d.pointer]);
+    expect(added).toEqual(
+      expect.arrayContaining([
+        ['added', '/extra'],
+        ['added', '/artifact/signedBy'],
+      ]),
+    );
+    expect(json(r.out).total).toBe(2);
+  });
+
   it('a saved report that is not strict JSON is said why it was read as another kind', async () => {
     const text = JSON.stringify(saved);
     writeFileSync(at('dup.report.json'), `${text.slice(0, -1)},"verdict":"fail"}`);
