@@ -252,7 +252,13 @@ export class CaseSide {
     try {
       return { ...f, path: await this.deps.confine(f.path, 'a case artifact') };
     } catch (e) {
-      return errorWords(e);
+      const words = errorWords(e);
+      // A path the gate cannot resolve (a loop of links, a name too long, gone) opens nothing
+      // either: the engine says why in the CLI's words, so the case is the same bytes as the
+      // CLI's, and its reads are confined to the granted folders whatever the path names.
+      if (words.startsWith('cannot open ')) return f;
+      // A refusal names the file by its path in the case, never the folder as the host holds it.
+      return words.split(f.path).join(f.rel);
     }
   }
 

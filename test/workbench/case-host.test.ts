@@ -5,6 +5,7 @@
  * the case report; a folder outside the roots is refused before anything is read; files
  * sent from the window become a case of their own.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -108,6 +109,8 @@ describe('a case through the host', () => {
     await symlink(join(outside, 'keys'), join(dir, 'keys'));
     // A link that stays under the root is read as its target is.
     await symlink(join(dir, 'in', 'dump.json'), join(dir, 'same.json'));
+    // A link to itself: no real path, so the engine says why, in the CLI's words.
+    await symlink('loop', join(dir, 'loop'));
     let id: string | null = null;
     const events = caseEvents(() => id);
     id = (await engine.startCase({ source: { type: 'path', path: dir }, mode: 'verify' })).caseId;
@@ -118,10 +121,23 @@ describe('a case through the host', () => {
     const refused = end.report.findings.filter((f) => f.rule === 'RPR-CASE-002').map((f) => f.message);
     // The folder outside is one refused entry: the walk does not enter it, so not even the
     // names of what it holds reach the window (a link to / would otherwise list the disk).
+    // Each named by its path in the case, never by the folder as the host holds it.
     expect(refused).toEqual([
-      expect.stringMatching(/^keys could not be verified: refused: .* is outside the folders/),
-      expect.stringMatching(/^secret\.json could not be verified: refused: .* is outside the folders/),
+      expect.stringMatching(/^keys could not be verified: refused: keys is outside the folders/),
+      expect.stringMatching(/^loop could not be verified: /),
+      expect.stringMatching(/^secret\.json could not be verified: refused: secret\.json is outside the folders/),
     ]);
+    expect(JSON.stringify(end.report.findings)).not.toContain(dir);
+    // The loop's entry is the CLI's, word for word: the case is the same bytes there.
+    const cli = spawnSync(
+      process.execPath,
+      [join(__dirname, '..', '..', 'bin', 'reprise.js'), 'verify', dir, '--case', '-'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const cliLoop = (JSON.parse(cli.stdout) as CaseReport).findings.find((f) => f.pointer === 'entry:loop');
+    expect(refused[1]).toBe(cliLoop?.message);
     expect(end.report.verdict).toBe('fail');
     // Nothing of the files outside reached the window: neither their bytes' hash nor their content.
     const sent = JSON.stringify(all);
@@ -129,7 +145,7 @@ describe('a case through the host', () => {
     expect(sent).not.toContain('hunter2');
     expect(sent).not.toContain('id.json');
     // Every walked entry counts in the one progress over the case.
-    expect(all.filter((e) => e.type === 'case-progress').at(-1)).toMatchObject({ done: 4, total: 4 });
+    expect(all.filter((e) => e.type === 'case-progress').at(-1)).toMatchObject({ done: 5, total: 5 });
   });
 
   it('files sent from the window become a case folder of their own, opened by path afterwards', async () => {
