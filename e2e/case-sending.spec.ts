@@ -130,3 +130,26 @@ test('a case sent from the window: its link names it, and a reload says its file
   await expect(page.getByTestId('case-verdict')).toHaveCount(0);
   await axeBothThemes(page, 'a reloaded link to a case sent from the window');
 });
+
+test('a file the host refuses by name is left out and said so; the others still make the case', async ({
+  workbench: page,
+  served,
+}) => {
+  const dir = folder('named', (d) => {
+    cpSync(join(served.examples, 'tg/bundle.json'), join(d, 'policy.json'));
+    // Deeper than a sent case may go (64 levels): the host refuses that name.
+    const deep = join(d, ...Array.from({ length: 65 }, () => 'd'));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'deep.json'), '{"note": 1}\n');
+  });
+  await page.getByTestId('tab-case').click();
+  await page.locator('#case-folder-input').setInputFiles(dir);
+  const verdict = page.getByTestId('case-verdict');
+  await expect(verdict).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('case-artifacts').locator('tr[data-artifact="policy.json"]')).toContainText('pass');
+  const note = page.getByTestId('case-note');
+  await expect(note).toContainText('Not in this case: 1 file(s) sent from the window were refused by name');
+  await expect(note).toContainText('levels deep; a sent case goes at most 64 levels deep');
+  await expect(page.getByTestId('case-error')).toHaveCount(0);
+  await axeBothThemes(page, 'a sent case with a file refused by name');
+});

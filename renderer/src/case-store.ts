@@ -67,6 +67,11 @@ interface CaseState {
   error: string | null;
   note: string | null;
   /**
+   * The files sent from the window that the host refused by name (a `\`, too deep), each
+   * with why: the others still make the case, and its note says these are not in it.
+   */
+  notSent: string[];
+  /**
    * Runs the folder at `path` as a case; `options` and `mode` (a link's) instead of the Open
    * view's fields and the chosen mode.
    */
@@ -91,6 +96,7 @@ const FRESH = {
   report: null,
   error: null,
   note: null,
+  notSent: [] as string[],
   runMode: null,
   runOptions: {},
   sent: null,
@@ -169,7 +175,7 @@ function onCaseEvent(e: ApiEvent): void {
   if (e.type === 'case-progress') land(e.caseId, e.done, e.total, e.artifact);
   else if (e.type === 'case-done') {
     pending = [];
-    useCase.setState({ running: null, report: e.report, landed: e.report.artifacts, note: null });
+    useCase.setState({ running: null, report: e.report, landed: e.report.artifacts, note: notSentNote() });
     focusWhenShown('case-verdict');
   } else {
     pending = [];
@@ -223,9 +229,21 @@ async function follow(
   }
 }
 
-/** Sends each file, one at a time, into one case folder on the host; stops once a newer open or Cancel came. */
+/** What the case's note says of the files the host refused by name, or null when it took them all. */
+function notSentNote(): string | null {
+  const { notSent } = useCase.getState();
+  if (notSent.length === 0) return null;
+  return `Not in this case: ${notSent.length.toLocaleString('en')} file(s) sent from the window were refused by name, so nothing of them was checked: ${notSent.join('; ')}.`;
+}
+
+/**
+ * Sends each file, one at a time, into one case folder on the host; stops once a newer open
+ * or Cancel came. A name the host refuses leaves that file out (said in the case's note, as
+ * one failing artifact never stops the others); none taken at all is the case's error.
+ */
 async function sendFiles(api: RepriseClient, gen: number, files: CaseFile[]): Promise<string> {
   let folderId: string | undefined;
+  const notSent: string[] = [];
   for (const [i, f] of files.entries()) {
     stillCurrent(gen);
     useCase.setState({ sending: { index: i + 1, count: files.length, name: f.name } });
@@ -233,14 +251,21 @@ async function sendFiles(api: RepriseClient, gen: number, files: CaseFile[]): Pr
     try {
       await sent.sent;
       stillCurrent(gen);
-      folderId = (await api.addCaseUpload({ ...(folderId ? { folderId } : {}), name: f.name, uploadId: sent.uploadId }))
-        .folderId;
+      const added = await api
+        .addCaseUpload({ ...(folderId ? { folderId } : {}), name: f.name, uploadId: sent.uploadId })
+        .catch((e: unknown) => {
+          notSent.push((e as Error).message);
+          return null;
+        });
+      if (added) folderId = added.folderId;
     } finally {
       sent.drop();
     }
   }
   stillCurrent(gen);
-  return folderId!;
+  if (folderId === undefined) throw new Error(notSent[0] ?? 'no file was sent');
+  useCase.setState({ notSent });
+  return folderId;
 }
 
 /** A case that could not start (or whose files could not be sent), unless a newer open or Cancel took its place. */
