@@ -52,3 +52,17 @@ export function controlPieces(s: string, keep = ''): { text: string; control: bo
   if (at < s.length) out.push({ text: s.slice(at), control: false });
   return out;
 }
+
+/**
+ * Characters that take no room on screen: Unicode's format characters (zero-width space,
+ * joiners, the soft hyphen, word joiner, the byte order mark, the bidirectional controls)
+ * and the combining grapheme joiner. A diff shows them as escapes: "ab" against "a\u200bb"
+ * must not read as the same text twice. Elsewhere (a rationale in a script that needs ZWNJ)
+ * they stay as written.
+ */
+const INVISIBLE = /[\p{Cf}\u034f]/gu;
+
+/** `s` with every invisible character as its `\uXXXX` escape (as JSON writes one). */
+export function showInvisible(s: string): string {
+  return s.replace(INVISIBLE, jsonControlEscape);
+}

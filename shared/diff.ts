@@ -24,6 +24,7 @@ import { alignedRun, equalEnds, type AlignedRows } from './align.js';
 import { exactDifference } from './exact-decimal.js';
 import { decimalKey } from './decimal-key.js';
 import type { NumberLiterals } from './number-literals.js';
+import { showInvisible } from './controls.js';
 import { cutIndex, isHighSurrogate, isLowSurrogate } from './text-cut.js';
 import { escapePointerToken } from './json-pointer.js';
 import { isPlainObject } from './plain-object.js';
@@ -484,8 +485,8 @@ export function replaySides(
  * its pointer, and the pointer into the right side when the alignment moved it there.
  */
 export function shownPlace(p: { pointer: string; rightPointer?: string }): string {
-  const at = p.pointer === '' ? '(the whole value)' : p.pointer;
-  return p.rightPointer === undefined ? at : `${at} (right: ${p.rightPointer})`;
+  const at = p.pointer === '' ? '(the whole value)' : showInvisible(p.pointer);
+  return p.rightPointer === undefined ? at : `${at} (right: ${showInvisible(p.rightPointer)})`;
 }
 
 /** A string cut for showing: what comes before the changed span, the span, and what comes after. */
@@ -512,21 +513,23 @@ export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', c
   const from = cutIndex(s, Math.max(0, span.prefix - context));
   const shownEnd = cutIndex(s, span.prefix + Math.min(len, max));
   const to = cutIndex(s, Math.min(s.length, end + context));
+  // Invisible characters as escapes: a span of a zero-width space would otherwise show empty.
   return {
-    before: s.slice(from, span.prefix),
+    before: showInvisible(s.slice(from, span.prefix)),
     cutBefore: from > 0,
-    changed: s.slice(span.prefix, shownEnd),
+    changed: showInvisible(s.slice(span.prefix, shownEnd)),
     cutChanged: end - shownEnd,
-    after: s.slice(end, to),
+    after: showInvisible(s.slice(end, to)),
     cutAfter: to < s.length,
   };
 }
 
 /**
  * A value as a diff's terminal line and page cell show it: as JSON, strings quoted, so a
- * change of type (the string "1" to the number 1) never reads as no change.
+ * change of type (the string "1" to the number 1) never reads as no change, and invisible
+ * characters escaped (still JSON), so a zero-width space added never reads as no change.
  */
-export const shownJson = (v: JsonValue, indent?: number): string => JSON.stringify(v, null, indent);
+export const shownJson = (v: JsonValue, indent?: number): string => showInvisible(JSON.stringify(v, null, indent));
 
 /** A value as text for a diff cell, at most `max` characters (the rest counted, not shown). */
 export function cutText(text: string, max = 2000): string {

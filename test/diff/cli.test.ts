@@ -119,6 +119,18 @@ describe('reprise diff', () => {
     expect(json(r.out).total).toBe(2);
   });
 
+  it('an invisible character added shows as its escape, in the terminal and on the page', async () => {
+    writeFileSync(at('zw-a.json'), JSON.stringify({ a: 'ab', k: 1 }));
+    writeFileSync(at('zw-b.json'), JSON.stringify({ a: 'a\u200bb', k: '1\ufeff' }));
+    const r = await diff(at('zw-a.json'), at('zw-b.json'), '--html', at('zw.html'));
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain('"ab" → "a\\u200bb"');
+    expect(r.out).toContain('1 → "1\\ufeff"');
+    const page = await readFile(at('zw.html'), 'utf8');
+    expect(page).toContain('<ins>\\u200b</ins>');
+    expect(page).not.toContain('\u200b');
+  });
+
   it('a saved report that is not strict JSON is said why it was read as another kind', async () => {
     const text = JSON.stringify(saved);
     writeFileSync(at('dup.report.json'), `${text.slice(0, -1)},"verdict":"fail"}`);
