@@ -15,7 +15,10 @@ test.describe.configure({ timeout: 120_000 });
 const RECORDED = 'sha256:ecfeaae14ee160d826268d6ff3332683082011f4cfa30f366955237cab2b3377';
 const RECOMPUTED = 'sha256:5ab91202a28483afa5f4fd83cab0d066407a2c3b1ef3062c1e513d93432ebdd9';
 
-/** The words and values of a finding's Values cell, in the order they are shown. */
+/**
+ * The words and values of a finding's Values cell, in the order they are shown. Read once,
+ * not retried: callers poll it (`expect.poll`), since the row may not be drawn yet.
+ */
 async function findingWords(row: Locator): Promise<[string, string][]> {
   const lines = row.getByTestId('finding-values').locator('[data-word]');
   const out: [string, string][] = [];
@@ -47,10 +50,12 @@ test('a Nemosyne package: the finding and the chain say recorded then recomputed
   await page.getByTestId('tab-findings').click();
   const row = page.getByTestId('findings').locator('tbody tr', { hasText: 'RPR-NEM-020' });
   // The engine's finding carries bare hex, expected the recomputed digest: shown as the chain shows it.
-  expect(await findingWords(row)).toEqual([
-    ['recorded', RECORDED],
-    ['recomputed', RECOMPUTED],
-  ]);
+  await expect
+    .poll(() => findingWords(row))
+    .toEqual([
+      ['recorded', RECORDED],
+      ['recomputed', RECOMPUTED],
+    ]);
   const values = row.getByTestId('finding-values');
   await expect(values).toContainText(RECORDED);
   for (const v of await values.locator('.copy-value .mono').all()) expect(await whole(v)).toBe(true);
@@ -101,10 +106,12 @@ test('ACGP: the tampered post says recorded 8.6 then recomputed 7.6 in the findi
   await page.getByTestId('tab-findings').click();
   for (const rule of ['RPR-ACGP-010', 'RPR-ACGP-022']) {
     const row = page.getByTestId('findings').locator('tbody tr', { hasText: rule });
-    expect(await findingWords(row)).toEqual([
-      ['recorded', '8.6'],
-      ['recomputed', '7.6'],
-    ]);
+    await expect
+      .poll(() => findingWords(row))
+      .toEqual([
+        ['recorded', '8.6'],
+        ['recomputed', '7.6'],
+      ]);
   }
   await axe(page, 'findings of the tampered ACGP trace');
   await page.getByTestId('tab-trainer').click();
@@ -175,15 +182,14 @@ test("the verdict banner's found value and a dump finding: whole, copyable, in t
   await page.getByTestId('tab-findings').click();
   // The rule calls the recorded key "expected": shown as the chain shows the artifact node.
   const row = page.getByTestId('findings').locator('tbody tr', { hasText: 'an artifact does not hash to its key' });
-  expect(await findingWords(row)).toEqual([
-    ['recorded', 'sha256:171a1fbbc3fc483ab9b27a261188290fe6aea4f3d6c945d6a9d4b3fb73a4d28e'],
-    ['recomputed', altered],
-  ]);
+  await expect
+    .poll(() => findingWords(row))
+    .toEqual([
+      ['recorded', 'sha256:171a1fbbc3fc483ab9b27a261188290fe6aea4f3d6c945d6a9d4b3fb73a4d28e'],
+      ['recomputed', altered],
+    ]);
   // A finding that compares with a rule, not a recomputation, keeps the engine's words.
-  expect(
-    (
-      await findingWords(page.getByTestId('findings').locator('tbody tr', { hasText: 'the signature does not verify' }))
-    ).map(([w]) => w),
-  ).toEqual(['expected', 'actual']);
+  const signature = page.getByTestId('findings').locator('tbody tr', { hasText: 'the signature does not verify' });
+  await expect.poll(async () => (await findingWords(signature)).map(([w]) => w)).toEqual(['expected', 'actual']);
   await axe(page, 'findings of the altered dump');
 });
