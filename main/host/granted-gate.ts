@@ -61,10 +61,14 @@ export class GrantedGate {
     return this.gate.adapterFile(p, 'kernel adapter');
   }
 
-  /** The folders granted so far (after every grant made before the call has landed). */
-  async grantedRoots(): Promise<string[]> {
+  /**
+   * What a run the host starts may open (EngineOptions.readRoots): the folders granted so far
+   * and the key files picked for signing, each of those a root of its own (a replay that
+   * anchors in a journal reads its key), after every grant made before the call has landed.
+   */
+  async readable(): Promise<string[]> {
     await this.granted;
-    return this.gate.grantedRoots();
+    return [...this.gate.grantedRoots(), ...this.gate.grantedKeys()];
   }
 
   /** The key files granted so far (after every grant made before the call has landed). */

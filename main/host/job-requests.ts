@@ -111,13 +111,13 @@ export class JobRequests {
 
   /**
    * What the job may open (EngineOptions.readRoots, checked on each open descriptor): the
-   * granted folders, and the host's own folder the job's source lies in (the examples it
+   * granted folders and key files, and the host's own folder the job's source lies in (the examples it
    * wrote, the file an upload arrives in), by real path.
    */
   private async readRoots(src: StartJobRequest['source'], job: EngineJob): Promise<string[]> {
     const own =
       src.type === 'example' ? (await this.examples.files()).dir : src.type === 'upload' ? dirname(job.path) : null;
-    const roots = await this.gate.grantedRoots();
+    const roots = await this.gate.readable();
     return own === null ? roots : [...roots, await realpath(own)];
   }
 

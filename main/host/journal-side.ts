@@ -39,8 +39,7 @@ export class JournalSide {
    * key files picked for signing (each a root of its own), checked on every file it opens.
    */
   private async confined<T>(op: ConfinedOp): Promise<T> {
-    const readRoots = [...(await this.gate.grantedRoots()), ...(await this.gate.grantedKeys())];
-    return this.journal.run<T>({ ...op, readRoots });
+    return this.journal.run<T>({ ...op, readRoots: await this.gate.readable() });
   }
 
   /** A demonstration journal and its key, made by the host, which grants itself both (`grant`: the shell's own widening). */

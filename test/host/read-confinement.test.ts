@@ -7,10 +7,11 @@
  * has already happened when the worker opens: each reader refuses, and nothing of the
  * outside file reaches its answer. The CLI, which sets no roots, reads the same path.
  */
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../shared/api.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { batchItem } from '../../app/jobs/batch-item.js';
 import { executeJob } from '../../app/jobs/execute.js';
@@ -96,4 +97,47 @@ describe('reads confined to the granted folders', () => {
     expect(JSON.stringify(item)).toContain(refusal);
     expect(JSON.stringify(item)).not.toContain('sha256:');
   });
+});
+
+describe('what a confined run of the host may open', () => {
+  it('a replay anchoring in a journal under a root reads its signing key, picked outside every root', async () => {
+    const { EngineHost } = await import('../../main/host/engine-host.js');
+    const { generateSigner } = await import('../../app/core/keys.js');
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'reprise-confine-key-')));
+    const [inRoot, keys] = [join(base, 'root'), join(base, 'keys')];
+    mkdirSync(inRoot);
+    mkdirSync(keys);
+    const key = join(keys, 'reviewer.pem');
+    writeFileSync(key, generateSigner().privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    await writeExamples(join(inRoot, 'ex'));
+    const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
+    const host = new EngineHost({
+      workerUrl: dist('app/jobs/engine-worker.js'),
+      journalWorkerUrl: dist('main/host/journal-worker.js'),
+      transport: 'web',
+      roots: [inRoot],
+      keys: [key],
+    });
+    try {
+      const ended = new Promise<ApiEvent>((resolve) => {
+        const off = host.subscribe((e) => {
+          if (e.type !== 'job-done' && e.type !== 'job-failed') return;
+          off();
+          resolve(e);
+        });
+      });
+      const manifest = join(inRoot, 'ex', 'tg', 'banded-drift-material', 'manifest.json');
+      await host.startJob({
+        source: { type: 'path', path: manifest },
+        mode: 'replay',
+        options: { journal: join(inRoot, 'journal') },
+        key,
+      });
+      const e = await ended;
+      expect(e.type, JSON.stringify(e).slice(0, 400)).toBe('job-done');
+      expect(readFileSync(join(inRoot, 'journal', 'entries.jsonl'), 'utf8')).toContain('replay-drift');
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
 });
