@@ -96,10 +96,12 @@ export class FileSide {
       ...(req.options ? { options: req.options } : {}),
     });
     const options = { ...job.options };
+    // The replay it signs reads as a job's does: only what lies in the granted folders and keys.
+    const readRoots = job.options.readRoots;
     return this.journal.run<AttestationExport>(
       job.op === 'runBytes'
-        ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options }
-        : { op: 'attest', name: job.path, path: job.path, keyFile, options },
+        ? { op: 'attest', name: job.path, bytes: job.bytes, keyFile, options, readRoots }
+        : { op: 'attest', name: job.path, path: job.path, keyFile, options, readRoots },
     );
   }
 

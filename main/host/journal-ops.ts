@@ -7,7 +7,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
-import { openRegular, readOpened } from '../../app/core/files.js';
+import { openRegular, readOpened, withReadConfinement } from '../../app/core/files.js';
 import type {
   AnchorReceipt,
   ArtifactContent,
@@ -63,7 +63,16 @@ export type JournalOp =
   | { op: 'content'; path?: string; bytes?: Uint8Array }
   | { op: 'members'; path?: string; bytes?: Uint8Array; member?: string }
   | { op: 'compare'; left: CompareOpSide; right: CompareOpSide }
-  | { op: 'attest'; name: string; path?: string; bytes?: Uint8Array; keyFile: string; options: EngineOptions };
+  | {
+      op: 'attest';
+      name: string;
+      path?: string;
+      bytes?: Uint8Array;
+      keyFile: string;
+      options: EngineOptions;
+      /** What the replay may open (confined-op.ts); the temp file bytes go to is added here. */
+      readRoots?: string[];
+    };
 
 /** One side of a diff as the worker reads it: the report, and the artifact's path or bytes. */
 export interface CompareOpSide {
@@ -430,8 +439,10 @@ export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<
   const options: EngineOptions = {};
   for (const k of ATTEST_OPTIONS) if (op.options[k]) options[k] = op.options[k];
   let a: Attestation;
+  // Confined as the operation is (confined-op.ts), the temp file of the window's bytes with it.
+  const roots = op.readRoots && tmp ? [...op.readRoots, await realpath(tmp)] : op.readRoots;
   try {
-    a = await attestManifest(file, op.keyFile, () => options);
+    a = await withReadConfinement(roots, () => attestManifest(file, op.keyFile, () => options));
   } catch (e) {
     if (e instanceof UsageError) throw new UsageError(e.message.split('\n')[0]!.replace(tmp ?? '\0', '…'), e.usageCode);
     throw e;
