@@ -58,9 +58,13 @@ export function controlPieces(s: string, keep = ''): { text: string; control: bo
  * joiners, the soft hyphen, word joiner, the byte order mark, the bidirectional controls)
  * and the combining grapheme joiner. A diff shows them as escapes: "ab" against "a\u200bb"
  * must not read as the same text twice. Elsewhere (a rationale in a script that needs ZWNJ)
- * they stay as written.
+ * they stay as written. In a value shown as JSON the escape cannot be confused with the text
+ * "\u200b" (JSON writes that `\\u200b`); in a changed span, which is raw text, it can.
  */
-const INVISIBLE = /[\p{Cf}\u034f]/gu;
+// Not the controls of CONTROL_CLASS (the bidirectional ones are format characters too): the
+// terminal and the pages escape those themselves, a page as `&#92;u202e`, which no literal
+// "\u202e" in a value can imitate (RPR-EVB-014).
+const INVISIBLE = new RegExp(`(?![${CONTROL_CLASS}])[\\p{Cf}\\u034f]`, 'gu');
 
 /** `s` with every invisible character as its `\uXXXX` escape (as JSON writes one). */
 export function showInvisible(s: string): string {
