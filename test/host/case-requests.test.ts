@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../shared/api.js';
 import { writeExamples } from '../../app/examples/index.js';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { testHost } from './helpers.js';
 
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let root = '';
 let host: EngineHost;
 
@@ -24,12 +24,7 @@ beforeAll(async () => {
   await writeExamples(join(root, 'ex'));
   await copyFile(join(root, 'ex', 'dumps', 'intact.dump.json'), join(root, 'case', 'dump.json'));
   execFileSync('mkfifo', [join(root, 'fifo')]);
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots: [root],
-  });
+  host = testHost([root]);
 });
 afterAll(() => host.close());
 

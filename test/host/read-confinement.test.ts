@@ -15,6 +15,7 @@ import type { ApiEvent } from '../../shared/api.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { batchItem } from '../../app/jobs/batch-item.js';
 import { executeJob } from '../../app/jobs/execute.js';
+import { testHost } from './helpers.js';
 import { runConfinedOp } from '../../main/host/confined-op.js';
 
 const SECRET = 'outside-secret-7f3a';
@@ -101,7 +102,6 @@ describe('reads confined to the granted folders', () => {
 
 describe('what a confined run of the host may open', () => {
   it('a replay anchoring in a journal under a root reads its signing key, picked outside every root', async () => {
-    const { EngineHost } = await import('../../main/host/engine-host.js');
     const { generateSigner } = await import('../../app/core/keys.js');
     const base = realpathSync(mkdtempSync(join(tmpdir(), 'reprise-confine-key-')));
     const [inRoot, keys] = [join(base, 'root'), join(base, 'keys')];
@@ -110,14 +110,7 @@ describe('what a confined run of the host may open', () => {
     const key = join(keys, 'reviewer.pem');
     writeFileSync(key, generateSigner().privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
     await writeExamples(join(inRoot, 'ex'));
-    const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
-    const host = new EngineHost({
-      workerUrl: dist('app/jobs/engine-worker.js'),
-      journalWorkerUrl: dist('main/host/journal-worker.js'),
-      transport: 'web',
-      roots: [inRoot],
-      keys: [key],
-    });
+    const host = testHost([inRoot], [key]);
     try {
       const ended = new Promise<ApiEvent>((resolve) => {
         const off = host.subscribe((e) => {

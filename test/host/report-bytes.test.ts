@@ -13,9 +13,9 @@ import type { ApiEvent } from '../../shared/api.js';
 import type { Report } from '../../shared/report.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { reportDigest } from '../../app/journal/judgement.js';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { testHost } from './helpers.js';
 
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 const BIN = join(__dirname, '..', '..', 'bin', 'reprise.js');
 let root = '';
 let host: EngineHost;
@@ -23,12 +23,7 @@ let host: EngineHost;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'reprise-report-bytes-'));
   await writeExamples(join(root, 'ex'));
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots: [root],
-  });
+  host = testHost([root]);
 });
 afterAll(() => host.close());
 
