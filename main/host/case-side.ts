@@ -26,7 +26,7 @@ import { declaredOptions } from '../../app/kinds/registry.js';
 import { describeFileType, openRegular, readFailure } from '../../app/core/files.js';
 import { ApiError } from './api-error.js';
 import type { Grant } from './granted-gate.js';
-import { abandonedWords, type Upload, type Uploads } from './uploads.js';
+import { abandonedWords, untilSettled, type Upload, type Uploads } from './uploads.js';
 
 /** The case engine's entry point (app/jobs/case.ts, runCase). */
 export type RunCase = (dir: string, o: RunCaseOptions) => Promise<CaseReport>;
@@ -150,7 +150,7 @@ export class CaseSide {
     const parts = caseFileName(req?.name);
     const u = typeof req?.uploadId === 'string' ? this.deps.uploads.get(req.uploadId) : undefined;
     if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
-    await u.settled;
+    await untilSettled(u);
     const failed = abandonedWords(u);
     if (failed) throw new ApiError(failed, true);
     if (u.received !== u.size)

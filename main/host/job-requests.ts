@@ -12,7 +12,7 @@ import type { EngineJob } from '../../app/jobs/protocol.js';
 import { ApiError } from './api-error.js';
 import type { ExamplesSide } from './examples-side.js';
 import type { GrantedGate } from './granted-gate.js';
-import { abandonedWords, MAX_API_BYTES, type Uploads } from './uploads.js';
+import { abandonedWords, MAX_API_BYTES, untilSettled, type Uploads } from './uploads.js';
 
 /** The options the workbench may send: the paths the kinds declare as workbench options. */
 const optionNames = (): readonly string[] => workbenchOptionNames();
@@ -122,7 +122,8 @@ export class JobRequests {
   }
 
   private async unconfinedJobOf(req: StartJobRequest, follow: boolean): Promise<{ job: EngineJob }> {
-    if (!follow && req?.source?.type === 'upload') await this.uploads.get(req.source.uploadId)?.settled;
+    const upload = !follow && req?.source?.type === 'upload' ? this.uploads.get(req.source.uploadId) : undefined;
+    if (upload) await untilSettled(upload);
     if (typeof req !== 'object' || req === null || typeof req.source !== 'object' || req.source === null)
       throw new ApiError('startJob needs {source, mode}', true);
     const mode = JobRequests.mode(req.mode);

@@ -33,6 +33,53 @@ export interface Upload {
   settle?: () => void;
 }
 
+/**
+ * How long a request that needs an upload's every byte (a job that reads it whole, a file
+ * added to a sent case) waits while not one more byte arrives: the window sends a body as
+ * soon as it begins an upload, so a body that stalls this long is not coming, and the
+ * request says so rather than waiting for ever.
+ */
+export const UPLOAD_IDLE_MS = 60_000;
+/** How often the wait looks at how many bytes have arrived. */
+const IDLE_POLL_MS = 1_000;
+
+/**
+ * Waits until an upload is complete, abandoned or replaced (`settled`), or throws once no
+ * byte has arrived for UPLOAD_IDLE_MS. Bytes arrive in the upload's file (the shell writes
+ * it), so its size is what is watched.
+ */
+export async function untilSettled(u: Upload, idleMs = UPLOAD_IDLE_MS, pollMs = IDLE_POLL_MS): Promise<void> {
+  if (!u.settled) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let done = false;
+  let seen = -1;
+  let still = 0;
+  const arrived = async (): Promise<number> =>
+    u.file === undefined ? u.received : ((await stat(u.file).catch(() => null))?.size ?? -1);
+  const idle = new Promise<never>((_, reject) => {
+    const look = async (): Promise<void> => {
+      const n = await arrived();
+      if (done) return;
+      if (n !== seen) [seen, still] = [n, 0];
+      else if ((still += pollMs) >= idleMs)
+        return reject(
+          new ApiError(
+            `the upload of ${u.name} stalled: no byte arrived for ${idleMs / 1000} s (${Math.max(n, 0)} of ${u.size} bytes); send it again`,
+            true,
+          ),
+        );
+      timer = setTimeout(() => void look(), pollMs);
+    };
+    void look();
+  });
+  try {
+    await Promise.race([u.settled, idle]);
+  } finally {
+    done = true;
+    clearTimeout(timer);
+  }
+}
+
 /** The upload's own words for a job that ended because its sending failed. */
 export function abandonedWords(u: Upload | undefined): string | null {
   return u?.abandoned !== undefined ? `the upload of ${u.name} failed: ${u.abandoned}` : null;
