@@ -234,6 +234,25 @@ test('two artifacts of different kinds are refused, saying which kinds', async (
   await axe(page, 'two kinds refused');
 });
 
+test('a dump whose type was removed (of no kind) against the intact dump: compared, its type shown removed', async ({
+  workbench: page,
+  served,
+}) => {
+  await page.getByTestId('tab-compare').click();
+  await side(page, 'left', 'dumps/intact.dump.json');
+  const text = await readFile(join(served.examples, 'dumps/intact.dump.json'), 'utf8');
+  const dump = JSON.parse(text) as Record<string, unknown>;
+  delete dump['type'];
+  await pickFile(page, 'right', { name: 'no-type.dump.json', buffer: Buffer.from(JSON.stringify(dump)) });
+  await page.getByTestId('diff-run').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  await expect(view.getByRole('heading')).toHaveText('Differences: a replay-dump artifact and an unknown artifact');
+  await expect(view.locator('tr[data-pointer="/content/type"]')).toContainText('removed');
+  await expect(view.locator('tr[data-pointer="/artifact/kind"]')).toContainText('unknown');
+  await axe(page, 'a dump against one of no kind');
+});
+
 test("a dump's replay shows the fields behind its hash row: tokens recorded against replayed, lengths said", async ({
   workbench: page,
 }, info) => {

@@ -37,6 +37,26 @@ export { NumberLiterals, parseKeepingLiterals } from './number-literals.js';
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
 /** Differences listed by default; the rest are counted. */
 export const DEFAULT_DIFF_LIMIT = 1000;
+
+/** The kind of content no kind claims (shared/report.ts ARTIFACT_KINDS). */
+const UNKNOWN_KIND = 'unknown';
+
+/**
+ * Whether a diff compares artifacts of these two kinds: of one kind, or content no kind
+ * claims against an artifact of any kind. An artifact whose kind's mark was removed (a dump
+ * without its `type`) reads as unknown: comparing it with the intact one shows that member
+ * gone, which is what a reviewer asks the diff for. Two different known kinds share no
+ * fields worth lining up.
+ */
+export function comparableKinds(left: string, right: string): boolean {
+  return left === right || left === UNKNOWN_KIND || right === UNKNOWN_KIND;
+}
+
+/** The words a diff's heading gives two artifacts, by their kinds: `two replay-dump artifacts`. */
+export function artifactsWords(left: string, right: string): string {
+  const a = (k: string) => `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k}`;
+  return left === right ? `two ${left} artifacts` : `${a(left)} artifact and ${a(right)} artifact`;
+}
 /** Values compared in one diff to align arrays (module comment). */
 export const ALIGN_BUDGET = 1_000_000;
 

@@ -6,7 +6,14 @@
  * identical (docs/compare.md). The canonical text alone would not do: RFC 8785 writes such a
  * number as its double, so `1e21` against `1000000000000000000001` would read as equal.
  */
-import { diffJson, NumberLiterals, parseKeepingLiterals, reportSide, type DiffResult } from '../../shared/diff.js';
+import {
+  comparableKinds,
+  diffJson,
+  NumberLiterals,
+  parseKeepingLiterals,
+  reportSide,
+  type DiffResult,
+} from '../../shared/diff.js';
 import type { DiffSideLabel } from '../../shared/diff-html.js';
 import type { LiteralParse } from '../../shared/number-literals.js';
 import type { JsonValue, Report } from '../../shared/report.js';
@@ -59,10 +66,11 @@ export async function readContent(
 
 /**
  * Two sides of different kinds are not compared (UsageError, the window's and the terminal's
- * refusal): the host asks before it reads any content.
+ * refusal), but for content no kind claims (comparableKinds): the host asks before it reads
+ * any content.
  */
 export function refuseTwoKinds(l: Pick<SideRead, 'name' | 'report'>, r: Pick<SideRead, 'name' | 'report'>): void {
-  if (l.report.artifact.kind !== r.report.artifact.kind)
+  if (!comparableKinds(l.report.artifact.kind, r.report.artifact.kind))
     throw new UsageError(
       `Cannot compare ${l.name} (${l.report.artifact.kind}) with ${r.name} (${r.report.artifact.kind}): a diff compares two artifacts of one kind.`,
       'refused',
@@ -76,7 +84,7 @@ export interface SideRead {
   content: ContentRead;
 }
 
-/** Two sides of one kind compared, with each side's label. */
+/** Two sides compared, with each side's label. */
 export interface SidesDiff {
   result: DiffResult;
   left: DiffSideLabel;
@@ -85,7 +93,8 @@ export interface SidesDiff {
 }
 
 /**
- * The diff of two sides of one kind; two kinds are refused, as `reprise diff` refuses them.
+ * The diff of two sides of one kind (or one of them unknown); two kinds are refused, as
+ * `reprise diff` refuses them.
  * `literals` is the set their content was read into: one for both sides, as the diff looks
  * a number up by its container.
  */

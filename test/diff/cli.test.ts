@@ -151,6 +151,26 @@ describe('reprise diff', () => {
     expect(r.out).toBe('');
   });
 
+  it('a dump whose type was removed (so of no kind) against the intact dump: the type removed, the kind changed, exit 1', async () => {
+    const intact = JSON.parse(await readFile(ex('dumps/intact.dump.json'), 'utf8')) as Record<string, unknown>;
+    delete intact['type'];
+    await writeFile(at('no-type.dump.json'), JSON.stringify(intact));
+    const r = await diff(ex('dumps/intact.dump.json'), at('no-type.dump.json'), '--json');
+    expect(r.code, r.err).toBe(1);
+    const d = json(r.out);
+    expect(d.compared).toBe('a replay-dump artifact and an unknown artifact');
+    expect(d.differences.find((e) => e.pointer === '/content/type')).toMatchObject({
+      op: 'removed',
+      left: 'kernel.replay_dump',
+    });
+    expect(d.differences.find((e) => e.pointer === '/artifact/kind')).toMatchObject({
+      left: 'replay-dump',
+      right: 'unknown',
+    });
+    const text = await diff(at('no-type.dump.json'), ex('dumps/intact.dump.json'));
+    expect(text.out.split('\n')[0]).toBe('an unknown artifact and a replay-dump artifact');
+  });
+
   it('one replay: originals against replayed values, with their exact decimal differences', async () => {
     const r = await diff(ex('tg/banded-drift-material/manifest.json'), '--replay', '--json');
     expect(r.code, r.err).toBe(1);

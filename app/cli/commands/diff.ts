@@ -17,7 +17,7 @@ import {
   spanParts,
   type DiffEntry,
 } from '../../../shared/diff.js';
-import { shownJson, shownPlace, type DiffResult } from '../../../shared/diff.js';
+import { artifactsWords, comparableKinds, shownJson, shownPlace, type DiffResult } from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
 import {
@@ -286,7 +286,7 @@ async function compared(positionals: string[], values: Record<string, unknown>):
   const literals = new NumberLiterals();
   const read = (p: string) => readSide(p, replay, values, literals);
   const [l, r] = [await read(positionals[0]!), await read(positionals[1]!)];
-  if (l.kind !== r.kind) {
+  if (!comparableKinds(l.kind, r.kind) || l.saved !== r.saved) {
     // A side whose content could not be read as JSON (a saved report with a duplicate member)
     // is verified as an artifact, and so of another kind: say why it was not read as it looks.
     const unread = [l, r]
@@ -301,8 +301,8 @@ async function compared(positionals: string[], values: Record<string, unknown>):
   const what = l.saved
     ? `two saved reports of ${l.kind.slice(SAVED.length)} artifacts`
     : replay
-      ? `the replays of two ${l.kind} artifacts`
-      : `two ${l.kind} artifacts`;
+      ? `the replays of ${artifactsWords(l.kind, r.kind)}`
+      : artifactsWords(l.kind, r.kind);
   const [a, b] = [sideValue(l, literals), sideValue(r, literals)];
   return { what, left: l.label, right: r.label, a, b, literals, note: replay ? replayNote([l, r]) : null };
 }

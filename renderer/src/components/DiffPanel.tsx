@@ -1,12 +1,12 @@
 /**
  * The Compare view: two artifacts side by side as a structured diff (shared/diff.ts). Each
  * side is the open result, a built-in example or a picked file, verified or replayed by the
- * engine; two kinds are refused, as `reprise diff` refuses them (docs/compare.md).
+ * engine; two kinds are refused (but for content no kind claims), as `reprise diff` refuses them (docs/compare.md).
  */
 import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { CheckMode, CompareSide, JobSource, RepriseClient } from '../../../shared/api';
-import type { DiffResult } from '../../../shared/diff';
+import { artifactsWords, type DiffResult } from '../../../shared/diff';
 import type { DiffSideLabel } from '../../../shared/diff-html';
 import type { Report } from '../../../shared/report';
 import { uploadFile } from '../lib/file-prep';
@@ -77,9 +77,10 @@ async function readSide(api: RepriseClient, c: Choice): Promise<CompareSide> {
 async function compareSides(api: RepriseClient, a: Choice, b: Choice): Promise<Compared> {
   const left = await readSide(api, a);
   const right = await readSide(api, b);
-  const { kind, ...compared } = await api.compareArtifacts({ left, right });
+  const { kind: _kind, ...compared } = await api.compareArtifacts({ left, right });
   const modes = a.mode === b.mode ? (a.mode === 'replay' ? 'the replays of ' : '') : 'a verification and a replay of ';
-  return { ...compared, what: `${modes}two ${kind} artifacts` };
+  const kinds = artifactsWords(left.report.artifact.kind, right.report.artifact.kind);
+  return { ...compared, what: `${modes}${kinds}` };
 }
 
 const NEW_CHOICE: Choice = { from: 'example', example: '', file: null, mode: 'verify', whatIf: '' };
@@ -165,8 +166,8 @@ export function DiffPanel() {
     <section className="panel" aria-labelledby="compare-h">
       <h2 id="compare-h">Compare</h2>
       <p className="muted">
-        Two artifacts of one kind, field by field by JSON pointer: their reports and, for JSON artifacts, their parsed
-        content. A replay against its original is in the Replay view.
+        Two artifacts of one kind (or one no kind claims), field by field by JSON pointer: their reports and, for JSON
+        artifacts, their parsed content. A replay against its original is in the Replay view.
       </p>
       <div className="diff-sides">
         <SidePicker side="Left" c={left} set={setLeft} />
