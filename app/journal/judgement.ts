@@ -6,12 +6,13 @@
  *   subject: {claimRef, artifact: <the artifact's SHA-256>}
  *   body:    {type, decision, rationale, reportDigest, pointer, supersedes?}
  *
- * `reportDigest` is `reportDigest(report)` below; `pointer` is RFC 6901 into that report
+ * `reportDigest` is `reportDigest(report)` (report-digest.ts); `pointer` is RFC 6901 into that report
  * ("" the whole report, /findings/N, /comparisons/N or /events/N). Only a key whose role
  * is in JUDGEMENT_ROLES may sign one; the rationale obeys the one rationale rule
  * (shared/rationale.ts). See docs/journal.md, "Judgements".
  */
-import { isHashString, hashValue } from '../core/hash.js';
+import { isHashString } from '../core/hash.js';
+import { reportDigest } from './report-digest.js';
 import type { Role, Signer, TrustStore } from '../core/keys.js';
 import type { Finding, Report } from '../../shared/report.js';
 import { JUDGEMENT_DECISIONS, type JudgementDecision } from '../../shared/rationale.js';
@@ -25,20 +26,9 @@ import { JUDGEMENT_TYPE, judgementBodyProblem, judgementSignerProblem } from './
 export { JUDGEMENT_ROLES, JUDGEMENT_TYPE, judgementBodyProblem, judgementSignerProblem } from './judgement-rules.js';
 
 export { JUDGEMENT_DECISIONS, type JudgementDecision };
+export { reportDigest };
 
 const POINTER_RE = /^\/(findings|comparisons|events)\/(0|[1-9]\d*)$/;
-
-/**
- * The report's digest: `H(report without run, with artifact.path removed)`, RFC 8785
- * canonical JSON, SHA-256. `run` holds times; the path is where the file lay when it was
- * opened (a window upload names the file, the CLI the path typed): neither says what was
- * reviewed, and both differ between two openings of the same bytes.
- */
-export function reportDigest(report: Omit<Report, 'run'> & Partial<Pick<Report, 'run'>>): string {
-  const { run: _run, artifact, ...rest } = report as Report;
-  const { path: _path, ...art } = artifact;
-  return hashValue({ ...rest, artifact: art });
-}
 
 /** Why `pointer` names no judgeable item of `report` ("" is the whole report), or null. */
 export function judgementPointerProblem(

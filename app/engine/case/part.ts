@@ -6,7 +6,7 @@
 import type { CaseArtifact, TimelineEvent } from '../../../shared/case.js';
 import type { Finding, Report, Severity } from '../../../shared/report.js';
 import type { CaseFacts, CaseIdentity, CaseJudgementFact, CaseReference } from '../../kinds/operations.js';
-import { reportDigest } from '../../journal/judgement.js';
+import { reportDigest } from '../../journal/report-digest.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { cutIndex } from '../../../shared/text-cut.js';
 
