@@ -27,16 +27,21 @@ function examples(): string {
 
 const word = (page: Page) => page.getByTestId('verdict').locator('.verdict-word');
 
-test('a reload keeps the verdict: the link carries the trust store it was opened with', async ({ workbench: page }) => {
-  const dir = examples();
-  const dump = join(dir, 'dumps', 'intact.dump.json');
-  const trust = join(dir, 'dumps', 'trust-store.json');
+/** Opens a file by path with its trust store from the Open view, as a reviewer does, to PASS. */
+async function openPassing(page: Page, dump: string, trust: string): Promise<void> {
   await page.getByTestId('tab-open').click();
   await page.getByText('Engine options for the files you open').click();
   await page.locator('#opt-trust').fill(trust);
   await page.getByTestId('open-path').fill(dump);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(word(page)).toHaveText('PASS', { timeout: 30_000 });
+}
+
+test('a reload keeps the verdict: the link carries the trust store it was opened with', async ({ workbench: page }) => {
+  const dir = examples();
+  const dump = join(dir, 'dumps', 'intact.dump.json');
+  const trust = join(dir, 'dumps', 'trust-store.json');
+  await openPassing(page, dump, trust);
   await expect.poll(() => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('trustStore')).toBe(trust);
   const hash = new URLSearchParams(new URL(page.url()).hash.slice(1));
   expect(hash.get('path')).toBe(dump);
@@ -49,6 +54,38 @@ test('a reload keeps the verdict: the link carries the trust store it was opened
   await page.getByText('Engine options for the files you open').click();
   await expect(page.locator('#opt-trust')).toHaveValue(trust);
   await axe(page, 'a reloaded link with its trust store');
+});
+
+test('a link says what its run saw: reopened over another file, or the same bytes under a changed trust store, it says so', async ({
+  workbench: page,
+}) => {
+  const dir = examples();
+  const dump = join(dir, 'dumps', 'intact.dump.json');
+  const trust = join(dir, 'dumps', 'trust-store.json');
+  await openPassing(page, dump, trust);
+  await expect.poll(() => hashOf(page).get('verdict')).toBe('pass');
+  const sha = hashOf(page).get('sha256')!;
+  expect(sha).toMatch(/^sha256:[0-9a-f]{64}$/);
+  const shared = page.url();
+  // The same path now holds the tampered dump: the link says it is not the file it was made from.
+  copyFileSync(join(dir, 'dumps', 'fail', 'altered-artifact.dump.json'), dump);
+  await page.reload();
+  await expect(word(page)).toHaveText('FAIL', { timeout: 30_000 });
+  const note = page.getByTestId('job-note');
+  await expect(note).toContainText(`This link was made from a file whose SHA-256 was ${sha} (PASS)`);
+  await expect(note).toContainText('it is not the file the link was shared from');
+  await axeBothThemes(page, 'a link reopened over another file');
+  // The intact bytes back, under a trust store whose key was revoked since: same bytes, another verdict.
+  const ex = examples();
+  copyFileSync(join(ex, 'dumps', 'intact.dump.json'), dump);
+  const ts = JSON.parse(readFileSync(trust, 'utf8')) as { keys: { status: string }[] };
+  for (const k of ts.keys) k.status = 'revoked';
+  writeFileSync(trust, JSON.stringify(ts));
+  await page.goto(shared);
+  await expect(word(page)).not.toHaveText('PASS', { timeout: 30_000 });
+  await expect(note).toContainText(`This link was made when ${dump} read PASS; the same bytes now read`);
+  await expect(note).toContainText('a file one of them names (a trust store, providers, a policy) is not what it was');
+  await axe(page, 'a link reopened under a changed trust store');
 });
 
 test('a link followed in the same tab opens what it names, without a reload', async ({ workbench: page }) => {

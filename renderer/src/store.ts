@@ -15,7 +15,16 @@ import type {
   StartJobRequest,
 } from '../../shared/api';
 import type { Report } from '../../shared/report';
-import { linkOptionNames, linkTrouble, optionRefusal, readLink, sentCase, type DeepLink } from './lib/deep-link';
+import {
+  linkOptionNames,
+  linkTrouble,
+  optionRefusal,
+  readLink,
+  seenChanged,
+  sentCase,
+  type DeepLink,
+  type LinkSeen,
+} from './lib/deep-link';
 import { uploadFile, type SentFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
@@ -64,6 +73,11 @@ export interface OpenArtifact {
    * says the same instead of opening what was open before it.
    */
   heldLink?: string;
+  /**
+   * Opened from a link that says what its run saw (lib/deep-link.ts LinkSeen): the first run
+   * on it is held to that, and says when the file or its verdict is not what was shared.
+   */
+  linkedSeen?: LinkSeen;
 }
 
 /** The engine options sent with a job on an opened file (built-in examples bring their own). */
@@ -317,6 +331,7 @@ async function openSource(
   pinned: Record<string, string> | undefined,
   linked = false,
   asCaseRan = false,
+  linkedSeen: LinkSeen | null = null,
 ): Promise<void> {
   set({
     artifact: {
@@ -325,6 +340,7 @@ async function openSource(
       mode,
       ...(pinned ? { pinned } : {}),
       ...(asCaseRan ? { asCaseRan: true as const } : {}),
+      ...(linkedSeen ? { linkedSeen } : {}),
     },
     report: null,
     content: null,
@@ -401,6 +417,8 @@ async function openLinked(set: (p: Partial<State>) => void, get: () => State, li
       link.whatIf ?? ex.expect?.whatIf ?? [],
       pinned,
       true,
+      false,
+      link.seen,
     );
   }
   if (link.example)
@@ -414,6 +432,8 @@ async function openLinked(set: (p: Partial<State>) => void, get: () => State, li
       link.whatIf ?? [],
       pinned,
       true,
+      false,
+      link.seen,
     );
   const unopenable = link.picked
     ? `The link was to ${link.picked}, a file picked in this window: a link keeps no file's bytes, so pick it again to reopen it.`
@@ -744,18 +764,31 @@ function optionWords(message: string, options: Record<string, string>): string {
   return optionRefusal(message, options, useStore.getState().info?.options ?? []) ?? message;
 }
 
+/**
+ * For the first run on an artifact opened from a link that says what its run saw: how this
+ * run differs from it, or null. Said once: the artifact then stands for this run.
+ */
+function linkedRunChanged(report: Report): string | null {
+  const a = useStore.getState().artifact;
+  if (!a?.linkedSeen) return null;
+  const { linkedSeen: seen, ...rest } = a;
+  useStore.setState({ artifact: rest });
+  return seenChanged(seen, { sha256: report.artifact.sha256, verdict: report.verdict }, a.name);
+}
+
 /** Shows a job's end, unless a newer job has taken its place. */
 function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchoredIn?: string): void {
   const { job, api } = useStore.getState();
   const set = useStore.setState;
   if (job?.id !== jobId) return;
   if (e.ok) {
+    const notes = [linkedRunChanged(e.report), unanchoredIn !== undefined ? notAnchored(unanchoredIn) : null];
     set({
       job: null,
       report: e.report,
       reportMode: mode,
       selection: NO_SELECTION,
-      lastJobNote: unanchoredIn !== undefined ? notAnchored(unanchoredIn) : null,
+      lastJobNote: notes.filter((n) => n !== null).join(' ') || null,
     });
     if (useStore.getState().view === 'open') set({ view: 'findings' });
     focusWhenShown('verdict-h');

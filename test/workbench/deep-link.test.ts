@@ -5,6 +5,7 @@ import {
   linkTrouble,
   optionRefusal,
   readLink,
+  seenChanged,
   sentCase,
   withoutKey,
   type LinkState,
@@ -36,6 +37,7 @@ describe('deep links', () => {
       report: null,
       options: {},
       caseFolder: null,
+      seen: null,
     });
   });
   it('in the Case view name the case folder and the options it ran with, never a key, and not the open artifact', () => {
@@ -102,6 +104,7 @@ describe('deep links', () => {
       report: null,
       options: {},
       caseFolder: null,
+      seen: null,
     });
   });
   it('a saved report by its name only, never reopenable', () => {
@@ -115,6 +118,7 @@ describe('deep links', () => {
       report: 'case-17.report.json',
       options: {},
       caseFolder: null,
+      seen: null,
     });
   });
   it('replace our own parameters and nothing else', () => {
@@ -139,6 +143,7 @@ describe('deep links', () => {
         mode: 'verify',
         options: { trustStore: '/cases/trust.json', policy: '/p.json', key: '/k.pem' },
         caseFolder: null,
+        seen: null,
       }),
       names,
     );
@@ -234,5 +239,42 @@ describe('links the window refuses or cleans', () => {
     expect(sentCase('#view=case&sent=case-17')).toBe('case-17');
     expect(sentCase('#view=case&sent=')).toBeNull();
     expect(sentCase('#view=case')).toBeNull();
+  });
+
+  it('say what the run saw of a reopenable artifact, and read it back', () => {
+    const sha256 = `sha256:${'ab'.repeat(32)}`;
+    const source = { type: 'path', path: '/r/claim.dump.json' } as const;
+    const h = linkFor('#token=t', base({ source, mode: 'verify', seen: { sha256, verdict: 'pass' } }));
+    expect(readLink(h).seen).toEqual({ sha256, verdict: 'pass' });
+    expect(linkTrouble(h, [], views)).toBeNull();
+    // A picked file cannot be reopened: its link says nothing of a run.
+    const picked = linkFor(
+      '#',
+      base({ source: { type: 'upload', uploadId: 'u-1' }, name: 'a.json', seen: { sha256, verdict: 'fail' } }),
+    );
+    expect(picked).not.toMatch(/sha256|verdict/);
+  });
+
+  it('refuses what a run saw when it is malformed, or said of nothing reopenable', () => {
+    const sha = `sha256:${'0'.repeat(64)}`;
+    expect(linkTrouble(`#path=/r/a&verdict=passed`, [], views)).toMatch(
+      /"verdict=passed"; a verdict is pass, fail or unavailable/,
+    );
+    expect(linkTrouble(`#path=/r/a&verdict=pass&sha256=abc`, [], views)).toMatch(/"sha256=abc", which is no SHA-256/);
+    expect(linkTrouble(`#path=/r/a&sha256=${sha}`, [], views)).toMatch(/without that run's verdict/);
+    expect(linkTrouble(`#view=case&case=/r/c&verdict=pass`, [], views)).toMatch(/names no path or example/);
+    expect(linkTrouble(`#path=/r/a&verdict=pass&verdict=fail`, [], views)).toMatch(/gives verdict more than once/);
+  });
+
+  it('say when the reopened file is another, or the same bytes read another verdict', () => {
+    const [a, b] = [`sha256:${'a'.repeat(64)}`, `sha256:${'b'.repeat(64)}`];
+    expect(seenChanged(null, { sha256: b, verdict: 'fail' }, '/r/x')).toBeNull();
+    expect(seenChanged({ sha256: a, verdict: 'pass' }, { sha256: a, verdict: 'pass' }, '/r/x')).toBeNull();
+    expect(seenChanged({ sha256: a, verdict: 'pass' }, { sha256: b, verdict: 'pass' }, '/r/x')).toBe(
+      `This link was made from a file whose SHA-256 was ${a} (PASS); the file now at /r/x is ${b}: it is not the file the link was shared from.`,
+    );
+    expect(seenChanged({ sha256: a, verdict: 'pass' }, { sha256: a, verdict: 'unavailable' }, '/r/x')).toMatch(
+      /^This link was made when \/r\/x read PASS; the same bytes now read UNAVAILABLE with the link's options: a file one of them names/,
+    );
   });
 });

@@ -24,8 +24,15 @@
  * trust store a signed dump's PASS reopens as UNAVAILABLE. They are paths under the
  * folders the host grants, checked again by the host when the link is opened; a signing
  * key is never an option and never in a link.
+ *
+ * A path names a place, not the bytes there: the link also says what the run it was made
+ * from saw (`sha256`, the artifact's SHA-256, and `verdict`), so the run it reopens says when
+ * the file at that path is no longer the one shared, or when the same file now reads another
+ * verdict (a file an option names changed): a shared link never passes off one file's or one
+ * trust store's verdict as another's (`seenChanged`).
  */
 import type { CheckMode, JobSource } from '../../../shared/api.js';
+import type { Verdict } from '../../../shared/report.js';
 
 export interface DeepLink {
   view: string | null;
@@ -42,7 +49,18 @@ export interface DeepLink {
   options: Record<string, string>;
   /** The case folder the Case view ran (its path), whose options are then `options` and mode `mode`. */
   caseFolder: string | null;
+  /** What the run the link was made from saw of the artifact it opens, when the link says. */
+  seen: LinkSeen | null;
 }
+
+/** What a run saw of its artifact, as a link carries it: the bytes' SHA-256 and the verdict. */
+export interface LinkSeen {
+  sha256: string | null;
+  verdict: Verdict;
+}
+
+const VERDICTS: readonly string[] = ['pass', 'fail', 'unavailable'] satisfies Verdict[];
+const SHA256 = /^sha256:[0-9a-f]{64}$/;
 
 /** What was open and how it was run: what the link writes. */
 export interface LinkState {
@@ -64,9 +82,11 @@ export interface LinkState {
   caseSent?: string | null;
   /** A link the window could not open, kept as it was given (but for a key) so a reload says the same. */
   heldLink?: string | null;
+  /** What the run of the open artifact saw (its report), for a reopenable source. */
+  seen?: LinkSeen | null;
 }
 
-const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report', 'case', 'sent'];
+const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report', 'case', 'sent', 'sha256', 'verdict'];
 
 /** What a link opens: one of them at most. */
 const TARGETS = ['example', 'path', 'picked', 'report', 'case', 'sent'];
@@ -97,10 +117,40 @@ export function readLink(hash: string = location.hash, optionNames: readonly str
     picked: p.get('picked'),
     report: p.get('report'),
     caseFolder: p.get('case'),
+    seen: seenOf(p),
     options: Object.fromEntries(
       optionNames.filter((n) => !NEVER.has(n) && (p.get(n) ?? '') !== '').map((n) => [n, p.get(n)!]),
     ),
   };
+}
+
+/** What the link says its run saw: a verdict, and the SHA-256 when that run had one. */
+function seenOf(p: URLSearchParams): LinkSeen | null {
+  const verdict = p.get('verdict');
+  if (verdict === null || !VERDICTS.includes(verdict)) return null;
+  const sha256 = p.get('sha256');
+  return { sha256: sha256 !== null && SHA256.test(sha256) ? sha256 : null, verdict: verdict as Verdict };
+}
+
+/**
+ * Why the run a link reopened is not what the link was made from, in words, or null when it
+ * is (or the link says nothing of what it saw): another file at that path, or the same
+ * bytes reading another verdict, which only the files its options name can have changed.
+ */
+export function seenChanged(seen: LinkSeen | null, now: LinkSeen, name: string): string | null {
+  if (!seen) return null;
+  const v = (x: Verdict): string => x.toUpperCase();
+  if (seen.sha256 !== null && seen.sha256 !== now.sha256)
+    return (
+      `This link was made from a file whose SHA-256 was ${seen.sha256} (${v(seen.verdict)}); the file now at ${name} ` +
+      `is ${now.sha256 ?? 'of no SHA-256 the engine could take'}: it is not the file the link was shared from.`
+    );
+  if (seen.verdict !== now.verdict)
+    return (
+      `This link was made when ${name} read ${v(seen.verdict)}; the same bytes now read ${v(now.verdict)} with the ` +
+      `link's options: a file one of them names (a trust store, providers, a policy) is not what it was.`
+    );
+  return null;
 }
 
 /**
@@ -139,6 +189,10 @@ function artifactLink(p: URLSearchParams, s: LinkState): void {
   if (s.mode === 'replay') {
     if (s.whatIf.length === 0) p.set('whatif', '');
     for (const w of s.whatIf) p.append('whatif', w);
+  }
+  if (s.seen) {
+    if (s.seen.sha256 !== null) p.set('sha256', s.seen.sha256);
+    p.set('verdict', s.seen.verdict);
   }
   for (const [k, v] of Object.entries(s.options ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
 }
@@ -180,6 +234,8 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
   const mode = p.get('mode');
   if (mode !== null && mode !== 'verify' && mode !== 'replay')
     return `This link asks for ${quoted('mode', mode)}; a link asks for mode=verify or mode=replay, ${said}.`;
+  const seen = seenTrouble(p);
+  if (seen) return `${seen}, ${said}.`;
   const twice = [...OURS.filter((k) => k !== 'whatif'), ...optionNames].find((k) => p.getAll(k).length > 1);
   if (twice)
     return `This link gives ${twice} more than once (${p
@@ -202,6 +258,20 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
     ['path', 'example'].includes(target!)
   )
     return `This link asks for ${mode === null ? 'a verify (it names no mode)' : quoted('mode', mode)} with what-if substitutions (${whatIfs(p)}), which apply to a replay only (mode=replay), ${said}.`;
+  return null;
+}
+
+/** What is wrong with what a link says its run saw (sha256, verdict), or null: only a reopenable artifact's run is said. */
+function seenTrouble(p: URLSearchParams): string | null {
+  const [sha256, verdict] = [p.get('sha256'), p.get('verdict')];
+  if (sha256 === null && verdict === null) return null;
+  if (verdict !== null && !VERDICTS.includes(verdict))
+    return `This link says its run read ${quoted('verdict', verdict)}; a verdict is pass, fail or unavailable`;
+  if (sha256 !== null && !SHA256.test(sha256))
+    return `This link gives ${quoted('sha256', sha256)}, which is no SHA-256 (sha256: and 64 lowercase hex digits)`;
+  if (verdict === null) return `This link gives the SHA-256 its run saw without that run's verdict`;
+  if ((p.get('path') ?? '') === '' && (p.get('example') ?? '') === '')
+    return `This link says what its run saw (${quoted('verdict', verdict)}) but names no path or example it was of`;
   return null;
 }
 
