@@ -25,7 +25,7 @@ import { exactDifference } from './exact-decimal.js';
 import { decimalKey } from './decimal-key.js';
 import type { NumberLiterals } from './number-literals.js';
 import { showInvisible } from './controls.js';
-import { cutIndex, isHighSurrogate, isLowSurrogate } from './text-cut.js';
+import { cutIndex, GRAPHEME_WINDOW, isGraphemeBoundary, isHighSurrogate, isLowSurrogate } from './text-cut.js';
 import { escapePointerToken } from './json-pointer.js';
 import { isPlainObject } from './plain-object.js';
 import type { JsonValue, Report } from './report.js';
@@ -118,17 +118,33 @@ export interface DiffResult {
 type Obj = { [k: string]: JsonValue };
 const isObj = (v: JsonValue): v is Obj => isPlainObject(v);
 
-/** The changed span of two different strings. */
+/**
+ * The changed span of two different strings, its ends on grapheme boundaries of both sides:
+ * `café` against `cafè` changes `é` to `è`, never a bare accent after a shared `e`, and one
+ * flag against another is a flag changed, not half of one.
+ */
 export function stringSpan(a: string, b: string): StringSpan {
   const max = Math.min(a.length, b.length);
   let prefix = 0;
   while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   // Never split a surrogate pair: a span starting on a low surrogate starts at its pair.
   if (prefix > 0 && isHighSurrogate(a.charCodeAt(prefix - 1))) prefix--;
+  prefix = backToBoundary(prefix, (p) => isGraphemeBoundary(a, p) && isGraphemeBoundary(b, p));
   let suffix = 0;
   while (suffix < max - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
   if (suffix > 0 && isLowSurrogate(a.charCodeAt(a.length - suffix))) suffix--;
+  suffix = backToBoundary(suffix, (k) => isGraphemeBoundary(a, a.length - k) && isGraphemeBoundary(b, b.length - k));
   return { prefix, suffix, left: a.length - prefix - suffix, right: b.length - prefix - suffix };
+}
+
+/**
+ * The largest `n` at most `from` where `both` holds, looking back as far as a grapheme is
+ * checked (text-cut.ts); `from` itself when none is found there (a cluster that long keeps
+ * its surrogate pairs whole only). 0 always holds: the span then starts or ends the string.
+ */
+function backToBoundary(from: number, both: (n: number) => boolean): number {
+  for (let n = from; n > 0 && from - n <= GRAPHEME_WINDOW; n--) if (both(n)) return n;
+  return from <= GRAPHEME_WINDOW ? 0 : from;
 }
 /** What a view says beside a number shown as its literal (DiffEntry.leftLiteral). */
 export const LITERAL_NOTE = 'as written: beyond double precision, compared by its literal';

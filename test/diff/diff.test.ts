@@ -243,6 +243,31 @@ describe('diffJson', () => {
     expect(stringSpan('a\u{1F600}b', 'a\u{1F601}b')).toEqual({ prefix: 1, suffix: 1, left: 2, right: 2 });
   });
 
+  it('never cuts a grapheme: a letter keeps its accents, a flag its two halves, a joined emoji its parts', () => {
+    const shown = (a: string, b: string) => {
+      const s = stringSpan(a, b);
+      return [a.slice(s.prefix, a.length - s.suffix), b.slice(s.prefix, b.length - s.suffix)];
+    };
+    // A shared letter before differing accents, and a shared accent after differing letters.
+    expect(shown('cafe\u0301s', 'cafe\u0300s')).toEqual(['e\u0301', 'e\u0300']);
+    expect(shown('x\u0301 end', 'y\u0301 end')).toEqual(['x\u0301', 'y\u0301']);
+    // An accent added to a shared letter: the letter is in the span.
+    expect(shown('naive', 'nai\u0308ve')).toEqual(['i', 'i\u0308']);
+    // France against Finland: both regional indicators of each, not F kept and R against I.
+    expect(shown('flag \u{1F1EB}\u{1F1F7}!', 'flag \u{1F1EB}\u{1F1EE}!')).toEqual([
+      '\u{1F1EB}\u{1F1F7}',
+      '\u{1F1EB}\u{1F1EE}',
+    ]);
+    // A family (joined by ZWJ) against a couple: the whole sequences.
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    const couple = '\u{1F468}\u200D\u{1F469}';
+    expect(shown(`a${family}b`, `a${couple}b`)).toEqual([family, couple]);
+    // CR LF is one grapheme.
+    expect(shown('a\r\nb', 'a\rb')).toEqual(['\r\n', '\r']);
+    // Plain text is unchanged by the check.
+    expect(stringSpan('the old text', 'the new text')).toEqual({ prefix: 4, suffix: 5, left: 3, right: 3 });
+  });
+
   it('lists at most the limit, counts every difference and says it listed fewer', () => {
     const a = Array.from({ length: 50_000 }, (_, i) => i);
     const b = a.map((i) => -i - 1);
