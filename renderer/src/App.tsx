@@ -57,7 +57,8 @@ function useConnect(connect: State['connect']): void {
  * own, once for what changed together: history.replaceState took ~50 ms of this thread
  * on a loaded machine, on top of the render that a report's arrival commits.
  */
-function useLinkWriter(info: State['info'], view: View, artifact: State['artifact'], report: State['report']): void {
+function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
+  const reportSeen = useStore((s) => s.reportSeen);
   const caseFolder = useCase((s) => s.folder);
   const caseOptions = useCase((s) => s.runOptions);
   const caseMode = useCase((s) => s.runMode);
@@ -80,15 +81,15 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
             caseMode,
             caseSent,
             heldLink: artifact?.heldLink ?? null,
-            // What this run saw, once it has ended (a new open clears the report first).
-            seen: report && artifact?.source ? { sha256: report.artifact.sha256, verdict: report.verdict } : null,
+            // What the run whose report is shown saw: none while another run on it is under way.
+            seen: artifact?.source ? reportSeen : null,
           },
           linkOptionNames(info.options),
         ),
       0,
     );
     return () => clearTimeout(t);
-  }, [info, view, artifact, report, caseFolder, caseOptions, caseMode, caseSent]);
+  }, [info, view, artifact, reportSeen, caseFolder, caseOptions, caseMode, caseSent]);
 }
 
 /** A link pasted or followed in this tab changes only the fragment: open what it names. */
@@ -237,7 +238,7 @@ export function App() {
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const { keepReplay, replayReport } = useKeptReplay(view, report);
   useConnect(connect);
-  useLinkWriter(info, view, artifact, report);
+  useLinkWriter(info, view, artifact);
   useLinkFollower(info, restoreLink);
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme;

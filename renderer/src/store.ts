@@ -101,6 +101,10 @@ export interface JobState {
   fraction: number;
   label: string;
   whatIf: string[];
+  /** What it runs on: its end lands only while that is still the open artifact. */
+  source: JobSource;
+  /** The first run a link opened: what the link says its own run saw, to hold this run to. */
+  linkedSeen?: LinkSeen;
 }
 
 /** What the editor highlights: a JSON pointer (from a chain node or a finding). */
@@ -137,6 +141,12 @@ interface State {
   /** What produced the shown report (a replay may be refused and return verification findings only). */
   reportMode: CheckMode | null;
   job: JobState | null;
+  /**
+   * What the run whose report is shown saw (its artifact's SHA-256 and verdict), for the link;
+   * null while another run on it is under way or ended without a report, so a link never
+   * claims a verdict for a run that did not give it.
+   */
+  reportSeen: LinkSeen | null;
   lastJobNote: string | null;
   selection: Selection;
   error: string | null;
@@ -343,6 +353,7 @@ async function openSource(
       ...(linkedSeen ? { linkedSeen } : {}),
     },
     report: null,
+    reportSeen: null,
     content: null,
     sweep: null,
   });
@@ -359,6 +370,7 @@ function closeArtifact(set: (p: Partial<State>) => void, get: () => State, held:
   set({
     artifact: held,
     report: null,
+    reportSeen: null,
     reportMode: null,
     content: null,
     sweep: null,
@@ -460,6 +472,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       error: null,
       artifact: null,
       report: null,
+      reportSeen: null,
       content: null,
       sweep: null,
       lastJobNote: `Sending ${file.name} to the engine… 0%`,
@@ -480,6 +493,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       set({
         artifact: { name: file.name, localHash: { state: 'computing' }, source, mode },
         report: null,
+        reportSeen: null,
         content: null,
         sweep: null,
         lastJobNote: null,
@@ -539,6 +553,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     set({
       artifact: { name, source: null, savedReport: true },
       report,
+      reportSeen: null,
       reportMode: null,
       content: null,
       selection: NO_SELECTION,
@@ -620,7 +635,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
     const { api, artifact, job } = get();
     if (!api || !artifact?.source) return;
     if (job) await get().cancel();
-    set({ error: null, lastJobNote: null, selection: NO_SELECTION });
+    set({ error: null, lastJobNote: null, selection: NO_SELECTION, reportSeen: null });
     let options: Record<string, string> = {};
     try {
       // A link's job takes the link's options only: no journal, no key (nothing anchored), and
@@ -642,9 +657,18 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
       });
       // The artifact now stands for this run (the deep link names its action and substitutions).
       const now = get().artifact;
+      const linkedSeen = linked ? artifact.linkedSeen : undefined;
       set({
-        job: { id: jobId, mode, fraction: 0, label: mode === 'replay' ? 'replaying' : 'verifying', whatIf },
-        ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf, options } } : {}),
+        job: {
+          id: jobId,
+          mode,
+          fraction: 0,
+          label: mode === 'replay' ? 'replaying' : 'verifying',
+          whatIf,
+          source: artifact.source,
+          ...(linkedSeen ? { linkedSeen } : {}),
+        },
+        ...(now?.source === artifact.source ? { artifact: { ...withoutSeen(now), mode, whatIf, options } } : {}),
       });
       void end.then((e) => finishJob(jobId, mode, e, unanchoredIn));
       if (!get().content) {
@@ -660,7 +684,7 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
       set({
         error: optionWords((e as Error).message, options),
         job: null,
-        ...(now?.source === artifact.source ? { artifact: { ...now, mode, whatIf, options } } : {}),
+        ...(now?.source === artifact.source ? { artifact: { ...withoutSeen(now), mode, whatIf, options } } : {}),
       });
       focusWhenShown('error');
     }
@@ -742,6 +766,7 @@ export const useStore = create<State>((set, get) => ({
   artifact: null,
   content: null,
   report: null,
+  reportSeen: null,
   reportMode: null,
   job: null,
   lastJobNote: null,
@@ -764,29 +789,30 @@ function optionWords(message: string, options: Record<string, string>): string {
   return optionRefusal(message, options, useStore.getState().info?.options ?? []) ?? message;
 }
 
-/**
- * For the first run on an artifact opened from a link that says what its run saw: how this
- * run differs from it, or null. Said once: the artifact then stands for this run.
- */
-function linkedRunChanged(report: Report): string | null {
-  const a = useStore.getState().artifact;
-  if (!a?.linkedSeen) return null;
-  const { linkedSeen: seen, ...rest } = a;
-  useStore.setState({ artifact: rest });
-  return seenChanged(seen, { sha256: report.artifact.sha256, verdict: report.verdict }, a.name);
+/** The artifact without what a link said of its run: only the first job on it, the link's own, is held to that. */
+function withoutSeen(a: OpenArtifact): OpenArtifact {
+  const { linkedSeen: _seen, ...rest } = a;
+  return rest;
 }
+
+/** What a run saw of its artifact, as a link carries it. */
+const seenIn = (report: Report): LinkSeen => ({ sha256: report.artifact.sha256, verdict: report.verdict });
 
 /** Shows a job's end, unless a newer job has taken its place. */
 function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchoredIn?: string): void {
-  const { job, api } = useStore.getState();
+  const { job, api, artifact } = useStore.getState();
   const set = useStore.setState;
-  if (job?.id !== jobId) return;
+  // Another artifact opened meanwhile (its own job not yet started): this end is not its.
+  if (job?.id !== jobId || artifact?.source !== job.source) return;
   if (e.ok) {
-    const notes = [linkedRunChanged(e.report), unanchoredIn !== undefined ? notAnchored(unanchoredIn) : null];
+    const seen = seenIn(e.report);
+    const changed = job.linkedSeen ? seenChanged(job.linkedSeen, seen, artifact.name) : null;
+    const notes = [changed, unanchoredIn !== undefined ? notAnchored(unanchoredIn) : null];
     set({
       job: null,
       report: e.report,
       reportMode: mode,
+      reportSeen: seen,
       selection: NO_SELECTION,
       lastJobNote: notes.filter((n) => n !== null).join(' ') || null,
     });
