@@ -25,7 +25,14 @@ import { exactDifference } from './exact-decimal.js';
 import { decimalKey } from './decimal-key.js';
 import type { NumberLiterals } from './number-literals.js';
 import { showInvisible } from './controls.js';
-import { cutIndex, GRAPHEME_WINDOW, isGraphemeBoundary, isHighSurrogate, isLowSurrogate } from './text-cut.js';
+import {
+  cutIndex,
+  GRAPHEME_WINDOW,
+  graphemeBoundaries,
+  isHighSurrogate,
+  isLowSurrogate,
+  isPlainBoundary,
+} from './text-cut.js';
 import { escapePointerToken } from './json-pointer.js';
 import { isPlainObject } from './plain-object.js';
 import type { JsonValue, Report } from './report.js';
@@ -129,22 +136,35 @@ export function stringSpan(a: string, b: string): StringSpan {
   while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   // Never split a surrogate pair: a span starting on a low surrogate starts at its pair.
   if (prefix > 0 && isHighSurrogate(a.charCodeAt(prefix - 1))) prefix--;
-  prefix = backToBoundary(prefix, (p) => isGraphemeBoundary(a, p) && isGraphemeBoundary(b, p));
+  prefix = spanStart(a, b, prefix);
   let suffix = 0;
   while (suffix < max - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
   if (suffix > 0 && isLowSurrogate(a.charCodeAt(a.length - suffix))) suffix--;
-  suffix = backToBoundary(suffix, (k) => isGraphemeBoundary(a, a.length - k) && isGraphemeBoundary(b, b.length - k));
+  suffix = spanEndLength(a, b, suffix);
   return { prefix, suffix, left: a.length - prefix - suffix, right: b.length - prefix - suffix };
 }
 
 /**
- * The largest `n` at most `from` where `both` holds, looking back as far as a grapheme is
- * checked (text-cut.ts); `from` itself when none is found there (a cluster that long keeps
- * its surrogate pairs whole only). 0 always holds: the span then starts or ends the string.
+ * The span's start: the common prefix's length moved back to the nearest place that is a
+ * grapheme boundary of both sides (the two agree before it, so one place serves both),
+ * at most GRAPHEME_WINDOW back; where none is that near, the prefix as it was.
  */
-function backToBoundary(from: number, both: (n: number) => boolean): number {
-  for (let n = from; n > 0 && from - n <= GRAPHEME_WINDOW; n--) if (both(n)) return n;
-  return from <= GRAPHEME_WINDOW ? 0 : from;
+function spanStart(a: string, b: string, prefix: number): number {
+  if (isPlainBoundary(a, prefix) && isPlainBoundary(b, prefix)) return prefix;
+  const lo = Math.max(0, prefix - GRAPHEME_WINDOW);
+  const [ba, bb] = [graphemeBoundaries(a, lo, prefix), graphemeBoundaries(b, lo, prefix)];
+  for (let n = prefix; n >= lo; n--) if (ba.has(n) && bb.has(n)) return n;
+  return prefix;
+}
+
+/** The span's end, as the common suffix's length: spanStart's rule from the strings' ends. */
+function spanEndLength(a: string, b: string, suffix: number): number {
+  const [ea, eb] = [a.length - suffix, b.length - suffix];
+  if (isPlainBoundary(a, ea) && isPlainBoundary(b, eb)) return suffix;
+  const lo = Math.max(0, suffix - GRAPHEME_WINDOW);
+  const [ba, bb] = [graphemeBoundaries(a, ea, a.length - lo), graphemeBoundaries(b, eb, b.length - lo)];
+  for (let k = suffix; k >= lo; k--) if (ba.has(a.length - k) && bb.has(b.length - k)) return k;
+  return suffix;
 }
 /** What a view says beside a number shown as its literal (DiffEntry.leftLiteral). */
 export const LITERAL_NOTE = 'as written: beyond double precision, compared by its literal';

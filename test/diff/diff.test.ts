@@ -262,6 +262,15 @@ describe('diffJson', () => {
     const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
     const couple = '\u{1F468}\u200D\u{1F469}';
     expect(shown(`a${family}b`, `a${couple}b`)).toEqual([family, couple]);
+    // Deep in a run of flags, pairs are counted from the run's start, not from where the text was read.
+    for (const n of [15, 16, 17, 40, 2000]) {
+      const flags = '\u{1F1EB}\u{1F1F7}'.repeat(n);
+      expect(shown(`${flags}\u{1F1E9}\u{1F1EA}`, `${flags}\u{1F1E9}\u{1F1F0}`)).toEqual([
+        '\u{1F1E9}\u{1F1EA}',
+        '\u{1F1E9}\u{1F1F0}',
+      ]);
+      expect(shown(`x\u{1F1E9}\u{1F1EA}${flags}`, `y\u{1F1E9}\u{1F1EA}${flags}`)).toEqual(['x', 'y']);
+    }
     // CR LF is one grapheme.
     expect(shown('a\r\nb', 'a\rb')).toEqual(['\r\n', '\r']);
     // Plain text is unchanged by the check.
