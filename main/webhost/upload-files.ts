@@ -33,6 +33,8 @@ export function takesUploadFiles(api: HostedApi): api is FileUploadApi {
 
 /** Bytes of a body written at once (see receive). */
 const WRITE_BYTES = 1024 * 1024;
+/** The longest a piece of a body waits in memory for more before it is written (see receive). */
+const WRITE_AFTER_MS = 1000;
 
 /** Appends the pieces; a short write (the disk full) refuses the upload rather than keep part of it. */
 async function writeAll(fh: FileHandle, parts: Buffer[], bytes: number): Promise<void> {
@@ -121,15 +123,19 @@ export class UploadFiles {
         // sending and the job's decoding share.
         let parts: Buffer[] = [];
         let held = 0;
+        let wroteAt = performance.now();
         for await (const d of body) {
           written += d.length;
           if (written > size) throw new ApiError(`the upload is longer than announced (${size} bytes)`, true);
           parts.push(d);
           held += d.length;
-          if (held < WRITE_BYTES) continue;
+          // A slow sender's bytes still reach the file within WRITE_AFTER_MS: a job following
+          // it, and the host's wait for a stalled upload (uploads.ts untilSettled), see them come.
+          if (held < WRITE_BYTES && performance.now() - wroteAt < WRITE_AFTER_MS) continue;
           await writeAll(fh, parts, held);
           parts = [];
           held = 0;
+          wroteAt = performance.now();
         }
         if (held > 0) await writeAll(fh, parts, held);
         // Read-only: the mark a job following the file waits for (app/engine/arriving.ts).

@@ -7,7 +7,9 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stat } from 'node:fs/promises';
 import { Uploads, untilSettled } from '../../main/host/uploads.js';
+import { UploadFiles, type FileUploadApi } from '../../main/webhost/upload-files.js';
 
 let dir: string;
 beforeEach(async () => void (dir = await mkdtemp(join(tmpdir(), 'reprise-stall-'))));
@@ -52,4 +54,28 @@ describe('untilSettled', () => {
     await uploads.adopt({ uploadId: id, path, state: 'abandoned', reason: 'the connection closed' });
     await expect(waited).resolves.toBeUndefined();
   });
+
+  it('a slow sender through the web host: its bytes reach the file while it sends, so its wait never reads it as stalled', async () => {
+    const uploads = new Uploads();
+    const api = {
+      beginUpload: async (r: { name: string; size: number }) => uploads.begin(r),
+      adoptUpload: uploads.adopt.bind(uploads),
+    };
+    const files = new UploadFiles(api as unknown as FileUploadApi);
+    const { uploadId } = await files.hosted().beginUpload({ name: 'slow.dump.json', size: 2 * 16384 });
+    const upload = uploads.get(uploadId)!;
+    // Two small pieces a second and more apart, then nothing more until the first is on disk:
+    // held in memory until a megabyte had come, they never reached the file the wait watches.
+    async function* slow(): AsyncGenerator<Buffer> {
+      yield Buffer.alloc(16384, 0x20);
+      await new Promise((r) => setTimeout(r, 1100));
+      yield Buffer.alloc(16384, 0x20);
+      for (let i = 0; i < 200 && ((await stat(upload.file!).catch(() => null))?.size ?? 0) === 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
+    }
+    const received = files.receive(uploadId, slow());
+    await expect(untilSettled(upload, 60_000, 10)).resolves.toBeUndefined();
+    await expect(received).resolves.toBe(2 * 16384);
+    await files.close();
+  }, 30_000);
 });
