@@ -171,6 +171,22 @@ describe('reprise diff', () => {
     expect(text.out.split('\n')[0]).toBe('an unknown artifact and a replay-dump artifact');
   });
 
+  it('saved reports are compared as their artifacts would be: one of no kind with one of a kind', async () => {
+    const unknown = await cli('verify', ex('unknown/not-an-artifact.json'), '--json');
+    await writeFile(at('unknown.report.json'), unknown.out);
+    await writeFile(at('dump.report.json'), JSON.stringify(saved));
+    const r = await diff(at('dump.report.json'), at('unknown.report.json'), '--json');
+    expect(r.code, r.err).toBe(1);
+    const d = json(r.out);
+    expect(d.compared).toBe('saved reports of a replay-dump artifact and an unknown artifact');
+    expect(d.differences.find((e) => e.pointer === '/artifact/kind')).toMatchObject({
+      left: 'replay-dump',
+      right: 'unknown',
+    });
+    // A saved report against a live file is still refused: one is compared as saved, the other as run.
+    expect((await diff(at('dump.report.json'), ex('unknown/not-an-artifact.json'))).code).toBe(3);
+  });
+
   it('one replay: originals against replayed values, with their exact decimal differences', async () => {
     const r = await diff(ex('tg/banded-drift-material/manifest.json'), '--replay', '--json');
     expect(r.code, r.err).toBe(1);

@@ -286,7 +286,9 @@ async function compared(positionals: string[], values: Record<string, unknown>):
   const literals = new NumberLiterals();
   const read = (p: string) => readSide(p, replay, values, literals);
   const [l, r] = [await read(positionals[0]!), await read(positionals[1]!)];
-  if (!comparableKinds(l.kind, r.kind) || l.saved !== r.saved) {
+  // Saved reports are compared as the artifacts they are of would be (an unknown one with any kind).
+  const of = (s: Side): string => (s.saved ? s.kind.slice(SAVED.length) : s.kind);
+  if (!comparableKinds(of(l), of(r)) || l.saved !== r.saved) {
     // A side whose content could not be read as JSON (a saved report with a duplicate member)
     // is verified as an artifact, and so of another kind: say why it was not read as it looks.
     const unread = [l, r]
@@ -299,7 +301,9 @@ async function compared(positionals: string[], values: Record<string, unknown>):
   }
   refuseIneffective(values, [l, r]);
   const what = l.saved
-    ? `two saved reports of ${l.kind.slice(SAVED.length)} artifacts`
+    ? of(l) === of(r)
+      ? `two saved reports of ${of(l)} artifacts`
+      : `saved reports of ${artifactsWords(of(l), of(r))}`
     : replay
       ? `the replays of ${artifactsWords(l.kind, r.kind)}`
       : artifactsWords(l.kind, r.kind);
