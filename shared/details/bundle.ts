@@ -66,6 +66,23 @@ export interface CaseBundleDetails extends CarriedDetails {
   judgements: BundledJudgementDetails[];
 }
 
+/**
+ * The signed reject in force among the judgements a bundle (or a case bundle) carries: on
+ * each item (artifact and pointer) the latest judgement that is not a note is the one in
+ * force; of those, the latest reject; null when none. The engine's PASS says the checks
+ * agree, not that a reviewer accepted what they show: a PASS beside a reject must not read
+ * as a plain pass (the bundle's RPR-EVB-019, the window's caveat). Counted whether or not its
+ * proof verified (fail-closed).
+ */
+export function rejectInForceOf(judgements: readonly BundledJudgementDetails[]): BundledJudgementDetails | null {
+  const latest = new Map<string, BundledJudgementDetails>();
+  for (const j of [...judgements].sort((a, b) => a.seq - b.seq))
+    if (j.decision !== 'note') latest.set(JSON.stringify([j.subject, j.pointer]), j);
+  let reject: BundledJudgementDetails | null = null;
+  for (const j of latest.values()) if (j.decision === 'reject' && (!reject || j.seq > reject.seq)) reject = j;
+  return reject;
+}
+
 /** A case bundle's details, or null when the report carries none. */
 export function caseBundleDetailsOf(r: Report | null): CaseBundleDetails | null {
   const d = r?.details;

@@ -10,7 +10,7 @@ import { hashBytes } from '../../app/core/hash.js';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaseReport } from '../../shared/case.js';
-import type { Report } from '../../shared/report.js';
+import { verdictOf, type Report } from '../../shared/report.js';
 import { runPath } from '../../app/engine/run.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { runCase } from '../../app/jobs/case.js';
@@ -106,11 +106,14 @@ describe('the case bundle', () => {
     const r = await verifyEvidence(bundle, keys.trust);
     // The case holds a failing dump: the bundle's verdict is FAIL, its own checks all pass. The
     // reports no judgement names by digest (a note names none) are bound by nothing signed: 015.
+    // The reviewer's reject of the failing dump is in force, and said (019).
     expect(r.findings.filter((x) => x.severity !== 'info').map((x) => [x.rule, x.pointer])).toEqual([
       ['RPR-EVB-015', 'entry:reports/000001.json'],
       ['RPR-EVB-015', 'entry:reports/000002.json'],
       ['RPR-EVB-016', expect.stringMatching(/^entry:reports\/000000\.json#\/findings\/\d+$/)],
+      ['RPR-EVB-019', 'entry:judgements/000000000000.json'],
     ]);
+    expect(r.findings.at(-1)!.message).toMatch(/^a signed reject is in force: entry 0, by reviewer/);
     expect(r.authenticity?.statement).toMatch(
       /its 2 judgement\(s\) \(which bind 1 of 3 report\(s\) by digest; nothing signs case\.json\)/,
     );
@@ -223,6 +226,33 @@ describe('the case bundle', () => {
 
   it('is byte-identical for the same case and journal', async () => {
     expect((await exportCase()).bytes.equals(bundle)).toBe(true);
+  });
+
+  it('fails a member that is JSON null or not an object under its rule, never skipping it as already failed', async () => {
+    // null was also what told the checks a finding had been made: a null case.json, report,
+    // checkpoint or manifest was skipped without one, and the bundle read PASS.
+    for (const [name, rule] of [
+      ['case.json', 'RPR-EVB-017'],
+      ['reports/000000.json', 'RPR-EVB-004'],
+      ['checkpoint.json', 'RPR-EVB-005'],
+      ['judgements/000000000000.json', 'RPR-EVB-006'],
+      ['reprise-evidence-bundle.json', 'RPR-EVB-001'],
+    ] as const)
+      for (const v of [null, [], 'x', 1]) {
+        const f = await unzip(bundle);
+        put(f, name, v);
+        if (name !== 'reprise-evidence-bundle.json') fixManifest(f);
+        const r = await verifyEvidence(writeZip(f), keys.trust);
+        expect(verdictOf(r.findings), `${name} = ${JSON.stringify(v)}`).toBe('fail');
+        expect(r.findings.find((x) => x.pointer === `entry:${name}`)?.rule, `${name} = ${JSON.stringify(v)}`).toBe(
+          rule,
+        );
+      }
+    // A judgement that is an object but no proof: a finding, not an internal error drawing the page.
+    const f = await unzip(bundle);
+    put(f, 'judgements/000000000000.json', {});
+    fixManifest(f);
+    expect(await rules(f)).toContain('RPR-EVB-006');
   });
 
   it('fails when any member is tampered with, each under its rule', async () => {

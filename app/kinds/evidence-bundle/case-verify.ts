@@ -22,7 +22,8 @@ import type { ZipSource } from '../../zip/source.js';
 import { checkCase, checkCaseReport, checkListedJudgements, type Bundled } from './case-check.js';
 import { caseBundleHtml } from './case-html.js';
 import { caseSubjects } from './case-subjects.js';
-import { caseBundleDetails } from './details.js';
+import { caseBundleDetails, rejectFinding } from './details.js';
+import type { BundledJudgementDetails } from '../../../shared/details/bundle.js';
 import {
   CASE_BUNDLE_TYPE,
   CASE_HTML_MEMBER,
@@ -231,6 +232,8 @@ function caseResult(st: State, x: Checked): KindResult {
     intact: `intact: every member's digest, the case report against each bundled report, the signed checkpoint, and every judgement's proof and signature check; signed: ${signedWords(x)}`,
     carried,
   });
+  const reject = rejectFinding(details.judgements as BundledJudgementDetails[]);
+  if (reject) st.findings.push(reject);
   return {
     id: manifest.case.digest,
     findings: st.findings,

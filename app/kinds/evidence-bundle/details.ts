@@ -7,7 +7,11 @@
 import type { CaseReport } from '../../../shared/case.js';
 import type { Finding, Report } from '../../../shared/report.js';
 import { carriedVerdictOf, integrityOf, type CarriedVerdict } from '../../../shared/details/carried.js';
+import { rejectInForceOf, type BundledJudgementDetails } from '../../../shared/details/bundle.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
+import { findingsOn } from '../../core/findings.js';
+import { cutIndex } from '../../../shared/text-cut.js';
+import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import type { TrustStore } from '../../core/keys.js';
 import type { Checkpoint, Entry } from '../../journal/format.js';
 import { caseReportMember, judgementMember, MEMBER, type BundleManifest, type CaseBundleManifest } from './format.js';
@@ -161,4 +165,29 @@ function memberObject(member: Buffer | undefined): Record<string, unknown> {
 function entryHashOf(member: Buffer | undefined): string | null {
   const v = memberObject(member)['entryHash'];
   return typeof v === 'string' ? v : null;
+}
+
+const { warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
+/** The most of a rationale a finding quotes (the judgement's details hold it whole). */
+const RATIONALE_SHOWN = 200;
+
+/**
+ * RPR-EVB-019, when a signed reject is in force among the judgements the bundle carries: the
+ * terminal shows it as the window does (its caveat beside the verdict), whatever the checks
+ * make of the bundle. None otherwise.
+ */
+export function rejectFinding(judgements: readonly BundledJudgementDetails[]): Finding | null {
+  const j = rejectInForceOf(judgements);
+  if (!j) return null;
+  const who = j.role ? `${j.role}${j.label ? ` ${j.label}` : ''} (${j.author})` : j.author;
+  const on = `${j.subject ?? 'no subject'}${j.pointer === '' ? '' : ` at ${j.pointer}`}`;
+  const said =
+    j.rationale.length > RATIONALE_SHOWN
+      ? `${j.rationale.slice(0, cutIndex(j.rationale, RATIONALE_SHOWN))}…`
+      : j.rationale;
+  return warning(
+    'RPR-EVB-019',
+    `a signed reject is in force: entry ${j.seq}, by ${who}, on ${on}${j.proof.verified ? '' : ' (its proof did not verify)'}: ${JSON.stringify(said)}`,
+    { pointer: `entry:${j.member}` },
+  );
 }

@@ -30,4 +30,5 @@ export const EVIDENCE_BUNDLE_RULES = {
     "a case bundle's case.json is not a reprise.case/v1 report, or disagrees with itself, the manifest, the reports it bundles or…",
   'RPR-EVB-016': "the bundled report's verdict is FAIL or UNAVAILABLE (the bundle's verdict is never PASS over it)",
   'RPR-EVB-018': "a case bundle's case.json lists a judgement that no proof in the bundle carries",
+  'RPR-EVB-019': 'a signed reject is in force on what the bundle carries',
 } as const satisfies RuleDeclarations;

@@ -43,7 +43,8 @@ import {
   type ManifestMember,
 } from './format.js';
 import { bundleHtml } from './html.js';
-import { bundleDetails } from './details.js';
+import { bundleDetails, rejectFinding } from './details.js';
+import type { BundledJudgementDetails } from '../../../shared/details/bundle.js';
 import { bundleLimits } from './limits.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
@@ -81,10 +82,30 @@ export interface State {
 
 export const ptr = (name: string) => `entry:${name}`;
 
-/** A member's strict JSON value, or null with a finding under `rule`. */
+/**
+ * A member's strict JSON value, or null with a finding under `rule`. Every member of a bundle
+ * is an object: one that is JSON `null` (or any other value) is a finding here, since null is
+ * also what tells the callers a finding was made, and a member reading as null must never be
+ * taken for one already failed (a bundle whose manifest, report, checkpoint or case was `null`
+ * read as PASS).
+ */
 export function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_RULES): unknown {
+  const v = memberValue(st, name, rule);
+  if (v === undefined) return null;
+  if (isObj(v)) return v;
+  st.findings.push(
+    fail(rule, `${name} is not a JSON object`, { pointer: ptr(name), expected: 'an object', actual: jsonType(v) }),
+  );
+  return null;
+}
+
+/** The JSON type of a parsed value, as a finding names it. */
+const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/** A member's strict JSON value, or undefined with a finding under `rule`. */
+function memberValue(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_RULES): unknown {
   const b = st.members.get(name);
-  if (!b) return (st.findings.push(fail(rule, `the bundle has no ${name}`, { pointer: ptr(name) })), null);
+  if (!b) return void st.findings.push(fail(rule, `the bundle has no ${name}`, { pointer: ptr(name) }));
   try {
     const text = decodeJsonBytes(b);
     const p = parseCanonical(text);
@@ -94,14 +115,12 @@ export function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_
       st.findings.push(fail(rule, `${name} is not its canonical JSON followed by one newline`, { pointer: ptr(name) }));
     return p.value;
   } catch (e) {
-    return (
-      st.findings.push(
-        fail(rule, `${name} is not strict JSON: ${e instanceof JcsError ? e.message : String(e)}`, {
-          pointer: ptr(name),
-        }),
-      ),
-      null
+    st.findings.push(
+      fail(rule, `${name} is not strict JSON: ${e instanceof JcsError ? e.message : String(e)}`, {
+        pointer: ptr(name),
+      }),
     );
+    return undefined;
   }
 }
 
@@ -512,7 +531,17 @@ export function checkPage(
   } catch {
     return;
   }
-  const want = page(proofs);
+  let want: ReturnType<typeof page>;
+  try {
+    want = page(proofs);
+  } catch {
+    // A judgement member that is no proof (its own check fails it, 006) leaves no page to draw.
+    return void st.findings.push(
+      fail(R.html, `${member} cannot be checked: a judgement it shows is not an inclusion proof`, {
+        pointer: ptr(member),
+      }),
+    );
+  }
   // The page as this version writes it, or as the versions before did (each form the caller
   // gives, and earlierPages of each).
   const same = (text: string): boolean => html.equals(Buffer.from(text, 'utf8'));
@@ -722,6 +751,8 @@ function resultOf(
   const integrity = [...st.findings];
   carriedVerdict(st, rep);
   const details = bundleDetails({ manifest, rep, cp, entries, members: st.members, trust: st.trust, integrity });
+  const reject = rejectFinding(details.judgements as BundledJudgementDetails[]);
+  if (reject) st.findings.push(reject);
   return {
     id: manifest.artifact.sha256,
     findings: st.findings,

@@ -1,6 +1,7 @@
 import {
   bundleDetailsOf,
   caseBundleDetailsOf,
+  rejectInForceOf,
   type BundledJudgementDetails,
   type CaseBundleDetails,
 } from '../../../shared/details/bundle';
@@ -117,22 +118,12 @@ function caseArtifactOf(d: CaseBundleDetails | null, subject: string | null): Ca
   return { path: d.caseBundle.reports.find((r) => r.sha256 === subject)?.path ?? null, sha256: subject };
 }
 
-/**
- * The signed reject in force among the judgements a bundle (or a case bundle) carries: on
- * each item (artifact and pointer) the latest judgement that is not a note is the one in
- * force; of those, the latest reject. The engine's PASS says the checks agree, not that a
- * reviewer accepted what they show: a PASS beside a reject must not read as a plain pass.
- * Counted whether or not its proof verified (fail-closed); the line below says which.
- */
+/** The signed reject in force (shared/details/bundle.ts rejectInForceOf), with who signed it and what it is on. */
 export function rejectInForce(report: Report): InForce | null {
   const c = bundleDetailsOf(report) ? null : caseBundleDetailsOf(report);
   const d = bundleDetailsOf(report) ?? c;
   if (!d) return null;
-  const latest = new Map<string, BundledJudgementDetails>();
-  for (const j of [...d.judgements].sort((a, b) => a.seq - b.seq))
-    if (j.decision !== 'note') latest.set(JSON.stringify([j.subject, j.pointer]), j);
-  let reject: BundledJudgementDetails | null = null;
-  for (const j of latest.values()) if (j.decision === 'reject' && (!reject || j.seq > reject.seq)) reject = j;
+  const reject = rejectInForceOf(d.judgements);
   return reject ? { j: reject, trustStore: d.integrity.trustStore, on: caseArtifactOf(c, reject.subject) } : null;
 }
 
