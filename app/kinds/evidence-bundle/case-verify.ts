@@ -23,7 +23,6 @@ import { checkCase, checkCaseReport, checkListedJudgements, type Bundled } from 
 import { caseBundleHtml } from './case-html.js';
 import { caseSubjects } from './case-subjects.js';
 import { caseBundleDetails, rejectFinding } from './details.js';
-import type { BundledJudgementDetails } from '../../../shared/details/bundle.js';
 import {
   CASE_BUNDLE_TYPE,
   CASE_HTML_MEMBER,
@@ -232,7 +231,7 @@ function caseResult(st: State, x: Checked): KindResult {
     intact: `intact: every member's digest, the case report against each bundled report, the signed checkpoint, and every judgement's proof and signature check; signed: ${signedWords(x)}`,
     carried,
   });
-  const reject = rejectFinding(details.judgements as BundledJudgementDetails[]);
+  const reject = rejectFinding(details);
   if (reject) st.findings.push(reject);
   return {
     id: manifest.case.digest,

@@ -172,12 +172,12 @@ const { warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
 const RATIONALE_SHOWN = 200;
 
 /**
- * RPR-EVB-019, when a signed reject is in force among the judgements the bundle carries: the
- * terminal shows it as the window does (its caveat beside the verdict), whatever the checks
- * make of the bundle. None otherwise.
+ * RPR-EVB-019, when a signed reject is in force among the judgements a bundle's details list
+ * (bundleDetails, caseBundleDetails): the terminal shows it as the window does (its caveat
+ * beside the verdict), whatever the checks make of the bundle. None otherwise.
  */
-export function rejectFinding(judgements: readonly BundledJudgementDetails[]): Finding | null {
-  const j = rejectInForceOf(judgements);
+export function rejectFinding(details: Record<string, unknown>): Finding | null {
+  const j = rejectInForceOf(details['judgements'] as BundledJudgementDetails[]);
   if (!j) return null;
   const who = j.role ? `${j.role}${j.label ? ` ${j.label}` : ''} (${j.author})` : j.author;
   const on = `${j.subject ?? 'no subject'}${j.pointer === '' ? '' : ` at ${j.pointer}`}`;

@@ -44,7 +44,6 @@ import {
 } from './format.js';
 import { bundleHtml } from './html.js';
 import { bundleDetails, rejectFinding } from './details.js';
-import type { BundledJudgementDetails } from '../../../shared/details/bundle.js';
 import { bundleLimits } from './limits.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
@@ -751,7 +750,7 @@ function resultOf(
   const integrity = [...st.findings];
   carriedVerdict(st, rep);
   const details = bundleDetails({ manifest, rep, cp, entries, members: st.members, trust: st.trust, integrity });
-  const reject = rejectFinding(details.judgements as BundledJudgementDetails[]);
+  const reject = rejectFinding(details);
   if (reject) st.findings.push(reject);
   return {
     id: manifest.artifact.sha256,
