@@ -14,6 +14,7 @@ import { UsageError } from '../core/errors.js';
 import { readFailure, readRegularFile } from '../core/files.js';
 import { unavailable } from '../core/findings.js';
 import { isPlainObject as isObj, memoFile } from '../core/closed.js';
+import { hashValue } from '../core/hash.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../core/jcs.js';
 import { OpenAiCompatibleProvider } from './openai-compatible.js';
 import { ReferenceProvider, referenceEntry } from './reference.js';
@@ -46,6 +47,13 @@ export class ProviderRegistry {
    */
   get named(): string {
     return this.source === BUILTIN ? 'the built-in provider registry' : 'the provider registry given (--providers)';
+  }
+  /**
+   * What a report records of the registry a replay ran under: `(built-in)`, or the hash of
+   * its content (`H(registry)`), never its path, for the reason `named` gives.
+   */
+  get identity(): string {
+    return this.source === BUILTIN ? BUILTIN : hashValue(registryDocument(this));
   }
   entry(providerId: string): ProviderEntry | undefined {
     return this.byId.get(providerId);
@@ -197,15 +205,11 @@ export function checkEnvironment(
   const entry = reg.entry(env.providerId);
   if (!entry) {
     findings.push(
-      unavailable(
-        'RDS-LOCK-003',
-        `the locked provider ${env.providerId} is not in the provider registry ${reg.source}`,
-        {
-          pointer: '/lockedProviderInfo/providerId',
-          expected: env.providerId,
-          actual: reg.entries.map((e) => e.providerId),
-        },
-      ),
+      unavailable('RDS-LOCK-003', `the locked provider ${env.providerId} is not in ${reg.named}`, {
+        pointer: '/lockedProviderInfo/providerId',
+        expected: env.providerId,
+        actual: reg.entries.map((e) => e.providerId),
+      }),
     );
     return { provider: null, findings };
   }

@@ -12,6 +12,7 @@ import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { runPath } from '../../app/engine/run.js';
+import type { EngineOptions } from '../../app/kinds/types.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { reportDigest } from '../../app/journal/judgement.js';
 
@@ -29,14 +30,16 @@ async function bothSpellings(
   mode: 'verify' | 'replay',
   option: 'trustStore' | 'providers' | 'policy',
   file: string,
+  also: EngineOptions = {},
 ) {
-  const abs = await runPath(path, mode, { [option]: file });
-  const rel = await runPath(path, mode, { [option]: relative(process.cwd(), file) });
+  const abs = await runPath(path, mode, { ...also, [option]: file });
+  const rel = await runPath(path, mode, { ...also, [option]: relative(process.cwd(), file) });
   return { abs, rel };
 }
 
-function expectSameDigest({ abs, rel }: { abs: Report; rel: Report }, rule: string, file: string): void {
-  expect(abs.findings.map((f) => f.rule)).toContain(rule);
+/** `rule`: the finding that named the file (null: a passing report, none does). */
+function expectSameDigest({ abs, rel }: { abs: Report; rel: Report }, rule: string | null, file: string): void {
+  if (rule !== null) expect(abs.findings.map((f) => f.rule)).toContain(rule);
   expect(reportDigest(abs)).toBe(reportDigest(rel));
   const text = JSON.stringify({ ...abs, run: undefined });
   expect(text).not.toContain(file);
@@ -75,5 +78,25 @@ describe('a report does not depend on how an option path was spelled', () => {
     writeFileSync(other, JSON.stringify({ ...bundle, note: 'another bundle' }));
     const r = await bothSpellings(manifest, 'verify', 'policy', other);
     expectSameDigest(r, 'RPR-TG-012', other);
+  });
+
+  it('a dump replayed under a providers registry (details.environment.registry)', async () => {
+    const providers = join(ex, 'dumps', 'providers.json');
+    const trustStore = join(ex, 'dumps', 'trust-store.json');
+    const r = await bothSpellings(join(ex, 'dumps', 'intact.rom.md'), 'replay', 'providers', providers, { trustStore });
+    expect(r.abs.verdict).toBe('pass');
+    expectSameDigest(r, null, providers);
+    // The registry is named by its content: another registry is another report.
+    const env = (r.abs.details as { environment: { registry: string } }).environment;
+    expect(env.registry).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const builtin = await runPath(join(ex, 'dumps', 'intact.rom.md'), 'replay', { trustStore });
+    expect((builtin.details as { environment: { registry: string } }).environment.registry).toBe('(built-in)');
+  });
+
+  it('a dump whose locked provider the registry lacks (RDS-LOCK-003)', async () => {
+    const empty = join(work, 'no-providers.json');
+    writeFileSync(empty, JSON.stringify({ type: 'reprise.providers/v1', providers: [] }));
+    const r = await bothSpellings(join(ex, 'dumps', 'intact.rom.md'), 'replay', 'providers', empty);
+    expectSameDigest(r, 'RDS-LOCK-003', empty);
   });
 });

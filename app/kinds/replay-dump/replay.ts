@@ -155,7 +155,7 @@ async function emulateEnvironment(
     modelId: env.modelId,
     providerId: env.providerId,
     quantizationProfile: env.quantizationProfile,
-    registry: reg.source,
+    registry: reg.identity,
   };
   if (!check.provider) {
     findings.push(...check.findings);
