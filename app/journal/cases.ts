@@ -234,9 +234,12 @@ export function transitionProblem(
   return null;
 }
 
-/** Finds a case by `case-N`, `N` or the opening entry's hash. */
+/**
+ * Finds a case by `case-N`, `N` or the opening entry's hash. N as the case is named, without
+ * leading zeros: an officer's command names one case in one spelling (`case-00` is none).
+ */
 export function findCase(cases: readonly CaseState[], ref: string): CaseState | undefined {
-  const m = /^(?:case-)?(\d+)$/.exec(ref);
+  const m = /^(?:case-)?(0|[1-9]\d*)$/.exec(ref);
   if (m) return cases.find((c) => c.openSeq === Number(m[1]));
   return cases.find((c) => c.openHash === ref);
 }

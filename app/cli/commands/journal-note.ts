@@ -7,15 +7,22 @@
  * `note` appends a note (or an edit of one, with --supersedes), signed by a reviewer key and
  * anchored; it is refused, with nothing written, on a journal that does not verify. `notes`
  * lists every version of every note on the artifact, the superseded ones too, each with its
- * proof. Exit 0; 3 with one line on a usage error or a refusal.
+ * proof, its author (trust-store label and key id) and, when it does not count, why. A note is
+ * only as good as the journal that holds it, so `notes` gives the journal's verdict as
+ * `quarantine list` does: when it is not pass, the verdict and its failures on stderr, and the
+ * exit is the verdict's (0 pass, 1 fail, 2 unavailable: without a trust store nobody's
+ * authorship can be decided). `note` exits 0; both exit 3 with one line on a usage error or a
+ * refusal.
  */
-import { EXIT, type ExitCode } from '../../../shared/report.js';
+import { EXIT, exitOfVerdict, verdictOf, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
 import { FileReadError, readFailure, readUtf8File } from '../../core/files.js';
 import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { safeText } from '../../core/text.js';
-import { listNotes, recordNote } from '../../journal/notes.js';
+import { formatFinding } from '../../engine/report-text.js';
+import { listNotes, recordNote, type NoteRecord } from '../../journal/notes.js';
+import type { JournalVerification } from '../../journal/verify.js';
 import { parse } from '../args.js';
 import type { CliIO } from '../io.js';
 
@@ -81,6 +88,52 @@ export async function noteCmd(args: string[], io: CliIO): Promise<ExitCode> {
   return EXIT.pass;
 }
 
+/** The fields `journal notes --json` gives per note (`label` added later: older readers ignore it). */
+function listedNote(n: NoteRecord) {
+  return {
+    seq: n.seq,
+    entryHash: n.entryHash,
+    atUtc: n.entry.recordedAtUtc,
+    author: n.author,
+    label: n.label,
+    text: n.rationale,
+    supersedes: n.supersedes,
+    supersededBy: n.supersededBy,
+    problem: n.problem,
+    proofVerified: n.proofVerified,
+  };
+}
+type ListedNote = ReturnType<typeof listedNote>;
+
+/**
+ * Who signed a version: an "edit" by another reviewer must not read as the author's own. The
+ * label is the trust store's; without one, or for a key it lacks, the key id alone, saying so.
+ */
+function authorText(n: ListedNote, trusted: boolean): string {
+  const key = safeText(n.author);
+  if (n.label !== null) return `${safeText(n.label)} ${key}`;
+  return `${key} (${trusted ? 'not in the trust store' : 'unchecked: no trust store'})`;
+}
+
+/**
+ * A note with a problem counts for nothing (notesIn gives it no supersession), so it is never
+ * called latest nor said to edit: its problem stands where the status would.
+ */
+function noteLine(n: ListedNote, trusted: boolean): string {
+  const by = n.supersededBy ? ` (superseded by ${n.supersededBy})` : '';
+  const status = n.problem
+    ? ` (does not count: ${safeText(n.problem)})${by}${n.supersedes ? ` claims to edit ${n.supersedes}` : ''}`
+    : `${by || ' (latest)'}${n.supersedes ? ` edits ${n.supersedes}` : ''}`;
+  return `#${n.seq} ${safeText(n.atUtc)} ${n.entryHash}${status}\n  by ${authorText(n, trusted)}\n  ${safeText(n.text)}\n`;
+}
+
+/** A directory without entries.jsonl is a usage error, as for `quarantine list`, not a failing journal. */
+function notAJournal(v: JournalVerification): boolean {
+  return (
+    v.entryLines === 0 && v.findings.some((f) => f.rule === 'RPR-JOURNAL-001' && f.pointer === 'entry:entries.jsonl')
+  );
+}
+
 export async function notesCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const usage = 'reprise journal notes DIR --artifact HASH [--trust-store FILE] [--json]';
   const { values, positionals } = parse(
@@ -91,23 +144,18 @@ export async function notesCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const dir = dirOf(positionals, usage);
   const artifact = hashFlag(values['artifact'], 'artifact', usage);
   const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-  const { notes } = await listNotes(dir, artifact, trust);
-  const list = notes.map((n) => ({
-    seq: n.seq,
-    entryHash: n.entryHash,
-    atUtc: n.entry.recordedAtUtc,
-    author: n.author,
-    text: n.rationale,
-    supersedes: n.supersedes,
-    supersededBy: n.supersededBy,
-    problem: n.problem,
-    proofVerified: n.proofVerified,
-  }));
-  if (values['json']) io.out(JSON.stringify({ artifact, notes: list }, null, 2) + '\n');
-  else
-    for (const n of list)
-      io.out(
-        `#${n.seq} ${n.atUtc} ${n.entryHash}${n.supersededBy ? ` (superseded by ${n.supersededBy})` : ' (latest)'}${n.supersedes ? ` edits ${n.supersedes}` : ''}\n  ${safeText(n.text)}\n`,
+  const { notes, verification } = await listNotes(dir, artifact, trust);
+  if (notAJournal(verification)) throw new UsageError(`${dir} is not a journal (no entries.jsonl)`);
+  const verdict = verdictOf(verification.findings);
+  const findings = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
+  const list = notes.map(listedNote);
+  if (values['json']) io.out(JSON.stringify({ artifact, notes: list, verdict, findings }, null, 2) + '\n');
+  else {
+    if (findings.length > 0)
+      io.err(
+        `journal verdict ${verdict.toUpperCase()}: the notes below are only as good as the journal\n${findings.map(formatFinding).join('\n')}\n`,
       );
-  return EXIT.pass;
+    for (const n of list) io.out(noteLine(n, trust !== null));
+  }
+  return exitOfVerdict(verdict);
 }
