@@ -213,7 +213,7 @@ test('what the confirmation shows is what is signed: the case by its opening ent
   await page.getByTestId('sign-decision').click();
   const claim = page.getByTestId('confirm-decision-claim');
   await expect(claim).toContainText(BIDI_SHOWN);
-  await expect(claim).toContainText('holds control or bidirectional characters');
+  await expect(claim).toContainText('holds control, bidirectional or invisible characters');
   await axe(page, 'the confirmation of a decision on a bidi claim');
 
   // The folder now holds the other journal (a restored backup): its case-1 is not the case shown.

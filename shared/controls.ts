@@ -16,9 +16,14 @@ export const CONTROL_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200
 
 const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).padStart(width, '0');
 
-/** A control as a visible escape: `\x1b` below U+0100, `\u202e` above (as JSON and JavaScript write them). */
+/**
+ * A control as a visible escape: `\x1b` below U+0100, `\u202e` above, `\u{e0041}` beyond the
+ * BMP (an identifier's tag characters), as JavaScript writes them.
+ */
 export function controlEscape(c: string): string {
-  return c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`;
+  const cp = c.codePointAt(0)!;
+  if (cp > 0xffff) return `\\u{${cp.toString(16)}}`;
+  return cp < 0x100 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`;
 }
 
 /** A control as the `\uXXXX` escape of a JSON string, whatever its code point. */
@@ -26,47 +31,68 @@ export function jsonControlEscape(c: string): string {
   return `\\u${hex(c, 4)}`;
 }
 
-/** Every control of CONTROL_CLASS but those in `keep`, matched one at a time. */
-const controlsBut = (keep: string): RegExp =>
-  new RegExp(keep ? `(?![${keep}])[${CONTROL_CLASS}]` : `[${CONTROL_CLASS}]`, 'gu');
+/** Literal text that reads as one of the escapes these functions write. */
+const ESCAPE_LOOKALIKE = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|u\{[0-9a-fA-F]+\})/;
+
+/**
+ * `s` with every backslash doubled (as JSON writes one) when `escaped` finds a character to
+ * escape in it, or when it holds text that reads as an escape: otherwise the six characters
+ * "\u202e" typed as text and an escaped U+202E would read alike. Text with neither is left
+ * as it is (a Windows path keeps its single backslashes), and holds no escape-like text at
+ * all, so wherever `\u202e` is read after an even number of backslashes it is an escape.
+ * `escaped` must not be global (its `test` would keep state between calls).
+ */
+export function backslashesFor(s: string, escaped: RegExp): string {
+  return s.includes('\\') && (escaped.test(s) || ESCAPE_LOOKALIKE.test(s)) ? s.replace(/\\/g, '\\\\') : s;
+}
+
+/** How a value the window did not write is shown. */
+export interface ShownAs {
+  /** Controls shown as themselves (a rationale's line feeds and tabs, as `\n\t`). */
+  keep?: string;
+  /** The text is JSON, which already writes a typed backslash doubled. */
+  json?: boolean;
+  /**
+   * An identifier (a claim id) or a value a diff compares: the characters that take no room
+   * on screen escaped too (Unicode's format characters: zero-width space, joiners, the soft
+   * hyphen, word joiner, byte order mark, tags; and the combining grapheme joiner), so
+   * "claim\u200bA" never reads as "claimA", nor "ab" against "a\u200bb" as one text twice.
+   * Elsewhere (a rationale in a script that needs ZWNJ) they stay as written.
+   */
+  identifier?: boolean;
+}
+
+/** What is escaped, one at a time: every control (invisible characters too for an identifier) but those kept. */
+function escapedBy(as: ShownAs): RegExp {
+  const cls = as.identifier ? `${CONTROL_CLASS}\\p{Cf}\\u034f` : CONTROL_CLASS;
+  return new RegExp(as.keep ? `(?![${as.keep}])[${cls}]` : `[${cls}]`, 'gu');
+}
+
+/** `s` with its backslashes as backslashesFor says, unless it is JSON. */
+function withBackslashes(s: string, as: ShownAs): string {
+  if (as.json) return s;
+  return backslashesFor(s, new RegExp(escapedBy(as).source, 'u'));
+}
 
 /**
  * Text as the window shows a value it did not write (a claim id, a rationale from a
  * journal): every control as its visible escape, as the terminal shows it, so that
- * "claim:\u202egnp.exe" never reads as "claim:exe.png". `keep` names controls shown as
- * themselves (a rationale's line feeds and tabs, as `\n\t`).
+ * "claim:\u202egnp.exe" never reads as "claim:exe.png".
  */
-export function escapeControls(s: string, keep = ''): string {
-  return s.replace(controlsBut(keep), controlEscape);
+export function escapeControls(s: string, as: ShownAs = {}): string {
+  return withBackslashes(s, as).replace(escapedBy(as), controlEscape);
 }
 
 /** The same text in pieces, each a run of plain text or one control's escape, so a view can mark the escapes. */
-export function controlPieces(s: string, keep = ''): { text: string; control: boolean }[] {
+export function controlPieces(shown: string, as: ShownAs = {}): { text: string; control: boolean }[] {
   const out: { text: string; control: boolean }[] = [];
+  const s = withBackslashes(shown, as);
   let at = 0;
-  for (const m of s.matchAll(controlsBut(keep))) {
+  for (const m of s.matchAll(escapedBy(as))) {
     if (m.index > at) out.push({ text: s.slice(at, m.index), control: false });
     out.push({ text: controlEscape(m[0]), control: true });
     at = m.index + m[0].length;
   }
   if (at < s.length) out.push({ text: s.slice(at), control: false });
   return out;
-}
-
-/**
- * Characters that take no room on screen: Unicode's format characters (zero-width space,
- * joiners, the soft hyphen, word joiner, the byte order mark, the bidirectional controls)
- * and the combining grapheme joiner. A diff shows them as escapes: "ab" against "a\u200bb"
- * must not read as the same text twice. Elsewhere (a rationale in a script that needs ZWNJ)
- * they stay as written. In a value shown as JSON the escape cannot be confused with the text
- * "\u200b" (JSON writes that `\\u200b`); in a changed span, which is raw text, it can.
- */
-// Not the controls of CONTROL_CLASS (the bidirectional ones are format characters too): the
-// terminal and the pages escape those themselves, a page as `&#92;u202e`, which no literal
-// "\u202e" in a value can imitate (RPR-EVB-014).
-const INVISIBLE = new RegExp(`(?![${CONTROL_CLASS}])[\\p{Cf}\\u034f]`, 'gu');
-
-/** `s` with every invisible character as its `\uXXXX` escape (as JSON writes one). */
-export function showInvisible(s: string): string {
-  return s.replace(INVISIBLE, jsonControlEscape);
 }

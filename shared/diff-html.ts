@@ -82,11 +82,22 @@ function row(e: DiffEntry, i: number): string {
 const sidePairs = (s: DiffSideLabel): string =>
   escHtml([s.name, s.kind, s.verdict?.toUpperCase(), s.sha256, s.content].filter(Boolean).join(' · '));
 
+/**
+ * Why the page lists fewer than it counts: the count's limit (which a flag raises), or the
+ * listed pointers' total length (DiffResult.pointerBudget, which nothing raises: past it a
+ * listing would repeat the long paths above its differences without bound).
+ */
+function capReason(r: DiffResult): string {
+  if (r.truncatedBy === 'pointers')
+    return `(their pointers reached ${r.pointerBudget.toLocaleString('en')} characters, the most a listing holds; every one is counted).`;
+  return `(limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --max-differences N</code>.`;
+}
+
 /** The page: what was compared, the count, every listed difference with its permalink. */
 export function diffPage(input: DiffPageInput): string {
   const r = input.result;
   const cap = r.truncated
-    ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences (limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --max-differences N</code>.</p>`
+    ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences ${capReason(r)}</p>`
     : '';
   const lengths: [string, string][] = r.lengths.map((l) => [
     shownPlace(l),

@@ -10,7 +10,9 @@
  * each value once (the alignment's comparisons aside, which ALIGN_BUDGET bounds), copies no
  * value (entries hold references to the inputs; an aligned run's item list is copied, as
  * references), and lists at most `limit` differences while counting all of them; the result
- * says when it listed fewer.
+ * says when it listed fewer. It also stops listing once the listed pointers reach
+ * POINTER_BUDGET units: a difference repeats the whole path above it, so without that bound
+ * a thousand leaves under one long path list a thousand times the path (`truncatedBy`).
  * Two arrays are aligned (shared/align.ts): their equal ends matched, the run between
  * aligned on its equal items, so each item inserted or deleted anywhere is one `added` (a
  * pointer into b) or `removed` (a pointer into a) entry, even where an insertion and a
@@ -24,7 +26,14 @@ import { alignedRun, equalEnds, type AlignedRows } from './align.js';
 import { exactDifference } from './exact-decimal.js';
 import { decimalKey } from './decimal-key.js';
 import type { NumberLiterals } from './number-literals.js';
-import { showInvisible } from './controls.js';
+import { escapeControls } from './controls.js';
+
+/**
+ * Text of a value as the terminal, the window and the page show it: every control and
+ * invisible character escaped, and a typed backslash doubled where it could read as an
+ * escape (shared/controls.ts), in one step, so nothing escapes it twice.
+ */
+const shownRaw = (s: string): string => escapeControls(s, { identifier: true });
 import {
   cutIndex,
   GRAPHEME_WINDOW,
@@ -44,6 +53,16 @@ export { NumberLiterals, parseKeepingLiterals } from './number-literals.js';
 export const DIFF_SCHEMA = 'reprise.diff/v1' as const;
 /** Differences listed by default; the rest are counted. */
 export const DEFAULT_DIFF_LIMIT = 1000;
+/**
+ * UTF-16 units of pointers (and right pointers) listed at most, lengths' included: once the
+ * listed ones reach it, the rest are only counted. Each entry repeats its whole pointer, and
+ * a pointer may be as long as its input (names of 65,536 characters, 512 deep), so the count
+ * alone let 1,000 entries list ~1,000x the input. Eight million keeps 100,000 entries (the
+ * page's most) at 80 units each, and the listing's pointers at some 16 MB whatever the input;
+ * the entry that reaches it is still listed whole (a cut pointer leads nowhere), so the
+ * pointers listed total at most this plus one pointer pair, which the input bounds.
+ */
+export const POINTER_BUDGET = 8_000_000;
 
 /** The kind of content no kind claims (shared/report.ts ARTIFACT_KINDS). */
 const UNKNOWN_KIND = 'unknown';
@@ -116,9 +135,16 @@ export interface DiffResult {
   total: number;
   /** The most listed (`differences.length` ≤ limit). */
   limit: number;
+  /** The listed pointers' total length (UTF-16 units) past which no more are listed (POINTER_BUDGET). */
+  pointerBudget: number;
   truncated: boolean;
+  /**
+   * Why fewer were listed than found: `limit` (the count) or `pointers` (the listed
+   * pointers reached `pointerBudget`); null when every difference is listed.
+   */
+  truncatedBy: 'limit' | 'pointers' | null;
   differences: DiffEntry[];
-  /** Arrays whose lengths differ, in the order met (at most `limit`). */
+  /** Arrays whose lengths differ, in the order met (at most `limit`, within `pointerBudget`). */
   lengths: LengthChange[];
 }
 
@@ -169,29 +195,50 @@ function spanEndLength(a: string, b: string, suffix: number): number {
 /** What a view says beside a number shown as its literal (DiffEntry.leftLiteral). */
 export const LITERAL_NOTE = 'as written: beyond double precision, compared by its literal';
 
+/** Pointer units a place holds: its pointer, and its right pointer when it has one. */
+const placeUnits = (p: { pointer: string; rightPointer?: string }): number =>
+  p.pointer.length + (p.rightPointer?.length ?? 0);
+
 /**
- * Collects entries up to the limit and counts every one. Past the limit an entry is only
- * counted: no pointer text, exact difference or span is made for it.
+ * Collects entries up to the limit and the pointer budget, and counts every one. Past
+ * either an entry is only counted: no pointer text, exact difference or span is made for it.
  */
 class Collector {
   readonly differences: DiffEntry[] = [];
   readonly lengths: LengthChange[] = [];
   total = 0;
+  /** UTF-16 units of the pointers listed so far (differences and lengths). */
+  pointerUnits = 0;
   /** What is left of ALIGN_BUDGET. */
   readonly align = { left: ALIGN_BUDGET };
   constructor(
     readonly limit: number,
     readonly literals?: NumberLiterals,
   ) {}
+  /** The listed pointers reached the budget: nothing more is listed (checked before a pointer is made). */
+  get spent(): boolean {
+    return this.pointerUnits >= POINTER_BUDGET;
+  }
   get full(): boolean {
-    return this.differences.length >= this.limit;
+    return this.differences.length >= this.limit || this.spent;
   }
   add(make: () => DiffEntry): void {
     this.total++;
-    if (!this.full) this.differences.push(make());
+    if (this.full) return;
+    const e = make();
+    this.pointerUnits += placeUnits(e);
+    this.differences.push(e);
   }
   length(place: () => { pointer: string; rightPointer?: string }, left: number, right: number): void {
-    if (this.lengths.length < this.limit) this.lengths.push({ ...place(), left, right });
+    if (this.lengths.length >= this.limit || this.spent) return;
+    const p = place();
+    this.pointerUnits += placeUnits(p);
+    this.lengths.push({ ...p, left, right });
+  }
+  /** Why fewer were listed than counted, or null: the count unless it was the pointers. */
+  get truncatedBy(): DiffResult['truncatedBy'] {
+    if (this.total <= this.differences.length) return null;
+    return this.differences.length < this.limit ? 'pointers' : 'limit';
   }
 }
 
@@ -450,7 +497,9 @@ export function diffJson(
     identical: out.total === 0,
     total: out.total,
     limit,
+    pointerBudget: POINTER_BUDGET,
     truncated: out.total > out.differences.length,
+    truncatedBy: out.truncatedBy,
     differences: out.differences,
     lengths: out.lengths,
   };
@@ -541,8 +590,8 @@ export function replaySides(
  * its pointer, and the pointer into the right side when the alignment moved it there.
  */
 export function shownPlace(p: { pointer: string; rightPointer?: string }): string {
-  const at = p.pointer === '' ? '(the whole value)' : showInvisible(p.pointer);
-  return p.rightPointer === undefined ? at : `${at} (right: ${showInvisible(p.rightPointer)})`;
+  const at = p.pointer === '' ? '(the whole value)' : shownRaw(p.pointer);
+  return p.rightPointer === undefined ? at : `${at} (right: ${shownRaw(p.rightPointer)})`;
 }
 
 /** A string cut for showing: what comes before the changed span, the span, and what comes after. */
@@ -571,11 +620,11 @@ export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', c
   const to = cutIndex(s, Math.min(s.length, end + context));
   // Invisible characters as escapes: a span of a zero-width space would otherwise show empty.
   return {
-    before: showInvisible(s.slice(from, span.prefix)),
+    before: shownRaw(s.slice(from, span.prefix)),
     cutBefore: from > 0,
-    changed: showInvisible(s.slice(span.prefix, shownEnd)),
+    changed: shownRaw(s.slice(span.prefix, shownEnd)),
     cutChanged: end - shownEnd,
-    after: showInvisible(s.slice(end, to)),
+    after: shownRaw(s.slice(end, to)),
     cutAfter: to < s.length,
   };
 }
@@ -585,7 +634,8 @@ export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', c
  * change of type (the string "1" to the number 1) never reads as no change, and invisible
  * characters escaped (still JSON), so a zero-width space added never reads as no change.
  */
-export const shownJson = (v: JsonValue, indent?: number): string => showInvisible(JSON.stringify(v, null, indent));
+export const shownJson = (v: JsonValue, indent?: number): string =>
+  escapeControls(JSON.stringify(v, null, indent), { identifier: true, json: true });
 
 /** A value as text for a diff cell, at most `max` characters (the rest counted, not shown). */
 export function cutText(text: string, max = 2000): string {

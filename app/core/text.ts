@@ -3,10 +3,8 @@
  * puts in a line (the engine's reports, lint, quarantine), `terminalSafe` for everything the
  * CLI's printer (app/cli/output.ts) writes.
  */
-import { CONTROL_CLASS, controlEscape, jsonControlEscape } from '../../shared/controls.js';
+import { CONTROL_CLASS, escapeControls, jsonControlEscape } from '../../shared/controls.js';
 
-/** Every terminal control (shared/controls.ts holds the one definition, the pages use it too). */
-const TERMINAL_CONTROLS = new RegExp(`[${CONTROL_CLASS}]`, 'g');
 /** The same but the line feed: the one control whole output may hold (it ends lines). */
 const CONTROLS_BUT_LF = new RegExp(`(?!\\n)[${CONTROL_CLASS}]`, 'g');
 
@@ -17,7 +15,20 @@ const CONTROLS_BUT_LF = new RegExp(`(?!\\n)[${CONTROL_CLASS}]`, 'g');
  * through this before a text renderer puts it in a line.
  */
 export function safeText(s: string): string {
-  return s.replace(TERMINAL_CONTROLS, controlEscape);
+  return escapeControls(s);
+}
+
+/** An identifier (a claim id) as terminal text: invisible characters escaped too (shared/controls.ts ShownAs). */
+export function safeIdentifier(s: string): string {
+  return escapeControls(s, { identifier: true });
+}
+
+/**
+ * JSON text made safe as safeText makes text: its backslashes stay as they are, since JSON
+ * already writes a typed "\u202e" as `\\u202e`, and doubling them would misquote it.
+ */
+export function safeJsonText(s: string): string {
+  return escapeControls(s, { json: true });
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { shownValue, type Finding, type Report, type Verdict } from '../../shared/report.js';
 
-import { safeText } from '../core/text.js';
+import { safeJsonText, safeText } from '../core/text.js';
 import { cutIndex } from '../../shared/text-cut.js';
 
 export { safeText };
@@ -14,7 +14,8 @@ const LABEL = { pass: 'PASS', fail: 'FAIL', unavailable: 'UNAVAILABLE' } as cons
 
 function fmtValue(v: unknown): string {
   const s = shownValue(v);
-  return safeText(s.length > 120 ? s.slice(0, cutIndex(s, 117)) + '...' : s);
+  const cut = s.length > 120 ? s.slice(0, cutIndex(s, 117)) + '...' : s;
+  return typeof v === 'string' ? safeText(cut) : safeJsonText(cut);
 }
 
 export function formatFinding(f: Finding): string {

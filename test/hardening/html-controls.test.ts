@@ -87,8 +87,10 @@ describe('HTML pages show controls as escapes', () => {
     expect(await runCli(['diff', at('b1.json'), at('b2.json'), '--html', at('b.html')], io), err).toBe(1);
     const page = readFileSync(join(dir, 'b.html'), 'utf8');
     expect(page).not.toMatch(RAW);
-    expect(page).toContain('&#92;u202e000');
-    expect(page).toContain('EUR &#92;x1b[31m');
+    // The diff escapes what it shows itself (shared/diff.ts shownRaw), a typed backslash doubled
+    // where it could read as an escape, so the page holds the escape as text.
+    expect(page).toContain('\\u202e000');
+    expect(page).toContain('EUR \\x1b[31m');
   });
 });
 

@@ -128,7 +128,7 @@ describe('claims and keys shown as they are', () => {
     const claim = 'claim:\u202egnp.exe';
     expect(escapeControls(claim)).toBe('claim:\\u202egnp.exe');
     expect(escapeControls('a\u0007b\u2066c')).toBe('a\\x07b\\u2066c');
-    expect(escapeControls('line one\nline\ttwo\u202e', '\n\t')).toBe('line one\nline\ttwo\\u202e');
+    expect(escapeControls('line one\nline\ttwo\u202e', { keep: '\n\t' })).toBe('line one\nline\ttwo\\u202e');
     expect(controlPieces(claim)).toEqual([
       { text: 'claim:', control: false },
       { text: '\\u202e', control: true },

@@ -35,6 +35,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkOutputFile, writeOutputFile } from '../../core/files.js';
 import { declaredOptions } from '../../kinds/registry.js';
 import { safeText } from '../../engine/report-text.js';
+import { safeJsonText } from '../../core/text.js';
 import { readContent } from '../../engine/compare-sides.js';
 import { runPath } from '../../engine/run.js';
 import { intFlag, parse, type Flags } from '../args.js';
@@ -186,13 +187,14 @@ function valueText(e: DiffEntry, side: 'left' | 'right'): string {
   if (v === undefined) return '(absent)';
   // A short string reads best whole; a long one as its changed span with some context.
   const long = typeof e.left === 'string' && typeof e.right === 'string' && e.left.length + e.right.length > 120;
-  if (e.span && long && typeof v === 'string') return safeText(spanText(v, e, side));
+  // spanText and shownJson have escaped every control already (shared/diff.ts): escaping again would double it.
+  if (e.span && long && typeof v === 'string') return spanText(v, e, side);
   const s = (side === 'left' ? e.leftLiteral : e.rightLiteral) ?? shownJson(v);
-  return safeText(s.length > 120 ? `${s.slice(0, cutIndex(s, 117))}...` : s);
+  return safeJsonText(s.length > 120 ? `${s.slice(0, cutIndex(s, 117))}...` : s);
 }
 
 function entryLine(e: DiffEntry): string {
-  const where = safeText(shownPlace(e));
+  const where = shownPlace(e);
   const diff = e.difference !== undefined ? `  (right − left = ${e.difference})` : '';
   const literal = e.leftLiteral !== undefined || e.rightLiteral !== undefined ? `  (${LITERAL_NOTE})` : '';
   return `  ${e.op.padEnd(8)} ${where}  ${valueText(e, 'left')} → ${valueText(e, 'right')}${diff}${literal}\n`;
@@ -209,16 +211,22 @@ interface ReplayNote {
   nothing: boolean;
 }
 
+/** Why fewer were listed, as the count line says it: the count's limit, or the pointers' total length. */
+function cutReason(r: DiffResult): string {
+  if (r.truncatedBy !== 'pointers') return `--max-differences ${r.limit}`;
+  return `their pointers reached ${r.pointerBudget.toLocaleString('en')} characters, the most a listing holds`;
+}
+
 function printText(io: CliIO, c: Compared, r: DiffResult): void {
   io.out(`${safeText(c.what)}\nleft:  ${sideLine(c.left)}\nright: ${sideLine(c.right)}\n`);
   if (c.note?.nothing) io.out(`${c.note.line}\n`);
   else if (r.identical) io.out('identical: no difference\n');
   else
     io.out(
-      `${r.total} difference(s)${r.truncated ? `, the first ${r.differences.length} listed (--max-differences ${r.limit})` : ''}\n`,
+      `${r.total} difference(s)${r.truncated ? `, the first ${r.differences.length} listed (${cutReason(r)})` : ''}\n`,
     );
   for (const e of r.differences) io.out(entryLine(e));
-  for (const l of r.lengths) io.out(`  length   ${safeText(shownPlace(l))}  ${l.left} → ${l.right} items\n`);
+  for (const l of r.lengths) io.out(`  length   ${shownPlace(l)}  ${l.left} → ${l.right} items\n`);
   if (c.note && !c.note.nothing) io.out(`${c.note.line}\n`);
 }
 

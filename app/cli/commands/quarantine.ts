@@ -15,6 +15,7 @@ import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
+import { safeIdentifier } from '../../core/text.js';
 import { formatError } from '../output.js';
 import { INFO, quarantineUsage } from './info.js';
 import { UsageError } from '../../core/errors.js';
@@ -28,9 +29,12 @@ function need(v: unknown, flag: string): string {
 
 function caseLine(c: CaseState): string {
   const last = c.history[c.history.length - 1]!;
-  return safeText(
-    `${c.caseId.padEnd(10)} ${c.state.padEnd(9)} ${c.subject.claimRef}${c.subject.artifact ? ` ${c.subject.artifact}` : ''}  opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`,
+  // The claim and artifact as identifiers: two claims that differ by an invisible character must not print alike.
+  const subject = `${safeIdentifier(c.subject.claimRef)}${c.subject.artifact ? ` ${safeIdentifier(c.subject.artifact)}` : ''}`;
+  const rest = safeText(
+    `opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`,
   );
+  return `${safeText(c.caseId).padEnd(10)} ${safeText(c.state).padEnd(9)} ${subject}  ${rest}`;
 }
 
 function caseDetail(c: CaseState): string {

@@ -123,7 +123,7 @@ export function CaseQueue({
                 <span className={`state ${x.state}`}>{x.state}</span>
               </td>
               <td className="mono small">
-                <Shown text={x.claimRef} />
+                <Shown text={x.claimRef} identifier />
               </td>
               <td>{x.source}</td>
               <td className="small">

@@ -79,11 +79,12 @@ export function ConfirmDecision({
         <dd className="mono">quarantine-{what.decision}</dd>
         <dt>Subject claim</dt>
         <dd className="mono" data-testid="confirm-decision-claim">
-          <Shown text={c.claimRef} />
-          {escapeControls(c.claimRef) !== c.claimRef && (
+          <Shown text={c.claimRef} identifier />
+          {escapeControls(c.claimRef, { identifier: true }) !== c.claimRef && (
             <span className="bad small">
               {' '}
-              (holds control or bidirectional characters, shown escaped: the signed claim is these code points)
+              (holds control, bidirectional or invisible characters, shown escaped: the signed claim is these code
+              points)
             </span>
           )}
         </dd>

@@ -136,7 +136,7 @@ function DecisionForm({ c }: { c: CaseView }) {
         aria-describedby="rationale-help"
         data-testid="rationale"
       />
-      {escapeControls(rationale, RATIONALE_LAYOUT) !== rationale && (
+      {escapeControls(rationale, { keep: RATIONALE_LAYOUT }) !== rationale && (
         <p className="bad small" data-testid="rationale-controls">
           The rationale holds control or bidirectional characters; the confirmation shows them escaped.
         </p>
@@ -269,7 +269,7 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
       <dl className="meta">
         <dt>Claim</dt>
         <dd className="mono" data-testid="case-claim">
-          <Shown text={c.claimRef} />
+          <Shown text={c.claimRef} identifier />
         </dd>
         <dt>Source</dt>
         <dd>{c.source}</dd>
@@ -279,7 +279,7 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
       <h4>Evidence</h4>
       {c.evidence ? (
         <pre className="evidence mono small" data-testid="case-evidence" tabIndex={0} aria-label="Case evidence">
-          <Shown text={JSON.stringify(c.evidence, null, 2)} keep={'\n'} />
+          <Shown text={JSON.stringify(c.evidence, null, 2)} keep={'\n'} json />
         </pre>
       ) : (
         <p className="muted">The case was opened without recorded evidence.</p>

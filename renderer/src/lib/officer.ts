@@ -37,7 +37,7 @@ export function ageWords(openedAtUtc: string, now: number): string {
  * `\u202e`, and never by "exe.png", which it only looked like before it was escaped).
  */
 const claimHas = (claim: string, needle: string): boolean =>
-  claim.toLowerCase().includes(needle) || escapeControls(claim).toLowerCase().includes(needle);
+  claim.toLowerCase().includes(needle) || escapeControls(claim, { identifier: true }).toLowerCase().includes(needle);
 
 /** Cases filtered by state and claim, sorted by state, claim or age (oldest first when ascending). */
 export function queueOf(cases: readonly CaseView[], state: string, claim: string, sort: Sort): CaseView[] {
