@@ -52,6 +52,25 @@ describe('an exported report', () => {
     ]);
   });
 
+  it('not strict JSON: RPR-RPT-001 says why the parse refused it, not a guess', async () => {
+    const rep = await runPath(join(ex, 'dumps', 'intact.dump.json'), 'verify', { trustStore: trustStore() });
+    const text = JSON.stringify(rep);
+    const cases: [string, string, RegExp][] = [
+      ['dup.json', text.replace('{', '{"verdict":"fail",'), /ERR_DUPLICATE_KEY: duplicate member name "verdict"/],
+      ['surrogate.json', text.replace('"details":{', '"details":{"x":"\\ud800",'), /ERR_LONE_SURROGATE/],
+      ['big.json', text.replace('"details":{', '"details":{"x":1e400,'), /ERR_NONFINITE: the number 1e400/],
+    ];
+    for (const [name, body, why] of cases) {
+      const p = join(out, name);
+      writeFileSync(p, body);
+      const r = await runPath(p, 'verify', {});
+      const f = r.findings.find((x) => x.rule === 'RPR-RPT-001');
+      expect(f?.message, name).toMatch(why);
+      expect(f?.message, name).not.toContain('a duplicate member?');
+      expect(r.verdict).toBe('fail');
+    }
+  });
+
   it('made with other options than given: RPR-RPT-005 names the differences', async () => {
     const art = join(ex, 'dumps', 'intact.dump.json');
     const rep = await runPath(art, 'verify', { trustStore: trustStore() });
@@ -181,7 +200,11 @@ describe('an exported report', () => {
       to: { artifact: 'intact.dump.json' },
       status: 'found',
     });
-    expect(c.timeline.some((e) => e.artifact === 'exported.json' && e.label === 'report made')).toBe(true);
+    expect(
+      c.timeline.some(
+        (e) => e.artifact === 'exported.json' && e.label === 'report made, as its run says (not covered by its digest)',
+      ),
+    ).toBe(true);
   });
 
   it('is made again read-only: a TG replay given --journal and --key anchors nothing', async () => {

@@ -35,6 +35,12 @@ export function reportCaseFacts(doc: Record<string, unknown> | null): CaseFacts 
     });
   const at = r?.run?.startedAtUtc;
   if (typeof at === 'string')
-    facts.events.push({ atUtc: at, pointer: '/run/startedAtUtc', label: 'report made', node: 'report' });
+    // `run` is outside the report's digest: anyone may have written this time, so the label says whose word it is.
+    facts.events.push({
+      atUtc: at,
+      pointer: '/run/startedAtUtc',
+      label: 'report made, as its run says (not covered by its digest)',
+      node: 'report',
+    });
   return facts;
 }

@@ -4,7 +4,10 @@ import { verifyReport } from './verify.js';
 
 export const reportCode: KindCode = {
   async verify(s, ctx) {
-    return verifyReport(s.jsonObject(), s.json()?.ok === true, ctx);
+    const parsed = s.json();
+    // Why the strict parse refused it (a duplicate member, a lone surrogate, nesting, a number beyond a double), or null.
+    const refused = parsed === null ? 'not UTF-8 JSON text' : parsed.ok ? null : parsed.error.message;
+    return verifyReport(s.jsonObject(), refused, ctx);
   },
   operations: {
     caseFacts: async (subject) =>

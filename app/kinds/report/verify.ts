@@ -269,15 +269,15 @@ function carried(report: Report, findings: Finding[]): void {
   );
 }
 
-/** Verifies the exported report `doc` (strict: whether the strict parse accepted it). */
+/** Verifies the exported report `doc` (`refused`: why the strict parse refused it, null when it accepted it). */
 export async function verifyReport(
   doc: Record<string, unknown> | null,
-  strict: boolean,
+  refused: string | null,
   ctx: KindContext,
 ): Promise<KindResult> {
   const findings: Finding[] = [];
-  if (!strict)
-    findings.push(fail('RPR-RPT-001', 'the report is not strict JSON (RFC 8259 and I-JSON): a duplicate member?'));
+  if (refused !== null)
+    findings.push(fail('RPR-RPT-001', `the report is not strict JSON (RFC 8259 and I-JSON): ${refused}`));
   for (const p of reportShapeProblems(doc, { runOptional: true }))
     findings.push(
       fail('RPR-RPT-001', `${p.pointer === '' ? 'the report' : p.pointer} ${p.message}`, { pointer: p.pointer }),
