@@ -83,7 +83,15 @@ function Summary({ result }: { result: DiffResult }) {
       {result.truncated && (
         <p className="cap-note" role="note" data-testid="diff-cap">
           Showing the first {result.differences.length.toLocaleString('en')} of {result.total.toLocaleString('en')}{' '}
-          differences (every one is counted; <code>reprise diff --max-differences N</code> lists more).
+          differences (every one is counted;{' '}
+          {result.truncatedBy === 'pointers' ? (
+            <>their pointers reached {result.pointerBudget.toLocaleString('en')} characters, the most a listing holds</>
+          ) : (
+            <>
+              <code>reprise diff --max-differences N</code> lists more
+            </>
+          )}
+          ).
         </p>
       )}
     </>
