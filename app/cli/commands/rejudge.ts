@@ -10,7 +10,8 @@ import { checkOutputFile } from '../../core/files.js';
 import { safeText } from '../../core/text.js';
 import { loadSigner } from '../../core/keys.js';
 import { declaredOptions } from '../../kinds/registry.js';
-import { parseShard, RECORD_VERDICTS } from '../../rejudge/index.js';
+import { parseShard, RECORD_VERDICTS, type RunSpec } from '../../rejudge/index.js';
+import type { EngineOptions } from '../../kinds/types.js';
 import { readList } from '../../jobs/rejudge/list.js';
 import { judgeShard, optionDigests, runSpec, shardHeader, startJudgePool, writeShard } from '../../jobs/rejudge/run.js';
 import { mergeShards } from '../../jobs/rejudge/merge.js';
@@ -61,6 +62,20 @@ export function judgeOptions(values: Record<string, unknown>) {
 
 const usage = (): string => INFO.rejudge.usage;
 
+/**
+ * Refuses the shard when an option file changed while it was judged: its header names the
+ * digests read at the start, and a trust store replaced during the run (a key revoked) would
+ * leave verdicts of other bytes under them, signed as the same run by the merge.
+ */
+async function sameOptionsAfter(spec: RunSpec, options: EngineOptions, pathOptions: readonly string[]): Promise<void> {
+  const after = await optionDigests(options, pathOptions);
+  const changed = Object.keys(spec.options).filter((k) => after[k] !== spec.options[k]);
+  if (changed.length > 0)
+    throw new UsageError(
+      `no shard file written: ${changed.map((k) => `the option ${k} changed while the shard was judged (${spec.options[k]}, now ${after[k] ?? 'gone'})`).join('; ')}; judge it again with files nobody changes meanwhile`,
+    );
+}
+
 async function judgeRun(values: Record<string, unknown>, positionals: string[], io: CliIO): Promise<ExitCode> {
   if (positionals.length !== 1) throw new UsageError(`give one LIST_OR_DIR\nusage: ${usage()}`);
   const { options, pathOptions } = judgeOptions(values);
@@ -85,6 +100,7 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
       progress.show({ done: (done += n), failed: 0, remaining: list.items.length - done }),
     );
     progress.show({ done, failed: run.problems.length, remaining: 0 }, true);
+    await sameOptionsAfter(spec, options, pathOptions);
     if (run.problems.length > 0) {
       for (const p of run.problems) io.err(formatError(p));
       io.err(formatError(`no shard file written: ${run.problems.length} artifact(s) could not be placed`));

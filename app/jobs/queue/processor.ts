@@ -16,35 +16,35 @@ if (process.send) process.on('disconnect', () => process.exit(0));
 /** The message of a job this worker refuses (not a crash: the job is not split or retried for it). */
 export const REFUSED = 'reprise refused the job:';
 
-/** The option digests this process computed, per run statement (the files are read once). */
-const checked = new Map<string, Promise<string | null>>();
-
-/** Whether this machine's option files are the run's; null when they are, else why not. */
-function optionsProblem(d: QueueJobData): Promise<string | null> {
-  const key = canonicalizeValue([d.options, d.digests]);
-  let p = checked.get(key);
-  if (!p) {
-    p = optionDigests(d.options, d.pathOptions).then(
-      (mine) =>
-        canonicalizeValue(mine) === canonicalizeValue(d.digests)
-          ? null
-          : `the option files on this worker are not the run's (digests ${canonicalizeValue(mine)}, the run's ${canonicalizeValue(d.digests)})`,
-      (e: unknown) => (e instanceof Error ? e.message : String(e)),
-    );
-    checked.set(key, p);
-  }
-  return p;
+/**
+ * Whether this machine's option files are the run's; null when they are, else why not. Read
+ * for every job, before and after it is judged, never remembered: a trust store replaced while
+ * the worker runs (a key revoked) would otherwise judge under other bytes than the digests
+ * the record names.
+ */
+function optionsProblem(d: QueueJobData, when: string): Promise<string | null> {
+  return optionDigests(d.options, d.pathOptions).then(
+    (mine) =>
+      canonicalizeValue(mine) === canonicalizeValue(d.digests)
+        ? null
+        : `the option files on this worker are not the run's ${when} (digests ${canonicalizeValue(mine)}, the run's ${canonicalizeValue(d.digests)})`,
+    (e: unknown) => (e instanceof Error ? e.message : String(e)),
+  );
 }
 
 export default async function judgeQueued(job: SandboxedJob<QueueJobData>): Promise<JudgeOutcome[]> {
-  const problem = await optionsProblem(job.data);
+  const problem = await optionsProblem(job.data, 'as the job starts');
   if (problem) throw new Error(`${REFUSED} ${problem}`);
   // Tells the worker that this process is up and judging (its `judging` event).
   await job.updateProgress(0);
-  return judgeBatch({
+  const outcomes = await judgeBatch({
     items: job.data.items,
     options: job.data.options,
     mode: job.data.mode,
     shard: { index: 0, count: 1 },
   });
+  // A file changed while the batch was judged: its verdicts may be of other bytes.
+  const after = await optionsProblem(job.data, 'after the job was judged (a file changed while it ran)');
+  if (after) throw new Error(`${REFUSED} ${after}`);
+  return outcomes;
 }
