@@ -5,7 +5,16 @@
  * n its place in the listing, which is deterministic for two given inputs) with a `¶` link
  * to itself; a changed string shows its changed span marked as deleted and inserted text.
  */
-import { cutText, LITERAL_NOTE, shownJson, shownPlace, spanParts, type DiffEntry, type DiffResult } from './diff.js';
+import {
+  cutText,
+  LITERAL_NOTE,
+  shownJson,
+  shownPlace,
+  spanCodePoints,
+  spanParts,
+  type DiffEntry,
+  type DiffResult,
+} from './diff.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
 
 /** One side of the comparison as the page names it. */
@@ -69,13 +78,19 @@ function cell(e: DiffEntry, side: 'left' | 'right'): string {
   return `<pre>${escHtml(cutText(shownJson(v, 2)))}</pre>`;
 }
 
+/** The code points of a short change that does not read as what it is (spanCodePoints), or nothing. */
+function points(e: DiffEntry): string {
+  const p = spanCodePoints(e);
+  return p === null ? '' : `<small>${escHtml(p)}</small>`;
+}
+
 function row(e: DiffEntry, i: number): string {
   const id = `d-${i}`;
   return (
     `<tr id="${id}"><td><a class="perma" href="#${id}" aria-label="${escHtml(`permalink to difference ${i + 1}`)}">¶</a> ${i + 1}</td>` +
     `<td class="op">${escHtml(e.op)}</td><td><code>${escHtml(shownPlace(e))}</code></td>` +
     `<td>${cell(e, 'left')}</td><td>${cell(e, 'right')}</td>` +
-    `<td>${e.difference !== undefined ? `<code>${escHtml(e.difference)}</code>` : ''}</td></tr>`
+    `<td>${e.difference !== undefined ? `<code>${escHtml(e.difference)}</code>` : ''}${points(e)}</td></tr>`
   );
 }
 

@@ -629,6 +629,34 @@ export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', c
   };
 }
 
+/** The longest changed span (in code points, each side) whose code points a diff names. */
+const SPAN_CODE_POINTS = 8;
+
+/**
+ * The code points of a short changed span that is not plain ASCII, as `U+00E9 against U+0065
+ * U+0301`, and whether the two strings are one text in two Unicode normalization forms:
+ * "café" against "café" (precomposed against combining) or Latin "a" against Cyrillic "а"
+ * render alike, and the reader must be told what changed. Null otherwise (plain ASCII reads
+ * as what it is; a long span is shown as text).
+ */
+export function spanCodePoints(e: Pick<DiffEntry, 'left' | 'right' | 'span'>): string | null {
+  if (!e.span || typeof e.left !== 'string' || typeof e.right !== 'string') return null;
+  const sides = [
+    e.left.slice(e.span.prefix, e.span.prefix + e.span.left),
+    e.right.slice(e.span.prefix, e.span.prefix + e.span.right),
+  ];
+  const points = sides.map((x) => [...x]);
+  if (points.some((p) => p.length > SPAN_CODE_POINTS) || !sides.some((x) => /[^\x20-\x7e]/.test(x))) return null;
+  const named = points.map((p) =>
+    p.length === 0
+      ? 'nothing'
+      : p.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' '),
+  );
+  const same =
+    e.left.normalize('NFC') === e.right.normalize('NFC') ? '; the same text in another Unicode normalization form' : '';
+  return `code points ${named[0]} against ${named[1]}${same}`;
+}
+
 /**
  * A value as a diff's terminal line and page cell show it: as JSON, strings quoted, so a
  * change of type (the string "1" to the number 1) never reads as no change, and invisible

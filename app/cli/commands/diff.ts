@@ -14,6 +14,7 @@ import {
   NumberLiterals,
   replaySides,
   reportSide,
+  spanCodePoints,
   spanParts,
   type DiffEntry,
 } from '../../../shared/diff.js';
@@ -197,7 +198,9 @@ function entryLine(e: DiffEntry): string {
   const where = shownPlace(e);
   const diff = e.difference !== undefined ? `  (right − left = ${e.difference})` : '';
   const literal = e.leftLiteral !== undefined || e.rightLiteral !== undefined ? `  (${LITERAL_NOTE})` : '';
-  return `  ${e.op.padEnd(8)} ${where}  ${valueText(e, 'left')} → ${valueText(e, 'right')}${diff}${literal}\n`;
+  const points = spanCodePoints(e);
+  const said = `${diff}${literal}${points === null ? '' : `  (${points})`}`;
+  return `  ${e.op.padEnd(8)} ${where}  ${valueText(e, 'left')} → ${valueText(e, 'right')}${said}\n`;
 }
 
 const sideLine = (s: Side['label']): string =>

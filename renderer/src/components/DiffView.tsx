@@ -5,6 +5,7 @@ import {
   LITERAL_NOTE,
   shownJson,
   shownPlace,
+  spanCodePoints,
   spanParts,
   type DiffEntry,
   type DiffResult,
@@ -175,7 +176,10 @@ function DiffTable({ differences }: { differences: DiffEntry[] }) {
             <td>
               <DiffValue e={e} side="right" />
             </td>
-            <td className="mono small">{e.difference ?? ''}</td>
+            <td className="mono small">
+              {e.difference ?? ''}
+              {spanCodePoints(e)}
+            </td>
           </tr>
         ))}
       </tbody>
