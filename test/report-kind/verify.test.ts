@@ -52,6 +52,17 @@ describe('an exported report', () => {
     ]);
   });
 
+  it('a report of a report edited to PASS beside the integrity FAIL it carries: RPR-RPT-002', async () => {
+    const rep = await runPath(join(ex, 'dumps', 'intact.dump.json'), 'verify', { trustStore: trustStore() });
+    const inner = await check('inner-edited.json', { ...rep, verdict: 'fail' });
+    expect(inner.details?.['integrity']).toMatchObject({ verdict: 'fail' });
+    const edited = { ...inner, verdict: 'pass', findings: [] };
+    const r = await check('outer-edited.json', edited);
+    const f = r.findings.find((x) => x.rule === 'RPR-RPT-002');
+    expect(f).toMatchObject({ pointer: '/details/integrity/verdict', expected: 'fail', actual: 'pass' });
+    expect(r.verdict).toBe('fail');
+  });
+
   it('not strict JSON: RPR-RPT-001 says why the parse refused it, not a guess', async () => {
     const rep = await runPath(join(ex, 'dumps', 'intact.dump.json'), 'verify', { trustStore: trustStore() });
     const text = JSON.stringify(rep);

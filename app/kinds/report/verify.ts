@@ -8,7 +8,7 @@
  * The report's own verdict is carried: a FAIL report never verifies as PASS (RPR-RPT-006).
  */
 import type { ChainNode, Finding, JsonValue, Report } from '../../../shared/report.js';
-import { carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
+import { carriedOf, carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
 import { diffJson, shownPlace } from '../../../shared/diff.js';
 import { reportShapeProblems } from '../../../shared/report-shape.js';
 import { verdictOf } from '../../../shared/report.js';
@@ -269,6 +269,25 @@ function carried(report: Report, findings: Finding[]): void {
   );
 }
 
+const RANK = { pass: 0, unavailable: 1, fail: 2 } as const;
+
+/**
+ * A report that carries its own two verdicts (a report of a report, a bundle's: its
+ * `details.integrity`) cannot say better than its integrity verdict: an edit that turned
+ * "FAIL: damaged" into PASS beside an integrity of FAIL contradicts itself, artifact or none.
+ */
+function contradicted(report: Report, findings: Finding[]): void {
+  const integrity = carriedOf(report)?.integrity.verdict;
+  if (integrity !== undefined && RANK[report.verdict] < RANK[integrity])
+    findings.push(
+      fail('RPR-RPT-002', `the report's verdict is better than the integrity verdict it carries (${integrity})`, {
+        pointer: '/details/integrity/verdict',
+        expected: integrity,
+        actual: report.verdict,
+      }),
+    );
+}
+
 /** Verifies the exported report `doc` (`refused`: why the strict parse refused it, null when it accepted it). */
 export async function verifyReport(
   doc: Record<string, unknown> | null,
@@ -303,6 +322,7 @@ export async function verifyReport(
         actual: report.verdict,
       }),
     );
+  contradicted(report, findings);
   const r = await checkArtifact(report, ctx, findings, chain);
   if (r) rerunFindings(r, want, findings, chain);
   const own = [...findings];
