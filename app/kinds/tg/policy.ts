@@ -72,7 +72,15 @@ export async function resolvePolicy(
   let source: string;
   let base: string;
   const embedded = m.artifacts[want];
-  if (embedded && goodArtifacts.has(want) && isObj(embedded.json) && embedded.json['type'] === BUNDLE_TYPE) {
+  // --policy names the governed bundle: given, it decides, embedded bundle or not (a manifest
+  // that embeds its own, with a wider ε, is held to the one the reviewer gave).
+  if (
+    !policyPath &&
+    embedded &&
+    goodArtifacts.has(want) &&
+    isObj(embedded.json) &&
+    embedded.json['type'] === BUNDLE_TYPE
+  ) {
     value = embedded.json;
     source = 'embedded';
     base = ptr('/artifacts', want, 'json');

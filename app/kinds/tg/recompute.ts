@@ -30,6 +30,8 @@ export interface RecomputeEnv {
   byId: Map<string, Execution>;
   /** The artifact's rule budget: every JsonLogic evaluation of this replay draws from it. */
   ruleBudget: RuleBudget;
+  /** The manifest's claim: the claim inputs every engine reads are this claim's. */
+  claimRef: string;
 }
 
 /** ok; or a defect of the record (fail; `limit` when a rule ran out of its budget); or an engine Reprise cannot recompute (unavailable); or an input missing. */
@@ -54,6 +56,25 @@ function artifactOfType(
   return { ok: true, json: found[0]! };
 }
 
+/**
+ * The claim's inputs an execution reads: the one claim-inputs artifact the manifest carries,
+ * of the manifest's claim. Two would let the rule evaluator read one (a source 500 days old)
+ * and the scoring another (10 days: the stale-source modifier dodged); another claim's would
+ * score this claim on someone else's facts.
+ */
+function claimInputs(e: Execution, env: RecomputeEnv): { ok: true; json: Obj } | { ok: false; reason: string } {
+  const all = Object.values(env.artifacts).filter((a) => isObj(a.json) && a.json['type'] === CLAIM_INPUTS_TYPE);
+  if (all.length > 1)
+    return { ok: false, reason: `the manifest carries ${all.length} ${CLAIM_INPUTS_TYPE} artifacts; a claim has one` };
+  const ci = artifactOfType(e, env, CLAIM_INPUTS_TYPE);
+  if (ci.ok && ci.json['claimRef'] !== env.claimRef)
+    return {
+      ok: false,
+      reason: `the claim inputs ${e.executionId} reads are of ${JSON.stringify(ci.json['claimRef'])}, not of the manifest's claim ${env.claimRef}`,
+    };
+  return ci;
+}
+
 function inputsWithOutput(e: Execution, env: RecomputeEnv, output: string): Execution[] {
   return e.inputs.map((i) => env.byId.get(i)).filter((x): x is Execution => x !== undefined && x.output === output);
 }
@@ -73,7 +94,7 @@ function policyContext(env: RecomputeEnv): Recomputed {
 function ruleEvaluator(e: Execution, env: RecomputeEnv): Recomputed {
   const rs = artifactOfType(e, env, RULESET_TYPE);
   if (!rs.ok) return bad(rs.reason);
-  const ci = artifactOfType(e, env, CLAIM_INPUTS_TYPE);
+  const ci = claimInputs(e, env);
   if (!ci.ok) return bad(ci.reason);
   if (!isObj(rs.json['rules'])) return bad('the ruleset artifact has no "rules" object');
   const r = evaluateRuleset(rs.json['rules'], ci.json['data'], env.ruleBudget);
@@ -96,7 +117,7 @@ export function vectorOf(
       ok: false,
       reason: `${e.executionId} takes at most one ${CSI.CONFIDENCE_SCORE} input, found ${as.length}`,
     };
-  const ci = artifactOfType(e, env, CLAIM_INPUTS_TYPE);
+  const ci = claimInputs(e, env);
   if (!ci.ok) return ci;
   const v = look(vecs[0]!.executionId);
   if (!v.have) return { ok: false, reason: v.why };

@@ -15,7 +15,8 @@ export const TG_RULES = {
   'RPR-TG-011': 'the policy bundle named by hash is neither embedded nor given with --policy',
   'RPR-TG-012': 'policy resolution refused',
   'RPR-TG-013': 'a TG-SCORE-TRUST execution precedes TG-POLICY-RESOLUTION in executions',
-  'RPR-TG-014': "an execution's mode is not the one its engine's replay profile declares, or the output is undeclared",
+  'RPR-TG-014':
+    "an execution's mode is not the one its engine's replay profile declares, the output is undeclared, or the spec fixes it EXACT",
   'RPR-TG-015': 'a BANDED record is missing a pin',
   'RPR-TG-016': 'the ε recorded in a BANDED record differs from the governed ε of the bundle',
   'RPR-TG-017': 'the bundle governs no ε for a BANDED output',

@@ -120,6 +120,36 @@ export function modeDeclared(m: Manifest, blocked: Blocked): Finding[] {
   return out;
 }
 
+/**
+ * The outputs the spec fixes as EXACT (spec/tg-replay.md, "Engines Reprise recomputes"; the
+ * seed's §3.1: TG-DECISION is a kernel invariant), by engine. RECORDED is for human judgement
+ * and external AI: a profile that declares one of these RECORDED would have an anchored
+ * artifact stand in for what Reprise must recompute (a forged ACCEPT, a vector of 1s).
+ */
+const EXACT_BY_SPEC: readonly (readonly [string, string])[] = [
+  [ENGINE.POLICY_RESOLUTION, CSI.POLICY_CONTEXT],
+  [ENGINE.RULE_EVALUATOR, CSI.TRUST_VECTOR],
+  [ENGINE.SCORE_TRUST, CSI.SCORE_EXPLANATION],
+  [ENGINE.DECISION, CSI.DECISION],
+];
+
+/** An output the spec fixes as EXACT is recorded EXACT, whatever its replay profile declares (runtime DL-104). */
+export function modeBySpec(m: Manifest, blocked: Blocked): Finding[] {
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (e.replayMode === 'EXACT' || !EXACT_BY_SPEC.some(([g, o]) => g === e.engine && o === e.output)) continue;
+    out.push(
+      fail(
+        'RPR-TG-014',
+        `${e.executionId} records ${e.engine} → ${e.output} as ${e.replayMode}, but the spec fixes it EXACT: Reprise recomputes it, no recorded artifact stands in for it`,
+        { pointer: execPtr(e, 'replayMode'), expected: 'EXACT', actual: e.replayMode },
+      ),
+    );
+    block(blocked, e, 'the spec fixes this output EXACT');
+  }
+  return out;
+}
+
 /** TRUST-SCORE is BANDED exactly when a BANDED A (CONFIDENCE-SCORE) is among its inputs (TG-RP §3.2). */
 export function trustScoreMode(m: Manifest, blocked: Blocked): Finding[] {
   const byId = new Map(m.executions.map((e) => [e.executionId, e]));

@@ -1,0 +1,107 @@
+/**
+ * What the spec fixes, a manifest cannot change (found by a red team, each a PASS before):
+ * an output Reprise recomputes declared RECORDED (an anchored ACCEPT standing in for the
+ * decision), an embedded bundle standing in for the governed one given with --policy, and
+ * claim inputs of another claim, or two of them, read by different engines.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hashValue } from '../../app/core/hash.js';
+import { CLAIM_INPUTS_TYPE, CSI } from '../../app/kinds/tg/constants.js';
+import { failRules, replayJson, writeExamples } from './helpers.js';
+
+// A manifest edited as the red team edited it: any member, any depth.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
+let ex = '';
+let work = '';
+const load = (name: string): Obj => JSON.parse(readFileSync(join(ex, 'tg', name, 'manifest.json'), 'utf8')) as Obj;
+const save = (name: string, v: unknown): string => {
+  const p = join(work, name);
+  writeFileSync(p, JSON.stringify(v, null, 2));
+  return p;
+};
+const messages = (findings: { rule: string; message: string }[], rule: string) =>
+  findings.filter((f) => f.rule === rule).map((f) => f.message);
+
+/** The hash of the manifest's claim-inputs artifact. */
+const claimInputsOf = (m: Obj): string =>
+  Object.keys(m['artifacts']).find((k) => m['artifacts'][k].json?.type === CLAIM_INPUTS_TYPE)!;
+
+/** Adds `json` as an artifact and returns its key (its hash). */
+function embed(m: Obj, json: Obj): string {
+  const h = hashValue(json);
+  m['artifacts'][h] = { mediaType: 'application/json', json };
+  return h;
+}
+
+beforeAll(async () => {
+  ex = await writeExamples();
+  work = mkdtempSync(join(tmpdir(), 'reprise-tg-spec-'));
+});
+
+describe('what the spec fixes', () => {
+  it('TG-DECISION declared RECORDED, its profile agreeing, is RPR-TG-014: the spec fixes it EXACT', async () => {
+    const m = load('exact-intact');
+    m['replayProfiles']['TG-DECISION'].outputs = { [CSI.DECISION]: 'RECORDED' };
+    const d = m['executions'].find((e: Obj) => e.output === CSI.DECISION);
+    d.replayMode = 'RECORDED';
+    d.artifactHash = embed(m, { decision: 'ACCEPT' });
+    d.anchor = { seq: 0, entryHash: `sha256:${'1'.repeat(64)}` };
+    delete d.value;
+    const { r, report } = await replayJson([save('decision-recorded.json', m)]);
+    expect(messages(report.findings, 'RPR-TG-014').join('\n')).toContain('the spec fixes it EXACT');
+    expect(r.code).toBe(1);
+  });
+
+  it('the rule evaluator declared RECORDED by its profile default is RPR-TG-014 too', async () => {
+    const m = load('exact-intact');
+    m['replayProfiles']['TG-RULE-EVALUATOR'] = { specification: 'TG-RP', default: 'RECORDED', outputs: {} };
+    const v = m['executions'].find((e: Obj) => e.output === CSI.TRUST_VECTOR);
+    v.replayMode = 'RECORDED';
+    v.artifactHash = embed(m, { S: 1, I: 1, Q: 1, P: 1, R: 1, F: 1 });
+    v.anchor = { seq: 0, entryHash: `sha256:${'1'.repeat(64)}` };
+    delete v.value;
+    const { report } = await replayJson([save('vector-recorded.json', m)]);
+    expect(messages(report.findings, 'RPR-TG-014').join('\n')).toContain('TG-RULE-EVALUATOR');
+    expect(report.verdict).toBe('fail');
+  });
+
+  it('--policy is the governed bundle: an embedded bundle does not stand in for it (RPR-TG-012)', async () => {
+    const p = join(ex, 'tg', 'exact-intact', 'manifest.json');
+    const other = JSON.parse(readFileSync(join(ex, 'tg', 'bundle.json'), 'utf8')) as Obj;
+    other['version'] = '4';
+    const { r, report } = await replayJson([p, '--policy', save('other-bundle.json', other)]);
+    expect(failRules(report)).toContain('RPR-TG-012');
+    expect(r.code).toBe(1);
+    // The same bundle given with --policy still passes.
+    const same = await replayJson([p, '--policy', join(ex, 'tg', 'bundle.json')]);
+    expect(same.r.code).toBe(0);
+  });
+
+  it('claim inputs of another claim are RPR-TG-033', async () => {
+    const m = load('exact-intact');
+    const old = claimInputsOf(m);
+    const json = { ...m['artifacts'][old].json, claimRef: 'claim:SOMEONE-ELSE' };
+    delete m['artifacts'][old];
+    const h = embed(m, json);
+    for (const e of m['executions']) e.inputs = e.inputs.map((i: string) => (i === old ? h : i));
+    const { report } = await replayJson([save('claim-other.json', m)]);
+    expect(messages(report.findings, 'RPR-TG-033').join('\n')).toContain("not of the manifest's claim");
+    expect(report.verdict).toBe('fail');
+  });
+
+  it('two claim-inputs artifacts, read by different engines, are RPR-TG-033', async () => {
+    const m = load('exact-intact');
+    const old = claimInputsOf(m);
+    const json = m['artifacts'][old].json as Obj;
+    const h = embed(m, { ...json, data: { ...json['data'], sourceAgeDays: 10 } });
+    const scoring = m['executions'].filter((e: Obj) => e.engine === 'TG-SCORE-TRUST');
+    for (const e of scoring) e.inputs = e.inputs.map((i: string) => (i === old ? h : i));
+    const { report } = await replayJson([save('claim-split.json', m)]);
+    expect(messages(report.findings, 'RPR-TG-033').join('\n')).toContain('a claim has one');
+    expect(report.verdict).toBe('fail');
+  });
+});
