@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashValue } from '../../app/core/hash.js';
 import { CLAIM_INPUTS_TYPE, CSI } from '../../app/kinds/tg/constants.js';
-import { failRules, replayJson, writeExamples } from './helpers.js';
+import { failRules, journalCopy, replayJson, runCli, writeExamples } from './helpers.js';
 
 // A manifest edited as the red team edited it: any member, any depth.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -103,5 +103,47 @@ describe('what the spec fixes', () => {
     const { report } = await replayJson([save('claim-split.json', m)]);
     expect(messages(report.findings, 'RPR-TG-033').join('\n')).toContain('a claim has one');
     expect(report.verdict).toBe('fail');
+  });
+
+  it('a RECORDED anchor must record a human judgement by its role: a trainer\'s "review rationale" is RPR-TG-021', async () => {
+    const j = await journalCopy(ex);
+    const trainer = join(work, 'trainer.pem');
+    expect(
+      (await runCli(['keys', 'generate', '--out', trainer, '--role', 'trainer', '--trust-store', j.trust])).code,
+    ).toBe(0);
+    const m = load('recorded-anchored');
+    const x = m['executions'].find((e: Obj) => e.replayMode === 'RECORDED');
+    const body = save('trainer-body.json', {
+      decision: 'accept',
+      rationale: 'written by a trainer key, not a reviewer',
+    });
+    // Written without --trust-store, which is what lets a trainer key sign it at all.
+    const rec = [
+      'journal',
+      'record',
+      j.dir,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      m['claimRef'],
+      '--body-file',
+      body,
+    ];
+    expect((await runCli([...rec, '--key', trainer, '--artifact', x.artifactHash])).code).toBe(0);
+    const lines = readFileSync(join(j.dir, 'entries.jsonl'), 'utf8').trim().split('\n');
+    const { sig: _sig, ...entry } = JSON.parse(lines[lines.length - 1]!) as Obj;
+    x.anchor = { seq: entry['seq'], entryHash: hashValue(entry) };
+    m['createdAtUtc'] = entry['recordedAtUtc'];
+    const { r, report } = await replayJson([
+      save('trainer-anchor.json', m),
+      '--journal',
+      j.dir,
+      '--trust-store',
+      j.trust,
+    ]);
+    expect(messages(report.findings, 'RPR-TG-021').join('\n')).toMatch(
+      /cannot anchor a RECORDED output: .* is a trainer key/,
+    );
+    expect(r.code).toBe(1);
   });
 });

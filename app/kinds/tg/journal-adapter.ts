@@ -14,6 +14,31 @@ import { leafHash, verifyInclusion } from '../../journal/merkle.js';
 import { verifyJournal, type JournalVerification } from '../../journal/verify.js';
 import { appendEntry } from '../../journal/writer.js';
 import type { AnchoredEntry, JournalPort } from './journal-port.js';
+import { KIND_OF_DECISION, TRANSITIONS } from '../../journal/cases.js';
+import { judgementSignerProblem } from '../../journal/judgement-rules.js';
+import { signerProblem } from '../../journal/signers.js';
+
+/**
+ * What may anchor a RECORDED output (spec/journal.md: reviewer decisions, quarantine
+ * rationales, decision-material drift), and who may have signed it: a judgement by a reviewer
+ * key, a quarantine decision by a key of that decision's roles, never revoked. Any other
+ * entry (a recalibration flag, a trainer's "review rationale" written without a trust store)
+ * records no human judgement, and must not stand for one.
+ */
+function anchorProblem(entry: { kind: string; author: string }, trust: TrustStore): string | null {
+  if (entry.kind === 'review-rationale') return judgementSignerProblem(entry.author, trust, 'recorded');
+  if (entry.kind === 'replay-drift') return null;
+  const decision = (Object.keys(KIND_OF_DECISION) as (keyof typeof KIND_OF_DECISION)[]).find(
+    (d) => KIND_OF_DECISION[d] === entry.kind,
+  );
+  if (decision === undefined)
+    return `a ${entry.kind} entry records no reviewer decision, quarantine rationale or drift event`;
+  return signerProblem(entry.author, trust, {
+    what: `a quarantine ${decision}`,
+    roles: TRANSITIONS[decision].roles,
+    recorded: true,
+  });
+}
 
 const LOCK_RETRIES = 200;
 const LOCK_WAIT_MS = 25;
@@ -136,6 +161,12 @@ export function openJournalPort(dir: string, keyPath: string | undefined, trustS
               { pointer, expected: cp.rootHash, actual: `leaf ${leafHash(p.text).toString('hex')}` },
             ),
           ],
+        };
+      const who = anchorProblem(p.entry, trustStore);
+      if (who)
+        return {
+          ok: false,
+          findings: [fail('RPR-TG-021', `journal entry ${seq} cannot anchor a RECORDED output: ${who}`, { pointer })],
         };
       return { ok: true, entry: toAnchored(p) };
     },
