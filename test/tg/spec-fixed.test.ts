@@ -81,6 +81,19 @@ describe('what the spec fixes', () => {
     expect(same.r.code).toBe(0);
   });
 
+  it("a bundle given only with --policy may be named in POLICY-RESOLUTION's inputs, as an embedded one is", async () => {
+    const m = load('exact-intact');
+    delete m['artifacts'][m['policyContext'].bundleHash];
+    expect(m['executions'][0].inputs).toEqual([m['policyContext'].bundleHash]);
+    const { r, report } = await replayJson([
+      save('bundle-by-policy.json', m),
+      '--policy',
+      join(ex, 'tg', 'bundle.json'),
+    ]);
+    expect(failRules(report)).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
   it('claim inputs of another claim are RPR-TG-033', async () => {
     const m = load('exact-intact');
     const old = claimInputsOf(m);

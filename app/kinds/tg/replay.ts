@@ -57,6 +57,16 @@ export interface State {
 
 const execPtr = (e: Execution, ...t: string[]) => ptr('/executions', e.index, ...t);
 
+/**
+ * What an input may name: an intact artifact, or the bundle `--policy` resolved by the hash
+ * the manifest binds (a manifest that does not embed its bundle names it in POLICY-RESOLUTION's
+ * inputs all the same).
+ */
+function resolvable(good: Set<string>, policy: { bundle: unknown; hash: string | null }, m: Manifest): Set<string> {
+  const want = m.policyContext.bundleHash;
+  return policy.bundle && policy.hash === want && !good.has(want) ? new Set([...good, want]) : good;
+}
+
 /** `progress` tells how far it is (its stages: the records, the rules and anchors, the manifest's hash). */
 export async function verifyManifest(
   s: Sniffed,
@@ -106,7 +116,7 @@ export async function verifyManifest(
   findings.push(
     ...rules.uniqueIds(m, blocked),
     ...rules.policyBeforeScoring(m, blocked),
-    ...rules.lineageResolves(m, checked.goodArtifacts, blocked),
+    ...rules.lineageResolves(m, resolvable(checked.goodArtifacts, policy, m), blocked),
     ...rules.modeDeclared(m, blocked),
     ...rules.modeBySpec(m, blocked),
     ...rules.trustScoreMode(m, blocked),
