@@ -94,6 +94,19 @@ describe('what the spec fixes', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a manifest with nothing to replay is not a PASS (RPR-TG-024, unavailable)', async () => {
+    const none = load('exact-intact');
+    none['executions'] = [];
+    const a = await replayJson([save('no-executions.json', none)]);
+    expect(a.report.findings.map((f) => f.rule)).toContain('RPR-TG-024');
+    expect(a.r.code).toBe(2);
+    const policyOnly = load('exact-intact');
+    policyOnly['executions'] = policyOnly['executions'].slice(0, 1);
+    const b = await replayJson([save('policy-only.json', policyOnly)]);
+    expect(b.report.findings.find((f) => f.rule === 'RPR-TG-024')?.message).toContain('only its policy resolution');
+    expect(b.r.code).toBe(2);
+  });
+
   it('claim inputs of another claim are RPR-TG-033', async () => {
     const m = load('exact-intact');
     const old = claimInputsOf(m);

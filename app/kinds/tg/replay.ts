@@ -67,6 +67,21 @@ function resolvable(good: Set<string>, policy: { bundle: unknown; hash: string |
   return policy.bundle && policy.hash === want && !good.has(want) ? new Set([...good, want]) : good;
 }
 
+/**
+ * A manifest that records no output past its policy resolution replays nothing: a PASS would
+ * say a claim's scoring was re-executed when none was recorded. Fail-closed: unavailable.
+ */
+function nothingReplayed(m: Manifest, findings: Finding[]): void {
+  if (m.executions.some((e) => e.engine !== ENGINE.POLICY_RESOLUTION)) return;
+  findings.push(
+    unavailable(
+      'RPR-TG-024',
+      `the manifest records ${m.executions.length === 0 ? 'no execution' : 'only its policy resolution'}: there is no output of the claim to replay`,
+      { pointer: '/executions' },
+    ),
+  );
+}
+
 /** `progress` tells how far it is (its stages: the records, the rules and anchors, the manifest's hash). */
 export async function verifyManifest(
   s: Sniffed,
@@ -333,6 +348,7 @@ export async function replayManifestFull(
   }
 
   const { findings, comparisons, replayed, replayVersion, byId } = run;
+  nothingReplayed(m, findings);
   const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
   const drifted = new Set(run.drifts.map((d) => d.event['executionId']));
   const observations: Observation[] = m.executions

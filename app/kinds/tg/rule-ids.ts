@@ -26,6 +26,7 @@ export const TG_RULES = {
   'RPR-TG-021': 'a RECORDED anchor does not verify',
   'RPR-TG-022': "the anchor postdates the manifest's creation",
   'RPR-TG-023': 'an anchor cannot be proven here',
+  'RPR-TG-024': 'the manifest records no output of the claim to replay',
   'RPR-TG-030': 'an EXACT output diverges from its recomputation',
   'RPR-TG-031':
     "a BANDED output drifted beyond the governed ε, in exact decimal arithmetic on each number's shortest text",
