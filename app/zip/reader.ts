@@ -708,7 +708,7 @@ function readLocalEntry(
   let spanEnd = dataEnd;
   if ((c.flags & FLAG_DESCRIPTOR) !== 0) {
     const size = readDescriptor(src, c, dataEnd, cdOffset, voice, findings);
-    if (size === null) return null;
+    if (size === null || !streamedAlike(src, dataOffset, dataEnd, size, voice, findings)) return null;
     spanEnd = dataEnd + size;
   }
   const entry: ZipEntry = {
@@ -780,6 +780,52 @@ function checkLocalAgrees(
   agree('CRC-32', l.crc, c.crc32);
   agree('compressed size', l.csize, c.compressedSize);
   agree('uncompressed size', l.usize, c.uncompressedSize);
+}
+
+/** The records a streaming reader looks for to find where an entry with a data descriptor ends. */
+const STREAM_STOPS = [SIG_LOCAL, SIG_DESCRIPTOR, SIG_CENTRAL].map((sig) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(sig);
+  return b;
+});
+/** The bytes of an entry's data scanned at a time for STREAM_STOPS. */
+const SCAN_CHUNK = 1 << 20;
+
+/**
+ * Whether a streaming reader reads the entry this reader reads. An entry with a data
+ * descriptor has no size before its data, so a streaming reader (fflate's `Unzip`, which
+ * Nemosyne's `unpack` uses: docs/nemosyne.md) ends it at the first local header, data
+ * descriptor or central record signature it meets in the data. A descriptor without its
+ * signature (`size` 12), or such a signature inside the data, would give it other bytes
+ * (a receipt 4 bytes short), or none: refused, never decided by one reader alone.
+ */
+function streamedAlike(
+  src: ZipSource,
+  dataOffset: number,
+  dataEnd: number,
+  size: number,
+  { ptr, at }: EntryVoice,
+  findings: Finding[],
+): boolean {
+  const refuse = (why: string, actual?: number): false => {
+    findings.push(fail('RPR-ZIP-014', at(why), { pointer: ptr, ...(actual === undefined ? {} : { actual }) }));
+    return false;
+  };
+  if (size === 12)
+    return refuse(
+      'the data descriptor has no signature: a streaming reader, which ends the entry at one, reads other bytes',
+    );
+  for (let from = dataOffset; from < dataEnd; from += SCAN_CHUNK) {
+    // Three bytes of overlap: a signature across two chunks is found in the second.
+    const chunk = src.read(Math.max(dataOffset, from - 3), Math.min(dataEnd, from + SCAN_CHUNK));
+    const hit = STREAM_STOPS.map((s) => chunk.indexOf(s)).filter((i) => i >= 0);
+    if (hit.length > 0)
+      return refuse(
+        'the data of an entry with a data descriptor holds a ZIP record signature: a streaming reader ends the entry there, and reads other bytes',
+        Math.max(dataOffset, from - 3) + Math.min(...hit),
+      );
+  }
+  return true;
 }
 
 /** The data descriptor after `dataEnd`: its size (12, or 16 with a signature), or null when missing. */
