@@ -1,5 +1,5 @@
 /** The package kind end to end through `node bin/reprise.js` (the built CLI). */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,22 @@ describe.skipIf(!cliBuilt())('reprise verify on investigation packages', () => {
     dir = mkdtempSync(join(tmpdir(), 'reprise-pkg-cli-'));
     const r = await runCli(['examples', dir]);
     expect(r.code).toBe(0);
+  });
+
+  it('a module adapter whose restore() never settles: unavailable (exit 2, RPR-NEM-050), not a silent exit 13', async () => {
+    const stuck = join(dir, 'stuck.mjs');
+    writeFileSync(stuck, 'export const restore = () => new Promise(() => {});\n');
+    const r = await runCli([
+      'verify',
+      pkg('intact/v3.nemosyne'),
+      '--kernel-adapter',
+      stuck,
+      '--profiles',
+      pkg('profiles.json'),
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toContain('RPR-NEM-050');
+    expect(r.stdout).toContain('restore() never settles');
   });
 
   it('exit codes: 0 with adapter and registry, 2 without, 1 for a corrupted package', async () => {

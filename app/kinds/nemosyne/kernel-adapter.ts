@@ -84,10 +84,34 @@ async function runModule(spec: string, req: KernelRestoreRequest): Promise<unkno
         : null;
   if (!restore) throw new AdapterError(`kernel adapter module ${spec} exports no restore() function`);
   try {
-    return await (restore as KernelAdapter['restore'])(req);
+    return await settled(Promise.resolve((restore as KernelAdapter['restore'])(req)), spec);
   } catch (e) {
+    if (e instanceof AdapterError) throw e;
     throw new AdapterError(`kernel adapter ${spec} failed: ${(e as Error).message}`);
   }
+}
+
+/**
+ * A module's restore() within the command's time. One that waits on nothing (a promise that
+ * nothing settles) would leave the process with an empty event loop, and Node would exit 13
+ * with no word: `beforeExit` catches that moment (the timer is unref'd so as not to hold the
+ * loop open itself), and the artifact is unavailable like any adapter that fails.
+ */
+function settled<T>(p: Promise<T>, spec: string): Promise<T> {
+  return new Promise<T>((resolveIt, rejectIt) => {
+    const stuck = (): void =>
+      rejectIt(new AdapterError(`kernel adapter ${spec}: restore() never settles (it waits on nothing)`));
+    const timer = setTimeout(
+      () => rejectIt(new AdapterError(`kernel adapter ${spec} timed out after ${COMMAND_TIMEOUT_MS} ms`)),
+      COMMAND_TIMEOUT_MS,
+    );
+    timer.unref();
+    process.once('beforeExit', stuck);
+    p.then(resolveIt, rejectIt).finally(() => {
+      clearTimeout(timer);
+      process.off('beforeExit', stuck);
+    });
+  });
 }
 
 function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
