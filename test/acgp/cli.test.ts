@@ -133,15 +133,30 @@ describe('JSON Lines strictness', () => {
     expect(r.verdict).toBe('pass');
     expect(r.details!['evals']).toBe(4);
   });
-  it('re-anchors the default provider after an EVAL it could not replay, and says so', async () => {
+  it("after a private provider's EVALs, the default provider decays from their recorded post", async () => {
+    const first = generateTrace({ count: 1, seed: 2, start: '2026-05-01T00:00:00Z' });
+    const priv = generateTrace({ count: 2, seed: 3, private: true });
+    const last = priv[1] as { timestamp: string; trust_debt: { post: number } };
+    const def = generateTrace({ count: 1, seed: 4, start: last.timestamp, startDebt: last.trust_debt.post });
+    const td = (def[0] as { trust_debt: { pre: number; delta: number; post: number } }).trust_debt;
+    // One whole hour (one period) after the private post: the default provider's 5% decay.
+    const decayed = Math.round(last.trust_debt.post * 0.95 * 1e4) / 1e4;
+    Object.assign(td, { pre: decayed, post: Math.round((decayed + td.delta) * 1e4) / 1e4 });
+    const r = await run([...first, ...priv, ...def], 'replay');
+    expect(r.verdict).toBe('pass');
+    expect(findingOf(r, 'RPR-ACGP-025').pointer).toBe('/0/trust_debt/pre');
+    expect(r.findings.some((f) => f.rule === 'RPR-ACGP-026')).toBe(false);
+    expect(findingOf(r, 'RPR-ACGP-013').message).toMatch(/2 EVAL\(s\)/);
+  });
+
+  it("a pre that is not the private provider's post decayed is not taken as given (a reset across providers)", async () => {
     const first = generateTrace({ count: 1, seed: 2, start: '2026-05-01T00:00:00Z' });
     const priv = generateTrace({ count: 2, seed: 3, private: true });
     const def = generateTrace({ count: 2, seed: 4, start: '2026-06-01T00:00:00Z', startDebt: 2.5 });
     const r = await run([...first, ...priv, ...def], 'replay');
-    expect(r.verdict).toBe('pass');
-    expect(findingOf(r, 'RPR-ACGP-025').pointer).toBe('/0/trust_debt/pre');
-    expect(findingOf(r, 'RPR-ACGP-026').pointer).toBe('/3/trust_debt/pre');
-    expect(findingOf(r, 'RPR-ACGP-013').message).toMatch(/2 EVAL\(s\)/);
+    expect(r.verdict).toBe('unavailable');
+    const f = findingOf(r, 'RPR-ACGP-026');
+    expect([f.pointer, f.severity, f.actual]).toEqual(['/3/trust_debt/pre', 'unavailable', 2.5]);
   });
   it('a report is byte-identical from run to run (but for run)', async () => {
     const text = lines.join('\n');

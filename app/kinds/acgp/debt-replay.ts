@@ -25,6 +25,8 @@ export class DebtReplay {
   /** The trace's starting state: the first anchor's recorded pre. */
   startingState: number | null = null;
   private state: TrustDebtState | null = null;
+  /** The state is a private provider's recorded post (afterPrivate), not a replayed one. */
+  private privatePost = false;
   private safe = 0;
   private anchors = 0;
   private readonly providers = new Map<DebtParams, DefaultTrustDebtProvider>();
@@ -58,7 +60,7 @@ export class DebtReplay {
     };
     if (f.provider === 'private') {
       recorded(s, f, orig);
-      this.state = null;
+      this.state = this.afterPrivate(f);
       return null;
     }
     if (f.provider === 'unknown') {
@@ -74,6 +76,20 @@ export class DebtReplay {
       return null;
     }
     return this.recompute(s, f, f.pre, f.intervention, f.flagged);
+  }
+
+  /**
+   * The state a private provider's EVAL leaves: its recorded post, at its time. Its values are
+   * RECORDED, not recomputed, but what it recorded is the debt the next EVAL decays from:
+   * re-anchoring on the next EVAL's own pre instead let one private EVAL reset the default
+   * provider's debt to 0 (decay is the only way down). Null, re-anchored as before, when the
+   * post or the time is missing.
+   */
+  private afterPrivate(f: CheckedEval): TrustDebtState | null {
+    if (f.post === null || f.tsNs === null) return null;
+    this.safe = 0;
+    this.privatePost = true;
+    return this.provider(this.policy.debt(f.blueprintId).params).initial(dec(f.post), f.tsNs);
   }
 
   private provider(params: DebtParams): DefaultTrustDebtProvider {
@@ -92,11 +108,30 @@ export class DebtReplay {
     const provider = this.provider(this.policy.debt(f.blueprintId).params);
     let r: Step | null = null;
     if (this.state !== null) r = step(provider, this.state, f.tsNs, intervention, flagged, this.safe);
+    const afterPrivate = this.privatePost;
+    this.privatePost = false;
+    if (r !== null && afterPrivate && !eq4(pre, r.pre)) {
+      this.unreconciled(s, pre, r.pre);
+      r = accumulateFrom(provider, provider.initial(dec(pre), f.tsNs), intervention, flagged, null);
+      return this.compared(s, f, r, true, intervention, flagged);
+    }
     const anchored = r === null;
     if (!r) {
       this.anchor(s, f, pre);
       r = accumulateFrom(provider, provider.initial(dec(pre), f.tsNs), intervention, flagged, null);
     }
+    return this.compared(s, f, r, anchored, intervention, flagged);
+  }
+
+  /** Compares a step's values with the recorded ones and moves the state on. */
+  private compared(
+    s: EvalScope,
+    f: CheckedEval,
+    r: Step,
+    anchored: boolean,
+    intervention: NonNullable<CheckedEval['intervention']>,
+    flagged: boolean,
+  ): Replayed {
     if (!anchored) compareNum(s, 'pre', 'RPR-ACGP-020', f.pre, r.pre, r.periods);
     compareNum(s, 'delta', 'RPR-ACGP-021', f.delta, r.delta, null);
     compareNum(s, 'post', 'RPR-ACGP-022', f.post, r.post, null);
@@ -104,6 +139,32 @@ export class DebtReplay {
     this.state = r.state;
     this.safe = intervention === 'ok' && !flagged ? this.safe + 1 : 0;
     return { pre: num4(r.pre), delta: num4(r.delta), post: num4(r.post), thresholdsCrossed: r.crossed };
+  }
+
+  /**
+   * After a private provider's EVAL, a recorded pre that is not its post decayed: the debt
+   * may have been reset across the change of provider (decay is the only way down), or the
+   * private provider decays otherwise; its formulas are withheld, so neither is decided.
+   * Unavailable, never taken as given: the recorded pre is the state from here.
+   */
+  private unreconciled(s: EvalScope, pre: number, decayed: Dec): void {
+    const pointer = s.at('/trust_debt/pre');
+    s.sink.push(
+      unavailable(
+        'RPR-ACGP-026',
+        `${s.which}: its recorded pre ${pre} is not the private provider's recorded post decayed (${num4(decayed)}): whether the debt was reset across the change of provider cannot be decided; the recorded pre is the state from here`,
+        { pointer, expected: num4(decayed), actual: pre },
+      ),
+    );
+    s.sink.row('unavailable', () => ({
+      output: pointer,
+      mode: 'EXACT',
+      original: pre,
+      replayed: num4(decayed),
+      status: 'unavailable',
+      reason: "not the private provider's post decayed",
+    }));
+    this.anchors++;
   }
 
   /** Anchors on this EVAL's recorded pre: the trace's start, or after a step that could not be recomputed. */

@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../../../shared/report.js';
 import { escapePointerToken, isPlainObject as isObj } from '../../core/closed.js';
-import { fail, warning } from './findings.js';
+import { fail, unavailable, warning } from './findings.js';
 import {
   ONE,
   ZERO,
@@ -200,6 +200,52 @@ export function checkRisk(s: EvalScope, e: Obj, ctq: Dec | null): Dec | null {
 }
 
 /**
+ * What a triggered tripwire requires: the stricter of the action the EVAL records and the one
+ * the policy gives its blueprint. The trace under audit never lowers the policy's (a "nudge"
+ * recorded beside a policy's "halt" requires halt).
+ */
+function requiredBy(tw: Tripwire, governed: Intervention | undefined): Intervention | null {
+  const a = tw.action;
+  if (a === null) return governed ?? null;
+  return governed !== undefined && rank(governed) > rank(a) ? governed : a;
+}
+
+/** The intervention the triggered tripwires raise `byRisk` to, why, and the tripwires whose action is unknown. */
+function tripwiresRequire(
+  byRisk: Intervention,
+  tripwires: readonly Tripwire[],
+  governed: (name: string) => Intervention | undefined,
+): { computed: Intervention; tripwhy: string; unknown: string[] } {
+  let computed = byRisk;
+  let tripwhy = '';
+  const unknown: string[] = [];
+  for (const tw of tripwires) {
+    const a = requiredBy(tw, governed(tw.name));
+    if (a === null) unknown.push(tw.name);
+    else if (rank(a) > rank(computed)) {
+      computed = a;
+      tripwhy += `; tripwire ${tw.name} requires ${a}`;
+    }
+  }
+  return { computed, tripwhy, unknown };
+}
+
+/**
+ * A tripwire whose action neither the EVAL nor the policy gives: whether the recorded
+ * intervention relaxed it cannot be decided (only halt, the top of the ladder, is never
+ * below it). Fail-closed: unavailable, naming the tripwires.
+ */
+function unknownTripwires(s: EvalScope, names: readonly string[], pointer: string): void {
+  s.sink.push(
+    unavailable(
+      'RPR-ACGP-018',
+      `${s.which}: tripwire(s) ${names.join(', ')} triggered, but neither the EVAL nor the policy (--policy) says what each requires: whether the intervention was relaxed cannot be decided`,
+      { pointer },
+    ),
+  );
+}
+
+/**
  * The intervention the risk thresholds (and known tripwire actions) give; a lower recorded
  * one is a fail. Returns the thresholds it checked against (null when risk is unknown).
  */
@@ -234,25 +280,25 @@ export function checkIntervention(
   }
   const { thresholds: t, source } = policy.risk(blueprintId, tier);
   const byRisk = interventionForRisk(risk, t);
-  let computed = byRisk;
-  let tripwhy = '';
-  for (const tw of tripwires) {
-    const a = tw.action ?? policy.tripwire(blueprintId, tw.name) ?? null;
-    if (a !== null && rank(a) > rank(computed)) {
-      computed = a;
-      tripwhy += `; tripwire ${tw.name} requires ${a}`;
-    }
-  }
+  const { computed, tripwhy, unknown } = tripwiresRequire(byRisk, tripwires, (name) =>
+    policy.tripwire(blueprintId, name),
+  );
   const pass = rank(recorded) >= rank(computed);
-  s.sink.row(pass ? 'pass' : 'fail', () => ({
+  // Only halt, the top of the ladder, is never below what an unknown tripwire requires.
+  const undecided = pass && unknown.length > 0 && recorded !== 'halt';
+  if (undecided) unknownTripwires(s, unknown, pointer);
+  const status = undecided ? 'unavailable' : pass ? 'pass' : 'fail';
+  s.sink.row(status, () => ({
     output: pointer,
     mode: 'EXACT',
     original: recorded,
     replayed: computed,
-    status: pass ? 'pass' : 'fail',
-    ...(pass && recorded !== computed
-      ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' }
-      : {}),
+    status,
+    ...(undecided
+      ? { reason: `what tripwire(s) ${unknown.join(', ')} require is unknown` }
+      : pass && recorded !== computed
+        ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' }
+        : {}),
   }));
   if (!pass) {
     const why = `risk ${risk.toFixed(4)} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${byRisk}${tripwhy}`;

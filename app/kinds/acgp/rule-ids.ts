@@ -21,6 +21,7 @@ export const ACGP_RULES = {
   'RPR-ACGP-014': 'replay',
   'RPR-ACGP-016': 'no dimension has status "evaluated"',
   'RPR-ACGP-017': 'a number has more significant digits than a double keeps',
+  'RPR-ACGP-018': "a triggered tripwire's action is given by neither the EVAL nor the policy",
   'RPR-ACGP-020': 'replay',
   'RPR-ACGP-021': 'replay',
   'RPR-ACGP-022': 'replay',
