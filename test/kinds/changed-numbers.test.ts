@@ -116,7 +116,7 @@ const CASES: Case[] = [
     '/ctq_dimensions/reasoning_quality/score',
     'RPR-ACGP-017',
     {},
-    'warning',
+    'fail',
   ),
   fileCase(
     'ACGP trace (JSON Lines)',
@@ -124,7 +124,7 @@ const CASES: Case[] = [
     '/1/ctq_dimensions/reasoning_quality/score',
     'RPR-ACGP-017',
     {},
-    'warning',
+    'fail',
     lineEdit(2, '/ctq_dimensions/reasoning_quality/score'),
   ),
   fileCase('TG policy bundle', 'tg/bundle.json', '/driftRate/window', 'RPR-TG-001'),

@@ -79,16 +79,18 @@ export class AcgpChecker {
   }
 
   /**
-   * Numbers the strict parse changed (more digits than a double keeps, or an underflow to
-   * 0): a warning, not a fail, because a trace is checked, never hashed or signed, and the
-   * checks read the double's value, which the report shows.
+   * Numbers the strict parse changed (an integer beyond 2^53 that is not its text, or a
+   * non-zero number that underflows to 0): a fail, as spec/common.md requires of input that
+   * is not I-JSON. The checks would read the double, which is not what the trace says:
+   * `pre + delta = post` held for 9007199254740993 + 0 = 9007199254740992, a delta of 1e-400
+   * read as the 0 an ok EVAL accumulates.
    */
   precision(i: number, ws: readonly JcsWarning[]): void {
     const rule = {
       rule: 'RPR-ACGP-017',
       subject: this.sink.where(i),
-      severity: 'warning',
-      note: "the value checked is the double's shortest decimal form",
+      severity: 'fail',
+      note: "the value checked would be the double's, not the text's",
     } as const;
     for (const f of changedNumbers(ws, rule, this.options.single ? '' : `/${i}`)) this.sink.push(f);
   }

@@ -20,7 +20,7 @@ export const ACGP_RULES = {
   'RPR-ACGP-013': 'the provider is private',
   'RPR-ACGP-014': 'replay',
   'RPR-ACGP-016': 'no dimension has status "evaluated"',
-  'RPR-ACGP-017': 'a number has more significant digits than a double keeps',
+  'RPR-ACGP-017': 'a number whose double is not its text (an integer beyond 2^53, an underflow to 0)',
   'RPR-ACGP-018': "a triggered tripwire's action is given by neither the EVAL nor the policy",
   'RPR-ACGP-020': 'replay',
   'RPR-ACGP-021': 'replay',
