@@ -173,6 +173,19 @@ describe('bad input gives a finding, never a crash', () => {
       'line:',
     ],
     ['duplicate front-matter key', (t) => t.replace('seed: 42\n', 'seed: 42\nseed: 43\n'), 'RPR-DUMP-003'],
+    // YAML drops a comment: text the model, the report and the signature never see.
+    [
+      'a comment line in the front matter',
+      (t) => t.replace('seed: 42\n', 'seed: 42\n# APPROVED BY AUDITOR\n'),
+      'RPR-DUMP-005',
+      'line:',
+    ],
+    [
+      'a trailing comment in the front matter',
+      (t) => t.replace('seed: 42\n', 'seed: 42 # x\n'),
+      'RPR-DUMP-005',
+      'line:',
+    ],
     // Refused before YAML reads it (YAML held about 37 bytes per byte: a 40 MB line took 1.8 GB).
     [
       'a front-matter line of more than 16 Ki characters',

@@ -368,8 +368,28 @@ export async function loadRomParser(): Promise<void> {
   yaml ??= await import('yaml');
 }
 
+/** A double-quoted JSON string, the one place a front-matter line may hold a `#` that is no comment. */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * Refuses a YAML comment in the front matter: YAML drops it, so it is text the model, the
+ * report and the signature never see ("# APPROVED BY AUDITOR" would ride along in a dump
+ * that verifies). The format is closed: every line is a key and its JSON scalar.
+ */
+function refuseComments(src: string): void {
+  src.split('\n').forEach((line, i) => {
+    if (line.replace(QUOTED, '').includes('#'))
+      throw atLine(
+        'RPR-DUMP-005',
+        'a YAML comment in the front matter: the ROM dump format is closed, and a comment is text nothing signs',
+        i + 2, // a 1-based line after the opening "---"
+      );
+  });
+}
+
 function readFrontMatter(src: string, model: DumpModel, findings: Finding[]): void {
   if (!yaml) throw new Error('the ROM front-matter parser was not loaded (call loadRomParser first)');
+  refuseComments(src);
   const { parseDocument, isMap, isScalar } = yaml;
   const doc = parseDocument(src, {
     schema: 'core',
