@@ -24,6 +24,11 @@ export const KIND_OF_DECISION = {
   escalate: 'quarantine-escalate',
 } as const;
 
+/** The quarantine decision an entry of `kind` records, or undefined for any other kind. */
+export function decisionOfKind(kind: string): Decision | undefined {
+  return (Object.keys(KIND_OF_DECISION) as Decision[]).find((d) => KIND_OF_DECISION[d] === kind);
+}
+
 /** Which state each decision leads to, and from which states it is allowed. */
 export const TRANSITIONS: Record<Decision, { from: readonly CaseStatus[]; to: CaseStatus; roles: readonly Role[] }> = {
   release: { from: ['open', 'escalated'], to: 'released', roles: ['quarantine-officer'] },
@@ -114,7 +119,7 @@ export function caseStates(entries: readonly HashedEntry[], trustStore: TrustSto
       cases.push(c);
       continue;
     }
-    const decision = (Object.keys(KIND_OF_DECISION) as Decision[]).find((d) => KIND_OF_DECISION[d] === e.kind);
+    const decision = decisionOfKind(e.kind);
     if (!decision) continue;
     const problem = transitionProblem(e, decision, byHash, trustStore, 'recorded');
     if (problem) {

@@ -108,19 +108,14 @@ export class DebtReplay {
     const provider = this.provider(this.policy.debt(f.blueprintId).params);
     let r: Step | null = null;
     if (this.state !== null) r = step(provider, this.state, f.tsNs, intervention, flagged, this.safe);
-    const afterPrivate = this.privatePost;
+    // After a private provider's post, a pre that is not it decayed is re-anchored, unavailable.
+    const unreconciled = r !== null && this.privatePost && !eq4(pre, r.pre);
     this.privatePost = false;
-    if (r !== null && afterPrivate && !eq4(pre, r.pre)) {
-      this.unreconciled(s, pre, r.pre);
-      r = accumulateFrom(provider, provider.initial(dec(pre), f.tsNs), intervention, flagged, null);
-      return this.compared(s, f, r, true, intervention, flagged);
-    }
-    const anchored = r === null;
-    if (!r) {
-      this.anchor(s, f, pre);
-      r = accumulateFrom(provider, provider.initial(dec(pre), f.tsNs), intervention, flagged, null);
-    }
-    return this.compared(s, f, r, anchored, intervention, flagged);
+    if (unreconciled) this.unreconciled(s, pre, r!.pre);
+    else if (!r) this.anchor(s, f, pre);
+    const anchored = unreconciled || r === null;
+    if (anchored) r = accumulateFrom(provider, provider.initial(dec(pre), f.tsNs), intervention, flagged, null);
+    return this.compared(s, f, r!, anchored, intervention, flagged);
   }
 
   /** Compares a step's values with the recorded ones and moves the state on. */

@@ -145,26 +145,20 @@ function checkTripwires(s: EvalScope, v: unknown): Tripwire[] {
   }
   v.forEach((t, k) => {
     if (typeof t === 'string' && t !== '') out.push({ name: t, action: null });
-    else if (
-      isObj(t) &&
-      typeof (t['id'] ?? t['name']) === 'string' &&
-      t['action'] !== undefined &&
-      !isIntervention(t['action'])
-    )
+    else if (isObj(t) && typeof (t['id'] ?? t['name']) === 'string') {
+      const action = t['action'];
+      if (action === undefined || isIntervention(action))
+        out.push({ name: String(t['id'] ?? t['name']), action: action ?? null });
       // An action that is no intervention leaves what the tripwire requires unknown: never read as none.
-      s.sink.push(
-        fail(
-          'RPR-ACGP-002',
-          `${s.which}: a triggered tripwire's action must be an intervention (ok, nudge, escalate, block, halt)`,
-          {
-            pointer: s.at(`/tripwires_triggered/${k}/action`),
-            actual: jsonOf(t['action']),
-          },
-        ),
-      );
-    else if (isObj(t) && typeof (t['id'] ?? t['name']) === 'string')
-      out.push({ name: String(t['id'] ?? t['name']), action: isIntervention(t['action']) ? t['action'] : null });
-    else
+      else
+        s.sink.push(
+          fail(
+            'RPR-ACGP-002',
+            `${s.which}: a triggered tripwire's action must be an intervention (ok, nudge, escalate, block, halt)`,
+            { pointer: s.at(`/tripwires_triggered/${k}/action`), actual: jsonOf(action) },
+          ),
+        );
+    } else
       s.sink.push(
         fail('RPR-ACGP-002', `${s.which}: a triggered tripwire is a name or an object with an id`, {
           pointer: s.at(`/tripwires_triggered/${k}`),

@@ -14,7 +14,7 @@ import { leafHash, verifyInclusion } from '../../journal/merkle.js';
 import { verifyJournal, type JournalVerification } from '../../journal/verify.js';
 import { appendEntry } from '../../journal/writer.js';
 import type { AnchoredEntry, JournalPort } from './journal-port.js';
-import { KIND_OF_DECISION, TRANSITIONS } from '../../journal/cases.js';
+import { decisionOfKind, TRANSITIONS } from '../../journal/cases.js';
 import { judgementSignerProblem } from '../../journal/judgement-rules.js';
 import { signerProblem } from '../../journal/signers.js';
 
@@ -28,9 +28,7 @@ import { signerProblem } from '../../journal/signers.js';
 function anchorProblem(entry: { kind: string; author: string }, trust: TrustStore): string | null {
   if (entry.kind === 'review-rationale') return judgementSignerProblem(entry.author, trust, 'recorded');
   if (entry.kind === 'replay-drift') return null;
-  const decision = (Object.keys(KIND_OF_DECISION) as (keyof typeof KIND_OF_DECISION)[]).find(
-    (d) => KIND_OF_DECISION[d] === entry.kind,
-  );
+  const decision = decisionOfKind(entry.kind);
   if (decision === undefined)
     return `a ${entry.kind} entry records no reviewer decision, quarantine rationale or drift event`;
   return signerProblem(entry.author, trust, {
