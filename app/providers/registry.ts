@@ -200,8 +200,12 @@ export interface LockedEnvironment {
 export function checkEnvironment(
   reg: ProviderRegistry,
   env: LockedEnvironment,
+  substituted: { model?: boolean; shape?: boolean } = {},
 ): { provider: Provider | null; findings: Finding[] } {
   const findings: Finding[] = [];
+  // A what-if substitute is the trainer's choice, not what the dump locked: say which.
+  const modelWord = substituted.model ? 'the what-if model' : 'the locked model';
+  const shapeWord = substituted.shape ? 'the what-if compute shape' : 'the locked compute shape';
   const entry = reg.entry(env.providerId);
   if (!entry) {
     findings.push(
@@ -216,7 +220,7 @@ export function checkEnvironment(
   const model = entry.models.find((m) => m.modelId === env.modelId);
   if (!model) {
     findings.push(
-      unavailable('RDS-LOCK-003', `provider ${env.providerId} does not offer the locked model ${env.modelId}`, {
+      unavailable('RDS-LOCK-003', `provider ${env.providerId} does not offer ${modelWord} ${env.modelId}`, {
         pointer: '/lockedProviderInfo/modelId',
         expected: env.modelId,
         actual: entry.models.map((m) => m.modelId),
@@ -251,7 +255,7 @@ export function checkEnvironment(
   const wantShape = shapeKey(env.computeShape);
   if (!entry.computeShapes.some((s) => shapeKey(s) === wantShape)) {
     findings.push(
-      unavailable('RDS-F004', `provider ${env.providerId} does not offer the locked compute shape ${wantShape}`, {
+      unavailable('RDS-F004', `provider ${env.providerId} does not offer ${shapeWord} ${wantShape}`, {
         pointer: '/computeShape',
         expected: wantShape,
         actual: entry.computeShapes.map(shapeKey),

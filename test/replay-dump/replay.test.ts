@@ -100,6 +100,16 @@ describe('environment emulation (fail-closed)', () => {
     expect(r.verdict).toBe('unavailable');
     expect(r.details?.['whatIf']).toMatchObject({ demonstration: true });
     expect(r.findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['RPR-DUMP-011', 'RDS-F004']));
+    expect(r.findings.find((f) => f.rule === 'RDS-F004')?.message).toContain('the what-if compute shape');
+  });
+
+  it('a what-if model the registry lacks is named as the what-if model, not as the locked one', async () => {
+    const r = await replayOf(() => undefined, undefined, ['model=ref-9']);
+    expect(r.verdict).toBe('unavailable');
+    const lock = r.findings.find((f) => f.rule === 'RDS-LOCK-003');
+    expect(lock?.message).toContain('the what-if model ref-9');
+    expect(lock?.message).not.toContain('locked');
+    expect(lock?.expected).toBe('ref-9');
   });
 
   it('a defective registry file or what-if is a usage error (exit 3), not a finding', async () => {

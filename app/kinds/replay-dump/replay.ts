@@ -149,6 +149,7 @@ async function emulateEnvironment(
             env.capacitySnapshot,
         }
       : env,
+    { model: whatIf?.model !== undefined, shape: whatIf?.shape !== undefined },
   );
   details['environment'] = {
     computeShape: shapeKey(env.computeShape),
