@@ -136,6 +136,26 @@ describe('bad input never crashes', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('a pinned topP outside 0..1 is a structure finding at its pointer; 0 and 1 are fine', async () => {
+    const { checkManifest } = await import('../../app/kinds/tg/manifest.js');
+    const { buildScenario } = await import('../../app/kinds/tg/examples.js');
+    const m: any = await buildScenario({ claimRef: 'claim:top-p' });
+    const i = m.executions.findIndex((e: any) => e.pins?.inferenceParams);
+    expect(i).toBeGreaterThanOrEqual(0);
+    const at = `/executions/${i}/pins/inferenceParams/topP`;
+    const findingsWith = (topP: number) => {
+      const edited = structuredClone(m);
+      edited.executions[i].pins.inferenceParams.topP = topP;
+      return checkManifest(edited).findings.filter((f) => f.pointer === at);
+    };
+    expect(findingsWith(1.5)).toEqual([
+      expect.objectContaining({ severity: 'fail', expected: 'a number from 0 to 1' }),
+    ]);
+    expect(findingsWith(-0.1)).toHaveLength(1);
+    expect(findingsWith(0)).toEqual([]);
+    expect(findingsWith(1)).toEqual([]);
+  });
+
   it('a hostile JsonLogic ruleset (method/log operators) is refused as a finding, not executed', async () => {
     const m = load('exact-intact');
     const key = Object.keys(m['artifacts']).find((k) => m['artifacts'][k].json?.type === 'tg.ruleset/v1')!;

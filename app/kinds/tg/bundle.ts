@@ -10,7 +10,7 @@ import { hashValue } from '../../core/hash.js';
 import { BUNDLE_TYPE, DIMENSIONS, THRESHOLD_EXITS, type Dimension } from './constants.js';
 import { exact, ExactDecimal } from './decimal.js';
 import { closedMembers, isFiniteNumber, isNonEmptyString, isObj, ownRecord, ptr, wrongType } from './structure.js';
-import { isLogic } from './engines/rule-evaluator.js';
+import { isLogic, unknownOperator } from './engines/rule-evaluator.js';
 
 export interface Modifier {
   id: string;
@@ -86,6 +86,14 @@ function checkModifiers(v: Record<string, unknown>, base: string, findings: Find
           findings.push(
             wrongType(ptr(p, 'when'), 'a JsonLogic expression (an object with one operator) or a boolean', m['when']),
           );
+        else if ('when' in m) {
+          // Replay would refuse it when the modifier runs; verify says so without running it.
+          const unknown = unknownOperator(m['when'], ptr(p, 'when'));
+          if (unknown)
+            findings.push(
+              wrongType(unknown.pointer, 'an operation JsonLogic knows (log and method are removed)', unknown.op),
+            );
+        }
         if (!isFiniteNumber(m['factor']) || m['factor'] < 0)
           findings.push(wrongType(ptr(p, 'factor'), 'a non-negative number', m['factor']));
       });

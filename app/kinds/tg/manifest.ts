@@ -305,9 +305,11 @@ function checkPinTypes(pins: Obj, p: string, out: Finding[]): void {
     if (!isObj(ip)) out.push(wrongType(ptr(p, 'inferenceParams'), 'an object {temperature, topP, seed}', ip));
     else {
       closedMembers(ip, ptr(p, 'inferenceParams'), [], [...PARAM_MEMBERS, 'maxTokens'], out);
-      for (const m of ['temperature', 'topP'])
-        if (Object.hasOwn(ip, m) && !(isFiniteNumber(ip[m]) && ip[m] >= 0))
-          out.push(wrongType(ptr(p, 'inferenceParams', m), 'a non-negative number', ip[m]));
+      if (Object.hasOwn(ip, 'temperature') && !(isFiniteNumber(ip['temperature']) && ip['temperature'] >= 0))
+        out.push(wrongType(ptr(p, 'inferenceParams', 'temperature'), 'a non-negative number', ip['temperature']));
+      // Nucleus sampling keeps a share of the probability mass: a topP above 1 names no distribution.
+      if (Object.hasOwn(ip, 'topP') && !(isFiniteNumber(ip['topP']) && ip['topP'] >= 0 && ip['topP'] <= 1))
+        out.push(wrongType(ptr(p, 'inferenceParams', 'topP'), 'a number from 0 to 1', ip['topP']));
       for (const m of ['seed', 'maxTokens'])
         if (Object.hasOwn(ip, m) && !(Number.isSafeInteger(ip[m]) && (ip[m] as number) >= 0))
           out.push(wrongType(ptr(p, 'inferenceParams', m), 'a non-negative integer', ip[m]));

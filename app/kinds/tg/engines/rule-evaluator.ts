@@ -7,7 +7,7 @@
  */
 import jsonLogic from 'json-logic-js';
 import { canonicalizeValue } from '../../../core/jcs.js';
-import { isObj, type Obj } from '../structure.js';
+import { isObj, ptr, type Obj } from '../structure.js';
 import { evaluate, NotJsonData, RuleBudgetExceeded, type RuleBudget, type RuleLimitName } from './metered-logic.js';
 
 jsonLogic.rm_operation('log');
@@ -16,6 +16,40 @@ jsonLogic.rm_operation('method');
 /** A JsonLogic expression: an object with exactly one operator, or a literal boolean. */
 export function isLogic(v: unknown): boolean {
   return typeof v === 'boolean' || (isObj(v) && Object.keys(v).length === 1);
+}
+
+/**
+ * The operators json-logic-js 2.x evaluates once `log` and `method` are removed: the ones
+ * its `apply` handles itself (control flow and iteration) and its table of operations. The
+ * library has no way to list them, so they are written here, and a test holds this list to
+ * the library's source so that an upgrade that adds or drops one is seen.
+ */
+export const LOGIC_OPERATORS: ReadonlySet<string> = new Set([
+  ...['if', '?:', 'and', 'or', 'filter', 'map', 'reduce', 'all', 'none', 'some'],
+  ...['==', '===', '!=', '!==', '>', '>=', '<', '<=', '!!', '!', '%', 'in', 'cat', 'substr'],
+  ...['+', '*', '-', '/', 'min', 'max', 'merge', 'var', 'missing', 'missing_some'],
+]);
+
+/**
+ * The first operator of an expression that JsonLogic would refuse when it runs, with its
+ * pointer below `at`; null when every operator is known. Walks as `apply` does: arrays item by
+ * item, an object of one member as an operation, anything else as a literal. Iterative, so a
+ * deeply nested expression cannot exhaust the stack.
+ */
+export function unknownOperator(logic: unknown, at = ''): { op: string; pointer: string } | null {
+  const todo: [unknown, string][] = [[logic, at]];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [v, p] = next;
+    // Items pushed last first, so the first unknown operator in the text is the one named.
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) todo.push([v[i], ptr(p, i)]);
+    else if (isObj(v) && Object.keys(v).length === 1) {
+      const op = Object.keys(v)[0]!;
+      const here = ptr(p, op);
+      if (!LOGIC_OPERATORS.has(op)) return { op, pointer: here };
+      todo.push([v[op], here]);
+    }
+  }
+  return null;
 }
 
 /** A failure names the budget limit when the rule ran out of it (RPR-TG-038), not when JsonLogic refused it. */
