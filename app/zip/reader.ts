@@ -23,6 +23,9 @@ export const SIG_EOCD = 0x06054b50;
 export const SIG_DESCRIPTOR = 0x08074b50;
 export const SIG_ZIP64_EOCD = 0x06064b50;
 export const SIG_ZIP64_LOCATOR = 0x07064b50;
+/** Why a ZIP64 archive is refused, said the same wherever its records are met. */
+const ZIP64_REFUSED =
+  'ZIP64 archives are refused (Reprise reads archives of at most 65,534 entries and under 2 GiB, which never need it)';
 
 export const METHOD_STORED = 0;
 export const METHOD_DEFLATE = 8;
@@ -214,15 +217,24 @@ function readEndRecord(src: ZipSource, limits: ZipLimits, findings: Finding[]): 
         actual: entriesOnDisk,
       }),
     );
-  if (entriesTotal === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+  // An archive of 65,535 entries or more needs ZIP64, and that is refused even under a raised
+  // maxEntries; its size never needs it (the engine reads no artifact over 2 GiB).
+  if (entriesTotal === 0xffff)
     findings.push(
-      fail('RPR-ZIP-006', 'the end record holds a ZIP64 sentinel value that an archive of this size does not need'),
+      fail('RPR-ZIP-006', `the end record's entry count is the ZIP64 sentinel: ${ZIP64_REFUSED}`, {
+        expected: 'at most 65,534 entries',
+        actual: entriesTotal,
+      }),
     );
-  }
+  else if (cdSize === 0xffffffff || cdOffset === 0xffffffff)
+    findings.push(
+      fail(
+        'RPR-ZIP-006',
+        'the end record holds a ZIP64 sentinel size or offset that an archive under 2 GiB does not need',
+      ),
+    );
   if (eocd >= 20 && b.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR)
-    findings.push(
-      fail('RPR-ZIP-006', 'the archive holds a ZIP64 end-of-central-directory locator that its size does not need'),
-    );
+    findings.push(fail('RPR-ZIP-006', `the archive holds a ZIP64 end-of-central-directory locator: ${ZIP64_REFUSED}`));
   if (findings.length) return null;
   if (entriesTotal === 0) {
     findings.push(fail('RPR-ZIP-025', 'the archive holds no entries'));

@@ -17,6 +17,16 @@ async function rulesOf(buf: Buffer, limits?: Record<string, number>): Promise<st
 }
 
 describe('the strict ZIP reader refuses every attack archive with its rule', () => {
+  it('an entry count of 65,535 (the ZIP64 sentinel) is refused as ZIP64, even under a raised maxEntries, and not called unneeded', () => {
+    const s = readStructure(
+      gen({ ...two(), eocd: { onDisk: 0xffff, total: 0xffff } }),
+      resolveLimits({ maxEntries: 100_000 }),
+    );
+    const zip64 = s.findings.find((f) => f.rule === 'RPR-ZIP-006');
+    expect(zip64?.message).toMatch(/ZIP64 archives are refused .*at most 65,534 entries/);
+    expect(zip64?.message).not.toMatch(/does not need/);
+  });
+
   it('an entry with a data descriptor whose data holds a ZIP record signature (a streaming reader ends it there)', async () => {
     for (const sig of [0x08074b50, 0x04034b50, 0x02014b50]) {
       const data = Buffer.alloc(40, 0x61);
