@@ -66,11 +66,16 @@ export function printer(streams: Streams): CliIO {
 
 /** The process's own streams: the only place in app/ that names process.stdout and process.stderr. */
 export function processStreams(): Streams {
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  // A reader that stops early (`| head`) closes the pipe (EPIPE). The run goes on without printing:
+  // its exit code is still its verdict's, and what it writes to files (`--case FILE`, a
+  // journal) is still written. Exiting here would say 0 over a failing run and lose them.
+  let closed = false;
+  // Any other error of stdout leaves it as unwritable: the same holds.
+  process.stdout.on('error', () => {
+    closed = true;
   });
   return {
-    out: (s) => void process.stdout.write(s),
+    out: (s) => void (closed || process.stdout.write(s)),
     err: (s) => void process.stderr.write(s),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
