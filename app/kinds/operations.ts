@@ -143,7 +143,16 @@ export interface CaseIdentity {
    * the same prompt do not all link to each other.
    */
   copy?: true;
+  /** The values it meets references in: content (hashes, run keys) unless set (CaseSpace). */
+  space?: CaseSpace;
 }
+
+/**
+ * A claim reference is free text: a manifest's `claimRef` may read `sha256:…`, and must still
+ * meet only a journal's claim references, never an anchor or a subject by the same text. So
+ * claim values are matched among themselves, apart from content values.
+ */
+export type CaseSpace = 'claim';
 
 export interface CaseReference {
   /** The field that names another artifact (RFC 6901 pointer, `line:<n>`, `entry:<path>`). */
@@ -153,6 +162,8 @@ export interface CaseReference {
   value: string;
   /** Whether a case without the artifact it names is missing evidence (a finding), not merely one that names more. */
   expected: boolean;
+  /** The identities it may name: content ones unless set (CaseSpace). */
+  space?: CaseSpace;
   /**
    * The option of its kind that takes the named artifact's path (an exported report's
    * `artifact`): when the case holds that artifact, the case runs this one again with the

@@ -15,6 +15,7 @@ import {
 import { verdictOf, type Finding } from '../../../shared/report.js';
 import { boundFindings, findingsOn, MAX_FINDINGS_PER_RULE } from '../../core/findings.js';
 import { CASE_RULES } from './rule-ids.js';
+import type { CaseSpace } from '../../kinds/operations.js';
 
 const { fail, warning } = findingsOn(CASE_RULES);
 import type { CasePart, CaseUnreadable, Unplaced } from './part.js';
@@ -34,19 +35,26 @@ interface Holders {
   artifacts: Set<string>;
 }
 
+/** Holders by value, one map per space (CaseSpace; `content` for hashes and run keys). */
+type IdentityIndex = Map<CaseSpace | 'content', Map<string, Holders>>;
+
 /** Every value an artifact of the case can be named by: its bytes' SHA-256 and the identities it declares. */
-function identityIndex(parts: readonly CasePart[]): Map<string, Holders> {
-  const index = new Map<string, Holders>();
-  const add = (value: string, t: Target, copy: boolean): void => {
-    let h = index.get(value);
-    if (!h) index.set(value, (h = { all: [], sources: [], artifacts: new Set() }));
+function identityIndex(parts: readonly CasePart[]): IdentityIndex {
+  const index: IdentityIndex = new Map();
+  const add = (space: CaseSpace | 'content', value: string, t: Target, copy: boolean): void => {
+    let values = index.get(space);
+    if (!values) index.set(space, (values = new Map()));
+    let h = values.get(value);
+    if (!h) values.set(value, (h = { all: [], sources: [], artifacts: new Set() }));
     h.all.push(t);
     if (!copy) h.sources.push(t);
     h.artifacts.add(t.artifact);
   };
   for (const p of parts) {
-    if (p.artifact.sha256 !== null) add(p.artifact.sha256, { artifact: p.artifact.path, pointer: null }, false);
-    for (const id of p.identities) add(id.value, { artifact: p.artifact.path, pointer: id.pointer }, id.copy === true);
+    const artifact = p.artifact.path;
+    if (p.artifact.sha256 !== null) add('content', p.artifact.sha256, { artifact, pointer: null }, false);
+    for (const id of p.identities)
+      add(id.space ?? 'content', id.value, { artifact, pointer: id.pointer }, id.copy === true);
   }
   return index;
 }
@@ -71,7 +79,7 @@ export function joinLinks(parts: readonly CasePart[]): { links: CaseLink[]; find
   for (const p of parts) {
     const from = p.artifact.path;
     for (const r of p.references) {
-      const targets = targetsOf(index.get(r.value), from);
+      const targets = targetsOf(index.get(r.space ?? 'content')?.get(r.value), from);
       if (targets === null) continue;
       // Literals of one shape, not spreads of a shared base: a case of thousands of links
       // builds them at the end of its run, where every allocation is on the critical path.
@@ -163,8 +171,10 @@ export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
   // Sorted parts: the first artifact (by path) is the one named when two hold the same bytes.
   for (const p of parts)
     if (p.artifact.sha256 !== null && !holder.has(p.artifact.sha256)) holder.set(p.artifact.sha256, p.artifact.path);
+  // A judgement's subject is content (bytes, a part), never a claim by the same text.
   for (const p of parts)
-    for (const id of p.identities) if (!holder.has(id.value)) holder.set(id.value, p.artifact.path);
+    for (const id of p.identities)
+      if (id.space === undefined && !holder.has(id.value)) holder.set(id.value, p.artifact.path);
   const out: CaseJudgement[] = [];
   for (const p of parts)
     for (const j of p.judgements) {

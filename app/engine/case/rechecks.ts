@@ -66,7 +66,9 @@ function holders(
     const f = byRel.get(p.artifact.path);
     if (!f) continue;
     if (p.artifact.sha256 !== null && !bytes.has(p.artifact.sha256)) bytes.set(p.artifact.sha256, f);
-    for (const id of p.identities) if (id.copy !== true && !declared.has(id.value)) declared.set(id.value, f);
+    // An option takes the holder of content (a journal's entry), never of a claim by the same text.
+    for (const id of p.identities)
+      if (id.copy !== true && id.space === undefined && !declared.has(id.value)) declared.set(id.value, f);
   }
   return { bytes, declared };
 }

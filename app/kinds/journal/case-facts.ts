@@ -156,7 +156,7 @@ function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts): voi
   if (artifact) facts.references.push({ pointer, relation: 'subject', value: artifact, expected: false });
   const claim = str(subject['claimRef']);
   if (claim && !NOT_A_CLAIM.has(kind))
-    facts.references.push({ pointer, relation: 'claim', value: claim, expected: false });
+    facts.references.push({ pointer, relation: 'claim', value: claim, expected: false, space: 'claim' });
   const at = str(e['recordedAtUtc']);
   const decision = str(e['body']['decision']);
   if (at) {

@@ -27,7 +27,7 @@ export function manifestCaseFacts(subject: CaseSubject, report: Report): CaseFac
   const parsed = subject.sniffed?.json();
   if (parsed?.ok) facts.identities.push({ value: hashCanonicalText(parsed.canonical), pointer: null });
   const claim = str(m['claimRef']);
-  if (claim) facts.identities.push({ value: claim, pointer: '/claimRef' });
+  if (claim) facts.identities.push({ value: claim, pointer: '/claimRef', space: 'claim' });
   const embedded = isObj(m['artifacts']) ? Object.keys(m['artifacts']) : [];
   for (const k of embedded) facts.identities.push({ value: k, pointer: ptr('/artifacts', k), copy: true });
   const policy = isObj(m['policyContext']) ? str(m['policyContext']['bundleHash']) : null;
