@@ -182,8 +182,12 @@ export interface CaseReference {
 }
 
 export interface CaseEventFact {
-  /** As the artifact wrote it (RFC 3339, UTC); the case normalises it. */
-  atUtc: string;
+  /**
+   * As the artifact wrote it, whatever its type: the case normalises an RFC 3339 UTC time and
+   * lists anything else as a time its timeline lacks (RPR-CASE-004), so a kind passes every
+   * time its artifact holds and leaves out only an absent (or null) one.
+   */
+  atUtc: unknown;
   pointer: string;
   label: string;
   /** The chain node of the report it belongs to, or null. */

@@ -5,7 +5,7 @@
  * a count of the rest; and the EVALs an ACGP trace's report left out under its
  * acgp-trajectory limit, counted, with the limit that keeps them.
  */
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -100,5 +100,33 @@ describe('an ACGP trace of more EVALs than its report keeps', () => {
     // At exactly the limit nothing was left out.
     const exact = await driveCase(dir, inlineExecutor, { options: { limits: { 'acgp-trajectory': evals } } });
     expect(exact.findings).toEqual([]);
+  }, 120_000);
+});
+
+describe('a time of another type than text', () => {
+  let dir = '';
+  beforeAll(async () => {
+    const work = mkdtempSync(join(tmpdir(), 'reprise-case-untyped-time-'));
+    await writeExamples(join(work, 'ex'));
+    dir = join(work, 'case');
+    mkdirSync(dir);
+    const read = (p: string) => JSON.parse(readFileSync(join(work, 'ex', p), 'utf8')) as Record<string, unknown>;
+    const dump = read('dumps/intact.dump.json');
+    writeFileSync(join(dir, 'number.dump.json'), JSON.stringify({ ...dump, createdAtUtc: 1714824000 }));
+    writeFileSync(join(dir, 'empty.dump.json'), JSON.stringify({ ...dump, createdAtUtc: '' }));
+    writeFileSync(
+      join(dir, 'm.json'),
+      JSON.stringify({ ...read('tg/exact-intact/manifest.json'), createdAtUtc: 1714824000 }),
+    );
+  }, 120_000);
+
+  it('is a time the timeline lacks (RPR-CASE-004), named with its value, never dropped in silence', async () => {
+    const c = await driveCase(dir, inlineExecutor);
+    const lacks = (path: string) => c.findings.find((f) => f.rule === 'RPR-CASE-004' && f.pointer === `entry:${path}`);
+    expect(lacks('number.dump.json')?.message).toContain('/createdAtUtc "1714824000": not a string');
+    expect(lacks('empty.dump.json')?.message).toContain('/createdAtUtc ""');
+    // The manifest's executions were recorded at its creation time: each is a time it lacks too.
+    expect(lacks('m.json')?.message).toMatch(/the timeline lacks times of m\.json: [2-9] timestamp\(s\)/);
+    expect(c.timeline.filter((e) => e.pointer === '/createdAtUtc')).toEqual([]);
   }, 120_000);
 });

@@ -111,7 +111,7 @@ function unplacedOne(pointer: string, value: unknown): Unplaced['shown'][number]
  * zeros (none when zero), so two times that differ below the millisecond (.NET writes seven
  * digits) keep their order, and one instant has one spelling; null when not RFC 3339 UTC.
  */
-export function normalisedUtc(s: string): string | null {
+export function normalisedUtc(s: unknown): string | null {
   if (!isRfc3339Utc(s)) return null;
   if (s.length === 20) return s; // whole seconds, the most written
   let end = s.length - 1; // at the Z

@@ -33,9 +33,9 @@ export function dumpCaseFacts(m: DumpModel | null): CaseFacts {
   materials.forEach((h, i) => refer(`/materialSnapshotHashSet/${i}`, 'material', h));
   refer('/promptArtifactHash', 'prompt', m['promptArtifactHash']);
   refer('/pipelineDefinitionHash', 'pipeline', m['pipelineDefinitionHash']);
-  const event = (v: unknown, pointer: string, label: string, node: string | null): void => {
-    const atUtc = str(v);
-    if (atUtc) facts.events.push({ atUtc, pointer, label, node });
+  // A time that is there is an event, placeable or not (the case lists one it cannot place).
+  const event = (atUtc: unknown, pointer: string, label: string, node: string | null): void => {
+    if (atUtc !== undefined && atUtc !== null) facts.events.push({ atUtc, pointer, label, node });
   };
   event(m['createdAtUtc'], '/createdAtUtc', 'dump created', null);
   const lock = isObject(m['lockedProviderInfo']) ? m['lockedProviderInfo'] : {};

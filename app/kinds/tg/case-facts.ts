@@ -38,8 +38,10 @@ export function manifestCaseFacts(subject: CaseSubject, report: Report): CaseFac
       value: policy,
       expected: true,
     });
-  const created = str(m['createdAtUtc']);
-  if (created) facts.events.push({ atUtc: created, pointer: '/createdAtUtc', label: 'manifest created', node: null });
+  // Placeable or not, a time that is there is an event (the case lists one it cannot place).
+  const created: unknown = m['createdAtUtc'] ?? null;
+  if (created !== null)
+    facts.events.push({ atUtc: created, pointer: '/createdAtUtc', label: 'manifest created', node: null });
   const nodes = new Set(report.chain.map((n) => n.id));
   const executions = Array.isArray(m['executions']) ? m['executions'] : [];
   executions.forEach((e, i) => executionFacts(e, ptr('/executions', i), new Set(embedded), created, nodes, facts));
@@ -50,7 +52,7 @@ function executionFacts(
   e: unknown,
   at: string,
   embedded: ReadonlySet<string>,
-  created: string | null,
+  created: unknown,
   nodes: ReadonlySet<string>,
   facts: CaseFacts,
 ): void {
@@ -80,7 +82,7 @@ function executionFacts(
     });
   const run = e['replayMode'] === 'BANDED' ? pinnedRun(e['pins']) : null;
   if (run) facts.references.push({ pointer: ptr(at, 'pins'), relation: 'model-run', value: run, expected: false });
-  if (created && id) {
+  if (created !== null && id) {
     const node = nodes.has(`anchor:${id}`) ? `anchor:${id}` : null;
     const what = [str(e['engine']), str(e['replayMode'])].filter((x) => x !== null).join(', ');
     facts.events.push({ atUtc: created, pointer: at, label: `execution ${id} recorded (${what})`, node });
