@@ -7,15 +7,24 @@ import { readdir, stat } from 'node:fs/promises';
 import { normalize, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { cannotOpen } from '../core/files.js';
-import { isJournalDir } from '../journal/layout.js';
+import { isJournalDir, isJournalFile } from '../journal/layout.js';
 
 /**
- * Whether a directory is itself an artifact, kept whole by the walk: the test of the
+ * Whether a directory is itself an artifact, listed as one by the walk: the test of the
  * directory kinds (app/kinds/registry.ts DIRECTORY_KINDS) without importing them. Today
  * that is the evidence journal, whose kind uses the same test (app/journal/layout.ts);
  * test/cli/paths.test.ts checks that this agrees with every directory kind's detectDir.
  */
 export const isDirectoryArtifact: (dir: string) => Promise<boolean> = isJournalDir;
+
+/**
+ * Of an entry in a directory that is itself an artifact, whether that artifact answers for
+ * it: a journal's own files (app/journal/layout.ts JOURNAL_FILES), which its verification
+ * reads. The walk lists every other entry of such a directory, and walks every folder in it,
+ * as it would anywhere else: a directory artifact is one artifact, never a place where other
+ * files pass unseen.
+ */
+export const isDirectoryArtifactFile: (name: string) => boolean = isJournalFile;
 
 async function statOrThrow(path: string) {
   try {
@@ -28,8 +37,9 @@ async function statOrThrow(path: string) {
 /**
  * Expands command-line paths into the artifacts to check, in a deterministic order:
  * each path in the order given; directories walked recursively, entries sorted by name
- * (UTF-16 code units), a directory that a directory kind claims kept whole; a directory that
- * yields no file at all is a usage error.
+ * (UTF-16 code units); a directory that a directory kind claims is one artifact, listed
+ * before the rest of what it holds (every entry but its own files, isDirectoryArtifactFile);
+ * a directory that yields no file at all is a usage error.
  */
 export async function expandPaths(paths: readonly string[]): Promise<string[]> {
   return (await walkPaths(paths)).files;
@@ -83,10 +93,7 @@ async function walkDir(p: string, out: string[], seen: Set<string>, enter: Enter
   const id = `${st.dev}:${st.ino}`;
   if (seen.has(id)) return;
   seen.add(id);
-  if (await isDirectoryArtifact(p)) {
-    out.push(p);
-    return;
-  }
+  const whole = await isDirectoryArtifact(p);
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(p, { withFileTypes: true });
@@ -94,6 +101,9 @@ async function walkDir(p: string, out: string[], seen: Set<string>, enter: Enter
     throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A directory artifact (a journal) is one artifact, and the rest of what it holds is walked
+  // as usual: a file dropped beside a journal's own, or in a folder under it, is checked too.
+  if (whole) out.push(p);
   const prefix = childPrefix(p);
   // Anything that is not a directory is listed, a FIFO, a device, a link to one or to
   // nothing, a loop of links too: the run refuses it with a one-line error (core/files.ts),
@@ -104,7 +114,7 @@ async function walkDir(p: string, out: string[], seen: Set<string>, enter: Enter
     const linked = e.isSymbolicLink() && (await leadsToDirectory(child));
     if (linked && enter && !(await enter(child))) out.push(child);
     else if (e.isDirectory() || linked) await walkSub(child, out, seen, enter);
-    else out.push(child);
+    else if (!(whole && isDirectoryArtifactFile(e.name))) out.push(child);
   }
 }
 

@@ -11,16 +11,8 @@ import { canonicalizeValue } from '../core/jcs.js';
 import { isKeyId, isSignatureString, signBytes, type Signer } from '../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../core/time.js';
 
-export { ENTRIES_FILE } from './layout.js';
-export const CHECKPOINTS_FILE = 'checkpoints.jsonl';
-export const LOCK_FILE = 'journal.lock';
-/**
- * Each checkpoint again as a C2SP signed note (tlog-checkpoint), one per line as a JSON
- * string, so tools that are not Reprise can check the journal's checkpoints (journal-notes.md).
- */
-export const NOTES_FILE = 'notes.jsonl';
-/** Witnesses' cosignatures (C2SP tlog-cosignature/v1) on the journal's checkpoints, one JSON object per line. */
-export const COSIGNATURES_FILE = 'cosignatures.jsonl';
+// The files' names live in layout.ts, with every other file a journal directory holds.
+export { CHECKPOINTS_FILE, COSIGNATURES_FILE, ENTRIES_FILE, LOCK_FILE, NOTES_FILE } from './layout.js';
 
 /**
  * The origin line of a journal's notes, and the key name its signers sign them under:

@@ -28,9 +28,9 @@ import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
 import { ioReason, JournalError } from './errors.js';
 import { frontierBlocks, MerkleView, nodeHash, storedHashCount, storedHashIndex } from './merkle.js';
 
-export const TREE_FILE = 'tree.bin';
-export const INDEX_FILE = 'index.bin';
-export const STATE_FILE = 'state.json';
+import { INDEX_FILE, STATE_FILE, TREE_FILE } from './layout.js';
+
+export { INDEX_FILE, STATE_FILE, TREE_FILE };
 export const STATE_TYPE = 'reprise.journal-state/v1';
 const INDEX_RECORD = 40;
 

@@ -74,7 +74,7 @@ describe('expandPaths (app/engine/paths.ts)', () => {
     }
   });
 
-  it('keeps a journal whole, walks the rest in code-unit order, follows links, and cuts loops', async () => {
+  it('lists a journal as one artifact and what else it holds, walks the rest in code-unit order, follows links, and cuts loops', async () => {
     const root = join(dir, 'walk');
     await mkdir(join(root, 'j'), { recursive: true });
     await writeFile(join(root, 'j', 'entries.jsonl'), '');
@@ -86,7 +86,7 @@ describe('expandPaths (app/engine/paths.ts)', () => {
     await symlink(join(root, 'a.json'), join(root, 'link.json'));
     await symlink(root, join(root, 'sub', 'loop'));
     expect(await expandPaths([root])).toEqual(
-      ['B.json', 'a.json', 'j', 'link.json', 'sub/b.json'].map((p) => join(root, p)),
+      ['B.json', 'a.json', 'j', 'j/inside.json', 'link.json', 'sub/b.json'].map((p) => join(root, p)),
     );
   });
 

@@ -12,7 +12,11 @@ export interface CaseFile {
   rel: string;
 }
 
-/** Every artifact of the folder, in the walk's order (names in code-unit order, a journal kept whole). */
+/**
+ * Every artifact of the folder, in the walk's order (names in code-unit order): a journal is
+ * one artifact (`.` when the folder is one), and every other file in it and every folder
+ * under it are artifacts of the case as anywhere else (engine/paths.ts).
+ */
 export async function caseFiles(dir: string, enter?: EnterFolder): Promise<CaseFile[]> {
   return (await caseWalk(dir, enter)).files;
 }

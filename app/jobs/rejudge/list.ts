@@ -55,7 +55,8 @@ async function readListFile(file: string): Promise<ListItem[]> {
 async function readDirectory(dir: string): Promise<ListItem[]> {
   const prefix = childPrefix(dir);
   const paths = await expandPaths([dir]);
-  if (paths.length === 1 && paths[0] === dir)
+  // Listed first when it is (a journal, with whatever else lies in it): a list names it by its path.
+  if (paths[0] === dir)
     throw new UsageError(`${dir} is itself an artifact (a directory kind): name it in a list file`, 'path');
   return paths.map((p) => ({ name: p.slice(prefix.length).split(sep).join('/'), path: p }));
 }
