@@ -120,7 +120,7 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
         );
       if (k.role !== 'reviewer')
         findings.push(
-          fail('RPR-ATTEST-005', `attestations are signed by a reviewer key; ${keyId} is a ${k.role} key`, {
+          fail('RPR-ATTEST-005', `an attestation must be signed by a reviewer key; ${keyId} is a ${k.role} key`, {
             expected: 'reviewer',
             actual: k.role,
           }),

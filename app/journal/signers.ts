@@ -36,6 +36,6 @@ export function signerProblem(keyId: string, trust: TrustStore, rule?: SignerRul
   if (k.status === 'revoked' || (rule && !rule.recorded && k.status !== 'active'))
     return `${who} is ${k.status}${rule ? `; ${rule.what} needs an active key` : ''}`;
   if (rule && !rule.roles.includes(k.role))
-    return `${rule.what} is signed by a ${rule.roles.join(' or ')} key; ${who} is a ${k.role} key`;
+    return `${rule.what} must be signed by a ${rule.roles.join(' or ')} key; ${who} is a ${k.role} key`;
   return null;
 }

@@ -26,6 +26,19 @@ export interface JournalBundle {
   judgements: JudgementRecord[];
   checkpoint: Checkpoint;
   reportDigest: string;
+  /** The journal's entries on it that are no judgement, left out (none when every entry is one). */
+  omitted: OmittedEntry[];
+}
+
+/** A `review-rationale` entry an export leaves out: it does not count as a judgement (its `problem`). */
+export interface OmittedEntry {
+  seq: number;
+  entryHash: string;
+  author: string;
+  /** Why it is no judgement: its body, or its signer under the trust store (JudgementRecord.problem). */
+  problem: string;
+  /** The one line that names it (for stderr): seq, entry hash, signer and why. */
+  line: string;
 }
 
 /** A report as a bundle holds it (without `run`, which is not deterministic). */

@@ -84,7 +84,7 @@ describe('reviewer notes', () => {
   it('refuses a note by a key that may not judge, and a note that is no real content', async () => {
     const { dir, keys } = await journalWithNote();
     await expect(recordNote(dir, { artifact: A, text: FIRST }, keys.officer, keys.trust, opts)).rejects.toThrow(
-      /note refused: a judgement is signed by a reviewer key/,
+      /note refused: a judgement must be signed by a reviewer key/,
     );
     await expect(recordNote(dir, { artifact: A, text: 'ok ok ok' }, keys.reviewer, keys.trust, opts)).rejects.toThrow(
       /note refused: the rationale has/,

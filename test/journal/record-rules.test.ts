@@ -138,7 +138,7 @@ describe.skipIf(!cliBuilt())('journal record', () => {
         keys.officerPem,
         'review-rationale',
         A,
-        /judgement refused: a judgement is signed by a reviewer key; .* is a quarantine-officer key/,
+        /judgement refused: a judgement must be signed by a reviewer key; .* is a quarantine-officer key/,
       ],
       [revokedPem, 'replay-drift', null, /not recorded: .* is revoked.*RPR-JOURNAL-009/],
       [keys.outsiderPem, 'review-rationale', null, /not recorded: .* is not in the trust store.*RPR-JOURNAL-008/],

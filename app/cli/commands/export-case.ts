@@ -17,6 +17,8 @@ import { caseWalk } from '../../engine/case/walk.js';
 import { runCase } from '../../jobs/case.js';
 import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
+import { formatError } from '../output.js';
+import type { OmittedEntry } from '../../engine/evidence.js';
 import { inside, liesInCase } from './check-case.js';
 import { engineOptions } from './check.js';
 
@@ -53,11 +55,13 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   });
   const b = bundle(caseReport, reports);
   await writeOutputFile(x.out, b.bytes);
+  sayOmitted(io, b.omitted);
   const summary = {
     out: x.out,
     sha256: hashBytes(b.bytes),
     case: { digest: b.reportDigest, verdict: caseReport.verdict, artifacts: caseReport.artifacts.length },
     judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, artifact: j.entry.subject.artifact })),
+    omitted: b.omitted.map(({ line: _line, ...o }) => o),
     checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash },
   };
   if (x.values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');
@@ -66,4 +70,13 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
       `case bundle ${safeText(x.out)} (${summary.sha256})\n  case ${b.reportDigest}: ${caseReport.verdict.toUpperCase()}, ${caseReport.artifacts.length} artifact(s)\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(x.out)} --trust-store FILE\n`,
     );
   return EXIT.pass;
+}
+
+/**
+ * Each journal entry on the exported artifacts that the bundle leaves out as no judgement
+ * (its signer may not sign one, or its body is none), one stderr line each: the journal keeps
+ * it, the bundle does not carry it, and the person exporting is told which and why.
+ */
+export function sayOmitted(io: CliIO, omitted: readonly OmittedEntry[]): void {
+  for (const o of omitted) io.err(formatError(o.line));
 }

@@ -22,7 +22,7 @@ import { readJsonFile } from './journal.js';
 import { UsageError } from '../../core/errors.js';
 import { stat } from 'node:fs/promises';
 import { isJournalDir } from '../../journal/layout.js';
-import { exportCase } from './export-case.js';
+import { exportCase, sayOmitted } from './export-case.js';
 
 const USAGE = INFO.export.usage;
 
@@ -110,12 +110,14 @@ export const exportCommand: Command = {
     // The bundle must be one `verify` reads under the same --limit (maxEntries: its member count).
     const b = await bundleFromJournal(journal, report, trust, attestation, engineOptions(values).limits);
     await writeOutputFile(out, b.bytes);
+    sayOmitted(io, b.omitted);
     const summary = {
       out,
       sha256: hashBytes(b.bytes),
       artifact: report.artifact.sha256,
       reportDigest: b.reportDigest,
       judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, pointer: j.pointer, author: j.author })),
+      omitted: b.omitted.map(({ line: _line, ...o }) => o),
       checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash },
     };
     if (values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');

@@ -204,8 +204,10 @@ interface Checked {
  * names. A verdict of PASS must not read as "these reports are authenticated" when they are not.
  */
 function signedWords({ c, entries, caseBound, bound }: Checked): string {
+  if (c === null)
+    return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind nothing: case.json cannot be read)`;
   const k = bound.filter((b) => b).length;
-  const n = c?.artifacts.length ?? 0;
+  const n = c.artifacts.length;
   if (caseBound)
     return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind case.json by its digest, and through it all ${n} report(s))`;
   return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind ${k} of ${n} report(s) by digest; nothing signs case.json)`;
@@ -244,7 +246,10 @@ function caseResult(st: State, x: Checked): KindResult {
 
 /** Why nothing signed binds what the case says, when no judgement binds any of its reports; undefined when one does. */
 function unboundWords({ c, entries, caseBound, bound }: Checked): string | undefined {
-  const n = c?.artifacts.length ?? 0;
+  // An unreadable case.json (its own finding, 017, says why) names no report to bind: nothing is bound.
+  if (c === null)
+    return `case.json cannot be read as a case report, so none of its ${entries.length} judgement(s) binds anything the case says (RPR-EVB-017)`;
+  const n = c.artifacts.length;
   if (caseBound || n === 0 || bound.some((b) => b)) return undefined;
   return `none of its ${entries.length} judgement(s) names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report, one on the case's digest binds case.json: docs/evidence-bundle.md)`;
 }

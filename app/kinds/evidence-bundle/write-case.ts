@@ -18,10 +18,10 @@ import type { InclusionProof } from '../../journal/proofs.js';
 import type { JournalVerification } from '../../journal/verify.js';
 import { caseBundleHtml } from './case-html.js';
 import { caseSubjects } from './case-subjects.js';
-import { provableJournal, refuseUnnamedItems } from './write.js';
+import { countedJudgements, provableJournal, refuseUnnamedItems } from './write.js';
 import { writeZip } from '../../zip/writer.js';
 import { checkMemberCount, checkReadable } from './limits.js';
-import type { BundledReport, CaseBundler, JournalBundle } from '../operations.js';
+import type { BundledReport, CaseBundler, JournalBundle, OmittedEntry } from '../operations.js';
 import {
   CASE_BUNDLE_TYPE,
   CASE_HTML_MEMBER,
@@ -106,22 +106,25 @@ export function writeCaseBundle(input: CaseBundleInput): Buffer {
 
 /**
  * Every judgement the journal holds on the case's artifacts, on a part of one, or on the case
- * itself by its digest (case-subjects.ts). Refused (JournalError) like a bundle of one
- * artifact: a journal that does not verify or has no checkpoint, and a judgement that names a
- * report the bundle will not hold: another report of an artifact than the case's (other
- * engine options), on a part, the part's own report (its pointer would name an item of
- * neither), or, on the case, any digest but the case's.
+ * itself by its digest (case-subjects.ts), and the entries among them left out as no judgement
+ * (countedJudgements: a body that is none, a signer that may not sign one). Refused
+ * (JournalError) like a bundle of one artifact: a journal that does not verify or has no
+ * checkpoint, and a judgement that names a report the bundle will not hold: another report of
+ * an artifact than the case's (other engine options), on a part, the part's own report (its
+ * pointer would name an item of neither), or, on the case, any digest but the case's.
  */
 function caseJudgements(
   caseReport: CaseReport,
   digest: string,
   v: JournalVerification,
   trust: TrustStore | null,
-): JudgementRecord[] {
+): { judgements: JudgementRecord[]; omitted: OmittedEntry[] } {
   const subjects = caseSubjects(caseReport, digest);
   const judged = new Set<string | undefined>();
   for (const p of v.entries) if (p.entry.kind === 'review-rationale') judged.add(p.entry.subject.artifact);
-  const all = [...subjects.keys()].filter((s) => judged.has(s)).flatMap((s) => judgementsIn(v, s, trust));
+  const { judgements: all, omitted } = countedJudgements(
+    [...subjects.keys()].filter((s) => judged.has(s)).flatMap((s) => judgementsIn(v, s, trust)),
+  );
   const other = all.filter((j) => {
     if (j.reportDigest === null) return false;
     if (j.entry.subject.artifact === digest) return j.reportDigest !== digest;
@@ -135,7 +138,7 @@ function caseJudgements(
       'REFUSED',
     );
   }
-  return all.sort((a, b) => a.seq - b.seq);
+  return { judgements: all.sort((a, b) => a.seq - b.seq), omitted: omitted.sort((a, b) => a.seq - b.seq) };
 }
 
 /**
@@ -162,7 +165,7 @@ function caseBundleOf(
 ): JournalBundle {
   const { checkpoint } = j;
   const digest = hashValue(caseReport);
-  const judgements = caseJudgements(caseReport, digest, j.v, j.trust);
+  const { judgements, omitted } = caseJudgements(caseReport, digest, j.v, j.trust);
   // Each names the case report (a judgement on the case) or its artifact's report by digest.
   const byDigest = new Map<string, Pick<Report, 'findings'>>([[digest, caseReport]]);
   for (const a of caseReport.artifacts) {
@@ -177,5 +180,5 @@ function caseBundleOf(
     checkpoint,
     limits: j.limits,
   });
-  return { bytes, judgements, checkpoint, reportDigest: digest };
+  return { bytes, judgements, checkpoint, reportDigest: digest, omitted };
 }

@@ -18,7 +18,7 @@ import { BUNDLE_TYPE, judgementMember, MEMBER, type BundleManifest } from './for
 import { bundleHtml } from './html.js';
 import { checkMemberCount, checkReadable } from './limits.js';
 
-import type { BundledReport, JournalBundle } from '../operations.js';
+import type { BundledReport, JournalBundle, OmittedEntry } from '../operations.js';
 
 /** The report as a bundle holds it: without `run` (the times of the run that made it). */
 export type { BundledReport, JournalBundle } from '../operations.js';
@@ -102,7 +102,8 @@ export async function provableJournal(
 }
 
 /**
- * The bundle of `report` with every judgement `dir` holds on its artifact. Refused
+ * The bundle of `report` with every judgement `dir` holds on its artifact. An entry on it
+ * that is no judgement (countedJudgements) is left out and named in `omitted`. Refused
  * (JournalError) when the journal does not verify, has no checkpoint, or holds a judgement
  * made on another report of the artifact (its pointer would name an item of a report the
  * bundle does not hold: give that report instead).
@@ -119,7 +120,7 @@ export async function bundleFromJournal(
     throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
   const { v, checkpoint } = await provableJournal(dir, trust);
   const digest = reportDigest(report);
-  const judgements = judgementsIn(v, sha, trust);
+  const { judgements, omitted } = countedJudgements(judgementsIn(v, sha, trust));
   const other = judgements.filter((j) => j.reportDigest !== null && j.reportDigest !== digest);
   if (other.length > 0) {
     const list = other.map((j) => `seq ${j.seq} (${j.reportDigest})`).join(', ');
@@ -136,7 +137,37 @@ export async function bundleFromJournal(
     attestation: attestation ?? null,
     limits,
   });
-  return { bytes, judgements, checkpoint, reportDigest: digest };
+  return { bytes, judgements, checkpoint, reportDigest: digest, omitted };
+}
+
+/**
+ * The entries that count as judgements, and those left out: an entry whose body is not a
+ * judgement, or (with a trust store) whose signer may not sign one (not a reviewer's key, or
+ * one the store revokes: judgementSignerProblem, 'recorded'). The bundle's verifier fails each
+ * of those (RPR-EVB-013, RPR-EVB-008, RPR-EVB-005), and the journal is append-only, so
+ * refusing the export would leave the artifact or case un-exportable for good: the export
+ * leaves them out and names each (docs/evidence-bundle.md, "Export").
+ */
+export function countedJudgements(all: readonly JudgementRecord[]): {
+  judgements: JudgementRecord[];
+  omitted: OmittedEntry[];
+} {
+  const judgements: JudgementRecord[] = [];
+  const omitted: OmittedEntry[] = [];
+  for (const j of all) {
+    if (j.problem === null) {
+      judgements.push(j);
+      continue;
+    }
+    omitted.push({
+      seq: j.seq,
+      entryHash: j.entryHash,
+      author: j.author,
+      problem: j.problem,
+      line: `left out entry seq ${j.seq} (${j.entryHash}), signed by ${j.author}: it is no judgement (${j.problem}), and a bundle carrying it would fail its own verification`,
+    });
+  }
+  return { judgements, omitted };
 }
 
 /**
