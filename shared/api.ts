@@ -6,7 +6,7 @@
 import type { CaseArtifact, CaseReport } from './case.js';
 import type { DiffResult } from './diff.js';
 import type { DiffSideLabel } from './diff-html.js';
-import type { Report } from './report.js';
+import type { Report, Verdict } from './report.js';
 import type { JudgementDecision, RationaleRule } from './rationale.js';
 
 export {
@@ -413,6 +413,16 @@ export interface JudgementList {
   reportDigest: string | null;
   checkpoint: { size: number; root: string } | null;
   judgements: JudgementView[];
+  /**
+   * The verdict of the journal they were read from, under the listing's trust store (without
+   * one, never pass): its judgements are only as good as it, so a reader marks every one of
+   * them unproven unless it is `pass`.
+   */
+  verdict: Verdict;
+  /** Its failing and unavailable findings, as `RULE: message`, the first few of them. */
+  failures: string[];
+  /** How many failing and unavailable findings there are in all. */
+  failureCount: number;
 }
 
 export interface ExportBundleRequest {
@@ -433,6 +443,8 @@ export interface BundleExport {
   reportDigest: string;
   judgements: number;
   checkpoint: { size: number; root: string };
+  /** The journal's entries on the artifact left out as no judgement, one line each (seq, entry hash, signer, why). */
+  omitted: string[];
 }
 
 /** A key file this host may sign with (`reprise serve --key`, a key picked in a dialog, the training key). */

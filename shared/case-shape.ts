@@ -74,8 +74,10 @@ const JUDGEMENT = [
   'atUtc',
   'supersedes',
 ];
+/** Written since judgements carry whether they count; absent in case reports written before (shared/case.ts). */
+const JUDGEMENT_LATER = ['standing', 'problem'];
 function judgement(p: Problems, j: unknown, at: string): void {
-  if (!p.members(j, at, JUDGEMENT, JUDGEMENT)) return;
+  if (!p.members(j, at, JUDGEMENT, [...JUDGEMENT, ...JUDGEMENT_LATER])) return;
   path(p, j['journal'], `${at}/journal`);
   p.count(j['seq'], `${at}/seq`);
   hash(p, j['entryHash'], `${at}/entryHash`);
@@ -83,6 +85,8 @@ function judgement(p: Problems, j: unknown, at: string): void {
   p.string(j['subject'], `${at}/subject`, { nonEmpty: true });
   for (const k of ['decision', 'rationale', 'author', 'atUtc']) p.string(j[k], `${at}/${k}`);
   hash(p, j['supersedes'], `${at}/supersedes`, true);
+  if ('standing' in j) p.oneOf(j['standing'], `${at}/standing`, ['counts', 'does-not-count', 'unchecked']);
+  if ('problem' in j) p.string(j['problem'], `${at}/problem`, { nonEmpty: true, nullable: true });
 }
 
 const REQUIRED = ['schema', 'verdict', 'artifacts', 'links', 'timeline', 'judgements', 'findings'];

@@ -95,6 +95,18 @@ export interface CaseJudgement {
   atUtc: string;
   /** A note's edit: the entry hash of the note it supersedes (the old text stays listed). */
   supersedes: string | null;
+  /**
+   * Whether it counts, by the rules `reprise journal notes` applies (app/journal/notes.ts,
+   * judgement-rules.ts) under the trust store the case ran with: `counts`; `does-not-count`
+   * (`problem` says why: a body that is no judgement, a signer the trust store does not let
+   * sign one, such as a quarantine officer's or a revoked key, an edit of no note it may
+   * edit); `unchecked`, the case ran without a trust store, so who signed it could not be
+   * judged (its body and edit were). Only an edit that counts supersedes anything. Always
+   * written; absent only in case reports written before it was (a reader takes it as unchecked).
+   */
+  standing?: 'counts' | 'does-not-count' | 'unchecked';
+  /** Why it does not count (set exactly when `standing` is `does-not-count`), or null. Absent with `standing`. */
+  problem?: string | null;
 }
 
 /** How a case ran its artifacts: verified, or replayed (what can be re-executed is, the rest verified). */

@@ -60,11 +60,24 @@ export interface ShownAs {
    * Elsewhere (a rationale in a script that needs ZWNJ) they stay as written.
    */
   identifier?: boolean;
+  /**
+   * A text every character of which must be seen (a signed note, whose edit must not read as
+   * the version it replaces): what `identifier` escapes, and every other character Unicode
+   * lets a renderer draw as nothing (Default_Ignorable_Code_Point: the Hangul fillers U+115F,
+   * U+1160, U+3164 and U+FFA0, the variation selectors, U+180B-U+180F, the tags U+E0000-U+E0FFF…),
+   * so an edit that only inserts U+200B, or a text carrying hidden tag characters, shows it.
+   * With `keep`, the kept controls (a note's line feeds and tabs) still stay as they are.
+   */
+  everyInvisible?: boolean;
 }
 
-/** What is escaped, one at a time: every control (invisible characters too for an identifier) but those kept. */
+/** What is escaped, one at a time: every control (invisible characters too for an identifier or a note) but those kept. */
 function escapedBy(as: ShownAs): RegExp {
-  const cls = as.identifier ? `${CONTROL_CLASS}\\p{Cf}\\u034f` : CONTROL_CLASS;
+  const cls = as.everyInvisible
+    ? `${CONTROL_CLASS}\\p{Cf}\\u034f\\p{Default_Ignorable_Code_Point}`
+    : as.identifier
+      ? `${CONTROL_CLASS}\\p{Cf}\\u034f`
+      : CONTROL_CLASS;
   return new RegExp(as.keep ? `(?![${as.keep}])[${cls}]` : `[${cls}]`, 'gu');
 }
 

@@ -24,6 +24,15 @@ export function safeIdentifier(s: string): string {
 }
 
 /**
+ * A signed note's text as terminal text: safeText, and every character a terminal may draw
+ * as nothing escaped too (shared/controls.ts ShownAs.everyInvisible), so an edit that only
+ * inserts U+200B, or hidden tag characters, show as the window shows them.
+ */
+export function safeNoteText(s: string): string {
+  return escapeControls(s, { everyInvisible: true });
+}
+
+/**
  * JSON text made safe as safeText makes text: its backslashes stay as they are, since JSON
  * already writes a typed "\u202e" as `\\u202e`, and doubling them would misquote it.
  */

@@ -21,6 +21,7 @@ import {
   type JudgementReceipt,
   type JudgementRecord,
 } from './judgement.js';
+import { NoteEdits } from './note-edits.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
 import { JournalWriter, type WriterOptions } from './writer.js';
 
@@ -43,19 +44,27 @@ export interface NoteRecord extends JudgementRecord {
   supersededBy: string | null;
 }
 
-/** Every note of the verified journal on `artifact`, in seq order, each with what supersedes it. */
+/**
+ * Every note of the verified journal on `artifact`, in seq order, each with what supersedes
+ * it; an edit that may not supersede what it names (NoteEdits) carries why as its problem.
+ */
 export function notesIn(v: JournalVerification, artifact: string, trust: TrustStore | null): NoteRecord[] {
-  const notes = judgementsIn(v, artifact, trust).filter((j) => j.decision === 'note');
-  const by = new Map<string, string>();
-  for (const n of notes)
-    if (n.supersedes !== null && n.problem === null && !by.has(n.supersedes)) by.set(n.supersedes, n.entryHash);
-  return notes.map((n) => ({ ...n, supersededBy: by.get(n.entryHash) ?? null }));
+  const edits = new NoteEdits();
+  const notes = judgementsIn(v, artifact, trust)
+    .filter((j) => j.decision === 'note')
+    .map((n) => {
+      const problem = n.problem ?? (n.supersedes === null ? null : edits.problem(n.supersedes, artifact));
+      edits.read({ ...n, artifact, counts: problem === null });
+      return { ...n, problem };
+    });
+  return notes.map((n) => ({ ...n, supersededBy: edits.supersededBy(n.entryHash) }));
 }
 
-/** Why `supersedes` names no note this one may edit, or null. */
+/** Why `supersedes` names no note a new edit may supersede, or null. */
 function supersedeProblem(notes: readonly NoteRecord[], supersedes: string): string | null {
   const old = notes.find((n) => n.entryHash === supersedes);
   if (!old) return `entry ${supersedes} is no note on this artifact in the journal`;
+  if (old.problem !== null) return `the note ${supersedes} does not count, so it cannot be edited (${old.problem})`;
   if (old.supersededBy !== null)
     return `the note ${supersedes} was already edited by ${old.supersededBy}: edit its latest version`;
   return null;

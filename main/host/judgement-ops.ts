@@ -21,7 +21,7 @@ import type {
   RecordNoteRequest,
 } from '../../shared/api.js';
 import { JUDGEMENT_DECISIONS } from '../../shared/rationale.js';
-import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
+import { REPORT_SCHEMA, verdictOf, type Report } from '../../shared/report.js';
 import { UsageError } from '../../app/core/errors.js';
 import { hashBytes, isHashString } from '../../app/core/hash.js';
 import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
@@ -171,17 +171,30 @@ export async function recordNote(req: RecordNoteRequest): Promise<NoteReceipt> {
   };
 }
 
+/** The most failing findings a listing names (the journal's verification has them all: `reprise journal verify`). */
+export const LISTED_FAILURES = 5;
+
+/**
+ * The judgements a journal holds on an artifact, with the journal's verdict. A folder that
+ * is not a journal (missing, or without entries.jsonl) is a usage error saying so, never an
+ * empty listing: "no judgement" and "no journal here" must not read alike.
+ */
 export async function listJudgements(req: ListJudgementsRequest): Promise<JudgementList> {
   const dir = dirOf(req);
   if (!isHashString(req.artifact)) throw new UsageError('an artifact is named by its sha256:<64 hex> hash');
   const trust = isStr(req.trustStore) ? await loadTrustStore(req.trustStore) : null;
+  if (!(await isJournalDir(dir))) throw new UsageError(`${dir} is not a journal (no ${ENTRIES_FILE})`, 'path');
   const { judgements, verification } = await journalJudgements(dir, req.artifact, trust);
   const cp = verification.latestCheckpoint;
+  const failing = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
   return {
     artifact: req.artifact,
     reportDigest: req.report ? reportDigest(reportOf(req.report)) : null,
     checkpoint: cp ? { size: cp.treeSize, root: cp.rootHash } : null,
     judgements: judgements.map(view),
+    verdict: verdictOf(verification.findings),
+    failures: failing.slice(0, LISTED_FAILURES).map((f) => `${f.rule}: ${f.message}`),
+    failureCount: failing.length,
   };
 }
 
@@ -199,6 +212,7 @@ export async function exportBundle(req: ExportBundleRequest): Promise<BundleExpo
     reportDigest: b.reportDigest,
     judgements: b.judgements.length,
     checkpoint: { size: b.checkpoint.treeSize, root: b.checkpoint.rootHash },
+    omitted: b.omitted.map((o) => o.line),
   };
 }
 

@@ -17,6 +17,7 @@ import { verifyJournal } from '../../app/journal/verify.js';
 import { bundleFromJournal, openCaseBundle, verifyEvidence } from '../../app/kinds/evidence-bundle/index.js';
 import type { Report } from '../../shared/report.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
+import { exportBundle } from '../../main/host/judgement-ops.js';
 import { makeKeys, tmp, type Keys } from '../journal/helpers.js';
 
 interface Verified {
@@ -123,7 +124,7 @@ describe.skipIf(!cliBuilt())('export leaves out an entry that is no judgement (A
     const report = await runPath(art, 'verify', {});
     const one = await bundleFromJournal(journal, report, trust);
     expect(one.judgements.map((j) => j.seq)).not.toContain(officerEntry.seq);
-    const omittedOne = (one as { omitted?: { seq: number; line: string }[] }).omitted ?? [];
+    const omittedOne = one.omitted;
     expect(omittedOne.map((o) => o.seq)).toEqual([officerEntry.seq]);
     namesOfficerEntry(omittedOne[0]!.line);
     const r1 = await verifyEvidence(one.bytes, trust);
@@ -134,10 +135,18 @@ describe.skipIf(!cliBuilt())('export leaves out an entry that is no judgement (A
       onArtifact: (o) => o.ok && o.report && reports.set(o.part.artifact.path, o.report),
     });
     const c = (await openCaseBundle(journal, trust))(caseReport, reports);
-    const omittedCase = (c as { omitted?: { seq: number; line: string }[] }).omitted ?? [];
+    const omittedCase = c.omitted;
     expect(omittedCase.map((o) => o.seq)).toEqual([officerEntry.seq]);
     namesOfficerEntry(omittedCase[0]!.line);
     const r2 = await verifyEvidence(c.bytes, trust);
     expect(r2.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+  });
+
+  it('the workbench host says what it left out with the bundle it saves', async () => {
+    const report = await runPath(art, 'verify', {});
+    const b = await exportBundle({ dir: journal, trustStore: keys.trustPath, report });
+    expect(b.judgements).toBe(1);
+    expect(b.omitted).toHaveLength(1);
+    namesOfficerEntry(b.omitted[0]!);
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkInclusionProof, inclusionProof, recordJudgement } from '../../app/journal/index.js';
-import { listNotes, recordNote } from '../../app/journal/notes.js';
+import { appendJudgementBody, listNotes, recordNote } from '../../app/journal/notes.js';
 import { runBytes } from '../../app/engine/run.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
 import { runJudgementOp } from '../../main/host/judgement-ops.js';
@@ -46,6 +46,35 @@ describe('reviewer notes', () => {
     const proof = await inclusionProof(dir, 0);
     expect(checkInclusionProof(proof, keys.trust).findings.filter((f) => f.severity === 'fail')).toEqual([]);
     expect(JSON.parse(proof.entry).body.rationale).toBe(FIRST);
+  });
+
+  it('an edit by a key that may not sign notes replaces nothing, and a note that does not count cannot be edited', async () => {
+    const { dir, keys, first } = await journalWithNote();
+    // A quarantine officer's "edit", written without a trust store (the writer cannot refuse it then).
+    const body = {
+      type: 'reprise.judgement/v1',
+      decision: 'note',
+      rationale: 'OFFICER OVERRIDE: the artifact is fine',
+      pointer: '',
+      supersedes: first,
+    };
+    const subject = { claimRef: A, artifact: A };
+    const planted = await appendJudgementBody(dir, { subject, body, what: 'note' }, keys.officer, null, opts);
+    const { notes } = await listNotes(dir, A, keys.trust);
+    expect(notes.map((n) => [n.entryHash, n.supersededBy, n.problem === null])).toEqual([
+      [first, null, true],
+      [planted.entryHash, null, false],
+    ]);
+    await expect(
+      recordNote(dir, { artifact: A, text: EDITED, supersedes: planted.entryHash }, keys.reviewer, keys.trust, opts),
+    ).rejects.toThrow(
+      /note refused: the note .* does not count, so it cannot be edited \(a judgement must be signed by a reviewer key/,
+    );
+    // The reviewer's own note is still the one to edit.
+    const e = await recordNote(dir, { artifact: A, text: EDITED, supersedes: first }, keys.reviewer, keys.trust, opts);
+    expect((await listNotes(dir, A, keys.trust)).notes.find((n) => n.entryHash === first)?.supersededBy).toBe(
+      e.entryHash,
+    );
   });
 
   it('refuses an edit of an edited note, of a judgement, of another artifact, and of nothing; nothing written', async () => {
@@ -163,5 +192,21 @@ describe('reviewer notes', () => {
     const bad = await runCli(['journal', 'note', dir, '--artifact', 'nope', '--body-file', body]);
     expect(bad.code).toBe(3);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    // An edit that only inserts a zero-width space, or carries tag characters, shows them.
+    writeFileSync(body, `${EDITED.replace('twice', 'tw\u200bice')}\u{E0049}`);
+    const hidden = await runCli([
+      'journal',
+      'note',
+      dir,
+      ...common.slice(0, 2),
+      '--body-file',
+      body,
+      ...common.slice(4),
+    ]);
+    expect(hidden.code, hidden.stderr).toBe(0);
+    const shown = await runCli(['journal', 'notes', dir, '--artifact', A, '--trust-store', keys.trustPath]);
+    expect(shown.stdout).toContain('tw\\u200bice');
+    expect(shown.stdout).toContain('\\u{e0049}');
+    expect(shown.stdout).not.toMatch(/[\u200b\u{E0049}]/u);
   });
 });

@@ -19,7 +19,7 @@ import { UsageError } from '../../core/errors.js';
 import { FileReadError, readFailure, readUtf8File } from '../../core/files.js';
 import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
-import { safeText } from '../../core/text.js';
+import { safeNoteText, safeText } from '../../core/text.js';
 import { formatFinding } from '../../engine/report-text.js';
 import { listNotes, recordNote, type NoteRecord } from '../../journal/notes.js';
 import type { JournalVerification } from '../../journal/verify.js';
@@ -124,7 +124,7 @@ function noteLine(n: ListedNote, trusted: boolean): string {
   const status = n.problem
     ? ` (does not count: ${safeText(n.problem)})${by}${n.supersedes ? ` claims to edit ${n.supersedes}` : ''}`
     : `${by || ' (latest)'}${n.supersedes ? ` edits ${n.supersedes}` : ''}`;
-  return `#${n.seq} ${safeText(n.atUtc)} ${n.entryHash}${status}\n  by ${authorText(n, trusted)}\n  ${safeText(n.text)}\n`;
+  return `#${n.seq} ${safeText(n.atUtc)} ${n.entryHash}${status}\n  by ${authorText(n, trusted)}\n  ${safeNoteText(n.text)}\n`;
 }
 
 /** A directory without entries.jsonl is a usage error, as for `quarantine list`, not a failing journal. */

@@ -8,16 +8,23 @@
  * (`subject`) and its claim (`claim`: a quarantine case, a replay's drift and comparison;
  * see NOT_A_CLAIM), neither expected in the case (a journal covers more than one case).
  * Every entry and checkpoint is a timeline event; the judgements (review-rationale entries)
- * are listed for the case to keep those on its artifacts.
+ * are listed for the case to keep those on its artifacts, each with whether it counts, by
+ * the rules `reprise journal notes` applies (app/journal/notes.ts and judgement-rules.ts:
+ * a judgement body, a signer the case's trust store lets sign one, an edit of a note on the
+ * same artifact that nothing supersedes yet): one that does not count says why, and without
+ * a trust store who signed it is said to be unchecked.
  */
 import { ChangedWhileReadError } from '../../core/errors.js';
 import { formatHash, newHasher } from '../../core/hash.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
+import type { TrustStore } from '../../core/keys.js';
 import { CHECKPOINTS_FILE, ENTRIES_FILE, entryHash, type Entry } from '../../journal/format.js';
+import { judgementBodyProblem, judgementSignerProblem } from '../../journal/judgement-rules.js';
 import { MerkleTree } from '../../journal/merkle.js';
+import { NoteEdits } from '../../journal/note-edits.js';
 import { streamLines, type RawLine } from '../../journal/read.js';
 import type { JournalVerification } from '../../journal/verify.js';
-import type { CaseFacts } from '../operations.js';
+import type { CaseFacts, CaseJudgementFact } from '../operations.js';
 
 /** What the journal's verification read: the facts must be of the same bytes. */
 export type VerifiedRead = Pick<
@@ -83,8 +90,13 @@ const LABELS: Record<string, string> = {
  * line are taken on the same read. Throws ChangedWhileReadError when the files are not the
  * ones verified (a journal written to, or swapped, while the case ran).
  */
-export async function journalCaseFacts(dir: string, verified?: VerifiedRead): Promise<CaseFacts> {
+export async function journalCaseFacts(
+  dir: string,
+  verified?: VerifiedRead,
+  trust: TrustStore | null = null,
+): Promise<CaseFacts> {
   const facts: CaseFacts = { identities: [], references: [], events: [], judgements: [] };
+  const standing = new Standing(trust);
   const sha = newHasher();
   const tree = new MerkleTree();
   const entries = await streamLines(
@@ -93,7 +105,7 @@ export async function journalCaseFacts(dir: string, verified?: VerifiedRead): Pr
     (lines, texts) =>
       lines.forEach((l, i) => {
         tree.appendLeaf(l.bytes);
-        entryFacts(l, texts?.[i], facts);
+        entryFacts(l, texts?.[i], facts, standing);
       }),
     // A line too long to hold offers nothing (its verification reports it) but its leaf.
     (l) => tree.appendLeafHash(l.leaf),
@@ -139,7 +151,42 @@ function changedSince(
   return null;
 }
 
-function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts): void {
+/**
+ * Whether each judgement read counts, in journal order, by the rules `reprise journal notes`
+ * applies (app/journal/notes.ts `notesIn` and `supersedeProblem`, judgement-rules.ts): its body
+ * is a judgement (judgementBodyProblem); with a trust store, its signer may sign one
+ * (judgementSignerProblem, as for an entry already recorded: a key revoked since fails, a
+ * retired one does not); an edit names a note above it on the same artifact that no counted
+ * edit supersedes yet. Only an edit that counts supersedes (the first one). Without a trust
+ * store the signer cannot be judged: such an entry is `unchecked`, never `counts`.
+ * Memory: one record per note read.
+ */
+class Standing {
+  private readonly edits = new NoteEdits();
+
+  constructor(private readonly trust: TrustStore | null) {}
+
+  judge(
+    e: Record<string, unknown>,
+    hash: string,
+    artifact: string,
+  ): Required<Pick<CaseJudgementFact, 'standing' | 'problem'>> {
+    const body = e['body'] as Record<string, unknown>;
+    const author = typeof e['author'] === 'string' ? e['author'] : '';
+    const supersedes = body['supersedes'];
+    const problem =
+      judgementBodyProblem(body) ??
+      (this.trust ? judgementSignerProblem(author, this.trust, 'recorded') : null) ??
+      (typeof supersedes === 'string' ? this.edits.problem(supersedes, artifact) : null);
+    const decision = typeof body['decision'] === 'string' ? body['decision'] : null;
+    const edit = typeof supersedes === 'string' ? supersedes : null;
+    this.edits.read({ entryHash: hash, artifact, decision, supersedes: edit, counts: problem === null });
+    if (problem !== null) return { standing: 'does-not-count', problem };
+    return { standing: this.trust ? 'counts' : 'unchecked', problem: null };
+  }
+}
+
+function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts, standing: Standing): void {
   const e = parsed(l, text);
   if (!e || typeof e['seq'] !== 'number' || !isObj(e['subject']) || !isObj(e['body'])) return;
   const pointer = `line:${l.line}`;
@@ -164,7 +211,9 @@ function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts): voi
     const named = claim && kind.startsWith('quarantine-') ? `${label} (${claim})` : label;
     facts.events.push({ atUtc: at, pointer, label: named, node: null });
   }
-  if (kind === 'review-rationale' && artifact && at)
+  if (kind !== 'review-rationale' || !artifact) return;
+  const judged = standing.judge(e, hash, artifact);
+  if (at)
     facts.judgements!.push({
       seq: e['seq'],
       entryHash: hash,
@@ -174,5 +223,6 @@ function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts): voi
       author: str(e['author']) ?? '',
       atUtc: at,
       supersedes: str(e['body']['supersedes']),
+      ...judged,
     });
 }

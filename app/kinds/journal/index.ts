@@ -31,6 +31,7 @@ export const journalCode: DirectoryKindCode = {
     caseFacts: async (subject, _report, ctx) =>
       subject.dir === undefined
         ? { identities: [], references: [], events: [] }
-        : journalCaseFacts(subject.dir, verifiedReads.get(ctx)),
+        : // The trust store the case ran with judges who may sign each judgement (null: unchecked).
+          journalCaseFacts(subject.dir, verifiedReads.get(ctx), await ctx.trustStore().catch(() => null)),
   },
 };

@@ -14,41 +14,12 @@ import { CopyValue } from './Copy';
 import { SignDialog } from './SignDialog';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 import { RATIONALE_LAYOUT, Shown } from './Shown';
+import { receiptRow, rowsOf, workNotesOf, type NoteRow, type WorkNotes } from '../lib/note-rows';
 
 /** The journal the notes are in, and the trust store that names their signers. */
 export interface NotesJournal {
   dir: string;
   trustStore: string;
-}
-
-/** A key's role and label as a trust store gives them; `checked`: a trust store was consulted. */
-interface KeyName {
-  role: string | null;
-  label: string | null;
-  checked: boolean;
-}
-
-/** One version of a note as the list shows it. */
-interface NoteRow {
-  seq: number;
-  entryHash: string;
-  text: string;
-  author: string;
-  /** Who the author is as the trust store names the key (null: not named, or not read here). */
-  signer: KeyName | null;
-  atUtc: string;
-  supersedes: string | null;
-  supersededBy: string | null;
-  /**
-   * Why this version is not proven (its journal fails verification, or could not be
-   * verified), or null. It is listed, since nothing recorded is hidden, but an edit it
-   * claims to make replaces nothing.
-   */
-  unproven: string | null;
-  /** Why the edit it claims to make was not applied (unproven, or a note of another journal), or null. */
-  editRefused: string | null;
-  /** The journal of the case it is in (relative path) when it is not in the journal worked in, whose notes alone can be edited here. */
-  caseJournal: string | null;
 }
 
 const IDS = {
@@ -64,113 +35,30 @@ const NOTE_RECEIPT = 'note-receipt';
 const NOTE_ERROR = 'note-error';
 const NOTE_ADD = 'note-add';
 
-/** A note of the journal worked in, its signer named by the trust store it was read with. */
-function workRow(w: JudgementView, checked: boolean): NoteRow {
-  return {
-    seq: w.seq,
-    entryHash: w.entryHash,
-    text: w.rationale,
-    author: w.author,
-    signer: { role: w.role, label: w.label, checked },
-    atUtc: w.recordedAtUtc,
-    supersedes: w.supersedes ?? null,
-    supersededBy: null,
-    unproven: null,
-    editRefused: null,
-    caseJournal: null,
-  };
-}
-
-/** A note just signed here, from its receipt (the engine named its signer with the journal's trust store). */
-function receiptRow(r: NoteReceipt, text: string): NoteRow {
-  return {
-    seq: r.seq,
-    entryHash: r.entryHash,
-    text,
-    author: r.keyId,
-    signer: { role: r.role, label: r.label, checked: true },
-    atUtc: r.atUtc,
-    supersedes: r.supersedes,
-    supersededBy: null,
-    unproven: null,
-    editRefused: null,
-    caseJournal: null,
-  };
-}
-
 /**
- * A note of one of the case's own journals. The case reads them without the names of their
- * keys: a key the journal worked in names is the same key, any other stays unnamed here.
+ * The journal worked in as the engine lists it on the artifact: its judgements, each with its
+ * proof checked against the journal's latest signed checkpoint, and the journal's verdict; or
+ * the engine's error (a folder that is no journal, an unreadable trust store), which is shown,
+ * never taken for "no note".
  */
-function caseRow(n: CaseJudgement, names: ReadonlyMap<string, KeyName>, verdict: Verdict | undefined): NoteRow {
-  return {
-    seq: n.seq,
-    entryHash: n.entryHash,
-    text: n.rationale,
-    author: n.author,
-    signer: names.get(n.author) ?? null,
-    atUtc: n.atUtc,
-    supersedes: n.supersedes,
-    supersededBy: null,
-    unproven:
-      verdict === 'pass'
-        ? null
-        : verdict === 'fail'
-          ? `its journal ${n.journal} FAILS verification`
-          : `its journal ${n.journal} could not be verified (UNAVAILABLE)`,
-    editRefused: null,
-    caseJournal: n.journal,
-  };
-}
-
-/**
- * The notes on this artifact: those of the journal worked in (read from it, so a note
- * recorded in an earlier session is listed when the case is opened again, wherever that
- * journal lies), those the case's own journals hold, and those recorded here since, each
- * once. In time order (then sequence): notes of several journals have no common sequence.
- */
-function rowsOf(
-  notes: readonly CaseJudgement[],
-  work: readonly JudgementView[],
-  added: readonly NoteRow[],
-  at: { artifact: string; checked: boolean; verdicts: ReadonlyMap<string, Verdict> },
-): NoteRow[] {
-  const rows = new Map<string, NoteRow>();
-  for (const w of work) if (w.decision === 'note' && w.problem === null) rows.set(w.entryHash, workRow(w, at.checked));
-  for (const a of added) if (!rows.has(a.entryHash)) rows.set(a.entryHash, a);
-  const names = new Map([...rows.values()].flatMap((r) => (r.signer?.checked ? [[r.author, r.signer] as const] : [])));
-  for (const n of notes)
-    if (n.decision === 'note' && n.subject === at.artifact && !rows.has(n.entryHash))
-      rows.set(n.entryHash, caseRow(n, names, at.verdicts.get(n.journal)));
-  const list = [...rows.values()].sort((a, b) => (a.atUtc < b.atUtc ? -1 : a.atUtc > b.atUtc ? 1 : a.seq - b.seq));
-  // The first edit of a note supersedes it (the engine refuses a second), and only a proven
-  // edit in the note's own journal: the engine checks an edit against its journal alone, so
-  // an entry of another journal, or of one that fails, could otherwise retire a proven note.
-  for (const r of list) {
-    const old = r.supersedes ? rows.get(r.supersedes) : undefined;
-    if (!old) continue;
-    r.editRefused =
-      r.unproven ?? (old.caseJournal !== r.caseJournal ? 'the note it names is in another journal' : null);
-    if (r.editRefused === null && old.supersededBy === null) old.supersededBy = r.entryHash;
-  }
-  return list;
-}
-
-/** The judgements the journal worked in holds on the artifact, each with its proof checked by the engine against the journal's latest signed checkpoint. */
-function useWorkJudgements(journal: NotesJournal, artifact: string, version: number): readonly JudgementView[] {
+function useWorkJudgements(
+  journal: NotesJournal,
+  artifact: string,
+  version: number,
+): { work: WorkNotes | null; error: string | null } {
   const api = useStore((s) => s.api);
-  const [judgements, setJudgements] = useState<readonly JudgementView[]>([]);
+  const [state, setState] = useState<{ work: WorkNotes | null; error: string | null }>({ work: null, error: null });
   useEffect(() => {
     let live = true;
     void api
       ?.listJudgements({ dir: journal.dir, trustStore: journal.trustStore, artifact })
-      .then((l) => live && setJudgements(l.judgements))
-      .catch(() => live && setJudgements([]));
+      .then((l) => live && setState({ work: workNotesOf(l), error: null }))
+      .catch((e: unknown) => live && setState({ work: null, error: e instanceof Error ? e.message : String(e) }));
     return () => {
       live = false;
     };
   }, [api, journal.dir, journal.trustStore, artifact, version]);
-  return judgements;
+  return state;
 }
 
 /** Who signed a note, as every other list names a signer (Signer); a case journal's key no trust store named here says so. */
@@ -180,7 +68,9 @@ function NoteSigner({ row }: { row: NoteRow }) {
     return <Signer keyId={row.author} {...row.signer} copyLabel={copyLabel} testId={`note-signer-${row.seq}`} />;
   return (
     <span className="signer">
-      <span data-testid={`note-signer-${row.seq}`}>role and label not read (its journal is not the one worked in)</span>
+      <span data-testid={`note-signer-${row.seq}`}>
+        role and label not read here (the case lists its journal’s notes without them)
+      </span>
       , key <CopyValue value={row.author} label={copyLabel} />
     </span>
   );
@@ -198,12 +88,22 @@ function NoteItem({
   return (
     <li className={row.supersededBy ? 'note superseded' : 'note'} data-testid={`note-${row.seq}`}>
       <p className="rationale-text" data-testid="note-text">
-        <Shown text={row.text} keep={RATIONALE_LAYOUT} />
+        <Shown text={row.text} keep={RATIONALE_LAYOUT} everyInvisible />
       </p>
       <p className="small muted">
         #{row.seq} at {row.atUtc}, signed by <NoteSigner row={row} />
-        {row.supersedes && row.editRefused === null && <> · edits an earlier version</>}
+        {row.supersedes && row.editRefused === null && row.problem === null && <> · edits an earlier version</>}
       </p>
+      {row.problem !== null && (
+        <p className="small sev fail" data-testid="note-problem">
+          Does not count: {row.problem}.
+        </p>
+      )}
+      {row.unchecked !== null && (
+        <p className="small sev unavailable" data-testid="note-unchecked">
+          Not known to count: {row.unchecked}.
+        </p>
+      )}
       {row.unproven !== null && (
         <p className="small sev fail" data-testid="note-unproven">
           Not proven: {row.unproven}.
@@ -217,6 +117,8 @@ function NoteItem({
       <p className="small" data-testid="note-state">
         {row.supersededBy ? (
           <strong>Superseded: an edit replaced this text (it stays in the journal, signed and provable).</strong>
+        ) : row.problem !== null ? (
+          <strong>Not a version of the note: it does not count (it stays listed, as everything recorded).</strong>
         ) : (
           'Latest version.'
         )}{' '}
@@ -224,11 +126,13 @@ function NoteItem({
         <span data-testid="note-proof">
           {row.caseJournal !== null
             ? `in the case's journal ${row.caseJournal} (open it as the journal you work in to check its proof and edit it)`
-            : proof === undefined
-              ? '(proof being checked…)'
-              : proof.proofVerified
-                ? '✓ inclusion proven under the signed checkpoint'
-                : `proof not verified: ${proof.proofFindings.join('; ')}`}
+            : row.unproven !== null
+              ? 'inclusion not proven (see above)'
+              : proof === undefined
+                ? '(proof being checked…)'
+                : proof.proofVerified
+                  ? '✓ inclusion proven under the signed checkpoint'
+                  : `proof not verified: ${proof.proofFindings.join('; ')}`}
         </span>
       </p>
       {onEdit && (
@@ -273,7 +177,7 @@ function NoteConfirm(props: {
         <dd>note</dd>
         <dt>Text</dt>
         <dd className="rationale-text">
-          <Shown text={text} keep={RATIONALE_LAYOUT} />
+          <Shown text={text} keep={RATIONALE_LAYOUT} everyInvisible />
         </dd>
         <dt>Supersedes</dt>
         <dd className="small">
@@ -441,7 +345,7 @@ export function CaseNotes({
     [onRecorded],
   );
   const { sign, added, error, receipt } = useNoteSigning(journal, artifact, draft, confirming, done);
-  const work = useWorkJudgements(journal, artifact, added.length);
+  const { work, error: listError } = useWorkJudgements(journal, artifact, added.length);
   const checked = journal.trustStore !== '';
   const rows = useMemo(
     () => rowsOf(notes, work, added, { artifact, checked, verdicts }),
@@ -450,7 +354,18 @@ export function CaseNotes({
   return (
     <section className="panel case-notes" aria-labelledby="case-notes-h" data-testid="case-notes">
       <h3 id="case-notes-h">Notes on this artifact ({rows.length})</h3>
-      <NoteList rows={rows} work={work} editable={!draft} setDraft={setDraft} />
+      {listError !== null && (
+        <p className="error" data-testid="notes-list-error">
+          The notes of the journal worked in ({journal.dir}) could not be listed: {listError}
+        </p>
+      )}
+      <NoteList
+        rows={rows}
+        work={work?.judgements ?? []}
+        failed={listError !== null}
+        editable={!draft}
+        setDraft={setDraft}
+      />
       {blocked && (
         <p id="note-blocked" className="field-error" data-testid="note-blocked">
           {blocked}
@@ -505,12 +420,15 @@ export function CaseNotes({
 function NoteList(props: {
   rows: readonly NoteRow[];
   work: readonly JudgementView[];
+  /** The journal worked in could not be listed (its error is shown above). */
+  failed: boolean;
   editable: boolean;
   setDraft: (d: Draft) => void;
 }) {
   const { rows, setDraft } = props;
   const proofs = useMemo(() => new Map(props.work.map((j) => [j.entryHash, j])), [props.work]);
-  if (rows.length === 0) return <p className="muted">No note yet.</p>;
+  // Nothing listed because the journal worked in could not be read is not "no note": its error says so.
+  if (rows.length === 0) return props.failed ? null : <p className="muted">No note yet.</p>;
   return (
     <ol className="notes">
       {rows.map((r) => (
@@ -519,7 +437,7 @@ function NoteList(props: {
           row={r}
           proof={proofs.get(r.entryHash)}
           onEdit={
-            r.supersededBy || r.caseJournal !== null || !props.editable
+            r.supersededBy || r.caseJournal !== null || r.problem !== null || r.unproven !== null || !props.editable
               ? null
               : () => setDraft({ text: r.text, supersedes: r.entryHash })
           }

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useJudgement } from '../judgement-store';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
+import { Shown } from './Shown';
 
 /** Saves bytes the engine made, unchanged (base64 → Blob → a download). */
 function save(name: string, dataBase64: string): void {
@@ -61,6 +62,16 @@ export function ExportBundle() {
           ) : null}
           SHA-256 <CopyValue value={bundle.sha256} label="the bundle's SHA-256" testId="bundle-sha256" />
         </span>
+      )}
+      {bundle && bundle.omitted.length > 0 && (
+        <ul className="small" data-testid="bundle-omitted" aria-label="journal entries the bundle leaves out">
+          {/* The journal keeps them; the bundle does not carry what its verifier would fail (docs/evidence-bundle.md). */}
+          {bundle.omitted.map((line) => (
+            <li key={line}>
+              <Shown text={line} />
+            </li>
+          ))}
+        </ul>
       )}
     </>
   );
