@@ -50,8 +50,9 @@ function checkpointEvent(
   out: { line: number; root: string | null; event: CaseFacts['events'][number] }[],
 ): void {
   const c = parsed(l, text);
-  const at = str(c?.['timestampUtc']);
-  if (!c || !at) return;
+  // A time that is there is an event, placeable or not (the case lists one it cannot place).
+  const at: unknown = c?.['timestampUtc'] ?? null;
+  if (!c || at === null) return;
   out.push({
     line: l.line,
     root: str(c['rootHash']),
@@ -204,25 +205,26 @@ function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts, stan
   const claim = str(subject['claimRef']);
   if (claim && !NOT_A_CLAIM.has(kind))
     facts.references.push({ pointer, relation: 'claim', value: claim, expected: false, space: 'claim' });
-  const at = str(e['recordedAtUtc']);
+  // Placeable or not, a time that is there is an event (the case lists one it cannot place).
+  const at: unknown = e['recordedAtUtc'] ?? null;
   const decision = str(e['body']['decision']);
-  if (at) {
+  if (at !== null) {
     const label = kind === 'review-rationale' ? `judgement: ${decision ?? '?'}` : (LABELS[kind] ?? kind);
     const named = claim && kind.startsWith('quarantine-') ? `${label} (${claim})` : label;
     facts.events.push({ atUtc: at, pointer, label: named, node: null });
   }
   if (kind !== 'review-rationale' || !artifact) return;
   const judged = standing.judge(e, hash, artifact);
-  if (at)
-    facts.judgements!.push({
-      seq: e['seq'],
-      entryHash: hash,
-      subject: artifact,
-      decision: decision ?? '',
-      rationale: str(e['body']['rationale']) ?? '',
-      author: str(e['author']) ?? '',
-      atUtc: at,
-      supersedes: str(e['body']['supersedes']),
-      ...judged,
-    });
+  // Listed whatever its time: one its journal's verification fails is still recorded on the artifact.
+  facts.judgements!.push({
+    seq: e['seq'],
+    entryHash: hash,
+    subject: artifact,
+    decision: decision ?? '',
+    rationale: str(e['body']['rationale']) ?? '',
+    author: str(e['author']) ?? '',
+    atUtc: typeof at === 'string' ? at : (JSON.stringify(at) ?? ''),
+    supersedes: str(e['body']['supersedes']),
+    ...judged,
+  });
 }
