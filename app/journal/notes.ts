@@ -70,6 +70,17 @@ function supersedeProblem(notes: readonly NoteRecord[], supersedes: string): str
   return null;
 }
 
+/** A note's text is at most this many bytes of UTF-8: a note is prose, and every export and listing carries it. */
+export const MAX_NOTE_TEXT_BYTES = 64 * 1024;
+
+/** Why a note's text cannot be signed, or null: too long, or not text (a lone surrogate, half of a character). */
+export function noteTextProblem(text: string): string | null {
+  if (!text.isWellFormed()) return 'its text holds a lone surrogate (half of a character), which is no text';
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_NOTE_TEXT_BYTES) return `its text is ${bytes} bytes; a note is at most ${MAX_NOTE_TEXT_BYTES}`;
+  return null;
+}
+
 /**
  * Appends a note (or, with `supersedes`, an edit of one): checks the signer's role, the text
  * and what it supersedes first (refused with JournalError 'REFUSED', nothing written), then
@@ -85,6 +96,8 @@ export async function recordNote(
 ): Promise<NoteReceipt> {
   if (!isHashString(input.artifact))
     throw new JournalError('a note is on an artifact, named by its sha256:<64 hex> hash', 'USAGE');
+  const problem = noteTextProblem(input.text);
+  if (problem) throw new JournalError(`note refused: ${problem}; nothing was written`, 'USAGE');
   const body: JsonObject = { type: JUDGEMENT_TYPE, decision: 'note', rationale: input.text, pointer: '' };
   if (input.supersedes) body['supersedes'] = input.supersedes;
   const subject = { claimRef: input.claimRef ?? input.artifact, artifact: input.artifact };

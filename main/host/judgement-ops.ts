@@ -104,6 +104,8 @@ export async function recordJudgement(req: RecordJudgementRequest): Promise<Judg
     { report, pointer: req.pointer, decision: req.decision, rationale: req.rationale },
     signer,
     trust,
+    // The window creates a journal only when asked ("Create the journal", openJudgementJournal).
+    { create: false },
   );
   const k = trust.get(signer.keyId)!; // recordJudgement refused an unknown key
   return {
@@ -154,7 +156,9 @@ export async function recordNote(req: RecordNoteRequest): Promise<NoteReceipt> {
     throw new UsageError('a note edits another by its entry hash (sha256:<64 hex>)');
   const trust = await loadTrustStore(req.trustStore);
   const signer = await shownSigner(req.keyFile, req.keyId);
-  const r = await journalNote(dir, { artifact: req.artifact, text: req.text, supersedes }, signer, trust);
+  const r = await journalNote(dir, { artifact: req.artifact, text: req.text, supersedes }, signer, trust, {
+    create: false,
+  });
   const k = trust.get(signer.keyId)!; // recordNote refused an unknown key
   return {
     seq: r.seq,

@@ -4,7 +4,7 @@
  * of a judgement or of another artifact's note is refused; nothing is signed on a journal
  * that does not verify; only a reviewer signs. The CLI (journal note / notes) when built.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkInclusionProof, inclusionProof, recordJudgement } from '../../app/journal/index.js';
@@ -136,6 +136,18 @@ describe('reviewer notes', () => {
     const keys = makeKeys(base);
     const dir = join(base, 'journal');
     const req = { dir, trustStore: keys.trustPath, keyFile: keys.reviewerPem, keyId: keys.reviewer.keyId, artifact: A };
+    // The window signs only into a journal it opened or was asked to create.
+    await expect(runJudgementOp({ op: 'judge-note', req: { ...req, text: FIRST, supersedes: null } })).rejects.toThrow(
+      /is not a journal/,
+    );
+    expect(existsSync(dir)).toBe(false);
+    await runJudgementOp({ op: 'judge-open', req: { dir, trustStore: keys.trustPath, create: true } });
+    // Text that is no text, or more than a note holds, is the user's to fix: a usage error, nothing written.
+    for (const text of [`${FIRST}\ud800`, 'x'.repeat(64 * 1024 + 1)])
+      await expect(runJudgementOp({ op: 'judge-note', req: { ...req, text, supersedes: null } })).rejects.toMatchObject(
+        { code: 'USAGE', message: expect.stringMatching(/note refused: its text .*nothing was written/) },
+      );
+    expect(readFileSync(join(dir, 'entries.jsonl'), 'utf8')).toBe('');
     const first = (await runJudgementOp({
       op: 'judge-note',
       req: { ...req, text: FIRST, supersedes: null },

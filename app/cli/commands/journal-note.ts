@@ -21,13 +21,10 @@ import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { safeNoteText, safeText } from '../../core/text.js';
 import { formatFinding } from '../../engine/report-text.js';
-import { listNotes, recordNote, type NoteRecord } from '../../journal/notes.js';
+import { listNotes, MAX_NOTE_TEXT_BYTES, recordNote, type NoteRecord } from '../../journal/notes.js';
 import type { JournalVerification } from '../../journal/verify.js';
 import { parse } from '../args.js';
 import type { CliIO } from '../io.js';
-
-/** A note's text is at most this many bytes: a note is prose, and every export carries it. */
-const MAX_NOTE_BYTES = 64 * 1024;
 
 function hashFlag(v: unknown, flag: string, usage: string): string {
   if (typeof v !== 'string' || v === '') throw new UsageError(`--${flag} is required\nusage: ${usage}`);
@@ -42,7 +39,7 @@ function dirOf(positionals: string[], usage: string): string {
 
 async function noteText(path: unknown, usage: string): Promise<string> {
   if (typeof path !== 'string' || path === '') throw new UsageError(`--body-file is required\nusage: ${usage}`);
-  return readUtf8File(path, '--body-file', MAX_NOTE_BYTES).catch((e: unknown) => {
+  return readUtf8File(path, '--body-file', MAX_NOTE_TEXT_BYTES).catch((e: unknown) => {
     if (e instanceof UsageError && !(e instanceof FileReadError)) throw e;
     throw new UsageError(`cannot read --body-file ${path}: ${readFailure(e)}`, 'path');
   });
