@@ -206,3 +206,50 @@ test('a note of another journal, one that cannot be verified, claiming to edit a
   await expect(rogue).not.toContainText('edits an earlier version');
   await axeBothThemes(page, 'a proven note and an unproven note claiming to edit it');
 });
+
+test('an edit refused because the note was edited elsewhere reads the notes again: the stale Edit is gone', async ({
+  workbench: page,
+  served,
+}) => {
+  const { dir, journal } = await dumpNotes(page, served, 'reprise-e2e-notes-stale-');
+  const notes = page.getByTestId('case-notes');
+  await page.getByTestId('note-add').click();
+  await page.getByTestId('note-text-input').fill(FIRST);
+  await page.getByTestId('note-review').click();
+  await page.getByTestId('note-confirm-sign').click();
+  await expect(notes).toContainText('Notes on this artifact (1)', { timeout: 30_000 });
+  // Another tab (here the CLI) edits the note after this one listed it.
+  const artifact = `sha256:${createHash('sha256')
+    .update(readFileSync(join(dir, 'dump.json')))
+    .digest('hex')}`;
+  const cliOf = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args]);
+  const listed = cliOf([
+    'journal',
+    'notes',
+    journal,
+    '--artifact',
+    artifact,
+    '--trust-store',
+    served.reviewerTrustStore,
+    '--json',
+  ]);
+  const firstHash = (JSON.parse(String(listed.stdout)) as { notes: { entryHash: string }[] }).notes[0]!.entryHash;
+  const body = join(dirname(journal), 'elsewhere.txt');
+  writeFileSync(body, EDITED);
+  const cli = cliOf([
+    ...['journal', 'note', journal, '--artifact', artifact, '--body-file', body],
+    ...['--key', served.reviewerKey, '--trust-store', served.reviewerTrustStore, '--supersedes', firstHash],
+  ]);
+  expect(cli.status, String(cli.stderr)).toBe(0);
+  // This tab still offers to edit the first version: the engine refuses, and the list is read again.
+  await page.getByTestId('note-edit-0').click();
+  await page.getByTestId('note-text-input').fill(`${EDITED} From the stale tab.`);
+  await page.getByTestId('note-review').click();
+  await page.getByTestId('note-confirm-sign').click();
+  await expect(page.getByTestId('note-error')).toContainText('already edited', { timeout: 30_000 });
+  await expect(notes).toContainText('Notes on this artifact (2)', { timeout: 30_000 });
+  await expect(page.getByTestId('note-0').getByTestId('note-state')).toContainText('Superseded');
+  await expect(page.getByTestId('note-1').getByTestId('note-text')).toHaveText(EDITED);
+  await expect(page.getByTestId('note-edit-0')).toHaveCount(0);
+  await axeBothThemes(page, 'an edit refused as stale, the notes read again');
+});

@@ -290,6 +290,8 @@ function useNoteSigning(
   const keyPath = useJudgement((s) => s.keyPath);
   const [added, setAdded] = useState<NoteRow[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // Each refusal: the journal may have changed under this tab (another tab's edit), so the list is read again.
+  const [refused, setRefused] = useState(0);
   const [receipt, setReceipt] = useState<NoteReceipt | null>(null);
   const sign = useCallback(async () => {
     if (!api || !draft || !shown?.keyId) return;
@@ -304,10 +306,11 @@ function useNoteSigning(
       focusWhenShown(NOTE_RECEIPT);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
+      setRefused((n) => n + 1);
       focusWhenShown(NOTE_ERROR);
     }
   }, [api, draft, journal, keyPath, shown, artifact, done]);
-  return { sign, added, error, receipt };
+  return { sign, added, error, receipt, refused };
 }
 
 /**
@@ -344,8 +347,8 @@ export function CaseNotes({
     },
     [onRecorded],
   );
-  const { sign, added, error, receipt } = useNoteSigning(journal, artifact, draft, confirming, done);
-  const { work, error: listError } = useWorkJudgements(journal, artifact, added.length);
+  const { sign, added, error, receipt, refused } = useNoteSigning(journal, artifact, draft, confirming, done);
+  const { work, error: listError } = useWorkJudgements(journal, artifact, added.length + refused);
   const checked = journal.trustStore !== '';
   const rows = useMemo(
     () => rowsOf(notes, work, added, { artifact, checked, verdicts }),
