@@ -99,14 +99,20 @@ describe('the journal files (app/journal/layout.ts)', () => {
   });
 });
 
+/** A folder made a journal by a stray entries.jsonl, holding an intact dump, a failing one and another in a subfolder. */
+function strayFolder(): string {
+  const dir = fresh();
+  writeFileSync(join(dir, ENTRIES_FILE), '');
+  intact(join(dir, 'intact.dump.json'));
+  failing(join(dir, 'bad.dump.json'));
+  mkdirSync(join(dir, 'more'));
+  failing(join(dir, 'more', 'worse.dump.json'));
+  return dir;
+}
+
 describe('a folder holding entries.jsonl and other files', () => {
   it('is walked past its journal: the journal, then every other file and folder in it (expandPaths, caseFiles)', async () => {
-    const dir = fresh();
-    writeFileSync(join(dir, ENTRIES_FILE), '');
-    intact(join(dir, 'intact.dump.json'));
-    failing(join(dir, 'bad.dump.json'));
-    mkdirSync(join(dir, 'more'));
-    failing(join(dir, 'more', 'worse.dump.json'));
+    const dir = strayFolder();
     expect(await expandPaths([dir])).toEqual([
       dir,
       join(dir, 'bad.dump.json'),
@@ -135,12 +141,7 @@ describe('a folder holding entries.jsonl and other files', () => {
   });
 
   it('fails `reprise verify DIR` on the failing dumps, listing them', async () => {
-    const dir = fresh();
-    writeFileSync(join(dir, ENTRIES_FILE), '');
-    intact(join(dir, 'intact.dump.json'));
-    failing(join(dir, 'bad.dump.json'));
-    mkdirSync(join(dir, 'more'));
-    failing(join(dir, 'more', 'worse.dump.json'));
+    const dir = strayFolder();
     const { code, reports } = await batch(dir);
     const byPath = Object.fromEntries(reports.map((r) => [r.artifact.path, r.verdict]));
     expect(byPath[join(dir, 'bad.dump.json')]).toBe('fail');
@@ -151,12 +152,7 @@ describe('a folder holding entries.jsonl and other files', () => {
   }, 60_000);
 
   it('is a case whose report lists them with their verdicts, and fails', async () => {
-    const dir = fresh();
-    writeFileSync(join(dir, ENTRIES_FILE), '');
-    intact(join(dir, 'intact.dump.json'));
-    failing(join(dir, 'bad.dump.json'));
-    mkdirSync(join(dir, 'more'));
-    failing(join(dir, 'more', 'worse.dump.json'));
+    const dir = strayFolder();
     const { code, report } = await caseRun(dir);
     expect(report.artifacts.map((a) => [a.path, a.kind, a.verdict])).toEqual([
       ['.', 'journal', expect.any(String)],
