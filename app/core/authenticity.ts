@@ -21,6 +21,24 @@ export const authenticity = {
       },
       keyId,
     ),
+  /** Several keys signed `what`, each in the store; `keyId` is the one that signed `latest` (the key reports name). */
+  trustedSeveral: (what: string, keyId: string, latest: string, retired = false): Authenticity =>
+    withKey(
+      {
+        status: 'trusted-signer',
+        statement: `Trusted signers: ${what} verifies under a key in the trust store${retired ? ' (a retired one among them, still trusted for what it signed)' : ''}; ${latest} is signed by ${keyId}.`,
+      },
+      keyId,
+    ),
+  /** Several keys signed `what` (`keys`, in words), `keyId` the newest part; no trust store to decide any. */
+  noTrustStoreSeveral: (what: string, keys: string, keyId: string, latest: string): Authenticity =>
+    withKey(
+      {
+        status: 'unknown-signer',
+        statement: `Unknown signers: ${what} is signed by ${keys}, ${latest} by ${keyId}, but no trust store was given, so the signers cannot be decided.`,
+      },
+      keyId,
+    ),
   noTrustStore: (what: string, keyId: string): Authenticity =>
     withKey(
       {

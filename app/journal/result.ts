@@ -27,6 +27,9 @@ export function journalKindResult(v: JournalVerification): KindResult {
     // Reports carry the latest checkpoint so a recipient can hold it (truncation evidence).
     latestCheckpoint: cp ? (JSON.parse(JSON.stringify(cp)) as JsonValue) : null,
     cases: byState,
+    // Every key an entry or checkpoint is signed by (the origin statement names them), sorted.
+    signers: v.signers.keys,
+    ...(v.signers.more ? { signersMore: true } : {}),
   };
   return { id: cp ? cp.rootHash : null, findings: v.findings, chain, details };
 }

@@ -112,6 +112,33 @@ export interface JournalVerification {
   entriesBytes: number;
   checkpointsBytes: number;
   collected?: Collected;
+  /** The keys whose signatures this pass checked (entries and checkpoints), for the origin statement. */
+  signers: SignerKeyList;
+}
+
+/** The distinct signing keys of a journal, sorted: the first SIGNER_KEYS_KEPT, and whether it had more. */
+export interface SignerKeyList {
+  keys: string[];
+  more: boolean;
+}
+
+/** How many distinct signing keys a verification names: a journal signed by a million keys must not hold a million strings. */
+export const SIGNER_KEYS_KEPT = 32;
+
+/** The distinct keys a pass checked a signature of, bounded (SIGNER_KEYS_KEPT). */
+class SignerKeys {
+  private readonly keys = new Set<string>();
+  private more = false;
+
+  add(keyId: string): void {
+    if (this.keys.has(keyId)) return;
+    if (this.keys.size < SIGNER_KEYS_KEPT) this.keys.add(keyId);
+    else this.more = true;
+  }
+
+  list(): SignerKeyList {
+    return { keys: [...this.keys].sort(), more: this.more };
+  }
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -525,6 +552,7 @@ function newPass(
     tick,
     times: new EntryTimes(tree.size),
     latestAllowed: new Date((opts.clock ?? Date.now)() + CLOCK_TOLERANCE_MS).toISOString(),
+    signers: new SignerKeys(),
     ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}),
     ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}),
   };
@@ -588,6 +616,7 @@ function finish(
     entriesBytes: ef.size,
     checkpointsBytes: cf.size,
     ...(pass.collect ? { collected: pass.collect } : {}),
+    signers: pass.signers.list(),
   };
 }
 
@@ -613,6 +642,8 @@ interface Pass {
   times: EntryTimes;
   /** The latest time an entry may carry: this verification's clock plus CLOCK_TOLERANCE_MS (RPR-JOURNAL-022). */
   latestAllowed: string;
+  /** Every key a signature was checked of. */
+  signers: SignerKeys;
 }
 
 /**
@@ -721,6 +752,7 @@ interface FutureEntries {
 
 /** A line's signature: against the trust store, or (without one) against the keys the caller holds. */
 function checkSigned(pass: Pass, keyId: string, digest: Buffer, sig: string, pointer: string, what: string): void {
+  pass.signers.add(keyId);
   if (pass.trust) {
     checkSignature(pass.trust, keyId, digest, sig, pointer, what, pass.findings);
     return;

@@ -6,7 +6,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSigner } from '../../app/core/keys.js';
-import { journalAuthenticity } from '../../app/journal/authenticity.js';
+import { journalAuthenticity, journalResultAuthenticity } from '../../app/journal/authenticity.js';
+import { journalKindResult } from '../../app/journal/result.js';
+import { SIGNER_KEYS_KEPT } from '../../app/journal/verify.js';
 import { appendEntry, verifyJournal } from '../../app/journal/index.js';
 import { makeKeys, tmp } from './helpers.js';
 
@@ -30,5 +32,46 @@ describe("a journal's origin statement", () => {
       expect(a.statement).toContain(odd.keyId);
       expect(a.statement).not.toContain(k.reviewer.keyId);
     }
+  });
+
+  // A reviewer's and an officer's entries share one journal: one key named as the signer of
+  // all of it says what was not checked.
+  it('names every key that signed an entry or a checkpoint, and the latest checkpoint signer', async () => {
+    const k = makeKeys(tmp());
+    const dir = join(tmp(), 'two');
+    await appendEntry(dir, input, k.officer, { fsync: false });
+    await appendEntry(dir, input, k.reviewer, { fsync: false });
+    const v = await verifyJournal(dir, k.trust);
+    expect(v.signers).toEqual({ keys: [k.officer.keyId, k.reviewer.keyId].sort(), more: false });
+    for (const a of [
+      journalAuthenticity(v.findings, v.latestCheckpoint!.signer, true, v.signers),
+      journalResultAuthenticity(journalKindResult(v)),
+    ]) {
+      expect(a.status).toBe('trusted-signer');
+      expect(a.keyId).toBe(k.reviewer.keyId);
+      expect(a.statement).toContain(`2 keys (${v.signers.keys.join(', ')})`);
+      expect(a.statement).toContain(`the latest checkpoint is signed by ${k.reviewer.keyId}`);
+    }
+    const bare = await verifyJournal(dir, null);
+    const a = journalResultAuthenticity(journalKindResult(bare));
+    expect(a.status).toBe('unknown-signer');
+    expect(a.statement).toContain(`is signed by 2 keys (${bare.signers.keys.join(', ')})`);
+    expect(a.statement).toContain(`its latest checkpoint by ${k.reviewer.keyId}`);
+  });
+
+  it('keeps the one-key wording for a journal of one signer, and bounds the keys it names', async () => {
+    const k = makeKeys(tmp());
+    const dir = join(tmp(), 'one');
+    await appendEntry(dir, input, k.reviewer, { fsync: false });
+    const v = await verifyJournal(dir, k.trust);
+    const a = journalResultAuthenticity(journalKindResult(v));
+    expect(a.statement).toMatch(/^Trusted signer: every entry and checkpoint of the journal verifies under ed25519:/);
+    const many = {
+      keys: Array.from({ length: SIGNER_KEYS_KEPT }, (_, i) => `ed25519:${String(i).padStart(64, '0')}`),
+      more: true,
+    };
+    const m = journalAuthenticity(v.findings, v.latestCheckpoint!.signer, true, many);
+    expect(m.statement).toContain(`more than ${SIGNER_KEYS_KEPT} keys (`);
+    expect(m.statement).toContain(', and more)');
   });
 });

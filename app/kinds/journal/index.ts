@@ -24,7 +24,7 @@ export const journalCode: DirectoryKindCode = {
     verifiedReads.set(ctx, { root, entryLines, entriesBytes, checkpointLines, checkpointsBytes });
     return {
       ...journalKindResult(v),
-      authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null),
+      authenticity: journalAuthenticity(v.findings, v.latestCheckpoint?.signer ?? null, trust !== null, v.signers),
     };
   },
   operations: {
