@@ -388,14 +388,28 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
  * The text a person wrote in a file (a note, a rationale) that will be signed: strictly
  * UTF-8, or a UsageError saying it is not. A lenient decode would sign U+FFFD where the
  * bytes were, a text nobody wrote. `what` names the file as the user gave it (`--body-file`).
+ * A leading UTF-8 byte order mark (what Windows editors write) marks the encoding and is
+ * not signed; `said` hears a line saying so, because what is signed is then not every byte
+ * of the file, and a signer must not learn that from a hash that differs.
  */
-export async function readUtf8File(path: string, what: string, max = MAX_FLAG_FILE_BYTES): Promise<string> {
+export async function readUtf8File(
+  path: string,
+  what: string,
+  max = MAX_FLAG_FILE_BYTES,
+  said?: (line: string) => void,
+): Promise<string> {
   const bytes = await readRegularFile(path, max);
+  let text: string;
   try {
-    return STRICT_UTF8.decode(bytes);
+    text = STRICT_UTF8.decode(bytes);
   } catch {
     throw new UsageError(`${what} ${path} is not UTF-8 text`, 'bad-file');
   }
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    said?.(
+      `${what} ${path} begins with a UTF-8 byte order mark (EF BB BF): it marks the encoding and is not part of the text signed`,
+    );
+  return text;
 }
 
 /** The synchronous check for callers that must not await (a flag checked at parse time): a regular file, readable. */

@@ -21,6 +21,7 @@ import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { safeNoteText, safeText } from '../../core/text.js';
 import { formatFinding } from '../../engine/report-text.js';
+import { formatError } from '../output.js';
 import { listNotes, MAX_NOTE_TEXT_BYTES, recordNote, type NoteRecord } from '../../journal/notes.js';
 import type { JournalVerification } from '../../journal/verify.js';
 import { parse } from '../args.js';
@@ -37,9 +38,10 @@ function dirOf(positionals: string[], usage: string): string {
   return positionals[0]!;
 }
 
-async function noteText(path: unknown, usage: string): Promise<string> {
+async function noteText(path: unknown, usage: string, io: CliIO): Promise<string> {
   if (typeof path !== 'string' || path === '') throw new UsageError(`--body-file is required\nusage: ${usage}`);
-  return readUtf8File(path, '--body-file', MAX_NOTE_TEXT_BYTES).catch((e: unknown) => {
+  const said = (line: string): void => io.err(formatError(`note: ${line}`));
+  return readUtf8File(path, '--body-file', MAX_NOTE_TEXT_BYTES, said).catch((e: unknown) => {
     if (e instanceof UsageError && !(e instanceof FileReadError)) throw e;
     throw new UsageError(`cannot read --body-file ${path}: ${readFailure(e)}`, 'path');
   });
@@ -63,7 +65,7 @@ export async function noteCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const dir = dirOf(positionals, usage);
   const artifact = hashFlag(values['artifact'], 'artifact', usage);
   const supersedes = values['supersedes'] === undefined ? null : hashFlag(values['supersedes'], 'supersedes', usage);
-  const text = await noteText(values['body-file'], usage);
+  const text = await noteText(values['body-file'], usage, io);
   if (typeof values['key'] !== 'string') throw new UsageError(`--key KEYFILE is required\nusage: ${usage}`);
   if (typeof values['trust-store'] !== 'string')
     throw new UsageError(`--trust-store FILE is required: it names the reviewer who signs\nusage: ${usage}`);

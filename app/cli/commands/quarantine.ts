@@ -157,7 +157,8 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
     throw new UsageError('--rationale and --rationale-file exclude each other');
   if (typeof values['rationale-file'] === 'string') {
     try {
-      rationale = await readUtf8File(values['rationale-file'], '--rationale-file');
+      const said = (line: string): void => io.err(formatError(`note: ${line}`));
+      rationale = await readUtf8File(values['rationale-file'], '--rationale-file', undefined, said);
     } catch (e) {
       if (e instanceof UsageError && !(e instanceof FileReadError)) throw e;
       throw new UsageError(`cannot read ${values['rationale-file']}: ${readFailure(e)}`, 'path');
