@@ -69,7 +69,8 @@ describe('acgp.core.default@1, baseline parameters (decay 0.05 per 1 h, min 0; t
       [],
     ]);
     expect(r.details!['debtThresholds']).toEqual({ elevated_monitoring: 3, restricted_mode: 6, re_tiering_review: 10 });
-    expect(rules(r, 'info')).toEqual(['RPR-ACGP-025']);
+    // No --policy: the blueprint finance_qa@2.1 is checked against the baseline, and the report says so.
+    expect(rules(r, 'info')).toEqual(['RPR-ACGP-042', 'RPR-ACGP-025']);
   });
 
   it('pins every replayed value: one wrong digit in any pre, delta, post or crossing fails with both values', async () => {
@@ -274,6 +275,28 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     expect(r.verdict).toBe('fail');
     expect(rules(r, 'fail')).toContain('RPR-ACGP-020');
     expect(rules(r, 'fail')).toContain('RPR-ACGP-023');
+  });
+
+  // spec/acgp.md: "without either, the baseline's"; upstream lets a blueprint override the
+  // baseline, so a trace of a blueprint the policy does not hold passes only as far as the
+  // baseline goes, and the report names that blueprint (once, where it first appears).
+  it('says which blueprint was held to the baseline because the policy does not name it', async () => {
+    const p = await tempFile('policy.json', JSON.stringify(policy));
+    const held = await run(evals(), 'replay', { policy: p });
+    expect(rules(held, 'info')).not.toContain('RPR-ACGP-042');
+    const bare = await run(evals(), 'verify');
+    const f = findingOf(bare, 'RPR-ACGP-042');
+    expect(f.severity).toBe('info');
+    expect(f.pointer).toBe('/0/blueprint_id');
+    expect(f.message).toContain('blueprint "tight@1", and no --policy was given');
+    expect(f.message).toContain("the baseline's (clarity.baseline@1.0)");
+    const mixed = trace(B.map((s, i) => ({ ...s, blueprint: i === 3 ? 'other@1' : 'tight@1' })));
+    const other = await run(mixed, 'verify', { policy: p });
+    const said = other.findings.filter((x) => x.rule === 'RPR-ACGP-042');
+    expect(said.map((x) => x.pointer)).toEqual(['/3/blueprint_id']);
+    expect(said[0]!.message).toContain('blueprint "other@1", and the --policy does not name it');
+    const twice = await run(trace(B.map((s) => ({ ...s, blueprint: 'other@1' }))), 'verify');
+    expect(twice.findings.filter((x) => x.rule === 'RPR-ACGP-042')).toHaveLength(1);
   });
 
   it('a --policy of another type is ignored and the report says so', async () => {

@@ -21,6 +21,11 @@ import { TraceOrder } from './trace-order.js';
 
 export type AcgpMode = 'verify' | 'replay';
 
+/** The normative baseline a blueprint the policy does not hold is checked against (spec/acgp.md). */
+const BASELINE_NAME = 'clarity.baseline@1.0';
+/** Blueprints named one by one in a trace (a trace of a thousand blueprints is no real one; the rest are not said again). */
+const UNKNOWN_BLUEPRINTS_SAID = 8;
+
 export interface CheckerOptions {
   mode: AcgpMode;
   policy: AcgpPolicy;
@@ -38,6 +43,8 @@ export class AcgpChecker {
   private readonly trace: TraceOrder;
   private readonly debt: DebtReplay;
   private readonly privateProviders = new Map<string, number>();
+  /** Blueprints the policy does not hold, each said once (RPR-ACGP-042). */
+  private readonly unknownBlueprints = new Set<string>();
   private count = 0;
 
   constructor(private readonly options: CheckerOptions) {
@@ -45,6 +52,26 @@ export class AcgpChecker {
     this.trace = new TraceOrder(options.policy);
     this.debt = new DebtReplay(options.policy);
     if (options.policyNote) this.sink.push(info('RPR-ACGP-041', options.policyNote));
+  }
+
+  /**
+   * RPR-ACGP-042: an EVAL's blueprint that the policy does not hold is checked against the
+   * baseline (spec/acgp.md: "without either, the baseline's"), but upstream lets a blueprint
+   * override the thresholds and the trust-debt parameters, so a stricter blueprint could
+   * fail what passes here: the report says which blueprint that was, once, where it first appears.
+   */
+  private blueprintHeld(s: EvalScope, id: string | null): void {
+    if (id === null || this.options.policy.blueprints.has(id) || this.unknownBlueprints.has(id)) return;
+    if (this.unknownBlueprints.size >= UNKNOWN_BLUEPRINTS_SAID) return;
+    this.unknownBlueprints.add(id);
+    const given = this.options.policy.source === null ? 'no --policy was given' : `the --policy does not name it`;
+    this.sink.push(
+      info(
+        'RPR-ACGP-042',
+        `${s.which} is of blueprint ${JSON.stringify(id)}, and ${given}: its risk thresholds and trust-debt parameters were taken as the baseline's (${BASELINE_NAME}); a blueprint may override them, and a stricter one could fail what passes here (give its policy with --policy)`,
+        { pointer: s.at('/blueprint_id') },
+      ),
+    );
   }
 
   /** A trace element (or line) that is not JSON Reprise accepts; `cut` says why it looks cut short. */
@@ -111,6 +138,7 @@ export class AcgpChecker {
     const s: EvalScope = { sink, i, which: sink.where(i), at: (p) => sink.ptr(i, p) };
     const f = checkEval(s, this.options.policy, v);
     this.trace.check(s, f);
+    this.blueprintHeld(s, f.blueprintId);
     if (f.provider === 'private') {
       const id = f.providerId ?? '?';
       this.privateProviders.set(id, (this.privateProviders.get(id) ?? 0) + 1);

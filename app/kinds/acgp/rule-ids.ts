@@ -35,4 +35,5 @@ export const ACGP_RULES = {
   'RPR-ACGP-034': 'more findings than the limit acgp-findings',
   'RPR-ACGP-035': 'comparison rows beyond acgp-comparisons',
   'RPR-ACGP-041': 'the --policy file is not a reprise.acgp-policy/v1 document',
+  'RPR-ACGP-042': "an EVAL's blueprint is not in the policy: the baseline's thresholds and parameters were used",
 } as const satisfies RuleDeclarations;
