@@ -213,4 +213,26 @@ describe.skipIf(!cliBuilt())('journal record', () => {
     expect(r.code).toBe(3);
     expect(snapshot()).toEqual(before);
   });
+
+  // spec/cli.md's `journal record` takes no trust store; a judgement so recorded is written,
+  // and its signer is told that nobody checked who may sign one.
+  it('without --trust-store records a judgement and says its signer was not checked', async () => {
+    const { base, dir, keys } = await setUp();
+    const body = writeJson(join(base, 'accept.json'), { decision: 'accept', rationale: TEXT });
+    const r = await record(dir, { body, key: keys.officerPem, trustPath: null });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim()).toBe(
+      `reprise: note: no --trust-store was given, so whether ${keys.officer.keyId} may sign a judgement was not checked; a reader counts this judgement only if their trust store lists that key as an active reviewer's`,
+    );
+    const drift = writeJson(join(base, 'drift.json'), { delta: 0.1 });
+    const d = await record(dir, {
+      body: drift,
+      key: keys.reviewerPem,
+      trustPath: null,
+      kind: 'replay-drift',
+      artifact: null,
+    });
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stderr).toBe('');
+  });
 });

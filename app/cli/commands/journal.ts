@@ -43,6 +43,7 @@ import type { CliIO, Command } from '../io.js';
 import { formatReport, safeText } from '../../engine/report-text.js';
 import { INFO } from './info.js';
 import { UsageError } from '../../core/errors.js';
+import { formatError } from '../output.js';
 
 const USAGE = INFO.journal.usage;
 
@@ -218,6 +219,14 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
           signer,
           { trustStore },
         );
+  // spec/cli.md lets a judgement be recorded without a trust store: it is written, and its
+  // signer is told that nobody checked who may sign one, since a reader's store decides.
+  if (trustStore === null && kind === 'review-rationale' && typeof artifact === 'string')
+    io.err(
+      formatError(
+        `note: no --trust-store was given, so whether ${signer.keyId} may sign a judgement was not checked; a reader counts this judgement only if their trust store lists that key as an active reviewer's`,
+      ),
+    );
   if (values['json'])
     io.out(JSON.stringify({ seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint }, null, 2) + '\n');
   else
