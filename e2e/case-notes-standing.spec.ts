@@ -4,14 +4,16 @@
  * review-rationale` without --trust-store) claiming to edit the reviewer's note is listed with
  * its problem and never as the latest version, the reviewer's staying latest, as `reprise
  * journal notes` says; the notes of a journal worked in whose signed notes were tampered with
- * (`journal verify` FAILS) are listed as not proven, saying why, never "inclusion proven"; one
- * the engine cannot list shows the engine's error, never "No note yet". A note's invisible
+ * (`journal verify` FAILS) are listed as not proven, saying why, never "inclusion proven"; so
+ * are those of one whose entry line was tampered with (no inclusion proof can be built), each
+ * saying so in the engine's words, never hidden behind an error; one the engine cannot list at
+ * all (its entries gone) shows the engine's error, never "No note yet". A note's invisible
  * characters show as escapes. The journal worked in lies in the case folder, so it is also a
  * journal of the case: its notes are listed once. Axe on every state, light and dark.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -162,7 +164,7 @@ test("an officer's note claiming to edit the reviewer's does not count: the revi
   await axeBothThemes(page, "an officer's note that does not count beside the reviewer's latest");
 });
 
-test("a tampered journal's notes are not proven, saying why; one the engine cannot list shows its error", async ({
+test("a tampered journal's notes are not proven, saying why; one whose tree no longer matches lists them without proofs", async ({
   workbench: page,
   served,
 }) => {
@@ -201,15 +203,31 @@ test("a tampered journal's notes are not proven, saying why; one the engine cann
   await expect(page.getByTestId('note-edit-1')).toHaveCount(0);
   await axeBothThemes(page, "a failing journal's notes, not proven");
 
-  // An entry's signature flipped too: its tree no longer matches, the engine cannot list it. Its words are shown.
+  // An entry's signature flipped too: its tree no longer matches, no inclusion proof can be
+  // built. The notes are still listed, each not proven, in the engine's words.
   const entries = join(s.journal, 'entries.jsonl');
   const e = readFileSync(entries, 'utf8').split('\n');
   const esig = (JSON.parse(e[0]!) as { sig: string }).sig;
   e[0] = e[0]!.replace(esig, `${esig.slice(0, 5)}${esig[5] === 'A' ? 'B' : 'A'}${esig.slice(6)}`);
   writeFileSync(entries, e.join('\n'));
   await openNotes(page, s.dir);
-  await expect(page.getByTestId('notes-list-error')).toContainText('could not be listed', { timeout: 30_000 });
-  await expect(page.getByTestId('notes-list-error')).toContainText('does not match the journal');
+  await expect(notes).toContainText('Notes on this artifact (2)', { timeout: 30_000 });
+  await expect(page.getByTestId('notes-list-error')).toHaveCount(0);
+  await expect(page.getByTestId('note-unproven')).toHaveCount(2);
+  for (const u of await page.getByTestId('note-unproven').all()) {
+    await expect(u).toContainText('Not proven: the journal worked in FAILS verification');
+    await expect(u).toContainText('no inclusion proof could be built');
+    await expect(u).toContainText('does not match the journal');
+  }
   await expect(page.getByTestId('note-proof').filter({ hasText: 'inclusion proven' })).toHaveCount(0);
+  await expect(page.getByTestId('note-edit-1')).toHaveCount(0);
+  await axeBothThemes(page, "a journal's notes whose tree no longer matches, not proven");
+
+  // Its entries gone: the folder is no journal, the engine cannot list it, and its words are shown (never "No note yet").
+  renameSync(entries, `${entries}.gone`);
+  await openNotes(page, s.dir);
+  await expect(page.getByTestId('notes-list-error')).toContainText('could not be listed', { timeout: 30_000 });
+  await expect(page.getByTestId('notes-list-error')).toContainText('is not a journal');
+  await expect(notes).not.toContainText('No note yet');
   await axeBothThemes(page, 'the journal worked in cannot be listed');
 });

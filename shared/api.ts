@@ -346,7 +346,7 @@ export interface JudgementReceipt {
   proofFindings: string[];
 }
 
-/** One judgement recorded on an artifact, with its inclusion proof checked against the latest checkpoint. */
+/** One judgement recorded on an artifact, with its inclusion proof checked against the latest checkpoint (or why none could be built). */
 export interface JudgementView {
   seq: number;
   entryHash: string;
@@ -361,7 +361,13 @@ export interface JudgementView {
   label: string | null;
   /** Why the entry is not a well-formed judgement by a reviewer key, or null. */
   problem: string | null;
+  /**
+   * False when the journal could not build the entry's inclusion proof (its tree no longer
+   * matches its latest checkpoint): still listed, never verified, proofFindings says why.
+   */
+  proofBuilt: boolean;
   proofVerified: boolean;
+  /** Why the proof does not verify (`RULE: message`), or why it could not be built (the engine's message). */
   proofFindings: string[];
   /** A note's edit: the entry hash of the note it supersedes (app/journal/notes.ts). */
   supersedes?: string | null;

@@ -122,8 +122,14 @@ export async function recordJudgement(
   }
 }
 
+/**
+ * A listed judgement's proof: null when none could be built (the journal's tree no longer
+ * matches its latest checkpoint), then not verified and `proofFindings` says why.
+ */
+export type ListedProofState = Omit<ProofState, 'proof'> & { proof: InclusionProof | null };
+
 /** A judgement as read back from a journal (also a `review-rationale` entry written by hand). */
-export interface JudgementRecord extends ProofState {
+export interface JudgementRecord extends ListedProofState {
   seq: number;
   entryHash: string;
   entry: Entry;
@@ -165,9 +171,25 @@ export function judgementsIn(v: JournalVerification, artifact: string, trust: Tr
         label: k ? k.label : null,
         problem,
         supersedes: isHashString(b['supersedes']) ? b['supersedes'] : null,
-        ...proofState(proofFromVerification(v, p.entry.seq), trust),
+        ...listedProofState(v, p.entry.seq, trust),
       };
     });
+}
+
+/**
+ * Entry `seq`'s proof, checked; when the journal cannot prove it (JournalError: a damaged
+ * tree), no proof and the engine's reason, so the judgement is still listed: a forensic
+ * listing never hides what was recorded because its proof is gone.
+ */
+function listedProofState(v: JournalVerification, seq: number, trust: TrustStore | null): ListedProofState {
+  let proof: InclusionProof;
+  try {
+    proof = proofFromVerification(v, seq);
+  } catch (e) {
+    if (!(e instanceof JournalError)) throw e;
+    return { proof: null, proofVerified: false, proofFindings: [e.message] };
+  }
+  return proofState(proof, trust);
 }
 
 /** The judgements a journal holds on an artifact, and the journal's verification (they are only as good as it). */

@@ -137,6 +137,7 @@ function view(j: JudgementRecord): JudgementView {
     role: j.role,
     label: j.label,
     problem: j.problem,
+    proofBuilt: j.proof !== null,
     proofVerified: j.proofVerified,
     proofFindings: j.proofFindings,
     supersedes: j.supersedes,

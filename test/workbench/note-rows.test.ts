@@ -47,6 +47,7 @@ function workNote(seq: number, hash: string, over: Partial<JudgementView> = {}):
     role: 'reviewer',
     label: 'test reviewer',
     problem: null,
+    proofBuilt: true,
     proofVerified: true,
     proofFindings: [],
     supersedes: null,
@@ -130,6 +131,12 @@ describe("the case view's notes list", () => {
     );
     expect(rows.every((r) => r.unproven?.includes('FAILS verification: RPR-JOURNAL-030'))).toBe(true);
     expect(rows[0]!.supersededBy).toBeNull();
+    // A note the journal could not build a proof of says so too, in the engine's words.
+    const damaged = "the latest checkpoint's root does not match the journal";
+    const lost = workNote(0, h('a'), { proofBuilt: false, proofVerified: false, proofFindings: [damaged] });
+    expect(rowsOf([], work([lost], 'fail', ['RPR-JOURNAL-002: x']), [], at())[0]!.unproven).toMatch(
+      /FAILS verification: RPR-JOURNAL-002: x; no inclusion proof could be built \(the latest checkpoint's root/,
+    );
     // A listing without a verdict proves nothing either.
     expect(rowsOf([], work([workNote(0, h('a'))], null), [], at())[0]!.unproven).toMatch(/without its verdict/);
     // A journal that verifies proves its notes, and a reviewer's edit replaces the text.

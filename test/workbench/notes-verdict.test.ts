@@ -2,7 +2,8 @@
  * The workbench's listing of the journal worked in (main/host/judgement-ops.ts listJudgements)
  * carries the journal's verdict and its failing rules: a journal whose entries file was
  * tampered with (one character of a signature flipped) fails, and every note of it is only as
- * good as it. A folder that is no journal is said to be none, never an empty listing.
+ * good as it; one whose tree no longer matches its checkpoint still lists its notes, each
+ * without a proof, saying why. A folder that is no journal is said to be none, never an empty listing.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,12 +67,18 @@ describe("the workbench's listing of the journal worked in", () => {
     expect(l.failures[0]).toMatch(/^RPR-JOURNAL-\d{3}: /);
   });
 
-  it("refuses with the engine's words when an entry's signature was tampered with (its tree no longer matches)", async () => {
+  it("lists the notes, none proven, with the engine's words when an entry's signature was tampered with (its tree no longer matches)", async () => {
     const { dir, keys } = await twoNotes();
     flipSignature(dir, 'entries.jsonl');
-    await expect(listJudgements({ dir, trustStore: keys.trustPath, artifact: A })).rejects.toThrow(
-      /does not match the journal/,
-    );
+    const l = await listJudgements({ dir, trustStore: keys.trustPath, artifact: A });
+    expect(l.judgements).toHaveLength(2); // nothing recorded is hidden
+    for (const j of l.judgements) {
+      expect(j).toMatchObject({ proofBuilt: false, proofVerified: false });
+      expect(j.proofFindings.join('\n')).toMatch(/does not match the journal/);
+    }
+    expect(l.verdict).toBe('fail');
+    expect(l.failureCount).toBeGreaterThan(0);
+    expect(l.failures[0]).toMatch(/^RPR-JOURNAL-\d{3}: /);
   });
 
   it('says a folder that does not exist is no journal, rather than listing nothing', async () => {

@@ -100,6 +100,8 @@ function listedNote(n: NoteRecord) {
     supersededBy: n.supersededBy,
     problem: n.problem,
     proofVerified: n.proofVerified,
+    // Why its inclusion proof does not verify, or why none could be built (a damaged tree).
+    proofFindings: n.proofFindings,
   };
 }
 type ListedNote = ReturnType<typeof listedNote>;
@@ -123,7 +125,10 @@ function noteLine(n: ListedNote, trusted: boolean): string {
   const status = n.problem
     ? ` (does not count: ${safeText(n.problem)})${by}${n.supersedes ? ` claims to edit ${n.supersedes}` : ''}`
     : `${by || ' (latest)'}${n.supersedes ? ` edits ${n.supersedes}` : ''}`;
-  return `#${n.seq} ${safeText(n.atUtc)} ${n.entryHash}${status}\n  by ${authorText(n, trusted)}\n  ${safeNoteText(n.text)}\n`;
+  const proof = n.proofVerified
+    ? ''
+    : `  proof NOT verified: ${safeText(n.proofFindings.join('; ') || 'no reason given')}\n`;
+  return `#${n.seq} ${safeText(n.atUtc)} ${n.entryHash}${status}\n  by ${authorText(n, trusted)}\n${proof}  ${safeNoteText(n.text)}\n`;
 }
 
 /** A directory without entries.jsonl is a usage error, as for `quarantine list`, not a failing journal. */

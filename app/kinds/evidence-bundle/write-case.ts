@@ -18,7 +18,7 @@ import type { InclusionProof } from '../../journal/proofs.js';
 import type { JournalVerification } from '../../journal/verify.js';
 import { caseBundleHtml } from './case-html.js';
 import { caseSubjects } from './case-subjects.js';
-import { countedJudgements, provableJournal, refuseUnnamedItems } from './write.js';
+import { countedJudgements, provableJournal, provenProofs, refuseUnnamedItems } from './write.js';
 import { writeZip } from '../../zip/writer.js';
 import { checkMemberCount, checkReadable } from './limits.js';
 import type { BundledReport, CaseBundler, JournalBundle, OmittedEntry } from '../operations.js';
@@ -176,7 +176,7 @@ function caseBundleOf(
   const bytes = writeCaseBundle({
     caseReport,
     reports,
-    proofs: judgements.map((x) => x.proof),
+    proofs: provenProofs(j.v.dir, judgements),
     checkpoint,
     limits: j.limits,
   });

@@ -132,12 +132,27 @@ export async function bundleFromJournal(
   refuseUnnamedItems(judgements.map((j) => ({ j, report })));
   const bytes = writeEvidenceBundle({
     report,
-    proofs: judgements.map((j) => j.proof),
+    proofs: provenProofs(dir, judgements),
     checkpoint,
     attestation: attestation ?? null,
     limits,
   });
   return { bytes, judgements, checkpoint, reportDigest: digest, omitted };
+}
+
+/**
+ * The judgements' inclusion proofs. Refused (DAMAGED, nothing written) when the journal in
+ * `dir` could not prove one (JudgementRecord.proof null, its proofFindings saying why): a
+ * bundle never carries a judgement without its proof, and leaving it out would hide it.
+ */
+export function provenProofs(dir: string, judgements: readonly JudgementRecord[]): InclusionProof[] {
+  const unproven = judgements.filter((j) => j.proof === null);
+  if (unproven.length > 0)
+    throw new JournalError(
+      `journal ${dir} cannot prove judgement(s) ${unproven.map((j) => `seq ${j.seq}`).join(', ')} (${unproven[0]!.proofFindings.join('; ')}): no bundle was written`,
+      'DAMAGED',
+    );
+  return judgements.flatMap((j) => (j.proof ? [j.proof] : []));
 }
 
 /**

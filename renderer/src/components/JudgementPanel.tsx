@@ -361,7 +361,7 @@ function JudgementsList() {
                     ? `problem: ${j.problem}`
                     : j.proofVerified
                       ? 'verified'
-                      : `not verified: ${j.proofFindings.join('; ')}`}
+                      : `${j.proofBuilt ? 'not verified' : 'no proof could be built'}: ${j.proofFindings.join('; ')}`}
                 </td>
               </tr>
             ))}

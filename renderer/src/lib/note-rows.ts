@@ -31,8 +31,8 @@ export interface NoteRow {
   supersededBy: string | null;
   /**
    * Why this version is not proven (its journal fails verification, or could not be
-   * verified, or its inclusion proof does not check), or null. It is listed, since nothing
-   * recorded is hidden, but an edit it claims to make replaces nothing.
+   * verified, or its inclusion proof does not check or could not be built), or null. It is
+   * listed, since nothing recorded is hidden, but an edit it claims to make replaces nothing.
    */
   unproven: string | null;
   /**
@@ -76,6 +76,13 @@ export function workUnproven(w: WorkNotes): string | null {
   return 'the journal worked in was listed without its verdict';
 }
 
+/** Why a listed note's own inclusion proof proves nothing (it does not verify, or could not be built), or null. */
+export function proofUnproven(w: Pick<JudgementView, 'proofBuilt' | 'proofVerified' | 'proofFindings'>): string | null {
+  if (w.proofVerified) return null;
+  const why = w.proofFindings.join('; ') || 'no reason given';
+  return w.proofBuilt ? `its inclusion proof does not verify (${why})` : `no inclusion proof could be built (${why})`;
+}
+
 /** A note of the journal worked in, its signer named by the trust store it was read with. */
 export function workRow(w: JudgementView, checked: boolean, journalUnproven: string | null): NoteRow {
   return {
@@ -87,11 +94,8 @@ export function workRow(w: JudgementView, checked: boolean, journalUnproven: str
     atUtc: w.recordedAtUtc,
     supersedes: w.supersedes ?? null,
     supersededBy: null,
-    unproven:
-      journalUnproven ??
-      (w.proofVerified
-        ? null
-        : `its inclusion proof does not verify (${w.proofFindings.join('; ') || 'no reason given'})`),
+    // Both reasons: the journal's verdict, and (a damaged tree) that this note's own proof is gone.
+    unproven: [journalUnproven, proofUnproven(w)].filter((x) => x !== null).join('; ') || null,
     problem: w.problem,
     // The journal worked in is always read with its trust store: a signer is judged, or the key is named as not in it.
     unchecked: checked ? null : 'who signed it was not checked: no trust store was read',
