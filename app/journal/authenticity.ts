@@ -8,14 +8,35 @@ import type { KindResult } from '../core/report.js';
 export interface JournalSigners {
   keys: readonly string[];
   more: boolean;
+  /**
+   * The tree size of the held checkpoint a `--since` verification started from (0: the
+   * whole journal): the entries before it were not signature-checked again, so the
+   * statement says it covers those after it.
+   */
+  from?: number;
+}
+
+/** What a statement of `signers`' scope covers: the whole journal, or what came after a held checkpoint. */
+function scopeOf(signers: JournalSigners): string {
+  const from = signers.from ?? 0;
+  return from > 0
+    ? `every entry and checkpoint of the journal after the held checkpoint (tree ${from}; the ${from} entries before it rest on that checkpoint and were not checked again)`
+    : 'every entry and checkpoint of the journal';
+}
+
+/** The key a failing finding of `rule` names (its `actual`), else `fallback`: the key at fault need not be the newest checkpoint's signer. */
+function keyAtFault(findings: readonly Finding[], rule: string, fallback: string): string {
+  const a = findings.find((f) => f.rule === rule && f.severity !== 'info')?.actual;
+  return typeof a === 'string' && a.startsWith('ed25519:') ? a : fallback;
 }
 
 /**
  * A journal's authenticity: its entries and checkpoints are signed; the statement names
  * the latest checkpoint's signer (its `keyId`), and every other key that signed an entry
  * or a checkpoint, since a reviewer's and an officer's entries share one journal: naming
- * one key as the signer of all would say what was not checked. `trustGiven` false:
- * nothing could be decided.
+ * one key as the signer of all would say what was not checked. A key whose signature is
+ * bad, unknown or revoked is the one its finding names. `trustGiven` false: nothing could
+ * be decided.
  */
 export function journalAuthenticity(
   findings: readonly Finding[],
@@ -23,54 +44,35 @@ export function journalAuthenticity(
   trustGiven: boolean,
   signers: JournalSigners = { keys: [], more: false },
 ): Authenticity {
-  const others = signer ? signers.keys.filter((k) => k !== signer) : [];
   const what = 'the journal';
-  if (signer && (others.length > 0 || signers.more)) return severalSigners(findings, signer, trustGiven, signers);
   const has = (rule: string) => findings.some((f) => f.rule === rule && f.severity !== 'info');
   if (!signer)
     return has('RPR-JOURNAL-007')
-      ? authenticity.badSignature(what, null)
+      ? authenticity.badSignature(what, keyAtFault(findings, 'RPR-JOURNAL-007', '') || null)
       : authenticity.unsigned(`the journal (no checkpoint)`);
-  if (!trustGiven) return authenticity.noTrustStore(what, signer);
-  if (has('RPR-JOURNAL-007')) return authenticity.badSignature(what, signer);
-  // The key the finding names (its `actual`), which need not be the newest checkpoint's signer.
-  const keyOf = (rule: string): string => {
-    const a = findings.find((f) => f.rule === rule && f.severity !== 'info')?.actual;
-    return typeof a === 'string' && a.startsWith('ed25519:') ? a : signer;
-  };
-  if (has('RPR-JOURNAL-009')) return authenticity.revoked(what, keyOf('RPR-JOURNAL-009'));
-  if (has('RPR-JOURNAL-008')) return authenticity.unknown(what, keyOf('RPR-JOURNAL-008'));
-  return authenticity.trusted(`every entry and checkpoint of ${what}`, signer, has('RPR-JOURNAL-010'));
+  const several = signers.more || signers.keys.some((k) => k !== signer);
+  if (!trustGiven)
+    return several
+      ? authenticity.noTrustStoreSeveral('the journal', keysSaid(signers), signer, 'its latest checkpoint')
+      : authenticity.noTrustStore(what, signer);
+  if (has('RPR-JOURNAL-007')) return authenticity.badSignature(what, keyAtFault(findings, 'RPR-JOURNAL-007', signer));
+  if (has('RPR-JOURNAL-009')) return authenticity.revoked(what, keyAtFault(findings, 'RPR-JOURNAL-009', signer));
+  if (has('RPR-JOURNAL-008')) return authenticity.unknown(what, keyAtFault(findings, 'RPR-JOURNAL-008', signer));
+  const retired = has('RPR-JOURNAL-010');
+  return several
+    ? authenticity.trustedSeveral(
+        `${scopeOf(signers)} (${keysSaid(signers)})`,
+        signer,
+        'the latest checkpoint',
+        retired,
+      )
+    : authenticity.trusted(scopeOf(signers), signer, retired);
 }
 
 /** The keys named, in the statement's words: "3 keys (a, b, c)", "and more" when the list was cut. */
 function keysSaid(s: JournalSigners): string {
   const n = s.more ? `more than ${s.keys.length}` : String(s.keys.length);
   return `${n} keys (${s.keys.join(', ')}${s.more ? ', and more' : ''})`;
-}
-
-/**
- * The statement of a journal signed by several keys. The findings name the key at fault
- * (unknown, revoked); a trusted journal's statement says every key is in the store, and
- * which signed the latest checkpoint.
- */
-function severalSigners(
-  findings: readonly Finding[],
-  signer: string,
-  trustGiven: boolean,
-  signers: JournalSigners,
-): Authenticity {
-  if (!trustGiven)
-    return authenticity.noTrustStoreSeveral('the journal', keysSaid(signers), signer, 'its latest checkpoint');
-  const one = journalAuthenticity(findings, signer, trustGiven);
-  if (one.status !== 'trusted-signer') return one;
-  const retired = findings.some((f) => f.rule === 'RPR-JOURNAL-010' && f.severity !== 'info');
-  return authenticity.trustedSeveral(
-    `every entry and checkpoint of the journal (${keysSaid(signers)})`,
-    signer,
-    'the latest checkpoint',
-    retired,
-  );
 }
 
 const obj = (v: JsonValue | undefined): { [k: string]: JsonValue } | null =>
@@ -92,6 +94,7 @@ export function journalResultAuthenticity(r: KindResult): Authenticity {
     {
       keys: Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [],
       more: r.details?.['signersMore'] === true,
+      from: typeof r.details?.['signersFrom'] === 'number' ? r.details['signersFrom'] : 0,
     },
   );
 }

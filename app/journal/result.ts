@@ -30,6 +30,8 @@ export function journalKindResult(v: JournalVerification): KindResult {
     // Every key an entry or checkpoint is signed by (the origin statement names them), sorted.
     signers: v.signers.keys,
     ...(v.signers.more ? { signersMore: true } : {}),
+    // A `--since` pass checked the signatures after the held checkpoint only.
+    ...(v.signers.from > 0 ? { signersFrom: v.signers.from } : {}),
   };
   return { id: cp ? cp.rootHash : null, findings: v.findings, chain, details };
 }

@@ -116,28 +116,41 @@ export interface JournalVerification {
   signers: SignerKeyList;
 }
 
-/** The distinct signing keys of a journal, sorted: the first SIGNER_KEYS_KEPT, and whether it had more. */
+/** The distinct signing keys of a journal, sorted: the SIGNER_KEYS_KEPT first in that order, and whether it had more. */
 export interface SignerKeyList {
   keys: string[];
   more: boolean;
+  /** The held checkpoint's tree size a `--since` pass started after (0: every entry was checked). */
+  from: number;
 }
 
 /** How many distinct signing keys a verification names: a journal signed by a million keys must not hold a million strings. */
 export const SIGNER_KEYS_KEPT = 32;
 
-/** The distinct keys a pass checked a signature of, bounded (SIGNER_KEYS_KEPT). */
+/** The distinct keys a pass checked a signature of: the SIGNER_KEYS_KEPT first in code-unit order, whatever order they came in. */
 class SignerKeys {
-  private readonly keys = new Set<string>();
+  private readonly keys: string[] = [];
   private more = false;
 
+  constructor(private readonly from = 0) {}
+
   add(keyId: string): void {
-    if (this.keys.has(keyId)) return;
-    if (this.keys.size < SIGNER_KEYS_KEPT) this.keys.add(keyId);
-    else this.more = true;
+    let i = this.keys.length;
+    while (i > 0 && this.keys[i - 1]! > keyId) i--;
+    if (i > 0 && this.keys[i - 1] === keyId) return;
+    if (this.keys.length < SIGNER_KEYS_KEPT) this.keys.splice(i, 0, keyId);
+    else {
+      // Full: a key after every kept one is left out; one before the last takes its place.
+      this.more = true;
+      if (i < SIGNER_KEYS_KEPT) {
+        this.keys.splice(i, 0, keyId);
+        this.keys.pop();
+      }
+    }
   }
 
   list(): SignerKeyList {
-    return { keys: [...this.keys].sort(), more: this.more };
+    return { keys: [...this.keys], more: this.more, from: this.from };
   }
 }
 
@@ -299,7 +312,9 @@ function checkSignature(
     return { rule: 'RPR-JOURNAL-009', ok: false };
   }
   if (!verifyBytes(k.publicKey, digest, sig)) {
-    out.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer }));
+    out.push(
+      fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer, actual: keyId }),
+    );
     return { rule: 'RPR-JOURNAL-007', ok: false };
   }
   if (k.status === 'retired')
@@ -552,7 +567,7 @@ function newPass(
     tick,
     times: new EntryTimes(tree.size),
     latestAllowed: new Date((opts.clock ?? Date.now)() + CLOCK_TOLERANCE_MS).toISOString(),
-    signers: new SignerKeys(),
+    signers: new SignerKeys(since ? tree.size : 0),
     ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}),
     ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}),
   };
@@ -768,7 +783,9 @@ function checkSigned(pass: Pass, keyId: string, digest: Buffer, sig: string, poi
       ),
     );
   else if (!verifyBytes(own, digest, sig))
-    pass.findings.push(fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer }));
+    pass.findings.push(
+      fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer, actual: keyId }),
+    );
 }
 
 /** Line offsets a writer's index is rebuilt from. */

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { generateSigner } from '../../app/core/keys.js';
 import { journalAuthenticity, journalResultAuthenticity } from '../../app/journal/authenticity.js';
 import { journalKindResult } from '../../app/journal/result.js';
-import { SIGNER_KEYS_KEPT } from '../../app/journal/verify.js';
+import { SIGNER_KEYS_KEPT, verifyJournalSince } from '../../app/journal/verify.js';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { appendEntry, verifyJournal } from '../../app/journal/index.js';
 import { makeKeys, tmp } from './helpers.js';
 
@@ -42,7 +43,7 @@ describe("a journal's origin statement", () => {
     await appendEntry(dir, input, k.officer, { fsync: false });
     await appendEntry(dir, input, k.reviewer, { fsync: false });
     const v = await verifyJournal(dir, k.trust);
-    expect(v.signers).toEqual({ keys: [k.officer.keyId, k.reviewer.keyId].sort(), more: false });
+    expect(v.signers).toEqual({ keys: [k.officer.keyId, k.reviewer.keyId].sort(), more: false, from: 0 });
     for (const a of [
       journalAuthenticity(v.findings, v.latestCheckpoint!.signer, true, v.signers),
       journalResultAuthenticity(journalKindResult(v)),
@@ -73,5 +74,52 @@ describe("a journal's origin statement", () => {
     const m = journalAuthenticity(v.findings, v.latestCheckpoint!.signer, true, many);
     expect(m.statement).toContain(`more than ${SIGNER_KEYS_KEPT} keys (`);
     expect(m.statement).toContain(', and more)');
+  });
+
+  it("names the key whose signature does not verify, not the latest checkpoint's signer", async () => {
+    const k = makeKeys(tmp());
+    const dir = join(tmp(), 'bad');
+    await appendEntry(dir, input, k.officer, { fsync: false });
+    await appendEntry(dir, input, k.reviewer, { fsync: false });
+    // The officer's entry carries the reviewer's entry signature: it does not verify under the officer's key.
+    const path = join(dir, 'entries.jsonl');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const sigOf = (l: string) => (JSON.parse(l) as { sig: string }).sig;
+    lines[0] = lines[0]!.replace(sigOf(lines[0]!), sigOf(lines[1]!));
+    writeFileSync(path, lines.join('\n'));
+    const v = await verifyJournal(dir, k.trust);
+    const a = journalResultAuthenticity(journalKindResult(v));
+    expect(a.status).toBe('bad-signature');
+    expect(a.keyId).toBe(k.officer.keyId);
+    expect(a.statement).toContain(`by ${k.officer.keyId} does not verify`);
+  });
+
+  it('says a --since verification covers what came after the held checkpoint only', async () => {
+    const k = makeKeys(tmp());
+    const dir = join(tmp(), 'since');
+    await appendEntry(dir, input, k.officer, { fsync: false });
+    const held = (await verifyJournal(dir, k.trust)).latestCheckpoint!;
+    await appendEntry(dir, input, k.reviewer, { fsync: false });
+    const v = (await verifyJournalSince(dir, held, k.trust))!;
+    // The reviewer's entry and the checkpoints from the held one on were checked (the held one is
+    // the officer's); the officer's entry before it rests on the held checkpoint.
+    expect(v.signers).toEqual({ keys: [k.officer.keyId, k.reviewer.keyId].sort(), more: false, from: 1 });
+    const a = journalResultAuthenticity(journalKindResult(v));
+    expect(a.status).toBe('trusted-signer');
+    expect(a.statement).toContain('every entry and checkpoint of the journal after the held checkpoint (tree 1;');
+    expect(a.statement).not.toMatch(/every entry and checkpoint of the journal verifies/);
+  });
+
+  it(`names the ${SIGNER_KEYS_KEPT} first keys in order, whatever order they signed in`, async () => {
+    const signers = Array.from({ length: SIGNER_KEYS_KEPT + 3 }, () => generateSigner());
+    const k = makeKeys(
+      tmp(),
+      signers.map((signer) => ({ signer, role: 'reviewer' as const, status: 'active' as const })),
+    );
+    const dir = join(tmp(), 'many');
+    for (const signer of signers) await appendEntry(dir, input, signer, { fsync: false, trustStore: k.trust });
+    const v = await verifyJournal(dir, k.trust);
+    const all = signers.map((x) => x.keyId).sort();
+    expect(v.signers).toEqual({ keys: all.slice(0, SIGNER_KEYS_KEPT), more: true, from: 0 });
   });
 });
