@@ -299,6 +299,29 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     expect(twice.findings.filter((x) => x.rule === 'RPR-ACGP-042')).toHaveLength(1);
   });
 
+  it('names 8 blueprints held to the baseline, counts the EVALs of the rest, cuts a long id, and leaves the baseline itself alone', async () => {
+    const many = await run(
+      trace(
+        B.map((s, i) => ({ ...s, blueprint: `bp${i}@1` })).concat(
+          B.map((s, i) => ({ ...s, ts: T(s.ts.slice(11, 19), '10'), blueprint: `more${i}@1` })),
+        ),
+      ),
+      'verify',
+    );
+    const said = many.findings.filter((x) => x.rule === 'RPR-ACGP-042');
+    expect(said).toHaveLength(9);
+    expect(said[8]!.message).toMatch(
+      /^6 more EVAL\(s\) are of blueprints the policy does not hold beyond the 8 named above/,
+    );
+    const long = 'L'.repeat(100_000);
+    const cut = await run(trace(B.map((s) => ({ ...s, blueprint: long }))), 'verify');
+    const f = findingOf(cut, 'RPR-ACGP-042');
+    expect(f.message).toContain(`blueprint "${'L'.repeat(80)}"… (100000 characters)`);
+    expect(f.message.length).toBeLessThan(500);
+    const base = await run(trace(B.map((s) => ({ ...s, blueprint: 'clarity.baseline@1.0' }))), 'verify');
+    expect(rules(base, 'info')).not.toContain('RPR-ACGP-042');
+  });
+
   it('a --policy of another type is ignored and the report says so', async () => {
     const p = await tempFile('bundle.json', JSON.stringify({ type: 'something-else' }));
     const r = await run(evals(), 'replay', { policy: p });

@@ -17,14 +17,23 @@ import type { AcgpPolicy } from './policy.js';
 import type { EvalScope } from './recompute.js';
 import { traceResult } from './result.js';
 import { AcgpSink } from './sink.js';
+import { cutIndex } from '../../../shared/text-cut.js';
 import { TraceOrder } from './trace-order.js';
 
 export type AcgpMode = 'verify' | 'replay';
 
 /** The normative baseline a blueprint the policy does not hold is checked against (spec/acgp.md). */
 const BASELINE_NAME = 'clarity.baseline@1.0';
-/** Blueprints named one by one in a trace (a trace of a thousand blueprints is no real one; the rest are not said again). */
+/** Blueprints named one by one in a trace (a trace of a thousand blueprints is no real one; the EVALs of the rest are counted). */
 const UNKNOWN_BLUEPRINTS_SAID = 8;
+/** The longest blueprint id a finding quotes whole: an id is a short name, and a report must not carry megabytes of one. */
+const BLUEPRINT_ID_SHOWN = 80;
+
+/** A blueprint id as a finding quotes it: as JSON, cut (never inside a surrogate pair) past BLUEPRINT_ID_SHOWN, saying its length. */
+function shownId(id: string): string {
+  if (id.length <= BLUEPRINT_ID_SHOWN) return JSON.stringify(id);
+  return `${JSON.stringify(id.slice(0, cutIndex(id, BLUEPRINT_ID_SHOWN)))}… (${id.length} characters)`;
+}
 
 export interface CheckerOptions {
   mode: AcgpMode;
@@ -45,6 +54,7 @@ export class AcgpChecker {
   private readonly privateProviders = new Map<string, number>();
   /** Blueprints the policy does not hold, each said once (RPR-ACGP-042). */
   private readonly unknownBlueprints = new Set<string>();
+  private unnamedBlueprintEvals = 0;
   private count = 0;
 
   constructor(private readonly options: CheckerOptions) {
@@ -58,18 +68,35 @@ export class AcgpChecker {
    * RPR-ACGP-042: an EVAL's blueprint that the policy does not hold is checked against the
    * baseline (spec/acgp.md: "without either, the baseline's"), but upstream lets a blueprint
    * override the thresholds and the trust-debt parameters, so a stricter blueprint could
-   * fail what passes here: the report says which blueprint that was, once, where it first appears.
+   * fail what passes here: the report says which blueprint that was, once, where it first
+   * appears; past UNKNOWN_BLUEPRINTS_SAID of them, the EVALs of the others are counted
+   * (unnamedBlueprintEvals, said at the end). The baseline itself overrides nothing.
    */
   private blueprintHeld(s: EvalScope, id: string | null): void {
-    if (id === null || this.options.policy.blueprints.has(id) || this.unknownBlueprints.has(id)) return;
-    if (this.unknownBlueprints.size >= UNKNOWN_BLUEPRINTS_SAID) return;
+    if (id === null || id === BASELINE_NAME || this.options.policy.blueprints.has(id)) return;
+    if (this.unknownBlueprints.has(id)) return;
+    if (this.unknownBlueprints.size >= UNKNOWN_BLUEPRINTS_SAID) {
+      this.unnamedBlueprintEvals++;
+      return;
+    }
     this.unknownBlueprints.add(id);
     const given = this.options.policy.source === null ? 'no --policy was given' : `the --policy does not name it`;
     this.sink.push(
       info(
         'RPR-ACGP-042',
-        `${s.which} is of blueprint ${JSON.stringify(id)}, and ${given}: its risk thresholds and trust-debt parameters were taken as the baseline's (${BASELINE_NAME}); a blueprint may override them, and a stricter one could fail what passes here (give its policy with --policy)`,
+        `${s.which} is of blueprint ${shownId(id)}, and ${given}: its risk thresholds and trust-debt parameters were taken as the baseline's (${BASELINE_NAME}); a blueprint may override them, and a stricter one could fail what passes here (give its policy with --policy)`,
         { pointer: s.at('/blueprint_id') },
+      ),
+    );
+  }
+
+  /** The EVALs of blueprints past the first UNKNOWN_BLUEPRINTS_SAID, held to the baseline too: counted, never unsaid. */
+  private unnamedBlueprints(): void {
+    if (this.unnamedBlueprintEvals === 0) return;
+    this.sink.push(
+      info(
+        'RPR-ACGP-042',
+        `${this.unnamedBlueprintEvals} more EVAL(s) are of blueprints the policy does not hold beyond the ${UNKNOWN_BLUEPRINTS_SAID} named above, and were held to the baseline's (${BASELINE_NAME}) thresholds and parameters too`,
       ),
     );
   }
@@ -162,6 +189,7 @@ export class AcgpChecker {
   }
 
   result(): KindResult {
+    this.unnamedBlueprints();
     const { mode, single, policy } = this.options;
     return traceResult({
       replay: mode === 'replay',
