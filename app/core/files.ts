@@ -390,7 +390,8 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
  * bytes were, a text nobody wrote. `what` names the file as the user gave it (`--body-file`).
  * A leading UTF-8 byte order mark (what Windows editors write) marks the encoding and is
  * not signed; `said` hears a line saying so, because what is signed is then not every byte
- * of the file, and a signer must not learn that from a hash that differs.
+ * of the file, and a signer must not learn that from a hash that differs. The caller says
+ * it once the text is signed (a refused text signs nothing).
  */
 export async function readUtf8File(
   path: string,
@@ -407,7 +408,7 @@ export async function readUtf8File(
   }
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
     said?.(
-      `${what} ${path} begins with a UTF-8 byte order mark (EF BB BF): it marks the encoding and is not part of the text signed`,
+      `${what} ${path} begins with a UTF-8 byte order mark (EF BB BF): it marks the encoding, and was not signed with the text`,
     );
   return text;
 }

@@ -54,7 +54,7 @@ describe.skipIf(!cliBuilt())('a rationale file that begins with a UTF-8 byte ord
     const text = 'Model owner confirms recalibration v2.3 in full; evidence attached.';
     writeFileSync(j.file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
     const said = (what: string) =>
-      `reprise: note: ${what} ${j.file} begins with a UTF-8 byte order mark (EF BB BF): it marks the encoding and is not part of the text signed`;
+      `reprise: note: ${what} ${j.file} begins with a UTF-8 byte order mark (EF BB BF): it marks the encoding, and was not signed with the text`;
     const release = await j.release();
     expect(release.code).toBe(0);
     expect(release.stderr.trim()).toBe(said('--rationale-file'));
@@ -68,6 +68,12 @@ describe.skipIf(!cliBuilt())('a rationale file that begins with a UTF-8 byte ord
       .map((l) => JSON.parse(l) as { body: { rationale?: string } });
     // The release and the note, each with the text as written and no U+FEFF.
     expect(signed.slice(-2).map((e) => e.body.rationale)).toEqual([text, text]);
+    // A file that is only the mark signs nothing, and says nothing of a mark it did not sign.
+    writeFileSync(j.file, Buffer.from([0xef, 0xbb, 0xbf]));
+    const blank = await j.note();
+    expect(blank.code).toBe(3);
+    expect(blank.stderr).toMatch(/^reprise: note refused: .*blank/);
+    expect(blank.stderr).not.toContain('byte order mark');
     // A file without the mark says nothing.
     writeFileSync(j.file, text);
     const plain = await j.note();

@@ -38,9 +38,9 @@ function dirOf(positionals: string[], usage: string): string {
   return positionals[0]!;
 }
 
-async function noteText(path: unknown, usage: string, io: CliIO): Promise<string> {
+/** The note's text, and what to say about the file once it is signed (its byte order mark), if anything. */
+async function noteText(path: unknown, usage: string, said: (line: string) => void): Promise<string> {
   if (typeof path !== 'string' || path === '') throw new UsageError(`--body-file is required\nusage: ${usage}`);
-  const said = (line: string): void => io.err(formatError(`note: ${line}`));
   return readUtf8File(path, '--body-file', MAX_NOTE_TEXT_BYTES, said).catch((e: unknown) => {
     if (e instanceof UsageError && !(e instanceof FileReadError)) throw e;
     throw new UsageError(`cannot read --body-file ${path}: ${readFailure(e)}`, 'path');
@@ -65,13 +65,15 @@ export async function noteCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const dir = dirOf(positionals, usage);
   const artifact = hashFlag(values['artifact'], 'artifact', usage);
   const supersedes = values['supersedes'] === undefined ? null : hashFlag(values['supersedes'], 'supersedes', usage);
-  const text = await noteText(values['body-file'], usage, io);
+  let afterSigning: string | null = null;
+  const text = await noteText(values['body-file'], usage, (line) => (afterSigning = line));
   if (typeof values['key'] !== 'string') throw new UsageError(`--key KEYFILE is required\nusage: ${usage}`);
   if (typeof values['trust-store'] !== 'string')
     throw new UsageError(`--trust-store FILE is required: it names the reviewer who signs\nusage: ${usage}`);
   const trust = await loadTrustStore(values['trust-store']);
   const signer = await loadSigner(values['key']);
   const r = await recordNote(dir, { artifact, text, supersedes }, signer, trust);
+  if (afterSigning !== null) io.err(formatError(`note: ${afterSigning}`));
   const out = {
     seq: r.seq,
     entryHash: r.entryHash,

@@ -153,11 +153,13 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
   );
   if (positionals.length !== 2) throw new UsageError(`quarantine ${decision} takes DIR CASE\nusage: ${USAGE}`);
   let rationale: string;
+  // What to say about the rationale file once the decision is signed (its byte order mark), if anything.
+  let afterSigning: string | null = null;
   if (typeof values['rationale'] === 'string' && typeof values['rationale-file'] === 'string')
     throw new UsageError('--rationale and --rationale-file exclude each other');
   if (typeof values['rationale-file'] === 'string') {
     try {
-      const said = (line: string): void => io.err(formatError(`note: ${line}`));
+      const said = (line: string): void => void (afterSigning = line);
       rationale = await readUtf8File(values['rationale-file'], '--rationale-file', undefined, said);
     } catch (e) {
       if (e instanceof UsageError && !(e instanceof FileReadError)) throw e;
@@ -176,6 +178,7 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
     }
     throw e;
   }
+  if (afterSigning !== null) io.err(formatError(`note: ${afterSigning}`));
   if (values['json'])
     io.out(
       JSON.stringify(
