@@ -303,7 +303,7 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     const many = await run(
       trace(
         B.map((s, i) => ({ ...s, blueprint: `bp${i}@1` })).concat(
-          B.map((s, i) => ({ ...s, ts: T(s.ts.slice(11, 19), '10'), blueprint: `more${i}@1` })),
+          B.map((s, i) => ({ ...s, ts: T(s.ts!.slice(11, 19), '10'), blueprint: `more${i}@1` })),
         ),
       ),
       'verify',
