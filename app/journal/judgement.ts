@@ -150,9 +150,10 @@ export interface JudgementRecord extends ListedProofState {
 
 /** Every review-rationale entry of the verified journal on `artifact`, in seq order, each with its checked proof. */
 export function judgementsIn(v: JournalVerification, artifact: string, trust: TrustStore | null): JudgementRecord[] {
-  const size = v.latestCheckpoint?.treeSize ?? 0;
+  // Every one, those no checkpoint covers yet too (a write cut short before its checkpoint,
+  // checkpoints truncated): listed without a proof, saying why, never left out unsaid.
   return v.entries
-    .filter((p) => p.entry.kind === 'review-rationale' && p.entry.subject.artifact === artifact && p.entry.seq < size)
+    .filter((p) => p.entry.kind === 'review-rationale' && p.entry.subject.artifact === artifact)
     .map((p) => {
       const b = p.entry.body;
       const k = trust?.get(p.entry.author);

@@ -54,7 +54,8 @@ export function notesIn(v: JournalVerification, artifact: string, trust: TrustSt
     .filter((j) => j.decision === 'note')
     .map((n) => {
       const problem = n.problem ?? (n.supersedes === null ? null : edits.problem(n.supersedes, artifact));
-      edits.read({ ...n, artifact, counts: problem === null });
+      // An edit without a proof (no checkpoint covers it) is listed, but supersedes nothing.
+      edits.read({ ...n, artifact, counts: problem === null && n.proof !== null });
       return { ...n, problem };
     });
   return notes.map((n) => ({ ...n, supersededBy: edits.supersededBy(n.entryHash) }));

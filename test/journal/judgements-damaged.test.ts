@@ -116,3 +116,55 @@ describe.skipIf(!cliBuilt())('journal notes on a journal whose tree no longer ma
     ]);
   });
 });
+
+describe.skipIf(!cliBuilt())('notes and judgements no checkpoint covers (the last checkpoint and note cut off)', () => {
+  it('are listed without a proof, saying so, and an export leaves them out naming each', async () => {
+    const { keys, journal, artifact, report } = await judged();
+    for (const text of ['A first note on the report.', 'A second note on the report.'])
+      await recordNote(journal, { artifact, text }, keys.reviewer, keys.trust, { fsync: false });
+    for (const f of ['checkpoints.jsonl', 'notes.jsonl']) {
+      const path = join(journal, f);
+      const lines = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '');
+      writeFileSync(path, lines.slice(0, -1).join('\n') + '\n');
+    }
+    const v = await verifyJournal(journal, keys.trust);
+    expect(v.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    const listed = judgementsIn(v, artifact, keys.trust);
+    expect(listed.map((j) => [j.seq, j.proof === null])).toEqual([
+      [0, false],
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    expect(listed[3]!.proofFindings).toEqual([expect.stringMatching(/no entry 3 under the latest checkpoint/)]);
+    const notes = await runCli(['journal', 'notes', journal, '--artifact', artifact, '--trust-store', keys.trustPath]);
+    expect(notes.stdout).toContain('A second note on the report.');
+    expect(notes.stdout.match(/proof NOT verified: no entry 3 under the latest checkpoint/g)).toHaveLength(1);
+    // The export carries the three proven entries and names the fourth.
+    const saved = join(journal, '..', 'report.json');
+    writeFileSync(saved, JSON.stringify(report));
+    const art = join(journal, '..', 'a.json');
+    writeFileSync(art, '{"hello": "world"}\n');
+    const out = join(journal, '..', 'b.zip');
+    const e = await runCli([
+      'export',
+      art,
+      '--journal',
+      journal,
+      '--report',
+      saved,
+      '--out',
+      out,
+      '--trust-store',
+      keys.trustPath,
+      '--json',
+    ]);
+    expect(e.code, e.stderr).toBe(0);
+    expect(e.stderr).toMatch(
+      /left out entry seq 3 \(sha256:[0-9a-f]{64}\), signed by ed25519:[0-9a-f]{64}: no inclusion proof can be built for it/,
+    );
+    expect((JSON.parse(e.stdout) as { omitted: { seq: number }[] }).omitted.map((o) => o.seq)).toEqual([3]);
+  });
+});

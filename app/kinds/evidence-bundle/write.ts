@@ -103,7 +103,8 @@ export async function provableJournal(
 
 /**
  * The bundle of `report` with every judgement `dir` holds on its artifact. An entry on it
- * that is no judgement (countedJudgements) is left out and named in `omitted`. Refused
+ * that is no judgement, or that no checkpoint covers (countedJudgements), is left out and
+ * named in `omitted`. Refused
  * (JournalError) when the journal does not verify, has no checkpoint, or holds a judgement
  * made on another report of the artifact (its pointer would name an item of a report the
  * bundle does not hold: give that report instead).
@@ -161,7 +162,9 @@ export function provenProofs(dir: string, judgements: readonly JudgementRecord[]
  * one the store revokes: judgementSignerProblem, 'recorded'). The bundle's verifier fails each
  * of those (RPR-EVB-013, RPR-EVB-008, RPR-EVB-005), and the journal is append-only, so
  * refusing the export would leave the artifact or case un-exportable for good: the export
- * leaves them out and names each (docs/evidence-bundle.md, "Export").
+ * leaves them out and names each (docs/evidence-bundle.md, "Export"). So is a judgement no
+ * checkpoint covers yet (a write cut short before its checkpoint): it has no inclusion proof,
+ * and the next write's checkpoint covers it.
  */
 export function countedJudgements(all: readonly JudgementRecord[]): {
   judgements: JudgementRecord[];
@@ -170,16 +173,21 @@ export function countedJudgements(all: readonly JudgementRecord[]): {
   const judgements: JudgementRecord[] = [];
   const omitted: OmittedEntry[] = [];
   for (const j of all) {
-    if (j.problem === null) {
+    if (j.problem === null && j.proof !== null) {
       judgements.push(j);
       continue;
     }
+    // No judgement, or one no checkpoint covers (its inclusion proof cannot be built): named, never dropped unsaid.
+    const why =
+      j.problem !== null
+        ? `it is no judgement (${j.problem}), and a bundle carrying it would fail its own verification`
+        : `no inclusion proof can be built for it (${j.proofFindings.join('; ')}), and a bundle carries every judgement with its proof`;
     omitted.push({
       seq: j.seq,
       entryHash: j.entryHash,
       author: j.author,
-      problem: j.problem,
-      line: `left out entry seq ${j.seq} (${j.entryHash}), signed by ${j.author}: it is no judgement (${j.problem}), and a bundle carrying it would fail its own verification`,
+      problem: j.problem ?? j.proofFindings.join('; '),
+      line: `left out entry seq ${j.seq} (${j.entryHash}), signed by ${j.author}: ${why}`,
     });
   }
   return { judgements, omitted };
