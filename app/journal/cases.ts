@@ -8,7 +8,7 @@
  *     │ ──uphold───▶ upheld     (quarantine-officer or reviewer; rationale)
  *     └─escalate──▶ escalated ──release/uphold──▶ released / upheld
  */
-import type { Finding } from '../../shared/report.js';
+import type { Finding, JsonValue } from '../../shared/report.js';
 import { fail } from '../core/findings.js';
 import { isHashString } from '../core/hash.js';
 import type { Role, TrustStore } from '../core/keys.js';
@@ -70,6 +70,8 @@ export interface CaseState {
   openedAtUtc: string;
   updatedAtUtc: string;
   history: CaseEvent[];
+  /** The evidence its opening entry recorded (`body.details`: a drift rate, the deltas), as signed; null when none. */
+  evidence: JsonValue | null;
 }
 
 /** What caseStates needs of an entry: the entry and its hash (no I/O). */
@@ -114,6 +116,7 @@ export function caseStates(entries: readonly HashedEntry[], trustStore: TrustSto
         history: [
           { seq: e.seq, entryHash: hash, decision: 'open', author: e.author, atUtc: e.recordedAtUtc, text: reason },
         ],
+        evidence: (e.body['details'] as JsonValue | undefined) ?? null,
       };
       byHash.set(hash, c);
       cases.push(c);

@@ -216,7 +216,8 @@ const decisionsFrom = (state: CaseState['state']): NonNullable<CaseView['decisio
     .filter((d) => TRANSITIONS[d].from.includes(state))
     .map((d) => ({ decision: d, to: TRANSITIONS[d].to, roles: [...TRANSITIONS[d].roles] }));
 
-function caseView(c: CaseState, evidence: unknown, trust: TrustStore | null): CaseView {
+function caseView(c: CaseState, trust: TrustStore | null): CaseView {
+  const { evidence } = c;
   return {
     caseId: c.caseId,
     state: c.state,
@@ -239,7 +240,6 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
   const v = await verifyJournal(req.dir, trust);
   // v.findings already holds the case fold's findings (verify.ts finish()): each is listed once.
   const findings = v.findings;
-  const bodyOf = new Map(v.entries.map((e) => [e.entry.seq, e.entry.body]));
   return {
     dir: req.dir,
     verdict: verdictOf(findings),
@@ -253,7 +253,7 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
     checkpointSize: v.latestCheckpoint?.treeSize ?? null,
     root: v.latestCheckpoint?.rootHash ?? null,
     rolesChecked: v.cases.rolesChecked,
-    cases: v.cases.cases.map((c) => caseView(c, bodyOf.get(c.openSeq)?.['details'] ?? null, trust)),
+    cases: v.cases.cases.map((c) => caseView(c, trust)),
   };
 }
 

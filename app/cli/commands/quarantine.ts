@@ -39,6 +39,8 @@ function caseLine(c: CaseState): string {
 
 function caseDetail(c: CaseState): string {
   const lines = [caseLine(c), `  opening entry ${safeText(c.openHash)}`];
+  // The evidence as its entry signed it: JSON text of the canonical form read, so every number is the one signed.
+  if (c.evidence !== null) lines.push(`  evidence ${safeText(JSON.stringify(c.evidence))}`);
   // The rationale keeps its own line breaks (indented); every other control is escaped.
   for (const h of c.history)
     lines.push(
