@@ -53,7 +53,7 @@ export interface ShownAs {
   /** The text is JSON, which already writes a typed backslash doubled. */
   json?: boolean;
   /**
-   * An identifier (a claim id) or a value a diff compares: the characters that take no room
+   * An identifier (a claim id): the characters that take no room
    * on screen escaped too (Unicode's format characters: zero-width space, joiners, the soft
    * hyphen, word joiner, byte order mark, tags; and the combining grapheme joiner), so
    * "claim\u200bA" never reads as "claimA", nor "ab" against "a\u200bb" as one text twice.
@@ -62,7 +62,8 @@ export interface ShownAs {
   identifier?: boolean;
   /**
    * A text every character of which must be seen (a signed note, whose edit must not read as
-   * the version it replaces): what `identifier` escapes, and every other character Unicode
+   * the version it replaces; a value, span or pointer a diff shows, shared/diff.ts): what
+   * `identifier` escapes, and every other character Unicode
    * lets a renderer draw as nothing (Default_Ignorable_Code_Point: the Hangul fillers U+115F,
    * U+1160, U+3164 and U+FFA0, the variation selectors, U+180B-U+180F, the tags U+E0000-U+E0FFF…),
    * so an edit that only inserts U+200B, or a text carrying hidden tag characters, shows it.

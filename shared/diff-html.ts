@@ -8,14 +8,20 @@
 import {
   cutText,
   LITERAL_NOTE,
-  shownJson,
-  shownPlace,
+  shownJsonCut,
+  shownTokens,
   spanCodePoints,
   spanParts,
   type DiffEntry,
   type DiffResult,
 } from './diff.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
+
+/**
+ * The most differences a page lists (`reprise diff --html` refuses a larger
+ * `--max-differences`: a page of about 25 MB; docs/compare.md).
+ */
+export const PAGE_MAX_DIFFERENCES = 100_000;
 
 /** One side of the comparison as the page names it. */
 export interface DiffSideLabel {
@@ -75,7 +81,8 @@ function cell(e: DiffEntry, side: 'left' | 'right'): string {
   if (e.span && typeof v === 'string') return spanHtml(v, e, side);
   const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
   if (literal !== undefined) return `<pre>${escHtml(cutText(literal))}</pre><small>${escHtml(LITERAL_NOTE)}</small>`;
-  return `<pre>${escHtml(cutText(shownJson(v, 2)))}</pre>`;
+  // Cut before it is escaped (shownJsonCut): no escape split, the rest counted in the value's characters.
+  return `<pre>${escHtml(shownJsonCut(v, 2))}</pre>`;
 }
 
 /** The code points of a short change that does not read as what it is (spanCodePoints), or nothing. */
@@ -84,11 +91,29 @@ function points(e: DiffEntry): string {
   return p === null ? '' : `<small>${escHtml(p)}</small>`;
 }
 
+/** One pointer: each token isolated (`<bdi>`), so a right-to-left name never reorders the tokens around it. */
+function pointerHtml(pointer: string): string {
+  if (pointer === '') return '(the whole value)';
+  return shownTokens(pointer)
+    .map((t) => `/<bdi>${escHtml(t)}</bdi>`)
+    .join('');
+}
+
+/**
+ * Where a difference (or a length) is, as shownPlace says it, laid out left to right
+ * (`dir="ltr"`) with each token isolated: `/content/ב/1/א` shows as written, not as the
+ * bidirectional algorithm would reorder it (`/content/א/1/ב`, another member's pointer).
+ */
+function placeHtml(p: { pointer: string; rightPointer?: string }): string {
+  const right = p.rightPointer === undefined ? '' : ` (right: ${pointerHtml(p.rightPointer)})`;
+  return `<code dir="ltr">${pointerHtml(p.pointer)}${right}</code>`;
+}
+
 function row(e: DiffEntry, i: number): string {
   const id = `d-${i}`;
   return (
     `<tr id="${id}"><td><a class="perma" href="#${id}" aria-label="${escHtml(`permalink to difference ${i + 1}`)}">¶</a> ${i + 1}</td>` +
-    `<td class="op">${escHtml(e.op)}</td><td><code>${escHtml(shownPlace(e))}</code></td>` +
+    `<td class="op">${escHtml(e.op)}</td><td>${placeHtml(e)}</td>` +
     `<td>${cell(e, 'left')}</td><td>${cell(e, 'right')}</td>` +
     `<td>${e.difference !== undefined ? `<code>${escHtml(e.difference)}</code>` : ''}${points(e)}</td></tr>`
   );
@@ -105,7 +130,11 @@ const sidePairs = (s: DiffSideLabel): string =>
 function capReason(r: DiffResult): string {
   if (r.truncatedBy === 'pointers')
     return `(their pointers reached ${r.pointerBudget.toLocaleString('en')} characters, the most a listing holds; every one is counted).`;
-  return `(limit ${r.limit.toLocaleString('en')}; every one is counted). Raise the limit with <code>reprise diff --max-differences N</code>.`;
+  const limit = `(limit ${r.limit.toLocaleString('en')}; every one is counted).`;
+  // At the page's most, no flag raises it: --html refuses more, and only --json lists them.
+  if (r.limit >= PAGE_MAX_DIFFERENCES)
+    return `${limit} A page lists at most ${PAGE_MAX_DIFFERENCES.toLocaleString('en')}; <code>reprise diff --json</code> lists more.`;
+  return `${limit} Raise the limit with <code>reprise diff --max-differences N</code> (at most ${PAGE_MAX_DIFFERENCES.toLocaleString('en')} with <code>--html</code>).`;
 }
 
 /** The page: what was compared, the count, every listed difference with its permalink. */
@@ -114,10 +143,11 @@ export function diffPage(input: DiffPageInput): string {
   const cap = r.truncated
     ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences ${capReason(r)}</p>`
     : '';
-  const lengths: [string, string][] = r.lengths.map((l) => [
-    shownPlace(l),
-    escHtml(`${l.left.toLocaleString('en')} items left, ${l.right.toLocaleString('en')} right`),
-  ]);
+  // As htmlDl lays them out, but each term is a pointer's markup (placeHtml), not text.
+  const lengths = r.lengths.map(
+    (l) =>
+      `<dt>${placeHtml(l)}</dt><dd>${escHtml(`${l.left.toLocaleString('en')} items left, ${l.right.toLocaleString('en')} right`)}</dd>`,
+  );
   return [
     ...pageStart(input.title).map((l) => l.replace('</style>', `${DIFF_CSS}</style>`)),
     `<h1>${escHtml(input.title)}</h1>`,
@@ -128,7 +158,7 @@ export function diffPage(input: DiffPageInput): string {
       ['result', escHtml(resultLine(input))],
     ]),
     cap,
-    lengths.length ? `<h2>Lengths that differ</h2>${htmlDl(lengths)}` : '',
+    lengths.length ? `<h2>Lengths that differ</h2><dl>${lengths.join('')}</dl>` : '',
     r.differences.length === 0
       ? ''
       : `<h2>Differences</h2><table><thead><tr><th style="width:6%">#</th><th style="width:8%">change</th><th style="width:20%">pointer</th><th>left</th><th>right</th><th style="width:12%">right − left</th></tr></thead><tbody>${r.differences.map(row).join('')}</tbody></table>`,

@@ -26,14 +26,22 @@ import { alignedRun, equalEnds, type AlignedRows } from './align.js';
 import { exactDifference } from './exact-decimal.js';
 import { decimalKey } from './decimal-key.js';
 import type { NumberLiterals } from './number-literals.js';
-import { escapeControls } from './controls.js';
+import { escapeControls, type ShownAs } from './controls.js';
+
+/**
+ * What a diff escapes where it shows a value, a span or a pointer: every control, and every
+ * character Unicode lets a renderer draw as nothing (Default_Ignorable_Code_Point: the format
+ * characters, and the variation selectors, U+180B-U+180F, the Hangul fillers…), so a change
+ * or a member added that is only such characters is seen (shared/controls.ts everyInvisible).
+ */
+const SHOWN: ShownAs = Object.freeze({ everyInvisible: true });
 
 /**
  * Text of a value as the terminal, the window and the page show it: every control and
  * invisible character escaped, and a typed backslash doubled where it could read as an
  * escape (shared/controls.ts), in one step, so nothing escapes it twice.
  */
-const shownRaw = (s: string): string => escapeControls(s, { identifier: true });
+const shownRaw = (s: string): string => escapeControls(s, SHOWN);
 import {
   cutIndex,
   GRAPHEME_WINDOW,
@@ -525,13 +533,24 @@ export function reportSide(
 ): JsonValue {
   const { run: _run, artifact, ...rest } = r as Report;
   const { path: _path, ...art } = artifact;
+  const artifactSide = present(art as unknown as Obj);
   const side = present({
     ...(rest as unknown as Obj),
-    artifact: present(art as unknown as Obj),
+    artifact: artifactSide,
     ...(content !== undefined ? { content } : {}),
   });
-  // A content that is one number its double does not keep (LiteralParse.root) has its literal here.
-  if (root?.literal !== undefined) root.literals.set(side as Obj, 'content', root.literal);
+  if (root !== undefined) {
+    // The literals are held by container (NumberLiterals), and these two objects are new: the
+    // numbers a saved report holds directly, or directly in its artifact (a forged top-level
+    // `extra`, an `artifact.signedBy`), keep theirs, or two reports differing only there
+    // would be compared by their doubles and called identical. Not `content`, which is not
+    // the report's own member here.
+    const own = Object.keys(side).filter((k) => k !== 'artifact' && (content === undefined || k !== 'content'));
+    root.literals.carry(r, side, own);
+    root.literals.carry(artifact, artifactSide, Object.keys(artifactSide));
+    // A content that is one number its double does not keep (LiteralParse.root) has its literal here.
+    if (root.literal !== undefined) root.literals.set(side, 'content', root.literal);
+  }
   return side;
 }
 
@@ -581,6 +600,10 @@ export function replaySides(
   if (isObj(ex ?? null) && 'recorded' in (ex as Obj) && 'replayed' in (ex as Obj)) {
     left['expression'] = (ex as Obj)['recorded']!;
     right['expression'] = (ex as Obj)['replayed']!;
+    // Moved into objects of their own: a literal goes with its number (NumberLiterals.carry).
+    const lit = (k: string) => literals?.get(ex as Obj, k);
+    if (lit('recorded') !== undefined) literals!.set(left, 'expression', lit('recorded')!);
+    if (lit('replayed') !== undefined) literals!.set(right, 'expression', lit('replayed')!);
   }
   return { left, right };
 }
@@ -592,6 +615,15 @@ export function replaySides(
 export function shownPlace(p: { pointer: string; rightPointer?: string }): string {
   const at = p.pointer === '' ? '(the whole value)' : shownRaw(p.pointer);
   return p.rightPointer === undefined ? at : `${at} (right: ${shownRaw(p.rightPointer)})`;
+}
+
+/**
+ * A pointer's tokens as shown (each escaped as shownPlace escapes it), for a view that
+ * isolates each: a member name in a right-to-left script would otherwise reorder the tokens
+ * around it, `/content/ב/1/א` reading as `/content/א/1/ב`. An empty pointer has none.
+ */
+export function shownTokens(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(shownRaw);
 }
 
 /** A string cut for showing: what comes before the changed span, the span, and what comes after. */
@@ -660,14 +692,54 @@ export function spanCodePoints(e: Pick<DiffEntry, 'left' | 'right' | 'span'>): s
 /**
  * A value as a diff's terminal line and page cell show it: as JSON, strings quoted, so a
  * change of type (the string "1" to the number 1) never reads as no change, and invisible
- * characters escaped (still JSON), so a zero-width space added never reads as no change.
+ * characters escaped, so a zero-width space added never reads as no change. Pretty-printed
+ * (`indent`), its line breaks are layout and stay line breaks: JSON.stringify writes every
+ * line break inside a string as `\n`, so a raw one in its text is never the value's.
  */
-export const shownJson = (v: JsonValue, indent?: number): string =>
-  escapeControls(JSON.stringify(v, null, indent), { identifier: true, json: true });
+export const shownJson = (v: JsonValue, indent?: number): string => showJsonText(JSON.stringify(v, null, indent));
 
-/** A value as text for a diff cell, at most `max` characters (the rest counted, not shown). */
+/** What shownJson escapes: what a diff shows escaped, but the line breaks, which in its JSON text are layout. */
+const SHOWN_JSON: ShownAs = Object.freeze({ ...SHOWN, json: true, keep: '\\n' });
+
+/** JSON text (JSON.stringify's) as shownJson shows it: escaped, its layout line breaks kept. */
+const showJsonText = (json: string): string => escapeControls(json, SHOWN_JSON);
+
+/** Where an escape (`\xXX`, `\uXXXX`, `\u{…}`, `\n`, `\\`…) that `text` holds across `at` starts, else `at`. */
+function escapeStart(text: string, at: number): number {
+  // The nearest backslash before `at` whose run of backslashes makes it an escape's start.
+  const back = text.lastIndexOf('\\', at - 1);
+  if (back === -1 || at - back > 12) return at;
+  let run = back;
+  while (run > 0 && text.charCodeAt(run - 1) === 0x5c) run--;
+  // Within a run, escapes start at its first backslash and every second one after it.
+  if ((back - run) % 2 === 1) return at; // `back` ends a `\\` escape, which ends before `at`
+  const m = /^\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|.)/su.exec(text.slice(back, back + 12));
+  return m !== null && back + m[0].length > at ? back : at;
+}
+
+/** What a cut value says it left out. */
+const moreCharacters = (n: number): string => `… (${n.toLocaleString('en')} more characters)`;
+
+/**
+ * Text shown in a diff cell, at most `max` characters: the rest counted, not shown. The cut
+ * moves off a surrogate pair's middle and off an escape's (`\u202e`, `\x0a`, `\u{e0100}`),
+ * which half shown would read as other text. For a value, shownJsonCut cuts before escaping.
+ */
 export function cutText(text: string, max = 2000): string {
   if (text.length <= max) return text;
-  const cut = cutIndex(text, max);
-  return `${text.slice(0, cut)}… (${(text.length - cut).toLocaleString('en')} more characters)`;
+  const cut = escapeStart(text, cutIndex(text, max));
+  return `${text.slice(0, cut)}${moreCharacters(text.length - cut)}`;
+}
+
+/**
+ * A value as shownJson shows it, cut at `max` characters of its JSON text (the input, not its
+ * escaped form, so each escaped character counts one and an escape is never split), the
+ * characters left out counted: `"aaaa\u202e… (8 more characters)"`. The cut moves off a
+ * surrogate pair's middle and off JSON's own escapes (`\"`, `\u0001`).
+ */
+export function shownJsonCut(v: JsonValue, indent?: number, max = 2000): string {
+  const json = JSON.stringify(v, null, indent);
+  if (json.length <= max) return showJsonText(json);
+  const cut = escapeStart(json, cutIndex(json, max));
+  return `${showJsonText(json.slice(0, cut))}${moreCharacters(json.length - cut)}`;
 }

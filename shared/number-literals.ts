@@ -34,6 +34,23 @@ export class NumberLiterals {
     return this.byHolder.get(holder)?.get(String(key));
   }
 
+  /**
+   * The literals of `from`'s members named `keys`, now held by `to` too, and `from`'s mark
+   * (`holds`): `to` is an object rebuilt from `from`'s members (reportSide builds a report's
+   * side anew), whose numbers are the same numbers, so their literals must go with them.
+   * Without this, a number beyond double precision directly in a rebuilt object would be
+   * compared as its double, and two reports differing only there would read as identical.
+   */
+  carry(from: object, to: object, keys: Iterable<string>): void {
+    const m = this.byHolder.get(from);
+    if (m !== undefined)
+      for (const k of keys) {
+        const literal = m.get(k);
+        if (literal !== undefined) this.set(to, k, literal);
+      }
+    if (this.holders.has(from)) this.mark(to);
+  }
+
   /** Says that `container` holds such a number somewhere within it. */
   mark(container: object): void {
     this.holders.add(container);

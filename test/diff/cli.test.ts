@@ -10,7 +10,7 @@ import { cp, link, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../app/cli/main.js';
+import { inProcessCli } from '../helpers/in-process-cli.js';
 import { writeExamples } from '../../app/examples/index.js';
 import type { DiffResult } from '../../shared/diff.js';
 
@@ -25,17 +25,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    stderrIsTTY: false,
-    cwd: tmp,
-  });
-  return { code, out, err };
-}
+const cli = (...args: string[]) => inProcessCli(tmp, args);
 const diff = (...args: string[]) => cli('diff', ...args);
 const json = (out: string) => JSON.parse(out) as DiffResult & { compared: string };
 type DiffJson = DiffResult & { replay?: { replayed: boolean; note: string } };
@@ -217,13 +207,14 @@ describe('reprise diff', () => {
       ['ref-1', 'a.json'],
       ['ref-2', 'b.json'],
     ] as const) {
-      let out = '';
-      await runCli(['replay', ex('dumps/whatif/drift.dump.json'), ...opts, '--what-if', `model=${model}`, '--json'], {
-        out: (t) => void (out += t),
-        err: () => undefined,
-        stderrIsTTY: false,
-        cwd: tmp,
-      });
+      const { out } = await cli(
+        'replay',
+        ex('dumps/whatif/drift.dump.json'),
+        ...opts,
+        '--what-if',
+        `model=${model}`,
+        '--json',
+      );
       await writeFile(join(tmp, file), out);
     }
     const r = await diff(join(tmp, 'a.json'), join(tmp, 'b.json'), '--json');

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffJson, LITERAL_NOTE, NumberLiterals } from '../../shared/diff.js';
-import { diffPage } from '../../shared/diff-html.js';
+import { diffJson, LITERAL_NOTE, NumberLiterals, shownJson, shownJsonCut } from '../../shared/diff.js';
+import { diffPage, PAGE_MAX_DIFFERENCES } from '../../shared/diff-html.js';
 
 const HOSTILE = `</pre></td><script>alert(1)</script><img src=x onerror="alert(2)">'"&amp;\u202e`;
-const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'href', 'aria-label', 'style']);
+const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'href', 'aria-label', 'style', 'dir']);
 const ALLOWED = new Set([
   'html',
   'head',
@@ -32,6 +32,7 @@ const ALLOWED = new Set([
   'ins',
   'em',
   'small',
+  'bdi',
 ]);
 
 function page(a: unknown, b: unknown, limit?: number): string {
@@ -63,9 +64,7 @@ describe('diffPage', () => {
     const attrs = [...html.matchAll(/<[a-zA-Z][^>]*>/g)].flatMap((m) =>
       [...m[0].matchAll(/\s([a-z-]+)=/g)].map((a) => a[1]),
     );
-    expect(new Set(attrs)).toEqual(
-      new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'href', 'aria-label', 'style']),
-    );
+    expect(new Set(attrs)).toEqual(ATTRIBUTES);
     expect([...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#d-\d+$/.test(m[1]!))).toBe(true);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
@@ -113,9 +112,11 @@ describe('diffPage', () => {
     moved.splice(2, 0, { id: 100, score: 0 });
     moved[6]!.score = 9;
     const html = page({ rows }, { rows: moved });
-    expect(html).toContain('<code>/rows/2</code>');
-    expect(html).toContain('<code>/rows/5/score (right: /rows/6/score)</code>');
-    expect(html).toContain('<dt>/rows</dt><dd>8 items left, 9 right</dd>');
+    expect(html).toContain('<code dir="ltr">/<bdi>rows</bdi>/<bdi>2</bdi></code>');
+    expect(html).toContain(
+      '<code dir="ltr">/<bdi>rows</bdi>/<bdi>5</bdi>/<bdi>score</bdi> (right: /<bdi>rows</bdi>/<bdi>6</bdi>/<bdi>score</bdi>)</code>',
+    );
+    expect(html).toContain('<dt><code dir="ltr">/<bdi>rows</bdi></code></dt><dd>8 items left, 9 right</dd>');
   });
 
   it('says when the listing is capped, and when nothing differs', () => {
@@ -155,5 +156,82 @@ describe('diffPage', () => {
     const html = page({ v: [e.repeat(1500)] }, { v: 1 });
     expect(html).toContain('more characters');
     expect(html).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  });
+});
+
+describe('diffPage, as a browser lays it out', () => {
+  /** The page of a diff of `a` against `b`, plain labels. */
+  const plain = (a: unknown, b: unknown, result = diffJson(a as never, b as never)): string =>
+    diffPage({ title: 't', what: 'w', left: { name: 'l' }, right: { name: 'r' }, result });
+
+  it('lays every pointer out left to right, each token isolated: a right-to-left name reorders none', () => {
+    const a = { א: { 1: { ב: 100 } }, ב: { 1: { א: 100 } } };
+    const b = { א: { 1: { ב: 100 } }, ב: { 1: { א: 999 } } };
+    const html = plain(a, b);
+    // Without isolation the bidirectional algorithm shows /ב/1/א as /א/1/ב, the other member's pointer.
+    expect(html).toContain('<td><code dir="ltr">/<bdi>ב</bdi>/<bdi>1</bdi>/<bdi>א</bdi></code></td>');
+    const rows = Array.from({ length: 8 }, (_, i) => ({ ש: i }));
+    const shifted = structuredClone(rows);
+    shifted.splice(2, 0, { ש: 100 });
+    shifted[6]!.ש = 9;
+    const moved = plain({ rows }, { rows: shifted });
+    expect(moved).toContain(
+      '<code dir="ltr">/<bdi>rows</bdi>/<bdi>5</bdi>/<bdi>ש</bdi> (right: /<bdi>rows</bdi>/<bdi>6</bdi>/<bdi>ש</bdi>)</code>',
+    );
+    expect(moved).toContain('<dt><code dir="ltr">/<bdi>rows</bdi></code></dt>');
+    // No pointer text outside an isolate: between the tokens only their slashes.
+    for (const m of html.matchAll(/<code dir="ltr">(.*?)<\/code>/g))
+      expect(m[1]!.replace(/<bdi>[^<]*<\/bdi>/g, '')).toMatch(/^\/*$/);
+  });
+
+  it('keeps a whole value on its lines: its layout line breaks are line breaks, its own escaped', () => {
+    const html = plain({ v: { a: [1, 'x\ny'], b: '\u202e' } }, { v: 1 });
+    expect(html).toContain(
+      '<pre>{\n  &quot;a&quot;: [\n    1,\n    &quot;x\\ny&quot;\n  ],\n  &quot;b&quot;: &quot;\\u202e&quot;\n}</pre>',
+    );
+    expect(html).not.toContain('\\x0a');
+  });
+
+  it('cuts a long value on an escape boundary and counts the characters of the value left out', () => {
+    const html = plain({ v: `${'a'.repeat(1996)}${'\u202e'.repeat(10)}` }, { v: 1 });
+    // 2,008 characters of JSON ("…", 1,996 a, ten U+202E): the first 2,000 shown, 8 left out.
+    expect(html).toContain(`<pre>&quot;${'a'.repeat(1996)}${'\\u202e'.repeat(3)}… (8 more characters)</pre>`);
+    const unit = fc.constantFrom('a', '"', '\\', '\u202e', '\u0001', '\u{e0100}', '\u{1F600}', '\ufe0f');
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit, minLength: 1, maxLength: 40 }), { maxLength: 5 }),
+        fc.nat(300),
+        (v, max) => {
+          const json = JSON.stringify(v, null, 2);
+          const shown = shownJsonCut(v, 2, max);
+          if (json.length <= max) {
+            expect(shown).toBe(shownJson(v, 2));
+            return;
+          }
+          const [, kept, more] = /^([\s\S]*)… \((\d+) more characters\)$/.exec(shown)!;
+          const cut = json.length - Number(more);
+          // Within the limit, at most one escape back, and what is kept is the value's start as shown whole.
+          expect(cut).toBeLessThanOrEqual(max);
+          expect(cut).toBeGreaterThanOrEqual(max - 6);
+          expect(shownJson(v, 2).startsWith(kept!)).toBe(true);
+          // Never half an escape: no backslash run of odd length followed by a cut escape at the end.
+          expect(kept).not.toMatch(/(?<!\\)(?:\\\\)*\\(?:x[0-9a-f]?|u[0-9a-f]{0,3}|u\{[0-9a-f]*)?$/);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('at the most a page lists, says what lists more, not a flag the page refuses', () => {
+    const base = diffJson([1, 2, 3], [4, 5, 6], { limit: 2 });
+    const at = (limit: number): string =>
+      plain(null, null, { ...base, limit, total: limit + 1, truncated: true, truncatedBy: 'limit' });
+    // reprise diff --html refuses a --max-differences above 100,000 (app/cli/commands/diff.ts).
+    const most = at(100_000);
+    expect(most).toContain('Showing the first 2 of 100,001 differences (limit 100,000; every one is counted).');
+    expect(most).toContain('<code>reprise diff --json</code> lists more');
+    expect(most).not.toContain('Raise the limit');
+    expect(PAGE_MAX_DIFFERENCES).toBe(100_000);
+    expect(at(5)).toContain('Raise the limit with <code>reprise diff --max-differences N</code>');
   });
 });

@@ -7,7 +7,6 @@
  * --replay, never 0 over a replay that failed, was unavailable or compared nothing.
  */
 import {
-  cutIndex,
   DEFAULT_DIFF_LIMIT,
   diffJson,
   LITERAL_NOTE,
@@ -18,7 +17,14 @@ import {
   spanParts,
   type DiffEntry,
 } from '../../../shared/diff.js';
-import { artifactsWords, comparableKinds, shownJson, shownPlace, type DiffResult } from '../../../shared/diff.js';
+import {
+  artifactsWords,
+  comparableKinds,
+  shownJson,
+  shownJsonCut,
+  shownPlace,
+  type DiffResult,
+} from '../../../shared/diff.js';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
 import {
@@ -190,8 +196,10 @@ function valueText(e: DiffEntry, side: 'left' | 'right'): string {
   const long = typeof e.left === 'string' && typeof e.right === 'string' && e.left.length + e.right.length > 120;
   // spanText and shownJson have escaped every control already (shared/diff.ts): escaping again would double it.
   if (e.span && long && typeof v === 'string') return spanText(v, e, side);
-  const s = (side === 'left' ? e.leftLiteral : e.rightLiteral) ?? shownJson(v);
-  return safeJsonText(s.length > 120 ? `${s.slice(0, cutIndex(s, 117))}...` : s);
+  const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
+  if (literal !== undefined) return safeJsonText(literal.length > 120 ? `${literal.slice(0, 117)}...` : literal);
+  // Cut before escaping (shownJsonCut): never inside an escape, and what is left out counted in characters of the value.
+  return safeJsonText(JSON.stringify(v).length > 120 ? shownJsonCut(v, undefined, 117) : shownJson(v));
 }
 
 function entryLine(e: DiffEntry): string {

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import {
   cutText,
   LITERAL_NOTE,
-  shownJson,
+  shownJsonCut,
   shownPlace,
   spanCodePoints,
   spanParts,
@@ -52,7 +52,7 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
     );
   }
   // As JSON, strings quoted, as the terminal and the page show it: "1" against 1 is a change one can see.
-  return <pre>{cutText(shownJson(v, 2))}</pre>;
+  return <pre>{shownJsonCut(v, 2)}</pre>;
 }
 
 const sideText = (s: DiffSideLabel): string =>
