@@ -7,11 +7,12 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, REPORT_SCHEMA, type ExitCode, type Report } from '../../../shared/report.js';
+import { EXIT, REPORT_SCHEMA, type ExitCode, type Report, type Verdict } from '../../../shared/report.js';
 import { checkOutputFile, readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
 import { hashBytes, hashFile } from '../../core/hash.js';
 import { loadTrustStore } from '../../core/keys.js';
 import { runPath } from '../../engine/run.js';
+import type { EngineOptions } from '../../kinds/types.js';
 import { bundleFromJournal } from '../../engine/evidence.js';
 import { safeText } from '../../core/text.js';
 import { parse } from '../args.js';
@@ -65,7 +66,38 @@ async function reportOf(path: string, values: Record<string, unknown>): Promise<
   });
   if (r.artifact.sha256 !== sha)
     throw new UsageError(`--report ${values['report']} is about ${String(r.artifact.sha256)}, not ${path} (${sha})`);
+  await refuseUnlessGiven(values['report'], path, options, r);
   return r;
+}
+
+/**
+ * The checks of `reprise verify REPORT --artifact PATH` (the report kind) that a report to
+ * bundle must pass: its form, its verdict the one its findings make (RPR-RPT-001, 002, 004),
+ * and never a better verdict than the artifact gives again. A bundle's verifier holds no
+ * artifact to run, so a report edited before export (its failing findings removed, its
+ * verdict made PASS) would otherwise be laundered into a bundle that verifies. A report that
+ * differs from the artifact's again otherwise is bundled, as `--report` is for: a TG replay
+ * that anchored its drift in a journal as it ran names entries a second replay does not
+ * write again (RPR-RPT-005 says so); a report that honestly FAILS is bundled as it is.
+ */
+const REFUSED_REPORT_RULES: ReadonlySet<string> = new Set(['RPR-RPT-001', 'RPR-RPT-002', 'RPR-RPT-004']);
+const RANK: Record<Verdict, number> = { pass: 0, unavailable: 1, fail: 2 };
+
+async function refuseUnlessGiven(file: string, path: string, options: EngineOptions, saved: Report): Promise<void> {
+  const checked = await runPath(file, 'verify', { ...options, artifact: path });
+  const say = (why: string): never => {
+    throw new UsageError(
+      `--report ${file} is not a report ${path} gives: ${why} ('reprise verify ${file} --artifact ${path}' says more)`,
+    );
+  };
+  if (checked.artifact.kind !== 'reprise-report') say(`it is read as ${checked.artifact.kind}`);
+  const wrong = checked.findings.find((f) => f.severity === 'fail' && REFUSED_REPORT_RULES.has(f.rule));
+  if (wrong) say(`${wrong.rule}: ${wrong.message}`);
+  const again = (checked.details?.['rerun'] as { verdict?: Verdict | null } | null | undefined)?.verdict;
+  if (again !== undefined && again !== null && RANK[saved.verdict] < RANK[again])
+    say(
+      `its verdict is ${saved.verdict.toUpperCase()}, the artifact gives ${again.toUpperCase()} again (give export the engine options the report was made with)`,
+    );
 }
 
 const isDirectory = (p: string): Promise<boolean> =>

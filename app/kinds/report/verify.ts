@@ -11,7 +11,7 @@ import type { ChainNode, Finding, JsonValue, Report } from '../../../shared/repo
 import { carriedOf, carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
 import { diffJson, shownPlace } from '../../../shared/diff.js';
 import { reportShapeProblems } from '../../../shared/report-shape.js';
-import { verdictOf } from '../../../shared/report.js';
+import { verdictOf, type Verdict } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
@@ -36,6 +36,8 @@ interface Rerun {
   mode: RerunMode | null;
   against: RerunMode;
   digest: string | null;
+  /** The verdict of the report made again (null when none was made): a saved report must never claim a better one. */
+  verdict: Verdict | null;
   differences: { op: string; pointer: string; rightPointer?: string }[];
   total: number;
   /**
@@ -55,12 +57,14 @@ function comparable(r: Report): JsonValue {
 /** `again` (made in mode `against`) against the report: the same, or the differences. */
 function compared(report: Report, again: Report, against: RerunMode): Rerun {
   const digest = reportDigest(again);
-  if (digest === reportDigest(report)) return { mode: against, against, digest, differences: [], total: 0 };
+  const { verdict } = again;
+  if (digest === reportDigest(report)) return { mode: against, against, digest, verdict, differences: [], total: 0 };
   const d = diffJson(comparable(report), comparable(again), { limit: SHOWN_DIFFERENCES });
   return {
     mode: null,
     against,
     digest,
+    verdict,
     differences: d.differences.map(({ op, pointer, rightPointer }) =>
       rightPointer === undefined ? { op, pointer } : { op, pointer, rightPointer },
     ),
@@ -340,7 +344,14 @@ export async function verifyReport(
     carried: carriedVerdictOf(report),
     reportDigest: want,
     rerun: r
-      ? { mode: r.mode, against: r.against, digest: r.digest, total: r.total, differences: r.differences }
+      ? {
+          mode: r.mode,
+          against: r.against,
+          digest: r.digest,
+          verdict: r.verdict,
+          total: r.total,
+          differences: r.differences,
+        }
       : null,
   };
   return {
