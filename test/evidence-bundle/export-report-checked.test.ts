@@ -74,7 +74,10 @@ describe.skipIf(!cliBuilt())('export --report', () => {
     expect(r.code, r.stderr).toBe(0);
     const v = await runCli(['verify', r.out, '--trust-store', trust, '--json']);
     expect(v.code).toBe(1);
-    expect((JSON.parse(v.stdout) as { verdict: string }).verdict).toBe('fail');
+    const got = JSON.parse(v.stdout) as { verdict: string; details: { integrity: { statement: string } } };
+    expect(got.verdict).toBe('fail');
+    // It carries no judgement: its integrity says so, never that judgements' proofs checked.
+    expect(got.details.integrity.statement).toContain('it carries no judgement, so nothing signed binds its report');
     expect(readFileSync(r.file, 'utf8')).toContain('"verdict":"fail"');
   });
 

@@ -62,14 +62,18 @@ export interface DetailsInput {
   integrity: readonly Finding[];
 }
 
-const INTACT =
-  "intact: every member's digest, the signed checkpoint, and every judgement's inclusion proof and signature check";
+/** What an intact bundle's checks covered: a bundle of no judgement has no proof or signature of one to speak of. */
+function intact(judgements: number): string {
+  return judgements === 0
+    ? "intact: every member's digest and the signed checkpoint check; it carries no judgement, so nothing signed binds its report"
+    : `intact: every member's digest, the signed checkpoint, and the inclusion proof and signature of each of its ${judgements} judgement(s) check`;
+}
 
 /** The report's details: integrity, the bundle's manifest facts, the bundled verdict, the judgements, the report. */
 export function bundleDetails(d: DetailsInput): Record<string, unknown> {
   const { manifest, rep, cp, trust } = d;
   return {
-    integrity: integrityOf(d.integrity, trust !== null, INTACT),
+    integrity: integrityOf(d.integrity, trust !== null, intact(d.entries.length)),
     bundle: {
       artifact: manifest.artifact,
       reportDigest: manifest.reportDigest,
