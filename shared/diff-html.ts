@@ -8,7 +8,8 @@
 import {
   cutText,
   LITERAL_NOTE,
-  shownJsonCut,
+  literalNote,
+  shownEntryCut,
   shownTokens,
   spanCodePoints,
   spanParts,
@@ -81,8 +82,10 @@ function cell(e: DiffEntry, side: 'left' | 'right'): string {
   if (e.span && typeof v === 'string') return spanHtml(v, e, side);
   const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
   if (literal !== undefined) return `<pre>${escHtml(cutText(literal))}</pre><small>${escHtml(LITERAL_NOTE)}</small>`;
-  // Cut before it is escaped (shownJsonCut): no escape split, the rest counted in the value's characters.
-  return `<pre>${escHtml(shownJsonCut(v, 2))}</pre>`;
+  // Cut before it is escaped (shownEntryCut): no escape split, the rest counted in the value's
+  // characters; a number beyond double precision inside it as written (DiffEntry.leftText).
+  const note = literalNote(e, side);
+  return `<pre>${escHtml(shownEntryCut(e, side, 2))}</pre>${note === null ? '' : `<small>${escHtml(note)}</small>`}`;
 }
 
 /** The code points of a short change that does not read as what it is (spanCodePoints), or nothing. */

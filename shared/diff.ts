@@ -125,6 +125,14 @@ export interface DiffEntry {
    */
   leftLiteral?: string;
   rightLiteral?: string;
+  /**
+   * An array or object holding such a number (NumberLiterals.json): its JSON text with each
+   * one written as its literal, as the file writes it, which the views show in place of
+   * JSON.stringify's text of `left` or `right` (whose doubles would show a number in neither
+   * file). Only for a value shown whole (added, removed, a change of type).
+   */
+  leftText?: string;
+  rightText?: string;
 }
 
 /** An array (or string) whose length differs between the sides. */
@@ -202,6 +210,14 @@ function spanEndLength(a: string, b: string, suffix: number): number {
 }
 /** What a view says beside a number shown as its literal (DiffEntry.leftLiteral). */
 export const LITERAL_NOTE = 'as written: beyond double precision, compared by its literal';
+/** What a view says beside a value whose numbers beyond double precision are shown as their literals (DiffEntry.leftText). */
+export const LITERALS_NOTE = 'its numbers beyond double precision as written';
+
+/** The note a view gives one side of an entry: LITERAL_NOTE, LITERALS_NOTE or none. */
+export function literalNote(e: DiffEntry, side: 'left' | 'right'): string | null {
+  if ((side === 'left' ? e.leftLiteral : e.rightLiteral) !== undefined) return LITERAL_NOTE;
+  return (side === 'left' ? e.leftText : e.rightText) !== undefined ? LITERALS_NOTE : null;
+}
 
 /** Pointer units a place holds: its pointer, and its right pointer when it has one. */
 const placeUnits = (p: { pointer: string; rightPointer?: string }): number =>
@@ -252,6 +268,19 @@ class Collector {
 
 /** The literals of two leaves (NumberLiterals), each when it is a number its double does not keep. */
 type Literals = { leftLiteral?: string; rightLiteral?: string };
+/** The texts of two values shown whole (DiffEntry.leftText), each when it holds such a number. */
+type Texts = { leftText?: string; rightText?: string };
+
+/**
+ * The texts of the values an entry shows whole (NumberLiterals.json): made only when the
+ * entry is listed, and only for an array or object holding a number its double does not keep.
+ */
+function textsOf(x: JsonValue | undefined, y: JsonValue | undefined, literals: NumberLiterals | undefined): Texts {
+  if (literals === undefined) return NO_LITERALS;
+  const left = x === undefined ? undefined : literals.json(x);
+  const right = y === undefined ? undefined : literals.json(y);
+  return { ...(left !== undefined && { leftText: left }), ...(right !== undefined && { rightText: right }) };
+}
 /** A child's key on each side: a member name or an item index, null where that side has none. */
 type Keys = [string | number | null, string | number | null];
 
@@ -265,8 +294,9 @@ function changed(
   a: JsonValue,
   b: JsonValue,
   lit: Literals,
+  literals: NumberLiterals | undefined,
 ): DiffEntry {
-  const e: DiffEntry = { op: 'changed', ...place, left: a, right: b, ...lit };
+  const e: DiffEntry = { op: 'changed', ...place, left: a, right: b, ...lit, ...textsOf(a, b, literals) };
   const exact = lit.leftLiteral === undefined && lit.rightLiteral === undefined;
   if (typeof a === 'number' && typeof b === 'number' && exact) e.difference = exactDifference(a, b);
   if (typeof a === 'string' && typeof b === 'string') e.span = stringSpan(a, b);
@@ -274,7 +304,7 @@ function changed(
 }
 
 /** No literal: what every leaf has but the few NumberLiterals names (one object, not one per visit). */
-const NO_LITERALS: Literals = Object.freeze({});
+const NO_LITERALS: Literals & Texts = Object.freeze({});
 
 /** The literals of `x = f.a[ka]` and `y = f.b[kb]` (a key null where that side has none). */
 function literalsAt(
@@ -465,12 +495,15 @@ function visit(f: Frame, ka: string | number | null, kb: string | number | null,
   const tokA = ka === null ? '' : tokenOf(ka);
   const tokB = kb === null ? '' : tokenOf(kb);
   const lit = literalsAt(f, [ka, kb], x, y, out);
-  if (ka === null) out.add(() => ({ op: 'added', pointer: pointerOf(f, tokB, 'b'), right: y!, ...lit }));
-  else if (kb === null) out.add(() => ({ op: 'removed', pointer: pointerOf(f, tokA), left: x!, ...lit }));
+  const l = out.literals;
+  if (ka === null)
+    out.add(() => ({ op: 'added', pointer: pointerOf(f, tokB, 'b'), right: y!, ...lit, ...textsOf(undefined, y, l) }));
+  else if (kb === null)
+    out.add(() => ({ op: 'removed', pointer: pointerOf(f, tokA), left: x!, ...lit, ...textsOf(x, undefined, l) }));
   else {
     const child = frameOf(f, [tokA, tokB], x!, y!, out);
     if (child) return child;
-    if (!sameLeafAs(x!, y!, lit)) out.add(() => changed(placeOf(f, tokA, tokB), x!, y!, lit));
+    if (!sameLeafAs(x!, y!, lit)) out.add(() => changed(placeOf(f, tokA, tokB), x!, y!, lit, l));
   }
   return null;
 }
@@ -490,7 +523,7 @@ export function diffJson(
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_DIFF_LIMIT));
   const out = new Collector(limit, opts.literals?.empty === false ? opts.literals : undefined);
   const root = frameOf(null, ['', ''], a, b, out);
-  if (!root && !sameLeaf(a, b)) out.add(() => changed({ pointer: '' }, a, b, {}));
+  if (!root && !sameLeaf(a, b)) out.add(() => changed({ pointer: '' }, a, b, {}, out.literals));
   const stack: Frame[] = root ? [root] : [];
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
@@ -641,9 +674,17 @@ export interface SpanParts {
 /**
  * One side of a changed string as shown (the window and the HTML page alike): `context`
  * units either side of the span, at most `max` of the span itself, so a 100 MB string
- * shows as a few lines with its length said.
+ * shows as a few lines with its length said. Each part is shown by `shown` (the terminal's
+ * is shownMarked, which also escapes its span markers).
  */
-export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', context = 40, max = 2000): SpanParts {
+export function spanParts(
+  s: string,
+  span: StringSpan,
+  side: 'left' | 'right',
+  context = 40,
+  max = 2000,
+  shown: (raw: string) => string = shownRaw,
+): SpanParts {
   const len = side === 'left' ? span.left : span.right;
   const end = span.prefix + len;
   // Every cut on a pair boundary (cutIndex): a half pair would show as U+FFFD.
@@ -652,13 +693,32 @@ export function spanParts(s: string, span: StringSpan, side: 'left' | 'right', c
   const to = cutIndex(s, Math.min(s.length, end + context));
   // Invisible characters as escapes: a span of a zero-width space would otherwise show empty.
   return {
-    before: shownRaw(s.slice(from, span.prefix)),
+    before: shown(s.slice(from, span.prefix)),
     cutBefore: from > 0,
-    changed: shownRaw(s.slice(span.prefix, shownEnd)),
+    changed: shown(s.slice(span.prefix, shownEnd)),
     cutChanged: end - shownEnd,
-    after: shownRaw(s.slice(end, to)),
+    after: shown(s.slice(end, to)),
     cutAfter: to < s.length,
   };
+}
+
+/** The terminal's span markers, and a backslash run standing between the two characters of one. */
+const MARKER_LIKE = /\[\\*-|-\\*\]|\{\\*\+|\+\\*\}/;
+/** Between the two characters of a marker (`[-`, `-]`, `{+`, `+}`): where shownMarked writes its backslash. */
+const IN_MARKER = /(?<=\[)(?=-)|(?<=-)(?=\])|(?<=\{)(?=\+)|(?<=\+)(?=\})/g;
+
+/**
+ * Text as the terminal shows it between its span markers (`[-old-]`, `{+new+}`): as shownRaw
+ * shows it, and, when it holds one of the markers (or a backslash between a marker's two
+ * characters), each marker's characters parted by a backslash (`[\-`, `-\]`, `{\+`, `+\}`)
+ * and every typed backslash doubled, so no marker in the text reads as the span's, and a
+ * typed `[\-` (shown `[\\-`) never reads as an escaped `[-`.
+ */
+export function shownMarked(raw: string): string {
+  if (!MARKER_LIKE.test(raw)) return shownRaw(raw);
+  // Every typed backslash doubled first; `json` then tells escapeControls not to double them again.
+  const escaped = escapeControls(raw.replace(/\\/g, '\\\\'), { ...SHOWN, json: true });
+  return escaped.replace(IN_MARKER, '\\');
 }
 
 /** The longest changed span (in code points, each side) whose code points a diff names. */
@@ -738,8 +798,63 @@ export function cutText(text: string, max = 2000): string {
  * surrogate pair's middle and off JSON's own escapes (`\"`, `\u0001`).
  */
 export function shownJsonCut(v: JsonValue, indent?: number, max = 2000): string {
-  const json = JSON.stringify(v, null, indent);
+  return shownJsonTextCut(JSON.stringify(v, null, indent), max);
+}
+
+/** JSON text (JSON.stringify's, or an entry's text as written) as shownJsonCut shows it, cut at `max` characters. */
+function shownJsonTextCut(json: string, max: number): string {
   if (json.length <= max) return showJsonText(json);
   const cut = escapeStart(json, cutIndex(json, max));
   return `${showJsonText(json.slice(0, cut))}${moreCharacters(json.length - cut)}`;
+}
+
+/**
+ * Compact JSON text (JSON.stringify's, no white space) laid out as JSON.stringify lays it out
+ * with `indent`: a line per member and item, `"a": 1`, an empty `[]` or `{}` kept on its line.
+ * Only outside strings: a string's characters are its own.
+ */
+export function indentJson(text: string, indent: number): string {
+  const pad = ' '.repeat(indent);
+  const out: string[] = [];
+  let [from, depth] = [0, 0];
+  const line = (at: number, d: number) => {
+    out.push(text.slice(from, at), '\n', pad.repeat(d));
+    from = at;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      // Past the string: JSON.stringify escapes every quote and backslash in it.
+      for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if ((c === '[' || c === '{') && text[i + 1] !== (c === '[' ? ']' : '}')) line(i + 1, ++depth);
+    else if (c === ']' || c === '}') {
+      if (text[i - 1] !== (c === ']' ? '[' : '{')) line(i, --depth);
+    } else if (c === ',') line(i + 1, depth);
+    else if (c === ':') {
+      out.push(text.slice(from, i + 1), ' ');
+      from = i + 1;
+    }
+  }
+  out.push(text.slice(from));
+  return out.join('');
+}
+
+/**
+ * The JSON text of one side of an entry as a view shows it whole: its text as written
+ * (DiffEntry.leftText: its numbers beyond double precision as their literals) when it has
+ * one, else JSON.stringify's; laid out with `indent` as JSON.stringify would lay it out.
+ */
+export function entryJson(e: DiffEntry, side: 'left' | 'right', indent?: number): string {
+  const text = side === 'left' ? e.leftText : e.rightText;
+  if (text === undefined) return JSON.stringify(e[side] ?? null, null, indent);
+  return indent ? indentJson(text, indent) : text;
+}
+
+/**
+ * One side of an entry shown whole (shownJsonCut's form, cut at `max` characters of its
+ * JSON), its numbers beyond double precision as written (entryJson): the terminal, the page
+ * and the window show a value inside which such a number sits as the file writes it.
+ */
+export function shownEntryCut(e: DiffEntry, side: 'left' | 'right', indent?: number, max = 2000): string {
+  return shownJsonTextCut(entryJson(e, side, indent), max);
 }

@@ -60,6 +60,28 @@ export class NumberLiterals {
   holds(container: object): boolean {
     return this.holders.has(container);
   }
+
+  /**
+   * The JSON text of `value` (JSON.stringify's, compact, members in its order) with each
+   * number this holds written as its literal, as the file writes it: `[3,9007199254740993]`,
+   * where JSON.stringify writes the double, `[3,9007199254740992]`, a value in neither file.
+   * Undefined when `value` is not an array or object holding such a number (its text is then
+   * JSON.stringify's). Each such number is written as a marker string by JSON.stringify's
+   * replacer, which is given each value's container and key, and the markers are then swapped
+   * for the literals: where a number stands comes from JSON.stringify, as in the parse.
+   */
+  json(value: JsonValue): string | undefined {
+    if (typeof value !== 'object' || value === null || !this.holders.has(value)) return undefined;
+    const marker = `reprise-literal-${randomHex()}:`;
+    const byHolder = this.byHolder;
+    const text = JSON.stringify(value, function (this: object, key: string, v: unknown) {
+      if (typeof v !== 'number') return v;
+      const literal = byHolder.get(this)?.get(key);
+      return literal === undefined ? v : `${marker}${literal}`;
+    });
+    // A literal is a JSON number token: its characters need no escape in a JSON string.
+    return text.replace(new RegExp(`"${marker}([-+.0-9eE]+)"`, 'g'), '$1');
+  }
 }
 
 /** A JSON number token: in text the strict parse accepted, one starts at each `-` or digit outside a string. */

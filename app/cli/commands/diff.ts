@@ -9,7 +9,8 @@
 import {
   DEFAULT_DIFF_LIMIT,
   diffJson,
-  LITERAL_NOTE,
+  entryJson,
+  literalNote,
   NumberLiterals,
   replaySides,
   reportSide,
@@ -20,8 +21,8 @@ import {
 import {
   artifactsWords,
   comparableKinds,
-  shownJson,
-  shownJsonCut,
+  shownEntryCut,
+  shownMarked,
   shownPlace,
   type DiffResult,
 } from '../../../shared/diff.js';
@@ -181,33 +182,56 @@ function refuseIneffective(values: Record<string, unknown>, sides: readonly Side
     );
 }
 
-/** The changed string as a line shows it: context, then the span in [-…-] or {+…+}. */
+/**
+ * The changed string as a line shows it: context, then the span in [-…-] or {+…+}, the
+ * markers in its text escaped (shownMarked: `[\-`), so the span's own are the only ones.
+ */
 function spanText(s: string, e: DiffEntry, side: 'left' | 'right'): string {
-  const p = spanParts(s, e.span!, side, 20, 80);
+  const p = spanParts(s, e.span!, side, 20, 80, shownMarked);
   const [open, close] = side === 'left' ? ['[-', '-]'] : ['{+', '+}'];
   const more = p.cutChanged > 0 ? `… ${p.cutChanged} more` : '';
   return `${p.cutBefore ? '…' : ''}${p.before}${open}${p.changed}${more}${close}${p.after}${p.cutAfter ? '…' : ''}`;
 }
 
+/** A changed string shown as its span with some context (a short one reads best whole). */
+const spanned = (e: DiffEntry): boolean =>
+  e.span !== undefined &&
+  typeof e.left === 'string' &&
+  typeof e.right === 'string' &&
+  e.left.length + e.right.length > 120;
+
 function valueText(e: DiffEntry, side: 'left' | 'right'): string {
   const v = e[side];
   if (v === undefined) return '(absent)';
-  // A short string reads best whole; a long one as its changed span with some context.
-  const long = typeof e.left === 'string' && typeof e.right === 'string' && e.left.length + e.right.length > 120;
-  // spanText and shownJson have escaped every control already (shared/diff.ts): escaping again would double it.
-  if (e.span && long && typeof v === 'string') return spanText(v, e, side);
+  // spanText and shownEntryCut have escaped every control already (shared/diff.ts): escaping again would double it.
+  if (spanned(e) && typeof v === 'string') return spanText(v, e, side);
   const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
   if (literal !== undefined) return safeJsonText(literal.length > 120 ? `${literal.slice(0, 117)}...` : literal);
-  // Cut before escaping (shownJsonCut): never inside an escape, and what is left out counted in characters of the value.
-  return safeJsonText(JSON.stringify(v).length > 120 ? shownJsonCut(v, undefined, 117) : shownJson(v));
+  // Cut before escaping (shownEntryCut): never inside an escape, and what is left out counted
+  // in characters of the value; a number beyond double precision inside it as written (entryJson).
+  return safeJsonText(shownEntryCut(e, side, undefined, entryJson(e, side).length > 120 ? 117 : Infinity));
+}
+
+/**
+ * Where a spanned string's change starts and both lengths, in UTF-16 code units, as the page
+ * and the window say them for a string longer than 80: its context alone does not say where.
+ */
+function spanPlace(e: DiffEntry): string {
+  if (!spanned(e)) return '';
+  const [l, r] = [(e.left as string).length, (e.right as string).length];
+  if (Math.max(l, r) <= 80) return '';
+  const n = (x: number) => x.toLocaleString('en');
+  return `  (changed from ${n(e.span!.prefix)}; ${n(l)} → ${n(r)} characters)`;
 }
 
 function entryLine(e: DiffEntry): string {
   const where = shownPlace(e);
   const diff = e.difference !== undefined ? `  (right − left = ${e.difference})` : '';
-  const literal = e.leftLiteral !== undefined || e.rightLiteral !== undefined ? `  (${LITERAL_NOTE})` : '';
+  // A number shown as written (LITERAL_NOTE), or a value whose numbers are (LITERALS_NOTE): each said once.
+  const notes = new Set([literalNote(e, 'left'), literalNote(e, 'right')].filter((n) => n !== null));
+  const literal = [...notes].map((n) => `  (${n})`).join('');
   const points = spanCodePoints(e);
-  const said = `${diff}${literal}${points === null ? '' : `  (${points})`}`;
+  const said = `${spanPlace(e)}${diff}${literal}${points === null ? '' : `  (${points})`}`;
   return `  ${e.op.padEnd(8)} ${where}  ${valueText(e, 'left')} → ${valueText(e, 'right')}${said}\n`;
 }
 

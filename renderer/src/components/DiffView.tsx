@@ -3,7 +3,8 @@ import { useId } from 'react';
 import {
   cutText,
   LITERAL_NOTE,
-  shownJsonCut,
+  literalNote,
+  shownEntryCut,
   shownPlace,
   spanCodePoints,
   spanParts,
@@ -51,8 +52,15 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
       </>
     );
   }
-  // As JSON, strings quoted, as the terminal and the page show it: "1" against 1 is a change one can see.
-  return <pre>{shownJsonCut(v, 2)}</pre>;
+  // As JSON, strings quoted, as the terminal and the page show it: "1" against 1 is a change one
+  // can see; a number beyond double precision inside it as written (DiffEntry.leftText).
+  const note = literalNote(e, side);
+  return (
+    <>
+      <pre>{shownEntryCut(e, side, 2)}</pre>
+      {note !== null && <small className="muted">{note}</small>}
+    </>
+  );
 }
 
 const sideText = (s: DiffSideLabel): string =>
