@@ -780,7 +780,16 @@ function checkLocalAgrees(
     );
   const deferred = (c.flags & FLAG_DESCRIPTOR) !== 0;
   const agree = (field: string, local: number, central: number) => {
-    if (local !== central && !(deferred && local === 0))
+    // A size of 0xFFFFFFFF is ZIP64's sentinel (the size is in a ZIP64 extra field), not a size that disagrees.
+    if (field !== 'CRC-32' && local === 0xffffffff && central !== local)
+      findings.push(
+        fail('RPR-ZIP-006', at(`the local header's ${field} is the ZIP64 sentinel: ${ZIP64_REFUSED}`), {
+          pointer: ptr,
+          expected: central,
+          actual: local,
+        }),
+      );
+    else if (local !== central && !(deferred && local === 0))
       findings.push(
         fail('RPR-ZIP-013', at(`local header ${field} disagrees with the central directory`), {
           pointer: ptr,

@@ -45,6 +45,11 @@ export const CASES: Case[] = [
   ['a ZIP64 sentinel entry count', 'RPR-ZIP-006', () => gen({ ...two(), eocd: { onDisk: 0xffff, total: 0xffff } })],
   ['a ZIP64 sentinel size in a central record', 'RPR-ZIP-006', () => gen(two({ ch: { usize: 0xffffffff } }))],
   [
+    'a ZIP64 sentinel size in a local header',
+    'RPR-ZIP-006',
+    () => gen(two({ lh: { csize: 0xffffffff, usize: 0xffffffff } })),
+  ],
+  [
     'a ZIP64 extra field',
     'RPR-ZIP-006',
     () =>
