@@ -7,7 +7,8 @@ export const reportCode: KindCode = {
     const parsed = s.json();
     // Why the strict parse refused it (a duplicate member, a lone surrogate, nesting, a number beyond a double), or null.
     const refused = parsed === null ? 'not UTF-8 JSON text' : parsed.ok ? null : parsed.error.message;
-    return verifyReport(s.jsonObject(), refused, ctx);
+    // Numbers the strict parse changed (beyond 2^53, underflowing to 0): no report Reprise writes holds one.
+    return verifyReport(s.jsonObject(), refused, ctx, parsed?.ok ? parsed.warnings : []);
   },
   operations: {
     caseFacts: async (subject) =>

@@ -13,6 +13,7 @@ import { diffJson, shownPlace } from '../../../shared/diff.js';
 import { reportShapeProblems } from '../../../shared/report-shape.js';
 import { verdictOf, type Verdict } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
+import type { JcsWarning } from '../../core/jcs.js';
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
 import { hashFile } from '../../core/hash.js';
@@ -21,7 +22,7 @@ import { reportDigest } from '../../journal/judgement.js';
 import type { KindContext } from '../types.js';
 import { REPORT_RULES } from './rule-ids.js';
 
-const { fail, info, unavailable } = findingsOn(REPORT_RULES);
+const { fail, info, unavailable, changedNumbers } = findingsOn(REPORT_RULES);
 
 /** Differences listed in a finding and the details: a few say where; all are counted. */
 const SHOWN_DIFFERENCES = 20;
@@ -297,10 +298,21 @@ export async function verifyReport(
   doc: Record<string, unknown> | null,
   refused: string | null,
   ctx: KindContext,
+  changed: readonly JcsWarning[] = [],
 ): Promise<KindResult> {
   const findings: Finding[] = [];
   if (refused !== null)
     findings.push(fail('RPR-RPT-001', `the report is not strict JSON (RFC 8259 and I-JSON): ${refused}`));
+  // A report Reprise writes holds doubles written as JSON.stringify writes them: a number whose
+  // text its double does not keep was written by something else, and its digest is the double's.
+  findings.push(
+    ...changedNumbers(changed, {
+      rule: 'RPR-RPT-001',
+      subject: 'the report',
+      severity: 'fail',
+      note: 'no report Reprise writes holds one, and its digest would be of the double',
+    }),
+  );
   for (const p of reportShapeProblems(doc, { runOptional: true }))
     findings.push(
       fail('RPR-RPT-001', `${p.pointer === '' ? 'the report' : p.pointer} ${p.message}`, { pointer: p.pointer }),
