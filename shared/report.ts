@@ -168,6 +168,9 @@ export function shownValue(v: unknown, indent?: number): string {
   return JSON.stringify(v, null, indent) ?? '';
 }
 
+/** Verdicts from best to worst: one verdict claims more than another when its rank is lower. */
+export const VERDICT_RANK: Readonly<Record<Verdict, number>> = { pass: 0, unavailable: 1, fail: 2 };
+
 export function verdictOf(findings: readonly Pick<Finding, 'severity'>[]): Verdict {
   let unavailable = false;
   for (const f of findings) {

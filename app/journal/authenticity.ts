@@ -3,22 +3,11 @@ import { isPlainObject } from '../core/closed.js';
 import type { Authenticity, Finding, JsonValue } from '../../shared/report.js';
 import { authenticity } from '../core/authenticity.js';
 import type { KindResult } from '../core/report.js';
-
-/** The keys a journal's entries and checkpoints are signed by (verify.ts SignerKeyList). */
-export interface JournalSigners {
-  keys: readonly string[];
-  more: boolean;
-  /**
-   * The tree size of the held checkpoint a `--since` verification started from (0: the
-   * whole journal): the entries before it were not signature-checked again, so the
-   * statement says it covers those after it.
-   */
-  from?: number;
-}
+import type { SignerKeyList } from './verify.js';
 
 /** What a statement of `signers`' scope covers: the whole journal, or what came after a held checkpoint. */
-function scopeOf(signers: JournalSigners): string {
-  const from = signers.from ?? 0;
+function scopeOf(signers: SignerKeyList): string {
+  const { from } = signers;
   return from > 0
     ? `every entry and checkpoint of the journal after the held checkpoint (tree ${from}; the ${from} entries before it rest on that checkpoint and were not checked again)`
     : 'every entry and checkpoint of the journal';
@@ -42,7 +31,7 @@ export function journalAuthenticity(
   findings: readonly Finding[],
   signer: string | null,
   trustGiven: boolean,
-  signers: JournalSigners = { keys: [], more: false },
+  signers: SignerKeyList = { keys: [], more: false, from: 0 },
 ): Authenticity {
   const what = 'the journal';
   const has = (rule: string) => findings.some((f) => f.rule === rule && f.severity !== 'info');
@@ -70,7 +59,7 @@ export function journalAuthenticity(
 }
 
 /** The keys named, in the statement's words: "3 keys (a, b, c)", "and more" when the list was cut. */
-function keysSaid(s: JournalSigners): string {
+function keysSaid(s: SignerKeyList): string {
   const n = s.more ? `more than ${s.keys.length}` : String(s.keys.length);
   return `${n} keys (${s.keys.join(', ')}${s.more ? ', and more' : ''})`;
 }

@@ -312,9 +312,7 @@ function checkSignature(
     return { rule: 'RPR-JOURNAL-009', ok: false };
   }
   if (!verifyBytes(k.publicKey, digest, sig)) {
-    out.push(
-      fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer, actual: keyId }),
-    );
+    out.push(badSignature(what, keyId, pointer));
     return { rule: 'RPR-JOURNAL-007', ok: false };
   }
   if (k.status === 'retired')
@@ -765,6 +763,11 @@ interface FutureEntries {
   count: number;
 }
 
+/** RPR-JOURNAL-007, naming the key whose signature failed (the origin statement names it too). */
+function badSignature(what: string, keyId: string, pointer: string | undefined): Finding {
+  return fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer, actual: keyId });
+}
+
 /** A line's signature: against the trust store, or (without one) against the keys the caller holds. */
 function checkSigned(pass: Pass, keyId: string, digest: Buffer, sig: string, pointer: string, what: string): void {
   pass.signers.add(keyId);
@@ -782,10 +785,7 @@ function checkSigned(pass: Pass, keyId: string, digest: Buffer, sig: string, poi
         { pointer },
       ),
     );
-  else if (!verifyBytes(own, digest, sig))
-    pass.findings.push(
-      fail('RPR-JOURNAL-007', `${what}: the signature does not verify with ${keyId}`, { pointer, actual: keyId }),
-    );
+  else if (!verifyBytes(own, digest, sig)) pass.findings.push(badSignature(what, keyId, pointer));
 }
 
 /** Line offsets a writer's index is rebuilt from. */

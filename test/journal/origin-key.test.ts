@@ -70,6 +70,7 @@ describe("a journal's origin statement", () => {
     const many = {
       keys: Array.from({ length: SIGNER_KEYS_KEPT }, (_, i) => `ed25519:${String(i).padStart(64, '0')}`),
       more: true,
+      from: 0,
     };
     const m = journalAuthenticity(v.findings, v.latestCheckpoint!.signer, true, many);
     expect(m.statement).toContain(`more than ${SIGNER_KEYS_KEPT} keys (`);

@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, REPORT_SCHEMA, type ExitCode, type Report, type Verdict } from '../../../shared/report.js';
+import { EXIT, REPORT_SCHEMA, VERDICT_RANK, type ExitCode, type Report, type Verdict } from '../../../shared/report.js';
 import { checkOutputFile, readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
 import { hashBytes, hashFile } from '../../core/hash.js';
 import { loadTrustStore } from '../../core/keys.js';
@@ -81,7 +81,6 @@ async function reportOf(path: string, values: Record<string, unknown>): Promise<
  * write again (RPR-RPT-005 says so); a report that honestly FAILS is bundled as it is.
  */
 const REFUSED_REPORT_RULES: ReadonlySet<string> = new Set(['RPR-RPT-001', 'RPR-RPT-002', 'RPR-RPT-004']);
-const RANK: Record<Verdict, number> = { pass: 0, unavailable: 1, fail: 2 };
 
 async function refuseUnlessGiven(file: string, path: string, options: EngineOptions, saved: Report): Promise<void> {
   const checked = await runPath(file, 'verify', { ...options, artifact: path });
@@ -94,7 +93,7 @@ async function refuseUnlessGiven(file: string, path: string, options: EngineOpti
   const wrong = checked.findings.find((f) => f.severity === 'fail' && REFUSED_REPORT_RULES.has(f.rule));
   if (wrong) say(`${wrong.rule}: ${wrong.message}`);
   const again = (checked.details?.['rerun'] as { verdict?: Verdict | null } | null | undefined)?.verdict;
-  if (again !== undefined && again !== null && RANK[saved.verdict] < RANK[again])
+  if (again !== undefined && again !== null && VERDICT_RANK[saved.verdict] < VERDICT_RANK[again])
     say(
       `its verdict is ${saved.verdict.toUpperCase()}, the artifact gives ${again.toUpperCase()} again (give export the engine options the report was made with)`,
     );

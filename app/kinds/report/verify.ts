@@ -11,7 +11,7 @@ import type { ChainNode, Finding, JsonValue, Report } from '../../../shared/repo
 import { carriedOf, carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
 import { diffJson, shownPlace } from '../../../shared/diff.js';
 import { reportShapeProblems } from '../../../shared/report-shape.js';
-import { verdictOf, type Verdict } from '../../../shared/report.js';
+import { VERDICT_RANK, verdictOf, type Verdict } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
 import type { JcsWarning } from '../../core/jcs.js';
 import { stat } from 'node:fs/promises';
@@ -274,8 +274,6 @@ function carried(report: Report, findings: Finding[]): void {
   );
 }
 
-const RANK = { pass: 0, unavailable: 1, fail: 2 } as const;
-
 /**
  * A report that carries its own two verdicts (a report of a report, a bundle's: its
  * `details.integrity`) cannot say better than its integrity verdict: an edit that turned
@@ -283,7 +281,7 @@ const RANK = { pass: 0, unavailable: 1, fail: 2 } as const;
  */
 function contradicted(report: Report, findings: Finding[]): void {
   const integrity = carriedOf(report)?.integrity.verdict;
-  if (integrity !== undefined && RANK[report.verdict] < RANK[integrity])
+  if (integrity !== undefined && VERDICT_RANK[report.verdict] < VERDICT_RANK[integrity])
     findings.push(
       fail('RPR-RPT-002', `the report's verdict is better than the integrity verdict it carries (${integrity})`, {
         pointer: '/details/integrity/verdict',
