@@ -189,9 +189,11 @@ export function rejectFinding(details: Record<string, unknown>): Finding | null 
     j.rationale.length > RATIONALE_SHOWN
       ? `${j.rationale.slice(0, cutIndex(j.rationale, RATIONALE_SHOWN))}…`
       : j.rationale;
+  // Quoted as written: the terminal and the window escape its controls once, as they show
+  // any value (shared/controls.ts); JSON's escapes here were escaped again there (`\\u0007`).
   return warning(
     'RPR-EVB-019',
-    `a signed reject is in force: entry ${j.seq}, by ${who}, on ${on}${j.proof.verified ? '' : ' (its proof did not verify)'}: ${JSON.stringify(said)}`,
+    `a signed reject is in force: entry ${j.seq}, by ${who}, on ${on}${j.proof.verified ? '' : ' (its proof did not verify)'}: “${said}”`,
     { pointer: `entry:${j.member}` },
   );
 }
