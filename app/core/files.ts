@@ -56,17 +56,49 @@ export async function writeTarget(path: string): Promise<string> {
     if (isMissing(e)) return path;
     throw new FileWriteError(path, readFailure(e));
   }
-  if (st.isFile()) return path;
+  if (st.isFile()) {
+    notOwnStream(path, st);
+    return path;
+  }
   if (!st.isSymbolicLink()) throw new FileWriteError(path, notWritable(st));
   let real: string;
   try {
+    // What the link leads to first: /dev/stderr on a pipe is a link to `pipe:[N]`, which
+    // has no real path but is a pipe, and is refused as one.
+    st = await stat(path);
+    if (!st.isFile()) throw new FileWriteError(path, notWritable(st));
     real = await realpath(path);
-    st = await stat(real);
   } catch (e) {
+    if (e instanceof FileWriteError) throw e;
     throw new FileWriteError(path, isMissing(e) ? 'it is a symbolic link to nothing' : readFailure(e));
   }
-  if (!st.isFile()) throw new FileWriteError(path, notWritable(st));
+  notOwnStream(path, st);
   return real;
+}
+
+/**
+ * Refuses the regular file `st` (named `path`) when it is where this process's standard output or
+ * error goes (`--html /dev/stdout > page.html`, or the redirect's own name): the write
+ * replaces that file with a new one, and everything printed to the stream after it would
+ * go to the old one, which nothing names any more.
+ */
+function notOwnStream(path: string, st: Stats): void {
+  for (const [fd, stream] of [
+    [1, 'standard output'],
+    [2, 'standard error'],
+  ] as const) {
+    let own: Stats;
+    try {
+      own = fstatSync(fd);
+    } catch {
+      continue; // a closed stream is no file
+    }
+    if (own.isFile() && own.dev === st.dev && own.ino === st.ino)
+      throw new FileWriteError(
+        path,
+        `it is where this run's ${stream} goes, and writing it would lose what is printed there; name another file`,
+      );
+  }
 }
 
 function notWritable(st: Stats): string {

@@ -5,13 +5,13 @@
  * that its --out lies in a missing folder), and a write that fails at the end says which
  * file and why, never "internal error" with a private file's name.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkOutputFile, FileWriteError, writeFileAtomic, writeOutputFile } from '../../app/core/files.js';
 import { UsageError } from '../../app/core/errors.js';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 import { archive, ok, type Archive } from '../rejudge/helpers.js';
 
 const ROOT = process.getuid?.() === 0;
@@ -125,6 +125,30 @@ describe('a file the user names for output', () => {
     expect(JSON.parse(readFileSync(join(dir, 'kept.json'), 'utf8'))).toMatchObject({ schema: 'reprise.case/v1' });
     expect(readdirSync(dir).sort()).toEqual(['kept.json', 'link.json']);
   }, 120_000);
+
+  it("is refused when it is this run's own standard output or error: a redirect's file, or /dev/stderr on a pipe", () => {
+    const a1 = join(caseDir, 'intact.dump.json');
+    const a2 = join(caseDir, 'altered-artifact.dump.json');
+    const page = join(a.dir, 'page.html');
+    // `--html /dev/stdout > page.html`: the page replaced the file and the text printed after
+    // it went to the file it replaced, which nothing names; `--html page.html > page.html` alike.
+    for (const target of ['/dev/stdout', page]) {
+      const sh = `"$0" "$1" diff "$2" "$3" --html "$4" > "$5"; echo "rc=$?" >&2`;
+      const r = spawnSync('sh', ['-c', sh, process.execPath, BIN, a1, a2, target, page], { encoding: 'utf8' });
+      expect(r.stderr).toBe(
+        `reprise: cannot write ${target}: it is where this run's standard output goes, and writing it would lose what is printed there; name another file\nrc=3\n`,
+      );
+      expect(readFileSync(page, 'utf8')).toBe('');
+    }
+    // stderr a shell's pipe: /dev/stderr leads to `pipe:[N]`, which has no real path; it is a
+    // pipe (it was "a symbolic link to nothing"). Node's own pipes are sockets, said as such.
+    const sh = `"$0" "$1" diff "$2" "$3" --html /dev/stderr 2>&1 >/dev/null | cat`;
+    const piped = spawnSync('sh', ['-c', sh, process.execPath, BIN, a1, a2], { encoding: 'utf8' });
+    expect(piped.stdout).toBe('reprise: cannot write /dev/stderr: it is a FIFO (named pipe), not a regular file\n');
+    const r = spawnSync(process.execPath, [BIN, 'diff', a1, a2, '--html', '/dev/stderr'], { encoding: 'utf8' });
+    expect(r.status).toBe(3);
+    expect(r.stderr).toBe('reprise: cannot write /dev/stderr: it is a socket, not a regular file\n');
+  });
 
   it('a proof written into a missing folder is a usage error naming the file, not an internal error', async () => {
     const out = join(a.dir, 'gone', 'proof.json');

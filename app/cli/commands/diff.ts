@@ -26,7 +26,7 @@ import {
   shownPlace,
   type DiffResult,
 } from '../../../shared/diff.js';
-import { diffPage, type DiffSideLabel } from '../../../shared/diff-html.js';
+import { diffPage, PAGE_MAX_DIFFERENCES, type DiffSideLabel } from '../../../shared/diff-html.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
 import {
   EXIT,
@@ -368,10 +368,10 @@ function exitOf(c: Compared, r: DiffResult): ExitCode {
 }
 
 /**
- * The most differences a page lists: about 250 bytes each, so some 25 MB, which a browser
- * still opens; ten million made a page longer than V8's longest string (an internal error).
+ * The most differences a page lists (shared/diff-html.ts): about 250 bytes each, so some 25 MB,
+ * which a browser still opens; ten million made a page longer than V8's longest string.
  */
-const HTML_MAX_DIFFERENCES = 100_000;
+const HTML_MAX_DIFFERENCES = PAGE_MAX_DIFFERENCES;
 
 export const diffCommand: Command = {
   ...INFO.diff,
