@@ -59,15 +59,17 @@ test('the intact dump against a tampered one: field by field, the changed span m
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('diff-export').click()]);
   expect(download.suggestedFilename()).toBe('reprise.diff.html');
   const html = await readFile((await download.path())!, 'utf8');
-  expect(html).toContain('<tr id="d-0">');
-  expect(html).toContain('href="#d-0"');
+  // Each difference's permalink is its change and pointer (shared/diff-html.ts rowIds).
+  const id = /<tr id="(d-changed-[^"]+)">/.exec(html)?.[1];
+  expect(id).toBeDefined();
+  expect(html).toContain(`href="#${id}"`);
   expect(html).toContain('<del>one sentence</del>');
   expect(html).not.toMatch(/<script|<link|src=/i);
   // The exported page read on its own with scripts off: everything is there.
   const reader = await page.context().browser()!.newPage({ javaScriptEnabled: false });
   await reader.setContent(html);
   await expect(reader.getByRole('heading', { level: 1 })).toContainText('two replay-dump artifacts');
-  await expect(reader.locator('tr#d-0')).toBeVisible();
+  await expect(reader.locator(`tr[id="${id}"]`)).toBeVisible();
   await reader.close();
   // axe runs as a script, so it reads the page in a second tab where scripts may run.
   const checked = await page.context().newPage();

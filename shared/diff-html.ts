@@ -1,9 +1,9 @@
 /**
  * A structured diff as one self-contained HTML page (the CLI's `reprise diff --html` and the
  * window's export): inline CSS, no script, no external resource, every text escaped. After
- * diffoscope's HTML output, each difference is a row whose id is its permalink (`#d-<n>`,
- * n its place in the listing, which is deterministic for two given inputs) with a `¶` link
- * to itself; a changed string shows its changed span marked as deleted and inserted text.
+ * diffoscope's HTML output, each difference is a row whose id is its permalink (rowIds: its
+ * change and pointer, not its place in the listing) with a `¶` link to itself; a changed
+ * string shows its changed span marked as deleted and inserted text.
  */
 import {
   cutText,
@@ -112,10 +112,31 @@ function placeHtml(p: { pointer: string; rightPointer?: string }): string {
   return `<code dir="ltr">${pointerHtml(p.pointer)}${right}</code>`;
 }
 
-function row(e: DiffEntry, i: number): string {
-  const id = `d-${i}`;
+/**
+ * Each difference's id, its permalink: `d-` and its change and pointer (and its right-hand
+ * pointer when the alignment moved it), percent-encoded (letters, digits and `-_.%` left), so the id
+ * is its own link and a browser matches it as written. A position would name another
+ * difference once either input changed before it; a pointer names the same field on every
+ * page of the two inputs' comparison. A lone surrogate (a member name JSON can hold) is
+ * encoded as U+FFFD; an id met again, which that or two listings of one place would give,
+ * is told apart by its count (`~2`).
+ */
+export function rowIds(differences: readonly DiffEntry[]): string[] {
+  const seen = new Map<string, number>();
+  // encodeURIComponent leaves !'()*~ as they are: encoded too, an id is letters, digits, `-_.%`.
+  const enc = (p: string): string =>
+    encodeURIComponent(p.toWellFormed()).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return differences.map((e) => {
+    const base = `d-${e.op}-${enc(e.pointer)}${e.rightPointer === undefined ? '' : `-${enc(e.rightPointer)}`}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}~${n}`;
+  });
+}
+
+function row(e: DiffEntry, i: number, id: string): string {
   return (
-    `<tr id="${id}"><td><a class="perma" href="#${id}" aria-label="${escHtml(`permalink to difference ${i + 1}`)}">¶</a> ${i + 1}</td>` +
+    `<tr id="${escHtml(id)}"><td><a class="perma" href="#${escHtml(id)}" aria-label="${escHtml(`permalink to difference ${i + 1}`)}">¶</a> ${i + 1}</td>` +
     `<td class="op">${escHtml(e.op)}</td><td>${placeHtml(e)}</td>` +
     `<td>${cell(e, 'left')}</td><td>${cell(e, 'right')}</td>` +
     `<td>${e.difference !== undefined ? `<code>${escHtml(e.difference)}</code>` : ''}${points(e)}</td></tr>`
@@ -138,6 +159,11 @@ function capReason(r: DiffResult): string {
   if (r.limit >= PAGE_MAX_DIFFERENCES)
     return `${limit} A page lists at most ${PAGE_MAX_DIFFERENCES.toLocaleString('en')}; <code>reprise diff --json</code> lists more.`;
   return `${limit} Raise the limit with <code>reprise diff --max-differences N</code> (at most ${PAGE_MAX_DIFFERENCES.toLocaleString('en')} with <code>--html</code>).`;
+}
+
+function rowsHtml(differences: readonly DiffEntry[]): string {
+  const ids = rowIds(differences);
+  return differences.map((e, i) => row(e, i, ids[i]!)).join('');
 }
 
 /** The page: what was compared, the count, every listed difference with its permalink. */
@@ -164,7 +190,7 @@ export function diffPage(input: DiffPageInput): string {
     lengths.length ? `<h2>Lengths that differ</h2><dl>${lengths.join('')}</dl>` : '',
     r.differences.length === 0
       ? ''
-      : `<h2>Differences</h2><table><thead><tr><th style="width:6%">#</th><th style="width:8%">change</th><th style="width:20%">pointer</th><th>left</th><th>right</th><th style="width:12%">right − left</th></tr></thead><tbody>${r.differences.map(row).join('')}</tbody></table>`,
+      : `<h2>Differences</h2><table><thead><tr><th style="width:6%">#</th><th style="width:8%">change</th><th style="width:20%">pointer</th><th>left</th><th>right</th><th style="width:12%">right − left</th></tr></thead><tbody>${rowsHtml(r.differences)}</tbody></table>`,
     PAGE_END,
     '',
   ].join('\n');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffJson, LITERAL_NOTE, NumberLiterals, shownJson, shownJsonCut } from '../../shared/diff.js';
-import { diffPage, PAGE_MAX_DIFFERENCES } from '../../shared/diff-html.js';
+import { diffPage, PAGE_MAX_DIFFERENCES, rowIds } from '../../shared/diff-html.js';
 
 const HOSTILE = `</pre></td><script>alert(1)</script><img src=x onerror="alert(2)">'"&amp;\u202e`;
 const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'href', 'aria-label', 'style', 'dir']);
@@ -65,7 +65,9 @@ describe('diffPage', () => {
       [...m[0].matchAll(/\s([a-z-]+)=/g)].map((a) => a[1]),
     );
     expect(new Set(attrs)).toEqual(ATTRIBUTES);
-    expect([...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#d-\d+$/.test(m[1]!))).toBe(true);
+    expect(
+      [...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#d-(changed|added|removed)-[\w.%-]*$/.test(m[1]!)),
+    ).toBe(true);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
@@ -96,9 +98,13 @@ describe('diffPage', () => {
       { a: 0.1, s: 'x'.repeat(500) + 'old' + 'y'.repeat(500) },
       { a: 0.3, s: 'x'.repeat(500) + 'new' + 'y'.repeat(500) },
     );
-    expect(html).toContain('<tr id="d-0">');
-    expect(html).toContain('href="#d-0"');
-    expect(html).toContain('<tr id="d-1">');
+    // The permalink is the difference's change and pointer: the same link names the same
+    // field on a page of any later comparison of the two, wherever it falls in the listing.
+    expect(html).toContain('<tr id="d-changed-%2Fa">');
+    expect(html).toContain('href="#d-changed-%2Fa"');
+    expect(html).toContain('<tr id="d-changed-%2Fs">');
+    const later = page({ a: 0.1, b: 1, s: 'old' }, { a: 0.3, b: 2, s: 'new' });
+    expect(later).toContain('<tr id="d-changed-%2Fs">');
     expect(html).toContain('<code>0.2</code>');
     expect(html).toContain('<del>old</del>');
     expect(html).toContain('<ins>new</ins>');
@@ -119,6 +125,20 @@ describe('diffPage', () => {
     expect(html).toContain('<dt><code dir="ltr">/<bdi>rows</bdi></code></dt><dd>8 items left, 9 right</dd>');
   });
 
+  it('gives every row a distinct id that is its own link, whatever the pointer holds', () => {
+    const odd = { ['\ud800']: 1, ['\ud801']: 1, 'a b': 1, 'x"y': 1, 'é/~': 1, '#': 1 };
+    const ids = rowIds(diffJson(odd, {}).differences);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Percent-encoded: no space, quote or hash to end an attribute or a fragment.
+    expect(ids.every((id) => /^d-removed-[\w.%-]*(~\d+)?$/.test(id))).toBe(true);
+    expect(ids).toContain('d-removed-%2Fa%20b');
+    // Two lone surrogates encode alike (U+FFFD): the second is told apart by its count.
+    expect(ids.filter((id) => id.startsWith('d-removed-%2F%EF%BF%BD'))).toEqual([
+      'd-removed-%2F%EF%BF%BD',
+      'd-removed-%2F%EF%BF%BD~2',
+    ]);
+  });
+
   it('says when the listing is capped, and when nothing differs', () => {
     const capped = page(
       Array.from({ length: 30 }, (_, i) => i),
@@ -129,7 +149,7 @@ describe('diffPage', () => {
     // The flag that raises it, as the CLI spells it.
     expect(capped).toContain('<code>reprise diff --max-differences N</code>');
     expect(capped).not.toContain('--limit');
-    expect(capped).not.toContain('id="d-5"');
+    expect(capped.match(/<tr id=/g)).toHaveLength(5);
     expect(page({ a: 1 }, { a: 1 })).toContain('Identical: no difference.');
   });
 
