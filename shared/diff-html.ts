@@ -112,22 +112,49 @@ function placeHtml(p: { pointer: string; rightPointer?: string }): string {
   return `<code dir="ltr">${pointerHtml(p.pointer)}${right}</code>`;
 }
 
+/** An id's pointer is at most this many characters from its start and from its end (percent-encoded). */
+const ID_HEAD = 48;
+const ID_TAIL = 16;
+
+/** A pointer percent-encoded (letters, digits and `-_.%` left; a lone surrogate as U+FFFD). */
+function encodedPointer(p: string): string {
+  // encodeURIComponent leaves !'()*~ as they are: encoded too, `~` is the id's own.
+  return encodeURIComponent(p.toWellFormed()).replace(
+    /[!'()*~]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/**
+ * A pointer as an id holds it: encoded whole when short; else its encoded start and end, never
+ * cut inside an escape, with its length between (`~`), so a page's ids stay short however
+ * long its pointers are (the pointers' own text is what the listing's budget bounds).
+ */
+function idPointer(p: string): string {
+  const e = encodedPointer(p);
+  if (e.length <= ID_HEAD + ID_TAIL + 8) return e;
+  let head = ID_HEAD;
+  if (e[head - 1] === '%') head -= 1;
+  else if (e[head - 2] === '%') head -= 2;
+  let tail = e.length - ID_TAIL;
+  if (e[tail - 1] === '%') tail += 2;
+  else if (e[tail - 2] === '%') tail += 1;
+  return `${e.slice(0, head)}~${p.length}~${e.slice(tail)}`;
+}
+
 /**
  * Each difference's id, its permalink: `d-` and its change and pointer (and its right-hand
- * pointer when the alignment moved it), percent-encoded (letters, digits and `-_.%` left), so the id
- * is its own link and a browser matches it as written. A position would name another
- * difference once either input changed before it; a pointer names the same field on every
- * page of the two inputs' comparison. A lone surrogate (a member name JSON can hold) is
- * encoded as U+FFFD; an id met again, which that or two listings of one place would give,
+ * pointer when the alignment moved it), percent-encoded, so the id is its own link and a
+ * browser matches it as written. A position would name another difference once either input
+ * changed before it; a pointer names the same field on every page of the two inputs'
+ * comparison. An id met again (two long pointers alike at both ends, or two lone surrogates)
  * is told apart by its count (`~2`).
  */
 export function rowIds(differences: readonly DiffEntry[]): string[] {
   const seen = new Map<string, number>();
-  // encodeURIComponent leaves !'()*~ as they are: encoded too, an id is letters, digits, `-_.%`.
-  const enc = (p: string): string =>
-    encodeURIComponent(p.toWellFormed()).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return differences.map((e) => {
-    const base = `d-${e.op}-${enc(e.pointer)}${e.rightPointer === undefined ? '' : `-${enc(e.rightPointer)}`}`;
+    const right = e.rightPointer === undefined ? '' : `-${idPointer(e.rightPointer)}`;
+    const base = `d-${e.op}-${idPointer(e.pointer)}${right}`;
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
     return n === 1 ? base : `${base}~${n}`;

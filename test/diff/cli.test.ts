@@ -230,7 +230,7 @@ describe('reprise diff', () => {
     const r = await diff(ex('dumps/intact.dump.json'), ex('dumps/fail/altered-artifact.dump.json'), '--html', page);
     expect(r.code, r.err).toBe(1);
     const html = await readFile(page, 'utf8');
-    expect(html).toContain('<tr id="d-0">');
+    expect(html).toMatch(/<tr id="d-changed-%2F[^"]*"><td><a class="perma" href="#d-changed-%2F/);
     expect(html).toContain('<del>one sentence</del>');
     expect(html).not.toMatch(/<script|<link|src=/i);
     const same = await diff(page, ex('dumps/intact.dump.json'), '--html', page);

@@ -66,7 +66,7 @@ describe('diffPage', () => {
     );
     expect(new Set(attrs)).toEqual(ATTRIBUTES);
     expect(
-      [...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#d-(changed|added|removed)-[\w.%-]*$/.test(m[1]!)),
+      [...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#d-(changed|added|removed)-[\w.%~-]*$/.test(m[1]!)),
     ).toBe(true);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
@@ -131,6 +131,11 @@ describe('diffPage', () => {
     expect(new Set(ids).size).toBe(ids.length);
     // Percent-encoded: no space, quote or hash to end an attribute or a fragment.
     expect(ids.every((id) => /^d-removed-[\w.%-]*(~\d+)?$/.test(id))).toBe(true);
+    // A long pointer: its start and end, its length between, never cut inside an escape.
+    const long = rowIds(diffJson({ ['é'.repeat(100) + 'dne']: 1, ['é'.repeat(100) + 'end']: 1 }, {}).differences);
+    const ends = (tail: string): string => `d-removed-%2F${'%C3%A9'.repeat(7)}%C3~104~${'%C3%A9'.repeat(2)}${tail}`;
+    expect(long).toEqual([ends('dne'), ends('end')]);
+    expect(new Set(long).size).toBe(2);
     expect(ids).toContain('d-removed-%2Fa%20b');
     // Two lone surrogates encode alike (U+FFFD): the second is told apart by its count.
     expect(ids.filter((id) => id.startsWith('d-removed-%2F%EF%BF%BD'))).toEqual([
