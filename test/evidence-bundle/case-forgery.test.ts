@@ -166,6 +166,20 @@ describe('a forged case bundle', () => {
     expect(d.caseBundle.reports.map((x) => x.bound)).toEqual([false, false, false, false]);
   });
 
+  it('D1: a case of no artifact, nothing signing its case.json, is consistency only, never a trusted signer', async () => {
+    const empty = await forged(failing, (s) => {
+      s.caseReport.artifacts = [];
+      s.caseReport.links = [];
+      s.caseReport.timeline = [];
+      s.reports.clear();
+    });
+    const r = await verify(empty);
+    expect(r.authenticity?.status).toBe('consistency-only');
+    expect(r.authenticity?.statement).toMatch(
+      /a key in the trust store, but the case holds no report, and none of its \d+ judgement\(s\) names case\.json's digest/,
+    );
+  });
+
   it('D1: a report a judgement names by digest is bound, and a forged one then fails (RPR-EVB-009)', async () => {
     const { reports, caseReport } = await epsCase('bound');
     const j = join(base, 'bound-journal');

@@ -250,7 +250,10 @@ function unboundWords({ c, entries, caseBound, bound }: Checked): string | undef
   if (c === null)
     return `case.json cannot be read as a case report, so none of its ${entries.length} judgement(s) binds anything the case says (RPR-EVB-017)`;
   const n = c.artifacts.length;
-  if (caseBound || n === 0 || bound.some((b) => b)) return undefined;
+  if (caseBound || bound.some((b) => b)) return undefined;
+  // A case of no artifact has no report to bind: only a judgement on case.json signs it.
+  if (n === 0)
+    return `the case holds no report, and none of its ${entries.length} judgement(s) names case.json's digest: what the case says is attributed to no one`;
   return `none of its ${entries.length} judgement(s) names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report, one on the case's digest binds case.json: docs/evidence-bundle.md)`;
 }
 
