@@ -67,18 +67,21 @@ function realTarget(file: string): string {
 }
 
 /**
- * Whether what a run writes at `path` lies in the case: inside its folder, or in any folder
- * its walk visited (`dirs`, caseWalk), a folder linked from inside it too, which a check
- * of the folder's path alone misses and the next run walks.
+ * Where what a run writes at `path` lies in the case, in words (`is inside the case folder`),
+ * or null when it does not: inside its folder, or in any folder its walk visited (`dirs`,
+ * caseWalk), a folder linked from inside it too, which a check of the folder's path alone
+ * misses and the next run walks. That one is named by its real path: the path typed lies
+ * outside the case folder, and the refusal must say why it is in the case all the same.
  */
-export async function liesInCase(path: string, dir: string, dirs: ReadonlySet<string>): Promise<boolean> {
-  if (inside(path, dir)) return true;
+export async function whereInCase(path: string, dir: string, dirs: ReadonlySet<string>): Promise<string | null> {
+  if (inside(path, dir)) return 'is inside the case folder';
   const target = realTarget(path);
   for (const p of [target, dirname(target)]) {
     const st = await stat(p).catch(() => null);
-    if (st && dirs.has(`${st.dev}:${st.ino}`)) return true;
+    if (st && dirs.has(`${st.dev}:${st.ino}`))
+      return `is in ${st.isDirectory() ? p : dirname(p)}, a folder the case folder links to, so inside the case`;
   }
-  return false;
+  return null;
 }
 
 /**
@@ -94,8 +97,10 @@ export async function refuseWritesInCase(
   dir: string,
   dirs: ReadonlySet<string>,
 ): Promise<void> {
-  for (const [flag, path, why] of caseWrites(values, mode))
-    if (await liesInCase(path, dir, dirs)) throw new UsageError(`${flag} ${path} is inside the case folder, ${why}`);
+  for (const [flag, path, why] of caseWrites(values, mode)) {
+    const where = await whereInCase(path, dir, dirs);
+    if (where !== null) throw new UsageError(`${flag} ${path} ${where}, ${why}`);
+  }
 }
 
 function caseWrites(values: Record<string, unknown>, mode: CaseMode): [string, string, string][] {

@@ -19,7 +19,7 @@ import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
 import { formatError } from '../output.js';
 import type { OmittedEntry } from '../../engine/evidence.js';
-import { inside, liesInCase } from './check-case.js';
+import { inside, whereInCase } from './check-case.js';
 import { engineOptions } from './check.js';
 
 export interface CaseExport {
@@ -34,8 +34,9 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   for (const flag of ['replay', 'report', 'attestation'])
     if (x.values[flag] !== undefined)
       throw new UsageError(`--${flag} is for one artifact; a case folder is exported with its own reports`);
-  const inCase = `--out ${x.out} is inside the case folder, where the next run would take it for an artifact`;
-  if (inside(x.out, x.dir)) throw new UsageError(inCase);
+  const inCase = (where: string): UsageError =>
+    new UsageError(`--out ${x.out} ${where}, where the next run would take it for an artifact`);
+  if (inside(x.out, x.dir)) throw inCase('is inside the case folder');
   // --journal names the journal whose judgements the bundle carries, not a journal for every
   // artifact's checks: the case is verified as `verify DIR --case` verifies it with the other
   // flags, so a manifest's anchor is decided against the journal of the case holding it.
@@ -43,7 +44,8 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   // The journal is verified first: one that cannot prove judgements is refused before the case runs.
   const bundle = await openCaseBundle(x.journal, x.trust, options.limits);
   // A folder linked from inside the case is in it too: only its walk knows them all.
-  if (await liesInCase(x.out, x.dir, (await caseWalk(x.dir)).dirs)) throw new UsageError(inCase);
+  const where = await whereInCase(x.out, x.dir, (await caseWalk(x.dir)).dirs);
+  if (where !== null) throw inCase(where);
   const reports = new Map<string, Report>();
   const caseReport = await runCase(x.dir, {
     workers: intFlag(x.values['workers'], 'workers', 0, 64) ?? 0,
