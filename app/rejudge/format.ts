@@ -9,6 +9,7 @@
  * or machines, nor on the order in which jobs finished.
  */
 import { isPlainObject as isObj } from '../core/closed.js';
+import { verdictOf } from '../../shared/report.js';
 import { REJUDGEMENT_TYPE, SHARD_TYPE } from './constants.js';
 import { canonicalizeValue } from '../core/jcs.js';
 import { isHashString, newHasher, formatHash } from '../core/hash.js';
@@ -195,7 +196,25 @@ export function recordProblem(v: unknown): string | null {
     return 'reportDigest is neither a hash string nor null';
   if ((v['verdict'] === 'error') !== (typeof v['error'] === 'string'))
     return 'an error record (and only one) says why in error';
-  return null;
+  return verdictProblem(v);
+}
+
+/**
+ * A judged record's verdict is the one its rules make (verdictOf: any fail, else any
+ * unavailable, else pass), and it names its report; an error record names neither. A shard
+ * file is not signed: a verdict edited to PASS beside its failing rules would otherwise be
+ * counted, and signed by the merge, as a pass.
+ */
+function verdictProblem(v: Record<string, unknown>): string | null {
+  const rules = v['rules'] as { severity: ListedSeverity }[];
+  if (v['verdict'] === 'error')
+    return v['kind'] === null && v['reportDigest'] === null && rules.length === 0
+      ? null
+      : 'an error record has no kind, rules or reportDigest';
+  if (typeof v['kind'] !== 'string' || v['reportDigest'] === null)
+    return 'a judged record names its kind and reportDigest';
+  const made = verdictOf(rules);
+  return v['verdict'] === made ? null : `verdict ${String(v['verdict'])} is not the one its rules make (${made})`;
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;

@@ -49,7 +49,7 @@ import { runPath } from '../../engine/run.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { engineOptions } from './check.js';
-import { refuseOutputsOnInputs } from './diff-outputs.js';
+import { refuseOutputsOnInputs } from './outputs-on-inputs.js';
 import { INFO } from './info.js';
 
 /** How a saved report's kind is named (so two reports of one kind compare, a report and its artifact do not). */

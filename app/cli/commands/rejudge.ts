@@ -7,6 +7,7 @@
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
 import { checkOutputFile } from '../../core/files.js';
+import { optionReads, refuseWriteOnListed, refuseWritesOn, type Read } from './outputs-on-inputs.js';
 import { safeText } from '../../core/text.js';
 import { loadSigner } from '../../core/keys.js';
 import { declaredOptions } from '../../kinds/registry.js';
@@ -87,12 +88,21 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
   if (typeof values['out'] !== 'string')
     throw new UsageError(`--out FILE names the shard file to write\nusage: ${usage()}`);
   await checkOutputFile(values['out'], '--out');
+  await refuseWritesOn(
+    [['--out', values['out']]],
+    [{ path: positionals[0]!, named: 'the list being judged' }, ...optionReads(values)],
+  );
   const shard = values['shard'] === undefined ? { index: 0, count: 1 } : parseShard(String(values['shard']));
   if (!shard) throw new UsageError('--shard takes I/N: a whole number I from 0 to N-1, N from 1 to 65536');
   const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
   const pool = workers > 0 ? startJudgePool(workers) : null;
   try {
     const list = await readList(positionals[0]!);
+    await refuseWriteOnListed(
+      '--out',
+      values['out'],
+      list.items.map((i) => i.path),
+    );
     const spec = runSpec(mode, await optionDigests(options, pathOptions));
     const progress = new RejudgeProgress(io, `shard ${shard.index}/${shard.count}`);
     let done = 0;
@@ -132,11 +142,28 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
   }
 }
 
+/**
+ * Refuses a merge's record or records file on what it reads (a shard merged, the signing
+ * key, the list) or on each other: the record written over its own key destroyed the key.
+ */
+async function refuseMergeWrites(values: Record<string, unknown>, files: readonly string[]): Promise<void> {
+  const reads: Read[] = [
+    ...files.map((f) => ({ path: f, named: 'a shard file being merged' })),
+    { path: String(values['key']), named: 'the --key file (the signing key)' },
+    ...(typeof values['list'] === 'string' ? [{ path: values['list'], named: 'the --list being checked' }] : []),
+  ];
+  const records =
+    typeof values['records'] === 'string' ? [{ path: values['records'], named: 'the --records file' }] : [];
+  await refuseWritesOn([['--out', values['out']]], [...reads, ...records]);
+  await refuseWritesOn([['--records', values['records']]], reads);
+}
+
 async function mergeRun(values: Record<string, unknown>, files: string[], io: CliIO): Promise<ExitCode> {
   if (typeof values['key'] !== 'string' || typeof values['out'] !== 'string')
     throw new UsageError(`merge needs --key FILE (the signing key) and --out FILE (the record)\nusage: ${usage()}`);
   await checkOutputFile(values['out'], '--out');
   if (typeof values['records'] === 'string') await checkOutputFile(values['records'], '--records');
+  await refuseMergeWrites(values, files);
   const signer = await loadSigner(values['key']);
   if (typeof values['queue'] === 'string') {
     if (files.length > 0) throw new UsageError('merge takes shard files or --queue, not both');

@@ -35,7 +35,9 @@ export interface Merged {
  */
 async function nameCoverage(a: Assembly, listArg: string | undefined): Promise<Finding[]> {
   const unnamed = a.problems.filter((p) => p.rule === R.coverage && !p.message.startsWith('judged more than once'));
-  if (unnamed.length === 0 || !a.list) return a.problems;
+  if (!a.list) return a.problems;
+  if (unnamed.length === 0)
+    return listArg === undefined ? a.problems : [...a.problems, ...(await heldToList(a, listArg))];
   const rest = a.problems.filter((p) => !unnamed.includes(p));
   const where = listArg ?? a.list.source;
   try {
@@ -58,6 +60,27 @@ async function nameCoverage(a: Assembly, listArg: string | undefined): Promise<F
       ),
     ];
   }
+}
+
+/**
+ * The records, which cover the list their shards name, held to the list given (`--list`):
+ * the shards' header is their own word (a shard file is not signed), and a header whose
+ * list was made without a failing artifact, with its record, would otherwise be signed as
+ * the archive's. Each artifact missing or foreign is named.
+ */
+async function heldToList(a: Assembly, where: string): Promise<Finding[]> {
+  let list: Awaited<ReturnType<typeof readList>>;
+  try {
+    list = await readList(where);
+  } catch (e) {
+    return [fail(R.coverage, `the list at ${where} cannot be read (${e instanceof Error ? e.message : String(e)})`)];
+  }
+  if (list.spec.digest === a.list!.digest) return [];
+  const named = namedCoverage(a.names, sortNames(list.items.map((i) => i.name)));
+  return [
+    fail(R.coverage, `the list at ${where} is not the one the shards say they judged (another digest)`),
+    ...named,
+  ];
 }
 
 /** The signed record of a complete assembly. */
