@@ -34,7 +34,7 @@ export async function* linesOf(path: string): AsyncGenerator<{ text: string; lin
     for (let pos = 0; ;) {
       const { bytesRead } = await opened.fh.read(buf, 0, CHUNK, pos);
       pos += bytesRead;
-      pending += decoder.decode(buf.subarray(0, bytesRead), { stream: bytesRead > 0 });
+      pending += decodedLine(decoder, buf.subarray(0, bytesRead), line);
       const parts = pending.split('\n');
       pending = parts.pop()!;
       for (const text of parts) yield { text, line: ++line };
@@ -44,6 +44,15 @@ export async function* linesOf(path: string): AsyncGenerator<{ text: string; lin
     if (pending !== '') throw new Error(`line ${line + 1} does not end with a line feed (the file is cut short)`);
   } finally {
     await opened.fh.close().catch(() => undefined);
+  }
+}
+
+/** A chunk decoded (the last, empty, ends the stream); bytes that are not UTF-8 are said so, near the line they are on. */
+function decodedLine(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array, linesBefore: number): string {
+  try {
+    return decoder.decode(bytes, { stream: bytes.length > 0 });
+  } catch {
+    throw new Error(`line ${linesBefore + 1} or after it is not UTF-8 text (a shard file is JSON Lines)`);
   }
 }
 

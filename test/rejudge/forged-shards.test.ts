@@ -77,6 +77,15 @@ describe('a forged shard file', () => {
     expect(r.stderr).toContain('is not the one the shards say they judged');
     expect(r.stderr).toContain(JSON.stringify(dropped));
   });
+  it('a file that is not UTF-8 is said to be so, not by a decoder error code', () => {
+    const bytes = readFileSync(whole);
+    const bad = join(a.dir, 'latin1.jsonl');
+    writeFileSync(bad, Buffer.concat([bytes.subarray(0, 40), Buffer.from([0xff, 0xfe]), bytes.subarray(40)]));
+    const r = merge([bad]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${bad}: line 1 or after it is not UTF-8 text (a shard file is JSON Lines)`);
+    expect(r.stderr).not.toContain('ERR_');
+  });
 });
 
 describe('what rejudge writes', () => {
