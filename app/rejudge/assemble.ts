@@ -50,11 +50,28 @@ export function nameSome(names: readonly string[]): string {
   return names.length > NAMED ? `${shown} and ${names.length - NAMED} more` : shown;
 }
 
-const sameRun = (a: ShardHeader, b: ShardHeader): boolean =>
-  a.shard.count === b.shard.count &&
-  a.list.items === b.list.items &&
-  a.list.digest === b.list.digest &&
-  canonicalizeValue(a.run) === canonicalizeValue(b.run);
+/** What shards of one run share: their N, their list and their run (engine, mode, options). */
+const runKey = (h: ShardHeader): string =>
+  `${h.shard.count} ${h.list.items} ${h.list.digest} ${canonicalizeValue(h.run)}`;
+const sameRun = (a: ShardHeader, b: ShardHeader): boolean => runKey(a) === runKey(b);
+
+/**
+ * The shard file whose run most of the files given share (the first given of them): the
+ * odd file out is then the one named as of another run, whatever order the files came in.
+ */
+function mostShared<T extends { header: ShardHeader }>(good: readonly T[]): T | null {
+  // By key, not pair by pair: a merge may be given thousands of shard files.
+  const groups = new Map<string, { first: T; n: number }>();
+  for (const g of good) {
+    const k = runKey(g.header);
+    const e = groups.get(k);
+    if (e) e.n++;
+    else groups.set(k, { first: g, n: 1 });
+  }
+  let best: { first: T; n: number } | null = null;
+  for (const e of groups.values()) if (!best || e.n > best.n) best = e;
+  return best?.first ?? null;
+}
 
 /** Reads the shard files in index order; `onRecord` sees every accepted record line in record order. */
 export async function assembleShards(paths: readonly string[], onRecord?: (line: string) => void): Promise<Assembly> {
@@ -72,7 +89,8 @@ export async function assembleShards(paths: readonly string[], onRecord?: (line:
   );
   for (const h of heads) if (!h.read.header) problems.push(...h.read.problems);
   const good = heads.filter((h) => h.read.header).map((h) => ({ path: h.path, header: h.read.header! }));
-  const first = good[0]?.header ?? null;
+  const reference = mostShared(good);
+  const first = reference?.header ?? null;
   const out: Assembly = {
     ...emptyAssembly(first?.list ?? null, first?.run ?? null),
     count: first?.shard.count ?? null,
@@ -83,7 +101,7 @@ export async function assembleShards(paths: readonly string[], onRecord?: (line:
       problems.push(
         fail(
           R.disagree,
-          `${g.path} is shard ${g.header.shard.index}/${g.header.shard.count} of another run than ${good[0]!.path}: their N, list or options differ`,
+          `${g.path} is shard ${g.header.shard.index}/${g.header.shard.count} of another run than ${reference!.path}: their N, list or options differ`,
         ),
       );
   const byIndex = new Map<number, string[]>();

@@ -88,6 +88,19 @@ describe('a forged shard file', () => {
   });
 });
 
+describe('shards of two runs', () => {
+  it('names the odd file out as of another run, whichever order the files are given in', () => {
+    const [s0, s1, odd] = ['s0.jsonl', 's1.jsonl', 'odd.jsonl'].map((f) => join(a.dir, f));
+    ok(['rejudge', a.examples, '--shard', '0/2', '--out', s0!, '--trust-store', a.trust]);
+    ok(['rejudge', a.examples, '--shard', '1/2', '--out', s1!, '--trust-store', a.trust]);
+    ok(['rejudge', a.examples, '--shard', '1/2', '--out', odd!]);
+    const r = merge([odd!, s0!, s1!]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${odd} is shard 1/2 of another run than ${s0}: their N, list or options differ`);
+    expect(r.stderr).not.toMatch(/shard \d\/2 is missing/);
+  }, 120_000);
+});
+
 describe('what rejudge writes', () => {
   it('never lands on the signing key, a shard merged, the records file or an artifact judged', () => {
     const shard = join(a.dir, 'copy.jsonl');
