@@ -209,11 +209,24 @@ function str(v: unknown, pointer: string, out: Finding[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The dump's times are .NET `DateTime`s (the seed's `ReplayContext.CreatedAtUtc`, upstream's
+ * `ReplayDump.CreatedAt`), whose least value is 0001-01-01: RFC 3339 allows year 0000, which
+ * no AIKernel writer can have written.
+ */
+const whyNotDotNetTime = (v: unknown): string | null =>
+  !isRfc3339Utc(v)
+    ? whyNotRfc3339Utc(v)
+    : v.startsWith('0000-')
+      ? "year 0000, before .NET's DateTime.MinValue (0001-01-01), which no AIKernel writer can hold"
+      : null;
+
 function timestamp(v: unknown, pointer: string, out: Finding[]): string | undefined {
   if (v === undefined) return undefined;
-  if (isRfc3339Utc(v)) return v;
+  const why = whyNotDotNetTime(v);
+  if (why === null) return v as string;
   out.push(
-    fail('RDS-003', `${pointer} is not an RFC 3339 UTC timestamp: ${whyNotRfc3339Utc(v)}`, {
+    fail('RDS-003', `${pointer} is not an RFC 3339 UTC timestamp: ${why}`, {
       pointer,
       expected: 'YYYY-MM-DDTHH:MM:SS[.fff]Z',
       actual: describe(v),
