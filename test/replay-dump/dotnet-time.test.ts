@@ -25,10 +25,11 @@ describe('a dump time .NET cannot hold', () => {
       ['0001-01-01T00:00:00Z', 'pass'],
     ] as const) {
       const m = await buildDump(sampleSpec({ createdAtUtc: at }), sampleSigner('active'));
-      for (const [name, text] of [
+      const encoded: [string, string][] = [
         ['y.dump.json', encodeJson(m)],
         ['y.rom.md', encodeRom(m)],
-      ]) {
+      ];
+      for (const [name, text] of encoded) {
         const r = await runBytes(name, Buffer.from(text, 'utf8'), 'verify', { trustStore: store });
         expect(r.verdict, `${at} ${name}`).toBe(verdict);
         const f = r.findings.find((x) => x.rule === 'RDS-003');
