@@ -81,16 +81,23 @@ describe('evidenceSummary: counts that disagree with the replayed ledger fail (u
       expect(rules(r).filter((x) => x === 'RPR-NEM-028')).toHaveLength(1);
     },
   );
-  it('counts only events that carry their entity (a bare {kind: "finding"} adds nothing upstream), and a true summary passes', async () => {
-    const r = await flagged(
-      packPackage(
-        buildPackageParts(3, {
-          commands: ledger,
-          manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 1, annotationsCount: 0 }),
-        }),
-      ),
-    );
-    expect(r.verdict).toBe('pass');
+  it('counts only events that carry their entity; a bare {kind: "finding"} is itself refused (RPR-NEM-041), and a true summary passes', async () => {
+    const pack = (commands: unknown[]) =>
+      flagged(
+        packPackage(
+          buildPackageParts(3, {
+            commands,
+            manifest: (m) => summary(m, { observationsCount: 1, findingsCount: 1, annotationsCount: 0 }),
+          }),
+        ),
+      );
+    // Upstream's replay counts it nowhere, and refuses it: "Malformed finding event at #3: missing findingEntity".
+    const bare = await pack(ledger);
+    expect(rules(bare)).not.toContain('RPR-NEM-028');
+    const f = finding(bare, 'RPR-NEM-041')!;
+    expect([f.severity, f.pointer]).toEqual(['fail', 'entry:investigation/commands.log#/3']);
+    expect(f.message).toContain('the finding event #3 has no findingEntity');
+    expect((await pack(ledger.slice(0, 3))).verdict).toBe('pass');
   });
   it('each count is compared: annotations and observations too', async () => {
     const r = await flagged(

@@ -90,6 +90,8 @@ export const NEMOSYNE_RULES = {
   'RPR-NEM-039':
     'a manifest createdAt or commands.log timestamp that is not whole epoch milliseconds in years 0000-9999',
   'RPR-NEM-040': 'no profile registry given',
+  'RPR-NEM-041':
+    "a commands.log event, representation, discovery or NIL state upstream's replay refuses before its kernel runs",
   'RPR-NEM-050': 'the kernel adapter failed or answered the wrong shape',
   'RPR-NEM-090': 'self-contained hashes establish consistency, not origin',
   'RPR-NEM-091': 'commands.log times past the nemosyne-timeline limit, not offered to a case',

@@ -7,6 +7,7 @@
  * Steps 1-4 yield `fail`; steps 5-6 yield `unavailable` when they cannot be decided here.
  */
 import type { ChainNode, ChainStatus, Finding, JsonValue } from '../../../shared/report.js';
+import { replayRefusals } from './replay-refusals.js';
 import { isBareHex64 } from '../../../shared/hash-format.js';
 import { fail, info, unavailable, warning, type RuleId, changedNumbers } from './findings.js';
 import { formatHash, hashBytes, hashValue, sha256Hex } from '../../core/hash.js';
@@ -527,6 +528,8 @@ function checkEntrySet(
       );
     }
   }
+  // What upstream's replay refuses before its kernel runs: nothing else catches it on a V1/V2 without a digest.
+  st.findings.push(...replayRefusals(m, ledger, get));
   if (v <= 2 && (has(ENTRY.receipts) || has(ENTRY.forma))) {
     st.findings.push(
       info(

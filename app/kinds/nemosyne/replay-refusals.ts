@@ -1,0 +1,257 @@
+/**
+ * What upstream's replay refuses before its kernel runs (RPR-NEM-041), on every version:
+ * TsatsuAmable/nemosyne src/session/InvestigationReplayRunner.ts (replayPayload, read at
+ * c95a15d) ends `success: discrepancies.length === 0`, and these discrepancies (or throws)
+ * need no kernel to find:
+ *
+ * - a commands.log event of an unknown `kind` ("Unsupported or unrecognized event kind"), an
+ *   observation, finding or annotation without its entity ("Malformed finding event"), or an
+ *   item that is not an object (`'kind' in item` throws);
+ * - a representation state it cannot parse (parseRepresentationDecision: an object with a
+ *   numeric utilityScore, a provenance, an embodiment with a spatialStrategy), or whose
+ *   fitness model copies disagree (compareRepresentationProvenance);
+ * - a discovery or NIL state that is not an object of `episodes` / `outcomes`, whose count is
+ *   not the manifest's, or one of whose items names another dataset or kernel, or another
+ *   representation decision than the package's (compareDiscoveryProvenance, compareNilProvenance).
+ *
+ * Not checked here: what the stores' own restore() validates beyond that shape, and a NIL
+ * outcome's sourceDecisionEvidenceHash (an FNV-1a of upstream's own canonical JSON). On a
+ * V1/V2 package with no investigation digest nothing else would catch these, and a package
+ * upstream's replay refuses must not pass here. Members are read as upstream reads them:
+ * UTF-8, decoded leniently, and JSON.parse.
+ */
+import type { Finding } from '../../../shared/report.js';
+import { isPlainObject as isObj } from '../../core/closed.js';
+import { fail } from './findings.js';
+import type { Manifest } from './manifest.js';
+
+const COMMANDS = 'investigation/commands.log';
+const REPRESENTATION = 'investigation/representation.json';
+const DISCOVERIES = 'investigation/discoveries.json';
+const NIL_OUTCOMES = 'investigation/nil-outcomes.json';
+
+/** The event kinds upstream's replay replays (its switch); any other is a discrepancy. */
+const REPLAYED_KINDS = new Set([
+  'load',
+  'analysis',
+  'observation',
+  'finding',
+  'annotation',
+  'structure',
+  'recommendation',
+  'embodiment',
+  'undo',
+  'redo',
+  'seek',
+  'reset',
+]);
+/** The kinds whose event is malformed without its entity. */
+const ENTITY: Record<string, string> = {
+  observation: 'observationEntity',
+  finding: 'findingEntity',
+  annotation: 'annotationEntity',
+};
+
+/** How many refusals of one member are named; the rest are counted in one more. */
+const NAMED = 8;
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null ? (v as Obj) : null);
+
+/** Each commands.log item upstream's replay cannot replay, by index. */
+function ledgerRefusals(ledger: readonly unknown[]): { at: string; why: string }[] {
+  const out: { at: string; why: string }[] = [];
+  ledger.forEach((item, i) => {
+    if (typeof item !== 'object' || item === null) out.push({ at: `/${i}`, why: `event #${i} is not an object` });
+    else if (!('kind' in item))
+      return; // an analysis spec, which only the kernel replays
+    else {
+      const kind = (item as Obj)['kind'];
+      if (typeof kind !== 'string' || !REPLAYED_KINDS.has(kind))
+        out.push({ at: `/${i}/kind`, why: `event #${i} is of an unrecognized kind ${JSON.stringify(kind)}` });
+      else if (ENTITY[kind] && !(item as Obj)[ENTITY[kind]])
+        out.push({ at: `/${i}`, why: `the ${kind} event #${i} has no ${ENTITY[kind]}` });
+    }
+  });
+  return out;
+}
+
+/** The member read as upstream reads it, or why it cannot be. */
+function parsed(bytes: Buffer): { value: unknown } | { why: string } {
+  try {
+    return { value: JSON.parse(bytes.toString('utf8')) as unknown };
+  } catch (e) {
+    return { why: `it is not JSON (${e instanceof Error ? e.message : String(e)})` };
+  }
+}
+
+/** parseRepresentationDecision's checks: the decision, or why upstream refuses it. */
+function decisionOf(v: unknown): { decision: Obj } | { why: string } {
+  const d = isObj(v) ? v : null;
+  if (!d) return { why: 'representation state must be a JSON object' };
+  if (typeof d['utilityScore'] !== 'number') return { why: 'representation state is missing numeric utilityScore' };
+  if (!obj(d['provenance'])) return { why: 'representation state is missing provenance' };
+  const embodiment = obj(d['embodiment']);
+  if (!embodiment) return { why: 'representation state is missing embodiment' };
+  if (!obj(embodiment['spatialStrategy'])) return { why: 'representation state is missing embodied spatial strategy' };
+  return { decision: d };
+}
+
+/** compareRepresentationProvenance: every copy of the fitness model's version and artifact agrees. */
+function representationDrift(d: Obj, model: unknown): string[] {
+  const provenance = obj(d['provenance'])!;
+  const strategy = obj(obj(obj(d['embodiment'])!['spatialStrategy'])!['provenance']);
+  const copies = (k: string): [string, unknown][] => [
+    ['decision', d[k]],
+    ['decision provenance', provenance[k]],
+    ['spatial strategy provenance', strategy?.[k]],
+  ];
+  const versions = copies('fitnessModelVersion');
+  const artifacts = copies('fitnessModelArtifactHash');
+  const m = obj(model);
+  const version = m?.['fitnessModelVersion'] ?? versions.find(([, v]) => typeof v === 'string' && v.length > 0)?.[1];
+  const artifact = m
+    ? (m['fitnessModelArtifactHash'] ?? null)
+    : (artifacts.find(([, v]) => v !== undefined)?.[1] ?? null);
+  const out: string[] = [];
+  if (m && !version) out.push('the manifest representation model is missing fitnessModelVersion');
+  if (version)
+    for (const [from, v] of versions)
+      if (v !== version) out.push(`${from} fitnessModelVersion expected ${show(version)}, found ${show(v)}`);
+  for (const [from, v] of artifacts)
+    if ((v ?? null) !== artifact)
+      out.push(`${from} fitnessModelArtifactHash expected ${show(artifact)}, found ${show(v ?? null)}`);
+  return out;
+}
+
+const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+
+/** One discovery episode's or NIL outcome's disagreements with the manifest and the decision (upstream's compare… functions). */
+function itemDrift(
+  item: unknown,
+  label: string,
+  m: Manifest,
+  decision: Obj | null,
+  refs: { context: string | null; decisionId: string },
+): string[] {
+  const it = obj(item);
+  // Upstream reads item.provenance.datasetFingerprint (and the context's members) unguarded: without them it throws.
+  const provenance = obj(it?.['provenance']);
+  const context = refs.context === null ? provenance : obj(it?.[refs.context]);
+  if (!it || !provenance || !context)
+    return [`${label} has no ${!it ? 'object' : !provenance ? 'provenance' : refs.context}`];
+  const out: string[] = [];
+  const name = `${label} ${show(it[label === 'discovery' ? 'discoveryId' : 'nilId'])}`;
+  if (provenance['datasetFingerprint'] !== m.raw['datasetFingerprint'])
+    out.push(`${name} names dataset ${show(provenance['datasetFingerprint'])}, not the manifest's`);
+  if (provenance['kernelVersion'] !== m.raw['kernelVersion'])
+    out.push(
+      `${name} names kernel ${show(provenance['kernelVersion'])}, not the manifest's ${show(m.raw['kernelVersion'])}`,
+    );
+  const ref = context[refs.decisionId];
+  if (ref) {
+    if (!decision) out.push(`${name} references representation decision ${show(ref)} but the package has none`);
+    else if (decision['id'] !== ref)
+      out.push(`${name} references decision ${show(ref)}, not the package's ${show(decision['id'])}`);
+  }
+  const fmv = context['fitnessModelVersion'];
+  if (decision && fmv && fmv !== decision['fitnessModelVersion'])
+    out.push(`${name} names fitness model version ${show(fmv)}, not the decision's`);
+  const fma = context['fitnessModelArtifactHash'];
+  if (decision && fma !== undefined && (fma ?? null) !== (decision['fitnessModelArtifactHash'] ?? null))
+    out.push(`${name} names fitness model artifact ${show(fma ?? null)}, not the decision's`);
+  return out;
+}
+
+/** A discovery or NIL state: its list, its count against the manifest's, each item's provenance. */
+function storeDrift(
+  v: unknown,
+  spec: {
+    list: 'episodes' | 'outcomes';
+    label: string;
+    declared: number | null;
+    context: string | null;
+    decisionId: string;
+  },
+  m: Manifest,
+  decision: Obj | null,
+): string[] {
+  const list = isObj(v) ? v[spec.list] : undefined;
+  if (!Array.isArray(list)) return [`it is not an object holding an ${spec.list} array`];
+  const out: string[] = [];
+  if (spec.declared !== null && list.length !== spec.declared)
+    out.push(`${spec.label} count expected ${spec.declared} (the manifest's), found ${list.length}`);
+  for (const item of list) out.push(...itemDrift(item, spec.label, m, decision, spec));
+  return out;
+}
+
+/** The findings, NAMED of each member named and the rest counted. */
+function findingsOf(entry: string, refusals: { at: string; why: string }[]): Finding[] {
+  const shown = refusals.slice(0, NAMED).map((r) =>
+    fail('RPR-NEM-041', `${entry}: ${r.why} (upstream's replay refuses the package)`, {
+      pointer: `entry:${entry}#${r.at}`,
+    }),
+  );
+  if (refusals.length > NAMED)
+    shown.push(
+      fail('RPR-NEM-041', `${entry}: ${refusals.length - NAMED} more that upstream's replay refuses`, {
+        pointer: `entry:${entry}`,
+      }),
+    );
+  return shown;
+}
+
+/** Every RPR-NEM-041 of a package: its ledger (when it is an array) and the states it carries. */
+export function replayRefusals(
+  m: Manifest,
+  ledger: readonly unknown[] | null,
+  get: (name: string) => Buffer | null,
+): Finding[] {
+  const out: Finding[] = ledger ? findingsOf(COMMANDS, ledgerRefusals(ledger)) : [];
+  let decision: Obj | null = null;
+  const rep = get(REPRESENTATION);
+  if (rep) {
+    const p = parsed(rep);
+    const d = 'why' in p ? p : decisionOf(p.value);
+    if ('why' in d) return [...out, ...findingsOf(REPRESENTATION, [{ at: '', why: d.why }])];
+    decision = d.decision;
+    const drift = representationDrift(decision, m.raw['representationModel']);
+    out.push(
+      ...findingsOf(
+        REPRESENTATION,
+        drift.map((why) => ({ at: '', why })),
+      ),
+    );
+  }
+  const stores = [
+    {
+      entry: DISCOVERIES,
+      list: 'episodes',
+      label: 'discovery',
+      declared: m.discoveryCount,
+      context: 'representationContext',
+      decisionId: 'representationDecisionId',
+    },
+    {
+      entry: NIL_OUTCOMES,
+      list: 'outcomes',
+      label: 'NIL outcome',
+      declared: m.nilOutcomeCount,
+      context: null,
+      decisionId: 'sourceDecisionId',
+    },
+  ] as const;
+  for (const s of stores) {
+    const bytes = get(s.entry);
+    if (!bytes) continue;
+    const p = parsed(bytes);
+    const why = 'why' in p ? [p.why] : storeDrift(p.value, s, m, decision);
+    out.push(
+      ...findingsOf(
+        s.entry,
+        why.map((w) => ({ at: '', why: w })),
+      ),
+    );
+  }
+  return out;
+}
