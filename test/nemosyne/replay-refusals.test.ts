@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { buildPackageParts, packPackage } from '../../app/kinds/nemosyne/package-writer.js';
-import { rules, verify } from './helpers.js';
+import { rules, supportDir, verify } from './helpers.js';
+
+const support = supportDir();
 
 type Obj = Record<string, unknown>;
 const j = (v: unknown): Buffer => Buffer.from(JSON.stringify(v), 'utf8');
@@ -136,5 +138,20 @@ describe('RPR-NEM-041: what upstream replay refuses before its kernel runs', () 
     );
     expect(rules(ok)).not.toContain('RPR-NEM-041');
     expect(ok.verdict).toBe('pass');
+  });
+});
+
+describe('a V3 carrying what only a V4 commits to', () => {
+  it('names forma.json and formaDigest as data only (RPR-NEM-025, 024), with the verdict unchanged', async () => {
+    const plain = await verify(packPackage(buildPackageParts(3)), support.flags);
+    const parts = buildPackageParts(3, {
+      extraFiles: [{ name: 'investigation/forma.json', data: Buffer.from('garbage') }],
+      manifest: (m) => void (m['formaDigest'] = 'zz'),
+    });
+    const r = await verify(packPackage(parts), support.flags);
+    expect(r.verdict).toBe(plain.verdict);
+    expect(
+      r.findings.filter((f) => f.rule === 'RPR-NEM-024' || f.rule === 'RPR-NEM-025').map((f) => f.pointer),
+    ).toEqual(['entry:manifest.json#/formaDigest', 'entry:investigation/forma.json']);
   });
 });

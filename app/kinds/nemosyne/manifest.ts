@@ -224,6 +224,15 @@ export function checkManifest(value: unknown, findings: Finding[]): Manifest | n
       ),
     );
   }
+  // A V3 reader keeps formaDigest and never compares it: only a V4 commits to forma.json.
+  if (fv === 3 && Object.hasOwn(m, 'formaDigest'))
+    findings.push(
+      info(
+        'RPR-NEM-024',
+        'a V3 manifest carries formaDigest: only a V4 commits to investigation/forma.json (upstream reads it for a V4 alone), so its value is compared with nothing and carries no authority',
+        { pointer: `${M}/formaDigest` },
+      ),
+    );
   return man;
 }
 

@@ -530,6 +530,14 @@ function checkEntrySet(
   }
   // What upstream's replay refuses before its kernel runs: nothing else catches it on a V1/V2 without a digest.
   st.findings.push(...replayRefusals(m, ledger, get));
+  if (v === 3 && has(ENTRY.forma))
+    st.findings.push(
+      info(
+        'RPR-NEM-025',
+        'a V3 package carries investigation/forma.json: only a V4 commits to it (upstream reads it for a V4 alone), so it is data only',
+        { pointer: `entry:${ENTRY.forma}` },
+      ),
+    );
   if (v <= 2 && (has(ENTRY.receipts) || has(ENTRY.forma))) {
     st.findings.push(
       info(
