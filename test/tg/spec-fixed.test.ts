@@ -172,4 +172,51 @@ describe('what the spec fixes', () => {
     );
     expect(r.code).toBe(1);
   });
+
+  it('a replay-drift entry anchors only the decision-material drift event it holds, never a review rationale (RPR-TG-021)', async () => {
+    const j = await journalCopy(ex);
+    const trainer = join(work, 'trainer-drift.pem');
+    expect(
+      (await runCli(['keys', 'generate', '--out', trainer, '--role', 'trainer', '--trust-store', j.trust])).code,
+    ).toBe(0);
+    const m = load('recorded-anchored');
+    const x = m['executions'].find((e: Obj) => e.replayMode === 'RECORDED');
+    const record = async (body: Obj, artifact: string): Promise<{ seq: unknown; entryHash: string; at: unknown }> => {
+      const file = save(`drift-${Math.random().toString(36).slice(2)}.json`, body);
+      const args = [
+        'journal',
+        'record',
+        j.dir,
+        '--kind',
+        'replay-drift',
+        '--claim',
+        m['claimRef'],
+        '--body-file',
+        file,
+      ];
+      const w = await runCli([...args, '--artifact', artifact, '--key', trainer, '--trust-store', j.trust]);
+      expect(w.code, w.stderr).toBe(0);
+      const lines = readFileSync(join(j.dir, 'entries.jsonl'), 'utf8').trim().split('\n');
+      const { sig: _sig, ...entry } = JSON.parse(lines[lines.length - 1]!) as Obj;
+      return { seq: entry['seq'], entryHash: hashValue(entry), at: entry['recordedAtUtc'] };
+    };
+    const anchored = async (a: { seq: unknown; entryHash: string; at: unknown }) => {
+      x.anchor = { seq: a.seq, entryHash: a.entryHash };
+      m['createdAtUtc'] = a.at;
+      return replayJson([save(`drift-anchor-${a.seq}.json`, m), '--journal', j.dir, '--trust-store', j.trust]);
+    };
+    // Any body, the review rationale's hash as its subject: a forged "accept" (it passed).
+    const forged = await anchored(await record({ note: 'anything', decisionMaterial: false }, x.artifactHash));
+    expect(forged.r.code).toBe(1);
+    expect(messages(forged.report.findings, 'RPR-TG-021').join('\n')).toMatch(
+      /cannot anchor a RECORDED output: a replay-drift entry anchors only the drift event it holds, and its body is no comp\.TG\.EVENT\.REPLAY-DRIFT\.v1_0 event/,
+    );
+    // A true drift event's body, still about the rationale: its subject is not its own event.
+    const event = { type: 'comp.TG.EVENT.REPLAY-DRIFT.v1_0', claimRef: m['claimRef'], decisionMaterial: true };
+    const aside = await anchored(await record(event, x.artifactHash));
+    expect(aside.r.code).toBe(1);
+    expect(messages(aside.report.findings, 'RPR-TG-021').join('\n')).toMatch(
+      /its subject is another artifact than that event/,
+    );
+  });
 });

@@ -17,6 +17,8 @@ import type { AnchoredEntry, JournalPort } from './journal-port.js';
 import { decisionOfKind, TRANSITIONS } from '../../journal/cases.js';
 import { judgementSignerProblem } from '../../journal/judgement-rules.js';
 import { signerProblem } from '../../journal/signers.js';
+import { hashValue } from '../../core/hash.js';
+import { DRIFT_EVENT_TYPE } from './constants.js';
 
 /**
  * What may anchor a RECORDED output (spec/journal.md: reviewer decisions, quarantine
@@ -25,9 +27,12 @@ import { signerProblem } from '../../journal/signers.js';
  * entry (a recalibration flag, a trainer's "review rationale" written without a trust store)
  * records no human judgement, and must not stand for one.
  */
-function anchorProblem(entry: { kind: string; author: string }, trust: TrustStore): string | null {
+function anchorProblem(
+  entry: { kind: string; author: string; subject: { artifact?: string }; body: JsonObject },
+  trust: TrustStore,
+): string | null {
   if (entry.kind === 'review-rationale') return judgementSignerProblem(entry.author, trust, 'recorded');
-  if (entry.kind === 'replay-drift') return null;
+  if (entry.kind === 'replay-drift') return driftAnchorProblem(entry, trust);
   const decision = decisionOfKind(entry.kind);
   if (decision === undefined)
     return `a ${entry.kind} entry records no reviewer decision, quarantine rationale or drift event`;
@@ -36,6 +41,28 @@ function anchorProblem(entry: { kind: string; author: string }, trust: TrustStor
     roles: TRANSITIONS[decision].roles,
     recorded: true,
   });
+}
+
+/**
+ * A `replay-drift` entry stands for one thing: the decision-material drift event it holds,
+ * as a replay anchors it (replay.ts: the body is the event, the subject its hash). It is no
+ * human judgement, so it anchors nothing else: a body of any other shape, a drift that was
+ * not decision-material, or a subject other than its own body (a review rationale's hash,
+ * which the RECORDED output's hash would then match) is refused. Its signer must be a
+ * trusted key, never revoked (any role runs a replay).
+ */
+function driftAnchorProblem(
+  entry: { author: string; subject: { artifact?: string }; body: JsonObject },
+  trust: TrustStore,
+): string | null {
+  const b = entry.body;
+  if (b['type'] !== DRIFT_EVENT_TYPE)
+    return `a replay-drift entry anchors only the drift event it holds, and its body is no ${DRIFT_EVENT_TYPE} event`;
+  if (b['decisionMaterial'] !== true)
+    return 'the drift event it holds was not decision-material, and only decision-material drift is recorded';
+  if (entry.subject.artifact !== hashValue(b))
+    return 'a replay-drift entry anchors only the drift event it holds, and its subject is another artifact than that event';
+  return signerProblem(entry.author, trust);
 }
 
 const LOCK_RETRIES = 200;
