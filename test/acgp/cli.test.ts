@@ -158,6 +158,20 @@ describe('JSON Lines strictness', () => {
     const f = findingOf(r, 'RPR-ACGP-026');
     expect([f.pointer, f.severity, f.actual]).toEqual(['/3/trust_debt/pre', 'unavailable', 2.5]);
   });
+  it("a private provider's EVAL without a timestamp leaves the next decay undecided (RPR-ACGP-024), never a silent re-anchor", async () => {
+    const first = generateTrace({ count: 1, seed: 2, start: '2026-05-01T00:00:00Z' });
+    const priv = generateTrace({ count: 2, seed: 3, private: true });
+    delete (priv[1] as { timestamp?: string }).timestamp;
+    // The next EVAL records pre 0: a reset of the debt, which only its decay could have ruled out.
+    const def = generateTrace({ count: 2, seed: 4, start: '2026-06-01T00:00:00Z', startDebt: 0 });
+    const r = await run([...first, ...priv, ...def], 'replay');
+    expect(r.verdict).toBe('unavailable');
+    const f = findingOf(r, 'RPR-ACGP-024');
+    expect([f.severity, f.pointer]).toEqual(['unavailable', '/3/timestamp']);
+    expect(f.message).toContain(
+      "the private provider's EVAL before EVAL 3, whose recorded post it decays from, has no timestamp",
+    );
+  });
   it('a report is byte-identical from run to run (but for run)', async () => {
     const text = lines.join('\n');
     const a = await run(text, 'replay', {}, 't.jsonl');

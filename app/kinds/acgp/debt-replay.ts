@@ -27,6 +27,8 @@ export class DebtReplay {
   private state: TrustDebtState | null = null;
   /** The state is a private provider's recorded post (afterPrivate), not a replayed one. */
   private privatePost = false;
+  /** The EVAL before was a private provider's without a time: the next one's decay cannot be told (afterPrivate). */
+  private untimedPrivate = false;
   private safe = 0;
   private anchors = 0;
   private readonly providers = new Map<DebtParams, DefaultTrustDebtProvider>();
@@ -36,6 +38,7 @@ export class DebtReplay {
   /** The next EVAL cannot follow from the state: it is anchored anew. */
   reset(): void {
     this.state = null;
+    this.untimedPrivate = false;
   }
 
   /** Replays one EVAL's trust debt; the replayed values when the default provider ran. */
@@ -67,12 +70,12 @@ export class DebtReplay {
       const id = f.providerId ?? '(none)';
       this.unknownProviders.set(id, (this.unknownProviders.get(id) ?? 0) + 1);
       all('unavailable', `provider ${id} is not available here`);
-      this.state = null;
+      this.reset();
       return null;
     }
     if (f.pre === null || f.intervention === null || f.flagged === null) {
       all('unavailable', 'the EVAL did not pass its form checks');
-      this.state = null;
+      this.reset();
       return null;
     }
     return this.recompute(s, f, f.pre, f.intervention, f.flagged);
@@ -86,6 +89,10 @@ export class DebtReplay {
    * post or the time is missing.
    */
   private afterPrivate(f: CheckedEval): TrustDebtState | null {
+    // Without its time, what the next EVAL decays from is known but not for how long: that
+    // EVAL is RPR-ACGP-024 (anchor), never re-anchored in silence on its own pre, which let a
+    // private EVAL with no timestamp (the spec allows one) reset the debt to 0 unseen.
+    this.untimedPrivate = f.post !== null && f.tsNs === null;
     if (f.post === null || f.tsNs === null) return null;
     this.safe = 0;
     this.privatePost = true;
@@ -113,6 +120,7 @@ export class DebtReplay {
     this.privatePost = false;
     if (unreconciled) this.unreconciled(s, pre, r!.pre);
     else if (!r) this.anchor(s, f, pre);
+    this.untimedPrivate = false;
     const anchored = unreconciled || r === null;
     if (anchored) r = accumulateFrom(provider, provider.initial(dec(pre), f.tsNs), intervention, flagged, null);
     return this.compared(s, f, r!, anchored, intervention, flagged);
@@ -165,11 +173,13 @@ export class DebtReplay {
   /** Anchors on this EVAL's recorded pre: the trace's start, or after a step that could not be recomputed. */
   private anchor(s: EvalScope, f: CheckedEval, pre: number): void {
     const pointer = s.at('/trust_debt/pre');
-    if (this.state !== null) {
+    if (this.state !== null || this.untimedPrivate) {
       const missing =
         f.tsNs === null
           ? `${s.which} has no ${f.timestampPresent ? 'valid ' : ''}timestamp`
-          : `the EVAL before ${s.which} has no timestamp`;
+          : this.untimedPrivate
+            ? `the private provider's EVAL before ${s.which}, whose recorded post it decays from, has no timestamp`
+            : `the EVAL before ${s.which} has no timestamp`;
       s.sink.push(
         unavailable(
           'RPR-ACGP-024',
