@@ -83,7 +83,8 @@ function caseFolder(served: Served): string {
   const archive = mkdtempSync(join(tmpdir(), 'reprise-e2e-archive-'));
   for (const d of ['dumps/intact.dump.json', 'dumps/fail/altered-artifact.dump.json'])
     cpSync(join(ex, d), join(archive, d.split('/').pop()!));
-  const shard = join(archive, 'shard.json');
+  // Beside the archive, not in it: rejudge never writes into what it judges.
+  const shard = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-shard-')), 'shard.json');
   cli(['rejudge', archive, '--out', shard]);
   cli(['rejudge', 'merge', shard, '--key', join(ex, 'journal/keys/reviewer.pem'), '--out', join(dir, 'rejudged.json')]);
   return dir;
