@@ -380,6 +380,17 @@ describe('manifests as the exporter writes them', () => {
       expect(r.verdict).toBe('fail');
       expect(rules(r)).toContain('RPR-NEM-004');
     }
+    // An array of the wrong items names its first wrong item, not "array".
+    const r = await verify(withContext({ variablesOfInterest: ['petalLength', 1] }));
+    const f = r.findings.find((x) => x.rule === 'RPR-NEM-004')!;
+    expect([f.pointer, f.expected, f.actual]).toEqual([
+      'entry:manifest.json#/researchContext/variablesOfInterest/1',
+      'a string',
+      'number',
+    ]);
+    expect(f.message).toBe(
+      'manifest member /researchContext/variablesOfInterest is not an array of strings (item 1 is a number)',
+    );
   });
 
   it('V1/V2: evidenceReceiptDigest and formaDigest are removed before validation (any value, no authority, an info)', async () => {

@@ -7,7 +7,7 @@
  * records file, an artifact of the archive judged.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../journal/helpers.js';
@@ -122,6 +122,17 @@ describe('what rejudge writes', () => {
       expect(r.status, flags.join(' ')).toBe(3);
       expect(r.stderr).toMatch(why);
     }
+    // '-' is no file here: it wrote a file named '-'.
+    for (const args of [
+      ['rejudge', a.examples, '--out', '-'],
+      ['rejudge', 'merge', shard, '--key', a.keys.reviewerPem, '--out', '-'],
+      ['rejudge', 'merge', shard, '--key', a.keys.reviewerPem, '--out', out, '--records', '-'],
+    ]) {
+      const r = cli(args, { cwd: a.dir });
+      expect(r.status, args.join(' ')).toBe(3);
+      expect(r.stderr).toMatch(/names the file .* is written to; '-' \(standard output\) is not one here/);
+    }
+    expect(existsSync(join(a.dir, '-'))).toBe(false);
     expect(readFileSync(a.keys.reviewerPem)).toEqual(keyBefore);
     expect(readFileSync(shard)).toEqual(shardBefore);
     const inside = join(a.examples, 'examples.json');

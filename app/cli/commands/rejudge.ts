@@ -87,6 +87,7 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
   }
   if (typeof values['out'] !== 'string')
     throw new UsageError(`--out FILE names the shard file to write\nusage: ${usage()}`);
+  notStdout(values['out'], '--out', 'a shard file');
   await checkOutputFile(values['out'], '--out');
   await refuseWritesOn(
     [['--out', values['out']]],
@@ -142,6 +143,12 @@ async function judgeRun(values: Record<string, unknown>, positionals: string[], 
   }
 }
 
+/** `-` is no file here: what rejudge writes is read again (a shard by merge, a record by verify), and stdout carries the summary. */
+function notStdout(path: string, flag: string, what: string): void {
+  if (path === '-')
+    throw new UsageError(`${flag} names the file ${what} is written to; '-' (standard output) is not one here`);
+}
+
 /**
  * Refuses a merge's record or records file on what it reads (a shard merged, the signing
  * key, the list) or on each other: the record written over its own key destroyed the key.
@@ -161,6 +168,8 @@ async function refuseMergeWrites(values: Record<string, unknown>, files: readonl
 async function mergeRun(values: Record<string, unknown>, files: string[], io: CliIO): Promise<ExitCode> {
   if (typeof values['key'] !== 'string' || typeof values['out'] !== 'string')
     throw new UsageError(`merge needs --key FILE (the signing key) and --out FILE (the record)\nusage: ${usage()}`);
+  notStdout(values['out'], '--out', 'the record');
+  if (typeof values['records'] === 'string') notStdout(values['records'], '--records', 'the records file');
   await checkOutputFile(values['out'], '--out');
   if (typeof values['records'] === 'string') await checkOutputFile(values['records'], '--records');
   await refuseMergeWrites(values, files);
