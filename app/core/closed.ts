@@ -11,6 +11,9 @@ export { escapePointerToken } from '../../shared/json-pointer.js';
 // The plain-object test (shared/plain-object.ts, which the window's readers use too).
 export { isPlainObject } from '../../shared/plain-object.js';
 
+/** A JSON value's type in a word, as findings name it: `array` and `null` told apart from `object`. */
+export const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
 /**
  * The file's identity as the system keeps it (device, inode, size, change and modification
  * times to the nanosecond), or null when it cannot be read (the loader then says why).

@@ -131,12 +131,18 @@ describe('what the spec fixes', () => {
     expect(report.verdict).toBe('fail');
   });
 
+  /** A trainer key made into the journal copy's trust store. */
+  const trainerKey = async (trust: string, name: string): Promise<string> => {
+    const key = join(work, name);
+    expect((await runCli(['keys', 'generate', '--out', key, '--role', 'trainer', '--trust-store', trust])).code).toBe(
+      0,
+    );
+    return key;
+  };
+
   it('a RECORDED anchor must record a human judgement by its role: a trainer\'s "review rationale" is RPR-TG-021', async () => {
     const j = await journalCopy(ex);
-    const trainer = join(work, 'trainer.pem');
-    expect(
-      (await runCli(['keys', 'generate', '--out', trainer, '--role', 'trainer', '--trust-store', j.trust])).code,
-    ).toBe(0);
+    const trainer = await trainerKey(j.trust, 'trainer.pem');
     const m = load('recorded-anchored');
     const x = m['executions'].find((e: Obj) => e.replayMode === 'RECORDED');
     const body = save('trainer-body.json', {
@@ -175,10 +181,7 @@ describe('what the spec fixes', () => {
 
   it('a replay-drift entry anchors only the decision-material drift event it holds, never a review rationale (RPR-TG-021)', async () => {
     const j = await journalCopy(ex);
-    const trainer = join(work, 'trainer-drift.pem');
-    expect(
-      (await runCli(['keys', 'generate', '--out', trainer, '--role', 'trainer', '--trust-store', j.trust])).code,
-    ).toBe(0);
+    const trainer = await trainerKey(j.trust, 'trainer-drift.pem');
     const m = load('recorded-anchored');
     const x = m['executions'].find((e: Obj) => e.replayMode === 'RECORDED');
     const record = async (body: Obj, artifact: string): Promise<{ seq: unknown; entryHash: string; at: unknown }> => {

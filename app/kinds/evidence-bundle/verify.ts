@@ -15,7 +15,7 @@ import { HASH, Problems, reportShapeProblems } from '../../../shared/report-shap
 import { earlierPages } from '../../../shared/report-html.js';
 import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
-import { isPlainObject as isObj } from '../../core/closed.js';
+import { isPlainObject as isObj, jsonType } from '../../core/closed.js';
 import { findingsOn } from '../../core/findings.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import { hashBytes } from '../../core/hash.js';
@@ -99,7 +99,6 @@ export function memberJson(st: State, name: string, rule: keyof typeof EVIDENCE_
 }
 
 /** The JSON type of a parsed value, as a finding names it. */
-const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /** A member's strict JSON value, or undefined with a finding under `rule`. */
 function memberValue(st: State, name: string, rule: keyof typeof EVIDENCE_BUNDLE_RULES): unknown {

@@ -5,7 +5,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail, info, warning, type RuleId } from './findings.js';
-import { escapePointerToken as esc, isPlainObject } from '../../core/closed.js';
+import { escapePointerToken as esc, isPlainObject, jsonType } from '../../core/closed.js';
 import { DATASET_IDENTITY_ALGORITHM } from './dataset-identity.js';
 
 export type FormatVersion = 1 | 2 | 3 | 4;
@@ -113,9 +113,6 @@ const KIND_TEXT: Record<Kind, string> = {
   stringArray: 'an array of strings',
 };
 
-/** A value's JSON type in a word: `array` and `null` apart from `object`. */
-const typeWord = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-
 /** Upstream treats `null` like absent for optional members (valibot nullish). */
 const present = (v: unknown) => v !== undefined && v !== null;
 
@@ -142,14 +139,14 @@ function checkMembers(
       // An array of the wrong items is named by its first wrong item, not called "array".
       const items: unknown[] = Array.isArray(v) && s.kind === 'stringArray' ? v : [];
       const at = items.findIndex((x) => typeof x !== 'string');
-      const word = typeWord(items[at]);
+      const word = jsonType(items[at]);
       const item =
         at >= 0 ? ` (item ${at} is ${word === 'null' ? word : `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`})` : '';
       findings.push(
         fail('RPR-NEM-004', `manifest member ${base}/${k} is not ${KIND_TEXT[s.kind]}${item}`, {
           pointer: `${M}${base}/${k}${at >= 0 ? `/${at}` : ''}`,
           expected: at >= 0 ? 'a string' : KIND_TEXT[s.kind],
-          actual: at >= 0 ? typeWord(items[at]) : typeWord(v),
+          actual: at >= 0 ? jsonType(items[at]) : jsonType(v),
         }),
       );
       continue;
