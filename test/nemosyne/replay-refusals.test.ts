@@ -4,6 +4,7 @@
  * investigation digest, where nothing else would catch it (found by a red team: each passed).
  * Its consistent counterparts pass.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
 import { buildPackageParts, packPackage } from '../../app/kinds/nemosyne/package-writer.js';
@@ -42,6 +43,66 @@ const decision = {
   provenance: { fitnessModelVersion: 'fm-1', datasetFingerprint: 'x' },
   embodiment: { spatialStrategy: { provenance: { fitnessModelVersion: 'fm-1' } } },
 };
+
+/** The package fails, and one of its RPR-NEM-041 findings says `why`. */
+async function refused(bytes: Buffer, why: string): Promise<void> {
+  const r = await verify(bytes);
+  expect(r.verdict, why).toBe('fail');
+  expect(
+    refusals(r)
+      .map((f) => f.message)
+      .join('\n'),
+  ).toContain(why);
+}
+
+const store = { schemaVersion: '1.0.0' };
+
+/** A discovery episode and a NIL outcome upstream's stores restore (DiscoveryEpisode.ts, NoFeasibleRepresentationStore.ts). */
+function storeItems(id: { datasetFingerprint: string; kernelVersion: string }) {
+  const episode = {
+    schemaVersion: '1.0.0',
+    discoveryId: 'd1',
+    investigationId: 'inv-1',
+    notice: 'a cluster',
+    validationStatus: 'SUPPORTED',
+    hypothesis: 'it is real',
+    conclusion: 'it is',
+    explorationPath: [],
+    analyticalTests: [{ id: 't1', method: 'permutation', evidenceIds: ['e1'], outcome: 'SUPPORTS' }],
+    evidenceIds: ['e1'],
+    representationContext: {},
+    provenance: { ...id, investigationVersion: 'i-1', randomSeeds: {} },
+  };
+  const outcome = {
+    nilId: 'n1',
+    recordedAt: 1790000000000,
+    traces: [],
+    nearMisses: [],
+    provenance: { ...id, evidenceIds: [] },
+  };
+  return { episode, outcome };
+}
+
+/** A V2 package with no digest holding a discovery state, a NIL state and the representation decision. */
+function withStates(opts: {
+  episodes?: unknown[];
+  outcomes?: unknown[];
+  decision?: unknown;
+  manifest?: (m: Obj) => void;
+}) {
+  const files: Record<string, Buffer> = {};
+  if (opts.episodes) files['investigation/discoveries.json'] = j({ ...store, episodes: opts.episodes });
+  if (opts.outcomes) files['investigation/nil-outcomes.json'] = j({ ...store, outcomes: opts.outcomes });
+  if (opts.decision) files['investigation/representation.json'] = j(opts.decision);
+  return pkg({
+    files,
+    manifest: (m) => {
+      if (opts.episodes) m['discoveryCount'] = opts.episodes.length;
+      if (opts.outcomes) m['nilOutcomeCount'] = opts.outcomes.length;
+      opts.manifest?.(m);
+    },
+  });
+}
 
 describe('RPR-NEM-041: what upstream replay refuses before its kernel runs', () => {
   it('a ledger event of an unknown kind, one without its entity, or one that is no object', async () => {
@@ -85,19 +146,19 @@ describe('RPR-NEM-041: what upstream replay refuses before its kernel runs', () 
 
   it('a discovery or NIL state of the wrong shape, count or provenance', async () => {
     const id = identity();
-    const episode = { discoveryId: 'd1', provenance: id, representationContext: {} };
-    const outcome = { nilId: 'n1', provenance: id };
+    const { episode, outcome } = storeItems(id);
     const cases: [Record<string, Buffer>, ((m: Obj) => void) | undefined, string][] = [
-      [{ 'investigation/discoveries.json': j({ episodes: 5 }) }, undefined, 'not an object holding an episodes array'],
+      [{ 'investigation/discoveries.json': j({ ...store, episodes: 5 }) }, undefined, 'its episodes is not iterable'],
       [
-        { 'investigation/discoveries.json': j({ episodes: [episode] }) },
+        { 'investigation/discoveries.json': j({ ...store, episodes: [episode] }) },
         (m) => void (m['discoveryCount'] = 2),
         'discovery count expected 2',
       ],
       [
         {
           'investigation/discoveries.json': j({
-            episodes: [{ ...episode, provenance: { ...id, kernelVersion: 'k9' } }],
+            ...store,
+            episodes: [{ ...episode, provenance: { ...episode.provenance, kernelVersion: 'k9' } }],
           }),
         },
         undefined,
@@ -106,6 +167,7 @@ describe('RPR-NEM-041: what upstream replay refuses before its kernel runs', () 
       [
         {
           'investigation/discoveries.json': j({
+            ...store,
             episodes: [{ ...episode, representationContext: { representationDecisionId: 'dec-9' } }],
           }),
         },
@@ -113,31 +175,129 @@ describe('RPR-NEM-041: what upstream replay refuses before its kernel runs', () 
         'references representation decision "dec-9" but the package has none',
       ],
       [
-        { 'investigation/nil-outcomes.json': j({ outcomes: [{ nilId: 'n1' }] }) },
+        { 'investigation/nil-outcomes.json': j({ ...store, outcomes: [{ nilId: 'n1', recordedAt: 1 }] }) },
         undefined,
-        'NIL outcome has no provenance',
+        'NIL outcome provenance requires datasetFingerprint',
       ],
     ];
-    for (const [files, manifest, why] of cases) {
-      const r = await verify(pkg({ files, ...(manifest && { manifest }) }));
-      expect(r.verdict, why).toBe('fail');
-      expect(
-        refusals(r)
-          .map((f) => f.message)
-          .join('\n'),
-      ).toContain(why);
-    }
+    for (const [files, manifest, why] of cases) await refused(pkg({ files, ...(manifest && { manifest }) }), why);
     const ok = await verify(
       pkg({
         files: {
-          'investigation/discoveries.json': j({ episodes: [episode] }),
-          'investigation/nil-outcomes.json': j({ outcomes: [outcome] }),
+          'investigation/discoveries.json': j({ ...store, episodes: [episode] }),
+          'investigation/nil-outcomes.json': j({ ...store, outcomes: [outcome] }),
         },
         manifest: (m) => void ((m['discoveryCount'] = 1), (m['nilOutcomeCount'] = 1)),
       }),
     );
     expect(rules(ok)).not.toContain('RPR-NEM-041');
     expect(ok.verdict).toBe('pass');
+  });
+});
+
+describe("RPR-NEM-041: what upstream's stores refuse on restore, and the decision an item names", () => {
+  const id = identity();
+  const { episode, outcome } = storeItems(id);
+
+  it('a discovery state upstream cannot restore (each passed before: only its shape was read)', async () => {
+    await refused(
+      pkg({ files: { 'investigation/discoveries.json': j({ episodes: [episode] }) } }),
+      'Unsupported DiscoveryEpisodeStore schema version: undefined',
+    );
+    await refused(
+      withStates({ episodes: [{ ...episode, schemaVersion: '2.0.0' }] }),
+      'schemaVersion: unsupported schema version: 2.0.0',
+    );
+    await refused(withStates({ episodes: [{ ...episode, notice: '  ' }] }), 'notice: must be non-empty');
+    await refused(
+      withStates({ episodes: [{ ...episode, hypothesis: undefined }] }),
+      'hypothesis: a hypothesis is required',
+    );
+    await refused(
+      withStates({ episodes: [{ ...episode, analyticalTests: [] }] }),
+      'analyticalTests: terminal validation states require',
+    );
+    await refused(
+      withStates({ episodes: [{ ...episode, analyticalTests: [{ id: 't1', method: 'm', evidenceIds: [] }] }] }),
+      'analyticalTests[0].evidenceIds: analytical tests must cite evidence',
+    );
+    await refused(
+      withStates({ episodes: [{ ...episode, researcherJudgement: { novelty: 1.5 } }] }),
+      'researcherJudgement.novelty: must be between 0 and 1',
+    );
+    await refused(
+      withStates({ episodes: [{ ...episode, representationContext: { decisionEvidenceIds: 'e1' } }] }),
+      'representationContext.decisionEvidenceIds is no array',
+    );
+    await refused(
+      withStates({ episodes: [{ ...episode, provenance: { ...episode.provenance, datasetVersion: -1 } }] }),
+      'provenance.datasetVersion: must be a non-negative integer when present',
+    );
+    await refused(withStates({ episodes: [episode, episode] }), 'Duplicate DiscoveryEpisode in snapshot: d1');
+  });
+
+  it('a NIL state upstream cannot restore', async () => {
+    await refused(
+      withStates({ outcomes: [{ ...outcome, recordedAt: -1 }] }),
+      'NIL outcome recordedAt must be a non-negative finite number',
+    );
+    await refused(withStates({ outcomes: [{ ...outcome, nilId: '' }] }), 'NIL outcome id must be non-empty');
+    await refused(
+      withStates({ outcomes: [{ ...outcome, provenance: { ...outcome.provenance, evidenceIds: ['e1', ' '] } }] }),
+      'NIL outcome evidenceIds must contain only non-empty ids',
+    );
+    await refused(withStates({ outcomes: [outcome, outcome] }), 'Duplicate NIL outcome in snapshot: n1');
+  });
+
+  it("a NIL outcome's sourceDecisionEvidenceHash: upstream's SHA-256 of its canonical text as a JSON string", async () => {
+    const evidence = { b: 1, a: [{ d: 'x', c: 2 }] };
+    // Upstream's canonical text of the evidence, written out here, then hashed as a JSON string.
+    const canonical = '{"a":[{"c":2,"d":"x"}],"b":1}';
+    const right = createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+    const nil = (hash: string) => ({
+      ...outcome,
+      provenance: { ...outcome.provenance, sourceDecisionId: 'dec-1', sourceDecisionEvidenceHash: hash },
+    });
+    const ok = await verify(withStates({ outcomes: [nil(right)], decision: { ...decision, evidence } }));
+    expect(rules(ok)).not.toContain('RPR-NEM-041');
+    expect(ok.verdict).toBe('pass');
+    await refused(
+      withStates({ outcomes: [nil(right)], decision: { ...decision, evidence: { ...evidence, b: 2 } } }),
+      `NIL outcome "n1" names source decision evidence hash "${right}", not the decision's`,
+    );
+    // Upstream's 32-bit FNV-1a of the same text, which its fnv1aHex no longer is.
+    await refused(
+      withStates({ outcomes: [nil('7b0f2c11')], decision: { ...decision, evidence } }),
+      'names source decision evidence hash "7b0f2c11"',
+    );
+  });
+
+  it("a discovery's decisionDatasetFingerprint must be the decision's", async () => {
+    const framed = (fp: string) => ({
+      ...episode,
+      representationContext: { representationDecisionId: 'dec-1', decisionDatasetFingerprint: fp },
+    });
+    const ok = await verify(withStates({ episodes: [framed('x')], decision }));
+    expect(rules(ok)).not.toContain('RPR-NEM-041');
+    await refused(
+      withStates({ episodes: [framed('y')], decision }),
+      'discovery "d1" names decision dataset "y", not the decision\'s "x"',
+    );
+  });
+
+  it("items name the manifest's analytical identity when it has one (upstream: analytical… ?? …)", async () => {
+    const analytical = { datasetFingerprint: 'sha256-analytical', kernelVersion: 'kernel-analytical' };
+    const named = storeItems(analytical);
+    const manifest = (m: Obj) => {
+      m['analyticalDatasetFingerprint'] = analytical.datasetFingerprint;
+      m['analyticalKernelVersion'] = analytical.kernelVersion;
+    };
+    const ok = await verify(withStates({ episodes: [named.episode], outcomes: [named.outcome], manifest }));
+    expect(rules(ok)).not.toContain('RPR-NEM-041');
+    await refused(
+      withStates({ episodes: [episode], manifest }),
+      `discovery "d1" names dataset ${JSON.stringify(id.datasetFingerprint)}, not the manifest's "sha256-analytical"`,
+    );
   });
 });
 

@@ -14,16 +14,25 @@
  *   not the manifest's, or one of whose items names another dataset or kernel, or another
  *   representation decision than the package's (compareDiscoveryProvenance, compareNilProvenance).
  *
- * Not checked here: what the stores' own restore() validates beyond that shape, and a NIL
- * outcome's sourceDecisionEvidenceHash (an FNV-1a of upstream's own canonical JSON). On a
- * V1/V2 package with no investigation digest nothing else would catch these, and a package
- * upstream's replay refuses must not pass here. Members are read as upstream reads them:
- * UTF-8, decoded leniently, and JSON.parse.
+ * - a discovery or NIL state its store's restore() refuses (store-restore.ts);
+ * - a discovery whose decisionDatasetFingerprint is not the decision's, or a NIL outcome whose
+ *   sourceDecisionEvidenceHash is not that of the decision's evidence.
+ *
+ * The identity an item must name is the manifest's analyticalDatasetFingerprint and
+ * analyticalKernelVersion when it has them, else its datasetFingerprint and kernelVersion: the
+ * later version of the same file reads `manifest.analyticalDatasetFingerprint ??
+ * manifest.datasetFingerprint`, which is c95a15d's reading on every package without them.
+ * On a V1/V2 package with no investigation digest nothing else would catch these, and a
+ * package upstream's replay refuses must not pass here. Members are read as upstream reads
+ * them: UTF-8, decoded leniently, and JSON.parse.
  */
 import type { Finding } from '../../../shared/report.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
+import { sha256Hex } from '../../core/hash.js';
+import { canonicalizeParsed } from '../../core/jcs.js';
 import { fail } from './findings.js';
 import type { Manifest } from './manifest.js';
+import { discoveryRestoreRefusal, nilRestoreRefusal } from './store-restore.js';
 
 const COMMANDS = 'investigation/commands.log';
 const REPRESENTATION = 'investigation/representation.json';
@@ -126,6 +135,41 @@ function representationDrift(d: Obj, model: unknown): string[] {
 
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
+/**
+ * upstream's `fnv1aHex(canonicalJsonStringify(decision.evidence))`. Despite its name that
+ * fnv1aHex is SHA-256 (src/atlas/DatasetSpace.ts: `fnv1aHex = contentHashHex`, which is
+ * `canonicalSha256Hex`, src/security/CryptoHash.ts): the canonical text is hashed as a JSON
+ * string, quotes and escapes included, and no evidence at all as `null`. Upstream's canonical
+ * text (sorted member names, JSON.stringify's leaves) is JCS's for a JSON.parse'd value, whose
+ * only leaves JCS refuses are an overflowed number and nesting past its depth: null then, and
+ * the outcome is refused rather than passed.
+ */
+function evidenceHash(evidence: unknown): string | null {
+  if (evidence === undefined) return sha256Hex('null');
+  try {
+    return sha256Hex(JSON.stringify(canonicalizeParsed(evidence)));
+  } catch {
+    return null;
+  }
+}
+
+/** What an item names that must be the decision's: a discovery its dataset, a NIL outcome its evidence. */
+function decisionDrift(name: string, context: Obj, decision: Obj, nil: boolean): string | null {
+  if (!nil) {
+    const fp = context['decisionDatasetFingerprint'];
+    const own = obj(decision['provenance'])?.['datasetFingerprint'];
+    return fp && fp !== own ? `${name} names decision dataset ${show(fp)}, not the decision's ${show(own)}` : null;
+  }
+  const claimed = context['sourceDecisionEvidenceHash'];
+  if (!claimed) return null;
+  const actual = evidenceHash(decision['evidence']);
+  if (actual === null)
+    return `${name} names a source decision evidence hash the decision's evidence cannot be hashed to`;
+  return actual !== claimed
+    ? `${name} names source decision evidence hash ${show(claimed)}, not the decision's ${show(actual)}`
+    : null;
+}
+
 /** One discovery episode's or NIL outcome's disagreements with the manifest and the decision (upstream's compare… functions). */
 function itemDrift(
   item: unknown,
@@ -137,17 +181,19 @@ function itemDrift(
   const it = obj(item);
   // Upstream reads item.provenance.datasetFingerprint (and the context's members) unguarded: without them it throws.
   const provenance = obj(it?.['provenance']);
-  const context = refs.context === null ? provenance : obj(it?.[refs.context]);
-  if (!it || !provenance || !context)
+  const raw = refs.context === null ? provenance : it?.[refs.context];
+  if (!it || !provenance || raw === null || raw === undefined)
     return [`${label} has no ${!it ? 'object' : !provenance ? 'provenance' : refs.context}`];
+  // A context that is a string or number has no members, as upstream reads it.
+  const context = obj(raw) ?? {};
   const out: string[] = [];
   const name = `${label} ${show(it[label === 'discovery' ? 'discoveryId' : 'nilId'])}`;
-  if (provenance['datasetFingerprint'] !== m.raw['datasetFingerprint'])
-    out.push(`${name} names dataset ${show(provenance['datasetFingerprint'])}, not the manifest's`);
-  if (provenance['kernelVersion'] !== m.raw['kernelVersion'])
-    out.push(
-      `${name} names kernel ${show(provenance['kernelVersion'])}, not the manifest's ${show(m.raw['kernelVersion'])}`,
-    );
+  const dataset = m.raw['analyticalDatasetFingerprint'] ?? m.raw['datasetFingerprint'];
+  const kernel = m.raw['analyticalKernelVersion'] ?? m.raw['kernelVersion'];
+  if (provenance['datasetFingerprint'] !== dataset)
+    out.push(`${name} names dataset ${show(provenance['datasetFingerprint'])}, not the manifest's ${show(dataset)}`);
+  if (provenance['kernelVersion'] !== kernel)
+    out.push(`${name} names kernel ${show(provenance['kernelVersion'])}, not the manifest's ${show(kernel)}`);
   const ref = context[refs.decisionId];
   if (ref) {
     if (!decision) out.push(`${name} references representation decision ${show(ref)} but the package has none`);
@@ -160,6 +206,8 @@ function itemDrift(
   const fma = context['fitnessModelArtifactHash'];
   if (decision && fma !== undefined && (fma ?? null) !== (decision['fitnessModelArtifactHash'] ?? null))
     out.push(`${name} names fitness model artifact ${show(fma ?? null)}, not the decision's`);
+  const drift = decision && decisionDrift(name, context, decision, refs.context === null);
+  if (drift) out.push(drift);
   return out;
 }
 
@@ -183,6 +231,18 @@ function storeDrift(
     out.push(`${spec.label} count expected ${spec.declared} (the manifest's), found ${list.length}`);
   for (const item of list) out.push(...itemDrift(item, spec.label, m, decision, spec));
   return out;
+}
+
+/** A parsed discovery or NIL state: why upstream cannot restore it, or else how it drifts. */
+function stateRefusals(
+  p: { value: unknown } | { why: string },
+  spec: Parameters<typeof storeDrift>[1] & { restore: (v: unknown) => string | null },
+  m: Manifest,
+  decision: Obj | null,
+): string[] {
+  if ('why' in p) return [p.why];
+  const refused = spec.restore(p.value);
+  return refused !== null ? [refused] : storeDrift(p.value, spec, m, decision);
 }
 
 /** The findings, NAMED of each member named and the rest counted. */
@@ -231,6 +291,7 @@ export function replayRefusals(
       declared: m.discoveryCount,
       context: 'representationContext',
       decisionId: 'representationDecisionId',
+      restore: discoveryRestoreRefusal,
     },
     {
       entry: NIL_OUTCOMES,
@@ -239,13 +300,13 @@ export function replayRefusals(
       declared: m.nilOutcomeCount,
       context: null,
       decisionId: 'sourceDecisionId',
+      restore: nilRestoreRefusal,
     },
   ] as const;
   for (const s of stores) {
     const bytes = get(s.entry);
     if (!bytes) continue;
-    const p = parsed(bytes);
-    const why = 'why' in p ? [p.why] : storeDrift(p.value, s, m, decision);
+    const why = stateRefusals(parsed(bytes), s, m, decision);
     out.push(
       ...findingsOf(
         s.entry,
