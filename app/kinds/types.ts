@@ -104,6 +104,8 @@ export interface KindDeclarations<O extends readonly KindOption[] = readonly Kin
   readonly operations?: { readonly [N in OperationName]?: OperationOffer };
   /** The rule ids its reports carry (its rule-ids.ts), and the page of docs/rules/ that says each in full. */
   readonly rules: { readonly doc: string; readonly ids: RuleDeclarations };
+  /** It hands every option on to another artifact it runs (an exported report's artifact): none goes unread. */
+  readonly forwardsOptions?: boolean;
 }
 
 type AnyDeclared =
@@ -147,6 +149,13 @@ export type EngineOptions = {
    * kind rather than ignored; in a folder or a case it is for the reports among its files.
    */
   alone?: boolean;
+  /**
+   * Set by the CLI with `alone`, never by a user or the workbench: every option was typed for
+   * this one file, so one its kind does not read (`--policy` on a policy bundle, `--providers`
+   * on a package) is refused rather than ignored, since the run would read as a check made
+   * with it. The workbench sends its Open view's fields with every file and leaves this unset.
+   */
+  flagsTyped?: boolean;
   /**
    * Set by the workbench's host, never by a user: the folders (real paths) every file the run
    * opens must lie in, checked on the open descriptor (core/files.ts withReadConfinement).

@@ -256,9 +256,15 @@ function makeCheck(mode: Mode): Command {
         const paths = collector ? collector.paths : await expandPaths(positionals);
         if (typeof values['out'] === 'string') checkOut(values['out'], paths);
         // One file named on its own (not a folder's, not a case's): a flag only another
-        // kind reads is refused rather than ignored (EngineOptions.alone).
+        // kind reads is refused rather than ignored (EngineOptions.alone, flagsTyped).
         const alone = !collector && positionals.length === 1 && paths.length === 1 && paths[0] === positionals[0];
-        const run = { mode, options: alone ? { ...options, alone } : options, pool, collector, caseOut };
+        const run = {
+          mode,
+          options: alone ? { ...options, alone, flagsTyped: true } : options,
+          pool,
+          collector,
+          caseOut,
+        };
         const code = await printBatch(io, values, positionals, paths, run);
         if (asCase && collector && caseOut !== null) {
           const rerun: CaseRerun = async (file, opts) => {

@@ -23,6 +23,8 @@ export const reportKind: KindHandler<typeof REPORT_OPTIONS> = {
   kind: 'reprise-report',
   rules: { doc: 'docs/rules/report.md', ids: REPORT_RULES },
   options: REPORT_OPTIONS,
+  // Checked against its artifact, it verifies that artifact with the options it was given.
+  forwardsOptions: true,
   consistencyOnly:
     'an exported report carries no signature; Reprise checks its form and, with --artifact, that the artifact gives it again.',
   examples: async () => (await import('./examples.js')).reportsWriter,

@@ -114,7 +114,7 @@ function needsInnerArtifact(report: Report, again: Report): boolean {
 async function rerun(report: Report, path: string, ctx: KindContext): Promise<Rerun> {
   // Made again read-only: never signing or anchoring into a journal (key), never writing a file (out).
   // Nor as a file named alone: the artifact is an input of this check, not a file the user named.
-  const { artifact: _a, key: _k, out: _o, alone: _alone, ...options } = ctx.options;
+  const { artifact: _a, key: _k, out: _o, alone: _alone, flagsTyped: _t, ...options } = ctx.options;
   const again = await ctx.rerun(path, 'verify', options);
   const verified = compared(report, again, 'verify');
   if (!verified.mode && needsInnerArtifact(report, again)) return { ...verified, innerArtifact: true };
