@@ -671,6 +671,67 @@ export function replaySides(
   return { left, right };
 }
 
+/** How a tied number is held before it is known to be written one way only: as its double. */
+const AS_DOUBLE = '';
+
+/** Every number `content` holds, with the ways it writes it: each literal its double does not keep, or AS_DOUBLE. */
+function spellings(content: JsonValue, literals: NumberLiterals): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  const visit = (holder: object, key: string, v: unknown): void => {
+    if (typeof v === 'number') {
+      let s = out.get(v);
+      if (s === undefined) out.set(v, (s = new Set()));
+      s.add(literals.get(holder, key) ?? AS_DOUBLE);
+    } else if (typeof v === 'object' && v !== null)
+      for (const k of Object.keys(v)) visit(v, k, (v as Record<string, unknown>)[k]);
+  };
+  if (typeof content === 'object' && content !== null)
+    for (const k of Object.keys(content)) visit(content, k, (content as Record<string, unknown>)[k]);
+  return out;
+}
+
+/**
+ * Gives a replay's recorded values (its comparisons' `original`, a TG expression's
+ * `recorded`) the literals its artifact writes them with. The engine's report holds the
+ * doubles of its own parse, so a recorded `-1.69311636260910970000001` would meet the double
+ * its replay computes and be called identical; `literals` and `content` are the diff's own
+ * parse of the artifact's text (parseKeepingLiterals). A number has no identity of its own,
+ * so a recorded number takes a literal only when every place the artifact holds that double
+ * writes it so; one the artifact writes in two ways (a literal here, its double there) cannot
+ * be told, and is counted: the caller must not call that replay identical. Returns that count.
+ */
+export function tieReplayLiterals(
+  r: Pick<Report, 'comparisons' | 'details'>,
+  content: JsonValue,
+  literals: NumberLiterals,
+): number {
+  if (literals.empty) return 0;
+  const seen = spellings(content, literals);
+  let undecided = 0;
+  const tie = (holder: object, key: string): boolean => {
+    const v = (holder as Record<string, unknown>)[key];
+    if (typeof v === 'number') {
+      const ways = seen.get(v);
+      if (ways === undefined || (ways.size === 1 && ways.has(AS_DOUBLE))) return false;
+      if (ways.size > 1) {
+        undecided++;
+        return false;
+      }
+      literals.set(holder, key, [...ways][0]!);
+      return true;
+    }
+    if (typeof v !== 'object' || v === null) return false;
+    let any = false;
+    for (const k of Object.keys(v)) any = tie(v, k) || any;
+    if (any) literals.mark(v);
+    return any;
+  };
+  for (const c of r.comparisons ?? []) tie(c, 'original');
+  const ex = r.details?.['expression'];
+  if (isObj(ex ?? null) && 'recorded' in (ex as Obj)) tie(ex as Obj, 'recorded');
+  return undecided;
+}
+
 /**
  * Where a difference (or a length) is, as the terminal, the window and the page show it:
  * its pointer, and the pointer into the right side when the alignment moved it there.

@@ -13,6 +13,7 @@ import {
   literalNote,
   NumberLiterals,
   replaySides,
+  tieReplayLiterals,
   reportSide,
   spanCodePoints,
   spanParts,
@@ -244,6 +245,8 @@ interface ReplayNote {
   code: ExitCode;
   /** Nothing was replayed: there is no diff to list. */
   nothing: boolean;
+  /** Recorded numbers were compared as doubles where their literals could not be told (withUndecided): never identical. */
+  undecided?: true;
 }
 
 /** Why fewer were listed, as the count line says it: the count's limit, or the pointers' total length. */
@@ -256,6 +259,7 @@ function printText(io: CliIO, c: Compared, r: DiffResult): void {
   io.out(`${safeText(c.what)}\nleft:  ${sideLine(c.left)}\nright: ${sideLine(c.right)}\n`);
   if (c.note?.nothing) io.out(`${c.note.line}\n`);
   else if (r.identical) io.out('identical: no difference\n');
+  else if (c.note?.undecided && r.total === 0) io.out('no difference between their doubles\n');
   else
     io.out(
       `${r.total} difference(s)${r.truncated ? `, the first ${r.differences.length} listed (${cutReason(r)})` : ''}\n`,
@@ -305,6 +309,7 @@ async function comparedReplay(path: string, values: Record<string, unknown>): Pr
   const literals = new NumberLiterals();
   const s = await readSide(path, true, values, literals);
   refuseIneffective(values, [s]);
+  const undecided = s.content === undefined ? 0 : tieReplayLiterals(s.report, s.content, literals);
   const { left, right } = replaySides(s.report, literals);
   const name = (n: string) => ({
     ...s.label,
@@ -312,7 +317,21 @@ async function comparedReplay(path: string, values: Record<string, unknown>): Pr
     content: 'its comparisons and expression',
   });
   const [l, r] = [name('original'), name('replayed')];
-  return { what: 'original against replayed', left: l, right: r, a: left, b: right, literals, note: replayNote([s]) };
+  const note = withUndecided(replayNote([s]), undecided);
+  return { what: 'original against replayed', left: l, right: r, a: left, b: right, literals, note };
+}
+
+/**
+ * A replay whose recorded numbers could not all be tied to their literals (tieReplayLiterals)
+ * is compared as doubles there, so it is never called identical: UNAVAILABLE, with why.
+ */
+function withUndecided(note: ReplayNote | null, undecided: number): ReplayNote | null {
+  if (undecided === 0 || note?.nothing) return note;
+  const line =
+    `${undecided} recorded number(s) equal a number the artifact writes both beyond double precision and as its double: ` +
+    'which one a comparison holds cannot be told, so it is compared as a double and the replay is not called identical';
+  const code = worstExit([note?.code ?? EXIT.pass, EXIT.unavailable]);
+  return { line: note ? `${note.line}\n${line}` : line, code, nothing: false, undecided: true };
 }
 
 /** A side's compared value: its report and content (whose own literal, if any, `literals` takes over). */
@@ -358,11 +377,12 @@ async function compared(positionals: string[], values: Record<string, unknown>):
  * The diff's result as every output gives it: when nothing was replayed nothing was compared,
  * so nothing is called identical (`identical` false with no difference; the note says why).
  */
-const resultOf = (c: Compared, r: DiffResult): DiffResult => (c.note?.nothing ? { ...r, identical: false } : r);
+const resultOf = (c: Compared, r: DiffResult): DiffResult =>
+  c.note?.nothing || c.note?.undecided ? { ...r, identical: false } : r;
 
 /** The exit: the diff's (0 identical, 1 different), but never 0 over a replay that did not pass or compared nothing. */
 function exitOf(c: Compared, r: DiffResult): ExitCode {
-  if (c.note?.nothing) return c.note.code;
+  if (c.note?.nothing || (c.note?.undecided && r.total === 0)) return c.note.code;
   if (!r.identical) return EXIT.fail;
   return c.note ? c.note.code : EXIT.pass;
 }
