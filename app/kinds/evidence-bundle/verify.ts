@@ -10,7 +10,14 @@
  * `reportDigest`, and what dates them is the signed checkpoint. A bundle without
  * judgements binds nothing and says so.
  */
-import { verdictOf, type Authenticity, type ChainNode, type Finding, type Report } from '../../../shared/report.js';
+import {
+  verdictOf,
+  type Authenticity,
+  type ChainNode,
+  type Finding,
+  type JsonValue,
+  type Report,
+} from '../../../shared/report.js';
 import { HASH, Problems, reportShapeProblems } from '../../../shared/report-shape.js';
 import { earlierPages } from '../../../shared/report-html.js';
 import { verifyAttestation } from '../../attest/verify.js';
@@ -24,6 +31,7 @@ import { verifyBytes, type TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
 import { checkCheckpointShape, unsignedDigest, type Checkpoint, type Entry } from '../../journal/format.js';
 import {
+  JUDGEMENT_ROLES,
   judgementBodyProblem,
   judgementPointerProblem,
   judgementSignerProblem,
@@ -434,10 +442,10 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
   const seq = Number(JUDGEMENT_MEMBER_RE.exec(name)![1]);
   if (isObj(doc) && doc['leafIndex'] !== seq)
     st.findings.push(
-      fail(R.proof, `${name}: the proof is of entry ${String(doc['leafIndex'])}, not ${seq}`, {
+      fail(R.proof, `${name}: the proof's leafIndex is ${jsonSaid(doc['leafIndex'])}, not ${seq}`, {
         pointer: ptr(name),
         expected: seq,
-        actual: String(doc['leafIndex']),
+        actual: (doc['leafIndex'] as JsonValue | undefined) ?? null,
       }),
     );
   const { findings, entry } = proofFindings(doc, st.trust, name);
@@ -462,10 +470,7 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
   // Recorded: a reviewer key retired since still vouches for what it signed (a revoked one's signature fails above).
   const role =
     st.trust && st.trust.get(entry.author) ? judgementSignerProblem(entry.author, st.trust, 'recorded') : null;
-  if (role)
-    st.findings.push(
-      fail(R.role, `${name}: ${role}`, { ...at, expected: 'reviewer', actual: st.trust!.get(entry.author)!.role }),
-    );
+  if (role) st.findings.push(fail(R.role, `${name}: ${role}`, { ...at, ...signerFault(st.trust!, entry.author) }));
   const named = entry.body['reportDigest'];
   if (rep && named !== undefined && named !== rep.digest)
     st.findings.push(
@@ -480,6 +485,23 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
     if (p) st.findings.push(fail(R.judgement, `${name}: ${p}`, at));
   }
   return entry;
+}
+
+/** A JSON value as a message shows it: a number as is, else as JSON with its type, so "6" never reads as 6. */
+function jsonSaid(v: unknown): string {
+  if (v === undefined) return 'absent';
+  return typeof v === 'number' ? String(v) : `${JSON.stringify(v)} (a ${jsonType(v)})`;
+}
+
+/**
+ * Expected and actual of an RPR-EVB-008 finding, in the terms of its message
+ * (judgementSignerProblem): a revoked key's status, else the key's role.
+ */
+function signerFault(trust: TrustStore, keyId: string): { expected: string; actual: string } {
+  const k = trust.get(keyId)!;
+  return k.status === 'revoked'
+    ? { expected: 'active', actual: k.status }
+    : { expected: JUDGEMENT_ROLES.join(' or '), actual: k.role };
 }
 
 /** The attestation of a TG replay: a valid reviewer-signed envelope about this artifact. */
@@ -696,10 +718,10 @@ export function checkpointAuthenticity(
   signed = "the bundle's checkpoint and every judgement",
   unbound?: string,
 ): Authenticity {
-  const failed = st.findings.some((f) => f.severity === 'fail' && (f.rule === R.checkpoint || f.rule === R.signature));
   if (!cp) return authenticity.consistencyOnly('the bundle holds no readable checkpoint.');
   if (!st.trust) return authenticity.noTrustStore("the bundle's checkpoint", cp.signer);
-  if (failed) return authenticity.badSignature("the bundle's checkpoint or a judgement", cp.signer);
+  const bad = signatureRefused(st, cp, entries);
+  if (bad) return authenticity.badSignature(bad.what, bad.keyId);
   const role = roleRefused(st, entries);
   if (role) return role;
   // `unbound`: why no judgement binds what the bundle says. A trusted checkpoint then signs
@@ -709,6 +731,26 @@ export function checkpointAuthenticity(
     : authenticity.consistencyOnly(
         `the bundle's checkpoint verifies under ${cp.signer}, a key in the trust store, but ${unbound}`,
       );
+}
+
+/**
+ * The signature the bundle refuses, and its key: the checkpoint's signer when the checkpoint
+ * fails (RPR-EVB-005), else the author of the first judgement whose signature fails
+ * (RPR-EVB-007), whose key need not be the checkpoint's.
+ */
+function signatureRefused(
+  st: State,
+  cp: Checkpoint,
+  entries: readonly Entry[],
+): { what: string; keyId: string } | null {
+  const failing = (rule: string) => st.findings.find((f) => f.severity === 'fail' && f.rule === rule);
+  if (failing(R.checkpoint)) return { what: "the bundle's checkpoint", keyId: cp.signer };
+  const f = failing(R.signature);
+  if (!f) return null;
+  const entry = entries.find((e) => ptr(judgementMember(e.seq)) === f.pointer);
+  return entry
+    ? { what: `the bundle's judgement ${judgementMember(entry.seq)}`, keyId: entry.author }
+    : { what: "the bundle's checkpoint or a judgement", keyId: cp.signer };
 }
 
 /**
