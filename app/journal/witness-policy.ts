@@ -281,6 +281,11 @@ function checkWitnesses(
   return out;
 }
 
+/** Why the policy witnesses' signature lines among `sigs` do not cosign `body` (a line by a key outside the policy is not weighed). */
+export function witnessLineProblems(policy: WitnessPolicy, body: string, sigs: NoteSignature[]): string[] {
+  return checkWitnesses(policy, body, sigs, undefined).problems;
+}
+
 /** Which names act: a witness that cosigned, a group with at least its threshold of acting members (groups in definition order). */
 function actingNames(policy: WitnessPolicy, cosigned: readonly WitnessCosigned[]): Set<string> {
   const acts = new Set(cosigned.map((c) => c.witness));

@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import type { Finding } from '../../shared/report.js';
 import { isPlainObject } from '../core/closed.js';
+import { FileReadError } from '../core/files.js';
 import { fail, info, warning } from '../core/findings.js';
 import { formatHash, isHashString } from '../core/hash.js';
 import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
@@ -18,9 +19,9 @@ import { ioReason, JournalError } from './errors.js';
 import { COSIGNATURES_FILE, journalOrigin } from './format.js';
 import { openJournalFile } from './frontier.js';
 import { verifyConsistency, type MerkleView } from './merkle.js';
-import { addSignatures, checkpointBody, cosign, parseNote, verifyNote } from './note.js';
+import { addSignatures, checkpointBody, cosign, NoteError, parseNote, verifyNote } from './note.js';
 import type { JournalVerification } from './verify.js';
-import { evaluateQuorum, type WitnessPolicy } from './witness-policy.js';
+import { evaluateQuorum, witnessLineProblems, type WitnessPolicy } from './witness-policy.js';
 import { JournalWriter } from './writer.js';
 
 export interface Cosignature {
@@ -36,9 +37,9 @@ const MAX_COSIGNATURES_BYTES = 16 * 1024 * 1024;
 
 const TORN = 'is not ended by a newline (a torn write)';
 
-/** What cosignatures.jsonl holds: its well-formed lines, and why each other line is not one. */
+/** What cosignatures.jsonl holds: its well-formed lines (each with its line number), and why each other line is not one. */
 export interface CosignatureLines {
-  cosignatures: Cosignature[];
+  cosignatures: (Cosignature & { at: number })[];
   damaged: { line: number; why: string }[];
 }
 
@@ -53,7 +54,9 @@ export async function readCosignatureLines(dir: string): Promise<CosignatureLine
     fh = await openJournalFile(dir, COSIGNATURES_FILE, 'read');
   } catch (e) {
     if ((e as { code?: string }).code === 'ENOENT') return { cosignatures: [], damaged: [] };
-    throw new JournalError(`cannot read ${join(dir, COSIGNATURES_FILE)}: ${ioReason(e)}`, 'IO');
+    // A refusal of the journal's own (a symbolic link, not a regular file) says why; an errno is said as one.
+    const why = e instanceof FileReadError ? e.reason : ioReason(e);
+    throw new JournalError(`cannot read ${join(dir, COSIGNATURES_FILE)}: ${why}`, 'IO');
   }
   try {
     if ((await fh.stat()).size > MAX_COSIGNATURES_BYTES)
@@ -65,7 +68,7 @@ export async function readCosignatureLines(dir: string): Promise<CosignatureLine
     lines.forEach((l, i) => {
       const c = cosignatureOf(l);
       if (typeof c === 'string') out.damaged.push({ line: i + 1, why: c });
-      else out.cosignatures.push(c);
+      else out.cosignatures.push({ ...c, at: i + 1 });
     });
     if (torn) out.damaged.push({ line: lines.length + 1, why: TORN });
     return out;
@@ -201,6 +204,24 @@ async function appendCosignature(dir: string, c: Cosignature): Promise<void> {
 }
 
 /**
+ * Why one stored cosignature does not verify the checkpoint text `body` it names: not one
+ * signature line (`unreadable`), or a policy witness's signature that fails on it. Lines by
+ * keys outside the policy are not weighed, so none of theirs is a problem.
+ */
+function lineProblem(policy: WitnessPolicy, body: string, c: Cosignature): { why: string; unreadable: boolean } | null {
+  let sigs;
+  try {
+    sigs = parseNote(body + '\n' + c.line).signatures;
+  } catch (e) {
+    if (!(e instanceof NoteError)) throw e;
+    return { why: `the line is not a note signature line: ${e.message}`, unreadable: true };
+  }
+  if (sigs.length !== 1) return { why: `the line holds ${sigs.length} signature lines, not one`, unreadable: true };
+  const why = witnessLineProblems(policy, body, sigs);
+  return why.length > 0 ? { why: why.join('; '), unreadable: false } : null;
+}
+
+/**
  * `journal verify --witness-policy`: the newest checkpoint whose cosignatures meet the
  * policy's quorum, each cosigned checkpoint checked to be this journal's (its root the root
  * recomputed at its size). Pass when the newest checkpoint is witnessed; a warning naming the
@@ -236,11 +257,20 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
       );
       continue;
     }
-    bySize.set(c.treeSize, [...(bySize.get(c.treeSize) ?? []), c]);
+    const line = lineProblem(policy, checkpointBody(origin, c.treeSize, v.tree.root(c.treeSize)), c);
+    if (line)
+      out.push(
+        fail(R, `${COSIGNATURES_FILE} line ${c.at} does not cosign tree ${c.treeSize}: ${line.why}`, {
+          pointer: `entry:${COSIGNATURES_FILE}:line:${c.at}`,
+        }),
+      );
+    // A line that does not verify still refuses its checkpoint (a known key's failing signature
+    // refuses a note); one that is no signature line at all cannot be put into a note.
+    if (!line?.unreadable) bySize.set(c.treeSize, [...(bySize.get(c.treeSize) ?? []), c]);
   }
   const sizes = [...bySize.keys()].sort((a, b) => b - a);
   const latest = v.latestCheckpoint?.treeSize ?? 0;
-  let lastMissing: string[] = policy.witnesses.map((w) => w.name);
+  let lastLacks = policy.witnesses.map((w) => w.name).join(', ');
   for (const size of sizes) {
     const body = checkpointBody(origin, size, v.tree.root(size));
     const note =
@@ -250,10 +280,10 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
         .get(size)!
         .map((c) => c.line)
         .join('');
-    parseNote(note);
     const q = evaluateQuorum(policy, note, { origin });
     if (!q.ok) {
-      if (size === sizes[0]) lastMissing = q.missing;
+      // Every witness counted but the quorum is refused: a line above does not verify that tree.
+      if (size === sizes[0]) lastLacks = q.missing.join(', ') || 'a quorum of cosignatures that all verify';
       continue;
     }
     const who = q.cosigned.map((c) => c.witness).join(', ');
@@ -271,7 +301,7 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
   out.push(
     fail(
       R,
-      `no checkpoint of this journal meets the witness policy's quorum${sizes.length === 0 ? ': no witness has cosigned one' : ` (the newest cosigned one, tree ${sizes[0]}, lacks ${lastMissing.join(', ') || 'its quorum'})`}`,
+      `no checkpoint of this journal meets the witness policy's quorum${sizes.length === 0 ? ': no witness has cosigned one' : ` (the newest cosigned one, tree ${sizes[0]}, lacks ${lastLacks})`}`,
     ),
   );
   return out;
