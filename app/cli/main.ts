@@ -72,5 +72,9 @@ export async function runCli(argv: string[], streams: Streams): Promise<ExitCode
 
 /** Process entry: the process's streams, exit code set when output has drained. */
 export async function main(argv: string[]): Promise<void> {
-  process.exitCode = await runCli(argv, processStreams());
+  const streams = processStreams();
+  const code = await runCli(argv, streams);
+  const failure = await streams.stdoutFailure();
+  if (failure !== null) printer(streams).err(formatError(failure));
+  process.exitCode = failure !== null ? EXIT.error : code;
 }

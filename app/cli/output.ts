@@ -64,15 +64,26 @@ export function printer(streams: Streams): CliIO {
   };
 }
 
+/** A write's failure in words beside the system's code. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'no space left on the device (ENOSPC)',
+  EFBIG: 'the file is larger than allowed (EFBIG)',
+  EIO: 'an input/output error (EIO)',
+  EDQUOT: 'the disk quota is used up (EDQUOT)',
+};
+
 /** The process's own streams: the only place in app/ that names process.stdout and process.stderr. */
-export function processStreams(): Streams {
+export function processStreams(): Streams & { stdoutFailure(): Promise<string | null> } {
   // A reader that stops early (`| head`) closes the pipe (EPIPE). The run goes on without printing:
   // its exit code is still its verdict's, and what it writes to files (`--case FILE`, a
   // journal) is still written. Exiting here would say 0 over a failing run and lose them.
   let closed = false;
-  // Any other error of stdout leaves it as unwritable: the same holds.
-  process.stdout.on('error', () => {
+  // Any other error of stdout (a full disk, an I/O error) leaves it as unwritable too, but
+  // what the user redirected is then incomplete, and the run must not end as if it were not.
+  let failure: NodeJS.ErrnoException | null = null;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     closed = true;
+    if (e.code !== 'EPIPE') failure ??= e;
   });
   return {
     out: (s) => void (closed || process.stdout.write(s)),
@@ -80,5 +91,16 @@ export function processStreams(): Streams {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     cwd: process.cwd(),
+    // Asked once the run is over: a write's error is reported after it, so wait for the stream first.
+    stdoutFailure: () =>
+      new Promise((done) => {
+        const said = () =>
+          done(
+            failure &&
+              `cannot write to standard output: ${WRITE_FAILURES[failure.code ?? ''] ?? failure.code ?? failure.message}; what was printed is incomplete`,
+          );
+        if (closed) said();
+        else process.stdout.write('', () => setImmediate(said));
+      }),
   };
 }
