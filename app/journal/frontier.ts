@@ -18,11 +18,12 @@
  * a Reprise writer (an editor, a copy, an older version, a crash before the state was
  * written): the state is then not trusted and the journal is verified in full.
  */
+import { randomBytes } from 'node:crypto';
 import { constants, readSync, writeSync, type BigIntStats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPlainObject } from '../core/closed.js';
-import { checkOpenedInside, FileReadError, writeFileAtomic } from '../core/files.js';
+import { checkOpenedInside, FileReadError } from '../core/files.js';
 import { formatHash } from '../core/hash.js';
 import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
 import { ioReason, JournalError } from './errors.js';
@@ -185,9 +186,24 @@ function isState(v: unknown): v is TrustedState {
   );
 }
 
-/** Writes state.json (a private file renamed over it: a reader sees the old state or the new one). */
+/**
+ * Writes state.json: a private file (created exclusively, so never through a link) renamed
+ * over the name itself, so a reader sees the old state or the new one. Not writeFileAtomic,
+ * which follows a link to a regular file on purpose (a user's output): a link at state.json
+ * is not the journal's, and writing through it would overwrite a file outside the journal.
+ * The rename replaces the link instead; the writer refuses a journal with one there when it
+ * opens (writer.ts, openFiles), so this only matters for a link put there meanwhile.
+ */
 export async function writeState(dir: string, state: TrustedState): Promise<void> {
-  await writeFileAtomic(join(dir, STATE_FILE), canonicalizeValue(state) + '\n');
+  const path = join(dir, STATE_FILE);
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+  try {
+    await writeFile(tmp, canonicalizeValue(state) + '\n', { flag: 'wx', mode: 0o644 });
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
 }
 
 /** Why the recorded identities do not match the open files (null: they all match). */

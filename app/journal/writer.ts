@@ -9,10 +9,10 @@
  * unknown. A torn tail (left only by a crash) refuses appends until an explicit repair
  * (which is itself journaled and equally all or nothing); nothing is repaired silently.
  */
-import { mkdir, open, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { fstatSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { FileReadError } from '../core/files.js';
+import { FileReadError, isMissing } from '../core/files.js';
 import { formatHash, sha256Hex } from '../core/hash.js';
 import { type Signer, type TrustStore } from '../core/keys.js';
 import { signerProblem } from './signers.js';
@@ -101,9 +101,10 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** Whether a name is taken (a link to nothing included: it is not a file this writer may create, nor remove). */
 async function exists(p: string): Promise<boolean> {
   try {
-    await stat(p);
+    await lstat(p);
     return true;
   } catch {
     return false;
@@ -133,6 +134,7 @@ async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[]
   const created: string[] = [];
   const handles: FileHandle[] = [];
   try {
+    await checkStateFile(dir);
     for (const name of names) {
       if (!(await exists(join(dir, name)))) created.push(name);
       handles.push(await openJournalFile(dir, name, name === TREE_FILE || name === INDEX_FILE ? 'update' : 'append'));
@@ -155,6 +157,19 @@ async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[]
       `not recorded: cannot open journal ${dir} for writing (${e instanceof FileReadError ? `${e.path}: ${e.reason}` : ioReason(e)})`,
       'IO',
     );
+  }
+}
+
+/**
+ * state.json, when there, must be a journal file as the others are (no link, a regular file,
+ * one link), since the writer replaces it when it closes: a link there is not the journal's,
+ * and is refused with the journal rather than replaced silently.
+ */
+async function checkStateFile(dir: string): Promise<void> {
+  try {
+    await (await openJournalFile(dir, STATE_FILE, 'read')).close();
+  } catch (e) {
+    if (!isMissing(e)) throw e;
   }
 }
 
@@ -583,11 +598,11 @@ export const MAX_KEPT_TORN_BYTES = 64 * 1024;
 
 /** Cuts each torn tail off and fsyncs; on a failure puts back what was cut, then throws. */
 async function cutTorn(dir: string, torn: readonly TornTail[]): Promise<void> {
-  // Plain opens: the writer holds the lock, and JournalWriter.open has just read these files
-  // as regular files (and holds them open for appending, also checked).
+  // Opened as every journal file is (never through a link), though the writer holds the lock
+  // and has just read them: the cosignatures file is not among those it holds open.
   for (const t of torn) {
     try {
-      const fh = await open(join(dir, t.file), 'r+');
+      const fh = await openJournalFile(dir, t.file, 'update');
       try {
         await fh.truncate(t.offset);
         await fh.sync();
@@ -608,7 +623,7 @@ async function restoreTorn(dir: string, torn: readonly TornTail[], cause: unknow
   const problems: string[] = [];
   for (const t of torn) {
     try {
-      const fh = await open(join(dir, t.file), 'r+');
+      const fh = await openJournalFile(dir, t.file, 'update');
       try {
         const size = (await fh.stat()).size;
         if (size === t.offset) await fh.write(t.bytes, 0, t.bytes.length, t.offset);
