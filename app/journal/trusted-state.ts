@@ -8,7 +8,7 @@ import { randomInt, type KeyObject } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { formatHash, hashBytes, ZERO_HASH } from '../core/hash.js';
 import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
-import { isSignatureString, signBytes, verifyBytes, type Signer, type TrustStore } from '../core/keys.js';
+import { signBytes, verifyBytes, type Signer, type TrustStore } from '../core/keys.js';
 import { JournalError } from './errors.js';
 import {
   checkEntryShape,
@@ -37,6 +37,7 @@ import {
   type TrustedState,
 } from './frontier.js';
 import { frontierBlocks, leafHash } from './merkle.js';
+import { sealedBytes, sealSigner, type SealFields } from './sealed-state.js';
 import { entryPointer, recognizeCheckpoint, verifyJournal, type JournalVerification } from './verify.js';
 import type { OpenOptions } from './writer.js';
 
@@ -101,13 +102,11 @@ export interface WriterState {
  * differs (a key revoked, a role changed), says nothing about this store: it is not trusted, and
  * the full verification decides (and refuses a journal that fails under the store given now).
  * Between writers with the same store (or the same key, without one) the append stays O(1).
+ * (The seal itself, and what a sealed state proves to a verifier: sealed-state.ts.)
  */
-const SEAL_DOMAIN = 'reprise.journal-state-seal/v1\n';
-
-/** What state.json carries beyond the recorded state (frontier.ts, TrustedState). */
-interface SealFields {
-  verifiedUnder: string;
-  seal: { signer: string; sig: string } | null;
+function sealHolds(rec: TrustedState, opts: OpenOptions): boolean {
+  const under = (rec as TrustedState & Partial<SealFields>).verifiedUnder;
+  return under === verificationContext(opts) && sealSigner(rec, (id) => keyFor(id, opts)) !== null;
 }
 
 /** The content of a trust store that decides a verification, as a digest: the same keys, public keys, roles and statuses give the same digest, whatever the file's path, order or labels. */
@@ -137,18 +136,6 @@ export function sealerFor(opts: OpenOptions): Signer | null {
   if (!opts.trustStore) return s;
   const k = opts.trustStore.get(s.keyId);
   return k && k.status !== 'revoked' && k.publicKeyB64 === s.publicKeyB64 ? s : null;
-}
-
-const sealedBytes = (state: object): Buffer => Buffer.from(SEAL_DOMAIN + canonicalizeValue(state), 'utf8');
-
-/** Whether the recorded state is sealed by a key this writer trusts, under the verification this writer makes. */
-function sealHolds(rec: TrustedState, opts: OpenOptions): boolean {
-  const { seal, ...rest } = rec as TrustedState & Partial<SealFields>;
-  if (rest.verifiedUnder !== verificationContext(opts)) return false;
-  if (typeof seal !== 'object' || seal === null || typeof seal.signer !== 'string' || !isSignatureString(seal.sig))
-    return false;
-  const key = keyFor(seal.signer, opts);
-  return key !== undefined && key.status !== 'revoked' && verifyBytes(key.publicKey, sealedBytes(rest), seal.sig);
 }
 
 /** The key this writer checks `keyId`'s signatures with: the store's; without one, its own signer's only. */

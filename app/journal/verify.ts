@@ -5,6 +5,7 @@
  * the journal, root equal to the recomputed RFC 9162 root, signer known and signature
  * valid, timestamps non-decreasing, each consistent (RFC 9162 consistency proof) with the
  * one before. Tail: torn lines, entries no checkpoint covers. Cases: RPR-QUAR findings.
+ * The writer's sealed state.json: the journal still holds the tree it records (RPR-JOURNAL-047).
  */
 import type { Finding } from '../../shared/report.js';
 import { BoundedFindings, changedNumbers, fail, info, unavailable, warning } from '../core/findings.js';
@@ -53,7 +54,9 @@ import {
   treeBytes,
   TreeFile,
   type IndexRecord,
+  type TrustedState,
 } from './frontier.js';
+import { sealedStateFinding, type SealKey } from './sealed-state.js';
 import { lstat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -360,6 +363,7 @@ export async function verifyJournal(
   opts: VerifyOptions = {},
 ): Promise<JournalVerification> {
   const pass = newPass(trustStore, opts, new MerkleTree(), JUDGEMENT_RULES);
+  const state = await readStateFirst(dir);
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const ef = await streamLines(
     dir,
@@ -383,11 +387,38 @@ export async function verifyJournal(
   );
   ns.finish(cs.out.latest);
   if (!nf.exists) ns.missing(cs.out.latest, await writerWasHere(dir));
+  checkSealedState(pass, state, es.first, 0);
   return {
     ...finish(dir, pass, { ef, cf, nf }, es, cs, opts),
     latestNote: ns.latest,
     notesEnd: { offset: nf.size, line: nf.lines },
   };
+}
+
+/**
+ * state.json, read before the entries: a writer records it only after its entries are on
+ * disk, so a state read first never describes more entries than are read after it, even
+ * while a writer appends (no false RPR-JOURNAL-047).
+ */
+const readStateFirst = (dir: string): Promise<TrustedState | null> => readState(dir);
+
+/** RPR-JOURNAL-047: the sealed state against the tree read (sizes from `from` on, for a pass continued from a held checkpoint). */
+function checkSealedState(pass: Pass, state: TrustedState | null, firstHash: string | null, from: number): void {
+  const tree = pass.tree;
+  const rootAt = (n: number): Buffer | null => {
+    try {
+      return n >= from && n <= tree.size ? tree.root(n) : null;
+    } catch {
+      return null; // a tree continued from a held checkpoint may not hold every size
+    }
+  };
+  const keyOf = (id: string): SealKey => {
+    if (pass.trust) return pass.trust.get(id);
+    const own = pass.ownKeys?.get(id);
+    return own ? { publicKey: own, status: 'active' } : undefined;
+  };
+  const f = sealedStateFinding(state, { size: tree.size, firstHash, rootAt }, keyOf);
+  if (f) pass.findings.push(f);
 }
 
 export const notePointer = (line: number) => `entry:${NOTES_FILE}:line:${line}`;
@@ -1228,6 +1259,7 @@ export async function verifyJournalSince(
   const m = held.treeSize;
   const anchor = await sinceAnchor(dir, held);
   if (!anchor) return null;
+  const state = await readStateFirst(dir);
   const pass = newPass(trust, opts, new ContinuedTree(m, frontierBase(m, anchor.frontier)), JUDGEMENT_RULES, true);
   const es = new EntrySteps(pass, { seq: m, prevHash: anchor.prevHash, prevTs: anchor.prevTs });
   try {
@@ -1256,6 +1288,7 @@ export async function verifyJournalSince(
     );
     ns.finish(cs.out.latest);
     pass.findings.push(...sinceConsistency(held, cs.out.latest, pass.tree));
+    checkSealedState(pass, state, anchor.firstHash, m);
     const unchecked = pass.edits?.unchecked ?? 0;
     if (unchecked > 0)
       pass.findings.push(

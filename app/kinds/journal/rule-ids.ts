@@ -45,6 +45,8 @@ export const JOURNAL_RULES = {
   'RPR-JOURNAL-044': 'journal verify --witness-policy',
   'RPR-JOURNAL-045': "a note's edit (body.supersedes) is one the writer refuses",
   'RPR-JOURNAL-046': 'a checkpoint or note repeats the tree size of the one above it',
+  'RPR-JOURNAL-047':
+    'state.json, sealed by a trusted key, records a larger tree or another root than the journal holds',
   'RPR-QUAR-001': 'a transition names a case that no earlier quarantine-open entry opened',
   'RPR-QUAR-002': "a transition is not allowed from the case's state",
   'RPR-QUAR-003': "the transition's key lacks the role",
