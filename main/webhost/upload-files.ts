@@ -138,6 +138,9 @@ export class UploadFiles {
           wroteAt = performance.now();
         }
         if (held > 0) await writeAll(fh, parts, held);
+        // A body that ended early is no upload: a job following it would wait for bytes that never come.
+        if (written < size)
+          throw new ApiError(`the upload ended after ${written} of the ${size} bytes announced`, true);
         // Read-only: the mark a job following the file waits for (app/engine/arriving.ts).
         await fh.chmod(0o400);
       } finally {

@@ -392,6 +392,36 @@ describe('a job that follows an upload while it arrives', () => {
     expect(m.result?.raw).toBe(bytes.toString('utf8'));
   });
 
+  it('a body that ends short of its announced size is refused, and a job following it fails at once', async () => {
+    const words = 'the upload of trace.json failed: the upload ended after 7 of the 20 bytes announced';
+    const { uploadId } = await begin(20);
+    // A job started (its id answered) before the body is sent: it follows the upload as it arrives.
+    const { ws, next } = await connect();
+    ws.send(
+      JSON.stringify({ id: 7, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }),
+    );
+    let m = (await next()) as { id?: number; result?: { jobId: string }; event?: ApiEvent };
+    while (m.id !== 7) m = (await next()) as typeof m;
+    const jobId = m.result!.jobId;
+    const short = await post(`/upload/${uploadId}`, Buffer.from('{"a":1}'), {});
+    expect(short).toEqual({
+      status: 400,
+      json: { error: { message: 'the upload ended after 7 of the 20 bytes announced' } },
+    });
+    const ends = (e: ApiEvent | undefined) => (e?.type === 'job-done' || e?.type === 'job-failed') && e.jobId === jobId;
+    while (!ends(m.event)) m = (await next()) as typeof m;
+    const end = m.event;
+    expect(end?.type === 'job-failed' && end.message).toBe(words);
+    // A job started after it is refused with the same words.
+    ws.send(
+      JSON.stringify({ id: 8, method: 'startJob', params: [{ source: { type: 'upload', uploadId }, mode: 'verify' }] }),
+    );
+    let r = (await next()) as { id?: number; error?: { message: string } };
+    while (r.id !== 8) r = (await next()) as typeof r;
+    ws.close();
+    expect(r.error?.message).toBe(words);
+  });
+
   it("ends with the sending's own reason when the body fails", async () => {
     const { uploadId } = await begin(10);
     const following = job(uploadId);
