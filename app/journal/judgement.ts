@@ -12,6 +12,7 @@
  * (shared/rationale.ts). See docs/journal.md, "Judgements".
  */
 import { isHashString } from '../core/hash.js';
+import { cutIndex } from '../../shared/text-cut.js';
 import { reportDigest } from './report-digest.js';
 import type { Role, Signer, TrustStore } from '../core/keys.js';
 import type { Finding, Report } from '../../shared/report.js';
@@ -39,10 +40,20 @@ export function judgementPointerProblem(
   if (typeof pointer !== 'string') return 'the pointer is not a string';
   const m = POINTER_RE.exec(pointer);
   if (!m)
-    return `the pointer ${JSON.stringify(pointer)} is neither "" (the whole report) nor /findings/N, /comparisons/N or /events/N`;
+    return `the pointer ${shownPointer(pointer)} is neither "" (the whole report) nor /findings/N, /comparisons/N or /events/N`;
   const list = (report as unknown as Record<string, unknown>)[m[1]!];
   if (!Array.isArray(list) || Number(m[2]) >= list.length) return `the report has no item ${pointer}`;
   return null;
+}
+
+/** The longest pointer quoted whole in a refusal: a valid one is a few characters, and a refusal must not echo megabytes. */
+const SHOWN_POINTER = 200;
+
+/** A refused pointer as quoted: its first SHOWN_POINTER characters and its length, when it is longer. */
+function shownPointer(pointer: string): string {
+  if (pointer.length <= SHOWN_POINTER) return JSON.stringify(pointer);
+  const cut = cutIndex(pointer, SHOWN_POINTER);
+  return `${JSON.stringify(pointer.slice(0, cut))}… (${pointer.length.toLocaleString('en')} characters)`;
 }
 
 export interface JudgementInput {

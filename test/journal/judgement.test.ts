@@ -76,6 +76,12 @@ describe('judgements', () => {
       [{ ...ok, rationale: 'ok fine' }, keys.reviewer, /characters/],
       [{ ...ok, pointer: '/findings/7' }, keys.reviewer, /no item \/findings\/7/],
       [{ ...ok, pointer: '/verdict' }, keys.reviewer, /neither/],
+      // A megabyte-long pointer is quoted by its start and length, not echoed whole (found by a red team).
+      [
+        { ...ok, pointer: '/x'.repeat(500_000) },
+        keys.reviewer,
+        /^[^\n]{0,400}"… \(1,000,000 characters\) is neither "" \(the whole report\)/,
+      ],
     ];
     for (const [input, signer, why] of cases) {
       const e = await recordJudgement(journal, input, signer, keys.trust, { fsync: false }).catch((x: unknown) => x);
