@@ -53,6 +53,8 @@ export function limitOverrides(given: readonly string[], known: readonly string[
     const m = /^([a-zA-Z][\w-]*)=(\d+)$/.exec(l);
     if (!m) throw new UsageError(`--limit takes NAME=INTEGER, not "${l}"`);
     if (!known.includes(m[1]!)) throw new UsageError(`--limit ${m[1]} is no limit Reprise knows (${known.join(', ')})`);
+    // Two values for one limit: which was meant cannot be told, as for any flag given twice.
+    if (Object.hasOwn(limits, m[1]!)) throw new UsageError(`--limit ${m[1]} was given more than once`);
     limits[m[1]!] = Number(m[2]);
   }
   return limits;

@@ -190,7 +190,10 @@ class MissingFileError extends FileReadError {
     private readonly why = whyMissing(path),
   ) {
     super(path, 'ENOENT', 'ENOENT');
-    this.message = `no such file or directory: ${path}${why}`;
+    this.message =
+      path === ''
+        ? 'no such file or directory: "" (the path given is empty)'
+        : `no such file or directory: ${path}${why}`;
   }
 
   override named(path: string): FileReadError {

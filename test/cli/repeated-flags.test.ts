@@ -47,8 +47,22 @@ describe('a single-valued flag given twice', () => {
 
   it('a flag declared multiple still repeats', async () => {
     const dump = join(ex, 'dumps', 'intact.dump.json');
-    const r = await cli('verify', dump, '--limit', 'findings-per-rule=5', '--limit', 'findings-per-rule=6', '--quiet');
+    const r = await cli(
+      'verify',
+      dump,
+      '--limit',
+      'findings-per-rule=5',
+      '--limit',
+      'json-member-names=100000',
+      '--quiet',
+    );
     expect(r.err).not.toContain('more than once');
     expect([0, 1, 2]).toContain(r.code);
+  });
+
+  it('one --limit NAME given two values: exit 3 naming it (the last no longer wins without a word)', async () => {
+    const dump = join(ex, 'dumps', 'intact.dump.json');
+    const r = await cli('verify', dump, '--limit', 'findings-per-rule=5', '--limit', 'findings-per-rule=6');
+    expect(r).toMatchObject({ code: 3, out: '', err: 'reprise: --limit findings-per-rule was given more than once\n' });
   });
 });

@@ -5,6 +5,7 @@ import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
 import { UsageError } from '../../core/errors.js';
+import { readFailure } from '../../core/files.js';
 
 const usage = INFO.lint.usage;
 
@@ -24,7 +25,7 @@ export const lintCommand: Command = {
       throw new UsageError(
         code === 'ENOENT'
           ? `no such file or directory: ${(e as NodeJS.ErrnoException).path ?? ''}`
-          : `cannot read: ${code ?? (e as Error).message}`,
+          : `cannot read ${(e as NodeJS.ErrnoException).path ?? positionals.join(' ')}: ${code ?? readFailure(e)}`,
       );
     }
     const results = [];
@@ -32,7 +33,7 @@ export const lintCommand: Command = {
       try {
         results.push(await lintFile(f));
       } catch (e) {
-        throw new UsageError(`cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
+        throw new UsageError(`cannot read ${f}: ${readFailure(e)}`, 'path');
       }
     }
     if (format === 'json') io.out(JSON.stringify(toJson(results), null, 2) + '\n');
