@@ -34,8 +34,13 @@ export interface KindOption {
   /** The flag's value in usage lines (FILE, DIR, model=V|shape=S). */
   readonly arg: string;
   readonly help: string;
-  /** A path the CLI checks at once (core/files.ts): a regular file, or also a directory. */
-  readonly path?: 'file' | 'file-or-directory';
+  /** A path the CLI checks at once (core/files.ts): a regular file, or also a directory, or a directory. */
+  readonly path?: 'file' | 'file-or-directory' | 'directory';
+  /**
+   * For a `directory`: the flag with which a run that writes (a replay, not a verify) writes
+   * into it, and so may create it when it is missing (TG's `--journal` with `--key`).
+   */
+  readonly createdWith?: string;
   /** Given several times: a list. */
   readonly multiple?: true;
   /** Belongs to `replay` (`verify` refuses it). */

@@ -296,7 +296,7 @@ async function checkOptionFiles(named: StartCaseRequest['options'], job: EngineJ
     const real = opts[d.name];
     if (!d.path || typeof real !== 'string') continue;
     try {
-      await (await openRegular(real, { allowDirectory: d.path === 'file-or-directory' })).fh.close();
+      await (await openRegular(real, { allowDirectory: d.path !== 'file' })).fh.close();
     } catch (e) {
       const path = given[d.name] ?? real;
       throw new ApiError(`cannot read the option ${d.name} ${path}: ${readFailure(e)}`, true);

@@ -20,6 +20,7 @@ import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
 import { engineOptions } from './check.js';
+import { optionReads, refuseWritesOn } from './outputs-on-inputs.js';
 import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.attest.usage;
@@ -91,9 +92,14 @@ export const attestCommand: Command = {
     if (typeof values['key'] !== 'string')
       throw new UsageError(`--key KEYFILE (the reviewer's key) is required\nusage: ${usage}`);
     const path = positionals[0]!;
-    if (typeof values['out'] === 'string') await checkOutputFile(values['out'], '--out');
+    if (typeof values['out'] === 'string') {
+      await checkOutputFile(values['out'], '--out');
+      const manifest = { path, named: 'the manifest being attested' };
+      await refuseWritesOn([['--out', values['out']]], [manifest, ...optionReads(values)]);
+    }
     const a = await attestManifest(path, values['key'], () => {
-      const { key: _key, out: _out, ...options } = engineOptions(values);
+      // Read-only: the journal is read, never created (no anchors are written).
+      const { key: _key, out: _out, ...options } = engineOptions(values, false);
       return options;
     });
     if (!a.attested) {

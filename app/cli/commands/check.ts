@@ -3,10 +3,17 @@
  * replay, re-execute) each artifact; directories are walked recursively; `--workers N`
  * spreads a batch over worker threads and still prints results in input order.
  */
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
-import { checkRegularFileSync, readFailure } from '../../core/files.js';
+import {
+  cannotOpen,
+  checkOutputFile,
+  checkRegularFileSync,
+  describeFileType,
+  FileReadError,
+  isMissing,
+  readFailure,
+} from '../../core/files.js';
 import { expandPaths } from '../../engine/paths.js';
 import { declaredLimits, declaredOptions } from '../../kinds/registry.js';
 import type { Mode } from '../../engine/run.js';
@@ -20,6 +27,7 @@ import { formatError } from '../output.js';
 import { INFO } from './info.js';
 import type { CaseCollector, CaseRerun } from './check-case.js';
 import { UsageError } from '../../core/errors.js';
+import { refuseOutputsOnInputs } from './outputs-on-inputs.js';
 
 /**
  * The flags of `verify` and `replay`: the command's own, then one per option the
@@ -67,8 +75,12 @@ limits (--limit NAME=N; defaults shown):
 ${limits.join('\n')}`;
 }
 
-/** Turns parsed flags into EngineOptions: each declared option by name, checked; `--limit` overrides. */
-export function engineOptions(v: Record<string, unknown>): EngineOptions {
+/**
+ * Turns parsed flags into EngineOptions: each declared option by name, checked; `--limit`
+ * overrides. `writes`: whether the run may write what an option names (a replay with
+ * `--journal DIR --key KEY` anchors in DIR, creating it); a run that only reads is given false.
+ */
+export function engineOptions(v: Record<string, unknown>, writes = true): EngineOptions {
   const o = Object.create(null) as Record<string, unknown>;
   const declared = declaredOptions();
   for (const d of declared) {
@@ -84,40 +96,39 @@ export function engineOptions(v: Record<string, unknown>): EngineOptions {
       v['limit'] as string[],
       declaredLimits().map((l) => l.name),
     );
-  // A file flag that cannot be read is bad usage at once, not a flag silently ignored by the
-  // kinds that never read it (cli.md: an unreadable path is exit 3).
-  // The check is the one every read makes (core/files.ts): a FIFO or /dev/zero is refused
-  // here, before any kind would block on it or read it without end.
-  for (const d of declared) {
-    const path = v[d.flag];
-    if (!d.path || typeof path !== 'string') continue;
-    try {
-      checkRegularFileSync(path, { allowDirectory: d.path === 'file-or-directory' });
-    } catch (e) {
-      throw new UsageError(`cannot read --${d.flag} ${path}: ${readFailure(e)}`, 'path');
-    }
-  }
+  for (const d of declared) checkPathOption(d, v, writes);
   return o as EngineOptions;
 }
 
 /**
- * `--out` holds one comparison: with several artifacts, parallel workers would race for the
- * file and the last writer would win. It never names an input (the evidence replayed).
+ * A path flag that cannot be read is bad usage at once, not a flag silently ignored by the
+ * kinds that never read it (cli.md: an unreadable path is exit 3). A file is checked as every
+ * read checks it (core/files.ts): a FIFO or /dev/zero is refused here, before any kind would
+ * block on it or read it without end. A folder must be one; a missing folder is left only to
+ * a run that creates it (KindOption.createdWith).
  */
-function checkOut(out: string, paths: readonly string[]): void {
-  if (paths.length !== 1)
-    throw new UsageError(
-      `--out holds one TG replay comparison: give one manifest (${paths.length} artifacts were given)`,
-    );
-  const real = (p: string): string => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return resolve(p);
-    }
-  };
-  if (real(out) === real(paths[0]!))
-    throw new UsageError(`--out ${out} is the artifact being replayed; Reprise never overwrites its input`);
+function checkPathOption(d: KindOption, v: Record<string, unknown>, writes: boolean): void {
+  const path = v[d.flag];
+  if (!d.path || typeof path !== 'string') return;
+  try {
+    if (d.path !== 'directory') checkRegularFileSync(path, { allowDirectory: d.path === 'file-or-directory' });
+    else checkDirectorySync(path, writes && d.createdWith !== undefined && typeof v[d.createdWith] === 'string');
+  } catch (e) {
+    throw new UsageError(`cannot read --${d.flag} ${path}: ${readFailure(e)}`, 'path');
+  }
+}
+
+/** Throws unless `path` is a folder (or, when `mayCreate`, nothing yet). */
+function checkDirectorySync(path: string, mayCreate: boolean): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if (mayCreate && isMissing(e)) return;
+    throw cannotOpen(path, e);
+  }
+  if (!st.isDirectory())
+    throw new FileReadError(path, `${st.isFile() ? 'a regular file' : describeFileType(st)}, not a folder`);
 }
 
 /**
@@ -240,7 +251,7 @@ function makeCheck(mode: Mode): Command {
       if (positionals.length === 0) throw new UsageError(`no PATH given\nusage: ${usage}`);
       if (values['json'] && values['jsonl']) throw new UsageError('--json and --jsonl exclude each other');
       const workers = intFlag(values['workers'], 'workers', 0, 64) ?? 0;
-      const options = engineOptions(values);
+      const options = engineOptions(values, mode === 'replay');
       const replayOnly = declaredOptions().filter((o) => o.replayOnly);
       if (mode === 'verify' && replayOnly.some((o) => values[o.flag] !== undefined))
         throw new UsageError(`${replayOnly.map((o) => `--${o.flag}`).join(' and ')} belong to replay`);
@@ -254,7 +265,10 @@ function makeCheck(mode: Mode): Command {
         const collector = asCase ? await asCase.CaseCollector.of(positionals[0]!, mode) : null;
         if (asCase && collector) await asCase.refuseWritesInCase(values, mode, positionals[0]!, collector.dirs);
         const paths = collector ? collector.paths : await expandPaths(positionals);
-        if (typeof values['out'] === 'string') checkOut(values['out'], paths);
+        if (typeof values['out'] === 'string') {
+          await checkOutputFile(values['out'], '--out');
+          await refuseOutputsOnInputs(values, paths);
+        }
         // One file named on its own (not a folder's, not a case's): a flag only another
         // kind reads is refused rather than ignored (EngineOptions.alone, flagsTyped).
         const alone = !collector && positionals.length === 1 && paths.length === 1 && paths[0] === positionals[0];

@@ -21,6 +21,7 @@ import { formatError } from '../output.js';
 import type { OmittedEntry } from '../../engine/evidence.js';
 import { inside, whereInCase } from './check-case.js';
 import { engineOptions } from './check.js';
+import type { EngineOptions } from '../../kinds/types.js';
 
 export interface CaseExport {
   dir: string;
@@ -28,6 +29,16 @@ export interface CaseExport {
   out: string;
   trust: TrustStore | null;
   values: Record<string, unknown>;
+}
+
+/**
+ * The engine options of an export, read-only. Its `--journal` is the one the bundle is made
+ * from: that reading says what is wrong with it (a folder holding no entries), so it is not
+ * checked here as a folder flag first.
+ */
+export function exportEngineOptions(values: Record<string, unknown>): EngineOptions {
+  const { journal, ...rest } = values;
+  return { ...engineOptions(rest, false), ...(typeof journal === 'string' ? { journal } : {}) };
 }
 
 export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
@@ -40,7 +51,7 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   // --journal names the journal whose judgements the bundle carries, not a journal for every
   // artifact's checks: the case is verified as `verify DIR --case` verifies it with the other
   // flags, so a manifest's anchor is decided against the journal of the case holding it.
-  const { key: _key, out: _out, journal: _journal, ...options } = engineOptions(x.values);
+  const { key: _key, out: _out, journal: _journal, ...options } = exportEngineOptions(x.values);
   // The journal is verified first: one that cannot prove judgements is refused before the case runs.
   const bundle = await openCaseBundle(x.journal, x.trust, options.limits);
   // A folder linked from inside the case is in it too: only its walk knows them all.

@@ -5,8 +5,6 @@
  * attestation. PATH a case folder: the case bundle (export-case.ts). Nothing is written to the journal: the engine runs with the journal for
  * reading only (no --key). Exit 0 when written; 3 with one line otherwise.
  */
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { EXIT, REPORT_SCHEMA, VERDICT_RANK, type ExitCode, type Report, type Verdict } from '../../../shared/report.js';
 import { checkOutputFile, readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
 import { hashBytes, hashFile } from '../../core/hash.js';
@@ -17,13 +15,14 @@ import { bundleFromJournal } from '../../engine/evidence.js';
 import { safeText } from '../../core/text.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
-import { checkFlags, engineOptions } from './check.js';
+import { checkFlags } from './check.js';
 import { INFO } from './info.js';
 import { readJsonFile } from './journal.js';
 import { UsageError } from '../../core/errors.js';
 import { stat } from 'node:fs/promises';
 import { isJournalDir } from '../../journal/layout.js';
-import { exportCase, sayOmitted } from './export-case.js';
+import { exportCase, exportEngineOptions, sayOmitted } from './export-case.js';
+import { optionReads, refuseWritesOn } from './outputs-on-inputs.js';
 
 const USAGE = INFO.export.usage;
 
@@ -39,17 +38,23 @@ const FLAGS = {
   workers: { type: 'string' },
 } as const;
 
-const real = (p: string): string => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-};
+/**
+ * Refuses `--out` on anything export reads: the artifact (`path`; a case folder refuses
+ * what lands in it itself, export-case.ts), a file an engine option names, the journal or a
+ * file in it, `--report`, `--attestation`.
+ */
+async function refuseOutOnReads(out: string, path: string | null, values: Record<string, unknown>): Promise<void> {
+  const own = (['report', 'attestation'] as const).flatMap((f) => {
+    const v = values[f];
+    return typeof v === 'string' ? [{ path: v, named: `the --${f} file` }] : [];
+  });
+  const artifact = path === null ? [] : [{ path, named: 'the artifact being exported' }];
+  await refuseWritesOn([['--out', out]], [...artifact, ...optionReads(values), ...own]);
+}
 
 /** The judged report: `--report FILE` (checked to be about PATH), else the engine's report of PATH now. */
 async function reportOf(path: string, values: Record<string, unknown>): Promise<Report> {
-  const { key: _key, out: _out, ...options } = engineOptions(values);
+  const { key: _key, out: _out, ...options } = exportEngineOptions(values);
   if (typeof values['report'] !== 'string')
     return runPath(path, values['replay'] === true ? 'replay' : 'verify', options);
   const r = (await readJsonFile(values['report'], 'report')) as Report;
@@ -123,13 +128,12 @@ export const exportCommand: Command = {
     if (typeof journal !== 'string' || journal === '')
       throw new UsageError(`--journal DIR (the journal holding the judgements) is required\nusage: ${USAGE}`);
     if (typeof out !== 'string' || out === '') throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
-    if (real(out) === real(path))
-      throw new UsageError(`--out ${out} is the artifact being exported; Reprise never overwrites its input`);
+    // A folder that is no journal is a case: one bundle of every artifact in it (export-case.ts).
+    const asCase = (await isDirectory(path)) && !(await isJournalDir(path));
+    await refuseOutOnReads(out, asCase ? null : path, values);
     await checkOutputFile(out, '--out');
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-    // A folder that is no journal is a case: one bundle of every artifact in it (export-case.ts).
-    if ((await isDirectory(path)) && !(await isJournalDir(path)))
-      return exportCase({ dir: path, journal, out, trust, values }, io);
+    if (asCase) return exportCase({ dir: path, journal, out, trust, values }, io);
     if (values['workers'] !== undefined)
       throw new UsageError('--workers is for a case folder; one artifact is verified on this thread');
     const report = await reportOf(path, values);
@@ -139,7 +143,7 @@ export const exportCommand: Command = {
       );
     const attestation = await attestationOf(values['attestation']);
     // The bundle must be one `verify` reads under the same --limit (maxEntries: its member count).
-    const b = await bundleFromJournal(journal, report, trust, attestation, engineOptions(values).limits);
+    const b = await bundleFromJournal(journal, report, trust, attestation, exportEngineOptions(values).limits);
     await writeOutputFile(out, b.bytes);
     sayOmitted(io, b.omitted);
     const summary = {

@@ -30,6 +30,8 @@ const TG_OPTIONS = [
     name: 'journal',
     flag: 'journal',
     arg: 'DIR',
+    path: 'directory',
+    createdWith: 'key',
     workbench: true,
     help: 'the evidence journal a replay reads judgements from and anchors drift events in',
   },
