@@ -3,7 +3,7 @@
  * (journal.md). Exit codes: verify/check-proof 0 pass, 1 fail, 2 unavailable; a write
  * that is refused (lock held, torn tail, bad input) exits 3 with one line.
  */
-import { readFailure, readRegularFile } from '../../core/files.js';
+import { readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
 import { EXIT, exitOfVerdict, type ExitCode, type Report } from '../../../shared/report.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { loadSigner, loadTrustStore, type TrustStore } from '../../core/keys.js';
@@ -18,8 +18,10 @@ import {
   consistencyProofOf,
   CONSISTENCY_TYPE,
   inclusionProof,
+  type ProofCheck,
 } from '../../journal/proofs.js';
 import { journalResultAuthenticity } from '../../journal/authenticity.js';
+import { authenticity, withSigner } from '../../core/authenticity.js';
 import { journalKindResult } from '../../journal/result.js';
 import {
   checkHeldCheckpoint,
@@ -31,7 +33,7 @@ import {
 import { witnessFindings } from '../../journal/witness.js';
 import { MAX_POLICY_BYTES, parseWitnessPolicy, type WitnessPolicy } from '../../journal/witness-policy.js';
 import type { Checkpoint } from '../../journal/format.js';
-import type { Finding } from '../../../shared/report.js';
+import type { Authenticity, Finding } from '../../../shared/report.js';
 import { info } from '../../core/findings.js';
 import { isPlainObject } from '../../core/closed.js';
 import { cosignCmd } from './journal-witness.js';
@@ -44,6 +46,7 @@ import { formatReport, safeText } from '../../engine/report-text.js';
 import { INFO } from './info.js';
 import { UsageError } from '../../core/errors.js';
 import { formatError } from '../output.js';
+import { refuseWritesOn } from './outputs-on-inputs.js';
 
 const USAGE = INFO.journal.usage;
 
@@ -251,10 +254,11 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
     );
   const n = values[which] as string;
   if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError(`--${which} takes a whole number`);
+  if (typeof values['out'] === 'string')
+    await refuseWritesOn([['--out', values['out']]], [{ path: dir, named: 'the journal' }]);
   const proof = which === 'entry' ? await inclusionProof(dir, Number(n)) : await consistencyProofOf(dir, Number(n));
   const text = JSON.stringify(proof, null, 2) + '\n';
   if (typeof values['out'] === 'string') {
-    const { writeOutputFile } = await import('../../core/files.js');
     await writeOutputFile(values['out'], text);
     io.err(
       `${which === 'entry' ? `proof of entry ${n}` : `consistency proof from tree ${n}`} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`,
@@ -280,10 +284,42 @@ async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
       : checkInclusionProof(doc, trust);
   const result = { id: c.checkpoint?.rootHash ?? null, findings: c.findings, chain: [] };
   const r = buildReport(
-    { path: file, kind: 'journal', sha256: null, ...result, authenticity: journalResultAuthenticity(result) },
+    { path: file, kind: 'journal', sha256: null, ...result, authenticity: withSigner(proofAuthenticity(c), trust) },
     started,
   );
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
+}
+
+/** The signature rules of a proof's checks, worst first (as a journal's: journal/authenticity.ts). */
+const SIGNATURE_RULES = ['RPR-JOURNAL-007', 'RPR-JOURNAL-009', 'RPR-JOURNAL-008'] as const;
+
+/**
+ * What a proof's check established about who signed it: the checkpoint's signer, and the
+ * entry's author for an inclusion proof; a signature that failed is named by the part it is
+ * on (the finding's pointer) and that part's key. No journal was read, so it says nothing of
+ * the journal's other entries.
+ */
+export function proofAuthenticity(c: ProofCheck): Authenticity {
+  const cp = c.checkpoint;
+  if (!cp) return authenticity.consistencyOnly('the proof could not be read, so no signature in it was checked.');
+  const what = `the proof's checkpoint (tree ${cp.treeSize})${c.entry ? ` and entry ${c.entry.seq}` : ''}`;
+  const bad = (rule: string) => c.findings.find((f) => f.rule === rule && f.severity === 'fail');
+  for (const rule of SIGNATURE_RULES) {
+    const f = bad(rule);
+    if (!f) continue;
+    const [part, key] =
+      f.pointer === '/entry' && c.entry ? ['the entry', c.entry.author] : ['the checkpoint', cp.signer];
+    const say = { 'RPR-JOURNAL-007': authenticity.badSignature, 'RPR-JOURNAL-009': authenticity.revoked };
+    return (say[rule as keyof typeof say] ?? authenticity.unknown)(`${what}: ${part}`, key);
+  }
+  const author = c.entry && c.entry.author !== cp.signer ? c.entry.author : null;
+  if (c.findings.some((f) => f.rule === 'RPR-JOURNAL-011' && f.severity === 'unavailable'))
+    return author
+      ? authenticity.noTrustStoreSeveral(what, `2 keys (${cp.signer}, ${author})`, cp.signer, 'the checkpoint')
+      : authenticity.noTrustStore(what, cp.signer);
+  return author
+    ? authenticity.trustedSeveral(what, cp.signer, 'the checkpoint')
+    : authenticity.trusted(what, cp.signer);
 }
 
 async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
