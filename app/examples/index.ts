@@ -36,23 +36,36 @@ export async function buildExamples(): Promise<ExampleFile[]> {
   return all;
 }
 
-/** Writes every example under `dir` plus an index (`examples.json`) of what each is for. */
-export async function writeExamples(dir: string): Promise<ExampleFile[]> {
-  const files = await buildExamples();
-  for (const f of files) {
-    const p = join(dir, ...f.path.split('/'));
-    await mkdir(dirname(p), { recursive: true });
-    await writeFile(p, f.bytes);
-  }
+/** A file `reprise examples` writes: where under its folder (with `/`), and its bytes. */
+export interface ExampleOutput {
+  path: string;
+  bytes: Uint8Array | string;
+}
+
+/** Every example file, then the index (`examples.json`) of what each is for: all that `writeExamples` writes. */
+export function exampleOutputs(files: readonly ExampleFile[]): ExampleOutput[] {
   const index = files.map((f) => ({
     path: f.path,
     note: f.note,
     ...(f.expect ? { expect: f.expect } : {}),
     ...(f.options ? { options: f.options } : {}),
   }));
-  await writeFile(
-    join(dir, 'examples.json'),
-    JSON.stringify({ type: 'reprise.examples/v1', files: index }, null, 2) + '\n',
-  );
+  const json = JSON.stringify({ type: 'reprise.examples/v1', files: index }, null, 2) + '\n';
+  return [...files.map((f) => ({ path: f.path, bytes: f.bytes })), { path: 'examples.json', bytes: json }];
+}
+
+/** Writes `outputs` under `dir`, creating folders; `flag` 'wx' refuses a file that is there. */
+export async function writeExampleOutputs(dir: string, outputs: readonly ExampleOutput[], flag = 'w'): Promise<void> {
+  for (const f of outputs) {
+    const p = join(dir, ...f.path.split('/'));
+    await mkdir(dirname(p), { recursive: true });
+    await writeFile(p, f.bytes, { flag });
+  }
+}
+
+/** Writes every example under `dir` plus an index (`examples.json`) of what each is for. */
+export async function writeExamples(dir: string): Promise<ExampleFile[]> {
+  const files = await buildExamples();
+  await writeExampleOutputs(dir, exampleOutputs(files));
   return files;
 }

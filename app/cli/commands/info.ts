@@ -112,7 +112,8 @@ export const INFO = {
   },
   examples: {
     name: 'examples',
-    summary: 'write the built-in sample and training artifacts (deterministic bytes) and an index examples.json',
+    summary:
+      "write the built-in sample and training artifacts (deterministic bytes) and an index examples.json into DIR; a file already there is never overwritten, unless it holds the very bytes it would get (a previous run's)",
     usage: 'reprise examples DIR',
   },
 } as const;
