@@ -13,6 +13,9 @@ function scopeOf(signers: SignerKeyList): string {
     : 'every entry and checkpoint of the journal';
 }
 
+/** The rules about who signed (a bad, unknown, revoked or retired signer): the statement itself says these. */
+const SIGNATURE_RULES = new Set(['RPR-JOURNAL-007', 'RPR-JOURNAL-008', 'RPR-JOURNAL-009', 'RPR-JOURNAL-010']);
+
 /** The key a failing finding of `rule` names (its `actual`), else `fallback`: the key at fault need not be the newest checkpoint's signer. */
 function keyAtFault(findings: readonly Finding[], rule: string, fallback: string): string {
   const a = findings.find((f) => f.rule === rule && f.severity !== 'info')?.actual;
@@ -48,6 +51,14 @@ export function journalAuthenticity(
   if (has('RPR-JOURNAL-009')) return authenticity.revoked(what, keyAtFault(findings, 'RPR-JOURNAL-009', signer));
   if (has('RPR-JOURNAL-008')) return authenticity.unknown(what, keyAtFault(findings, 'RPR-JOURNAL-008', signer));
   const retired = has('RPR-JOURNAL-010');
+  // A journal failing any other check (an entry that does not parse, a root that is not its
+  // entries') has entries no signature vouches for: only its latest checkpoint is said to verify.
+  if (findings.some((f) => f.severity === 'fail' && !SIGNATURE_RULES.has(f.rule)))
+    return authenticity.trusted(
+      'the latest checkpoint of the journal (the journal fails other checks, so this vouches for none of its entries)',
+      signer,
+      retired,
+    );
   return several
     ? authenticity.trustedSeveral(
         `${scopeOf(signers)} (${keysSaid(signers)})`,
