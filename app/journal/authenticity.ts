@@ -4,6 +4,7 @@ import type { Authenticity, Finding, JsonValue } from '../../shared/report.js';
 import { authenticity } from '../core/authenticity.js';
 import type { KindResult } from '../core/report.js';
 import type { SignerKeyList } from './verify.js';
+import type { ProofCheck } from './proofs.js';
 
 /** What a statement of `signers`' scope covers: the whole journal, or what came after a held checkpoint. */
 function scopeOf(signers: SignerKeyList): string {
@@ -13,8 +14,10 @@ function scopeOf(signers: SignerKeyList): string {
     : 'every entry and checkpoint of the journal';
 }
 
-/** The rules about who signed (a bad, unknown, revoked or retired signer): the statement itself says these. */
-const SIGNATURE_RULES = new Set(['RPR-JOURNAL-007', 'RPR-JOURNAL-008', 'RPR-JOURNAL-009', 'RPR-JOURNAL-010']);
+/** The rules of a signer that is not accepted, worst first: a bad signature, a revoked key, an unknown key. */
+const SIGNER_RULES = ['RPR-JOURNAL-007', 'RPR-JOURNAL-009', 'RPR-JOURNAL-008'] as const;
+/** The rules about who signed (those, and a retired signer): the statement itself says these. */
+const SIGNATURE_RULES = new Set<string>([...SIGNER_RULES, 'RPR-JOURNAL-010']);
 
 /** The key a failing finding of `rule` names (its `actual`), else `fallback`: the key at fault need not be the newest checkpoint's signer. */
 function keyAtFault(findings: readonly Finding[], rule: string, fallback: string): string {
@@ -97,4 +100,33 @@ export function journalResultAuthenticity(r: KindResult): Authenticity {
       from: typeof r.details?.['signersFrom'] === 'number' ? r.details['signersFrom'] : 0,
     },
   );
+}
+
+/**
+ * What a proof's check established about who signed it: the checkpoint's signer, and the
+ * entry's author for an inclusion proof; a signature that failed is named by the part it is
+ * on (the finding's pointer) and that part's key. No journal was read, so it says nothing of
+ * the journal's other entries.
+ */
+export function proofAuthenticity(c: ProofCheck): Authenticity {
+  const cp = c.checkpoint;
+  if (!cp) return authenticity.consistencyOnly('the proof could not be read, so no signature in it was checked.');
+  const what = `the proof's checkpoint (tree ${cp.treeSize})${c.entry ? ` and entry ${c.entry.seq}` : ''}`;
+  const bad = (rule: string) => c.findings.find((f) => f.rule === rule && f.severity === 'fail');
+  for (const rule of SIGNER_RULES) {
+    const f = bad(rule);
+    if (!f) continue;
+    const [part, key] =
+      f.pointer === '/entry' && c.entry ? ['the entry', c.entry.author] : ['the checkpoint', cp.signer];
+    const say = { 'RPR-JOURNAL-007': authenticity.badSignature, 'RPR-JOURNAL-009': authenticity.revoked };
+    return (say[rule as keyof typeof say] ?? authenticity.unknown)(`${what}: ${part}`, key);
+  }
+  const author = c.entry && c.entry.author !== cp.signer ? c.entry.author : null;
+  if (c.findings.some((f) => f.rule === 'RPR-JOURNAL-011' && f.severity === 'unavailable'))
+    return author
+      ? authenticity.noTrustStoreSeveral(what, `2 keys (${cp.signer}, ${author})`, cp.signer, 'the checkpoint')
+      : authenticity.noTrustStore(what, cp.signer);
+  return author
+    ? authenticity.trustedSeveral(what, cp.signer, 'the checkpoint')
+    : authenticity.trusted(what, cp.signer);
 }

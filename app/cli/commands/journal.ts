@@ -18,10 +18,9 @@ import {
   consistencyProofOf,
   CONSISTENCY_TYPE,
   inclusionProof,
-  type ProofCheck,
 } from '../../journal/proofs.js';
-import { journalResultAuthenticity } from '../../journal/authenticity.js';
-import { authenticity, withSigner } from '../../core/authenticity.js';
+import { journalResultAuthenticity, proofAuthenticity } from '../../journal/authenticity.js';
+import { withSigner } from '../../core/authenticity.js';
 import { journalKindResult } from '../../journal/result.js';
 import {
   checkHeldCheckpoint,
@@ -33,7 +32,7 @@ import {
 import { witnessFindings } from '../../journal/witness.js';
 import { MAX_POLICY_BYTES, parseWitnessPolicy, type WitnessPolicy } from '../../journal/witness-policy.js';
 import type { Checkpoint } from '../../journal/format.js';
-import type { Authenticity, Finding } from '../../../shared/report.js';
+import type { Finding } from '../../../shared/report.js';
 import { info } from '../../core/findings.js';
 import { isPlainObject } from '../../core/closed.js';
 import { cosignCmd } from './journal-witness.js';
@@ -288,38 +287,6 @@ async function checkProofCmd(args: string[], io: CliIO): Promise<ExitCode> {
     started,
   );
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
-}
-
-/** The signature rules of a proof's checks, worst first (as a journal's: journal/authenticity.ts). */
-const SIGNATURE_RULES = ['RPR-JOURNAL-007', 'RPR-JOURNAL-009', 'RPR-JOURNAL-008'] as const;
-
-/**
- * What a proof's check established about who signed it: the checkpoint's signer, and the
- * entry's author for an inclusion proof; a signature that failed is named by the part it is
- * on (the finding's pointer) and that part's key. No journal was read, so it says nothing of
- * the journal's other entries.
- */
-export function proofAuthenticity(c: ProofCheck): Authenticity {
-  const cp = c.checkpoint;
-  if (!cp) return authenticity.consistencyOnly('the proof could not be read, so no signature in it was checked.');
-  const what = `the proof's checkpoint (tree ${cp.treeSize})${c.entry ? ` and entry ${c.entry.seq}` : ''}`;
-  const bad = (rule: string) => c.findings.find((f) => f.rule === rule && f.severity === 'fail');
-  for (const rule of SIGNATURE_RULES) {
-    const f = bad(rule);
-    if (!f) continue;
-    const [part, key] =
-      f.pointer === '/entry' && c.entry ? ['the entry', c.entry.author] : ['the checkpoint', cp.signer];
-    const say = { 'RPR-JOURNAL-007': authenticity.badSignature, 'RPR-JOURNAL-009': authenticity.revoked };
-    return (say[rule as keyof typeof say] ?? authenticity.unknown)(`${what}: ${part}`, key);
-  }
-  const author = c.entry && c.entry.author !== cp.signer ? c.entry.author : null;
-  if (c.findings.some((f) => f.rule === 'RPR-JOURNAL-011' && f.severity === 'unavailable'))
-    return author
-      ? authenticity.noTrustStoreSeveral(what, `2 keys (${cp.signer}, ${author})`, cp.signer, 'the checkpoint')
-      : authenticity.noTrustStore(what, cp.signer);
-  return author
-    ? authenticity.trustedSeveral(what, cp.signer, 'the checkpoint')
-    : authenticity.trusted(what, cp.signer);
 }
 
 async function repairCmd(args: string[], io: CliIO): Promise<ExitCode> {
