@@ -235,6 +235,19 @@ export function cannotOpen(path: string, e: unknown): FileReadError {
   return new FileReadError(path, OPEN_FAILURES[code] ?? code, code);
 }
 
+/** Throws unless `path` is a folder (or, when `mayCreate`, nothing yet). */
+export function checkDirectorySync(path: string, mayCreate: boolean): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if (mayCreate && isMissing(e)) return;
+    throw cannotOpen(path, e);
+  }
+  if (!st.isDirectory())
+    throw new FileReadError(path, `${st.isFile() ? 'a regular file' : describeFileType(st)}, not a folder`);
+}
+
 /** Whether a read failed because nothing is at the path (a caller that may create the file asks). */
 export function isMissing(e: unknown): boolean {
   return (e as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';

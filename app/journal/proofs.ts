@@ -16,12 +16,13 @@ import {
   checkCheckpointShape,
   checkEntryShape,
   entryHash,
+  NOTES_FILE,
   unsignedDigest,
   type Checkpoint,
   type Entry,
 } from './format.js';
 import { leafHash, verifyConsistency, verifyInclusion } from './merkle.js';
-import { verifyJournal, type JournalVerification } from './verify.js';
+import { notePointer, verifyJournal, type JournalVerification } from './verify.js';
 
 export const PROOF_TYPE = 'reprise.journal-proof/v1';
 
@@ -38,13 +39,19 @@ export interface InclusionProof {
   note?: string;
 }
 
+/**
+ * Told why a proof goes without its checkpoint's signed note (the form tools other than
+ * Reprise read), so that a caller can say so: a proof never loses its note silently.
+ */
+export type NoteGap = (why: string) => void;
+
 /** An inclusion proof of entry `seq` against the latest checkpoint of the journal in `dir`. */
-export async function inclusionProof(dir: string, seq: number): Promise<InclusionProof> {
-  return proofFromVerification(await verifyJournal(dir, null), seq);
+export async function inclusionProof(dir: string, seq: number, onNoteGap?: NoteGap): Promise<InclusionProof> {
+  return proofFromVerification(await verifyJournal(dir, null), seq, onNoteGap);
 }
 
 /** The same proof from a verification already made (several proofs, one pass over the journal). */
-export function proofFromVerification(v: JournalVerification, seq: number): InclusionProof {
+export function proofFromVerification(v: JournalVerification, seq: number, onNoteGap?: NoteGap): InclusionProof {
   const dir = v.dir;
   const cp = v.latestCheckpoint;
   if (!cp) throw new JournalError(`journal ${dir} has no checkpoint to prove against`, 'REFUSED');
@@ -75,7 +82,7 @@ export function proofFromVerification(v: JournalVerification, seq: number): Incl
     entryHash: p.hash,
     auditPath: v.tree.inclusionProof(seq, cp.treeSize).map((h) => formatHash(h.toString('hex'))),
     checkpoint: cp,
-    ...(v.latestNote && noteSize(v.latestNote) === cp.treeSize ? { note: v.latestNote } : {}),
+    ...noteOf(v, cp, onNoteGap),
   };
 }
 
@@ -93,7 +100,11 @@ export interface ConsistencyProofDoc {
 }
 
 /** `journal proof DIR --from SIZE`: the latest checkpoint extends the journal's tree of SIZE entries. */
-export async function consistencyProofOf(dir: string, fromSize: number): Promise<ConsistencyProofDoc> {
+export async function consistencyProofOf(
+  dir: string,
+  fromSize: number,
+  onNoteGap?: NoteGap,
+): Promise<ConsistencyProofDoc> {
   const v = await verifyJournal(dir, null, { keep: false });
   const cp = v.latestCheckpoint;
   if (!cp) throw new JournalError(`journal ${dir} has no checkpoint to prove against`, 'REFUSED');
@@ -111,7 +122,7 @@ export async function consistencyProofOf(dir: string, fromSize: number): Promise
     treeSize: cp.treeSize,
     proof: v.tree.consistencyProof(fromSize, cp.treeSize).map((h) => formatHash(h.toString('hex'))),
     checkpoint: cp,
-    ...(v.latestNote && noteSize(v.latestNote) === cp.treeSize ? { note: v.latestNote } : {}),
+    ...noteOf(v, cp, onNoteGap),
   };
 }
 
@@ -189,6 +200,29 @@ export function checkConsistencyProof(doc: unknown, trust: TrustStore | null): P
       ),
     );
   return { findings: out, entry: null, checkpoint: cp };
+}
+
+/** The rules of notes.jsonl's lines (verify.ts NoteSteps). */
+const NOTE_RULES = new Set(['RPR-JOURNAL-040', 'RPR-JOURNAL-041', 'RPR-JOURNAL-042', 'RPR-JOURNAL-043']);
+
+/**
+ * The latest checkpoint's note for a proof: the newest note when it is for that tree and the
+ * journal's checks found nothing wrong with its line; otherwise none, and `onNoteGap` is told why.
+ */
+function noteOf(v: JournalVerification, cp: Checkpoint, onNoteGap?: NoteGap): { note?: string } {
+  const line = v.latestNoteLine ?? null;
+  const onLine =
+    line === null ? [] : v.findings.filter((f) => f.pointer === notePointer(line) && f.severity === 'fail');
+  if (v.latestNote && noteSize(v.latestNote) === cp.treeSize && onLine.length === 0) return { note: v.latestNote };
+  const said = [...onLine, ...v.findings.filter((f) => NOTE_RULES.has(f.rule) && !onLine.includes(f))];
+  const why =
+    said.length > 0
+      ? said[0]!.message
+      : v.latestNote
+        ? `the newest note is for tree ${noteSize(v.latestNote) ?? '?'}, not the latest checkpoint's (${cp.treeSize})`
+        : `the journal holds no signed notes (${NOTES_FILE} is absent or empty: written before notes, or by another program)`;
+  onNoteGap?.(why);
+  return {};
 }
 
 function noteSize(note: string): number | null {

@@ -109,6 +109,8 @@ export interface JournalVerification {
   firstHash: string | null;
   /** The newest checkpoint note (notes.jsonl), as written. */
   latestNote?: string | null;
+  /** The line of notes.jsonl the newest note was read from. */
+  latestNoteLine?: number | null;
   /** Where the complete lines of notes.jsonl end. */
   notesEnd?: { offset: number; line: number };
   /** Bytes of complete lines in each file. */
@@ -391,6 +393,7 @@ export async function verifyJournal(
   return {
     ...finish(dir, pass, { ef, cf, nf }, es, cs, opts),
     latestNote: ns.latest,
+    latestNoteLine: ns.latestLine,
     notesEnd: { offset: nf.size, line: nf.lines },
   };
 }
@@ -439,6 +442,8 @@ async function writerWasHere(dir: string): Promise<boolean> {
  */
 class NoteSteps {
   latest: string | null = null;
+  /** The line of notes.jsonl `latest` was read from. */
+  latestLine: number | null = null;
   private latestSize = 0;
   private readonly origin: string | null;
   private readonly known: NoteKey[];
@@ -506,6 +511,7 @@ class NoteSteps {
       if (!v.ok) bad('RPR-JOURNAL-042', `is not signed by a key the trust store knows: ${v.problems.join('; ')}`);
     }
     this.latest = note;
+    this.latestLine = raw.line;
     this.latestSize = cp.treeSize;
     this.pass.collect?.notes.push({ offset: raw.offset, line: raw.line - 1, treeSize: cp.treeSize });
   }
@@ -1303,7 +1309,11 @@ export async function verifyJournalSince(
         `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it. Entries 1 to ${m} were not parsed or signature-checked again: ${anchor.vouched === 'state' ? `the held root is the one the journal's tree file gives, and every journal file is as the last writer left it (state.json's identities), so none was changed outside a writer since` : `their lines were hashed again and give the held root`}. The quarantine case rules need the whole journal ('journal verify' without --since)`,
       ),
     );
-    return { ...finish(dir, pass, { ef, cf, nf }, es, cs, opts, false), latestNote: ns.latest };
+    return {
+      ...finish(dir, pass, { ef, cf, nf }, es, cs, opts, false),
+      latestNote: ns.latest,
+      latestNoteLine: ns.latestLine,
+    };
   } catch (e) {
     // A checkpoint or note after the held one for a tree smaller than it: the index pointed at the wrong place.
     if (e instanceof RangeError) return null;

@@ -3,17 +3,8 @@
  * replay, re-execute) each artifact; directories are walked recursively; `--workers N`
  * spreads a batch over worker threads and still prints results in input order.
  */
-import { statSync } from 'node:fs';
 import { EXIT, exitOfVerdict, worstExit, type ExitCode, type Report } from '../../../shared/report.js';
-import {
-  cannotOpen,
-  checkOutputFile,
-  checkRegularFileSync,
-  describeFileType,
-  FileReadError,
-  isMissing,
-  readFailure,
-} from '../../core/files.js';
+import { checkDirectorySync, checkOutputFile, checkRegularFileSync, readFailure } from '../../core/files.js';
 import { expandPaths } from '../../engine/paths.js';
 import { declaredLimits, declaredOptions } from '../../kinds/registry.js';
 import type { Mode } from '../../engine/run.js';
@@ -116,19 +107,6 @@ function checkPathOption(d: KindOption, v: Record<string, unknown>, writes: bool
   } catch (e) {
     throw new UsageError(`cannot read --${d.flag} ${path}: ${readFailure(e)}`, 'path');
   }
-}
-
-/** Throws unless `path` is a folder (or, when `mayCreate`, nothing yet). */
-function checkDirectorySync(path: string, mayCreate: boolean): void {
-  let st;
-  try {
-    st = statSync(path);
-  } catch (e) {
-    if (mayCreate && isMissing(e)) return;
-    throw cannotOpen(path, e);
-  }
-  if (!st.isDirectory())
-    throw new FileReadError(path, `${st.isFile() ? 'a regular file' : describeFileType(st)}, not a folder`);
 }
 
 /**

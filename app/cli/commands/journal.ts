@@ -3,7 +3,7 @@
  * (journal.md). Exit codes: verify/check-proof 0 pass, 1 fail, 2 unavailable; a write
  * that is refused (lock held, torn tail, bad input) exits 3 with one line.
  */
-import { readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
+import { checkDirectorySync, readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
 import { EXIT, exitOfVerdict, type ExitCode, type Report } from '../../../shared/report.js';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { loadSigner, loadTrustStore, type TrustStore } from '../../core/keys.js';
@@ -255,7 +255,13 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError(`--${which} takes a whole number`);
   if (typeof values['out'] === 'string')
     await refuseWritesOn([['--out', values['out']]], [{ path: dir, named: 'the journal' }]);
-  const proof = which === 'entry' ? await inclusionProof(dir, Number(n)) : await consistencyProofOf(dir, Number(n));
+  // A proof without its signed note still checks with Reprise, but not with the tools that read notes: said, never silent.
+  const gap = (why: string) =>
+    io.err(
+      `reprise: note: the proof carries no signed note (its checkpoint in the C2SP form other tools read): ${why}; its signed checkpoint is in it, and 'reprise journal check-proof' checks it\n`,
+    );
+  const proof =
+    which === 'entry' ? await inclusionProof(dir, Number(n), gap) : await consistencyProofOf(dir, Number(n), gap);
   const text = JSON.stringify(proof, null, 2) + '\n';
   if (typeof values['out'] === 'string') {
     await writeOutputFile(values['out'], text);
@@ -332,6 +338,8 @@ async function unlockCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const usage = 'reprise journal unlock DIR [--force]';
   const { values, positionals } = parse(args, { force: { type: 'boolean' } }, usage);
   const dir = one(positionals, 'DIR', usage);
+  // "not locked" is said of a folder only: a typo, or a file, must not read as an all-clear.
+  checkDirectorySync(dir, false);
   const info = await breakStaleLock(dir, values['force'] === true);
   const held =
     info?.unreadable !== undefined
