@@ -17,6 +17,12 @@ export interface RationaleRule {
   minWords: number;
   /** Distinct letters or digits (case-folded): refuses "aaaaaaaaaaaaaaaaaaaa". */
   minDistinct: number;
+  /**
+   * Bytes of UTF-8 a new rationale (a judgement's, a note's, a quarantine decision's) may hold:
+   * prose, not a place for the evidence itself (that is an artifact of the case), and every
+   * export and listing carries it. A rationale already journaled is read whatever its length.
+   */
+  maxBytes: number;
   /** The rule in one sentence, for a form's label. */
   summary: string;
 }
@@ -25,23 +31,61 @@ export const RATIONALE_RULE: Readonly<RationaleRule> = Object.freeze({
   minChars: 20,
   minWords: 3,
   minDistinct: 5,
+  maxBytes: 64 * 1024,
   summary:
     'at least 20 characters, 3 words and 5 different letters or digits: say what you checked and why the decision follows',
 });
 
-/** Why a rationale is not real content (one sentence), or null when it is acceptable. */
-export function checkRationale(text: unknown): string | null {
+/**
+ * Why a rationale is not real content (one sentence), or null when it is acceptable. `when`
+ * is 'new' for one about to be signed (held to `maxBytes` too), 'recorded' for one a journal
+ * holds. Linear in the text and stops counting at each minimum, so that a huge paste is
+ * refused at once, without a string per character.
+ */
+export function checkRationale(text: unknown, when: 'new' | 'recorded' = 'new'): string | null {
   const r = RATIONALE_RULE;
   if (typeof text !== 'string') return 'the rationale is missing';
+  if (when === 'new') {
+    const tooLong = rationaleLengthProblem(text);
+    if (tooLong) return tooLong;
+  }
   const norm = text.replace(/\s+/gu, ' ').trim();
   if (norm === '') return 'the rationale is blank';
   if (norm.length < r.minChars)
     return `the rationale has ${norm.length} characters; at least ${r.minChars} are required`;
-  const words = norm.split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w));
-  if (words.length < r.minWords)
-    return `the rationale has ${words.length} word(s); at least ${r.minWords} are required`;
-  const distinct = new Set(norm.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []);
-  if (distinct.size < r.minDistinct)
-    return `the rationale uses ${distinct.size} distinct letters or digits; at least ${r.minDistinct} are required`;
+  const words = wordsUpTo(norm, r.minWords);
+  if (words < r.minWords) return `the rationale has ${words} word(s); at least ${r.minWords} are required`;
+  const distinct = distinctUpTo(norm.toLowerCase(), r.minDistinct);
+  if (distinct < r.minDistinct)
+    return `the rationale uses ${distinct} distinct letters or digits; at least ${r.minDistinct} are required`;
   return null;
+}
+
+/**
+ * A new rationale over `maxBytes` of UTF-8, said, or null; each UTF-16 unit is at least one
+ * byte, so a longer string is refused before it is encoded (a huge paste costs nothing to refuse).
+ */
+export function rationaleLengthProblem(text: string): string | null {
+  const max = RATIONALE_RULE.maxBytes;
+  const said = (n: string) =>
+    `the rationale is ${n} bytes of UTF-8; at most ${max} are signed (long material belongs in an artifact of the case, cited by its hash)`;
+  if (text.length > max) return said(`at least ${text.length}`);
+  const bytes = new TextEncoder().encode(text).length;
+  return bytes > max ? said(String(bytes)) : null;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Words (runs of non-space holding a letter or digit) of space-separated `text`, counted up to `enough`. */
+function wordsUpTo(text: string, enough: number): number {
+  let n = 0;
+  for (const m of text.matchAll(/[^ ]+/gu)) if (LETTER_OR_DIGIT.test(m[0]) && ++n >= enough) break;
+  return n;
+}
+
+/** Distinct letters or digits of `text`, counted up to `enough`. */
+function distinctUpTo(text: string, enough: number): number {
+  const seen = new Set<string>();
+  for (const m of text.matchAll(/[\p{L}\p{N}]/gu)) if (seen.add(m[0]).size >= enough) break;
+  return seen.size;
 }

@@ -188,7 +188,7 @@ export function deciderProblem(
         actual: k.status,
       };
   }
-  const why = rationaleProblem(rationale);
+  const why = checkRationale(rationale, when);
   return why ? { rule: 'RPR-QUAR-004', message: `${decision} of ${caseName} refused: ${why}` } : null;
 }
 

@@ -20,9 +20,10 @@ const BODY_MEMBERS = ['decision', 'pointer', 'rationale', 'reportDigest', 'super
  * Why a judgement body is malformed, or null. `decision` and `rationale` are required;
  * `type`, `reportDigest` and `pointer` are what the workbench and `recordJudgement` always
  * write. A body without `reportDigest` (a `journal record --kind review-rationale` written
- * by hand) judges the artifact as a whole, so it may hold no pointer but "".
+ * by hand) judges the artifact as a whole, so it may hold no pointer but "". `when` is 'new'
+ * for a body about to be signed (its rationale held to the length a new one may have).
  */
-export function judgementBodyProblem(body: unknown): string | null {
+export function judgementBodyProblem(body: unknown, when: 'new' | 'recorded' = 'recorded'): string | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
   const b = body as JsonObject;
   const extra = Object.keys(b).find((k) => !BODY_MEMBERS.includes(k));
@@ -38,7 +39,7 @@ export function judgementBodyProblem(body: unknown): string | null {
   // A note's edit names the note it replaces (notes.ts); a decision is never edited, only followed by another.
   if ('supersedes' in b && (b['decision'] !== 'note' || !isHashString(b['supersedes'])))
     return "body.supersedes is a note's edit: the sha256:<64 hex> entry hash of the note it supersedes, on a note only";
-  return checkRationale(b['rationale']);
+  return checkRationale(b['rationale'], when);
 }
 
 /**

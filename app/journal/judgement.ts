@@ -112,7 +112,7 @@ export async function recordJudgement(
   };
   const problem =
     judgementSignerProblem(signer.keyId, trust) ??
-    judgementBodyProblem(body) ??
+    judgementBodyProblem(body, 'new') ??
     judgementPointerProblem(input.report, input.pointer);
   if (problem) throw new JournalError(`judgement refused: ${problem}`, 'REFUSED');
   const claimRef = input.report.artifact.id ?? artifact;

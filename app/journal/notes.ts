@@ -11,6 +11,7 @@
 import { isHashString } from '../core/hash.js';
 import type { Signer, TrustStore } from '../core/keys.js';
 import { JournalError } from './errors.js';
+import { RATIONALE_RULE, rationaleLengthProblem } from '../../shared/rationale.js';
 import type { JsonObject } from './format.js';
 import {
   judgementBodyProblem,
@@ -71,15 +72,13 @@ function supersedeProblem(notes: readonly NoteRecord[], supersedes: string): str
   return null;
 }
 
-/** A note's text is at most this many bytes of UTF-8: a note is prose, and every export and listing carries it. */
-export const MAX_NOTE_TEXT_BYTES = 64 * 1024;
+/** A note's text is at most this many bytes of UTF-8: a note is a judgement, its text the rationale (shared/rationale.ts). */
+export const MAX_NOTE_TEXT_BYTES = RATIONALE_RULE.maxBytes;
 
 /** Why a note's text cannot be signed, or null: too long, or not text (a lone surrogate, half of a character). */
 export function noteTextProblem(text: string): string | null {
   if (!text.isWellFormed()) return 'its text holds a lone surrogate (half of a character), which is no text';
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > MAX_NOTE_TEXT_BYTES) return `its text is ${bytes} bytes; a note is at most ${MAX_NOTE_TEXT_BYTES}`;
-  return null;
+  return rationaleLengthProblem(text);
 }
 
 /**
@@ -131,7 +130,7 @@ export async function appendJudgementBody(
   const { subject, body, what } = input;
   if (!isHashString(subject.artifact))
     throw new JournalError(`a ${what} is on an artifact, named by its sha256:<64 hex> hash`, 'USAGE');
-  const problem = (trust ? judgementSignerProblem(signer.keyId, trust) : null) ?? judgementBodyProblem(body);
+  const problem = (trust ? judgementSignerProblem(signer.keyId, trust) : null) ?? judgementBodyProblem(body, 'new');
   if (problem) throw new JournalError(`${what} refused: ${problem}`, 'REFUSED');
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
   try {

@@ -145,7 +145,10 @@ describe('reviewer notes', () => {
     // Text that is no text, or more than a note holds, is the user's to fix: a usage error, nothing written.
     for (const text of [`${FIRST}\ud800`, 'x'.repeat(64 * 1024 + 1)])
       await expect(runJudgementOp({ op: 'judge-note', req: { ...req, text, supersedes: null } })).rejects.toMatchObject(
-        { code: 'USAGE', message: expect.stringMatching(/note refused: its text .*nothing was written/) },
+        {
+          code: 'USAGE',
+          message: expect.stringMatching(/note refused: (its text|the rationale is) .*nothing was written/),
+        },
       );
     expect(readFileSync(join(dir, 'entries.jsonl'), 'utf8')).toBe('');
     const first = (await runJudgementOp({

@@ -195,7 +195,8 @@ async function recordCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new UsageError('the body file must hold a JSON object');
   // A review rationale on an artifact is a judgement: exports bundle it, so it must be one.
-  const judgement = kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body) : null;
+  const judgement =
+    kind === 'review-rationale' && typeof artifact === 'string' ? judgementBodyProblem(body, 'new') : null;
   if (judgement) throw new UsageError(`a review-rationale on an artifact is a judgement: ${judgement}`);
   const signer = await loadSigner(str(values['key'], 'key', usage));
   // With the trust store, the journal is verified with every author's key before this entry is
