@@ -6,6 +6,7 @@ import { escapePointerToken } from '../closed.js';
 import { JcsError, MAX_DEPTH, type JcsErrorCode, type JcsWarning } from './errors.js';
 import { SAFE } from './serialize.js';
 import { decimalKey } from '../../../shared/decimal-key.js';
+import { cutIndex } from '../../../shared/text-cut.js';
 
 /** A number token that writes a non-zero value (a digit 1-9 before any exponent). */
 function nonZeroLiteral(token: string): boolean {
@@ -21,12 +22,38 @@ const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74])
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 /** A number token as messages quote it: at most 40 characters (a token may be 100 MB long). */
 const shortToken = (token: string): string => (token.length > 40 ? token.slice(0, 37) + '...' : token);
+/** A member name as messages quote it: JSON, at most 80 characters of it (a name may be 64 KiB long). */
+const shortName = (name: string): string =>
+  name.length > 80
+    ? `${JSON.stringify(name.slice(0, cutIndex(name, 77)))}... (${name.length} characters)`
+    : JSON.stringify(name);
+
+/**
+ * The longest pointer a warning or an error names: 512 levels of 64 KiB names make a pointer
+ * of 32 MB, and a warning for each of a thousand numbers under it held gigabytes (an
+ * internal error). Past it, a place is named by its deepest ancestor whose pointer fits.
+ */
+export const MAX_POINTER_CHARS = 4096;
+const UNDER = ` (in a member under this pointer, whose own pointer is longer than ${MAX_POINTER_CHARS} characters)`;
 
 class Reader {
   pos = 0;
+  /** How many levels the reader is below the pointer it names (0: the pointer is the place's own). */
+  private under = 0;
   constructor(readonly text: string) {}
   err(code: JcsErrorCode, msg: string, pointer?: string, at = this.pos): JcsError {
-    return new JcsError(code, msg, pointer, at, this.text);
+    return new JcsError(code, this.under > 0 ? msg + UNDER : msg, pointer, at, this.text);
+  }
+  private warn(warnings: JcsWarning[], w: JcsWarning): void {
+    warnings.push(this.under > 0 ? { ...w, message: w.message + UNDER } : w);
+  }
+  /** A child's pointer, or its parent's when the child's would pass MAX_POINTER_CHARS; `read` runs under it. */
+  private child(ptr: string, token: string, read: (childPtr: string) => void): void {
+    const next = ptr.length + 1 + token.length > MAX_POINTER_CHARS ? null : `${ptr}/${escapePointerToken(token)}`;
+    if (next !== null && next.length <= MAX_POINTER_CHARS) return read(next);
+    this.under++;
+    read(ptr);
+    this.under--;
   }
   ws(): void {
     const t = this.text;
@@ -85,7 +112,7 @@ class Reader {
     if (!Number.isFinite(n))
       throw this.err('ERR_NONFINITE', `the number ${shortToken(r[0])} is not a finite double`, ptr);
     if (warnings && n === 0 && nonZeroLiteral(r[0])) {
-      warnings.push({
+      this.warn(warnings, {
         code: 'WARN_UNDERFLOW',
         message: `the number ${shortToken(r[0])} is not zero, but its nearest double is (it underflows); RFC 8785 writes 0`,
         pointer: ptr,
@@ -93,7 +120,7 @@ class Reader {
     }
     if (warnings && !(n < SAFE && n > -SAFE) && losesPrecision(r[0], n)) {
       const what = /[.eE]/.test(r[0]) ? 'number' : 'integer';
-      warnings.push({
+      this.warn(warnings, {
         code: 'WARN_PRECISION',
         message: `the ${what} ${shortToken(r[0])} is not exactly representable (beyond 2^53 a double holds only some integers); RFC 8785 writes ${String(n)}`,
         pointer: ptr,
@@ -143,14 +170,15 @@ class Reader {
       if (t.charCodeAt(this.pos) !== 0x22) throw this.err('ERR_SYNTAX', 'expected a member name', ptr);
       const keyAt = this.pos;
       const key = this.str(ptr, true);
-      const childPtr = `${ptr}/${escapePointerToken(key)}`;
-      if (seen.has(key))
-        throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${JSON.stringify(key)}`, childPtr, keyAt);
-      seen.add(key);
-      this.ws();
-      if (t.charCodeAt(this.pos) !== 0x3a) throw this.err('ERR_SYNTAX', "expected ':'", childPtr);
-      this.pos++;
-      this.value(childPtr, depth + 1, warnings);
+      this.child(ptr, key, (childPtr) => {
+        if (seen.has(key))
+          throw this.err('ERR_DUPLICATE_KEY', `duplicate member name ${shortName(key)}`, childPtr, keyAt);
+        seen.add(key);
+        this.ws();
+        if (t.charCodeAt(this.pos) !== 0x3a) throw this.err('ERR_SYNTAX', "expected ':'", childPtr);
+        this.pos++;
+        this.value(childPtr, depth + 1, warnings);
+      });
       this.ws();
       const d = t.charCodeAt(this.pos);
       if (d === 0x2c) {
@@ -175,7 +203,7 @@ class Reader {
       return;
     }
     for (let i = 0; ; i++) {
-      this.value(`${ptr}/${i}`, depth + 1, warnings);
+      this.child(ptr, String(i), (childPtr) => this.value(childPtr, depth + 1, warnings));
       this.ws();
       const d = t.charCodeAt(this.pos);
       if (d === 0x2c) {

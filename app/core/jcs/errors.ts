@@ -1,4 +1,6 @@
 /** The errors and warnings of canonical JSON (RFC 8785 with I-JSON's refusals). */
+import { cutIndex } from '../../../shared/text-cut.js';
+
 export type JcsErrorCode =
   | 'ERR_SYNTAX'
   | 'ERR_UTF8'
@@ -32,7 +34,7 @@ export class JcsError extends Error {
       column = offset - lineStart + 1;
     }
     const where = [
-      pointer !== undefined ? `at ${pointer === '' ? '(root)' : pointer}` : '',
+      pointer !== undefined ? `at ${pointer === '' ? '(root)' : shownPointer(pointer)}` : '',
       line ? `(line ${line}, column ${column})` : '',
     ]
       .filter(Boolean)
@@ -44,6 +46,16 @@ export class JcsError extends Error {
     this.line = line;
     this.column = column;
   }
+}
+
+/** How much of a pointer a message shows: 512 levels of 64 KiB names make a pointer of 32 MB, the `pointer` member keeps it whole. */
+const POINTER_SHOWN = 160;
+
+/** A pointer for a message: whole when short, else its start and its size in characters and levels. */
+function shownPointer(p: string): string {
+  if (p.length <= POINTER_SHOWN) return p;
+  const levels = p.split('/').length - 1;
+  return `${p.slice(0, cutIndex(p, POINTER_SHOWN))}… (cut: ${p.length} characters, ${levels} levels)`;
 }
 
 /** A warning that does not refuse the input (RFC 8785 rounds, I-JSON frowns). */
