@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { hashValue } from '../../app/core/hash.js';
 import { CLAIM_INPUTS_TYPE, CSI } from '../../app/kinds/tg/constants.js';
 import { failRules, journalCopy, replayJson, runCli, writeExamples } from './helpers.js';
+import { cliIn } from '../cli/in-process.js';
 
 // A manifest edited as the red team edited it: any member, any depth.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -221,5 +222,60 @@ describe('what the spec fixes', () => {
     expect(messages(aside.report.findings, 'RPR-TG-021').join('\n')).toMatch(
       /its subject is another artifact than that event/,
     );
+  });
+
+  it('a TRUST-SCORE recorded under another engine, anchored, does not stand in for the recomputed score (RPR-TG-039)', async () => {
+    const j = await journalCopy(ex);
+    const m = load('exact-intact');
+    const score = 0.95;
+    const h = hashValue(score);
+    m['artifacts'][h] = { mediaType: 'application/json', json: score };
+    m['replayProfiles']['TG-REVIEW'] = { specification: 'TG-RP', default: 'RECORDED', outputs: {} };
+    const body = save('review-body.json', {
+      decision: 'accept',
+      rationale: 'The score of this claim was reviewed by hand and found to be high.',
+    });
+    const rec = [
+      'journal',
+      'record',
+      j.dir,
+      '--kind',
+      'review-rationale',
+      '--claim',
+      m['claimRef'],
+      '--body-file',
+      body,
+    ];
+    const w = await runCli([...rec, '--artifact', h, '--key', j.key, '--trust-store', j.trust]);
+    expect(w.code, w.stderr).toBe(0);
+    const lines = readFileSync(join(j.dir, 'entries.jsonl'), 'utf8').trim().split('\n');
+    const { sig: _sig, ...entry } = JSON.parse(lines[lines.length - 1]!) as Obj;
+    m['createdAtUtc'] = entry['recordedAtUtc'];
+    const x2 = m['executions'].find((e: Obj) => e.output === CSI.TRUST_VECTOR);
+    const forged = {
+      executionId: 'x9',
+      engine: 'TG-REVIEW',
+      engineCmi: 'tg-review@1',
+      configSnapshotRef: x2.configSnapshotRef,
+      output: CSI.TRUST_SCORE,
+      replayMode: 'RECORDED',
+      inputs: [x2.executionId],
+      artifactHash: h,
+      anchor: { seq: entry['seq'], entryHash: hashValue(entry) },
+    };
+    // The recomputed score and its explanation go; the decision reads the recorded "score" and says ACCEPT.
+    const kept = m['executions'].filter((e: Obj) => e.engine !== 'TG-SCORE-TRUST' || e.output === CSI.CONFIDENCE_SCORE);
+    const decision = kept.find((e: Obj) => e.output === CSI.DECISION);
+    decision.inputs = ['x9'];
+    decision.value = 'ACCEPT';
+    m['executions'] = [...kept.filter((e: Obj) => e !== decision), forged, decision];
+    // In process: the rule is checked on the source, whatever dist/ holds.
+    const args = ['replay', save('score-by-review.json', m), '--journal', j.dir, '--trust-store', j.trust, '--json'];
+    const r = await cliIn(work, ...args);
+    const report = JSON.parse(r.out) as { findings: { rule: string; message: string }[] };
+    expect(messages(report.findings, 'RPR-TG-039').join('\n')).toContain(
+      `x9 records ${CSI.TRUST_SCORE} under engine TG-REVIEW, but the spec assigns that output to TG-SCORE-TRUST`,
+    );
+    expect(r.code).toBe(1);
   });
 });

@@ -134,6 +134,7 @@ export async function verifyManifest(
     ...rules.lineageResolves(m, resolvable(checked.goodArtifacts, policy, m), blocked),
     ...rules.modeDeclared(m, blocked),
     ...rules.modeBySpec(m, blocked),
+    ...rules.outputEngine(m, blocked),
     ...rules.trustScoreMode(m, blocked),
     ...rules.bandedPins(m, blocked),
     ...rules.recordedShape(m, checked.goodArtifacts, blocked),

@@ -37,6 +37,7 @@ export const TG_RULES = {
   'RPR-TG-035': "TRUST-SCORE's mode is not BANDED exactly when a BANDED A is among its inputs",
   'RPR-TG-036': 'Reprise has no recomputation for this engine/output pair',
   'RPR-TG-037': '--what-if model=…/shape=…',
+  'RPR-TG-039': 'a TG kernel output (POLICY-CONTEXT, TRUST-VECTOR, A, TRUST-SCORE…) is recorded under another engine',
   'RPR-TG-040': 'something must be anchored',
   'RPR-TG-041': 'decision-material drift routes to human review, but nothing was anchored',
   'RPR-TG-042': 'the claim was routed to human review',

@@ -150,6 +150,40 @@ export function modeBySpec(m: Manifest, blocked: Blocked): Finding[] {
   return out;
 }
 
+/**
+ * The engine the spec assigns each TG kernel output to (spec/tg-replay.md, "Engines Reprise
+ * recomputes"). Recomputation reads its inputs by output (a decision takes the TRUST-SCORE
+ * among its inputs), so the same output recorded under another engine name, RECORDED as a
+ * human or external judgement and anchored, would stand in for the score or the vector
+ * Reprise must recompute: a forged ACCEPT that replays PASS.
+ */
+const ENGINE_OF_OUTPUT: ReadonlyMap<string, string> = new Map([
+  [CSI.POLICY_CONTEXT, ENGINE.POLICY_RESOLUTION],
+  [CSI.TRUST_VECTOR, ENGINE.RULE_EVALUATOR],
+  [CSI.CONFIDENCE_SCORE, ENGINE.SCORE_TRUST],
+  [CSI.TRUST_SCORE, ENGINE.SCORE_TRUST],
+  [CSI.SCORE_EXPLANATION, ENGINE.SCORE_TRUST],
+  [CSI.DECISION, ENGINE.DECISION],
+]);
+
+/** A TG kernel output is recorded under the engine the spec assigns it, never another's name. */
+export function outputEngine(m: Manifest, blocked: Blocked): Finding[] {
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    const engine = ENGINE_OF_OUTPUT.get(e.output);
+    if (engine === undefined || engine === e.engine) continue;
+    out.push(
+      fail(
+        'RPR-TG-039',
+        `${e.executionId} records ${e.output} under engine ${e.engine}, but the spec assigns that output to ${engine}: no other engine's record stands in for what Reprise recomputes`,
+        { pointer: execPtr(e, 'engine'), expected: engine, actual: e.engine },
+      ),
+    );
+    block(blocked, e, `${e.output} is ${engine}'s output`);
+  }
+  return out;
+}
+
 /** TRUST-SCORE is BANDED exactly when a BANDED A (CONFIDENCE-SCORE) is among its inputs (TG-RP §3.2). */
 export function trustScoreMode(m: Manifest, blocked: Blocked): Finding[] {
   const byId = new Map(m.executions.map((e) => [e.executionId, e]));
