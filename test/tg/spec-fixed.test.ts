@@ -141,30 +141,27 @@ describe('what the spec fixes', () => {
     return key;
   };
 
+  /** A review rationale on `artifact` recorded in the journal copy with `keyArgs`: its entry, without its signature. */
+  const recordReview = async (dir: string, claim: string, artifact: string, rationale: string, keyArgs: string[]) => {
+    const body = save(`review-${Math.random().toString(36).slice(2)}.json`, { decision: 'accept', rationale });
+    const rec = ['journal', 'record', dir, '--kind', 'review-rationale', '--claim', claim, '--body-file', body];
+    const w = await runCli([...rec, '--artifact', artifact, ...keyArgs]);
+    expect(w.code, w.stderr).toBe(0);
+    const lines = readFileSync(join(dir, 'entries.jsonl'), 'utf8').trim().split('\n');
+    const { sig: _sig, ...entry } = JSON.parse(lines[lines.length - 1]!) as Obj;
+    return entry;
+  };
+
   it('a RECORDED anchor must record a human judgement by its role: a trainer\'s "review rationale" is RPR-TG-021', async () => {
     const j = await journalCopy(ex);
     const trainer = await trainerKey(j.trust, 'trainer.pem');
     const m = load('recorded-anchored');
     const x = m['executions'].find((e: Obj) => e.replayMode === 'RECORDED');
-    const body = save('trainer-body.json', {
-      decision: 'accept',
-      rationale: 'written by a trainer key, not a reviewer',
-    });
     // Written without --trust-store, which is what lets a trainer key sign it at all.
-    const rec = [
-      'journal',
-      'record',
-      j.dir,
-      '--kind',
-      'review-rationale',
-      '--claim',
-      m['claimRef'],
-      '--body-file',
-      body,
-    ];
-    expect((await runCli([...rec, '--key', trainer, '--artifact', x.artifactHash])).code).toBe(0);
-    const lines = readFileSync(join(j.dir, 'entries.jsonl'), 'utf8').trim().split('\n');
-    const { sig: _sig, ...entry } = JSON.parse(lines[lines.length - 1]!) as Obj;
+    const entry = await recordReview(j.dir, m['claimRef'], x.artifactHash, 'written by a trainer key, not a reviewer', [
+      '--key',
+      trainer,
+    ]);
     x.anchor = { seq: entry['seq'], entryHash: hashValue(entry) };
     m['createdAtUtc'] = entry['recordedAtUtc'];
     const { r, report } = await replayJson([
@@ -231,25 +228,8 @@ describe('what the spec fixes', () => {
     const h = hashValue(score);
     m['artifacts'][h] = { mediaType: 'application/json', json: score };
     m['replayProfiles']['TG-REVIEW'] = { specification: 'TG-RP', default: 'RECORDED', outputs: {} };
-    const body = save('review-body.json', {
-      decision: 'accept',
-      rationale: 'The score of this claim was reviewed by hand and found to be high.',
-    });
-    const rec = [
-      'journal',
-      'record',
-      j.dir,
-      '--kind',
-      'review-rationale',
-      '--claim',
-      m['claimRef'],
-      '--body-file',
-      body,
-    ];
-    const w = await runCli([...rec, '--artifact', h, '--key', j.key, '--trust-store', j.trust]);
-    expect(w.code, w.stderr).toBe(0);
-    const lines = readFileSync(join(j.dir, 'entries.jsonl'), 'utf8').trim().split('\n');
-    const { sig: _sig, ...entry } = JSON.parse(lines[lines.length - 1]!) as Obj;
+    const rationale = 'The score of this claim was reviewed by hand and found to be high.';
+    const entry = await recordReview(j.dir, m['claimRef'], h, rationale, ['--key', j.key, '--trust-store', j.trust]);
     m['createdAtUtc'] = entry['recordedAtUtc'];
     const x2 = m['executions'].find((e: Obj) => e.output === CSI.TRUST_VECTOR);
     const forged = {
