@@ -383,7 +383,7 @@ test('drag and drop a file onto the drop zone', async ({ workbench: page }) => {
   await expect(page.getByTestId('verdict')).toContainText('matches the hash computed in this window');
 });
 
-test('open by path with a trust store: the signer is trusted only when the store names it', async ({
+test('open by path with a trust store: the signer is trusted only when the store names it; a field the kind does not read is said', async ({
   workbench: page,
 }) => {
   const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-ex-'));
@@ -400,7 +400,24 @@ test('open by path with a trust store: the signer is trusted only when the store
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('PASS');
   await expect(page.getByTestId('authenticity')).toContainText('Trusted signer');
+  // A dump reads the trust store: nothing is said of it.
+  await expect(page.getByTestId('unread-options')).toHaveCount(0);
   // The path is now a recent file, one click away.
   await page.getByTestId('tab-open').click();
   await expect(page.locator('.recent')).toContainText('intact.dump.json');
+  // The fields go with every file: a policy bundle reads no providers registry, and the banner says
+  // so in words, as a note beside its verdict (the trust store is the engine's own, read for every kind).
+  await page.getByText('Engine options for the files you open').click();
+  await expect(page.locator('#opt-trust')).toHaveValue(join(dir, 'dumps', 'trust-store.json'));
+  await page.locator('#opt-providers').fill(join(dir, 'dumps', 'providers.json'));
+  await page.getByTestId('open-path').fill(join(dir, 'tg', 'bundle.json'));
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByTestId('verdict').locator('.kind')).toHaveText('tg-policy-bundle');
+  await expect(page.getByTestId('verdict').locator('.verdict-word')).toHaveText('PASS');
+  const note = page.getByRole('note').filter({ hasText: 'Not read for this artifact' });
+  await expect(note).toHaveCount(1);
+  await expect(note).toContainText('Not read for this artifact (kind tg-policy-bundle): the option providers (');
+  await expect(note).toContainText('This verdict was made without it.');
+  await expect(note).not.toContainText('trustStore');
+  await axe(page, 'a verdict beside an option not read for its kind');
 });

@@ -111,10 +111,29 @@ export interface AddCaseUploadRequest {
   uploadId: string;
 }
 
+/**
+ * An option sent with a job that its artifact's kind does not read, in the words of its
+ * declaration (app/kinds/types.ts KindOption): its name and help.
+ */
+export interface UnreadOption {
+  name: string;
+  help: string;
+}
+
 /** Events pushed by the host (IPC `webContents.send`, or server-pushed WebSocket messages). */
 export type ApiEvent =
   | { type: 'job-progress'; jobId: string; fraction: number; label?: string }
-  | { type: 'job-done'; jobId: string; report: Report }
+  | {
+      type: 'job-done';
+      jobId: string;
+      report: Report;
+      /**
+       * The options the window sent (its Open view's fields, an example's own) that the
+       * artifact's kind does not read (app/kinds/registry.ts unreadOptions): the verdict was
+       * made without them. Said here, not in the report, whose bytes never depend on the host.
+       */
+      unread?: UnreadOption[];
+    }
   | { type: 'job-failed'; jobId: string; message: string; cancelled: boolean }
   /** The shell asks the window to open a file (menu, recent files, second instance). */
   | { type: 'open-path'; path: string; mode: CheckMode }

@@ -22,9 +22,9 @@ import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore } from '../core/keys.js';
 import { authenticityOf, withSigner } from '../core/authenticity.js';
 import { buildReport, type KindResult } from '../core/report.js';
-import { DIRECTORY_KINDS, ENGINE_OPTIONS, KINDS, canonicalStripWanted, declaredOptions } from '../kinds/registry.js';
+import { DIRECTORY_KINDS, KINDS, canonicalStripWanted, unreadOptions } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
-import type { EngineOptions, KindContext, KindDeclarations, KindOption } from '../kinds/types.js';
+import type { EngineOptions, KindContext, KindDeclarations } from '../kinds/types.js';
 import type { CaseSubject, KindOperations } from '../kinds/operations.js';
 import { startsWithLocalHeader } from '../zip/sniff.js';
 import { CASE_SCHEMA } from '../../shared/case.js';
@@ -222,22 +222,14 @@ function refuseArtifactFlag(
       `${options.optionWords?.artifact ?? '--artifact'} applies to exported reports; ${path} is of kind ${kind?.kind ?? 'unknown'}`,
       'refused',
     );
-  if (!options.flagsTyped || kind === null || kind.forwardsOptions) return;
-  const unread = kindOptions().filter(
-    (o) => options[o.name as keyof EngineOptions] !== undefined && !kind.options?.some((k) => k.name === o.name),
-  );
+  if (!options.flagsTyped || kind === null) return;
+  const unread = unreadOptions(kind, options);
   if (unread.length > 0)
     throw new UsageError(
       `${unread.map((o) => `--${o.flag}`).join(' and ')} ${unread.length === 1 ? 'is' : 'are'} not read for ` +
         `${path} (kind ${kind.kind}): refused rather than run without${unread.length === 1 ? ' it' : ' them'}`,
       'refused',
     );
-}
-
-/** The options some kind reads (not the engine's own, which every kind's run reads). */
-function kindOptions(): KindOption[] {
-  const engine = new Set<string>(ENGINE_OPTIONS.map((o) => o.name));
-  return declaredOptions().filter((o) => !engine.has(o.name));
 }
 
 const CASE_REPORT = `a Reprise case report (${CASE_SCHEMA})`;

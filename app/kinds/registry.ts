@@ -8,7 +8,14 @@
  * a job of the kind runs (KindHandler.load), so reading the registry loads no checks.
  */
 import { availableParallelism } from 'node:os';
-import type { DirectoryKindHandler, KindHandler, KindLimit, KindOption } from './types.js';
+import type {
+  DirectoryKindHandler,
+  EngineOptions,
+  KindDeclarations,
+  KindHandler,
+  KindLimit,
+  KindOption,
+} from './types.js';
 import type { OperationName } from './operations.js';
 import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
 import { FINDINGS_LIMIT, MAX_FINDINGS_PER_RULE } from '../core/findings.js';
@@ -136,6 +143,29 @@ export function declaredOptions(): KindOption[] {
     out.set(o.name, o);
   }
   return [...out.values()];
+}
+
+/** The declarations of the kind a report names (`artifact.kind`); null for unknown content. */
+export function kindNamed(kind: string): KindDeclarations | null {
+  return allKinds().find((k) => k.kind === kind) ?? null;
+}
+
+/**
+ * The options set in `options` that a run of this kind does not read: those some other kind
+ * declares and this one does not. The engine's own (ENGINE_OPTIONS) are read for every kind,
+ * a kind that hands its options on (`forwardsOptions`) reads them all, and the engine's
+ * internal members (alone, readRoots, optionWords...) are no declared option. One answer for
+ * both faces: the CLI refuses these for a file named alone (engine/run.ts), and the
+ * workbench, which sends its fields with every file, says them beside the verdict
+ * (main/host/job-side.ts), since either way the verdict was made without them.
+ */
+export function unreadOptions(kind: KindDeclarations, options: EngineOptions): KindOption[] {
+  if (kind.forwardsOptions) return [];
+  const engine = new Set<string>(ENGINE_OPTIONS.map((o) => o.name));
+  const read = new Set((kind.options ?? []).map((o) => o.name));
+  return declaredOptions().filter(
+    (o) => !engine.has(o.name) && !read.has(o.name) && options[o.name as keyof EngineOptions] !== undefined,
+  );
 }
 
 /** Every `--limit` name with its default: the archive reader's first, then each kind's. */

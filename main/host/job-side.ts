@@ -4,10 +4,28 @@
  * terminates the worker running it (the pool replaces it).
  */
 import type { ResourceLimits } from 'node:worker_threads';
-import type { ApiEvent, JobStarted, StartJobRequest } from '../../shared/api.js';
+import type { ApiEvent, JobStarted, StartJobRequest, UnreadOption } from '../../shared/api.js';
+import type { Report } from '../../shared/report.js';
 import { WorkerPool } from '../../app/jobs/pool.js';
+import { kindNamed, unreadOptions } from '../../app/kinds/registry.js';
+import type { EngineOptions } from '../../app/kinds/types.js';
 import type { JobRequests } from './job-requests.js';
 import { abandonedWords, type Uploads } from './uploads.js';
+
+/**
+ * The window's options (its Open view's fields, an example's own) that the kind of the
+ * artifact it opened does not read. The CLI refuses such a flag typed for one file; the
+ * window sends its fields with every file, so it cannot refuse, and says them beside the
+ * verdict instead, which was made without them. Only options the window may send count
+ * (KindOption.workbench): a signing key, what-if substitutions are no field of the Open view.
+ */
+function unreadSent(report: Report, options: EngineOptions): UnreadOption[] {
+  const kind = kindNamed(report.artifact.kind);
+  if (!kind) return []; // unknown content: no kind read anything, and its verdict says so
+  return unreadOptions(kind, options)
+    .filter((o) => o.workbench)
+    .map((o) => ({ name: o.name, help: o.help }));
+}
 
 interface RunningJob {
   cancel: () => void;
@@ -38,7 +56,7 @@ export class JobSide {
     this.jobs.set(jobId, running);
     void handle.promise.then((o) => {
       this.jobs.delete(jobId);
-      if (o.ok) this.emit({ type: 'job-done', jobId, report: o.report });
+      if (o.ok) this.emit({ type: 'job-done', jobId, report: o.report, unread: unreadSent(o.report, job.options) });
       else {
         // A job that followed an upload whose sending failed says why it failed, not only that its bytes stopped.
         const upload = req.source?.type === 'upload' ? abandonedWords(this.uploads.get(req.source.uploadId)) : null;

@@ -235,6 +235,7 @@ export function App() {
       theme: s.theme,
     })),
   );
+  const reportUnread = useStore((s) => s.reportUnread);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const { keepReplay, replayReport } = useKeptReplay(view, report);
   useConnect(connect);
@@ -250,7 +251,7 @@ export function App() {
       <TopBar />
       <main>
         {/* The Case view shows its own verdict: the open artifact's above it would read as the case's. */}
-        {report && view !== 'case' && <VerdictBanner report={report} artifact={artifact} />}
+        {report && view !== 'case' && <VerdictBanner report={report} artifact={artifact} unread={reportUnread} />}
         <JobBar />
         {error && (
           <p role="alert" className="error" data-testid="error" id="error" tabIndex={-1}>

@@ -13,6 +13,7 @@ import type {
   RecentFile,
   RepriseClient,
   StartJobRequest,
+  UnreadOption,
 } from '../../shared/api';
 import type { Report } from '../../shared/report';
 import {
@@ -140,6 +141,11 @@ interface State {
   report: Report | null;
   /** What produced the shown report (a replay may be refused and return verification findings only). */
   reportMode: CheckMode | null;
+  /**
+   * The options sent with the run whose report is shown that its kind does not read (the
+   * host says which: ApiEvent job-done), said beside the verdict; none for a saved report.
+   */
+  reportUnread: UnreadOption[];
   job: JobState | null;
   /**
    * What the run whose report is shown saw (its artifact's SHA-256 and verdict), for the link;
@@ -553,6 +559,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     set({
       artifact: { name, source: null, savedReport: true },
       report,
+      reportUnread: [],
       reportSeen: null,
       reportMode: null,
       content: null,
@@ -766,6 +773,7 @@ export const useStore = create<State>((set, get) => ({
   artifact: null,
   content: null,
   report: null,
+  reportUnread: [],
   reportSeen: null,
   reportMode: null,
   job: null,
@@ -811,6 +819,7 @@ function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchoredIn?: str
     set({
       job: null,
       report: e.report,
+      reportUnread: e.unread ?? [],
       reportMode: mode,
       reportSeen: seen,
       selection: NO_SELECTION,

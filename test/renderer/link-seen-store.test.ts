@@ -5,23 +5,12 @@
  * opened while the first job ends never produce a false note or a verdict nobody saw. A fake
  * engine API; browser globals stubbed to the few the store touches.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { stubBrowser } from './browser-stubs';
 import type { Report } from '../../shared/report';
 
 const at = { hash: '' };
-beforeAll(() => {
-  vi.stubGlobal('location', at);
-  vi.stubGlobal('history', { replaceState: (_s: unknown, _t: unknown, h: string) => void (at.hash = h) });
-  vi.stubGlobal('localStorage', { getItem: () => null, setItem: () => undefined });
-  vi.stubGlobal('document', {
-    getElementById: () => null,
-    documentElement: { dataset: {} },
-    querySelector: () => null,
-  });
-  // Never calls back: focusing what is shown (lib/focus.ts) waits for frames no test draws.
-  vi.stubGlobal('requestAnimationFrame', () => 0);
-});
-afterAll(() => vi.unstubAllGlobals());
+stubBrowser(at);
 
 const sha = (c: string) => `sha256:${c.repeat(64)}`;
 const report = (path: string, sha256: string, verdict: Report['verdict']) =>

@@ -1,3 +1,5 @@
+import { Fragment } from 'react';
+import type { UnreadOption } from '../../../shared/api';
 import type { Report } from '../../../shared/report';
 import { whatIfOf } from '../../../shared/details/index';
 import { authenticity, copyable, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
@@ -15,8 +17,16 @@ import {
 
 const REJECTION = 'verdict-rejection';
 
-/** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity. */
-export function VerdictBanner({ report, artifact }: { report: Report; artifact: OpenArtifact | null }) {
+/** PASS / FAIL / UNAVAILABLE, the decisive finding in plain words, kind and ids, authenticity, options not read. */
+export function VerdictBanner({
+  report,
+  artifact,
+  unread = [],
+}: {
+  report: Report;
+  artifact: OpenArtifact | null;
+  unread?: UnreadOption[];
+}) {
   const auth = authenticity(report);
   // A bundle or an exported report: its own verdict and the carried report's, each said (never one colour for both).
   const carried = carriedOf(report);
@@ -36,6 +46,7 @@ export function VerdictBanner({ report, artifact }: { report: Report; artifact: 
         <BannerHeading report={report} rejected={rejected} />
         {rejected && <RejectLine r={rejected} id={REJECTION} />}
         <Decisive report={report} />
+        <UnreadNote kind={report.artifact.kind} unread={unread} />
         {carried && <CarriedVerdicts details={carried} />}
         <p className={`authenticity ${auth.level}`} data-testid="authenticity" data-status={auth.status}>
           <span className="label">Authenticity:</span> {auth.text}
@@ -91,6 +102,28 @@ function Decisive({ report }: { report: Report }) {
           )}
         </span>
       )}
+    </p>
+  );
+}
+
+/**
+ * The options the window sent that this artifact's kind does not read (the host says which,
+ * from the kinds' declarations). The CLI refuses such a flag typed for one file; the window
+ * sends its fields with every file, so it says so here instead: a verdict beside a providers
+ * registry or a profile registry set in the Open view would otherwise read as a check made with it.
+ */
+export function UnreadNote({ kind, unread }: { kind: string; unread: UnreadOption[] }) {
+  if (unread.length === 0) return null;
+  return (
+    <p className="cap-note" role="note" data-testid="unread-options">
+      <strong>Not read for this artifact (kind {kind}):</strong>{' '}
+      {unread.map((o, i) => (
+        <Fragment key={o.name}>
+          {i > 0 && '; '}
+          the option <span className="mono">{o.name}</span> ({o.help})
+        </Fragment>
+      ))}
+      . This verdict was made without {unread.length === 1 ? 'it' : 'them'}.
     </p>
   );
 }

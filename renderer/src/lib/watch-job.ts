@@ -8,10 +8,12 @@
  * end, and the window would wait for it forever. So this listens before asking, keeps
  * what arrives early, and replays it once the id is known.
  */
-import type { ApiEvent, RepriseClient, StartJobRequest } from '../../../shared/api.js';
+import type { ApiEvent, RepriseClient, StartJobRequest, UnreadOption } from '../../../shared/api.js';
 import type { Report } from '../../../shared/report.js';
 
-export type JobEnd = { ok: true; report: Report } | { ok: false; message: string; cancelled: boolean };
+/** `unread`: the options sent that the artifact's kind does not read, when the host said any (ApiEvent job-done). */
+export type JobEnd =
+  { ok: true; report: Report; unread?: UnreadOption[] } | { ok: false; message: string; cancelled: boolean };
 
 export interface WatchedJob {
   jobId: string;
@@ -49,7 +51,7 @@ export async function startWatchedJob(
         handle = () => undefined;
         resolve(
           e.type === 'job-done'
-            ? { ok: true, report: e.report }
+            ? { ok: true, report: e.report, ...(e.unread?.length ? { unread: e.unread } : {}) }
             : { ok: false, message: e.message, cancelled: e.cancelled },
         );
       }
