@@ -38,4 +38,25 @@ describe('a dump time .NET cannot hold', () => {
       }
     }
   });
+
+  it('a fraction finer than a tick (100 ns) fails RDS-003; 7 digits, or more ending in zeros, pass', async () => {
+    for (const [at, verdict] of [
+      ['2026-05-04T10:00:00.123456789Z', 'fail'],
+      ['2026-05-04T10:00:00.00000001Z', 'fail'],
+      ['2026-05-04T10:00:00.1234567Z', 'pass'],
+      ['2026-05-04T10:00:00.123456700Z', 'pass'],
+    ] as const) {
+      const m = await buildDump(sampleSpec({ createdAtUtc: at }), sampleSigner('active'));
+      for (const [name, text] of [
+        ['y.dump.json', encodeJson(m)],
+        ['y.rom.md', encodeRom(m)],
+      ] as const) {
+        const r = await runBytes(name, Buffer.from(text, 'utf8'), 'verify', { trustStore: store });
+        expect(r.verdict, `${at} ${name}`).toBe(verdict);
+        const f = r.findings.find((x) => x.rule === 'RDS-003');
+        if (verdict === 'fail') expect(f?.message).toMatch(/finer than \.NET's DateTime holds \(ticks of 100 ns/);
+        else expect(f).toBeUndefined();
+      }
+    }
+  });
 });

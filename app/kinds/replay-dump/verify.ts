@@ -211,15 +211,18 @@ function str(v: unknown, pointer: string, out: Finding[]): string | undefined {
 
 /**
  * The dump's times are .NET `DateTime`s (the seed's `ReplayContext.CreatedAtUtc`, upstream's
- * `ReplayDump.CreatedAt`), whose least value is 0001-01-01: RFC 3339 allows year 0000, which
- * no AIKernel writer can have written.
+ * `ReplayDump.CreatedAt`), whose least value is 0001-01-01 and whose resolution is a tick of
+ * 100 ns: RFC 3339 allows year 0000 and any number of fraction digits, which no AIKernel writer
+ * can have written (a fraction of more than 7 digits is one only when the rest are zeros).
  */
 const whyNotDotNetTime = (v: unknown): string | null =>
   !isRfc3339Utc(v)
     ? whyNotRfc3339Utc(v)
     : v.startsWith('0000-')
       ? "year 0000, before .NET's DateTime.MinValue (0001-01-01), which no AIKernel writer can hold"
-      : null;
+      : /\.\d{7}\d*[1-9]/.test(v)
+        ? "a fraction of a second finer than .NET's DateTime holds (ticks of 100 ns: 7 digits), which no AIKernel writer can have written"
+        : null;
 
 function timestamp(v: unknown, pointer: string, out: Finding[]): string | undefined {
   if (v === undefined) return undefined;
