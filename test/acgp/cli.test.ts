@@ -13,6 +13,7 @@ import { ACGP_LIMITS, LINE_LIMIT } from '../../app/kinds/acgp/limits.js';
 import { LineFeeder } from '../../app/kinds/acgp/lines.js';
 import type { AcgpChecker } from '../../app/kinds/acgp/checker.js';
 import { generateTrace } from '../../app/kinds/acgp/generate.js';
+import { dec, num4 } from '../../app/kinds/acgp/model.js';
 import { runCli } from '../helpers/cli.js';
 import { findingOf, run, tempFile } from './helpers.js';
 
@@ -133,9 +134,24 @@ describe('JSON Lines strictness', () => {
     expect(r.verdict).toBe('pass');
     expect(r.details!['evals']).toBe(4);
   });
+  type Debt = { pre: number; delta: number; post: number };
+  /**
+   * A private provider's EVALs taking over the debt `first` ends with, as the default provider
+   * hands it over: its post decayed by the baseline 5% over the whole hours to the first of them.
+   */
+  const handedOver = (first: unknown[], o: { count: number; seed: number }) => {
+    const at = first[first.length - 1] as { timestamp: string; trust_debt: Debt };
+    const priv = generateTrace({ ...o, private: true, start: at.timestamp });
+    const p = priv[0] as { timestamp: string; trust_debt: Debt };
+    const periods = Math.floor((Date.parse(p.timestamp) - Date.parse(at.timestamp)) / 3_600_000);
+    const pre = num4(dec(at.trust_debt.post).times(dec(0.95).pow(periods)));
+    Object.assign(p.trust_debt, { pre, post: num4(dec(pre).plus(dec(p.trust_debt.delta))) });
+    return priv;
+  };
+
   it("after a private provider's EVALs, the default provider decays from their recorded post", async () => {
     const first = generateTrace({ count: 1, seed: 2, start: '2026-05-01T00:00:00Z' });
-    const priv = generateTrace({ count: 2, seed: 3, private: true });
+    const priv = handedOver(first, { count: 2, seed: 3 });
     const last = priv[1] as { timestamp: string; trust_debt: { post: number } };
     const def = generateTrace({ count: 1, seed: 4, start: last.timestamp, startDebt: last.trust_debt.post });
     const td = (def[0] as { trust_debt: { pre: number; delta: number; post: number } }).trust_debt;
@@ -151,13 +167,33 @@ describe('JSON Lines strictness', () => {
 
   it("a pre that is not the private provider's post decayed is not taken as given (a reset across providers)", async () => {
     const first = generateTrace({ count: 1, seed: 2, start: '2026-05-01T00:00:00Z' });
-    const priv = generateTrace({ count: 2, seed: 3, private: true });
+    const priv = handedOver(first, { count: 2, seed: 3 });
     const def = generateTrace({ count: 2, seed: 4, start: '2026-06-01T00:00:00Z', startDebt: 2.5 });
     const r = await run([...first, ...priv, ...def], 'replay');
     expect(r.verdict).toBe('unavailable');
     const f = findingOf(r, 'RPR-ACGP-026');
     expect([f.pointer, f.severity, f.actual]).toEqual(['/3/trust_debt/pre', 'unavailable', 2.5]);
   });
+  it("a private provider's pre that is not the default provider's debt decayed is not passed (a reset into a private provider)", async () => {
+    // The red team's trace: the default provider's debt climbs past re_tiering_review, then a
+    // private EVAL takes over at 0 and the default provider goes on from 0: it replayed PASS.
+    const first = generateTrace({ count: 3, seed: 2, start: '2026-05-01T00:00:00Z', startDebt: 12.6 });
+    const at = first[2] as { timestamp: string };
+    const priv = generateTrace({ count: 1, seed: 3, private: true, start: at.timestamp, startDebt: 0 });
+    const r = await run([...first, ...priv], 'replay');
+    expect(r.verdict).toBe('unavailable');
+    const f = findingOf(r, 'RPR-ACGP-026');
+    expect([f.pointer, f.severity, f.actual]).toEqual(['/3/trust_debt/pre', 'unavailable', 0]);
+    expect(f.message).toMatch(
+      /^EVAL 3: its private provider's recorded pre 0 is not the debt the default provider hands over \(its state decayed is \d+(\.\d+)?\)/,
+    );
+    const row = r.comparisons!.find((c) => c.output === '/3/trust_debt/pre')!;
+    expect([row.status, row.reason]).toEqual(['unavailable', 'not the debt the default provider hands over']);
+    // Taken over as it stood, the same trace passes.
+    const kept = handedOver(first, { count: 1, seed: 3 });
+    expect((await run([...first, ...kept], 'replay')).verdict).toBe('pass');
+  });
+
   it("a private provider's EVAL without a timestamp leaves the next decay undecided (RPR-ACGP-024), never a silent re-anchor", async () => {
     const first = generateTrace({ count: 1, seed: 2, start: '2026-05-01T00:00:00Z' });
     const priv = generateTrace({ count: 2, seed: 3, private: true });

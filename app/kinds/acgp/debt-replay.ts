@@ -62,7 +62,8 @@ export class DebtReplay {
         }));
     };
     if (f.provider === 'private') {
-      recorded(s, f, orig);
+      const handedOver = this.intoPrivate(s, f);
+      recorded(s, f, orig, handedOver);
       this.state = this.afterPrivate(f);
       return null;
     }
@@ -79,6 +80,33 @@ export class DebtReplay {
       return null;
     }
     return this.recompute(s, f, f.pre, f.intervention, f.flagged);
+  }
+
+  /**
+   * A private provider's EVAL after the default provider's: its recorded pre must be the
+   * default provider's state decayed to its time, the debt it takes over (decay is the only
+   * way down). Its own formulas are withheld, so a pre that is not that (a debt of 12.6 taken
+   * over as 0) cannot be decided either way: unavailable, never passed (the reverse change is
+   * `unreconciled`). Says whether the pre was checked so (true) or not the debt handed over (false);
+   * null when no default state precedes it.
+   */
+  private intoPrivate(s: EvalScope, f: CheckedEval): boolean | null {
+    if (this.state === null || this.privatePost || f.pre === null) return null;
+    const provider = this.provider(this.policy.debt(f.blueprintId).params);
+    const d = provider.decay(this.state, f.tsNs);
+    const decayed = d ? provider.apply_recovery(d.state, this.safe).current_debt : null;
+    if (decayed !== null && eq4(f.pre, decayed)) return true;
+    const pointer = s.at('/trust_debt/pre');
+    const handed =
+      decayed === null ? 'cannot be decayed to it (a timestamp is missing)' : `decayed is ${num4(decayed)}`;
+    s.sink.push(
+      unavailable(
+        'RPR-ACGP-026',
+        `${s.which}: its private provider's recorded pre ${f.pre} is not the debt the default provider hands over (its state ${handed}): the private provider's formulas are withheld, so whether the debt was reset across the change of provider cannot be decided`,
+        { pointer, expected: decayed === null ? null : num4(decayed), actual: f.pre },
+      ),
+    );
+    return false;
   }
 
   /**
@@ -226,19 +254,29 @@ export class DebtReplay {
   }
 }
 
-/** A private provider: RECORDED, not recomputed; only post = pre + delta is checked. */
-function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>): void {
+/**
+ * A private provider: RECORDED, not recomputed; only post = pre + delta is checked, and a pre
+ * taking over from the default provider (`handedOver`, DebtReplay.intoPrivate) is that debt decayed.
+ */
+function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>, handedOver: boolean | null): void {
   const pointerAt = (k: string) => s.at(`/trust_debt/${k}`);
   const sum = f.pre !== null && f.delta !== null ? Number(dec(f.pre).plus(dec(f.delta)).toString()) : null;
-  for (const k of ['pre', 'delta', 'thresholds_crossed'] as const)
-    s.sink.row('pass', () => ({
+  for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) {
+    const status = k === 'pre' && handedOver === false ? 'unavailable' : 'pass';
+    s.sink.row(status, () => ({
       output: pointerAt(k),
       mode: 'RECORDED',
       original: orig[k],
       replayed: null,
-      status: 'pass',
-      reason: 'private provider: RECORDED, not recomputed',
+      status,
+      reason:
+        status === 'unavailable'
+          ? 'not the debt the default provider hands over'
+          : k === 'pre' && handedOver
+            ? "private provider: RECORDED; the default provider's debt decayed, as handed over"
+            : 'private provider: RECORDED, not recomputed',
     }));
+  }
   const postOk = sum !== null && f.post !== null && dec(f.post).eq(dec(sum));
   s.sink.row(postOk ? 'pass' : 'fail', () => ({
     output: pointerAt('post'),
