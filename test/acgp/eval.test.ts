@@ -163,6 +163,32 @@ describe('interventions', () => {
     expect(findingOf(await run(above, 'verify'), 'RPR-ACGP-007')).toMatchObject({ expected: 'nudge', actual: 'ok' });
   });
 
+  it('a risk the 4-place rounding carries across a threshold: an intervention only one reading allows is unavailable', async () => {
+    // ctq 0.59996: the exact risk 0.40004 gives nudge, the 4-place 0.4000 the EVAL records gives ok.
+    const e = {
+      ...mkEval({ intervention: 'ok', pre: 0, delta: 0, post: 0 }),
+      ctq_dimensions: dims([[0.59996, 1]]),
+      ctq_score: 0.6,
+      risk_score: 0.4,
+    };
+    const r = await run(e, 'verify');
+    expect(r.verdict).toBe('unavailable');
+    expect(findingOf(r, 'RPR-ACGP-007')).toMatchObject({ severity: 'unavailable', expected: 'nudge', actual: 'ok' });
+    expect(findingOf(r, 'RPR-ACGP-007').message).toBe(
+      'the EVAL: risk 0.4000 gives ok but risk 0.40004 (exact) gives nudge with thresholds ok ≤ 0.4, nudge ≤ 0.55, escalate ≤ 0.7; which one the writer compared is not known, so whether the recorded ok relaxed the intervention cannot be decided',
+    );
+    expect(r.comparisons!.find((c) => c.output === '/intervention')).toMatchObject({
+      status: 'unavailable',
+      replayed: 'nudge',
+    });
+    // What both readings allow passes; what neither allows fails.
+    expect((await run({ ...e, intervention: 'nudge' }, 'verify')).verdict).toBe('pass');
+    const below = { ...e, ctq_dimensions: dims([[0.60004, 1]]) };
+    expect((await run(below, 'verify')).verdict).toBe('pass');
+    const high = { ...e, ctq_dimensions: dims([[0.44996, 1]]), ctq_score: 0.45, risk_score: 0.55, intervention: 'ok' };
+    expect(findingOf(await run(high, 'verify'), 'RPR-ACGP-007').severity).toBe('fail');
+  });
+
   it('uses the stricter of the blueprint and tier thresholds from --policy', async () => {
     const policy = await tempFile(
       'policy.json',

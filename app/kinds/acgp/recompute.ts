@@ -179,7 +179,8 @@ export function checkRisk(s: EvalScope, e: Obj, ctq: Dec | null): Dec | null {
     }));
     return null;
   }
-  const risk = round4(ONE.minus(ctq));
+  const exact = ONE.minus(ctq);
+  const risk = round4(exact);
   const pass = isNum(rec) && eq4(rec, risk);
   s.sink.row(pass ? 'pass' : 'fail', () => ({
     output: pointer,
@@ -196,7 +197,7 @@ export function checkRisk(s: EvalScope, e: Obj, ctq: Dec | null): Dec | null {
         actual: rec,
       }),
     );
-  return risk;
+  return exact;
 }
 
 /**
@@ -279,29 +280,38 @@ export function checkIntervention(
     return null;
   }
   const { thresholds: t, source } = policy.risk(blueprintId, tier);
-  const byRisk = interventionForRisk(risk, t);
+  const readings = riskReadings(risk, t);
+  const byRisk = readings.lenient.intervention;
   const { computed, tripwhy, unknown } = tripwiresRequire(byRisk, tripwires, (name) =>
+    policy.tripwire(blueprintId, name),
+  );
+  const strict = tripwiresRequire(readings.strict.intervention, tripwires, (name) =>
     policy.tripwire(blueprintId, name),
   );
   const pass = rank(recorded) >= rank(computed);
   // Only halt, the top of the ladder, is never below what an unknown tripwire requires.
   const undecided = pass && unknown.length > 0 && recorded !== 'halt';
+  // Between the two readings of the risk: which one the writer compared is not known.
+  const between = pass && !undecided && rank(recorded) < rank(strict.computed);
   if (undecided) unknownTripwires(s, unknown, pointer);
-  const status = undecided ? 'unavailable' : pass ? 'pass' : 'fail';
+  if (between) betweenReadings(s, pointer, recorded, strict.computed, readings, t);
+  const status = undecided || between ? 'unavailable' : pass ? 'pass' : 'fail';
   s.sink.row(status, () => ({
     output: pointer,
     mode: 'EXACT',
     original: recorded,
-    replayed: computed,
+    replayed: between ? strict.computed : computed,
     status,
     ...(undecided
       ? { reason: `what tripwire(s) ${unknown.join(', ')} require is unknown` }
-      : pass && recorded !== computed
-        ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' }
-        : {}),
+      : between
+        ? { reason: 'the exact and the 4-place risk give different interventions' }
+        : pass && recorded !== computed
+          ? { reason: 'stricter than computed: allowed (trust debt may tighten scrutiny)' }
+          : {}),
   }));
   if (!pass) {
-    const why = `risk ${risk.toFixed(4)} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${byRisk}${tripwhy}`;
+    const why = `risk ${readings.lenient.shown} with the ${source} thresholds (ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}) gives ${byRisk}${tripwhy}`;
     s.sink.push(
       fail(
         'RPR-ACGP-007',
@@ -311,4 +321,41 @@ export function checkIntervention(
     );
   }
   return { source, thresholds: t };
+}
+
+interface RiskReading {
+  intervention: Intervention;
+  /** The risk as a message shows it. */
+  shown: string;
+}
+
+/**
+ * The intervention of the exact risk (1 − ctq) and of the 4-place one the EVAL records, the
+ * more lenient and the stricter. The spec's thresholds are closed above (ok if risk ≤ 0.40),
+ * and no upstream source says which value the writer compares: a ctq of 0.59996 has an exact
+ * risk of 0.40004 (nudge) and a recorded one of 0.4000 (ok). Only below both is a fail.
+ */
+function riskReadings(exact: Dec, t: RiskThresholds): { lenient: RiskReading; strict: RiskReading } {
+  const four = round4(exact);
+  const a: RiskReading = { intervention: interventionForRisk(four, t), shown: four.toFixed(4) };
+  const b: RiskReading = { intervention: interventionForRisk(exact, t), shown: `${exact.toString()} (exact)` };
+  return rank(a.intervention) <= rank(b.intervention) ? { lenient: a, strict: b } : { lenient: b, strict: a };
+}
+
+/** A recorded intervention that one reading of the risk allows and the other does not: unavailable, never a pass. */
+function betweenReadings(
+  s: EvalScope,
+  pointer: string,
+  recorded: Intervention,
+  strict: Intervention,
+  r: { lenient: RiskReading; strict: RiskReading },
+  t: RiskThresholds,
+): void {
+  s.sink.push(
+    unavailable(
+      'RPR-ACGP-007',
+      `${s.which}: risk ${r.lenient.shown} gives ${r.lenient.intervention} but risk ${r.strict.shown} gives ${r.strict.intervention} with thresholds ok ≤ ${t.ok}, nudge ≤ ${t.nudge}, escalate ≤ ${t.escalate}; which one the writer compared is not known, so whether the recorded ${recorded} relaxed the intervention cannot be decided`,
+      { pointer, expected: strict, actual: recorded },
+    ),
+  );
 }
