@@ -277,12 +277,22 @@ function checkProofNote(note: string, cp: Checkpoint, trust: TrustStore | null):
         .filter((k) => k.status !== 'revoked')
         .map((k) => ({ name: body.origin, publicKey: rawPublicKey(k.publicKey) })),
     );
-    if (!v.ok)
-      out.push(
-        fail(R, `the proof's note is not signed by a key the trust store knows: ${v.problems.join('; ')}`, {
-          pointer: '/note',
-        }),
+    if (!v.ok) {
+      // A key the store lists but has revoked is no unknown key: say which, so nobody re-keys for nothing.
+      const revoked = trust.keys.filter(
+        (k) =>
+          k.status === 'revoked' && verifyNote(note, [{ name: body.origin, publicKey: rawPublicKey(k.publicKey) }]).ok,
       );
+      out.push(
+        fail(
+          R,
+          revoked.length > 0
+            ? `the proof's note is signed by a key the trust store has revoked (${revoked.map((k) => k.keyId).join(', ')}), and by no key it trusts`
+            : `the proof's note is not signed by a key the trust store knows: ${v.problems.join('; ')}`,
+          { pointer: '/note' },
+        ),
+      );
+    }
   }
   return out;
 }

@@ -85,6 +85,32 @@ export interface State {
   chain: ChainNode[];
   members: Map<string, Buffer>;
   trust: TrustStore | null;
+  /** Signers the trust store lists as retired (checkpoint, judgements): the origin says so (retiredSigned). */
+  retired?: Set<string>;
+}
+
+/**
+ * A signature by a key the trust store lists as retired: a warning, as the journal's
+ * RPR-JOURNAL-010. Retiring takes a key out of service and it still vouches for what it
+ * signed before, but a bundle cannot date a signature, so what it signed after (a writer
+ * run without the trust store does not refuse it) reads the same: said, never silent.
+ */
+function retiredSigned(
+  st: State,
+  rule: keyof typeof EVIDENCE_BUNDLE_RULES,
+  what: string,
+  keyId: string,
+  pointer: string,
+): void {
+  if (st.trust?.get(keyId)?.status !== 'retired') return;
+  (st.retired ??= new Set()).add(keyId);
+  st.findings.push(
+    warning(
+      rule,
+      `${what} is signed by a retired key (${keyId}): a retired key vouches for what it signed before it was retired, and a bundle cannot tell when this was signed (the journal warns alike, RPR-JOURNAL-010)`,
+      { pointer },
+    ),
+  );
 }
 
 export const ptr = (name: string) => `entry:${name}`;
@@ -391,13 +417,14 @@ export function checkCheckpoint(
       st.findings.push(
         fail(R.checkpoint, "the checkpoint's signature does not verify", { pointer: ptr(MEMBER.checkpoint) }),
       );
+    else retiredSigned(st, R.checkpoint, 'the checkpoint', c.signer, ptr(MEMBER.checkpoint));
   }
   st.chain.push({
     id: 'checkpoint',
     label: `signed checkpoint (tree of ${c.treeSize} entries)`,
     recorded: c.rootHash,
     recomputed: null,
-    status: st.findings.some((f) => f.rule === R.checkpoint) ? 'mismatch' : 'match',
+    status: st.findings.some((f) => f.rule === R.checkpoint && f.severity === 'fail') ? 'mismatch' : 'match',
     parents: [ptr(MEMBER.checkpoint)],
   });
   return c;
@@ -471,6 +498,7 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
   const role =
     st.trust && st.trust.get(entry.author) ? judgementSignerProblem(entry.author, st.trust, 'recorded') : null;
   if (role) st.findings.push(fail(R.role, `${name}: ${role}`, { ...at, ...signerFault(st.trust!, entry.author) }));
+  else retiredSigned(st, R.role, `${name}: the judgement`, entry.author, at.pointer);
   const named = entry.body['reportDigest'];
   if (rep && named !== undefined && named !== rep.digest)
     st.findings.push(
@@ -727,7 +755,7 @@ export function checkpointAuthenticity(
   // `unbound`: why no judgement binds what the bundle says. A trusted checkpoint then signs
   // none of it (anyone holding one could wrap a bundle around it): consistency only.
   return unbound === undefined
-    ? authenticity.trusted(signed, cp.signer)
+    ? authenticity.trusted(signed, cp.signer, (st.retired?.size ?? 0) > 0)
     : authenticity.consistencyOnly(
         `the bundle's checkpoint verifies under ${cp.signer}, a key in the trust store, but ${unbound}`,
       );
