@@ -123,6 +123,44 @@ describe('RPR-NEM-041: what upstream replay refuses before its kernel runs', () 
     }
   });
 
+  it("what the runner's later versions refuse too: a structure, recommendation or embodiment event without its payload, a seek without its index", async () => {
+    const base = [{ seq: 1, type: 'loadDataset', at: 1790000000000 }];
+    for (const [event, why] of [
+      [{ kind: 'structure' }, 'the structure event #1 has no structureSet'],
+      [{ kind: 'recommendation' }, 'the recommendation event #1 has no recommendationDecision'],
+      [{ kind: 'embodiment' }, 'the embodiment event #1 has no embodimentCommand'],
+      [{ kind: 'seek', command: {} }, 'the seek event #1 has no command.index (the history index it seeks)'],
+    ] as const) {
+      const r = await verify(pkg({ commands: [...base, event], manifest: (m) => void (m['commandCount'] = 2) }));
+      expect(r.verdict, why).toBe('fail');
+      expect(refusals(r).map((f) => f.message)).toEqual([
+        `investigation/commands.log: ${why} (upstream's replay refuses the package)`,
+      ]);
+    }
+    // With their payloads, they replay.
+    const whole = [...base, { kind: 'structure', structureSet: { id: 's1' } }, { kind: 'seek', command: { index: 0 } }];
+    expect(refusals(await verify(pkg({ commands: whole, manifest: (m) => void (m['commandCount'] = 3) })))).toEqual([]);
+  });
+
+  it('remediation and refusal events, which the later runner replays, are no unknown kind', async () => {
+    const events = [
+      { seq: 1, type: 'loadDataset', at: 1790000000000 },
+      { kind: 'remediation', remediationEvent: { remediationId: 'r1' } },
+      { kind: 'refusal', refusalEvent: { provenance: { operation: 'x' } } },
+    ];
+    const r = await verify(pkg({ commands: events, manifest: (m) => void (m['commandCount'] = 3) }));
+    expect(refusals(r)).toEqual([]);
+    // On the legacy path their payload is not asked for (upstream asks it on the semantic-digest path only).
+    const bare = [events[0], { kind: 'remediation' }, { kind: 'refusal' }];
+    expect(refusals(await verify(pkg({ commands: bare, manifest: (m) => void (m['commandCount'] = 3) })))).toEqual([]);
+    // A V3 package replays on that path: there each needs its payload.
+    const v3 = await verify(packPackage(buildPackageParts(3, { commands: bare })));
+    expect(refusals(v3).map((f) => f.message)).toEqual([
+      "investigation/commands.log: the remediation event #1 has no remediationEvent (upstream's replay refuses the package)",
+      "investigation/commands.log: the refusal event #2 has no refusalEvent (upstream's replay refuses the package)",
+    ]);
+  });
+
   it('a representation state upstream cannot parse, or whose fitness model copies disagree', async () => {
     const cases: [unknown, string][] = [
       ['not json', 'it is not JSON'],

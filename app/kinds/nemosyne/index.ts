@@ -9,8 +9,9 @@ export const nemosynePackageCode: KindCode = {
   // What its checks read is kept for the case's facts (no member read or parsed twice).
   verify: (s, ctx) => verifyPackage(archiveOf(s), ctx, forCaseOf(s)),
   // The recomputation a package allows (dataset identity, digest root through the
-  // kernel adapter) is all done by verify; replay is the same check.
-  replay: (s, ctx) => verifyPackage(archiveOf(s), ctx, forCaseOf(s)),
+  // kernel adapter) is done by verify; replay is the same check, and says what it could not
+  // re-execute (a V1/V2 ledger's analyses with no digest: verify.ts noDigest).
+  replay: (s, ctx) => verifyPackage(archiveOf(s), ctx, forCaseOf(s), 'replay'),
   // The workbench's member table reads the package as verification does (members.ts).
   operations: {
     members: async (archive, member) => (await import('./members.js')).packageMembers(archive, member),

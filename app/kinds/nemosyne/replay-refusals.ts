@@ -39,7 +39,11 @@ const REPRESENTATION = 'investigation/representation.json';
 const DISCOVERIES = 'investigation/discoveries.json';
 const NIL_OUTCOMES = 'investigation/nil-outcomes.json';
 
-/** The event kinds upstream's replay replays (its switch); any other is a discrepancy. */
+/**
+ * The event kinds upstream's replay replays (its switch); any other is a discrepancy. Its
+ * later versions (the RF-047 one, with V3) added `remediation` and `refusal`: a package
+ * holding them was written by one of those, so they are replayed kinds here too.
+ */
 const REPLAYED_KINDS = new Set([
   'load',
   'analysis',
@@ -53,13 +57,24 @@ const REPLAYED_KINDS = new Set([
   'redo',
   'seek',
   'reset',
+  'remediation',
+  'refusal',
 ]);
-/** The kinds whose event is malformed without its entity. */
-const ENTITY: Record<string, string> = {
+/**
+ * The member an event of each kind is malformed without. c95a15d checked the first three;
+ * the later versions of the same file check the rest too ("Malformed structure event"…), so
+ * a package either version refuses is refused here (remediation and refusal only on the
+ * semantic-digest path, as upstream checks them there only).
+ */
+const PAYLOAD: Record<string, string> = {
   observation: 'observationEntity',
   finding: 'findingEntity',
   annotation: 'annotationEntity',
+  structure: 'structureSet',
+  recommendation: 'recommendationDecision',
+  embodiment: 'embodimentCommand',
 };
+const SEMANTIC_PAYLOAD: Record<string, string> = { remediation: 'remediationEvent', refusal: 'refusalEvent' };
 
 /** How many refusals of one member are named; the rest are counted in one more. */
 const NAMED = 8;
@@ -67,19 +82,34 @@ const NAMED = 8;
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null ? (v as Obj) : null);
 
+/**
+ * Whether upstream replays the ledger on its semantic-digest path: a digest algorithm of
+ * `…-v2` or later, or a V3+ package (the later runner's `usesSemanticDigest`).
+ */
+export const semanticLedger = (m: Manifest): boolean => m.formatVersion >= 3 || m.investigationDigestAlgorithm !== null;
+
+/** Why upstream's replay refuses one event (an item with a kind), or null. */
+function eventRefusal(item: Obj, i: number, semantic: boolean): { at: string; why: string } | null {
+  const kind = item['kind'];
+  if (typeof kind !== 'string' || !REPLAYED_KINDS.has(kind))
+    return { at: `/${i}/kind`, why: `event #${i} is of an unrecognized kind ${JSON.stringify(kind)}` };
+  const payload = PAYLOAD[kind] ?? (semantic ? SEMANTIC_PAYLOAD[kind] : undefined);
+  if (payload && !item[payload]) return { at: `/${i}`, why: `the ${kind} event #${i} has no ${payload}` };
+  if (kind === 'seek' && obj(item['command'])?.['index'] === undefined)
+    return { at: `/${i}`, why: `the seek event #${i} has no command.index (the history index it seeks)` };
+  return null;
+}
+
 /** Each commands.log item upstream's replay cannot replay, by index. */
-function ledgerRefusals(ledger: readonly unknown[]): { at: string; why: string }[] {
+function ledgerRefusals(ledger: readonly unknown[], semantic: boolean): { at: string; why: string }[] {
   const out: { at: string; why: string }[] = [];
   ledger.forEach((item, i) => {
     if (typeof item !== 'object' || item === null) out.push({ at: `/${i}`, why: `event #${i} is not an object` });
     else if (!('kind' in item))
-      return; // an analysis spec, which only the kernel replays
+      return; // an analysis spec, which only the kernel replays (docs/rules/nemosyne.md: the later runner's semantic path)
     else {
-      const kind = (item as Obj)['kind'];
-      if (typeof kind !== 'string' || !REPLAYED_KINDS.has(kind))
-        out.push({ at: `/${i}/kind`, why: `event #${i} is of an unrecognized kind ${JSON.stringify(kind)}` });
-      else if (ENTITY[kind] && !(item as Obj)[ENTITY[kind]])
-        out.push({ at: `/${i}`, why: `the ${kind} event #${i} has no ${ENTITY[kind]}` });
+      const r = eventRefusal(item as Obj, i, semantic);
+      if (r) out.push(r);
     }
   });
   return out;
@@ -267,7 +297,7 @@ export function replayRefusals(
   ledger: readonly unknown[] | null,
   get: (name: string) => Buffer | null,
 ): Finding[] {
-  const out: Finding[] = ledger ? findingsOf(COMMANDS, ledgerRefusals(ledger)) : [];
+  const out: Finding[] = ledger ? findingsOf(COMMANDS, ledgerRefusals(ledger, semanticLedger(m))) : [];
   let decision: Obj | null = null;
   const rep = get(REPRESENTATION);
   if (rep) {

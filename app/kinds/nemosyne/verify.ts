@@ -140,9 +140,10 @@ export async function verifyPackage(
   archive: Buffer | ZipSource,
   ctx: KindContext,
   forCase?: ForCase,
+  mode: 'verify' | 'replay' = 'verify',
 ): Promise<KindResult> {
   try {
-    return await verifyArchive(archive, ctx, forCase);
+    return await verifyArchive(archive, ctx, forCase, mode);
   } catch (e) {
     if (e instanceof SourceError) throw new UsageError(`${ctx.path}: ${e.message}`, 'path');
     throw e;
@@ -153,6 +154,7 @@ async function verifyArchive(
   archive: Buffer | ZipSource,
   ctx: KindContext,
   forCase: ForCase | undefined,
+  mode: 'verify' | 'replay',
 ): Promise<KindResult> {
   const st: State = { findings: [], chain: [], details: { format: 'nemosyne-package' }, forCase };
   const result = (id: string | null): KindResult => {
@@ -284,7 +286,7 @@ async function verifyArchive(
   if (v >= 3 && envelope) await checkConsumers(envelope, ctx, st);
 
   // 6. The investigation digest, through a kernel adapter.
-  await checkInvestigationDigest(manifest, envelope, envelopeValue, byName, ctx, st);
+  await checkInvestigationDigest(manifest, envelope, envelopeValue, byName, ctx, st, { mode, ledger });
   return result(id);
 }
 
@@ -706,6 +708,34 @@ function checkDataset(m: Manifest, bytes: Buffer | null, st: State): void {
   }
 }
 
+/**
+ * A V1/V2 package that commits to no digest. Verified, its entries and dataset identity are
+ * all it commits to (RPR-NEM-027, info). Replayed, upstream's runner re-runs each analysis
+ * of its ledger through the kernel and compares the recorded output hash and provenance
+ * (InvestigationReplayRunner.replayPayload: "Analysis drift", "Replay execution failure"):
+ * Reprise has no kernel, and no digest to hold an adapter's state to, so those outputs are
+ * not re-executed: unavailable, never a PASS for a replay that re-ran nothing (cli.md).
+ */
+function noDigest(v: number, run: { mode: 'verify' | 'replay'; ledger: readonly unknown[] | null }, st: State): void {
+  st.findings.push(
+    info(
+      'RPR-NEM-027',
+      `this V${v} package records no investigationDigest: its semantic state is not committed, only its entries`,
+    ),
+  );
+  const analyses = (run.ledger ?? []).filter(
+    (e) => typeof e === 'object' && e !== null && (!('kind' in e) || (e as { kind?: unknown }).kind === 'analysis'),
+  ).length;
+  if (run.mode === 'replay' && analyses > 0)
+    st.findings.push(
+      unavailable(
+        'KERNEL_MISMATCH',
+        `replay: the ledger holds ${analyses} analysis step(s), which upstream's replay re-runs through Nemosyne's analytical kernel to compare each recorded output hash and provenance; Reprise has no kernel, and this package commits to no digest a kernel adapter's state could be checked against, so they were not re-executed`,
+        { pointer: `entry:${ENTRY.commands}` },
+      ),
+    );
+}
+
 async function checkInvestigationDigest(
   m: Manifest,
   envelope: Envelope | null,
@@ -713,16 +743,11 @@ async function checkInvestigationDigest(
   byName: Map<string, { entry: ZipEntry; content: EntryContent }>,
   ctx: KindContext,
   st: State,
+  run: { mode: 'verify' | 'replay'; ledger: readonly unknown[] | null },
 ): Promise<void> {
   const v = m.formatVersion;
   if (m.investigationDigest === null) {
-    if (v <= 2)
-      st.findings.push(
-        info(
-          'RPR-NEM-027',
-          `this V${v} package records no investigationDigest: its semantic state is not committed, only its entries`,
-        ),
-      );
+    if (v <= 2) noDigest(v, run, st);
     return;
   }
   const parents = ['manifest', `entry:${ENTRY.commands}`, ...(v >= 3 ? ['envelope'] : [])];
