@@ -52,6 +52,27 @@ function checkSignature(
         fail(R.trust, `${r.signer} (${k.label || k.role}) is revoked in the trust store`, { pointer: '/signer' }),
       ],
     };
+  // Re-judging an archive is a reviewer's audit, as a judgement is (JUDGEMENT_ROLES): an
+  // officer's or a trainer's key that verifies signs no re-judgement (docs/rejudge.md).
+  if (k.role !== 'reviewer')
+    return {
+      authenticity: authenticity.untrusted(
+        WHAT,
+        r.signer,
+        `that key is a ${k.role} key in the trust store, and only a reviewer's signature makes a re-judgement record`,
+      ),
+      findings: [
+        fail(
+          R.trust,
+          `${r.signer} (${k.label || k.role}) is a ${k.role} key: a re-judgement record is a reviewer's to sign`,
+          {
+            pointer: '/signer',
+            expected: 'reviewer',
+            actual: k.role,
+          },
+        ),
+      ],
+    };
   return { authenticity: authenticity.trusted(WHAT, r.signer, k.status === 'retired'), findings: [] };
 }
 
