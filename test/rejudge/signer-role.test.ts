@@ -28,9 +28,7 @@ beforeAll(async () => {
   expect(r.code, r.err).toBeLessThanOrEqual(2);
 }, 120_000);
 
-async function record(
-  pem: string,
-): Promise<{
+async function record(pem: string): Promise<{
   code: number;
   report: {
     findings: { rule: string; severity: string; message: string }[];
