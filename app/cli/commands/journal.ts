@@ -256,11 +256,10 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (!/^\d+$/.test(n) || !Number.isSafeInteger(Number(n))) throw new UsageError(`--${which} takes a whole number`);
   if (typeof values['out'] === 'string')
     await refuseWritesOn([['--out', values['out']]], [{ path: dir, named: 'the journal' }]);
-  // A proof without its signed note still checks with Reprise, but not with the tools that read notes: said, never silent.
-  const gap = (why: string) =>
-    io.err(
-      `reprise: note: the proof carries no signed note (its checkpoint in the C2SP form other tools read): ${why}; its signed checkpoint is in it, and 'reprise journal check-proof' checks it\n`,
-    );
+  // A proof without its signed note still checks with Reprise, but not with the tools that read notes: said
+  // (once the proof is out, so a write that fails says only that), never silent.
+  let noNote: string | null = null;
+  const gap = (why: string) => void (noNote = why);
   const proof =
     which === 'entry' ? await inclusionProof(dir, Number(n), gap) : await consistencyProofOf(dir, Number(n), gap);
   const text = JSON.stringify(proof, null, 2) + '\n';
@@ -270,6 +269,10 @@ async function proofCmd(args: string[], io: CliIO): Promise<ExitCode> {
       `${which === 'entry' ? `proof of entry ${n}` : `consistency proof from tree ${n}`} against tree ${proof.treeSize} written to ${safeText(values['out'])}\n`,
     );
   } else io.out(text);
+  if (noNote !== null)
+    io.err(
+      `reprise: note: the proof carries no signed note (its checkpoint in the C2SP form other tools read): ${noNote}; its signed checkpoint is in it, and 'reprise journal check-proof' checks it\n`,
+    );
   return EXIT.pass;
 }
 
