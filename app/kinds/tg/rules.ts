@@ -121,17 +121,34 @@ export function modeDeclared(m: Manifest, blocked: Blocked): Finding[] {
 }
 
 /**
+ * The engine the spec assigns each TG kernel output to (spec/tg-replay.md, "Engines Reprise
+ * recomputes"). Recomputation reads its inputs by output (a decision takes the TRUST-SCORE
+ * among its inputs), so the same output recorded under another engine name, RECORDED as a
+ * human or external judgement and anchored, would stand in for the score or the vector
+ * Reprise must recompute: a forged ACCEPT that replays PASS.
+ */
+const ENGINE_OF_OUTPUT: ReadonlyMap<string, string> = new Map([
+  [CSI.POLICY_CONTEXT, ENGINE.POLICY_RESOLUTION],
+  [CSI.TRUST_VECTOR, ENGINE.RULE_EVALUATOR],
+  [CSI.CONFIDENCE_SCORE, ENGINE.SCORE_TRUST],
+  [CSI.TRUST_SCORE, ENGINE.SCORE_TRUST],
+  [CSI.SCORE_EXPLANATION, ENGINE.SCORE_TRUST],
+  [CSI.DECISION, ENGINE.DECISION],
+]);
+
+/**
  * The outputs the spec fixes as EXACT (spec/tg-replay.md, "Engines Reprise recomputes"; the
- * seed's §3.1: TG-DECISION is a kernel invariant), by engine. RECORDED is for human judgement
- * and external AI: a profile that declares one of these RECORDED would have an anchored
- * artifact stand in for what Reprise must recompute (a forged ACCEPT, a vector of 1s).
+ * seed's §3.1: TG-DECISION is a kernel invariant), each under its engine (ENGINE_OF_OUTPUT).
+ * RECORDED is for human judgement and external AI: a profile that declares one of these
+ * RECORDED would have an anchored artifact stand in for what Reprise must recompute (a forged
+ * ACCEPT, a vector of 1s).
  */
 const EXACT_BY_SPEC: readonly (readonly [string, string])[] = [
-  [ENGINE.POLICY_RESOLUTION, CSI.POLICY_CONTEXT],
-  [ENGINE.RULE_EVALUATOR, CSI.TRUST_VECTOR],
-  [ENGINE.SCORE_TRUST, CSI.SCORE_EXPLANATION],
-  [ENGINE.DECISION, CSI.DECISION],
-];
+  CSI.POLICY_CONTEXT,
+  CSI.TRUST_VECTOR,
+  CSI.SCORE_EXPLANATION,
+  CSI.DECISION,
+].map((o) => [ENGINE_OF_OUTPUT.get(o)!, o] as const);
 
 /** An output the spec fixes as EXACT is recorded EXACT, whatever its replay profile declares (runtime DL-104). */
 export function modeBySpec(m: Manifest, blocked: Blocked): Finding[] {
@@ -149,22 +166,6 @@ export function modeBySpec(m: Manifest, blocked: Blocked): Finding[] {
   }
   return out;
 }
-
-/**
- * The engine the spec assigns each TG kernel output to (spec/tg-replay.md, "Engines Reprise
- * recomputes"). Recomputation reads its inputs by output (a decision takes the TRUST-SCORE
- * among its inputs), so the same output recorded under another engine name, RECORDED as a
- * human or external judgement and anchored, would stand in for the score or the vector
- * Reprise must recompute: a forged ACCEPT that replays PASS.
- */
-const ENGINE_OF_OUTPUT: ReadonlyMap<string, string> = new Map([
-  [CSI.POLICY_CONTEXT, ENGINE.POLICY_RESOLUTION],
-  [CSI.TRUST_VECTOR, ENGINE.RULE_EVALUATOR],
-  [CSI.CONFIDENCE_SCORE, ENGINE.SCORE_TRUST],
-  [CSI.TRUST_SCORE, ENGINE.SCORE_TRUST],
-  [CSI.SCORE_EXPLANATION, ENGINE.SCORE_TRUST],
-  [CSI.DECISION, ENGINE.DECISION],
-]);
 
 /** A TG kernel output is recorded under the engine the spec assigns it, never another's name. */
 export function outputEngine(m: Manifest, blocked: Blocked): Finding[] {
