@@ -86,7 +86,7 @@ const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null ? (
  * Whether upstream replays the ledger on its semantic-digest path: a digest algorithm of
  * `…-v2` or later, or a V3+ package (the later runner's `usesSemanticDigest`).
  */
-export const semanticLedger = (m: Manifest): boolean => m.formatVersion >= 3 || m.investigationDigestAlgorithm !== null;
+const semanticLedger = (m: Manifest): boolean => m.formatVersion >= 3 || m.investigationDigestAlgorithm !== null;
 
 /** Why upstream's replay refuses one event (an item with a kind), or null. */
 function eventRefusal(item: Obj, i: number, semantic: boolean): { at: string; why: string } | null {
