@@ -236,6 +236,12 @@ export interface DecideCaseRequest extends JournalRequest {
    * replaced on disk may hold another case under the same number).
    */
   openHash: string;
+  /**
+   * The entry hash of the last entry of the case's history the confirmation showed: the
+   * engine refuses when the case moved on since (a reviewer's escalation written meanwhile),
+   * so nothing is signed over a history the officer did not read.
+   */
+  shownLast: string;
   decision: CaseDecision;
   rationale: string;
   /** The officer's private key (PKCS#8 PEM file), chosen per case. */

@@ -100,6 +100,26 @@ export async function openCase(
 }
 
 /**
+ * Refuses a decision on a case whose history moved past the entry the confirmation showed
+ * (`shownLast`, checked under the writer's lock): the officer confirmed "open → released" over
+ * a history they read, and a reviewer's escalation written since, with a rationale they never
+ * saw, must not be signed over without a word.
+ */
+function refuseChangedSince(c: CaseState, shownLast: string): void {
+  const last = c.history[c.history.length - 1]!;
+  if (last.entryHash === shownLast) return;
+  const shown = c.history.findIndex((h) => h.entryHash === shownLast);
+  const since =
+    shown < 0
+      ? 'its history is not the one shown'
+      : `${c.history.length - 1 - shown} entr${c.history.length - 1 - shown === 1 ? 'y was' : 'ies were'} added since (the last: ${last.decision} at seq ${last.seq}, now ${c.state})`;
+  throw new JournalError(
+    `${c.caseId} changed since it was shown: ${since}; nothing was signed (review it again)`,
+    'REFUSED',
+  );
+}
+
+/**
  * Releases, upholds or escalates a case. Refused (JournalError 'REFUSED') when the case is
  * unknown or closed, the signer lacks the role in `trust`, or the rationale lacks content.
  */
@@ -110,7 +130,7 @@ export async function decideCase(
   rationale: string,
   signer: Signer,
   trust: TrustStore,
-  opts: WriterOptions = {},
+  opts: WriterOptions & { shownLast?: string } = {},
 ): Promise<CaseWriteResult> {
   // The signer and the rationale first: a refusal that needs no case leaves the directory untouched.
   const who = deciderProblem(signer.keyId, rationale, decision, caseRef, trust);
@@ -120,6 +140,7 @@ export async function decideCase(
     const fold = caseStates(await hashedEntries(w), trust);
     const c = findCase(fold.cases, caseRef);
     if (!c) throw new JournalError(`no quarantine case ${caseRef} in ${dir}`, 'NOT_FOUND');
+    if (opts.shownLast !== undefined) refuseChangedSince(c, opts.shownLast);
     const body: JsonObject = { case: c.openHash, decision, rationale };
     const byHash = new Map(fold.cases.map((x) => [x.openHash, x]));
     const problem = transitionProblem({ body, author: signer.keyId, subject: c.subject }, decision, byHash, trust);

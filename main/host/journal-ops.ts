@@ -284,6 +284,8 @@ export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
     throw new UsageError('a decision needs the journal directory, the case, and the officer key file');
   if (!isHashString(req.openHash))
     throw new UsageError("a decision names the case by its opening entry's hash (sha256:<64 hex>), as it was shown");
+  if (!isHashString(req.shownLast))
+    throw new UsageError("a decision names the last entry of the case's history it showed (sha256:<64 hex>)");
   if (!['release', 'uphold', 'escalate'].includes(req.decision))
     throw new UsageError('the decision is release, uphold or escalate');
   if (typeof req.trustStore !== 'string' || req.trustStore === '')
@@ -291,16 +293,16 @@ export async function decide(req: DecideCaseRequest): Promise<AnchorReceipt> {
   const trust = await loadTrustStore(req.trustStore);
   const signer = await shownSigner(req.keyFile, req.keyId);
   // The case shown, by its opening entry: never "whatever case holds this number now".
-  const r = await decideCase(req.dir, req.openHash, req.decision, String(req.rationale ?? ''), signer, trust).catch(
-    (e: unknown) => {
-      if (e instanceof JournalError && e.code === 'NOT_FOUND')
-        throw new JournalError(
-          `${req.caseId} is not the case shown: the journal holds no case opened by entry ${req.openHash} (it changed since it was shown); nothing was signed`,
-          'NOT_FOUND',
-        );
-      throw e;
-    },
-  );
+  const r = await decideCase(req.dir, req.openHash, req.decision, String(req.rationale ?? ''), signer, trust, {
+    shownLast: req.shownLast,
+  }).catch((e: unknown) => {
+    if (e instanceof JournalError && e.code === 'NOT_FOUND')
+      throw new JournalError(
+        `${req.caseId} is not the case shown: the journal holds no case opened by entry ${req.openHash} (it changed since it was shown); nothing was signed`,
+        'NOT_FOUND',
+      );
+    throw e;
+  });
   // The receipt: prove the new entry under the checkpoint the write returned, then check that proof.
   const proof = await inclusionProof(req.dir, r.seq);
   const check = checkInclusionProof(JSON.parse(JSON.stringify(proof)) as unknown, trust);

@@ -13,15 +13,15 @@ export const keyIdOf = (keyFile: string): Promise<string> =>
     () => '',
   );
 
-/** A case and key as the window shows them: `{openHash, keyId}` to spread into a DecideCaseRequest. */
+/** A case and key as the window shows them: `{openHash, shownLast, keyId}` to spread into a DecideCaseRequest. */
 export async function asShown(req: {
   dir: string;
   trustStore: string;
   keyFile: string;
   caseId: string;
-}): Promise<{ openHash: string; keyId: string }> {
+}): Promise<{ openHash: string; shownLast: string; keyId: string }> {
   const st = await journalStatus({ dir: req.dir, trustStore: req.trustStore });
-  const openHash = st.cases.find((c) => c.caseId === req.caseId)?.openHash;
-  if (!openHash) throw new Error(`no ${req.caseId} in ${req.dir}`);
-  return { openHash, keyId: await keyIdOf(req.keyFile) };
+  const c = st.cases.find((x) => x.caseId === req.caseId);
+  if (!c?.openHash) throw new Error(`no ${req.caseId} in ${req.dir}`);
+  return { openHash: c.openHash, shownLast: c.history.at(-1)!.entryHash, keyId: await keyIdOf(req.keyFile) };
 }

@@ -8,7 +8,7 @@ import { copyFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSigner, type Signer } from '../../app/core/keys.js';
-import { openCase } from '../../app/journal/index.js';
+import { escalateCase, openCase } from '../../app/journal/index.js';
 import { decide, evidenceDeltas, journalStatus } from '../../main/host/journal-ops.js';
 import { recordJudgement } from '../../main/host/judgement-ops.js';
 import { keyRefusal, keyStanding, queueOf, statusRefusal } from '../../renderer/src/lib/officer.js';
@@ -53,8 +53,36 @@ describe('a decision signs the case the confirmation showed, with the key it sho
     expect([r.caseId, r.state]).toEqual(['case-0', 'released']);
     // A request without the hash is refused: the number alone never picks the case.
     await expect(
-      decide({ ...req, keyId: again.keyId, openHash: 'case-0', decision: 'uphold', rationale: RATIONALE }),
+      decide({ ...req, ...again, openHash: 'case-0', decision: 'uphold', rationale: RATIONALE }),
     ).rejects.toThrow(/opening entry's hash/);
+  });
+
+  it('a case that moved on after it was shown (a reviewer escalated it meanwhile): refused, nothing signed', async () => {
+    const root = tmp('reprise-officer-moved-');
+    const k = makeKeys(root);
+    const dir = join(root, 'journal');
+    await journalOf(dir, k.officer, ['claim:a']);
+    const req = { dir, trustStore: k.trustPath, keyFile: k.officerPem, caseId: 'case-0' };
+    const shown = await asShown(req);
+    // The confirmation shows "open → released" over one entry; a reviewer escalates before the click.
+    await escalateCase(dir, 'case-0', 'Escalating: the drift exceeds what a release can cover.', k.reviewer, k.trust);
+    const before = await readFile(join(dir, 'entries.jsonl'));
+    await expect(decide({ ...req, ...shown, decision: 'release', rationale: RATIONALE })).rejects.toMatchObject({
+      code: 'REFUSED',
+      message:
+        'case-0 changed since it was shown: 1 entry was added since (the last: escalate at seq 1, now escalated); nothing was signed (review it again)',
+    });
+    const unknown = { ...req, ...shown, shownLast: `sha256:${'0'.repeat(64)}`, decision: 'uphold' as const };
+    await expect(decide({ ...unknown, rationale: RATIONALE })).rejects.toThrow(
+      'case-0 changed since it was shown: its history is not the one shown; nothing was signed (review it again)',
+    );
+    await expect(decide({ ...unknown, shownLast: '', rationale: RATIONALE })).rejects.toThrow(
+      "a decision names the last entry of the case's history it showed",
+    );
+    expect((await readFile(join(dir, 'entries.jsonl'))).equals(before)).toBe(true);
+    // Shown again (the escalation read), the release signs.
+    const r = await decide({ ...req, ...(await asShown(req)), decision: 'release', rationale: RATIONALE });
+    expect([r.caseId, r.state]).toEqual(['case-0', 'released']);
   });
 
   it('a key file replaced after the confirmation showed its key: refused, nothing signed (decision and judgement)', async () => {
@@ -73,9 +101,9 @@ describe('a decision signs the case the confirmation showed, with the key it sho
     await expect(decide({ ...req, ...shown, decision: 'release', rationale: RATIONALE })).rejects.toThrow(
       `the key file changed since it was shown: officer.pem now holds ${other.keyId}, the confirmation showed ${k.officer.keyId}; nothing was signed (review it again)`,
     );
-    await expect(
-      decide({ ...req, openHash: shown.openHash, keyId: '', decision: 'release', rationale: RATIONALE }),
-    ).rejects.toThrow('a signature needs the key id its confirmation showed');
+    await expect(decide({ ...req, ...shown, keyId: '', decision: 'release', rationale: RATIONALE })).rejects.toThrow(
+      'a signature needs the key id its confirmation showed',
+    );
     const report = {
       schema: REPORT_SCHEMA,
       artifact: { kind: 'replay-dump', sha256: `sha256:${'ab'.repeat(32)}` },

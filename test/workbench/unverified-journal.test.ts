@@ -72,7 +72,8 @@ describe('a journal that fails verification, in the workbench host', () => {
     const dir = await copyOf('tampered');
     const before = await snapshot(dir);
     const keyFile = join(ex, 'journal', 'keys', 'quarantine-officer.pem');
-    const shown = { openHash: await openHashOf(dir, 'case-5'), keyId: await keyIdOf(keyFile) };
+    const openHash = await openHashOf(dir, 'case-5');
+    const shown = { openHash, shownLast: openHash, keyId: await keyIdOf(keyFile) };
     const refused = decide({
       dir,
       trustStore,
