@@ -746,6 +746,7 @@ const journalSlice: Slice<
         keyId,
         caseId: c.caseId,
         openHash: c.openHash,
+        shownLast: c.history[c.history.length - 1]?.entryHash ?? '',
         decision,
         rationale,
       });
