@@ -121,6 +121,16 @@ type Slice<K extends keyof JudgementState> = (
   get: () => JudgementState,
 ) => Pick<JudgementState, K>;
 
+/**
+ * The key that signs, set in both stores at once: the header's choice (`keyPath`) and the
+ * journal form's `keyFile`, which a case decision signs with (store.ts `decide`). So what the
+ * window names as the signing key is always the one that signs, and none chosen is none sent.
+ */
+function keyInStep(set: (p: Partial<JudgementState>) => void, keyPath: string): void {
+  set({ keyPath });
+  useStore.getState().setJournal({ keyFile: keyPath });
+}
+
 /** The journal of the window and the key that signs in it. */
 const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | 'pickKey' | 'setKey' | 'refreshKeys'> = (
   set,
@@ -134,10 +144,11 @@ const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | '
       const status = await api.openJudgementJournal({ dir, trustStore, ...(create ? { create: true } : {}) });
       const keys = await api.signingKeys({ trustStore });
       const keep = keys.find((k) => k.path === get().keyPath);
-      set({ work: { dir, trustStore }, status, keys, keyPath: keep ? keep.path : '', busy: false });
+      set({ work: { dir, trustStore }, status, keys, busy: false });
       remember(WORK_KEY, { dir, trustStore });
       // One journal in the window: the Journal view shows this one's cases (drift routed by a replay).
       useStore.getState().setJournal({ dir, trustStore });
+      keyInStep(set, keep ? keep.path : '');
       useStore.setState({ journalStatus: status, receipt: null });
       await get().refreshList();
       return true;
@@ -147,8 +158,10 @@ const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | '
     }
   },
   closeJournal() {
+    // The key was chosen among those the journal's trust store names: it goes with the journal.
     remember(WORK_KEY, null);
-    set({ work: null, status: null, list: null, keys: [], judging: null, receipt: null, bundle: null });
+    remember(SIGN_KEY, null);
+    set({ work: null, status: null, list: null, keys: [], keyPath: '', judging: null, receipt: null, bundle: null });
     useStore.setState({ journal: { dir: '', trustStore: '', keyFile: '' }, journalStatus: null, receipt: null });
   },
   async openDemoJournal() {
@@ -182,8 +195,7 @@ const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | '
   },
   setKey(keyPath) {
     remember(SIGN_KEY, keyPath || null);
-    set({ keyPath });
-    if (keyPath) useStore.getState().setJournal({ keyFile: keyPath });
+    keyInStep(set, keyPath);
   },
 });
 
@@ -324,7 +336,8 @@ async function attestationFor(report: Report, keyPath: string): Promise<Attestat
  * and for a replay, the open journal and the chosen key, so drift is anchored and its cases
  * open as `replay --journal DIR --key KEY` does. An example keeps the options it sets itself
  * (its own journal, anchors to prove, among them). A link's job takes none of these
- * (store.ts `run`, `linked`): it runs read-only.
+ * (store.ts `run`, `linked`): it runs read-only. The key signs only into this journal: a
+ * replay on an artifact a link pinned another journal to is refused (store.ts `signsElsewhere`).
  */
 const jobExtras: JobExtras = (mode, source) => {
   const { work, keyPath, pkg } = useJudgement.getState();
@@ -355,7 +368,7 @@ function follow(): void {
       );
       const work = remembered(WORK_KEY, isWork);
       const keyPath = remembered(SIGN_KEY, isStr) ?? '';
-      useJudgement.setState({ keyPath });
+      keyInStep(useJudgement.setState, keyPath);
       if (work)
         void useJudgement
           .getState()

@@ -106,6 +106,8 @@ export interface JobState {
   source: JobSource;
   /** The first run a link opened: what the link says its own run saw, to hold this run to. */
   linkedSeen?: LinkSeen;
+  /** The options it was sent with: its `journal` is the one it read anchors from, and wrote to when it signed. */
+  options: Record<string, string>;
 }
 
 /** What the editor highlights: a JSON pointer (from a chain node or a finding). */
@@ -146,6 +148,8 @@ interface State {
    * host says which: ApiEvent job-done), said beside the verdict; none for a saved report.
    */
   reportUnread: UnreadOption[];
+  /** The options the run whose report is shown was sent with (where it anchored: its `journal`); none for a saved report. */
+  reportOptions: Record<string, string>;
   job: JobState | null;
   /**
    * What the run whose report is shown saw (its artifact's SHA-256 and verdict), for the link;
@@ -560,6 +564,7 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
       artifact: { name, source: null, savedReport: true },
       report,
       reportUnread: [],
+      reportOptions: {},
       reportSeen: null,
       reportMode: null,
       content: null,
@@ -575,10 +580,17 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
 /** Jobs the window stopped for a reason of its own: their end shows that reason as the error. */
 const stoppedFor = new Map<string, string>();
 
-/** What a link's replay says when it ended: it ran read-only, and how to anchor it. */
-const notAnchored = (journal: string): string =>
+/**
+ * What a link's replay says when it ended: it ran read-only, and how to anchor it. When the
+ * link names another journal than the header's, the user's replay would be refused
+ * (`signsElsewhere`), so the way to anchor is to open that journal in the header.
+ */
+const notAnchored = (journal: string, linkJournal: string | undefined): string =>
   `Opened from a link, this replay ran read-only: nothing was anchored in the journal ${journal} ` +
-  '(no drift entry signed, no case opened). To anchor it, run the replay again from the window (Replay view, "Run replay"), which signs with the chosen key.';
+  '(no drift entry signed, no case opened). ' +
+  (linkJournal === undefined || linkJournal === journal
+    ? 'To anchor it, run the replay again from the window (Replay view, "Run replay"), which signs with the chosen key.'
+    : `It read the journal ${linkJournal} the link names: to anchor there, open that journal in the header and run the replay again.`);
 
 /**
  * A picked file's sending failed while its job followed the arriving bytes: the job can
@@ -636,20 +648,51 @@ async function windowHashAfterJob(sent: SentFile, source: JobSource): Promise<vo
   if (a && isOpen()) useStore.setState({ artifact: { ...a, localHash } });
 }
 
+/**
+ * Why a job that signs may not run on this artifact, or null. A link (or a case) pins its
+ * journal to the artifact, and a job takes the pinned options over the header's; a job that
+ * signs with the header's key would then write into the journal the link chose. Neither is
+ * used silently: the link's journal would take the reviewer's signature, and the header's
+ * would change what the link reproduces (the anchors its verdict reads).
+ */
+function signsElsewhere(artifact: OpenArtifact, extra: ReturnType<JobExtras>): string | null {
+  const pinned = artifact.pinned?.['journal'];
+  const header = extra.options?.['journal'];
+  if (!extra.key || pinned === undefined || pinned === header) return null;
+  const from = artifact.asCaseRan ? 'case' : 'link';
+  const into =
+    header === undefined ? 'with the key chosen in the header' : `into the journal ${header} chosen in the header`;
+  return (
+    `This artifact was opened from a ${from} with the journal ${pinned}; your replay signs ${into}, so nothing ` +
+    `was run or signed: open ${pinned} in the header to anchor there, or open the artifact again without the ${from}.`
+  );
+}
+
+/** A run the window will not start: what is shown stays, and the error says why (focused). */
+function refuseRun(set: (p: Partial<State>) => void, why: string): void {
+  set({ error: why, lastJobNote: null });
+  focusWhenShown('error');
+}
+
 /** The job on the open artifact, and what the editor highlights. */
 const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
   async run(mode, whatIf = [], linked = false) {
     const { api, artifact, job } = get();
     if (!api || !artifact?.source) return;
+    // A link's job takes the link's options only: no journal, no key (nothing anchored), and
+    // its address gains nothing it did not name. What the user's own replay would anchor is said.
+    const wouldAnchor = get().jobExtras(mode, artifact.source);
+    const extra = linked ? {} : wouldAnchor;
+    const elsewhere = signsElsewhere(artifact, extra);
+    if (elsewhere) return refuseRun(set, elsewhere);
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION, reportSeen: null });
     let options: Record<string, string> = {};
     try {
-      // A link's job takes the link's options only: no journal, no key (nothing anchored), and
-      // its address gains nothing it did not name. What the user's own replay would anchor is said.
-      const wouldAnchor = get().jobExtras(mode, artifact.source);
-      const extra = linked ? {} : wouldAnchor;
-      const unanchoredIn = linked && wouldAnchor.key ? (wouldAnchor.options?.['journal'] ?? '') : undefined;
+      const unanchored =
+        linked && wouldAnchor.key
+          ? notAnchored(wouldAnchor.options?.['journal'] ?? '', artifact.pinned?.['journal'])
+          : undefined;
       options = { ...extra.options, ...fieldOptions(artifact, get().openOptions), ...artifact.pinned };
       const req: StartJobRequest = {
         source: artifact.source,
@@ -674,10 +717,11 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
           whatIf,
           source: artifact.source,
           ...(linkedSeen ? { linkedSeen } : {}),
+          options,
         },
         ...(now?.source === artifact.source ? { artifact: { ...withoutSeen(now), mode, whatIf, options } } : {}),
       });
-      void end.then((e) => finishJob(jobId, mode, e, unanchoredIn));
+      void end.then((e) => finishJob(jobId, mode, e, unanchored));
       if (!get().content) {
         void api.artifactContent({ source: artifact.source }).then(
           (content) => set({ content }),
@@ -775,6 +819,7 @@ export const useStore = create<State>((set, get) => ({
   content: null,
   report: null,
   reportUnread: [],
+  reportOptions: {},
   reportSeen: null,
   reportMode: null,
   job: null,
@@ -807,8 +852,8 @@ function withoutSeen(a: OpenArtifact): OpenArtifact {
 /** What a run saw of its artifact, as a link carries it. */
 const seenIn = (report: Report): LinkSeen => ({ sha256: report.artifact.sha256, verdict: report.verdict });
 
-/** Shows a job's end, unless a newer job has taken its place. */
-function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchoredIn?: string): void {
+/** Shows a job's end, unless a newer job has taken its place; `unanchored`: what a link's replay did not anchor (`notAnchored`). */
+function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchored?: string): void {
   const { job, api, artifact } = useStore.getState();
   const set = useStore.setState;
   // Another artifact opened meanwhile (its own job not yet started): this end is not its.
@@ -816,11 +861,12 @@ function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchoredIn?: str
   if (e.ok) {
     const seen = seenIn(e.report);
     const changed = job.linkedSeen ? seenChanged(job.linkedSeen, seen, artifact.name) : null;
-    const notes = [changed, unanchoredIn !== undefined ? notAnchored(unanchoredIn) : null];
+    const notes = [changed, unanchored ?? null];
     set({
       job: null,
       report: e.report,
       reportUnread: e.unread ?? [],
+      reportOptions: job.options,
       reportMode: mode,
       reportSeen: seen,
       selection: NO_SELECTION,

@@ -24,12 +24,11 @@ import { useJudgement } from '../judgement-store';
 import { signingRefusal } from '../lib/sign-gate';
 import { SignBlocked } from './SignBlocked';
 
-/** The key decisions are signed with: the one chosen in the journal header, with its holder. */
+/** The key decisions are signed with (the one `decide` sends, chosen in the journal header), with its holder. */
 function SigningKeyLine() {
-  const { keys, keyPath, setFormOpen } = useJudgement(
-    useShallow((s) => ({ keys: s.keys, keyPath: s.keyPath, setFormOpen: s.setFormOpen })),
-  );
-  const k = keys.find((x) => x.path === keyPath);
+  const { keys, setFormOpen } = useJudgement(useShallow((s) => ({ keys: s.keys, setFormOpen: s.setFormOpen })));
+  const keyFile = useStore((s) => s.journal.keyFile);
+  const k = keyFile ? keys.find((x) => x.path === keyFile) : undefined;
   return (
     <p className="small" data-testid="decision-key">
       Signed with{' '}

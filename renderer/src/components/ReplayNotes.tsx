@@ -3,6 +3,7 @@ import type { Finding, JsonValue, Report } from '../../../shared/report';
 import { useJudgement } from '../judgement-store';
 import { focusWhenShown } from '../lib/focus';
 import { useStore } from '../store';
+import { Shown } from './Shown';
 
 type Obj = { [k: string]: JsonValue };
 const objs = (events: JsonValue[] | undefined): Obj[] =>
@@ -17,23 +18,79 @@ function decisive(report: Report): { f: Finding; index: number } | null {
   return null;
 }
 
+/** A replay's routing events: drift anchored, cases opened, cases already open. */
+function anchoring(report: Report): { drift: number; cases: string[]; alreadyOpen: string[] } {
+  const events = objs(report.events);
+  const anchored = events.filter((e) => e['anchored'] === true);
+  return {
+    drift: events.filter((e) => typeof e['anchor'] === 'object' && e['anchor'] !== null).length,
+    cases: anchored
+      .filter((e) => typeof e['case'] === 'object' && e['case'] !== null)
+      .map((e) => `${String((e['case'] as Obj)['caseId'])} opened for ${String(e['claimRef'])}`),
+    alreadyOpen: anchored.filter((e) => e['alreadyOpen'] === true).map((e) => String(e['claimRef'])),
+  };
+}
+
+/**
+ * What the replay anchored, or null when nothing was: in the journal its job was sent with
+ * (`options`, the run's own), the one it wrote to, which is not always the one the header shows now.
+ */
+export function anchoredWords(report: Report, options: Record<string, string>): string | null {
+  const { drift, cases, alreadyOpen } = anchoring(report);
+  if (drift === 0 && cases.length === 0 && alreadyOpen.length === 0) return null;
+  const journal = options['journal'];
+  return (
+    `Anchored in the journal${journal ? ` ${journal}` : ''}: ${drift} drift event(s)` +
+    (cases.length > 0 ? `; Human Review case ${cases.join(', ')}` : '') +
+    (alreadyOpen.length > 0 ? `; a case was already open for ${alreadyOpen.join(', ')}` : '') +
+    '.'
+  );
+}
+
+/**
+ * The options a link (or a case) pinned to the artifact: no field shows them, and every job
+ * on it takes them. A pinned journal is where a replay reads its anchors; one that signs
+ * runs only if it is the header's journal too (store.ts `signsElsewhere`).
+ */
+export function PinnedOptions({ pinned, asCaseRan }: { pinned?: Record<string, string>; asCaseRan?: boolean }) {
+  const entries = Object.entries(pinned ?? {});
+  if (entries.length === 0) return null;
+  return (
+    <p className="small" data-testid="replay-pinned">
+      Opened from a {asCaseRan ? 'case' : 'link'} with{' '}
+      {entries.map(([k, v], i) => (
+        <span key={k}>
+          {i > 0 && ', '}
+          {k}{' '}
+          <span className="mono">
+            <Shown text={v} />
+          </span>
+        </span>
+      ))}
+      : every job on it takes {entries.length === 1 ? 'this option' : 'these options'}.
+      {pinned?.['journal'] !== undefined &&
+        ' A replay that signs runs only when this journal is also the one open in the header.'}
+    </p>
+  );
+}
+
 /**
  * What the replay did beyond its comparisons: refused (and why), or drift anchored in the
- * open journal and the Human Review cases it opened (as `replay --journal DIR --key KEY`).
+ * journal its job was sent with and the Human Review cases it opened (as `replay --journal DIR --key KEY`).
  */
 export function ReplayNotes({ report }: { report: Report }) {
-  const { reportMode, select, setView, loadJournal } = useStore(
-    useShallow((s) => ({ reportMode: s.reportMode, select: s.select, setView: s.setView, loadJournal: s.loadJournal })),
+  const { reportMode, reportOptions, artifact, select, setView, loadJournal } = useStore(
+    useShallow((s) => ({
+      reportMode: s.reportMode,
+      reportOptions: s.reportOptions,
+      artifact: s.artifact,
+      select: s.select,
+      setView: s.setView,
+      loadJournal: s.loadJournal,
+    })),
   );
   const { work, keyPath } = useJudgement(useShallow((s) => ({ work: s.work, keyPath: s.keyPath })));
-  const events = objs(report.events);
-  const anchoredDrift = events.filter((e) => typeof e['anchor'] === 'object' && e['anchor'] !== null);
-  const cases = events
-    .filter((e) => e['anchored'] === true && typeof e['case'] === 'object' && e['case'] !== null)
-    .map((e) => ({ claim: String(e['claimRef']), caseId: String((e['case'] as Obj)['caseId']) }));
-  const alreadyOpen = events
-    .filter((e) => e['anchored'] === true && e['alreadyOpen'] === true)
-    .map((e) => String(e['claimRef']));
+  const anchored = anchoredWords(report, reportOptions);
   const refused =
     reportMode === 'replay' && !(report.comparisons && report.comparisons.length > 0) && report.verdict !== 'pass'
       ? decisive(report)
@@ -48,6 +105,7 @@ export function ReplayNotes({ report }: { report: Report }) {
   };
   return (
     <>
+      <PinnedOptions pinned={artifact?.pinned} {...(artifact?.asCaseRan ? { asCaseRan: true } : {})} />
       {refused && (
         <div role="alert" className="replay-refused" data-testid="replay-refused">
           <p>
@@ -59,13 +117,10 @@ export function ReplayNotes({ report }: { report: Report }) {
           </button>
         </div>
       )}
-      {(anchoredDrift.length > 0 || cases.length > 0 || alreadyOpen.length > 0) && (
+      {anchored && (
         <div role="status" className="replay-anchored" data-testid="replay-anchored">
           <p>
-            Anchored in the journal{work ? ` ${work.dir}` : ''}: {anchoredDrift.length} drift event(s)
-            {cases.length > 0 &&
-              `; Human Review case ${cases.map((c) => `${c.caseId} opened for ${c.claim}`).join(', ')}`}
-            {alreadyOpen.length > 0 && `; a case was already open for ${alreadyOpen.join(', ')}`}.
+            <Shown text={anchored} />
           </p>
           <button
             type="button"
@@ -79,11 +134,14 @@ export function ReplayNotes({ report }: { report: Report }) {
           </button>
         </div>
       )}
-      {work && !keyPath && reportMode === 'replay' && events.some((e) => e['decisionMaterial'] === true) && (
-        <p className="muted" data-testid="replay-needs-key">
-          A journal is open but no signing key is chosen (Journal, in the header): this replay anchored nothing.
-        </p>
-      )}
+      {work &&
+        !keyPath &&
+        reportMode === 'replay' &&
+        objs(report.events).some((e) => e['decisionMaterial'] === true) && (
+          <p className="muted" data-testid="replay-needs-key">
+            A journal is open but no signing key is chosen (Journal, in the header): this replay anchored nothing.
+          </p>
+        )}
     </>
   );
 }
