@@ -359,9 +359,13 @@ test('attestation export: the engine signs a TG replay with the reviewer key, th
   await expect(page.getByTestId('attestation-key')).toHaveText(keyId);
   const digest = 'sha256:' + createHash('sha256').update(readFileSync(file)).digest('hex');
   await expect(page.getByTestId('attestation-digest')).toHaveText(digest);
+  // Verified against the manifest it names (without one an attestation is never a PASS).
+  const exDir = mkdtempSync(join(tmpdir(), 'reprise-e2e-att-'));
+  expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'examples', exDir]).status).toBe(0);
+  const manifest = join(exDir, 'tg', 'exact-intact', 'manifest.json');
   const v = spawnSync(
     process.execPath,
-    [join(ROOT, 'bin', 'reprise.js'), 'attest', '--verify', file, '--trust-store', trust],
+    [join(ROOT, 'bin', 'reprise.js'), 'attest', '--verify', file, '--trust-store', trust, '--manifest', manifest],
     { encoding: 'utf8' },
   );
   expect(v.status, v.stdout + v.stderr).toBe(0);

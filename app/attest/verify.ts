@@ -8,24 +8,29 @@ import type { Finding } from '../../shared/report.js';
 import { changedNumbers, fail, unavailable } from '../core/findings.js';
 import { isPlainObject as isObj } from '../core/closed.js';
 import { decodeJsonBytes, canonicalizeValue, JcsError, parseCanonical } from '../core/jcs.js';
-import { verifyBytes, type TrustStore } from '../core/keys.js';
+import { verifyBytes, type TrustedKey, type TrustStore } from '../core/keys.js';
 import { IN_TOTO_PAYLOAD_TYPE, pae } from './dsse.js';
 import { PREDICATE_TYPE, STATEMENT_TYPE } from './statement.js';
 
 export interface AttestationCheck {
   findings: Finding[];
   statement: Record<string, unknown> | null;
+  /** The key id the envelope names: claimed, not proven, unless `signatureVerified`. */
   keyId: string | null;
+  /** The signature verified with that key from the trust store (its role and status are other findings). */
+  signatureVerified: boolean;
 }
 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): AttestationCheck {
   const findings: Finding[] = [];
+  let signatureVerified = false;
   const out = (statement: Record<string, unknown> | null = null, keyId: string | null = null): AttestationCheck => ({
     findings,
     statement,
     keyId,
+    signatureVerified,
   });
   let env: unknown;
   try {
@@ -73,6 +78,16 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
   if (typeof payloadB64 !== 'string' || !B64.test(payloadB64))
     return (findings.push(fail('RPR-ATTEST-002', 'payload must be standard base64', { pointer: '/payload' })), out());
   const body = Buffer.from(payloadB64, 'base64');
+  // Decoders ignore the unused low bits of the last character: only the one spelling the
+  // bytes have is accepted, or the file could change while its signature still verifies.
+  if (body.toString('base64') !== payloadB64)
+    findings.push(
+      fail('RPR-ATTEST-002', 'payload is not the canonical base64 of its bytes (unused bits are set)', {
+        pointer: '/payload',
+        expected: 'the unused low bits of the last character zero',
+        actual: payloadB64.slice(-4),
+      }),
+    );
   const sigs = env['signatures'];
   if (
     !Array.isArray(sigs) ||
@@ -103,7 +118,8 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
         }),
       );
     else {
-      if (!verifyBytes(k.publicKey, pae(String(env['payloadType']), body), sig))
+      signatureVerified = verifyBytes(k.publicKey, pae(String(env['payloadType']), body), sig);
+      if (!signatureVerified)
         findings.push(
           fail('RPR-ATTEST-003', 'the DSSE signature does not verify over PAE(payloadType, payload)', {
             pointer: '/signatures/0/sig',
@@ -111,20 +127,7 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
             actual: sig,
           }),
         );
-      if (k.status === 'revoked')
-        findings.push(
-          fail('RPR-ATTEST-005', `the signing key ${keyId} is revoked`, {
-            expected: 'active or retired',
-            actual: k.status,
-          }),
-        );
-      if (k.role !== 'reviewer')
-        findings.push(
-          fail('RPR-ATTEST-005', `an attestation must be signed by a reviewer key; ${keyId} is a ${k.role} key`, {
-            expected: 'reviewer',
-            actual: k.role,
-          }),
-        );
+      for (const p of attestationSignerProblems(k)) findings.push(fail('RPR-ATTEST-005', p.message, p));
     }
   }
   let st: unknown;
@@ -151,55 +154,163 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
   }
   if (!isObj(st))
     return (findings.push(fail('RPR-ATTEST-006', 'the statement is not a JSON object')), out(null, keyId));
-  findings.push(...checkStatement(st));
+  findings.push(...checkStatement(st, keyId));
   return out(st, keyId);
 }
 
-/** The statement's own rules: in-toto v1 shape, disclosure of composition and tolerance policy, RECORDED honesty. */
-export function checkStatement(st: Record<string, unknown>): Finding[] {
+/**
+ * Why a key cannot sign an attestation (RPR-ATTEST-005): revoked, or not a reviewer's. One
+ * rule for the verifier and for `reprise attest`, which refuses such a key before it signs.
+ */
+export function attestationSignerProblems(
+  k: Pick<TrustedKey, 'keyId' | 'role' | 'status'>,
+): { message: string; expected: string; actual: string }[] {
+  const out: { message: string; expected: string; actual: string }[] = [];
+  if (k.status === 'revoked')
+    out.push({ message: `the signing key ${k.keyId} is revoked`, expected: 'active or retired', actual: k.status });
+  if (k.role !== 'reviewer')
+    out.push({
+      message: `an attestation must be signed by a reviewer key; ${k.keyId} is a ${k.role} key`,
+      expected: 'reviewer',
+      actual: k.role,
+    });
+  return out;
+}
+
+/** Reprise's predicate, every member of it (docs/tg-replay.md): nothing added, nothing left out. */
+const PREDICATE_MEMBERS = [
+  'claimRef',
+  'comparison',
+  'manifestHash',
+  'modeComposition',
+  'recordedOutputs',
+  'reviewer',
+  'tolerancePolicy',
+  'tool',
+  'verdict',
+].join(',');
+const HASH = /^sha256:[0-9a-f]{64}$/;
+const MODES = ['BANDED', 'EXACT', 'RECORDED'];
+
+type Bad = (pointer: string, message: string, expected?: string, actual?: unknown) => void;
+
+/** A collector of RPR-ATTEST-006 findings, each pointing into the statement. */
+function collector(f: Finding[], rule = 'RPR-ATTEST-006'): Bad {
+  return (pointer, message, expected, actual) =>
+    void f.push(
+      fail(rule, message, {
+        pointer,
+        ...(expected !== undefined ? { expected, actual: actual === undefined ? null : String(actual) } : {}),
+      }),
+    );
+}
+
+const names = (o: Record<string, unknown>): string => Object.keys(o).sort().join(',');
+
+/**
+ * The statement's own rules: in-toto v1 shape with Reprise's predicate, every member of it
+ * well formed and consistent with the others, signed by the reviewer it names, disclosure of
+ * composition and tolerance policy, RECORDED honesty. A trusted signature over a statement
+ * that says less, or something Reprise never writes, is not an attestation of a replay.
+ */
+export function checkStatement(st: Record<string, unknown>, signedBy: string | null = null): Finding[] {
   const f: Finding[] = [];
-  if (st['_type'] !== STATEMENT_TYPE)
-    f.push(
-      fail('RPR-ATTEST-006', `_type must be ${STATEMENT_TYPE}`, {
-        expected: STATEMENT_TYPE,
-        actual: String(st['_type']),
-      }),
-    );
+  const bad = collector(f);
+  if (st['_type'] !== STATEMENT_TYPE) bad('/_type', `_type must be ${STATEMENT_TYPE}`, STATEMENT_TYPE, st['_type']);
   if (st['predicateType'] !== PREDICATE_TYPE)
-    f.push(
-      fail('RPR-ATTEST-006', `predicateType must be ${PREDICATE_TYPE}`, {
-        expected: PREDICATE_TYPE,
-        actual: String(st['predicateType']),
-      }),
+    bad('/predicateType', `predicateType must be ${PREDICATE_TYPE}`, PREDICATE_TYPE, st['predicateType']);
+  if (names(st) !== '_type,predicate,predicateType,subject')
+    bad(
+      '',
+      'the statement has exactly _type, subject, predicateType and predicate',
+      '_type,predicate,predicateType,subject',
+      names(st),
     );
-  const subj = st['subject'];
-  if (
-    !Array.isArray(subj) ||
-    subj.length === 0 ||
-    !subj.every(
-      (s) =>
-        isObj(s) &&
-        typeof s['name'] === 'string' &&
-        isObj(s['digest']) &&
-        /^[0-9a-f]{64}$/.test(String(s['digest']['sha256'])),
-    )
-  )
-    f.push(fail('RPR-ATTEST-006', 'subject must list {name, digest: {sha256}}', { pointer: '/subject' }));
   const p = st['predicate'];
-  if (!isObj(p)) return (f.push(fail('RPR-ATTEST-006', 'the predicate is missing')), f);
-  const comp = p['modeComposition'];
-  if (!isObj(comp) || !['EXACT', 'BANDED', 'RECORDED'].every((m) => Number.isSafeInteger(comp[m])))
-    f.push(
-      fail(
-        'RPR-ATTEST-007',
-        'the predicate must disclose the replay mode composition (counts of EXACT, BANDED, RECORDED)',
-        { pointer: '/predicate/modeComposition' },
-      ),
-    );
-  else if (
-    (comp['BANDED'] as number) > 0 &&
-    !(isObj(p['tolerancePolicy']) && typeof p['tolerancePolicy']['bundleHash'] === 'string')
+  if (!isObj(p)) return (bad('/predicate', 'the predicate is missing'), f);
+  checkSubject(st['subject'], p['claimRef'], bad);
+  checkPredicateMembers(p, signedBy, bad);
+  checkDisclosure(p, f);
+  return f;
+}
+
+/** Exactly one subject, the manifest: its claim reference as the name, the SHA-256 of its bytes. */
+function checkSubject(subj: unknown, claimRef: unknown, bad: Bad): void {
+  const one = Array.isArray(subj) && subj.length === 1 && isObj(subj[0]) ? (subj[0] as Record<string, unknown>) : null;
+  const digest = one && isObj(one['digest']) ? one['digest'] : null;
+  if (
+    !one ||
+    names(one) !== 'digest,name' ||
+    !digest ||
+    names(digest) !== 'sha256' ||
+    !/^[0-9a-f]{64}$/.test(String(digest['sha256']))
   )
+    return bad('/subject', 'subject must list exactly one {name, digest: {sha256}}: the manifest');
+  if (one['name'] !== claimRef)
+    bad('/subject/0/name', "the subject's name is not the predicate's claimRef", String(claimRef), one['name']);
+}
+
+/** Each member of the predicate as Reprise writes it, the reviewer being the key that signed. */
+function checkPredicateMembers(p: Record<string, unknown>, signedBy: string | null, bad: Bad): void {
+  if (names(p) !== PREDICATE_MEMBERS)
+    bad('/predicate', `the predicate has exactly ${PREDICATE_MEMBERS}`, PREDICATE_MEMBERS, names(p));
+  if (typeof p['claimRef'] !== 'string' || p['claimRef'] === '')
+    bad('/predicate/claimRef', 'claimRef must be the claim reference (a non-empty string)');
+  if (!HASH.test(String(p['manifestHash'])))
+    bad('/predicate/manifestHash', 'manifestHash must be sha256:<64 hex>', 'sha256:<64 hex>', p['manifestHash']);
+  if (!['pass', 'fail', 'unavailable'].includes(p['verdict'] as string))
+    bad(
+      '/predicate/verdict',
+      "the replay's verdict must be pass, fail or unavailable",
+      'pass, fail or unavailable',
+      p['verdict'],
+    );
+  const cmp = p['comparison'];
+  if (!isObj(cmp) || names(cmp) !== 'hash,outputs' || !HASH.test(String(cmp['hash'])) || !Array.isArray(cmp['outputs']))
+    bad('/predicate/comparison', 'comparison must be {hash: sha256:<64 hex>, outputs: [...]}');
+  const tool = p['tool'];
+  if (
+    !isObj(tool) ||
+    names(tool) !== 'name,version' ||
+    tool['name'] !== 'reprise' ||
+    typeof tool['version'] !== 'string'
+  )
+    bad('/predicate/tool', 'tool must be {name: "reprise", version}');
+  if (signedBy !== null && p['reviewer'] !== signedBy)
+    bad(
+      '/predicate/reviewer',
+      'the predicate names a reviewer other than the key that signed it',
+      signedBy,
+      p['reviewer'],
+    );
+}
+
+/** The mode composition (counts that add up to the outputs), the tolerance policy when BANDED, RECORDED honesty. */
+function checkDisclosure(p: Record<string, unknown>, f: Finding[]): void {
+  const comp = p['modeComposition'];
+  const outputs = isObj(p['comparison']) ? p['comparison']['outputs'] : undefined;
+  const counts = isObj(comp) && names(comp) === MODES.join(',') ? MODES.map((m) => comp[m]) : [];
+  const total = counts.reduce((a: number, n) => a + (n as number), 0);
+  if (counts.length === 0 || !counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
+    return void collector(f, 'RPR-ATTEST-007')(
+      '/predicate/modeComposition',
+      'the predicate must disclose the replay mode composition (counts of EXACT, BANDED, RECORDED)',
+    );
+  if (Array.isArray(outputs) && total !== outputs.length)
+    collector(f, 'RPR-ATTEST-007')(
+      '/predicate/modeComposition',
+      'the mode composition does not count the outputs the comparison lists',
+      String(outputs.length),
+      total,
+    );
+  checkTolerancePolicy(p, (comp as Record<string, number>)['BANDED']! > 0, f);
+  checkRecorded(p['recordedOutputs'], (comp as Record<string, number>)['RECORDED']!, f);
+}
+
+/** The governed tolerance-policy reference when a BANDED output is present, null when none is. */
+function checkTolerancePolicy(p: Record<string, unknown>, banded: boolean, f: Finding[]): void {
+  const tp = p['tolerancePolicy'];
+  if (banded && !(isObj(tp) && typeof tp['bundleHash'] === 'string' && HASH.test(tp['bundleHash'])))
     f.push(
       fail(
         'RPR-ATTEST-007',
@@ -207,23 +318,34 @@ export function checkStatement(st: Record<string, unknown>): Finding[] {
         {
           pointer: '/predicate/tolerancePolicy',
           expected: '{bundleRef, bundleHash, …}',
-          actual: canonicalizeValue(p['tolerancePolicy'] ?? null),
+          actual: canonicalizeValue((tp ?? null) as never),
         },
       ),
     );
-  const rec = p['recordedOutputs'];
-  if (!Array.isArray(rec))
-    f.push(fail('RPR-ATTEST-006', 'recordedOutputs must be an array', { pointer: '/predicate/recordedOutputs' }));
-  else
-    rec.forEach((r, i) => {
-      if (isObj(r) && r['replayable'] === true && !isObj(r['anchor']))
-        f.push(
-          fail('RPR-ATTEST-008', 'a RECORDED output without a creation-time anchor is presented as replayable', {
-            pointer: `/predicate/recordedOutputs/${i}`,
-            expected: 'replayable: false',
-            actual: 'replayable: true',
-          }),
-        );
-    });
-  return f;
+  if (!banded && tp !== null)
+    collector(f)(
+      '/predicate/tolerancePolicy',
+      'no BANDED output: the tolerance policy is null',
+      'null',
+      canonicalizeValue((tp ?? null) as never),
+    );
+}
+
+/** One entry per RECORDED output, each saying whether it is replayable; none replayable without its anchor. */
+function checkRecorded(rec: unknown, count: number, f: Finding[]): void {
+  const bad = collector(f);
+  if (!Array.isArray(rec) || !rec.every((r) => isObj(r) && typeof r['replayable'] === 'boolean'))
+    return bad('/predicate/recordedOutputs', 'recordedOutputs must be an array of {…, anchor, replayable}');
+  if (rec.length !== count)
+    bad('/predicate/recordedOutputs', 'recordedOutputs does not list every RECORDED output', String(count), rec.length);
+  rec.forEach((r: Record<string, unknown>, i) => {
+    if (r['replayable'] === true && !isObj(r['anchor']))
+      f.push(
+        fail('RPR-ATTEST-008', 'a RECORDED output without a creation-time anchor is presented as replayable', {
+          pointer: `/predicate/recordedOutputs/${i}`,
+          expected: 'replayable: false',
+          actual: 'replayable: true',
+        }),
+      );
+  });
 }

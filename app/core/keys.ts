@@ -136,7 +136,14 @@ export function signBytes(signer: Signer, data: Uint8Array): string {
   return sign(null, data, signer.privateKey).toString('base64');
 }
 
-const SIG_RE = /^[A-Za-z0-9+/]{86}==$/;
+/**
+ * A signature string in its one canonical base64 form: 64 bytes = 512 bits = 85 characters
+ * of 6 bits (510) and an 86th carrying the last 2 bits and 4 zero bits, so its value is a
+ * multiple of 16 (A, Q, g or w). Decoders ignore those unused bits, so without this check one
+ * signature has 16 spellings, and bytes of a signed file (a journal line, an attestation, a
+ * re-judgement record) could change while its signature still verifies.
+ */
+const SIG_RE = /^[A-Za-z0-9+/]{85}[AQgw]==$/;
 export function isSignatureString(s: unknown): s is string {
   return typeof s === 'string' && SIG_RE.test(s);
 }

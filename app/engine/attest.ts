@@ -7,13 +7,14 @@
 import type { Finding, Verdict } from '../../shared/report.js';
 import { verdictOf } from '../../shared/report.js';
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from '../attest/dsse.js';
-import { verifyAttestation } from '../attest/verify.js';
+import { attestationSignerProblems, verifyAttestation } from '../attest/verify.js';
 import { UsageError } from '../core/errors.js';
 import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../core/files.js';
-import { fail } from '../core/findings.js';
+import { isPlainObject } from '../core/closed.js';
+import { fail, unavailable } from '../core/findings.js';
 import { sha256Hex } from '../core/hash.js';
 import { canonicalizeValue } from '../core/jcs.js';
-import { loadSigner, type TrustStore } from '../core/keys.js';
+import { loadSigner, loadTrustStore, type TrustStore } from '../core/keys.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions } from '../kinds/types.js';
 import { operationFor } from './operations.js';
@@ -50,7 +51,9 @@ export async function attestManifest(
   const s = new Sniffed(path, bytes);
   const attest = await operationFor('attest', s);
   const signer = await loadSigner(keyFile);
-  const outcome = await attest(s, makeContext(path, options()), signer.keyId);
+  const opts = options();
+  await refuseSigner(signer.keyId, opts.trustStore);
+  const outcome = await attest(s, makeContext(path, opts), signer.keyId);
   if (outcome.statement === null) return { attested: false, verdict: outcome.verdict, findings: outcome.findings };
   const envelope = signEnvelope(
     IN_TOTO_PAYLOAD_TYPE,
@@ -66,12 +69,28 @@ export async function attestManifest(
 }
 
 /**
+ * Refuses, before anything is replayed or signed, a key the trust store given says cannot
+ * sign an attestation (revoked, or not a reviewer's): a verifier holding that store would
+ * fail the envelope (RPR-ATTEST-005). A key the store does not list is signed with; its
+ * verifier says it is unknown (RPR-ATTEST-004).
+ */
+async function refuseSigner(keyId: string, trustStore: string | undefined): Promise<void> {
+  if (trustStore === undefined) return;
+  const k = (await loadTrustStore(trustStore)).get(keyId);
+  const problems = k ? attestationSignerProblems(k) : [];
+  if (problems.length > 0)
+    throw new UsageError(`${problems.map((p) => p.message).join('; ')}: nothing was signed (--key)`, 'refused');
+}
+
+/**
  * The check of an exported attestation, and with `manifest` that it is about those bytes
  * (read only when the envelope holds a statement to compare them with).
  */
 export interface AttestationVerdict {
   verdict: Verdict;
   keyId: string | null;
+  /** Whether the signature verified with that key of the trust store (else the key id is only claimed). */
+  signatureVerified: boolean;
   findings: Finding[];
   statement: Record<string, unknown> | null;
 }
@@ -82,6 +101,15 @@ export async function checkAttestation(
   manifest?: () => Promise<Uint8Array>,
 ): Promise<AttestationVerdict> {
   const check = verifyAttestation(envelope, trust);
+  if (!manifest)
+    check.findings.push(
+      unavailable(
+        'RPR-ATTEST-009',
+        'no manifest given (--manifest): nothing ties the statement to the bytes it names, so what it attests is not decided',
+        { pointer: '/subject/0/digest/sha256', expected: 'the SHA-256 of the manifest given', actual: null },
+      ),
+    );
+  if (check.statement) check.findings.push(...attestedVerdict(check.statement));
   if (manifest && check.statement) {
     const want = sha256Hex(await manifest());
     const subj = (check.statement['subject'] as { digest?: { sha256?: string } }[] | undefined)?.[0]?.digest?.sha256;
@@ -97,7 +125,25 @@ export async function checkAttestation(
   return {
     verdict: verdictOf(check.findings),
     keyId: check.keyId,
+    signatureVerified: check.signatureVerified,
     findings: check.findings,
     statement: check.statement,
   };
+}
+
+/**
+ * The replay's verdict as the statement gives it: the check of an attestation is never PASS
+ * over a replay that failed or was not decided (as an exported report's, RPR-RPT-006), or a
+ * "PASS … signed by a trusted key" would read as a replay that passed.
+ */
+function attestedVerdict(st: Record<string, unknown>): Finding[] {
+  const v = isPlainObject(st['predicate']) ? st['predicate']['verdict'] : undefined;
+  if (v !== 'fail' && v !== 'unavailable') return [];
+  return [
+    (v === 'fail' ? fail : unavailable)(
+      'RPR-ATTEST-010',
+      `the attested replay's verdict is ${v.toUpperCase()}: this attestation states a replay that did not pass`,
+      { pointer: '/predicate/verdict', expected: 'pass', actual: v },
+    ),
+  ];
 }

@@ -72,8 +72,18 @@ describe('reprise attest', () => {
     expect(st['predicate'].tolerancePolicy).toBeNull();
     expect(st['predicate'].verdict).toBe('fail');
     expect(st['predicate'].recordedOutputs).toEqual([expect.objectContaining({ replayable: false, anchor: null })]);
-    const v = await runCli(['attest', '--verify', out, '--trust-store', j.trust]);
-    expect(v.code).toBe(0);
+    // Authentic, and about that manifest, but the replay it states failed: never a PASS (RPR-ATTEST-010).
+    const v = await runCli([
+      'attest',
+      '--verify',
+      out,
+      '--trust-store',
+      j.trust,
+      '--manifest',
+      join(ex, 'tg', 'recorded-unanchored', 'manifest.json'),
+    ]);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('RPR-ATTEST-010');
   });
 
   it('a RECORDED output whose anchor verified is presented as replayable, with its anchor', async () => {
@@ -98,7 +108,8 @@ describe('reprise attest', () => {
     expect(st['predicate'].recordedOutputs).toEqual([
       expect.objectContaining({ replayable: true, anchor: { entryHash: expect.stringMatching(/^sha256:/), seq: 0 } }),
     ]);
-    expect((await runCli(['attest', '--verify', out, '--trust-store', j.trust])).code).toBe(0);
+    const manifest = join(ex, 'tg', 'recorded-anchored', 'manifest.json');
+    expect((await runCli(['attest', '--verify', out, '--trust-store', j.trust, '--manifest', manifest])).code).toBe(0);
   });
 
   it('fails verification after any single-byte change of the envelope', async () => {

@@ -33,6 +33,12 @@ async function read(path: string, what: string): Promise<Buffer> {
   }
 }
 
+/** "signed by" only for a signature that verified with the trust store's key; else what the envelope claims. */
+function signerWords(check: { keyId: string | null; signatureVerified: boolean }): string {
+  if (check.keyId === null) return '';
+  return check.signatureVerified ? ` signed by ${check.keyId}` : ` naming key ${check.keyId}, signature not verified`;
+}
+
 export const attestCommand: Command = {
   ...INFO.attest,
   async run(args: string[], io: CliIO): Promise<ExitCode> {
@@ -71,6 +77,7 @@ export const attestCommand: Command = {
               path: values['verify'],
               verdict,
               keyId: check.keyId,
+              signatureVerified: check.signatureVerified,
               findings: check.findings,
               statement: check.statement,
             },
@@ -80,11 +87,7 @@ export const attestCommand: Command = {
         );
       else
         io.out(
-          formatAttestationText(
-            `${values['verify']}  (attestation${check.keyId ? ` signed by ${check.keyId}` : ''})`,
-            verdict,
-            check.findings,
-          ),
+          formatAttestationText(`${values['verify']}  (attestation${signerWords(check)})`, verdict, check.findings),
         );
       return exitOfVerdict(verdict);
     }
