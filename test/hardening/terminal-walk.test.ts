@@ -539,7 +539,7 @@ describe.skipIf(!cliBuilt())('the real process (pipes, worker threads)', () => {
   it('attest --verify of a hostile envelope, journal unlock of a hostile stale lock, canonicalize bytes into a pipe', async () => {
     const text = await runProcess(['attest', '--verify', P.env, '--trust-store', P.store]);
     check(text, 'attest --verify');
-    expect(text.stdout).toContain(`signed by ed25519:E\\x1b[31mRED`);
+    expect(text.stdout).toContain(`naming key ed25519:E\\x1b[31mRED`);
     const json = await runProcess(['attest', '--verify', P.env, '--json']);
     check(json, 'attest --verify --json');
     expect(JSON.parse(json.stdout).keyId).toBe(`ed25519:${H}`);
