@@ -4,10 +4,12 @@
  * exactly one replay mode per output. Errors: an output with no mode (not listed and no
  * `default`), a mode outside EXACT/BANDED/RECORDED, an output listed twice, a BANDED
  * output without `policy_refs.epsilon`. Warning: a CSI in `replay_profile.outputs` that
- * the engine does not list. YAML is parsed by the `yaml` package with duplicate keys
- * kept (so "listed twice" is seen, with its line), never by a home-made parser.
+ * the engine does not list. Refused (errors, nothing else checked): a key repeated in a
+ * mapping DL-104 reads, a `<<` merge key or an alias there. YAML is parsed by the `yaml`
+ * package with duplicate keys kept (so a repeat is seen, with its lines), never by a
+ * home-made parser.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 
 export const DL104 = 'DL-104';
 export const MODES = ['EXACT', 'BANDED', 'RECORDED'] as const;
@@ -78,6 +80,9 @@ export function lintText(path: string, source: string): LintResult {
   result.isSpec = true;
   const engineNode = root.get('engine', true);
   result.engine = isScalar(engineNode) && typeof engineNode.value === 'string' ? engineNode.value : null;
+  refuseAmbiguous(root, READS, [], { refuse: (message, node) => diag('error', message, node), lineOf });
+  // What readers disagree on has no one meaning to check: the refusals are the whole verdict.
+  if (result.diagnostics.length > 0) return sorted(result);
   if (result.engine === null) diag('error', '`engine` must be a string (the engine id)', engineNode as Node);
   const outputs = engineOutputs(root, diag);
   const profile = root.get('replay_profile', true);
@@ -90,8 +95,79 @@ export function lintText(path: string, source: string): LintResult {
     return result;
   }
   checkProfile(profile, outputs, diag);
+  return sorted(result);
+}
+
+function sorted(result: LintResult): LintResult {
   result.diagnostics.sort((a, b) => a.line - b.line || a.message.localeCompare(b.message));
   return result;
+}
+
+/**
+ * The part of the front matter DL-104 reads: 'leaf' a value taken as it is, 'list' a sequence
+ * of those, a record a mapping read under those keys (`*`: under every key).
+ */
+type Shape = 'leaf' | 'list' | { readonly [key: string]: Shape };
+const READS: Shape = {
+  engine: 'leaf',
+  outputs: 'list',
+  replay_profile: { default: 'leaf', outputs: { '*': 'leaf' }, policy_refs: { epsilon: 'leaf' } },
+};
+/** Where refusals go, and the file line of a node (to name both lines of a repeated key). */
+interface Refuser {
+  refuse(message: string, node: Node): void;
+  lineOf(node: Node): number;
+}
+const named = (path: readonly string[]) => (path.length === 0 ? 'the front matter' : path.join('.'));
+// YAML 1.2 reads `<<` as a plain key; under YAML 1.1 the `yaml` package marks it with a symbol.
+const isMergeKey = (k: unknown) => isScalar(k) && (k.value === '<<' || typeof k.value === 'symbol');
+
+/**
+ * Refuses, where DL-104 reads, what YAML readers disagree on: a repeated key (js-yaml and
+ * PyYAML keep the last, YAMLMap.get the first), a `<<` merge key and an alias (some readers
+ * expand them; this lint reads the nodes as written, so it would check another spec).
+ */
+function refuseAmbiguous(node: unknown, shape: Shape, path: readonly string[], r: Refuser): void {
+  if (isAlias(node))
+    return r.refuse(
+      `${named(path)} is an alias (*${node.source}): DL-104 does not read aliases and refuses them`,
+      node,
+    );
+  if (shape === 'list' && isSeq(node))
+    for (const item of node.items) refuseAmbiguous(item, 'leaf', [`an entry of ${named(path)}`], r);
+  if (typeof shape === 'string' || !isMap(node)) return;
+  refuseRepeatedKeys(node, path, r);
+  for (const { key, value } of node.items) {
+    if (isAlias(key) || isMergeKey(key)) {
+      const what = isAlias(key) ? `an alias key (*${key.source})` : 'a merge key (<<)';
+      r.refuse(`${named(path)} has ${what}: DL-104 does not read merge keys or aliases and refuses them`, key as Node);
+      continue;
+    }
+    const k = isScalar(key) ? String(key.value) : null;
+    // Own keys only: `constructor` or `__proto__` must not find Object.prototype's.
+    const sub = k === null ? undefined : Object.hasOwn(shape, k) ? shape[k] : shape['*'];
+    if (sub !== undefined) refuseAmbiguous(value, sub, [...path, k as string], r);
+  }
+}
+
+/** Each key once, compared as text (`"a"`, `? a` and `a` are one key; to js-yaml so are `1` and `"1"`). */
+function refuseRepeatedKeys(map: YAMLMap, path: readonly string[], r: Refuser): void {
+  const first = new Map<string, Node>();
+  for (const { key } of map.items) {
+    if (!isScalar(key) || isMergeKey(key)) continue; // a merge key is refused as such
+    const k = String(key.value);
+    const earlier = first.get(k);
+    if (earlier === undefined) first.set(k, key);
+    else r.refuse(repeated(k, path, linesOf(r.lineOf(earlier), r.lineOf(key))), key);
+  }
+}
+
+const linesOf = (a: number, b: number) => (a === b ? `twice on line ${a}` : `lines ${a} and ${b}`);
+
+function repeated(key: string, path: readonly string[], lines: string): string {
+  if (path.join('.') === 'replay_profile.outputs')
+    return `output ${key} is listed twice in replay_profile.outputs (${lines}): exactly one mode per output`;
+  return `key ${key} is repeated in ${named(path)} (${lines}): YAML readers disagree on which one wins`;
 }
 
 /** outputs: the engine's output CSIs, each once (in order, with the node that names it). */
@@ -157,10 +233,6 @@ function declaredModes(profile: YAMLMap, outputs: Map<string, Node>, diag: Diag)
       continue;
     }
     const v = isScalar(pair.value) ? pair.value.value : undefined;
-    if (declared.has(k)) {
-      diag('error', `output ${k} is listed twice in replay_profile.outputs (exactly one mode per output)`, keyNode);
-      continue;
-    }
     if (!isMode(v)) {
       diag(
         'error',

@@ -1,4 +1,5 @@
 /** DL-104 output: text for people, JSON for pipelines, SARIF 2.1.0 for code-scanning tools. */
+import { sep as hostSep } from 'node:path';
 import { safeText } from '../core/text.js';
 import { VERSION } from '../version.js';
 import { DL104, type LintResult } from './dl104.js';
@@ -65,7 +66,7 @@ export function toSarif(results: LintResult[]) {
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: r.path.split('\\').join('/') },
+                  artifactLocation: { uri: artifactUri(r.path) },
                   region: { startLine: d.line },
                 },
               },
@@ -75,4 +76,21 @@ export function toSarif(results: LintResult[]) {
       },
     ],
   };
+}
+
+/**
+ * A file path as the RFC 3986 URI reference SARIF 2.1.0 requires (§3.4.3), so a consumer
+ * resolves it back to the file: each segment percent-encoded (a space, `#`, `%` or `?` would
+ * otherwise cut or change the path, a `:` in the first segment read as a scheme). Relative
+ * paths stay relative; absolute ones become `file:` URIs. `\` separates only on Windows: on
+ * POSIX it is a character of the name.
+ */
+export function artifactUri(path: string, sep: string = hostSep): string {
+  const segments = (sep === '\\' ? path.split(/[\\/]/) : path.split('/')).map(encodeURIComponent);
+  const joined = segments.join('/');
+  // C:\x\a.md -> file:///C:/x/a.md (the drive's colon kept: it is no scheme after file:///)
+  if (sep === '\\' && /^[A-Za-z]:[\\/]/.test(path)) return `file:///${path.slice(0, 2)}/${segments.slice(1).join('/')}`;
+  // \\host\share\a.md -> file://host/share/a.md
+  if (sep === '\\' && /^[\\/]{2}[^\\/]/.test(path)) return `file:${joined}`;
+  return path.startsWith('/') ? `file://${joined}` : joined;
 }
