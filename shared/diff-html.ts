@@ -9,7 +9,7 @@ import {
   cutText,
   LITERAL_NOTE,
   literalNote,
-  shownEntryCut,
+  shownEntryPieces,
   shownTokens,
   spanCodePoints,
   spanParts,
@@ -62,14 +62,18 @@ tr:target{outline:3px solid #0550ae;outline-offset:-3px}a.perma{color:#0550ae;te
 del{background:#ffebe9;color:#82071e}ins{background:#dafbe1;color:#0a3622;text-decoration:none}
 .op{font-weight:600}.note{background:#fff8c5;padding:6px 8px;border:1px solid #d4a72c;border-radius:4px}`;
 
-/** One side of a changed string: the span marked, context around it. */
+/**
+ * One side of a changed string: the span marked, context around it, the string isolated
+ * (`<bdi>`, as each string of a value is: valueHtml) and what was cut said outside it.
+ */
 function spanHtml(s: string, e: DiffEntry, side: 'left' | 'right'): string {
   const p = spanParts(s, e.span!, side);
   const tag = side === 'left' ? 'del' : 'ins';
+  const cut =
+    p.cutChanged > 0 ? `<bdi>${escHtml(`… (${p.cutChanged.toLocaleString('en')} more characters)`)}</bdi>` : '';
   return (
-    `<pre>${p.cutBefore ? '…' : ''}${escHtml(p.before)}<${tag}>${escHtml(p.changed)}</${tag}>` +
-    `${p.cutChanged > 0 ? escHtml(`… (${p.cutChanged.toLocaleString('en')} more characters)`) : ''}` +
-    `${escHtml(p.after)}${p.cutAfter ? '…' : ''}</pre>` +
+    `<pre>${p.cutBefore ? '…' : ''}<bdi>${escHtml(p.before)}<${tag}>${escHtml(p.changed)}</${tag}>` +
+    `${cut}${escHtml(p.after)}</bdi>${p.cutAfter ? '…' : ''}</pre>` +
     (s.length > 80
       ? `<small>${escHtml(`${s.length.toLocaleString('en')} characters; changed from ${e.span!.prefix.toLocaleString('en')}`)}</small>`
       : '')
@@ -82,13 +86,25 @@ function cell(e: DiffEntry, side: 'left' | 'right'): string {
   if (e.span && typeof v === 'string') return spanHtml(v, e, side);
   const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
   if (literal !== undefined) return `<pre>${escHtml(cutText(literal))}</pre><small>${escHtml(LITERAL_NOTE)}</small>`;
-  // Cut before it is escaped (shownEntryCut): no escape split, the rest counted in the value's
+  // Cut before it is escaped (shownEntryPieces): no escape split, the rest counted in the value's
   // characters; a number beyond double precision inside it as written (DiffEntry.leftText).
   const note = literalNote(e, side);
-  return `<pre>${escHtml(shownEntryCut(e, side, 2))}</pre>${note === null ? '' : `<small>${escHtml(note)}</small>`}`;
+  return `<pre>${valueHtml(e, side)}</pre>${note === null ? '' : `<small>${escHtml(note)}</small>`}`;
 }
 
-/** The code points of a short change that does not read as what it is (spanCodePoints), or nothing. */
+/**
+ * One side shown whole, pretty-printed, each JSON string in it (a member name, a value)
+ * isolated in a `<bdi>`: the bidirectional algorithm would otherwise reorder the tokens
+ * around a string in a right-to-left script, `"א": "1"` reading as `"1" :"א"`, a member "1"
+ * holding a Hebrew value. Markup only, no script, as the rest of the page.
+ */
+function valueHtml(e: DiffEntry, side: 'left' | 'right'): string {
+  const { pieces, more } = shownEntryPieces(e, side, 2);
+  const text = pieces.map((p) => (p.string ? `<bdi>${escHtml(p.text)}</bdi>` : escHtml(p.text))).join('');
+  return `${text}${escHtml(more)}`;
+}
+
+/** The code points of a change that does not read as what it is (spanCodePoints), or nothing. */
 function points(e: DiffEntry): string {
   const p = spanCodePoints(e);
   return p === null ? '' : `<small>${escHtml(p)}</small>`;

@@ -559,6 +559,6 @@ describe('values are shown as JSON', () => {
     expect(out.code, out.err).toBe(1);
     expect(out.out).toContain('  changed  /content/a  "1" → 1\n');
     expect(out.out).toContain('  changed  /content/b  "x" → "y"\n');
-    expect(await readFile(page, 'utf8')).toContain('<td><pre>&quot;1&quot;</pre></td><td><pre>1</pre></td>');
+    expect(await readFile(page, 'utf8')).toContain('<td><pre><bdi>&quot;1&quot;</bdi></pre></td><td><pre>1</pre></td>');
   });
 });

@@ -212,7 +212,7 @@ describe('diffPage, as a browser lays it out', () => {
   it('keeps a whole value on its lines: its layout line breaks are line breaks, its own escaped', () => {
     const html = plain({ v: { a: [1, 'x\ny'], b: '\u202e' } }, { v: 1 });
     expect(html).toContain(
-      '<pre>{\n  &quot;a&quot;: [\n    1,\n    &quot;x\\ny&quot;\n  ],\n  &quot;b&quot;: &quot;\\u202e&quot;\n}</pre>',
+      '<pre>{\n  <bdi>&quot;a&quot;</bdi>: [\n    1,\n    <bdi>&quot;x\\ny&quot;</bdi>\n  ],\n  <bdi>&quot;b&quot;</bdi>: <bdi>&quot;\\u202e&quot;</bdi>\n}</pre>',
     );
     expect(html).not.toContain('\\x0a');
   });
@@ -220,7 +220,9 @@ describe('diffPage, as a browser lays it out', () => {
   it('cuts a long value on an escape boundary and counts the characters of the value left out', () => {
     const html = plain({ v: `${'a'.repeat(1996)}${'\u202e'.repeat(10)}` }, { v: 1 });
     // 2,008 characters of JSON ("…", 1,996 a, ten U+202E): the first 2,000 shown, 8 left out.
-    expect(html).toContain(`<pre>&quot;${'a'.repeat(1996)}${'\\u202e'.repeat(3)}… (8 more characters)</pre>`);
+    expect(html).toContain(
+      `<pre><bdi>&quot;${'a'.repeat(1996)}${'\\u202e'.repeat(3)}</bdi>… (8 more characters)</pre>`,
+    );
     const unit = fc.constantFrom('a', '"', '\\', '\u202e', '\u0001', '\u{e0100}', '\u{1F600}', '\ufe0f');
     fc.assert(
       fc.property(

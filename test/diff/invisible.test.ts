@@ -67,9 +67,9 @@ describe('default-ignorable characters in a diff', () => {
     expect(html).not.toMatch(RAW_IGNORABLE);
     expect(html).toContain('<bdi>amount\\u180b</bdi>');
     // A changed string shows its span: the grapheme "e" became "e" with nine selectors.
-    expect(html).toContain(`<pre>alic<ins>e${'\\u{e0100}'.repeat(9)}</ins></pre>`);
+    expect(html).toContain(`<pre><bdi>alic<ins>e${'\\u{e0100}'.repeat(9)}</ins></bdi></pre>`);
     expect(html).toContain('<ins>a\\ufe0f</ins>');
-    expect(html).toContain('&quot;k\\u180e&quot;: &quot;v\\u3164&quot;');
+    expect(html).toContain('<bdi>&quot;k\\u180e&quot;</bdi>: <bdi>&quot;v\\u3164&quot;</bdi>');
   });
 
   it('escapes every one, wherever it stands', () => {

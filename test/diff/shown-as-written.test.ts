@@ -69,8 +69,10 @@ describe('a number beyond double precision inside a value shown whole', () => {
     expect(run.code, run.err).toBe(1);
     const page = await readFile(html, 'utf8');
     expect(page).not.toContain(DOUBLE);
-    expect(page).toContain(`<pre>{\n  &quot;x&quot;: [\n    ${BIG},\n    &quot;s&quot;\n  ]\n}</pre>`);
-    expect(page).toContain(`<pre>{\n  &quot;y&quot;: ${BIG}\n}</pre>`);
+    expect(page).toContain(
+      `<pre>{\n  <bdi>&quot;x&quot;</bdi>: [\n    ${BIG},\n    <bdi>&quot;s&quot;</bdi>\n  ]\n}</pre>`,
+    );
+    expect(page).toContain(`<pre>{\n  <bdi>&quot;y&quot;</bdi>: ${BIG}\n}</pre>`);
     expect(page).toContain(LITERALS_NOTE);
   });
 

@@ -9,7 +9,7 @@
 import {
   DEFAULT_DIFF_LIMIT,
   diffJson,
-  entryJson,
+  jsonText,
   literalNote,
   NumberLiterals,
   replaySides,
@@ -23,7 +23,7 @@ import {
   artifactsWords,
   comparableKinds,
   shownEntryCut,
-  shownMarked,
+  shownMarkedParts,
   shownPlace,
   type DiffResult,
 } from '../../../shared/diff.js';
@@ -185,10 +185,10 @@ function refuseIneffective(values: Record<string, unknown>, sides: readonly Side
 
 /**
  * The changed string as a line shows it: context, then the span in [-…-] or {+…+}, the
- * markers in its text escaped (shownMarked: `[\-`), so the span's own are the only ones.
+ * markers in its text escaped (shownMarkedParts: `[\-`), so the span's own are the only ones.
  */
 function spanText(s: string, e: DiffEntry, side: 'left' | 'right'): string {
-  const p = spanParts(s, e.span!, side, 20, 80, shownMarked);
+  const p = spanParts(s, e.span!, side, 20, 80, shownMarkedParts);
   const [open, close] = side === 'left' ? ['[-', '-]'] : ['{+', '+}'];
   const more = p.cutChanged > 0 ? `… ${p.cutChanged} more` : '';
   return `${p.cutBefore ? '…' : ''}${p.before}${open}${p.changed}${more}${close}${p.after}${p.cutAfter ? '…' : ''}`;
@@ -209,8 +209,9 @@ function valueText(e: DiffEntry, side: 'left' | 'right'): string {
   const literal = side === 'left' ? e.leftLiteral : e.rightLiteral;
   if (literal !== undefined) return safeJsonText(literal.length > 120 ? `${literal.slice(0, 117)}...` : literal);
   // Cut before escaping (shownEntryCut): never inside an escape, and what is left out counted
-  // in characters of the value; a number beyond double precision inside it as written (entryJson).
-  return safeJsonText(shownEntryCut(e, side, undefined, entryJson(e, side).length > 120 ? 117 : Infinity));
+  // in characters of the value; a number beyond double precision inside it as written. Whole up
+  // to 120 characters, else its first 117: only those are made, however large the value.
+  return safeJsonText(shownEntryCut(e, side, undefined, 120, 117));
 }
 
 /**
@@ -388,6 +389,27 @@ function exitOf(c: Compared, r: DiffResult): ExitCode {
 }
 
 /**
+ * Levels of `--json` laid out a line per member: the result, its lists, each entry (and a
+ * side's label). Below them (an entry's values, its span) compact: laid out whole, a value
+ * nested 500 deep was 1,000 spaces a line, 20 MB of output for a 41 KB input, and a 1.2 MB
+ * input made more than the longest string V8 holds. Compact, the output is the input's size.
+ */
+const JSON_LAID_OUT = 3;
+
+/**
+ * The result as `--json` gives it: each changed string whose change does not read as what it
+ * is (a lookalike, another normalization form) with its `codePoints`, as the terminal, the
+ * page and the window say it (spanCodePoints).
+ */
+function withCodePoints(r: DiffResult): DiffResult {
+  const differences = r.differences.map((e) => {
+    const codePoints = spanCodePoints(e);
+    return codePoints === null ? e : { ...e, codePoints };
+  });
+  return { ...r, differences };
+}
+
+/**
  * The most differences a page lists (shared/diff-html.ts): about 250 bytes each, so some 25 MB,
  * which a browser still opens; ten million made a page longer than V8's longest string.
  */
@@ -414,9 +436,14 @@ export const diffCommand: Command = {
     if (typeof html === 'string') await writeOutputFile(html, diffPage({ ...page, ...(note && { note }), ...nothing }));
     if (values['json']) {
       const replay = c.note && { replayed: !c.note.nothing, note };
-      io.out(
-        `${JSON.stringify({ ...result, compared: c.what, left: c.left, right: c.right, ...(replay && { replay }) }, null, 2)}\n`,
-      );
+      const out = {
+        ...withCodePoints(result),
+        compared: c.what,
+        left: c.left,
+        right: c.right,
+        ...(replay && { replay }),
+      };
+      io.out(`${jsonText(out as unknown as JsonValue, 2, JSON_LAID_OUT)}\n`);
     } else printText(io, c, result);
     return exitOf(c, result);
   },

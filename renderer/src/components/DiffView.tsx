@@ -1,10 +1,10 @@
 /** A structured diff side by side (shared/diff.ts): pointer, left, right, the exact difference, the changed span marked. */
-import { useId } from 'react';
+import { Fragment, useId } from 'react';
 import {
   cutText,
   LITERAL_NOTE,
   literalNote,
-  shownEntryCut,
+  shownEntryPieces,
   shownPlace,
   spanCodePoints,
   spanParts,
@@ -38,10 +38,13 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
       <>
         <pre>
           {p.cutBefore && '…'}
-          {p.before}
-          <Mark>{p.changed}</Mark>
-          {p.cutChanged > 0 && `… (${p.cutChanged.toLocaleString('en')} more characters)`}
-          {p.after}
+          {/* The string isolated, as each string of a value is (ValueText). */}
+          <bdi>
+            {p.before}
+            <Mark>{p.changed}</Mark>
+            {p.cutChanged > 0 && <bdi>{`… (${p.cutChanged.toLocaleString('en')} more characters)`}</bdi>}
+            {p.after}
+          </bdi>
           {p.cutAfter && '…'}
         </pre>
         {v.length > LONG && (
@@ -57,8 +60,25 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
   const note = literalNote(e, side);
   return (
     <>
-      <pre>{shownEntryCut(e, side, 2)}</pre>
+      <pre>
+        <ValueText e={e} side={side} />
+      </pre>
       {note !== null && <small className="muted">{note}</small>}
+    </>
+  );
+}
+
+/**
+ * One side shown whole, pretty-printed (shownEntryPieces), each JSON string in it isolated
+ * (`<bdi>`), as the page does: a member name or value in a right-to-left script would
+ * otherwise reorder the tokens around it, `"א": "1"` reading as `"1" :"א"`.
+ */
+function ValueText({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
+  const { pieces, more } = shownEntryPieces(e, side, 2);
+  return (
+    <>
+      {pieces.map((p, i) => (p.string ? <bdi key={i}>{p.text}</bdi> : <Fragment key={i}>{p.text}</Fragment>))}
+      {more}
     </>
   );
 }
