@@ -308,6 +308,12 @@ export interface ArtifactContent {
 export interface PickRequest {
   kind: 'file' | 'directory';
   title: string;
+  /**
+   * What a picked file is for, which is what it is granted as: a key that signs, or a kernel
+   * adapter (which runs as code). Without it the file is one to read (an artifact, a trust
+   * store): picking one to open never lets a link name it as a key or an adapter later.
+   */
+  use?: 'key' | 'adapter';
 }
 
 /** Attest a TG manifest's replay (in-toto Statement v1 in a DSSE envelope), signed by the reviewer. */

@@ -236,6 +236,14 @@ function recentFiles(store: RecentStore, grant: (g: Grant) => Promise<void>) {
   return { load, add };
 }
 
+/** What a path picked in a native dialog is granted as: a folder, a key, an adapter, or a file to read. */
+function pickGrant(req: PickRequest, path: string): Grant {
+  if (req.kind === 'directory') return { roots: [path] };
+  if (req.use === 'key') return { keys: [path] };
+  if (req.use === 'adapter') return { adapters: [path] };
+  return { files: [path] };
+}
+
 /** A native dialog answered in the shell; what the user picks there is granted. */
 async function pickAndGrant(
   pick: RemoteEngineOptions['pickPath'],
@@ -248,9 +256,11 @@ async function pickAndGrant(
   const path = await pick({
     kind: req.kind,
     title: typeof req.title === 'string' ? req.title.slice(0, 200) : 'Choose',
+    ...(req.use === 'key' || req.use === 'adapter' ? { use: req.use } : {}),
   });
-  // Picked in the native dialog by the user: the one way a path (or a key) is granted.
-  if (path) await grant(req.kind === 'directory' ? { roots: [path] } : { files: [path] }).catch(() => undefined);
+  // Picked in the native dialog by the user: the one way a path (or a key) is granted, as
+  // what the dialog asked for and nothing more.
+  if (path) await grant(pickGrant(req, path)).catch(() => undefined);
   return path;
 }
 

@@ -23,9 +23,9 @@ export class GrantedGate {
   }
 
   /**
-   * Widens what the API may reach: folders the user chose, files the user picked (their
-   * folder, and the file itself as a key), key files picked for signing. Called by the
-   * shells only (the native dialog, the command line), never through the API.
+   * Widens what the API may reach: folders the user chose, files the user picked to read
+   * (their folder), key files picked for signing, kernel adapters picked to run. Called by
+   * the shells only (the native dialog, the command line), never through the API.
    */
   grant(g: Grant): Promise<void> {
     // Chained: a call checks paths only after every grant made before it has landed.
@@ -36,12 +36,10 @@ export class GrantedGate {
 
   private async addGrant(g: Grant): Promise<void> {
     for (const r of g.roots ?? []) await this.gate.addRoot(r);
-    // A file picked in the native dialog: the user named it, for whichever field asked.
-    for (const f of g.files ?? []) {
-      await this.gate.addFileFolder(f);
-      await this.gate.addKey(f);
-      await this.gate.addAdapter(f);
-    }
+    // A file picked in the native dialog to read (an artifact, a trust store): its folder.
+    // Not a key nor an adapter: a link could otherwise name any file the user opened as code
+    // to run or a key to sign with (PickRequest.use says when the dialog asked for one).
+    for (const f of g.files ?? []) await this.gate.addFileFolder(f);
     for (const k of g.keys ?? []) await this.gate.addKey(k);
     for (const a of g.adapters ?? []) await this.gate.addAdapter(a);
   }

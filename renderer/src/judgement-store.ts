@@ -179,7 +179,7 @@ const journalSlice: Slice<'openJournal' | 'closeJournal' | 'openDemoJournal' | '
     const api = useStore.getState().api;
     const work = get().work;
     if (!api) return;
-    const path = await api.pickPath({ kind: 'file', title: 'Choose the key that signs (PKCS#8 PEM)' });
+    const path = await api.pickPath({ kind: 'file', title: 'Choose the key that signs (PKCS#8 PEM)', use: 'key' });
     if (!path) return;
     const keys = await api.signingKeys(work ? { trustStore: work.trustStore } : {});
     set({ keys });

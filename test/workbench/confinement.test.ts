@@ -117,7 +117,13 @@ describe('sign only with a key the user picked', () => {
 
   it('signs with the key picked in the (native) dialog, and with the training journal key the host made', async () => {
     next = picked;
-    expect(await engine.pickPath({ kind: 'file', title: 'Reviewer key' })).toBe(picked);
+    // Picked to open, the file is no key: nothing signs with it.
+    expect(await engine.pickPath({ kind: 'file', title: 'Open an artifact' })).toBe(picked);
+    await refused(
+      engine.attestReplay({ source: { type: 'example', path: 'tg/exact-intact/manifest.json' }, keyFile: picked }),
+      /was not picked for signing/,
+    );
+    expect(await engine.pickPath({ kind: 'file', title: 'Reviewer key', use: 'key' })).toBe(picked);
     const a = await engine.attestReplay({
       source: { type: 'example', path: 'tg/exact-intact/manifest.json' },
       keyFile: picked,

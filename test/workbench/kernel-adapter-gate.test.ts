@@ -99,7 +99,13 @@ describe('the kernel adapter is run only as the user allowed it', () => {
       /not allowed as a kernel adapter/,
     );
     next = picked;
-    expect(await engine.pickPath({ kind: 'file', title: 'Kernel adapter' })).toBe(picked);
+    // Picked to open (an artifact), the file is no adapter: a link naming it is refused.
+    expect(await engine.pickPath({ kind: 'file', title: 'Open an artifact' })).toBe(picked);
+    await refused(
+      engine.startJob({ source: { type: 'path', path: pkg() }, mode: 'verify', options: { kernelAdapter: picked } }),
+      /not allowed as a kernel adapter/,
+    );
+    expect(await engine.pickPath({ kind: 'file', title: 'Kernel adapter', use: 'adapter' })).toBe(picked);
     expect((await verify(pkg(), picked)).verdict).toBe('pass');
   });
 });

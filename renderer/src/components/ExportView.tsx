@@ -89,6 +89,7 @@ function Attestation({ report, base }: { report: Report; base: string }) {
             label="Reviewer key file (PKCS#8 PEM)"
             value={keyFile}
             kind="file"
+            use="key"
             onChange={setKeyFile}
           />
           <button type="submit" className="primary" disabled={busy || !keyFile.trim()} data-testid="export-attestation">

@@ -26,6 +26,7 @@ export function PackageOptions() {
         id="opt-adapter"
         label="Kernel adapter (restores a Nemosyne package's semantic state; it runs as code)"
         kind="file"
+        use="adapter"
         value={pkg.kernelAdapter}
         onChange={(v) => setPackageOptions({ kernelAdapter: v })}
       />

@@ -7,12 +7,15 @@ export function PathField({
   label,
   value,
   kind,
+  use,
   onChange,
 }: {
   id: string;
   label: string;
   value: string;
   kind: 'file' | 'directory';
+  /** What the picked file is for (PickRequest.use): it is granted as that. */
+  use?: 'key' | 'adapter';
   onChange: (v: string) => void;
 }) {
   const { info, api } = useStore(useShallow((s) => ({ info: s.info, api: s.api })));
@@ -28,7 +31,12 @@ export function PathField({
         placeholder={kind === 'directory' ? '/path/to/journal' : '/path/to/file'}
       />
       {info?.nativeDialogs && (
-        <button type="button" onClick={() => void api?.pickPath({ kind, title: label }).then((p) => p && onChange(p))}>
+        <button
+          type="button"
+          onClick={() =>
+            void api?.pickPath({ kind, title: label, ...(use ? { use } : {}) }).then((p) => p && onChange(p))
+          }
+        >
           Choose…
         </button>
       )}
