@@ -198,6 +198,16 @@ describe('links the window refuses or cleans', () => {
     );
   });
 
+  it('refuses an option given empty or with spaces at an end, which would run without it or on another file', () => {
+    expect(linkTrouble('#path=/r/a&trustStore=', options, views)).toBe(
+      'This link gives "trustStore=" with no value: it would run without that option and say nothing of it, so nothing was opened.',
+    );
+    expect(linkTrouble('#path=/r/a&providers=%20', options, views)).toMatch(/"providers= " with no value/);
+    expect(linkTrouble('#path=/r/a&trustStore=/r/ts.json%20', options, views)).toMatch(
+      /"trustStore=\/r\/ts\.json " ?, a path with spaces at an end/,
+    );
+  });
+
   it('refuses a parameter, view or mode it does not know rather than running without it', () => {
     expect(linkTrouble('#path=/r/a&kernelAdapter=/r/k.mjs', options, views)).toMatch(
       /"kernelAdapter" is no part of a link/,

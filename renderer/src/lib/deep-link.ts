@@ -242,6 +242,8 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
       .getAll(twice)
       .map((v) => quoted(twice, v))
       .join(', ')}): it is ambiguous, ${said}.`;
+  const unclear = optionNames.find((k) => p.has(k) && (p.get(k) === '' || p.get(k)!.trim() !== p.get(k)));
+  if (unclear !== undefined) return `${unclearOption(unclear, p.get(unclear)!)}, ${said}.`;
   const targets = TARGETS.filter((k) => (p.get(k) ?? '') !== '');
   if (targets.length > 1)
     return `This link names ${targets.map((k) => quoted(k, p.get(k)!)).join(' and ')}: it is ambiguous (a link opens one thing), ${said}.`;
@@ -259,6 +261,17 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
   )
     return `This link asks for ${mode === null ? 'a verify (it names no mode)' : quoted('mode', mode)} with what-if substitutions (${whatIfs(p)}), which apply to a replay only (mode=replay), ${said}.`;
   return null;
+}
+
+/**
+ * An option a link gives whose value is not the path it reads as: empty (which would run as
+ * no trust store, no providers, and change the verdict without a word), or with spaces at an
+ * end (which a path field trims, so another file than the link named would be read).
+ */
+function unclearOption(k: string, v: string): string {
+  return v.trim() === ''
+    ? `This link gives ${quoted(k, v)} with no value: it would run without that option and say nothing of it`
+    : `This link gives ${quoted(k, v)}, a path with spaces at an end, which would be read without them`;
 }
 
 /** What is wrong with what a link says its run saw (sha256, verdict), or null: only a reopenable artifact's run is said. */
