@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { driftRates } from '../../app/kinds/tg/telemetry.js';
-import { journalCopy, runCli, writeExamples } from './helpers.js';
+import { cliIn } from '../cli/in-process.js';
+import { journalCopy, writeExamples } from './helpers.js';
+
+/** The CLI in this process (the source, not a build), with the shape of the built CLI's result. */
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await cliIn(tmpdir(), ...args);
+  return { code: r.code, stdout: r.out, stderr: r.err };
+}
 
 describe('driftRates', () => {
   const o = (drift: boolean, model = 'p@m1', window = 4, maxRate = 0.25) => ({

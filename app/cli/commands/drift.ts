@@ -1,14 +1,16 @@
 /**
  * `reprise drift PATH`: drift rate per model version over the bundle's window, from
  * replaying the TG manifests under PATH (read-only), or from a journal's replay-comparison
- * entries when PATH is an evidence journal. Above driftRate.maxRate the model-recalibration
- * flag is raised; with --journal DIR --key KEY it is anchored as a `recalibration-flag`
- * entry. Exit 1 when a flag is raised, 0 otherwise.
+ * entries when PATH is an evidence journal (counted only when it verifies under
+ * --trust-store). Above driftRate.maxRate the model-recalibration flag is raised; with
+ * --journal DIR --key KEY --trust-store FILE it is anchored as a `recalibration-flag` entry
+ * (once). Exit 1 when a flag is raised or an input failed (a replay that failed, a journal
+ * that does not verify, an entry refused), else 2 when an input could not be checked, else 0.
  */
-import { EXIT, type ExitCode } from '../../../shared/report.js';
-import { loadTrustStore } from '../../core/keys.js';
-import { anchorRecalibrationFlags, driftTelemetry } from '../../engine/drift.js';
-import { safeText } from '../../engine/report-text.js';
+import { EXIT, worstExit, type ExitCode, type Finding } from '../../../shared/report.js';
+import { loadTrustStore, type TrustStore } from '../../core/keys.js';
+import { anchorRecalibrationFlags, driftTelemetry, type DriftTelemetry } from '../../engine/drift.js';
+import { formatFinding, safeText } from '../../engine/report-text.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
@@ -16,6 +18,55 @@ import { engineOptions } from './check.js';
 import { UsageError } from '../../core/errors.js';
 
 const usage = INFO.drift.usage;
+
+/** Where a flag is anchored; `alreadyAnchored` when the journal held the same flag, not written again. */
+type Anchor = Awaited<ReturnType<typeof anchorRecalibrationFlags>>[string] & { alreadyAnchored?: boolean };
+type Model = DriftTelemetry['rates'][number] & { anchor: Anchor | null };
+
+/** The flags anchored, when --journal asks and a flag is raised: --key and --trust-store are needed first. */
+async function anchored(
+  values: Record<string, unknown>,
+  trust: TrustStore | null,
+  t: DriftTelemetry,
+): Promise<Record<string, Anchor>> {
+  const journal = values['journal'];
+  // No prototype: a model named like an Object member is no anchor.
+  if (typeof journal !== 'string' || !t.rates.some((r) => r.flag)) return Object.create(null) as Record<string, Anchor>;
+  if (typeof values['key'] !== 'string')
+    throw new UsageError('anchoring the recalibration flag needs --key KEYFILE with --journal');
+  // The kind refuses it too; here no key is read and nothing is written without a store.
+  if (trust === null)
+    throw new UsageError(
+      'anchoring the recalibration flag needs --trust-store FILE with --journal; nothing was written',
+    );
+  return anchorRecalibrationFlags(journal, values['key'], trust, t.rates);
+}
+
+/** A failing input fails the run and one that could not be checked leaves it unavailable, as a flag fails it. */
+function exitOf(models: readonly Model[], findings: readonly Finding[]): ExitCode {
+  const codes: ExitCode[] = findings.map((f) =>
+    f.severity === 'fail' ? EXIT.fail : f.severity === 'unavailable' ? EXIT.unavailable : EXIT.pass,
+  );
+  return worstExit([...codes, models.some((m) => m.flag) ? EXIT.fail : EXIT.pass]);
+}
+
+function modelLine(m: Model): string {
+  const anchor = m.anchor
+    ? m.anchor.alreadyAnchored
+      ? ` already anchored as entry ${m.anchor.seq} (not anchored again)`
+      : ` anchored as entry ${m.anchor.seq}`
+    : '';
+  return `${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${anchor}\n`;
+}
+
+function printText(io: CliIO, t: DriftTelemetry, models: readonly Model[]): void {
+  const dropped = t.duplicates > 0 ? `; ${t.duplicates} duplicate observation(s) of one replay dropped` : '';
+  io.out(
+    `${t.observations.length} BANDED A replay(s)${t.manifests ? ` from ${t.manifests} manifest(s)` : ''}${dropped}\n`,
+  );
+  for (const f of t.findings) io.out(`${formatFinding(f)}\n`);
+  for (const m of models) io.out(modelLine(m));
+}
 
 export const driftCommand: Command = {
   ...INFO.drift,
@@ -35,29 +86,25 @@ export const driftCommand: Command = {
     if (positionals.length === 0) throw new UsageError(`no PATH given\nusage: ${usage}`);
     const options = engineOptions(values);
     const trust = typeof values['trust-store'] === 'string' ? await loadTrustStore(values['trust-store']) : null;
-    const { manifests, observations: obs, rates } = await driftTelemetry(positionals, options, trust);
-    let anchors: Record<string, { seq: number; entryHash: string }> = Object.create(null) as Record<
-      string,
-      { seq: number; entryHash: string }
-    >;
-    if (typeof values['journal'] === 'string' && rates.some((r) => r.flag)) {
-      if (typeof values['key'] !== 'string')
-        throw new UsageError('anchoring the recalibration flag needs --key KEYFILE with --journal');
-      anchors = await anchorRecalibrationFlags(values['journal'], values['key'], trust, rates);
-    }
-    const models = rates.map((r) => ({ ...r, anchor: anchors[r.model] ?? null }));
+    const t = await driftTelemetry(positionals, options, trust);
+    const anchors = await anchored(values, trust, t);
+    const models: Model[] = t.rates.map((r) => ({ ...r, anchor: anchors[r.model] ?? null }));
     if (values['json'])
       io.out(
-        JSON.stringify({ schema: 'reprise.drift-telemetry/v1', manifests, observations: obs.length, models }, null, 2) +
-          '\n',
+        JSON.stringify(
+          {
+            schema: 'reprise.drift-telemetry/v1',
+            manifests: t.manifests,
+            observations: t.observations.length,
+            duplicates: t.duplicates,
+            findings: t.findings,
+            models,
+          },
+          null,
+          2,
+        ) + '\n',
       );
-    else {
-      io.out(`${obs.length} BANDED A replay(s)${manifests ? ` from ${manifests} manifest(s)` : ''}\n`);
-      for (const m of models)
-        io.out(
-          `${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${m.anchor ? ` anchored as entry ${m.anchor.seq}` : ''}\n`,
-        );
-    }
-    return models.some((m) => m.flag) ? EXIT.fail : EXIT.pass;
+    else printText(io, t, models);
+    return exitOf(models, t.findings);
   },
 };

@@ -73,7 +73,7 @@ export const INFO = {
     summary:
       'drift rate per model version over the governed window; raises (and with --journal --key anchors) the model-recalibration flag',
     usage:
-      'reprise drift PATH... [--journal DIR --key KEYFILE] [--trust-store FILE] [--policy FILE] [--providers FILE] [--json]',
+      'reprise drift PATH... [--trust-store FILE [--journal DIR --key KEYFILE]] [--policy FILE] [--providers FILE] [--json]',
   },
   export: {
     name: 'export',

@@ -2,32 +2,98 @@
  * Drift telemetry of TG replays (KindOperations.drift, `reprise drift`): the observations of
  * a manifest's read-only replay or of a journal's replay-comparison entries, the drift rate
  * per model version (telemetry.ts), and the recalibration flags anchored in a journal.
+ *
+ * Fail-closed (docs/tg-replay.md, "Drift telemetry"): a replay that failed observes nothing
+ * and says so (RPR-TG-054); a journal counts only when it verifies under a trust store
+ * (RPR-TG-050, 051); of its replay-comparison entries only those of a governing key's role
+ * count (RPR-TG-053), and only as a replay writes them (RPR-TG-052). DriftOperations
+ * (operations.ts) returns a list of observations: the findings ride on that list
+ * (`findings`), and engine/drift.ts reports them.
  */
-import type { TrustStore } from '../../core/keys.js';
+import type { Finding } from '../../../shared/report.js';
+import { isPlainObject } from '../../../shared/plain-object.js';
+import { UsageError } from '../../core/errors.js';
+import { hashValue } from '../../core/hash.js';
+import { loadSigner, type Role, type TrustStore } from '../../core/keys.js';
+import { isJournalDir } from '../../journal/layout.js';
+import { signerProblem } from '../../journal/signers.js';
 import type { DriftObservation, DriftOperations, DriftRate, FlagAnchor } from '../operations.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
-import { openJournalPort } from './journal-adapter.js';
-import { driftRates } from './telemetry.js';
+import { fail, warning } from './findings.js';
+import { openJournalPort, verifiedEntries, type SignedEntry } from './journal-adapter.js';
+import { driftRates, failuresBesidesDrift, isGovernedDriftRate } from './telemetry.js';
 
-function fromJournalBody(body: Record<string, unknown>, claimRef: string): DriftObservation[] {
-  const dr = body['driftRate'] as { window?: unknown; maxRate?: unknown } | undefined;
+/**
+ * The roles whose keys govern drift (docs/journal.md's roles): a reviewer, who judges
+ * replays, and a quarantine officer, who decides the cases drift routes. Their keys' replay
+ * records count, and they may raise the calibration authority's recalibration flag. A
+ * trainer trains: its replays are demonstrations, and a replay-comparison entry it records
+ * (by a replay or by hand, `journal record`) must not steer the governed window.
+ */
+const DRIFT_ROLES: readonly Role[] = ['reviewer', 'quarantine-officer'];
+
+/** Observations, and the findings of the inputs that gave none or fewer (read by engine/drift.ts). */
+type WithFindings = DriftObservation[] & { findings: Finding[] };
+
+const withFindings = (observations: DriftObservation[], findings: Finding[]): WithFindings =>
+  Object.assign(observations, { findings });
+
+/** One row of a replay-comparison body, as telemetryBody (replay.ts) writes it. */
+interface BandedRow {
+  executionId: string;
+  model: string;
+  drift: boolean;
+}
+
+const isBandedRow = (b: unknown): b is BandedRow =>
+  isPlainObject(b) &&
+  typeof b['executionId'] === 'string' &&
+  typeof b['model'] === 'string' &&
+  typeof b['drift'] === 'boolean';
+
+/** Why a replay-comparison body is not one a replay writes with a governed window, or null. */
+function bodyProblem(body: Record<string, unknown>): Finding | null {
+  const dr = body['driftRate'];
+  if (!isPlainObject(dr) || !isGovernedDriftRate({ window: dr['window'], maxRate: dr['maxRate'] }))
+    return fail('RPR-TG-052', 'its driftRate is out of bounds', {
+      pointer: '/driftRate',
+      expected: 'window a positive integer, maxRate from 0 to 1',
+      actual: dr === undefined ? null : (dr as never),
+    });
   const banded = body['banded'];
-  if (!dr || !Number.isSafeInteger(dr.window) || typeof dr.maxRate !== 'number' || !Array.isArray(banded)) return [];
-  return banded
-    .filter(
-      (b): b is { model: string; drift: boolean } =>
-        typeof b === 'object' &&
-        b !== null &&
-        typeof (b as { model?: unknown }).model === 'string' &&
-        typeof (b as { drift?: unknown }).drift === 'boolean',
-    )
-    .map((b) => ({
-      model: b.model,
-      drift: b.drift,
-      driftRate: { window: dr.window as number, maxRate: dr.maxRate as number },
-      claimRef,
-    }));
+  if (typeof body['manifestHash'] !== 'string')
+    return fail('RPR-TG-052', 'it is not what a replay records: no manifestHash names the replayed manifest', {
+      pointer: '/manifestHash',
+    });
+  if (!Array.isArray(banded) || !banded.every(isBandedRow))
+    return fail('RPR-TG-052', 'it is not what a replay records: its banded rows are not {executionId, model, drift}', {
+      pointer: '/banded',
+    });
+  return null;
+}
+
+/** A replay-comparison entry's observations, or the finding that refuses the whole entry (naming it). */
+function fromEntry(e: SignedEntry): { observations: DriftObservation[] } | { finding: Finding } {
+  const problem = bodyProblem(e.body);
+  if (problem)
+    return {
+      finding: {
+        ...problem,
+        message: `journal entry ${e.seq} (replay-comparison of ${e.claimRef}) is not counted: ${problem.message}`,
+      },
+    };
+  const dr = e.body['driftRate'] as { window: number; maxRate: number };
+  const observations = (e.body['banded'] as BandedRow[]).map((b) => ({
+    model: b.model,
+    drift: b.drift,
+    driftRate: { window: dr.window, maxRate: dr.maxRate },
+    claimRef: e.claimRef,
+    executionId: b.executionId,
+    manifestHash: e.body['manifestHash'] as string,
+    at: e.recordedAtUtc,
+  }));
+  return { observations };
 }
 
 /**
@@ -37,16 +103,86 @@ function fromJournalBody(body: Record<string, unknown>, claimRef: string): Drift
 async function observe(s: Sniffed, ctx: KindContext): Promise<DriftObservation[]> {
   const { journal: _j, key: _k, ...ro } = ctx.options;
   const { replayManifestFull } = await import('./replay.js');
-  return (await replayManifestFull(s, { ...ctx, options: ro }, { anchor: false })).observations;
+  const outcome = await replayManifestFull(s, { ...ctx, options: ro }, { anchor: false });
+  const failures = failuresBesidesDrift(outcome.result.findings);
+  if (failures.length === 0) return withFindings(outcome.observations, []);
+  const why = `its replay failed (${failures.join(', ')}): none of its BANDED A replays is counted`;
+  return withFindings([], [fail('RPR-TG-054', `${s.path}: ${why}`)]);
 }
 
 async function fromJournal(dir: string, trust: TrustStore | null): Promise<DriftObservation[]> {
-  const port = openJournalPort(dir, undefined, trust);
-  return (await port.entries()).flatMap((e) =>
-    e.kind === 'replay-comparison' ? fromJournalBody(e.body, e.claimRef) : [],
-  );
+  const v = await verifiedEntries(dir, trust);
+  if (!v.ok) return withFindings([], v.findings);
+  const observations: DriftObservation[] = [];
+  const findings: Finding[] = [];
+  for (const e of v.entries) {
+    if (e.kind !== 'replay-comparison') continue;
+    const who = signerProblem(e.author, v.trust, {
+      what: 'a counted replay record',
+      roles: DRIFT_ROLES,
+      recorded: true,
+    });
+    if (who) {
+      findings.push(
+        warning('RPR-TG-053', `journal entry ${e.seq} (replay-comparison of ${e.claimRef}) is not counted: ${who}`),
+      );
+      continue;
+    }
+    const read = fromEntry(e);
+    if ('finding' in read) findings.push(read.finding);
+    else observations.push(...read.observations);
+  }
+  return withFindings(observations, findings);
 }
 
+const flagBody = (r: DriftRate) => ({
+  model: r.model,
+  rate: r.rate,
+  drifted: r.drifted,
+  inWindow: r.inWindow,
+  window: r.window,
+  maxRate: r.maxRate,
+  authority: 'TG-SG calibration authority',
+});
+
+/**
+ * The recalibration flags a journal already holds from a governing key, by H(body) (the body
+ * names the model and its figures). A journal not made yet holds none; one that does not
+ * verify is refused (the writer would refuse to sign onto it too).
+ */
+async function heldFlags(journal: string, trust: TrustStore): Promise<Map<string, FlagAnchor>> {
+  const held = new Map<string, FlagAnchor>();
+  if (!(await isJournalDir(journal))) return held;
+  const v = await verifiedEntries(journal, trust);
+  if (!v.ok) throw new UsageError(`no flag anchored: ${v.findings.map((f) => f.message).join('; ')}`, 'refused');
+  for (const e of v.entries)
+    if (
+      e.kind === 'recalibration-flag' &&
+      !signerProblem(e.author, trust, { what: 'a flag', roles: DRIFT_ROLES, recorded: true })
+    )
+      held.set(hashValue(e.body), { seq: e.seq, entryHash: e.entryHash });
+  return held;
+}
+
+/** The store the signing key is checked against: refused without one, or for a key not an active one of DRIFT_ROLES. */
+async function signingKey(key: string, trust: TrustStore | null): Promise<TrustStore> {
+  if (!trust)
+    throw new UsageError(
+      'anchoring the recalibration flag needs --trust-store FILE (to check the signing key and the journal); nothing was written',
+    );
+  const who = signerProblem((await loadSigner(key)).keyId, trust, { what: 'a recalibration flag', roles: DRIFT_ROLES });
+  if (who) throw new UsageError(`the recalibration flag was not anchored: ${who}; nothing was written`, 'refused');
+  return trust;
+}
+
+/**
+ * Anchoring signs the calibration authority's flag into a journal: only with a trust store
+ * (without one the key's role is unknown, and a key the store does not list would leave the
+ * journal failing verification for every later reader), only by an active key of a
+ * governing role, and never twice with the same figures (Reprise has no entry that closes a
+ * flag, so the one held is still open; the anchor returned is that entry's, `alreadyAnchored`).
+ * Each refusal is a usage error before anything is written.
+ */
 async function anchorFlags(
   journal: string,
   key: string,
@@ -54,21 +190,16 @@ async function anchorFlags(
   rates: readonly DriftRate[],
 ): Promise<Record<string, FlagAnchor>> {
   const anchors: Record<string, FlagAnchor> = Object.create(null) as Record<string, FlagAnchor>;
-  const port = openJournalPort(journal, key, trust);
-  for (const r of rates.filter((x) => x.flag)) {
-    anchors[r.model] = await port.append(
-      'recalibration-flag',
-      { claimRef: `model:${r.model}` },
-      {
-        model: r.model,
-        rate: r.rate,
-        drifted: r.drifted,
-        inWindow: r.inWindow,
-        window: r.window,
-        maxRate: r.maxRate,
-        authority: 'TG-SG calibration authority',
-      },
-    );
+  const flagged = rates.filter((x) => x.flag);
+  if (flagged.length === 0) return anchors;
+  const store = await signingKey(key, trust);
+  const held = await heldFlags(journal, store);
+  const port = openJournalPort(journal, key, store);
+  for (const r of flagged) {
+    const body = flagBody(r);
+    const same = held.get(hashValue(body));
+    const already: (FlagAnchor & { alreadyAnchored: true }) | null = same ? { ...same, alreadyAnchored: true } : null;
+    anchors[r.model] = already ?? (await port.append('recalibration-flag', { claimRef: `model:${r.model}` }, body));
   }
   return anchors;
 }

@@ -5,6 +5,7 @@
  * durable signed appends (retried while another writer holds the lock), and the pure
  * case fold for open cases.
  */
+import type { Finding } from '../../../shared/report.js';
 import { fail, unavailable } from './findings.js';
 import { loadSigner, type Signer, type TrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
@@ -89,19 +90,72 @@ async function withLockRetry<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/** An entry of a verified journal, with who signed it (telemetry asks the signer's role). */
+export interface SignedEntry extends AnchoredEntry {
+  author: string;
+}
+
+/** The entries, with the store they verified under; or the findings of why none is read. */
+export type VerifiedEntries =
+  { ok: true; entries: SignedEntry[]; trust: TrustStore } | { ok: false; findings: Finding[] };
+
+const signed = (p: JournalVerification['entries'][number]): SignedEntry => ({
+  seq: p.entry.seq,
+  entryHash: p.hash,
+  recordedAtUtc: p.entry.recordedAtUtc,
+  kind: p.entry.kind,
+  claimRef: p.entry.subject.claimRef,
+  artifact: p.entry.subject.artifact ?? null,
+  body: p.entry.body,
+  author: p.entry.author,
+});
+
+/**
+ * Every entry of a journal that verifies under a trust store, or why none can be read
+ * (fail-closed, as verifyAnchor): a journal that cannot be read or fails verification (an
+ * edited entry, a key not in the store) is RPR-TG-050, and without a trust store its
+ * signatures cannot be checked at all (RPR-TG-051): an edited entry would read as valid.
+ */
+export async function verifiedEntries(dir: string, trust: TrustStore | null): Promise<VerifiedEntries> {
+  if (!trust)
+    return {
+      ok: false,
+      findings: [
+        unavailable(
+          'RPR-TG-051',
+          `the journal ${dir} cannot be counted: its signatures cannot be checked without --trust-store`,
+        ),
+      ],
+    };
+  let v: JournalVerification;
+  try {
+    v = await verifyJournal(dir, trust);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, findings: [fail('RPR-TG-050', `the journal ${dir} cannot be read: ${why}`)] };
+  }
+  const broken = v.findings.find((f) => f.severity === 'fail');
+  if (broken)
+    return {
+      ok: false,
+      findings: [
+        fail(
+          'RPR-TG-050',
+          `the journal ${dir} does not verify (${broken.rule}: ${broken.message}); none of its entries is counted`,
+        ),
+      ],
+    };
+  return { ok: true, entries: v.entries.map(signed), trust };
+}
+
 export function openJournalPort(dir: string, keyPath: string | undefined, trustStore: TrustStore | null): JournalPort {
   let verified: Promise<JournalVerification> | null = null;
   let signer: Promise<Signer> | null = null;
   const verification = () => (verified ??= verifyJournal(dir, trustStore));
-  const toAnchored = (p: JournalVerification['entries'][number]): AnchoredEntry => ({
-    seq: p.entry.seq,
-    entryHash: p.hash,
-    recordedAtUtc: p.entry.recordedAtUtc,
-    kind: p.entry.kind,
-    claimRef: p.entry.subject.claimRef,
-    artifact: p.entry.subject.artifact ?? null,
-    body: p.entry.body,
-  });
+  const toAnchored = (p: JournalVerification['entries'][number]): AnchoredEntry => {
+    const { author: _author, ...anchored } = signed(p);
+    return anchored;
+  };
   return {
     async verifyAnchor(seq, entryHash, pointer) {
       let v: JournalVerification;
@@ -222,7 +276,10 @@ export function openJournalPort(dir: string, keyPath: string | undefined, trustS
       );
     },
     async entries() {
-      return (await verification()).entries.map(toAnchored);
+      // Telemetry counts these: a journal that does not verify, or cannot be checked, yields none.
+      const v = await verifiedEntries(dir, trustStore);
+      if (!v.ok) throw new JournalError(v.findings.map((f) => f.message).join('; '), 'UNVERIFIED');
+      return v.entries;
     },
     async close() {
       verified = null;

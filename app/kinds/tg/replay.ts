@@ -35,7 +35,7 @@ import { UsageError } from '../../core/errors.js';
 import { providerConfidencePort, REFERENCE_MAX_TOKENS, type ConfidencePort } from './ports.js';
 import { exitWithA, recompute, type Lookup, type RecomputeEnv, type Recomputed } from './recompute.js';
 import * as rules from './rules.js';
-import { driftRates } from './telemetry.js';
+import { driftRates, failuresBesidesDrift } from './telemetry.js';
 
 export interface Verified {
   result: KindResult;
@@ -263,13 +263,19 @@ export async function replayManifest(s: Sniffed, ctx: KindContext): Promise<Kind
   return (await replayManifestFull(s, ctx)).result;
 }
 
-/** One BANDED A replay, for drift telemetry: the model version and whether it drifted. */
+/**
+ * One BANDED A replay, for drift telemetry: the model version and whether it drifted; which
+ * replay it is (claimRef, executionId, manifestHash: `reprise drift` counts each once) and
+ * when (the manifest's createdAtUtc: the governed window is the last observations in time).
+ */
 export interface Observation {
   claimRef: string;
   executionId: string;
   model: string;
   drift: boolean;
   driftRate: Bundle['driftRate'];
+  manifestHash: string;
+  at: string;
 }
 
 export interface ReplayOutcome {
@@ -352,14 +358,21 @@ export async function replayManifestFull(
   nothingReplayed(m, findings);
   const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
   const drifted = new Set(run.drifts.map((d) => d.event['executionId']));
+  // A replay that failed for anything but drift observes nothing (telemetry.ts): neither
+  // `reprise drift`, nor this report's drift figure, nor the journal's replay-comparison entry counts it.
+  const failed = failuresBesidesDrift(findings).length > 0;
   const observations: Observation[] = m.executions
-    .filter((e) => e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId))
+    .filter(
+      (e) => !failed && e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId),
+    )
     .map((e) => ({
       claimRef: m.claimRef,
       executionId: e.executionId,
       model: `${e.pins?.modelId}@${e.pins?.modelVersion}`,
       drift: drifted.has(e.executionId),
       driftRate: bundle.driftRate,
+      manifestHash: state.manifestHash,
+      at: m.createdAtUtc,
     }));
   const events = await route(
     m,

@@ -41,6 +41,11 @@ export const TG_RULES = {
   'RPR-TG-040': 'something must be anchored',
   'RPR-TG-041': 'decision-material drift routes to human review, but nothing was anchored',
   'RPR-TG-042': 'the claim was routed to human review',
+  'RPR-TG-050': 'drift: a journal does not verify or cannot be read; none of its entries is counted',
+  'RPR-TG-051': 'drift: a journal cannot be counted without --trust-store to check its signatures',
+  'RPR-TG-052': 'drift: a replay-comparison entry out of bounds or not what a replay records is not counted',
+  'RPR-TG-053': 'drift: a replay-comparison entry signed by a key of a role that does not govern drift is not counted',
+  'RPR-TG-054': 'drift: a manifest whose replay failed for anything but drift counts no observation',
   'RPR-ATTEST-001': 'the envelope file is not strict JSON, or not exactly its canonical JSON plus one newline',
   'RPR-ATTEST-002': 'not a DSSE envelope',
   'RPR-ATTEST-003': 'the Ed25519 signature does not verify over PAE(payloadType, payload)',
@@ -52,5 +57,6 @@ export const TG_RULES = {
     'the predicate does not disclose the mode composition, or omits the tolerance-policy reference while a…',
   'RPR-ATTEST-008': 'a RECORDED output without an anchor is presented as replayable',
   'RPR-ATTEST-009': '--manifest given',
+  'RPR-ATTEST-010': 'the replay the statement attests has the verdict FAIL or UNAVAILABLE',
   'DL-104': 'reprise lint',
 } as const satisfies RuleDeclarations;
