@@ -6,7 +6,7 @@
  * case fold for open cases.
  */
 import type { Finding } from '../../../shared/report.js';
-import { fail, unavailable } from './findings.js';
+import { fail, unavailable, type RuleId } from './findings.js';
 import { loadSigner, type Signer, type TrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
 import type { EntryKind, JsonObject } from '../../journal/format.js';
@@ -111,6 +111,36 @@ const signed = (p: JournalVerification['entries'][number]): SignedEntry => ({
 });
 
 /**
+ * A journal's verification, or the one finding that says why nothing in it can be trusted:
+ * it cannot be read, or a check of it fails (an edited entry, a key not in the store). Drift
+ * counting and anchors word this alike, each with its own rule and consequence.
+ */
+async function verifiedOrRefused(
+  dir: string,
+  load: () => Promise<JournalVerification>,
+  rule: RuleId,
+  consequence: string,
+  at?: { pointer: string },
+): Promise<{ ok: true; v: JournalVerification } | { ok: false; findings: Finding[] }> {
+  let v: JournalVerification;
+  try {
+    v = await load();
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, findings: [fail(rule, `the journal ${dir} cannot be read: ${why}`, at)] };
+  }
+  const broken = v.findings.find((f) => f.severity === 'fail');
+  if (broken)
+    return {
+      ok: false,
+      findings: [
+        fail(rule, `the journal ${dir} does not verify (${broken.rule}: ${broken.message}); ${consequence}`, at),
+      ],
+    };
+  return { ok: true, v };
+}
+
+/**
  * Every entry of a journal that verifies under a trust store, or why none can be read
  * (fail-closed, as verifyAnchor): a journal that cannot be read or fails verification (an
  * edited entry, a key not in the store) is RPR-TG-050, and without a trust store its
@@ -127,25 +157,14 @@ export async function verifiedEntries(dir: string, trust: TrustStore | null): Pr
         ),
       ],
     };
-  let v: JournalVerification;
-  try {
-    v = await verifyJournal(dir, trust);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    return { ok: false, findings: [fail('RPR-TG-050', `the journal ${dir} cannot be read: ${why}`)] };
-  }
-  const broken = v.findings.find((f) => f.severity === 'fail');
-  if (broken)
-    return {
-      ok: false,
-      findings: [
-        fail(
-          'RPR-TG-050',
-          `the journal ${dir} does not verify (${broken.rule}: ${broken.message}); none of its entries is counted`,
-        ),
-      ],
-    };
-  return { ok: true, entries: v.entries.map(signed), trust };
+  const read = await verifiedOrRefused(
+    dir,
+    () => verifyJournal(dir, trust),
+    'RPR-TG-050',
+    'none of its entries is counted',
+  );
+  if (!read.ok) return read;
+  return { ok: true, entries: read.v.entries.map(signed), trust };
 }
 
 export function openJournalPort(dir: string, keyPath: string | undefined, trustStore: TrustStore | null): JournalPort {
@@ -158,31 +177,11 @@ export function openJournalPort(dir: string, keyPath: string | undefined, trustS
   };
   return {
     async verifyAnchor(seq, entryHash, pointer) {
-      let v: JournalVerification;
-      try {
-        v = await verification();
-      } catch (e) {
-        return {
-          ok: false,
-          findings: [
-            fail('RPR-TG-021', `the journal ${dir} cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
-              pointer,
-            }),
-          ],
-        };
-      }
-      const broken = v.findings.find((f) => f.severity === 'fail');
-      if (broken)
-        return {
-          ok: false,
-          findings: [
-            fail(
-              'RPR-TG-021',
-              `the journal ${dir} does not verify (${broken.rule}: ${broken.message}); no anchor in it can be trusted`,
-              { pointer },
-            ),
-          ],
-        };
+      const read = await verifiedOrRefused(dir, verification, 'RPR-TG-021', 'no anchor in it can be trusted', {
+        pointer,
+      });
+      if (!read.ok) return read;
+      const v = read.v;
       if (!trustStore)
         return {
           ok: false,
