@@ -694,6 +694,10 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
           ? notAnchored(wouldAnchor.options?.['journal'] ?? '', artifact.pinned?.['journal'])
           : undefined;
       options = { ...extra.options, ...fieldOptions(artifact, get().openOptions), ...artifact.pinned };
+      // The address names these now, not once the engine accepts the job: a link copied while
+      // it starts must reproduce the run (a case's trust store missing would read UNAVAILABLE).
+      const sending = get().artifact;
+      if (sending?.source === artifact.source) set({ artifact: { ...sending, mode, whatIf, options } });
       const req: StartJobRequest = {
         source: artifact.source,
         mode,
