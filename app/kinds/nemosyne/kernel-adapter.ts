@@ -118,7 +118,9 @@ function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
   return new Promise((resolvePromise, reject) => {
     let child;
     try {
-      child = spawn(spec, [req.packagePath], { stdio: ['pipe', 'pipe', 'ignore'] });
+      // The file its option digest names: a bare name is under the working folder, as for a
+      // module, never a program of that name on PATH.
+      child = spawn(isAbsolute(spec) ? spec : resolve(spec), [req.packagePath], { stdio: ['pipe', 'pipe', 'ignore'] });
     } catch (e) {
       reject(new AdapterError(`cannot run kernel adapter ${spec}: ${(e as Error).message}`));
       return;
