@@ -418,8 +418,11 @@ export const useCase = create<CaseState>((set, get) => ({
     const main = useStore.getState();
     main.setView('chain');
     // As the case ran it: a replayed case's artifact opens replayed, with the options the case ran with.
-    const { runMode, runOptions } = get();
-    await main.openPath(abs, runMode ?? 'verify', [], runOptions, true);
+    // Its first run is held to what the case saw of it: another file at its path is said.
+    const { runMode, runOptions, landed } = get();
+    const row = landed.find((a) => a.path === path);
+    const seen = row ? { sha256: row.sha256, verdict: row.verdict } : null;
+    await main.openPath(abs, runMode ?? 'verify', [], runOptions, { seen });
     await jobEnded();
     const { report, artifact, select } = useStore.getState();
     if (!report || artifact?.source?.type !== 'path' || artifact.source.path !== abs) return;

@@ -181,13 +181,17 @@ interface State {
   openFile(file: File, mode: CheckMode): Promise<void>;
   openExample(path: string, mode: CheckMode, whatIf?: string[], pinned?: Record<string, string>): Promise<void>;
   restoreLink(): Promise<void>;
-  /** `asCaseRan`: opened from a case, whose options (`pinned`) are all its jobs take (OpenArtifact.asCaseRan). */
+  /**
+   * `fromCase`: opened from a case, whose options (`pinned`) are all its jobs take
+   * (OpenArtifact.asCaseRan); its first run reproduces the case's, read-only, and is held to
+   * what the case saw of it (`seen`: its row's SHA-256 and verdict).
+   */
   openPath(
     path: string,
     mode: CheckMode,
     whatIf?: string[],
     pinned?: Record<string, string>,
-    asCaseRan?: boolean,
+    fromCase?: { seen: LinkSeen | null },
   ): Promise<void>;
   openSavedReport(file: File): Promise<void>;
   showReport(report: Report, name: string): void;
@@ -545,8 +549,9 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     }
     await openLinked(set, get, link, hash);
   },
-  async openPath(path, mode, whatIf = [], pinned, asCaseRan = false) {
-    await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned, false, asCaseRan);
+  async openPath(path, mode, whatIf = [], pinned, fromCase) {
+    const asCase = fromCase !== undefined;
+    await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned, asCase, asCase, fromCase?.seen ?? null);
   },
   async openSavedReport(file) {
     try {
@@ -585,12 +590,18 @@ const stoppedFor = new Map<string, string>();
  * link names another journal than the header's, the user's replay would be refused
  * (`signsElsewhere`), so the way to anchor is to open that journal in the header.
  */
-const notAnchored = (journal: string, linkJournal: string | undefined): string =>
-  `Opened from a link, this replay ran read-only: nothing was anchored in the journal ${journal} ` +
-  '(no drift entry signed, no case opened). ' +
-  (linkJournal === undefined || linkJournal === journal
-    ? 'To anchor it, run the replay again from the window (Replay view, "Run replay"), which signs with the chosen key.'
-    : `It read the journal ${linkJournal} the link names: to anchor there, open that journal in the header and run the replay again.`);
+function notAnchored(journal: string, pinned: string | undefined, from: 'link' | 'case' = 'link'): string {
+  const how =
+    pinned === journal || (pinned === undefined && from === 'link')
+      ? 'To anchor it, run the replay again from the window (Replay view, "Run replay"), which signs with the chosen key.'
+      : pinned === undefined
+        ? 'The case ran with no journal: to anchor, replay the case with that journal open, or open the artifact again without the case.'
+        : `It read the journal ${pinned} the ${from} names: to anchor there, open that journal in the header and run the replay again.`;
+  return (
+    `Opened from a ${from}, this replay ran read-only: nothing was anchored in the journal ${journal} ` +
+    `(no drift entry signed, no case opened). ${how}`
+  );
+}
 
 /**
  * A picked file's sending failed while its job followed the arriving bytes: the job can
@@ -658,14 +669,33 @@ async function windowHashAfterJob(sent: SentFile, source: JobSource): Promise<vo
 function signsElsewhere(artifact: OpenArtifact, extra: ReturnType<JobExtras>): string | null {
   const pinned = artifact.pinned?.['journal'];
   const header = extra.options?.['journal'];
-  if (!extra.key || pinned === undefined || pinned === header) return null;
+  if (!extra.key || pinned === header) return null;
+  // A link that names no journal leaves the header's to its jobs; a case's options are all its
+  // artifacts' jobs take, so a case that ran with no journal has none to sign into.
+  if (pinned === undefined && !artifact.asCaseRan) return null;
   const from = artifact.asCaseRan ? 'case' : 'link';
   const into =
     header === undefined ? 'with the key chosen in the header' : `into the journal ${header} chosen in the header`;
+  if (pinned === undefined)
+    return (
+      `This artifact was opened from a case that ran with no journal; your replay signs ${into}, so nothing was ` +
+      `run or signed: replay the case with that journal open to anchor its artifacts, or open the artifact again without the case.`
+    );
   return (
     `This artifact was opened from a ${from} with the journal ${pinned}; your replay signs ${into}, so nothing ` +
     `was run or signed: open ${pinned} in the header to anchor there, or open the artifact again without the ${from}.`
   );
+}
+
+/**
+ * What of the header a job takes: nothing for a link's or a case's own run (read-only, its
+ * options alone); for the user's run on a case's artifact only the key (the case's options are
+ * all it takes, and signsElsewhere held the header's journal to be the case's); else all of it.
+ */
+function ownExtras(artifact: OpenArtifact, wouldAnchor: ReturnType<JobExtras>, linked: boolean): ReturnType<JobExtras> {
+  if (linked) return {};
+  if (artifact.asCaseRan) return wouldAnchor.key ? { key: wouldAnchor.key } : {};
+  return wouldAnchor;
 }
 
 /** A run the window will not start: what is shown stays, and the error says why (focused). */
@@ -682,16 +712,20 @@ const jobSlice: Slice<'run' | 'cancel' | 'select'> = (set, get) => ({
     // A link's job takes the link's options only: no journal, no key (nothing anchored), and
     // its address gains nothing it did not name. What the user's own replay would anchor is said.
     const wouldAnchor = get().jobExtras(mode, artifact.source);
-    const extra = linked ? {} : wouldAnchor;
-    const elsewhere = signsElsewhere(artifact, extra);
+    const elsewhere = linked ? null : signsElsewhere(artifact, wouldAnchor);
     if (elsewhere) return refuseRun(set, elsewhere);
+    const extra = ownExtras(artifact, wouldAnchor, linked);
     if (job) await get().cancel();
     set({ error: null, lastJobNote: null, selection: NO_SELECTION, reportSeen: null });
     let options: Record<string, string> = {};
     try {
       const unanchored =
         linked && wouldAnchor.key
-          ? notAnchored(wouldAnchor.options?.['journal'] ?? '', artifact.pinned?.['journal'])
+          ? notAnchored(
+              wouldAnchor.options?.['journal'] ?? '',
+              artifact.pinned?.['journal'],
+              artifact.asCaseRan ? 'case' : 'link',
+            )
           : undefined;
       options = { ...extra.options, ...fieldOptions(artifact, get().openOptions), ...artifact.pinned };
       // The address names these now, not once the engine accepts the job: a link copied while
@@ -864,7 +898,9 @@ function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchored?: strin
   if (job?.id !== jobId || artifact?.source !== job.source) return;
   if (e.ok) {
     const seen = seenIn(e.report);
-    const changed = job.linkedSeen ? seenChanged(job.linkedSeen, seen, artifact.name) : null;
+    const changed = job.linkedSeen
+      ? seenChanged(job.linkedSeen, seen, artifact.name, artifact.asCaseRan ? 'case' : 'link')
+      : null;
     const notes = [changed, unanchored ?? null];
     set({
       job: null,

@@ -36,7 +36,7 @@ describe('an artifact opened from a case', () => {
     const { api, sent, accept } = slowApi();
     const options = ['trustStore', 'providers', 'journal'].map((name) => ({ name, help: name }));
     useStore.setState({ api, info: { options }, artifact: null, report: null, job: null } as never);
-    const opened = useStore.getState().openPath('/granted/case/m.json', 'verify', [], CASE_RAN, true);
+    const opened = useStore.getState().openPath('/granted/case/m.json', 'verify', [], CASE_RAN, { seen: null });
     await new Promise((r) => setTimeout(r, 5));
     // The job is on its way to the engine, not yet accepted.
     expect(sent).toHaveLength(1);

@@ -137,9 +137,15 @@ function seenOf(p: URLSearchParams): LinkSeen | null {
  * is (or the link says nothing of what it saw): another file at that path, or the same
  * bytes reading another verdict, which only the files its options name can have changed.
  */
-export function seenChanged(seen: LinkSeen | null, now: LinkSeen, name: string): string | null {
+export function seenChanged(
+  seen: LinkSeen | null,
+  now: LinkSeen,
+  name: string,
+  from: 'link' | 'case' = 'link',
+): string | null {
   if (!seen) return null;
   const v = (x: Verdict): string => x.toUpperCase();
+  if (from === 'case') return caseSeenChanged(seen, now, name, v);
   if (seen.sha256 !== null && seen.sha256 !== now.sha256)
     return (
       `This link was made from a file whose SHA-256 was ${seen.sha256} (${v(seen.verdict)}); the file now at ${name} ` +
@@ -149,6 +155,26 @@ export function seenChanged(seen: LinkSeen | null, now: LinkSeen, name: string):
     return (
       `This link was made when ${name} read ${v(seen.verdict)}; the same bytes now read ${v(now.verdict)} with the ` +
       `link's options: a file one of them names (a trust store, providers, a policy) is not what it was.`
+    );
+  return null;
+}
+
+/**
+ * The same for an artifact opened from a case: the case's own row is what it saw. The case
+ * checks some artifacts against others it holds (an exported report against its artifact,
+ * an anchor against its journal), so opened alone one may read another verdict from the same
+ * bytes; other bytes at its path are another file.
+ */
+function caseSeenChanged(seen: LinkSeen, now: LinkSeen, name: string, v: (x: Verdict) => string): string | null {
+  if (seen.sha256 !== null && seen.sha256 !== now.sha256)
+    return (
+      `The case verified a file whose SHA-256 was ${seen.sha256} (${v(seen.verdict)}); the file now at ${name} ` +
+      `is ${now.sha256 ?? 'of no SHA-256 the engine could take'}: it is not the file the case verified.`
+    );
+  if (seen.verdict !== now.verdict)
+    return (
+      `In the case, ${name} read ${v(seen.verdict)}; opened on its own, the same bytes read ${v(now.verdict)} with the ` +
+      `case's options: the case checks some artifacts against others it holds, and a file its options name may have changed.`
     );
   return null;
 }
