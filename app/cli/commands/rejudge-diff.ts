@@ -1,11 +1,12 @@
 /**
  * `reprise rejudge diff OLD NEW`: every artifact whose verdict changed between two
- * re-judgements, and why (the rules that came and went); exit 0 when none changed, 1 when
- * some did (as diff(1) does), 3 when either side is not a complete judgement.
+ * re-judgements, and why (the rules that came and went), then every one whose content or
+ * rules changed under the same verdict; exit 0 when no artifact changed, 1 when one did or is
+ * in one side only (as diff(1) does), 3 when either side is not a complete judgement.
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
-import { diffJudgements, type JudgementDiff, type VerdictChange } from '../../jobs/rejudge/diff.js';
+import { diffJudgements, type ArtifactChange, type JudgementDiff } from '../../jobs/rejudge/diff.js';
 import type { RuleHit } from '../../rejudge/index.js';
 import { safeText } from '../../core/text.js';
 import { parse } from '../args.js';
@@ -14,7 +15,7 @@ import { INFO } from './info.js';
 
 const hits = (h: RuleHit[]): string => h.map((x) => `${x.rule} (${x.severity})`).join(', ');
 
-function changeLine(c: VerdictChange): string {
+function changeLine(c: ArtifactChange): string {
   const why = [
     c.added.length > 0 ? `now ${hits(c.added)}` : '',
     c.removed.length > 0 ? `no longer ${hits(c.removed)}` : '',
@@ -27,11 +28,11 @@ function diffText(d: JudgementDiff): string {
   const lines: string[] = [];
   if (d.engine) lines.push(`engine: ${d.engine.old} -> ${d.engine.new}\n`);
   for (const o of d.options) lines.push(`option ${o.name}: ${o.old ?? '(none)'} -> ${o.new ?? '(none)'}\n`);
-  lines.push(...d.changed.map(changeLine));
+  lines.push(...d.changed.map(changeLine), ...d.sameVerdict.map(changeLine));
   for (const n of d.added) lines.push(`only in NEW  ${safeText(n)}\n`);
   for (const n of d.removed) lines.push(`only in OLD  ${safeText(n)}\n`);
   lines.push(
-    `${d.changed.length} verdict(s) changed, ${d.unchanged} unchanged, ${d.added.length} artifact(s) only in NEW, ${d.removed.length} only in OLD\n`,
+    `${d.changed.length} verdict(s) changed, ${d.sameVerdict.length} changed under the same verdict (content or rules), ${d.unchanged} unchanged, ${d.added.length} artifact(s) only in NEW, ${d.removed.length} only in OLD\n`,
   );
   return lines.join('');
 }
@@ -44,5 +45,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<ExitCode> 
     );
   const d = await diffJudgements(positionals[0]!, positionals[1]!);
   io.out(values['json'] ? JSON.stringify(d, null, 2) + '\n' : diffText(d));
-  return d.changed.length + d.added.length + d.removed.length > 0 ? EXIT.fail : EXIT.pass;
+  // A changed option (the new trust store) is what a re-judgement tries, not a difference in what it judged.
+  const differs = d.changed.length + d.sameVerdict.length + d.added.length + d.removed.length > 0;
+  return differs ? EXIT.fail : EXIT.pass;
 }

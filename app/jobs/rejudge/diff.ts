@@ -2,14 +2,17 @@
  * `reprise rejudge diff OLD NEW`: what a re-judgement changed (docs/rejudge.md). OLD and NEW
  * are each a complete set of shard files (a directory of them, or one file: a `--records`
  * file or a shard 0/1), checked as a merge checks them; artifacts are matched by their list
- * name. Every artifact whose verdict changed is listed with the rules that came and went.
+ * name. Every artifact whose verdict changed is listed with the rules that came and went, and
+ * so is every one whose content or rules changed under the same verdict: a file swapped under
+ * its name that still fails, for another rule, is not an unchanged artifact.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { assembleShards, sortNames, type JudgedRecord, type RuleHit, type RunSpec } from '../../rejudge/index.js';
 
-export interface VerdictChange {
+/** One artifact judged in both whose verdict, content (SHA-256) or rules differ. */
+export interface ArtifactChange {
   path: string;
   sha256: { old: string; new: string };
   verdict: { old: JudgedRecord['verdict']; new: JudgedRecord['verdict'] };
@@ -22,10 +25,14 @@ export interface JudgementDiff {
   /** Options whose digest differs (or that one side lacks): name, old, new. */
   options: { name: string; old: string | null; new: string | null }[];
   engine: { old: string; new: string } | null;
-  changed: VerdictChange[];
+  /** Artifacts whose verdict changed. */
+  changed: ArtifactChange[];
+  /** Artifacts whose verdict is the same but whose content or rules changed. */
+  sameVerdict: ArtifactChange[];
   /** Names judged only in NEW, only in OLD. */
   added: string[];
   removed: string[];
+  /** Artifacts in both with the same verdict, content and rules. */
   unchanged: number;
 }
 
@@ -60,6 +67,19 @@ export async function loadJudgement(arg: string): Promise<{ run: RunSpec; record
 const hitKey = (h: RuleHit) => `${h.rule} ${h.severity}`;
 const minus = (a: RuleHit[], b: RuleHit[]) => a.filter((h) => !b.some((x) => hitKey(x) === hitKey(h)));
 
+/** How `a` became `b`; null when verdict, content and rules (as a set: their order is the report's) are the same. */
+function change(path: string, a: JudgedRecord, b: JudgedRecord): ArtifactChange | null {
+  const [added, removed] = [minus(b.rules, a.rules), minus(a.rules, b.rules)];
+  if (a.verdict === b.verdict && a.sha256 === b.sha256 && added.length + removed.length === 0) return null;
+  return {
+    path,
+    sha256: { old: a.sha256, new: b.sha256 },
+    verdict: { old: a.verdict, new: b.verdict },
+    added,
+    removed,
+  };
+}
+
 export async function diffJudgements(oldArg: string, newArg: string): Promise<JudgementDiff> {
   const [o, n] = [await loadJudgement(oldArg), await loadJudgement(newArg)];
   const names = sortNames([...new Set([...o.records.keys(), ...n.records.keys()])]);
@@ -67,6 +87,7 @@ export async function diffJudgements(oldArg: string, newArg: string): Promise<Ju
     options: [],
     engine: o.run.engine === n.run.engine ? null : { old: o.run.engine, new: n.run.engine },
     changed: [],
+    sameVerdict: [],
     added: [],
     removed: [],
     unchanged: 0,
@@ -79,15 +100,11 @@ export async function diffJudgements(oldArg: string, newArg: string): Promise<Ju
     const [a, b] = [o.records.get(name), n.records.get(name)];
     if (!a) out.added.push(name);
     else if (!b) out.removed.push(name);
-    else if (a.verdict === b.verdict) out.unchanged++;
-    else
-      out.changed.push({
-        path: name,
-        sha256: { old: a.sha256, new: b.sha256 },
-        verdict: { old: a.verdict, new: b.verdict },
-        added: minus(b.rules, a.rules),
-        removed: minus(a.rules, b.rules),
-      });
+    else {
+      const c = change(name, a, b);
+      if (!c) out.unchanged++;
+      else (c.verdict.old === c.verdict.new ? out.sameVerdict : out.changed).push(c);
+    }
   }
   return out;
 }
