@@ -72,11 +72,23 @@ interface CaseState {
    */
   notSent: string[];
   /**
+   * The path of the artifact whose notes are shown, or null: of the case on screen only, so
+   * opening another case closes them (an artifact of that one may have the same path).
+   */
+  notesOn: string | null;
+  showNotes(path: string | null): void;
+  /**
    * Runs the folder at `path` as a case; `options` and `mode` (a link's) instead of the Open
    * view's fields and the chosen mode.
    */
   openFolder(path: string, options?: Record<string, string>, mode?: CheckMode): Promise<void>;
   openFiles(files: CaseFile[], from: SentFrom): Promise<void>;
+  /**
+   * A drop: `read` (called at once, while the drop's entries can still be read) gives its
+   * files. A newer open, or a second drop, while it reads takes its place; a read that fails
+   * is said.
+   */
+  openDropped(read: () => Promise<{ files: CaseFile[]; folder?: string }>): Promise<void>;
   openSaved(file: File): Promise<void>;
   cancel(): Promise<void>;
   /** Nothing open (a link the window refused): what ran is stopped and can no longer land. */
@@ -97,6 +109,7 @@ const FRESH = {
   error: null,
   note: null,
   notSent: [] as string[],
+  notesOn: null,
   runMode: null,
   runOptions: {},
   sent: null,
@@ -116,10 +129,16 @@ function stillCurrent(gen: number): void {
   if (gen !== generation) throw STOPPED;
 }
 
-/** A new generation; a case running on the host is cancelled (its events no longer match the one shown). */
+/**
+ * A new generation; a case running on the host is cancelled (its events no longer match the
+ * one shown), and its verdicts still waiting for a frame are dropped: they would otherwise
+ * land in the next case's table with that case's first progress.
+ */
 function supersede(api: RepriseClient | null): number {
   const run = useCase.getState().running;
   if (api && run?.caseId) void api.cancelCase({ caseId: run.caseId }).catch(() => undefined);
+  pending = [];
+  latest = null;
   return ++generation;
 }
 
@@ -160,8 +179,9 @@ function land(caseId: string, done: number, total: number, a: CaseArtifact | und
     const at = latest;
     pending = [];
     latest = null;
+    // Nothing of a superseded case (`at` dropped with it), nor of another case than the one running.
     useCase.setState((s) =>
-      s.running?.caseId !== at?.caseId
+      !at || s.running?.caseId !== at.caseId
         ? {}
         : { landed: more.length ? [...s.landed, ...more] : s.landed, running: { ...s.running!, ...at } },
     );
@@ -205,6 +225,8 @@ async function follow(
   let caseId: string | null = null;
   const off = api.onEvent((e) => {
     if (!('caseId' in e)) return;
+    // Superseded (its case cancelled, its end maybe not yet heard): it would hand the next case's events on twice.
+    if (gen !== generation) return off();
     if (caseId === null) early.push(e);
     else onCaseEvent(e);
     if (caseId !== null && e.caseId === caseId && e.type !== 'case-progress') off();
@@ -313,6 +335,27 @@ function jobEnded(): Promise<void> {
   });
 }
 
+/** Files sent from the window as one case, under the generation `gen` its request took. */
+async function sendCase(api: RepriseClient, gen: number, files: CaseFile[], from: SentFrom): Promise<void> {
+  const refused = notACase(files, from);
+  if (refused) {
+    useCase.setState({ ...FRESH, error: refused });
+    return focusWhenShown('case-error');
+  }
+  const runs = useCase.getState().mode;
+  const runOptions = caseOptions(runs);
+  const count = `${files.length.toLocaleString('en')} file${files.length === 1 ? '' : 's'}`;
+  const name = `${count} sent from this window`;
+  useCase.setState({ ...FRESH, name, sent: from.folder ?? count, runOptions, runMode: runs });
+  try {
+    const folderId = await sendFiles(api, gen, files);
+    useCase.setState({ sending: null, running: { caseId: null, done: 0, total: 0 } });
+    await follow(api, gen, { type: 'uploads', folderId }, runs, runOptions);
+  } catch (e) {
+    failed(gen, runOptions, e);
+  }
+}
+
 export const useCase = create<CaseState>((set, get) => ({
   mode: 'verify',
   ...FRESH,
@@ -340,23 +383,24 @@ export const useCase = create<CaseState>((set, get) => ({
   async openFiles(files, from) {
     const api = useStore.getState().api;
     if (!api) return;
+    await sendCase(api, supersede(api), files, from);
+  },
+  async openDropped(read) {
+    const api = useStore.getState().api;
+    if (!api) return;
+    // Taken before the read: whatever is asked for while a large drop is read is the later request.
     const gen = supersede(api);
-    const refused = notACase(files, from);
-    if (refused) {
-      set({ ...FRESH, error: refused });
+    let dropped: { files: CaseFile[]; folder?: string };
+    try {
+      dropped = await read();
+    } catch (e) {
+      if (gen !== generation) return;
+      const why = e instanceof Error ? e.message : String(e);
+      set({ ...FRESH, error: `Nothing was opened from what was dropped: it could not be read (${why}).` });
       return focusWhenShown('case-error');
     }
-    const runs = get().mode;
-    const runOptions = caseOptions(runs);
-    const count = `${files.length.toLocaleString('en')} file${files.length === 1 ? '' : 's'}`;
-    set({ ...FRESH, name: `${count} sent from this window`, sent: from.folder ?? count, runOptions, runMode: runs });
-    try {
-      const folderId = await sendFiles(api, gen, files);
-      set({ sending: null, running: { caseId: null, done: 0, total: 0 } });
-      await follow(api, gen, { type: 'uploads', folderId }, runs, runOptions);
-    } catch (e) {
-      failed(gen, runOptions, e);
-    }
+    if (gen !== generation) return;
+    await sendCase(api, gen, dropped.files, { what: 'drop', ...(dropped.folder ? { folder: dropped.folder } : {}) });
   },
   async openSaved(file) {
     try {
@@ -365,9 +409,14 @@ export const useCase = create<CaseState>((set, get) => ({
       set({ ...FRESH, name: file.name, report, landed: report.artifacts });
       focusWhenShown('case-verdict');
     } catch (e) {
-      set({ error: `Cannot read the saved case report: ${(e as Error).message}` });
+      // What was open goes: its verdict under this error would read as the file's.
+      supersede(useStore.getState().api);
+      set({ ...FRESH, error: `Cannot read the saved case report: ${(e as Error).message}` });
       focusWhenShown('case-error');
     }
+  },
+  showNotes(path) {
+    set({ notesOn: path });
   },
   async cancel() {
     const api = useStore.getState().api;

@@ -14,7 +14,7 @@ import { CopyValue } from './Copy';
 import { SignDialog } from './SignDialog';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 import { RATIONALE_LAYOUT, Shown } from './Shown';
-import { receiptRow, rowsOf, workNotesOf, type NoteRow, type WorkNotes } from '../lib/note-rows';
+import { rowsOf, workNotesOf, type NoteRow, type SignedNote, type Standing, type WorkNotes } from '../lib/note-rows';
 
 /** The journal the notes are in, and the trust store that names their signers. */
 export interface NotesJournal {
@@ -76,6 +76,36 @@ function NoteSigner({ row }: { row: NoteRow }) {
   );
 }
 
+/**
+ * Whether a judgement counts, in the one wording of the notes list and the case's judgements
+ * table: why it does not, or why that could not be judged. `testIds` prefixes the test ids.
+ */
+export function CountsWords({ standing, testIds }: { standing: Omit<Standing, 'unproven'>; testIds: string }) {
+  return (
+    <>
+      {standing.problem !== null && (
+        <p className="small sev fail" data-testid={`${testIds}-problem`}>
+          Does not count: {standing.problem}.
+        </p>
+      )}
+      {standing.unchecked !== null && (
+        <p className="small sev unavailable" data-testid={`${testIds}-unchecked`}>
+          Not known to count: {standing.unchecked}.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** An edit that replaces nothing, and why (the notes list and the case's judgements table say it alike). */
+export function EditRefused({ why, testId }: { why: string; testId: string }) {
+  return (
+    <p className="small" data-testid={testId}>
+      It claims to edit an earlier version, which it does not replace: {why}.
+    </p>
+  );
+}
+
 function NoteItem({
   row,
   proof,
@@ -94,26 +124,13 @@ function NoteItem({
         #{row.seq} at {row.atUtc}, signed by <NoteSigner row={row} />
         {row.supersedes && row.editRefused === null && row.problem === null && <> · edits an earlier version</>}
       </p>
-      {row.problem !== null && (
-        <p className="small sev fail" data-testid="note-problem">
-          Does not count: {row.problem}.
-        </p>
-      )}
-      {row.unchecked !== null && (
-        <p className="small sev unavailable" data-testid="note-unchecked">
-          Not known to count: {row.unchecked}.
-        </p>
-      )}
+      <CountsWords standing={row} testIds="note" />
       {row.unproven !== null && (
         <p className="small sev fail" data-testid="note-unproven">
           Not proven: {row.unproven}.
         </p>
       )}
-      {row.editRefused !== null && (
-        <p className="small" data-testid="note-edit-refused">
-          It claims to edit an earlier version, which it does not replace: {row.editRefused}.
-        </p>
-      )}
+      {row.editRefused !== null && <EditRefused why={row.editRefused} testId="note-edit-refused" />}
       <p className="small" data-testid="note-state">
         {row.supersededBy ? (
           <strong>Superseded: an edit replaced this text (it stays in the journal, signed and provable).</strong>
@@ -288,7 +305,7 @@ function useNoteSigning(
 ) {
   const api = useStore((s) => s.api);
   const keyPath = useJudgement((s) => s.keyPath);
-  const [added, setAdded] = useState<NoteRow[]>([]);
+  const [added, setAdded] = useState<SignedNote[]>([]);
   const [error, setError] = useState<string | null>(null);
   // Each refusal: the journal may have changed under this tab (another tab's edit), so the list is read again.
   const [refused, setRefused] = useState(0);
@@ -298,8 +315,8 @@ function useNoteSigning(
     setError(null);
     try {
       const r = await api.recordNote({ ...journal, keyFile: keyPath, keyId: shown.keyId, artifact, ...draft });
-      const row = receiptRow(r, draft.text);
-      setAdded((a) => [...a, row]);
+      const text = draft.text;
+      setAdded((a) => [...a, { receipt: r, text }]);
       setReceipt(r);
       done(r);
       // The form that opened the confirmation is gone: focus goes to what replaced it.
@@ -319,16 +336,21 @@ function useNoteSigning(
  * an edit of the latest version of one, signed after a confirmation that shows exactly
  * what will be signed. Append-only: an edit is a new entry that supersedes, never a change.
  * The engine refuses to sign onto a journal that does not verify; its words are shown.
+ * Its state (a draft, the notes signed here, the journal's listing) is of one artifact in one
+ * journal: the parent keys it by both, so none of it is carried over to another.
  */
 export function CaseNotes({
   journal,
   artifact,
+  name,
   notes,
   verdicts,
   onRecorded,
 }: {
   journal: NotesJournal;
   artifact: string;
+  /** The artifact's path in the case: the heading names it, so the notes cannot read as another artifact's. */
+  name: string;
   notes: readonly CaseJudgement[];
   /** Each artifact's verdict in the case, by path: a case journal's decides whether its notes are proven. */
   verdicts: ReadonlyMap<string, Verdict>;
@@ -356,7 +378,9 @@ export function CaseNotes({
   );
   return (
     <section className="panel case-notes" aria-labelledby="case-notes-h" data-testid="case-notes">
-      <h3 id="case-notes-h">Notes on this artifact ({rows.length})</h3>
+      <h3 id="case-notes-h">
+        Notes on this artifact ({rows.length}): <Shown text={name} />
+      </h3>
       {listError !== null && (
         <p className="error" data-testid="notes-list-error">
           The notes of the journal worked in ({journal.dir}) could not be listed: {listError}

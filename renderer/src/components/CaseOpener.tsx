@@ -183,10 +183,11 @@ function Sending() {
 
 /** "Open a case folder": by path or dialog, a folder or several files sent from the window, a drop, a saved case report. */
 export function CaseOpener() {
-  const { busy, openFiles, openSaved, busyRefusal } = useCase(
+  const { busy, openFiles, openDropped, openSaved, busyRefusal } = useCase(
     useShallow((s) => ({
       busy: s.running !== null || s.sending !== null,
       openFiles: s.openFiles,
+      openDropped: s.openDropped,
       openSaved: s.openSaved,
       busyRefusal: s.busyRefusal,
     })),
@@ -194,9 +195,8 @@ export function CaseOpener() {
   const transport = useStore((s) => s.info?.transport);
   const drop = useDropArea((dt) => {
     if (busy) return busyRefusal();
-    void droppedFiles(dt).then(({ files, folder }) =>
-      openFiles(files, { what: 'drop', ...(folder ? { folder } : {}) }),
-    );
+    // Read within the drop event (its entries are gone after it), under the drop's own generation.
+    void openDropped(() => droppedFiles(dt));
   });
   const saved = useRef<HTMLInputElement>(null);
   return (

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TimelineEvent } from '../../../shared/case';
+import { escapeControls } from '../../../shared/controls';
 import { ColumnFilter } from './ColumnFilter';
 import { Shown } from './Shown';
 
@@ -28,6 +29,14 @@ export function filterTimeline(events: readonly TimelineEvent[], f: TimelineFilt
       out.push(i);
   }
   return out;
+}
+
+/**
+ * The artifact filter's choices, as Shown writes its paths (an option holds text alone, so
+ * as escaped text), each with the path it stands for.
+ */
+function shownChoices(paths: readonly string[]): Map<string, string> {
+  return new Map(paths.map((p) => [escapeControls(p), p]));
 }
 
 /** The distinct values of one field, sorted (the filters' choices). */
@@ -63,7 +72,7 @@ const EventRow = memo(function EventRow({
       <div role="cell" style={{ width: WIDTHS[0] }} className="mono small">
         {e.atUtc}
       </div>
-      <div role="cell" style={{ width: WIDTHS[1] }} className="mono small" title={e.artifact}>
+      <div role="cell" style={{ width: WIDTHS[1] }} className="mono small" title={escapeControls(e.artifact)}>
         <Shown text={e.artifact} />
       </div>
       <div role="cell" style={{ width: WIDTHS[2] }} className="small">
@@ -76,7 +85,7 @@ const EventRow = memo(function EventRow({
           tabIndex={active ? 0 : -1}
           onFocus={focusMe}
           onClick={() => open(e)}
-          title={`Open ${e.artifact} in the chain view${e.node ? ` at ${e.node}` : ''}`}
+          title={escapeControls(`Open ${e.artifact} in the chain view${e.node ? ` at ${e.node}` : ''}`)}
         >
           <span>
             <Shown text={e.label} />
@@ -86,8 +95,8 @@ const EventRow = memo(function EventRow({
       <div role="cell" style={{ width: WIDTHS[4] }}>
         <span className={`sev ${e.severity}`}>{e.severity}</span>
       </div>
-      <div role="cell" style={{ width: WIDTHS[5] }} className="mono small" title={e.node ?? e.pointer}>
-        {e.node ?? e.pointer}
+      <div role="cell" style={{ width: WIDTHS[5] }} className="mono small" title={escapeControls(e.node ?? e.pointer)}>
+        <Shown text={e.node ?? e.pointer} />
       </div>
     </div>
   );
@@ -145,7 +154,7 @@ export const CaseTimeline = memo(function CaseTimeline({
 }) {
   const [filter, setFilter] = useState<TimelineFilter>({});
   const rows = useMemo(() => filterTimeline(events, filter), [events, filter]);
-  const artifacts = useMemo(() => distinct(events, 'artifact'), [events]);
+  const artifacts = useMemo(() => shownChoices(distinct(events, 'artifact')), [events]);
   const kinds = useMemo(() => distinct(events, 'kind'), [events]);
   const [active, setActive] = useState(0);
   const at = Math.min(active, Math.max(0, rows.length - 1));
@@ -180,13 +189,23 @@ export const CaseTimeline = memo(function CaseTimeline({
   return (
     <div className="case-timeline">
       <div className="toolbar">
-        <ColumnFilter label="Artifact" testId="timeline-artifact" options={artifacts} apply={set('artifact')} />
+        <ColumnFilter
+          label="Artifact"
+          testId="timeline-artifact"
+          options={[...artifacts.keys()]}
+          apply={(shown) => set('artifact')(shown === undefined ? undefined : artifacts.get(shown))}
+        />
         <ColumnFilter label="Kind" testId="timeline-kind" options={kinds} apply={set('kind')} />
         <ColumnFilter label="Severity" testId="timeline-severity" options={SEVERITIES} apply={set('severity')} />
         <span className="muted" role="status" data-testid="timeline-count">
           {rows.length.toLocaleString('en')} of {events.length.toLocaleString('en')} events
-          {lacking.length > 0 &&
-            `; not every time of ${lacking.length === 1 ? lacking[0] : `${lacking.length.toLocaleString('en')} artifacts`} is on it (the case's findings say which and why)`}
+          {lacking.length > 0 && (
+            <>
+              ; not every time of{' '}
+              {lacking.length === 1 ? <Shown text={lacking[0]!} /> : `${lacking.length.toLocaleString('en')} artifacts`}{' '}
+              is on it (the case's findings say which and why)
+            </>
+          )}
         </span>
       </div>
       <div role="table" aria-label="Timeline" aria-rowcount={rows.length + 1} className="vtable" data-testid="timeline">

@@ -1,11 +1,13 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { CaseArtifact, CaseJudgement, CaseLink, CaseReport, TimelineEvent } from '../../../shared/case';
+import { escapeControls } from '../../../shared/controls';
 import type { Finding, Verdict } from '../../../shared/report';
 import { useCase } from '../case-store';
+import { caseStanding, claimRefusal } from '../lib/note-rows';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { useJudgement } from '../judgement-store';
-import { CaseNotes } from './CaseNotes';
+import { CaseNotes, CountsWords, EditRefused } from './CaseNotes';
 import { CaseOpener } from './CaseOpener';
 import { CaseTimeline } from './CaseTimeline';
 import { ColumnFilter } from './ColumnFilter';
@@ -65,7 +67,7 @@ function Capped({ count, what, how, testId }: { count: number; what: string; how
 interface RowActions {
   open: (a: CaseArtifact) => void;
   notesOn: string | null;
-  notes: (a: CaseArtifact | null) => void;
+  notes: (path: string | null) => void;
 }
 
 function ArtifactRow({ a, act }: { a: CaseArtifact; act: RowActions }) {
@@ -90,8 +92,8 @@ function ArtifactRow({ a, act }: { a: CaseArtifact; act: RowActions }) {
         <button
           type="button"
           aria-pressed={on}
-          onClick={() => act.notes(on ? null : a)}
-          aria-label={`Notes on ${a.path}`}
+          onClick={() => act.notes(on ? null : a.path)}
+          aria-label={`Notes on ${escapeControls(a.path)}`}
         >
           Notes
         </button>
@@ -147,22 +149,41 @@ function ArtifactNotes({
   if (a.sha256 === null)
     return (
       <p className="muted" data-testid="case-notes-closed">
-        No note can be added on {a.path}: its files could not be read after its verification, so the case has no SHA-256
-        to name it by (the case's findings say why).
+        No note can be added on <Shown text={a.path} />: its files could not be read after its verification, so the case
+        has no SHA-256 to name it by (the case's findings say why).
       </p>
     );
   if (!work)
     return (
       <p className="muted" data-testid="case-notes-closed">
-        To add a note on {a.path}, open the journal you work in (the journal header above).
+        To add a note on <Shown text={a.path} />, open the journal you work in (the journal header above).
       </p>
     );
-  return <CaseNotes journal={work} artifact={a.sha256} notes={judgements} verdicts={verdicts} />;
+  // Keyed by journal and artifact: a draft, the notes signed here and a listing are of that pair alone.
+  return (
+    <CaseNotes
+      key={`${work.dir}\n${a.sha256}`}
+      journal={work}
+      artifact={a.sha256}
+      name={a.path}
+      notes={judgements}
+      verdicts={verdicts}
+    />
+  );
 }
 
-/** The case finding that reports a missing link (RPR-CASE-001: `expected` the value named, `actual` the field naming it). */
+/**
+ * The case finding that reports a missing link (RPR-CASE-001: at `entry:` the artifact naming
+ * it, `expected` the value named, `actual` the field naming it): two artifacts may name one value.
+ */
 function findingFor(l: CaseLink, findings: readonly Finding[]): Finding | undefined {
-  return findings.find((f) => f.expected === l.value && (f.actual === undefined || f.actual === l.from.pointer));
+  return findings.find(
+    (f) =>
+      f.rule === 'RPR-CASE-001' &&
+      f.pointer === `entry:${l.from.artifact}` &&
+      f.expected === l.value &&
+      (f.actual === undefined || f.actual === l.from.pointer),
+  );
 }
 
 function LinkRow({ l, findings }: { l: CaseLink; findings: readonly Finding[] }) {
@@ -177,7 +198,7 @@ function LinkRow({ l, findings }: { l: CaseLink; findings: readonly Finding[] })
         </span>
       </td>
       <td className="small">{l.relation}</td>
-      <td className="mono small case-value" title={l.value}>
+      <td className="mono small case-value" title={escapeControls(l.value)}>
         <Shown text={l.value} />
       </td>
       <td className="mono small">
@@ -234,7 +255,6 @@ function Links({ links, findings }: { links: readonly CaseLink[]; findings: read
   );
 }
 
-/** The judgements (and reviewers' notes) the case's journals hold on its artifacts. */
 /**
  * What a listed judgement rests on: the verification of the journal it is in. A journal that
  * fails (an entry edited after it was signed) or could not be decided (no trust store) still
@@ -250,6 +270,57 @@ function JournalStanding({ verdict }: { verdict: Verdict | undefined }) {
   );
 }
 
+/**
+ * A decision as it stands: whether it counts (the case's `standing` and `problem`, in the notes
+ * list's words), and for an edit whether it replaces the note it names (one that does not
+ * count, is not proven or whose signer was not judged replaces nothing).
+ */
+function Decision({ j, verdict }: { j: CaseJudgement; verdict: Verdict | undefined }) {
+  const standing = caseStanding(j, verdict);
+  const refused = j.supersedes ? claimRefusal(standing) : null;
+  return (
+    <>
+      <strong>
+        <Shown text={j.decision} />
+      </strong>
+      {j.supersedes && refused === null && <span className="muted small"> (supersedes an earlier note)</span>}
+      <CountsWords standing={standing} testIds="case-judgement" />
+      {refused !== null && <EditRefused why={refused} testId="case-judgement-edit-refused" />}
+    </>
+  );
+}
+
+function JudgementRow({ j, verdict }: { j: CaseJudgement; verdict: Verdict | undefined }) {
+  return (
+    <tr>
+      <td className="mono small">
+        {j.artifact !== null ? (
+          <Shown text={j.artifact} />
+        ) : (
+          <span title={escapeControls(j.subject)}>not in the case</span>
+        )}
+      </td>
+      <td>
+        <Decision j={j} verdict={verdict} />
+      </td>
+      <td>
+        <Shown text={j.rationale} keep={RATIONALE_LAYOUT} />
+      </td>
+      <td className="mono small">
+        <Shown text={j.author} />
+        <br />
+        <Shown text={j.atUtc} />
+      </td>
+      <td className="mono small">
+        <Shown text={j.journal} /> #{j.seq}
+        <br />
+        <JournalStanding verdict={verdict} />
+      </td>
+    </tr>
+  );
+}
+
+/** The judgements (and reviewers' notes) the case's journals hold on its artifacts. */
 function Judgements({ list, artifacts }: { list: readonly CaseJudgement[]; artifacts: readonly CaseArtifact[] }) {
   const verdicts = useMemo(() => new Map(artifacts.map((a) => [a.path, a.verdict])), [artifacts]);
   if (list.length === 0) return <p className="muted">No judgement on an artifact of this case.</p>;
@@ -262,26 +333,7 @@ function Judgements({ list, artifacts }: { list: readonly CaseJudgement[]; artif
       <ColumnHeads names={['Artifact', 'Decision', 'Rationale', 'Author, time', 'Journal entry']} />
       <tbody>
         {list.slice(0, MAX_ROWS).map((j) => (
-          <tr key={`${j.journal}#${j.seq}`}>
-            <td className="mono small">{j.artifact ?? <span title={j.subject}>not in the case</span>}</td>
-            <td>
-              <strong>{j.decision}</strong>
-              {j.supersedes && <span className="muted small"> (supersedes an earlier note)</span>}
-            </td>
-            <td>
-              <Shown text={j.rationale} keep={RATIONALE_LAYOUT} />
-            </td>
-            <td className="mono small">
-              <Shown text={j.author} />
-              <br />
-              {j.atUtc}
-            </td>
-            <td className="mono small">
-              {j.journal} #{j.seq}
-              <br />
-              <JournalStanding verdict={verdicts.get(j.journal)} />
-            </td>
-          </tr>
+          <JudgementRow key={`${j.journal}#${j.seq}`} j={j} verdict={verdicts.get(j.journal)} />
         ))}
       </tbody>
     </table>
@@ -295,7 +347,7 @@ function CaseFindings({ findings }: { findings: readonly Finding[] }) {
       {findings.map((f, i) => (
         <li key={i}>
           <span className={`sev ${f.severity}`}>{f.severity}</span> <strong className="mono">{f.rule}</strong>{' '}
-          {f.message}
+          <Shown text={f.message} />
         </li>
       ))}
     </ul>
@@ -316,8 +368,8 @@ function RunWords({ report }: { report: CaseReport }) {
   );
 }
 
-/** The case's verdict, its findings, links, judgements and timeline. */
-function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: TimelineEvent) => void }) {
+/** The case's verdict, its findings, links, judgements and timeline (exported for test/renderer/case-view-shown.test.ts). */
+export function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: TimelineEvent) => void }) {
   const lacking = useMemo(
     () => report.findings.filter((f) => f.rule === 'RPR-CASE-004').map((f) => f.pointer?.slice('entry:'.length) ?? ''),
     [report],
@@ -342,21 +394,27 @@ function CaseResult({ report, openEvent }: { report: CaseReport; openEvent: (e: 
 
 /** The reviewer's case: open a folder, watch its verdicts land, then its links, judgements and timeline. */
 export function CaseView() {
-  const { name, landed, report, error, note, openArtifact } = useCase(
+  const { name, landed, report, error, note, notesOn, showNotes, openArtifact } = useCase(
     useShallow((s) => ({
       name: s.name,
       landed: s.landed,
       report: s.report,
       error: s.error,
       note: s.note,
+      notesOn: s.notesOn,
+      showNotes: s.showNotes,
       openArtifact: s.openArtifact,
     })),
   );
-  const [notesOn, setNotesOn] = useState<CaseArtifact | null>(null);
+  // The case's own artifact at that path (the store closes the notes when another case opens).
+  const notesOf = useMemo(
+    () => (notesOn === null ? null : (landed.find((a) => a.path === notesOn) ?? null)),
+    [landed, notesOn],
+  );
   const act: RowActions = {
     open: (a) => void openArtifact(a.path, null, null),
-    notesOn: notesOn?.path ?? null,
-    notes: setNotesOn,
+    notesOn,
+    notes: showNotes,
   };
   const openEvent = useCallback((e: TimelineEvent) => void openArtifact(e.artifact, e.node, e.pointer), [openArtifact]);
   return (
@@ -375,8 +433,8 @@ export function CaseView() {
         </p>
       )}
       {landed.length > 0 && <Artifacts list={landed} act={act} />}
-      {notesOn && (
-        <ArtifactNotes a={notesOn} judgements={report?.judgements ?? []} artifacts={report?.artifacts ?? []} />
+      {notesOf && (
+        <ArtifactNotes a={notesOf} judgements={report?.judgements ?? []} artifacts={report?.artifacts ?? []} />
       )}
       {report && <CaseResult report={report} openEvent={openEvent} />}
     </section>

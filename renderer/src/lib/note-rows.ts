@@ -130,6 +130,27 @@ function caseUnchecked(n: CaseJudgement): string | null {
   return null;
 }
 
+/** What a row says of whether it stands. */
+export type Standing = Pick<NoteRow, 'unproven' | 'problem' | 'unchecked'>;
+
+/**
+ * Whether a judgement of one of the case's journals stands: proven by its journal's verdict
+ * in the case, and counting by the case's judgement of it. The notes list and the case's
+ * judgements table (CaseView.tsx) both say it so, for a note and any other decision alike.
+ */
+export function caseStanding(n: CaseJudgement, verdict: Verdict | undefined): Standing {
+  return {
+    unproven:
+      verdict === 'pass'
+        ? null
+        : verdict === 'fail'
+          ? `its journal ${n.journal} FAILS verification`
+          : `its journal ${n.journal} could not be verified (UNAVAILABLE)`,
+    problem: n.standing === 'does-not-count' ? (n.problem ?? 'the case says it does not count') : null,
+    unchecked: caseUnchecked(n),
+  };
+}
+
 /**
  * A note of one of the case's own journals. The case reads them without the names of their
  * keys: a key the journal worked in names is the same key, any other stays unnamed here.
@@ -145,46 +166,54 @@ export function caseRow(n: CaseJudgement, names: ReadonlyMap<string, KeyName>, v
     atUtc: n.atUtc,
     supersedes: n.supersedes,
     supersededBy: null,
-    unproven:
-      verdict === 'pass'
-        ? null
-        : verdict === 'fail'
-          ? `its journal ${n.journal} FAILS verification`
-          : `its journal ${n.journal} could not be verified (UNAVAILABLE)`,
-    problem: n.standing === 'does-not-count' ? (n.problem ?? 'the case says it does not count') : null,
-    unchecked: caseUnchecked(n),
+    ...caseStanding(n, verdict),
     editRefused: null,
     caseJournal: n.journal,
   };
 }
 
-/** Why the edit `r` claims to make replaces nothing, or null when it replaces `old`. */
-function editRefusal(r: NoteRow, old: NoteRow): string | null {
+/** Why an edit replaces nothing, whichever note it names (unproven, does not count, signer not judged), or null. */
+export function claimRefusal(r: Standing): string | null {
   if (r.unproven !== null) return r.unproven;
   if (r.problem !== null) return 'it does not count';
-  if (r.unchecked !== null) return r.unchecked;
+  return r.unchecked;
+}
+
+/** Why the edit `r` claims to make replaces nothing, or null when it replaces `old`. */
+function editRefusal(r: NoteRow, old: NoteRow): string | null {
+  const refused = claimRefusal(r);
+  if (refused !== null) return refused;
   if (old.caseJournal !== r.caseJournal) return 'the note it names is in another journal';
   return null;
+}
+
+/** A note signed here: the engine's receipt, which names the artifact it is on, and the text signed. */
+export interface SignedNote {
+  receipt: NoteReceipt;
+  text: string;
 }
 
 /**
  * The notes on this artifact: every note of the journal worked in (read from it, so a note
  * recorded in an earlier session is listed when the case is opened again, wherever that
  * journal lies; those with a problem too), those the case's own journals hold, and those
- * recorded here since, each once. In time order (then sequence): notes of several journals
- * have no common sequence.
+ * recorded here since on this artifact, each once. In time order (then sequence): notes of
+ * several journals have no common sequence.
  */
 export function rowsOf(
   notes: readonly CaseJudgement[],
   work: WorkNotes | null,
-  added: readonly NoteRow[],
+  signed: readonly SignedNote[],
   at: { artifact: string; checked: boolean; verdicts: ReadonlyMap<string, Verdict> },
 ): NoteRow[] {
   const rows = new Map<string, NoteRow>();
   const journalUnproven = work ? workUnproven(work) : null;
   for (const w of work?.judgements ?? [])
     if (w.decision === 'note') rows.set(w.entryHash, workRow(w, at.checked, journalUnproven));
-  for (const a of added) if (!rows.has(a.entryHash)) rows.set(a.entryHash, a);
+  // A note signed on another artifact is no version of this one's, whatever list it was kept in.
+  for (const { receipt, text } of signed)
+    if (receipt.artifact === at.artifact && !rows.has(receipt.entryHash))
+      rows.set(receipt.entryHash, receiptRow(receipt, text));
   const names = new Map([...rows.values()].flatMap((r) => (r.signer?.checked ? [[r.author, r.signer] as const] : [])));
   for (const n of notes)
     if (n.decision === 'note' && n.subject === at.artifact && !rows.has(n.entryHash))
