@@ -3,11 +3,14 @@
  * the CLI can walk a batch's directories on its main thread while worker threads load the
  * engine (app/engine/run.ts re-exports it for everyone else).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { normalize, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { cannotOpen } from '../core/files.js';
 import { isJournalDir, isJournalFile } from '../journal/layout.js';
+import { openFolder, type EnterFolder } from './open-folder.js';
+
+export type { EnterFolder } from './open-folder.js';
 
 /**
  * Whether a directory is itself an artifact, listed as one by the walk: the test of the
@@ -51,13 +54,6 @@ export interface Walked {
   dirs: Set<string>;
 }
 
-/**
- * Which folders below the one named the walk may enter (the workbench's host: only those
- * under a granted root, since the walk follows links); one it may not is listed as an entry,
- * as a folder it cannot read is, so the run refuses it once and never lists what is in it.
- */
-export type EnterFolder = (dir: string) => Promise<boolean>;
-
 /** expandPaths, with the directories visited: what a run writes must lie in none of them (a case's output). */
 export async function walkPaths(paths: readonly string[], enter?: EnterFolder): Promise<Walked> {
   const walked: Walked = { files: [], dirs: new Set() };
@@ -84,22 +80,16 @@ async function expandOne(p: string, walked: Walked, enter: EnterFolder | undefin
 }
 
 /**
- * Walks a directory with one readdir per directory (no stat per file but for links); link
- * loops are cut. The walk is bounded: a directory is entered once, and a path grows with
- * each level until the system's limit on its length.
+ * Walks a directory with one open and one readdir per directory (no stat per file but for
+ * links); link loops are cut. Each folder is judged when it is opened (open-folder.ts), on
+ * what was opened, whatever its parent's listing said. The walk is bounded: a directory is
+ * entered once, and a path grows with each level until the system's limit on its length.
  */
 async function walkDir(p: string, out: string[], seen: Set<string>, enter: EnterFolder | undefined): Promise<void> {
-  const st = await statOrThrow(p);
-  const id = `${st.dev}:${st.ino}`;
-  if (seen.has(id)) return;
-  seen.add(id);
-  const whole = await isDirectoryArtifact(p);
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await readdir(p, { withFileTypes: true });
-  } catch (e) {
-    throw new UsageError(`cannot read directory ${p}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'path');
-  }
+  const folder = await openFolder(p, seen, enter);
+  if (folder === null) return;
+  const whole = await isDirectoryArtifact(folder.from);
+  const { entries } = folder;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // A directory artifact (a journal) is one artifact, and the rest of what it holds is walked
   // as usual: a file dropped beside a journal's own, or in a folder under it, is checked too.
@@ -110,17 +100,15 @@ async function walkDir(p: string, out: string[], seen: Set<string>, enter: Enter
   // so that a batch never passes in silence over an entry it did not check.
   for (const e of entries) {
     const child = prefix + e.name;
-    // A link may lead anywhere: only a folder reached through one can lie outside what `enter` allows.
-    const linked = e.isSymbolicLink() && (await leadsToDirectory(child));
-    if (linked && enter && !(await enter(child))) out.push(child);
-    else if (e.isDirectory() || linked) await walkSub(child, out, seen, enter);
+    if (e.isDirectory() || (e.isSymbolicLink() && (await leadsToDirectory(child))))
+      await walkSub(child, out, seen, enter);
     else if (!(whole && isDirectoryArtifactFile(e.name))) out.push(child);
   }
 }
 
 /**
  * A folder under the one named. One the walk cannot enter (not readable, a path longer
- * than the system allows) is listed as an entry, as a file is: the run then fails it as it
+ * than the system allows, refused by the gate as it was opened) is listed as an entry, as a file is: the run then fails it as it
  * fails any path it cannot open, so that one bad folder is one error (in a case, one
  * RPR-CASE-002) and never stops the rest of the walk. The folder named is not: that it
  * cannot be walked at all is the user's to fix.

@@ -222,7 +222,8 @@ export class CaseSide {
         mode: job.mode,
         signal: abort.signal,
         admit: (f) => this.admit(f),
-        // A link to a folder outside every granted one is not walked: admit refuses it once.
+        // Asked of every folder the walk opens, by its real path: one outside every granted
+        // folder (a link, or a folder swapped for one mid-walk) is not walked; admit refuses it once.
         enter: (dir) =>
           this.deps.confine(dir, 'a case folder').then(
             () => true,

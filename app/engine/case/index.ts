@@ -52,8 +52,9 @@ export interface CaseRunOptions {
    */
   admit?: (file: CaseFile) => Promise<CaseFile | string>;
   /**
-   * Whether the walk may enter a folder a link leads to (engine/paths.ts EnterFolder): the
-   * host's gate, so a link to a folder outside every granted one is one refused entry (admit
+   * Whether the walk may enter a folder (engine/paths.ts EnterFolder), asked of every folder
+   * it opens by the real path of what was opened: the host's gate, so a folder outside every
+   * granted one (a link, or a folder swapped for one mid-walk) is one refused entry (admit
    * then says why), never a walk of what lies there.
    */
   enter?: EnterFolder;
