@@ -20,7 +20,6 @@ import {
 } from '../../../shared/report.js';
 import { HASH, Problems, reportShapeProblems } from '../../../shared/report-shape.js';
 import { earlierPages } from '../../../shared/report-html.js';
-import { verifyAttestation } from '../../attest/verify.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj, jsonType } from '../../core/closed.js';
 import { findingsOn } from '../../core/findings.js';
@@ -51,6 +50,7 @@ import {
   type ManifestMember,
 } from './format.js';
 import { bundleHtml } from './html.js';
+import { checkBundleAttestation } from './attestation.js';
 import { bundleDetails, rejectFinding } from './details.js';
 import { bundleLimits } from './limits.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
@@ -87,6 +87,8 @@ export interface State {
   trust: TrustStore | null;
   /** Signers the trust store lists as retired (checkpoint, judgements): the origin says so (retiredSigned). */
   retired?: Set<string>;
+  /** The origin an attestation that does not verify leaves (attestation.ts): never "Trusted signer" over it. */
+  attestationRefused?: Authenticity;
 }
 
 /**
@@ -532,28 +534,18 @@ function signerFault(trust: TrustStore, keyId: string): { expected: string; actu
     : { expected: JUDGEMENT_ROLES.join(' or '), actual: k.role };
 }
 
-/** The attestation of a TG replay: a valid reviewer-signed envelope about this artifact. */
+/**
+ * The attestation of a TG replay: a valid reviewer-signed envelope about this artifact
+ * (attestation.ts), its every finding kept, and the origin it refuses kept for
+ * checkpointAuthenticity. A retired reviewer's signature is said, as a judgement's is.
+ */
 function checkAttestation(st: State, manifest: BundleManifest): void {
   const b = st.members.get(MEMBER.attestation);
   if (!b) return;
-  const a = verifyAttestation(b, st.trust);
-  for (const f of a.findings)
-    if (f.severity === 'fail')
-      st.findings.push({
-        ...f,
-        rule: R.attestation,
-        message: `${MEMBER.attestation}: ${f.message} (${f.rule})`,
-        pointer: ptr(MEMBER.attestation),
-      });
-  const subject = (a.statement?.['subject'] as { digest?: { sha256?: string } }[] | undefined)?.[0]?.digest?.sha256;
-  if (a.statement && subject !== manifest.artifact.sha256.slice(7))
-    st.findings.push(
-      fail(R.attestation, 'the attestation is not about this artifact', {
-        pointer: ptr(MEMBER.attestation),
-        expected: manifest.artifact.sha256.slice(7),
-        actual: subject ?? null,
-      }),
-    );
+  const a = checkBundleAttestation(b, st.trust, manifest.artifact.sha256);
+  st.findings.push(...a.findings);
+  if (a.refused) st.attestationRefused = a.refused;
+  else if (a.signer) retiredSigned(st, R.attestation, 'the attestation', a.signer, ptr(MEMBER.attestation));
 }
 
 /**
@@ -736,8 +728,9 @@ export async function verifyBundle(
 
 /**
  * Who signed what the bundle proves: its checkpoint's signer, under the trust store, unless
- * a signature failed. `signed` says what that signature covers when it verifies (a case
- * bundle says which of its reports a judgement binds, and that its case report is unsigned).
+ * a signature failed, a judgement's signer is no reviewer, or the attestation does not
+ * verify. `signed` says what that signature covers when it verifies (a case bundle says
+ * which of its reports a judgement binds, and that its case report is unsigned).
  */
 export function checkpointAuthenticity(
   st: State,
@@ -752,6 +745,7 @@ export function checkpointAuthenticity(
   if (bad) return authenticity.badSignature(bad.what, bad.keyId);
   const role = roleRefused(st, entries);
   if (role) return role;
+  if (st.attestationRefused) return st.attestationRefused;
   // `unbound`: why no judgement binds what the bundle says. A trusted checkpoint then signs
   // none of it (anyone holding one could wrap a bundle around it): consistency only.
   return unbound === undefined

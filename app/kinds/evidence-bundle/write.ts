@@ -16,6 +16,7 @@ import { writeZip } from '../../zip/writer.js';
 import type { Report } from '../../../shared/report.js';
 import { BUNDLE_TYPE, judgementMember, MEMBER, type BundleManifest } from './format.js';
 import { bundleHtml } from './html.js';
+import { checkBundleAttestation } from './attestation.js';
 import { checkMemberCount, checkReadable } from './limits.js';
 
 import type { BundledReport, JournalBundle, OmittedEntry } from '../operations.js';
@@ -107,7 +108,8 @@ export async function provableJournal(
  * named in `omitted`. Refused
  * (JournalError) when the journal does not verify, has no checkpoint, or holds a judgement
  * made on another report of the artifact (its pointer would name an item of a report the
- * bundle does not hold: give that report instead).
+ * bundle does not hold: give that report instead), or when the attestation given would not
+ * pass the bundle's verifier (refuseAttestation).
  */
 export async function bundleFromJournal(
   dir: string,
@@ -119,6 +121,7 @@ export async function bundleFromJournal(
   const sha = report.artifact.sha256;
   if (sha === null)
     throw new JournalError('the report names no artifact SHA-256: there is nothing to bundle evidence on', 'USAGE');
+  if (attestation) refuseAttestation(attestation, trust, sha);
   const { v, checkpoint } = await provableJournal(dir, trust);
   const digest = reportDigest(report);
   const { judgements, omitted } = countedJudgements(judgementsIn(v, sha, trust));
@@ -139,6 +142,23 @@ export async function bundleFromJournal(
     limits,
   });
   return { bytes, judgements, checkpoint, reportDigest: digest, omitted };
+}
+
+/**
+ * Refuses (REFUSED, nothing written) an attestation the bundle's verifier would not pass: a
+ * `fail` of its check (attestation.ts, the verifier's own), or with a trust store any finding
+ * at all (a signer the store does not hold is UNAVAILABLE there). Without a trust store its
+ * signer is left to the verifier, as a judgement's role is: the export cannot tell.
+ */
+function refuseAttestation(bytes: Uint8Array, trust: TrustStore | null, artifact: string): void {
+  const bad = checkBundleAttestation(bytes, trust, artifact).findings.find(
+    (f) => f.severity === 'fail' || (trust !== null && f.severity === 'unavailable'),
+  );
+  if (bad)
+    throw new JournalError(
+      `the attestation does not verify (${bad.rule}: ${bad.message}): a bundle carrying it would fail its own verification, so none was written`,
+      'REFUSED',
+    );
 }
 
 /**
