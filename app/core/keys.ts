@@ -6,9 +6,10 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
 import { UsageError, type UsageCode } from './errors.js';
-import { isMissing, readFailure, readRegularFile, writeFileAtomic } from './files.js';
+import { isMissing, readFailure, readRegularFile, writeFileAtomic, writeTarget } from './files.js';
 import { sha256Hex } from './hash.js';
 import { decodeJsonBytes, parseCanonical, JcsError } from './jcs.js';
+import { heldBy, isStale, LockTakenError, takeLockWaiting, type HeldLock } from './lock.js';
 
 export const ROLES = ['reviewer', 'quarantine-officer', 'trainer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -19,7 +20,8 @@ export const TRUST_STORE_TYPE = 'reprise.trust-store/v1';
 
 /**
  * A user-facing error about a key or trust-store file: a usage error (the CLI exits 3 with
- * its message). `bad-file` unless the file could not be read or written (`path`).
+ * its message). `bad-file` unless the file could not be read or written (`path`), or a
+ * store's write was refused while it is locked or kept changing (`refused`).
  */
 export class KeyError extends UsageError {
   constructor(message: string, usageCode: UsageCode = 'bad-file') {
@@ -99,10 +101,18 @@ export function generateSigner(): Signer {
 
 /** Writes the private key as PKCS#8 PEM with mode 0600; refuses to overwrite a file. */
 export async function writePrivateKey(path: string, signer: Signer): Promise<void> {
-  const pem = signer.privateKey.export({ format: 'pem', type: 'pkcs8' });
+  await writePrivateKeyFile(path, signer.privateKey.export({ format: 'pem', type: 'pkcs8' }));
+}
+
+/**
+ * Writes a private key's PEM with mode 0600, set again on the descriptor once written (a
+ * umask may take bits from the mode, and flag 'w' keeps the mode of a file it replaces).
+ * `flag` 'wx' (the default) refuses to overwrite a file.
+ */
+export async function writePrivateKeyFile(path: string, pem: string | Uint8Array, flag = 'wx'): Promise<void> {
   let fh;
   try {
-    fh = await open(path, 'wx', 0o600);
+    fh = await open(path, flag, 0o600);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new KeyError(
@@ -266,25 +276,136 @@ export async function loadTrustStore(path: string): Promise<TrustStore> {
   return parseTrustStore(bytes, path);
 }
 
-/** Adds (or replaces, by key id) an entry in a trust store file, creating it when absent. */
-export async function addToTrustStore(path: string, entry: TrustStoreEntry): Promise<void> {
-  let entries: TrustStoreEntry[] = [];
-  let existing: Buffer | null = null;
+// ---------------------------------------------------------------------------
+// Writing a trust store
+
+/** How long a writer waits for another's lock on a store: far longer than a write holds it (a few ms). */
+export const TRUST_STORE_LOCK_WAIT_MS = 10_000;
+/** How often an edit starts again from the store's new bytes when something that ignores the lock changed it meanwhile. */
+const TRUST_STORE_WRITE_TRIES = 5;
+
+/**
+ * An edit of a trust store: how it changes the entries, and whether a store shows it
+ * (checked in the store on disk after the write). `failed` says what was not done, for the
+ * refusal when it never shows.
+ */
+export interface TrustStoreEdit {
+  change(entries: TrustStoreEntry[]): TrustStoreEntry[];
+  done(store: TrustStore): boolean;
+  failed: string;
+}
+
+/** The lock file of a trust store: beside the file a write lands in, so every link to one store finds one lock. */
+export async function trustStoreLockPath(path: string): Promise<string> {
+  return `${await writeTarget(path)}.lock`;
+}
+
+/**
+ * Every write of a trust store comes through here. Writers serialise on the store's lock
+ * file (app/core/lock.ts); under it the store is read, changed, and replaced only while it
+ * still holds the bytes that were read, so a change made meanwhile by a program that does
+ * not take the lock (a revocation edited by hand) is never written over: the edit starts
+ * again from the new bytes. The edit must show in the store afterwards (such a program may
+ * have replaced the store just after), else it is made again; after TRUST_STORE_WRITE_TRIES
+ * the write is refused, so no caller reports an edit the store does not hold.
+ */
+export async function updateTrustStore(
+  path: string,
+  edit: TrustStoreEdit,
+  lockWaitMs = TRUST_STORE_LOCK_WAIT_MS,
+): Promise<void> {
+  const lock = await lockTrustStore(path, lockWaitMs);
   try {
-    existing = await readRegularFile(path);
+    for (let i = 0; i < TRUST_STORE_WRITE_TRIES; i++) if (await tryEdit(path, edit)) return;
+  } finally {
+    await lock.release();
+  }
+  throw new KeyError(
+    `trust store ${path} kept changing while Reprise wrote it (a program writes it without taking ${lock.path}); ${edit.failed}`,
+    'refused',
+  );
+}
+
+/** Adds (or replaces, by key id) an entry in a trust store file, creating it when absent. */
+export async function addToTrustStore(path: string, entry: TrustStoreEntry, lockWaitMs?: number): Promise<void> {
+  await updateTrustStore(
+    path,
+    {
+      change: (entries) => entries.filter((k) => k.keyId !== entry.keyId).concat([entry]),
+      done: (store) => store.get(entry.keyId) !== undefined,
+      failed: `the key ${entry.keyId} is not in it`,
+    },
+    lockWaitMs,
+  );
+}
+
+/** One try of an edit: false when the store changed before it was written, or does not show the edit after. */
+async function tryEdit(path: string, edit: TrustStoreEdit): Promise<boolean> {
+  const before = await readStoreBytes(path);
+  const keys = edit.change(storeEntries(before, path));
+  if (!sameBytes(before, await readStoreBytes(path))) return false;
+  await writeFileAtomic(path, JSON.stringify({ type: TRUST_STORE_TYPE, keys }, null, 2) + '\n');
+  const after = await readStoreBytes(path);
+  return after !== null && edit.done(parseTrustStore(after, path));
+}
+
+/** The store's bytes; null when there is no store yet. */
+async function readStoreBytes(path: string): Promise<Buffer | null> {
+  try {
+    return await readRegularFile(path);
   } catch (e) {
-    if (!isMissing(e)) throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`, 'path');
+    if (isMissing(e)) return null;
+    throw new KeyError(`cannot read trust store ${path}: ${readFailure(e)}`, 'path');
   }
-  if (existing) {
-    const store = parseTrustStore(existing, path);
-    entries = store.keys.map((k) => ({
-      keyId: k.keyId,
-      publicKey: k.publicKeyB64,
-      role: k.role,
-      status: k.status,
-      label: k.label,
-    }));
+}
+
+function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
+  return a === null || b === null ? a === b : a.equals(b);
+}
+
+/** The entries of a store's bytes (none when there is no store); a store Reprise refuses is refused here too. */
+function storeEntries(bytes: Buffer | null, path: string): TrustStoreEntry[] {
+  if (bytes === null) return [];
+  return parseTrustStore(bytes, path).keys.map((k) => ({
+    keyId: k.keyId,
+    publicKey: k.publicKeyB64,
+    role: k.role,
+    status: k.status,
+    label: k.label,
+  }));
+}
+
+/** Takes the store's lock, waiting up to `waitMs` for another writer; a KeyError saying why when it cannot. */
+async function lockTrustStore(path: string, waitMs: number): Promise<HeldLock> {
+  const lockPath = await trustStoreLockPath(path);
+  try {
+    return await takeLockWaiting(lockPath, waitMs);
+  } catch (e) {
+    throw lockRefusal(path, lockPath, e, waitMs);
   }
-  entries = entries.filter((k) => k.keyId !== entry.keyId).concat([entry]);
-  await writeFileAtomic(path, JSON.stringify({ type: TRUST_STORE_TYPE, keys: entries }, null, 2) + '\n');
+}
+
+/** Why a store's lock could not be taken. Stale or unreadable locks are never removed silently (as the journal's). */
+function lockRefusal(path: string, lockPath: string, e: unknown, waitMs: number): KeyError {
+  if (!(e instanceof LockTakenError))
+    return new KeyError(
+      `cannot lock trust store ${path} (${lockPath}: ${readFailure(e)}); nothing was written`,
+      'path',
+    );
+  const held = e.holder;
+  const remove = `check that nothing is writing ${path}, then delete ${lockPath}`;
+  if (held?.unreadable !== undefined)
+    return new KeyError(
+      `trust store ${path} has a lock whose holder cannot be read (${lockPath}: ${held.unreadable}); Reprise writes its locks whole, so another program or a crash that lost the file's contents left it. Nothing was written; ${remove}`,
+      'refused',
+    );
+  if (held && isStale(held))
+    return new KeyError(
+      `trust store ${path} has a stale lock (${lockPath}: ${heldBy(held)} is no longer running); a writer crashed. Nothing was written; ${remove}`,
+      'refused',
+    );
+  return new KeyError(
+    `trust store ${path} is locked by another writer (${lockPath}: ${heldBy(held)}), still after ${waitMs / 1000} s; nothing was written, try again when it has finished`,
+    'refused',
+  );
 }

@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writePrivateKeyFile } from '../core/keys.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import type { ExampleFile, ExampleWriter } from '../kinds/types.js';
 
@@ -54,12 +55,31 @@ export function exampleOutputs(files: readonly ExampleFile[]): ExampleOutput[] {
   return [...files.map((f) => ({ path: f.path, bytes: f.bytes })), { path: 'examples.json', bytes: json }];
 }
 
-/** Writes `outputs` under `dir`, creating folders; `flag` 'wx' refuses a file that is there. */
+/** PEM text of a private key (PKCS#8 `PRIVATE KEY`, or a typed one such as `EC PRIVATE KEY`). */
+const PRIVATE_KEY_PEM = /^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;
+
+/**
+ * Private key files are written 0600 (common.md, keys.ts writePrivateKeyFile), the example keys too: their bytes ship
+ * with Reprise, but a folder of examples is copied and used as a starting point, and a key
+ * file readable by every user should not be what it starts from. Known by its bytes, so a
+ * key any kind's examples add is covered.
+ */
+function isPrivateKey(bytes: Uint8Array | string): boolean {
+  const head = typeof bytes === 'string' ? bytes.slice(0, 64) : Buffer.from(bytes.subarray(0, 64)).toString('latin1');
+  return PRIVATE_KEY_PEM.test(head);
+}
+
+/**
+ * Writes `outputs` under `dir`, creating folders; `flag` 'wx' refuses a file that is there.
+ * Files not in `outputs` (the CLI leaves out one that already holds the very bytes) are not
+ * touched, their mode neither: Reprise changes no file it does not write.
+ */
 export async function writeExampleOutputs(dir: string, outputs: readonly ExampleOutput[], flag = 'w'): Promise<void> {
   for (const f of outputs) {
     const p = join(dir, ...f.path.split('/'));
     await mkdir(dirname(p), { recursive: true });
-    await writeFile(p, f.bytes, { flag });
+    if (isPrivateKey(f.bytes)) await writePrivateKeyFile(p, f.bytes, flag);
+    else await writeFile(p, f.bytes, { flag });
   }
 }
 
