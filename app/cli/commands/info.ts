@@ -92,7 +92,7 @@ export const INFO = {
       'reprise rejudge LIST_OR_DIR --out FILE [--shard I/N] [--workers N] [--replay] [--trust-store FILE] [--policy FILE] [--providers FILE] [--limit NAME=N] [--json]',
       'reprise rejudge LIST_OR_DIR --queue redis://HOST:PORT/NAME [--batch N] [--detach] [the options above]',
       'reprise rejudge merge SHARD_FILE... --key FILE --out FILE [--list LIST_OR_DIR] [--records FILE] [--json]',
-      'reprise rejudge merge --queue redis://HOST:PORT/NAME --key FILE --out FILE [--records FILE] [--wait] [--json]',
+      'reprise rejudge merge --queue redis://HOST:PORT/NAME --key FILE --out FILE [--list LIST_OR_DIR] [--records FILE] [--wait] [--json]',
       'reprise rejudge diff OLD NEW [--json]',
     ].join('\n       '),
   },

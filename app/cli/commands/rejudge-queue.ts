@@ -1,7 +1,8 @@
 /**
  * `reprise rejudge … --queue`: the list put on a BullMQ queue for `reprise worker`s, then (unless
  * `--detach`) the queue followed until every batch is done; `rejudge merge --queue` makes the
- * signed record from the results the workers left in Redis (`--wait`: once they are all there).
+ * signed record from the results the workers left in Redis (`--wait`: once they are all there;
+ * `--list`: held to the list as it is on this machine).
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
@@ -12,7 +13,7 @@ import { readList } from '../../jobs/rejudge/list.js';
 import { optionDigests, runSpec } from '../../jobs/rejudge/run.js';
 import { completeAssembly, writeRecordsFile } from '../../jobs/rejudge/merge.js';
 import { parseQueueUrl, type QueueTarget } from '../../jobs/queue/connection.js';
-import { enqueueRun, ensureReachable, openQueue, queueCounts } from '../../jobs/queue/run.js';
+import { enqueueRun, ensureReachable, MAX_BATCH, openQueue, queueCounts } from '../../jobs/queue/run.js';
 import { collectQueue } from '../../jobs/queue/collect.js';
 import { fail } from '../../core/findings.js';
 import { R } from '../../rejudge/index.js';
@@ -49,7 +50,7 @@ export async function enqueueCommand(
       '--queue takes the place of --shard, --out and --workers: the workers are `reprise worker --queue`, the record is `rejudge merge --queue`',
     );
   const t = parseQueueUrl(String(values['queue']));
-  const batch = intFlag(values['batch'], 'batch', 1, 10000) ?? 64;
+  const batch = intFlag(values['batch'], 'batch', 1, MAX_BATCH) ?? 64;
   const list = await readList(listArg);
   const run = runSpec(job.mode, await optionDigests(job.options, job.pathOptions));
   const spec = await enqueueRun(t, list, run, job, batch);
@@ -77,8 +78,14 @@ export async function mergeQueueCommand(values: Record<string, unknown>, signer:
     );
     return EXIT.fail;
   }
-  c.assembly.problems.push(...c.problems.map((p) => fail(R.coverage, p)));
-  const m = await completeAssembly(c.assembly, signer);
+  // Held to the list as it is on this machine, as a shard merge is: the statement is Redis's word only.
+  const list = typeof values['list'] === 'string' ? values['list'] : undefined;
+  const m = await completeAssembly(
+    c.assembly,
+    signer,
+    list,
+    c.problems.map((p) => fail(R.coverage, p)),
+  );
   if (m.record && typeof values['records'] === 'string') await writeRecordsFile(values['records'], c.assembly, lines);
   return finishMerge(m, String(values['out']), values['json'] === true, io);
 }

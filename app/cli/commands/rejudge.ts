@@ -61,6 +61,12 @@ export function judgeOptions(values: Record<string, unknown>) {
   return { options, pathOptions };
 }
 
+/** The EngineOptions members judgeOptions can give: all a queued job may carry to a worker's engine (jobs/queue/admit.ts). */
+export function judgedOptionNames(): string[] {
+  const names = declaredOptions().filter((o) => !NOT_ENGINE.has(o.flag) && !Object.hasOwn(OWN, o.flag));
+  return [...names.map((o) => o.name), 'limits'];
+}
+
 const usage = (): string => INFO.rejudge.usage;
 
 /**

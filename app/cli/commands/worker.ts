@@ -13,6 +13,7 @@ import { intFlag, parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { INFO } from './info.js';
 import { RejudgeProgress } from './rejudge-progress.js';
+import { judgedOptionNames, judgeOptions } from './rejudge.js';
 
 export const workerCommand: Command = {
   ...INFO.worker,
@@ -39,6 +40,8 @@ export const workerCommand: Command = {
       stalledInterval: intFlag(values['stalled-interval'], 'stalled-interval', 200, 3_600_000) ?? lockDuration,
       drain: values['drain'] === true,
       jobTimeout: intFlag(values['job-timeout'], 'job-timeout', 1000, 86_400_000) ?? 1_800_000,
+      // What `rejudge` itself passes the engine: a job carrying more (--out, --key, …) is refused.
+      rules: { options: judgedOptionNames(), pathOptions: judgeOptions({}).pathOptions },
     };
     const progress = new RejudgeProgress(io, `worker ${process.pid} on ${t.name} (jobs)`);
     let last = { done: 0, failed: 0, remaining: 0 };

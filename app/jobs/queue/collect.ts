@@ -3,32 +3,43 @@
  * into the same assembly shard files make (app/rejudge/assemble.ts), so the signed
  * record is byte-identical to the shards' whatever the order in which jobs finished. Every
  * batch must be done: completed, or failed and settled (split into jobs that are done, or
- * an artifact alone with its crash record); otherwise nothing is merged.
+ * an artifact alone with its crash record); otherwise nothing is merged. A job's result is
+ * input like a shard file's line: each record is checked as a shard file's are (recordProblem),
+ * and a result that is not one outcome per artifact of its job is a problem naming the job.
  */
 import type { Job } from 'bullmq';
+import { isPlainObject as isObj } from '../../core/closed.js';
 import { UsageError } from '../../core/errors.js';
 import {
   compareRecords,
   emptyAssembly,
   recordLine,
+  recordProblem,
   RecordSink,
   type Assembly,
   type JudgedRecord,
 } from '../../rejudge/index.js';
 import type { JudgeOutcome } from '../rejudge/judge.js';
-import { crashKey, openRedis, type QueueTarget } from './connection.js';
-import { batchId, openQueue, readRun, splitId, type QueueJobData, type QueueRun } from './run.js';
+import { batchesKey, crashKey, openRedis, type QueueTarget } from './connection.js';
+import { batchId, REFUSED, splitId } from './ids.js';
+import { openQueue, readRun, type QueueJobData, type QueueRun } from './run.js';
 
 export interface Collected {
   run: QueueRun;
   /** Null while batches are left to do (`pending` says how many). */
   assembly: Assembly | null;
   pending: number;
-  /** Artifacts that could not be placed or judged at all, and batches refused. */
+  /** Artifacts that could not be placed or judged at all, batches refused, and results that are not a job's outcomes. */
   problems: string[];
 }
 
-type Done = Map<string, Job<QueueJobData, JudgeOutcome[]>>;
+type Done = Map<string, Job<QueueJobData, unknown>>;
+interface Finished {
+  completed: Done;
+  failed: Done;
+  /** The crash records of artifacts alone whose job failed for good (the worker's, by job id). */
+  crashed: Record<string, string>;
+}
 
 /** Every finished job of the queue by id: completed ones and failed ones. */
 async function finishedJobs(t: QueueTarget): Promise<{ completed: Done; failed: Done }> {
@@ -37,7 +48,7 @@ async function finishedJobs(t: QueueTarget): Promise<{ completed: Done; failed: 
     const byId = async (state: 'completed' | 'failed'): Promise<Done> => {
       const out: Done = new Map();
       for (let from = 0; ; from += 1000) {
-        const page = (await queue.getJobs([state], from, from + 999, true)) as Job<QueueJobData, JudgeOutcome[]>[];
+        const page = (await queue.getJobs([state], from, from + 999, true)) as Job<QueueJobData, unknown>[];
         for (const j of page) if (j?.id) out.set(j.id, j);
         if (page.length < 1000) return out;
       }
@@ -48,56 +59,100 @@ async function finishedJobs(t: QueueTarget): Promise<{ completed: Done; failed: 
   }
 }
 
-/** The outcomes of one job id, or null while it is not settled. */
-function outcomesOf(
-  id: string,
-  size: number,
-  jobs: { completed: Done; failed: Done },
-  crashed: Record<string, string>,
-  problems: string[],
-): JudgeOutcome[] | null {
+/** The names of a job's artifacts, in its items' order (what its outcomes are, one each). */
+const namesOf = (job: Job<QueueJobData, unknown>): unknown[] => {
+  const items: unknown = (job.data as unknown as Record<string, unknown> | undefined)?.['items'];
+  return Array.isArray(items) ? items.map((i) => (isObj(i) ? i['name'] : undefined)) : [];
+};
+
+/** One outcome as the merge takes it: a problem, or a record checked as a shard file's are and of its own artifact. */
+function outcomeOf(id: string, o: unknown, name: unknown): JudgeOutcome {
+  const of = `job ${id}: the outcome of ${JSON.stringify(name) ?? 'no artifact'}`;
+  if (isObj(o) && Object.keys(o).length === 1 && typeof o['problem'] === 'string') return { problem: o['problem'] };
+  if (!isObj(o) || Object.keys(o).length !== 1 || !('record' in o))
+    return { problem: `${of} is neither a record nor a problem` };
+  const p = recordProblem(o['record']);
+  if (p) return { problem: `${of} is not a record: ${p}` };
+  const r = o['record'] as JudgedRecord;
+  return r.path === name ? { record: r } : { problem: `${of} is the record of another: ${JSON.stringify(r.path)}` };
+}
+
+/** A completed job's outcomes: one for each of its artifacts, in order; anything else is one problem naming the job. */
+function resultOf(id: string, job: Job<QueueJobData, unknown>): JudgeOutcome[] {
+  const names = namesOf(job);
+  const value = job.returnvalue;
+  if (!Array.isArray(value) || value.length !== names.length)
+    return [{ problem: `job ${id}: its result is not one outcome for each of its ${names.length} artifact(s)` }];
+  return value.map((o: unknown, i) => outcomeOf(id, o, names[i]));
+}
+
+/** The crash record (or problem) a worker kept for an artifact alone, checked as a result is. */
+function crashOf(id: string, job: Job<QueueJobData, unknown>, text: string): JudgeOutcome {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = undefined;
+  }
+  return outcomeOf(id, isObj(v) && 'problem' in v ? v : { record: v }, namesOf(job)[0]);
+}
+
+/**
+ * The outcomes of one job id, or null while it is not settled. A job in BullMQ's failed set
+ * failed for good, whatever its attempts say (one that stalled too often fails after fewer).
+ */
+function outcomesOf(id: string, size: number, jobs: Finished, problems: string[]): JudgeOutcome[] | null {
   const done = jobs.completed.get(id);
-  if (done) return done.returnvalue;
+  if (done) return resultOf(id, done);
   const failed = jobs.failed.get(id);
-  if (!failed || failed.attemptsMade < (failed.opts.attempts ?? 1)) return null;
-  if (failed.failedReason?.startsWith('reprise refused the job:'))
-    return (problems.push(`job ${id}: ${failed.failedReason}`), []);
+  if (!failed) return null;
+  if (failed.failedReason?.startsWith(REFUSED)) return (problems.push(`job ${id}: ${failed.failedReason}`), []);
   if (size === 1) {
-    const c = crashed[id];
-    return c
-      ? [
-          (JSON.parse(c) as { problem?: string }).problem !== undefined
-            ? (JSON.parse(c) as JudgeOutcome)
-            : { record: JSON.parse(c) as JudgedRecord },
-        ]
-      : null;
+    const c = jobs.crashed[id];
+    return c === undefined ? null : [crashOf(id, failed, c)];
   }
   const parts: JudgeOutcome[] = [];
   for (let k = 0; k < size; k++) {
-    const part = outcomesOf(splitId(id, k), 1, jobs, crashed, problems);
+    const part = outcomesOf(splitId(id, k), 1, jobs, problems);
     if (!part) return null;
     parts.push(...part);
   }
   return parts;
 }
 
-/** Gathers a queue's run; with every batch settled, its assembly (problems named in it). */
-export async function collectQueue(t: QueueTarget, onRecord?: (line: string) => void): Promise<Collected> {
+/** The run a queue holds, with its crash records; refused when it holds none, or not all of its batches. */
+async function heldRun(t: QueueTarget): Promise<{ run: QueueRun; crashed: Record<string, string> }> {
   const run = await readRun(t); // (reaching Redis first: a usage error when it does not answer)
   if (!run)
     throw new UsageError(
       `the queue ${t.name} holds no re-judgement: put one on it with reprise rejudge LIST_OR_DIR --queue`,
       'refused',
     );
-  const jobs = await finishedJobs(t);
   const redis = await openRedis(t);
-  const crashed = await redis.hgetall(crashKey(t)).finally(() => redis.disconnect());
+  try {
+    // Bounds the batches counted by what the queue holds, not by what its statement says.
+    const held = await redis.hlen(batchesKey(t));
+    if (held !== run.batches)
+      throw new UsageError(
+        `the queue ${t.name} holds the items of ${held} batches, not the ${run.batches} its run statement counts: the run was not put on it whole (enqueue it again), or the statement is not the run's`,
+        'refused',
+      );
+    return { run, crashed: await redis.hgetall(crashKey(t)) };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Gathers a queue's run; with every batch settled, its assembly (problems named in it). */
+export async function collectQueue(t: QueueTarget, onRecord?: (line: string) => void): Promise<Collected> {
+  const { run, crashed } = await heldRun(t);
+  const jobs: Finished = { ...(await finishedJobs(t)), crashed };
   const problems: string[] = [];
   const records: JudgedRecord[] = [];
   let pending = 0;
   for (let b = 0; b < run.batches; b++) {
     const size = Math.min(run.batch, run.list.items - b * run.batch);
-    const outs = outcomesOf(batchId(b), size, jobs, crashed, problems);
+    const outs = outcomesOf(batchId(b), size, jobs, problems);
     if (!outs) {
       pending++;
       continue;

@@ -50,6 +50,8 @@ export function connectionOf(t: QueueTarget) {
 /** Keys of Reprise's own beside the queue's. */
 export const runKey = (t: QueueTarget): string => `bull:${t.name}:reprise-run`;
 export const crashKey = (t: QueueTarget): string => `bull:${t.name}:reprise-crashed`;
+/** Each batch's items by digest (field `bN`): what a worker holds a job's items to. */
+export const batchesKey = (t: QueueTarget): string => `bull:${t.name}:reprise-batches`;
 
 /** A plain client for those keys; fails at once when no server answers (a usage error naming it). */
 export async function openRedis(t: QueueTarget): Promise<Redis> {
@@ -65,5 +67,15 @@ export async function openRedis(t: QueueTarget): Promise<Redis> {
       'path',
     );
   }
+  return r;
+}
+
+/**
+ * A client for those keys that waits out a lost connection, as BullMQ's own do: a worker's
+ * check of each job (admit.ts) must not fail the job because Redis was away for a moment.
+ */
+export function lastingRedis(t: QueueTarget): Redis {
+  const r = new Redis(connectionOf(t));
+  r.on('error', () => undefined); // retried until Redis is back, as the worker's own connections are
   return r;
 }

@@ -9,15 +9,16 @@ import type { SandboxedJob } from 'bullmq';
 import { canonicalizeValue } from '../../core/jcs.js';
 import { optionDigests } from '../rejudge/run.js';
 import { judgeBatch, type JudgeOutcome } from '../rejudge/judge.js';
+import { REFUSED } from './ids.js';
 import type { QueueJobData } from './run.js';
+
+export { REFUSED };
 
 if (process.send) process.on('disconnect', () => process.exit(0));
 
-/** The message of a job this worker refuses (not a crash: the job is not split or retried for it). */
-export const REFUSED = 'reprise refused the job:';
-
 /**
- * Whether this machine's option files are the run's; null when they are, else why not. Read
+ * Whether this machine's option files are the run's; null when they are, else why not (the
+ * worker has held the job's options and digests to the run's statement: admit.ts). Read
  * for every job, before and after it is judged, never remembered: a trust store replaced while
  * the worker runs (a key revoked) would otherwise judge under other bytes than the digests
  * the record names.

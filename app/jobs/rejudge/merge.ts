@@ -99,9 +99,17 @@ export function recordOf(a: Assembly, signer: Signer): RejudgementRecord {
   );
 }
 
-/** Completes an assembly into a record, or names why it cannot be one. */
-export async function completeAssembly(a: Assembly, signer: Signer, listArg?: string): Promise<Merged> {
-  const problems = await nameCoverage(a, listArg);
+/**
+ * Completes an assembly into a record, or names why it cannot be one. `also`: problems of the
+ * records' source (a queue's refused jobs and results), kept beside the coverage the list names.
+ */
+export async function completeAssembly(
+  a: Assembly,
+  signer: Signer,
+  listArg?: string,
+  also: readonly Finding[] = [],
+): Promise<Merged> {
+  const problems = [...also, ...(await nameCoverage(a, listArg))];
   if (!a.run || !a.list) problems.push(fail(R.shards, 'no shard could be read: there is nothing to merge'));
   return { assembly: a, record: problems.length === 0 ? recordOf(a, signer) : null, problems };
 }
