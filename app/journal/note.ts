@@ -310,17 +310,26 @@ function pushOnce(list: KeyRef[], s: NoteSignature): void {
  * input: a malformed note is a problem.
  */
 export function verifyNote(input: string | Uint8Array, known: readonly NoteKey[]): NoteVerification {
-  const table = keyTable(known);
-  const out: NoteVerification = { ok: false, body: null, verified: [], ignored: [], problems: [] };
+  // An ambiguous list of keys is refused whatever the note holds.
+  keyTable(known);
   let parsed: ParsedNote;
   try {
     parsed = parseNote(input);
   } catch (e) {
     if (!(e instanceof NoteError)) throw e;
-    out.problems.push(e.message);
-    return out;
+    return { ok: false, body: null, verified: [], ignored: [], problems: [e.message] };
   }
-  out.body = parsed.body;
+  return verifySignatures(parsed, known);
+}
+
+/**
+ * verifyNote on a note already read: its text and signature lines, as many as the caller
+ * gathered (a witness policy weighs the log's note together with cosignatures kept apart,
+ * whose number the caller bounds; MAX_NOTE_SIGNATURES bounds a note read from one text).
+ */
+export function verifySignatures(parsed: ParsedNote, known: readonly NoteKey[]): NoteVerification {
+  const table = keyTable(known);
+  const out: NoteVerification = { ok: false, body: parsed.body, verified: [], ignored: [], problems: [] };
   const text = Buffer.from(parsed.body, 'utf8');
   for (const s of parsed.signatures) {
     const k = table.get(`${s.name}\n${s.keyId}`);

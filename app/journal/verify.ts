@@ -8,6 +8,7 @@
  * The writer's sealed state.json: the journal still holds the tree it records (RPR-JOURNAL-047).
  */
 import type { Finding } from '../../shared/report.js';
+import { isPlainObject } from '../core/closed.js';
 import { BoundedFindings, changedNumbers, fail, info, unavailable, warning } from '../core/findings.js';
 import { formatHash, ZERO_HASH } from '../core/hash.js';
 import { JcsError, parseCanonical } from '../core/jcs.js';
@@ -29,7 +30,8 @@ import {
   type Checkpoint,
   type Entry,
 } from './format.js';
-import { parseCheckpointBody, parseNote, verifyNote, type NoteCheckpoint, type NoteKey } from './note.js';
+import { verifySignatures, type NoteKey } from './note.js';
+import { readNoteLine } from './note-line.js';
 import {
   ContinuedTree,
   frontierBase,
@@ -53,6 +55,7 @@ import {
   TREE_FILE,
   treeBytes,
   TreeFile,
+  type FilePlace,
   type IndexRecord,
   type TrustedState,
 } from './frontier.js';
@@ -477,19 +480,9 @@ class NoteSteps {
     const pointer = notePointer(raw.line);
     const what = `the note at ${NOTES_FILE} line ${raw.line}`;
     const bad = (rule: string, why: string) => this.pass.findings.push(fail(rule, `${what} ${why}`, { pointer }));
-    let note: string;
-    let cp: NoteCheckpoint;
-    try {
-      const v = parseCanonical(text ?? raw.bytes.toString('utf8')).value;
-      if (typeof v !== 'string') return void bad('RPR-JOURNAL-040', 'is not a JSON string holding a signed note');
-      note = v;
-      cp = parseCheckpointBody(parseNote(note).body);
-    } catch (e) {
-      return void bad(
-        'RPR-JOURNAL-040',
-        `is not a C2SP checkpoint note: ${e instanceof Error ? e.message : String(e)}`,
-      );
-    }
+    const read = readNoteLine(text ?? raw.bytes.toString('utf8'));
+    if (typeof read === 'string') return void bad('RPR-JOURNAL-040', read);
+    const { note, checkpoint: cp } = read;
     if (this.origin !== null && cp.origin !== this.origin)
       return void bad(
         'RPR-JOURNAL-040',
@@ -507,7 +500,7 @@ class NoteSteps {
         `gives a root for tree ${cp.treeSize} that differs from the root recomputed over the entries`,
       );
     if (this.pass.trust) {
-      const v = verifyNote(note, this.known);
+      const v = verifySignatures(read.parsed, this.known);
       if (!v.ok) bad('RPR-JOURNAL-042', `is not signed by a key the trust store knows: ${v.problems.join('; ')}`);
     }
     this.latest = note;
@@ -1176,9 +1169,17 @@ function checkCoverage(size: number, covered: number, allCheckpointsWellFormed: 
 
 /** A checkpoint held elsewhere: its shape, and (with a trust store) its signer and signature. */
 export function checkHeldShapeAndSignature(held: unknown, trust: TrustStore | null): Finding[] {
+  // Nothing held (null, or a report that carries no checkpoint) is refused: never read as "no held checkpoint".
+  if (!isPlainObject(held))
+    return [
+      fail(
+        'RPR-JOURNAL-014',
+        'the held file holds no checkpoint: it must be a checkpoint, or a report whose details.latestCheckpoint is one (a journal report of a journal with a checkpoint)',
+      ),
+    ];
   const shape = checkCheckpointShape(held, undefined);
   if (shape.length > 0) return shape;
-  const cp = held as Checkpoint;
+  const cp = held as unknown as Checkpoint;
   const out: Finding[] = [];
   if (trust) checkSignature(trust, cp.signer, unsignedDigest(cp), cp.sig, undefined, 'the held checkpoint', out);
   return out;
@@ -1311,6 +1312,8 @@ export async function verifyJournalSince(
     );
     return {
       ...finish(dir, pass, { ef, cf, nf }, es, cs, opts, false),
+      // Entry 0 is not read again: its hash comes from the anchor (it names the journal's origin).
+      firstHash: anchor.firstHash,
       latestNote: ns.latest,
       latestNoteLine: ns.latestLine,
     };
@@ -1406,10 +1409,12 @@ async function sinceAnchor(dir: string, held: Checkpoint): Promise<SinceAnchor |
     const e = parseCanonical(line.toString('utf8')).value as Entry;
     if (checkEntryShape(e, '').length > 0) return null;
     const first = m === 1 ? entryHash(e) : await firstEntryHash(entriesFh!);
-    const next = record ?? { entryOffset: end, checkpoints: before.checkpoints, notes: before.notes };
+    // Where the newer checkpoints and notes begin: index.bin's word only when the state vouches
+    // for it, else read from those files, so that no line for a tree after the held one is skipped.
+    const places = real ? await placesAfterHeld(dir, m) : { checkpoints: before.checkpoints, notes: before.notes };
     return {
       frontier,
-      record: { ...next, checkpoints: before.checkpoints, notes: before.notes },
+      record: { entryOffset: record?.entryOffset ?? end, ...places },
       prevHash: entryHash(e),
       prevTs: e.recordedAtUtc,
       firstHash: first,
@@ -1485,6 +1490,47 @@ async function prefixFrontier(
     (l) => add(l.leaf, l.offset, l.length),
   );
   return n === m && last ? { frontier, last, end } : null;
+}
+
+/** Where the checkpoints and notes for trees of m entries and more begin, read from checkpoints.jsonl and notes.jsonl. */
+async function placesAfterHeld(dir: string, m: number): Promise<{ checkpoints: FilePlace; notes: FilePlace }> {
+  const checkpointSize = (text: string) => recognizeCheckpoint(text)?.cp.treeSize ?? null;
+  const noteSize = (text: string) => {
+    const read = readNoteLine(text);
+    return typeof read === 'string' ? null : read.checkpoint.treeSize;
+  };
+  return {
+    checkpoints: await firstPlaceFrom(dir, CHECKPOINTS_FILE, m, checkpointSize),
+    notes: await firstPlaceFrom(dir, NOTES_FILE, m, noteSize),
+  };
+}
+
+/**
+ * Where a verification since a held tree of m entries starts reading a file of checkpoints or
+ * notes: at its first line that is not a well-formed line for a smaller tree (one for tree m or
+ * more, or one that cannot be read), else at the end of its complete lines. Everything from
+ * there on is read and checked; only a leading run of lines for older trees is passed over.
+ */
+async function firstPlaceFrom(
+  dir: string,
+  name: string,
+  m: number,
+  treeSizeOf: (text: string) => number | null,
+): Promise<FilePlace> {
+  let place: FilePlace | null = null;
+  const found = (l: { offset: number; line: number }) => void (place ??= { offset: l.offset, line: l.line - 1 });
+  const file = await streamLines(
+    dir,
+    name,
+    (lines, texts) => {
+      for (let i = 0; i < lines.length && place === null; i++) {
+        const size = texts ? treeSizeOf(texts[i]!) : null;
+        if (size === null || size >= m) found(lines[i]!);
+      }
+    },
+    found,
+  );
+  return place ?? { offset: file.size, line: file.lines };
 }
 
 /** Entry 0's hash (the notes' origin comes from it): the first line of entries.jsonl. */

@@ -18,13 +18,14 @@ import {
   parseNote,
   parseCheckpointBody,
   verifyCosignature,
-  verifyNote,
+  verifySignatures,
   cosignerKeyId,
   NoteError,
   SIG_TYPE_COSIGNATURE_V1,
   SIG_TYPE_ED25519,
   type NoteKey,
   type NoteSignature,
+  type ParsedNote,
 } from './note.js';
 
 /** Bounds on a hostile policy file: its size, and the names it may define. */
@@ -330,18 +331,38 @@ export function evaluateQuorum(
   note: string | Uint8Array,
   opts: { origin?: string; notAfter?: number } = {},
 ): QuorumResult {
-  const result: QuorumResult = {
-    ok: false,
-    quorum: policy.quorum,
-    cosigned: [],
-    missing: [],
-    logsSigned: [],
-    problems: [],
-  };
-  let body: string;
-  let sigs: NoteSignature[];
+  let parsed: ParsedNote;
   try {
-    ({ body, signatures: sigs } = parseNote(note));
+    parsed = parseNote(note);
+  } catch (e) {
+    if (!(e instanceof NoteError)) throw e;
+    return { ...noQuorum(policy), problems: [e.message] };
+  }
+  return evaluateParsedQuorum(policy, parsed, opts);
+}
+
+const noQuorum = (policy: WitnessPolicy): QuorumResult => ({
+  ok: false,
+  quorum: policy.quorum,
+  cosigned: [],
+  missing: [],
+  logsSigned: [],
+  problems: [],
+});
+
+/**
+ * evaluateQuorum on a note already read: a checkpoint text and its signature lines, as many
+ * as the caller gathered (the journal's note of a tree and the cosignatures kept beside it,
+ * which MAX_NOTE_SIGNATURES must not cut short; the caller bounds them).
+ */
+export function evaluateParsedQuorum(
+  policy: WitnessPolicy,
+  parsed: ParsedNote,
+  opts: { origin?: string; notAfter?: number } = {},
+): QuorumResult {
+  const result = noQuorum(policy);
+  const { body, signatures: sigs } = parsed;
+  try {
     const cp = parseCheckpointBody(body);
     if (opts.origin !== undefined && cp.origin !== opts.origin)
       result.problems.push(
@@ -353,8 +374,8 @@ export function evaluateQuorum(
     return result;
   }
   if (policy.logs.length > 0) {
-    const v = verifyNote(
-      note,
+    const v = verifySignatures(
+      parsed,
       policy.logs.map((l) => ({ name: l.keyName, publicKey: l.publicKey })),
     );
     result.logsSigned = v.verified.map((r) => r.name);

@@ -4,8 +4,9 @@
  * require k of n named witnesses (a Sigsum/litewitness-style policy) before it trusts a
  * checkpoint. Cosignatures are kept in `cosignatures.jsonl`, one canonical JSON object per
  * line: `{line, rootHash, treeSize, witness}`, `line` the C2SP cosignature/v1 signature line.
- * A cosignature signs only the checkpoint's text (origin, size, root), so the note a quorum
- * is evaluated on is rebuilt from the journal's own tree at that size.
+ * A cosignature signs only the checkpoint's text (origin, size, root), so a quorum is weighed
+ * on the journal's own signed note of that tree (its log signature; the text rebuilt from the
+ * journal's tree when it has no note) with each policy witness's cosignature once.
  */
 import { join } from 'node:path';
 import type { Finding } from '../../shared/report.js';
@@ -16,12 +17,25 @@ import { formatHash, isHashString } from '../core/hash.js';
 import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
 import { rawPublicKey, type Signer, type TrustStore } from '../core/keys.js';
 import { ioReason, JournalError } from './errors.js';
-import { COSIGNATURES_FILE, journalOrigin } from './format.js';
+import { COSIGNATURES_FILE, journalOrigin, NOTES_FILE, type Checkpoint } from './format.js';
 import { openJournalFile } from './frontier.js';
 import { verifyConsistency, type MerkleView } from './merkle.js';
-import { addSignatures, checkpointBody, cosign, NoteError, parseNote, verifyNote } from './note.js';
+import {
+  addSignatures,
+  checkpointBody,
+  cosign,
+  NoteError,
+  parseNote,
+  verifyCosignature,
+  verifyNote,
+  type NoteKey,
+  type NoteSignature,
+  type ParsedNote,
+} from './note.js';
+import { noteLineSizeHint, readNoteLine } from './note-line.js';
+import { streamLines } from './read.js';
 import type { JournalVerification } from './verify.js';
-import { evaluateQuorum, witnessLineProblems, type WitnessPolicy } from './witness-policy.js';
+import { evaluateParsedQuorum, witnessLineProblems, type QuorumResult, type WitnessPolicy } from './witness-policy.js';
 import { JournalWriter } from './writer.js';
 
 export interface Cosignature {
@@ -113,12 +127,25 @@ function cosignatureOf(text: string): Cosignature | string {
 
 const root32 = (h: string) => Buffer.from(h.slice(7), 'hex');
 
+/** What `journal cosign` did: the note with this witness's line on it, and whether that line was added now. */
+export interface CosignResult {
+  note: string;
+  cosignature: Cosignature;
+  /** The tree size this witness cosigned before, which the latest checkpoint was checked to extend. */
+  extended: number | null;
+  origin: string;
+  /** The witness had already cosigned this checkpoint (same key and name): nothing was written. */
+  already: boolean;
+}
+
 /**
  * `reprise journal cosign`: under the writer's lock, with the journal verified from its last
  * trusted state, the witness checks the latest checkpoint's note (signed under the journal's
  * origin by a key the trust store knows), checks that it extends the last checkpoint this
  * witness cosigned (RFC 9162 consistency proof over the journal's tree), and appends its
- * cosignature. Returns the note with the cosignature line added.
+ * cosignature, unless its own line for that checkpoint is already there (a quorum counts a
+ * witness once, so a second line would only grow the file). Returns the note with the
+ * cosignature line added.
  */
 export async function cosignJournal(
   dir: string,
@@ -128,43 +155,75 @@ export async function cosignJournal(
   unixSeconds: number,
   /** What this witness remembers cosigning for this journal's origin (its own state, kept apart from the journal). */
   remembered: (origin: string) => { treeSize: number; rootHash: string } | null = () => null,
-): Promise<{ note: string; cosignature: Cosignature; extended: number | null; origin: string }> {
+): Promise<CosignResult> {
   const w = await JournalWriter.open(dir, { create: false, trustStore: trust });
   try {
-    const latest = await w.latestNote();
-    if (!latest)
-      throw new JournalError(
-        `journal ${dir} has no signed checkpoint note to cosign (it is empty, or no writer with notes has written to it yet)`,
-        'REFUSED',
-      );
-    const { checkpoint, note, origin } = latest;
-    const known = trust.keys
-      .filter((k) => k.status !== 'revoked')
-      .map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) }));
-    const check = verifyNote(note, known);
-    if (!check.ok)
-      throw new JournalError(
-        `refused to cosign: the latest checkpoint note is not signed by a key the trust store knows (${check.problems.join('; ')})`,
-        'REFUSED',
-      );
+    const { checkpoint, note, body, origin } = await signedLatest(w, trust, dir);
     // The witness's own memory first (a journal rewritten together with its cosignatures file
     // cannot hide a fork from it), then what the journal records of this witness.
     const own = remembered(origin);
     if (own) checkExtends(w.merkle, { witness, line: '', ...own }, checkpoint.treeSize, checkpoint.rootHash, dir);
-    const previous = (await readCosignatures(dir)).filter((c) => c.witness === witness).pop();
+    const stored = await readCosignatures(dir);
+    const previous = stored.filter((c) => c.witness === witness).pop();
     if (previous) checkExtends(w.merkle, previous, checkpoint.treeSize, checkpoint.rootHash, dir);
+    const extended = own?.treeSize ?? previous?.treeSize ?? null;
+    const mine = ownLine(stored, checkpoint, body, { name: witness, publicKey: rawPublicKey(signer.publicKey) });
+    if (mine) return { note: addSignatures(note, [mine.line]), cosignature: mine, extended, origin, already: true };
     const line = cosign(note, witness, signer, unixSeconds);
     const cosignature: Cosignature = { witness, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, line };
     await appendCosignature(dir, cosignature);
-    return {
-      note: addSignatures(note, [line]),
-      cosignature,
-      extended: own?.treeSize ?? previous?.treeSize ?? null,
-      origin,
-    };
+    return { note: addSignatures(note, [line]), cosignature, extended, origin, already: false };
   } finally {
     await w.close();
   }
+}
+
+/** The latest checkpoint and its note, which must be signed under the journal's origin by a key the trust store knows. */
+async function signedLatest(
+  w: JournalWriter,
+  trust: TrustStore,
+  dir: string,
+): Promise<{ checkpoint: Checkpoint; note: string; body: string; origin: string }> {
+  const latest = await w.latestNote();
+  if (!latest)
+    throw new JournalError(
+      `journal ${dir} has no signed checkpoint note to cosign (it is empty, or no writer with notes has written to it yet)`,
+      'REFUSED',
+    );
+  const { checkpoint, note, origin } = latest;
+  const known = trust.keys
+    .filter((k) => k.status !== 'revoked')
+    .map((k) => ({ name: origin, publicKey: rawPublicKey(k.publicKey) }));
+  const check = verifyNote(note, known);
+  if (!check.ok)
+    throw new JournalError(
+      `refused to cosign: the latest checkpoint note is not signed by a key the trust store knows (${check.problems.join('; ')})`,
+      'REFUSED',
+    );
+  return { checkpoint, note, body: check.body!, origin };
+}
+
+/** The witness's own stored cosignature of this checkpoint (its key and name, and it verifies the text `body`), if any. */
+function ownLine(stored: readonly Cosignature[], cp: Checkpoint, body: string, key: NoteKey): Cosignature | null {
+  for (const c of stored) {
+    if (c.treeSize !== cp.treeSize || c.rootHash !== cp.rootHash) continue;
+    const sig = signatureOn(body, c.line);
+    if (typeof sig !== 'string' && verifyCosignature(body, sig, key).ok)
+      return { witness: c.witness, treeSize: c.treeSize, rootHash: c.rootHash, line: c.line };
+  }
+  return null;
+}
+
+/** A stored cosignature line as the one signature line it must be on a checkpoint text, or why it is not. */
+function signatureOn(body: string, line: string): NoteSignature | string {
+  let sigs;
+  try {
+    sigs = parseNote(body + '\n' + line).signatures;
+  } catch (e) {
+    if (!(e instanceof NoteError)) throw e;
+    return `the line is not a note signature line: ${e.message}`;
+  }
+  return sigs.length === 1 ? sigs[0]! : `the line holds ${sigs.length} signature lines, not one`;
 }
 
 function checkExtends(tree: MerkleView, previous: Cosignature, size: number, rootHash: string, dir: string): void {
@@ -203,37 +262,29 @@ async function appendCosignature(dir: string, c: Cosignature): Promise<void> {
   }
 }
 
-/**
- * Why one stored cosignature does not verify the checkpoint text `body` it names: not one
- * signature line (`unreadable`), or a policy witness's signature that fails on it. Lines by
- * keys outside the policy are not weighed, so none of theirs is a problem.
- */
-function lineProblem(policy: WitnessPolicy, body: string, c: Cosignature): { why: string; unreadable: boolean } | null {
-  let sigs;
-  try {
-    sigs = parseNote(body + '\n' + c.line).signatures;
-  } catch (e) {
-    if (!(e instanceof NoteError)) throw e;
-    return { why: `the line is not a note signature line: ${e.message}`, unreadable: true };
-  }
-  if (sigs.length !== 1) return { why: `the line holds ${sigs.length} signature lines, not one`, unreadable: true };
-  const why = witnessLineProblems(policy, body, sigs);
-  return why.length > 0 ? { why: why.join('; '), unreadable: false } : null;
+const R = 'RPR-JOURNAL-044';
+
+/** A tree of this journal that is weighed: one that cosignatures name (or, under `quorum none`, the newest checkpoint's). */
+interface WeighedTree {
+  size: number;
+  root: Buffer;
+  lines: (Cosignature & { at: number })[];
+  /** The journal's own signed note of the tree (notes.jsonl), when it has one. */
+  note: ParsedNote | null;
 }
 
 /**
  * `journal verify --witness-policy`: the newest checkpoint whose cosignatures meet the
  * policy's quorum, each cosigned checkpoint checked to be this journal's (its root the root
- * recomputed at its size). Pass when the newest checkpoint is witnessed; a warning naming the
- * entries not yet witnessed when only an older one is; fail when none is.
+ * recomputed at its size). The quorum is weighed on the journal's own note of the tree (its
+ * log signature) with each policy witness's cosignature once. Pass when the newest checkpoint
+ * is witnessed; a warning naming the entries not yet witnessed when only an older one is;
+ * fail when none is.
  */
 export async function witnessFindings(v: JournalVerification, policy: WitnessPolicy): Promise<Finding[]> {
-  const R = 'RPR-JOURNAL-044';
   if (!v.firstHash)
     return [fail(R, 'the journal has no readable first entry, so its origin (and its cosignatures) cannot be named')];
   const origin = journalOrigin(v.firstHash);
-  const out: Finding[] = [];
-  const bySize = new Map<number, Cosignature[]>();
   let read: CosignatureLines;
   try {
     read = await readCosignatureLines(v.dir);
@@ -242,12 +293,42 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
     return [fail(R, `the cosignatures cannot be weighed: ${e.message}`, { pointer: `entry:${COSIGNATURES_FILE}` })];
   }
   // A damaged line is a cosignature nobody can weigh: it fails the journal, and the others still count.
-  for (const d of read.damaged)
-    out.push(
-      fail(R, `${COSIGNATURES_FILE} line ${d.line} ${d.why}`, { pointer: `entry:${COSIGNATURES_FILE}:line:${d.line}` }),
-    );
-  for (const c of read.cosignatures) {
-    if (c.treeSize > v.entryLines || formatHash(v.tree.root(c.treeSize).toString('hex')) !== c.rootHash) {
+  const out = read.damaged.map((d) =>
+    fail(R, `${COSIGNATURES_FILE} line ${d.line} ${d.why}`, { pointer: `entry:${COSIGNATURES_FILE}:line:${d.line}` }),
+  );
+  const { trees, before } = cosignedTrees(v, read.cosignatures, out);
+  // `quorum none` needs no cosignature: the newest checkpoint is weighed too (a `log` line still needs its note).
+  if (policy.quorum === 'none') addNewest(v, trees);
+  await addNotes(v.dir, origin, trees, out);
+  // Weighed oldest first (the line findings in file order), the quorum sought newest first.
+  const weighing = { policy, origin, witnesses: new Set(policy.witnesses.map((w) => `${w.keyName}\n${w.keyId}`)), out };
+  const weighed = [...trees.values()]
+    .sort((a, b) => a.size - b.size)
+    .map((tree) => ({ tree, note: noteOf(weighing, tree) }));
+  if (before > 0) out.push(info(R, beforeHeld(before, v.signers.from)));
+  out.push(quorumFinding(policy, origin, weighed.reverse(), v.latestCheckpoint?.treeSize ?? 0, before));
+  return out;
+}
+
+/**
+ * The trees the cosignatures name, each checked to be this journal's. A verification since a
+ * held checkpoint holds no root for most trees before it: their lines are counted in `before`,
+ * not weighed (and not held against the journal).
+ */
+function cosignedTrees(
+  v: JournalVerification,
+  cosignatures: readonly (Cosignature & { at: number })[],
+  out: Finding[],
+): { trees: Map<number, WeighedTree>; before: number } {
+  const trees = new Map<number, WeighedTree>();
+  let before = 0;
+  for (const c of cosignatures) {
+    const root = rootAt(v, c.treeSize);
+    if (root === 'before') {
+      before++;
+      continue;
+    }
+    if (!root || formatHash(root.toString('hex')) !== c.rootHash) {
       out.push(
         fail(
           R,
@@ -257,52 +338,171 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
       );
       continue;
     }
-    const line = lineProblem(policy, checkpointBody(origin, c.treeSize, v.tree.root(c.treeSize)), c);
-    if (line)
+    const t = trees.get(c.treeSize) ?? { size: c.treeSize, root, lines: [], note: null };
+    t.lines.push(c);
+    trees.set(c.treeSize, t);
+  }
+  return { trees, before };
+}
+
+/** The journal's root at `size`: null beyond the journal, 'before' when a tree continued from a held checkpoint does not hold it. */
+function rootAt(v: JournalVerification, size: number): Buffer | null | 'before' {
+  if (size > v.entryLines) return null;
+  try {
+    return v.tree.root(size);
+  } catch (e) {
+    if (e instanceof RangeError) return 'before';
+    throw e;
+  }
+}
+
+function addNewest(v: JournalVerification, trees: Map<number, WeighedTree>): void {
+  const size = v.latestCheckpoint?.treeSize;
+  if (size === undefined || trees.has(size)) return;
+  const root = rootAt(v, size);
+  if (root instanceof Buffer) trees.set(size, { size, root, lines: [], note: null });
+}
+
+const beforeHeld = (n: number, held: number) =>
+  `${n} cosignature line(s) are for trees before the held checkpoint (tree ${held}): a verification since it holds no root for those trees, so they were not weighed ('journal verify' without --since weighs them)`;
+
+/**
+ * The journal's own signed note of each weighed tree (notes.jsonl: the last line for that tree
+ * that names this journal and gives its root), which carries the log's signature. A note that
+ * cannot be read is left out (the verification reports it, RPR-JOURNAL-040 to 042).
+ */
+async function addNotes(dir: string, origin: string, trees: Map<number, WeighedTree>, out: Finding[]): Promise<void> {
+  if (trees.size === 0) return;
+  const step = (text: string | undefined): void => {
+    const hint = text === undefined ? null : noteLineSizeHint(text);
+    if (text === undefined || (hint !== null && !trees.has(hint))) return;
+    const read = readNoteLine(text);
+    if (typeof read === 'string') return;
+    const t = trees.get(read.checkpoint.treeSize);
+    if (t && read.checkpoint.origin === origin && read.checkpoint.rootHash.equals(t.root)) t.note = read.parsed;
+  };
+  try {
+    await streamLines(
+      dir,
+      NOTES_FILE,
+      (lines, texts) => lines.forEach((_, i) => step(texts?.[i])),
+      () => undefined,
+    );
+  } catch (e) {
+    if (!(e instanceof JournalError)) throw e;
+    out.push(fail(R, `the journal's notes cannot be read to weigh its log signature: ${e.message}`));
+  }
+}
+
+/** What weighing one journal's cosignatures shares. */
+interface Weighing {
+  policy: WitnessPolicy;
+  origin: string;
+  /** Each policy witness's key, as "key name\nkey id" (a line's signature is matched against them). */
+  witnesses: Set<string>;
+  out: Finding[];
+}
+
+/** One stored line weighed on a checkpoint text: its signature line, and why it does not cosign that text. */
+interface WeighedLine {
+  sig: NoteSignature | null;
+  why: string | null;
+}
+
+/** Whether a stored line cosigns the text `body`: no signature line, or a policy witness's signature that fails on it; a key outside the policy is not weighed. */
+function weighLine(policy: WitnessPolicy, body: string, line: string): WeighedLine {
+  const sig = signatureOn(body, line);
+  if (typeof sig === 'string') return { sig: null, why: sig };
+  const why = witnessLineProblems(policy, body, [sig]);
+  return { sig, why: why.length > 0 ? why.join('; ') : null };
+}
+
+/**
+ * The note a tree's quorum is weighed on: the journal's note of it (else its checkpoint text
+ * alone) with each policy witness's cosignature once (its last line that verifies, and its
+ * first that does not, which refuses the tree). So however many lines a witness added, the
+ * note holds at most two per policy witness; each distinct line is verified once, and every
+ * line that fails is a finding at its line.
+ */
+function noteOf({ policy, origin, witnesses, out }: Weighing, t: WeighedTree): ParsedNote {
+  const body = t.note?.body ?? checkpointBody(origin, t.size, t.root);
+  const weighed = new Map<string, WeighedLine>();
+  const kept = new Map<string, NoteSignature>();
+  const count = new Map<string, number>();
+  for (const c of t.lines) {
+    const w = weighed.get(c.line) ?? weighLine(policy, body, c.line);
+    weighed.set(c.line, w);
+    if (w.why)
       out.push(
-        fail(R, `${COSIGNATURES_FILE} line ${c.at} does not cosign tree ${c.treeSize}: ${line.why}`, {
+        fail(R, `${COSIGNATURES_FILE} line ${c.at} does not cosign tree ${t.size}: ${w.why}`, {
           pointer: `entry:${COSIGNATURES_FILE}:line:${c.at}`,
         }),
       );
-    // A line that does not verify still refuses its checkpoint (a known key's failing signature
-    // refuses a note); one that is no signature line at all cannot be put into a note.
-    if (!line?.unreadable) bySize.set(c.treeSize, [...(bySize.get(c.treeSize) ?? []), c]);
+    const key = w.sig ? `${w.sig.name}\n${w.sig.keyId}` : '';
+    if (!w.sig || !witnesses.has(key)) continue;
+    count.set(key, (count.get(key) ?? 0) + 1);
+    if (!w.why) kept.set(key, w.sig);
+    else if (!kept.has(`${key}\n!`)) kept.set(`${key}\n!`, w.sig);
   }
-  const sizes = [...bySize.keys()].sort((a, b) => b - a);
-  const latest = v.latestCheckpoint?.treeSize ?? 0;
-  let lastLacks = policy.witnesses.map((w) => w.name).join(', ');
-  for (const size of sizes) {
-    const body = checkpointBody(origin, size, v.tree.root(size));
-    const note =
-      body +
-      '\n' +
-      bySize
-        .get(size)!
-        .map((c) => c.line)
-        .join('');
-    const q = evaluateQuorum(policy, note, { origin });
+  const repeated = repeatedFinding(t.size, count);
+  if (repeated) out.push(repeated);
+  return { body, signatures: [...(t.note?.signatures ?? []), ...kept.values()] };
+}
+
+/** Lines by a witness that already cosigned the tree: counted once, and said once per tree. */
+function repeatedFinding(size: number, count: Map<string, number>): Finding | null {
+  const names = [...count].filter(([, n]) => n > 1).map(([key]) => key.split('\n')[0]!);
+  if (names.length === 0) return null;
+  const more = [...count.values()].reduce((sum, n) => sum + n - 1, 0);
+  return info(
+    R,
+    `${COSIGNATURES_FILE} holds ${more} more line(s) for tree ${size} by ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} other witness(es)` : ''}, which already cosigned it: a witness counts once per tree`,
+    { pointer: `entry:${COSIGNATURES_FILE}` },
+  );
+}
+
+/** The quorum on the newest weighed tree that meets it (trees newest first), or the fail naming why the newest falls short. */
+function quorumFinding(
+  policy: WitnessPolicy,
+  origin: string,
+  trees: readonly { tree: WeighedTree; note: ParsedNote }[],
+  latest: number,
+  before: number,
+): Finding {
+  let shortOf: string | null = null;
+  for (const { tree, note } of trees) {
+    const q = evaluateParsedQuorum(policy, note, { origin });
     if (!q.ok) {
-      // Every witness counted but the quorum is refused: a line above does not verify that tree.
-      if (size === sizes[0]) lastLacks = q.missing.join(', ') || 'a quorum of cosignatures that all verify';
+      shortOf ??= shortfall(policy, q, tree);
       continue;
     }
-    const who = q.cosigned.map((c) => c.witness).join(', ');
-    if (size === latest)
-      out.push(info(R, `witness quorum "${q.quorum}" met on the newest checkpoint (tree ${size}): cosigned by ${who}`));
-    else
-      out.push(
-        warning(
-          R,
-          `witness quorum "${q.quorum}" is met on tree ${size} (cosigned by ${who}), not on the newest checkpoint (tree ${latest}): the ${latest - size} newer entries are not witnessed yet`,
-        ),
-      );
-    return out;
-  }
-  out.push(
-    fail(
+    const who =
+      q.cosigned.length > 0 ? `cosigned by ${q.cosigned.map((c) => c.witness).join(', ')}` : 'no cosignature needed';
+    if (tree.size === latest)
+      return info(R, `witness quorum "${q.quorum}" met on the newest checkpoint (tree ${tree.size}): ${who}`);
+    return warning(
       R,
-      `no checkpoint of this journal meets the witness policy's quorum${sizes.length === 0 ? ': no witness has cosigned one' : ` (the newest cosigned one, tree ${sizes[0]}, lacks ${lastLacks})`}`,
-    ),
+      `witness quorum "${q.quorum}" is met on tree ${tree.size} (${who}), not on the newest checkpoint (tree ${latest}): the ${latest - tree.size} newer entries are not witnessed yet`,
+    );
+  }
+  const newest = trees[0]?.tree;
+  const none = before > 0 ? ': no witness has cosigned one after the held checkpoint' : ': no witness has cosigned one';
+  return fail(
+    R,
+    `no checkpoint of this journal meets the witness policy's quorum${newest ? ` (the newest ${newest.lines.length > 0 ? 'cosigned one' : 'checkpoint'}, tree ${newest.size}, ${shortOf})` : none}`,
   );
-  return out;
+}
+
+/** Why a tree falls short of the quorum: the witnesses it lacks, a log signature it lacks, or the lines that refuse it. */
+function shortfall(policy: WitnessPolicy, q: QuorumResult, t: WeighedTree): string {
+  const parts = q.missing.length > 0 ? [`lacks ${q.missing.join(', ')}`] : [];
+  if (policy.logs.length > 0 && q.logsSigned.length === 0)
+    parts.push(
+      t.note
+        ? 'lacks the signature of a log the policy names'
+        : `lacks a log signature: ${NOTES_FILE} holds no signed note of it`,
+    );
+  return parts.length > 0
+    ? parts.join('; ')
+    : `lacks a quorum of cosignatures that all verify (${q.problems.join('; ')})`;
 }

@@ -4,14 +4,15 @@
  * that it extends the last checkpoint this witness cosigned (app/journal/witness.ts). What
  * the witness cosigned is remembered in its own state file (default: beside its key,
  * `WITNESS.pem.witness-state.json`), apart from the journal, as C2SP witnesses keep it. Prints the
- * cosigned note; exits 0, 1 when the cosignature is refused, 3 on a usage or I/O error.
+ * cosigned note; exits 0 (also when this witness had already cosigned the checkpoint: no line is
+ * added to the journal then), 1 when the cosignature is refused, 3 on a usage or I/O error.
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
 import { isValidKeyName } from '../../journal/note.js';
-import { cosignJournal } from '../../journal/witness.js';
+import { cosignJournal, type CosignResult } from '../../journal/witness.js';
 import { parse } from '../args.js';
 import { isMissing, readFailure, readRegularFile, writeFileAtomic } from '../../core/files.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
@@ -69,16 +70,28 @@ export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
   if (values['json'])
     io.out(
       JSON.stringify(
-        { witness: c.witness, treeSize: c.treeSize, rootHash: c.rootHash, extends: r.extended, note: r.note },
+        {
+          witness: c.witness,
+          treeSize: c.treeSize,
+          rootHash: c.rootHash,
+          extends: r.extended,
+          alreadyCosigned: r.already,
+          note: r.note,
+        },
         null,
         2,
       ) + '\n',
     );
-  else
-    io.out(
-      `${c.witness} cosigned tree ${c.treeSize} (${c.rootHash})${r.extended !== null ? `, consistent with tree ${r.extended} it cosigned before` : ''}\n\n${r.note}`,
-    );
+  else io.out(`${cosignedLine(r)}\n\n${r.note}`);
   return EXIT.pass;
+}
+
+/** What the witness did, in one line: a new cosignature (and what it extends), or none because its line is there. */
+function cosignedLine(r: CosignResult): string {
+  const c = r.cosignature;
+  if (r.already)
+    return `${c.witness} already cosigned tree ${c.treeSize} (${c.rootHash}): no line was added to the journal (a witness counts once per checkpoint)`;
+  return `${c.witness} cosigned tree ${c.treeSize} (${c.rootHash})${r.extended !== null ? `, consistent with tree ${r.extended} it cosigned before` : ''}`;
 }
 
 type WitnessState = Record<string, { treeSize: number; rootHash: string }>;

@@ -119,11 +119,15 @@ async function verifyCmd(args: string[], io: CliIO): Promise<ExitCode> {
   return printReport(io, r, values['json'] === true, values['quiet'] === true);
 }
 
-/** A held checkpoint: the checkpoint itself, or a report whose details.latestCheckpoint is one. */
+/**
+ * A held checkpoint: the checkpoint itself, or a report's details.latestCheckpoint. A report
+ * that carries none (another kind's, or `{"details":{}}`) holds null, which the verification
+ * refuses (RPR-JOURNAL-014): undefined would mean no held file at all, and a plain verify.
+ */
 function heldCheckpointOf(held: unknown): unknown {
-  return isPlainObject(held) && 'details' in held
-    ? (held as { details?: { latestCheckpoint?: unknown } }).details?.latestCheckpoint
-    : held;
+  if (!isPlainObject(held) || !('details' in held)) return held;
+  const details = held['details'];
+  return isPlainObject(details) && 'latestCheckpoint' in details ? details['latestCheckpoint'] : null;
 }
 
 /**
