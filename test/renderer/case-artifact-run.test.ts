@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stubBrowser } from './browser-stubs';
+import { fakeEngine } from './fake-engine';
 import type { Report } from '../../shared/report';
 
 const at = { hash: '' };
@@ -27,27 +28,6 @@ const reportOf = (sha256: string, verdict: string) =>
     chain: [],
     comparisons: [],
   }) as unknown as Report;
-
-type Listener = (e: unknown) => void;
-type Req = { options?: Record<string, string>; key?: string };
-function fakeApi() {
-  const subs = new Set<Listener>();
-  const jobs: { jobId: string; req: Req }[] = [];
-  const api = {
-    onEvent: (f: Listener) => (subs.add(f), () => subs.delete(f)),
-    async startJob(req: Req) {
-      jobs.push({ jobId: `j${jobs.length + 1}`, req });
-      return { jobId: jobs.at(-1)!.jobId };
-    },
-    cancelJob: async () => ({}),
-    artifactContent: async () => ({ raw: null, canonical: null, note: '' }),
-    recentFiles: async () => [],
-    judgementRules: async () => null,
-    listJudgements: async () => ({ judgements: [] }),
-  };
-  const end = (r: Report) => [...subs].forEach((f) => f({ type: 'job-done', jobId: jobs.at(-1)!.jobId, report: r }));
-  return { api, jobs, end };
-}
 
 let connected = false;
 /** Both stores as the window connects them; the header has `HEADER` open, `KEY` chosen and a kernel adapter typed. */
@@ -70,7 +50,7 @@ const CASE_RAN = { trustStore: '/granted/case-ts.json' };
 
 describe('an artifact opened from a case', () => {
   it('first runs read-only with the case’s options alone', async () => {
-    const { api, jobs, end } = fakeApi();
+    const { api, jobs, end } = fakeEngine();
     const { useStore } = await stores(api);
     const opened = useStore.getState().openPath('/granted/case/m.json', 'replay', [], CASE_RAN, { seen: null });
     await tick();
@@ -84,7 +64,7 @@ describe('an artifact opened from a case', () => {
   });
 
   it('refuses the user’s signing replay when the case ran with no journal, and runs nothing', async () => {
-    const { api, jobs, end } = fakeApi();
+    const { api, jobs, end } = fakeEngine();
     const { useStore } = await stores(api);
     void useStore.getState().openPath('/granted/case/m.json', 'replay', [], CASE_RAN, { seen: null });
     await tick();
@@ -97,7 +77,7 @@ describe('an artifact opened from a case', () => {
   });
 
   it('signs the user’s replay into the journal the case ran with, taking the case’s options alone', async () => {
-    const { api, jobs, end } = fakeApi();
+    const { api, jobs, end } = fakeEngine();
     const { useStore } = await stores(api);
     const ran = { journal: HEADER.dir, trustStore: HEADER.trustStore };
     void useStore.getState().openPath('/granted/case/m.json', 'replay', [], ran, { seen: null });
@@ -111,7 +91,7 @@ describe('an artifact opened from a case', () => {
   });
 
   it('says when the file at the path is not the one the case verified, or reads another verdict', async () => {
-    const { api, end } = fakeApi();
+    const { api, end } = fakeEngine();
     const { useStore } = await stores(api);
     const seen = { sha256: SHA, verdict: 'pass' as const };
     void useStore.getState().openPath('/granted/case/m.json', 'verify', [], CASE_RAN, { seen });

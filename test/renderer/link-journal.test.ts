@@ -11,6 +11,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { stubBrowser } from './browser-stubs';
+import { fakeEngine } from './fake-engine';
 import type { Report } from '../../shared/report';
 
 const at = { hash: '' };
@@ -35,31 +36,6 @@ const anchoredReport = {
 } as unknown as Report;
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
-type Listener = (e: unknown) => void;
-type Req = { options?: Record<string, string>; key?: string };
-/** A stand-in engine: jobs start, and end when the test says. */
-function fakeApi() {
-  const subs = new Set<Listener>();
-  const jobs: { jobId: string; req: Req }[] = [];
-  const api = {
-    onEvent: (f: Listener) => (subs.add(f), () => subs.delete(f)),
-    async startJob(req: Req) {
-      jobs.push({ jobId: `j${jobs.length + 1}`, req });
-      return { jobId: jobs.at(-1)!.jobId };
-    },
-    async cancelJob({ jobId }: { jobId: string }) {
-      [...subs].forEach((f) => f({ type: 'job-failed', jobId, message: 'cancelled', cancelled: true }));
-      return {};
-    },
-    artifactContent: async () => ({ raw: null, canonical: null, note: '' }),
-    recentFiles: async () => [],
-    judgementRules: async () => null,
-    listJudgements: async () => ({ judgements: [] }),
-  };
-  const end = (r: Report) => [...subs].forEach((f) => f({ type: 'job-done', jobId: jobs.at(-1)!.jobId, report: r }));
-  return { api, jobs, end };
-}
-
 let connected = false;
 /** Both stores, connected as the window connects them, with the header's journal open and `key` chosen. */
 async function stores(api: unknown, key: string) {
@@ -82,7 +58,7 @@ async function follow(useStore: Awaited<ReturnType<typeof stores>>['useStore'], 
 
 describe("a link's journal and the header's key", () => {
   it("refuses the user's signed replay on an artifact a link pinned another journal to, naming both", async () => {
-    const { api, jobs, end } = fakeApi();
+    const { api, jobs, end } = fakeEngine();
     const { useStore } = await stores(api, KEY);
     await follow(useStore, `#view=replay&path=/granted/m.json&mode=replay&journal=${OTHER}`);
     // The link's own run: read-only, in the link's journal.
@@ -106,7 +82,7 @@ describe("a link's journal and the header's key", () => {
   });
 
   it('lets a replay without a key read the link’s journal (the link reproduces its verdict)', async () => {
-    const { api, jobs, end } = fakeApi();
+    const { api, jobs, end } = fakeEngine();
     const { useStore } = await stores(api, '');
     await follow(useStore, `#view=replay&path=/granted/m.json&mode=replay&journal=${OTHER}`);
     end(anchoredReport);
@@ -119,7 +95,7 @@ describe("a link's journal and the header's key", () => {
   });
 
   it('signs when the link’s journal is the header’s, and names the journal the run was sent with', async () => {
-    const { api, jobs, end } = fakeApi();
+    const { api, jobs, end } = fakeEngine();
     const { useStore, useJudgement } = await stores(api, KEY);
     const { anchoredWords } = await import('../../renderer/src/components/ReplayNotes');
     await follow(useStore, `#view=replay&path=/granted/m.json&mode=replay&journal=${HEADER.dir}`);
