@@ -148,7 +148,9 @@ test('a file the host refuses by name is left out and said so; the others still 
   await expect(verdict).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('case-artifacts').locator('tr[data-artifact="policy.json"]')).toContainText('pass');
   const note = page.getByTestId('case-note');
-  await expect(note).toContainText('Not in this case: 1 file(s) sent from the window were refused by name');
+  await expect(note).toContainText(
+    'Not in this case: 1 file(s) sent from the window could not be sent or were refused by name',
+  );
   await expect(note).toContainText('levels deep; a sent case goes at most 64 levels deep');
   await expect(page.getByTestId('case-error')).toHaveCount(0);
   await axeBothThemes(page, 'a sent case with a file refused by name');

@@ -67,8 +67,9 @@ interface CaseState {
   error: string | null;
   note: string | null;
   /**
-   * The files sent from the window that the host refused by name (a `\`, too deep), each
-   * with why: the others still make the case, and its note says these are not in it.
+   * The files sent from the window that could not be sent (unreadable, over the host's
+   * upload limits) or that the host refused by name (a `\`, too deep), each with why: the
+   * others still make the case, and its note says these are not in it.
    */
   notSent: string[];
   /**
@@ -251,17 +252,19 @@ async function follow(
   }
 }
 
-/** What the case's note says of the files the host refused by name, or null when it took them all. */
+/** What the case's note says of the files that could not be sent or that the host refused by name, or null when it took them all. */
 function notSentNote(): string | null {
   const { notSent } = useCase.getState();
   if (notSent.length === 0) return null;
-  return `Not in this case: ${notSent.length.toLocaleString('en')} file(s) sent from the window were refused by name, so nothing of them was checked: ${notSent.join('; ')}.`;
+  return `Not in this case: ${notSent.length.toLocaleString('en')} file(s) sent from the window could not be sent or were refused by name, so nothing of them was checked: ${notSent.join('; ')}.`;
 }
 
 /**
  * Sends each file, one at a time, into one case folder on the host; stops once a newer open
- * or Cancel came. A name the host refuses leaves that file out (said in the case's note, as
- * one failing artifact never stops the others); none taken at all is the case's error.
+ * or Cancel came. A file that cannot be sent (unreadable where it was dropped from, refused
+ * by the host's upload limits) or whose name the host refuses is left out, said in the
+ * case's note, as one failing artifact never stops the others; none taken at all is the
+ * case's error.
  */
 async function sendFiles(api: RepriseClient, gen: number, files: CaseFile[]): Promise<string> {
   let folderId: string | undefined;
@@ -269,25 +272,45 @@ async function sendFiles(api: RepriseClient, gen: number, files: CaseFile[]): Pr
   for (const [i, f] of files.entries()) {
     stillCurrent(gen);
     useCase.setState({ sending: { index: i + 1, count: files.length, name: f.name } });
-    const sent = await uploadFile(api, f.file);
-    try {
-      await sent.sent;
-      stillCurrent(gen);
-      const added = await api
-        .addCaseUpload({ ...(folderId ? { folderId } : {}), name: f.name, uploadId: sent.uploadId })
-        .catch((e: unknown) => {
-          notSent.push((e as Error).message);
-          return null;
-        });
-      if (added) folderId = added.folderId;
-    } finally {
-      sent.drop();
-    }
+    const added = await sendOne(api, gen, f, folderId);
+    if (typeof added === 'string') notSent.push(added);
+    else folderId = added.folderId;
   }
   stillCurrent(gen);
   if (folderId === undefined) throw new Error(notSent[0] ?? 'no file was sent');
   useCase.setState({ notSent });
   return folderId;
+}
+
+/** One file sent and added to the case folder (its id), or why it is not in the case; throws only when superseded. */
+async function sendOne(
+  api: RepriseClient,
+  gen: number,
+  f: CaseFile,
+  folderId: string | undefined,
+): Promise<{ folderId: string } | string> {
+  const why = (e: unknown): string => {
+    const message = e instanceof Error ? e.message : String(e);
+    return message.includes(f.name) ? message : `${f.name}: ${message}`;
+  };
+  let sent: Awaited<ReturnType<typeof uploadFile>>;
+  try {
+    sent = await uploadFile(api, f.file);
+  } catch (e) {
+    stillCurrent(gen);
+    return why(e);
+  }
+  try {
+    await sent.sent;
+    stillCurrent(gen);
+    return await api.addCaseUpload({ ...(folderId ? { folderId } : {}), name: f.name, uploadId: sent.uploadId });
+  } catch (e) {
+    if (e === STOPPED) throw e;
+    stillCurrent(gen);
+    return why(e);
+  } finally {
+    sent.drop();
+  }
 }
 
 /** A case that could not start (or whose files could not be sent), unless a newer open or Cancel took its place. */
