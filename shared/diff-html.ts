@@ -16,6 +16,7 @@ import {
   type DiffEntry,
   type DiffResult,
 } from './diff.js';
+import { escapeControls } from './controls.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
 
 /**
@@ -186,8 +187,17 @@ function row(e: DiffEntry, i: number, id: string): string {
   );
 }
 
+/**
+ * A side as its file name, kind, verdict, hash and content. The name is a file's, anyone's
+ * to choose: it is shown as values are (a typed `\u202e` with its backslash doubled, so it
+ * never reads as an escaped U+202E) and set apart in code, so a name holding " · PASS" never
+ * reads as the side's verdict.
+ */
 const sidePairs = (s: DiffSideLabel): string =>
-  escHtml([s.name, s.kind, s.verdict?.toUpperCase(), s.sha256, s.content].filter(Boolean).join(' · '));
+  [
+    `<code>${escHtml(escapeControls(s.name, { everyInvisible: true }))}</code>`,
+    ...[s.kind, s.verdict?.toUpperCase(), s.sha256, s.content].filter(Boolean).map(escHtml),
+  ].join(' · ');
 
 /**
  * Why the page lists fewer than it counts: the count's limit (which a flag raises), or the

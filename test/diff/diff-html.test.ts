@@ -261,4 +261,24 @@ describe('diffPage, as a browser lays it out', () => {
     expect(PAGE_MAX_DIFFERENCES).toBe(100_000);
     expect(at(5)).toContain('Raise the limit with <code>reprise diff --max-differences N</code>');
   });
+
+  it("never shows a typed escape in a side's file name as the character it names, nor its name as the side's verdict", () => {
+    const side = (name: string): string => {
+      const html = diffPage({
+        title: 'Diff',
+        what: 'two artifacts',
+        left: { name, kind: 'replay-dump', verdict: 'fail' },
+        right: { name: 'b.json' },
+        result: diffJson({ a: 1 } as never, { a: 2 } as never),
+      });
+      return /<dt>left<\/dt><dd>(.*?)<\/dd>/.exec(html)![1]!;
+    };
+    const typed = side('x\\u202e.json');
+    const real = side('x\u202e.json');
+    expect(typed).not.toBe(real);
+    expect(real).toBe('<code>x\\u202e.json</code> · replay-dump · FAIL');
+    expect(typed).toBe('<code>x\\\\u202e.json</code> · replay-dump · FAIL');
+    // A name that spells a verdict is set apart from the side's own.
+    expect(side('a.json · unknown · PASS')).toBe('<code>a.json · unknown · PASS</code> · replay-dump · FAIL');
+  });
 });
