@@ -190,7 +190,11 @@ export function generate(req: ExecutionRequest): ReferenceOutput {
   for (let t = 0; t < maxTokens; t++) {
     const h = unitVector(`reprise.reference|h|${ctx}|${t}|${prev}`);
     const logits = W.map((row) => dot(row, h, req.computeShape) * 4);
-    const scaled = temperature > 0 ? logits.map((x) => x / temperature) : logits;
+    // A temperature so small that a logit divided by it overflows (5e-324) is taken as 0: its
+    // limit is the argmax, where the overflowed softmax would give NaN and no score at all.
+    const divided = temperature > 0 ? logits.map((x) => x / temperature) : logits;
+    const greedy = temperature <= 0 || !divided.every(Number.isFinite);
+    const scaled = greedy ? logits : divided;
     let max = -Infinity;
     for (const x of scaled) if (x > max) max = x;
     const exps = scaled.map((x) => Math.exp(x - max));
@@ -198,7 +202,7 @@ export function generate(req: ExecutionRequest): ReferenceOutput {
     for (const e of exps) sum += e;
     const probs = exps.map((e) => e / sum);
     let choice: number;
-    if (temperature <= 0) {
+    if (greedy) {
       choice = 0;
       for (let j = 1; j < probs.length; j++) if (probs[j]! > probs[choice]!) choice = j;
     } else {

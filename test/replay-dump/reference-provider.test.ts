@@ -148,6 +148,15 @@ describe('reprise.reference (pinned outputs)', () => {
     if (!r.ok) expect(r.findings.map((f) => f.rule)).toEqual(['RDS-F004']);
   });
 
+  it('takes a temperature whose quotients overflow as 0 (the argmax), never a score of NaN', () => {
+    const at = (temperature: number) => generate({ ...base, parameters: { ...base.parameters, temperature } });
+    const tiny = at(5e-324);
+    expect(Number.isFinite(tiny.score)).toBe(true);
+    expect(tiny).toEqual(at(0));
+    // Small but finite quotients still sample: the limit applies only where the division overflows.
+    expect(Number.isFinite(at(1e-300).score)).toBe(true);
+  });
+
   it('is a pure function: the same request twice gives the same output', () => {
     expect(generate(base)).toEqual(generate(base));
   });
