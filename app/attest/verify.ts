@@ -4,9 +4,11 @@
  * plus a newline, so that any byte change is detected: a changed signature, payload or
  * key id fails (or, for a key the trust store does not know, is unavailable).
  */
-import type { Finding } from '../../shared/report.js';
+import type { Finding, JsonValue } from '../../shared/report.js';
+import { comparisonArtifact, rowsVerdict, type ComparisonParts } from './comparison.js';
 import { changedNumbers, fail, unavailable } from '../core/findings.js';
 import { isPlainObject as isObj } from '../core/closed.js';
+import { hashCanonicalText, hashValue, sha256Hex } from '../core/hash.js';
 import { decodeJsonBytes, canonicalizeValue, JcsError, parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type TrustedKey, type TrustStore } from '../core/keys.js';
 import { IN_TOTO_PAYLOAD_TYPE, pae } from './dsse.js';
@@ -231,6 +233,7 @@ export function checkStatement(st: Record<string, unknown>, signedBy: string | n
   checkSubject(st['subject'], p['claimRef'], bad);
   checkPredicateMembers(p, signedBy, bad);
   checkDisclosure(p, f);
+  checkComparison(p, f);
   return f;
 }
 
@@ -285,26 +288,62 @@ function checkPredicateMembers(p: Record<string, unknown>, signedBy: string | nu
     );
 }
 
-/** The mode composition (counts that add up to the outputs), the tolerance policy when BANDED, RECORDED honesty. */
+/** The comparison's rows, when the predicate has them (else RPR-ATTEST-006 said so). */
+function rowsOf(p: Record<string, unknown>): unknown[] | null {
+  const cmp = p['comparison'];
+  return isObj(cmp) && Array.isArray(cmp['outputs']) ? cmp['outputs'] : null;
+}
+
+/** How many rows of each mode the comparison lists: one row per execution, as the replay writes them. */
+function countModes(rows: unknown[]): Record<string, number> {
+  return Object.fromEntries(MODES.map((m) => [m, rows.filter((r) => isObj(r) && r['mode'] === m).length]));
+}
+
+/**
+ * The mode composition, the tolerance policy when BANDED, RECORDED honesty. What the rows
+ * say decides (a composition that hides a BANDED row must not excuse its tolerance policy).
+ */
 function checkDisclosure(p: Record<string, unknown>, f: Finding[]): void {
   const comp = p['modeComposition'];
-  const outputs = isObj(p['comparison']) ? p['comparison']['outputs'] : undefined;
+  const rows = rowsOf(p);
   const counts = isObj(comp) && names(comp) === MODES.join(',') ? MODES.map((m) => comp[m]) : [];
-  const total = counts.reduce((a: number, n) => a + (n as number), 0);
   if (counts.length === 0 || !counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
     return void collector(f, 'RPR-ATTEST-007')(
       '/predicate/modeComposition',
       'the predicate must disclose the replay mode composition (counts of EXACT, BANDED, RECORDED)',
     );
-  if (Array.isArray(outputs) && total !== outputs.length)
-    collector(f, 'RPR-ATTEST-007')(
+  const claimed = comp as Record<string, number>;
+  const counted = rows ? countModes(rows) : claimed;
+  if (rows) checkComposition(claimed, counted, rows.length, f);
+  checkTolerancePolicy(p, counted['BANDED']! > 0, f);
+  checkRecorded(p['recordedOutputs'], counted['RECORDED']!, f);
+}
+
+/** Each count is the number of the comparison's rows of that mode, as the writer counts them. */
+function checkComposition(
+  claimed: Record<string, number>,
+  counted: Record<string, number>,
+  outputs: number,
+  f: Finding[],
+): void {
+  const bad = collector(f, 'RPR-ATTEST-007');
+  const wrong = MODES.filter((m) => claimed[m] !== counted[m]);
+  for (const m of wrong)
+    bad(
+      `/predicate/modeComposition/${m}`,
+      `the mode composition claims ${claimed[m]} ${m} output(s), but the comparison lists ${counted[m]}`,
+      String(counted[m]),
+      claimed[m],
+    );
+  // Counts that match per mode but not in all: a row of no replay mode.
+  const total = MODES.reduce((a, m) => a + claimed[m]!, 0);
+  if (wrong.length === 0 && total !== outputs)
+    bad(
       '/predicate/modeComposition',
       'the mode composition does not count the outputs the comparison lists',
-      String(outputs.length),
+      String(outputs),
       total,
     );
-  checkTolerancePolicy(p, (comp as Record<string, number>)['BANDED']! > 0, f);
-  checkRecorded(p['recordedOutputs'], (comp as Record<string, number>)['RECORDED']!, f);
 }
 
 /** The governed tolerance-policy reference when a BANDED output is present, null when none is. */
@@ -348,4 +387,148 @@ function checkRecorded(rec: unknown, count: number, f: Finding[]): void {
         }),
       );
   });
+}
+
+const SEVERITY = new Map<unknown, number>([
+  ['pass', 0],
+  ['unavailable', 1],
+  ['fail', 2],
+]);
+const statusOf = (r: unknown): unknown => (isObj(r) ? r['status'] : undefined);
+
+/**
+ * The predicate against its own rows: the verdict never milder than theirs, and
+ * comparison.hash H(comparison) when the statement names the bundle (a BANDED output's
+ * tolerance policy; without one, `checkManifestTies` takes it from the manifest).
+ */
+function checkComparison(p: Record<string, unknown>, f: Finding[]): void {
+  const rows = rowsOf(p);
+  if (!rows) return;
+  checkVerdictOfRows(p['verdict'], rows, f);
+  const tp = p['tolerancePolicy'];
+  if (isObj(tp)) checkComparisonHash(p, rows, { bundleRef: tp['bundleRef'], bundleHash: tp['bundleHash'] }, f);
+}
+
+/**
+ * The replay's verdict comes from its findings, and every row that failed or was not decided
+ * is one (app/kinds/tg/replay.ts): a verdict milder than the worst row, or a PASS over no
+ * row (RPR-TG-024), is not what Reprise writes.
+ */
+function checkVerdictOfRows(verdict: unknown, rows: unknown[], f: Finding[]): void {
+  const said = SEVERITY.get(verdict);
+  if (said === undefined) return; // not a verdict at all: RPR-ATTEST-006
+  const status = rows.map(statusOf);
+  const worst = rowsVerdict(status);
+  const bad = collector(f, 'RPR-ATTEST-011');
+  if (said < SEVERITY.get(worst)!) {
+    const i = worst === 'fail' ? status.indexOf('fail') : status.findIndex((s) => s !== 'pass');
+    bad(
+      '/predicate/verdict',
+      `the verdict is ${String(verdict)}, but output ${i} of the comparison has status ${String(status[i])}: a replay's verdict is never milder than its rows'`,
+      worst,
+      verdict,
+    );
+  } else if (verdict === 'pass' && rows.length === 0)
+    bad(
+      '/predicate/verdict',
+      'the verdict is pass, but the comparison lists no output: nothing was replayed',
+      'unavailable',
+      verdict,
+    );
+}
+
+/**
+ * comparison.hash is H(comparison) of the artifact the replay wrote (app/kinds/tg/comparison.ts),
+ * rebuilt from the predicate's members and its rows, given the bundle it names.
+ */
+function checkComparisonHash(
+  p: Record<string, unknown>,
+  rows: unknown[],
+  policyContext: { bundleRef: unknown; bundleHash: unknown },
+  f: Finding[],
+): void {
+  const parts = [p['claimRef'], p['manifestHash'], policyContext.bundleRef, policyContext.bundleHash];
+  // A member missing or of the wrong type is already a finding; there is no artifact to rebuild.
+  if (!parts.every((x) => typeof x === 'string') || !isObj(p['modeComposition'])) return;
+  const want = hashValue(
+    comparisonArtifact({
+      claimRef: p['claimRef'] as string,
+      manifestHash: p['manifestHash'] as string,
+      policyContext: policyContext as ComparisonParts['policyContext'],
+      modeComposition: p['modeComposition'] as JsonValue,
+      outputs: rows as JsonValue[],
+    }),
+  );
+  const got = (p['comparison'] as Record<string, unknown>)['hash'];
+  if (got !== want)
+    collector(f, 'RPR-ATTEST-011')(
+      '/predicate/comparison/hash',
+      'comparison.hash is not H(comparison): the comparison artifact rebuilt from the predicate (its rows, claim, manifestHash and bundle) hashes to another value',
+      want,
+      got,
+    );
+}
+
+/** What the manifest given says of itself: H(manifest) (only a strict JSON manifest has one), its claim and bundle. */
+function manifestFacts(bytes: Uint8Array): {
+  hash: string | null;
+  claimRef: unknown;
+  policyContext: Record<string, unknown> | null;
+} {
+  try {
+    const parsed = parseCanonical(decodeJsonBytes(bytes));
+    const m = isObj(parsed.value) ? parsed.value : {};
+    // As the replay names it (app/kinds/tg/replay.ts): the hash of the manifest's canonical JSON.
+    const hash = hashCanonicalText(parsed.canonical);
+    return { hash, claimRef: m['claimRef'], policyContext: isObj(m['policyContext']) ? m['policyContext'] : null };
+  } catch (e) {
+    if (!(e instanceof JcsError)) throw e;
+    return { hash: null, claimRef: undefined, policyContext: null };
+  }
+}
+
+/**
+ * The statement against the manifest `--manifest` gave (RPR-ATTEST-009), each as the writer
+ * derives it: the subject's digest the SHA-256 of its bytes, manifestHash H(manifest), the
+ * claim and the tolerance policy's bundle the manifest's; and comparison.hash (RPR-ATTEST-011),
+ * which the statement alone cannot decide when no BANDED output named the bundle.
+ */
+export function checkManifestTies(st: Record<string, unknown>, bytes: Uint8Array): Finding[] {
+  const f: Finding[] = [];
+  const bad = collector(f, 'RPR-ATTEST-009');
+  const want = sha256Hex(bytes);
+  const subj = (st['subject'] as { digest?: { sha256?: string } }[] | undefined)?.[0]?.digest?.sha256;
+  if (subj !== want) bad('/subject/0/digest/sha256', 'the attestation is not about this manifest', want, subj);
+  const p = st['predicate'];
+  if (!isObj(p)) return f;
+  const m = manifestFacts(bytes);
+  if (p['manifestHash'] !== m.hash)
+    bad(
+      '/predicate/manifestHash',
+      "the predicate's manifestHash is not H(manifest) of the manifest given (the hash of its canonical JSON)",
+      m.hash ?? 'none: the manifest given is not strict JSON',
+      p['manifestHash'],
+    );
+  if (m.hash === null) return f; // nothing else to read of it
+  if (p['claimRef'] !== m.claimRef)
+    bad('/predicate/claimRef', "the predicate's claimRef is not the manifest's", String(m.claimRef), p['claimRef']);
+  checkBundleTie(p, m.policyContext, f);
+  return f;
+}
+
+/** A tolerance policy names the manifest's bundle; without one, the manifest's bundle rebuilds comparison.hash. */
+function checkBundleTie(p: Record<string, unknown>, pc: Record<string, unknown> | null, f: Finding[]): void {
+  const tp = p['tolerancePolicy'];
+  const rows = rowsOf(p);
+  if (!pc) return; // a manifest without a policy context was never replayed, let alone attested
+  if (tp === null && rows)
+    return checkComparisonHash(p, rows, { bundleRef: pc['bundleRef'], bundleHash: pc['bundleHash'] }, f);
+  if (!isObj(tp)) return; // not a tolerance policy at all: RPR-ATTEST-007
+  for (const k of ['bundleRef', 'bundleHash'].filter((k) => tp[k] !== pc[k]))
+    collector(f, 'RPR-ATTEST-009')(
+      `/predicate/tolerancePolicy/${k}`,
+      `the tolerance policy names another bundle than the manifest's policyContext (${k})`,
+      String(pc[k]),
+      tp[k],
+    );
 }

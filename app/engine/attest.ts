@@ -7,12 +7,11 @@
 import type { Finding, Verdict } from '../../shared/report.js';
 import { verdictOf } from '../../shared/report.js';
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from '../attest/dsse.js';
-import { attestationSignerProblems, verifyAttestation } from '../attest/verify.js';
+import { attestationSignerProblems, checkManifestTies, verifyAttestation } from '../attest/verify.js';
 import { UsageError } from '../core/errors.js';
 import { MAX_WHOLE_FILE_BYTES, readFailure, readRegularFile } from '../core/files.js';
 import { isPlainObject } from '../core/closed.js';
 import { fail, unavailable } from '../core/findings.js';
-import { sha256Hex } from '../core/hash.js';
 import { canonicalizeValue } from '../core/jcs.js';
 import { loadSigner, loadTrustStore, type TrustStore } from '../core/keys.js';
 import { Sniffed } from '../kinds/sniff.js';
@@ -83,8 +82,9 @@ async function refuseSigner(keyId: string, trustStore: string | undefined): Prom
 }
 
 /**
- * The check of an exported attestation, and with `manifest` that it is about those bytes
- * (read only when the envelope holds a statement to compare them with).
+ * The check of an exported attestation, and with `manifest` that it is about those bytes:
+ * its subject digest, manifestHash, claim and bundle (read only when the envelope holds a
+ * statement to compare them with).
  */
 export interface AttestationVerdict {
   verdict: Verdict;
@@ -110,18 +110,8 @@ export async function checkAttestation(
       ),
     );
   if (check.statement) check.findings.push(...attestedVerdict(check.statement));
-  if (manifest && check.statement) {
-    const want = sha256Hex(await manifest());
-    const subj = (check.statement['subject'] as { digest?: { sha256?: string } }[] | undefined)?.[0]?.digest?.sha256;
-    if (subj !== want)
-      check.findings.push(
-        fail('RPR-ATTEST-009', 'the attestation is not about this manifest', {
-          pointer: '/subject/0/digest/sha256',
-          expected: want,
-          actual: subj ?? null,
-        }),
-      );
-  }
+  // The statement's own hashes and claim against the manifest's bytes (RPR-ATTEST-009, -011).
+  if (manifest && check.statement) check.findings.push(...checkManifestTies(check.statement, await manifest()));
   return {
     verdict: verdictOf(check.findings),
     keyId: check.keyId,

@@ -5,7 +5,8 @@
  * stable reference for attestations and journal entries.
  */
 import type { Comparison, JsonValue } from '../../../shared/report.js';
-import { COMPARISON_TYPE, MODES, type Mode } from './constants.js';
+import { comparisonArtifact } from '../../attest/comparison.js';
+import { MODES, type Mode } from './constants.js';
 import type { Manifest } from './manifest.js';
 
 export function modeComposition(m: Pick<Manifest, 'executions'>): Record<Mode, number> {
@@ -31,17 +32,11 @@ export function buildComparisonArtifact(
     status: r.status,
     reason: r.reason ?? '',
   }));
-  return {
-    type: COMPARISON_TYPE,
+  return comparisonArtifact({
     claimRef: m.claimRef,
     manifestHash,
     policyContext: { bundleRef: m.policyContext.bundleRef, bundleHash },
     modeComposition: modeComposition(m),
     outputs,
-    verdict: rows.every((r) => r.status === 'pass')
-      ? 'pass'
-      : rows.some((r) => r.status === 'fail')
-        ? 'fail'
-        : 'unavailable',
-  };
+  });
 }

@@ -58,5 +58,7 @@ export const TG_RULES = {
   'RPR-ATTEST-008': 'a RECORDED output without an anchor is presented as replayable',
   'RPR-ATTEST-009': '--manifest given',
   'RPR-ATTEST-010': 'the replay the statement attests has the verdict FAIL or UNAVAILABLE',
+  'RPR-ATTEST-011':
+    "the predicate contradicts its own comparison: comparison.hash is not H(comparison) of its rows, or the verdict is milder than a row's status",
   'DL-104': 'reprise lint',
 } as const satisfies RuleDeclarations;
