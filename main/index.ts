@@ -226,7 +226,12 @@ async function onReady(): Promise<void> {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) win = createWindow();
   });
-  app.on('will-quit', () => host.close());
+  // The engine's process removes its temporary folders (a case's copies, the training key)
+  // before it ends: the quit waits for it (bounded in engine-remote.ts), then exits.
+  app.once('will-quit', (e) => {
+    e.preventDefault();
+    void host.close().finally(() => app.exit(0));
+  });
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -5,7 +5,7 @@
  * why there is none (`case-failed`). A folder is named by its path (under a granted root,
  * through the same gate and options as a job) or made here from files the window sent
  * (`addCaseUpload`: a multi-file pick or drop becomes a private case folder, granted so its
- * artifacts open by path in the chain view).
+ * artifacts open by path in the chain view, within a byte budget: CASE_BUDGET).
  */
 import type { Stats } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -42,10 +42,38 @@ export interface CaseSideDeps {
   prepare: (req: StartJobRequest) => Promise<{ job: EngineJob }>;
   /** The gate (GrantedGate.confine): the real path of a path under a granted folder, else a refusal. */
   confine: (path: string, what: string) => Promise<string>;
+  /** The bytes sent cases may hold (default CASE_BUDGET; a test's is small). */
+  budget?: CaseBudget;
 }
 
 /** Case folders made from sent files kept at once; the oldest goes when another is made. */
 const MAX_FOLDERS = 4;
+
+/** The bytes one case folder made from sent files may hold, and all of them together. */
+export interface CaseBudget {
+  caseBytes: number;
+  allBytes: number;
+}
+
+const GiB = 1024 * 1024 * 1024;
+/**
+ * Every sent file is a copy on the host's disk, in its temporary directory, which is often a
+ * tmpfs in memory: without a budget one token holder could copy MAX_FOLDERS × MAX_FILES files
+ * of up to 512 MiB (MAX_API_BYTES) each, some 20 TiB. A case of 2 GiB holds four files of the
+ * largest size the API takes, or thousands of ordinary dumps; all the kept cases together hold
+ * 4 GiB, what a temporary directory in memory (commonly half the RAM) holds on a machine of
+ * 8 GiB. A larger case is opened from its folder on disk (`reprise serve --root`), which
+ * copies nothing.
+ */
+export const CASE_BUDGET: CaseBudget = { caseBytes: 2 * GiB, allBytes: 4 * GiB };
+
+/** A byte count as a limit is said: in GiB or MiB when it is a whole number of them. */
+function byteWords(n: number): string {
+  if (n >= GiB && n % GiB === 0) return `${n / GiB} GiB`;
+  if (n >= 1048576 && n % 1048576 === 0) return `${n / 1048576} MiB`;
+  return `${n} bytes`;
+}
+
 /**
  * Files one sent case may hold, how deep its folders go and how long a path in it is: room
  * for a real evidence tree (a journal's folders under a run's under a host's), while the
@@ -91,10 +119,16 @@ function caseFileName(name: unknown): string[] {
   return parts;
 }
 
-/** A case folder made from sent files, and what each path in it is, file or folder. */
+/**
+ * A case folder made from sent files, and what each path in it is, file or folder. `claimed`
+ * and `bytes` count the files being written too: claimed before the first write, they hold
+ * however many sends race.
+ */
 interface SentFolder {
   dir: string;
   files: number;
+  claimed: number;
+  bytes: number;
   paths: Map<string, 'file' | 'folder'>;
 }
 
@@ -117,13 +151,23 @@ function reserve(paths: Map<string, 'file' | 'folder'>, parts: string[]): void {
   paths.set(name, 'file');
 }
 
-/** Writes a sent file into its case folder, its folders first. */
+/** The codes of a write refused because something was in the way (see storeError). */
+const CLASHES = ['EEXIST', 'ENOTDIR', 'EISDIR'];
+
+/** Writes a sent file into its case folder, its folders first; a write that fails part way leaves no part. */
 async function store(dir: string, parts: string[], u: Upload): Promise<void> {
   const dest = join(dir, ...parts);
   if (parts.length > 1) await mkdir(join(dir, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
-  // Exclusive: two files of one name in one case is the window's mistake, said, never one overwriting the other.
-  if (u.file !== undefined) await copyFile(u.file, dest, 1 /* COPYFILE_EXCL */);
-  else await writeFile(dest, Buffer.concat(u.chunks), { flag: 'wx', mode: 0o600 });
+  try {
+    // Exclusive: two files of one name in one case is the window's mistake, said, never one overwriting the other.
+    if (u.file !== undefined) await copyFile(u.file, dest, 1 /* COPYFILE_EXCL */);
+    else await writeFile(dest, Buffer.concat(u.chunks), { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    // Made here, then cut short (a full disk): removed. One that was there already is not ours.
+    if (!CLASHES.includes((e as NodeJS.ErrnoException).code ?? ''))
+      await rm(dest, { force: true }).catch(() => undefined);
+    throw e;
+  }
 }
 
 /**
@@ -133,7 +177,7 @@ async function store(dir: string, parts: string[], u: Upload): Promise<void> {
  */
 function storeError(name: string, e: unknown): ApiError {
   const code = (e as NodeJS.ErrnoException).code ?? 'error';
-  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR')
+  if (CLASHES.includes(code))
     return new ApiError(`the case already holds a file or folder in the place of ${name} (${code})`, true);
   return new ApiError(`cannot store ${name}: ${code}`, true);
 }
@@ -148,6 +192,25 @@ export class CaseSide {
 
   async addUpload(req: AddCaseUploadRequest): Promise<{ folderId: string; files: number }> {
     const parts = caseFileName(req?.name);
+    const u = await this.sentUpload(req);
+    const folderId = req.folderId ?? (await this.newFolder(req.name, u.size));
+    const folder = this.folders.get(folderId);
+    if (!folder) throw new ApiError('unknown case folder (it may have been replaced by a newer one)', true);
+    this.claim(folder, parts, u.size);
+    try {
+      await store(folder.dir, parts, u);
+    } catch (e) {
+      folder.paths.delete(req.name);
+      folder.claimed--;
+      folder.bytes -= u.size;
+      throw storeError(req.name, e);
+    }
+    folder.files++;
+    return { folderId, files: folder.files };
+  }
+
+  /** The upload a request names, once all its bytes have come. */
+  private async sentUpload(req: AddCaseUploadRequest): Promise<Upload> {
     const u = typeof req?.uploadId === 'string' ? this.deps.uploads.get(req.uploadId) : undefined;
     if (!u) throw new ApiError('unknown upload (it may have been replaced by a newer one)', true);
     await untilSettled(u);
@@ -155,28 +218,59 @@ export class CaseSide {
     if (failed) throw new ApiError(failed, true);
     if (u.received !== u.size)
       throw new ApiError(`the upload of ${u.name} is incomplete (${u.received} of ${u.size} bytes)`, true);
-    const folderId = req.folderId ?? (await this.newFolder());
-    const folder = this.folders.get(folderId);
-    if (!folder) throw new ApiError('unknown case folder (it may have been replaced by a newer one)', true);
-    if (folder.files >= MAX_FILES)
-      throw new ApiError(`a case sent from the window holds at most ${MAX_FILES} files`, true);
-    reserve(folder.paths, parts);
-    try {
-      await store(folder.dir, parts, u);
-    } catch (e) {
-      folder.paths.delete(req.name);
-      throw storeError(req.name, e);
-    }
-    folder.files++;
-    return { folderId, files: folder.files };
+    return u;
   }
 
-  private async newFolder(): Promise<string> {
+  /**
+   * Claims a file's place, count and bytes in its folder, with no await between the checks and
+   * the claim: sends racing into one folder (the same upload under many names) each see the
+   * others' claims, so none passes a limit. A refusal claims nothing and writes nothing.
+   */
+  private claim(folder: SentFolder, parts: string[], size: number): void {
+    if (folder.claimed >= MAX_FILES)
+      throw new ApiError(`a case sent from the window holds at most ${MAX_FILES} files`, true);
+    this.checkBudget(parts.join('/'), size, folder.bytes, this.heldBytes());
+    reserve(folder.paths, parts);
+    folder.claimed++;
+    folder.bytes += size;
+  }
+
+  /** The bytes the kept case folders hold (or are being written), less those of a folder about to go. */
+  private heldBytes(leaving?: SentFolder): number {
+    let n = 0;
+    for (const f of this.folders.values()) if (f !== leaving) n += f.bytes;
+    return n;
+  }
+
+  /** Refuses a file that would take its case, or all the sent cases, past the budget (CASE_BUDGET). */
+  private checkBudget(name: string, size: number, inCase: number, inAll: number): void {
+    const { caseBytes, allBytes } = this.deps.budget ?? CASE_BUDGET;
+    const what = `${name} (${size} bytes) cannot be added`;
+    if (inCase + size > caseBytes)
+      throw new ApiError(
+        `${what}: a case sent from the window holds at most ${byteWords(caseBytes)} (this one holds ${inCase} bytes); open a larger case from its folder`,
+        true,
+      );
+    if (inAll + size > allBytes)
+      throw new ApiError(
+        `${what}: the cases sent from the window hold at most ${byteWords(allBytes)} together (they hold ${inAll} bytes); open a larger case from its folder`,
+        true,
+      );
+  }
+
+  /**
+   * A new case folder for a file of `size` bytes; the oldest goes when there are too many. A
+   * file the budget refuses is refused first, so it neither makes a folder nor drops the
+   * oldest (whose bytes no longer count when the new one is made).
+   */
+  private async newFolder(name: string, size: number): Promise<string> {
+    const leaving = this.folders.size >= MAX_FOLDERS ? this.folders.values().next().value : undefined;
+    this.checkBudget(name, size, 0, this.heldBytes(leaving));
     const dir = await mkdtemp(join(tmpdir(), 'reprise-case-'));
     // The host made it from what the user sent: its artifacts may be opened by path.
     await this.deps.grant({ roots: [dir] });
     const folderId = `casefolder-${this.nextFolder++}`;
-    this.folders.set(folderId, { dir, files: 0, paths: new Map() });
+    this.folders.set(folderId, { dir, files: 0, claimed: 0, bytes: 0, paths: new Map() });
     while (this.folders.size > MAX_FOLDERS) {
       const [oldest, f] = this.folders.entries().next().value!;
       this.folders.delete(oldest);

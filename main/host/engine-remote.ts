@@ -10,6 +10,8 @@
  * replays it into every new child, so a restart does not forget the user's choices.
  * Native dialogs and the recent-files list are answered here, in the shell.
  */
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import {
   API_METHODS,
@@ -58,11 +60,65 @@ export interface UploadFile {
   reason?: string;
 }
 
-/** A wire message to the child: an API call, or a grant or an upload's file from the shell (never from the API). */
+/**
+ * A wire message to the child: an API call, or a grant or an upload's file from the shell
+ * (never from the API), or the shell asking it to close. A close is sent with id 0, which no
+ * call waits on (as a replayed grant is): its answer is the child's end (engine-life.ts);
+ * one that has not ended in time is killed (stopChild).
+ */
 export type ToEngine =
   | { id: number; method: ApiMethod; params: unknown[] }
   | { id: number; grant: Grant }
-  | { id: number; upload: UploadFile };
+  | { id: number; upload: UploadFile }
+  | { id: number; close: true };
+
+export function isCloseRequest(m: unknown): m is { id: number; close: true } {
+  return typeof m === 'object' && m !== null && (m as { close?: unknown }).close === true;
+}
+
+/**
+ * The engine's process makes every temporary folder of its own in one folder, named with its
+ * pid, and names it to the shell first thing (engine-life.ts): `{engineTemp: path}`.
+ */
+export const ENGINE_TEMP_PREFIX = 'reprise-engine-';
+
+/**
+ * Whether a folder a child named is one such folder: directly in the temporary directory,
+ * named as engine-life.ts names it (mkdtemp's six characters after the pid). The shell
+ * removes what its child names, so a child (an engine an artifact subverted) cannot name any
+ * other folder to it.
+ */
+function isEngineTemp(path: unknown): path is string {
+  if (typeof path !== 'string' || dirname(path) !== tmpdir()) return false;
+  return new RegExp(`^${ENGINE_TEMP_PREFIX}\\d+-[A-Za-z0-9]{6}$`).test(basename(path));
+}
+
+/**
+ * How long a child asked to close has to end (its own close is bounded within it:
+ * engine-life.ts), then how long a killed one has. Beyond both the shell stops waiting, removes
+ * the child's folder itself, and goes on closing: a stop never hangs on the engine.
+ */
+const CLOSE_WAIT_MS = 5000;
+const KILL_WAIT_MS = 2000;
+
+/** Whether `p` settles within `ms`; the timer is cleared either way, so it keeps no process alive. */
+function within(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** Asks a child to close (it removes its folders and ends), and kills it when it has not ended in time. */
+async function stopChild(c: EngineChild, exited: Promise<void>): Promise<void> {
+  try {
+    c.send({ id: 0, close: true });
+  } catch {
+    /* its channel is gone: it is ending already, or will be killed */
+  }
+  if (await within(exited, CLOSE_WAIT_MS)) return;
+  c.kill();
+  await within(exited, KILL_WAIT_MS);
+}
 
 /** The child process, whatever starts it (Electron's utilityProcess, Node's child_process). */
 export interface EngineChild {
@@ -87,7 +143,12 @@ export type RemoteEngine = RepriseApi & {
   grant(g: Grant): Promise<void>;
   /** Hands the engine an upload's private file; for the shell's own use (the web host's upload route). */
   adoptUpload(u: UploadFile): Promise<{ received: number }>;
-  close(): void;
+  /**
+   * Stops the engine's process, letting it remove its temporary folders first (stopChild);
+   * resolves once it has ended and its folder is gone. A call after it is refused: a fresh
+   * engine started during a stop would outlive it, folders and all.
+   */
+  close(): Promise<void>;
 };
 
 /** Recent files kept in memory only (the web host). */
@@ -140,10 +201,33 @@ type EngineEvents = ReturnType<typeof engineEvents>;
 /** The line to the child: calls and grants out, answers and events back, a fresh child after a death. */
 function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEvents) {
   let child: EngineChild | null = null;
+  let closed = false;
   const calls = new PendingCalls();
+  /** Each child's temporary folder, as it named it; and each child's end, its folder removed. */
+  const temps = new Map<EngineChild, string>();
+  const ends = new Map<EngineChild, Promise<void>>();
+
+  /**
+   * Removes a child's temporary folder, once: when it has ended, however it ended. A child
+   * that crashed (a V8 fatal error, the OOM killer) could not remove it; the shell saw it end,
+   * so no process is left using it. What no shell saw end (the shell itself killed with
+   * SIGKILL, the machine stopped) stays as `reprise-engine-<pid>-XXXXXX`, recognisable by its
+   * name; nothing removes such folders at the next start, since a pid alone cannot prove its
+   * owner gone (pids are reused, and another pid namespace may share the directory).
+   */
+  function sweep(c: EngineChild): Promise<void> {
+    const dir = temps.get(c);
+    temps.delete(c);
+    return dir ? rm(dir, { recursive: true, force: true }).catch(() => undefined) : Promise.resolve();
+  }
 
   function onMessage(c: EngineChild, m: unknown): void {
     if (c !== child || typeof m !== 'object' || m === null) return;
+    if ('engineTemp' in m) {
+      const dir = (m as { engineTemp: unknown }).engineTemp;
+      if (isEngineTemp(dir)) temps.set(c, dir);
+      return;
+    }
     if ('event' in m) {
       const ev = (m as { event: unknown }).event;
       if (isApiEvent(ev)) events.emit(ev);
@@ -171,10 +255,22 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
 
   function spawn(): EngineChild {
     if (child) return child;
+    if (closed) throw new ApiError('the engine has been closed', false);
     const c = start();
     child = c;
     c.onMessage((m) => onMessage(c, m));
-    c.onExit((why) => onExit(c, why));
+    ends.set(
+      c,
+      new Promise((resolve) =>
+        c.onExit((why) => {
+          onExit(c, why);
+          void sweep(c).then(() => {
+            ends.delete(c);
+            resolve();
+          });
+        }),
+      ),
+    );
     // Replayed before any call: the child handles messages in order.
     for (const g of grants) c.send({ id: 0, grant: g });
     return c;
@@ -207,10 +303,13 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
       if (!child) throw new ApiError('unknown upload', true);
       return (await ask(child, { upload: u })) as { received: number };
     },
-    close(): void {
+    async close(): Promise<void> {
+      closed = true;
       const c = child;
-      child = null;
-      c?.kill();
+      if (!c) return;
+      await stopChild(c, ends.get(c)!);
+      // Ended, or given up on: its folder goes either way (a second sweep finds nothing).
+      await sweep(c);
     },
   };
 }

@@ -422,38 +422,82 @@ export async function demoJournal(): Promise<DemoJournal> {
 const ATTEST_OPTIONS = ['trustStore', 'policy', 'providers', 'journal'] as const;
 
 /**
+ * The name the window's bytes are written under, in their private temp folder: their own
+ * when it is one plain file name, else manifest.json. It is only the temp file's label (the
+ * statement names the manifest by its claim and digest, never by a file name), so a name
+ * that is none (empty, `.`, `..`, a path, a NUL, longer than a file system takes) is
+ * replaced rather than refused: it must not lead the write out of the folder, nor stop the
+ * attestation of bytes that are a manifest.
+ */
+export function attestFileName(name: unknown): string {
+  const plain =
+    typeof name === 'string' &&
+    name !== '' &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/\\\0]/.test(name) &&
+    Buffer.byteLength(name) <= 255;
+  return plain ? name : 'manifest.json';
+}
+
+/**
+ * An error as the window may read it: a UsageError's first line, and no temp folder's path
+ * (`hidden`; the longest first, so a real path is hidden whole before a path it ends with).
+ * Another error keeps its code, which the journal worker tells a file problem by.
+ */
+function withoutTemp(e: unknown, hidden: string[]): unknown {
+  const paths = [...hidden].sort((a, b) => b.length - a.length);
+  const hide = (text: string): string => paths.reduce((t, h) => t.split(h).join('…'), text);
+  if (e instanceof UsageError) return new UsageError(hide(e.message.split('\n')[0]!), e.usageCode);
+  if (!(e instanceof Error) || hide(e.message) === e.message) return e;
+  return Object.assign(new Error(hide(e.message)), { code: (e as NodeJS.ErrnoException).code });
+}
+
+/** The replay an attestation signs, reading the options it reads, confined to `roots`. */
+function replayAndSign(op: Extract<JournalOp, { op: 'attest' }>, file: string, roots?: string[]): Promise<Attestation> {
+  const options: EngineOptions = {};
+  for (const k of ATTEST_OPTIONS) if (op.options[k]) options[k] = op.options[k];
+  return withReadConfinement(roots, () => attestManifest(file, op.keyFile, () => options));
+}
+
+/**
  * The attestation of a TG replay, made by the engine's attestation operation, the one
  * `reprise attest` calls (read-only replay, the statement, the DSSE envelope signed with
  * the reviewer's key): the window gets the very bytes the CLI would write. Bytes from the
- * window go to a temp file, whose name never reaches a message.
+ * window go to a file in a private temp folder, removed whatever happens (the write is
+ * inside the try), whose path never reaches a message.
  */
 export async function attest(op: Extract<JournalOp, { op: 'attest' }>): Promise<AttestationExport> {
   if (typeof op.keyFile !== 'string' || op.keyFile === '')
     throw new UsageError('choose the reviewer key file that signs the attestation');
   let tmp: string | null = null;
-  let file = op.path;
-  if (op.bytes) {
-    tmp = await mkdtemp(join(tmpdir(), 'reprise-attest-'));
-    file = join(tmp, basename(op.name) || 'manifest.json');
-    await writeFile(file, op.bytes);
-  }
-  if (!file) throw new UsageError('no manifest to attest');
-  const options: EngineOptions = {};
-  for (const k of ATTEST_OPTIONS) if (op.options[k]) options[k] = op.options[k];
-  let a: Attestation;
-  // Confined as the operation is (confined-op.ts), the temp file of the window's bytes with it.
-  const roots = op.readRoots && tmp ? [...op.readRoots, await realpath(tmp)] : op.readRoots;
+  const hidden: string[] = [];
   try {
-    a = await withReadConfinement(roots, () => attestManifest(file, op.keyFile, () => options));
+    let file = op.path;
+    let roots = op.readRoots;
+    if (op.bytes) {
+      tmp = await mkdtemp(join(tmpdir(), 'reprise-attest-'));
+      const real = await realpath(tmp);
+      hidden.push(real, tmp);
+      file = join(tmp, attestFileName(op.name));
+      await writeFile(file, op.bytes, { flag: 'wx', mode: 0o600 });
+      // Confined as the operation is (confined-op.ts), the temp file of the window's bytes with it.
+      if (roots) roots = [...roots, real];
+    }
+    if (!file) throw new UsageError('no manifest to attest');
+    return exported(await replayAndSign(op, file, roots));
   } catch (e) {
-    if (e instanceof UsageError) throw new UsageError(e.message.split('\n')[0]!.replace(tmp ?? '\0', '…'), e.usageCode);
-    throw e;
+    throw withoutTemp(e, hidden);
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** An attestation as the window takes it; or why there is none, when the manifest could not be replayed. */
+function exported(a: Attestation): AttestationExport {
   if (!a.attested) {
     const text = formatAttestationText(
-      `${file}  (cannot be attested: the manifest could not be replayed)`,
+      '(cannot be attested: the manifest could not be replayed)',
       a.verdict,
       a.findings,
     );

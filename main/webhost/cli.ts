@@ -4,9 +4,9 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createRemoteEngine } from '../host/engine-remote.js';
+import { createRemoteEngine, type RemoteEngine } from '../host/engine-remote.js';
 import { forkEngine } from './node-engine.js';
-import { startWebHost } from './server.js';
+import { startWebHost, type WebHost } from './server.js';
 
 const USAGE = 'usage: reprise serve [--port N] [--root DIR]... [--key FILE]... [--kernel-adapter FILE]...\n';
 const HELP = `${USAGE}
@@ -93,11 +93,11 @@ export async function serveMain(argv: string[]): Promise<void> {
   // The engine runs in a child process: a job that kills it (a V8 fatal error) fails that
   // job; this process, serving the window, carries on and starts a fresh engine.
   const api = createRemoteEngine({ start: () => forkEngine(new URL('./engine-child.js', import.meta.url)), grant });
-  let host;
+  let host: WebHost;
   try {
     host = await startWebHost({ api, rendererDir, port });
   } catch (e) {
-    api.close();
+    await api.close();
     return fail(`cannot listen on 127.0.0.1:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const reach = grant.roots.length
@@ -106,12 +106,26 @@ export async function serveMain(argv: string[]): Promise<void> {
   process.stdout.write(
     `Reprise workbench: ${host.url}\n(loopback only; the token after # is the key: do not share it. Reachable by path: ${reach}. Ctrl-C stops.)\n`,
   );
+  let stopping = false;
   const stop = (): void => {
-    void host.close().then(() => {
-      api.close();
-      process.exit(0);
-    });
+    if (stopping) return; // a second Ctrl-C: the stop under way is bounded (stopServing)
+    stopping = true;
+    void stopServing(host, api).finally(() => process.exit(0));
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // SIGHUP: the terminal closed.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+}
+
+/**
+ * The normal stop: the web host closed (its connections cut, so an upload still arriving
+ * does not hold it open; its picked files' folder removed), then the engine, which removes
+ * its own temporary folders before it ends (engine-remote.ts close, bounded: a stop never
+ * waits on the engine for ever). Exiting before both are done would leave them in the
+ * temporary directory, uploaded evidence and the training officer's private key with them.
+ */
+export async function stopServing(host: WebHost, api: RemoteEngine): Promise<void> {
+  const closed = host.close();
+  host.server.closeAllConnections();
+  await closed;
+  await api.close();
 }

@@ -1,13 +1,18 @@
 /**
  * `reprise serve`: the workbench over loopback HTTP + WebSocket, for machines where
  * Electron cannot start. Security: binds 127.0.0.1 only; a random 256-bit token is
- * handed to the browser in the URL *fragment* (never sent in requests, so it stays out
- * of logs) and presented on the WebSocket upgrade, checked in constant time; the
- * Origin header must equal our own origin exactly, and the Host header our own host:port
- * (DNS rebinding), on the upgrade as on every static request; a picked file's bytes come
- * as one HTTP request body (upload-route.ts, the token as a bearer header); static files are confined
- * to the renderer build (static-files.ts, by real path) and sent with a strict CSP whose
- * connect-src is our own WebSocket origin only.
+ * handed to the browser in the URL *fragment*, which the browser never sends, so loading
+ * the page puts it in no request. The page then presents it, checked in constant time: on
+ * the WebSocket upgrade in the URL's query (`/api?token=`, onUpgrade), because a browser's
+ * WebSocket cannot set a header; and on an upload as a bearer header (upload-route.ts).
+ * The query is in the request line, but that stays on the loopback interface (no proxy or
+ * other machine sees it) and this server logs no request; and a page of another site cannot
+ * use the token even had it learned it: the upgrade is refused unless its Origin header
+ * (set by the browser, not by a page) equals our own origin exactly, and its Host header is
+ * our own host:port (DNS rebinding). An upload is held to the same Origin and Host checks, every static
+ * request to the Host check; a picked file's bytes come as one HTTP request body; static
+ * files are confined to the renderer build (static-files.ts, by real path) and sent with a
+ * strict CSP whose connect-src is our own WebSocket origin only.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
