@@ -24,8 +24,8 @@ export type AcgpMode = 'verify' | 'replay';
 
 /** The normative baseline a blueprint the policy does not hold is checked against (spec/acgp.md). */
 const BASELINE_NAME = 'clarity.baseline@1.0';
-/** Blueprints named one by one in a trace (a trace of a thousand blueprints is no real one; the EVALs of the rest are counted). */
-const UNKNOWN_BLUEPRINTS_SAID = 8;
+/** Blueprints (or tiers) named one by one in a trace (a trace of a thousand blueprints is no real one; the EVALs of the rest are counted). */
+const UNKNOWN_SAID = 8;
 /** The longest blueprint id a finding quotes whole: an id is a short name, and a report must not carry megabytes of one. */
 const BLUEPRINT_ID_SHOWN = 80;
 
@@ -33,6 +33,24 @@ const BLUEPRINT_ID_SHOWN = 80;
 function shownId(id: string): string {
   if (id.length <= BLUEPRINT_ID_SHOWN) return JSON.stringify(id);
   return `${JSON.stringify(id.slice(0, cutIndex(id, BLUEPRINT_ID_SHOWN)))}… (${id.length} characters)`;
+}
+
+/** Names of one kind the policy does not hold (blueprints, tiers): each said once, those past UNKNOWN_SAID counted. */
+class Unheld {
+  private readonly said = new Set<string>();
+  /** EVALs of the names past UNKNOWN_SAID, said at the end. */
+  unnamedEvals = 0;
+
+  /** True when `id` is to be said now: its first EVAL, among the first UNKNOWN_SAID names. */
+  first(id: string): boolean {
+    if (this.said.has(id)) return false;
+    if (this.said.size >= UNKNOWN_SAID) {
+      this.unnamedEvals++;
+      return false;
+    }
+    this.said.add(id);
+    return true;
+  }
 }
 
 export interface CheckerOptions {
@@ -52,9 +70,12 @@ export class AcgpChecker {
   private readonly trace: TraceOrder;
   private readonly debt: DebtReplay;
   private readonly privateProviders = new Map<string, number>();
-  /** Blueprints the policy does not hold, each said once (RPR-ACGP-042). */
-  private readonly unknownBlueprints = new Set<string>();
-  private unnamedBlueprintEvals = 0;
+  /** EVALs of the default provider (verify says it did not replay their debt: RPR-ACGP-015). */
+  private defaultEvals = 0;
+  /** Blueprints the policy does not hold (RPR-ACGP-042). */
+  private readonly unknownBlueprints = new Unheld();
+  /** Tiers the policy does not define, when it defines any (RPR-ACGP-043). */
+  private readonly unknownTiers = new Unheld();
   private count = 0;
 
   constructor(private readonly options: CheckerOptions) {
@@ -69,17 +90,12 @@ export class AcgpChecker {
    * baseline (spec/acgp.md: "without either, the baseline's"), but upstream lets a blueprint
    * override the thresholds and the trust-debt parameters, so a stricter blueprint could
    * fail what passes here: the report says which blueprint that was, once, where it first
-   * appears; past UNKNOWN_BLUEPRINTS_SAID of them, the EVALs of the others are counted
-   * (unnamedBlueprintEvals, said at the end). The baseline itself overrides nothing.
+   * appears; past UNKNOWN_SAID of them, the EVALs of the others are counted (said at the
+   * end). The baseline itself overrides nothing.
    */
   private blueprintHeld(s: EvalScope, id: string | null): void {
     if (id === null || id === BASELINE_NAME || this.options.policy.blueprints.has(id)) return;
-    if (this.unknownBlueprints.has(id)) return;
-    if (this.unknownBlueprints.size >= UNKNOWN_BLUEPRINTS_SAID) {
-      this.unnamedBlueprintEvals++;
-      return;
-    }
-    this.unknownBlueprints.add(id);
+    if (!this.unknownBlueprints.first(id)) return;
     const given = this.options.policy.source === null ? 'no --policy was given' : `the --policy does not name it`;
     this.sink.push(
       info(
@@ -90,15 +106,44 @@ export class AcgpChecker {
     );
   }
 
-  /** The EVALs of blueprints past the first UNKNOWN_BLUEPRINTS_SAID, held to the baseline too: counted, never unsaid. */
-  private unnamedBlueprints(): void {
-    if (this.unnamedBlueprintEvals === 0) return;
+  /**
+   * RPR-ACGP-043: a governance_tier the policy does not define, when it defines tiers. Its
+   * thresholds were not applied (the blueprint's were, or the baseline's), and a tier that
+   * differs from the policy's by a character ("GT-2 " for "GT-2") escaped the stricter
+   * thresholds of the tier it names, unsaid, where an unknown blueprint got RPR-ACGP-042. Said
+   * once per tier, as 042 is per blueprint. A policy with no tiers leaves every tier to the
+   * blueprint's or the baseline's thresholds, which 042 already says when they are the baseline's.
+   */
+  private tierHeld(s: EvalScope, tier: string | null): void {
+    const { tiers } = this.options.policy;
+    if (tier === null || tiers.size === 0 || tiers.has(tier) || !this.unknownTiers.first(tier)) return;
+    const names = [...tiers.keys()];
+    const defined = names.slice(0, UNKNOWN_SAID).map(shownId).join(', ') + (names.length > UNKNOWN_SAID ? ', …' : '');
     this.sink.push(
       info(
-        'RPR-ACGP-042',
-        `${this.unnamedBlueprintEvals} more EVAL(s) are of blueprints the policy does not hold beyond the ${UNKNOWN_BLUEPRINTS_SAID} named above, and were held to the baseline's (${BASELINE_NAME}) thresholds and parameters too`,
+        'RPR-ACGP-043',
+        `${s.which} is of governance_tier ${shownId(tier)}, which the --policy does not define (it defines ${defined}; names match exactly): no tier's risk thresholds were applied to it, only its blueprint's or the baseline's, and the tier it means could be stricter`,
+        { pointer: s.at('/governance_tier') },
       ),
     );
+  }
+
+  /** The EVALs of blueprints and tiers past the first UNKNOWN_SAID: counted, never unsaid. */
+  private unnamed(): void {
+    if (this.unknownBlueprints.unnamedEvals > 0)
+      this.sink.push(
+        info(
+          'RPR-ACGP-042',
+          `${this.unknownBlueprints.unnamedEvals} more EVAL(s) are of blueprints the policy does not hold beyond the ${UNKNOWN_SAID} named above, and were held to the baseline's (${BASELINE_NAME}) thresholds and parameters too`,
+        ),
+      );
+    if (this.unknownTiers.unnamedEvals > 0)
+      this.sink.push(
+        info(
+          'RPR-ACGP-043',
+          `${this.unknownTiers.unnamedEvals} more EVAL(s) are of governance tiers the policy does not define beyond the ${UNKNOWN_SAID} named above, and no tier's thresholds were applied to them either`,
+        ),
+      );
   }
 
   /** A trace element (or line) that is not JSON Reprise accepts; `cut` says why it looks cut short. */
@@ -166,6 +211,8 @@ export class AcgpChecker {
     const f = checkEval(s, this.options.policy, v);
     this.trace.check(s, f);
     this.blueprintHeld(s, f.blueprintId);
+    this.tierHeld(s, f.tier);
+    if (f.provider === 'default') this.defaultEvals++;
     if (f.provider === 'private') {
       const id = f.providerId ?? '?';
       this.privateProviders.set(id, (this.privateProviders.get(id) ?? 0) + 1);
@@ -189,7 +236,7 @@ export class AcgpChecker {
   }
 
   result(): KindResult {
-    this.unnamedBlueprints();
+    this.unnamed();
     const { mode, single, policy } = this.options;
     return traceResult({
       replay: mode === 'replay',
@@ -200,6 +247,7 @@ export class AcgpChecker {
       trace: this.trace,
       debt: this.debt,
       privateProviders: this.privateProviders,
+      defaultEvals: this.defaultEvals,
     });
   }
 }

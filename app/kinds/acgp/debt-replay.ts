@@ -1,13 +1,13 @@
 /**
  * `replay`: the default trust-debt provider re-run over the trace, EVAL by EVAL, and its
  * pre, delta, post and thresholds_crossed compared EXACT with the recorded ones. A private
- * provider's values are RECORDED (only post = pre + delta is checked); an unknown one's
- * cannot be replayed. The state is anchored on a recorded pre where the trace starts or
- * where the EVAL before could not be replayed.
+ * provider's values are RECORDED (post = pre + delta is checked, and its pre against the debt
+ * handed to it); an unknown one's cannot be replayed. The state is anchored on a recorded pre
+ * where the trace starts or where the EVAL before could not be replayed.
  */
 import type { Comparison, JsonValue } from '../../../shared/report.js';
 import { fail, info, unavailable, type RuleId } from './findings.js';
-import { DEFAULT_PROVIDER_ID, dec, eq4, num4, round4, type DebtParams, type Dec } from './model.js';
+import { DEFAULT_PROVIDER_ID, dec, eq4, exactJson, num4, round4, type DebtParams, type Dec } from './model.js';
 import type { CheckedEval, RecordedNumber } from './eval-form.js';
 import type { AcgpPolicy } from './policy.js';
 import { DefaultTrustDebtProvider, accumulateFrom, step, type Step, type TrustDebtState } from './provider.js';
@@ -19,6 +19,21 @@ export type Replayed = { pre: number; delta: number; post: number; thresholdsCro
 type DebtKey = 'pre' | 'delta' | 'post' | 'thresholds_crossed';
 const DEBT_KEYS: readonly DebtKey[] = ['pre', 'delta', 'post', 'thresholds_crossed'];
 
+/** The recorded post of a private provider's EVAL: the debt the next EVAL continues from. */
+interface PrivatePost {
+  post: number;
+  providerId: string | null;
+}
+
+/**
+ * How a private EVAL's pre was held to the debt handed to it: by the default provider's state
+ * (`default`), by another private provider's EVAL before it (`private`), or by its own
+ * provider's EVAL before it (`own`); `kept` when it is that debt (for `own`, at most that
+ * debt). Null when no debt precedes it (the trace's start, or after an EVAL that could not be
+ * replayed).
+ */
+type Handover = { from: 'default' | 'private' | 'own'; kept: boolean } | null;
+
 export class DebtReplay {
   /** EVALs per provider that is neither the default nor declared private. */
   readonly unknownProviders = new Map<string, number>();
@@ -29,6 +44,8 @@ export class DebtReplay {
   private privatePost = false;
   /** The EVAL before was a private provider's without a time: the next one's decay cannot be told (afterPrivate). */
   private untimedPrivate = false;
+  /** The EVAL before was a private provider's, with this recorded post, timed or not (afterPrivate). */
+  private privateBefore: PrivatePost | null = null;
   private safe = 0;
   private anchors = 0;
   private readonly providers = new Map<DebtParams, DefaultTrustDebtProvider>();
@@ -39,6 +56,7 @@ export class DebtReplay {
   reset(): void {
     this.state = null;
     this.untimedPrivate = false;
+    this.privateBefore = null;
   }
 
   /** Replays one EVAL's trust debt; the replayed values when the default provider ran. */
@@ -62,8 +80,8 @@ export class DebtReplay {
         }));
     };
     if (f.provider === 'private') {
-      const handedOver = this.intoPrivate(s, f);
-      recorded(s, f, orig, handedOver);
+      const handover = this.privateBefore ? this.fromPrivate(s, f, this.privateBefore) : this.intoPrivate(s, f);
+      recorded(s, f, orig, handover);
       this.state = this.afterPrivate(f);
       return null;
     }
@@ -87,15 +105,14 @@ export class DebtReplay {
    * default provider's state decayed to its time, the debt it takes over (decay is the only
    * way down). Its own formulas are withheld, so a pre that is not that (a debt of 12.6 taken
    * over as 0) cannot be decided either way: unavailable, never passed (the reverse change is
-   * `unreconciled`). Says whether the pre was checked so (true) or not the debt handed over (false);
-   * null when no default state precedes it.
+   * `unreconciled`). Null when no default state precedes it.
    */
-  private intoPrivate(s: EvalScope, f: CheckedEval): boolean | null {
+  private intoPrivate(s: EvalScope, f: CheckedEval): Handover {
     if (this.state === null || this.privatePost || f.pre === null) return null;
     const provider = this.provider(this.policy.debt(f.blueprintId).params);
     const d = provider.decay(this.state, f.tsNs);
     const decayed = d ? provider.apply_recovery(d.state, this.safe).current_debt : null;
-    if (decayed !== null && eq4(f.pre, decayed)) return true;
+    if (decayed !== null && eq4(f.pre, decayed)) return { from: 'default', kept: true };
     const pointer = s.at('/trust_debt/pre');
     const handed =
       decayed === null ? 'cannot be decayed to it (a timestamp is missing)' : `decayed is ${num4(decayed)}`;
@@ -106,7 +123,34 @@ export class DebtReplay {
         { pointer, expected: decayed === null ? null : num4(decayed), actual: f.pre },
       ),
     );
-    return false;
+    return { from: 'default', kept: false };
+  }
+
+  /**
+   * A private EVAL after a private EVAL. Another private provider takes over the recorded post
+   * before it, as it stood: it cannot know that provider's decay, so any other pre (a debt of
+   * 12.6 taken over as 0, then the default provider going on from 0) is unavailable, the rule
+   * of the change between the default and a private provider (intoPrivate, unreconciled).
+   * The same provider decays its own debt by formulas it withholds (RECORDED): its pre may be
+   * at most its post before (decay is the only way down, ACGP-3's observable constraint), and
+   * a pre above it cannot be decided either.
+   */
+  private fromPrivate(s: EvalScope, f: CheckedEval, before: PrivatePost): Handover {
+    if (f.pre === null) return null;
+    const own = before.providerId === f.providerId;
+    const from = own ? 'own' : 'private';
+    const pre = dec(f.pre);
+    if (own ? pre.lte(dec(before.post)) : pre.eq(dec(before.post))) return { from, kept: true };
+    const by = own ? 'the same private provider' : `private provider ${before.providerId ?? '?'}`;
+    const moved = pre.lt(dec(before.post)) ? 'was reset' : 'rose';
+    s.sink.push(
+      unavailable(
+        'RPR-ACGP-026',
+        `${s.which}: its private provider's recorded pre ${f.pre} is not the recorded post ${before.post} of the EVAL before it (${by})${own ? ' nor below it' : ''}: private decay and compounding are withheld, so whether the debt ${moved} between the two cannot be decided`,
+        { pointer: s.at('/trust_debt/pre'), expected: before.post, actual: f.pre },
+      ),
+    );
+    return { from, kept: false };
   }
 
   /**
@@ -117,6 +161,8 @@ export class DebtReplay {
    * post or the time is missing.
    */
   private afterPrivate(f: CheckedEval): TrustDebtState | null {
+    // What a private EVAL after it takes over needs no time: no decay is applied to it (fromPrivate).
+    this.privateBefore = f.post === null ? null : { post: f.post, providerId: f.providerId };
     // Without its time, what the next EVAL decays from is known but not for how long: that
     // EVAL is RPR-ACGP-024 (anchor), never re-anchored in silence on its own pre, which let a
     // private EVAL with no timestamp (the spec allows one) reset the debt to 0 unseen.
@@ -146,6 +192,7 @@ export class DebtReplay {
     // After a private provider's post, a pre that is not it decayed is re-anchored, unavailable.
     const unreconciled = r !== null && this.privatePost && !eq4(pre, r.pre);
     this.privatePost = false;
+    this.privateBefore = null;
     if (unreconciled) this.unreconciled(s, pre, r!.pre);
     else if (!r) this.anchor(s, f, pre);
     this.untimedPrivate = false;
@@ -254,35 +301,47 @@ export class DebtReplay {
   }
 }
 
+/** Why a private EVAL's pre row has its status: the debt it was held to, and whether it is that debt. */
+function handoverReason(h: NonNullable<Handover>): string {
+  if (h.from === 'default')
+    return h.kept
+      ? "private provider: RECORDED; the default provider's debt decayed, as handed over"
+      : 'not the debt the default provider hands over';
+  if (h.from === 'own')
+    return h.kept
+      ? 'private provider: RECORDED; at most the recorded post of its EVAL before (its decay is withheld)'
+      : 'above the recorded post of its EVAL before';
+  return h.kept
+    ? 'private provider: RECORDED; the recorded post of the private EVAL before, carried over'
+    : 'not the recorded post of the private EVAL before';
+}
+
 /**
- * A private provider: RECORDED, not recomputed; only post = pre + delta is checked, and a pre
- * taking over from the default provider (`handedOver`, DebtReplay.intoPrivate) is that debt decayed.
+ * A private provider: RECORDED, not recomputed; post = pre + delta is checked exactly (never
+ * through a double: pre 1 + delta 1e-150 is not post 1), and a pre taking over a debt
+ * (`handover`: DebtReplay.intoPrivate, fromPrivate) is that debt.
  */
-function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>, handedOver: boolean | null): void {
+function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>, handover: Handover): void {
   const pointerAt = (k: string) => s.at(`/trust_debt/${k}`);
-  const sum = f.pre !== null && f.delta !== null ? Number(dec(f.pre).plus(dec(f.delta)).toString()) : null;
   for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) {
-    const status = k === 'pre' && handedOver === false ? 'unavailable' : 'pass';
+    const held = k === 'pre' ? handover : null;
+    const status = held?.kept === false ? 'unavailable' : 'pass';
     s.sink.row(status, () => ({
       output: pointerAt(k),
       mode: 'RECORDED',
       original: orig[k],
       replayed: null,
       status,
-      reason:
-        status === 'unavailable'
-          ? 'not the debt the default provider hands over'
-          : k === 'pre' && handedOver
-            ? "private provider: RECORDED; the default provider's debt decayed, as handed over"
-            : 'private provider: RECORDED, not recomputed',
+      reason: held ? handoverReason(held) : 'private provider: RECORDED, not recomputed',
     }));
   }
-  const postOk = sum !== null && f.post !== null && dec(f.post).eq(dec(sum));
+  const sum = f.pre !== null && f.delta !== null ? dec(f.pre).plus(dec(f.delta)) : null;
+  const postOk = sum !== null && f.post !== null && dec(f.post).eq(sum);
   s.sink.row(postOk ? 'pass' : 'fail', () => ({
     output: pointerAt('post'),
     mode: 'RECORDED',
     original: f.post,
-    replayed: sum,
+    replayed: sum === null ? null : exactJson(sum),
     status: postOk ? 'pass' : 'fail',
     reason: 'private provider: RECORDED; only post = pre + delta was checked',
   }));

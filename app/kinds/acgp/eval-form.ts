@@ -7,7 +7,16 @@ import { isPlainObject as isObj } from '../../core/closed.js';
 import { fail } from './findings.js';
 import { isHashString } from '../../core/hash.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
-import { DEFAULT_PROVIDER_ID, LADDER, dec, epochNs, isIntervention, type Intervention } from './model.js';
+import {
+  DEBT_THRESHOLD_NAMES,
+  DEFAULT_PROVIDER_ID,
+  LADDER,
+  dec,
+  epochNs,
+  exactJson,
+  isIntervention,
+  type Intervention,
+} from './model.js';
 import type { AcgpPolicy } from './policy.js';
 import {
   checkCtq,
@@ -36,6 +45,7 @@ interface DebtForm {
 export interface CheckedEval extends DebtForm {
   traceId: string | null;
   blueprintId: string | null;
+  tier: string | null;
   tsNs: bigint | null;
   timestampPresent: boolean;
   timestamp: string | null;
@@ -108,6 +118,7 @@ export function checkEval(s: EvalScope, policy: AcgpPolicy, e: Obj): CheckedEval
   return {
     traceId,
     blueprintId,
+    tier,
     tsNs,
     timestampPresent: ts !== undefined,
     timestamp: typeof ts === 'string' ? ts : null,
@@ -145,93 +156,138 @@ function checkTripwires(s: EvalScope, v: unknown): Tripwire[] {
   }
   v.forEach((t, k) => {
     if (typeof t === 'string' && t !== '') out.push({ name: t, action: null });
-    else if (isObj(t) && typeof (t['id'] ?? t['name']) === 'string') {
-      const action = t['action'];
-      if (action === undefined || isIntervention(action))
-        out.push({ name: String(t['id'] ?? t['name']), action: action ?? null });
-      // An action that is no intervention leaves what the tripwire requires unknown: never read as none.
-      else
-        s.sink.push(
-          fail(
-            'RPR-ACGP-002',
-            `${s.which}: a triggered tripwire's action must be an intervention (ok, nudge, escalate, block, halt)`,
-            { pointer: s.at(`/tripwires_triggered/${k}/action`), actual: jsonOf(action) },
-          ),
-        );
-    } else
-      s.sink.push(
-        fail('RPR-ACGP-002', `${s.which}: a triggered tripwire is a name or an object with an id`, {
-          pointer: s.at(`/tripwires_triggered/${k}`),
-          actual: jsonOf(t),
-        }),
-      );
+    else if (isObj(t)) out.push(...tripwireObject(s, t, k));
+    else malformedTripwire(s, t, k);
   });
   return out;
 }
 
+function malformedTripwire(s: EvalScope, t: unknown, k: number): void {
+  s.sink.push(
+    fail('RPR-ACGP-002', `${s.which}: a triggered tripwire is a name or an object with an id`, {
+      pointer: s.at(`/tripwires_triggered/${k}`),
+      actual: jsonOf(t),
+    }),
+  );
+}
+
+/**
+ * A tripwire object {id, name?, action?}: one entry per name it gives. `id` and `name` that
+ * differ are RPR-ACGP-002 (which one the policy's rule is for is not known), and both are held to
+ * the policy, since reading `id` alone let {"name": "pii_leak", "id": "other", "action": "ok"}
+ * pass beside a policy's pii_leak: halt.
+ */
+function tripwireObject(s: EvalScope, t: Obj, k: number): Tripwire[] {
+  const given = [t['id'], t['name']].filter((x) => x !== undefined && x !== null);
+  if (given.length === 0 || !given.every((x) => typeof x === 'string' && x !== '')) {
+    malformedTripwire(s, t, k);
+    return [];
+  }
+  const names = [...new Set(given as string[])];
+  if (names.length > 1)
+    s.sink.push(
+      fail(
+        'RPR-ACGP-002',
+        `${s.which}: a triggered tripwire's id and name differ (${names.map((n) => JSON.stringify(n)).join(' and ')}): which tripwire it is cannot be told, so both are held to the policy`,
+        { pointer: s.at(`/tripwires_triggered/${k}`), actual: jsonOf(t) },
+      ),
+    );
+  const action = t['action'];
+  // An action that is no intervention leaves what the tripwire requires unknown: never read as none.
+  if (action !== undefined && !isIntervention(action)) {
+    s.sink.push(
+      fail(
+        'RPR-ACGP-002',
+        `${s.which}: a triggered tripwire's action must be an intervention (ok, nudge, escalate, block, halt)`,
+        { pointer: s.at(`/tripwires_triggered/${k}/action`), actual: jsonOf(action) },
+      ),
+    );
+    return [];
+  }
+  return names.map((name) => ({ name, action: action ?? null }));
+}
+
 function checkDebtForm(s: EvalScope, e: Obj): DebtForm {
-  const pointerAt = (p: string) => s.at(`/trust_debt${p}`);
-  const which = s.which;
   const td = e['trust_debt'];
-  const none = { providerId: null, pre: null, delta: null, post: null, crossed: null };
   if (!isObj(td)) {
     s.sink.push(
       fail(
         'RPR-ACGP-002',
-        `${which}: trust_debt must be an object {provider_id, pre, delta, post, thresholds_crossed}`,
-        { pointer: pointerAt(''), actual: jsonOf(td) },
+        `${s.which}: trust_debt must be an object {provider_id, pre, delta, post, thresholds_crossed}`,
+        { pointer: s.at('/trust_debt'), actual: jsonOf(td) },
       ),
     );
-    return none;
+    return { providerId: null, pre: null, delta: null, post: null, crossed: null };
   }
   let providerId: string | null = null;
   if (typeof td['provider_id'] === 'string' && td['provider_id'] !== '') providerId = td['provider_id'];
   else
     s.sink.push(
-      fail('RPR-ACGP-002', `${which}: trust_debt.provider_id must be a non-empty string`, {
-        pointer: pointerAt('/provider_id'),
+      fail('RPR-ACGP-002', `${s.which}: trust_debt.provider_id must be a non-empty string`, {
+        pointer: s.at('/trust_debt/provider_id'),
         actual: jsonOf(td['provider_id']),
       }),
     );
-  const n = (k: 'pre' | 'delta' | 'post'): RecordedNumber => {
-    const v = td[k];
-    if (!isNum(v) || (k !== 'delta' && v < 0)) {
-      s.sink.push(
-        fail('RPR-ACGP-002', `${which}: trust_debt.${k} must be a ${k === 'delta' ? '' : 'non-negative '}number`, {
-          pointer: pointerAt(`/${k}`),
-          actual: jsonOf(v),
-        }),
-      );
-      return null;
-    }
-    return v;
-  };
-  const pre = n('pre');
-  const delta = n('delta');
-  const post = n('post');
-  let crossed: string[] | null = null;
-  const tc = td['thresholds_crossed'];
-  if (Array.isArray(tc) && tc.every((x) => typeof x === 'string') && new Set(tc).size === tc.length)
-    crossed = tc as string[];
-  else
+  const pre = debtNumber(s, td, 'pre');
+  const delta = debtNumber(s, td, 'delta');
+  const post = debtNumber(s, td, 'post');
+  const crossed = debtCrossed(s, td['thresholds_crossed']);
+  if (pre !== null && delta !== null && post !== null) checkPostSum(s, pre, delta, post);
+  return { providerId, pre, delta, post, crossed };
+}
+
+function debtNumber(s: EvalScope, td: Obj, k: 'pre' | 'delta' | 'post'): RecordedNumber {
+  const v = td[k];
+  if (isNum(v) && (k === 'delta' || v >= 0)) return v;
+  s.sink.push(
+    fail('RPR-ACGP-002', `${s.which}: trust_debt.${k} must be a ${k === 'delta' ? '' : 'non-negative '}number`, {
+      pointer: s.at(`/trust_debt/${k}`),
+      actual: jsonOf(v),
+    }),
+  );
+  return null;
+}
+
+/**
+ * thresholds_crossed: distinct names, each one of the trust-debt thresholds. The names are
+ * ACGP-3's (a policy overrides their values, never their names: parsePolicy refuses others), for
+ * every provider; `verify` does not replay the debt, so a name no threshold has ("bogus") passed
+ * it unseen. The array is kept for replay's comparison even when a name is unknown.
+ */
+function debtCrossed(s: EvalScope, tc: unknown): string[] | null {
+  const pointer = s.at('/trust_debt/thresholds_crossed');
+  if (!Array.isArray(tc) || !tc.every((x) => typeof x === 'string') || new Set(tc).size !== tc.length) {
     s.sink.push(
-      fail('RPR-ACGP-002', `${which}: trust_debt.thresholds_crossed must be an array of distinct threshold names`, {
-        pointer: pointerAt('/thresholds_crossed'),
+      fail('RPR-ACGP-002', `${s.which}: trust_debt.thresholds_crossed must be an array of distinct threshold names`, {
+        pointer,
         actual: jsonOf(tc),
       }),
     );
-  if (pre !== null && delta !== null && post !== null) {
-    const sum = dec(pre).plus(dec(delta));
-    if (!sum.eq(dec(post)))
-      s.sink.push(
-        fail(
-          'RPR-ACGP-010',
-          `${which}: trust_debt.post must equal pre + delta (${pre} + ${delta} = ${sum.toString()})`,
-          { pointer: pointerAt('/post'), expected: Number(sum.toString()), actual: post },
-        ),
-      );
+    return null;
   }
-  return { providerId, pre, delta, post, crossed };
+  const unknown = (tc as string[]).filter((n) => !(DEBT_THRESHOLD_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    s.sink.push(
+      fail(
+        'RPR-ACGP-002',
+        `${s.which}: trust_debt.thresholds_crossed names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, no trust-debt threshold (${DEBT_THRESHOLD_NAMES.join(', ')})`,
+        { pointer, expected: [...DEBT_THRESHOLD_NAMES], actual: tc as string[] },
+      ),
+    );
+  return tc as string[];
+}
+
+/** The observable post = pre + delta, exact for every provider (a double would take pre 1 + delta 1e-150 for post 1). */
+function checkPostSum(s: EvalScope, pre: number, delta: number, post: number): void {
+  const sum = dec(pre).plus(dec(delta));
+  if (!sum.eq(dec(post)))
+    s.sink.push(
+      fail(
+        'RPR-ACGP-010',
+        `${s.which}: trust_debt.post must equal pre + delta (${pre} + ${delta} = ${sum.toString()})`,
+        { pointer: s.at('/trust_debt/post'), expected: exactJson(sum), actual: post },
+      ),
+    );
 }
 
 /** trust_debt_extended: provider descriptor {id, visibility, fail_mode?} and attestation {digest, issued_by}. */

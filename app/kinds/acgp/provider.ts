@@ -12,6 +12,7 @@ import {
   NS_PER_HOUR,
   ONE,
   ZERO,
+  decayed,
   type DebtParams,
   type DebtThresholdName,
   type Dec,
@@ -58,9 +59,11 @@ export class DefaultTrustDebtProvider implements TrustDebtProvider {
   decay(current: TrustDebtState, evalTime: bigint | null): { state: TrustDebtState; periods: Dec } | null {
     if (current.last_eval_time === null || evalTime === null) return null;
     const elapsed = evalTime - current.last_eval_time;
-    const periods = elapsed <= 0n ? ZERO : new D(elapsed.toString()).div(this.periodNs).floor();
+    // The integer quotient alone (elapsed > 0, so truncation is floor): exact, and never a long
+    // division to the full precision of D.
+    const periods = elapsed <= 0n ? ZERO : new D(elapsed.toString()).divToInt(this.periodNs);
     let v = current.current_debt;
-    if (!periods.isZero() && !v.isZero()) v = v.times(this.keep.pow(periods));
+    if (!periods.isZero() && !v.isZero()) v = decayed(v, this.keep, periods);
     if (v.lt(this.params.min_debt)) v = this.params.min_debt;
     return { state: { ...current, current_debt: v, last_eval_time: evalTime }, periods };
   }

@@ -11,6 +11,7 @@ import {
   ZERO,
   dec,
   eq4,
+  exactJson,
   interventionForRisk,
   num4,
   rank,
@@ -104,7 +105,7 @@ function sumDimensions(s: EvalScope, dims: Obj): Dec | null {
       fail(
         'RPR-ACGP-004',
         `${s.which}: the weights of the ${evaluated} evaluated dimensions sum to ${weights.toString()}, not 1`,
-        { pointer: s.at('/ctq_dimensions'), expected: 1, actual: Number(weights.toString()) },
+        { pointer: s.at('/ctq_dimensions'), expected: 1, actual: exactJson(weights) },
       ),
     );
     ok = false;

@@ -23,16 +23,37 @@ export interface CheckedTrace {
   debt: DebtReplay;
   /** EVALs per private provider. */
   privateProviders: ReadonlyMap<string, number>;
+  /** EVALs of the default provider. */
+  defaultEvals: number;
+}
+
+/**
+ * RPR-ACGP-015: `verify` checks each EVAL alone and never re-runs the default provider, so a
+ * forged debt (pre 7.6, delta 0, post 7.6 where the provider gives 12.6) passes it: the report
+ * says so as plainly as RPR-ACGP-013 says it of a private provider, not only in
+ * details.debtRecomputed.
+ */
+function notReplayed(t: CheckedTrace): Finding[] {
+  if (t.replay || t.defaultEvals === 0) return [];
+  return [
+    info(
+      'RPR-ACGP-015',
+      `verify did not replay the trust debt of ${DEFAULT_PROVIDER_ID}: the pre, delta, post and thresholds_crossed of ${t.defaultEvals} EVAL(s) were checked for form and post = pre + delta only, and were NOT recomputed (decay, accumulation, crossings); replay recomputes them`,
+    ),
+  ];
 }
 
 function summaryFindings(t: CheckedTrace): Finding[] {
   const { sink } = t;
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...notReplayed(t)];
+  const handedOver = t.replay
+    ? ", that each pre is the debt handed to it (replay: another provider's post before it, or the default provider's debt decayed; after its own EVAL, at most its post)"
+    : '';
   for (const [id, n] of t.privateProviders)
     findings.push(
       info(
         'RPR-ACGP-013',
-        `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${n} EVAL(s) are RECORDED and were NOT recomputed; Reprise checked only the descriptor form, the attestation digest form, post = pre + delta, and that no intervention was relaxed`,
+        `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${n} EVAL(s) are RECORDED and were NOT recomputed; Reprise checked only the descriptor form, the attestation digest form, post = pre + delta${handedOver}, and that no intervention was relaxed`,
       ),
     );
   for (const [id, n] of t.debt.unknownProviders)

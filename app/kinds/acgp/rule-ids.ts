@@ -19,6 +19,7 @@ export const ACGP_RULES = {
   'RPR-ACGP-012': 'the attestation is malformed',
   'RPR-ACGP-013': 'the provider is private',
   'RPR-ACGP-014': 'replay',
+  'RPR-ACGP-015': "verify did not replay the default provider's trust debt",
   'RPR-ACGP-016': 'no dimension has status "evaluated"',
   'RPR-ACGP-017': 'a number whose double is not its text (an integer beyond 2^53, an underflow to 0)',
   'RPR-ACGP-018': "a triggered tripwire's action is given by neither the EVAL nor the policy",
@@ -36,4 +37,5 @@ export const ACGP_RULES = {
   'RPR-ACGP-035': 'comparison rows beyond acgp-comparisons',
   'RPR-ACGP-041': 'the --policy file is not a reprise.acgp-policy/v1 document',
   'RPR-ACGP-042': "an EVAL's blueprint is not in the policy: the baseline's thresholds and parameters were used",
+  'RPR-ACGP-043': "an EVAL's governance_tier is not one the policy defines: no tier's thresholds were applied",
 } as const satisfies RuleDeclarations;
