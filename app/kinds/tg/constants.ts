@@ -6,8 +6,6 @@
 export const MANIFEST_TYPE = 'comp.TG.OUTPUT.REPLAY-MANIFEST.v1_0';
 export const BUNDLE_TYPE = 'comp.FAGF.OUTPUT.WEIGHT-BUNDLE.v1_0';
 export const DRIFT_EVENT_TYPE = 'comp.TG.EVENT.REPLAY-DRIFT.v1_0';
-// The comparison artifact's type lives with its envelope, which the attestation verifier rebuilds.
-export { COMPARISON_TYPE } from '../../attest/comparison.js';
 export const ROUTING_EVENT_TYPE = 'reprise.tg.routing/v1';
 export const RULESET_TYPE = 'tg.ruleset/v1';
 export const CLAIM_INPUTS_TYPE = 'tg.claim-inputs/v1';
