@@ -53,32 +53,35 @@ export interface ShownAs {
   /** The text is JSON, which already writes a typed backslash doubled. */
   json?: boolean;
   /**
-   * An identifier (a claim id): the characters that take no room
-   * on screen escaped too (Unicode's format characters: zero-width space, joiners, the soft
-   * hyphen, word joiner, byte order mark, tags; and the combining grapheme joiner), so
-   * "claim\u200bA" never reads as "claimA", nor "ab" against "a\u200bb" as one text twice.
-   * Elsewhere (a rationale in a script that needs ZWNJ) they stay as written.
+   * An identifier (a claim id): every character Unicode lets a renderer draw as nothing
+   * escaped too, exactly as `everyInvisible` escapes them (the format characters: zero-width
+   * space, joiners, soft hyphen, word joiner, byte order mark, tags; the combining grapheme
+   * joiner; and the rest of Default_Ignorable_Code_Point: variation selectors, the Hangul
+   * fillers, U+180B-U+180F…), so "claim\u200bA" never reads as "claimA", nor
+   * "claim:loan\ufe0f-1" or "claim:loan\u3164-1" as "claim:loan-1". An identifier is no
+   * text in a script that needs one of them to be drawn, so none is left raw.
    */
   identifier?: boolean;
   /**
-   * A text every character of which must be seen (a signed note, whose edit must not read as
-   * the version it replaces; a value, span or pointer a diff shows, shared/diff.ts): what
-   * `identifier` escapes, and every other character Unicode
-   * lets a renderer draw as nothing (Default_Ignorable_Code_Point: the Hangul fillers U+115F,
-   * U+1160, U+3164 and U+FFA0, the variation selectors, U+180B-U+180F, the tags U+E0000-U+E0FFF…),
-   * so an edit that only inserts U+200B, or a text carrying hidden tag characters, shows it.
+   * A text every character of which must be seen (a signed note or a case decision's
+   * rationale, whose edit must not read as the version it replaces and whose signature
+   * covers characters no one saw otherwise; a value, span or pointer a diff shows,
+   * shared/diff.ts): the characters `identifier` escapes, every one Unicode lets a renderer
+   * draw as nothing (Default_Ignorable_Code_Point: the Hangul fillers U+115F, U+1160, U+3164
+   * and U+FFA0, the variation selectors, U+180B-U+180F, the tags U+E0000-U+E0FFF…), so an edit
+   * that only inserts U+200B, or a text carrying hidden tag characters, shows it. ZWNJ and ZWJ
+   * too, even where they shape a script's letters (docs/journal.md, "Invisible characters").
    * With `keep`, the kept controls (a note's line feeds and tabs) still stay as they are.
    */
   everyInvisible?: boolean;
 }
 
+/** What takes no room on screen: the format characters, the combining grapheme joiner, every default-ignorable code point. */
+const INVISIBLE_CLASS = '\\p{Cf}\\u034f\\p{Default_Ignorable_Code_Point}';
+
 /** What is escaped, one at a time: every control (invisible characters too for an identifier or a note) but those kept. */
 function escapedBy(as: ShownAs): RegExp {
-  const cls = as.everyInvisible
-    ? `${CONTROL_CLASS}\\p{Cf}\\u034f\\p{Default_Ignorable_Code_Point}`
-    : as.identifier
-      ? `${CONTROL_CLASS}\\p{Cf}\\u034f`
-      : CONTROL_CLASS;
+  const cls = as.everyInvisible || as.identifier ? `${CONTROL_CLASS}${INVISIBLE_CLASS}` : CONTROL_CLASS;
   return new RegExp(as.keep ? `(?![${as.keep}])[${cls}]` : `[${cls}]`, 'gu');
 }
 

@@ -11,7 +11,12 @@ export const JUDGEMENT_DECISIONS = ['accept', 'reject', 'needs-review', 'note'] 
 export type JudgementDecision = (typeof JUDGEMENT_DECISIONS)[number];
 
 export interface RationaleRule {
-  /** Characters once runs of whitespace are collapsed to one space and the ends trimmed. */
+  /**
+   * Characters a reader sees, once runs of whitespace are collapsed to one space and the ends
+   * trimmed: grapheme clusters (an emoji, or "e" and its combining accent, is one), default-ignorable
+   * code points (U+200B, tags, variation selectors, Hangul fillers…) not counted at all. The
+   * words and distinct letters of a new rationale are counted in that visible text too.
+   */
   minChars: number;
   /** Words: runs of non-space holding a letter or digit. */
   minWords: number;
@@ -38,9 +43,11 @@ export const RATIONALE_RULE: Readonly<RationaleRule> = Object.freeze({
 
 /**
  * Why a rationale is not real content (one sentence), or null when it is acceptable. `when`
- * is 'new' for one about to be signed (held to `maxBytes` too), 'recorded' for one a journal
- * holds. Linear in the text and stops counting at each minimum, so that a huge paste is
- * refused at once, without a string per character.
+ * is 'new' for one about to be signed (held to `maxBytes` too, and counted as a reader sees
+ * it), 'recorded' for one a journal holds: counted as the rule counted when it could have been
+ * signed (UTF-16 units, invisible characters included), so a journal that verified still does
+ * (docs/journal.md, "Invisible characters"). Linear in the text and stops counting at each
+ * minimum, so that a huge paste is refused at once, without a string per character.
  */
 export function checkRationale(text: unknown, when: 'new' | 'recorded' = 'new'): string | null {
   const r = RATIONALE_RULE;
@@ -49,10 +56,11 @@ export function checkRationale(text: unknown, when: 'new' | 'recorded' = 'new'):
     const tooLong = rationaleLengthProblem(text);
     if (tooLong) return tooLong;
   }
-  const norm = text.replace(/\s+/gu, ' ').trim();
+  const visible = when === 'new';
+  const norm = (visible ? text.replace(INVISIBLE, '') : text).replace(/\s+/gu, ' ').trim();
   if (norm === '') return 'the rationale is blank';
-  if (norm.length < r.minChars)
-    return `the rationale has ${norm.length} characters; at least ${r.minChars} are required`;
+  const chars = visible ? graphemesUpTo(norm, r.minChars) : norm.length;
+  if (chars < r.minChars) return `the rationale has ${chars} characters; at least ${r.minChars} are required`;
   const words = wordsUpTo(norm, r.minWords);
   if (words < r.minWords) return `the rationale has ${words} word(s); at least ${r.minWords} are required`;
   const distinct = distinctUpTo(norm.toLowerCase(), r.minDistinct);
@@ -75,6 +83,19 @@ export function rationaleLengthProblem(text: string): string | null {
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** What a renderer may draw as nothing (U+200B, tags, variation selectors, Hangul fillers, which are letters): never counted. */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/** One "character" as a reader counts it: an emoji, a letter and its combining marks. */
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** Grapheme clusters of `text`, counted up to `enough`. */
+function graphemesUpTo(text: string, enough: number): number {
+  let n = 0;
+  for (const _ of GRAPHEMES.segment(text)) if (++n >= enough) break;
+  return n;
+}
 
 /** Words (runs of non-space holding a letter or digit) of space-separated `text`, counted up to `enough`. */
 function wordsUpTo(text: string, enough: number): number {

@@ -18,15 +18,19 @@ export function safeText(s: string): string {
   return escapeControls(s);
 }
 
-/** An identifier (a claim id) as terminal text: invisible characters escaped too (shared/controls.ts ShownAs). */
+/**
+ * An identifier (a claim id) as terminal text: every invisible character escaped too, variation
+ * selectors and Hangul fillers among them (shared/controls.ts ShownAs.identifier).
+ */
 export function safeIdentifier(s: string): string {
   return escapeControls(s, { identifier: true });
 }
 
 /**
- * A signed note's text as terminal text: safeText, and every character a terminal may draw
- * as nothing escaped too (shared/controls.ts ShownAs.everyInvisible), so an edit that only
- * inserts U+200B, or hidden tag characters, show as the window shows them.
+ * A signed note's text, or a line of a case decision's rationale, as terminal text: safeText,
+ * and every character a terminal may draw as nothing escaped too (shared/controls.ts
+ * ShownAs.everyInvisible), so an edit that only inserts U+200B, or hidden tag characters,
+ * show as the window shows them.
  */
 export function safeNoteText(s: string): string {
   return escapeControls(s, { everyInvisible: true });

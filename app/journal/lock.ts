@@ -36,14 +36,21 @@ export async function readLock(dir: string): Promise<LockInfo | null> {
 const checkThenForce = (dir: string): string =>
   `check that no writer is active, then run 'reprise journal unlock ${dir} --force'`;
 
-/** The journal's words for a lock another holds: unreadable, stale, or held. */
+/** The journal's words for a lock another holds: unreadable, stale, held, or gone before its holder was read. */
 function takenError(dir: string, path: string, held: LockInfo | null): JournalError {
-  if (held?.unreadable !== undefined)
+  // The lock was there when this writer tried to take it, and gone when its holder was read:
+  // the other writer had just finished. Said so, not as a holder of unknown pid, host and time.
+  if (held === null)
+    return new JournalError(
+      `journal ${dir} was locked by another writer, which released the lock before its holder could be read; nothing was written, try again`,
+      'LOCKED',
+    );
+  if (held.unreadable !== undefined)
     return new JournalError(
       `journal ${dir} has a lock whose holder cannot be read (${path}: ${held.unreadable}); Reprise writes its locks whole, so another program or a crash that lost the file's contents left it. Nothing was written; ${checkThenForce(dir)}`,
       'STALE_LOCK',
     );
-  if (held && isStale(held))
+  if (isStale(held))
     return new JournalError(
       `journal ${dir} has a stale lock (${path}: pid ${held.pid} on ${held.host} since ${held.sinceUtc} is no longer running); ` +
         `a writer crashed. Check that no writer is active, then run 'reprise journal unlock ${dir}'`,

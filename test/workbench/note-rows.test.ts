@@ -153,8 +153,8 @@ describe("the case view's notes list", () => {
     for (const c of ['\u2060', '\u00ad', '\ufeff', '\u180e', '\u3164', '\u{e0041}'])
       expect(escapeControls(`x${c}y`, as)).not.toBe(`x${c}y`);
     expect(escapeControls('x\u{e0041}y', as)).toBe('x\\u{e0041}y');
-    // Other callers unchanged: a rationale keeps them raw, an identifier escapes the format characters only.
+    // Other callers: the controls alone keep them raw; an identifier escapes them all, as a note does.
     expect(escapeControls('a\u200bb\u3164', { keep: '\n\t' })).toBe('a\u200bb\u3164');
-    expect(escapeControls('a\u200bb\u3164', { identifier: true })).toBe('a\\u200bb\u3164');
+    expect(escapeControls('a\u200bb\u3164', { identifier: true })).toBe('a\\u200bb\\u3164');
   });
 });

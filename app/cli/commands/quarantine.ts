@@ -15,7 +15,7 @@ import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
-import { safeIdentifier } from '../../core/text.js';
+import { safeIdentifier, safeNoteText } from '../../core/text.js';
 import { formatError } from '../output.js';
 import { INFO, quarantineUsage } from './info.js';
 import { UsageError } from '../../core/errors.js';
@@ -41,10 +41,11 @@ function caseDetail(c: CaseState): string {
   const lines = [caseLine(c), `  opening entry ${safeText(c.openHash)}`];
   // The evidence as its entry signed it: JSON text of the canonical form read, so every number is the one signed.
   if (c.evidence !== null) lines.push(`  evidence ${safeText(JSON.stringify(c.evidence))}`);
-  // The rationale keeps its own line breaks (indented); every other control is escaped.
+  // The rationale keeps its own line breaks (indented); every other control, and every invisible
+  // character (hidden tags, variation selectors, ZWJ…), is escaped as a note's: the signature covers them.
   for (const h of c.history)
     lines.push(
-      `  seq ${h.seq}  ${safeText(h.decision).padEnd(8)} ${safeText(h.atUtc)}  ${safeText(h.author)}\n      ${h.text.split('\n').map(safeText).join('\n      ')}`,
+      `  seq ${h.seq}  ${safeText(h.decision).padEnd(8)} ${safeText(h.atUtc)}  ${safeText(h.author)}\n      ${h.text.split('\n').map(safeNoteText).join('\n      ')}`,
     );
   return lines.join('\n') + '\n';
 }

@@ -1,5 +1,5 @@
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api';
-import { escapeControls } from '../../../shared/controls';
+import { escapeControls, type ShownAs } from '../../../shared/controls';
 import { keyStanding } from '../lib/officer';
 import { CopyValue } from './Copy';
 import { RATIONALE_LAYOUT, Shown } from './Shown';
@@ -12,6 +12,19 @@ const IDS = {
   sign: 'confirm-decision-sign',
   blocked: 'confirm-decision-blocked',
 };
+
+/**
+ * How a case decision's rationale is shown (here, in the case's history, and the form's warning
+ * says when it differs from what was typed): its line feeds and tabs as they are, and every
+ * other control and every invisible character escaped, as a signed note's text is. The
+ * signature covers hidden tag characters, variation selectors and Hangul fillers as much as
+ * the letters, so the officer sees each one before signing it (docs/journal.md, "Invisible
+ * characters", why ZWNJ and ZWJ are no exception).
+ */
+export const RATIONALE_SHOWN: Readonly<ShownAs> = Object.freeze({ keep: RATIONALE_LAYOUT, everyInvisible: true });
+
+/** Whether a rationale is shown otherwise than typed (it holds a character RATIONALE_SHOWN escapes). */
+export const rationaleHasEscapes = (text: string): boolean => escapeControls(text, RATIONALE_SHOWN) !== text;
 
 export interface DecisionToSign {
   c: CaseView;
@@ -106,7 +119,7 @@ export function ConfirmDecision({
         <dd data-testid="confirm-decision-decision">{what.decision}</dd>
         <dt>Rationale</dt>
         <dd className="rationale-text">
-          <Shown text={what.rationale} keep={RATIONALE_LAYOUT} />
+          <Shown text={what.rationale} {...RATIONALE_SHOWN} />
         </dd>
         <dt>Signing key</dt>
         <dd className="small" data-testid="confirm-decision-key">

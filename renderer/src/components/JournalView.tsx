@@ -9,12 +9,11 @@ import {
   type JournalStatus,
   type SigningKey,
 } from '../../../shared/api';
-import { escapeControls } from '../../../shared/controls';
-import { RATIONALE_LAYOUT, Shown } from './Shown';
+import { Shown } from './Shown';
 import { focusWhenShown } from '../lib/focus';
 import { CaseQueue } from './CaseQueue';
 import { keyRefusal, keyStanding } from '../lib/officer';
-import { ConfirmDecision } from './ConfirmDecision';
+import { ConfirmDecision, RATIONALE_SHOWN, rationaleHasEscapes } from './ConfirmDecision';
 import { EvidenceDeltas } from './EvidenceDeltas';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 import { CopyValue } from './Copy';
@@ -82,6 +81,21 @@ function DecisionChoice({
   );
 }
 
+/**
+ * Beside the rationale field, when the text typed (or pasted) holds a character the
+ * confirmation shows escaped: a control, a bidirectional or an invisible one (hidden tag
+ * characters, a variation selector, a Hangul filler, ZWJ), all signed as they are.
+ */
+export function RationaleEscapes({ rationale }: { rationale: string }) {
+  if (!rationaleHasEscapes(rationale)) return null;
+  return (
+    <p className="bad small" data-testid="rationale-controls">
+      The rationale holds control, bidirectional or invisible characters; they are signed as typed, and the confirmation
+      and the case history show them escaped.
+    </p>
+  );
+}
+
 /** The signed decision on an open case: the decision, the rationale (the engine's rule), the key; confirmed before signing. */
 function DecisionForm({ c }: { c: CaseView }) {
   const { decide, journalBusy, journal } = useStore(
@@ -135,11 +149,7 @@ function DecisionForm({ c }: { c: CaseView }) {
         aria-describedby="rationale-help"
         data-testid="rationale"
       />
-      {escapeControls(rationale, { keep: RATIONALE_LAYOUT }) !== rationale && (
-        <p className="bad small" data-testid="rationale-controls">
-          The rationale holds control or bidirectional characters; the confirmation shows them escaped.
-        </p>
-      )}
+      <RationaleEscapes rationale={rationale} />
       <p id="rationale-help" className={touched && short ? 'bad' : 'muted small'}>
         {touched && short
           ? `${problem}; the rule: ${RATIONALE_RULE.summary}.`
@@ -228,8 +238,8 @@ function JournalError({ text }: { text: string }) {
   );
 }
 
-/** The case's events, each with its signer named as the trust store names the key. */
-function CaseHistory({ c, checked }: { c: CaseView; checked: boolean }) {
+/** The case's events, each with its signer named as the trust store names the key, and its rationale as RATIONALE_SHOWN shows it. */
+export function CaseHistory({ c, checked }: { c: CaseView; checked: boolean }) {
   return (
     <ol className="history" data-testid="case-history">
       {c.history.map((h) => (
@@ -248,7 +258,7 @@ function CaseHistory({ c, checked }: { c: CaseView; checked: boolean }) {
             />
           </div>
           <div className="rationale-text">
-            <Shown text={h.text} keep={RATIONALE_LAYOUT} />
+            <Shown text={h.text} {...RATIONALE_SHOWN} />
           </div>
         </li>
       ))}
