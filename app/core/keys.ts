@@ -394,12 +394,18 @@ function lockRefusal(path: string, lockPath: string, e: unknown, waitMs: number)
     );
   const held = e.holder;
   const remove = `check that nothing is writing ${path}, then delete ${lockPath}`;
-  if (held?.unreadable !== undefined)
+  // There when this writer last tried, gone when its holder was read: the other had just finished.
+  if (held === null)
+    return new KeyError(
+      `trust store ${path} was locked by another writer, which released the lock before its holder could be read; nothing was written, try again`,
+      'refused',
+    );
+  if (held.unreadable !== undefined)
     return new KeyError(
       `trust store ${path} has a lock whose holder cannot be read (${lockPath}: ${held.unreadable}); Reprise writes its locks whole, so another program or a crash that lost the file's contents left it. Nothing was written; ${remove}`,
       'refused',
     );
-  if (held && isStale(held))
+  if (isStale(held))
     return new KeyError(
       `trust store ${path} has a stale lock (${lockPath}: ${heldBy(held)} is no longer running); a writer crashed. Nothing was written; ${remove}`,
       'refused',

@@ -45,8 +45,8 @@ export class LockTakenError extends Error {
 }
 
 /** Who holds a lock, in words: `pid 12 on host since 2026-…`. */
-export function heldBy(info: LockInfo | null): string {
-  return `pid ${info?.pid ?? '?'} on ${info?.host ?? '?'} since ${info?.sinceUtc ?? '?'}`;
+export function heldBy(info: LockInfo): string {
+  return `pid ${info.pid} on ${info.host} since ${info.sinceUtc}`;
 }
 
 function pidAlive(pid: number): boolean {

@@ -4,26 +4,18 @@
  * "locked by another writer (pid ? on ? since ?)" (found by a red team of concurrent writers).
  * The race is made certain: reading the lock's holder first releases the lock, as its holder would.
  */
-import { unlink } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acquireLock } from '../../app/journal/index.js';
 import { LOCK_FILE } from '../../app/journal/format.js';
+import { race } from '../helpers/lock-race.js';
 import { tmp } from './helpers.js';
 
-const race = { on: false };
-
-vi.mock('../../app/core/files.js', async (original) => {
-  const real = await original<typeof import('../../app/core/files.js')>();
-  return {
-    ...real,
-    async readRegularText(path: string, max?: number): Promise<string> {
-      // The holder finishes just as the loser goes to read its lock.
-      if (race.on && basename(path) === LOCK_FILE) await unlink(path);
-      return real.readRegularText(path, max);
-    },
-  };
-});
+vi.mock('../../app/core/files.js', async (original) =>
+  (await import('../helpers/lock-race.js')).racingFiles(
+    await original<typeof import('../../app/core/files.js')>(),
+    (path) => path.endsWith(`/${LOCK_FILE}`),
+  ),
+);
 
 describe('a lock released before its holder could be read', () => {
   afterEach(() => void (race.on = false));
