@@ -13,6 +13,7 @@ import { stubBrowser } from './browser-stubs';
 import type { CaseEventView } from '../../shared/api';
 import { CaseQueue } from '../../renderer/src/components/CaseQueue';
 import { ConfirmDecision } from '../../renderer/src/components/ConfirmDecision';
+import { ConfirmSign } from '../../renderer/src/components/ConfirmSign';
 import { CaseHistory, RationaleEscapes } from '../../renderer/src/components/JournalView';
 import {
   caseView as view,
@@ -86,6 +87,24 @@ describe('a rationale in the window', () => {
     noneRaw(html, HIDDEN);
     for (const e of ['\\u{e0049}', '\\u{e0047}', '\\u3164', '\\ufe0f', '\\u200c']) expect(html).toContain(e);
     expect(html).toContain('.\n\tSee case');
+  });
+
+  it("a judgement's confirmation shows its rationale so too", () => {
+    const what = {
+      artifact: `sha256:${'c'.repeat(64)}`,
+      reportDigest: null,
+      pointer: '',
+      label: 'dump.json',
+      decision: 'accept' as const,
+      rationale: RATIONALE,
+      key: { path: '/k', keyId: `ed25519:${'2'.repeat(64)}`, role: 'reviewer', label: null, status: 'active' },
+      journal: '/j',
+    };
+    const html = renderToStaticMarkup(
+      createElement(ConfirmSign, { what, refused: null, onSign: () => undefined, onCancel: () => undefined }),
+    );
+    noneRaw(html, HIDDEN);
+    expect(html).toContain('\\u{e0049}');
   });
 
   it("the case's history shows a recorded rationale so too", () => {

@@ -12,7 +12,7 @@ import { CaseOpener } from './CaseOpener';
 import { CaseTimeline } from './CaseTimeline';
 import { ColumnFilter } from './ColumnFilter';
 import { ColumnHeads } from './ColumnHeads';
-import { RATIONALE_LAYOUT, Shown } from './Shown';
+import { RATIONALE_SHOWN, Shown } from './Shown';
 import '../case.css';
 
 const VERDICTS = ['fail', 'unavailable', 'pass'] as const;
@@ -304,7 +304,7 @@ function JudgementRow({ j, verdict }: { j: CaseJudgement; verdict: Verdict | und
         <Decision j={j} verdict={verdict} />
       </td>
       <td>
-        <Shown text={j.rationale} keep={RATIONALE_LAYOUT} />
+        <Shown text={j.rationale} {...RATIONALE_SHOWN} />
       </td>
       <td className="mono small">
         <Shown text={j.author} />

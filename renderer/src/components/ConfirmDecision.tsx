@@ -1,8 +1,8 @@
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api';
-import { escapeControls, type ShownAs } from '../../../shared/controls';
+import { escapeControls } from '../../../shared/controls';
 import { keyStanding } from '../lib/officer';
 import { CopyValue } from './Copy';
-import { RATIONALE_LAYOUT, Shown } from './Shown';
+import { RATIONALE_SHOWN, Shown } from './Shown';
 import { SignDialog } from './SignDialog';
 
 const IDS = {
@@ -12,19 +12,6 @@ const IDS = {
   sign: 'confirm-decision-sign',
   blocked: 'confirm-decision-blocked',
 };
-
-/**
- * How a case decision's rationale is shown (here, in the case's history, and the form's warning
- * says when it differs from what was typed): its line feeds and tabs as they are, and every
- * other control and every invisible character escaped, as a signed note's text is. The
- * signature covers hidden tag characters, variation selectors and Hangul fillers as much as
- * the letters, so the officer sees each one before signing it (docs/journal.md, "Invisible
- * characters", why ZWNJ and ZWJ are no exception).
- */
-export const RATIONALE_SHOWN: Readonly<ShownAs> = Object.freeze({ keep: RATIONALE_LAYOUT, everyInvisible: true });
-
-/** Whether a rationale is shown otherwise than typed (it holds a character RATIONALE_SHOWN escapes). */
-export const rationaleHasEscapes = (text: string): boolean => escapeControls(text, RATIONALE_SHOWN) !== text;
 
 export interface DecisionToSign {
   c: CaseView;

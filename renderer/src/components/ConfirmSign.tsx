@@ -1,7 +1,7 @@
 import type { JudgementDecision, SigningKey } from '../../../shared/api';
 import { CopyValue } from './Copy';
 import { SigningKeyShown } from './ConfirmDecision';
-import { RATIONALE_LAYOUT, Shown } from './Shown';
+import { RATIONALE_SHOWN, Shown } from './Shown';
 import { SignDialog } from './SignDialog';
 
 const IDS = {
@@ -73,7 +73,7 @@ export function ConfirmSign({
         <dd data-testid="confirm-decision">{what.decision}</dd>
         <dt>Rationale</dt>
         <dd className="rationale-text">
-          <Shown text={what.rationale} keep={RATIONALE_LAYOUT} />
+          <Shown text={what.rationale} {...RATIONALE_SHOWN} />
         </dd>
         <dt>Signing key</dt>
         <dd className="small" data-testid="confirm-key">

@@ -9,11 +9,11 @@ import {
   type JournalStatus,
   type SigningKey,
 } from '../../../shared/api';
-import { Shown } from './Shown';
+import { RATIONALE_SHOWN, rationaleHasEscapes, Shown } from './Shown';
 import { focusWhenShown } from '../lib/focus';
 import { CaseQueue } from './CaseQueue';
 import { keyRefusal, keyStanding } from '../lib/officer';
-import { ConfirmDecision, RATIONALE_SHOWN, rationaleHasEscapes } from './ConfirmDecision';
+import { ConfirmDecision } from './ConfirmDecision';
 import { EvidenceDeltas } from './EvidenceDeltas';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 import { CopyValue } from './Copy';

@@ -12,7 +12,7 @@ import { ColumnHeads } from './ColumnHeads';
 import { signingRefusal } from '../lib/sign-gate';
 import { SignBlocked } from './SignBlocked';
 import { keyStanding, statusRefusal } from '../lib/officer';
-import { RATIONALE_LAYOUT, Shown } from './Shown';
+import { RATIONALE_SHOWN, Shown } from './Shown';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
 
 /** Why no judgement can be signed: below the panel's toolbar, named by every "Record judgement" button. */
@@ -345,7 +345,7 @@ function JudgementsList() {
                 </td>
                 <td>{j.decision}</td>
                 <td className="small rationale-text">
-                  <Shown text={j.rationale} keep={RATIONALE_LAYOUT} />
+                  <Shown text={j.rationale} {...RATIONALE_SHOWN} />
                 </td>
                 <td className="small">
                   <Signer

@@ -1,4 +1,4 @@
-import { controlPieces, type ShownAs } from '../../../shared/controls';
+import { controlPieces, escapeControls, type ShownAs } from '../../../shared/controls';
 
 /**
  * A value the window did not write (a claim id, a rationale or evidence from a journal), with
@@ -25,3 +25,16 @@ export function Shown({ text, ...as }: { text: string } & ShownAs) {
 
 /** The line feeds and tabs a rationale keeps (every other control is shown escaped). */
 export const RATIONALE_LAYOUT = '\n\t';
+
+/**
+ * How a rationale is shown (a case decision's or a judgement's: in its confirmation, the
+ * case's history, the judgements listed; a form's warning says when it differs from what was typed): its line feeds and tabs as they are, and every
+ * other control and every invisible character escaped, as a signed note's text is. The
+ * signature covers hidden tag characters, variation selectors and Hangul fillers as much as
+ * the letters, so the officer sees each one before signing it (docs/journal.md, "Invisible
+ * characters", why ZWNJ and ZWJ are no exception).
+ */
+export const RATIONALE_SHOWN: Readonly<ShownAs> = Object.freeze({ keep: RATIONALE_LAYOUT, everyInvisible: true });
+
+/** Whether a rationale is shown otherwise than typed (it holds a character RATIONALE_SHOWN escapes). */
+export const rationaleHasEscapes = (text: string): boolean => escapeControls(text, RATIONALE_SHOWN) !== text;
