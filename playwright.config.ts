@@ -5,6 +5,7 @@ import { defineConfig } from '@playwright/test';
 // e2e/fixtures.ts). Never `npx playwright install`: the browser is the system's.
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './test/setup/tmpdir.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
