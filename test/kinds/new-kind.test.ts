@@ -32,6 +32,7 @@ const COPIED = [
   'bin',
   'docs/report.schema.json',
   'test/helpers',
+  'test/setup',
   'test/kinds',
   'test/core/report-schema.test.ts',
   'package.json',

@@ -3,13 +3,15 @@
 // which makes its own; without this, each run left thousands of folders in the machine's
 // /tmp. TMPDIR is what `os.tmpdir()` reads, and the test workers and every process they
 // spawn inherit it from here, since a global setup runs before any of them starts.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
   const parent = tmpdir();
   const run = mkdtempSync(join(parent, 'reprise-test-run-'));
+  // As /tmp is: a test that runs the CLI as another user (nobody) needs to reach and write it.
+  chmodSync(run, 0o1777);
   const before = process.env['TMPDIR'];
   process.env['TMPDIR'] = run;
   return () => {
