@@ -215,8 +215,12 @@ export interface CaseEventFact {
   within?: string;
 }
 
-/** A judgement or note as the journal holds it; the case adds which journal and which of its artifacts. */
-export type CaseJudgementFact = Omit<CaseJudgement, 'journal' | 'artifact'>;
+/**
+ * A judgement or note as the journal holds it; the case adds which journal and which of its
+ * artifacts. `names` is the report digest its body names, if any: of the artifacts holding
+ * its subject, the case names the one whose report that is (the case report does not carry it).
+ */
+export type CaseJudgementFact = Omit<CaseJudgement, 'journal' | 'artifact'> & { names?: string };
 
 /** The artifact a kind's caseFacts reads: a file's sniffed bytes, or a directory kind's path. */
 export type CaseSubject = { sniffed: Sniffed; dir?: undefined } | { dir: string; sniffed?: undefined };

@@ -490,4 +490,34 @@ describe('a judgement on a part of a case artifact (D9)', () => {
     await appendEntry(j, { kind: 'review-rationale', subject, body: other }, keys.reviewer, { fsync: false });
     await expect(exportCase(dir, j)).rejects.toThrow(/seq 1 .*name a report the case does not hold/);
   });
+
+  it("held by two artifacts: one judged on the second holder's report verifies, and the case names that holder", async () => {
+    const two = join(base, 'c15');
+    mkdirSync(two);
+    for (const n of ['r.json', 'bundle.json']) copyFileSync(join(dir, n), join(two, n));
+    // The same manifest written again with other white space: other bytes, another report, the same part.
+    writeFileSync(join(two, 's.json'), JSON.stringify(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')), null, 1));
+    const j = join(base, 'two-holders');
+    const first = await runCase(two, { options: { trustStore: trustPath } });
+    const second = first.artifacts.find((a) => a.path === 's.json')!.reportDigest;
+    expect(second).not.toBe(first.artifacts.find((a) => a.path === 'r.json')!.reportDigest);
+    const body = {
+      type: 'reprise.judgement/v1',
+      decision: 'accept',
+      rationale: 'the embedded artifact of s.json was read',
+      reportDigest: second,
+      pointer: '',
+    };
+    await appendEntry(
+      j,
+      { kind: 'review-rationale', subject: { claimRef: 'c', artifact: part }, body },
+      keys.reviewer,
+      { fsync: false },
+    );
+    cpSync(j, join(two, 'journal'), { recursive: true });
+    const judged = await runCase(two, { options: { trustStore: trustPath } });
+    expect(judged.judgements.map((x) => [x.subject, x.artifact])).toEqual([[part, 's.json']]);
+    const r = await verify(await exportCase(two, join(two, 'journal')));
+    expect(failures(r)).toEqual([]);
+  });
 });

@@ -164,22 +164,29 @@ export function byTime(a: string, b: string): number {
 /**
  * The judgements and notes the case's journals hold on its artifacts, by journal then
  * sequence number: those whose subject is an artifact's bytes, or a part of one (a
- * manifest's embedded artifact), named by the artifact that holds it.
+ * manifest's embedded artifact), named by the artifact that holds it: of several holders,
+ * the one whose report the judgement names, else the first by path.
  */
 export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
-  const holder = new Map<string, string>();
-  // Sorted parts: the first artifact (by path) is the one named when two hold the same bytes.
-  for (const p of parts)
-    if (p.artifact.sha256 !== null && !holder.has(p.artifact.sha256)) holder.set(p.artifact.sha256, p.artifact.path);
+  const holders = new Map<string, CasePart[]>();
+  const hold = (value: string, p: CasePart): void => {
+    const held = holders.get(value);
+    if (held === undefined) holders.set(value, [p]);
+    else if (held[held.length - 1] !== p) held.push(p);
+  };
+  // Sorted parts: holders listed by path. A part is looked for only where no artifact's bytes are the subject.
+  for (const p of parts) if (p.artifact.sha256 !== null) hold(p.artifact.sha256, p);
+  const own = new Set(holders.keys());
   // A judgement's subject is content (bytes, a part), never a claim by the same text.
   for (const p of parts)
-    for (const id of p.identities)
-      if (id.space === undefined && !holder.has(id.value)) holder.set(id.value, p.artifact.path);
+    for (const id of p.identities) if (id.space === undefined && !own.has(id.value)) hold(id.value, p);
   const out: CaseJudgement[] = [];
   for (const p of parts)
-    for (const j of p.judgements) {
-      const artifact = holder.get(j.subject);
-      if (artifact !== undefined) out.push({ journal: p.artifact.path, ...j, artifact });
+    for (const { names, ...j } of p.judgements) {
+      const held = holders.get(j.subject);
+      if (held === undefined) continue;
+      const artifact = (held.find((h) => h.artifact.reportDigest === names) ?? held[0]!).artifact.path;
+      out.push({ journal: p.artifact.path, ...j, artifact });
     }
   return out.sort((a, b) => byText(a.journal, b.journal) || a.seq - b.seq);
 }

@@ -132,9 +132,10 @@ function checkCaseJudgements(
     holds: (x: string | undefined) => c === null || (x !== undefined && subjects.has(x)),
     other: 'an artifact the case does not hold (nor a part of one it names, nor the case itself)',
     expected: 'an artifact of the case, or the case',
-    reportOf: (x: string | undefined) => {
+    reportOf: (x: string | undefined, names: unknown) => {
       if (x === digest) return whole;
-      const i = x === undefined ? undefined : subjects.get(x)?.[0];
+      const held = (x === undefined ? undefined : subjects.get(x)) ?? [];
+      const i = held.find((h) => bundled[h]?.digest === names) ?? held[0];
       return i === undefined ? null : (bundled[i] ?? null);
     },
   };

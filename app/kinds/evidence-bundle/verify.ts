@@ -454,7 +454,8 @@ export interface JudgedArtifacts {
   /** How a finding names what is held: "another artifact", "an artifact the case does not hold". */
   other: string;
   expected: string;
-  reportOf(artifact: string | undefined): { report: BundledReport; digest: string } | null;
+  /** The report a judgement about `artifact` is checked against: of several holders, the one whose digest it `names`. */
+  reportOf(artifact: string | undefined, names: unknown): { report: BundledReport; digest: string } | null;
 }
 
 /** One judgement: its proof against the checkpoint, signature, role, artifact, report digest, body and pointer. */
@@ -493,7 +494,8 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
         actual: entry.subject.artifact ?? null,
       }),
     );
-  const rep = about.reportOf(entry.subject.artifact);
+  const named = entry.body['reportDigest'];
+  const rep = about.reportOf(entry.subject.artifact, named);
   const body = judgementBodyProblem(entry.body);
   if (body) st.findings.push(fail(R.judgement, `${name}: ${body}`, at));
   // Recorded: a reviewer key retired since still vouches for what it signed (a revoked one's signature fails above).
@@ -501,7 +503,6 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
     st.trust && st.trust.get(entry.author) ? judgementSignerProblem(entry.author, st.trust, 'recorded') : null;
   if (role) st.findings.push(fail(R.role, `${name}: ${role}`, { ...at, ...signerFault(st.trust!, entry.author) }));
   else retiredSigned(st, R.role, `${name}: the judgement`, entry.author, at.pointer);
-  const named = entry.body['reportDigest'];
   if (rep && named !== undefined && named !== rep.digest)
     st.findings.push(
       fail(R.reportDigest, `${name}: the judgement names another report than the bundle holds`, {

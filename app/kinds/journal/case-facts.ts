@@ -215,6 +215,7 @@ function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts, stan
   }
   if (kind !== 'review-rationale' || !artifact) return;
   const judged = standing.judge(e, hash, artifact);
+  const names = str(e['body']['reportDigest']);
   // Listed whatever its time: one its journal's verification fails is still recorded on the artifact.
   facts.judgements!.push({
     seq: e['seq'],
@@ -226,5 +227,6 @@ function entryFacts(l: RawLine, text: string | undefined, facts: CaseFacts, stan
     atUtc: typeof at === 'string' ? at : (JSON.stringify(at) ?? ''),
     supersedes: str(e['body']['supersedes']),
     ...judged,
+    ...(names === null ? {} : { names }),
   });
 }
