@@ -164,8 +164,8 @@ export function byTime(a: string, b: string): number {
 /**
  * The judgements and notes the case's journals hold on its artifacts, by journal then
  * sequence number: those whose subject is an artifact's bytes, or a part of one (a
- * manifest's embedded artifact), named by the artifact that holds it: of several holders,
- * the one whose report the judgement names, else the first by path.
+ * manifest's embedded artifact), named by the artifact that holds it: the first by path,
+ * or for a part several hold, the one whose report the judgement names.
  */
 export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
   const holders = new Map<string, CasePart[]>();
@@ -185,7 +185,9 @@ export function caseJudgements(parts: readonly CasePart[]): CaseJudgement[] {
     for (const { names, ...j } of p.judgements) {
       const held = holders.get(j.subject);
       if (held === undefined) continue;
-      const artifact = (held.find((h) => h.artifact.reportDigest === names) ?? held[0]!).artifact.path;
+      // Bytes are placed in their first holder (the case bundle's check reads it so: case-check.ts).
+      const named = own.has(j.subject) ? undefined : held.find((h) => h.artifact.reportDigest === names);
+      const artifact = (named ?? held[0]!).artifact.path;
       out.push({ journal: p.artifact.path, ...j, artifact });
     }
   return out.sort((a, b) => byText(a.journal, b.journal) || a.seq - b.seq);
