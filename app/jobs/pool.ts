@@ -4,9 +4,12 @@
  * thread that talks to the user never parses or hashes an artifact.
  *
  * Cancellation terminates the worker running the job and starts a fresh one: a job in
- * the middle of inflating or hashing cannot be interrupted more reliably than that.
+ * the middle of inflating or hashing cannot be interrupted more reliably than that. The
+ * commands a worker's jobs run (a kernel adapter) run in this thread, which kills them
+ * when it stops that worker (threads/owned-commands.ts): a terminated worker could not.
  */
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { startWorker, stopWorker } from '../threads/owned-commands.js';
 import type { EngineJob, FromWorker, JobOutcome, ToWorker } from './protocol.js';
 
 interface Pending<J, O> {
@@ -62,7 +65,7 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerUrl, this.resourceLimits ? { resourceLimits: this.resourceLimits } : {});
+    const worker = startWorker(this.workerUrl, this.resourceLimits ? { resourceLimits: this.resourceLimits } : {});
     const slot: Slot = { worker, running: new Set() };
     worker.on('message', (m: FromWorker<O>) => {
       const p = this.pending.get(m.id);
@@ -149,7 +152,7 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
           this.queue.unshift(o);
         }
         const idx = this.slots.indexOf(slot);
-        void slot.worker.terminate();
+        void stopWorker(slot.worker);
         if (idx >= 0 && !this.closed) this.slots[idx] = this.spawn();
         this.pump();
       }
@@ -159,6 +162,6 @@ export class WorkerPool<J = EngineJob, O = JobOutcome> {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => stopWorker(s.worker)));
   }
 }

@@ -8,15 +8,17 @@
  *  - a module (PATH ends in .js or .mjs) exporting `restore(input)` (named or on the
  *    default export), returning a RestoredState or a promise of one; or
  *  - a command, run as `PATH PACKAGE` with a JSON KernelRestoreRequest (without entry
- *    bytes) on stdin, printing one RestoredState as JSON on stdout, exiting 0.
+ *    bytes) on stdin, printing one RestoredState as JSON on stdout, exiting 0. It runs in a
+ *    process group of its own, killed whole when it ends, when its job is cancelled and
+ *    when the engine's process ends (threads/owned-commands.ts).
  * Anything else (a throw, a timeout, a non-zero exit, output of the wrong shape) leaves
  * the digest `unavailable`: an adapter failure never passes and never fails a package.
  */
-import { spawn } from 'node:child_process';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import { isPlainObject as isObj } from '../../core/closed.js';
+import { runCommand as runOwned } from '../../threads/owned-commands.js';
 
 export interface KernelRestoreRequest {
   formatVersion: 1 | 2 | 3 | 4;
@@ -114,54 +116,32 @@ function settled<T>(p: Promise<T>, spec: string): Promise<T> {
   });
 }
 
-function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
-  return new Promise((resolvePromise, reject) => {
-    let child;
-    try {
-      // The file its option digest names: a bare name is under the working folder, as for a
-      // module, never a program of that name on PATH.
-      child = spawn(isAbsolute(spec) ? spec : resolve(spec), [req.packagePath], { stdio: ['pipe', 'pipe', 'ignore'] });
-    } catch (e) {
-      reject(new AdapterError(`cannot run kernel adapter ${spec}: ${(e as Error).message}`));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new AdapterError(`kernel adapter ${spec} timed out after ${COMMAND_TIMEOUT_MS} ms`));
-    }, COMMAND_TIMEOUT_MS);
-    child.stdout.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_STDOUT) child.kill('SIGKILL');
-      else chunks.push(c);
-    });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new AdapterError(`cannot run kernel adapter ${spec}: ${e.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) return reject(new AdapterError(`kernel adapter ${spec} exited with ${code ?? 'a signal'}`));
-      try {
-        const p = parseCanonical(decodeJsonBytes(Buffer.concat(chunks)));
-        // An answer whose numbers the parse changed is not the answer the adapter gave.
-        const changed = p.warnings[0];
-        if (changed)
-          return reject(
-            new AdapterError(
-              `kernel adapter ${spec} printed JSON that is not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`,
-            ),
-          );
-        resolvePromise(p.value);
-      } catch (e) {
-        reject(new AdapterError(`kernel adapter ${spec} printed no valid JSON: ${(e as Error).message}`));
-      }
-    });
-    child.stdin.on('error', () => {});
-    const { entries: _entries, ...wire } = req;
-    child.stdin.end(JSON.stringify(wire));
+async function runCommand(spec: string, req: KernelRestoreRequest): Promise<unknown> {
+  const { entries: _entries, ...wire } = req;
+  const end = await runOwned({
+    // The file its option digest names: a bare name is under the working folder, as for a
+    // module, never a program of that name on PATH.
+    file: isAbsolute(spec) ? spec : resolve(spec),
+    args: [req.packagePath],
+    input: JSON.stringify(wire),
+    timeoutMs: COMMAND_TIMEOUT_MS,
+    maxOutput: MAX_STDOUT,
   });
+  if (!end.ok) throw new AdapterError(`kernel adapter ${spec} ${end.why}`);
+  if (end.code !== 0) throw new AdapterError(`kernel adapter ${spec} exited with ${end.code ?? 'a signal'}`);
+  let p;
+  try {
+    p = parseCanonical(decodeJsonBytes(end.output));
+  } catch (e) {
+    throw new AdapterError(`kernel adapter ${spec} printed no valid JSON: ${(e as Error).message}`);
+  }
+  // An answer whose numbers the parse changed is not the answer the adapter gave.
+  const changed = p.warnings[0];
+  if (changed)
+    throw new AdapterError(
+      `kernel adapter ${spec} printed JSON that is not I-JSON: ${changed.message} at ${changed.pointer || '(root)'}`,
+    );
+  return p.value;
 }
 
 function checkRestored(v: unknown): RestoredState {
