@@ -2,24 +2,14 @@
  * The Electron main process: the whole security boundary of the desktop app, after
  * Element Desktop. Sandboxed, context-isolated renderer without Node; the UI served from
  * the privileged `app://` scheme (shell-policy.ts: real-path confinement, nosniff, CSP;
- * not file://); navigation of any frame, new windows and permission requests refused;
- * every IPC call checked for its sender. The engine runs in a utilityProcess; this
- * process never parses or hashes an artifact, and grants the engine only the paths the
- * user picks in its native dialogs.
+ * not file://); navigation of any frame and new windows refused, and every permission but
+ * the clipboard write of our own page; every IPC call checked for its sender and its size.
+ * The engine runs in a utilityProcess; this process never parses or hashes an artifact,
+ * and grants the engine only the paths the user picks in its native dialogs or names to it.
  */
-import {
-  app,
-  BrowserWindow,
-  dialog,
-  ipcMain,
-  Menu,
-  protocol,
-  session,
-  type IpcMainInvokeEvent,
-  type MenuItemConstructorOptions,
-} from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent } from 'electron';
 import { readFile, realpath, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   API_METHODS,
@@ -33,7 +23,16 @@ import { createEngineClient, type EngineClient } from './engine-client.js';
 import type { RecentStore } from './host/engine-remote.js';
 import { dispatch } from './host/dispatch.js';
 import { checkEngineFiles } from './host/engine-integrity.js';
-import { APP_ORIGIN as ORIGIN, APP_SCHEME as SCHEME, appResponse, isAppUrl } from './shell-policy.js';
+import { oversizedCall } from './host/message-size.js';
+import { menuTemplate } from './shell-menu.js';
+import {
+  APP_ORIGIN as ORIGIN,
+  APP_SCHEME as SCHEME,
+  appResponse,
+  dialogOptions,
+  isAppUrl,
+  permissionAllowed,
+} from './shell-policy.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererRoot = resolve(here, '../renderer');
@@ -108,47 +107,26 @@ async function openViaDialog(host: EngineClient, mode: CheckMode): Promise<void>
   if (path) sendEvent({ type: 'open-path', path, mode });
 }
 
-/** A file the user named outside a dialog (Open Recent, a second launch's argument): its folder is granted. */
+/**
+ * A file the user named outside a dialog (Open Recent, a second launch's argument): granted
+ * as a picked file is, its folder (the gate refuses a folder named as a file, whose "folder"
+ * would be its parent).
+ */
 async function openNamed(host: EngineClient, path: string, mode: CheckMode): Promise<void> {
-  await host.grant({ roots: [dirname(path)] }).catch(() => undefined);
+  await host.grant({ files: [path] }).catch(() => undefined);
   sendEvent({ type: 'open-path', path, mode });
 }
 
 function buildMenu(host: EngineClient, recent: RecentFile[]): Menu {
-  const template: MenuItemConstructorOptions[] = [
-    {
-      label: 'File',
-      submenu: [
-        { label: 'Open and Verify…', accelerator: 'CmdOrCtrl+O', click: () => void openViaDialog(host, 'verify') },
-        {
-          label: 'Open and Replay…',
-          accelerator: 'CmdOrCtrl+Shift+O',
-          click: () => void openViaDialog(host, 'replay'),
-        },
-        {
-          label: 'Open Recent',
-          submenu: recent.length
-            ? recent.map((r) => ({ label: r.path, click: () => void openNamed(host, r.path, 'verify') }))
-            : [{ label: 'No recent files', enabled: false }],
-        },
-        { type: 'separator' },
-        { role: 'quit', accelerator: 'CmdOrCtrl+Q' },
-      ],
-    },
-    { label: 'Edit', submenu: [{ role: 'copy' }, { role: 'selectAll' }] },
-    {
-      label: 'View',
-      submenu: [
-        { role: 'resetZoom' },
-        { role: 'zoomIn' },
-        { role: 'zoomOut' },
-        { type: 'separator' },
-        { role: 'togglefullscreen', accelerator: 'F11' },
-      ],
-    },
-    { label: 'Window', submenu: [{ role: 'minimize' }, { role: 'close', accelerator: 'CmdOrCtrl+W' }] },
-  ];
-  return Menu.buildFromTemplate(template);
+  return Menu.buildFromTemplate(
+    menuTemplate(
+      {
+        open: (mode) => void openViaDialog(host, mode),
+        openRecent: (path) => void openNamed(host, path, 'verify'),
+      },
+      recent,
+    ),
+  );
 }
 
 /** Recent files in the app's userData folder, mirrored into the OS recent documents; onSave follows each save. */
@@ -175,12 +153,10 @@ function startEngine(recentStore: RecentStore): EngineClient {
     beforeStart: () => {
       if (app.isPackaged) checkEngineFiles(here);
     },
-    // Native dialogs: the path chosen by the user goes to the engine, never parsed here.
+    // Native dialogs: the path chosen by the user goes to the engine, never parsed here. What
+    // the dialog says follows from what the pick is granted as, not from the page.
     pickPath: async (req) => {
-      const opts = {
-        title: req.title,
-        properties: [req.kind === 'directory' ? ('openDirectory' as const) : ('openFile' as const)],
-      };
+      const opts = dialogOptions(req);
       const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
       return r.canceled ? null : (r.filePaths[0] ?? null);
     },
@@ -192,6 +168,9 @@ function answerIpc(host: EngineClient): void {
   for (const method of API_METHODS) {
     ipcMain.handle(IPC_PREFIX + method, async (e, ...params: unknown[]) => {
       if (!trustedSender(e)) throw new Error('refused: unexpected sender');
+      // The web host's WebSocket holds a call to the same bound (maxPayload).
+      const tooLarge = oversizedCall(params);
+      if (tooLarge) throw new Error(tooLarge);
       const resp = await dispatch(host, { id: 0, method, params });
       if (!resp) throw new Error('bad request');
       if ('error' in resp) throw new Error(resp.error.message);
@@ -211,8 +190,12 @@ function onSecondInstance(host: EngineClient, argv: string[]): void {
 
 async function onReady(): Promise<void> {
   protocol.handle(SCHEME, serveApp);
-  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setPermissionRequestHandler((_wc, perm, cb, details) =>
+    cb(permissionAllowed(perm, details.requestingUrl, details.isMainFrame)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_wc, perm, origin, details) =>
+    permissionAllowed(perm, details.requestingUrl ?? origin, details.isMainFrame),
+  );
   // A save happens only after a job has started, by which time host is set.
   const recentStore = recentStoreAt(join(app.getPath('userData'), 'recent-files.json'), (files) =>
     Menu.setApplicationMenu(buildMenu(host, files)),

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINE_TEMP_PREFIX } from './engine-remote.js';
+import { ENGINE_TEMP_PREFIX } from './engine-temp.js';
 
 /**
  * How long closing may take (the workers stopped, the folders removed) before the folder is

@@ -11,8 +11,6 @@
  * Native dialogs and the recent-files list are answered here, in the shell.
  */
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname } from 'node:path';
 import {
   API_METHODS,
   isApiEvent,
@@ -22,22 +20,18 @@ import {
   type CaseStarted,
   type EngineInfo,
   type PickRequest,
-  type RecentFile,
   type RepriseApi,
   type StartCaseRequest,
   type StartJobRequest,
 } from '../../shared/api.js';
 import { ApiError } from './api-error.js';
 import { PendingCalls } from '../../shared/pending-calls.js';
+import { isEngineTemp } from './engine-temp.js';
+import { memoryRecentStore, recentList, type RecentStore } from './recent-files.js';
 
-const MAX_RECENT = 10;
 const LOCAL: readonly ApiMethod[] = ['pickPath', 'recentFiles'];
 
-/** Where the shell keeps the recent files (Electron's userData; memory for the web host). */
-export interface RecentStore {
-  load(): Promise<RecentFile[]>;
-  save(files: RecentFile[]): Promise<void>;
-}
+export { memoryRecentStore, type RecentStore };
 
 /** What the user granted the API (see EngineHost.grant). */
 export interface Grant {
@@ -74,23 +68,6 @@ export type ToEngine =
 
 export function isCloseRequest(m: unknown): m is { id: number; close: true } {
   return typeof m === 'object' && m !== null && (m as { close?: unknown }).close === true;
-}
-
-/**
- * The engine's process makes every temporary folder of its own in one folder, named with its
- * pid, and names it to the shell first thing (engine-life.ts): `{engineTemp: path}`.
- */
-export const ENGINE_TEMP_PREFIX = 'reprise-engine-';
-
-/**
- * Whether a folder a child named is one such folder: directly in the temporary directory,
- * named as engine-life.ts names it (mkdtemp's six characters after the pid). The shell
- * removes what its child names, so a child (an engine an artifact subverted) cannot name any
- * other folder to it.
- */
-function isEngineTemp(path: unknown): path is string {
-  if (typeof path !== 'string' || dirname(path) !== tmpdir()) return false;
-  return new RegExp(`^${ENGINE_TEMP_PREFIX}\\d+-[A-Za-z0-9]{6}$`).test(basename(path));
 }
 
 /**
@@ -150,12 +127,6 @@ export type RemoteEngine = RepriseApi & {
    */
   close(): Promise<void>;
 };
-
-/** Recent files kept in memory only (the web host). */
-export function memoryRecentStore(): RecentStore {
-  let files: RecentFile[] = [];
-  return { load: async () => files, save: async (f) => void (files = f) };
-}
 
 /** The engine's events to the subscribers, and which jobs are running (to fail them if the child dies). */
 function engineEvents() {
@@ -314,32 +285,21 @@ function engineLink(start: () => EngineChild, grants: Grant[], events: EngineEve
   };
 }
 
-/** The recent-files list, kept by the shell; loading it grants the folders of files opened before. */
-function recentFiles(store: RecentStore, grant: (g: Grant) => Promise<void>) {
-  let recent: RecentFile[] | null = null;
-  async function load(): Promise<RecentFile[]> {
-    if (!recent) {
-      recent = await store.load().catch(() => []);
-      // Files opened before: their folders stay readable (the user chose them then).
-      if (recent.length)
-        await grant({ roots: [...new Set(recent.map((r) => dirname(r.path)))] }).catch(() => undefined);
-    }
-    return recent;
-  }
-  async function add(path: string): Promise<void> {
-    const list = (await load()).filter((r) => r.path !== path);
-    list.unshift({ path, name: basename(path), openedAtUtc: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
-    recent = list.slice(0, MAX_RECENT);
-    await store.save(recent).catch(() => undefined);
-  }
-  return { load, add };
+/**
+ * What a path picked in a native dialog is for, which is what it is granted as: a folder or a
+ * file to read (the file's folder), a key to sign with, or an adapter to run. The dialog says
+ * the same (shell-policy.ts, dialogOptions), so the user is told what the pick will grant.
+ */
+export function pickPurpose(req: PickRequest): 'folder' | 'file' | 'key' | 'adapter' {
+  if (req.kind === 'directory') return 'folder';
+  return req.use === 'key' || req.use === 'adapter' ? req.use : 'file';
 }
 
-/** What a path picked in a native dialog is granted as: a folder, a key, an adapter, or a file to read. */
 function pickGrant(req: PickRequest, path: string): Grant {
-  if (req.kind === 'directory') return { roots: [path] };
-  if (req.use === 'key') return { keys: [path] };
-  if (req.use === 'adapter') return { adapters: [path] };
+  const purpose = pickPurpose(req);
+  if (purpose === 'folder') return { roots: [path] };
+  if (purpose === 'key') return { keys: [path] };
+  if (purpose === 'adapter') return { adapters: [path] };
   return { files: [path] };
 }
 
@@ -366,8 +326,15 @@ async function pickAndGrant(
 export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
   const events = engineEvents();
   const link = engineLink(opts.start, opts.grant ? [opts.grant] : [], events);
-  const { call, grant } = link;
-  const recent = recentFiles(opts.recentStore ?? memoryRecentStore(), grant);
+  const { call } = link;
+  const recent = recentList(opts.recentStore ?? memoryRecentStore(), link.grant);
+  if (opts.grant) recent.granted(opts.grant);
+  // The shell's own grants (the command line, dialogs, menus) are the user's: what a recent
+  // file may be kept under. The list's own grants at start-up go straight to the link.
+  const grant = (g: Grant): Promise<void> => {
+    recent.granted(g);
+    return link.grant(g);
+  };
   const remote = Object.fromEntries(
     API_METHODS.filter((m) => !LOCAL.includes(m)).map((m) => [m, (...params: unknown[]) => call(m, params)]),
   ) as unknown as RepriseApi;
@@ -381,6 +348,7 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
       await recent.load();
       const r = (await call('startJob', [req])) as { jobId: string };
       events.started(r.jobId);
+      // Kept only under a grant of the shell's (recent-files.ts): never as the path alone.
       if (req?.source?.type === 'path' && typeof req.source.path === 'string') void recent.add(req.source.path);
       return r;
     },
@@ -390,7 +358,7 @@ export function createRemoteEngine(opts: RemoteEngineOptions): RemoteEngine {
       return r;
     },
     pickPath: (req: PickRequest) => pickAndGrant(opts.pickPath, grant, req),
-    recentFiles: async () => [...(await recent.load())],
+    recentFiles: () => recent.list(),
     grant,
     adoptUpload: link.adoptUpload,
     subscribe: events.subscribe,

@@ -34,14 +34,24 @@ export class GrantedGate {
     return done;
   }
 
+  /**
+   * Each path on its own: one that cannot be granted (a recent folder since removed) is left
+   * out and the others still land; the grant then fails naming every path left out.
+   */
   private async addGrant(g: Grant): Promise<void> {
-    for (const r of g.roots ?? []) await this.gate.addRoot(r);
+    const failed: string[] = [];
+    const each = async (paths: string[] | undefined, add: (p: string) => Promise<unknown>): Promise<void> => {
+      for (const p of paths ?? [])
+        await add(p).catch((e: unknown) => failed.push(e instanceof Error ? e.message : `${p}: ${String(e)}`));
+    };
+    await each(g.roots, (r) => this.gate.addRoot(r));
     // A file picked in the native dialog to read (an artifact, a trust store): its folder.
     // Not a key nor an adapter: a link could otherwise name any file the user opened as code
     // to run or a key to sign with (PickRequest.use says when the dialog asked for one).
-    for (const f of g.files ?? []) await this.gate.addFileFolder(f);
-    for (const k of g.keys ?? []) await this.gate.addKey(k);
-    for (const a of g.adapters ?? []) await this.gate.addAdapter(a);
+    await each(g.files, (f) => this.gate.addFileFolder(f));
+    await each(g.keys, (k) => this.gate.addKey(k));
+    await each(g.adapters, (a) => this.gate.addAdapter(a));
+    if (failed.length > 0) throw new Error(failed.join('; '));
   }
 
   async confine(p: unknown, what: string): Promise<string> {

@@ -3,7 +3,7 @@
  * (journal-worker.ts) so the process talking to the window never hashes or verifies.
  * Thin adapters over app/journal: they shape results for the UI and nothing more.
  */
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { decodeJsonBytes, JcsError, parseCanonical } from '../../app/core/jcs.js';
@@ -338,8 +338,13 @@ let training: Promise<TrainingOfficer> | null = null;
 async function makeTrainingOfficer(): Promise<TrainingOfficer> {
   // The real path: the host grants keys by their real path, and the window matches the key it chose against them.
   const root = await realpath(await mkdtemp(join(tmpdir(), 'reprise-training-')));
-  const keyFile = join(root, 'officer.key.pem');
-  const trustStore = join(root, 'trust-store.json');
+  // The key, the trust store and each journal in a folder of its own: the host grants the
+  // journal and the trust store's folder as readable (journal-side.ts), and a readable folder
+  // holding the private key would hand its PEM to whoever holds the API.
+  const [keyDir, trustDir] = [join(root, 'key'), join(root, 'trust')];
+  await Promise.all([mkdir(keyDir, { mode: 0o700 }), mkdir(trustDir)]);
+  const keyFile = join(keyDir, 'officer.key.pem');
+  const trustStore = join(trustDir, 'trust-store.json');
   const officer = generateSigner();
   await writePrivateKey(keyFile, officer);
   await writeFile(
@@ -374,7 +379,7 @@ const TRAINING_ORIGINAL = 0.7193599213366195;
 const TRAINING_REPLAYED = 0.6193599213366195;
 const trainingDelta = (): number => Number(exact(TRAINING_REPLAYED).minus(exact(TRAINING_ORIGINAL)).abs().toString());
 
-/** A training journal (a new one each time, beside the officer's key): two open cases. */
+/** A training journal (a new one each time, in the officer's folder): two open cases. */
 export async function demoJournal(): Promise<DemoJournal> {
   const { root, keyFile, trustStore, officer } = await trainingOfficer();
   const dir = await mkdtemp(join(root, 'journal-'));

@@ -24,6 +24,7 @@ import type {
 import { dirname } from 'node:path';
 import { JUDGEMENT_DECISIONS, RATIONALE_RULE } from '../../shared/rationale.js';
 import { ApiError } from './api-error.js';
+import { isWithin } from './path-gate.js';
 import type { Grant, GrantedGate } from './granted-gate.js';
 import type { JournalWorker } from './journal-client.js';
 import type { ConfinedOp } from './confined-op.js';
@@ -42,10 +43,20 @@ export class JournalSide {
     return this.journal.run<T>({ ...op, readRoots: await this.gate.readable() });
   }
 
-  /** A demonstration journal and its key, made by the host, which grants itself both (`grant`: the shell's own widening). */
+  /**
+   * A demonstration journal and its key, made by the host, which grants itself both (`grant`:
+   * the shell's own widening): the journal and its trust store's folder to read, the key to
+   * sign with and never to read, so no folder holding the key is granted.
+   */
   async createDemoJournal(grant: (g: Grant) => Promise<void>): Promise<DemoJournal> {
     const demo = await this.journal.run<DemoJournal>({ op: 'demo' });
-    await grant({ roots: [dirname(demo.dir)], keys: [demo.keyFile] });
+    const roots = [demo.dir, dirname(demo.trustStore)];
+    if (roots.some((r) => isWithin(r, demo.keyFile)))
+      throw new ApiError(
+        'internal error: the training journal lies beside its private key; nothing was granted',
+        false,
+      );
+    await grant({ roots, keys: [demo.keyFile] });
     return demo;
   }
 

@@ -57,9 +57,14 @@ export class PathGate {
     return real;
   }
 
-  /** A file the user picked: its folder becomes a root (its trust store, its neighbours). */
+  /**
+   * A file the user picked: its folder becomes a root (its trust store, its neighbours). It
+   * must be a file: the folder "of" a folder is its parent, which nobody picked.
+   */
   async addFileFolder(file: string): Promise<void> {
-    await this.addRoot(dirname(await realpath(resolve(file))));
+    const real = await realpath(resolve(file));
+    if (!(await stat(real)).isFile()) throw new Error(`${file} is not a file`);
+    await this.addRoot(dirname(real));
   }
 
   /** A key file the user picked for signing (or one the host made). */

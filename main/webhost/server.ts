@@ -23,6 +23,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { BINARY_HEADER_BYTES, type ApiEvent, type ApiEventMessage, type RepriseApi } from '../../shared/api.js';
 import { sha256 } from '../../app/core/hash.js';
 import { dispatch } from '../host/dispatch.js';
+import { MAX_MESSAGE_BYTES } from '../host/message-size.js';
 import { resolveStatic, securityHeaders } from '../static-files.js';
 import { serveUpload, uploadIdOf } from './upload-route.js';
 import { takesUploadFiles, UploadFiles } from './upload-files.js';
@@ -42,8 +43,8 @@ function binaryRequest(data: Buffer | ArrayBuffer | Buffer[]): unknown {
   return head;
 }
 
-/** Largest WebSocket message accepted (a base64 artifact plus framing). */
-export const MAX_MESSAGE_BYTES = 700 * 1024 * 1024;
+/** Largest WebSocket message accepted: the bound of every call, Electron's IPC too (message-size.ts). */
+export { MAX_MESSAGE_BYTES };
 
 export interface WebHost {
   url: string;
