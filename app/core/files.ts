@@ -26,6 +26,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
   }
 }
 
+/** Flushes a file or a folder (a rename in it) to the disk: what is written survives a crash. */
+export async function fsyncPath(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * A file that may not be written, with the reason as a phrase ("it is a directory"), or the
  * system's code when the system refused.

@@ -111,7 +111,8 @@ export function journalResultAuthenticity(r: KindResult): Authenticity {
 export function proofAuthenticity(c: ProofCheck): Authenticity {
   const cp = c.checkpoint;
   if (!cp) return authenticity.consistencyOnly('the proof could not be read, so no signature in it was checked.');
-  const what = `the proof's checkpoint (tree ${cp.treeSize})${c.entry ? ` and entry ${c.entry.seq}` : ''}`;
+  // One subject, whatever the proof holds: the statements say "verifies" and "is signed" of it.
+  const what = `the proof's checkpoint (tree ${cp.treeSize})${c.entry ? ` together with entry ${c.entry.seq}` : ''}`;
   const bad = (rule: string) => c.findings.find((f) => f.rule === rule && f.severity === 'fail');
   for (const rule of SIGNER_RULES) {
     const f = bad(rule);

@@ -1246,6 +1246,13 @@ export function checkHeldCheckpoint(v: JournalVerification, held: unknown, trust
   return out;
 }
 
+/** What a verification since the held checkpoint of tree `m` read anew, the journal holding `lines` entries. */
+function readSince(m: number, lines: number): string {
+  if (lines <= m) return 'no entry was added after it';
+  const entries = lines === m + 1 ? `entry ${lines}` : `entries ${m + 1} to ${lines}`;
+  return `${entries} and the checkpoints after it`;
+}
+
 /**
  * `journal verify --since CHECKPOINT`: what an auditor who already holds a checkpoint needs,
  * without re-reading what it commits to. The held checkpoint's root must be the root the
@@ -1307,7 +1314,7 @@ export async function verifyJournalSince(
     pass.findings.push(
       info(
         'RPR-JOURNAL-000',
-        `verified since the held checkpoint (tree ${m}, ${held.rootHash}): entries ${m + 1} to ${ef.lines} and the checkpoints after it. Entries 1 to ${m} were not parsed or signature-checked again: ${anchor.vouched === 'state' ? `the held root is the one the journal's tree file gives, and every journal file is as the last writer left it (state.json's identities), so none was changed outside a writer since` : `their lines were hashed again and give the held root`}. The quarantine case rules need the whole journal ('journal verify' without --since)`,
+        `verified since the held checkpoint (tree ${m}, ${held.rootHash}): ${readSince(m, ef.lines)}. Entries 1 to ${m} were not parsed or signature-checked again: ${anchor.vouched === 'state' ? `the held root is the one the journal's tree file gives, and every journal file is as the last writer left it (state.json's identities), so none was changed outside a writer since` : `their lines were hashed again and give the held root`}. The quarantine case rules need the whole journal ('journal verify' without --since)`,
       ),
     );
     return {

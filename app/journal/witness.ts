@@ -15,9 +15,10 @@ import { FileReadError } from '../core/files.js';
 import { fail, info, warning } from '../core/findings.js';
 import { formatHash, isHashString } from '../core/hash.js';
 import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
+import { epochMs } from '../core/time.js';
 import { rawPublicKey, type Signer, type TrustStore } from '../core/keys.js';
 import { ioReason, JournalError } from './errors.js';
-import { COSIGNATURES_FILE, journalOrigin, NOTES_FILE, type Checkpoint } from './format.js';
+import { CHECKPOINTS_FILE, COSIGNATURES_FILE, journalOrigin, NOTES_FILE, type Checkpoint } from './format.js';
 import { openJournalFile } from './frontier.js';
 import { verifyConsistency, type MerkleView } from './merkle.js';
 import {
@@ -34,8 +35,9 @@ import {
 } from './note.js';
 import { noteLineSizeHint, readNoteLine } from './note-line.js';
 import { streamLines } from './read.js';
-import type { JournalVerification } from './verify.js';
+import { CLOCK_TOLERANCE_MS, recognizeCheckpoint, type JournalVerification } from './verify.js';
 import { evaluateParsedQuorum, witnessLineProblems, type QuorumResult, type WitnessPolicy } from './witness-policy.js';
+import { NO_MEMORY, type WitnessMemory } from './witness-state.js';
 import { JournalWriter } from './writer.js';
 
 export interface Cosignature {
@@ -142,10 +144,10 @@ export interface CosignResult {
  * `reprise journal cosign`: under the writer's lock, with the journal verified from its last
  * trusted state, the witness checks the latest checkpoint's note (signed under the journal's
  * origin by a key the trust store knows), checks that it extends the last checkpoint this
- * witness cosigned (RFC 9162 consistency proof over the journal's tree), and appends its
- * cosignature, unless its own line for that checkpoint is already there (a quorum counts a
- * witness once, so a second line would only grow the file). Returns the note with the
- * cosignature line added.
+ * witness cosigned (RFC 9162 consistency proof over the journal's tree), records it in its
+ * memory, and only then appends its cosignature, unless its own line for that checkpoint is
+ * already there (a quorum counts a witness once, so a second line would only grow the file).
+ * Returns the note with the cosignature line added.
  */
 export async function cosignJournal(
   dir: string,
@@ -153,20 +155,22 @@ export async function cosignJournal(
   signer: Signer,
   trust: TrustStore,
   unixSeconds: number,
-  /** What this witness remembers cosigning for this journal's origin (its own state, kept apart from the journal). */
-  remembered: (origin: string) => { treeSize: number; rootHash: string } | null = () => null,
+  /** The witness's own memory, kept apart from the journal (witness-state.ts). */
+  memory: WitnessMemory = NO_MEMORY,
 ): Promise<CosignResult> {
   const w = await JournalWriter.open(dir, { create: false, trustStore: trust });
   try {
     const { checkpoint, note, body, origin } = await signedLatest(w, trust, dir);
     // The witness's own memory first (a journal rewritten together with its cosignatures file
     // cannot hide a fork from it), then what the journal records of this witness.
-    const own = remembered(origin);
+    const own = memory.recall(origin);
     if (own) checkExtends(w.merkle, { witness, line: '', ...own }, checkpoint.treeSize, checkpoint.rootHash, dir);
     const stored = await readCosignatures(dir);
     const previous = stored.filter((c) => c.witness === witness).pop();
     if (previous) checkExtends(w.merkle, previous, checkpoint.treeSize, checkpoint.rootHash, dir);
     const extended = own?.treeSize ?? previous?.treeSize ?? null;
+    // Remembered before it is signed: a signature the witness could forget would let it sign a fork later.
+    await memory.remember(origin, { treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash });
     const mine = ownLine(stored, checkpoint, body, { name: witness, publicKey: rawPublicKey(signer.publicKey) });
     if (mine) return { note: addSignatures(note, [mine.line]), cosignature: mine, extended, origin, already: true };
     const line = cosign(note, witness, signer, unixSeconds);
@@ -271,17 +275,24 @@ interface WeighedTree {
   lines: (Cosignature & { at: number })[];
   /** The journal's own signed note of the tree (notes.jsonl), when it has one. */
   note: ParsedNote | null;
+  /** When the journal first signed the tree (its earliest checkpoint, ms); null when no checkpoint names it. */
+  checkpointMs: number | null;
 }
 
 /**
  * `journal verify --witness-policy`: the newest checkpoint whose cosignatures meet the
  * policy's quorum, each cosigned checkpoint checked to be this journal's (its root the root
  * recomputed at its size). The quorum is weighed on the journal's own note of the tree (its
- * log signature) with each policy witness's cosignature once. Pass when the newest checkpoint
- * is witnessed; a warning naming the entries not yet witnessed when only an older one is;
- * fail when none is.
+ * log signature) with each policy witness's cosignature once, and only cosignatures dated
+ * when their witness could have observed the tree (`misdated`; `clock` is this verification's
+ * time). Pass when the newest checkpoint is witnessed; a warning naming the entries not yet
+ * witnessed when only an older one is; fail when none is.
  */
-export async function witnessFindings(v: JournalVerification, policy: WitnessPolicy): Promise<Finding[]> {
+export async function witnessFindings(
+  v: JournalVerification,
+  policy: WitnessPolicy,
+  clock: () => number = Date.now,
+): Promise<Finding[]> {
   if (!v.firstHash)
     return [fail(R, 'the journal has no readable first entry, so its origin (and its cosignatures) cannot be named')];
   const origin = journalOrigin(v.firstHash);
@@ -300,8 +311,10 @@ export async function witnessFindings(v: JournalVerification, policy: WitnessPol
   // `quorum none` needs no cosignature: the newest checkpoint is weighed too (a `log` line still needs its note).
   if (policy.quorum === 'none') addNewest(v, trees);
   await addNotes(v.dir, origin, trees, out);
+  await addCheckpointTimes(v.dir, trees, out);
   // Weighed oldest first (the line findings in file order), the quorum sought newest first.
-  const weighing = { policy, origin, witnesses: new Set(policy.witnesses.map((w) => `${w.keyName}\n${w.keyId}`)), out };
+  const witnesses = new Set(policy.witnesses.map((w) => `${w.keyName}\n${w.keyId}`));
+  const weighing = { policy, origin, witnesses, out, nowMs: clock() };
   const weighed = [...trees.values()]
     .sort((a, b) => a.size - b.size)
     .map((tree) => ({ tree, note: noteOf(weighing, tree) }));
@@ -338,7 +351,7 @@ function cosignedTrees(
       );
       continue;
     }
-    const t = trees.get(c.treeSize) ?? { size: c.treeSize, root, lines: [], note: null };
+    const t = trees.get(c.treeSize) ?? { size: c.treeSize, root, lines: [], note: null, checkpointMs: null };
     t.lines.push(c);
     trees.set(c.treeSize, t);
   }
@@ -360,7 +373,7 @@ function addNewest(v: JournalVerification, trees: Map<number, WeighedTree>): voi
   const size = v.latestCheckpoint?.treeSize;
   if (size === undefined || trees.has(size)) return;
   const root = rootAt(v, size);
-  if (root instanceof Buffer) trees.set(size, { size, root, lines: [], note: null });
+  if (root instanceof Buffer) trees.set(size, { size, root, lines: [], note: null, checkpointMs: null });
 }
 
 const beforeHeld = (n: number, held: number) =>
@@ -373,24 +386,52 @@ const beforeHeld = (n: number, held: number) =>
  */
 async function addNotes(dir: string, origin: string, trees: Map<number, WeighedTree>, out: Finding[]): Promise<void> {
   if (trees.size === 0) return;
-  const step = (text: string | undefined): void => {
+  await eachLine(dir, NOTES_FILE, out, "the journal's notes cannot be read to weigh its log signature", (text) => {
     const hint = text === undefined ? null : noteLineSizeHint(text);
     if (text === undefined || (hint !== null && !trees.has(hint))) return;
     const read = readNoteLine(text);
     if (typeof read === 'string') return;
     const t = trees.get(read.checkpoint.treeSize);
     if (t && read.checkpoint.origin === origin && read.checkpoint.rootHash.equals(t.root)) t.note = read.parsed;
-  };
+  });
+}
+
+/**
+ * When the journal first signed each weighed tree: its earliest checkpoint of that size and
+ * root (checkpoints.jsonl), which no cosignature of the tree can precede. A line that is not a
+ * well-formed checkpoint dates nothing (the verification reports it).
+ */
+async function addCheckpointTimes(dir: string, trees: Map<number, WeighedTree>, out: Finding[]): Promise<void> {
+  if (trees.size === 0) return;
+  await eachLine(dir, CHECKPOINTS_FILE, out, "the journal's checkpoints cannot be read to date its trees", (text) => {
+    // A checkpoint line ends in `"treeSize":N}`: lines of trees nobody cosigned are passed over unparsed.
+    if (text === undefined || !trees.has(Number(text.slice(text.lastIndexOf(':') + 1, -1)))) return;
+    const cp = recognizeCheckpoint(text)?.cp;
+    const t = cp ? trees.get(cp.treeSize) : undefined;
+    if (!cp || !t || formatHash(t.root.toString('hex')) !== cp.rootHash) return;
+    const ms = epochMs(cp.timestampUtc);
+    t.checkpointMs = t.checkpointMs === null ? ms : Math.min(t.checkpointMs, ms);
+  });
+}
+
+/** Hands the text of each line of the journal's file `name` to `step` (undefined when not UTF-8); a file that cannot be read is a fail, `cannot` saying what was lost. */
+async function eachLine(
+  dir: string,
+  name: string,
+  out: Finding[],
+  cannot: string,
+  step: (text: string | undefined) => void,
+): Promise<void> {
   try {
     await streamLines(
       dir,
-      NOTES_FILE,
+      name,
       (lines, texts) => lines.forEach((_, i) => step(texts?.[i])),
       () => undefined,
     );
   } catch (e) {
     if (!(e instanceof JournalError)) throw e;
-    out.push(fail(R, `the journal's notes cannot be read to weigh its log signature: ${e.message}`));
+    out.push(fail(R, `${cannot}: ${e.message}`));
   }
 }
 
@@ -401,6 +442,8 @@ interface Weighing {
   /** Each policy witness's key, as "key name\nkey id" (a line's signature is matched against them). */
   witnesses: Set<string>;
   out: Finding[];
+  /** This verification's time (ms): a cosignature dated later (beyond CLOCK_TOLERANCE_MS) does not count. */
+  nowMs: number;
 }
 
 /** One stored line weighed on a checkpoint text: its signature line, and why it does not cosign that text. */
@@ -422,9 +465,11 @@ function weighLine(policy: WitnessPolicy, body: string, line: string): WeighedLi
  * alone) with each policy witness's cosignature once (its last line that verifies, and its
  * first that does not, which refuses the tree). So however many lines a witness added, the
  * note holds at most two per policy witness; each distinct line is verified once, and every
- * line that fails is a finding at its line.
+ * line that fails is a finding at its line. A policy witness's cosignature that is misdated
+ * (a line's or one the journal's note carries) is left out of the note, named in a warning.
  */
-function noteOf({ policy, origin, witnesses, out }: Weighing, t: WeighedTree): ParsedNote {
+function noteOf(weighing: Weighing, t: WeighedTree): ParsedNote {
+  const { policy, origin, witnesses, out } = weighing;
   const body = t.note?.body ?? checkpointBody(origin, t.size, t.root);
   const weighed = new Map<string, WeighedLine>();
   const kept = new Map<string, NoteSignature>();
@@ -432,22 +477,69 @@ function noteOf({ policy, origin, witnesses, out }: Weighing, t: WeighedTree): P
   for (const c of t.lines) {
     const w = weighed.get(c.line) ?? weighLine(policy, body, c.line);
     weighed.set(c.line, w);
-    if (w.why)
-      out.push(
-        fail(R, `${COSIGNATURES_FILE} line ${c.at} does not cosign tree ${t.size}: ${w.why}`, {
-          pointer: `entry:${COSIGNATURES_FILE}:line:${c.at}`,
-        }),
-      );
+    const at = { pointer: `entry:${COSIGNATURES_FILE}:line:${c.at}` };
+    if (w.why) out.push(fail(R, `${COSIGNATURES_FILE} line ${c.at} does not cosign tree ${t.size}: ${w.why}`, at));
     const key = w.sig ? `${w.sig.name}\n${w.sig.keyId}` : '';
     if (!w.sig || !witnesses.has(key)) continue;
+    if (!w.why && !countsInTime(weighing, t, w.sig, `${COSIGNATURES_FILE} line ${c.at}`, at.pointer)) continue;
     count.set(key, (count.get(key) ?? 0) + 1);
     if (!w.why) kept.set(key, w.sig);
     else if (!kept.has(`${key}\n!`)) kept.set(`${key}\n!`, w.sig);
   }
   const repeated = repeatedFinding(t.size, count);
   if (repeated) out.push(repeated);
-  return { body, signatures: [...(t.note?.signatures ?? []), ...kept.values()] };
+  const own = (t.note?.signatures ?? []).filter(
+    (s) =>
+      !witnesses.has(`${s.name}\n${s.keyId}`) ||
+      countsInTime(weighing, t, s, `the journal's note of it (${NOTES_FILE})`, `entry:${NOTES_FILE}`),
+  );
+  return { body, signatures: [...own, ...kept.values()] };
 }
+
+/** Whether a policy witness's cosignature on tree `t` is dated when the witness could have observed it; a warning at `pointer` when not. */
+function countsInTime(weighing: Weighing, t: WeighedTree, sig: NoteSignature, where: string, pointer: string): boolean {
+  const why = misdated(sig, t, weighing.nowMs);
+  if (why)
+    weighing.out.push(
+      warning(
+        R,
+        `the cosignature by ${sig.name} of tree ${t.size} in ${where} ${why}, so it does not count toward the quorum`,
+        { pointer },
+      ),
+    );
+  return why === null;
+}
+
+/**
+ * Why a cosignature's time cannot be when its witness observed the tree (C2SP
+ * tlog-cosignature: the time the cosignature was made, as of which the tree is the largest
+ * the witness saw): later than this verification's time, or earlier than the tree's first
+ * checkpoint, each by more than CLOCK_TOLERANCE_MS (two machines' clocks); or for a tree no
+ * checkpoint dates, so nothing shows it came after the tree. Null when it can be.
+ */
+function misdated(sig: NoteSignature, t: WeighedTree, nowMs: number): string | null {
+  // A signature of another length holds no cosignature/v1 time; its check says so.
+  if (sig.signature.length !== 72) return null;
+  const seconds = sig.signature.readBigUInt64BE(0);
+  const ms = Number(seconds) * 1000;
+  const skew = `by more than ${CLOCK_TOLERANCE_MS / 60_000} minutes`;
+  if (ms > nowMs + CLOCK_TOLERANCE_MS)
+    return `is dated ${shownTime(seconds)}, later than this verification's time ${skew}`;
+  if (t.checkpointMs === null)
+    return `is dated ${shownTime(seconds)}, and no checkpoint of this journal dates the tree, so nothing shows the witness observed it then`;
+  if (ms < t.checkpointMs - CLOCK_TOLERANCE_MS)
+    return `is dated ${shownTime(seconds)}, before the tree's first checkpoint (${new Date(t.checkpointMs).toISOString()}) ${skew}`;
+  return null;
+}
+
+/** A cosignature's time: its POSIX seconds, with the date when JavaScript can show it. */
+function shownTime(seconds: bigint): string {
+  const ms = Number(seconds) * 1000;
+  return ms <= MAX_DATE_MS ? `${seconds} (${new Date(ms).toISOString()})` : `${seconds}`;
+}
+
+/** The latest time a JavaScript Date holds (ECMA-262: 8.64e15 ms). */
+const MAX_DATE_MS = 8.64e15;
 
 /** Lines by a witness that already cosigned the tree: counted once, and said once per tree. */
 function repeatedFinding(size: number, count: Map<string, number>): Finding | null {
@@ -482,7 +574,7 @@ function quorumFinding(
       return info(R, `witness quorum "${q.quorum}" met on the newest checkpoint (tree ${tree.size}): ${who}`);
     return warning(
       R,
-      `witness quorum "${q.quorum}" is met on tree ${tree.size} (${who}), not on the newest checkpoint (tree ${latest}): the ${latest - tree.size} newer entries are not witnessed yet`,
+      `witness quorum "${q.quorum}" is met on tree ${tree.size} (${who}), not on the newest checkpoint (tree ${latest}): ${notWitnessed(latest - tree.size)}`,
     );
   }
   const newest = trees[0]?.tree;
@@ -492,6 +584,9 @@ function quorumFinding(
     `no checkpoint of this journal meets the witness policy's quorum${newest ? ` (the newest ${newest.lines.length > 0 ? 'cosigned one' : 'checkpoint'}, tree ${newest.size}, ${shortOf})` : none}`,
   );
 }
+
+const notWitnessed = (n: number) =>
+  n === 1 ? 'the 1 newer entry is not witnessed yet' : `the ${n} newer entries are not witnessed yet`;
 
 /** Why a tree falls short of the quorum: the witnesses it lacks, a log signature it lacks, or the lines that refuse it. */
 function shortfall(policy: WitnessPolicy, q: QuorumResult, t: WeighedTree): string {

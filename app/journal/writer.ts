@@ -9,10 +9,10 @@
  * unknown. A torn tail (left only by a crash) refuses appends until an explicit repair
  * (which is itself journaled and equally all or nothing); nothing is repaired silently.
  */
-import { lstat, mkdir, open, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { fstatSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { FileReadError, isMissing } from '../core/files.js';
+import { FileReadError, fsyncPath, isMissing } from '../core/files.js';
 import { formatHash, sha256Hex } from '../core/hash.js';
 import { type Signer, type TrustStore } from '../core/keys.js';
 import { signerProblem } from './signers.js';
@@ -92,15 +92,6 @@ export interface WriterOptions {
   trustStore?: TrustStore | null;
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 /** Whether a name is taken (a link to nothing included: it is not a file this writer may create, nor remove). */
 async function exists(p: string): Promise<boolean> {
   try {
@@ -121,7 +112,7 @@ async function prepareDir(dir: string, create: boolean): Promise<string | undefi
   try {
     const made = await mkdir(dir, { recursive: true });
     // A new directory's own name must survive a power cut too.
-    if (made !== undefined) await fsyncDir(dirname(made));
+    if (made !== undefined) await fsyncPath(dirname(made));
     return made;
   } catch (e) {
     throw new JournalError(`not recorded: cannot create journal directory ${dir} (${ioReason(e)})`, 'IO');
@@ -139,7 +130,7 @@ async function openFiles(dir: string): Promise<{ fhs: Handles; created: string[]
       if (!(await exists(join(dir, name)))) created.push(name);
       handles.push(await openJournalFile(dir, name, name === TREE_FILE || name === INDEX_FILE ? 'update' : 'append'));
     }
-    if (created.length > 0) await fsyncDir(dir);
+    if (created.length > 0) await fsyncPath(dir);
     return {
       fhs: {
         entries: handles[0]!,
@@ -516,7 +507,7 @@ export class JournalWriter {
         : [];
     if (remove.length > 0) {
       for (const f of remove) await unlink(join(this.dir, f)).catch(() => undefined);
-      await fsyncDir(this.dir).catch(() => undefined);
+      await fsyncPath(this.dir).catch(() => undefined);
     }
     await this.lock.release();
     if (leaveNothing && this.madeDir !== undefined) await removeDirs(this.dir, this.madeDir);

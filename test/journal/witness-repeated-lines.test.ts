@@ -31,6 +31,18 @@ const cosignatures = (dir: string) => join(dir, 'cosignatures.jsonl');
 const latestNote = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'notes.jsonl'), 'utf8').trimEnd().split('\n').pop()!) as string;
 
+/** When the journal signed tree 3 (its last checkpoint), in POSIX seconds: a cosignature is dated after it. */
+const treeTime = (dir: string) =>
+  Math.ceil(
+    Date.parse(
+      (
+        JSON.parse(readFileSync(join(dir, 'checkpoints.jsonl'), 'utf8').trimEnd().split('\n').pop()!) as {
+          timestampUtc: string;
+        }
+      ).timestampUtc,
+    ) / 1000,
+  );
+
 /** A cosignatures.jsonl line of tree 3 by `signer` under `name`, dated `time`. */
 function storedLine(dir: string, name: string, signer: Signer, time: number): string {
   const first = JSON.parse(readFileSync(cosignatures(dir), 'utf8').split('\n')[0]!) as { rootHash: string };
@@ -60,7 +72,8 @@ describe('journal verify --witness-policy, with more than 100 lines for one tree
   it('one witness cosigning the same tree 150 times: met, counted once, said in one info', async () => {
     const j = await witnessed();
     expect((await j.cosignCli()).code).toBe(0);
-    for (let i = 0; i < 150; i++) appendFileSync(cosignatures(j.dir), storedLine(j.dir, 'w1', j.w1, 1_700_000_000 + i));
+    for (let i = 0; i < 150; i++)
+      appendFileSync(cosignatures(j.dir), storedLine(j.dir, 'w1', j.w1, treeTime(j.dir) + i));
     const v = await j.verify();
     expect(v.code, JSON.stringify(v.findings)).toBe(0);
     expect(v.findings.map((f) => f.severity)).toEqual(['info', 'info']);
@@ -98,7 +111,8 @@ describe('journal verify --witness-policy, with more than 100 lines for one tree
   it('a bad line among many still refuses the tree, named by its line', async () => {
     const j = await witnessed();
     expect((await j.cosignCli()).code).toBe(0);
-    for (let i = 0; i < 120; i++) appendFileSync(cosignatures(j.dir), storedLine(j.dir, 'w1', j.w1, 1_700_000_000 + i));
+    for (let i = 0; i < 120; i++)
+      appendFileSync(cosignatures(j.dir), storedLine(j.dir, 'w1', j.w1, treeTime(j.dir) + i));
     // Line 122: w1's line with its last signature byte changed.
     const good = storedLine(j.dir, 'w1', j.w1, 1_600_000_000);
     const doc = JSON.parse(good) as { line: string };

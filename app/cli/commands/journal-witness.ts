@@ -3,9 +3,11 @@
  * a witness cosigns the journal's latest checkpoint (C2SP tlog-cosignature/v1) after checking
  * that it extends the last checkpoint this witness cosigned (app/journal/witness.ts). What
  * the witness cosigned is remembered in its own state file (default: beside its key,
- * `WITNESS.pem.witness-state.json`), apart from the journal, as C2SP witnesses keep it. Prints the
+ * `WITNESS.pem.witness-state.json`), apart from the journal, as C2SP witnesses keep it, under
+ * the state's lock and before the signature is given (app/journal/witness-state.ts). Prints the
  * cosigned note; exits 0 (also when this witness had already cosigned the checkpoint: no line is
- * added to the journal then), 1 when the cosignature is refused, 3 on a usage or I/O error.
+ * added to the journal then), 1 when the cosignature is refused, 3 on a usage or I/O error (a
+ * state that cannot be written or stays locked among them: nothing is cosigned then).
  */
 import { EXIT, type ExitCode } from '../../../shared/report.js';
 import { UsageError } from '../../core/errors.js';
@@ -13,11 +15,8 @@ import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
 import { isValidKeyName } from '../../journal/note.js';
 import { cosignJournal, type CosignResult } from '../../journal/witness.js';
+import { withWitnessState } from '../../journal/witness-state.js';
 import { parse } from '../args.js';
-import { isMissing, readFailure, readRegularFile, writeFileAtomic } from '../../core/files.js';
-import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
-import { isPlainObject } from '../../core/closed.js';
-import { isHashString } from '../../core/hash.js';
 import type { CliIO } from '../io.js';
 import { formatError } from '../output.js';
 
@@ -46,16 +45,10 @@ export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
   const trust = await loadTrustStore(need('trust-store'));
   const signer = await loadSigner(need('key'));
   const statePath = typeof values['state'] === 'string' ? values['state'] : `${need('key')}.witness-state.json`;
-  const state = await readWitnessState(statePath);
   let r;
   try {
-    r = await cosignJournal(
-      positionals[0]!,
-      name,
-      signer,
-      trust,
-      Math.floor(Date.now() / 1000),
-      (origin) => state[origin] ?? null,
+    r = await withWitnessState(statePath, (memory) =>
+      cosignJournal(positionals[0]!, name, signer, trust, Math.floor(Date.now() / 1000), memory),
     );
   } catch (e) {
     if (e instanceof JournalError && (e.code === 'REFUSED' || e.code === 'UNVERIFIED')) {
@@ -65,8 +58,6 @@ export async function cosignCmd(args: string[], io: CliIO): Promise<ExitCode> {
     throw e;
   }
   const { cosignature: c } = r;
-  state[r.origin] = { treeSize: c.treeSize, rootHash: c.rootHash };
-  await writeFileAtomic(statePath, JSON.stringify(state, null, 2) + '\n');
   if (values['json'])
     io.out(
       JSON.stringify(
@@ -92,30 +83,4 @@ function cosignedLine(r: CosignResult): string {
   if (r.already)
     return `${c.witness} already cosigned tree ${c.treeSize} (${c.rootHash}): no line was added to the journal (a witness counts once per checkpoint)`;
   return `${c.witness} cosigned tree ${c.treeSize} (${c.rootHash})${r.extended !== null ? `, consistent with tree ${r.extended} it cosigned before` : ''}`;
-}
-
-type WitnessState = Record<string, { treeSize: number; rootHash: string }>;
-
-/** The witness's memory: for each origin, the last checkpoint it cosigned. Absent: it has cosigned nothing yet. */
-async function readWitnessState(path: string): Promise<WitnessState> {
-  let bytes: Buffer;
-  try {
-    bytes = await readRegularFile(path);
-  } catch (e) {
-    if (isMissing(e)) return {};
-    throw new UsageError(`cannot read the witness state ${path}: ${readFailure(e)}`, 'path');
-  }
-  let v: unknown;
-  try {
-    v = parseCanonical(decodeJsonBytes(bytes)).value;
-  } catch {
-    throw new UsageError(`the witness state ${path} is not JSON`, 'bad-file');
-  }
-  const ok =
-    isPlainObject(v) &&
-    Object.values(v).every(
-      (x) => isPlainObject(x) && Number.isSafeInteger(x['treeSize']) && isHashString(x['rootHash']),
-    );
-  if (!ok) throw new UsageError(`the witness state ${path} is not {origin: {treeSize, rootHash}}`, 'bad-file');
-  return v as WitnessState;
 }
