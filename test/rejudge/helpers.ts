@@ -1,6 +1,11 @@
 /** The examples (`reprise examples`) as an archive to re-judge, a signing key and a trust store for records. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Job } from 'bullmq';
+import { judgedOptionNames, judgeOptions } from '../../app/cli/commands/rejudge.js';
+import { parseQueueUrl } from '../../app/jobs/queue/connection.js';
+import judgeQueued from '../../app/jobs/queue/processor.js';
+import { runQueueWorker } from '../../app/jobs/queue/worker.js';
 import { cli, makeKeys, tmp, type Keys } from '../journal/helpers.js';
 
 export interface Archive {
@@ -37,4 +42,30 @@ export function ok(args: string[], code = 0): string {
   const r = cli(args);
   if (r.status !== code) throw new Error(`reprise ${args.join(' ')} exited ${r.status}, not ${code}: ${r.stderr}`);
   return r.stdout;
+}
+
+/**
+ * A draining worker in this process: what `reprise worker --queue URL --drain` runs, with its
+ * sandboxed processor's function in place of its file (built only by `npm run build`), or another file.
+ */
+export async function drainWorker(
+  url: string,
+  processor: string | ((job: Job) => Promise<unknown>) = (job) => judgeQueued(job as never),
+): Promise<Record<string, unknown>[]> {
+  const events: Record<string, unknown>[] = [];
+  const settings = {
+    concurrency: 1,
+    stalledInterval: 500,
+    lockDuration: 1000,
+    drain: true,
+    jobTimeout: 60_000,
+    rules: { options: judgedOptionNames(), pathOptions: judgeOptions({}).pathOptions },
+  };
+  await runQueueWorker(
+    parseQueueUrl(url),
+    settings,
+    { event: (name, fields) => events.push({ event: name, ...fields }), counts: () => undefined },
+    processor as never,
+  );
+  return events;
 }

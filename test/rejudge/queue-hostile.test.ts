@@ -15,14 +15,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliIn } from '../cli/in-process.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../helpers/redis.js';
-import { judgedOptionNames, judgeOptions } from '../../app/cli/commands/rejudge.js';
-import { parseQueueUrl } from '../../app/jobs/queue/connection.js';
-import judgeQueued from '../../app/jobs/queue/processor.js';
 import { REFUSED } from '../../app/jobs/queue/ids.js';
 import type { QueueJobData } from '../../app/jobs/queue/run.js';
-import { runQueueWorker } from '../../app/jobs/queue/worker.js';
 import { optionDigests } from '../../app/jobs/rejudge/run.js';
-import { archive, type Archive } from './helpers.js';
+import { archive, drainWorker, type Archive } from './helpers.js';
 
 const skip = redisSkipReason();
 let redis: RedisServer;
@@ -53,32 +49,6 @@ async function enqueue(name: string, batch: number, list = arch): Promise<string
   );
   expect(r.code, r.err).toBe(0);
   return url;
-}
-
-/**
- * A draining worker in this process: what `reprise worker --queue URL --drain` runs, with its
- * sandboxed processor's function in place of its file (built only by `npm run build`), or another file.
- */
-async function drainWorker(
-  url: string,
-  processor: string | ((job: Job) => Promise<unknown>) = (job) => judgeQueued(job as never),
-): Promise<Record<string, unknown>[]> {
-  const events: Record<string, unknown>[] = [];
-  const settings = {
-    concurrency: 1,
-    stalledInterval: 500,
-    lockDuration: 1000,
-    drain: true,
-    jobTimeout: 60_000,
-    rules: { options: judgedOptionNames(), pathOptions: judgeOptions({}).pathOptions },
-  };
-  await runQueueWorker(
-    parseQueueUrl(url),
-    settings,
-    { event: (name, fields) => events.push({ event: name, ...fields }), counts: () => undefined },
-    processor as never,
-  );
-  return events;
 }
 
 /** `rejudge merge --queue URL` into rec.json (removed first: a refusal leaves none). */

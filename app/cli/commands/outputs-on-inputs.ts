@@ -3,13 +3,15 @@
  * manifest's replay's `--out` (docs/compare.md) on an artifact compared, a file inside an
  * artifact that is a folder (a journal's entries), or a file an option names
  * (`--trust-store`, `--providers`, `--journal`…); `rejudge`'s shard file, record and
- * records file on the archive, a shard merged, the signing key (docs/rejudge.md). Checked
- * by real path before anything is read or run, so a refusal writes nothing; a kind's own
- * check is not enough, as it knows only the artifact it replays.
+ * records file on the archive (the folder, an artifact a list file names, a file inside
+ * one), a shard merged, the signing key (docs/rejudge.md). Checked by real path before
+ * anything is read or run, so a refusal writes nothing; a kind's own check is not enough,
+ * as it knows only the artifact it replays.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { isWithin } from '../../core/files.js';
 import { declaredOptions } from '../../kinds/registry.js';
 
 /** A path the command reads, and how the refusal names it. */
@@ -29,25 +31,43 @@ async function whereIs(p: string): Promise<{ real: string; id: string | null; di
   }
 }
 
+/** The real path of folder `dir`, kept in `folders`: a list holds many files per folder. */
+async function realFolder(dir: string, folders: Map<string, string>): Promise<string> {
+  const real = await realpath(dir).catch(() => dir);
+  folders.set(dir, real);
+  return real;
+}
+
 /**
- * Refuses `out` when it is one of the artifacts a list names (`paths`, as the list resolves
- * them): a list file may name files anywhere, and its entries are compared by path, resolved
- * and real, so a rejudge's shard file never replaces an artifact it judges.
+ * Refuses `out` when it is one of the artifacts a list names (`paths`, absolute, as the list
+ * resolves them) or lies inside one (a journal's entries: a file written there changes its
+ * tree): a list file may name files anywhere. Both are compared as spelled and through the
+ * real paths of their folders, so a link to a folder on either path does not hide a match;
+ * an artifact is not itself resolved, which would touch every file of a list whose shards
+ * read only their own.
  */
 export async function refuseWriteOnListed(flag: string, out: string, paths: Iterable<string>): Promise<void> {
   const o = await whereIs(out);
-  const spelled = resolve(out);
-  for (const p of paths)
-    if (resolve(p) === spelled || resolve(p) === o.real)
-      throw new UsageError(`${flag} ${out} is an artifact the list names; Reprise never overwrites its input`);
+  const outs = [resolve(out), o.real];
+  // startsWith first: a cheap filter before isWithin, over lists of millions.
+  const holds = (item: string) => outs.some((x) => x.startsWith(item) && isWithin(item, x));
+  const folders = new Map<string, string>();
+  for (const p of paths) {
+    const dir = dirname(p);
+    const real = folders.get(dir) ?? (await realFolder(dir, folders));
+    const hit = [p, ...(real === dir ? [] : [join(real, basename(p))])].find(holds);
+    if (hit === undefined) continue;
+    const what = outs.includes(hit) ? 'an artifact the list names' : `inside ${p}, an artifact the list names`;
+    throw new UsageError(`${flag} ${out} is ${what}; Reprise never overwrites its input`);
+  }
 }
 
 /** Whether `out` is `input` (its path, real path, or device and inode: a hard link) or lies inside it. */
 async function lands(out: string, input: string): Promise<'is' | 'inside' | null> {
   const [o, i] = [await whereIs(out), await whereIs(input)];
   if (resolve(out) === resolve(input) || o.real === i.real || (o.id !== null && o.id === i.id)) return 'is';
-  const rel = relative(i.real, o.real);
-  return i.dir && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? 'inside' : null;
+  // As spelled too: a link to a folder elsewhere, inside the input, is still the input's.
+  return i.dir && (isWithin(i.real, o.real) || isWithin(resolve(input), resolve(out))) ? 'inside' : null;
 }
 
 /** The files the options given name for reading: every declared option taking a path but `--out`, which replay writes. */

@@ -13,24 +13,38 @@ import { readList } from '../../jobs/rejudge/list.js';
 import { optionDigests, runSpec } from '../../jobs/rejudge/run.js';
 import { completeAssembly, writeRecordsFile } from '../../jobs/rejudge/merge.js';
 import { parseQueueUrl, type QueueTarget } from '../../jobs/queue/connection.js';
-import { enqueueRun, ensureReachable, MAX_BATCH, openQueue, queueCounts } from '../../jobs/queue/run.js';
+import {
+  enqueueRun,
+  ensureReachable,
+  heldRun,
+  MAX_BATCH,
+  openQueue,
+  queueCounts,
+  readRun,
+} from '../../jobs/queue/run.js';
 import { collectQueue } from '../../jobs/queue/collect.js';
 import { fail } from '../../core/findings.js';
 import { R } from '../../rejudge/index.js';
 import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
 import { formatError } from '../output.js';
-import { finishMerge } from './rejudge-record.js';
+import { finishMerge, refuseMergeOnArchive } from './rejudge-record.js';
 import { RejudgeProgress } from './rejudge-progress.js';
 
-/** Follows a queue's jobs until none is left to take or finish. */
+/**
+ * Follows a queue's jobs until none is left to take or finish; refused when the queue then
+ * holds no run (a Redis restarted without persistence lost it): nothing left is not done.
+ */
 async function follow(t: QueueTarget, io: CliIO): Promise<void> {
   const queue = openQueue(t);
   const progress = new RejudgeProgress(io, `queue ${t.name} (jobs)`);
   try {
     for (;;) {
       const c = await queueCounts(queue);
-      if (c.remaining === 0) return progress.show(c, true);
+      if (c.remaining === 0) {
+        await heldRun(t);
+        return progress.show(c, true);
+      }
       progress.show(c);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -67,6 +81,10 @@ export async function enqueueCommand(
 export async function mergeQueueCommand(values: Record<string, unknown>, signer: Signer, io: CliIO): Promise<ExitCode> {
   const t = parseQueueUrl(String(values['queue']));
   await ensureReachable(t);
+  // Before any wait: the run's statement names the archive judged, as a shard's header does.
+  const stated = await readRun(t);
+  if (stated)
+    await refuseMergeOnArchive(values, [{ path: stated.list.source, named: "the list the queue's run judged" }]);
   if (values['wait'] === true) await follow(t, io);
   const lines: string[] = [];
   const c = await collectQueue(t, typeof values['records'] === 'string' ? (l) => lines.push(l) : undefined);

@@ -15,8 +15,8 @@ import { parseShard, RECORD_VERDICTS, type RunSpec } from '../../rejudge/index.j
 import type { EngineOptions } from '../../kinds/types.js';
 import { readList } from '../../jobs/rejudge/list.js';
 import { judgeShard, optionDigests, runSpec, shardHeader, startJudgePool, writeShard } from '../../jobs/rejudge/run.js';
-import { mergeShards } from '../../jobs/rejudge/merge.js';
-import { finishMerge } from './rejudge-record.js';
+import { judgedSources, mergeShards } from '../../jobs/rejudge/merge.js';
+import { finishMerge, refuseMergeOnArchive } from './rejudge-record.js';
 import { intFlag, parse, type Flags } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatError } from '../output.js';
@@ -157,18 +157,21 @@ function notStdout(path: string, flag: string, what: string): void {
 
 /**
  * Refuses a merge's record or records file on what it reads (a shard merged, the signing
- * key, the list) or on each other: the record written over its own key destroyed the key.
+ * key, the list and the archive it covers, given or as the shards' headers name it) or on
+ * each other: the record written over its own key destroyed the key.
  */
 async function refuseMergeWrites(values: Record<string, unknown>, files: readonly string[]): Promise<void> {
   const reads: Read[] = [
     ...files.map((f) => ({ path: f, named: 'a shard file being merged' })),
     { path: String(values['key']), named: 'the --key file (the signing key)' },
-    ...(typeof values['list'] === 'string' ? [{ path: values['list'], named: 'the --list being checked' }] : []),
   ];
   const records =
     typeof values['records'] === 'string' ? [{ path: values['records'], named: 'the --records file' }] : [];
   await refuseWritesOn([['--out', values['out']]], [...reads, ...records]);
   await refuseWritesOn([['--records', values['records']]], reads);
+  const list = typeof values['list'] === 'string' ? [{ path: values['list'], named: 'the --list being checked' }] : [];
+  const judged = (await judgedSources(files)).map((s) => ({ path: s, named: 'the list the shards judged' }));
+  await refuseMergeOnArchive(values, [...list, ...judged]);
 }
 
 async function mergeRun(values: Record<string, unknown>, files: string[], io: CliIO): Promise<ExitCode> {

@@ -9,7 +9,6 @@
  */
 import type { Job } from 'bullmq';
 import { isPlainObject as isObj } from '../../core/closed.js';
-import { UsageError } from '../../core/errors.js';
 import {
   compareRecords,
   emptyAssembly,
@@ -20,9 +19,9 @@ import {
   type JudgedRecord,
 } from '../../rejudge/index.js';
 import type { JudgeOutcome } from '../rejudge/judge.js';
-import { batchesKey, crashKey, openRedis, type QueueTarget } from './connection.js';
+import { crashKey, openRedis, type QueueTarget } from './connection.js';
 import { batchId, REFUSED, splitId } from './ids.js';
-import { openQueue, readRun, type QueueJobData, type QueueRun } from './run.js';
+import { heldRun, openQueue, type QueueJobData, type QueueRun } from './run.js';
 
 export interface Collected {
   run: QueueRun;
@@ -120,24 +119,11 @@ function outcomesOf(id: string, size: number, jobs: Finished, problems: string[]
   return parts;
 }
 
-/** The run a queue holds, with its crash records; refused when it holds none, or not all of its batches. */
-async function heldRun(t: QueueTarget): Promise<{ run: QueueRun; crashed: Record<string, string> }> {
-  const run = await readRun(t); // (reaching Redis first: a usage error when it does not answer)
-  if (!run)
-    throw new UsageError(
-      `the queue ${t.name} holds no re-judgement: put one on it with reprise rejudge LIST_OR_DIR --queue`,
-      'refused',
-    );
+/** The crash records of artifacts alone whose job failed for good, by job id. */
+async function crashRecords(t: QueueTarget): Promise<Record<string, string>> {
   const redis = await openRedis(t);
   try {
-    // Bounds the batches counted by what the queue holds, not by what its statement says.
-    const held = await redis.hlen(batchesKey(t));
-    if (held !== run.batches)
-      throw new UsageError(
-        `the queue ${t.name} holds the items of ${held} batches, not the ${run.batches} its run statement counts: the run was not put on it whole (enqueue it again), or the statement is not the run's`,
-        'refused',
-      );
-    return { run, crashed: await redis.hgetall(crashKey(t)) };
+    return await redis.hgetall(crashKey(t));
   } finally {
     redis.disconnect();
   }
@@ -145,8 +131,8 @@ async function heldRun(t: QueueTarget): Promise<{ run: QueueRun; crashed: Record
 
 /** Gathers a queue's run; with every batch settled, its assembly (problems named in it). */
 export async function collectQueue(t: QueueTarget, onRecord?: (line: string) => void): Promise<Collected> {
-  const { run, crashed } = await heldRun(t);
-  const jobs: Finished = { ...(await finishedJobs(t)), crashed };
+  const run = await heldRun(t);
+  const jobs: Finished = { ...(await finishedJobs(t)), crashed: await crashRecords(t) };
   const problems: string[] = [];
   const records: JudgedRecord[] = [];
   let pending = 0;

@@ -109,6 +109,34 @@ export async function readRun(t: QueueTarget): Promise<QueueRun | null> {
   }
 }
 
+/**
+ * The run a queue holds, refused (exit 3) when it holds none or not all of its batches: what
+ * the merge, a draining worker and the enqueuer's follow check before they say a run is done,
+ * since an empty queue (a mistyped NAME, a Redis restarted without persistence) has nothing
+ * left to do either.
+ */
+export async function heldRun(t: QueueTarget): Promise<QueueRun> {
+  const run = await readRun(t); // (reaching Redis first: a usage error when it does not answer)
+  if (!run)
+    throw new UsageError(
+      `the queue ${t.name} holds no re-judgement: put one on it with reprise rejudge LIST_OR_DIR --queue`,
+      'refused',
+    );
+  const redis = await openRedis(t);
+  try {
+    // Bounds the batches counted by what the queue holds, not by what its statement says.
+    const held = await redis.hlen(batchesKey(t));
+    if (held !== run.batches)
+      throw new UsageError(
+        `the queue ${t.name} holds the items of ${held} batches, not the ${run.batches} its run statement counts: the run was not put on it whole (enqueue it again), or the statement is not the run's`,
+        'refused',
+      );
+    return run;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** Records the run's statement; a queue that holds another run is refused (its name is taken). */
 async function claimRun(t: QueueTarget, run: QueueRun): Promise<void> {
   const r = await openRedis(t);

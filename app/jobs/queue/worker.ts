@@ -21,7 +21,7 @@ import type { JudgedRecord } from '../../rejudge/index.js';
 import { admissionProblem, type JobRules, type RunSource } from './admit.js';
 import { connectionOf, crashKey, lastingRedis, openRedis, type QueueTarget } from './connection.js';
 import { REFUSED, splitId } from './ids.js';
-import { ensureReachable, JOB_ATTEMPTS, openQueue, queueCounts, type QueueJobData } from './run.js';
+import { ensureReachable, heldRun, JOB_ATTEMPTS, openQueue, queueCounts, type QueueJobData } from './run.js';
 
 /** BullMQ's reason for a job that stalled more often than maxStalledCount: failed for good, never retried. */
 const STALLED = 'job stalled more than allowable limit';
@@ -230,7 +230,11 @@ export async function runQueueWorker(
         );
       if (stop) break;
       // Draining: nothing left, no failure being split, and none left unsettled (a job failed for stalling, by any worker).
-      if (s.drain && c.remaining === 0 && settling === 0 && (await sweepFailures(t, events, settled)) === 0) break;
+      if (s.drain && c.remaining === 0 && settling === 0 && (await sweepFailures(t, events, settled)) === 0) {
+        // Nothing left is not the run done when the queue holds none (a mistyped NAME, a Redis restarted empty).
+        await heldRun(t);
+        break;
+      }
     }
   } finally {
     process.off('SIGTERM', onSignal);

@@ -31,10 +31,36 @@ export interface ArtifactList {
 /** A `sha256sum` line: the hash, a space, a space or `*` (binary mode), the name; a leading `\` escapes the name. */
 const SUM_LINE = /^(\\?)([0-9a-f]{64}) [ *](.+)$/;
 
-function parseListLine(text: string, base: string): ListItem | null {
+/** A name the list may not hold: told as it is, not as a list that cannot be read. */
+class RefusedName extends UsageError {}
+
+/**
+ * A name in the one spelling a directory's walk gives it (`./dumps//a/./b` is `dumps/a/b`):
+ * `find . | xargs sha256sum` writes `./` before every name, and the list digest, the records
+ * and `rejudge diff` match artifacts by name. A `..` segment is refused: `a/../b` would be a
+ * second name of `b`, judged twice under two names; so is a name of no artifact below the
+ * list's folder (`.`). `where`: the list and line, for the refusal.
+ */
+function normalName(name: string, where: string): string {
+  const segments = name.split('/').filter((s) => s !== '' && s !== '.');
+  const refused = segments.includes('..')
+    ? 'has a .. segment'
+    : segments.length === 0
+      ? 'names no artifact (the folder itself)'
+      : null;
+  if (refused)
+    throw new RefusedName(
+      `the list ${where}: ${JSON.stringify(name)} ${refused}; name each artifact from the list's folder down, or by its absolute path`,
+      'bad-file',
+    );
+  return (name.startsWith('/') ? '/' : '') + segments.join('/');
+}
+
+function parseListLine(text: string, base: string, where: string): ListItem | null {
   if (text.trim() === '') return null;
   const m = SUM_LINE.exec(text);
-  const name = m ? (m[1] ? m[3]!.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\')) : m[3]!) : text;
+  const raw = m ? (m[1] ? m[3]!.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\')) : m[3]!) : text;
+  const name = normalName(raw, where);
   return { name, path: isAbsolute(name) ? name : resolve(base, name), ...(m ? { sha256: formatHash(m[2]!) } : {}) };
 }
 
@@ -42,11 +68,12 @@ async function readListFile(file: string): Promise<ListItem[]> {
   const base = dirname(file);
   const items: ListItem[] = [];
   try {
-    for await (const { text } of linesOf(file)) {
-      const item = parseListLine(text, base);
+    for await (const { text, line } of linesOf(file)) {
+      const item = parseListLine(text, base, `${file} line ${line}`);
       if (item) items.push(item);
     }
   } catch (e) {
+    if (e instanceof RefusedName) throw e;
     throw new UsageError(`cannot read the list ${file}: ${e instanceof Error ? e.message : String(e)}`, 'path');
   }
   return items;

@@ -11,6 +11,8 @@ import type { Signer } from '../../core/keys.js';
 import { canonicalizeValue } from '../../core/jcs.js';
 import {
   assembleShards,
+  headerProblem,
+  linesOf,
   namedCoverage,
   R,
   REJUDGEMENT_TYPE,
@@ -18,6 +20,7 @@ import {
   sortNames,
   type Assembly,
   type RejudgementRecord,
+  type ShardHeader,
 } from '../../rejudge/index.js';
 import { readList } from './list.js';
 import { shardFileText } from './run.js';
@@ -81,6 +84,32 @@ async function heldToList(a: Assembly, where: string): Promise<Finding[]> {
     fail(R.coverage, `the list at ${where} is not the one the shards say they judged (another digest)`),
     ...named,
   ];
+}
+
+/**
+ * Where the shards' headers say their list was read, each once: what the merge's outputs must
+ * not land in. Read before the merge (a header only); a file without a header names none, and
+ * the merge says why.
+ */
+export async function judgedSources(files: readonly string[]): Promise<string[]> {
+  const sources = new Set<string>();
+  for (const f of files) {
+    const header = await headerOf(f);
+    if (header) sources.add(header.list.source);
+  }
+  return [...sources];
+}
+
+async function headerOf(file: string): Promise<ShardHeader | null> {
+  try {
+    for await (const { text } of linesOf(file)) {
+      const v = JSON.parse(text) as unknown;
+      return headerProblem(v) === null ? (v as ShardHeader) : null;
+    }
+  } catch {
+    // Unreadable or not JSON: the merge names it.
+  }
+  return null;
 }
 
 /** The signed record of a complete assembly. */
