@@ -12,7 +12,7 @@ export interface ZipLimits {
   maxEntryBytes: number;
   /** Most entries (upstream: 1,000). */
   maxEntries: number;
-  /** Largest uncompressed/compressed ratio of an entry larger than RATIO_FLOOR bytes. */
+  /** Largest uncompressed/compressed ratio of an entry larger than RATIO_FLOOR bytes (default: deflate's ceiling). */
   maxRatio: number;
   /** Longest entry name, in UTF-8 bytes. */
   maxNameBytes: number;
@@ -22,12 +22,20 @@ export interface ZipLimits {
 
 const MiB = 1024 * 1024;
 
+/**
+ * The most a deflate stream can expand (RFC 1951): a match copies at most 258 bytes and
+ * costs at least 2 bits (a length code and a distance code of 1 bit each), so no stream
+ * inflates to more than 1032 times its size. An entry declaring more declares a size its
+ * data cannot hold. Data upstream Nemosyne writes stays below it (docs/zip-reader.md).
+ */
+export const DEFLATE_MAX_RATIO = 1032;
+
 export const DEFAULT_LIMITS: Readonly<ZipLimits> = Object.freeze({
   maxArchiveBytes: 100 * MiB,
   maxTotalBytes: 250 * MiB,
   maxEntryBytes: 100 * MiB,
   maxEntries: 1000,
-  maxRatio: 300,
+  maxRatio: DEFLATE_MAX_RATIO,
   maxNameBytes: 512,
   maxSegmentBytes: 255,
 });

@@ -1,12 +1,15 @@
 /**
  * Entry-name rules. A name is refused when any reader could resolve it somewhere other
  * than a plain relative path of the archive, or when two names could land on the same
- * file (collisions are checked across names in reader.ts).
+ * file (collisions are checked across names in reader.ts). A name only Windows would
+ * extract elsewhere is a warning: Reprise never extracts, and the formats read by name
+ * (upstream Nemosyne writes and reads such names: docs/zip-reader.md).
  */
 import type { ZipLimits } from './limits.js';
 
 export interface NameProblem {
   rule: string;
+  severity: 'fail' | 'warning';
   message: string;
 }
 
@@ -25,63 +28,97 @@ const WINDOWS_DEVICE =
 /** Windows strips a segment's trailing dots and spaces: "notes.txt." and "notes.txt " are "notes.txt". */
 const TRAILING_DOT_OR_SPACE = /[. ]+$/u;
 
-/** Problems Windows alone would have with a name: another file's name, or a device. */
+/** What Windows does not take in a file name, besides the separators: a colon (a drive, a stream) and these. */
+const WINDOWS_CHARS = /[:<>"|?*]/gu;
+
+/**
+ * What a Windows-only finding adds: these names are harmless to read by name, which is
+ * all Reprise does, and a hazard only to whoever extracts the archive (a kind's docs say
+ * whether its writer may write them: docs/zip-reader.md).
+ */
+const WINDOWS_ONLY =
+  'Reprise reads entries by name and never extracts them, so the archive is checked as it is. Do not extract it on Windows with a tool that keeps names; read the member in Reprise instead';
+const windows = (rule: string, hazard: string): NameProblem => ({
+  rule,
+  severity: 'warning',
+  message: `${hazard}; ${WINDOWS_ONLY}`,
+});
+
+/** Problems Windows alone would have with a name: another file's name, a device, a name it refuses. */
 function windowsProblems(segments: readonly string[]): NameProblem[] {
   const out: NameProblem[] = [];
-  if (segments.some((s) => s !== '.' && s !== '..' && TRAILING_DOT_OR_SPACE.test(s))) {
-    out.push({
-      rule: 'RPR-ZIP-052',
-      message: 'a path segment ends in a dot or a space, which Windows strips (the entry would land on another name)',
-    });
-  }
+  if (segments.some((s) => s !== '.' && s !== '..' && TRAILING_DOT_OR_SPACE.test(s)))
+    out.push(
+      windows(
+        'RPR-ZIP-052',
+        'a path segment ends in a dot or a space, which Windows strips (extracted there, the entry would land on another name)',
+      ),
+    );
   const device = segments.find((s) => WINDOWS_DEVICE.test(s));
   if (device !== undefined)
-    out.push({
-      rule: 'RPR-ZIP-053',
-      message: `the path segment ${JSON.stringify(device)} is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension)`,
-    });
+    out.push(
+      windows(
+        'RPR-ZIP-053',
+        `the path segment ${JSON.stringify(device)} is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension: extracted there, the entry would be written to the device)`,
+      ),
+    );
   // "a:b" is the stream "b" of file "a" on NTFS (and "a:" a drive): another file's bytes.
-  if (segments.some((s) => s.includes(':')))
-    out.push({
-      rule: 'RPR-ZIP-054',
-      message: 'entry name contains a colon (Windows reads it as a drive or as a stream of another file)',
-    });
+  const chars = [...new Set(segments.join('/').match(WINDOWS_CHARS) ?? [])];
+  if (chars.length > 0)
+    out.push(
+      windows(
+        'RPR-ZIP-054',
+        `entry name contains ${chars.map((c) => JSON.stringify(c)).join(', ')}, which Windows does not take in a file name (a colon names a drive or a stream of another file; < > " | ? * are refused): extracted there, the entry would land elsewhere or nowhere`,
+      ),
+    );
   return out;
 }
 
 /** Problems with one decoded entry name (directories end with `/`). */
 export function checkName(name: string, byteLength: number, limits: ZipLimits): NameProblem[] {
   const out: NameProblem[] = [];
-  if (name.length === 0) return [{ rule: 'RPR-ZIP-040', message: 'entry name is empty' }];
+  if (name.length === 0) return [{ rule: 'RPR-ZIP-040', severity: 'fail', message: 'entry name is empty' }];
   if (byteLength > limits.maxNameBytes)
     out.push({
       rule: 'RPR-ZIP-051',
+      severity: 'fail',
       message: `entry name is ${byteLength} bytes, over the limit of ${limits.maxNameBytes}`,
     });
-  if (CONTROL.test(name)) out.push({ rule: 'RPR-ZIP-044', message: 'entry name contains NUL or a control character' });
+  if (CONTROL.test(name))
+    out.push({ rule: 'RPR-ZIP-044', severity: 'fail', message: 'entry name contains NUL or a control character' });
   if (BIDI.test(name))
-    out.push({ rule: 'RPR-ZIP-045', message: 'entry name contains a bidirectional control character' });
-  if (name.includes('\\')) out.push({ rule: 'RPR-ZIP-042', message: 'entry name contains a backslash' });
+    out.push({
+      rule: 'RPR-ZIP-045',
+      severity: 'fail',
+      message: 'entry name contains a bidirectional control character',
+    });
+  if (name.includes('\\'))
+    out.push({ rule: 'RPR-ZIP-042', severity: 'fail', message: 'entry name contains a backslash' });
   if (name.startsWith('/') || /^[a-zA-Z]:/.test(name) || name.startsWith('\\\\')) {
-    out.push({ rule: 'RPR-ZIP-041', message: 'entry name is an absolute, UNC or drive-letter path' });
+    out.push({ rule: 'RPR-ZIP-041', severity: 'fail', message: 'entry name is an absolute, UNC or drive-letter path' });
   }
   const body = name.endsWith('/') ? name.slice(0, -1) : name;
   const segments = body.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) {
-    out.push({ rule: 'RPR-ZIP-043', message: 'entry name has a ".", ".." or empty path segment' });
+    out.push({ rule: 'RPR-ZIP-043', severity: 'fail', message: 'entry name has a ".", ".." or empty path segment' });
   }
   out.push(...windowsProblems(segments));
   for (const s of segments) {
     if (Buffer.byteLength(s, 'utf8') > limits.maxSegmentBytes) {
-      out.push({ rule: 'RPR-ZIP-051', message: `a path segment is longer than ${limits.maxSegmentBytes} bytes` });
+      out.push({
+        rule: 'RPR-ZIP-051',
+        severity: 'fail',
+        message: `a path segment is longer than ${limits.maxSegmentBytes} bytes`,
+      });
       break;
     }
   }
-  if (out.length === 0) {
+  if (!out.some((p) => p.severity === 'fail')) {
     const upstream = upstreamSanitize(name);
     if (upstream !== name) {
       out.push({
         rule: 'RPR-ZIP-049',
+        severity: 'fail',
         message:
           upstream === null
             ? "upstream Nemosyne's path sanitizer refuses this name"

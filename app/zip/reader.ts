@@ -12,8 +12,8 @@
  * Each check yields a finding with an RPR-ZIP-NNN rule (docs/rules/nemosyne.md).
  */
 import type { Finding } from '../../shared/report.js';
-import { cutShort, fail } from '../core/findings.js';
-import { RATIO_FLOOR, type ZipLimits } from './limits.js';
+import { cutShort, fail, warning } from '../core/findings.js';
+import { DEFLATE_MAX_RATIO, RATIO_FLOOR, type ZipLimits } from './limits.js';
 import { checkName, foldName } from './names.js';
 import { toSource, type ZipSource } from './source.js';
 
@@ -494,7 +494,7 @@ function readCentralRecord(b: ArchiveWindow, p: number, i: number, limits: ZipLi
   checkAttributes(c, findings, at, ptr);
   if (c.name !== null)
     for (const prob of checkName(c.name, nameLength, limits))
-      findings.push(fail(prob.rule, at(prob.message), { pointer: ptr }));
+      findings.push((prob.severity === 'fail' ? fail : warning)(prob.rule, at(prob.message), { pointer: ptr }));
   return c;
 }
 
@@ -567,7 +567,7 @@ function checkDeclaredSizes(centrals: readonly Central[], limits: ZipLimits, fin
       findings.push(
         fail(
           'RPR-ZIP-019',
-          `an entry declares ${c.uncompressedSize} bytes from ${c.compressedSize} compressed: a ratio over ${limits.maxRatio} (maxRatio)`,
+          `an entry declares ${c.uncompressedSize} bytes from ${c.compressedSize} compressed: ${ratioWhy(c, limits.maxRatio)}`,
           {
             pointer: ptr,
             expected: limits.maxRatio,
@@ -594,6 +594,17 @@ function checkDeclaredSizes(centrals: readonly Central[], limits: ZipLimits, fin
         { expected: limits.maxTotalBytes, actual: total },
       ),
     );
+}
+
+/**
+ * Why a ratio over maxRatio is refused. Beyond deflate's ceiling the declared size is not
+ * the data's. Below it, only a lowered limit refuses: the data may be real, and upstream
+ * Nemosyne sets no ratio limit, so the message says how to read the package.
+ */
+function ratioWhy(c: Central, maxRatio: number): string {
+  if (c.uncompressedSize > DEFLATE_MAX_RATIO * c.compressedSize)
+    return `a ratio over ${DEFLATE_MAX_RATIO}, which no entry Reprise reads can have (a stored entry is 1:1, and deflate expands at most ${DEFLATE_MAX_RATIO}:1, RFC 1951: a match of at most 258 bytes costs at least 2 bits), so the declared size is not the data's`;
+  return `a ratio over ${maxRatio}, the limit set (maxRatio; deflate reaches up to ${DEFLATE_MAX_RATIO}, and upstream Nemosyne sets no ratio limit: --limit maxRatio=${DEFLATE_MAX_RATIO} reads this entry)`;
 }
 
 // --- local headers: contiguous from 0 to the central directory, agreeing ---------

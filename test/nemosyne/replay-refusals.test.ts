@@ -153,9 +153,10 @@ describe('RPR-NEM-041: what upstream replay refuses before its kernel runs', () 
     // On the legacy path their payload is not asked for (upstream asks it on the semantic-digest path only).
     const bare = [events[0], { kind: 'remediation' }, { kind: 'refusal' }];
     expect(refusals(await verify(pkg({ commands: bare, manifest: (m) => void (m['commandCount'] = 3) })))).toEqual([]);
-    // A V3 package replays on that path: there each needs its payload.
+    // A V3 package replays on that path: there each needs its payload, and the bare spec its kind.
     const v3 = await verify(packPackage(buildPackageParts(3, { commands: bare })));
     expect(refusals(v3).map((f) => f.message)).toEqual([
+      "investigation/commands.log: entry #0 is missing a research-event kind (a semantic-digest ledger holds research events, not bare analysis specs) (upstream's replay refuses the package)",
       "investigation/commands.log: the remediation event #1 has no remediationEvent (upstream's replay refuses the package)",
       "investigation/commands.log: the refusal event #2 has no refusalEvent (upstream's replay refuses the package)",
     ]);

@@ -59,7 +59,8 @@ describe('evidenceSummary: counts that disagree with the replayed ledger fail (u
     timestamp: 1790000003000,
   };
   const observation0 = { kind: 'observation', observationEntity: { notes: 'short petals' }, timestamp: 1790000002500 };
-  const ledger = [{ seq: 1, type: 'loadDataset', at: 1790000000000 }, observation0, finding0, { kind: 'finding' }];
+  const load = { kind: 'load', command: { op: 'load' }, timestamp: 1790000000000 };
+  const ledger = [load, observation0, finding0, { kind: 'finding' }];
   const summary = (m: Env, s: Env) => void (m['evidenceSummary'] = s);
 
   it.each([2, 3, 4] as const)(

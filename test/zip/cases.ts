@@ -148,9 +148,15 @@ export const CASES: Case[] = [
     () => gen(two({ raw: Buffer.concat([deflated, Buffer.from('JUNK')]) })),
   ],
   [
-    'a ratio beyond maxRatio',
+    'a ratio no deflate stream reaches (a declared size its data cannot hold)',
+    'RPR-ZIP-019',
+    () => gen({ entries: [{ name: 'zeros.bin', data: 'x', ...both({ usize: 1024 * 1024 }) }] }),
+  ],
+  [
+    'a ratio beyond a lowered maxRatio',
     'RPR-ZIP-019',
     () => gen({ entries: [{ name: 'zeros.bin', data: Buffer.alloc(2 * 1024 * 1024) }] }),
+    { maxRatio: 300 },
   ],
   ['method 12 (bzip2)', 'RPR-ZIP-020', () => gen(two(both({ method: 12 })))],
   ['method 14 (LZMA)', 'RPR-ZIP-020', () => gen(two(both({ method: 14 })))],

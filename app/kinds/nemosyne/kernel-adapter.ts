@@ -71,12 +71,42 @@ export async function runAdapter(spec: string, req: KernelRestoreRequest): Promi
   return checkRestored(raw);
 }
 
+/** What was thrown, in words: a module may throw anything (null, a string, an object). */
+function thrown(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  try {
+    return `it threw ${typeof e === 'string' ? JSON.stringify(e) : String(e)}`;
+  } catch {
+    return 'it threw a value that cannot be shown';
+  }
+}
+
+/**
+ * A module's answer as the JSON a command would have printed: a live value may hold what JSON
+ * does not (NaN, a BigInt, undefined, a cycle, a getter that throws), which would otherwise
+ * fail later, in the digest, as an internal error rather than an unavailable digest.
+ */
+function asPrinted(spec: string, v: unknown): Uint8Array {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(v, (k, x: unknown) => {
+      if (typeof x === 'number' && !Number.isFinite(x)) throw new AdapterError(`${k || '(root)'} is ${x}`);
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol' || typeof x === 'bigint')
+        throw new AdapterError(`${k || '(root)'} is ${typeof x}, no JSON value`);
+      return x;
+    });
+  } catch (e) {
+    throw new AdapterError(`kernel adapter ${spec} returned no JSON data: ${thrown(e)}`);
+  }
+  return Buffer.from(text ?? '', 'utf8');
+}
+
 async function runModule(spec: string, req: KernelRestoreRequest): Promise<unknown> {
   let mod: { restore?: unknown; default?: { restore?: unknown } };
   try {
     mod = (await import(pathToFileURL(isAbsolute(spec) ? spec : resolve(spec)).href)) as typeof mod;
   } catch (e) {
-    throw new AdapterError(`cannot load kernel adapter module ${spec}: ${(e as Error).message}`);
+    throw new AdapterError(`cannot load kernel adapter module ${spec}: ${thrown(e)}`);
   }
   const restore =
     typeof mod.restore === 'function'
@@ -85,12 +115,14 @@ async function runModule(spec: string, req: KernelRestoreRequest): Promise<unkno
         ? mod.default.restore
         : null;
   if (!restore) throw new AdapterError(`kernel adapter module ${spec} exports no restore() function`);
+  let answer: unknown;
   try {
-    return await settled(Promise.resolve((restore as KernelAdapter['restore'])(req)), spec);
+    answer = await settled(Promise.resolve((restore as KernelAdapter['restore'])(req)), spec);
   } catch (e) {
     if (e instanceof AdapterError) throw e;
-    throw new AdapterError(`kernel adapter ${spec} failed: ${(e as Error).message}`);
+    throw new AdapterError(`kernel adapter ${spec} failed: ${thrown(e)}`);
   }
+  return parsedAnswer(spec, asPrinted(spec, answer));
 }
 
 /**
@@ -129,11 +161,16 @@ async function runCommand(spec: string, req: KernelRestoreRequest): Promise<unkn
   });
   if (!end.ok) throw new AdapterError(`kernel adapter ${spec} ${end.why}`);
   if (end.code !== 0) throw new AdapterError(`kernel adapter ${spec} exited with ${end.code ?? 'a signal'}`);
+  return parsedAnswer(spec, end.output);
+}
+
+/** An adapter's answer as JSON bytes (a command's output, a module's value as printed), parsed strictly. */
+function parsedAnswer(spec: string, bytes: Uint8Array): unknown {
   let p;
   try {
-    p = parseCanonical(decodeJsonBytes(end.output));
+    p = parseCanonical(decodeJsonBytes(bytes));
   } catch (e) {
-    throw new AdapterError(`kernel adapter ${spec} printed no valid JSON: ${(e as Error).message}`);
+    throw new AdapterError(`kernel adapter ${spec} printed no valid JSON: ${thrown(e)}`);
   }
   // An answer whose numbers the parse changed is not the answer the adapter gave.
   const changed = p.warnings[0];

@@ -93,10 +93,49 @@ export const SAMPLE_DATASET = {
   edges: [{ source: 'r1', target: 'r2', kind: 'similar' }],
 };
 
+/** The sample dataset's identity, which the sample ledger's events name. */
+const SAMPLE_IDENTITY = datasetIdentityHex(SAMPLE_DATASET);
+
+/** One analysis of the sample ledger, as upstream's AnalysisSpec records it. */
+const analysis = (n: number, operation: Record<string, string>, intervention: string) => ({
+  eventId: `example:${n}`,
+  actor: 'reprise-example-analyst',
+  timestamp: 1790000000000 + (n - 1) * 1000,
+  kind: 'analysis',
+  command: {
+    datasetFingerprint: SAMPLE_IDENTITY,
+    datasetVersion: 0,
+    operation,
+    algorithmVersion: EXAMPLE_KERNEL,
+    label: operation['op'],
+  },
+  intervention,
+  datasetVersion: 0,
+  datasetFingerprint: SAMPLE_IDENTITY,
+});
+
+/**
+ * The sample ledger, shaped as upstream's exporter writes `core.eventLedger` (ResearchEvent,
+ * src/atlas/types.ts): every item a research event with its kind and epoch-ms timestamp, as
+ * upstream's replay requires on the semantic-digest path. Each analysis records its
+ * intervention and no result, which that replay matches without re-running it.
+ */
 export const SAMPLE_COMMANDS = [
-  { seq: 1, type: 'loadDataset', at: 1790000000000 },
-  { seq: 2, type: 'groupBy', column: 'species', at: 1790000001000 },
-  { seq: 3, type: 'summarize', column: 'petalLength', at: 1790000002000 },
+  {
+    eventId: 'example:1',
+    actor: 'reprise-example-analyst',
+    timestamp: 1790000000000,
+    kind: 'load',
+    command: { op: 'load' },
+    datasetVersion: 0,
+    datasetFingerprint: SAMPLE_IDENTITY,
+  },
+  analysis(2, { op: 'groupBy', column: 'species' }, 'group the petals by species, to compare the three species'),
+  analysis(
+    3,
+    { op: 'summarize', column: 'petalLength' },
+    'summarize petal length in each group: mean, spread and count',
+  ),
 ];
 
 /** Upstream's one governed consumer (GovernedConsumerAttestation.ts) and the profile it is held to. */

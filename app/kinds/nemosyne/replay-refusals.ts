@@ -5,8 +5,9 @@
  * need no kernel to find:
  *
  * - a commands.log event of an unknown `kind` ("Unsupported or unrecognized event kind"), an
- *   observation, finding or annotation without its entity ("Malformed finding event"), or an
- *   item that is not an object (`'kind' in item` throws);
+ *   observation, finding or annotation without its entity ("Malformed finding event"), an
+ *   item that is not an object (`'kind' in item` throws), and on the semantic-digest path an
+ *   item without a kind (the later runners' "missing a research-event kind");
  * - a representation state it cannot parse (parseRepresentationDecision: an object with a
  *   numeric utilityScore, a provenance, an embodiment with a spatialStrategy), or whose
  *   fitness model copies disagree (compareRepresentationProvenance);
@@ -100,14 +101,23 @@ function eventRefusal(item: Obj, i: number, semantic: boolean): { at: string; wh
   return null;
 }
 
-/** Each commands.log item upstream's replay cannot replay, by index. */
+/**
+ * Each commands.log item upstream's replay cannot replay, by index. An item without a kind
+ * is a legacy analysis spec, which only the kernel replays, on the legacy path; on the
+ * semantic-digest path every item must be a research event ("Semantic-v2 command log entry
+ * #i is missing a research-event kind", in the RF-046 runner and the RF-047 one with V3).
+ */
 function ledgerRefusals(ledger: readonly unknown[], semantic: boolean): { at: string; why: string }[] {
   const out: { at: string; why: string }[] = [];
   ledger.forEach((item, i) => {
     if (typeof item !== 'object' || item === null) out.push({ at: `/${i}`, why: `event #${i} is not an object` });
-    else if (!('kind' in item))
-      return; // an analysis spec, which only the kernel replays (docs/rules/nemosyne.md: the later runner's semantic path)
-    else {
+    else if (Array.isArray(item) || !('kind' in item)) {
+      if (semantic)
+        out.push({
+          at: `/${i}`,
+          why: `entry #${i} is missing a research-event kind (a semantic-digest ledger holds research events, not bare analysis specs)`,
+        });
+    } else {
       const r = eventRefusal(item as Obj, i, semantic);
       if (r) out.push(r);
     }

@@ -225,8 +225,13 @@ function zipSamples(): SamplePackage[] {
     z(
       '019-ratio',
       'RPR-ZIP-019',
-      'an entry of 4 MiB of zeros: a compression ratio beyond maxRatio',
-      zipTweak(base, (e) => e.push(extra('extras/zeros.bin', Buffer.alloc(4 * 1024 * 1024)))),
+      'an entry declaring 4 MiB from the few bytes that deflate 1 KiB of zeros: a ratio no deflate stream reaches',
+      zipTweak(base, (e) =>
+        e.push({
+          ...extra('extras/zeros.bin', Buffer.alloc(4 * 1024 * 1024)),
+          compressed: deflate(Buffer.alloc(1024)),
+        }),
+      ),
     ),
     z(
       '020-method',

@@ -34,11 +34,15 @@ const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v.trim().leng
 const unit = (v: unknown): boolean =>
   v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1);
 
-/** `for (const x of v)`: an array's items, a string's code points; anything else throws. */
-function items(v: unknown, name: string): readonly unknown[] {
-  if (Array.isArray(v)) return v;
-  if (typeof v === 'string') return [...v];
-  throw new Refused(`its ${name} is not iterable`);
+/**
+ * `for (const x of v)`: an array's items, a string's code points, one at a time; anything
+ * else throws. Lazy, as upstream's loop is: the first item that refuses ends the restore,
+ * so a 95 MiB string is never made into an array of its code points.
+ */
+function* items(v: unknown, name: string): Generator<unknown, void, undefined> {
+  if (Array.isArray(v)) yield* v as unknown[];
+  else if (typeof v === 'string') yield* v;
+  else throw new Refused(`its ${name} is not iterable`);
 }
 
 /** The first thing a store's restore() throws on, or null when it restores. */

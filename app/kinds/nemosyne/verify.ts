@@ -277,6 +277,7 @@ async function verifyArchive(
     const eb = get(ENTRY.receipts);
     if (eb) ({ envelope, envelopeValue } = checkReceipts(manifest, eb, st));
     if (v === 4) checkForma(manifest, byName.get(ENTRY.forma), st);
+    checkKernelAgreement(manifest, st);
   }
 
   // Nothing that depends on a failed check runs: no capability on a failed package.
@@ -364,6 +365,31 @@ function checkReceipts(
     `entry:${ENTRY.receipts}`,
   );
   return { envelope, envelopeValue: ej.value };
+}
+
+/**
+ * Step 4 for V3+: the manifest's two kernel declarations agree. Upstream's replay
+ * (src/session/InvestigationReplayRunner.ts, replayPayload of the RF-047 runner with V3)
+ * holds the kernel it replays with to both: to `kernelVersion` ("Kernel version mismatch:
+ * package manifest has …, replay kernel is …", a discrepancy) and to the bundle's
+ * `kernelVersion`, which must already be the `analyticalKernelVersion` (`KERNEL_MISMATCH`).
+ * When the two differ, every kernel fails one comparison or the other: no replay of the
+ * package can succeed, so it fails here, with or without a kernel adapter.
+ */
+function checkKernelAgreement(m: Manifest, st: State): void {
+  if (m.kernelVersion === null || m.analyticalKernelVersion === null) return;
+  if (m.kernelVersion === m.analyticalKernelVersion) return;
+  st.findings.push(
+    fail(
+      'KERNEL_MISMATCH',
+      `the manifest's kernelVersion ${JSON.stringify(m.kernelVersion)} is not its analyticalKernelVersion ${JSON.stringify(m.analyticalKernelVersion)}: upstream's replay holds the kernel it replays with to both ("Kernel version mismatch" against the first, KERNEL_MISMATCH against the bundle's kernelVersion, which is the second), so no kernel can replay this package`,
+      {
+        pointer: 'entry:manifest.json#/kernelVersion',
+        expected: m.analyticalKernelVersion,
+        actual: m.kernelVersion,
+      },
+    ),
+  );
 }
 
 const FORMA_REFUSED = 'upstream\'s replay refuses it too ("governed forma integrity failure")';
@@ -807,6 +833,8 @@ async function checkInvestigationDigest(
     unresolved(unavailable('RPR-NEM-050', `the kernel adapter could not restore the semantic state: ${e.message}`));
     return;
   }
+  // For V3+ the manifest's kernelVersion is its analyticalKernelVersion (checkKernelAgreement),
+  // so this one comparison holds the adapter's kernel to both, as upstream's replay holds its own.
   if (restored.kernelVersion !== kernelNeeded) {
     unresolved(
       unavailable(
