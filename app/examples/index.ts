@@ -3,8 +3,10 @@
  * its writer (KindDeclarations.examples). Writers MUST be deterministic: running them twice writes identical
  * bytes (fixed keys, fixed timestamps, no randomness).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { isMissing } from '../core/files.js';
 import { writePrivateKeyFile } from '../core/keys.js';
 import { DIRECTORY_KINDS, KINDS } from '../kinds/registry.js';
 import type { ExampleFile, ExampleWriter } from '../kinds/types.js';
@@ -70,13 +72,40 @@ function isPrivateKey(bytes: Uint8Array | string): boolean {
 }
 
 /**
+ * Refuses a folder inside `dir` on the way to an output that is a symbolic link (or no folder):
+ * writing through it would put the examples outside `dir`, as a link at a file's own path
+ * would (that one the CLI refuses as "not the example"). `dir` itself is the user's to name.
+ */
+async function refuseLinkedFolders(dir: string, path: string): Promise<void> {
+  const parts = path.split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const p = join(dir, ...parts.slice(0, i));
+    let st;
+    try {
+      st = await lstat(p);
+    } catch (e) {
+      if (isMissing(e)) return; // made below, as a folder
+      throw e;
+    }
+    if (st.isSymbolicLink() || !st.isDirectory())
+      throw new UsageError(
+        `${p} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}: Reprise writes examples only inside ${dir}, never through a link (name a new or empty folder)`,
+        'path',
+      );
+  }
+}
+
+/**
  * Writes `outputs` under `dir`, creating folders; `flag` 'wx' refuses a file that is there.
+ * Every folder on the way is checked before anything is written, and again before each file.
  * Files not in `outputs` (the CLI leaves out one that already holds the very bytes) are not
  * touched, their mode neither: Reprise changes no file it does not write.
  */
 export async function writeExampleOutputs(dir: string, outputs: readonly ExampleOutput[], flag = 'w'): Promise<void> {
+  for (const f of outputs) await refuseLinkedFolders(dir, f.path);
   for (const f of outputs) {
     const p = join(dir, ...f.path.split('/'));
+    await refuseLinkedFolders(dir, f.path);
     await mkdir(dirname(p), { recursive: true });
     if (isPrivateKey(f.bytes)) await writePrivateKeyFile(p, f.bytes, flag);
     else await writeFile(p, f.bytes, { flag });

@@ -1,15 +1,24 @@
 /**
  * `reprise drift PATH`: drift rate per model version over the bundle's window, from
  * replaying the TG manifests under PATH (read-only), or from a journal's replay-comparison
- * entries when PATH is an evidence journal (counted only when it verifies under
+ * entries when PATH is (or holds) an evidence journal (counted only when it verifies under
  * --trust-store). Above driftRate.maxRate the model-recalibration flag is raised; with
  * --journal DIR --key KEY --trust-store FILE it is anchored as a `recalibration-flag` entry
  * (once). Exit 1 when a flag is raised or an input failed (a replay that failed, a journal
- * that does not verify, an entry refused), else 2 when an input could not be checked, else 0.
+ * that does not verify, an entry refused, content no kind claims), else 2 when an input could
+ * not be checked, else 0; a file that cannot be read, or one of another kind named as PATH, is
+ * exit 3. Each journal read is printed with the tree size and root it was judged at.
  */
 import { EXIT, worstExit, type ExitCode, type Finding } from '../../../shared/report.js';
 import { loadTrustStore, type TrustStore } from '../../core/keys.js';
-import { anchorRecalibrationFlags, driftTelemetry, type DriftTelemetry } from '../../engine/drift.js';
+import {
+  anchorRecalibrationFlags,
+  driftTelemetry,
+  maxRateText,
+  rateText,
+  type DriftTelemetry,
+  type JudgedJournal,
+} from '../../engine/drift.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
@@ -56,7 +65,16 @@ function modelLine(m: Model): string {
       ? ` already anchored as entry ${m.anchor.seq} (not anchored again)`
       : ` anchored as entry ${m.anchor.seq}`
     : '';
-  return `${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${m.rate.toFixed(4)} (max ${m.maxRate})${m.flag ? ' model-recalibration flag raised' : ''}${anchor}\n`;
+  const rate = `${rateText(m.drifted, m.inWindow, m.maxRate)} (max ${maxRateText(m.maxRate)})`;
+  return `${m.flag ? 'FLAG' : 'ok  '}  ${safeText(m.model).padEnd(28)} drift ${m.drifted}/${m.inWindow} in window ${m.window} = ${rate}${m.flag ? ' model-recalibration flag raised' : ''}${anchor}\n`;
+}
+
+/** The journal as judged: a reader holding a later checkpoint can check these entries were not cut off since. */
+function journalLine(j: JudgedJournal): string {
+  const cp = j.checkpoint
+    ? `latest signed checkpoint: tree size ${j.checkpoint.treeSize}, root ${j.checkpoint.rootHash}, ${safeText(j.checkpoint.timestampUtc)}`
+    : 'no signed checkpoint';
+  return `journal ${safeText(j.path)} judged at tree size ${j.treeSize}, root ${j.root}; ${cp}\n`;
 }
 
 function printText(io: CliIO, t: DriftTelemetry, models: readonly Model[]): void {
@@ -64,6 +82,9 @@ function printText(io: CliIO, t: DriftTelemetry, models: readonly Model[]): void
   io.out(
     `${t.observations.length} BANDED A replay(s)${t.manifests ? ` from ${t.manifests} manifest(s)` : ''}${dropped}\n`,
   );
+  for (const j of t.journals) io.out(journalLine(j));
+  for (const x of t.skipped)
+    io.out(`skipped ${safeText(x.path)}: of kind ${safeText(x.kind)}, which drift does not count\n`);
   for (const f of t.findings) io.out(`${formatFinding(f)}\n`);
   for (const m of models) io.out(modelLine(m));
 }
@@ -98,6 +119,8 @@ export const driftCommand: Command = {
             observations: t.observations.length,
             duplicates: t.duplicates,
             findings: t.findings,
+            journals: t.journals,
+            skipped: t.skipped,
             models,
           },
           null,

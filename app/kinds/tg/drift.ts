@@ -21,7 +21,7 @@ import type { DriftObservation, DriftOperations, DriftRate, FlagAnchor } from '.
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
 import { fail, warning } from './findings.js';
-import { openJournalPort, verifiedEntries, type SignedEntry } from './journal-adapter.js';
+import { openJournalPort, verifiedEntries, type JudgedTree, type SignedEntry } from './journal-adapter.js';
 import { driftRates, failuresBesidesDrift, isGovernedDriftRate } from './telemetry.js';
 
 /**
@@ -33,11 +33,17 @@ import { driftRates, failuresBesidesDrift, isGovernedDriftRate } from './telemet
  */
 const DRIFT_ROLES: readonly Role[] = ['reviewer', 'quarantine-officer'];
 
-/** Observations, and the findings of the inputs that gave none or fewer (read by engine/drift.ts). */
-type WithFindings = DriftObservation[] & { findings: Finding[] };
+/**
+ * Observations, the findings of the inputs that gave none or fewer, and of a journal the tree
+ * judged (its path with JudgedTree), all read by engine/drift.ts.
+ */
+type WithFindings = DriftObservation[] & { findings: Finding[]; journal?: { path: string } & JudgedTree };
 
-const withFindings = (observations: DriftObservation[], findings: Finding[]): WithFindings =>
-  Object.assign(observations, { findings });
+const withFindings = (
+  observations: DriftObservation[],
+  findings: Finding[],
+  journal?: { path: string } & JudgedTree,
+): WithFindings => Object.assign(observations, { findings }, journal ? { journal } : {});
 
 /** One row of a replay-comparison body, as telemetryBody (replay.ts) writes it. */
 interface BandedRow {
@@ -97,11 +103,12 @@ function fromEntry(e: SignedEntry): { observations: DriftObservation[] } | { fin
 }
 
 /**
- * Read-only: the replay neither reads judgements from nor appends to a journal. The checks
- * (decimal arithmetic, JsonLogic) load on first use, as the kind's jobs load them (index.ts).
+ * Read-only: the replay neither reads judgements from nor appends to a journal, and runs as
+ * pinned (no what-if substitution: a demonstration is never drift data). The checks (decimal
+ * arithmetic, JsonLogic) load on first use, as the kind's jobs load them (index.ts).
  */
 async function observe(s: Sniffed, ctx: KindContext): Promise<DriftObservation[]> {
-  const { journal: _j, key: _k, ...ro } = ctx.options;
+  const { journal: _j, key: _k, whatIf: _w, ...ro } = ctx.options;
   const { replayManifestFull } = await import('./replay.js');
   const outcome = await replayManifestFull(s, { ...ctx, options: ro }, { anchor: false });
   const failures = failuresBesidesDrift(outcome.result.findings);
@@ -132,7 +139,7 @@ async function fromJournal(dir: string, trust: TrustStore | null): Promise<Drift
     if ('finding' in read) findings.push(read.finding);
     else observations.push(...read.observations);
   }
-  return withFindings(observations, findings);
+  return withFindings(observations, findings, { path: dir, ...v.tree });
 }
 
 const flagBody = (r: DriftRate) => ({

@@ -9,7 +9,7 @@ import type { Finding } from '../../../shared/report.js';
 import { fail, unavailable, type RuleId } from './findings.js';
 import { loadSigner, type Signer, type TrustStore } from '../../core/keys.js';
 import { JournalError } from '../../journal/errors.js';
-import type { EntryKind, JsonObject } from '../../journal/format.js';
+import type { Checkpoint, EntryKind, JsonObject } from '../../journal/format.js';
 import { openCase } from '../../journal/quarantine.js';
 import { leafHash, verifyInclusion } from '../../journal/merkle.js';
 import { verifyJournal, type JournalVerification } from '../../journal/verify.js';
@@ -95,9 +95,26 @@ export interface SignedEntry extends AnchoredEntry {
   author: string;
 }
 
-/** The entries, with the store they verified under; or the findings of why none is read. */
+/**
+ * The journal as it was judged: its size (entry lines) and the root recomputed over them, and
+ * its latest signed checkpoint whole (what `journal verify --checkpoint` holds a journal to),
+ * so a later reader can tell whether entries were cut off since.
+ */
+export interface JudgedTree {
+  treeSize: number;
+  root: string;
+  checkpoint: Checkpoint | null;
+}
+
+/** The entries, with the store they verified under and the tree judged; or the findings of why none is read. */
 export type VerifiedEntries =
-  { ok: true; entries: SignedEntry[]; trust: TrustStore } | { ok: false; findings: Finding[] };
+  { ok: true; entries: SignedEntry[]; trust: TrustStore; tree: JudgedTree } | { ok: false; findings: Finding[] };
+
+const judgedTree = (v: JournalVerification): JudgedTree => ({
+  treeSize: v.entryLines,
+  root: v.root,
+  checkpoint: v.latestCheckpoint ? { ...v.latestCheckpoint } : null,
+});
 
 const signed = (p: JournalVerification['entries'][number]): SignedEntry => ({
   seq: p.entry.seq,
@@ -164,7 +181,7 @@ export async function verifiedEntries(dir: string, trust: TrustStore | null): Pr
     'none of its entries is counted',
   );
   if (!read.ok) return read;
-  return { ok: true, entries: read.v.entries.map(signed), trust };
+  return { ok: true, entries: read.v.entries.map(signed), trust, tree: judgedTree(read.v) };
 }
 
 export function openJournalPort(dir: string, keyPath: string | undefined, trustStore: TrustStore | null): JournalPort {

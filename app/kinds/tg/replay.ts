@@ -328,7 +328,7 @@ export async function replayManifestFull(
   const v = await verifyManifest(s, ctx, progress.within(0, 50));
   progress.within(0, 100);
   const { result, state } = v;
-  if (whatIf) markWhatIf(result, whatIf);
+  if (whatIf) markWhatIf(result, whatIf, ctx.options.journal !== undefined);
   if (!state) {
     progress.done();
     return {
@@ -354,7 +354,7 @@ export async function replayManifestFull(
     progress.at(k + 1, m.executions.length);
   }
 
-  const { findings, comparisons, replayed, replayVersion, byId } = run;
+  const { findings, comparisons, replayed, replayVersion } = run;
   nothingReplayed(m, findings);
   const comparison = buildComparisonArtifact(m, state.manifestHash, state.bundleHash, comparisons);
   const drifted = new Set(run.drifts.map((d) => d.event['executionId']));
@@ -368,7 +368,8 @@ export async function replayManifestFull(
     .map((e) => ({
       claimRef: m.claimRef,
       executionId: e.executionId,
-      model: `${e.pins?.modelId}@${e.pins?.modelVersion}`,
+      // The version A ran under: a what-if's substitute, never the pinned version it did not run.
+      model: `${e.pins?.modelId}@${replayVersion.get(e.executionId) ?? e.pins?.modelVersion}`,
       drift: drifted.has(e.executionId),
       driftRate: bundle.driftRate,
       manifestHash: state.manifestHash,
@@ -381,18 +382,13 @@ export async function replayManifestFull(
     comparison,
     findings,
     ctx,
-    control.anchor !== false,
+    // A what-if is a demonstration: nothing of it is written to a journal (markWhatIf says so).
+    control.anchor !== false && !whatIf,
     observations,
     run.rowStatus,
   );
   // The chart's figure: per model version the replay ran under (a what-if substitution included).
-  const driftRate = driftRateDetail(
-    observations.map((o) => ({
-      ...o,
-      model: `${byId.get(o.executionId)?.pins?.modelId}@${replayVersion.get(o.executionId) ?? o.model}`,
-    })),
-    bundle.driftRate,
-  );
+  const driftRate = driftRateDetail(observations, bundle.driftRate);
   if (ctx.options.out) await writeComparison(ctx.options.out, comparison);
   const details = {
     ...(result.details ?? {}),
@@ -413,8 +409,13 @@ export async function replayManifestFull(
   };
 }
 
-/** A what-if replay says so in its details and with a finding that keeps it from passing. */
-function markWhatIf(result: KindResult, whatIf: WhatIf): void {
+/**
+ * A what-if replay says so in its details and with a finding that keeps it from passing, and,
+ * given a journal, that it wrote nothing there: a drift event anchors RECORDED outputs, a
+ * case is a governed action and a replay-comparison is drift data, none of which a
+ * demonstration under a model version the claim never ran may be (docs/tg-replay.md).
+ */
+function markWhatIf(result: KindResult, whatIf: WhatIf, journal: boolean): void {
   const substitutions = {
     ...(whatIf.model ? { model: whatIf.model } : {}),
     ...(whatIf.shape ? { shape: `${whatIf.shape.advisor}/${whatIf.shape.arity}/${whatIf.shape.tensorType}` } : {}),
@@ -427,11 +428,18 @@ function markWhatIf(result: KindResult, whatIf: WhatIf): void {
       substitutions,
     },
   };
+  const written = journal
+    ? '; nothing of it is written to --journal (no drift event, case or replay-comparison): a demonstration is no governed record'
+    : '';
   result.findings.push(
-    unavailable('RPR-TG-037', 'what-if replay: a demonstration under a substituted environment, never a pass', {
-      expected: 'the pinned environment',
-      actual: substitutions,
-    }),
+    unavailable(
+      'RPR-TG-037',
+      `what-if replay: a demonstration under a substituted environment, never a pass${written}`,
+      {
+        expected: 'the pinned environment',
+        actual: substitutions,
+      },
+    ),
   );
 }
 

@@ -5,6 +5,7 @@
  * `driftRate.maxRate`. Window and limit come from the policy bundles of that version's
  * observations; when they disagree the strictest judges (see driftRates).
  */
+import { exact, ExactDecimal } from './decimal.js';
 import type { Finding } from '../../../shared/report.js';
 import type { DriftObservation as TelemetryObservation, DriftRate as ModelDrift } from '../operations.js';
 
@@ -43,6 +44,19 @@ function overWindow(list: readonly TelemetryObservation[], window: number) {
 }
 
 /**
+ * Whether drifted / inWindow exceeds maxRate, exactly: drifted > maxRate × inWindow with
+ * maxRate as the decimal it is written as (decimal.ts), as ε is compared: in
+ * binary floating point 1 / 3 rounds to 0.3333333333333333, and so would not be above it.
+ */
+export function exceedsRate(drifted: number, inWindow: number, maxRate: number): boolean {
+  return new ExactDecimal(drifted).gt(exact(maxRate).times(inWindow));
+}
+
+/** a.drifted / a.inWindow against b's, exactly (cross-multiplied counts: whole numbers, no division). */
+const compareRates = (a: { drifted: number; inWindow: number }, b: { drifted: number; inWindow: number }): number =>
+  Math.sign(a.drifted * b.inWindow - b.drifted * a.inWindow);
+
+/**
  * One model version's rate. Observations of one version may carry different windows and
  * limits (a bundle changed, or an entry says otherwise): the last one does not decide, or one
  * record would set the rule it is judged by. The strictest does: the lowest limit, and of the
@@ -51,14 +65,47 @@ function overWindow(list: readonly TelemetryObservation[], window: number) {
 function rateOf(model: string, list: readonly TelemetryObservation[]): ModelDrift {
   const maxRate = Math.min(...list.map((o) => o.driftRate.maxRate));
   const windows = [...new Set(list.map((o) => o.driftRate.window))].sort((a, b) => b - a);
-  const worst = windows.map((w) => overWindow(list, w)).reduce((a, b) => (b.rate > a.rate ? b : a));
-  return { model, observations: list.length, ...worst, maxRate, flag: worst.rate > maxRate };
+  const worst = windows.map((w) => overWindow(list, w)).reduce((a, b) => (compareRates(b, a) > 0 ? b : a));
+  return {
+    model,
+    observations: list.length,
+    ...worst,
+    maxRate,
+    flag: exceedsRate(worst.drifted, worst.inWindow, maxRate),
+  };
+}
+
+/** Runs of digits and of anything else: `m@v10` is `m@v`, `10`. */
+const pieces = (s: string): string[] => s.match(/\d+|\D+/g) ?? [];
+
+/** Two runs of digits by the number they write (any length: compared as text once leading zeros are gone). */
+function compareDigits(a: string, b: string): number {
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  return x.length !== y.length ? x.length - y.length : x < y ? -1 : x > y ? 1 : 0;
 }
 
 /**
- * Rates per model version, sorted by model. An observation whose window or limit is out of
- * bounds is not counted (its reader refuses it with a finding; this keeps a rate from ever
- * being made of it, or NaN), and a version with nothing counted has no rate at all.
+ * Model versions in natural order (`m@v2` before `m@v10`), runs of digits by value and the
+ * rest by UTF-16 code units; names equal so (`v01`, `v1`) fall back to code units, so the
+ * order is total and the same on every machine (no locale).
+ */
+export function compareModels(a: string, b: string): number {
+  const pa = pieces(a);
+  const pb = pieces(b);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const [x, y] = [pa[i]!, pb[i]!];
+    const digits = /^\d/.test(x) && /^\d/.test(y);
+    const c = digits ? compareDigits(x, y) : x < y ? -1 : x > y ? 1 : 0;
+    if (c !== 0) return c;
+  }
+  return pa.length - pb.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * Rates per model version, in natural order (compareModels). An observation whose window or
+ * limit is out of bounds is not counted (its reader refuses it with a finding; this keeps a
+ * rate from ever being made of it, or NaN), and a version with nothing counted has no rate.
  */
 export function driftRates(obs: readonly TelemetryObservation[]): ModelDrift[] {
   const byModel = new Map<string, TelemetryObservation[]>();
@@ -68,5 +115,5 @@ export function driftRates(obs: readonly TelemetryObservation[]): ModelDrift[] {
     list.push(o);
     byModel.set(o.model, list);
   }
-  return [...byModel.keys()].sort().map((model) => rateOf(model, byModel.get(model)!));
+  return [...byModel.keys()].sort(compareModels).map((model) => rateOf(model, byModel.get(model)!));
 }

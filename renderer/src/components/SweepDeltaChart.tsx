@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { runsWord, sweepDeltaWords, type SweepDelta, type SweepOutput } from '../lib/sweep';
+import { offScale, runsWord, sweepBars, sweepDeltaWords, type SweepDelta, type SweepOutput } from '../lib/sweep';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
 
@@ -14,9 +14,14 @@ function deltaWords(o: SweepOutput, repeats: number): string {
     : `from ${lo} to ${hi} over ${o.deltas.length}${of} runs`;
 }
 
-/** A substitution's name on the chart: with how many runs were measured when fewer than asked. */
-const chartName = (d: SweepDelta, repeats: number): string =>
-  d.measured < repeats ? `${d.whatIf} (${d.measured} of ${runsWord(repeats)})` : d.whatIf;
+/**
+ * A substitution's name on the chart: with how many runs were measured when fewer than asked,
+ * and, for a |Δ| beyond an ε of 0, that its bar stands for no measure (infinitely many ε).
+ */
+function chartName(d: SweepDelta, repeats: number): string {
+  const name = d.measured < repeats ? `${d.whatIf} (${d.measured} of ${runsWord(repeats)})` : d.whatIf;
+  return offScale(d) ? `${name} (ε 0: beyond, bar off the scale)` : name;
+}
 
 /**
  * The sweep's chart that teaches: per substitution, the largest |Δ| of its BANDED outputs in
@@ -29,17 +34,13 @@ export function SweepDeltaChart({ deltas, repeats }: { deltas: SweepDelta[]; rep
   // Built once per sweep update: the chart draws again only when its data changes.
   const { shown, series, top, names } = useMemo(() => {
     const shown = deltas.filter((d) => d.worst !== null);
+    const bars = sweepBars(shown);
     const series: ChartSeries[] = [
-      { label: '|Δ| ÷ ε, worst run', values: shown.map((d) => d.worst), color: '#b9770e', style: 'bars' },
-      { label: '|Δ| ÷ ε, best run', values: shown.map((d) => d.best), color: '#1a5276', style: 'points', ring: true },
+      { label: '|Δ| ÷ ε, worst run', values: bars.worst, color: '#b9770e', style: 'bars' },
+      { label: '|Δ| ÷ ε, best run', values: bars.best, color: '#1a5276', style: 'points', ring: true },
       { label: 'ε (the band edge)', values: shown.map(() => 1), color: '#1e8449', style: 'dash' },
     ];
-    return {
-      shown,
-      series,
-      top: Math.max(1.2, ...shown.map((d) => d.worst! * 1.15)),
-      names: shown.map((d) => chartName(d, repeats)),
-    };
+    return { shown, series, top: bars.top, names: shown.map((d) => chartName(d, repeats)) };
   }, [deltas, repeats]);
   const x = useMemo(() => shown.map((_, i) => i), [shown]);
   const range = useMemo((): [number, number] => [0, top], [top]);

@@ -198,6 +198,7 @@ export interface SweepDelta {
   /**
    * Largest |Δ| ÷ ε of a run, over its outputs: the worst measured run's, and the best
    * one's only when at least two runs were measured (null: none, or one, measured).
+   * Infinite for |Δ| > 0 against an ε of 0 (againstEpsilon).
    */
   worst: number | null;
   best: number | null;
@@ -207,8 +208,32 @@ export interface SweepDelta {
 
 const bandedRows = (r: Report) =>
   (r.comparisons ?? []).filter(
-    (c) => c.mode === 'BANDED' && typeof c.delta === 'number' && typeof c.epsilon === 'number' && c.epsilon > 0,
+    (c) => c.mode === 'BANDED' && typeof c.delta === 'number' && typeof c.epsilon === 'number' && c.epsilon >= 0,
   );
+
+/**
+ * |Δ| in units of ε. A governed ε of 0 is allowed (the engine passes only |Δ| = 0): any other
+ * |Δ| is beyond it, infinitely many ε away, and is charted as such (sweepBars), never dropped.
+ */
+export function againstEpsilon(delta: number, epsilon: number): number {
+  if (epsilon > 0) return Math.abs(delta) / epsilon;
+  return delta === 0 ? 0 : Number.POSITIVE_INFINITY;
+}
+
+/** Whether a substitution put an output beyond an ε of 0 (its |Δ| ÷ ε is infinite). */
+export const offScale = (d: SweepDelta): boolean => d.worst === Number.POSITIVE_INFINITY;
+
+/**
+ * The chart's bars: |Δ| ÷ ε as measured, an infinite one (|Δ| > 0 against ε 0) drawn past
+ * every finite bar and the band's edge (its name says why: offScale), and the scale's top.
+ */
+export function sweepBars(shown: readonly SweepDelta[]): { worst: number[]; best: (number | null)[]; top: number } {
+  const finite = shown.flatMap((d) => [d.worst, d.best]).filter((v): v is number => v !== null && Number.isFinite(v));
+  const cap = Math.max(2, ...finite) * 1.15;
+  const at = (v: number | null): number | null => (v === null ? null : Number.isFinite(v) ? v : cap);
+  const worst = shown.map((d) => at(d.worst) ?? 0);
+  return { worst, best: shown.map((d) => at(d.best)), top: Math.max(1.2, ...worst.map((w) => w * 1.15)) };
+}
 
 /** The sweep's |Δ| against ε, one entry per planned substitution in plan order (drawing values only). */
 export function sweepDeltas(sweep: Sweep): SweepDelta[] {
@@ -224,7 +249,7 @@ export function sweepDeltas(sweep: Sweep): SweepDelta[] {
         o.deltas.push(Math.abs(c.delta!));
         o.beyond ||= c.status === 'fail';
         outputs.set(c.output, o);
-        largest = Math.max(largest ?? 0, Math.abs(c.delta!) / c.epsilon!);
+        largest = Math.max(largest ?? 0, againstEpsilon(c.delta!, c.epsilon!));
       }
       if (largest !== null) perRun.push(largest);
     }
@@ -261,7 +286,9 @@ export const runsWord = (n: number): string => `${n} ${n === 1 ? 'run' : 'runs'}
 export function sweepDeltaWords(deltas: readonly SweepDelta[], repeats: number): string {
   const shown = deltas.filter((d) => d.worst !== null);
   if (shown.length === 0) return '';
-  const beyond = shown.filter((d) => d.worst! > 1).map((d) => d.whatIf);
+  const beyond = shown
+    .filter((d) => d.worst! > 1)
+    .map((d) => (offScale(d) ? `${d.whatIf} (|Δ| > 0 against an ε of 0)` : d.whatIf));
   const band =
     beyond.length === 0
       ? 'No substitution puts an output beyond its ε.'
