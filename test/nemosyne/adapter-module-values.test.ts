@@ -26,7 +26,12 @@ const state = (analytical: string) =>
     .map((k) => `${k}: []`)
     .join(', ')} }`;
 const STATE = state('{}');
-const request = { formatVersion: 3, kernelVersion: 'k', manifest: {}, packagePath: join(dir, 'none.nemosyne') };
+const request = {
+  formatVersion: 3 as const,
+  kernelVersion: 'k',
+  manifest: {},
+  packagePath: join(dir, 'none.nemosyne'),
+};
 
 function adapter(name: string, body: string): string {
   const file = join(dir, `${name}.mjs`);
