@@ -143,20 +143,43 @@ function encodedPointer(p: string): string {
 }
 
 /**
- * A pointer as an id holds it: encoded whole when short; else its encoded start and end, never
- * cut inside an escape, with its length between (`~`), so a page's ids stay short however
- * long its pointers are (the pointers' own text is what the listing's budget bounds).
+ * A short hash of a pointer's UTF-16 code units (64 bits, base 36): what tells apart two
+ * pointers an id cannot hold whole, alike at both ends and of one length, or alike once
+ * encoded (a lone surrogate is encoded as U+FFFD). Not a digest anyone relies on for
+ * integrity, only a name that does not depend on which other differences a page lists.
+ */
+function pointerHash(p: string): string {
+  let a = 0xdeadbeef;
+  let b = 0x41c6ce57;
+  for (let i = 0; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    a = Math.imul(a ^ c, 2654435761);
+    b = Math.imul(b ^ c, 1597334677);
+  }
+  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  const part = (n: number): string => (n >>> 0).toString(36).padStart(7, '0');
+  return `h${part(b)}${part(a)}`;
+}
+
+/**
+ * A pointer as an id holds it: encoded whole when short, as every page has written it; else
+ * its encoded start and end, never cut inside an escape, with its length and its hash between
+ * (`~104~h…~`), so a page's ids stay short however long its pointers are (the pointers' own
+ * text is what the listing's budget bounds) and two pointers alike at both ends are told
+ * apart by what they are, not by which comes first. A pointer that is not well-formed UTF-16
+ * (a lone surrogate, encoded as U+FFFD) carries its hash too.
  */
 function idPointer(p: string): string {
   const e = encodedPointer(p);
-  if (e.length <= ID_HEAD + ID_TAIL + 8) return e;
+  if (e.length <= ID_HEAD + ID_TAIL + 8) return p.isWellFormed() ? e : `${e}~${pointerHash(p)}`;
   let head = ID_HEAD;
   if (e[head - 1] === '%') head -= 1;
   else if (e[head - 2] === '%') head -= 2;
   let tail = e.length - ID_TAIL;
   if (e[tail - 1] === '%') tail += 2;
   else if (e[tail - 2] === '%') tail += 1;
-  return `${e.slice(0, head)}~${p.length}~${e.slice(tail)}`;
+  return `${e.slice(0, head)}~${p.length}~${pointerHash(p)}~${e.slice(tail)}`;
 }
 
 /**
@@ -164,8 +187,8 @@ function idPointer(p: string): string {
  * pointer when the alignment moved it), percent-encoded, so the id is its own link and a
  * browser matches it as written. A position would name another difference once either input
  * changed before it; a pointer names the same field on every page of the two inputs'
- * comparison. An id met again (two long pointers alike at both ends, or two lone surrogates)
- * is told apart by its count (`~2`).
+ * comparison. Distinct pointers make distinct ids; an id met again all the same (two hashes
+ * alike) is still told apart by its count (`~2`), so no two rows share one.
  */
 export function rowIds(differences: readonly DiffEntry[]): string[] {
   const seen = new Map<string, number>();

@@ -11,10 +11,12 @@ import { JudgementPanel } from './components/JudgementPanel';
 import { OpenPanel } from './components/OpenPanel';
 import { PackageMembers } from './components/PackageMembers';
 import { ReplayView } from './components/ReplayView';
+import { Shown } from './components/Shown';
 import { TrainerView } from './components/TrainerView';
 import { VerdictBanner } from './components/VerdictBanner';
 import { useStore, VIEWS, type View } from './store';
 import { useCase } from './case-store';
+import { useCompare } from './compare-store';
 import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
 import { linkChanged, linkOptionNames, writeLink } from './lib/deep-link';
@@ -52,17 +54,22 @@ function useConnect(connect: State['connect']): void {
 }
 
 /**
- * The address names the view and the open artifact once connected (before that it is
- * the link being restored, read by the store's restoreLink). Written in a task of its
+ * The address names the view and what it shows once connected: the open artifact, or the
+ * case or the comparison in their views (before that it is the link being restored, read by
+ * the store's restoreLink). Written in a task of its
  * own, once for what changed together: history.replaceState took ~50 ms of this thread
  * on a loaded machine, on top of the render that a report's arrival commits.
  */
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   const reportSeen = useStore((s) => s.reportSeen);
+  // A link that named nothing to open is answered by writing the address again (store.ts namesNothing).
+  const linksNamingNothing = useStore((s) => s.linksNamingNothing);
   const caseFolder = useCase((s) => s.folder);
   const caseOptions = useCase((s) => s.runOptions);
   const caseMode = useCase((s) => s.runMode);
   const caseSent = useCase((s) => s.sent);
+  const caseSeen = useCase((s) => s.seen);
+  const compare = useCompare((s) => s.link);
   useEffect(() => {
     if (!info) return;
     const t = setTimeout(
@@ -80,6 +87,8 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
             caseOptions,
             caseMode,
             caseSent,
+            caseSeen,
+            compare,
             heldLink: artifact?.heldLink ?? null,
             // What the run whose report is shown saw: none while another run on it is under way.
             seen: artifact?.source ? reportSeen : null,
@@ -89,7 +98,19 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
       0,
     );
     return () => clearTimeout(t);
-  }, [info, view, artifact, reportSeen, caseFolder, caseOptions, caseMode, caseSent]);
+  }, [
+    info,
+    view,
+    artifact,
+    reportSeen,
+    linksNamingNothing,
+    caseFolder,
+    caseOptions,
+    caseMode,
+    caseSent,
+    caseSeen,
+    compare,
+  ]);
 }
 
 /** A link pasted or followed in this tab changes only the fragment: open what it names. */
@@ -236,6 +257,8 @@ export function App() {
     })),
   );
   const reportUnread = useStore((s) => s.reportUnread);
+  // A comparison on screen is what the address names (and each side's verdict is in its label).
+  const comparing = useCompare((s) => s.link !== null) && view === 'compare';
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const { keepReplay, replayReport } = useKeptReplay(view, report);
   useConnect(connect);
@@ -250,12 +273,15 @@ export function App() {
     <div className="app">
       <TopBar />
       <main>
-        {/* The Case view shows its own verdict: the open artifact's above it would read as the case's. */}
-        {report && view !== 'case' && <VerdictBanner report={report} artifact={artifact} unread={reportUnread} />}
+        {/* The Case view shows its own verdict, a comparison its sides': the open artifact's above either would read as theirs. */}
+        {report && view !== 'case' && !comparing && (
+          <VerdictBanner report={report} artifact={artifact} unread={reportUnread} />
+        )}
         <JobBar />
         {error && (
           <p role="alert" className="error" data-testid="error" id="error" tabIndex={-1}>
-            {error}
+            {/* It may quote a link or name a file: a bidi control in either is shown escaped. */}
+            <Shown text={error} />
           </p>
         )}
         <JudgementPanel />

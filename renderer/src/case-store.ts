@@ -9,7 +9,8 @@ import type { ApiEvent, CaseSource, CaseStarted, CheckMode, RepriseClient } from
 import { CASE_SCHEMA, type CaseArtifact, type CaseReport } from '../../shared/case';
 import { uploadFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
-import { optionRefusal } from './lib/deep-link';
+import { caseChanged, optionRefusal, type CaseSeen } from './lib/deep-link';
+import { hasher } from './lib/digest';
 import { optionsFor, useStore } from './store';
 
 export interface CaseRun {
@@ -57,6 +58,10 @@ interface CaseState {
   runMode: CheckMode | null;
   /** The name a link keeps of a case sent from the window, which no link can send again. */
   sent: string | null;
+  /** What the case on screen saw once it ended (its verdict and content): its link says it. */
+  seen: CaseSeen | null;
+  /** What the link that opened this case says its case saw: the run is held to it. */
+  linkSeen: CaseSeen | null;
   setMode(mode: CheckMode): void;
   /** While files are sent, then while the case runs: either is the case in progress, and Cancel stops it. */
   sending: CaseSending | null;
@@ -80,9 +85,14 @@ interface CaseState {
   showNotes(path: string | null): void;
   /**
    * Runs the folder at `path` as a case; `options` and `mode` (a link's) instead of the Open
-   * view's fields and the chosen mode.
+   * view's fields and the chosen mode, and `linkSeen`, what that link says its case saw.
    */
-  openFolder(path: string, options?: Record<string, string>, mode?: CheckMode): Promise<void>;
+  openFolder(
+    path: string,
+    options?: Record<string, string>,
+    mode?: CheckMode,
+    linkSeen?: CaseSeen | null,
+  ): Promise<void>;
   openFiles(files: CaseFile[], from: SentFrom): Promise<void>;
   /**
    * A drop: `read` (called at once, while the drop's entries can still be read) gives its
@@ -117,6 +127,8 @@ const FRESH = {
   name: null,
   dir: null,
   folder: null,
+  seen: null,
+  linkSeen: null,
 };
 
 /**
@@ -141,6 +153,17 @@ function supersede(api: RepriseClient | null): number {
   pending = [];
   latest = null;
   return ++generation;
+}
+
+/**
+ * What a case's files are, as its link says: the SHA-256 of each artifact's path and SHA-256,
+ * in path order. Its link carries it (with the verdict), so a reload over other files says so.
+ */
+export function caseContent(artifacts: readonly CaseArtifact[]): string {
+  const lines = artifacts.map((a) => JSON.stringify([a.path, a.sha256])).sort();
+  const h = hasher();
+  h.update(new TextEncoder().encode(lines.join('\n')));
+  return h.digest();
 }
 
 /** A case refused or failed over one of its options says which, as a job's does (lib/deep-link.ts). */
@@ -196,7 +219,10 @@ function onCaseEvent(e: ApiEvent): void {
   if (e.type === 'case-progress') land(e.caseId, e.done, e.total, e.artifact);
   else if (e.type === 'case-done') {
     pending = [];
-    useCase.setState({ running: null, report: e.report, landed: e.report.artifacts, note: notSentNote() });
+    const { linkSeen, folder } = useCase.getState();
+    const seen: CaseSeen = { content: caseContent(e.report.artifacts), verdict: e.report.verdict };
+    const note = [caseChanged(linkSeen, seen, folder ?? ''), notSentNote()].filter((n) => n !== null).join(' ');
+    useCase.setState({ running: null, report: e.report, landed: e.report.artifacts, seen, note: note || null });
     focusWhenShown('case-verdict');
   } else {
     pending = [];
@@ -385,7 +411,7 @@ export const useCase = create<CaseState>((set, get) => ({
   setMode(mode) {
     set({ mode });
   },
-  async openFolder(path, options, mode) {
+  async openFolder(path, options, mode, linkSeen = null) {
     const api = useStore.getState().api;
     if (!api) return;
     const gen = supersede(api);
@@ -399,6 +425,7 @@ export const useCase = create<CaseState>((set, get) => ({
       runOptions,
       runMode: runs,
       mode: runs,
+      linkSeen,
       running: { caseId: null, done: 0, total: 0 },
     });
     await follow(api, gen, { type: 'path', path }, runs, runOptions).catch((e) => failed(gen, runOptions, e));

@@ -158,6 +158,11 @@ interface State {
    */
   reportSeen: LinkSeen | null;
   lastJobNote: string | null;
+  /**
+   * Links followed in this tab that named nothing to open: each makes the window write the
+   * address again (App.tsx useLinkWriter), so it names what stays shown.
+   */
+  linksNamingNothing: number;
   selection: Selection;
   error: string | null;
   openOptions: OpenOptions;
@@ -331,6 +336,15 @@ function fieldOptions(artifact: OpenArtifact, fields: State['openOptions']): Rec
 }
 
 /**
+ * The options a run on the open artifact takes from the window when nothing signs (the
+ * Compare view's): the Open view's fields (none for one opened from a case) and what a link
+ * or a case pinned to it; never the header's journal or key.
+ */
+export function artifactOptions(artifact: OpenArtifact, fields: OpenOptions): Record<string, string> {
+  return { ...fieldOptions(artifact, fields), ...artifact.pinned };
+}
+
+/**
  * A link's options: for a file, its trust store and providers fill the Open view's fields
  * (`set` given), as the link has them (empty when it has none), where the user sees and
  * changes them; the rest are pinned to the artifact.
@@ -396,14 +410,15 @@ function closeArtifact(set: (p: Partial<State>) => void, get: () => State, held:
 /**
  * A link the window will not follow: what was open goes (a refusal under another
  * artifact's verdict reads as that verdict's), the link stays in the address, and the
- * error says why. A case on screen goes too: the link may have been meant for it.
+ * error says why. A case or a comparison on screen goes too: the link may have been meant for it.
  */
 async function refuseLink(set: (p: Partial<State>) => void, get: () => State, hash: string, why: string) {
   closeArtifact(set, get, { name: '', source: null, heldLink: hash });
   set({ error: why, lastJobNote: null });
   focusWhenShown('error');
-  const { useCase } = await import('./case-store');
+  const [{ useCase }, { useCompare }] = await Promise.all([import('./case-store'), import('./compare-store')]);
   useCase.getState().close();
+  useCompare.getState().close();
 }
 
 /**
@@ -421,6 +436,19 @@ function exampleLinkTrouble(ex: ExampleSummary, link: DeepLink): string | null {
   if (link.whatIf !== null && (link.mode ?? ex.expect?.command ?? 'verify') !== 'replay')
     return `This link verifies the built-in example ${ex.path} with what-if substitutions, which apply to a replay only (mode=replay), so nothing was opened.`;
   return null;
+}
+
+/**
+ * A link that names nothing to open (a view alone, a bare token) leaves what is open as it
+ * is, and the address is written again to name it: left as given, it would name nothing, and
+ * copied or reloaded would open nothing while this window shows a verdict. A link held
+ * because it could not be opened (a picked file, a refusal) is no longer what was asked:
+ * it goes, with its note.
+ */
+function namesNothing(set: (p: Partial<State>) => void, get: () => State): void {
+  const { artifact, linksNamingNothing } = get();
+  if (artifact?.heldLink !== undefined) set({ artifact: null, lastJobNote: null });
+  set({ linksNamingNothing: linksNamingNothing + 1 });
 }
 
 /** A link's example, path, picked file or saved report (a link without one opens nothing). */
@@ -466,7 +494,7 @@ async function openLinked(set: (p: Partial<State>) => void, get: () => State, li
     : link.report
       ? `The link was to the saved report ${link.report}: a link keeps no file's contents, so open it again with "View a saved report (JSON)…".`
       : null;
-  if (!unopenable) return;
+  if (!unopenable) return namesNothing(set, get);
   closeArtifact(set, get, { name: link.picked ?? link.report!, source: null, heldLink: hash });
   set({ lastJobNote: unopenable });
   focusWhenShown('job-note');
@@ -540,12 +568,20 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     const link = readLink(hash, names);
     const view = VIEWS.find((v) => v.id === link.view)?.id;
     if (view) set({ view });
+    if (link.compare) {
+      // Loaded here, not imported above: the compare store imports this one.
+      const { useCompare } = await import('./compare-store');
+      set({ view: 'compare' });
+      return useCompare.getState().openLinked(link.compare);
+    }
     const sent = sentCase(hash);
     if (link.caseFolder || sent) {
       // Loaded here, not imported above: the case store imports this one.
       const { useCase } = await import('./case-store');
       if (sent) return useCase.getState().linkToSent(sent);
-      return useCase.getState().openFolder(link.caseFolder!, link.options, link.mode ?? 'verify');
+      return useCase
+        .getState()
+        .openFolder(link.caseFolder!, link.options, link.mode ?? 'verify', link.caseSeen ?? null);
     }
     await openLinked(set, get, link, hash);
   },
@@ -862,6 +898,7 @@ export const useStore = create<State>((set, get) => ({
   reportMode: null,
   job: null,
   lastJobNote: null,
+  linksNamingNothing: 0,
   selection: NO_SELECTION,
   error: null,
   jobExtras: () => ({}),

@@ -419,17 +419,24 @@ export function CaseView() {
   const openEvent = useCallback((e: TimelineEvent) => void openArtifact(e.artifact, e.node, e.pointer), [openArtifact]);
   return (
     <section className="panel case-view" aria-labelledby="case-h">
-      <h2 id="case-h">Case{name ? `: ${name}` : ''}</h2>
+      <h2 id="case-h">
+        Case
+        {name && (
+          <>
+            : <Shown text={name} />
+          </>
+        )}
+      </h2>
       <CaseOpener />
       <CaseProgress />
       {error && (
         <p role="alert" className="error" id="case-error" tabIndex={-1} data-testid="case-error">
-          {error}
+          <Shown text={error} />
         </p>
       )}
       {note && (
         <p className="note" role="status" id="case-note" tabIndex={-1} data-testid="case-note">
-          {note}
+          <Shown text={note} />
         </p>
       )}
       {landed.length > 0 && <Artifacts list={landed} act={act} />}

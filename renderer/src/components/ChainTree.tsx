@@ -1,6 +1,7 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChainNode } from '../../../shared/report';
 import { repeatedLabels } from '../lib/report-words';
+import { Shown } from './Shown';
 
 export const STATUS_TEXT: Record<ChainNode['status'], string> = {
   match: '✓ match',
@@ -75,7 +76,9 @@ function NodeRow({ t, open, withId }: { t: TreeItem; open: boolean; withId: bool
         </span>
       )}{' '}
       <span className={`status-badge ${n.status}`}>{STATUS_TEXT[n.status]}</span>{' '}
-      <span className="node-label">{n.label}</span>
+      <span className="node-label">
+        <Shown text={n.label} />
+      </span>
       {withId && <span className="mono small node-id"> {short(n.id)}</span>}
       {!(withId && hash === n.id) && <span className="mono muted small"> {short(hash)}</span>}
     </>

@@ -11,6 +11,7 @@ import { ChainTree, short, STATUS_TEXT } from './ChainTree';
 import { CopyValue } from './Copy';
 import { copyable, repeatedLabels } from '../lib/report-words';
 import { Loading } from './Loading';
+import { Shown } from './Shown';
 
 const ArtifactEditor = lazy(() => import('./Editors').then((m) => ({ default: m.ArtifactEditor })));
 
@@ -67,7 +68,7 @@ function ChainTable({
               onKeyDown={(e) => e.key === 'Enter' && pick(n)}
             >
               <td>
-                {n.label}
+                <Shown text={n.label} />
                 {repeated.has(n.label) && <span className="mono small node-id"> {short(n.id)}</span>}
               </td>
               <td>
@@ -91,7 +92,9 @@ function NodeMeta({ node }: { node: ChainNode }) {
   return (
     <dl className="meta">
       <dt>Node</dt>
-      <dd>{node.label}</dd>
+      <dd>
+        <Shown text={node.label} />
+      </dd>
       <dt>Id</dt>
       <dd className="small">
         {copyable(node.id) ? (
@@ -262,7 +265,7 @@ export function ChainView({ report }: { report: Report }) {
           )}
           {finding && (
             <p className="finding-callout" data-testid="selected-finding" id="selected-finding" tabIndex={-1}>
-              <strong className="mono">{finding.rule}</strong> {finding.message}{' '}
+              <strong className="mono">{finding.rule}</strong> <Shown text={finding.message} />{' '}
               {finding.pointer && (
                 <>
                   at <CopyValue value={finding.pointer} label="the finding's pointer" />

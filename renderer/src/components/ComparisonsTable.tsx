@@ -6,6 +6,7 @@ import { show } from '../lib/report-words';
 import { ColumnFilter } from './ColumnFilter';
 import { CopyValue } from './Copy';
 import { JudgeButton } from './JudgementPanel';
+import { Shown } from './Shown';
 
 const ROW = 30;
 const STATUSES = ['pass', 'fail', 'unavailable'] as const;
@@ -55,7 +56,7 @@ function CapNote({ cap, path }: { cap: ComparisonCap; path: string }) {
       {cap.rule && <>, disclosed by {cap.rule}</>}); {(cap.total - cap.kept).toLocaleString('en')} rows are counted in
       the totals but not listed. To get every row, run{' '}
       <code className="mono">
-        reprise replay {path} --json --limit {limit}={cap.total}
+        reprise replay <Shown text={path} /> --json --limit {limit}={cap.total}
       </code>{' '}
       (the JSON Lines output, <code>--jsonl</code>, carries the same capped report: raise the limit there too).
     </p>

@@ -1,8 +1,10 @@
 import { useState, type MouseEvent } from 'react';
+import { Shown } from './Shown';
 
 /**
  * A value shown whole (it wraps; no tooltip needed) with a button that copies it. The one
- * copy control of every hash, key id and pointer.
+ * copy control of every hash, key id and pointer. A pointer or a found value comes from the
+ * artifact: shown escaped (Shown), copied as it is.
  */
 export function CopyValue({ value, label, testId }: { value: string; label: string; testId?: string }) {
   const [done, setDone] = useState(false);
@@ -20,7 +22,7 @@ export function CopyValue({ value, label, testId }: { value: string; label: stri
   return (
     <span className="copy-value">
       <span className="mono" data-testid={testId}>
-        {value}
+        <Shown text={value} />
       </span>{' '}
       <button
         type="button"

@@ -1,124 +1,89 @@
 /**
  * The Compare view: two artifacts side by side as a structured diff (shared/diff.ts). Each
- * side is the open result, a built-in example or a picked file, verified or replayed by the
- * engine; two kinds are refused (but for content no kind claims), as `reprise diff` refuses them (docs/compare.md).
+ * side is the open result, a built-in example, a file by its path or a picked file, verified
+ * or replayed by the engine; two kinds are refused (but for content no kind claims), as
+ * `reprise diff` refuses them (docs/compare.md). What is chosen and compared is held in
+ * compare-store.ts, whose link the address carries.
  */
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { CheckMode, CompareSide, JobSource, RepriseClient } from '../../../shared/api';
-import { artifactsWords, type DiffResult } from '../../../shared/diff';
-import type { DiffSideLabel } from '../../../shared/diff-html';
-import type { Report } from '../../../shared/report';
-import { uploadFile } from '../lib/file-prep';
-import { startWatchedJob } from '../lib/watch-job';
-import { optionsFor, useStore } from '../store';
+import type { CheckMode } from '../../../shared/api';
+import { escapeControls } from '../../../shared/controls';
+import { useCompare, type Choice, type From, type Side } from '../compare-store';
+import { useStore } from '../store';
 import { DiffView } from './DiffView';
+import { PathField } from './PathField';
+import { OptionsSaid } from './ReplayNotes';
+import { Shown } from './Shown';
 
-type From = 'open' | 'example' | 'file';
-interface Choice {
-  from: From;
-  example: string;
-  file: File | null;
-  mode: CheckMode;
-  /** A replay's what-if substitution (`model=ref-2`): two model versions of one artifact. */
-  whatIf: string;
-}
-interface Compared {
-  result: DiffResult;
-  what: string;
-  left: DiffSideLabel;
-  right: DiffSideLabel;
+/** The options a link gave a side: no field holds them, so they are said; the side's run takes them alone. */
+function LinkedOptions({ options }: { options: Record<string, string> | undefined }) {
+  const entries = Object.entries(options ?? {});
+  if (entries.length === 0) return null;
+  return (
+    <p className="small" data-testid="diff-side-linked">
+      From the link, this side runs with <OptionsSaid entries={entries} />.
+    </p>
+  );
 }
 
-const whatIfOf = (c: Choice): string[] => (c.mode === 'replay' && c.whatIf.trim() ? [c.whatIf.trim()] : []);
-
-/** Runs one side's job; its report. */
-async function jobOn(api: RepriseClient, source: JobSource, c: Choice, opts: Record<string, string>): Promise<Report> {
-  const whatIf = whatIfOf(c);
-  const req = {
-    source,
-    mode: c.mode,
-    ...(whatIf.length ? { whatIf } : {}),
-    ...(Object.keys(opts).length ? { options: opts } : {}),
-  };
-  const end = await (await startWatchedJob(api, req)).end;
-  if (!end.ok) throw new Error(end.message);
-  return end.report;
+/** Where a side's artifact is: an example, a path or a picked file (the open result needs nothing more). */
+function SideTarget({ label, id, c, set }: { label: string; id: string; c: Choice; set: (c: Choice) => void }) {
+  const examples = useStore((s) => s.examples);
+  if (c.from === 'example')
+    return (
+      <div className="field">
+        <label htmlFor={`${id}-ex`}>{label}: example</label>
+        <select id={`${id}-ex`} value={c.example} onChange={(e) => set({ ...c, example: e.target.value })}>
+          <option value="">choose…</option>
+          {examples.map((x) => (
+            <option key={x.path} value={x.path}>
+              {x.path}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  if (c.from === 'path')
+    return (
+      <PathField
+        id={`${id}-path`}
+        label={`${label}: path`}
+        kind="file"
+        value={c.path}
+        onChange={(path) => set({ ...c, path })}
+      />
+    );
+  if (c.from === 'file')
+    return (
+      <div className="field">
+        <label htmlFor={`${id}-file`}>{label}: file</label>
+        <input id={`${id}-file`} type="file" onChange={(e) => set({ ...c, file: e.target.files?.[0] ?? null })} />
+      </div>
+    );
+  return null;
 }
-
-/** Runs (or, for the open result in its own mode, takes) one side's report; where its artifact is. */
-async function readSide(api: RepriseClient, c: Choice): Promise<CompareSide> {
-  const s = useStore.getState();
-  let side: CompareSide;
-  if (c.from === 'open') {
-    const source = s.artifact?.source;
-    if (!s.artifact || !source) throw new Error('No artifact is open: open one first, or choose an example or a file.');
-    // The report shown is this side's when it was run the same way (action and substitution).
-    const same = s.reportMode === c.mode && (s.artifact.whatIf ?? []).join() === whatIfOf(c).join();
-    const report = s.report && same ? s.report : await jobOn(api, source, c, optionsFor(source, s.openOptions));
-    side = { source, name: s.artifact.name, report };
-  } else if (c.from === 'example') {
-    if (!c.example) throw new Error('Choose an example for each side.');
-    const source: JobSource = { type: 'example', path: c.example };
-    side = { source, name: c.example, report: await jobOn(api, source, c, {}) };
-  } else {
-    if (!c.file) throw new Error('Choose a file for each side.');
-    const sent = await uploadFile(api, c.file);
-    await sent.sent;
-    sent.drop(); // the window's own hash of it is not wanted here
-    const source: JobSource = { type: 'upload', uploadId: sent.uploadId };
-    side = { source, name: c.file.name, report: await jobOn(api, source, c, optionsFor(source, s.openOptions)) };
-  }
-  if (whatIfOf(c).length) side.name = `${side.name} (what-if ${whatIfOf(c).join(', ')})`;
-  return side;
-}
-
-/** Both sides run, then diffed by the engine (their content read there, to the CLI's limit). */
-async function compareSides(api: RepriseClient, a: Choice, b: Choice): Promise<Compared> {
-  const left = await readSide(api, a);
-  const right = await readSide(api, b);
-  const { kind: _kind, ...compared } = await api.compareArtifacts({ left, right });
-  const modes = a.mode === b.mode ? (a.mode === 'replay' ? 'the replays of ' : '') : 'a verification and a replay of ';
-  const kinds = artifactsWords(left.report.artifact.kind, right.report.artifact.kind);
-  return { ...compared, what: `${modes}${kinds}` };
-}
-
-const NEW_CHOICE: Choice = { from: 'example', example: '', file: null, mode: 'verify', whatIf: '' };
 
 /** One side's pickers: where from, which, verified or replayed. */
 function SidePicker({ side, c, set }: { side: 'Left' | 'Right'; c: Choice; set: (c: Choice) => void }) {
   const id = useId();
-  const { examples, artifact } = useStore(useShallow((s) => ({ examples: s.examples, artifact: s.artifact })));
+  const artifact = useStore((s) => s.artifact);
   return (
     <fieldset className="diff-side" data-testid={`diff-side-${side.toLowerCase()}`}>
       <legend>{side}</legend>
       <div className="field">
         <label htmlFor={`${id}-from`}>{side}: compare</label>
         <select id={`${id}-from`} value={c.from} onChange={(e) => set({ ...c, from: e.target.value as From })}>
-          <option value="open">the open result{artifact ? ` (${artifact.name})` : ' (none open)'}</option>
+          {/* An option holds text only: the name is escaped as Shown would show it. */}
+          <option value="open">
+            the open result{artifact ? ` (${escapeControls(artifact.name)})` : ' (none open)'}
+          </option>
           <option value="example">a built-in example</option>
+          <option value="path">a file by its path</option>
           <option value="file">a file</option>
         </select>
       </div>
-      {c.from === 'example' && (
-        <div className="field">
-          <label htmlFor={`${id}-ex`}>{side}: example</label>
-          <select id={`${id}-ex`} value={c.example} onChange={(e) => set({ ...c, example: e.target.value })}>
-            <option value="">choose…</option>
-            {examples.map((x) => (
-              <option key={x.path} value={x.path}>
-                {x.path}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
-      {c.from === 'file' && (
-        <div className="field">
-          <label htmlFor={`${id}-file`}>{side}: file</label>
-          <input id={`${id}-file`} type="file" onChange={(e) => set({ ...c, file: e.target.files?.[0] ?? null })} />
-        </div>
-      )}
+      <SideTarget label={side} id={id} c={c} set={set} />
       <div className="field">
         <label htmlFor={`${id}-mode`}>{side}: run</label>
         <select id={`${id}-mode`} value={c.mode} onChange={(e) => set({ ...c, mode: e.target.value as CheckMode })}>
@@ -137,6 +102,7 @@ function SidePicker({ side, c, set }: { side: 'Left' | 'Right'; c: Choice; set: 
           />
         </div>
       )}
+      <LinkedOptions options={c.linked} />
     </fieldset>
   );
 }
@@ -144,34 +110,29 @@ function SidePicker({ side, c, set }: { side: 'Left' | 'Right'; c: Choice; set: 
 /** The Compare view. */
 export function DiffPanel() {
   const api = useStore((s) => s.api);
-  const [left, setLeft] = useState<Choice>(NEW_CHOICE);
-  const [right, setRight] = useState<Choice>(NEW_CHOICE);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [compared, setCompared] = useState<Compared | null>(null);
-  const run = async () => {
-    if (!api) return;
-    setBusy(true);
-    setError(null);
-    setCompared(null);
-    try {
-      setCompared(await compareSides(api, left, right));
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { left, right, busy, error, compared, choose, run } = useCompare(
+    useShallow((s) => ({
+      left: s.left,
+      right: s.right,
+      busy: s.busy,
+      error: s.error,
+      compared: s.compared,
+      choose: s.choose,
+      run: s.run,
+    })),
+  );
+  const setSide = (side: Side) => (c: Choice) => choose(side, c);
   return (
     <section className="panel" aria-labelledby="compare-h">
       <h2 id="compare-h">Compare</h2>
       <p className="muted">
         Two artifacts of one kind (or one no kind claims), field by field by JSON pointer: their reports and, for JSON
-        artifacts, their parsed content. A replay against its original is in the Replay view.
+        artifacts, their parsed content. A replay against its original is in the Replay view. The address names the
+        comparison on screen: a reload or the link shared runs both sides again and compares them.
       </p>
       <div className="diff-sides">
-        <SidePicker side="Left" c={left} set={setLeft} />
-        <SidePicker side="Right" c={right} set={setRight} />
+        <SidePicker side="Left" c={left} set={setSide('left')} />
+        <SidePicker side="Right" c={right} set={setSide('right')} />
       </div>
       <div className="toolbar">
         <button
@@ -186,8 +147,8 @@ export function DiffPanel() {
         {busy && <span role="status">Comparing…</span>}
       </div>
       {error && (
-        <p role="alert" className="field-error" data-testid="diff-error">
-          {error}
+        <p role="alert" className="field-error" data-testid="diff-error" id="diff-error" tabIndex={-1}>
+          <Shown text={error} />
         </p>
       )}
       {compared && <DiffView {...compared} fileBase="reprise" />}

@@ -84,10 +84,21 @@ export function ArtifactEditor({
 type DiffEditorInstance = Parameters<DiffOnMount>[0];
 const ORIGINAL_LABEL = 'Original expression (recorded)';
 const MODIFIED_LABEL = 'Replayed expression';
-/** One object: a new one each render would make the wrapper push the options again. */
+/**
+ * One object: a new one each render would make the wrapper push the options again.
+ *
+ * No gutter menu (`renderGutterMenu`): its hunk toolbar (revert, stage) offers nothing on a
+ * read-only diff, and Monaco 0.57 never disposes the gutter with the editor (the gutter lives
+ * in a derived observable its disposal does not reach), so its menu outlives the editor's
+ * context keys. A context key the editor changed just before its disposal (the view hidden
+ * and the editor unmounted in one step, as a link or Back leaving the Replay view does:
+ * its width falls to 0 and the inline-view breakpoint flips) reaches that menu 50 ms later,
+ * and it asks the disposed keys: "AbstractContextKeyService has been disposed", uncaught.
+ */
 const DIFF_OPTIONS = {
   readOnly: true,
   renderSideBySide: true,
+  renderGutterMenu: false,
   minimap: { enabled: false },
   wordWrap: 'on',
   originalEditable: false,

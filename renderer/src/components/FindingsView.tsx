@@ -2,6 +2,7 @@ import { createColumnHelper, useTable } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import type { ChainNode, Finding, Report } from '../../../shared/report';
 import { focusWhenShown } from '../lib/focus';
+import { Shown } from './Shown';
 import { CopyValue } from './Copy';
 import { copyable, findingValues, show } from '../lib/report-words';
 import { features } from '../lib/table';
@@ -122,7 +123,9 @@ export function FindingsView({ report }: { report: Report }) {
                   <td>
                     <span className={`sev ${f.severity}`}>{f.severity}</span>
                   </td>
-                  <td>{f.message}</td>
+                  <td>
+                    <Shown text={f.message} />
+                  </td>
                   <td>{f.pointer ? <CopyValue value={f.pointer} label={`the pointer of ${f.rule}`} /> : ''}</td>
                   <td className="small finding-values" data-testid="finding-values">
                     <Values f={f} chain={report.chain} />

@@ -1,7 +1,9 @@
 import { memo, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { CheckMode, ExampleSummary } from '../../../shared/api';
 import { useStore } from '../store';
+import { escapeControls } from '../../../shared/controls';
 import { PackageOptions } from './PackageOptions';
+import { Shown } from './Shown';
 import { useShallow } from 'zustand/react/shallow';
 
 type Props = { mode: CheckMode; busy: boolean };
@@ -168,9 +170,9 @@ function RecentFiles({ mode, busy }: Props) {
               className="link"
               disabled={busy}
               onClick={() => void openPath(r.path, mode)}
-              title={r.path}
+              title={escapeControls(r.path)}
             >
-              {r.name}
+              <Shown text={r.name} />
             </button>{' '}
             <span className="muted">{r.openedAtUtc}</span>
           </li>

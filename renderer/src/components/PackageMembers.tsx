@@ -12,6 +12,7 @@ import type { Report } from '../../../shared/report';
 import { features } from '../lib/table';
 import { useStore } from '../store';
 import { CopyValue } from './Copy';
+import { Shown } from './Shown';
 import { SortHeader } from './SortHeader';
 import { ColumnHeads } from './ColumnHeads';
 import { Loading } from './Loading';
@@ -121,7 +122,7 @@ function MembersTable({ members, open }: { members: PackageMember[]; open: (path
             <tr key={m.path} data-testid="member-row" data-member={m.path}>
               <td>
                 <button type="button" className="link" onClick={() => open(m.path)} data-testid="open-member">
-                  {m.path}
+                  <Shown text={m.path} />
                 </button>
               </td>
               <td>{m.role}</td>
@@ -198,7 +199,7 @@ export function PackageMembers({ report }: { report: Report }) {
       )}
       {error && (
         <p className="bad" role="alert" data-testid="members-error">
-          {error}
+          <Shown text={error} />
         </p>
       )}
       {members && <MembersTable members={members} open={(path) => void open(path)} />}

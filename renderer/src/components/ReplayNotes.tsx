@@ -47,6 +47,23 @@ export function anchoredWords(report: Report, options: Record<string, string>): 
   );
 }
 
+/** Options by name and value, as a sentence lists them: `trustStore /a/t.json, policy /a/p.json`. */
+export function OptionsSaid({ entries }: { entries: [string, string][] }) {
+  return (
+    <>
+      {entries.map(([k, v], i) => (
+        <span key={k}>
+          {i > 0 && ', '}
+          {k}{' '}
+          <span className="mono">
+            <Shown text={v} />
+          </span>
+        </span>
+      ))}
+    </>
+  );
+}
+
 /**
  * The options a link (or a case) pinned to the artifact: no field shows them, and every job
  * on it takes them. A pinned journal is where a replay reads its anchors; one that signs
@@ -57,17 +74,8 @@ export function PinnedOptions({ pinned, asCaseRan }: { pinned?: Record<string, s
   if (entries.length === 0) return null;
   return (
     <p className="small" data-testid="replay-pinned">
-      Opened from a {asCaseRan ? 'case' : 'link'} with{' '}
-      {entries.map(([k, v], i) => (
-        <span key={k}>
-          {i > 0 && ', '}
-          {k}{' '}
-          <span className="mono">
-            <Shown text={v} />
-          </span>
-        </span>
-      ))}
-      : every job on it takes {entries.length === 1 ? 'this option' : 'these options'}.
+      Opened from a {asCaseRan ? 'case' : 'link'} with <OptionsSaid entries={entries} />: every job on it takes{' '}
+      {entries.length === 1 ? 'this option' : 'these options'}.
       {pinned?.['journal'] !== undefined &&
         ' A replay that signs runs only when this journal is also the one open in the header.'}
     </p>

@@ -5,6 +5,7 @@ import { whatIfOf } from '../../../shared/details/index';
 import { authenticity, copyable, decisiveFinding, plainVerdict, VERDICT_LABEL } from '../lib/report-words';
 import type { LocalHash, OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
+import { Shown } from './Shown';
 import { carriedOf } from '../../../shared/details/carried';
 import {
   CarriedContents,
@@ -55,7 +56,8 @@ export function VerdictBanner({
         <dl className="meta">
           <dt>File</dt>
           <dd>
-            {report.artifact.path}
+            {/* The file's name is the artifact's, or a link's: a bidi control in it must not reverse it. */}
+            <Shown text={report.artifact.path} />
             {artifact?.savedReport && <span className="bad"> (a saved report, shown as saved: not re-verified)</span>}
           </dd>
           <dt>SHA-256</dt>
@@ -76,7 +78,12 @@ function BannerHeading({ report, rejected }: { report: Report; rejected: InForce
     <h2 id="verdict-h" tabIndex={-1}>
       <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span>
       {rejected && <RejectCaveat r={rejected} />} <span className="kind">{report.artifact.kind}</span>
-      {report.artifact.id && <span className="artifact-id"> {report.artifact.id}</span>}
+      {report.artifact.id && (
+        <span className="artifact-id">
+          {' '}
+          <Shown text={report.artifact.id} />
+        </span>
+      )}
       {whatIfOf(report) !== null && <span className="demo-tag"> DEMONSTRATION (what-if)</span>}
     </h2>
   );
@@ -89,7 +96,8 @@ function Decisive({ report }: { report: Report }) {
     <p className="plain" data-testid="decisive">
       {decisive ? <strong className="mono">{decisive.rule}</strong> : null}
       {decisive ? ' ' : ''}
-      {plainVerdict(report)}
+      {/* A finding's message and pointer may quote the artifact: shown escaped. */}
+      <Shown text={plainVerdict(report)} />
       {/* What the content looked like (RPR-KIND-001: a file truncated, behind a BOM...), in the engine's words. */}
       {typeof decisive?.actual === 'string' && (
         <span data-testid="decisive-actual">
@@ -98,7 +106,9 @@ function Decisive({ report }: { report: Report }) {
           {copyable(decisive.actual) ? (
             <CopyValue value={decisive.actual} label="the value found" />
           ) : (
-            <>{decisive.actual}.</>
+            <>
+              <Shown text={decisive.actual} />.
+            </>
           )}
         </span>
       )}

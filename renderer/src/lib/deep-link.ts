@@ -10,9 +10,11 @@
  * report opened for reading (`report`).
  *
  * In the Case view a link names the case folder instead (`case`, a path under the granted
- * folders) with the options and the mode the case ran with, so a reload or a shared link
- * runs the same folder again as it was run; a case sent from the window is named only
- * (`sent`), as a picked file is, since no link can send its files again.
+ * folders) with the options and the mode the case ran with, and what the case saw (`verdict`
+ * and `content`, CaseSeen), so a reload or a shared link runs the same folder again as it was
+ * run and says when it no longer reads so; a case sent from the window is named only
+ * (`sent`), as a picked file is, since no link can send its files again. In the Compare view
+ * it names the comparison on screen, both its sides (lib/compare-link.ts).
  *
  * A link is one request: one thing to open, each parameter once, nothing this workbench
  * does not know (`linkTrouble`). Anything else is refused as a whole, since whichever part
@@ -33,6 +35,8 @@
  */
 import type { CheckMode, JobSource } from '../../../shared/api.js';
 import type { Verdict } from '../../../shared/report.js';
+import { compareTrouble, isSideKey, readCompare, sideKeys, writeCompare, type CompareLink } from './compare-link.js';
+import { quoted, unclearOption } from './link-words.js';
 
 export interface DeepLink {
   view: string | null;
@@ -51,11 +55,25 @@ export interface DeepLink {
   caseFolder: string | null;
   /** What the run the link was made from saw of the artifact it opens, when the link says. */
   seen: LinkSeen | null;
+  /** What the case the link was made from saw (`verdict`, `content`), for a case link that says. */
+  caseSeen?: CaseSeen;
+  /** The comparison the link names (lib/compare-link.ts), shown in the Compare view. */
+  compare?: CompareLink;
 }
 
 /** What a run saw of its artifact, as a link carries it: the bytes' SHA-256 and the verdict. */
 export interface LinkSeen {
   sha256: string | null;
+  verdict: Verdict;
+}
+
+/**
+ * What a case's run saw, as its link carries it: the case's verdict, and `content`, the
+ * SHA-256 of its artifacts' paths and SHA-256s (case-store.ts caseContent): the same
+ * folder's files read alike, another file or one more or fewer does not.
+ */
+export interface CaseSeen {
+  content: string;
   verdict: Verdict;
 }
 
@@ -84,9 +102,26 @@ export interface LinkState {
   heldLink?: string | null;
   /** What the run of the open artifact saw (its report), for a reopenable source. */
   seen?: LinkSeen | null;
+  /** What the case on screen saw, once it ended (a case by its folder only). */
+  caseSeen?: CaseSeen | null;
+  /** In the Compare view, the comparison on screen (or asked for): the link names it instead of the open artifact. */
+  compare?: CompareLink | null;
 }
 
-const OURS = ['view', 'example', 'path', 'mode', 'whatif', 'picked', 'report', 'case', 'sent', 'sha256', 'verdict'];
+const OURS = [
+  'view',
+  'example',
+  'path',
+  'mode',
+  'whatif',
+  'picked',
+  'report',
+  'case',
+  'sent',
+  'sha256',
+  'verdict',
+  'content',
+];
 
 /** What a link opens: one of them at most. */
 const TARGETS = ['example', 'path', 'picked', 'report', 'case', 'sent'];
@@ -121,12 +156,25 @@ export function readLink(hash: string = location.hash, optionNames: readonly str
     options: Object.fromEntries(
       optionNames.filter((n) => !NEVER.has(n) && (p.get(n) ?? '') !== '').map((n) => [n, p.get(n)!]),
     ),
+    ...caseSeenOf(p),
+    ...readCompare(
+      p,
+      optionNames.filter((n) => !NEVER.has(n)),
+    ),
   };
+}
+
+/** What a case link says its case saw, when it says (a verdict and the content digest, both). */
+function caseSeenOf(p: URLSearchParams): { caseSeen?: CaseSeen } {
+  const [content, verdict] = [p.get('content'), p.get('verdict')];
+  if (content === null || !SHA256.test(content) || verdict === null || !VERDICTS.includes(verdict)) return {};
+  return { caseSeen: { content, verdict: verdict as Verdict } };
 }
 
 /** What the link says its run saw: a verdict, and the SHA-256 when that run had one. */
 function seenOf(p: URLSearchParams): LinkSeen | null {
   const verdict = p.get('verdict');
+  if (p.has('content')) return null;
   if (verdict === null || !VERDICTS.includes(verdict)) return null;
   const sha256 = p.get('sha256');
   return { sha256: sha256 !== null && SHA256.test(sha256) ? sha256 : null, verdict: verdict as Verdict };
@@ -160,6 +208,28 @@ export function seenChanged(
 }
 
 /**
+ * Why the case a link reopened is not what the link was made from, in words, or null when it
+ * is (or the link says nothing of what it saw): other files in the folder (another content),
+ * or the same files reading another verdict, which only the files its options name can have
+ * changed (a key revoked in its trust store).
+ */
+export function caseChanged(seen: CaseSeen | null, now: CaseSeen, folder: string): string | null {
+  if (!seen) return null;
+  const v = (x: Verdict): string => x.toUpperCase();
+  if (seen.content !== now.content)
+    return (
+      `This link was made when the case ${folder} held other files (content ${seen.content}, ${v(seen.verdict)}); ` +
+      `it now holds content ${now.content}, which reads ${v(now.verdict)}: it is not the case the link was shared from.`
+    );
+  if (seen.verdict !== now.verdict)
+    return (
+      `This link was made when the case ${folder} read ${v(seen.verdict)}; the same files now read ${v(now.verdict)} ` +
+      `with the link's options: a file one of them names (a trust store, providers, a policy) is not what it was.`
+    );
+  return null;
+}
+
+/**
  * The same for an artifact opened from a case: the case's own row is what it saw. The case
  * checks some artifacts against others it holds (an exported report against its artifact,
  * an anchor against its journal), so opened alone one may read another verdict from the same
@@ -186,11 +256,13 @@ function caseSeenChanged(seen: LinkSeen, now: LinkSeen, name: string, v: (x: Ver
  */
 export function linkFor(hash: string, s: LinkState, optionNames: readonly string[] = []): string {
   const caseOpen = s.view === 'case' && (s.caseFolder || s.caseSent);
-  if (s.heldLink && !caseOpen) return withoutKey(s.heldLink);
+  const comparing = s.view === 'compare' && s.compare ? s.compare : null;
+  if (s.heldLink && !caseOpen && !comparing) return withoutKey(s.heldLink);
   const p = params(hash);
-  for (const k of [...OURS, ...optionNames, 'key']) if (k !== 'token') p.delete(k);
+  for (const k of [...OURS, ...optionNames, 'key', ...[...p.keys()].filter(isSideKey)]) if (k !== 'token') p.delete(k);
   p.set('view', s.view);
   if (caseOpen) caseLink(p, s);
+  else if (comparing) writeCompare(p, comparing);
   else artifactLink(p, s);
   return '#' + p.toString();
 }
@@ -200,6 +272,10 @@ function caseLink(p: URLSearchParams, s: LinkState): void {
   if (!s.caseFolder) return void p.set('sent', s.caseSent!);
   p.set('case', s.caseFolder);
   if (s.caseMode === 'replay') p.set('mode', 'replay');
+  if (s.caseSeen) {
+    p.set('verdict', s.caseSeen.verdict);
+    p.set('content', s.caseSeen.content);
+  }
   for (const [k, v] of Object.entries(s.caseOptions ?? {})) if (!NEVER.has(k) && v !== '') p.set(k, v);
 }
 
@@ -226,19 +302,14 @@ function artifactLink(p: URLSearchParams, s: LinkState): void {
 /** A fragment without any `key`: a link never carries a signing key, even one typed into it. */
 export function withoutKey(hash: string): string {
   const p = params(hash);
-  if (!p.has('key')) return hash;
-  p.delete('key');
+  const keys = ['key', 'left.key', 'right.key'].filter((k) => p.has(k));
+  if (keys.length === 0) return hash;
+  for (const k of keys) p.delete(k);
   return '#' + p.toString();
 }
 
 /** The name of a case sent from the window that a link names (`sent`), or null. */
 export const sentCase = (hash: string = location.hash): string | null => params(hash).get('sent') || null;
-
-/** A parameter as the user wrote it, cut short: a refusal quotes it, and a link can be any length. */
-const quoted = (k: string, v?: string): string => {
-  const t = v === undefined ? k : `${k}=${v}`;
-  return JSON.stringify(t.length > 400 ? `${t.slice(0, 400)}…` : t);
-};
 
 /**
  * Why this fragment is no link the window can follow, in words, or null when it is one (or
@@ -249,7 +320,7 @@ const quoted = (k: string, v?: string): string => {
  */
 export function linkTrouble(hash: string, optionNames: readonly string[], views: readonly string[]): string | null {
   const p = params(hash);
-  const known = new Set([...OURS, ...optionNames, 'token', 'key']);
+  const known = new Set([...OURS, ...optionNames, 'token', 'key', ...sideKeys(optionNames)]);
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
   const said = 'so nothing was opened';
   if (unknown.length)
@@ -271,6 +342,8 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
   const unclear = optionNames.find((k) => p.has(k) && (p.get(k) === '' || p.get(k)!.trim() !== p.get(k)));
   if (unclear !== undefined) return `${unclearOption(unclear, p.get(unclear)!)}, ${said}.`;
   const targets = TARGETS.filter((k) => (p.get(k) ?? '') !== '');
+  const comparison = compareTrouble(p, optionNames, targets);
+  if (comparison) return `${comparison}, ${said}.`;
   if (targets.length > 1)
     return `This link names ${targets.map((k) => quoted(k, p.get(k)!)).join(' and ')}: it is ambiguous (a link opens one thing), ${said}.`;
   // What-if substitutions replay one artifact; a case run without them would be taken for the run they ask.
@@ -289,28 +362,31 @@ export function linkTrouble(hash: string, optionNames: readonly string[], views:
   return null;
 }
 
-/**
- * An option a link gives whose value is not the path it reads as: empty (which would run as
- * no trust store, no providers, and change the verdict without a word), or with spaces at an
- * end (which a path field trims, so another file than the link named would be read).
- */
-function unclearOption(k: string, v: string): string {
-  return v.trim() === ''
-    ? `This link gives ${quoted(k, v)} with no value: it would run without that option and say nothing of it`
-    : `This link gives ${quoted(k, v)}, a path with spaces at an end, which would be read without them`;
-}
-
 /** What is wrong with what a link says its run saw (sha256, verdict), or null: only a reopenable artifact's run is said. */
 function seenTrouble(p: URLSearchParams): string | null {
-  const [sha256, verdict] = [p.get('sha256'), p.get('verdict')];
-  if (sha256 === null && verdict === null) return null;
+  const [sha256, verdict, content] = [p.get('sha256'), p.get('verdict'), p.get('content')];
+  if (sha256 === null && verdict === null && content === null) return null;
   if (verdict !== null && !VERDICTS.includes(verdict))
     return `This link says its run read ${quoted('verdict', verdict)}; a verdict is pass, fail or unavailable`;
-  if (sha256 !== null && !SHA256.test(sha256))
-    return `This link gives ${quoted('sha256', sha256)}, which is no SHA-256 (sha256: and 64 lowercase hex digits)`;
+  const notHash = [['sha256', sha256] as const, ['content', content] as const].find(
+    ([, v]) => v !== null && !SHA256.test(v),
+  );
+  if (notHash)
+    return `This link gives ${quoted(notHash[0], notHash[1]!)}, which is no SHA-256 (sha256: and 64 lowercase hex digits)`;
   if (verdict === null) return `This link gives the SHA-256 its run saw without that run's verdict`;
+  if ((p.get('case') ?? '') !== '') return caseSeenTrouble(sha256, verdict, content);
+  if (content !== null) return `This link gives ${quoted('content', content)}, which only a case's link carries`;
   if ((p.get('path') ?? '') === '' && (p.get('example') ?? '') === '')
     return `This link says what its run saw (${quoted('verdict', verdict)}) but names no path or example it was of`;
+  return null;
+}
+
+/** What is wrong with what a case link says its case saw: its verdict and its content, both; an artifact's SHA-256 is none of its. */
+function caseSeenTrouble(sha256: string | null, verdict: string, content: string | null): string | null {
+  if (sha256 !== null)
+    return `This link gives ${quoted('sha256', sha256)} for a case, whose link says what it saw with content=`;
+  if (content === null)
+    return `This link says what its run saw (${quoted('verdict', verdict)}) but names no path or example it was of, and a case's link says it with the content its case read (content=)`;
   return null;
 }
 
