@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stubBrowser } from './browser-stubs';
+import { caseArtifact as artifact, sha } from '../helpers/case-view';
 import type { CaseArtifact, CaseReport } from '../../shared/case';
 import { caseChanged, linkFor, linkTrouble, readLink, type LinkState } from '../../renderer/src/lib/deep-link';
 
@@ -15,15 +16,6 @@ stubBrowser(at);
 
 const VIEWS = ['findings', 'case'];
 const tick = () => new Promise((r) => setTimeout(r, 5));
-const sha = (c: string) => `sha256:${c.repeat(64)}`;
-const artifact = (path: string, c: string): CaseArtifact =>
-  ({
-    path,
-    kind: 'replay-dump',
-    sha256: sha(c),
-    verdict: 'pass',
-    counts: { fail: 0, unavailable: 0, warning: 0, info: 0 },
-  }) as unknown as CaseArtifact;
 const caseReport = (verdict: CaseReport['verdict'], artifacts: CaseArtifact[]): CaseReport =>
   ({ schema: 'reprise.case/v1', verdict, artifacts, links: [], timeline: [], judgements: [], findings: [] }) as never;
 

@@ -8,18 +8,11 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from './browser-stubs';
+import { caseArtifact as artifact } from '../helpers/case-view';
 import type { CaseArtifact, CaseReport } from '../../shared/case';
 
 stubBrowser();
 
-const artifact = (path: string): CaseArtifact =>
-  ({
-    path,
-    kind: 'replay-dump',
-    sha256: `sha256:${'a'.repeat(64)}`,
-    verdict: 'pass',
-    counts: { fail: 0, unavailable: 0, warning: 0, info: 0 },
-  }) as unknown as CaseArtifact;
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 type Listener = (e: unknown) => void;

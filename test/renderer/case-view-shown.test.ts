@@ -11,24 +11,15 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { stubBrowser } from './browser-stubs';
-import type { CaseArtifact, CaseJudgement, CaseLink, CaseReport, TimelineEvent } from '../../shared/case';
+import { caseArtifact as artifact, sha } from '../helpers/case-view';
+import type { CaseJudgement, CaseLink, CaseReport, TimelineEvent } from '../../shared/case';
 import type { Finding } from '../../shared/report';
 
 stubBrowser();
 
 const RLO = '\u202e';
 const SPOOF = `x${RLO}gnp.exe`;
-const sha = (c: string) => `sha256:${c.repeat(64)}`;
 const OFFICER_KEY = 'the key is a quarantine-officer key: a judgement is signed by a reviewer key';
-
-const artifact = (path: string, c: string): CaseArtifact =>
-  ({
-    path,
-    kind: 'replay-dump',
-    sha256: sha(c),
-    verdict: 'pass',
-    counts: { fail: 0, unavailable: 0, warning: 0, info: 0 },
-  }) as unknown as CaseArtifact;
 
 function judgement(seq: number, over: Partial<CaseJudgement>): CaseJudgement {
   return {
