@@ -333,6 +333,25 @@ export const INHERITED_NAMES = [
   },
 ];
 
+/**
+ * Text the window did not write (an engine error, which quotes paths and values; a finding's
+ * message, which quotes the artifact; a bundle's statement) is shown through <Shown>, which
+ * escapes every control and bidirectional character (renderer/src/components/Shown.tsx): a
+ * path named "\u202egnp.exe" must never read as "exe.png". So a JSX child, or a template
+ * string inside one, may not name an `error`, `message` or `statement` directly.
+ * test/house/shown-text.test.ts plants each way.
+ */
+const SHOWN_NAME = '/(^|[a-z])([eE]rror|[mM]essage|[sS]tatement)$/';
+const SHOWN_MESSAGE =
+  'show text the window did not write (an error, a finding message, a statement) through <Shown text={...} />, which escapes controls and bidi characters.';
+export const SHOWN_TEXT = [
+  ':matches(JSXElement, JSXFragment) > JSXExpressionContainer > Identifier',
+  ':matches(JSXElement, JSXFragment) > JSXExpressionContainer > MemberExpression > Identifier.property',
+  ':matches(JSXElement, JSXFragment) > JSXExpressionContainer TemplateLiteral > Identifier',
+  ':matches(JSXElement, JSXFragment) > JSXExpressionContainer TemplateLiteral MemberExpression > Identifier.property',
+  ':matches(JSXElement, JSXFragment) > JSXExpressionContainer > ConditionalExpression > :matches(Identifier.consequent, Identifier.alternate)',
+].map((s) => ({ selector: `${s}[name=${SHOWN_NAME}]`, message: SHOWN_MESSAGE }));
+
 const REPRISE_PLUGIN = { rules: { rooms: roomsRule, 'one-printer': printerRule, 'typed-findings': typedFindingsRule } };
 
 export default tseslint.config(
@@ -422,5 +441,9 @@ export default tseslint.config(
         ...INHERITED_NAMES,
       ],
     },
+  },
+  {
+    files: ['renderer/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...SHOWN_TEXT, ...INHERITED_NAMES] },
   },
 );

@@ -27,7 +27,7 @@ export function CarriedVerdicts({ details }: { details: CarriedDetails }) {
     <dl className="meta carried-verdicts" data-testid="carried-verdicts">
       <dt>The file itself</dt>
       <dd data-testid="file-integrity" data-verdict={i.verdict}>
-        <strong className={`tag ${i.verdict}`}>{VERDICT_LABEL[i.verdict]}</strong> {i.statement}
+        <strong className={`tag ${i.verdict}`}>{VERDICT_LABEL[i.verdict]}</strong> <Shown text={i.statement} />
       </dd>
       <dt>The report it carries</dt>
       <CarriedVerdict details={details} />
@@ -57,18 +57,20 @@ function CarriedVerdict({ details }: { details: CarriedDetails }) {
       </dd>
     );
   const trust = TRUST[i.verdict];
-  const what = `${c.kind}${c.id ? ` ${c.id}` : ''}`;
+  const what = <Shown text={`${c.kind}${c.id ? ` ${c.id}` : ''}`} />;
   return (
     <dd data-testid="carried-verdict" data-verdict={c.verdict} data-trust={trust}>
       {trust === 'untrusted' ? (
         <>
           <strong className="tag fail">NOT TRUSTED</strong> {what}: the verdict it states cannot be trusted, because the
-          file that carries it failed its own checks ({i.statement}).
+          file that carries it failed its own checks (<Shown text={i.statement} />
+          ).
         </>
       ) : trust === 'unproven' && c.verdict === 'pass' ? (
         <>
           <strong className="tag unavailable">NOT PROVEN</strong> {what}: its own checks passed, but the file that
-          carries it could not be checked ({i.statement}).
+          carries it could not be checked (<Shown text={i.statement} />
+          ).
         </>
       ) : (
         <StatedVerdict c={c} what={what} />
@@ -78,13 +80,13 @@ function CarriedVerdict({ details }: { details: CarriedDetails }) {
 }
 
 /** The carried report's verdict as it states it, with its decisive finding. */
-function StatedVerdict({ c, what }: { c: NonNullable<CarriedDetails['carried']>; what: string }) {
+function StatedVerdict({ c, what }: { c: NonNullable<CarriedDetails['carried']>; what: ReactNode }) {
   return (
     <>
       <strong className={`tag ${c.verdict}`}>{VERDICT_LABEL[c.verdict]}</strong> {what}
       {c.decisive ? (
         <>
-          : <strong className="mono">{c.decisive.rule}</strong> {c.decisive.message}
+          : <strong className="mono">{c.decisive.rule}</strong> <Shown text={c.decisive.message} />
         </>
       ) : (
         ': every check of the carried report passed.'

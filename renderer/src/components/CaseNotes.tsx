@@ -383,7 +383,8 @@ export function CaseNotes({
       </h3>
       {listError !== null && (
         <p className="error" data-testid="notes-list-error">
-          The notes of the journal worked in ({journal.dir}) could not be listed: {listError}
+          The notes of the journal worked in (<Shown text={journal.dir} />) could not be listed:{' '}
+          <Shown text={listError} />
         </p>
       )}
       <NoteList
@@ -480,7 +481,7 @@ function NoteOutcome({ error, receipt }: { error: string | null; receipt: NoteRe
     <>
       {error && (
         <p id={NOTE_ERROR} tabIndex={-1} className="error" data-testid="note-error">
-          The note was not signed: {error}
+          The note was not signed: <Shown text={error} />
         </p>
       )}
       {receipt && (

@@ -228,7 +228,8 @@ export function ChainView({ report }: { report: Report }) {
   const finding = selection.findingIndex !== null ? report.findings[selection.findingIndex] : undefined;
   const pick: PickNode = (n) => select({ nodeId: n.id, pointer: n.pointer ?? null, findingIndex: null });
   const counts = useMemo(() => {
-    const c: Record<string, number> = {};
+    // Keyed by the report's statuses: no name of Object.prototype may answer for one.
+    const c = Object.create(null) as Record<string, number>;
     for (const n of report.chain) c[n.status] = (c[n.status] ?? 0) + 1;
     return c;
   }, [report]);

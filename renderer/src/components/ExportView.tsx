@@ -9,6 +9,7 @@ import { PathField } from './PathField';
 import { useJudgement } from '../judgement-store';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
+import { Shown } from './Shown';
 
 /** Saves text as a file (a Blob download); the Compare view's export uses it too. */
 export function download(name: string, type: string, text: string): void {
@@ -99,7 +100,7 @@ function Attestation({ report, base }: { report: Report; base: string }) {
       )}
       {error && (
         <p className="bad" role="alert" data-testid="attestation-error">
-          {error}
+          <Shown text={error} />
         </p>
       )}
       {made && <AttestationReceipt made={made} fileName={fileName} />}

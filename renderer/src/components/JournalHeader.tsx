@@ -7,6 +7,7 @@ import { Signer } from './AnchorFields';
 import { JournalVerification } from './JournalView';
 import { focusWhenShown } from '../lib/focus';
 import { keyStanding } from '../lib/officer';
+import { Shown } from './Shown';
 
 /** The journal judgements are recorded in, as the engine last verified it (header). */
 export function JournalHeader() {
@@ -105,7 +106,7 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
       </form>
       {error && (
         <p id="wj-error" role="alert" className="error" tabIndex={-1} data-testid="wj-error">
-          {error}
+          <Shown text={error} />
         </p>
       )}
       {work && status && (

@@ -233,7 +233,7 @@ function AnchorReceiptView({ r, checked }: { r: AnchorReceipt; checked: boolean 
 function JournalError({ text }: { text: string }) {
   return (
     <p id={JOURNAL_ERROR} role="alert" className="error" tabIndex={-1} data-testid="journal-error">
-      {text}
+      <Shown text={text} />
     </p>
   );
 }
@@ -308,7 +308,12 @@ export function JournalVerification({ st, showDir = false }: { st: JournalStatus
   return (
     <>
       <p className={st.verdict === 'pass' ? 'ok' : 'bad'} data-testid="journal-verification">
-        Journal {showDir && <span className="mono">{st.dir} </span>}
+        Journal{' '}
+        {showDir && (
+          <span className="mono">
+            <Shown text={st.dir} />{' '}
+          </span>
+        )}
         {st.verdict === 'pass' ? 'verified' : st.verdict.toUpperCase()}: {st.entries} entries, checkpoint{' '}
         {st.checkpointSize ?? 'none'}
         {st.rolesChecked ? ', signers checked against the trust store' : ', signers NOT checked (no trust store)'}.
@@ -318,7 +323,12 @@ export function JournalVerification({ st, showDir = false }: { st: JournalStatus
           {st.findings.map((f, i) => (
             <li key={i}>
               <span className={`sev ${f.severity}`}>{f.severity}</span> <span className="mono">{f.rule}</span>{' '}
-              {f.message} {f.pointer && <span className="mono small">at {f.pointer}</span>}
+              <Shown text={f.message} />{' '}
+              {f.pointer && (
+                <span className="mono small">
+                  at <Shown text={f.pointer} />
+                </span>
+              )}
             </li>
           ))}
         </ul>
@@ -385,7 +395,7 @@ function JournalToolbar({ showLoadError }: { showLoadError: boolean }) {
       </div>
       {demoError && !formOpen && (
         <p id={DEMO_ERROR} role="alert" className="error" tabIndex={-1} data-testid="demo-journal-error">
-          Could not create the training journal: {demoError}
+          Could not create the training journal: <Shown text={demoError} />
         </p>
       )}
       {showLoadError && journalError && <JournalError text={journalError} />}

@@ -403,7 +403,7 @@ export function JudgementPanel() {
       {blocked}
       {error && (
         <p id={JUDGEMENT_ERROR} role="alert" className="error" tabIndex={-1} data-testid="judgement-error">
-          {error}
+          <Shown text={error} />
         </p>
       )}
       {judging && <JudgementForm key={judging.pointer} report={report} />}

@@ -118,7 +118,7 @@ export function ReplayNotes({ report }: { report: Report }) {
         <div role="alert" className="replay-refused" data-testid="replay-refused">
           <p>
             <strong>Replay was refused:</strong> nothing was re-executed, because verification found{' '}
-            <span className="mono">{refused.f.rule}</span> ({refused.f.severity}): {refused.f.message}
+            <span className="mono">{refused.f.rule}</span> ({refused.f.severity}): <Shown text={refused.f.message} />
           </p>
           <button type="button" onClick={() => showFinding(refused)} data-testid="replay-refused-finding">
             Show {refused.f.rule} in the chain

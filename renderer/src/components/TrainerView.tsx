@@ -15,6 +15,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
 import '../sweep.css';
+import { Shown } from './Shown';
 
 function deltaSeries(r: Report): { x: number[]; names: string[]; series: ChartSeries[] } | null {
   const rows = (r.comparisons ?? []).filter((c) => typeof c.delta === 'number' || typeof c.epsilon === 'number');
@@ -269,7 +270,7 @@ function SweepFailures({ sweep }: { sweep: Sweep }) {
       <ul className="small" aria-labelledby="sweep-failed-h" data-testid="sweep-failed">
         {failed.map((r) => (
           <li key={`${r.whatIf} ${r.repeat}`}>
-            {r.whatIf}, run {r.repeat + 1} of {sweep.repeats}: {r.error}
+            <Shown text={r.whatIf} />, run {r.repeat + 1} of {sweep.repeats}: <Shown text={r.error ?? ''} />
           </li>
         ))}
       </ul>
@@ -320,7 +321,7 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
             .filter((b) => b.rate === null)
             .map((b) => (
               <li key={b.whatIf}>
-                {b.whatIf}: not replayable ({b.why})
+                <Shown text={b.whatIf} />: not replayable (<Shown text={b.why ?? ''} />)
               </li>
             ))}
         </ul>
@@ -524,11 +525,18 @@ function WhatIfForm({ report }: { report: Report | null }) {
         </button>
       </form>
       <p className="muted small" data-testid="offers-source">
-        {offers
-          ? `Pickers filled from the provider registry ${offers.source}: ${offer.models.length} model version(s), ${offer.shapes.length} compute shape(s).`
-          : offersError
-            ? `The provider registry cannot be read: ${offersError}`
-            : 'Reading the provider registry…'}
+        {offers ? (
+          <>
+            Pickers filled from the provider registry <Shown text={offers.source} />: {offer.models.length} model
+            version(s), {offer.shapes.length} compute shape(s).
+          </>
+        ) : offersError ? (
+          <>
+            The provider registry cannot be read: <Shown text={offersError} />
+          </>
+        ) : (
+          'Reading the provider registry…'
+        )}
       </p>
     </>
   );

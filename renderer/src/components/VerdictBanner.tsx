@@ -174,7 +174,7 @@ function WindowHash({ local, engine }: { local: LocalHash | undefined; engine: s
     return (
       <span className="bad" data-testid="window-hash">
         {' '}
-        ({local.message}: the engine's hash is not confirmed here)
+        (<Shown text={local.message} />: the engine's hash is not confirmed here)
       </span>
     );
   if (local.sha256 === engine)
