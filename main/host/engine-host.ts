@@ -26,6 +26,7 @@ import { ExamplesSide } from './examples-side.js';
 import { JobRequests } from './job-requests.js';
 import { JobSide } from './job-side.js';
 import { FileSide } from './file-side.js';
+import { EmittedReports } from './emitted-reports.js';
 
 export { MAX_API_BYTES, MAX_UPLOADS };
 
@@ -84,6 +85,8 @@ export class EngineHost implements RepriseApi {
   private readonly files: FileSide;
   private readonly journals: JournalSide;
   private readonly cases: CaseSide;
+  /** The reports and artifacts this engine showed the window: the only ones it signs on (emitted-reports.ts). */
+  private readonly emitted = new EmittedReports();
 
   constructor(private readonly opts: EngineHostOptions) {
     const limits = opts.workerLimits ?? WORKER_LIMITS;
@@ -99,7 +102,7 @@ export class EngineHost implements RepriseApi {
       emit,
     );
     this.files = new FileSide(this.gate, requests, this.examples, this.journal);
-    this.journals = new JournalSide(this.gate, this.journal);
+    this.journals = new JournalSide(this.gate, this.journal, this.emitted);
     this.cases = new CaseSide({
       run: runCase,
       workers: opts.workers ?? 2,
@@ -130,6 +133,7 @@ export class EngineHost implements RepriseApi {
   }
 
   emit(e: ApiEvent): void {
+    this.emitted.see(e);
     for (const l of this.listeners) {
       try {
         l(e);

@@ -28,11 +28,13 @@ import { isWithin } from './path-gate.js';
 import type { Grant, GrantedGate } from './granted-gate.js';
 import type { JournalWorker } from './journal-client.js';
 import type { ConfinedOp } from './confined-op.js';
+import type { EmittedReports } from './emitted-reports.js';
 
 export class JournalSide {
   constructor(
     private readonly gate: GrantedGate,
     private readonly journal: JournalWorker,
+    private readonly emitted: EmittedReports,
   ) {}
 
   /**
@@ -104,12 +106,14 @@ export class JournalSide {
   }
 
   async recordJudgement(req: RecordJudgementRequest): Promise<JudgementReceipt> {
+    this.emitted.checkReport(req?.report, 'A judgement');
     const paths = await this.judgementPaths(req, 'a judgement');
     const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the judgement');
     return this.confined<JudgementReceipt>({ op: 'judge-record', req: { ...paths, keyFile } });
   }
 
   async recordNote(req: RecordNoteRequest): Promise<NoteReceipt> {
+    this.emitted.checkArtifact(req?.artifact, 'A note');
     const paths = await this.judgementPaths(req, 'a note');
     const keyFile = await this.gate.keyFile(req?.keyFile, 'reviewer key file that signs the note');
     return this.confined<NoteReceipt>({ op: 'judge-note', req: { ...paths, keyFile } });
@@ -123,6 +127,7 @@ export class JournalSide {
   }
 
   async exportBundle(req: ExportBundleRequest): Promise<BundleExport> {
+    this.emitted.checkReport(req?.report, 'An export');
     return this.confined<BundleExport>({ op: 'judge-export', req: await this.judgementPaths(req, 'an export') });
   }
 

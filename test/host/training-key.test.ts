@@ -13,6 +13,7 @@ import { JournalSide } from '../../main/host/journal-side.js';
 import { GrantedGate } from '../../main/host/granted-gate.js';
 import { isWithin } from '../../main/host/path-gate.js';
 import type { JournalWorker } from '../../main/host/journal-client.js';
+import { EmittedReports } from '../../main/host/emitted-reports.js';
 
 const hints = { root: 'add a root', key: 'pick the key', adapter: 'name the adapter' };
 const made: string[] = [];
@@ -32,7 +33,7 @@ function trainingFolder(file: string): string {
 function journalSide(make: () => Promise<DemoJournal> = demoJournal) {
   const gate = new GrantedGate(hints);
   const worker = { run: async () => make() } as unknown as JournalWorker;
-  return { gate, side: new JournalSide(gate, worker) };
+  return { gate, side: new JournalSide(gate, worker, new EmittedReports()) };
 }
 
 describe("the training officer's key is granted to sign with, never to read", () => {
