@@ -38,3 +38,22 @@ export function comparisonArtifact(c: ComparisonParts): Record<string, JsonValue
     verdict: rowsVerdict(statuses),
   };
 }
+
+/** What an execution record gives a row, before anything is replayed: the writer's and the verifier's one reading of it. */
+export interface RecordedExecution {
+  executionId?: unknown;
+  output?: unknown;
+  replayMode?: unknown;
+  value?: unknown;
+  artifactHash?: unknown;
+}
+
+/**
+ * A row's `original`: a RECORDED output's artifact hash (its value is the anchored artifact),
+ * else the recorded value. The replay writes it so (app/kinds/tg/replay.ts) and `attest
+ * --verify --manifest` derives it so from the manifest: a statement's `original` that the
+ * manifest does not record is not the replay of that manifest.
+ */
+export function originalOf(e: RecordedExecution): JsonValue {
+  return ((e.replayMode === 'RECORDED' ? e.artifactHash : e.value) ?? null) as JsonValue;
+}

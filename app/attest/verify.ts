@@ -5,14 +5,14 @@
  * key id fails (or, for a key the trust store does not know, is unavailable).
  */
 import type { Finding, JsonValue } from '../../shared/report.js';
-import { comparisonArtifact, rowsVerdict, type ComparisonParts } from './comparison.js';
+import { comparisonArtifact, originalOf, rowsVerdict, type ComparisonParts } from './comparison.js';
 import { changedNumbers, fail, unavailable } from '../core/findings.js';
 import { isPlainObject as isObj } from '../core/closed.js';
 import { hashCanonicalText, hashValue, sha256Hex } from '../core/hash.js';
 import { decodeJsonBytes, canonicalizeValue, JcsError, parseCanonical } from '../core/jcs.js';
 import { verifyBytes, type TrustedKey, type TrustStore } from '../core/keys.js';
 import { IN_TOTO_PAYLOAD_TYPE, pae } from './dsse.js';
-import { PREDICATE_TYPE, STATEMENT_TYPE } from './statement.js';
+import { ATTESTED_MANIFEST_TYPE, PREDICATE_TYPE, recordedEntry, STATEMENT_TYPE } from './statement.js';
 
 export interface AttestationCheck {
   findings: Finding[];
@@ -129,7 +129,8 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
             actual: sig,
           }),
         );
-      for (const p of attestationSignerProblems(k)) findings.push(fail('RPR-ATTEST-005', p.message, p));
+      for (const p of attestationSignerProblems(k, { recorded: true }))
+        findings.push(fail('RPR-ATTEST-005', p.message, p));
     }
   }
   let st: unknown;
@@ -161,15 +162,25 @@ export function verifyAttestation(bytes: Uint8Array, trust: TrustStore | null): 
 }
 
 /**
- * Why a key cannot sign an attestation (RPR-ATTEST-005): revoked, or not a reviewer's. One
- * rule for the verifier and for `reprise attest`, which refuses such a key before it signs.
+ * Why a key cannot sign an attestation (RPR-ATTEST-005): revoked, or not a reviewer's; and,
+ * for a new one (`reprise attest`, which refuses before it signs), retired, as the journal's
+ * writer refuses a retired key a new entry: retiring takes a key out of service. An
+ * attestation already signed (`recorded`, the verifier) still verifies under a key retired
+ * since, as a journal entry does; it carries no time that could say when it was signed.
  */
 export function attestationSignerProblems(
   k: Pick<TrustedKey, 'keyId' | 'role' | 'status'>,
+  { recorded = false }: { recorded?: boolean } = {},
 ): { message: string; expected: string; actual: string }[] {
   const out: { message: string; expected: string; actual: string }[] = [];
   if (k.status === 'revoked')
     out.push({ message: `the signing key ${k.keyId} is revoked`, expected: 'active or retired', actual: k.status });
+  else if (k.status !== 'active' && !recorded)
+    out.push({
+      message: `the signing key ${k.keyId} is ${k.status}: a key taken out of service signs no new attestation (what it signed before still verifies)`,
+      expected: 'active',
+      actual: k.status,
+    });
   if (k.role !== 'reviewer')
     out.push({
       message: `an attestation must be signed by a reviewer key; ${k.keyId} is a ${k.role} key`,
@@ -469,31 +480,36 @@ function checkComparisonHash(
     );
 }
 
-/** What the manifest given says of itself: H(manifest) (only a strict JSON manifest has one), its claim and bundle. */
-function manifestFacts(bytes: Uint8Array): {
-  hash: string | null;
-  claimRef: unknown;
-  policyContext: Record<string, unknown> | null;
-} {
+type Obj = Record<string, unknown>;
+
+/** A member the object itself holds (a name from a statement or manifest may be `constructor`). */
+const own = (o: unknown, k: unknown): unknown =>
+  isObj(o) && typeof k === 'string' && Object.hasOwn(o, k) ? o[k] : undefined;
+/** A value as a finding shows it: its canonical JSON, or "(absent)". */
+const shown = (v: unknown): string => (v === undefined ? '(absent)' : canonicalizeValue(v as never));
+const same = (a: unknown, b: unknown): boolean =>
+  a === undefined || b === undefined ? a === b : shown(a) === shown(b);
+
+/** What the manifest given says of itself: H(manifest) (only a strict JSON manifest has one) and its members. */
+function manifestFacts(bytes: Uint8Array): { hash: string | null; m: unknown } {
   try {
     const parsed = parseCanonical(decodeJsonBytes(bytes));
-    const m = isObj(parsed.value) ? parsed.value : {};
     // As the replay names it (app/kinds/tg/replay.ts): the hash of the manifest's canonical JSON.
-    const hash = hashCanonicalText(parsed.canonical);
-    return { hash, claimRef: m['claimRef'], policyContext: isObj(m['policyContext']) ? m['policyContext'] : null };
+    return { hash: hashCanonicalText(parsed.canonical), m: parsed.value };
   } catch (e) {
     if (!(e instanceof JcsError)) throw e;
-    return { hash: null, claimRef: undefined, policyContext: null };
+    return { hash: null, m: null };
   }
 }
 
 /**
  * The statement against the manifest `--manifest` gave (RPR-ATTEST-009), each as the writer
  * derives it: the subject's digest the SHA-256 of its bytes, manifestHash H(manifest), the
- * claim and the tolerance policy's bundle the manifest's; and comparison.hash (RPR-ATTEST-011),
- * which the statement alone cannot decide when no BANDED output named the bundle.
+ * claim and the tolerance policy's bundle the manifest's; comparison.hash (RPR-ATTEST-011),
+ * which the statement alone cannot decide when no BANDED output named the bundle; and all the
+ * replay takes from the manifest without re-running it (`checkExecutionTies`).
  */
-export function checkManifestTies(st: Record<string, unknown>, bytes: Uint8Array): Finding[] {
+export function checkManifestTies(st: Obj, bytes: Uint8Array): Finding[] {
   const f: Finding[] = [];
   const bad = collector(f, 'RPR-ATTEST-009');
   const want = sha256Hex(bytes);
@@ -501,23 +517,36 @@ export function checkManifestTies(st: Record<string, unknown>, bytes: Uint8Array
   if (subj !== want) bad('/subject/0/digest/sha256', 'the attestation is not about this manifest', want, subj);
   const p = st['predicate'];
   if (!isObj(p)) return f;
-  const m = manifestFacts(bytes);
-  if (p['manifestHash'] !== m.hash)
+  const { hash, m } = manifestFacts(bytes);
+  if (p['manifestHash'] !== hash)
     bad(
       '/predicate/manifestHash',
       "the predicate's manifestHash is not H(manifest) of the manifest given (the hash of its canonical JSON)",
-      m.hash ?? 'none: the manifest given is not strict JSON',
+      hash ?? 'none: the manifest given is not strict JSON',
       p['manifestHash'],
     );
-  if (m.hash === null) return f; // nothing else to read of it
-  if (p['claimRef'] !== m.claimRef)
-    bad('/predicate/claimRef', "the predicate's claimRef is not the manifest's", String(m.claimRef), p['claimRef']);
-  checkBundleTie(p, m.policyContext, f);
+  if (hash === null) return f; // nothing else to read of it
+  if (!isObj(m) || m['type'] !== ATTESTED_MANIFEST_TYPE) return (notAManifest(m, f), f);
+  if (p['claimRef'] !== m['claimRef'])
+    bad('/predicate/claimRef', "the predicate's claimRef is not the manifest's", shown(m['claimRef']), p['claimRef']);
+  checkBundleTie(p, isObj(m['policyContext']) ? m['policyContext'] : null, f);
+  checkExecutionTies(p, m, f);
   return f;
 }
 
+/** A `--manifest` of another kind (a bundle, a trust store): said as such, its members never compared. */
+function notAManifest(m: unknown, f: Finding[]): void {
+  const what = !isObj(m) ? 'not a JSON object' : `of type ${shown(m['type'])}`;
+  f.push(
+    fail('RPR-ATTEST-009', `the manifest given is not a TG replay manifest (${what}): the statement is about none`, {
+      expected: ATTESTED_MANIFEST_TYPE,
+      actual: isObj(m) ? shown(m['type']) : shown(m),
+    }),
+  );
+}
+
 /** A tolerance policy names the manifest's bundle; without one, the manifest's bundle rebuilds comparison.hash. */
-function checkBundleTie(p: Record<string, unknown>, pc: Record<string, unknown> | null, f: Finding[]): void {
+function checkBundleTie(p: Obj, pc: Obj | null, f: Finding[]): void {
   const tp = p['tolerancePolicy'];
   const rows = rowsOf(p);
   if (!pc) return; // a manifest without a policy context was never replayed, let alone attested
@@ -528,7 +557,216 @@ function checkBundleTie(p: Record<string, unknown>, pc: Record<string, unknown> 
     collector(f, 'RPR-ATTEST-009')(
       `/predicate/tolerancePolicy/${k}`,
       `the tolerance policy names another bundle than the manifest's policyContext (${k})`,
-      String(pc[k]),
-      tp[k],
+      shown(pc[k]),
+      shown(tp[k]),
+    );
+}
+
+/**
+ * What the replay takes from the manifest's executions, derived here without re-running it:
+ * one row per execution in its order (executionId, output, mode, original, ε), the mode
+ * composition counted from the executions, each RECORDED output with its artifact hash and
+ * anchor (replayable only with an anchor), and the tolerance policy whenever one is BANDED.
+ * Only the replayed values and the statuses need the replay itself.
+ */
+function checkExecutionTies(p: Obj, m: Obj, f: Finding[]): void {
+  const ex = m['executions'];
+  if (!Array.isArray(ex) || !ex.every((e) => isObj(e)))
+    return void f.push(
+      fail('RPR-ATTEST-009', 'the manifest given records no list of executions: no statement of its replay holds', {
+        pointer: '/predicate/comparison/outputs',
+        expected: 'executions: [{executionId, output, replayMode, …}]',
+        actual: shown(ex),
+      }),
+    );
+  const execs = ex as Obj[];
+  const tp = p['tolerancePolicy'];
+  checkRowsAgainst(rowsOf(p), execs, isObj(tp) && isObj(tp['epsilon']) ? tp['epsilon'] : null, f);
+  checkCompositionAgainst(p['modeComposition'], execs, f);
+  checkRecordedAgainst(p['recordedOutputs'], execs, f);
+  checkPolicyAgainst(p, m, execs, f);
+}
+
+/** Row indices by the execution id they name, in order (ids repeat only in a manifest the replay failed). */
+function rowsById(rows: unknown[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  rows.forEach((r, j) => {
+    const id = own(r, 'executionId');
+    if (typeof id === 'string') out.set(id, [...(out.get(id) ?? []), j]);
+  });
+  return out;
+}
+
+/** Every execution has its row, no row is of another, in the manifest's order, each as the manifest records it. */
+function checkRowsAgainst(rows: unknown[] | null, ex: Obj[], eps: Obj | null, f: Finding[]): void {
+  if (!rows) return; // not a comparison: RPR-ATTEST-006
+  const bad = collector(f, 'RPR-ATTEST-009');
+  const byId = rowsById(rows);
+  const matched = new Set<number>();
+  let inOrder = true;
+  ex.forEach((e, i) => {
+    const j = byId.get(String(e['executionId']))?.shift();
+    if (j === undefined)
+      return bad(
+        '/predicate/comparison/outputs',
+        `execution ${shown(e['executionId'])} (/executions/${i} of the manifest) has no row: the comparison leaves it out`,
+        shown(e['executionId']),
+        '(no row)',
+      );
+    matched.add(j);
+    inOrder &&= j === i;
+    checkRow(rows[j], j, e, eps, f);
+  });
+  rows.forEach((r, j) => {
+    if (!matched.has(j))
+      bad(
+        `/predicate/comparison/outputs/${j}`,
+        `row ${j} (${shown(own(r, 'executionId'))}) is of no execution of the manifest: the comparison adds it`,
+        '(no row)',
+        shown(own(r, 'executionId')),
+      );
+  });
+  if (!inOrder && matched.size === rows.length && rows.length === ex.length)
+    bad('/predicate/comparison/outputs', "the rows are not in the order of the manifest's executions");
+}
+
+/** One row against its execution: the members the manifest decides, and a RECORDED output's that its anchor decides. */
+function checkRow(r: unknown, j: number, e: Obj, eps: Obj | null, f: Finding[]): void {
+  const mode = e['replayMode'];
+  const want: [string, unknown][] = [
+    ['executionId', e['executionId']],
+    ['output', e['output']],
+    ['mode', mode],
+    ['original', originalOf(e)],
+  ];
+  // ε is the governed one of a BANDED output (the tolerance policy's, tied to the bundle below), else null.
+  if (mode !== 'BANDED') want.push(['epsilon', null]);
+  else if (eps) want.push(['epsilon', own(eps, e['output']) ?? null]);
+  for (const [k, v] of want.filter(([k, v]) => !same(own(r, k), v)))
+    collector(f, 'RPR-ATTEST-009')(
+      `/predicate/comparison/outputs/${j}/${k}`,
+      `row ${j} says ${k} ${shown(own(r, k))}, but the manifest's execution ${shown(e['executionId'])} records ${shown(v)}`,
+      shown(v),
+      shown(own(r, k)),
+    );
+  if (mode === 'RECORDED' && !Object.hasOwn(e, 'anchor')) checkUnanchoredRow(r, j, f);
+}
+
+/** A RECORDED output the manifest gives no anchor is never replayed: its row failed, with nothing replayed. */
+function checkUnanchoredRow(r: unknown, j: number, f: Finding[]): void {
+  if (own(r, 'status') === 'fail' && own(r, 'replayed') === null) return;
+  f.push(
+    fail(
+      'RPR-ATTEST-008',
+      `row ${j} presents a RECORDED output the manifest gives no creation-time anchor as replayed: it is never replayable`,
+      {
+        pointer: `/predicate/comparison/outputs/${j}`,
+        expected: 'status "fail", replayed null',
+        actual: `status ${shown(own(r, 'status'))}, replayed ${shown(own(r, 'replayed'))}`,
+      },
+    ),
+  );
+}
+
+/** Each count of the mode composition is the number of the manifest's executions of that mode. */
+function checkCompositionAgainst(comp: unknown, ex: Obj[], f: Finding[]): void {
+  if (!isObj(comp)) return; // no composition: RPR-ATTEST-007
+  for (const m of MODES) {
+    const counted = ex.filter((e) => e['replayMode'] === m).length;
+    if (own(comp, m) !== counted)
+      collector(f, 'RPR-ATTEST-009')(
+        `/predicate/modeComposition/${m}`,
+        `the mode composition claims ${shown(own(comp, m))} ${m} output(s), but the manifest records ${counted}`,
+        String(counted),
+        shown(own(comp, m)),
+      );
+  }
+}
+
+const RECORDED_MEMBERS = 'anchor,artifactHash,executionId,output,replayable';
+
+/** One entry per RECORDED execution, in order, as the manifest records it; replayable never without its anchor. */
+function checkRecordedAgainst(rec: unknown, ex: Obj[], f: Finding[]): void {
+  if (!Array.isArray(rec)) return; // RPR-ATTEST-006
+  const want = ex.filter((e) => e['replayMode'] === 'RECORDED');
+  if (rec.length !== want.length)
+    collector(f, 'RPR-ATTEST-009')(
+      '/predicate/recordedOutputs',
+      `recordedOutputs lists ${rec.length} output(s), but the manifest records ${want.length} RECORDED output(s)`,
+      String(want.length),
+      rec.length,
+    );
+  want.forEach((e, i) => {
+    if (i < rec.length) checkRecordedEntry(rec[i], i, e, f);
+  });
+}
+
+function checkRecordedEntry(r: unknown, i: number, e: Obj, f: Finding[]): void {
+  const bad = collector(f, 'RPR-ATTEST-009');
+  const at = `/predicate/recordedOutputs/${i}`;
+  if (isObj(r) && names(r) !== RECORDED_MEMBERS)
+    bad(at, `recordedOutputs ${i} has exactly ${RECORDED_MEMBERS}`, RECORDED_MEMBERS, names(r));
+  for (const [k, v] of Object.entries(recordedEntry(e)).filter(([k, v]) => !same(own(r, k), v)))
+    bad(
+      `${at}/${k}`,
+      `recordedOutputs ${i} says ${k} ${shown(own(r, k))}, but the manifest's execution ${shown(e['executionId'])} records ${shown(v)}`,
+      shown(v),
+      shown(own(r, k)),
+    );
+  if (own(r, 'replayable') === true && !Object.hasOwn(e, 'anchor'))
+    f.push(
+      fail(
+        'RPR-ATTEST-008',
+        'a RECORDED output the manifest gives no creation-time anchor is presented as replayable',
+        {
+          pointer: `${at}/replayable`,
+          expected: 'replayable: false',
+          actual: 'replayable: true',
+        },
+      ),
+    );
+}
+
+/**
+ * The tolerance policy disclosed exactly when the manifest records a BANDED output (the
+ * statement's own rows may hide one), and, when the manifest embeds the bundle it names, the
+ * bundle's id, version and ε. A bundle given only with `--policy` at attest time is bound by
+ * its hash alone: those three are then the signer's word.
+ */
+function checkPolicyAgainst(p: Obj, m: Obj, ex: Obj[], f: Finding[]): void {
+  const tp = p['tolerancePolicy'];
+  const banded = ex.filter((e) => e['replayMode'] === 'BANDED').length;
+  // The statement's own rules already said so when its rows show a BANDED output (checkTolerancePolicy).
+  const rowsSay = (rowsOf(p) ?? []).some((r) => own(r, 'mode') === 'BANDED');
+  if (banded > 0 && !isObj(tp) && !rowsSay)
+    f.push(
+      fail(
+        'RPR-ATTEST-007',
+        `the manifest records ${banded} BANDED output(s), so the predicate must disclose the governed tolerance-policy reference`,
+        { pointer: '/predicate/tolerancePolicy', expected: '{bundleRef, bundleHash, …}', actual: shown(tp) },
+      ),
+    );
+  if (banded === 0 && tp !== null && rowsSay)
+    collector(f, 'RPR-ATTEST-009')(
+      '/predicate/tolerancePolicy',
+      'the manifest records no BANDED output: the tolerance policy is null',
+      'null',
+      shown(tp),
+    );
+  if (isObj(tp)) checkEmbeddedBundle(tp, m, f);
+}
+
+/** The disclosed bundle's id, version and ε are those of the bundle the manifest embeds under that hash. */
+function checkEmbeddedBundle(tp: Obj, m: Obj, f: Finding[]): void {
+  const h = tp['bundleHash'];
+  const b = own(own(m['artifacts'], h), 'json');
+  // Only an intact artifact is the bundle the hash names (the replay fails a broken one, RPR-TG-010).
+  if (typeof h !== 'string' || !isObj(b) || hashValue(b as JsonValue) !== h) return;
+  for (const k of ['bundleId', 'version', 'epsilon'].filter((k) => !same(own(tp, k), own(b, k))))
+    collector(f, 'RPR-ATTEST-009')(
+      `/predicate/tolerancePolicy/${k}`,
+      `the tolerance policy says ${k} ${shown(own(tp, k))}, but the bundle the manifest embeds under ${h} says ${shown(own(b, k))}`,
+      shown(own(b, k)),
+      shown(own(tp, k)),
     );
 }

@@ -83,8 +83,8 @@ async function refuseSigner(keyId: string, trustStore: string | undefined): Prom
 
 /**
  * The check of an exported attestation, and with `manifest` that it is about those bytes:
- * its subject digest, manifestHash, claim and bundle (read only when the envelope holds a
- * statement to compare them with).
+ * its subject digest, manifestHash, claim, rows and bundle (the manifest is read first, so an
+ * unreadable one is an error whatever the envelope holds).
  */
 export interface AttestationVerdict {
   verdict: Verdict;
@@ -100,8 +100,10 @@ export async function checkAttestation(
   trust: TrustStore | null,
   manifest?: () => Promise<Uint8Array>,
 ): Promise<AttestationVerdict> {
+  // Read first: an unreadable --manifest is an error (exit 3) whatever the envelope holds.
+  const manifestBytes = manifest ? await manifest() : null;
   const check = verifyAttestation(envelope, trust);
-  if (!manifest)
+  if (!manifestBytes)
     check.findings.push(
       unavailable(
         'RPR-ATTEST-009',
@@ -111,7 +113,7 @@ export async function checkAttestation(
     );
   if (check.statement) check.findings.push(...attestedVerdict(check.statement));
   // The statement's own hashes and claim against the manifest's bytes (RPR-ATTEST-009, -011).
-  if (manifest && check.statement) check.findings.push(...checkManifestTies(check.statement, await manifest()));
+  if (manifestBytes && check.statement) check.findings.push(...checkManifestTies(check.statement, manifestBytes));
   return {
     verdict: verdictOf(check.findings),
     keyId: check.keyId,

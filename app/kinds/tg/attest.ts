@@ -8,7 +8,7 @@
  */
 import type { Comparison, JsonValue, Verdict } from '../../../shared/report.js';
 import { verdictOf } from '../../../shared/report.js';
-import { PREDICATE_TYPE, STATEMENT_TYPE } from '../../attest/statement.js';
+import { PREDICATE_TYPE, recordedEntry, STATEMENT_TYPE } from '../../attest/statement.js';
 import { hashValue, sha256Hex } from '../../core/hash.js';
 import { VERSION } from '../../version.js';
 import type { AttestOutcome } from '../operations.js';
@@ -58,13 +58,9 @@ function buildStatement(i: StatementInput): Record<string, JsonValue> {
   const recorded = i.manifest.executions
     .map((e, idx) => ({ e, row: i.comparisons[idx] }))
     .filter((x) => x.e.replayMode === 'RECORDED')
-    .map((x) => ({
-      executionId: x.e.executionId,
-      output: x.e.output,
-      artifactHash: x.e.artifactHash ?? null,
-      anchor: (x.e.anchor ?? null) as JsonValue,
-      replayable: x.row?.status === 'pass',
-    }));
+    // Replayable only when the anchor the manifest records verified (TG-RP §6): a row that
+    // passed without one would be a defect of the replay, never presented as replayable.
+    .map((x) => ({ ...recordedEntry(x.e), replayable: x.row?.status === 'pass' && x.e.anchor !== undefined }));
   return {
     _type: STATEMENT_TYPE,
     subject: [{ name: i.manifest.claimRef, digest: { sha256: sha256Hex(i.manifestBytes) } }],

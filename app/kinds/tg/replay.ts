@@ -23,6 +23,7 @@ import { parseWhatIf, type WhatIf } from '../../providers/what-if.js';
 import type { Bundle } from './bundle.js';
 import { ptr, tgNumbers } from './structure.js';
 import { buildComparisonArtifact, modeComposition } from './comparison.js';
+import { originalOf } from '../../attest/comparison.js';
 import { CSI, DRIFT_EVENT_TYPE, ENGINE, ROUTED_EXITS, ROUTING_EVENT_TYPE, type Exit } from './constants.js';
 import { exactDelta, withinEpsilon } from './decimal.js';
 import { decide } from './engines/decision.js';
@@ -137,6 +138,7 @@ export async function verifyManifest(
     ...rules.outputEngine(m, blocked),
     ...rules.trustScoreMode(m, blocked),
     ...rules.bandedPins(m, blocked),
+    ...rules.trustScorePins(m, checked.goodArtifacts, blocked),
     ...rules.recordedShape(m, checked.goodArtifacts, blocked),
   );
   if (policy.bundle) findings.push(...rules.governedEpsilon(m, policy.bundle, blocked));
@@ -503,7 +505,7 @@ function row(
   const c: Comparison = {
     output: e.output,
     mode: e.replayMode,
-    original: (e.replayMode === 'RECORDED' ? (e.artifactHash ?? null) : (e.value as JsonValue)) ?? null,
+    original: originalOf(e),
     replayed: replayedValue,
     delta,
     epsilon: e.replayMode === 'BANDED' ? (run.bundle.epsilon[e.output] ?? null) : null,
@@ -658,6 +660,7 @@ function compareBanded(run: ReplayRun, e: Execution, value: number, modelVersion
   );
   const exits = materialExits(e, value, run.env, run.recordedLook, run.byId);
   const material = exits.original !== null && exits.replayed !== null && exits.original !== exits.replayed;
+  const ran = modelRun(run, e);
   run.findings.push(
     fail(
       'RPR-TG-031',
@@ -676,8 +679,8 @@ function compareBanded(run: ReplayRun, e: Execution, value: number, modelVersion
       replayed: value,
       delta,
       epsilon,
-      modelId: e.pins?.modelId ?? null,
-      originalModelVersion: e.pins?.modelVersion ?? null,
+      modelId: ran.pins?.modelId ?? null,
+      originalModelVersion: ran.pins?.modelVersion ?? null,
       replayModelVersion: modelVersion,
       decisionMaterial: material,
       originalExit: exits.original,
@@ -688,6 +691,17 @@ function compareBanded(run: ReplayRun, e: Execution, value: number, modelVersion
       anchor: null,
     },
   });
+}
+
+/**
+ * The execution whose model produced `e`'s value: a TRUST-SCORE's is its A input (the score
+ * is arithmetic over A), so its drift names the model A ran, never pins the score merely
+ * repeats (rules.trustScorePins holds those to A's, and a record that differs is not replayed).
+ */
+function modelRun(run: ReplayRun, e: Execution): Execution {
+  if (e.output !== CSI.TRUST_SCORE) return e;
+  const a = e.inputs.map((i) => run.byId.get(i)).find((x) => x?.output === CSI.CONFIDENCE_SCORE);
+  return a ?? e;
 }
 
 /** `--out FILE`: the comparison artifact; a path that cannot be written is the user's to fix. */

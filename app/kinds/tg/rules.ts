@@ -4,12 +4,13 @@
  * collects executions that must not be recomputed because a rule about them failed
  * (nothing that depends on a failed check is run).
  */
-import type { Finding } from '../../../shared/report.js';
+import type { Finding, JsonValue } from '../../../shared/report.js';
+import { hashValue } from '../../core/hash.js';
 import { fail } from './findings.js';
 import type { Bundle } from './bundle.js';
 import { CSI, ENGINE } from './constants.js';
 import { ptr, isObj } from './structure.js';
-import { PARAM_MEMBERS, PIN_MEMBERS, type Execution, type Manifest } from './manifest.js';
+import { PARAM_MEMBERS, PIN_MEMBERS, type Execution, type Manifest, type Pins } from './manifest.js';
 
 export type Blocked = Map<string, string>;
 
@@ -241,6 +242,65 @@ export function bandedPins(m: Manifest, blocked: Blocked): Finding[] {
     }
   }
   return out;
+}
+
+/** The pins that name the model run: TRUST-SCORE repeats A's (its ε is its own output's, RPR-TG-016). */
+const MODEL_PINS = ['modelId', 'modelVersion', 'promptHash', 'inferenceParams', 'embeddingVersion'] as const;
+
+/**
+ * A BANDED TRUST-SCORE is BANDED only through its A input (TG-RP §3.2): its pins repeat the
+ * model pins of that A, and name a prompt that resolves as A's must (an intact artifact of
+ * the manifest, RPR-TG-018). Pins of another model would let the record, and a drift event
+ * built from it, claim a model that never ran.
+ */
+export function trustScorePins(m: Manifest, goodArtifacts: Set<string>, blocked: Blocked): Finding[] {
+  const byId = new Map(m.executions.map((e) => [e.executionId, e]));
+  const out: Finding[] = [];
+  for (const e of m.executions) {
+    if (e.output !== CSI.TRUST_SCORE || e.replayMode !== 'BANDED' || !e.pins) continue;
+    out.push(...promptResolves(e, e.pins, goodArtifacts, blocked));
+    const a = e.inputs
+      .map((i) => byId.get(i))
+      .find((x) => x?.output === CSI.CONFIDENCE_SCORE && x.replayMode === 'BANDED');
+    if (a?.pins) out.push(...pinsOfA(e, e.pins, a, a.pins, blocked));
+  }
+  return out;
+}
+
+/** The pinned prompt is an intact artifact of the manifest, as A's must be to be re-run. */
+function promptResolves(e: Execution, pins: Partial<Pins>, good: Set<string>, blocked: Blocked): Finding[] {
+  const h = pins.promptHash;
+  if (h === undefined || good.has(h)) return [];
+  block(blocked, e, `pinned prompt ${h} does not resolve`);
+  return [
+    fail('RPR-TG-018', `the pinned prompt ${h} of ${e.executionId} is not an intact artifact of the manifest`, {
+      pointer: execPtr(e, 'pins', 'promptHash'),
+      expected: 'the prompt artifact',
+      actual: h,
+    }),
+  ];
+}
+
+/** Each model pin of TRUST-SCORE `e` equals its A input's; a pin either lacks is that record's own RPR-TG-015. */
+function pinsOfA(e: Execution, pins: Partial<Pins>, a: Execution, aPins: Partial<Pins>, blocked: Blocked): Finding[] {
+  const differ = MODEL_PINS.filter((p) => {
+    const both = Object.hasOwn(pins, p) && Object.hasOwn(aPins, p);
+    // embeddingVersion is optional: pinned by one record and not the other is a difference.
+    if (!both && p !== 'embeddingVersion') return false;
+    return hashValue(pins[p] ?? null) !== hashValue(aPins[p] ?? null);
+  });
+  if (differ.length > 0) block(blocked, e, `pins ${differ.join(', ')} differ from those of ${a.executionId}`);
+  return differ.map((p) =>
+    fail(
+      'RPR-TG-015',
+      `BANDED TRUST-SCORE ${e.executionId} pins ${p} other than its A input ${a.executionId} ran with: a TRUST-SCORE repeats A's model pins; invalid, replay fails`,
+      {
+        pointer: execPtr(e, 'pins', p),
+        expected: (aPins[p] ?? null) as JsonValue,
+        actual: (pins[p] ?? null) as JsonValue,
+      },
+    ),
+  );
 }
 
 /** The ε recorded at execution time equals the governed ε of the resolved bundle for that output. */
