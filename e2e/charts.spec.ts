@@ -237,6 +237,8 @@ test("a single drift bar is whole and centred, its name beside it; the pickers s
   writeFileSync(saved, out.stdout);
   await page.getByTestId('tab-open').click();
   await page.locator('#report-input').setInputFiles(saved);
+  // The engine's own report opens, shown as it states itself (not re-verified).
+  await expect(page.locator('#verdict-h')).toContainText('as stated (not re-verified)');
   await page.getByTestId('tab-trainer').click();
   await expect(page.getByTestId('whatif-model').locator('option:checked')).toHaveText(
     'ref-9 (in this report; not offered)',

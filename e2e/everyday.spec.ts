@@ -202,7 +202,7 @@ test('a picked file: the previous verdict goes at the pick; a reload says to pic
   await axe(page, 'a reloaded link to a picked file');
 });
 
-test('a saved report: focus on its verdict, Replay says why it cannot run, a reload says to open it again', async ({
+test('a saved report: refused when its verdict was edited; else shown as stated, focus on its verdict, Replay says why it cannot run, a reload says to open it again', async ({
   workbench: page,
 }) => {
   await openExample(page, 'dumps/intact.dump.json');
@@ -214,10 +214,30 @@ test('a saved report: focus on its verdict, Replay says why it cannot run, a rel
   expect(cli('examples', join(dir, 'ex')).status).toBe(0);
   const out = cli('verify', join(dir, 'ex', 'dumps', 'intact.dump.json'), '--json');
   writeFileSync(saved, out.stdout);
+  // The same report with its verdict word edited to PASS (its findings make UNAVAILABLE: no trust store given).
+  const edited = join(dir, 'edited.report.json');
+  writeFileSync(edited, JSON.stringify({ ...JSON.parse(out.stdout.toString()), verdict: 'pass' }));
   await page.getByTestId('tab-open').click();
+  await page.locator('#report-input').setInputFiles(edited);
+  const error = page.getByTestId('error');
+  await expect(error).toContainText('The saved report edited.report.json is refused');
+  await expect(error).toContainText('its stated verdict is PASS, but its findings make UNAVAILABLE (RPR-RPT-002');
+  await expect(error).toContainText('open it with Open');
+  await expect(error).toBeFocused();
+  // What was open before goes: the refusal must not read as under the intact dump's verdict.
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await axe(page, 'a saved report refused');
   await page.locator('#report-input').setInputFiles(saved);
-  await expect(page.getByTestId('verdict')).toContainText('a saved report');
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict).toHaveAttribute('data-stated', 'true');
+  await expect(error).toHaveCount(0);
+  // Its verdict is its own claim: said so in the heading, in no verdict's colour.
+  await expect(page.locator('#verdict-h')).toContainText('UNAVAILABLE as stated (not re-verified)');
+  await expect(verdict).toHaveClass(/verdict-banner stated/);
+  await expect(page.getByTestId('saved-note')).toContainText('a saved report, shown as it states itself');
+  await expect(page.getByTestId('authenticity')).toContainText('as the saved report states it, not checked here');
   await expect(page.locator('#verdict-h')).toBeFocused();
+  await axe(page, 'a saved report, as stated');
   await page.getByTestId('tab-replay').click();
   await expect(page.getByTestId('run-replay')).toBeDisabled();
   await expect(page.getByText('A saved report is shown as saved: open its artifact to replay it.')).toBeVisible();

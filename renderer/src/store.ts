@@ -16,6 +16,8 @@ import type {
   UnreadOption,
 } from '../../shared/api';
 import type { Report } from '../../shared/report';
+import { MAX_SHAPE_PROBLEMS, reportShapeProblems } from '../../shared/report-shape';
+import { verdictContradictions } from '../../shared/details/carried';
 import {
   linkOptionNames,
   linkTrouble,
@@ -500,6 +502,35 @@ async function openLinked(set: (p: Partial<State>) => void, get: () => State, li
   focusWhenShown('job-note');
 }
 
+/** How many of a saved report's shape problems its refusal lists: enough to see what is wrong. */
+const SHOWN_SHAPE_PROBLEMS = 3;
+
+/**
+ * Why a saved report is not shown, or null: the report kind's own first checks (docs/
+ * report-kind.md), form (RPR-RPT-001) and a verdict its findings or its carried integrity
+ * verdict do not make (RPR-RPT-002). A report carries no signature, so one that fails these
+ * was edited, and showing its stated verdict would show a claim its own contents deny.
+ */
+function savedReportRefusal(doc: unknown): string | null {
+  const problems = reportShapeProblems(doc, { runOptional: true });
+  if (problems.length > 0) {
+    const listed = problems.slice(0, SHOWN_SHAPE_PROBLEMS).map((p) => `${p.pointer || 'the report'} ${p.message}`);
+    const more = problems.length - listed.length;
+    const rest = more > 0 ? `; and ${more}${problems.length >= MAX_SHAPE_PROBLEMS ? ' or more' : ''} more` : '';
+    return `it is not a well-formed reprise.report/v1 report (RPR-RPT-001): ${listed.join('; ')}${rest}`;
+  }
+  const r = doc as Report;
+  const c = verdictContradictions(r)[0];
+  if (c === undefined) return null;
+  return c.by === 'findings'
+    ? `its stated verdict is ${r.verdict.toUpperCase()}, but its findings make ${c.made.toUpperCase()} (RPR-RPT-002: the report's verdict is not the one its findings make)`
+    : `its stated verdict ${r.verdict.toUpperCase()} is better than the integrity verdict it carries, ${c.integrity.toUpperCase()} (RPR-RPT-002)`;
+}
+
+/** What a refused saved report's error says after why: the way to see it checked. */
+const CHECK_IT_INSTEAD =
+  'It is not shown. To see it checked, open it with Open ("Choose a file…" or its path): the engine checks it as an exported report, fully when given the artifact it is about (reprise verify REPORT --artifact FILE).';
+
 /** Opening an artifact: a picked file, an example, a path, a deep link, a saved report. */
 const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' | 'openSavedReport' | 'showReport'> = (
   set,
@@ -590,15 +621,19 @@ const openSlice: Slice<'openFile' | 'openExample' | 'restoreLink' | 'openPath' |
     await openSource(set, get, { type: 'path', path }, mode, whatIf, pinned, asCase, asCase, fromCase?.seen ?? null);
   },
   async openSavedReport(file) {
+    let error: string;
     try {
-      const report = JSON.parse(await file.text()) as Report;
-      if (report?.schema !== 'reprise.report/v1' || !Array.isArray(report.findings) || !Array.isArray(report.chain))
-        throw new Error('not a reprise.report/v1 document');
-      get().showReport(report, file.name);
+      const doc: unknown = JSON.parse(await file.text());
+      const refusal = savedReportRefusal(doc);
+      if (refusal === null) return get().showReport(doc as Report, file.name);
+      error = `The saved report ${file.name} is refused: ${refusal}. ${CHECK_IT_INSTEAD}`;
     } catch (e) {
-      set({ error: `Cannot read the saved report: ${(e as Error).message}` });
-      focusWhenShown('error');
+      error = `Cannot read the saved report: ${(e as Error).message}`;
     }
+    // What was open goes: a refusal under another artifact's verdict would read as that verdict's.
+    closeArtifact(set, get, null);
+    set({ error, lastJobNote: null });
+    focusWhenShown('error');
   },
   showReport(report, name) {
     set({

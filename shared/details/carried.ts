@@ -6,7 +6,7 @@
  * report-kind.md). Pure: the engine's kinds build these, the window reads them.
  */
 import type { Finding, JsonValue, Report, Verdict } from '../report.js';
-import { verdictOf } from '../report.js';
+import { VERDICT_RANK, verdictOf } from '../report.js';
 import { isPlainObject } from '../plain-object.js';
 
 export interface IntegrityDetails {
@@ -65,4 +65,22 @@ export function carriedOf(r: Report | null): CarriedDetails | null {
   const c = d['carried'];
   if (c !== null && !(isObj(c) && VERDICTS.includes(String(c['verdict'])))) return null;
   return d as unknown as CarriedDetails;
+}
+
+/**
+ * How a report's stated verdict contradicts what it holds (RPR-RPT-002), or null: its
+ * findings make another verdict, or it says better than the integrity verdict it carries (an
+ * edit that turned "FAIL: damaged" into PASS beside an integrity of FAIL). One check for the
+ * report kind (app/kinds/report/verify.ts) and the window's saved-report viewer.
+ */
+export type VerdictContradiction = { by: 'findings'; made: Verdict } | { by: 'integrity'; integrity: Verdict };
+
+export function verdictContradictions(r: Report): VerdictContradiction[] {
+  const out: VerdictContradiction[] = [];
+  const made = verdictOf(r.findings);
+  if (r.verdict !== made) out.push({ by: 'findings', made });
+  const integrity = carriedOf(r)?.integrity.verdict;
+  if (integrity !== undefined && VERDICT_RANK[r.verdict] < VERDICT_RANK[integrity])
+    out.push({ by: 'integrity', integrity });
+  return out;
 }

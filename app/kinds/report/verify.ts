@@ -8,10 +8,10 @@
  * The report's own verdict is carried: a FAIL report never verifies as PASS (RPR-RPT-006).
  */
 import type { ChainNode, Finding, JsonValue, Report } from '../../../shared/report.js';
-import { carriedOf, carriedVerdictOf, integrityOf } from '../../../shared/details/carried.js';
+import { carriedVerdictOf, integrityOf, verdictContradictions } from '../../../shared/details/carried.js';
 import { diffJson, shownPlace } from '../../../shared/diff.js';
 import { reportShapeProblems } from '../../../shared/report-shape.js';
-import { VERDICT_RANK, verdictOf, type Verdict } from '../../../shared/report.js';
+import type { Verdict } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
 import type { JcsWarning } from '../../core/jcs.js';
 import { stat } from 'node:fs/promises';
@@ -275,19 +275,23 @@ function carried(report: Report, findings: Finding[]): void {
 }
 
 /**
- * A report that carries its own two verdicts (a report of a report, a bundle's: its
- * `details.integrity`) cannot say better than its integrity verdict: an edit that turned
- * "FAIL: damaged" into PASS beside an integrity of FAIL contradicts itself, artifact or none.
+ * A report whose stated verdict its findings do not make, or that says better than the
+ * integrity verdict it carries (shared/details/carried.ts, verdictContradictions).
  */
 function contradicted(report: Report, findings: Finding[]): void {
-  const integrity = carriedOf(report)?.integrity.verdict;
-  if (integrity !== undefined && VERDICT_RANK[report.verdict] < VERDICT_RANK[integrity])
+  for (const c of verdictContradictions(report))
     findings.push(
-      fail('RPR-RPT-002', `the report's verdict is better than the integrity verdict it carries (${integrity})`, {
-        pointer: '/details/integrity/verdict',
-        expected: integrity,
-        actual: report.verdict,
-      }),
+      c.by === 'findings'
+        ? fail('RPR-RPT-002', "the report's verdict is not the one its findings make", {
+            pointer: '/verdict',
+            expected: c.made,
+            actual: report.verdict,
+          })
+        : fail('RPR-RPT-002', `the report's verdict is better than the integrity verdict it carries (${c.integrity})`, {
+            pointer: '/details/integrity/verdict',
+            expected: c.integrity,
+            actual: report.verdict,
+          }),
     );
 }
 
@@ -328,14 +332,6 @@ export async function verifyReport(
       parents: [],
     },
   ];
-  if (report.verdict !== verdictOf(report.findings))
-    findings.push(
-      fail('RPR-RPT-002', "the report's verdict is not the one its findings make", {
-        pointer: '/verdict',
-        expected: verdictOf(report.findings),
-        actual: report.verdict,
-      }),
-    );
   contradicted(report, findings);
   const r = await checkArtifact(report, ctx, findings, chain);
   if (r) rerunFindings(r, want, findings, chain);

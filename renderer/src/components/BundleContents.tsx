@@ -15,22 +15,37 @@ import { Shown } from './Shown';
 import type { ReactNode } from 'react';
 
 /**
+ * `stated`: what is shown comes from a saved report's own details, not from a check made
+ * here. A report carries no signature, so each verdict, proof and decision in it is its
+ * claim: said as one, and never in a verdict's colour (a green PASS reads as checked).
+ */
+type Stated = { stated?: boolean };
+
+/** A verdict's tag: in its verdict's colour when the engine made it here, neutral when a saved report states it. */
+const verdictTag = (v: IntegrityDetails['verdict'], stated: boolean) => `tag ${stated ? 'neutral' : v}`;
+
+/** Beside what a saved report states, in the same words everywhere. */
+export const AS_STATED = 'as the saved report states it, not checked here';
+
+/**
  * A document that carries a report (an evidence bundle, an exported report): its own
  * verdict and the carried report's, kept apart, shown inside the verdict banner. The
  * banner's own colour is the report's verdict, which is never PASS over a failing carried
  * report (RPR-EVB-016, RPR-RPT-006). The words of the first line are the kind's own
  * (details.integrity.statement).
  */
-export function CarriedVerdicts({ details }: { details: CarriedDetails }) {
+export function CarriedVerdicts({ details, stated = false }: { details: CarriedDetails } & Stated) {
   const i = details.integrity;
+  const mark = stated ? ` (${AS_STATED})` : '';
   return (
     <dl className="meta carried-verdicts" data-testid="carried-verdicts">
-      <dt>The file itself</dt>
+      <dt>The file itself{mark}</dt>
       <dd data-testid="file-integrity" data-verdict={i.verdict}>
-        <strong className={`tag ${i.verdict}`}>{VERDICT_LABEL[i.verdict]}</strong> <Shown text={i.statement} />
+        <strong className={verdictTag(i.verdict, stated)}>{VERDICT_LABEL[i.verdict]}</strong>{' '}
+        <Shown text={i.statement} />
       </dd>
-      <dt>The report it carries</dt>
-      <CarriedVerdict details={details} />
+      <dt>The report it carries{mark}</dt>
+      <CarriedVerdict details={details} stated={stated} />
     </dl>
   );
 }
@@ -48,7 +63,7 @@ const TRUST: Record<IntegrityDetails['verdict'], CarriedTrust> = {
   unavailable: 'unproven',
 };
 
-function CarriedVerdict({ details }: { details: CarriedDetails }) {
+function CarriedVerdict({ details, stated = false }: { details: CarriedDetails } & Stated) {
   const { integrity: i, carried: c } = details;
   if (!c)
     return (
@@ -73,21 +88,27 @@ function CarriedVerdict({ details }: { details: CarriedDetails }) {
           ).
         </>
       ) : (
-        <StatedVerdict c={c} what={what} />
+        <StatedVerdict c={c} what={what} stated={stated} />
       )}
     </dd>
   );
 }
 
 /** The carried report's verdict as it states it, with its decisive finding. */
-function StatedVerdict({ c, what }: { c: NonNullable<CarriedDetails['carried']>; what: ReactNode }) {
+function StatedVerdict({
+  c,
+  what,
+  stated = false,
+}: { c: NonNullable<CarriedDetails['carried']>; what: ReactNode } & Stated) {
   return (
     <>
-      <strong className={`tag ${c.verdict}`}>{VERDICT_LABEL[c.verdict]}</strong> {what}
+      <strong className={verdictTag(c.verdict, stated)}>{VERDICT_LABEL[c.verdict]}</strong> {what}
       {c.decisive ? (
         <>
           : <strong className="mono">{c.decisive.rule}</strong> <Shown text={c.decisive.message} />
         </>
+      ) : stated ? (
+        ': it names no failing or unavailable finding.'
       ) : (
         ': every check of the carried report passed.'
       )}
@@ -136,22 +157,23 @@ function signerWords({ j, trustStore }: InForce): string {
 }
 
 /** Beside the verdict word, inside the heading that names the banner: the decision in force and who signed it. */
-export function RejectCaveat({ r }: { r: InForce }) {
+export function RejectCaveat({ r, stated = false }: { r: InForce } & Stated) {
   return (
     <span className="verdict-caveat" data-testid="verdict-caveat">
       {' '}
       · signed reject by {signerWords(r)}
+      {stated && ', as stated'}
     </span>
   );
 }
 
 /** Below the heading: which judgement, on what, the key that signed it and its proof. */
-export function RejectLine({ r, id }: { r: InForce; id: string }) {
+export function RejectLine({ r, id, stated = false }: { r: InForce; id: string } & Stated) {
   const { j } = r;
   return (
     <p className="verdict-rejection" id={id} data-testid="verdict-rejection">
-      <strong>A reviewer rejected this.</strong> The judgement in force is a signed <strong>reject</strong> (entry #
-      {j.seq}, on{' '}
+      <strong>A reviewer rejected this{stated && `, ${AS_STATED}`}.</strong> The judgement in force is a signed{' '}
+      <strong>reject</strong> (entry #{j.seq}, on{' '}
       {r.on?.whole && j.pointer === '' ? (
         <ArtifactOf on={r.on} />
       ) : (
@@ -173,7 +195,8 @@ export function RejectLine({ r, id }: { r: InForce; id: string }) {
         checked={r.trustStore}
         copyLabel={`the key id that signed entry #${j.seq}`}
       />
-      ; {j.proof.verified ? 'its inclusion proof verified' : 'its inclusion proof is not verified'}. The verdict is the
+      ; {stated && 'the saved report states '}
+      {j.proof.verified ? 'its inclusion proof verified' : 'its inclusion proof is not verified'}. The verdict is the
       engine&apos;s checks alone.
     </p>
   );
@@ -215,9 +238,19 @@ function EditMark({ j, list }: { j: BundledJudgementDetails; list: readonly Bund
   );
 }
 
-function ProofCell({ j }: { j: BundledJudgementDetails }) {
+function ProofCell({ j, stated = false }: { j: BundledJudgementDetails } & Stated) {
   const p = j.proof;
   const where = `leaf ${p.leafIndex ?? '?'} of ${p.treeSize ?? '?'}, audit path of ${p.auditPath.length} hash(es)`;
+  // No tick for a proof a saved report only claims: a tick reads as a proof checked here.
+  if (stated)
+    return (
+      <>
+        {p.verified
+          ? 'inclusion verified under the bundle’s signed checkpoint'
+          : `not verified${p.problems.length > 0 ? `: ${p.problems.join('; ')}` : ''}`}{' '}
+        ({where}), <strong>{AS_STATED}</strong>
+      </>
+    );
   if (p.verified) return <>✓ inclusion verified under the bundle’s signed checkpoint ({where})</>;
   if (p.problems.length === 0) return <>not verified: no trust store was given ({where})</>;
   return <span className="bad">not verified: {p.problems.join('; ')}</span>;
@@ -236,14 +269,24 @@ export function BundledJudgements({
   list,
   trustStore,
   itemOf,
+  stated = false,
 }: {
   list: readonly BundledJudgementDetails[];
   trustStore: boolean;
   itemOf: (j: BundledJudgementDetails) => ReactNode;
-}) {
+} & Stated) {
   return (
     <section className="panel bundled-judgements" aria-labelledby="bundled-judgements-h">
-      <h2 id="bundled-judgements-h">Judgements carried by this bundle ({list.length})</h2>
+      <h2 id="bundled-judgements-h">
+        Judgements carried by this bundle ({list.length})
+        {stated && ', as the saved report states them, not checked here'}
+      </h2>
+      {stated && list.length > 0 && (
+        <p className="cap-note" role="note" data-testid="judgements-stated">
+          A saved report carries no signature: each decision, signer and proof below is what it states, none checked
+          here.
+        </p>
+      )}
       {list.length === 0 ? (
         <p className="muted">The bundle carries no judgement: nothing signed binds its report to a reviewer.</p>
       ) : (
@@ -263,8 +306,9 @@ export function BundledJudgements({
                       </div>
                     )}
                   </td>
-                  <td>
+                  <td data-testid="bundled-decision">
                     <strong>{j.decision}</strong>
+                    {stated && ' (as stated, not checked here)'}
                     <EditMark j={j} list={list} />
                   </td>
                   <td className="mono small">{itemOf(j)}</td>
@@ -280,8 +324,13 @@ export function BundledJudgements({
                       copyLabel={`the key id that signed entry #${j.seq}`}
                     />
                   </td>
-                  <td className="small" data-testid="bundled-proof" data-verified={String(j.proof.verified)}>
-                    <ProofCell j={j} />
+                  <td
+                    className="small"
+                    data-testid="bundled-proof"
+                    data-verified={String(j.proof.verified)}
+                    {...(stated ? { 'data-stated': 'true' } : {})}
+                  >
+                    <ProofCell j={j} stated={stated} />
                   </td>
                 </tr>
               ))}
@@ -294,21 +343,21 @@ export function BundledJudgements({
 }
 
 /** A case bundle: the report of each artifact it carries, with its verdict. */
-export function CaseBundleReports({ details }: { details: CaseBundleDetails }) {
+export function CaseBundleReports({ details, stated = false }: { details: CaseBundleDetails } & Stated) {
   return (
     <section className="panel case-bundle-reports" aria-labelledby="case-bundle-reports-h">
       <h2 id="case-bundle-reports-h">Reports carried by this case bundle ({details.caseBundle.reports.length})</h2>
       <div className="table-scroll">
         <table className="grid" data-testid="case-bundle-reports">
           <caption className="visually-hidden">Each artifact of the case and the verdict of its bundled report</caption>
-          <ColumnHeads names={['Artifact', 'Kind', 'Verdict', 'SHA-256']} />
+          <ColumnHeads names={['Artifact', 'Kind', stated ? 'Verdict (as stated)' : 'Verdict', 'SHA-256']} />
           <tbody>
             {details.caseBundle.reports.map((r) => (
               <tr key={r.member}>
                 <td className="mono small">{r.path}</td>
                 <td>{r.kind}</td>
                 <td>
-                  <strong className={`tag ${r.verdict}`}>{VERDICT_LABEL[r.verdict]}</strong>
+                  <strong className={verdictTag(r.verdict, stated)}>{VERDICT_LABEL[r.verdict]}</strong>
                 </td>
                 <td className="small">
                   {r.sha256 ? <CopyValue value={r.sha256} label={`the SHA-256 of ${r.path}`} /> : '—'}
@@ -323,7 +372,7 @@ export function CaseBundleReports({ details }: { details: CaseBundleDetails }) {
 }
 
 /** Below the verdict banner: what a bundle carries (its judgements), or a case bundle (its reports and judgements). */
-export function CarriedContents({ report }: { report: Report }) {
+export function CarriedContents({ report, stated = false }: { report: Report } & Stated) {
   const bundle = bundleDetailsOf(report);
   if (bundle) {
     const carried = (bundle.report ?? null) as Report | null;
@@ -332,6 +381,7 @@ export function CarriedContents({ report }: { report: Report }) {
         list={bundle.judgements}
         trustStore={bundle.integrity.trustStore}
         itemOf={(j) => itemIn(carried, j.pointer)}
+        stated={stated}
       />
     );
   }
@@ -339,10 +389,11 @@ export function CarriedContents({ report }: { report: Report }) {
   if (!c) return null;
   return (
     <>
-      <CaseBundleReports details={c} />
+      <CaseBundleReports details={c} stated={stated} />
       <BundledJudgements
         list={c.judgements}
         trustStore={c.integrity.trustStore}
+        stated={stated}
         itemOf={(j) => (
           <>
             <ArtifactOf on={caseArtifactOf(c, j.subject)!} />:{' '}

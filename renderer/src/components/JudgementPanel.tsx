@@ -9,7 +9,7 @@ import { useStore } from '../store';
 import { ConfirmSign, type ToSign } from './ConfirmSign';
 import { ExportBundle } from './ExportBundle';
 import { ColumnHeads } from './ColumnHeads';
-import { signingRefusal } from '../lib/sign-gate';
+import { judgementRefusal } from '../lib/sign-gate';
 import { SignBlocked } from './SignBlocked';
 import { keyStanding, statusRefusal } from '../lib/officer';
 import { RATIONALE_SHOWN, Shown } from './Shown';
@@ -23,7 +23,11 @@ const REVIEW_BLOCKED = 'judge-review-blocked';
 const KEY_REFUSED = 'judge-key-refused';
 
 /** Why nothing can be signed onto the window's journal (it fails verification), or null. */
-const useRefusal = (): string | null => useJudgement((s) => signingRefusal(s.status));
+/** Why nothing can be signed here: a journal that fails, or a saved report (sign-gate.ts). */
+const useRefusal = (): string | null => {
+  const saved = useStore((s) => s.artifact?.savedReport === true);
+  return useJudgement((s) => judgementRefusal(s.status, saved));
+};
 
 /** "Record judgement" beside an item of the open report (shown once a journal is open). */
 export function JudgeButton({ pointer, label }: { pointer: string; label: string }) {

@@ -81,6 +81,11 @@ function FileChoosers({ mode, busy }: Props) {
       <button type="button" className="link" onClick={() => reportInput.current?.click()} data-testid="choose-report">
         View a saved report (JSON)…
       </button>
+      {/* A report carries no signature: said before it is picked, so its banner's "as stated" is no surprise. */}
+      <p className="hint" data-testid="saved-report-hint">
+        A saved report is shown as it states itself, not re-verified; one whose verdict its findings do not make is
+        refused. To have one checked, open it as a file above.
+      </p>
       <input
         id="report-input"
         ref={reportInput}

@@ -8,6 +8,7 @@ import { CopyValue } from './Copy';
 import { Shown } from './Shown';
 import { carriedOf } from '../../../shared/details/carried';
 import {
+  AS_STATED,
   CarriedContents,
   CarriedVerdicts,
   rejectInForce,
@@ -28,12 +29,14 @@ export function VerdictBanner({
   artifact: OpenArtifact | null;
   unread?: UnreadOption[];
 }) {
-  const auth = authenticity(report);
+  // A saved report carries no signature: everything in it is its own claim, shown as one.
+  const saved = artifact?.savedReport === true;
   // A bundle or an exported report: its own verdict and the carried report's, each said (never one colour for both).
   const carried = carriedOf(report);
   // A bundle carrying a signed reject: a PASS beside it is not shown in the colour of a plain pass.
   const rejected = rejectInForce(report);
-  const tone = rejected && report.verdict === 'pass' ? 'rejected' : report.verdict;
+  // A stated verdict takes no verdict's colour: a green PASS reads as one checked here.
+  const tone = saved ? 'stated' : rejected && report.verdict === 'pass' ? 'rejected' : report.verdict;
   return (
     <>
       <section
@@ -42,23 +45,22 @@ export function VerdictBanner({
         aria-labelledby="verdict-h"
         {...(rejected ? { 'aria-describedby': REJECTION } : {})}
         data-verdict={report.verdict}
+        {...(saved ? { 'data-stated': 'true' } : {})}
         data-testid="verdict"
       >
-        <BannerHeading report={report} rejected={rejected} />
-        {rejected && <RejectLine r={rejected} id={REJECTION} />}
-        <Decisive report={report} />
+        <BannerHeading report={report} rejected={rejected} saved={saved} />
+        {saved && <SavedNote />}
+        {rejected && <RejectLine r={rejected} id={REJECTION} stated={saved} />}
+        <Decisive report={report} saved={saved} />
         <UnreadNote kind={report.artifact.kind} unread={unread} />
-        {carried && <CarriedVerdicts details={carried} />}
-        <p className={`authenticity ${auth.level}`} data-testid="authenticity" data-status={auth.status}>
-          <span className="label">Authenticity:</span> {auth.text}
-        </p>
-        <SigningKey report={report} />
+        {carried && <CarriedVerdicts details={carried} stated={saved} />}
+        <Authenticity report={report} saved={saved} />
+        <SigningKey report={report} saved={saved} />
         <dl className="meta">
           <dt>File</dt>
           <dd>
             {/* The file's name is the artifact's, or a link's: a bidi control in it must not reverse it. */}
             <Shown text={report.artifact.path} />
-            {artifact?.savedReport && <span className="bad"> (a saved report, shown as saved: not re-verified)</span>}
           </dd>
           <dt>SHA-256</dt>
           <dd className="mono">
@@ -67,17 +69,22 @@ export function VerdictBanner({
           </dd>
         </dl>
       </section>
-      {carried && <CarriedContents report={report} />}
+      {carried && <CarriedContents report={report} stated={saved} />}
     </>
   );
 }
 
-/** The heading that names the banner: verdict, what a reviewer's reject in force says beside it, kind and id. */
-function BannerHeading({ report, rejected }: { report: Report; rejected: InForce | null }) {
+/**
+ * The heading that names the banner: verdict, what a reviewer's reject in force says beside
+ * it, kind and id. A saved report's verdict is said as stated in the heading itself, so no
+ * reader (nor a screen reader, which reads the heading as the banner's name) takes it as checked.
+ */
+function BannerHeading({ report, rejected, saved }: { report: Report; rejected: InForce | null; saved: boolean }) {
   return (
     <h2 id="verdict-h" tabIndex={-1}>
       <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span>
-      {rejected && <RejectCaveat r={rejected} />} <span className="kind">{report.artifact.kind}</span>
+      {saved && <span data-testid="verdict-stated"> as stated (not re-verified)</span>}
+      {rejected && <RejectCaveat r={rejected} stated={saved} />} <span className="kind">{report.artifact.kind}</span>
       {report.artifact.id && (
         <span className="artifact-id">
           {' '}
@@ -89,15 +96,35 @@ function BannerHeading({ report, rejected }: { report: Report; rejected: InForce
   );
 }
 
+/** What a saved report is, said once under its heading: its claims, what was checked, and how to have it checked. */
+function SavedNote() {
+  return (
+    <p className="cap-note" role="note" data-testid="saved-note">
+      <strong>This is a saved report, shown as it states itself: not re-verified.</strong> A report carries no
+      signature, so its verdict, authenticity, proofs and judgements are its own claims, none checked here. Only its
+      form was checked, and that its verdict is the one its findings make. To see it checked, open it with Open: the
+      engine checks it as an exported report, fully when given the artifact it is about.
+    </p>
+  );
+}
+
+/** A saved report's verdict in words that say it is the report's own claim (never "every check passed"). */
+function statedVerdict(report: Report): string {
+  if (report.verdict === 'pass')
+    return 'The saved report lists no failing or unavailable finding; nothing here re-ran its checks.';
+  const plain = plainVerdict(report);
+  return `The saved report states that ${plain.charAt(0).toLowerCase()}${plain.slice(1)}`;
+}
+
 /** The decisive finding in plain words, and what the content looked like, in the engine's words. */
-function Decisive({ report }: { report: Report }) {
+function Decisive({ report, saved }: { report: Report; saved: boolean }) {
   const decisive = decisiveFinding(report);
   return (
     <p className="plain" data-testid="decisive">
       {decisive ? <strong className="mono">{decisive.rule}</strong> : null}
       {decisive ? ' ' : ''}
       {/* A finding's message and pointer may quote the artifact: shown escaped. */}
-      <Shown text={plainVerdict(report)} />
+      <Shown text={saved ? statedVerdict(report) : plainVerdict(report)} />
       {/* What the content looked like (RPR-KIND-001: a file truncated, behind a BOM...), in the engine's words. */}
       {typeof decisive?.actual === 'string' && (
         <span data-testid="decisive-actual">
@@ -138,13 +165,28 @@ export function UnreadNote({ kind, unread }: { kind: string; unread: UnreadOptio
   );
 }
 
+/** Who made the artifact, as the engine stated it; for a saved report, as that report states it. */
+function Authenticity({ report, saved }: { report: Report; saved: boolean }) {
+  const auth = authenticity(report);
+  return (
+    <p
+      className={`authenticity ${saved ? 'stated' : auth.level}`}
+      data-testid="authenticity"
+      data-status={auth.status}
+      {...(saved ? { 'data-stated': 'true' } : {})}
+    >
+      <span className="label">Authenticity{saved && ` (${AS_STATED})`}:</span> {auth.text}
+    </p>
+  );
+}
+
 /** The key that signed the artifact, and who holds it as the trust store says. */
-function SigningKey({ report }: { report: Report }) {
+function SigningKey({ report, saved }: { report: Report; saved: boolean }) {
   const a = report.authenticity;
   if (!a?.keyId) return null;
   return (
     <p className="small">
-      <span className="label">Signing key:</span>{' '}
+      <span className="label">Signing key{saved && ` (${AS_STATED})`}:</span>{' '}
       <CopyValue value={a.keyId} label="the signing key id" testId="key-id" />{' '}
       <span data-testid="key-signer">
         {a.role ? (

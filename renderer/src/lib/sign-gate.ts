@@ -16,3 +16,15 @@ export function signingRefusal(st: JournalStatus | null): string | null {
   const more = fails.length > 1 ? `; and ${fails.length - 1} more failing finding${fails.length > 2 ? 's' : ''}` : '';
   return `Signing is off: this journal FAILS verification (${f.rule}${f.pointer ? ` at ${f.pointer}` : ''}: ${f.message}${more}), and ${NOTHING_SIGNED}.`;
 }
+
+/**
+ * A saved report is shown as it states itself, never re-verified: the engine host records a
+ * judgement only on a report one of its jobs returned (main/host/emitted-reports.ts), and the
+ * window says so before anyone writes a rationale.
+ */
+export const SAVED_REPORT_REFUSAL =
+  'Signing is off: this is a saved report, shown as it states itself and not re-verified, and a judgement is recorded only on a report the engine returned. Open its artifact and run it to judge it.';
+
+/** Why no judgement can be recorded beside the open report: its journal fails, or it is a saved report. */
+export const judgementRefusal = (st: JournalStatus | null, savedReport: boolean): string | null =>
+  signingRefusal(st) ?? (savedReport ? SAVED_REPORT_REFUSAL : null);
