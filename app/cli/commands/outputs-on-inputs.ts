@@ -70,12 +70,16 @@ async function lands(out: string, input: string): Promise<'is' | 'inside' | null
   return i.dir && (isWithin(i.real, o.real) || isWithin(resolve(input), resolve(out))) ? 'inside' : null;
 }
 
-/** The files the options given name for reading: every declared option taking a path but `--out`, which replay writes. */
+/**
+ * The files and folders the options given name for reading: every declared option taking a
+ * path but `--out`, which replay writes. A folder is named a folder (`the --journal folder`).
+ */
 export function optionReads(values: Record<string, unknown>): Read[] {
   const reads = declaredOptions().filter((o) => o.flag !== 'out' && /FILE|DIR|PATH/.test(o.arg));
-  return reads.flatMap((o) =>
-    [values[o.flag]].flat().flatMap((v) => (typeof v === 'string' ? [{ path: v, named: `the --${o.flag} file` }] : [])),
-  );
+  return reads.flatMap((o) => {
+    const named = `the --${o.flag} ${o.path === 'directory' ? 'folder' : 'file'}`;
+    return [values[o.flag]].flat().flatMap((v) => (typeof v === 'string' ? [{ path: v, named }] : []));
+  });
 }
 
 /**

@@ -16,9 +16,9 @@ import { findingsOn } from '../../core/findings.js';
 import { hashValue } from '../../core/hash.js';
 import { entryHash, type Entry } from '../../journal/format.js';
 import { reportDigest } from '../../journal/judgement.js';
-import { CASE_MEMBER, caseReportMember, judgementMember, MEMBER, type CaseBundleManifest } from './format.js';
+import { CASE_MEMBER, caseReportMember, MEMBER, type CaseBundleManifest } from './format.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
-import { bundledReport, checkReportArtifact, memberJson, ptr, R, type State } from './verify.js';
+import { bundledReport, checkReportArtifact, memberJson, ptr, R, type Judged, type State } from './verify.js';
 import type { BundledReport } from './write.js';
 
 const { fail, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
@@ -214,25 +214,21 @@ function signedListing(e: Entry): Omit<CaseJudgement, 'journal' | 'artifact' | '
  * proof carries (another journal of the case, an entry after the checkpoint) is the case
  * report's word only, and said so (018).
  */
-export function checkListedJudgements(st: State, c: CaseReport, entries: readonly Entry[]): void {
-  const signed = new Map(entries.map((e) => [entryHash(e), e]));
+export function checkListedJudgements(st: State, c: CaseReport, judged: readonly Judged[]): void {
+  const signed = new Map(judged.map((j) => [entryHash(j.entry), j]));
   const unproven: number[] = [];
   c.judgements.forEach((j, i) => {
     const e = signed.get(j.entryHash);
     if (!e) return void unproven.push(i);
-    const want = signedListing(e);
+    const want = signedListing(e.entry);
     for (const k of Object.keys(want) as (keyof typeof want)[])
       if (j[k] !== want[k])
         st.findings.push(
-          fail(
-            R.case,
-            `${CASE_MEMBER} lists the judgement of ${judgementMember(e.seq)} with another ${k} than it signed`,
-            {
-              pointer: inCase(`/judgements/${i}/${k}`),
-              expected: want[k],
-              actual: j[k],
-            },
-          ),
+          fail(R.case, `${CASE_MEMBER} lists the judgement of ${e.member} with another ${k} than it signed`, {
+            pointer: inCase(`/judgements/${i}/${k}`),
+            expected: want[k],
+            actual: j[k],
+          }),
         );
   });
   if (unproven.length > 0)

@@ -17,7 +17,7 @@ import type { Finding, Report } from '../../../shared/report.js';
 import { findingsOn } from '../../core/findings.js';
 import type { TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
-import type { Checkpoint, Entry } from '../../journal/format.js';
+import type { Checkpoint } from '../../journal/format.js';
 import type { ZipSource } from '../../zip/source.js';
 import { checkCase, checkCaseReport, checkListedJudgements, type Bundled } from './case-check.js';
 import { caseBundleHtml } from './case-html.js';
@@ -34,19 +34,19 @@ import {
   type CaseBundleManifest,
 } from './format.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
+import { bindingEntries, checkpointAuthenticity, judgementsSaid, noJudgement } from './origin.js';
 import {
-  bindingEntries,
   carriedFinding,
   checkBound,
   checkCheckpoint,
   checkJudgement,
   checkPage,
-  checkpointAuthenticity,
   ptr,
   R,
   readBundle,
   shapedManifest,
   verifySingle,
+  type Judged,
   type State,
 } from './verify.js';
 
@@ -123,7 +123,7 @@ function checkCaseJudgements(
   c: CaseReport | null,
   bundled: (Bundled | null)[],
   digest: string,
-): Entry[] {
+): Judged[] {
   const subjects = c ? caseSubjects(c, digest) : new Map<string, number[]>();
   // case.json is the case judgement's report: its digest was checked against the manifest's (017).
   const whole: Bundled | null = c ? { report: c as unknown as Bundled['report'], digest } : null;
@@ -142,7 +142,7 @@ function checkCaseJudgements(
   return names
     .filter((n) => JUDGEMENT_MEMBER_RE.test(n))
     .map((n) => checkJudgement(st, n, cp, about))
-    .filter((e): e is Entry => e !== null);
+    .filter((e): e is Judged => e !== null);
 }
 
 /**
@@ -155,16 +155,16 @@ function checkBinding(
   st: State,
   c: CaseReport,
   bundled: (Bundled | null)[],
-  entries: readonly Entry[],
+  entries: readonly Judged[],
   digest: string,
 ): { caseBound: boolean; bound: boolean[] } {
   // A judgement that failed a check (its signer's role among them) binds nothing.
   const binding = bindingEntries(st, entries);
-  const caseBound = binding.some((e) => e.subject.artifact === digest && e.body['reportDigest'] === digest);
+  const caseBound = binding.some(({ entry: e }) => e.subject.artifact === digest && e.body['reportDigest'] === digest);
   const bound = c.artifacts.map((a, i) => {
     const b = bundled[i];
     if (!b) return false;
-    return caseBound || checkBound(st, caseReportMember(i), b.digest, binding, `${a.path}: `);
+    return caseBound || checkBound(st, caseReportMember(i), b.digest, { binding, all: entries }, `${a.path}: `);
   });
   return { caseBound, bound };
 }
@@ -192,7 +192,7 @@ interface Checked {
   c: CaseReport | null;
   bundled: (Bundled | null)[];
   cp: Checkpoint | null;
-  entries: Entry[];
+  entries: Judged[];
   /** Whether a judgement on the case binds case.json. */
   caseBound: boolean;
   /** Per artifact, whether a bundled judgement binds its report (by its digest, or through case.json). */
@@ -204,14 +204,14 @@ interface Checked {
  * case.json when a judgement on the case names its digest, else only the reports a judgement
  * names. A verdict of PASS must not read as "these reports are authenticated" when they are not.
  */
-function signedWords({ c, entries, caseBound, bound }: Checked): string {
-  if (c === null)
-    return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind nothing: case.json cannot be read)`;
+function signedWords(st: State, { c, entries, caseBound, bound }: Checked): string {
+  // Those that verify, when a judgement member fails (origin.ts): a failing one binds nothing.
+  const signed = `the bundle's checkpoint and ${judgementsSaid(st, `its ${entries.length} judgement(s)`)}`;
+  if (c === null) return `${signed} (which bind nothing: case.json cannot be read)`;
   const k = bound.filter((b) => b).length;
   const n = c.artifacts.length;
-  if (caseBound)
-    return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind case.json by its digest, and through it all ${n} report(s))`;
-  return `the bundle's checkpoint and its ${entries.length} judgement(s) (which bind ${k} of ${n} report(s) by digest; nothing signs case.json)`;
+  if (caseBound) return `${signed} (which bind case.json by its digest, and through it all ${n} report(s))`;
+  return `${signed} (which bind ${k} of ${n} report(s) by digest; nothing signs case.json)`;
 }
 
 function caseResult(st: State, x: Checked): KindResult {
@@ -220,7 +220,7 @@ function caseResult(st: State, x: Checked): KindResult {
     st.findings.push(
       info(
         'RPR-EVB-000',
-        `a case of ${manifest.reports.length} artifact(s) and ${entries.length} judgement(s) proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches; ${signedWords(x)}`,
+        `a case of ${manifest.reports.length} artifact(s) and ${entries.length} judgement(s) proven under the signed checkpoint of ${cp?.treeSize ?? 0} entries; every member's digest matches; ${signedWords(st, x)}`,
       ),
     );
   const own: Finding[] = [...st.findings];
@@ -231,7 +231,7 @@ function caseResult(st: State, x: Checked): KindResult {
     members: st.members,
     trust: st.trust,
     integrity: own,
-    intact: `intact: every member's digest, the case report against each bundled report, the signed checkpoint, and every judgement's proof and signature check; signed: ${signedWords(x)}`,
+    intact: `intact: every member's digest, the case report against each bundled report, the signed checkpoint, and every judgement's proof and signature check; signed: ${signedWords(st, x)}`,
     carried,
   });
   const reject = rejectFinding(details);
@@ -241,21 +241,23 @@ function caseResult(st: State, x: Checked): KindResult {
     findings: st.findings,
     chain: st.chain,
     details: details as unknown as KindResult['details'],
-    authenticity: checkpointAuthenticity(st, cp, entries, signedWords(x), unboundWords(x)),
+    authenticity: checkpointAuthenticity(st, cp, entries, signedWords(st, x), unboundWords(x)),
   };
 }
 
 /** Why nothing signed binds what the case says, when no judgement binds any of its reports; undefined when one does. */
-function unboundWords({ c, entries, caseBound, bound }: Checked): string | undefined {
+function unboundWords({ manifest, c, entries, caseBound, bound }: Checked): string | undefined {
   // An unreadable case.json (its own finding, 017, says why) names no report to bind: nothing is bound.
   if (c === null)
     return `case.json cannot be read as a case report, so none of its ${entries.length} judgement(s) binds anything the case says (RPR-EVB-017)`;
   const n = c.artifacts.length;
   if (caseBound || bound.some((b) => b)) return undefined;
+  const digests = [manifest.case.digest, ...manifest.reports.map((r) => r.reportDigest)];
+  const none = noJudgement(entries, digests, `none of its ${entries.length} judgement(s)`);
   // A case of no artifact has no report to bind: only a judgement on case.json signs it.
   if (n === 0)
-    return `the case holds no report, and none of its ${entries.length} judgement(s) names case.json's digest: what the case says is attributed to no one`;
-  return `none of its ${entries.length} judgement(s) names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report, one on the case's digest binds case.json: docs/evidence-bundle.md)`;
+    return `the case holds no report, and ${none} names case.json's digest: what the case says is attributed to no one`;
+  return `${none} names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report, one on the case's digest binds case.json: docs/evidence-bundle.md)`;
 }
 
 /** The checks of a case bundle, on its members: case.json's form before anything reads it. */

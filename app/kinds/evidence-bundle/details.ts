@@ -13,8 +13,9 @@ import { findingsOn } from '../../core/findings.js';
 import { cutIndex } from '../../../shared/text-cut.js';
 import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
 import type { TrustStore } from '../../core/keys.js';
-import type { Checkpoint, Entry } from '../../journal/format.js';
-import { caseReportMember, judgementMember, MEMBER, type BundleManifest, type CaseBundleManifest } from './format.js';
+import type { Checkpoint } from '../../journal/format.js';
+import type { Judged } from './verify.js';
+import { caseReportMember, MEMBER, type BundleManifest, type CaseBundleManifest } from './format.js';
 import type { BundledReport } from './write.js';
 
 /** One bundled judgement's proof as the window shows it. */
@@ -55,7 +56,7 @@ export interface DetailsInput {
   manifest: BundleManifest;
   rep: { report: BundledReport; digest: string } | null;
   cp: Checkpoint | null;
-  entries: readonly Entry[];
+  entries: readonly Judged[];
   members: ReadonlyMap<string, Buffer>;
   trust: TrustStore | null;
   /** The bundle's own findings (not RPR-EVB-016, which reports the bundled verdict). */
@@ -93,7 +94,7 @@ export interface CaseDetailsInput {
   manifest: CaseBundleManifest;
   c: CaseReport | null;
   cp: Checkpoint | null;
-  entries: readonly Entry[];
+  entries: readonly Judged[];
   /** Per artifact: whether a bundled judgement names its report's digest. */
   bound: readonly boolean[];
   members: ReadonlyMap<string, Buffer>;
@@ -125,17 +126,19 @@ export function caseBundleDetails(d: CaseDetailsInput): Record<string, unknown> 
   };
 }
 
-/** Each bundled judgement (entry, decision, rationale, signer) with its proof, as the window shows it. */
+/**
+ * Each bundled judgement (entry, decision, rationale, signer) with its proof, as the window
+ * shows it: under the member it was read from, whose findings are its problems.
+ */
 export function judgementDetails(
-  entries: readonly Entry[],
+  entries: readonly Judged[],
   members: ReadonlyMap<string, Buffer>,
   trust: TrustStore | null,
   own: readonly Finding[],
 ): Record<string, unknown>[] {
   const problems = problemsByMember(own);
   const unchecked = own.some((f) => f.rule === 'RPR-EVB-011');
-  return entries.map((e) => {
-    const member = judgementMember(e.seq);
+  return entries.map(({ member, entry: e }) => {
     return {
       seq: e.seq,
       member,
@@ -193,7 +196,24 @@ export function rejectFinding(details: Record<string, unknown>): Finding | null 
   // any value (shared/controls.ts); JSON's escapes here were escaped again there (`\\u0007`).
   return warning(
     'RPR-EVB-019',
-    `a signed reject is in force: entry ${j.seq}, by ${who}, on ${on}${j.proof.verified ? '' : ' (its proof did not verify)'}: “${said}”`,
-    { pointer: `entry:${j.member}` },
+    `a signed reject is in force: entry ${j.seq}, by ${who}, on ${on}${unverified(j)}: “${said}”`,
+    {
+      pointer: `entry:${j.member}`,
+    },
   );
+}
+
+/**
+ * Why a judgement is not verified, in a finding's words: the first check its member fails
+ * (not always its proof: a reject may be proven and name another report, RPR-EVB-009), or no
+ * trust store to check it under. Nothing when it verified.
+ */
+function unverified(j: BundledJudgementDetails): string {
+  if (j.proof.verified) return '';
+  const first = j.proof.problems[0];
+  if (first === undefined) return ' (not checked: no trust store was given)';
+  // `RULE: MEMBER: message`: the member is the finding's pointer already.
+  const why = first.replace(`: ${j.member}: `, ': ');
+  const more = j.proof.problems.length > 1 ? `, and ${j.proof.problems.length - 1} more finding(s) on its member` : '';
+  return ` (it fails ${why}${more})`;
 }

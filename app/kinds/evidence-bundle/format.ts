@@ -19,6 +19,9 @@ export const JUDGEMENT_DIR = 'judgements/';
 export const judgementMember = (seq: number): string => `${JUDGEMENT_DIR}${String(seq).padStart(12, '0')}.json`;
 export const JUDGEMENT_MEMBER_RE = /^judgements\/(\d{12})\.json$/;
 
+/** A finding's pointer to a member of the bundle. */
+export const ptr = (name: string) => `entry:${name}`;
+
 export interface ManifestMember {
   name: string;
   sha256: string;

@@ -32,3 +32,25 @@ export const EVIDENCE_BUNDLE_RULES = {
   'RPR-EVB-018': "a case bundle's case.json lists a judgement that no proof in the bundle carries",
   'RPR-EVB-019': 'a signed reject is in force on what the bundle carries',
 } as const satisfies RuleDeclarations;
+
+/** The kind's rules by what they check, as the verifier names them. */
+export const R = {
+  manifest: 'RPR-EVB-001',
+  members: 'RPR-EVB-002',
+  digest: 'RPR-EVB-003',
+  report: 'RPR-EVB-004',
+  checkpoint: 'RPR-EVB-005',
+  proof: 'RPR-EVB-006',
+  signature: 'RPR-EVB-007',
+  role: 'RPR-EVB-008',
+  reportDigest: 'RPR-EVB-009',
+  artifact: 'RPR-EVB-010',
+  trust: 'RPR-EVB-011',
+  judgement: 'RPR-EVB-012',
+  attestation: 'RPR-EVB-013',
+  html: 'RPR-EVB-014',
+  unbound: 'RPR-EVB-015',
+  carried: 'RPR-EVB-016',
+  case: 'RPR-EVB-017',
+  unproven: 'RPR-EVB-018',
+} as const satisfies Record<string, keyof typeof EVIDENCE_BUNDLE_RULES>;

@@ -23,7 +23,7 @@ import { earlierPages } from '../../../shared/report-html.js';
 import { authenticity } from '../../core/authenticity.js';
 import { isPlainObject as isObj, jsonType } from '../../core/closed.js';
 import { findingsOn } from '../../core/findings.js';
-import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
+import { EVIDENCE_BUNDLE_RULES, R } from './rule-ids.js';
 import { hashBytes } from '../../core/hash.js';
 import { canonicalizeValue, decodeJsonBytes, JcsError, parseCanonical } from '../../core/jcs.js';
 import { verifyBytes, type TrustStore } from '../../core/keys.js';
@@ -40,45 +40,19 @@ import { checkInclusionProof, type InclusionProof } from '../../journal/proofs.j
 import { readEntries } from '../../zip/parallel.js';
 import { readStructure } from '../../zip/reader.js';
 import type { ZipSource } from '../../zip/source.js';
-import {
-  BUNDLE_TYPE,
-  JUDGEMENT_DIR,
-  JUDGEMENT_MEMBER_RE,
-  judgementMember,
-  MEMBER,
-  type BundleManifest,
-  type ManifestMember,
-} from './format.js';
+import { BUNDLE_TYPE, JUDGEMENT_MEMBER_RE, MEMBER, ptr, type BundleManifest, type ManifestMember } from './format.js';
 import { bundleHtml } from './html.js';
 import { checkBundleAttestation } from './attestation.js';
 import { bundleDetails, rejectFinding } from './details.js';
 import { bundleLimits } from './limits.js';
+import { bindingEntries, checkpointAuthenticity, noJudgement, refusalOf, type Refusal } from './origin.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
 
 // Findings of the ids the kind declares only (rule-ids.ts).
 const { changedNumbers, fail, info, unavailable, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
 
-export const R = {
-  manifest: 'RPR-EVB-001',
-  members: 'RPR-EVB-002',
-  digest: 'RPR-EVB-003',
-  report: 'RPR-EVB-004',
-  checkpoint: 'RPR-EVB-005',
-  proof: 'RPR-EVB-006',
-  signature: 'RPR-EVB-007',
-  role: 'RPR-EVB-008',
-  reportDigest: 'RPR-EVB-009',
-  artifact: 'RPR-EVB-010',
-  trust: 'RPR-EVB-011',
-  judgement: 'RPR-EVB-012',
-  attestation: 'RPR-EVB-013',
-  html: 'RPR-EVB-014',
-  unbound: 'RPR-EVB-015',
-  carried: 'RPR-EVB-016',
-  case: 'RPR-EVB-017',
-  unproven: 'RPR-EVB-018',
-} as const;
+export { R, ptr };
 
 export interface State {
   findings: Finding[];
@@ -89,6 +63,18 @@ export interface State {
   retired?: Set<string>;
   /** The origin an attestation that does not verify leaves (attestation.ts): never "Trusted signer" over it. */
   attestationRefused?: Authenticity;
+  /** Why the checkpoint's signature is not accepted (checkCheckpoint), for the origin to say. */
+  checkpointRefused?: Refusal;
+}
+
+/**
+ * A judgement entry and the member it was read from. Findings name the member, so all that is
+ * looked up about a judgement (whether it binds, whether its proof is shown verified) is
+ * looked up by it: a member's name need not be its entry's seq (that is its own failure, 006).
+ */
+export interface Judged {
+  member: string;
+  entry: Entry;
 }
 
 /**
@@ -114,8 +100,6 @@ function retiredSigned(
     ),
   );
 }
-
-export const ptr = (name: string) => `entry:${name}`;
 
 /**
  * A member's strict JSON value, or null with a finding under `rule`. Every member of a bundle
@@ -398,29 +382,7 @@ export function checkCheckpoint(
         actual: c.rootHash,
       }),
     );
-  if (st.trust) {
-    const k = st.trust.get(c.signer);
-    if (!k)
-      st.findings.push(
-        fail(R.checkpoint, `the checkpoint is signed by ${c.signer}, which is not in the trust store`, {
-          pointer: ptr(MEMBER.checkpoint),
-          actual: c.signer,
-        }),
-      );
-    else if (k.status === 'revoked')
-      st.findings.push(
-        fail(R.checkpoint, `the checkpoint is signed by a revoked key (${c.signer})`, {
-          pointer: ptr(MEMBER.checkpoint),
-          expected: 'active',
-          actual: 'revoked',
-        }),
-      );
-    else if (!verifyBytes(k.publicKey, unsignedDigest(c), c.sig))
-      st.findings.push(
-        fail(R.checkpoint, "the checkpoint's signature does not verify", { pointer: ptr(MEMBER.checkpoint) }),
-      );
-    else retiredSigned(st, R.checkpoint, 'the checkpoint', c.signer, ptr(MEMBER.checkpoint));
-  }
+  if (st.trust) checkCheckpointSigner(st, st.trust, c);
   st.chain.push({
     id: 'checkpoint',
     label: `signed checkpoint (tree of ${c.treeSize} entries)`,
@@ -430,6 +392,31 @@ export function checkCheckpoint(
     parents: [ptr(MEMBER.checkpoint)],
   });
   return c;
+}
+
+const CHECKPOINT_REFUSED: Record<Refusal, (c: Checkpoint) => { message: string; expected?: string; actual?: string }> =
+  {
+    absent: (c) => ({
+      message: `the checkpoint is signed by ${c.signer}, which is not in the trust store`,
+      actual: c.signer,
+    }),
+    revoked: (c) => ({
+      message: `the checkpoint is signed by a revoked key (${c.signer})`,
+      expected: 'active',
+      actual: 'revoked',
+    }),
+    signature: () => ({ message: "the checkpoint's signature does not verify" }),
+  };
+
+/** The checkpoint's signer: an active (or retired) key of the trust store whose signature verifies; why not, kept for the origin. */
+function checkCheckpointSigner(st: State, trust: TrustStore, c: Checkpoint): void {
+  const k = trust.get(c.signer);
+  const refused = refusalOf(trust, c.signer);
+  if (refused === 'signature' && verifyBytes(k!.publicKey, unsignedDigest(c), c.sig))
+    return retiredSigned(st, R.checkpoint, 'the checkpoint', c.signer, ptr(MEMBER.checkpoint));
+  st.checkpointRefused = refused;
+  const { message, ...values } = CHECKPOINT_REFUSED[refused](c);
+  st.findings.push(fail(R.checkpoint, message, { pointer: ptr(MEMBER.checkpoint), ...values }));
 }
 
 /** Journal-proof findings in the bundle's terms: the path (006) and the entry's signature (007); the checkpoint is checked once above. */
@@ -459,7 +446,7 @@ export interface JudgedArtifacts {
 }
 
 /** One judgement: its proof against the checkpoint, signature, role, artifact, report digest, body and pointer. */
-export function checkJudgement(st: State, name: string, cp: Checkpoint | null, about: JudgedArtifacts): Entry | null {
+export function checkJudgement(st: State, name: string, cp: Checkpoint | null, about: JudgedArtifacts): Judged | null {
   const doc = memberJson(st, name, R.proof);
   if (doc === null) return null;
   if (cp && isObj(doc) && canonicalizeValue(doc['checkpoint'] ?? null) !== canonicalizeValue(cp))
@@ -515,7 +502,7 @@ export function checkJudgement(st: State, name: string, cp: Checkpoint | null, a
     const p = judgementPointerProblem(rep.report, entry.body['pointer'] ?? '');
     if (p) st.findings.push(fail(R.judgement, `${name}: ${p}`, at));
   }
-  return entry;
+  return { member: name, entry };
 }
 
 /** A JSON value as a message shows it: a number as is, else as JSON with its type, so "6" never reads as 6. */
@@ -602,7 +589,7 @@ function checkJudgementsAndPage(
   manifest: BundleManifest,
   cp: Checkpoint | null,
   rep: { report: BundledReport; digest: string } | null,
-): Entry[] {
+): Judged[] {
   const judgementNames = names.filter((n) => JUDGEMENT_MEMBER_RE.test(n));
   const known = new Set<string>([
     MEMBER.manifest,
@@ -624,44 +611,32 @@ function checkJudgementsAndPage(
         reportOf: () => rep,
       }),
     )
-    .filter((e): e is Entry => e !== null);
+    .filter((e): e is Judged => e !== null);
   checkPage(st, MEMBER.html, "this bundle's report and judgements", (proofs) =>
     rep && cp ? bundleHtml(rep.report, proofs, cp, rep.digest) : null,
   );
-  if (rep) checkBound(st, MEMBER.report, rep.digest, bindingEntries(st, entries), '');
+  if (rep) checkBound(st, MEMBER.report, rep.digest, { binding: bindingEntries(st, entries), all: entries }, '');
   return entries;
 }
 
 /**
- * The judgements that may bind a report: those no `fail` finding names. A judgement whose
- * proof, signature, signer's role (RPR-EVB-008: a quarantine officer's key signed it) or
- * form fails is no reviewer's signed word on anything, so it binds nothing, whatever digest
- * its body names.
- */
-export function bindingEntries(st: State, entries: readonly Entry[]): Entry[] {
-  const failed = new Set<string>();
-  for (const f of st.findings)
-    if (f.severity === 'fail' && f.pointer?.startsWith(ptr(JUDGEMENT_DIR))) failed.add(f.pointer.split('#')[0]!);
-  return entries.filter((e) => !failed.has(ptr(judgementMember(e.seq))));
-}
-
-/**
- * Whether a judgement of the bundle names the digest of the report in `member`: the only
- * thing that binds a bundled report to a person (the manifest is unsigned, and anyone can
- * write a consistent one). A warning (015) when none does; false then.
+ * Whether a judgement of the bundle that binds (`binding`, origin.ts) names the digest of the
+ * report in `member`: the only thing that binds a bundled report to a person (the manifest is
+ * unsigned, and anyone can write a consistent one). A warning (015) when none does; false
+ * then. `all` are every judgement read, to say so when one that failed names it.
  */
 export function checkBound(
   st: State,
   member: string,
   digest: string,
-  entries: readonly Entry[],
+  { binding, all }: { binding: readonly Judged[]; all: readonly Judged[] },
   what: string,
 ): boolean {
-  if (entries.some((e) => e.body['reportDigest'] === digest)) return true;
+  if (binding.some((j) => j.entry.body['reportDigest'] === digest)) return true;
   st.findings.push(
     warning(
       R.unbound,
-      `${what}no judgement in the bundle names this report's digest: nothing signed binds the report to a reviewer`,
+      `${what}${noJudgement(all, [digest])} names this report's digest: nothing signed binds the report to a reviewer`,
       { pointer: ptr(member) },
     ),
   );
@@ -727,78 +702,12 @@ export async function verifyBundle(
   return 'st' in read ? verifySingle(read.st, read.names) : read;
 }
 
-/**
- * Who signed what the bundle proves: its checkpoint's signer, under the trust store, unless
- * a signature failed, a judgement's signer is no reviewer, or the attestation does not
- * verify. `signed` says what that signature covers when it verifies (a case bundle says
- * which of its reports a judgement binds, and that its case report is unsigned).
- */
-export function checkpointAuthenticity(
-  st: State,
-  cp: Checkpoint | null,
-  entries: readonly Entry[],
-  signed = "the bundle's checkpoint and every judgement",
-  unbound?: string,
-): Authenticity {
-  if (!cp) return authenticity.consistencyOnly('the bundle holds no readable checkpoint.');
-  if (!st.trust) return authenticity.noTrustStore("the bundle's checkpoint", cp.signer);
-  const bad = signatureRefused(st, cp, entries);
-  if (bad) return authenticity.badSignature(bad.what, bad.keyId);
-  const role = roleRefused(st, entries);
-  if (role) return role;
-  if (st.attestationRefused) return st.attestationRefused;
-  // `unbound`: why no judgement binds what the bundle says. A trusted checkpoint then signs
-  // none of it (anyone holding one could wrap a bundle around it): consistency only.
-  return unbound === undefined
-    ? authenticity.trusted(signed, cp.signer, (st.retired?.size ?? 0) > 0)
-    : authenticity.consistencyOnly(
-        `the bundle's checkpoint verifies under ${cp.signer}, a key in the trust store, but ${unbound}`,
-      );
-}
-
-/**
- * The signature the bundle refuses, and its key: the checkpoint's signer when the checkpoint
- * fails (RPR-EVB-005), else the author of the first judgement whose signature fails
- * (RPR-EVB-007), whose key need not be the checkpoint's.
- */
-function signatureRefused(
-  st: State,
-  cp: Checkpoint,
-  entries: readonly Entry[],
-): { what: string; keyId: string } | null {
-  const failing = (rule: string) => st.findings.find((f) => f.severity === 'fail' && f.rule === rule);
-  if (failing(R.checkpoint)) return { what: "the bundle's checkpoint", keyId: cp.signer };
-  const f = failing(R.signature);
-  if (!f) return null;
-  const entry = entries.find((e) => ptr(judgementMember(e.seq)) === f.pointer);
-  return entry
-    ? { what: `the bundle's judgement ${judgementMember(entry.seq)}`, keyId: entry.author }
-    : { what: "the bundle's checkpoint or a judgement", keyId: cp.signer };
-}
-
-/**
- * A judgement signed by a key whose role is not reviewer's (RPR-EVB-008) is no judgement: it
- * binds nothing, and the origin is never "Trusted signer" while the bundle carries one (its
- * signature verifies, so "every judgement verifies" would read as a reviewer's word).
- */
-function roleRefused(st: State, entries: readonly Entry[]): Authenticity | null {
-  const refused = st.findings.filter((f) => f.severity === 'fail' && f.rule === R.role);
-  const first = refused[0];
-  const entry = first && entries.find((e) => ptr(judgementMember(e.seq)) === first.pointer);
-  if (!first || !entry) return null;
-  return authenticity.untrusted(
-    `the bundle's judgement ${judgementMember(entry.seq)}`,
-    entry.author,
-    `that key is a ${String(first.actual)} key in the trust store, and only a reviewer's signature makes a judgement: it binds nothing (RPR-EVB-008, on ${refused.length} judgement(s) of the bundle)`,
-  );
-}
-
 function resultOf(
   st: State,
   manifest: BundleManifest,
   rep: { report: BundledReport; digest: string } | null,
   cp: Checkpoint | null,
-  entries: Entry[],
+  entries: Judged[],
 ): KindResult {
   if (!st.findings.some((f) => f.severity === 'fail' || f.severity === 'unavailable'))
     st.findings.push(
@@ -808,7 +717,7 @@ function resultOf(
       ),
     );
   const unbound = st.findings.some((f) => f.rule === R.unbound)
-    ? "no judgement in the bundle names the report's digest, so nothing signed binds the report to a reviewer"
+    ? `${noJudgement(entries, [manifest.reportDigest])} names the report's digest, so nothing signed binds the report to a reviewer`
     : undefined;
   const auth = checkpointAuthenticity(st, cp, entries, undefined, unbound);
   const integrity = [...st.findings];

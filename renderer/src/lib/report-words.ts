@@ -1,5 +1,6 @@
 /** Plain-language readings of a report: the decisive finding, the authenticity statement, the words a finding's values are shown in. */
 import { sameDigest } from '../../../shared/hash-format.js';
+import { carriedOf } from '../../../shared/details/carried.js';
 import {
   shownValue,
   type AuthenticityStatus,
@@ -16,11 +17,22 @@ export function decisiveFinding(r: Report): Finding | null {
   return r.findings.find((f) => f.severity === 'fail') ?? r.findings.find((f) => f.severity === 'unavailable') ?? null;
 }
 
+/**
+ * Whose failure a FAIL is. A file that carries a report (an evidence bundle, an exported
+ * report: `details.integrity`) fails either because it is damaged itself, or because the
+ * report it carries fails while the file is intact: "the artifact fails" would say neither.
+ */
+function failureOf(r: Report): string {
+  const integrity = carriedOf(r)?.integrity.verdict;
+  if (integrity === undefined) return 'The artifact fails';
+  return integrity === 'fail' ? 'The file is damaged' : 'The report it carries fails';
+}
+
 export function plainVerdict(r: Report): string {
   const d = decisiveFinding(r);
   if (r.verdict === 'pass') return 'Every check passed: the recomputed values agree with the recorded ones.';
   if (!d) return 'The verdict has no decisive finding.';
-  const why = r.verdict === 'fail' ? 'The artifact fails' : 'The check could not be completed';
+  const why = r.verdict === 'fail' ? failureOf(r) : 'The check could not be completed';
   return `${why}: ${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}.`;
 }
 
