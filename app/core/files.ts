@@ -221,18 +221,22 @@ function whyMissing(path: string): string {
   }
 }
 
-/** The reason a read (or a write) failed, for a caller's own message: the phrase of a FileReadError or FileWriteError, else the errno code. */
-export function readFailure(e: unknown): string {
-  if (e instanceof FileReadError || e instanceof FileWriteError) return e.reason;
-  return (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
-}
-
-/** What a walk meets that it cannot follow, in words beside the system's code. */
+/** What a read or a walk meets that it cannot follow, in words beside the system's code (a code alone would puzzle). */
 const OPEN_FAILURES: Record<string, string> = {
   EACCES: 'permission denied (EACCES)',
   ELOOP: 'a loop of symbolic links (ELOOP)',
   ENAMETOOLONG: 'its path is longer than the system allows (ENAMETOOLONG)',
+  // A device or special file opened without blocking that has nothing to give (/proc/kmsg).
+  EAGAIN: 'it would block: a device or special file, not a file of bytes (EAGAIN)',
+  EIO: 'an input/output error of the device (EIO)',
 };
+
+/** The reason a read (or a write) failed, for a caller's own message: the phrase of a FileReadError or FileWriteError, else the errno code (in words where OPEN_FAILURES has them). */
+export function readFailure(e: unknown): string {
+  if (e instanceof FileReadError || e instanceof FileWriteError) return e.reason;
+  const code = (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+  return OPEN_FAILURES[code] ?? code;
+}
 
 /**
  * The usage error for a path the user named, or a walk found, that cannot be opened: "no

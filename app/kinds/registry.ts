@@ -20,6 +20,7 @@ import type { OperationName } from './operations.js';
 import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
 import { FINDINGS_LIMIT, MAX_FINDINGS_PER_RULE } from '../core/findings.js';
 import { ITEMS_LIMIT, MAX_ITEMS, MAX_MEMBER_NAMES, MEMBER_NAMES_LIMIT } from '../core/json-limits.js';
+import { CASE_LINKS_DEFAULT, CASE_LINKS_HELP, CASE_LINKS_LIMIT } from '../core/case-limits.js';
 import { acgpEvalKind, acgpTraceKind } from './acgp/declare.js';
 import { replayDumpKind } from './replay-dump/declare.js';
 import { tgBundleKind, tgManifestKind } from './tg/declare.js';
@@ -82,6 +83,8 @@ const ARCHIVE_LIMITS: readonly KindLimit[] = [
     default: MAX_MEMBER_NAMES,
     help: 'distinct member names in one JSON document (an artifact, an ACGP trace line), counted before it is parsed',
   },
+  // A case's (verify DIR --case), whatever the kinds of its artifacts (app/engine/case/assemble.ts).
+  { name: CASE_LINKS_LIMIT, default: CASE_LINKS_DEFAULT, help: CASE_LINKS_HELP },
   {
     name: ITEMS_LIMIT,
     default: MAX_ITEMS,

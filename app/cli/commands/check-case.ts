@@ -19,7 +19,6 @@ import type { CaseOutcome, CaseUnreadable } from '../../engine/case/part.js';
 import { caseWalk, type CaseFile } from '../../engine/case/walk.js';
 import { caseRechecks, replaceOutcomes } from '../../engine/case/rechecks.js';
 import { outcomeOf } from '../../jobs/case-outcome.js';
-import { FINDINGS_LIMIT } from '../../core/findings.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import type { BatchItem } from '../../jobs/protocol.js';
 import type { CliIO } from '../io.js';
@@ -153,7 +152,8 @@ export class CaseCollector {
    * The case report, once what names another artifact of the case through an option has
    * run again with it (engine/case/rechecks.ts) on `rerun` (the batch's pool, each item as
    * `verify DIR` would run it, printed nowhere: the per-artifact output stays each
-   * artifact's alone). `--limit findings-per-rule` bounds its findings, as for every report.
+   * artifact's alone). `--limit findings-per-rule` bounds its findings, as for every report,
+   * and `--limit case-links-per-reference` the links of each reference.
    */
   async report(options: EngineOptions, rerun: CaseRerun): Promise<CaseReport> {
     const parts = this.parts.map(partFromBytes);
@@ -165,7 +165,7 @@ export class CaseCollector {
       ),
     );
     replaceOutcomes(parts, unreadable, second);
-    return assembleCase(parts, unreadable, this.mode, options.limits?.[FINDINGS_LIMIT]);
+    return assembleCase(parts, unreadable, this.mode, options.limits);
   }
 }
 
@@ -187,9 +187,31 @@ export async function writeCase(io: CliIO, target: string, report: CaseReport): 
     yield* jsonPieces(report, CASE_PIECE);
     yield '\n';
   })();
-  if (target === '-') {
-    for (const piece of text) io.out(piece);
-    return;
-  }
+  if (target === '-') return printCase(io, text);
   await writeOutputFile(target, text);
+}
+
+/**
+ * Prints the case report's pieces on stdout. The report is whole before the first (the
+ * assembly is done), so only its writing can fail; once a piece is out, the document there
+ * is cut short, and the error says so rather than leave a script to parse half of it. A
+ * file is written atomically instead: a failure leaves no part of it.
+ */
+function printCase(io: CliIO, pieces: Iterable<string>): void {
+  let written = 0;
+  try {
+    for (const piece of pieces) {
+      io.out(piece);
+      written += piece.length;
+    }
+  } catch (e) {
+    if (written === 0) throw e;
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(
+      `the case report on stdout is cut short after ${written} characters, not a whole document: ${why}`,
+      {
+        cause: e,
+      },
+    );
+  }
 }

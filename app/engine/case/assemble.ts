@@ -13,12 +13,13 @@ import {
   type TimelineEvent,
 } from '../../../shared/case.js';
 import { verdictOf, type Finding } from '../../../shared/report.js';
-import { boundFindings, findingsOn, MAX_FINDINGS_PER_RULE } from '../../core/findings.js';
+import { boundFindings, FINDINGS_LIMIT, findingsOn } from '../../core/findings.js';
 import { CASE_RULES } from './rule-ids.js';
+import { CASE_LINKS_DEFAULT, CASE_LINKS_LIMIT, caseLinksLimit } from '../../core/case-limits.js';
 import type { CaseSpace } from '../../kinds/operations.js';
+import type { CasePart, CaseUnreadable, Unplaced } from './part.js';
 
 const { fail, warning } = findingsOn(CASE_RULES);
-import type { CasePart, CaseUnreadable, Unplaced } from './part.js';
 
 /** Code-unit order (never the locale's), so every machine sorts alike. */
 export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -28,27 +29,30 @@ interface Target {
   pointer: string | null;
 }
 
-/** Who holds one value: every holder, those that are its source (not a copy), and the artifacts among them. */
+/**
+ * Who holds one value: every holder, and those that are its source (not a copy). Both in
+ * artifact path order (the parts are joined in that order), so the holders of one artifact
+ * are one run of each list, found by a binary search: no set per value.
+ */
 interface Holders {
   all: Target[];
   sources: Target[];
-  artifacts: Set<string>;
 }
 
 /** Holders by value, one map per space (CaseSpace; `content` for hashes and run keys). */
 type IdentityIndex = Map<CaseSpace | 'content', Map<string, Holders>>;
 
-/** Every value an artifact of the case can be named by: its bytes' SHA-256 and the identities it declares. */
+/** Every value an artifact of the case can be named by: its bytes' SHA-256 and the identities it declares. Parts in path order. */
 function identityIndex(parts: readonly CasePart[]): IdentityIndex {
   const index: IdentityIndex = new Map();
   const add = (space: CaseSpace | 'content', value: string, t: Target, copy: boolean): void => {
     let values = index.get(space);
     if (!values) index.set(space, (values = new Map()));
     let h = values.get(value);
-    if (!h) values.set(value, (h = { all: [], sources: [], artifacts: new Set() }));
-    h.all.push(t);
-    if (!copy) h.sources.push(t);
-    h.artifacts.add(t.artifact);
+    if (!h) values.set(value, (h = { all: [], sources: [] }));
+    // One place named twice (a canonical manifest's H(manifest) is its bytes' SHA-256) is one holder.
+    if (!holds(h.all, t)) h.all.push(t);
+    if (!copy && !holds(h.sources, t)) h.sources.push(t);
   };
   for (const p of parts) {
     const artifact = p.artifact.path;
@@ -59,50 +63,151 @@ function identityIndex(parts: readonly CasePart[]): IdentityIndex {
   return index;
 }
 
-/**
- * The artifacts a reference of `from` names. What its own artifact holds is no link between
- * two, nor is another artifact's copy of it (a hundred dumps embedding one prompt do not all
- * link to each other); null when its own artifact alone answers it.
- */
-function targetsOf(h: Holders | undefined, from: string): Target[] | null {
-  if (!h) return [];
-  if (!h.artifacts.has(from)) return h.all;
-  const others = h.sources.filter((t) => t.artifact !== from);
-  return others.length > 0 ? others : null;
+/** Whether `ts` holds `t` already: only the run of its own artifact at the end is looked at (it is being added). */
+function holds(ts: readonly Target[], t: Target): boolean {
+  for (let i = ts.length - 1; i >= 0 && ts[i]!.artifact === t.artifact; i--)
+    if (ts[i]!.pointer === t.pointer) return true;
+  return false;
 }
 
-/** Links by content; an expected reference that names nothing in the case is a missing link and a finding. */
-export function joinLinks(parts: readonly CasePart[]): { links: CaseLink[]; findings: Finding[] } {
+/** The run [start, end) of `ts` (in artifact path order) that `artifact` holds; empty where it would be. */
+function runOf(ts: readonly Target[], artifact: string): [number, number] {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid]!.artifact < artifact) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < ts.length && ts[end]!.artifact === artifact) end++;
+  return [lo, end];
+}
+
+/** What joining the case's references makes: its links, and the findings of those missing or cut short. */
+interface Joined {
+  links: CaseLink[];
+  findings: Finding[];
+}
+
+/**
+ * Links by content, each reference making at most `max` (the first holders by path; RPR-CASE-005
+ * counts the rest, so memory grows with the references, never with references times copies);
+ * an expected reference that names nothing in the case is a missing link and a finding.
+ * Parts in path order (assembleCase sorts them).
+ */
+export function joinLinks(parts: readonly CasePart[], max = CASE_LINKS_DEFAULT): Joined {
   const index = identityIndex(parts);
-  const links: CaseLink[] = [];
-  const findings: Finding[] = [];
+  const out: Joined = { links: [], findings: [] };
   for (const p of parts) {
     const from = p.artifact.path;
-    for (const r of p.references) {
-      const targets = targetsOf(index.get(r.space ?? 'content')?.get(r.value), from);
-      if (targets === null) continue;
-      // Literals of one shape, not spreads of a shared base: a case of thousands of links
-      // builds them at the end of its run, where every allocation is on the critical path.
-      for (const t of targets) links.push(link(from, r, t.artifact, t.pointer, 'found'));
-      if (targets.length > 0) continue;
-      links.push(link(from, r, null, null, 'missing'));
-      if (r.expected)
-        findings.push(
-          warning('RPR-CASE-001', `${from} names ${r.value} (${r.relation}), which no artifact of the case is`, {
-            pointer: `entry:${from}`,
-            expected: r.value,
-            actual: r.pointer,
-          }),
-        );
-    }
+    for (const r of distinctReferences(p.references))
+      joinReference(from, r, index.get(r.space ?? 'content')?.get(r.value), max, out);
   }
-  links.sort(compareLinks);
-  return { links: links.filter((l, i) => i === 0 || compareLinks(links[i - 1]!, l) !== 0), findings };
+  out.links.sort(compareLinks);
+  dropRepeats(out.links);
+  return out;
+}
+
+/**
+ * The links of one reference of `from`. What its own artifact holds is no link between two,
+ * nor is another artifact's copy of it (a hundred dumps embedding one prompt do not all link
+ * to each other): then only other artifacts that are its source answer it, and none is no link.
+ */
+function joinReference(from: string, r: Reference, h: Holders | undefined, max: number, out: Joined): void {
+  if (!h) return missing(from, r, out);
+  const [a, b] = runOf(h.all, from);
+  const own = a < b;
+  const targets = own ? h.sources : h.all;
+  const [skip, skipEnd] = own ? runOf(h.sources, from) : [0, 0];
+  const total = targets.length - (skipEnd - skip);
+  let n = 0;
+  // Literals of one shape, not spreads of a shared base: a case of thousands of links
+  // builds them at the end of its run, where every allocation is on the critical path.
+  for (let i = 0; n < max; i++, n++) {
+    if (i === skip) i = skipEnd;
+    if (i >= targets.length) break;
+    out.links.push(link(from, r, targets[i]!.artifact, targets[i]!.pointer, 'found'));
+  }
+  if (total > n) out.findings.push(linksLeftOut(from, r, n, total));
+}
+
+type Reference = CasePart['references'][number];
+
+/** A reference no artifact of the case answers: listed, and a finding when its artifact expects it. */
+function missing(from: string, r: Reference, out: Joined): void {
+  out.links.push(link(from, r, null, null, 'missing'));
+  if (r.expected)
+    out.findings.push(
+      warning('RPR-CASE-001', `${from} names ${r.value} (${r.relation}), which no artifact of the case is`, {
+        pointer: `entry:${from}`,
+        expected: r.value,
+        actual: r.pointer,
+      }),
+    );
+}
+
+/** RPR-CASE-005: the links of one reference past the limit, counted, with the limit that lists them. */
+function linksLeftOut(from: string, r: Reference, kept: number, total: number): Finding {
+  return warning(
+    'RPR-CASE-005',
+    `${from} names ${r.value} (${r.relation}) at ${r.pointer}, which ${total} artifacts of the case (or parts of them) hold: ` +
+      `the first ${kept} by path are linked, ${total - kept} more were left out ` +
+      `(limit ${CASE_LINKS_LIMIT}; --limit ${CASE_LINKS_LIMIT}=${total} links every one)`,
+    { pointer: `entry:${from}`, expected: r.value, actual: r.pointer },
+  );
+}
+
+/**
+ * An artifact's references without repeats: a value named again in one list of it (a dump's
+ * `materialSnapshotHashSet` naming one hash twice, or three thousand times) is one reference,
+ * made by its first item. Only a reference at a list item (a JSON pointer ending in an index)
+ * is looked at, so the common case costs a character test: each journal entry naming an
+ * artifact is a judgement of its own, and keeps its link.
+ */
+function distinctReferences(refs: readonly Reference[]): readonly Reference[] {
+  let seen: Set<string> | undefined;
+  let out: Reference[] | undefined;
+  for (let i = 0; i < refs.length; i++) {
+    const key = listItemKey(refs[i]!);
+    if (key !== null) {
+      seen ??= new Set();
+      if (seen.has(key)) {
+        out ??= refs.slice(0, i);
+        continue;
+      }
+      seen.add(key);
+    }
+    out?.push(refs[i]!);
+  }
+  return out ?? refs;
+}
+
+/** The list, relation and value of a reference made by a list item (`/a/3`), else null. */
+function listItemKey(r: Reference): string | null {
+  const p = r.pointer;
+  if (p.charCodeAt(0) !== 0x2f) return null;
+  const slash = p.lastIndexOf('/');
+  if (slash === p.length - 1) return null;
+  for (let i = slash + 1; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return null;
+  }
+  // As JSON: a pointer may hold any character, so no separator would keep two keys apart.
+  return JSON.stringify([p.slice(0, slash), r.space ?? '', r.relation, r.value]);
+}
+
+/** Removes, in place, each link equal to the one before it (sorted links: equal ones are neighbours). */
+function dropRepeats(links: CaseLink[]): void {
+  let kept = 0;
+  for (let i = 0; i < links.length; i++)
+    if (kept === 0 || compareLinks(links[kept - 1]!, links[i]!) !== 0) links[kept++] = links[i]!;
+  links.length = kept;
 }
 
 function link(
   from: string,
-  r: CasePart['references'][number],
+  r: Reference,
   artifact: string | null,
   pointer: string | null,
   status: CaseLink['status'],
@@ -226,21 +331,20 @@ function unplacedFinding(path: string, u: Unplaced): Finding {
   });
 }
 
-/** The case report of these parts, run as `mode` says, and the artifacts that could not be read. */
+/**
+ * The case report of these parts, run as `mode` says, and the artifacts that could not be
+ * read, under the engine's `limits` (EngineOptions.limits: `findings-per-rule`,
+ * `case-links-per-reference`).
+ */
 export function assembleCase(
   parts: readonly CasePart[],
   unreadable: readonly CaseUnreadable[],
   mode: CaseMode,
-  maxFindingsPerRule = MAX_FINDINGS_PER_RULE,
+  limits: Readonly<Record<string, number>> = {},
 ): CaseReport {
   const sorted = [...parts].sort((a, b) => byText(a.artifact.path, b.artifact.path));
-  const { links, findings } = joinLinks(sorted);
+  const { links, findings } = joinLinks(sorted, caseLinksLimit(limits));
   const own: Finding[] = [
-    ...[...unreadable]
-      .sort((a, b) => byText(a.path, b.path))
-      .map((u) =>
-        fail('RPR-CASE-002', `${u.path} could not be verified: ${u.message}`, { pointer: `entry:${u.path}` }),
-      ),
     ...sorted
       .filter((p) => p.factsProblem !== undefined)
       .map((p) =>
@@ -251,8 +355,10 @@ export function assembleCase(
     ...sorted.filter((p) => p.unplaced !== undefined).map((p) => unplacedFinding(p.artifact.path, p.unplaced!)),
     ...findings,
   ];
-  // A folder of thousands of manifests lacking their bundle lists every missing link, and says the first hundred as findings.
-  const bounded = boundFindings(own, maxFindingsPerRule);
+  // Every file that could not be verified is named, however many (as every missing link is
+  // listed): a folder of a hundred and fifty FIFOs must not hide fifty of them. The rest is
+  // bounded per rule as every report is: thousands of manifests lacking their bundle say the first hundred.
+  const bounded = [...unreadableFindings(unreadable), ...boundFindings(own, limits[FINDINGS_LIMIT])];
   const verdicts = sorted.map((p) => ({
     severity: p.artifact.verdict === 'pass' ? ('info' as const) : p.artifact.verdict,
   }));
@@ -266,4 +372,11 @@ export function assembleCase(
     judgements: caseJudgements(sorted),
     findings: bounded,
   };
+}
+
+/** RPR-CASE-002 of each artifact that could not be verified, in path order. */
+function unreadableFindings(unreadable: readonly CaseUnreadable[]): Finding[] {
+  return [...unreadable]
+    .sort((a, b) => byText(a.path, b.path))
+    .map((u) => fail('RPR-CASE-002', `${u.path} could not be verified: ${u.message}`, { pointer: `entry:${u.path}` }));
 }

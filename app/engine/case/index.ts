@@ -13,7 +13,6 @@ import type { CaseArtifact, CaseReport } from '../../../shared/case.js';
 import type { EngineOptions } from '../../kinds/types.js';
 import type { Mode } from '../run.js';
 import type { EnterFolder } from '../paths.js';
-import { FINDINGS_LIMIT } from '../../core/findings.js';
 import { assembleCase } from './assemble.js';
 import type { CaseOutcome, CasePart, CaseUnreadable } from './part.js';
 import { caseFiles, type CaseFile } from './walk.js';
@@ -107,7 +106,7 @@ export async function driveCase(dir: string, execute: CaseExecutor, run: CaseRun
   await execute(files, run.mode ?? 'verify', run.options ?? {}, land, run.signal);
   run.signal?.throwIfAborted();
   await recheck(parts, unreadable, files, execute, run);
-  return assembleCase(parts, unreadable, run.mode ?? 'verify', run.options?.limits?.[FINDINGS_LIMIT]);
+  return assembleCase(parts, unreadable, run.mode ?? 'verify', run.options?.limits);
 }
 
 /**

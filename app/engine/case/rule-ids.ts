@@ -11,6 +11,7 @@ export const CASE_RULES = {
   'RPR-CASE-003': 'what an artifact offers the case (its links and timeline) could not be read',
   'RPR-CASE-004':
     'the timeline lacks times an artifact carries (not RFC 3339 UTC, or left out by a limit of its report)',
+  'RPR-CASE-005': 'a reference names what more artifacts hold than --limit case-links-per-reference links to',
 } as const satisfies RuleDeclarations;
 
 export type CaseRule = keyof typeof CASE_RULES;

@@ -6,7 +6,9 @@
  * receipt and forma entries, and the representation, discoveries and NIL outcomes a case
  * parses itself) also by H(json), the hash of its canonical JSON, as a dump
  * names a JSON material (upstream writes members with `JSON.stringify`, never canonically);
- * and the times it carries (times.ts). All from the parse the verification made, handed
+ * and the times it carries (times.ts), with a count of those it does not offer (which cannot
+ * be placed, or past `--limit nemosyne-timeline`), so the case says its timeline lacks them
+ * (RPR-CASE-004), as for an ACGP trace's EVALs. All from the parse the verification made, handed
  * over per artifact (ForCase). The package names nothing outside itself.
  */
 import type { Report } from '../../../shared/report.js';
@@ -14,11 +16,12 @@ import { hashValue } from '../../core/hash.js';
 import { decodeJsonBytes, parseCanonical } from '../../core/jcs.js';
 import type { CaseFacts, CaseIdentity } from '../operations.js';
 import type { Sniffed } from '../sniff.js';
-import type { PackageTime } from './times.js';
+import { TIMELINE_LIMIT } from './limits.js';
+import type { PackageTimes, TimesLeftOut } from './times.js';
 
 /** What a package's verification read that its case facts use. */
 export interface ForCase {
-  times: PackageTime[];
+  times: PackageTimes;
   /** Each JSON member parsed strictly with no number changed, by name. */
   json: Map<string, unknown>;
   /** JSON members verification does not parse (upstream parses them on replay only), by name: parsed here for a case. */
@@ -58,7 +61,26 @@ export function packageCaseFacts(report: Report, s: Sniffed | undefined): CaseFa
     if (!byBytes.has(h)) identities.push({ value: h, pointer: `entry:${name}` });
   }
   const events = f.times.map((t) => ({ atUtc: t.atUtc, pointer: t.pointer, label: t.label, node: null }));
-  return { identities, references: [], events };
+  const facts: CaseFacts = { identities, references: [], events };
+  if (f.times.leftOut) facts.eventsLeftOut = leftOutFacts(f.times.leftOut);
+  return facts;
+}
+
+/** What the package's times offer no case, in words that say why, and for a limit, how to have them. */
+function leftOutFacts(l: TimesLeftOut): NonNullable<CaseFacts['eventsLeftOut']> {
+  const why: string[] = [];
+  if (l.refused > 0) {
+    const each = l.shown.map((s) => `${s.pointer} ${s.value}: ${s.why}`).join('; ');
+    const more = l.refused > l.shown.length ? `; and ${l.refused - l.shown.length} more` : '';
+    why.push(
+      `${l.refused} cannot be placed in time, not being whole epoch milliseconds in years 0000-9999 (RPR-NEM-039): ${each}${more}`,
+    );
+  }
+  if (l.past > 0)
+    why.push(
+      `${l.past} commands.log time(s) past the first ${l.limit} its report offers a case (limit ${TIMELINE_LIMIT}; --limit ${TIMELINE_LIMIT}=${l.events} keeps every one)`,
+    );
+  return { count: l.refused + l.past, why: why.join('; ') };
 }
 
 /**

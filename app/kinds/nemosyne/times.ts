@@ -5,9 +5,11 @@
  * `exportPortablePackage`, `ResearchEvent.timestamp` in src/atlas/types.ts). Each becomes
  * an RFC 3339 UTC time exactly (a whole number of milliseconds, read as the instant it
  * names); one that cannot (not a number, a fraction of a millisecond, a year outside
- * 0000-9999) is a warning here (RPR-NEM-039), and a case leaves it off its timeline. The
- * ledger's times are kept up to `--limit nemosyne-timeline`, so a case's memory does not
- * grow with a package's ledger; the rest are counted (RPR-NEM-091).
+ * 0000-9999) is a warning here (RPR-NEM-039), and a case's timeline lacks it. The ledger's
+ * times are kept up to `--limit nemosyne-timeline`, so a case's memory does not grow with a
+ * package's ledger; the rest are counted (RPR-NEM-091). What the case is not offered is
+ * counted with the times (PackageTimes.leftOut), so it says its timeline lacks them
+ * (RPR-CASE-004): the timeline is never taken for all the package says.
  */
 import type { Finding } from '../../../shared/report.js';
 import { cutIndex } from '../../../shared/text-cut.js';
@@ -21,6 +23,20 @@ export interface PackageTime {
   pointer: string;
   label: string;
 }
+
+/** The times a package carries that it offers no case's timeline: those that cannot be placed, and those past the limit. */
+export interface TimesLeftOut {
+  /** How many cannot be placed in time (RPR-NEM-039), and the first few by pointer, value and why. */
+  refused: number;
+  shown: { pointer: string; value: string; why: string }[];
+  /** commands.log times past the limit (RPR-NEM-091), the limit, and the events of the ledger (a limit that keeps every one). */
+  past: number;
+  limit: number;
+  events: number;
+}
+
+/** The times offered, and what was not offered when anything was not. */
+export type PackageTimes = PackageTime[] & { leftOut?: TimesLeftOut };
 
 /** Times named one by one before the rest are counted, per member. */
 const NAMED = 3;
@@ -38,36 +54,50 @@ export function epochMsUtc(v: unknown): { atUtc: string } | { why: string } {
   return { atUtc: new Date(v).toISOString() };
 }
 
+/** Where the manifest's time is. */
+const CREATED = 'entry:manifest.json#/createdAt';
+/** Times a case names one by one (pointer, value, why) before it counts the rest, as for any artifact (engine/case/part.ts). */
+const SHOWN = 3;
+
 /**
  * The times of a package's manifest and ledger (null when commands.log is not a JSON
  * array), with a finding for each that cannot be placed and for the ledger times past the
- * limit.
+ * limit; what is not offered is counted in `leftOut`.
  */
 export function packageTimes(
   manifest: Record<string, unknown>,
   ledger: readonly unknown[] | null,
   limit: number,
   findings: Finding[],
-): PackageTime[] {
-  const out: PackageTime[] = [];
-  const created = epochMsUtc(manifest['createdAt']);
-  if ('atUtc' in created)
-    out.push({ atUtc: created.atUtc, pointer: 'entry:manifest.json#/createdAt', label: 'package exported' });
-  // One that is not a number is the manifest's RPR-NEM-004 already.
-  else if (typeof manifest['createdAt'] === 'number')
-    unplaceable(findings, 'manifest.json createdAt', 'entry:manifest.json#/createdAt', manifest['createdAt'], created);
-  if (!ledger) return out;
+): PackageTimes {
+  const out: PackageTimes = [];
+  const left: TimesLeftOut = { refused: 0, shown: [], past: 0, limit, events: ledger?.length ?? 0 };
+  const createdAt = manifest['createdAt'];
+  const created = epochMsUtc(createdAt);
+  if ('atUtc' in created) out.push({ atUtc: created.atUtc, pointer: CREATED, label: 'package exported' });
+  else if (createdAt !== undefined) {
+    refuse(left, CREATED, createdAt, created);
+    // One that is not a number is the manifest's RPR-NEM-004 already.
+    if (typeof createdAt === 'number') unplaceable(findings, 'manifest.json createdAt', CREATED, createdAt, created);
+  }
+  if (ledger) ledgerTimes(ledger, out, left, findings);
+  if (left.refused > 0 || left.past > 0) out.leftOut = left;
+  return out;
+}
+
+/** The ledger's times up to the limit, and its findings: those that cannot be placed, those past the limit. */
+function ledgerTimes(ledger: readonly unknown[], out: PackageTime[], left: TimesLeftOut, findings: Finding[]): void {
   let bad = 0;
   let kept = 0;
-  let past = 0;
   ledger.forEach((e, i) => {
     const ts = isPlainObject(e) ? e['timestamp'] : undefined;
     if (ts === undefined) return; // an event without a time places nothing
     const at = epochMsUtc(ts);
     const pointer = `entry:investigation/commands.log#/${i}/timestamp`;
     if (!('atUtc' in at)) {
+      refuse(left, pointer, ts, at);
       if (bad++ < NAMED) unplaceable(findings, `commands.log event ${i}'s timestamp`, pointer, ts, at);
-    } else if (kept >= limit) past++;
+    } else if (kept >= left.limit) left.past++;
     else {
       kept++;
       out.push({ atUtc: at.atUtc, pointer, label: `ledger: ${kindOf(e)}` });
@@ -81,15 +111,19 @@ export function packageTimes(
         { pointer: 'entry:investigation/commands.log' },
       ),
     );
-  if (past > 0)
+  if (left.past > 0)
     findings.push(
       info(
         'RPR-NEM-091',
-        `the times of ${past} commands.log event(s) past the first ${limit} are not offered to a case's timeline (limit ${TIMELINE_LIMIT}; --limit ${TIMELINE_LIMIT}=${ledger.length} keeps every one)`,
+        `the times of ${left.past} commands.log event(s) past the first ${left.limit} are not offered to a case's timeline (limit ${TIMELINE_LIMIT}; --limit ${TIMELINE_LIMIT}=${ledger.length} keeps every one)`,
         { pointer: 'entry:investigation/commands.log' },
       ),
     );
-  return out;
+}
+
+/** Counts a time that cannot be placed, naming the first few. */
+function refuse(left: TimesLeftOut, pointer: string, value: unknown, at: { why: string }): void {
+  if (left.refused++ < SHOWN) left.shown.push({ pointer, value: shortText(value), why: at.why });
 }
 
 function unplaceable(findings: Finding[], what: string, pointer: string, value: unknown, at: { why: string }): void {

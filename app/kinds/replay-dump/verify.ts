@@ -12,6 +12,7 @@ import { hashBytes, hashValue, isHashString } from '../../core/hash.js';
 import { canonicalizeParsed, canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
 import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
+import { whyNotDotNetDateTime } from './dotnet-time.js';
 import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
 import {
@@ -209,20 +210,9 @@ function str(v: unknown, pointer: string, out: Finding[]): string | undefined {
   return undefined;
 }
 
-/**
- * The dump's times are .NET `DateTime`s (the seed's `ReplayContext.CreatedAtUtc`, upstream's
- * `ReplayDump.CreatedAt`), whose least value is 0001-01-01 and whose resolution is a tick of
- * 100 ns: RFC 3339 allows year 0000 and any number of fraction digits, which no AIKernel writer
- * can have written (a fraction of more than 7 digits is one only when the rest are zeros).
- */
+/** Why a dump's time is not one (RDS-003): not RFC 3339 UTC, or no .NET DateTime (dotnet-time.ts). */
 const whyNotDotNetTime = (v: unknown): string | null =>
-  !isRfc3339Utc(v)
-    ? whyNotRfc3339Utc(v)
-    : v.startsWith('0000-')
-      ? "year 0000, before .NET's DateTime.MinValue (0001-01-01), which no AIKernel writer can hold"
-      : /\.\d{7}\d*[1-9]/.test(v)
-        ? "a fraction of a second finer than .NET's DateTime holds (ticks of 100 ns: 7 digits), which no AIKernel writer can have written"
-        : null;
+  !isRfc3339Utc(v) ? whyNotRfc3339Utc(v) : whyNotDotNetDateTime(v);
 
 function timestamp(v: unknown, pointer: string, out: Finding[]): string | undefined {
   if (v === undefined) return undefined;
