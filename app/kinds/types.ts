@@ -111,6 +111,13 @@ export interface KindDeclarations<O extends readonly KindOption[] = readonly Kin
   readonly rules: { readonly doc: string; readonly ids: RuleDeclarations };
   /** It hands every option on to another artifact it runs (an exported report's artifact): none goes unread. */
   readonly forwardsOptions?: boolean;
+  /**
+   * Its content as a diff reads it when the text is not one JSON document (a JSON Lines
+   * trace): the JSON texts it holds, compared as an array of their values, and what one of
+   * them is called in a diff's words ("line"). Absent: a diff compares content that is one
+   * JSON document only (app/engine/compare-sides.ts).
+   */
+  readonly contentDocuments?: { readonly unit: string; split(text: string): string[] };
 }
 
 type AnyDeclared =

@@ -96,7 +96,12 @@ export class AcgpChecker {
   private blueprintHeld(s: EvalScope, id: string | null): void {
     if (id === null || id === BASELINE_NAME || this.options.policy.blueprints.has(id)) return;
     if (!this.unknownBlueprints.first(id)) return;
-    const given = this.options.policy.source === null ? 'no --policy was given' : `the --policy does not name it`;
+    const given =
+      this.options.policy.source !== null
+        ? 'the --policy does not name it'
+        : this.options.policyNote
+          ? 'the --policy file is not an ACGP policy (RPR-ACGP-041)'
+          : 'no --policy was given';
     this.sink.push(
       info(
         'RPR-ACGP-042',
@@ -150,6 +155,20 @@ export class AcgpChecker {
   parseError(i: number, message: string, pointer?: string, cut?: string): void {
     const what = `${this.sink.where(i)} is not valid I-JSON`;
     this.refuse(i, cut ? `${cutShort(what)}: ${cut}: ${message}` : `${what}: ${message}`, pointer);
+  }
+
+  /**
+   * A run of `n` blank lines from line index `from`, before a line that is not blank: no EVAL,
+   * so named as lines, never as "EVAL 36" (blank lines at the end are allowed: LineFeeder.end).
+   * The debt goes on across them: no EVAL was skipped.
+   */
+  blankLines(from: number, n: number): void {
+    const lines = n === 1 ? `line ${from + 1} is blank` : `lines ${from + 1} to ${from + n} are blank`;
+    this.sink.push(
+      fail('RPR-ACGP-001', `${lines}: a JSON Lines trace holds one EVAL per line, and blank lines only at its end`, {
+        pointer: `line:${from + 1}`,
+      }),
+    );
   }
 
   /** A JSON Lines line longer than the line limit, refused unread (lines.ts says why). */

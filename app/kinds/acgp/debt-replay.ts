@@ -81,7 +81,7 @@ export class DebtReplay {
     };
     if (f.provider === 'private') {
       const handover = this.privateBefore ? this.fromPrivate(s, f, this.privateBefore) : this.intoPrivate(s, f);
-      recorded(s, f, orig, handover);
+      recorded(s, f, orig, handover, loweredWithin(s, f));
       this.state = this.afterPrivate(f);
       return null;
     }
@@ -317,33 +317,74 @@ function handoverReason(h: NonNullable<Handover>): string {
 }
 
 /**
- * A private provider: RECORDED, not recomputed; post = pre + delta is checked exactly (never
- * through a double: pre 1 + delta 1e-150 is not post 1), and a pre taking over a debt
- * (`handover`: DebtReplay.intoPrivate, fromPrivate) is that debt.
+ * A private EVAL whose debt goes down within it: a negative delta. `pre` is the debt after
+ * decay, and decay is the only way down (ACGP-3's observable constraint, which the seed
+ * requires private providers to keep), so a delta of -10.8 wiped a debt past
+ * re_tiering_review to 0 and the default provider went on from 0. The provider's formulas are
+ * withheld (it may book its own decay there), so, as for a pre that is not the debt handed to
+ * it, this is unavailable (RPR-ACGP-026), never a pass. A post below pre with a delta that is
+ * not negative already fails post = pre + delta (RPR-ACGP-010). True when said.
  */
-function recorded(s: EvalScope, f: CheckedEval, orig: Record<DebtKey, JsonValue>, handover: Handover): void {
+function loweredWithin(s: EvalScope, f: CheckedEval): boolean {
+  if (f.delta === null || f.delta >= 0) return false;
+  s.sink.push(
+    unavailable(
+      'RPR-ACGP-026',
+      `${s.which}: its recorded delta ${f.delta} is negative: the debt went down within the EVAL, where decay (already in pre) is the only way down; the private provider's formulas are withheld, so whether the debt was reset cannot be decided`,
+      { pointer: s.at('/trust_debt/delta'), actual: f.delta },
+    ),
+  );
+  return true;
+}
+
+/**
+ * A private provider: RECORDED, not recomputed; post = pre + delta is checked exactly (never
+ * through a double: pre 1 + delta 1e-150 is not post 1), a pre taking over a debt
+ * (`handover`: DebtReplay.intoPrivate, fromPrivate) is that debt, and its delta is not
+ * negative (`lowered` when it is: loweredWithin).
+ */
+function recorded(
+  s: EvalScope,
+  f: CheckedEval,
+  orig: Record<DebtKey, JsonValue>,
+  handover: Handover,
+  lowered: boolean,
+): void {
   const pointerAt = (k: string) => s.at(`/trust_debt/${k}`);
   for (const k of ['pre', 'delta', 'thresholds_crossed'] as const) {
     const held = k === 'pre' ? handover : null;
-    const status = held?.kept === false ? 'unavailable' : 'pass';
+    const down = k === 'delta' && lowered;
+    const status = held?.kept === false || down ? 'unavailable' : 'pass';
     s.sink.row(status, () => ({
       output: pointerAt(k),
       mode: 'RECORDED',
       original: orig[k],
       replayed: null,
       status,
-      reason: held ? handoverReason(held) : 'private provider: RECORDED, not recomputed',
+      reason: held
+        ? handoverReason(held)
+        : down
+          ? 'negative: decay is the only way down'
+          : 'private provider: RECORDED, not recomputed',
     }));
   }
+  recordedPost(s, f, lowered);
+}
+
+/** The private post row: post = pre + delta exactly (fail otherwise), unavailable when a negative delta lowered it. */
+function recordedPost(s: EvalScope, f: CheckedEval, lowered: boolean): void {
   const sum = f.pre !== null && f.delta !== null ? dec(f.pre).plus(dec(f.delta)) : null;
   const postOk = sum !== null && f.post !== null && dec(f.post).eq(sum);
-  s.sink.row(postOk ? 'pass' : 'fail', () => ({
-    output: pointerAt('post'),
+  const status = !postOk ? 'fail' : lowered ? 'unavailable' : 'pass';
+  s.sink.row(status, () => ({
+    output: s.at('/trust_debt/post'),
     mode: 'RECORDED',
     original: f.post,
     replayed: sum === null ? null : exactJson(sum),
-    status: postOk ? 'pass' : 'fail',
-    reason: 'private provider: RECORDED; only post = pre + delta was checked',
+    status,
+    reason: lowered
+      ? 'private provider: RECORDED; lowered by a negative delta (decay is the only way down)'
+      : 'private provider: RECORDED; only post = pre + delta was checked',
   }));
 }
 

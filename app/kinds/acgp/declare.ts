@@ -41,6 +41,19 @@ export function isJsonLinesTrace(s: Sniffed): boolean {
   return firstLineEvalLike(s);
 }
 
+/**
+ * A JSON Lines trace's lines as a diff compares them (KindDeclarations.contentDocuments): an
+ * array of their values, line i + 1 at index i, as its findings point (`/3/review_required`)
+ * and as a JSON array trace is compared. Split as the check splits them (lines.ts): at LF, a
+ * CR before it dropped, blank lines at the end not lines of the trace.
+ */
+function traceLines(text: string): string[] {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length - 1; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
 const ACGP_OPTIONS = [
   {
     name: 'policy',
@@ -103,6 +116,7 @@ export const acgpTraceKind: KindHandler<typeof ACGP_OPTIONS> = {
   limits: ACGP_LIMIT_LIST,
   consistencyOnly: `ACGP traces ${ACGP_CONSISTENCY}`,
   recomputedRules: ACGP_RECOMPUTED,
+  contentDocuments: { unit: 'line', split: traceLines },
   detect(s) {
     const j = s.json();
     if (j !== null) {

@@ -231,6 +231,7 @@ function checkDebtForm(s: EvalScope, e: Obj): DebtForm {
   const pre = debtNumber(s, td, 'pre');
   const delta = debtNumber(s, td, 'delta');
   const post = debtNumber(s, td, 'post');
+  if (delta !== null && delta < 0 && providerId === DEFAULT_PROVIDER_ID) negativeDefaultDelta(s, delta);
   const crossed = debtCrossed(s, td['thresholds_crossed']);
   if (pre !== null && delta !== null && post !== null) checkPostSum(s, pre, delta, post);
   return { providerId, pre, delta, post, crossed };
@@ -246,6 +247,22 @@ function debtNumber(s: EvalScope, td: Obj, k: 'pre' | 'delta' | 'post'): Recorde
     }),
   );
   return null;
+}
+
+/**
+ * The default provider's delta is its accumulation (ok 0 up to halt 5, plus 0.1 when flagged),
+ * never negative: its decay is in pre, and decay is the only way down. Said under verify too,
+ * which replays nothing, since one EVAL shows it (replay also gives RPR-ACGP-021 with the
+ * accumulation). A private provider's negative delta is replay's RPR-ACGP-026 (debt-replay.ts).
+ */
+function negativeDefaultDelta(s: EvalScope, delta: number): void {
+  s.sink.push(
+    fail(
+      'RPR-ACGP-002',
+      `${s.which}: trust_debt.delta of ${DEFAULT_PROVIDER_ID} is an accumulation, never negative (decay, the only way down, is in pre)`,
+      { pointer: s.at('/trust_debt/delta'), actual: delta },
+    ),
+  );
 }
 
 /**

@@ -192,7 +192,7 @@ export const acgpWriter: ExampleWriter = {
       {
         path: 'acgp/policy.json',
         bytes: pretty(EXAMPLE_POLICY),
-        note: 'an ACGP policy (reprise.acgp-policy/v1) overriding every parameter of blueprint tight@1 and the thresholds of tier GT-3; pass it with --policy acgp/policy.json (it is not an artifact itself)',
+        note: 'an ACGP policy (reprise.acgp-policy/v1) overriding every parameter of blueprint tight@1 and the thresholds of tier GT-3; pass it with --policy acgp/policy.json. It is an input, not an artifact: no kind claims it, so verifying this folder lists it RPR-KIND-001 (unknown), as it lists the trust stores and dumps/providers.json',
       },
       {
         path: 'acgp/trace-blueprint-override.jsonl',

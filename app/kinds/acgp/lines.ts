@@ -89,7 +89,9 @@ export class LineFeeder {
   /** That line's length so far, once past the line limit (its bytes are dropped); -1 before. */
   private overLong = -1;
   private index = 0;
-  private pendingBlank = -1;
+  /** The blank lines since the last line that was not (the first one's index, and how many): said when a line follows them. */
+  private blankFrom = -1;
+  private blanks = 0;
   /** Bytes of the lines read so far, their newlines included. */
   private read = 0;
   private readonly maxLine: number;
@@ -120,8 +122,10 @@ export class LineFeeder {
   end(): void {
     // The last line has no newline after it: a trace cut short ends so.
     if (this.rest || this.overLong >= 0) this.lineEnds(Buffer.alloc(0), true);
-    // A final newline is allowed; a blank line before the end is not.
-    this.pendingBlank = -1;
+    // Blank lines at the end are allowed, however many (an editor's trailing newlines); one
+    // before a line that is not blank is not, and says so (checker.blankLines).
+    this.blankFrom = -1;
+    this.blanks = 0;
   }
 
   /** A line's start whose end is in a later chunk: kept (copied) while within the limit, else only counted. */
@@ -147,19 +151,21 @@ export class LineFeeder {
 
   /** One line: its bytes, or null and its length when it is longer than the limit. */
   private line(bytes: Buffer | null, unterminated: boolean, length = 0): void {
-    if (this.pendingBlank >= 0) {
-      this.checker.parseError(this.pendingBlank, 'a blank line inside a JSON Lines trace');
-      this.pendingBlank = -1;
-    }
     const i = this.index++;
-    if (bytes === null) {
-      this.checker.lineTooLong(i, length, this.maxLine);
+    if (bytes !== null && bytes.length === 0) {
+      if (this.blanks++ === 0) this.blankFrom = i;
       return;
     }
-    if (bytes.length === 0) {
-      this.pendingBlank = i;
-      return;
+    if (this.blanks > 0) {
+      this.checker.blankLines(this.blankFrom, this.blanks);
+      this.blankFrom = -1;
+      this.blanks = 0;
     }
+    if (bytes === null) this.checker.lineTooLong(i, length, this.maxLine);
+    else this.parsed(i, bytes, unterminated);
+  }
+
+  private parsed(i: number, bytes: Buffer, unterminated: boolean): void {
     let text: string;
     try {
       text = decodeJsonBytes(bytes);
@@ -168,11 +174,24 @@ export class LineFeeder {
       this.checker.add(i, parsed.value);
     } catch (e) {
       if (!(e instanceof JcsError)) throw e;
+      const message = inFile(e, i);
       // Cut short: the trace ends, with no newline, inside a JSON value the line began well
       // (not a bad line in the middle, nor a last line broken before its end).
       if (unterminated && refusedAsCutShort(e, bytes))
-        this.checker.parseError(i, e.message, undefined, 'the trace ends inside this line, with no newline after it');
-      else this.checker.parseError(i, e.message);
+        this.checker.parseError(i, message, undefined, 'the trace ends inside this line, with no newline after it');
+      else this.checker.parseError(i, message);
     }
   }
+}
+
+/**
+ * The parser's message with its position in the file: it parsed the line alone, so it says
+ * "line 1, column 4" of the line, beside a finding naming line 4 of the file. The column is
+ * the line's own (a line holds no newline).
+ */
+function inFile(e: JcsError, i: number): string {
+  if (e.line === undefined || e.column === undefined) return e.message;
+  const own = ` (line ${e.line}, column ${e.column})`;
+  if (!e.message.endsWith(own)) return e.message;
+  return `${e.message.slice(0, -own.length)} (line ${i + 1}, column ${e.column})`;
 }

@@ -47,7 +47,7 @@ function summaryFindings(t: CheckedTrace): Finding[] {
   const { sink } = t;
   const findings: Finding[] = [...notReplayed(t)];
   const handedOver = t.replay
-    ? ", that each pre is the debt handed to it (replay: another provider's post before it, or the default provider's debt decayed; after its own EVAL, at most its post)"
+    ? ", that each pre is the debt handed to it (replay: another provider's post before it, or the default provider's debt decayed; after its own EVAL, at most its post), that the debt does not go down within an EVAL (no negative delta)"
     : '';
   for (const [id, n] of t.privateProviders)
     findings.push(
