@@ -1,12 +1,14 @@
 /**
  * A structured diff as one self-contained HTML page (the CLI's `reprise diff --html` and the
- * window's export): inline CSS, no script, no external resource, every text escaped. After
- * diffoscope's HTML output, each difference is a row whose id is its permalink (rowIds: its
- * change and pointer, not its place in the listing) with a `¶` link to itself; a changed
- * string shows its changed span marked as deleted and inserted text.
+ * window's export): inline CSS, no script, no external resource, every text escaped, under a
+ * Content-Security-Policy that allows nothing else (PAGE_CSP). After diffoscope's HTML
+ * output, each difference is a row whose id is its permalink (rowIds: its change and pointer,
+ * not its place in the listing) with a `¶` link to itself; a changed string shows its changed
+ * span marked as deleted and inserted text.
  */
 import {
   cutText,
+  lengthWords,
   LITERAL_NOTE,
   literalNote,
   shownEntryPieces,
@@ -18,6 +20,7 @@ import {
 } from './diff.js';
 import { escapeControls } from './controls.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
+import { sha256TextHex } from './sha256.js';
 
 /**
  * The most differences a page lists (`reprise diff --html` refuses a larger
@@ -142,24 +145,21 @@ function encodedPointer(p: string): string {
   );
 }
 
+/** Hex digits of a pointer's SHA-256 an id keeps: 128 bits, past any search for two pointers that share them. */
+const ID_HASH_HEX = 32;
+
 /**
- * A short hash of a pointer's UTF-16 code units (64 bits, base 36): what tells apart two
- * pointers an id cannot hold whole, alike at both ends and of one length, or alike once
- * encoded (a lone surrogate is encoded as U+FFFD). Not a digest anyone relies on for
- * integrity, only a name that does not depend on which other differences a page lists.
+ * A pointer's hash as its id holds it: `h` and the first 128 bits of the SHA-256 of the
+ * pointer written as a JSON string (JSON.stringify writes a lone surrogate as its escape, so
+ * no two pointers are written alike), in lowercase hex. It tells apart two pointers an id
+ * cannot hold whole (alike at both ends and of one length) or that encode alike (a lone
+ * surrogate is encoded as U+FFFD). Cryptographic, since the pointers are the inputs' member
+ * names, anyone's to choose: were two names crafted to share an id, the second listed would
+ * take the order's `~2`, and a saved link to it would name the other field on the page of a
+ * later comparison that lists only that other.
  */
 function pointerHash(p: string): string {
-  let a = 0xdeadbeef;
-  let b = 0x41c6ce57;
-  for (let i = 0; i < p.length; i++) {
-    const c = p.charCodeAt(i);
-    a = Math.imul(a ^ c, 2654435761);
-    b = Math.imul(b ^ c, 1597334677);
-  }
-  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
-  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
-  const part = (n: number): string => (n >>> 0).toString(36).padStart(7, '0');
-  return `h${part(b)}${part(a)}`;
+  return `h${sha256TextHex(JSON.stringify(p)).slice(0, ID_HASH_HEX)}`;
 }
 
 /**
@@ -187,8 +187,8 @@ function idPointer(p: string): string {
  * pointer when the alignment moved it), percent-encoded, so the id is its own link and a
  * browser matches it as written. A position would name another difference once either input
  * changed before it; a pointer names the same field on every page of the two inputs'
- * comparison. Distinct pointers make distinct ids; an id met again all the same (two hashes
- * alike) is still told apart by its count (`~2`), so no two rows share one.
+ * comparison. Distinct pointers make distinct ids (128 bits of SHA-256 tell apart those an id
+ * cannot hold whole); the count (`~2`) only keeps two rows from ever sharing an id.
  */
 export function rowIds(differences: readonly DiffEntry[]): string[] {
   const seen = new Map<string, number>();
@@ -249,12 +249,9 @@ export function diffPage(input: DiffPageInput): string {
     ? `<p class="note" role="note">Showing the first ${r.differences.length.toLocaleString('en')} of ${r.total.toLocaleString('en')} differences ${capReason(r)}</p>`
     : '';
   // As htmlDl lays them out, but each term is a pointer's markup (placeHtml), not text.
-  const lengths = r.lengths.map(
-    (l) =>
-      `<dt>${placeHtml(l)}</dt><dd>${escHtml(`${l.left.toLocaleString('en')} items left, ${l.right.toLocaleString('en')} right`)}</dd>`,
-  );
+  const lengths = r.lengths.map((l) => `<dt>${placeHtml(l)}</dt><dd>${escHtml(lengthWords(l))}</dd>`);
   return [
-    ...pageStart(input.title).map((l) => l.replace('</style>', `${DIFF_CSS}</style>`)),
+    ...pageStart(input.title, { csp: true }).map((l) => l.replace('</style>', `${DIFF_CSS}</style>`)),
     `<h1>${escHtml(input.title)}</h1>`,
     htmlDl([
       ['compared', escHtml(input.what)],

@@ -659,12 +659,14 @@ function comparisonNames(outputs: readonly string[]): string[] {
  * for its second comparison: comparisonNames), and the expression a dump's replay recorded
  * and re-executed (`/expression`: its text, tokens, scores field by field). The objects are
  * built from entries, so an output named `__proto__` is a member like any other. A number
- * NumberLiterals holds moves with its value.
+ * NumberLiterals holds moves with its value. `content` says what each side holds, as a side's
+ * label says it (DiffSideLabel.content): only a replay that recorded an expression (a dump's)
+ * has one, so a manifest's sides are its comparisons alone.
  */
 export function replaySides(
   r: Pick<Report, 'comparisons' | 'details'>,
   literals?: NumberLiterals,
-): { left: JsonValue; right: JsonValue } {
+): { left: JsonValue; right: JsonValue; content: string } {
   const cs = r.comparisons ?? [];
   const names = comparisonNames(cs.map((c) => c.output));
   const side = (k: 'original' | 'replayed'): Obj => {
@@ -686,7 +688,7 @@ export function replaySides(
     if (lit('recorded') !== undefined) literals!.set(left, 'expression', lit('recorded')!);
     if (lit('replayed') !== undefined) literals!.set(right, 'expression', lit('replayed')!);
   }
-  return { left, right };
+  return { left, right, content: 'expression' in left ? 'its comparisons and expression' : 'its comparisons' };
 }
 
 /** How a tied number is held before it is known to be written one way only: as its double. */
@@ -757,6 +759,12 @@ export function tieReplayLiterals(
 export function shownPlace(p: { pointer: string; rightPointer?: string }): string {
   const at = p.pointer === '' ? '(the whole value)' : shownRaw(p.pointer);
   return p.rightPointer === undefined ? at : `${at} (right: ${shownRaw(p.rightPointer)})`;
+}
+
+/** Two arrays' lengths in words, as the page says them: `1 item left, 2 right`. */
+export function lengthWords(l: Pick<LengthChange, 'left' | 'right'>): string {
+  const n = (x: number): string => x.toLocaleString('en');
+  return `${n(l.left)} item${l.left === 1 ? '' : 's'} left, ${n(l.right)} right`;
 }
 
 /**
@@ -903,8 +911,9 @@ function shortSpanPoints(sides: [SpanSide, SpanSide]): string {
  * A longer span's code points, bounded: the two spans read code point by code point, the
  * first SUMMARY_PLACES places where they differ named (`U+0020 against U+00A0 (at 1)`, at its
  * place in the span, from 1), every place that differs counted, with both spans' lengths in
- * code points. Null when each place that differs is printable ASCII on both sides (it reads as
- * what it is). Reads each span once; makes no array of it.
+ * code points. Null when each place that differs is printable ASCII on each side that has a
+ * code point there (it reads as what it is, however long either span). Reads each span once;
+ * makes no array of it.
  */
 function spanSummary([a, af, at]: SpanSide, [b, bf, bt]: SpanSide): string | null {
   const [ia, ib] = [codePointsOf(a, af, at), codePointsOf(b, bf, bt)];
@@ -918,7 +927,8 @@ function spanSummary([a, af, at]: SpanSide, [b, bf, bt]: SpanSide): string | nul
     if (!y.done) right++;
     if (x.value === y.value) continue;
     differ++;
-    unclear ||= [x.value, y.value].some((cp) => cp === undefined || cp < 0x20 || cp > 0x7e);
+    // "nothing" (one span is longer) reads as what it is: only a code point can be unclear.
+    unclear ||= [x.value, y.value].some((cp) => cp !== undefined && (cp < 0x20 || cp > 0x7e));
     const name = (cp: number | undefined) => (cp === undefined ? 'nothing' : codePointName(cp));
     if (named.length < SUMMARY_PLACES) named.push(`${name(x.value)} against ${name(y.value)} (at ${place})`);
   }

@@ -1,7 +1,8 @@
 /**
  * The one definition of a Reprise hash string (common.md): `sha256:` + 64 lowercase hex.
  * The digest itself is computed by app/core/hash.ts (node:crypto) in the engine and by
- * renderer/lib/digest.ts (@noble/hashes) in the browser; both format through here.
+ * shared/sha256.ts (@noble/hashes) in portable code (the window's renderer/lib/digest.ts, the
+ * diff page's ids); both format through here.
  */
 
 export const HASH_PREFIX = 'sha256:';

@@ -2,7 +2,8 @@
  * The report as a self-contained HTML page: the one renderer of it, shared by the
  * workbench's "Export HTML" and the evidence bundle's page (app/kinds/evidence-bundle/html.ts
  * adds the judgements and the checkpoint). One file, inline CSS, no script, no external
- * resource, every text escaped; it fits the page width. It is a pure function of the report,
+ * resource, every text escaped, the export's under a Content-Security-Policy that allows
+ * nothing else (PAGE_CSP); it fits the page width. It is a pure function of the report,
  * so a bundle's `verify` can rebuild its page and refuse one that says something else:
  * what the bundle's page holds must therefore not change from one version to the next.
  */
@@ -118,13 +119,25 @@ export function artifactPairs(r: Omit<Report, 'run'>): [string, string][] {
 }
 
 /**
- * The page's opening lines up to its main landmark, which holds the whole page (so a screen
- * reader's landmarks reach all of it); `title` is text. PAGE_END closes it.
+ * What a page may load or run: its own inline CSS (the <style> and `style` attributes) and
+ * nothing else, no script, image, font, frame or fetch, no <base> and no form. Every text is
+ * escaped; the policy keeps a slip in that escaping inert, a script or a request to anywhere
+ * never run. Its links are fragments of the page itself, which no policy governs.
  */
-export function pageStart(title: string): string[] {
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The page's opening lines up to its main landmark, which holds the whole page (so a screen
+ * reader's landmarks reach all of it); `title` is text. PAGE_END closes it. `csp` puts
+ * PAGE_CSP first in its head: the report's and the diff's pages carry it; an evidence
+ * bundle's pages do not, as their bytes are fixed (a bundle's verify rebuilds them and
+ * refuses any other).
+ */
+export function pageStart(title: string, opts: { csp?: boolean } = {}): string[] {
+  const csp = opts.csp ? `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">` : '';
   return [
     '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<html lang="en"><head>${csp}<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`,
     `<title>${escHtml(title)}</title><style>${PAGE_CSS}</style></head><body><main>`,
   ];
 }
@@ -169,7 +182,7 @@ export function reportPage(r: Report): string {
     ['made by', escHtml(`${r.run.tool} ${r.run.version} at ${r.run.startedAtUtc}`)],
   ]);
   return [
-    ...pageStart(`Reprise report: ${r.artifact.path}`),
+    ...pageStart(`Reprise report: ${r.artifact.path}`, { csp: true }),
     `<h1>Report ${verdictBadge(r.verdict)}</h1>`,
     head,
     ...reportSections(r, { values: true }),

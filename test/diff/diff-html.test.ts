@@ -4,7 +4,20 @@ import { diffJson, LITERAL_NOTE, NumberLiterals, shownJson, shownJsonCut } from 
 import { diffPage, PAGE_MAX_DIFFERENCES, rowIds } from '../../shared/diff-html.js';
 
 const HOSTILE = `</pre></td><script>alert(1)</script><img src=x onerror="alert(2)">'"&amp;\u202e`;
-const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'href', 'aria-label', 'style', 'dir']);
+// http-equiv: the Content-Security-Policy first in the head (PAGE_CSP).
+const ATTRIBUTES = new Set([
+  'lang',
+  'http-equiv',
+  'charset',
+  'name',
+  'content',
+  'id',
+  'class',
+  'href',
+  'aria-label',
+  'style',
+  'dir',
+]);
 const ALLOWED = new Set([
   'html',
   'head',
@@ -130,11 +143,11 @@ describe('diffPage', () => {
     const ids = rowIds(diffJson(odd, {}).differences);
     expect(new Set(ids).size).toBe(ids.length);
     // Percent-encoded: no space, quote or hash to end an attribute or a fragment.
-    expect(ids.every((id) => /^d-removed-[\w.%-]*(~h[0-9a-z]{14})?$/.test(id))).toBe(true);
+    expect(ids.every((id) => /^d-removed-[\w.%-]*(~h[0-9a-f]{32})?$/.test(id))).toBe(true);
     // A long pointer: its start and end, its length and hash between, never cut inside an escape.
     const long = rowIds(diffJson({ ['é'.repeat(100) + 'dne']: 1, ['é'.repeat(100) + 'end']: 1 }, {}).differences);
     const ends = (tail: string): RegExp =>
-      new RegExp(`^d-removed-%2F${'%C3%A9'.repeat(7)}%C3~104~h[0-9a-z]{14}~${'%C3%A9'.repeat(2)}${tail}$`);
+      new RegExp(`^d-removed-%2F${'%C3%A9'.repeat(7)}%C3~104~h[0-9a-f]{32}~${'%C3%A9'.repeat(2)}${tail}$`);
     expect(long[0]).toMatch(ends('dne'));
     expect(long[1]).toMatch(ends('end'));
     expect(new Set(long).size).toBe(2);
@@ -142,7 +155,7 @@ describe('diffPage', () => {
     // Two lone surrogates encode alike (U+FFFD): each is told apart by its hash, not by its order.
     const surrogates = ids.filter((id) => id.startsWith('d-removed-%2F%EF%BF%BD'));
     expect(surrogates).toHaveLength(2);
-    expect(surrogates.every((id) => /^d-removed-%2F%EF%BF%BD~h[0-9a-z]{14}$/.test(id))).toBe(true);
+    expect(surrogates.every((id) => /^d-removed-%2F%EF%BF%BD~h[0-9a-f]{32}$/.test(id))).toBe(true);
     expect(new Set(surrogates).size).toBe(2);
   });
 

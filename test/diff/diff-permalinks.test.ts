@@ -58,6 +58,7 @@ describe('diff page permalinks', () => {
 
   it('holds a long id short, with the pointer’s length and hash between its start and end', () => {
     const [id] = rowIds(diffJson({ [AAA]: 1 }, { [AAA]: 2 }).differences);
-    expect(id).toMatch(/^d-changed-%2Fx{45}~104~h[0-9a-z]{14}~y{16}$/);
+    // The hash is 128 bits of SHA-256 in hex (pointerHash).
+    expect(id).toMatch(/^d-changed-%2Fx{45}~104~h[0-9a-f]{32}~y{16}$/);
   });
 });

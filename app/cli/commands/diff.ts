@@ -311,12 +311,8 @@ async function comparedReplay(path: string, values: Record<string, unknown>): Pr
   const s = await readSide(path, true, values, literals);
   refuseIneffective(values, [s]);
   const undecided = s.content === undefined ? 0 : tieReplayLiterals(s.report, s.content, literals);
-  const { left, right } = replaySides(s.report, literals);
-  const name = (n: string) => ({
-    ...s.label,
-    name: `${s.label.name} (${n})`,
-    content: 'its comparisons and expression',
-  });
+  const { left, right, content } = replaySides(s.report, literals);
+  const name = (n: string) => ({ ...s.label, name: `${s.label.name} (${n})`, content });
   const [l, r] = [name('original'), name('replayed')];
   const note = withUndecided(replayNote([s]), undecided);
   return { what: 'original against replayed', left: l, right: r, a: left, b: right, literals, note };

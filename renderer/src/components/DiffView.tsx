@@ -2,6 +2,7 @@
 import { Fragment, useId } from 'react';
 import {
   cutText,
+  lengthWords,
   LITERAL_NOTE,
   literalNote,
   shownEntryPieces,
@@ -159,8 +160,7 @@ export function DiffView({ result, what, left, right, fileBase, level = 2 }: Dif
         <ul className="small" data-testid="diff-lengths">
           {result.lengths.map((l) => (
             <li key={l.pointer}>
-              <code>{shownPlace(l)}</code>: {l.left.toLocaleString('en')} items left, {l.right.toLocaleString('en')}{' '}
-              right
+              <code>{shownPlace(l)}</code>: {lengthWords(l)}
             </li>
           ))}
         </ul>

@@ -1,7 +1,8 @@
 /**
- * SHA-256 in the window, as common.md asks of portable code: `@noble/hashes`, incremental,
- * formatted by the one hash-string module in shared/. The UI hashes a picked file itself so
- * the reviewer sees that the engine checked exactly the bytes they chose.
+ * SHA-256 in the window, as common.md asks of portable code: `@noble/hashes` through the one
+ * portable SHA-256 module (shared/sha256.ts), incremental, formatted by the one hash-string
+ * module in shared/. The UI hashes a picked file itself so the reviewer sees that the engine
+ * checked exactly the bytes they chose.
  *
  * Incremental, so a file is hashed as it is read, a few MiB at a time, and never held
  * whole in the window's memory. The pure-JS digest runs at about 0.1 GB/s here, so its
@@ -9,8 +10,8 @@
  * beside the sending, and the verdict does not wait for it (the banner says "computing"
  * until it lands).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { formatHash, toHex } from '../../../shared/hash-format.js';
+import { formatHash } from '../../../shared/hash-format.js';
+import { sha256Stream } from '../../../shared/sha256.js';
 
 /** One SHA-256 fed piece by piece (the chunks of a file as they are read or sent). */
 export interface Hasher {
@@ -20,8 +21,8 @@ export interface Hasher {
 }
 
 export function hasher(): Hasher {
-  const h = sha256.create();
-  return { update: (b) => void h.update(b), digest: () => formatHash(toHex(h.digest())) };
+  const h = sha256Stream();
+  return { update: (b) => h.update(b), digest: () => formatHash(h.hex()) };
 }
 
 /** The hash string of a Blob (a picked File), read as the browser streams it, or of bytes in memory. */
