@@ -3,7 +3,8 @@
  *
  * Writing (durable on return: entry fsync'd, then its signed checkpoint fsync'd; single writer by lock):
  *   appendEntry(dir, {kind, subject: {claimRef, artifact?}, body}, signer, opts?) → {seq, entryHash, entry, checkpoint}
- *     (with opts.trustStore, a signer the store does not list or has revoked is refused: signerProblem)
+ *     (with opts.trustStore, a signer the store does not list or has revoked is refused: signerProblem;
+ *      a quarantine-* entry is held to the workflow's rules, as openCase and decideCase are: case-append.ts)
  *   JournalWriter.open(dir, opts) → writer.append(...) many times → writer.close()   (one lock for a batch)
  *   repairJournal(dir, signer) → truncates a torn tail and journals the repair (null when nothing is torn)
  *   breakStaleLock(dir) → removes a lock whose holder provably died (refuses a live one)

@@ -2,23 +2,14 @@
  * The quarantine workflow on top of the journal: open a case (routing or by hand), then
  * release, uphold or escalate it. Every transition is a signed journal entry, checked
  * under the writer's lock against the case's current state (folded from the journal by
- * `caseStates`), the signer's role in the trust store, and the rationale's content.
+ * `caseStates`), the signer's role in the trust store, and the rationale's content: by the
+ * writer itself (case-append.ts), so an append made around these functions is held to the
+ * same rules.
  */
-import { parseCanonical } from '../core/jcs.js';
 import type { Signer, TrustStore } from '../core/keys.js';
-import {
-  caseStates,
-  deciderProblem,
-  findCase,
-  KIND_OF_DECISION,
-  transitionProblem,
-  type CaseFold,
-  type CaseState,
-  type Decision,
-  type HashedEntry,
-} from './cases.js';
+import { deciderProblem, findCase, KIND_OF_DECISION, type CaseFold, type CaseState, type Decision } from './cases.js';
 import { JournalError } from './errors.js';
-import { checkEntryShape, entryHash, type Entry, type JsonObject } from './format.js';
+import type { JsonObject } from './format.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
 import { JournalWriter, type AppendResult, type WriterOptions } from './writer.js';
 
@@ -35,37 +26,6 @@ export interface OpenCaseInput {
 export interface CaseWriteResult extends AppendResult {
   caseId: string;
   case: CaseState;
-}
-
-/**
- * The writer's quarantine entries as hashed entries, the case fold's input (skipping damaged
- * lines: verify reports those). The seqs come from the writer's state, which is sealed
- * (trusted-state.ts: a list edited to drop a transition is not trusted, and the journal is then
- * verified and folded in full). What can be checked here cheaply is checked too: a seq listed
- * twice or out of order, or a line that is not a quarantine entry with that seq, is not folded
- * (it is no transition of this journal), so no list can add to a case's history.
- */
-async function hashedEntries(w: JournalWriter): Promise<HashedEntry[]> {
-  const out: HashedEntry[] = [];
-  let last = -1;
-  for (const { seq, text } of await w.quarantineLines()) {
-    if (seq <= last) continue;
-    last = seq;
-    try {
-      const p = parseCanonical(text);
-      const v = p.value as Entry;
-      if (
-        p.warnings.length === 0 &&
-        checkEntryShape(v, '').length === 0 &&
-        v.seq === seq &&
-        v.kind.startsWith('quarantine-')
-      )
-        out.push({ entry: v, hash: entryHash(v), line: seq + 1 });
-    } catch {
-      /* damaged line: not a transition */
-    }
-  }
-  return out;
 }
 
 export async function openCase(
@@ -91,8 +51,7 @@ export async function openCase(
       },
       signer,
     );
-    const fold = caseStates(await hashedEntries(w));
-    const c = findCase(fold.cases, String(r.seq))!;
+    const c = findCase((await w.cases()).cases, String(r.seq))!;
     return { ...r, caseId: c.caseId, case: c };
   } finally {
     await w.close();
@@ -121,7 +80,9 @@ function refuseChangedSince(c: CaseState, shownLast: string): void {
 
 /**
  * Releases, upholds or escalates a case. Refused (JournalError 'REFUSED') when the case is
- * unknown or closed, the signer lacks the role in `trust`, or the rationale lacks content.
+ * closed, the signer lacks the role in `trust`, or the rationale lacks content; 'NOT_FOUND'
+ * when the journal holds no such case; 'UNVERIFIED' or 'TORN' when the journal cannot be
+ * signed onto (it does not verify, or a crash left a torn tail).
  */
 export async function decideCase(
   dir: string,
@@ -135,18 +96,16 @@ export async function decideCase(
   // The signer and the rationale first: a refusal that needs no case leaves the directory untouched.
   const who = deciderProblem(signer.keyId, rationale, decision, caseRef, trust);
   if (who) throw new JournalError(`${decision} refused (${who.rule}): ${who.message}`, 'REFUSED');
-  const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer, create: false });
+  // The decision's store is the writer's: the writer checks the transition under it (case-append.ts).
+  const w = await JournalWriter.open(dir, { ...opts, trustStore: trust, signer, create: false });
   try {
-    const fold = caseStates(await hashedEntries(w), trust);
-    const c = findCase(fold.cases, caseRef);
+    const c = findCase((await w.cases()).cases, caseRef);
     if (!c) throw new JournalError(`no quarantine case ${caseRef} in ${dir}`, 'NOT_FOUND');
     if (opts.shownLast !== undefined) refuseChangedSince(c, opts.shownLast);
     const body: JsonObject = { case: c.openHash, decision, rationale };
-    const byHash = new Map(fold.cases.map((x) => [x.openHash, x]));
-    const problem = transitionProblem({ body, author: signer.keyId, subject: c.subject }, decision, byHash, trust);
-    if (problem) throw new JournalError(`${decision} refused (${problem.rule}): ${problem.message}`, 'REFUSED');
+    // The state, role and rationale rules are the writer's own, applied under this lock.
     const r = await w.append({ kind: KIND_OF_DECISION[decision], subject: { ...c.subject }, body }, signer);
-    const after = findCase(caseStates(await hashedEntries(w), trust).cases, c.caseId)!;
+    const after = findCase((await w.cases()).cases, c.caseId)!;
     return { ...r, caseId: c.caseId, case: after };
   } finally {
     await w.close();

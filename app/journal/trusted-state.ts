@@ -6,6 +6,7 @@
  */
 import { randomInt, type KeyObject } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import type { Finding } from '../../shared/report.js';
 import { formatHash, hashBytes, ZERO_HASH } from '../core/hash.js';
 import { canonicalizeValue, parseCanonical } from '../core/jcs.js';
 import { signBytes, verifyBytes, type Signer, type TrustStore } from '../core/keys.js';
@@ -101,7 +102,10 @@ export interface WriterState {
  * the signer's own signatures only. A state made under no store, or under a store whose content
  * differs (a key revoked, a role changed), says nothing about this store: it is not trusted, and
  * the full verification decides (and refuses a journal that fails under the store given now).
- * Between writers with the same store (or the same key, without one) the append stays O(1).
+ * It names what the writers behind the state checked of each append too (APPEND_CHECKS): the
+ * fast way in skips the case fold, which holds only because every quarantine entry a sealing
+ * writer appended passed it. Between writers with the same store (or the same key, without one)
+ * the append stays O(1).
  * (The seal itself, and what a sealed state proves to a verifier: sealed-state.ts.)
  */
 function sealHolds(rec: TrustedState, opts: OpenOptions): boolean {
@@ -119,10 +123,19 @@ export function trustStoreDigest(trust: TrustStore): string {
   return hashBytes(canonicalizeValue({ type: 'reprise.trust-store-content/v1', keys }));
 }
 
-/** What a verification with these options checks: every signature against a store's content, or (without one) the signer's own. */
+/**
+ * What the writers that seal a state check of each entry they append, beyond its signer: every
+ * quarantine entry's transition (case-append.ts), so the quarantine seqs a state lists are valid
+ * transitions by construction. A state sealed by a writer that signed any quarantine entry it
+ * was given does not say so: it is not trusted, and the journal is verified in full once,
+ * which refuses one holding a transition the fold refuses.
+ */
+const APPEND_CHECKS = 'case-rules';
+
+/** What a verification with these options checks: every signature against a store's content, or (without one) the signer's own; and what its writers checked of each append. */
 export function verificationContext(opts: OpenOptions): string {
-  if (opts.trustStore) return `trust-store:${trustStoreDigest(opts.trustStore)}`;
-  return opts.signer ? `own-key:${opts.signer.keyId}` : 'none';
+  if (opts.trustStore) return `${APPEND_CHECKS} trust-store:${trustStoreDigest(opts.trustStore)}`;
+  return `${APPEND_CHECKS} ${opts.signer ? `own-key:${opts.signer.keyId}` : 'none'}`;
 }
 
 /**
@@ -350,6 +363,11 @@ function refuseUnlessVerified(dir: string, v: JournalVerification, allowTorn: bo
       message: 'the last entry cannot be read',
       pointer: entryPointer(v.entryLines),
     });
+  refuseFindings(dir, blocking);
+}
+
+/** Throws UNVERIFIED naming the first of `blocking` and how many more; returns when there are none. */
+export function refuseFindings(dir: string, blocking: readonly Finding[]): void {
   if (blocking.length === 0) return;
   const f = blocking[0]!;
   const more = blocking.length > 1 ? ` (and ${blocking.length - 1} more finding${blocking.length > 2 ? 's' : ''})` : '';

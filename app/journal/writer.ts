@@ -8,6 +8,7 @@
  * so "not recorded" is always true; if that undo fails, the error says the state is
  * unknown. A torn tail (left only by a crash) refuses appends until an explicit repair
  * (which is itself journaled and equally all or nothing); nothing is repaired silently.
+ * Quarantine entries are held to the workflow's rules here, not only by their commands.
  */
 import { lstat, mkdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { fstatSync, writeSync } from 'node:fs';
@@ -51,10 +52,13 @@ import {
   writeAllAt,
 } from './frontier.js';
 import { acquireLock, type HeldLock } from './lock.js';
+import { caseEntryProblem, hashedQuarantine } from './case-append.js';
+import { caseStates, decisionOfKind, type CaseFold } from './cases.js';
 import {
   fromFullVerification,
   fromTrustedState,
   readLastNote,
+  refuseFindings,
   saveState,
   sealerFor,
   type Handles,
@@ -290,6 +294,31 @@ export class JournalWriter {
     return out;
   }
 
+  /**
+   * The quarantine cases as this journal's entries fold them, with the writer's trust store
+   * (roles unchecked without one): what a case decision is checked against under the lock.
+   * A new fold each time: what a caller does with it changes nothing the writer checks.
+   */
+  async cases(): Promise<CaseFold> {
+    return caseStates(hashedQuarantine(await this.quarantineLines()), this.opts.trustStore ?? null);
+  }
+
+  /**
+   * Refuses a quarantine entry the case fold would refuse, whoever appends it (case-append.ts):
+   * first a journal whose quarantine entries already fold with a finding (it does not verify,
+   * whatever its state.json says), then the entry's own transition, role and rationale.
+   */
+  private async refuseCaseEntry(input: AppendInput, author: string): Promise<void> {
+    const fold = await this.cases();
+    refuseFindings(this.dir, fold.findings);
+    const p = caseEntryProblem({ ...input, author }, fold, this.opts.trustStore ?? null);
+    if (p)
+      throw new JournalError(
+        `${decisionOfKind(input.kind) ?? input.kind} refused (${p.rule}): ${p.message}; nothing was written`,
+        'REFUSED',
+      );
+  }
+
   /** Entry `seq`'s line, through the index (checked against the tree's leaf: a stale index cannot hand over another line). */
   private async lineOf(seq: number): Promise<Buffer> {
     const { entryOffset } = await readIndex(this.fhs.index, seq);
@@ -309,7 +338,8 @@ export class JournalWriter {
    * on return. The new tree must extend the last trusted checkpoint (an RFC 9162 consistency
    * proof from it is built and checked before anything is written). All or nothing: on any
    * failure both files are cut back to their lengths before the append (and fsynced) before
-   * this throws, so "not recorded" is true.
+   * this throws, so "not recorded" is true. A quarantine entry must first pass the workflow's
+   * rules (refuseCaseEntry), whoever calls this: no caller signs one the case fold refuses.
    */
   async append(input: AppendInput, signer: Signer): Promise<AppendResult> {
     if (this.broken)
@@ -319,6 +349,7 @@ export class JournalWriter {
       );
     checkInput(input);
     if (this.opts.trustStore) refuseSigner(signer.keyId, this.opts.trustStore, this.dir);
+    if (input.kind.startsWith('quarantine-')) await this.refuseCaseEntry(input, signer.keyId);
     const ts = this.entryTime();
     const seq = this.tree.size;
     const { entry, hash, line } = signEntry(

@@ -8,7 +8,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { EmittedReports } from '../../main/host/emitted-reports.js';
 import type { ApiEvent } from '../../shared/api.js';
 import type { Report } from '../../shared/report.js';
@@ -16,15 +17,9 @@ import { bytesSource, jobReport } from '../helpers/job-report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
 import { keyIdOf } from '../helpers/shown.js';
 
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 beforeAll(() => {
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots: [tmpdir()],
-  });
+  host = distHost({ roots: [tmpdir()] });
 });
 afterAll(async () => host.close());
 
@@ -53,12 +48,17 @@ describe('the host signs only on what it showed', () => {
     });
     const unknown = `sha256:${'b'.repeat(64)}`;
     await expect(
-      host.recordNote({ ...base, artifact: unknown, text: 'A note on nothing seen.' }),
+      host.recordNote({ ...base, artifact: unknown, text: 'A note on nothing seen.', supersedes: null }),
     ).rejects.toMatchObject({ usage: true, message: expect.stringMatching(/not one of them/) });
     expect((await host.journalStatus({ dir: journal, trustStore: k.trustPath })).entries).toBe(0);
     // The report as returned, and its artifact: signed.
     expect((await judge(report)).seq).toBe(0);
-    const note = await host.recordNote({ ...base, artifact: report.artifact.sha256!, text: 'Seen and noted here.' });
+    const note = await host.recordNote({
+      ...base,
+      artifact: report.artifact.sha256!,
+      text: 'Seen and noted here.',
+      supersedes: null,
+    });
     expect(note.seq).toBe(1);
   });
 });

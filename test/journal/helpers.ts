@@ -86,6 +86,25 @@ export function recordArgs(dir: string, bodyFile: string, key: string, claim = '
   ];
 }
 
+/** A rationale that passes the rule (shared/rationale.ts). */
+export const GOOD_RATIONALE = 'Replayed with the recalibrated band; drift is not decision-material.';
+
+/** `quarantine release DIR case-0` signed with `keyPem`, roles from `trustPath`. */
+export function releaseArgs(dir: string, keyPem: string, trustPath: string, rationale = GOOD_RATIONALE): string[] {
+  return [
+    'quarantine',
+    'release',
+    dir,
+    'case-0',
+    '--rationale',
+    rationale,
+    '--key',
+    keyPem,
+    '--trust-store',
+    trustPath,
+  ];
+}
+
 export function writeJson(path: string, v: unknown): string {
   writeFileSync(path, JSON.stringify(v));
   return path;

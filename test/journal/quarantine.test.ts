@@ -6,7 +6,6 @@ import {
   caseStates,
   escalateCase,
   JournalError,
-  JournalWriter,
   listCases,
   MIN_RATIONALE_CHARS,
   openCase,
@@ -17,6 +16,7 @@ import {
   type CaseState,
 } from '../../app/journal/index.js';
 import { cli, makeKeys, tmp } from './helpers.js';
+import { forgeEntry } from './forge.helpers.js';
 
 const GOOD = 'Replayed with the recalibrated band; drift is not decision-material.';
 
@@ -122,8 +122,9 @@ describe('quarantine workflow', () => {
     const k = makeKeys(base);
     const dir = join(base, 'j');
     const a = await openCase(dir, { claimRef: 'claim:x', reason: 'manual' }, k.reviewer);
-    const w = await JournalWriter.open(dir);
-    await w.append(
+    // Written around the writer, which refuses both (JournalWriter.append applies the workflow).
+    forgeEntry(
+      dir,
       {
         kind: 'quarantine-release',
         subject: { claimRef: 'claim:x' },
@@ -131,7 +132,8 @@ describe('quarantine workflow', () => {
       },
       k.reviewer,
     );
-    await w.append(
+    forgeEntry(
+      dir,
       {
         kind: 'quarantine-release',
         subject: { claimRef: 'claim:x' },
@@ -139,7 +141,6 @@ describe('quarantine workflow', () => {
       },
       k.officer,
     );
-    await w.close();
     const v = await verifyJournal(dir, k.trust);
     expect(v.findings.filter((f) => f.severity === 'fail').map((f) => `${f.rule}@${f.pointer}`)).toEqual([
       'RPR-QUAR-003@line:2',

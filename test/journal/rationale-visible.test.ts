@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decideCase, openCase, verifyJournal } from '../../app/journal/index.js';
-import { appendEntry } from '../../app/journal/writer.js';
+import { forgeEntry } from './forge.helpers.js';
 import { checkRationale } from '../../shared/rationale.js';
 import { cliIn, examplesIn } from '../cli/in-process.js';
 import { makeKeys, tmp } from './helpers.js';
@@ -83,7 +83,8 @@ describe('the rationale rule counts what a reader sees', () => {
     const open = await openCase(dir, { claimRef: 'claim:loan-1', reason: 'held for review' }, k.officer, opts);
     // Written as the writer wrote it before the rule counted what is seen.
     const rationale = 'ok ab cde' + '\u200b'.repeat(14);
-    await appendEntry(
+    // Around the writer: today's writer refuses it under today's rule.
+    forgeEntry(
       dir,
       {
         kind: 'quarantine-release',
@@ -91,7 +92,6 @@ describe('the rationale rule counts what a reader sees', () => {
         body: { case: open.entryHash, decision: 'release', rationale },
       },
       k.officer,
-      opts,
     );
     const v = await verifyJournal(dir, k.trust);
     expect(v.findings.filter((f) => f.severity === 'fail')).toEqual([]);

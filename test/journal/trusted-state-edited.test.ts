@@ -12,7 +12,7 @@ import { canonicalizeValue } from '../../app/core/jcs.js';
 import { generateSigner, signBytes } from '../../app/core/keys.js';
 import { JournalWriter, openCase, releaseCase, verifyJournal } from '../../app/journal/index.js';
 import { cliBuilt, runCli } from '../helpers/cli.js';
-import { makeKeys, tmp, type Keys } from './helpers.js';
+import { makeKeys, tmp, type Keys, releaseArgs } from './helpers.js';
 
 const opts = { fsync: false };
 const RAT = 'Model owner confirmed recalibration v2.3 reproduces exactly.';
@@ -110,19 +110,7 @@ describe.skipIf(!cliBuilt())('the CLI (the reproduction)', () => {
   it('quarantine release after state.json was edited to forget the release: exit 1, RPR-QUAR-002, the journal verifies', async () => {
     const k = makeKeys(tmp());
     const dir = join(tmp(), 'J');
-    const release = (rationale: string) =>
-      runCli([
-        'quarantine',
-        'release',
-        dir,
-        'case-0',
-        '--rationale',
-        rationale,
-        '--key',
-        k.officerPem,
-        '--trust-store',
-        k.trustPath,
-      ]);
+    const release = (rationale: string) => runCli(releaseArgs(dir, k.officerPem, k.trustPath, rationale));
     const open = await runCli([
       'quarantine',
       'open',

@@ -13,7 +13,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { journalWriter } from '../../app/kinds/journal/examples.js';
 import { UsageError } from '../../app/core/errors.js';
 import { loadSigner, loadTrustStore } from '../../app/core/keys.js';
-import { appendEntry, verifyJournal } from '../../app/journal/index.js';
+import { verifyJournal } from '../../app/journal/index.js';
+import { forgeEntry } from '../journal/forge.helpers.js';
 import { decide, journalStatus } from '../../main/host/journal-ops.js';
 import { openJudgementJournal, recordJudgement } from '../../main/host/judgement-ops.js';
 import { signingRefusal } from '../../renderer/src/lib/sign-gate.js';
@@ -133,7 +134,7 @@ describe('opening a journal in the workbench host', () => {
     const dir = await copyOf('sample');
     const reviewer = await loadSigner(join(ex, 'journal', 'keys', 'reviewer.pem'));
     const open = (await verifyJournal(dir, null)).cases.cases.find((c) => c.caseId === 'case-5')!;
-    await appendEntry(
+    forgeEntry(
       dir,
       {
         kind: 'quarantine-release',

@@ -2,16 +2,19 @@
  * `reprise quarantine open|list|show|release|uphold|escalate DIR …`: quarantine cases in an
  * evidence journal. Transitions are signed entries; release needs a quarantine-officer
  * key (checked in --trust-store) and a rationale of real content (docs/journal.md).
- * Exit codes: list/show give the journal's verdict (0, 1, 2); a refused transition exits 1;
- * usage, lock and I/O errors exit 3.
+ * Exit codes: list/show give the journal's verdict (0, 1, 2); a refused transition exits 1,
+ * whether the workflow refuses it (role, rationale, state) or the journal cannot be signed onto
+ * (it does not verify, or a crash left a torn tail); usage (a case the journal does not hold
+ * among it), lock and I/O errors exit 3.
  */
 import { FileReadError, readFailure, readUtf8File } from '../../core/files.js';
-import { EXIT, exitOfVerdict, verdictOf, type ExitCode } from '../../../shared/report.js';
+import { EXIT, exitOfVerdict, verdictOf, type ExitCode, type Finding } from '../../../shared/report.js';
 import { isHashString } from '../../core/hash.js';
 import { loadSigner, loadTrustStore } from '../../core/keys.js';
 import { findCase, MIN_RATIONALE_CHARS, type CaseState, type Decision } from '../../journal/cases.js';
 import { JournalError } from '../../journal/errors.js';
 import { decideCase, listCases, openCase } from '../../journal/quarantine.js';
+import type { JournalVerification } from '../../journal/verify.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
@@ -97,6 +100,36 @@ async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
   return EXIT.pass;
 }
 
+/** A finding as list/show report it: with the case whose entry it points at (opened or decided there), when one does. */
+type CaseFinding = Finding & { caseId?: string };
+
+/**
+ * The case a finding concerns: the one the entry at its line opened or names (`body.case`).
+ * An unacknowledged release (RPR-JOURNAL-020) is then said of the case it released, not only
+ * of a line number.
+ */
+function withCase(f: Finding, v: JournalVerification, cases: readonly CaseState[]): CaseFinding {
+  const line = /^line:(\d+)$/.exec(f.pointer ?? '');
+  const p = line ? v.entries.find((e) => e.line === Number(line[1])) : undefined;
+  if (!p || !p.entry.kind.startsWith('quarantine-')) return f;
+  const opened = p.entry.kind === 'quarantine-open' ? p.hash : p.entry.body['case'];
+  const c = cases.find((x) => x.openHash === opened);
+  return c ? { ...f, caseId: c.caseId } : f;
+}
+
+/** What the journal's findings say of the cases listed, on stderr: its fails, unavailables and warnings, each with its case. */
+function caveats(findings: readonly CaseFinding[], verdict: string): string {
+  if (findings.length === 0) return '';
+  const head =
+    verdict === 'pass'
+      ? `journal verdict PASS with ${findings.length} warning${findings.length === 1 ? '' : 's'}: read the case states below with them`
+      : `journal verdict ${verdict.toUpperCase()}: the case states below are only as good as the journal`;
+  const lines = findings.map(
+    (f) => formatFinding(f) + (f.caseId ? `\n${' '.repeat(14)}concerns ${safeText(f.caseId)}` : ''),
+  );
+  return `${head}\n${lines.join('\n')}\n`;
+}
+
 async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<ExitCode> {
   const { values, positionals } = parse(
     args,
@@ -116,7 +149,10 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
   )
     throw new UsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
   const verdict = verdictOf(verification.findings);
-  const problems = verification.findings.filter((f) => f.severity === 'fail' || f.severity === 'unavailable');
+  // Warnings too: a release whose checkpoint never came (RPR-JOURNAL-020) is listed released, and must not read as settled.
+  const problems = verification.findings
+    .filter((f) => f.severity !== 'info')
+    .map((f) => withCase(f, verification, cases));
   let selected = cases.filter((c) => state === undefined || c.state === state);
   if (show) {
     const c = findCase(cases, positionals[1]!);
@@ -132,10 +168,8 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
       ) + '\n',
     );
   else {
-    if (problems.length > 0)
-      io.err(
-        `journal verdict ${verdict.toUpperCase()}: the case states below are only as good as the journal\n${problems.map(formatFinding).join('\n')}\n`,
-      );
+    const said = caveats(problems, verdict);
+    if (said !== '') io.err(said);
     if (show) io.out(caseDetail(selected[0]!));
     else io.out(selected.length === 0 ? 'no cases\n' : selected.map(caseLine).join('\n') + '\n');
   }
@@ -175,8 +209,10 @@ async function decideCmd(decision: Decision, args: string[], io: CliIO): Promise
   try {
     r = await decideCase(positionals[0]!, positionals[1]!, decision, rationale, signer, trust);
   } catch (e) {
-    if (e instanceof JournalError && (e.code === 'REFUSED' || e.code === 'UNVERIFIED')) {
-      io.err(formatError(e.message));
+    // Refusals, all exit 1: the workflow's, a journal that does not verify, and a torn tail,
+    // which nothing may be signed onto until `journal repair` (its message says so).
+    if (e instanceof JournalError && (e.code === 'REFUSED' || e.code === 'UNVERIFIED' || e.code === 'TORN')) {
+      io.err(formatError(e.code === 'TORN' ? `${decision} refused, nothing was signed: ${e.message}` : e.message));
       return EXIT.fail;
     }
     throw e;
