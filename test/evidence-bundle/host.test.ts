@@ -6,21 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATIONALE_RULE } from '../../shared/rationale.js';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { bytesSource, jobReport } from '../helpers/job-report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
 import { ARTIFACT } from './helpers.js';
 import { keyIdOf } from '../helpers/shown.js';
 
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 beforeAll(() => {
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots: [tmpdir()],
-  });
+  host = distHost({ roots: [tmpdir()] });
 });
 afterAll(async () => host.close());
 

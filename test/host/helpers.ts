@@ -1,18 +1,11 @@
 /** An engine host as `reprise serve` makes one, its workers from dist/ (npm run build:cli), granted `roots` and `keys`. */
 import { fork, type ChildProcess } from 'node:child_process';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
 import type { EngineChild, ToEngine } from '../../main/host/engine-remote.js';
-
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
+import { dist, distHost } from '../helpers/dist-host.js';
 
 export function testHost(roots: string[], keys: string[] = []): EngineHost {
-  return new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots,
-    ...(keys.length ? { keys } : {}),
-  });
+  return distHost({ roots, ...(keys.length ? { keys } : {}) });
 }
 
 /**

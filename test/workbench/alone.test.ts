@@ -9,22 +9,16 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { runPath } from '../../app/engine/run.js';
 import { jobEnd } from '../helpers/job-report.js';
 
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
-
 let host: EngineHost;
 let ex = '';
 beforeAll(async () => {
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots: [tmpdir()],
-  });
+  host = distHost({ roots: [tmpdir()] });
   ex = join(await mkdtemp(join(tmpdir(), 'reprise-alone-')), 'ex');
   await writeExamples(ex);
 }, 120_000);

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigner, trustStoreEntry, writePrivateKey, TRUST_STORE_TYPE } from '../../app/core/keys.js';
-import { ApiError, EngineHost } from '../../main/host/engine-host.js';
+import { ApiError, type EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), ...args], { encoding: 'utf8' });
 
@@ -25,11 +25,7 @@ let keyFile = '';
 let trustStore = '';
 let keyId = '';
 beforeAll(async () => {
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-  });
+  host = distHost();
   dir = await mkdtemp(join(tmpdir(), 'reprise-attest-ui-'));
   const reviewer = generateSigner();
   keyId = reviewer.keyId;

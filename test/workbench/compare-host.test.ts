@@ -9,23 +9,17 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import type { CompareSide } from '../../shared/api.js';
 import type { Report } from '../../shared/report.js';
 import { jobEnd } from '../helpers/job-report.js';
-
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 
 let host: EngineHost;
 let dir = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'reprise-compare-host-'));
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots: [dir],
-  });
+  host = distHost({ roots: [dir] });
 }, 120_000);
 afterAll(async () => host.close());
 

@@ -13,23 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiEvent } from '../../shared/api.js';
 import { bytesSource, jobReport } from '../helpers/job-report.js';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { asShown } from '../helpers/shown.js';
 import { startWebHost, type WebHost } from '../../main/webhost/server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 
 let host: EngineHost;
 const events: ApiEvent[] = [];
 beforeAll(() => {
   // The tests' files live under the temp folder: it is the root the user chose.
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    roots: [tmpdir()],
-  });
+  host = distHost({ roots: [tmpdir()] });
   host.subscribe((e) => events.push(e));
 });
 afterAll(async () => host.close());

@@ -11,7 +11,8 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, demoJournal, journalStatus } from '../../main/host/journal-ops.js';
 import { signingKeys } from '../../main/host/judgement-ops.js';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { asShown } from '../helpers/shown.js';
 
 const RATIONALE = 'Replayed twice; the drift is within the reviewer tolerance for this claim.';
@@ -90,14 +91,8 @@ describe('signers named in the case history and the decision receipt', () => {
 
 describe('the host: creating the training journal twice', () => {
   let host: EngineHost;
-  const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
   beforeAll(() => {
-    host = new EngineHost({
-      workerUrl: dist('app/jobs/engine-worker.js'),
-      journalWorkerUrl: dist('main/host/journal-worker.js'),
-      transport: 'web',
-      roots: [tmpdir()],
-    });
+    host = distHost({ roots: [tmpdir()] });
   });
   afterAll(async () => host.close());
 

@@ -9,11 +9,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { jobEnd } from '../helpers/job-report.js';
-
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 
 let host: EngineHost;
 let ex = '';
@@ -21,11 +20,7 @@ let allActive = '';
 beforeAll(async () => {
   ex = join(await mkdtemp(join(tmpdir(), 'reprise-link-requests-')), 'ex');
   await writeExamples(ex);
-  const workers = {
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-  };
-  host = new EngineHost({ ...workers, transport: 'web', roots: [tmpdir()] });
+  host = distHost({ roots: [tmpdir()] });
   // The examples' trust store with every key active: it would pass the revoked-key dump.
   const ts = JSON.parse(await readFile(join(ex, 'dumps', 'trust-store.json'), 'utf8')) as {
     keys: { status: string }[];

@@ -7,20 +7,13 @@
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepriseClient } from '../../shared/api.js';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { runSweepJobs, sweepDeltas, SWEEP_IN_FLIGHT } from '../../renderer/src/lib/sweep.js';
-
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 
 let host: EngineHost;
 beforeAll(() => {
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-    workers: 2,
-    roots: [tmpdir()],
-  });
+  host = distHost({ workers: 2, roots: [tmpdir()] });
 });
 afterAll(async () => host.close());
 

@@ -12,19 +12,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiEvent } from '../../shared/api.js';
-import { EngineHost } from '../../main/host/engine-host.js';
+import type { EngineHost } from '../../main/host/engine-host.js';
+import { distHost } from '../helpers/dist-host.js';
 import { startWebHost, type WebHost } from '../../main/webhost/server.js';
 import { pipeUpload, UPLOAD_PIECE_BYTES } from '../../main/webhost/upload-route.js';
 
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url);
 let host: EngineHost;
 let web: WebHost;
 beforeAll(async () => {
-  host = new EngineHost({
-    workerUrl: dist('app/jobs/engine-worker.js'),
-    journalWorkerUrl: dist('main/host/journal-worker.js'),
-    transport: 'web',
-  });
+  host = distHost();
   const dir = await mkdtemp(join(tmpdir(), 'reprise-upload-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
   web = await startWebHost({ api: host, rendererDir: dir });
@@ -227,11 +223,7 @@ describe('the private file an HTTP upload is written to', () => {
   }
 
   it('is readable by its owner only, goes when the upload is replaced, and the folder when the host closes', async () => {
-    const own = new EngineHost({
-      workerUrl: dist('app/jobs/engine-worker.js'),
-      journalWorkerUrl: dist('main/host/journal-worker.js'),
-      transport: 'web',
-    });
+    const own = distHost();
     const rdir = await mkdtemp(join(tmpdir(), 'reprise-renderer-'));
     await writeFile(join(rdir, 'index.html'), '<!doctype html><title>t</title>');
     const before = new Set((await pickedFiles()).map((d) => d.dir));
