@@ -20,7 +20,7 @@ import type { TrustStore } from '../core/keys.js';
 import { isRfc3339Utc } from '../core/time.js';
 import type { Checkpoint } from '../journal/format.js';
 import { isJournalDir } from '../journal/layout.js';
-import { compareTimestamps } from '../journal/verify.js';
+import { compareTimestamps } from '../../shared/timestamps.js';
 import type { DriftObservation, DriftRate, FlagAnchor } from '../kinds/operations.js';
 import { KINDS } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';

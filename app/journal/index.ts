@@ -38,7 +38,6 @@ export {
   verifyJournal,
   verifyFiles,
   checkHeldCheckpoint,
-  compareTimestamps,
   entryPointer,
   checkpointPointer,
   type JournalVerification,

@@ -62,6 +62,7 @@ import {
 import { sealedStateFinding, type SealKey } from './sealed-state.js';
 import { lstat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compareTimestamps } from '../../shared/timestamps.js';
 import {
   MAX_LINE_BYTES,
   streamLines,
@@ -175,20 +176,6 @@ export const checkpointPointer = (line: number) => `entry:${CHECKPOINTS_FILE}:li
  * dated further ahead of its own time (RPR-JOURNAL-022, docs/journal.md).
  */
 export const CLOCK_TOLERANCE_MS = 5 * 60_000;
-
-/** Compares two valid RFC 3339 UTC timestamps exactly (fractions to the nanosecond). */
-export function compareTimestamps(a: string, b: string): number {
-  // Same length means the same layout (same number of fraction digits): text order is time order.
-  if (a.length === b.length) return a < b ? -1 : a > b ? 1 : 0;
-  const split = (s: string): [number, string] => {
-    const m = /^(.*?)(\.\d+)?Z$/.exec(s)!;
-    return [Date.parse(m[1] + 'Z'), (m[2] ?? '.').slice(1).padEnd(9, '0')];
-  };
-  const [sa, fa] = split(a);
-  const [sb, fb] = split(b);
-  if (sa !== sb) return sa < sb ? -1 : 1;
-  return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
 
 /** RPR-JOURNAL-002/003: decode, strict-parse and canonical-check one line. */
 function parseLine(

@@ -68,7 +68,8 @@ import { ContinuedTree, leafHash, verifyConsistency, type MerkleView } from './m
 import { checkpointBody, signNote } from './note.js';
 import { PROOF_TYPE, type InclusionProof } from './proofs.js';
 import { MAX_LINE_BYTES, readJournalFile, readJournalFiles, type TornTail } from './read.js';
-import { CLOCK_TOLERANCE_MS, compareTimestamps } from './verify.js';
+import { CLOCK_TOLERANCE_MS } from './verify.js';
+import { compareTimestamps } from '../../shared/timestamps.js';
 
 export interface AppendInput {
   kind: EntryKind;

@@ -78,6 +78,12 @@ describe("the officer's queue: evidence in exact decimals, the decisions and who
     expect(ids(queueOf(cases, 'open', '', { key: 'age', dir: 'asc' }))).toEqual(['case-7', 'case-3']);
     expect(ids(queueOf(cases, '', 'CLAIM:A', { key: 'claim', dir: 'desc' }))).toEqual(['case-7', 'case-5']);
     expect(ids(queueOf(cases, '', '', { key: 'age', dir: 'desc' }))).toEqual(['case-3', 'case-5', 'case-0', 'case-7']);
+    // By instant, not text: "…:00Z" is before "…:00.5Z" of the same second ("." < "Z" as text).
+    const second = [
+      kase('case-1', 'open', 'x', '2026-11-04T00:00:00.5Z'),
+      kase('case-2', 'open', 'y', '2026-11-04T00:00:00Z'),
+    ];
+    expect(ids(queueOf(second, '', '', { key: 'age', dir: 'asc' }))).toEqual(['case-2', 'case-1']);
     expect(ageWords('2026-11-01T00:00:00Z', Date.parse('2026-11-03T05:00:00Z'))).toBe('2 d');
     expect(ageWords('2026-11-03T04:10:00Z', Date.parse('2026-11-03T05:00:00Z'))).toBe('50 min');
     expect(ageWords('not a time', 0)).toBe('unknown');

@@ -4,6 +4,7 @@
  */
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api.js';
 import { escapeControls } from '../../../shared/controls.js';
+import { compareTimestamps } from '../../../shared/timestamps';
 
 export type SortKey = 'state' | 'claim' | 'age';
 export type Sort = { key: SortKey; dir: 'asc' | 'desc' };
@@ -46,7 +47,8 @@ export function queueOf(cases: readonly CaseView[], state: string, claim: string
     state: (a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state],
     claim: (a, b) => (a.claimRef < b.claimRef ? -1 : a.claimRef > b.claimRef ? 1 : 0),
     // Older first: opened earlier.
-    age: (a, b) => (a.openedAtUtc < b.openedAtUtc ? -1 : a.openedAtUtc > b.openedAtUtc ? 1 : 0),
+    // By instant: text order puts "…:00Z" after "…:00.5Z" of the same second.
+    age: (a, b) => compareTimestamps(a.openedAtUtc, b.openedAtUtc),
   };
   const sign = sort.dir === 'asc' ? 1 : -1;
   return cases
