@@ -1,7 +1,8 @@
 /**
  * What a kind's `detect` sees: the bytes, and lazily (computed once, shared by detection
  * and verification) the strict UTF-8 text and the strict JSON parse. A document is
- * parsed once per run however many kinds look at it.
+ * parsed once per run however many kinds look at it. A JSON object neither parse reads
+ * can still be told by a bounded scan for its top-level members (topLevelString).
  */
 import { readSync } from 'node:fs';
 import {
@@ -44,6 +45,18 @@ export function strippedWhenParsed(head: Uint8Array, size: number): boolean {
 
 /** A document refused for its depth is parsed loosely (to tell its kind) up to this depth. */
 const LOOSE_MAX_DEPTH = 65536;
+
+/** The member scan (topLevelString) reads this much of each end of a document: all of it up to twice this. */
+export const MEMBER_SCAN_BYTES = 4 * 1024 * 1024;
+
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * Refusals that leave a document unread by either parse though the rest of it may be well
+ * formed, so that a scan can still tell its kind. Not a syntax error (a copy cut short says
+ * so instead) nor a bound (such a document is refused before any reading: engine/run.ts).
+ */
+const UNREAD_REFUSALS: ReadonlySet<string> = new Set(['ERR_DEPTH', 'ERR_UTF8']);
 
 export type ParsedJson =
   | ({ ok: true } & StrictParse)
@@ -99,6 +112,7 @@ export class Sniffed {
   private workerHash: Promise<string | null> | undefined;
   private whole: Buffer | undefined;
   private arrivingStrip: ArrivingStripJob | undefined;
+  private scanned: Map<string, string | null> | undefined;
   /** `--limit` overrides of the bounds the strict parse checks first (ERR_LIMIT: app/core/jcs/bounds.ts). */
   limits: JsonLimits;
   /**
@@ -263,6 +277,29 @@ export class Sniffed {
     return isPlainObject(v) ? v : null;
   }
 
+  /**
+   * The value of the top-level object's string member `name`, for a JSON object neither
+   * parse read (behind a byte-order mark, not UTF-8, nested deeper than the loose parse
+   * goes): lets a kind recognise a malformed document of its own and refuse it as such.
+   * Read by a linear scan of each end of the text (topLevelStringOf), never parsed. Null
+   * for any other document: its parse (jsonObject) answers, and this scans nothing.
+   */
+  topLevelString(name: string): string | null {
+    if (!this.unreadObject()) return null;
+    const scanned = (this.scanned ??= new Map());
+    let v = scanned.get(name);
+    if (v === undefined) scanned.set(name, (v = topLevelStringOf(this.bytes, name)));
+    return v;
+  }
+
+  /** Whether this looks like a JSON object that neither parse read (see topLevelString). */
+  private unreadObject(): boolean {
+    if (this.startsWith(BOM)) return firstChar(this.head.subarray(BOM.length)) === '{';
+    if (this.firstChar() !== '{') return false;
+    const j = this.json();
+    return j !== null && !j.ok && j.loose === undefined && UNREAD_REFUSALS.has(j.error.code);
+  }
+
   startsWith(magic: readonly number[]): boolean {
     if (this.head.length < magic.length) return false;
     return magic.every((m, i) => this.head[i] === m);
@@ -288,6 +325,140 @@ function looseParse(text: string, e: JcsError): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The value of the string member `name` of the JSON object `bytes` holds, found without
+ * parsing: the text (a byte-order mark skipped, bytes that are not UTF-8 replaced) is scanned
+ * once, tracking only strings and depth, so nesting costs nothing. A document larger than
+ * twice `bound` is scanned for `bound` bytes from its start and backwards from its end (a
+ * member may come last: "type" does in canonical order). Null when not found there, or when
+ * the text seen is not one whole object (an array, JSON Lines, data after the object, an
+ * object left open: a copy cut short is said to be one, not claimed: engine/run.ts).
+ */
+export function topLevelStringOf(bytes: Uint8Array, name: string, bound = MEMBER_SCAN_BYTES): string | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const from = BOM.every((m, i) => b[i] === m) ? BOM.length : 0;
+  if (b.length - from <= 2 * bound) {
+    const whole = scanEnd(b.toString('utf8', from), name, 1);
+    return whole.bad || !whole.closed ? null : whole.found;
+  }
+  const head = scanEnd(b.toString('utf8', from, from + bound), name, 1);
+  const tail = scanEnd(b.toString('utf8', b.length - bound), name, -1);
+  // Closed within the first bytes, the object is one document only if nothing but blanks ends the text.
+  if (head.bad || tail.bad || (head.closed && !tail.blank)) return null;
+  return head.found ?? tail.found;
+}
+
+interface EndScan {
+  found: string | null;
+  /** The text is not (the start or the end of) one object. */
+  bad: boolean;
+  /** Reading forwards, the object closed. */
+  closed: boolean;
+  /** Only blanks were seen. */
+  blank: boolean;
+}
+
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const opens = (c: number): boolean => c === 0x7b || c === 0x5b;
+const closes = (c: number): boolean => c === 0x7d || c === 0x5d;
+
+/**
+ * Scans `t` from its start (`dir` 1) or backwards from its end (-1), for topLevelStringOf.
+ * Backwards, the scan ends at the first opening quote it cannot be sure of (the first
+ * character of `t`, cut from what precedes it), and reaching the object's opening brace
+ * means more than one value (the text is larger than what is scanned).
+ */
+function scanEnd(t: string, name: string, dir: 1 | -1): EndScan {
+  const members = new MemberPairs(name, dir === 1);
+  const outer = dir === 1 ? 0x7b : 0x7d;
+  let depth = 0;
+  let closed = false;
+  let blank = true;
+  for (let i = dir === 1 ? 0 : t.length - 1; i >= 0 && i < t.length; i += dir) {
+    const c = t.charCodeAt(i);
+    if (isBlank(c)) continue;
+    blank = false;
+    if (depth === 0 && (closed || c !== outer)) return { found: null, bad: true, closed, blank };
+    if (c === 0x22) {
+      const j = dir === 1 ? stringEnd(t, i) : stringStart(t, i);
+      if (j === -1) break;
+      if (depth === 1) members.string(t, Math.min(i, j), Math.max(i, j));
+      i = j;
+    } else if (dir === 1 ? opens(c) : closes(c)) {
+      if (depth++ === 1) members.other();
+    } else if (dir === 1 ? closes(c) : opens(c)) {
+      if (--depth === 0 && dir === -1) return { found: null, bad: true, closed, blank };
+      closed = depth === 0;
+    } else if (depth === 1) members.punctuation(c);
+  }
+  return { found: members.found, bad: false, closed, blank };
+}
+
+/**
+ * Pairs the top-level object's member names with their string values as a scan meets them
+ * (reading backwards, a value comes before its name); keeps the first value of `name` met.
+ */
+class MemberPairs {
+  found: string | null = null;
+  /** Where the first string of a pair is (its quotes), once met. */
+  private first: [number, number] | null = null;
+  private colon = false;
+  constructor(
+    private readonly name: string,
+    private readonly forwards: boolean,
+  ) {}
+  string(t: string, open: number, close: number): void {
+    if (!this.colon || !this.first) {
+      this.first = [open, close];
+      this.colon = false;
+      return;
+    }
+    const [n, v] = this.forwards ? [this.first, [open, close] as const] : [[open, close] as const, this.first];
+    if (this.found === null && jsonString(t, n[0], n[1]) === this.name) this.found = jsonString(t, v[0], v[1]);
+    this.other();
+  }
+  punctuation(c: number): void {
+    if (c === 0x3a && this.first) this.colon = true;
+    else this.other();
+  }
+  other(): void {
+    this.first = null;
+    this.colon = false;
+  }
+}
+
+/** The string between the quotes at `open` and `close`, its escapes decoded; null when they do not decode. */
+function jsonString(t: string, open: number, close: number): string | null {
+  const raw = t.slice(open + 1, close);
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(t.slice(open, close + 1)) as string;
+  } catch {
+    return null;
+  }
+}
+
+/** Backslashes right before `i`: an odd run escapes the quote at `i`. */
+function backslashesBefore(t: string, i: number): number {
+  let k = i - 1;
+  while (k >= 0 && t.charCodeAt(k) === 0x5c) k--;
+  return i - 1 - k;
+}
+
+/** The quote that closes the string opened at `open`, or -1. */
+function stringEnd(t: string, open: number): number {
+  for (let j = t.indexOf('"', open + 1); j !== -1; j = t.indexOf('"', j + 1))
+    if ((backslashesBefore(t, j) & 1) === 0) return j;
+  return -1;
+}
+
+/** The quote that opens the string closed at `close`, or -1 (also when it is the first character: see scanEnd). */
+function stringStart(t: string, close: number): number {
+  for (let j = t.lastIndexOf('"', close - 1); j > 0; j = t.lastIndexOf('"', j - 1))
+    if ((backslashesBefore(t, j) & 1) === 0) return j;
+  return -1;
 }
 
 function readWhole(f: SniffedFile): Buffer {

@@ -31,8 +31,11 @@ describe('RPR-KIND-001 says what the unclaimed content looked like', async () =>
     }
   });
 
-  it('a dump behind a byte-order mark', async () => {
-    expect((await unknown('\ufeff' + json)).actual).toMatch(/byte-order mark/);
+  it('a dump behind a byte-order mark: a JSON dump is its own kind failing RPR-DUMP-003, a ROM dump unclaimed', async () => {
+    // The JSON dump is told by its top-level type (sniff.ts topLevelString): its own finding names the mark.
+    const r = await runBytes('x', Buffer.from('\ufeff' + json), 'verify', {});
+    expect([r.artifact.kind, r.verdict]).toEqual(['replay-dump', 'fail']);
+    expect(r.findings.find((f) => f.rule === 'RPR-DUMP-003')?.message).toMatch(/ERR_BOM/);
     expect((await unknown('\ufeff' + rom)).actual).toMatch(/byte-order mark/);
   });
 

@@ -11,8 +11,10 @@ import { DUMP_RULES } from './rule-ids.js';
 export const DUMP_TYPE = 'kernel.replay_dump';
 
 export function detectJson(s: Sniffed): boolean {
-  if (s.firstChar() !== '{') return false;
-  return s.jsonObject()?.['type'] === DUMP_TYPE;
+  const o = s.firstChar() === '{' ? s.jsonObject() : null;
+  // A dump no parse reads (nested too deep, behind a byte-order mark, not UTF-8) is still a
+  // dump when its top-level "type" says so: refused as one (RPR-DUMP-003), with the reason.
+  return o ? o['type'] === DUMP_TYPE : s.topLevelString('type') === DUMP_TYPE;
 }
 
 /** Detection looks for the front matter's `type` line within this many bytes. */

@@ -36,7 +36,8 @@ async function verifyDump(
   const d = decode(s);
   if (!d.model) {
     const loose = s.jsonObject();
-    const id = typeof loose?.['dumpId'] === 'string' ? (loose['dumpId'] as string) : null;
+    // A dump no parse read still names itself (Sniffed.topLevelString).
+    const id = typeof loose?.['dumpId'] === 'string' ? (loose['dumpId'] as string) : s.topLevelString('dumpId');
     return { id, findings: d.findings, chain: [], typed: {}, inputHash: null, encoding: d.encoding };
   }
   const trust = await ctx.trustStore();

@@ -5,7 +5,7 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail, changedNumbers } from './findings.js';
-import { canonicalizeValue } from '../../core/jcs.js';
+import { canonicalizeValue, decodeJsonBytes, JcsError } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
 import {
@@ -26,10 +26,26 @@ export interface Decoded {
   findings: Finding[];
 }
 
+/**
+ * Why a dump is not I-JSON: the strict parse's refusal, or for text no parse was tried on
+ * (detected by its "type" behind a byte-order mark: Sniffed.topLevelString) the decoder's.
+ */
+function refusal(s: Sniffed): JcsError | null {
+  const j = s.json();
+  if (j) return j.ok ? null : j.error;
+  try {
+    decodeJsonBytes(s.bytes);
+  } catch (e) {
+    if (e instanceof JcsError) return e;
+    throw e;
+  }
+  return null;
+}
+
 export function decodeJson(s: Sniffed): Decoded {
   const j = s.json();
   if (!j || !j.ok) {
-    const e = j && !j.ok ? j.error : null;
+    const e = refusal(s);
     const f = fail(
       'RPR-DUMP-003',
       `the dump is not I-JSON: ${e ? e.message : 'not JSON'}`,
