@@ -191,7 +191,13 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
   const editor = page.getByTestId('artifact-editor');
   await expect(editor).toHaveAttribute('data-pointer', /^line:[1-9]\d*$/, { timeout: 30_000 });
   const line = Number((await editor.getAttribute('data-pointer'))!.slice('line:'.length));
-  await expect(editor.locator('.finding-region-inline').first()).toBeVisible({ timeout: 30_000 });
+  // An event's place is marked as a place, not as a failing finding's region, and the panel says what it shows.
+  await expect(editor.locator('.place-region-inline').first()).toBeVisible({ timeout: 30_000 });
+  await expect(editor).toHaveAttribute('data-highlight', 'place');
+  await expect(editor.locator('.finding-region-inline')).toHaveCount(0);
+  await expect(page.getByTestId('selected-place')).toContainText("The case event's place in the artifact");
+  await expect(page.getByTestId('selected-place')).toContainText(`line:${line}`);
+  await expect(page.getByTestId('node-detail')).not.toContainText('Select a node');
   await expect(editor.locator('.line-numbers', { hasText: new RegExp(`^${line}$`) })).toBeVisible();
   await axeBothThemes(page, 'chain view opened from the timeline');
 
@@ -214,7 +220,7 @@ test('a case folder by path: verdicts as they land, links found and missing, jud
       timeout: 60_000,
     });
     await expect(page.getByTestId('artifact-editor')).toHaveAttribute('data-pointer', `line:${line}`);
-    await expect(page.getByTestId('artifact-editor').locator('.finding-region-inline').first()).toBeVisible();
+    await expect(page.getByTestId('artifact-editor').locator('.place-region-inline').first()).toBeVisible();
   };
   await journalEvent('checkpoint signed (tree size 1)', 'checkpoints.jsonl', 1);
   await axeBothThemes(page, "a journal's older checkpoint opened from the timeline");

@@ -41,6 +41,11 @@ test('the intact dump against a tampered one: field by field, the changed span m
   await expect(page.getByRole('heading', { name: 'Compare' })).toBeVisible();
   await axe(page, 'compare view, nothing chosen');
   await side(page, 'left', 'dumps/intact.dump.json');
+  // The example picker lists artifacts only, as the Open view does: no key, trust store, registry or adapter.
+  const picker = page.getByTestId('diff-side-left').getByLabel(/: example$/);
+  await expect(picker.locator('option[value$=".pem"]')).toHaveCount(0);
+  for (const notArtifact of ['dumps/trust-store.json', 'dumps/providers.json', 'packages/kernel-adapter.mjs'])
+    await expect(picker.locator(`option[value="${notArtifact}"]`)).toHaveCount(0);
   await side(page, 'right', 'dumps/fail/altered-artifact.dump.json');
   await page.getByTestId('diff-run').click();
   const view = page.getByTestId('diff-view');

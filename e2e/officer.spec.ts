@@ -75,6 +75,10 @@ async function openInHeader(page: Page, dir: string, trust: string, key: string)
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 3 entries', { timeout: 30_000 });
   await page.getByTestId('wj-key').selectOption(key);
   await page.getByRole('button', { name: 'Done' }).click();
+  // The form is gone with its Done button: focus returns to the toggle that opened it, not to <body>.
+  await expect(page.getByTestId('work-journal')).toHaveCount(0);
+  await expect(page.getByTestId('work-journal-toggle')).toBeFocused();
+  await expect(page.getByTestId('work-journal-toggle')).toHaveAttribute('aria-expanded', 'false');
 }
 
 test("the officer's queue: filters and sort, a reviewer key refused before the click, the confirmation of what is signed", async ({
@@ -160,6 +164,31 @@ test("the training case's evidence in exact decimals: Δ 0.1, not 0.099999999999
   await expect(page.getByTestId('case-evidence')).not.toContainText('0.09999999999999998');
   await expect(page.getByTestId('decision-key')).toContainText('training officer · quarantine-officer');
   await axe(page, 'evidence in exact decimals');
+});
+
+const RELEASE = 'Replayed twice under the locked environment; the drift stays within reviewer tolerance.';
+
+test('a release signed with the officer key: focus moves to its receipt once it is shown, never to <body>', async ({
+  workbench: page,
+}) => {
+  await page.getByTestId('tab-journal').click();
+  await page.getByTestId('demo-journal').click();
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries', { timeout: 30_000 });
+  await page.getByTestId('case-queue').locator('[data-case="case-0"]').click();
+  await expect(page.getByTestId('decision-key')).toContainText('training officer · quarantine-officer');
+  await page.getByRole('radio', { name: 'release' }).check();
+  await page.getByTestId('rationale').fill(RELEASE);
+  await page.getByTestId('sign-decision').click();
+  await page.getByTestId('confirm-decision-sign').click();
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toContainText('case-0 is now released', { timeout: 30_000 });
+  await expect(receipt).toBeFocused();
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('decision-receipt');
+  // The released case drops its decision form; focus stays on the receipt once the journal is verified again.
+  await expect(page.getByTestId('sign-decision')).toHaveCount(0);
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 3 entries');
+  await expect(receipt).toBeFocused();
+  await axe(page, 'a release signed, its receipt focused');
 });
 
 const BIDI_CLAIM = 'claim:\u202egnp.exe';
@@ -274,6 +303,7 @@ test('a revoked key is named revoked in the key list, the form and refused befor
   await expect(page.getByTestId('wj-key-signer')).toContainText('reviewer, REVOKED');
   await axe(page, 'a revoked key in the key list');
   await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('work-journal-toggle')).toBeFocused();
   await page.getByTestId('tab-journal').click();
   await page.getByTestId('case-queue').locator('[data-case="case-0"]').click();
   await page.getByRole('radio', { name: 'uphold' }).check();

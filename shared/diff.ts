@@ -907,18 +907,26 @@ function shortSpanPoints(sides: [SpanSide, SpanSide]): string {
   return `code points ${named[0]} against ${named[1]}`;
 }
 
+/** A code point that reads as what it is: printable ASCII. */
+const plainAscii = (cp: number): boolean => cp >= 0x20 && cp <= 0x7e;
+
 /**
  * A longer span's code points, bounded: the two spans read code point by code point, the
  * first SUMMARY_PLACES places where they differ named (`U+0020 against U+00A0 (at 1)`, at its
  * place in the span, from 1), every place that differs counted, with both spans' lengths in
  * code points. Null when each place that differs is printable ASCII on each side that has a
- * code point there (it reads as what it is, however long either span). Reads each span once;
- * makes no array of it.
+ * code point there (it reads as what it is, however long either span). Null too when the
+ * spans have nothing in common: most of their places differ in printable ASCII on both sides,
+ * two unrelated texts told apart at a glance, which compared place by place would only count
+ * places; but not for one text in two normalization forms (`oneText`), whose places shift
+ * after the first decomposed character. Lookalikes swapped in place (a space for U+00A0,
+ * Latin for Cyrillic) differ only where a side is not ASCII, so they stay named however long
+ * the span. Reads each span once; makes no array of it.
  */
-function spanSummary([a, af, at]: SpanSide, [b, bf, bt]: SpanSide): string | null {
+function spanSummary([a, af, at]: SpanSide, [b, bf, bt]: SpanSide, oneText: boolean): string | null {
   const [ia, ib] = [codePointsOf(a, af, at), codePointsOf(b, bf, bt)];
   const named: string[] = [];
-  let [place, differ, left, right, unclear] = [0, 0, 0, 0, false];
+  let [place, differ, left, right, unclear, plain] = [0, 0, 0, 0, false, 0];
   for (;;) {
     const [x, y] = [ia.next(), ib.next()];
     if (x.done && y.done) break;
@@ -928,11 +936,12 @@ function spanSummary([a, af, at]: SpanSide, [b, bf, bt]: SpanSide): string | nul
     if (x.value === y.value) continue;
     differ++;
     // "nothing" (one span is longer) reads as what it is: only a code point can be unclear.
-    unclear ||= [x.value, y.value].some((cp) => cp !== undefined && (cp < 0x20 || cp > 0x7e));
+    unclear ||= [x.value, y.value].some((cp) => cp !== undefined && !plainAscii(cp));
+    if (x.value !== undefined && y.value !== undefined && plainAscii(x.value) && plainAscii(y.value)) plain++;
     const name = (cp: number | undefined) => (cp === undefined ? 'nothing' : codePointName(cp));
     if (named.length < SUMMARY_PLACES) named.push(`${name(x.value)} against ${name(y.value)} (at ${place})`);
   }
-  if (!unclear) return null;
+  if (!unclear || (!oneText && plain * 2 > place)) return null;
   const more = differ > named.length ? `, and ${(differ - named.length).toLocaleString('en')} more` : '';
   const n = (x: number) => x.toLocaleString('en');
   return `code points differ at ${n(differ)} places of the span (${n(left)} against ${n(right)}): ${named.join(', ')}${more}`;
@@ -952,8 +961,9 @@ const sameText = (a: string, b: string): boolean =>
  * reader must be told what changed. A span of at most SPAN_CODE_POINTS code points is named
  * whole (`code points U+00E9 against U+0065 U+0301`); a longer one by its first places that
  * differ and their count (spanSummary), so a long change that only swaps lookalikes is told
- * too, in a line of bounded length. The normalization note whenever the strings' NFC forms
- * are equal, however long. Null otherwise (plain ASCII reads as what it is).
+ * too, in a line of bounded length; not two unrelated texts (spanSummary). The
+ * normalization note whenever the strings' NFC forms are equal, however long. Null
+ * otherwise (plain ASCII reads as what it is).
  */
 export function spanCodePoints(e: Pick<DiffEntry, 'left' | 'right' | 'span'>): string | null {
   if (!e.span || typeof e.left !== 'string' || typeof e.right !== 'string') return null;
@@ -964,8 +974,9 @@ export function spanCodePoints(e: Pick<DiffEntry, 'left' | 'right' | 'span'>): s
   ];
   const short = !sides.some(([s, from, to]) => longerThan(s, from, to, SPAN_CODE_POINTS));
   const ascii = !sides.some(([s, from, to]) => /[^\x20-\x7e]/.test(s.slice(from, to)));
-  const named = short ? (ascii ? null : shortSpanPoints(sides)) : spanSummary(...sides);
-  if (!sameText(e.left, e.right)) return named;
+  const same = sameText(e.left, e.right);
+  const named = short ? (ascii ? null : shortSpanPoints(sides)) : spanSummary(...sides, same);
+  if (!same) return named;
   return named === null ? SAME_TEXT : `${named}; ${SAME_TEXT}`;
 }
 

@@ -3,6 +3,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import type { ArtifactContent } from '../../../shared/api';
 import type { ChainNode, Report } from '../../../shared/report';
 import { directoryLine } from '../lib/pointer';
+import { highlightTone, placeHeading, type HighlightTone } from '../lib/highlight';
 import { features } from '../lib/table';
 import { useStore } from '../store';
 import { useShallow } from 'zustand/react/shallow';
@@ -136,7 +137,7 @@ function NodeMeta({ node }: { node: ChainNode }) {
  * file the selected pointer names is shown with its line marked (a case's journal event),
  * and another can be chosen.
  */
-function DirectoryFiles({ files }: { files: NonNullable<ArtifactContent['files']> }) {
+function DirectoryFiles({ files, tone }: { files: NonNullable<ArtifactContent['files']>; tone: HighlightTone }) {
   const { pointer, theme } = useStore(useShallow((s) => ({ pointer: s.selection.pointer, theme: s.theme })));
   const at = directoryLine(
     files.map((f) => f.name),
@@ -166,6 +167,7 @@ function DirectoryFiles({ files }: { files: NonNullable<ArtifactContent['files']
           <ArtifactEditor
             text={shown.raw}
             pointer={file === at.file ? at.pointer : null}
+            tone={tone}
             theme={theme}
             label={`${shown.name} text`}
           />
@@ -179,12 +181,12 @@ function DirectoryFiles({ files }: { files: NonNullable<ArtifactContent['files']
 }
 
 /** The artifact's raw or canonical text in Monaco, the selected pointer highlighted (a directory's files, one at a time). */
-function ArtifactPane({ report }: { report: Report }) {
+function ArtifactPane({ report, tone }: { report: Report; tone: HighlightTone }) {
   const { pointer, content, theme } = useStore(
     useShallow((s) => ({ pointer: s.selection.pointer, content: s.content, theme: s.theme })),
   );
   const [which, setWhich] = useState<'raw' | 'canonical'>('raw');
-  if (content?.files?.length) return <DirectoryFiles files={content.files} />;
+  if (content?.files?.length) return <DirectoryFiles files={content.files} tone={tone} />;
   const text = which === 'canonical' ? content?.canonical : content?.raw;
   return (
     <>
@@ -209,12 +211,29 @@ function ArtifactPane({ report }: { report: Report }) {
         </p>
       ) : text ? (
         <Suspense fallback={<Loading>Loading the editor…</Loading>}>
-          <ArtifactEditor text={text} pointer={pointer} theme={theme} label={`Artifact ${which} text`} />
+          <ArtifactEditor text={text} pointer={pointer} tone={tone} theme={theme} label={`Artifact ${which} text`} />
         </Suspense>
       ) : (
         <p className="muted">{content.note ?? 'No text to show.'}</p>
       )}
     </>
+  );
+}
+
+/** Above the text when no node or finding says what it shows: the case event's place, or how to choose one. */
+function PlaceHeading(shown: { node: boolean; finding: boolean; pointer: string | null }) {
+  const words = placeHeading(shown);
+  if (words === null) return null;
+  return (
+    <p className={shown.pointer ? undefined : 'muted'} data-testid="selected-place">
+      {words}
+      {shown.pointer && (
+        <>
+          {' '}
+          <CopyValue value={shown.pointer} label="the event's pointer" />
+        </>
+      )}
+    </p>
   );
 }
 
@@ -259,11 +278,8 @@ export function ChainView({ report }: { report: Report }) {
           )}
         </div>
         <div className="node-detail" data-testid="node-detail">
-          {node ? (
-            <NodeMeta node={node} />
-          ) : finding ? null : (
-            <p className="muted">Select a node (or open a finding) to see it in the artifact.</p>
-          )}
+          {node && <NodeMeta node={node} />}
+          <PlaceHeading node={node !== null} finding={finding !== undefined} pointer={selection.pointer} />
           {finding && (
             <p className="finding-callout" data-testid="selected-finding" id="selected-finding" tabIndex={-1}>
               <strong className="mono">{finding.rule}</strong> <Shown text={finding.message} />{' '}
@@ -274,7 +290,7 @@ export function ChainView({ report }: { report: Report }) {
               )}
             </p>
           )}
-          <ArtifactPane report={report} />
+          <ArtifactPane report={report} tone={highlightTone(finding, node)} />
         </div>
       </div>
     </section>

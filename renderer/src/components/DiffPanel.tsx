@@ -11,6 +11,7 @@ import type { CheckMode } from '../../../shared/api';
 import { escapeControls } from '../../../shared/controls';
 import { useCompare, type Choice, type From, type Side } from '../compare-store';
 import { useStore } from '../store';
+import { artifactExamples } from '../lib/examples';
 import { DiffView } from './DiffView';
 import { PathField } from './PathField';
 import { OptionsSaid } from './ReplayNotes';
@@ -29,7 +30,8 @@ function LinkedOptions({ options }: { options: Record<string, string> | undefine
 
 /** Where a side's artifact is: an example, a path or a picked file (the open result needs nothing more). */
 function SideTarget({ label, id, c, set }: { label: string; id: string; c: Choice; set: (c: Choice) => void }) {
-  const examples = useStore((s) => s.examples);
+  // Artifacts only, as the Open view lists them: no key, trust store or registry to compare.
+  const examples = artifactExamples(useStore((s) => s.examples));
   if (c.from === 'example')
     return (
       <div className="field">

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/diff';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html';
 import '../diff.css';
+import { spanStartWords } from '../lib/diff-words';
 import { download } from './ExportView';
 import { Shown } from './Shown';
 
@@ -50,7 +51,7 @@ function DiffValue({ e, side }: { e: DiffEntry; side: 'left' | 'right' }) {
         </pre>
         {v.length > LONG && (
           <small className="muted">
-            {v.length.toLocaleString('en')} characters; changed from {e.span.prefix.toLocaleString('en')}
+            {v.length.toLocaleString('en')} characters; {spanStartWords(e.span.prefix)}
           </small>
         )}
       </>

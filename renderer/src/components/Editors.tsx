@@ -3,17 +3,21 @@ import { DiffEditor, Editor, type DiffOnMount, type OnMount } from '@monaco-edit
 import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../lib/monaco-setup';
 import { locate } from '../lib/pointer';
+import { HIGHLIGHT, type HighlightTone } from '../lib/highlight';
 
 type StandaloneEditor = Parameters<OnMount>[0];
 
 export function ArtifactEditor({
   text,
   pointer,
+  tone = 'problem',
   theme,
   label,
 }: {
   text: string;
   pointer: string | null;
+  /** How the place is marked (lib/highlight.ts): a problem unless the caller knows it is only a place. */
+  tone?: HighlightTone;
   theme: 'light' | 'dark';
   label: string;
 }) {
@@ -21,8 +25,8 @@ export function ArtifactEditor({
   const decorations = useRef<{ clear(): void } | null>(null);
   // What to mark, as of the latest render: Monaco may mount after the pointer changed, and
   // the onMount it calls then can be an earlier render's, which would mark the old pointer.
-  const latest = useRef({ text, pointer });
-  latest.current = { text, pointer };
+  const latest = useRef({ text, pointer, tone });
+  latest.current = { text, pointer, tone };
 
   const highlight = (): void => {
     const e = ed.current;
@@ -34,14 +38,15 @@ export function ArtifactEditor({
     const a = model.getPositionAt(region.start);
     const b = model.getPositionAt(region.end);
     const range = new monaco.Range(a.lineNumber, a.column, b.lineNumber, b.column);
+    const mark = HIGHLIGHT[latest.current.tone];
     decorations.current = e.createDecorationsCollection([
       {
         range,
         options: {
-          className: 'finding-region',
+          className: mark.className,
           isWholeLine: false,
-          inlineClassName: 'finding-region-inline',
-          overviewRuler: { color: '#d33', position: monaco.editor.OverviewRulerLane.Full },
+          inlineClassName: mark.inlineClassName,
+          overviewRuler: { color: mark.ruler, position: monaco.editor.OverviewRulerLane.Full },
         },
       },
     ]);
@@ -49,13 +54,14 @@ export function ArtifactEditor({
     e.setSelection(range);
   };
 
-  useEffect(highlight, [text, pointer]);
+  useEffect(highlight, [text, pointer, tone]);
 
   return (
     <div
       className="editor-frame"
       data-testid="artifact-editor"
       data-pointer={pointer ?? ''}
+      data-highlight={tone}
       aria-label={label}
       role="region"
     >

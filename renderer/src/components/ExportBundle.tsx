@@ -3,6 +3,7 @@ import { useJudgement } from '../judgement-store';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
 import { Shown } from './Shown';
+import { EXPORT_BUNDLE_ID } from '../lib/bundle-where';
 
 /** Saves bytes the engine made, unchanged (base64 → Blob → a download). */
 function save(name: string, dataBase64: string): void {
@@ -38,6 +39,7 @@ export function ExportBundle() {
     <>
       <button
         type="button"
+        id={EXPORT_BUNDLE_ID}
         disabled={busy}
         onClick={() => void exportBundle().then((b) => b && save(b.name, b.dataBase64))}
         data-testid="export-bundle"

@@ -6,7 +6,9 @@ import { reportPage } from '../../../shared/report-html.js';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { optionsFor, useStore } from '../store';
 import { PathField } from './PathField';
-import { useJudgement } from '../judgement-store';
+import { artifactOf, useJudgement } from '../judgement-store';
+import { bundleWhere } from '../lib/bundle-where';
+import { focusWhenShown } from '../lib/focus';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
 import { Shown } from './Shown';
@@ -138,7 +140,25 @@ function AttestationReceipt({ made, fileName }: { made: AttestationExport; fileN
   );
 }
 
-/** Export: the report as JSON and as a self-contained HTML page, and TG replay attestations. */
+/** Where the evidence bundle is exported (with the judgements, above the tabs), and a button that moves focus there. */
+function BundleWhere({ report }: { report: Report }) {
+  const journalOpen = useJudgement((s) => s.work !== null);
+  const where = bundleWhere({ journalOpen, namesArtifact: artifactOf(report) !== null });
+  const go = where.go;
+  return (
+    <section aria-labelledby="bundle-where-h" data-testid="bundle-where">
+      <h3 id="bundle-where-h">Evidence bundle</h3>
+      <p className="small">{where.words}</p>
+      {go && (
+        <button type="button" onClick={() => focusWhenShown(go.id)} data-testid="bundle-where-go">
+          {go.label}
+        </button>
+      )}
+    </section>
+  );
+}
+
+/** Export: the report as JSON and as a self-contained HTML page, TG replay attestations, and where the evidence bundle is. */
 export function ExportView({ report }: { report: Report }) {
   const base = (report.artifact.path.split('/').pop() ?? 'artifact').replace(/[^A-Za-z0-9._-]/g, '_');
   return (
@@ -165,6 +185,7 @@ export function ExportView({ report }: { report: Report }) {
           Save report as HTML
         </button>
       </div>
+      <BundleWhere report={report} />
       <Attestation report={report} base={base} />
     </section>
   );

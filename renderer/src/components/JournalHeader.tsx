@@ -5,9 +5,13 @@ import { useStore } from '../store';
 import { PathField } from './PathField';
 import { Signer } from './AnchorFields';
 import { JournalVerification } from './JournalView';
-import { focusWhenShown } from '../lib/focus';
+import { focusWhenShown, returnFocus } from '../lib/focus';
 import { keyStanding } from '../lib/officer';
+import { JOURNAL_TOGGLE_ID } from '../lib/bundle-where';
 import { Shown } from './Shown';
+
+/** The header's toggle: where Done returns focus when what opened the form is gone (and where the Export view sends one). */
+const TOGGLE = JOURNAL_TOGGLE_ID;
 
 /** The journal judgements are recorded in, as the engine last verified it (header). */
 export function JournalHeader() {
@@ -24,6 +28,7 @@ export function JournalHeader() {
     <>
       <button
         type="button"
+        id={TOGGLE}
         className={`journal-header ${status?.verdict ?? 'none'}`}
         aria-expanded={open}
         aria-controls="work-journal"
@@ -53,6 +58,12 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
   const [dir, setDir] = useState(work?.dir ?? '');
   const [trust, setTrust] = useState(work?.trustStore ?? '');
   const [create, setCreate] = useState(false);
+  // What opened the form (the header's toggle, the Journal view's "Change journal…"), taken before the form exists.
+  const [opener] = useState(() => document.activeElement);
+  const done = (): void => {
+    onDone();
+    returnFocus(opener, TOGGLE);
+  };
   return (
     <section
       id="work-journal"
@@ -99,7 +110,7 @@ function WorkJournalForm({ onDone }: { onDone: () => void }) {
               Close journal
             </button>
           )}
-          <button type="button" onClick={onDone}>
+          <button type="button" onClick={done}>
             Done
           </button>
         </div>

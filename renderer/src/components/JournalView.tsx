@@ -10,7 +10,7 @@ import {
   type SigningKey,
 } from '../../../shared/api';
 import { RATIONALE_SHOWN, rationaleHasEscapes, Shown } from './Shown';
-import { focusWhenShown } from '../lib/focus';
+import { focusOnArrival, focusWhenShown } from '../lib/focus';
 import { CaseQueue } from './CaseQueue';
 import { keyRefusal, keyStanding } from '../lib/officer';
 import { ConfirmDecision } from './ConfirmDecision';
@@ -117,10 +117,20 @@ function DecisionForm({ c }: { c: CaseView }) {
   const wrongKey = keyRefusal(c, decision, key);
   const sign = (shown: SigningKey): void => {
     setConfirming(null);
+    // Focus moves to the receipt as soon as it is shown, not once the journal has been verified
+    // again after it (which may take a while, with focus at <body> meanwhile: the dialog is gone
+    // and the form's button disabled or, for a now closed case, gone too).
+    const before = useStore.getState().receipt;
+    const stop = focusOnArrival(
+      useStore.subscribe,
+      (s) => s.receipt !== null && s.receipt !== before,
+      DECISION_RECEIPT,
+    );
     void decide(c, decision, rationale, shown.keyId ?? '').then((ok) => {
+      stop();
       if (ok) setRationale('');
-      // The result of signing, or why it was refused: never left at <body> (a closed case drops this form).
-      focusWhenShown(ok ? DECISION_RECEIPT : JOURNAL_ERROR);
+      // Why it was refused: never left at <body>.
+      else focusWhenShown(JOURNAL_ERROR);
     });
   };
   const blockedBy = refused ? DECISION_BLOCKED : wrongKey ? DECISION_KEY_REFUSED : null;

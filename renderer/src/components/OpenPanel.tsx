@@ -1,6 +1,7 @@
 import { memo, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { CheckMode, ExampleSummary } from '../../../shared/api';
 import { useStore } from '../store';
+import { artifactExamples } from '../lib/examples';
 import { escapeControls } from '../../../shared/controls';
 import { PackageOptions } from './PackageOptions';
 import { Shown } from './Shown';
@@ -191,10 +192,7 @@ function RecentFiles({ mode, busy }: Props) {
 function Examples({ mode, busy }: Props) {
   const examples = useStore((s) => s.examples);
   const [filter, setFilter] = useState('');
-  const shown = useMemo(
-    () => examples.filter((ex) => ex.expect && ex.path.toLowerCase().includes(filter.toLowerCase())),
-    [examples, filter],
-  );
+  const shown = useMemo(() => artifactExamples(examples, filter), [examples, filter]);
   const groups = useMemo(() => {
     const m = new Map<string, typeof shown>();
     for (const ex of shown) {

@@ -4,7 +4,7 @@
  */
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api.js';
 import { escapeControls } from '../../../shared/controls.js';
-import { compareTimestamps } from '../../../shared/timestamps';
+import { compareTimestamps } from '../../../shared/timestamps.js';
 
 export type SortKey = 'state' | 'claim' | 'age';
 export type Sort = { key: SortKey; dir: 'asc' | 'desc' };
