@@ -4,8 +4,9 @@
  * |Δ| in units of its ε for the worst and the best run, with each output's |Δ| and ε as
  * the engine wrote them. Runs that fail are counted as failed and listed with the engine's
  * reason, and nothing is claimed of them; a sweep shows its progress, can be cancelled, and
- * stops when its artifact is opened again. (That the jobs run at once is counted in
- * test/workbench/sweep.test.ts.)
+ * stops when its artifact is opened again. A what-if dump, whose one comparison is its
+ * expression's hash, has no |Δ| against ε: its sweep lists what differed per substitution.
+ * (That the jobs run at once is counted in test/workbench/sweep.test.ts.)
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,36 @@ test('the sweep charts |Δ| against ε per substitution and the spread over repe
   expect(await rows.count()).toBeGreaterThanOrEqual(subs);
   await expect(page.getByTestId('sweep-deltas')).toContainText('0.03');
   await axe(page, 'the trainer sweep with its |Δ| against ε chart');
+});
+
+test('a what-if dump has no |Δ| against ε: the sweep lists what differed per substitution, its rate in outputs', async ({
+  workbench: page,
+}) => {
+  await openExample(page, 'dumps/whatif/drift.dump.json', 60_000);
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('offers-source')).toContainText('compute shape(s)');
+  const subs =
+    (await page.getByTestId('whatif-model').locator('option').count()) -
+    1 +
+    (await page.getByTestId('whatif-shape').locator('option').count()) -
+    1;
+  await page.getByTestId('sweep-repeats').selectOption('2');
+  await page.getByTestId('run-sweep').click();
+  await expect(page.locator('#sweep-h')).toContainText(`2 runs each (${2 * subs} of ${2 * subs} runs replayed)`, {
+    timeout: 200_000,
+  });
+  // The dump compares its expression EXACT (by hash): nothing to chart against ε, and it says so.
+  await expect(page.getByTestId('chart-sweep')).toHaveCount(0);
+  await expect(page.getByTestId('sweep-differed-words')).toContainText('so its difference is not numeric');
+  const ref2 = page.getByTestId('sweep-differed').locator('tbody tr').filter({ hasText: 'model=ref-2' });
+  await expect(ref2).toContainText('expression');
+  await expect(ref2).toContainText('EXACT, not numeric');
+  await expect(ref2).toContainText('token positions differ');
+  await expect(ref2).toContainText('2 of 2 runs, the same replayed value each time');
+  // The rate counts outputs, never runs.
+  await expect(page.getByTestId('sweep-summary')).toContainText('1 of 1 output differed (100%)');
+  await expect(page.getByTestId('sweep-summary')).not.toContainText('= 100%');
+  await axe(page, 'the trainer sweep of a what-if dump');
 });
 
 type Shape = { advisor: string; arity: number; tensorType: string };

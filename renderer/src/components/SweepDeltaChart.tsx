@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
 import { offScale, runsWord, sweepBars, sweepDeltaWords, type SweepDelta, type SweepOutput } from '../lib/sweep';
+import { differedRunsWords, differedWords, type SweepDiffered } from '../lib/sweep-outputs';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
+import { Shown } from './Shown';
 
 /** An output's |Δ| over the runs that measured it, as the engine wrote each (no arithmetic on them). */
 function deltaWords(o: SweepOutput, repeats: number): string {
@@ -86,6 +88,57 @@ export function SweepDeltaChart({ deltas, repeats }: { deltas: SweepDelta[]; rep
           </tbody>
         </table>
       </details>
+    </>
+  );
+}
+
+/**
+ * What the chart cannot hold: per substitution, each output its replays gave otherwise than
+ * recorded with no |Δ| and ε (a dump's expression, compared EXACT by hash), recorded against
+ * replayed in brief and what changed inside it, over how many of its runs; with the words
+ * saying such a difference is not numeric, so it has no |Δ| to chart against ε. `measured`:
+ * how many substitutions the chart shows.
+ */
+export function SweepDifferences({ differed, measured }: { differed: SweepDiffered[]; measured: number }) {
+  const words = differedWords(differed, measured);
+  const listed = differed.filter((d) => d.outputs.length > 0);
+  if (!words) return null;
+  return (
+    <>
+      <p className="small" data-testid="sweep-differed-words">
+        {words}
+      </p>
+      {listed.length > 0 && (
+        <table className="grid small sweep-differed" data-testid="sweep-differed">
+          <caption>What differed from the recording, per substitution (not numeric: no |Δ| against ε)</caption>
+          <ColumnHeads names={['Substitution', 'Output', 'Compared', 'Recorded', 'Replayed', 'What changed', 'In']} />
+          <tbody>
+            {listed.flatMap((d) =>
+              d.outputs.map((o) => (
+                <tr key={`${d.whatIf} ${o.output}`}>
+                  <td className="mono">
+                    <Shown text={d.whatIf} />
+                  </td>
+                  <td className="mono">
+                    <Shown text={o.output} />
+                  </td>
+                  <td>{o.mode}, not numeric</td>
+                  <td className="mono">
+                    <Shown text={o.recorded} />
+                  </td>
+                  <td className="mono bad">
+                    <Shown text={o.replayed} />
+                  </td>
+                  <td>
+                    <Shown text={o.inside ?? 'the report says no more'} />
+                  </td>
+                  <td>{differedRunsWords(o)}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      )}
     </>
   );
 }

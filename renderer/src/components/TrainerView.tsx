@@ -9,8 +9,9 @@ import {
   whatIfOf,
 } from '../../../shared/details/index';
 import { useStore } from '../store';
-import { runsWord, sweepCountWords, sweepCounts, sweepDeltas, type Sweep, type SweepRun } from '../lib/sweep';
-import { SweepDeltaChart } from './SweepDeltaChart';
+import { runsWord, sweepCountWords, sweepCounts, sweepDeltas, type Sweep } from '../lib/sweep';
+import { groupedRateWords, nothingToChartWords, pct, sweepDiffered, sweepRates } from '../lib/sweep-outputs';
+import { SweepDeltaChart, SweepDifferences } from './SweepDeltaChart';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
@@ -64,8 +65,6 @@ function governedDriftRates(g: TgDriftRate): DriftChart {
     ],
   };
 }
-
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 
 /** In words: the governed maximum and which versions exceed it. */
 function governedText(g: TgDriftRate): string {
@@ -181,61 +180,6 @@ function unknownSubstitution(r: Report, o: ProviderOffers | null): string | null
   return out.length ? out.join(' ') : null;
 }
 
-export interface SweepBar {
-  whatIf: string;
-  /** Drifted replays over replays compared; null when nothing could be replayed. */
-  rate: number | null;
-  drifted: number;
-  compared: number;
-  why: string | null;
-}
-
-/**
- * One bar per substitution: a TG replay's governed drift rate (details.tg.driftRate, every
- * version it ran under summed), else the share of the replay's comparisons that failed.
- */
-export function sweepBars(sweep: Sweep): { bars: SweepBar[]; maxRate: number | null } {
-  let maxRate: number | null = null;
-  // A substitution's rate from its first run that has a report (its repeats replay the same
-  // window); without one, its first failed run says why (a cancelled run says nothing of it).
-  const first = sweep.plan
-    .map((w) => {
-      const runs = sweep.runs.filter((r) => r.whatIf === w).sort((a, b) => a.repeat - b.repeat);
-      return runs.find((r) => r.report) ?? runs.find((r) => !r.cancelled);
-    })
-    .filter((r): r is SweepRun => r !== undefined);
-  const bars = first.map((run): SweepBar => {
-    if (!run.report) return { whatIf: run.whatIf, rate: null, drifted: 0, compared: 0, why: run.error };
-    const g = tgDriftRateIn(run.report);
-    if (g) maxRate = g.maxRate;
-    let drifted = 0;
-    let compared = 0;
-    if (g && g.versions.length > 0) {
-      for (const v of g.versions) {
-        drifted += v.drifted;
-        compared += v.inWindow;
-      }
-    } else if (!g) {
-      const rows = run.report.comparisons ?? [];
-      compared = rows.filter((c) => c.status !== 'unavailable').length;
-      drifted = rows.filter((c) => c.status === 'fail').length;
-    }
-    const blocker = run.report.findings.find(
-      (f) => f.severity === 'unavailable' && !/what-if replay: a demonstration/.test(f.message),
-    );
-    if (compared === 0)
-      return {
-        whatIf: run.whatIf,
-        rate: null,
-        drifted,
-        compared,
-        why: blocker ? `${blocker.rule}: ${blocker.message}` : 'nothing was replayed',
-      };
-    return { whatIf: run.whatIf, rate: drifted / compared, drifted, compared, why: null };
-  });
-  return { bars, maxRate };
-}
-
 /** While the sweep runs: how far it is, as a progress bar, and Cancel (its runs not started are withdrawn, those running stopped). */
 function SweepProgress({ sweep }: { sweep: Sweep }) {
   const cancelSweep = useStore((s) => s.cancelSweep);
@@ -278,12 +222,47 @@ function SweepFailures({ sweep }: { sweep: Sweep }) {
   );
 }
 
-function SweepResult({ sweep }: { sweep: Sweep }) {
-  const { bars, maxRate } = sweepBars(sweep);
+/**
+ * The sweep's rates in words, each in its unit (outputs that differed, or a TG replay's
+ * BANDED replays in the governed window), against the governed maximum where the report names one.
+ */
+function SweepSummary({ sweep }: { sweep: Sweep }) {
+  const { rates, maxRate } = sweepRates(sweep);
+  const rated = rates.filter((r) => r.rate !== null);
+  const over = maxRate === null ? [] : rated.filter((r) => r.rate! > maxRate);
+  const within = rated.filter((r) => !over.includes(r));
+  return (
+    <>
+      <p className={over.length ? 'small bad' : 'small'} data-testid="sweep-summary">
+        {maxRate === null
+          ? `The report names no governed maximum drift rate. Per substitution, how many of its outputs differed from the recording (its first replayed run)${rated.length ? `: ${groupedRateWords(rated)}.` : '.'}`
+          : `Governed maximum drift rate ${pct(maxRate)}. ${
+              over.length ? `Exceeding it: ${groupedRateWords(over)}.` : 'No substitution exceeds it.'
+            }${within.length ? ` Within it: ${groupedRateWords(within)}.` : ''}`}
+      </p>
+      {rates.some((r) => r.rate === null) && (
+        <ul className="small" data-testid="sweep-unavailable">
+          {rates
+            .filter((r) => r.rate === null)
+            .map((r) => (
+              <li key={r.whatIf}>
+                <Shown text={r.whatIf} />: not replayable (<Shown text={r.why ?? ''} />)
+              </li>
+            ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/**
+ * The sweep as the trainer reads it: its runs counted, then what changed (the |Δ| against ε
+ * chart, the outputs that differed without one), then the rates. It takes its sweep as a
+ * prop, so a test renders it to static markup (test/renderer/sweep-dump-view.test.ts).
+ */
+export function SweepResult({ sweep }: { sweep: Sweep }) {
   const deltas = useMemo(() => sweepDeltas(sweep), [sweep]);
-  const rated = bars.filter((b) => b.rate !== null);
-  const over = maxRate === null ? [] : rated.filter((b) => b.rate! > maxRate);
-  const each = (b: SweepBar) => `${b.whatIf} (${b.drifted} of ${b.compared} = ${pct(b.rate!)})`;
+  const differed = useMemo(() => sweepDiffered(sweep), [sweep]);
   const counts = sweepCounts(sweep);
   const stopped = counts.cancelled + counts.notRun;
   return (
@@ -301,31 +280,8 @@ function SweepResult({ sweep }: { sweep: Sweep }) {
       )}
       <SweepFailures sweep={sweep} />
       <SweepDeltaChart deltas={deltas} repeats={sweep.repeats} />
-      <p className={over.length ? 'small bad' : 'small'} data-testid="sweep-summary">
-        {maxRate === null
-          ? 'The report names no governed maximum drift rate; the rate is the share of outputs that drifted. '
-          : `Governed maximum drift rate ${pct(maxRate)}. `}
-        {maxRate !== null &&
-          (over.length ? `Exceeding it: ${over.map(each).join(', ')}. ` : 'No substitution exceeds it. ')}
-        {maxRate !== null &&
-          rated.length > over.length &&
-          `Within it: ${rated
-            .filter((b) => !over.includes(b))
-            .map(each)
-            .join(', ')}. `}
-        {maxRate === null && rated.length > 0 && `${rated.map(each).join(', ')}. `}
-      </p>
-      {bars.some((b) => b.rate === null) && (
-        <ul className="small" data-testid="sweep-unavailable">
-          {bars
-            .filter((b) => b.rate === null)
-            .map((b) => (
-              <li key={b.whatIf}>
-                <Shown text={b.whatIf} />: not replayable (<Shown text={b.why ?? ''} />)
-              </li>
-            ))}
-        </ul>
-      )}
+      <SweepDifferences differed={differed} measured={deltas.filter((d) => d.worst !== null).length} />
+      <SweepSummary sweep={sweep} />
     </section>
   );
 }
@@ -566,7 +522,7 @@ function DebtDisagreements({ list }: { list: Disagreement[] }) {
 }
 
 /** The report's charts: expression, |Δ| against ε, drift rate, trust debt. */
-function ReportCharts({ report }: { report: Report }) {
+function ReportCharts({ report, swept }: { report: Report; swept: boolean }) {
   const ex = useMemo(() => expressionSeries(report), [report]);
   const d = useMemo(() => deltaSeries(report), [report]);
   const dr = useMemo(() => driftRates(report), [report]);
@@ -644,7 +600,9 @@ function ReportCharts({ report }: { report: Report }) {
         </Chart>
       )}
       {!d && !dr && !tr && !ex && (
-        <p className="muted">This report has no numeric comparisons, drift events or trust-debt trajectory to chart.</p>
+        <p className="muted" data-testid="no-charts">
+          {nothingToChartWords(swept)}
+        </p>
       )}
     </>
   );
@@ -683,7 +641,7 @@ export function TrainerView({ report }: { report: Report | null }) {
           to see its charts.
         </p>
       )}
-      {report && <ReportCharts report={report} />}
+      {report && <ReportCharts report={report} swept={!!sweep} />}
     </section>
   );
 }

@@ -9,7 +9,7 @@
  * far that moved over the repeated runs that produced a report (never over runs that failed).
  */
 import type { RepriseClient, StartJobRequest } from '../../../shared/api.js';
-import type { Report } from '../../../shared/report.js';
+import type { Comparison, Report } from '../../../shared/report.js';
 import { startWatchedJob } from './watch-job.js';
 
 /** Jobs of a sweep started and not yet ended, at most. */
@@ -206,10 +206,11 @@ export interface SweepDelta {
   why: string | null;
 }
 
-const bandedRows = (r: Report) =>
-  (r.comparisons ?? []).filter(
-    (c) => c.mode === 'BANDED' && typeof c.delta === 'number' && typeof c.epsilon === 'number' && c.epsilon >= 0,
-  );
+/** Whether a comparison is charted against ε: BANDED, with a numeric |Δ| and ε (what else differs is listed: sweep-outputs.ts). */
+export const chartedRow = (c: Comparison): boolean =>
+  c.mode === 'BANDED' && typeof c.delta === 'number' && typeof c.epsilon === 'number' && c.epsilon >= 0;
+
+const bandedRows = (r: Report) => (r.comparisons ?? []).filter(chartedRow);
 
 /**
  * |Δ| in units of ε. A governed ε of 0 is allowed (the engine passes only |Δ| = 0): any other
