@@ -4,11 +4,13 @@
  * none of the writer that notes.ts holds.
  */
 /**
- * The edit rule of notes, read in journal order: an edit may supersede a note above it on the
- * same artifact that counts and that no edit that counts supersedes yet, and only an edit that
- * counts supersedes. One rule for `journal notes` (notesIn), the writer's refusal
- * (supersedeProblem) and a case's judgements (app/kinds/journal/case-facts.ts), so the three
- * never disagree on which version of a note is the latest. Memory: one record per note read.
+ * The edit rule of notes as listed, read in journal order: an edit may supersede a note above
+ * it on the same artifact that counts and that no edit that counts supersedes yet, and only an
+ * edit that counts supersedes. One rule for `journal notes` (notesIn) and a case's judgements
+ * (app/kinds/journal/case-facts.ts), so the two never disagree on which version of a note is
+ * the latest. What a writer signs is held to the rule `journal verify` applies
+ * (note-edit-rule.ts), and the note commands add this one's: the note edited must count.
+ * Memory: one record per note read.
  */
 export class NoteEdits {
   private readonly notes = new Map<string, { artifact: string; counts: boolean; by: string | null }>();

@@ -22,6 +22,7 @@ import {
   type JudgementReceipt,
   type JudgementRecord,
 } from './judgement.js';
+import { isNoteEdit } from './note-edit-rule.js';
 import { NoteEdits } from './note-edits.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
 import { JournalWriter, type WriterOptions } from './writer.js';
@@ -60,16 +61,6 @@ export function notesIn(v: JournalVerification, artifact: string, trust: TrustSt
       return { ...n, problem };
     });
   return notes.map((n) => ({ ...n, supersededBy: edits.supersededBy(n.entryHash) }));
-}
-
-/** Why `supersedes` names no note a new edit may supersede, or null. */
-function supersedeProblem(notes: readonly NoteRecord[], supersedes: string): string | null {
-  const old = notes.find((n) => n.entryHash === supersedes);
-  if (!old) return `entry ${supersedes} is no note on this artifact in the journal`;
-  if (old.problem !== null) return `the note ${supersedes} does not count, so it cannot be edited (${old.problem})`;
-  if (old.supersededBy !== null)
-    return `the note ${supersedes} was already edited by ${old.supersededBy}: edit its latest version`;
-  return null;
 }
 
 /** A note's text is at most this many bytes of UTF-8: a note is a judgement, its text the rationale (shared/rationale.ts). */
@@ -117,8 +108,10 @@ export interface JudgementBodyInput {
  * rules every judgement and note obeys: the signer may sign a judgement (with a trust store:
  * an active reviewer key; without one only the writer's own checks apply, as for any append
  * made without a store), the body is a judgement, and a `supersedes` names an earlier note on
- * the same artifact in this journal that nothing supersedes yet, checked while the writer holds
- * the lock. Refused with JournalError 'REFUSED' and nothing written otherwise.
+ * the same artifact in this journal that nothing supersedes yet (the writer's rule for every
+ * edit, note-edit-rule.ts) and that counts, as `journal notes` lists it (an edit of a note that
+ * does not count would count for nothing), checked while the writer holds the lock. Refused
+ * with JournalError 'REFUSED' and nothing written otherwise.
  */
 export async function appendJudgementBody(
   dir: string,
@@ -134,14 +127,15 @@ export async function appendJudgementBody(
   if (problem) throw new JournalError(`${what} refused: ${problem}`, 'REFUSED');
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
   try {
-    const supersedes = body['supersedes'];
-    if (typeof supersedes === 'string') {
-      // Read after the writer holds the lock: no other edit of the same note can land between.
-      const v = await verifyJournal(dir, trust);
-      const why = supersedeProblem(notesIn(v, subject.artifact, trust), supersedes);
+    const entry = { kind: 'review-rationale', subject, body } as const;
+    if (isNoteEdit(entry)) {
+      // Asked under the writer's lock, so no other edit of the same note can land between;
+      // the writer asks the rule again as it appends (of the same reading), whoever appends.
+      const edits = await w.noteEdits();
+      const why = edits.problem({ ...entry, author: signer.keyId }) ?? edits.uncounted(body['supersedes'] as string);
       if (why) throw new JournalError(`${what} refused: ${why}`, 'REFUSED');
     }
-    const r = await w.append({ kind: 'review-rationale', subject, body }, signer);
+    const r = await w.append(entry, signer);
     return {
       seq: r.seq,
       entryHash: r.entryHash,

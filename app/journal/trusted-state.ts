@@ -103,8 +103,8 @@ export interface WriterState {
  * differs (a key revoked, a role changed), says nothing about this store: it is not trusted, and
  * the full verification decides (and refuses a journal that fails under the store given now).
  * It names what the writers behind the state checked of each append too (APPEND_CHECKS): the
- * fast way in skips the case fold, which holds only because every quarantine entry a sealing
- * writer appended passed it. Between writers with the same store (or the same key, without one)
+ * fast way in skips the case fold and the note edit rule, which hold only because every
+ * quarantine entry and every edit a sealing writer appended passed them. Between writers with the same store (or the same key, without one)
  * the append stays O(1).
  * (The seal itself, and what a sealed state proves to a verifier: sealed-state.ts.)
  */
@@ -125,12 +125,14 @@ export function trustStoreDigest(trust: TrustStore): string {
 
 /**
  * What the writers that seal a state check of each entry they append, beyond its signer: every
- * quarantine entry's transition (case-append.ts), so the quarantine seqs a state lists are valid
- * transitions by construction. A state sealed by a writer that signed any quarantine entry it
- * was given does not say so: it is not trusted, and the journal is verified in full once,
- * which refuses one holding a transition the fold refuses.
+ * quarantine entry's transition (`case-rules`, case-append.ts), so the quarantine seqs a state
+ * lists are valid transitions by construction; and every note's edit (`note-edit-rules`,
+ * note-edit-rule.ts: RPR-JOURNAL-045), so the journal behind the state holds no edit that
+ * `journal verify` fails. A state that does not name both was sealed by a writer that signed
+ * what it was given: it is not trusted, and the journal is verified in full once, which refuses
+ * one holding a transition the fold refuses or an edit the rule refuses.
  */
-const APPEND_CHECKS = 'case-rules';
+const APPEND_CHECKS = 'case-rules note-edit-rules';
 
 /** What a verification with these options checks: every signature against a store's content, or (without one) the signer's own; and what its writers checked of each append. */
 export function verificationContext(opts: OpenOptions): string {

@@ -16,7 +16,7 @@ import type { KeyObject } from 'node:crypto';
 import { rawPublicKey, verifyBytes, type TrustStore } from '../core/keys.js';
 import { epochMs, isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
-import { judgementBodyProblem, judgementSignerProblem } from './judgement-rules.js';
+import { NoteEditRule, noteEditFinding } from './note-edit-rule.js';
 import {
   checkCheckpointShape,
   checkEntryShape,
@@ -354,7 +354,7 @@ export async function verifyJournal(
   trustStore: TrustStore | null,
   opts: VerifyOptions = {},
 ): Promise<JournalVerification> {
-  const pass = newPass(trustStore, opts, new MerkleTree(), JUDGEMENT_RULES);
+  const pass = newPass(trustStore, opts, new MerkleTree());
   const state = await readStateFirst(dir);
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const ef = await streamLines(
@@ -536,7 +536,7 @@ export function verifyFiles(
   trust: TrustStore | null,
   opts: VerifyOptions = {},
 ): JournalVerification {
-  const pass = newPass(trust, opts, new MerkleTree(), JUDGEMENT_RULES);
+  const pass = newPass(trust, opts, new MerkleTree());
   const es = new EntrySteps(pass, { seq: 0, prevHash: ZERO_HASH, prevTs: null });
   const eTexts = lineTexts(ef);
   ef.lines.forEach((raw, i) => es.step(raw, eTexts?.[i]));
@@ -553,13 +553,7 @@ export function verifyFiles(
   return finish(dir, pass, { ef: streamed(ef), cf: streamed(cf), nf: null }, es, cs, opts);
 }
 
-function newPass(
-  trust: TrustStore | null,
-  opts: VerifyOptions,
-  tree: GrowingTree,
-  judgements: JudgementRules | null,
-  since = false,
-): Pass {
+function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTree, since = false): Pass {
   // Bounded: a journal of many damaged lines must not hold millions of findings.
   const bounded = new BoundedFindings();
   if (opts.maxFindingsPerRule !== undefined) bounded.maxPerRule = opts.maxFindingsPerRule;
@@ -586,7 +580,7 @@ function newPass(
     ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}),
     ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}),
   };
-  if (judgements) pass.edits = new NoteEdits(pass, judgements, since);
+  pass.edits = new NoteEdits(pass, since);
   return pass;
 }
 
@@ -703,73 +697,29 @@ class EntryTimes {
   }
 }
 
-/** The judgement body and signer checks (judgement-rules.ts), the ones its writer applies. */
-interface JudgementRules {
-  bodyProblem: (body: unknown) => string | null;
-  signerProblem: (keyId: string, trust: TrustStore) => string | null;
-}
-
-/** One body check and one signer check for the writer, the verifier and the evidence bundle. */
-const JUDGEMENT_RULES: JudgementRules = {
-  bodyProblem: judgementBodyProblem,
-  signerProblem: (keyId, trust) => judgementSignerProblem(keyId, trust, 'recorded'),
-};
-
 /**
- * RPR-JOURNAL-045: a note's edit in the journal obeys the rules its writer applies
- * (docs/journal.md "Notes"; notes.ts appendJudgementBody), so a journal written by another
- * tool or by hand does not pass with an edit the writer would refuse. An edit is a
- * `review-rationale` entry on an artifact whose body holds `supersedes`: its body must be a
- * judgement body (judgementBodyProblem, which allows `supersedes` on a note only), and it must
- * name an earlier note on the same artifact that no edit supersedes yet. What counts as
- * superseding is what notes.ts lists (notesIn): an edit that passes, whose body is sound and,
- * with a trust store, whose signer may sign a judgement. Memory: one record per note read.
+ * RPR-JOURNAL-045: a note's edit in the journal obeys the rule its writer applies to every edit
+ * it signs (note-edit-rule.ts), so a journal written by another tool or by hand does not pass
+ * with an edit the writer would refuse.
  */
 class NoteEdits {
-  /** Each note read so far: its artifact and line, and the line of the edit that supersedes it. */
-  private readonly notes = new Map<string, { artifact: string; line: number; by: number | null }>();
-  /** Since a held checkpoint: edits naming an entry before it, which this pass did not read. */
-  unchecked = 0;
+  private readonly rule: NoteEditRule;
 
   constructor(
     private readonly pass: Pass,
-    private readonly rules: JudgementRules,
-    private readonly since: boolean,
-  ) {}
-
-  step(e: Entry, hash: string, line: number): void {
-    const artifact = e.subject.artifact;
-    if (e.kind !== 'review-rationale' || typeof artifact !== 'string') return;
-    if ('supersedes' in e.body) this.checkEdit(e, artifact, line);
-    if (e.body['decision'] === 'note') this.notes.set(hash, { artifact, line, by: null });
+    since: boolean,
+  ) {
+    this.rule = new NoteEditRule(pass.trust, since);
   }
 
-  private checkEdit(e: Entry, artifact: string, line: number): void {
-    const supersedes = e.body['supersedes'];
-    const bad = (why: string) =>
-      this.pass.findings.push(
-        fail(
-          'RPR-JOURNAL-045',
-          `entry at line ${line} is a note's edit the writer refuses: ${why} (an edit is a note naming an earlier note on the same artifact that nothing supersedes yet)`,
-          { pointer: entryPointer(line), actual: typeof supersedes === 'string' ? supersedes : String(supersedes) },
-        ),
-      );
-    const body = this.rules.bodyProblem(e.body);
-    if (body) return void bad(body);
-    const old = this.notes.get(supersedes as string);
-    if (!old) {
-      if (this.since) this.unchecked++;
-      else bad(`it supersedes ${String(supersedes)}, which is no note above it in this journal`);
-      return;
-    }
-    if (old.artifact !== artifact)
-      return void bad(`it supersedes the note at line ${old.line}, which is on another artifact (${old.artifact})`);
-    if (old.by !== null)
-      return void bad(
-        `it supersedes the note at line ${old.line}, which the edit at line ${old.by} already superseded`,
-      );
-    const trust = this.pass.trust;
-    if (!trust || this.rules.signerProblem(e.author, trust) === null) old.by = line;
+  /** Since a held checkpoint: edits naming an entry before it, which this pass did not read. */
+  get unchecked(): number {
+    return this.rule.unchecked;
+  }
+
+  step(e: Entry, hash: string, line: number): void {
+    const why = this.rule.step(e, hash, line);
+    if (why) this.pass.findings.push(noteEditFinding(line, why, e.body['supersedes']));
   }
 }
 
@@ -1261,7 +1211,7 @@ export async function verifyJournalSince(
   const anchor = await sinceAnchor(dir, held);
   if (!anchor) return null;
   const state = await readStateFirst(dir);
-  const pass = newPass(trust, opts, new ContinuedTree(m, frontierBase(m, anchor.frontier)), JUDGEMENT_RULES, true);
+  const pass = newPass(trust, opts, new ContinuedTree(m, frontierBase(m, anchor.frontier)), true);
   const es = new EntrySteps(pass, { seq: m, prevHash: anchor.prevHash, prevTs: anchor.prevTs });
   try {
     const ef = await streamLines(

@@ -8,7 +8,8 @@
  * so "not recorded" is always true; if that undo fails, the error says the state is
  * unknown. A torn tail (left only by a crash) refuses appends until an explicit repair
  * (which is itself journaled and equally all or nothing); nothing is repaired silently.
- * Quarantine entries are held to the workflow's rules here, not only by their commands.
+ * Quarantine entries are held to the workflow's rules here, not only by their commands, and
+ * a note's edit to the rule `journal verify` holds it to (note-edit-rule.ts).
  */
 import { lstat, mkdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { fstatSync, writeSync } from 'node:fs';
@@ -54,6 +55,7 @@ import {
 import { acquireLock, type HeldLock } from './lock.js';
 import { caseEntryProblem, hashedQuarantine } from './case-append.js';
 import { caseStates, decisionOfKind, type CaseFold } from './cases.js';
+import { isNoteEdit, NOTE_EDIT_RULE, NoteEditRule, readNoteEdits, type NoteEditView } from './note-edit-rule.js';
 import {
   fromFullVerification,
   fromTrustedState,
@@ -222,6 +224,8 @@ export class JournalWriter {
   /** Set when the derived files could not be written: state.json is not rewritten, and the next writer verifies in full. */
   private derivedStale = false;
   private appended = 0;
+  /** The note edit rule as read from this journal, and the tree size it was read at (read again when the tree grew). */
+  private edits: { size: number; rule: NoteEditRule } | null = null;
 
   private constructor(
     readonly dir: string,
@@ -320,6 +324,26 @@ export class JournalWriter {
       );
   }
 
+  /**
+   * The journal's notes and their edits as `journal verify` reads them (note-edit-rule.ts),
+   * read under the lock once per tree size: what an edit is checked against before it is
+   * signed. UNVERIFIED when an edit there already breaks the rule: the journal does not verify,
+   * whatever its state.json says, and nothing is signed onto it.
+   */
+  async noteEdits(): Promise<NoteEditView> {
+    if (this.edits?.size === this.tree.size) return this.edits.rule;
+    const rule = new NoteEditRule(this.opts.trustStore ?? null);
+    refuseFindings(this.dir, await readNoteEdits(this.dir, rule, this.tree.size, (seq) => this.tree.leaf(seq)));
+    this.edits = { size: this.tree.size, rule };
+    return rule;
+  }
+
+  /** Refuses a note's edit the rule refuses (RPR-JOURNAL-045), whoever appends it: `journal verify` would fail it. */
+  private async refuseNoteEdit(input: AppendInput, author: string): Promise<void> {
+    const why = (await this.noteEdits()).problem({ ...input, author });
+    if (why) throw new JournalError(`note edit refused (${NOTE_EDIT_RULE}): ${why}; nothing was written`, 'REFUSED');
+  }
+
   /** Entry `seq`'s line, through the index (checked against the tree's leaf: a stale index cannot hand over another line). */
   private async lineOf(seq: number): Promise<Buffer> {
     const { entryOffset } = await readIndex(this.fhs.index, seq);
@@ -340,7 +364,8 @@ export class JournalWriter {
    * proof from it is built and checked before anything is written). All or nothing: on any
    * failure both files are cut back to their lengths before the append (and fsynced) before
    * this throws, so "not recorded" is true. A quarantine entry must first pass the workflow's
-   * rules (refuseCaseEntry), whoever calls this: no caller signs one the case fold refuses.
+   * rules (refuseCaseEntry), and a note's edit the edit rule (refuseNoteEdit), whoever calls
+   * this: no caller signs an entry that the case fold or `journal verify` refuses.
    */
   async append(input: AppendInput, signer: Signer): Promise<AppendResult> {
     if (this.broken)
@@ -351,6 +376,7 @@ export class JournalWriter {
     checkInput(input);
     if (this.opts.trustStore) refuseSigner(signer.keyId, this.opts.trustStore, this.dir);
     if (input.kind.startsWith('quarantine-')) await this.refuseCaseEntry(input, signer.keyId);
+    if (isNoteEdit(input)) await this.refuseNoteEdit(input, signer.keyId);
     const ts = this.entryTime();
     const seq = this.tree.size;
     const { entry, hash, line } = signEntry(

@@ -5,11 +5,11 @@
  * applies). For tests of what `journal verify`, the case fold and the readers make of such
  * an entry. The files change outside a writer, so the next writer verifies in full.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatHash, ZERO_HASH } from '../../app/core/hash.js';
-import { parseCanonical } from '../../app/core/jcs.js';
-import type { Signer } from '../../app/core/keys.js';
+import { canonicalizeValue, parseCanonical } from '../../app/core/jcs.js';
+import { signBytes, type Signer } from '../../app/core/keys.js';
 import { nowUtc } from '../../app/core/time.js';
 import {
   entryHash,
@@ -21,6 +21,7 @@ import {
 } from '../../app/journal/index.js';
 import { merkleRoot } from '../../app/journal/merkle.js';
 import { checkpointBody, signNote } from '../../app/journal/note.js';
+import { sealedBytes } from '../../app/journal/sealed-state.js';
 
 /** Appends `input` signed by `signer` to the journal in `dir` (which must exist, without a torn tail): its entry, checkpoint and note lines. */
 export function forgeEntry(
@@ -50,4 +51,19 @@ export function forgeEntry(
   appendFileSync(file('checkpoints.jsonl'), cp.line + '\n');
   appendFileSync(file('notes.jsonl'), JSON.stringify(note) + '\n');
   return { seq, entryHash: hash };
+}
+
+/**
+ * Seals the journal's state.json again, by `signer`, as verified under `under` (a
+ * `verificationContext`), as the holder of the key that signed the newest checkpoint could:
+ * what a writer that checked less of what it appended, or checked it under another store,
+ * would have left (the seal stops anyone else: docs/journal.md, "The trusted state").
+ */
+export function resealState(dir: string, signer: Signer, under: string): void {
+  const p = join(dir, 'state.json');
+  const rest = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
+  delete rest['seal'];
+  rest['verifiedUnder'] = under;
+  const seal = { signer: signer.keyId, sig: signBytes(signer, sealedBytes(rest)) };
+  writeFileSync(p, canonicalizeValue({ ...rest, seal }));
 }

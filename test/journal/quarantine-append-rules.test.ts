@@ -6,11 +6,10 @@
  * for now passes the case fold's checks under the lock, and a journal whose quarantine entries
  * fold with a finding is refused, whatever its state.json says.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalizeValue } from '../../app/core/jcs.js';
-import { parseTrustStore, signBytes, trustStoreEntry, type Signer } from '../../app/core/keys.js';
+import { parseTrustStore, trustStoreEntry, type Signer } from '../../app/core/keys.js';
 import {
   appendEntry,
   JournalWriter,
@@ -19,7 +18,7 @@ import {
   verifyJournal,
   type AppendInput,
 } from '../../app/journal/index.js';
-import { sealedBytes } from '../../app/journal/sealed-state.js';
+import { resealState } from './forge.helpers.js';
 import { trustStoreDigest, verificationContext } from '../../app/journal/trusted-state.js';
 import { cliIn } from '../cli/in-process.js';
 import { makeKeys, tmp, type Keys, GOOD_RATIONALE, releaseArgs } from './helpers.js';
@@ -141,12 +140,7 @@ async function forgedUnderSealedState(k: Keys, under: string): Promise<string> {
   const w = await JournalWriter.open(dir, { ...opts, signer: k.reviewer, trustStore: wrong, create: false });
   await w.append(decision('quarantine-release', openHash, GOOD), k.reviewer);
   await w.close();
-  const p = join(dir, 'state.json');
-  const rest = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
-  delete rest['seal'];
-  rest['verifiedUnder'] = under;
-  const seal = { signer: k.reviewer.keyId, sig: signBytes(k.reviewer, sealedBytes(rest)) };
-  writeFileSync(p, canonicalizeValue({ ...rest, seal }));
+  resealState(dir, k.reviewer, under);
   return dir;
 }
 

@@ -1,9 +1,11 @@
 /**
  * RPR-JOURNAL-045: journal verify holds a note's edit (body.supersedes) to the rules its writer
  * applies (docs/journal.md "Notes", notes.ts): an edit is a note naming an earlier note on the
- * same artifact that nothing supersedes yet. Journals are written with appendEntry, which
- * signs any body, as another tool or a hand edit could.
+ * same artifact that nothing supersedes yet. Journals are written around the writer
+ * (forgeEntry), which signs any body, as another tool or a hand edit could: the writer itself
+ * refuses such an edit (note-edit-append-rules.test.ts).
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendEntry, verifyJournal } from '../../app/journal/index.js';
@@ -11,24 +13,21 @@ import { verifyJournalSince } from '../../app/journal/verify.js';
 import type { JsonObject } from '../../app/journal/format.js';
 import { JUDGEMENT_TYPE } from '../../app/journal/judgement.js';
 import type { Signer } from '../../app/core/keys.js';
+import { forgeEntry } from './forge.helpers.js';
 import { makeKeys, tmp, type Keys } from './helpers.js';
 
 const A = `sha256:${'a'.repeat(64)}`;
 const B = `sha256:${'b'.repeat(64)}`;
 const TEXT = 'The dump and the manifest name the same claim reference 2026-11-0104.';
 
-/** A journal with one writer: `add` appends a review-rationale on an artifact and returns its entry hash. */
+/** A journal written around the writer: `add` appends a review-rationale on an artifact and returns its entry hash. */
 function journal() {
   const base = tmp('reprise-verify-supersedes-');
   const keys = makeKeys(base);
   const dir = join(base, 'J');
+  mkdirSync(dir);
   const add = async (artifact: string, body: JsonObject, signer: Signer = keys.reviewer) =>
-    (
-      await appendEntry(dir, { kind: 'review-rationale', subject: { claimRef: artifact, artifact }, body }, signer, {
-        trustStore: keys.trust,
-        fsync: false,
-      })
-    ).entryHash;
+    forgeEntry(dir, { kind: 'review-rationale', subject: { claimRef: artifact, artifact }, body }, signer).entryHash;
   return { dir, keys, add };
 }
 
@@ -97,7 +96,9 @@ describe('verify: a note edit the writer would refuse fails RPR-JOURNAL-045', ()
 
   it('since a held checkpoint: an edit of a note before it is counted, not checked; one after it is checked', async () => {
     const { dir, keys, add } = journal();
-    const old = await add(A, note());
+    // The held tree is a writer's (its tree.bin and index.bin anchor the verification since it).
+    const input = { kind: 'review-rationale', subject: { claimRef: A, artifact: A }, body: note() } as const;
+    const old = (await appendEntry(dir, input, keys.reviewer, { trustStore: keys.trust, fsync: false })).entryHash;
     const held = (await verifyJournal(dir, keys.trust)).latestCheckpoint!;
     await add(A, note(old));
     const fresh = await add(B, note());
