@@ -31,12 +31,17 @@ describe('RPR-KIND-001 says what the unclaimed content looked like', async () =>
     }
   });
 
-  it('a dump behind a byte-order mark: a JSON dump is its own kind failing RPR-DUMP-003, a ROM dump unclaimed', async () => {
-    // The JSON dump is told by its top-level type (sniff.ts topLevelString): its own finding names the mark.
+  it('a dump behind a byte-order mark is its own kind: JSON failing RPR-DUMP-003, ROM RPR-DUMP-005', async () => {
+    // The JSON dump is told by its top-level type (sniff.ts topLevelString), the ROM dump by
+    // its front matter after the mark: each one's own finding names the mark.
     const r = await runBytes('x', Buffer.from('\ufeff' + json), 'verify', {});
     expect([r.artifact.kind, r.verdict]).toEqual(['replay-dump', 'fail']);
     expect(r.findings.find((f) => f.rule === 'RPR-DUMP-003')?.message).toMatch(/ERR_BOM/);
-    expect((await unknown('\ufeff' + rom)).actual).toMatch(/byte-order mark/);
+    const m = await runBytes('x', Buffer.from('\ufeff' + rom), 'verify', {});
+    expect([m.artifact.kind, m.verdict]).toEqual(['replay-dump', 'fail']);
+    expect(m.findings.find((f) => f.rule === 'RPR-DUMP-005')?.message).toMatch(/byte-order mark/);
+    // Other text behind a mark is still unclaimed, and says so.
+    expect((await unknown('\ufeff# notes\n')).actual).toMatch(/byte-order mark/);
   });
 
   it('JSON the strict parse refuses, with the reason', async () => {

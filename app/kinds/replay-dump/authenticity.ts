@@ -28,7 +28,7 @@ export function dumpAuthenticity(chain: readonly ChainNode[], findings: readonly
   if (sig.status === 'match') {
     const trust = chain.find((n) => n.id === 'trust');
     if (trust?.recomputed === 'revoked') return authenticity.revoked(what, keyId);
-    const retired = findings.some((f) => f.rule === 'RDS-007' && f.severity === 'info' && f.pointer === '/keyId');
+    const retired = findings.some((f) => f.rule === 'RDS-007' && f.severity === 'warning' && f.pointer === '/keyId');
     return authenticity.trusted(what, keyId, retired);
   }
   const noStore = findings.some(

@@ -20,9 +20,27 @@ export function detectJson(s: Sniffed): boolean {
 /** Detection looks for the front matter's `type` line within this many bytes. */
 export const ROM_DETECT_BYTES = 64 * 1024;
 
+/** A UTF-8 byte-order mark (EF BB BF). */
+export const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * Where a ROM text's front matter starts: 0, or after a byte-order mark, so that a ROM dump
+ * saved with one (by an editor) is still told as a dump and refused by name (decodeRom).
+ */
+function frontMatterAt(s: Sniffed): number {
+  for (const at of [[], UTF8_BOM])
+    if (s.startsWith([...at, 0x2d, 0x2d, 0x2d, 0x0a]) || s.startsWith([...at, 0x2d, 0x2d, 0x2d, 0x0d, 0x0a]))
+      return at.length;
+  return -1;
+}
+
 export function detectRom(s: Sniffed): boolean {
-  if (!s.startsWith([0x2d, 0x2d, 0x2d, 0x0a]) && !s.startsWith([0x2d, 0x2d, 0x2d, 0x0d, 0x0a])) return false;
-  const head = s.bytes.subarray(0, ROM_DETECT_BYTES).toString('utf8').replace(/\r\n/g, '\n');
+  const at = frontMatterAt(s);
+  if (at === -1) return false;
+  const head = s.bytes
+    .subarray(at, at + ROM_DETECT_BYTES)
+    .toString('utf8')
+    .replace(/\r\n/g, '\n');
   const end = head.indexOf('\n---\n', 3);
   const fm = end === -1 ? head : head.slice(0, end);
   // Indented or with blanks around the colon: formatting noise (see rom-reader.ts).

@@ -26,6 +26,7 @@ import type { Finding, JsonValue } from '../../../shared/report.js';
 import { fail } from './findings.js';
 import { checkJsonData, JcsError } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
+import { UTF8_BOM } from './declare.js';
 import { signedPayload, type Decoded } from './json-encoding.js';
 import { DUMP_TYPE, isObject, namesToWrite, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 import { HEADINGS, placeByPath, type Form, type Section } from './rom-mapping.js';
@@ -41,17 +42,27 @@ const SAFE_LINK = /^[^[\]\n\r\s](?:[^[\]\n\r]*[^[\]\n\r\s])?$/;
 // Reading (rom-reader.ts)
 
 /**
+ * Why a ROM dump is not read as text (RPR-DUMP-005). A byte-order mark is refused by name:
+ * AIKernel.Core's RomLoader decodes the bytes with Encoding.UTF8.GetString, which keeps the
+ * mark, and its MarkdownFrontMatterParser then requires the text to start with "---"
+ * (ordinal), so upstream refuses such a file ("YAML front matter is required").
+ */
+function notText(s: Sniffed): Finding {
+  if (!s.startsWith(UTF8_BOM)) return fail('RPR-DUMP-005', 'the ROM file is not UTF-8 text');
+  return fail(
+    'RPR-DUMP-005',
+    'the ROM dump begins with a byte-order mark (U+FEFF, bytes EF BB BF) before its front matter: a ROM text starts with its "---" line, as AIKernel.Core\'s ROM loader requires, so the dump is not read; save it as UTF-8 without a byte-order mark',
+    { pointer: 'line:1', expected: 'the front matter\'s "---" line at byte 0', actual: 'a byte-order mark (EF BB BF)' },
+  );
+}
+
+/**
  * Reads ROM text into the dump model; syntax errors become RPR-DUMP-005 (`line:n`). `end`
  * is where the text stops in the writer's order (rom-end.ts).
  */
 export function decodeRom(s: Sniffed): Decoded & { end?: RomEnd } {
   const text = s.text();
-  if (text === null)
-    return {
-      model: null,
-      canonicalWithoutSignature: () => '',
-      findings: [fail('RPR-DUMP-005', 'the ROM file is not UTF-8 text (or starts with a byte-order mark)')],
-    };
+  if (text === null) return { model: null, canonicalWithoutSignature: () => '', findings: [notText(s)] };
   const findings: Finding[] = [];
   try {
     const { model, end } = readRom(text, findings);

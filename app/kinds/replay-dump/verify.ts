@@ -7,10 +7,10 @@
  * malformed member is computed.
  */
 import type { ChainNode, Finding, JsonValue } from '../../../shared/report.js';
-import { fail, info, unavailable, warning, type RuleId } from './findings.js';
+import { fail, unavailable, warning, type RuleId } from './findings.js';
 import { hashBytes, hashValue, isHashString } from '../../core/hash.js';
 import { canonicalizeParsed, canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
-import { isKeyId, isSignatureString, verifyBytes, type TrustStore } from '../../core/keys.js';
+import { isKeyId, isSignatureString, verifyBytes, type KeyStatus, type TrustStore } from '../../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { whyNotDotNetDateTime } from './dotnet-time.js';
 import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
@@ -863,6 +863,34 @@ function chainInputAndOutcome(m: DumpModel, t: Typed, findings: Finding[], chain
   return inputHash;
 }
 
+/**
+ * RDS-007 for the signing key's status (spec replay-dump.md step 7: active or retired is
+ * trusted, revoked fails). A retired key is said with a warning, as the journal's
+ * RPR-JOURNAL-010 and the evidence bundle say it: retiring vouches only for what the key
+ * signed before, and a dump cannot prove when it was signed (its createdAtUtc and
+ * capturedAtUtc are written by the same key), nor does the trust store say when the key
+ * was retired.
+ */
+function keyStatusFindings(status: KeyStatus, keyId: string): Finding[] {
+  if (status === 'revoked')
+    return [
+      fail('RDS-007', `the signing key ${keyId} is revoked in the trust store`, {
+        pointer: '/keyId',
+        expected: 'active or retired',
+        actual: 'revoked',
+      }),
+    ];
+  if (status === 'retired')
+    return [
+      warning(
+        'RDS-007',
+        `the signing key ${keyId} is retired in the trust store: a retired key vouches only for what it signed before it was retired, and neither the dump (its createdAtUtc is the signer's own word) nor the trust store says when that was`,
+        { pointer: '/keyId', expected: 'active', actual: 'retired' },
+      ),
+    ];
+  return [];
+}
+
 function checkSignature(
   t: Typed,
   trust: TrustStore | null,
@@ -970,20 +998,7 @@ function checkSignature(
         ),
       );
     reprise = key.status === 'revoked' ? 'revoked' : 'trusted';
-    if (key.status === 'revoked')
-      out.push(
-        fail('RDS-007', `the signing key ${t.keyId} is revoked in the trust store`, {
-          pointer: '/keyId',
-          expected: 'active or retired',
-          actual: 'revoked',
-        }),
-      );
-    else if (key.status === 'retired')
-      out.push(
-        info('RDS-007', `the signing key ${t.keyId} is retired (still trusted for dumps it signed)`, {
-          pointer: '/keyId',
-        }),
-      );
+    out.push(...keyStatusFindings(key.status, t.keyId));
   }
   const recorded = t.trustDecision?.decision ?? null;
   const decided = key !== undefined;
