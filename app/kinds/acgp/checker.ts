@@ -2,7 +2,8 @@
  * Checks EVAL payloads one at a time (so a trace of any length streams through in
  * constant memory), each concern in its own module: one EVAL's form and recomputed
  * arithmetic (eval-form.ts, recompute.ts), the trace's order (trace-order.ts), for
- * `replay` the default trust-debt provider re-run over the trace (debt-replay.ts), and the
+ * `replay` the default trust-debt provider re-run over the trace (debt-replay.ts), the
+ * providers it cannot re-run (counted here, under both modes), and the
  * result (result.ts); every finding, row and point goes through the bounded sink (sink.ts).
  */
 import { isPlainObject as isObj } from '../../core/closed.js';
@@ -12,10 +13,10 @@ import type { JsonValue } from '../../../shared/report.js';
 import type { JcsWarning } from '../../core/jcs.js';
 import type { KindResult } from '../../core/report.js';
 import { DebtReplay } from './debt-replay.js';
-import { checkEval } from './eval-form.js';
+import { checkEval, type CheckedEval } from './eval-form.js';
 import type { AcgpPolicy } from './policy.js';
 import type { EvalScope } from './recompute.js';
-import { traceResult } from './result.js';
+import { traceResult, type OtherProvider } from './result.js';
 import { AcgpSink } from './sink.js';
 import { cutIndex } from '../../../shared/text-cut.js';
 import { TraceOrder } from './trace-order.js';
@@ -70,6 +71,10 @@ export class AcgpChecker {
   private readonly trace: TraceOrder;
   private readonly debt: DebtReplay;
   private readonly privateProviders = new Map<string, number>();
+  /** Providers neither the default nor declared private, under both modes (RPR-ACGP-014). */
+  private readonly otherProviders = new Map<string, OtherProvider>();
+  /** EVALs of such providers past the first UNKNOWN_SAID of them. */
+  private otherProviderEvals = 0;
   /** EVALs of the default provider (verify says it did not replay their debt: RPR-ACGP-015). */
   private defaultEvals = 0;
   /** Blueprints the policy does not hold (RPR-ACGP-042). */
@@ -236,6 +241,7 @@ export class AcgpChecker {
       const id = f.providerId ?? '?';
       this.privateProviders.set(id, (this.privateProviders.get(id) ?? 0) + 1);
     }
+    if (f.provider === 'unknown') this.otherProvider(f);
     const replay = this.options.mode === 'replay';
     const replayed = replay ? this.debt.replay(s, f) : null;
     sink.point(() => {
@@ -254,6 +260,25 @@ export class AcgpChecker {
     });
   }
 
+  /**
+   * An EVAL of a provider Reprise cannot re-execute: counted, and whether it was declared
+   * public, for RPR-ACGP-014. Past UNKNOWN_SAID providers the EVALs of the others are counted
+   * only, so a trace naming a new provider on every line still streams in constant memory.
+   */
+  private otherProvider(f: CheckedEval): void {
+    const id = f.providerId ?? '(none)';
+    const o = this.otherProviders.get(id);
+    if (!o && this.otherProviders.size >= UNKNOWN_SAID) {
+      this.otherProviderEvals++;
+      return;
+    }
+    const was = o ?? { evals: 0, declaredPublic: false };
+    this.otherProviders.set(id, {
+      evals: was.evals + 1,
+      declaredPublic: was.declaredPublic || f.visibility === 'public',
+    });
+  }
+
   result(): KindResult {
     this.unnamed();
     const { mode, single, policy } = this.options;
@@ -266,6 +291,8 @@ export class AcgpChecker {
       trace: this.trace,
       debt: this.debt,
       privateProviders: this.privateProviders,
+      otherProviders: this.otherProviders,
+      otherProviderEvals: this.otherProviderEvals,
       defaultEvals: this.defaultEvals,
     });
   }

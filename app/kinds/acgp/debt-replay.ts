@@ -35,8 +35,6 @@ interface PrivatePost {
 type Handover = { from: 'default' | 'private' | 'own'; kept: boolean } | null;
 
 export class DebtReplay {
-  /** EVALs per provider that is neither the default nor declared private. */
-  readonly unknownProviders = new Map<string, number>();
   /** The trace's starting state: the first anchor's recorded pre. */
   startingState: number | null = null;
   private state: TrustDebtState | null = null;
@@ -86,9 +84,8 @@ export class DebtReplay {
       return null;
     }
     if (f.provider === 'unknown') {
-      const id = f.providerId ?? '(none)';
-      this.unknownProviders.set(id, (this.unknownProviders.get(id) ?? 0) + 1);
-      all('unavailable', `provider ${id} is not available here`);
+      // Counted by the checker (RPR-ACGP-014); never re-run under the default provider in its place.
+      all('unavailable', `provider ${f.providerId ?? '(none)'} is not available here`);
       this.reset();
       return null;
     }

@@ -32,6 +32,8 @@ import {
 type Obj = Record<string, unknown>;
 export type RecordedNumber = number | null;
 export type ProviderKind = 'default' | 'private' | 'unknown';
+/** The visibility trust_debt_extended.provider declares, null when it declares none (or one that is not public or private). */
+export type Visibility = 'public' | 'private' | null;
 
 interface DebtForm {
   providerId: string | null;
@@ -52,6 +54,7 @@ export interface CheckedEval extends DebtForm {
   intervention: Intervention | null;
   flagged: boolean | null;
   provider: ProviderKind;
+  visibility: Visibility;
   /** The risk thresholds the intervention was checked against (null when risk_score could not be recomputed). */
   riskSeen: RiskSeen | null;
 }
@@ -114,7 +117,7 @@ export function checkEval(s: EvalScope, policy: AcgpPolicy, e: Obj): CheckedEval
     }));
 
   const debt = checkDebtForm(s, e);
-  const provider = checkDescriptor(s, e, debt.providerId);
+  const visibility = checkDescriptor(s, e, debt.providerId);
   return {
     traceId,
     blueprintId,
@@ -124,7 +127,8 @@ export function checkEval(s: EvalScope, policy: AcgpPolicy, e: Obj): CheckedEval
     timestamp: typeof ts === 'string' ? ts : null,
     intervention,
     flagged,
-    provider,
+    provider: providerKind(debt.providerId, visibility),
+    visibility,
     riskSeen,
     ...debt,
   };
@@ -307,13 +311,21 @@ function checkPostSum(s: EvalScope, pre: number, delta: number, post: number): v
     );
 }
 
-/** trust_debt_extended: provider descriptor {id, visibility, fail_mode?} and attestation {digest, issued_by}. */
-function checkDescriptor(s: EvalScope, e: Obj, providerId: string | null): ProviderKind {
+/** Only acgp.core.default@1 is re-executed; a non-default provider declared private is RECORDED; any other is unknown here. */
+function providerKind(providerId: string | null, visibility: Visibility): ProviderKind {
+  if (providerId === DEFAULT_PROVIDER_ID) return 'default';
+  return visibility === 'private' ? 'private' : 'unknown';
+}
+
+/**
+ * trust_debt_extended: provider descriptor {id, visibility, fail_mode?} and attestation
+ * {digest, issued_by}. The visibility it declares (null without a valid one).
+ */
+function checkDescriptor(s: EvalScope, e: Obj, providerId: string | null): Visibility {
   const pointerAt = (p: string) => s.at(`/trust_debt_extended${p}`);
   const which = s.which;
   const x = e['trust_debt_extended'];
-  const byId = (): ProviderKind => (providerId === DEFAULT_PROVIDER_ID ? 'default' : 'unknown');
-  if (x === undefined) return byId();
+  if (x === undefined) return null;
   if (!isObj(x)) {
     s.sink.push(
       fail('RPR-ACGP-011', `${which}: trust_debt_extended must be an object {provider, attestation?}`, {
@@ -321,7 +333,7 @@ function checkDescriptor(s: EvalScope, e: Obj, providerId: string | null): Provi
         actual: jsonOf(x),
       }),
     );
-    return byId();
+    return null;
   }
   const p = x['provider'];
   let visibility: string | null = null;
@@ -399,6 +411,5 @@ function checkDescriptor(s: EvalScope, e: Obj, providerId: string | null): Provi
         );
     }
   }
-  if (visibility === 'private' && providerId !== DEFAULT_PROVIDER_ID) return 'private';
-  return byId();
+  return visibility;
 }

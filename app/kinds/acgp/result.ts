@@ -1,17 +1,23 @@
 /**
  * The kind result of a checked trace: the findings kept, then the summary findings (never
- * elided: private and unknown providers, what the limits left out), and the details a
+ * elided: private providers and those Reprise cannot re-execute, what the limits left out), and the details a
  * reviewer reads (counts, the thresholds and debt parameters used, the trajectory).
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { authenticity } from '../../core/authenticity.js';
-import { finding, info, unavailable } from './findings.js';
+import { finding, info, unavailable, warning } from './findings.js';
 import type { KindResult } from '../../core/report.js';
 import type { DebtReplay } from './debt-replay.js';
 import { DEBT_THRESHOLD_NAMES, DEFAULT_PROVIDER_ID, num4 } from './model.js';
 import type { AcgpPolicy } from './policy.js';
 import type { AcgpSink } from './sink.js';
 import type { TraceOrder } from './trace-order.js';
+
+/** A trust-debt provider neither acgp.core.default@1 nor declared private: its EVALs, and whether one declared it public. */
+export interface OtherProvider {
+  evals: number;
+  declaredPublic: boolean;
+}
 
 export interface CheckedTrace {
   replay: boolean;
@@ -25,6 +31,10 @@ export interface CheckedTrace {
   privateProviders: ReadonlyMap<string, number>;
   /** EVALs of the default provider. */
   defaultEvals: number;
+  /** Providers neither the default nor declared private (RPR-ACGP-014), the first few by name. */
+  otherProviders: ReadonlyMap<string, OtherProvider>;
+  /** EVALs of such providers past those named. */
+  otherProviderEvals: number;
 }
 
 /**
@@ -43,6 +53,43 @@ function notReplayed(t: CheckedTrace): Finding[] {
   ];
 }
 
+/**
+ * RPR-ACGP-014: a provider neither acgp.core.default@1, the only one Reprise re-executes, nor
+ * declared private (RECORDED by the seed's design). Its formulas are not here, and running the
+ * default provider in its place would judge its debt by another provider's rules, so its
+ * debt is never recomputed. Under replay that is unavailable. Under verify, which re-executes
+ * no provider (RPR-ACGP-015 says so of the default one), the verdict stays what the rest
+ * gives and a warning says what was checked, and that replay cannot close the gap either.
+ */
+function otherProviders(t: CheckedTrace): Finding[] {
+  const out = [...t.otherProviders].map(([id, o]) =>
+    otherProvider(
+      t.replay,
+      `trust-debt provider ${id} (${o.evals} EVAL(s)) is ${o.declaredPublic ? `declared public but is not ${DEFAULT_PROVIDER_ID}, the only provider Reprise re-executes` : `neither ${DEFAULT_PROVIDER_ID}, the only provider Reprise re-executes, nor declared private`}`,
+    ),
+  );
+  if (t.otherProviderEvals > 0)
+    out.push(
+      otherProvider(
+        t.replay,
+        `${t.otherProviderEvals} more EVAL(s) are of trust-debt providers beyond the ${t.otherProviders.size} named above that are neither ${DEFAULT_PROVIDER_ID} nor declared private`,
+      ),
+    );
+  return out;
+}
+
+function otherProvider(replay: boolean, who: string): Finding {
+  if (replay)
+    return unavailable(
+      'RPR-ACGP-014',
+      `${who}: the formulas are not available here, so the pre, delta, post and thresholds_crossed of those EVALs were NOT recomputed, and ${DEFAULT_PROVIDER_ID} was not run instead; only their form and post = pre + delta were checked (ctq, risk and the intervention were recomputed), and the EVAL after each starts again from its own recorded pre`,
+    );
+  return warning(
+    'RPR-ACGP-014',
+    `${who}: verify checked the pre, delta, post and thresholds_crossed of those EVALs for form and post = pre + delta only, and did NOT recompute them (decay, accumulation, crossings); replay cannot recompute them either, since the formulas are not available here (replay is UNAVAILABLE for them), and ${DEFAULT_PROVIDER_ID} is never run instead`,
+  );
+}
+
 function summaryFindings(t: CheckedTrace): Finding[] {
   const { sink } = t;
   const findings: Finding[] = [...notReplayed(t)];
@@ -56,13 +103,7 @@ function summaryFindings(t: CheckedTrace): Finding[] {
         `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${n} EVAL(s) are RECORDED and were NOT recomputed; Reprise checked only the descriptor form, the attestation digest form, post = pre + delta${handedOver}, and that no intervention was relaxed`,
       ),
     );
-  for (const [id, n] of t.debt.unknownProviders)
-    findings.push(
-      unavailable(
-        'RPR-ACGP-014',
-        `trust-debt provider ${id} (${n} EVAL(s)) is neither ${DEFAULT_PROVIDER_ID} nor declared private; its formulas are not available here, so its debt values cannot be replayed`,
-      ),
-    );
+  findings.push(...otherProviders(t));
   if (sink.elidedFindings > 0)
     findings.push(
       finding(
@@ -86,7 +127,7 @@ function details(t: CheckedTrace): { [k: string]: JsonValue } {
   const out: { [k: string]: JsonValue } = {
     evals: t.evals,
     provider: t.trace.firstProvider,
-    debtRecomputed: t.replay && t.privateProviders.size === 0 && t.debt.unknownProviders.size === 0,
+    debtRecomputed: t.replay && t.privateProviders.size === 0 && t.otherProviders.size === 0,
     riskThresholds: t.trace.firstRisk,
     debtThresholds: Object.fromEntries(DEBT_THRESHOLD_NAMES.map((n) => [n, num4(debt.params.thresholds[n])])),
     debtParameters: {
@@ -99,7 +140,9 @@ function details(t: CheckedTrace): { [k: string]: JsonValue } {
     trajectory: t.sink.trajectory,
   };
   if (t.debt.startingState !== null) out['startingState'] = t.debt.startingState;
-  if (t.privateProviders.size > 0) out['notRecomputed'] = [...t.privateProviders.keys()];
+  // Providers whose debt no mode recomputes: the private ones and those Reprise cannot run.
+  const notRecomputed = [...t.privateProviders.keys(), ...t.otherProviders.keys()];
+  if (notRecomputed.length > 0) out['notRecomputed'] = notRecomputed;
   return out;
 }
 

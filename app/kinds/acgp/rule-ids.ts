@@ -18,7 +18,7 @@ export const ACGP_RULES = {
   'RPR-ACGP-011': 'trust_debt_extended.provider is malformed',
   'RPR-ACGP-012': 'the attestation is malformed',
   'RPR-ACGP-013': 'the provider is private',
-  'RPR-ACGP-014': 'replay',
+  'RPR-ACGP-014': 'the provider is neither acgp.core.default@1 nor declared private: its debt is not recomputed',
   'RPR-ACGP-015': "verify did not replay the default provider's trust debt",
   'RPR-ACGP-016': 'no dimension has status "evaluated"',
   'RPR-ACGP-017': 'a number whose double is not its text (an integer beyond 2^53, an underflow to 0)',
