@@ -336,7 +336,7 @@ function checkDescriptor(s: EvalScope, e: Obj, providerId: string | null): Visib
     return null;
   }
   const p = x['provider'];
-  let visibility: string | null = null;
+  let visibility: Visibility = null;
   if (!isObj(p))
     s.sink.push(
       fail('RPR-ACGP-011', `${which}: trust_debt_extended.provider must be an object {id, visibility}`, {
