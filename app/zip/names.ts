@@ -1,9 +1,9 @@
 /**
  * Entry-name rules. A name is refused when any reader could resolve it somewhere other
- * than a plain relative path of the archive, or when two names could land on the same
- * file (collisions are checked across names in reader.ts). A name only Windows would
- * extract elsewhere is a warning: Reprise never extracts, and the formats read by name
- * (upstream Nemosyne writes and reads such names: docs/zip-reader.md).
+ * than a plain relative path of the archive. A name only Windows would extract elsewhere,
+ * and two names only a folding file system would make one file (collisions are checked
+ * across names in reader.ts), are warnings: Reprise never extracts, and the formats read by
+ * name (upstream Nemosyne writes and reads such names: docs/zip-reader.md).
  */
 import type { ZipLimits } from './limits.js';
 
@@ -36,8 +36,9 @@ const WINDOWS_CHARS = /[:<>"|?*]/gu;
  * all Reprise does, and a hazard only to whoever extracts the archive (a kind's docs say
  * whether its writer may write them: docs/zip-reader.md).
  */
-const WINDOWS_ONLY =
-  'Reprise reads entries by name and never extracts them, so the archive is checked as it is. Do not extract it on Windows with a tool that keeps names; read the member in Reprise instead';
+const readInstead = (where: string, what: string): string =>
+  `Reprise reads entries by name and never extracts them, so the archive is checked as it is. Do not extract it on ${where} with a tool that keeps names; read the ${what} in Reprise instead`;
+const WINDOWS_ONLY = readInstead('Windows', 'member');
 const windows = (rule: string, hazard: string): NameProblem => ({
   rule,
   severity: 'warning',
@@ -166,9 +167,26 @@ export function upstreamSanitize(raw: string): string | null {
 }
 
 /**
+ * Two distinct names that are one under foldName. Read by name, as Reprise and upstream
+ * Nemosyne read them, they are two members: upstream's `pack` writes each extra under its
+ * exact name (fflate `zipSync` over an object keyed by name, after `sanitizeEntryPath`, which
+ * folds neither case nor Unicode form nor trailing dots) and `unpack` reads each by it, refusing
+ * only exact duplicates. So, like the Windows-only names, this is a hazard to extraction only:
+ * a file system that folds case or Unicode form (Windows, macOS) or drops trailing dots and
+ * spaces (Windows) would make the two one file.
+ */
+export function collisionProblem(name: string, prior: string): NameProblem {
+  return {
+    rule: 'RPR-ZIP-046',
+    severity: 'warning',
+    message: `entry ${JSON.stringify(name)} and ${JSON.stringify(prior)} are one name after NFC normalization, case folding and dropping trailing dots and spaces: two members to a reader that reads by name, one file to a file system that folds case or Unicode form (Windows, macOS); ${readInstead('Windows or macOS', 'members')}`,
+  };
+}
+
+/**
  * The key two names collide under: NFC, then full-ish case folding, then each segment's
  * trailing dots and spaces dropped (as Windows drops them), so that "notes.txt." collides
- * with "notes.txt" as well as being refused by itself (RPR-ZIP-052).
+ * with "notes.txt" as well as being flagged by itself (RPR-ZIP-052).
  */
 export function foldName(name: string): string {
   const folded = name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');

@@ -14,7 +14,7 @@
 import type { Finding } from '../../shared/report.js';
 import { cutShort, fail, warning } from '../core/findings.js';
 import { DEFLATE_MAX_RATIO, RATIO_FLOOR, type ZipLimits } from './limits.js';
-import { checkName, foldName } from './names.js';
+import { checkName, collisionProblem, foldName } from './names.js';
 import { toSource, type ZipSource } from './source.js';
 
 export const SIG_LOCAL = 0x04034b50;
@@ -515,15 +515,10 @@ function checkNamesAcrossEntries(centrals: readonly Central[], findings: Finding
     exact.add(c.name);
     const f = foldName(c.name);
     const prior = folded.get(f);
-    if (prior !== undefined)
-      findings.push(
-        fail(
-          'RPR-ZIP-046',
-          `entry ${JSON.stringify(c.name)} collides with ${JSON.stringify(prior)} after NFC normalization and case folding`,
-          { pointer: ptr, expected: prior, actual: c.name },
-        ),
-      );
-    else folded.set(f, c.name);
+    if (prior !== undefined) {
+      const p = collisionProblem(c.name, prior);
+      findings.push(warning(p.rule, p.message, { pointer: ptr, expected: prior, actual: c.name }));
+    } else folded.set(f, c.name);
     const isDir = c.name.endsWith('/');
     const body = isDir ? f.slice(0, -1) : f;
     if (isDir) dirs.set(body, c.name);

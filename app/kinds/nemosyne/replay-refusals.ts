@@ -8,6 +8,9 @@
  *   observation, finding or annotation without its entity ("Malformed finding event"), an
  *   item that is not an object (`'kind' in item` throws), and on the semantic-digest path an
  *   item without a kind (the later runners' "missing a research-event kind");
+ * - an analysis event upstream could not have written: on the semantic-digest path one with
+ *   neither a result nor an intervention, or a result without an executable AnalysisSpec; on
+ *   the legacy path one with no command (analysisRefusal);
  * - a representation state it cannot parse (parseRepresentationDecision: an object with a
  *   numeric utilityScore, a provenance, an embodiment with a spatialStrategy), or whose
  *   fitness model copies disagree (compareRepresentationProvenance);
@@ -89,11 +92,56 @@ const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null ? (
  */
 const semanticLedger = (m: Manifest): boolean => m.formatVersion >= 3 || m.investigationDigestAlgorithm !== null;
 
+/** An event by its index, and by its eventId when it has one. */
+const eventName = (kind: string, i: number, item: Obj): string =>
+  `the ${kind} event #${i}` +
+  (typeof item['eventId'] === 'string' ? ` (eventId ${JSON.stringify(item['eventId'])})` : '');
+
+/** Upstream's eventAnalysisSpec: a command the semantic replay can re-run, or false. */
+function executableSpec(command: unknown): boolean {
+  const c = obj(command);
+  return (
+    c !== null &&
+    obj(c['operation']) !== null &&
+    typeof c['algorithmVersion'] === 'string' &&
+    typeof c['datasetFingerprint'] === 'string' &&
+    typeof c['datasetVersion'] === 'number'
+  );
+}
+
+/**
+ * Why upstream's replay refuses an analysis event before its kernel runs, or null. Upstream
+ * writes one of two shapes (src/atlas/AtlasCore.ts `applyAnalysis`: the AnalysisSpec as
+ * `command` and its `result`; src/atlas/domain/EvidenceLedger.ts `recordIntervention`: an
+ * `intervention` text), and the RF-047 runner (src/session/InvestigationReplayRunner.ts) holds
+ * the semantic-digest path to them: no result and no non-empty intervention is "Malformed
+ * semantic-v2 analysis event", a result without an executable spec "missing executable
+ * AnalysisSpec". The legacy path re-runs whatever `command` holds, so only its absence is
+ * refused there (every runner: c95a15d's applyAnalysis throws on it).
+ */
+function analysisRefusal(item: Obj, i: number, semantic: boolean): string | null {
+  const name = eventName('analysis', i, item);
+  if (!semantic)
+    return item['command'] ? null : `${name} has no command (the AnalysisSpec upstream's legacy replay re-runs)`;
+  if (!item['result']) {
+    const intervention = item['intervention'];
+    if (typeof intervention === 'string' && intervention.length > 0) return null;
+    return `${name} carries neither a result nor an intervention: upstream writes an analysis event with the AnalysisSpec and result of a kernel run, or with the text of an intervention, and its semantic replay refuses any other as a "Malformed semantic-v2 analysis event"`;
+  }
+  return executableSpec(item['command'])
+    ? null
+    : `${name} carries a result but no executable AnalysisSpec as its command (an operation object, a string algorithmVersion and datasetFingerprint, a numeric datasetVersion), which upstream's semantic replay re-runs`;
+}
+
 /** Why upstream's replay refuses one event (an item with a kind), or null. */
 function eventRefusal(item: Obj, i: number, semantic: boolean): { at: string; why: string } | null {
   const kind = item['kind'];
   if (typeof kind !== 'string' || !REPLAYED_KINDS.has(kind))
     return { at: `/${i}/kind`, why: `event #${i} is of an unrecognized kind ${JSON.stringify(kind)}` };
+  if (kind === 'analysis') {
+    const why = analysisRefusal(item, i, semantic);
+    return why === null ? null : { at: `/${i}`, why };
+  }
   const payload = PAYLOAD[kind] ?? (semantic ? SEMANTIC_PAYLOAD[kind] : undefined);
   if (payload && !item[payload]) return { at: `/${i}`, why: `the ${kind} event #${i} has no ${payload}` };
   if (kind === 'seek' && obj(item['command'])?.['index'] === undefined)
