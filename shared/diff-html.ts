@@ -19,6 +19,7 @@ import {
   type DiffResult,
 } from './diff.js';
 import { escapeControls } from './controls.js';
+import { spanStartWords } from './diff-words.js';
 import { escHtml, htmlDl, PAGE_END, pageStart } from './report-html.js';
 import { sha256TextHex } from './sha256.js';
 
@@ -79,7 +80,7 @@ function spanHtml(s: string, e: DiffEntry, side: 'left' | 'right'): string {
     `<pre>${p.cutBefore ? '…' : ''}<bdi>${escHtml(p.before)}<${tag}>${escHtml(p.changed)}</${tag}>` +
     `${cut}${escHtml(p.after)}</bdi>${p.cutAfter ? '…' : ''}</pre>` +
     (s.length > 80
-      ? `<small>${escHtml(`${s.length.toLocaleString('en')} characters; changed from ${e.span!.prefix.toLocaleString('en')}`)}</small>`
+      ? `<small>${escHtml(`${s.length.toLocaleString('en')} characters; ${spanStartWords(e.span!.prefix)}`)}</small>`
       : '')
   );
 }

@@ -9,6 +9,7 @@
  */
 import { CONTROL_CLASS, controlEscape } from './controls.js';
 import { shownValue, type JsonValue, type Report } from './report.js';
+import { AS_STATED, SAVED_CLAIMS, SAVED_LEAD, VERDICT_STATED } from './stated-words.js';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** HTML's specials, and every control (shared/controls.ts) but the tab and line feed a page lays out. */
@@ -171,22 +172,44 @@ export function earlierPages(page: string): string[] {
 const verdictBadge = (v: Report['verdict']): string =>
   `<span class="verdict ${escHtml(v)}">${escHtml(v.toUpperCase())}</span>`;
 
-/** A report on its own (the workbench's export): the artifact, the verdict, every section and the report itself. */
-export function reportPage(r: Report): string {
+/**
+ * A saved report's verdict (a report opened without its artifact: the window's
+ * OpenArtifact.savedReport): the word alone, in no verdict's colour, as the window's banner
+ * says it. A green PASS reads as checked, and nothing here checked it.
+ */
+const statedVerdict = (v: Report['verdict']): string =>
+  `<strong>${escHtml(v.toUpperCase())}</strong> ${escHtml(VERDICT_STATED)}`;
+
+/** Under a saved report's heading, as the window's note says it: its claims are its own. */
+const SAVED_NOTE = `<p role="note"><strong>${escHtml(SAVED_LEAD)}</strong> ${escHtml(SAVED_CLAIMS)} The workbench checked only its form, and that its verdict is the one its findings make. To see it checked: <code>reprise verify REPORT --artifact FILE</code>.</p>`;
+
+/** Who made the report; a saved report may name no run (its `run` is optional to the report kind). */
+function madeBy(run: Report['run'] | undefined): string {
+  return run ? `${run.tool} ${run.version} at ${run.startedAtUtc}` : 'not stated: the report has no "run"';
+}
+
+/**
+ * A report on its own (the workbench's export): the artifact, the verdict, every section and
+ * the report itself. `stated`: a saved report, each of whose claims is marked as its own.
+ */
+export function reportPage(r: Report, opts: { stated?: boolean } = {}): string {
+  const mark = (label: string) => (opts.stated ? `${label} (${AS_STATED})` : label);
   const head = htmlDl([
     ...artifactPairs(r),
     [
-      'origin',
+      mark('origin'),
       escHtml(r.authenticity?.statement ?? 'The report makes no authenticity statement: origin not established.'),
     ],
-    ['made by', escHtml(`${r.run.tool} ${r.run.version} at ${r.run.startedAtUtc}`)],
+    [mark('made by'), escHtml(madeBy((r as Partial<Report>).run))],
   ]);
+  const title = `Reprise report: ${r.artifact.path}${opts.stated ? ' (saved report, not re-verified)' : ''}`;
   return [
-    ...pageStart(`Reprise report: ${r.artifact.path}`, { csp: true }),
-    `<h1>Report ${verdictBadge(r.verdict)}</h1>`,
+    ...pageStart(title, { csp: true }),
+    `<h1>Report ${opts.stated ? statedVerdict(r.verdict) : verdictBadge(r.verdict)}</h1>`,
+    ...(opts.stated ? [SAVED_NOTE] : []),
     head,
     ...reportSections(r, { values: true }),
-    `<h2>Hash chain</h2>${htmlTable(
+    `<h2>${escHtml(mark('Hash chain'))}</h2>${htmlTable(
       ['node', 'status', 'recorded', 'recomputed'],
       r.chain.map((n) => [
         escHtml(n.label),

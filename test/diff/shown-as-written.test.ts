@@ -161,7 +161,7 @@ describe('span markers typed in a string are escaped in the terminal', () => {
 });
 
 describe("the terminal says where a long string's span starts", () => {
-  it('a one-character change in a 1 MB string: changed from 500,000', async () => {
+  it('a one-character change in a 1 MB string: changed after the first 500,000 characters', async () => {
     const s = 'a'.repeat(1_000_000);
     const [l, r] = await files(
       JSON.stringify({ big: s }),
@@ -170,7 +170,21 @@ describe("the terminal says where a long string's span starts", () => {
     );
     const line = await changedLine(l, r, '/content/big');
     expect(line).toContain('[-a-]');
-    expect(line).toContain('(changed from 500,000; 1,000,000 → 1,000,000 characters)');
+    expect(line).toContain('(changed after the first 500,000 characters; 1,000,000 → 1,000,000 characters)');
+    expect(line).not.toContain('changed from 500,000');
+  });
+
+  it('the page says it in the same words as the terminal and the window (shared/diff-words.ts)', () => {
+    const s = 'a'.repeat(1_000);
+    const page = (l: string, r: string) => {
+      const result = diffJson({ big: l }, { big: r });
+      return diffPage({ title: 't', what: 'w', left: { name: 'l' }, right: { name: 'r' }, result });
+    };
+    const mid = page(s, `${s.slice(0, 500)}b${s.slice(501)}`);
+    expect(mid).toContain('1,000 characters; changed after the first 500 characters');
+    expect(mid).not.toContain('changed from 500');
+    expect(page(s, `b${s.slice(1)}`)).toContain('1,000 characters; changed from the start');
+    expect(page(s, `ab${s.slice(2)}`)).toContain('1,000 characters; changed after the first character');
   });
 
   it('strings of at most 80 characters, shown whole in their context, say nothing more', async () => {
@@ -181,6 +195,6 @@ describe("the terminal says where a long string's span starts", () => {
     );
     const line = (await diff(l, r)).out.split('\n').find((x) => x.includes('/content/s'))!;
     expect(line).toContain('[-1-]');
-    expect(line).not.toContain('changed from');
+    expect(line).not.toMatch(/changed (from|after)/);
   });
 });

@@ -1,13 +1,13 @@
 /**
  * The Export view says where the evidence bundle is exported and offers to go there
  * (renderer/src/lib/bundle-where.ts); the Compare view says where a long string's change
- * starts in words (renderer/src/lib/diff-words.ts); the Open and Compare views list only the
+ * starts in words (shared/diff-words.ts); the Open and Compare views list only the
  * examples that are artifacts (renderer/src/lib/examples.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { ExampleSummary } from '../../shared/api';
 import { bundleWhere, EXPORT_BUNDLE_ID, JOURNAL_TOGGLE_ID } from '../../renderer/src/lib/bundle-where';
-import { spanStartWords } from '../../renderer/src/lib/diff-words';
+import { spanStartWords } from '../../shared/diff-words';
 import { artifactExamples } from '../../renderer/src/lib/examples';
 
 describe('bundleWhere', () => {

@@ -28,6 +28,7 @@ import {
   type DiffResult,
 } from '../../../shared/diff.js';
 import { diffPage, PAGE_MAX_DIFFERENCES, type DiffSideLabel } from '../../../shared/diff-html.js';
+import { spanStartWords } from '../../../shared/diff-words.js';
 import { carriedVerdictOf } from '../../../shared/details/carried.js';
 import {
   EXIT,
@@ -223,7 +224,7 @@ function spanPlace(e: DiffEntry): string {
   const [l, r] = [(e.left as string).length, (e.right as string).length];
   if (Math.max(l, r) <= 80) return '';
   const n = (x: number) => x.toLocaleString('en');
-  return `  (changed from ${n(e.span!.prefix)}; ${n(l)} → ${n(r)} characters)`;
+  return `  (${spanStartWords(e.span!.prefix)}; ${n(l)} → ${n(r)} characters)`;
 }
 
 function entryLine(e: DiffEntry): string {

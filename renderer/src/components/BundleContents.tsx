@@ -7,6 +7,7 @@ import {
 } from '../../../shared/details/bundle';
 import type { CarriedDetails, IntegrityDetails } from '../../../shared/details/carried';
 import type { Report } from '../../../shared/report';
+import { AS_STATED } from '../../../shared/stated-words';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { Signer } from './AnchorFields';
 import { ColumnHeads } from './ColumnHeads';
@@ -23,9 +24,6 @@ type Stated = { stated?: boolean };
 
 /** A verdict's tag: in its verdict's colour when the engine made it here, neutral when a saved report states it. */
 const verdictTag = (v: IntegrityDetails['verdict'], stated: boolean) => `tag ${stated ? 'neutral' : v}`;
-
-/** Beside what a saved report states, in the same words everywhere. */
-export const AS_STATED = 'as the saved report states it, not checked here';
 
 /**
  * A document that carries a report (an evidence bundle, an exported report): its own

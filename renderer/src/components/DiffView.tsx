@@ -13,8 +13,8 @@ import {
   type DiffResult,
 } from '../../../shared/diff';
 import { diffPage, type DiffSideLabel } from '../../../shared/diff-html';
+import { spanStartWords } from '../../../shared/diff-words';
 import '../diff.css';
-import { spanStartWords } from '../lib/diff-words';
 import { download } from './ExportView';
 import { Shown } from './Shown';
 

@@ -4,7 +4,7 @@ import type { AttestationExport } from '../../../shared/api';
 import type { Report } from '../../../shared/report';
 import { reportPage } from '../../../shared/report-html.js';
 import { VERDICT_LABEL } from '../lib/report-words';
-import { optionsFor, useStore } from '../store';
+import { optionsFor, useStore, type OpenArtifact } from '../store';
 import { PathField } from './PathField';
 import { artifactOf, useJudgement } from '../judgement-store';
 import { bundleWhere } from '../lib/bundle-where';
@@ -158,8 +158,16 @@ function BundleWhere({ report }: { report: Report }) {
   );
 }
 
+/**
+ * The report's HTML page. A saved report (OpenArtifact.savedReport, the signal the verdict
+ * banner reads) is said on it as the banner says it: as stated, not re-verified.
+ */
+export const reportHtml = (report: Report, artifact: OpenArtifact | null): string =>
+  reportPage(report, { stated: artifact?.savedReport === true });
+
 /** Export: the report as JSON and as a self-contained HTML page, TG replay attestations, and where the evidence bundle is. */
 export function ExportView({ report }: { report: Report }) {
+  const artifact = useStore((s) => s.artifact);
   const base = (report.artifact.path.split('/').pop() ?? 'artifact').replace(/[^A-Za-z0-9._-]/g, '_');
   return (
     <section className="panel" aria-labelledby="export-h">
@@ -180,7 +188,7 @@ export function ExportView({ report }: { report: Report }) {
         <button
           type="button"
           data-testid="export-html"
-          onClick={() => download(`${base}.report.html`, 'text/html', reportPage(report))}
+          onClick={() => download(`${base}.report.html`, 'text/html', reportHtml(report, artifact))}
         >
           Save report as HTML
         </button>

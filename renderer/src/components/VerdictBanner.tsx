@@ -7,8 +7,8 @@ import type { LocalHash, OpenArtifact } from '../store';
 import { CopyValue } from './Copy';
 import { Shown } from './Shown';
 import { carriedOf } from '../../../shared/details/carried';
+import { AS_STATED, SAVED_CLAIMS, SAVED_LEAD, VERDICT_STATED } from '../../../shared/stated-words';
 import {
-  AS_STATED,
   CarriedContents,
   CarriedVerdicts,
   rejectInForce,
@@ -83,7 +83,7 @@ function BannerHeading({ report, rejected, saved }: { report: Report; rejected: 
   return (
     <h2 id="verdict-h" tabIndex={-1}>
       <span className="verdict-word">{VERDICT_LABEL[report.verdict]}</span>
-      {saved && <span data-testid="verdict-stated"> as stated (not re-verified)</span>}
+      {saved && <span data-testid="verdict-stated">{` ${VERDICT_STATED}`}</span>}
       {rejected && <RejectCaveat r={rejected} stated={saved} />} <span className="kind">{report.artifact.kind}</span>
       {report.artifact.id && (
         <span className="artifact-id">
@@ -100,10 +100,9 @@ function BannerHeading({ report, rejected, saved }: { report: Report; rejected: 
 function SavedNote() {
   return (
     <p className="cap-note" role="note" data-testid="saved-note">
-      <strong>This is a saved report, shown as it states itself: not re-verified.</strong> A report carries no
-      signature, so its verdict, authenticity, proofs and judgements are its own claims, none checked here. Only its
-      form was checked, and that its verdict is the one its findings make. To see it checked, open it with Open: the
-      engine checks it as an exported report, fully when given the artifact it is about.
+      <strong>{SAVED_LEAD}</strong> {SAVED_CLAIMS} Only its form was checked, and that its verdict is the one its
+      findings make. To see it checked, open it with Open: the engine checks it as an exported report, fully when given
+      the artifact it is about.
     </p>
   );
 }
