@@ -125,3 +125,11 @@ export interface CaseReport {
   /** The case's own findings (RPR-CASE-*): a missing link target, an unreadable file. */
   findings: Finding[];
 }
+
+/**
+ * The rule of the case's finding on an artifact it could not verify at all (docs/rules/case.md,
+ * declared in app/engine/case/rule-ids.ts): such an artifact has no entry in `artifacts`, so
+ * this finding, never bounded by a limit, is the one place a reader of the report (a case
+ * bundle's verifier among them) learns that it exists; its pointer is `entry:<path>`.
+ */
+export const CASE_UNVERIFIED_RULE = 'RPR-CASE-002';

@@ -8,7 +8,7 @@ import type { BundledReport, CaseBundler, JournalBundle } from '../kinds/operati
 import type { Report } from '../../shared/report.js';
 import { operationFor } from './operations.js';
 
-export type { CaseBundler, JournalBundle, OmittedEntry } from '../kinds/operations.js';
+export type { CaseBundler, JournalBundle, LeftOutArtifact, OmittedEntry } from '../kinds/operations.js';
 
 /** The bundle of `report` with every judgement the journal `dir` holds on its artifact (refused with JournalError). */
 export async function bundleFromJournal(

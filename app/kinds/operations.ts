@@ -26,19 +26,41 @@ export interface JournalBundle {
   judgements: JudgementRecord[];
   checkpoint: Checkpoint;
   reportDigest: string;
-  /** The journal's entries on it that are no judgement, left out (none when every entry is one). */
+  /** The journal's entries on it that the bundle does not carry (none when it carries every one), each listed in its manifest. */
   omitted: OmittedEntry[];
+  /**
+   * The artifacts of a case that could not be verified (RPR-CASE-002), so that no report of
+   * theirs is bundled: each listed in the manifest (`leftOut.artifacts`). Empty for a bundle
+   * of one artifact.
+   */
+  artifactsLeftOut: LeftOutArtifact[];
 }
 
-/** A `review-rationale` entry an export leaves out: it does not count as a judgement (its `problem`). */
+/**
+ * Why an entry is left out: `no-judgement`, it does not count as one (its body, or its
+ * signer under the trust store), so a bundle carrying it would fail its own verification;
+ * `unproven`, it is a judgement no checkpoint covers, so no inclusion proof can be built.
+ */
+export type OmittedStatus = 'no-judgement' | 'unproven';
+
+/** A `review-rationale` entry an export leaves out, and why. */
 export interface OmittedEntry {
   seq: number;
   entryHash: string;
   author: string;
-  /** Why it is no judgement: its body, or its signer under the trust store (JudgementRecord.problem). */
+  /** Its body's decision as written (`reject`…; empty when it has none). */
+  decision: string;
+  status: OmittedStatus;
+  /** Why: its body or signer (JudgementRecord.problem), or why no proof can be built. */
   problem: string;
   /** The one line that names it (for stderr): seq, entry hash, signer and why. */
   line: string;
+}
+
+/** An artifact of a case left out of its bundle: its path in the case, and why it could not be verified. */
+export interface LeftOutArtifact {
+  path: string;
+  reason: string;
 }
 
 /** A report as a bundle holds it (without `run`, which is not deterministic). */

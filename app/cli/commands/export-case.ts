@@ -18,7 +18,7 @@ import { runCase } from '../../jobs/case.js';
 import { intFlag } from '../args.js';
 import type { CliIO } from '../io.js';
 import { formatError } from '../output.js';
-import type { OmittedEntry } from '../../engine/evidence.js';
+import type { LeftOutArtifact, OmittedEntry } from '../../engine/evidence.js';
 import { inside, whereInCase } from './check-case.js';
 import { engineOptions } from './check.js';
 import type { EngineOptions } from '../../kinds/types.js';
@@ -68,28 +68,55 @@ export async function exportCase(x: CaseExport, io: CliIO): Promise<ExitCode> {
   });
   const b = bundle(caseReport, reports);
   await writeOutputFile(x.out, b.bytes);
-  sayOmitted(io, b.omitted);
+  sayOmitted(io, b.omitted, b.artifactsLeftOut);
   const summary = {
     out: x.out,
     sha256: hashBytes(b.bytes),
     case: { digest: b.reportDigest, verdict: caseReport.verdict, artifacts: caseReport.artifacts.length },
     judgements: b.judgements.map((j) => ({ seq: j.seq, decision: j.decision, artifact: j.entry.subject.artifact })),
     omitted: b.omitted.map(({ line: _line, ...o }) => o),
+    artifactsLeftOut: b.artifactsLeftOut,
     checkpoint: { treeSize: b.checkpoint.treeSize, rootHash: b.checkpoint.rootHash },
   };
   if (x.values['json']) io.out(JSON.stringify(summary, null, 2) + '\n');
   else
     io.out(
-      `case bundle ${safeText(x.out)} (${summary.sha256})\n  case ${b.reportDigest}: ${caseReport.verdict.toUpperCase()}, ${caseReport.artifacts.length} artifact(s)\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(x.out)} --trust-store FILE\n`,
+      `case bundle ${safeText(x.out)} (${summary.sha256})\n  case ${b.reportDigest}: ${caseReport.verdict.toUpperCase()}, ${caseReport.artifacts.length} artifact(s)${incompleteWords(b.artifactsLeftOut.length)}\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(x.out)} --trust-store FILE\n`,
     );
-  return EXIT.pass;
+  return exportExit(b.omitted, b.artifactsLeftOut);
+}
+
+const incompleteWords = (n: number): string =>
+  n === 0 ? '' : `; INCOMPLETE: ${n} artifact(s) of the case could not be verified and are left out`;
+
+/**
+ * The exit code of an export that wrote its bundle (docs/evidence-bundle.md, "What a bundle
+ * leaves out"): 3 when an artifact of the case could not be read or verified (an unreadable
+ * path, as `reprise verify DIR` exits for one), 2 when a judgement is left out for want of an
+ * inclusion proof (the bundle cannot decide it), else 0. An entry that is no judgement is
+ * listed, and leaves the bundle complete: no bundle could carry it.
+ */
+export function exportExit(omitted: readonly OmittedEntry[], artifacts: readonly LeftOutArtifact[]): ExitCode {
+  if (artifacts.length > 0) return EXIT.error;
+  return omitted.some((o) => o.status === 'unproven') ? EXIT.unavailable : EXIT.pass;
 }
 
 /**
- * Each journal entry on the exported artifacts that the bundle leaves out as no judgement
- * (its signer may not sign one, or its body is none), one stderr line each: the journal keeps
- * it, the bundle does not carry it, and the person exporting is told which and why.
+ * Each artifact of the case and each journal entry on what is exported that the bundle leaves
+ * out, one stderr line each: the artifact could not be verified, the entry is no judgement or
+ * has no inclusion proof. The person exporting is told which and why, as the manifest tells
+ * the bundle's reader.
  */
-export function sayOmitted(io: CliIO, omitted: readonly OmittedEntry[]): void {
+export function sayOmitted(
+  io: CliIO,
+  omitted: readonly OmittedEntry[],
+  artifacts: readonly LeftOutArtifact[] = [],
+): void {
+  for (const a of artifacts)
+    io.err(
+      formatError(
+        `left out artifact ${a.path}: it could not be verified (${a.reason}), so the bundle holds no report of it and is incomplete (listed in its manifest)`,
+      ),
+    );
   for (const o of omitted) io.err(formatError(o.line));
 }

@@ -3,9 +3,10 @@
  * (docs/evidence-bundle.md): its report, every judgement the journal holds on it with its
  * inclusion proof, the latest signed checkpoint, and (--attestation) a TG replay's
  * attestation. PATH a case folder: the case bundle (export-case.ts). Nothing is written to the journal: the engine runs with the journal for
- * reading only (no --key). Exit 0 when written; 3 with one line otherwise.
+ * reading only (no --key). Exit 0 when written whole, 2 when written without a judgement it
+ * cannot prove (exportExit); 3 with one line otherwise.
  */
-import { EXIT, REPORT_SCHEMA, VERDICT_RANK, type ExitCode, type Report, type Verdict } from '../../../shared/report.js';
+import { REPORT_SCHEMA, VERDICT_RANK, type ExitCode, type Report, type Verdict } from '../../../shared/report.js';
 import { checkOutputFile, readFailure, readRegularFile, writeOutputFile } from '../../core/files.js';
 import { hashBytes, hashFile } from '../../core/hash.js';
 import { loadTrustStore } from '../../core/keys.js';
@@ -21,7 +22,7 @@ import { readJsonFile } from './journal.js';
 import { UsageError } from '../../core/errors.js';
 import { stat } from 'node:fs/promises';
 import { isJournalDir } from '../../journal/layout.js';
-import { exportCase, exportEngineOptions, sayOmitted } from './export-case.js';
+import { exportCase, exportEngineOptions, exportExit, sayOmitted } from './export-case.js';
 import { optionReads, refuseWritesOn } from './outputs-on-inputs.js';
 
 const USAGE = INFO.export.usage;
@@ -160,6 +161,6 @@ export const exportCommand: Command = {
       io.out(
         `evidence bundle ${safeText(out)} (${summary.sha256})\n  artifact ${summary.artifact}, report digest ${b.reportDigest}\n  ${b.judgements.length} judgement(s), proven under checkpoint tree ${b.checkpoint.treeSize} root ${b.checkpoint.rootHash}\n  check it: reprise verify ${safeText(out)} --trust-store FILE\n`,
       );
-    return EXIT.pass;
+    return exportExit(b.omitted, []);
   },
 };

@@ -23,6 +23,7 @@ import { checkCase, checkCaseReport, checkListedJudgements, type Bundled } from 
 import { caseBundleHtml } from './case-html.js';
 import { caseSubjects } from './case-subjects.js';
 import { caseBundleDetails, rejectFinding } from './details.js';
+import { leftOutArtifactFindings, leftOutEntryFindings, shapeLeftOut } from './left-out.js';
 import {
   CASE_BUNDLE_TYPE,
   CASE_HTML_MEMBER,
@@ -78,7 +79,9 @@ function caseManifest(st: State, names: readonly string[]): CaseBundleManifest |
   const manifest = shapedManifest<CaseBundleManifest>(st, names, {
     type: CASE_BUNDLE_TYPE,
     members: ['case', 'reports'],
+    optional: ['leftOut'],
     shape: (p, m) => {
+      if (Object.hasOwn(m, 'leftOut')) shapeLeftOut(p, m['leftOut'], true);
       const c = m['case'];
       if (p.members(c, '/case', CASE, CASE)) {
         p.oneOf(c['verdict'], '/case/verdict', VERDICTS);
@@ -93,7 +96,7 @@ function caseManifest(st: State, names: readonly string[]): CaseBundleManifest |
         p.string(x['reportDigest'], `${at}/reportDigest`, { pattern: HASH });
       });
     },
-    words: 'type, case, reports, checkpoint, members',
+    words: 'type, case, reports, checkpoint, members, leftOut when something is left out',
   });
   if (manifest === null) return null;
   const reportMembers = new Set(manifest.reports.map((r) => r.member));
@@ -260,11 +263,37 @@ function unboundWords({ manifest, c, entries, caseBound, bound }: Checked): stri
   return `${none} names any of the case's ${n} report(s) by digest, and nothing signs case.json: what the case says is attributed to no one (a judgement with the report's digest binds a report, one on the case's digest binds case.json: docs/evidence-bundle.md)`;
 }
 
+/**
+ * What the bundle leaves out (RPR-EVB-020): every artifact case.json says the case could not
+ * verify, whatever the manifest lists (which must be that list: 017 otherwise), and every
+ * journal entry the manifest lists as left out. An incomplete bundle is never a clean PASS.
+ */
+function checkLeftOut(st: State, manifest: CaseBundleManifest, c: CaseReport | null): void {
+  if (c) {
+    const { findings, mismatch } = leftOutArtifactFindings(c, manifest.leftOut);
+    if (mismatch)
+      st.findings.push(
+        fail(
+          R.case,
+          "the manifest's list of artifacts left out is not the artifacts case.json says the case could not verify",
+          {
+            pointer: `${ptr(MEMBER.manifest)}#/leftOut/artifacts`,
+            expected: findings.length,
+            actual: manifest.leftOut?.artifacts?.length ?? 0,
+          },
+        ),
+      );
+    st.findings.push(...findings);
+  }
+  st.findings.push(...leftOutEntryFindings(manifest.leftOut));
+}
+
 /** The checks of a case bundle, on its members: case.json's form before anything reads it. */
 export function verifyCaseBundle(st: State, names: readonly string[]): KindResult {
   const manifest = caseManifest(st, names);
   if (!manifest) return { id: null, findings: st.findings, chain: st.chain };
   const c = checkCase(st, manifest);
+  checkLeftOut(st, manifest, c);
   const bundled = (c?.artifacts ?? []).map((a, i) => checkCaseReport(st, a, i));
   const cp = checkCheckpoint(st, manifest);
   const digest = manifest.case.digest;

@@ -3,6 +3,7 @@
  * artifact. The manifest is the first member (detection reads its name from the first
  * local header); the others follow in code-unit order of their names.
  */
+import type { LeftOut } from './left-out.js';
 
 export const BUNDLE_TYPE = 'reprise.evidence-bundle/v1';
 
@@ -36,6 +37,8 @@ export interface BundleManifest {
   checkpoint: { treeSize: number; rootHash: string };
   /** Every member but the manifest, in name order. */
   members: ManifestMember[];
+  /** The journal's entries on the artifact the bundle does not carry, and why (left-out.ts); absent when none. */
+  leftOut?: LeftOut;
 }
 
 /**
@@ -61,4 +64,6 @@ export interface CaseBundleManifest {
   reports: { member: string; path: string; sha256: string | null; reportDigest: string }[];
   checkpoint: { treeSize: number; rootHash: string };
   members: ManifestMember[];
+  /** The artifacts of the case it holds no report of and the journal's entries it does not carry, and why; absent when none. */
+  leftOut?: LeftOut;
 }

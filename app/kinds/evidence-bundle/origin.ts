@@ -100,6 +100,18 @@ function unsignedWords(st: State, failed: Map<string, Finding>): string | null {
   return `what no signature covers fails (${f.rule}${at}: ${m === null ? f.message : said(f, m)}): the signatures vouch only for the signed parts`;
 }
 
+/**
+ * What the bundle leaves out and cannot decide (RPR-EVB-020, unavailable), in words: the
+ * signatures vouch for what it carries, never for what it does not.
+ */
+function incompleteWords(st: State): string | null {
+  const left = st.findings.filter((x) => x.rule === R.leftOut && x.severity === 'unavailable');
+  const first = left[0];
+  if (!first) return null;
+  const more = left.length > 1 ? `, and ${left.length - 1} more thing(s) left out` : '';
+  return `${first.message} (RPR-EVB-020${more}): the signatures vouch only for what the bundle carries`;
+}
+
 /** A statement ending in a period, with `buts` said after it. */
 function qualified(a: Authenticity, buts: readonly string[]): Authenticity {
   return buts.length === 0 ? a : { ...a, statement: `${a.statement.replace(/\.$/, '')}; but ${buts.join('; and ')}.` };
@@ -145,7 +157,9 @@ export function checkpointAuthenticity(
   const refused = signatureRefused(st, cp, judged) ?? roleRefused(st, judged) ?? st.attestationRefused;
   if (refused) return refused;
   const failed = failedJudgements(st);
-  const buts = [failedWords(failed), unsignedWords(st, failed)].filter((x): x is string => x !== null);
+  const buts = [failedWords(failed), unsignedWords(st, failed), incompleteWords(st)].filter(
+    (x): x is string => x !== null,
+  );
   // `unbound`: why no judgement binds what the bundle says. A trusted checkpoint then signs
   // none of it (anyone holding one could wrap a bundle around it): consistency only.
   if (unbound !== undefined)

@@ -31,6 +31,8 @@ export const EVIDENCE_BUNDLE_RULES = {
   'RPR-EVB-016': "the bundled report's verdict is FAIL or UNAVAILABLE (the bundle's verdict is never PASS over it)",
   'RPR-EVB-018': "a case bundle's case.json lists a judgement that no proof in the bundle carries",
   'RPR-EVB-019': 'a signed reject is in force on what the bundle carries',
+  'RPR-EVB-020':
+    'the bundle leaves out what the case or the journal holds on it: an artifact it could not verify, a journal entry…',
 } as const satisfies RuleDeclarations;
 
 /** The kind's rules by what they check, as the verifier names them. */
@@ -53,4 +55,5 @@ export const R = {
   carried: 'RPR-EVB-016',
   case: 'RPR-EVB-017',
   unproven: 'RPR-EVB-018',
+  leftOut: 'RPR-EVB-020',
 } as const satisfies Record<string, keyof typeof EVIDENCE_BUNDLE_RULES>;

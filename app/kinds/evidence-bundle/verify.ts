@@ -45,6 +45,7 @@ import { bundleHtml } from './html.js';
 import { checkBundleAttestation } from './attestation.js';
 import { bundleDetails, rejectFinding } from './details.js';
 import { bundleLimits } from './limits.js';
+import { leftOutEntryFindings, shapeLeftOut } from './left-out.js';
 import { bindingEntries, checkpointAuthenticity, noJudgement, refusalOf, type Refusal } from './origin.js';
 import { carriedVerdictOf, type CarriedVerdict } from '../../../shared/details/carried.js';
 import type { BundledReport } from './write.js';
@@ -161,6 +162,8 @@ type Obj = Record<string, unknown>;
 export interface ManifestShape {
   type: string;
   members: readonly string[];
+  /** Members it may hold besides (`leftOut`, written only when the bundle leaves something out). */
+  optional?: readonly string[];
   shape(p: Problems, m: Obj): void;
   /** Its members, in a finding's words. */
   words: string;
@@ -200,7 +203,7 @@ export function shapedManifest<M extends { members: readonly ManifestMember[] }>
   if (m === null) return null;
   const p = new Problems();
   const keys = ['type', 'checkpoint', 'members', ...of.members];
-  if (p.members(m, '', keys, keys)) {
+  if (p.members(m, '', keys, [...keys, ...(of.optional ?? [])])) {
     commonShape(p, m, of.type);
     of.shape(p, m);
   }
@@ -227,7 +230,9 @@ function checkManifest(st: State, names: readonly string[]): BundleManifest | nu
   return shapedManifest<BundleManifest>(st, names, {
     type: BUNDLE_TYPE,
     members: ['artifact', 'reportDigest'],
+    optional: ['leftOut'],
     shape: (p, m) => {
+      if (Object.hasOwn(m, 'leftOut')) shapeLeftOut(p, m['leftOut'], false);
       const a = m['artifact'];
       if (p.members(a, '/artifact', ARTIFACT, ARTIFACT)) {
         p.string(a['sha256'], '/artifact/sha256', { pattern: HASH });
@@ -236,7 +241,8 @@ function checkManifest(st: State, names: readonly string[]): BundleManifest | nu
       }
       p.string(m['reportDigest'], '/reportDigest', { pattern: HASH });
     },
-    words: 'type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}]',
+    words:
+      'type, artifact.sha256, reportDigest, checkpoint, members[{name, sha256, size}], leftOut when something is left out',
   });
 }
 
@@ -685,6 +691,7 @@ export async function readBundle(
 export function verifySingle(st: State, names: readonly string[]): KindResult {
   const manifest = checkManifest(st, names);
   if (!manifest) return { id: null, findings: st.findings, chain: st.chain };
+  st.findings.push(...leftOutEntryFindings(manifest.leftOut));
   const rep = checkReport(st, manifest);
   const cp = checkCheckpoint(st, manifest);
   const entries = checkJudgementsAndPage(st, names, manifest, cp, rep);

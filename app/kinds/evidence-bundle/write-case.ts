@@ -21,6 +21,7 @@ import { caseSubjects } from './case-subjects.js';
 import { countedJudgements, provableJournal, provenProofs, refuseUnnamedItems } from './write.js';
 import { writeZip } from '../../zip/writer.js';
 import { checkMemberCount, checkReadable } from './limits.js';
+import { caseArtifactsLeftOut, manifestLeftOut } from './left-out.js';
 import type { BundledReport, CaseBundler, JournalBundle, OmittedEntry } from '../operations.js';
 import {
   CASE_BUNDLE_TYPE,
@@ -40,6 +41,8 @@ export interface CaseBundleInput {
   checkpoint: Checkpoint;
   /** `--limit` overrides: the bundle must be one its verifier reads under them (limits.ts). */
   limits?: Record<string, number>;
+  /** The journal's entries on the case left out (countedJudgements): listed in the manifest's `leftOut`. */
+  omitted?: readonly OmittedEntry[];
 }
 
 const jsonMember = (v: unknown): Buffer => Buffer.from(canonicalizeValue(v) + '\n', 'utf8');
@@ -61,6 +64,8 @@ function orderedReports(input: CaseBundleInput): BundledReport[] {
 /**
  * The case bundle's bytes. Throws (USAGE) when a report is missing or a proof is not against
  * `checkpoint`; (REFUSED) when its verifier would refuse the archive under `input.limits`.
+ * Every artifact the case could not verify, and every entry left out, is listed in the
+ * manifest's `leftOut` (left-out.ts).
  */
 export function writeCaseBundle(input: CaseBundleInput): Buffer {
   // Counted before any report is copied: a case too large to verify is refused at once.
@@ -101,7 +106,25 @@ export function writeCaseBundle(input: CaseBundleInput): Buffer {
     checkpoint: { treeSize: input.checkpoint.treeSize, rootHash: input.checkpoint.rootHash },
     members: files.map((f) => ({ name: f.name, sha256: hashBytes(f.data), size: f.data.length })),
   };
+  const leftOut = manifestLeftOut(input.omitted ?? [], caseArtifactsLeftOut(input.caseReport));
+  if (leftOut) manifest.leftOut = leftOut;
   return checkReadable(writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]), input.limits);
+}
+
+/**
+ * Refuses (REFUSED) a case none of whose artifacts could be verified: its bundle would hold no
+ * report, and case.json would list no artifact, which its verifier refuses (RPR-EVB-017).
+ * Each artifact is named, with why, as the bundle would list it.
+ */
+function refuseNothingVerified(c: CaseReport): void {
+  if (c.artifacts.length > 0) return;
+  const why = caseArtifactsLeftOut(c)
+    .map((a) => `${a.path} (${a.reason})`)
+    .join('; ');
+  throw new JournalError(
+    `no artifact of the case could be verified, so there is no report to bundle: ${why || 'the case holds none'}`,
+    'REFUSED',
+  );
 }
 
 /**
@@ -164,6 +187,7 @@ function caseBundleOf(
   j: { v: JournalVerification; checkpoint: Checkpoint; trust: TrustStore | null; limits?: Record<string, number> },
 ): JournalBundle {
   const { checkpoint } = j;
+  refuseNothingVerified(caseReport);
   const digest = hashValue(caseReport);
   const { judgements, omitted } = caseJudgements(caseReport, digest, j.v, j.trust);
   // Each names the case report (a judgement on the case) or its artifact's report by digest.
@@ -179,6 +203,14 @@ function caseBundleOf(
     proofs: provenProofs(j.v.dir, judgements),
     checkpoint,
     limits: j.limits,
+    omitted,
   });
-  return { bytes, judgements, checkpoint, reportDigest: digest, omitted };
+  return {
+    bytes,
+    judgements,
+    checkpoint,
+    reportDigest: digest,
+    omitted,
+    artifactsLeftOut: caseArtifactsLeftOut(caseReport),
+  };
 }

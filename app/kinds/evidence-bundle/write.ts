@@ -18,6 +18,7 @@ import { BUNDLE_TYPE, judgementMember, MEMBER, type BundleManifest } from './for
 import { bundleHtml } from './html.js';
 import { checkBundleAttestation } from './attestation.js';
 import { checkMemberCount, checkReadable } from './limits.js';
+import { manifestLeftOut } from './left-out.js';
 
 import type { BundledReport, JournalBundle, OmittedEntry } from '../operations.js';
 
@@ -33,6 +34,8 @@ export interface BundleInput {
   attestation?: Uint8Array | null;
   /** `--limit` overrides: the bundle must be one its verifier reads under them (limits.ts). */
   limits?: Record<string, number>;
+  /** The journal's entries on the artifact left out (countedJudgements): listed in the manifest's `leftOut`. */
+  omitted?: readonly OmittedEntry[];
 }
 
 const jsonMember = (v: unknown): Buffer => Buffer.from(canonicalizeValue(v) + '\n', 'utf8');
@@ -77,6 +80,8 @@ export function writeEvidenceBundle(input: BundleInput): Buffer {
     checkpoint: { treeSize: input.checkpoint.treeSize, rootHash: input.checkpoint.rootHash },
     members: files.map((f) => ({ name: f.name, sha256: hashBytes(f.data), size: f.data.length })),
   };
+  const leftOut = manifestLeftOut(input.omitted ?? [], null);
+  if (leftOut) manifest.leftOut = leftOut;
   return checkReadable(writeZip([{ name: MEMBER.manifest, data: jsonMember(manifest) }, ...files]), input.limits);
 }
 
@@ -140,8 +145,9 @@ export async function bundleFromJournal(
     checkpoint,
     attestation: attestation ?? null,
     limits,
+    omitted,
   });
-  return { bytes, judgements, checkpoint, reportDigest: digest, omitted };
+  return { bytes, judgements, checkpoint, reportDigest: digest, omitted, artifactsLeftOut: [] };
 }
 
 /**
@@ -184,7 +190,8 @@ export function provenProofs(dir: string, judgements: readonly JudgementRecord[]
  * refusing the export would leave the artifact or case un-exportable for good: the export
  * leaves them out and names each (docs/evidence-bundle.md, "Export"). So is a judgement no
  * checkpoint covers yet (a write cut short before its checkpoint): it has no inclusion proof,
- * and the next write's checkpoint covers it.
+ * and the next write's checkpoint covers it; until then the bundle is incomplete. Every one
+ * left out is listed in the manifest (left-out.ts), so the bundle's reader is told too.
  */
 export function countedJudgements(all: readonly JudgementRecord[]): {
   judgements: JudgementRecord[];
@@ -193,24 +200,27 @@ export function countedJudgements(all: readonly JudgementRecord[]): {
   const judgements: JudgementRecord[] = [];
   const omitted: OmittedEntry[] = [];
   for (const j of all) {
-    if (j.problem === null && j.proof !== null) {
-      judgements.push(j);
-      continue;
-    }
-    // No judgement, or one no checkpoint covers (its inclusion proof cannot be built): named, never dropped unsaid.
-    const why =
-      j.problem !== null
-        ? `it is no judgement (${j.problem}), and a bundle carrying it would fail its own verification`
-        : `no inclusion proof can be built for it (${j.proofFindings.join('; ')}), and a bundle carries every judgement with its proof`;
-    omitted.push({
-      seq: j.seq,
-      entryHash: j.entryHash,
-      author: j.author,
-      problem: j.problem ?? j.proofFindings.join('; '),
-      line: `left out entry seq ${j.seq} (${j.entryHash}), signed by ${j.author}: ${why}`,
-    });
+    if (j.problem === null && j.proof !== null) judgements.push(j);
+    else omitted.push(omittedOf(j));
   }
   return { judgements, omitted };
+}
+
+/** A judgement left out, named: no judgement, or one no checkpoint covers (its inclusion proof cannot be built). */
+function omittedOf(j: JudgementRecord): OmittedEntry {
+  const why =
+    j.problem !== null
+      ? `it is no judgement (${j.problem}), and a bundle carrying it would fail its own verification`
+      : `no inclusion proof can be built for it (${j.proofFindings.join('; ')}), and a bundle carries every judgement with its proof: the bundle is incomplete without it (export again once a checkpoint covers it)`;
+  return {
+    seq: j.seq,
+    entryHash: j.entryHash,
+    author: j.author,
+    decision: j.decision,
+    status: j.problem !== null ? 'no-judgement' : 'unproven',
+    problem: j.problem ?? j.proofFindings.join('; '),
+    line: `left out entry seq ${j.seq} (${j.entryHash}), signed by ${j.author}: ${why}`,
+  };
 }
 
 /**
