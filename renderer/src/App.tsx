@@ -19,7 +19,8 @@ import { useCase } from './case-store';
 import { useCompare } from './compare-store';
 import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
-import { linkChanged, linkOptionNames, writeLink } from './lib/deep-link';
+import { linkOptionNames } from './lib/deep-link';
+import { writeLink } from './lib/link-history';
 import type { Report } from '../../shared/report';
 
 /** Views that need a report; the others work without one. */
@@ -56,9 +57,10 @@ function useConnect(connect: State['connect']): void {
 /**
  * The address names the view and what it shows once connected: the open artifact, or the
  * case or the comparison in their views (before that it is the link being restored, read by
- * the store's restoreLink). Written in a task of its
- * own, once for what changed together: history.replaceState took ~50 ms of this thread
- * on a loaded machine, on top of the render that a report's arrival commits.
+ * the store's restoreLink). A change of view or of what is open is a step of the history,
+ * anything else rewrites the entry (lib/link-history.ts). Written in a task of its own, once
+ * for what changed together: history.replaceState took ~50 ms of this thread on a loaded
+ * machine, on top of the render that a report's arrival commits.
  */
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   const reportSeen = useStore((s) => s.reportSeen);
@@ -113,16 +115,22 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
   ]);
 }
 
-/** A link pasted or followed in this tab changes only the fragment: open what it names. */
-function useLinkFollower(info: State['info'], restoreLink: State['restoreLink']): void {
+/**
+ * Back, Forward, or a link pasted or followed in this tab change only the fragment: show
+ * again what an entry the window wrote names, or open what a link names (store.ts arrive).
+ * A move heard twice (popstate, then hashchange) is taken once.
+ */
+function useLinkFollower(info: State['info'], arrive: State['arrive']): void {
   useEffect(() => {
     if (!info) return;
-    const onHash = (): void => {
-      if (linkChanged()) void restoreLink();
+    const onMove = (): void => void arrive();
+    window.addEventListener('popstate', onMove);
+    window.addEventListener('hashchange', onMove);
+    return () => {
+      window.removeEventListener('popstate', onMove);
+      window.removeEventListener('hashchange', onMove);
     };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, [info, restoreLink]);
+  }, [info, arrive]);
 }
 
 /** Alt+1…9 switch views (the menu's shortcuts in Electron; the same keys in a browser). */
@@ -243,10 +251,10 @@ function ViewPanel({ view, report }: { view: View; report: Report | null }) {
 }
 
 export function App() {
-  const { connect, info, report, artifact, error, view, setView, theme, restoreLink } = useStore(
+  const { connect, info, report, artifact, error, view, setView, theme, arrive } = useStore(
     useShallow((s) => ({
       connect: s.connect,
-      restoreLink: s.restoreLink,
+      arrive: s.arrive,
       info: s.info,
       report: s.report,
       artifact: s.artifact,
@@ -263,7 +271,7 @@ export function App() {
   const { keepReplay, replayReport } = useKeptReplay(view, report);
   useConnect(connect);
   useLinkWriter(info, view, artifact);
-  useLinkFollower(info, restoreLink);
+  useLinkFollower(info, arrive);
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme;
   }, [theme]);

@@ -30,6 +30,7 @@ import {
 } from './lib/deep-link';
 import { uploadFile, type SentFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
+import { arrival, viewFollowsRun } from './lib/link-history';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
 import { runSweepJobs, type Sweep } from './lib/sweep';
 
@@ -161,8 +162,9 @@ interface State {
   reportSeen: LinkSeen | null;
   lastJobNote: string | null;
   /**
-   * Links followed in this tab that named nothing to open: each makes the window write the
-   * address again (App.tsx useLinkWriter), so it names what stays shown.
+   * Links followed in this tab that named nothing to open, and entries of the history
+   * returned to that name what is open (`arrive`): each makes the window write the address
+   * again (App.tsx useLinkWriter), so it names what stays shown and how it last ran.
    */
   linksNamingNothing: number;
   selection: Selection;
@@ -188,6 +190,12 @@ interface State {
   openFile(file: File, mode: CheckMode): Promise<void>;
   openExample(path: string, mode: CheckMode, whatIf?: string[], pinned?: Record<string, string>): Promise<void>;
   restoreLink(): Promise<void>;
+  /**
+   * The address changed under the window (Back, Forward, a link in the tab: lib/link-history.ts):
+   * an entry it wrote naming what is open shows its view again, running nothing; any other
+   * address is followed as a link (restoreLink).
+   */
+  arrive(): Promise<void>;
   /**
    * `fromCase`: opened from a case, whose options (`pinned`) are all its jobs take
    * (OpenArtifact.asCaseRan); its first run reproduces the case's, read-only, and is held to
@@ -304,7 +312,7 @@ const trainerSlice: Slice<
 });
 
 /** The engine connection, the view and the theme. */
-const connectSlice: Slice<'connect' | 'setView' | 'setTheme'> = (set, get) => ({
+const connectSlice: Slice<'connect' | 'setView' | 'setTheme' | 'arrive'> = (set, get) => ({
   async connect(api) {
     set({ api });
     // Jobs are followed by run() (startWatchedJob); the shell's own requests come here.
@@ -321,6 +329,13 @@ const connectSlice: Slice<'connect' | 'setView' | 'setTheme'> = (set, get) => ({
   },
   setView(view) {
     set({ view });
+  },
+  async arrive() {
+    const to = arrival(VIEWS.map((v) => v.id));
+    if (to === null) return;
+    if (to === 'follow') return get().restoreLink();
+    const view = VIEWS.find((v) => v.id === to.revisit)?.id;
+    set({ ...(view ? { view } : {}), linksNamingNothing: get().linksNamingNothing + 1 });
   },
   setTheme(theme) {
     try {
@@ -984,7 +999,11 @@ function finishJob(jobId: string, mode: CheckMode, e: JobEnd, unanchored?: strin
       selection: NO_SELECTION,
       lastJobNote: notes.filter((n) => n !== null).join(' ') || null,
     });
-    if (useStore.getState().view === 'open') set({ view: 'findings' });
+    // Part of the step that opened it: the address goes over the entry (lib/link-history.ts).
+    if (useStore.getState().view === 'open') {
+      viewFollowsRun();
+      set({ view: 'findings' });
+    }
     focusWhenShown('verdict-h');
     if (api) void api.recentFiles().then((recent) => set({ recent }));
   } else {

@@ -397,18 +397,30 @@ const whatIfs = (p: URLSearchParams): string =>
     .map((v) => quoted('whatif', v))
     .join(', ');
 
-/** The fragment the window wrote last: a hash change to anything else is a link opened in this tab. */
-let written: string | null = null;
+/** What a link opens in each view: the Case view shows a case, the Compare view a comparison, the others the artifact. */
+const OPENS_IN: Record<string, (k: string) => boolean> = {
+  case: (k) => k === 'case' || k === 'sent',
+  compare: isSideKey,
+};
+const opensArtifact = (k: string): boolean => ['example', 'path', 'picked', 'report'].includes(k);
 
-/** Writes the link without adding a history entry per click. */
-export function writeLink(s: LinkState, optionNames: readonly string[] = []): void {
-  const next = linkFor(location.hash, s, optionNames);
-  written = next;
-  if (next !== location.hash) history.replaceState(null, '', next);
+/**
+ * What a fragment opens in the view it names, as one string ('' when nothing): the case in
+ * the Case view, the comparison in the Compare view (all of both sides: another side or
+ * another run of one is another comparison), the artifact in the others. Never how the
+ * artifact ran (its mode, what-ifs and options) nor what its run saw: the same artifact run
+ * again is still the one open. The Case and Compare views without a case or a comparison
+ * name the open artifact, which they do not show: they open nothing.
+ */
+export function linkOpens(hash: string): string {
+  const p = params(hash);
+  const opens = OPENS_IN[p.get('view') ?? ''] ?? opensArtifact;
+  return [...p.entries()]
+    .filter(([k, v]) => opens(k) && v !== '')
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+    .join('\n');
 }
-
-/** Whether the address now names something other than what the window last wrote (a link pasted into this tab). */
-export const linkChanged = (hash: string = location.hash): boolean => written === null || hash !== written;
 
 /**
  * Where a path stands in a message: whole (the next character ends it: the end, a space, a
