@@ -136,7 +136,11 @@ describe('a case folder', () => {
     // at that execution only, as `verify MANIFEST --journal tg/journal` says.
     const m = report.timeline.filter((e) => e.artifact === 'tg/manifest.json');
     expect(m.find((e) => e.node === 'anchor:x7')).toMatchObject({ pointer: '/executions/5', severity: 'fail' });
-    expect(m.filter((e) => e.severity !== 'info')).toHaveLength(1);
+    // And the bundle's ε for TRUST-SCORE, which that manifest records EXACT, is a warning there (RPR-TG-025).
+    expect(m.filter((e) => e.severity !== 'info').map((e) => [e.pointer, e.severity])).toEqual([
+      ['/executions/2', 'warning'],
+      ['/executions/5', 'fail'],
+    ]);
     // The TG journal was signed by keys the case's trust store does not hold: its entry and checkpoint fail.
     const raised = report.timeline.filter((e) => e.severity !== 'info' && e.artifact !== 'tg/manifest.json');
     expect(raised.map((e) => [e.artifact, e.pointer, e.severity])).toEqual([

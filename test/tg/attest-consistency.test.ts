@@ -37,7 +37,9 @@ beforeAll(async () => {
   signer = await loadSigner(key);
   for (const name of ['banded-within-epsilon', 'exact-intact']) {
     const out = join(work, `${name}.att.json`);
-    const a = await cliIn(work, 'attest', manifestOf(name), '--key', key, '--out', out);
+    // The governed bundle (--policy): the embedded one's ε decides no BANDED pass (RPR-TG-043).
+    const policy = ['--policy', join(ex, 'tg', 'bundle.json')];
+    const a = await cliIn(work, 'attest', manifestOf(name), '--key', key, '--out', out, ...policy);
     if (a.code !== 0) throw new Error(`attest ${name}: exit ${a.code} ${a.err}`);
     genuine.set(name, out);
   }

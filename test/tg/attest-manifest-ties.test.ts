@@ -48,7 +48,9 @@ beforeAll(async () => {
     const out = join(work, `${name}.att.json`);
     const journal = name === ANCHORED ? ['--journal', join(ex, 'tg', 'journal'), '--trust-store', trust] : [];
     // A failed replay is attested all the same (its verdict says fail): the red team edited those.
-    const a = await cliIn(work, 'attest', manifestOf(name), '--key', key, '--out', out, ...journal);
+    // The governed bundle (--policy): the embedded one's ε decides no BANDED pass (RPR-TG-043).
+    const policy = ['--policy', join(ex, 'tg', 'bundle.json')];
+    const a = await cliIn(work, 'attest', manifestOf(name), '--key', key, '--out', out, ...journal, ...policy);
     if (a.code === 3) throw new Error(`attest ${name}: ${a.err}`);
     genuine.set(name, out);
   }

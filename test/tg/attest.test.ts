@@ -22,7 +22,9 @@ describe('reprise attest', () => {
   it('signs a BANDED replay, discloses composition and tolerance policy, verifies, and binds the manifest', async () => {
     const manifest = join(ex, 'tg', 'banded-within-epsilon', 'manifest.json');
     const out = join(work, 'banded.att.json');
-    const a = await runCli(['attest', manifest, '--key', j.key, '--out', out]);
+    // The governed bundle: the embedded one's ε decides no BANDED pass (RPR-TG-043).
+    const policy = ['--policy', join(ex, 'tg', 'bundle.json')];
+    const a = await runCli(['attest', manifest, '--key', j.key, '--out', out, ...policy]);
     expect(a.code).toBe(0);
     const env = JSON.parse(readFileSync(out, 'utf8')) as {
       payloadType: string;
@@ -51,7 +53,7 @@ describe('reprise attest', () => {
     expect(other.stdout).toContain('RPR-ATTEST-009');
     // Same replay, same key: the same bytes.
     const again = join(work, 'banded2.att.json');
-    await runCli(['attest', manifest, '--key', j.key, '--out', again]);
+    await runCli(['attest', manifest, '--key', j.key, '--out', again, ...policy]);
     expect(readFileSync(again)).toEqual(readFileSync(out));
   });
 
@@ -115,8 +117,18 @@ describe('reprise attest', () => {
   it('fails verification after any single-byte change of the envelope', async () => {
     const out = join(work, 'mut.att.json');
     expect(
-      (await runCli(['attest', join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'), '--key', j.key, '--out', out]))
-        .code,
+      (
+        await runCli([
+          'attest',
+          join(ex, 'tg', 'banded-within-epsilon', 'manifest.json'),
+          '--key',
+          j.key,
+          '--out',
+          out,
+          '--policy',
+          join(ex, 'tg', 'bundle.json'),
+        ])
+      ).code,
     ).toBe(0);
     const bytes = readFileSync(out);
     const trust = await loadTrustStore(j.trust);

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildScenario } from '../../app/kinds/tg/examples.js';
+import { buildScenario, EXAMPLE_BUNDLE } from '../../app/kinds/tg/examples.js';
 import { exact, exactDelta, withinEpsilon } from '../../app/kinds/tg/decimal.js';
 import { failRules, replayJson } from './helpers.js';
 
@@ -49,7 +49,10 @@ describe('replay of a BANDED A at, under and over ε (0.03)', () => {
     expect(a.value).toBe(recorded);
     const p = join(work, `m-${recorded}.json`);
     writeFileSync(p, JSON.stringify(m));
-    const { r, report } = await replayJson([p]);
+    // The governed bundle decides the band (the embedded one's ε decides no pass: RPR-TG-043).
+    const policy = join(work, 'bundle.json');
+    writeFileSync(policy, JSON.stringify(EXAMPLE_BUNDLE));
+    const { r, report } = await replayJson([p, '--policy', policy]);
     return { r, report, row: report.comparisons!.find((c) => c.output === A)!, events: report.events ?? [] };
   };
 

@@ -30,12 +30,19 @@ export async function driftBench(prefix: string): Promise<DriftBench> {
 
 export const manifestOf = (b: DriftBench, name: string): string => join(b.ex, 'tg', name, 'manifest.json');
 
-/** `reprise drift ARGS --json` in this process: the exit code and the parsed document (null when none). */
+/**
+ * `--policy` with the examples' governed bundle: without it an A within only the ε of the
+ * bundle a manifest embeds is not decided (RPR-TG-043), and drift does not count it.
+ */
+export const governed = (b: DriftBench): string[] => ['--policy', join(b.ex, 'tg', 'bundle.json')];
+
+/** `reprise drift ARGS --json` in this process (with the governed bundle): the exit code and the parsed document (null when none). */
 export async function driftJson(
   b: DriftBench,
   ...args: string[]
 ): Promise<{ code: number; doc: DriftDoc | null; err: string }> {
-  const r = await cliIn(b.work, 'drift', ...args, '--json');
+  const policy = args.includes('--policy') ? [] : governed(b);
+  const r = await cliIn(b.work, 'drift', ...args, ...policy, '--json');
   let doc: DriftDoc | null;
   try {
     doc = JSON.parse(r.out) as DriftDoc;
@@ -77,6 +84,7 @@ export async function replayedJournal(b: DriftBench, names: string[], key = b.ke
       key,
       '--trust-store',
       b.keys.trustPath,
+      ...governed(b),
     );
     if (r.code === 3) throw new Error(`replay ${n} into ${dir}: ${r.err}`);
   }

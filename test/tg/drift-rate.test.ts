@@ -20,7 +20,9 @@ beforeAll(async () => {
 });
 
 async function driftRate(example: string, whatIf?: string[]): Promise<{ dr: TgDriftRate | null; bundleHash: unknown }> {
-  const r = await runPath(join(dir, example), 'replay', whatIf ? { whatIf } : {});
+  // The governed bundle (--policy): an A within only the embedded bundle's ε is not decided (RPR-TG-043).
+  const policy = join(dir, 'tg/bundle.json');
+  const r = await runPath(join(dir, example), 'replay', whatIf ? { whatIf, policy } : { policy });
   const tg = r.details?.['tg'] as { driftRate?: never; bundleHash?: unknown } | undefined;
   return { dr: tgDriftRateOf(tg?.driftRate), bundleHash: tg?.bundleHash };
 }

@@ -33,7 +33,9 @@ describe('driftRates', () => {
 describe('reprise drift', () => {
   it('over manifests: reports the rate and raises the flag; over a journal after replays; the flag is anchored', async () => {
     const ex = await writeExamples();
-    const r = await runCli(['drift', join(ex, 'tg'), '--json']);
+    // The governed bundle: an A within only the embedded bundle's ε is not counted (RPR-TG-043).
+    const policy = ['--policy', join(ex, 'tg', 'bundle.json')];
+    const r = await runCli(['drift', join(ex, 'tg'), ...policy, '--json']);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as {
       models: { model: string; drifted: number; inWindow: number; flag: boolean; window: number; maxRate: number }[];
@@ -48,7 +50,7 @@ describe('reprise drift', () => {
         flag: true,
       }),
     ]);
-    const ok = await runCli(['drift', join(ex, 'tg', 'banded-within-epsilon')]);
+    const ok = await runCli(['drift', join(ex, 'tg', 'banded-within-epsilon'), ...policy]);
     expect(ok.code).toBe(0);
 
     const j = await journalCopy(ex);
@@ -62,6 +64,7 @@ describe('reprise drift', () => {
         j.key,
         '--trust-store',
         j.trust,
+        ...policy,
       ]);
     const fromJournal = await runCli(['drift', j.dir, '--trust-store', j.trust, '--json']);
     expect(JSON.parse(fromJournal.stdout).models[0]).toMatchObject({ drifted: 1, inWindow: 2, flag: true });
@@ -85,7 +88,9 @@ describe('reprise drift', () => {
     expect(kinds.filter((k: string) => k === 'replay-comparison')).toHaveLength(2);
     expect((await runCli(['journal', 'verify', j.dir, '--trust-store', j.trust])).code).toBe(0);
     // --journal without --key is fine while no flag is raised (nothing to anchor).
-    expect((await runCli(['drift', join(ex, 'tg', 'banded-within-epsilon'), '--journal', j.dir])).code).toBe(0);
+    expect((await runCli(['drift', join(ex, 'tg', 'banded-within-epsilon'), '--journal', j.dir, ...policy])).code).toBe(
+      0,
+    );
     // A folder that holds no file is nothing observed, refused rather than passed.
     const empty = mkdtempSync(join(tmpdir(), 'e-'));
     const none = await runCli(['drift', empty, '--journal', j.dir]);

@@ -24,7 +24,8 @@ describe('TG scenarios (reprise replay)', () => {
   });
 
   it('BANDED within ε (compute-shape jitter): pass with a small non-zero delta recorded against the governed ε', async () => {
-    const { r, report } = await replayJson([m('banded-within-epsilon')]);
+    // The example's own option: the governed bundle (without it the embedded ε decides nothing, RPR-TG-043).
+    const { r, report } = await replayJson([m('banded-within-epsilon'), '--policy', join(ex, 'tg', 'bundle.json')]);
     expect(r.code).toBe(0);
     const banded = report.comparisons!.filter((c) => c.mode === 'BANDED');
     expect(banded.map((c) => c.output).sort()).toEqual([

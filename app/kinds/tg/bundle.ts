@@ -94,11 +94,27 @@ function checkModifiers(v: Record<string, unknown>, base: string, findings: Find
               wrongType(unknown.pointer, 'an operation JsonLogic knows (log and method are removed)', unknown.op),
             );
         }
-        if (!isFiniteNumber(m['factor']) || m['factor'] < 0)
-          findings.push(wrongType(ptr(p, 'factor'), 'a non-negative number', m['factor']));
+        const factor = factorProblem(m['factor'], ptr(p, 'factor'));
+        if (factor) findings.push(factor);
       });
     }
   }
+}
+
+/**
+ * A modifier's factor is a number in [0, 1] (docs/tg-replay.md, "Formats"): the weighted sum
+ * of dimensions in [0, 1] is in [0, 1], and so is the score a product of such factors makes
+ * of it, the interval every exit threshold lives in. A factor above 1 would lift scores past
+ * every threshold (1e9 × any score is ACCEPT); the spec gives no bound, this is Reprise's.
+ */
+function factorProblem(factor: unknown, pointer: string): Finding | null {
+  if (!isFiniteNumber(factor)) return wrongType(pointer, 'a number from 0 to 1', factor);
+  if (unit(factor)) return null;
+  return fail(
+    'RPR-TG-006',
+    `modifier factor ${factor} is outside [0, 1]: a factor scales the trust score within the unit interval its exit thresholds live in, and a bundle with one beyond it is refused`,
+    { pointer, expected: 'a number from 0 to 1', actual: factor },
+  );
 }
 
 function checkExits(v: Record<string, unknown>, base: string, findings: Finding[]): void {

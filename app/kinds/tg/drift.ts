@@ -20,9 +20,12 @@ import { signerProblem } from '../../journal/signers.js';
 import type { DriftObservation, DriftOperations, DriftRate, FlagAnchor } from '../operations.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
-import { fail, warning } from './findings.js';
+import { fail, unavailable, warning } from './findings.js';
 import { openJournalPort, verifiedEntries, type JudgedTree, type SignedEntry } from './journal-adapter.js';
 import { driftRates, failuresBesidesDrift, isGovernedDriftRate } from './telemetry.js';
+import { CSI } from './constants.js';
+import type { ReplayOutcome } from './replay.js';
+import { ptr } from './structure.js';
 
 /**
  * The roles whose keys govern drift (docs/journal.md's roles): a reviewer, who judges
@@ -112,9 +115,27 @@ async function observe(s: Sniffed, ctx: KindContext): Promise<DriftObservation[]
   const { replayManifestFull } = await import('./replay.js');
   const outcome = await replayManifestFull(s, { ...ctx, options: ro }, { anchor: false });
   const failures = failuresBesidesDrift(outcome.result.findings);
-  if (failures.length === 0) return withFindings(outcome.observations, []);
+  if (failures.length === 0) return withFindings(outcome.observations, undecidedA(s.path, outcome));
   const why = `its replay failed (${failures.join(', ')}): none of its BANDED A replays is counted`;
   return withFindings([], [fail('RPR-TG-054', `${s.path}: ${why}`)]);
+}
+
+/**
+ * The BANDED A replays the replay left undecided because they are within only the manifest's
+ * own ε (RPR-TG-043): no observation (counted "not drifted", they would let an artifact dilute
+ * the rate it is judged by), each said by execution.
+ */
+function undecidedA(path: string, outcome: ReplayOutcome): Finding[] {
+  const undecided = new Set(outcome.result.findings.filter((f) => f.rule === 'RPR-TG-043').map((f) => f.pointer));
+  return (outcome.manifest?.executions ?? [])
+    .filter((e) => e.output === CSI.CONFIDENCE_SCORE && undecided.has(ptr('/executions', e.index, 'value')))
+    .map((e) =>
+      unavailable(
+        'RPR-TG-043',
+        `${path}: BANDED A ${e.executionId} is not counted: its delta is within only the ε of the policy bundle the manifest embeds, whose origin is not established; give the governed bundle with --policy FILE`,
+        { pointer: ptr('/executions', e.index, 'value') },
+      ),
+    );
 }
 
 async function fromJournal(dir: string, trust: TrustStore | null): Promise<DriftObservation[]> {

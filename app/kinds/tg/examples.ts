@@ -95,6 +95,8 @@ export interface ScenarioOptions {
   /** A RECORDED review rationale, anchored (or not) in a journal. */
   recorded?: { artifact: Record<string, unknown>; anchor?: { seq: number; entryHash: string } };
   mutate?: (m: Record<string, unknown>) => void;
+  /** The policy bundle the manifest embeds and is scored with (default EXAMPLE_BUNDLE). */
+  bundle?: Bundle;
 }
 
 export const BASE_DATA = {
@@ -133,7 +135,7 @@ interface Scenario {
 }
 
 function scenarioOf(o: ScenarioOptions): Scenario {
-  const bundle = EXAMPLE_BUNDLE;
+  const bundle = o.bundle ?? EXAMPLE_BUNDLE;
   const prompt = `Assess the analytical confidence of ${o.claimRef}: is the source's account consistent with the registry record?`;
   const promptHash = hashBytes(prompt);
   const port = providerConfidencePort(undefined);
@@ -459,8 +461,9 @@ export const tgWriter: ExampleWriter = {
     manifest(
       'banded-within-epsilon',
       await buildScenario({ claimRef: 'claim:2026-11-0102', originalShape: NPU }),
-      'A was produced on advisor.npu_v1/4/fp32; the replaying machine uses advisor.cpu_v1/1/fp32: low-bit compute-shape jitter, within the governed ε; the delta is recorded.',
+      "A was produced on advisor.npu_v1/4/fp32; the replaying machine uses advisor.cpu_v1/1/fp32: low-bit compute-shape jitter, within the governed ε of --policy tg/bundle.json; the delta is recorded. Without --policy the ε is only the embedded bundle's, whose origin is not established: unavailable (RPR-TG-043).",
       { verdict: 'pass', command: 'replay' },
+      { policy: 'tg/bundle.json' },
     );
     manifest(
       'banded-drift-not-material',

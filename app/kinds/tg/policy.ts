@@ -19,6 +19,12 @@ export interface Resolved {
   bundle: Bundle | null;
   hash: string | null;
   source: string | null;
+  /**
+   * Whether the bundle's origin is established: it is the reviewer's `--policy` file. An
+   * embedded bundle is the manifest's own word (no bundle carries a signature), so its ε
+   * cannot decide a BANDED pass (docs/tg-replay.md, "Whose ε decides").
+   */
+  governed: boolean;
   findings: Finding[];
   node: ChainNode;
 }
@@ -71,6 +77,7 @@ export async function resolvePolicy(
   let value: unknown;
   let source: string;
   let base: string;
+  let governed = false;
   const embedded = m.artifacts[want];
   // --policy names the governed bundle: given, it decides, embedded bundle or not (a manifest
   // that embeds its own, with a wider ε, is held to the one the reviewer gave).
@@ -89,6 +96,7 @@ export async function resolvePolicy(
     value = file.value;
     source = policyPath;
     base = '';
+    governed = true;
     findings.push(...changedNumbers(file.warnings, tgNumbers('the --policy file')));
     const got = hashValue(value);
     if (got !== want) {
@@ -99,7 +107,7 @@ export async function resolvePolicy(
           actual: got,
         }),
       );
-      return { bundle: null, hash: got, source, findings, node: node(got, 'mismatch') };
+      return { bundle: null, hash: got, source, governed: false, findings, node: node(got, 'mismatch') };
     }
   } else {
     findings.push(
@@ -109,16 +117,16 @@ export async function resolvePolicy(
         { pointer: '/policyContext/bundleHash', expected: want, actual: null },
       ),
     );
-    return { bundle: null, hash: null, source: null, findings, node: node(null, 'missing') };
+    return { bundle: null, hash: null, source: null, governed: false, findings, node: node(null, 'missing') };
   }
   // Embedded: the artifact check already proved H(value) == want; from --policy: just computed.
   const checked = checkBundle(value, base, want);
-  for (const f of checked.findings)
-    findings.push(source === 'embedded' ? f : { ...f, message: `the --policy file: ${f.message}` });
+  for (const f of checked.findings) findings.push(governed ? { ...f, message: `the --policy file: ${f.message}` } : f);
   return {
     bundle: checked.bundle,
     hash: checked.hash,
     source,
+    governed,
     findings,
     node: node(checked.hash, checked.hash === want ? 'match' : 'mismatch'),
   };

@@ -49,6 +49,8 @@ export interface State {
   manifestHash: string;
   bundle: Bundle;
   bundleHash: string;
+  /** The bundle is the reviewer's --policy file (policy.ts `governed`), not the manifest's own. */
+  bundleGoverned: boolean;
   goodArtifacts: Set<string>;
   blocked: rules.Blocked;
   anchors: Map<string, AnchoredEntry>;
@@ -141,7 +143,8 @@ export async function verifyManifest(
     ...rules.trustScorePins(m, checked.goodArtifacts, blocked),
     ...rules.recordedShape(m, checked.goodArtifacts, blocked),
   );
-  if (policy.bundle) findings.push(...rules.governedEpsilon(m, policy.bundle, blocked));
+  if (policy.bundle)
+    findings.push(...rules.governedEpsilon(m, policy.bundle, blocked), ...rules.epsilonOnExact(m, policy.bundle));
 
   // RECORDED anchors: proven in the journal, about this artifact and claim, at or before creation.
   const anchors = new Map<string, AnchoredEntry>();
@@ -226,7 +229,7 @@ export async function verifyManifest(
         tg: {
           claimRef: m.claimRef,
           bundleHash: policy.hash,
-          bundleSource: policy.source === 'embedded' ? 'embedded' : 'policy-file',
+          bundleSource: policy.governed ? 'policy-file' : 'embedded',
           modeComposition: modeComposition(m),
         },
       },
@@ -236,6 +239,7 @@ export async function verifyManifest(
       manifestHash: hashCanonicalText(parsed.canonical),
       bundle: policy.bundle,
       bundleHash: policy.hash,
+      bundleGoverned: policy.governed,
       goodArtifacts: checked.goodArtifacts,
       blocked,
       anchors,
@@ -365,7 +369,13 @@ export async function replayManifestFull(
   const failed = failuresBesidesDrift(findings).length > 0;
   const observations: Observation[] = m.executions
     .filter(
-      (e) => !failed && e.replayMode === 'BANDED' && e.output === CSI.CONFIDENCE_SCORE && replayed.has(e.executionId),
+      (e) =>
+        !failed &&
+        e.replayMode === 'BANDED' &&
+        e.output === CSI.CONFIDENCE_SCORE &&
+        replayed.has(e.executionId) &&
+        // Within only an ε whose origin is not established (RPR-TG-043): not decided, so no observation.
+        run.rowStatus.get(e.executionId) !== 'unavailable',
     )
     .map((e) => ({
       claimRef: m.claimRef,
@@ -647,7 +657,9 @@ function compareBanded(run: ReplayRun, e: Execution, value: number, modelVersion
   // Exact decimal on each number's shortest text: a delta of exactly ε passes (tg-replay.md).
   const { delta: exactD, json: delta } = exactDelta(value, original);
   if (withinEpsilon(exactD, epsilon)) {
-    row(run, e, value, 'pass', 'within the governed ε; delta recorded', delta);
+    if (state.bundleGoverned) row(run, e, value, 'pass', 'within the governed ε; delta recorded', delta);
+    else if (exactD.isZero()) row(run, e, value, 'pass', 'equal to the original: no tolerance needed', delta);
+    else withinOwnEpsilon(run, e, value, delta, epsilon);
     return;
   }
   row(
@@ -691,6 +703,35 @@ function compareBanded(run: ReplayRun, e: Execution, value: number, modelVersion
       anchor: null,
     },
   });
+}
+
+/**
+ * A delta within the ε of the manifest's own embedded bundle, no `--policy` given: the bundle's
+ * origin is not established (nothing signs a bundle), and an artifact must not set the
+ * tolerance it is judged by, so the row is not decided (docs/tg-replay.md, "Whose ε decides").
+ * No default ε stands in: TG-RP §6 forbids a coded tolerance. A zero delta needs none and
+ * passes; a delta beyond that ε is drift whatever ε governs, so it is not this case.
+ */
+function withinOwnEpsilon(run: ReplayRun, e: Execution, value: number, delta: number, epsilon: number): void {
+  row(
+    run,
+    e,
+    value,
+    'unavailable',
+    "within only the ε of the manifest's own embedded bundle (origin not established): not decided; give the governed bundle with --policy FILE",
+    delta,
+  );
+  run.findings.push(
+    unavailable(
+      'RPR-TG-043',
+      `BANDED output ${e.output} of ${e.executionId} differs from its replay by ${delta}, within ε ${epsilon} only by the policy bundle the manifest embeds, whose origin is not established: an artifact does not set the tolerance it is judged by, so the row is not decided; give the governed bundle with --policy FILE`,
+      {
+        pointer: execPtr(e, 'value'),
+        expected: `|replayed − original| ≤ the ε of a governed bundle (--policy)`,
+        actual: delta,
+      },
+    ),
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ export const TG_RULES = {
   'RPR-TG-004':
     "the bundle's exit thresholds do not strictly decrease ACCEPT > ACCEPT_WITH_CONDITIONS > HUMAN_REVIEW >…",
   'RPR-TG-005': 'createdAtUtc is not an RFC 3339 UTC timestamp',
+  'RPR-TG-006': "a bundle modifier's factor is outside [0, 1]",
   'RPR-TG-010': 'an artifact does not hash to its key',
   'RPR-TG-011': 'the policy bundle named by hash is neither embedded nor given with --policy',
   'RPR-TG-012': 'policy resolution refused',
@@ -27,6 +28,7 @@ export const TG_RULES = {
   'RPR-TG-022': "the anchor postdates the manifest's creation",
   'RPR-TG-023': 'an anchor cannot be proven here',
   'RPR-TG-024': 'the manifest records no output of the claim to replay',
+  'RPR-TG-025': 'the bundle governs an ε for an output recorded EXACT: the ε has no effect on it',
   'RPR-TG-030': 'an EXACT output diverges from its recomputation',
   'RPR-TG-031':
     "a BANDED output drifted beyond the governed ε, in exact decimal arithmetic on each number's shortest text",
@@ -41,6 +43,8 @@ export const TG_RULES = {
   'RPR-TG-040': 'something must be anchored',
   'RPR-TG-041': 'decision-material drift routes to human review, but nothing was anchored',
   'RPR-TG-042': 'the claim was routed to human review',
+  'RPR-TG-043':
+    "a BANDED output is within ε only by the manifest's own embedded bundle, whose origin is not established",
   'RPR-TG-050': 'drift: a journal does not verify or cannot be read; none of its entries is counted',
   'RPR-TG-051': 'drift: a journal cannot be counted without --trust-store to check its signatures',
   'RPR-TG-052': 'drift: a replay-comparison entry out of bounds or not what a replay records is not counted',

@@ -6,7 +6,7 @@
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { hashValue } from '../../core/hash.js';
-import { fail } from './findings.js';
+import { fail, warning } from './findings.js';
 import type { Bundle } from './bundle.js';
 import { CSI, ENGINE } from './constants.js';
 import { ptr, isObj } from './structure.js';
@@ -333,6 +333,27 @@ export function governedEpsilon(m: Manifest, bundle: Bundle, blocked: Blocked): 
     }
   }
   return out;
+}
+
+/**
+ * An ε the bundle governs for an output this manifest records EXACT has no effect: EXACT
+ * passes on H(replayed) == H(original) alone (TG-RP §2.1). Said, so that nobody reads the
+ * ε as a tolerance the replay applied.
+ */
+export function epsilonOnExact(m: Manifest, bundle: Bundle): Finding[] {
+  return m.executions
+    .filter((e) => e.replayMode === 'EXACT' && bundle.epsilon[e.output] !== undefined)
+    .map((e) =>
+      warning(
+        'RPR-TG-025',
+        `the policy bundle governs ε ${bundle.epsilon[e.output]} for ${e.output}, but ${e.executionId} records it EXACT: it passes only on H(replayed) == H(original), and the ε has no effect on it`,
+        {
+          pointer: execPtr(e, 'replayMode'),
+          expected: 'no ε: an EXACT output has no tolerance',
+          actual: bundle.epsilon[e.output]!,
+        },
+      ),
+    );
 }
 
 /** A RECORDED output names its artifact and its creation-time anchor; the artifact is in the manifest. */
