@@ -59,7 +59,7 @@ function caseFolder(served: Served): string {
     '--artifact',
     dump,
     '--reason',
-    'held for review',
+    'held for review of the replayed score drift',
     ...officer,
     ...trust,
   ]);

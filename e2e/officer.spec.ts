@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { axe, expect, ROOT, test, type Served } from './fixtures.js';
+import { forgeEntry } from './forge.js';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -50,21 +51,24 @@ function journalWithCases(
   const reviewerKeys = reviewers.keys.map((k) => ({ ...k, status: reviewerStatus }));
   writeFileSync(trust, JSON.stringify({ ...store, keys: [...store.keys, ...reviewerKeys] }, null, 2));
   const dir = join(root, 'journal');
-  for (const claim of claims)
-    cli([
-      'quarantine',
-      'open',
-      dir,
-      '--claim',
-      claim,
-      '--reason',
-      `drift held for review on ${claim}`,
-      '--key',
-      key,
-      '--trust-store',
-      trust,
-    ]);
+  for (const claim of claims) openThroughCli(dir, claim, key, trust);
   return { dir, trust, root };
+}
+
+/** Opens a case on `claim` in the journal `dir` through the CLI, signed with `key`. */
+function openThroughCli(dir: string, claim: string, key: string, trust?: string): void {
+  cli([
+    'quarantine',
+    'open',
+    dir,
+    '--claim',
+    claim,
+    '--reason',
+    `drift held for review on ${claim}`,
+    '--key',
+    key,
+    ...(trust ? ['--trust-store', trust] : []),
+  ]);
 }
 
 async function openInHeader(page: Page, dir: string, trust: string, key: string): Promise<void> {
@@ -198,21 +202,23 @@ test('what the confirmation shows is what is signed: the case by its opening ent
   workbench: page,
   served,
 }) => {
-  const { dir, trust, root } = journalWithCases(served, ['claim:2026-12-0001', BIDI_CLAIM, 'claim:exe.png']);
+  const { dir, trust, root } = journalWithCases(served, ['claim:2026-12-0001']);
+  const officerKey = join(root, 'officer.key.pem');
+  // The writer refuses a bidi claim id for a new case (RPR-QUAR-008); a journal written before the
+  // rule, or by another tool, may hold one: its case-1 is opened around the writer.
+  await forgeEntry(
+    dir,
+    {
+      kind: 'quarantine-open',
+      subject: { claimRef: BIDI_CLAIM },
+      body: { reason: `drift held for review on ${BIDI_CLAIM}`, source: 'manual' },
+    },
+    officerKey,
+  );
+  openThroughCli(dir, 'claim:exe.png', officerKey, trust);
   // Another journal by the same officer with cases under the same numbers: it will be put in the folder's place.
   const other = { dir: join(root, 'other') };
-  for (const claim of ['claim:OTHER-0', 'claim:OTHER-1', 'claim:OTHER-2'])
-    cli([
-      'quarantine',
-      'open',
-      other.dir,
-      '--claim',
-      claim,
-      '--reason',
-      'held',
-      '--key',
-      join(root, 'officer.key.pem'),
-    ]);
+  for (const claim of ['claim:OTHER-0', 'claim:OTHER-1', 'claim:OTHER-2']) openThroughCli(other.dir, claim, officerKey);
   await openInHeader(page, dir, trust, served.reviewerKey);
   await page.getByTestId('tab-journal').click();
   const queue = page.getByTestId('case-queue');
@@ -234,6 +240,10 @@ test('what the confirmation shows is what is signed: the case by its opening ent
   await expect(row).toHaveAttribute('aria-current', 'true');
   await expect(queue.locator('[aria-current]')).toHaveCount(1);
   await expect(page.getByTestId('case-claim')).toHaveText(BIDI_SHOWN);
+  // As `quarantine list` warns: such an id may draw as another claim's.
+  await expect(page.getByTestId('case-claim-warning')).toContainText(
+    "this claim id holds the control character U+202E, so it may draw as another claim's",
+  );
   await axe(page, 'a case with a bidi claim chosen with Space');
 
   // The confirmation: the claim escaped and said so, the case's opening entry.
@@ -243,6 +253,7 @@ test('what the confirmation shows is what is signed: the case by its opening ent
   const claim = page.getByTestId('confirm-decision-claim');
   await expect(claim).toContainText(BIDI_SHOWN);
   await expect(claim).toContainText('holds control, bidirectional or invisible characters');
+  await expect(claim).toContainText("holds the control character U+202E, so it may draw as another claim's");
   await axe(page, 'the confirmation of a decision on a bidi claim');
 
   // The folder now holds the other journal (a restored backup): its case-1 is not the case shown.

@@ -3,7 +3,7 @@
  * puts in a line (the engine's reports, lint, quarantine), `terminalSafe` for everything the
  * CLI's printer (app/cli/output.ts) writes.
  */
-import { CONTROL_CLASS, escapeControls, jsonControlEscape } from '../../shared/controls.js';
+import { CONTROL_CLASS, controlPieces, escapeControls, jsonControlEscape } from '../../shared/controls.js';
 
 /** The same but the line feed: the one control whole output may hold (it ends lines). */
 const CONTROLS_BUT_LF = new RegExp(`(?!\\n)[${CONTROL_CLASS}]`, 'g');
@@ -53,4 +53,25 @@ export function safeJsonText(s: string): string {
  */
 export function terminalSafe(s: string): string {
   return s.replace(CONTROLS_BUT_LF, jsonControlEscape);
+}
+
+/** The character a `controlEscape` escape (`\x1b`, `\u202e`, `\u{e0041}`) stands for, as JSON `\uXXXX` escapes (a surrogate pair beyond the BMP). */
+function asJsonEscape(escape: string): string {
+  const c = String.fromCodePoint(parseInt(escape.slice(2).replace(/[{}]/g, ''), 16));
+  let out = '';
+  for (let i = 0; i < c.length; i++) out += jsonControlEscape(c[i]!);
+  return out;
+}
+
+/**
+ * JSON text (JSON.stringify's, pretty-printed or not) with every control and every character a
+ * terminal may draw as nothing written as a JSON `\uXXXX` escape: the characters `safeNoteText`
+ * escapes in text, so `--json` shows a rationale's U+200B or hidden tag characters as text
+ * mode does, and parses to the exact text recorded. Outside strings JSON.stringify writes none
+ * of them but the line feeds of its layout, which stay.
+ */
+export function jsonShown(json: string): string {
+  return controlPieces(json, { json: true, everyInvisible: true, keep: '\n' })
+    .map((p) => (p.control ? asJsonEscape(p.text) : p.text))
+    .join('');
 }

@@ -9,7 +9,15 @@
  */
 import { parseCanonical } from '../core/jcs.js';
 import type { TrustStore } from '../core/keys.js';
-import { decisionOfKind, transitionProblem, type CaseFold, type HashedEntry, type Problem } from './cases.js';
+import { CLAIM_ID_RULE, claimIdProblem } from '../../shared/claim-id.js';
+import {
+  checkRationale,
+  decisionOfKind,
+  transitionProblem,
+  type CaseFold,
+  type HashedEntry,
+  type Problem,
+} from './cases.js';
 import { checkEntryShape, entryHash, type Entry, type JsonObject, type Subject } from './format.js';
 
 /**
@@ -52,20 +60,34 @@ export interface CaseEntry {
 }
 
 /**
+ * Why a new case may not be opened by `e`, or null: a reason, held to the one rationale rule a
+ * decision's rationale is (RPR-QUAR-005 when it is missing or blank, RPR-QUAR-004 when it lacks
+ * content: the spec asks nothing of it, and "drift seen" tells the officer nothing to check),
+ * and a claim id in the form claims are compared in (RPR-QUAR-008, shared/claim-id.ts). The
+ * fold asks neither of an opening the journal holds: one signed under the looser rule stands.
+ */
+export function openProblem(e: Pick<CaseEntry, 'subject' | 'body'>): Problem | null {
+  const id = e.subject.claimRef;
+  // A claim id that is no string is the subject's shape, which the writer refuses first (checkInput).
+  const claim = typeof id === 'string' ? claimIdProblem(id) : null;
+  if (claim) return { rule: CLAIM_ID_RULE, message: `the claim id ${claim}: it would draw as another claim's` };
+  const reason = e.body['reason'];
+  if (typeof reason !== 'string' || reason.trim() === '')
+    return { rule: 'RPR-QUAR-005', message: 'a quarantine-open entry needs a reason (body.reason, not blank)' };
+  const why = checkRationale(reason, 'new');
+  return why ? { rule: 'RPR-QUAR-004', message: `a case's reason is held to the rationale rule: ${why}` } : null;
+}
+
+/**
  * Why `e` may not be appended onto a journal whose cases fold to `fold`, or null. An opening
- * needs a reason (RPR-QUAR-005; any key may open a case, as routing does). A decision needs
+ * needs what `openProblem` asks (any key may open a case, as routing does). A decision needs
  * everything `transitionProblem` asks of a new one: the case it names, a state it may leave,
  * the signer's role and active status, a rationale of real content, the case's subject. Roles
  * are in the trust store alone, so without one no decision is signed: the writer could not
  * tell an officer from a reviewer, and a release it signed blind would fail RPR-QUAR-003.
  */
 export function caseEntryProblem(e: CaseEntry, fold: CaseFold, trust: TrustStore | null): Problem | null {
-  if (e.kind === 'quarantine-open') {
-    const reason = e.body['reason'];
-    return typeof reason === 'string' && reason.trim() !== ''
-      ? null
-      : { rule: 'RPR-QUAR-005', message: 'a quarantine-open entry needs a reason (body.reason, not blank)' };
-  }
+  if (e.kind === 'quarantine-open') return openProblem(e);
   const decision = decisionOfKind(e.kind);
   if (!decision) return { rule: 'RPR-QUAR-005', message: `${e.kind} is no quarantine transition` };
   if (!trust)

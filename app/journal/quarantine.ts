@@ -8,6 +8,7 @@
  */
 import type { Signer, TrustStore } from '../core/keys.js';
 import { deciderProblem, findCase, KIND_OF_DECISION, type CaseFold, type CaseState, type Decision } from './cases.js';
+import { openProblem } from './case-append.js';
 import { JournalError } from './errors.js';
 import type { JsonObject } from './format.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
@@ -41,16 +42,14 @@ export async function openCase(
     source: input.source ?? 'manual',
     ...(input.details ? { details: input.details } : {}),
   };
+  const subject = { claimRef: input.claimRef, ...(input.artifact ? { artifact: input.artifact } : {}) };
+  // The writer's own rule, asked before it opens: a refused case leaves the directory untouched.
+  const why = openProblem({ subject, body });
+  if (why)
+    throw new JournalError(`quarantine-open refused (${why.rule}): ${why.message}; nothing was written`, 'REFUSED');
   const w = await JournalWriter.open(dir, { ...opts, signer });
   try {
-    const r = await w.append(
-      {
-        kind: 'quarantine-open',
-        subject: { claimRef: input.claimRef, ...(input.artifact ? { artifact: input.artifact } : {}) },
-        body,
-      },
-      signer,
-    );
+    const r = await w.append({ kind: 'quarantine-open', subject, body }, signer);
     const c = findCase((await w.cases()).cases, String(r.seq))!;
     return { ...r, caseId: c.caseId, case: c };
   } finally {

@@ -54,7 +54,9 @@ describe('an identifier shows every default-ignorable character', () => {
     const k = makeKeys(root);
     const dir = join(root, 'journal');
     for (const claimRef of [PLAIN, ...LOOKALIKES])
-      await openCase(dir, { claimRef, reason: 'held for review' }, k.officer, { fsync: false });
+      await openCase(dir, { claimRef, reason: 'held for review of the replayed score drift' }, k.officer, {
+        fsync: false,
+      });
     const list = await cliIn(root, 'quarantine', 'list', dir, '--trust-store', k.trustPath);
     expect(list.code).toBe(0);
     const claims = list.out

@@ -17,16 +17,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../app/cli/commands/index.js';
 import { runCli as runInProcess } from '../../app/cli/main.js';
 import { canonicalizeValue } from '../../app/core/jcs.js';
-import { addToTrustStore, generateSigner, trustStoreEntry, writePrivateKey } from '../../app/core/keys.js';
+import { addToTrustStore, generateSigner, loadSigner, trustStoreEntry, writePrivateKey } from '../../app/core/keys.js';
 import { hashBytes } from '../../app/core/hash.js';
 import { sampleSpec, trustStoreDocument } from '../../app/kinds/replay-dump/examples.js';
 import { writeExamples } from '../../app/examples/index.js';
 import { LOCK_FILE } from '../../app/journal/format.js';
+import type { AppendInput } from '../../app/journal/index.js';
 import { listCases } from '../../app/journal/quarantine.js';
 import { encodeJson } from '../../app/kinds/replay-dump/json-encoding.js';
 import { buildDump, sampleSigner } from '../../app/kinds/replay-dump/writer.js';
 import { cliBuilt, runCli as runProcess } from '../helpers/cli.js';
 import { FAKED_LINE, HOSTILE as H, HOSTILE_NAME as HN, rawControls } from '../helpers/terminal.js';
+import { forgeEntry } from '../journal/forge.helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'reprise-walk-'));
 afterAll(() => rm(tmp, { recursive: true, force: true }));
@@ -113,6 +115,27 @@ const foreignLock = (): Promise<void> =>
 const dumpHash = async (): Promise<string> => hashBytes(await readFile(P.dump));
 /** The first quarantine case of the journal (its number depends on how many entries came before). */
 const firstCase = async (): Promise<string> => (await listCases(P.journal, null)).cases[0]?.caseId ?? 'case-0';
+/** The first case of `claim`. */
+const caseOf = async (claim: string): Promise<string> =>
+  (await listCases(P.journal, null)).cases.find((c) => c.subject.claimRef === claim)?.caseId ?? 'case-0';
+
+/** The claim of the case opened through the CLI with a hostile reason. */
+const WALK_CLAIM = 'claim:walk-1';
+let hostileOpened = false;
+/**
+ * A case on the hostile claim id, opened around the writer (test/journal/forge.helpers.ts), once:
+ * the writer refuses such an id for a new case, and a journal written before the rule still holds one.
+ */
+async function hostileCaseOnce(): Promise<void> {
+  if (hostileOpened) return;
+  hostileOpened = true;
+  const input: AppendInput = {
+    kind: 'quarantine-open',
+    subject: { claimRef: H, artifact: await dumpHash() },
+    body: { reason: RATIONALE, source: 'manual' },
+  };
+  forgeEntry(P.journal, input, await loadSigner(P.officer));
+}
 
 interface Scenario {
   argv: () => string[] | Promise<string[]>;
@@ -122,6 +145,8 @@ interface Scenario {
   shows?: boolean | 'text';
   /** Output in --json and --jsonl mode is JSON (unless the flag is refused); false for help. */
   json?: boolean;
+  /** The exit code in every mode, where the scenario is a refusal. */
+  exits?: number;
 }
 const s = (argv: Scenario['argv'], more: Omit<Scenario, 'argv'> = {}): Scenario => ({ argv, ...more });
 
@@ -258,6 +283,7 @@ const DEEP: Record<string, Scenario[]> = {
     s(() => ['journal', 'unlock', P.journal], { before: foreignLock, after: () => rm(join(P.journal, LOCK_FILE)) }),
   ],
   quarantine: [
+    // A hostile claim id is refused for a new case (RPR-QUAR-008), in every mode, and the refusal stays safe.
     s(
       async () => [
         'quarantine',
@@ -272,10 +298,30 @@ const DEEP: Record<string, Scenario[]> = {
         '--key',
         P.officer,
       ],
-      { shows: false },
+      { shows: false, exits: 3 },
+    ),
+    // A journal may hold one already (written before the rule, or by another tool): opened around the
+    // writer, it is the first case, which list, show and the decisions below face. Then a case whose
+    // reason is hostile, opened through the CLI (its --json output gives the reason back).
+    s(
+      async () => [
+        'quarantine',
+        'open',
+        P.journal,
+        '--claim',
+        WALK_CLAIM,
+        '--artifact',
+        await dumpHash(),
+        '--reason',
+        RATIONALE,
+        '--key',
+        P.officer,
+      ],
+      { before: hostileCaseOnce, shows: false },
     ),
     s(() => ['quarantine', 'list', P.journal, '--trust-store', P.store]),
     s(async () => ['quarantine', 'show', P.journal, await firstCase(), '--trust-store', P.store]),
+    s(async () => ['quarantine', 'show', P.journal, await caseOf(WALK_CLAIM), '--trust-store', P.store]),
     s(async () => ['quarantine', 'show', P.journal, H, '--trust-store', P.store]),
     s(
       async () => [
@@ -416,6 +462,7 @@ async function walk(argv: string[], sc: Omit<Scenario, 'argv'> = {}): Promise<Ou
     const o = await run([...argv, ...mode]);
     await sc.after?.();
     const where = `${label([...argv, ...mode])} (exit ${o.code})`;
+    if (sc.exits !== undefined) expect(o.code, `${where}: ${o.err}`).toBe(sc.exits);
     expect(rawControls(o.out), `stdout of ${where}`).toEqual([]);
     expect(rawControls(o.err, true), `stderr of ${where}`).toEqual([]);
     expect(o.err, where).not.toMatch(/internal error|\n\s+at .*:\d+:\d+/);

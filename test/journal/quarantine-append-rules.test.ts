@@ -31,7 +31,7 @@ const snapshot = (dir: string) => FILES.map((f) => readFileSync(join(dir, f), 'u
 /** A journal holding case-0, opened by the reviewer under the store. */
 async function opened(k: Keys): Promise<{ dir: string; openHash: string }> {
   const dir = join(tmp('reprise-quar-append-'), 'J');
-  const o = await openCase(dir, { claimRef: 'claim:A', reason: 'drift seen' }, k.reviewer, {
+  const o = await openCase(dir, { claimRef: 'claim:A', reason: 'drift seen on the replayed score' }, k.reviewer, {
     ...opts,
     trustStore: k.trust,
   });

@@ -17,7 +17,10 @@ const GOOD = GOOD_RATIONALE;
 
 async function opened(k: Keys): Promise<string> {
   const dir = join(tmp('reprise-quar-cli-'), 'J');
-  await openCase(dir, { claimRef: 'claim:A', reason: 'drift seen' }, k.reviewer, { ...opts, trustStore: k.trust });
+  await openCase(dir, { claimRef: 'claim:A', reason: 'drift seen on the replayed score' }, k.reviewer, {
+    ...opts,
+    trustStore: k.trust,
+  });
   return dir;
 }
 

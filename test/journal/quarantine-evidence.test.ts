@@ -19,7 +19,9 @@ describe.skipIf(!cliBuilt())('quarantine show', () => {
     const dir = join(base, 'j');
     const open = { claimRef: 'drift-1', reason: 'drift rate above threshold', source: 'routing' as const, details };
     await openCase(dir, open, keys.officer, { trustStore: keys.trust });
-    await openCase(dir, { claimRef: 'manual-1', reason: 'held by hand' }, keys.officer, { trustStore: keys.trust });
+    await openCase(dir, { claimRef: 'manual-1', reason: 'held by hand for a second look' }, keys.officer, {
+      trustStore: keys.trust,
+    });
     const trust = ['--trust-store', keys.trustPath];
     const text = await runCli(['quarantine', 'show', dir, 'case-0', ...trust]);
     expect(text.code, text.stderr).toBe(0);

@@ -121,7 +121,7 @@ describe('quarantine workflow', () => {
     const base = tmp();
     const k = makeKeys(base);
     const dir = join(base, 'j');
-    const a = await openCase(dir, { claimRef: 'claim:x', reason: 'manual' }, k.reviewer);
+    const a = await openCase(dir, { claimRef: 'claim:x', reason: 'opened by hand for a second look' }, k.reviewer);
     // Written around the writer, which refuses both (JournalWriter.append applies the workflow).
     forgeEntry(
       dir,
@@ -162,7 +162,7 @@ describe('reprise quarantine CLI', () => {
       '--claim',
       'claim:7',
       '--reason',
-      'routing HUMAN_REVIEW',
+      'routing exit HUMAN_REVIEW',
       '--key',
       k.reviewerPem,
       '--json',
@@ -222,7 +222,7 @@ describe('reprise quarantine CLI', () => {
     expect(show.stdout).toContain(GOOD);
     // list on a tampered journal does not exit 0
     const lines = readFileSync(join(dir, 'entries.jsonl'), 'utf8');
-    writeFileSync(join(dir, 'entries.jsonl'), lines.replace('routing HUMAN_REVIEW', 'routing HUMAN_REVIEX'));
+    writeFileSync(join(dir, 'entries.jsonl'), lines.replace('routing exit HUMAN_REVIEW', 'routing exit HUMAN_REVIEX'));
     const bad = cli(['quarantine', 'list', dir, '--trust-store', k.trustPath]);
     expect(bad.status).toBe(1);
   });

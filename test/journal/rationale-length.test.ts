@@ -84,7 +84,7 @@ describe('the rationale length', () => {
     ).rejects.toThrow(/note refused: the rationale is at least \d+ bytes of UTF-8; at most 65536 are signed/);
     expect(existsSync(fresh)).toBe(false);
     const q = join(base, 'q');
-    const open = await openCase(q, { claimRef: 'claim-1', reason: 'held for review' }, k.officer);
+    const open = await openCase(q, { claimRef: 'claim-1', reason: 'held for review of the drift' }, k.officer);
     await expect(decideCase(q, open.caseId, 'release', OVER, k.officer, k.trust)).rejects.toThrow(
       /at most 65536 are signed/,
     );

@@ -17,7 +17,9 @@ async function journalWithCase(prefix: string) {
   const base = tmp(prefix);
   const keys = makeKeys(base);
   const dir = join(base, 'j');
-  await openCase(dir, { claimRef: 'claim:a', reason: 'drift seen' }, keys.reviewer, { trustStore: keys.trust });
+  await openCase(dir, { claimRef: 'claim:a', reason: 'drift seen on the replayed score' }, keys.reviewer, {
+    trustStore: keys.trust,
+  });
   const file = join(base, 'r.txt');
   const trust = ['--trust-store', keys.trustPath];
   const release = () =>

@@ -33,7 +33,7 @@ describe('a rationale shows its invisible characters', () => {
     const root = tmp('reprise-rationale-visible-');
     const k = makeKeys(root);
     const dir = join(root, 'journal');
-    await openCase(dir, { claimRef: 'claim:loan-1', reason: 'held for review' }, k.officer, opts);
+    await openCase(dir, { claimRef: 'claim:loan-1', reason: 'held for review of the drift' }, k.officer, opts);
     await decideCase(dir, 'case-0', 'release', RATIONALE, k.officer, k.trust, opts);
     const show = await cliIn(root, 'quarantine', 'show', dir, 'case-0', '--trust-store', k.trustPath);
     expect(show.code).toBe(0);
@@ -67,7 +67,7 @@ describe('the rationale rule counts what a reader sees', () => {
     const root = tmp('reprise-rationale-padded-');
     const k = makeKeys(root);
     const dir = join(root, 'journal');
-    await openCase(dir, { claimRef: 'claim:loan-1', reason: 'held for review' }, k.officer, opts);
+    await openCase(dir, { claimRef: 'claim:loan-1', reason: 'held for review of the drift' }, k.officer, opts);
     const before = await readFile(join(dir, 'entries.jsonl'));
     await expect(
       decideCase(dir, 'case-0', 'release', 'ok ab cde' + '\u200b'.repeat(14), k.officer, k.trust, opts),
@@ -80,7 +80,12 @@ describe('the rationale rule counts what a reader sees', () => {
     const root = tmp('reprise-rationale-recorded-');
     const k = makeKeys(root);
     const dir = join(root, 'journal');
-    const open = await openCase(dir, { claimRef: 'claim:loan-1', reason: 'held for review' }, k.officer, opts);
+    const open = await openCase(
+      dir,
+      { claimRef: 'claim:loan-1', reason: 'held for review of the drift' },
+      k.officer,
+      opts,
+    );
     // Written as the writer wrote it before the rule counted what is seen.
     const rationale = 'ok ab cde' + '\u200b'.repeat(14);
     // Around the writer: today's writer refuses it under today's rule.

@@ -30,7 +30,10 @@ function editState(dir: string, edit: (s: Record<string, unknown>) => void): voi
 /** A journal with case-0 opened by the reviewer and released by the officer, under the store. */
 async function released(k: Keys): Promise<string> {
   const dir = join(tmp(), 'J');
-  await openCase(dir, { claimRef: 'claim:A', reason: 'drift seen' }, k.reviewer, { ...opts, trustStore: k.trust });
+  await openCase(dir, { claimRef: 'claim:A', reason: 'drift seen on the replayed score' }, k.reviewer, {
+    ...opts,
+    trustStore: k.trust,
+  });
   const r = await releaseCase(dir, 'case-0', RAT, k.officer, k.trust, opts);
   expect(r.case.state).toBe('released');
   return dir;
@@ -118,7 +121,7 @@ describe.skipIf(!cliBuilt())('the CLI (the reproduction)', () => {
       '--claim',
       'claim:A',
       '--reason',
-      'drift seen',
+      'drift seen on the replayed score',
       '--key',
       k.reviewerPem,
       '--trust-store',

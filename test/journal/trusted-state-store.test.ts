@@ -73,7 +73,10 @@ describe('a state recorded under no trust store or another one is not trusted un
     const k = makeKeys(tmp());
     const dir = join(tmp(), 'j');
     await appendEntry(dir, drift, k.reviewer, { ...opts, trustStore: k.trust });
-    await openCase(dir, { claimRef: 'claim:Y', reason: 'drift seen' }, k.officer, { ...opts, trustStore: k.trust });
+    await openCase(dir, { claimRef: 'claim:Y', reason: 'drift seen on the replayed score' }, k.officer, {
+      ...opts,
+      trustStore: k.trust,
+    });
     const b = withReviewerRevoked(k);
     expect(await failsUnder(dir, b.trust)).toContain('RPR-JOURNAL-009');
 
@@ -214,7 +217,10 @@ describe.skipIf(!cliBuilt())('the CLI (the reproduction)', () => {
     // revoked since: a second journal, recorded and opened under the store, then the reviewer revoked
     const dir2 = join(base, 'J2');
     await appendEntry(dir2, drift, k.reviewer, { ...opts, trustStore: k.trust });
-    await openCase(dir2, { claimRef: 'claim:Y', reason: 'drift seen' }, k.officer, { ...opts, trustStore: k.trust });
+    await openCase(dir2, { claimRef: 'claim:Y', reason: 'drift seen on the replayed score' }, k.officer, {
+      ...opts,
+      trustStore: k.trust,
+    });
     const b = withReviewerRevoked(k);
     const rel2 = await release(dir2, b.path);
     expect(rel2.code, rel2.stdout).toBe(1);

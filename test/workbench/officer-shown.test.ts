@@ -11,19 +11,21 @@ import { generateSigner, type Signer } from '../../app/core/keys.js';
 import { escalateCase, openCase } from '../../app/journal/index.js';
 import { decide, evidenceDeltas, journalStatus } from '../../main/host/journal-ops.js';
 import { recordJudgement } from '../../main/host/judgement-ops.js';
-import { keyRefusal, keyStanding, queueOf, statusRefusal } from '../../renderer/src/lib/officer.js';
+import { claimIdWarnings, keyRefusal, keyStanding, queueOf, statusRefusal } from '../../renderer/src/lib/officer.js';
 import type { CaseView, SigningKey } from '../../shared/api.js';
 import { controlPieces, escapeControls } from '../../shared/controls.js';
 import { REPORT_SCHEMA, type Report } from '../../shared/report.js';
 import { makeKeys, tmp } from '../journal/helpers.js';
 import { asShown, keyIdOf } from '../helpers/shown.js';
+import { caseView as view } from '../helpers/case-view.js';
 
 const RATIONALE = 'Replayed twice with the pinned model; the drift is within the band.';
 const opts = { fsync: false };
 
 /** A journal of two open cases on the claims given, opened by the officer. */
 async function journalOf(dir: string, officer: Signer, claims: string[]): Promise<void> {
-  for (const claimRef of claims) await openCase(dir, { claimRef, reason: `held: ${claimRef}` }, officer, opts);
+  for (const claimRef of claims)
+    await openCase(dir, { claimRef, reason: `held for review of the drift on ${claimRef}` }, officer, opts);
 }
 
 describe('a decision signs the case the confirmation showed, with the key it showed', () => {
@@ -182,6 +184,42 @@ describe('claims and keys shown as they are', () => {
     expect(ids('exe.png')).toEqual(['case-8']);
     expect(ids('\\u202e')).toEqual(['case-3']);
     expect(ids('claim:\\u202Egnp')).toEqual(['case-3']);
+  });
+
+  it('the queue finds a claim id that breaks the form a new case needs (RPR-QUAR-008) by the escape it shows', () => {
+    const cases = [
+      view('case-0', 'claim:A'),
+      view('case-1', 'claim:A '),
+      view('case-2', 'claim:caf\u00e9'),
+      view('case-3', 'claim:cafe\u0301'),
+    ];
+    const ids = (s: string) => queueOf(cases, '', s, { key: 'claim', dir: 'asc' }).map((x) => x.caseId);
+    expect(ids('claim:a\\x20')).toEqual(['case-1']);
+    expect(ids('cafe\\u0301')).toEqual(['case-3']);
+    expect(ids('\\u0301')).toEqual(['case-3']);
+    // As written, too: typing the claim finds it and every id that begins with it.
+    expect(ids('claim:A')).toEqual(['case-0', 'case-1']);
+    expect(ids('caf\u00e9')).toEqual(['case-2']);
+  });
+
+  it('a claim id is warned of as `quarantine list` warns: what is wrong, and that it may draw as another claim', () => {
+    expect(claimIdWarnings('claim:A')).toEqual([]);
+    expect(claimIdWarnings('claim:caf\u00e9')).toEqual([]);
+    expect(claimIdWarnings('claim:A ')).toEqual([
+      "this claim id begins or ends with whitespace, so it may draw as another claim's: read it as shown, escaped (no new case is opened for such an id)",
+    ]);
+    expect(claimIdWarnings('claim:cafe\u0301')[0]).toMatch(
+      /^this claim id is not in Unicode normalization form NFC .*, so it may draw as another claim's/,
+    );
+    // An invisible character: shown escaped and said so, yet no break of the rule.
+    expect(claimIdWarnings('claim:loan\ufe0f-1')).toEqual([
+      'this claim id holds control, bidirectional or invisible characters, shown escaped: the signed claim is these code points',
+    ]);
+    // A bidi control: both.
+    expect(claimIdWarnings('claim:\u202egnp.exe')).toEqual([
+      'this claim id holds control, bidirectional or invisible characters, shown escaped: the signed claim is these code points',
+      "this claim id holds the control character U+202E, so it may draw as another claim's: read it as shown, escaped (no new case is opened for such an id)",
+    ]);
   });
 
   it('a revoked or retired key is named so and refused before the click, for a decision and a judgement', () => {

@@ -18,7 +18,9 @@ import type { JournalVerification } from '../../journal/verify.js';
 import { parse } from '../args.js';
 import type { CliIO, Command } from '../io.js';
 import { formatFinding, safeText } from '../../engine/report-text.js';
-import { safeIdentifier, safeNoteText } from '../../core/text.js';
+import { jsonShown, safeIdentifier, safeNoteText } from '../../core/text.js';
+import { warning } from '../../core/findings.js';
+import { CLAIM_ID_RULE, claimIdProblem, shownClaimId } from '../../../shared/claim-id.js';
 import { formatError } from '../output.js';
 import { INFO, quarantineUsage } from './info.js';
 import { UsageError } from '../../core/errors.js';
@@ -32,8 +34,9 @@ function need(v: unknown, flag: string): string {
 
 function caseLine(c: CaseState): string {
   const last = c.history[c.history.length - 1]!;
-  // The claim and artifact as identifiers: two claims that differ by an invisible character must not print alike.
-  const subject = `${safeIdentifier(c.subject.claimRef)}${c.subject.artifact ? ` ${safeIdentifier(c.subject.artifact)}` : ''}`;
+  // The claim and artifact as identifiers: two claims that differ by an invisible character, edge
+  // whitespace or normalization must not print alike (shared/claim-id.ts).
+  const subject = `${shownClaimId(c.subject.claimRef)}${c.subject.artifact ? ` ${safeIdentifier(c.subject.artifact)}` : ''}`;
   const rest = safeText(
     `opened ${c.openedAtUtc} (${c.source}); last ${last.decision} ${last.atUtc} by ${last.author.slice(0, 20)}…`,
   );
@@ -42,8 +45,9 @@ function caseLine(c: CaseState): string {
 
 function caseDetail(c: CaseState): string {
   const lines = [caseLine(c), `  opening entry ${safeText(c.openHash)}`];
-  // The evidence as its entry signed it: JSON text of the canonical form read, so every number is the one signed.
-  if (c.evidence !== null) lines.push(`  evidence ${safeText(JSON.stringify(c.evidence))}`);
+  // The evidence as its entry signed it: JSON text of the canonical form read, so every number is
+  // the one signed, with its invisible characters escaped as --json writes them.
+  if (c.evidence !== null) lines.push(`  evidence ${jsonShown(JSON.stringify(c.evidence))}`);
   // The rationale keeps its own line breaks (indented); every other control, and every invisible
   // character (hidden tags, variation selectors, ZWJ…), is escaped as a note's: the signature covers them.
   for (const h of c.history)
@@ -87,10 +91,12 @@ async function openCmd(args: string[], io: CliIO): Promise<ExitCode> {
   );
   if (values['json'])
     io.out(
-      JSON.stringify(
-        { caseId: r.caseId, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint, case: r.case },
-        null,
-        2,
+      jsonShown(
+        JSON.stringify(
+          { caseId: r.caseId, seq: r.seq, entryHash: r.entryHash, checkpoint: r.checkpoint, case: r.case },
+          null,
+          2,
+        ),
       ) + '\n',
     );
   else
@@ -115,6 +121,20 @@ function withCase(f: Finding, v: JournalVerification, cases: readonly CaseState[
   const opened = p.entry.kind === 'quarantine-open' ? p.hash : p.entry.body['case'];
   const c = cases.find((x) => x.openHash === opened);
   return c ? { ...f, caseId: c.caseId } : f;
+}
+
+/**
+ * A warning for each case whose claim id breaks the form a new case's must have (RPR-QUAR-008):
+ * a journal written before the rule, or by another tool, may hold one, and it is listed under
+ * its escape, which the warning explains, so that it is not taken for the claim it draws as.
+ */
+function claimIdWarnings(cases: readonly CaseState[]): CaseFinding[] {
+  return cases.flatMap((c) => {
+    const why = claimIdProblem(c.subject.claimRef);
+    if (!why) return [];
+    const message = `the claim id of ${c.caseId} ${why}, so it may draw as another claim's: read it as listed, escaped (no new case is opened for such an id)`;
+    return [{ ...warning(CLAIM_ID_RULE, message, { pointer: `line:${c.openSeq + 1}` }), caseId: c.caseId }];
+  });
 }
 
 /** What the journal's findings say of the cases listed, on stderr: its fails, unavailables and warnings, each with its case. */
@@ -159,12 +179,17 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
     if (!c) throw new UsageError(`no quarantine case ${positionals[1]!} in ${positionals[0]!}`);
     selected = [c];
   }
+  // Beside the journal's findings, not in its verdict: the journal is sound, the id only misleads a reader.
+  problems.push(...claimIdWarnings(selected));
+  // JSON keeps every text as recorded (JSON.parse gives it back) and writes its invisible characters as escapes.
   if (values['json'])
     io.out(
-      JSON.stringify(
-        show ? { verdict, case: selected[0], findings: problems } : { verdict, cases: selected, findings: problems },
-        null,
-        2,
+      jsonShown(
+        JSON.stringify(
+          show ? { verdict, case: selected[0], findings: problems } : { verdict, cases: selected, findings: problems },
+          null,
+          2,
+        ),
       ) + '\n',
     );
   else {

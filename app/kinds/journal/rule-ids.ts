@@ -54,4 +54,5 @@ export const JOURNAL_RULES = {
   'RPR-QUAR-005': "a quarantine entry's body is malformed",
   'RPR-QUAR-006': 'the transition is signed by a retired or revoked key',
   'RPR-QUAR-007': "the transition's subject differs from its case's subject",
+  'RPR-QUAR-008': 'a claim id is not NFC, or has whitespace at an end or a control character',
 } as const satisfies RuleDeclarations;

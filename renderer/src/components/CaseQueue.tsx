@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { CaseView } from '../../../shared/api';
-import { ageWords, queueOf, STATES, type Sort, type SortKey } from '../lib/officer';
-import { Shown } from './Shown';
+import { ageWords, claimIdWarnings, queueOf, STATES, type Sort, type SortKey } from '../lib/officer';
+import { ClaimShown } from './Shown';
 
 function SortableHead({
   k,
@@ -122,8 +122,8 @@ export function CaseQueue({
               <td>
                 <span className={`state ${x.state}`}>{x.state}</span>
               </td>
-              <td className="mono small">
-                <Shown text={x.claimRef} identifier />
+              <td className="mono small" title={claimIdWarnings(x.claimRef).join('; ') || undefined}>
+                <ClaimShown claim={x.claimRef} />
               </td>
               <td>{x.source}</td>
               <td className="small">

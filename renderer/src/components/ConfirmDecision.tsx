@@ -1,8 +1,7 @@
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api';
-import { escapeControls } from '../../../shared/controls';
-import { keyStanding } from '../lib/officer';
+import { claimIdWarnings, keyStanding } from '../lib/officer';
 import { CopyValue } from './Copy';
-import { RATIONALE_SHOWN, Shown } from './Shown';
+import { ClaimShown, RATIONALE_SHOWN, Shown } from './Shown';
 import { SignDialog } from './SignDialog';
 
 const IDS = {
@@ -79,14 +78,13 @@ export function ConfirmDecision({
         <dd className="mono">quarantine-{what.decision}</dd>
         <dt>Subject claim</dt>
         <dd className="mono" data-testid="confirm-decision-claim">
-          <Shown text={c.claimRef} identifier />
-          {escapeControls(c.claimRef, { identifier: true }) !== c.claimRef && (
-            <span className="bad small">
+          <ClaimShown claim={c.claimRef} />
+          {claimIdWarnings(c.claimRef).map((w) => (
+            <span key={w} className="bad small" data-testid="confirm-decision-claim-warning">
               {' '}
-              (holds control, bidirectional or invisible characters, shown escaped: the signed claim is these code
-              points)
+              ({w})
             </span>
-          )}
+          ))}
         </dd>
         {c.artifact && (
           <>

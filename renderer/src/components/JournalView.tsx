@@ -9,10 +9,10 @@ import {
   type JournalStatus,
   type SigningKey,
 } from '../../../shared/api';
-import { RATIONALE_SHOWN, rationaleHasEscapes, Shown } from './Shown';
+import { ClaimShown, RATIONALE_SHOWN, rationaleHasEscapes, Shown } from './Shown';
 import { focusOnArrival, focusWhenShown } from '../lib/focus';
 import { CaseQueue } from './CaseQueue';
-import { keyRefusal, keyStanding } from '../lib/officer';
+import { claimIdWarnings, keyRefusal, keyStanding } from '../lib/officer';
 import { ConfirmDecision } from './ConfirmDecision';
 import { EvidenceDeltas } from './EvidenceDeltas';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
@@ -280,6 +280,7 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
   const { receipt, journalError } = useStore(useShallow((s) => ({ receipt: s.receipt, journalError: s.journalError })));
   const closed = c.state === 'released' || c.state === 'upheld';
   const myReceipt = receipt && receipt.caseId === c.caseId ? receipt : null;
+  const claimWarning = claimIdWarnings(c.claimRef).join('; ');
   return (
     <div className="case-detail" data-testid="case-detail">
       <h3>
@@ -288,8 +289,13 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
       <dl className="meta">
         <dt>Claim</dt>
         <dd className="mono" data-testid="case-claim">
-          <Shown text={c.claimRef} identifier />
+          <ClaimShown claim={c.claimRef} />
         </dd>
+        {claimWarning && (
+          <dd className="bad small" data-testid="case-claim-warning">
+            ({claimWarning})
+          </dd>
+        )}
         <dt>Source</dt>
         <dd>{c.source}</dd>
         <dt>Opened</dt>

@@ -1,4 +1,22 @@
+import { claimIdPieces } from '../../../shared/claim-id';
 import { controlPieces, escapeControls, type ShownAs } from '../../../shared/controls';
+
+/** Pieces of shown text, each escape marked (with `title` saying why it is escaped), isolated in a <bdi>. */
+function Pieces({ pieces, title }: { pieces: { text: string; control: boolean }[]; title: string }) {
+  return (
+    <bdi>
+      {pieces.map((p, i) =>
+        p.control ? (
+          <span key={i} className="control-escape" title={title}>
+            {p.text}
+          </span>
+        ) : (
+          p.text
+        ),
+      )}
+    </bdi>
+  );
+}
 
 /**
  * A value the window did not write (a claim id, a rationale or evidence from a journal), with
@@ -8,18 +26,21 @@ import { controlPieces, escapeControls, type ShownAs } from '../../../shared/con
  * invisible characters). Isolated (<bdi>) so a right-to-left claim cannot reorder what surrounds it.
  */
 export function Shown({ text, ...as }: { text: string } & ShownAs) {
+  return <Pieces pieces={controlPieces(text, as)} title="a control or bidirectional character, shown escaped" />;
+}
+
+/**
+ * A case's claim id as `quarantine list|show` print it (shared/claim-id.ts `claimIdPieces`): as
+ * an identifier, every invisible character escaped, and, when it breaks the form a new case's
+ * claim id must have (RPR-QUAR-008), its edge whitespace and, when it is not NFC, every character
+ * beyond ASCII escaped too, so `claim:A ` or a decomposed `café` never reads as the claim it draws as.
+ */
+export function ClaimShown({ claim }: { claim: string }) {
   return (
-    <bdi>
-      {controlPieces(text, as).map((p, i) =>
-        p.control ? (
-          <span key={i} className="control-escape" title="a control or bidirectional character, shown escaped">
-            {p.text}
-          </span>
-        ) : (
-          p.text
-        ),
-      )}
-    </bdi>
+    <Pieces
+      pieces={claimIdPieces(claim)}
+      title="a character of the claim id shown escaped: a control, bidirectional or invisible character, edge whitespace, or one of an id not in NFC"
+    />
   );
 }
 

@@ -3,6 +3,7 @@
  * and the check, before anything is signed, that the chosen key's role may sign a decision.
  */
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api.js';
+import { claimIdProblem, shownClaimId } from '../../../shared/claim-id.js';
 import { escapeControls } from '../../../shared/controls.js';
 import { compareTimestamps } from '../../../shared/timestamps.js';
 
@@ -35,10 +36,35 @@ export function ageWords(openedAtUtc: string, now: number): string {
 /**
  * Whether a claim holds the text typed: as written, or as the queue shows it, with its
  * controls escaped (a claim "claim:\u202egnp.exe" is found by typing what is on screen,
- * `\u202e`, and never by "exe.png", which it only looked like before it was escaped).
+ * `\u202e`, and never by "exe.png", which it only looked like before it was escaped), and a
+ * claim id that breaks the form a new case's must have (RPR-QUAR-008) by its edge whitespace
+ * or its decomposed letters as escaped (`claim:A\x20`, `cafe\u0301`: shared/claim-id.ts).
  */
 const claimHas = (claim: string, needle: string): boolean =>
-  claim.toLowerCase().includes(needle) || escapeControls(claim, { identifier: true }).toLowerCase().includes(needle);
+  claim.toLowerCase().includes(needle) ||
+  escapeControls(claim, { identifier: true }).toLowerCase().includes(needle) ||
+  shownClaimId(claim).toLowerCase().includes(needle);
+
+/**
+ * What the window says of a claim id it shows otherwise than its characters draw, one
+ * sentence each (none for a plain claim): that it holds control, bidirectional or invisible
+ * characters, shown escaped; and, when it breaks the form a new case's claim id must have
+ * (RPR-QUAR-008: not NFC, whitespace at an end, a control character), what is wrong and that
+ * it may draw as another claim's, as `quarantine list` warns.
+ */
+export function claimIdWarnings(claim: string): string[] {
+  const out: string[] = [];
+  if (escapeControls(claim, { identifier: true }) !== claim)
+    out.push(
+      'this claim id holds control, bidirectional or invisible characters, shown escaped: the signed claim is these code points',
+    );
+  const problem = claimIdProblem(claim);
+  if (problem)
+    out.push(
+      `this claim id ${problem}, so it may draw as another claim's: read it as shown, escaped (no new case is opened for such an id)`,
+    );
+  return out;
+}
 
 /** Cases filtered by state and claim, sorted by state, claim or age (oldest first when ascending). */
 export function queueOf(cases: readonly CaseView[], state: string, claim: string, sort: Sort): CaseView[] {
