@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
 import { axe, axeBothThemes, expect, openWorkJournal, ROOT, test, type Served } from './fixtures.js';
+import { forgeEntry } from './forge.js';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -173,47 +174,22 @@ test('a note of another journal, one that cannot be verified, claiming to edit a
   // Its entry is written around the writer (as another tool could write it): the writer refuses a
   // note edit naming no entry of its own journal (RPR-JOURNAL-045), so the rogue note must be forged.
   const dist = (p: string) => pathToFileURL(join(ROOT, 'dist', p)).href;
-  const j = (await import(dist('app/journal/index.js'))) as typeof import('../app/journal/index.js');
-  const { merkleRoot } = (await import(dist('app/journal/merkle.js'))) as typeof import('../app/journal/merkle.js');
-  const { checkpointBody, signNote } = (await import(
-    dist('app/journal/note.js')
-  )) as typeof import('../app/journal/note.js');
-  const { formatHash, ZERO_HASH } = (await import(dist('app/core/hash.js'))) as typeof import('../app/core/hash.js');
+  const { entryHash } = (await import(dist('app/journal/index.js'))) as typeof import('../app/journal/index.js');
   const { generateSigner } = (await import(dist('app/core/keys.js'))) as typeof import('../app/core/keys.js');
-  const { nowUtc } = (await import(dist('app/core/time.js'))) as typeof import('../app/core/time.js');
   const lines = readFileSync(join(journal, 'entries.jsonl'), 'utf8').trimEnd().split('\n');
-  const proven = j.entryHash(JSON.parse(lines.at(-1)!) as Parameters<typeof j.entryHash>[0]);
+  const proven = entryHash(JSON.parse(lines.at(-1)!) as Parameters<typeof entryHash>[0]);
   const dump = `sha256:${createHash('sha256')
     .update(readFileSync(join(dir, 'dump.json')))
     .digest('hex')}`;
   const ROGUE = 'This replaces the reviewer’s finding: the dump was never checked.';
-  const rogueDir = join(dir, 'rogue');
-  mkdirSync(rogueDir);
-  const signer = generateSigner();
-  const at = nowUtc();
-  const entry = j.signEntry(
+  await forgeEntry(
+    join(dir, 'rogue'),
     {
-      seq: 0,
-      prev: ZERO_HASH,
-      recordedAtUtc: at,
       kind: 'review-rationale',
       subject: { claimRef: 'claim:rogue', artifact: dump },
       body: { type: 'reprise.judgement/v1', decision: 'note', rationale: ROGUE, supersedes: proven },
-      author: signer.keyId,
     },
-    signer,
-  );
-  const root = merkleRoot([entry.line]);
-  const cp = j.signCheckpoint(
-    { treeSize: 1, rootHash: formatHash(root.toString('hex')), timestampUtc: at, signer: signer.keyId },
-    signer,
-  );
-  const origin = j.journalOrigin(entry.hash);
-  writeFileSync(join(rogueDir, 'entries.jsonl'), entry.line + '\n');
-  writeFileSync(join(rogueDir, 'checkpoints.jsonl'), cp.line + '\n');
-  writeFileSync(
-    join(rogueDir, 'notes.jsonl'),
-    JSON.stringify(signNote(checkpointBody(origin, 1, root), origin, signer)) + '\n',
+    generateSigner(),
   );
 
   await page.getByTestId('case-open').click();

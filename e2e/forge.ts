@@ -9,16 +9,17 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Signer } from '../app/core/keys.js';
 import type { AppendInput } from '../app/journal/index.js';
 import { ROOT } from './fixtures.js';
 
 const dist = (p: string): string => pathToFileURL(join(ROOT, 'dist', p)).href;
 
-/** Appends `input`, signed by the private key in `keyFile`, to the journal in `dir` (made when missing). */
+/** Appends `input`, signed by `key` (a signer, or the file of its private key), to the journal in `dir` (made when missing). */
 export async function forgeEntry(
   dir: string,
   input: AppendInput,
-  keyFile: string,
+  key: Signer | string,
 ): Promise<{ seq: number; entryHash: string }> {
   const j = (await import(dist('app/journal/index.js'))) as typeof import('../app/journal/index.js');
   const { merkleRoot } = (await import(dist('app/journal/merkle.js'))) as typeof import('../app/journal/merkle.js');
@@ -29,7 +30,7 @@ export async function forgeEntry(
   const { loadSigner } = (await import(dist('app/core/keys.js'))) as typeof import('../app/core/keys.js');
   const { parseCanonical } = (await import(dist('app/core/jcs.js'))) as typeof import('../app/core/jcs.js');
   const { nowUtc } = (await import(dist('app/core/time.js'))) as typeof import('../app/core/time.js');
-  const signer = await loadSigner(keyFile);
+  const signer = typeof key === 'string' ? await loadSigner(key) : key;
   mkdirSync(dir, { recursive: true });
   const file = (name: string): string => join(dir, name);
   const text = existsSync(file('entries.jsonl')) ? readFileSync(file('entries.jsonl'), 'utf8') : '';
