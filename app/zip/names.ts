@@ -184,6 +184,20 @@ export function collisionProblem(name: string, prior: string): NameProblem {
 }
 
 /**
+ * A file and a directory (named, or implied by a longer name) that are one path under
+ * foldName and not exactly: two paths to a reader that reads by name, as upstream Nemosyne's
+ * `pack` writes and `unpack` reads them (keyed by exact name, see collisionProblem), so this
+ * too is a hazard to extraction only. One exact name for both is RPR-ZIP-047 (reader.ts).
+ */
+export function fileDirectoryCollisionProblem(file: string, dirEntry: string, dir: string): NameProblem {
+  return {
+    rule: 'RPR-ZIP-046',
+    severity: 'warning',
+    message: `entry ${JSON.stringify(file)} is a file, and ${JSON.stringify(dirEntry)} uses ${JSON.stringify(dir)} as a directory: one name after NFC normalization, case folding and dropping trailing dots and spaces, so a file and a directory to a reader that reads by name, one path to a file system that folds case or Unicode form (Windows, macOS), which cannot hold both; ${readInstead('Windows or macOS', 'members')}`,
+  };
+}
+
+/**
  * The key two names collide under: NFC, then full-ish case folding, then each segment's
  * trailing dots and spaces dropped (as Windows drops them), so that "notes.txt." collides
  * with "notes.txt" as well as being flagged by itself (RPR-ZIP-052).

@@ -14,7 +14,7 @@
 import type { Finding } from '../../shared/report.js';
 import { cutShort, fail, warning } from '../core/findings.js';
 import { DEFLATE_MAX_RATIO, RATIO_FLOOR, type ZipLimits } from './limits.js';
-import { checkName, collisionProblem, foldName } from './names.js';
+import { checkName, collisionProblem, fileDirectoryCollisionProblem, foldName } from './names.js';
 import { toSource, type ZipSource } from './source.js';
 
 export const SIG_LOCAL = 0x04034b50;
@@ -500,11 +500,34 @@ function readCentralRecord(b: ArchiveWindow, p: number, i: number, limits: ZipLi
 
 // --- names across entries: duplicates, case/NFC collisions, file vs directory -----
 
+/** The files and directories (named, or implied by a longer name) that names make, under some key. */
+interface PathTree {
+  files: Map<string, string>;
+  /** Directory key -> the first entry that makes it, and the directory as that entry spells it. */
+  dirs: Map<string, { entry: string; dir: string }>;
+}
+
+const newTree = (): PathTree => ({ files: new Map(), dirs: new Map() });
+
+/** Adds `name` under `key` (the name itself, or foldName of it: both have the same segments). */
+function addPath(tree: PathTree, name: string, key: string): void {
+  const isDir = name.endsWith('/');
+  const keys = (isDir ? key.slice(0, -1) : key).split('/');
+  const segs = (isDir ? name.slice(0, -1) : name).split('/');
+  const dirCount = isDir ? keys.length : keys.length - 1;
+  for (let k = 1; k <= dirCount; k++) {
+    const dirKey = keys.slice(0, k).join('/');
+    if (!tree.dirs.has(dirKey)) tree.dirs.set(dirKey, { entry: name, dir: segs.slice(0, k).join('/') });
+  }
+  const fileKey = keys.join('/');
+  if (!isDir && !tree.files.has(fileKey)) tree.files.set(fileKey, name);
+}
+
 function checkNamesAcrossEntries(centrals: readonly Central[], findings: Finding[]): void {
   const exact = new Set<string>();
   const folded = new Map<string, string>();
-  const files = new Map<string, string>();
-  const dirs = new Map<string, string>();
+  const exactTree = newTree();
+  const foldedTree = newTree();
   for (const c of centrals) {
     if (c.name === null) continue;
     const ptr = `entry:${c.name}`;
@@ -519,26 +542,34 @@ function checkNamesAcrossEntries(centrals: readonly Central[], findings: Finding
       const p = collisionProblem(c.name, prior);
       findings.push(warning(p.rule, p.message, { pointer: ptr, expected: prior, actual: c.name }));
     } else folded.set(f, c.name);
-    const isDir = c.name.endsWith('/');
-    const body = isDir ? f.slice(0, -1) : f;
-    if (isDir) dirs.set(body, c.name);
-    else files.set(body, c.name);
-    const segs = body.split('/');
-    for (let k = 1; k < segs.length; k++) {
-      const prefix = segs.slice(0, k).join('/');
-      if (!dirs.has(prefix)) dirs.set(prefix, c.name);
-    }
+    addPath(exactTree, c.name, c.name);
+    addPath(foldedTree, c.name, f);
   }
-  for (const [key, name] of files) {
-    const d = dirs.get(key);
+  checkFilesAgainstDirectories(exactTree, foldedTree, findings);
+}
+
+/**
+ * A file and a directory of one exact name: no reader or file system can take both as
+ * the archive has them. Of one name only after foldName, they are two paths to upstream
+ * Nemosyne, which keys every entry by its exact name, and one only to a folding file system.
+ */
+function checkFilesAgainstDirectories(exact: PathTree, folded: PathTree, findings: Finding[]): void {
+  for (const [key, name] of exact.files) {
+    const d = exact.dirs.get(key);
     if (d !== undefined)
       findings.push(
         fail(
           'RPR-ZIP-047',
-          `entry ${JSON.stringify(name)} is a file, and ${JSON.stringify(d)} uses the same name as a directory`,
+          `entry ${JSON.stringify(name)} is a file, and ${JSON.stringify(d.entry)} uses the same name as a directory`,
           { pointer: `entry:${name}` },
         ),
       );
+  }
+  for (const [key, name] of folded.files) {
+    const d = folded.dirs.get(key);
+    if (d === undefined || exact.dirs.has(name)) continue;
+    const p = fileDirectoryCollisionProblem(name, d.entry, d.dir);
+    findings.push(warning(p.rule, p.message, { pointer: `entry:${name}`, expected: d.entry, actual: name }));
   }
 }
 

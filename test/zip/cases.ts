@@ -240,10 +240,11 @@ export const CASES: Case[] = [
       gen({
         entries: [
           { name: 'a', data: 'x' },
-          { name: 'A/', data: '', method: 0 },
+          { name: 'a/', data: '', method: 0 },
         ],
       }),
   ],
+  ['a file beside a directory differing in case', 'RPR-ZIP-046', () => gen(named('A', 'a/b'))],
   ['a duplicate entry', 'RPR-ZIP-048', () => gen(named('a.txt', 'a.txt'))],
   ['a percent-encoded slash', 'RPR-ZIP-049', () => gen(named('a%2Fb'))],
   ['a percent-encoded dot-dot', 'RPR-ZIP-049', () => gen(named('%2e%2e/evil'))],

@@ -41,8 +41,9 @@ export const NEMOSYNE_RULES = {
   'RPR-ZIP-043': 'a ., .. or empty path segment',
   'RPR-ZIP-044': 'NUL or a control character in a name',
   'RPR-ZIP-045': 'a bidirectional control character in a name',
-  'RPR-ZIP-046': 'two names that collide after NFC normalization and case folding (a warning: extraction only)',
-  'RPR-ZIP-047': 'a file and a directory of the same name',
+  'RPR-ZIP-046':
+    'two names, or a file and a directory, that collide after NFC normalization and case folding (a warning: extraction only)',
+  'RPR-ZIP-047': 'a file and a directory of exactly one name',
   'RPR-ZIP-048': 'a duplicate entry name',
   'RPR-ZIP-049': "upstream Nemosyne's sanitizer refuses the name or reads it as another path",
   'RPR-ZIP-050': 'a non-ASCII name without the UTF-8 flag, or a UTF-8-flagged name that is not UTF-8',
