@@ -20,6 +20,7 @@ import { traceResult, type OtherProvider } from './result.js';
 import { AcgpSink } from './sink.js';
 import { cutIndex } from '../../../shared/text-cut.js';
 import { TraceOrder } from './trace-order.js';
+import { ACGP_LIMITS, PRIVATE_PROVIDERS_LIMIT } from './limits.js';
 
 export type AcgpMode = 'verify' | 'replay';
 
@@ -70,7 +71,11 @@ export class AcgpChecker {
   private readonly sink: AcgpSink;
   private readonly trace: TraceOrder;
   private readonly debt: DebtReplay;
+  /** EVALs per private provider (RPR-ACGP-013), the first acgp-private-providers of them by name. */
   private readonly privateProviders = new Map<string, number>();
+  /** EVALs of private providers past those named. */
+  private privateProviderEvals = 0;
+  private readonly privateLimit: number;
   /** Providers neither the default nor declared private, under both modes (RPR-ACGP-014). */
   private readonly otherProviders = new Map<string, OtherProvider>();
   /** EVALs of such providers past the first UNKNOWN_SAID of them. */
@@ -87,6 +92,7 @@ export class AcgpChecker {
     this.sink = new AcgpSink(options.single, options.jsonl === true, options.limits);
     this.trace = new TraceOrder(options.policy);
     this.debt = new DebtReplay(options.policy);
+    this.privateLimit = options.limits?.[PRIVATE_PROVIDERS_LIMIT] ?? ACGP_LIMITS[PRIVATE_PROVIDERS_LIMIT];
     if (options.policyNote) this.sink.push(info('RPR-ACGP-041', options.policyNote));
   }
 
@@ -237,10 +243,7 @@ export class AcgpChecker {
     this.blueprintHeld(s, f.blueprintId);
     this.tierHeld(s, f.tier);
     if (f.provider === 'default') this.defaultEvals++;
-    if (f.provider === 'private') {
-      const id = f.providerId ?? '?';
-      this.privateProviders.set(id, (this.privateProviders.get(id) ?? 0) + 1);
-    }
+    if (f.provider === 'private') this.privateProvider(f.providerId ?? '?');
     if (f.provider === 'unknown') this.otherProvider(f);
     const replay = this.options.mode === 'replay';
     const replayed = replay ? this.debt.replay(s, f) : null;
@@ -258,6 +261,18 @@ export class AcgpChecker {
       if (replay) p['replayed'] = replayed;
       return p;
     });
+  }
+
+  /**
+   * An EVAL of a private provider, counted for RPR-ACGP-013. Past acgp-private-providers
+   * providers the EVALs of the others are counted only, so a trace naming a new private
+   * provider on every line still streams in constant memory; those EVALs are checked all the
+   * same (debt-replay.ts keeps no per-provider state), only their providers go unnamed.
+   */
+  private privateProvider(id: string): void {
+    const n = this.privateProviders.get(id);
+    if (n === undefined && this.privateProviders.size >= this.privateLimit) this.privateProviderEvals++;
+    else this.privateProviders.set(id, (n ?? 0) + 1);
   }
 
   /**
@@ -291,6 +306,8 @@ export class AcgpChecker {
       trace: this.trace,
       debt: this.debt,
       privateProviders: this.privateProviders,
+      privateProviderEvals: this.privateProviderEvals,
+      privateLimit: this.privateLimit,
       otherProviders: this.otherProviders,
       otherProviderEvals: this.otherProviderEvals,
       defaultEvals: this.defaultEvals,

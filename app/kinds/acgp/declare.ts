@@ -6,7 +6,7 @@
 import type { Sniffed } from '../sniff.js';
 import type { KindHandler, KindLimit, KindOption } from '../types.js';
 import { ACGP_RULES } from './rule-ids.js';
-import { ACGP_LIMITS, LINE_LIMIT } from './limits.js';
+import { ACGP_LIMITS, LINE_LIMIT, PRIVATE_PROVIDERS_LIMIT } from './limits.js';
 
 /** An object that looks like an EVAL payload (its distinctive members). */
 export function isEvalLike(v: unknown): boolean {
@@ -69,6 +69,8 @@ const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {
   'acgp-comparisons': 'comparisons kept in one ACGP report',
   'acgp-trajectory': 'trust-debt points kept in one ACGP report',
   [LINE_LIMIT]: 'bytes of one line of a JSON Lines trace; a longer line is refused unread',
+  [PRIVATE_PROVIDERS_LIMIT]:
+    'private trust-debt providers one ACGP report names; the EVALs of the rest are counted (RPR-ACGP-013)',
 };
 const ACGP_LIMIT_LIST: readonly KindLimit[] = Object.entries(ACGP_LIMITS).map(([name, d]) => ({
   name,

@@ -12,6 +12,7 @@ import { DEBT_THRESHOLD_NAMES, DEFAULT_PROVIDER_ID, num4 } from './model.js';
 import type { AcgpPolicy } from './policy.js';
 import type { AcgpSink } from './sink.js';
 import type { TraceOrder } from './trace-order.js';
+import { PRIVATE_PROVIDERS_LIMIT } from './limits.js';
 
 /** A trust-debt provider neither acgp.core.default@1 nor declared private: its EVALs, and whether one declared it public. */
 export interface OtherProvider {
@@ -27,8 +28,12 @@ export interface CheckedTrace {
   sink: AcgpSink;
   trace: TraceOrder;
   debt: DebtReplay;
-  /** EVALs per private provider. */
+  /** EVALs per private provider, the first `privateLimit` providers by name. */
   privateProviders: ReadonlyMap<string, number>;
+  /** EVALs of private providers past those named. */
+  privateProviderEvals: number;
+  /** The limit acgp-private-providers that held the names. */
+  privateLimit: number;
   /** EVALs of the default provider. */
   defaultEvals: number;
   /** Providers neither the default nor declared private (RPR-ACGP-014), the first few by name. */
@@ -90,19 +95,44 @@ function otherProvider(replay: boolean, who: string): Finding {
   );
 }
 
-function summaryFindings(t: CheckedTrace): Finding[] {
-  const { sink } = t;
-  const findings: Finding[] = [...notReplayed(t)];
+/** Whether any EVAL is a private provider's, named or not. */
+function hasPrivate(t: CheckedTrace): boolean {
+  return t.privateProviders.size > 0 || t.privateProviderEvals > 0;
+}
+
+/**
+ * RPR-ACGP-013: each private provider, with its EVAL count. Past acgp-private-providers
+ * providers one more 013 counts the EVALs of the others (how many providers they are is not
+ * kept: that would be the unbounded memory the limit prevents), and names the limit that names
+ * every one. Info, as each 013 it stands for: those EVALs were checked as the named ones'
+ * were, only their providers' names were left out, and a limit never changes the verdict
+ * (RPR-ACGP-034 carries the worst severity it leaves out for the same reason).
+ */
+function privateProviders(t: CheckedTrace): Finding[] {
   const handedOver = t.replay
     ? ", that each pre is the debt handed to it (replay: another provider's post before it, or the default provider's debt decayed; after its own EVAL, at most its post), that the debt does not go down within an EVAL (no negative delta)"
     : '';
-  for (const [id, n] of t.privateProviders)
-    findings.push(
+  const checked = `Reprise checked only the descriptor form, the attestation digest form, post = pre + delta${handedOver}, and that no intervention was relaxed`;
+  const out = [...t.privateProviders].map(([id, n]) =>
+    info(
+      'RPR-ACGP-013',
+      `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${n} EVAL(s) are RECORDED and were NOT recomputed; ${checked}`,
+    ),
+  );
+  const n = t.privateProviderEvals;
+  if (n > 0)
+    out.push(
       info(
         'RPR-ACGP-013',
-        `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${n} EVAL(s) are RECORDED and were NOT recomputed; Reprise checked only the descriptor form, the attestation digest form, post = pre + delta${handedOver}, and that no intervention was relaxed`,
+        `${n} more EVAL(s) are of private trust-debt providers beyond the ${t.privateLimit} this report names (limit ${PRIVATE_PROVIDERS_LIMIT} = ${t.privateLimit}; --limit ${PRIVATE_PROVIDERS_LIMIT}=${t.privateLimit + n} names every one): their pre, delta, post and thresholds_crossed are RECORDED and were NOT recomputed either; ${checked}, as for the providers named`,
       ),
     );
+  return out;
+}
+
+function summaryFindings(t: CheckedTrace): Finding[] {
+  const { sink } = t;
+  const findings: Finding[] = [...notReplayed(t), ...privateProviders(t)];
   findings.push(...otherProviders(t));
   if (sink.elidedFindings > 0)
     findings.push(
@@ -127,7 +157,7 @@ function details(t: CheckedTrace): { [k: string]: JsonValue } {
   const out: { [k: string]: JsonValue } = {
     evals: t.evals,
     provider: t.trace.firstProvider,
-    debtRecomputed: t.replay && t.privateProviders.size === 0 && t.otherProviders.size === 0,
+    debtRecomputed: t.replay && !hasPrivate(t) && t.otherProviders.size === 0,
     riskThresholds: t.trace.firstRisk,
     debtThresholds: Object.fromEntries(DEBT_THRESHOLD_NAMES.map((n) => [n, num4(debt.params.thresholds[n])])),
     debtParameters: {
@@ -143,12 +173,14 @@ function details(t: CheckedTrace): { [k: string]: JsonValue } {
   // Providers whose debt no mode recomputes: the private ones and those Reprise cannot run.
   const notRecomputed = [...t.privateProviders.keys(), ...t.otherProviders.keys()];
   if (notRecomputed.length > 0) out['notRecomputed'] = notRecomputed;
+  // The EVALs of private providers it does not list, past acgp-private-providers (RPR-ACGP-013).
+  if (t.privateProviderEvals > 0) out['notRecomputedUnnamedEvals'] = t.privateProviderEvals;
   return out;
 }
 
 export function traceResult(t: CheckedTrace): KindResult {
   const findings = [...t.sink.findings, ...summaryFindings(t)];
-  const why = `ACGP ${t.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${t.replay ? ' and recomputes the trust debt' : ''}${t.privateProviders.size > 0 ? ", and the private providers' attestation digests are checked for form only, never verified" : ''}.`;
+  const why = `ACGP ${t.single ? 'evaluations' : 'traces'} carry no signature; Reprise checks their internal consistency${t.replay ? ' and recomputes the trust debt' : ''}${hasPrivate(t) ? ", and the private providers' attestation digests are checked for form only, never verified" : ''}.`;
   return {
     id: t.trace.traceId,
     findings,
