@@ -252,8 +252,11 @@ test('what the confirmation shows is what is signed: the case by its opening ent
   await page.getByTestId('sign-decision').click();
   const claim = page.getByTestId('confirm-decision-claim');
   await expect(claim).toContainText(BIDI_SHOWN);
-  await expect(claim).toContainText('holds control, bidirectional or invisible characters');
-  await expect(claim).toContainText("holds the control character U+202E, so it may draw as another claim's");
+  // One warning, in one sentence: the escape and the rule it breaks (RPR-QUAR-008).
+  await expect(page.getByTestId('confirm-decision-claim-warning')).toHaveCount(1);
+  await expect(claim).toContainText(
+    "holds the control character U+202E, so it may draw as another claim's: read it as shown, escaped; the signed claim is these code points (RPR-QUAR-008",
+  );
   await axe(page, 'the confirmation of a decision on a bidi claim');
 
   // The folder now holds the other journal (a restored backup): its case-1 is not the case shown.

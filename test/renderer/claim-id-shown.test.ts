@@ -90,4 +90,14 @@ describe('a claim id that may draw as another claim, in the window', () => {
     expect(textOf(confirm('claim:cafe\u0301'))).toContain('this claim id is not in Unicode normalization form NFC');
     for (const plain of ['claim:A', 'claim:caf\u00e9']) expect(confirm(plain)).not.toContain('this claim id');
   });
+
+  it('the confirmation warns of a bidi claim in one sentence: shown escaped, and why it may draw as another claim', () => {
+    const html = confirm('claim:\u202egnp.exe');
+    const warnings = [...html.matchAll(/data-testid="confirm-decision-claim-warning">(.*?)<\/span>/g)];
+    expect(warnings).toHaveLength(1);
+    expect(textOf(warnings[0]![1]!)).toBe(
+      " (this claim id holds the control character U+202E, so it may draw as another claim's: read it as shown, escaped; the signed claim is these code points (RPR-QUAR-008: no new case is opened for such an id))",
+    );
+    expect(textOf(html).split('this claim id').length - 1).toBe(1);
+  });
 });

@@ -97,7 +97,7 @@ describe("a link's journal and the header's key", () => {
   it('signs when the link’s journal is the header’s, and names the journal the run was sent with', async () => {
     const { api, jobs, end } = fakeEngine();
     const { useStore, useJudgement } = await stores(api, KEY);
-    const { anchoredWords } = await import('../../renderer/src/components/ReplayNotes');
+    const { AnchoredWords, anchoring } = await import('../../renderer/src/components/ReplayNotes');
     await follow(useStore, `#view=replay&path=/granted/m.json&mode=replay&journal=${HEADER.dir}`);
     end(anchoredReport);
     await tick();
@@ -107,7 +107,9 @@ describe("a link's journal and the header's key", () => {
     await tick();
     // The header now shows another journal: the note still names the one the run wrote to.
     useJudgement.setState({ work: { dir: OTHER, trustStore: HEADER.trustStore } });
-    const words = anchoredWords(useStore.getState().report!, useStore.getState().reportOptions);
+    const a = anchoring(useStore.getState().report!)!;
+    const journal = useStore.getState().reportOptions['journal'];
+    const words = renderToStaticMarkup(createElement(AnchoredWords, { a, journal })).replace(/<[^>]*>/g, '');
     expect(words).toBe(
       `Anchored in the journal ${HEADER.dir}: 1 drift event(s); Human Review case case-2 opened for claim:1.`,
     );

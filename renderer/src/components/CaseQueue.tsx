@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { CaseView } from '../../../shared/api';
-import { ageWords, claimIdWarnings, queueOf, STATES, type Sort, type SortKey } from '../lib/officer';
+import { ageWords, claimIdWarning, queueOf, STATES, type Sort, type SortKey } from '../lib/officer';
 import { ClaimShown } from './Shown';
 
 function SortableHead({
@@ -122,7 +122,7 @@ export function CaseQueue({
               <td>
                 <span className={`state ${x.state}`}>{x.state}</span>
               </td>
-              <td className="mono small" title={claimIdWarnings(x.claimRef).join('; ') || undefined}>
+              <td className="mono small" title={claimIdWarning(x.claimRef) ?? undefined}>
                 <ClaimShown claim={x.claimRef} />
               </td>
               <td>{x.source}</td>

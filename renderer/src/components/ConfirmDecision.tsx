@@ -1,7 +1,7 @@
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api';
-import { claimIdWarnings, keyStanding } from '../lib/officer';
+import { keyStanding } from '../lib/officer';
 import { CopyValue } from './Copy';
-import { ClaimShown, RATIONALE_SHOWN, Shown } from './Shown';
+import { ClaimWarned, RATIONALE_SHOWN, Shown } from './Shown';
 import { SignDialog } from './SignDialog';
 
 const IDS = {
@@ -78,13 +78,7 @@ export function ConfirmDecision({
         <dd className="mono">quarantine-{what.decision}</dd>
         <dt>Subject claim</dt>
         <dd className="mono" data-testid="confirm-decision-claim">
-          <ClaimShown claim={c.claimRef} />
-          {claimIdWarnings(c.claimRef).map((w) => (
-            <span key={w} className="bad small" data-testid="confirm-decision-claim-warning">
-              {' '}
-              ({w})
-            </span>
-          ))}
+          <ClaimWarned claim={c.claimRef} testId="confirm-decision-claim-warning" />
         </dd>
         {c.artifact && (
           <>

@@ -12,7 +12,7 @@ import {
 import { ClaimShown, RATIONALE_SHOWN, rationaleHasEscapes, Shown } from './Shown';
 import { focusOnArrival, focusWhenShown } from '../lib/focus';
 import { CaseQueue } from './CaseQueue';
-import { claimIdWarnings, keyRefusal, keyStanding } from '../lib/officer';
+import { claimIdWarning, keyRefusal, keyStanding } from '../lib/officer';
 import { ConfirmDecision } from './ConfirmDecision';
 import { EvidenceDeltas } from './EvidenceDeltas';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
@@ -280,7 +280,7 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
   const { receipt, journalError } = useStore(useShallow((s) => ({ receipt: s.receipt, journalError: s.journalError })));
   const closed = c.state === 'released' || c.state === 'upheld';
   const myReceipt = receipt && receipt.caseId === c.caseId ? receipt : null;
-  const claimWarning = claimIdWarnings(c.claimRef).join('; ');
+  const claimWarning = claimIdWarning(c.claimRef);
   return (
     <div className="case-detail" data-testid="case-detail">
       <h3>

@@ -1,9 +1,10 @@
+import { Fragment, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Finding, JsonValue, Report } from '../../../shared/report';
 import { useJudgement } from '../judgement-store';
 import { focusWhenShown } from '../lib/focus';
 import { useStore } from '../store';
-import { Shown } from './Shown';
+import { ClaimWarned, Shown } from './Shown';
 
 type Obj = { [k: string]: JsonValue };
 const objs = (events: JsonValue[] | undefined): Obj[] =>
@@ -18,32 +19,83 @@ function decisive(report: Report): { f: Finding; index: number } | null {
   return null;
 }
 
-/** A replay's routing events: drift anchored, cases opened, cases already open. */
-function anchoring(report: Report): { drift: number; cases: string[]; alreadyOpen: string[] } {
+/** What a replay anchored: drift events, the cases it opened (each with its claim), the claims whose case was already open. */
+type Anchoring = { drift: number; cases: { caseId: string; claim: JsonValue | undefined }[]; alreadyOpen: Obj[] };
+
+/** A replay's routing events: drift anchored, cases opened, cases already open; null when it anchored nothing. */
+export function anchoring(report: Report): Anchoring | null {
   const events = objs(report.events);
   const anchored = events.filter((e) => e['anchored'] === true);
-  return {
+  const a = {
     drift: events.filter((e) => typeof e['anchor'] === 'object' && e['anchor'] !== null).length,
     cases: anchored
       .filter((e) => typeof e['case'] === 'object' && e['case'] !== null)
-      .map((e) => `${String((e['case'] as Obj)['caseId'])} opened for ${String(e['claimRef'])}`),
-    alreadyOpen: anchored.filter((e) => e['alreadyOpen'] === true).map((e) => String(e['claimRef'])),
+      .map((e) => ({ caseId: String((e['case'] as Obj)['caseId']), claim: e['claimRef'] })),
+    alreadyOpen: anchored.filter((e) => e['alreadyOpen'] === true),
   };
+  return a.drift === 0 && a.cases.length === 0 && a.alreadyOpen.length === 0 ? null : a;
 }
 
 /**
- * What the replay anchored, or null when nothing was: in the journal its job was sent with
- * (`options`, the run's own), the one it wrote to, which is not always the one the header shows now.
+ * The claim id a replay's event names, as the officer's views show it (ClaimWarned: escaped
+ * where it breaks RPR-QUAR-008 or holds an invisible character, with the warning in words);
+ * a value that is no text (an engine never writes one) as text.
  */
-export function anchoredWords(report: Report, options: Record<string, string>): string | null {
-  const { drift, cases, alreadyOpen } = anchoring(report);
-  if (drift === 0 && cases.length === 0 && alreadyOpen.length === 0) return null;
-  const journal = options['journal'];
+export function EventClaim({ claim }: { claim: JsonValue | undefined }) {
+  return typeof claim === 'string' ? <ClaimWarned claim={claim} /> : <Shown text={String(claim ?? '—')} />;
+}
+
+/** Items joined as a sentence lists them: `a, b`. */
+function Listed<T>({ items, each }: { items: T[]; each: (item: T) => ReactNode }) {
   return (
-    `Anchored in the journal${journal ? ` ${journal}` : ''}: ${drift} drift event(s)` +
-    (cases.length > 0 ? `; Human Review case ${cases.join(', ')}` : '') +
-    (alreadyOpen.length > 0 ? `; a case was already open for ${alreadyOpen.join(', ')}` : '') +
-    '.'
+    <>
+      {items.map((item, i) => (
+        <Fragment key={i}>
+          {i > 0 && ', '}
+          {each(item)}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/**
+ * What the replay anchored, in the journal its job was sent with (`journal`, the run's own
+ * option), the one it wrote to, which is not always the one the header shows now. Each claim
+ * is shown as the officer's views show it (EventClaim).
+ */
+export function AnchoredWords({ a, journal }: { a: Anchoring; journal: string | undefined }) {
+  return (
+    <>
+      Anchored in the journal
+      {journal ? (
+        <>
+          {' '}
+          <Shown text={journal} />
+        </>
+      ) : null}
+      : {a.drift} drift event(s)
+      {a.cases.length > 0 && (
+        <>
+          ; Human Review case{' '}
+          <Listed
+            items={a.cases}
+            each={(c) => (
+              <>
+                <Shown text={c.caseId} /> opened for <EventClaim claim={c.claim} />
+              </>
+            )}
+          />
+        </>
+      )}
+      {a.alreadyOpen.length > 0 && (
+        <>
+          ; a case was already open for{' '}
+          <Listed items={a.alreadyOpen} each={(e) => <EventClaim claim={e['claimRef']} />} />
+        </>
+      )}
+      .
+    </>
   );
 }
 
@@ -98,7 +150,7 @@ export function ReplayNotes({ report }: { report: Report }) {
     })),
   );
   const { work, keyPath } = useJudgement(useShallow((s) => ({ work: s.work, keyPath: s.keyPath })));
-  const anchored = anchoredWords(report, reportOptions);
+  const anchored = anchoring(report);
   const refused =
     reportMode === 'replay' && !(report.comparisons && report.comparisons.length > 0) && report.verdict !== 'pass'
       ? decisive(report)
@@ -128,7 +180,7 @@ export function ReplayNotes({ report }: { report: Report }) {
       {anchored && (
         <div role="status" className="replay-anchored" data-testid="replay-anchored">
           <p>
-            <Shown text={anchored} />
+            <AnchoredWords a={anchored} journal={reportOptions['journal']} />
           </p>
           <button
             type="button"

@@ -5,7 +5,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { comparisonCap, ComparisonsTable } from './ComparisonsTable';
 import { DiffReplay } from './DiffReplay';
 import { JudgeButton } from './JudgementPanel';
-import { ReplayNotes } from './ReplayNotes';
+import { EventClaim, ReplayNotes } from './ReplayNotes';
+import { Shown } from './Shown';
 import { ColumnHeads } from './ColumnHeads';
 import { Loading } from './Loading';
 
@@ -43,7 +44,9 @@ function RoutingTable({ routing }: { routing: Ev[] }) {
       <tbody>
         {routing.map((e, i) => (
           <tr key={i}>
-            <td className="mono small">{String(e['claimRef'] ?? '—')}</td>
+            <td className="mono small">
+              <EventClaim claim={e['claimRef']} />
+            </td>
             <td>
               <span className="tag neutral">{String(e['route'] ?? '—')}</span>
             </td>
@@ -178,7 +181,9 @@ export function ReplayView({ report }: { report: Report | null }) {
               <h3>Other events ({other.length})</h3>
               <ul className="small mono" data-testid="other-events">
                 {other.map((e, i) => (
-                  <li key={i}>{JSON.stringify(e)}</li>
+                  <li key={i}>
+                    <Shown text={JSON.stringify(e)} json />
+                  </li>
                 ))}
               </ul>
             </>

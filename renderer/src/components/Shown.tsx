@@ -1,5 +1,6 @@
 import { claimIdPieces } from '../../../shared/claim-id';
 import { controlPieces, escapeControls, type ShownAs } from '../../../shared/controls';
+import { claimIdWarning } from '../lib/officer';
 
 /** Pieces of shown text, each escape marked (with `title` saying why it is escaped), isolated in a <bdi>. */
 function Pieces({ pieces, title }: { pieces: { text: string; control: boolean }[]; title: string }) {
@@ -41,6 +42,27 @@ export function ClaimShown({ claim }: { claim: string }) {
       pieces={claimIdPieces(claim)}
       title="a character of the claim id shown escaped: a control, bidirectional or invisible character, edge whitespace, or one of an id not in NFC"
     />
+  );
+}
+
+/**
+ * A claim id as ClaimShown shows it, followed, when it is shown otherwise than it draws, by
+ * what the window says of it in words (lib/officer.ts `claimIdWarning`, RPR-QUAR-008): the
+ * officer's confirmation and a replay's routing show a claim id the same way, so a claim that
+ * draws as another is never read as it in one view and warned of in the next.
+ */
+export function ClaimWarned({ claim, testId }: { claim: string; testId?: string }) {
+  const warning = claimIdWarning(claim);
+  return (
+    <>
+      <ClaimShown claim={claim} />
+      {warning && (
+        <span className="bad small" data-testid={testId}>
+          {' '}
+          ({warning})
+        </span>
+      )}
+    </>
   );
 }
 

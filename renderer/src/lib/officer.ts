@@ -3,7 +3,7 @@
  * and the check, before anything is signed, that the chosen key's role may sign a decision.
  */
 import type { CaseDecision, CaseView, SigningKey } from '../../../shared/api.js';
-import { claimIdProblem, shownClaimId } from '../../../shared/claim-id.js';
+import { CLAIM_ID_RULE, claimIdProblem, shownClaimId } from '../../../shared/claim-id.js';
 import { escapeControls } from '../../../shared/controls.js';
 import { compareTimestamps } from '../../../shared/timestamps.js';
 
@@ -12,6 +12,8 @@ export type Sort = { key: SortKey; dir: 'asc' | 'desc' };
 export const STATES: CaseView['state'][] = ['open', 'escalated', 'released', 'upheld'];
 /** The officer's work first: open and escalated cases come before closed ones. */
 const STATE_ORDER: Record<CaseView['state'], number> = { open: 0, escalated: 1, released: 2, upheld: 3 };
+/** A claim id is shown as an identifier: its invisible characters escaped too (shared/controls.ts). */
+const IDENTIFIER = { identifier: true } as const;
 
 /**
  * How long ago the case was opened, in the largest whole unit (the window's clock; shown, never
@@ -42,28 +44,29 @@ export function ageWords(openedAtUtc: string, now: number): string {
  */
 const claimHas = (claim: string, needle: string): boolean =>
   claim.toLowerCase().includes(needle) ||
-  escapeControls(claim, { identifier: true }).toLowerCase().includes(needle) ||
+  escapeControls(claim, IDENTIFIER).toLowerCase().includes(needle) ||
   shownClaimId(claim).toLowerCase().includes(needle);
 
 /**
- * What the window says of a claim id it shows otherwise than its characters draw, one
- * sentence each (none for a plain claim): that it holds control, bidirectional or invisible
- * characters, shown escaped; and, when it breaks the form a new case's claim id must have
- * (RPR-QUAR-008: not NFC, whitespace at an end, a control character), what is wrong and that
- * it may draw as another claim's, as `quarantine list` warns.
+ * What the window says of a claim id it shows otherwise than its characters draw, in one
+ * sentence, or null for a plain claim. When it breaks the form a new case's claim id must have
+ * (RPR-QUAR-008: a control or bidirectional character, whitespace at an end, not NFC): what is
+ * wrong, that it may draw as another claim's (as `quarantine list` warns) and that the escapes
+ * are the code points signed; a bidi claim breaks the rule by the very character that is
+ * shown escaped, so one sentence says both. Else, when it holds invisible characters: that
+ * they are shown escaped.
  */
-export function claimIdWarnings(claim: string): string[] {
-  const out: string[] = [];
-  if (escapeControls(claim, { identifier: true }) !== claim)
-    out.push(
-      'this claim id holds control, bidirectional or invisible characters, shown escaped: the signed claim is these code points',
-    );
+export function claimIdWarning(claim: string): string | null {
   const problem = claimIdProblem(claim);
+  const invisible = escapeControls(claim, IDENTIFIER) !== escapeControls(claim);
   if (problem)
-    out.push(
-      `this claim id ${problem}, so it may draw as another claim's: read it as shown, escaped (no new case is opened for such an id)`,
+    return (
+      `this claim id ${problem}${invisible ? ' and holds invisible characters' : ''}, so it may draw as another ` +
+      `claim's: read it as shown, escaped; the signed claim is these code points (${CLAIM_ID_RULE}: no new case is opened for such an id)`
     );
-  return out;
+  return invisible
+    ? 'this claim id holds invisible characters, shown escaped: the signed claim is these code points'
+    : null;
 }
 
 /** Cases filtered by state and claim, sorted by state, claim or age (oldest first when ascending). */
