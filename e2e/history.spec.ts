@@ -4,8 +4,10 @@
  * opened, is a step of its own. Back to a view of what is still open shows that view again
  * and runs nothing (no job, its verdict kept); Back to an artifact no longer open runs it
  * again, read-only, and Forward returns to the one after it; Back from an artifact opened
- * from a case shows the case with its verdict, nothing run again; a link pasted in the tab
- * that names the open artifact is still followed, and runs it. axe on each state.
+ * from a case shows the case with its verdict, nothing run again; Back to the Case view from
+ * before any case was opened shows it empty, with its opener, never the case opened later; a
+ * link pasted in the tab that names the open artifact is still followed, and runs it. axe on
+ * each state.
  */
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -241,6 +243,71 @@ test('Back from an artifact opened from a case shows the case, its verdict uncha
   await expect.poll(() => hash(page).get('path')).toBe(join(dir, 'dump.json'));
   await page.waitForTimeout(1_000);
   expect(await runs()).toEqual({ dom: [], sent: [] });
+});
+
+test('Back to the Case view from before a case was opened shows it empty, never the case opened later', async ({
+  workbench: page,
+  served,
+}) => {
+  const sent = await socketCalls(page);
+  // A file opened by its path.
+  const file = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-history-')), 'intact.dump.json');
+  cpSync(join(served.examples, INTACT), file);
+  await page.getByTestId('tab-open').click();
+  await page.getByTestId('open-path').fill(file);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByTestId('verdict')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('job')).toHaveCount(0, { timeout: 60_000 });
+  await expect.poll(() => hash(page).get('verdict')).not.toBeNull();
+  expect(hash(page).get('path')).toBe(file);
+
+  // The Case view with no case open: an entry of its own.
+  await page.getByTestId('tab-case').click();
+  await selected(page, 'case');
+  await named(page, 'case');
+  await expect(page.locator('#case-path')).toBeVisible();
+  const noCase = await page.evaluate(() => history.length);
+
+  // Then the Open view, and a case folder opened from it.
+  await page.getByTestId('tab-open').click();
+  await selected(page, 'open');
+  await named(page, 'open');
+  const dir = await openCase(page, served);
+  const caseVerdict = page.getByTestId('case-verdict');
+  await expect(caseVerdict).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => hash(page).get('case')).toBe(dir);
+  expect(sent).toEqual(['startJob', 'startCase']);
+  // The Open view and the Case view it opened are steps; the case opened there is none.
+  const entries = await page.evaluate(() => history.length);
+  expect(entries).toBe(noCase + 2);
+  await axe(page, 'a case opened after the Case view was shown without one');
+
+  const runs = await watchRuns(page, sent, false);
+  await page.goBack();
+  await selected(page, 'open');
+  await named(page, 'open');
+  await page.goBack();
+  await selected(page, 'case');
+  // The case opened later is not shown: the Case view is as it was then, its opener ready.
+  await expect(page.locator('#case-path')).toBeVisible();
+  await page.waitForTimeout(1_500);
+  await expect(caseVerdict).toHaveCount(0);
+  await expect(page.getByTestId('case-artifacts')).toHaveCount(0);
+  await named(page, 'case');
+  expect(hash(page).get('case')).toBeNull();
+  expect(hash(page).get('path')).toBe(file);
+  expect(await runs()).toEqual({ dom: [], sent: [] });
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+  await axeBothThemes(page, 'the Case view from before a case was opened, by Back');
+
+  // Forward to the case's own entry: no longer open, it is opened again as its link says.
+  await page.goForward();
+  await selected(page, 'open');
+  await page.goForward();
+  await selected(page, 'case');
+  await expect(caseVerdict).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => hash(page).get('case')).toBe(dir);
+  expect((await runs()).sent).toEqual(['startCase']);
 });
 
 test('a link pasted in the tab naming the open artifact, with another option, runs it again as it says', async ({

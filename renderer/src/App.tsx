@@ -21,6 +21,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { pickTransport, TransportError } from './transport';
 import { linkOptionNames } from './lib/deep-link';
 import { writeLink } from './lib/link-history';
+import { linkStateOf } from './lib/link-state';
 import type { Report } from '../../shared/report';
 
 /** Views that need a report; the others work without one. */
@@ -57,62 +58,35 @@ function useConnect(connect: State['connect']): void {
 /**
  * The address names the view and what it shows once connected: the open artifact, or the
  * case or the comparison in their views (before that it is the link being restored, read by
- * the store's restoreLink). A change of view or of what is open is a step of the history,
- * anything else rewrites the entry (lib/link-history.ts). Written in a task of its own, once
- * for what changed together: history.replaceState took ~50 ms of this thread on a loaded
- * machine, on top of the render that a report's arrival commits.
+ * the store's restoreLink); its history entry also says what those two views show, nothing
+ * included (lib/link-state.ts linkStateOf). A change of view or of what is open is a step
+ * of the history, anything else rewrites the entry (lib/link-history.ts). Written in a task
+ * of its own, once for what changed together: history.replaceState took ~50 ms of this
+ * thread on a loaded machine, on top of the render that a report's arrival commits.
  */
 function useLinkWriter(info: State['info'], view: View, artifact: State['artifact']): void {
   const reportSeen = useStore((s) => s.reportSeen);
   // A link that named nothing to open is answered by writing the address again (store.ts namesNothing).
   const linksNamingNothing = useStore((s) => s.linksNamingNothing);
-  const caseFolder = useCase((s) => s.folder);
-  const caseOptions = useCase((s) => s.runOptions);
-  const caseMode = useCase((s) => s.runMode);
-  const caseSent = useCase((s) => s.sent);
-  const caseSeen = useCase((s) => s.seen);
+  const shownCase = useCase(
+    useShallow((s) => ({
+      name: s.name,
+      folder: s.folder,
+      runOptions: s.runOptions,
+      runMode: s.runMode,
+      sent: s.sent,
+      seen: s.seen,
+    })),
+  );
   const compare = useCompare((s) => s.link);
   useEffect(() => {
     if (!info) return;
     const t = setTimeout(
-      () =>
-        writeLink(
-          {
-            view,
-            source: artifact?.source ?? null,
-            mode: artifact?.mode ?? null,
-            whatIf: artifact?.whatIf ?? [],
-            name: artifact?.name ?? null,
-            savedReport: artifact?.savedReport ?? false,
-            options: artifact?.options ?? {},
-            caseFolder,
-            caseOptions,
-            caseMode,
-            caseSent,
-            caseSeen,
-            compare,
-            heldLink: artifact?.heldLink ?? null,
-            // What the run whose report is shown saw: none while another run on it is under way.
-            seen: artifact?.source ? reportSeen : null,
-          },
-          linkOptionNames(info.options),
-        ),
+      () => writeLink(linkStateOf({ view, artifact, reportSeen }, shownCase, compare), linkOptionNames(info.options)),
       0,
     );
     return () => clearTimeout(t);
-  }, [
-    info,
-    view,
-    artifact,
-    reportSeen,
-    linksNamingNothing,
-    caseFolder,
-    caseOptions,
-    caseMode,
-    caseSent,
-    caseSeen,
-    compare,
-  ]);
+  }, [info, view, artifact, reportSeen, linksNamingNothing, shownCase, compare]);
 }
 
 /**

@@ -334,6 +334,10 @@ const connectSlice: Slice<'connect' | 'setView' | 'setTheme' | 'arrive'> = (set,
     const to = arrival(VIEWS.map((v) => v.id));
     if (to === null) return;
     if (to === 'follow') return get().restoreLink();
+    // Closed in the same update that shows the view: an address written between them would
+    // name the case or comparison as this entry's.
+    const close = to.empty ? await closerOf(to.empty) : null;
+    close?.();
     const view = VIEWS.find((v) => v.id === to.revisit)?.id;
     set({ ...(view ? { view } : {}), linksNamingNothing: get().linksNamingNothing + 1 });
   },
@@ -422,6 +426,17 @@ function closeArtifact(set: (p: Partial<State>) => void, get: () => State, held:
     job: null,
     selection: NO_SELECTION,
   });
+}
+
+/**
+ * What closes the case or the comparison on screen: returning to an entry of its view from
+ * before it was opened shows that view as it was then (lib/link-history.ts returnTo), and
+ * what runs there can no longer land.
+ */
+async function closerOf(view: 'case' | 'compare'): Promise<() => void> {
+  // Loaded here, not imported above: both stores import this one.
+  if (view === 'case') return (await import('./case-store')).useCase.getState().close;
+  return (await import('./compare-store')).useCompare.getState().close;
 }
 
 /**

@@ -2,16 +2,19 @@
  * The window's history (lib/link-history.ts): a change of view, or another artifact, case or
  * comparison opened, is a step of its own, so Back returns to the view before it; what is
  * no navigation (a verdict arriving, a case opened where none was) rewrites the entry.
- * Returning to an entry that names what is open shows its view and runs nothing; an entry
- * naming what is no longer open is followed as a link (run again, read-only, its options
- * refused in words when they no longer can be granted). Pure functions, then the store
- * with a fake engine and a stand-in history.
+ * Returning to an entry that names what is open shows its view and runs nothing; a Case
+ * entry from before any case was opened shows the Case view empty, never the later case; an
+ * entry naming what is no longer open is followed as a link (run again, read-only, its
+ * options refused in words when they no longer can be granted). Pure functions, then the
+ * store with a fake engine and a stand-in history, its address written by App.tsx's own
+ * mapping (lib/link-state.ts linkStateOf).
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from './browser-stubs';
 import { fakeEngine } from './fake-engine';
-import type { LinkState } from '../../renderer/src/lib/deep-link';
-import { entryOf, historyStep, revisits, writeLink } from '../../renderer/src/lib/link-history';
+import { readLink } from '../../renderer/src/lib/deep-link';
+import { entryOf, historyStep, returnTo, viewsShown, writeLink } from '../../renderer/src/lib/link-history';
+import { linkStateOf, type ShownState } from '../../renderer/src/lib/link-state';
 import type { Report } from '../../shared/report';
 
 const NAMES = ['trustStore'];
@@ -20,8 +23,9 @@ const B = '/granted/b.dump.json';
 const TS = '/granted/ts.json';
 const SHA = `sha256:${'a'.repeat(64)}`;
 const entry = (hash: string, upload: string | null = null) => ({ hash, upload });
+const NOTHING = { case: '', compare: '' };
 
-const state = (s: Partial<LinkState>): LinkState => ({
+const state = (s: Partial<ShownState>): ShownState => ({
   view: 'findings',
   source: { type: 'path', path: A },
   mode: 'verify',
@@ -55,33 +59,78 @@ describe('what is a step of the history', () => {
     );
   });
 
+  it('a saved case report shown where none was is no step; a case opened over it is, and so is one it shows again', () => {
+    const noCase = `#view=case&path=${encodeURIComponent(A)}`;
+    const saved = { hash: noCase, upload: null, shows: { case: 'report=case.json', compare: '' } };
+    expect(historyStep({ hash: noCase, upload: null, shows: NOTHING }, saved)).toBe('replace');
+    expect(historyStep(saved, { hash: '#view=case&case=%2Fgranted%2Fc1', upload: null })).toBe('push');
+    // The same address with another view's contents changed: the entry is written again to say so.
+    const findings = `#view=findings&path=${encodeURIComponent(A)}`;
+    expect(historyStep({ hash: findings, upload: null, shows: NOTHING }, { ...saved, hash: findings })).toBe('replace');
+    expect(
+      historyStep({ hash: findings, upload: null, shows: NOTHING }, { hash: findings, upload: null, shows: NOTHING }),
+    ).toBe('none');
+  });
+
   it("an entry the window did not write (the page's load, a link followed) is written over", () => {
     expect(historyStep(null, entry('#view=chain'))).toBe('replace');
     expect(entryOf(null, '#view=chain')).toBeNull();
     expect(entryOf({ 'reprise.link': entry('#view=open') }, '#view=chain')).toBeNull();
     expect(entryOf({ 'reprise.link': entry('#view=chain', 'u1') }, '#view=chain')).toEqual(entry('#view=chain', 'u1'));
+    const shows = { case: 'case=/granted/c1', compare: '' };
+    expect(entryOf({ 'reprise.link': { ...entry('#view=case'), shows } }, '#view=case')).toEqual({
+      ...entry('#view=case'),
+      shows,
+    });
   });
 });
 
 describe('what returning to an entry shows again', () => {
   it('the same artifact in another view, however it ran since; not another artifact', () => {
     const chain = entry(`#view=chain&path=${encodeURIComponent(A)}&mode=verify&verdict=pass&sha256=${SHA}`);
-    expect(revisits(chain, state({ mode: 'replay' }), NAMES)).toBe(true);
-    expect(revisits(chain, state({ source: { type: 'path', path: B }, name: B }), NAMES)).toBe(false);
+    expect(returnTo(chain, state({ mode: 'replay' }), NAMES)).toBe('show');
+    expect(returnTo(chain, state({ source: { type: 'path', path: B }, name: B }), NAMES)).toBe('follow');
   });
 
   it('a picked file only while that very upload is open', () => {
     const picked = entry('#view=chain&picked=mine.json', 'u1');
     const upload = (uploadId: string) => state({ source: { type: 'upload', uploadId }, name: 'mine.json' });
-    expect(revisits(picked, upload('u1'), NAMES)).toBe(true);
-    expect(revisits(picked, upload('u2'), NAMES)).toBe(false);
+    expect(returnTo(picked, upload('u1'), NAMES)).toBe('show');
+    expect(returnTo(picked, upload('u2'), NAMES)).toBe('follow');
   });
 
-  it('the case open in the Case view; the Case view before a case was opened', () => {
+  it('the case open in the Case view; the Case view before a case was opened, without the case opened since', () => {
     const open = state({ caseFolder: '/granted/c1', caseOptions: {} });
-    expect(revisits(entry('#view=case&case=%2Fgranted%2Fc1'), open, NAMES)).toBe(true);
-    expect(revisits(entry('#view=case&case=%2Fgranted%2Fc2'), open, NAMES)).toBe(false);
-    expect(revisits(entry(`#view=case&path=${encodeURIComponent(A)}`), open, NAMES)).toBe(true);
+    expect(returnTo(entry('#view=case&case=%2Fgranted%2Fc1'), open, NAMES)).toBe('show');
+    expect(returnTo(entry('#view=case&case=%2Fgranted%2Fc2'), open, NAMES)).toBe('follow');
+    const noCase = { ...entry(`#view=case&path=${encodeURIComponent(A)}`), shows: NOTHING };
+    expect(returnTo(noCase, open, NAMES)).toBe('empty');
+    expect(returnTo(noCase, state({ caseReport: 'case.json' }), NAMES)).toBe('empty');
+    expect(returnTo(noCase, state({ view: 'case' }), NAMES)).toBe('show');
+    // An entry that does not say what its Case view showed names nothing there: never the case open now.
+    expect(returnTo(entry(noCase.hash), open, NAMES)).toBe('empty');
+  });
+
+  it('a saved case report: shown again while it is open; no link reopens it, so the Case view is emptied', () => {
+    const saved = state({ caseReport: 'case.json' });
+    const entrySaved = { ...entry(`#view=case&path=${encodeURIComponent(A)}`), shows: viewsShown(saved, NAMES) };
+    expect(entrySaved.shows).toEqual({ case: 'report=case.json', compare: '' });
+    expect(returnTo(entrySaved, saved, NAMES)).toBe('show');
+    expect(returnTo(entrySaved, state({ caseReport: 'other.json' }), NAMES)).toBe('empty');
+    expect(returnTo(entrySaved, state({ caseFolder: '/granted/c1' }), NAMES)).toBe('empty');
+  });
+
+  it('the Compare view before a comparison was made, without the comparison made since', () => {
+    const side = { target: { type: 'path' as const, name: A }, mode: 'verify' as const, whatIf: null, options: {} };
+    const comparing = state({ compare: { left: side, right: { ...side, target: { type: 'path', name: B } } } });
+    const none = { ...entry(`#view=compare&path=${encodeURIComponent(A)}`), shows: NOTHING };
+    expect(returnTo(none, comparing, NAMES)).toBe('empty');
+    expect(returnTo(none, state({}), NAMES)).toBe('show');
+    const made = { ...entry(`#view=compare`), shows: viewsShown(comparing, NAMES) };
+    expect(made.shows.compare).toContain(`left.path=${A}`);
+    expect(returnTo({ ...made, hash: `#view=compare&left.path=${encodeURIComponent(A)}` }, state({}), NAMES)).toBe(
+      'follow',
+    );
   });
 });
 
@@ -126,30 +175,27 @@ const report = (path: string): Report =>
     chain: [],
   }) as unknown as Report;
 
+type CaseStore = typeof import('../../renderer/src/case-store').useCase;
+type CompareStore = typeof import('../../renderer/src/compare-store').useCompare;
+/** The Case and Compare views' stores, loaded with the window's (after the browser stubs). */
+let views: { useCase: CaseStore; useCompare: CompareStore };
+
 async function store(api: unknown) {
   const { useStore } = await import('../../renderer/src/store');
+  const [{ useCase }, { useCompare }] = await Promise.all([
+    import('../../renderer/src/case-store'),
+    import('../../renderer/src/compare-store'),
+  ]);
+  views = { useCase, useCompare };
   const options = [{ name: 'trustStore', help: 'trust store' }];
   useStore.setState({ api, info: { options }, examples: [], artifact: null, report: null, job: null } as never);
   return useStore;
 }
 type Store = Awaited<ReturnType<typeof store>>;
 
-/** Writes the address for what the store holds, as App.tsx's writer does. */
+/** Writes the address for what the stores hold, as App.tsx's writer does (its own mapping). */
 function write(s: Store): void {
-  const { view, artifact: a, reportSeen } = s.getState();
-  writeLink(
-    {
-      view,
-      source: a?.source ?? null,
-      mode: a?.mode ?? null,
-      whatIf: a?.whatIf ?? [],
-      name: a?.name ?? null,
-      options: a?.options ?? {},
-      heldLink: a?.heldLink ?? null,
-      seen: a?.source ? reportSeen : null,
-    },
-    NAMES,
-  );
+  writeLink(linkStateOf(s.getState(), views.useCase.getState(), views.useCompare.getState().link), NAMES);
 }
 
 /** A move in the tab as the window hears it: twice (popstate, then hashchange), then the address written. */
@@ -226,5 +272,53 @@ describe('Back and Forward in the window', () => {
     await moved(s);
     expect(s.getState().error).toContain(`This artifact is opened with the option trustStore (trust store) = ${TS}`);
     expect(s.getState().report).toBeNull();
+  });
+
+  it('Back to the Case view from before a case was opened shows it empty, never the case opened later', async () => {
+    const { api, jobs, end } = fakeEngine();
+    const cases: string[] = [];
+    const withCases = {
+      ...api,
+      startCase: async (req: { source: { path: string } }) => {
+        cases.push(req.source.path);
+        return { caseId: `c${cases.length}`, dir: req.source.path };
+      },
+      cancelCase: async () => ({}),
+    };
+    const s = await store(withCases);
+    views.useCase.getState().close();
+    tab.follow(link(A));
+    await moved(s);
+    end(report(A));
+    await tick();
+    write(s);
+    // The Case view with no case, the Findings view, the Case view again, where a case is then opened.
+    for (const v of ['case', 'findings', 'case'] as const) {
+      s.getState().setView(v);
+      write(s);
+    }
+    const noCase = index - 2;
+    await views.useCase.getState().openFolder('/granted/c1');
+    write(s);
+    expect(readLink(at.hash).caseFolder).toBe('/granted/c1');
+    const entriesNow = entries.length;
+
+    tab.go(-2);
+    expect(index).toBe(noCase);
+    await moved(s);
+    expect(s.getState().view).toBe('case');
+    expect(views.useCase.getState()).toMatchObject({ name: null, folder: null, running: null });
+    // Its entry still says no case was open: the address names none, and no entry was added or lost.
+    expect(readLink(at.hash).caseFolder).toBeNull();
+    expect(readLink(entries[noCase]!.hash).caseFolder).toBeNull();
+    expect(entries).toHaveLength(entriesNow);
+    expect({ cases, jobs: jobs.length }).toEqual({ cases: ['/granted/c1'], jobs: 1 });
+
+    // Forward to the case's own entry: no longer open, it is opened again as its link says.
+    tab.go(2);
+    await moved(s);
+    expect(s.getState().view).toBe('case');
+    expect(views.useCase.getState().folder).toBe('/granted/c1');
+    expect(cases).toEqual(['/granted/c1', '/granted/c1']);
   });
 });
