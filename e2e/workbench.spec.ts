@@ -289,10 +289,21 @@ test('record a rationale, release a case, see the receipt, verify the journal fr
   await page
     .getByTestId('rationale')
     .fill('Replayed twice under the locked environment; the drift stays within reviewer tolerance.');
-  await page.getByTestId('sign-decision').click();
+  // Cancel signs nothing and returns focus to the button that opened the confirmation (lib/focus.ts).
+  const open = page.getByTestId('sign-decision');
+  await open.click();
+  await expect(page.locator('#confirm-decision-h')).toBeFocused();
+  await page.getByTestId('confirm-decision-cancel').click();
+  await expect(page.getByTestId('confirm-decision')).toHaveCount(0);
+  await expect(open).toBeFocused();
+  await expect(page.getByTestId('receipt')).toHaveCount(0);
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries');
+  await open.click();
   await page.getByTestId('confirm-decision-sign').click();
   const receipt = page.getByTestId('receipt');
   await expect(receipt).toContainText('case-0 is now released');
+  // The release is signed: focus is on its receipt, never left at <body>.
+  await expect(receipt).toBeFocused();
   await expect(receipt).toContainText('verified against the signed checkpoint');
   await expect(receipt).toContainText(/sha256:[0-9a-f]{64}/);
   await expect(queue.locator('[data-case="case-0"]')).toContainText('released');

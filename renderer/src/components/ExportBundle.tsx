@@ -3,7 +3,11 @@ import { useJudgement } from '../judgement-store';
 import { Signer } from './AnchorFields';
 import { CopyValue } from './Copy';
 import { Shown } from './Shown';
-import { EXPORT_BUNDLE_ID } from '../lib/bundle-where';
+import { EXPORT_BUNDLE_ID, JUDGEMENT_ERROR_ID as JUDGEMENT_ERROR } from '../lib/bundle-where';
+import { focusWhenShown } from '../lib/focus';
+
+/** Where focus moves after an export: the saved bundle's line (or, when refused, the judgements bar's error). */
+const BUNDLE_STATUS = 'bundle-status';
 
 /** Saves bytes the engine made, unchanged (base64 → Blob → a download). */
 function save(name: string, dataBase64: string): void {
@@ -35,19 +39,26 @@ export function ExportBundle() {
   );
   // The attestation is signed with the key chosen in the header: the journal's trust store names it there.
   const signer = attestation ? keys.find((k) => k.keyId === attestation.keyId) : undefined;
+  const run = async (): Promise<void> => {
+    const b = await exportBundle();
+    if (b) save(b.name, b.dataBase64);
+    // The button is disabled while the engine writes, which drops focus to <body>: it moves to the result.
+    focusWhenShown(b ? BUNDLE_STATUS : JUDGEMENT_ERROR);
+  };
   return (
     <>
       <button
         type="button"
         id={EXPORT_BUNDLE_ID}
         disabled={busy}
-        onClick={() => void exportBundle().then((b) => b && save(b.name, b.dataBase64))}
+        onClick={() => void run()}
         data-testid="export-bundle"
       >
         Export evidence bundle
       </button>
       {bundle && (
-        <span role="status" className="small" data-testid="bundle-status">
+        // Focus moves here after the export (tabIndex -1, so no live region too), as to a signature's receipt.
+        <span id={BUNDLE_STATUS} tabIndex={-1} className="small receipt-line" data-testid="bundle-status">
           Saved {bundle.name}: {bundle.judgements} judgement(s), checkpoint size {bundle.checkpoint.size},{' '}
           {attestation ? (
             <span data-testid="bundle-attestation">

@@ -11,6 +11,7 @@ import { ExportBundle } from './ExportBundle';
 import { ColumnHeads } from './ColumnHeads';
 import { judgementRefusal } from '../lib/sign-gate';
 import { SignBlocked } from './SignBlocked';
+import { JUDGEMENT_ERROR_ID as JUDGEMENT_ERROR } from '../lib/bundle-where';
 import { keyStanding, statusRefusal } from '../lib/officer';
 import { RATIONALE_SHOWN, Shown } from './Shown';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
@@ -290,7 +291,6 @@ function JudgementForm({ report }: { report: Report }) {
 
 /** Ids focus moves to after signing: the receipt, or the error when the engine refused. */
 const JUDGEMENT_RECEIPT = 'judgement-receipt';
-const JUDGEMENT_ERROR = 'judgement-error';
 
 /** The signed entry, its anchor and its signer; focus moves here after signing (so no live region too). */
 function Receipt() {

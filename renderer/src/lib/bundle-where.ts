@@ -7,6 +7,8 @@
 
 /** The id of the judgements bar's "Export evidence bundle" button (ExportBundle). */
 export const EXPORT_BUNDLE_ID = 'export-bundle';
+/** The judgements bar's error (JudgementPanel.tsx), where focus moves when signing or an export is refused. */
+export const JUDGEMENT_ERROR_ID = 'judgement-error';
 /** The id of the journal header's toggle (JournalHeader). */
 export const JOURNAL_TOGGLE_ID = 'work-journal-toggle';
 
