@@ -95,7 +95,9 @@ export function shapeLeftOut(p: Problems, v: unknown, inCase: boolean): void {
 
 /** What an entry says it is, in words: its decision when it is one a judgement may make. */
 const entryWords = (e: LeftOutEntry): string =>
-  (JUDGEMENT_DECISIONS as readonly string[]).includes(e.decision) ? `a ${e.decision}` : 'an entry';
+  (JUDGEMENT_DECISIONS as readonly string[]).includes(e.decision)
+    ? `${/^[aeiou]/.test(e.decision) ? 'an' : 'a'} ${e.decision}`
+    : 'an entry';
 
 /**
  * RPR-EVB-020 for each entry the manifest lists as left out: unavailable for a judgement the
