@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/report.js';
+import { hashBytes } from '../../app/core/hash.js';
 import { findingOf, mkEval, run, rules, tempFile, type EvalSpec } from './helpers.js';
 
 const T = (hm: string, day = '04') => `2026-05-${day}T${hm}Z`;
@@ -316,7 +317,7 @@ describe('acgp.core.default@1 with a blueprint override of every parameter', () 
     const long = 'L'.repeat(100_000);
     const cut = await run(trace(B.map((s) => ({ ...s, blueprint: long }))), 'verify');
     const f = findingOf(cut, 'RPR-ACGP-042');
-    expect(f.message).toContain(`blueprint "${'L'.repeat(80)}"… (100000 characters)`);
+    expect(f.message).toContain(`blueprint "${'L'.repeat(80)}"… (cut from 100000 characters; ${hashBytes(long)})`);
     expect(f.message.length).toBeLessThan(500);
     const base = await run(trace(B.map((s) => ({ ...s, blueprint: 'clarity.baseline@1.0' }))), 'verify');
     expect(rules(base, 'info')).not.toContain('RPR-ACGP-042');

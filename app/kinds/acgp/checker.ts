@@ -16,9 +16,9 @@ import { DebtReplay } from './debt-replay.js';
 import { checkEval, type CheckedEval } from './eval-form.js';
 import type { AcgpPolicy } from './policy.js';
 import type { EvalScope } from './recompute.js';
-import { traceResult, type OtherProvider } from './result.js';
+import { heldId, quotedId } from './held-id.js';
+import { traceResult, type NamedProvider, type OtherProvider } from './result.js';
 import { AcgpSink } from './sink.js';
-import { cutIndex } from '../../../shared/text-cut.js';
 import { TraceOrder } from './trace-order.js';
 import { ACGP_LIMITS, PRIVATE_PROVIDERS_LIMIT } from './limits.js';
 
@@ -28,16 +28,10 @@ export type AcgpMode = 'verify' | 'replay';
 const BASELINE_NAME = 'clarity.baseline@1.0';
 /** Blueprints (or tiers) named one by one in a trace (a trace of a thousand blueprints is no real one; the EVALs of the rest are counted). */
 const UNKNOWN_SAID = 8;
-/** The longest blueprint id a finding quotes whole: an id is a short name, and a report must not carry megabytes of one. */
-const BLUEPRINT_ID_SHOWN = 80;
-
-/** A blueprint id as a finding quotes it: as JSON, cut (never inside a surrogate pair) past BLUEPRINT_ID_SHOWN, saying its length. */
-function shownId(id: string): string {
-  if (id.length <= BLUEPRINT_ID_SHOWN) return JSON.stringify(id);
-  return `${JSON.stringify(id.slice(0, cutIndex(id, BLUEPRINT_ID_SHOWN)))}… (${id.length} characters)`;
-}
-
-/** Names of one kind the policy does not hold (blueprints, tiers): each said once, those past UNKNOWN_SAID counted. */
+/**
+ * Names of one kind the policy does not hold (blueprints, tiers): each said once, those past
+ * UNKNOWN_SAID counted; held as heldId, so a long one costs no more than a short one.
+ */
 class Unheld {
   private readonly said = new Set<string>();
   /** EVALs of the names past UNKNOWN_SAID, said at the end. */
@@ -45,12 +39,13 @@ class Unheld {
 
   /** True when `id` is to be said now: its first EVAL, among the first UNKNOWN_SAID names. */
   first(id: string): boolean {
-    if (this.said.has(id)) return false;
+    const key = heldId(id);
+    if (this.said.has(key)) return false;
     if (this.said.size >= UNKNOWN_SAID) {
       this.unnamedEvals++;
       return false;
     }
-    this.said.add(id);
+    this.said.add(key);
     return true;
   }
 }
@@ -71,12 +66,12 @@ export class AcgpChecker {
   private readonly sink: AcgpSink;
   private readonly trace: TraceOrder;
   private readonly debt: DebtReplay;
-  /** EVALs per private provider (RPR-ACGP-013), the first acgp-private-providers of them by name. */
-  private readonly privateProviders = new Map<string, number>();
+  /** Private providers (RPR-ACGP-013) by heldId, the first acgp-private-providers of them. */
+  private readonly privateProviders = new Map<string, NamedProvider>();
   /** EVALs of private providers past those named. */
   private privateProviderEvals = 0;
   private readonly privateLimit: number;
-  /** Providers neither the default nor declared private, under both modes (RPR-ACGP-014). */
+  /** Providers neither the default nor declared private, under both modes (RPR-ACGP-014), by heldId. */
   private readonly otherProviders = new Map<string, OtherProvider>();
   /** EVALs of such providers past the first UNKNOWN_SAID of them. */
   private otherProviderEvals = 0;
@@ -116,7 +111,7 @@ export class AcgpChecker {
     this.sink.push(
       info(
         'RPR-ACGP-042',
-        `${s.which} is of blueprint ${shownId(id)}, and ${given}: its risk thresholds and trust-debt parameters were taken as the baseline's (${BASELINE_NAME}); a blueprint may override them, and a stricter one could fail what passes here (give its policy with --policy)`,
+        `${s.which} is of blueprint ${quotedId(id)}, and ${given}: its risk thresholds and trust-debt parameters were taken as the baseline's (${BASELINE_NAME}); a blueprint may override them, and a stricter one could fail what passes here (give its policy with --policy)`,
         { pointer: s.at('/blueprint_id') },
       ),
     );
@@ -134,11 +129,11 @@ export class AcgpChecker {
     const { tiers } = this.options.policy;
     if (tier === null || tiers.size === 0 || tiers.has(tier) || !this.unknownTiers.first(tier)) return;
     const names = [...tiers.keys()];
-    const defined = names.slice(0, UNKNOWN_SAID).map(shownId).join(', ') + (names.length > UNKNOWN_SAID ? ', …' : '');
+    const defined = names.slice(0, UNKNOWN_SAID).map(quotedId).join(', ') + (names.length > UNKNOWN_SAID ? ', …' : '');
     this.sink.push(
       info(
         'RPR-ACGP-043',
-        `${s.which} is of governance_tier ${shownId(tier)}, which the --policy does not define (it defines ${defined}; names match exactly): no tier's risk thresholds were applied to it, only its blueprint's or the baseline's, and the tier it means could be stricter`,
+        `${s.which} is of governance_tier ${quotedId(tier)}, which the --policy does not define (it defines ${defined}; names match exactly): no tier's risk thresholds were applied to it, only its blueprint's or the baseline's, and the tier it means could be stricter`,
         { pointer: s.at('/governance_tier') },
       ),
     );
@@ -243,8 +238,8 @@ export class AcgpChecker {
     this.blueprintHeld(s, f.blueprintId);
     this.tierHeld(s, f.tier);
     if (f.provider === 'default') this.defaultEvals++;
-    if (f.provider === 'private') this.privateProvider(f.providerId ?? '?');
-    if (f.provider === 'unknown') this.otherProvider(f);
+    if (f.provider === 'private') this.privateProvider(i, f.providerId ?? '?');
+    if (f.provider === 'unknown') this.otherProvider(i, f);
     const replay = this.options.mode === 'replay';
     const replayed = replay ? this.debt.replay(s, f) : null;
     sink.point(() => {
@@ -267,31 +262,31 @@ export class AcgpChecker {
    * An EVAL of a private provider, counted for RPR-ACGP-013. Past acgp-private-providers
    * providers the EVALs of the others are counted only, so a trace naming a new private
    * provider on every line still streams in constant memory; those EVALs are checked all the
-   * same (debt-replay.ts keeps no per-provider state), only their providers go unnamed.
+   * same (debt-replay.ts keeps no per-provider state), only their providers go unnamed. Each
+   * is held by heldId, with its first EVAL `i` (where its 013 points: the id whole is there).
    */
-  private privateProvider(id: string): void {
-    const n = this.privateProviders.get(id);
-    if (n === undefined && this.privateProviders.size >= this.privateLimit) this.privateProviderEvals++;
-    else this.privateProviders.set(id, (n ?? 0) + 1);
+  private privateProvider(i: number, id: string): void {
+    const key = heldId(id);
+    const p = this.privateProviders.get(key);
+    if (p) p.evals++;
+    else if (this.privateProviders.size >= this.privateLimit) this.privateProviderEvals++;
+    else this.privateProviders.set(key, { evals: 1, first: i });
   }
 
   /**
    * An EVAL of a provider Reprise cannot re-execute: counted, and whether it was declared
    * public, for RPR-ACGP-014. Past UNKNOWN_SAID providers the EVALs of the others are counted
    * only, so a trace naming a new provider on every line still streams in constant memory.
+   * Each is held by heldId, with its first EVAL `i`, as a private one is.
    */
-  private otherProvider(f: CheckedEval): void {
-    const id = f.providerId ?? '(none)';
-    const o = this.otherProviders.get(id);
-    if (!o && this.otherProviders.size >= UNKNOWN_SAID) {
-      this.otherProviderEvals++;
-      return;
-    }
-    const was = o ?? { evals: 0, declaredPublic: false };
-    this.otherProviders.set(id, {
-      evals: was.evals + 1,
-      declaredPublic: was.declaredPublic || f.visibility === 'public',
-    });
+  private otherProvider(i: number, f: CheckedEval): void {
+    const key = heldId(f.providerId ?? '(none)');
+    const o = this.otherProviders.get(key);
+    if (o) {
+      o.evals++;
+      o.declaredPublic ||= f.visibility === 'public';
+    } else if (this.otherProviders.size >= UNKNOWN_SAID) this.otherProviderEvals++;
+    else this.otherProviders.set(key, { evals: 1, first: i, declaredPublic: f.visibility === 'public' });
   }
 
   result(): KindResult {

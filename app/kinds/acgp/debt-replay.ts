@@ -10,6 +10,7 @@ import { fail, info, unavailable, type RuleId } from './findings.js';
 import { DEFAULT_PROVIDER_ID, dec, eq4, exactJson, num4, round4, type DebtParams, type Dec } from './model.js';
 import type { CheckedEval, RecordedNumber } from './eval-form.js';
 import type { AcgpPolicy } from './policy.js';
+import { heldId } from './held-id.js';
 import { DefaultTrustDebtProvider, accumulateFrom, step, type Step, type TrustDebtState } from './provider.js';
 import type { EvalScope } from './recompute.js';
 
@@ -22,6 +23,7 @@ const DEBT_KEYS: readonly DebtKey[] = ['pre', 'delta', 'post', 'thresholds_cross
 /** The recorded post of a private provider's EVAL: the debt the next EVAL continues from. */
 interface PrivatePost {
   post: number;
+  /** Whole, to tell the same provider exactly: one id, held until the next EVAL only. */
   providerId: string | null;
 }
 
@@ -85,7 +87,7 @@ export class DebtReplay {
     }
     if (f.provider === 'unknown') {
       // Counted by the checker (RPR-ACGP-014); never re-run under the default provider in its place.
-      all('unavailable', `provider ${f.providerId ?? '(none)'} is not available here`);
+      all('unavailable', `provider ${heldId(f.providerId ?? '(none)')} is not available here`);
       this.reset();
       return null;
     }
@@ -138,7 +140,7 @@ export class DebtReplay {
     const from = own ? 'own' : 'private';
     const pre = dec(f.pre);
     if (own ? pre.lte(dec(before.post)) : pre.eq(dec(before.post))) return { from, kept: true };
-    const by = own ? 'the same private provider' : `private provider ${before.providerId ?? '?'}`;
+    const by = own ? 'the same private provider' : `private provider ${heldId(before.providerId ?? '?')}`;
     const moved = pre.lt(dec(before.post)) ? 'was reset' : 'rose';
     s.sink.push(
       unavailable(

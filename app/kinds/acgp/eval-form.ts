@@ -18,6 +18,7 @@ import {
   type Intervention,
 } from './model.js';
 import type { AcgpPolicy } from './policy.js';
+import { heldId } from './held-id.js';
 import {
   checkCtq,
   checkIntervention,
@@ -356,8 +357,8 @@ function checkDescriptor(s: EvalScope, e: Obj, providerId: string | null): Visib
       s.sink.push(
         fail('RPR-ACGP-011', `${which}: the provider descriptor names another provider than trust_debt.provider_id`, {
           pointer: pointerAt('/provider/id'),
-          expected: providerId,
-          actual: p['id'],
+          expected: heldId(providerId),
+          actual: heldId(p['id']),
         }),
       );
     if (p['visibility'] === 'public' || p['visibility'] === 'private') visibility = p['visibility'];

@@ -14,9 +14,17 @@ import type { AcgpSink } from './sink.js';
 import type { TraceOrder } from './trace-order.js';
 import { PRIVATE_PROVIDERS_LIMIT } from './limits.js';
 
-/** A trust-debt provider neither acgp.core.default@1 nor declared private: its EVALs, and whether one declared it public. */
-export interface OtherProvider {
+/**
+ * A trust-debt provider the report names: its EVALs, and the index of the first, where its
+ * finding points (the id is held cut when long, held-id.ts: the trace holds it whole there).
+ */
+export interface NamedProvider {
   evals: number;
+  first: number;
+}
+
+/** A trust-debt provider neither acgp.core.default@1 nor declared private, and whether one of its EVALs declared it public. */
+export interface OtherProvider extends NamedProvider {
   declaredPublic: boolean;
 }
 
@@ -28,15 +36,15 @@ export interface CheckedTrace {
   sink: AcgpSink;
   trace: TraceOrder;
   debt: DebtReplay;
-  /** EVALs per private provider, the first `privateLimit` providers by name. */
-  privateProviders: ReadonlyMap<string, number>;
+  /** The first `privateLimit` private providers, by name (heldId). */
+  privateProviders: ReadonlyMap<string, NamedProvider>;
   /** EVALs of private providers past those named. */
   privateProviderEvals: number;
   /** The limit acgp-private-providers that held the names. */
   privateLimit: number;
   /** EVALs of the default provider. */
   defaultEvals: number;
-  /** Providers neither the default nor declared private (RPR-ACGP-014), the first few by name. */
+  /** Providers neither the default nor declared private (RPR-ACGP-014), the first few by name (heldId). */
   otherProviders: ReadonlyMap<string, OtherProvider>;
   /** EVALs of such providers past those named. */
   otherProviderEvals: number;
@@ -71,6 +79,7 @@ function otherProviders(t: CheckedTrace): Finding[] {
     otherProvider(
       t.replay,
       `trust-debt provider ${id} (${o.evals} EVAL(s)) is ${o.declaredPublic ? `declared public but is not ${DEFAULT_PROVIDER_ID}, the only provider Reprise re-executes` : `neither ${DEFAULT_PROVIDER_ID}, the only provider Reprise re-executes, nor declared private`}`,
+      firstAt(t, o),
     ),
   );
   if (t.otherProviderEvals > 0)
@@ -83,15 +92,22 @@ function otherProviders(t: CheckedTrace): Finding[] {
   return out;
 }
 
-function otherProvider(replay: boolean, who: string): Finding {
+/** Where a named provider's finding points: its id in its first EVAL, whole even when the report cuts it. */
+function firstAt(t: CheckedTrace, p: NamedProvider): { pointer: string } {
+  return { pointer: t.sink.ptr(p.first, '/trust_debt/provider_id') };
+}
+
+function otherProvider(replay: boolean, who: string, at: { pointer?: string } = {}): Finding {
   if (replay)
     return unavailable(
       'RPR-ACGP-014',
       `${who}: the formulas are not available here, so the pre, delta, post and thresholds_crossed of those EVALs were NOT recomputed, and ${DEFAULT_PROVIDER_ID} was not run instead; only their form and post = pre + delta were checked (ctq, risk and the intervention were recomputed), and the EVAL after each starts again from its own recorded pre`,
+      at,
     );
   return warning(
     'RPR-ACGP-014',
     `${who}: verify checked the pre, delta, post and thresholds_crossed of those EVALs for form and post = pre + delta only, and did NOT recompute them (decay, accumulation, crossings); replay cannot recompute them either, since the formulas are not available here (replay is UNAVAILABLE for them), and ${DEFAULT_PROVIDER_ID} is never run instead`,
+    at,
   );
 }
 
@@ -113,10 +129,11 @@ function privateProviders(t: CheckedTrace): Finding[] {
     ? ", that each pre is the debt handed to it (replay: another provider's post before it, or the default provider's debt decayed; after its own EVAL, at most its post), that the debt does not go down within an EVAL (no negative delta)"
     : '';
   const checked = `Reprise checked only the descriptor form, the attestation digest form, post = pre + delta${handedOver}, and that no intervention was relaxed`;
-  const out = [...t.privateProviders].map(([id, n]) =>
+  const out = [...t.privateProviders].map(([id, p]) =>
     info(
       'RPR-ACGP-013',
-      `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${n} EVAL(s) are RECORDED and were NOT recomputed; ${checked}`,
+      `trust-debt provider ${id} is private: the pre, delta, post and thresholds_crossed of ${p.evals} EVAL(s) are RECORDED and were NOT recomputed; ${checked}`,
+      firstAt(t, p),
     ),
   );
   const n = t.privateProviderEvals;
@@ -170,7 +187,7 @@ function details(t: CheckedTrace): { [k: string]: JsonValue } {
     trajectory: t.sink.trajectory,
   };
   if (t.debt.startingState !== null) out['startingState'] = t.debt.startingState;
-  // Providers whose debt no mode recomputes: the private ones and those Reprise cannot run.
+  // Providers whose debt no mode recomputes: the private ones and those Reprise cannot run (heldId).
   const notRecomputed = [...t.privateProviders.keys(), ...t.otherProviders.keys()];
   if (notRecomputed.length > 0) out['notRecomputed'] = notRecomputed;
   // The EVALs of private providers it does not list, past acgp-private-providers (RPR-ACGP-013).

@@ -1,8 +1,10 @@
 /**
  * The checks across the EVALs of a trace: one trace id, time order, and the first
- * provider, blueprint and risk thresholds seen (the report's summary names them).
+ * provider, blueprint and risk thresholds seen (the report's summary names them). The trace
+ * id is held whole (one, to compare each EVAL's with) and quoted as held-id.ts cuts it.
  */
 import { fail } from './findings.js';
+import { heldId } from './held-id.js';
 import { num4, type DebtParams } from './model.js';
 import type { CheckedEval } from './eval-form.js';
 import type { AcgpPolicy } from './policy.js';
@@ -10,6 +12,7 @@ import type { EvalScope } from './recompute.js';
 
 export class TraceOrder {
   traceId: string | null = null;
+  /** The first provider's id, as the report names it (heldId). */
   firstProvider: string | null = null;
   firstDebt: { params: DebtParams; source: string } | null = null;
   firstRisk: { source: string; ok: number; nudge: number; escalate: number } | null = null;
@@ -30,8 +33,8 @@ export class TraceOrder {
         s.sink.push(
           fail('RPR-ACGP-031', `${s.which} belongs to another trace`, {
             pointer: s.at('/trace_id'),
-            expected: this.traceId,
-            actual: f.traceId,
+            expected: heldId(this.traceId),
+            actual: heldId(f.traceId),
           }),
         );
     }
@@ -45,6 +48,6 @@ export class TraceOrder {
         );
       this.lastNs = f.tsNs;
     }
-    if (this.firstProvider === null && f.providerId !== null) this.firstProvider = f.providerId;
+    if (this.firstProvider === null && f.providerId !== null) this.firstProvider = heldId(f.providerId);
   }
 }
