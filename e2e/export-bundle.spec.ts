@@ -207,6 +207,7 @@ test('what a bundle leaves out is said in the window: an officer-signed entry (c
   await expect(omitted.first()).toContainText('is a quarantine-officer key');
   await expect(omitted.first()).toContainText('a bundle carrying it would fail its own verification');
   await expect(page.getByTestId('bundle-omitted')).not.toContainText('incomplete');
+  await expect(page.getByTestId('bundle-incomplete')).toHaveCount(0);
   await axeBothThemes(page, 'bundle exported, an entry that is no judgement left out');
   const v1 = verify(first.file, trust);
   expect(v1.status, JSON.stringify(v1.findings)).toBe(0);
@@ -229,6 +230,11 @@ test('what a bundle leaves out is said in the window: an officer-signed entry (c
   await expect(omitted.nth(1)).toContainText(`left out entry seq 2 (sha256:`);
   await expect(omitted.nth(1)).toContainText(`signed by ${served.reviewerKeyId}: no inclusion proof can be built`);
   await expect(omitted.nth(1)).toContainText('the bundle is incomplete without it');
+  // Said on the saved line itself, where focus lands, not only in the list below it.
+  await expect(page.getByTestId('bundle-status')).toBeFocused();
+  await expect(page.getByTestId('bundle-incomplete')).toContainText(
+    'incomplete: 1 judgement(s) no checkpoint covers are left out',
+  );
   await axeBothThemes(page, 'bundle exported incomplete: a judgement with no checkpoint left out');
   const v2 = verify(second.file, trust);
   expect(v2.status, JSON.stringify(v2.findings)).toBe(2);

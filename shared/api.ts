@@ -480,8 +480,16 @@ export interface BundleExport {
   reportDigest: string;
   judgements: number;
   checkpoint: { size: number; root: string };
-  /** The journal's entries on the artifact left out as no judgement, one line each (seq, entry hash, signer, why). */
+  /**
+   * The journal's entries on the artifact the bundle leaves out, one line each (seq, entry
+   * hash, signer, why): entries that are no judgement, and judgements no checkpoint covers.
+   */
   omitted: string[];
+  /**
+   * How many of those are judgements left out for want of an inclusion proof: the bundle is
+   * then incomplete, and `reprise verify` of it says UNAVAILABLE (RPR-EVB-020), exit 2.
+   */
+  unproven: number;
 }
 
 /** A key file this host may sign with (`reprise serve --key`, a key picked in a dialog, the training key). */

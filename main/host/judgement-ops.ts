@@ -218,6 +218,7 @@ export async function exportBundle(req: ExportBundleRequest): Promise<BundleExpo
     judgements: b.judgements.length,
     checkpoint: { size: b.checkpoint.treeSize, root: b.checkpoint.rootHash },
     omitted: b.omitted.map((o) => o.line),
+    unproven: b.omitted.filter((o) => o.status === 'unproven').length,
   };
 }
 

@@ -74,6 +74,14 @@ export function ExportBundle() {
             </span>
           ) : null}
           SHA-256 <CopyValue value={bundle.sha256} label="the bundle's SHA-256" testId="bundle-sha256" />
+          {bundle.unproven > 0 && (
+            // Said on the line focus moves to, in words: the list below says which, this says what it means.
+            <strong className="bad" data-testid="bundle-incomplete">
+              {' '}
+              — incomplete: {bundle.unproven} judgement(s) no checkpoint covers are left out (listed below), so
+              verifying it says UNAVAILABLE; export again once a checkpoint covers them
+            </strong>
+          )}
         </span>
       )}
       {bundle && bundle.omitted.length > 0 && (
