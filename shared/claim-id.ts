@@ -1,9 +1,10 @@
 /**
- * The form a claim id must have for a new quarantine case (RPR-QUAR-008), and how a reader
+ * The form a claim id must have for a new journal entry (RPR-QUAR-008), and how a reader
  * shows a claim id that lacks it. Two ids that differ only by trailing whitespace, or by
  * Unicode normalization (a composed "é" and "e" + U+0301), draw alike, so an officer could
- * release the wrong claim: the writer refuses such an id for a new case (app/journal/case-append.ts),
- * and `quarantine list|show` show one a journal already holds escaped, with a warning.
+ * release the wrong claim: the writer refuses such an id for a new entry but a decision on its
+ * case (app/journal/claim-ids.ts), and `journal verify` and `quarantine list|show` show one a
+ * journal already holds escaped, with a warning.
  * Pure: imports only shared/controls.ts (the engine, the host and the renderer read shared/).
  */
 import { CONTROL_CLASS, controlEscape, controlPieces, escapeControls, type ShownAs } from './controls.js';
@@ -13,6 +14,8 @@ export const CLAIM_ID_RULE = 'RPR-QUAR-008';
 const CONTROL = new RegExp(`[${CONTROL_CLASS}]`, 'u');
 const SPACE = /^\s$/u;
 const IDENTIFIER: Readonly<ShownAs> = Object.freeze({ identifier: true });
+/** Printable ASCII (U+0021-U+007E at the ends, U+0020 allowed between): no control, bidi or edge space, and NFC. */
+const PLAIN_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /**
  * Why `id` may not name the claim of a new case (a phrase after "the claim id …"), or null:
@@ -20,6 +23,9 @@ const IDENTIFIER: Readonly<ShownAs> = Object.freeze({ identifier: true });
  * either end (JavaScript's `trim` set: U+00A0, U+3000, U+FEFF… too), or a form other than NFC.
  */
 export function claimIdProblem(id: string): string | null {
+  // Printable ASCII with no space at an end, the form nearly every claim id has, breaks none
+  // of the rules: asked first, as `journal verify` asks it of every entry.
+  if (PLAIN_ASCII.test(id)) return null;
   const c = CONTROL.exec(id);
   if (c) return `holds the control character U+${c[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
   if (id.trim() !== id) return 'begins or ends with whitespace';

@@ -9,7 +9,6 @@
  */
 import { parseCanonical } from '../core/jcs.js';
 import type { TrustStore } from '../core/keys.js';
-import { CLAIM_ID_RULE, claimIdProblem } from '../../shared/claim-id.js';
 import {
   checkRationale,
   decisionOfKind,
@@ -18,6 +17,7 @@ import {
   type HashedEntry,
   type Problem,
 } from './cases.js';
+import { claimRefProblem } from './claim-ids.js';
 import { checkEntryShape, entryHash, type Entry, type JsonObject, type Subject } from './format.js';
 
 /**
@@ -63,14 +63,12 @@ export interface CaseEntry {
  * Why a new case may not be opened by `e`, or null: a reason, held to the one rationale rule a
  * decision's rationale is (RPR-QUAR-005 when it is missing or blank, RPR-QUAR-004 when it lacks
  * content: the spec asks nothing of it, and "drift seen" tells the officer nothing to check),
- * and a claim id in the form claims are compared in (RPR-QUAR-008, shared/claim-id.ts). The
+ * and a claim id in the form claims are compared in (RPR-QUAR-008, claim-ids.ts). The
  * fold asks neither of an opening the journal holds: one signed under the looser rule stands.
  */
 export function openProblem(e: Pick<CaseEntry, 'subject' | 'body'>): Problem | null {
-  const id = e.subject.claimRef;
-  // A claim id that is no string is the subject's shape, which the writer refuses first (checkInput).
-  const claim = typeof id === 'string' ? claimIdProblem(id) : null;
-  if (claim) return { rule: CLAIM_ID_RULE, message: `the claim id ${claim}: it would draw as another claim's` };
+  const claim = claimRefProblem(e.subject.claimRef);
+  if (claim) return claim;
   const reason = e.body['reason'];
   if (typeof reason !== 'string' || reason.trim() === '')
     return { rule: 'RPR-QUAR-005', message: 'a quarantine-open entry needs a reason (body.reason, not blank)' };

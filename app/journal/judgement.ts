@@ -18,6 +18,7 @@ import type { Role, Signer, TrustStore } from '../core/keys.js';
 import type { Finding, Report } from '../../shared/report.js';
 import { JUDGEMENT_DECISIONS, type JudgementDecision } from '../../shared/rationale.js';
 import { JournalError } from './errors.js';
+import { claimIdProblem } from '../../shared/claim-id.js';
 import type { Checkpoint, Entry, JsonObject } from './format.js';
 import { checkInclusionProof, proofFromVerification, type InclusionProof } from './proofs.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
@@ -115,7 +116,11 @@ export async function recordJudgement(
     judgementBodyProblem(body, 'new') ??
     judgementPointerProblem(input.report, input.pointer);
   if (problem) throw new JournalError(`judgement refused: ${problem}`, 'REFUSED');
-  const claimRef = input.report.artifact.id ?? artifact;
+  // The claim is the artifact's id, or its hash when it has none or one that may draw as
+  // another's (RPR-QUAR-008): the writer refuses such a claim id, and the judgement is found by
+  // its artifact (subject.artifact) either way, so a suspicious artifact can still be judged.
+  const id = input.report.artifact.id;
+  const claimRef = id && claimIdProblem(id) === null ? id : artifact;
   // The receipt's proof comes from the writer's tree (O(log² n) reads), checked as a recipient would check it.
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
   try {

@@ -25,7 +25,7 @@ import {
 import { isNoteEdit } from './note-edit-rule.js';
 import { NoteEdits } from './note-edits.js';
 import { verifyJournal, type JournalVerification } from './verify.js';
-import { JournalWriter, type WriterOptions } from './writer.js';
+import { JournalWriter, refuseNewClaim, type WriterOptions } from './writer.js';
 
 export interface NoteInput {
   /** `sha256:<hex>` of the artifact the note is on. */
@@ -125,9 +125,11 @@ export async function appendJudgementBody(
     throw new JournalError(`a ${what} is on an artifact, named by its sha256:<64 hex> hash`, 'USAGE');
   const problem = (trust ? judgementSignerProblem(signer.keyId, trust) : null) ?? judgementBodyProblem(body, 'new');
   if (problem) throw new JournalError(`${what} refused: ${problem}`, 'REFUSED');
+  const entry = { kind: 'review-rationale', subject, body } as const;
+  // The writer's claim id rule, asked before it opens: a refused entry leaves the directory untouched.
+  refuseNewClaim(entry);
   const w = await JournalWriter.open(dir, { trustStore: trust, ...opts, signer });
   try {
-    const entry = { kind: 'review-rationale', subject, body } as const;
     if (isNoteEdit(entry)) {
       // Asked under the writer's lock, so no other edit of the same note can land between;
       // the writer asks the rule again as it appends (of the same reading), whoever appends.

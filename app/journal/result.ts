@@ -33,5 +33,7 @@ export function journalKindResult(v: JournalVerification): KindResult {
     // A `--since` pass checked the signatures after the held checkpoint only.
     ...(v.signers.from > 0 ? { signersFrom: v.signers.from } : {}),
   };
-  return { id: cp ? cp.rootHash : null, findings: v.findings, chain, details };
+  // The claim id warnings too (RPR-QUAR-008): a reader of the journal's report must not take a
+  // lookalike claim for the one it draws as, though the journal itself holds.
+  return { id: cp ? cp.rootHash : null, findings: [...v.findings, ...v.claimIds], chain, details };
 }

@@ -5,6 +5,7 @@
  * the journal, root equal to the recomputed RFC 9162 root, signer known and signature
  * valid, timestamps non-decreasing, each consistent (RFC 9162 consistency proof) with the
  * one before. Tail: torn lines, entries no checkpoint covers. Cases: RPR-QUAR findings.
+ * Claim ids that may draw as another's: RPR-QUAR-008 warnings, kept apart (`claimIds`).
  * The writer's sealed state.json: the journal still holds the tree it records (RPR-JOURNAL-047).
  */
 import type { Finding } from '../../shared/report.js';
@@ -16,6 +17,7 @@ import type { KeyObject } from 'node:crypto';
 import { rawPublicKey, verifyBytes, type TrustStore } from '../core/keys.js';
 import { epochMs, isRfc3339Utc } from '../core/time.js';
 import { caseStates, type CaseFold } from './cases.js';
+import { LookalikeClaims } from './claim-ids.js';
 import { NoteEditRule, noteEditFinding } from './note-edit-rule.js';
 import {
   checkCheckpointShape,
@@ -105,6 +107,12 @@ export interface JournalVerification {
   tree: MerkleView;
   torn: TornTail[];
   cases: CaseFold;
+  /**
+   * RPR-QUAR-008 warnings: one per distinct claim id of the entries read that may draw as
+   * another claim's (claim-ids.ts). Apart from `findings`, which say whether the journal holds:
+   * the journal's report carries them (result.ts), and the case listings say it of each case.
+   */
+  claimIds: Finding[];
   /** Where the latest well-formed checkpoint starts in checkpoints.jsonl. */
   latestCheckpointOffset: number | null;
   /** The last entry's hash and timestamp when it was readable. */
@@ -577,6 +585,7 @@ function newPass(trust: TrustStore | null, opts: VerifyOptions, tree: GrowingTre
     times: new EntryTimes(tree.size),
     latestAllowed: new Date((opts.clock ?? Date.now)() + CLOCK_TOLERANCE_MS).toISOString(),
     signers: new SignerKeys(since ? tree.size : 0),
+    claims: new LookalikeClaims(opts.maxFindingsPerRule),
     ...(opts.collect ? { collect: { entryOffsets: [], checkpoints: [], notes: [] } } : {}),
     ...(opts.ownKeys ? { ownKeys: opts.ownKeys } : {}),
   };
@@ -635,6 +644,7 @@ function finish(
     tree,
     torn,
     cases,
+    claimIds: pass.claims.findings(),
     head: es.head,
     firstHash: es.first,
     entriesBytes: ef.size,
@@ -668,6 +678,8 @@ interface Pass {
   latestAllowed: string;
   /** Every key a signature was checked of. */
   signers: SignerKeys;
+  /** RPR-QUAR-008: the claim ids read that may draw as another claim's. */
+  claims: LookalikeClaims;
 }
 
 /**
@@ -857,6 +869,7 @@ class EntrySteps {
     this.head = { hash, ts: e.recordedAtUtc };
     if (i === 0) this.first = hash;
     this.pass.edits?.step(e, hash, raw.line);
+    this.pass.claims.step(e, raw.line);
     if (keepAll || e.kind.startsWith('quarantine-'))
       this.entries.push({ line: raw.line, entry: e, hash, text: p.text });
   }

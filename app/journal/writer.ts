@@ -54,6 +54,7 @@ import {
 } from './frontier.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { caseEntryProblem, hashedQuarantine } from './case-append.js';
+import { newEntryClaimProblem } from './claim-ids.js';
 import { caseStates, decisionOfKind, type CaseFold } from './cases.js';
 import { isNoteEdit, NOTE_EDIT_RULE, NoteEditRule, readNoteEdits, type NoteEditView } from './note-edit-rule.js';
 import {
@@ -364,8 +365,10 @@ export class JournalWriter {
    * proof from it is built and checked before anything is written). All or nothing: on any
    * failure both files are cut back to their lengths before the append (and fsynced) before
    * this throws, so "not recorded" is true. A quarantine entry must first pass the workflow's
-   * rules (refuseCaseEntry), and a note's edit the edit rule (refuseNoteEdit), whoever calls
-   * this: no caller signs an entry that the case fold or `journal verify` refuses.
+   * rules (refuseCaseEntry), a note's edit the edit rule (refuseNoteEdit), and every entry's
+   * claim id the form claims are compared in (refuseNewClaim), whoever calls this: no caller
+   * signs an entry that the case fold or `journal verify` refuses, or one whose claim draws as
+   * another's.
    */
   async append(input: AppendInput, signer: Signer): Promise<AppendResult> {
     if (this.broken)
@@ -375,6 +378,7 @@ export class JournalWriter {
       );
     checkInput(input);
     if (this.opts.trustStore) refuseSigner(signer.keyId, this.opts.trustStore, this.dir);
+    refuseNewClaim(input);
     if (input.kind.startsWith('quarantine-')) await this.refuseCaseEntry(input, signer.keyId);
     if (isNoteEdit(input)) await this.refuseNoteEdit(input, signer.keyId);
     const ts = this.entryTime();
@@ -621,6 +625,17 @@ function checkInput(input: AppendInput): void {
     throw new JournalError('the body must be a JSON object', 'USAGE');
 }
 
+/**
+ * Refuses (REFUSED, nothing written) a new entry whose claim id may draw as another claim's
+ * (RPR-QUAR-008, claim-ids.ts): any kind but a quarantine decision, which names its case's
+ * claim as the journal recorded it. Asked by append, and by callers before the writer opens,
+ * so a refused entry leaves the directory as it was.
+ */
+export function refuseNewClaim(input: Pick<AppendInput, 'kind' | 'subject'>): void {
+  const p = newEntryClaimProblem(input);
+  if (p) throw new JournalError(`${input.kind} refused (${p.rule}): ${p.message}; nothing was written`, 'REFUSED');
+}
+
 /** Appends one entry (lock, write, fsync, checkpoint, fsync, unlock). */
 export async function appendEntry(
   dir: string,
@@ -628,6 +643,9 @@ export async function appendEntry(
   signer: Signer,
   opts: WriterOptions = {},
 ): Promise<AppendResult> {
+  // What needs no journal is asked before the writer opens: a refusal leaves the directory untouched.
+  checkInput(input);
+  refuseNewClaim(input);
   const w = await JournalWriter.open(dir, { ...opts, signer });
   try {
     return await w.append(input, signer);
