@@ -4,9 +4,11 @@
  * never a key; a reload runs both sides again and shows the comparison, with no artifact's
  * banner above it; a side whose trust store is outside the granted folders is said, naming
  * the side and the option, nothing compared, and a reload says the same; a side picked in
- * the window is said to need picking again. axe on each state.
+ * the window is said to need picking again. Once compared, the address says what each side's
+ * run saw: a recipient whose file at a side's path holds other bytes is told which side, what
+ * the sharer saw and what this run read. axe on each state.
  */
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -103,6 +105,8 @@ test('a side by its path with its trust store: compared from the link; outside t
   await expect(verdict.locator('td').nth(3)).toHaveText('pass');
   await expect(verdict.locator('td').nth(4)).toHaveText('fail');
   await expect.poll(() => hash(page).get('left.trustStore')).toBe(trust);
+  // A link that says nothing of what its sides saw opens with no note.
+  await expect(page.getByTestId('diff-seen')).toHaveCount(0);
   await axe(page, 'a comparison with a side by its path, from a link');
 
   const away = join(outside(), 'trust-store.json');
@@ -147,4 +151,63 @@ test('a comparison of a file picked in the window: a link cannot reopen it, said
   await expect(page.getByTestId('diff-view')).toHaveCount(0);
   await expect(page.getByTestId('job')).toHaveCount(0);
   await axe(page, 'a comparison of a picked file, from a link');
+});
+
+/** Compares a file by its path (with its trust store) against an example, from a link; the link the window then writes. */
+async function shareComparison(page: Page, served: Served, dump: string): Promise<string> {
+  await follow(
+    page,
+    served,
+    new URLSearchParams({
+      view: 'compare',
+      'left.path': dump,
+      'left.mode': 'verify',
+      'left.trustStore': join(served.examples, 'dumps/trust-store.json'),
+      'right.example': 'dumps/intact.dump.json',
+      'right.mode': 'verify',
+    }),
+  );
+  await expect(page.getByTestId('diff-view')).toBeVisible({ timeout: 60_000 });
+  // Once both sides ran, the address says what each saw: that is the link shared.
+  await expect.poll(() => hash(page).get('left.verdict')).toBe('pass');
+  expect(hash(page).get('left.sha256')).toMatch(/^sha256:[0-9a-f]{64}$/);
+  expect(hash(page).get('right.verdict')).toBe('pass');
+  await expect(page.getByTestId('diff-seen')).toHaveCount(0);
+  return page.url();
+}
+
+test("a shared comparison whose side's file was replaced since: the recipient is told which side, and what each run read", async ({
+  workbench: page,
+  served,
+}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reprise-e2e-compare-seen-'));
+  const recipient = await page.context().newPage();
+  try {
+    const dump = join(dir, 'intact.dump.json');
+    copyFileSync(join(served.examples, 'dumps/intact.dump.json'), dump);
+    const shared = await shareComparison(page, served, dump);
+    const sharedSha = new URLSearchParams(new URL(shared).hash.slice(1)).get('left.sha256')!;
+    // The file at the left side's path is replaced by other bytes; the recipient opens the link.
+    copyFileSync(join(served.examples, 'dumps/fail/altered-artifact.dump.json'), dump);
+    await recipient.goto(shared);
+    await expect(recipient.getByTestId('diff-view')).toBeVisible({ timeout: 60_000 });
+    const note = recipient.getByTestId('diff-seen');
+    await expect(note).toContainText(
+      `The left side: this link was made from a file whose SHA-256 was ${sharedSha} (PASS); the file now at ${dump} is sha256:`,
+    );
+    await expect(note).toContainText('it is not the file the link was shared from.');
+    await expect(note).not.toContainText('The right side');
+    await expect(note).toBeFocused();
+    await axeBothThemes(recipient, "a shared comparison one of whose sides' files was replaced");
+    // The address now says what this run saw, so a reload holds it to that: no note.
+    await expect
+      .poll(() => new URLSearchParams(new URL(recipient.url()).hash.slice(1)).get('left.sha256'))
+      .not.toBe(sharedSha);
+    await recipient.reload();
+    await expect(recipient.getByTestId('diff-view')).toBeVisible({ timeout: 60_000 });
+    await expect(recipient.getByTestId('diff-seen')).toHaveCount(0);
+  } finally {
+    await recipient.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -3,15 +3,17 @@
  * comparison asked for and its result, and the link that names it (lib/compare-link.ts), so
  * the address names the comparison on screen and a reload, or the link shared, runs it again.
  * Each side runs in the engine as a job of its own (the open result's shown report is taken
- * when it ran as the side asks), then the engine diffs the two (docs/compare.md).
+ * when it ran as the side asks), then the engine diffs the two (docs/compare.md). Once both
+ * have run, the link says what each side's run saw; a link's own comparison is held to what
+ * its link says (`note`).
  */
 import { create } from 'zustand';
 import type { CheckMode, CompareSide, JobSource, RepriseClient } from '../../shared/api';
 import { artifactsWords, type DiffResult } from '../../shared/diff';
 import type { DiffSideLabel } from '../../shared/diff-html';
 import type { Report } from '../../shared/report';
-import type { CompareLink, CompareSideLink } from './lib/compare-link';
-import { optionRefusal } from './lib/deep-link';
+import { comparisonChanged, type CompareLink, type CompareSideLink } from './lib/compare-link';
+import { optionRefusal, type LinkSeen } from './lib/deep-link';
 import { uploadFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
 import { startWatchedJob } from './lib/watch-job';
@@ -139,14 +141,28 @@ async function runSide(api: RepriseClient, side: Side, p: Planned): Promise<Comp
   }
 }
 
-/** Both sides run, then diffed by the engine (their content read there, to the CLI's limit). */
-async function compareSides(api: RepriseClient, a: Planned, b: Planned): Promise<Compared> {
+/** What a side's run saw of its artifact, as a link carries it. */
+const seenIn = (s: CompareSide): LinkSeen => ({ sha256: s.report.artifact.sha256, verdict: s.report.verdict });
+
+/** Both sides run, then diffed by the engine (their content read there, to the CLI's limit); what each run saw. */
+async function compareSides(
+  api: RepriseClient,
+  a: Planned,
+  b: Planned,
+): Promise<{ compared: Compared; seen: Record<Side, LinkSeen> }> {
   const left = await runSide(api, 'left', a);
   const right = await runSide(api, 'right', b);
   const { kind: _kind, ...compared } = await api.compareArtifacts({ left, right });
   const modes = a.mode === b.mode ? (a.mode === 'replay' ? 'the replays of ' : '') : 'a verification and a replay of ';
-  return { ...compared, what: `${modes}${artifactsWords(left.report.artifact.kind, right.report.artifact.kind)}` };
+  const what = `${modes}${artifactsWords(left.report.artifact.kind, right.report.artifact.kind)}`;
+  return { compared: { ...compared, what }, seen: { left: seenIn(left), right: seenIn(right) } };
 }
+
+/** The comparison's link once both sides ran: each side says what its run saw. */
+const linkSeen = (a: Planned, b: Planned, seen: Record<Side, LinkSeen>): CompareLink => ({
+  left: { ...a.link, seen: seen.left },
+  right: { ...b.link, seen: seen.right },
+});
 
 /** A side as a link names it, as the picker shows it: a picked file's side waits for the file to be picked again. */
 function choiceOf(s: CompareSideLink): Choice {
@@ -181,6 +197,8 @@ interface CompareState {
   compared: Compared | null;
   /** The comparison on screen, or asked for, as its link names it; null when none. */
   link: CompareLink | null;
+  /** Which side of a link's comparison no longer reads as the link says (lib/compare-link.ts comparisonChanged), or null. */
+  note: string | null;
   /** A side chosen in the picker: another artifact drops the options a link gave the side. */
   choose(side: Side, c: Choice): void;
   run(): Promise<void>;
@@ -196,6 +214,37 @@ let generation = 0;
 const sameArtifact = (a: Choice, b: Choice): boolean =>
   a.from === b.from && a.example === b.example && a.path === b.path;
 
+/**
+ * Runs the sides as chosen and compares them; `linked`: the link this comparison was opened
+ * from, whose record of its sides' runs this run is held to (only the link's own run is).
+ */
+async function compare(linked: CompareLink | null): Promise<void> {
+  const api = useStore.getState().api;
+  if (!api) return;
+  const gen = ++generation;
+  const set = useCompare.setState;
+  let sides: [Planned, Planned];
+  try {
+    sides = [planSide(useCompare.getState().left), planSide(useCompare.getState().right)];
+  } catch (e) {
+    set({ busy: false, compared: null, link: null, note: null, error: (e as Error).message });
+    return focusWhenShown('diff-error');
+  }
+  // The address names the comparison now, not once it is made: a link copied meanwhile reproduces it.
+  set({ busy: true, error: null, compared: null, note: null, link: { left: sides[0].link, right: sides[1].link } });
+  try {
+    const { compared, seen } = await compareSides(api, ...sides);
+    if (gen !== generation) return;
+    const note = linked ? comparisonChanged(linked, seen) : null;
+    set({ compared, busy: false, link: linkSeen(...sides, seen), note });
+    if (note) focusWhenShown('diff-seen');
+  } catch (e) {
+    if (gen !== generation) return;
+    set({ error: (e as Error).message, busy: false });
+    focusWhenShown('diff-error');
+  }
+}
+
 export const useCompare = create<CompareState>((set, get) => ({
   left: NEW_CHOICE,
   right: NEW_CHOICE,
@@ -203,6 +252,7 @@ export const useCompare = create<CompareState>((set, get) => ({
   error: null,
   compared: null,
   link: null,
+  note: null,
   choose(side, c) {
     const { linked: _linked, ...chosen } = c;
     set(
@@ -211,38 +261,25 @@ export const useCompare = create<CompareState>((set, get) => ({
         : { right: sameArtifact(get().right, c) ? c : chosen },
     );
   },
-  async run() {
-    const api = useStore.getState().api;
-    if (!api) return;
-    const gen = ++generation;
-    let sides: [Planned, Planned];
-    try {
-      sides = [planSide(get().left), planSide(get().right)];
-    } catch (e) {
-      set({ busy: false, compared: null, link: null, error: (e as Error).message });
-      return focusWhenShown('diff-error');
-    }
-    // The address names the comparison now, not once it is made: a link copied meanwhile reproduces it.
-    set({ busy: true, error: null, compared: null, link: { left: sides[0].link, right: sides[1].link } });
-    try {
-      const compared = await compareSides(api, ...sides);
-      if (gen === generation) set({ compared, busy: false });
-    } catch (e) {
-      if (gen !== generation) return;
-      set({ error: (e as Error).message, busy: false });
-      focusWhenShown('diff-error');
-    }
-  },
+  run: () => compare(null),
   async openLinked(link) {
     ++generation;
-    set({ left: choiceOf(link.left), right: choiceOf(link.right), link, compared: null, error: null, busy: false });
+    set({
+      left: choiceOf(link.left),
+      right: choiceOf(link.right),
+      link,
+      compared: null,
+      error: null,
+      note: null,
+      busy: false,
+    });
     const picked = pickedWords(link);
-    if (picked === null) return get().run();
+    if (picked === null) return compare(link);
     set({ error: picked });
     focusWhenShown('diff-error');
   },
   close() {
     ++generation;
-    set({ busy: false, error: null, compared: null, link: null });
+    set({ busy: false, error: null, compared: null, link: null, note: null });
   },
 }));

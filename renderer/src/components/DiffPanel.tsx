@@ -3,7 +3,8 @@
  * side is the open result, a built-in example, a file by its path or a picked file, verified
  * or replayed by the engine; two kinds are refused (but for content no kind claims), as
  * `reprise diff` refuses them (docs/compare.md). What is chosen and compared is held in
- * compare-store.ts, whose link the address carries.
+ * compare-store.ts, whose link the address carries; a link's side that no longer reads as
+ * its sharer's run did is said above the diff.
  */
 import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -112,12 +113,13 @@ function SidePicker({ side, c, set }: { side: 'Left' | 'Right'; c: Choice; set: 
 /** The Compare view. */
 export function DiffPanel() {
   const api = useStore((s) => s.api);
-  const { left, right, busy, error, compared, choose, run } = useCompare(
+  const { left, right, busy, error, note, compared, choose, run } = useCompare(
     useShallow((s) => ({
       left: s.left,
       right: s.right,
       busy: s.busy,
       error: s.error,
+      note: s.note,
       compared: s.compared,
       choose: s.choose,
       run: s.run,
@@ -151,6 +153,11 @@ export function DiffPanel() {
       {error && (
         <p role="alert" className="field-error" data-testid="diff-error" id="diff-error" tabIndex={-1}>
           <Shown text={error} />
+        </p>
+      )}
+      {compared && note && (
+        <p className="cap-note" role="note" id="diff-seen" tabIndex={-1} data-testid="diff-seen">
+          <Shown text={note} />
         </p>
       )}
       {compared && <DiffView {...compared} fileBase="reprise" />}

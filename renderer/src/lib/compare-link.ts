@@ -5,8 +5,17 @@
  * which no link can send again), how it was run (`left.mode=`, `left.whatif=`) and the engine
  * options its run took (`left.trustStore=`…: paths, never a key), so a reload runs both sides
  * again as they were run and compares them. `right.` the same.
+ *
+ * A path names a place, not the bytes there: once both sides have run, each side also says
+ * what its run saw (`left.sha256=`, `left.verdict=`, as an artifact's link does, LinkSeen), so
+ * the comparison a link reopens says which side is no longer what the link was shared from
+ * (`comparisonChanged`) instead of showing another comparison under the same link.
  */
 import type { CheckMode } from '../../../shared/api.js';
+import { isHashString } from '../../../shared/hash-format.js';
+import type { Verdict } from '../../../shared/report.js';
+import { VERDICTS } from '../../../shared/report-shape.js';
+import type { LinkSeen } from './deep-link.js';
 import { quoted, unclearOption } from './link-words.js';
 
 /** One side of a comparison as its link names it. */
@@ -18,6 +27,8 @@ export interface CompareSideLink {
   whatIf: string | null;
   /** The engine options its run took, by the engine's names. */
   options: Record<string, string>;
+  /** What its run saw (the artifact's SHA-256 and verdict), once it ran; absent while it runs, or from an older link. */
+  seen?: LinkSeen;
 }
 
 export interface CompareLink {
@@ -27,12 +38,21 @@ export interface CompareLink {
 
 type SideTarget = 'example' | 'path' | 'picked';
 const SIDES = ['left', 'right'] as const;
+type Side = (typeof SIDES)[number];
 const SIDE_TARGETS: readonly SideTarget[] = ['example', 'path', 'picked'];
+/** What a side's run saw, as its parameters name it. */
+const SIDE_SEEN = ['sha256', 'verdict'];
 /** A side's own parameters besides its options. */
-const SIDE_OURS = [...SIDE_TARGETS, 'mode', 'whatif'];
+const SIDE_OURS = [...SIDE_TARGETS, 'mode', 'whatif', ...SIDE_SEEN];
 
 /** Whether a parameter is a side's (`left.…`, `right.…`). */
 export const isSideKey = (k: string): boolean => SIDES.some((s) => k.startsWith(`${s}.`));
+
+/**
+ * Whether a parameter names what the comparison opens: any side's but what its run saw (the
+ * same comparison run again is still the one shown, lib/link-history.ts).
+ */
+export const opensComparison = (k: string): boolean => isSideKey(k) && !SIDE_SEEN.includes(k.slice(k.indexOf('.') + 1));
 
 /** Every side parameter a link may hold, a `key` among them (known, never kept). */
 export const sideKeys = (optionNames: readonly string[]): string[] =>
@@ -46,6 +66,11 @@ export function writeCompare(p: URLSearchParams, c: CompareLink): void {
     p.set(`${side}.mode`, s.mode);
     if (s.whatIf) p.set(`${side}.whatif`, s.whatIf);
     for (const [k, v] of Object.entries(s.options)) if (k !== 'key' && v !== '') p.set(`${side}.${k}`, v);
+    // A picked file's run is no run a link can reopen, so it says nothing of it (as an artifact's link).
+    if (s.seen && s.target.type !== 'picked') {
+      if (s.seen.sha256 !== null) p.set(`${side}.sha256`, s.seen.sha256);
+      p.set(`${side}.verdict`, s.seen.verdict);
+    }
   }
 }
 
@@ -60,12 +85,53 @@ function sideOf(p: URLSearchParams, side: string, optionNames: readonly string[]
   const at = (k: string): string => p.get(`${side}.${k}`) ?? '';
   const type = SIDE_TARGETS.find((k) => at(k) !== '');
   if (!type) return null;
+  const seen = seenOf(at('sha256'), at('verdict'));
   return {
     target: { type, name: at(type) },
     mode: at('mode') === 'replay' ? 'replay' : 'verify',
     whatIf: at('whatif') || null,
     options: Object.fromEntries(optionNames.filter((n) => at(n) !== '').map((n) => [n, at(n)])),
+    ...(seen ? { seen } : {}),
   };
+}
+
+/** What a side's link says its run saw: a verdict, and the SHA-256 when that run had one. */
+function seenOf(sha256: string, verdict: string): LinkSeen | null {
+  if (!VERDICTS.includes(verdict)) return null;
+  return { sha256: isHashString(sha256) ? sha256 : null, verdict: verdict as Verdict };
+}
+
+/**
+ * Why the comparison a link reopened is not the one it was shared from, in words, or null
+ * when both sides read as the link says (or it says nothing of them, an older link). `now`:
+ * what each side's run saw. A side over another file, or the same bytes reading another
+ * verdict (a file one of its options names changed), is named, with what the link's sharer
+ * saw and what this run read, in the artifact link's words (deep-link.ts seenChanged).
+ */
+export function comparisonChanged(link: CompareLink, now: Record<Side, LinkSeen>): string | null {
+  const notes = SIDES.map((side) => sideChanged(side, link[side], now[side])).filter((n) => n !== null);
+  return notes.length > 0 ? notes.join(' ') : null;
+}
+
+/** One side's words: a picked file's side is held to nothing, since no link reopens it. */
+function sideChanged(side: Side, link: CompareSideLink, now: LinkSeen): string | null {
+  const seen = link.seen;
+  if (!seen || link.target.type === 'picked') return null;
+  const v = (x: Verdict): string => x.toUpperCase();
+  const name = link.target.name;
+  if (seen.sha256 !== null && seen.sha256 !== now.sha256)
+    return (
+      `The ${side} side: this link was made from a file whose SHA-256 was ${seen.sha256} (${v(seen.verdict)}); ` +
+      `the file now at ${name} is ${now.sha256 ?? 'of no SHA-256 the engine could take'} (${v(now.verdict)}): ` +
+      `it is not the file the link was shared from.`
+    );
+  if (seen.verdict !== now.verdict)
+    return (
+      `The ${side} side: this link was made when ${name} read ${v(seen.verdict)}; the same bytes now read ` +
+      `${v(now.verdict)} with the link's options: a file one of them names (a trust store, providers, a policy) ` +
+      `is not what it was.`
+    );
+  return null;
 }
 
 /**
@@ -105,7 +171,23 @@ function sideTrouble(p: URLSearchParams, side: string, optionNames: readonly str
       .getAll(twice)
       .map((v) => quoted(twice, v))
       .join(', ')}): it is ambiguous`;
-  return sideRunTrouble(p, side, optionNames);
+  return sideSeenTrouble(p, side, named[0]!) ?? sideRunTrouble(p, side, optionNames);
+}
+
+/** What is wrong with what a side says its run saw (`left.sha256=`, `left.verdict=`), or null. */
+function sideSeenTrouble(p: URLSearchParams, side: string, target: SideTarget): string | null {
+  const k = (x: string): string => `${side}.${x}`;
+  const [sha256, verdict] = [p.get(k('sha256')), p.get(k('verdict'))];
+  if (sha256 === null && verdict === null) return null;
+  if (verdict !== null && !VERDICTS.includes(verdict))
+    return `This link says the ${side} side's run read ${quoted(k('verdict'), verdict)}; a verdict is pass, fail or unavailable`;
+  if (sha256 !== null && !isHashString(sha256))
+    return `This link gives ${quoted(k('sha256'), sha256)}, which is no SHA-256 (sha256: and 64 lowercase hex digits)`;
+  if (verdict === null)
+    return `This link gives the SHA-256 the ${side} side's run saw without that run's verdict (${k('verdict')}=)`;
+  if (target === 'picked')
+    return `This link says what the ${side} side's run saw (${quoted(k('verdict'), verdict)}) of a file picked in the window, which no link reopens`;
+  return null;
 }
 
 /** Why a side's run is not one the link can ask for: a mode there is none of, a what-if on a verify, an unclear option. */

@@ -35,7 +35,15 @@
  */
 import type { CheckMode, JobSource } from '../../../shared/api.js';
 import type { Verdict } from '../../../shared/report.js';
-import { compareTrouble, isSideKey, readCompare, sideKeys, writeCompare, type CompareLink } from './compare-link.js';
+import {
+  compareTrouble,
+  isSideKey,
+  opensComparison,
+  readCompare,
+  sideKeys,
+  writeCompare,
+  type CompareLink,
+} from './compare-link.js';
 import { quoted, unclearOption } from './link-words.js';
 
 export interface DeepLink {
@@ -400,7 +408,7 @@ const whatIfs = (p: URLSearchParams): string =>
 /** What a link opens in each view: the Case view shows a case, the Compare view a comparison, the others the artifact. */
 const OPENS_IN: Record<string, (k: string) => boolean> = {
   case: (k) => k === 'case' || k === 'sent',
-  compare: isSideKey,
+  compare: opensComparison,
 };
 const opensArtifact = (k: string): boolean => ['example', 'path', 'picked', 'report'].includes(k);
 
