@@ -7,7 +7,7 @@
  * Pure; imports only shared/.
  */
 import { CASE_SCHEMA } from './case.js';
-import { finding, HASH, Problems, SEVERITIES, VERDICTS, type ShapeProblem } from './report-shape.js';
+import { finding, HASH, Problems, RULE, SEVERITIES, VERDICTS, type ShapeProblem } from './report-shape.js';
 
 type Obj = Record<string, unknown>;
 const EVENT_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z$/;
@@ -16,8 +16,10 @@ const hash = (p: Problems, v: unknown, at: string, nullable = false) => p.string
 
 const COUNTS = ['fail', 'unavailable', 'warning', 'info'];
 const ARTIFACT = ['path', 'kind', 'sha256', 'verdict', 'id', 'reportDigest', 'counts'];
+/** Written only when there is one (CaseArtifact.needs). */
+const ARTIFACT_OPTIONAL = ['needs'];
 function artifact(p: Problems, a: unknown, at: string): void {
-  if (!p.members(a, at, ARTIFACT, ARTIFACT)) return;
+  if (!p.members(a, at, ARTIFACT, [...ARTIFACT, ...ARTIFACT_OPTIONAL])) return;
   path(p, a['path'], `${at}/path`);
   p.string(a['kind'], `${at}/kind`, { nonEmpty: true });
   hash(p, a['sha256'], `${at}/sha256`, true);
@@ -26,6 +28,23 @@ function artifact(p: Problems, a: unknown, at: string): void {
   hash(p, a['reportDigest'], `${at}/reportDigest`);
   const c = a['counts'];
   if (p.members(c, `${at}/counts`, COUNTS, COUNTS)) for (const k of COUNTS) p.count(c[k], `${at}/counts/${k}`);
+  if ('needs' in a) nonEmpty(p, a['needs'], `${at}/needs`, (n, nat) => need(p, n, nat));
+}
+
+const OPTION_NAME = /^[a-z][A-Za-z0-9]*$/;
+const FLAG = /^[a-z][a-z0-9-]*$/;
+const NEED = ['option', 'flag', 'rules'];
+function need(p: Problems, n: unknown, at: string): void {
+  if (!p.members(n, at, NEED, NEED)) return;
+  p.string(n['option'], `${at}/option`, { pattern: OPTION_NAME });
+  p.string(n['flag'], `${at}/flag`, { pattern: FLAG });
+  nonEmpty(p, n['rules'], `${at}/rules`, (r, rat) => p.string(r, rat, { pattern: RULE }));
+}
+
+/** An array of at least one item. */
+function nonEmpty(p: Problems, v: unknown, at: string, each: (item: unknown, at: string) => void): void {
+  if (Array.isArray(v) && v.length === 0) return p.add(at, 'must not be empty');
+  p.array(v, at, each);
 }
 
 const END = ['artifact', 'pointer'];

@@ -33,6 +33,23 @@ export interface CaseArtifact {
   reportDigest: string;
   /** How many findings of each severity its report holds. */
   counts: { fail: number; unavailable: number; warning: number; info: number };
+  /**
+   * The options the case ran without that would decide some of its `unavailable` findings
+   * (a dump's RDS-007 without a trust store, a package's KERNEL_MISMATCH without a kernel
+   * adapter), as its kind declares them (app/kinds/types.ts KindOption.decides), sorted by
+   * flag. Absent when there is none, and in case reports of versions before it was written.
+   */
+  needs?: CaseNeed[];
+}
+
+/** An option that would decide findings of an artifact (CaseArtifact.needs). */
+export interface CaseNeed {
+  /** The EngineOptions member, what the workbench sends (`trustStore`). */
+  option: string;
+  /** The CLI flag, without its dashes (`trust-store`). */
+  flag: string;
+  /** The rules of the artifact's unavailable findings it would decide, sorted, each once. */
+  rules: string[];
 }
 
 /**

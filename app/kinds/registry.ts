@@ -8,13 +8,14 @@
  * a job of the kind runs (KindHandler.load), so reading the registry loads no checks.
  */
 import { availableParallelism } from 'node:os';
-import type {
-  DirectoryKindHandler,
-  EngineOptions,
-  KindDeclarations,
-  KindHandler,
-  KindLimit,
-  KindOption,
+import {
+  ENGINE_OPTIONS,
+  type DirectoryKindHandler,
+  type EngineOptions,
+  type KindDeclarations,
+  type KindHandler,
+  type KindLimit,
+  type KindOption,
 } from './types.js';
 import type { OperationName } from './operations.js';
 import { DEFAULT_LIMITS, ZIP_WORKERS_LIMIT } from '../zip/limits.js';
@@ -47,16 +48,7 @@ export const KINDS: readonly KindHandler[] = [...FILE_KIND_LIST];
 export const DIRECTORY_KINDS: readonly DirectoryKindHandler[] = [...DIRECTORY_KIND_LIST];
 
 /** Options the engine itself reads for every kind (engine/run.ts). */
-export const ENGINE_OPTIONS = [
-  {
-    name: 'trustStore',
-    flag: 'trust-store',
-    arg: 'FILE',
-    path: 'file',
-    workbench: true,
-    help: 'the trust store (reprise.trust-store/v1) deciding who signed what',
-  },
-] as const satisfies readonly KindOption[];
+export { ENGINE_OPTIONS };
 
 /** The archive reader's budgets (app/zip/limits.ts), shared by every ZIP kind. */
 const ARCHIVE_LIMITS: readonly KindLimit[] = [
@@ -137,15 +129,61 @@ const same = (a: KindOption, b: KindOption): boolean =>
   JSON.stringify({ ...a, values: a.values?.pattern.source }) ===
   JSON.stringify({ ...b, values: b.values?.pattern.source });
 
+/** An option as every kind declares it: what it decides is each kind's own (KindOption.decides). */
+function shared(o: KindOption): KindOption {
+  if (o.decides === undefined) return o;
+  const { decides: _own, ...rest } = o;
+  return rest;
+}
+
 /** Every option, the engine's first, each once; two different declarations of one name are a bug. */
 export function declaredOptions(): KindOption[] {
   const out = new Map<string, KindOption>();
-  for (const o of [...ENGINE_OPTIONS, ...allKinds().flatMap((k) => k.options ?? [])]) {
+  for (const declared of [...ENGINE_OPTIONS, ...allKinds().flatMap((k) => k.options ?? [])]) {
+    const o = shared(declared);
     const seen = out.get(o.name);
     if (seen && !same(seen, o)) throw new Error(`option ${o.name} is declared twice, differently`);
     out.set(o.name, o);
   }
   return [...out.values()];
+}
+
+/** An option that decides findings of one rule (KindOption.decides). */
+export interface Decider {
+  /** The EngineOptions member and the CLI flag (without its dashes). */
+  readonly name: string;
+  readonly flag: string;
+  /** Only the rule's findings whose pointer ends so; every one of them when absent. */
+  readonly pointerEndsWith?: string;
+}
+
+let deciders: Map<string, Map<string, Decider[]>> | null = null;
+
+/**
+ * The options of a kind that decide its findings, by rule id (KindOption.decides); undefined
+ * for a kind none does. Built once per process: a case asks it for each of its artifacts.
+ */
+export function decidersOf(kind: string): ReadonlyMap<string, readonly Decider[]> | undefined {
+  deciders ??= new Map(allKinds().flatMap((k) => kindDeciders(k)));
+  return deciders.get(kind);
+}
+
+function kindDeciders(k: KindDeclarations): [string, Map<string, Decider[]>][] {
+  const byRule = new Map<string, Decider[]>();
+  for (const o of k.options ?? [])
+    for (const d of o.decides ?? []) {
+      const rule = typeof d === 'string' ? d : d.rule;
+      // A rule the kind does not declare is never among its findings: the declaration is wrong.
+      if (!Object.hasOwn(k.rules.ids, rule)) throw new Error(`${k.kind}: --${o.flag} decides ${rule}, no rule of it`);
+      const list = byRule.get(rule) ?? [];
+      list.push({
+        name: o.name,
+        flag: o.flag,
+        ...(typeof d === 'string' ? {} : { pointerEndsWith: d.pointerEndsWith }),
+      });
+      byRule.set(rule, list);
+    }
+  return byRule.size > 0 ? [[k.kind, byRule]] : [];
 }
 
 /** The declarations of the kind a report names (`artifact.kind`); null for unknown content. */

@@ -16,15 +16,21 @@ import type { ArtifactKind, Report } from '../../shared/report.js';
 import type { RuleDeclarations } from '../core/findings.js';
 import type { KindResult } from '../core/report.js';
 import type { TrustStore } from '../core/keys.js';
-import type { DIRECTORY_KIND_LIST, ENGINE_OPTIONS, FILE_KIND_LIST } from './registry.js';
+import type { DIRECTORY_KIND_LIST, FILE_KIND_LIST } from './registry.js';
 import type { KindOperations, OperationName, OperationOffer } from './operations.js';
 import type { StripWork } from '../threads/canonical.js';
 import type { Sniffed } from './sniff.js';
 
 /**
+ * An `unavailable` finding an option decides: its rule id; or, for a rule that also says
+ * what no option decides, its rule's findings whose pointer ends with `pointerEndsWith`.
+ */
+export type DecidedFinding = string | { readonly rule: string; readonly pointerEndsWith: string };
+
+/**
  * An option a kind reads: one member of EngineOptions, one CLI flag, and (with
  * `workbench`) an option the workbench may send. Kinds that share an option declare it
- * identically (the registry refuses two different declarations of one name).
+ * identically but for `decides` (the registry refuses two different declarations of one name).
  */
 export interface KindOption {
   /** The EngineOptions member (what the workbench sends, what the kind reads). */
@@ -49,7 +55,28 @@ export interface KindOption {
   readonly workbench?: true;
   /** Each value must match `pattern`; the usage error says "takes <describe>". */
   readonly values?: { readonly pattern: RegExp; readonly describe: string };
+  /**
+   * The kind's own `unavailable` findings that this option, given, would decide: those that
+   * say it was not given (a dump's RDS-007 without --trust-store). A case names the option
+   * beside an artifact holding one (shared/case.ts CaseArtifact.needs), so the reviewer is
+   * told which option decides it without reading words. Each kind declares its own.
+   */
+  readonly decides?: readonly DecidedFinding[];
 }
+
+/**
+ * The options the engine itself reads for every kind (engine/run.ts). A kind declares one
+ * again, the same declaration with its own `decides`, to say which of its findings it decides.
+ */
+export const TRUST_STORE_OPTION = {
+  name: 'trustStore',
+  flag: 'trust-store',
+  arg: 'FILE',
+  path: 'file',
+  workbench: true,
+  help: 'the trust store (reprise.trust-store/v1) deciding who signed what',
+} as const satisfies KindOption;
+export const ENGINE_OPTIONS = [TRUST_STORE_OPTION] as const satisfies readonly KindOption[];
 
 /** A numeric budget a kind enforces, overridable with `--limit NAME=N`. */
 export interface KindLimit {
@@ -85,7 +112,10 @@ export interface ExampleWriter {
 /** What every kind declares besides its code. */
 export interface KindDeclarations<O extends readonly KindOption[] = readonly KindOption[]> {
   readonly kind: ArtifactKind;
-  /** The options it reads (the engine's own, ENGINE_OPTIONS, need not be declared). */
+  /**
+   * The options it reads. The engine's own (ENGINE_OPTIONS) need not be declared: a kind
+   * declares one again (TRUST_STORE_OPTION) only to say which of its findings it `decides`.
+   */
   readonly options?: O;
   /** Its budgets (`--limit`), with their defaults. */
   readonly limits?: readonly KindLimit[];

@@ -77,7 +77,20 @@ const MUTATIONS: [string, (d: Doc) => void][] = [
   ['a judgement on no artifact', (d) => (list(d, 'judgements')[0]!['artifact'] = null)],
   ['a judgement with an empty subject', (d) => (list(d, 'judgements')[0]!['subject'] = '')],
   ['a judgement member too many', (d) => (list(d, 'judgements')[0]!['x'] = 1)],
+  ['an option needed', (d) => (list(d, 'artifacts')[0]!['needs'] = [need()])],
+  ['needs empty', (d) => (list(d, 'artifacts')[0]!['needs'] = [])],
+  ['needs that is an object', (d) => (list(d, 'artifacts')[0]!['needs'] = need())],
+  ['a need with no rules', (d) => (list(d, 'artifacts')[0]!['needs'] = [{ ...need(), rules: [] }])],
+  ['a need of a rule in lower case', (d) => (list(d, 'artifacts')[0]!['needs'] = [{ ...need(), rules: ['rds-007'] }])],
+  ['a need with its dashes', (d) => (list(d, 'artifacts')[0]!['needs'] = [{ ...need(), flag: '--trust-store' }])],
+  ['a need with no option', (d) => (list(d, 'artifacts')[0]!['needs'] = [{ flag: 'trust-store', rules: ['RDS-007'] }])],
+  ['a need member too many', (d) => (list(d, 'artifacts')[0]!['needs'] = [{ ...need(), x: 1 }])],
 ];
+
+/** An option an artifact needs, as a case writes it (CaseArtifact.needs). */
+function need(): Doc {
+  return { option: 'trustStore', flag: 'trust-store', rules: ['RDS-007'] };
+}
 
 describe('shared/case-shape.ts against docs/case.schema.json', () => {
   it('passes a real case report, as the schema does', () => {

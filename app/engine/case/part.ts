@@ -3,12 +3,14 @@
  * entry in the artifact list, what it offers the links, and its timeline events with their
  * severity. The case's main thread then only joins and sorts (assemble.ts).
  */
-import type { CaseArtifact, TimelineEvent } from '../../../shared/case.js';
+import type { CaseArtifact, CaseNeed, TimelineEvent } from '../../../shared/case.js';
 import type { Finding, Report, Severity } from '../../../shared/report.js';
 import type { CaseFacts, CaseIdentity, CaseJudgementFact, CaseReference } from '../../kinds/operations.js';
 import { reportDigest } from '../../journal/report-digest.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { cutIndex } from '../../../shared/text-cut.js';
+import { decidersOf } from '../../kinds/registry.js';
+import type { EngineOptions } from '../../kinds/types.js';
 
 export interface CasePart {
   artifact: CaseArtifact;
@@ -61,7 +63,8 @@ const RANK: Record<Severity, number> = { info: 0, warning: 1, unavailable: 2, fa
 /** The facts of content no kind offers any for (unknown content, a kind without caseFacts). */
 export const NO_FACTS: CaseFacts = { identities: [], references: [], events: [] };
 
-export function casePart(path: string, report: Report, facts: CaseFacts): CasePart {
+/** `options`: those the artifact ran with, of which only those not given are named as what it needs. */
+export function casePart(path: string, report: Report, facts: CaseFacts, options: EngineOptions = {}): CasePart {
   const counts = { fail: 0, unavailable: 0, warning: 0, info: 0 };
   for (const f of report.findings) counts[f.severity]++;
   const artifact: CaseArtifact = {
@@ -73,6 +76,8 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
     reportDigest: reportDigest(report),
     counts,
   };
+  const needs = counts.unavailable > 0 ? needsOf(report, options) : undefined;
+  if (needs) artifact.needs = needs;
   const events: PartEvent[] = [];
   const pointed = pointedFindings(report);
   let unplaced: Unplaced | undefined;
@@ -98,6 +103,34 @@ export function casePart(path: string, report: Report, facts: CaseFacts): CasePa
   };
   if (unplaced) part.unplaced = unplaced;
   return part;
+}
+
+/**
+ * The options not given that would decide the report's unavailable findings, as its kind
+ * declares them (KindOption.decides), by flag; undefined when none would. The registry's
+ * table is built once per process, so an artifact costs a pass over its findings.
+ */
+function needsOf(report: Report, options: EngineOptions): CaseNeed[] | undefined {
+  const byRule = decidersOf(report.artifact.kind);
+  if (!byRule) return undefined;
+  const given = options as Record<string, unknown>;
+  let found: Map<string, CaseNeed> | undefined;
+  for (const f of report.findings) {
+    const deciders = f.severity === 'unavailable' ? byRule.get(f.rule) : undefined;
+    if (!deciders) continue;
+    for (const d of deciders) {
+      if (given[d.name] !== undefined) continue;
+      if (d.pointerEndsWith !== undefined && !(f.pointer ?? '').endsWith(d.pointerEndsWith)) continue;
+      found ??= new Map();
+      const need = found.get(d.name) ?? { option: d.name, flag: d.flag, rules: [] };
+      if (!need.rules.includes(f.rule)) need.rules.push(f.rule);
+      found.set(d.name, need);
+    }
+  }
+  if (!found) return undefined;
+  const needs = [...found.values()].sort((a, b) => (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : 0));
+  for (const n of needs) n.rules.sort();
+  return needs;
 }
 
 function unplacedOne(pointer: string, value: unknown): Unplaced['shown'][number] {

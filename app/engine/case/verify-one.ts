@@ -64,7 +64,7 @@ export async function verifyForCase(
       said,
     };
   }
-  const part = casePart(rel, report, facts);
+  const part = casePart(rel, report, facts, options);
   if (factsProblem !== null) part.factsProblem = factsProblem;
   return { ok: true, part, report };
 }

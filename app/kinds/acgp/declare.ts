@@ -62,6 +62,8 @@ const ACGP_OPTIONS = [
     path: 'file',
     workbench: true,
     help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against',
+    // A tripwire whose action neither the EVAL nor a policy gives is undecided (recompute.ts).
+    decides: ['RPR-ACGP-018'],
   },
 ] as const satisfies readonly KindOption[];
 const ACGP_LIMIT_HELP: Record<keyof typeof ACGP_LIMITS, string> = {

@@ -4,8 +4,8 @@
  * manifest. Asked before the Nemosyne kind, which takes any other ZIP. Its verify
  * (index.ts) loads when a job of the kind runs.
  */
-import type { KindHandler } from '../types.js';
-import { EVIDENCE_BUNDLE_RULES } from './rule-ids.js';
+import { TRUST_STORE_OPTION, type KindHandler } from '../types.js';
+import { EVIDENCE_BUNDLE_RULES, R } from './rule-ids.js';
 import type { Sniffed } from '../sniff.js';
 import { startsWithLocalHeader } from '../../zip/sniff.js';
 import { fileSource } from '../../zip/source.js';
@@ -32,6 +32,8 @@ export function looksLikeBundle(s: Sniffed): boolean {
 export const evidenceBundleKind: KindHandler = {
   kind: 'evidence-bundle',
   rules: { doc: 'docs/rules/evidence-bundle.md', ids: EVIDENCE_BUNDLE_RULES },
+  // Its checkpoint, judgements and their signers (verify.ts).
+  options: [{ ...TRUST_STORE_OPTION, decides: [R.trust] }],
   operations: { export: { what: 'an evidence bundle' }, exportCase: { what: 'a case bundle' } },
   detect: looksLikeBundle,
   load: async () => (await import('./index.js')).evidenceBundleCode,

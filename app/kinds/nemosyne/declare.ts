@@ -30,6 +30,8 @@ const NEMOSYNE_OPTIONS = [
     path: 'file',
     workbench: true,
     help: "the kernel profile registry a package's profile is checked against",
+    // The recorded uses and receipt-dependent consumers (verify.ts checkConsumers).
+    decides: ['RPR-NEM-040'],
   },
   {
     name: 'kernelAdapter',
@@ -38,6 +40,9 @@ const NEMOSYNE_OPTIONS = [
     path: 'file-or-directory',
     workbench: true,
     help: 'the kernel adapter (a command or a module) recomputing the digest root',
+    // The investigation digest over the restored state; not a V1/V2 replay's analysis steps,
+    // which commit to no digest an adapter's state could be held to (verify.ts noDigest).
+    decides: [{ rule: 'KERNEL_MISMATCH', pointerEndsWith: 'entry:manifest.json#/investigationDigest' }],
   },
 ] as const satisfies readonly KindOption[];
 

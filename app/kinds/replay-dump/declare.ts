@@ -4,7 +4,7 @@
  * of the kind runs.
  */
 import type { Sniffed } from '../sniff.js';
-import type { KindHandler, KindOption } from '../types.js';
+import { TRUST_STORE_OPTION, type KindHandler, type KindOption } from '../types.js';
 import { DUMP_RULES } from './rule-ids.js';
 
 /** The `type` of a dump in either encoding (model.ts passes it on to the writers and checks). */
@@ -48,6 +48,8 @@ export function detectRom(s: Sniffed): boolean {
 }
 
 const DUMP_OPTIONS = [
+  // Without it, who signed the dump cannot be decided (verify.ts, RDS-007).
+  { ...TRUST_STORE_OPTION, decides: ['RDS-007'] },
   {
     name: 'providers',
     flag: 'providers',
@@ -55,6 +57,9 @@ const DUMP_OPTIONS = [
     path: 'file',
     workbench: true,
     help: 'the provider registry replays re-execute against',
+    // A locked provider the built-in registry lacks (app/providers/registry.ts); its other
+    // RDS-LOCK-003 findings are of a registry that does name the provider.
+    decides: [{ rule: 'RDS-LOCK-003', pointerEndsWith: '/lockedProviderInfo/providerId' }],
   },
   {
     name: 'whatIf',

@@ -16,6 +16,8 @@ const REPORT_OPTIONS = [
     path: 'file-or-directory',
     workbench: true,
     help: "the artifact an exported report (reprise.report/v1) is about (a directory for a journal's report): its SHA-256 must be the report's, and verifying it again must give the same report",
+    // The report checked for its form only (verify.ts).
+    decides: ['RPR-RPT-003'],
   },
 ] as const satisfies readonly KindOption[];
 

@@ -4,7 +4,7 @@
  * Their checks (index.ts: decimal arithmetic, JsonLogic) load when a job of theirs runs.
  */
 import type { Sniffed } from '../sniff.js';
-import type { KindHandler, KindLimit, KindOption } from '../types.js';
+import { TRUST_STORE_OPTION, type KindHandler, type KindLimit, type KindOption } from '../types.js';
 import { TG_RULES } from './rule-ids.js';
 import { TG_LIMITS } from './limits.js';
 import { BUNDLE_TYPE, MANIFEST_TYPE } from './constants.js';
@@ -17,6 +17,8 @@ const TG_OPTIONS = [
     path: 'file',
     workbench: true,
     help: 'a policy (a TG policy bundle, an ACGP policy) the artifact is checked against',
+    // A BANDED delta within only the embedded bundle's ε (replay.ts, drift.ts).
+    decides: ['RPR-TG-043'],
   },
   {
     name: 'providers',
@@ -25,6 +27,8 @@ const TG_OPTIONS = [
     path: 'file',
     workbench: true,
     help: 'the provider registry replays re-execute against',
+    // A pinned provider the built-in registry lacks (ports.ts); not a model version or an answer of one it has.
+    decides: [{ rule: 'RPR-TG-034', pointerEndsWith: '/modelId' }],
   },
   {
     name: 'journal',
@@ -34,6 +38,8 @@ const TG_OPTIONS = [
     createdWith: 'key',
     workbench: true,
     help: 'the evidence journal a replay reads judgements from and anchors drift events in',
+    // A RECORDED output's anchor, proven only against its journal (replay.ts).
+    decides: ['RPR-TG-023'],
   },
   {
     name: 'key',
@@ -41,7 +47,11 @@ const TG_OPTIONS = [
     arg: 'FILE',
     path: 'file',
     help: 'the signing key for what a replay writes to --journal (anchors, cases)',
+    // Drift to anchor in the --journal given (replay.ts).
+    decides: ['RPR-TG-040'],
   },
+  // An anchor's journal, and a journal drift counts from, whose signatures it checks (journal-adapter.ts).
+  { ...TRUST_STORE_OPTION, decides: ['RPR-TG-023', 'RPR-TG-051'] },
   {
     name: 'whatIf',
     flag: 'what-if',

@@ -7,6 +7,7 @@ import { useCase } from '../case-store';
 import { caseStanding, claimRefusal } from '../lib/note-rows';
 import { VERDICT_LABEL } from '../lib/report-words';
 import { useJudgement } from '../judgement-store';
+import { CaseNeeds } from './CaseNeeds';
 import { CaseNotes, CountsWords, EditRefused } from './CaseNotes';
 import { CaseOpener } from './CaseOpener';
 import { CaseTimeline } from './CaseTimeline';
@@ -381,6 +382,7 @@ export function CaseResult({ report, openEvent }: { report: CaseReport; openEven
         {counted(report.links.length, 'link')} · {counted(report.timeline.length, 'event')}
       </h3>
       <RunWords report={report} />
+      <CaseNeeds list={report.artifacts} />
       <CaseFindings findings={report.findings} />
       <h3>Links</h3>
       <Links links={report.links} findings={report.findings} />
