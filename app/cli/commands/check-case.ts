@@ -10,6 +10,7 @@ import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CaseMode, CaseReport } from '../../../shared/case.js';
+import { optionsNeeded } from '../../../shared/case-needs.js';
 import { UsageError } from '../../core/errors.js';
 import { checkOutputFile, writeOutputFile } from '../../core/files.js';
 import { jsonPieces } from '../../core/json-pieces.js';
@@ -214,4 +215,17 @@ function printCase(io: CliIO, pieces: Iterable<string>): void {
       },
     );
   }
+}
+
+/**
+ * What the terminal is told after a case, one line per option the case ran without that would
+ * decide findings of its UNAVAILABLE artifacts (CaseArtifact.needs): how many it would decide,
+ * the rules, and how to give it. The case report holds each artifact's; this says it where a
+ * reviewer reading the terminal looks, as the Case view does.
+ */
+export function needsLines(report: CaseReport): string[] {
+  return optionsNeeded(report.artifacts).map(
+    (o) =>
+      `case: --${o.flag} would decide findings (${o.rules.join(', ')}) of ${o.artifacts.length} UNAVAILABLE artifact(s), e.g. ${o.artifacts[0]}: run the case again with --${o.flag}`,
+  );
 }

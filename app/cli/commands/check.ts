@@ -266,6 +266,7 @@ function makeCheck(mode: Mode): Command {
           };
           const report = await collector.report(options, rerun);
           await asCase.writeCase(io, caseOut, report);
+          if (values['quiet'] !== true) for (const line of asCase.needsLines(report)) io.err(line + '\n');
           // Fail-closed: the case can fail where each artifact alone did not (an exported
           // report checked again against its artifact), and its exit code says so.
           return worstExit([code, exitOfVerdict(report.verdict)]);

@@ -4,43 +4,9 @@
  * where the reviewer gives each: a field of the Open view, which the next case opened takes
  * (case-store.ts caseOptions), an artifact the case holds, or the command line. Pure.
  */
-import type { CaseArtifact, CaseNeed } from '../../../shared/case';
+import type { OptionNeeded } from '../../../shared/case-needs';
 
-/** One option and the UNAVAILABLE artifacts (by path) with findings it would decide. */
-export interface OptionNeeded {
-  option: string;
-  flag: string;
-  /** The rules of those findings, sorted, each once. */
-  rules: string[];
-  artifacts: string[];
-}
-
-/** A need as the case writes it: a saved case report is read without its schema (case-store.ts parseSaved). */
-const wellFormed = (n: unknown): n is CaseNeed =>
-  typeof n === 'object' &&
-  n !== null &&
-  typeof (n as CaseNeed).option === 'string' &&
-  typeof (n as CaseNeed).flag === 'string' &&
-  Array.isArray((n as CaseNeed).rules) &&
-  (n as CaseNeed).rules.every((r) => typeof r === 'string');
-
-/** The options UNAVAILABLE artifacts need: the one deciding most artifacts first, then by flag. */
-export function optionsNeeded(artifacts: readonly CaseArtifact[]): OptionNeeded[] {
-  const by = new Map<string, OptionNeeded>();
-  for (const a of artifacts) {
-    if (a.verdict !== 'unavailable' || !Array.isArray(a.needs)) continue;
-    for (const n of a.needs.filter(wellFormed)) {
-      const o = by.get(n.option) ?? { option: n.option, flag: n.flag, rules: [], artifacts: [] };
-      o.artifacts.push(a.path);
-      for (const r of n.rules) if (!o.rules.includes(r)) o.rules.push(r);
-      by.set(n.option, o);
-    }
-  }
-  for (const o of by.values()) o.rules.sort();
-  return [...by.values()].sort(
-    (x, y) => y.artifacts.length - x.artifacts.length || (x.flag < y.flag ? -1 : x.flag > y.flag ? 1 : 0),
-  );
-}
+export { optionsNeeded, type OptionNeeded } from '../../../shared/case-needs';
 
 /** The Open view's fields a case takes its options from (OpenPanel.tsx, PackageOptions.tsx), by option. */
 export const OPTION_FIELDS: Readonly<Record<string, { id: string; label: string }>> = {
