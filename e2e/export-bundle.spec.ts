@@ -19,7 +19,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Download, Page } from '@playwright/test';
-import { axe, axeBothThemes, expect, openExample, ROOT, test, type Served } from './fixtures.js';
+import { axe, axeBothThemes, expect, openExample, openWorkJournal, ROOT, test } from './fixtures.js';
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -39,20 +39,6 @@ function cliOk(args: string[]): string {
 }
 
 const sha256 = (b: Buffer): string => `sha256:${createHash('sha256').update(b).digest('hex')}`;
-
-/** Creates a fresh journal through the header's form with `trustStore` and chooses the serve --key reviewer key. */
-async function openJournal(page: Page, served: Served, trustStore: string): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'reprise-e2e-eb-')), 'journal');
-  await page.getByTestId('work-journal-toggle').click();
-  await page.locator('#wj-dir').fill(dir);
-  await page.locator('#wj-trust').fill(trustStore);
-  await page.getByTestId('wj-create').check();
-  await page.getByTestId('wj-open').click();
-  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 0 entries', { timeout: 30_000 });
-  await page.getByTestId('wj-key').selectOption(served.reviewerKey);
-  await page.getByRole('button', { name: 'Done' }).click();
-  return dir;
-}
 
 /** Signs "accept" on the whole open report through the judgement form and its confirmation. */
 async function signAccept(page: Page): Promise<void> {
@@ -132,7 +118,7 @@ test('the Export view leads to the bundle; a signed judgement exported by keyboa
   await page.getByTestId('bundle-where-go').click();
   await expect(page.getByTestId('work-journal-toggle')).toBeFocused();
 
-  await openJournal(page, served, served.reviewerTrustStore);
+  await openWorkJournal(page, served, 'reprise-e2e-eb-');
   await page.getByTestId('tab-export').click();
   await expect(where).toContainText('exported from the judgements bar above the tabs, beside "Record judgement"');
   await expect(where).toContainText(
@@ -184,7 +170,7 @@ test('what a bundle leaves out is said in the window: an officer-signed entry (c
   const made = cliOk(['keys', 'generate', '--out', officer, '--role', 'quarantine-officer', '--trust-store', trust]);
   expect(made).toMatch(/ed25519:[0-9a-f]{64}/);
   const officerId = /ed25519:[0-9a-f]{64}/.exec(made)![0];
-  const dir = await openJournal(page, served, trust);
+  const dir = await openWorkJournal(page, served, 'reprise-e2e-eb-', trust);
   await openExample(page, EXAMPLE, 60_000);
   await signAccept(page);
   const artifact = sha256(readFileSync(join(served.examples, ...EXAMPLE.split('/'))));
@@ -247,7 +233,7 @@ test('a report that names no artifact SHA-256 has no bundle: the Export view say
   workbench: page,
   served,
 }) => {
-  const dir = await openJournal(page, served, served.reviewerTrustStore);
+  const dir = await openWorkJournal(page, served, 'reprise-e2e-eb-');
   await openExample(page, EXAMPLE, 60_000);
   await signAccept(page);
   // A journal folder is a directory artifact: its report names no SHA-256.

@@ -176,13 +176,18 @@ export async function openExample(page: Page, path: string, timeout = 30_000): P
 
 /**
  * Creates a fresh journal to work in through the header's form, with the served reviewer
- * trust store, chooses the serve --key reviewer key and closes the form. Returns its folder.
+ * trust store (or `trustStore`), chooses the serve --key reviewer key and closes the form. Returns its folder.
  */
-export async function openWorkJournal(page: Page, served: Served, prefix = 'reprise-e2e-wj-'): Promise<string> {
+export async function openWorkJournal(
+  page: Page,
+  served: Served,
+  prefix = 'reprise-e2e-wj-',
+  trustStore = served.reviewerTrustStore,
+): Promise<string> {
   const dir = join(mkdtempSync(join(tmpdir(), prefix)), 'journal');
   await page.getByTestId('work-journal-toggle').click();
   await page.locator('#wj-dir').fill(dir);
-  await page.locator('#wj-trust').fill(served.reviewerTrustStore);
+  await page.locator('#wj-trust').fill(trustStore);
   await page.getByTestId('wj-create').check();
   await page.getByTestId('wj-open').click();
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 0 entries', { timeout: 30_000 });

@@ -10,6 +10,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from './browser-stubs';
+import { textOf } from './markup-text';
 import { CaseQueue } from '../../renderer/src/components/CaseQueue';
 import { ConfirmDecision } from '../../renderer/src/components/ConfirmDecision';
 import { ClaimShown } from '../../renderer/src/components/Shown';
@@ -28,14 +29,6 @@ const LOOKALIKES: [string, string][] = [
   ['claim:\u202egnp.exe', 'claim:\\u202egnp.exe'],
 ];
 const WARNING = "so it may draw as another claim's";
-
-/** Markup as text: tags dropped, the entities React writes read back. */
-const textOf = (html: string): string =>
-  html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
 
 function confirm(claim: string): string {
   const what = {

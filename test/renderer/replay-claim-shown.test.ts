@@ -11,6 +11,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { stubBrowser } from './browser-stubs';
+import { textOf } from './markup-text';
 import type { JsonValue, Report } from '../../shared/report';
 import { AnchoredWords, anchoring } from '../../renderer/src/components/ReplayNotes';
 import { ReplayView } from '../../renderer/src/components/ReplayView';
@@ -26,14 +27,6 @@ const LOOKALIKES: [string, string, string][] = [
 ];
 const PLAIN = 'claim:2026-11-0104';
 const RULE = 'RPR-QUAR-008';
-
-/** Markup as text: tags dropped, the entities React writes read back. */
-const textOf = (html: string): string =>
-  html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
 
 const routing = (claimRef: string, i: number): JsonValue => ({
   type: 'reprise.tg.routing/v1',
