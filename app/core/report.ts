@@ -6,6 +6,7 @@ import { REPORT_SCHEMA, verdictOf, type ArtifactKind, type Report } from '../../
 import { boundFindings, FINDINGS_LIMIT } from './findings.js';
 import { VERSION } from '../version.js';
 import { sha256Hex } from './hash.js';
+import { cutIndex } from '../../shared/text-cut.js';
 import { authenticityOf } from './authenticity.js';
 
 /**
@@ -37,8 +38,19 @@ export const MAX_ARTIFACT_ID_CHARS = 1024;
  * into every judgement's claimRef and every export) took the verdict past 850 MiB.
  */
 export function boundedId(id: string | null): string | null {
-  if (id === null || id.length <= MAX_ARTIFACT_ID_CHARS) return id;
-  return `${id.slice(0, 64)}… (${id.length} characters; sha256:${sha256Hex(id)})`;
+  if (id === null) return null;
+  const cut = boundedIdParts(id);
+  return cut ? cut.start + cut.rest : id;
+}
+
+/**
+ * An id beyond MAX_ARTIFACT_ID_CHARS in boundedId's two parts, so that a reader that shows the
+ * start otherwise (escaped) keeps the same form; null for an id kept whole. The start is cut
+ * where no surrogate pair is split (a lone surrogate is no JSON text a digest can hold).
+ */
+export function boundedIdParts(id: string): { start: string; rest: string } | null {
+  if (id.length <= MAX_ARTIFACT_ID_CHARS) return null;
+  return { start: id.slice(0, cutIndex(id, 64)), rest: `… (${id.length} characters; sha256:${sha256Hex(id)})` };
 }
 
 export function buildReport(input: ReportInput, startedAt: number, now: () => number = Date.now): Report {

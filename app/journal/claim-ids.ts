@@ -10,8 +10,7 @@ import { CLAIM_ID_RULE, claimIdProblem, shownClaimId } from '../../shared/claim-
 import type { Finding } from '../../shared/report.js';
 import { FINDINGS_LIMIT, MAX_FINDINGS_PER_RULE, warning } from '../core/findings.js';
 import { sha256Hex } from '../core/hash.js';
-import { MAX_ARTIFACT_ID_CHARS } from '../core/report.js';
-import { cutIndex } from '../../shared/text-cut.js';
+import { boundedIdParts, MAX_ARTIFACT_ID_CHARS } from '../core/report.js';
 import { decisionOfKind, type Problem } from './cases.js';
 import type { Subject } from './format.js';
 
@@ -36,8 +35,8 @@ export function newEntryClaimProblem(e: { kind: string; subject: Subject }): Pro
  * start, its length and its SHA-256, as a report bounds an artifact's id (app/core/report.ts).
  */
 function shownBounded(id: string): string {
-  if (id.length <= MAX_ARTIFACT_ID_CHARS) return shownClaimId(id);
-  return `${shownClaimId(id.slice(0, cutIndex(id, 64)))}… (${id.length} characters; sha256:${sha256Hex(id)})`;
+  const cut = boundedIdParts(id);
+  return cut ? shownClaimId(cut.start) + cut.rest : shownClaimId(id);
 }
 
 /** A claim id read: the first entry naming it, and how many do. */
