@@ -16,7 +16,7 @@ import { isHashString } from '../../../shared/hash-format.js';
 import type { Verdict } from '../../../shared/report.js';
 import { VERDICTS } from '../../../shared/report-shape.js';
 import type { LinkSeen } from './deep-link.js';
-import { quoted, unclearOption } from './link-words.js';
+import { quoted, seenDiffers, unclearOption } from './link-words.js';
 
 /** One side of a comparison as its link names it. */
 export interface CompareSideLink {
@@ -106,7 +106,7 @@ function seenOf(sha256: string, verdict: string): LinkSeen | null {
  * when both sides read as the link says (or it says nothing of them, an older link). `now`:
  * what each side's run saw. A side over another file, or the same bytes reading another
  * verdict (a file one of its options names changed), is named, with what the link's sharer
- * saw and what this run read, in the artifact link's words (deep-link.ts seenChanged).
+ * saw and what this run read, in the artifact link's words (link-words.ts seenDiffers).
  */
 export function comparisonChanged(link: CompareLink, now: Record<Side, LinkSeen>): string | null {
   const notes = SIDES.map((side) => sideChanged(side, link[side], now[side])).filter((n) => n !== null);
@@ -117,21 +117,8 @@ export function comparisonChanged(link: CompareLink, now: Record<Side, LinkSeen>
 function sideChanged(side: Side, link: CompareSideLink, now: LinkSeen): string | null {
   const seen = link.seen;
   if (!seen || link.target.type === 'picked') return null;
-  const v = (x: Verdict): string => x.toUpperCase();
-  const name = link.target.name;
-  if (seen.sha256 !== null && seen.sha256 !== now.sha256)
-    return (
-      `The ${side} side: this link was made from a file whose SHA-256 was ${seen.sha256} (${v(seen.verdict)}); ` +
-      `the file now at ${name} is ${now.sha256 ?? 'of no SHA-256 the engine could take'} (${v(now.verdict)}): ` +
-      `it is not the file the link was shared from.`
-    );
-  if (seen.verdict !== now.verdict)
-    return (
-      `The ${side} side: this link was made when ${name} read ${v(seen.verdict)}; the same bytes now read ` +
-      `${v(now.verdict)} with the link's options: a file one of them names (a trust store, providers, a policy) ` +
-      `is not what it was.`
-    );
-  return null;
+  const differs = seenDiffers(seen, now, link.target.name, true);
+  return differs && `The ${side} side: ${differs}`;
 }
 
 /**

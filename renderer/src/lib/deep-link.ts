@@ -44,7 +44,7 @@ import {
   writeCompare,
   type CompareLink,
 } from './compare-link.js';
-import { quoted, unclearOption } from './link-words.js';
+import { quoted, seenDiffers, unclearOption } from './link-words.js';
 
 export interface DeepLink {
   view: string | null;
@@ -202,17 +202,8 @@ export function seenChanged(
   if (!seen) return null;
   const v = (x: Verdict): string => x.toUpperCase();
   if (from === 'case') return caseSeenChanged(seen, now, name, v);
-  if (seen.sha256 !== null && seen.sha256 !== now.sha256)
-    return (
-      `This link was made from a file whose SHA-256 was ${seen.sha256} (${v(seen.verdict)}); the file now at ${name} ` +
-      `is ${now.sha256 ?? 'of no SHA-256 the engine could take'}: it is not the file the link was shared from.`
-    );
-  if (seen.verdict !== now.verdict)
-    return (
-      `This link was made when ${name} read ${v(seen.verdict)}; the same bytes now read ${v(now.verdict)} with the ` +
-      `link's options: a file one of them names (a trust store, providers, a policy) is not what it was.`
-    );
-  return null;
+  const differs = seenDiffers(seen, now, name);
+  return differs && differs[0]!.toUpperCase() + differs.slice(1);
 }
 
 /**
