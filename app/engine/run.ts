@@ -22,7 +22,7 @@ import { hashBytes, hashFile } from '../core/hash.js';
 import { loadTrustStore } from '../core/keys.js';
 import { authenticityOf, withSigner } from '../core/authenticity.js';
 import { buildReport, type KindResult } from '../core/report.js';
-import { DIRECTORY_KINDS, KINDS, canonicalStripWanted, unreadOptions } from '../kinds/registry.js';
+import { DIRECTORY_KINDS, KINDS, canonicalStripWanted, decidersOf, unreadOptions } from '../kinds/registry.js';
 import { Sniffed } from '../kinds/sniff.js';
 import type { EngineOptions, KindContext, KindDeclarations } from '../kinds/types.js';
 import type { CaseSubject, KindOperations } from '../kinds/operations.js';
@@ -57,6 +57,7 @@ export function makeContext(
       onProgress?.(fraction, label);
     },
     rerun: (p, mode, o) => runPath(p, mode, o),
+    decidersOf,
   };
 }
 

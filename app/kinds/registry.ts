@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import {
   ENGINE_OPTIONS,
+  type Decider,
   type DirectoryKindHandler,
   type EngineOptions,
   type KindDeclarations,
@@ -146,15 +147,6 @@ export function declaredOptions(): KindOption[] {
     out.set(o.name, o);
   }
   return [...out.values()];
-}
-
-/** An option that decides findings of one rule (KindOption.decides). */
-export interface Decider {
-  /** The EngineOptions member and the CLI flag (without its dashes). */
-  readonly name: string;
-  readonly flag: string;
-  /** Only the rule's findings whose pointer ends so; every one of them when absent. */
-  readonly pointerEndsWith?: string;
 }
 
 let deciders: Map<string, Map<string, Decider[]>> | null = null;

@@ -12,7 +12,8 @@
  * detection, light, what registry.ts imports) and index.ts (its KindCode: verify and
  * replay, imported by `load()` when a job of the kind runs).
  */
-import type { ArtifactKind, Report } from '../../shared/report.js';
+import type { CaseNeed } from '../../shared/case.js';
+import type { ArtifactKind, Finding, Report } from '../../shared/report.js';
 import type { RuleDeclarations } from '../core/findings.js';
 import type { KindResult } from '../core/report.js';
 import type { TrustStore } from '../core/keys.js';
@@ -26,6 +27,47 @@ import type { Sniffed } from './sniff.js';
  * what no option decides, its rule's findings whose pointer ends with `pointerEndsWith`.
  */
 export type DecidedFinding = string | { readonly rule: string; readonly pointerEndsWith: string };
+
+/** An option that decides findings of one rule (KindOption.decides), as the registry's table holds it. */
+export interface Decider {
+  /** The EngineOptions member and the CLI flag (without its dashes). */
+  readonly name: string;
+  readonly flag: string;
+  /** Only the rule's findings whose pointer ends so; every one of them when absent. */
+  readonly pointerEndsWith?: string;
+}
+
+/** A kind's deciding options by rule id; undefined for a kind none does (registry.ts decidersOf). */
+export type DecidersOf = (kind: string) => ReadonlyMap<string, readonly Decider[]> | undefined;
+
+/**
+ * The options, but those `given`, that decide some of the unavailable `findings` under a
+ * kind's table `byRule`, each with the rules it decides (sorted, each once), by flag;
+ * undefined when none does. One reading for the case that writes an artifact's `needs`
+ * (engine/case/part.ts) and the case bundle's verify that checks them (evidence-bundle).
+ */
+export function neededOptions(
+  findings: readonly Finding[],
+  byRule: ReadonlyMap<string, readonly Decider[]>,
+  given: (option: string) => boolean = () => false,
+): CaseNeed[] | undefined {
+  let found: Map<string, CaseNeed> | undefined;
+  for (const f of findings) {
+    const deciders = f.severity === 'unavailable' ? byRule.get(f.rule) : undefined;
+    for (const d of deciders ?? []) {
+      if (given(d.name)) continue;
+      if (d.pointerEndsWith !== undefined && !(f.pointer ?? '').endsWith(d.pointerEndsWith)) continue;
+      found ??= new Map();
+      const need = found.get(d.name) ?? { option: d.name, flag: d.flag, rules: [] };
+      if (!need.rules.includes(f.rule)) need.rules.push(f.rule);
+      found.set(d.name, need);
+    }
+  }
+  if (!found) return undefined;
+  const needs = [...found.values()].sort((a, b) => (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : 0));
+  for (const n of needs) n.rules.sort();
+  return needs;
+}
 
 /**
  * An option a kind reads: one member of EngineOptions, one CLI flag, and (with
@@ -219,6 +261,12 @@ export interface KindContext {
    * against. The engine supplies it, so no kind imports the engine or another kind.
    */
   rerun(path: string, mode: 'verify' | 'replay', options: EngineOptions): Promise<Report>;
+  /**
+   * The registry's table of the options that decide each kind's findings (KindOption.decides):
+   * what a case bundle checks its case's `needs` against. The engine supplies it, so no kind
+   * imports the registry, which imports every kind.
+   */
+  decidersOf: DecidersOf;
 }
 
 /**

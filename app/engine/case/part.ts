@@ -10,7 +10,7 @@ import { reportDigest } from '../../journal/report-digest.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { cutIndex } from '../../../shared/text-cut.js';
 import { decidersOf } from '../../kinds/registry.js';
-import type { EngineOptions } from '../../kinds/types.js';
+import { neededOptions, type EngineOptions } from '../../kinds/types.js';
 
 export interface CasePart {
   artifact: CaseArtifact;
@@ -112,25 +112,8 @@ export function casePart(path: string, report: Report, facts: CaseFacts, options
  */
 function needsOf(report: Report, options: EngineOptions): CaseNeed[] | undefined {
   const byRule = decidersOf(report.artifact.kind);
-  if (!byRule) return undefined;
   const given = options as Record<string, unknown>;
-  let found: Map<string, CaseNeed> | undefined;
-  for (const f of report.findings) {
-    const deciders = f.severity === 'unavailable' ? byRule.get(f.rule) : undefined;
-    if (!deciders) continue;
-    for (const d of deciders) {
-      if (given[d.name] !== undefined) continue;
-      if (d.pointerEndsWith !== undefined && !(f.pointer ?? '').endsWith(d.pointerEndsWith)) continue;
-      found ??= new Map();
-      const need = found.get(d.name) ?? { option: d.name, flag: d.flag, rules: [] };
-      if (!need.rules.includes(f.rule)) need.rules.push(f.rule);
-      found.set(d.name, need);
-    }
-  }
-  if (!found) return undefined;
-  const needs = [...found.values()].sort((a, b) => (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : 0));
-  for (const n of needs) n.rules.sort();
-  return needs;
+  return byRule && neededOptions(report.findings, byRule, (name) => given[name] !== undefined);
 }
 
 function unplacedOne(pointer: string, value: unknown): Unplaced['shown'][number] {

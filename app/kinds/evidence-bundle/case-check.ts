@@ -26,7 +26,8 @@ const { fail, warning } = findingsOn(EVIDENCE_BUNDLE_RULES);
 export type Bundled = { report: BundledReport; digest: string };
 
 /** A pointer into case.json (the member itself for its root). */
-const inCase = (pointer: string): string => (pointer === '' ? ptr(CASE_MEMBER) : `${ptr(CASE_MEMBER)}#${pointer}`);
+export const inCase = (pointer: string): string =>
+  pointer === '' ? ptr(CASE_MEMBER) : `${ptr(CASE_MEMBER)}#${pointer}`;
 
 /** The case report when it is one (every problem of its form a finding, before anything reads it), checked against the manifest and itself. */
 export function checkCase(st: State, manifest: CaseBundleManifest): CaseReport | null {

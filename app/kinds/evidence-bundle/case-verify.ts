@@ -19,8 +19,10 @@ import type { TrustStore } from '../../core/keys.js';
 import type { KindResult } from '../../core/report.js';
 import type { Checkpoint } from '../../journal/format.js';
 import type { ZipSource } from '../../zip/source.js';
+import type { DecidersOf } from '../types.js';
 import { checkCase, checkCaseReport, checkListedJudgements, type Bundled } from './case-check.js';
 import { caseBundleHtml } from './case-html.js';
+import { checkNeeds } from './case-needs.js';
 import { caseSubjects } from './case-subjects.js';
 import { caseBundleDetails, rejectFinding } from './details.js';
 import { leftOutArtifactFindings, leftOutEntryFindings, shapeLeftOut } from './left-out.js';
@@ -53,11 +55,16 @@ import {
 
 const { fail, info } = findingsOn(EVIDENCE_BUNDLE_RULES);
 
-/** Verifies either bundle in `archive`: a case bundle, or the bundle of one artifact. */
+/**
+ * Verifies either bundle in `archive`: a case bundle, or the bundle of one artifact.
+ * `decidersOf`, the registry's table the engine hands a kind (KindContext.decidersOf), is
+ * what a case's `needs` are checked against: without it they are UNAVAILABLE (case-needs.ts).
+ */
 export async function verifyEvidence(
   archive: Buffer | ZipSource,
   trust: TrustStore | null,
   limits?: Record<string, number>,
+  decidersOf?: DecidersOf,
 ): Promise<KindResult> {
   const read = await readBundle(archive, trust, limits);
   if (!('st' in read)) return read;
@@ -68,7 +75,9 @@ export async function verifyEvidence(
   } catch {
     /* the bundle's own check reports an unreadable manifest */
   }
-  return type === CASE_BUNDLE_TYPE ? verifyCaseBundle(read.st, read.names) : verifySingle(read.st, read.names);
+  return type === CASE_BUNDLE_TYPE
+    ? verifyCaseBundle(read.st, read.names, decidersOf)
+    : verifySingle(read.st, read.names);
 }
 
 const CASE = ['verdict', 'artifacts', 'digest'];
@@ -289,12 +298,13 @@ function checkLeftOut(st: State, manifest: CaseBundleManifest, c: CaseReport | n
 }
 
 /** The checks of a case bundle, on its members: case.json's form before anything reads it. */
-export function verifyCaseBundle(st: State, names: readonly string[]): KindResult {
+export function verifyCaseBundle(st: State, names: readonly string[], decidersOf?: DecidersOf): KindResult {
   const manifest = caseManifest(st, names);
   if (!manifest) return { id: null, findings: st.findings, chain: st.chain };
   const c = checkCase(st, manifest);
   checkLeftOut(st, manifest, c);
   const bundled = (c?.artifacts ?? []).map((a, i) => checkCaseReport(st, a, i));
+  if (c) checkNeeds(st, c, bundled, decidersOf);
   const cp = checkCheckpoint(st, manifest);
   const digest = manifest.case.digest;
   const entries = checkCaseJudgements(st, names, cp, c, bundled, digest);

@@ -13,7 +13,7 @@ import { bundleCaseFacts } from './case-facts.js';
 export const evidenceBundleCode: KindCode = {
   async verify(s, ctx) {
     const archive = s.file && !s.loaded ? fileSource(s.file.fd, s.file.size) : s.bytes;
-    return verifyEvidence(archive, await ctx.trustStore(), ctx.options.limits);
+    return verifyEvidence(archive, await ctx.trustStore(), ctx.options.limits, ctx.decidersOf);
   },
   operations: {
     export: bundleFromJournal,
