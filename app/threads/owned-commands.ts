@@ -7,7 +7,9 @@
  * that thread kills them when it stops the worker (`stopWorker`) or the worker dies, and
  * kills every group it runs when its process ends (exit, SIGTERM, SIGINT, SIGHUP). A thread
  * not started so (the CLI's own, a sandboxed processor) runs its commands itself, under
- * the same rules.
+ * the same rules. A thread that ends with no handler run (its process SIGKILLed, crashed)
+ * takes its groups with it too, on Linux with setpriv and wherever /bin/sh runs a watcher
+ * (parent-death.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -20,6 +22,7 @@ import {
   type WorkerOptions,
 } from 'node:worker_threads';
 import { PendingCalls } from '../../shared/pending-calls.js';
+import { deathBound, unwatchGroup, watchGroup } from './parent-death.js';
 
 export interface Command {
   file: string;
@@ -117,13 +120,17 @@ function runHere(c: Command, groups: Set<number>): Promise<CommandEnd> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(c.file, c.args, { stdio: ['pipe', 'pipe', 'ignore'], detached: GROUPS });
+      const run = GROUPS ? deathBound(c.file, c.args) : c;
+      child = spawn(run.file, run.args, { stdio: ['pipe', 'pipe', 'ignore'], detached: GROUPS });
     } catch (e) {
       resolve({ ok: false, why: `could not be run: ${(e as Error).message}` });
       return;
     }
     const pid = child.pid; // none when it could not start: 'error' follows
-    if (pid !== undefined) groups.add(pid);
+    if (pid !== undefined) {
+      groups.add(pid);
+      if (GROUPS) watchGroup(pid);
+    }
     // Only while its group is known to run: a pid freed by its end may be another's soon.
     const kill = (): void => {
       if (pid !== undefined && groups.has(pid)) killGroup(pid);
@@ -164,6 +171,7 @@ function killGroup(pid: number): void {
   } catch {
     // already ended
   }
+  unwatchGroup(pid);
 }
 
 let watching = false;

@@ -1,9 +1,10 @@
 /**
  * A command kernel adapter stops with the job that runs it: a cancelled job, a closed pool,
- * and the end of the process that owns the pool (its exit, SIGTERM, SIGINT) each kill the
- * adapter and what it started. The adapter here sleeps with a child of its own; each
- * scenario runs in a node process of its own, on the built engine's real worker thread and
- * pool (as the other engine tests run it), and the test looks at the processes themselves.
+ * and the end of the process that owns the pool (its exit, SIGTERM, SIGINT, and SIGKILL,
+ * which runs no handler of its own: threads/parent-death.ts) each kill the adapter and what
+ * it started. The adapter here sleeps with a child of its own; each scenario runs in a node
+ * process of its own, on the built engine's real worker thread and pool (as the other engine
+ * tests run it: `npm run build:cli` first), and the test looks at the processes themselves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -177,6 +178,17 @@ setInterval(() => undefined, 1000);`);
       s.child.kill(signal);
       expect(await ended(s.child)).toBe(true);
       expect(s.child.signalCode).toBe(signal);
+      await expectGone(pids);
+    });
+
+  // The watcher (/bin/sh) ends the adapter's whole group; on Linux, setpriv ends the adapter itself too.
+  for (const inline of [false, true])
+    it(`when the process that owns ${inline ? 'it (the CLI without workers)' : 'the pool'} is killed with SIGKILL`, async () => {
+      const s = scenario('setInterval(() => undefined, 1000);', inline);
+      const pids = await adapterOf(s);
+      s.child.kill('SIGKILL');
+      expect(await ended(s.child)).toBe(true);
+      expect(s.child.signalCode).toBe('SIGKILL');
       await expectGone(pids);
     });
 
