@@ -4,7 +4,8 @@
  * writer signs no new entry naming such an id as its own claim: every kind but a quarantine
  * decision, which names the claim its case recorded (RPR-QUAR-007), so a case already held
  * under such an id can still be decided. `journal verify` warns of each one a journal holds
- * (written before the rule, or by another tool), once per distinct id, in bounded memory.
+ * (written before the rule, or by another tool), once per distinct id, in bounded memory, and
+ * `quarantine list|show` and the workbench's journal view give that same warning.
  */
 import { CLAIM_ID_RULE, claimIdProblem, shownClaimId } from '../../shared/claim-id.js';
 import type { Finding } from '../../shared/report.js';
@@ -31,10 +32,12 @@ export function newEntryClaimProblem(e: { kind: string; subject: Subject }): Pro
 }
 
 /**
- * The claim id as a finding shows it: escaped (shownClaimId); beyond MAX_ARTIFACT_ID_CHARS, its
- * start, its length and its SHA-256, as a report bounds an artifact's id (app/core/report.ts).
+ * The claim id as a finding's message quotes it, whichever rule's it is: escaped (shownClaimId),
+ * so edge whitespace and a form other than NFC show as escapes where the printer would escape
+ * only controls; beyond MAX_ARTIFACT_ID_CHARS, its start, its length and its SHA-256, as a
+ * report bounds an artifact's id (app/core/report.ts).
  */
-function shownBounded(id: string): string {
+export function claimIdInFinding(id: string): string {
   const cut = boundedIdParts(id);
   return cut ? shownClaimId(cut.start) + cut.rest : shownClaimId(id);
 }
@@ -69,7 +72,8 @@ export class LookalikeClaims {
     if (known) return void known.count++;
     const why = claimIdProblem(id);
     if (why === null) return;
-    if (this.held.size < this.max) this.held.set(key, { line, kind: e.kind, why, shown: shownBounded(id), count: 1 });
+    if (this.held.size < this.max)
+      this.held.set(key, { line, kind: e.kind, why, shown: claimIdInFinding(id), count: 1 });
     else if (this.beyond) this.beyond.count++;
     else this.beyond = { count: 1, line };
   }

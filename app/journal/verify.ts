@@ -110,7 +110,8 @@ export interface JournalVerification {
   /**
    * RPR-QUAR-008 warnings: one per distinct claim id of the entries read that may draw as
    * another claim's (claim-ids.ts). Apart from `findings`, which say whether the journal holds:
-   * the journal's report carries them (result.ts), and the case listings say it of each case.
+   * the journal's report carries them (result.ts), and so do `quarantine list|show` and the
+   * workbench's journal view, beside their findings.
    */
   claimIds: Finding[];
   /** Where the latest well-formed checkpoint starts in checkpoints.jsonl. */

@@ -239,11 +239,12 @@ export async function journalStatus(req: JournalRequest): Promise<JournalStatus>
   const trust = await trustOf(req.trustStore);
   const v = await verifyJournal(req.dir, trust);
   // v.findings already holds the case fold's findings (verify.ts finish()): each is listed once.
-  const findings = v.findings;
+  // Listed after them, as `journal verify` lists them: its RPR-QUAR-008 warnings, once per distinct
+  // claim id that may draw as another claim's (app/journal/claim-ids.ts), outside the verdict.
   return {
     dir: req.dir,
-    verdict: verdictOf(findings),
-    findings: findings.map((f) => ({
+    verdict: verdictOf(v.findings),
+    findings: [...v.findings, ...v.claimIds].map((f) => ({
       rule: f.rule,
       severity: f.severity,
       message: f.message,

@@ -186,6 +186,7 @@ describe('a journal already holding such a claim id', () => {
         .split('\n')
         .map((l) => l.split(/\s+/)[2]),
     ).toEqual(['claim:A', 'claim:A\\x20', 'claim:caf\u00e9', 'claim:cafe\\u0301']);
+    // The listing's own, once per case: `journal verify`'s, at the same opening entries, are not said twice.
     expect(r.err).toContain('journal verdict PASS with 2 warnings');
     expect(r.err).toContain('RPR-QUAR-008  the claim id of case-1 begins or ends with whitespace');
     expect(r.err).toContain('concerns case-1');
@@ -217,8 +218,11 @@ describe('a journal already holding such a claim id', () => {
     expect(show.code).toBe(0);
     expect(show.out).toContain('claim:cafe\\u0301');
     expect(show.err).toContain('concerns case-3');
+    // A plain case: the journal's own warnings (of case-1 and case-3), none of its own.
     const plain = await cliIn(tmp(), 'quarantine', 'show', dir, 'case-2', '--trust-store', k.trustPath);
-    expect([plain.code, plain.err]).toEqual([0, '']);
+    expect(plain.code).toBe(0);
+    expect(plain.err).not.toContain('concerns case-2');
+    expect(plain.err).not.toContain('the claim id of case-');
   });
 
   it('its case can still be decided: the decision names the subject its case recorded', async () => {

@@ -169,10 +169,6 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
   )
     throw new UsageError(`${positionals[0]!} is not a journal (no entries.jsonl)`);
   const verdict = verdictOf(verification.findings);
-  // Warnings too: a release whose checkpoint never came (RPR-JOURNAL-020) is listed released, and must not read as settled.
-  const problems = verification.findings
-    .filter((f) => f.severity !== 'info')
-    .map((f) => withCase(f, verification, cases));
   let selected = cases.filter((c) => state === undefined || c.state === state);
   if (show) {
     const c = findCase(cases, positionals[1]!);
@@ -180,7 +176,16 @@ async function listOrShow(args: string[], io: CliIO, show: boolean): Promise<Exi
     selected = [c];
   }
   // Beside the journal's findings, not in its verdict: the journal is sound, the id only misleads a reader.
-  problems.push(...claimIdWarnings(selected));
+  const ofCases = claimIdWarnings(selected);
+  const warned = new Set(ofCases.map((f) => f.pointer));
+  // Warnings too: a release whose checkpoint never came (RPR-JOURNAL-020) is listed released, and must
+  // not read as settled; and `journal verify`'s own RPR-QUAR-008 warnings, once per distinct claim id out
+  // of form whatever entry names it (app/journal/claim-ids.ts), but at an entry a case's own warning
+  // already names (its opening), which would say it twice.
+  const problems = [...verification.findings, ...verification.claimIds.filter((f) => !warned.has(f.pointer))]
+    .filter((f) => f.severity !== 'info')
+    .map((f) => withCase(f, verification, cases));
+  problems.push(...ofCases);
   // JSON keeps every text as recorded (JSON.parse gives it back) and writes its invisible characters as escapes.
   if (values['json'])
     io.out(

@@ -17,6 +17,7 @@ import { hashValue } from '../../core/hash.js';
 import { loadSigner, type Role, type TrustStore } from '../../core/keys.js';
 import { isJournalDir } from '../../journal/layout.js';
 import { signerProblem } from '../../journal/signers.js';
+import { claimIdInFinding } from '../../journal/claim-ids.js';
 import type { DriftObservation, DriftOperations, DriftRate, FlagAnchor } from '../operations.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindContext } from '../types.js';
@@ -82,6 +83,10 @@ function bodyProblem(body: Record<string, unknown>): Finding | null {
   return null;
 }
 
+/** A replay-comparison entry as a finding names it: its claim quoted as every finding quotes one (RPR-QUAR-008). */
+const entryNamed = (e: SignedEntry): string =>
+  `journal entry ${e.seq} (replay-comparison of "${claimIdInFinding(e.claimRef)}")`;
+
 /** A replay-comparison entry's observations, or the finding that refuses the whole entry (naming it). */
 function fromEntry(e: SignedEntry): { observations: DriftObservation[] } | { finding: Finding } {
   const problem = bodyProblem(e.body);
@@ -89,7 +94,7 @@ function fromEntry(e: SignedEntry): { observations: DriftObservation[] } | { fin
     return {
       finding: {
         ...problem,
-        message: `journal entry ${e.seq} (replay-comparison of ${e.claimRef}) is not counted: ${problem.message}`,
+        message: `${entryNamed(e)} is not counted: ${problem.message}`,
       },
     };
   const dr = e.body['driftRate'] as { window: number; maxRate: number };
@@ -151,9 +156,7 @@ async function fromJournal(dir: string, trust: TrustStore | null): Promise<Drift
       recorded: true,
     });
     if (who) {
-      findings.push(
-        warning('RPR-TG-053', `journal entry ${e.seq} (replay-comparison of ${e.claimRef}) is not counted: ${who}`),
-      );
+      findings.push(warning('RPR-TG-053', `${entryNamed(e)} is not counted: ${who}`));
       continue;
     }
     const read = fromEntry(e);

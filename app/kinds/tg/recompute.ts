@@ -15,6 +15,7 @@ import {
   type Dimension,
 } from './constants.js';
 import { isFiniteNumber, isObj, type Obj } from './structure.js';
+import { claimIdInFinding } from '../../journal/claim-ids.js';
 import { decide } from './engines/decision.js';
 import type { RuleBudget, RuleLimitName } from './engines/metered-logic.js';
 import { evaluateRuleset } from './engines/rule-evaluator.js';
@@ -56,6 +57,9 @@ function artifactOfType(
   return { ok: true, json: found[0]! };
 }
 
+/** A claim id quoted as every finding quotes one (RPR-QUAR-008); a value that is no string, as JSON. */
+const claimNamed = (v: unknown): string => (typeof v === 'string' ? `"${claimIdInFinding(v)}"` : JSON.stringify(v));
+
 /**
  * The claim's inputs an execution reads: the one claim-inputs artifact the manifest carries,
  * of the manifest's claim. Two would let the rule evaluator read one (a source 500 days old)
@@ -70,7 +74,7 @@ function claimInputs(e: Execution, env: RecomputeEnv): { ok: true; json: Obj } |
   if (ci.ok && ci.json['claimRef'] !== env.claimRef)
     return {
       ok: false,
-      reason: `the claim inputs ${e.executionId} reads are of ${JSON.stringify(ci.json['claimRef'])}, not of the manifest's claim ${env.claimRef}`,
+      reason: `the claim inputs ${e.executionId} reads are of ${claimNamed(ci.json['claimRef'])}, not of the manifest's claim ${claimNamed(env.claimRef)}`,
     };
   return ci;
 }

@@ -29,6 +29,7 @@ import { exactDelta, withinEpsilon } from './decimal.js';
 import { decide } from './engines/decision.js';
 import { ruleBudget } from './engines/metered-logic.js';
 import { openJournalPort } from './journal-adapter.js';
+import { claimIdInFinding } from '../../journal/claim-ids.js';
 import type { AnchoredEntry, JournalPort } from './journal-port.js';
 import { checkManifest, type Execution, type Manifest } from './manifest.js';
 import { resolvePolicy } from './policy.js';
@@ -941,7 +942,9 @@ async function route(
     );
   const events: JsonValue[] = drifts.map((d) => d.event);
   if (reasons.length > 0) {
-    findings.push(info('RPR-TG-042', `claim ${m.claimRef} routed to human review: ${reasons.join('; ')}`));
+    findings.push(
+      info('RPR-TG-042', `claim "${claimIdInFinding(m.claimRef)}" routed to human review: ${reasons.join('; ')}`),
+    );
     events.push({
       type: ROUTING_EVENT_TYPE,
       claimRef: m.claimRef,

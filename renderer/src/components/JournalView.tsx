@@ -319,7 +319,11 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
   );
 }
 
-/** The engine's verification of the journal (here and in the header's form): its verdict, entries, checkpoint, findings. */
+/**
+ * The engine's verification of the journal (here and in the header's form): its verdict, entries,
+ * checkpoint, findings; among them, as `journal verify` lists them, its RPR-QUAR-008 warnings of
+ * the claim ids that may draw as another claim's, in the engine's words (app/journal/claim-ids.ts).
+ */
 export function JournalVerification({ st, showDir = false }: { st: JournalStatus; showDir?: boolean }) {
   return (
     <>
@@ -337,7 +341,7 @@ export function JournalVerification({ st, showDir = false }: { st: JournalStatus
       {st.findings.length > 0 && (
         <ul className="journal-findings">
           {st.findings.map((f, i) => (
-            <li key={i}>
+            <li key={i} data-rule={f.rule} data-testid="journal-finding">
               <span className={`sev ${f.severity}`}>{f.severity}</span> <span className="mono">{f.rule}</span>{' '}
               <Shown text={f.message} />{' '}
               {f.pointer && (
