@@ -64,7 +64,60 @@ describe('a ROM dump behind a byte-order mark', () => {
   it('is the same kind and verdict as its JSON twin behind a mark', async () => {
     const j = await runBytes('x.dump.json', withBom(json), 'verify', {});
     const r = await runBytes('x.rom.md', withBom(rom), 'verify', {});
-    expect([r.artifact.kind, r.verdict]).toEqual([j.artifact.kind, j.verdict]);
+    expect([r.artifact.kind, r.verdict, r.artifact.id]).toEqual([j.artifact.kind, j.verdict, j.artifact.id]);
+  });
+
+  it('names the dump refused by the id its front matter gives, as the JSON twin names it (LF, CRLF)', async () => {
+    const id = sampleSpec().dumpId;
+    for (const mode of ['verify', 'replay'] as const) {
+      const j = await runBytes('x.dump.json', withBom(json), mode, {});
+      expect(j.artifact.id).toBe(id);
+      for (const t of [rom, rom.replace(/\n/g, '\r\n')]) {
+        const r = await runBytes('x.rom.md', withBom(t), mode, {});
+        expectRefusedForBom(r);
+        expect(r.artifact.id).toBe(id);
+      }
+    }
+  });
+
+  it('reads the id from the front matter alone: a body of any size or content behind it is not read', async () => {
+    const r = await runBytes(
+      'x.rom.md',
+      withBom(rom + 'not a line of a ROM dump\n' + 'x'.repeat(1 << 20)),
+      'verify',
+      {},
+    );
+    expectRefusedForBom(r);
+    expect(r.artifact.id).toBe(sampleSpec().dumpId);
+  });
+
+  it('shows no id when the front matter behind the mark is one the reader refuses', async () => {
+    const id = `id: ${JSON.stringify(sampleSpec().dumpId)}`;
+    expect(rom).toContain(id);
+    const refused = [
+      rom.replace(id, `id: ${sampleSpec().dumpId}`), // not a JSON scalar
+      rom.replace(id, `${id} # approved`), // a YAML comment
+      rom.replace(id, `${id}\nreviewer: "x"`), // an unknown key
+      rom.replace(id, `${id}\n${id}`), // the key twice
+      rom.replace('---\n#', '#'), // the front matter never closed
+      // its closing line beyond what is looked at (blank lines, which its bounds do not count)
+      rom.replace('"kernel.replay_dump"\n', `"kernel.replay_dump"\n${(' '.repeat(8000) + '\n').repeat(50)}`),
+    ];
+    for (const t of refused) {
+      expect(t).not.toBe(rom);
+      const r = await runBytes('x.rom.md', withBom(t), 'verify', {});
+      expectRefusedForBom(r);
+      expect(r.artifact.id).toBeNull();
+    }
+    const notUtf8 = Buffer.concat([
+      BOM,
+      Buffer.from('---\nid: "dump.'),
+      Buffer.from([0xff]),
+      Buffer.from(rom.slice(rom.indexOf('"\n'))),
+    ]);
+    const r = await runBytes('x.rom.md', notUtf8, 'verify', {});
+    expect(r.findings.map((f) => f.rule)).toContain('RPR-DUMP-005');
+    expect(r.artifact.id).toBeNull();
   });
 
   it('front matter of another type behind a mark stays unclaimed (RPR-KIND-001)', async () => {

@@ -7,7 +7,7 @@ import type { KindResult } from '../../core/report.js';
 import type { Sniffed } from '../sniff.js';
 import type { KindCode, KindContext } from '../types.js';
 import { detectRom } from './declare.js';
-import { decodeJson, strippedDump, type Decoded } from './json-encoding.js';
+import { decodeJson, signedPayload, strippedDump, type Decoded } from './json-encoding.js';
 import { decodeRom, loadRomParser } from './rom-encoding.js';
 import { replayVerified } from './replay.js';
 import { markCutShort, type RomEnd } from './rom-end.js';
@@ -36,15 +36,17 @@ async function verifyDump(
   const d = decode(s);
   if (!d.model) {
     const loose = s.jsonObject();
-    // A dump no parse read still names itself (Sniffed.topLevelString).
-    const id = typeof loose?.['dumpId'] === 'string' ? (loose['dumpId'] as string) : s.topLevelString('dumpId');
+    // A dump no parse read still names itself (Sniffed.topLevelString; a ROM dump behind a mark: decodeRom).
+    const id =
+      d.id ?? (typeof loose?.['dumpId'] === 'string' ? (loose['dumpId'] as string) : s.topLevelString('dumpId'));
     return { id, findings: d.findings, chain: [], typed: {}, inputHash: null, encoding: d.encoding };
   }
   const trust = await ctx.trustStore();
   // Only a large document is stripped on another thread; a small one skips the wait.
   const stripped = d.encoding === 'json' && s.stripping ? await strippedDump(s) : null;
-  const payload = stripped ? () => stripped.payload : () => Buffer.from(d.canonicalWithoutSignature(), 'utf8');
-  const v = verifyModel(d.model, trust, payload, mode === 'verify' ? 'warning' : 'unavailable', stripped ?? undefined);
+  const model = d.model;
+  const payload = stripped ? () => stripped.payload : () => signedPayload(model, s.size);
+  const v = verifyModel(model, trust, payload, mode === 'verify' ? 'warning' : 'unavailable', stripped ?? undefined);
   // A ROM text cut at a line's end reads well: where it stops says whether what is missing may be a cut.
   return {
     ...v,

@@ -1,11 +1,12 @@
 /**
  * The JSON encoding (`*.dump.json`): one JSON object, members in canonical order at every
  * level (RDS-004), whitespace between tokens allowed. Parsing reuses the run's one strict
- * parse (Sniffed.json()), which also gives the signed payload (StrictParse.canonicalWithout).
+ * parse (Sniffed.json()); the signed payload comes from the document's own bytes when it was
+ * written canonically (strippedDump), else from the model (signedPayload).
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail, changedNumbers } from './findings.js';
-import { canonicalizeValue, decodeJsonBytes, JcsError } from '../../core/jcs.js';
+import { canonicalBytesWithout, decodeJsonBytes, JcsError } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
 import {
@@ -21,9 +22,12 @@ import {
 export interface Decoded {
   /** null when the document could not be read as a dump model at all. */
   model: DumpModel | null;
-  /** Canonical text of the signed payload (the model without "signature"), computed on demand. */
-  canonicalWithoutSignature: () => string;
   findings: Finding[];
+  /**
+   * The dump's id when `model` is null but the refused document still names itself where it
+   * can be read safely (a ROM dump behind a byte-order mark: rom-encoding.ts).
+   */
+  id?: string;
 }
 
 /**
@@ -51,7 +55,7 @@ export function decodeJson(s: Sniffed): Decoded {
       `the dump is not I-JSON: ${e ? e.message : 'not JSON'}`,
       e?.pointer !== undefined ? { pointer: e.pointer } : {},
     );
-    return { model: null, canonicalWithoutSignature: () => '', findings: [f] };
+    return { model: null, findings: [f] };
   }
   const model = j.value as DumpModel;
   const findings: Finding[] = j.warnings.length > 0 ? changedNumbers(j.warnings, DUMP_NUMBERS) : [];
@@ -60,7 +64,7 @@ export function decodeJson(s: Sniffed): Decoded {
   const text = j.inOrder ? null : s.text();
   const order = text === null ? null : checkOrder(text);
   if (order) findings.push(order);
-  return { model, canonicalWithoutSignature: () => j.canonicalWithout('signature'), findings };
+  return { model, findings };
 }
 
 /** What a large, canonically written dump's stripped bytes give for free. */
@@ -108,10 +112,14 @@ export async function strippedDump(s: Sniffed): Promise<StrippedDump | null> {
   };
 }
 
-/** Canonical JSON of a model without its "signature" member: what the signature signs. */
-export function signedPayload(model: DumpModel): string {
-  const { signature: _sig, ...rest } = model;
-  return canonicalizeValue(rest);
+/**
+ * What the signature signs: the canonical UTF-8 of a model without its "signature" member,
+ * written piece by piece into one buffer (app/core/jcs/pieces.ts). The model is JSON data
+ * already checked (decoded from a dump, or checked by the writer: checkJsonData).
+ * `sizeHint`: the bytes expected, a document's own size.
+ */
+export function signedPayload(model: DumpModel, sizeHint = 0): Uint8Array {
+  return canonicalBytesWithout(model, 'signature', sizeHint);
 }
 
 /**

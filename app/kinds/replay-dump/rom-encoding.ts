@@ -24,14 +24,14 @@
  */
 import type { Finding, JsonValue } from '../../../shared/report.js';
 import { fail } from './findings.js';
-import { checkJsonData, JcsError } from '../../core/jcs.js';
+import { checkJsonData, decodeJsonBytes, JcsError } from '../../core/jcs.js';
 import type { Sniffed } from '../sniff.js';
 import { UTF8_BOM } from './declare.js';
-import { signedPayload, type Decoded } from './json-encoding.js';
+import type { Decoded } from './json-encoding.js';
 import { DUMP_TYPE, isObject, namesToWrite, valueToWrite, type DumpModel, type WriteOrder } from './model.js';
 import { HEADINGS, placeByPath, type Form, type Section } from './rom-mapping.js';
 import type { RomEnd } from './rom-end.js';
-import { readRom, RomError } from './rom-reader.js';
+import { MAX_FRONT_MATTER_CHARS, readRom, readRomFrontMatter, RomError } from './rom-reader.js';
 
 export { HEADINGS, PLACES } from './rom-mapping.js';
 export { loadRomParser, MAX_FRONT_MATTER_LINES } from './rom-reader.js';
@@ -57,31 +57,61 @@ function notText(s: Sniffed): Finding {
 }
 
 /**
+ * Bytes after a byte-order mark looked at for the dump's id: the front matter's bound at up
+ * to 4 bytes a character, and 64 KiB for the blanks around its lines, which it does not count.
+ */
+const ID_WINDOW = 4 * MAX_FRONT_MATTER_CHARS + 64 * 1024;
+
+/**
+ * The `id` of a ROM dump refused for its byte-order mark, read from its front matter behind
+ * the mark as the reader reads a front matter (rom-reader.ts), so that the report names the
+ * dump refused, as its JSON twin's does (Sniffed.topLevelString). Undefined when that front
+ * matter would be refused (or is not whole, strict UTF-8 within ID_WINDOW): then no id is
+ * shown. Only the id: the dump stays refused, its verdict unchanged.
+ */
+function idBehindBom(s: Sniffed): string | undefined {
+  const b = s.bytes;
+  const from = UTF8_BOM.length;
+  let end = Math.min(b.length, from + ID_WINDOW);
+  // A line the window cuts is no line of the text: only whole lines are read.
+  if (end < b.length) end = b.lastIndexOf(0x0a, end - 1) + 1;
+  if (end <= from) return undefined;
+  try {
+    const id = readRomFrontMatter(decodeJsonBytes(b.subarray(from, end)))['dumpId'];
+    return typeof id === 'string' ? id : undefined;
+  } catch (e) {
+    if (e instanceof RomError || e instanceof JcsError) return undefined;
+    throw e;
+  }
+}
+
+/**
  * Reads ROM text into the dump model; syntax errors become RPR-DUMP-005 (`line:n`). `end`
  * is where the text stops in the writer's order (rom-end.ts).
  */
 export function decodeRom(s: Sniffed): Decoded & { end?: RomEnd } {
   const text = s.text();
-  if (text === null) return { model: null, canonicalWithoutSignature: () => '', findings: [notText(s)] };
+  if (text === null) {
+    const bom = s.startsWith(UTF8_BOM);
+    const id = bom ? idBehindBom(s) : undefined;
+    return { model: null, findings: [notText(s)], ...(id !== undefined && { id }) };
+  }
   const findings: Finding[] = [];
   try {
     const { model, end } = readRom(text, findings);
     // Each value was parsed on its own: nesting is checked here against the whole dump
     // (an artifact's JSON sits three levels down), as the JSON encoding's one parse does.
     checkJsonData(model);
-    let canonical: string | null = null;
-    return { model, canonicalWithoutSignature: () => (canonical ??= signedPayload(model)), findings, end };
+    return { model, findings, end };
   } catch (e) {
     if (e instanceof RomError)
       return {
         model: null,
-        canonicalWithoutSignature: () => '',
         findings: [...findings, fail(e.rule, e.message, { pointer: `line:${e.lineIn(text)}` })],
       };
     if (e instanceof JcsError)
       return {
         model: null,
-        canonicalWithoutSignature: () => '',
         findings: [
           ...findings,
           fail(

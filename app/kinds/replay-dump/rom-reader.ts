@@ -148,6 +148,17 @@ export function readRom(text: string, findings: Finding[]): { model: DumpModel; 
   }
 }
 
+/**
+ * The members a ROM text's front matter gives, read as readRom reads them (the same bounds
+ * and refusals: RomError, or JcsError for a value). For naming a dump refused before it is
+ * read (rom-encoding.ts, behind a byte-order mark), never for accepting one.
+ */
+export function readRomFrontMatter(text: string): DumpModel {
+  const model: DumpModel = {};
+  readFrontMatter(frontMatterSource(new LineScanner(text)), model, []);
+  return model;
+}
+
 function readRomText(text: string, findings: Finding[]): { model: DumpModel; end: RomEnd } {
   const lines = new LineScanner(text);
   const model: DumpModel = {};

@@ -9,7 +9,7 @@
 import type { ChainNode, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, unavailable, warning, type RuleId } from './findings.js';
 import { hashBytes, hashValue, isHashString } from '../../core/hash.js';
-import { canonicalizeParsed, canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
+import { canonicalizeValue, escapePointerToken, hashCanonical } from '../../core/jcs.js';
 import { isKeyId, isSignatureString, verifyBytes, type KeyStatus, type TrustStore } from '../../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { whyNotDotNetDateTime } from './dotnet-time.js';
@@ -324,6 +324,7 @@ function checkArtifacts(
       (t.malformedArtifacts ??= new Set()).add(key);
       continue;
     }
+    const canonical = pre?.jsonArtifacts?.get(key);
     const art: FrozenArtifact = hasText
       ? {
           hash: pre?.textHashes?.get(key) ?? hashBytes(a['text'] as string),
@@ -331,7 +332,7 @@ function checkArtifacts(
           text: a['text'] as string,
         }
       : {
-          hash: hashBytes(pre?.jsonArtifacts?.get(key) ?? canonicalizeParsed(a['json'])),
+          hash: canonical ? hashBytes(canonical) : hashCanonical(a['json']),
           mediaType: a['mediaType'] as string,
           json: a['json'] as JsonValue,
         };

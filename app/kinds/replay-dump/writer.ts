@@ -7,7 +7,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { JsonValue } from '../../../shared/report.js';
 import { hashBytes, hashValue, sha256 } from '../../core/hash.js';
-import { canonicalizeValue } from '../../core/jcs.js';
+import { canonicalizeValue, checkJsonData } from '../../core/jcs.js';
 import { signBytes, signerFromPrivateKey, type Signer } from '../../core/keys.js';
 import { REFERENCE_PROVIDER_ID, ReferenceProvider, referenceEntry } from '../../providers/reference.js';
 import type { ComputeShape, FrozenArtifact, InferenceParameters } from '../../providers/types.js';
@@ -112,8 +112,9 @@ export function closeChain(m: DumpModel): DumpModel {
 /** Signs the model (everything but "signature") with the signer; sets keyId and trustDecision.keyId. */
 export function signModel(m: DumpModel, signer: Signer): DumpModel {
   const { signature: _old, ...rest } = m;
-  const payload = signedPayload(rest);
-  return canonicalOrder({ ...rest, signature: signBytes(signer, Buffer.from(payload, 'utf8')) });
+  // Built in memory, not parsed: checked to be JSON data before its canonical bytes are written.
+  checkJsonData(rest);
+  return canonicalOrder({ ...rest, signature: signBytes(signer, signedPayload(rest)) });
 }
 
 /** Builds, closes and signs a dump from its frozen conditions. */
