@@ -6,14 +6,16 @@
  * again, read-only, and Forward returns to the one after it; Back from an artifact opened
  * from a case shows the case with its verdict, nothing run again; Back to the Case view from
  * before any case was opened shows it empty, with its opener, never the case opened later; a
- * link pasted in the tab that names the open artifact is still followed, and runs it. axe on
- * each state.
+ * second saved case report of the same file name is a step of its own, and Back to the first
+ * shows the Case view empty, never the second as the first; a link pasted in the tab that
+ * names the open artifact is still followed, and runs it. axe on each state.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { axe, axeBothThemes, expect, openExample, test, type Served } from './fixtures.js';
+import { axe, axeBothThemes, expect, openExample, ROOT, test, type Served } from './fixtures.js';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -308,6 +310,73 @@ test('Back to the Case view from before a case was opened shows it empty, never 
   await expect(caseVerdict).toBeVisible({ timeout: 60_000 });
   await expect.poll(() => hash(page).get('case')).toBe(dir);
   expect((await runs()).sent).toEqual(['startCase']);
+});
+
+/**
+ * Two saved case reports of the same file name, `case.json`, in two folders: a case of the
+ * intact dump (UNAVAILABLE without its trust store) and one of the altered dump (FAIL).
+ */
+function twoSavedReports(served: Served): [string, string] {
+  const root = mkdtempSync(join(tmpdir(), 'reprise-e2e-history-saved-'));
+  return (['intact', 'altered'] as const).map((which) => {
+    const dir = join(root, which, 'case');
+    cpSync(join(served.examples, which === 'intact' ? INTACT : ALTERED), join(dir, 'dump.json'));
+    cpSync(join(served.examples, 'tg/bundle.json'), join(dir, 'policy.json'));
+    const saved = join(root, which, 'case.json');
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'reprise.js'), 'verify', dir, '--case', saved]);
+    return saved;
+  }) as [string, string];
+}
+
+test('two saved case reports of one file name are two steps: Back to the first shows the Case view empty', async ({
+  workbench: page,
+  served,
+}) => {
+  const [first, second] = twoSavedReports(served);
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/, { timeout: 30_000 });
+  await page.getByTestId('tab-case').click();
+  await selected(page, 'case');
+  await named(page, 'case');
+  const input = page.locator('#case-report-input');
+  const caseVerdict = page.getByTestId('case-verdict');
+  await input.setInputFiles(first);
+  await expect(caseVerdict).toHaveClass(/unavailable/, { timeout: 30_000 });
+  await expect(page.locator('#case-h')).toContainText('case.json');
+  // The first report where the Case view showed nothing: its entry is written over, no step.
+  await page.waitForTimeout(500);
+  const before = await page.evaluate(() => history.length);
+
+  await input.setInputFiles(second);
+  await expect(caseVerdict).toHaveClass(/fail/, { timeout: 30_000 });
+  await expect(page.locator('#case-h')).toContainText('case.json');
+  // Another report of the same name, at the same address: a step of its own.
+  await expect.poll(() => page.evaluate(() => history.length), { timeout: 15_000 }).toBe(before + 1);
+  await axe(page, 'the second saved case report of the same name');
+
+  // The Open view, then Back: the second report is still what is shown, so it is shown again.
+  await page.getByTestId('tab-open').click();
+  await selected(page, 'open');
+  await named(page, 'open');
+  await page.goBack();
+  await selected(page, 'case');
+  await expect(caseVerdict).toHaveClass(/fail/);
+
+  // Back to the first report's entry: no link reopens it, and the second is not it, so the view is emptied.
+  await page.goBack();
+  await selected(page, 'case');
+  await expect(page.locator('#case-path')).toBeVisible();
+  await expect(caseVerdict).toHaveCount(0);
+  await expect(page.getByTestId('case-artifacts')).toHaveCount(0);
+  await expect(page.locator('#case-h')).toHaveText('Case');
+  expect(await page.evaluate(() => history.length)).toBe(before + 2);
+  await axeBothThemes(page, "the Case view at the first saved report's entry, by Back");
+
+  // Forward to the second report's entry: no link reopens it either; the view stays empty.
+  await page.goForward();
+  await selected(page, 'case');
+  await page.waitForTimeout(1_000);
+  await expect(caseVerdict).toHaveCount(0);
+  await expect(page.locator('#case-path')).toBeVisible();
 });
 
 test('a link pasted in the tab naming the open artifact, with another option, runs it again as it says', async ({

@@ -76,6 +76,7 @@ function useLinkWriter(info: State['info'], view: View, artifact: State['artifac
       runMode: s.runMode,
       sent: s.sent,
       seen: s.seen,
+      savedSha256: s.savedSha256,
     })),
   );
   const compare = useCompare((s) => s.link);

@@ -10,7 +10,7 @@ import { CASE_SCHEMA, type CaseArtifact, type CaseReport } from '../../shared/ca
 import { uploadFile } from './lib/file-prep';
 import { focusWhenShown } from './lib/focus';
 import { caseChanged, optionRefusal, type CaseSeen } from './lib/deep-link';
-import { hasher } from './lib/digest';
+import { hashBytes, hasher } from './lib/digest';
 import { optionsFor, useStore } from './store';
 
 export interface CaseRun {
@@ -60,6 +60,12 @@ interface CaseState {
   sent: string | null;
   /** What the case on screen saw once it ended (its verdict and content): its link says it. */
   seen: CaseSeen | null;
+  /**
+   * The SHA-256 of the saved case report on screen (of its text), null for any other case:
+   * no link names a saved report, and two of one file name are told apart by it in the
+   * window's history (lib/link-history.ts).
+   */
+  savedSha256: string | null;
   /** What the link that opened this case says its case saw: the run is held to it. */
   linkSeen: CaseSeen | null;
   setMode(mode: CheckMode): void;
@@ -129,6 +135,7 @@ const FRESH = {
   folder: null,
   seen: null,
   linkSeen: null,
+  savedSha256: null,
 };
 
 /**
@@ -454,9 +461,11 @@ export const useCase = create<CaseState>((set, get) => ({
   },
   async openSaved(file) {
     try {
-      const report = parseSaved(await file.text());
+      const text = await file.text();
+      const report = parseSaved(text);
+      const savedSha256 = await hashBytes(new TextEncoder().encode(text));
       supersede(useStore.getState().api);
-      set({ ...FRESH, name: file.name, report, landed: report.artifacts });
+      set({ ...FRESH, name: file.name, savedSha256, report, landed: report.artifacts });
       focusWhenShown('case-verdict');
     } catch (e) {
       // What was open goes: its verdict under this error would read as the file's.

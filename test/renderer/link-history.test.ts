@@ -24,6 +24,8 @@ const TS = '/granted/ts.json';
 const SHA = `sha256:${'a'.repeat(64)}`;
 const entry = (hash: string, upload: string | null = null) => ({ hash, upload });
 const NOTHING = { case: '', compare: '' };
+/** A saved case report shown in the Case view: its name and the SHA-256 of its text. */
+const savedReport = (name: string, digit = 'c') => ({ name, sha256: `sha256:${digit.repeat(64)}` });
 
 const state = (s: Partial<ShownState>): ShownState => ({
   view: 'findings',
@@ -61,7 +63,7 @@ describe('what is a step of the history', () => {
 
   it('a saved case report shown where none was is no step; a case opened over it is, and so is one it shows again', () => {
     const noCase = `#view=case&path=${encodeURIComponent(A)}`;
-    const saved = { hash: noCase, upload: null, shows: { case: 'report=case.json', compare: '' } };
+    const saved = { hash: noCase, upload: null, shows: { case: `report=case.json\nsha256=${SHA}`, compare: '' } };
     expect(historyStep({ hash: noCase, upload: null, shows: NOTHING }, saved)).toBe('replace');
     expect(historyStep(saved, { hash: '#view=case&case=%2Fgranted%2Fc1', upload: null })).toBe('push');
     // The same address with another view's contents changed: the entry is written again to say so.
@@ -105,19 +107,34 @@ describe('what returning to an entry shows again', () => {
     expect(returnTo(entry('#view=case&case=%2Fgranted%2Fc2'), open, NAMES)).toBe('follow');
     const noCase = { ...entry(`#view=case&path=${encodeURIComponent(A)}`), shows: NOTHING };
     expect(returnTo(noCase, open, NAMES)).toBe('empty');
-    expect(returnTo(noCase, state({ caseReport: 'case.json' }), NAMES)).toBe('empty');
+    expect(returnTo(noCase, state({ caseReport: savedReport('case.json') }), NAMES)).toBe('empty');
     expect(returnTo(noCase, state({ view: 'case' }), NAMES)).toBe('show');
     // An entry that does not say what its Case view showed names nothing there: never the case open now.
     expect(returnTo(entry(noCase.hash), open, NAMES)).toBe('empty');
   });
 
   it('a saved case report: shown again while it is open; no link reopens it, so the Case view is emptied', () => {
-    const saved = state({ caseReport: 'case.json' });
+    const saved = state({ caseReport: savedReport('case.json') });
     const entrySaved = { ...entry(`#view=case&path=${encodeURIComponent(A)}`), shows: viewsShown(saved, NAMES) };
-    expect(entrySaved.shows).toEqual({ case: 'report=case.json', compare: '' });
+    expect(entrySaved.shows).toEqual({ case: `report=case.json\nsha256=sha256:${'c'.repeat(64)}`, compare: '' });
     expect(returnTo(entrySaved, saved, NAMES)).toBe('show');
-    expect(returnTo(entrySaved, state({ caseReport: 'other.json' }), NAMES)).toBe('empty');
+    expect(returnTo(entrySaved, state({ caseReport: savedReport('other.json') }), NAMES)).toBe('empty');
     expect(returnTo(entrySaved, state({ caseFolder: '/granted/c1' }), NAMES)).toBe('empty');
+  });
+
+  it('two saved case reports of one file name are two things shown: the second a step, Back to the first empties the view', () => {
+    const first = state({ view: 'case', caseReport: savedReport('case.json', 'c') });
+    const second = state({ view: 'case', caseReport: savedReport('case.json', 'd') });
+    const hash = `#view=case&path=${encodeURIComponent(A)}`;
+    const entryOf = (s: ShownState) => ({ ...entry(hash), shows: viewsShown(s, NAMES) });
+    expect(entryOf(first).shows.case).not.toBe(entryOf(second).shows.case);
+    // Opened over the first, at the same address: a step of its own.
+    expect(historyStep(entryOf(first), entryOf(second))).toBe('push');
+    // Back to the first while the second is shown: no link reopens it, so the view is emptied, never the second shown as it.
+    expect(returnTo(entryOf(first), second, NAMES)).toBe('empty');
+    expect(returnTo(entryOf(first), first, NAMES)).toBe('show');
+    // The emptied entry is then written over, not a step: Forward still reaches the second.
+    expect(historyStep(entryOf(first), { ...entry(hash), shows: NOTHING })).toBe('replace');
   });
 
   it('the Compare view before a comparison was made, without the comparison made since', () => {
@@ -320,5 +337,39 @@ describe('Back and Forward in the window', () => {
     expect(s.getState().view).toBe('case');
     expect(views.useCase.getState().folder).toBe('/granted/c1');
     expect(cases).toEqual(['/granted/c1', '/granted/c1']);
+  });
+
+  it('Back from a saved case report to another of the same file name empties the Case view, never shows the later one as it', async () => {
+    const { api } = fakeEngine();
+    const s = await store({ ...api, cancelCase: async () => ({}) });
+    views.useCase.getState().close();
+    s.getState().setView('case');
+    tab.follow('#token=t&view=case');
+    await moved(s);
+    const saved = (verdict: string) =>
+      ({
+        name: 'case.json',
+        text: async () =>
+          JSON.stringify({ schema: 'reprise.case/v1', verdict, artifacts: [], timeline: [], links: [] }),
+      }) as unknown as File;
+    await views.useCase.getState().openSaved(saved('pass'));
+    write(s);
+    const first = index;
+    await views.useCase.getState().openSaved(saved('fail'));
+    write(s);
+    // The second report of the same name is a step of its own, at the same address.
+    expect(index).toBe(first + 1);
+    expect(entries[first]!.hash).toBe(entries[index]!.hash);
+    expect(views.useCase.getState().report?.verdict).toBe('fail');
+
+    tab.go(-1);
+    await moved(s);
+    expect(s.getState().view).toBe('case');
+    expect(views.useCase.getState()).toMatchObject({ name: null, report: null, savedSha256: null });
+    // Its entry now says the view shows nothing, and the second one's entry is kept for Forward.
+    expect(entries).toHaveLength(first + 2);
+    tab.go(1);
+    await moved(s);
+    expect(views.useCase.getState().report).toBeNull();
   });
 });

@@ -9,13 +9,14 @@
  * Each entry the window writes says so in its state, with the picked file it names (a link
  * names a picked file by its name only, and two picks may share one), and what the Case and
  * Compare views showed (`shows`, nothing included: their address then names the open
- * artifact, which they do not show, and a saved case report has no link). Returning to an
- * entry that names what the window shows there (the same artifact, case or comparison, or
- * nothing) shows its view again and runs nothing: the address is then written again, naming
- * how what is open last ran. Returning to a Case or Compare entry that showed nothing (or a
- * saved case report, which no link reopens) where another case or comparison was opened
- * since shows that view without it: what was opened later is closed, never shown as that
- * entry's. Any other address is followed as a link: a link typed, pasted or followed in this
+ * artifact, which they do not show, and a saved case report has no link: it is said by its
+ * name and the SHA-256 of its text, so another report of the same file name opened over it
+ * is a step). Returning to an entry that names what the window shows there (the same
+ * artifact, case, comparison or saved case report, or nothing) shows its view again and
+ * runs nothing: the address is then written again, naming how what is open last ran.
+ * Returning to a Case or Compare entry that showed nothing (or a saved case report, which no
+ * link reopens) where another case, report or comparison was opened since shows that view
+ * without it: what was opened later is closed, never shown as that entry's. Any other address is followed as a link: a link typed, pasted or followed in this
  * tab, or an entry naming what is no longer open, which is opened again as its link says
  * (read-only, held to what its run saw) or refused with why.
  */
@@ -68,11 +69,13 @@ function isViewsShown(v: unknown): v is ViewsShown {
 
 /**
  * What the Case and Compare views show: the case or the comparison their links name, a
- * saved case report by its name (which no link carries), '' for nothing.
+ * saved case report (which no link carries) by its name and the SHA-256 of its text, so two
+ * reports of one file name are two things shown; '' for nothing.
  */
 export function viewsShown(s: ShownState, optionNames: readonly string[]): ViewsShown {
   const opens = (view: OwnView): string => linkOpens(linkFor('', { ...s, view, heldLink: null }, optionNames));
-  return { case: opens('case') || (s.caseReport ? `report=${s.caseReport}` : ''), compare: opens('compare') };
+  const saved = s.caseReport ? `report=${s.caseReport.name}\nsha256=${s.caseReport.sha256}` : '';
+  return { case: opens('case') || saved, compare: opens('compare') };
 }
 
 /** What an entry opens in its view: what it says its Case or Compare view showed, else what its fragment names there. */
@@ -92,15 +95,21 @@ export const uploadNamed = (hash: string, s: LinkState): string | null =>
 /**
  * How the window writes `next` while the history is at `at`: a step when the view changes,
  * or when what the view opens does (lib/deep-link.ts linkOpens, or what the Case or Compare
- * view showed; another picked file of the same name too), but for an entry that opened
+ * view showed; another picked file of the same name too, and another saved case report
+ * where one was shown, whose address does not change), but for an entry that opened
  * nothing (the Case view before a case is opened: nothing there to go back to); over the
- * entry otherwise, and when only what another view shows changed. An entry the window did
- * not write (`at` null: the page's load, a link followed) is written over: its address
- * asked for what is now shown.
+ * entry otherwise, when only what another view shows changed, and when the view now shows
+ * nothing at the same address (a saved case report's entry returned to, emptied). An entry
+ * the window did not write (`at` null: the page's load, a link followed) is written over:
+ * its address asked for what is now shown.
  */
 export function historyStep(at: LinkEntry | null, next: LinkEntry): HistoryStep {
   if (at === null) return 'replace';
-  if (at.hash === next.hash && at.upload === next.upload) return sameShows(at, next) ? 'none' : 'replace';
+  if (at.hash === next.hash && at.upload === next.upload) {
+    if (sameShows(at, next)) return 'none';
+    const [was, now] = [opensIn(at), opensIn(next)];
+    return was !== '' && now !== '' && was !== now ? 'push' : 'replace';
+  }
   if (readLink(at.hash).view !== readLink(next.hash).view) return 'push';
   const opened = opensIn(at);
   if (opened === '') return 'replace';
@@ -174,7 +183,8 @@ export type Arrival = { revisit: string | null; empty?: OwnView } | 'follow';
 
 /**
  * What arriving at the address asks for, or null when the window is already there (what it
- * wrote; one arrival heard twice, as popstate then hashchange). An entry the window wrote
+ * wrote, the views' contents included: two entries of one address may show two saved case
+ * reports; one arrival heard twice, as popstate then hashchange). An entry the window wrote
  * that names what is shown is revisited (its view, `null` when it names none), one whose
  * Case or Compare view showed nothing is revisited with that view emptied (returnTo);
  * anything else is followed as a link, a link it cannot follow (`views`: the view ids) refused again.
@@ -182,7 +192,7 @@ export type Arrival = { revisit: string | null; empty?: OwnView } | 'follow';
 export function arrival(views: readonly string[]): Arrival | null {
   const entry = entryOf(history.state, location.hash);
   const at = entry ?? { hash: location.hash, upload: null };
-  if (taken !== null && taken.hash === at.hash && taken.upload === at.upload) return null;
+  if (taken !== null && taken.hash === at.hash && taken.upload === at.upload && sameShows(taken, at)) return null;
   taken = at;
   openedOverNothing = false;
   if (entry === null || shown === null || linkTrouble(entry.hash, shown.names, views) !== null) return 'follow';

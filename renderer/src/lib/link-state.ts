@@ -8,10 +8,16 @@ import type { CheckMode, JobSource } from '../../../shared/api.js';
 import type { CompareLink } from './compare-link.js';
 import type { CaseSeen, LinkSeen, LinkState } from './deep-link.js';
 
+/** A saved case report open in the Case view: its file's name, and the SHA-256 of its text that tells two of one name apart. */
+export interface SavedCaseReport {
+  name: string;
+  sha256: string;
+}
+
 /** What the window shows: what its link names, and what the Case view shows that no link names. */
 export interface ShownState extends LinkState {
-  /** The name of a saved case report open in the Case view (a link keeps no file's contents); null when none is. */
-  caseReport?: string | null;
+  /** The saved case report open in the Case view (a link keeps no file's contents); null when none is. */
+  caseReport?: SavedCaseReport | null;
 }
 
 /** What the window's store holds of the view and the open artifact (store.ts). */
@@ -37,6 +43,8 @@ export interface CaseShown {
   runMode: CheckMode | null;
   sent: string | null;
   seen: CaseSeen | null;
+  /** The SHA-256 of a saved case report's text, when one is what the Case view shows. */
+  savedSha256: string | null;
 }
 
 /** What the window shows, from its stores: the view, the open artifact, the case and the comparison on screen. */
@@ -55,8 +63,11 @@ export function linkStateOf(main: MainShown, shownCase: CaseShown, compare: Comp
     caseMode: shownCase.runMode,
     caseSent: shownCase.sent,
     caseSeen: shownCase.seen,
-    // A case named neither by its folder nor as sent is a saved case report, read from its file.
-    caseReport: shownCase.folder === null && shownCase.sent === null ? shownCase.name : null,
+    // A saved case report, read from its file: by its name and the SHA-256 of its text.
+    caseReport:
+      shownCase.savedSha256 !== null && shownCase.name !== null
+        ? { name: shownCase.name, sha256: shownCase.savedSha256 }
+        : null,
     compare,
     heldLink: artifact?.heldLink ?? null,
     // What the run whose report is shown saw: none while another run on it is under way.
