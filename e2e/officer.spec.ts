@@ -2,7 +2,8 @@
  * The officer's queue through the UI (web target): cases filtered by state and claim and
  * sorted by age; a reviewer key refused for a release before any click, allowed for an
  * uphold; the confirmation showing exactly what will be signed (Cancel writes nothing), then
- * the receipt; the training case's evidence in exact decimals. axe on each state.
+ * the receipt, still there after a reload of the tab as the receipt of an earlier signing,
+ * for that journal only; the training case's evidence in exact decimals. axe on each state.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -193,6 +194,51 @@ test('a release signed with the officer key: focus moves to its receipt once it 
   await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 3 entries');
   await expect(receipt).toBeFocused();
   await axe(page, 'a release signed, its receipt focused');
+});
+
+test("a reload keeps the officer's receipt, said to be an earlier signing's, and only for the journal it was signed into", async ({
+  workbench: page,
+}) => {
+  // Connected: the window writes its address (the view a reload shows) once the engine has answered.
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/, { timeout: 30_000 });
+  await page.getByTestId('tab-journal').click();
+  await page.getByTestId('demo-journal').click();
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries', { timeout: 30_000 });
+  const dir = (await page.getByTestId('journal-dir').textContent())!;
+  await page.getByTestId('case-queue').locator('[data-case="case-0"]').click();
+  await page.getByRole('radio', { name: 'release' }).check();
+  await page.getByTestId('rationale').fill(RELEASE);
+  await page.getByTestId('sign-decision').click();
+  await page.getByTestId('confirm-decision-sign').click();
+  await expect(page.getByTestId('receipt')).toContainText('case-0 is now released', { timeout: 30_000 });
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 3 entries');
+  const entryHash = (await page.getByTestId('receipt-entry-hash').textContent())!;
+  await expect.poll(() => new URL(page.url()).hash).toContain('view=journal');
+
+  await page.reload();
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/, { timeout: 30_000 });
+  // The header opens the journal again and verifies it: the receipt is shown once it holds its entry.
+  await expect(page.getByTestId('tab-journal')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('journal-dir')).toHaveText(dir, { timeout: 30_000 });
+  const earlier = page.getByTestId('earlier-receipt');
+  await expect(earlier).toContainText('Anchor receipt of an earlier signing', { timeout: 30_000 });
+  await expect(page.getByTestId('earlier-receipt-note')).toContainText(
+    'This decision was signed in this tab before the page was reloaded',
+  );
+  await expect(earlier).toContainText('case-0 is now released');
+  await expect(page.getByTestId('receipt-entry-hash')).toHaveText(entryHash);
+  await expect(page.getByTestId('receipt')).toHaveCount(0);
+  await axe(page, "the officer's receipt after a reload, as an earlier signing's");
+
+  // Another journal opened: the receipt is not its, it goes, and a reload does not bring it back.
+  await page.getByTestId('demo-journal').click();
+  await expect(page.getByTestId('journal-dir')).not.toHaveText(dir, { timeout: 30_000 });
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries', { timeout: 30_000 });
+  await expect(earlier).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('work-journal-status')).toHaveText('verified · 2 entries', { timeout: 30_000 });
+  await page.waitForTimeout(1_000);
+  await expect(earlier).toHaveCount(0);
 });
 
 const BIDI_CLAIM = 'claim:\u202egnp.exe';

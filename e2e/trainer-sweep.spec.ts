@@ -4,7 +4,9 @@
  * |Δ| in units of its ε for the worst and the best run, with each output's |Δ| and ε as
  * the engine wrote them. Runs that fail are counted as failed and listed with the engine's
  * reason, and nothing is claimed of them; a sweep shows its progress, can be cancelled, and
- * stops when its artifact is opened again. A what-if dump, whose one comparison is its
+ * stops when its artifact is opened again. A reload of the tab keeps the sweep's results,
+ * said to be those of the sweep that was run, with its substitutions, runs and options, over
+ * the artifact it swept only. A what-if dump, whose one comparison is its
  * expression's hash, has no |Δ| against ε: its sweep lists what differed per substitution.
  * (That the jobs run at once is counted in test/workbench/sweep.test.ts.)
  */
@@ -223,4 +225,52 @@ test('opening the artifact again stops its sweep: no run of it is started afterw
   const started = calls['startJob']!;
   await page.waitForTimeout(2000);
   expect(calls['startJob']).toBe(started);
+});
+
+test("a reload keeps the sweep's results: the sweep that was run, with its parameters, over the artifact it swept", async ({
+  workbench: page,
+  served,
+}) => {
+  const providers = registry([cpu(1)]);
+  // Connected: the window writes its address (what a reload reopens) once the engine has answered.
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/, { timeout: 60_000 });
+  await openWithRegistry(page, served, providers);
+  await expect(page.getByTestId('offers-source')).toContainText('1 model version(s), 1 compute shape(s)');
+  await page.getByTestId('sweep-repeats').selectOption('1');
+  await page.getByTestId('run-sweep').click();
+  const heading = page.locator('#sweep-h');
+  await expect(heading).toContainText('1 run each (2 of 2 runs replayed)', { timeout: 120_000 });
+  // Ended (its last run landed before it did): focus moves to the heading once it has.
+  await expect(heading).toBeFocused();
+  const band = (await page.getByTestId('sweep-band').textContent())!;
+  await expect(page.getByTestId('sweep-earlier')).toHaveCount(0);
+  await expect.poll(() => new URL(page.url()).hash).toContain('view=trainer');
+
+  await page.reload();
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/, { timeout: 60_000 });
+  await expect(page.getByTestId('tab-trainer')).toHaveAttribute('aria-selected', 'true', { timeout: 60_000 });
+  // The reload's link opens the file again; once its report names the same bytes, the sweep kept is shown as what it was.
+  const earlier = page.getByTestId('sweep-earlier');
+  await expect(earlier).toContainText('The result of the sweep run in this tab before the page was reloaded', {
+    timeout: 60_000,
+  });
+  await expect(earlier).toContainText('not run again');
+  await expect(earlier).toContainText('model=ref-1, shape=advisor.cpu_v1/1/fp32');
+  await expect(earlier).toContainText('1 run of each');
+  await expect(earlier).toContainText(`providers=${providers}`);
+  await expect(heading).toContainText('1 run each (2 of 2 runs replayed)');
+  await expect(page.getByTestId('sweep-band')).toHaveText(band);
+  await expect(page.getByRole('progressbar', { name: 'Sweep progress' })).toHaveCount(0);
+  await axe(page, 'the sweep kept across a reload');
+
+  // Another artifact opened: the sweep was not of it, it goes, and a reload does not bring it back.
+  await openExample(page, 'dumps/whatif/drift.dump.json', 60_000);
+  await page.getByTestId('tab-trainer').click();
+  await expect(page.getByTestId('sweep')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('engine')).toContainText(/engine \d/, { timeout: 60_000 });
+  await expect(page.getByTestId('tab-trainer')).toHaveAttribute('aria-selected', 'true', { timeout: 60_000 });
+  await expect(page.getByTestId('offers-source')).toContainText('compute shape(s)', { timeout: 60_000 });
+  await page.waitForTimeout(1_500);
+  await expect(page.getByTestId('sweep')).toHaveCount(0);
 });

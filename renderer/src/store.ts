@@ -33,6 +33,8 @@ import { focusWhenShown } from './lib/focus';
 import { arrival, viewFollowsRun } from './lib/link-history';
 import { startWatchedJob, type JobEnd } from './lib/watch-job';
 import { runSweepJobs, type Sweep } from './lib/sweep';
+import { forgetReceipt, keepReceipt, keptReceipt, type KeptReceipt } from './lib/kept-receipt';
+import { forgetSweep, keepSweep, keptSweep, sweptSource, type KeptSweep } from './lib/kept-sweep';
 
 export type View = 'open' | 'chain' | 'findings' | 'replay' | 'trainer' | 'journal' | 'export' | 'case' | 'compare';
 export const VIEWS: { id: View; label: string }[] = [
@@ -175,6 +177,12 @@ interface State {
   offersError: string | null;
   loadOffers(): Promise<void>;
   sweep: Sweep | null;
+  /**
+   * The sweep this tab kept from before it was reloaded (lib/kept-sweep.ts): shown as the
+   * result of the sweep that was run while its artifact is open again, until another sweep
+   * runs or another artifact is opened.
+   */
+  earlierSweep: KeptSweep | null;
   /** Replays the open artifact under each substitution, `repeats` times each, side by side in the pool. */
   runSweep(whatIfs: string[], repeats?: number): Promise<void>;
   /** Stops the sweep: its runs not started are withdrawn, those running cancelled in the engine. */
@@ -184,6 +192,12 @@ interface State {
   journalBusy: boolean;
   journalError: string | null;
   receipt: AnchorReceipt | null;
+  /**
+   * The receipt this tab kept from before it was reloaded (lib/kept-receipt.ts): shown as an
+   * earlier signing's while its journal is open, until another decision is signed or another
+   * journal opened.
+   */
+  earlierReceipt: KeptReceipt | null;
   connect(api: RepriseClient): Promise<void>;
   setView(v: View): void;
   setTheme(t: 'light' | 'dark'): void;
@@ -249,7 +263,15 @@ let sweepStop: AbortController | null = null;
 
 /** The Open view's engine options, the registry's offers and the trainer's sweep of versions. */
 const trainerSlice: Slice<
-  'openOptions' | 'setOpenOptions' | 'offers' | 'offersError' | 'loadOffers' | 'sweep' | 'runSweep' | 'cancelSweep'
+  | 'openOptions'
+  | 'setOpenOptions'
+  | 'offers'
+  | 'offersError'
+  | 'loadOffers'
+  | 'sweep'
+  | 'earlierSweep'
+  | 'runSweep'
+  | 'cancelSweep'
 > = (set, get) => ({
   openOptions: { trustStore: '', providers: '' },
   setOpenOptions(o) {
@@ -275,11 +297,16 @@ const trainerSlice: Slice<
     }
   },
   sweep: null,
+  earlierSweep: keptSweep(),
   async runSweep(whatIfs, repeats = 1) {
     const { api, artifact } = get();
     if (!api || !artifact?.source || get().job || get().sweep?.running) return;
     const source = artifact.source;
+    const sha256 = get().report?.artifact.sha256;
     const options = { ...fieldOptions(artifact, get().openOptions), ...artifact.pinned };
+    // A new sweep takes the place of the one kept: a reload shows this one once it ends.
+    forgetSweep();
+    set({ earlierSweep: null });
     // Every run a job of its own, side by side in the engine's pool (lib/sweep.ts).
     const base = { source, ...(Object.keys(options).length ? { options } : {}) };
     const stop = new AbortController();
@@ -304,7 +331,10 @@ const trainerSlice: Slice<
     );
     off();
     if (sweepStop === stop) sweepStop = null;
-    if (get().sweep === shown) focusWhenShown('sweep-h');
+    if (shown !== null && get().sweep === shown) {
+      keepSweep(artifact.name, source, sha256, options, shown);
+      focusWhenShown('sweep-h');
+    }
   },
   cancelSweep() {
     sweepStop?.abort();
@@ -895,13 +925,22 @@ const verifyNow = (api: RepriseClient, j: JournalForm): Promise<JournalStatus> =
 
 /** The journal's cases and the officer's signed decisions (the journal is the header's, judgement-store.ts). */
 const journalSlice: Slice<
-  'journal' | 'journalStatus' | 'journalBusy' | 'journalError' | 'receipt' | 'setJournal' | 'loadJournal' | 'decide'
+  | 'journal'
+  | 'journalStatus'
+  | 'journalBusy'
+  | 'journalError'
+  | 'receipt'
+  | 'earlierReceipt'
+  | 'setJournal'
+  | 'loadJournal'
+  | 'decide'
 > = (set, get) => ({
   journal: { dir: '', trustStore: '', keyFile: '' },
   journalStatus: null,
   journalBusy: false,
   journalError: null,
   receipt: null,
+  earlierReceipt: keptReceipt(),
 
   setJournal(f) {
     set({ journal: { ...get().journal, ...f } });
@@ -919,7 +958,9 @@ const journalSlice: Slice<
   async decide(c, decision, rationale, keyId) {
     const { api, journal } = get();
     if (!api) return false;
-    set({ journalBusy: true, journalError: null, receipt: null });
+    // A new signing takes the place of the receipt kept: a reload shows its receipt, or none.
+    forgetReceipt();
+    set({ journalBusy: true, journalError: null, receipt: null, earlierReceipt: null });
     try {
       if (!c.openHash) throw new Error(`${c.caseId} cannot be decided: the journal did not give its opening entry`);
       const receipt = await api.decideCase({
@@ -934,6 +975,7 @@ const journalSlice: Slice<
         rationale,
       });
       set({ receipt, journalBusy: false });
+      keepReceipt(journal.dir, receipt);
       await get().loadJournal();
       return true;
     } catch (e) {
@@ -973,6 +1015,27 @@ export const useStore = create<State>((set, get) => ({
   ...jobSlice(set, get),
   ...journalSlice(set, get),
 }));
+
+/**
+ * What the tab keeps across a reload goes with what it was: a receipt once the receipt shown
+ * goes (another journal opened, the journal closed) or the journal open is no longer the one
+ * it was signed into; a sweep once the sweep shown goes (its artifact opened again, another
+ * one opened) or another artifact than the one it swept is open.
+ */
+function keptInStep(s: State, prev: State): void {
+  if (prev.receipt !== null && s.receipt === null) forgetReceipt();
+  const earlier = s.earlierReceipt;
+  if (earlier && s.journal.dir !== prev.journal.dir && s.journal.dir !== earlier.journal) {
+    forgetReceipt();
+    useStore.setState({ earlierReceipt: null });
+  }
+  if (prev.sweep !== null && s.sweep === null) forgetSweep();
+  if (s.earlierSweep && s.artifact !== prev.artifact && !sweptSource(s.earlierSweep, s.artifact?.source)) {
+    forgetSweep();
+    useStore.setState({ earlierSweep: null });
+  }
+}
+useStore.subscribe(keptInStep);
 
 /**
  * A job refused or failed because of one of its options (the host's gate refused its path,

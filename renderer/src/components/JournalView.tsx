@@ -13,6 +13,7 @@ import { ClaimShown, RATIONALE_SHOWN, rationaleHasEscapes, Shown } from './Shown
 import { focusOnArrival, focusWhenShown } from '../lib/focus';
 import { CaseQueue } from './CaseQueue';
 import { claimIdWarning, keyRefusal, keyStanding } from '../lib/officer';
+import { earlierReceiptShown } from '../lib/kept-receipt';
 import { ConfirmDecision } from './ConfirmDecision';
 import { EvidenceDeltas } from './EvidenceDeltas';
 import { KeyProblems, readKeyToConfirm } from './KeyProblems';
@@ -194,6 +195,8 @@ function DecisionForm({ c }: { c: CaseView }) {
 
 /** Ids focus moves to: the receipt once a decision is signed, the error when the journal refused. */
 const DECISION_RECEIPT = 'decision-receipt';
+/** The receipt this tab kept from before it was reloaded: never focused, never the one just signed. */
+const EARLIER_RECEIPT = 'earlier-receipt';
 const JOURNAL_ERROR = 'journal-error';
 const DEMO_ERROR = 'demo-journal-error';
 /** Why the decision cannot be signed (beside its button): the journal fails verification, or the key's role. */
@@ -203,17 +206,37 @@ const DECISION_KEY_REFUSED = 'decision-key-refused';
 /**
  * What the journal answered after a decision was written: the entry, who signed it, its
  * checkpoint, its checked proof. Focus moves here after signing (so no live region too).
+ * `earlier`: the receipt this tab kept from before it was reloaded, said to be an earlier
+ * signing's (lib/kept-receipt.ts shows it only while the journal open holds its entry).
+ * It takes its receipt as a prop, so a test renders it (test/renderer/kept-across-reload.test.ts).
  */
-function AnchorReceiptView({ r, checked }: { r: AnchorReceipt; checked: boolean }) {
+export function AnchorReceiptView({
+  r,
+  checked,
+  earlier = false,
+}: {
+  r: AnchorReceipt;
+  checked: boolean;
+  earlier?: boolean;
+}) {
+  const id = earlier ? EARLIER_RECEIPT : DECISION_RECEIPT;
+  // Above the queue (the case it is of need not be chosen), a heading of the view's own level.
+  const Heading = earlier ? 'h3' : 'h4';
   return (
     <section
-      id={DECISION_RECEIPT}
+      id={id}
       className="receipt"
       tabIndex={-1}
-      aria-labelledby="decision-receipt-h"
-      data-testid="receipt"
+      aria-labelledby={`${id}-h`}
+      data-testid={earlier ? 'earlier-receipt' : 'receipt'}
     >
-      <h4 id="decision-receipt-h">Anchor receipt</h4>
+      <Heading id={`${id}-h`}>{earlier ? 'Anchor receipt of an earlier signing' : 'Anchor receipt'}</Heading>
+      {earlier && (
+        <p className="small" data-testid="earlier-receipt-note">
+          This decision was signed in this tab before the page was reloaded: its receipt is kept by the tab, not signed
+          again. The journal, verified again since, holds its entry #{r.seq}.
+        </p>
+      )}
       <dl className="meta">
         <dt>Case</dt>
         <dd>
@@ -317,6 +340,12 @@ function CaseDetail({ c, checked }: { c: CaseView; checked: boolean }) {
       {myReceipt && <AnchorReceiptView r={myReceipt} checked={checked} />}
     </div>
   );
+}
+
+/** The receipt kept from before a reload, while its journal is the one open and holds its entry, and no newer receipt is shown. */
+function EarlierReceipt({ st }: { st: JournalStatus }) {
+  const r = useStore((s) => (s.receipt ? null : earlierReceiptShown(s.earlierReceipt, s.journal.dir, st)));
+  return r && <AnchorReceiptView r={r} checked={st.rolesChecked} earlier />;
 }
 
 /**
@@ -455,6 +484,7 @@ export function JournalView() {
       {st && (
         <>
           <JournalVerification st={st} />
+          <EarlierReceipt st={st} />
           <h3>Case queue ({st.cases.length})</h3>
           <CaseQueue cases={st.cases} chosen={chosen} choose={setChosen} />
           {c && <CaseDetail key={c.caseId} c={c} checked={st.rolesChecked} />}

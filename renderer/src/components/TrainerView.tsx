@@ -12,6 +12,7 @@ import { useStore } from '../store';
 import { runsWord, sweepCountWords, sweepCounts, sweepDeltas, type Sweep } from '../lib/sweep';
 import { groupedRateWords, nothingToChartWords, pct, sweepDiffered, sweepRates } from '../lib/sweep-outputs';
 import { SweepDeltaChart, SweepDifferences } from './SweepDeltaChart';
+import { earlierSweepShown, type KeptSweep } from '../lib/kept-sweep';
 import { useShallow } from 'zustand/react/shallow';
 import { Chart, type ChartSeries } from './Chart';
 import { ColumnHeads } from './ColumnHeads';
@@ -256,11 +257,35 @@ function SweepSummary({ sweep }: { sweep: Sweep }) {
 }
 
 /**
+ * Beside a sweep kept from before the tab was reloaded: that it is that sweep's result, not
+ * run again, with what it swept, how, and over which bytes.
+ */
+function EarlierSweepNote({ kept }: { kept: KeptSweep }) {
+  const options = Object.entries(kept.options);
+  return (
+    <p className="note" data-testid="sweep-earlier">
+      The result of the sweep run in this tab before the page was reloaded, kept by the tab and not run again: its
+      artifact <Shown text={kept.artifact.name} /> (<Shown text={kept.artifact.sha256} />, the bytes open now), its
+      substitutions <Shown text={kept.sweep.plan.join(', ')} />, {runsWord(kept.sweep.repeats)} of each,{' '}
+      {options.length ? (
+        <>
+          sent with <Shown text={options.map(([k, v]) => `${k}=${v}`).join(', ')} />
+        </>
+      ) : (
+        'sent with no option'
+      )}
+      .
+    </p>
+  );
+}
+
+/**
  * The sweep as the trainer reads it: its runs counted, then what changed (the |Δ| against ε
  * chart, the outputs that differed without one), then the rates. It takes its sweep as a
- * prop, so a test renders it to static markup (test/renderer/sweep-dump-view.test.ts).
+ * prop, so a test renders it to static markup (test/renderer/sweep-dump-view.test.ts);
+ * `earlier`, the sweep kept from before a reload that it is.
  */
-export function SweepResult({ sweep }: { sweep: Sweep }) {
+export function SweepResult({ sweep, earlier }: { sweep: Sweep; earlier?: KeptSweep | null }) {
   const deltas = useMemo(() => sweepDeltas(sweep), [sweep]);
   const differed = useMemo(() => sweepDiffered(sweep), [sweep]);
   const counts = sweepCounts(sweep);
@@ -271,6 +296,7 @@ export function SweepResult({ sweep }: { sweep: Sweep }) {
         Every version and shape the registry offers, side by side, {runsWord(sweep.repeats)} each (
         {sweepCountWords(sweep)})
       </h3>
+      {earlier && <EarlierSweepNote kept={earlier} />}
       <SweepProgress sweep={sweep} />
       {sweep.cancelled && !sweep.running && stopped > 0 && (
         <p className="note" data-testid="sweep-cancelled">
@@ -610,15 +636,18 @@ function ReportCharts({ report, swept }: { report: Report; swept: boolean }) {
 
 /** Trainer mode: what-if replay controls, clearly a demonstration, and the charts. */
 export function TrainerView({ report }: { report: Report | null }) {
-  const { artifact, offers, loadOffers, sweep, whatIfKinds } = useStore(
+  const { artifact, offers, loadOffers, sweep, earlier, whatIfKinds } = useStore(
     useShallow((s) => ({
       artifact: s.artifact,
       offers: s.offers,
       loadOffers: s.loadOffers,
       sweep: s.sweep,
+      // Kept from before a reload: shown only while no sweep was run since, over the bytes it swept.
+      earlier: s.sweep ? null : earlierSweepShown(s.earlierSweep, s.artifact?.source, s.report),
       whatIfKinds: s.info?.whatIfKinds,
     })),
   );
+  const shownSweep = sweep ?? earlier?.sweep ?? null;
   useEffect(() => {
     void loadOffers();
   }, [artifact, loadOffers]);
@@ -634,14 +663,14 @@ export function TrainerView({ report }: { report: Report | null }) {
       ) : (
         <WhatIfForm report={report} />
       )}
-      {sweep && <SweepResult sweep={sweep} />}
+      {shownSweep && <SweepResult sweep={shownSweep} earlier={earlier} />}
       {!report && (
         <p className="muted">
           Open an artifact (for instance the example dumps/whatif/drift.dump.json, or a tg manifest, or an acgp trace)
           to see its charts.
         </p>
       )}
-      {report && <ReportCharts report={report} swept={!!sweep} />}
+      {report && <ReportCharts report={report} swept={shownSweep !== null} />}
     </section>
   );
 }
