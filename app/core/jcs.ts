@@ -36,7 +36,6 @@ export {
   type Stripped,
 } from './jcs/strip.js';
 export { canonicalizeValue, canonicalizeParsed, checkJsonData } from './jcs/serialize.js';
-export { canonicalBytesWithout, hashCanonical, writeCanonical } from './jcs/pieces.js';
 export { diagnose } from './jcs/diagnose.js';
 export { checkBounds, countChar, type JsonLimits } from './jcs/bounds.js';
 export { firstLineEndBeforeValue } from './jcs/lines.js';

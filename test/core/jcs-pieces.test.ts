@@ -5,8 +5,8 @@
  * the value.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalBytesWithout, canonicalizeValue, hashCanonical, writeCanonical } from '../../app/core/jcs.js';
-import { PIECE_CHARS } from '../../app/core/jcs/pieces.js';
+import { canonicalizeValue } from '../../app/core/jcs.js';
+import { canonicalBytesWithout, hashCanonical, PIECE_CHARS, writeCanonical } from '../../app/core/jcs/pieces.js';
 import { hashBytes } from '../../app/core/hash.js';
 
 function pieces(v: unknown, omit?: string): string[] {

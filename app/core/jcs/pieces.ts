@@ -12,7 +12,8 @@
  * string escaped by JSON.stringify as that text escapes it; only the containers above those
  * are walked here, their members in code-unit order (Array.prototype.sort), the order JCS
  * sorts them in. A small value is one piece. For parsed values only (I-JSON already checked:
- * a strict parse, a checked model, checkJsonData).
+ * a strict parse, a checked model, checkJsonData). Imported from here, not through
+ * core/jcs.ts: it hashes (core/hash.ts), and core/hash.ts canonicalizes through core/jcs.ts.
  */
 import { formatHash, hashBytes, newHasher } from '../hash.js';
 import { stringPieces } from '../string-pieces.js';

@@ -6,7 +6,8 @@
  */
 import type { Finding } from '../../../shared/report.js';
 import { fail, changedNumbers } from './findings.js';
-import { canonicalBytesWithout, decodeJsonBytes, JcsError } from '../../core/jcs.js';
+import { decodeJsonBytes, JcsError } from '../../core/jcs.js';
+import { canonicalBytesWithout } from '../../core/jcs/pieces.js';
 import type { Sniffed } from '../sniff.js';
 import type { SignatureCheck } from '../../threads/canonical.js';
 import {

@@ -9,7 +9,9 @@
 import type { ChainNode, Finding, JsonValue } from '../../../shared/report.js';
 import { fail, unavailable, warning, type RuleId } from './findings.js';
 import { hashBytes, hashValue, isHashString } from '../../core/hash.js';
-import { canonicalizeValue, escapePointerToken, hashCanonical } from '../../core/jcs.js';
+import { canonicalizeValue, escapePointerToken } from '../../core/jcs.js';
+// Not through core/jcs.ts: the pieces hash (core/hash.ts), which itself canonicalizes through core/jcs.ts.
+import { hashCanonical } from '../../core/jcs/pieces.js';
 import { isKeyId, isSignatureString, verifyBytes, type KeyStatus, type TrustStore } from '../../core/keys.js';
 import { isRfc3339Utc, whyNotRfc3339Utc } from '../../core/time.js';
 import { whyNotDotNetDateTime } from './dotnet-time.js';
