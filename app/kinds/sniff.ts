@@ -86,9 +86,6 @@ class ParsedOk {
   get canonical(): string {
     return this.parse.canonical;
   }
-  canonicalWithout(member: string): string {
-    return this.parse.canonicalWithout(member);
-  }
 }
 
 /** A large artifact on disk, open for the run (runPath): kinds may read it by position. */

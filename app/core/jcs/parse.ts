@@ -65,13 +65,6 @@ export interface StrictParse {
    * whitespace, provided strings and numbers are written canonically too.
    */
   inOrder: boolean;
-  /**
-   * The canonical text of the parsed top-level object without one of its members (a
-   * signed document's payload without its signature). The whole document is never
-   * serialized for it. A value that is not an object has nothing to omit: its canonical
-   * text.
-   */
-  canonicalWithout(member: string): string;
 }
 
 export interface ParseOptions {
@@ -244,13 +237,6 @@ class Parsed implements StrictParse {
     if (this.text === undefined)
       this.text = this.inOrder ? JSON.stringify(this.value) : serialize(this.value, { nonFinite: false, big: false });
     return this.text;
-  }
-
-  canonicalWithout(member: string): string {
-    const v = this.value;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return this.canonical;
-    const { [member]: _omitted, ...rest } = v as Record<string, unknown>;
-    return this.inOrder ? JSON.stringify(rest) : serialize(rest, { nonFinite: false, big: false });
   }
 }
 
